@@ -1,0 +1,133 @@
+// Turns HTTP exchanges into results or typed errors: status codes to ApiErrors that say what to
+// do, bodies to values checked against the resource schemas.
+import type { z } from 'zod';
+import { ApiError, serverMessage, trimBody } from './errors.ts';
+import { requiredScopes } from './scopes.ts';
+import type { HttpRequest, HttpResponse, Transport } from './transport.ts';
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+}
+
+export interface CallSpec extends Omit<HttpRequest, 'signal' | 'timeoutMs'> {
+  /** What the path names, for a 404: "Engine abc", "license of product 42". */
+  resource?: string | undefined;
+}
+
+/** The response as a plain value: JSON when the body is JSON, else its text; null when empty. */
+export function responseValue(response: HttpResponse): unknown {
+  if (response.text === '') return null;
+  if (isJsonType(response.contentType)) {
+    try {
+      return JSON.parse(response.text);
+    } catch {
+      return response.text;
+    }
+  }
+  return response.text;
+}
+
+function isJsonType(contentType: string): boolean {
+  return contentType === 'application/json' || contentType.endsWith('+json');
+}
+
+function where(spec: CallSpec, transport: Transport): string {
+  return `${spec.method} ${spec.path} on ${transport.origin}`;
+}
+
+/** The typed error of a response whose status is not a success. */
+export function statusError(spec: CallSpec, response: HttpResponse, transport: Transport): ApiError {
+  const details = {
+    method: spec.method,
+    path: spec.path,
+    status: response.status,
+    body: trimBody(response.text),
+    attempts: response.attempts,
+  };
+  const said = response.text ? `: ${serverMessage(response.text)}` : '';
+  const at = where(spec, transport);
+  switch (response.status) {
+    case 401:
+      return new ApiError('API_UNAUTHORIZED', `${at}: authentication failed (401)${said}`, {
+        ...details,
+        hint: 'check the user name and password of the server (ENGINE_USERNAME / ENGINE_PASSWORD, or the server\'s username and password)',
+      });
+    case 403: {
+      const scopes = requiredScopes(spec.path);
+      const user = transport.username ? `user ${transport.username}` : 'the user';
+      const need = scopes.length > 0 ? `; this call requires the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' and ')}` : '';
+      return new ApiError('API_FORBIDDEN', `${at}: forbidden (403)${need}${said}`, {
+        ...details,
+        hint: `ask the system's administrator to grant ${user} ${scopes.length > 0 ? scopes.join(' and ') : 'access to this call'}`,
+      });
+    }
+    case 404:
+      return new ApiError('API_NOT_FOUND', `${at}: ${spec.resource ?? 'the resource'} was not found (404)${said}`, {
+        ...details,
+        hint: 'check the key or id, and that it exists on this server',
+      });
+    default:
+      return new ApiError('API_HTTP_STATUS', `${at}: the server answered HTTP ${response.status}${said || ' with no body'}`, {
+        ...details,
+        hint: response.status >= 500 ? 'the server failed; its logs say why' : 'the server refused the request; its message says why',
+      });
+  }
+}
+
+export function invalidResponse(spec: CallSpec, transport: Transport, response: HttpResponse, what: string): ApiError {
+  return new ApiError('API_INVALID_RESPONSE', `${where(spec, transport)}: invalid response: ${what}`, {
+    method: spec.method,
+    path: spec.path,
+    status: response.status,
+    body: trimBody(response.text),
+    attempts: response.attempts,
+    hint: 'the server is not answering as enterprise-api.md describes; check the URL points at the API and not at a proxy or login page',
+  });
+}
+
+function issuePath(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+}
+
+/** Parses a JSON body and checks it against `schema`; a mismatch names the field. */
+export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transport, response: HttpResponse, schema: S): z.infer<S> {
+  if (response.text === '') throw invalidResponse(spec, transport, response, `HTTP ${response.status} with an empty body where JSON was expected`);
+  if (response.contentType && !isJsonType(response.contentType)) {
+    throw invalidResponse(spec, transport, response, `expected JSON but got ${response.contentType}: ${trimBody(response.text).slice(0, 120)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(response.text);
+  } catch (error) {
+    throw invalidResponse(spec, transport, response, `the body is not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `response${issuePath(i.path)}: ${i.message}`);
+  const more = parsed.error.issues.length > 3 ? ` (and ${parsed.error.issues.length - 3} more)` : '';
+  throw invalidResponse(spec, transport, response, `${issues.join('; ')}${more}`);
+}
+
+/** The calls of one server: send, check the status, parse the body. */
+export class Caller {
+  constructor(readonly transport: Transport) {}
+
+  /** The raw exchange; throws only for transport faults. */
+  send(spec: CallSpec, options: CallOptions = {}): Promise<HttpResponse> {
+    return this.transport.send({ ...spec, signal: options.signal, timeoutMs: options.timeoutMs });
+  }
+
+  /** Sends and requires a 2xx status. */
+  async ok(spec: CallSpec, options?: CallOptions): Promise<HttpResponse> {
+    const response = await this.send(spec, options);
+    if (response.status < 200 || response.status > 299) throw statusError(spec, response, this.transport);
+    return response;
+  }
+
+  /** Sends, requires 2xx, and returns the JSON body checked against `schema`. */
+  async json<S extends z.ZodType>(spec: CallSpec, schema: S, options?: CallOptions): Promise<z.infer<S>> {
+    const response = await this.ok(spec, options);
+    return parseBody(spec, this.transport, response, schema);
+  }
+}

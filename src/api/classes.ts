@@ -1,0 +1,74 @@
+// Classes area (enterprise-api.md 4.1): hierarchy, schemas and entities.
+import { z } from 'zod';
+import type { Caller, CallOptions } from './call.ts';
+import { ClassKeyList, ClassSchema, Entity, EntityList, type EntityFields } from './schemas/index.ts';
+
+const BASE = '/api/classes/v1';
+const seg = (v: string | number) => encodeURIComponent(String(v));
+
+export type EntityId = string | number;
+export type WriteMethod = 'POST' | 'PATCH' | 'PUT';
+
+export class ClassesApi {
+  constructor(private readonly call: Caller) {}
+
+  schema(classKey: number, options?: CallOptions): Promise<ClassSchema> {
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/classes/${seg(classKey)}/schema`, accept: 'application/schema+json', resource: `class ${classKey}` },
+      ClassSchema,
+      options,
+    );
+  }
+
+  children(classKey: number, options?: CallOptions): Promise<number[]> {
+    return this.call.json({ method: 'GET', path: `${BASE}/classes/${seg(classKey)}/children`, resource: `class ${classKey}` }, ClassKeyList, options);
+  }
+
+  descendants(classKey: number, options?: CallOptions): Promise<number[]> {
+    return this.call.json({ method: 'GET', path: `${BASE}/classes/${seg(classKey)}/descendants`, resource: `class ${classKey}` }, ClassKeyList, options);
+  }
+
+  /** Entities of the class and of its child classes; `where` holds equality filters. */
+  list(classKey: number, where: Record<string, string | number | boolean> = {}, options?: CallOptions): Promise<Entity[]> {
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/classes/${seg(classKey)}/entities`, query: where, resource: `class ${classKey}` },
+      EntityList,
+      options,
+    );
+  }
+
+  /** One entity, by its id alone (the stable route) or within a class. */
+  get(id: EntityId, classKey?: number, options?: CallOptions): Promise<Entity> {
+    return this.call.json({ method: 'GET', path: entityPath(id, classKey), resource: entityName(id, classKey) }, Entity, options);
+  }
+
+  /** Creates an entity; the body is an array holding one entity object, as the samples send. */
+  async create(classKey: number, fields: EntityFields, options?: CallOptions): Promise<Entity> {
+    return this.call.json(
+      { method: 'POST', path: `${BASE}/classes/${seg(classKey)}/entities`, body: { json: [fields] }, resource: `class ${classKey}` },
+      Entity,
+      options,
+    );
+  }
+
+  /** Updates only the given fields (POST, PATCH and PUT are equivalent partial updates). */
+  update(id: EntityId, fields: EntityFields, classKey?: number, method: WriteMethod = 'PATCH', options?: CallOptions): Promise<Entity> {
+    return this.call.json({ method, path: entityPath(id, classKey), body: { json: [fields] }, resource: entityName(id, classKey) }, Entity, options);
+  }
+
+  /** Deletes an entity; the body of the 200 is not specified and returned as it came. */
+  async delete(id: EntityId, classKey?: number, options?: CallOptions): Promise<unknown> {
+    const spec = { method: 'DELETE', path: entityPath(id, classKey), resource: entityName(id, classKey) };
+    const response = await this.call.ok(spec, options);
+    if (response.text === '') return null;
+    return z.unknown().parse(JSON.parse(response.text));
+  }
+}
+
+function entityPath(id: EntityId, classKey?: number): string {
+  return classKey === undefined ? `${BASE}/entities/${seg(id)}` : `${BASE}/classes/${seg(classKey)}/entities/${seg(id)}`;
+}
+
+function entityName(id: EntityId, classKey?: number): string {
+  return classKey === undefined ? `entity ${id}` : `entity ${id} of class ${classKey}`;
+}

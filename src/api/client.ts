@@ -1,0 +1,96 @@
+// The client of one enterprise server: the four API areas over one keep-alive connection pool,
+// plus `request` for raw calls (the CLI's `api` command, the `api/request` step).
+import type { Dispatcher } from 'undici';
+import { Caller, responseValue, type CallOptions } from './call.ts';
+import { ClassesApi } from './classes.ts';
+import { DevOpsApi } from './devops.ts';
+import { createDispatcher, type Env, type TlsOptions } from './dispatcher.ts';
+import { LicensingApi } from './licensing.ts';
+import { MonitoringApi } from './monitoring.ts';
+import type { RetryPolicy } from './retry.ts';
+import { Transport, type Query, type RequestBody, type TransportOptions } from './transport.ts';
+
+export interface ServerConfig extends TlsOptions {
+  /** base_url of the API. */
+  url: string;
+  username?: string | undefined;
+  password?: string | undefined;
+  /** Per-request limit; default 2 hours. */
+  timeoutMs?: number | undefined;
+}
+
+export interface ClientDeps {
+  /** Environment for the proxy variables; pass process.env at the edge. */
+  env?: Env;
+  /** A dispatcher to use instead of the one built from the config (tests, shared pools). */
+  dispatcher?: Dispatcher;
+  retry?: RetryPolicy;
+  sleep?: TransportOptions['sleep'];
+  random?: TransportOptions['random'];
+  onRetry?: TransportOptions['onRetry'];
+}
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  query?: Query | undefined;
+  body?: RequestBody | undefined;
+  accept?: string | undefined;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  contentType: string;
+  /** Parsed JSON when the body is JSON, else its text; null when empty. */
+  body: unknown;
+  text: string;
+}
+
+export class EngineClient {
+  readonly classes: ClassesApi;
+  readonly licensing: LicensingApi;
+  readonly monitoring: MonitoringApi;
+  readonly devops: DevOpsApi;
+  private readonly caller: Caller;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+
+  constructor(config: ServerConfig, deps: ClientDeps = {}) {
+    this.ownsDispatcher = deps.dispatcher === undefined;
+    this.dispatcher = deps.dispatcher ?? createDispatcher(config, deps.env ?? {});
+    const transport = new Transport({
+      url: config.url,
+      username: config.username,
+      password: config.password,
+      timeoutMs: config.timeoutMs,
+      dispatcher: this.dispatcher,
+      retry: deps.retry,
+      sleep: deps.sleep,
+      random: deps.random,
+      onRetry: deps.onRetry,
+    });
+    this.caller = new Caller(transport);
+    this.classes = new ClassesApi(this.caller);
+    this.licensing = new LicensingApi(this.caller);
+    this.monitoring = new MonitoringApi(this.caller);
+    this.devops = new DevOpsApi(this.caller);
+  }
+
+  /** One raw call: any status is answered (no error for 4xx/5xx); transport faults throw. */
+  async request(req: RawRequest, options: CallOptions = {}): Promise<RawResponse> {
+    const response = await this.caller.send(req, options);
+    return {
+      status: response.status,
+      headers: response.headers,
+      contentType: response.contentType,
+      body: responseValue(response),
+      text: response.text,
+    };
+  }
+
+  /** Closes the connection pool (when the client built it). */
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+}

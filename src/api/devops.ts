@@ -1,0 +1,86 @@
+// DevOps area (enterprise-api.md 4.4): transaction-log clear, replication, system and vfs updates.
+// None of the POSTs here is ever retried implicitly.
+import { z } from 'zod';
+import { parseBody, statusError, type Caller, type CallOptions } from './call.ts';
+import {
+  ReplicationConfig,
+  ReplicationResultList,
+  UpdateResult,
+  type ReplicationResult,
+  type SystemUpdateOptions,
+  type VfsUpdateOptions,
+} from './schemas/index.ts';
+import { CLEAR_TRANSACTION_LOG_PATH } from './scopes.ts';
+
+const BASE = '/api/devops/v1';
+
+/** The outcome of a sync: every target's result, failed ones included. */
+export interface SyncOutcome {
+  /** 200 when every replication succeeded, 500 when any failed. */
+  status: 200 | 500;
+  results: ReplicationResult[];
+  succeeded: number;
+  failed: number;
+}
+
+export class DevOpsApi {
+  constructor(private readonly call: Caller) {}
+
+  /** Empties iLog per the system's own log-cleanup configuration. Only the status is specified. */
+  async clearTransactionLog(options?: CallOptions): Promise<{ status: number }> {
+    const response = await this.call.ok({ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH }, options);
+    return { status: response.status };
+  }
+
+  replicationConfigs(options?: CallOptions): Promise<ReplicationConfig[]> {
+    return this.call.json({ method: 'GET', path: `${BASE}/replication/configs` }, z.array(ReplicationConfig), options);
+  }
+
+  replicationConfig(key: number, options?: CallOptions): Promise<ReplicationConfig> {
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/replication/configs/${key}`, resource: `replication configuration ${key}` },
+      ReplicationConfig,
+      options,
+    );
+  }
+
+  /**
+   * Syncs one configuration, or every enabled one when `configKey` is undefined. A 500 that
+   * carries the result array is a result (some targets failed), not an error.
+   */
+  async sync(configKey?: number, options?: CallOptions): Promise<SyncOutcome> {
+    const spec =
+      configKey === undefined
+        ? { method: 'POST', path: `${BASE}/replication/sync` }
+        : { method: 'POST', path: `${BASE}/replication/configs/${configKey}/sync`, resource: `replication configuration ${configKey}` };
+    const response = await this.call.send(spec, options);
+    if (response.status === 500) {
+      const parsed = ReplicationResultList.safeParse(safeJson(response.text));
+      if (!parsed.success) throw statusError(spec, response, this.call.transport);
+      return outcome(500, parsed.data);
+    }
+    if (response.status < 200 || response.status > 299) throw statusError(spec, response, this.call.transport);
+    return outcome(200, parseBody(spec, this.call.transport, response, ReplicationResultList));
+  }
+
+  updateSystem(body: SystemUpdateOptions, options?: CallOptions): Promise<z.infer<typeof UpdateResult>> {
+    return this.call.json({ method: 'POST', path: `${BASE}/update/system`, body: { json: body } }, UpdateResult, options);
+  }
+
+  updateVfs(body: VfsUpdateOptions, options?: CallOptions): Promise<z.infer<typeof UpdateResult>> {
+    return this.call.json({ method: 'POST', path: `${BASE}/update/vfs`, body: { json: body } }, UpdateResult, options);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function outcome(status: 200 | 500, results: ReplicationResult[]): SyncOutcome {
+  const failed = results.filter((r) => !r.success).length;
+  return { status, results, failed, succeeded: results.length - failed };
+}

@@ -1,0 +1,65 @@
+// The undici dispatcher of one server: a keep-alive pool, TLS options, and the proxy from the
+// environment (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read from the injected env, not process.env).
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { UsageError } from '../errors.ts';
+
+export interface TlsOptions {
+  /** Path of an extra CA certificate (PEM) trusted besides the system's roots. */
+  caFile?: string | undefined;
+  /** Skip certificate verification: only for self-signed test servers. */
+  insecureSkipTlsVerify?: boolean | undefined;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+function envValue(env: Env, name: string): string | undefined {
+  return env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? undefined;
+}
+
+function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) {
+  const connect: { ca?: string[]; rejectUnauthorized?: boolean } = {};
+  if (tls.caFile) {
+    let pem: string;
+    try {
+      pem = readFile(tls.caFile);
+    } catch (error) {
+      throw new UsageError('CA_FILE_UNREADABLE', `cannot read the CA file ${tls.caFile}: ${(error as Error).message}`, {
+        hint: 'ca-file must name a PEM certificate file readable by this process',
+      });
+    }
+    connect.ca = [...rootCertificates, pem];
+  }
+  if (tls.insecureSkipTlsVerify) connect.rejectUnauthorized = false;
+  return connect;
+}
+
+/**
+ * A dispatcher for one server. undici's own header and body timeouts (300 s) are switched off:
+ * a system update may run for hours, and the client's per-request timeout is the one limit.
+ */
+export function createDispatcher(
+  tls: TlsOptions,
+  env: Env,
+  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): Dispatcher {
+  const connect = tlsConnectOptions(tls, readFile);
+  const common = {
+    keepAliveTimeout: 4_000,
+    connections: 64,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    connect,
+  };
+  const httpProxy = envValue(env, 'http_proxy');
+  const httpsProxy = envValue(env, 'https_proxy');
+  if (!httpProxy && !httpsProxy) return new Agent(common);
+  return new EnvHttpProxyAgent({
+    ...common,
+    requestTls: connect,
+    httpProxy: httpProxy ?? '',
+    httpsProxy: httpsProxy ?? '',
+    noProxy: envValue(env, 'no_proxy') ?? '',
+  });
+}

@@ -1,0 +1,84 @@
+// Typed errors of the API client. Every error has a stable `code` callers match on, the call it
+// concerns (method and path, never credentials) and a message that says what to check.
+import { EnginectlError, ExitCode, type ErrorOptions } from '../errors.ts';
+
+export type ApiErrorCode =
+  | 'API_CONNECTION_REFUSED'
+  | 'API_CONNECTION_RESET'
+  | 'API_DNS_FAILURE'
+  | 'API_TLS_FAILURE'
+  | 'API_TRANSPORT'
+  | 'API_TIMEOUT'
+  | 'API_ABORTED'
+  | 'API_UNAUTHORIZED'
+  | 'API_FORBIDDEN'
+  | 'API_NOT_FOUND'
+  | 'API_HTTP_STATUS'
+  | 'API_INVALID_RESPONSE';
+
+/** Transport faults worth another try for an idempotent call. */
+const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set([
+  'API_CONNECTION_REFUSED',
+  'API_CONNECTION_RESET',
+  'API_DNS_FAILURE',
+  'API_TRANSPORT',
+]);
+
+export interface ApiErrorDetails extends ErrorOptions {
+  method: string;
+  /** Path of the call, without the query string. */
+  path: string;
+  status?: number;
+  /** The server's body, trimmed to a readable length. */
+  body?: string;
+  /** How many requests were sent for this call (retries included). */
+  attempts?: number;
+}
+
+export class ApiError extends EnginectlError {
+  readonly exitCode = ExitCode.failed;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly body: string | undefined;
+  attempts: number;
+
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    details: ApiErrorDetails,
+  ) {
+    super(message, details);
+    this.method = details.method;
+    this.path = details.path;
+    this.status = details.status;
+    this.body = details.body;
+    this.attempts = details.attempts ?? 1;
+  }
+
+  /** A transient fault (connection error, 502, 503, 504) that a GET may retry. */
+  get transient(): boolean {
+    return TRANSIENT.has(this.code) || (this.code === 'API_HTTP_STATUS' && [502, 503, 504].includes(this.status ?? 0));
+  }
+}
+
+const BODY_LIMIT = 500;
+
+/** The server's body as it goes into an error message: whitespace folded, trimmed to 500 chars. */
+export function trimBody(text: string): string {
+  const folded = text.replace(/\s+/g, ' ').trim();
+  return folded.length > BODY_LIMIT ? `${folded.slice(0, BODY_LIMIT)}… (${folded.length} chars)` : folded;
+}
+
+/** The `message` of a JSON error body when it has one, else the trimmed body. */
+export function serverMessage(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && 'message' in parsed && typeof parsed.message === 'string') {
+      return trimBody(parsed.message);
+    }
+  } catch {
+    // not JSON: fall through to the raw body
+  }
+  return trimBody(text);
+}

@@ -1,0 +1,74 @@
+// Licensing area (enterprise-api.md 4.2). Licenses are addressed by the key of their product:
+// the License resource has no other key, and removal answers 204 "when the product no longer has
+// a license".
+import { z } from 'zod';
+import { invalidResponse, type Caller, type CallOptions } from './call.ts';
+import { Extension, License, LicenseCreateRequest, Product } from './schemas/index.ts';
+
+const BASE = '/api/licensing/v1';
+
+export interface RemoveResult {
+  /** 200 removed, 204 the product was already without license. */
+  status: 200 | 204;
+}
+
+export class LicensingApi {
+  constructor(private readonly call: Caller) {}
+
+  licenses(options?: CallOptions): Promise<License[]> {
+    return this.call.json({ method: 'GET', path: `${BASE}/licenses` }, z.array(License), options);
+  }
+
+  license(key: number, options?: CallOptions): Promise<License> {
+    return this.call.json({ method: 'GET', path: `${BASE}/licenses/${key}`, resource: `license ${key}` }, License, options);
+  }
+
+  async remove(key: number, options?: CallOptions): Promise<RemoveResult> {
+    const response = await this.call.ok({ method: 'DELETE', path: `${BASE}/licenses/${key}`, resource: `license ${key}` }, options);
+    return { status: response.status === 204 ? 204 : 200 };
+  }
+
+  /** Adds the licenses held in an encrypted license code (sent as text/plain). */
+  async add(code: string, options?: CallOptions): Promise<{ status: number }> {
+    const response = await this.call.ok(
+      { method: 'POST', path: `${BASE}/licenses`, body: { text: code, contentType: 'text/plain' } },
+      options,
+    );
+    return { status: response.status };
+  }
+
+  /** Asks the server for an encrypted license code (text/plain) to give to `add`. */
+  async create(body: LicenseCreateRequest, options?: CallOptions): Promise<string> {
+    const spec = { method: 'POST', path: `${BASE}/licenses/create`, body: { json: body }, accept: 'text/plain' };
+    const response = await this.call.ok(spec, options);
+    const code = response.text.trim();
+    if (code === '') {
+      throw invalidResponse(spec, this.call.transport, response, 'the license code is empty');
+    }
+    return code;
+  }
+
+  products(options?: CallOptions): Promise<Product[]> {
+    return this.call.json({ method: 'GET', path: `${BASE}/products` }, z.array(Product), options);
+  }
+
+  product(key: number, options?: CallOptions): Promise<Product> {
+    return this.call.json({ method: 'GET', path: `${BASE}/products/${key}`, resource: `product ${key}` }, Product, options);
+  }
+
+  productExtensions(key: number, options?: CallOptions): Promise<Extension[]> {
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/products/${key}/extensions`, resource: `product ${key}` },
+      z.array(Extension),
+      options,
+    );
+  }
+
+  extensions(options?: CallOptions): Promise<Extension[]> {
+    return this.call.json({ method: 'GET', path: `${BASE}/extensions` }, z.array(Extension), options);
+  }
+
+  extension(key: number, options?: CallOptions): Promise<Extension> {
+    return this.call.json({ method: 'GET', path: `${BASE}/extensions/${key}`, resource: `extension ${key}` }, Extension, options);
+  }
+}

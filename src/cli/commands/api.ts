@@ -1,0 +1,137 @@
+// `enginectl api METHOD PATH [--data JSON]`: one raw call to the API, like `gh api`. Prints the
+// body (JSON pretty-printed) on stdout; exits 0 for a 2xx answer, 1 otherwise.
+import { EngineClient, type RawRequest, type ServerConfig } from '../../api/index.ts';
+import { serverMessage } from '../../api/errors.ts';
+import { parseDuration } from '../../duration.ts';
+import { ExitCode, UsageError } from '../../errors.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+import { serverFromEnv } from '../server-env.ts';
+import { withEmbeddedEmulator } from '../embedded.ts';
+
+
+export const API_HELP = `Usage: enginectl api METHOD PATH [options]
+
+One raw call to the enterprise API. The server is ENGINE_URL with ENGINE_USERNAME and
+ENGINE_PASSWORD, or the embedded emulator with --emulator (as admin/admin unless
+ENGINE_USERNAME is set). Prints the response body; JSON is pretty-printed.
+
+Arguments:
+  METHOD                GET, POST, PUT, PATCH or DELETE
+  PATH                  an API path, e.g. /api/monitoring/v1/engines (a ?query is kept)
+
+Options:
+  -d, --data BODY       request body: JSON text, or @FILE, or @- for standard input
+  --content-type TYPE   body media type (default application/json; text/plain for a license code)
+  -i, --include         print the status line and response headers first
+  --timeout DURATION    per-request limit (default 2h), e.g. 30s, 5m
+  --ca-file FILE        extra CA certificate (PEM) to trust
+  --insecure            skip TLS certificate verification (self-signed test servers only)
+  --emulator            start the embedded emulator and call it
+  -h, --help            show this help
+
+Exit codes: 0 the server answered 2xx, 1 it did not or could not be reached, 2 invalid input.
+
+Examples:
+  enginectl api GET /api/monitoring/v1/engines --emulator
+  enginectl api POST /api/devops/v1/update/vfs --data @vfs.json
+  enginectl api GET '/api/classes/v1/classes/22/entities?entidade=3001'`;
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+async function readData(value: string, io: CliIO): Promise<string> {
+  if (value === '@-') return io.readStdin();
+  if (value.startsWith('@')) {
+    try {
+      return await io.readFile(value.slice(1));
+    } catch (error) {
+      throw new UsageError('BAD_DATA', `--data ${value}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+  return value;
+}
+
+function buildRequest(method: string, target: string, text: string | undefined, contentType: string | undefined): RawRequest {
+  if (!target.startsWith('/')) throw new UsageError('BAD_ARGUMENTS', `api: PATH must start with /, got "${target}"`, { hint: 'e.g. /api/monitoring/v1/engines' });
+  const url = new URL(target, 'http://x');
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = v;
+  const req: RawRequest = { method, path: url.pathname, query: Object.keys(query).length ? query : undefined };
+  if (text === undefined) return req;
+  const type = contentType ?? 'application/json';
+  if (type === 'application/json' || type.endsWith('+json')) {
+    try {
+      req.body = { json: JSON.parse(text) };
+    } catch (error) {
+      throw new UsageError('BAD_DATA', `--data is not valid JSON: ${(error as Error).message}`, {
+        hint: 'quote the JSON for your shell, or pass --content-type for another body type',
+      });
+    }
+  } else req.body = { text, contentType: type };
+  return req;
+}
+
+function printResponse(io: CliIO, res: Awaited<ReturnType<EngineClient['request']>>, include: boolean): void {
+  if (include) {
+    io.stdout(`HTTP ${res.status}\n`);
+    for (const [k, v] of Object.entries(res.headers)) io.stdout(`${k}: ${v}\n`);
+    io.stdout('\n');
+  }
+  if (res.text === '') return;
+  const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body, null, 2);
+  io.stdout(body.endsWith('\n') ? body : `${body}\n`);
+}
+
+export async function apiCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('api', args, {
+    data: { type: 'string', short: 'd' },
+    'content-type': { type: 'string' },
+    include: { type: 'boolean', short: 'i' },
+    timeout: { type: 'string' },
+    'ca-file': { type: 'string' },
+    insecure: { type: 'boolean' },
+    emulator: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.stdout(`${API_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length !== 2) {
+    throw new UsageError('BAD_ARGUMENTS', `api: expected METHOD and PATH, got ${positionals.length} argument(s)`, { hint: 'see enginectl api --help' });
+  }
+  const method = positionals[0]!.toUpperCase();
+  if (!METHODS.includes(method)) throw new UsageError('BAD_ARGUMENTS', `api: unknown method ${positionals[0]}`, { hint: `use one of ${METHODS.join(', ')}` });
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutMs = parseDuration(values.timeout);
+    if (!timeoutMs) throw new UsageError('BAD_ARGUMENTS', `--timeout ${values.timeout}: not a duration`, { hint: 'write 30s, 5m, 2h or 1h30m' });
+  }
+  const data = values.data === undefined ? undefined : await readData(values.data, io);
+  const request = buildRequest(method, positionals[1]!, data, values['content-type']);
+
+  const call = async (server: ServerConfig): Promise<number> => {
+    const client = new EngineClient({ ...server, timeoutMs, caFile: values['ca-file'], insecureSkipTlsVerify: values.insecure }, { env: io.env });
+    try {
+      const res = await client.request(request, { signal: io.signal });
+      printResponse(io, res, values.include ?? false);
+      if (res.status >= 200 && res.status < 300) return ExitCode.ok;
+      io.stderr(`enginectl: ${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(res.text)}` : ''}\n`);
+      return ExitCode.failed;
+    } finally {
+      await client.close();
+    }
+  };
+
+  if (values.emulator) {
+    return withEmbeddedEmulator((url) =>
+      call({ url, username: io.env.ENGINE_USERNAME ?? 'admin', password: io.env.ENGINE_USERNAME ? io.env.ENGINE_PASSWORD : 'admin' }),
+    );
+  }
+  const server = serverFromEnv(io.env);
+  if (!server) {
+    throw new UsageError('NO_SERVER', 'api: no server to call', {
+      hint: 'set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or pass --emulator to call the embedded emulator',
+    });
+  }
+  return call(server);
+}

@@ -1,0 +1,35 @@
+// Dispatches argv to a command and turns every error into a message and an exit code. Testable:
+// it never exits the process and prints only through `io`.
+import { describeError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
+import { VERSION } from '../version.ts';
+import { MAIN_HELP } from './help.ts';
+import type { CliIO } from './io.ts';
+
+type Command = (args: string[], io: CliIO) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  api: async () => (await import('./commands/api.ts')).apiCommand,
+  emulator: async () => (await import('./commands/emulator.ts')).emulatorCommand,
+};
+
+export async function runCommand(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.stdout(`${MAIN_HELP}\n`);
+      return ExitCode.ok;
+    }
+    if (name === '--version' || name === '-v') {
+      io.stdout(`${VERSION}\n`);
+      return ExitCode.ok;
+    }
+    const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!load) {
+      throw new UsageError('UNKNOWN_COMMAND', `unknown command "${name}"`, { hint: `commands: ${Object.keys(COMMANDS).join(', ')}; see enginectl --help` });
+    }
+    return await (await load())(rest, io);
+  } catch (error) {
+    io.stderr(`enginectl: ${describeError(error)}\n`);
+    return exitCodeOf(error);
+  }
+}

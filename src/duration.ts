@@ -1,0 +1,23 @@
+// Durations as the product contract writes them: 90s, 30m, 2h, 1h30m, 250ms.
+
+const PART = /(\d+)(ms|h|m|s)/g;
+const UNIT: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** Milliseconds of a duration, or undefined when the text is not one. */
+export function parseDuration(text: string): number | undefined {
+  const value = text.trim();
+  if (!/^(\d+(ms|h|m|s))+$/.test(value)) return undefined;
+  let total = 0;
+  for (const [, amount, unit] of value.matchAll(PART)) total += Number(amount) * UNIT[unit!]!;
+  return total;
+}
+
+/** A duration for people: 2h, 1h30m, 45s, 250ms. */
+export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(ms % 1_000 === 0 ? 0 : 1)}s`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = Math.round((ms % 60_000) / 1_000);
+  return [h ? `${h}h` : '', m ? `${m}m` : '', s ? `${s}s` : ''].join('') || '0s';
+}

@@ -1,0 +1,10 @@
+// What route handlers see of the emulator: its current state, its clock and the calling user.
+import type { EmulatorState } from './state.ts';
+import type { User } from './users.ts';
+
+export interface RouteContext {
+  readonly state: EmulatorState;
+  now(): number;
+  /** The authenticated user of the request being handled. */
+  readonly user: User;
+}

@@ -1,0 +1,53 @@
+// A route table: `{name}` placeholders, 404 for unknown paths, 405 with Allow for known paths.
+import type { EmuRequest, EmuResponse } from './http.ts';
+
+export type Params = Readonly<Record<string, string>>;
+export type Handler = (req: EmuRequest, params: Params) => EmuResponse;
+
+interface Route {
+  method: string;
+  segments: string[];
+  handler: Handler;
+}
+
+export type Match = { kind: 'found'; handler: Handler; params: Params } | { kind: 'method'; allowed: string[] } | { kind: 'none' };
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  on(methods: string | string[], pattern: string, handler: Handler): this {
+    for (const method of Array.isArray(methods) ? methods : [methods]) {
+      this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+    }
+    return this;
+  }
+
+  match(method: string, path: string): Match {
+    const parts = path.split('/').filter(Boolean);
+    const allowed: string[] = [];
+    for (const route of this.routes) {
+      const params = matchSegments(route.segments, parts);
+      if (!params) continue;
+      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { kind: 'method', allowed } : { kind: 'none' };
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
+  if (pattern.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    const part = parts[i]!;
+    if (p.startsWith('{') && p.endsWith('}')) {
+      try {
+        params[p.slice(1, -1)] = decodeURIComponent(part);
+      } catch {
+        return undefined;
+      }
+    } else if (p !== part) return undefined;
+  }
+  return params;
+}

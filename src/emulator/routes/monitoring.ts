@@ -1,0 +1,69 @@
+// Monitoring area routes (enterprise-api.md 4.3). A reporting Engine's data is refreshed every
+// 2 minutes (its updatedAt is the last refresh); an Engine is listed only while its updatedAt is
+// within 5 minutes. Sessions past their expiresAt are gone.
+import type { RouteContext } from '../context.ts';
+import { json, notFound } from '../http.ts';
+import type { Router } from '../router.ts';
+import type { EngineRecord } from '../state.ts';
+
+const BASE = '/api/monitoring/v1';
+export const REFRESH_MS = 2 * 60_000;
+export const ONLINE_MS = 5 * 60_000;
+
+export function lastUpdate(engine: EngineRecord, now: number): number {
+  if (!engine.reporting) return engine.updatedAt;
+  return Math.max(engine.updatedAt, now - (now % REFRESH_MS));
+}
+
+export function isOnline(engine: EngineRecord, now: number): boolean {
+  return now - lastUpdate(engine, now) <= ONLINE_MS;
+}
+
+function liveSessions(ctx: RouteContext, engineId?: string) {
+  const now = ctx.now();
+  return ctx.state.sessions.filter((s) => s.expiresAt > now && (engineId === undefined || s.engineId === engineId));
+}
+
+function alertsOf(ctx: RouteContext, engineId?: string) {
+  return ctx.state.alerts.filter((a) => engineId === undefined || a.engineId === engineId);
+}
+
+function engineInfo(ctx: RouteContext, engine: EngineRecord) {
+  const { reporting: _reporting, ...info } = engine;
+  return {
+    ...info,
+    updatedAt: lastUpdate(engine, ctx.now()),
+    applicationSessions: liveSessions(ctx, engine.instanceId),
+    alerts: alertsOf(ctx, engine.instanceId),
+  };
+}
+
+function engine(ctx: RouteContext, id: string): EngineRecord {
+  const found = ctx.state.engines.find((e) => e.instanceId === id);
+  if (!found) throw notFound(`no Engine with id ${id}`);
+  return found;
+}
+
+export function monitoringRoutes(router: Router, ctx: () => RouteContext): void {
+  router
+    .on('GET', `${BASE}/engines`, () => {
+      const c = ctx();
+      return json(200, c.state.engines.filter((e) => isOnline(e, c.now())).map((e) => engineInfo(c, e)));
+    })
+    .on('GET', `${BASE}/engines/{engineId}`, (_req, p) => json(200, engineInfo(ctx(), engine(ctx(), p.engineId!))))
+    .on('GET', `${BASE}/engines/{engineId}/sessions`, (_req, p) => json(200, liveSessions(ctx(), engine(ctx(), p.engineId!).instanceId)))
+    .on('GET', `${BASE}/engines/{engineId}/sessions/{sessionId}`, (_req, p) => {
+      const e = engine(ctx(), p.engineId!);
+      const found = liveSessions(ctx(), e.instanceId).find((s) => s.sessionId === p.sessionId);
+      if (!found) throw notFound(`no session ${p.sessionId} on Engine ${e.instanceId}`);
+      return json(200, found);
+    })
+    .on('GET', `${BASE}/engines/{engineId}/alerts`, (_req, p) => json(200, alertsOf(ctx(), engine(ctx(), p.engineId!).instanceId)))
+    .on('GET', `${BASE}/sessions`, () => json(200, liveSessions(ctx())))
+    .on('GET', `${BASE}/sessions/{sessionId}`, (_req, p) => {
+      const found = liveSessions(ctx()).find((s) => s.sessionId === p.sessionId);
+      if (!found) throw notFound(`no session ${p.sessionId}`);
+      return json(200, found);
+    })
+    .on('GET', `${BASE}/alerts`, () => json(200, alertsOf(ctx())));
+}

@@ -1,0 +1,128 @@
+// Serves an Emulator on a socket (node:http) and applies its fault rules to each request:
+// latency, status, dropped connections, truncated, garbled or slow bodies, no answer at all.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Emulator } from './emulator.ts';
+import type { FaultRule } from './faults.ts';
+import { HttpProblem, type EmuRequest, type EmuResponse } from './http.ts';
+
+export interface ServeOptions {
+  port?: number;
+  host?: string;
+  /** Largest request body accepted; 16 MiB by default. */
+  maxBodyBytes?: number;
+}
+
+export interface RunningEmulator {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function describe(rule: FaultRule): string {
+  const parts = Object.entries(rule)
+    .filter(([k, v]) => k !== 'path' && k !== 'method' && k !== 'times' && v !== undefined)
+    .map(([k, v]) => (v === true ? k : `${k}=${String(v)}`));
+  return parts.join(' ');
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, answer: EmuResponse, body = answer.body ?? ''): void {
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body ?? '') });
+  res.end(body);
+}
+
+async function respond(res: ServerResponse, answer: EmuResponse, rule: FaultRule | undefined): Promise<void> {
+  const body = answer.body ?? '';
+  if (rule?.reset === 'after' || rule?.truncate) {
+    const half = Buffer.from(body).subarray(0, Math.floor(Buffer.byteLength(body) / 2));
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(body) });
+    res.write(half);
+    await delay(10);
+    res.socket?.destroy();
+    return;
+  }
+  if (rule?.invalidJson) {
+    send(res, { ...answer, headers: { 'content-type': 'application/json' }, body: '{"broken": ' });
+    return;
+  }
+  if (rule?.chunkDelayMs) {
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(body) });
+    const bytes = Buffer.from(body);
+    const size = Math.max(1, Math.ceil(bytes.length / 16));
+    for (let i = 0; i < bytes.length; i += size) {
+      if (res.destroyed) return;
+      res.write(bytes.subarray(i, i + size));
+      await delay(rule.chunkDelayMs);
+    }
+    res.end();
+    return;
+  }
+  send(res, answer);
+}
+
+export async function serve(emulator: Emulator, options: ServeOptions = {}): Promise<RunningEmulator> {
+  const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const method = req.method ?? 'GET';
+    const rule = url.pathname.startsWith('/_emulator/') ? undefined : emulator.faults.take(method, url.pathname);
+    const record = { method, path: url.pathname, status: 0, at: emulator.now(), ...(rule ? { fault: describe(rule) } : {}) };
+    emulator.requests.push(record);
+    try {
+      const body = await readBody(req, limit);
+      if (rule?.latencyMs) await delay(rule.latencyMs);
+      if (rule?.hang) return; // the socket stays open until the client gives up
+      if (rule?.reset === 'before') {
+        req.socket.destroy();
+        return;
+      }
+      let answer: EmuResponse;
+      if (body === undefined) answer = new HttpProblem(413, 'payload_too_large', `the request body is larger than ${limit} bytes`).toResponse();
+      else if (rule?.status !== undefined) {
+        answer = rule.body !== undefined
+          ? { status: rule.status, headers: { 'content-type': rule.contentType ?? 'application/json' }, body: rule.body }
+          : new HttpProblem(rule.status, 'injected_fault', `fault injected by the emulator: HTTP ${rule.status}`).toResponse();
+      } else {
+        const headers: Record<string, string | undefined> = {};
+        for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        const emuReq: EmuRequest = { method, path: url.pathname, query: url.searchParams, headers, body };
+        answer = emulator.handle(emuReq);
+      }
+      record.status = answer.status;
+      await respond(res, answer, rule);
+    } catch (error) {
+      record.status = 500;
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 500, error: 'internal', message: `emulator failure: ${(error as Error).message}` }));
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,58 @@
+// Errors are values with a stable code, an exit code from the contract and a message for a person.
+// Only the edge (the CLI's main, an action's main) turns them into process state.
+
+/** Exit codes of the product contract (pipeline-format.md section 3). */
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  invalidInput: 2,
+  interrupted: 130,
+  terminated: 143,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface ErrorOptions {
+  /** What the person can do about it. */
+  hint?: string;
+  cause?: unknown;
+}
+
+export abstract class EnginectlError extends Error {
+  abstract readonly code: string;
+  abstract readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+
+  /** The message and the hint, as printed to a person. */
+  describe(): string {
+    return this.hint ? `${this.message}\n  hint: ${this.hint}` : this.message;
+  }
+}
+
+/** A mistake in what the user gave us (flags, files, input values): exit 2. */
+export class UsageError extends EnginectlError {
+  readonly exitCode = ExitCode.invalidInput;
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** Turns anything thrown into a line a person can read: never a stack trace. */
+export function describeError(error: unknown): string {
+  if (error instanceof EnginectlError) return error.describe();
+  if (error instanceof Error) return `internal error: ${error.message}`;
+  return `internal error: ${String(error)}`;
+}
+
+export function exitCodeOf(error: unknown): ExitCode {
+  return error instanceof EnginectlError ? error.exitCode : ExitCode.failed;
+}

@@ -1,0 +1,123 @@
+// What reaches the wire: headers, proxying from the environment, TLS options, and the backoff.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect, type AddressInfo } from 'node:net';
+import { test, type TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { EngineClient } from '../../src/api/index.ts';
+import { backoffDelay } from '../../src/api/retry.ts';
+import { VERSION } from '../../src/version.ts';
+import { FAST_RETRY, rejection, startEmulator } from '../helpers/emulator.ts';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url));
+
+async function listen(t: TestContext, server: ReturnType<typeof createServer>): Promise<number> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+test('requests carry Basic credentials, the User-Agent, and JSON bodies as the spec says', async (t) => {
+  const seen: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ELC1.code');
+    });
+  });
+  const port = await listen(t, server);
+  const client = new EngineClient({ url: `http://127.0.0.1:${port}/erp/`, username: 'deploy', password: 'p:w' });
+  t.after(() => client.close());
+  await client.licensing.add('ELC1.code');
+  const code = await client.licensing.create({ licenseeId: 'a', licenseeName: 'b', expiration: '2027-01-01', licenses: [{ productKey: 1, quantity: 1, type: 'C' }] });
+  assert.equal(code, 'ELC1.code');
+  const [add, create] = seen;
+  assert.equal(add!.headers.authorization, `Basic ${Buffer.from('deploy:p:w').toString('base64')}`);
+  assert.equal(add!.headers['user-agent'], `enginectl/${VERSION}`);
+  assert.equal(add!.headers['content-type'], 'text/plain');
+  assert.equal(add!.body, 'ELC1.code');
+  assert.equal(create!.headers['content-type'], 'application/json');
+  assert.deepEqual(JSON.parse(create!.body).licenses, [{ productKey: 1, quantity: 1, type: 'C' }]);
+});
+
+test('the server URL\'s own path prefixes every API path', async (t) => {
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  const port = await listen(t, server);
+  const client = new EngineClient({ url: `http://127.0.0.1:${port}/erp/`, username: 'a', password: 'b' });
+  t.after(() => client.close());
+  await client.classes.list(22, { entidade: 3001 });
+  assert.deepEqual(paths, ['/erp/api/classes/v1/classes/22/entities?entidade=3001']);
+});
+
+test('HTTP_PROXY from the injected environment routes calls through the proxy; NO_PROXY bypasses it', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  let tunnels = 0;
+  const proxy = createServer();
+  proxy.on('connect', (req, socket) => {
+    tunnels += 1;
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host!, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  const proxyPort = await listen(t, proxy);
+  const viaProxy = new EngineClient({ url, username: 'admin', password: 'admin' }, { env: { HTTP_PROXY: `http://127.0.0.1:${proxyPort}` } });
+  t.after(() => viaProxy.close());
+  assert.equal((await viaProxy.monitoring.engines()).length, 4);
+  assert.equal(tunnels, 1);
+  const bypass = new EngineClient({ url, username: 'admin', password: 'admin' }, { env: { http_proxy: `http://127.0.0.1:${proxyPort}`, NO_PROXY: '127.0.0.1' } });
+  t.after(() => bypass.close());
+  await bypass.monitoring.alerts();
+  assert.equal(tunnels, 1, 'NO_PROXY host not proxied');
+  assert.equal(emulator.count('GET'), 2);
+});
+
+test('TLS: a self-signed server is refused by default, trusted with ca-file, or with insecure-skip-tls-verify', async (t) => {
+  const server = createHttpsServer({ key: readFileSync(fixture('server-key.pem')), cert: readFileSync(fixture('server-cert.pem')) }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  const port = await listen(t, server as unknown as ReturnType<typeof createServer>);
+  const url = `https://127.0.0.1:${port}`;
+  const strict = new EngineClient({ url, username: 'a', password: 'b' }, { retry: FAST_RETRY });
+  t.after(() => strict.close());
+  const error = await rejection(strict.monitoring.alerts());
+  assert.equal(error.code, 'API_TLS_FAILURE');
+  assert.match(String(error.hint), /ca-file/);
+  assert.equal(error.attempts, 1, 'a TLS failure is not transient');
+  const withCa = new EngineClient({ url, username: 'a', password: 'b', caFile: fixture('server-cert.pem') });
+  t.after(() => withCa.close());
+  assert.deepEqual(await withCa.monitoring.alerts(), []);
+  const insecure = new EngineClient({ url, username: 'a', password: 'b', insecureSkipTlsVerify: true });
+  t.after(() => insecure.close());
+  assert.deepEqual(await insecure.monitoring.alerts(), []);
+});
+
+test('an unreadable ca-file is a usage error (exit 2) that names the file', () => {
+  assert.throws(
+    () => new EngineClient({ url: 'https://x', caFile: '/nonexistent/ca.pem' }),
+    (e: Error & { exitCode?: number }) => e.exitCode === 2 && /cannot read the CA file \/nonexistent\/ca\.pem/.test(e.message),
+  );
+});
+
+test('backoff doubles from the base with jitter, is capped, and honours a longer Retry-After', () => {
+  const policy = { retries: 3, baseDelayMs: 500, maxDelayMs: 8000 };
+  assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(policy, n, () => 1)), [500, 1000, 2000, 4000, 8000, 8000]);
+  assert.equal(backoffDelay(policy, 1, () => 0), 250, 'jitter halves at most');
+  assert.equal(backoffDelay(policy, 1, () => 1, '3'), 3000);
+  assert.equal(backoffDelay(policy, 1, () => 1, '3600'), 8000, 'capped');
+});
