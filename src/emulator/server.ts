@@ -78,9 +78,11 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = req.method ?? 'GET';
-    const rule = url.pathname.startsWith('/_emulator/') ? undefined : emulator.faults.take(method, url.pathname);
+    const isControl = url.pathname.startsWith('/_emulator/');
+    const rule = isControl ? undefined : emulator.faults.take(method, url.pathname);
     const record = { method, path: url.pathname, status: 0, at: emulator.now(), ...(rule ? { fault: describe(rule) } : {}) };
-    emulator.requests.push(record);
+    // The log holds the API requests received; the emulator's own control calls are not in it.
+    if (!isControl) emulator.requests.push(record);
     try {
       const body = await readBody(req, limit);
       if (rule?.latencyMs) await delay(rule.latencyMs);

@@ -1,0 +1,35 @@
+// The CLI as a process: help, version, usage errors, and exit codes from the contract.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+test('--version prints the package version', async () => {
+  const r = await runCli(['--version']);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, `${pkg.version}\n`);
+});
+
+test('--help lists the commands; every command has its own --help', async () => {
+  const main = await runCli(['--help']);
+  assert.equal(main.code, 0);
+  assert.match(main.stdout, /api METHOD PATH/);
+  assert.match(main.stdout, /emulator/);
+  for (const command of ['api', 'emulator']) {
+    const r = await runCli([command, '--help']);
+    assert.equal(r.code, 0, command);
+    assert.match(r.stdout, new RegExp(`^Usage: enginectl ${command}`));
+  }
+});
+
+test('an unknown command or flag is exit 2 with a hint and no stack trace', async () => {
+  for (const args of [['deploy'], ['api', 'GET', '/x', '--colour'], ['emulator', '--port', 'eighty']]) {
+    const r = await runCli(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.match(r.stderr, /^enginectl: /);
+    assert.match(r.stderr, /hint: /);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
