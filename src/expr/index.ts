@@ -1,0 +1,7 @@
+// The expression language of pipeline files: ${{ ... }}.
+export { ExprError, type Node } from './ast.ts';
+export { parseExpression, CONTEXTS, FUNCTIONS } from './parser.ts';
+export { evaluate, type EvalScope } from './evaluate.ts';
+export { scanTemplate, resolveString, resolveDeep, hasExpression, type Segment, type ExprSegment } from './template.ts';
+export { references, callsStatus, type Reference } from './references.ts';
+export { truthy, looseEquals, toText } from './values.ts';

@@ -1,0 +1,119 @@
+// A recursive-descent parser: || then && then ==/!= then comparisons then ! then access and calls.
+import { ExprError, type BinaryOp, type Node } from './ast.ts';
+import { tokenize, type Token } from './lexer.ts';
+
+export const CONTEXTS = ['env', 'secrets', 'vars', 'matrix', 'steps', 'targets', 'pipeline'] as const;
+export const FUNCTIONS: Readonly<Record<string, [min: number, max: number]>> = {
+  success: [0, 0],
+  failure: [0, 0],
+  always: [0, 0],
+  cancelled: [0, 0],
+  contains: [2, 2],
+  startsWith: [2, 2],
+  endsWith: [2, 2],
+  format: [1, Infinity],
+  join: [1, 2],
+  toJSON: [1, 1],
+  fromJSON: [1, 1],
+};
+
+export function parseExpression(text: string): Node {
+  const tokens = tokenize(text);
+  let i = 0;
+  const peek = (): Token => tokens[i]!;
+  const isOp = (value: string) => peek().type === 'op' && (peek() as { value: string }).value === value;
+  const expect = (value: string, what: string) => {
+    if (!isOp(value)) throw new ExprError(`expected ${what}`, peek().pos);
+    i++;
+  };
+
+  const binary = (ops: BinaryOp[], next: () => Node) => (): Node => {
+    let left = next();
+    while (peek().type === 'op' && ops.includes((peek() as { value: BinaryOp }).value)) {
+      const token = tokens[i++] as { value: BinaryOp; pos: number };
+      left = { kind: 'binary', op: token.value, left, right: next(), pos: token.pos };
+    }
+    return left;
+  };
+
+  const primary = (): Node => {
+    const token = tokens[i]!;
+    if (token.type === 'number' || token.type === 'string') {
+      i++;
+      return { kind: 'literal', value: token.value, pos: token.pos };
+    }
+    if (token.type === 'op' && token.value === '(') {
+      i++;
+      const inner = or();
+      expect(')', 'a closing )');
+      return inner;
+    }
+    if (token.type === 'ident') {
+      i++;
+      if (token.value === 'true' || token.value === 'false') return { kind: 'literal', value: token.value === 'true', pos: token.pos };
+      if (token.value === 'null') return { kind: 'literal', value: null, pos: token.pos };
+      if (isOp('(')) {
+        const arity = Object.hasOwn(FUNCTIONS, token.value) ? FUNCTIONS[token.value] : undefined;
+        if (!arity) throw new ExprError(`unknown function ${token.value}(); functions are ${Object.keys(FUNCTIONS).join(', ')}`, token.pos);
+        i++;
+        const args: Node[] = [];
+        if (!isOp(')')) {
+          for (;;) {
+            args.push(or());
+            if (!isOp(',')) break;
+            i++;
+          }
+        }
+        expect(')', `a closing ) for ${token.value}()`);
+        if (args.length < arity[0] || args.length > arity[1]) {
+          const want = arity[0] === arity[1] ? `${arity[0]}` : arity[1] === Infinity ? `at least ${arity[0]}` : `${arity[0]} or ${arity[1]}`;
+          throw new ExprError(`${token.value}() takes ${want} argument(s), got ${args.length}`, token.pos);
+        }
+        return { kind: 'call', name: token.value, args, pos: token.pos };
+      }
+      if (!(CONTEXTS as readonly string[]).includes(token.value)) {
+        throw new ExprError(`unknown context ${token.value}; contexts are ${CONTEXTS.join(', ')}`, token.pos);
+      }
+      return { kind: 'context', name: token.value, pos: token.pos };
+    }
+    if (token.type === 'end') throw new ExprError('the expression ends too early', token.pos);
+    throw new ExprError(`unexpected ${(token as { value: string }).value}`, token.pos);
+  };
+
+  const postfix = (): Node => {
+    let node = primary();
+    for (;;) {
+      if (isOp('.')) {
+        i++;
+        const name = peek();
+        if (name.type !== 'ident') throw new ExprError('expected a property name after .', name.pos);
+        i++;
+        node = { kind: 'member', object: node, property: name.value, pos: name.pos };
+      } else if (isOp('[')) {
+        const pos = peek().pos;
+        i++;
+        const index = or();
+        expect(']', 'a closing ]');
+        node = { kind: 'index', object: node, index, pos };
+      } else return node;
+    }
+  };
+
+  const unary = (): Node => {
+    if (isOp('!')) {
+      const pos = peek().pos;
+      i++;
+      return { kind: 'not', operand: unary(), pos };
+    }
+    return postfix();
+  };
+
+  const comparison = binary(['<', '<=', '>', '>='], unary);
+  const equality = binary(['==', '!='], comparison);
+  const and = binary(['&&'], equality);
+  const or = binary(['||'], and);
+
+  const node = or();
+  if (peek().type !== 'end') throw new ExprError(`unexpected ${JSON.stringify((peek() as { value?: unknown }).value)} after the expression`, peek().pos);
+  return node;
+}

@@ -1,0 +1,74 @@
+// The context references of an expression (steps.build.outputs.x -> ['steps', 'build', 'outputs', 'x']),
+// for validation before anything runs.
+import type { Node } from './ast.ts';
+
+export interface Reference {
+  path: string[];
+  /** Offset of the context name in the expression. */
+  pos: number;
+}
+
+/** The access chain of a node, when it is a context followed by names or literal indexes. */
+function chain(node: Node): Reference | undefined {
+  if (node.kind === 'context') return { path: [node.name], pos: node.pos };
+  if (node.kind === 'member') {
+    const base = chain(node.object);
+    return base && { path: [...base.path, node.property], pos: base.pos };
+  }
+  if (node.kind === 'index') {
+    const base = chain(node.object);
+    if (!base) return undefined;
+    if (node.index.kind === 'literal' && (typeof node.index.value === 'string' || typeof node.index.value === 'number')) {
+      return { path: [...base.path, String(node.index.value)], pos: base.pos };
+    }
+    return base;
+  }
+  return undefined;
+}
+
+export function references(node: Node, out: Reference[] = []): Reference[] {
+  const own = chain(node);
+  if (own) {
+    out.push(own);
+    if (node.kind === 'index') references(node.index, out);
+    return out;
+  }
+  switch (node.kind) {
+    case 'member':
+      references(node.object, out);
+      break;
+    case 'index':
+      references(node.object, out);
+      references(node.index, out);
+      break;
+    case 'call':
+      node.args.forEach((a) => references(a, out));
+      break;
+    case 'not':
+      references(node.operand, out);
+      break;
+    case 'binary':
+      references(node.left, out);
+      references(node.right, out);
+      break;
+  }
+  return out;
+}
+
+/** Whether the expression calls one of the status functions (so `if` needs no success() prefix). */
+export function callsStatus(node: Node): boolean {
+  switch (node.kind) {
+    case 'call':
+      return ['success', 'failure', 'always', 'cancelled'].includes(node.name) || node.args.some(callsStatus);
+    case 'member':
+      return callsStatus(node.object);
+    case 'index':
+      return callsStatus(node.object) || callsStatus(node.index);
+    case 'not':
+      return callsStatus(node.operand);
+    case 'binary':
+      return callsStatus(node.left) || callsStatus(node.right);
+    default:
+      return false;
+  }
+}
