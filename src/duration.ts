@@ -16,8 +16,9 @@ export function parseDuration(text: string): number | undefined {
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.round(ms)}ms`;
   if (ms < 60_000) return `${(ms / 1_000).toFixed(ms % 1_000 === 0 ? 0 : 1)}s`;
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = Math.round((ms % 60_000) / 1_000);
+  const seconds = Math.round(ms / 1_000);
+  const h = Math.floor(seconds / 3_600);
+  const m = Math.floor((seconds % 3_600) / 60);
+  const s = seconds % 60;
   return [h ? `${h}h` : '', m ? `${m}m` : '', s ? `${s}s` : ''].join('') || '0s';
 }

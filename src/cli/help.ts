@@ -6,6 +6,11 @@ export const MAIN_HELP = `enginectl ${VERSION}: deployment pipelines for the ent
 Usage: enginectl <command> [options]
 
 Commands:
+  run FILE              validate, then run a pipeline (--dry-run, --emulator, --var, --only)
+  validate FILE...      check pipeline files; every problem as FILE:LINE:COL
+  plan FILE             the dry run: each call that would be made, secrets masked
+  schema                print the pipeline JSON Schema
+  matrix FILE           print a step's matrix as JSON for a CI job matrix
   api METHOD PATH       one raw API call, like \`gh api\`
   emulator              serve the embedded emulator of the enterprise API
 
@@ -14,4 +19,4 @@ Options:
   -v, --version         print the version
 
 Exit codes: 0 success, 1 a call or step failed, 2 invalid input, 130/143 interrupted.
-Docs: docs/emulator.md, docs/api-client.md`;
+Docs: docs/pipeline-format.md, docs/emulator.md, docs/api-client.md`;

@@ -4,6 +4,8 @@
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether stdout is a terminal (colour, spinner). */
+  stdoutIsTTY: boolean;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   /** Aborted when the process is asked to stop (SIGINT, SIGTERM). */

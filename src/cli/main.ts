@@ -16,6 +16,7 @@ export async function runMain(argv: string[]): Promise<void> {
   const code = await runCommand(argv, {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
+    stdoutIsTTY: process.stdout.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
     signal: stop.signal,

@@ -8,6 +8,11 @@ import type { CliIO } from './io.ts';
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./commands/run.ts')).runPipelineCommand,
+  validate: async () => (await import('./commands/validate.ts')).validateCommand,
+  plan: async () => (await import('./commands/plan.ts')).planCommand,
+  schema: async () => (await import('./commands/schema.ts')).schemaCommand,
+  matrix: async () => (await import('./commands/matrix.ts')).matrixCommand,
   api: async () => (await import('./commands/api.ts')).apiCommand,
   emulator: async () => (await import('./commands/emulator.ts')).emulatorCommand,
 };

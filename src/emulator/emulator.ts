@@ -39,6 +39,9 @@ export class Emulator {
   readonly users: User[];
   readonly faults = new FaultSet();
   readonly requests: RequestRecord[] = [];
+  /** API requests being answered now, and the most at once so far. */
+  inFlight = 0;
+  peakInFlight = 0;
   readonly now: () => number;
   private readonly router = new Router();
   private readonly control = control(this);

@@ -62,6 +62,20 @@ export const SAMPLE_CLASSES: ClassDef[] = [
     properties: { iname: str, entidade: int, iproductcode: str, iquantity: { type: 'number' } },
   },
   {
+    key: 30,
+    name: 'Deployments',
+    MAE: 1,
+    table: 'deployments',
+    required: ['iname'],
+    properties: {
+      iname: str,
+      irelease: str,
+      itarget: str,
+      ioutcome: { type: 'string', enum: ['started', 'success', 'failure'] },
+      imessage: str,
+    },
+  },
+  {
     key: 90,
     name: 'iLog',
     MAE: 1,
@@ -84,12 +98,12 @@ function user(ikey: number, iname: string, ifullname: string, extra: Record<stri
   return { iclass: 12, ikey, iname, ifullname, iversion: 1, istatus: 1, igroups: [], isecuritypolicy: null, iemailaddress: null, ...extra };
 }
 
-function engine(now: number, instanceId: string, mainDatabase: string, hostName: string, reporting = true): EngineRecord {
+function engine(now: number, instanceId: string, mainDatabase: string, hostName: string, reporting = true, version = '26.10.3'): EngineRecord {
   const startedAt = now - 3 * DAY;
   return {
     instanceId,
     name: instanceId,
-    version: '26.10.3',
+    version,
     mainDatabase,
     reporting,
     updatedAt: reporting ? now : now - 3 * 60 * 60_000,
@@ -232,7 +246,7 @@ export function sampleState(now: number): EmulatorState {
     ],
     licenser: { key: 7001, licenseVersion: 3 },
     engines: [
-      engine(now, 'eng-main-01', 'MAIN', 'main-app-01'),
+      engine(now, 'eng-main-01', 'MAIN', 'main-app-01', true, '26.11.0'),
       engine(now, 'eng-prod-01', 'PROD', 'prod-app-01'),
       engine(now, 'eng-prod-02', 'PROD', 'prod-app-02'),
       engine(now, 'eng-stg-01', 'STAGING', 'stg-app-01'),

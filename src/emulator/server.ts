@@ -82,7 +82,12 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
     const rule = isControl ? undefined : emulator.faults.take(method, url.pathname);
     const record = { method, path: url.pathname, status: 0, at: emulator.now(), ...(rule ? { fault: describe(rule) } : {}) };
     // The log holds the API requests received; the emulator's own control calls are not in it.
-    if (!isControl) emulator.requests.push(record);
+    if (!isControl) {
+      emulator.requests.push(record);
+      emulator.inFlight += 1;
+      emulator.peakInFlight = Math.max(emulator.peakInFlight, emulator.inFlight);
+      res.once('close', () => (emulator.inFlight -= 1));
+    }
     try {
       const body = await readBody(req, limit);
       if (rule?.latencyMs) await delay(rule.latencyMs);

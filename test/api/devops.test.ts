@@ -79,7 +79,7 @@ test('system update: upgrades the target, its Engines, and answers the full resu
     assert.ok(Array.isArray(result[key]), `${key} is an array`);
   }
   const versions = (await c.monitoring.engines()).map((e) => [e.mainDatabase, e.version]);
-  assert.deepEqual(versions, [['MAIN', '26.10.3'], ['PROD', '26.11.0'], ['PROD', '26.11.0'], ['STAGING', '26.10.3']]);
+  assert.deepEqual(versions, [['MAIN', '26.11.0'], ['PROD', '26.11.0'], ['PROD', '26.11.0'], ['STAGING', '26.10.3']]);
   const again = await c.devops.updateSystem({ ...prod, targetAuthToken: undefined, targetUserName: 'deploy', targetPassword: 'deploy-pass' });
   assert.deepEqual(again.versions, [], 'already current');
   assert.equal(emulator.count('POST', '/api/devops/v1/update/system'), 2);

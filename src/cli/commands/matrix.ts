@@ -1,0 +1,44 @@
+// `enginectl matrix FILE [--step ID]`: a step's matrix as JSON ({"include": [...]}) for a CI
+// system's own job matrix; each job then runs `enginectl run FILE --only KEY=VALUE`.
+import { ExitCode, UsageError } from '../../errors.ts';
+import { expandMatrix } from '../../runner/matrix.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+import { loadPipelineFile, parseVars } from '../pipeline-file.ts';
+
+export const MATRIX_HELP = `Usage: enginectl matrix FILE [--step ID]
+
+Prints a step's matrix as JSON, {"include": [{"target": "prod"}, ...]}, for a CI system's job
+matrix (GitHub: strategy.matrix: \${{ fromJSON(needs.plan.outputs.matrix) }}). Each job then
+runs its instance with enginectl run FILE --only KEY=VALUE.
+
+Options:
+  --step ID          the step (default: the only step with a matrix)
+  --var NAME=VALUE   a var the file reads (repeatable)
+  --emulator         validate as run --emulator would
+  -h, --help         show this help
+
+Exit codes: 0, 2 invalid input or no such matrix.`;
+
+export async function matrixCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('matrix', args, { step: { type: 'string' }, var: { type: 'string', multiple: true }, emulator: { type: 'boolean' } });
+  if (values.help) {
+    io.stdout(`${MATRIX_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `matrix: expected one pipeline FILE, got ${positionals.length}`);
+  const { pipeline } = await loadPipelineFile(positionals[0]!, io, { vars: parseVars(values.var), emulator: values.emulator });
+  const withMatrix = pipeline.steps.filter((s) => s.matrix);
+  let step;
+  if (values.step !== undefined) {
+    step = pipeline.steps.find((s) => s.id === values.step);
+    if (!step) throw new UsageError('NO_SUCH_STEP', `matrix: no step with id ${values.step}`, { hint: `steps with a matrix: ${withMatrix.map((s) => s.id ?? `#${s.index + 1}`).join(', ') || 'none'}` });
+    if (!step.matrix) throw new UsageError('NO_MATRIX', `matrix: step ${values.step} has no matrix`);
+  } else {
+    if (withMatrix.length === 0) throw new UsageError('NO_MATRIX', `matrix: no step of ${positionals[0]} has a matrix`);
+    if (withMatrix.length > 1) throw new UsageError('AMBIGUOUS_MATRIX', `matrix: ${withMatrix.length} steps have a matrix`, { hint: `name one with --step: ${withMatrix.map((s) => s.id ?? `(step ${s.index + 1} has no id)`).join(', ')}` });
+    step = withMatrix[0]!;
+  }
+  io.stdout(`${JSON.stringify({ include: expandMatrix(step.matrix) })}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,40 @@
+// `enginectl validate FILE...`: schema and reference checks; every problem as FILE:LINE:COL.
+import { describeError, EnginectlError, ExitCode, UsageError } from '../../errors.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+import { loadPipelineFile, parseVars } from '../pipeline-file.ts';
+
+export const VALIDATE_HELP = `Usage: enginectl validate FILE... [options]
+
+Checks pipeline files without running them: YAML, keys and types, step inputs, and that every
+steps.*, vars.*, targets.*, matrix.* reference resolves and every secrets.* and env.* is set.
+Every problem is printed as FILE:LINE:COL message.
+
+Options:
+  --var NAME=VALUE   a var the files may read (repeatable)
+  --emulator         as for run --emulator: server credentials need not be set
+  -h, --help         show this help
+
+Exit codes: 0 every file is valid, 2 any is not.`;
+
+export async function validateCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('validate', args, { var: { type: 'string', multiple: true }, emulator: { type: 'boolean' } });
+  if (values.help) {
+    io.stdout(`${VALIDATE_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length === 0) throw new UsageError('BAD_ARGUMENTS', 'validate: name at least one pipeline FILE', { hint: 'enginectl validate pipelines/*.yml' });
+  const vars = parseVars(values.var);
+  let code: number = ExitCode.ok;
+  for (const file of positionals) {
+    try {
+      const { pipeline } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
+      io.stdout(`${file}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`);
+    } catch (error) {
+      if (!(error instanceof EnginectlError)) throw error;
+      io.stderr(`${describeError(error)}\n`);
+      code = Math.max(code, error.exitCode);
+    }
+  }
+  return code;
+}

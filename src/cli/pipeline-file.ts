@@ -1,0 +1,57 @@
+// Reading a pipeline file at the edge (a directory, an unreadable or oversized file are told
+// apart), and the --var, --only flags.
+import { parse as parseYamlValue } from 'yaml';
+import { UsageError } from '../errors.ts';
+import { PipelineInvalid } from '../pipeline/diagnostics.ts';
+import { loadPipeline, MAX_FILE_BYTES, type LoadResult } from '../pipeline/load.ts';
+import type { CliIO } from './io.ts';
+
+export async function readPipelineText(file: string, io: CliIO): Promise<string> {
+  let text: string;
+  try {
+    text = await io.readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new PipelineInvalid([{ file, line: 1, col: 1, message: `cannot read the pipeline: ${why}`, hint: code === 'EISDIR' ? 'name a .yml file in it' : undefined }], undefined);
+  }
+  if (text.length > MAX_FILE_BYTES * 4) throw new PipelineInvalid([{ file, line: 1, col: 1, message: `the file is larger than ${MAX_FILE_BYTES} bytes (1 MiB)` }], undefined);
+  if (text.includes('\uFFFD')) {
+    throw new PipelineInvalid([{ file, line: 1, col: 1, message: 'the file is not valid UTF-8', hint: 'save it as UTF-8' }], undefined);
+  }
+  return text;
+}
+
+export async function loadPipelineFile(file: string, io: CliIO, options: { vars?: Record<string, unknown>; emulator?: boolean } = {}): Promise<LoadResult> {
+  const text = await readPipelineText(file, io);
+  return loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator });
+}
+
+/** --var NAME=VALUE: the value is read as YAML (3 is a number, [1, 2] a list), else a string. */
+export function parseVars(specs: readonly string[] = []): Record<string, unknown> {
+  const vars: Record<string, unknown> = Object.create(null);
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new UsageError('BAD_VAR', `--var ${spec}: expected NAME=VALUE`, { hint: 'e.g. --var files=[1001,1002] --var release=2026.11' });
+    const raw = spec.slice(eq + 1);
+    let value: unknown;
+    try {
+      value = raw === '' ? '' : parseYamlValue(raw);
+    } catch {
+      value = raw;
+    }
+    Object.defineProperty(vars, spec.slice(0, eq), { value, enumerable: true, writable: true });
+  }
+  return vars;
+}
+
+/** --only KEY=VALUE (repeatable). */
+export function parseOnly(specs: readonly string[] = []): Record<string, string> {
+  const only: Record<string, string> = {};
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new UsageError('BAD_ONLY', `--only ${spec}: expected KEY=VALUE`, { hint: 'e.g. --only target=prod' });
+    only[spec.slice(0, eq)] = spec.slice(eq + 1);
+  }
+  return only;
+}

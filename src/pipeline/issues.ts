@@ -1,0 +1,103 @@
+// zod issues as diagnostics: a position in the file, a message a person can act on, and a
+// "did you mean" for unknown keys and step types.
+import { z } from 'zod';
+import { STEP_NAMES } from '../steps/registry.ts';
+import { didYouMean, type Diagnostic } from './diagnostics.ts';
+import { locate, type Path, type YamlSource } from './yaml-doc.ts';
+
+/** steps[2].with.target */
+export function pathLabel(path: Path): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+/** The keys a schema accepts at `path` (for "did you mean"), walking objects, arrays and records. */
+export function keysAt(schema: z.ZodType, path: Path): string[] {
+  let current: z.ZodType | undefined = schema;
+  for (const part of [...path, null]) {
+    for (let guard = 0; current && guard < 10; guard++) {
+      const wrapper: { type: string; innerType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType } = (current as unknown as { def: { type: string } }).def;
+      const def = wrapper;
+      if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') current = def.innerType;
+      else if (def.type === 'pipe') current = def.in;
+      else if (def.type === 'union') current = def.options?.find((o) => (o as unknown as { def: { type: string } }).def.type === 'object') ?? def.options?.[0];
+      else break;
+    }
+    if (!current) return [];
+    const def: { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType } = (current as unknown as { def: { type: string } }).def;
+    if (part === null) return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+    if (def.type === 'object' && def.shape) current = Object.hasOwn(def.shape, String(part)) ? def.shape[String(part)] : undefined;
+    else if (def.type === 'array') current = def.element;
+    else if (def.type === 'record') current = def.valueType;
+    else return [];
+  }
+  return [];
+}
+
+type Issue = z.core.$ZodIssue & { input?: unknown };
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `the ${typeof v} ${JSON.stringify(v)}`;
+}
+
+/** Diagnostics for the issues of parsing the value at `base` with `schema`. */
+export function issueDiagnostics(source: YamlSource, issues: readonly Issue[], base: Path, schema: z.ZodType, where = ''): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const at = (path: Path, message: string, hint?: string, key = false) => {
+    const pos = locate(source, [...base, ...path], { key });
+    out.push({ file: source.file, line: pos.line, col: pos.col, message, hint });
+  };
+  for (const issue of issues) {
+    const path = issue.path as Path;
+    const label = pathLabel([...base, ...path]);
+    switch (issue.code) {
+      case 'unrecognized_keys':
+        for (const key of issue.keys) {
+          const known = keysAt(schema, path);
+          const guess = didYouMean(key, known);
+          at([...path, key], `unknown key "${key}"${where ? ` in ${where}` : ` in ${label || 'the pipeline'}`}`, guess ? `did you mean "${guess}"?` : known.length ? `allowed keys: ${known.join(', ')}` : undefined, true);
+        }
+        break;
+      case 'invalid_type':
+        if (issue.input === undefined) {
+          const key = path[path.length - 1];
+          at(path.slice(0, -1), `missing required key "${String(key)}"${where ? ` in ${where}` : ''}`, undefined, true);
+        } else {
+          const raw = typeof issue.input === 'number' && Number.isNaN(issue.input) ? source.doc.getIn([...base, ...path]) : issue.input;
+          at(path, `${label}: expected ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${typeName(raw)}`);
+        }
+        break;
+      case 'invalid_value': {
+        if (issue.input === undefined) {
+          at(path.slice(0, -1), `missing required key "${String(path[path.length - 1])}"${where ? ` in ${where}` : ''}`, undefined, true);
+          break;
+        }
+        const isUses = path[path.length - 1] === 'uses' && typeof issue.input === 'string';
+        if (isUses) {
+          const guess = didYouMean(issue.input as string, STEP_NAMES);
+          at(path, `unknown step type "${String(issue.input)}"`, guess ? `did you mean "${guess}"?` : `step types: ${STEP_NAMES.join(', ')}`);
+        } else {
+          const values = issue.values.map((v) => JSON.stringify(v)).join(', ');
+          const custom = issue.message.startsWith('Invalid') ? `must be one of ${values}` : issue.message;
+          at(path, `${label}: ${custom}${issue.input === undefined ? '' : `, got ${typeName(issue.input)}`}`);
+        }
+        break;
+      }
+      case 'invalid_union': {
+        const branch = issue.errors.find((b) => !b.every((i) => i.code === 'invalid_type' && i.path.length === 0)) ?? issue.errors[issue.errors.length - 1];
+        if (branch && branch.length > 0 && !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0)) {
+          out.push(...issueDiagnostics(source, branch.map((i) => ({ ...i, path: [...path, ...i.path] })) as Issue[], base, schema, where));
+        } else {
+          const expected = issue.errors.flatMap((b) => b.map((i) => (i.code === 'invalid_type' ? i.expected : undefined))).filter(Boolean);
+          at(path, `${label}: expected ${[...new Set(expected)].join(' or ')}, got ${typeName(issue.input)}`);
+        }
+        break;
+      }
+      default:
+        at(path, `${label ? `${label}: ` : ''}${issue.message}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,240 @@
+// Loading a pipeline: YAML with positions -> schema -> step inputs -> semantic rules -> the
+// normalised pipeline, or every problem at once (PipelineInvalid, exit 2). No I/O here.
+import type { z } from 'zod';
+import { parseExpression, callsStatus, ExprError } from '../expr/index.ts';
+import { parseDuration } from '../duration.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import type { TargetDef } from '../steps/types.ts';
+import { didYouMean, PipelineInvalid, type Diagnostic } from './diagnostics.ts';
+import { issueDiagnostics } from './issues.ts';
+import type { Pipeline, ServerDef, Step } from './model.ts';
+import { checkString, checkValue, type RefScope, type RefWorld } from './references-check.ts';
+import { lenientCheck, PipelineFileSchema, type PipelineFile } from './schema.ts';
+import { locate, parseYaml, type Path, type YamlSource } from './yaml-doc.ts';
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+export const DEFAULT_SERVER = 'default';
+
+export interface LoadOptions {
+  file: string;
+  text: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** --var NAME=VALUE overrides. */
+  vars?: Readonly<Record<string, unknown>>;
+  /** run --emulator: every server is the embedded emulator. */
+  emulator?: boolean;
+}
+
+export interface LoadResult {
+  pipeline: Pipeline;
+  warnings: Diagnostic[];
+}
+
+const at = (source: YamlSource, path: Path, message: string, hint?: string, key = false): Diagnostic => ({
+  file: source.file,
+  ...locate(source, path, { key }),
+  message,
+  hint,
+});
+
+function fail(file: string, message: string, hint?: string, text?: string): never {
+  throw new PipelineInvalid([{ file, line: 1, col: 1, message, hint }], text);
+}
+
+type RawStep = PipelineFile['steps'][number];
+
+/** The server each step calls, and problems with the choice. */
+function serverChoice(source: YamlSource, data: PipelineFile, options: LoadOptions) {
+  const declared = Object.keys(data.servers ?? {});
+  const names = declared.length > 0 ? declared : options.env.ENGINE_URL || options.emulator ? [DEFAULT_SERVER] : [];
+  const problems: Diagnostic[] = [];
+  const defaultName = data.defaults?.server;
+  if (defaultName !== undefined && !names.includes(defaultName)) {
+    const guess = didYouMean(defaultName, names);
+    problems.push(at(source, ['defaults', 'server'], `unknown server "${defaultName}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
+  }
+  const serverOf = (step: RawStep, index: number): string | undefined => {
+    if (!STEP_TYPES.get(step.uses)?.needsServer) return undefined;
+    const name = step.server ?? defaultName ?? (names.length === 1 ? names[0] : undefined);
+    if (step.server !== undefined && !names.includes(step.server)) {
+      const guess = didYouMean(step.server, names);
+      problems.push(at(source, ['steps', index, 'server'], `unknown server "${step.server}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
+    } else if (name === undefined && !problems.some((p) => p.message === 'no server to call' || p.message.startsWith('which server?'))) {
+      problems.push(
+        at(source, ['steps', index, 'uses'], names.length === 0 ? 'no server to call' : `which server? there are ${names.length}: ${names.join(', ')}`,
+          names.length === 0 ? 'add a servers: block, set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or run with --emulator' : 'set server: on the step or defaults.server'),
+      );
+    }
+    return name;
+  };
+  return { names, serverOf, problems };
+}
+
+function credentialProblems(source: YamlSource, path: Path, target: Partial<TargetDef>): Diagnostic[] {
+  if (target.token !== undefined || (target.username !== undefined && target.password !== undefined)) return [];
+  const missing = target.username !== undefined ? 'password' : target.password !== undefined ? 'username' : 'token';
+  return [at(source, path, `target needs a token, or both a username and a password (missing ${missing})`, 'the API requires targetAuthToken, or targetUserName and targetPassword')];
+}
+
+function conditionOf(raw: string | boolean | undefined): string {
+  if (raw === undefined) return 'success()';
+  if (typeof raw === 'boolean') return raw ? 'success()' : 'false';
+  let text = raw.trim();
+  const whole = /^\$\{\{([\s\S]*)\}\}$/.exec(text);
+  if (whole && !whole[1]!.includes('${{')) text = whole[1]!.trim();
+  try {
+    return callsStatus(parseExpression(text)) ? text : `success() && (${text})`;
+  } catch (error) {
+    if (error instanceof ExprError) return text;
+    throw error;
+  }
+}
+
+function defaultName(step: RawStep): string {
+  const type = STEP_TYPES.get(step.uses);
+  const target = step.with?.target;
+  const suffix = typeof target === 'string' ? ` ${target}` : '';
+  return `${type?.summary ?? step.uses}${suffix}`;
+}
+
+export function loadPipeline(options: LoadOptions): LoadResult {
+  const { file } = options;
+  if (Buffer.byteLength(options.text) > MAX_FILE_BYTES) {
+    fail(file, `the file is ${Buffer.byteLength(options.text)} bytes; pipelines are limited to ${MAX_FILE_BYTES} bytes (1 MiB)`, 'split it, or move data into vars files');
+  }
+  const text = options.text.replace(/^\uFEFF/, '');
+  if (text.replace(/#.*$/gm, '').trim() === '') fail(file, 'the file is empty', 'a pipeline needs at least `version: 1` and `steps:`', text);
+
+  const { source, data, diagnostics } = parseYaml(file, text);
+  if (diagnostics.length > 0) throw new PipelineInvalid(diagnostics, text);
+  if (!data || typeof data !== 'object' || Array.isArray(data)) fail(file, 'a pipeline file is a mapping with version: 1 and steps:', undefined, text);
+
+  const problems: Diagnostic[] = [];
+  const parsed = PipelineFileSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) problems.push(...issueDiagnostics(source, parsed.error.issues, [], PipelineFileSchema));
+
+  // Step inputs, per step type, even when other parts of the file are wrong.
+  const rawSteps = Array.isArray((data as { steps?: unknown }).steps) ? ((data as { steps: unknown[] }).steps) : [];
+  rawSteps.forEach((raw, index) => {
+    const step = raw as Partial<RawStep> | null;
+    const type = step && typeof step === 'object' ? STEP_TYPES.get(String(step.uses)) : undefined;
+    if (!type || (step!.with !== undefined && (typeof step!.with !== 'object' || step!.with === null || Array.isArray(step!.with)))) return;
+    const schema = type.inputs(lenientCheck) as z.ZodType;
+    const result = schema.safeParse(step!.with ?? {}, { reportInput: true });
+    if (!result.success) problems.push(...issueDiagnostics(source, result.error.issues, ['steps', index, 'with'], schema, `the inputs of ${type.uses}`));
+  });
+  // Semantic rules: run on what parsed; when the schema failed, on the raw data as far as it fits.
+  const file$ = (parsed.success ? parsed.data : data) as PipelineFile;
+  try {
+    problems.push(...semanticProblems(source, file$, options));
+  } catch (error) {
+    if (parsed.success || !(error instanceof TypeError)) throw error;
+  }
+  if (problems.length > 0) throw new PipelineInvalid(sorted(problems), text);
+  const stepServers = serverChoice(source, file$, options);
+  return { pipeline: normalise(source, file$, file$.steps.map(stepServers.serverOf), options), warnings: [] };
+}
+
+function semanticProblems(source: YamlSource, file$: PipelineFile, options: LoadOptions): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  if (!Array.isArray(file$.steps)) return problems;
+  const ids = new Map<string, { index: number; uses: string; matrix: boolean }>();
+  file$.steps.forEach((s, index) => {
+    if (s.id === undefined) return;
+    if (ids.has(s.id)) problems.push(at(source, ['steps', index, 'id'], `duplicate step id "${s.id}"`, `step ${ids.get(s.id)!.index + 1} has it too; ids are unique`));
+    else ids.set(s.id, { index, uses: s.uses, matrix: s.matrix !== undefined });
+  });
+  const { serverOf, problems: serverProblems } = serverChoice(source, file$, options);
+  file$.steps.forEach(serverOf);
+  problems.push(...serverProblems);
+
+  const targets = file$.targets ?? {};
+  for (const [name, target] of Object.entries(targets)) problems.push(...credentialProblems(source, ['targets', name], target));
+
+  const world: RefWorld = {
+    env: options.env,
+    vars: new Set([...Object.keys(file$.vars ?? {}), ...Object.keys(options.vars ?? {})]),
+    targets: new Set(Object.keys(targets)),
+    steps: ids,
+  };
+  const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
+  problems.push(...checkValue(source, ['name'], file$.name, { allowed: new Set(['env', 'vars']) }, world));
+  problems.push(...checkValue(source, ['vars'], file$.vars, { allowed: new Set(['env', 'secrets']) }, world));
+  problems.push(...checkValue(source, ['servers'], file$.servers, { allowed: base, skipEnv: options.emulator === true }, world));
+  problems.push(...checkValue(source, ['targets'], file$.targets, { allowed: base }, world));
+  file$.steps.forEach((s, index) => {
+    const scope: RefScope = {
+      allowed: new Set([...base, 'steps', 'targets', ...(s.matrix ? ['matrix'] : [])]),
+      stepIndex: index,
+      matrixKeys: Object.keys(s.matrix ?? {}),
+    };
+    problems.push(...checkValue(source, ['steps', index, 'with'], s.with, scope, world));
+    problems.push(...checkValue(source, ['steps', index, 'name'], s.name, scope, world));
+    if (typeof s.if === 'string') problems.push(...checkString(source, ['steps', index, 'if'], s.if.trim().startsWith('${{') && s.if.trim().endsWith('}}') ? s.if : s.if, scope, world, true));
+    const target = s.with?.target;
+    if (typeof target === 'string' && !target.includes('${{') && !Object.hasOwn(targets, target) && (s.uses === 'update/system' || s.uses === 'update/vfs')) {
+      const guess = didYouMean(target, Object.keys(targets));
+      problems.push(at(source, ['steps', index, 'with', 'target'], `unknown target "${target}"`, guess ? `did you mean "${guess}"?` : `targets: ${Object.keys(targets).join(', ') || 'none; define them under targets:'}`));
+    }
+    if (target && typeof target === 'object' && !Array.isArray(target)) problems.push(...credentialProblems(source, ['steps', index, 'with', 'target'], target as Partial<TargetDef>));
+    const matrixTarget = typeof target === 'string' ? /^\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}$/.exec(target.trim()) : null;
+    for (const value of matrixTarget && s.matrix?.[matrixTarget[1]!] ? s.matrix[matrixTarget[1]!]! : []) {
+      if (!Object.hasOwn(targets, String(value))) {
+        const values = s.matrix![matrixTarget![1]!]!;
+        problems.push(at(source, ['steps', index, 'matrix', matrixTarget![1]!, values.indexOf(value)], `unknown target "${String(value)}" in the matrix`, `targets: ${Object.keys(targets).join(', ') || 'none'}`));
+      }
+    }
+  });
+  return problems;
+}
+
+function sorted(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list
+    .filter((d) => {
+      const key = `${d.line}:${d.col}:${d.message}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    })
+    .sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+function normalise(source: YamlSource, data: PipelineFile, stepServers: (string | undefined)[], options: LoadOptions): Pipeline {
+  const servers: Record<string, ServerDef> = Object.create(null);
+  for (const [name, s] of Object.entries(data.servers ?? {})) {
+    servers[name] = { name, url: s.url, username: s.username, password: s.password, timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, caFile: s['ca-file'], insecureSkipTlsVerify: s['insecure-skip-tls-verify'] };
+  }
+  if (Object.keys(servers).length === 0 && (options.env.ENGINE_URL || options.emulator)) {
+    servers[DEFAULT_SERVER] = { name: DEFAULT_SERVER, url: options.env.ENGINE_URL ?? '', username: options.env.ENGINE_USERNAME, password: options.env.ENGINE_PASSWORD };
+  }
+  const vars: Record<string, unknown> = Object.create(null);
+  for (const [k, v] of Object.entries({ ...(data.vars ?? {}), ...(options.vars ?? {}) })) Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });
+  const defaults = data.defaults ?? {};
+  const steps: Step[] = data.steps.map((s, index) => {
+    const retry = s.retry ?? defaults.retry;
+    const timeout = s.timeout ?? defaults.timeout;
+    return {
+      index,
+      id: s.id,
+      name: s.name ?? defaultName(s),
+      uses: s.uses,
+      with: (s.with ?? {}) as Record<string, unknown>,
+      if: conditionOf(s.if),
+      continueOnError: s['continue-on-error'] ?? defaults['continue-on-error'] ?? false,
+      timeoutMs: timeout ? parseDuration(timeout) : undefined,
+      retry: retry ? { attempts: retry.attempts, delayMs: retry.delay ? parseDuration(retry.delay)! : 10_000, backoff: retry.backoff ?? 2 } : undefined,
+      matrix: s.matrix,
+      maxParallel: s['max-parallel'] ?? 1,
+      failFast: s['fail-fast'] ?? true,
+      server: stepServers[index],
+      position: locate(source, ['steps', index]),
+    };
+  });
+  return {
+    file: options.file,
+    name: data.name ?? options.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, ''),
+    vars,
+    servers,
+    targets: (data.targets ?? {}) as Record<string, TargetDef>,
+    steps,
+  };
+}

@@ -1,0 +1,119 @@
+// The semantic rules of expressions: every steps.X, vars.X, targets.X, matrix.X reference resolves
+// (a step reads only steps before it), and every secrets.X and env.X is in the environment.
+import { references, scanTemplate, parseExpression, ExprError, type Node } from '../expr/index.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import { didYouMean, type Diagnostic } from './diagnostics.ts';
+import { locate, type Path, type YamlSource } from './yaml-doc.ts';
+
+export interface RefScope {
+  /** Contexts usable here. */
+  allowed: ReadonlySet<string>;
+  /** Index of the step the value belongs to. */
+  stepIndex?: number | undefined;
+  matrixKeys?: readonly string[] | undefined;
+  /** Skip presence checks of env and secrets (servers under --emulator). */
+  skipEnv?: boolean;
+}
+
+export interface RefWorld {
+  env: Readonly<Record<string, string | undefined>>;
+  vars: ReadonlySet<string>;
+  targets: ReadonlySet<string>;
+  /** Step ids with their index, type and whether they have a matrix. */
+  steps: ReadonlyMap<string, { index: number; uses: string; matrix: boolean }>;
+}
+
+const TARGET_FIELDS = ['server', 'database', 'token', 'username', 'password'];
+const CONTEXT_HELP: Record<string, string> = {
+  steps: 'steps.* can be read by steps only',
+  matrix: 'matrix.* can be read by a step with a matrix only',
+  targets: 'targets.* can be read by steps only',
+};
+
+function checkReference(path: string[], scope: RefScope, world: RefWorld): { message: string; hint?: string } | undefined {
+  const [context, name, field, output] = path;
+  if (!scope.allowed.has(context!)) return { message: `${context}.* cannot be used here`, hint: CONTEXT_HELP[context!] };
+  if (name === undefined) return context === 'pipeline' ? undefined : undefined;
+  switch (context) {
+    case 'env':
+    case 'secrets':
+      if (scope.skipEnv || world.env[name] !== undefined) return undefined;
+      return {
+        message: `${context}.${name} is not set: no environment variable ${name}`,
+        hint: context === 'secrets' ? `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run` : `set ${name} in the environment`,
+      };
+    case 'vars': {
+      if (world.vars.has(name)) return undefined;
+      const guess = didYouMean(name, world.vars);
+      return { message: `unknown var "${name}"`, hint: guess ? `did you mean "${guess}"?` : 'define it under vars: or pass --var NAME=VALUE' };
+    }
+    case 'targets': {
+      if (!world.targets.has(name)) {
+        const guess = didYouMean(name, world.targets);
+        return { message: `unknown target "${name}"`, hint: guess ? `did you mean "${guess}"?` : 'define it under targets:' };
+      }
+      if (field !== undefined && !TARGET_FIELDS.includes(field)) return { message: `targets.${name}.${field}: a target has ${TARGET_FIELDS.join(', ')}` };
+      return undefined;
+    }
+    case 'matrix': {
+      const keys = scope.matrixKeys ?? [];
+      if (keys.includes(name)) return undefined;
+      return { message: keys.length ? `matrix.${name}: this step's matrix has ${keys.join(', ')}` : `matrix.${name}: this step has no matrix`, hint: CONTEXT_HELP.matrix };
+    }
+    case 'pipeline':
+      return name === 'name' ? undefined : { message: `pipeline.${name}: the pipeline context has name only` };
+    case 'steps': {
+      const step = world.steps.get(name);
+      if (!step) {
+        const earlier = [...world.steps].filter(([, s]) => s.index < (scope.stepIndex ?? 0)).map(([id]) => id);
+        const guess = didYouMean(name, earlier);
+        return { message: `unknown step "${name}"`, hint: guess ? `did you mean "${guess}"?` : earlier.length ? `earlier steps with an id: ${earlier.join(', ')}` : 'give the step an id: to read its outputs' };
+      }
+      if (step.index >= (scope.stepIndex ?? 0)) return { message: `step "${name}" runs ${step.index === scope.stepIndex ? 'as this step' : 'after this one'}`, hint: 'a step can read only the steps before it' };
+      if (field === undefined) return undefined;
+      if (field !== 'outputs' && field !== 'outcome') return { message: `steps.${name}.${field}: a step has outputs and outcome` };
+      if (field === 'outputs' && step.matrix) return { message: `steps.${name}.outputs: a matrix step's instances have outputs each`, hint: 'read its outcome, or split the step' };
+      const outputs = STEP_TYPES.get(step.uses)?.outputs ?? [];
+      if (field === 'outputs' && output !== undefined && !outputs.includes(output)) {
+        const guess = didYouMean(output, outputs);
+        return { message: `steps.${name}.outputs.${output}: ${step.uses} has no output ${output}`, hint: guess ? `did you mean "${guess}"?` : `its outputs: ${outputs.join(', ') || 'none'}` };
+      }
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function exprDiagnostics(source: YamlSource, path: Path, nodes: { node: Node; offset: number }[], scope: RefScope, world: RefWorld): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { node, offset } of nodes) {
+    for (const ref of references(node)) {
+      const problem = checkReference(ref.path, scope, world);
+      if (!problem) continue;
+      const pos = locate(source, path, { offset: offset + ref.pos });
+      out.push({ file: source.file, ...pos, message: problem.message, hint: problem.hint });
+    }
+  }
+  return out;
+}
+
+/** Diagnostics of one string value: syntax errors at their column, then references. */
+export function checkString(source: YamlSource, path: Path, value: string, scope: RefScope, world: RefWorld, bare = false): Diagnostic[] {
+  try {
+    if (bare && !value.includes('${{')) return exprDiagnostics(source, path, [{ node: parseExpression(value), offset: 0 }], scope, world);
+    const nodes = scanTemplate(value).flatMap((s) => ('node' in s ? [{ node: s.node, offset: s.offset }] : []));
+    return exprDiagnostics(source, path, nodes, scope, world);
+  } catch (error) {
+    if (!(error instanceof ExprError)) throw error;
+    const pos = locate(source, path, { offset: error.offset });
+    return [{ file: source.file, ...pos, message: `invalid expression: ${error.message}` }];
+  }
+}
+
+/** Checks every string inside `value` (walking lists and mappings). */
+export function checkValue(source: YamlSource, path: Path, value: unknown, scope: RefScope, world: RefWorld): Diagnostic[] {
+  if (typeof value === 'string') return value.includes('${{') ? checkString(source, path, value, scope, world) : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => checkValue(source, [...path, i], v, scope, world));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => checkValue(source, [...path, k], v, scope, world));
+  return [];
+}

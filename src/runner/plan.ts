@@ -1,0 +1,84 @@
+// The dry run: every call the pipeline would make, resolved as far as possible before anything
+// runs, secrets masked. Outputs of earlier steps are shown as placeholders.
+import { evaluate, parseExpression, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import { resolved, type PlannedCall } from '../steps/types.ts';
+import { Masker } from './masker.ts';
+import { describeCombination, expandMatrix, onlyFilter } from './matrix.ts';
+import { baseContexts, registerInputSecrets, registerSecrets, resolveServers, resolveTargets, type Env } from './scope.ts';
+
+export interface PlannedStep {
+  position: string;
+  name: string;
+  uses: string;
+  server: string | undefined;
+  /** The condition, when it is not the default success(). */
+  condition: string | undefined;
+  /** False when the condition is false even if every step before succeeds. */
+  runs: boolean;
+  calls: PlannedCall[];
+  /** Why the calls could not be resolved fully. */
+  note: string | undefined;
+}
+
+export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Readonly<Record<string, string>>; masker?: Masker } = {}): PlannedStep[] {
+  const masker = options.masker ?? new Masker();
+  registerSecrets(pipeline, env, masker);
+  const base = baseContexts(pipeline, env);
+  resolveServers(pipeline, base, masker);
+  const targets = resolveTargets(pipeline, base, masker);
+  const steps: Record<string, { outcome: string; outputs: Record<string, string> }> = Object.create(null);
+  const out: PlannedStep[] = [];
+  for (const step of pipeline.steps) {
+    const type = STEP_TYPES.get(step.uses)!;
+    for (const combo of expandMatrix(step.matrix).filter((c) => onlyFilter(c, options.only ?? {}))) {
+      const scope: EvalScope = { contexts: { ...base, steps, targets, matrix: combo }, status: { failed: false, cancelled: false } };
+      let runs = true;
+      let note: string | undefined;
+      let calls: PlannedCall[] = [];
+      try {
+        runs = truthy(evaluate(parseExpression(step.if), scope));
+        const inputs = resolveDeep(step.with, scope) as Record<string, unknown>;
+        registerInputSecrets(inputs, masker);
+        const parsed = type.inputs(resolved).safeParse(inputs);
+        calls = type.plan((parsed.success ? parsed.data : inputs) as never, targets);
+        if (!parsed.success && JSON.stringify(inputs).includes('<steps.')) note = 'some inputs come from earlier steps\' outputs, known only at run time';
+      } catch (error) {
+        note = `resolved at run time: ${(error as Error).message}`;
+      }
+      out.push({
+        position: `[${step.index + 1}/${pipeline.steps.length}]`,
+        name: `${step.name}${step.matrix ? describeCombination(combo) : ''}`,
+        uses: step.uses,
+        server: step.server,
+        condition: step.if === 'success()' ? undefined : step.if,
+        runs,
+        calls: masker.maskValue(calls),
+        note: note && masker.mask(note),
+      });
+    }
+    if (step.id !== undefined) {
+      const outputs: Record<string, string> = {};
+      for (const name of type.outputs) outputs[name] = `<steps.${step.id}.outputs.${name}>`;
+      steps[step.id] = { outcome: 'success', outputs: step.matrix ? {} : outputs };
+    }
+  }
+  return out;
+}
+
+export function renderPlan(plan: PlannedStep[]): string {
+  const lines: string[] = [];
+  for (const p of plan) {
+    lines.push(`${p.position} ${p.name} (${p.uses})${p.server ? ` on server ${p.server}` : ''}`);
+    if (p.condition) lines.push(`    if: ${p.condition}${p.runs ? '' : '  (false when every step before succeeds)'}`);
+    for (const c of p.calls) {
+      const query = c.query && Object.keys(c.query).length ? `?${new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+      lines.push(`    ${c.method} ${c.path}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`);
+      if (c.body !== undefined) lines.push(...(typeof c.body === 'string' ? c.body : JSON.stringify(c.body, null, 2)).split('\n').map((l) => `      ${l}`));
+    }
+    if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');
+    if (p.note) lines.push(`    note: ${p.note}`);
+  }
+  return lines.join('\n');
+}

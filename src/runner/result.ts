@@ -1,0 +1,43 @@
+// The run's result: one record per step instance, the model every report renders.
+
+export type Outcome = 'success' | 'failure' | 'skipped' | 'cancelled';
+
+export interface StepError {
+  code: string;
+  message: string;
+  hint?: string | undefined;
+}
+
+export interface StepRun {
+  /** Index of the step in the file, from 0. */
+  step: number;
+  id: string | undefined;
+  name: string;
+  uses: string;
+  matrix: Record<string, string | number | boolean> | undefined;
+  server: string | undefined;
+  outcome: Outcome;
+  /** A failure that continue-on-error let pass. */
+  continuedOnError: boolean;
+  startedAt: number | undefined;
+  durationMs: number;
+  attempts: number;
+  /** Resolved inputs, secrets masked. */
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  figures: string | undefined;
+  /** What failed: an error of a call, or the step's own failure (success false, gate, assertion). */
+  error: StepError | undefined;
+  warnings: string[];
+  /** The API result (update result, replication results, ...), secrets masked. */
+  result: unknown;
+}
+
+export interface RunResult {
+  file: string;
+  name: string;
+  outcome: 'success' | 'failure' | 'cancelled';
+  startedAt: number;
+  durationMs: number;
+  steps: StepRun[];
+}

@@ -1,0 +1,215 @@
+// Executes a normalised pipeline: steps in file order, matrix instances at most max-parallel at a
+// time, conditions, continue-on-error, timeouts, explicit retries, cancellation, masking. The
+// world comes in through RunnerDeps; the result is the report model.
+import type { EngineClient } from '../api/index.ts';
+import { formatDuration } from '../duration.ts';
+import { EnginectlError } from '../errors.ts';
+import { evaluate, parseExpression, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+import type { Pipeline, Step } from '../pipeline/model.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
+import type { RunLogger } from './logger.ts';
+import { Masker } from './masker.ts';
+import { describeCombination, expandMatrix, onlyFilter } from './matrix.ts';
+import type { Outcome, RunResult, StepError, StepRun } from './result.ts';
+import { baseContexts, registerInputSecrets, registerSecrets, resolveServers, resolveTargets, type Env, type ResolvedServer } from './scope.ts';
+
+export interface RunnerDeps {
+  clientFor(server: ResolvedServer): EngineClient;
+  env: Env;
+  logger: RunLogger;
+  /** Aborted on SIGINT/SIGTERM: the call in flight is aborted, the rest cancelled. */
+  signal: AbortSignal;
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** How often a long step says it is still running; 60 s by default. */
+  heartbeatMs?: number;
+  masker?: Masker;
+}
+
+export interface RunOptions {
+  /** `--only KEY=VALUE`: keep the matrix instances with those values. */
+  only?: Readonly<Record<string, string>>;
+}
+
+interface StepState {
+  outcome: Outcome;
+  outputs: Record<string, unknown>;
+}
+
+function errorOf(error: unknown): StepError {
+  if (error instanceof EnginectlError) return { code: error.code, message: error.message, hint: error.hint };
+  return { code: 'STEP_ERROR', message: error instanceof Error ? error.message : String(error) };
+}
+
+export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
+  const masker = deps.masker ?? new Masker();
+  registerSecrets(pipeline, deps.env, masker);
+  const base = baseContexts(pipeline, deps.env);
+  const servers = resolveServers(pipeline, base, masker);
+  const targets = resolveTargets(pipeline, base, masker);
+  const clients = new Map<string, EngineClient>();
+  const clientOf = (name: string | undefined): EngineClient => {
+    const server = name === undefined ? undefined : servers.get(name);
+    if (!server) throw new Error(`no server ${name ?? ''} for this step`);
+    let client = clients.get(server.name);
+    if (!client) clients.set(server.name, (client = deps.clientFor(server)));
+    return client;
+  };
+  const log = deps.logger;
+  const startedAt = deps.now();
+  const steps: Record<string, StepState> = Object.create(null);
+  const status = { failed: false, cancelled: false };
+  const runs: StepRun[] = [];
+  const total = pipeline.steps.length;
+
+  const runInstance = async (step: Step, run: StepRun, position: string): Promise<void> => {
+    const scope: EvalScope = { contexts: { ...base, steps, targets, matrix: run.matrix ?? {} }, status: { ...status } };
+    let condition: boolean;
+    try {
+      condition = truthy(evaluate(parseExpression(step.if), scope));
+    } catch (error) {
+      return finish(run, position, 'failure', { code: 'EXPRESSION', message: `if: ${(error as Error).message}` });
+    }
+    if (!condition) return finish(run, position, 'skipped');
+    const type = STEP_TYPES.get(step.uses)!;
+    run.startedAt = deps.now();
+    log.stepStarted(run, position);
+    let inputs: Record<string, unknown>;
+    try {
+      const parsed = type.inputs(resolved).safeParse(resolveDeep(step.with, scope));
+      if (!parsed.success) {
+        const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
+        registerInputSecrets(resolveDeep(step.with, scope), masker);
+        return finish(run, position, 'failure', { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) });
+      }
+      inputs = parsed.data as Record<string, unknown>;
+    } catch (error) {
+      return finish(run, position, 'failure', { code: 'EXPRESSION', message: masker.mask((error as Error).message) });
+    }
+    registerInputSecrets(inputs, masker);
+    run.inputs = masker.maskValue(inputs);
+    const attempts = step.retry?.attempts ?? 1;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      run.attempts = attempt;
+      const timeout = step.timeoutMs === undefined ? undefined : AbortSignal.timeout(step.timeoutMs);
+      const signal = timeout ? AbortSignal.any([deps.signal, timeout]) : deps.signal;
+      const env: StepEnv = {
+        client: () => clientOf(step.server),
+        signal,
+        log: { info: (m) => log.info(run, masker.mask(m)), warn: (m) => log.warn(run, masker.mask(m)) },
+        now: deps.now,
+        sleep: deps.sleep,
+        targets,
+        secret: (v) => masker.add(v),
+        evaluate: (text) => evaluate(parseExpression(text), scope),
+      };
+      const began = deps.now();
+      const heartbeat = setInterval(() => log.info(run, `still running (${formatDuration(deps.now() - began)})`), deps.heartbeatMs ?? 60_000);
+      let outcome: StepOutcome | undefined;
+      let error: StepError | undefined;
+      try {
+        outcome = await type.run(inputs, env);
+      } catch (caught) {
+        error = errorOf(caught);
+      } finally {
+        clearInterval(heartbeat);
+      }
+      if (deps.signal.aborted) return finish(run, position, 'cancelled', { code: 'CANCELLED', message: 'cancelled: the run was interrupted' });
+      if (timeout?.aborted) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer' };
+      if (outcome) {
+        steps$(run, outcome);
+        for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
+        if (!outcome.failure && !error) return finish(run, position, 'success', undefined, outcome.outputs);
+        error ??= { code: 'STEP_FAILED', message: outcome.failure! };
+      }
+      if (attempt < attempts) {
+        const delay = step.retry!.delayMs * step.retry!.backoff ** (attempt - 1);
+        log.warn(run, masker.mask(`attempt ${attempt} of ${attempts} failed: ${error!.message}; retrying in ${formatDuration(delay)}`));
+        try {
+          await deps.sleep(delay, deps.signal);
+        } catch {
+          return finish(run, position, 'cancelled', { code: 'CANCELLED', message: 'cancelled: the run was interrupted' });
+        }
+        continue;
+      }
+      return finish(run, position, 'failure', { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) }, outcome?.outputs);
+    }
+  };
+
+  const steps$ = (run: StepRun, outcome: StepOutcome) => {
+    run.outputs = masker.maskValue(outcome.outputs);
+    run.result = masker.maskValue(outcome.result ?? null);
+    run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
+    run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
+  };
+
+  const live = new Map<StepRun, Record<string, unknown>>();
+  const finish = (run: StepRun, position: string, outcome: Outcome, error?: StepError, outputs?: Record<string, unknown>) => {
+    run.outcome = outcome;
+    run.error = error;
+    run.durationMs = run.startedAt === undefined ? 0 : deps.now() - run.startedAt;
+    const step = pipeline.steps[run.step]!;
+    run.continuedOnError = outcome === 'failure' && step.continueOnError;
+    if (outputs) live.set(run, outputs);
+    if (outcome !== 'cancelled' || run.startedAt !== undefined) log.stepFinished(run, position);
+  };
+
+  for (const step of pipeline.steps) {
+    const combos = expandMatrix(step.matrix).filter((c) => onlyFilter(c, options.only ?? {}));
+    const instances: StepRun[] = combos.map((c) => ({
+      step: step.index,
+      id: step.id,
+      name: `${step.name}${step.matrix ? describeCombination(c) : ''}`,
+      uses: step.uses,
+      matrix: step.matrix ? c : undefined,
+      server: step.server,
+      outcome: 'cancelled',
+      continuedOnError: false,
+      startedAt: undefined,
+      durationMs: 0,
+      attempts: 0,
+      inputs: {},
+      outputs: {},
+      figures: undefined,
+      error: undefined,
+      warnings: [],
+      result: null,
+    }));
+    runs.push(...instances);
+    const position = `[${step.index + 1}/${total}]`;
+    let next = 0;
+    let stop = false;
+    const worker = async () => {
+      while (next < instances.length) {
+        const run = instances[next++]!;
+        if (stop || deps.signal.aborted) {
+          run.outcome = 'cancelled';
+          run.error = deps.signal.aborted ? { code: 'CANCELLED', message: 'cancelled: the run was interrupted' } : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
+          continue;
+        }
+        await runInstance(step, run, position);
+        if (run.outcome === 'failure' && step.failFast && step.matrix && !step.continueOnError) stop = true;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(step.maxParallel, Math.max(1, instances.length)) }, worker));
+
+    const outcomes = instances.map((r) => r.outcome);
+    const aggregate: Outcome = outcomes.includes('failure') ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.length > 0 && outcomes.every((o) => o === 'skipped') ? 'skipped' : 'success';
+    if (step.id !== undefined) {
+      const single = !step.matrix && instances.length === 1 ? live.get(instances[0]!) : undefined;
+      steps[step.id] = { outcome: aggregate, outputs: single ?? {} };
+    }
+    if (instances.some((r) => r.outcome === 'failure' && !r.continuedOnError)) status.failed = true;
+    if (deps.signal.aborted) status.cancelled = true;
+  }
+  await Promise.all([...clients.values()].map((c) => c.close()));
+  return {
+    file: pipeline.file,
+    name: pipeline.name,
+    outcome: status.cancelled ? 'cancelled' : status.failed ? 'failure' : 'success',
+    startedAt,
+    durationMs: deps.now() - startedAt,
+    steps: runs,
+  };
+}

@@ -1,0 +1,46 @@
+// api/request: any call to the API; fails unless the status is expected (default any 2xx).
+import { z } from 'zod';
+import { listOf } from './inputs.ts';
+import { defineStep, type Wrap } from './types.ts';
+
+const inputs = (w: Wrap) =>
+  z.strictObject({
+    method: w(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])).optional(),
+    path: w(z.string().startsWith('/', 'must be an API path starting with /')),
+    query: w(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))).optional(),
+    body: z.unknown().optional(),
+    'content-type': w(z.string()).optional(),
+    'expect-status': w(listOf(z.coerce.number().int().min(100).max(599))).optional(),
+  });
+
+type Inputs = z.infer<ReturnType<typeof inputs>>;
+
+function requestBody(i: Inputs) {
+  if (i.body === undefined) return undefined;
+  const type = i['content-type'] ?? 'application/json';
+  if (type === 'application/json' || type.endsWith('+json')) return { json: i.body };
+  return { text: typeof i.body === 'string' ? i.body : JSON.stringify(i.body), contentType: type };
+}
+
+export default defineStep<Inputs>({
+  uses: 'api/request',
+  summary: 'API request',
+  inputs,
+  outputs: ['status', 'body'],
+  // Only a GET is read-only; the registry asks per instance through readOnlyFor.
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: i.method ?? 'GET', path: i.path, query: i.query, body: i.body, contentType: i['content-type'] }],
+  async run(i, env) {
+    const method = i.method ?? 'GET';
+    const res = await env.client().request({ method, path: i.path, query: i.query, body: requestBody(i) }, { signal: env.signal });
+    const expected = i['expect-status'];
+    const ok = expected ? expected.includes(res.status) : res.status >= 200 && res.status < 300;
+    return {
+      outputs: { status: res.status, body: res.body },
+      result: res.body,
+      figures: `HTTP ${res.status}`,
+      ...(ok ? {} : { failure: `${method} ${i.path} answered HTTP ${res.status}; expected ${expected ? expected.join(' or ') : 'a 2xx status'}` }),
+    };
+  },
+});

@@ -1,0 +1,54 @@
+// classes/create, classes/update, classes/delete: entity writes (POST, PATCH, DELETE).
+import { z } from 'zod';
+import { entityPath } from './classes-get.ts';
+import { intKey } from './inputs.ts';
+import { defineStep, type Wrap } from './types.ts';
+
+const fields = (w: Wrap) => w(z.record(z.string(), z.unknown()));
+const id = (w: Wrap) => w(z.union([z.number().int(), z.string().min(1)]));
+
+const createInputs = (w: Wrap) => z.strictObject({ class: w(intKey), fields: fields(w) });
+const updateInputs = (w: Wrap) => z.strictObject({ id: id(w), class: w(intKey).optional(), fields: fields(w) });
+const deleteInputs = (w: Wrap) => z.strictObject({ id: id(w), class: w(intKey).optional() });
+
+export const classesCreate = defineStep<z.infer<ReturnType<typeof createInputs>>>({
+  uses: 'classes/create',
+  summary: 'Create an entity',
+  inputs: createInputs,
+  outputs: ['entity'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: 'POST', path: `/api/classes/v1/classes/${i.class}/entities`, body: [i.fields] }],
+  async run(i, env) {
+    const entity = await env.client().classes.create(i.class, i.fields, { signal: env.signal });
+    return { outputs: { entity }, result: entity, figures: `created entity ${entity.ikey} in class ${entity.iclass}` };
+  },
+});
+
+export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>>({
+  uses: 'classes/update',
+  summary: 'Update an entity',
+  inputs: updateInputs,
+  outputs: ['entity'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: 'PATCH', path: entityPath(i.id, i.class), body: [i.fields] }],
+  async run(i, env) {
+    const entity = await env.client().classes.update(i.id, i.fields, i.class, 'PATCH', { signal: env.signal });
+    return { outputs: { entity }, result: entity, figures: `entity ${entity.ikey} now at version ${entity.iversion ?? '?'}` };
+  },
+});
+
+export const classesDelete = defineStep<z.infer<ReturnType<typeof deleteInputs>>>({
+  uses: 'classes/delete',
+  summary: 'Delete an entity',
+  inputs: deleteInputs,
+  outputs: ['entity'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: 'DELETE', path: entityPath(i.id, i.class) }],
+  async run(i, env) {
+    const entity = await env.client().classes.delete(i.id, i.class, { signal: env.signal });
+    return { outputs: { entity }, result: entity, figures: `deleted entity ${i.id}` };
+  },
+});

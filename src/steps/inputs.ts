@@ -1,0 +1,46 @@
+// Input schemas shared by several step types.
+import { z } from 'zod';
+import { parseDuration } from '../duration.ts';
+import type { Wrap } from './types.ts';
+
+export const durationString = z
+  .string()
+  .refine((s) => parseDuration(s) !== undefined, { message: 'must be a duration such as 90s, 30m, 2h or 1h30m' });
+
+/** A list input: an array, or a string of values separated by newlines, commas or semicolons. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (typeof v === 'string' ? v.split(/[\n,;]/).map((s) => s.trim()).filter(Boolean) : v), z.array(item));
+}
+
+export const intKey = z.coerce.number().int();
+
+export const MIN_INTERVAL_MS = 2 * 60_000;
+
+/** `wait: { timeout, interval }` of gates: interval default and minimum 2m (monitoring refresh). */
+export function waitInput(w: Wrap) {
+  return w(
+    z.strictObject({
+      timeout: w(durationString),
+      interval: w(durationString).optional(),
+    }),
+  )
+    .superRefine((wait, ctx) => {
+      if (typeof wait?.interval === 'string' && !wait.interval.includes('${{')) {
+        const ms = parseDuration(wait.interval);
+        if (ms !== undefined && ms < MIN_INTERVAL_MS) {
+          ctx.addIssue({ code: 'custom', path: ['interval'], message: 'must be at least 2m: monitoring data is refreshed about every 2 minutes' });
+        }
+      }
+    })
+    .optional();
+}
+
+export interface WaitSpec {
+  timeoutMs: number;
+  intervalMs: number;
+}
+
+export function waitSpec(wait: { timeout: string; interval?: string | undefined } | undefined): WaitSpec | undefined {
+  if (!wait) return undefined;
+  return { timeoutMs: parseDuration(wait.timeout)!, intervalMs: Math.max(MIN_INTERVAL_MS, parseDuration(wait.interval ?? '2m')!) };
+}

@@ -1,0 +1,20 @@
+// licensing/add: POST licenses with the code as text/plain.
+import { z } from 'zod';
+import { defineStep, type Wrap } from './types.ts';
+
+const inputs = (w: Wrap) => z.strictObject({ code: w(z.string().min(1)) });
+
+export default defineStep<z.infer<ReturnType<typeof inputs>>>({
+  uses: 'licensing/add',
+  summary: 'Add licenses',
+  inputs,
+  outputs: ['status'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: 'POST', path: '/api/licensing/v1/licenses', contentType: 'text/plain', body: i.code }],
+  async run(i, env) {
+    env.secret(i.code);
+    const { status } = await env.client().licensing.add(i.code, { signal: env.signal });
+    return { outputs: { status }, figures: `HTTP ${status}` };
+  },
+});

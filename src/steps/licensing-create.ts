@@ -1,0 +1,59 @@
+// licensing/create: POST licenses/create; the code it answers is an output, and masked.
+import { z } from 'zod';
+import { licenseTypeName, LICENSE_TYPES, LICENSE_TYPE_CODES, type LicenseCreateRequest } from '../api/schemas/licensing.ts';
+import { intKey, listOf } from './inputs.ts';
+import { defineStep, type Wrap } from './types.ts';
+
+const isoDate = z.iso.date({ message: 'must be a date YYYY-MM-DD' });
+
+const inputs = (w: Wrap) =>
+  z.strictObject({
+    'licensee-id': w(z.coerce.string().min(1)),
+    'licensee-name': w(z.string().min(1)),
+    expiration: w(isoDate),
+    licenses: w(
+      z
+        .array(
+          z.strictObject({
+            product: w(intKey),
+            quantity: w(z.coerce.number().positive()),
+            type: w(z.string().refine((t) => licenseTypeName(t) !== undefined, {
+              message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
+            })),
+            extensions: w(listOf(intKey)).optional(),
+          }),
+        )
+        .min(1, 'needs at least one license'),
+    ),
+    'licenser-key': w(intKey).optional(),
+    'license-version': w(intKey).optional(),
+  });
+
+type Inputs = z.infer<ReturnType<typeof inputs>>;
+
+function body(i: Inputs): LicenseCreateRequest {
+  return {
+    licenseeId: i['licensee-id'],
+    licenseeName: i['licensee-name'],
+    expiration: i.expiration,
+    licenses: i.licenses.map((l) => ({ productKey: l.product, quantity: l.quantity, type: l.type, ...(l.extensions ? { extensions: l.extensions } : {}) })),
+    ...(i['licenser-key'] !== undefined ? { licenserKey: i['licenser-key'] } : {}),
+    ...(i['license-version'] !== undefined ? { licenseVersion: i['license-version'] } : {}),
+  };
+}
+
+export default defineStep<Inputs>({
+  uses: 'licensing/create',
+  summary: 'Create a license code',
+  inputs,
+  outputs: ['code'],
+  secretOutputs: ['code'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: 'POST', path: '/api/licensing/v1/licenses/create', body: body(i) }],
+  async run(i, env) {
+    const code = await env.client().licensing.create(body(i), { signal: env.signal });
+    env.secret(code);
+    return { outputs: { code }, figures: `${i.licenses.length} license(s) for ${i['licensee-name']}, expiring ${i.expiration}` };
+  },
+});

@@ -1,0 +1,20 @@
+// licensing/remove: DELETE licenses/{key}; 204 (already without license) is a success.
+import { z } from 'zod';
+import { intKey } from './inputs.ts';
+import { defineStep, type Wrap } from './types.ts';
+
+const inputs = (w: Wrap) => z.strictObject({ key: w(intKey) });
+
+export default defineStep<z.infer<ReturnType<typeof inputs>>>({
+  uses: 'licensing/remove',
+  summary: 'Remove a license',
+  inputs,
+  outputs: ['status'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: 'DELETE', path: `/api/licensing/v1/licenses/${i.key}` }],
+  async run(i, env) {
+    const { status } = await env.client().licensing.remove(i.key, { signal: env.signal });
+    return { outputs: { status }, figures: status === 204 ? 'already without license (204)' : 'removed (200)' };
+  },
+});

@@ -1,0 +1,41 @@
+// monitoring/alerts: fails when an alert at or above `fail-on` is raised (ignoring `ignore-codes`).
+import { z } from 'zod';
+import { listOf } from './inputs.ts';
+import { defineStep, type Wrap } from './types.ts';
+
+const inputs = (w: Wrap) =>
+  z.strictObject({
+    'fail-on': w(z.enum(['warning', 'critical', 'none'])).optional(),
+    'ignore-codes': w(listOf(z.string())).optional(),
+    engine: w(z.string()).optional(),
+  });
+
+const RANK: Record<string, number> = { warning: 1, critical: 2 };
+
+export default defineStep<z.infer<ReturnType<typeof inputs>>>({
+  uses: 'monitoring/alerts',
+  summary: 'Alerts',
+  inputs,
+  outputs: ['warnings', 'criticals', 'alerts'],
+  readOnly: true,
+  needsServer: true,
+  plan: (i) => [{ method: 'GET', path: i.engine ? `/api/monitoring/v1/engines/${encodeURIComponent(i.engine)}/alerts` : '/api/monitoring/v1/alerts' }],
+  async run(i, env) {
+    const api = env.client().monitoring;
+    const all = i.engine ? await api.engineAlerts(i.engine, { signal: env.signal }) : await api.alerts({ signal: env.signal });
+    const ignored = new Set(i['ignore-codes'] ?? []);
+    const alerts = all.filter((a) => !ignored.has(a.code));
+    const warnings = alerts.filter((a) => a.severity === 'warning').length;
+    const criticals = alerts.filter((a) => a.severity === 'critical').length;
+    const failOn = i['fail-on'] ?? 'critical';
+    const blocking = failOn === 'none' ? [] : alerts.filter((a) => (RANK[a.severity] ?? 2) >= RANK[failOn]!);
+    return {
+      outputs: { warnings, criticals, alerts },
+      result: all,
+      figures: `${criticals} critical, ${warnings} warning${ignored.size ? `, ${all.length - alerts.length} ignored` : ''}`,
+      ...(blocking.length > 0
+        ? { failure: `${blocking.length} alert(s) at or above ${failOn}: ${blocking.map((a) => `${a.severity} ${a.code} on ${a.engineId ?? '?'}${a.message ? ` (${a.message})` : ''}`).join('; ')}` }
+        : {}),
+    };
+  },
+});

@@ -1,0 +1,39 @@
+// monitoring/sessions: counts active sessions; with `max-active`, a gate (optionally waiting).
+import { z } from 'zod';
+import { notMet, pollUntil } from './gate.ts';
+import { waitInput, waitSpec } from './inputs.ts';
+import { defineStep, type Wrap } from './types.ts';
+
+const inputs = (w: Wrap) =>
+  z.strictObject({
+    'max-active': w(z.coerce.number().int().min(0)).optional(),
+    engine: w(z.string()).optional(),
+    wait: waitInput(w),
+  });
+
+export default defineStep<z.infer<ReturnType<typeof inputs>>>({
+  uses: 'monitoring/sessions',
+  summary: 'Sessions',
+  inputs,
+  outputs: ['active'],
+  readOnly: true,
+  needsServer: true,
+  plan: (i) => [{ method: 'GET', path: i.engine ? `/api/monitoring/v1/engines/${encodeURIComponent(i.engine)}/sessions` : '/api/monitoring/v1/sessions' }],
+  async run(i, env) {
+    const max = i['max-active'];
+    const want = max === undefined ? 'sessions counted' : `at most ${max} active session(s)${i.engine ? ` on ${i.engine}` : ''}`;
+    const wait = waitSpec(i.wait);
+    const observe = async () => {
+      const api = env.client().monitoring;
+      const sessions = i.engine ? await api.engineSessions(i.engine, { signal: env.signal }) : await api.sessions({ signal: env.signal });
+      return { met: max === undefined || sessions.length <= max, state: `${sessions.length} active`, value: sessions };
+    };
+    const { observation, polls } = await pollUntil(env, want, wait, observe);
+    return {
+      outputs: { active: observation.value.length },
+      result: observation.value,
+      figures: observation.state,
+      ...(observation.met ? {} : { failure: notMet(want, observation, wait, polls) }),
+    };
+  },
+});

@@ -1,0 +1,54 @@
+// Every step type of pipeline-format.md section 2, by its `uses` name.
+import apiRequest from './api-request.ts';
+import assert from './assert.ts';
+import classesGet from './classes-get.ts';
+import classesQuery from './classes-query.ts';
+import { classesCreate, classesDelete, classesUpdate } from './classes-write.ts';
+import licensingAdd from './licensing-add.ts';
+import licensingCheck from './licensing-check.ts';
+import licensingCreate from './licensing-create.ts';
+import licensingRemove from './licensing-remove.ts';
+import monitoringAlerts from './monitoring-alerts.ts';
+import monitoringEngines from './monitoring-engines.ts';
+import monitoringSessions from './monitoring-sessions.ts';
+import replicationSync from './replication-sync.ts';
+import transactionLogClear from './transaction-log-clear.ts';
+import type { StepType } from './types.ts';
+import updateSystem from './update-system.ts';
+import updateVfs from './update-vfs.ts';
+
+const ALL = [
+  transactionLogClear,
+  replicationSync,
+  updateSystem,
+  updateVfs,
+  monitoringEngines,
+  monitoringAlerts,
+  monitoringSessions,
+  licensingCreate,
+  licensingAdd,
+  licensingRemove,
+  licensingCheck,
+  classesGet,
+  classesQuery,
+  classesCreate,
+  classesUpdate,
+  classesDelete,
+  apiRequest,
+  assert,
+] as unknown as StepType[];
+
+export const STEP_TYPES: ReadonlyMap<string, StepType> = new Map(ALL.map((s) => [s.uses, s]));
+export const STEP_NAMES = ALL.map((s) => s.uses) as [string, ...string[]];
+
+export function stepType(uses: string): StepType {
+  const found = STEP_TYPES.get(uses);
+  if (!found) throw new Error(`unknown step type ${uses}`);
+  return found;
+}
+
+/** GET-only calls: retried by the client on transient faults, never by the pipeline's `retry`. */
+export function isReadOnly(step: StepType, inputs: Record<string, unknown>): boolean {
+  if (step.uses === 'api/request') return (inputs.method ?? 'GET') === 'GET';
+  return step.readOnly;
+}

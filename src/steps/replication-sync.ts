@@ -1,0 +1,35 @@
+// replication/sync: POST replication/configs/{key}/sync, or replication/sync for every enabled one.
+import { z } from 'zod';
+import { intKey } from './inputs.ts';
+import { defineStep, type Wrap } from './types.ts';
+
+const inputs = (w: Wrap) => z.strictObject({ config: w(intKey).optional() });
+
+export default defineStep<z.infer<ReturnType<typeof inputs>>>({
+  uses: 'replication/sync',
+  summary: 'Sync replication',
+  inputs,
+  outputs: ['results', 'succeeded', 'failed', 'inserts', 'updates', 'deletes'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i) => [{ method: 'POST', path: i.config === undefined ? '/api/devops/v1/replication/sync' : `/api/devops/v1/replication/configs/${i.config}/sync` }],
+  async run(i, env) {
+    const outcome = await env.client().devops.sync(i.config, { signal: env.signal });
+    const sum = (k: 'numInserts' | 'numUpdates' | 'numDeletes') => outcome.results.reduce((n, r) => n + (r.stats?.[k] ?? 0), 0);
+    const outputs = {
+      results: outcome.results,
+      succeeded: outcome.succeeded,
+      failed: outcome.failed,
+      inserts: sum('numInserts'),
+      updates: sum('numUpdates'),
+      deletes: sum('numDeletes'),
+    };
+    const failedTargets = outcome.results.filter((r) => !r.success).map((r) => `${r.targetDatabase} (${r.errorMessage || 'no message'})`);
+    return {
+      outputs,
+      result: outcome.results,
+      figures: `${outcome.succeeded}/${outcome.results.length} targets, inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
+      ...(failedTargets.length > 0 ? { failure: `replication failed for ${failedTargets.join(', ')}` } : {}),
+    };
+  },
+});

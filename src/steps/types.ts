@@ -1,0 +1,77 @@
+// What a step type is: its inputs (a zod schema), the calls it makes, how it runs, its outputs.
+import type { z } from 'zod';
+import type { EngineClient } from '../api/index.ts';
+
+/**
+ * Wraps an input's schema. At load time inputs may still hold `${{ }}` expressions, so the
+ * loader's Wrap also accepts an expression string; at run time values are resolved and the
+ * identity is used. The types are those of resolved inputs.
+ */
+export type Wrap = <T extends z.ZodType>(schema: T) => T;
+export const resolved: Wrap = (schema) => schema;
+
+export interface TargetDef {
+  server: string;
+  database: string;
+  token?: string | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+}
+
+/** A call a step would make, for the dry run. */
+export interface PlannedCall {
+  method: string;
+  path: string;
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+  contentType?: string | undefined;
+}
+
+export interface StepLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface StepEnv {
+  client(): EngineClient;
+  signal: AbortSignal;
+  log: StepLog;
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  targets: Readonly<Record<string, TargetDef>>;
+  /** Registers a value to mask in everything printed (a license code, say). */
+  secret(value: string): void;
+  /** Evaluates a bare expression (for assert). */
+  evaluate(expression: string): unknown;
+}
+
+export interface StepOutcome {
+  outputs: Record<string, unknown>;
+  /** The API result, for the reports. */
+  result?: unknown;
+  /** Key figures for the step's end line: "inserts 2, updates 1". */
+  figures?: string;
+  /** Set when the step fails without an error: success false, a gate not met, an assertion. */
+  failure?: string;
+  warnings?: string[];
+}
+
+export interface StepType<I = Record<string, unknown>> {
+  uses: string;
+  /** One line for docs and derived names. */
+  summary: string;
+  inputs(wrap: Wrap): z.ZodType<I>;
+  outputs: readonly string[];
+  /** Only GET calls: transient faults are retried by the client. */
+  readOnly: boolean;
+  /** False for steps that call no server (assert). */
+  needsServer: boolean;
+  /** Outputs that hold secrets (masked). */
+  secretOutputs?: readonly string[];
+  plan(inputs: I, targets: Readonly<Record<string, TargetDef>>): PlannedCall[];
+  run(inputs: I, env: StepEnv): Promise<StepOutcome>;
+}
+
+export function defineStep<I>(step: StepType<I>): StepType<I> {
+  return step;
+}

@@ -1,0 +1,93 @@
+// The inputs of update/system and update/vfs, and their mapping to the API's option bodies
+// (enterprise-api.md 2.12, 2.13): kebab-case inputs -> camelCase fields.
+import { z } from 'zod';
+import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
+import { intKey, listOf } from './inputs.ts';
+import type { TargetDef, Wrap } from './types.ts';
+
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+export const connectionSchema = (w: Wrap) =>
+  z.strictObject({
+    server: w(z.string().min(1)),
+    database: w(z.string().min(1)),
+    token: w(z.string()).optional(),
+    username: w(z.string()).optional(),
+    password: w(z.string()).optional(),
+  });
+
+function flags(w: Wrap, names: readonly string[]) {
+  return Object.fromEntries(names.map((n) => [kebab(n), w(z.boolean()).optional()]));
+}
+
+function common(w: Wrap, flagNames: readonly string[]) {
+  return {
+    target: z.union([w(z.string().min(1)), connectionSchema(w)]),
+    source: connectionSchema(w).optional(),
+    'update-type': w(intKey).optional(),
+    recipients: w(listOf(z.string())).optional(),
+    message: w(z.string()).optional(),
+    'tracking-id': w(z.string()).optional(),
+    'online-index-drop': z.unknown().optional(),
+    'online-index-creation': z.unknown().optional(),
+    ...flags(w, flagNames),
+  };
+}
+
+export const systemUpdateInputs = (w: Wrap) =>
+  z.strictObject({ ...common(w, SYSTEM_UPDATE_FLAGS), products: w(listOf(intKey)).optional() });
+
+export const vfsUpdateInputs = (w: Wrap) =>
+  z
+    .strictObject({
+      ...common(w, VFS_UPDATE_FLAGS),
+      files: w(listOf(intKey)).optional(),
+      directories: w(listOf(z.string())).optional(),
+    })
+    .refine((i) => i.files !== undefined || i.directories !== undefined, {
+      message: 'update/vfs needs files or directories (at least one of them)',
+      path: ['files'],
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+    });
+
+export type UpdateInputs = Record<string, unknown> & {
+  target: string | TargetDef;
+  source?: TargetDef | undefined;
+  files?: number[] | undefined;
+  directories?: string[] | undefined;
+  products?: number[] | undefined;
+  recipients?: string[] | undefined;
+};
+
+export function targetOf(input: string | TargetDef, targets: Readonly<Record<string, TargetDef>>): TargetDef {
+  if (typeof input !== 'string') return input;
+  const found = Object.hasOwn(targets, input) ? targets[input] : undefined;
+  if (!found) throw new Error(`unknown target ${input}; targets are ${Object.keys(targets).join(', ') || 'none'}`);
+  return found;
+}
+
+/** The request body of an update. */
+export function updateBody(inputs: UpdateInputs, targets: Readonly<Record<string, TargetDef>>, flagNames: readonly string[]): Record<string, unknown> {
+  const target = targetOf(inputs.target, targets);
+  const body: Record<string, unknown> = { targetDBName: target.database, targetServer: target.server };
+  if (target.token) body.targetAuthToken = target.token;
+  else {
+    body.targetUserName = target.username;
+    body.targetPassword = target.password;
+  }
+  if (inputs.source) {
+    body.sourceServer = inputs.source.server;
+    body.sourceDBName = inputs.source.database;
+    if (inputs.source.token) body.sourceAuthToken = inputs.source.token;
+    else {
+      body.sourceUserName = inputs.source.username;
+      body.sourcePassword = inputs.source.password;
+    }
+  }
+  const map: Record<string, string> = { 'update-type': 'updateType', message: 'messageComplement', 'tracking-id': 'trackingId', 'online-index-drop': 'onlineIndexDrop', 'online-index-creation': 'onlineIndexCreation' };
+  for (const [input, field] of Object.entries(map)) if (inputs[input] !== undefined) body[field] = inputs[input];
+  if (inputs.recipients) body.recipients = inputs.recipients.join(';');
+  for (const flag of flagNames) if (inputs[kebab(flag)] !== undefined) body[flag] = inputs[kebab(flag)];
+  for (const list of ['products', 'files', 'directories'] as const) if (inputs[list] !== undefined) body[list] = inputs[list];
+  return body;
+}

@@ -1,0 +1,41 @@
+// The outputs, figures and failure of an update result (system and vfs).
+import type { z } from 'zod';
+import type { UpdateResult } from '../api/schemas/devops.ts';
+import type { StepOutcome } from './types.ts';
+
+type Result = z.infer<typeof UpdateResult>;
+
+function describeItem(item: unknown): string {
+  if (typeof item === 'string') return item;
+  if (item && typeof item === 'object' && 'message' in item && typeof item.message === 'string') return item.message;
+  return JSON.stringify(item);
+}
+
+export function updateOutcome(result: Result, extra: Record<string, unknown> = {}): StepOutcome {
+  const info = result.targetDatabaseVersionInfo;
+  const outputs: Record<string, unknown> = {
+    success: result.success,
+    versions: result.versions ?? [],
+    report: result.report ?? '',
+    inserts: result.stats?.numInserts ?? 0,
+    updates: result.stats?.numUpdates ?? 0,
+    deletes: result.stats?.numDeletes ?? 0,
+    'client-version': info?.client.name ?? '',
+    'server-version': info?.server.name ?? '',
+    ...extra,
+  };
+  const versions = result.versions ?? [];
+  const figures = [
+    `inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
+    versions.length > 0 ? `versions ${versions[0]}..${versions[versions.length - 1]}` : '',
+    info ? `now ${info.client.name} / ${info.server.name}` : '',
+  ].filter(Boolean).join(', ');
+  const errors = (result.errors ?? []).map(describeItem);
+  return {
+    outputs,
+    result,
+    figures,
+    warnings: (result.warnings ?? []).map(describeItem),
+    ...(result.success ? {} : { failure: `the server reported success: false${errors.length ? `: ${errors.join('; ')}` : ''}` }),
+  };
+}

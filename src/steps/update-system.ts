@@ -1,0 +1,20 @@
+// update/system: POST /api/devops/v1/update/system.
+import { SYSTEM_UPDATE_FLAGS, type SystemUpdateOptions } from '../api/schemas/devops.ts';
+import { systemUpdateInputs, updateBody, type UpdateInputs } from './update-body.ts';
+import { updateOutcome } from './update-result.ts';
+import { defineStep } from './types.ts';
+
+export default defineStep<UpdateInputs>({
+  uses: 'update/system',
+  summary: 'System update',
+  inputs: systemUpdateInputs as never,
+  outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/system', body: updateBody(i, targets, SYSTEM_UPDATE_FLAGS) }],
+  async run(i, env) {
+    const body = updateBody(i, env.targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions;
+    const result = await env.client().devops.updateSystem(body, { signal: env.signal });
+    return updateOutcome(result);
+  },
+});

@@ -1,0 +1,20 @@
+// update/vfs: POST /api/devops/v1/update/vfs.
+import { VFS_UPDATE_FLAGS, type VfsUpdateOptions } from '../api/schemas/devops.ts';
+import { updateBody, vfsUpdateInputs, type UpdateInputs } from './update-body.ts';
+import { updateOutcome } from './update-result.ts';
+import { defineStep } from './types.ts';
+
+export default defineStep<UpdateInputs>({
+  uses: 'update/vfs',
+  summary: 'VFS update',
+  inputs: vfsUpdateInputs as never,
+  outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version', 'summary'],
+  readOnly: false,
+  needsServer: true,
+  plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/vfs', body: updateBody(i, targets, VFS_UPDATE_FLAGS) }],
+  async run(i, env) {
+    const body = updateBody(i, env.targets, VFS_UPDATE_FLAGS) as VfsUpdateOptions;
+    const result = await env.client().devops.updateVfs(body, { signal: env.signal });
+    return updateOutcome(result, { summary: result.summary ?? '' });
+  },
+});

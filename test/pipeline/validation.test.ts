@@ -1,0 +1,79 @@
+// Every validation rule has a bad fixture (test/fixtures/pipelines/bad) whose first lines say
+// where the problem must be reported: `# expect: LINE:COL message | hint`.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { formatDiagnostic, PipelineInvalid, type Diagnostic } from '../../src/pipeline/diagnostics.ts';
+import { loadPipeline } from '../../src/pipeline/load.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const dir = fileURLToPath(new URL('../fixtures/pipelines/bad/', import.meta.url));
+const env = { ENGINE_URL: 'http://127.0.0.1:9', ENGINE_USERNAME: 'u', ENGINE_PASSWORD: 'p' };
+
+interface Expectation {
+  line: number;
+  col: number;
+  message: string;
+  hint?: string;
+}
+
+function expectations(text: string): Expectation[] {
+  return [...text.matchAll(/^# expect: (\d+):(\d+) ([^|\n]*?)(?: \| (.*))?$/gm)].map((m) => ({
+    line: Number(m[1]),
+    col: Number(m[2]),
+    message: m[3]!.trim(),
+    ...(m[4] ? { hint: m[4].trim() } : {}),
+  }));
+}
+
+const fixtures = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort();
+
+for (const name of fixtures) {
+  test(`bad fixture ${name} is reported at its expected location`, () => {
+    const text = readFileSync(join(dir, name), 'utf8');
+    const expected = expectations(text);
+    assert.ok(expected.length > 0, 'the fixture declares what it expects');
+    let error: PipelineInvalid | undefined;
+    try {
+      loadPipeline({ file: name, text, env });
+    } catch (e) {
+      error = e as PipelineInvalid;
+    }
+    assert.ok(error instanceof PipelineInvalid, 'the pipeline is refused');
+    assert.equal(error.exitCode, 2);
+    for (const want of expected) {
+      const found: Diagnostic | undefined = error.diagnostics.find((d) => d.line === want.line && d.col === want.col && d.message.startsWith(want.message));
+      assert.ok(found, `expected ${want.line}:${want.col} ${want.message}\ngot:\n${error.diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`);
+      if (want.hint) assert.equal(found.hint, want.hint);
+    }
+  });
+}
+
+test('enginectl validate on every bad fixture exits 2 and prints each FILE:LINE:COL with the line', async () => {
+  const files = fixtures.map((f) => join('test/fixtures/pipelines/bad', f));
+  const r = await runCli(['validate', ...files], { env });
+  assert.equal(r.code, 2);
+  for (const file of files) {
+    for (const want of expectations(readFileSync(file, 'utf8'))) {
+      assert.ok(r.stderr.includes(`${file}:${want.line}:${want.col} ${want.message}`), `${file}:${want.line}:${want.col} in:\n${r.stderr}`);
+    }
+  }
+  assert.match(r.stderr, /\n {2}\d+ \| .*\n {2} +\| +\^/, 'the offending line and a caret are shown');
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});
+
+test('every pipeline in pipelines/ validates (exit 0)', async () => {
+  const files = readdirSync('pipelines').filter((f) => f.endsWith('.yml')).map((f) => join('pipelines', f));
+  assert.ok(files.length >= 5);
+  const secrets = { PROD_TOKEN: 'a', STAGING_TOKEN: 'b', PROD_DEPLOY_PASSWORD: 'c', QA_TOKEN: 'd' };
+  const r = await runCli(['validate', ...files], { env: { ...env, ...secrets } });
+  assert.equal(r.code, 0, r.stderr);
+  for (const f of files) assert.match(r.stdout, new RegExp(`^${f}: valid \\(\\d+ steps?\\)$`, 'm'));
+  const emulator = await runCli(['validate', '--emulator', ...files], { env: secrets });
+  assert.equal(emulator.code, 0, emulator.stderr);
+  const noServer = await runCli(['validate', 'pipelines/demo.yml'], { env: secrets });
+  assert.equal(noServer.code, 2);
+  assert.equal(noServer.stderr.match(/no server to call/g)?.length, 1, 'said once per file');
+});
