@@ -6,6 +6,8 @@ export interface Reference {
   path: string[];
   /** Offset of the context name in the expression. */
   pos: number;
+  /** A computed index ended the path: what follows it is not known before run time. */
+  open?: boolean;
 }
 
 /** The access chain of a node, when it is a context followed by names or literal indexes. */
@@ -13,15 +15,16 @@ function chain(node: Node): Reference | undefined {
   if (node.kind === 'context') return { path: [node.name], pos: node.pos };
   if (node.kind === 'member') {
     const base = chain(node.object);
-    return base && { path: [...base.path, node.property], pos: base.pos };
+    if (!base || base.open) return base;
+    return { path: [...base.path, node.property], pos: base.pos };
   }
   if (node.kind === 'index') {
     const base = chain(node.object);
-    if (!base) return undefined;
+    if (!base || base.open) return base;
     if (node.index.kind === 'literal' && (typeof node.index.value === 'string' || typeof node.index.value === 'number')) {
       return { path: [...base.path, String(node.index.value)], pos: base.pos };
     }
-    return base;
+    return { ...base, open: true };
   }
   return undefined;
 }
@@ -30,7 +33,10 @@ export function references(node: Node, out: Reference[] = []): Reference[] {
   const own = chain(node);
   if (own) {
     out.push(own);
-    if (node.kind === 'index') references(node.index, out);
+    // References inside computed indexes along the chain: targets[matrix.target].database
+    for (let n: Node = node; n.kind === 'member' || n.kind === 'index'; n = n.object) {
+      if (n.kind === 'index' && n.index.kind !== 'literal') references(n.index, out);
+    }
     return out;
   }
   switch (node.kind) {

@@ -93,7 +93,7 @@ function conditionOf(raw: string | boolean | undefined): string {
 function defaultName(step: RawStep): string {
   const type = STEP_TYPES.get(step.uses);
   const target = step.with?.target;
-  const suffix = typeof target === 'string' ? ` ${target}` : '';
+  const suffix = typeof target === 'string' && !target.includes('${{') ? ` ${target}` : '';
   return `${type?.summary ?? step.uses}${suffix}`;
 }
 

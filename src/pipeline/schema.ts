@@ -8,6 +8,9 @@ import type { Wrap } from '../steps/types.ts';
 /** A string holding a ${{ }} expression, accepted where the resolved value is checked at run time. */
 export const ExprString = z.string().regex(/\$\{\{[\s\S]*\}\}/, 'an expression ${{ ... }}');
 const isExpression = (v: unknown) => typeof v === 'string' && v.includes('${{');
+/** A list holding an expression at any depth is checked once resolved, at run time. */
+const holdsExpression = (v: unknown): boolean =>
+  isExpression(v) || (Array.isArray(v) && v.some(holdsExpression)) || (!!v && typeof v === 'object' && Object.values(v).some(holdsExpression));
 
 /** For the JSON Schema: the input's type, or an expression string. */
 export const lenient: Wrap = (schema) => z.union([ExprString, schema]) as unknown as typeof schema;
@@ -18,7 +21,7 @@ export const lenient: Wrap = (schema) => z.union([ExprString, schema]) as unknow
  */
 export const lenientCheck: Wrap = (schema) =>
   z.unknown().superRefine((value, ctx) => {
-    if (isExpression(value)) return;
+    if (isExpression(value) || (Array.isArray(value) && holdsExpression(value))) return;
     const result = schema.safeParse(value, { reportInput: true });
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue } as never);
   }) as unknown as typeof schema;

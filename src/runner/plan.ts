@@ -5,7 +5,8 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
-import { describeCombination, expandMatrix, onlyFilter } from './matrix.ts';
+import { expandMatrix, onlyFilter } from './matrix.ts';
+import { instanceName } from './names.ts';
 import { baseContexts, registerInputSecrets, registerSecrets, resolveServers, resolveTargets, type Env } from './scope.ts';
 
 export interface PlannedStep {
@@ -49,7 +50,7 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
       }
       out.push({
         position: `[${step.index + 1}/${pipeline.steps.length}]`,
-        name: `${step.name}${step.matrix ? describeCombination(combo) : ''}`,
+        name: instanceName(step, combo, { ...base, steps, targets }, masker),
         uses: step.uses,
         server: step.server,
         condition: step.if === 'success()' ? undefined : step.if,

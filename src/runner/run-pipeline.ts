@@ -10,7 +10,8 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
 import type { RunLogger } from './logger.ts';
 import { Masker } from './masker.ts';
-import { describeCombination, expandMatrix, onlyFilter } from './matrix.ts';
+import { expandMatrix, onlyFilter } from './matrix.ts';
+import { instanceName } from './names.ts';
 import type { Outcome, RunResult, StepError, StepRun } from './result.ts';
 import { baseContexts, registerInputSecrets, registerSecrets, resolveServers, resolveTargets, type Env, type ResolvedServer } from './scope.ts';
 
@@ -160,7 +161,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     const instances: StepRun[] = combos.map((c) => ({
       step: step.index,
       id: step.id,
-      name: `${step.name}${step.matrix ? describeCombination(c) : ''}`,
+      name: instanceName(step, c, { ...base, steps, targets }, masker),
       uses: step.uses,
       matrix: step.matrix ? c : undefined,
       server: step.server,

@@ -22,7 +22,9 @@ export async function pollUntil<T>(
   let polls = 1;
   while (!observation.met && wait) {
     const elapsed = env.now() - started;
-    if (elapsed + wait.intervalMs > wait.timeoutMs) break;
+    // Checks at 0, interval, 2 x interval ... up to the timeout; a second of slack absorbs the
+    // time the checks themselves took.
+    if (elapsed + wait.intervalMs > wait.timeoutMs + 1_000) break;
     env.log.info(`waiting for ${what}: ${observation.state}; next check in ${formatDuration(wait.intervalMs)} (${formatDuration(wait.timeoutMs - elapsed)} left)`);
     await env.sleep(wait.intervalMs, env.signal);
     observation = await observe();

@@ -115,6 +115,11 @@ test('references lists every context path with literal indexes', () => {
   assert.deepEqual(refs.map((r) => r.path.join('.')), ['steps.vfs.outputs.inserts', 'vars.files', 'matrix.target', 'secrets.TOKEN']);
 });
 
+test('a computed index ends the static path of a reference', () => {
+  const refs = references(parseExpression('targets[matrix.target].database'));
+  assert.deepEqual(refs.map((r) => r.path.join('.')), ['targets', 'matrix.target']);
+});
+
 test('member access never reaches prototypes', () => {
   assert.equal(evaluate(parseExpression('vars.constructor'), scope), null);
   assert.equal(evaluate(parseExpression("vars['__proto__']"), scope), null);

@@ -1,0 +1,133 @@
+// `enginectl run`, `plan`, `matrix` and `schema` as processes.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+const TOKENS = { PROD_TOKEN: 'prod-token', STAGING_TOKEN: 'staging-token', PROD_DEPLOY_PASSWORD: 'deploy-pass', QA_TOKEN: 'qa-token-123' };
+
+test('the README main command (npm run demo) runs the demo pipeline on the emulator and exits 0', async () => {
+  const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'demo'], { env: cleanEnv() });
+  assert.match(stdout, /^running "Release 2026\.11 \(demo\)" \(9 steps\) against the embedded emulator/m);
+  for (const step of ['No critical alerts', 'Engines online', 'Drain user sessions', 'Clear the transaction log', 'Sync the replicas', 'Reports and templates to production', 'System update (target=staging)', 'System update (target=prod)', 'Every Engine runs the release', 'Record the deployment']) {
+    assert.match(stdout, new RegExp(`^✔ \\[\\d/9\\] ${step.replace(/[()]/g, '\\$&')}  `, 'm'), step);
+  }
+  assert.match(stdout, /waiting for at most 0 active session\(s\): 4 active; next check in 5m/);
+  assert.match(stdout, /^pipeline "Release 2026\.11 \(demo\)": success in /m);
+  assert.doesNotMatch(stdout, /prod-token|staging-token/, 'tokens are never printed');
+  assert.ok(!stdout.includes('\u001b['), 'no colour when stdout is not a terminal');
+});
+
+test('each shipped pipeline ends as designed on the emulator', async () => {
+  const expected: Record<string, [number, RegExp]> = {
+    'pipelines/license-renewal.yml': [0, /✔ \[4\/4\] Licence valid for 30 days now .* day\(s\) left/],
+    'pipelines/multi-target-release.yml': [0, /✔ \[4\/4\] Engines of the target run the release \(target=prod\) .* 2 online/],
+    'pipelines/replication-nightly.yml': [0, /✔ \[2\/4\] Every replica took the changes/],
+    'pipelines/update-with-cleanup.yml': [1, /✖ \[2\/4\] System update of QA[\s\S]*✔ \[3\/4\] Record the failure[\s\S]*- \[4\/4\] Record the success: skipped/],
+  };
+  for (const [file, [code, pattern]] of Object.entries(expected)) {
+    const r = await runCli(['run', file, '--emulator'], { env: TOKENS });
+    assert.equal(r.code, code, `${file}\n${r.stdout}${r.stderr}`);
+    assert.match(r.stdout, pattern, file);
+    assert.doesNotMatch(r.stdout, /ELC1\.|qa-token-123|deploy-pass/, `${file}: no secret printed`);
+  }
+});
+
+test('--only runs one matrix instance, as a CI job would', async () => {
+  const r = await runCli(['run', 'pipelines/multi-target-release.yml', '--emulator', '--only', 'target=prod'], { env: TOKENS });
+  assert.equal(r.code, 0, r.stdout);
+  assert.match(r.stdout, /System update \(target=prod\)/);
+  assert.match(r.stdout, /✔ \[4\/4\] Engines of the target run the release \(target=prod\)/);
+  assert.doesNotMatch(r.stdout, /target=staging/);
+});
+
+function writePipeline(yaml: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'enginectl-')), 'p.yml');
+  writeFileSync(file, yaml);
+  return file;
+}
+
+const hangingPipeline = `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - uses: update/vfs
+    with: { target: prod, files: [1001] }
+  - uses: transaction-log/clear
+`;
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  test(`${signal} during a long update aborts it, marks the rest cancelled and exits ${code}`, async (t) => {
+    const { url, emulator } = await startEmulator(t, { faults: [{ path: '/api/devops/v1/update/vfs', hang: true }] });
+    const file = writePipeline(hangingPipeline);
+    const child = spawn(process.execPath, [CLI, 'run', file], {
+      env: cleanEnv({ ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' }),
+    });
+    let stdout = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    await new Promise<void>((resolve) => {
+      const check = () => (stdout.includes('▶ [1/2]') ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    child.kill(signal);
+    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    assert.equal(exit, code);
+    assert.ok(Date.now() - started < 10_000, 'ends within 10 s');
+    assert.match(stdout, /■ \[1\/2\] VFS update prod .*\n {4}error: cancelled: the run was interrupted/);
+    assert.match(stdout, /pipeline "p": cancelled in .*\(2 step run\(s\): 2 cancelled\)/);
+    assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 0);
+  });
+}
+
+test('plan and run --dry-run print each call with secrets masked, and make no request', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...TOKENS };
+  for (const args of [['plan', 'pipelines/demo.yml'], ['run', 'pipelines/demo.yml', '--dry-run']]) {
+    const r = await runCli(args, { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /no request is made/);
+    assert.match(r.stdout, /\[7\/9\] System update \(target=prod\) \(update\/system\) on server default\n {4}POST \/api\/devops\/v1\/update\/system\n {6}\{\n {8}"targetDBName": "PROD",\n {8}"targetServer": "prod-db\.example\.com",\n {8}"targetAuthToken": "\*\*\*"/);
+    assert.match(r.stdout, /"imessage": "<steps\.vfs\.outputs\.summary>; replicas synced with <steps\.sync\.outputs\.inserts> insert\(s\)"/);
+    assert.doesNotMatch(r.stdout, /prod-token|staging-token/);
+  }
+  assert.equal(emulator.requests.length, 0, 'the emulator received no request');
+});
+
+test('matrix prints a step\'s matrix as JSON for a CI job matrix', async () => {
+  const demo = await runCli(['matrix', 'pipelines/demo.yml', '--emulator'], { env: TOKENS });
+  assert.equal(demo.code, 0, demo.stderr);
+  assert.deepEqual(JSON.parse(demo.stdout), { include: [{ target: 'staging' }, { target: 'prod' }] });
+  const ambiguous = await runCli(['matrix', 'pipelines/multi-target-release.yml', '--emulator'], { env: TOKENS });
+  assert.equal(ambiguous.code, 2);
+  assert.match(ambiguous.stderr, /3 steps have a matrix[\s\S]*hint: name one with --step: system, vfs, \(step 4 has no id\)/);
+  const chosen = await runCli(['matrix', 'pipelines/multi-target-release.yml', '--step', 'vfs', '--emulator'], { env: TOKENS });
+  assert.equal(JSON.parse(chosen.stdout).include.length, 2);
+  const none = await runCli(['matrix', 'pipelines/replication-nightly.yml', '--emulator']);
+  assert.equal(none.code, 2);
+});
+
+test('the committed schema/pipeline.schema.json is what `enginectl schema` prints', async () => {
+  const r = await runCli(['schema']);
+  assert.equal(r.code, 0);
+  const committed = readFileSync(new URL('../../schema/pipeline.schema.json', import.meta.url), 'utf8');
+  assert.equal(r.stdout, committed, 'run `npm run schema` and commit schema/pipeline.schema.json');
+  const schema = JSON.parse(r.stdout) as { properties: { steps: { items: { oneOf?: unknown[]; anyOf?: unknown[] } } } };
+  const variants = schema.properties.steps.items.oneOf ?? schema.properties.steps.items.anyOf ?? [];
+  assert.equal(variants.length, 18, 'one variant per step type, with its inputs');
+});
+
+test('run exits 2 on an invalid pipeline, before any request', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const file = writePipeline('version: 1\nsteps:\n  - uses: update/vfs\n    with: { target: nowhere, files: [1] }\n');
+  const r = await runCli(['run', file], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' } });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /p\.yml:4:21 unknown target "nowhere"/);
+  assert.equal(emulator.requests.length, 0);
+});

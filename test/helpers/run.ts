@@ -1,0 +1,60 @@
+// Runs a pipeline given as YAML in-process against an emulator served on 127.0.0.1, on a
+// simulated clock shared with the emulator (waits pass at once).
+import type { TestContext } from 'node:test';
+import { EngineClient } from '../../src/api/index.ts';
+import { simulatedClock } from '../../src/cli/simulated-time.ts';
+import type { EmulatorOptions } from '../../src/emulator/index.ts';
+import { loadPipeline } from '../../src/pipeline/load.ts';
+import { RecordingLogger } from '../../src/runner/logger.ts';
+import { runPipeline, type RunOptions } from '../../src/runner/run-pipeline.ts';
+import { FAST_RETRY, startEmulator } from './emulator.ts';
+
+export interface RunYamlOptions extends RunOptions {
+  emulator?: EmulatorOptions;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+  heartbeatMs?: number;
+  /** Credentials the server uses (default admin/admin). */
+  user?: [string, string];
+  /** Prepares the emulator before the run (faults, failing replicas). */
+  setup?: (emulator: Awaited<ReturnType<typeof startEmulator>>['emulator']) => void;
+}
+
+export async function runYaml(t: TestContext, yaml: string, options: RunYamlOptions = {}) {
+  const clock = simulatedClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  const { emulator, url } = await startEmulator(t, { now: clock.now, ...options.emulator });
+  options.setup?.(emulator);
+  const [username, password] = options.user ?? ['admin', 'admin'];
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: username, ENGINE_PASSWORD: password, ...options.env };
+  const { pipeline } = loadPipeline({ file: 'test.yml', text: yaml, env });
+  const logger = new RecordingLogger();
+  const result = await runPipeline(
+    pipeline,
+    {
+      clientFor: (s) => new EngineClient(s, { retry: FAST_RETRY }),
+      env,
+      logger,
+      signal: options.signal ?? new AbortController().signal,
+      now: clock.now,
+      sleep: clock.sleep,
+      heartbeatMs: options.heartbeatMs,
+    },
+    { only: options.only },
+  );
+  return { result, logger, emulator, clock, byName: (name: string) => result.steps.find((s) => s.name === name)! };
+}
+
+/** A pipeline of one step. */
+export function oneStep(uses: string, withBlock: string, extra = ''): string {
+  return `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+  staging: { server: staging-db.example.com, database: STAGING, username: deploy, password: deploy-pass }
+  wrong: { server: prod-db.example.com, database: PROD, token: not-the-token }
+steps:
+  - id: s
+    name: the step
+    uses: ${uses}
+    with: ${withBlock}
+${extra}`;
+}
