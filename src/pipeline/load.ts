@@ -124,7 +124,10 @@ export function loadPipeline(options: LoadOptions): LoadResult {
     if (!result.success) problems.push(...issueDiagnostics(source, result.error.issues, ['steps', index, 'with'], schema, `the inputs of ${type.uses}`));
   });
   // Semantic rules: run on what parsed; when the schema failed, on the raw data as far as it fits.
-  const file$ = (parsed.success ? parsed.data : data) as PipelineFile;
+  // vars come from the YAML's own data: zod's record output assigns keys one by one, which would
+  // turn a `__proto__` var into the object's prototype instead of a plain key.
+  const rawVars = (data as { vars?: Record<string, unknown> }).vars;
+  const file$ = (parsed.success ? { ...parsed.data, vars: rawVars } : data) as PipelineFile;
   try {
     problems.push(...semanticProblems(source, file$, options));
   } catch (error) {
