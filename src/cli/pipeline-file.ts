@@ -6,7 +6,7 @@ import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, MAX_FILE_BYTES, type LoadResult } from '../pipeline/load.ts';
 import type { CliIO } from './io.ts';
 
-export async function readPipelineText(file: string, io: CliIO): Promise<string> {
+export async function readPipelineText(file: string, io: Pick<CliIO, "readFile">): Promise<string> {
   let text: string;
   try {
     text = await io.readFile(file);

@@ -25,6 +25,8 @@ export interface FaultRule {
   hang?: boolean | undefined;
   /** Send the body in 16 chunks with this delay between them. */
   chunkDelayMs?: number | undefined;
+  /** A hostile server: write the request's credentials back into the answer's text (echo.ts). */
+  echoCredentials?: boolean | undefined;
   /** Apply to this many matching requests, then stop; every one when absent. */
   times?: number | undefined;
 }
@@ -98,10 +100,11 @@ export function parseFault(spec: string): FaultRule {
       case 'invalid-json': rule.invalidJson = true; break;
       case 'hang': rule.hang = true; break;
       case 'chunk-delay': rule.chunkDelayMs = duration(value, key); break;
+      case 'echo-credentials': rule.echoCredentials = true; break;
       case 'times': rule.times = integer(value, key); break;
       default:
         throw new UsageError('BAD_FAULT', `--fault "${spec}": unknown setting ${key}`, {
-          hint: 'settings: latency= status= body= content-type= reset=before|after truncate invalid-json hang chunk-delay= times=',
+          hint: 'settings: latency= status= body= content-type= reset=before|after truncate invalid-json hang chunk-delay= echo-credentials times=',
         });
     }
   }

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Emulator } from './emulator.ts';
+import { echoCredentials } from './echo.ts';
 import type { FaultRule } from './faults.ts';
 import { HttpProblem, type EmuRequest, type EmuResponse } from './http.ts';
 
@@ -97,17 +98,18 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
         return;
       }
       let answer: EmuResponse;
+      const headers: Record<string, string | undefined> = {};
+      for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const emuReq: EmuRequest = { method, path: url.pathname, query: url.searchParams, headers, body: body ?? '' };
       if (body === undefined) answer = new HttpProblem(413, 'payload_too_large', `the request body is larger than ${limit} bytes`).toResponse();
       else if (rule?.status !== undefined) {
         answer = rule.body !== undefined
           ? { status: rule.status, headers: { 'content-type': rule.contentType ?? 'application/json' }, body: rule.body }
           : new HttpProblem(rule.status, 'injected_fault', `fault injected by the emulator: HTTP ${rule.status}`).toResponse();
       } else {
-        const headers: Record<string, string | undefined> = {};
-        for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const emuReq: EmuRequest = { method, path: url.pathname, query: url.searchParams, headers, body };
         answer = emulator.handle(emuReq);
       }
+      if (rule?.echoCredentials) answer = echoCredentials(emuReq, answer);
       record.status = answer.status;
       await respond(res, answer, rule);
     } catch (error) {

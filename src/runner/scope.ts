@@ -36,6 +36,14 @@ export function resolveServers(pipeline: Pipeline, base: Record<string, unknown>
     const r = resolveDeep({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify }, scope) as Record<string, unknown>;
     const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
     masker.add(str(r.password));
+    // The Authorization header is base64 of user:password: a form the password alone does not cover.
+    if (r.password !== undefined && r.password !== null) masker.add(Buffer.from(`${str(r.username) ?? ''}:${str(r.password)}`).toString('base64'));
+    try {
+      const inUrl = new URL(String(r.url ?? '')).password;
+      if (inUrl) masker.add(decodeURIComponent(inUrl));
+    } catch {
+      // not a URL; the loader reports it
+    }
     servers.set(name, {
       name,
       url: String(r.url ?? ''),

@@ -28,7 +28,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     return {
       outputs,
       result: outcome.results,
-      figures: `${outcome.succeeded}/${outcome.results.length} targets, inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
+      figures: `${outcome.succeeded}/${outcome.results.length} targets${failedTargets.length > 0 ? ` (failed: ${outcome.results.filter((r) => !r.success).map((r) => r.targetDatabase).join(', ')})` : ''}, inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
       ...(failedTargets.length > 0 ? { failure: `replication failed for ${failedTargets.join(', ')}` } : {}),
     };
   },

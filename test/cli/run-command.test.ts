@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
@@ -65,7 +65,8 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
   test(`${signal} during a long update aborts it, marks the rest cancelled and exits ${code}`, async (t) => {
     const { url, emulator } = await startEmulator(t, { faults: [{ path: '/api/devops/v1/update/vfs', hang: true }] });
     const file = writePipeline(hangingPipeline);
-    const child = spawn(process.execPath, [CLI, 'run', file], {
+    const reports = join(dirname(file), `reports-${signal}`);
+    const child = spawn(process.execPath, [CLI, 'run', file, '--report-json', join(reports, 'r.json'), '--junit', join(reports, 'r.xml'), '--summary', join(reports, 'r.md'), '--html', join(reports, 'r.html')], {
       env: cleanEnv({ ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' }),
     });
     let stdout = '';
@@ -83,8 +84,48 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     assert.match(stdout, /■ \[1\/2\] VFS update prod .*\n {4}error: cancelled: the run was interrupted/);
     assert.match(stdout, /pipeline "p": cancelled in .*\(2 step run\(s\): 2 cancelled\)/);
     assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 0);
+    // Every report is still written, with each step's true outcome.
+    const report = JSON.parse(readFileSync(join(reports, 'r.json'), 'utf8')) as { outcome: string; steps: { outcome: string; error: { message: string } | null }[] };
+    assert.equal(report.outcome, 'cancelled');
+    assert.deepEqual(report.steps.map((s) => s.outcome), ['cancelled', 'cancelled']);
+    assert.match(readFileSync(join(reports, 'r.md'), 'utf8'), /^## ⏹️ p: cancelled/);
+    assert.match(readFileSync(join(reports, 'r.xml'), 'utf8'), /<skipped message="cancelled: the run was interrupted"\/>/);
+    assert.match(readFileSync(join(reports, 'r.html'), 'utf8'), /<title>p: cancelled<\/title>/);
   });
 }
+
+test('run writes every report asked for, on success and on failure; an unwritable path stops it before any call', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...TOKENS };
+  const file = writePipeline(`version: 1
+name: release
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - uses: update/system
+    with: { target: prod }
+  - uses: replication/sync
+`);
+  const dir = dirname(file);
+  const flags = (name: string) => ['--report-json', join(dir, name, 'r.json'), '--junit', join(dir, name, 'r.xml'), '--summary', join(dir, name, 'r.md'), '--html', join(dir, name, 'r.html')];
+  const ok = await runCli(['run', file, ...flags('ok')], { env });
+  assert.equal(ok.code, 0, ok.stderr);
+  for (const f of ['r.json', 'r.xml', 'r.md', 'r.html']) assert.match(ok.stdout, new RegExp(`report: .*ok/${f.replace('.', '\\.')}`));
+  assert.match(readFileSync(join(dir, 'ok', 'r.md'), 'utf8'), /# System update of PROD on prod-db\.example\.com/);
+
+  emulator.failReplication('REPLICA-2', 'disk full');
+  const failed = await runCli(['run', file, ...flags('failed')], { env });
+  assert.equal(failed.code, 1);
+  const report = JSON.parse(readFileSync(join(dir, 'failed', 'r.json'), 'utf8')) as { outcome: string; counts: { failure: number } };
+  assert.equal(report.outcome, 'failure');
+  assert.equal(report.counts.failure, 1);
+
+  const before = emulator.requests.length;
+  const bad = await runCli(['run', file, '--junit', dir], { env });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^enginectl: --junit .*: cannot write there \(it is a directory\)\n {2}hint: choose a file in a directory this process can write; nothing was run/m);
+  assert.equal(emulator.requests.length, before, 'nothing was called');
+});
 
 test('plan and run --dry-run print each call with secrets masked, and make no request', async (t) => {
   const { url, emulator } = await startEmulator(t);
@@ -111,6 +152,12 @@ test('matrix prints a step\'s matrix as JSON for a CI job matrix', async () => {
   assert.equal(JSON.parse(chosen.stdout).include.length, 2);
   const none = await runCli(['matrix', 'pipelines/replication-nightly.yml', '--emulator']);
   assert.equal(none.code, 2);
+});
+
+test('the committed schema/report.schema.json is what `enginectl schema --report` prints', async () => {
+  const r = await runCli(['schema', '--report']);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, readFileSync(new URL('../../schema/report.schema.json', import.meta.url), 'utf8'), 'run `npm run schema` and commit schema/report.schema.json');
 });
 
 test('the committed schema/pipeline.schema.json is what `enginectl schema` prints', async () => {

@@ -2,7 +2,7 @@
 // simulated clock shared with the emulator (waits pass at once).
 import type { TestContext } from 'node:test';
 import { EngineClient } from '../../src/api/index.ts';
-import { simulatedClock } from '../../src/cli/simulated-time.ts';
+import { simulatedClock, type Clock } from '../../src/cli/simulated-time.ts';
 import type { EmulatorOptions } from '../../src/emulator/index.ts';
 import { loadPipeline } from '../../src/pipeline/load.ts';
 import { RecordingLogger } from '../../src/runner/logger.ts';
@@ -18,15 +18,38 @@ export interface RunYamlOptions extends RunOptions {
   user?: [string, string];
   /** Prepares the emulator before the run (faults, failing replicas). */
   setup?: (emulator: Awaited<ReturnType<typeof startEmulator>>['emulator']) => void;
+  /** The clock of the runner and the emulator (default: simulated, from 2026-11-22 12:00 UTC). */
+  clock?: Clock & { advanced(): number };
+  file?: string;
+}
+
+/**
+ * A clock for golden files: it moves only when read (by `tickMs`) or slept on, so a sequential
+ * run reads the same times on every machine.
+ */
+export function tickingClock(start = Date.UTC(2026, 10, 22, 12, 0, 0), tickMs = 125): Clock & { advanced(): number } {
+  let t = start;
+  let slept = 0;
+  return {
+    advanced: () => slept,
+    now: () => (t += tickMs),
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        t += ms;
+        slept += ms;
+        setImmediate(resolve);
+      }),
+  };
 }
 
 export async function runYaml(t: TestContext, yaml: string, options: RunYamlOptions = {}) {
-  const clock = simulatedClock(Date.UTC(2026, 10, 22, 12, 0, 0));
+  const clock = options.clock ?? simulatedClock(Date.UTC(2026, 10, 22, 12, 0, 0));
   const { emulator, url } = await startEmulator(t, { now: clock.now, ...options.emulator });
   options.setup?.(emulator);
   const [username, password] = options.user ?? ['admin', 'admin'];
   const env = { ENGINE_URL: url, ENGINE_USERNAME: username, ENGINE_PASSWORD: password, ...options.env };
-  const { pipeline } = loadPipeline({ file: 'test.yml', text: yaml, env });
+  const { pipeline } = loadPipeline({ file: options.file ?? 'test.yml', text: yaml, env });
   const logger = new RecordingLogger();
   const result = await runPipeline(
     pipeline,

@@ -1,0 +1,96 @@
+// The HTML report (--html): one self-contained file, no script, no network. The outcome, a
+// timeline of the steps (bars by start and duration, coloured by outcome), the step table, the
+// failures, and each update's own report rendered.
+import { formatDuration } from '../duration.ts';
+import { targetOf, updateReportOf, type Report } from './model.ts';
+import { markdownToHtml } from './server-markdown.ts';
+import { escapeHtml as h } from './text.ts';
+
+const COLOURS: Record<string, string> = { success: '#1a7f37', failure: '#cf222e', skipped: '#8c959f', cancelled: '#bf8700' };
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #fff; }
+header { padding: 20px 28px; color: #fff; }
+header h1 { margin: 0 0 4px; font-size: 22px; }
+header p { margin: 0; opacity: .9; }
+main { padding: 8px 28px 40px; max-width: 1200px; }
+h2 { font-size: 17px; margin: 28px 0 10px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid #d8dee4; vertical-align: top; }
+th { background: #f6f8fa; font-weight: 600; }
+.badge { display: inline-block; min-width: 72px; text-align: center; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; }
+.timeline .row { display: grid; grid-template-columns: 300px 1fr 80px; align-items: center; gap: 10px; margin: 3px 0; }
+.timeline .label { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.timeline .track { position: relative; height: 16px; background: #f6f8fa; border-radius: 3px; }
+.timeline .bar { position: absolute; top: 0; height: 16px; border-radius: 3px; min-width: 3px; }
+.timeline .time { color: #59636e; font-variant-numeric: tabular-nums; }
+.legend span { margin-right: 14px; }
+.legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
+.error { color: #cf222e; }
+.hint { color: #59636e; }
+details { border: 1px solid #d0d7de; border-radius: 6px; margin: 10px 0; padding: 6px 12px; }
+summary { cursor: pointer; font-weight: 600; }
+.report table { width: auto; }
+.report h1 { font-size: 19px; }
+.report h2 { font-size: 15px; border: none; }
+.report code, pre { background: #f6f8fa; }
+footer { color: #59636e; font-size: 12px; margin-top: 30px; }
+`;
+
+export function renderHtml(report: Report): string {
+  const start = Date.parse(report.startedAt);
+  const total = Math.max(1, report.durationMs);
+  const rows = report.steps
+    .map((s) => {
+      const offset = s.startedAt ? Math.max(0, Date.parse(s.startedAt) - start) : 0;
+      const left = Math.min(100, (offset / total) * 100);
+      const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, (s.durationMs / total) * 100)) : 0;
+      const bar = s.startedAt ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[s.outcome]}" title="${h(s.outcome)}"></div>` : '';
+      return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(formatDuration(s.durationMs)) : h(s.outcome)}</div></div>`;
+    })
+    .join('\n');
+  const table = report.steps
+    .map(
+      (s) => `<tr><td><span class="badge" style="background:${COLOURS[s.outcome]}">${h(s.outcome)}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(formatDuration(s.durationMs)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
+    )
+    .join('\n');
+  const updates = report.steps
+    .map((s) => ({ s, u: updateReportOf(s) }))
+    .filter((x) => x.u)
+    .map(({ s, u }) => `<details open><summary>${h(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u!.report)}</div></details>`)
+    .join('\n');
+  const c = report.counts;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${h(report.pipeline.name)}: ${h(report.outcome)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header style="background:${COLOURS[report.outcome]}">
+<h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
+<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${c.success} succeeded, ${c.failure} failed, ${c.skipped} skipped, ${c.cancelled} cancelled</p>
+</header>
+<main>
+<h2>Timeline</h2>
+<div class="legend">${Object.entries(COLOURS).map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`).join('')}</div>
+<div class="timeline">
+${rows}
+</div>
+<h2>Steps</h2>
+<table>
+<thead><tr><th>Outcome</th><th>Step</th><th>Target</th><th>Duration</th><th>Key figures</th></tr></thead>
+<tbody>
+${table}
+</tbody>
+</table>
+${updates ? `<h2>Update reports</h2>\n${updates}` : ''}
+<footer>enginectl ${h(report.tool.version)} · report format ${report.reportVersion}</footer>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,95 @@
+// The Markdown summary (GitHub job summary, --summary): outcome first, the step table, failures
+// with what to do, each update's own report in <details>, warnings and errors. Always under the
+// 1 MiB limit of a job summary: the biggest update reports are cut first, with a pointer to the
+// full JSON/HTML report.
+import { formatDuration } from '../duration.ts';
+import { targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
+import { cell, ICONS } from './text.ts';
+
+export const SUMMARY_LIMIT = 1024 * 1024;
+/** Room left for GitHub's own framing of the summary. */
+const BUDGET = SUMMARY_LIMIT - 16 * 1024;
+
+export interface MarkdownOptions {
+  /** Where the full reports are, for the note when parts are cut. */
+  fullReport?: string;
+  /** Size limit; SUMMARY_LIMIT minus a margin by default. */
+  limit?: number;
+}
+
+/** Server text inside the summary: raw HTML is shown as text, so it cannot close <details>. */
+function serverMarkdown(text: string): string {
+  return text.replace(/</g, '&lt;');
+}
+
+function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
+  const r = step.result as { errors?: unknown[]; warnings?: unknown[] } | null;
+  const describe = (i: unknown) => (typeof i === 'string' ? i : i && typeof i === 'object' && 'message' in i ? String((i as { message: unknown }).message) : JSON.stringify(i));
+  return {
+    errors: Array.isArray(r?.errors) ? r.errors.map(describe) : [],
+    warnings: Array.isArray(r?.warnings) ? r.warnings.map(describe) : step.warnings,
+  };
+}
+
+export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
+  const limit = options.limit ?? BUDGET;
+  const updates = report.steps.map((s) => ({ step: s, update: updateReportOf(s) })).filter((u) => u.update);
+  const cut = new Set<ReportStep>();
+  for (;;) {
+    const text = compose(report, cut, options);
+    if (Buffer.byteLength(text) <= limit) return text;
+    const biggest = updates.filter((u) => !cut.has(u.step)).sort((a, b) => b.update!.report.length - a.update!.report.length)[0];
+    if (!biggest) return truncate(text, limit, options);
+    cut.add(biggest.step);
+  }
+}
+
+function truncate(text: string, limit: number, options: MarkdownOptions): string {
+  const note = `\n\n> **The summary was cut at ${Math.round(limit / 1024)} KiB.** The full report is in ${options.fullReport ?? 'the JSON and HTML reports'}.\n`;
+  let body = Buffer.from(text).subarray(0, limit - Buffer.byteLength(note) - 4).toString('utf8');
+  body = body.replace(/\uFFFD$/, '');
+  return `${body}${note}`;
+}
+
+function compose(report: Report, cut: ReadonlySet<ReportStep>, options: MarkdownOptions): string {
+  const out: string[] = [];
+  const icon = ICONS[report.outcome] ?? '';
+  out.push(`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '');
+  const c = report.counts;
+  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`].filter((p) => !p.startsWith('0 '));
+  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${parts.join(', ')} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}`, '');
+  out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
+  for (const s of report.steps) {
+    const note = s.continuedOnError ? ' (continue-on-error)' : '';
+    out.push(`| ${ICONS[s.outcome]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? formatDuration(s.durationMs) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`);
+  }
+  out.push('');
+
+  const failed = report.steps.filter((s) => s.outcome === 'failure' || (s.outcome === 'cancelled' && s.error));
+  if (failed.length > 0) {
+    out.push(failed.some((s) => s.outcome === 'cancelled') ? '### Failed and cancelled steps' : '### Failed steps', '');
+    for (const s of failed) {
+      out.push(`- **${cell(s.name)}** (\`${s.uses}\`): ${cell(s.error?.message ?? s.outcome)}`);
+      if (s.error?.hint) out.push(`  - what to do: ${cell(s.error.hint)}`);
+    }
+    out.push('');
+  }
+
+  const updates = report.steps.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);
+  if (updates.length > 0) {
+    out.push('### Update reports', '');
+    for (const { s, u } of updates) {
+      out.push('<details>', `<summary>${ICONS[u!.success ? 'success' : 'failure']} ${cell(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary>`, '');
+      if (cut.has(s)) out.push(`_This report (${Math.round(u!.report.length / 1024)} KiB) was cut to keep the summary under 1 MiB; it is in ${options.fullReport ?? 'the JSON and HTML reports'}._`);
+      else out.push(serverMarkdown(u!.report.trimEnd()));
+      out.push('', '</details>', '');
+    }
+  }
+
+  const notes = report.steps.flatMap((s) => {
+    const { errors, warnings } = issuesOf(s);
+    return [...errors.map((e) => `- ❌ **${cell(s.name)}**: ${cell(e)}`), ...warnings.map((w) => `- ⚠️ **${cell(s.name)}**: ${cell(w)}`)];
+  });
+  if (notes.length > 0) out.push('### Errors and warnings reported by the server', '', ...notes, '');
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,99 @@
+// The report model: the run as every rendering sees it, versioned and stable
+// (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
+import { z } from 'zod';
+import type { RunResult } from '../runner/result.ts';
+import { VERSION } from '../version.ts';
+
+export const REPORT_VERSION = 1;
+
+const Outcome = z.enum(['success', 'failure', 'skipped', 'cancelled']);
+
+export const ReportStep = z.object({
+  step: z.int().describe('index of the step in the file, from 0'),
+  id: z.string().nullable(),
+  name: z.string(),
+  uses: z.string(),
+  matrix: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+  server: z.string().nullable(),
+  outcome: Outcome,
+  continuedOnError: z.boolean().describe('a failure that continue-on-error let pass'),
+  startedAt: z.string().nullable().describe('ISO 8601; null when the step did not start'),
+  durationMs: z.number(),
+  attempts: z.int(),
+  inputs: z.record(z.string(), z.unknown()).describe('resolved inputs, secrets masked'),
+  outputs: z.record(z.string(), z.unknown()).describe('outputs, secrets masked'),
+  figures: z.string().nullable().describe('key figures, as the terminal shows them'),
+  error: z.object({ code: z.string(), message: z.string(), hint: z.string().nullable() }).nullable(),
+  warnings: z.array(z.string()),
+  result: z.unknown().describe('the API result (update result, replication results, ...), secrets masked'),
+});
+export type ReportStep = z.infer<typeof ReportStep>;
+
+export const Report = z.object({
+  reportVersion: z.literal(REPORT_VERSION),
+  tool: z.object({ name: z.literal('enginectl'), version: z.string() }),
+  pipeline: z.object({ name: z.string(), file: z.string() }),
+  outcome: z.enum(['success', 'failure', 'cancelled']),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  counts: z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int() }),
+  steps: z.array(ReportStep),
+});
+export type Report = z.infer<typeof Report>;
+
+export function buildReport(result: RunResult): Report {
+  const count = (o: string) => result.steps.filter((s) => s.outcome === o).length;
+  return {
+    reportVersion: REPORT_VERSION,
+    tool: { name: 'enginectl', version: VERSION },
+    pipeline: { name: result.name, file: result.file },
+    outcome: result.outcome,
+    startedAt: new Date(result.startedAt).toISOString(),
+    durationMs: result.durationMs,
+    counts: { total: result.steps.length, success: count('success'), failure: count('failure'), skipped: count('skipped'), cancelled: count('cancelled') },
+    steps: result.steps.map((s) => ({
+      step: s.step,
+      id: s.id ?? null,
+      name: s.name,
+      uses: s.uses,
+      matrix: s.matrix ?? null,
+      server: s.server ?? null,
+      outcome: s.outcome,
+      continuedOnError: s.continuedOnError,
+      startedAt: s.startedAt === undefined ? null : new Date(s.startedAt).toISOString(),
+      durationMs: s.durationMs,
+      attempts: s.attempts,
+      inputs: s.inputs,
+      outputs: s.outputs,
+      figures: s.figures ?? null,
+      error: s.error ? { code: s.error.code, message: s.error.message, hint: s.error.hint ?? null } : null,
+      warnings: s.warnings,
+      result: s.result ?? null,
+    })),
+  };
+}
+
+/** The update result of a step, when it has one (update/system, update/vfs). */
+export function updateReportOf(step: ReportStep): { report: string; success: boolean } | undefined {
+  const r = step.result as { report?: unknown; success?: unknown } | null;
+  if (!r || typeof r !== 'object' || typeof r.report !== 'string' || !step.uses.startsWith('update/')) return undefined;
+  return { report: r.report, success: r.success === true };
+}
+
+/** A target for the step table: the matrix values, or a literal target input. */
+export function targetOf(step: ReportStep): string {
+  if (step.matrix) return Object.values(step.matrix).map(String).join(', ');
+  const t = step.inputs.target;
+  if (typeof t === 'string') return t;
+  if (t && typeof t === 'object' && 'database' in t) return String((t as { database: unknown }).database);
+  return '';
+}
+
+export function reportJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'enginectl run report',
+    description: 'The JSON report of `enginectl run --report-json` (docs/report-format.md). Generated from the code.',
+    ...(z.toJSONSchema(Report, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>),
+  };
+}

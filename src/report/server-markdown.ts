@@ -1,0 +1,27 @@
+// The server's Markdown reports as HTML, safely: raw HTML is shown as text, links keep only
+// http(s), mailto and in-page targets, images are not loaded (the report works offline).
+import { Marked, type Tokens } from 'marked';
+import { escapeHtml } from './text.ts';
+
+const SAFE_URL = /^(https?:|mailto:|#)/i;
+
+const marked = new Marked({
+  gfm: true,
+  async: false,
+  renderer: {
+    html({ text }: Tokens.HTML | Tokens.Tag) {
+      return escapeHtml(text);
+    },
+    link({ href, text, tokens }: Tokens.Link) {
+      const label = tokens ? this.parser.parseInline(tokens) : escapeHtml(text);
+      return SAFE_URL.test(href.trim()) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${label}</a>` : label;
+    },
+    image({ text }: Tokens.Image) {
+      return `<span class="image">[image: ${escapeHtml(text)}]</span>`;
+    },
+  },
+});
+
+export function markdownToHtml(markdown: string): string {
+  return marked.parse(markdown) as string;
+}

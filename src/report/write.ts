@@ -1,0 +1,87 @@
+// Writing the reports a run asked for: one call at the edge. Paths are checked before the run (a
+// deployment must not start when its report cannot be written); after the run every report is
+// attempted even when another fails, and failures are collected for the caller to tell.
+import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../errors.ts';
+import { buildReport, type Report } from './model.ts';
+import { renderHtml } from './html.ts';
+import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
+import type { RunResult } from '../runner/result.ts';
+import type { Masker } from '../runner/masker.ts';
+
+export interface ReportPaths {
+  json?: string | undefined;
+  junit?: string | undefined;
+  summary?: string | undefined;
+  html?: string | undefined;
+}
+
+const FLAGS: Record<keyof ReportPaths, string> = { json: '--report-json', junit: '--junit', summary: '--summary', html: '--html' };
+
+/** Resolves the paths against `cwd` and checks each can be written; throws a UsageError (exit 2). */
+export async function preparePaths(paths: ReportPaths, cwd: string): Promise<ReportPaths> {
+  const out: ReportPaths = {};
+  for (const key of Object.keys(FLAGS) as (keyof ReportPaths)[]) {
+    const given = paths[key];
+    if (given === undefined) continue;
+    if (given.trim() === '') throw new UsageError('BAD_REPORT_PATH', `${FLAGS[key]}: the path is empty`, { hint: `give a file name, e.g. ${FLAGS[key]} reports/run.${key === 'junit' ? 'xml' : key === 'summary' ? 'md' : key}` });
+    const path = resolve(cwd, given);
+    try {
+      const info = await stat(path).catch(() => undefined);
+      if (info?.isDirectory()) throw new Error('it is a directory');
+      await mkdir(dirname(path), { recursive: true });
+      await access(info ? path : dirname(path), constants.W_OK);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new UsageError('BAD_REPORT_PATH', `${FLAGS[key]} ${given}: cannot write there (${reason})`, { hint: 'choose a file in a directory this process can write; nothing was run' });
+    }
+    out[key] = path;
+  }
+  return out;
+}
+
+export interface Renderings {
+  report: Report;
+  json: () => string;
+  junit: () => string;
+  summary: () => string;
+  html: () => string;
+}
+
+/** Every rendering of a run, masked: the same text whichever edge writes it. */
+export function renderings(result: RunResult, masker: Masker | undefined, fullReport?: string): Renderings {
+  const report = masker ? masker.maskValue(buildReport(result)) : buildReport(result);
+  const mask = (text: string) => (masker ? masker.mask(text) : text);
+  return {
+    report,
+    json: () => mask(renderJson(report)),
+    junit: () => mask(renderJunit(report)),
+    summary: () => mask(renderMarkdown(report, { fullReport })),
+    html: () => mask(renderHtml(report)),
+  };
+}
+
+export function fullReportOf(paths: ReportPaths): string | undefined {
+  return [paths.html, paths.json].filter(Boolean).join(' and ') || undefined;
+}
+
+export async function writeReports(result: RunResult, paths: ReportPaths, masker?: Masker): Promise<{ written: string[]; failed: string[] }> {
+  const r = renderings(result, masker, fullReportOf(paths));
+  const written: string[] = [];
+  const failed: string[] = [];
+  for (const key of Object.keys(FLAGS) as (keyof ReportPaths)[]) {
+    const path = paths[key];
+    if (!path) continue;
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, r[key]());
+      written.push(path);
+    } catch (error) {
+      failed.push(`${FLAGS[key]} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  return { written, failed };
+}

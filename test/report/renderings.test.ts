@@ -1,0 +1,118 @@
+// The renderings as a reviewer meets them: the HTML report in a real browser (headless
+// Chromium, no JavaScript, no network), hostile server text kept inert, and the job summary
+// under GitHub's 1 MiB limit however large the server's reports are.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { buildReport, renderHtml, renderJson, renderMarkdown, SUMMARY_LIMIT } from '../../src/report/index.ts';
+import { oneStep, runYaml } from '../helpers/run.ts';
+
+function chromium(): string | undefined {
+  for (const bin of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      execFileSync(bin, ['--version'], { stdio: 'ignore' });
+      return bin;
+    } catch {
+      /* next */
+    }
+  }
+  return undefined;
+}
+
+function browse(html: string, mode: 'screenshot' | 'dump-dom'): { png?: Buffer; dom?: string; dir: string } {
+  const bin = chromium();
+  if (!bin) assert.fail('Chromium is missing: install Debian chromium (.ci/run does)');
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-html-'));
+  writeFileSync(join(dir, 'report.html'), html);
+  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-dev-shm-usage', `--user-data-dir=${join(dir, 'profile')}`];
+  if (mode === 'screenshot') {
+    // Rendered with JavaScript off: the report must be readable without it.
+    execFileSync(bin, [...args, '--disable-javascript', `--screenshot=${join(dir, 'report.png')}`, '--window-size=1280,1600', `file://${join(dir, 'report.html')}`], { stdio: 'pipe', timeout: 60_000 });
+    return { png: readFileSync(join(dir, 'report.png')), dir };
+  }
+  const dom = execFileSync(bin, [...args, '--dump-dom', `file://${join(dir, 'report.html')}`], { stdio: 'pipe', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }).toString();
+  return { dom, dir };
+}
+
+const HOSTILE = '</details><script>alert(1)</script><img src=x onerror=alert(2)> [x](javascript:alert(3)) ::error::pwned';
+
+const RELEASE = `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+  staging: { server: staging-db.example.com, database: STAGING, username: deploy, password: deploy-pass }
+name: Release 26.11
+steps:
+  - name: Engines online
+    uses: monitoring/engines
+    with: { min-online: 1 }
+  - name: System update
+    uses: update/system
+    matrix: { target: [staging, prod] }
+    with: { target: "\${{ matrix.target }}", tracking-id: REL-1, message: "${HOSTILE.replace(/"/g, '\\"')}" }
+  - name: Sync
+    uses: replication/sync
+  - name: Clear on failure
+    if: failure()
+    uses: transaction-log/clear
+`;
+
+test('the HTML report renders in headless Chromium without JavaScript: timeline, table, update reports', async (t) => {
+  const { result } = await runYaml(t, RELEASE, { setup: (e) => e.failReplication('REPLICA-2', 'disk full') });
+  const html = renderHtml(buildReport(result));
+  assert.doesNotMatch(html, /<script/i, 'no script at all');
+  assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+  assert.doesNotMatch(html, /\b(src|href)="(https?:)?\/\//, 'nothing is loaded from the network');
+
+  const { dom } = browse(html, 'dump-dom');
+  for (const text of ['Release 26.11: failure', 'Timeline', 'System update (target=staging)', 'System update (target=prod)', 'Schema versions applied', 'disk full', 'Clear on failure']) {
+    assert.ok(dom!.includes(text), `the page shows "${text}"`);
+  }
+  assert.equal((dom!.match(/class="bar"/g) ?? []).length, 5, 'one timeline bar per step instance that ran (the failure() step ran)');
+  assert.ok(!/<script|<img[^>]+onerror|href="javascript:/i.test(dom!), 'the server text stayed text');
+  assert.ok(dom!.includes('&lt;/details&gt;&lt;script&gt;'), 'the hostile message is shown escaped');
+
+  const { png, dir } = browse(html, 'screenshot');
+  assert.deepEqual([...png!.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+  assert.equal(png!.readUInt32BE(16), 1280, 'as wide as the window');
+  assert.ok(png!.length > 20_000, `a page with content, not a blank one (${png!.length} bytes)`);
+  t.diagnostic(`screenshot: ${join(dir, 'report.png')}`);
+});
+
+test('hostile server text cannot leave its <details> in the Markdown summary', async (t) => {
+  const { result } = await runYaml(t, RELEASE);
+  const md = renderMarkdown(buildReport(result));
+  assert.equal((md.match(/<details>/g) ?? []).length, 2);
+  assert.equal((md.match(/<\/details>/g) ?? []).length, 2, 'no extra </details> from the server');
+  assert.doesNotMatch(md, /<script|<img/);
+  assert.match(md, /&lt;\/details>&lt;script>/);
+});
+
+test('the job summary stays under 1 MiB when the update reports are huge; the JSON report keeps them whole', async (t) => {
+  const big = 'x'.repeat(700 * 1024);
+  const yaml = `${oneStep('update/vfs', '{ target: prod, files: [1001], message: "${{ env.BIG }}" }')}
+  - name: second
+    uses: update/system
+    with: { target: staging, message: "\${{ env.BIG }}" }
+`;
+  const { result } = await runYaml(t, yaml, { env: { BIG: big } });
+  assert.equal(result.outcome, 'success');
+  const report = buildReport(result);
+  const md = renderMarkdown(report, { fullReport: 'out/report.json and out/report.html' });
+  assert.ok(Buffer.byteLength(md) < SUMMARY_LIMIT, `summary is ${Buffer.byteLength(md)} bytes`);
+  assert.match(md, /was cut to keep the summary under 1 MiB; it is in out\/report\.json and out\/report\.html/);
+  assert.match(md, /\| ✅ \| the step \|/, 'the step table is whole');
+  assert.ok(renderJson(report).includes(big), 'the JSON report holds the full server report');
+});
+
+test('a summary of 3,000 step runs is cut at the limit with a pointer, never over it', () => {
+  const steps = Array.from({ length: 3000 }, (_, i) => ({
+    step: i, id: undefined, name: `step ${i} ${'y'.repeat(300)}`, uses: 'assert', matrix: undefined, server: undefined, outcome: 'failure' as const,
+    continuedOnError: true, startedAt: 0, durationMs: 1, attempts: 1, inputs: {}, outputs: {}, figures: undefined, error: { code: 'X', message: 'z'.repeat(200), hint: undefined }, warnings: [], result: null,
+  }));
+  const md = renderMarkdown(buildReport({ file: 'p.yml', name: 'many', outcome: 'failure', startedAt: 0, durationMs: 1, steps }), { fullReport: 'report.json' });
+  assert.ok(Buffer.byteLength(md) <= SUMMARY_LIMIT);
+  assert.match(md, /The summary was cut at \d+ KiB\.\*\* The full report is in report\.json\./);
+});
