@@ -1,4 +1,6 @@
 // Builds the committed bundles in dist/ with esbuild. `node build.mjs` (npm run build).
+// - dist/cli.mjs: the CLI in one file (no Octokit: commands load only what they need).
+// - dist/action/*.mjs: one entry per action, sharing chunks under dist/action/chunks/.
 // The bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node built-ins.
 import { build } from 'esbuild';
 
@@ -6,24 +8,36 @@ const banner = {
   js: "import { createRequire as __enginectlCreateRequire } from 'node:module';\nconst require = __enginectlCreateRequire(import.meta.url);",
 };
 
-export const entries = [{ in: 'src/cli/bin.ts', out: 'cli' }];
+export const ACTION_ENTRIES = ['main', 'vfs-update', 'system-update', 'replication-sync', 'transaction-log-clear'];
 
+const common = {
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.18',
+  minify: true,
+  legalComments: 'none',
+  banner,
+  logLevel: 'warning',
+};
+
+/** The esbuild option sets, writing under `outdir`. */
 export function options(outdir = 'dist') {
-  return {
-    entryPoints: entries,
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.18',
-    minify: true,
-    legalComments: 'none',
-    banner,
-    logLevel: 'warning',
-  };
+  return [
+    { ...common, entryPoints: [{ in: 'src/cli/bin.ts', out: 'cli' }], outdir },
+    {
+      ...common,
+      entryPoints: ACTION_ENTRIES.map((name) => ({ in: `src/action/entries/${name}.ts`, out: name })),
+      outdir: `${outdir}/action`,
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+    },
+  ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await build(options());
+  const { rm } = await import('node:fs/promises');
+  await rm('dist/action', { recursive: true, force: true });
+  for (const o of options()) await build(o);
 }

@@ -1,0 +1,171 @@
+// The actions enginectl ships: their inputs and outputs, with descriptions. The action.yml files
+// and the README tables are generated from here (`npm run actions`) and tested current.
+import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
+
+export interface InputDef {
+  description: string;
+  required?: boolean;
+  default?: string;
+}
+
+export type StepActionId = 'vfs-update' | 'system-update' | 'replication-sync' | 'transaction-log-clear';
+
+export interface ActionDef {
+  /** `enginectl` for the root action, else the directory under actions/. */
+  id: 'enginectl' | StepActionId;
+  name: string;
+  description: string;
+  /** The step type a single-step action runs. */
+  uses?: string;
+  inputs: Record<string, InputDef>;
+  outputs: Record<string, string>;
+  /** Bundle, relative to the repository root. */
+  bundle: string;
+}
+
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+const SERVER: Record<string, InputDef> = {
+  url: { description: 'Base URL of the enterprise API (the default server), e.g. https://erp.example.com. Overrides ENGINE_URL.' },
+  username: { description: 'User name for the API (HTTP Basic). Overrides ENGINE_USERNAME.' },
+  password: { description: 'Password for the API. Masked in every log and report. Overrides ENGINE_PASSWORD; pass it from a secret.' },
+};
+
+const REPORTING: Record<string, InputDef> = {
+  'dry-run': { description: 'Validate and show each call that would be made (secrets masked); make none.', default: 'false' },
+  summary: { description: 'Write the Markdown report to the job summary.', default: 'true' },
+  'pr-comment': { description: 'On a pull request, keep one comment with the report, updated on each run.', default: 'false' },
+  'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses (in_progress, then success or failure).' },
+  'github-token': { description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).', default: '${{ github.token }}' },
+};
+
+const OUTPUTS: Record<string, string> = {
+  outcome: 'success, failure or cancelled (dry-run for a dry run)',
+  report: 'Path of the JSON report (docs/report-format.md); the HTML and JUnit reports are beside it',
+  outputs: "JSON of every step's outputs, by step id",
+};
+
+const connection = (prefix: 'target' | 'source', what: string): Record<string, InputDef> => ({
+  [`${prefix}-server`]: { description: `Address of the ${what} server.`, ...(prefix === 'target' ? { required: true } : {}) },
+  [`${prefix}-database`]: { description: `Name of the ${what} database.`, ...(prefix === 'target' ? { required: true } : {}) },
+  [`${prefix}-token`]: { description: `Auth token of the ${what} database; else ${prefix}-username and ${prefix}-password. Masked.` },
+  [`${prefix}-username`]: { description: `User name on the ${what} database (with ${prefix}-password).` },
+  [`${prefix}-password`]: { description: `Password on the ${what} database. Masked.` },
+});
+
+const FLAG_HELP: Record<string, string> = {
+  allowExclusiveProducts: 'Allow products that exclude each other.',
+  ignoreOtherEngineServers: 'Go on although other Engine servers are connected.',
+  ignoreSystemRequirements: 'Go on although system requirements are not met.',
+  disableEngineUpdate: 'Do not update the Engine.',
+  disableDatabaseSchemaUpdate: 'Do not update the database schema.',
+  disableEngineRestart: 'Do not restart the Engine after the update.',
+  preserveUnlicensedProducts: 'Keep products that are not licensed.',
+};
+
+function updateInputs(flags: readonly string[]): Record<string, InputDef> {
+  return {
+    ...connection('target', 'target'),
+    ...connection('source', 'source (default: the database the API runs on)'),
+    'update-type': { description: 'Update type (a key).' },
+    recipients: { description: 'Notification recipients: one per line, comma- or semicolon-separated.' },
+    message: { description: 'Text added to the notification (messageComplement).' },
+    'tracking-id': { description: 'Tracking id of the update, e.g. a change number.' },
+    ...Object.fromEntries(flags.map((f) => [kebab(f), { description: FLAG_HELP[f] ?? f, default: 'false' }])),
+  };
+}
+
+const UPDATE_OUTPUTS: Record<string, string> = {
+  success: 'true when the server reported success',
+  versions: 'Schema versions applied, as JSON',
+  inserts: 'Entries inserted',
+  updates: 'Entries updated',
+  deletes: 'Entries deleted',
+  'client-version': 'Application and Engine version before the update, as JSON',
+  'server-version': 'Application and Engine version after the update, as JSON',
+};
+
+export const ACTIONS: readonly ActionDef[] = [
+  {
+    id: 'enginectl',
+    name: 'enginectl',
+    description: 'Run an enginectl deployment pipeline (vfs and system updates, replication, transaction-log clears, gates) and report it.',
+    inputs: {
+      pipeline: { description: 'Path of the pipeline file, e.g. pipelines/release.yml.', required: true },
+      vars: { description: 'Var overrides, one NAME=VALUE per line (values read as YAML).' },
+      only: { description: 'Keep only the matrix instances with these values, one KEY=VALUE per line (as run --only): one target per job of a job matrix.' },
+      ...SERVER,
+      ...REPORTING,
+    },
+    outputs: OUTPUTS,
+    bundle: 'dist/action/main.mjs',
+  },
+  {
+    id: 'vfs-update',
+    name: 'enginectl vfs-update',
+    description: 'Update vfs files and directories on a target database (POST update/vfs), with the server report in the job summary.',
+    uses: 'update/vfs',
+    inputs: {
+      files: { description: 'Keys of vfs files: one per line, comma-separated, or [1001, 1002]. files or directories is required.' },
+      directories: { description: 'Vfs directories: one per line or comma-separated.' },
+      ...updateInputs(VFS_UPDATE_FLAGS),
+      ...SERVER,
+      ...REPORTING,
+    },
+    outputs: { ...OUTPUTS, ...UPDATE_OUTPUTS, summary: 'The summary line of the vfs update' },
+    bundle: 'dist/action/vfs-update.mjs',
+  },
+  {
+    id: 'system-update',
+    name: 'enginectl system-update',
+    description: 'Upgrade the Engine and the schema of a target database (POST update/system), with the server report in the job summary.',
+    uses: 'update/system',
+    inputs: {
+      products: { description: 'Product keys: one per line, comma-separated, or [1, 2]. Default: every product.' },
+      ...updateInputs(SYSTEM_UPDATE_FLAGS),
+      ...SERVER,
+      ...REPORTING,
+    },
+    outputs: { ...OUTPUTS, ...UPDATE_OUTPUTS },
+    bundle: 'dist/action/system-update.mjs',
+  },
+  {
+    id: 'replication-sync',
+    name: 'enginectl replication-sync',
+    description: 'Sync one replication configuration, or every enabled one; fails when a target fails.',
+    uses: 'replication/sync',
+    inputs: {
+      config: { description: 'Key of the replication configuration; every enabled one when empty.' },
+      ...SERVER,
+      ...REPORTING,
+    },
+    outputs: {
+      ...OUTPUTS,
+      results: 'The replication results, as JSON',
+      succeeded: 'Targets synced',
+      failed: 'Targets that failed',
+      inserts: 'Entries inserted, all targets',
+      updates: 'Entries updated, all targets',
+      deletes: 'Entries deleted, all targets',
+    },
+    bundle: 'dist/action/replication-sync.mjs',
+  },
+  {
+    id: 'transaction-log-clear',
+    name: 'enginectl transaction-log-clear',
+    description: 'Clear the transaction log (iLog) of the database the API runs on.',
+    uses: 'transaction-log/clear',
+    inputs: { ...SERVER, ...REPORTING },
+    outputs: { ...OUTPUTS, status: 'HTTP status of the clear' },
+    bundle: 'dist/action/transaction-log-clear.mjs',
+  },
+];
+
+export function actionDef(id: ActionDef['id']): ActionDef {
+  return ACTIONS.find((a) => a.id === id)!;
+}
+
+/** Where the action.yml of an action lives, relative to the repository root. */
+export function actionDir(def: ActionDef): string {
+  return def.id === 'enginectl' ? '.' : `actions/${def.id}`;
+}

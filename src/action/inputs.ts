@@ -1,0 +1,44 @@
+// Reading action inputs as the runner passes them (strings): booleans as @actions/core reads them,
+// list inputs as newlines, commas or a YAML flow list, vars as lines of K=V.
+import { parse as parseYaml } from 'yaml';
+import { UsageError } from '../errors.ts';
+
+export type GetInput = (name: string) => string;
+
+const TRUE = ['true', 'True', 'TRUE'];
+const FALSE = ['false', 'False', 'FALSE'];
+
+export function booleanInput(get: GetInput, name: string, fallback: boolean): boolean {
+  const raw = get(name).trim();
+  if (raw === '') return fallback;
+  if (TRUE.includes(raw)) return true;
+  if (FALSE.includes(raw)) return false;
+  throw new UsageError('BAD_INPUT', `input ${name}: "${raw}" is not a boolean`, { hint: `write ${name}: true or ${name}: false` });
+}
+
+/** A list input: one value per line, comma-separated values, or a YAML flow list `[1001, 1002]`. */
+export function listInput(get: GetInput, name: string): string[] | number[] | undefined {
+  const raw = get(name).trim();
+  if (raw === '') return undefined;
+  if (raw.startsWith('[')) {
+    let value: unknown;
+    try {
+      value = parseYaml(raw);
+    } catch (error) {
+      throw new UsageError('BAD_INPUT', `input ${name}: not a YAML flow list (${(error as Error).message.split('\n')[0]})`, { hint: `write ${name}: "[1001, 1002]", or one value per line` });
+    }
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' && typeof v !== 'number')) {
+      throw new UsageError('BAD_INPUT', `input ${name}: the list must hold numbers or strings`, { hint: `write ${name}: "[1001, 1002]"` });
+    }
+    return value as string[] | number[];
+  }
+  return raw.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+}
+
+/** `vars`: lines of NAME=VALUE; blank lines and lines starting with # are ignored. */
+export function varsLines(get: GetInput, name = 'vars'): string[] {
+  return get(name)
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}

@@ -1,0 +1,63 @@
+// The edge of the action bundles: the real @actions/core, the event payload, Octokit, signals
+// and the process exit code, wired to runAction.
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as core from '@actions/core';
+import { realClock } from '../cli/simulated-time.ts';
+import { ExitCode } from '../errors.ts';
+import { actionDef, type ActionDef } from './definitions.ts';
+import { githubContext } from './github-context.ts';
+import { octokitApi } from './octokit-api.ts';
+import { runAction } from './run-action.ts';
+import type { Toolkit } from './toolkit.ts';
+
+function event(path: string | undefined): unknown {
+  if (!path) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function main(id: ActionDef['id']): Promise<void> {
+  const stop = new AbortController();
+  let signalExit: number | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalExit = signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
+    stop.abort(new Error(`received ${signal}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const kit: Toolkit = {
+    getInput: (name) => core.getInput(name),
+    setSecret: (s) => core.setSecret(s),
+    setOutput: (name, value) => core.setOutput(name, value),
+    info: (line) => core.info(line),
+    startGroup: (t) => core.startGroup(t),
+    endGroup: () => core.endGroup(),
+    error: (m, p) => core.error(m, p),
+    warning: (m, p) => core.warning(m, p),
+    setFailed: (m) => core.setFailed(m),
+    appendSummary: async (markdown) => {
+      if (!process.env.GITHUB_STEP_SUMMARY) return;
+      await core.summary.addRaw(markdown, true).write();
+    },
+  };
+  const context = githubContext(process.env, event(process.env.GITHUB_EVENT_PATH));
+  const clock = realClock();
+  const code = await runAction(actionDef(id), {
+    kit,
+    env: process.env,
+    cwd: process.env.GITHUB_WORKSPACE ?? process.cwd(),
+    context,
+    readFile: (path) => readFile(path, 'utf8'),
+    github: (token) => octokitApi(token, context.owner, context.repo, process.env.GITHUB_API_URL),
+    signal: stop.signal,
+    now: clock.now,
+    sleep: clock.sleep,
+    reportDir: process.env.RUNNER_TEMP ?? tmpdir(),
+  });
+  process.exitCode = code === ExitCode.ok || signalExit === undefined ? code : signalExit;
+}

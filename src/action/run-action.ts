@@ -1,0 +1,253 @@
+// The core of every action: inputs in, a validated pipeline run, reports, job summary, outputs,
+// annotations, PR comment and Deployment out. Everything it touches is passed in (the Actions
+// toolkit, the GitHub API, the environment, the clock), so tests run it without a runner.
+import { join, resolve } from 'node:path';
+import { EngineClient } from '../api/index.ts';
+import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
+import { PipelineInvalid, type Diagnostic } from '../pipeline/diagnostics.ts';
+import { loadPipeline } from '../pipeline/load.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { renderMarkdown, renderings, writeReports } from '../report/index.ts';
+import { Masker } from '../runner/masker.ts';
+import { planPipeline, renderPlan } from '../runner/plan.ts';
+import { runPipeline } from '../runner/run-pipeline.ts';
+import type { RunResult } from '../runner/result.ts';
+import { registerSecrets, type Env } from '../runner/scope.ts';
+import { parseOnly, parseVars, readPipelineText } from '../cli/pipeline-file.ts';
+import type { ActionDef } from './definitions.ts';
+import { upsertComment, type DeploymentState, type GitHubApi } from './github-api.ts';
+import type { GitHubContext } from './github-context.ts';
+import { GitHubLogger } from './github-logger.ts';
+import { booleanInput, varsLines } from './inputs.ts';
+import { inputDiagnostic, stepPipeline } from './step-pipeline.ts';
+import type { Toolkit } from './toolkit.ts';
+
+/** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
+const COMMENT_LIMIT = 60_000;
+
+export interface ActionDeps {
+  kit: Toolkit;
+  env: Env;
+  cwd: string;
+  context: GitHubContext;
+  readFile(path: string): Promise<string>;
+  /** The GitHub API for a token; called only when a PR comment or a Deployment is asked for. */
+  github(token: string): GitHubApi;
+  signal: AbortSignal;
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Where the reports go (RUNNER_TEMP on a runner). */
+  reportDir: string;
+}
+
+interface Loaded {
+  pipeline: Pipeline;
+  /** Findings that do not stop the run (already told as input names for single-step actions). */
+  warnings: Diagnostic[];
+  env: Env;
+  only: Record<string, string>;
+}
+
+const CREDENTIAL_INPUT = /password|token/;
+
+export async function runAction(def: ActionDef, deps: ActionDeps): Promise<number> {
+  const { kit } = deps;
+  const masker = new Masker((form) => kit.setSecret(form));
+  // Every credential input is masked before anything is printed.
+  for (const name of Object.keys(def.inputs)) if (CREDENTIAL_INPUT.test(name)) masker.add(kit.getInput(name));
+  const say = (text: string) => kit.info(masker.mask(text));
+  try {
+    const loaded = await load(def, deps, masker);
+    const { pipeline } = loaded;
+    registerSecrets(pipeline, loaded.env, masker);
+    for (const d of loaded.warnings) {
+      deps.kit.warning(masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`), def.uses ? { title: 'enginectl' } : { title: 'enginectl', file: d.file, startLine: d.line, startColumn: d.col });
+    }
+    if (booleanInput(kit.getInput, 'dry-run', false)) return await dryRun(def, deps, loaded, masker);
+    return await execute(def, deps, loaded, masker);
+  } catch (error) {
+    return await failEarly(def, deps, error, masker, say);
+  }
+}
+
+async function load(def: ActionDef, deps: ActionDeps, masker: Masker): Promise<Loaded> {
+  const get = deps.kit.getInput;
+  const env: Record<string, string | undefined> = { ...deps.env };
+  const url = get('url').trim();
+  if (url) env.ENGINE_URL = url;
+  if (get('username').trim()) env.ENGINE_USERNAME = get('username').trim();
+  if (get('password')) env.ENGINE_PASSWORD = get('password');
+  if (def.uses) {
+    const generated = stepPipeline(def, get);
+    for (const value of Object.values(generated.env)) masker.add(value);
+    Object.assign(env, generated.env);
+    try {
+      const { pipeline, warnings } = loadPipeline({ file: generated.file, text: generated.text, env });
+      return { pipeline, warnings: warnings.map((d) => inputDiagnostic(d, generated.text)), env, only: {} };
+    } catch (error) {
+      if (error instanceof PipelineInvalid) throw new PipelineInvalid(error.diagnostics.map((d) => inputDiagnostic(d, generated.text)), undefined);
+      throw error;
+    }
+  }
+  const file = get('pipeline').trim();
+  if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/release.yml }' });
+  const text = await readPipelineText(resolve(deps.cwd, file), { readFile: deps.readFile }).catch((error: unknown) => {
+    if (error instanceof PipelineInvalid) throw new PipelineInvalid(error.diagnostics.map((d) => ({ ...d, file })), undefined);
+    throw error;
+  });
+  const vars = parseVars(varsLines(get));
+  const only = parseOnly(varsLines(get, 'only'));
+  const { pipeline, warnings } = loadPipeline({ file, text, env, vars });
+  return { pipeline, warnings, env, only };
+}
+
+async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
+  const { kit } = deps;
+  const plan = masker.mask(renderPlan(planPipeline(loaded.pipeline, loaded.env, { masker, only: loaded.only })));
+  kit.info(`dry run of "${masker.mask(loaded.pipeline.name)}": no request is made`);
+  for (const line of plan.split('\n')) kit.info(line);
+  const markdown = `## 🔍 ${loaded.pipeline.name}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n\`\`\`\n${plan.replace(/```/g, "'''")}\n\`\`\`\n`;
+  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(masker.mask(markdown));
+  await prComment(def, deps, loaded.pipeline, masker.mask(markdown), masker);
+  kit.setOutput('outcome', 'dry-run');
+  kit.setOutput('report', '');
+  kit.setOutput('outputs', '{}');
+  return ExitCode.ok;
+}
+
+async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
+  const { kit, context } = deps;
+  const { pipeline } = loaded;
+  const environment = deps.kit.getInput('deployment-environment').trim();
+  const deployment = environment ? await startDeployment(deps, pipeline, environment, masker) : undefined;
+
+  const relative = (file: string) => (context.workspace && file.startsWith(`${context.workspace}/`) ? file.slice(context.workspace.length + 1) : file);
+  const logger = new GitHubLogger(kit, (run) => {
+    const step = pipeline.steps[run.step];
+    return def.uses || !step ? {} : { file: relative(pipeline.file), startLine: step.position.line };
+  });
+  const result = await runPipeline(
+    pipeline,
+    {
+      clientFor: (server) => new EngineClient(server, { env: loaded.env, onRetry: ({ attempt, error }) => kit.info(masker.mask(`retry ${attempt} after: ${error.message}`)) }),
+      env: loaded.env,
+      logger,
+      signal: deps.signal,
+      now: deps.now,
+      sleep: deps.sleep,
+      masker,
+    },
+    { only: loaded.only },
+  );
+  const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
+  const base = join(deps.reportDir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
+  const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
+  const { failed } = await writeReports(result, paths, masker);
+  for (const f of failed) kit.warning(masker.mask(`a report could not be written: ${f}`), { title: 'enginectl' });
+  kit.info(masker.mask(`${result.outcome}: reports in ${base}.{json,html,junit.xml,md}`));
+
+  const r = renderings(result, masker, `${paths.json} (output report) and ${paths.html}`);
+  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(r.summary());
+  await prComment(def, deps, pipeline, masker.mask(renderMarkdown(r.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' })), masker);
+  if (deployment) await finishDeployment(deps, deployment, result, environment, masker);
+
+  kit.setOutput('outcome', result.outcome);
+  kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
+  kit.setOutput('outputs', masker.mask(JSON.stringify(outputsOf(result))));
+  if (def.uses) {
+    const only = result.steps[0];
+    for (const [name, value] of Object.entries(only?.outputs ?? {})) {
+      if (name in def.inputs || name === 'report' || name === 'outcome' || name === 'outputs') continue;
+      kit.setOutput(name, masker.mask(typeof value === 'string' ? value : JSON.stringify(value)));
+    }
+  }
+  if (result.outcome === 'success') return ExitCode.ok;
+  const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
+  kit.setFailed(masker.mask(result.outcome === 'cancelled' ? `"${pipeline.name}" was cancelled` : `"${pipeline.name}" failed: ${failedSteps.join(', ') || 'a step failed'}`));
+  return result.outcome === 'cancelled' ? ExitCode.interrupted : ExitCode.failed;
+}
+
+/** Every step's outputs by id (step-N without one); a matrix step's as a list of instances. */
+export function outputsOf(result: RunResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const byStep = new Map<number, RunResult['steps']>();
+  for (const s of result.steps) byStep.set(s.step, [...(byStep.get(s.step) ?? []), s]);
+  for (const [index, runs] of byStep) {
+    const key = runs[0]!.id ?? `step-${index + 1}`;
+    out[key] = runs[0]!.matrix ? runs.map((r) => ({ matrix: r.matrix, outcome: r.outcome, outputs: r.outputs })) : runs[0]!.outputs;
+  }
+  return out;
+}
+
+async function prComment(def: ActionDef, deps: ActionDeps, pipeline: Pipeline, markdown: string, masker: Masker): Promise<void> {
+  const { kit, context } = deps;
+  if (!booleanInput(kit.getInput, 'pr-comment', false)) return;
+  if (context.pullRequest === undefined) {
+    kit.info(`pr-comment: the ${context.eventName || 'current'} event has no pull request; no comment was written`);
+    return;
+  }
+  try {
+    const key = def.uses ? `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}` : pipeline.file;
+    const done = await upsertComment(deps.github(kit.getInput('github-token')), context.pullRequest, key, markdown);
+    kit.info(`pr-comment: ${done} the report comment on #${context.pullRequest}`);
+  } catch (error) {
+    kit.warning(masker.mask(`pr-comment: the comment could not be written: ${(error as Error).message}`), { title: 'enginectl' });
+  }
+}
+
+async function startDeployment(deps: ActionDeps, pipeline: Pipeline, environment: string, masker: Masker): Promise<{ id: number } | undefined> {
+  const { kit, context } = deps;
+  try {
+    const api = deps.github(kit.getInput('github-token'));
+    const id = await api.createDeployment({ ref: context.sha || context.ref, environment, description: `enginectl: ${pipeline.name}` });
+    await api.createDeploymentStatus(id, { state: 'in_progress', description: `running ${pipeline.name}`, logUrl: context.runUrl, environment });
+    kit.info(`deployment ${id} to ${environment}: in_progress`);
+    return { id };
+  } catch (error) {
+    kit.warning(masker.mask(`deployment-environment: the Deployment could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
+    return undefined;
+  }
+}
+
+async function finishDeployment(deps: ActionDeps, deployment: { id: number }, result: RunResult, environment: string, masker: Masker): Promise<void> {
+  const state: DeploymentState = result.outcome === 'success' ? 'success' : result.outcome === 'failure' ? 'failure' : 'error';
+  try {
+    await deps.github(deps.kit.getInput('github-token')).createDeploymentStatus(deployment.id, {
+      state,
+      description: masker.mask(`${result.name}: ${result.outcome}`),
+      logUrl: deps.context.runUrl,
+      environment,
+    });
+    deps.kit.info(`deployment ${deployment.id} to ${environment}: ${state}`);
+  } catch (error) {
+    deps.kit.warning(masker.mask(`deployment-environment: the final status could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
+  }
+}
+
+/** Invalid inputs or pipeline: annotations on the file's lines, a summary, outputs, exit 2. */
+async function failEarly(def: ActionDef, deps: ActionDeps, error: unknown, masker: Masker, say: (t: string) => void): Promise<number> {
+  const { kit, context } = deps;
+  const relative = (file: string) => (context.workspace && file.startsWith(`${context.workspace}/`) ? file.slice(context.workspace.length + 1) : file);
+  if (error instanceof PipelineInvalid) {
+    for (const d of error.diagnostics) {
+      const message = masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`);
+      kit.error(message, def.uses ? { title: 'enginectl: invalid input' } : { title: 'enginectl: invalid pipeline', file: relative(d.file), startLine: d.line, startColumn: d.col });
+    }
+  }
+  const text = masker.mask(describeError(error));
+  say(text);
+  const known = error instanceof EnginectlError;
+  if (booleanInput(() => safeInput(kit, 'summary'), 'summary', true)) {
+    await kit.appendSummary(`## ❌ enginectl: ${known ? 'invalid input' : 'internal error'}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`).catch(() => undefined);
+  }
+  kit.setOutput('outcome', 'failure');
+  kit.setOutput('report', '');
+  kit.setOutput('outputs', '{}');
+  kit.setFailed(masker.mask(error instanceof PipelineInvalid ? error.message : text.split('\n')[0]!));
+  return exitCodeOf(error);
+}
+
+function safeInput(kit: Toolkit, name: string): string {
+  const v = kit.getInput(name).trim();
+  return ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(v) ? v : '';
+}

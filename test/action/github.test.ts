@@ -1,0 +1,87 @@
+// The GitHub side of the action, against a local GitHub API that records each call: one PR
+// comment per pipeline, updated (not duplicated) on the next run; a Deployment with its
+// in_progress and final statuses; GitHub failures reported as warnings, never failing the deploy.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FAKE_GITHUB_TOKEN, runActionBundle, startGitHubApi } from '../helpers/action.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+const PIPELINE = `version: 1
+name: Release
+steps:
+  - id: sync
+    uses: replication/sync
+`;
+
+test('pr-comment: one comment per pipeline, found by its hidden marker and updated on the next run', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const github = await startGitHubApi(t);
+  const inputs = { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' };
+  const options = { action: '.', files: { 'release.yml': PIPELINE, 'other.yml': PIPELINE.replace('Release', 'Other') }, inputs, event: { pull_request: { number: 7 } }, githubApi: github.url };
+
+  const first = await runActionBundle(t, options);
+  assert.equal(first.code, 0, first.stdout);
+  assert.deepEqual(github.calls.map((c) => `${c.method} ${c.path}`), ['GET /repos/acme/erp/issues/7/comments', 'POST /repos/acme/erp/issues/7/comments']);
+  assert.equal(github.calls[1]!.authorization, `token ${FAKE_GITHUB_TOKEN}`);
+  assert.equal(github.comments.length, 1);
+  assert.match(github.comments[0]!.body, /^<!-- enginectl:release\.yml -->\n## ✅ Release: success/);
+
+  emulator.failReplication('REPLICA-2', 'disk full');
+  const second = await runActionBundle(t, options);
+  assert.equal(second.code, 1);
+  assert.deepEqual(github.calls.slice(2).map((c) => `${c.method} ${c.path}`), ['GET /repos/acme/erp/issues/7/comments', 'PATCH /repos/acme/erp/issues/comments/1000']);
+  assert.equal(github.comments.length, 1, 'updated, not duplicated');
+  assert.match(github.comments[0]!.body, /## ❌ Release: failure/);
+
+  const other = await runActionBundle(t, { ...options, inputs: { ...inputs, pipeline: 'other.yml' } });
+  assert.equal(other.code, 1);
+  assert.equal(github.comments.length, 2, 'another pipeline has its own comment');
+  assert.match(second.stdout, /pr-comment: updated the report comment on #7/);
+});
+
+test('pr-comment outside a pull request: a note in the log, no call', async (t) => {
+  const { url } = await startEmulator(t);
+  const github = await startGitHubApi(t);
+  const run = await runActionBundle(t, { action: '.', files: { 'release.yml': PIPELINE }, inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' }, githubApi: github.url });
+  assert.equal(run.code, 0);
+  assert.match(run.stdout, /pr-comment: the push event has no pull request; no comment was written/);
+  assert.equal(github.calls.length, 0);
+});
+
+test('deployment-environment: a Deployment, in_progress, then success; failure on a failed run', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const github = await startGitHubApi(t);
+  const options = { action: '.', files: { 'release.yml': PIPELINE }, inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'deployment-environment': 'production' }, githubApi: github.url };
+  const ok = await runActionBundle(t, options);
+  assert.equal(ok.code, 0, ok.stdout);
+  assert.deepEqual(
+    github.calls.map((c) => [c.method, c.path, c.body.state ?? c.body.environment]),
+    [
+      ['POST', '/repos/acme/erp/deployments', 'production'],
+      ['POST', '/repos/acme/erp/deployments/42/statuses', 'in_progress'],
+      ['POST', '/repos/acme/erp/deployments/42/statuses', 'success'],
+    ],
+  );
+  assert.equal(github.calls[0]!.body.ref, '0123456789abcdef0123456789abcdef01234567');
+  assert.equal(github.calls[1]!.body.log_url, 'https://github.example.com/acme/erp/actions/runs/4242');
+  // The replication call happens between in_progress and the final status.
+  emulator.failReplication('REPLICA-1', 'gone');
+  const failed = await runActionBundle(t, options);
+  assert.equal(failed.code, 1);
+  assert.deepEqual(github.calls.slice(3).map((c) => c.body.state ?? 'create'), ['create', 'in_progress', 'failure']);
+});
+
+test('a GitHub API that refuses: a warning, and the deployment result stands', async (t) => {
+  const { url } = await startEmulator(t);
+  const run = await runActionBundle(t, {
+    action: '.',
+    files: { 'release.yml': PIPELINE },
+    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'deployment-environment': 'production', 'pr-comment': 'true' },
+    event: { pull_request: { number: 7 } },
+    githubApi: 'http://127.0.0.1:9',
+  });
+  assert.equal(run.code, 0, run.stdout);
+  assert.equal(run.outputs.outcome, 'success');
+  assert.match(run.stdout, /^::warning title=enginectl::deployment-environment: the Deployment could not be recorded/m);
+  assert.match(run.stdout, /^::warning title=enginectl::pr-comment: the comment could not be written/m);
+});
