@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import { realClock } from '../cli/simulated-time.ts';
-import { ExitCode } from '../errors.ts';
+import { trapSignals } from '../signals.ts';
 import { actionDef, type ActionDef } from './definitions.ts';
 import { githubContext } from './github-context.ts';
 import { octokitApi } from './octokit-api.ts';
@@ -22,14 +22,7 @@ function event(path: string | undefined): unknown {
 }
 
 export async function main(id: ActionDef['id']): Promise<void> {
-  const stop = new AbortController();
-  let signalExit: number | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    signalExit = signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
-    stop.abort(new Error(`received ${signal}`));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = trapSignals();
   const kit: Toolkit = {
     getInput: (name) => core.getInput(name),
     setSecret: (s) => core.setSecret(s),
@@ -54,10 +47,11 @@ export async function main(id: ActionDef['id']): Promise<void> {
     context,
     readFile: (path) => readFile(path, 'utf8'),
     github: (token) => octokitApi(token, context.owner, context.repo, process.env.GITHUB_API_URL),
-    signal: stop.signal,
+    signal: signals.signal,
     now: clock.now,
     sleep: clock.sleep,
     reportDir: process.env.RUNNER_TEMP ?? tmpdir(),
   });
-  process.exitCode = code === ExitCode.ok || signalExit === undefined ? code : signalExit;
+  signals.release();
+  process.exitCode = signals.exitCode(code);
 }

@@ -1,5 +1,7 @@
 // Run output for a terminal or a CI log: one line per step start and end with its duration and
-// key figures; colour only on a TTY and without NO_COLOR.
+// key figures; colour only on a TTY and without NO_COLOR. Text that may come from the server or
+// the file (names, figures, messages) is neutralised, so it cannot carry CI commands or escapes.
+import { neutralise as n } from '../ci/neutralise.ts';
 import { formatDuration } from '../duration.ts';
 import type { RunLogger } from '../runner/logger.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
@@ -22,36 +24,36 @@ export class TerminalLogger implements RunLogger {
   }
 
   stepStarted(run: StepRun, position: string): void {
-    this.write(`${this.paint(36, '▶')} ${position} ${run.name} (${run.uses})\n`);
+    this.write(`${this.paint(36, '▶')} ${position} ${n(run.name)} (${run.uses})\n`);
   }
 
   stepFinished(run: StepRun, position: string): void {
     const icon = this.paint(COLOUR[run.outcome], ICON[run.outcome]);
-    const head = `${icon} ${position} ${run.name}`;
+    const head = `${icon} ${position} ${n(run.name)}`;
     if (run.outcome === 'skipped') {
       this.write(`${head}: skipped\n`);
       return;
     }
-    const figures = run.figures ? `  ${run.figures}` : '';
+    const figures = run.figures ? `  ${n(run.figures)}` : '';
     const attempts = run.attempts > 1 ? `  (${run.attempts} attempts)` : '';
     this.write(`${head}  ${formatDuration(run.durationMs)}${figures}${attempts}\n`);
     if (run.error) {
-      this.write(`    ${run.continuedOnError ? 'failed (continue-on-error)' : 'error'}: ${run.error.message}\n`);
-      if (run.error.hint) this.write(`    hint: ${run.error.hint}\n`);
+      this.write(`    ${run.continuedOnError ? 'failed (continue-on-error)' : 'error'}: ${n(run.error.message)}\n`);
+      if (run.error.hint) this.write(`    hint: ${n(run.error.hint)}\n`);
     }
   }
 
   info(run: StepRun | undefined, message: string): void {
-    this.write(`  ${run ? `${run.name}: ` : ''}${message}\n`);
+    this.write(`  ${run ? `${n(run.name)}: ` : ''}${n(message)}\n`);
   }
 
   warn(run: StepRun | undefined, message: string): void {
-    this.write(`  ${this.paint(33, 'warning')} ${run ? `${run.name}: ` : ''}${message}\n`);
+    this.write(`  ${this.paint(33, 'warning')} ${run ? `${n(run.name)}: ` : ''}${n(message)}\n`);
   }
 }
 
 export function summaryLine(result: RunResult): string {
   const count = (o: StepRun['outcome']) => result.steps.filter((s) => s.outcome === o).length;
   const parts = [`${count('success')} succeeded`, `${count('failure')} failed`, `${count('skipped')} skipped`, `${count('cancelled')} cancelled`].filter((p) => !p.startsWith('0 '));
-  return `pipeline "${result.name}": ${result.outcome} in ${formatDuration(result.durationMs)} (${result.steps.length} step run(s): ${parts.join(', ')})`;
+  return `pipeline "${n(result.name)}": ${result.outcome} in ${formatDuration(result.durationMs)} (${result.steps.length} step run(s): ${parts.join(', ')})`;
 }

@@ -6,7 +6,14 @@ import { formatDuration } from '../../duration.ts';
 import { planPipeline, renderPlan } from '../../runner/plan.ts';
 import { Masker } from '../../runner/masker.ts';
 import { runPipeline } from '../../runner/run-pipeline.ts';
-import { preparePaths, writeReports } from '../../report/write.ts';
+import { preparePaths, renderings, fullReportOf, writeReports } from '../../report/write.ts';
+import { ADAPTERS } from '../../ci/adapters.ts';
+import { CiLogger } from '../../ci/ci-logger.ts';
+import { CI_NAMES, detectCi } from '../../ci/detect.ts';
+import { renderDotenv, variablesOf } from '../../ci/variables.ts';
+import { appendFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseOnly, parseVars } from '../pipeline-file.ts';
@@ -27,6 +34,9 @@ Options:
   --junit F          write JUnit XML, one testcase per step instance
   --summary F        write the Markdown summary (under 1 MiB)
   --html F           write the self-contained HTML report with a timeline
+  --dotenv F         write step outputs as NAME=VALUE lines (GitLab artifacts:reports:dotenv)
+  --ci NAME          follow a CI system's conventions: ${CI_NAMES.join(', ')}
+                     (default: detected from its environment variables)
   -h, --help         show this help
 
 Reports are written even when a step fails or the run is interrupted; their paths are checked
@@ -45,6 +55,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     junit: { type: 'string' },
     summary: { type: 'string' },
     html: { type: 'string' },
+    dotenv: { type: 'string' },
+    ci: { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${RUN_HELP}\n`);
@@ -53,16 +65,22 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `run: expected one pipeline FILE, got ${positionals.length}`, { hint: 'enginectl run pipelines/demo.yml' });
   const file = positionals[0]!;
   const only = parseOnly(values.only);
+  const ci = ADAPTERS[detectCi(io.env, values.ci)];
   const { pipeline } = await loadPipelineFile(file, io, { vars: parseVars(values.var), emulator: values.emulator });
   const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
+  const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
   if (values['dry-run']) {
     io.stdout(`dry run of "${pipeline.name}": no request is made\n${renderPlan(planPipeline(pipeline, io.env, { only }))}\n`);
     return ExitCode.ok;
   }
 
-  const logger = new TerminalLogger(io.stdout, useColour(io.stdoutIsTTY, io.env));
-  const masker = new Masker();
+  const masker = new Masker((form) => {
+    const line = ci.mask(form);
+    if (line) io.stdout(`${line}\n`);
+  });
+  const where = (run: { step: number }) => ({ file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col });
+  const logger = new CiLogger(new TerminalLogger(io.stdout, useColour(io.stdoutIsTTY, io.env)), ci, io.stdout, Date.now, where);
   const execute = async (clientUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     io.stdout(`running "${pipeline.name}" (${pipeline.steps.length} steps)${clientUrl ? ` against the embedded emulator at ${clientUrl}` : ''}\n`);
     const result = await runPipeline(
@@ -86,9 +104,43 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     const { written, failed } = await writeReports(result, paths, masker);
     for (const path of written) io.stdout(`report: ${path}\n`);
     for (const failure of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${masker.mask(failure)}\n`);
+    failed.push(...(await publishToCi(result, masker)));
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
+
+  /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
+  async function publishToCi(result: Parameters<typeof variablesOf>[0], m: Masker): Promise<string[]> {
+    const problems: string[] = [];
+    const variables = variablesOf(result);
+    for (const v of variables) {
+      const line = ci.variable(v);
+      if (line) io.stdout(`${line}\n`);
+    }
+    if (dotenv) {
+      await writeFile(dotenv, m.mask(renderDotenv(variables))).then(
+        () => io.stdout(`outputs: ${dotenv}\n`),
+        (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
+      );
+    }
+    let summaryFile = paths.summary;
+    const wantsSummary = ci.name === 'azure' || (ci.name === 'github' && io.env.GITHUB_STEP_SUMMARY);
+    if (wantsSummary) {
+      const markdown = renderings(result, m, fullReportOf(paths)).summary();
+      try {
+        if (ci.name === 'github') await appendFile(io.env.GITHUB_STEP_SUMMARY!, markdown);
+        else if (!summaryFile) {
+          summaryFile = join(io.env.AGENT_TEMPDIRECTORY ?? tmpdir(), `enginectl-summary-${process.pid}.md`);
+          await writeFile(summaryFile, markdown);
+        }
+      } catch (error) {
+        problems.push(`job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+    }
+    for (const line of ci.finish(result.outcome, summaryFile)) io.stdout(`${line}\n`);
+    for (const p of problems) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${m.mask(p)}\n`);
+    return problems;
+  }
 
   if (!values.emulator) return execute(undefined, realClock());
   const clock = simulatedClock();

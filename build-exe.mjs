@@ -1,0 +1,31 @@
+// Builds the single executable `dist/enginectl` (linux-x64; `npm run build:exe`): the CLI bundled
+// as CommonJS (what Node 20's SEA runs), a SEA blob, and a copy of this Node binary with the blob
+// injected by postject. Not committed: built in CI and by the release script.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { build } from 'esbuild';
+
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const out = process.argv[2] ?? 'dist/enginectl';
+const work = 'dist/sea';
+mkdirSync(work, { recursive: true });
+
+await build({
+  entryPoints: ['src/cli/sea-entry.ts'],
+  outfile: `${work}/cli.cjs`,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.18',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+writeFileSync(`${work}/sea-config.json`, JSON.stringify({ main: `${work}/cli.cjs`, output: `${work}/prep.blob`, disableExperimentalSEAWarning: true, useCodeCache: true }));
+execFileSync(process.execPath, ['--experimental-sea-config', `${work}/sea-config.json`], { stdio: 'inherit' });
+copyFileSync(process.execPath, out);
+chmodSync(out, 0o755);
+const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
+execFileSync(process.execPath, [postject, out, 'NODE_SEA_BLOB', `${work}/prep.blob`, '--sentinel-fuse', FUSE], { stdio: ['ignore', 'ignore', 'inherit'] });
+process.stdout.write(`${out}: ${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB (Node ${process.version}, ${process.platform}-${process.arch})\n`);

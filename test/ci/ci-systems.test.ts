@@ -1,0 +1,106 @@
+// The CLI under simulated GitLab CI, Azure Pipelines and Jenkins environments: the exact
+// CI-specific lines and files, and a hostile server whose error text holds GitHub workflow
+// commands, Azure logging commands and GitLab section markers, which come out inert.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { neutralise } from '../../src/ci/neutralise.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { junitProblems } from '../helpers/schemas.ts';
+
+const HOSTILE = '::error::pwned ##vso[task.complete result=Succeeded;]ok \x1b[0Ksection_start:1:evil\r\x1b[0Kfake';
+
+const PIPELINE = `version: 1
+name: nightly
+steps:
+  - id: clear
+    name: Clear the log
+    uses: transaction-log/clear
+  - id: lic
+    name: New licence
+    uses: licensing/create
+    with:
+      licensee-id: ACME-001
+      licensee-name: ACME Corp
+      expiration: "2027-12-31"
+      licenser-key: 7001
+      licenses: [{ product: 2, quantity: 25, type: U }]
+  - id: sync
+    name: Sync the replicas
+    uses: replication/sync
+`;
+
+async function runUnder(t: TestContext, ci: Record<string, string>, extra: (dir: string) => string[] = () => []) {
+  const { url, emulator } = await startEmulator(t);
+  emulator.failReplication('REPLICA-2', HOSTILE);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-ci-'));
+  const file = join(dir, 'nightly.yml');
+  writeFileSync(file, PIPELINE);
+  const r = await runCli(['run', file, '--junit', join(dir, 'junit.xml'), ...extra(dir)], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...ci } });
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(junitProblems(join(dir, 'junit.xml')), undefined, 'JUnit valid against junit-10.xsd');
+  return { ...r, dir, file, lines: r.stdout.split('\n') };
+}
+
+function assertInert(stdout: string) {
+  assert.ok(!stdout.includes('::error::pwned'), 'no GitHub command from the server');
+  assert.ok(!stdout.includes('##vso[task.complete result=Succeeded;]ok'), 'no Azure command from the server');
+  assert.ok(!stdout.includes('section_start:1:evil'), 'no GitLab section from the server');
+  assert.ok(!stdout.includes('\r\x1b[0Kfake'), 'no carriage return or escape from the server');
+  assert.ok(stdout.includes(neutralise(HOSTILE)), 'the server text is shown, made inert');
+}
+
+const ESC = '\x1b';
+
+test('GitLab CI: a collapsed section per step, JUnit, outputs as a dotenv file, server text inert', async (t) => {
+  const r = await runUnder(t, { GITLAB_CI: 'true', CI: 'true' }, (dir) => ['--dotenv', join(dir, 'outputs.env'), '--summary', join(dir, 'summary.md')]);
+  const starts = r.lines.filter((l) => l.includes('section_start:'));
+  assert.equal(starts.length, 3);
+  assert.match(starts[0]!, new RegExp(`^${ESC}\\[0Ksection_start:\\d{10}:step_0_clear_the_log\\[collapsed=true\\]\\r${ESC}\\[0K\\[1/3\\] Clear the log \\(transaction-log/clear\\)$`));
+  assert.match(r.stdout, new RegExp(`^${ESC}\\[0Ksection_end:\\d{10}:step_2_sync_the_replicas\\r${ESC}\\[0K$`, 'm'));
+  assert.equal(
+    readFileSync(join(r.dir, 'outputs.env'), 'utf8'),
+    ['CLEAR_OUTCOME=success', 'CLEAR_STATUS=200', 'LIC_OUTCOME=success', 'LIC_CODE=***', 'SYNC_OUTCOME=failure', 'SYNC_SUCCEEDED=1', 'SYNC_FAILED=1', 'SYNC_INSERTS=1', 'SYNC_UPDATES=1', 'SYNC_DELETES=0', ''].join('\n').replace('LIC_CODE=***', "LIC_CODE='***'"),
+  );
+  assert.match(readFileSync(join(r.dir, 'summary.md'), 'utf8'), /^## ❌ nightly: failure/);
+  assert.doesNotMatch(r.stdout, /##vso|::group::/);
+  assertInert(r.stdout);
+});
+
+test('Azure Pipelines: groups, logissue on the step line, setvariable (secret marked), uploadsummary, complete', async (t) => {
+  const r = await runUnder(t, { TF_BUILD: 'True', AGENT_TEMPDIRECTORY: tmpdir() });
+  assert.ok(r.lines.includes('##[group][1/3] Clear the log (transaction-log/clear)'));
+  assert.equal(r.lines.filter((l) => l === '##[endgroup]').length, 3);
+  const issue = r.lines.find((l) => l.startsWith('##vso[task.logissue'))!;
+  assert.equal(issue, `##vso[task.logissue type=error;sourcepath=${r.file};linenumber=16;columnnumber=5;]Sync the replicas: replication failed for REPLICA-2 (${neutralise(HOSTILE).replace(/%/g, '%AZP25')})`);
+  assert.ok(r.lines.includes('##vso[task.setvariable variable=CLEAR_STATUS;isoutput=true]200'));
+  assert.ok(r.lines.includes('##vso[task.setvariable variable=LIC_CODE;isoutput=true;issecret=true]***'), 'a secret output is marked secret (and its value never leaves enginectl)');
+  assert.ok(r.lines.includes('##vso[task.setvariable variable=SYNC_FAILED;isoutput=true]1'));
+  const upload = r.lines.find((l) => l.startsWith('##vso[task.uploadsummary]'))!;
+  assert.match(readFileSync(upload.slice('##vso[task.uploadsummary]'.length), 'utf8'), /^## ❌ nightly: failure/);
+  assert.equal(r.lines.filter((l) => l.startsWith('##vso[task.complete')).join('\n'), '##vso[task.complete result=Failed;]enginectl: failure');
+  assert.ok(r.lines.some((l) => l.startsWith('##vso[task.setsecret]')), 'secrets registered with the agent');
+  assertInert(r.stdout);
+});
+
+test('Jenkins: plain sections, JUnit, exit code; no command syntax of other CI systems', async (t) => {
+  const r = await runUnder(t, { JENKINS_URL: 'https://jenkins.example.com/', BUILD_NUMBER: '7' });
+  assert.ok(r.lines.includes('---- [1/3] Clear the log (transaction-log/clear) ----'));
+  assert.ok(r.lines.includes('---- [3/3] Sync the replicas (replication/sync) ----'));
+  assert.doesNotMatch(r.stdout, /##vso|##\[|::group::|section_start/);
+  assertInert(r.stdout);
+});
+
+test('--ci forces a CI system, and an unknown name is exit 2 with the known ones', async (t) => {
+  const r = await runUnder(t, {}, () => ['--ci', 'azure']);
+  assert.ok(r.lines.includes('##[group][1/3] Clear the log (transaction-log/clear)'));
+  const plain = await runUnder(t, { TF_BUILD: 'True' }, () => ['--ci', 'plain']);
+  assert.doesNotMatch(plain.stdout, /##vso|##\[group/);
+  assertInert(plain.stdout);
+  const bad = await runCli(['run', 'pipelines/demo.yml', '--ci', 'travis']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--ci travis: not a CI system enginectl knows\n {2}hint: use one of github, gitlab, azure, jenkins, plain/);
+});

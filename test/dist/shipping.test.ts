@@ -1,0 +1,55 @@
+// The ways enginectl ships beyond the repository: the single executable (Node SEA) that runs
+// where no Node is installed, and the npm package whose bin works after a global install.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { VERSION } from '../../src/version.ts';
+import { ROOT } from '../helpers/action.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+/** Why the single executable cannot be built here, or undefined when it can. */
+function seaToolingMissing(): string | undefined {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return `the executable is built for linux-x64; this is ${process.platform}-${process.arch}`;
+  if (!existsSync(join(ROOT, 'node_modules/postject/dist/cli.js'))) return 'postject is not installed (npm ci installs it)';
+  if (!readFileSync(process.execPath).includes(FUSE)) return `this Node binary (${process.execPath}) was built without SEA support (no ${FUSE})`;
+  return undefined;
+}
+
+test('the single executable runs the demo pipeline on the embedded emulator with no node on PATH', (t) => {
+  const missing = seaToolingMissing();
+  if (missing) {
+    t.skip(`SEA build tooling missing: ${missing}`);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-sea-'));
+  const exe = join(dir, 'enginectl');
+  execFileSync(process.execPath, [join(ROOT, 'build-exe.mjs'), exe], { cwd: ROOT, stdio: 'pipe' });
+  const env = { PATH: join(dir, 'empty-bin'), HOME: dir, PROD_TOKEN: 'prod-token', STAGING_TOKEN: 'staging-token' };
+  mkdirSync(env.PATH);
+  assert.throws(() => execFileSync('node', ['-e', '0'], { env }), /ENOENT/, 'no node on this PATH');
+  assert.equal(execFileSync(exe, ['--version'], { env, encoding: 'utf8' }), `${VERSION}\n`);
+  const out = execFileSync(exe, ['run', join(ROOT, 'pipelines/demo.yml'), '--emulator', '--report-json', join(dir, 'r.json')], { env, encoding: 'utf8', cwd: dir });
+  assert.match(out, /pipeline "Release 2026\.11 \(demo\)": success in 30m \(10 step run\(s\): 10 succeeded\)/);
+  assert.equal((JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { outcome: string }).outcome, 'success');
+  assert.doesNotMatch(out, /ExperimentalWarning|SEA/);
+});
+
+test('npm pack: the tarball installs globally and its bin `enginectl` runs, with no dependency to fetch', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-pack-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as { filename: string; files: { path: string }[] }[];
+  const files = packed[0]!.files.map((f) => f.path);
+  assert.ok(files.includes('dist/cli.mjs'));
+  assert.ok(!files.some((f) => f.startsWith('dist/action') || f === 'dist/enginectl' || f.startsWith('src/')), `only what the CLI needs: ${files.join(', ')}`);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  assert.equal(Object.keys(pkg.dependencies ?? {}).length, 0, 'the bundle needs no runtime dependency');
+  const prefix = join(dir, 'prefix');
+  execFileSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, join(dir, packed[0]!.filename)], { stdio: 'pipe' });
+  const r = await runCli(['--version'], { command: [join(prefix, 'bin', 'enginectl')] });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, `${VERSION}\n`);
+});
