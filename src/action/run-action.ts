@@ -121,10 +121,9 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? await startDeployment(deps, pipeline, environment, masker) : undefined;
 
-  const relative = (file: string) => (context.workspace && file.startsWith(`${context.workspace}/`) ? file.slice(context.workspace.length + 1) : file);
   const logger = new GitHubLogger(kit, (run) => {
     const step = pipeline.steps[run.step];
-    return def.uses || !step ? {} : { file: relative(pipeline.file), startLine: step.position.line };
+    return def.uses || !step ? {} : { file: inWorkspace(context, pipeline.file), startLine: step.position.line };
   });
   const result = await runPipeline(
     pipeline,
@@ -142,12 +141,12 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
   const base = join(deps.reportDir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
   const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
-  const { failed } = await writeReports(result, paths, masker);
+  const r = renderings(result, masker);
+  const { failed } = await writeReports(r, paths);
   for (const f of failed) kit.warning(masker.mask(`a report could not be written: ${f}`), { title: 'enginectl' });
   kit.info(masker.mask(`${result.outcome}: reports in ${base}.{json,html,junit.xml,md}`));
 
-  const r = renderings(result, masker, `${paths.json} (output report) and ${paths.html}`);
-  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(r.summary());
+  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(r.summary(`${paths.json} (output report) and ${paths.html}`));
   await prComment(def, deps, pipeline, masker.mask(renderMarkdown(r.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' })), masker);
   if (deployment) await finishDeployment(deps, deployment, result, environment, masker);
 
@@ -227,17 +226,22 @@ async function finishDeployment(deps: ActionDeps, deployment: { id: number }, re
 /** Invalid inputs or pipeline: annotations on the file's lines, a summary, outputs, exit 2. */
 async function failEarly(def: ActionDef, deps: ActionDeps, error: unknown, masker: Masker, say: (t: string) => void): Promise<number> {
   const { kit, context } = deps;
-  const relative = (file: string) => (context.workspace && file.startsWith(`${context.workspace}/`) ? file.slice(context.workspace.length + 1) : file);
   if (error instanceof PipelineInvalid) {
     for (const d of error.diagnostics) {
       const message = masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`);
-      kit.error(message, def.uses ? { title: 'enginectl: invalid input' } : { title: 'enginectl: invalid pipeline', file: relative(d.file), startLine: d.line, startColumn: d.col });
+      kit.error(message, def.uses ? { title: 'enginectl: invalid input' } : { title: 'enginectl: invalid pipeline', file: inWorkspace(context, d.file), startLine: d.line, startColumn: d.col });
     }
   }
   const text = masker.mask(describeError(error));
   say(text);
   const known = error instanceof EnginectlError;
-  if (booleanInput(() => safeInput(kit, 'summary'), 'summary', true)) {
+  let summary = true;
+  try {
+    summary = booleanInput(kit.getInput, 'summary', true);
+  } catch {
+    // the input error being reported may be this one: the summary is written as by default
+  }
+  if (summary) {
     await kit.appendSummary(`## ❌ enginectl: ${known ? 'invalid input' : 'internal error'}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`).catch(() => undefined);
   }
   kit.setOutput('outcome', 'failure');
@@ -247,7 +251,7 @@ async function failEarly(def: ActionDef, deps: ActionDeps, error: unknown, maske
   return exitCodeOf(error);
 }
 
-function safeInput(kit: Toolkit, name: string): string {
-  const v = kit.getInput(name).trim();
-  return ['true', 'True', 'TRUE', 'false', 'False', 'FALSE'].includes(v) ? v : '';
+/** Annotation paths are relative to the checkout. */
+function inWorkspace(context: GitHubContext, file: string): string {
+  return context.workspace && file.startsWith(`${context.workspace}/`) ? file.slice(context.workspace.length + 1) : file;
 }

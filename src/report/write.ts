@@ -47,19 +47,20 @@ export interface Renderings {
   report: Report;
   json: () => string;
   junit: () => string;
-  summary: () => string;
+  /** `fullReport` names where the full report is, for the note when parts are cut. */
+  summary: (fullReport?: string) => string;
   html: () => string;
 }
 
-/** Every rendering of a run, masked: the same text whichever edge writes it. */
-export function renderings(result: RunResult, masker: Masker | undefined, fullReport?: string): Renderings {
+/** Every rendering of a run, masked: built once, the same text whichever edge writes it. */
+export function renderings(result: RunResult, masker: Masker | undefined): Renderings {
   const report = masker ? masker.maskValue(buildReport(result)) : buildReport(result);
   const mask = (text: string) => (masker ? masker.mask(text) : text);
   return {
     report,
     json: () => mask(renderJson(report)),
     junit: () => mask(renderJunit(report)),
-    summary: () => mask(renderMarkdown(report, { fullReport })),
+    summary: (fullReport) => mask(renderMarkdown(report, { fullReport })),
     html: () => mask(renderHtml(report)),
   };
 }
@@ -68,8 +69,8 @@ export function fullReportOf(paths: ReportPaths): string | undefined {
   return [paths.html, paths.json].filter(Boolean).join(' and ') || undefined;
 }
 
-export async function writeReports(result: RunResult, paths: ReportPaths, masker?: Masker): Promise<{ written: string[]; failed: string[] }> {
-  const r = renderings(result, masker, fullReportOf(paths));
+export async function writeReports(r: Renderings, paths: ReportPaths): Promise<{ written: string[]; failed: string[] }> {
+  const render: Record<keyof ReportPaths, () => string> = { json: r.json, junit: r.junit, summary: () => r.summary(fullReportOf(paths)), html: r.html };
   const written: string[] = [];
   const failed: string[] = [];
   for (const key of Object.keys(FLAGS) as (keyof ReportPaths)[]) {
@@ -77,7 +78,7 @@ export async function writeReports(result: RunResult, paths: ReportPaths, masker
     if (!path) continue;
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, r[key]());
+      await writeFile(path, render[key]());
       written.push(path);
     } catch (error) {
       failed.push(`${FLAGS[key]} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

@@ -9,6 +9,7 @@ import { test, type TestContext } from 'node:test';
 import { neutralise } from '../../src/ci/neutralise.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { LICENSE_CREATE_WITH } from '../helpers/run.ts';
 import { junitProblems } from '../helpers/schemas.ts';
 
 const HOSTILE = '::error::pwned ##vso[task.complete result=Succeeded;]ok \x1b[0Ksection_start:1:evil\r\x1b[0Kfake';
@@ -22,13 +23,7 @@ steps:
   - id: lic
     name: New licence
     uses: licensing/create
-    with:
-      licensee-id: ACME-001
-      licensee-name: ACME Corp
-      expiration: "2027-12-31"
-      licenser-key: 7001
-      licenses: [{ product: 2, quantity: 25, type: U }]
-  - id: sync
+${LICENSE_CREATE_WITH}  - id: sync
     name: Sync the replicas
     uses: replication/sync
 `;

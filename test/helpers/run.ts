@@ -81,3 +81,12 @@ steps:
     with: ${withBlock}
 ${extra}`;
 }
+
+/** The `with:` of a licensing/create step the emulator accepts (a step list item's indentation). */
+export const LICENSE_CREATE_WITH = `    with:
+      licensee-id: ACME-001
+      licensee-name: ACME Corp
+      expiration: "2027-12-31"
+      licenser-key: 7001
+      licenses: [{ product: 2, quantity: 25, type: U }]
+`;

@@ -15,6 +15,7 @@ import { escapeHtml } from '../../src/report/text.ts';
 import { FAKE_GITHUB_TOKEN, runActionBundle } from '../helpers/action.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { LICENSE_CREATE_WITH } from '../helpers/run.ts';
 
 const API_PASSWORD = 'P@ss w/rd+"q"%7e';
 const TARGET_TOKEN = 'tok/en+PROD=="x"&y';
@@ -72,13 +73,7 @@ steps:
     with: { target: prod, files: [1001], message: "\${{ secrets.NOTE }} \${{ secrets.CERT }}" }
   - id: lic
     uses: licensing/create
-    with:
-      licensee-id: ACME-001
-      licensee-name: ACME Corp
-      expiration: "2027-12-31"
-      licenser-key: 7001
-      licenses: [{ product: 2, quantity: 25, type: U }]
-  - id: add
+${LICENSE_CREATE_WITH}  - id: add
     uses: licensing/add
     with: { code: "\${{ steps.lic.outputs.code }}" }
   - id: system

@@ -6,7 +6,7 @@ import { formatDuration } from '../../duration.ts';
 import { planPipeline, renderPlan } from '../../runner/plan.ts';
 import { Masker } from '../../runner/masker.ts';
 import { runPipeline } from '../../runner/run-pipeline.ts';
-import { preparePaths, renderings, fullReportOf, writeReports } from '../../report/write.ts';
+import { fullReportOf, preparePaths, renderings, writeReports, type Renderings } from '../../report/write.ts';
 import { ADAPTERS } from '../../ci/adapters.ts';
 import { CiLogger } from '../../ci/ci-logger.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
@@ -101,16 +101,17 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       { only },
     );
     io.stdout(`${summaryLine(result)}\n`);
-    const { written, failed } = await writeReports(result, paths, masker);
+    const rendered = renderings(result, masker);
+    const { written, failed } = await writeReports(rendered, paths);
     for (const path of written) io.stdout(`report: ${path}\n`);
     for (const failure of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${masker.mask(failure)}\n`);
-    failed.push(...(await publishToCi(result, masker)));
+    failed.push(...(await publishToCi(result, rendered, masker)));
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
 
   /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
-  async function publishToCi(result: Parameters<typeof variablesOf>[0], m: Masker): Promise<string[]> {
+  async function publishToCi(result: Parameters<typeof variablesOf>[0], rendered: Renderings, m: Masker): Promise<string[]> {
     const problems: string[] = [];
     const variables = variablesOf(result);
     for (const v of variables) {
@@ -126,7 +127,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     let summaryFile = paths.summary;
     const wantsSummary = ci.name === 'azure' || (ci.name === 'github' && io.env.GITHUB_STEP_SUMMARY);
     if (wantsSummary) {
-      const markdown = renderings(result, m, fullReportOf(paths)).summary();
+      const markdown = rendered.summary(fullReportOf(paths));
       try {
         if (ci.name === 'github') await appendFile(io.env.GITHUB_STEP_SUMMARY!, markdown);
         else if (!summaryFile) {
