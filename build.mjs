@@ -2,7 +2,20 @@
 // - dist/cli.mjs: the CLI in one file (no Octokit: commands load only what they need).
 // - dist/action/*.mjs: one entry per action, sharing chunks under dist/action/chunks/.
 // The bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node built-ins.
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+
+/** Only `version` of package.json goes into the bundles: editing a script or a dependency must
+ * not change them (src/version.ts imports the file whole). */
+export const packageVersionOnly = {
+  name: 'package-version-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]package\.json$/ }, async (args) => ({
+      contents: JSON.stringify({ version: JSON.parse(await readFile(args.path, 'utf8')).version }),
+      loader: 'json',
+    }));
+  },
+};
 
 const banner = {
   js: "import { createRequire as __enginectlCreateRequire } from 'node:module';\nconst require = __enginectlCreateRequire(import.meta.url);",
@@ -20,6 +33,7 @@ const common = {
   legalComments: 'none',
   banner,
   logLevel: 'warning',
+  plugins: [packageVersionOnly],
 };
 
 /** The esbuild option sets, writing under `outdir`. */
