@@ -1,7 +1,7 @@
 // Turns HTTP exchanges into results or typed errors: status codes to ApiErrors that say what to
 // do, bodies to values checked against the resource schemas.
 import type { z } from 'zod';
-import { ApiError, serverMessage, trimBody } from './errors.ts';
+import { ApiError, htmlGist, isHtml, serverMessage, trimBody } from './errors.ts';
 import { requiredScopes } from './scopes.ts';
 import type { HttpRequest, HttpResponse, Transport } from './transport.ts';
 
@@ -45,8 +45,10 @@ export function statusError(spec: CallSpec, response: HttpResponse, transport: T
     body: trimBody(response.text),
     attempts: response.attempts,
   };
-  const said = response.text ? `: ${serverMessage(response.text)}` : '';
+  const html = isHtml(response.text, response.contentType);
+  const said = !response.text ? '' : html ? ` with ${htmlGist(response.text)}` : `: ${serverMessage(response.text)}`;
   const at = where(spec, transport);
+  const viaProxy = 'an HTML page usually comes from a proxy, load balancer or login page in front of the API: check the server URL and the proxy; ';
   switch (response.status) {
     case 401:
       return new ApiError('API_UNAUTHORIZED', `${at}: authentication failed (401)${said}`, {
@@ -70,7 +72,7 @@ export function statusError(spec: CallSpec, response: HttpResponse, transport: T
     default:
       return new ApiError('API_HTTP_STATUS', `${at}: the server answered HTTP ${response.status}${said || ' with no body'}`, {
         ...details,
-        hint: response.status >= 500 ? 'the server failed; its logs say why' : 'the server refused the request; its message says why',
+        hint: `${html ? viaProxy : ''}${response.status >= 500 ? 'the server failed; its logs say why' : 'the server refused the request; its message says why'}`,
       });
   }
 }

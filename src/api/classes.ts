@@ -1,6 +1,6 @@
 // Classes area (enterprise-api.md 4.1): hierarchy, schemas and entities.
 import { z } from 'zod';
-import type { Caller, CallOptions } from './call.ts';
+import { parseBody, type Caller, type CallOptions } from './call.ts';
 import { ClassKeyList, ClassSchema, Entity, EntityList, type EntityFields } from './schemas/index.ts';
 
 const BASE = '/api/classes/v1';
@@ -61,7 +61,7 @@ export class ClassesApi {
     const spec = { method: 'DELETE', path: entityPath(id, classKey), resource: entityName(id, classKey) };
     const response = await this.call.ok(spec, options);
     if (response.text === '') return null;
-    return z.unknown().parse(JSON.parse(response.text));
+    return parseBody(spec, this.call.transport, response, z.unknown());
   }
 }
 

@@ -1,7 +1,9 @@
 // The client of one enterprise server: the four API areas over one keep-alive connection pool,
 // plus `request` for raw calls (the CLI's `api` command, the `api/request` step).
 import type { Dispatcher } from 'undici';
-import { Caller, responseValue, type CallOptions } from './call.ts';
+import { Caller, responseValue, statusError, type CallOptions } from './call.ts';
+import type { ApiError } from './errors.ts';
+import { insecureHttpError } from './insecure-http.ts';
 import { ClassesApi } from './classes.ts';
 import { DevOpsApi } from './devops.ts';
 import { createDispatcher, type Env, type TlsOptions } from './dispatcher.ts';
@@ -11,12 +13,16 @@ import type { RetryPolicy } from './retry.ts';
 import { Transport, type Query, type RequestBody, type TransportOptions } from './transport.ts';
 
 export interface ServerConfig extends TlsOptions {
+  /** The server's name in the pipeline, for messages. */
+  name?: string | undefined;
   /** base_url of the API. */
   url: string;
   username?: string | undefined;
   password?: string | undefined;
   /** Per-request limit; default 2 hours. */
   timeoutMs?: number | undefined;
+  /** Send Basic credentials over plain http:// to a host that is not loopback (insecure-http.ts). */
+  allowInsecureHttp?: boolean | undefined;
 }
 
 export interface ClientDeps {
@@ -45,6 +51,8 @@ export interface RawResponse {
   /** Parsed JSON when the body is JSON, else its text; null when empty. */
   body: unknown;
   text: string;
+  /** Requests sent, retries included. */
+  attempts: number;
 }
 
 export class EngineClient {
@@ -57,6 +65,14 @@ export class EngineClient {
   private readonly ownsDispatcher: boolean;
 
   constructor(config: ServerConfig, deps: ClientDeps = {}) {
+    const insecure = insecureHttpError({
+      url: config.url,
+      credentials: config.username !== undefined,
+      allowInsecureHttp: config.allowInsecureHttp,
+      where: config.name ? `server "${config.name}"` : config.url.replace(/\/\/[^@/]*@/, '//***@'),
+      allowWith: 'allow insecure HTTP for this server (allow-insecure-http: true, or ENGINE_ALLOW_INSECURE_HTTP=true)',
+    });
+    if (insecure) throw insecure;
     this.ownsDispatcher = deps.dispatcher === undefined;
     this.dispatcher = deps.dispatcher ?? createDispatcher(config, deps.env ?? {});
     const transport = new Transport({
@@ -86,7 +102,13 @@ export class EngineClient {
       contentType: response.contentType,
       body: responseValue(response),
       text: response.text,
+      attempts: response.attempts,
     };
+  }
+
+  /** The typed error a typed call would have raised for this raw answer (code, message, hint). */
+  statusError(req: RawRequest, res: RawResponse): ApiError {
+    return statusError(req, { ...res, attempts: res.attempts }, this.caller.transport);
   }
 
   /** Closes the connection pool (when the client built it). */

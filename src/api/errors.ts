@@ -33,6 +33,8 @@ export interface ApiErrorDetails extends ErrorOptions {
   body?: string;
   /** How many requests were sent for this call (retries included). */
   attempts?: number;
+  /** The server (scheme, host, port) the call went to. */
+  origin?: string;
 }
 
 export class ApiError extends EnginectlError {
@@ -41,6 +43,7 @@ export class ApiError extends EnginectlError {
   readonly path: string;
   readonly status: number | undefined;
   readonly body: string | undefined;
+  readonly origin: string | undefined;
   attempts: number;
 
   constructor(
@@ -53,6 +56,7 @@ export class ApiError extends EnginectlError {
     this.path = details.path;
     this.status = details.status;
     this.body = details.body;
+    this.origin = details.origin;
     this.attempts = details.attempts ?? 1;
   }
 
@@ -68,6 +72,24 @@ const BODY_LIMIT = 500;
 export function trimBody(text: string): string {
   const folded = text.replace(/\s+/g, ' ').trim();
   return folded.length > BODY_LIMIT ? `${folded.slice(0, BODY_LIMIT)}… (${folded.length} chars)` : folded;
+}
+
+/** An HTML page (a proxy's, a load balancer's, a login page) rather than an answer of the API. */
+export function isHtml(text: string, contentType = ''): boolean {
+  return contentType === 'text/html' || contentType === 'application/xhtml+xml' || /^\s*(<!doctype html|<html[\s>])/i.test(text);
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+
+/** What an HTML page says in a line: its title, else its first heading; never its markup. */
+export function htmlGist(text: string): string {
+  const raw = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1] ?? '';
+  const plain = raw
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain ? `an HTML page: "${plain.length > 120 ? `${plain.slice(0, 120)}…` : plain}"` : 'an HTML page';
 }
 
 /** The `message` of a JSON error body when it has one, else the trimmed body. */

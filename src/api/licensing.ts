@@ -45,6 +45,11 @@ export class LicensingApi {
     if (code === '') {
       throw invalidResponse(spec, this.call.transport, response, 'the license code is empty');
     }
+    // enterprise-api.md 4.2: the code comes as text/plain. Anything else (a JSON error, a proxy's
+    // HTML page) is not a code, and must not be handed on to licensing/add as one.
+    if (response.contentType !== '' && response.contentType !== 'text/plain') {
+      throw invalidResponse(spec, this.call.transport, response, `expected the license code as text/plain but got ${response.contentType}`);
+    }
     return code;
   }
 

@@ -173,6 +173,7 @@ export class Transport {
     return new ApiError('API_ABORTED', `${req.method} ${req.path} on ${this.origin}: cancelled`, {
       method: req.method,
       path: req.path,
+      origin: this.origin,
       attempts,
       cause,
     });

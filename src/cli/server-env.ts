@@ -14,5 +14,5 @@ export function serverFromEnv(env: Readonly<Record<string, string | undefined>>)
       hint: 'set ENGINE_URL to the base_url of the API, e.g. https://erp.example.com',
     });
   }
-  return { url, username: env.ENGINE_USERNAME, password: env.ENGINE_PASSWORD };
+  return { url, username: env.ENGINE_USERNAME, password: env.ENGINE_PASSWORD, allowInsecureHttp: env.ENGINE_ALLOW_INSECURE_HTTP === 'true' };
 }

@@ -1,6 +1,6 @@
 // Serves an Emulator on a socket (node:http) and applies its fault rules to each request:
 // latency, status, dropped connections, truncated, garbled or slow bodies, no answer at all.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Emulator } from './emulator.ts';
 import { echoCredentials } from './echo.ts';
@@ -45,29 +45,49 @@ function send(res: ServerResponse, answer: EmuResponse, body = answer.body ?? ''
   res.end(body);
 }
 
+/** The whole answer as bytes on the wire, for faults that cut it anywhere. */
+function wire(answer: EmuResponse, body: Buffer): Buffer {
+  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
+  for (const [k, v] of Object.entries(answer.headers ?? {})) if (v !== undefined) head.push(`${k}: ${v}`);
+  head.push(`content-length: ${body.length}`, 'connection: close', '', '');
+  return Buffer.concat([Buffer.from(head.join('\r\n')), body]);
+}
+
+async function cut(res: ServerResponse, bytes: Buffer): Promise<void> {
+  res.socket?.write(bytes);
+  await delay(10);
+  res.socket?.destroy();
+}
+
 async function respond(res: ServerResponse, answer: EmuResponse, rule: FaultRule | undefined): Promise<void> {
-  const body = answer.body ?? '';
-  if (rule?.reset === 'after' || rule?.truncate) {
-    const half = Buffer.from(body).subarray(0, Math.floor(Buffer.byteLength(body) / 2));
-    res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(body) });
-    res.write(half);
-    await delay(10);
-    res.socket?.destroy();
-    return;
+  const body = Buffer.from(answer.body ?? '');
+  if (rule?.reset === 'after') {
+    // Half of the answer, head included: an empty body is cut inside its headers.
+    const bytes = wire(answer, body);
+    return cut(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  }
+  if (rule?.truncate) {
+    // The whole head, then half of the body it announces; an empty body announces one byte.
+    const announced = body.length > 0 ? body : Buffer.from(' ');
+    const bytes = wire(answer, announced);
+    return cut(res, bytes.subarray(0, bytes.length - announced.length + Math.floor(body.length / 2)));
   }
   if (rule?.invalidJson) {
     send(res, { ...answer, headers: { 'content-type': 'application/json' }, body: '{"broken": ' });
     return;
   }
   if (rule?.chunkDelayMs) {
-    res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(body) });
-    const bytes = Buffer.from(body);
-    const size = Math.max(1, Math.ceil(bytes.length / 16));
-    for (let i = 0; i < bytes.length; i += size) {
-      if (res.destroyed) return;
-      res.write(bytes.subarray(i, i + size));
+    // The head at once, then the body in up to 16 chunks, each after the delay (an empty body
+    // ends after one delay).
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': body.length });
+    const size = Math.max(1, Math.ceil(body.length / 16));
+    let i = 0;
+    do {
       await delay(rule.chunkDelayMs);
-    }
+      if (res.destroyed) return;
+      res.write(body.subarray(i, i + size));
+      i += size;
+    } while (i < body.length);
     res.end();
     return;
   }

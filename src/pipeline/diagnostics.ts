@@ -9,13 +9,26 @@ export interface Diagnostic {
   hint?: string | undefined;
 }
 
+/** The source line as shown under a finding: at most FRAME_WIDTH characters around the column. */
+const FRAME_WIDTH = 120;
+
+function frame(text: string, col: number): { shown: string; caret: number } {
+  const line = text.replace(/\t/g, ' ');
+  if (line.length <= FRAME_WIDTH) return { shown: line, caret: col - 1 };
+  const start = Math.max(0, Math.min(col - 1 - FRAME_WIDTH / 2, line.length - FRAME_WIDTH));
+  const head = start > 0 ? '…' : '';
+  const tail = start + FRAME_WIDTH < line.length ? '…' : '';
+  return { shown: `${head}${line.slice(start, start + FRAME_WIDTH)}${tail}`, caret: col - 1 - start + head.length };
+}
+
 export function formatDiagnostic(d: Diagnostic, source?: string): string {
   const out = [`${d.file}:${d.line}:${d.col} ${d.message}`];
   const text = source?.split(/\r?\n/)[d.line - 1];
   if (text !== undefined) {
     const gutter = String(d.line).length;
-    out.push(`  ${String(d.line)} | ${text.replace(/\t/g, ' ')}`);
-    out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, d.col - 1))}^`);
+    const { shown, caret } = frame(text, d.col);
+    out.push(`  ${String(d.line)} | ${shown}`);
+    out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, caret))}^`);
   }
   if (d.hint) out.push(`  hint: ${d.hint}`);
   return out.join('\n');

@@ -1,9 +1,9 @@
 // Loading a pipeline: YAML with positions -> schema -> step inputs -> semantic rules -> the
 // normalised pipeline, or every problem at once (PipelineInvalid, exit 2). No I/O here.
-import type { z } from 'zod';
 import { parseExpression, callsStatus, ExprError } from '../expr/index.ts';
+import { insecureHttpError } from '../api/insecure-http.ts';
 import { parseDuration } from '../duration.ts';
-import { STEP_TYPES } from '../steps/registry.ts';
+import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import type { TargetDef } from '../steps/types.ts';
 import { didYouMean, PipelineInvalid, type Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
@@ -119,7 +119,7 @@ export function loadPipeline(options: LoadOptions): LoadResult {
     const step = raw as Partial<RawStep> | null;
     const type = step && typeof step === 'object' ? STEP_TYPES.get(String(step.uses)) : undefined;
     if (!type || (step!.with !== undefined && (typeof step!.with !== 'object' || step!.with === null || Array.isArray(step!.with)))) return;
-    const schema = type.inputs(lenientCheck) as z.ZodType;
+    const schema = inputSchema(type, lenientCheck);
     const result = schema.safeParse(step!.with ?? {}, { reportInput: true });
     if (!result.success) problems.push(...issueDiagnostics(source, result.error.issues, ['steps', index, 'with'], schema, `the inputs of ${type.uses}`));
   });
@@ -153,6 +153,19 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
 
   const targets = file$.targets ?? {};
   for (const [name, target] of Object.entries(targets)) problems.push(...credentialProblems(source, ['targets', name], target));
+  if (!options.emulator) {
+    for (const [name, s] of Object.entries(file$.servers ?? {})) {
+      if (typeof s?.url !== 'string' || s.url.includes('${{')) continue;
+      const refused = insecureHttpError({
+        url: s.url,
+        credentials: s.username !== undefined,
+        allowInsecureHttp: s['allow-insecure-http'] === true,
+        where: `server "${name}"`,
+        allowWith: 'set allow-insecure-http: true on the server',
+      });
+      if (refused) problems.push(at(source, ['servers', name, 'url'], refused.message, refused.hint));
+    }
+  }
 
   const world: RefWorld = {
     env: options.env,
@@ -204,10 +217,16 @@ function sorted(list: Diagnostic[]): Diagnostic[] {
 function normalise(source: YamlSource, data: PipelineFile, stepServers: (string | undefined)[], options: LoadOptions): Pipeline {
   const servers: Record<string, ServerDef> = Object.create(null);
   for (const [name, s] of Object.entries(data.servers ?? {})) {
-    servers[name] = { name, url: s.url, username: s.username, password: s.password, timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, caFile: s['ca-file'], insecureSkipTlsVerify: s['insecure-skip-tls-verify'] };
+    servers[name] = { name, url: s.url, username: s.username, password: s.password, timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, caFile: s['ca-file'], insecureSkipTlsVerify: s['insecure-skip-tls-verify'], allowInsecureHttp: s['allow-insecure-http'] };
   }
   if (Object.keys(servers).length === 0 && (options.env.ENGINE_URL || options.emulator)) {
-    servers[DEFAULT_SERVER] = { name: DEFAULT_SERVER, url: options.env.ENGINE_URL ?? '', username: options.env.ENGINE_USERNAME, password: options.env.ENGINE_PASSWORD };
+    servers[DEFAULT_SERVER] = {
+      name: DEFAULT_SERVER,
+      url: options.env.ENGINE_URL ?? '',
+      username: options.env.ENGINE_USERNAME,
+      password: options.env.ENGINE_PASSWORD,
+      allowInsecureHttp: options.env.ENGINE_ALLOW_INSECURE_HTTP === 'true',
+    };
   }
   const vars: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries({ ...(data.vars ?? {}), ...(options.vars ?? {}) })) Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });

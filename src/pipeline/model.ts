@@ -11,6 +11,7 @@ export interface ServerDef {
   timeoutMs?: number | undefined;
   caFile?: string | undefined;
   insecureSkipTlsVerify?: boolean | string | undefined;
+  allowInsecureHttp?: boolean | string | undefined;
 }
 
 export interface RetryPolicy {

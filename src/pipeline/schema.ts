@@ -38,6 +38,7 @@ export const ServerSchema = z.strictObject({
   timeout: durationString.optional().describe('per-request limit; default 2h'),
   'ca-file': text.optional().describe('extra CA certificate (PEM) to trust'),
   'insecure-skip-tls-verify': boolOrExpr.optional(),
+  'allow-insecure-http': boolOrExpr.optional().describe('send the user name and password over plain http:// to a host that is not loopback'),
 });
 
 export const TargetSchema = z.strictObject({

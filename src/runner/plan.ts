@@ -2,7 +2,7 @@
 // runs, secrets masked. Outputs of earlier steps are shown as placeholders.
 import { evaluate, parseExpression, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { STEP_TYPES } from '../steps/registry.ts';
+import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { expandMatrix, onlyFilter } from './matrix.ts';
@@ -42,7 +42,7 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
         runs = truthy(evaluate(parseExpression(step.if), scope));
         const inputs = resolveDeep(step.with, scope) as Record<string, unknown>;
         registerInputSecrets(inputs, masker);
-        const parsed = type.inputs(resolved).safeParse(inputs);
+        const parsed = inputSchema(type, resolved).safeParse(inputs);
         calls = type.plan((parsed.success ? parsed.data : inputs) as never, targets);
         if (!parsed.success && JSON.stringify(inputs).includes('<steps.')) note = 'some inputs come from earlier steps\' outputs, known only at run time';
       } catch (error) {

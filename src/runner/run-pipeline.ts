@@ -1,12 +1,12 @@
 // Executes a normalised pipeline: steps in file order, matrix instances at most max-parallel at a
 // time, conditions, continue-on-error, timeouts, explicit retries, cancellation, masking. The
 // world comes in through RunnerDeps; the result is the report model.
-import type { EngineClient } from '../api/index.ts';
+import { ApiError, type EngineClient } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import { EnginectlError } from '../errors.ts';
 import { evaluate, parseExpression, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
-import { STEP_TYPES } from '../steps/registry.ts';
+import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
 import type { RunLogger } from './logger.ts';
 import { Masker } from './masker.ts';
@@ -57,6 +57,14 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     if (!client) clients.set(server.name, (client = deps.clientFor(server)));
     return client;
   };
+  // A client for every server a step calls, up front: a configuration the client refuses
+  // (credentials over plain http://) stops the run before its first call.
+  try {
+    for (const step of pipeline.steps) if (step.server !== undefined && STEP_TYPES.get(step.uses)?.needsServer) clientOf(step.server);
+  } catch (error) {
+    await Promise.all([...clients.values()].map((c) => c.close()));
+    throw error;
+  }
   const log = deps.logger;
   const startedAt = deps.now();
   const steps: Record<string, StepState> = Object.create(null);
@@ -78,7 +86,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     log.stepStarted(run, position);
     let inputs: Record<string, unknown>;
     try {
-      const parsed = type.inputs(resolved).safeParse(resolveDeep(step.with, scope));
+      const parsed = inputSchema(type, resolved).safeParse(resolveDeep(step.with, scope));
       if (!parsed.success) {
         const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
         registerInputSecrets(resolveDeep(step.with, scope), masker);
@@ -109,20 +117,22 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
       const heartbeat = setInterval(() => log.info(run, `still running (${formatDuration(deps.now() - began)})`), deps.heartbeatMs ?? 60_000);
       let outcome: StepOutcome | undefined;
       let error: StepError | undefined;
+      let inFlight = '';
       try {
         outcome = await type.run(inputs, env);
       } catch (caught) {
         error = errorOf(caught);
+        if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.origin}`;
       } finally {
         clearInterval(heartbeat);
       }
       if (deps.signal.aborted) return finish(run, position, 'cancelled', { code: 'CANCELLED', message: 'cancelled: the run was interrupted' });
-      if (timeout?.aborted) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer' };
+      if (timeout?.aborted) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
       if (outcome) {
         steps$(run, outcome);
         for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
         if (!outcome.failure && !error) return finish(run, position, 'success', undefined, outcome.outputs);
-        error ??= { code: 'STEP_FAILED', message: outcome.failure! };
+        error ??= typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
       }
       if (attempt < attempts) {
         const delay = step.retry!.delayMs * step.retry!.backoff ** (attempt - 1);

@@ -12,6 +12,7 @@ export interface ResolvedServer {
   timeoutMs?: number | undefined;
   caFile?: string | undefined;
   insecureSkipTlsVerify?: boolean | undefined;
+  allowInsecureHttp?: boolean | undefined;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -33,7 +34,7 @@ export function resolveServers(pipeline: Pipeline, base: Record<string, unknown>
   const scope: EvalScope = { contexts: base };
   const servers = new Map<string, ResolvedServer>();
   for (const [name, s] of Object.entries(pipeline.servers)) {
-    const r = resolveDeep({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify }, scope) as Record<string, unknown>;
+    const r = resolveDeep({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify, allowHttp: s.allowInsecureHttp }, scope) as Record<string, unknown>;
     const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
     masker.add(str(r.password));
     // The Authorization header is base64 of user:password: a form the password alone does not cover.
@@ -52,6 +53,7 @@ export function resolveServers(pipeline: Pipeline, base: Record<string, unknown>
       timeoutMs: s.timeoutMs,
       caFile: str(r.caFile),
       insecureSkipTlsVerify: r.insecure === true || r.insecure === 'true',
+      allowInsecureHttp: r.allowHttp === true || r.allowHttp === 'true',
     });
   }
   return servers;

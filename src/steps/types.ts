@@ -51,8 +51,11 @@ export interface StepOutcome {
   result?: unknown;
   /** Key figures for the step's end line: "inserts 2, updates 1". */
   figures?: string;
-  /** Set when the step fails without an error: success false, a gate not met, an assertion. */
-  failure?: string;
+  /**
+   * Set when the step fails without an error: success false, a gate not met, an assertion (a
+   * message; STEP_FAILED), or an answer the step did not expect (a code and a hint of its own).
+   */
+  failure?: string | { code: string; message: string; hint?: string | undefined };
   warnings?: string[];
 }
 

@@ -1,7 +1,7 @@
 // Runs a pipeline given as YAML in-process against an emulator served on 127.0.0.1, on a
 // simulated clock shared with the emulator (waits pass at once).
 import type { TestContext } from 'node:test';
-import { EngineClient } from '../../src/api/index.ts';
+import { EngineClient, type ClientDeps } from '../../src/api/index.ts';
 import { simulatedClock, type Clock } from '../../src/cli/simulated-time.ts';
 import type { EmulatorOptions } from '../../src/emulator/index.ts';
 import { loadPipeline } from '../../src/pipeline/load.ts';
@@ -21,6 +21,8 @@ export interface RunYamlOptions extends RunOptions {
   /** The clock of the runner and the emulator (default: simulated, from 2026-11-22 12:00 UTC). */
   clock?: Clock & { advanced(): number };
   file?: string;
+  /** Extra client dependencies (onRetry, to count attempts that never reach a server). */
+  clientDeps?: ClientDeps;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function runYaml(t: TestContext, yaml: string, options: RunYamlOpti
   const result = await runPipeline(
     pipeline,
     {
-      clientFor: (s) => new EngineClient(s, { retry: FAST_RETRY }),
+      clientFor: (s) => new EngineClient(s, { retry: FAST_RETRY, ...options.clientDeps }),
       env,
       logger,
       signal: options.signal ?? new AbortController().signal,

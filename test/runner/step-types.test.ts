@@ -178,7 +178,11 @@ test('api/request: any call; fails when the status is not the expected one', asy
   const expected404 = await runYaml(t, oneStep('api/request', '{ path: /api/licensing/v1/products/9, expect-status: [404] }'));
   assert.equal(expected404.result.outcome, 'success');
   const bad = await runYaml(t, oneStep('api/request', '{ method: POST, path: /api/devops/v1/update/vfs, body: { targetDBName: PROD } }'));
-  assert.match(bad.result.steps[0]!.error!.message, /answered HTTP 400; expected a 2xx status/);
+  assert.equal(bad.result.steps[0]!.error?.code, 'API_HTTP_STATUS', 'the code a typed call would give');
+  assert.match(bad.result.steps[0]!.error!.message, /^POST \/api\/devops\/v1\/update\/vfs on http:\/\/127\.0\.0\.1:\d+: the server answered HTTP 400: .+; expected a 2xx status$/);
+  const unexpected = await runYaml(t, oneStep('api/request', '{ path: /api/licensing/v1/products/1, expect-status: [404] }'));
+  assert.equal(unexpected.result.steps[0]!.error?.code, 'API_UNEXPECTED_STATUS');
+  assert.match(unexpected.result.steps[0]!.error!.message, /^GET \/api\/licensing\/v1\/products\/1 on http:\/\/127\.0\.0\.1:\d+: answered HTTP 200; expected 404$/);
 });
 
 test('assert: bare or ${{ }} expressions; a false one fails with its message', async (t) => {

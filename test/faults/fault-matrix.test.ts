@@ -1,0 +1,195 @@
+// The fault matrix: every step type against every fault the emulator injects on the call it makes
+// (over real HTTP on 127.0.0.1). For each pair: the step's outcome and error code, a message that
+// says what failed, where and what to check, the outcome in every report, and the exact number of
+// requests the server received: GET-only calls retry transient faults a bounded number of times,
+// every other call is sent once.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, it, test } from 'node:test';
+import { sealLicenses } from '../../src/emulator/license-code.ts';
+import type { FaultRule } from '../../src/emulator/index.ts';
+import { renderings } from '../../src/report/write.ts';
+import { FAST_RETRY } from '../helpers/emulator.ts';
+import { assertOutcomes } from '../helpers/reports.ts';
+import { oneStep, runYaml } from '../helpers/run.ts';
+
+interface StepCase {
+  uses: string;
+  with: string;
+  /** The call the fault is put on (the step's first call). */
+  method: string;
+  path: string;
+  /** What the step needs of a 2xx body: its resource's shape, any JSON, or nothing (only the status). */
+  body: 'shape' | 'json' | 'none';
+  /** Another call the step makes alongside the faulted one (licensing/check asks for products too). */
+  alongside?: string;
+}
+
+const D = '/api/devops/v1';
+const CODE = sealLicenses({ licenseVersion: 1, licenses: [] });
+
+export const STEP_CASES: StepCase[] = [
+  { uses: 'transaction-log/clear', with: '{}', method: 'POST', path: `${D}/transaction-log/clear`, body: 'none' },
+  { uses: 'replication/sync', with: '{ config: 1 }', method: 'POST', path: `${D}/replication/configs/1/sync`, body: 'shape' },
+  { uses: 'update/system', with: '{ target: prod }', method: 'POST', path: `${D}/update/system`, body: 'shape' },
+  { uses: 'update/vfs', with: '{ target: prod, files: [1001] }', method: 'POST', path: `${D}/update/vfs`, body: 'shape' },
+  { uses: 'monitoring/engines', with: '{ min-online: 1 }', method: 'GET', path: '/api/monitoring/v1/engines', body: 'shape' },
+  { uses: 'monitoring/alerts', with: '{ fail-on: critical }', method: 'GET', path: '/api/monitoring/v1/alerts', body: 'shape' },
+  { uses: 'monitoring/sessions', with: '{}', method: 'GET', path: '/api/monitoring/v1/sessions', body: 'shape' },
+  {
+    uses: 'licensing/create',
+    with: '{ licensee-id: A-1, licensee-name: ACME, expiration: "2030-01-31", licenses: [{ product: 3, quantity: 9, type: P }] }',
+    method: 'POST',
+    path: '/api/licensing/v1/licenses/create',
+    body: 'shape',
+  },
+  { uses: 'licensing/add', with: `{ code: "${CODE}" }`, method: 'POST', path: '/api/licensing/v1/licenses', body: 'none' },
+  { uses: 'licensing/remove', with: '{ key: 2 }', method: 'DELETE', path: '/api/licensing/v1/licenses/2', body: 'none' },
+  { uses: 'licensing/check', with: '{ product: 1 }', method: 'GET', path: '/api/licensing/v1/licenses', body: 'shape', alongside: 'GET /api/licensing/v1/products' },
+  { uses: 'classes/get', with: '{ id: 2001 }', method: 'GET', path: '/api/classes/v1/entities/2001', body: 'shape' },
+  { uses: 'classes/query', with: '{ class: 12, where: { iname: jdoe } }', method: 'GET', path: '/api/classes/v1/classes/12/entities', body: 'shape' },
+  { uses: 'classes/create', with: '{ class: 21, fields: { iname: INV-9 } }', method: 'POST', path: '/api/classes/v1/classes/21/entities', body: 'shape' },
+  { uses: 'classes/update', with: '{ class: 12, id: 2001, fields: { iname: x } }', method: 'PATCH', path: '/api/classes/v1/classes/12/entities/2001', body: 'shape' },
+  { uses: 'classes/delete', with: '{ class: 12, id: 2002 }', method: 'DELETE', path: '/api/classes/v1/classes/12/entities/2002', body: 'json' },
+  { uses: 'api/request', with: '{ path: /api/monitoring/v1/alerts }', method: 'GET', path: '/api/monitoring/v1/alerts', body: 'none' },
+  { uses: 'api/request', with: `{ method: POST, path: ${D}/transaction-log/clear }`, method: 'POST', path: `${D}/transaction-log/clear`, body: 'none' },
+];
+
+interface Expectation {
+  outcome: 'success' | 'failure';
+  code?: string;
+  /** Requests sent for the faulted call. */
+  requests: number;
+  /** What the message must say beyond the call and the server. */
+  says?: RegExp;
+}
+
+interface Fault {
+  name: string;
+  /** The rule on the step's call; none for "connection refused" (nothing listens). */
+  rule?: Omit<FaultRule, 'path' | 'method'>;
+  /** Step and server settings the fault needs (timeouts). */
+  stepExtra?: string;
+  serverTimeout?: string;
+  expect(c: StepCase): Expectation;
+}
+
+/** A GET is tried 1 + 3 times on a transient fault; every other call once. */
+const bounded = (c: StepCase) => (c.method === 'GET' ? 1 + FAST_RETRY.retries : 1);
+const JSON_500 = '{"status":500,"error":"internal","message":"database PROD is locked by a backup"}';
+const HTML_500 = '<!DOCTYPE html><html><head><title>500 Internal Server Error</title><style>body{font:12px}</style></head><body><h1>Internal Server Error</h1><p>The proxy could not reach the upstream.</p><script>alert(1)</script></body></html>';
+
+export const FAULTS: Fault[] = [
+  { name: 'connection refused', expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_REFUSED', requests: bounded(c), says: /connection refused/ }) },
+  { name: 'reset before the response', rule: { reset: 'before' }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
+  { name: 'reset during the response', rule: { reset: 'after' }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
+  { name: 'no answer until the step timeout', rule: { hang: true }, stepExtra: '    timeout: 2s\n', expect: () => ({ outcome: 'failure', code: 'STEP_TIMEOUT', requests: 1, says: /timed out after 2s waiting for/ }) },
+  { name: '401', rule: { status: 401 }, expect: () => ({ outcome: 'failure', code: 'API_UNAUTHORIZED', requests: 1, says: /authentication failed \(401\)/ }) },
+  { name: '403', rule: { status: 403 }, expect: () => ({ outcome: 'failure', code: 'API_FORBIDDEN', requests: 1, says: /forbidden \(403\)/ }) },
+  { name: '404', rule: { status: 404 }, expect: () => ({ outcome: 'failure', code: 'API_NOT_FOUND', requests: 1, says: /not found \(404\)/ }) },
+  { name: '500 with a JSON body', rule: { status: 500, body: JSON_500, contentType: 'application/json' }, expect: () => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: 1, says: /HTTP 500: database PROD is locked by a backup/ }) },
+  { name: '500 without a body', rule: { status: 500, body: '' }, expect: () => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: 1, says: /HTTP 500 with no body/ }) },
+  { name: '500 with an HTML page', rule: { status: 500, body: HTML_500, contentType: 'text/html' }, expect: () => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: 1, says: /HTTP 500 with an HTML page: "500 Internal Server Error"/ }) },
+  { name: '502', rule: { status: 502 }, expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 502/ }) },
+  { name: '503', rule: { status: 503 }, expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 503/ }) },
+  { name: '504', rule: { status: 504 }, expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 504/ }) },
+  {
+    name: 'invalid JSON',
+    rule: { invalidJson: true },
+    expect: (c) => (c.body !== 'none' ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ } : { outcome: 'success', requests: 1 }),
+  },
+  {
+    name: 'a JSON body of the wrong shape',
+    rule: { status: 200, body: '{"unexpected":true}', contentType: 'application/json' },
+    expect: (c) => (c.body === 'shape' ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ } : { outcome: 'success', requests: 1 }),
+  },
+  { name: 'a truncated body', rule: { truncate: true }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
+  { name: 'a slow body', rule: { chunkDelayMs: 15 }, expect: () => ({ outcome: 'success', requests: 1 }) },
+  {
+    name: 'a body slower than the server timeout',
+    rule: { chunkDelayMs: 2500 },
+    serverTimeout: '2s',
+    expect: () => ({ outcome: 'failure', code: 'API_TIMEOUT', requests: 1, says: /no complete answer within 2s/ }),
+  },
+];
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** A pipeline of the step, on a server of its own when a fault needs its timeout. */
+function pipelineOf(c: StepCase, fault: Fault): string {
+  const yaml = oneStep(c.uses, c.with, fault.stepExtra ?? '');
+  if (!fault.serverTimeout) return yaml;
+  return yaml.replace(
+    'targets:\n',
+    `servers:\n  main: { url: "\${{ env.ENGINE_URL }}", username: admin, password: "\${{ secrets.ENGINE_PASSWORD }}", timeout: ${fault.serverTimeout} }\ntargets:\n`,
+  );
+}
+
+// Pairs run side by side (most of their time is spent waiting on timeouts), but not so many at
+// once that a loaded machine delays a request past a 2-second timeout.
+describe('fault matrix', { concurrency: 4 }, () => {
+  for (const c of STEP_CASES) {
+    describe(`${c.uses} (${c.method} ${c.path})`, { concurrency: 8 }, () => {
+      for (const fault of FAULTS) {
+        it(fault.name, async (t) => {
+        const expected = fault.expect(c);
+        const port = fault.rule ? undefined : await closedPort();
+        let retries = 0;
+        const { result, emulator } = await runYaml(t, pipelineOf(c, fault), {
+          setup: (e) => fault.rule && e.faults.add({ method: c.method, path: c.path, ...fault.rule }),
+          env: port ? { ENGINE_URL: `http://127.0.0.1:${port}` } : {},
+          clientDeps: { onRetry: () => retries++ },
+        });
+        const step = result.steps[0]!;
+        const origin = port ? `http://127.0.0.1:${port}` : /http:\/\/127\.0\.0\.1:\d+/.source;
+
+        assert.equal(step.outcome, expected.outcome, JSON.stringify(step.error));
+        assert.equal(result.outcome, expected.outcome);
+        if (expected.code) {
+          assert.equal(step.error?.code, expected.code, step.error?.message);
+          const message = step.error!.message;
+          const calls = [`${c.method} ${c.path}`, ...(c.alongside ? [c.alongside] : [])].map((call) => call.replace(/[/.]/g, '\\$&'));
+          assert.match(message, new RegExp(`(${calls.join('|')}) on ${origin}`), 'says which call, on which server');
+          if (expected.says) assert.match(message, expected.says);
+          assert.ok(step.error!.hint && step.error!.hint.length > 10, `a hint of what to check: ${step.error!.hint}`);
+          assert.doesNotMatch(message, /<html|<script|\n\s+at /i, 'no markup, no stack trace');
+        } else {
+          assert.equal(step.error, undefined);
+        }
+
+        // The step's outcome in every report the run writes.
+        const r = renderings(result, undefined);
+        assertOutcomes({ json: r.json(), junit: r.junit(), summary: r.summary(), html: r.html() }, [expected.outcome]);
+        if (expected.code) assert.match(r.junit(), new RegExp(`<failure type="${expected.code}"`));
+
+        // Exactly this many requests: the faulted call, retried only when it is a GET.
+        // Nothing listens for "connection refused": every call's first try plus the retries.
+        const calls = c.alongside ? 2 : 1;
+        const sent = port ? calls + retries : emulator.count(c.method, c.path);
+        assert.equal(sent, expected.requests * (port ? calls : 1), `${c.method} ${c.path} sent ${sent} time(s)`);
+        if (expected.outcome === 'failure' && !port) {
+          const others = emulator.requests.filter((r) => `${r.method} ${r.path}` !== `${c.method} ${c.path}`).map((r) => `${r.method} ${r.path}`);
+          assert.deepEqual([...new Set(others)], c.alongside ? [c.alongside] : [], 'no other call');
+        }
+      });
+      }
+    });
+  }
+});
+
+test('a write with `retry` is sent again as the step says, and only then', async (t) => {
+  const c = STEP_CASES.find((s) => s.uses === 'update/vfs')!;
+  const { result, emulator } = await runYaml(t, oneStep(c.uses, c.with, '    retry: { attempts: 3, delay: 10s, backoff: 2 }\n'), {
+    setup: (e) => e.faults.add({ method: 'POST', path: c.path, status: 503, times: 2 }),
+  });
+  assert.equal(result.outcome, 'success');
+  assert.equal(result.steps[0]!.attempts, 3);
+  assert.equal(emulator.count('POST', c.path), 3);
+});

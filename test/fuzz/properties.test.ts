@@ -1,0 +1,113 @@
+// Property-based tests: random, generated and mutated pipeline files and expressions never crash
+// the validator or the runner. Each rejection is exit 2 with FILE:LINE:COL; nothing ends in an
+// "internal error" or a stack trace. `npm test` runs a bounded number of cases (FUZZ_RUNS scales
+// them: `npm run fuzz` runs twenty times as many); a failure prints fast-check's seed to replay.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { runCommand } from '../../src/cli/run-command.ts';
+import type { CliIO } from '../../src/cli/io.ts';
+import { evaluate, ExprError, parseExpression } from '../../src/expr/index.ts';
+import { EnginectlError } from '../../src/errors.ts';
+import { anyText, expressionBody, mutatedPipeline, pipelineText, runnablePipelineText } from './arbitraries.ts';
+
+const SCALE = Number(process.env.FUZZ_RUNS ?? 1);
+const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
+
+const FILE = 'fuzz.yml';
+const ENV = {
+  ENGINE_URL: 'http://127.0.0.1:9',
+  ENGINE_USERNAME: 'admin',
+  ENGINE_PASSWORD: 'admin',
+  TOKEN: 'prod-token',
+  HOME: '/home/x',
+  // the secrets of pipelines/*.yml
+  PROD_TOKEN: 'prod-token',
+  STAGING_TOKEN: 'staging-token',
+  QA_TOKEN: 'qa-token',
+  PROD_DEPLOY_PASSWORD: 'deploy-pass',
+};
+
+/** Runs a CLI command in-process on `text` as the file, as the process edge would. */
+async function cli(args: string[], text: string) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    stdoutIsTTY: false,
+    env: ENV,
+    cwd: '/nonexistent',
+    signal: new AbortController().signal,
+    readFile: async (path) => {
+      if (path !== FILE) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+      return text;
+    },
+    readStdin: async () => '',
+  };
+  const code = await runCommand(args, io);
+  return { code, stdout, stderr };
+}
+
+/** What every answer to a pipeline file must look like. */
+function assertCalm(r: { code: number; stdout: string; stderr: string }, allowed: number[], text: string) {
+  const context = `for the file:\n${JSON.stringify(text)}\nstderr:\n${r.stderr}`;
+  assert.ok(allowed.includes(r.code), `exit ${r.code} ${context}`);
+  assert.doesNotMatch(r.stdout + r.stderr, /internal error|\n\s+at .+:\d+:\d+/, `a crash ${context}`);
+  if (r.code === 2) {
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.match(lines[0]!, new RegExp(`^(enginectl: )?${FILE}:\\d+:\\d+ \\S`), `the first problem has a location ${context}`);
+    for (const line of lines) assert.match(line, new RegExp(`^((enginectl: )?${FILE}:\\d+:\\d+ \\S|  |\\d+ problem\\(s\\) in ${FILE}$)`), `every line is a located problem, its source or its hint ${context}`);
+  }
+}
+
+test('validate: random text never crashes it; every rejection is exit 2 with a location', async () => {
+  await fc.assert(fc.asyncProperty(anyText, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)), { numRuns: runs(300) });
+});
+
+test('validate: generated pipeline documents (known keys, odd values, __proto__) are accepted or located', async () => {
+  await fc.assert(fc.asyncProperty(pipelineText, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)), { numRuns: runs(300) });
+});
+
+test('validate: the committed pipelines, mutated, are accepted or located', async () => {
+  await fc.assert(fc.asyncProperty(mutatedPipeline, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)), { numRuns: runs(300) });
+});
+
+test('run --emulator: generated and mutated pipelines run, fail or are refused, never crash', async () => {
+  let ran = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(runnablePipelineText, mutatedPipeline, pipelineText), async (text) => {
+      const r = await cli(['run', FILE, '--emulator'], text);
+      assertCalm(r, [0, 1, 2], text);
+      if (r.code !== 2) {
+        ran++;
+        const outcome = /": (success|failure) in \S+ \(\d+ step run\(s\)/.exec(r.stdout)?.[1];
+        assert.equal(outcome, r.code === 0 ? 'success' : 'failure', `the summary line agrees with exit ${r.code}:\n${r.stdout}`);
+      }
+    }),
+    { numRuns: runs(40) },
+  );
+  assert.ok(ran > 0, 'some generated pipelines were valid and ran');
+});
+
+test('expressions: parsing and evaluating any text throws only a located ExprError', () => {
+  const scope = {
+    contexts: { vars: { files: [1, 2] }, env: { HOME: '/h' }, secrets: {}, steps: { a: { outcome: 'success', outputs: { x: 1 } } }, matrix: { target: 'prod' }, targets: { prod: { database: 'PROD' } }, pipeline: { name: 'p' } },
+    status: { failed: false, cancelled: false },
+  };
+  fc.assert(
+    fc.property(expressionBody, (text) => {
+      try {
+        evaluate(parseExpression(text), scope);
+      } catch (error) {
+        if (error instanceof ExprError) {
+          assert.ok(Number.isInteger(error.offset) && error.offset >= 0 && error.offset <= text.length, `offset ${error.offset} within ${JSON.stringify(text)}`);
+          return;
+        }
+        if (error instanceof EnginectlError) return;
+        throw error;
+      }
+    }),
+    { numRuns: runs(2000) },
+  );
+});
