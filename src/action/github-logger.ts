@@ -1,9 +1,12 @@
 // The run's log in an Actions job: a collapsible group per step (groups cannot nest, so while
 // one step's group is open, lines of steps running beside it are labelled with their name),
-// the outcome line outside the group, update warnings as warning annotations.
+// the outcome line outside the group, update warnings as warning annotations. Every text may hold
+// the server's words, so each is neutralised: no workflow command, escape sequence or line start
+// of the server's reaches the runner.
 import { formatDuration } from '../duration.ts';
 import type { RunLogger } from '../runner/logger.ts';
 import type { StepRun } from '../runner/result.ts';
+import { neutralise } from '../ci/neutralise.ts';
 import type { Toolkit } from './toolkit.ts';
 
 const ICON: Record<StepRun['outcome'], string> = { success: '✔', failure: '✖', skipped: '-', cancelled: '■' };
@@ -17,7 +20,7 @@ export class GitHubLogger implements RunLogger {
   ) {}
 
   private line(run: StepRun | undefined, text: string): void {
-    this.kit.info(run && this.open && run !== this.open ? `[${run.name}] ${text}` : text);
+    this.kit.info(neutralise(run && this.open && run !== this.open ? `[${run.name}] ${text}` : text).replace(/\n/g, '\n  '));
   }
 
   stepStarted(run: StepRun, position: string): void {
@@ -26,7 +29,7 @@ export class GitHubLogger implements RunLogger {
       return;
     }
     this.open = run;
-    this.kit.startGroup(`${position} ${run.name} (${run.uses})`);
+    this.kit.startGroup(neutralise(`${position} ${run.name} (${run.uses})`).replace(/\n/g, ' '));
   }
 
   stepFinished(run: StepRun, position: string): void {
@@ -36,11 +39,11 @@ export class GitHubLogger implements RunLogger {
     }
     const took = run.startedAt === undefined ? '' : `  ${formatDuration(run.durationMs)}`;
     const detail = run.error ? `: ${run.error.message}` : run.figures ? `  ${run.figures}` : run.outcome === 'skipped' ? '  skipped' : '';
-    this.kit.info(`${ICON[run.outcome]} ${position} ${run.name}${took}${detail}`);
+    this.line(undefined, `${ICON[run.outcome]} ${position} ${run.name}${took}${detail}`);
     if (run.error && run.outcome === 'failure') {
       const hint = run.error.hint ? `\nwhat to do: ${run.error.hint}` : '';
       const note = run.continuedOnError ? ' (continue-on-error: the pipeline went on)' : '';
-      const message = `${run.error.message}${hint}`;
+      const message = neutralise(`${run.error.message}${hint}`);
       if (run.continuedOnError) this.kit.warning(message, { title: `${run.name} failed${note}`, ...this.annotate(run) });
       else this.kit.error(message, { title: `${run.name} failed`, ...this.annotate(run) });
     }
@@ -51,6 +54,6 @@ export class GitHubLogger implements RunLogger {
   }
 
   warn(run: StepRun | undefined, message: string): void {
-    this.kit.warning(message, { title: run ? run.name : 'enginectl', ...(run ? this.annotate(run) : {}) });
+    this.kit.warning(neutralise(message), { title: run ? run.name : 'enginectl', ...(run ? this.annotate(run) : {}) });
   }
 }

@@ -3,13 +3,13 @@
 // commands (`::error::`), Azure logging commands (`##vso[`, `##[group]`), GitLab section markers
 // and any terminal escape sequence (ESC, CR) are broken with a zero-width space or made visible.
 
+import { visibleControls } from '../report/text.ts';
+
 const ZWSP = '\u200B';
 
 export function neutralise(text: string): string {
   return (
-    text
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000B-\u001F\u007F\u009B]/g, (c) => (c === '\x1b' ? '␛' : c === '\r' ? '␍' : '�'))
+    visibleControls(text)
       .replace(/::/g, `:${ZWSP}:`)
       .replace(/##(\s*)(vso|\[)/gi, `#${ZWSP}#$1$2`)
       .replace(/section_(start|end):/g, `section_${ZWSP}$1:`)

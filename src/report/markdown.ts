@@ -4,6 +4,7 @@
 // full JSON/HTML report.
 import { formatDuration } from '../duration.ts';
 import { targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
+import { neutralise } from '../ci/neutralise.ts';
 import { cell, ICONS } from './text.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
@@ -17,9 +18,22 @@ export interface MarkdownOptions {
   limit?: number;
 }
 
-/** Server text inside the summary: raw HTML is shown as text, so it cannot close <details>. */
+/** Links the summary keeps: http(s), mailto and in-page; anything else (javascript:) goes. */
+const UNSAFE_INLINE_LINK = /\]\(\s*<?(?!https?:|mailto:|#)[^)\s>]*>?/gi;
+const UNSAFE_LINK_DEFINITION = /^(\s{0,3}\[[^\]\n]+\]:\s*)(?!https?:|mailto:|#)\S+/gim;
+
+/**
+ * Server text inside the summary, still Markdown (headings, lists, tables render) but inert: raw
+ * HTML is shown as text, so it cannot close <details>; images are not loaded; links to anything
+ * but http(s), mailto and anchors are cut; control characters are made visible and CI commands
+ * broken, so the file stays inert wherever it is printed.
+ */
 function serverMarkdown(text: string): string {
-  return text.replace(/</g, '&lt;');
+  return neutralise(text.replace(/\r\n/g, '\n'))
+    .replace(/</g, '&lt;')
+    .replace(/!\[/g, '!\\[')
+    .replace(UNSAFE_INLINE_LINK, '](#unsafe-link-removed')
+    .replace(UNSAFE_LINK_DEFINITION, '$1#unsafe-link-removed');
 }
 
 function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {

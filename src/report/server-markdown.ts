@@ -1,7 +1,7 @@
 // The server's Markdown reports as HTML, safely: raw HTML is shown as text, links keep only
 // http(s), mailto and in-page targets, images are not loaded (the report works offline).
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from './text.ts';
+import { escapeHtml, visibleControls } from './text.ts';
 
 const SAFE_URL = /^(https?:|mailto:|#)/i;
 
@@ -23,5 +23,5 @@ const marked = new Marked({
 });
 
 export function markdownToHtml(markdown: string): string {
-  return marked.parse(markdown) as string;
+  return marked.parse(visibleControls(markdown.replace(/\r\n/g, '\n'))) as string;
 }
