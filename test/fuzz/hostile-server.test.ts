@@ -4,6 +4,7 @@
 // text. None of it may be interpreted by a CI system, executed in the HTML report, make the JUnit
 // file invalid, or push the job summary past its limit; through the CLI for every CI system and
 // through the root action.
+/* eslint-disable no-control-regex -- the suite looks for control characters on purpose */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
