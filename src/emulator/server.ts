@@ -20,7 +20,17 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when the client goes away first (so no timer outlives its connection). */
+const delay = (ms: number, res?: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      res?.off('close', done);
+      resolve();
+    }
+    res?.once('close', done);
+  });
 
 function describe(rule: FaultRule): string {
   const parts = Object.entries(rule)
@@ -83,7 +93,7 @@ async function respond(res: ServerResponse, answer: EmuResponse, rule: FaultRule
     const size = Math.max(1, Math.ceil(body.length / 16));
     let i = 0;
     do {
-      await delay(rule.chunkDelayMs);
+      await delay(rule.chunkDelayMs, res);
       if (res.destroyed) return;
       res.write(body.subarray(i, i + size));
       i += size;
@@ -111,7 +121,8 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
     }
     try {
       const body = await readBody(req, limit);
-      if (rule?.latencyMs) await delay(rule.latencyMs);
+      if (rule?.latencyMs) await delay(rule.latencyMs, res);
+      if (res.destroyed) return;
       if (rule?.hang) return; // the socket stays open until the client gives up
       if (rule?.reset === 'before') {
         req.socket.destroy();

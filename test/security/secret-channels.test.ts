@@ -147,3 +147,29 @@ test('the CLI leaks no secret into its output or any report it writes', async (t
   assert.equal(plan.code, 0, plan.stderr);
   assertClean('plan', plan.stdout, SECRETS);
 });
+
+test('other CI systems, a call cut mid-way, the dry run: no secret in their log commands, dotenv or summary files', async (t) => {
+  for (const ci of ['gitlab', 'azure', 'jenkins'] as const) {
+    const { url, emulator } = await startEmulator(t);
+    // The sync is cut after the server handled it, while every answer echoes the credentials.
+    emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', reset: 'after', echoCredentials: true });
+    hostile(emulator);
+    const dir = mkdtempSync(join(tmpdir(), `enginectl-secrets-${ci}-`));
+    const file = join(dir, 'hostile.yml');
+    (await import('node:fs')).writeFileSync(file, PIPELINE);
+    const env = { ...ENV, ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD, AGENT_TEMPDIRECTORY: dir };
+    const r = await runCli(['run', file, '--ci', ci, '--dotenv', join(dir, 'out.env'), '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml'), '--summary', join(dir, 'r.md'), '--html', join(dir, 'r.html')], { env });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { error: { code: string } | null }[] };
+    assert.equal(report.steps.at(-1)!.error?.code, 'API_CONNECTION_RESET', 'the sync failed mid-call');
+    // Azure's own masking commands name the secrets on purpose (##vso[task.setsecret]): the rest may not.
+    assertClean(`${ci} stdout`, r.stdout.replace(/^##vso\[task\.setsecret\].*$/gm, ''), SECRETS);
+    assertClean(`${ci} stderr`, r.stderr, SECRETS);
+    const written = (await import('node:fs')).readdirSync(dir).filter((f) => f !== 'hostile.yml');
+    assert.ok(written.includes('out.env') && written.includes('r.html'), written.join(', '));
+    for (const name of written) assertClean(`${ci} ${name}`, readFileSync(join(dir, name), 'utf8'), SECRETS);
+    const dry = await runCli(['run', file, '--dry-run', '--ci', ci], { env });
+    assert.equal(dry.code, 0, dry.stderr);
+    assertClean(`${ci} dry run`, dry.stdout, SECRETS);
+  }
+});
