@@ -234,7 +234,7 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
   const steps: Step[] = data.steps.map((s, index) => {
     const retry = s.retry ?? defaults.retry;
     const timeout = s.timeout ?? defaults.timeout;
-    return {
+    const step = {
       index,
       id: s.id,
       name: s.name ?? defaultName(s),
@@ -248,8 +248,12 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
       maxParallel: s['max-parallel'] ?? 1,
       failFast: s['fail-fast'] ?? true,
       server: stepServers[index],
-      position: locate(source, ['steps', index]),
-    };
+    } as Omit<Step, 'position'> as Step;
+    // Asked for only when a step's line is shown (an annotation): locating needs the positioned
+    // YAML Document, which a large valid file otherwise never builds (yaml-doc.ts).
+    let position: Step['position'] | undefined;
+    Object.defineProperty(step, 'position', { enumerable: true, get: () => (position ??= locate(source, ['steps', index])) });
+    return step;
   });
   return {
     file: options.file,

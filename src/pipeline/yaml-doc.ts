@@ -1,5 +1,13 @@
 // YAML with positions: parse (duplicate keys are errors, aliases bounded, __proto__ a plain key)
 // and map a path in the data back to a line and column.
+//
+// Two parsers: `yaml` builds a Document with the position of every node, which diagnostics need,
+// but costs about 0.1 ms per step (a 10,000-step file took 0.9 s); js-yaml reads the same YAML 1.2
+// core schema into data several times faster, without positions. A file js-yaml reads cleanly and
+// that has no anchors (so no alias can expand) is taken from js-yaml, and its Document is built
+// only if a position is asked for; anything else goes through `yaml`, whose errors are located.
+// test/fuzz/properties.test.ts checks both parsers agree.
+import { CORE_SCHEMA, load as fastLoad } from 'js-yaml';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
 
@@ -14,9 +22,78 @@ export interface YamlSource {
 
 export const MAX_ALIAS_COUNT = 100;
 
-export function parseYaml(file: string, text: string): { source: YamlSource; data: unknown; diagnostics: Diagnostic[] } {
+function positioned(text: string): { doc: Document.Parsed; lines: LineCounter } {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true });
+  return { doc: parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true }), lines };
+}
+
+/** A source whose Document is parsed on first use. */
+function lazySource(file: string, text: string): YamlSource {
+  let parsed: ReturnType<typeof positioned> | undefined;
+  const get = () => (parsed ??= positioned(text));
+  return {
+    file,
+    text,
+    get doc() {
+      return get().doc;
+    },
+    get lines() {
+      return get().lines;
+    },
+  };
+}
+
+/**
+ * The YAML both parsers read alike (test/fuzz/properties.test.ts searches for counterexamples):
+ * no anchors or aliases (which `yaml` must bound), tags, directives, document markers, explicit
+ * keys, tabs, lone CRs or control characters, and every quoted scalar and flow collection closed
+ * on the line that opens it.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /\t|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]/;
+const SYNTAX = /(^|[\s,[{:-])[&*!][^\s]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%/m;
+const PLAIN_SUBSET: ((text: string) => boolean)[] = [
+  (text) => !CONTROL.test(text),
+  (text) => !SYNTAX.test(text),
+  (text) => text.split('\n').every(closedOnItsLine),
+];
+
+/** Whether every quoted scalar and [ ] { } that opens on this line (outside a comment) closes on it. */
+function closedOnItsLine(line: string): boolean {
+  let quote: string | undefined;
+  let depth = 0;
+  let previous = ' ';
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === '"') {
+      if (c === '\\') i++;
+      else if (c === '"') quote = undefined;
+    } else if (quote === "'") {
+      if (c === "'" && line[i + 1] === "'") i++;
+      else if (c === "'") quote = undefined;
+    } else if (c === '#' && /\s/.test(previous)) break;
+    else if ((c === '"' || c === "'") && /[\s,[{:-]/.test(previous)) quote = c;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    previous = c;
+  }
+  return quote === undefined && depth === 0;
+}
+
+/** The data by js-yaml, or undefined when it cannot be trusted to equal `yaml`'s reading. */
+export function fastData(text: string): { data: unknown } | undefined {
+  if (!PLAIN_SUBSET.every((ok) => ok(text))) return undefined;
+  try {
+    return { data: fastLoad(text, { schema: CORE_SCHEMA }) ?? null };
+  } catch {
+    return undefined; // `yaml` says where and why
+  }
+}
+
+export function parseYaml(file: string, text: string): { source: YamlSource; data: unknown; diagnostics: Diagnostic[] } {
+  const fast = fastData(text);
+  if (fast) return { source: lazySource(file, text), data: fast.data, diagnostics: [] };
+  const { doc, lines } = positioned(text);
   const source = { file, text, doc, lines };
   const diagnostics: Diagnostic[] = doc.errors.map((e) => {
     const at = lines.linePos(e.pos[0]);

@@ -48,7 +48,8 @@ function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const limit = options.limit ?? BUDGET;
   const updates = report.steps.map((s) => ({ step: s, update: updateReportOf(s) })).filter((u) => u.update);
-  const cut = new Set<ReportStep>();
+  // A report bigger than the whole budget is cut before composing anything with it.
+  const cut = new Set<ReportStep>(updates.filter((u) => u.update!.report.length > limit).map((u) => u.step));
   for (;;) {
     const text = compose(report, cut, options);
     if (Buffer.byteLength(text) <= limit) return text;

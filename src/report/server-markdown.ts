@@ -22,6 +22,15 @@ const marked = new Marked({
   },
 });
 
+/**
+ * Reports up to this size are rendered as Markdown; a bigger one is shown whole as plain text:
+ * Markdown parsing costs many times its input in memory and time (a 50 MB report took 2 GB).
+ */
+export const MARKDOWN_LIMIT = 1024 * 1024;
+
 export function markdownToHtml(markdown: string): string {
+  if (markdown.length > MARKDOWN_LIMIT) {
+    return `<p class="note">This report (${Math.round(markdown.length / 1024)} KiB) is shown as plain text.</p><pre class="plain">${escapeHtml(markdown)}</pre>`;
+  }
   return marked.parse(visibleControls(markdown.replace(/\r\n/g, '\n'))) as string;
 }

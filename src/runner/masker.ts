@@ -35,9 +35,28 @@ export class Masker {
     return this.pattern ? text.replace(this.pattern, MASK) : text;
   }
 
-  /** A deep copy of `value` with every string masked. */
+  /**
+   * `value` with every string (and key) masked: a copy of the objects and arrays, sharing every
+   * string that holds no secret, so a 50 MB update report is not copied on each pass.
+   */
   maskValue<T>(value: T): T {
     if (!this.pattern) return value;
-    return JSON.parse(this.mask(JSON.stringify(value) ?? 'null')) as T;
+    return this.walk(value) as T;
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.mask(value);
+    if (Array.isArray(value)) return value.map((v) => this.walk(v));
+    if (value && typeof value === 'object') {
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return this.walk((value as { toJSON(): unknown }).toJSON());
+      const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype);
+      for (const [k, v] of Object.entries(value)) {
+        if (v === undefined) continue;
+        Object.defineProperty(out, this.mask(k), { value: this.walk(v), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    // numbers, booleans, null; functions and symbols do not occur in results
+    return value;
   }
 }

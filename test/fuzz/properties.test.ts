@@ -111,3 +111,23 @@ test('expressions: parsing and evaluating any text throws only a located ExprErr
     { numRuns: runs(2000) },
   );
 });
+
+test('YAML: where the fast parser (js-yaml) reads a file, the positioned parser (yaml) reads the same data without error', async () => {
+  const { fastData } = await import('../../src/pipeline/yaml-doc.ts');
+  const { parseDocument } = await import('yaml');
+  let compared = 0;
+  fc.assert(
+    fc.property(fc.oneof(anyText, pipelineText, mutatedPipeline), (text) => {
+      const fast = fastData(text);
+      if (!fast) return;
+      compared++;
+      const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+      assert.deepEqual(doc.errors.map((e) => e.message), [], `yaml refuses what js-yaml read:\n${JSON.stringify(text)}`);
+      // -0 and 0 are one number to a pipeline; every other difference counts
+      const plain = (v: unknown): unknown => (Object.is(v, -0) ? 0 : Array.isArray(v) ? v.map(plain) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v);
+      assert.deepStrictEqual(plain(fast.data), plain(doc.toJS({ maxAliasCount: 100 }) ?? null), `the two readings differ:\n${JSON.stringify(text)}`);
+    }),
+    { numRuns: runs(1500) },
+  );
+  assert.ok(compared > 100, `compared ${compared} files`);
+});

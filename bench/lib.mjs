@@ -1,0 +1,71 @@
+// Shared by the benchmarks: timing a process, sampling its peak memory, an emulator process,
+// medians. Every benchmark returns rows { name, figure, target, holds } for run.mjs's table.
+import { spawn, spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { clearInterval, setInterval } from 'node:timers';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const NODE = process.execPath;
+export const CLI = new URL('../dist/cli.mjs', import.meta.url).pathname;
+export const ROOT = new URL('..', import.meta.url).pathname;
+
+export const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+export const ms = (v) => `${v.toFixed(0)} ms`;
+export const ratio = (v) => `${v.toFixed(2)}x`;
+
+export function tempDir(name) {
+  return mkdtempSync(join(tmpdir(), `enginectl-bench-${name}-`));
+}
+
+export function writeFile(dir, name, text) {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+}
+
+/** Runs a command to its end; its wall time in ms (throws when it fails unexpectedly). */
+export function timed(cmd, args, env = {}, { okCodes = [0] } = {}) {
+  const start = performance.now();
+  const r = spawnSync(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const took = performance.now() - start;
+  if (!okCodes.includes(r.status)) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return took;
+}
+
+/** Runs a command and samples its peak resident set (VmHWM, Linux) every 10 ms: MiB. */
+export function peakRss(cmd, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT });
+    let peak = 0;
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const sample = () => {
+      try {
+        peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0));
+      } catch {
+        // gone
+      }
+    };
+    const timer = setInterval(sample, 10);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      if (code !== 0) reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve(peak / 1024);
+    });
+  });
+}
+
+/** `enginectl emulator` as its own process; resolves its URL and a stop function. */
+export async function emulatorProcess(extra = []) {
+  const child = spawn(NODE, [CLI, 'emulator', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`emulator exited ${code}`)));
+  });
+  const url = /listening on (\S+)/.exec(line)[1];
+  return { url, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) };
+}
+
+export const ADMIN = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };

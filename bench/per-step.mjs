@@ -1,0 +1,39 @@
+// Per-step overhead: a 300-step pipeline of update/vfs through `enginectl run` against an
+// emulator process, vs a plain undici keep-alive loop making the same 300 calls, vs a bash loop
+// of curl (what users write instead). Alternating, medians. Targets: <= 1.3x the undici loop,
+// >= 6x faster than the curl loop.
+import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
+
+const STEPS = 300;
+const RUNS = Number(process.env.BENCH_RUNS_HTTP ?? 5);
+
+export async function run() {
+  const dir = tempDir('per-step');
+  const steps = Array.from({ length: STEPS }, () => '  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n').join('');
+  const pipeline = writeFile(dir, 'p300.yml', `version: 1\ntargets:\n  prod: { server: prod-db.example.com, database: PROD, token: prod-token }\nsteps:\n${steps}`);
+  const curl = writeFile(dir, 'curl-loop.sh', `#!/bin/bash
+set -e
+for i in $(seq ${STEPS}); do
+  curl -sf -u admin:admin -H 'content-type: application/json' -d '{"targetDBName":"PROD","targetServer":"prod-db.example.com","targetAuthToken":"prod-token","files":[1001]}' "$1/api/devops/v1/update/vfs" > /dev/null
+done
+`);
+  const emulator = await emulatorProcess();
+  const t = { enginectl: [], undici: [], curl: [] };
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      t.enginectl.push(timed(NODE, [CLI, 'run', pipeline], { ENGINE_URL: emulator.url, ...ADMIN }));
+      t.undici.push(timed(NODE, ['bench/undici-loop.mjs', emulator.url, String(STEPS)]));
+      t.curl.push(timed('bash', [curl, emulator.url]));
+    }
+  } finally {
+    await emulator.stop();
+  }
+  const [e, u, c] = [median(t.enginectl), median(t.undici), median(t.curl)];
+  return [
+    { name: `per-step: ${STEPS} update/vfs steps, enginectl run`, figure: `${ms(e)} (${(e / STEPS).toFixed(2)} ms/step)`, target: '', holds: undefined },
+    { name: `per-step: undici keep-alive loop, ${STEPS} calls`, figure: ms(u), target: '', holds: undefined },
+    { name: `per-step: curl loop, ${STEPS} calls`, figure: ms(c), target: '', holds: undefined },
+    { name: 'per-step: enginectl / undici loop', figure: ratio(e / u), target: '<= 1.3x', holds: e / u <= 1.3 },
+    { name: 'per-step: curl loop / enginectl', figure: ratio(c / e), target: '>= 6x', holds: c / e >= 6 },
+  ];
+}
