@@ -1,6 +1,45 @@
-// The JSON report: the model as it is, with a trailing newline.
+// The JSON report: the model as it is, two-space indented, with a trailing newline. Produced as
+// pieces (each a token or a value's own JSON) so that a report holding a 50 MB update report is
+// written without first building one string of twice that size.
 import type { Report } from './model.ts';
 
+/** The pieces of JSON.stringify(value, null, 2): joined, they are exactly that text. */
+export function* jsonPieces(value: unknown, indent = ''): Generator<string> {
+  const v = value && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
+  if (v === null || typeof v !== 'object') {
+    yield typeof v === 'number' && !Number.isFinite(v) ? 'null' : (JSON.stringify(v) ?? 'null');
+    return;
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return yield '[]';
+    yield '[\n';
+    for (let i = 0; i < v.length; i++) {
+      yield inner;
+      const item: unknown = v[i];
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') yield 'null';
+      else yield* jsonPieces(item, inner);
+      yield i < v.length - 1 ? ',\n' : '\n';
+    }
+    return yield `${indent}]`;
+  }
+  const entries = Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol');
+  if (entries.length === 0) return yield '{}';
+  yield '{\n';
+  for (let i = 0; i < entries.length; i++) {
+    const [k, x] = entries[i]!;
+    yield `${inner}${JSON.stringify(k)}: `;
+    yield* jsonPieces(x, inner);
+    yield i < entries.length - 1 ? ',\n' : '\n';
+  }
+  yield `${indent}}`;
+}
+
+export function* reportJsonPieces(report: Report): Generator<string> {
+  yield* jsonPieces(report);
+  yield '\n';
+}
+
 export function renderJson(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return [...reportJsonPieces(report)].join('');
 }

@@ -1,12 +1,14 @@
 // Writing the reports a run asked for: one call at the edge. Paths are checked before the run (a
 // deployment must not start when its report cannot be written); after the run every report is
 // attempted even when another fails, and failures are collected for the caller to tell.
+import { createWriteStream } from 'node:fs';
 import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { buildReport, type Report } from './model.ts';
 import { renderHtml } from './html.ts';
-import { renderJson } from './json.ts';
+import { renderJson, reportJsonPieces } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { RunResult } from '../runner/result.ts';
@@ -46,6 +48,8 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
 export interface Renderings {
   report: Report;
   json: () => string;
+  /** The JSON report in pieces, masked, for writing without one big string. */
+  jsonPieces: () => Iterable<string>;
   junit: () => string;
   /** `fullReport` names where the full report is, for the note when parts are cut. */
   summary: (fullReport?: string) => string;
@@ -59,6 +63,9 @@ export function renderings(result: RunResult, masker: Masker | undefined): Rende
   return {
     report,
     json: () => mask(renderJson(report)),
+    jsonPieces: () => (function* () {
+      for (const piece of reportJsonPieces(report)) yield mask(piece);
+    })(),
     junit: () => mask(renderJunit(report)),
     summary: (fullReport) => mask(renderMarkdown(report, { fullReport })),
     html: () => mask(renderHtml(report)),
@@ -69,8 +76,22 @@ export function fullReportOf(paths: ReportPaths): string | undefined {
   return [paths.html, paths.json].filter(Boolean).join(' and ') || undefined;
 }
 
+/** Writes pieces through a stream, waiting when it is full. */
+async function writePieces(path: string, pieces: Iterable<string>): Promise<void> {
+  const out = createWriteStream(path);
+  const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
+  failed.catch(() => undefined);
+  try {
+    for (const piece of pieces) if (!out.write(piece)) await Promise.race([once(out, 'drain'), failed]);
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+  } finally {
+    out.destroy();
+  }
+}
+
 export async function writeReports(r: Renderings, paths: ReportPaths): Promise<{ written: string[]; failed: string[] }> {
-  const render: Record<keyof ReportPaths, () => string> = { json: r.json, junit: r.junit, summary: () => r.summary(fullReportOf(paths)), html: r.html };
+  const render: Record<keyof ReportPaths, () => string | Iterable<string>> = { json: r.jsonPieces, junit: r.junit, summary: () => r.summary(fullReportOf(paths)), html: r.html };
   const written: string[] = [];
   const failed: string[] = [];
   for (const key of Object.keys(FLAGS) as (keyof ReportPaths)[]) {
@@ -78,7 +99,9 @@ export async function writeReports(r: Renderings, paths: ReportPaths): Promise<{
     if (!path) continue;
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, render[key]());
+      const text = render[key]();
+      if (typeof text === 'string') await writeFile(path, text);
+      else await writePieces(path, text);
       written.push(path);
     } catch (error) {
       failed.push(`${FLAGS[key]} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

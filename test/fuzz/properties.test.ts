@@ -131,3 +131,14 @@ test('YAML: where the fast parser (js-yaml) reads a file, the positioned parser 
   );
   assert.ok(compared > 100, `compared ${compared} files`);
 });
+
+test('the JSON report written in pieces is exactly JSON.stringify(report, null, 2)', async () => {
+  const { jsonPieces } = await import('../../src/report/json.ts');
+  const withGaps = fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.constant(Number.NaN), fc.date({ noInvalidDate: true }))));
+  fc.assert(
+    fc.property(withGaps, (value) => {
+      assert.equal([...jsonPieces(value)].join(''), JSON.stringify(value, null, 2));
+    }),
+    { numRuns: runs(1000) },
+  );
+});
