@@ -65,6 +65,18 @@ function systemCode(error: unknown): string {
   return typeof e?.code === 'string' ? e.code : '';
 }
 
+/**
+ * The body as text, decoded chunk by chunk: a 50 MB update report never sits in memory as chunks,
+ * their concatenation and the string at once (body.text() holds all three).
+ */
+async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for await (const chunk of body) parts.push(decoder.decode(chunk, { stream: true }));
+  parts.push(decoder.decode());
+  return parts.length === 1 ? parts[0]! : parts.join('');
+}
+
 export class Transport {
   readonly origin: string;
   private readonly basePath: string;
@@ -149,7 +161,7 @@ export class Transport {
         signal,
         dispatcher: this.options.dispatcher,
       });
-      const text = await res.body.text();
+      const text = await readText(res.body);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       const contentType = (flat['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

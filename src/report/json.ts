@@ -3,9 +3,26 @@
 // written without first building one string of twice that size.
 import type { Report } from './model.ts';
 
+/** Strings longer than this are escaped slice by slice, never copied whole. */
+export const SLICE = 1 << 20;
+
+/** JSON.stringify(text), in pieces of at most about SLICE characters. */
+function* stringPieces(text: string): Generator<string> {
+  yield '"';
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SLICE);
+    // never split a surrogate pair: each half alone would be escaped as \udxxx
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+    yield JSON.stringify(text.slice(start, end)).slice(1, -1);
+    start = end;
+  }
+  yield '"';
+}
+
 /** The pieces of JSON.stringify(value, null, 2): joined, they are exactly that text. */
 export function* jsonPieces(value: unknown, indent = ''): Generator<string> {
   const v = value && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
+  if (typeof v === 'string' && v.length > SLICE) return yield* stringPieces(v);
   if (v === null || typeof v !== 'object') {
     yield typeof v === 'number' && !Number.isFinite(v) ? 'null' : (JSON.stringify(v) ?? 'null');
     return;

@@ -141,4 +141,8 @@ test('the JSON report written in pieces is exactly JSON.stringify(report, null, 
     }),
     { numRuns: runs(1000) },
   );
+  // Strings over 1 MiB are escaped in slices: quotes, controls and a surrogate pair on every edge.
+  const { SLICE } = await import('../../src/report/json.ts');
+  const big = `${'a'.repeat(SLICE - 1)}😀"\n\u0001${'b'.repeat(SLICE - 2)}😀${'é'.repeat(SLICE)}`;
+  assert.equal([...jsonPieces({ report: big })].join(''), JSON.stringify({ report: big }, null, 2));
 });
