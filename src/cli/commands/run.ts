@@ -1,6 +1,5 @@
 // `enginectl run FILE`: validates, then runs the pipeline (or prints its plan with --dry-run).
 import { EngineClient } from '../../api/index.ts';
-import { Emulator, serve } from '../../emulator/index.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { formatDuration } from '../../duration.ts';
 import { planPipeline, renderPlan } from '../../runner/plan.ts';
@@ -145,6 +144,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 
   if (!values.emulator) return execute(undefined, realClock());
   const clock = simulatedClock();
+  // Loaded only for --emulator: a run against a real server does not initialise it.
+  const { Emulator, serve } = await import('../../emulator/index.ts');
   const emulator = new Emulator({ now: clock.now });
   const running = await serve(emulator, { port: 0 });
   try {
