@@ -5,7 +5,7 @@
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
+import { emulatorProcess, ADMIN, CLI, NODE, matrixPipeline, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
 
 async function barePool(url) {
   const agent = new Agent({ connections: 64 });
@@ -33,16 +33,7 @@ const RUNS = Number(process.env.BENCH_RUNS_HTTP ?? 5);
 
 export async function run() {
   const dir = tempDir('fanout');
-  const values = Array.from({ length: INSTANCES }, (_, i) => i + 1).join(', ');
-  const pipeline = writeFile(dir, 'fan.yml', `version: 1
-targets:
-  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
-steps:
-  - uses: update/vfs
-    matrix: { n: [${values}] }
-    max-parallel: ${PARALLEL}
-    with: { target: prod, files: [1001], tracking-id: "T-\${{ matrix.n }}" }
-`);
+  const pipeline = writeFile(dir, 'fan.yml', matrixPipeline(INSTANCES, PARALLEL));
   const emulator = await emulatorProcess(['--fault', `POST /api/devops/v1/update/vfs latency=${LATENCY}ms`]);
   const env = { ENGINE_URL: emulator.url, ...ADMIN };
   const t = { run: [], startup: [], pool: [] };

@@ -69,3 +69,17 @@ export async function emulatorProcess(extra = []) {
 }
 
 export const ADMIN = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+
+/** A pipeline of one update/vfs step over a matrix of `instances`, `parallel` at a time. */
+export function matrixPipeline(instances, parallel) {
+  const values = Array.from({ length: instances }, (_, i) => i + 1).join(', ');
+  return `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - uses: update/vfs
+    matrix: { n: [${values}] }
+    max-parallel: ${parallel}
+    with: { target: prod, files: [1001], tracking-id: "T-\${{ matrix.n }}" }
+`;
+}

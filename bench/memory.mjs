@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { emulatorProcess, ADMIN, CLI, NODE, peakRss, tempDir, writeFile } from './lib.mjs';
+import { emulatorProcess, ADMIN, CLI, NODE, matrixPipeline, peakRss, tempDir, writeFile } from './lib.mjs';
 
 const REPORT_MB = 50;
 
@@ -30,16 +30,7 @@ async function bigReportServer() {
 
 export async function run() {
   const dir = tempDir('memory');
-  const values = Array.from({ length: 500 }, (_, i) => i + 1).join(', ');
-  const matrix = writeFile(dir, 'wide.yml', `version: 1
-targets:
-  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
-steps:
-  - uses: update/vfs
-    matrix: { n: [${values}] }
-    max-parallel: 32
-    with: { target: prod, files: [1001], tracking-id: "T-\${{ matrix.n }}" }
-`);
+  const matrix = writeFile(dir, 'wide.yml', matrixPipeline(500, 32));
   const emulator = await emulatorProcess();
   let wide;
   try {

@@ -2,28 +2,19 @@
 // requests the emulator received: GETs retry transient faults a bounded number of times, POSTs
 // are sent exactly once.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { Agent } from 'undici';
 import { EngineClient } from '../../src/api/index.ts';
-import { FAST_RETRY, rejection, startEmulator } from '../helpers/emulator.ts';
+import { closedPort, FAST_RETRY, rejection, startEmulator } from '../helpers/emulator.ts';
 
 const ENGINES = '/api/monitoring/v1/engines';
 const VFS = '/api/devops/v1/update/vfs';
 const SYSTEM = '/api/devops/v1/update/system';
 const vfsBody = { targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token', files: [1001] };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 test('connection refused: a GET is tried 1 + 3 times with backoff, a POST once', async (t) => {
-  const port = await freePort();
+  const port = await closedPort();
   const retries: number[] = [];
   const client = new EngineClient({ url: `http://127.0.0.1:${port}`, username: 'admin', password: 'admin' }, {
     retry: FAST_RETRY,

@@ -4,13 +4,11 @@
 // requests the server received: GET-only calls retry transient faults a bounded number of times,
 // every other call is sent once.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it, test } from 'node:test';
 import { sealLicenses } from '../../src/emulator/license-code.ts';
 import type { FaultRule } from '../../src/emulator/index.ts';
 import { renderings } from '../../src/report/write.ts';
-import { FAST_RETRY } from '../helpers/emulator.ts';
+import { closedPort, FAST_RETRY } from '../helpers/emulator.ts';
 import { assertOutcomes } from '../helpers/reports.ts';
 import { oneStep, runYaml } from '../helpers/run.ts';
 
@@ -114,13 +112,6 @@ export const FAULTS: Fault[] = [
   },
 ];
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /** A pipeline of the step, on a server of its own when a fault needs its timeout. */
 function pipelineOf(c: StepCase, fault: Fault): string {

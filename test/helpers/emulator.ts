@@ -1,4 +1,6 @@
 // Test helpers: an emulator served on 127.0.0.1 with a fresh state per test, and clients of it.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { EngineClient, type ClientDeps } from '../../src/api/index.ts';
 import { Emulator, serve, type EmulatorOptions } from '../../src/emulator/index.ts';
@@ -16,6 +18,15 @@ export async function startEmulator(t: TestContext, options: EmulatorOptions = {
     return c;
   };
   return { emulator, url: running.url, client };
+}
+
+/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago): connection refused. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
 }
 
 /** The rejection of `promise`, which must reject. */
