@@ -17,7 +17,20 @@ export const FUNCTIONS: Readonly<Record<string, [min: number, max: number]>> = {
   fromJSON: [1, 1],
 };
 
+/** Parsed expressions by text: a pipeline repeats `success()` and its own conditions per step and per matrix instance. The trees are never changed once built. */
+const parsed = new Map<string, Node>();
+const PARSED_LIMIT = 10_000;
+
 export function parseExpression(text: string): Node {
+  let node = parsed.get(text);
+  if (node) return node;
+  node = parseUncached(text);
+  if (parsed.size >= PARSED_LIMIT) parsed.clear();
+  parsed.set(text, node);
+  return node;
+}
+
+function parseUncached(text: string): Node {
   const tokens = tokenize(text);
   let i = 0;
   const peek = (): Token => tokens[i]!;
