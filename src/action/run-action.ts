@@ -126,7 +126,8 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     const step = pipeline.steps[run.step];
     return def.uses || !step ? {} : { file: inWorkspace(context, pipeline.file), startLine: step.position.line };
   });
-  const result = await runPipeline(
+  // A run refused before its first call (credentials over plain http://) still ends its Deployment.
+  const run = runPipeline(
     pipeline,
     {
       clientFor: (server) => new EngineClient(server, { env: loaded.env, onRetry: ({ attempt, error }) => kit.info(neutralise(masker.mask(`retry ${attempt} after: ${error.message}`))) }),
@@ -139,6 +140,10 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     },
     { only: loaded.only },
   );
+  const result = await run.catch(async (error: unknown) => {
+    if (deployment) await finishDeployment(deps, deployment, 'error', `${pipeline.name}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`, environment, masker);
+    throw error;
+  });
   const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
   const base = join(deps.reportDir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
   const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
@@ -149,7 +154,10 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
 
   if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(r.summary(`${paths.json} (output report) and ${paths.html}`));
   await prComment(def, deps, pipeline, masker.mask(renderMarkdown(r.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' })), masker);
-  if (deployment) await finishDeployment(deps, deployment, result, environment, masker);
+  if (deployment) {
+    const state: DeploymentState = result.outcome === 'success' ? 'success' : result.outcome === 'failure' ? 'failure' : 'error';
+    await finishDeployment(deps, deployment, state, `${result.name}: ${result.outcome}`, environment, masker);
+  }
 
   kit.setOutput('outcome', result.outcome);
   kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
@@ -209,12 +217,11 @@ async function startDeployment(deps: ActionDeps, pipeline: Pipeline, environment
   }
 }
 
-async function finishDeployment(deps: ActionDeps, deployment: { id: number }, result: RunResult, environment: string, masker: Masker): Promise<void> {
-  const state: DeploymentState = result.outcome === 'success' ? 'success' : result.outcome === 'failure' ? 'failure' : 'error';
+async function finishDeployment(deps: ActionDeps, deployment: { id: number }, state: DeploymentState, description: string, environment: string, masker: Masker): Promise<void> {
   try {
     await deps.github(deps.kit.getInput('github-token')).createDeploymentStatus(deployment.id, {
       state,
-      description: masker.mask(`${result.name}: ${result.outcome}`),
+      description: masker.mask(description),
       logUrl: deps.context.runUrl,
       environment,
     });

@@ -85,3 +85,18 @@ test('a GitHub API that refuses: a warning, and the deployment result stands', a
   assert.match(run.stdout, /^::warning title=enginectl::deployment-environment: the Deployment could not be recorded/m);
   assert.match(run.stdout, /^::warning title=enginectl::pr-comment: the comment could not be written/m);
 });
+
+test('credentials over plain http:// to another host: refused before any call (exit 2), the Deployment ends in error', async (t) => {
+  const github = await startGitHubApi(t);
+  const run = await runActionBundle(t, {
+    action: '.',
+    files: { 'release.yml': PIPELINE },
+    inputs: { pipeline: 'release.yml', url: 'http://erp.example.com', username: 'admin', password: 'admin', 'deployment-environment': 'production' },
+    githubApi: github.url,
+  });
+  assert.equal(run.code, 2, run.stdout);
+  assert.match(run.stdout, /::error::server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/);
+  assert.match(run.summary, /## ❌ enginectl: invalid input/);
+  assert.deepEqual(github.calls.map((c) => c.body.state ?? 'create'), ['create', 'in_progress', 'error']);
+  assert.match(String(github.calls[2]!.body.description), /not run \(INSECURE_HTTP\)/);
+});
