@@ -21,8 +21,14 @@ function frame(text: string, col: number): { shown: string; caret: number } {
   return { shown: `${head}${line.slice(start, start + FRAME_WIDTH)}${tail}`, caret: col - 1 - start + head.length };
 }
 
+/** A message on one line, of a readable length: a key or value quoted in it may be a whole mapping. */
+function oneLine(text: string, limit = 300): string {
+  const line = text.replace(/\s*[\r\n]+\s*/g, ' ');
+  return line.length > limit ? `${line.slice(0, limit)}…` : line;
+}
+
 export function formatDiagnostic(d: Diagnostic, source?: string): string {
-  const out = [`${d.file}:${d.line}:${d.col} ${d.message}`];
+  const out = [`${d.file}:${d.line}:${d.col} ${oneLine(d.message)}`];
   const text = source?.split(/\r?\n/)[d.line - 1];
   if (text !== undefined) {
     const gutter = String(d.line).length;
@@ -30,7 +36,7 @@ export function formatDiagnostic(d: Diagnostic, source?: string): string {
     out.push(`  ${String(d.line)} | ${shown}`);
     out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, caret))}^`);
   }
-  if (d.hint) out.push(`  hint: ${d.hint}`);
+  if (d.hint) out.push(`  hint: ${oneLine(d.hint)}`);
   return out.join('\n');
 }
 

@@ -140,3 +140,13 @@ test('a pipeline of 10,000 steps validates', async () => {
   assert.equal(r.code, 0, r.stderr.slice(0, 500));
   assert.match(r.stdout, /ten-thousand\.yml: valid \(10000 steps\)/);
 });
+
+test('a mapping used as a key (`?` explicit key): one located line, no process warning', async () => {
+  const text = 'version: 1\nsteps:\n  - uses: transaction-log/clear\n? - { id: a, uses: assert }\n  - { id: b, uses: assert }\n';
+  const r = await runCli(['validate', file('complex-key.yml', text)], { env });
+  assert.equal(r.code, 2);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.match(lines[0]!, /complex-key\.yml:\d+:\d+ unknown key "\[ .* in the pipeline$/);
+  for (const line of lines) assert.match(line, /^(\S+:\d+:\d+ | {2}|\d+ problem\(s\))/, line);
+  assert.doesNotMatch(r.stderr, /Warning:|trace-warnings/);
+});
