@@ -23,6 +23,8 @@ export interface LoadOptions {
   vars?: Readonly<Record<string, unknown>>;
   /** run --emulator: every server is the embedded emulator. */
   emulator?: boolean;
+  /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */
+  fastYaml?: boolean;
 }
 
 export interface LoadResult {
@@ -105,7 +107,19 @@ export function loadPipeline(options: LoadOptions): LoadResult {
   const text = options.text.replace(/^\uFEFF/, '');
   if (text.replace(/#.*$/gm, '').trim() === '') fail(file, 'the file is empty', 'a pipeline needs at least `version: 1` and `steps:`', text);
 
-  const { source, data, diagnostics } = parseYaml(file, text);
+  const parsed = parseYaml(file, text, { fast: options.fastYaml !== false });
+  try {
+    return loadParsed(parsed, options, text);
+  } catch (error) {
+    // A file the fast parser read is refused only as `yaml` reads it: its reading is the
+    // reference, and the positions come from it anyway (yaml-doc.ts).
+    if (!parsed.fast || !(error instanceof PipelineInvalid)) throw error;
+    return loadParsed(parseYaml(file, text, { fast: false }), options, text);
+  }
+}
+
+function loadParsed({ source, data, diagnostics }: ReturnType<typeof parseYaml>, options: LoadOptions, text: string): LoadResult {
+  const { file } = options;
   if (diagnostics.length > 0) throw new PipelineInvalid(diagnostics, text);
   if (!data || typeof data !== 'object' || Array.isArray(data)) fail(file, 'a pipeline file is a mapping with version: 1 and steps:', undefined, text);
 

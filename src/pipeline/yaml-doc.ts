@@ -3,10 +3,11 @@
 //
 // Two parsers: `yaml` builds a Document with the position of every node, which diagnostics need,
 // but costs about 0.1 ms per step (a 10,000-step file took 0.9 s); js-yaml reads the same YAML 1.2
-// core schema into data several times faster, without positions. A file js-yaml reads cleanly and
-// that has no anchors (so no alias can expand) is taken from js-yaml, and its Document is built
-// only if a position is asked for; anything else goes through `yaml`, whose errors are located.
-// test/fuzz/properties.test.ts checks both parsers agree.
+// core schema into data several times faster, without positions. A file in a plain subset of
+// YAML that js-yaml reads cleanly is taken from js-yaml, and its Document is built only if a
+// position is asked for; anything else goes through `yaml`, whose errors are located. A file the
+// fast path read but the checks refuse is read again by `yaml` (load.ts), so every refusal is
+// `yaml`'s; test/fuzz/properties.test.ts checks that loading gives the same either way.
 import { CORE_SCHEMA, load as fastLoad } from 'js-yaml';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
@@ -47,12 +48,14 @@ function lazySource(file: string, text: string): YamlSource {
 /**
  * The YAML both parsers read alike (test/fuzz/properties.test.ts searches for counterexamples):
  * no anchors or aliases (which `yaml` must bound), tags, directives, document markers, explicit
- * keys, tabs, lone CRs or control characters, and every quoted scalar and flow collection closed
+ * or empty keys, collections as keys, tabs, lone CRs or control characters, and every quoted scalar and flow collection closed
  * on the line that opens it.
  */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /\t|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]/;
-const SYNTAX = /(^|[\s,[{:-])[&*!][^\s]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%/m;
+// anchors, aliases, tags; explicit keys; document markers; directives; empty keys (`{: x}`);
+// a collection after `{` or `,` (in a flow mapping it is a key: `{ [a] }`)
+const SYNTAX = /(^|[\s,[{:-])[&*!][^\s]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%|(^|[[{,\s]):(\s|$|[,}\]])|(?<!\$)[{,]\s*[[{]/m;
 const PLAIN_SUBSET: ((text: string) => boolean)[] = [
   (text) => !CONTROL.test(text),
   (text) => !SYNTAX.test(text),
@@ -91,9 +94,9 @@ export function fastData(text: string): { data: unknown } | undefined {
   }
 }
 
-export function parseYaml(file: string, text: string): { source: YamlSource; data: unknown; diagnostics: Diagnostic[] } {
-  const fast = fastData(text);
-  if (fast) return { source: lazySource(file, text), data: fast.data, diagnostics: [] };
+export function parseYaml(file: string, text: string, options: { fast?: boolean } = {}): { source: YamlSource; data: unknown; diagnostics: Diagnostic[]; fast?: boolean } {
+  const fast = options.fast === false ? undefined : fastData(text);
+  if (fast) return { source: lazySource(file, text), data: fast.data, diagnostics: [], fast: true };
   const { doc, lines } = positioned(text);
   const source = { file, text, doc, lines };
   const diagnostics: Diagnostic[] = doc.errors.map((e) => {
