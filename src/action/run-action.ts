@@ -3,7 +3,6 @@
 // toolkit, the GitHub API, the environment, the clock), so tests run it without a runner.
 import { join, resolve } from 'node:path';
 import { EngineClient } from '../api/index.ts';
-import { neutralise } from '../ci/neutralise.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
 import { PipelineInvalid, type Diagnostic } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
@@ -130,7 +129,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const run = runPipeline(
     pipeline,
     {
-      clientFor: (server) => new EngineClient(server, { env: loaded.env, onRetry: ({ attempt, error }) => kit.info(neutralise(masker.mask(`retry ${attempt} after: ${error.message}`))) }),
+      clientFor: (server) => new EngineClient(server, { env: loaded.env, onRetry: ({ attempt, error }) => logger.info(undefined, masker.mask(`retry ${attempt} after: ${error.message}`)) }),
       env: loaded.env,
       logger,
       signal: deps.signal,

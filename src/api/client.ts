@@ -106,9 +106,14 @@ export class EngineClient {
     };
   }
 
+  /** The server's scheme, host and port, as messages name it. */
+  get origin(): string {
+    return this.caller.transport.origin;
+  }
+
   /** The typed error a typed call would have raised for this raw answer (code, message, hint). */
   statusError(req: RawRequest, res: RawResponse): ApiError {
-    return statusError(req, { ...res, attempts: res.attempts }, this.caller.transport);
+    return statusError(req, res, this.caller.transport);
   }
 
   /** Closes the connection pool (when the client built it). */

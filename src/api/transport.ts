@@ -74,7 +74,7 @@ async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
   const parts: string[] = [];
   for await (const chunk of body) parts.push(decoder.decode(chunk, { stream: true }));
   parts.push(decoder.decode());
-  return parts.length === 1 ? parts[0]! : parts.join('');
+  return parts.join('');
 }
 
 export class Transport {

@@ -17,7 +17,10 @@ export const FUNCTIONS: Readonly<Record<string, [min: number, max: number]>> = {
   fromJSON: [1, 1],
 };
 
-/** Parsed expressions by text: a pipeline repeats `success()` and its own conditions per step and per matrix instance. The trees are never changed once built. */
+/**
+ * Parsed expressions by text: a pipeline repeats `success()` and its conditions per step and per
+ * matrix instance. The trees are never changed once built.
+ */
 const parsed = new Map<string, Node>();
 const PARSED_LIMIT = 10_000;
 
