@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
-import { realClock } from '../cli/simulated-time.ts';
+import { realClock } from '../app/clock.ts';
 import { trapSignals } from '../signals.ts';
 import { actionDef, type ActionDef } from './definitions.ts';
 import { githubContext } from './github-context.ts';

@@ -1,25 +1,25 @@
 // The core of every action: inputs in, a validated pipeline run, reports, job summary, outputs,
-// annotations, PR comment and Deployment out. Everything it touches is passed in (the Actions
-// toolkit, the GitHub API, the environment, the clock), so tests run it without a runner.
+// annotations, PR comment and Deployment out. The run itself is the one composition the CLI
+// uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
+// API, the environment, the clock), so tests run it without a runner.
 import { join, resolve } from 'node:path';
-import { EngineClient } from '../api/index.ts';
+import { dryRun as planRun } from '../app/dry-run.ts';
+import { parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
+import { runAndReport } from '../app/run.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
 import { PipelineInvalid, type Diagnostic } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { renderMarkdown, renderings, writeReports } from '../report/index.ts';
+import { renderMarkdown } from '../report/index.ts';
 import { Masker } from '../runner/masker.ts';
-import { planPipeline, renderPlan } from '../runner/plan.ts';
-import { runPipeline } from '../runner/run-pipeline.ts';
 import type { RunResult } from '../runner/result.ts';
-import { registerSecrets, type Env } from '../runner/scope.ts';
-import { parseOnly, parseVars, readPipelineText } from '../cli/pipeline-file.ts';
+import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import { upsertComment, type DeploymentState, type GitHubApi } from './github-api.ts';
 import type { GitHubContext } from './github-context.ts';
 import { GitHubLogger } from './github-logger.ts';
 import { booleanInput, varsLines } from './inputs.ts';
-import { inputDiagnostic, stepPipeline } from './step-pipeline.ts';
+import { serverEnv, stepPipeline } from './step-pipeline.ts';
 import type { Toolkit } from './toolkit.ts';
 
 /** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
@@ -42,7 +42,7 @@ export interface ActionDeps {
 
 interface Loaded {
   pipeline: Pipeline;
-  /** Findings that do not stop the run (already told as input names for single-step actions). */
+  /** Findings that do not stop the run. */
   warnings: Diagnostic[];
   env: Env;
   only: Record<string, string>;
@@ -52,14 +52,12 @@ const CREDENTIAL_INPUT = /password|token/;
 
 export async function runAction(def: ActionDef, deps: ActionDeps): Promise<number> {
   const { kit } = deps;
-  const masker = new Masker((form) => kit.setSecret(form));
+  const masker = new Masker({ onSecret: (form) => kit.setSecret(form), onWeak: (_name, why) => kit.warning(why, { title: 'enginectl' }) });
   // Every credential input is masked before anything is printed.
-  for (const name of Object.keys(def.inputs)) if (CREDENTIAL_INPUT.test(name)) masker.add(kit.getInput(name));
+  for (const name of Object.keys(def.inputs)) if (CREDENTIAL_INPUT.test(name)) masker.add(kit.getInput(name), `input ${name}`);
   const say = (text: string) => kit.info(masker.mask(text));
   try {
-    const loaded = await load(def, deps, masker);
-    const { pipeline } = loaded;
-    registerSecrets(pipeline, loaded.env, masker);
+    const loaded = await load(def, deps);
     for (const d of loaded.warnings) {
       deps.kit.warning(masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`), def.uses ? { title: 'enginectl' } : { title: 'enginectl', file: d.file, startLine: d.line, startColumn: d.col });
     }
@@ -70,25 +68,10 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   }
 }
 
-async function load(def: ActionDef, deps: ActionDeps, masker: Masker): Promise<Loaded> {
+async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const get = deps.kit.getInput;
-  const env: Record<string, string | undefined> = { ...deps.env };
-  const url = get('url').trim();
-  if (url) env.ENGINE_URL = url;
-  if (get('username').trim()) env.ENGINE_USERNAME = get('username').trim();
-  if (get('password')) env.ENGINE_PASSWORD = get('password');
-  if (def.uses) {
-    const generated = stepPipeline(def, get);
-    for (const value of Object.values(generated.env)) masker.add(value);
-    Object.assign(env, generated.env);
-    try {
-      const { pipeline, warnings } = loadPipeline({ file: generated.file, text: generated.text, env });
-      return { pipeline, warnings: warnings.map((d) => inputDiagnostic(d, generated.text)), env, only: {} };
-    } catch (error) {
-      if (error instanceof PipelineInvalid) throw new PipelineInvalid(error.diagnostics.map((d) => inputDiagnostic(d, generated.text)), undefined);
-      throw error;
-    }
-  }
+  const env = serverEnv(get, deps.env);
+  if (def.uses) return { pipeline: stepPipeline(def, get, env), warnings: [], env, only: {} };
   const file = get('pipeline').trim();
   if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/release.yml }' });
   const text = await readPipelineText(resolve(deps.cwd, file), { readFile: deps.readFile }).catch((error: unknown) => {
@@ -103,12 +86,13 @@ async function load(def: ActionDef, deps: ActionDeps, masker: Masker): Promise<L
 
 async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
   const { kit } = deps;
-  const plan = masker.mask(renderPlan(planPipeline(loaded.pipeline, loaded.env, { masker, only: loaded.only })));
-  kit.info(`dry run of "${masker.mask(loaded.pipeline.name)}": no request is made`);
-  for (const line of plan.split('\n')) kit.info(line);
-  const markdown = `## 🔍 ${loaded.pipeline.name}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n\`\`\`\n${plan.replace(/```/g, "'''")}\n\`\`\`\n`;
-  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(masker.mask(markdown));
-  await prComment(def, deps, loaded.pipeline, masker.mask(markdown), masker);
+  const plan = planRun(loaded.pipeline, loaded.env, { masker, only: loaded.only });
+  kit.info(`dry run of "${plan.name}": no request is made`);
+  for (const line of plan.text.split('\n')) kit.info(line);
+  const fence = '```';
+  const markdown = `## 🔍 ${plan.name}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
+  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(markdown);
+  await prComment(def, deps, loaded.pipeline, markdown, masker);
   kit.setOutput('outcome', 'dry-run');
   kit.setOutput('report', '');
   kit.setOutput('outputs', '{}');
@@ -118,59 +102,49 @@ async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: 
 async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
   const { kit, context } = deps;
   const { pipeline } = loaded;
+  const label = masker.mask(String(pipeline.name));
   const environment = deps.kit.getInput('deployment-environment').trim();
-  const deployment = environment ? await startDeployment(deps, pipeline, environment, masker) : undefined;
+  const deployment = environment ? await startDeployment(deps, label, environment, masker) : undefined;
 
   const logger = new GitHubLogger(kit, (run) => {
     const step = pipeline.steps[run.step];
     return def.uses || !step ? {} : { file: inWorkspace(context, pipeline.file), startLine: step.position.line };
   });
-  // A run refused before its first call (credentials over plain http://) still ends its Deployment.
-  const run = runPipeline(
-    pipeline,
-    {
-      clientFor: (server) => new EngineClient(server, { env: loaded.env, onRetry: ({ attempt, error }) => logger.info(undefined, masker.mask(`retry ${attempt} after: ${error.message}`)) }),
-      env: loaded.env,
-      logger,
-      signal: deps.signal,
-      now: deps.now,
-      sleep: deps.sleep,
-      masker,
-    },
-    { only: loaded.only },
-  );
-  const result = await run.catch(async (error: unknown) => {
-    if (deployment) await finishDeployment(deps, deployment, 'error', `${pipeline.name}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`, environment, masker);
-    throw error;
-  });
-  const slug = pipeline.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
+  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
   const base = join(deps.reportDir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
   const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
-  const r = renderings(result, masker);
-  const { failed } = await writeReports(r, paths);
-  for (const f of failed) kit.warning(masker.mask(`a report could not be written: ${f}`), { title: 'enginectl' });
+  // A run refused before its first call (credentials over plain http://) still ends its Deployment.
+  const { result, rendered, failed } = await runAndReport(
+    { pipeline, env: loaded.env, only: loaded.only, reports: paths },
+    { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
+  ).catch(async (error: unknown) => {
+    if (deployment) await finishDeployment(deps, deployment, 'error', `${label}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`, environment, masker);
+    throw error;
+  });
+  for (const f of failed) kit.warning(`a report could not be written: ${f}`, { title: 'enginectl' });
   kit.info(masker.mask(`${result.outcome}: reports in ${base}.{json,html,junit.xml,md}`));
 
-  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(r.summary(`${paths.json} (output report) and ${paths.html}`));
-  await prComment(def, deps, pipeline, masker.mask(renderMarkdown(r.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' })), masker);
+  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(rendered.summary(`${paths.json} (output report) and ${paths.html}`));
+  await prComment(def, deps, pipeline, renderMarkdown(rendered.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' }), masker);
   if (deployment) {
     const state: DeploymentState = result.outcome === 'success' ? 'success' : result.outcome === 'failure' ? 'failure' : 'error';
     await finishDeployment(deps, deployment, state, `${result.name}: ${result.outcome}`, environment, masker);
   }
 
+  // The result is masked as values: its outputs are set as they are.
   kit.setOutput('outcome', result.outcome);
   kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
-  kit.setOutput('outputs', masker.mask(JSON.stringify(outputsOf(result))));
+  kit.setOutput('outputs', JSON.stringify(outputsOf(result)));
   if (def.uses) {
     const only = result.steps[0];
     for (const [name, value] of Object.entries(only?.outputs ?? {})) {
       if (name in def.inputs || name === 'report' || name === 'outcome' || name === 'outputs') continue;
-      kit.setOutput(name, masker.mask(typeof value === 'string' ? value : JSON.stringify(value)));
+      kit.setOutput(name, typeof value === 'string' ? value : JSON.stringify(value));
     }
   }
   if (result.outcome === 'success') return ExitCode.ok;
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
-  kit.setFailed(masker.mask(result.outcome === 'cancelled' ? `"${pipeline.name}" was cancelled` : `"${pipeline.name}" failed: ${failedSteps.join(', ') || 'a step failed'}`));
+  kit.setFailed(result.outcome === 'cancelled' ? `"${result.name}" was cancelled` : `"${result.name}" failed: ${failedSteps.join(', ') || 'a step failed'}`);
   return result.outcome === 'cancelled' ? ExitCode.interrupted : ExitCode.failed;
 }
 
@@ -202,12 +176,12 @@ async function prComment(def: ActionDef, deps: ActionDeps, pipeline: Pipeline, m
   }
 }
 
-async function startDeployment(deps: ActionDeps, pipeline: Pipeline, environment: string, masker: Masker): Promise<{ id: number } | undefined> {
+async function startDeployment(deps: ActionDeps, name: string, environment: string, masker: Masker): Promise<{ id: number } | undefined> {
   const { kit, context } = deps;
   try {
     const api = deps.github(kit.getInput('github-token'));
-    const id = await api.createDeployment({ ref: context.sha || context.ref, environment, description: `enginectl: ${pipeline.name}` });
-    await api.createDeploymentStatus(id, { state: 'in_progress', description: `running ${pipeline.name}`, logUrl: context.runUrl, environment });
+    const id = await api.createDeployment({ ref: context.sha || context.ref, environment, description: `enginectl: ${name}` });
+    await api.createDeploymentStatus(id, { state: 'in_progress', description: `running ${name}`, logUrl: context.runUrl, environment });
     kit.info(`deployment ${id} to ${environment}: in_progress`);
     return { id };
   } catch (error) {

@@ -1,84 +1,125 @@
-// A single-step action as a pipeline: its inputs become the `with:` of one step, credentials are
-// read from the environment as secrets (never written into the text), and validation findings
-// are told by input name.
-import { stringify } from 'yaml';
+// A single-step action as a pipeline model, built from its inputs as values: the inputs become
+// the step's inputs, the target and source fields an inline target, url/username/password the
+// default server. Nothing is written as YAML or parsed again, so an input is always data: a
+// `${{ }}` in a commit message passed to `message` reaches the server as the text it is.
 import { UsageError } from '../errors.ts';
+import { compileCondition } from '../expr/index.ts';
 import type { Diagnostic } from '../pipeline/diagnostics.ts';
+import { PipelineInvalid } from '../pipeline/diagnostics.ts';
+import { DEFAULT_SERVER } from '../pipeline/load.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
+import { resolved } from '../steps/types.ts';
+import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import { booleanInput, listInput, type GetInput } from './inputs.ts';
 
 const LISTS = new Set(['files', 'directories', 'products', 'recipients']);
 const NOT_STEP_INPUTS = new Set(['url', 'username', 'password', 'dry-run', 'summary', 'pr-comment', 'deployment-environment', 'github-token']);
-const CONNECTION: Record<string, string> = { server: 'server', database: 'database', token: 'token', username: 'username', password: 'password' };
-const SECRET_FIELDS = new Set(['token', 'password']);
+const CONNECTION = new Set(['server', 'database', 'token', 'username', 'password']);
 
-export interface StepPipeline {
-  file: string;
-  text: string;
-  /** Secrets the text reads as ${{ secrets.NAME }}: to add to the run's environment. */
-  env: Record<string, string>;
+/** The action's server: its url, username and password inputs over ENGINE_URL and the rest. */
+export function serverEnv(get: GetInput, env: Env): Env {
+  const out: Record<string, string | undefined> = { ...env };
+  if (get('url').trim()) out.ENGINE_URL = get('url').trim();
+  if (get('username').trim()) out.ENGINE_USERNAME = get('username').trim();
+  if (get('password')) out.ENGINE_PASSWORD = get('password');
+  return out;
 }
 
-export function stepPipeline(def: ActionDef, get: GetInput): StepPipeline {
-  const withBlock: Record<string, unknown> = {};
-  const env: Record<string, string> = {};
+/** The input a step-input path comes from: ['target', 'token'] -> target-token. */
+function inputName(path: readonly PropertyKey[]): string {
+  const [first, second] = path.map(String);
+  return (first === 'target' || first === 'source') && second && CONNECTION.has(second) ? `${first}-${second}` : (first ?? 'inputs');
+}
+
+function problem(def: ActionDef, input: string, message: string, hint?: string): Diagnostic {
+  return { file: `${def.id} inputs`, line: 1, col: 1, message: `input ${input}: ${message}`, hint };
+}
+
+/** The step's inputs from the action's, as values. */
+function stepInputs(def: ActionDef, get: GetInput): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
   for (const [name, input] of Object.entries(def.inputs)) {
     if (NOT_STEP_INPUTS.has(name)) continue;
-    const prefix = /^(target|source)-(.+)$/.exec(name);
-    if (prefix) {
+    const connection = /^(target|source)-(.+)$/.exec(name);
+    if (connection && CONNECTION.has(connection[2]!)) {
       const value = get(name).trim();
-      if (value === '') continue;
-      const [, which, field] = prefix as unknown as [string, 'target' | 'source', string];
-      const block = (withBlock[which] ??= {}) as Record<string, unknown>;
-      if (SECRET_FIELDS.has(field)) {
-        const variable = `ENGINECTL_INPUT_${which}_${field}`.toUpperCase();
-        env[variable] = value;
-        block[CONNECTION[field]!] = `\${{ secrets.${variable} }}`;
-      } else block[CONNECTION[field]!] = value;
+      if (value !== '') ((inputs[connection[1]!] ??= {}) as Record<string, string>)[connection[2]!] = value;
       continue;
     }
     if (LISTS.has(name)) {
       const list = listInput(get, name);
-      if (list !== undefined) withBlock[name] = list;
+      if (list !== undefined) inputs[name] = list;
       continue;
     }
     if (input.default === 'false' || input.default === 'true') {
       const value = booleanInput(get, name, input.default === 'true');
-      if (value !== (input.default === 'true')) withBlock[name] = value;
+      if (value !== (input.default === 'true')) inputs[name] = value;
       continue;
     }
     const value = get(name).trim();
-    if (value !== '') withBlock[name] = value;
+    if (value !== '') inputs[name] = value;
   }
-  if (def.uses?.startsWith('update/') && !withBlock.target) {
-    throw new UsageError('BAD_INPUT', `${def.id}: target-server and target-database are required`, { hint: 'set target-server, target-database and target-token (or target-username and target-password)' });
-  }
-  const step: Record<string, unknown> = { id: def.id, uses: def.uses };
-  if (Object.keys(withBlock).length > 0) step.with = withBlock;
-  const text = stringify({ version: 1, name: def.name, steps: [step] }, { lineWidth: 0 });
-  return { file: `${def.id} inputs`, text, env };
+  return inputs;
 }
 
-/** A finding on the generated text, told as the input it came from. */
-export function inputDiagnostic(d: Diagnostic, text: string): Diagnostic {
-  const byPath = /^steps\[0\]\.with\.([\w-]+)(?:\.([\w-]+))?[^:]*:\s*/.exec(d.message);
-  if (byPath) {
-    const [, key, sub] = byPath as unknown as [string, string, string | undefined];
-    const name = (key === 'target' || key === 'source') && sub ? `${key}-${sub}` : key;
-    return { ...d, message: `input ${name}: ${d.message.slice(byPath[0].length)}` };
-  }
-  const lines = text.split('\n');
-  const key = /^\s*(?:-\s*)?([\w-]+):/.exec(lines[d.line - 1] ?? '')?.[1];
-  if (!key) return d;
-  let name = key;
-  if (CONNECTION[key]) {
-    for (let i = d.line - 2; i >= 0; i--) {
-      const parent = /^\s*(target|source):\s*$/.exec(lines[i] ?? '')?.[1];
-      if (parent) {
-        name = `${parent}-${key}`;
-        break;
-      }
+/** Every problem of the inputs, told by input name. */
+function inputProblems(def: ActionDef, inputs: Record<string, unknown>): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  for (const which of ['target', 'source'] as const) {
+    const c = inputs[which] as Record<string, string> | undefined;
+    if (!c) continue;
+    if (!c.server) problems.push(problem(def, `${which}-server`, `the ${which} server is required`, `set ${which}-server and ${which}-database`));
+    if (!c.database) problems.push(problem(def, `${which}-database`, `the ${which} database is required`, `set ${which}-server and ${which}-database`));
+    if (c.token === undefined && (c.username === undefined || c.password === undefined)) {
+      const missing = c.username !== undefined ? 'password' : c.password !== undefined ? 'username' : 'token';
+      problems.push(problem(def, `${which}-${missing}`, `the ${which} needs a token, or both a username and a password`, `set ${which}-token, or ${which}-username and ${which}-password`));
     }
   }
-  return { ...d, message: `input ${name}: ${d.message}` };
+  if (problems.length > 0) return problems;
+  const parsed = inputSchema(STEP_TYPES.get(def.uses!)!, resolved).safeParse(inputs);
+  if (!parsed.success) for (const issue of parsed.error.issues) problems.push(problem(def, inputName(issue.path), issue.message));
+  return problems;
+}
+
+export function stepPipeline(def: ActionDef, get: GetInput, env: Env): Pipeline {
+  const type = STEP_TYPES.get(def.uses!)!;
+  const inputs = stepInputs(def, get);
+  if (def.uses!.startsWith('update/') && inputs.target === undefined) {
+    throw new UsageError('BAD_INPUT', `${def.id}: target-server and target-database are required`, { hint: 'set target-server, target-database and target-token (or target-username and target-password)' });
+  }
+  const problems = inputProblems(def, inputs);
+  if (problems.length > 0) throw new PipelineInvalid(problems, undefined);
+  if (type.needsServer && !env.ENGINE_URL) {
+    throw new UsageError('BAD_INPUT', `${def.id}: no server to call`, { hint: 'set the url input (with username and password), or ENGINE_URL in the environment' });
+  }
+  return {
+    file: `${def.id} inputs`,
+    name: def.name,
+    vars: {},
+    secrets: [],
+    servers: {
+      [DEFAULT_SERVER]: { name: DEFAULT_SERVER, url: env.ENGINE_URL ?? '', username: env.ENGINE_USERNAME, password: env.ENGINE_PASSWORD, allowInsecureHttp: env.ENGINE_ALLOW_INSECURE_HTTP === 'true' },
+    },
+    targets: {},
+    steps: [
+      {
+        index: 0,
+        id: def.id,
+        name: type.summary,
+        uses: type.uses,
+        with: inputs,
+        if: compileCondition('success()'),
+        continueOnError: false,
+        timeoutMs: undefined,
+        retry: undefined,
+        matrix: undefined,
+        maxParallel: 1,
+        failFast: true,
+        server: type.needsServer ? DEFAULT_SERVER : undefined,
+        position: { line: 1, col: 1 },
+      },
+    ],
+  };
 }

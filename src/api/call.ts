@@ -38,15 +38,17 @@ function where(spec: CallSpec, transport: Transport): string {
 
 /** The typed error of a response whose status is not a success. */
 export function statusError(spec: CallSpec, response: HttpResponse, transport: Transport): ApiError {
+  // Secrets are masked in the server's text before it is folded and trimmed.
+  const text = transport.redact(response.text);
   const details = {
     method: spec.method,
     path: spec.path,
     status: response.status,
-    body: trimBody(response.text),
+    body: trimBody(text),
     attempts: response.attempts,
   };
-  const html = isHtml(response.text, response.contentType);
-  const said = !response.text ? '' : html ? ` with ${htmlGist(response.text)}` : `: ${serverMessage(response.text)}`;
+  const html = isHtml(text, response.contentType);
+  const said = !text ? '' : html ? ` with ${htmlGist(text)}` : `: ${serverMessage(text)}`;
   const at = where(spec, transport);
   const viaProxy = 'an HTML page usually comes from a proxy, load balancer or login page in front of the API: check the server URL and the proxy; ';
   switch (response.status) {
@@ -82,7 +84,7 @@ export function invalidResponse(spec: CallSpec, transport: Transport, response: 
     method: spec.method,
     path: spec.path,
     status: response.status,
-    body: trimBody(response.text),
+    body: trimBody(transport.redact(response.text)),
     attempts: response.attempts,
     hint: 'the server is not answering as enterprise-api.md describes; check the URL points at the API and not at a proxy or login page',
   });
@@ -96,7 +98,7 @@ function issuePath(path: readonly PropertyKey[]): string {
 export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transport, response: HttpResponse, schema: S): z.infer<S> {
   if (response.text === '') throw invalidResponse(spec, transport, response, `HTTP ${response.status} with an empty body where JSON was expected`);
   if (response.contentType && !isJsonType(response.contentType)) {
-    throw invalidResponse(spec, transport, response, `expected JSON but got ${response.contentType}: ${trimBody(response.text).slice(0, 120)}`);
+    throw invalidResponse(spec, transport, response, `expected JSON but got ${response.contentType}: ${trimBody(transport.redact(response.text)).slice(0, 120)}`);
   }
   let value: unknown;
   try {

@@ -34,6 +34,7 @@ export interface ClientDeps {
   sleep?: TransportOptions['sleep'];
   random?: TransportOptions['random'];
   onRetry?: TransportOptions['onRetry'];
+  redact?: TransportOptions['redact'];
 }
 
 export interface RawRequest {
@@ -85,6 +86,7 @@ export class EngineClient {
       sleep: deps.sleep,
       random: deps.random,
       onRetry: deps.onRetry,
+      redact: deps.redact,
     });
     this.caller = new Caller(transport);
     this.classes = new ClassesApi(this.caller);

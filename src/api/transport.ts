@@ -49,6 +49,11 @@ export interface TransportOptions {
   random?: (() => number) | undefined;
   /** Told of each retry, so a runner can print it. */
   onRetry?: ((info: { attempt: number; delayMs: number; error: ApiError }) => void) | undefined;
+  /**
+   * Masks secrets in server text before it is folded, trimmed or quoted in an error message: a
+   * secret echoed with two spaces would not be found once the spaces are folded into one.
+   */
+  redact?: ((text: string) => string) | undefined;
 }
 
 const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_)/;
@@ -100,6 +105,11 @@ export class Transport {
 
   get username(): string | undefined {
     return this.options.username;
+  }
+
+  /** Server text with the secrets masked, for error messages. */
+  redact(text: string): string {
+    return this.options.redact ? this.options.redact(text) : text;
   }
 
   /** Sends the request; answers every HTTP status; throws ApiError for transport faults only. */

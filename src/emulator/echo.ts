@@ -1,6 +1,7 @@
 // The hostile server of the `echo-credentials` fault: every credential a request carried (the
 // Authorization header as sent and decoded, credential fields of the body) is written back into
-// the answer's text fields, in plain, URL-encoded and base64 forms. Clients must mask all of it.
+// the answer's text fields, in plain, URL-encoded, base64 and HTML-escaped forms. Clients must
+// mask all of it.
 import type { EmuRequest, EmuResponse } from './http.ts';
 
 const CREDENTIAL_KEY = /pass|token|secret|code|key/i;
@@ -28,8 +29,10 @@ function credentialsOf(req: EmuRequest): string[] {
   return [...new Set(found)];
 }
 
+const html = (c: string) => c.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
 function echoText(credentials: string[]): string {
-  return credentials.map((c) => `${c} / ${encodeURIComponent(c)} / ${Buffer.from(c).toString('base64')}`).join(' ; ');
+  return credentials.map((c) => `${c} / ${encodeURIComponent(c)} / ${Buffer.from(c).toString('base64')} / ${html(c)}`).join(' ; ');
 }
 
 export function echoCredentials(req: EmuRequest, answer: EmuResponse): EmuResponse {

@@ -64,6 +64,9 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     if (ch === '"') throw new ExprError('strings use single quotes: \'text\'', i);
+    if (rest.startsWith('===') || rest.startsWith('!==')) throw new ExprError(`${rest.slice(0, 3)} is not an operator: write ${rest.slice(0, 2)}`, i);
+    if (prev?.type === 'op' && (prev.value === '==' || prev.value === '!=') && ch === '=') throw new ExprError(`${prev.value}= is not an operator: write ${prev.value}`, prev.pos);
+    if ('+-*/%'.includes(ch)) throw new ExprError(`${ch} is not an operator: expressions compare and combine values (== != < <= > >= && || !), they do no arithmetic`, i);
     throw new ExprError(`unexpected character ${JSON.stringify(ch)}`, i);
   }
   tokens.push({ type: 'end', pos: text.length });

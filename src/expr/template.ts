@@ -1,9 +1,7 @@
-// `${{ ... }}` inside string values: finding them, and resolving a whole value (which keeps the
-// expression's type) or an interpolated string.
+// `${{ ... }}` inside string values of a pipeline file: finding and parsing them (compiled.ts
+// keeps the result; nothing parses text at run time).
 import { ExprError, type Node } from './ast.ts';
-import { evaluate, type EvalScope } from './evaluate.ts';
 import { parseExpression } from './parser.ts';
-import { toText, type Value } from './values.ts';
 
 export interface ExprSegment {
   /** The expression text between ${{ and }}. */
@@ -51,26 +49,4 @@ export function scanTemplate(value: string): Segment[] {
 
 export function hasExpression(value: string): boolean {
   return value.includes(OPEN);
-}
-
-/** The value of a string: a lone expression keeps its type; otherwise text is interpolated. */
-export function resolveString(value: string, scope: EvalScope): Value {
-  if (!hasExpression(value)) return value;
-  const segments = scanTemplate(value);
-  const exprs = segments.filter((s): s is ExprSegment => 'node' in s);
-  const onlyText = segments.filter((s) => 'text' in s).every((s) => (s as { text: string }).text.trim() === '');
-  if (exprs.length === 1 && onlyText) return evaluate(exprs[0]!.node, scope);
-  return segments.map((s) => ('node' in s ? toText(evaluate(s.node, scope)) : s.text)).join('');
-}
-
-/** Resolves every string inside a value (objects and arrays walked), keeping other values. */
-export function resolveDeep(value: Value, scope: EvalScope): Value {
-  if (typeof value === 'string') return resolveString(value, scope);
-  if (Array.isArray(value)) return value.map((v) => resolveDeep(v, scope));
-  if (value && typeof value === 'object') {
-    const out: Record<string, Value> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: resolveDeep(v, scope), enumerable: true, writable: true, configurable: true });
-    return out;
-  }
-  return value;
 }

@@ -1,13 +1,13 @@
 // Loading a pipeline: YAML with positions -> schema -> step inputs -> semantic rules -> the
 // normalised pipeline, or every problem at once (PipelineInvalid, exit 2). No I/O here.
-import { parseExpression, callsStatus, ExprError } from '../expr/index.ts';
+import { callsStatus, compileCondition, compiledReferences, compileString, compileValue, conditionText, parseExpression, type Expression } from '../expr/index.ts';
 import { insecureHttpError } from '../api/insecure-http.ts';
 import { parseDuration } from '../duration.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
-import type { TargetDef } from '../steps/types.ts';
+import type { StepType, TargetDef } from '../steps/types.ts';
 import { didYouMean, PipelineInvalid, type Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
-import type { Pipeline, ServerDef, Step } from './model.ts';
+import type { Pipeline, ServerDef, Step, TargetSpec } from './model.ts';
 import { checkString, checkValue, type RefScope, type RefWorld } from './references-check.ts';
 import { lenientCheck, PipelineFileSchema, type PipelineFile } from './schema.ts';
 import { locate, parseYaml, type Path, type YamlSource } from './yaml-doc.ts';
@@ -78,18 +78,24 @@ function credentialProblems(source: YamlSource, path: Path, target: Partial<Targ
   return [at(source, path, `target needs a token, or both a username and a password (missing ${missing})`, 'the API requires targetAuthToken, or targetUserName and targetPassword')];
 }
 
-function conditionOf(raw: string | boolean | undefined): string {
-  if (raw === undefined) return 'success()';
-  if (typeof raw === 'boolean') return raw ? 'success()' : 'false';
-  let text = raw.trim();
-  const whole = /^\$\{\{([\s\S]*)\}\}$/.exec(text);
-  if (whole && !whole[1]!.includes('${{')) text = whole[1]!.trim();
-  try {
-    return callsStatus(parseExpression(text)) ? text : `success() && (${text})`;
-  } catch (error) {
-    if (error instanceof ExprError) return text;
-    throw error;
+const SUCCESS = compileCondition('success()');
+
+/** A step's `if` compiled: success() unless it calls a status function itself (validated before). */
+function conditionOf(raw: string | boolean | undefined): Expression {
+  if (raw === undefined || raw === true) return SUCCESS;
+  if (raw === false) return compileCondition('false');
+  const text = conditionText(raw).text.trim();
+  return callsStatus(parseExpression(text)) ? compileCondition(text) : compileCondition(`success() && (${text})`);
+}
+
+/** A step's inputs compiled; the inputs its type takes as conditions become Expressions. */
+function compileInputs(type: StepType | undefined, raw: Record<string, unknown>): Record<string, unknown> {
+  const inputs = compileValue(raw) as Record<string, unknown>;
+  for (const name of type?.conditions ?? []) {
+    const value = raw[name];
+    if (typeof value === 'string') inputs[name] = compileCondition(conditionText(value).text);
   }
+  return inputs;
 }
 
 function defaultName(step: RawStep): string {
@@ -189,7 +195,12 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
   };
   const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
   problems.push(...checkValue(source, ['name'], file$.name, { allowed: new Set(['env', 'vars']) }, world));
-  problems.push(...checkValue(source, ['vars'], file$.vars, { allowed: new Set(['env', 'secrets']) }, world));
+  // A var reads env, secrets and the vars before it.
+  const earlier = new Set<string>(Object.keys(options.vars ?? {}));
+  for (const [name, value] of Object.entries(file$.vars ?? {})) {
+    problems.push(...checkValue(source, ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']) }, { ...world, vars: earlier, allVars: world.vars }));
+    earlier.add(name);
+  }
   problems.push(...checkValue(source, ['servers'], file$.servers, { allowed: base, skipEnv: options.emulator === true }, world));
   problems.push(...checkValue(source, ['targets'], file$.targets, { allowed: base }, world));
   file$.steps.forEach((s, index) => {
@@ -198,9 +209,16 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
       stepIndex: index,
       matrixKeys: Object.keys(s.matrix ?? {}),
     };
-    problems.push(...checkValue(source, ['steps', index, 'with'], s.with, scope, world));
+    const conditions = new Set(STEP_TYPES.get(s.uses)?.conditions ?? []);
+    for (const [key, value] of Object.entries(s.with ?? {})) {
+      if (!conditions.has(key)) problems.push(...checkValue(source, ['steps', index, 'with', key], value, scope, world));
+    }
     problems.push(...checkValue(source, ['steps', index, 'name'], s.name, scope, world));
-    if (typeof s.if === 'string') problems.push(...checkString(source, ['steps', index, 'if'], s.if.trim().startsWith('${{') && s.if.trim().endsWith('}}') ? s.if : s.if, scope, world, true));
+    if (typeof s.if === 'string') problems.push(...checkString(source, ['steps', index, 'if'], s.if, scope, world, true));
+    for (const name of STEP_TYPES.get(s.uses)?.conditions ?? []) {
+      const value = s.with?.[name];
+      if (typeof value === 'string') problems.push(...checkString(source, ['steps', index, 'with', name], value, scope, world, true));
+    }
     const target = s.with?.target;
     if (typeof target === 'string' && !target.includes('${{') && !Object.hasOwn(targets, target) && (s.uses === 'update/system' || s.uses === 'update/vfs')) {
       const guess = didYouMean(target, Object.keys(targets));
@@ -231,8 +249,11 @@ function sorted(list: Diagnostic[]): Diagnostic[] {
 function normalise(source: YamlSource, data: PipelineFile, stepServers: (string | undefined)[], options: LoadOptions): Pipeline {
   const servers: Record<string, ServerDef> = Object.create(null);
   for (const [name, s] of Object.entries(data.servers ?? {})) {
-    servers[name] = { name, url: s.url, username: s.username, password: s.password, timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, caFile: s['ca-file'], insecureSkipTlsVerify: s['insecure-skip-tls-verify'], allowInsecureHttp: s['allow-insecure-http'] };
+    const text = (v: string | undefined) => (v === undefined ? undefined : compileString(v));
+    const flag = (v: string | boolean | undefined) => (typeof v === 'string' ? compileString(v) : v);
+    servers[name] = { name, url: compileString(s.url), username: text(s.username), password: text(s.password), timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, caFile: text(s['ca-file']), insecureSkipTlsVerify: flag(s['insecure-skip-tls-verify']), allowInsecureHttp: flag(s['allow-insecure-http']) };
   }
+  // The environment's server: its values are data, as every value from outside the file.
   if (Object.keys(servers).length === 0 && (options.env.ENGINE_URL || options.emulator)) {
     servers[DEFAULT_SERVER] = {
       name: DEFAULT_SERVER,
@@ -242,8 +263,12 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
       allowInsecureHttp: options.env.ENGINE_ALLOW_INSECURE_HTTP === 'true',
     };
   }
+  // File vars are compiled; --var values are data.
   const vars: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries({ ...(data.vars ?? {}), ...(options.vars ?? {}) })) Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });
+  for (const [k, v] of Object.entries(data.vars ?? {})) Object.defineProperty(vars, k, { value: compileValue(v), enumerable: true, writable: true });
+  for (const [k, v] of Object.entries(options.vars ?? {})) Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });
+  const targets: Record<string, TargetSpec> = Object.create(null);
+  for (const [name, t] of Object.entries(data.targets ?? {})) targets[name] = compileValue(t) as TargetSpec;
   const defaults = data.defaults ?? {};
   const steps: Step[] = data.steps.map((s, index) => {
     const retry = s.retry ?? defaults.retry;
@@ -251,9 +276,9 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
     const step = {
       index,
       id: s.id,
-      name: s.name ?? defaultName(s),
+      name: s.name === undefined ? defaultName(s) : compileString(s.name),
       uses: s.uses,
-      with: (s.with ?? {}) as Record<string, unknown>,
+      with: compileInputs(STEP_TYPES.get(s.uses), (s.with ?? {}) as Record<string, unknown>),
       if: conditionOf(s.if),
       continueOnError: s['continue-on-error'] ?? defaults['continue-on-error'] ?? false,
       timeoutMs: timeout ? parseDuration(timeout) : undefined,
@@ -269,12 +294,9 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
     Object.defineProperty(step, 'position', { enumerable: true, get: () => (position ??= locate(source, ['steps', index])) });
     return step;
   });
-  return {
-    file: options.file,
-    name: data.name ?? options.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, ''),
-    vars,
-    servers,
-    targets: (data.targets ?? {}) as Record<string, TargetDef>,
-    steps,
-  };
+  const name = data.name === undefined ? options.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '') : compileString(data.name);
+  const compiled = [name, vars, servers, targets, steps.map((s) => [s.name, s.with, s.if])];
+  const secrets = new Set<string>();
+  for (const ref of compiledReferences(compiled)) if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
+  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps };
 }

@@ -1,17 +1,30 @@
-// The normalised pipeline the runner executes. Strings may still hold ${{ }} expressions; they
-// are resolved at run time, when steps' outputs exist.
-import type { TargetDef } from '../steps/types.ts';
+// The normalised pipeline the runner executes. Text the file wrote with ${{ }} is compiled:
+// a Template (resolved at run time, when steps' outputs exist) or an Expression (a condition).
+// Every plain string is data: nothing parses it again.
+import type { Expression, Template } from '../expr/index.ts';
 import type { Position } from './yaml-doc.ts';
+
+/** A string of the file: plain text, or a Template. */
+export type Text = string | Template;
+
+/** A target of the file, its fields as written (compiled). */
+export interface TargetSpec {
+  server: Text;
+  database: Text;
+  token?: Text | undefined;
+  username?: Text | undefined;
+  password?: Text | undefined;
+}
 
 export interface ServerDef {
   name: string;
-  url: string;
-  username?: string | undefined;
-  password?: string | undefined;
+  url: Text;
+  username?: Text | undefined;
+  password?: Text | undefined;
   timeoutMs?: number | undefined;
-  caFile?: string | undefined;
-  insecureSkipTlsVerify?: boolean | string | undefined;
-  allowInsecureHttp?: boolean | string | undefined;
+  caFile?: Text | undefined;
+  insecureSkipTlsVerify?: boolean | Text | undefined;
+  allowInsecureHttp?: boolean | Text | undefined;
 }
 
 export interface RetryPolicy {
@@ -24,11 +37,12 @@ export interface Step {
   /** Index in the file's steps, from 0. */
   index: number;
   id: string | undefined;
-  name: string;
+  name: Text;
   uses: string;
+  /** The inputs, compiled: Templates to resolve, Expressions for condition inputs, data. */
   with: Record<string, unknown>;
-  /** The condition as an expression (no ${{ }}): success() unless the file says otherwise. */
-  if: string;
+  /** The condition: success() unless the file says otherwise. */
+  if: Expression;
   continueOnError: boolean;
   timeoutMs: number | undefined;
   retry: RetryPolicy | undefined;
@@ -42,9 +56,12 @@ export interface Step {
 
 export interface Pipeline {
   file: string;
-  name: string;
+  name: Text;
+  /** Compiled vars of the file, overridden by --var values (data). */
   vars: Record<string, unknown>;
+  /** The environment variables the file reads as secrets.NAME: names are static. */
+  secrets: readonly string[];
   servers: Record<string, ServerDef>;
-  targets: Record<string, TargetDef>;
+  targets: Record<string, TargetSpec>;
   steps: Step[];
 }

@@ -1,6 +1,6 @@
 // The semantic rules of expressions: every steps.X, vars.X, targets.X, matrix.X reference resolves
 // (a step reads only steps before it), and every secrets.X and env.X is in the environment.
-import { references, scanTemplate, parseExpression, ExprError, type Node } from '../expr/index.ts';
+import { conditionText, references, scanTemplate, parseExpression, ExprError, type Node } from '../expr/index.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { locate, type Path, type YamlSource } from './yaml-doc.ts';
@@ -18,6 +18,8 @@ export interface RefScope {
 export interface RefWorld {
   env: Readonly<Record<string, string | undefined>>;
   vars: ReadonlySet<string>;
+  /** Every var of the file, where `vars` holds only those a value may read (a var reads earlier vars). */
+  allVars?: ReadonlySet<string>;
   targets: ReadonlySet<string>;
   /** Step ids with their index, type and whether they have a matrix. */
   steps: ReadonlyMap<string, { index: number; uses: string; matrix: boolean }>;
@@ -33,7 +35,10 @@ const CONTEXT_HELP: Record<string, string> = {
 function checkReference(path: string[], scope: RefScope, world: RefWorld): { message: string; hint?: string } | undefined {
   const [context, name, field, output] = path;
   if (!scope.allowed.has(context!)) return { message: `${context}.* cannot be used here`, hint: CONTEXT_HELP[context!] };
-  if (name === undefined) return context === 'pipeline' ? undefined : undefined;
+  if (name === undefined) {
+    if (context !== 'secrets') return undefined;
+    return { message: 'secret names are static: write secrets.NAME or secrets[\'NAME\']', hint: 'a computed name (secrets[vars.x]) or the whole secrets context cannot be known before the run, so it could not be masked' };
+  }
   switch (context) {
     case 'env':
     case 'secrets':
@@ -44,6 +49,7 @@ function checkReference(path: string[], scope: RefScope, world: RefWorld): { mes
       };
     case 'vars': {
       if (world.vars.has(name)) return undefined;
+      if (world.allVars?.has(name)) return { message: `var "${name}" is defined after this one`, hint: 'a var reads only the vars above it: move it up' };
       const guess = didYouMean(name, world.vars);
       return { message: `unknown var "${name}"`, hint: guess ? `did you mean "${guess}"?` : 'define it under vars: or pass --var NAME=VALUE' };
     }
@@ -97,10 +103,21 @@ function exprDiagnostics(source: YamlSource, path: Path, nodes: { node: Node; of
   return out;
 }
 
-/** Diagnostics of one string value: syntax errors at their column, then references. */
-export function checkString(source: YamlSource, path: Path, value: string, scope: RefScope, world: RefWorld, bare = false): Diagnostic[] {
+/**
+ * Diagnostics of one string value: syntax errors at their column, then references. A `condition`
+ * (`if`, assert's `that`) is one expression, bare or wholly in ${{ }}.
+ */
+export function checkString(source: YamlSource, path: Path, value: string, scope: RefScope, world: RefWorld, condition = false): Diagnostic[] {
   try {
-    if (bare && !value.includes('${{')) return exprDiagnostics(source, path, [{ node: parseExpression(value), offset: 0 }], scope, world);
+    if (condition) {
+      const { text, offset } = conditionText(value);
+      try {
+        return exprDiagnostics(source, path, [{ node: parseExpression(text), offset }], scope, world);
+      } catch (error) {
+        if (error instanceof ExprError) throw new ExprError(error.message, offset + error.offset);
+        throw error;
+      }
+    }
     const nodes = scanTemplate(value).flatMap((s) => ('node' in s ? [{ node: s.node, offset: s.offset }] : []));
     return exprDiagnostics(source, path, nodes, scope, world);
   } catch (error) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { durationString } from '../steps/inputs.ts';
 import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
 import type { Wrap } from '../steps/types.ts';
+import { CONDITION_INPUT } from '../steps/assert.ts';
 
 /** A string holding a ${{ }} expression, accepted where the resolved value is checked at run time. */
 export const ExprString = z.string().regex(/\$\{\{[\s\S]*\}\}/, 'an expression ${{ ... }}');
@@ -98,7 +99,17 @@ export function pipelineJsonSchema(): Record<string, unknown> {
     z.strictObject({ ...stepShape, uses: z.literal(type.uses).describe(type.summary), with: (type.inputs(lenient) as z.ZodType).optional() }),
   );
   const schema = PipelineFileSchema.extend({ steps: z.array(z.discriminatedUnion('uses', steps as unknown as [z.ZodObject, ...z.ZodObject[]])).min(1) });
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+    io: 'input',
+    // A condition input holds, in the file, its text or a literal.
+    override: (ctx) => {
+      if (ctx.zodSchema !== CONDITION_INPUT) return;
+      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key];
+      Object.assign(ctx.jsonSchema, { type: ['string', 'boolean', 'number', 'null'], description: 'a condition: an expression, bare or in ${{ }}' });
+    },
+  }) as Record<string, unknown>;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'enginectl pipeline',

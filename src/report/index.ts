@@ -4,4 +4,4 @@ export { renderJson } from './json.ts';
 export { renderMarkdown, SUMMARY_LIMIT } from './markdown.ts';
 export { renderJunit } from './junit.ts';
 export { renderHtml } from './html.ts';
-export { fullReportOf, preparePaths, renderings, writeReports, type ReportPaths } from './write.ts';
+export { renderings, type Renderings } from './renderings.ts';

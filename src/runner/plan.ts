@@ -1,13 +1,13 @@
 // The dry run: every call the pipeline would make, resolved as far as possible before anything
 // runs, secrets masked. Outputs of earlier steps are shown as placeholders.
-import { evaluate, parseExpression, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
-import { baseContexts, registerInputSecrets, registerSecrets, resolveServers, resolveTargets, type Env } from './scope.ts';
+import { prepareRun, registerInputSecrets, type Env } from './scope.ts';
 
 export interface PlannedStep {
   position: string;
@@ -23,12 +23,15 @@ export interface PlannedStep {
   note: string | undefined;
 }
 
-export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Readonly<Record<string, string>>; masker?: Masker } = {}): PlannedStep[] {
+export interface Plan {
+  /** The pipeline's name, resolved. */
+  name: string;
+  steps: PlannedStep[];
+}
+
+export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Readonly<Record<string, string>>; masker?: Masker } = {}): Plan {
   const masker = options.masker ?? new Masker();
-  registerSecrets(pipeline, env, masker);
-  const base = baseContexts(pipeline, env);
-  resolveServers(pipeline, base, masker);
-  const targets = resolveTargets(pipeline, base, masker);
+  const { name, contexts: base, targets } = prepareRun(pipeline, env, masker);
   const steps: Record<string, { outcome: string; outputs: Record<string, string> }> = Object.create(null);
   const out: PlannedStep[] = [];
   for (const step of pipeline.steps) {
@@ -39,9 +42,9 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
       let note: string | undefined;
       let calls: PlannedCall[] = [];
       try {
-        runs = truthy(evaluate(parseExpression(step.if), scope));
+        runs = truthy(step.if.evaluate(scope));
         const inputs = resolveDeep(step.with, scope) as Record<string, unknown>;
-        registerInputSecrets(inputs, masker);
+        registerInputSecrets(type, inputs, masker);
         const parsed = inputSchema(type, resolved).safeParse(inputs);
         calls = type.plan((parsed.success ? parsed.data : inputs) as never, targets);
         if (!parsed.success && JSON.stringify(inputs).includes('<steps.')) note = 'some inputs come from earlier steps\' outputs, known only at run time';
@@ -53,7 +56,7 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
         name: instanceName(step, combo, { ...base, steps, targets }, masker),
         uses: step.uses,
         server: step.server,
-        condition: step.if === 'success()' ? undefined : step.if,
+        condition: step.if.source === 'success()' ? undefined : step.if.source,
         runs,
         calls: masker.maskValue(calls),
         note: note && masker.mask(note),
@@ -65,21 +68,5 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
       steps[step.id] = { outcome: 'success', outputs: step.matrix ? {} : outputs };
     }
   }
-  return out;
-}
-
-export function renderPlan(plan: PlannedStep[]): string {
-  const lines: string[] = [];
-  for (const p of plan) {
-    lines.push(`${p.position} ${p.name} (${p.uses})${p.server ? ` on server ${p.server}` : ''}`);
-    if (p.condition) lines.push(`    if: ${p.condition}${p.runs ? '' : '  (false when every step before succeeds)'}`);
-    for (const c of p.calls) {
-      const query = c.query && Object.keys(c.query).length ? `?${new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
-      lines.push(`    ${c.method} ${c.path}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`);
-      if (c.body !== undefined) lines.push(...(typeof c.body === 'string' ? c.body : JSON.stringify(c.body, null, 2)).split('\n').map((l) => `      ${l}`));
-    }
-    if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');
-    if (p.note) lines.push(`    note: ${p.note}`);
-  }
-  return lines.join('\n');
+  return { name, steps: out };
 }

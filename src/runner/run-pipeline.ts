@@ -4,16 +4,16 @@
 import { ApiError, type EngineClient } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import { EnginectlError } from '../errors.ts';
-import { evaluate, parseExpression, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
 import type { RunLogger } from './logger.ts';
-import { Masker } from './masker.ts';
+import { MASK, Masker } from './masker.ts';
 import { expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
 import type { Outcome, RunResult, StepError, StepRun } from './result.ts';
-import { baseContexts, registerInputSecrets, registerSecrets, resolveServers, resolveTargets, type Env, type ResolvedServer } from './scope.ts';
+import { prepareRun, registerInputSecrets, type Env, type ResolvedServer } from './scope.ts';
 
 export interface RunnerDeps {
   clientFor(server: ResolvedServer): EngineClient;
@@ -26,6 +26,8 @@ export interface RunnerDeps {
   /** How often a long step says it is still running; 60 s by default. */
   heartbeatMs?: number;
   masker?: Masker;
+  /** Told the pipeline's resolved name before the first step. */
+  onStart?: (name: string) => void;
 }
 
 export interface RunOptions {
@@ -43,12 +45,22 @@ function errorOf(error: unknown): StepError {
   return { code: 'STEP_ERROR', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** The declared secret fields of inputs or outputs (dotted paths) masked whole, whatever their length. */
+function maskDeclared(value: Record<string, unknown>, paths: readonly string[] | undefined): Record<string, unknown> {
+  for (const path of paths ?? []) {
+    const keys = path.split('.');
+    let holder: unknown = value;
+    for (const key of keys.slice(0, -1)) holder = holder && typeof holder === 'object' && Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
+    const last = keys.at(-1)!;
+    if (holder && typeof holder === 'object' && typeof (holder as Record<string, unknown>)[last] === 'string') (holder as Record<string, unknown>)[last] = MASK;
+  }
+  return value;
+}
+
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
   const masker = deps.masker ?? new Masker();
-  registerSecrets(pipeline, deps.env, masker);
-  const base = baseContexts(pipeline, deps.env);
-  const servers = resolveServers(pipeline, base, masker);
-  const targets = resolveTargets(pipeline, base, masker);
+  const { name, contexts: base, servers, targets } = prepareRun(pipeline, deps.env, masker);
+  deps.onStart?.(name);
   const clients = new Map<string, EngineClient>();
   const clientOf = (name: string | undefined): EngineClient => {
     const server = name === undefined ? undefined : servers.get(name);
@@ -76,7 +88,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     const scope: EvalScope = { contexts: { ...base, steps, targets, matrix: run.matrix ?? {} }, status: { ...status } };
     let condition: boolean;
     try {
-      condition = truthy(evaluate(parseExpression(step.if), scope));
+      condition = truthy(step.if.evaluate(scope));
     } catch (error) {
       return finish(run, position, 'failure', { code: 'EXPRESSION', message: `if: ${(error as Error).message}` });
     }
@@ -86,18 +98,18 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     log.stepStarted(run, position);
     let inputs: Record<string, unknown>;
     try {
-      const parsed = inputSchema(type, resolved).safeParse(resolveDeep(step.with, scope));
+      const values = resolveDeep(step.with, scope) as Record<string, unknown>;
+      registerInputSecrets(type, values, masker);
+      const parsed = inputSchema(type, resolved).safeParse(values);
       if (!parsed.success) {
         const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
-        registerInputSecrets(resolveDeep(step.with, scope), masker);
         return finish(run, position, 'failure', { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) });
       }
       inputs = parsed.data as Record<string, unknown>;
     } catch (error) {
       return finish(run, position, 'failure', { code: 'EXPRESSION', message: masker.mask((error as Error).message) });
     }
-    registerInputSecrets(inputs, masker);
-    run.inputs = masker.maskValue(inputs);
+    run.inputs = maskDeclared(masker.maskValue(inputs), type.secretInputs);
     const attempts = step.retry?.attempts ?? 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       run.attempts = attempt;
@@ -111,7 +123,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
         sleep: deps.sleep,
         targets,
         secret: (v) => masker.add(v),
-        evaluate: (text) => evaluate(parseExpression(text), scope),
+        evaluate: (expression) => expression.evaluate(scope),
       };
       const began = deps.now();
       const heartbeat = setInterval(() => log.info(run, `still running (${formatDuration(deps.now() - began)})`), deps.heartbeatMs ?? 60_000);
@@ -149,7 +161,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   };
 
   const steps$ = (run: StepRun, outcome: StepOutcome) => {
-    run.outputs = masker.maskValue(outcome.outputs);
+    const type = STEP_TYPES.get(run.uses)!;
+    run.outputs = maskDeclared(masker.maskValue(outcome.outputs), type.secretOutputs);
     run.result = masker.maskValue(outcome.result ?? null);
     run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
     run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
@@ -217,7 +230,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   await Promise.all([...clients.values()].map((c) => c.close()));
   return {
     file: pipeline.file,
-    name: pipeline.name,
+    name,
     outcome: status.cancelled ? 'cancelled' : status.failed ? 'failure' : 'success',
     startedAt,
     durationMs: deps.now() - startedAt,

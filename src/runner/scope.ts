@@ -1,7 +1,9 @@
-// The contexts of expressions during a run, and resolving the servers and targets of a pipeline.
-import { resolveDeep, type EvalScope } from '../expr/index.ts';
+// What a run (or its dry run) knows before its first step: the secrets the file names, its vars
+// and name resolved in order, its servers and targets; every secret registered with the masker.
+import { ExprError, compiledReferences, isStatic, resolveDeep, toText, type EvalScope } from '../expr/index.ts';
+import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import type { TargetDef } from '../steps/types.ts';
+import type { StepType, TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
 
 export interface ResolvedServer {
@@ -17,33 +19,79 @@ export interface ResolvedServer {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Context values that do not change during a run. */
-export function baseContexts(pipeline: Pipeline, env: Env): Record<string, unknown> {
-  const envCopy: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) Object.defineProperty(envCopy, k, { value: v, enumerable: true });
-  return { env: envCopy, secrets: envCopy, vars: pipeline.vars, pipeline: { name: pipeline.name } };
+export interface Prepared {
+  /** The pipeline's name, resolved and masked. */
+  name: string;
+  /** env, secrets, vars, pipeline: the contexts that do not change during the run. */
+  contexts: Record<string, unknown>;
+  servers: Map<string, ResolvedServer>;
+  targets: Record<string, TargetDef>;
 }
 
-/** Every environment variable the pipeline reads as secrets.X: masked from the start. */
-export function registerSecrets(pipeline: Pipeline, env: Env, masker: Masker): void {
-  const text = JSON.stringify([pipeline.servers, pipeline.targets, pipeline.vars, pipeline.steps.map((s) => [s.with, s.if, s.name])]);
-  for (const m of text.matchAll(/secrets\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*'([^']+)'\s*\])/g)) masker.add(env[(m[1] ?? m[2])!]);
+/** A record without a prototype: `__proto__` and `constructor` are plain keys. */
+function plainRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true });
+  return out;
 }
 
-export function resolveServers(pipeline: Pipeline, base: Record<string, unknown>, masker: Masker): Map<string, ResolvedServer> {
-  const scope: EvalScope = { contexts: base };
+function registerStrings(value: unknown, masker: Masker, name: string): void {
+  if (typeof value === 'string') masker.add(value, name);
+  else if (Array.isArray(value)) for (const v of value) registerStrings(v, masker, name);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) registerStrings(v, masker, name);
+}
+
+function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unknown {
+  try {
+    return resolveDeep(value, scope);
+  } catch (error) {
+    if (error instanceof ExprError) throw new UsageError('EXPRESSION', `${where}: ${error.message}`, { hint: `check the expression of ${where}` });
+    throw error;
+  }
+}
+
+/**
+ * Resolves what the run needs before its first step. vars resolve in file order (a var may read
+ * env, secrets and earlier vars); a var that reads a secret, or a var that does, is a secret too.
+ */
+export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepared {
+  const secrets = plainRecord(pipeline.secrets.flatMap((name): [string, unknown][] => (env[name] === undefined ? [] : [[name, env[name]]])));
+  for (const [name, value] of Object.entries(secrets)) masker.add(value as string, `secrets.${name}`);
+  const envContext = plainRecord(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+
+  const vars: Record<string, unknown> = Object.create(null);
+  const secretVars = new Set<string>();
+  for (const [name, value] of Object.entries(pipeline.vars)) {
+    let resolved = value;
+    if (!isStatic(value)) {
+      resolved = resolveOrRefuse(value, { contexts: { env: envContext, secrets, vars } }, `vars.${name}`);
+      const reads = compiledReferences(value);
+      if (reads.some((r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')))) {
+        secretVars.add(name);
+        registerStrings(resolved, masker, `vars.${name}`);
+      }
+    }
+    Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
+  }
+  const named = resolveOrRefuse(pipeline.name, { contexts: { env: envContext, vars } }, 'name');
+  const name = masker.mask(toText(named));
+  const contexts = { env: envContext, secrets, vars, pipeline: { name } };
+  return { name, contexts, servers: resolveServers(pipeline, contexts, masker), targets: resolveTargets(pipeline, contexts, masker) };
+}
+
+function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, masker: Masker): Map<string, ResolvedServer> {
   const servers = new Map<string, ResolvedServer>();
   for (const [name, s] of Object.entries(pipeline.servers)) {
-    const r = resolveDeep({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify, allowHttp: s.allowInsecureHttp }, scope) as Record<string, unknown>;
+    const r = resolveOrRefuse({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify, allowHttp: s.allowInsecureHttp }, { contexts }, `servers.${name}`) as Record<string, unknown>;
     const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-    masker.add(str(r.password));
+    masker.add(str(r.password), `servers.${name}.password`);
     // The Authorization header is base64 of user:password: a form the password alone does not cover.
-    if (r.password !== undefined && r.password !== null) masker.add(Buffer.from(`${str(r.username) ?? ''}:${str(r.password)}`).toString('base64'));
+    if (r.password !== undefined && r.password !== null) masker.add(Buffer.from(`${str(r.username) ?? ''}:${str(r.password)}`).toString('base64'), `servers.${name}.password`);
     try {
       const inUrl = new URL(String(r.url ?? '')).password;
-      if (inUrl) masker.add(decodeURIComponent(inUrl));
+      if (inUrl) masker.add(decodeURIComponent(inUrl), `servers.${name}.url`);
     } catch {
-      // not a URL; the loader reports it
+      // not a URL; the client reports it
     }
     servers.set(name, {
       name,
@@ -59,21 +107,20 @@ export function resolveServers(pipeline: Pipeline, base: Record<string, unknown>
   return servers;
 }
 
-export function resolveTargets(pipeline: Pipeline, base: Record<string, unknown>, masker: Masker): Record<string, TargetDef> {
-  const targets = resolveDeep(pipeline.targets, { contexts: base }) as Record<string, TargetDef>;
-  for (const t of Object.values(targets)) {
-    masker.add(t.token);
-    masker.add(t.password);
+function resolveTargets(pipeline: Pipeline, contexts: Record<string, unknown>, masker: Masker): Record<string, TargetDef> {
+  const targets = resolveOrRefuse(pipeline.targets, { contexts }, 'targets') as Record<string, TargetDef>;
+  for (const [name, t] of Object.entries(targets)) {
+    masker.add(t.token, `targets.${name}.token`);
+    masker.add(t.password, `targets.${name}.password`);
   }
   return targets;
 }
 
-/** Secrets inside resolved inputs: tokens, passwords, license codes. */
-export function registerInputSecrets(value: unknown, masker: Masker, key = ''): void {
-  if (typeof value === 'string') {
-    if (/^(token|password|code)$/i.test(key)) masker.add(value);
-    return;
+/** The secrets a step type declares among its resolved inputs (`target.token`, `code`). */
+export function registerInputSecrets(type: StepType, inputs: Record<string, unknown>, masker: Masker): void {
+  for (const path of type.secretInputs ?? []) {
+    let value: unknown = inputs;
+    for (const key of path.split('.')) value = value && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+    if (typeof value === 'string') masker.add(value, `input ${path}`);
   }
-  if (Array.isArray(value)) value.forEach((v) => registerInputSecrets(v, masker));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) registerInputSecrets(v, masker, k);
 }

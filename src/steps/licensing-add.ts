@@ -10,6 +10,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['status'],
   readOnly: false,
+  secretInputs: ['code'],
   needsServer: true,
   plan: (i) => [{ method: 'POST', path: '/api/licensing/v1/licenses', contentType: 'text/plain', body: i.code }],
   async run(i, env) {

@@ -1,6 +1,7 @@
 // What a step type is: its inputs (a zod schema), the calls it makes, how it runs, its outputs.
 import type { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
+import type { Expression } from '../expr/index.ts';
 
 /**
  * Wraps an input's schema. At load time inputs may still hold `${{ }}` expressions, so the
@@ -41,8 +42,8 @@ export interface StepEnv {
   targets: Readonly<Record<string, TargetDef>>;
   /** Registers a value to mask in everything printed (a license code, say). */
   secret(value: string): void;
-  /** Evaluates a bare expression (for assert). */
-  evaluate(expression: string): unknown;
+  /** Evaluates a condition the loader compiled from the file (assert's `that`); never text. */
+  evaluate(expression: Expression): unknown;
 }
 
 export interface StepOutcome {
@@ -69,8 +70,15 @@ export interface StepType<I = Record<string, unknown>> {
   readOnly: boolean;
   /** False for steps that call no server (assert). */
   needsServer: boolean;
-  /** Outputs that hold secrets (masked). */
+  /** Outputs that hold secrets: registered with the masker and masked whatever their length. */
   secretOutputs?: readonly string[];
+  /** Inputs that hold secrets (dotted paths: `target.token`), likewise. */
+  secretInputs?: readonly string[];
+  /**
+   * Inputs written as conditions, bare or in one ${{ }} (assert's `that`): the loader checks and
+   * compiles them into Expressions, which the step evaluates.
+   */
+  conditions?: readonly string[];
   plan(inputs: I, targets: Readonly<Record<string, TargetDef>>): PlannedCall[];
   run(inputs: I, env: StepEnv): Promise<StepOutcome>;
 }

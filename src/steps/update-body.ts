@@ -16,6 +16,9 @@ export const connectionSchema = (w: Wrap) =>
     password: w(z.string()).optional(),
   });
 
+/** The credentials among the inputs (an inline target or source). */
+export const UPDATE_SECRET_INPUTS = ['target.token', 'target.password', 'source.token', 'source.password'] as const;
+
 function flags(w: Wrap, names: readonly string[]) {
   return Object.fromEntries(names.map((n) => [kebab(n), w(z.boolean()).optional()]));
 }

@@ -1,6 +1,6 @@
 // update/system: POST /api/devops/v1/update/system.
 import { SYSTEM_UPDATE_FLAGS, type SystemUpdateOptions } from '../api/schemas/devops.ts';
-import { systemUpdateInputs, updateBody, type UpdateInputs } from './update-body.ts';
+import { systemUpdateInputs, updateBody, type UpdateInputs, UPDATE_SECRET_INPUTS } from './update-body.ts';
 import { updateOutcome } from './update-result.ts';
 import { defineStep } from './types.ts';
 
@@ -10,6 +10,7 @@ export default defineStep<UpdateInputs>({
   inputs: systemUpdateInputs as never,
   outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version'],
   readOnly: false,
+  secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
   plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/system', body: updateBody(i, targets, SYSTEM_UPDATE_FLAGS) }],
   async run(i, env) {

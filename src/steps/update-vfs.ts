@@ -1,6 +1,6 @@
 // update/vfs: POST /api/devops/v1/update/vfs.
 import { VFS_UPDATE_FLAGS, type VfsUpdateOptions } from '../api/schemas/devops.ts';
-import { updateBody, vfsUpdateInputs, type UpdateInputs } from './update-body.ts';
+import { updateBody, vfsUpdateInputs, type UpdateInputs, UPDATE_SECRET_INPUTS } from './update-body.ts';
 import { updateOutcome } from './update-result.ts';
 import { defineStep } from './types.ts';
 
@@ -10,6 +10,7 @@ export default defineStep<UpdateInputs>({
   inputs: vfsUpdateInputs as never,
   outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version', 'summary'],
   readOnly: false,
+  secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
   plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/vfs', body: updateBody(i, targets, VFS_UPDATE_FLAGS) }],
   async run(i, env) {

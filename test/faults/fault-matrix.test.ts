@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { sealLicenses } from '../../src/emulator/license-code.ts';
 import type { FaultRule } from '../../src/emulator/index.ts';
-import { renderings } from '../../src/report/write.ts';
+import { renderings } from '../../src/report/renderings.ts';
 import { closedPort, FAST_RETRY } from '../helpers/emulator.ts';
 import { assertOutcomes } from '../helpers/reports.ts';
 import { oneStep, runYaml } from '../helpers/run.ts';
@@ -156,7 +156,7 @@ describe('fault matrix', { concurrency: 4 }, () => {
         }
 
         // The step's outcome in every report the run writes.
-        const r = renderings(result, undefined);
+        const r = renderings(result);
         assertOutcomes({ json: r.json(), junit: r.junit(), summary: r.summary(), html: r.html() }, [expected.outcome]);
         if (expected.code) assert.match(r.junit(), new RegExp(`<failure type="${expected.code}"`));
 

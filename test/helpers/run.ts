@@ -2,7 +2,7 @@
 // simulated clock shared with the emulator (waits pass at once).
 import type { TestContext } from 'node:test';
 import { EngineClient, type ClientDeps } from '../../src/api/index.ts';
-import { simulatedClock, type Clock } from '../../src/cli/simulated-time.ts';
+import { simulatedClock, type Clock } from '../../src/app/clock.ts';
 import type { EmulatorOptions } from '../../src/emulator/index.ts';
 import { loadPipeline } from '../../src/pipeline/load.ts';
 import { RecordingLogger } from '../../src/runner/logger.ts';

@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { formatDiagnostic, type PipelineInvalid } from '../../src/pipeline/diagnostics.ts';
 import { keysAt } from '../../src/pipeline/issues.ts';
+import { loadPipeline } from '../../src/pipeline/load.ts';
 import { PipelineFileSchema, lenient, StepSchema } from '../../src/pipeline/schema.ts';
 import { STEP_TYPES } from '../../src/steps/registry.ts';
 
@@ -23,5 +25,19 @@ test('every step type, input and output is in docs/pipeline-format.md', () => {
 test('every top-level and step key is in docs/pipeline-format.md', () => {
   for (const key of [...keysAt(PipelineFileSchema, []), ...keysAt(StepSchema, [])]) {
     assert.ok(doc.includes(`| \`${key}\` |`), key);
+  }
+});
+
+test('every whole pipeline shown in docs/pipeline-format.md validates', () => {
+  const blocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^version: 1$/m.test(b) && /^steps:$/m.test(b));
+  assert.ok(blocks.length >= 1, 'the page shows a whole pipeline');
+  // Every environment variable an example reads is set, to a value of its own name.
+  const env = new Proxy({ ENGINE_URL: 'https://erp.example.com' } as Record<string, string>, { get: (target, name: string) => target[name] ?? name });
+  for (const text of blocks) {
+    try {
+      loadPipeline({ file: 'docs example', text, env });
+    } catch (error) {
+      assert.fail(`an example of docs/pipeline-format.md does not validate:\n${text}\n${(error as PipelineInvalid).diagnostics?.map((d) => formatDiagnostic(d)).join('\n') ?? error}`);
+    }
   }
 });

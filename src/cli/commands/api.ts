@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { serverFromEnv } from '../server-env.ts';
 import { withEmbeddedEmulator } from '../embedded.ts';
+import { CREDENTIAL_FIELDS, Masker } from '../../runner/masker.ts';
 
 
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
@@ -71,14 +72,29 @@ function buildRequest(method: string, target: string, text: string | undefined, 
   return req;
 }
 
-function printResponse(io: CliIO, res: Awaited<ReturnType<EngineClient['request']>>, include: boolean): void {
+/** The credentials of the call: masked in everything it prints, as a server may echo them. */
+function credentialsOf(server: ServerConfig, request: RawRequest, masker: Masker): void {
+  masker.add(server.password, 'the server password');
+  if (server.password !== undefined) masker.add(Buffer.from(`${server.username ?? ''}:${server.password}`).toString('base64'), 'the server password');
+  const walk = (value: unknown, key = ''): void => {
+    if (typeof value === 'string' && CREDENTIAL_FIELDS.has(key)) masker.add(value, `--data ${key}`);
+    else if (Array.isArray(value)) value.forEach((v) => walk(v));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  if (request.body && 'json' in request.body) walk(request.body.json);
+  // A license code sent as text (POST licenses) is a credential as a whole.
+  else if (request.body && request.path.endsWith('/licenses')) masker.add(request.body.text, '--data');
+}
+
+function printResponse(io: CliIO, res: Awaited<ReturnType<EngineClient['request']>>, include: boolean, masker: Masker): void {
   if (include) {
     io.stdout(`HTTP ${res.status}\n`);
-    for (const [k, v] of Object.entries(res.headers)) io.stdout(`${k}: ${v}\n`);
+    for (const [k, v] of Object.entries(res.headers)) io.stdout(`${masker.mask(`${k}: ${v}`)}\n`);
     io.stdout('\n');
   }
   if (res.text === '') return;
-  const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body, null, 2);
+  // JSON is masked as values (it stays valid JSON whatever a secret's value is); text as text.
+  const body = typeof res.body === 'string' ? masker.mask(res.body) : JSON.stringify(masker.maskValue(res.body), null, 2);
   io.stdout(body.endsWith('\n') ? body : `${body}\n`);
 }
 
@@ -109,13 +125,16 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
   const data = values.data === undefined ? undefined : await readData(values.data, io);
   const request = buildRequest(method, positionals[1]!, data, values['content-type']);
 
-  const call = async (server: ServerConfig): Promise<number> => {
-    const client = new EngineClient({ ...server, timeoutMs, caFile: values['ca-file'], insecureSkipTlsVerify: values.insecure }, { env: io.env });
+  const call = async (server: ServerConfig, embedded = false): Promise<number> => {
+    const masker = new Masker({ onWeak: (_name, why) => io.stderr(`enginectl: warning: ${why}\n`) });
+    // The embedded emulator's users live and die with this process: nothing of theirs to protect.
+    credentialsOf(embedded ? { url: server.url } : server, request, masker);
+    const client = new EngineClient({ ...server, timeoutMs, caFile: values['ca-file'], insecureSkipTlsVerify: values.insecure }, { env: io.env, redact: (text) => masker.mask(text) });
     try {
       const res = await client.request(request, { signal: io.signal });
-      printResponse(io, res, values.include ?? false);
+      printResponse(io, res, values.include ?? false, masker);
       if (res.status >= 200 && res.status < 300) return ExitCode.ok;
-      io.stderr(`enginectl: ${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(res.text)}` : ''}\n`);
+      io.stderr(`enginectl: ${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(masker.mask(res.text))}` : ''}\n`);
       return ExitCode.failed;
     } finally {
       await client.close();
@@ -124,7 +143,7 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
 
   if (values.emulator) {
     return withEmbeddedEmulator((url) =>
-      call({ url, username: io.env.ENGINE_USERNAME ?? 'admin', password: io.env.ENGINE_USERNAME ? io.env.ENGINE_PASSWORD : 'admin' }),
+      call({ url, username: io.env.ENGINE_USERNAME ?? 'admin', password: io.env.ENGINE_USERNAME ? io.env.ENGINE_PASSWORD : 'admin' }, true),
     );
   }
   const server = serverFromEnv(io.env);

@@ -4,7 +4,7 @@ import { ExitCode, UsageError } from '../../errors.ts';
 import { expandMatrix } from '../../runner/matrix.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { loadPipelineFile, parseVars } from '../pipeline-file.ts';
+import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 
 export const MATRIX_HELP = `Usage: enginectl matrix FILE [--step ID]
 

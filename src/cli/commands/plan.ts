@@ -1,9 +1,9 @@
 // `enginectl plan FILE`: the dry run, each call that would be made, secrets masked.
 import { ExitCode, UsageError } from '../../errors.ts';
-import { planPipeline, renderPlan } from '../../runner/plan.ts';
+import { dryRun } from '../../app/dry-run.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { loadPipelineFile, parseOnly, parseVars } from '../pipeline-file.ts';
+import { loadPipelineFile, parseOnly, parseVars } from '../../app/pipeline-input.ts';
 
 export const PLAN_HELP = `Usage: enginectl plan FILE [options]
 
@@ -30,6 +30,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const { pipeline } = await loadPipelineFile(positionals[0]!, io, { vars: parseVars(values.var), emulator: values.emulator });
-  io.stdout(`plan of "${pipeline.name}": no request is made\n${renderPlan(planPipeline(pipeline, io.env, { only: parseOnly(values.only) }))}\n`);
+  const plan = dryRun(pipeline, io.env, { only: parseOnly(values.only) });
+  io.stdout(`plan of "${plan.name}": no request is made\n${plan.text}\n`);
   return ExitCode.ok;
 }

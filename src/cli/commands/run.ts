@@ -1,11 +1,11 @@
 // `enginectl run FILE`: validates, then runs the pipeline (or prints its plan with --dry-run).
-import { EngineClient } from '../../api/index.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { formatDuration } from '../../duration.ts';
-import { planPipeline, renderPlan } from '../../runner/plan.ts';
+import { dryRun } from '../../app/dry-run.ts';
 import { Masker } from '../../runner/masker.ts';
-import { runPipeline } from '../../runner/run-pipeline.ts';
-import { fullReportOf, preparePaths, renderings, writeReports, type Renderings } from '../../report/write.ts';
+import type { Renderings } from '../../report/renderings.ts';
+import { fullReportOf, preparePaths } from '../../app/report-files.ts';
+import { runAndReport } from '../../app/run.ts';
 import { ADAPTERS } from '../../ci/adapters.ts';
 import { CiLogger } from '../../ci/ci-logger.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { loadPipelineFile, parseOnly, parseVars } from '../pipeline-file.ts';
-import { realClock, simulatedClock } from '../simulated-time.ts';
+import { loadPipelineFile, parseOnly, parseVars } from '../../app/pipeline-input.ts';
+import { realClock, simulatedClock } from '../../app/clock.ts';
 import { summaryLine, TerminalLogger, useColour } from '../terminal-logger.ts';
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
@@ -70,40 +70,36 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
   if (values['dry-run']) {
-    io.stdout(`dry run of "${pipeline.name}": no request is made\n${renderPlan(planPipeline(pipeline, io.env, { only }))}\n`);
+    const plan = dryRun(pipeline, io.env, { only });
+    io.stdout(`dry run of "${plan.name}": no request is made\n${plan.text}\n`);
     return ExitCode.ok;
   }
 
-  const masker = new Masker((form) => {
-    const line = ci.mask(form);
-    if (line) io.stdout(`${line}\n`);
-  });
-  const where = (run: { step: number }) => ({ file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col });
   const logger = new CiLogger(new TerminalLogger(io.stdout, useColour(io.stdoutIsTTY, io.env)), ci, io.stdout, Date.now, where);
-  const execute = async (clientUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
-    io.stdout(`running "${pipeline.name}" (${pipeline.steps.length} steps)${clientUrl ? ` against the embedded emulator at ${clientUrl}` : ''}\n`);
-    const result = await runPipeline(
-      pipeline,
+  const masker = new Masker({
+    onSecret: (form) => {
+      const line = ci.mask(form);
+      if (line) io.stdout(`${line}\n`);
+    },
+    onWeak: (_name, why) => logger.warn(undefined, why),
+  });
+  function where(run: { step: number }) {
+    return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
+  }
+  const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
+    const { result, rendered, written, failed } = await runAndReport(
+      { pipeline, env: io.env, only, reports: paths, emulatorUrl },
       {
-        clientFor: (server) =>
-          new EngineClient(
-            clientUrl ? { url: clientUrl, username: 'admin', password: 'admin', timeoutMs: server.timeoutMs } : server,
-            { env: io.env, onRetry: ({ attempt, delayMs, error }) => logger.info(undefined, `retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`) },
-          ),
-        env: io.env,
+        masker,
         logger,
         signal: io.signal,
-        now: clock.now,
-        sleep: clock.sleep,
-        masker,
+        clock,
+        onStart: (name) => io.stdout(`running "${name}" (${pipeline.steps.length} steps)${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
       },
-      { only },
     );
     io.stdout(`${summaryLine(result)}\n`);
-    const rendered = renderings(result, masker);
-    const { written, failed } = await writeReports(rendered, paths);
     for (const path of written) io.stdout(`report: ${path}\n`);
-    for (const failure of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${masker.mask(failure)}\n`);
+    for (const failure of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${failure}\n`);
     failed.push(...(await publishToCi(result, rendered, masker)));
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
@@ -118,7 +114,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       if (line) io.stdout(`${line}\n`);
     }
     if (dotenv) {
-      await writeFile(dotenv, m.mask(renderDotenv(variables))).then(
+      await writeFile(dotenv, renderDotenv(variables)).then(
         () => io.stdout(`outputs: ${dotenv}\n`),
         (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
       );

@@ -2,7 +2,7 @@
 import { describeError, EnginectlError, ExitCode, UsageError } from '../../errors.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { loadPipelineFile, parseVars } from '../pipeline-file.ts';
+import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 
 export const VALIDATE_HELP = `Usage: enginectl validate FILE... [options]
 

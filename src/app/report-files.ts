@@ -1,4 +1,4 @@
-// Writing the reports a run asked for: one call at the edge. Paths are checked before the run (a
+// Writing the report files a run asked for. Paths are checked before the run (a
 // deployment must not start when its report cannot be written); after the run every report is
 // attempted even when another fails, and failures are collected for the caller to tell.
 import { createWriteStream } from 'node:fs';
@@ -6,13 +6,7 @@ import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
-import { buildReport, type Report } from './model.ts';
-import { renderHtml } from './html.ts';
-import { renderJson, reportJsonPieces } from './json.ts';
-import { renderJunit } from './junit.ts';
-import { renderMarkdown } from './markdown.ts';
-import type { RunResult } from '../runner/result.ts';
-import type { Masker } from '../runner/masker.ts';
+import type { Renderings } from '../report/renderings.ts';
 
 export interface ReportPaths {
   json?: string | undefined;
@@ -43,33 +37,6 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
     out[key] = path;
   }
   return out;
-}
-
-export interface Renderings {
-  report: Report;
-  json: () => string;
-  /** The JSON report in pieces, masked, for writing without one big string. */
-  jsonPieces: () => Iterable<string>;
-  junit: () => string;
-  /** `fullReport` names where the full report is, for the note when parts are cut. */
-  summary: (fullReport?: string) => string;
-  html: () => string;
-}
-
-/** Every rendering of a run, masked: built once, the same text whichever edge writes it. */
-export function renderings(result: RunResult, masker: Masker | undefined): Renderings {
-  const report = masker ? masker.maskValue(buildReport(result)) : buildReport(result);
-  const mask = (text: string) => (masker ? masker.mask(text) : text);
-  return {
-    report,
-    json: () => mask(renderJson(report)),
-    jsonPieces: () => (function* () {
-      for (const piece of reportJsonPieces(report)) yield mask(piece);
-    })(),
-    junit: () => mask(renderJunit(report)),
-    summary: (fullReport) => mask(renderMarkdown(report, { fullReport })),
-    html: () => mask(renderHtml(report)),
-  };
 }
 
 export function fullReportOf(paths: ReportPaths): string | undefined {

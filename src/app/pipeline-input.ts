@@ -1,12 +1,15 @@
-// Reading a pipeline file at the edge (a directory, an unreadable or oversized file are told
-// apart), and the --var, --only flags.
+// A pipeline file read and loaded for a run (a directory, an unreadable or oversized file are
+// told apart), and the --var and --only values of the CLI and the root action.
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, MAX_FILE_BYTES, type LoadResult } from '../pipeline/load.ts';
-import type { CliIO } from './io.ts';
 
-export async function readPipelineText(file: string, io: Pick<CliIO, "readFile">): Promise<string> {
+export interface FileSource {
+  readFile(path: string): Promise<string>;
+}
+
+export async function readPipelineText(file: string, io: FileSource): Promise<string> {
   let text: string;
   try {
     text = await io.readFile(file);
@@ -22,12 +25,15 @@ export async function readPipelineText(file: string, io: Pick<CliIO, "readFile">
   return text;
 }
 
-export async function loadPipelineFile(file: string, io: CliIO, options: { vars?: Record<string, unknown>; emulator?: boolean } = {}): Promise<LoadResult> {
+export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean } = {}): Promise<LoadResult> {
   const text = await readPipelineText(file, io);
   return loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator });
 }
 
-/** --var NAME=VALUE: the value is read as YAML (3 is a number, [1, 2] a list), else a string. */
+/**
+ * --var NAME=VALUE: the value is read as YAML (3 is a number, [1, 2] a list), else a string. The
+ * value is data: a ${{ }} inside it is text, never an expression.
+ */
 export function parseVars(specs: readonly string[] = []): Record<string, unknown> {
   const vars: Record<string, unknown> = Object.create(null);
   for (const spec of specs) {

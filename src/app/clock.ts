@@ -1,8 +1,8 @@
+// The clocks of a run: the real one, and the simulated one of `run --emulator`, where waits
+// (gates polling every 2 minutes, retry delays) pass at once and move a shared clock forward,
+// which the embedded emulator reads too: a demo that drains sessions for 30 simulated minutes
+// ends in milliseconds.
 import { sleep } from '../api/retry.ts';
-
-// The clock of `run --emulator`: waits (gates polling every 2 minutes, retry delays) pass at once
-// and move a shared clock forward, which the embedded emulator reads too. A demo that drains
-// sessions for 30 simulated minutes ends in milliseconds.
 
 export interface Clock {
   now(): number;

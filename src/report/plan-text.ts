@@ -1,0 +1,18 @@
+// The dry run as text: each step instance with its condition, and each call it would make.
+import type { PlannedStep } from '../runner/plan.ts';
+
+export function renderPlan(plan: PlannedStep[]): string {
+  const lines: string[] = [];
+  for (const p of plan) {
+    lines.push(`${p.position} ${p.name} (${p.uses})${p.server ? ` on server ${p.server}` : ''}`);
+    if (p.condition) lines.push(`    if: ${p.condition}${p.runs ? '' : '  (false when every step before succeeds)'}`);
+    for (const c of p.calls) {
+      const query = c.query && Object.keys(c.query).length ? `?${new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+      lines.push(`    ${c.method} ${c.path}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`);
+      if (c.body !== undefined) lines.push(...(typeof c.body === 'string' ? c.body : JSON.stringify(c.body, null, 2)).split('\n').map((l) => `      ${l}`));
+    }
+    if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');
+    if (p.note) lines.push(`    note: ${p.note}`);
+  }
+  return lines.join('\n');
+}
