@@ -2,7 +2,7 @@
 // decoded, tokens, passwords, license codes) back in results, update reports and error bodies.
 // No secret may reach any channel: stdout, stderr, the job summary, the outputs file, the JSON,
 // JUnit, HTML and Markdown reports; in plain, JSON-escaped, URL-encoded, base64 or HTML form,
-// nor any line of a multi-line secret.
+// nor any line of a multi-line secret (test/helpers/secrets.ts).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import type { Emulator } from '../../src/emulator/index.ts';
-import { escapeHtml } from '../../src/report/text.ts';
 import { FAKE_GITHUB_TOKEN, runActionBundle } from '../helpers/action.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { assertClean } from '../helpers/secrets.ts';
 import { LICENSE_CREATE_WITH } from '../helpers/run.ts';
 
 const API_PASSWORD = 'P@ss w/rd+"q"%7e';
@@ -26,21 +26,6 @@ const CERT = 'first-line-of-CERT-aa11\nsecond-line-of-CERT-bb22';
 /** The Authorization header carries base64(user:password), a form of its own. */
 const BASIC = Buffer.from(`deployer:${API_PASSWORD}`).toString('base64');
 const SECRETS = [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT, FAKE_GITHUB_TOKEN, BASIC];
-
-function forms(secret: string): string[] {
-  const all = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), Buffer.from(secret).toString('base64'), escapeHtml(secret)];
-  for (const line of secret.split('\n')) if (line.length > 3) all.push(line, Buffer.from(line).toString('base64'));
-  return [...new Set(all)];
-}
-
-function assertClean(channel: string, text: string, secrets: string[]) {
-  for (const secret of secrets) {
-    for (const form of forms(secret)) {
-      const at = text.indexOf(form);
-      assert.equal(at, -1, `${channel} holds a form of a secret ("${form.slice(0, 6)}…") near: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`);
-    }
-  }
-}
 
 /** License codes the emulator issued: secrets of the run as well. */
 const issued: string[] = [];

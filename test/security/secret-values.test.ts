@@ -12,34 +12,12 @@ import type { Emulator } from '../../src/emulator/index.ts';
 import { runActionBundle } from '../helpers/action.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { assertClean } from '../helpers/secrets.ts';
 import { draft2020, junitProblems } from '../helpers/schemas.ts';
 
 const TOKEN = `T0k<&'"  en-5e1`;
 const API_PASSWORD = 'api pass  word';
 const ODD = { S_TRUE: 'true', S_NULL: 'null', S_NUM: '1001', S_VER: 'ver', S_A: 'a' };
-
-/** The forms a token takes once encoded by a server or a renderer. */
-function forms(secret: string): string[] {
-  const html = (quote: string) => secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, quote);
-  return [
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-    Buffer.from(secret).toString('base64'),
-    html('&#39;'),
-    html('&#x27;'),
-    secret.replace(/\s+/g, ' '),
-  ];
-}
-
-function assertClean(channel: string, text: string, secrets: string[]): void {
-  for (const secret of secrets) {
-    for (const form of forms(secret)) {
-      const at = text.indexOf(form);
-      assert.equal(at, -1, `${channel} holds a form of a secret near: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`);
-    }
-  }
-}
 
 const PIPELINE = `version: 1
 name: Odd secrets
