@@ -46,7 +46,7 @@ export async function main(id: ActionDef['id']): Promise<void> {
     cwd: process.env.GITHUB_WORKSPACE ?? process.cwd(),
     context,
     readFile: (path) => readFile(path, 'utf8'),
-    github: (token) => octokitApi(token, context.owner, context.repo, process.env.GITHUB_API_URL),
+    github: (token) => octokitApi(token, context.owner, context.repo, process.env.GITHUB_API_URL, { signal: signals.signal }),
     signal: signals.signal,
     now: clock.now,
     sleep: clock.sleep,

@@ -1,26 +1,40 @@
-// GitHubApi over Octokit (@actions/github): loaded only by the action bundles.
+// GitHubApi over Octokit (@actions/github): loaded only by the action bundles. Every call has a
+// time limit and follows the run's cancellation: a GitHub API that never answers neither delays
+// the deployment nor outlives SIGTERM (after it, a final status gets a short grace to be told).
 import { getOctokit } from '@actions/github';
 import type { GitHubApi } from './github-api.ts';
 
-export function octokitApi(token: string, owner: string, repo: string, baseUrl: string | undefined): GitHubApi {
+export interface CallLimits {
+  /** The run's signal: aborted on SIGINT/SIGTERM. */
+  signal: AbortSignal;
+  /** The longest a call may take (default 30 s). */
+  timeoutMs?: number;
+  /** The longest a call made after cancellation may take (default 5 s). */
+  afterCancelMs?: number;
+}
+
+export function octokitApi(token: string, owner: string, repo: string, baseUrl: string | undefined, limits: CallLimits): GitHubApi {
   const octokit = getOctokit(token, baseUrl ? { baseUrl } : {});
+  const request = () => ({
+    signal: limits.signal.aborted ? AbortSignal.timeout(limits.afterCancelMs ?? 5_000) : AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeoutMs ?? 30_000)]),
+  });
   return {
     async listComments(issue) {
-      return octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100 });
+      return octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100, request: request() });
     },
     async createComment(issue, body) {
-      await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body });
+      await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body, request: request() });
     },
     async updateComment(id, body) {
-      await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body });
+      await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body, request: request() });
     },
     async createDeployment({ ref, environment, description }) {
-      const response = await octokit.rest.repos.createDeployment({ owner, repo, ref, environment, description, auto_merge: false, required_contexts: [] });
+      const response = await octokit.rest.repos.createDeployment({ owner, repo, ref, environment, description, auto_merge: false, required_contexts: [], request: request() });
       if (response.status !== 201 || !('id' in response.data)) throw new Error(`GitHub did not create the deployment: ${JSON.stringify(response.data).slice(0, 200)}`);
       return response.data.id;
     },
     async createDeploymentStatus(id, { state, description, logUrl, environment }) {
-      await octokit.rest.repos.createDeploymentStatus({ owner, repo, deployment_id: id, state, description: description.slice(0, 140), environment, ...(logUrl ? { log_url: logUrl } : {}) });
+      await octokit.rest.repos.createDeploymentStatus({ owner, repo, deployment_id: id, state, description: description.slice(0, 140), environment, ...(logUrl ? { log_url: logUrl } : {}), request: request() });
     },
   };
 }

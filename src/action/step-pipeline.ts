@@ -2,6 +2,7 @@
 // the step's inputs, the target and source fields an inline target, url/username/password the
 // default server. Nothing is written as YAML or parsed again, so an input is always data: a
 // `${{ }}` in a commit message passed to `message` reaches the server as the text it is.
+import { serverUrlProblem } from '../api/server-url.ts';
 import { UsageError } from '../errors.ts';
 import { compileCondition } from '../expr/index.ts';
 import type { Diagnostic } from '../pipeline/diagnostics.ts';
@@ -94,6 +95,8 @@ export function stepPipeline(def: ActionDef, get: GetInput, env: Env): Pipeline 
   if (type.needsServer && !env.ENGINE_URL) {
     throw new UsageError('BAD_INPUT', `${def.id}: no server to call`, { hint: 'set the url input (with username and password), or ENGINE_URL in the environment' });
   }
+  const urlProblem = env.ENGINE_URL ? serverUrlProblem(env.ENGINE_URL) : undefined;
+  if (urlProblem) throw new UsageError('BAD_INPUT', `input url (or ENGINE_URL): the URL ${urlProblem}`, { hint: 'give the base_url of the API, e.g. https://erp.example.com' });
   return {
     file: `${def.id} inputs`,
     name: def.name,

@@ -51,6 +51,13 @@ export function statusError(spec: CallSpec, response: HttpResponse, transport: T
   const said = !text ? '' : html ? ` with ${htmlGist(text)}` : `: ${serverMessage(text)}`;
   const at = where(spec, transport);
   const viaProxy = 'an HTML page usually comes from a proxy, load balancer or login page in front of the API: check the server URL and the proxy; ';
+  if (response.status >= 300 && response.status < 400) {
+    const location = response.headers.location;
+    return new ApiError('API_REDIRECT', `${at}: the server redirects (HTTP ${response.status})${location ? ` to ${location}` : ''}; enginectl does not follow redirects`, {
+      ...details,
+      hint: `a redirect could carry the credentials to another host, so it is not followed: ${location ? 'if that address is the API, use it as the server URL' : 'set the server URL to the address the API answers on'} (a login page or an http:// to https:// redirect often means the URL is not the API's base_url)`,
+    });
+  }
   switch (response.status) {
     case 401:
       return new ApiError('API_UNAUTHORIZED', `${at}: authentication failed (401)${said}`, {

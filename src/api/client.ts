@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { Caller, responseValue, statusError, type CallOptions } from './call.ts';
 import type { ApiError } from './errors.ts';
 import { insecureHttpError } from './insecure-http.ts';
+import { serverUrl } from './server-url.ts';
 import { ClassesApi } from './classes.ts';
 import { DevOpsApi } from './devops.ts';
 import { createDispatcher, type Env, type TlsOptions } from './dispatcher.ts';
@@ -21,6 +22,8 @@ export interface ServerConfig extends TlsOptions {
   password?: string | undefined;
   /** Per-request limit; default 2 hours. */
   timeoutMs?: number | undefined;
+  /** The largest answer read; default 256 MiB (DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number | undefined;
   /** Send Basic credentials over plain http:// to a host that is not loopback (insecure-http.ts). */
   allowInsecureHttp?: boolean | undefined;
 }
@@ -65,7 +68,9 @@ export class EngineClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
 
-  constructor(config: ServerConfig, deps: ClientDeps = {}) {
+  constructor(given: ServerConfig, deps: ClientDeps = {}) {
+    // An invalid URL is refused before anything is sent; credentials in its user part are used.
+    const config = { ...given, ...serverUrl(given, given.name ? `server "${given.name}"` : 'the server') };
     const insecure = insecureHttpError({
       url: config.url,
       credentials: config.username !== undefined,
@@ -81,6 +86,7 @@ export class EngineClient {
       username: config.username,
       password: config.password,
       timeoutMs: config.timeoutMs,
+      maxResponseBytes: config.maxResponseBytes,
       dispatcher: this.dispatcher,
       retry: deps.retry,
       sleep: deps.sleep,

@@ -28,7 +28,7 @@ export class DevOpsApi {
 
   /** Empties iLog per the system's own log-cleanup configuration. Only the status is specified. */
   async clearTransactionLog(options?: CallOptions): Promise<{ status: number }> {
-    const response = await this.call.ok({ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH }, options);
+    const response = await this.call.ok({ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH, statusOnly: true }, options);
     return { status: response.status };
   }
 

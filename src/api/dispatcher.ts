@@ -29,6 +29,11 @@ function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) 
         hint: 'ca-file must name a PEM certificate file readable by this process',
       });
     }
+    if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(pem)) {
+      throw new UsageError('CA_FILE_INVALID', `the CA file ${tls.caFile} holds no PEM certificate`, {
+        hint: 'ca-file names a PEM file: text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE----- (convert a DER file with openssl x509 -inform der)',
+      });
+    }
     connect.ca = [...rootCertificates, pem];
   }
   if (tls.insecureSkipTlsVerify) connect.rejectUnauthorized = false;

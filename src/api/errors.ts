@@ -14,7 +14,10 @@ export type ApiErrorCode =
   | 'API_FORBIDDEN'
   | 'API_NOT_FOUND'
   | 'API_HTTP_STATUS'
-  | 'API_INVALID_RESPONSE';
+  | 'API_INVALID_RESPONSE'
+  | 'API_RESPONSE_TOO_LARGE'
+  | 'API_PROXY'
+  | 'API_REDIRECT';
 
 /** Transport faults worth another try for an idempotent call. */
 const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set([
@@ -81,11 +84,30 @@ export function isHtml(text: string, contentType = ''): boolean {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
 
-/** What an HTML page says in a line: its title, else its first heading; never its markup. */
+/** How much of a page is searched for its title: a title is near the top. */
+const GIST_SCAN = 64 * 1024;
+
+/** The text of the first <tag>…</tag> in `lower` (lower-cased `text`), by index search: linear. */
+function element(text: string, lower: string, tag: string): string | undefined {
+  const open = lower.indexOf(`<${tag}`);
+  if (open < 0) return undefined;
+  const start = lower.indexOf('>', open);
+  if (start < 0) return undefined;
+  const end = lower.indexOf(`</${tag}>`, start);
+  return end < 0 ? undefined : text.slice(start + 1, Math.min(end, start + 1 + 1024));
+}
+
+/**
+ * What an HTML page says in a line: its title, else its first heading; never its markup. Every
+ * step is a linear scan of the page's first 64 KiB: a page of a megabyte of `<title>` cannot
+ * hold the process.
+ */
 export function htmlGist(text: string): string {
-  const raw = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1] ?? '';
+  const head = text.slice(0, GIST_SCAN);
+  const lower = head.toLowerCase();
+  const raw = element(head, lower, 'title') ?? element(head, lower, 'h1') ?? '';
   const plain = raw
-    .replace(/<[^>]*>/g, ' ')
+    .replace(/<[^<>]*>/g, ' ')
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!)
     .replace(/\s+/g, ' ')
     .trim();

@@ -1,12 +1,22 @@
 // One HTTP exchange with a server: URL building, Basic auth, timeout and cancellation, undici
 // errors mapped to typed ApiErrors, and the implicit retries of idempotent calls.
+import { isIP } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { request, type Dispatcher } from 'undici';
 import { formatDuration } from '../duration.ts';
+import { formatSize } from '../size.ts';
 import { USER_AGENT } from '../version.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts';
 
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+/**
+ * The largest answer read by default. A JavaScript string holds at most about 512 MiB; the
+ * biggest update reports seen are tens of MiB. A server's `max-response-size` changes it.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/** What is kept of an answer a call reads only the status of (an error body, for its message). */
+const STATUS_ONLY_KEEP = 64 * 1024;
 
 export type Query = Record<string, string | number | boolean>;
 
@@ -23,6 +33,8 @@ export interface HttpRequest {
   accept?: string | undefined;
   /** May be retried on transient faults. Defaults to true for GET only. */
   idempotent?: boolean | undefined;
+  /** Only the status matters (transaction-log clear): a 2xx body is read and dropped, never held. */
+  statusOnly?: boolean | undefined;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
 }
@@ -42,6 +54,8 @@ export interface TransportOptions {
   username?: string | undefined;
   password?: string | undefined;
   timeoutMs?: number | undefined;
+  /** The largest answer read (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number | undefined;
   dispatcher: Dispatcher;
   retry?: RetryPolicy | undefined;
   /** Injected for tests: the wait between retries, and the jitter source. */
@@ -58,6 +72,36 @@ export interface TransportOptions {
 
 const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_)/;
 
+/** The innermost error that carries `code` (undici wraps socket and TLS errors). */
+function withCode(error: unknown, code: string): Record<string, unknown> | undefined {
+  const e = error as { code?: unknown; errors?: unknown[]; cause?: unknown } | undefined;
+  if (!e || typeof e !== 'object') return undefined;
+  if (e.code === code) return e as Record<string, unknown>;
+  for (const inner of [...(Array.isArray(e.errors) ? e.errors : []), e.cause]) {
+    const found = withCode(inner, code);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** When the certificate of `origin` stops (or starts) being valid: read without verifying it. */
+function certificateDates(origin: string, signal?: AbortSignal): Promise<{ validFrom: string; validTo: string } | undefined> {
+  const url = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host: url.hostname, port: Number(url.port || 443), servername: isIP(url.hostname) ? undefined : url.hostname, rejectUnauthorized: false, timeout: 5_000 }, () => {
+      const cert = socket.getPeerCertificate();
+      socket.destroy();
+      resolve(cert?.valid_to ? { validFrom: cert.valid_from, validTo: cert.valid_to } : undefined);
+    });
+    const give = () => {
+      socket.destroy();
+      resolve(undefined);
+    };
+    socket.on('error', give).on('timeout', give);
+    signal?.addEventListener('abort', give, { once: true });
+  });
+}
+
 function systemCode(error: unknown): string {
   const e = error as { code?: unknown; errors?: unknown[]; cause?: unknown };
   if (typeof e?.code === 'string' && e.code !== 'UND_ERR_SOCKET' && e.code !== 'UND_ERR_CONNECT') return e.code;
@@ -70,14 +114,27 @@ function systemCode(error: unknown): string {
   return typeof e?.code === 'string' ? e.code : '';
 }
 
+/** The answer was larger than the limit: it was not read to its end. */
+class TooLarge extends Error {
+  constructor(readonly limit: number) {
+    super('too large');
+  }
+}
+
 /**
  * The body as text, decoded chunk by chunk: a 50 MB update report never sits in memory as chunks,
- * their concatenation and the string at once (body.text() holds all three).
+ * their concatenation and the string at once (body.text() holds all three). Past `limit` bytes it
+ * stops (TooLarge); with `keep`, it reads on to the end but holds only the first `keep` bytes.
  */
-async function readText(body: AsyncIterable<Uint8Array>): Promise<string> {
+async function readText(body: AsyncIterable<Uint8Array>, limit: number, keep = Infinity): Promise<string> {
   const decoder = new TextDecoder();
   const parts: string[] = [];
-  for await (const chunk of body) parts.push(decoder.decode(chunk, { stream: true }));
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > limit && keep === Infinity) throw new TooLarge(limit);
+    if (size - chunk.length < keep) parts.push(decoder.decode(chunk.subarray(0, Math.max(0, keep - (size - chunk.length))), { stream: true }));
+  }
   parts.push(decoder.decode());
   return parts.join('');
 }
@@ -171,12 +228,21 @@ export class Transport {
         signal,
         dispatcher: this.options.dispatcher,
       });
-      const text = await readText(res.body);
+      const limit = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      const length = Number(res.headers['content-length'] ?? NaN);
+      const statusOnly = req.statusOnly === true;
+      if (!statusOnly && length > limit) {
+        res.body.destroy();
+        throw new TooLarge(limit);
+      }
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      const text = await readText(res.body, limit, statusOnly ? (ok ? 0 : STATUS_ONLY_KEEP) : Infinity);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       const contentType = (flat['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       return { status: res.statusCode, headers: flat, contentType, text, attempts: attempt };
     } catch (error) {
+      if (error instanceof TooLarge) throw this.tooLarge(req, attempt, error.limit);
       if (req.signal?.aborted) throw this.aborted(req, attempt, error);
       if (timeout.aborted) {
         throw new ApiError('API_TIMEOUT', `${req.method} ${req.path} on ${this.origin}: no complete answer within ${formatDuration(timeoutMs)}`, {
@@ -187,8 +253,34 @@ export class Transport {
           hint: 'raise the step or server timeout if the operation is expected to take longer, and check the server is responsive',
         });
       }
-      throw this.transportError(req, error, attempt);
+      const failure = this.transportError(req, error, attempt);
+      if (failure.code === 'API_TLS_FAILURE' && /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(systemCode(error))) {
+        const dates = await certificateDates(this.origin, req.signal);
+        if (dates) throw this.tlsDates(req, error, attempt, systemCode(error), dates);
+      }
+      throw failure;
     }
+  }
+
+  private tlsDates(req: HttpRequest, cause: unknown, attempts: number, code: string, dates: { validFrom: string; validTo: string }): ApiError {
+    const expired = code === 'CERT_HAS_EXPIRED';
+    return new ApiError('API_TLS_FAILURE', `${req.method} ${req.path} on ${this.origin}: TLS: the server's certificate ${expired ? `expired on ${dates.validTo}` : `is valid only from ${dates.validFrom}`} (${code})`, {
+      method: req.method,
+      path: req.path,
+      attempts,
+      cause,
+      hint: 'have the certificate renewed on the server, and check this machine\'s clock',
+    });
+  }
+
+  private tooLarge(req: HttpRequest, attempts: number, limit: number): ApiError {
+    const idempotent = req.idempotent ?? req.method === 'GET';
+    return new ApiError('API_RESPONSE_TOO_LARGE', `${req.method} ${req.path} on ${this.origin}: the answer is larger than ${formatSize(limit)}, the limit of answers from this server${idempotent ? '' : '; the request was sent, and the server may have applied it'}`, {
+      method: req.method,
+      path: req.path,
+      attempts,
+      hint: `${idempotent ? '' : 'check on the server whether the change was made before sending it again; '}raise max-response-size on the server (servers.NAME.max-response-size) if such answers are expected`,
+    });
   }
 
   private aborted(req: HttpRequest, attempts: number, cause?: unknown): ApiError {
@@ -219,12 +311,32 @@ export class Transport {
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL') {
       return make('API_DNS_FAILURE', `the host name could not be resolved (${code})`, 'check the host name in the server URL and the DNS of this machine');
     }
-    if (TLS_CODES.test(code)) {
+    if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+      const names = (withCode(error, code)?.cert as { subjectaltname?: string } | undefined)?.subjectaltname;
+      const host = new URL(this.origin).hostname;
       return make(
         'API_TLS_FAILURE',
-        `TLS failed (${code})`,
-        'give the server certificate\'s CA with ca-file, or for a self-signed test server set insecure-skip-tls-verify: true',
+        `TLS: the server's certificate is not for ${host}${names ? `: it names ${names}` : ''} (${code})`,
+        `use a host name the certificate names in the server URL, or have the certificate reissued for ${host}`,
       );
+    }
+    if (/^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(code)) {
+      return make('API_TLS_FAILURE', `TLS: the server's certificate ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'} (${code})`, 'have the certificate renewed on the server, and check this machine\'s clock');
+    }
+    if (/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?)$/.test(code)) {
+      return make(
+        'API_TLS_FAILURE',
+        `TLS: the server's certificate is signed by a CA this machine does not trust (${code})`,
+        'give the CA certificate (PEM) with the server\'s ca-file; only for a throw-away test server, insecure-skip-tls-verify: true',
+      );
+    }
+    if (TLS_CODES.test(code)) return make('API_TLS_FAILURE', `TLS failed (${code})`, 'check the server\'s certificate and the TLS settings of the server (ca-file)');
+    const proxied = /Proxy response \((\d+)\)/.exec(error instanceof Error ? error.message : '');
+    if (proxied) {
+      const status = Number(proxied[1]);
+      return status === 407
+        ? make('API_PROXY', 'the proxy asks for authentication (407 Proxy Authentication Required)', 'put the proxy\'s user name and password in HTTPS_PROXY or HTTP_PROXY (http://user:password@proxy:port), or exclude this host with NO_PROXY')
+        : make('API_PROXY', `the proxy refused to connect to ${this.origin} (HTTP ${status})`, 'check the proxy (HTTPS_PROXY, HTTP_PROXY) and whether this host belongs in NO_PROXY');
     }
     const reason = error instanceof Error ? error.message : String(error);
     return make('API_TRANSPORT', `request failed: ${code ? `${code} ` : ''}${reason}`, 'check the network path to the server');

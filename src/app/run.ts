@@ -46,7 +46,7 @@ export interface RunDone {
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
   const { masker, logger } = context;
   const clientFor = (server: ResolvedServer) =>
-    new EngineClient(request.emulatorUrl ? { url: request.emulatorUrl, username: 'admin', password: 'admin', timeoutMs: server.timeoutMs } : server, {
+    new EngineClient(request.emulatorUrl ? { url: request.emulatorUrl, username: 'admin', password: 'admin', timeoutMs: server.timeoutMs, maxResponseBytes: server.maxResponseBytes } : server, {
       env: request.env,
       redact: (text) => masker.mask(text),
       onRetry: ({ attempt, delayMs, error }) => logger.info(undefined, masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),

@@ -4,11 +4,27 @@ import { text } from 'node:stream/consumers';
 import { trapSignals } from '../signals.ts';
 import { runCommand } from './run-command.ts';
 
+/**
+ * Writes to a stream that its reader may close (`enginectl run … | head`): once it is closed
+ * (EPIPE), later writes are dropped. Losing the log's reader never stops or crashes a deployment:
+ * the run goes on, its reports are written, and the exit code is the run's.
+ */
+function writer(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', () => {
+    closed = true;
+  });
+  return (s) => {
+    if (closed || stream.destroyed) return;
+    stream.write(s);
+  };
+}
+
 export async function runMain(argv: string[]): Promise<void> {
   const signals = trapSignals();
   const code = await runCommand(argv, {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
+    stdout: writer(process.stdout),
+    stderr: writer(process.stderr),
     stdoutIsTTY: process.stdout.isTTY === true,
     env: process.env,
     cwd: process.cwd(),

@@ -1,5 +1,6 @@
 // Evaluates an expression AST against the contexts of a run. No eval, no Function: a tree walk.
 import { ExprError, type Node } from './ast.ts';
+import { Placeholder } from './placeholder.ts';
 import { compare, looseEquals, toText, truthy, type Value } from './values.ts';
 
 export interface EvalScope {
@@ -10,6 +11,7 @@ export interface EvalScope {
 }
 
 function property(object: Value, key: string): Value {
+  if (object instanceof Placeholder) return object.child(key);
   if (object === null || typeof object !== 'object') return null;
   if (Array.isArray(object)) {
     if (!/^\d+$/.test(key)) return null;

@@ -6,3 +6,4 @@ export { scanTemplate, hasExpression, type Segment, type ExprSegment } from './t
 export { Template, Expression, compileString, compileValue, compileCondition, conditionText, resolveDeep, isStatic, compiledReferences } from './compiled.ts';
 export { references, callsStatus, type Reference } from './references.ts';
 export { truthy, looseEquals, toText } from './values.ts';
+export { Placeholder } from './placeholder.ts';

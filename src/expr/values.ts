@@ -1,5 +1,6 @@
 // GitHub Actions' value rules, which the contract follows where it is silent: falsy values, loose
 // equality (other types compare as numbers; strings case-insensitively), string forms.
+import { Placeholder } from './placeholder.ts';
 
 export type Value = unknown;
 
@@ -46,5 +47,6 @@ export function toText(v: Value): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Placeholder) return v.toString();
   return JSON.stringify(v);
 }

@@ -2,7 +2,10 @@
 // normalised pipeline, or every problem at once (PipelineInvalid, exit 2). No I/O here.
 import { callsStatus, compileCondition, compiledReferences, compileString, compileValue, conditionText, parseExpression, type Expression } from '../expr/index.ts';
 import { insecureHttpError } from '../api/insecure-http.ts';
+import { serverUrlProblem } from '../api/server-url.ts';
+import { UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
+import { parseSize } from '../size.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import type { StepType, TargetDef } from '../steps/types.ts';
 import { didYouMean, PipelineInvalid, type Diagnostic } from './diagnostics.ts';
@@ -173,9 +176,14 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
 
   const targets = file$.targets ?? {};
   for (const [name, target] of Object.entries(targets)) problems.push(...credentialProblems(source, ['targets', name], target));
+  for (const [name, s] of Object.entries(file$.servers ?? {})) {
+    if (typeof s?.url !== 'string' || s.url.includes('${{')) continue;
+    const problem = serverUrlProblem(s.url);
+    if (problem) problems.push(at(source, ['servers', name, 'url'], `the URL ${problem}`, 'give the base_url of the API, e.g. https://erp.example.com'));
+  }
   if (!options.emulator) {
     for (const [name, s] of Object.entries(file$.servers ?? {})) {
-      if (typeof s?.url !== 'string' || s.url.includes('${{')) continue;
+      if (typeof s?.url !== 'string' || s.url.includes('${{') || serverUrlProblem(s.url)) continue;
       const refused = insecureHttpError({
         url: s.url,
         credentials: s.username !== undefined,
@@ -246,12 +254,26 @@ function sorted(list: Diagnostic[]): Diagnostic[] {
     .sort((a, b) => a.line - b.line || a.col - b.col);
 }
 
+/** A --var (or the action's vars input) the file neither declares nor reads is a typo. */
+function checkVarOverrides(data: PipelineFile, compiled: unknown, options: LoadOptions): void {
+  const declared = Object.keys(data.vars ?? {});
+  const read = new Set(compiledReferences(compiled).filter((r) => r.path[0] === 'vars' && r.path[1] !== undefined).map((r) => r.path[1]!));
+  for (const name of Object.keys(options.vars ?? {})) {
+    if (declared.includes(name) || read.has(name)) continue;
+    const known = [...new Set([...declared, ...read])];
+    const guess = didYouMean(name, known);
+    throw new UsageError('BAD_VAR', `var "${name}" (--var or the vars input): the pipeline neither declares nor reads it`, {
+      hint: guess ? `did you mean "${guess}"?` : known.length ? `its vars: ${known.join(', ')}` : 'the pipeline has no vars',
+    });
+  }
+}
+
 function normalise(source: YamlSource, data: PipelineFile, stepServers: (string | undefined)[], options: LoadOptions): Pipeline {
   const servers: Record<string, ServerDef> = Object.create(null);
   for (const [name, s] of Object.entries(data.servers ?? {})) {
     const text = (v: string | undefined) => (v === undefined ? undefined : compileString(v));
     const flag = (v: string | boolean | undefined) => (typeof v === 'string' ? compileString(v) : v);
-    servers[name] = { name, url: compileString(s.url), username: text(s.username), password: text(s.password), timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, caFile: text(s['ca-file']), insecureSkipTlsVerify: flag(s['insecure-skip-tls-verify']), allowInsecureHttp: flag(s['allow-insecure-http']) };
+    servers[name] = { name, url: compileString(s.url), username: text(s.username), password: text(s.password), timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, maxResponseBytes: s['max-response-size'] === undefined ? undefined : parseSize(s['max-response-size']), caFile: text(s['ca-file']), insecureSkipTlsVerify: flag(s['insecure-skip-tls-verify']), allowInsecureHttp: flag(s['allow-insecure-http']) };
   }
   // The environment's server: its values are data, as every value from outside the file.
   if (Object.keys(servers).length === 0 && (options.env.ENGINE_URL || options.emulator)) {
@@ -296,6 +318,7 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
   });
   const name = data.name === undefined ? options.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '') : compileString(data.name);
   const compiled = [name, vars, servers, targets, steps.map((s) => [s.name, s.with, s.if])];
+  checkVarOverrides(data, compiled, options);
   const secrets = new Set<string>();
   for (const ref of compiledReferences(compiled)) if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
   return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps };

@@ -22,6 +22,7 @@ export interface ServerDef {
   username?: Text | undefined;
   password?: Text | undefined;
   timeoutMs?: number | undefined;
+  maxResponseBytes?: number | undefined;
   caFile?: Text | undefined;
   insecureSkipTlsVerify?: boolean | Text | undefined;
   allowInsecureHttp?: boolean | Text | undefined;

@@ -1,6 +1,7 @@
 // The zod schema of a pipeline file (pipeline-format.md section 1), and the JSON Schema that
 // `enginectl schema` prints, with each step type's inputs for editors.
 import { z } from 'zod';
+import { parseSize } from '../size.ts';
 import { durationString } from '../steps/inputs.ts';
 import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
 import type { Wrap } from '../steps/types.ts';
@@ -37,6 +38,10 @@ export const ServerSchema = z.strictObject({
   username: text.optional(),
   password: text.optional(),
   timeout: durationString.optional().describe('per-request limit; default 2h'),
+  'max-response-size': z
+    .union([z.int().min(1), z.string().refine((s) => parseSize(s) !== undefined, { message: 'must be a size such as 512MiB, 1GiB or 300MB' })])
+    .optional()
+    .describe('the largest answer read from this server; default 256MiB'),
   'ca-file': text.optional().describe('extra CA certificate (PEM) to trust'),
   'insecure-skip-tls-verify': boolOrExpr.optional(),
   'allow-insecure-http': boolOrExpr.optional().describe('send the user name and password over plain http:// to a host that is not loopback'),

@@ -1,6 +1,11 @@
 // The dry run as text: each step instance with its condition, and each call it would make.
 import type { PlannedStep } from '../runner/plan.ts';
 
+/** A placeholder in a path reads as written, not URL-encoded: <steps.find.outputs.entities[0].ikey>. */
+function readablePath(path: string): string {
+  return path.replace(/%3Csteps(?:[.\w-]|%5B\d+%5D)*%3E/gi, (m) => decodeURIComponent(m));
+}
+
 export function renderPlan(plan: PlannedStep[]): string {
   const lines: string[] = [];
   for (const p of plan) {
@@ -8,7 +13,7 @@ export function renderPlan(plan: PlannedStep[]): string {
     if (p.condition) lines.push(`    if: ${p.condition}${p.runs ? '' : '  (false when every step before succeeds)'}`);
     for (const c of p.calls) {
       const query = c.query && Object.keys(c.query).length ? `?${new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
-      lines.push(`    ${c.method} ${c.path}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`);
+      lines.push(`    ${c.method} ${readablePath(c.path)}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`);
       if (c.body !== undefined) lines.push(...(typeof c.body === 'string' ? c.body : JSON.stringify(c.body, null, 2)).split('\n').map((l) => `      ${l}`));
     }
     if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');

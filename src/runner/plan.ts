@@ -1,11 +1,11 @@
 // The dry run: every call the pipeline would make, resolved as far as possible before anything
 // runs, secrets masked. Outputs of earlier steps are shown as placeholders.
-import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+import { Placeholder, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
-import { expandMatrix, onlyFilter } from './matrix.ts';
+import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
 import { prepareRun, registerInputSecrets, type Env } from './scope.ts';
 
@@ -30,9 +30,10 @@ export interface Plan {
 }
 
 export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Readonly<Record<string, string>>; masker?: Masker } = {}): Plan {
+  checkOnly(pipeline, options.only ?? {});
   const masker = options.masker ?? new Masker();
   const { name, contexts: base, targets } = prepareRun(pipeline, env, masker);
-  const steps: Record<string, { outcome: string; outputs: Record<string, string> }> = Object.create(null);
+  const steps: Record<string, { outcome: string; outputs: Record<string, Placeholder> }> = Object.create(null);
   const out: PlannedStep[] = [];
   for (const step of pipeline.steps) {
     const type = STEP_TYPES.get(step.uses)!;
@@ -43,7 +44,8 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
       let calls: PlannedCall[] = [];
       try {
         runs = truthy(step.if.evaluate(scope));
-        const inputs = resolveDeep(step.with, scope) as Record<string, unknown>;
+        // Outputs of earlier steps are placeholders; shown as their text, <steps.ID.outputs.NAME>.
+        const inputs = withPlaceholdersShown(resolveDeep(step.with, scope)) as Record<string, unknown>;
         registerInputSecrets(type, inputs, masker);
         const parsed = inputSchema(type, resolved).safeParse(inputs);
         calls = type.plan((parsed.success ? parsed.data : inputs) as never, targets);
@@ -63,10 +65,19 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
       });
     }
     if (step.id !== undefined) {
-      const outputs: Record<string, string> = {};
-      for (const name of type.outputs) outputs[name] = `<steps.${step.id}.outputs.${name}>`;
+      const outputs: Record<string, Placeholder> = {};
+      for (const name of type.outputs) outputs[name] = new Placeholder(`steps.${step.id}.outputs.${name}`);
       steps[step.id] = { outcome: 'success', outputs: step.matrix ? {} : outputs };
     }
   }
   return { name, steps: out };
+}
+
+function withPlaceholdersShown(value: unknown): unknown {
+  if (value instanceof Placeholder) return value.toString();
+  if (Array.isArray(value)) return value.map(withPlaceholdersShown);
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPlaceholdersShown(v)]));
+  }
+  return value;
 }

@@ -10,7 +10,7 @@ import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
 import type { RunLogger } from './logger.ts';
 import { MASK, Masker } from './masker.ts';
-import { expandMatrix, onlyFilter } from './matrix.ts';
+import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
 import type { Outcome, RunResult, StepError, StepRun } from './result.ts';
 import { prepareRun, registerInputSecrets, type Env, type ResolvedServer } from './scope.ts';
@@ -58,6 +58,7 @@ function maskDeclared(value: Record<string, unknown>, paths: readonly string[] |
 }
 
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
+  checkOnly(pipeline, options.only ?? {});
   const masker = deps.masker ?? new Masker();
   const { name, contexts: base, servers, targets } = prepareRun(pipeline, deps.env, masker);
   deps.onStart?.(name);

@@ -12,6 +12,7 @@ export interface ResolvedServer {
   username?: string | undefined;
   password?: string | undefined;
   timeoutMs?: number | undefined;
+  maxResponseBytes?: number | undefined;
   caFile?: string | undefined;
   insecureSkipTlsVerify?: boolean | undefined;
   allowInsecureHttp?: boolean | undefined;
@@ -79,6 +80,13 @@ export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepar
   return { name, contexts, servers: resolveServers(pipeline, contexts, masker), targets: resolveTargets(pipeline, contexts, masker) };
 }
 
+/** A switch resolved from an expression: true or false, never a silent false for "yes". */
+function flag(value: unknown, where: string): boolean {
+  if (value === undefined || value === null || value === false || value === 'false' || value === '') return false;
+  if (value === true || value === 'true') return true;
+  throw new UsageError('BAD_SERVER', `${where}: ${JSON.stringify(value)} is neither true nor false`, { hint: `write ${where.split('.').at(-1)}: true or false` });
+}
+
 function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, masker: Masker): Map<string, ResolvedServer> {
   const servers = new Map<string, ResolvedServer>();
   for (const [name, s] of Object.entries(pipeline.servers)) {
@@ -99,9 +107,10 @@ function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, m
       username: str(r.username),
       password: str(r.password),
       timeoutMs: s.timeoutMs,
+      maxResponseBytes: s.maxResponseBytes,
       caFile: str(r.caFile),
-      insecureSkipTlsVerify: r.insecure === true || r.insecure === 'true',
-      allowInsecureHttp: r.allowHttp === true || r.allowHttp === 'true',
+      insecureSkipTlsVerify: flag(r.insecure, `servers.${name}.insecure-skip-tls-verify`),
+      allowInsecureHttp: flag(r.allowHttp, `servers.${name}.allow-insecure-http`),
     });
   }
   return servers;

@@ -1,9 +1,17 @@
-// monitoring/engines: a gate on the online Engines (count, version), optionally waiting.
+// monitoring/engines: a gate on the online Engines (count, version), optionally waiting. An Engine
+// is online only if it reported within the last 5 minutes (enterprise-api.md 3, 8.2): the list
+// route shows only those; the single-Engine route answers for any Engine that exists, so its
+// updatedAt is checked here.
 import { z } from 'zod';
+import type { CallOptions } from '../api/index.ts';
 import type { EngineInfo } from '../api/schemas/monitoring.ts';
+import { formatDuration } from '../duration.ts';
 import { notMet, pollUntil } from './gate.ts';
 import { waitInput, waitSpec } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
+
+/** An Engine that has not reported for longer than this is offline. */
+export const ONLINE_MS = 5 * 60_000;
 
 const inputs = (w: Wrap) =>
   z.strictObject({
@@ -27,12 +35,19 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     const minOnline = i['min-online'] ?? 1;
     const want = [`at least ${minOnline} Engine(s)${i.database ? ` of ${i.database}` : ''} online`, i.version ? `all on ${i.version}` : ''].filter(Boolean).join(', ');
     const wait = waitSpec(i.wait);
-    const observe = async () => {
+    const observe = async (call: CallOptions) => {
       const api = env.client().monitoring;
-      const all: EngineInfo[] = i.engine ? [await api.engine(i.engine, { signal: env.signal })] : await api.engines({ signal: env.signal });
+      let stale = '';
+      let all: EngineInfo[];
+      if (i.engine) {
+        const engine = await api.engine(i.engine, call);
+        const silent = env.now() - engine.updatedAt;
+        all = silent <= ONLINE_MS ? [engine] : [];
+        if (all.length === 0) stale = `, ${i.engine} offline (last reported ${formatDuration(Math.max(0, silent))} ago; online means within 5m)`;
+      } else all = await api.engines(call);
       const engines = i.database ? all.filter((e) => e.mainDatabase === i.database) : all;
       const off = i.version ? engines.filter((e) => e.version !== i.version) : [];
-      const state = `${engines.length} online${off.length ? `, ${off.map((e) => `${e.instanceId} on ${e.version}`).join(', ')}` : ''}`;
+      const state = `${engines.length} online${stale}${off.length ? `, ${off.map((e) => `${e.instanceId} on ${e.version}`).join(', ')}` : ''}`;
       return { met: engines.length >= minOnline && off.length === 0, state, value: engines };
     };
     const { observation, polls } = await pollUntil(env, want, wait, observe);

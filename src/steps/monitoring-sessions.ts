@@ -1,5 +1,6 @@
 // monitoring/sessions: counts active sessions; with `max-active`, a gate (optionally waiting).
 import { z } from 'zod';
+import type { CallOptions } from '../api/index.ts';
 import { notMet, pollUntil } from './gate.ts';
 import { waitInput, waitSpec } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -23,9 +24,9 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     const max = i['max-active'];
     const want = max === undefined ? 'sessions counted' : `at most ${max} active session(s)${i.engine ? ` on ${i.engine}` : ''}`;
     const wait = waitSpec(i.wait);
-    const observe = async () => {
+    const observe = async (call: CallOptions) => {
       const api = env.client().monitoring;
-      const sessions = i.engine ? await api.engineSessions(i.engine, { signal: env.signal }) : await api.sessions({ signal: env.signal });
+      const sessions = i.engine ? await api.engineSessions(i.engine, call) : await api.sessions(call);
       return { met: max === undefined || sessions.length <= max, state: `${sessions.length} active`, value: sessions };
     };
     const { observation, polls } = await pollUntil(env, want, wait, observe);

@@ -1,4 +1,6 @@
 // replication/sync: POST replication/configs/{key}/sync, or replication/sync for every enabled one.
+// HTTP 500 means at least one replication failed (enterprise-api.md 4.4): the step fails, always,
+// whatever the result array says.
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -25,11 +27,16 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       deletes: sum('numDeletes'),
     };
     const failedTargets = outcome.results.filter((r) => !r.success).map((r) => `${r.targetDatabase} (${r.errorMessage || 'no message'})`);
+    const inconsistent =
+      outcome.status === 500 && failedTargets.length === 0
+        ? `the server answered HTTP 500 (at least one replication failed), but its result array ${outcome.results.length === 0 ? 'is empty' : `says all ${outcome.results.length} succeeded`}`
+        : undefined;
     return {
       outputs,
       result: outcome.results,
       figures: `${outcome.succeeded}/${outcome.results.length} targets${failedTargets.length > 0 ? ` (failed: ${outcome.results.filter((r) => !r.success).map((r) => r.targetDatabase).join(', ')})` : ''}, inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
       ...(failedTargets.length > 0 ? { failure: `replication failed for ${failedTargets.join(', ')}` } : {}),
+      ...(inconsistent ? { failure: { code: 'REPLICATION_FAILED', message: inconsistent, hint: "the server's logs say which replication failed" } } : {}),
     };
   },
 });

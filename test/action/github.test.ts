@@ -100,3 +100,53 @@ test('credentials over plain http:// to another host: refused before any call (e
   assert.deepEqual(github.calls.map((c) => c.body.state ?? 'create'), ['create', 'in_progress', 'error']);
   assert.match(String(github.calls[2]!.body.description), /not run \(INSECURE_HTTP\)/);
 });
+
+/** A GitHub API that accepts connections and never answers. */
+async function silentGitHub(t: import('node:test').TestContext) {
+  const { createServer } = await import('node:http');
+  const requests: string[] = [];
+  const server = createServer((req) => {
+    requests.push(`${req.method} ${req.url}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`, requests };
+}
+
+test('a GitHub API that never answers does not outlive SIGTERM: the action stops as the run does (143)', { timeout: 30_000 }, async (t) => {
+  const { url } = await startEmulator(t);
+  const github = await silentGitHub(t);
+  const run = await runActionBundle(t, {
+    action: '.',
+    files: { 'release.yml': PIPELINE },
+    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'deployment-environment': 'production' },
+    githubApi: github.url,
+    onSpawn: (child) => {
+      // SIGTERM once the Deployment is being created, and left unanswered.
+      const poll = setInterval(() => {
+        if (github.requests.length > 0) {
+          clearInterval(poll);
+          child.kill('SIGTERM');
+        }
+      }, 20);
+      child.on('exit', () => clearInterval(poll));
+    },
+  });
+  assert.equal(github.requests[0], 'POST /repos/acme/erp/deployments');
+  assert.equal(run.code, 143, run.stdout + run.stderr);
+});
+
+test('each GitHub API call has a time limit, and a short one once the run is cancelled', { timeout: 30_000 }, async (t) => {
+  const { octokitApi } = await import('../../src/action/octokit-api.ts');
+  const github = await silentGitHub(t);
+  const api = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, { signal: new AbortController().signal, timeoutMs: 300 });
+  await assert.rejects(api.createDeployment({ ref: 'main', environment: 'production', description: 'x' }), /abort/i);
+  const cancelled = new AbortController();
+  cancelled.abort();
+  const late = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, { signal: cancelled.signal, afterCancelMs: 300 });
+  await assert.rejects(late.createDeploymentStatus(42, { state: 'error', description: 'cancelled', environment: 'production' }), /abort/i);
+  assert.deepEqual(github.requests, ['POST /repos/acme/erp/deployments', 'POST /repos/acme/erp/deployments/42/statuses'], 'a call after cancellation is still tried, briefly');
+});

@@ -1,7 +1,7 @@
 // Runs a committed action bundle as the GitHub runner does: INPUT_* variables (with the
 // action.yml defaults filled in), temp GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and GITHUB_EVENT_PATH,
 // a workspace, RUNNER_TEMP; and a local GitHub API that records every call.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +55,8 @@ export interface ActionOptions {
   event?: unknown;
   githubApi?: string;
   node?: string;
+  /** Told of the process once it is started (to signal it). */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export async function runActionBundle(t: TestContext, options: ActionOptions): Promise<ActionRun> {
@@ -101,6 +103,7 @@ export async function runActionBundle(t: TestContext, options: ActionOptions): P
   for (const name of Object.keys(options.inputs)) if (!(name in meta.inputs)) throw new Error(`${options.action}/action.yml has no input ${name}`);
   const main = join(ROOT, options.action, meta.runs.main);
   const child = spawn(options.node ?? process.execPath, [main], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  options.onSpawn?.(child);
   t.after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
   });

@@ -1,0 +1,113 @@
+// The CLI as an operator meets it: a closed log reader does not stop a deployment, a selection
+// that selects nothing is refused, and the dry run shows values known only at run time as such.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+/** Runs the CLI with its stdout closed by the reader after the first chunk, as `| head -1` does. */
+function runClosingStdout(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; first: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let first = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  child.stdout.once('data', (c) => {
+    first = String(c);
+    child.stdout.destroy();
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, first })));
+}
+
+test('a closed stdout (run … | head) neither stops nor crashes the run: it goes on, writes its reports, exits with its code', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  // The steps after the first line take a moment, so their lines meet a closed pipe.
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/transaction-log/clear', latencyMs: 200 });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-epipe-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - uses: transaction-log/clear
+  - uses: update/vfs
+    with: { target: prod, files: [1001] }
+  - uses: replication/sync
+`,
+  );
+  const r = await runClosingStdout(['run', file, '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml')], { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' });
+  assert.match(r.first, /^running /);
+  assert.equal(r.stderr, '', 'no stack trace, nothing on stderr');
+  assert.equal(r.code, 0);
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { outcome: string; steps: { outcome: string }[] };
+  assert.deepEqual(report.steps.map((s) => s.outcome), ['success', 'success', 'success']);
+  assert.ok(existsSync(join(dir, 'r.xml')));
+  assert.equal(emulator.requests.filter((q) => q.path.endsWith('/update/vfs')).length, 1, 'the update was sent, once');
+});
+
+test('enginectl schema | head -1 exits 0 without a stack trace', async () => {
+  const r = await runClosingStdout(['schema'], {});
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
+});
+
+const MATRIX = `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+  staging: { server: staging-db.example.com, database: STAGING, username: deploy, password: deploy-pass }
+vars: { files: [1001] }
+steps:
+  - uses: update/vfs
+    matrix: { target: [prod, staging] }
+    with: { target: "\${{ matrix.target }}", files: "\${{ vars.files }}" }
+`;
+
+test('--only and --var that select nothing are invalid input (exit 2), naming what exists; nothing is sent', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-only-'));
+  const file = join(dir, 'm.yml');
+  writeFileSync(file, MATRIX);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const cases: [string[], RegExp][] = [
+    [['--only', 'target=prd'], /--only target=prd: no instance has target=prd\n.*hint: did you mean target=prod\? values of target: prod, staging/],
+    [['--only', 'traget=prod'], /--only traget=prod: no matrix step has the key "traget"\n.*hint: did you mean --only target=…\?/],
+    [['--var', 'flies=[1002]'], /var "flies" \(--var or the vars input\): the pipeline neither declares nor reads it\n.*hint: did you mean "files"\?/],
+  ];
+  for (const [flags, message] of cases) {
+    for (const command of [['run', file], ['run', file, '--dry-run'], ['plan', file]]) {
+      const r = await runCli([...command, ...flags], { env });
+      assert.equal(r.code, 2, `${command.join(' ')} ${flags.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+  }
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+  const ok = await runCli(['run', file, '--only', 'target=prod', '--var', 'files=[1002]'], { env });
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+});
+
+test("plan shows a value known only at run time as a readable placeholder, in paths too", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-plan-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    `version: 1
+steps:
+  - id: find
+    uses: classes/query
+    with: { class: 12, where: { iname: jdoe } }
+  - uses: classes/update
+    with: { id: "\${{ steps.find.outputs.entities[0].ikey }}", fields: { iemailaddress: "\${{ steps.find.outputs.entities[0].iname }}@example.com" } }
+`,
+  );
+  const r = await runCli(['plan', file, '--emulator']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /PATCH \/api\/classes\/v1\/entities\/<steps\.find\.outputs\.entities\[0\]\.ikey>\n/);
+  assert.match(r.stdout, /"iemailaddress": "<steps\.find\.outputs\.entities\[0\]\.iname>@example\.com"/);
+  assert.doesNotMatch(r.stdout, /null|%3C/);
+});
