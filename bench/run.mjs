@@ -5,7 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { cpus, totalmem } from 'node:os';
 
-const ALL = ['startup', 'per-step', 'fanout', 'validation', 'memory', 'size'];
+const ALL = ['startup', 'per-step', 'fanout', 'validation', 'memory', 'size', 'journal'];
 const only = process.env.BENCH_ONLY?.split(',') ?? ALL;
 const started = performance.now();
 const rows = [];

@@ -43,6 +43,7 @@ const OUTPUTS: Record<string, string> = {
   outcome: 'success, failure or cancelled (dry-run for a dry run)',
   report: 'Path of the JSON report (docs/report-format.md); the HTML and JUnit reports are beside it',
   outputs: "JSON of every step's outputs, by step id",
+  journal: 'Path of the run journal (one JSON line per event, in RUNNER_TEMP): upload it as an artifact; enginectl report renders it, also after a crash',
 };
 
 const connection = (prefix: 'target' | 'source', what: string): Record<string, InputDef> => ({

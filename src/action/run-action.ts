@@ -5,6 +5,7 @@
 import { join, resolve } from 'node:path';
 import { dryRun as planRun } from '../app/dry-run.ts';
 import { parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
+import { sha256 } from '../app/journal.ts';
 import { runAndReport } from '../app/run.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
 import { PipelineInvalid, type Diagnostic } from '../pipeline/diagnostics.ts';
@@ -42,6 +43,9 @@ export interface ActionDeps {
 
 interface Loaded {
   pipeline: Pipeline;
+  /** What identifies the run in its journal: a hash of the file (or of the inputs), the vars. */
+  hash: string;
+  vars: Record<string, unknown>;
   /** Findings that do not stop the run. */
   warnings: Diagnostic[];
   env: Env;
@@ -71,7 +75,10 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
 async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const get = deps.kit.getInput;
   const env = serverEnv(get, deps.env);
-  if (def.uses) return { pipeline: stepPipeline(def, get, env), warnings: [], env, only: {} };
+  if (def.uses) {
+    const pipeline = stepPipeline(def, get, env);
+    return { pipeline, hash: sha256(JSON.stringify(pipeline.steps[0]!.with)), vars: {}, warnings: [], env, only: {} };
+  }
   const file = get('pipeline').trim();
   if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/release.yml }' });
   const text = await readPipelineText(resolve(deps.cwd, file), { readFile: deps.readFile }).catch((error: unknown) => {
@@ -81,7 +88,7 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const vars = parseVars(varsLines(get));
   const only = parseOnly(varsLines(get, 'only'));
   const { pipeline, warnings } = loadPipeline({ file, text, env, vars });
-  return { pipeline, warnings, env, only };
+  return { pipeline, hash: sha256(text), vars, warnings, env, only };
 }
 
 async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
@@ -113,9 +120,10 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
   const base = join(deps.reportDir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
   const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
+  const journal = { path: `${base}.journal.jsonl`, hash: loaded.hash, vars: loaded.vars };
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   const { result, rendered, failed } = await runAndReport(
-    { pipeline, env: loaded.env, only: loaded.only, reports: paths },
+    { pipeline, env: loaded.env, only: loaded.only, reports: paths, journal },
     { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
   ).catch(async (error: unknown) => {
     if (deployment) await finishDeployment(deps, deployment, 'error', `${label}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`, environment, masker);
@@ -135,6 +143,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   kit.setOutput('outcome', result.outcome);
   kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
   kit.setOutput('outputs', JSON.stringify(outputsOf(result)));
+  kit.setOutput('journal', journal.path);
   if (def.uses) {
     const only = result.steps[0];
     for (const [name, value] of Object.entries(only?.outputs ?? {})) {

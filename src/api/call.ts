@@ -3,11 +3,13 @@
 import type { z } from 'zod';
 import { ApiError, htmlGist, isHtml, serverMessage, trimBody } from './errors.ts';
 import { requiredScopes } from './scopes.ts';
-import type { HttpRequest, HttpResponse, Transport } from './transport.ts';
+import type { CallObserver, HttpRequest, HttpResponse, Transport } from './transport.ts';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
+  /** Told of each non-idempotent request just before it leaves, and of its answer (the journal). */
+  observer?: CallObserver | undefined;
 }
 
 export interface CallSpec extends Omit<HttpRequest, 'signal' | 'timeoutMs'> {
@@ -126,7 +128,7 @@ export class Caller {
 
   /** The raw exchange; throws only for transport faults. */
   send(spec: CallSpec, options: CallOptions = {}): Promise<HttpResponse> {
-    return this.transport.send({ ...spec, signal: options.signal, timeoutMs: options.timeoutMs });
+    return this.transport.send({ ...spec, signal: options.signal, timeoutMs: options.timeoutMs, observer: options.observer });
   }
 
   /** Sends and requires a 2xx status. */

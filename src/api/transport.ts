@@ -37,6 +37,24 @@ export interface HttpRequest {
   statusOnly?: boolean | undefined;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
+  observer?: CallObserver | undefined;
+}
+
+/** A non-idempotent call as an observer hears of it. */
+export interface SentCall {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Hears each non-idempotent request (POST, PUT, PATCH, DELETE) just before it leaves, and its end:
+ * an answer's status, or the error that ended it. `sending` returns once its record is safe (the
+ * journal fsyncs it), so a crash after the request left always leaves a trace.
+ */
+export interface CallObserver {
+  sending(call: SentCall): void;
+  answered(call: SentCall, outcome: { status: number } | { error: string }): void;
 }
 
 export interface HttpResponse {
@@ -172,6 +190,7 @@ export class Transport {
   /** Sends the request; answers every HTTP status; throws ApiError for transport faults only. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const idempotent = req.idempotent ?? req.method === 'GET';
+    if (!idempotent) return this.sendOnce(req);
     for (let attempt = 1; ; attempt++) {
       let error: ApiError;
       try {
@@ -186,6 +205,20 @@ export class Transport {
         error = caught;
         await this.wait(req, attempt, error);
       }
+    }
+  }
+
+  /** A non-idempotent request: sent once, never repeated, its observer told before and after. */
+  private async sendOnce(req: HttpRequest): Promise<HttpResponse> {
+    const call = { method: req.method, path: req.path, body: req.body && 'json' in req.body ? req.body.json : req.body?.text };
+    req.observer?.sending(call);
+    try {
+      const response = await this.once(req, 1);
+      req.observer?.answered(call, { status: response.status });
+      return response;
+    } catch (error) {
+      req.observer?.answered(call, { error: error instanceof ApiError ? error.code : 'ERROR' });
+      throw error;
     }
   }
 

@@ -6,7 +6,9 @@ export const MAIN_HELP = `enginectl ${VERSION}: deployment pipelines for the ent
 Usage: enginectl <command> [options]
 
 Commands:
-  run FILE              validate, then run a pipeline (--dry-run, --emulator, --var, --only)
+  run FILE              validate, then run a pipeline (--dry-run, --emulator, --var, --only,
+                        --journal F, --resume F)
+  report JOURNAL        render the reports of a run from its journal, also of a killed run
   validate FILE...      check pipeline files; every problem as FILE:LINE:COL
   plan FILE             the dry run: each call that would be made, secrets masked
   schema                print the pipeline JSON Schema

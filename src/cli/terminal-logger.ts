@@ -37,6 +37,7 @@ export class TerminalLogger implements RunLogger {
     const figures = run.figures ? `  ${n(run.figures)}` : '';
     const attempts = run.attempts > 1 ? `  (${run.attempts} attempts)` : '';
     this.write(`${head}  ${formatDuration(run.durationMs)}${figures}${attempts}\n`);
+    if (run.inDoubt && run.outcome !== 'cancelled') this.write(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and got no answer; the server may have applied it\n`);
     if (run.error) {
       this.write(`    ${run.continuedOnError ? 'failed (continue-on-error)' : 'error'}: ${n(run.error.message)}\n`);
       if (run.error.hint) this.write(`    hint: ${n(run.error.hint)}\n`);
@@ -54,6 +55,7 @@ export class TerminalLogger implements RunLogger {
 
 export function summaryLine(result: RunResult): string {
   const count = (o: StepRun['outcome']) => result.steps.filter((s) => s.outcome === o).length;
-  const parts = [`${count('success')} succeeded`, `${count('failure')} failed`, `${count('skipped')} skipped`, `${count('cancelled')} cancelled`].filter((p) => !p.startsWith('0 '));
+  const doubt = result.steps.filter((s) => s.inDoubt).length;
+  const parts = [`${count('success')} succeeded`, `${count('failure')} failed`, `${count('skipped')} skipped`, `${count('cancelled')} cancelled`, `${doubt} in doubt`].filter((p) => !p.startsWith('0 '));
   return `pipeline "${n(result.name)}": ${result.outcome} in ${formatDuration(result.durationMs)} (${result.steps.length} step run(s): ${parts.join(', ')})`;
 }

@@ -2,11 +2,11 @@
 // timeline of the steps (bars by start and duration, coloured by outcome), the step table, the
 // failures, and each update's own report rendered.
 import { formatDuration } from '../duration.ts';
-import { targetOf, updateReportOf, type Report } from './model.ts';
+import { statusOf, targetOf, updateReportOf, type Report } from './model.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from './text.ts';
 
-const COLOURS: Record<string, string> = { success: '#1a7f37', failure: '#cf222e', skipped: '#8c959f', cancelled: '#bf8700' };
+const COLOURS: Record<string, string> = { success: '#1a7f37', failure: '#cf222e', skipped: '#8c959f', cancelled: '#bf8700', 'in doubt': '#bc4c00' };
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #fff; }
@@ -45,13 +45,13 @@ export function renderHtml(report: Report): string {
       const offset = s.startedAt ? Math.max(0, Date.parse(s.startedAt) - start) : 0;
       const left = Math.min(100, (offset / total) * 100);
       const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, (s.durationMs / total) * 100)) : 0;
-      const bar = s.startedAt ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[s.outcome]}" title="${h(s.outcome)}"></div>` : '';
+      const bar = s.startedAt ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>` : '';
       return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(formatDuration(s.durationMs)) : h(s.outcome)}</div></div>`;
     })
     .join('\n');
   const table = report.steps
     .map(
-      (s) => `<tr><td><span class="badge" style="background:${COLOURS[s.outcome]}">${h(s.outcome)}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(formatDuration(s.durationMs)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
+      (s) => `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${s.inDoubt && s.outcome !== 'cancelled' ? ' <em>(in doubt)</em>' : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(formatDuration(s.durationMs)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
     )
     .join('\n');
   const updates = report.steps

@@ -1,6 +1,6 @@
 // JUnit XML (--junit): one testcase per step instance; failures with message and detail; skipped
 // and cancelled steps marked skipped. Valid against Jenkins' junit-10.xsd.
-import type { Report } from './model.ts';
+import { IN_DOUBT_NOTE, type Report } from './model.ts';
 
 function attr(text: string): string {
   return stripInvalid(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/\n/g, '&#10;');
@@ -19,8 +19,10 @@ function stripInvalid(text: string): string {
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 export function renderJunit(report: Report): string {
-  const failures = report.steps.filter((s) => s.outcome === 'failure').length;
-  const skipped = report.steps.filter((s) => s.outcome === 'skipped' || s.outcome === 'cancelled').length;
+  // An instance in doubt is a failure to look at, whatever its outcome: the server may have applied it.
+  const failing = (s: Report['steps'][number]) => s.outcome === 'failure' || s.inDoubt !== null;
+  const failures = report.steps.filter(failing).length;
+  const skipped = report.steps.filter((s) => !failing(s) && (s.outcome === 'skipped' || s.outcome === 'cancelled')).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(report.pipeline.name)}" tests="${report.steps.length}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}">`,
@@ -33,9 +35,10 @@ export function renderJunit(report: Report): string {
       continue;
     }
     lines.push(`${open}>`);
-    if (s.outcome === 'failure') {
+    if (failing(s)) {
       const detail = [s.error?.message, s.error?.hint ? `hint: ${s.error.hint}` : '', s.continuedOnError ? '(continue-on-error: the pipeline went on)' : ''].filter(Boolean).join('\n');
-      lines.push(`      <failure type="${attr(s.error?.code ?? 'STEP_FAILED')}" message="${attr(s.error?.message ?? 'failed')}">${body(detail)}</failure>`);
+      const message = s.inDoubt && s.outcome !== 'cancelled' ? `in doubt (${IN_DOUBT_NOTE}): ${s.error?.message ?? ''}` : (s.error?.message ?? 'failed');
+      lines.push(`      <failure type="${attr(s.error?.code ?? 'STEP_FAILED')}" message="${attr(message)}">${body(detail)}</failure>`);
     } else {
       lines.push(`      <skipped message="${attr(s.outcome === 'cancelled' ? s.error?.message ?? 'cancelled' : 'skipped: its condition was false')}"/>`);
     }

@@ -3,7 +3,7 @@
 // 1 MiB limit of a job summary: the biggest update reports are cut first, with a pointer to the
 // full JSON/HTML report.
 import { formatDuration } from '../duration.ts';
-import { targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
+import { statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../ci/neutralise.ts';
 import { cell, ICONS } from './text.ts';
 
@@ -71,18 +71,18 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
   const icon = ICONS[report.outcome] ?? '';
   out.push(`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '');
   const c = report.counts;
-  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`].filter((p) => !p.startsWith('0 '));
+  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`, `${c.inDoubt} in doubt`].filter((p) => !p.startsWith('0 '));
   out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${parts.join(', ')} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}`, '');
   out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
   for (const s of report.steps) {
-    const note = s.continuedOnError ? ' (continue-on-error)' : '';
-    out.push(`| ${ICONS[s.outcome]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? formatDuration(s.durationMs) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`);
+    const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${s.inDoubt ? ' (in doubt)' : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
+    out.push(`| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? formatDuration(s.durationMs) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`);
   }
   out.push('');
 
-  const failed = report.steps.filter((s) => s.outcome === 'failure' || (s.outcome === 'cancelled' && s.error));
+  const failed = report.steps.filter((s) => s.outcome === 'failure' || s.inDoubt || (s.outcome === 'cancelled' && s.error));
   if (failed.length > 0) {
-    out.push(failed.some((s) => s.outcome === 'cancelled') ? '### Failed and cancelled steps' : '### Failed steps', '');
+    out.push(failed.some((s) => s.inDoubt) ? '### Failed, cancelled and in-doubt steps' : failed.some((s) => s.outcome === 'cancelled') ? '### Failed and cancelled steps' : '### Failed steps', '');
     for (const s of failed) {
       out.push(`- **${cell(s.name)}** (\`${s.uses}\`): ${cell(s.error?.message ?? s.outcome)}`);
       if (s.error?.hint) out.push(`  - what to do: ${cell(s.error.hint)}`);

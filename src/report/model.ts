@@ -26,6 +26,11 @@ export const ReportStep = z.object({
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().nullable() }).nullable(),
   warnings: z.array(z.string()),
   result: z.unknown().describe('the API result (update result, replication results, ...), secrets masked'),
+  inDoubt: z
+    .object({ method: z.string(), path: z.string() })
+    .nullable()
+    .describe('a non-idempotent call that was sent and got no answer: the server may have applied it'),
+  resume: z.enum(['earlier-run', 'resumed']).nullable().describe('on a resumed run: done in an earlier run, or run again now'),
 });
 export type ReportStep = z.infer<typeof ReportStep>;
 
@@ -36,7 +41,7 @@ export const Report = z.object({
   outcome: z.enum(['success', 'failure', 'cancelled']),
   startedAt: z.string(),
   durationMs: z.number(),
-  counts: z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int() }),
+  counts: z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int(), inDoubt: z.int() }),
   steps: z.array(ReportStep),
 });
 export type Report = z.infer<typeof Report>;
@@ -50,7 +55,7 @@ export function buildReport(result: RunResult): Report {
     outcome: result.outcome,
     startedAt: new Date(result.startedAt).toISOString(),
     durationMs: result.durationMs,
-    counts: { total: result.steps.length, success: count('success'), failure: count('failure'), skipped: count('skipped'), cancelled: count('cancelled') },
+    counts: { total: result.steps.length, success: count('success'), failure: count('failure'), skipped: count('skipped'), cancelled: count('cancelled'), inDoubt: result.steps.filter((s) => s.inDoubt).length },
     steps: result.steps.map((s) => ({
       step: s.step,
       id: s.id ?? null,
@@ -69,9 +74,22 @@ export function buildReport(result: RunResult): Report {
       error: s.error ? { code: s.error.code, message: s.error.message, hint: s.error.hint ?? null } : null,
       warnings: s.warnings,
       result: s.result ?? null,
+      inDoubt: s.inDoubt ?? null,
+      resume: s.resume ?? null,
     })),
   };
 }
+
+/**
+ * What a step's status shows: its outcome, or "in doubt" for an instance stopped (killed,
+ * interrupted) after its call left. A failure whose call got no answer (a timeout, a reset)
+ * stays a failure, noted in doubt.
+ */
+export function statusOf(step: Pick<ReportStep, 'outcome' | 'inDoubt'>): ReportStep['outcome'] | 'in doubt' {
+  return step.inDoubt && step.outcome === 'cancelled' ? 'in doubt' : step.outcome;
+}
+
+export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 
 /** The update result of a step, when it has one (update/system, update/vfs). */
 export function updateReportOf(step: ReportStep): { report: string; success: boolean } | undefined {

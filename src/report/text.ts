@@ -15,4 +15,4 @@ export function cell(text: string): string {
   return visibleControls(text.replace(/\r?\n|\r/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/[[\]]/g, '\\$&');
 }
 
-export const ICONS: Record<string, string> = { success: '✅', failure: '❌', skipped: '⏭️', cancelled: '⏹️' };
+export const ICONS: Record<string, string> = { success: '✅', failure: '❌', skipped: '⏭️', cancelled: '⏹️', 'in doubt': '⚠️' };

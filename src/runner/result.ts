@@ -9,6 +9,8 @@ export interface StepError {
 }
 
 export interface StepRun {
+  /** The instance in the file: its step's index and matrix values; stable across runs (resume). */
+  key: string;
   /** Index of the step in the file, from 0. */
   step: number;
   id: string | undefined;
@@ -31,6 +33,10 @@ export interface StepRun {
   warnings: string[];
   /** The API result (update result, replication results, ...), secrets masked. */
   result: unknown;
+  /** A non-idempotent call that was sent and got no answer: the server may have applied it. */
+  inDoubt?: { method: string; path: string } | undefined;
+  /** On a resumed run: done in an earlier run (its outputs from the journal), or run again now. */
+  resume?: 'earlier-run' | 'resumed' | undefined;
 }
 
 export interface RunResult {

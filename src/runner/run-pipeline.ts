@@ -12,6 +12,8 @@ import type { RunLogger } from './logger.ts';
 import { MASK, Masker } from './masker.ts';
 import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
+import { instanceCalls, type RunObserver } from './observer.ts';
+import { instanceKey, type ResumePlan } from './resume.ts';
 import type { Outcome, RunResult, StepError, StepRun } from './result.ts';
 import { prepareRun, registerInputSecrets, type Env, type ResolvedServer } from './scope.ts';
 
@@ -28,11 +30,15 @@ export interface RunnerDeps {
   masker?: Masker;
   /** Told the pipeline's resolved name before the first step. */
   onStart?: (name: string) => void;
+  /** Hears each instance and each non-idempotent call (the journal). */
+  observer?: RunObserver;
 }
 
 export interface RunOptions {
   /** `--only KEY=VALUE`: keep the matrix instances with those values. */
   only?: Readonly<Record<string, string>>;
+  /** `--resume`: the instances done in an earlier run, not run again. */
+  resume?: ResumePlan;
 }
 
 interface StepState {
@@ -55,6 +61,16 @@ function maskDeclared(value: Record<string, unknown>, paths: readonly string[] |
     if (holder && typeof holder === 'object' && typeof (holder as Record<string, unknown>)[last] === 'string') (holder as Record<string, unknown>)[last] = MASK;
   }
   return value;
+}
+
+/** A cancelled instance: in doubt when its last call left and got no answer. */
+function cancelledError(run: StepRun): StepError {
+  if (!run.inDoubt) return { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
+  return {
+    code: 'IN_DOUBT',
+    message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,
+    hint: 'check on the server whether it was applied, then resume with --resume JOURNAL --in-doubt skip (it was) or --in-doubt retry (it was not)',
+  };
 }
 
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
@@ -97,6 +113,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     const type = STEP_TYPES.get(step.uses)!;
     run.startedAt = deps.now();
     log.stepStarted(run, position);
+    deps.observer?.instanceStarted(run);
     let inputs: Record<string, unknown>;
     try {
       const values = resolveDeep(step.with, scope) as Record<string, unknown>;
@@ -112,12 +129,14 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     }
     run.inputs = maskDeclared(masker.maskValue(inputs), type.secretInputs);
     const attempts = step.retry?.attempts ?? 1;
+    const calls = instanceCalls(run, deps.observer);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       run.attempts = attempt;
       const timeout = step.timeoutMs === undefined ? undefined : AbortSignal.timeout(step.timeoutMs);
       const signal = timeout ? AbortSignal.any([deps.signal, timeout]) : deps.signal;
       const env: StepEnv = {
         client: () => clientOf(step.server),
+        call: { signal, observer: calls },
         signal,
         log: { info: (m) => log.info(run, masker.mask(m)), warn: (m) => log.warn(run, masker.mask(m)) },
         now: deps.now,
@@ -139,7 +158,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
       } finally {
         clearInterval(heartbeat);
       }
-      if (deps.signal.aborted) return finish(run, position, 'cancelled', { code: 'CANCELLED', message: 'cancelled: the run was interrupted' });
+      if (deps.signal.aborted) return finish(run, position, 'cancelled', cancelledError(run));
       if (timeout?.aborted) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
       if (outcome) {
         steps$(run, outcome);
@@ -178,11 +197,22 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     run.continuedOnError = outcome === 'failure' && step.continueOnError;
     if (outputs) live.set(run, outputs);
     if (outcome !== 'cancelled' || run.startedAt !== undefined) log.stepFinished(run, position);
+    deps.observer?.instanceFinished(run, outputs);
+  };
+
+  /** An instance done in an earlier run: its outputs back, nothing sent. */
+  const carry = (run: StepRun, position: string, outputs: Record<string, unknown>) => {
+    run.resume = 'earlier-run';
+    run.outputs = masker.maskValue(outputs);
+    run.figures = 'done in an earlier run (journal)';
+    finish(run, position, 'success', undefined, outputs);
   };
 
   for (const step of pipeline.steps) {
     const combos = expandMatrix(step.matrix).filter((c) => onlyFilter(c, options.only ?? {}));
     const instances: StepRun[] = combos.map((c) => ({
+      key: instanceKey(step, c),
+      resume: options.resume ? ('resumed' as const) : undefined,
       step: step.index,
       id: step.id,
       name: instanceName(step, c, { ...base, steps, targets }, masker),
@@ -213,7 +243,9 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
           run.error = deps.signal.aborted ? { code: 'CANCELLED', message: 'cancelled: the run was interrupted' } : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
           continue;
         }
-        await runInstance(step, run, position);
+        const carried = options.resume?.carried.get(run.key);
+        if (carried) carry(run, position, carried.outputs);
+        else await runInstance(step, run, position);
         if (run.outcome === 'failure' && step.failFast && step.matrix && !step.continueOnError) stop = true;
       }
     };

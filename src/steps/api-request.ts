@@ -33,7 +33,7 @@ export default defineStep<Inputs>({
   plan: (i) => [{ method: i.method ?? 'GET', path: i.path, query: i.query, body: i.body, contentType: i['content-type'] }],
   async run(i, env) {
     const method = i.method ?? 'GET';
-    const res = await env.client().request({ method, path: i.path, query: i.query, body: requestBody(i) }, { signal: env.signal });
+    const res = await env.client().request({ method, path: i.path, query: i.query, body: requestBody(i) }, env.call);
     const expected = i['expect-status'];
     const ok = expected ? expected.includes(res.status) : res.status >= 200 && res.status < 300;
     const unexpected = () => {

@@ -17,7 +17,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   needsServer: true,
   plan: (i) => [{ method: 'GET', path: entityPath(i.id, i.class) }],
   async run(i, env) {
-    const entity = await env.client().classes.get(i.id, i.class, { signal: env.signal });
+    const entity = await env.client().classes.get(i.id, i.class, env.call);
     return { outputs: { entity }, result: entity, figures: `entity ${entity.ikey} of class ${entity.iclass}` };
   },
 });

@@ -15,7 +15,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   needsServer: true,
   plan: (i) => [{ method: 'GET', path: `/api/classes/v1/classes/${i.class}/entities`, query: i.where }],
   async run(i, env) {
-    const entities = await env.client().classes.list(i.class, i.where ?? {}, { signal: env.signal });
+    const entities = await env.client().classes.list(i.class, i.where ?? {}, env.call);
     return { outputs: { entities, count: entities.length }, result: entities, figures: `${entities.length} entit${entities.length === 1 ? 'y' : 'ies'}` };
   },
 });

@@ -20,7 +20,7 @@ export const classesCreate = defineStep<z.infer<ReturnType<typeof createInputs>>
   needsServer: true,
   plan: (i) => [{ method: 'POST', path: `/api/classes/v1/classes/${i.class}/entities`, body: [i.fields] }],
   async run(i, env) {
-    const entity = await env.client().classes.create(i.class, i.fields, { signal: env.signal });
+    const entity = await env.client().classes.create(i.class, i.fields, env.call);
     return { outputs: { entity }, result: entity, figures: `created entity ${entity.ikey} in class ${entity.iclass}` };
   },
 });
@@ -34,7 +34,7 @@ export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>
   needsServer: true,
   plan: (i) => [{ method: 'PATCH', path: entityPath(i.id, i.class), body: [i.fields] }],
   async run(i, env) {
-    const entity = await env.client().classes.update(i.id, i.fields, i.class, 'PATCH', { signal: env.signal });
+    const entity = await env.client().classes.update(i.id, i.fields, i.class, 'PATCH', env.call);
     return { outputs: { entity }, result: entity, figures: `entity ${entity.ikey} now at version ${entity.iversion ?? '?'}` };
   },
 });
@@ -48,7 +48,7 @@ export const classesDelete = defineStep<z.infer<ReturnType<typeof deleteInputs>>
   needsServer: true,
   plan: (i) => [{ method: 'DELETE', path: entityPath(i.id, i.class) }],
   async run(i, env) {
-    const entity = await env.client().classes.delete(i.id, i.class, { signal: env.signal });
+    const entity = await env.client().classes.delete(i.id, i.class, env.call);
     return { outputs: { entity }, result: entity, figures: `deleted entity ${i.id}` };
   },
 });

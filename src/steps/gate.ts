@@ -32,11 +32,11 @@ export async function pollUntil<T>(
 ): Promise<{ observation: Observation<T>; polls: number }> {
   const started = env.now();
   const check = async (): Promise<Observation<T>> => {
-    if (!wait) return observe({ signal: env.signal });
+    if (!wait) return observe(env.call);
     // A check made at the end of the wait (the last one) still gets a few seconds.
     const left = Math.max(Math.min(MIN_CHECK_MS, wait.timeoutMs), wait.timeoutMs - (env.now() - started));
     try {
-      return await observe({ signal: env.signal, timeoutMs: left });
+      return await observe({ ...env.call, timeoutMs: left });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'API_TIMEOUT') throw error;
       throw new GateTimeout(`${what} not met within ${formatDuration(wait.timeoutMs)}: ${error.method} ${error.path} did not answer in the ${formatDuration(left)} the wait had left`, {

@@ -15,7 +15,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   plan: (i) => [{ method: 'POST', path: '/api/licensing/v1/licenses', contentType: 'text/plain', body: i.code }],
   async run(i, env) {
     env.secret(i.code);
-    const { status } = await env.client().licensing.add(i.code, { signal: env.signal });
+    const { status } = await env.client().licensing.add(i.code, env.call);
     return { outputs: { status }, figures: `HTTP ${status}` };
   },
 });

@@ -23,7 +23,20 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   ],
   async run(i, env) {
     const api = env.client().licensing;
-    const [licenses, products] = await Promise.all([api.licenses({ signal: env.signal }), api.products({ signal: env.signal })]);
+    // Both reads at once; when one fails the other is stopped and awaited, so no call (or retry
+    // of one) outlives the step.
+    const sibling = new AbortController();
+    const call = { ...env.call, signal: AbortSignal.any([env.signal, sibling.signal]) };
+    const reads = [api.licenses(call), api.products(call)] as const;
+    let licenses: Awaited<(typeof reads)[0]>;
+    let products: Awaited<(typeof reads)[1]>;
+    try {
+      [licenses, products] = await Promise.all(reads);
+    } catch (error) {
+      sibling.abort();
+      await Promise.allSettled(reads);
+      throw error;
+    }
     let selected = licenses;
     let what = 'all products';
     if (i.product !== undefined) {

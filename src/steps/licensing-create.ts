@@ -52,7 +52,7 @@ export default defineStep<Inputs>({
   needsServer: true,
   plan: (i) => [{ method: 'POST', path: '/api/licensing/v1/licenses/create', body: body(i) }],
   async run(i, env) {
-    const code = await env.client().licensing.create(body(i), { signal: env.signal });
+    const code = await env.client().licensing.create(body(i), env.call);
     env.secret(code);
     return { outputs: { code }, figures: `${i.licenses.length} license(s) for ${i['licensee-name']}, expiring ${i.expiration}` };
   },

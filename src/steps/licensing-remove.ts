@@ -14,7 +14,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   needsServer: true,
   plan: (i) => [{ method: 'DELETE', path: `/api/licensing/v1/licenses/${i.key}` }],
   async run(i, env) {
-    const { status } = await env.client().licensing.remove(i.key, { signal: env.signal });
+    const { status } = await env.client().licensing.remove(i.key, env.call);
     return { outputs: { status }, figures: status === 204 ? 'already without license (204)' : 'removed (200)' };
   },
 });

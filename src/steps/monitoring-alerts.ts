@@ -22,7 +22,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   plan: (i) => [{ method: 'GET', path: i.engine ? `/api/monitoring/v1/engines/${encodeURIComponent(i.engine)}/alerts` : '/api/monitoring/v1/alerts' }],
   async run(i, env) {
     const api = env.client().monitoring;
-    const all = i.engine ? await api.engineAlerts(i.engine, { signal: env.signal }) : await api.alerts({ signal: env.signal });
+    const all = i.engine ? await api.engineAlerts(i.engine, env.call) : await api.alerts(env.call);
     const ignored = new Set(i['ignore-codes'] ?? []);
     const alerts = all.filter((a) => !ignored.has(a.code));
     const warnings = alerts.filter((a) => a.severity === 'warning').length;

@@ -16,7 +16,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   needsServer: true,
   plan: (i) => [{ method: 'POST', path: i.config === undefined ? '/api/devops/v1/replication/sync' : `/api/devops/v1/replication/configs/${i.config}/sync` }],
   async run(i, env) {
-    const outcome = await env.client().devops.sync(i.config, { signal: env.signal });
+    const outcome = await env.client().devops.sync(i.config, env.call);
     const sum = (k: 'numInserts' | 'numUpdates' | 'numDeletes') => outcome.results.reduce((n, r) => n + (r.stats?.[k] ?? 0), 0);
     const outputs = {
       results: outcome.results,

@@ -12,7 +12,7 @@ export default defineStep<Record<string, never>>({
   needsServer: true,
   plan: () => [{ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH }],
   async run(_inputs, env) {
-    const { status } = await env.client().devops.clearTransactionLog({ signal: env.signal });
+    const { status } = await env.client().devops.clearTransactionLog(env.call);
     return { outputs: { status }, figures: `HTTP ${status}` };
   },
 });

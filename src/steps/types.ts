@@ -1,6 +1,6 @@
 // What a step type is: its inputs (a zod schema), the calls it makes, how it runs, its outputs.
 import type { z } from 'zod';
-import type { EngineClient } from '../api/index.ts';
+import type { CallOptions, EngineClient } from '../api/index.ts';
 import type { Expression } from '../expr/index.ts';
 
 /**
@@ -35,6 +35,8 @@ export interface StepLog {
 
 export interface StepEnv {
   client(): EngineClient;
+  /** What every call of the step passes: the step's signal, and the observer of its writes. */
+  call: CallOptions;
   signal: AbortSignal;
   log: StepLog;
   now(): number;

@@ -15,7 +15,7 @@ export default defineStep<UpdateInputs>({
   plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/system', body: updateBody(i, targets, SYSTEM_UPDATE_FLAGS) }],
   async run(i, env) {
     const body = updateBody(i, env.targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions;
-    const result = await env.client().devops.updateSystem(body, { signal: env.signal });
+    const result = await env.client().devops.updateSystem(body, env.call);
     return updateOutcome(result);
   },
 });

@@ -15,7 +15,7 @@ export default defineStep<UpdateInputs>({
   plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/vfs', body: updateBody(i, targets, VFS_UPDATE_FLAGS) }],
   async run(i, env) {
     const body = updateBody(i, env.targets, VFS_UPDATE_FLAGS) as VfsUpdateOptions;
-    const result = await env.client().devops.updateVfs(body, { signal: env.signal });
+    const result = await env.client().devops.updateVfs(body, env.call);
     return updateOutcome(result, { summary: result.summary ?? '' });
   },
 });

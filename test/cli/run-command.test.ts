@@ -81,15 +81,15 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     assert.equal(exit, code);
     assert.ok(Date.now() - started < 10_000, 'ends within 10 s');
-    assert.match(stdout, /■ \[1\/2\] VFS update prod .*\n {4}error: cancelled: the run was interrupted/);
-    assert.match(stdout, /pipeline "p": cancelled in .*\(2 step run\(s\): 2 cancelled\)/);
+    assert.match(stdout, /■ \[1\/2\] VFS update prod .*\n {4}error: cancelled after sending POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it/);
+    assert.match(stdout, /pipeline "p": cancelled in .*\(2 step run\(s\): 2 cancelled, 1 in doubt\)/);
     assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 0);
     // Every report is still written, with each step's true outcome.
     const report = JSON.parse(readFileSync(join(reports, 'r.json'), 'utf8')) as { outcome: string; steps: { outcome: string; error: { message: string } | null }[] };
     assert.equal(report.outcome, 'cancelled');
     assert.deepEqual(report.steps.map((s) => s.outcome), ['cancelled', 'cancelled']);
     assert.match(readFileSync(join(reports, 'r.md'), 'utf8'), /^## ⏹️ p: cancelled/);
-    assert.match(readFileSync(join(reports, 'r.xml'), 'utf8'), /<skipped message="cancelled: the run was interrupted"\/>/);
+    assert.match(readFileSync(join(reports, 'r.xml'), 'utf8'), /<failure type="IN_DOUBT" message="cancelled after sending POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it"/);
     assert.match(readFileSync(join(reports, 'r.html'), 'utf8'), /<title>p: cancelled<\/title>/);
   });
 }

@@ -12,11 +12,15 @@ export interface ReportTexts {
 
 const BY_ICON = new Map(Object.entries(ICONS).map(([outcome, icon]) => [icon, outcome]));
 
-/** The outcome of each step row, in order, as each rendering shows it. */
+/**
+ * The status of each step row, in order, as each rendering shows it: its outcome, or "in doubt"
+ * for an instance stopped after its call left.
+ */
 export function outcomesIn(texts: ReportTexts): Record<keyof ReportTexts, string[]> {
-  const json = (JSON.parse(texts.json) as { steps: { outcome: string }[] }).steps.map((s) => s.outcome);
+  const json = (JSON.parse(texts.json) as { steps: { outcome: string; inDoubt?: unknown }[] }).steps.map((s) => (s.inDoubt && s.outcome === 'cancelled' ? 'in doubt' : s.outcome));
   const junit = [...texts.junit.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)].map((m) => {
     const inner = m[2] ?? '';
+    if (inner.includes('<failure type="IN_DOUBT"')) return 'in doubt';
     if (inner.includes('<failure')) return 'failure';
     const skipped = /<skipped message="(\w+)/.exec(inner);
     return skipped ? skipped[1]! : 'success';
@@ -24,7 +28,7 @@ export function outcomesIn(texts: ReportTexts): Record<keyof ReportTexts, string
   const summary = [...texts.summary.matchAll(/^\| (\S+) \| /gm)]
     .map((m) => BY_ICON.get(m[1]!))
     .filter((o): o is string => o !== undefined);
-  const html = [...texts.html.matchAll(/<tr><td><span class="badge"[^>]*>(\w+)<\/span>/g)].map((m) => m[1]!);
+  const html = [...texts.html.matchAll(/<tr><td><span class="badge"[^>]*>(\w+(?: doubt)?)<\/span>/g)].map((m) => m[1]!);
   return { json, junit, summary, html };
 }
 

@@ -105,3 +105,15 @@ test('max-response-size is validated where it is written', async () => {
     (e: { diagnostics: { line: number; message: string }[] }) => e.diagnostics.some((d) => d.line === 3 && /must be a size such as 512MiB/.test(d.message)),
   );
 });
+
+test('licensing/check: when one of its two reads fails, the other is stopped: no call outlives the step', { timeout: 20_000 }, async (t) => {
+  const { result, emulator } = await runYaml(t, oneStep('licensing/check', '{}'), {
+    setup: (e) => {
+      e.faults.add({ method: 'GET', path: '/api/licensing/v1/licenses', status: 404 });
+      e.faults.add({ method: 'GET', path: '/api/licensing/v1/products', hang: true });
+    },
+  });
+  assert.equal(result.steps[0]!.error?.code, 'API_NOT_FOUND');
+  for (let i = 0; i < 100 && emulator.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(emulator.inFlight, 0, 'the hanging read was aborted with its step');
+});

@@ -5,7 +5,12 @@ import { dryRun } from '../../app/dry-run.ts';
 import { Masker } from '../../runner/masker.ts';
 import type { Renderings } from '../../report/renderings.ts';
 import { fullReportOf, preparePaths } from '../../app/report-files.ts';
-import { runAndReport } from '../../app/run.ts';
+import { runAndReport, varsHash, type JournalSpec } from '../../app/run.ts';
+import { sha256 } from '../../app/journal.ts';
+import { readJournal } from '../../app/journal-read.ts';
+import { resumePlan } from '../../app/resume.ts';
+import type { Pipeline } from '../../pipeline/model.ts';
+import type { ResumePlan } from '../../runner/resume.ts';
 import { ADAPTERS } from '../../ci/adapters.ts';
 import { CiLogger } from '../../ci/ci-logger.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
@@ -36,6 +41,13 @@ Options:
   --dotenv F         write step outputs as NAME=VALUE lines (GitLab artifacts:reports:dotenv)
   --ci NAME          follow a CI system's conventions: ${CI_NAMES.join(', ')}
                      (default: detected from its environment variables)
+  --journal F        append one JSON line per event to F: each call that may change the server
+                     is on disk before it is sent (enginectl report F renders it, also after a crash)
+  --resume F         run again from the journal F: what succeeded is not sent again (appends to F)
+  --in-doubt retry|skip
+                     with --resume: an instance whose call was sent and never answered is sent
+                     again (retry) or taken as applied (skip)
+  --force            with --resume: resume although the file, --var or --only changed
   -h, --help         show this help
 
 Reports are written even when a step fails or the run is interrupted; their paths are checked
@@ -56,6 +68,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     html: { type: 'string' },
     dotenv: { type: 'string' },
     ci: { type: 'string' },
+    journal: { type: 'string' },
+    resume: { type: 'string' },
+    'in-doubt': { type: 'string' },
+    force: { type: 'boolean' },
   });
   if (values.help) {
     io.stdout(`${RUN_HELP}\n`);
@@ -65,7 +81,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const file = positionals[0]!;
   const only = parseOnly(values.only);
   const ci = ADAPTERS[detectCi(io.env, values.ci)];
-  const { pipeline } = await loadPipelineFile(file, io, { vars: parseVars(values.var), emulator: values.emulator });
+  const vars = parseVars(values.var);
+  const { pipeline, text } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
+  const journal = await journalOf(values, io, { hash: sha256(text), vars, only, pipeline });
   const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
@@ -88,7 +106,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   }
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     const { result, rendered, written, failed } = await runAndReport(
-      { pipeline, env: io.env, only, reports: paths, emulatorUrl },
+      { pipeline, env: io.env, only, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume },
       {
         masker,
         logger,
@@ -104,6 +122,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
+
+  if (journal) io.stdout(`journal: ${journal.spec.path}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`);
 
   /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
   async function publishToCi(result: Parameters<typeof variablesOf>[0], rendered: Renderings, m: Masker): Promise<string[]> {
@@ -151,4 +171,28 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   } finally {
     await running.close();
   }
+}
+
+/** --journal, --resume, --in-doubt, --force: the journal to append to, and what a resume carries. */
+async function journalOf(
+  values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined },
+  io: CliIO,
+  run: { hash: string; vars: Record<string, unknown>; only: Record<string, string>; pipeline: Pipeline },
+): Promise<{ spec: JournalSpec; resume: ResumePlan | undefined } | undefined> {
+  const decision = values['in-doubt'];
+  if (decision !== undefined && decision !== 'retry' && decision !== 'skip') throw new UsageError('BAD_ARGUMENTS', `--in-doubt ${decision}: say retry or skip`, { hint: '--in-doubt retry sends the call again; --in-doubt skip takes it as applied' });
+  if (values.resume === undefined) {
+    if (decision !== undefined || values.force) throw new UsageError('BAD_ARGUMENTS', `${decision !== undefined ? '--in-doubt' : '--force'} goes with --resume JOURNAL`);
+    return values.journal === undefined ? undefined : { spec: { path: resolve(io.cwd, values.journal), hash: run.hash, vars: run.vars }, resume: undefined };
+  }
+  const path = resolve(io.cwd, values.resume);
+  if (values.journal !== undefined && resolve(io.cwd, values.journal) !== path) throw new UsageError('BAD_ARGUMENTS', '--resume appends to the journal it reads: drop --journal, or give the same file');
+  let text: string;
+  try {
+    text = await io.readFile(path);
+  } catch (error) {
+    throw new UsageError('BAD_JOURNAL', `--resume ${values.resume}: cannot read the journal (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
+  }
+  const resume = resumePlan(run.pipeline, readJournal(text, values.resume), { hash: run.hash, varsHash: varsHash(run.vars), only: run.only, force: values.force === true, inDoubt: decision });
+  return { spec: { path, hash: run.hash, vars: run.vars }, resume };
 }

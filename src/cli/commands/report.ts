@@ -1,0 +1,55 @@
+// `enginectl report JOURNAL`: the reports of a run rendered from its journal, also of a run that
+// was killed: an instance whose call was sent and never answered shows as in doubt.
+import { readJournal, resultOf } from '../../app/journal-read.ts';
+import { preparePaths, writeReports } from '../../app/report-files.ts';
+import { ExitCode, UsageError } from '../../errors.ts';
+import { renderings } from '../../report/renderings.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+import { summaryLine, TerminalLogger } from '../terminal-logger.ts';
+
+export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
+
+Renders the reports of a run from its journal (run --journal F), also of a run that was killed:
+a step whose call was sent and never answered is "in doubt" (the server may have applied it).
+Prints each step's outcome; the reports are written where the options say.
+
+Options:
+  --report-json F    write the JSON report
+  --junit F          write JUnit XML
+  --summary F        write the Markdown summary
+  --html F           write the HTML report
+  -h, --help         show this help
+
+Exit codes: 0 the run succeeded, 1 it failed, was cancelled or killed, or a step is in doubt,
+2 invalid input.`;
+
+export async function reportCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('report', args, {
+    'report-json': { type: 'string' },
+    junit: { type: 'string' },
+    summary: { type: 'string' },
+    html: { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout(`${REPORT_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `report: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl report run.journal.jsonl --html report.html' });
+  const path = positionals[0]!;
+  let text: string;
+  try {
+    text = await io.readFile(path);
+  } catch (error) {
+    throw new UsageError('BAD_JOURNAL', `report: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
+  }
+  const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
+  const result = resultOf(readJournal(text, path));
+  const terminal = new TerminalLogger(io.stdout, false);
+  result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
+  io.stdout(`${summaryLine(result)}\n`);
+  const { written, failed } = await writeReports(renderings(result), paths);
+  for (const p of written) io.stdout(`report: ${p}\n`);
+  for (const f of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${f}\n`);
+  return result.outcome === 'success' && failed.length === 0 && !result.steps.some((s) => s.inDoubt) ? ExitCode.ok : ExitCode.failed;
+}
