@@ -1,3 +1,3 @@
 import { createRequire as __enginectlCreateRequire } from 'node:module';
 const require = __enginectlCreateRequire(import.meta.url);
-import{a as i}from"./chunks/chunk-7Q65CKKG.mjs";await i("replication-sync");
+import{a as i}from"./chunks/chunk-HMAUUTKX.mjs";await i("replication-sync");

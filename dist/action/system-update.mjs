@@ -1,3 +1,3 @@
 import { createRequire as __enginectlCreateRequire } from 'node:module';
 const require = __enginectlCreateRequire(import.meta.url);
-import{a}from"./chunks/chunk-7Q65CKKG.mjs";await a("system-update");
+import{a}from"./chunks/chunk-HMAUUTKX.mjs";await a("system-update");

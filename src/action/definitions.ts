@@ -82,8 +82,8 @@ const UPDATE_OUTPUTS: Record<string, string> = {
   inserts: 'Entries inserted',
   updates: 'Entries updated',
   deletes: 'Entries deleted',
-  'client-version': 'Application and Engine version before the update, as JSON',
-  'server-version': 'Application and Engine version after the update, as JSON',
+  'client-version': "The target database's client (application) version after the update, e.g. 2026.11, as the result's targetDatabaseVersionInfo says",
+  'server-version': "The target database's server (Engine) version after the update, e.g. 26.11.0",
 };
 
 export const ACTIONS: readonly ActionDef[] = [
@@ -92,7 +92,7 @@ export const ACTIONS: readonly ActionDef[] = [
     name: 'enginectl',
     description: 'Run an enginectl deployment pipeline (vfs and system updates, replication, transaction-log clears, gates) and report it.',
     inputs: {
-      pipeline: { description: 'Path of the pipeline file, e.g. pipelines/release.yml.', required: true },
+      pipeline: { description: 'Path of the pipeline file, e.g. pipelines/multi-target-release.yml.', required: true },
       vars: { description: 'Var overrides, one NAME=VALUE per line (values read as YAML).' },
       only: { description: 'Keep only the matrix instances with these values, one KEY=VALUE per line (as run --only): one target per job of a job matrix.' },
       ...SERVER,

@@ -80,7 +80,7 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
     return { pipeline, hash: sha256(JSON.stringify(pipeline.steps[0]!.with)), vars: {}, warnings: [], env, only: {} };
   }
   const file = get('pipeline').trim();
-  if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/release.yml }' });
+  if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/multi-target-release.yml }' });
   const text = await readPipelineText(resolve(deps.cwd, file), { readFile: deps.readFile }).catch((error: unknown) => {
     if (error instanceof PipelineInvalid) throw new PipelineInvalid(error.diagnostics.map((d) => ({ ...d, file })), undefined);
     throw error;
@@ -145,9 +145,11 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   kit.setOutput('outputs', JSON.stringify(outputsOf(result)));
   kit.setOutput('journal', journal.path);
   if (def.uses) {
-    const only = result.steps[0];
-    for (const [name, value] of Object.entries(only?.outputs ?? {})) {
-      if (name in def.inputs || name === 'report' || name === 'outcome' || name === 'outputs') continue;
+    // Every documented output of the step (an output may share its name with an input: summary).
+    const outputs = result.steps[0]?.outputs ?? {};
+    for (const name of Object.keys(def.outputs)) {
+      if (['report', 'outcome', 'outputs', 'journal'].includes(name) || !(name in outputs)) continue;
+      const value = outputs[name];
       kit.setOutput(name, typeof value === 'string' ? value : JSON.stringify(value));
     }
   }

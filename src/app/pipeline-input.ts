@@ -26,9 +26,9 @@ export async function readPipelineText(file: string, io: FileSource): Promise<st
 }
 
 /** The pipeline loaded, with the file's text (its hash identifies the run in a journal). */
-export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean } = {}): Promise<LoadResult & { text: string }> {
+export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean } = {}): Promise<LoadResult & { text: string }> {
   const text = await readPipelineText(file, io);
-  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator }), text };
+  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv }), text };
 }
 
 /**

@@ -44,6 +44,8 @@ export interface RunContext {
   logger: RunLogger;
   signal: AbortSignal;
   clock: Clock;
+  /** Timestamps and durations in the result: real time when `clock` is simulated. */
+  stopwatch?: () => number;
   /** Told the run's resolved name once its vars are known, before the first step. */
   onStart?: (name: string) => void;
 }
@@ -101,6 +103,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
         logger,
         signal: context.signal,
         now: context.clock.now,
+        stopwatch: context.stopwatch,
         sleep: context.clock.sleep,
         masker,
         onStart,

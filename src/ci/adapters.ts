@@ -17,8 +17,11 @@ export interface CiAdapter {
   sectionEnd(key: string, nowMs: number): string | undefined;
   issue(kind: 'error' | 'warning', message: string, where?: Where): string | undefined;
   variable(v: CiVariable): string | undefined;
-  /** Lines after the run: the summary upload, the task result. */
-  finish(outcome: 'success' | 'failure' | 'cancelled', summaryFile: string | undefined): string[];
+  /**
+   * Lines after the run: the summary upload, the task result. `withIssues`: it succeeded, but a
+   * step failed and continue-on-error let it pass.
+   */
+  finish(outcome: 'success' | 'failure' | 'cancelled', summaryFile: string | undefined, withIssues?: boolean): string[];
   /** Registers a secret with the CI's own log masking, when it has one. */
   mask(secret: string): string | undefined;
 }
@@ -63,9 +66,9 @@ const azure: CiAdapter = {
     return `##vso[task.logissue ${props};]${azureEscape(neutralise(message))}`;
   },
   variable: (v) => `##vso[task.setvariable variable=${v.name};isoutput=true${v.secret ? ';issecret=true' : ''}]${azureEscape(neutralise(v.value))}`,
-  finish: (outcome, summaryFile) => [
+  finish: (outcome, summaryFile, withIssues) => [
     ...(summaryFile ? [`##vso[task.uploadsummary]${azureEscape(summaryFile)}`] : []),
-    `##vso[task.complete result=${outcome === 'success' ? 'Succeeded' : 'Failed'};]enginectl: ${outcome}`,
+    `##vso[task.complete result=${outcome !== 'success' ? 'Failed' : withIssues ? 'SucceededWithIssues' : 'Succeeded'};]enginectl: ${outcome}${outcome === 'success' && withIssues ? ' (a step failed; continue-on-error let it pass)' : ''}`,
   ],
   mask: (secret) => `##vso[task.setsecret]${azureEscape(secret)}`,
 };

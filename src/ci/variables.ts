@@ -1,6 +1,7 @@
 // Step outputs as CI variables (GitLab dotenv, Azure setvariable): STEPID_OUTPUT in upper case,
 // a matrix instance's values after the id (SYSTEM_PROD_SUCCESS). Only steps with an id and
-// single-line scalar outputs: lists, objects and Markdown reports stay in the JSON report.
+// scalar outputs: lists and objects stay in the JSON report; each CI's writer leaves out what it
+// cannot carry (multi-line or long values), and says so where the user reads it.
 import type { RunResult } from '../runner/result.ts';
 import { MASK } from '../runner/masker.ts';
 
@@ -22,14 +23,38 @@ export function variablesOf(result: RunResult): CiVariable[] {
     for (const [key, value] of Object.entries(run.outputs)) {
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
       const text = String(value);
-      if (/[\r\n]/.test(text) || text.length > 1024) continue;
       out.push({ name: name(...prefix, key), value: text, secret: text.includes(MASK) });
     }
   }
   return out;
 }
 
-/** A dotenv file (GitLab artifacts:reports:dotenv): NAME=value, values single-quoted when needed. */
-export function renderDotenv(variables: readonly CiVariable[]): string {
-  return variables.map((v) => `${v.name}=${/^[\w.,:/@+-]*$/.test(v.value) ? v.value : `'${v.value.replace(/'/g, '')}'`}\n`).join('');
+/** GitLab refuses a whole dotenv artifact over its variable limit: 20 on a default self-managed instance. */
+export const DOTENV_LIMIT = 20;
+
+export interface Dotenv {
+  text: string;
+  /** Variables not written, and why. */
+  left: { name: string; why: string }[];
+}
+
+/**
+ * A dotenv file as GitLab reads it (artifacts:reports:dotenv): `NAME=VALUE` per line, the value
+ * taken as it is, with no quote handling; so values are written raw, and one GitLab cannot carry
+ * (a line break) is left out. At most `limit` variables: `only` names the ones later jobs read;
+ * without it the first ones are kept, and the rest said.
+ */
+export function renderDotenv(variables: readonly CiVariable[], options: { only?: readonly string[]; limit?: number } = {}): Dotenv {
+  const limit = options.limit ?? DOTENV_LIMIT;
+  const left: Dotenv['left'] = [];
+  const chosen = options.only?.length ? variables.filter((v) => options.only!.includes(v.name)) : variables;
+  for (const name of options.only ?? []) if (!variables.some((v) => v.name === name)) left.push({ name, why: 'no such output' });
+  const lines: string[] = [];
+  for (const v of chosen) {
+    if (/[\r\n]/.test(v.value)) left.push({ name: v.name, why: 'a value with a line break, which a dotenv file cannot carry' });
+    else if (v.value.length > 1024) left.push({ name: v.name, why: 'a value longer than 1024 characters' });
+    else if (lines.length >= limit) left.push({ name: v.name, why: `over GitLab's limit of ${limit} variables` });
+    else lines.push(`${v.name}=${v.value}\n`);
+  }
+  return { text: lines.join(''), left };
 }

@@ -26,6 +26,12 @@ export interface LoadOptions {
   vars?: Readonly<Record<string, unknown>>;
   /** run --emulator: every server is the embedded emulator. */
   emulator?: boolean;
+  /**
+   * Check what the environment must give (every secrets.X and env.X is set; a server from
+   * ENGINE_URL): true by default, as run and plan need it before the first call. `validate`
+   * checks a file without it, so it runs where secrets are not given (a pull request).
+   */
+  checkEnv?: boolean;
   /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */
   fastYaml?: boolean;
 }
@@ -51,7 +57,7 @@ type RawStep = PipelineFile['steps'][number];
 /** The server each step calls, and problems with the choice. */
 function serverChoice(source: YamlSource, data: PipelineFile, options: LoadOptions) {
   const declared = Object.keys(data.servers ?? {});
-  const names = declared.length > 0 ? declared : options.env.ENGINE_URL || options.emulator ? [DEFAULT_SERVER] : [];
+  const names = declared.length > 0 ? declared : options.env.ENGINE_URL || options.emulator || options.checkEnv === false ? [DEFAULT_SERVER] : [];
   const problems: Diagnostic[] = [];
   const defaultName = data.defaults?.server;
   if (defaultName !== undefined && !names.includes(defaultName)) {
@@ -202,17 +208,19 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
     steps: ids,
   };
   const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
+  const skipEnv = options.checkEnv === false;
   problems.push(...checkValue(source, ['name'], file$.name, { allowed: new Set(['env', 'vars']) }, world));
   // A var reads env, secrets and the vars before it.
   const earlier = new Set<string>(Object.keys(options.vars ?? {}));
   for (const [name, value] of Object.entries(file$.vars ?? {})) {
-    problems.push(...checkValue(source, ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']) }, { ...world, vars: earlier, allVars: world.vars }));
+    problems.push(...checkValue(source, ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv }, { ...world, vars: earlier, allVars: world.vars }));
     earlier.add(name);
   }
-  problems.push(...checkValue(source, ['servers'], file$.servers, { allowed: base, skipEnv: options.emulator === true }, world));
-  problems.push(...checkValue(source, ['targets'], file$.targets, { allowed: base }, world));
+  problems.push(...checkValue(source, ['servers'], file$.servers, { allowed: base, skipEnv: skipEnv || options.emulator === true }, world));
+  problems.push(...checkValue(source, ['targets'], file$.targets, { allowed: base, skipEnv }, world));
   file$.steps.forEach((s, index) => {
     const scope: RefScope = {
+      skipEnv,
       allowed: new Set([...base, 'steps', 'targets', ...(s.matrix ? ['matrix'] : [])]),
       stepIndex: index,
       matrixKeys: Object.keys(s.matrix ?? {}),
@@ -276,7 +284,7 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
     servers[name] = { name, url: compileString(s.url), username: text(s.username), password: text(s.password), timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, maxResponseBytes: s['max-response-size'] === undefined ? undefined : parseSize(s['max-response-size']), caFile: text(s['ca-file']), insecureSkipTlsVerify: flag(s['insecure-skip-tls-verify']), allowInsecureHttp: flag(s['allow-insecure-http']) };
   }
   // The environment's server: its values are data, as every value from outside the file.
-  if (Object.keys(servers).length === 0 && (options.env.ENGINE_URL || options.emulator)) {
+  if (Object.keys(servers).length === 0 && (options.env.ENGINE_URL || options.emulator || options.checkEnv === false)) {
     servers[DEFAULT_SERVER] = {
       name: DEFAULT_SERVER,
       url: options.env.ENGINE_URL ?? '',

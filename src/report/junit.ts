@@ -1,5 +1,10 @@
 // JUnit XML (--junit): one testcase per step instance; failures with message and detail; skipped
-// and cancelled steps marked skipped. Valid against Jenkins' junit-10.xsd.
+// and cancelled steps marked skipped. Valid against Jenkins' junit-10.xsd. Names are stable and
+// unique, so test tabs (GitLab, Jenkins, Azure) keep each step's history: the classname is the
+// pipeline file (pipelines/release.yml -> pipelines.release), the name the step's id (or its
+// position) with its matrix values. A failure continue-on-error let pass is not a <failure>: the
+// run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
+// attribute on testcase: the file is on the testsuite.
 import { IN_DOUBT_NOTE, type Report } from './model.ts';
 
 function attr(text: string): string {
@@ -20,7 +25,8 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 export function renderJunit(report: Report): string {
   // An instance in doubt is a failure to look at, whatever its outcome: the server may have applied it.
-  const failing = (s: Report['steps'][number]) => s.outcome === 'failure' || s.inDoubt !== null;
+  const failing = (s: Report['steps'][number]) => (s.outcome === 'failure' && !s.continuedOnError) || s.inDoubt !== null;
+  const classname = report.pipeline.file.replace(/^\.\//, '').replace(/\.ya?ml$/, '').replace(/[\\/]/g, '.');
   const failures = report.steps.filter(failing).length;
   const skipped = report.steps.filter((s) => !failing(s) && (s.outcome === 'skipped' || s.outcome === 'cancelled')).length;
   const lines = [
@@ -29,8 +35,9 @@ export function renderJunit(report: Report): string {
     `  <testsuite name="${attr(report.pipeline.name)}" tests="${report.steps.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}" file="${attr(report.pipeline.file)}">`,
   ];
   for (const s of report.steps) {
-    const open = `    <testcase name="${attr(s.name)}" classname="${attr(`${report.pipeline.name}.${s.uses}`)}" time="${seconds(s.durationMs)}"`;
-    if (s.outcome === 'success' && !s.continuedOnError) {
+    const label = `${s.id ?? `step-${s.step + 1}`}${s.matrix ? ` (${Object.entries(s.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})` : ''}`;
+    const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs)}"`;
+    if (s.outcome === 'success') {
       lines.push(`${open}/>`);
       continue;
     }
@@ -39,10 +46,11 @@ export function renderJunit(report: Report): string {
       const detail = [s.error?.message, s.error?.hint ? `hint: ${s.error.hint}` : '', s.continuedOnError ? '(continue-on-error: the pipeline went on)' : ''].filter(Boolean).join('\n');
       const message = s.inDoubt && s.outcome !== 'cancelled' ? `in doubt (${IN_DOUBT_NOTE}): ${s.error?.message ?? ''}` : (s.error?.message ?? 'failed');
       lines.push(`      <failure type="${attr(s.error?.code ?? 'STEP_FAILED')}" message="${attr(message)}">${body(detail)}</failure>`);
-    } else {
+    } else if (s.outcome !== 'failure') {
       lines.push(`      <skipped message="${attr(s.outcome === 'cancelled' ? s.error?.message ?? 'cancelled' : 'skipped: its condition was false')}"/>`);
     }
-    if (s.figures) lines.push(`      <system-out>${body(s.figures)}</system-out>`);
+    lines.push(`      <system-out>${body([`${s.name} (${s.uses})`, s.figures ?? ''].filter(Boolean).join('\n'))}</system-out>`);
+    if (s.outcome === 'failure' && s.continuedOnError) lines.push(`      <system-err>${body(`failed, and continue-on-error let the pipeline go on: ${s.error?.message ?? ''}${s.error?.hint ? `\nhint: ${s.error.hint}` : ''}`)}</system-err>`);
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>');

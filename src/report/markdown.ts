@@ -66,6 +66,20 @@ function truncate(text: string, limit: number, options: MarkdownOptions): string
   return `${body}${note}`;
 }
 
+/** The server's headings sit below the summary's own (## and ###): # becomes ####, at most ######. */
+function demoteHeadings(markdown: string): string {
+  let fence: string | undefined;
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      if (f && (fence === undefined || f.startsWith(fence))) fence = fence === undefined ? f : undefined;
+      if (fence !== undefined || f) return line;
+      return line.replace(/^(\s{0,3})(#{1,6})(?=\s|$)/, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + 3))}`);
+    })
+    .join('\n');
+}
+
 function compose(report: Report, cut: ReadonlySet<ReportStep>, options: MarkdownOptions): string {
   const out: string[] = [];
   const icon = ICONS[report.outcome] ?? '';
@@ -82,7 +96,9 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
 
   const failed = report.steps.filter((s) => s.outcome === 'failure' || s.inDoubt || (s.outcome === 'cancelled' && s.error));
   if (failed.length > 0) {
-    out.push(failed.some((s) => s.inDoubt) ? '### Failed, cancelled and in-doubt steps' : failed.some((s) => s.outcome === 'cancelled') ? '### Failed and cancelled steps' : '### Failed steps', '');
+    const title = failed.some((s) => s.inDoubt) ? 'Failed, cancelled and in-doubt steps' : failed.some((s) => s.outcome === 'cancelled') ? 'Failed and cancelled steps' : 'Failed steps';
+    // Under a success header, the failures are those continue-on-error let pass: say so.
+    out.push(`### ${title}${report.outcome === 'success' ? ' (continue-on-error let them pass)' : ''}`, '');
     for (const s of failed) {
       out.push(`- **${cell(s.name)}** (\`${s.uses}\`): ${cell(s.error?.message ?? s.outcome)}`);
       if (s.error?.hint) out.push(`  - what to do: ${cell(s.error.hint)}`);
@@ -96,7 +112,7 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
     for (const { s, u } of updates) {
       out.push('<details>', `<summary>${ICONS[u!.success ? 'success' : 'failure']} ${cell(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary>`, '');
       if (cut.has(s)) out.push(`_This report (${Math.round(u!.report.length / 1024)} KiB) was cut to keep the summary under 1 MiB; it is in ${options.fullReport ?? 'the JSON and HTML reports'}._`);
-      else out.push(serverMarkdown(u!.report.trimEnd()));
+      else out.push(demoteHeadings(serverMarkdown(u!.report.trimEnd())));
       out.push('', '</details>', '');
     }
   }

@@ -23,7 +23,10 @@ export interface RunnerDeps {
   logger: RunLogger;
   /** Aborted on SIGINT/SIGTERM: the call in flight is aborted, the rest cancelled. */
   signal: AbortSignal;
+  /** The clock of waits and gates (simulated under --emulator). */
   now(): number;
+  /** The clock of timestamps and durations in the result: real time (default: now). */
+  stopwatch?: () => number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** How often a long step says it is still running; 60 s by default. */
   heartbeatMs?: number;
@@ -95,7 +98,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     throw error;
   }
   const log = deps.logger;
-  const startedAt = deps.now();
+  const watch = deps.stopwatch ?? deps.now;
+  const startedAt = watch();
   const steps: Record<string, StepState> = Object.create(null);
   const status = { failed: false, cancelled: false };
   const runs: StepRun[] = [];
@@ -111,7 +115,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     }
     if (!condition) return finish(run, position, 'skipped');
     const type = STEP_TYPES.get(step.uses)!;
-    run.startedAt = deps.now();
+    run.startedAt = watch();
     log.stepStarted(run, position);
     deps.observer?.instanceStarted(run);
     let inputs: Record<string, unknown>;
@@ -192,7 +196,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   const finish = (run: StepRun, position: string, outcome: Outcome, error?: StepError, outputs?: Record<string, unknown>) => {
     run.outcome = outcome;
     run.error = error;
-    run.durationMs = run.startedAt === undefined ? 0 : deps.now() - run.startedAt;
+    run.durationMs = run.startedAt === undefined ? 0 : watch() - run.startedAt;
     const step = pipeline.steps[run.step]!;
     run.continuedOnError = outcome === 'failure' && step.continueOnError;
     if (outputs) live.set(run, outputs);
@@ -266,7 +270,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     name,
     outcome: status.cancelled ? 'cancelled' : status.failed ? 'failure' : 'success',
     startedAt,
-    durationMs: deps.now() - startedAt,
+    durationMs: watch() - startedAt,
     steps: runs,
   };
 }

@@ -32,7 +32,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     return {
       outputs: { warnings, criticals, alerts },
       result: all,
-      figures: `${criticals} critical, ${warnings} warning${ignored.size ? `, ${all.length - alerts.length} ignored` : ''}`,
+      figures: `${criticals} critical, ${warnings} warning${warnings === 1 ? '' : 's'}${ignored.size ? `, ${all.length - alerts.length} ignored` : ''}`,
       ...(blocking.length > 0
         ? { failure: `${blocking.length} alert(s) at or above ${failOn}: ${blocking.map((a) => `${a.severity} ${a.code} on ${a.engineId ?? '?'}${a.message ? ` (${a.message})` : ''}`).join('; ')}` }
         : {}),

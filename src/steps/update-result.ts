@@ -25,11 +25,14 @@ export function updateOutcome(result: Result, extra: Record<string, unknown> = {
     ...extra,
   };
   const versions = result.versions ?? [];
-  const figures = [
-    `inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
-    versions.length > 0 ? `versions ${versions[0]}..${versions[versions.length - 1]}` : '',
-    info ? `now ${info.client.name} / ${info.server.name}` : '',
-  ].filter(Boolean).join(', ');
+  // A failed update changed nothing worth counting: its figures say so instead of zeros.
+  const figures = result.success
+    ? [
+        `inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
+        versions.length > 0 ? `versions ${versions[0]}..${versions[versions.length - 1]}` : '',
+        info ? `client ${info.client.name}, server ${info.server.name}` : '',
+      ].filter(Boolean).join(', ')
+    : 'the server reported success: false';
   const errors = (result.errors ?? []).map(describeItem);
   return {
     outputs,

@@ -73,7 +73,7 @@ test('every example workflow in docs/github-actions.md is valid against SchemaSt
   assert.ok(workflows.length >= 4, `four workflows at least (${workflows.length})`);
   for (const w of workflows) assert.ok(validate(w), `${String(w.name)}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
   const text = blocks.join('\n');
-  for (const needle of ['enginectl/enginectl@v1', 'actions/vfs-update@v1', 'actions/replication-sync@v1', 'concurrency:', 'fromJSON(needs.plan.outputs.matrix)', 'enginectl@1 matrix', 'only: target=']) {
+  for (const needle of ['enginectl/enginectl@v1', 'actions/vfs-update@v1', 'actions/replication-sync@v1', 'concurrency:', 'fromJSON(needs.plan.outputs.matrix)', 'dist/cli.mjs matrix', 'only: target=']) {
     assert.ok(text.includes(needle), `the examples show ${needle}`);
   }
   // Every `with:` key of our actions in the examples is a real input.

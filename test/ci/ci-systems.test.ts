@@ -36,7 +36,7 @@ async function runUnder(t: TestContext, ci: Record<string, string>, extra: (dir:
   writeFileSync(file, PIPELINE);
   const r = await runCli(['run', file, '--junit', join(dir, 'junit.xml'), ...extra(dir)], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...ci } });
   assert.equal(r.code, 1, r.stderr);
-  assert.equal(junitProblems(join(dir, 'junit.xml')), undefined, 'JUnit valid against junit-10.xsd');
+  assert.equal(await junitProblems(join(dir, 'junit.xml')), undefined, 'JUnit valid against junit-10.xsd');
   return { ...r, dir, file, lines: r.stdout.split('\n') };
 }
 
@@ -58,7 +58,8 @@ test('GitLab CI: a collapsed section per step, JUnit, outputs as a dotenv file, 
   assert.match(r.stdout, new RegExp(`^${ESC}\\[0Ksection_end:\\d{10}:step_2_sync_the_replicas\\r${ESC}\\[0K$`, 'm'));
   assert.equal(
     readFileSync(join(r.dir, 'outputs.env'), 'utf8'),
-    ['CLEAR_OUTCOME=success', 'CLEAR_STATUS=200', 'LIC_OUTCOME=success', 'LIC_CODE=***', 'SYNC_OUTCOME=failure', 'SYNC_SUCCEEDED=1', 'SYNC_FAILED=1', 'SYNC_INSERTS=1', 'SYNC_UPDATES=1', 'SYNC_DELETES=0', ''].join('\n').replace('LIC_CODE=***', "LIC_CODE='***'"),
+    // GitLab reads NAME=VALUE with no quote handling: values are written raw.
+    ['CLEAR_OUTCOME=success', 'CLEAR_STATUS=200', 'LIC_OUTCOME=success', 'LIC_CODE=***', 'SYNC_OUTCOME=failure', 'SYNC_SUCCEEDED=1', 'SYNC_FAILED=1', 'SYNC_INSERTS=1', 'SYNC_UPDATES=1', 'SYNC_DELETES=0', ''].join('\n'),
   );
   assert.match(readFileSync(join(r.dir, 'summary.md'), 'utf8'), /^## ❌ nightly: failure/);
   assert.doesNotMatch(r.stdout, /##vso|::group::/);
@@ -98,4 +99,39 @@ test('--ci forces a CI system, and an unknown name is exit 2 with the known ones
   const bad = await runCli(['run', 'pipelines/demo.yml', '--ci', 'travis']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--ci travis: not a CI system enginectl knows\n {2}hint: use one of github, gitlab, azure, jenkins, plain/);
+});
+
+/** GitLab's dotenv rule: each line NAME=VALUE, split at the first =, the value as it is. */
+function gitlabDotenv(text: string): Record<string, string> {
+  return Object.fromEntries(text.split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+test('GitLab dotenv: values GitLab reads back as written, at most 20 variables, the rest and multi-line values left out and said', async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-dotenv-'));
+  const file = join(dir, 'wide.yml');
+  writeFileSync(
+    file,
+    `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - id: vfs
+    uses: update/vfs
+    matrix: { n: [1, 2, 3] }
+    with: { target: prod, files: [1001], tracking-id: "T \${{ matrix.n }}" }
+`,
+  );
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITLAB_CI: 'true' };
+  const r = await runCli(['run', file, '--dotenv', join(dir, 'all.env'), '--report-json', join(dir, 'r.json')], { env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const all = gitlabDotenv(readFileSync(join(dir, 'all.env'), 'utf8'));
+  assert.equal(Object.keys(all).length, 20, 'at most GitLab\'s default limit');
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { outputs: Record<string, unknown> }[] };
+  assert.equal(all.VFS_1_SUMMARY, report.steps[0]!.outputs.summary, 'a value with spaces reads back as it was');
+  assert.match(r.stdout, /--dotenv: VFS_1_REPORT left out \(a value with a line break, which a dotenv file cannot carry\)/);
+  assert.match(r.stdout, /--dotenv: VFS_3_\w+ left out \(over GitLab's limit of 20 variables\); choose the ones later jobs read with --dotenv-var NAME/);
+  const chosen = await runCli(['run', file, '--dotenv', join(dir, 'chosen.env'), '--dotenv-var', 'VFS_1_SUCCESS', '--dotenv-var', 'VFS_3_OUTCOME'], { env });
+  assert.equal(chosen.code, 0);
+  assert.deepEqual(gitlabDotenv(readFileSync(join(dir, 'chosen.env'), 'utf8')), { VFS_1_SUCCESS: 'true', VFS_3_OUTCOME: 'success' });
 });

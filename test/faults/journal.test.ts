@@ -77,15 +77,15 @@ type JsonReport = { outcome: string; counts: { inDoubt: number }; steps: { id: s
 
 const reportFlags = (dir: string, tag: string) => ['--report-json', join(dir, `${tag}.json`), '--junit', join(dir, `${tag}.xml`), '--summary', join(dir, `${tag}.md`), '--html', join(dir, `${tag}.html`)];
 
-function readReports(dir: string, tag: string): { json: JsonReport; junit: string; summary: string; html: string } {
+async function readReports(dir: string, tag: string): Promise<{ json: JsonReport; junit: string; summary: string; html: string }> {
   const json = JSON.parse(readFileSync(join(dir, `${tag}.json`), 'utf8')) as JsonReport;
   const valid = draft2020('schema/report.schema.json');
   assert.ok(valid(json), JSON.stringify(valid.errors));
-  assert.equal(junitProblems(join(dir, `${tag}.xml`)), undefined);
+  assert.equal(await junitProblems(join(dir, `${tag}.xml`)), undefined);
   return { json, junit: readFileSync(join(dir, `${tag}.xml`), 'utf8'), summary: readFileSync(join(dir, `${tag}.md`), 'utf8'), html: readFileSync(join(dir, `${tag}.html`), 'utf8') };
 }
 
-function assertInDoubtEverywhere(r: ReturnType<typeof readReports>): void {
+function assertInDoubtEverywhere(r: Awaited<ReturnType<typeof readReports>>): void {
   const vfs = r.json.steps.find((s) => s.id === 'vfs')!;
   assert.deepEqual(vfs.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs' });
   assert.match(vfs.error!.message, /POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it/);
@@ -105,7 +105,7 @@ test('SIGKILL during an update: the journal renders the clear as done and the up
 
   const report = await runCli(['report', s.journal, ...reportFlags(s.dir, 'killed')]);
   assert.equal(report.code, 1, report.stdout + report.stderr);
-  const killedReports = readReports(s.dir, 'killed');
+  const killedReports = await readReports(s.dir, 'killed');
   assert.deepEqual(killedReports.json.steps.map((x) => x.outcome), ['success', 'cancelled', 'cancelled']);
   assert.equal(killedReports.json.steps[2]!.error!.code, 'NOT_STARTED');
   assertInDoubtEverywhere(killedReports);
@@ -130,7 +130,7 @@ test('SIGKILL during an update: the journal renders the clear as done and the up
   assert.equal(s.sent('/transaction-log/clear'), 1);
   assert.equal(s.sent('/update/vfs'), 1);
   assert.equal(s.sent('/replication/sync'), 1);
-  const resumed = readReports(s.dir, 'resumed');
+  const resumed = await readReports(s.dir, 'resumed');
   assert.deepEqual(resumed.json.steps.map((x) => [x.id, x.outcome, x.resume]), [['clear', 'success', 'earlier-run'], ['vfs', 'success', 'earlier-run'], ['sync', 'success', 'resumed']]);
   // The journal now ends with the resumed run: its report says success.
   const after = await runCli(['report', s.journal]);
@@ -157,10 +157,10 @@ test('SIGTERM during a POST: the step is cancelled after sending, in doubt, in e
   const stopped = await runUntilUpdate(s, 'SIGTERM', reportFlags(s.dir, 'term'));
   assert.equal(stopped.code, 143, stopped.stdout);
   assert.match(stopped.stdout, /cancelled after sending POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it/);
-  assertInDoubtEverywhere(readReports(s.dir, 'term'));
+  assertInDoubtEverywhere(await readReports(s.dir, 'term'));
   const fromJournal = await runCli(['report', s.journal, ...reportFlags(s.dir, 'journal')]);
   assert.equal(fromJournal.code, 1);
-  assertInDoubtEverywhere(readReports(s.dir, 'journal'));
+  assertInDoubtEverywhere(await readReports(s.dir, 'journal'));
 });
 
 test('a resume that would need a masked output refuses, naming the step; a read-only producer simply runs again', { timeout: 60_000 }, async (t) => {

@@ -1,12 +1,12 @@
 // The ecosystem's reference schemas (../shared/schemas, vendored in test/fixtures/schemas so a
 // clean clone has them; a test keeps the copies equal to the originals when those are present),
 // and validators over them.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { validateXML } from 'xmllint-wasm';
 
 export const VENDORED = fileURLToPath(new URL('../fixtures/schemas/', import.meta.url));
 export const SHARED = fileURLToPath(new URL('../../../shared/schemas/', import.meta.url));
@@ -31,23 +31,16 @@ export function draft2020(path: string): ValidateFunction {
   return ajv.compile(readJson(path));
 }
 
-export function xmllintAvailable(): boolean {
-  try {
-    execFileSync('xmllint', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Validates XML against the vendored junit-10.xsd; returns xmllint's complaint or undefined. */
-export function junitProblems(xmlFile: string): string | undefined {
-  try {
-    execFileSync('xmllint', ['--noout', '--schema', schemaPath('junit-10.xsd'), xmlFile], { stdio: 'pipe' });
-    return undefined;
-  } catch (error) {
-    return String((error as { stderr?: Buffer }).stderr ?? error);
-  }
+/**
+ * Validates XML against the vendored junit-10.xsd with libxml2's xmllint (compiled to WebAssembly,
+ * an npm package: no system tool needed); returns xmllint's complaint or undefined.
+ */
+export async function junitProblems(xmlFile: string): Promise<string | undefined> {
+  const result = await validateXML({
+    xml: { fileName: 'report.xml', contents: readFileSync(xmlFile, 'utf8') },
+    schema: { fileName: 'junit-10.xsd', contents: readFileSync(schemaPath('junit-10.xsd'), 'utf8') },
+  });
+  return result.valid ? undefined : result.rawOutput;
 }
 
 export const sharedPresent = () => existsSync(SHARED);

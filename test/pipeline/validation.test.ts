@@ -53,7 +53,8 @@ for (const name of fixtures) {
 
 test('enginectl validate on every bad fixture exits 2 and prints each FILE:LINE:COL with the line', async () => {
   const files = fixtures.map((f) => join('test/fixtures/pipelines/bad', f));
-  const r = await runCli(['validate', ...files], { env });
+  // --check-env: the environment's checks (missing-secrets.yml) are validate's too when asked.
+  const r = await runCli(['validate', '--check-env', ...files], { env });
   assert.equal(r.code, 2);
   for (const file of files) {
     for (const want of expectations(readFileSync(file, 'utf8'))) {
@@ -73,7 +74,15 @@ test('every pipeline in pipelines/ validates (exit 0)', async () => {
   for (const f of files) assert.match(r.stdout, new RegExp(`^${f}: valid \\(\\d+ steps?\\)$`, 'm'));
   const emulator = await runCli(['validate', '--emulator', ...files], { env: secrets });
   assert.equal(emulator.code, 0, emulator.stderr);
-  const noServer = await runCli(['validate', 'pipelines/demo.yml'], { env: secrets });
+  const noServer = await runCli(['validate', '--check-env', 'pipelines/demo.yml'], { env: secrets });
   assert.equal(noServer.code, 2);
   assert.equal(noServer.stderr.match(/no server to call/g)?.length, 1, 'said once per file');
+  // Without --check-env, validate needs no secret and no server: a pull request from a fork.
+  const bare = await runCli(['validate', ...files], { env: {} });
+  assert.equal(bare.code, 0, bare.stderr);
+  const missing = await runCli(['validate', join(dir, 'missing-secrets.yml')], { env: {} });
+  assert.equal(missing.code, 0, `the environment is run's to check: ${missing.stderr}`);
+  const run = await runCli(['run', join(dir, 'missing-secrets.yml')], { env });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /secrets\.PROD_TOKEN is not set/, 'run checks it before the first call');
 });

@@ -54,11 +54,13 @@ function hostile(emulator: Emulator, errors = true): void {
 
 const ENV = { PROD_TOKEN: TOKEN, ...ODD };
 
-function checkReports(dir: string, names: { json: string; junit: string }): { steps: { id: string; outcome: string; inputs: Record<string, unknown>; error: { message: string } | null }[] } {
-  const report = JSON.parse(readFileSync(join(dir, names.json), 'utf8')) as ReturnType<typeof checkReports>;
+type Checked = { steps: { id: string; outcome: string; inputs: Record<string, unknown>; error: { message: string } | null }[] };
+
+async function checkReports(dir: string, names: { json: string; junit: string }): Promise<Checked> {
+  const report = JSON.parse(readFileSync(join(dir, names.json), 'utf8')) as Checked;
   const valid = draft2020('schema/report.schema.json');
   assert.ok(valid(report), JSON.stringify(valid.errors));
-  assert.equal(junitProblems(join(dir, names.junit)), undefined, 'the JUnit report is valid against junit-10.xsd');
+  assert.equal(await junitProblems(join(dir, names.junit)), undefined, 'the JUnit report is valid against junit-10.xsd');
   return report;
 }
 
@@ -82,7 +84,7 @@ test('odd secret values: every report of the CLI under every CI convention is va
     };
     const r = await runCli(['run', file, '--ci', ci, '--dotenv', join(dir, 'out.env'), '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml'), '--summary', join(dir, 'r.md'), '--html', join(dir, 'r.html')], { env });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const report = checkReports(dir, { json: 'r.json', junit: 'r.xml' });
+    const report = await checkReports(dir, { json: 'r.json', junit: 'r.xml' });
     assert.deepEqual(report.steps.map((s) => s.outcome), ['success', 'failure', 'failure']);
     // Free text holding the secrets is masked; a one-character secret cannot be, and is named in a warning.
     assert.equal(report.steps[0]!.inputs.message, 't=*** n=*** k=*** v=*** a=a');
@@ -108,7 +110,7 @@ test('odd secret values: the root action writes valid reports, outputs and a sum
     env: ENV,
   });
   assert.equal(run.code, 0, run.stdout + run.stderr);
-  const report = checkReports('/', { json: run.outputs.report!, junit: run.outputs.report!.replace(/\.json$/, '.junit.xml') });
+  const report = await checkReports('/', { json: run.outputs.report!, junit: run.outputs.report!.replace(/\.json$/, '.junit.xml') });
   assert.equal(report.steps[0]!.inputs.message, 't=*** n=*** k=*** v=*** a=a');
   JSON.parse(run.outputs.outputs!);
   assertClean('stdout', run.stdout.replace(/^::add-mask::.*$/gm, ''), [TOKEN, API_PASSWORD]);

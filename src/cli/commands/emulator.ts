@@ -1,6 +1,7 @@
 // `enginectl emulator`: serves the embedded emulator until stopped. Its first stdout line is
 // `listening on http://127.0.0.1:PORT`.
-import { Emulator, loadStateFile, parseFault, parseUserSpec, serve } from '../../emulator/index.ts';
+import { serve } from '../../emulator/index.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorFromOptions } from '../emulator-options.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
@@ -15,14 +16,7 @@ describes the sample state, the fault settings and the /_emulator/ control route
 Options:
   --port N                     port to listen on; 0 (the default) picks a free one
   --host HOST                  address to listen on (default 127.0.0.1)
-  --state FILE                 start from this state (JSON) instead of the sample state
-  --user NAME:PASSWORD:SCOPES  add a user; SCOPES separated by commas, * for all (repeatable)
-  --fault "[METHOD] PATH SETTINGS"
-                               inject a fault, e.g. "POST /api/devops/v1/update/vfs status=503 times=1"
-                               settings: latency=2s status=N body=TEXT reset=before|after truncate
-                               invalid-json hang chunk-delay=100ms times=N (repeatable)
-  --fail-replication DATABASE[=MESSAGE]
-                               make replications to that target database fail (repeatable)
+${EMULATOR_OPTIONS_HELP}
   --log                        print one line per request on stderr
   -h, --help                   show this help`;
 
@@ -30,10 +24,7 @@ export async function emulatorCommand(args: string[], io: CliIO): Promise<number
   const { values, positionals } = parseCommandArgs('emulator', args, {
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
-    state: { type: 'string' },
-    user: { type: 'string', multiple: true },
-    fault: { type: 'string', multiple: true },
-    'fail-replication': { type: 'string', multiple: true },
+    ...EMULATOR_OPTIONS,
     log: { type: 'boolean' },
   });
   if (values.help) {
@@ -44,20 +35,7 @@ export async function emulatorCommand(args: string[], io: CliIO): Promise<number
   if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError('BAD_ARGUMENTS', `--port ${values.port}: not a port number`, { hint: 'use 0 to pick a free port' });
   }
-  const emulator = new Emulator({
-    state: values.state ? await loadStateFile(values.state) : undefined,
-    users: (values.user ?? []).map(parseUserSpec),
-    faults: (values.fault ?? []).map(parseFault),
-  });
-  for (const spec of values['fail-replication'] ?? []) {
-    const [name, ...message] = spec.split('=');
-    if (!emulator.state.databases.some((d) => d.name === name)) {
-      throw new UsageError('BAD_ARGUMENTS', `--fail-replication ${name}: no such database`, {
-        hint: `databases: ${emulator.state.databases.map((d) => d.name).join(', ')}`,
-      });
-    }
-    emulator.failReplication(name!, message.length ? message.join('=') : undefined);
-  }
+  const emulator = await emulatorFromOptions(values);
   if (values.log) {
     const push = emulator.requests.push.bind(emulator.requests);
     emulator.requests.push = (...records) => {

@@ -2,6 +2,7 @@
 // system's own job matrix; each job then runs `enginectl run FILE --only KEY=VALUE`.
 import { ExitCode, UsageError } from '../../errors.ts';
 import { expandMatrix } from '../../runner/matrix.ts';
+import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
@@ -27,7 +28,7 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
     return ExitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `matrix: expected one pipeline FILE, got ${positionals.length}`);
-  const { pipeline } = await loadPipelineFile(positionals[0]!, io, { vars: parseVars(values.var), emulator: values.emulator });
+  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator });
   const withMatrix = pipeline.steps.filter((s) => s.matrix);
   let step;
   if (values.step !== undefined) {

@@ -1,6 +1,7 @@
 // `enginectl plan FILE`: the dry run, each call that would be made, secrets masked.
 import { ExitCode, UsageError } from '../../errors.ts';
 import { dryRun } from '../../app/dry-run.ts';
+import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseOnly, parseVars } from '../../app/pipeline-input.ts';
@@ -29,8 +30,8 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
-  const { pipeline } = await loadPipelineFile(positionals[0]!, io, { vars: parseVars(values.var), emulator: values.emulator });
-  const plan = dryRun(pipeline, io.env, { only: parseOnly(values.only) });
+  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator });
+  const plan = dryRun(pipeline, values.emulator ? withSampleEnv(io.env) : io.env, { only: parseOnly(values.only) });
   io.stdout(`plan of "${plan.name}": no request is made\n${plan.text}\n`);
   return ExitCode.ok;
 }

