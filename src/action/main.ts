@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import * as core from '@actions/core';
 import { realClock } from '../app/clock.ts';
 import { trapSignals } from '../signals.ts';
@@ -19,6 +20,11 @@ function event(path: string | undefined): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the module at `url` is the program the runner started (not a module imported by a test tool). */
+export function isEntry(url: string): boolean {
+  return process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === url;
 }
 
 export async function main(id: ActionDef['id']): Promise<void> {

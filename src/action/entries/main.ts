@@ -1,4 +1,9 @@
-// Entry of the enginectl action (dist/action/main.mjs).
-import { main } from '../main.ts';
+// Entry of the enginectl action: dist/action/main.mjs runs it; GitHub's local-action (and any
+// runner of the actions/typescript-action shape) imports it and calls run().
+import { isEntry, main } from '../main.ts';
 
-await main('enginectl');
+export async function run(): Promise<void> {
+  await main('enginectl');
+}
+
+if (isEntry(import.meta.url)) await run();

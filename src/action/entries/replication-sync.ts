@@ -1,4 +1,9 @@
-// Entry of the replication-sync action (dist/action/replication-sync.mjs).
-import { main } from '../main.ts';
+// Entry of the replication-sync action: dist/action/replication-sync.mjs runs it; GitHub's local-action (and any
+// runner of the actions/typescript-action shape) imports it and calls run().
+import { isEntry, main } from '../main.ts';
 
-await main('replication-sync');
+export async function run(): Promise<void> {
+  await main('replication-sync');
+}
+
+if (isEntry(import.meta.url)) await run();

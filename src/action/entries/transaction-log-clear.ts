@@ -1,4 +1,9 @@
-// Entry of the transaction-log-clear action (dist/action/transaction-log-clear.mjs).
-import { main } from '../main.ts';
+// Entry of the transaction-log-clear action: dist/action/transaction-log-clear.mjs runs it; GitHub's local-action (and any
+// runner of the actions/typescript-action shape) imports it and calls run().
+import { isEntry, main } from '../main.ts';
 
-await main('transaction-log-clear');
+export async function run(): Promise<void> {
+  await main('transaction-log-clear');
+}
+
+if (isEntry(import.meta.url)) await run();
