@@ -1,6 +1,7 @@
 // The actions enginectl ships: their inputs and outputs, with descriptions. The action.yml files
 // and the README tables are generated from here (`npm run actions`) and tested current.
 import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
+import { FLAG_DOCS, INPUT_DOCS } from '../steps/input-docs.ts';
 
 export interface InputDef {
   description: string;
@@ -54,25 +55,18 @@ const connection = (prefix: 'target' | 'source', what: string): Record<string, I
   [`${prefix}-password`]: { description: `Password on the ${what} database. Masked.` },
 });
 
-const FLAG_HELP: Record<string, string> = {
-  allowExclusiveProducts: 'Allow products that exclude each other.',
-  ignoreOtherEngineServers: 'Go on although other Engine servers are connected.',
-  ignoreSystemRequirements: 'Go on although system requirements are not met.',
-  disableEngineUpdate: 'Do not update the Engine.',
-  disableDatabaseSchemaUpdate: 'Do not update the database schema.',
-  disableEngineRestart: 'Do not restart the Engine after the update.',
-  preserveUnlicensedProducts: 'Keep products that are not licensed.',
-};
+/** The step's own descriptions (steps/input-docs.ts), shared with the pipeline JSON Schema. */
+const STEP = INPUT_DOCS['update/system']!;
 
 function updateInputs(flags: readonly string[]): Record<string, InputDef> {
   return {
     ...connection('target', 'target'),
     ...connection('source', 'source (default: the database the API runs on)'),
-    'update-type': { description: 'Update type (a key).' },
+    'update-type': { description: STEP['update-type']! },
     recipients: { description: 'Notification recipients: one per line, comma- or semicolon-separated.' },
-    message: { description: 'Text added to the notification (messageComplement).' },
-    'tracking-id': { description: 'Tracking id of the update, e.g. a change number.' },
-    ...Object.fromEntries(flags.map((f) => [kebab(f), { description: FLAG_HELP[f] ?? f, default: 'false' }])),
+    message: { description: STEP.message! },
+    'tracking-id': { description: STEP['tracking-id']! },
+    ...Object.fromEntries(flags.map((f) => [kebab(f), { description: FLAG_DOCS[f] ?? f, default: 'false' }])),
   };
 }
 
@@ -136,7 +130,7 @@ export const ACTIONS: readonly ActionDef[] = [
     description: 'Sync one replication configuration, or every enabled one; fails when a target fails.',
     uses: 'replication/sync',
     inputs: {
-      config: { description: 'Key of the replication configuration; every enabled one when empty.' },
+      config: { description: INPUT_DOCS['replication/sync']!.config! },
       ...SERVER,
       ...REPORTING,
     },

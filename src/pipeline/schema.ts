@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { parseSize } from '../size.ts';
 import { durationString } from '../steps/inputs.ts';
 import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
-import type { Wrap } from '../steps/types.ts';
+import type { StepType, Wrap } from '../steps/types.ts';
+import { INPUT_DOCS } from '../steps/input-docs.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
 
 /** A string holding a ${{ }} expression, accepted where the resolved value is checked at run time. */
@@ -98,23 +99,65 @@ export const PipelineFileSchema = z.strictObject({
 });
 export type PipelineFile = z.infer<typeof PipelineFileSchema>;
 
-/** The JSON Schema of pipeline files: the file schema with each step type's own inputs. */
-export function pipelineJsonSchema(): Record<string, unknown> {
-  const steps = [...STEP_TYPES.values()].map((type) =>
-    z.strictObject({ ...stepShape, uses: z.literal(type.uses).describe(type.summary), with: (type.inputs(lenient) as z.ZodType).optional() }),
-  );
-  const schema = PipelineFileSchema.extend({ steps: z.array(z.discriminatedUnion('uses', steps as unknown as [z.ZodObject, ...z.ZodObject[]])).min(1) });
-  const json = z.toJSONSchema(schema, {
+type Json = Record<string, unknown>;
+
+/** JSON Schema of a zod schema, as editors see the file (an expression allowed for any input). */
+function toJson(schema: z.ZodType): Json {
+  return z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     unrepresentable: 'any',
     io: 'input',
     // A condition input holds, in the file, its text or a literal.
     override: (ctx) => {
       if (ctx.zodSchema !== CONDITION_INPUT) return;
-      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key];
+      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
       Object.assign(ctx.jsonSchema, { type: ['string', 'boolean', 'number', 'null'], description: 'a condition: an expression, bare or in ${{ }}' });
     },
-  }) as Record<string, unknown>;
+  }) as Json;
+}
+
+/**
+ * The step of one type: its `with` inputs with their descriptions (steps/input-docs.ts), and the
+ * rules JSON Schema can say: `with` is required when an input is, and update/vfs needs files or
+ * directories.
+ */
+function stepVariant(type: StepType): Json {
+  const inputs = toJson(type.inputs(lenient) as z.ZodType);
+  delete inputs.$schema;
+  const properties = (inputs.properties ?? {}) as Record<string, Json>;
+  for (const [name, doc] of Object.entries(INPUT_DOCS[type.uses] ?? {})) if (properties[name]) properties[name] = { ...properties[name], description: doc };
+  if (type.uses === 'update/vfs') inputs.anyOf = [{ required: ['files'] }, { required: ['directories'] }];
+  const required = Array.isArray(inputs.required) && inputs.required.length > 0;
+  return {
+    title: `${type.uses}: ${type.summary}`,
+    properties: { with: { title: `inputs of ${type.uses}`, ...inputs } },
+    ...(required || type.uses === 'update/vfs' ? { required: ['with'] } : {}),
+  };
+}
+
+/** The JSON Schema of pipeline files: the file schema with each step type's own inputs. */
+export function pipelineJsonSchema(): Record<string, unknown> {
+  const json = toJson(PipelineFileSchema);
+  const props = json.properties as Record<string, Json>;
+  // A step: its keys, `uses` one of the types (a wrong one is told with the list), then the
+  // inputs of the type it names.
+  const step = toJson(StepSchema);
+  delete step.$schema;
+  const stepProps = step.properties as Record<string, Json>;
+  stepProps.uses = { title: 'step type', description: 'The step type: what the step calls.', enum: STEP_NAMES };
+  stepProps.with = { title: 'inputs', description: "The step type's inputs (kebab-case keys).", type: 'object' };
+  const steps = props.steps as Json;
+  steps.items = {
+    ...step,
+    title: 'step',
+    allOf: [...STEP_TYPES.values()].map((type) => ({ if: { properties: { uses: { const: type.uses } }, required: ['uses'] }, then: stepVariant(type) })),
+  };
+  const titled: Record<string, string> = { servers: 'server', targets: 'target' };
+  for (const [key, title] of Object.entries(titled)) {
+    const entry = (props[key] as Json | undefined)?.additionalProperties as Json | undefined;
+    if (entry) entry.title = title;
+  }
+  for (const [key, schema] of Object.entries(props)) schema.title ??= key;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'enginectl pipeline',

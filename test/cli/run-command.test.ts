@@ -165,9 +165,11 @@ test('the committed schema/pipeline.schema.json is what `enginectl schema` print
   assert.equal(r.code, 0);
   const committed = readFileSync(new URL('../../schema/pipeline.schema.json', import.meta.url), 'utf8');
   assert.equal(r.stdout, committed, 'run `npm run schema` and commit schema/pipeline.schema.json');
-  const schema = JSON.parse(r.stdout) as { properties: { steps: { items: { oneOf?: unknown[]; anyOf?: unknown[] } } } };
-  const variants = schema.properties.steps.items.oneOf ?? schema.properties.steps.items.anyOf ?? [];
+  // One variant per step type, chosen by its `uses` (if/then), with its inputs.
+  const schema = JSON.parse(r.stdout) as { properties: { steps: { items: { allOf?: { then: { properties: { with: unknown } } }[] } } } };
+  const variants = schema.properties.steps.items.allOf ?? [];
   assert.equal(variants.length, 18, 'one variant per step type, with its inputs');
+  assert.ok(variants.every((v) => v.then.properties.with));
 });
 
 test('run exits 2 on an invalid pipeline, before any request', async (t) => {
