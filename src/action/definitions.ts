@@ -36,7 +36,7 @@ const REPORTING: Record<string, InputDef> = {
   'dry-run': { description: 'Validate and show each call that would be made (secrets masked); make none.', default: 'false' },
   summary: { description: 'Write the Markdown report to the job summary.', default: 'true' },
   'pr-comment': { description: 'On a pull request, keep one comment with the report, updated on each run.', default: 'false' },
-  'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses (in_progress, then success or failure).' },
+  'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).' },
   'github-token': { description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).', default: '${{ github.token }}' },
 };
 

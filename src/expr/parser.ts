@@ -1,5 +1,6 @@
 // A recursive-descent parser: || then && then ==/!= then comparisons then ! then access and calls.
 import { ExprError, type BinaryOp, type Node } from './ast.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import { tokenize, type Token } from './lexer.ts';
 
 export const CONTEXTS = ['env', 'secrets', 'vars', 'matrix', 'steps', 'targets', 'pipeline'] as const;
@@ -88,7 +89,8 @@ function parseUncached(text: string): Node {
         return { kind: 'call', name: token.value, args, pos: token.pos };
       }
       if (!(CONTEXTS as readonly string[]).includes(token.value)) {
-        throw new ExprError(`unknown context ${token.value}; contexts are ${CONTEXTS.join(', ')}`, token.pos);
+        const guess = didYouMean(token.value, CONTEXTS);
+        throw new ExprError(`unknown context ${token.value}; ${guess ? `did you mean ${guess}? ` : ''}contexts are ${CONTEXTS.join(', ')}`, token.pos);
       }
       return { kind: 'context', name: token.value, pos: token.pos };
     }

@@ -36,10 +36,17 @@ export function keysAt(schema: z.ZodType, path: Path): string[] {
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
 function typeName(v: unknown): string {
-  if (v === null) return 'null';
+  if (v === null || v === undefined) return 'nothing';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';
   return `the ${typeof v} ${JSON.stringify(v)}`;
+}
+
+/** What to write for a missing key, where it is not obvious. */
+function missingHint(base: Path, path: Path): string | undefined {
+  if (base.length === 0 && path.length === 1 && path[0] === 'version') return 'start the file with `version: 1`, the file format version';
+  if (path[path.length - 1] === 'uses') return `every step says what it does: uses: ${STEP_NAMES.slice(0, 4).join(', ')}, …`;
+  return undefined;
 }
 
 /** Diagnostics for the issues of parsing the value at `base` with `schema`. */
@@ -63,15 +70,23 @@ export function issueDiagnostics(source: YamlSource, issues: readonly Issue[], b
       case 'invalid_type':
         if (issue.input === undefined) {
           const key = path[path.length - 1];
-          at(path.slice(0, -1), `missing required key "${String(key)}"${where ? ` in ${where}` : ''}`, undefined, true);
+          at(path.slice(0, -1), `missing required key "${String(key)}"${where ? ` in ${where}` : ''}`, missingHint(base, path), true);
         } else {
+          // A list given as one string ("1001 1002"): say how a list is written, at the value.
+          const parent = path.length > 0 && typeof path[path.length - 1] === 'number' ? (source.doc.getIn([...base, ...path.slice(0, -1)]) as unknown) : undefined;
+          if (typeof parent === 'string') {
+            const name = String([...base, ...path].filter((p) => typeof p === 'string').at(-1));
+            const items = parent.split(/[\s,;]+/).filter(Boolean).map((p) => (/^-?\d+$/.test(p) ? p : JSON.stringify(p)));
+            at(path.slice(0, -1), `${name} is a list: write [${items.join(', ')}]`, `a list is written [a, b] or as lines starting with "- "; one string is read as a list only when its items are separated by commas`);
+            break;
+          }
           const raw = typeof issue.input === 'number' && Number.isNaN(issue.input) ? source.doc.getIn([...base, ...path]) : issue.input;
-          at(path, `${label}: expected ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${typeName(raw)}`);
+          at(path, `${label}: expected ${issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${typeName(raw)}`);
         }
         break;
       case 'invalid_value': {
         if (issue.input === undefined) {
-          at(path.slice(0, -1), `missing required key "${String(path[path.length - 1])}"${where ? ` in ${where}` : ''}`, undefined, true);
+          at(path.slice(0, -1), `missing required key "${String(path[path.length - 1])}"${where ? ` in ${where}` : ''}`, missingHint(base, path), true);
           break;
         }
         const isUses = path[path.length - 1] === 'uses' && typeof issue.input === 'string';
@@ -95,8 +110,11 @@ export function issueDiagnostics(source: YamlSource, issues: readonly Issue[], b
         }
         break;
       }
-      default:
-        at(path, `${label ? `${label}: ` : ''}${issue.message}`);
+      default: {
+        // An id that is not [a-z][a-z0-9_-]*: suggest one.
+        const id = path[path.length - 1] === 'id' && typeof issue.input === 'string' ? issue.input.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z]+/, '') : undefined;
+        at(path, `${label ? `${label}: ` : ''}${issue.message}`, id ? `write id: ${id || 'step'} (lower case letters, digits, - and _; a letter first)` : undefined);
+      }
     }
   }
   return out;

@@ -7,12 +7,14 @@ import { UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
 import { parseSize } from '../size.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
-import type { StepType, TargetDef } from '../steps/types.ts';
+import { resolved, type StepType, type TargetDef } from '../steps/types.ts';
+import type { z } from 'zod';
 import { didYouMean, PipelineInvalid, type Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
 import type { Pipeline, ServerDef, Step, TargetSpec } from './model.ts';
 import { checkString, checkValue, type RefScope, type RefWorld } from './references-check.ts';
-import { lenientCheck, PipelineFileSchema, type PipelineFile } from './schema.ts';
+import { keysAt } from './issues.ts';
+import { lenientCheck, PipelineFileSchema, StepSchema, type PipelineFile } from './schema.ts';
 import { locate, parseYaml, type Path, type YamlSource } from './yaml-doc.ts';
 
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -81,6 +83,56 @@ function serverChoice(source: YamlSource, data: PipelineFile, options: LoadOptio
   return { names, serverOf, problems };
 }
 
+/**
+ * Inputs written beside `with:` instead of under it (`with:` empty, then `fail-on:` at the step's
+ * column): one message per input, at its line, saying to indent it; not "with is not a mapping"
+ * and "unknown key".
+ */
+function misplacedInputs(source: YamlSource, data: unknown, problems: Diagnostic[]): Diagnostic[] {
+  const steps = Array.isArray((data as { steps?: unknown }).steps) ? ((data as { steps: unknown[] }).steps) : [];
+  let out = problems;
+  steps.forEach((raw, index) => {
+    const step = raw as Record<string, unknown> | null;
+    const type = step && typeof step === 'object' ? STEP_TYPES.get(String(step.uses)) : undefined;
+    if (!type || (step!.with !== undefined && step!.with !== null)) return;
+    const inputs = keysAt(type.inputs(lenientCheck) as never, []);
+    const misplaced = Object.keys(step!).filter((k) => !Object.hasOwn(StepSchema.shape, k) && inputs.includes(k));
+    if (misplaced.length === 0) return;
+    out = out.filter((d) => !misplaced.some((k) => d.message.startsWith(`unknown key "${k}"`)) && !d.message.startsWith(`steps[${index}].with: expected a mapping`));
+    for (const k of misplaced) {
+      out.push(at(source, ['steps', index, k], `\`${k}\` looks like an input of \`with:\`; indent it under \`with:\``, `${type.uses} takes it as an input: write it two spaces deeper than \`with:\``, true));
+    }
+  });
+  return out;
+}
+
+/**
+ * An input that is exactly `${{ vars.NAME }}` of a var the file (or --var) fixes: its value is
+ * checked now, against the input's type, and located at the var, not at run time.
+ */
+function varInputProblems(source: YamlSource, step: RawStep, index: number, fileVars: Record<string, unknown>, options: LoadOptions): Diagnostic[] {
+  const type = STEP_TYPES.get(step.uses);
+  const shape = type ? (type.inputs(resolved) as unknown as { shape?: Record<string, z.ZodType> }).shape : undefined;
+  if (!type || !shape) return [];
+  const out: Diagnostic[] = [];
+  for (const [input, raw] of Object.entries(step.with ?? {})) {
+    const name = typeof raw === 'string' ? /^\s*\$\{\{\s*vars\.([A-Za-z_][\w-]*)\s*\}\}\s*$/.exec(raw)?.[1] : undefined;
+    if (!name || !shape[input]) continue;
+    const fromFlag = Object.hasOwn(options.vars ?? {}, name);
+    const value = fromFlag ? options.vars![name] : Object.hasOwn(fileVars, name) ? fileVars[name] : undefined;
+    if (value === undefined || JSON.stringify(value).includes('${{')) continue;
+    const parsed = shape[input]!.safeParse(value, { reportInput: true });
+    if (parsed.success) continue;
+    const where = `vars.${name} is ${input} of step ${index + 1} (${step.uses})`;
+    if (fromFlag) {
+      out.push(at(source, ['steps', index, 'with', input], `${where}, given by --var: ${parsed.error.issues[0]?.message ?? 'not valid'}`));
+      continue;
+    }
+    for (const d of issueDiagnostics(source, parsed.error.issues, ['vars', name], shape[input]!)) out.push({ ...d, message: `${d.message.replace(/^vars\.[\w-]+(\[\d+\])?: /, '')} (${where})` });
+  }
+  return out;
+}
+
 function credentialProblems(source: YamlSource, path: Path, target: Partial<TargetDef>): Diagnostic[] {
   if (target.token !== undefined || (target.username !== undefined && target.password !== undefined)) return [];
   const missing = target.username !== undefined ? 'password' : target.password !== undefined ? 'username' : 'token';
@@ -140,7 +192,7 @@ function loadParsed({ source, data, diagnostics }: ReturnType<typeof parseYaml>,
 
   const problems: Diagnostic[] = [];
   const parsed = PipelineFileSchema.safeParse(data, { reportInput: true });
-  if (!parsed.success) problems.push(...issueDiagnostics(source, parsed.error.issues, [], PipelineFileSchema));
+  if (!parsed.success) problems.push(...misplacedInputs(source, data, issueDiagnostics(source, parsed.error.issues, [], PipelineFileSchema)));
 
   // Step inputs, per step type, even when other parts of the file are wrong.
   const rawSteps = Array.isArray((data as { steps?: unknown }).steps) ? ((data as { steps: unknown[] }).steps) : [];
@@ -235,6 +287,7 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
       const value = s.with?.[name];
       if (typeof value === 'string') problems.push(...checkString(source, ['steps', index, 'with', name], value, scope, world, true));
     }
+    problems.push(...varInputProblems(source, s, index, file$.vars ?? {}, options));
     const target = s.with?.target;
     if (typeof target === 'string' && !target.includes('${{') && !Object.hasOwn(targets, target) && (s.uses === 'update/system' || s.uses === 'update/vfs')) {
       const guess = didYouMean(target, Object.keys(targets));

@@ -25,6 +25,8 @@ export interface RefWorld {
   steps: ReadonlyMap<string, { index: number; uses: string; matrix: boolean }>;
 }
 
+const EXPRESSION_HINT = "an expression reads contexts (vars.x, steps.id.outputs.y) with the operators == != < <= > >= && || ! and functions such as contains() and format(); strings in 'single quotes' (docs/pipeline-format.md, Expressions)";
+
 const TARGET_FIELDS = ['server', 'database', 'token', 'username', 'password'];
 const CONTEXT_HELP: Record<string, string> = {
   steps: 'steps.* can be read by steps only',
@@ -123,7 +125,7 @@ export function checkString(source: YamlSource, path: Path, value: string, scope
   } catch (error) {
     if (!(error instanceof ExprError)) throw error;
     const pos = locate(source, path, { offset: error.offset });
-    return [{ file: source.file, ...pos, message: `invalid expression: ${error.message}` }];
+    return [{ file: source.file, ...pos, message: `invalid expression: ${error.message}`, hint: EXPRESSION_HINT }];
   }
 }
 

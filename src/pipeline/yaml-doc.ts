@@ -11,6 +11,7 @@
 import { CORE_SCHEMA, load as fastLoad } from 'js-yaml';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
+import { indentationMistake } from './indentation.ts';
 
 export type Path = readonly (string | number)[];
 
@@ -100,6 +101,8 @@ export function parseYaml(file: string, text: string, options: { fast?: boolean 
   const source = { file, text, doc, lines };
   const diagnostics: Diagnostic[] = doc.errors.map((e) => {
     const at = lines.linePos(e.pos[0]);
+    const indent = indentationMistake(e.code, text, at.line);
+    if (indent) return { file, ...indent };
     const message = e.code === 'DUPLICATE_KEY' ? 'duplicate key: a key may appear once in a mapping' : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     const lineText = text.split(/\r?\n/)[at.line - 1] ?? '';
     const hint =

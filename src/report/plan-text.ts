@@ -11,6 +11,7 @@ export function renderPlan(plan: PlannedStep[]): string {
   for (const p of plan) {
     lines.push(`${p.position} ${p.name} (${p.uses})${p.server ? ` on server ${p.server}` : ''}`);
     if (p.condition) lines.push(`    if: ${p.condition}${p.runs ? '' : '  (false when every step before succeeds)'}`);
+    for (const how of p.how) lines.push(`    ${how}`);
     for (const c of p.calls) {
       const query = c.query && Object.keys(c.query).length ? `?${new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
       lines.push(`    ${c.method} ${readablePath(c.path)}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`);

@@ -1,6 +1,7 @@
 // The dry run: every call the pipeline would make, resolved as far as possible before anything
 // runs, secrets masked. Outputs of earlier steps are shown as placeholders.
 import { Placeholder, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type PlannedCall } from '../steps/types.ts';
@@ -21,6 +22,8 @@ export interface PlannedStep {
   calls: PlannedCall[];
   /** Why the calls could not be resolved fully. */
   note: string | undefined;
+  /** How the step runs, when it is not the default: a gate's wait, a matrix's max-parallel and fail-fast. */
+  how: string[];
 }
 
 export interface Plan {
@@ -62,6 +65,7 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
         runs,
         calls: masker.maskValue(calls),
         note: note && masker.mask(note),
+        how: howItRuns(step, resolveDeep(step.with, scope)),
       });
     }
     if (step.id !== undefined) {
@@ -80,4 +84,16 @@ function withPlaceholdersShown(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPlaceholdersShown(v)]));
   }
   return value;
+}
+
+/** A gate's wait, a matrix's max-parallel and fail-fast, a timeout and retry: shown by plan. */
+function howItRuns(step: Pipeline['steps'][number], inputs: unknown): string[] {
+  const how: string[] = [];
+  const wait = (inputs as { wait?: { timeout?: unknown; interval?: unknown } } | null)?.wait;
+  if (wait && typeof wait === 'object') how.push(`wait: up to ${String(wait.timeout)}, a check every ${String(wait.interval ?? '2m')}`);
+  if (step.matrix) how.push(`matrix: max-parallel ${step.maxParallel}, fail-fast ${step.failFast}`);
+  if (step.timeoutMs !== undefined) how.push(`timeout: ${formatDuration(step.timeoutMs)}`);
+  if (step.retry) how.push(`retry: ${step.retry.attempts} attempts, ${formatDuration(step.retry.delayMs)} apart (x${step.retry.backoff})`);
+  if (step.continueOnError) how.push('continue-on-error: a failure does not stop the pipeline');
+  return how;
 }

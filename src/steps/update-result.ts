@@ -39,6 +39,14 @@ export function updateOutcome(result: Result, extra: Record<string, unknown> = {
     result,
     figures,
     warnings: (result.warnings ?? []).map(describeItem),
-    ...(result.success ? {} : { failure: `the server reported success: false${errors.length ? `: ${errors.join('; ')}` : ''}` }),
+    ...(result.success
+      ? {}
+      : {
+          failure: {
+            code: 'STEP_FAILED',
+            message: `the server reported success: false${errors.length ? `: ${errors.join('; ')}` : ''}`,
+            hint: "check the target's server and database (reachable from the API server?) and its token, or username and password; the update report in the summary says what the server did",
+          },
+        }),
   };
 }

@@ -134,7 +134,7 @@ test('plan and run --dry-run print each call with secrets masked, and make no re
     const r = await runCli(args, { env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /no request is made/);
-    assert.match(r.stdout, /\[7\/9\] System update \(target=prod\) \(update\/system\) on server default\n {4}POST \/api\/devops\/v1\/update\/system\n {6}\{\n {8}"targetDBName": "PROD",\n {8}"targetServer": "prod-db\.example\.com",\n {8}"targetAuthToken": "\*\*\*"/);
+    assert.match(r.stdout, /\[7\/9\] System update \(target=prod\) \(update\/system\) on server default\n {4}matrix: max-parallel 2, fail-fast true\n {4}POST \/api\/devops\/v1\/update\/system\n {6}\{\n {8}"targetDBName": "PROD",\n {8}"targetServer": "prod-db\.example\.com",\n {8}"targetAuthToken": "\*\*\*"/);
     assert.match(r.stdout, /"imessage": "<steps\.vfs\.outputs\.summary>; replicas synced with <steps\.sync\.outputs\.inserts> insert\(s\)"/);
     assert.doesNotMatch(r.stdout, /prod-token|staging-token/);
   }

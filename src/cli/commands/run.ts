@@ -126,7 +126,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         clock,
         // Reports time what really passed, not the emulator's simulated waits.
         stopwatch: Date.now,
-        onStart: (name) => io.stdout(`running "${name}" (${pipeline.steps.length} steps)${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
+        onStart: (name) => io.stdout(`running "${name}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
       },
     );
     io.stdout(`${summaryLine(result)}\n`);
