@@ -10,8 +10,22 @@ export interface EvalScope {
   status?: { failed: boolean; cancelled: boolean };
 }
 
+/** The result of an object filter (`.*`): a property read on it reads each element's. */
+class Filtered extends Array<Value> {}
+
+function filtered(values: Value[]): Filtered {
+  const out = new Filtered();
+  for (const v of values) if (v !== null && v !== undefined) out.push(v);
+  return out;
+}
+
 function property(object: Value, key: string): Value {
   if (object instanceof Placeholder) return object.child(key);
+  if (key === '*') {
+    if (Array.isArray(object)) return filtered(object);
+    return object !== null && typeof object === 'object' ? filtered(Object.values(object)) : filtered([]);
+  }
+  if (object instanceof Filtered) return filtered(object.map((v) => property(v, key)));
   if (object === null || typeof object !== 'object') return null;
   if (Array.isArray(object)) {
     if (!/^\d+$/.test(key)) return null;

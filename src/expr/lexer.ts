@@ -63,6 +63,12 @@ export function tokenize(text: string): Token[] {
       i += op.length;
       continue;
     }
+    // The object filter of GitHub's expressions: `.*` (steps.x.instances.*.matrix.target).
+    if (ch === '*' && prev?.type === 'op' && prev.value === '.') {
+      tokens.push({ type: 'op', value: '*', pos: i });
+      i += 1;
+      continue;
+    }
     if (ch === '"') throw new ExprError('strings use single quotes: \'text\'', i);
     if (rest.startsWith('===') || rest.startsWith('!==')) throw new ExprError(`${rest.slice(0, 3)} is not an operator: write ${rest.slice(0, 2)}`, i);
     if (prev?.type === 'op' && (prev.value === '==' || prev.value === '!=') && ch === '=') throw new ExprError(`${prev.value}= is not an operator: write ${prev.value}`, prev.pos);

@@ -104,9 +104,10 @@ function parseUncached(text: string): Node {
       if (isOp('.')) {
         i++;
         const name = peek();
-        if (name.type !== 'ident') throw new ExprError('expected a property name after .', name.pos);
+        const filter = name.type === 'op' && name.value === '*';
+        if (name.type !== 'ident' && !filter) throw new ExprError('expected a property name after .', name.pos);
         i++;
-        node = { kind: 'member', object: node, property: name.value, pos: name.pos };
+        node = { kind: 'member', object: node, property: filter ? '*' : (name as { value: string }).value, pos: name.pos };
       } else if (isOp('[')) {
         const pos = peek().pos;
         i++;

@@ -79,8 +79,9 @@ function checkReference(path: string[], scope: RefScope, world: RefWorld): { mes
       }
       if (step.index >= (scope.stepIndex ?? 0)) return { message: `step "${name}" runs ${step.index === scope.stepIndex ? 'as this step' : 'after this one'}`, hint: 'a step can read only the steps before it' };
       if (field === undefined) return undefined;
-      if (field !== 'outputs' && field !== 'outcome') return { message: `steps.${name}.${field}: a step has outputs and outcome` };
-      if (field === 'outputs' && step.matrix) return { message: `steps.${name}.outputs: a matrix step's instances have outputs each`, hint: 'read its outcome, or split the step' };
+      if (field === 'instances' || field === 'failures') return step.matrix ? undefined : { message: `steps.${name}.${field}: only a matrix step has instances`, hint: `read steps.${name}.outputs` };
+      if (field !== 'outputs' && field !== 'outcome') return { message: `steps.${name}.${field}: a step has outputs and outcome${step.matrix ? ', and instances and failures (a matrix step)' : ''}` };
+      if (field === 'outputs' && step.matrix) return { message: `steps.${name}.outputs: a matrix step's instances have outputs each`, hint: `read steps.${name}.instances: each with its matrix values, outcome and outputs` };
       const outputs = STEP_TYPES.get(step.uses)?.outputs ?? [];
       if (field === 'outputs' && output !== undefined && !outputs.includes(output)) {
         const guess = didYouMean(output, outputs);

@@ -36,7 +36,7 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
   checkOnly(pipeline, options.only ?? {});
   const masker = options.masker ?? new Masker();
   const { name, contexts: base, targets } = prepareRun(pipeline, env, masker);
-  const steps: Record<string, { outcome: string; outputs: Record<string, Placeholder> }> = Object.create(null);
+  const steps: Record<string, { outcome: string; outputs: Record<string, Placeholder>; instances?: Placeholder; failures?: Placeholder }> = Object.create(null);
   const out: PlannedStep[] = [];
   for (const step of pipeline.steps) {
     const type = STEP_TYPES.get(step.uses)!;
@@ -71,7 +71,11 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
     if (step.id !== undefined) {
       const outputs: Record<string, Placeholder> = {};
       for (const name of type.outputs) outputs[name] = new Placeholder(`steps.${step.id}.outputs.${name}`);
-      steps[step.id] = { outcome: 'success', outputs: step.matrix ? {} : outputs };
+      steps[step.id] = {
+        outcome: 'success',
+        outputs: step.matrix ? {} : outputs,
+        ...(step.matrix ? { instances: new Placeholder(`steps.${step.id}.instances`), failures: new Placeholder(`steps.${step.id}.failures`) } : {}),
+      };
     }
   }
   return { name, steps: out };

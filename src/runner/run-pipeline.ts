@@ -47,6 +47,16 @@ export interface RunOptions {
 interface StepState {
   outcome: Outcome;
   outputs: Record<string, unknown>;
+  /** A matrix step's instances: each one's matrix values, outcome and outputs (steps.ID.instances). */
+  instances?: InstanceState[];
+  /** Those of its instances that failed (steps.ID.failures). */
+  failures?: InstanceState[];
+}
+
+interface InstanceState {
+  matrix: Record<string, unknown>;
+  outcome: Outcome;
+  outputs: Record<string, unknown>;
 }
 
 function errorOf(error: unknown): StepError {
@@ -259,7 +269,12 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     const aggregate: Outcome = outcomes.includes('failure') ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.length > 0 && outcomes.every((o) => o === 'skipped') ? 'skipped' : 'success';
     if (step.id !== undefined) {
       const single = !step.matrix && instances.length === 1 ? live.get(instances[0]!) : undefined;
-      steps[step.id] = { outcome: aggregate, outputs: single ?? {} };
+      const each = instances.map((r): InstanceState => ({ matrix: r.matrix ?? {}, outcome: r.outcome, outputs: live.get(r) ?? {} }));
+      steps[step.id] = {
+        outcome: aggregate,
+        outputs: single ?? {},
+        ...(step.matrix ? { instances: each, failures: each.filter((x) => x.outcome === 'failure') } : {}),
+      };
     }
     if (instances.some((r) => r.outcome === 'failure' && !r.continuedOnError)) status.failed = true;
     if (deps.signal.aborted) status.cancelled = true;

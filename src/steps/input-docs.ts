@@ -45,6 +45,7 @@ export const INPUT_DOCS: Readonly<Record<string, Readonly<Record<string, string>
     version: 'Every online Engine runs this version.',
     engine: `${ENGINE} Online only if it reported within the last 5 minutes.`,
     database: 'Only the Engines whose mainDatabase is this database.',
+    engines: 'The Engines expected, by instanceId, name or host name: each must be online (and on version, which then concerns them only); one that never came back is named in the output missing.',
     wait: WAIT,
   },
   'monitoring/alerts': {

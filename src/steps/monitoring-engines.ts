@@ -7,7 +7,7 @@ import type { CallOptions } from '../api/index.ts';
 import type { EngineInfo } from '../api/schemas/monitoring.ts';
 import { formatDuration } from '../duration.ts';
 import { notMet, pollUntil } from './gate.ts';
-import { waitInput, waitSpec } from './inputs.ts';
+import { listOf, waitInput, waitSpec } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 /** An Engine that has not reported for longer than this is offline. */
@@ -20,6 +20,8 @@ const inputs = (w: Wrap) =>
     engine: w(z.string()).optional(),
     /** Only the Engines of this database (their mainDatabase): a check per target. */
     database: w(z.string()).optional(),
+    /** The Engines expected, by name or instanceId: each must be online (and on `version`). */
+    engines: w(listOf(z.coerce.string())).optional(),
     wait: waitInput(w),
   });
 
@@ -27,13 +29,17 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'monitoring/engines',
   summary: 'Engines online',
   inputs,
-  outputs: ['online', 'engines'],
+  outputs: ['online', 'engines', 'missing'],
   readOnly: true,
   needsServer: true,
   plan: (i) => [{ method: 'GET', path: i.engine ? `/api/monitoring/v1/engines/${encodeURIComponent(i.engine)}` : '/api/monitoring/v1/engines' }],
   async run(i, env) {
     const minOnline = i['min-online'] ?? 1;
-    const want = [`at least ${minOnline} Engine(s)${i.database ? ` of ${i.database}` : ''} online`, i.version ? `all on ${i.version}` : ''].filter(Boolean).join(', ');
+    const expected = i.engines ?? [];
+    const want = [
+      expected.length ? `${expected.join(', ')} online` : `at least ${minOnline} Engine(s)${i.database ? ` of ${i.database}` : ''} online`,
+      i.version ? `all on ${i.version}` : '',
+    ].filter(Boolean).join(', ');
     const wait = waitSpec(i.wait);
     const observe = async (call: CallOptions) => {
       const api = env.client().monitoring;
@@ -46,15 +52,20 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
         if (all.length === 0) stale = `, ${i.engine} offline (last reported ${formatDuration(Math.max(0, silent))} ago; online means within 5m)`;
       } else all = await api.engines(call);
       const engines = i.database ? all.filter((e) => e.mainDatabase === i.database) : all;
-      const off = i.version ? engines.filter((e) => e.version !== i.version) : [];
-      const state = `${engines.length} online${stale}${off.length ? `, ${off.map((e) => `${e.instanceId} on ${e.version}`).join(', ')}` : ''}`;
-      return { met: engines.length >= minOnline && off.length === 0, state, value: engines };
+      // Named Engines: by instanceId, name or host name. An Engine that never came back is simply
+      // absent from the list: named, it is missed. `version` then concerns the named ones.
+      const is = (e: EngineInfo, name: string) => e.instanceId === name || e.name === name || e.hostName === name;
+      const missing = expected.filter((name) => !engines.some((e) => is(e, name)));
+      const checked = expected.length ? engines.filter((e) => expected.some((name) => is(e, name))) : engines;
+      const off = i.version ? checked.filter((e) => e.version !== i.version) : [];
+      const state = `${engines.length} online${stale}${missing.length ? `, missing: ${missing.join(', ')}` : ''}${off.length ? `, ${off.map((e) => `${e.instanceId} on ${e.version}`).join(', ')}` : ''}`;
+      return { met: engines.length >= minOnline && off.length === 0 && missing.length === 0, state, value: { engines, missing } };
     };
     const { observation, polls } = await pollUntil(env, want, wait, observe);
-    const engines = observation.value.map((e) => ({ id: e.instanceId, version: e.version, mainDatabase: e.mainDatabase, hostName: e.hostName }));
+    const engines = observation.value.engines.map((e) => ({ id: e.instanceId, version: e.version, mainDatabase: e.mainDatabase, hostName: e.hostName }));
     return {
-      outputs: { online: engines.length, engines },
-      result: observation.value,
+      outputs: { online: engines.length, engines, missing: observation.value.missing },
+      result: observation.value.engines,
       figures: observation.state,
       ...(observation.met ? {} : { failure: notMet(want, observation, wait, polls) }),
     };
