@@ -69,7 +69,16 @@ function serverChoice(source: YamlSource, data: PipelineFile, options: LoadOptio
   const serverOf = (step: RawStep, index: number): string | undefined => {
     if (!STEP_TYPES.get(step.uses)?.needsServer) return undefined;
     const name = step.server ?? defaultName ?? (names.length === 1 ? names[0] : undefined);
-    if (step.server !== undefined && !names.includes(step.server)) {
+    if (typeof step.server === 'string' && step.server.includes('${{')) {
+      // A server chosen by an expression (a matrix over sites): each matrix value must name one.
+      const key = /^\s*\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}\s*$/.exec(step.server)?.[1];
+      const values = key !== undefined ? step.matrix?.[key] ?? [] : [];
+      values.forEach((value, i) => {
+        if (names.includes(String(value))) return;
+        const guess = didYouMean(String(value), names);
+        problems.push(at(source, ['steps', index, 'matrix', key!, i], `matrix value "${String(value)}" names no server (server: ${String(step.server).trim()})`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
+      });
+    } else if (step.server !== undefined && !names.includes(step.server)) {
       const guess = didYouMean(step.server, names);
       problems.push(at(source, ['steps', index, 'server'], `unknown server "${step.server}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
     } else if (name === undefined && !problems.some((p) => p.message === 'no server to call' || p.message.startsWith('which server?'))) {
@@ -282,6 +291,7 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
       if (!conditions.has(key)) problems.push(...checkValue(source, ['steps', index, 'with', key], value, scope, world));
     }
     problems.push(...checkValue(source, ['steps', index, 'name'], s.name, scope, world));
+    if (typeof s.server === 'string') problems.push(...checkValue(source, ['steps', index, 'server'], s.server, { ...scope, allowed: new Set(['env', 'vars', ...(s.matrix ? ['matrix'] : [])]) }, world));
     if (typeof s.if === 'string') problems.push(...checkString(source, ['steps', index, 'if'], s.if, scope, world, true));
     for (const name of STEP_TYPES.get(s.uses)?.conditions ?? []) {
       const value = s.with?.[name];
@@ -369,7 +379,7 @@ function normalise(source: YamlSource, data: PipelineFile, stepServers: (string 
       matrix: s.matrix,
       maxParallel: s['max-parallel'] ?? 1,
       failFast: s['fail-fast'] ?? true,
-      server: stepServers[index],
+      server: stepServers[index] === undefined ? undefined : compileString(stepServers[index]!),
     } as Omit<Step, 'position'> as Step;
     // Asked for only when a step's line is shown (an annotation): locating needs the positioned
     // YAML Document, which a large valid file otherwise never builds (yaml-doc.ts).

@@ -50,8 +50,8 @@ export interface Step {
   matrix: Record<string, (string | number | boolean)[]> | undefined;
   maxParallel: number;
   failFast: boolean;
-  /** Name of the server it calls; undefined for steps that call none. */
-  server: string | undefined;
+  /** The server it calls: a name, or an expression over matrix, vars and env; undefined for steps that call none. */
+  server: Text | undefined;
   position: Position;
 }
 

@@ -8,7 +8,7 @@ import { resolved, type PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
-import { prepareRun, registerInputSecrets, type Env } from './scope.ts';
+import { prepareRun, registerInputSecrets, serverName, type Env } from './scope.ts';
 
 export interface PlannedStep {
   position: string;
@@ -60,7 +60,7 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Rea
         position: `[${step.index + 1}/${pipeline.steps.length}]`,
         name: instanceName(step, combo, { ...base, steps, targets }, masker),
         uses: step.uses,
-        server: step.server,
+        server: serverName(step, combo, base),
         condition: step.if.source === 'success()' ? undefined : step.if.source,
         runs,
         calls: masker.maskValue(calls),

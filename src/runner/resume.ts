@@ -41,7 +41,7 @@ export function plannedInstances(pipeline: Pipeline, only: Readonly<Record<strin
         name: `${String(step.name)}${step.matrix ? describeCombination(c) : ''}`,
         uses: step.uses,
         matrix: step.matrix ? c : undefined,
-        server: step.server,
+        server: step.server === undefined ? undefined : String(step.server),
       })),
   );
 }

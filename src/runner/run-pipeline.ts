@@ -3,7 +3,7 @@
 // world comes in through RunnerDeps; the result is the report model.
 import { ApiError, type EngineClient } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
-import { EnginectlError } from '../errors.ts';
+import { EnginectlError, UsageError } from '../errors.ts';
 import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
@@ -15,7 +15,7 @@ import { instanceName } from './names.ts';
 import { instanceCalls, type RunObserver } from './observer.ts';
 import { instanceKey, type ResumePlan } from './resume.ts';
 import type { Outcome, RunResult, StepError, StepRun } from './result.ts';
-import { prepareRun, registerInputSecrets, type Env, type ResolvedServer } from './scope.ts';
+import { prepareRun, registerInputSecrets, serverName, type Env, type ResolvedServer } from './scope.ts';
 
 export interface RunnerDeps {
   clientFor(server: ResolvedServer): EngineClient;
@@ -102,7 +102,16 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   // A client for every server a step calls, up front: a configuration the client refuses
   // (credentials over plain http://) stops the run before its first call.
   try {
-    for (const step of pipeline.steps) if (step.server !== undefined && STEP_TYPES.get(step.uses)?.needsServer) clientOf(step.server);
+    for (const step of pipeline.steps) {
+      if (step.server === undefined || !STEP_TYPES.get(step.uses)?.needsServer) continue;
+      for (const c of expandMatrix(step.matrix).filter((x) => onlyFilter(x, options.only ?? {}))) {
+        const name = serverName(step, c, base);
+        if (name === undefined || !servers.has(name)) {
+          throw new UsageError('UNKNOWN_SERVER', `step ${step.index + 1}: server ${String(step.server).trim()} is "${name ?? ''}", which names no server`, { hint: `servers: ${[...servers.keys()].join(', ') || 'none'}` });
+        }
+        clientOf(name);
+      }
+    }
   } catch (error) {
     await Promise.all([...clients.values()].map((c) => c.close()));
     throw error;
@@ -149,7 +158,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
       const timeout = step.timeoutMs === undefined ? undefined : AbortSignal.timeout(step.timeoutMs);
       const signal = timeout ? AbortSignal.any([deps.signal, timeout]) : deps.signal;
       const env: StepEnv = {
-        client: () => clientOf(step.server),
+        client: () => clientOf(run.server),
         call: { signal, observer: calls },
         signal,
         log: { info: (m) => log.info(run, masker.mask(m)), warn: (m) => log.warn(run, masker.mask(m)) },
@@ -232,7 +241,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
       name: instanceName(step, c, { ...base, steps, targets }, masker),
       uses: step.uses,
       matrix: step.matrix ? c : undefined,
-      server: step.server,
+      server: serverName(step, c, base),
       outcome: 'cancelled',
       continuedOnError: false,
       startedAt: undefined,

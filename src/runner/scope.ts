@@ -2,7 +2,7 @@
 // and name resolved in order, its servers and targets; every secret registered with the masker.
 import { ExprError, compiledReferences, isStatic, resolveDeep, toText, type EvalScope } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
-import type { Pipeline } from '../pipeline/model.ts';
+import type { Pipeline, Step } from '../pipeline/model.ts';
 import type { StepType, TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
 
@@ -132,4 +132,10 @@ export function registerInputSecrets(type: StepType, inputs: Record<string, unkn
     for (const key of path.split('.')) value = value && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
     if (typeof value === 'string') masker.add(value, `input ${path}`);
   }
+}
+
+/** The server an instance calls: the step's, or its expression resolved with the instance's matrix. */
+export function serverName(step: Step, combination: Readonly<Record<string, unknown>>, contexts: Record<string, unknown>): string | undefined {
+  if (step.server === undefined || typeof step.server === 'string') return step.server;
+  return toText(resolveOrRefuse(step.server, { contexts: { ...contexts, matrix: combination } }, `step ${step.index + 1}: server`));
 }

@@ -46,3 +46,29 @@ test('monitoring/engines with engines: every named Engine must be online; one th
   assert.match(step.error!.message, /eng-prod-01, eng-prod-old online not met after \d+ checks over 4m: .*missing: eng-prod-old/);
   assert.deepEqual(step.outputs.missing, ['eng-prod-old']);
 });
+
+const SITES = `version: 1
+servers:
+  test: { url: "\${{ env.ENGINE_URL }}", username: admin, password: admin }
+  staging: { url: "\${{ env.ENGINE_URL }}", username: admin, password: admin }
+  prod: { url: "\${{ env.ENGINE_URL }}", username: admin, password: admin }
+steps:
+  - id: clear
+    uses: transaction-log/clear
+    matrix: { site: [test, staging, prod] }
+    server: "\${{ matrix.site }}"
+`;
+
+test('a matrix over servers: one step at every site, each instance on its own server', async (t) => {
+  const { result, emulator } = await runYaml(t, SITES);
+  assert.deepEqual(result.steps.map((s) => [s.server, s.outcome]), [['test', 'success'], ['staging', 'success'], ['prod', 'success']]);
+  assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 3);
+});
+
+test('a matrix value that names no server is refused at its line', () => {
+  assert.throws(
+    () => loadPipeline({ file: 'p.yml', text: SITES.replace('[test, staging, prod]', '[test, stagin, prod]'), env: { ENGINE_URL: 'https://erp.example.com' } }),
+    (e: { diagnostics: { line: number; col: number; message: string; hint?: string }[] }) =>
+      e.diagnostics.some((d) => d.line === 9 && /matrix value "stagin" names no server/.test(d.message) && d.hint === 'did you mean "staging"?'),
+  );
+});
