@@ -5,25 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { EngineClient } from '../../src/api/index.ts';
 import { runCli } from '../helpers/cli.ts';
+import { listen, tlsFixture } from '../helpers/http.ts';
 import { FAST_RETRY, rejection, startEmulator } from '../helpers/emulator.ts';
 
-const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url));
-
-async function listen(t: TestContext, server: ReturnType<typeof createServer>): Promise<number> {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return (server.address() as AddressInfo).port;
-}
+const fixture = tlsFixture;
 
 async function tlsServer(t: TestContext, name: string): Promise<string> {
   const server = createHttpsServer({ key: readFileSync(fixture(`${name}-key.pem`)), cert: readFileSync(fixture(`${name}-cert.pem`)) }, (_req, res) => {

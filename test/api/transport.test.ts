@@ -3,24 +3,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
-import { test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { connect } from 'node:net';
+import { test } from 'node:test';
 import { EngineClient } from '../../src/api/index.ts';
 import { backoffDelay } from '../../src/api/retry.ts';
 import { VERSION } from '../../src/version.ts';
+import { listen, tlsFixture } from '../helpers/http.ts';
 import { FAST_RETRY, rejection, startEmulator } from '../helpers/emulator.ts';
 
-const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url));
-
-async function listen(t: TestContext, server: ReturnType<typeof createServer>): Promise<number> {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return (server.address() as AddressInfo).port;
-}
+const fixture = tlsFixture;
 
 test('requests carry Basic credentials, the User-Agent, and JSON bodies as the spec says', async (t) => {
   const seen: { headers: IncomingHttpHeaders; body: string }[] = [];
