@@ -46,7 +46,3 @@ export function scanTemplate(value: string): Segment[] {
   }
   return segments;
 }
-
-export function hasExpression(value: string): boolean {
-  return value.includes(OPEN);
-}
