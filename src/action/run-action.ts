@@ -2,7 +2,8 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { dryRun as planRun } from '../app/dry-run.ts';
 import { parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { sha256 } from '../app/journal.ts';
@@ -87,7 +88,8 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   });
   const vars = parseVars(varsLines(get));
   const only = parseOnly(varsLines(get, 'only'));
-  const { pipeline, warnings } = loadPipeline({ file, text, env, vars });
+  const readInclude = (path: string) => readFileSync(resolve(deps.cwd, dirname(file), path), 'utf8');
+  const { pipeline, warnings } = loadPipeline({ file, text, env, vars, readInclude });
   return { pipeline, hash: sha256(text), vars, warnings, env, only };
 }
 

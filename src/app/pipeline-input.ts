@@ -1,5 +1,7 @@
 // A pipeline file read and loaded for a run (a directory, an unreadable or oversized file are
 // told apart), and the --var and --only values of the CLI and the root action.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -28,7 +30,9 @@ export async function readPipelineText(file: string, io: FileSource): Promise<st
 /** The pipeline loaded, with the file's text (its hash identifies the run in a journal). */
 export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean } = {}): Promise<LoadResult & { text: string }> {
   const text = await readPipelineText(file, io);
-  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv }), text };
+  // Inventories (include:) are read next to the pipeline file.
+  const readInclude = (path: string) => readFileSync(resolve(dirname(file), path), 'utf8');
+  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv, readInclude }), text };
 }
 
 /**

@@ -48,12 +48,14 @@ export class PipelineInvalid extends EnginectlError {
   constructor(
     readonly diagnostics: Diagnostic[],
     readonly source: string | undefined,
+    /** The text of other files the findings are in (inventories a pipeline includes), by name. */
+    readonly others: Readonly<Record<string, string>> = {},
   ) {
     super(`${diagnostics.length} problem(s) in ${diagnostics[0]?.file ?? 'the pipeline'}`);
   }
 
   override describe(): string {
-    return `${this.diagnostics.map((d) => formatDiagnostic(d, this.source)).join('\n')}\n${this.message}`;
+    return `${this.diagnostics.map((d) => formatDiagnostic(d, Object.hasOwn(this.others, d.file) ? this.others[d.file] : this.source)).join('\n')}\n${this.message}`;
   }
 }
 

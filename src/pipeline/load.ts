@@ -13,6 +13,7 @@ import { didYouMean, PipelineInvalid, type Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
 import type { Pipeline, ServerDef, Step, TargetSpec } from './model.ts';
 import { checkString, checkValue, type RefScope, type RefWorld } from './references-check.ts';
+import { includeInventories } from './include.ts';
 import { keysAt } from './issues.ts';
 import { lenientCheck, PipelineFileSchema, StepSchema, type PipelineFile } from './schema.ts';
 import { locate, parseYaml, type Path, type YamlSource } from './yaml-doc.ts';
@@ -34,6 +35,8 @@ export interface LoadOptions {
    * checks a file without it, so it runs where secrets are not given (a pull request).
    */
   checkEnv?: boolean;
+  /** Reads an inventory named by `include:` (the edge resolves it next to the pipeline file). */
+  readInclude?: (path: string) => string;
   /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */
   fastYaml?: boolean;
 }
@@ -194,12 +197,15 @@ export function loadPipeline(options: LoadOptions): LoadResult {
   }
 }
 
-function loadParsed({ source, data, diagnostics }: ReturnType<typeof parseYaml>, options: LoadOptions, text: string): LoadResult {
+function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseYaml>, options: LoadOptions, text: string): LoadResult {
   const { file } = options;
   if (diagnostics.length > 0) throw new PipelineInvalid(diagnostics, text);
-  if (!data || typeof data !== 'object' || Array.isArray(data)) fail(file, 'a pipeline file is a mapping with version: 1 and steps:', undefined, text);
+  if (!own || typeof own !== 'object' || Array.isArray(own)) fail(file, 'a pipeline file is a mapping with version: 1 and steps:', undefined, text);
 
-  const problems: Diagnostic[] = [];
+  // Inventories first: what they define is checked in their own files, and merged.
+  const included = includeInventories(source, own as Record<string, unknown>, options.readInclude);
+  const data = included.data;
+  const problems: Diagnostic[] = [...included.problems];
   const parsed = PipelineFileSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) problems.push(...misplacedInputs(source, data, issueDiagnostics(source, parsed.error.issues, [], PipelineFileSchema)));
 
@@ -219,17 +225,19 @@ function loadParsed({ source, data, diagnostics }: ReturnType<typeof parseYaml>,
   const rawVars = (data as { vars?: Record<string, unknown> }).vars;
   const file$ = (parsed.success ? { ...parsed.data, vars: rawVars } : data) as PipelineFile;
   try {
-    problems.push(...semanticProblems(source, file$, options));
+    problems.push(...semanticProblems(source, file$, options, included.origins));
   } catch (error) {
     if (parsed.success || !(error instanceof TypeError)) throw error;
   }
-  if (problems.length > 0) throw new PipelineInvalid(sorted(problems), text);
+  if (problems.length > 0) throw new PipelineInvalid(sorted(problems, file), text, included.texts);
   const stepServers = serverChoice(source, file$, options);
   return { pipeline: normalise(source, file$, file$.steps.map(stepServers.serverOf), options), warnings: [] };
 }
 
-function semanticProblems(source: YamlSource, file$: PipelineFile, options: LoadOptions): Diagnostic[] {
+function semanticProblems(source: YamlSource, file$: PipelineFile, options: LoadOptions, origins: ReadonlyMap<string, YamlSource> = new Map()): Diagnostic[] {
   const problems: Diagnostic[] = [];
+  /** The file a server, target or var is defined in: the pipeline, or an inventory it includes. */
+  const src = (kind: 'servers' | 'targets' | 'vars', name: string) => origins.get(`${kind}.${name}`) ?? source;
   if (!Array.isArray(file$.steps)) return problems;
   const ids = new Map<string, { index: number; uses: string; matrix: boolean }>();
   file$.steps.forEach((s, index) => {
@@ -242,11 +250,11 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
   problems.push(...serverProblems);
 
   const targets = file$.targets ?? {};
-  for (const [name, target] of Object.entries(targets)) problems.push(...credentialProblems(source, ['targets', name], target));
+  for (const [name, target] of Object.entries(targets)) problems.push(...credentialProblems(src('targets', name), ['targets', name], target));
   for (const [name, s] of Object.entries(file$.servers ?? {})) {
     if (typeof s?.url !== 'string' || s.url.includes('${{')) continue;
     const problem = serverUrlProblem(s.url);
-    if (problem) problems.push(at(source, ['servers', name, 'url'], `the URL ${problem}`, 'give the base_url of the API, e.g. https://erp.example.com'));
+    if (problem) problems.push(at(src('servers', name), ['servers', name, 'url'], `the URL ${problem}`, 'give the base_url of the API, e.g. https://erp.example.com'));
   }
   if (!options.emulator) {
     for (const [name, s] of Object.entries(file$.servers ?? {})) {
@@ -258,7 +266,7 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
         where: `server "${name}"`,
         allowWith: 'set allow-insecure-http: true on the server',
       });
-      if (refused) problems.push(at(source, ['servers', name, 'url'], refused.message, refused.hint));
+      if (refused) problems.push(at(src('servers', name), ['servers', name, 'url'], refused.message, refused.hint));
     }
   }
 
@@ -274,11 +282,11 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
   // A var reads env, secrets and the vars before it.
   const earlier = new Set<string>(Object.keys(options.vars ?? {}));
   for (const [name, value] of Object.entries(file$.vars ?? {})) {
-    problems.push(...checkValue(source, ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv }, { ...world, vars: earlier, allVars: world.vars }));
+    problems.push(...checkValue(src('vars', name), ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv }, { ...world, vars: earlier, allVars: world.vars }));
     earlier.add(name);
   }
-  problems.push(...checkValue(source, ['servers'], file$.servers, { allowed: base, skipEnv: skipEnv || options.emulator === true }, world));
-  problems.push(...checkValue(source, ['targets'], file$.targets, { allowed: base, skipEnv }, world));
+  for (const [name, s] of Object.entries(file$.servers ?? {})) problems.push(...checkValue(src('servers', name), ['servers', name], s, { allowed: base, skipEnv: skipEnv || options.emulator === true }, world));
+  for (const [name, t] of Object.entries(file$.targets ?? {})) problems.push(...checkValue(src('targets', name), ['targets', name], t, { allowed: base, skipEnv }, world));
   file$.steps.forEach((s, index) => {
     const scope: RefScope = {
       skipEnv,
@@ -315,14 +323,15 @@ function semanticProblems(source: YamlSource, file$: PipelineFile, options: Load
   return problems;
 }
 
-function sorted(list: Diagnostic[]): Diagnostic[] {
+function sorted(list: Diagnostic[], file: string): Diagnostic[] {
   const seen = new Set<string>();
   return list
     .filter((d) => {
-      const key = `${d.line}:${d.col}:${d.message}`;
+      const key = `${d.file}:${d.line}:${d.col}:${d.message}`;
       return seen.has(key) ? false : (seen.add(key), true);
     })
-    .sort((a, b) => a.line - b.line || a.col - b.col);
+    // The pipeline's own findings first, then each included file's, each in line order.
+    .sort((a, b) => Number(a.file !== file) - Number(b.file !== file) || a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col);
 }
 
 /** A --var (or the action's vars input) the file neither declares nor reads is a typo. */

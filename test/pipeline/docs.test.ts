@@ -35,7 +35,8 @@ test('every whole pipeline shown in docs/pipeline-format.md validates', () => {
   const env = new Proxy({ ENGINE_URL: 'https://erp.example.com' } as Record<string, string>, { get: (target, name: string) => target[name] ?? name });
   for (const text of blocks) {
     try {
-      loadPipeline({ file: 'docs example', text, env });
+      // An example's include: reads the shipped inventory (pipelines/inventory/).
+      loadPipeline({ file: 'docs example', text, env, readInclude: (path) => readFileSync(new URL(`../../pipelines/${path}`, import.meta.url), 'utf8') });
     } catch (error) {
       assert.fail(`an example of docs/pipeline-format.md does not validate:\n${text}\n${(error as PipelineInvalid).diagnostics?.map((d) => formatDiagnostic(d)).join('\n') ?? error}`);
     }

@@ -128,3 +128,18 @@ test('yaml-language-server: hover says what an input means; completion offers th
   const labels = (Array.isArray(completion) ? completion : completion.items).map((i) => i.label);
   for (const type of ['update/vfs', 'replication/sync', 'monitoring/engines', 'assert']) assert.ok(labels.includes(type), `completion offers ${type}: ${labels.join(', ')}`);
 });
+
+test('yaml-language-server: inventory files are validated with their own schema', { timeout: 60_000 }, async (t) => {
+  const lsp = await start(t);
+  const good = await lsp.open(doc('pipelines/inventory/sites.yml'), readFileSync('pipelines/inventory/sites.yml', 'utf8'));
+  assert.deepEqual(good.map((d) => d.message), []);
+  const release = await lsp.open(doc('pipelines/three-site-release.yml'), readFileSync('pipelines/three-site-release.yml', 'utf8'));
+  assert.deepEqual(release.map((d) => d.message), [], 'include: and a server expression are known to the pipeline schema');
+  const broken = await lsp.open(
+    doc('pipelines/inventory/broken.yml'),
+    ['# yaml-language-server: $schema=../../schema/inventory.schema.json', 'targets:', '  prod: { server: p, database: PROD, tokn: t }', 'steps: []', ''].join('\n'),
+  );
+  const lines = broken.map((d) => d.range.start.line);
+  assert.ok(lines.includes(2), `the unknown target key is flagged: ${JSON.stringify(broken)}`);
+  assert.ok(lines.includes(3), 'steps: does not belong in an inventory');
+});

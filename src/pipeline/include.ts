@@ -1,0 +1,82 @@
+// `include: [inventory/prod.yml, ...]`: inventory files (servers, targets, vars) merged into the
+// pipeline before it is checked. Each file is read through the loader's `readInclude` (the edge
+// resolves it next to the pipeline); its problems are located in it; a name defined twice (in the
+// pipeline and an inventory, or in two inventories) is an error naming both places.
+import type { Diagnostic } from './diagnostics.ts';
+import { issueDiagnostics } from './issues.ts';
+import { InventorySchema } from './schema.ts';
+import { locate, parseYaml, type YamlSource } from './yaml-doc.ts';
+
+export const INVENTORY_KINDS = ['servers', 'targets', 'vars'] as const;
+export type InventoryKind = (typeof INVENTORY_KINDS)[number];
+
+export interface Included {
+  /** The pipeline's data with the inventories' servers, targets and vars merged in. */
+  data: Record<string, unknown>;
+  /** Where each included name is defined: `targets.prod` -> the inventory's source. */
+  origins: Map<string, YamlSource>;
+  problems: Diagnostic[];
+  /** The inventories' text, by name, to show their lines under a finding. */
+  texts: Record<string, string>;
+}
+
+export function includeInventories(source: YamlSource, data: Record<string, unknown>, readInclude: ((path: string) => string) | undefined): Included {
+  const includes = data.include;
+  const origins = new Map<string, YamlSource>();
+  const problems: Diagnostic[] = [];
+  const texts: Record<string, string> = {};
+  if (!Array.isArray(includes) || includes.length === 0) return { data, origins, problems, texts };
+  const merged: Record<InventoryKind, Record<string, unknown>> = { servers: {}, targets: {}, vars: {} };
+  const where = new Map<string, string>();
+  const place = (src: YamlSource, path: (string | number)[]) => {
+    const p = locate(src, path, { key: true });
+    return `${src.file}:${p.line}:${p.col}`;
+  };
+  const add = (kind: InventoryKind, entries: unknown, src: YamlSource) => {
+    if (!entries || typeof entries !== 'object' || Array.isArray(entries)) return;
+    for (const [name, value] of Object.entries(entries)) {
+      const key = `${kind}.${name}`;
+      if (where.has(key)) {
+        const p = locate(src, [kind, name], { key: true });
+        problems.push({ file: src.file, line: p.line, col: p.col, message: `${kind.slice(0, -1)} "${name}" is defined twice: here and at ${where.get(key)}`, hint: 'a name is defined once, in the pipeline or in one inventory' });
+        continue;
+      }
+      where.set(key, place(src, [kind, name]));
+      Object.defineProperty(merged[kind], name, { value, enumerable: true, writable: true, configurable: true });
+      if (src !== source) origins.set(key, src);
+    }
+  };
+  for (const kind of INVENTORY_KINDS) add(kind, data[kind], source);
+  includes.forEach((path, index) => {
+    if (typeof path !== 'string') return;
+    const at = locate(source, ['include', index]);
+    if (!readInclude) {
+      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: inventories are read next to a pipeline file`, hint: 'run the pipeline from its file' });
+      return;
+    }
+    let text: string;
+    try {
+      text = readInclude(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: cannot read it (${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)})`, hint: 'paths are relative to the pipeline file' });
+      return;
+    }
+    texts[path] = text;
+    const parsed = parseYaml(path, text, { fast: false });
+    if (parsed.diagnostics.length > 0) {
+      problems.push(...parsed.diagnostics);
+      return;
+    }
+    const checked = InventorySchema.safeParse(parsed.data ?? {}, { reportInput: true });
+    if (!checked.success) {
+      problems.push(...issueDiagnostics(parsed.source, checked.error.issues, [], InventorySchema, 'the inventory'));
+      return;
+    }
+    const inventory = parsed.data as Record<string, unknown>;
+    for (const kind of INVENTORY_KINDS) add(kind, inventory[kind], parsed.source);
+  });
+  const out: Record<string, unknown> = { ...data };
+  for (const kind of INVENTORY_KINDS) if (Object.keys(merged[kind]).length > 0) out[kind] = merged[kind];
+  return { data: out, origins, problems, texts };
+}

@@ -1,0 +1,71 @@
+// Inventories (include:): servers, targets and vars shared by pipelines. The three-site release
+// runs from one inventory on the embedded emulator; problems in an inventory are located in it;
+// a name defined twice names both places; `matrix` reads through includes; the inventory schema
+// is generated and current.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+
+test('the three-site release runs from its inventory on the emulator: every step once per site, gated on each site\'s Engines', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-sites-'));
+  const r = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--report-json', join(dir, 'r.json')]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { id: string | null; server: string | null; outcome: string; outputs: Record<string, unknown> }[] };
+  for (const id of ['clear', 'vfs', 'engines']) {
+    assert.deepEqual(report.steps.filter((s) => s.id === id).map((s) => [s.server, s.outcome]), [['test', 'success'], ['staging', 'success'], ['prod', 'success']], id);
+  }
+  assert.deepEqual(report.steps.filter((s) => s.id === 'engines').map((s) => s.outputs.missing), [[], [], []]);
+  const matrix = await runCli(['matrix', 'pipelines/three-site-release.yml', '--step', 'engines', '--emulator']);
+  assert.equal(matrix.code, 0, matrix.stderr);
+  assert.deepEqual(JSON.parse(matrix.stdout), { include: [{ site: 'test' }, { site: 'staging' }, { site: 'prod' }] });
+});
+
+function workspace(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-include-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+test('problems inside an included inventory are located in that file, its line shown', async () => {
+  const dir = workspace({
+    'p.yml': 'version: 1\ninclude: [inv/prod.yml]\nsteps:\n  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n',
+    'inv/prod.yml': 'targets:\n  prod:\n    server: prod-db.example.com\n    database: PROD\n    tokn: x\n',
+  });
+  const r = await runCli(['validate', join(dir, 'p.yml')]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^inv\/prod\.yml:5:5 unknown key "tokn"[^\n]*\n {2}5 \| {5}tokn: x\n/m);
+  assert.match(r.stderr, /hint: did you mean "token"\?/);
+  const credentials = workspace({
+    'p.yml': 'version: 1\ninclude: [inv/prod.yml]\nsteps:\n  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n',
+    'inv/prod.yml': 'targets:\n  prod: { server: prod-db.example.com, database: PROD }\n',
+  });
+  const missing = await runCli(['validate', join(credentials, 'p.yml')]);
+  assert.match(missing.stderr, /^inv\/prod\.yml:2:9 target needs a token, or both a username and a password/m);
+});
+
+test('a name defined twice (the pipeline and an inventory, or two inventories) names both places; a missing inventory is located at include:', async () => {
+  const dir = workspace({
+    'p.yml': 'version: 1\ninclude: [a.yml, b.yml, gone.yml]\ntargets:\n  prod: { server: p, database: PROD, token: t }\nsteps:\n  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n',
+    'a.yml': 'targets:\n  prod: { server: p, database: PROD, token: t }\nvars:\n  files: [1]\n',
+    'b.yml': 'vars:\n  files: [2]\n',
+  });
+  const r = await runCli(['validate', join(dir, 'p.yml')]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, new RegExp(`${join(dir, 'p.yml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:25 include gone\\.yml: cannot read it \\(no such file\\)`));
+  assert.match(r.stderr, new RegExp(`^a\\.yml:2:3 target "prod" is defined twice: here and at ${join(dir, 'p.yml').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4:3`, 'm'));
+  assert.match(r.stderr, /^b\.yml:2:3 var "files" is defined twice: here and at a\.yml:4:3/m);
+});
+
+test('the committed schema/inventory.schema.json is what `enginectl schema --inventory` prints', async () => {
+  const r = await runCli(['schema', '--inventory']);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, readFileSync('schema/inventory.schema.json', 'utf8'), 'run `npm run schema` and commit schema/');
+  const pipeline = JSON.parse(readFileSync('schema/pipeline.schema.json', 'utf8')) as { properties: Record<string, unknown> };
+  assert.ok(pipeline.properties.include, 'the pipeline schema knows include:');
+});
