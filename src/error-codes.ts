@@ -1,0 +1,70 @@
+// Every error code enginectl gives, in one table: the exit code it leads to and what the user
+// should do. docs/error-codes.md shows it; a test checks that every code thrown in src/ is here.
+
+export interface ErrorCodeDoc {
+  /** The process exit code when this error ends a command (1 for a step's failure). */
+  exit: 1 | 2;
+  /** What to do about it. */
+  action: string;
+}
+
+const usage = (action: string): ErrorCodeDoc => ({ exit: 2, action });
+const step = (action: string): ErrorCodeDoc => ({ exit: 1, action });
+
+export const ERROR_CODES: Readonly<Record<string, ErrorCodeDoc>> = {
+  // Invalid input (exit 2): nothing was sent.
+  PIPELINE_INVALID: usage('fix the file at each FILE:LINE:COL printed; `enginectl validate` lists them all'),
+  BAD_ARGUMENTS: usage('fix the command line; `enginectl <command> --help` lists the options'),
+  UNKNOWN_COMMAND: usage('use one of the commands `enginectl --help` lists'),
+  BAD_INPUT: usage("fix the action's input named in the message"),
+  BAD_VAR: usage('give --var NAME=VALUE with a var the pipeline declares or reads'),
+  BAD_ONLY: usage('give --only KEY=VALUE with a matrix key and value that exist'),
+  BAD_REPORT_PATH: usage('choose a report path in a directory this process can write'),
+  BAD_JOURNAL: usage('give the journal file a run wrote with --journal, in a writable place'),
+  RESUME_REFUSED: usage('resume the same file, vars and --only, or decide with --in-doubt retry or skip, or pass --force'),
+  BAD_DATA: usage('give --data valid JSON (or @FILE, @-) or another --content-type'),
+  NO_SERVER: usage('set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator'),
+  BAD_SERVER_URL: usage('give the base_url of the API: an http(s) URL, a port up to 65535, no white space'),
+  BAD_SERVER: usage('write true or false for insecure-skip-tls-verify and allow-insecure-http'),
+  UNKNOWN_SERVER: usage("make the step's server name (or its matrix values) one of the servers"),
+  INSECURE_HTTP: usage('use https://, or on a trusted network allow-insecure-http: true'),
+  CA_FILE_UNREADABLE: usage('give ca-file a PEM file this process can read'),
+  CA_FILE_INVALID: usage('give ca-file a PEM certificate (convert DER with openssl x509 -inform der)'),
+  EXPRESSION: usage('fix the expression named in the message (a var, the name, a server)'),
+  NO_MATRIX: usage('name a step with a matrix (matrix --step ID)'),
+  NO_SUCH_STEP: usage('name a step id that exists (matrix --step ID)'),
+  AMBIGUOUS_MATRIX: usage('name the step with --step ID: several steps have a matrix'),
+  BAD_CI: usage('give --ci one of github, gitlab, azure, jenkins, plain'),
+  BAD_FAULT: usage('write --fault "[METHOD] PATH SETTINGS" as `enginectl emulator --help` shows'),
+  BAD_USER_SPEC: usage('write --user NAME:PASSWORD:SCOPES'),
+  BAD_STATE_FILE: usage('give --state a JSON state file as docs/emulator.md describes'),
+  EMULATOR_LISTEN: usage('choose another --port (0 picks a free one) or --host'),
+  // A step's failure (exit 1): the run says which step, the call, and the server.
+  API_CONNECTION_REFUSED: step('check that the server runs and the URL and port are right'),
+  API_CONNECTION_RESET: step('check the server and any proxy; a write may or may not have been applied'),
+  API_DNS_FAILURE: step('check the host name of the server URL and this machine’s DNS'),
+  API_TLS_FAILURE: step('fix what the message says: the URL’s host, the certificate’s expiry, or ca-file'),
+  API_PROXY: step('fix HTTPS_PROXY/HTTP_PROXY (credentials for a 407) or NO_PROXY'),
+  API_REDIRECT: step('use the address the redirect points to as the server URL, if it is the API'),
+  API_TRANSPORT: step('check the network path to the server'),
+  API_TIMEOUT: step("raise the server's timeout if the operation takes longer; check the server"),
+  API_ABORTED: step('the run was interrupted: resume it from its journal if it had one'),
+  API_UNAUTHORIZED: step("check the server's user name and password"),
+  API_FORBIDDEN: step('ask for the scope the message names'),
+  API_NOT_FOUND: step('check the key or id the message names'),
+  API_HTTP_STATUS: step("read the server's message; its logs say why"),
+  API_INVALID_RESPONSE: step('check the URL points at the API, not a proxy or login page'),
+  API_RESPONSE_TOO_LARGE: step("raise the server's max-response-size; for a write, check whether it was applied"),
+  API_UNEXPECTED_STATUS: step('api/request: the status was not expect-status; read the body'),
+  STEP_FAILED: step('the step ran and its result says it failed (success: false, a gate, an assertion)'),
+  STEP_TIMEOUT: step("raise the step's timeout, or check the server"),
+  STEP_ERROR: step('an unexpected error in the step: report it with the run’s journal'),
+  GATE_TIMEOUT: step("the server did not answer a gate's check within its wait: check the server"),
+  REPLICATION_FAILED: step("the server answered HTTP 500 to a sync: its logs say which replication failed"),
+  INPUT_INVALID: step('an input resolved at run time is not of its type: fix the expression or value'),
+  CANCELLED: step('the run was interrupted (exit 130/143): run it again, or resume from its journal'),
+  IN_DOUBT: step('check on the server whether the call was applied, then --resume with --in-doubt skip or retry'),
+  FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
+  NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
+  NOT_FINISHED: step('the run ended during this step (a killed run): resume it from its journal'),
+};

@@ -1,0 +1,61 @@
+// One table of error codes (src/error-codes.ts): every code thrown or reported in src/ is in it,
+// and docs/error-codes.md shows it as it is (UPDATE_GOLDEN=1 npm test rewrites the page).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ERROR_CODES } from '../src/error-codes.ts';
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return files(path);
+    return path.endsWith('.ts') && !path.endsWith('error-codes.ts') ? [path] : [];
+  });
+}
+
+/**
+ * The codes src/ gives. In the emulator only its usage errors count: the rest of its codes are the
+ * server's answers and its sample data (an extension's `code: 'AREP'`), not enginectl's.
+ */
+function codesInSource(): Set<string> {
+  const found = new Set<string>();
+  const everywhere = [/UsageError\(\s*'([A-Z_]+)'/g];
+  const outside = [/new ApiError\(\s*'([A-Z_]+)'/g, /make\(\s*'([A-Z_]+)'/g, /readonly code = '([A-Z_]+)'/g, /\bcode: '([A-Z_]+)'/g, /\|\s*'(API_[A-Z_]+)'/g];
+  for (const file of files('src')) {
+    const text = readFileSync(file, 'utf8');
+    for (const p of file.includes('/emulator/') ? everywhere : [...everywhere, ...outside]) for (const m of text.matchAll(p)) found.add(m[1]!);
+  }
+  return found;
+}
+
+const PAGE = 'docs/error-codes.md';
+
+function page(): string {
+  const rows = Object.entries(ERROR_CODES).map(([code, d]) => `| \`${code}\` | ${d.exit} | ${d.action} |`);
+  return `# Error codes
+
+Every error enginectl gives has a stable code: in the terminal (\`enginectl: CODE ...\` or a step's
+\`error:\` line), in the JSON report (\`steps[].error.code\`), as the JUnit failure's \`type\`. Exit
+code 2 means invalid input (nothing was sent); 1 means a step failed (its call, its result, or
+the run was interrupted: 130 for SIGINT, 143 for SIGTERM). The table is \`src/error-codes.ts\`;
+a test keeps it and this page complete.
+
+| code | exit | what to do |
+|---|---|---|
+${rows.join('\n')}
+`;
+}
+
+test('every error code src/ gives is in the table of error codes, and nothing else is', () => {
+  const used = codesInSource();
+  const missing = [...used].filter((c) => !Object.hasOwn(ERROR_CODES, c));
+  assert.deepEqual(missing, [], 'codes given but not in src/error-codes.ts');
+  const unused = Object.keys(ERROR_CODES).filter((c) => !used.has(c));
+  assert.deepEqual(unused, [], 'codes in the table that nothing gives');
+});
+
+test('docs/error-codes.md is the table', () => {
+  if (process.env.UPDATE_GOLDEN) writeFileSync(PAGE, page());
+  assert.equal(readFileSync(PAGE, 'utf8'), page(), 'UPDATE_GOLDEN=1 npm test rewrites docs/error-codes.md');
+});
