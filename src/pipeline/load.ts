@@ -107,7 +107,7 @@ function misplacedInputs(source: YamlSource, data: unknown, problems: Diagnostic
     const step = raw as Record<string, unknown> | null;
     const type = step && typeof step === 'object' ? STEP_TYPES.get(String(step.uses)) : undefined;
     if (!type || (step!.with !== undefined && step!.with !== null)) return;
-    const inputs = keysAt(type.inputs(lenientCheck) as never, []);
+    const inputs = keysAt(inputSchema(type, lenientCheck), []);
     const misplaced = Object.keys(step!).filter((k) => !Object.hasOwn(StepSchema.shape, k) && inputs.includes(k));
     if (misplaced.length === 0) return;
     out = out.filter((d) => !misplaced.some((k) => d.message.startsWith(`unknown key "${k}"`)) && !d.message.startsWith(`steps[${index}].with: expected a mapping`));
@@ -124,7 +124,7 @@ function misplacedInputs(source: YamlSource, data: unknown, problems: Diagnostic
  */
 function varInputProblems(source: YamlSource, step: RawStep, index: number, fileVars: Record<string, unknown>, options: LoadOptions): Diagnostic[] {
   const type = STEP_TYPES.get(step.uses);
-  const shape = type ? (type.inputs(resolved) as unknown as { shape?: Record<string, z.ZodType> }).shape : undefined;
+  const shape = type ? (inputSchema(type, resolved) as unknown as { shape?: Record<string, z.ZodType> }).shape : undefined;
   if (!type || !shape) return [];
   const out: Diagnostic[] = [];
   for (const [input, raw] of Object.entries(step.with ?? {})) {
