@@ -50,11 +50,7 @@ export class Masker {
   private readonly weak = new Set<string>();
   private pattern: RegExp | undefined;
 
-  constructor(private readonly hooks: MaskerHooks | ((form: string) => void) = {}) {}
-
-  private get on(): MaskerHooks {
-    return typeof this.hooks === 'function' ? { onSecret: this.hooks } : this.hooks;
-  }
+  constructor(private readonly on: MaskerHooks = {}) {}
 
   /** Registers a secret; `name` says which one in a warning when it is too short to mask in text. */
   add(secret: string | undefined | null, name = 'a secret'): void {

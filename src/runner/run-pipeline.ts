@@ -9,13 +9,13 @@ import type { Pipeline, Step } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
 import type { RunLogger } from './logger.ts';
-import { MASK, Masker } from './masker.ts';
+import { Masker } from './masker.ts';
 import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
 import { instanceCalls, type RunObserver } from './observer.ts';
 import { instanceKey, type ResumePlan } from './resume.ts';
 import type { Outcome, RunResult, StepError, StepRun } from './result.ts';
-import { prepareRun, registerInputSecrets, serverName, type Env, type ResolvedServer } from './scope.ts';
+import { maskDeclared, prepareRun, registerInputSecrets, serverName, type Env, type ResolvedServer } from './scope.ts';
 
 export interface RunnerDeps {
   clientFor(server: ResolvedServer): EngineClient;
@@ -62,18 +62,6 @@ interface InstanceState {
 function errorOf(error: unknown): StepError {
   if (error instanceof EnginectlError) return { code: error.code, message: error.message, hint: error.hint };
   return { code: 'STEP_ERROR', message: error instanceof Error ? error.message : String(error) };
-}
-
-/** The declared secret fields of inputs or outputs (dotted paths) masked whole, whatever their length. */
-function maskDeclared(value: Record<string, unknown>, paths: readonly string[] | undefined): Record<string, unknown> {
-  for (const path of paths ?? []) {
-    const keys = path.split('.');
-    let holder: unknown = value;
-    for (const key of keys.slice(0, -1)) holder = holder && typeof holder === 'object' && Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
-    const last = keys.at(-1)!;
-    if (holder && typeof holder === 'object' && typeof (holder as Record<string, unknown>)[last] === 'string') (holder as Record<string, unknown>)[last] = MASK;
-  }
-  return value;
 }
 
 /** A cancelled instance: in doubt when its last call left and got no answer. */

@@ -4,7 +4,7 @@ import { ExprError, compiledReferences, isStatic, resolveDeep, toText, type Eval
 import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import type { StepType, TargetDef } from '../steps/types.ts';
-import type { Masker } from './masker.ts';
+import { MASK, type Masker } from './masker.ts';
 
 export interface ResolvedServer {
   name: string;
@@ -125,13 +125,30 @@ function resolveTargets(pipeline: Pipeline, contexts: Record<string, unknown>, m
   return targets;
 }
 
+/** The object holding a declared secret field (a dotted path: `target.token`), and its key. */
+function fieldAt(value: unknown, path: string): { holder: Record<string, unknown>; key: string } | undefined {
+  const keys = path.split('.');
+  let holder: unknown = value;
+  for (const key of keys.slice(0, -1)) holder = holder && typeof holder === 'object' && Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
+  const key = keys.at(-1)!;
+  return holder && typeof holder === 'object' && typeof (holder as Record<string, unknown>)[key] === 'string' ? { holder: holder as Record<string, unknown>, key } : undefined;
+}
+
 /** The secrets a step type declares among its resolved inputs (`target.token`, `code`). */
 export function registerInputSecrets(type: StepType, inputs: Record<string, unknown>, masker: Masker): void {
   for (const path of type.secretInputs ?? []) {
-    let value: unknown = inputs;
-    for (const key of path.split('.')) value = value && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-    if (typeof value === 'string') masker.add(value, `input ${path}`);
+    const field = fieldAt(inputs, path);
+    if (field) masker.add(field.holder[field.key] as string, `input ${path}`);
   }
+}
+
+/** The declared secret fields of (masked) inputs or outputs replaced whole, whatever their length. */
+export function maskDeclared(value: Record<string, unknown>, paths: readonly string[] | undefined): Record<string, unknown> {
+  for (const path of paths ?? []) {
+    const field = fieldAt(value, path);
+    if (field) field.holder[field.key] = MASK;
+  }
+  return value;
 }
 
 /** The server an instance calls: the step's, or its expression resolved with the instance's matrix. */
