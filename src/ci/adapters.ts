@@ -2,14 +2,9 @@
 // warning annotations, outputs as variables, the summary, the final status. Every piece of text
 // in them is untrusted and neutralised first; only the command syntax itself is ours.
 import type { CiName } from './detect.ts';
-import { neutralise } from './neutralise.ts';
+import { neutralise } from '../text/neutralise.ts';
 import type { CiVariable } from './variables.ts';
-
-export interface Where {
-  file?: string | undefined;
-  line?: number | undefined;
-  col?: number | undefined;
-}
+import type { Where } from '../log/sink.ts';
 
 export interface CiAdapter {
   name: CiName;

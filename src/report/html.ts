@@ -2,9 +2,10 @@
 // timeline of the steps (bars by start and duration, coloured by outcome), the step table, the
 // failures, and each update's own report rendered.
 import { formatDuration } from '../duration.ts';
+import { countsPhrase } from '../runner/result.ts';
 import { statusOf, targetOf, updateReportOf, type Report } from './model.ts';
 import { markdownToHtml } from './server-markdown.ts';
-import { escapeHtml as h } from './text.ts';
+import { escapeHtml as h } from '../text/escape.ts';
 
 const COLOURS: Record<string, string> = { success: '#1a7f37', failure: '#cf222e', skipped: '#8c959f', cancelled: '#bf8700', 'in doubt': '#bc4c00' };
 
@@ -72,7 +73,7 @@ export function renderHtml(report: Report): string {
 <body>
 <header style="background:${COLOURS[report.outcome]}">
 <h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
-<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${c.success} succeeded, ${c.failure} failed, ${c.skipped} skipped, ${c.cancelled} cancelled</p>
+<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}</p>
 </header>
 <main>
 <h2>Timeline</h2>

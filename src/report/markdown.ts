@@ -3,9 +3,10 @@
 // 1 MiB limit of a job summary: the biggest update reports are cut first, with a pointer to the
 // full JSON/HTML report.
 import { formatDuration } from '../duration.ts';
-import { statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
-import { neutralise } from '../ci/neutralise.ts';
-import { cell, ICONS } from './text.ts';
+import { countsPhrase } from '../runner/result.ts';
+import { ICONS, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
+import { neutralise } from '../text/neutralise.ts';
+import { cell } from '../text/escape.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Room left for GitHub's own framing of the summary. */
@@ -85,8 +86,7 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
   const icon = ICONS[report.outcome] ?? '';
   out.push(`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '');
   const c = report.counts;
-  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`, `${c.inDoubt} in doubt`].filter((p) => !p.startsWith('0 '));
-  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${parts.join(', ')} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}`, '');
+  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}`, '');
   out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
   for (const s of report.steps) {
     const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${s.inDoubt ? ' (in doubt)' : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;

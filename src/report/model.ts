@@ -1,7 +1,8 @@
 // The report model: the run as every rendering sees it, versioned and stable
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
 import { z } from 'zod';
-import type { RunResult } from '../runner/result.ts';
+import { countSteps, type RunResult } from '../runner/result.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
 
 export const REPORT_VERSION = 1;
@@ -47,7 +48,6 @@ export const Report = z.object({
 export type Report = z.infer<typeof Report>;
 
 export function buildReport(result: RunResult): Report {
-  const count = (o: string) => result.steps.filter((s) => s.outcome === o).length;
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: 'enginectl', version: VERSION },
@@ -55,7 +55,7 @@ export function buildReport(result: RunResult): Report {
     outcome: result.outcome,
     startedAt: new Date(result.startedAt).toISOString(),
     durationMs: result.durationMs,
-    counts: { total: result.steps.length, success: count('success'), failure: count('failure'), skipped: count('skipped'), cancelled: count('cancelled'), inDoubt: result.steps.filter((s) => s.inDoubt).length },
+    counts: countSteps(result.steps),
     steps: result.steps.map((s) => ({
       step: s.step,
       id: s.id ?? null,
@@ -89,12 +89,15 @@ export function statusOf(step: Pick<ReportStep, 'outcome' | 'inDoubt'>): ReportS
   return step.inDoubt && step.outcome === 'cancelled' ? 'in doubt' : step.outcome;
 }
 
+/** The icon of a step's status in the Markdown and HTML reports. */
+export const ICONS: Record<string, string> = { success: '✅', failure: '❌', skipped: '⏭️', cancelled: '⏹️', 'in doubt': '⚠️' };
+
 export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 
-/** The update result of a step, when it has one (update/system, update/vfs). */
+/** The update result of a step, when its type has one (update/system, update/vfs). */
 export function updateReportOf(step: ReportStep): { report: string; success: boolean } | undefined {
   const r = step.result as { report?: unknown; success?: unknown } | null;
-  if (!r || typeof r !== 'object' || typeof r.report !== 'string' || !step.uses.startsWith('update/')) return undefined;
+  if (!r || typeof r !== 'object' || typeof r.report !== 'string' || !STEP_TYPES.get(step.uses)?.updateReport) return undefined;
   return { report: r.report, success: r.success === true };
 }
 

@@ -1,7 +1,7 @@
 // The server's Markdown reports as HTML, safely: raw HTML is shown as text, links keep only
 // http(s), mailto and in-page targets, images are not loaded (the report works offline).
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml, visibleControls } from './text.ts';
+import { escapeHtml, visibleControls } from '../text/escape.ts';
 
 const SAFE_URL = /^(https?:|mailto:|#)/i;
 

@@ -47,3 +47,28 @@ export interface RunResult {
   durationMs: number;
   steps: StepRun[];
 }
+
+export interface StepCounts {
+  total: number;
+  success: number;
+  failure: number;
+  skipped: number;
+  cancelled: number;
+  inDoubt: number;
+}
+
+/** Step runs by outcome: the one count the terminal, the reports and the summary all show. */
+export function countSteps(steps: readonly Pick<StepRun, 'outcome' | 'inDoubt'>[]): StepCounts {
+  const counts: StepCounts = { total: steps.length, success: 0, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0 };
+  for (const s of steps) {
+    counts[s.outcome]++;
+    if (s.inDoubt) counts.inDoubt++;
+  }
+  return counts;
+}
+
+/** "3 succeeded, 1 failed, 1 in doubt": the outcomes that occurred. */
+export function countsPhrase(c: StepCounts): string {
+  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`, `${c.inDoubt} in doubt`].filter((p) => !p.startsWith('0 '));
+  return parts.join(', ') || 'none';
+}

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { neutralise } from '../../src/ci/neutralise.ts';
+import { neutralise } from '../../src/text/neutralise.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { LICENSE_CREATE_WITH } from '../helpers/run.ts';

@@ -1,7 +1,7 @@
 // Reads each step's outcome back out of every rendering a user reviews (JSON, JUnit, the Markdown
 // summary, HTML), so a test can say "this step is a failure in every report", not only in one.
 import assert from 'node:assert/strict';
-import { ICONS } from '../../src/report/text.ts';
+import { ICONS } from '../../src/report/model.ts';
 
 export interface ReportTexts {
   json: string;

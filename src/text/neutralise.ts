@@ -3,7 +3,7 @@
 // commands (`::error::`), Azure logging commands (`##vso[`, `##[group]`), GitLab section markers
 // and any terminal escape sequence (ESC, CR) are broken with a zero-width space or made visible.
 
-import { visibleControls } from '../report/text.ts';
+import { visibleControls } from './escape.ts';
 
 const ZWSP = '\u200B';
 

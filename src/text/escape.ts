@@ -1,4 +1,5 @@
-// Escaping for the renderings.
+// Text made safe for where it goes: control characters made visible, HTML escaped, a Markdown
+// table cell. Below every renderer and every log, so both use one definition.
 
 /** Control characters (ESC, NUL, CR...) made visible: a report never carries a terminal escape. */
 export function visibleControls(text: string): string {
@@ -14,5 +15,3 @@ export function escapeHtml(text: string): string {
 export function cell(text: string): string {
   return visibleControls(text.replace(/\r?\n|\r/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/[[\]]/g, '\\$&');
 }
-
-export const ICONS: Record<string, string> = { success: '✅', failure: '❌', skipped: '⏭️', cancelled: '⏹️', 'in doubt': '⚠️' };
