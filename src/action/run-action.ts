@@ -17,24 +17,21 @@ import { Masker } from '../runner/masker.ts';
 import type { RunResult } from '../runner/result.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
-import { upsertComment, type DeploymentState, type GitHubApi } from './github-api.ts';
+import type { DeploymentState } from './github-api.ts';
+import { finishDeployment, prComment, startDeployment, type GitHubDeps } from './github-records.ts';
 import type { GitHubContext } from './github-context.ts';
-import { GitHubLogger } from './github-logger.ts';
+import { RunLog } from '../log/run-log.ts';
+import { actionsSink } from './actions-sink.ts';
 import { booleanInput, varsLines } from './inputs.ts';
 import { serverEnv, stepPipeline } from './step-pipeline.ts';
-import type { Toolkit } from './toolkit.ts';
 
 /** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
 const COMMENT_LIMIT = 60_000;
 
-export interface ActionDeps {
-  kit: Toolkit;
+export interface ActionDeps extends GitHubDeps {
   env: Env;
   cwd: string;
-  context: GitHubContext;
   readFile(path: string): Promise<string>;
-  /** The GitHub API for a token; called only when a PR comment or a Deployment is asked for. */
-  github(token: string): GitHubApi;
   signal: AbortSignal;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
@@ -115,9 +112,11 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? await startDeployment(deps, label, environment, masker) : undefined;
 
-  const logger = new GitHubLogger(kit, (run) => {
-    const step = pipeline.steps[run.step];
-    return def.uses || !step ? {} : { file: inWorkspace(context, pipeline.file), startLine: step.position.line };
+  const logger = new RunLog(actionsSink(kit), {
+    where: (run) => {
+      const step = pipeline.steps[run.step];
+      return def.uses || !step ? undefined : { file: inWorkspace(context, pipeline.file), line: step.position.line };
+    },
   });
   const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
   const base = join(deps.reportDir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
@@ -171,50 +170,6 @@ export function outputsOf(result: RunResult): Record<string, unknown> {
     out[key] = runs[0]!.matrix ? runs.map((r) => ({ matrix: r.matrix, outcome: r.outcome, outputs: r.outputs })) : runs[0]!.outputs;
   }
   return out;
-}
-
-async function prComment(def: ActionDef, deps: ActionDeps, pipeline: Pipeline, markdown: string, masker: Masker): Promise<void> {
-  const { kit, context } = deps;
-  if (!booleanInput(kit.getInput, 'pr-comment', false)) return;
-  if (context.pullRequest === undefined) {
-    kit.info(`pr-comment: the ${context.eventName || 'current'} event has no pull request; no comment was written`);
-    return;
-  }
-  try {
-    const key = def.uses ? `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}` : pipeline.file;
-    const done = await upsertComment(deps.github(kit.getInput('github-token')), context.pullRequest, key, markdown);
-    kit.info(`pr-comment: ${done} the report comment on #${context.pullRequest}`);
-  } catch (error) {
-    kit.warning(masker.mask(`pr-comment: the comment could not be written: ${(error as Error).message}`), { title: 'enginectl' });
-  }
-}
-
-async function startDeployment(deps: ActionDeps, name: string, environment: string, masker: Masker): Promise<{ id: number } | undefined> {
-  const { kit, context } = deps;
-  try {
-    const api = deps.github(kit.getInput('github-token'));
-    const id = await api.createDeployment({ ref: context.sha || context.ref, environment, description: `enginectl: ${name}` });
-    await api.createDeploymentStatus(id, { state: 'in_progress', description: `running ${name}`, logUrl: context.runUrl, environment });
-    kit.info(`deployment ${id} to ${environment}: in_progress`);
-    return { id };
-  } catch (error) {
-    kit.warning(masker.mask(`deployment-environment: the Deployment could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
-    return undefined;
-  }
-}
-
-async function finishDeployment(deps: ActionDeps, deployment: { id: number }, state: DeploymentState, description: string, environment: string, masker: Masker): Promise<void> {
-  try {
-    await deps.github(deps.kit.getInput('github-token')).createDeploymentStatus(deployment.id, {
-      state,
-      description: masker.mask(description),
-      logUrl: deps.context.runUrl,
-      environment,
-    });
-    deps.kit.info(`deployment ${deployment.id} to ${environment}: ${state}`);
-  } catch (error) {
-    deps.kit.warning(masker.mask(`deployment-environment: the final status could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
-  }
 }
 
 /** Invalid inputs or pipeline: annotations on the file's lines, a summary, outputs, exit 2. */

@@ -87,7 +87,7 @@ function inputProblems(def: ActionDef, inputs: Record<string, unknown>): Diagnos
 export function stepPipeline(def: ActionDef, get: GetInput, env: Env): Pipeline {
   const type = STEP_TYPES.get(def.uses!)!;
   const inputs = stepInputs(def, get);
-  if (def.uses!.startsWith('update/') && inputs.target === undefined) {
+  if (type.targetInput && inputs[type.targetInput] === undefined) {
     throw new UsageError('BAD_INPUT', `${def.id}: target-server and target-database are required`, { hint: 'set target-server, target-database and target-token (or target-username and target-password)' });
   }
   const problems = inputProblems(def, inputs);

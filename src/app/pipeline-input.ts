@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
-import { loadPipeline, MAX_FILE_BYTES, type LoadResult } from '../pipeline/load.ts';
+import { loadPipeline, type LoadResult } from '../pipeline/load.ts';
 
 export interface FileSource {
   readFile(path: string): Promise<string>;
@@ -20,7 +20,6 @@ export async function readPipelineText(file: string, io: FileSource): Promise<st
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
     throw new PipelineInvalid([{ file, line: 1, col: 1, message: `cannot read the pipeline: ${why}`, hint: code === 'EISDIR' ? 'name a .yml file in it' : undefined }], undefined);
   }
-  if (text.length > MAX_FILE_BYTES * 4) throw new PipelineInvalid([{ file, line: 1, col: 1, message: `the file is larger than ${MAX_FILE_BYTES} bytes (1 MiB)` }], undefined);
   if (text.includes('\uFFFD')) {
     throw new PipelineInvalid([{ file, line: 1, col: 1, message: 'the file is not valid UTF-8', hint: 'save it as UTF-8' }], undefined);
   }

@@ -6,7 +6,7 @@ import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Carried, ResumePlan } from '../runner/resume.ts';
-import { STEP_TYPES } from '../steps/registry.ts';
+import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { doubtOf, type JournalState } from './journal-read.ts';
 
 export type InDoubtDecision = 'retry' | 'skip';
@@ -72,7 +72,8 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       const gone = context === 'steps' && id !== undefined && field === 'outputs' ? lost.get(id) : undefined;
       if (!gone || (name !== undefined && gone.names !== 'all' && !gone.names.has(name))) continue;
       const producer = pipeline.steps[gone.index]!;
-      if (STEP_TYPES.get(producer.uses)?.readOnly) {
+      const type = STEP_TYPES.get(producer.uses);
+      if (type && isReadOnly(type, producer.with ?? {})) {
         for (const p of last.instances) if (p.step === producer.index) carried.delete(p.key);
         continue;
       }

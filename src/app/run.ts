@@ -6,7 +6,7 @@ import { EngineClient } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderings, type Renderings } from '../report/renderings.ts';
-import type { RunLogger } from '../runner/logger.ts';
+import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { RunResult } from '../runner/result.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';

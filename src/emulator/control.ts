@@ -1,12 +1,19 @@
 // The emulator's own control routes under /_emulator/ (not part of the enterprise API, no
 // authentication; the emulator listens on loopback): the request log, faults and the state.
-import type { Emulator } from './emulator.ts';
-import { parseFault, type FaultRule } from './faults.ts';
+import { parseFault, type FaultRule, type FaultSet } from './faults.ts';
 import { badRequest, empty, HttpProblem, json, jsonBody, type EmuRequest, type EmuResponse } from './http.ts';
 import { parseState } from './state-file.ts';
+import type { EmulatorState } from './state.ts';
 import { EnginectlError } from '../errors.ts';
 
-export function control(emulator: Emulator): (req: EmuRequest) => EmuResponse {
+/** What the control routes see of the emulator (declared here, so neither file imports the other). */
+export interface Controlled {
+  readonly requests: unknown[];
+  readonly faults: FaultSet;
+  state: EmulatorState;
+}
+
+export function control(emulator: Controlled): (req: EmuRequest) => EmuResponse {
   return (req) => {
     try {
       const route = `${req.method} ${req.path}`;

@@ -1,3 +1,4 @@
+// Longer than 250 lines: it is data (the documented sample classes, entities, licenses and Engines), not logic.
 // The documented sample state the emulator starts with (docs/emulator.md describes it).
 // Dates and timestamps are relative to `now`, so licenses expire and Engines report on time.
 import type { ClassDef, EmulatorState, EngineRecord, StoredEntity } from './state.ts';

@@ -126,20 +126,20 @@ function toJson(schema: z.ZodType): Json {
 
 /**
  * The step of one type: its `with` inputs with their descriptions (steps/input-docs.ts), and the
- * rules JSON Schema can say: `with` is required when an input is, and update/vfs needs files or
- * directories.
+ * rules JSON Schema can say: `with` is required when an input is, and the inputs of which one is
+ * needed (update/vfs: files or directories).
  */
 function stepVariant(type: StepType): Json {
   const inputs = toJson(type.inputs(lenient) as z.ZodType);
   delete inputs.$schema;
   const properties = (inputs.properties ?? {}) as Record<string, Json>;
   for (const [name, doc] of Object.entries(INPUT_DOCS[type.uses] ?? {})) if (properties[name]) properties[name] = { ...properties[name], description: doc };
-  if (type.uses === 'update/vfs') inputs.anyOf = [{ required: ['files'] }, { required: ['directories'] }];
+  if (type.anyOfInputs) inputs.anyOf = type.anyOfInputs.map((name) => ({ required: [name] }));
   const required = Array.isArray(inputs.required) && inputs.required.length > 0;
   return {
     title: `${type.uses}: ${type.summary}`,
     properties: { with: { title: `inputs of ${type.uses}`, ...inputs } },
-    ...(required || type.uses === 'update/vfs' ? { required: ['with'] } : {}),
+    ...(required || type.anyOfInputs ? { required: ['with'] } : {}),
   };
 }
 

@@ -27,8 +27,8 @@ export default defineStep<Inputs>({
   summary: 'API request',
   inputs,
   outputs: ['status', 'body'],
-  // Only a GET is read-only; the registry asks per instance through readOnlyFor.
-  readOnly: false,
+  // A method written as an expression is not known to be GET: not read-only.
+  readOnly: (i) => (i.method ?? 'GET') === 'GET',
   needsServer: true,
   plan: (i) => [{ method: i.method ?? 'GET', path: i.path, query: i.query, body: i.body, contentType: i['content-type'] }],
   async run(i, env) {

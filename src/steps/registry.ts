@@ -42,12 +42,6 @@ const ALL = [
 export const STEP_TYPES: ReadonlyMap<string, StepType> = new Map(ALL.map((s) => [s.uses, s]));
 export const STEP_NAMES = ALL.map((s) => s.uses) as [string, ...string[]];
 
-export function stepType(uses: string): StepType {
-  const found = STEP_TYPES.get(uses);
-  if (!found) throw new Error(`unknown step type ${uses}`);
-  return found;
-}
-
 const schemas = new Map<Wrap, Map<string, z.ZodType>>();
 
 /**
@@ -62,8 +56,7 @@ export function inputSchema(step: StepType, wrap: Wrap): z.ZodType {
   return schema;
 }
 
-/** GET-only calls: retried by the client on transient faults, never by the pipeline's `retry`. */
+/** The step makes only GET calls with these inputs (see StepType.readOnly). */
 export function isReadOnly(step: StepType, inputs: Record<string, unknown>): boolean {
-  if (step.uses === 'api/request') return (inputs.method ?? 'GET') === 'GET';
-  return step.readOnly;
+  return typeof step.readOnly === 'function' ? step.readOnly(inputs) : step.readOnly;
 }

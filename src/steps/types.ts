@@ -68,8 +68,17 @@ export interface StepType<I = Record<string, unknown>> {
   summary: string;
   inputs(wrap: Wrap): z.ZodType<I>;
   outputs: readonly string[];
-  /** Only GET calls: transient faults are retried by the client. */
-  readOnly: boolean;
+  /**
+   * Makes only GET calls, so it can simply be run again (resume re-runs such a producer of a
+   * masked output). api/request answers per instance, from its method.
+   */
+  readOnly: boolean | ((inputs: Record<string, unknown>) => boolean);
+  /** The input naming one of the pipeline's targets (update/system, update/vfs): checked at load. */
+  targetInput?: string;
+  /** Its result carries the server's update report, which the reports show. */
+  updateReport?: boolean;
+  /** At least one of these inputs is given (update/vfs: files or directories). */
+  anyOfInputs?: readonly string[];
   /** False for steps that call no server (assert). */
   needsServer: boolean;
   /** Outputs that hold secrets: registered with the masker and masked whatever their length. */

@@ -10,6 +10,8 @@ export default defineStep<UpdateInputs>({
   inputs: systemUpdateInputs as never,
   outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version'],
   readOnly: false,
+  targetInput: 'target',
+  updateReport: true,
   secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
   plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/system', body: updateBody(i, targets, SYSTEM_UPDATE_FLAGS) }],

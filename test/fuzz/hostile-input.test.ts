@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { useColour } from '../../src/cli/terminal-logger.ts';
+import { useColour } from '../../src/log/run-log.ts';
 import { loadPipeline } from '../../src/pipeline/load.ts';
 import { runCli } from '../helpers/cli.ts';
 

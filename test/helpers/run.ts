@@ -5,7 +5,8 @@ import { EngineClient, type ClientDeps } from '../../src/api/index.ts';
 import { simulatedClock, type Clock } from '../../src/app/clock.ts';
 import type { EmulatorOptions } from '../../src/emulator/index.ts';
 import { loadPipeline } from '../../src/pipeline/load.ts';
-import { RecordingLogger } from '../../src/runner/logger.ts';
+import type { RunLogger } from '../../src/runner/run-logger.ts';
+import type { StepRun } from '../../src/runner/result.ts';
 import { runPipeline, type RunOptions } from '../../src/runner/run-pipeline.ts';
 import { FAST_RETRY, startEmulator } from './emulator.ts';
 
@@ -92,3 +93,20 @@ export const LICENSE_CREATE_WITH = `    with:
       licenser-key: 7001
       licenses: [{ product: 2, quantity: 25, type: U }]
 `;
+
+/** A logger that records every line. */
+export class RecordingLogger implements RunLogger {
+  readonly lines: string[] = [];
+  stepStarted(run: StepRun, position: string) {
+    this.lines.push(`start ${position} ${run.name}`);
+  }
+  stepFinished(run: StepRun, position: string) {
+    this.lines.push(`end ${position} ${run.name} ${run.outcome}${run.error ? `: ${run.error.message}` : ''}`);
+  }
+  info(run: StepRun | undefined, message: string) {
+    this.lines.push(`info ${run?.name ?? ''} ${message}`);
+  }
+  warn(run: StepRun | undefined, message: string) {
+    this.lines.push(`warn ${run?.name ?? ''} ${message}`);
+  }
+}

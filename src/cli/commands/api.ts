@@ -6,7 +6,7 @@ import { parseDuration } from '../../duration.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { serverFromEnv } from '../server-env.ts';
+import { serverFromEnv } from '../../api/server-env.ts';
 import { withEmbeddedEmulator } from '../embedded.ts';
 import { CREDENTIAL_FIELDS, Masker } from '../../runner/masker.ts';
 

@@ -6,7 +6,8 @@ import { ExitCode, UsageError } from '../../errors.ts';
 import { renderings } from '../../report/renderings.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { summaryLine, TerminalLogger } from '../terminal-logger.ts';
+import { RunLog, summaryLine } from '../../log/run-log.ts';
+import { terminalSink } from '../../log/sink.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
 
@@ -45,7 +46,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   }
   const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
   const result = resultOf(readJournal(text, path));
-  const terminal = new TerminalLogger(io.stdout, false);
+  const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   io.stdout(`${summaryLine(result)}\n`);
   const { written, failed } = await writeReports(renderings(result), paths);

@@ -12,7 +12,7 @@ import { resumePlan } from '../../app/resume.ts';
 import type { Pipeline } from '../../pipeline/model.ts';
 import type { ResumePlan } from '../../runner/resume.ts';
 import { ADAPTERS } from '../../ci/adapters.ts';
-import { CiLogger } from '../../ci/ci-logger.ts';
+import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
 import { renderDotenv, variablesOf } from '../../ci/variables.ts';
 import { appendFile, writeFile } from 'node:fs/promises';
@@ -24,7 +24,7 @@ import { withSampleEnv } from '../../emulator/sample-env.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseOnly, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock } from '../../app/clock.ts';
-import { summaryLine, TerminalLogger, useColour } from '../terminal-logger.ts';
+import { RunLog, summaryLine, useColour } from '../../log/run-log.ts';
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
 
@@ -105,7 +105,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return ExitCode.ok;
   }
 
-  const logger = new CiLogger(new TerminalLogger(io.stdout, useColour(io.stdoutIsTTY, io.env)), ci, io.stdout, Date.now, where);
+  const logger = new RunLog(ciSink(ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env), where });
   const masker = new Masker({
     onSecret: (form) => {
       const line = ci.mask(form);
