@@ -43,3 +43,76 @@ test('the single-step actions build their pipeline from values: no YAML text is 
   const text = readFileSync(join(SRC, 'action', 'step-pipeline.ts'), 'utf8');
   assert.doesNotMatch(text, /from 'yaml'|loadPipeline|stringify\(/);
 });
+
+/**
+ * The floors of src/, lowest first (README, "Layout"). A folder imports only from floors below
+ * its own: never up, never sideways, so each floor can be read and changed knowing only those
+ * below it. The files directly in src/ (errors, durations, sizes, the version) are the ground.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  ['', 'text'],
+  ['api', 'expr'],
+  ['emulator', 'steps'],
+  ['pipeline'],
+  ['runner'],
+  ['report', 'log'],
+  ['ci'],
+  ['app'],
+  ['cli', 'action'],
+];
+
+const folderOf = (file: string) => {
+  const parts = relative(SRC, file).split('/');
+  return parts.length > 1 ? parts[0]! : '';
+};
+
+test('every folder of src/ imports only from the floors below it (README, Layout)', () => {
+  const floor = new Map(FLOORS.flatMap((folders, i) => folders.map((f) => [f, i] as const)));
+  const unplaced = [...new Set(files(SRC).map(folderOf))].filter((f) => !floor.has(f));
+  assert.deepEqual(unplaced, [], 'a new folder of src/ gets its floor here and in the README');
+  const offending: string[] = [];
+  for (const file of files(SRC)) {
+    const from = folderOf(file);
+    for (const { spec } of importedFolders(file)) {
+      const target = resolve(dirname(file), spec);
+      if (!target.startsWith(resolve(SRC))) continue;
+      const to = folderOf(relative('.', target));
+      if (to !== from && (from === '' ? to !== '' : floor.get(to)! >= floor.get(from)!)) offending.push(`${file} imports ${spec} (${to || 'src/'} is not below ${from || 'src/'})`);
+    }
+  }
+  assert.deepEqual(offending, []);
+});
+
+test('no import circle between the files of src/, type-only imports included', () => {
+  const graph = new Map(files(SRC).map((file) => [file, importedFolders(file).map(({ spec }) => relative('.', resolve(dirname(file), spec))).filter((t) => t.endsWith('.ts'))]));
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const circles: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  assert.deepEqual(circles, []);
+});
+
+test('no file of src/ is over 250 lines without the reason at its top', () => {
+  const long = files(SRC).filter((file) => {
+    const text = readFileSync(file, 'utf8');
+    return text.split('\n').length > 251 && !/^\/\/ Longer than 250 lines: \S/m.test(text.split('\n').slice(0, 8).join('\n'));
+  });
+  assert.deepEqual(long, []);
+});
+
+test("the README's layout table lists the floors as they are", () => {
+  const readme = readFileSync('README.md', 'utf8');
+  const rows = [...readme.matchAll(/^\| (\d) \| (`src\/\*\.ts`, )?`src\/([a-z]+)\/` \|/gm)].map((m) => [Number(m[1]), m[3]!] as const);
+  const expected = FLOORS.flatMap((folders, i) => folders.filter((f) => f !== '').map((f) => [i, f] as const));
+  assert.deepEqual(rows, expected);
+});

@@ -1,4 +1,4 @@
-// Golden files pin the Markdown summary, the JSON report and the JUnit XML of three runs: a
+// Golden files pin the Markdown summary, the JSON report, the JUnit XML and the HTML report of three runs: a
 // release that succeeds, a replication that fails on one of two targets, and a run cancelled in
 // the middle of a call. Times come from a clock that moves only when read, so the files are the
 // same on every machine. UPDATE_GOLDEN=1 npm test rewrites them; review the diff before committing.
@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { buildReport, renderJson, renderJunit, renderMarkdown } from '../../src/report/index.ts';
+import { buildReport, renderHtml, renderJson, renderJunit, renderMarkdown } from '../../src/report/index.ts';
 import type { RunResult } from '../../src/runner/result.ts';
 import { VERSION } from '../../src/version.ts';
 import { runYaml, tickingClock, type RunYamlOptions } from '../helpers/run.ts';
@@ -121,6 +121,7 @@ for (const c of CASES) {
     check(`${c.name}.md`, normalise(renderMarkdown(report, { fullReport: 'report.json and report.html' })));
     check(`${c.name}.json`, normalise(renderJson(report)));
     check(`${c.name}.junit.xml`, normalise(renderJunit(report)));
+    check(`${c.name}.html`, normalise(renderHtml(report)));
   });
 }
 

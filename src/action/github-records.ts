@@ -1,0 +1,61 @@
+// What the action records on GitHub besides its log: the report as a pull request comment
+// (updated in place on the next run), and a Deployment with its statuses. A failure to record
+// is a warning: the run's outcome does not depend on GitHub's API.
+import type { Pipeline } from '../pipeline/model.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { ActionDef } from './definitions.ts';
+import { upsertComment, type DeploymentState, type GitHubApi } from './github-api.ts';
+import type { GitHubContext } from './github-context.ts';
+import { booleanInput } from './inputs.ts';
+import type { Toolkit } from './toolkit.ts';
+
+export interface GitHubDeps {
+  kit: Toolkit;
+  context: GitHubContext;
+  /** The GitHub API for a token; called only when a PR comment or a Deployment is asked for. */
+  github(token: string): GitHubApi;
+}
+
+export async function prComment(def: ActionDef, deps: GitHubDeps, pipeline: Pipeline, markdown: string, masker: Masker): Promise<void> {
+  const { kit, context } = deps;
+  if (!booleanInput(kit.getInput, 'pr-comment', false)) return;
+  if (context.pullRequest === undefined) {
+    kit.info(`pr-comment: the ${context.eventName || 'current'} event has no pull request; no comment was written`);
+    return;
+  }
+  try {
+    const key = def.uses ? `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}` : pipeline.file;
+    const done = await upsertComment(deps.github(kit.getInput('github-token')), context.pullRequest, key, markdown);
+    kit.info(`pr-comment: ${done} the report comment on #${context.pullRequest}`);
+  } catch (error) {
+    kit.warning(masker.mask(`pr-comment: the comment could not be written: ${(error as Error).message}`), { title: 'enginectl' });
+  }
+}
+
+export async function startDeployment(deps: GitHubDeps, name: string, environment: string, masker: Masker): Promise<{ id: number } | undefined> {
+  const { kit, context } = deps;
+  try {
+    const api = deps.github(kit.getInput('github-token'));
+    const id = await api.createDeployment({ ref: context.sha || context.ref, environment, description: `enginectl: ${name}` });
+    await api.createDeploymentStatus(id, { state: 'in_progress', description: `running ${name}`, logUrl: context.runUrl, environment });
+    kit.info(`deployment ${id} to ${environment}: in_progress`);
+    return { id };
+  } catch (error) {
+    kit.warning(masker.mask(`deployment-environment: the Deployment could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
+    return undefined;
+  }
+}
+
+export async function finishDeployment(deps: GitHubDeps, deployment: { id: number }, state: DeploymentState, description: string, environment: string, masker: Masker): Promise<void> {
+  try {
+    await deps.github(deps.kit.getInput('github-token')).createDeploymentStatus(deployment.id, {
+      state,
+      description: masker.mask(description),
+      logUrl: deps.context.runUrl,
+      environment,
+    });
+    deps.kit.info(`deployment ${deployment.id} to ${environment}: ${state}`);
+  } catch (error) {
+    deps.kit.warning(masker.mask(`deployment-environment: the final status could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
+  }
+}

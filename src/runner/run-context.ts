@@ -1,0 +1,72 @@
+// What a run shares between its steps and instances: the world it was given (RunnerDeps), what
+// it resolved before the first step, the steps' states so far (the `steps` context) and the
+// run's status (for success(), failure(), cancelled()).
+import type { EngineClient } from '../api/index.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { TargetDef } from '../steps/types.ts';
+import type { Masker } from './masker.ts';
+import type { RunObserver } from './observer.ts';
+import type { Outcome, StepRun } from './result.ts';
+import type { ResumePlan } from './resume.ts';
+import type { Env, ResolvedServer } from './scope.ts';
+import type { RunLogger } from './run-logger.ts';
+
+export interface RunnerDeps {
+  clientFor(server: ResolvedServer): EngineClient;
+  env: Env;
+  logger: RunLogger;
+  /** Aborted on SIGINT/SIGTERM: the call in flight is aborted, the rest cancelled. */
+  signal: AbortSignal;
+  /** The clock of waits and gates (simulated under --emulator). */
+  now(): number;
+  /** The clock of timestamps and durations in the result: real time (default: now). */
+  stopwatch?: () => number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** How often a long step says it is still running; 60 s by default. */
+  heartbeatMs?: number;
+  masker?: Masker;
+  /** Told the pipeline's resolved name before the first step. */
+  onStart?: (name: string) => void;
+  /** Hears each instance and each non-idempotent call (the journal). */
+  observer?: RunObserver;
+}
+
+export interface RunOptions {
+  /** `--only KEY=VALUE`: keep the matrix instances with those values. */
+  only?: Readonly<Record<string, string>>;
+  /** `--resume`: the instances done in an earlier run, not run again. */
+  resume?: ResumePlan;
+}
+
+export interface InstanceState {
+  matrix: Record<string, unknown>;
+  outcome: Outcome;
+  outputs: Record<string, unknown>;
+}
+
+export interface StepState {
+  outcome: Outcome;
+  outputs: Record<string, unknown>;
+  /** A matrix step's instances: each one's matrix values, outcome and outputs (steps.ID.instances). */
+  instances?: InstanceState[];
+  /** Those of its instances that failed (steps.ID.failures). */
+  failures?: InstanceState[];
+}
+
+export interface RunContext {
+  pipeline: Pipeline;
+  deps: RunnerDeps;
+  masker: Masker;
+  /** env, secrets, vars, pipeline: resolved before the first step. */
+  base: Record<string, unknown>;
+  targets: Record<string, TargetDef>;
+  /** The `steps` context: each step with an id, once it is done. */
+  steps: Record<string, StepState>;
+  status: { failed: boolean; cancelled: boolean };
+  /** The client of a server, opened before the first step. */
+  client(server: string | undefined): EngineClient;
+  /** The clock of the result's timestamps and durations. */
+  watch(): number;
+  /** Each finished instance's unmasked outputs, for the steps after it. */
+  live: Map<StepRun, Record<string, unknown>>;
+}

@@ -1,0 +1,145 @@
+// One instance of a step (the step, or one combination of its matrix): its condition, its inputs
+// resolved and checked, its attempts under the step's timeout and retry, its outcome masked into
+// the StepRun the reports show, and the logger and observer told.
+import { ApiError } from '../api/index.ts';
+import { formatDuration } from '../duration.ts';
+import { EnginectlError } from '../errors.ts';
+import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+import type { Step } from '../pipeline/model.ts';
+import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
+import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
+import { instanceCalls } from './observer.ts';
+import type { Outcome, StepError, StepRun } from './result.ts';
+import type { RunContext } from './run-context.ts';
+import { maskDeclared, registerInputSecrets } from './scope.ts';
+
+const CANCELLED: StepError = { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
+
+function errorOf(error: unknown): StepError {
+  if (error instanceof EnginectlError) return { code: error.code, message: error.message, hint: error.hint };
+  return { code: 'STEP_ERROR', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** A cancelled instance: in doubt when its last call left and got no answer. */
+function cancelledError(run: StepRun): StepError {
+  if (!run.inDoubt) return CANCELLED;
+  return {
+    code: 'IN_DOUBT',
+    message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,
+    hint: 'check on the server whether it was applied, then resume with --resume JOURNAL --in-doubt skip (it was) or --in-doubt retry (it was not)',
+  };
+}
+
+/** An instance not started: the run was interrupted, or a sibling failed under fail-fast. */
+export function notStarted(run: StepRun, interrupted: boolean): void {
+  run.outcome = 'cancelled';
+  run.error = interrupted ? CANCELLED : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
+}
+
+export function finish(ctx: RunContext, run: StepRun, position: string, outcome: Outcome, error?: StepError, outputs?: Record<string, unknown>): void {
+  run.outcome = outcome;
+  run.error = error;
+  run.durationMs = run.startedAt === undefined ? 0 : ctx.watch() - run.startedAt;
+  run.continuedOnError = outcome === 'failure' && ctx.pipeline.steps[run.step]!.continueOnError;
+  if (outputs) ctx.live.set(run, outputs);
+  if (outcome !== 'cancelled' || run.startedAt !== undefined) ctx.deps.logger.stepFinished(run, position);
+  ctx.deps.observer?.instanceFinished(run, outputs);
+}
+
+/** An instance done in an earlier run: its outputs back, nothing sent. */
+export function carry(ctx: RunContext, run: StepRun, position: string, outputs: Record<string, unknown>): void {
+  run.resume = 'earlier-run';
+  run.outputs = ctx.masker.maskValue(outputs);
+  run.figures = 'done in an earlier run (journal)';
+  finish(ctx, run, position, 'success', undefined, outputs);
+}
+
+/** What the step gave, masked into the run (its declared secret outputs whole). */
+function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): void {
+  const { masker } = ctx;
+  run.outputs = maskDeclared(masker.maskValue(outcome.outputs), STEP_TYPES.get(run.uses)!.secretOutputs);
+  run.result = masker.maskValue(outcome.result ?? null);
+  run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
+  run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
+}
+
+export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
+  const { deps, masker } = ctx;
+  const log = deps.logger;
+  const scope: EvalScope = { contexts: { ...ctx.base, steps: ctx.steps, targets: ctx.targets, matrix: run.matrix ?? {} }, status: { ...ctx.status } };
+  let condition: boolean;
+  try {
+    condition = truthy(step.if.evaluate(scope));
+  } catch (error) {
+    return finish(ctx, run, position, 'failure', { code: 'EXPRESSION', message: `if: ${(error as Error).message}` });
+  }
+  if (!condition) return finish(ctx, run, position, 'skipped');
+  const type = STEP_TYPES.get(step.uses)!;
+  run.startedAt = ctx.watch();
+  log.stepStarted(run, position);
+  deps.observer?.instanceStarted(run);
+  let inputs: Record<string, unknown>;
+  try {
+    const values = resolveDeep(step.with, scope) as Record<string, unknown>;
+    registerInputSecrets(type, values, masker);
+    const parsed = inputSchema(type, resolved).safeParse(values);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
+      return finish(ctx, run, position, 'failure', { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) });
+    }
+    inputs = parsed.data as Record<string, unknown>;
+  } catch (error) {
+    return finish(ctx, run, position, 'failure', { code: 'EXPRESSION', message: masker.mask((error as Error).message) });
+  }
+  run.inputs = maskDeclared(masker.maskValue(inputs), type.secretInputs);
+  const attempts = step.retry?.attempts ?? 1;
+  const calls = instanceCalls(run, deps.observer);
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    run.attempts = attempt;
+    const timeout = step.timeoutMs === undefined ? undefined : AbortSignal.timeout(step.timeoutMs);
+    const signal = timeout ? AbortSignal.any([deps.signal, timeout]) : deps.signal;
+    const env: StepEnv = {
+      client: () => ctx.client(run.server),
+      call: { signal, observer: calls },
+      signal,
+      log: { info: (m) => log.info(run, masker.mask(m)), warn: (m) => log.warn(run, masker.mask(m)) },
+      now: deps.now,
+      sleep: deps.sleep,
+      targets: ctx.targets,
+      secret: (v) => masker.add(v),
+      evaluate: (expression) => expression.evaluate(scope),
+    };
+    const began = deps.now();
+    const heartbeat = setInterval(() => log.info(run, `still running (${formatDuration(deps.now() - began)})`), deps.heartbeatMs ?? 60_000);
+    let outcome: StepOutcome | undefined;
+    let error: StepError | undefined;
+    let inFlight = '';
+    try {
+      outcome = await type.run(inputs, env);
+    } catch (caught) {
+      error = errorOf(caught);
+      if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.origin}`;
+    } finally {
+      clearInterval(heartbeat);
+    }
+    if (deps.signal.aborted) return finish(ctx, run, position, 'cancelled', cancelledError(run));
+    if (timeout?.aborted) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
+    if (outcome) {
+      record(ctx, run, outcome);
+      for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
+      if (!outcome.failure && !error) return finish(ctx, run, position, 'success', undefined, outcome.outputs);
+      error ??= typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
+    }
+    if (attempt < attempts) {
+      const delay = step.retry!.delayMs * step.retry!.backoff ** (attempt - 1);
+      log.warn(run, masker.mask(`attempt ${attempt} of ${attempts} failed: ${error!.message}; retrying in ${formatDuration(delay)}`));
+      try {
+        await deps.sleep(delay, deps.signal);
+      } catch {
+        return finish(ctx, run, position, 'cancelled', CANCELLED);
+      }
+      continue;
+    }
+    return finish(ctx, run, position, 'failure', { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) }, outcome?.outputs);
+  }
+}
