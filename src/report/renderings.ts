@@ -20,13 +20,17 @@ export interface Renderings {
 }
 
 export function renderings(masked: RunResult): Renderings {
-  const report = buildReport(masked);
+  // Built when a rendering is first asked for: a run that writes no report builds none.
+  let built: Report | undefined;
+  const report = () => (built ??= buildReport(masked));
   return {
-    report,
-    json: () => renderJson(report),
-    jsonPieces: () => reportJsonPieces(report),
-    junit: () => renderJunit(report),
-    summary: (fullReport) => renderMarkdown(report, { fullReport }),
-    html: () => renderHtml(report),
+    get report() {
+      return report();
+    },
+    json: () => renderJson(report()),
+    jsonPieces: () => reportJsonPieces(report()),
+    junit: () => renderJunit(report()),
+    summary: (fullReport) => renderMarkdown(report(), { fullReport }),
+    html: () => renderHtml(report()),
   };
 }

@@ -1,0 +1,36 @@
+// The release workload (alerts, clear, sync, vfs, system update x2) three ways, alternating in
+// one run against one emulator process: `enginectl run bench/peers/release.yml`, the same calls
+// from bash + curl (bench/peers/release.sh) and from Python with requests.Session
+// (bench/peers/release.py); Ansible's `uri` only when ansible-playbook is installed. Targets
+// (issue 18): faster than Python, within 2x of bash + curl.
+import { spawnSync } from 'node:child_process';
+import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, timed } from './lib.mjs';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+
+export const has = (cmd, args = ['--version']) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+export const hasRequests = () => has('python3', ['-c', 'import requests']);
+
+export async function run() {
+  const emulator = await emulatorProcess();
+  const env = { ENGINE_URL: emulator.url, ...ADMIN };
+  const cases = {
+    enginectl: [NODE, [CLI, 'run', 'bench/peers/release.yml']],
+    'bash + curl': ['bash', ['bench/peers/release.sh', emulator.url]],
+    ...(hasRequests() ? { 'Python requests': ['python3', ['bench/peers/release.py', emulator.url]] } : {}),
+  };
+  const t = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  try {
+    for (let i = 0; i < RUNS; i++) for (const [name, [cmd, args]] of Object.entries(cases)) t[name].push(timed(cmd, args, env));
+  } finally {
+    await emulator.stop();
+  }
+  const e = median(t.enginectl);
+  const c = median(t['bash + curl']);
+  const p = t['Python requests'] ? median(t['Python requests']) : undefined;
+  return [
+    ...Object.entries(t).map(([name, times]) => ({ name: `release (6 calls): ${name}`, figure: ms(median(times)), target: '', holds: undefined })),
+    { name: 'release: enginectl / Python requests', figure: p === undefined ? 'python3 with requests not installed' : ratio(e / p), target: '< 1x', holds: p === undefined ? undefined : e < p },
+    { name: 'release: enginectl / bash + curl', figure: ratio(e / c), target: '<= 2x', holds: e / c <= 2 },
+  ];
+}
