@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { packageVersionOnly } from './build.mjs';
+import { leanDependencies, packageVersionOnly } from './build.mjs';
 
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const out = process.argv[2] ?? 'dist/enginectl';
@@ -24,7 +24,7 @@ await build({
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [packageVersionOnly],
+  plugins: [packageVersionOnly, leanDependencies],
 });
 writeFileSync(`${work}/sea-config.json`, JSON.stringify({ main: `${work}/cli.cjs`, output: `${work}/prep.blob`, disableExperimentalSEAWarning: true, useCodeCache: true }));
 execFileSync(process.execPath, ['--experimental-sea-config', `${work}/sea-config.json`], { stdio: 'inherit' });

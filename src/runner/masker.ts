@@ -104,7 +104,12 @@ export class Masker {
       const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype);
       for (const [k, v] of Object.entries(value)) {
         if (v === undefined) continue;
-        Object.defineProperty(out, this.mask(k), { value: this.walk(v, CREDENTIAL_FIELDS.has(k)), enumerable: true, writable: true, configurable: true });
+        const key = this.mask(k);
+        const masked = this.walk(v, CREDENTIAL_FIELDS.has(k));
+        // Assignment is several times faster than defineProperty; only `__proto__` on an object
+        // with a prototype would set the prototype instead of a key.
+        if (key === '__proto__') Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
+        else out[key] = masked;
       }
       return out;
     }
