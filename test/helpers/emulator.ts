@@ -1,6 +1,5 @@
 // Test helpers: an emulator served on 127.0.0.1 with a fresh state per test, and clients of it.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import type { TestContext } from 'node:test';
 import { EngineClient, type ClientDeps } from '../../src/api/index.ts';
 import { Emulator, serve, type EmulatorOptions } from '../../src/emulator/index.ts';
@@ -20,12 +19,19 @@ export async function startEmulator(t: TestContext, options: EmulatorOptions = {
   return { emulator, url: running.url, client };
 }
 
-/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago): connection refused. */
+/**
+ * A port on 127.0.0.1 that nothing listens on: connection refused. Port 9 (discard), below the
+ * ephemeral range: a port that was free a moment ago could be handed to the next server that
+ * listens on port 0 (an emulator of a test running beside this one), which once made a
+ * "connection refused" case talk to an emulator and succeed.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
+  const port = 9;
+  await new Promise<void>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), reject(new Error(`something listens on 127.0.0.1:${port}; the tests need it closed`))));
+    socket.once('error', () => resolve());
+  });
   return port;
 }
 
