@@ -3,7 +3,6 @@
 // - dist/action/*.mjs: one entry per action, sharing chunks under dist/action/chunks/.
 // The bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node built-ins.
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** Only `version` of package.json goes into the bundles: editing a script or a dependency must
@@ -29,8 +28,8 @@ export const leanDependencies = {
   setup(b) {
     const lean = new URL('./scripts/undici-lean.mjs', import.meta.url).pathname;
     b.onResolve({ filter: /^undici$/ }, (args) => (args.importer.includes('/node_modules/') ? undefined : { path: lean }));
-    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), '../locales/en.js'), namespace: 'zod-locales' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: dirname(args.path) }));
+    const locales = new URL('./scripts/zod-locales-en.mjs', import.meta.url).pathname;
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: locales } : undefined));
   },
 };
 

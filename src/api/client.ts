@@ -7,7 +7,7 @@ import { insecureHttpError } from './insecure-http.ts';
 import { serverUrl } from './server-url.ts';
 import { ClassesApi } from './classes.ts';
 import { DevOpsApi } from './devops.ts';
-import { createDispatcher, type Env, type TlsOptions } from './dispatcher.ts';
+import { createDispatcher, givenDispatcher, type Env, type LazyDispatcher, type TlsOptions } from './dispatcher.ts';
 import { LicensingApi } from './licensing.ts';
 import { MonitoringApi } from './monitoring.ts';
 import type { RetryPolicy } from './retry.ts';
@@ -65,8 +65,7 @@ export class EngineClient {
   readonly monitoring: MonitoringApi;
   readonly devops: DevOpsApi;
   private readonly caller: Caller;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly dispatcher: LazyDispatcher;
 
   constructor(given: ServerConfig, deps: ClientDeps = {}) {
     // An invalid URL is refused before anything is sent; credentials in its user part are used.
@@ -79,8 +78,7 @@ export class EngineClient {
       allowWith: 'allow insecure HTTP for this server (allow-insecure-http: true, or ENGINE_ALLOW_INSECURE_HTTP=true)',
     });
     if (insecure) throw insecure;
-    this.ownsDispatcher = deps.dispatcher === undefined;
-    this.dispatcher = deps.dispatcher ?? createDispatcher(config, deps.env ?? {});
+    this.dispatcher = deps.dispatcher ? givenDispatcher(deps.dispatcher) : createDispatcher(config, deps.env ?? {});
     const transport = new Transport({
       url: config.url,
       username: config.username,
@@ -126,6 +124,6 @@ export class EngineClient {
 
   /** Closes the connection pool (when the client built it). */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    await this.dispatcher.close();
   }
 }

@@ -2,8 +2,9 @@
 // environment (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read from the injected env, not process.env).
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
+import { loadUndici } from './undici.ts';
 
 export interface TlsOptions {
   /** Path of an extra CA certificate (PEM) trusted besides the system's roots. */
@@ -40,15 +41,28 @@ function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) 
   return connect;
 }
 
+/** A server's dispatcher, made at its first request (undici loads then); closed with the client. */
+export interface LazyDispatcher {
+  get(): Promise<Dispatcher>;
+  close(): Promise<void>;
+}
+
+/** A dispatcher the caller owns (tests): used as it is, never closed here. */
+export function givenDispatcher(dispatcher: Dispatcher): LazyDispatcher {
+  return { get: async () => dispatcher, close: async () => undefined };
+}
+
 /**
- * A dispatcher for one server. undici's own header and body timeouts (300 s) are switched off:
- * a system update may run for hours, and the client's per-request timeout is the one limit.
+ * A dispatcher for one server. Its settings are checked now (an unreadable or empty ca-file is
+ * a usage error before anything runs); undici builds it at the first request. undici's own header
+ * and body timeouts (300 s) are switched off: a system update may run for hours, and the client's
+ * per-request timeout is the one limit.
  */
 export function createDispatcher(
   tls: TlsOptions,
   env: Env,
   readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
-): Dispatcher {
+): LazyDispatcher {
   const connect = tlsConnectOptions(tls, readFile);
   const common = {
     keepAliveTimeout: 4_000,
@@ -59,12 +73,15 @@ export function createDispatcher(
   };
   const httpProxy = envValue(env, 'http_proxy');
   const httpsProxy = envValue(env, 'https_proxy');
-  if (!httpProxy && !httpsProxy) return new Agent(common);
-  return new EnvHttpProxyAgent({
-    ...common,
-    requestTls: connect,
-    httpProxy: httpProxy ?? '',
-    httpsProxy: httpsProxy ?? '',
-    noProxy: envValue(env, 'no_proxy') ?? '',
-  });
+  const noProxy = envValue(env, 'no_proxy') ?? '';
+  let made: Promise<Dispatcher> | undefined;
+  return {
+    get: () =>
+      (made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent }) =>
+        !httpProxy && !httpsProxy ? new Agent(common) : new EnvHttpProxyAgent({ ...common, requestTls: connect, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy }),
+      )),
+    close: async () => {
+      if (made) await (await made).close();
+    },
+  };
 }

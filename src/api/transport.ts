@@ -1,6 +1,7 @@
 // One HTTP exchange with a server: URL building, Basic auth, timeout and cancellation, undici
 // errors mapped to typed ApiErrors, and the implicit retries of idempotent calls.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { LazyDispatcher } from './dispatcher.ts';
 import { formatDuration } from '../duration.ts';
 import { formatSize } from '../size.ts';
 import { USER_AGENT } from '../version.ts';
@@ -8,6 +9,7 @@ import { ApiError } from './errors.ts';
 import { certificateDateError, certificateDates, networkError, systemCode } from './network-errors.ts';
 import { readText, TooLarge } from './read-body.ts';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts';
+import { loadUndici } from './undici.ts';
 
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 /**
@@ -74,7 +76,7 @@ export interface TransportOptions {
   timeoutMs?: number | undefined;
   /** The largest answer read (default DEFAULT_MAX_RESPONSE_BYTES). */
   maxResponseBytes?: number | undefined;
-  dispatcher: Dispatcher;
+  dispatcher: LazyDispatcher;
   retry?: RetryPolicy | undefined;
   /** Injected for tests: the wait between retries, and the jitter source. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
@@ -164,9 +166,7 @@ export class Transport {
   }
 
   private url(req: HttpRequest): string {
-    const query = req.query
-      ? new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
-      : '';
+    const query = req.query ? new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
     return `${this.origin}${this.basePath}${req.path}${query ? `?${query}` : ''}`;
   }
 
@@ -185,12 +185,13 @@ export class Transport {
       body = req.body.text;
     }
     try {
+      const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.options.dispatcher.get()]);
       const res = await request(this.url(req), {
         method: req.method as Dispatcher.HttpMethod,
         headers,
         body,
         signal,
-        dispatcher: this.options.dispatcher,
+        dispatcher,
       });
       const limit = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
       const length = Number(res.headers['content-length'] ?? NaN);
