@@ -83,21 +83,23 @@ export function semanticProblems(source: YamlSource, doc: PipelineFile, options:
       stepIndex: index,
       matrixKeys: Object.keys(s.matrix ?? {}),
     };
-    const conditions = new Set(STEP_TYPES.get(s.uses)?.conditions ?? []);
+    const type = STEP_TYPES.get(s.uses);
+    const conditions = new Set(type?.conditions ?? []);
     for (const [key, value] of Object.entries(s.with ?? {})) {
       if (!conditions.has(key)) problems.push(...checkValue(source, ['steps', index, 'with', key], value, scope, world));
     }
     problems.push(...checkValue(source, ['steps', index, 'name'], s.name, scope, world));
     if (typeof s.server === 'string') problems.push(...checkValue(source, ['steps', index, 'server'], s.server, { ...scope, allowed: new Set(['env', 'vars', ...(s.matrix ? ['matrix'] : [])]) }, world));
     if (typeof s.if === 'string') problems.push(...checkString(source, ['steps', index, 'if'], s.if, scope, world, true));
-    for (const name of STEP_TYPES.get(s.uses)?.conditions ?? []) {
+    for (const name of conditions) {
       const value = s.with?.[name];
       if (typeof value === 'string') problems.push(...checkString(source, ['steps', index, 'with', name], value, scope, world, true));
     }
     problems.push(...varInputProblems(source, s, index, doc.vars ?? {}, options));
-    const targetInput = STEP_TYPES.get(s.uses)?.targetInput ?? 'target';
+    // A target named by the step's target input must exist; one written inline needs credentials.
+    const targetInput = type?.targetInput ?? 'target';
     const target = s.with?.[targetInput];
-    if (typeof target === 'string' && !target.includes('${{') && !Object.hasOwn(targets, target) && STEP_TYPES.get(s.uses)?.targetInput) {
+    if (type?.targetInput && typeof target === 'string' && !target.includes('${{') && !Object.hasOwn(targets, target)) {
       const guess = didYouMean(target, Object.keys(targets));
       problems.push(at(source, ['steps', index, 'with', targetInput], `unknown target "${target}"`, guess ? `did you mean "${guess}"?` : `targets: ${Object.keys(targets).join(', ') || 'none; define them under targets:'}`));
     }
