@@ -1,8 +1,10 @@
 // Builds the committed bundles in dist/ with esbuild. `node build.mjs` (npm run build).
-// - dist/cli.mjs: the CLI in one file (no Octokit: commands load only what they need).
+// - dist/cli.mjs: the CLI's entry, which compiles dist/cli-main.cjs (the CLI in one CommonJS file,
+//   no Octokit) with a code cache.
 // - dist/action/*.mjs: one entry per action, sharing chunks under dist/action/chunks/.
 // The bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node built-ins.
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 /** Only `version` of package.json goes into the bundles: editing a script or a dependency must
@@ -52,22 +54,30 @@ const common = {
   plugins: [packageVersionOnly, leanDependencies],
 };
 
-/** The esbuild option sets, writing under `outdir`. */
-export function options(outdir = 'dist') {
-  return [
-    { ...common, entryPoints: [{ in: 'src/cli/bin.ts', out: 'cli' }], outdir },
-    {
-      ...common,
-      entryPoints: ACTION_ENTRIES.map((name) => ({ in: `src/action/entries/${name}.ts`, out: name })),
-      outdir: `${outdir}/action`,
-      splitting: true,
-      chunkNames: 'chunks/[name]-[hash]',
-    },
-  ];
+/** The CLI as CommonJS: what dist/cli.mjs compiles with a code cache (src/cli/code-cache.ts). */
+const cliMain = (outdir) => ({ ...common, banner: undefined, format: 'cjs', entryPoints: [{ in: 'src/cli/main.ts', out: 'cli-main' }], outExtension: { '.js': '.cjs' }, outdir, write: false });
+
+/** dist/cli.mjs: the loader, which names the build of dist/cli-main.cjs its cache is for. */
+const cliLoader = (outdir, mainId) => ({ ...common, banner: undefined, minify: false, entryPoints: [{ in: 'src/cli/bin.ts', out: 'cli' }], outdir, define: { ENGINECTL_MAIN_ID: JSON.stringify(mainId) } });
+
+const actions = (outdir) => ({
+  ...common,
+  entryPoints: ACTION_ENTRIES.map((name) => ({ in: `src/action/entries/${name}.ts`, out: name })),
+  outdir: `${outdir}/action`,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+});
+
+/** Builds every committed bundle under `outdir`; `overrides` go to every esbuild call. */
+export async function buildAll(outdir = 'dist', overrides = {}) {
+  const [main] = (await build({ ...cliMain(outdir), ...overrides })).outputFiles;
+  await mkdir(outdir, { recursive: true });
+  await writeFile(main.path, main.contents);
+  await build({ ...cliLoader(outdir, createHash('sha256').update(main.contents).digest('hex').slice(0, 16)), ...overrides });
+  await build({ ...actions(outdir), ...overrides });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { rm } = await import('node:fs/promises');
   await rm('dist/action', { recursive: true, force: true });
-  for (const o of options()) await build(o);
+  await buildAll();
 }

@@ -1,7 +1,6 @@
 // The undici dispatcher of one server: a keep-alive pool, TLS options, and the proxy from the
 // environment (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read from the injected env, not process.env).
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
 import { loadUndici } from './undici.ts';
@@ -35,7 +34,8 @@ function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) 
         hint: 'ca-file names a PEM file: text between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE----- (convert a DER file with openssl x509 -inform der)',
       });
     }
-    connect.ca = [...rootCertificates, pem];
+    // node:tls is loaded here, not at start-up: most runs never name a CA file.
+    connect.ca = [...process.getBuiltinModule('node:tls').rootCertificates, pem];
   }
   if (tls.insecureSkipTlsVerify) connect.rejectUnauthorized = false;
   return connect;

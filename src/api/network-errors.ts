@@ -1,7 +1,5 @@
 // What undici's socket and TLS errors mean, dug out of their wrappers (the system code:
 // ECONNREFUSED, CERT_HAS_EXPIRED...), as typed ApiErrors that say what to check.
-import { isIP } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 
 /** The exchange an error is about. */
@@ -29,7 +27,10 @@ function withCode(error: unknown, code: string): Record<string, unknown> | undef
 export function certificateDates(origin: string, signal?: AbortSignal): Promise<{ validFrom: string; validTo: string } | undefined> {
   const url = new URL(origin);
   return new Promise((resolve) => {
-    const socket = tlsConnect({ host: url.hostname, port: Number(url.port || 443), servername: isIP(url.hostname) ? undefined : url.hostname, rejectUnauthorized: false, timeout: 5_000 }, () => {
+    // Loaded only when a certificate error needs explaining, not at start-up.
+    const { connect } = process.getBuiltinModule('node:tls');
+    const { isIP } = process.getBuiltinModule('node:net');
+    const socket = connect({ host: url.hostname, port: Number(url.port || 443), servername: isIP(url.hostname) ? undefined : url.hostname, rejectUnauthorized: false, timeout: 5_000 }, () => {
       const cert = socket.getPeerCertificate();
       socket.destroy();
       resolve(cert?.valid_to ? { validFrom: cert.valid_from, validTo: cert.valid_to } : undefined);

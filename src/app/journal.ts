@@ -5,7 +5,6 @@
 // between the answer and the end can lose the answer: the call then reads as unanswered, in
 // doubt, never as not sent. Every value in it is masked, as in every other output.
 import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { fateUnknown, type SentCall } from '../api/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -39,7 +38,8 @@ export type JournalRecord =
   | { t: 'finish'; at: number; outcome: RunResult['outcome'] };
 
 export function sha256(text: string): string {
-  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+  // node:crypto is loaded by the first journal record, not at every start-up.
+  return `sha256:${process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** The file a journal is appended to: every record is one write; `durable` ones are fsynced. */

@@ -4,7 +4,7 @@
 // pipeline and an inventory, or in two inventories) is an error naming both places.
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
-import { InventorySchema } from './schema.ts';
+import { InventorySchema, LOADER_PARSE } from './schema.ts';
 import { locate, parseYaml, type YamlSource } from './yaml-doc.ts';
 
 export const INVENTORY_KINDS = ['servers', 'targets', 'vars'] as const;
@@ -68,7 +68,7 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
       problems.push(...parsed.diagnostics);
       return;
     }
-    const checked = InventorySchema.safeParse(parsed.data ?? {}, { reportInput: true });
+    const checked = InventorySchema.safeParse(parsed.data ?? {}, LOADER_PARSE);
     if (!checked.success) {
       problems.push(...issueDiagnostics(parsed.source, checked.error.issues, [], InventorySchema, 'the inventory'));
       return;

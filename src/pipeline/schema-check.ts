@@ -5,7 +5,7 @@ import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics, keysAt } from './issues.ts';
 import { at } from './located.ts';
-import { lenientCheck, PipelineFileSchema, StepSchema, type PipelineFile } from './schema.ts';
+import { lenientCheck, LOADER_PARSE, PipelineFileSchema, StepSchema, type PipelineFile } from './schema.ts';
 import type { YamlSource } from './yaml-doc.ts';
 
 type RawStep = PipelineFile['steps'][number];
@@ -13,7 +13,7 @@ type RawStep = PipelineFile['steps'][number];
 /** The file's problems by the schemas; `data` is the parsed file when it has none. */
 export function schemaCheck(source: YamlSource, data: unknown): { problems: Diagnostic[]; data?: PipelineFile } {
   const problems: Diagnostic[] = [];
-  const parsed = PipelineFileSchema.safeParse(data, { reportInput: true });
+  const parsed = PipelineFileSchema.safeParse(data, LOADER_PARSE);
   if (!parsed.success) problems.push(...misplacedInputs(source, data, issueDiagnostics(source, parsed.error.issues, [], PipelineFileSchema)));
   const rawSteps = Array.isArray((data as { steps?: unknown }).steps) ? ((data as { steps: unknown[] }).steps) : [];
   rawSteps.forEach((raw, index) => {
@@ -21,7 +21,7 @@ export function schemaCheck(source: YamlSource, data: unknown): { problems: Diag
     const type = step && typeof step === 'object' ? STEP_TYPES.get(String(step.uses)) : undefined;
     if (!type || (step!.with !== undefined && (typeof step!.with !== 'object' || step!.with === null || Array.isArray(step!.with)))) return;
     const schema = inputSchema(type, lenientCheck);
-    const result = schema.safeParse(step!.with ?? {}, { reportInput: true });
+    const result = schema.safeParse(step!.with ?? {}, LOADER_PARSE);
     if (!result.success) problems.push(...issueDiagnostics(source, result.error.issues, ['steps', index, 'with'], schema, `the inputs of ${type.uses}`));
   });
   return parsed.success ? { problems, data: parsed.data } : { problems };

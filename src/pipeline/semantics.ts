@@ -10,7 +10,7 @@ import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
 import { at } from './located.ts';
 import { checkString, checkValue, type RefScope, type RefWorld } from './references-check.ts';
-import type { PipelineFile } from './schema.ts';
+import { LOADER_PARSE, type PipelineFile } from './schema.ts';
 import { serverChoice } from './servers-check.ts';
 import type { Path, YamlSource } from './yaml-doc.ts';
 
@@ -130,7 +130,7 @@ function varInputProblems(source: YamlSource, step: RawStep, index: number, file
     const fromFlag = Object.hasOwn(options.vars ?? {}, name);
     const value = fromFlag ? options.vars![name] : Object.hasOwn(fileVars, name) ? fileVars[name] : undefined;
     if (value === undefined || JSON.stringify(value).includes('${{')) continue;
-    const parsed = shape[input]!.safeParse(value, { reportInput: true });
+    const parsed = shape[input]!.safeParse(value, LOADER_PARSE);
     if (parsed.success) continue;
     const where = `vars.${name} is ${input} of step ${index + 1} (${step.uses})`;
     if (fromFlag) {

@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { build } from 'esbuild';
 import { parse } from 'yaml';
 import type { z } from 'zod';
 import { renderActionYml, withReadmeTables } from '../../src/action/action-yml.ts';
@@ -50,18 +49,18 @@ test('each single-step action offers every input of its step type (target and so
 });
 
 test('the committed dist/ is what the build makes (run npm run build and commit dist/)', async () => {
-  const { options } = (await import(join(ROOT, 'build.mjs'))) as { options(outdir: string): Parameters<typeof build>[0][] };
+  const { buildAll } = (await import(join(ROOT, 'build.mjs'))) as { buildAll(outdir: string, overrides: object): Promise<void> };
   const out = mkdtempSync(join(tmpdir(), 'enginectl-dist-'));
   const cwd = process.cwd();
   process.chdir(ROOT);
   try {
-    for (const o of options(out)) await build({ ...o, logLevel: 'silent' });
+    await buildAll(out, { logLevel: 'silent' });
   } finally {
     process.chdir(cwd);
   }
   const list = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(dir, e.name)) : [join(dir, e.name)]));
   const built = list(out).map((f) => relative(out, f)).sort();
-  const committed = list(join(ROOT, 'dist')).map((f) => relative(join(ROOT, 'dist'), f)).filter((f) => f === 'cli.mjs' || f.startsWith('action/')).sort();
+  const committed = list(join(ROOT, 'dist')).map((f) => relative(join(ROOT, 'dist'), f)).filter((f) => f === 'cli.mjs' || f === 'cli-main.cjs' || f.startsWith('action/')).sort();
   assert.deepEqual(committed, built, 'the same files');
   for (const f of built) assert.ok(readFileSync(join(out, f)).equals(readFileSync(join(ROOT, 'dist', f))), `dist/${f} is stale: run npm run build`);
 });

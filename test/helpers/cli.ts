@@ -18,9 +18,9 @@ export function cleanEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env };
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; command?: string[]; uid?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; command?: string[]; uid?: number; cwd?: string } = {}): Promise<CliResult> {
   const [cmd, ...pre] = options.command ?? [process.execPath, CLI];
-  const child = spawn(cmd!, [...pre, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], ...(options.uid === undefined ? {} : { uid: options.uid }) });
+  const child = spawn(cmd!, [...pre, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], cwd: options.cwd, ...(options.uid === undefined ? {} : { uid: options.uid }) });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));

@@ -1,0 +1,130 @@
+// The CLI bundle compiled with a V8 code cache kept in the user's cache directory. Node 20 keeps
+// no compile cache for ES modules, and compiling the bundle was a third of every cold start
+// (bench/RESULTS.md). The cache is only ever an acceleration: a missing, unreadable, read-only or
+// rejected cache makes a run compile from source, never fail.
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname, posix, resolve, win32 } from 'node:path';
+import { Script } from 'node:vm';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * enginectl's cache directory, or undefined for none: ENGINECTL_CACHE_DIR when set, else the
+ * platform's user cache directory (XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on
+ * macOS, %LOCALAPPDATA% on Windows). Never the working directory: a relative XDG_CACHE_HOME is
+ * ignored, as the XDG specification says. ENGINECTL_DISABLE_CACHE=1 turns the cache off.
+ */
+export function cacheDirectory(env: Env, platform: NodeJS.Platform, home: () => string): string | undefined {
+  if (env.ENGINECTL_DISABLE_CACHE === '1' || env.ENGINECTL_DISABLE_CACHE === 'true') return undefined;
+  if (env.ENGINECTL_CACHE_DIR) return resolve(env.ENGINECTL_CACHE_DIR);
+  const { isAbsolute, join } = platform === 'win32' ? win32 : posix;
+  if (platform === 'win32') return env.LOCALAPPDATA && isAbsolute(env.LOCALAPPDATA) ? join(env.LOCALAPPDATA, 'enginectl', 'Cache') : undefined;
+  const xdg = platform === 'darwin' ? undefined : env.XDG_CACHE_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'enginectl');
+  let dir: string;
+  try {
+    dir = home();
+  } catch {
+    return undefined;
+  }
+  if (!dir || !isAbsolute(dir)) return undefined;
+  return platform === 'darwin' ? join(dir, 'Library', 'Caches', 'enginectl') : join(dir, '.cache', 'enginectl');
+}
+
+/**
+ * The cache file of one build of the bundle on one Node: V8 checks only the source's length and
+ * its own version and flags, so the name carries the build's content hash.
+ */
+export function cacheFileName(buildId: string, nodeVersion: string, arch: string): string {
+  return `cli-${buildId}-node${nodeVersion.replace(/^v/, '')}-${arch}.v8cache`;
+}
+
+export interface CompiledBundle {
+  /** Runs the CommonJS bundle and returns its exports. */
+  run(require: NodeJS.Require): unknown;
+  /**
+   * Writes the cache when it was missing or rejected: call it once the command has run, so the
+   * functions it compiled on the way are in the cache too. Never throws.
+   */
+  save(): void;
+}
+
+/** Compiles a CommonJS bundle, with the code cache at `cacheFile` when one is there and valid. */
+export function compileBundle(file: string, cacheFile: string | undefined): CompiledBundle {
+  const source = readFileSync(file, 'utf8');
+  const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const fresh = cachedData !== undefined && !script.cachedDataRejected;
+  return {
+    run(require) {
+      const module = { exports: {} as unknown };
+      const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+      wrapper.call(module.exports, module.exports, require, module, file, dirname(file));
+      return module.exports;
+    },
+    save() {
+      if (!cacheFile || fresh) return;
+      writeAtomically(cacheFile, () => withChecksum(script.createCachedData()));
+    },
+  };
+}
+
+/**
+ * A cache file is the V8 code cache behind 8 bytes: the CRC-32 of the cache and its length. V8
+ * checks a cache's length, version and flags but, in release builds, not its bytes: a corrupt
+ * cache made the process abort (a V8 fatal error). Node checks its own compile cache the same way.
+ */
+const HEADER = 8;
+
+function withChecksum(data: Buffer): Buffer {
+  const file = Buffer.allocUnsafe(HEADER + data.length);
+  file.writeUInt32LE(crc32(data), 0);
+  file.writeUInt32LE(data.length, 4);
+  data.copy(file, HEADER);
+  return file;
+}
+
+/** The cache's bytes when the file is there, whole and unchanged; undefined otherwise. */
+function readCache(path: string): Buffer | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return undefined; // No cache yet, or not readable: compile from source.
+  }
+  if (file.length < HEADER || file.readUInt32LE(4) !== file.length - HEADER) return undefined;
+  const data = file.subarray(HEADER);
+  return crc32(data) === file.readUInt32LE(0) ? data : undefined;
+}
+
+/** node:zlib is loaded only when there is a cache to check or write. */
+function crc32(data: Buffer): number {
+  return process.getBuiltinModule('node:zlib').crc32(data);
+}
+
+/**
+ * Writes a file through a temporary sibling renamed into place, so that concurrent runs never
+ * read a half-written cache. The directory is made private to the user (a code cache is code).
+ * The data is made only once the temporary file is open: a read-only directory costs nothing.
+ */
+function writeAtomically(path: string, data: () => Buffer): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  let fd: number | undefined;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    fd = openSync(tmp, 'wx', 0o600);
+    const bytes = data();
+    writeSync(fd, bytes, 0, bytes.length);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, path);
+  } catch {
+    // Not writable, full, or gone: the next run compiles from source again.
+    try {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing was made.
+    }
+  }
+}

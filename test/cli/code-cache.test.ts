@@ -1,0 +1,93 @@
+// dist/cli.mjs compiles the CLI with a V8 code cache kept in the user's cache directory. The cache
+// only ever makes a run faster: where it is kept, that a second run takes it as it is, and that a
+// corrupt, unwritable or disabled cache changes nothing a user sees.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { cacheDirectory } from '../../src/cli/code-cache.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const DEMO = fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url));
+const VALID = `${DEMO}: valid (9 steps)\n`;
+const temp = (name: string) => mkdtempSync(join(tmpdir(), `enginectl-cache-${name}-`));
+const CACHE_FILE = new RegExp(`^cli-[0-9a-f]{16}-node${process.version.slice(1).replaceAll('.', '\\.')}-${process.arch}\\.v8cache$`);
+
+async function validate(env: Record<string, string>, cwd = temp('cwd')) {
+  const r = await runCli(['validate', DEMO, '--emulator'], { env, cwd });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, VALID);
+  assert.equal(r.stderr, '');
+  return cwd;
+}
+
+test('the code cache is kept in the user cache directory (~/.cache/enginectl), never in the working directory', async () => {
+  const home = temp('home');
+  const cwd = await validate({ HOME: home });
+  assert.deepEqual(readdirSync(cwd), [], 'nothing written where the command ran');
+  const dir = join(home, '.cache', 'enginectl');
+  const files = readdirSync(dir);
+  assert.equal(files.length, 1, files.join(', '));
+  assert.match(files[0]!, CACHE_FILE);
+  assert.ok(statSync(join(dir, files[0]!)).size > 100_000, 'the compiled code is in it');
+  assert.equal(statSync(dir).mode & 0o777, 0o700, 'a code cache is code: the directory is the user\'s alone');
+  assert.equal(statSync(join(dir, files[0]!)).mode & 0o777, 0o600);
+});
+
+test('a second run takes the cache as it is (a cache V8 refused would be written again)', async () => {
+  const dir = temp('second');
+  await validate({ ENGINECTL_CACHE_DIR: dir });
+  const [file] = readdirSync(dir);
+  const first = statSync(join(dir, file!));
+  const bytes = readFileSync(join(dir, file!));
+  await validate({ ENGINECTL_CACHE_DIR: dir });
+  await runCli(['--version'], { env: { ENGINECTL_CACHE_DIR: dir } });
+  const second = statSync(join(dir, file!));
+  assert.equal(second.ino, first.ino, 'the file was not replaced');
+  assert.ok(readFileSync(join(dir, file!)).equals(bytes));
+  assert.deepEqual(readdirSync(dir), [file], 'no temporary file left behind');
+});
+
+test('a corrupt or truncated cache is ignored and replaced: the run is the same (V8 itself would abort on it)', async () => {
+  for (const damage of [(b: Buffer) => b.fill(0x55, b.length >> 1, (b.length >> 1) + 64), (b: Buffer) => b.subarray(0, b.length >> 1), () => Buffer.from('not a cache')]) {
+    const dir = temp('corrupt');
+    await validate({ ENGINECTL_CACHE_DIR: dir });
+    const [file] = readdirSync(dir);
+    const path = join(dir, file!);
+    const good = readFileSync(path);
+    writeFileSync(path, damage(Buffer.from(good)));
+    const damaged = readFileSync(path);
+    await validate({ ENGINECTL_CACHE_DIR: dir });
+    assert.ok(!readFileSync(path).equals(damaged), 'the damaged cache was written again');
+    const replaced = statSync(path).ino;
+    await validate({ ENGINECTL_CACHE_DIR: dir });
+    assert.equal(statSync(path).ino, replaced, 'and the new one is taken');
+  }
+});
+
+test('an unusable cache directory, or ENGINECTL_DISABLE_CACHE=1, only makes the run compile from source', async () => {
+  const base = temp('unusable');
+  writeFileSync(join(base, 'a-file'), 'x');
+  await validate({ ENGINECTL_CACHE_DIR: join(base, 'a-file', 'cache') });
+  assert.deepEqual(readdirSync(base), ['a-file']);
+  const home = temp('disabled');
+  await validate({ HOME: home, ENGINECTL_DISABLE_CACHE: '1' });
+  assert.deepEqual(readdirSync(home), [], 'nothing written');
+});
+
+test('the cache directory follows each platform\'s convention; a relative XDG_CACHE_HOME is ignored', () => {
+  const home = () => '/home/u';
+  assert.equal(cacheDirectory({}, 'linux', home), '/home/u/.cache/enginectl');
+  assert.equal(cacheDirectory({ XDG_CACHE_HOME: '/var/cache/u' }, 'linux', home), '/var/cache/u/enginectl');
+  assert.equal(cacheDirectory({ XDG_CACHE_HOME: 'cache' }, 'linux', home), '/home/u/.cache/enginectl');
+  assert.equal(cacheDirectory({}, 'darwin', () => '/Users/u'), '/Users/u/Library/Caches/enginectl');
+  assert.equal(cacheDirectory({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', home)?.replaceAll('/', '\\'), 'C:\\Users\\u\\AppData\\Local\\enginectl\\Cache');
+  assert.equal(cacheDirectory({ ENGINECTL_CACHE_DIR: '/tmp/c' }, 'linux', home), '/tmp/c');
+  assert.equal(cacheDirectory({ ENGINECTL_DISABLE_CACHE: '1', ENGINECTL_CACHE_DIR: '/tmp/c' }, 'linux', home), undefined);
+  assert.equal(cacheDirectory({}, 'linux', () => ''), undefined, 'no home, no cache');
+  assert.equal(cacheDirectory({}, 'linux', () => {
+    throw new Error('no home');
+  }), undefined);
+});
