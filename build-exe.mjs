@@ -1,5 +1,6 @@
 // Builds the single executable `dist/enginectl` (`npm run build:exe`; another path as the first
-// argument): the CLI bundled as CommonJS (what Node 20's SEA runs), a SEA blob, and a copy of this
+// argument): the CLI bundled as CommonJS (what Node 20's SEA runs), a SEA blob holding a start-up
+// snapshot (src/cli/sea-entry.ts: modules loaded, a pipeline validated), and a copy of this
 // Node binary with the blob injected by postject, for the platform it runs on (Linux; macOS, where
 // the copy's signature is removed and made again; Windows). Not committed: built by the tests
 // and by the release workflow (.github/workflows/release.yml) on each platform.
@@ -26,7 +27,7 @@ await build({
   logLevel: 'warning',
   plugins: [packageVersionOnly, leanDependencies],
 });
-writeFileSync(`${work}/sea-config.json`, JSON.stringify({ main: `${work}/cli.cjs`, output: `${work}/prep.blob`, disableExperimentalSEAWarning: true, useCodeCache: true }));
+writeFileSync(`${work}/sea-config.json`, JSON.stringify({ main: `${work}/cli.cjs`, output: `${work}/prep.blob`, disableExperimentalSEAWarning: true, useSnapshot: true }));
 execFileSync(process.execPath, ['--experimental-sea-config', `${work}/sea-config.json`], { stdio: 'inherit' });
 copyFileSync(process.execPath, out);
 chmodSync(out, 0o755);

@@ -10,7 +10,7 @@ import { setFlagsFromString } from "node:v8";
 // src/cli/code-cache.ts
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, posix, resolve, win32 } from "node:path";
-import { Script } from "node:vm";
+import { constants as vmConstants, Script } from "node:vm";
 function cacheDirectory(env, platform, home) {
   if (env.ENGINECTL_DISABLE_CACHE === "1" || env.ENGINECTL_DISABLE_CACHE === "true") return void 0;
   if (env.ENGINECTL_CACHE_DIR) return resolve(env.ENGINECTL_CACHE_DIR);
@@ -27,14 +27,21 @@ function cacheDirectory(env, platform, home) {
   if (!dir2 || !isAbsolute(dir2)) return void 0;
   return platform === "darwin" ? join2(dir2, "Library", "Caches", "enginectl") : join2(dir2, ".cache", "enginectl");
 }
-function cacheFileName(buildId, nodeVersion, arch) {
-  return `cli-${buildId}-node${nodeVersion.replace(/^v/, "")}-${arch}.v8cache`;
+function cacheFileName(buildId, nodeVersion, arch, command) {
+  const kind = command !== void 0 && CACHED_COMMANDS.includes(command) ? command : "other";
+  return `cli-${buildId}-node${nodeVersion.replace(/^v/, "")}-${arch}-${kind}.v8cache`;
 }
+var CACHED_COMMANDS = ["run", "validate", "plan", "report", "schema", "matrix", "api", "emulator"];
 function compileBundle(file2, cacheFile) {
   const source = readFileSync(file2, "utf8");
   const cachedData = cacheFile ? readCache(cacheFile) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}
-})`, { filename: file2, cachedData });
+})`, {
+    filename: file2,
+    cachedData,
+    // An import() left in the bundle (of a Node built-in) resolves as in any module.
+    importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER
+  });
   const fresh = cachedData !== void 0 && !script.cachedDataRejected;
   return {
     run(require2) {
@@ -95,7 +102,7 @@ function writeAtomically(path, data) {
 setFlagsFromString("--liftoff-only");
 var file = fileURLToPath(new URL("./cli-main.cjs", import.meta.url));
 var dir = cacheDirectory(process.env, process.platform, homedir);
-var bundle = compileBundle(file, dir && join(dir, cacheFileName("c8b710aab867db03", process.version, process.arch)));
+var bundle = compileBundle(file, dir && join(dir, cacheFileName("e535303db4f9dca1", process.version, process.arch, process.argv[2])));
 var { runMain } = bundle.run(createRequire(file));
 process.once("exit", () => bundle.save());
 await runMain(process.argv.slice(2));

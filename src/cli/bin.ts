@@ -18,7 +18,7 @@ declare const ENGINECTL_MAIN_ID: string;
 setFlagsFromString('--liftoff-only');
 const file = fileURLToPath(new URL('./cli-main.cjs', import.meta.url));
 const dir = cacheDirectory(process.env, process.platform, homedir);
-const bundle = compileBundle(file, dir && join(dir, cacheFileName(ENGINECTL_MAIN_ID, process.version, process.arch)));
+const bundle = compileBundle(file, dir && join(dir, cacheFileName(ENGINECTL_MAIN_ID, process.version, process.arch, process.argv[2])));
 const { runMain } = bundle.run(createRequire(file)) as { runMain: typeof RunMain };
 process.once('exit', () => bundle.save());
 await runMain(process.argv.slice(2));

@@ -4,7 +4,7 @@
 // rejected cache makes a run compile from source, never fail.
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, posix, resolve, win32 } from 'node:path';
-import { Script } from 'node:vm';
+import { constants as vmConstants, Script } from 'node:vm';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -32,12 +32,18 @@ export function cacheDirectory(env: Env, platform: NodeJS.Platform, home: () => 
 }
 
 /**
- * The cache file of one build of the bundle on one Node: V8 checks only the source's length and
- * its own version and flags, so the name carries the build's content hash.
+ * The cache file of one build of the bundle, on one Node, for one command. V8 checks only the
+ * source's length and its own version and flags, so the name carries the build's content hash.
+ * A cache holds what its first run compiled: one per command, so that `validate` does not start
+ * from the code `run` compiled (unknown words share one file).
  */
-export function cacheFileName(buildId: string, nodeVersion: string, arch: string): string {
-  return `cli-${buildId}-node${nodeVersion.replace(/^v/, '')}-${arch}.v8cache`;
+export function cacheFileName(buildId: string, nodeVersion: string, arch: string, command: string | undefined): string {
+  const kind = command !== undefined && CACHED_COMMANDS.includes(command) ? command : 'other';
+  return `cli-${buildId}-node${nodeVersion.replace(/^v/, '')}-${arch}-${kind}.v8cache`;
 }
+
+/** The commands of run-command.ts (a test keeps the two lists equal): the loader runs before it. */
+export const CACHED_COMMANDS: readonly string[] = ['run', 'validate', 'plan', 'report', 'schema', 'matrix', 'api', 'emulator'];
 
 export interface CompiledBundle {
   /** Runs the CommonJS bundle and returns its exports. */
@@ -53,7 +59,12 @@ export interface CompiledBundle {
 export function compileBundle(file: string, cacheFile: string | undefined): CompiledBundle {
   const source = readFileSync(file, 'utf8');
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    // An import() left in the bundle (of a Node built-in) resolves as in any module.
+    importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
   const fresh = cachedData !== undefined && !script.cachedDataRejected;
   return {
     run(require) {

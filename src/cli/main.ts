@@ -1,6 +1,5 @@
 // The process edge of the CLI: real streams, environment and signals in; exit code out.
 import { readFile } from 'node:fs/promises';
-import { text } from 'node:stream/consumers';
 import { setFlagsFromString } from 'node:v8';
 import { trapSignals } from '../signals.ts';
 import { runCommand } from './run-command.ts';
@@ -36,7 +35,8 @@ export async function runMain(argv: string[]): Promise<void> {
     cwd: process.cwd(),
     signal: signals.signal,
     readFile: (path) => readFile(path, 'utf8'),
-    readStdin: () => text(process.stdin),
+    // Loaded when read: the single executable's start-up snapshot cannot hold node:stream/consumers.
+    readStdin: () => process.getBuiltinModule('node:stream/consumers').text(process.stdin),
   });
   signals.release();
   // A server stopped on request exits 0; a call cut short by a signal exits 130/143.

@@ -18,6 +18,13 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   emulator: async () => (await import('./commands/emulator.ts')).emulatorCommand,
 };
 
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+/** A command's function, its modules loaded on first use. */
+export function loadCommand(name: string): Promise<Command> {
+  return COMMANDS[name]!();
+}
+
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   try {

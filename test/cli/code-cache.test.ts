@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cacheDirectory } from '../../src/cli/code-cache.ts';
+import { CACHED_COMMANDS, cacheDirectory } from '../../src/cli/code-cache.ts';
+import { COMMAND_NAMES } from '../../src/cli/run-command.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const DEMO = fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url));
 const VALID = `${DEMO}: valid (9 steps)\n`;
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `enginectl-cache-${name}-`));
-const CACHE_FILE = new RegExp(`^cli-[0-9a-f]{16}-node${process.version.slice(1).replaceAll('.', '\\.')}-${process.arch}\\.v8cache$`);
+const CACHE_FILE = new RegExp(`^cli-[0-9a-f]{16}-node${process.version.slice(1).replaceAll('.', '\\.')}-${process.arch}-validate\\.v8cache$`);
 
 async function validate(env: Record<string, string>, cwd = temp('cwd')) {
   const r = await runCli(['validate', DEMO, '--emulator'], { env, cwd });
@@ -43,11 +44,20 @@ test('a second run takes the cache as it is (a cache V8 refused would be written
   const first = statSync(join(dir, file!));
   const bytes = readFileSync(join(dir, file!));
   await validate({ ENGINECTL_CACHE_DIR: dir });
-  await runCli(['--version'], { env: { ENGINECTL_CACHE_DIR: dir } });
   const second = statSync(join(dir, file!));
   assert.equal(second.ino, first.ino, 'the file was not replaced');
   assert.ok(readFileSync(join(dir, file!)).equals(bytes));
   assert.deepEqual(readdirSync(dir), [file], 'no temporary file left behind');
+});
+
+test('each command has its own cache (it holds what that command compiled); unknown words share one', async () => {
+  const dir = temp('commands');
+  await validate({ ENGINECTL_CACHE_DIR: dir });
+  assert.equal((await runCli(['schema'], { env: { ENGINECTL_CACHE_DIR: dir } })).code, 0);
+  assert.equal((await runCli(['--version'], { env: { ENGINECTL_CACHE_DIR: dir } })).code, 0);
+  assert.equal((await runCli(['no-such-command'], { env: { ENGINECTL_CACHE_DIR: dir } })).code, 2);
+  assert.deepEqual(readdirSync(dir).map((f) => /-(\w+)\.v8cache$/.exec(f)?.[1]).sort(), ['other', 'schema', 'validate']);
+  assert.deepEqual([...CACHED_COMMANDS].sort(), [...COMMAND_NAMES].sort(), 'the loader knows every command');
 });
 
 test('a corrupt or truncated cache is ignored and replaced: the run is the same (V8 itself would abort on it)', async () => {

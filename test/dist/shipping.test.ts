@@ -1,14 +1,14 @@
 // The ways enginectl ships beyond the repository: the single executable (Node SEA) that runs
 // where no Node is installed, and the npm package whose bin works after a global install.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { VERSION } from '../../src/version.ts';
 import { ROOT } from '../helpers/action.ts';
-import { runCli } from '../helpers/cli.ts';
+import { CLI, runCli } from '../helpers/cli.ts';
 
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
@@ -40,6 +40,22 @@ test('the single executable runs the demo pipeline on the embedded emulator with
   assert.match(out, /\(simulated clock: waits took 30m of emulator time\)/);
   assert.equal((JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { outcome: string }).outcome, 'success');
   assert.doesNotMatch(out, /ExperimentalWarning|SEA/);
+  // It starts from a snapshot made at build time (a pipeline validated then): what it says comes
+  // from this run's file, arguments and environment, as dist/cli.mjs says it.
+  const bad = join(dir, 'bad.yml');
+  writeFileSync(bad, 'version: 1\nsteps:\n  - uses: monitoring/alerts\n    with: { fail-on: severe }\n');
+  for (const [args, envs] of [
+    [['validate', bad], {}],
+    [['api', 'GET', '/monitoring/alerts'], { ENGINE_URL: 'http://127.0.0.1:9', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'secret' }],
+  ] as const) {
+    const fromExe = spawnSync(exe, args, { env: { ...env, ...envs }, encoding: 'utf8', cwd: dir });
+    const fromCli = spawnSync(process.execPath, [CLI, ...args], { env: { ...env, ...envs }, encoding: 'utf8', cwd: dir });
+    assert.notEqual(fromExe.status, 0, fromExe.stderr);
+    assert.match(fromExe.stderr, /bad\.yml:4:22 steps\[0\]\.with\.fail-on|on http:\/\/127\.0\.0\.1:9: connection refused/);
+    assert.equal(fromExe.status, fromCli.status);
+    assert.equal(fromExe.stderr, fromCli.stderr);
+    assert.equal(fromExe.stdout, fromCli.stdout);
+  }
 });
 
 test('npm pack: the tarball installs globally and its bin `enginectl` runs, with no dependency to fetch', async () => {

@@ -2,17 +2,17 @@
 import { z } from 'zod';
 import { int, intList, timestamp } from './common.ts';
 
-export const ReplicationConfig = z.looseObject({
+export const ReplicationConfig = z.lazy(() => z.looseObject({
   key: int,
   name: z.string(),
   enabled: z.boolean(),
   databases: z.array(z.looseObject({ name: z.string(), key: int })).optional(),
-});
+}));
 export type ReplicationConfig = z.infer<typeof ReplicationConfig>;
 
 const count = int.optional();
 
-export const ReplicationResult = z.looseObject({
+export const ReplicationResult = z.lazy(() => z.looseObject({
   targetDatabase: z.string(),
   sourceDatabase: z.string().optional(),
   configName: z.string().optional(),
@@ -31,14 +31,14 @@ export const ReplicationResult = z.looseObject({
       numTargetEntries: count,
     })
     .optional(),
-});
+}));
 export type ReplicationResult = z.infer<typeof ReplicationResult>;
 export const ReplicationResultList = z.array(ReplicationResult);
 
 // ---- Update request bodies (2.12, 2.13) ----
 
 /** Connection and option fields common to system and vfs updates. */
-const commonUpdateFields = {
+const commonUpdateFields = () => ({
   targetDBName: z.string().min(1),
   targetServer: z.string().min(1),
   targetAuthToken: z.string().optional(),
@@ -59,7 +59,7 @@ const commonUpdateFields = {
   // Types not shown; null in the samples.
   onlineIndexDrop: z.unknown().optional(),
   onlineIndexCreation: z.unknown().optional(),
-};
+});
 
 /** The boolean flags of SystemUpdateOptions, in API spelling. */
 export const SYSTEM_UPDATE_FLAGS = [
@@ -125,22 +125,22 @@ function withCredentialRules<T extends z.ZodType<Credentials>>(schema: T): T {
   }, whenObject) as unknown as T;
 }
 
-export const SystemUpdateOptions = withCredentialRules(
+export const SystemUpdateOptions = z.lazy(() => withCredentialRules(
   z.strictObject({
-    ...commonUpdateFields,
+    ...commonUpdateFields(),
     products: intList.optional(),
     allowExclusiveProducts: z.boolean().optional(),
     ignoreSystemRequirements: z.boolean().optional(),
     disableEngineUpdate: z.boolean().optional(),
     preserveUnlicensedProducts: z.boolean().optional(),
   }),
-);
+));
 export type SystemUpdateOptions = z.infer<typeof SystemUpdateOptions>;
 
-export const VfsUpdateOptions = withCredentialRules(
+export const VfsUpdateOptions = z.lazy(() => withCredentialRules(
   z
     .strictObject({
-      ...commonUpdateFields,
+      ...commonUpdateFields(),
       files: intList.optional(),
       // Element shape not shown; the emulator takes directory paths.
       directories: z.array(z.unknown()).optional(),
@@ -150,14 +150,14 @@ export const VfsUpdateOptions = withCredentialRules(
       path: ['files'],
       message: 'at least one of files or directories is required',
     }),
-);
+));
 export type VfsUpdateOptions = z.infer<typeof VfsUpdateOptions>;
 
 // ---- Update result (2.14) ----
 
 const versionPart = z.looseObject({ major: int, minor: int, name: z.string() });
 
-export const UpdateResult = z.looseObject({
+export const UpdateResult = z.lazy(() => z.looseObject({
   options: z.looseObject({}).optional(),
   versions: intList.optional(),
   report: z.string().optional(),
@@ -187,5 +187,5 @@ export const UpdateResult = z.looseObject({
   messages: z.array(z.unknown()).optional(),
   ddlStatements: z.array(z.unknown()).optional(),
   warnings: z.array(z.unknown()).optional(),
-});
+}));
 export type UpdateResult = z.infer<typeof UpdateResult>;

@@ -6,15 +6,15 @@ const str = z.string().optional();
 const num = int.optional();
 const bool = z.boolean().optional();
 
-export const EngineAlert = z.looseObject({
+export const EngineAlert = z.lazy(() => z.looseObject({
   severity: z.string(),
   code: z.string(),
   message: z.string().optional(),
   engineId: z.string().optional(),
-});
+}));
 export type EngineAlert = z.infer<typeof EngineAlert>;
 
-export const ApplicationSessionInfo = z.looseObject({
+export const ApplicationSessionInfo = z.lazy(() => z.looseObject({
   sessionId: z.string(),
   engineId: z.string(),
   clientId: str,
@@ -35,13 +35,13 @@ export const ApplicationSessionInfo = z.looseObject({
   dropRequesterKey: z.unknown(),
   dropRequesterName: z.unknown(),
   dropReason: z.unknown(),
-});
+}));
 export type ApplicationSessionInfo = z.infer<typeof ApplicationSessionInfo>;
 
 const ints = <K extends string>(keys: readonly K[]) =>
   z.looseObject(Object.fromEntries(keys.map((k) => [k, num])) as Record<K, typeof num>);
 
-export const EngineInfo = z.looseObject({
+export const EngineInfo = z.lazy(() => z.looseObject({
   /** The unique Engine identifier used in engines/{engineId}. */
   instanceId: z.string(),
   version: z.string(),
@@ -117,5 +117,5 @@ export const EngineInfo = z.looseObject({
     .optional(),
   scheduler: ints(['maxConcurrentTaskCount', 'taskCount', 'runningTaskCount', 'failingTaskCount']).optional(),
   transactionLogger: z.looseObject({ pendingLogs: num, sendingError: str }).optional(),
-});
+}));
 export type EngineInfo = z.infer<typeof EngineInfo>;
