@@ -21,8 +21,8 @@ export const packageVersionOnly = {
 
 /**
  * Start-up is compiling the bundle (Node 20 keeps no code cache for ES modules), so the bundles
- * carry only what runs: undici's request path without fetch, WebSocket and mocks
- * (scripts/undici-lean.mjs), and zod with its English messages only (zod bundles every locale
+ * carry only what runs: undici's request path without fetch, WebSocket, mocks and HTTP/2
+ * (scripts/undici-lean.mjs, scripts/undici-no-h2.cjs), and zod with its English messages only (zod bundles every locale
  * it has). bench/RESULTS.md has the measurements.
  */
 export const leanDependencies = {
@@ -30,6 +30,8 @@ export const leanDependencies = {
   setup(b) {
     const lean = new URL('./scripts/undici-lean.mjs', import.meta.url).pathname;
     b.onResolve({ filter: /^undici$/ }, (args) => (args.importer.includes('/node_modules/') ? undefined : { path: lean }));
+    const noH2 = new URL('./scripts/undici-no-h2.cjs', import.meta.url).pathname;
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => (/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer) ? { path: noH2 } : undefined));
     const locales = new URL('./scripts/zod-locales-en.mjs', import.meta.url).pathname;
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: locales } : undefined));
   },

@@ -102,7 +102,7 @@ function writeAtomically(path, data) {
 setFlagsFromString("--liftoff-only");
 var file = fileURLToPath(new URL("./cli-main.cjs", import.meta.url));
 var dir = cacheDirectory(process.env, process.platform, homedir);
-var bundle = compileBundle(file, dir && join(dir, cacheFileName("e535303db4f9dca1", process.version, process.arch, process.argv[2])));
+var bundle = compileBundle(file, dir && join(dir, cacheFileName("a7c0d6b85e930775", process.version, process.arch, process.argv[2])));
 var { runMain } = bundle.run(createRequire(file));
 process.once("exit", () => bundle.save());
 await runMain(process.argv.slice(2));

@@ -58,7 +58,7 @@ async function writePieces(path: string, pieces: Iterable<string>): Promise<void
 }
 
 export async function writeReports(r: Renderings, paths: ReportPaths): Promise<{ written: string[]; failed: string[] }> {
-  const render: Record<keyof ReportPaths, () => string | Iterable<string>> = { json: r.jsonPieces, junit: r.junit, summary: () => r.summary(fullReportOf(paths)), html: r.html };
+  const render: Record<keyof ReportPaths, () => string | Iterable<string> | Promise<string>> = { json: r.jsonPieces, junit: r.junit, summary: () => r.summary(fullReportOf(paths)), html: r.html };
   const written: string[] = [];
   const failed: string[] = [];
   for (const key of Object.keys(FLAGS) as (keyof ReportPaths)[]) {
@@ -66,7 +66,7 @@ export async function writeReports(r: Renderings, paths: ReportPaths): Promise<{
     if (!path) continue;
     try {
       await mkdir(dirname(path), { recursive: true });
-      const text = render[key]();
+      const text = await render[key]();
       if (typeof text === 'string') await writeFile(path, text);
       else await writePieces(path, text);
       written.push(path);

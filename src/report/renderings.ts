@@ -2,7 +2,6 @@
 // once, the same text whichever edge writes it. Nothing here masks text (a secret `true` would
 // turn `"success": true` into invalid JSON); the result it gets holds no secret.
 import { buildReport, type Report } from './model.ts';
-import { renderHtml } from './html.ts';
 import { renderJson, reportJsonPieces } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
@@ -16,7 +15,8 @@ export interface Renderings {
   junit: () => string;
   /** `fullReport` names where the full report is, for the note when parts are cut. */
   summary: (fullReport?: string) => string;
-  html: () => string;
+  /** Loads the HTML renderer (and its Markdown parser) only when a run asks for HTML. */
+  html: () => Promise<string>;
 }
 
 export function renderings(masked: RunResult): Renderings {
@@ -31,6 +31,6 @@ export function renderings(masked: RunResult): Renderings {
     jsonPieces: () => reportJsonPieces(report()),
     junit: () => renderJunit(report()),
     summary: (fullReport) => renderMarkdown(report(), { fullReport }),
-    html: () => renderHtml(report()),
+    html: async () => (await import('./html.ts')).renderHtml(report()),
   };
 }

@@ -157,7 +157,7 @@ describe('fault matrix', { concurrency: 4 }, () => {
 
         // The step's outcome in every report the run writes.
         const r = renderings(result);
-        assertOutcomes({ json: r.json(), junit: r.junit(), summary: r.summary(), html: r.html() }, [expected.outcome]);
+        assertOutcomes({ json: r.json(), junit: r.junit(), summary: r.summary(), html: await r.html() }, [expected.outcome]);
         if (expected.code) assert.match(r.junit(), new RegExp(`<failure type="${expected.code}"`));
 
         // Exactly this many requests: the faulted call, retried only when it is a GET.

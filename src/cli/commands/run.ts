@@ -95,7 +95,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   if (values.emulator && values.state === undefined) io = { ...io, env: withSampleEnv(io.env) };
   const vars = parseVars(values.var);
   const { pipeline, text } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
-  const journal = await journalOf(values, io, { hash: sha256(text), vars, only, pipeline });
+  const journal = await journalOf(values, io, { text, vars, only, pipeline });
   const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
@@ -194,13 +194,14 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 async function journalOf(
   values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined },
   io: CliIO,
-  run: { hash: string; vars: Record<string, unknown>; only: Record<string, string>; pipeline: Pipeline },
+  run: { text: string; vars: Record<string, unknown>; only: Record<string, string>; pipeline: Pipeline },
 ): Promise<{ spec: JournalSpec; resume: ResumePlan | undefined } | undefined> {
   const decision = values['in-doubt'];
   if (decision !== undefined && decision !== 'retry' && decision !== 'skip') throw new UsageError('BAD_ARGUMENTS', `--in-doubt ${decision}: say retry or skip`, { hint: '--in-doubt retry sends the call again; --in-doubt skip takes it as applied' });
   if (values.resume === undefined) {
     if (decision !== undefined || values.force) throw new UsageError('BAD_ARGUMENTS', `${decision !== undefined ? '--in-doubt' : '--force'} goes with --resume JOURNAL`);
-    return values.journal === undefined ? undefined : { spec: { path: resolve(io.cwd, values.journal), hash: run.hash, vars: run.vars }, resume: undefined };
+    // Hashed only for a journal: most runs keep none, and hashing loads node:crypto (~5 ms).
+    return values.journal === undefined ? undefined : { spec: { path: resolve(io.cwd, values.journal), hash: sha256(run.text), vars: run.vars }, resume: undefined };
   }
   const path = resolve(io.cwd, values.resume);
   if (values.journal !== undefined && resolve(io.cwd, values.journal) !== path) throw new UsageError('BAD_ARGUMENTS', '--resume appends to the journal it reads: drop --journal, or give the same file');
@@ -210,6 +211,7 @@ async function journalOf(
   } catch (error) {
     throw new UsageError('BAD_JOURNAL', `--resume ${values.resume}: cannot read the journal (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
   }
-  const resume = resumePlan(run.pipeline, readJournal(text, values.resume), { hash: run.hash, varsHash: varsHash(run.vars), only: run.only, force: values.force === true, inDoubt: decision });
-  return { spec: { path, hash: run.hash, vars: run.vars }, resume };
+  const hash = sha256(run.text);
+  const resume = resumePlan(run.pipeline, readJournal(text, values.resume), { hash, varsHash: varsHash(run.vars), only: run.only, force: values.force === true, inDoubt: decision });
+  return { spec: { path, hash, vars: run.vars }, resume };
 }
