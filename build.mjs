@@ -73,6 +73,8 @@ const actions = (outdir) => ({
 /** Builds every committed bundle under `outdir`; `overrides` go to every esbuild call. */
 export async function buildAll(outdir = 'dist', overrides = {}) {
   const [main] = (await build({ ...cliMain(outdir), ...overrides })).outputFiles;
+  // dist/cli.mjs reads it as Latin-1 (src/cli/code-cache.ts): esbuild escapes non-ASCII text.
+  if (main.contents.some((byte) => byte > 0x7f)) throw new Error(`${main.path}: not ASCII`);
   await mkdir(outdir, { recursive: true });
   await writeFile(main.path, main.contents);
   await build({ ...cliLoader(outdir, createHash('sha256').update(main.contents).digest('hex').slice(0, 16)), ...overrides });

@@ -5,7 +5,6 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 
 // src/cli/code-cache.ts
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
@@ -27,13 +26,14 @@ function cacheDirectory(env, platform, home) {
   if (!dir2 || !isAbsolute(dir2)) return void 0;
   return platform === "darwin" ? join2(dir2, "Library", "Caches", "enginectl") : join2(dir2, ".cache", "enginectl");
 }
-function cacheFileName(buildId, nodeVersion, arch, command) {
-  const kind = command !== void 0 && CACHED_COMMANDS.includes(command) ? command : "other";
+function cacheFileName(buildId, nodeVersion, arch, command2) {
+  const kind = command2 !== void 0 && CACHED_COMMANDS.includes(command2) ? command2 : "other";
   return `cli-${buildId}-node${nodeVersion.replace(/^v/, "")}-${arch}-${kind}.v8cache`;
 }
 var CACHED_COMMANDS = ["run", "validate", "plan", "report", "schema", "matrix", "api", "emulator"];
+var CALLING_COMMANDS = ["run", "api"];
 function compileBundle(file2, cacheFile) {
-  const source = readFileSync(file2, "utf8");
+  const source = readFileSync(file2, "latin1");
   const cachedData = cacheFile ? readCache(cacheFile) : void 0;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}
 })`, {
@@ -99,10 +99,11 @@ function writeAtomically(path, data) {
 }
 
 // src/cli/bin.ts
-setFlagsFromString("--liftoff-only");
+var command = process.argv[2];
+if (command !== void 0 && CALLING_COMMANDS.includes(command)) process.getBuiltinModule("node:v8").setFlagsFromString("--liftoff-only");
 var file = fileURLToPath(new URL("./cli-main.cjs", import.meta.url));
 var dir = cacheDirectory(process.env, process.platform, homedir);
-var bundle = compileBundle(file, dir && join(dir, cacheFileName("a7c0d6b85e930775", process.version, process.arch, process.argv[2])));
+var bundle = compileBundle(file, dir && join(dir, cacheFileName("6a9cd915ffcb49b1", process.version, process.arch, command)));
 var { runMain } = bundle.run(createRequire(file));
 process.once("exit", () => bundle.save());
 await runMain(process.argv.slice(2));

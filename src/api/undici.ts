@@ -6,5 +6,13 @@ import type * as Undici from 'undici';
 let loaded: Promise<typeof Undici> | undefined;
 
 export function loadUndici(): Promise<typeof Undici> {
-  return (loaded ??= import('undici'));
+  if (!loaded) {
+    // undici parses HTTP with a WebAssembly module it compiles at its first connection; V8 then
+    // optimises it on a background thread, and a short run waited about 100 ms at exit for that
+    // compile (bench/RESULTS.md). The baseline compiler alone is fast enough for HTTP headers.
+    // Set here, before the module is compiled, and only by runs that call a server.
+    process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+    loaded = import('undici');
+  }
+  return loaded;
 }

@@ -6,19 +6,18 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { cacheDirectory, cacheFileName, compileBundle } from './code-cache.ts';
+import { CALLING_COMMANDS, cacheDirectory, cacheFileName, compileBundle } from './code-cache.ts';
 import type { runMain as RunMain } from './main.ts';
 
 /** The content hash of dist/cli-main.cjs, set by build.mjs. */
 declare const ENGINECTL_MAIN_ID: string;
 
-// Before anything is compiled: V8 accepts a code cache only under the flags it was made with, and
-// runMain sets this one (see main.ts) before the cache is written at the end of a run.
-setFlagsFromString('--liftoff-only');
+const command = process.argv[2];
+// Before the bundle is compiled: the flags a cache was made under (see CALLING_COMMANDS).
+if (command !== undefined && CALLING_COMMANDS.includes(command)) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
 const file = fileURLToPath(new URL('./cli-main.cjs', import.meta.url));
 const dir = cacheDirectory(process.env, process.platform, homedir);
-const bundle = compileBundle(file, dir && join(dir, cacheFileName(ENGINECTL_MAIN_ID, process.version, process.arch, process.argv[2])));
+const bundle = compileBundle(file, dir && join(dir, cacheFileName(ENGINECTL_MAIN_ID, process.version, process.arch, command)));
 const { runMain } = bundle.run(createRequire(file)) as { runMain: typeof RunMain };
 process.once('exit', () => bundle.save());
 await runMain(process.argv.slice(2));

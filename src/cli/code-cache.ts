@@ -45,6 +45,14 @@ export function cacheFileName(buildId: string, nodeVersion: string, arch: string
 /** The commands of run-command.ts (a test keeps the two lists equal): the loader runs before it. */
 export const CACHED_COMMANDS: readonly string[] = ['run', 'validate', 'plan', 'report', 'schema', 'matrix', 'api', 'emulator'];
 
+/**
+ * The commands whose runs call a server. V8 takes a code cache only under the flags it was made
+ * with, and a run that loads undici sets --liftoff-only (api/undici.ts) before its cache is
+ * written at exit: for these commands the loader sets it first, so that their cache is made and
+ * read under the same flags. The others never set it (nor load node:v8 for it).
+ */
+export const CALLING_COMMANDS: readonly string[] = ['run', 'api'];
+
 export interface CompiledBundle {
   /** Runs the CommonJS bundle and returns its exports. */
   run(require: NodeJS.Require): unknown;
@@ -57,7 +65,8 @@ export interface CompiledBundle {
 
 /** Compiles a CommonJS bundle, with the code cache at `cacheFile` when one is there and valid. */
 export function compileBundle(file: string, cacheFile: string | undefined): CompiledBundle {
-  const source = readFileSync(file, 'utf8');
+  // The bundle is ASCII (build.mjs checks): read as Latin-1, without UTF-8 decoding.
+  const source = readFileSync(file, 'latin1');
   const cachedData = cacheFile ? readCache(cacheFile) : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,

@@ -1,6 +1,5 @@
 // The process edge of the CLI: real streams, environment and signals in; exit code out.
 import { readFile } from 'node:fs/promises';
-import { setFlagsFromString } from 'node:v8';
 import { trapSignals } from '../signals.ts';
 import { runCommand } from './run-command.ts';
 
@@ -21,11 +20,6 @@ function writer(stream: NodeJS.WriteStream): (text: string) => void {
 }
 
 export async function runMain(argv: string[]): Promise<void> {
-  // undici parses HTTP with a WebAssembly module it compiles at the first connection. V8 then
-  // optimises it on a background thread, and a short run waited about 100 ms at exit for that
-  // compile to finish (bench/RESULTS.md). The baseline compiler alone is fast enough for HTTP
-  // headers; set before the module is compiled.
-  setFlagsFromString('--liftoff-only');
   const signals = trapSignals();
   const code = await runCommand(argv, {
     stdout: writer(process.stdout),

@@ -121,12 +121,17 @@ export function semanticProblems(source: YamlSource, doc: PipelineFile, options:
  */
 function varInputProblems(source: YamlSource, step: RawStep, index: number, fileVars: Record<string, unknown>, options: SemanticOptions): Diagnostic[] {
   const type = STEP_TYPES.get(step.uses);
-  const shape = type ? (inputSchema(type, resolved) as unknown as { shape?: Record<string, z.ZodType> }).shape : undefined;
-  if (!type || !shape) return [];
-  const out: Diagnostic[] = [];
-  for (const [input, raw] of Object.entries(step.with ?? {})) {
+  const fromVars = Object.entries(step.with ?? {}).flatMap(([input, raw]) => {
     const name = typeof raw === 'string' ? /^\s*\$\{\{\s*vars\.([A-Za-z_][\w-]*)\s*\}\}\s*$/.exec(raw)?.[1] : undefined;
-    if (!name || !shape[input]) continue;
+    return name ? [[input, name] as const] : [];
+  });
+  // The step type's schema is built only for a step that has such an input.
+  if (!type || fromVars.length === 0) return [];
+  const shape = (inputSchema(type, resolved) as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape) return [];
+  const out: Diagnostic[] = [];
+  for (const [input, name] of fromVars) {
+    if (!shape[input]) continue;
     const fromFlag = Object.hasOwn(options.vars ?? {}, name);
     const value = fromFlag ? options.vars![name] : Object.hasOwn(fileVars, name) ? fileVars[name] : undefined;
     if (value === undefined || JSON.stringify(value).includes('${{')) continue;

@@ -50,6 +50,20 @@ test('a second run takes the cache as it is (a cache V8 refused would be written
   assert.deepEqual(readdirSync(dir), [file], 'no temporary file left behind');
 });
 
+test('a run that calls a server (V8 flags set for undici) takes its cache as it is too', async () => {
+  const dir = temp('run');
+  const run = async () => {
+    const r = await runCli(['run', DEMO, '--emulator'], { env: { ENGINECTL_CACHE_DIR: dir } });
+    assert.equal(r.code, 0, r.stderr);
+  };
+  await run();
+  const [file] = readdirSync(dir);
+  assert.match(file!, /-run\.v8cache$/);
+  const first = statSync(join(dir, file!)).ino;
+  await run();
+  assert.equal(statSync(join(dir, file!)).ino, first, 'the cache was taken, not written again');
+});
+
 test('each command has its own cache (it holds what that command compiled); unknown words share one', async () => {
   const dir = temp('commands');
   await validate({ ENGINECTL_CACHE_DIR: dir });
