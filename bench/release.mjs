@@ -4,6 +4,7 @@
 // (bench/peers/release.py); Ansible's `uri` only when ansible-playbook is installed. Targets
 // (issue 18): faster than Python, within 2x of bash + curl.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, timed } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -16,6 +17,8 @@ export async function run() {
   const env = { ENGINE_URL: emulator.url, ...ADMIN };
   const cases = {
     enginectl: [NODE, [CLI, 'run', 'bench/peers/release.yml']],
+    // For scale: the single executable (npm run build:exe), which starts from a snapshot.
+    ...(existsSync('dist/enginectl') ? { 'enginectl (SEA)': ['dist/enginectl', ['run', 'bench/peers/release.yml']] } : {}),
     'bash + curl': ['bash', ['bench/peers/release.sh', emulator.url]],
     ...(hasRequests() ? { 'Python requests': ['python3', ['bench/peers/release.py', emulator.url]] } : {}),
   };

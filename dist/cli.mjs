@@ -52,16 +52,17 @@ function compileBundle(file2, cacheFile) {
     },
     save() {
       if (!cacheFile || fresh) return;
-      writeAtomically(cacheFile, () => withChecksum(script.createCachedData()));
+      writeAtomically(cacheFile, () => twice(script.createCachedData()));
     }
   };
 }
 var HEADER = 8;
-function withChecksum(data) {
-  const file2 = Buffer.allocUnsafe(HEADER + data.length);
-  file2.writeUInt32LE(crc32(data), 0);
-  file2.writeUInt32LE(data.length, 4);
+function twice(data) {
+  const file2 = Buffer.allocUnsafe(HEADER + 2 * data.length);
+  file2.writeUInt32LE(data.length, 0);
+  file2.writeUInt32LE(0, 4);
   data.copy(file2, HEADER);
+  data.copy(file2, HEADER + data.length);
   return file2;
 }
 function readCache(path) {
@@ -71,12 +72,10 @@ function readCache(path) {
   } catch {
     return void 0;
   }
-  if (file2.length < HEADER || file2.readUInt32LE(4) !== file2.length - HEADER) return void 0;
-  const data = file2.subarray(HEADER);
-  return crc32(data) === file2.readUInt32LE(0) ? data : void 0;
-}
-function crc32(data) {
-  return process.getBuiltinModule("node:zlib").crc32(data);
+  const length = file2.length >= HEADER ? file2.readUInt32LE(0) : -1;
+  if (length <= 0 || file2.length !== HEADER + 2 * length) return void 0;
+  const first = file2.subarray(HEADER, HEADER + length);
+  return first.equals(file2.subarray(HEADER + length)) ? first : void 0;
 }
 function writeAtomically(path, data) {
   const tmp = `${path}.${process.pid}.tmp`;

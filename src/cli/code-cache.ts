@@ -84,23 +84,25 @@ export function compileBundle(file: string, cacheFile: string | undefined): Comp
     },
     save() {
       if (!cacheFile || fresh) return;
-      writeAtomically(cacheFile, () => withChecksum(script.createCachedData()));
+      writeAtomically(cacheFile, () => twice(script.createCachedData()));
     },
   };
 }
 
 /**
- * A cache file is the V8 code cache behind 8 bytes: the CRC-32 of the cache and its length. V8
- * checks a cache's length, version and flags but, in release builds, not its bytes: a corrupt
- * cache made the process abort (a V8 fatal error). Node checks its own compile cache the same way.
+ * A cache file holds V8's code cache twice, behind its length (8 bytes). V8 checks a cache's
+ * length, version and flags but, in release builds, not its bytes: a damaged cache made the
+ * process abort (a V8 fatal error). A run takes the cache only when both copies are the same
+ * byte for byte (a native compare, where a checksum would load node:zlib at every start-up).
  */
 const HEADER = 8;
 
-function withChecksum(data: Buffer): Buffer {
-  const file = Buffer.allocUnsafe(HEADER + data.length);
-  file.writeUInt32LE(crc32(data), 0);
-  file.writeUInt32LE(data.length, 4);
+function twice(data: Buffer): Buffer {
+  const file = Buffer.allocUnsafe(HEADER + 2 * data.length);
+  file.writeUInt32LE(data.length, 0);
+  file.writeUInt32LE(0, 4);
   data.copy(file, HEADER);
+  data.copy(file, HEADER + data.length);
   return file;
 }
 
@@ -112,14 +114,10 @@ function readCache(path: string): Buffer | undefined {
   } catch {
     return undefined; // No cache yet, or not readable: compile from source.
   }
-  if (file.length < HEADER || file.readUInt32LE(4) !== file.length - HEADER) return undefined;
-  const data = file.subarray(HEADER);
-  return crc32(data) === file.readUInt32LE(0) ? data : undefined;
-}
-
-/** node:zlib is loaded only when there is a cache to check or write. */
-function crc32(data: Buffer): number {
-  return process.getBuiltinModule('node:zlib').crc32(data);
+  const length = file.length >= HEADER ? file.readUInt32LE(0) : -1;
+  if (length <= 0 || file.length !== HEADER + 2 * length) return undefined;
+  const first = file.subarray(HEADER, HEADER + length);
+  return first.equals(file.subarray(HEADER + length)) ? first : undefined;
 }
 
 /**
