@@ -5,6 +5,7 @@ import type { LazyDispatcher } from './dispatcher.ts';
 import { formatDuration } from '../duration.ts';
 import { formatSize } from '../size.ts';
 import { USER_AGENT } from '../version.ts';
+import { deadline } from './deadline.ts';
 import { ApiError } from './errors.ts';
 import { certificateDateError, certificateDates, networkError, systemCode } from './network-errors.ts';
 import { readText, TooLarge } from './read-body.ts';
@@ -22,9 +23,7 @@ const STATUS_ONLY_KEEP = 64 * 1024;
 
 export type Query = Record<string, string | number | boolean>;
 
-export type RequestBody =
-  | { json: unknown }
-  | { text: string; contentType: string };
+export type RequestBody = { json: unknown } | { text: string; contentType: string };
 
 export interface HttpRequest {
   method: string;
@@ -172,8 +171,7 @@ export class Transport {
 
   private async once(req: HttpRequest, attempt: number): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const time = deadline(req.signal, timeoutMs);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: req.accept ?? 'application/json' };
     if (this.authorization) headers.authorization = this.authorization;
     let body: string | undefined;
@@ -190,7 +188,7 @@ export class Transport {
         method: req.method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal,
+        signal: time.signal,
         dispatcher,
       });
       const limit = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -209,7 +207,7 @@ export class Transport {
     } catch (error) {
       if (error instanceof TooLarge) throw this.tooLarge(req, attempt, error.limit);
       if (req.signal?.aborted) throw this.aborted(req, attempt, error);
-      if (timeout.aborted) {
+      if (time.timedOut) {
         throw new ApiError('API_TIMEOUT', `${req.method} ${req.path} on ${this.origin}: no complete answer within ${formatDuration(timeoutMs)}`, {
           method: req.method,
           path: req.path,
@@ -224,6 +222,8 @@ export class Transport {
         if (dates) throw certificateDateError({ method: req.method, path: req.path, origin: this.origin }, error, attempt, systemCode(error), dates);
       }
       throw failure;
+    } finally {
+      time.clear();
     }
   }
 

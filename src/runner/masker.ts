@@ -47,6 +47,8 @@ export function secretForms(secret: string): string[] {
 
 export class Masker {
   private readonly forms = new Set<string>();
+  /** The secrets added so far: a step's target token is added again at every instance. */
+  private readonly secrets = new Set<string>();
   private readonly weak = new Set<string>();
   private pattern: RegExp | undefined;
 
@@ -66,6 +68,8 @@ export class Masker {
       this.weak.add(name);
       this.on.onWeak?.(name, `${name} is a number or a literal (true, false, null): it is masked in text, but a number or literal equal to it is shown as is`);
     }
+    if (this.secrets.has(secret)) return;
+    this.secrets.add(secret);
     const before = this.forms.size;
     for (const form of secretForms(secret)) {
       if (this.forms.has(form)) continue;

@@ -56,6 +56,8 @@ steps:
   const reports = reportFiles(dir);
   const r = await runMeasured(['run', join(dir, 'p.yml'), '--emulator', ...reports.flags]);
   assert.equal(r.code, 0, r.stderr);
+  // 32 calls in flight follow the run's one signal: no listener-leak warning, nor any other.
+  assert.equal(r.stderr, '', 'nothing on stderr');
   t.diagnostic(`peak RSS of the 500-instance matrix: ${r.peakMiB} MiB`);
   const texts = reports.read();
   const outcomes = outcomesIn(texts);
