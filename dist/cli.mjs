@@ -102,7 +102,7 @@ var command = process.argv[2];
 if (command !== void 0 && CALLING_COMMANDS.includes(command)) process.getBuiltinModule("node:v8").setFlagsFromString("--liftoff-only");
 var file = fileURLToPath(new URL("./cli-main.cjs", import.meta.url));
 var dir = cacheDirectory(process.env, process.platform, homedir);
-var bundle = compileBundle(file, dir && join(dir, cacheFileName("fe22a3c3c55c75aa", process.version, process.arch, command)));
+var bundle = compileBundle(file, dir && join(dir, cacheFileName("c4ee0ddc2c3f59c6", process.version, process.arch, command)));
 var { runMain } = bundle.run(createRequire(file));
 process.once("exit", () => bundle.save());
 await runMain(process.argv.slice(2));

@@ -1,6 +1,7 @@
 // The typed client of the enterprise API.
 export { EngineClient, type ServerConfig, type ClientDeps, type RawRequest, type RawResponse } from './client.ts';
 export { ApiError, fateUnknown, type ApiErrorCode } from './errors.ts';
+export { deadline, type Deadline } from './deadline.ts';
 export type { SyncOutcome } from './devops.ts';
 export type { CallOptions } from './call.ts';
 export { DEFAULT_TIMEOUT_MS, type CallObserver, type SentCall } from './transport.ts';

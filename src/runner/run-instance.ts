@@ -1,7 +1,7 @@
 // One instance of a step (the step, or one combination of its matrix): its condition, its inputs
 // resolved and checked, its attempts under the step's timeout and retry, its outcome masked into
 // the StepRun the reports show, and the logger and observer told.
-import { ApiError } from '../api/index.ts';
+import { ApiError, deadline } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import { EnginectlError } from '../errors.ts';
 import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
@@ -96,8 +96,8 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const calls = instanceCalls(run, deps.observer);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     run.attempts = attempt;
-    const timeout = step.timeoutMs === undefined ? undefined : AbortSignal.timeout(step.timeoutMs);
-    const signal = timeout ? AbortSignal.any([deps.signal, timeout]) : deps.signal;
+    const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs);
+    const signal = time?.signal ?? deps.signal;
     const env: StepEnv = {
       client: () => ctx.client(run.server),
       call: { signal, observer: calls },
@@ -121,9 +121,10 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.origin}`;
     } finally {
       clearInterval(heartbeat);
+      time?.clear();
     }
     if (deps.signal.aborted) return finish(ctx, run, position, 'cancelled', cancelledError(run));
-    if (timeout?.aborted) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
+    if (time?.timedOut) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
     if (outcome) {
       record(ctx, run, outcome);
       for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
