@@ -2,7 +2,8 @@
 // - dist/cli.mjs: the CLI's entry, which compiles dist/cli-main.cjs (the CLI in one CommonJS file,
 //   no Octokit) with a code cache.
 // - dist/action/*.mjs: one entry per action, sharing chunks under dist/action/chunks/.
-// The bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node built-ins.
+// The actions' bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node
+// built-ins.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -22,8 +23,8 @@ export const packageVersionOnly = {
 /**
  * Start-up is compiling the bundle (Node 20 keeps no code cache for ES modules), so the bundles
  * carry only what runs: undici's request path without fetch, WebSocket, mocks and HTTP/2
- * (scripts/undici-lean.mjs, scripts/undici-no-h2.cjs), and zod with its English messages only (zod bundles every locale
- * it has). bench/RESULTS.md has the measurements.
+ * (scripts/undici-lean.mjs, scripts/undici-no-h2.cjs), and zod with its English messages only
+ * (zod bundles every locale it has). bench/RESULTS.md has the measurements.
  */
 export const leanDependencies = {
   name: 'lean-dependencies',
