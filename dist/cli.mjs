@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/cli/code-cache.ts
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, posix, resolve, win32 } from "node:path";
 import { constants as vmConstants, Script } from "node:vm";
 function cacheDirectory(env, platform, home) {
@@ -52,7 +52,7 @@ function compileBundle(file2, cacheFile) {
     },
     save() {
       if (!cacheFile || fresh) return;
-      writeAtomically(cacheFile, () => twice(script.createCachedData()));
+      if (writeAtomically(cacheFile, () => twice(script.createCachedData()))) prune(dirname(cacheFile), Date.now());
     }
   };
 }
@@ -88,12 +88,26 @@ function writeAtomically(path, data) {
     closeSync(fd);
     fd = void 0;
     renameSync(tmp, path);
+    return true;
   } catch {
     try {
       if (fd !== void 0) closeSync(fd);
       rmSync(tmp, { force: true });
     } catch {
     }
+    return false;
+  }
+}
+var STALE_MS = 30 * 24 * 60 * 60 * 1e3;
+function prune(dir2, now) {
+  try {
+    for (const name of readdirSync(dir2)) {
+      if (!/^cli-.*\.v8cache(\.\d+\.tmp)?$/.test(name)) continue;
+      const path = resolve(dir2, name);
+      const age = now - statSync(path).mtimeMs;
+      if (age > (name.endsWith(".tmp") ? 24 * 60 * 60 * 1e3 : STALE_MS)) rmSync(path, { force: true });
+    }
+  } catch {
   }
 }
 

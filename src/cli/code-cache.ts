@@ -2,7 +2,7 @@
 // no compile cache for ES modules, and compiling the bundle was a third of every cold start
 // (bench/RESULTS.md). The cache is only ever an acceleration: a missing, unreadable, read-only or
 // rejected cache makes a run compile from source, never fail.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, posix, resolve, win32 } from 'node:path';
 import { constants as vmConstants, Script } from 'node:vm';
 
@@ -84,7 +84,7 @@ export function compileBundle(file: string, cacheFile: string | undefined): Comp
     },
     save() {
       if (!cacheFile || fresh) return;
-      writeAtomically(cacheFile, () => twice(script.createCachedData()));
+      if (writeAtomically(cacheFile, () => twice(script.createCachedData()))) prune(dirname(cacheFile), Date.now());
     },
   };
 }
@@ -125,7 +125,7 @@ function readCache(path: string): Buffer | undefined {
  * read a half-written cache. The directory is made private to the user (a code cache is code).
  * The data is made only once the temporary file is open: a read-only directory costs nothing.
  */
-function writeAtomically(path: string, data: () => Buffer): void {
+function writeAtomically(path: string, data: () => Buffer): boolean {
   const tmp = `${path}.${process.pid}.tmp`;
   let fd: number | undefined;
   try {
@@ -136,6 +136,7 @@ function writeAtomically(path: string, data: () => Buffer): void {
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, path);
+    return true;
   } catch {
     // Not writable, full, or gone: the next run compiles from source again.
     try {
@@ -144,5 +145,27 @@ function writeAtomically(path: string, data: () => Buffer): void {
     } catch {
       // Nothing was made.
     }
+    return false;
+  }
+}
+
+/** A cache not written for this long is removed when another is written (it is made again if used). */
+export const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the caches not written for STALE_MS (those of earlier builds and Node versions, in the
+ * main; one still in use is simply made again) and temporary files a killed run left a day ago,
+ * so that the directory does not grow with every upgrade. Runs only after a cache was written.
+ */
+function prune(dir: string, now: number): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!/^cli-.*\.v8cache(\.\d+\.tmp)?$/.test(name)) continue;
+      const path = resolve(dir, name);
+      const age = now - statSync(path).mtimeMs;
+      if (age > (name.endsWith('.tmp') ? 24 * 60 * 60 * 1000 : STALE_MS)) rmSync(path, { force: true });
+    }
+  } catch {
+    // Another run pruning too, or the directory gone: nothing to do.
   }
 }

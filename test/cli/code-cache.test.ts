@@ -2,12 +2,12 @@
 // only ever makes a run faster: where it is kept, that a second run takes it as it is, and that a
 // corrupt, unwritable or disabled cache changes nothing a user sees.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CACHED_COMMANDS, cacheDirectory } from '../../src/cli/code-cache.ts';
+import { CACHED_COMMANDS, cacheDirectory, STALE_MS } from '../../src/cli/code-cache.ts';
 import { COMMAND_NAMES } from '../../src/cli/run-command.ts';
 import { runCli } from '../helpers/cli.ts';
 
@@ -89,6 +89,23 @@ test('a corrupt or truncated cache is ignored and replaced: the run is the same 
     await validate({ ENGINECTL_CACHE_DIR: dir });
     assert.equal(statSync(path).ino, replaced, 'and the new one is taken');
   }
+});
+
+test('writing a cache removes those not written for 30 days and temporary files a killed run left; nothing else', async () => {
+  const dir = temp('prune');
+  const now = Date.now() / 1000;
+  const old = (name: string, ageSeconds: number) => {
+    writeFileSync(join(dir, name), 'x');
+    utimesSync(join(dir, name), now - ageSeconds, now - ageSeconds);
+  };
+  old('cli-0123456789abcdef-node20.0.0-x64-run.v8cache', STALE_MS / 1000 + 3600);
+  old('cli-0123456789abcdef-node20.0.0-x64-plan.v8cache', STALE_MS / 1000 - 3600);
+  old('cli-0123456789abcdef-node20.0.0-x64-run.v8cache.4242.tmp', 2 * 24 * 3600);
+  old('notes.txt', STALE_MS / 1000 + 3600);
+  await validate({ ENGINECTL_CACHE_DIR: dir });
+  const left = readdirSync(dir).sort();
+  assert.deepEqual(left.filter((f) => !CACHE_FILE.test(f)), ['cli-0123456789abcdef-node20.0.0-x64-plan.v8cache', 'notes.txt']);
+  assert.equal(left.filter((f) => CACHE_FILE.test(f)).length, 1, 'the new cache');
 });
 
 test('an unusable cache directory, or ENGINECTL_DISABLE_CACHE=1, only makes the run compile from source', async () => {
