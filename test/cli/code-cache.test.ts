@@ -108,6 +108,19 @@ test('writing a cache removes those not written for 30 days and temporary files 
   assert.equal(left.filter((f) => CACHE_FILE.test(f)).length, 1, 'the new cache');
 });
 
+test('the cache holds compiled code only: no secret of the run that wrote it, in any encoding', async () => {
+  const dir = temp('secrets');
+  const secret = 'Zq9-cache-secret-7731';
+  const r = await runCli(['run', DEMO, '--emulator'], { env: { ENGINECTL_CACHE_DIR: dir, PROD_TOKEN: secret, STAGING_TOKEN: `${secret}-staging` } });
+  assert.notEqual(r.code, null, r.stderr);
+  const [file] = readdirSync(dir);
+  const bytes = readFileSync(join(dir, file!));
+  assert.notEqual(bytes.indexOf('simulated clock'), -1, 'the text of the code that ran is in it (the search can find text)');
+  for (const form of [secret, Buffer.from(secret).toString('base64'), encodeURIComponent(secret), Buffer.from(secret, 'utf16le').toString('latin1')]) {
+    assert.equal(bytes.indexOf(form), -1, `the cache holds ${form}`);
+  }
+});
+
 test('an unusable cache directory, or ENGINECTL_DISABLE_CACHE=1, only makes the run compile from source', async () => {
   const base = temp('unusable');
   writeFileSync(join(base, 'a-file'), 'x');
