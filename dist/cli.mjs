@@ -6,6 +6,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+// src/api/v8-flags.ts
+function setServerCallFlags() {
+  process.getBuiltinModule("node:v8").setFlagsFromString("--liftoff-only");
+}
+
 // src/cli/code-cache.ts
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, posix, resolve, win32 } from "node:path";
@@ -113,10 +118,10 @@ function prune(dir2, now) {
 
 // src/cli/bin.ts
 var command = process.argv[2];
-if (command !== void 0 && CALLING_COMMANDS.includes(command)) process.getBuiltinModule("node:v8").setFlagsFromString("--liftoff-only");
+if (command !== void 0 && CALLING_COMMANDS.includes(command)) setServerCallFlags();
 var file = fileURLToPath(new URL("./cli-main.cjs", import.meta.url));
 var dir = cacheDirectory(process.env, process.platform, homedir);
-var bundle = compileBundle(file, dir && join(dir, cacheFileName("c4ee0ddc2c3f59c6", process.version, process.arch, command)));
+var bundle = compileBundle(file, dir && join(dir, cacheFileName("710d4de40bbe0475", process.version, process.arch, command)));
 var { runMain } = bundle.run(createRequire(file));
 process.once("exit", () => bundle.save());
 await runMain(process.argv.slice(2));

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setServerCallFlags } from '../api/v8-flags.ts';
 import { CALLING_COMMANDS, cacheDirectory, cacheFileName, compileBundle } from './code-cache.ts';
 import type { runMain as RunMain } from './main.ts';
 
@@ -14,7 +15,7 @@ declare const ENGINECTL_MAIN_ID: string;
 
 const command = process.argv[2];
 // Before the bundle is compiled: the flags a cache was made under (see CALLING_COMMANDS).
-if (command !== undefined && CALLING_COMMANDS.includes(command)) process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+if (command !== undefined && CALLING_COMMANDS.includes(command)) setServerCallFlags();
 const file = fileURLToPath(new URL('./cli-main.cjs', import.meta.url));
 const dir = cacheDirectory(process.env, process.platform, homedir);
 const bundle = compileBundle(file, dir && join(dir, cacheFileName(ENGINECTL_MAIN_ID, process.version, process.arch, command)));

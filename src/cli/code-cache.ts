@@ -47,7 +47,7 @@ export const CACHED_COMMANDS: readonly string[] = ['run', 'validate', 'plan', 'r
 
 /**
  * The commands whose runs call a server. V8 takes a code cache only under the flags it was made
- * with, and a run that loads undici sets --liftoff-only (api/undici.ts) before its cache is
+ * with, and a run that loads undici sets its flags (api/v8-flags.ts) before its cache is
  * written at exit: for these commands the loader sets it first, so that their cache is made and
  * read under the same flags. The others never set it (nor load node:v8 for it).
  */
