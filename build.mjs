@@ -1,11 +1,9 @@
 // Builds the committed bundles in dist/ with esbuild. `node build.mjs` (npm run build).
-// - dist/cli.mjs: the CLI's entry, which compiles dist/cli-main.cjs (the CLI in one CommonJS file,
-//   no Octokit) with a code cache.
+// - dist/cli.mjs: the CLI in one ES module (no Octokit).
 // - dist/action/*.mjs: one entry per action, sharing chunks under dist/action/chunks/.
 // The actions' bundles are ESM; a createRequire banner lets bundled CommonJS (undici) require Node
 // built-ins.
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 /** Only `version` of package.json goes into the bundles: editing a script or a dependency must
@@ -57,11 +55,8 @@ const common = {
   plugins: [packageVersionOnly, leanDependencies],
 };
 
-/** The CLI as CommonJS: what dist/cli.mjs compiles with a code cache (src/cli/code-cache.ts). */
-const cliMain = (outdir) => ({ ...common, banner: undefined, format: 'cjs', entryPoints: [{ in: 'src/cli/main.ts', out: 'cli-main' }], outExtension: { '.js': '.cjs' }, outdir, write: false });
-
-/** dist/cli.mjs: the loader, which names the build of dist/cli-main.cjs its cache is for. */
-const cliLoader = (outdir, mainId) => ({ ...common, banner: undefined, minify: false, entryPoints: [{ in: 'src/cli/bin.ts', out: 'cli' }], outdir, define: { ENGINECTL_MAIN_ID: JSON.stringify(mainId) } });
+/** dist/cli.mjs: the CLI's entry with everything it runs. */
+const cli = (outdir) => ({ ...common, entryPoints: [{ in: 'src/cli/bin.ts', out: 'cli' }], outdir });
 
 const actions = (outdir) => ({
   ...common,
@@ -73,12 +68,8 @@ const actions = (outdir) => ({
 
 /** Builds every committed bundle under `outdir`; `overrides` go to every esbuild call. */
 export async function buildAll(outdir = 'dist', overrides = {}) {
-  const [main] = (await build({ ...cliMain(outdir), ...overrides })).outputFiles;
-  // dist/cli.mjs reads it as Latin-1 (src/cli/code-cache.ts): esbuild escapes non-ASCII text.
-  if (main.contents.some((byte) => byte > 0x7f)) throw new Error(`${main.path}: not ASCII`);
   await mkdir(outdir, { recursive: true });
-  await writeFile(main.path, main.contents);
-  await build({ ...cliLoader(outdir, createHash('sha256').update(main.contents).digest('hex').slice(0, 16)), ...overrides });
+  await build({ ...cli(outdir), ...overrides });
   await build({ ...actions(outdir), ...overrides });
 }
 

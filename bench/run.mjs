@@ -18,7 +18,7 @@ for (const name of ALL.filter((n) => only.includes(n))) {
   process.stderr.write(`bench: ${name}...\n`);
   rows.push(...(await (await import(`./${name}.mjs`)).run()));
 }
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${ca}, CLI code cache written by each command's first run`;
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${ca}`;
 const lines = [
   `## ${new Date().toISOString()} (${machine}; ${((performance.now() - started) / 1000).toFixed(0)} s)`,
   '',
