@@ -21,6 +21,7 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeDoc>> = {
   BAD_ONLY: usage('give --only KEY=VALUE with a matrix key and value that exist'),
   BAD_REPORT_PATH: usage('choose a report path in a directory this process can write'),
   BAD_JOURNAL: usage('give the journal file a run wrote with --journal, in a writable place'),
+  JOURNAL_LOCKED: usage('another run appends to this journal: wait for it, or delete JOURNAL.lock if that run is gone (a lost runner)'),
   RESUME_REFUSED: usage('resume the same file, vars and --only, or decide with --in-doubt retry or skip, or pass --force'),
   BAD_DATA: usage('give --data valid JSON (or @FILE, @-) or another --content-type'),
   NO_SERVER: usage('set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator'),
@@ -66,5 +67,6 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeDoc>> = {
   IN_DOUBT: step('check on the server whether the call was applied, then --resume with --in-doubt skip or retry'),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
+  JOURNAL_WRITE_FAILED: step('free space on the journal\'s disk (or choose another --journal), then --resume from it; the run stopped before its next call and every report was written'),
   NOT_FINISHED: step('the run ended during this step (a killed run): resume it from its journal'),
 };

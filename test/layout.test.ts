@@ -56,7 +56,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['pipeline'],
   ['runner'],
   ['report', 'log'],
-  ['ci'],
+  ['ci', 'journal'],
   ['app'],
   ['cli', 'action'],
 ];

@@ -2,11 +2,12 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { dryRun as planRun } from '../app/dry-run.ts';
 import { parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
-import { sha256 } from '../app/journal.ts';
+import { setUpJournal } from '../app/journal-setup.ts';
+import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
 import { PipelineInvalid, type Diagnostic } from '../pipeline/diagnostics.ts';
@@ -41,8 +42,8 @@ export interface ActionDeps extends GitHubDeps {
 
 interface Loaded {
   pipeline: Pipeline;
-  /** What identifies the run in its journal: a hash of the file (or of the inputs), the vars. */
-  hash: string;
+  /** What identifies the run in its journal: the files it read (or the inputs). */
+  sources: Source[];
   vars: Record<string, unknown>;
   /** Findings that do not stop the run. */
   warnings: Diagnostic[];
@@ -75,7 +76,7 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const env = serverEnv(get, deps.env);
   if (def.uses) {
     const pipeline = stepPipeline(def, get, env);
-    return { pipeline, hash: sha256(JSON.stringify(pipeline.steps[0]!.with)), vars: {}, warnings: [], env, only: {} };
+    return { pipeline, sources: [{ path: `inputs of ${def.id}`, text: JSON.stringify(pipeline.steps[0]!.with) }], vars: {}, warnings: [], env, only: {} };
   }
   const file = get('pipeline').trim();
   if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/multi-target-release.yml }' });
@@ -85,9 +86,14 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   });
   const vars = parseVars(varsLines(get));
   const only = parseOnly(varsLines(get, 'only'));
-  const readInclude = (path: string) => readFileSync(resolve(deps.cwd, dirname(file), path), 'utf8');
+  const sources: Source[] = [{ path: file.split('/').at(-1)!, text }];
+  const readInclude = (path: string) => {
+    const included = readFileSync(resolve(deps.cwd, dirname(file), path), 'utf8');
+    sources.push({ path, text: included });
+    return included;
+  };
   const { pipeline, warnings } = loadPipeline({ file, text, env, vars, readInclude });
-  return { pipeline, hash: sha256(text), vars, warnings, env, only };
+  return { pipeline, sources, vars, warnings, env, only };
 }
 
 async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
@@ -109,8 +115,6 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const { kit, context } = deps;
   const { pipeline } = loaded;
   const label = masker.mask(String(pipeline.name));
-  const environment = deps.kit.getInput('deployment-environment').trim();
-  const deployment = environment ? await startDeployment(deps, label, environment, masker) : undefined;
 
   const logger = new RunLog(actionsSink(kit), {
     where: (run) => {
@@ -119,17 +123,41 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     },
   });
   const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pipeline';
-  const base = join(deps.reportDir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
+  // A directory of this step's own: two steps of one kind in a job never share their files.
+  const dir = mkdtempSync(join(deps.reportDir, `${slug.startsWith('enginectl') ? slug : `enginectl-${slug}`}-`));
+  const base = join(dir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
   const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
-  const journal = { path: `${base}.journal.jsonl`, hash: loaded.hash, vars: loaded.vars };
-  // A run refused before its first call (credentials over plain http://) still ends its Deployment.
-  const { result, rendered, failed } = await runAndReport(
-    { pipeline, env: loaded.env, only: loaded.only, reports: paths, journal },
-    { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
-  ).catch(async (error: unknown) => {
-    if (deployment) await finishDeployment(deps, deployment, 'error', `${label}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`, environment, masker);
-    throw error;
+  const resumeFrom = kit.getInput('journal').trim();
+  const inDoubt = kit.getInput('in-doubt').trim();
+  if (inDoubt !== '' && inDoubt !== 'skip' && inDoubt !== 'retry') throw new UsageError('BAD_INPUT', `input in-doubt: ${inDoubt}: say skip or retry`, { hint: 'skip treats the call as applied; retry sends it again' });
+  if (inDoubt !== '' && !resumeFrom) throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
+  const journal = setUpJournal({
+    path: resumeFrom ? resolve(deps.cwd, resumeFrom) : `${base}.journal.jsonl`,
+    resume: resumeFrom !== '',
+    force: false,
+    inDoubt: inDoubt === '' ? undefined : inDoubt,
+    pipeline,
+    sources: loaded.sources,
+    vars: loaded.vars,
+    only: loaded.only,
+    env: deps.env,
+    command: `enginectl action ${def.id}`,
+    now: deps.now(),
   });
+  for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
+  const environment = deps.kit.getInput('deployment-environment').trim();
+  const deployment = environment ? await startDeployment(deps, label, environment, masker).catch((error: unknown) => (journal.spec.file.close(), Promise.reject(error))) : undefined;
+  // A run refused before its first call (credentials over plain http://) still ends its Deployment.
+  const { result, rendered, failed, halted } = await runAndReport(
+    { pipeline, env: loaded.env, only: loaded.only, reports: paths, journal: journal.spec, resume: journal.resume },
+    { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
+  )
+    .catch(async (error: unknown) => {
+      if (deployment) await finishDeployment(deps, deployment, 'error', `${label}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`, environment, masker);
+      throw error;
+    })
+    .finally(() => journal.spec.file.close());
+  if (halted) kit.error(masker.mask(halted.describe()), { title: `enginectl: ${halted.code}` });
   for (const f of failed) kit.warning(`a report could not be written: ${f}`, { title: 'enginectl' });
   kit.info(masker.mask(`${result.outcome}: reports in ${base}.{json,html,junit.xml,md}`));
 
@@ -144,7 +172,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   kit.setOutput('outcome', result.outcome);
   kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
   kit.setOutput('outputs', JSON.stringify(outputsOf(result)));
-  kit.setOutput('journal', journal.path);
+  kit.setOutput('journal', journal.spec.file.path);
   if (def.uses) {
     // Every documented output of the step (an output may share its name with an input: summary).
     const outputs = result.steps[0]?.outputs ?? {};
@@ -153,6 +181,10 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       const value = outputs[name];
       kit.setOutput(name, typeof value === 'string' ? value : JSON.stringify(value));
     }
+  }
+  if (halted) {
+    kit.setFailed(masker.mask(`"${result.name}" stopped: ${halted.message}`));
+    return ExitCode.failed;
   }
   if (result.outcome === 'success') return ExitCode.ok;
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);

@@ -49,12 +49,14 @@ export interface SentCall {
 }
 
 /**
- * Hears each non-idempotent request (POST, PUT, PATCH, DELETE) just before it leaves, and its end:
- * an answer's status, or the error that ended it. `sending` returns once its record is safe (the
- * journal fsyncs it), so a crash after the request left always leaves a trace.
+ * Hears each non-idempotent request (POST, PUT, PATCH, DELETE) just before it leaves, its status
+ * line when it arrives (before the body is read), and its end: the answer read, or the error that
+ * ended it. `sending` returns once its record is safe (the journal syncs it), so a crash after the
+ * request left always leaves a trace; when it throws, the request does not leave.
  */
 export interface CallObserver {
   sending(call: SentCall): void;
+  status(call: SentCall, status: number): void;
   answered(call: SentCall, outcome: { status: number } | { error: string }): void;
 }
 
@@ -101,10 +103,7 @@ export class Transport {
     const base = new URL(options.url);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
-    this.authorization =
-      options.username === undefined
-        ? undefined
-        : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
+    this.authorization = options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.sleep = options.sleep ?? sleep;
     this.random = options.random ?? Math.random;
@@ -145,7 +144,7 @@ export class Transport {
     const call = { method: req.method, path: req.path, body: req.body && 'json' in req.body ? req.body.json : req.body?.text };
     req.observer?.sending(call);
     try {
-      const response = await this.once(req, 1);
+      const response = await this.once(req, 1, (status) => req.observer?.status(call, status));
       req.observer?.answered(call, { status: response.status });
       return response;
     } catch (error) {
@@ -169,7 +168,7 @@ export class Transport {
     return `${this.origin}${this.basePath}${req.path}${query ? `?${query}` : ''}`;
   }
 
-  private async once(req: HttpRequest, attempt: number): Promise<HttpResponse> {
+  private async once(req: HttpRequest, attempt: number, onStatus?: (status: number) => void): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const time = deadline(req.signal, timeoutMs);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: req.accept ?? 'application/json' };
@@ -191,6 +190,7 @@ export class Transport {
         signal: time.signal,
         dispatcher,
       });
+      onStatus?.(res.statusCode);
       const limit = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
       const length = Number(res.headers['content-length'] ?? NaN);
       const statusOnly = req.statusOnly === true;

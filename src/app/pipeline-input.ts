@@ -1,7 +1,7 @@
 // A pipeline file read and loaded for a run (a directory, an unreadable or oversized file are
 // told apart), and the --var and --only values of the CLI and the root action.
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -26,12 +26,23 @@ export async function readPipelineText(file: string, io: FileSource): Promise<st
   return text;
 }
 
-/** The pipeline loaded, with the file's text (its hash identifies the run in a journal). */
-export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean } = {}): Promise<LoadResult & { text: string }> {
+/** A file the pipeline reads: the pipeline itself, then each include, as named. */
+export interface Source {
+  path: string;
+  text: string;
+}
+
+/** The pipeline loaded, with the text of every file it read (their hashes identify the run in a journal). */
+export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean } = {}): Promise<LoadResult & { text: string; sources: Source[] }> {
   const text = await readPipelineText(file, io);
+  const sources: Source[] = [{ path: basename(file), text }];
   // Inventories (include:) are read next to the pipeline file.
-  const readInclude = (path: string) => readFileSync(resolve(dirname(file), path), 'utf8');
-  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv, readInclude }), text };
+  const readInclude = (path: string) => {
+    const included = readFileSync(resolve(dirname(file), path), 'utf8');
+    sources.push({ path, text: included });
+    return included;
+  };
+  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv, readInclude }), text, sources };
 }
 
 /**

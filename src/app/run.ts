@@ -11,9 +11,14 @@ import type { Masker } from '../runner/masker.ts';
 import type { RunResult } from '../runner/result.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
 import type { Env, ResolvedServer } from '../runner/scope.ts';
-import { plannedInstances, type ResumePlan } from '../runner/resume.ts';
+import type { ResumePlan } from '../runner/resume.ts';
+import type { RunStart } from '../runner/run-context.ts';
+import type { JournalFile, JournalWriteError } from '../journal/file.ts';
+import { journalObserver } from '../journal/observer.ts';
+import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
+import { inputsDigest, type Resume } from '../journal/resume.ts';
+import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
-import { JOURNAL_VERSION, JournalFile, journalObserver, sha256, type JournalRecord } from './journal.ts';
 import { writeReports, type ReportPaths } from './report-files.ts';
 
 export interface RunRequest {
@@ -32,11 +37,18 @@ export interface RunRequest {
 }
 
 export interface JournalSpec {
-  path: string;
-  /** sha256 of the pipeline file (or of a single-step action's inputs). */
-  hash: string;
+  /** The journal, opened and locked for this run. */
+  file: JournalFile;
+  /** The key of every hash in the journal (a resume reuses the first run's). */
+  salt: string;
+  /** Every file the pipeline reads (or a single-step action's inputs), hashed with the salt. */
+  files: { path: string; hash: string }[];
   /** The --var values as given. */
   vars: Readonly<Record<string, unknown>>;
+  /** --resume: the operator's decisions to record as the run starts. */
+  decisions?: Resume['decisions'] | undefined;
+  /** --resume: the servers' URLs (masked) in the journal's last run, to warn when they moved. */
+  previousServers?: Record<string, string> | undefined;
 }
 
 export interface RunContext {
@@ -57,27 +69,32 @@ export interface RunDone {
   written: string[];
   /** Report files that could not be written, as "--flag path: reason" (masked). */
   failed: string[];
+  /** The journal could not be written: the run stopped before its next call (exit 1). */
+  halted: JournalWriteError | undefined;
 }
 
-function runRecord(request: RunRequest, spec: JournalSpec, name: string, masker: Masker, at: number): JournalRecord {
+function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, masker: Masker, at: number): JournalRecord {
   return {
     t: 'run',
     v: JOURNAL_VERSION,
     at,
     file: request.pipeline.file,
-    hash: spec.hash,
-    name,
+    name: start.name,
+    salt: spec.salt,
+    hash: valuesHash(spec.salt, spec.files),
+    files: spec.files,
     vars: masker.maskValue({ ...spec.vars }),
-    varsHash: varsHash(spec.vars),
-    only: { ...request.only },
+    varsHash: varsHash(spec.salt, spec.vars),
+    only: Object.fromEntries(Object.entries(request.only).map(([k, v]) => [k, [v]])),
+    servers: start.servers,
     resume: request.resume !== undefined,
-    instances: plannedInstances(request.pipeline, request.only),
+    instances: start.planned.map((p) => JSON.parse(JSON.stringify(p)) as (typeof p)),
   };
 }
 
-/** A hash of --var values as given, keys in order: what a resume compares. */
-export function varsHash(vars: Readonly<Record<string, unknown>>): string {
-  return sha256(JSON.stringify(Object.keys(vars).sort().map((k) => [k, vars[k]])));
+/** A keyed hash of --var values as given: what a resume compares. */
+export function varsHash(salt: string, vars: Readonly<Record<string, unknown>>): string {
+  return valuesHash(salt, vars);
 }
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
@@ -88,10 +105,34 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
       redact: (text) => masker.mask(text),
       onRetry: ({ attempt, delayMs, error }) => logger.info(undefined, masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
     });
-  const journal = request.journal ? JournalFile.open(request.journal.path) : undefined;
-  const onStart = (name: string) => {
-    if (journal && request.journal) journal.append(runRecord(request, request.journal, name, masker, context.clock.now()), true);
-    context.onStart?.(name);
+  const spec = request.journal;
+  const journal = spec?.file;
+  // A record that cannot be written stops the run before its next call; every report is still written.
+  const halt = new AbortController();
+  let halted: JournalWriteError | undefined;
+  const stop = (error: JournalWriteError) => {
+    if (halted) return;
+    halted = error;
+    halt.abort(error);
+  };
+  const signal = journal ? AbortSignal.any([context.signal, halt.signal]) : context.signal;
+  const append = (record: JournalRecord) => {
+    try {
+      journal!.append(record, true);
+    } catch {
+      stop(journal!.failure!);
+    }
+  };
+  const onStart = (start: RunStart) => {
+    for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
+      const now = start.servers[name];
+      if (now !== undefined && now !== url) logger.warn(undefined, `server ${name} was ${url} in the journal's run and is ${now} now: carried steps were done on the former`);
+    }
+    if (journal && spec) {
+      append(runRecord(request, spec, start, masker, context.clock.now()));
+      for (const d of spec.decisions ?? []) append({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path });
+    }
+    context.onStart?.(start.name);
   };
   let raw: RunResult;
   try {
@@ -101,17 +142,18 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
         clientFor,
         env: request.env,
         logger,
-        signal: context.signal,
+        signal,
         now: context.clock.now,
         stopwatch: context.stopwatch,
         sleep: context.clock.sleep,
         masker,
         onStart,
-        observer: journal ? journalObserver(journal, masker, context.clock.now) : undefined,
+        observer: journal && spec ? journalObserver(journal, masker, context.clock.now, stop, request.resume?.digest ?? inputsDigest(spec.salt)) : undefined,
       },
       { only: request.only, resume: request.resume },
     );
-    journal?.append({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);
+    if (halted) raw = { ...raw, outcome: 'failure' };
+    if (journal && !halted) append({ t: 'finish', at: context.clock.now(), outcome: raw.outcome });
   } finally {
     journal?.close();
   }
@@ -119,5 +161,5 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
   const result = masker.maskValue(raw);
   const rendered = renderings(result);
   const { written, failed } = await writeReports(rendered, request.reports);
-  return { result, rendered, written, failed: failed.map((f) => masker.mask(f)) };
+  return { result, rendered, written, failed: failed.map((f) => masker.mask(f)), halted };
 }

@@ -64,8 +64,12 @@ export class RunLog implements RunLogger {
     }
     const figures = run.figures ? `  ${n(run.figures)}` : '';
     const attempts = run.attempts > 1 ? `  (${run.attempts} attempts)` : '';
-    this.sink.line(`${head}  ${formatDuration(run.durationMs)}${figures}${attempts}`);
-    if (run.inDoubt && run.outcome !== 'cancelled') this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and got no answer; the server may have applied it`);
+    this.sink.line(`${head}  ${run.durationMs === undefined ? 'unknown' : formatDuration(run.durationMs)}${figures}${attempts}`);
+    if (run.inDoubt && run.outcome !== 'cancelled') {
+      const how = run.inDoubt.status === undefined ? 'got no answer' : `was answered ${run.inDoubt.status} but its answer could not be read`;
+      const decided = run.decision?.decision === 'skip' ? `; treated as applied by the operator (${n(run.decision.by)})` : run.decision ? `; sent again by the operator's decision (${n(run.decision.by)})` : '; the server may have applied it';
+      this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and ${how}${decided}`);
+    }
     if (!run.error) return;
     this.sink.line(`    ${run.continuedOnError ? 'failed (continue-on-error)' : 'error'}: ${n(run.error.message)}`);
     if (run.error.hint) this.sink.line(`    hint: ${n(run.error.hint)}`);

@@ -3,7 +3,7 @@
 // failures, and each update's own report rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { statusOf, targetOf, updateReportOf, type Report } from './model.ts';
+import { doubtNote, durationText, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 
@@ -21,7 +21,7 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid #d8dee4; 
 th { background: #f6f8fa; font-weight: 600; }
 .badge { display: inline-block; min-width: 72px; text-align: center; padding: 1px 8px; border-radius: 10px; color: #fff; font-size: 12px; }
 .timeline .row { display: grid; grid-template-columns: 300px 1fr 80px; align-items: center; gap: 10px; margin: 3px 0; }
-.timeline .label { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.timeline .label { overflow-wrap: anywhere; }
 .timeline .track { position: relative; height: 16px; background: #f6f8fa; border-radius: 3px; }
 .timeline .bar { position: absolute; top: 0; height: 16px; border-radius: 3px; min-width: 3px; }
 .timeline .time { color: #59636e; font-variant-numeric: tabular-nums; }
@@ -45,14 +45,14 @@ export function renderHtml(report: Report): string {
     .map((s) => {
       const offset = s.startedAt ? Math.max(0, Date.parse(s.startedAt) - start) : 0;
       const left = Math.min(100, (offset / total) * 100);
-      const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, (s.durationMs / total) * 100)) : 0;
+      const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, ((s.durationMs ?? 0) / total) * 100)) : 0;
       const bar = s.startedAt ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>` : '';
-      return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(formatDuration(s.durationMs)) : h(s.outcome)}</div></div>`;
+      return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(s.outcome)}</div></div>`;
     })
     .join('\n');
   const table = report.steps
     .map(
-      (s) => `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${s.inDoubt && s.outcome !== 'cancelled' ? ' <em>(in doubt)</em>' : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(formatDuration(s.durationMs)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
+      (s) => `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${s.inDoubt && (s.outcome !== 'cancelled' || s.decision) ? ` <em>(${h(doubtNote(s))})</em>` : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
     )
     .join('\n');
   const updates = report.steps

@@ -36,7 +36,7 @@ export function renderJunit(report: Report): string {
   ];
   for (const s of report.steps) {
     const label = `${s.id ?? `step-${s.step + 1}`}${s.matrix ? ` (${Object.entries(s.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})` : ''}`;
-    const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs)}"`;
+    const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs ?? 0)}"`;
     if (s.outcome === 'success') {
       lines.push(`${open}/>`);
       continue;

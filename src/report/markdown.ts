@@ -4,7 +4,7 @@
 // full JSON/HTML report.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { ICONS, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
+import { doubtNote, durationText, ICONS, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { cell } from '../text/escape.ts';
 
@@ -89,8 +89,9 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
   out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}`, '');
   out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
   for (const s of report.steps) {
-    const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${s.inDoubt ? ' (in doubt)' : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
-    out.push(`| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? formatDuration(s.durationMs) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`);
+    const doubt = doubtNote(s);
+    const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
+    out.push(`| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`);
   }
   out.push('');
 

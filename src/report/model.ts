@@ -19,19 +19,31 @@ export const ReportStep = z.object({
   outcome: Outcome,
   continuedOnError: z.boolean().describe('a failure that continue-on-error let pass'),
   startedAt: z.string().nullable().describe('ISO 8601; null when the step did not start'),
-  durationMs: z.number(),
+  durationMs: z.number().nullable().describe('null when unknown: an instance a killed run ended in the middle of'),
   attempts: z.int(),
   inputs: z.record(z.string(), z.unknown()).describe('resolved inputs, secrets masked'),
+  target: z.string().nullable().describe('the target database the step updates, resolved: "PROD on prod-db.example.com"'),
   outputs: z.record(z.string(), z.unknown()).describe('outputs, secrets masked'),
   figures: z.string().nullable().describe('key figures, as the terminal shows them'),
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().nullable() }).nullable(),
   warnings: z.array(z.string()),
   result: z.unknown().describe('the API result (update result, replication results, ...), secrets masked'),
   inDoubt: z
-    .object({ method: z.string(), path: z.string() })
+    .object({ method: z.string(), path: z.string(), status: z.int().optional().describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)') })
     .nullable()
-    .describe('a non-idempotent call that was sent and got no answer: the server may have applied it'),
+    .describe('a non-idempotent call that was sent and whose fate is unknown: the server may have applied it'),
+  decision: z
+    .object({
+      decision: z.enum(['skip', 'retry']).describe('skip: treated as applied, not sent again; retry: sent again'),
+      by: z.string().describe('who decided'),
+      at: z.string().describe('ISO 8601'),
+      verdict: z.enum(['applied', 'not-applied', 'cannot-tell']).nullable().describe('what reading the target back found (--in-doubt verify)'),
+      evidence: z.string().nullable(),
+    })
+    .nullable()
+    .describe("the operator's decision about the in-doubt call: a decision, never a success"),
   resume: z.enum(['earlier-run', 'resumed']).nullable().describe('on a resumed run: done in an earlier run, or run again now'),
+  earlierRunAt: z.string().nullable().describe('ISO 8601: when the earlier run it was done in started'),
 });
 export type ReportStep = z.infer<typeof ReportStep>;
 
@@ -42,7 +54,7 @@ export const Report = z.object({
   outcome: z.enum(['success', 'failure', 'cancelled']),
   startedAt: z.string(),
   durationMs: z.number(),
-  counts: z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int(), inDoubt: z.int() }),
+  counts: z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int(), inDoubt: z.int(), treatedAsApplied: z.int() }),
   steps: z.array(ReportStep),
 });
 export type Report = z.infer<typeof Report>;
@@ -66,16 +78,21 @@ export function buildReport(result: RunResult): Report {
       outcome: s.outcome,
       continuedOnError: s.continuedOnError,
       startedAt: s.startedAt === undefined ? null : new Date(s.startedAt).toISOString(),
-      durationMs: s.durationMs,
+      durationMs: s.durationMs ?? null,
       attempts: s.attempts,
       inputs: s.inputs,
+      target: s.target ?? null,
       outputs: s.outputs,
       figures: s.figures ?? null,
       error: s.error ? { code: s.error.code, message: s.error.message, hint: s.error.hint ?? null } : null,
       warnings: s.warnings,
       result: s.result ?? null,
       inDoubt: s.inDoubt ?? null,
+      decision: s.decision
+        ? { decision: s.decision.decision, by: s.decision.by, at: new Date(s.decision.at).toISOString(), verdict: s.decision.verdict ?? null, evidence: s.decision.evidence ?? null }
+        : null,
       resume: s.resume ?? null,
+      earlierRunAt: s.earlierRunAt === undefined ? null : new Date(s.earlierRunAt).toISOString(),
     })),
   };
 }
@@ -85,8 +102,22 @@ export function buildReport(result: RunResult): Report {
  * interrupted) after its call left. A failure whose call got no answer (a timeout, a reset)
  * stays a failure, noted in doubt.
  */
-export function statusOf(step: Pick<ReportStep, 'outcome' | 'inDoubt'>): ReportStep['outcome'] | 'in doubt' {
-  return step.inDoubt && step.outcome === 'cancelled' ? 'in doubt' : step.outcome;
+export function statusOf(step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decision'>): ReportStep['outcome'] | 'in doubt' {
+  return step.inDoubt && (step.outcome === 'cancelled' || step.decision?.decision === 'skip') ? 'in doubt' : step.outcome;
+}
+
+/** What a step's note says of its in-doubt call and the operator's decision, or ''. */
+export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): string {
+  if (!step.inDoubt) return '';
+  const d = step.decision;
+  if (!d) return 'in doubt';
+  const verified = d.verdict ? `; verify: ${d.verdict}` : '';
+  return d.decision === 'skip' ? `in doubt: treated as applied by the operator (${d.by}${verified})` : `in doubt: sent again by the operator's decision (${d.by}${verified})`;
+}
+
+/** A duration for a person: "unknown" when the journal cannot tell. */
+export function durationText(ms: number | null, format: (ms: number) => string): string {
+  return ms === null ? 'unknown' : format(ms);
 }
 
 /** The icon of a step's status in the Markdown and HTML reports. */

@@ -1,33 +1,59 @@
 // What a run tells an observer (the journal) as it goes: each instance's start and end, and each
-// non-idempotent call just before it leaves and when it ends. A call that left and got no answer
-// leaves its instance "in doubt": the server may have applied it.
-import { fateUnknown, type CallObserver, type SentCall } from '../api/index.ts';
-import type { StepRun } from './result.ts';
+// non-idempotent call just before it leaves, when its status line arrives, and when it ends. A call
+// that left and whose fate is unknown (no answer, or a 2xx whose answer could not be read) leaves
+// its instance "in doubt": the server may have applied it.
+import { ApiError, fateUnknown, type CallObserver, type SentCall } from '../api/index.ts';
+import type { InDoubtCall, StepRun } from './result.ts';
 
 export type CallEnd = { status: number } | { error: string };
 
 export interface RunObserver {
   instanceStarted(run: StepRun): void;
-  /** Returns once the record is safe on disk: the request leaves after it. */
+  /** Returns once the record is safe on disk: the request leaves after it; throws to keep it from leaving. */
   sending(run: StepRun, call: SentCall): void;
+  /** The status line arrived: from here on the call is never "not sent". */
+  status(run: StepRun, call: SentCall, status: number): void;
   answered(run: StepRun, call: SentCall, end: CallEnd): void;
   /** `outputs` unmasked, for what a later step may read; the observer masks what it keeps. */
   instanceFinished(run: StepRun, outputs: Record<string, unknown> | undefined): void;
 }
 
+const ok = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
+
 /**
  * The observer of one instance's calls: tells the run's observer, and keeps `run.inDoubt` true to
- * what happened: set when a sent call ends without an answer, cleared when a later call (a retry)
- * is answered.
+ * what happened: set when a sent call ends without an answer, or with a 2xx status whose answer
+ * could not be read; cleared when a later call (a retry) is answered.
  */
 export function instanceCalls(run: StepRun, observer: RunObserver | undefined): CallObserver {
+  let status: number | undefined;
   return {
     sending(call) {
+      status = undefined;
       observer?.sending(run, call);
     },
+    status(call, s) {
+      status = s;
+      observer?.status(run, call, s);
+    },
     answered(call, end) {
-      run.inDoubt = 'error' in end && fateUnknown(end.error) ? { method: call.method, path: call.path } : undefined;
+      const unknownFate = 'error' in end && (fateUnknown(end.error) || ok(status));
+      run.inDoubt = unknownFate ? doubt(call, status) : undefined;
       observer?.answered(run, call, end);
     },
   };
+}
+
+function doubt(call: SentCall, status: number | undefined): InDoubtCall {
+  return status === undefined ? { method: call.method, path: call.path } : { method: call.method, path: call.path, status };
+}
+
+/**
+ * A write the server answered 2xx but whose answer could not be understood (not JSON, not the
+ * documented shape): the server said it was applied, so it is in doubt, never "not sent".
+ */
+export function doubtOfAnswer(error: unknown): InDoubtCall | undefined {
+  if (!(error instanceof ApiError) || error.code !== 'API_INVALID_RESPONSE') return undefined;
+  if (error.method === 'GET' || !ok(error.status)) return undefined;
+  return { method: error.method, path: error.path, status: error.status };
 }

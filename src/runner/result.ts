@@ -8,6 +8,25 @@ export interface StepError {
   hint?: string | undefined;
 }
 
+/** A non-idempotent call whose fate the run cannot prove: the server may have applied it. */
+export interface InDoubtCall {
+  method: string;
+  path: string;
+  /** The status line the server sent, when it arrived (a 2xx whose body could not be read). */
+  status?: number | undefined;
+}
+
+/** What the operator decided about an in-doubt call (run --resume --in-doubt). */
+export interface Decision {
+  decision: 'skip' | 'retry';
+  /** Who decided: the CI actor, or the user and host of the process that was told. */
+  by: string;
+  at: number;
+  /** What reading the target back found, when the decision came from --in-doubt verify. */
+  verdict?: 'applied' | 'not-applied' | 'cannot-tell' | undefined;
+  evidence?: string | undefined;
+}
+
 export interface StepRun {
   /** The instance in the file: its step's index and matrix values; stable across runs (resume). */
   key: string;
@@ -22,10 +41,13 @@ export interface StepRun {
   /** A failure that continue-on-error let pass. */
   continuedOnError: boolean;
   startedAt: number | undefined;
-  durationMs: number;
+  /** Undefined when unknown: an instance the run ended in the middle of (in doubt, killed). */
+  durationMs: number | undefined;
   attempts: number;
   /** Resolved inputs, secrets masked. */
   inputs: Record<string, unknown>;
+  /** The target database it updates, resolved (a name in targets: or an inline target): "PROD on prod-db.example.com". */
+  target?: string | undefined;
   outputs: Record<string, unknown>;
   figures: string | undefined;
   /** What failed: an error of a call, or the step's own failure (success false, gate, assertion). */
@@ -33,10 +55,14 @@ export interface StepRun {
   warnings: string[];
   /** The API result (update result, replication results, ...), secrets masked. */
   result: unknown;
-  /** A non-idempotent call that was sent and got no answer: the server may have applied it. */
-  inDoubt?: { method: string; path: string } | undefined;
+  /** A non-idempotent call that was sent and whose fate is unknown: the server may have applied it. */
+  inDoubt?: InDoubtCall | undefined;
+  /** The operator's decision about that call: kept in every report, never turned into a success. */
+  decision?: Decision | undefined;
   /** On a resumed run: done in an earlier run (its outputs from the journal), or run again now. */
   resume?: 'earlier-run' | 'resumed' | undefined;
+  /** When done in an earlier run: when that run started. */
+  earlierRunAt?: number | undefined;
 }
 
 export interface RunResult {
@@ -55,20 +81,23 @@ export interface StepCounts {
   skipped: number;
   cancelled: number;
   inDoubt: number;
+  /** In-doubt calls the operator decided to treat as applied (--in-doubt skip). */
+  treatedAsApplied: number;
 }
 
 /** Step runs by outcome: the one count the terminal, the reports and the summary all show. */
-export function countSteps(steps: readonly Pick<StepRun, 'outcome' | 'inDoubt'>[]): StepCounts {
-  const counts: StepCounts = { total: steps.length, success: 0, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0 };
+export function countSteps(steps: readonly Pick<StepRun, 'outcome' | 'inDoubt' | 'decision'>[]): StepCounts {
+  const counts: StepCounts = { total: steps.length, success: 0, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0, treatedAsApplied: 0 };
   for (const s of steps) {
     counts[s.outcome]++;
     if (s.inDoubt) counts.inDoubt++;
+    if (s.inDoubt && s.decision?.decision === 'skip') counts.treatedAsApplied++;
   }
   return counts;
 }
 
 /** "3 succeeded, 1 failed, 1 in doubt": the outcomes that occurred. */
 export function countsPhrase(c: StepCounts): string {
-  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`, `${c.inDoubt} in doubt`].filter((p) => !p.startsWith('0 '));
+  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`, `${c.inDoubt} in doubt`, `${c.treatedAsApplied} treated as applied by the operator`].filter((p) => !p.startsWith('0 '));
   return parts.join(', ') || 'none';
 }

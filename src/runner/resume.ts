@@ -1,47 +1,65 @@
-// What a resumed run takes from its journal: the instances not to run again, with the outputs a
-// later step may read. The key of an instance is stable across runs of the same file.
+// What a resumed run takes from its journal, and how an instance is known across runs: by its
+// identity (the step's id, or a hash of what the step says, and its matrix values), never by its
+// position in the file, so inserting or moving a step never makes one step stand for another.
+import { createHash } from 'node:crypto';
 import type { Pipeline, Step } from '../pipeline/model.ts';
-import { describeCombination, expandMatrix, onlyFilter, type Combination } from './matrix.ts';
-import type { StepRun } from './result.ts';
+import type { Combination } from './matrix.ts';
+import type { Decision, StepRun } from './result.ts';
 
 export interface Carried {
-  /** The outputs as they were (masked ones cannot come back; see app/resume.ts). */
+  /** The instance as it ended in an earlier run, or as the operator's decision leaves it. */
+  run: StepRun;
+  /** Its outputs as they were (masked ones cannot come back; see journal/resume.ts). */
   outputs: Record<string, unknown>;
+  /** A digest of its inputs then (secrets masked), when the journal has one. */
+  inputs: string | undefined;
 }
 
 export interface ResumePlan {
-  /** Instances done in an earlier run, by key. */
+  /** Instances done in an earlier run (or decided skip), by identity: not run again. */
   carried: ReadonlyMap<string, Carried>;
+  /** Instances sent again by the operator's decision (--in-doubt retry), by identity. */
+  retried: ReadonlyMap<string, Decision>;
+  /** The digest of an instance's resolved inputs (masked), as the journal keeps it. */
+  digest(run: StepRun): string;
 }
 
-export function instanceKey(step: Step, combination: Combination): string {
-  return step.matrix ? `${step.index} ${JSON.stringify(combination)}` : String(step.index);
+/** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */
+function contentHash(step: Step): string {
+  const said = JSON.stringify([step.uses, step.with, step.server ?? null, Object.keys(step.matrix ?? {})]);
+  return createHash('sha256').update(said).digest('hex').slice(0, 12);
+}
+
+/**
+ * Each step's identity: `id:ID`, or `#HASH` of its content (`#HASH.2` for the second step with
+ * the same content). Stable when steps are inserted, moved or renamed.
+ */
+export function stepIdentities(pipeline: Pipeline): string[] {
+  const seen = new Map<string, number>();
+  return pipeline.steps.map((step) => {
+    if (step.id !== undefined) return `id:${step.id}`;
+    const base = `#${contentHash(step)}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}.${n}`;
+  });
+}
+
+/** An instance's identity: its step's, and its matrix values (keys in order). */
+export function instanceKey(identity: string, step: Step, combination: Combination): string {
+  if (!step.matrix) return identity;
+  const values = Object.keys(combination).sort().map((k) => [k, combination[k]]);
+  return `${identity} ${JSON.stringify(Object.fromEntries(values))}`;
 }
 
 /** An instance the run plans to run, for a report of a run that never reached it. */
 export interface PlannedInstance {
   key: string;
   step: number;
-  id: string | undefined;
-  /** As written (a name with expressions is resolved only when the instance runs). */
+  id?: string | undefined;
+  /** Resolved as far as the run knows before its first step (its matrix values, vars). */
   name: string;
   uses: string;
-  matrix: StepRun['matrix'];
-  server: string | undefined;
-}
-
-export function plannedInstances(pipeline: Pipeline, only: Readonly<Record<string, string>>): PlannedInstance[] {
-  return pipeline.steps.flatMap((step) =>
-    expandMatrix(step.matrix)
-      .filter((c) => onlyFilter(c, only))
-      .map((c) => ({
-        key: instanceKey(step, c),
-        step: step.index,
-        id: step.id,
-        name: `${String(step.name)}${step.matrix ? describeCombination(c) : ''}`,
-        uses: step.uses,
-        matrix: step.matrix ? c : undefined,
-        server: step.server === undefined ? undefined : String(step.server),
-      })),
-  );
+  matrix?: StepRun['matrix'];
+  server?: string | undefined;
 }

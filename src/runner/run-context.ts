@@ -7,7 +7,7 @@ import type { TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
 import type { RunObserver } from './observer.ts';
 import type { Outcome, StepRun } from './result.ts';
-import type { ResumePlan } from './resume.ts';
+import type { PlannedInstance, ResumePlan } from './resume.ts';
 import type { Env, ResolvedServer } from './scope.ts';
 import type { RunLogger } from './run-logger.ts';
 
@@ -25,10 +25,16 @@ export interface RunnerDeps {
   /** How often a long step says it is still running; 60 s by default. */
   heartbeatMs?: number;
   masker?: Masker;
-  /** Told the pipeline's resolved name before the first step. */
-  onStart?: (name: string) => void;
+  /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked). */
+  onStart?: (start: RunStart) => void;
   /** Hears each instance and each non-idempotent call (the journal). */
   observer?: RunObserver;
+}
+
+export interface RunStart {
+  name: string;
+  planned: PlannedInstance[];
+  servers: Record<string, string>;
 }
 
 export interface RunOptions {
@@ -69,4 +75,6 @@ export interface RunContext {
   watch(): number;
   /** Each finished instance's unmasked outputs, for the steps after it. */
   live: Map<StepRun, Record<string, unknown>>;
+  /** --resume: what earlier runs did. */
+  resume: ResumePlan | undefined;
 }

@@ -7,13 +7,20 @@ import { EnginectlError } from '../errors.ts';
 import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Step } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
-import { resolved, type StepEnv, type StepOutcome } from '../steps/types.ts';
-import { instanceCalls } from './observer.ts';
+import { resolved, type StepEnv, type StepOutcome, type StepType, type TargetDef } from '../steps/types.ts';
+import { doubtOfAnswer, instanceCalls } from './observer.ts';
+import type { Carried } from './resume.ts';
 import type { Outcome, StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared, registerInputSecrets } from './scope.ts';
 
-const CANCELLED: StepError = { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
+const INTERRUPTED: StepError = { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
+
+/** Why the run stopped: interrupted (a signal), or an error that stopped it (the journal could not be written). */
+function stopped(signal: AbortSignal): StepError {
+  const reason: unknown = signal.reason;
+  return reason instanceof EnginectlError ? { code: 'CANCELLED', message: `cancelled: the run stopped: ${reason.message}`, hint: reason.hint } : INTERRUPTED;
+}
 
 function errorOf(error: unknown): StepError {
   if (error instanceof EnginectlError) return { code: error.code, message: error.message, hint: error.hint };
@@ -21,8 +28,8 @@ function errorOf(error: unknown): StepError {
 }
 
 /** A cancelled instance: in doubt when its last call left and got no answer. */
-function cancelledError(run: StepRun): StepError {
-  if (!run.inDoubt) return CANCELLED;
+function cancelledError(run: StepRun, signal: AbortSignal): StepError {
+  if (!run.inDoubt) return stopped(signal);
   return {
     code: 'IN_DOUBT',
     message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,
@@ -31,9 +38,9 @@ function cancelledError(run: StepRun): StepError {
 }
 
 /** An instance not started: the run was interrupted, or a sibling failed under fail-fast. */
-export function notStarted(run: StepRun, interrupted: boolean): void {
+export function notStarted(run: StepRun, interrupted: boolean, signal: AbortSignal): void {
   run.outcome = 'cancelled';
-  run.error = interrupted ? CANCELLED : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
+  run.error = interrupted ? stopped(signal) : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
 }
 
 export function finish(ctx: RunContext, run: StepRun, position: string, outcome: Outcome, error?: StepError, outputs?: Record<string, unknown>): void {
@@ -46,12 +53,34 @@ export function finish(ctx: RunContext, run: StepRun, position: string, outcome:
   ctx.deps.observer?.instanceFinished(run, outputs);
 }
 
-/** An instance done in an earlier run: its outputs back, nothing sent. */
-export function carry(ctx: RunContext, run: StepRun, position: string, outputs: Record<string, unknown>): void {
-  run.resume = 'earlier-run';
-  run.outputs = ctx.masker.maskValue(outputs);
-  run.figures = 'done in an earlier run (journal)';
-  finish(ctx, run, position, 'success', undefined, outputs);
+/**
+ * An instance done in an earlier run (or an in-doubt call the operator decided to treat as
+ * applied): shown as that run left it, with its figures, result and update report, and its
+ * outputs back for the steps after it. Nothing is sent.
+ */
+function carry(ctx: RunContext, run: StepRun, position: string, carried: Carried): void {
+  const earlier = carried.run;
+  Object.assign(run, {
+    outcome: earlier.outcome,
+    continuedOnError: earlier.continuedOnError,
+    startedAt: earlier.startedAt,
+    durationMs: earlier.durationMs,
+    attempts: earlier.attempts,
+    inputs: earlier.inputs,
+    target: earlier.target,
+    outputs: ctx.masker.maskValue(earlier.outputs),
+    figures: earlier.figures,
+    error: earlier.error,
+    warnings: earlier.warnings,
+    result: earlier.result,
+    inDoubt: earlier.inDoubt,
+    decision: earlier.decision,
+    resume: 'earlier-run',
+    earlierRunAt: earlier.earlierRunAt,
+  } satisfies Partial<StepRun>);
+  ctx.live.set(run, carried.outputs);
+  ctx.deps.logger.stepFinished(run, position);
+  ctx.deps.observer?.instanceFinished(run, carried.outputs);
 }
 
 /** What the step gave, masked into the run (its declared secret outputs whole). */
@@ -61,6 +90,31 @@ function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): void {
   run.result = masker.maskValue(outcome.result ?? null);
   run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
   run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
+}
+
+/** The target database a step's inputs name, resolved and masked; undefined for a step without one. */
+function targetOfInputs(ctx: RunContext, type: StepType, inputs: Record<string, unknown>): StepRun['target'] {
+  const named = type.targetInput === undefined ? undefined : inputs[type.targetInput];
+  const def = typeof named === 'string' ? (Object.hasOwn(ctx.targets, named) ? ctx.targets[named] : undefined) : (named as TargetDef | undefined);
+  return def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined;
+}
+
+/** The step's inputs resolved in this scope and checked against its type, or why they are not valid. */
+function resolveInputs(ctx: RunContext, step: Step, scope: EvalScope): { inputs: Record<string, unknown> } | { failure: StepError } {
+  const { masker } = ctx;
+  const type = STEP_TYPES.get(step.uses)!;
+  try {
+    const values = resolveDeep(step.with, scope) as Record<string, unknown>;
+    registerInputSecrets(type, values, masker);
+    const parsed = inputSchema(type, resolved).safeParse(values);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
+      return { failure: { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) } };
+    }
+    return { inputs: parsed.data as Record<string, unknown> };
+  } catch (error) {
+    return { failure: { code: 'EXPRESSION', message: masker.mask((error as Error).message) } };
+  }
 }
 
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
@@ -73,25 +127,25 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   } catch (error) {
     return finish(ctx, run, position, 'failure', { code: 'EXPRESSION', message: `if: ${(error as Error).message}` });
   }
-  if (!condition) return finish(ctx, run, position, 'skipped');
   const type = STEP_TYPES.get(step.uses)!;
+  const resolvedInputs = resolveInputs(ctx, step, scope);
+  // Done in an earlier run: carried when its inputs are the same now (a changed target, a changed
+  // inventory makes another call: it runs).
+  const carried = ctx.resume?.carried.get(run.key);
+  if (carried) {
+    const now = 'inputs' in resolvedInputs ? ctx.resume!.digest({ ...run, inputs: maskDeclared(masker.maskValue(resolvedInputs.inputs), type.secretInputs), target: targetOfInputs(ctx, type, resolvedInputs.inputs) }) : undefined;
+    if (carried.inputs === undefined || now === undefined || now === carried.inputs) return carry(ctx, run, position, carried);
+    log.warn(run, 'its inputs changed since the journal\'s run (the file was changed, or a value it reads from the environment): it runs again');
+  }
+  if (!condition) return finish(ctx, run, position, 'skipped');
+  run.decision = ctx.resume?.retried.get(run.key);
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);
   deps.observer?.instanceStarted(run);
-  let inputs: Record<string, unknown>;
-  try {
-    const values = resolveDeep(step.with, scope) as Record<string, unknown>;
-    registerInputSecrets(type, values, masker);
-    const parsed = inputSchema(type, resolved).safeParse(values);
-    if (!parsed.success) {
-      const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
-      return finish(ctx, run, position, 'failure', { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) });
-    }
-    inputs = parsed.data as Record<string, unknown>;
-  } catch (error) {
-    return finish(ctx, run, position, 'failure', { code: 'EXPRESSION', message: masker.mask((error as Error).message) });
-  }
+  if ('failure' in resolvedInputs) return finish(ctx, run, position, 'failure', resolvedInputs.failure);
+  const inputs = resolvedInputs.inputs;
   run.inputs = maskDeclared(masker.maskValue(inputs), type.secretInputs);
+  run.target = targetOfInputs(ctx, type, inputs);
   const attempts = step.retry?.attempts ?? 1;
   const calls = instanceCalls(run, deps.observer);
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -118,12 +172,14 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       outcome = await type.run(inputs, env);
     } catch (caught) {
       error = errorOf(caught);
+      // A write answered 2xx whose answer could not be read: the server said it was applied.
+      run.inDoubt = doubtOfAnswer(caught) ?? run.inDoubt;
       if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.origin}`;
     } finally {
       clearInterval(heartbeat);
       time?.clear();
     }
-    if (deps.signal.aborted) return finish(ctx, run, position, 'cancelled', cancelledError(run));
+    if (deps.signal.aborted) return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal));
     if (time?.timedOut) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
     if (outcome) {
       record(ctx, run, outcome);
@@ -137,7 +193,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       try {
         await deps.sleep(delay, deps.signal);
       } catch {
-        return finish(ctx, run, position, 'cancelled', CANCELLED);
+        return finish(ctx, run, position, 'cancelled', stopped(deps.signal));
       }
       continue;
     }

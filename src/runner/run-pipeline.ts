@@ -9,10 +9,10 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
 import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
 import { instanceName } from './names.ts';
-import { instanceKey } from './resume.ts';
+import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
 import type { Outcome, RunResult, StepRun } from './result.ts';
 import type { InstanceState, RunContext, RunnerDeps, RunOptions } from './run-context.ts';
-import { carry, notStarted, runInstance } from './run-instance.ts';
+import { notStarted, runInstance } from './run-instance.ts';
 import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
 
 export type { RunnerDeps, RunOptions } from './run-context.ts';
@@ -43,11 +43,11 @@ async function openClients(pipeline: Pipeline, servers: Map<string, ResolvedServ
 }
 
 /** The instances of a step: one, or one per matrix combination `--only` keeps. */
-function instancesOf(ctx: RunContext, step: Step, options: RunOptions): StepRun[] {
+function instancesOf(ctx: RunContext, step: Step, options: RunOptions, identity: string): StepRun[] {
   return expandMatrix(step.matrix)
     .filter((c) => onlyFilter(c, options.only ?? {}))
     .map((c) => ({
-      key: instanceKey(step, c),
+      key: instanceKey(identity, step, c),
       resume: options.resume ? ('resumed' as const) : undefined,
       step: step.index,
       id: step.id,
@@ -58,7 +58,7 @@ function instancesOf(ctx: RunContext, step: Step, options: RunOptions): StepRun[
       outcome: 'cancelled',
       continuedOnError: false,
       startedAt: undefined,
-      durationMs: 0,
+      durationMs: undefined,
       attempts: 0,
       inputs: {},
       outputs: {},
@@ -70,7 +70,7 @@ function instancesOf(ctx: RunContext, step: Step, options: RunOptions): StepRun[
 }
 
 /** Runs a step's instances, at most max-parallel at a time; under fail-fast a failure stops the rest. */
-async function runStep(ctx: RunContext, step: Step, instances: StepRun[], options: RunOptions): Promise<void> {
+async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promise<void> {
   const position = `[${step.index + 1}/${ctx.pipeline.steps.length}]`;
   const { signal } = ctx.deps;
   let next = 0;
@@ -79,12 +79,10 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[], option
     while (next < instances.length) {
       const run = instances[next++]!;
       if (stop || signal.aborted) {
-        notStarted(run, signal.aborted);
+        notStarted(run, signal.aborted, signal);
         continue;
       }
-      const carried = options.resume?.carried.get(run.key);
-      if (carried) carry(ctx, run, position, carried.outputs);
-      else await runInstance(ctx, step, run, position);
+      await runInstance(ctx, step, run, position);
       if (run.outcome === 'failure' && step.failFast && step.matrix && !step.continueOnError) stop = true;
     }
   };
@@ -112,7 +110,6 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   checkOnly(pipeline, options.only ?? {});
   const masker = deps.masker ?? new Masker();
   const { name, contexts: base, servers, targets } = prepareRun(pipeline, deps.env, masker);
-  deps.onStart?.(name);
   const clients = await openClients(pipeline, servers, base, deps, options.only ?? {});
   const watch = deps.stopwatch ?? deps.now;
   const ctx: RunContext = {
@@ -130,13 +127,20 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     },
     watch,
     live: new Map(),
+    resume: options.resume,
   };
+  const identities = stepIdentities(pipeline);
+  const planned = pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, identities[step.index]!)).map(
+    (r): PlannedInstance => ({ key: r.key, step: r.step, id: r.id, name: r.name, uses: r.uses, matrix: r.matrix, server: r.server }),
+  );
+  const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
+  deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
   const runs: StepRun[] = [];
   for (const step of pipeline.steps) {
-    const instances = instancesOf(ctx, step, options);
+    const instances = instancesOf(ctx, step, options, identities[step.index]!);
     runs.push(...instances);
-    await runStep(ctx, step, instances, options);
+    await runStep(ctx, step, instances);
     settle(ctx, step, instances);
   }
   await Promise.all([...clients.values()].map((c) => c.close()));

@@ -100,7 +100,7 @@ test('SIGKILL during an update: the journal renders the clear as done and the up
   const killed = await runUntilUpdate(s, 'SIGKILL');
   assert.equal(killed.signal, 'SIGKILL');
   const journal = readFileSync(s.journal, 'utf8');
-  assert.match(journal, /"t":"send","key":"1",[^\n]*"path":"\/api\/devops\/v1\/update\/vfs"/, 'the update was announced before it left');
+  assert.match(journal, /"t":"send","key":"id:vfs",[^\n]*"path":"\/api\/devops\/v1\/update\/vfs"/, 'the update was announced before it left');
   assert.equal(journal.includes(TOKEN), false, 'the journal holds no secret');
 
   const report = await runCli(['report', s.journal, ...reportFlags(s.dir, 'killed')]);
@@ -122,7 +122,7 @@ test('SIGKILL during an update: the journal renders the clear as done and the up
   writeFileSync(join(s.dir, 'changed.yml'), PIPELINE.replace('files: [1001]', 'files: [1002]'));
   const changed = await runCli(['run', join(s.dir, 'changed.yml'), '--resume', s.journal, '--in-doubt', 'skip'], { env: s.env });
   assert.equal(changed.code, 2);
-  assert.match(changed.stderr, /cannot resume: the pipeline file \(.*\) changed since the journal's run/);
+  assert.match(changed.stderr, /cannot resume: the pipeline file changed since the journal's run/);
 
   // Skip: neither the clear nor the update is sent again; the rest runs.
   const skipped = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip', ...reportFlags(s.dir, 'resumed')], { env: s.env });
@@ -207,7 +207,7 @@ steps:
   emulator.faults.add({ method: 'PATCH', path: '/api/classes/v1/entities/2001', status: 503, times: 1 });
   const failed = await runCli(['run', join(dir, 'get.yml'), '--journal', getJournal], { env: withWho });
   assert.equal(failed.code, 1, failed.stdout);
-  assert.match(readFileSync(getJournal, 'utf8'), /"t":"end","key":"0",.*"masked":\["entity"\]/);
+  assert.match(readFileSync(getJournal, 'utf8'), /"t":"end","key":"id:get",.*"masked":\["entity"\]/);
   const again = await runCli(['run', join(dir, 'get.yml'), '--resume', getJournal], { env: withWho });
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.equal(emulator.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/entities/2001')).length, 2, 'the read-only step ran again');

@@ -66,7 +66,7 @@ steps:
     assert.ok(list.every((o) => o === 'success'), rendering);
   }
   const report = JSON.parse(texts.json) as { counts: Record<string, number>; steps: { matrix: { n: number } | null; name: string }[] };
-  assert.deepEqual(report.counts, { total: 501, success: 501, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0 });
+  assert.deepEqual(report.counts, { total: 501, success: 501, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0, treatedAsApplied: 0 });
   assert.deepEqual(report.steps.filter((s) => s.matrix).map((s) => s.matrix!.n).sort((a, b) => a - b), values, 'every instance once');
   // Each instance by its name: once in the JUnit file, once in the summary table.
   for (const n of values) {
@@ -94,7 +94,7 @@ test('a pipeline of 5,000 steps runs on the emulator; every step once in every r
     assert.ok(list.every((o) => o === 'success'), rendering);
   }
   const report = JSON.parse(texts.json) as { counts: Record<string, number>; steps: { step: number }[] };
-  assert.deepEqual(report.counts, { total: 5000, success: 5000, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0 });
+  assert.deepEqual(report.counts, { total: 5000, success: 5000, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0, treatedAsApplied: 0 });
   assert.deepEqual(report.steps.map((s) => s.step), Array.from({ length: 5000 }, (_, i) => i));
   assert.ok(Buffer.byteLength(texts.summary) < 1024 * 1024, 'the summary stays under 1 MiB');
 });

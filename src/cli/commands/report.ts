@@ -1,6 +1,7 @@
 // `enginectl report JOURNAL`: the reports of a run rendered from its journal, also of a run that
 // was killed: an instance whose call was sent and never answered shows as in doubt.
-import { readJournal, resultOf } from '../../app/journal-read.ts';
+import { readJournal } from '../../journal/read.ts';
+import { releaseOf } from '../../journal/release.ts';
 import { preparePaths, writeReports } from '../../app/report-files.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { renderings } from '../../report/renderings.ts';
@@ -45,12 +46,13 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     throw new UsageError('BAD_JOURNAL', `report: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
   }
   const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
-  const result = resultOf(readJournal(text, path));
+  const result = releaseOf(readJournal(text, path));
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   io.stdout(`${summaryLine(result)}\n`);
   const { written, failed } = await writeReports(renderings(result), paths);
   for (const p of written) io.stdout(`report: ${p}\n`);
   for (const f of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${f}\n`);
-  return result.outcome === 'success' && failed.length === 0 && !result.steps.some((s) => s.inDoubt) ? ExitCode.ok : ExitCode.failed;
+  // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.
+  return result.outcome === 'success' && failed.length === 0 && !result.steps.some((s) => s.inDoubt && !s.decision) ? ExitCode.ok : ExitCode.failed;
 }

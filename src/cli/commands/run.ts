@@ -5,12 +5,9 @@ import { dryRun } from '../../app/dry-run.ts';
 import { Masker } from '../../runner/masker.ts';
 import type { Renderings } from '../../report/renderings.ts';
 import { fullReportOf, preparePaths } from '../../app/report-files.ts';
-import { runAndReport, varsHash, type JournalSpec } from '../../app/run.ts';
-import { sha256 } from '../../app/journal.ts';
-import { readJournal } from '../../app/journal-read.ts';
-import { resumePlan } from '../../app/resume.ts';
-import type { Pipeline } from '../../pipeline/model.ts';
-import type { ResumePlan } from '../../runner/resume.ts';
+import { runAndReport } from '../../app/run.ts';
+import { setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
+import type { InDoubtDecision } from '../../journal/resume.ts';
 import { ADAPTERS } from '../../ci/adapters.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
@@ -94,8 +91,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   // Under --emulator with the sample state, its sample secrets fill what the environment leaves unset.
   if (values.emulator && values.state === undefined) io = { ...io, env: withSampleEnv(io.env) };
   const vars = parseVars(values.var);
-  const { pipeline, text } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
-  const journal = await journalOf(values, io, { text, vars, only, pipeline });
+  const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
+  const journalWanted = journalArgs(values, io);
   const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
@@ -116,8 +113,11 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   function where(run: { step: number }) {
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
+  // Opened (and locked) last, once every other input was checked; closed whatever happens.
+  const journal: JournalSetup | undefined = journalWanted && setUpJournal({ ...journalWanted, pipeline, sources, vars, only, env: io.env, command: `enginectl run ${file}`, now: Date.now() });
+  for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
-    const { result, rendered, written, failed } = await runAndReport(
+    const { result, rendered, written, failed, halted } = await runAndReport(
       { pipeline, env: io.env, only, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume },
       {
         masker,
@@ -133,11 +133,15 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     for (const path of written) io.stdout(`report: ${path}\n`);
     for (const failure of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${failure}\n`);
     failed.push(...(await publishToCi(result, rendered, masker)));
+    if (halted) {
+      io.stderr(`enginectl: ${halted.code}: ${masker.mask(halted.describe())}\n`);
+      return halted.exitCode;
+    }
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
 
-  if (journal) io.stdout(`journal: ${journal.spec.path}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`);
+  if (journal) io.stdout(`journal: ${journal.spec.file.path}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`);
 
   /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
   async function publishToCi(result: Parameters<typeof variablesOf>[0], rendered: Renderings, m: Masker): Promise<string[]> {
@@ -175,43 +179,34 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return problems;
   }
 
-  if (!values.emulator) return execute(undefined, realClock());
-  const clock = simulatedClock();
-  // Loaded only for --emulator: a run against a real server does not initialise it.
-  const { serve } = await import('../../emulator/index.ts');
-  const emulator = await emulatorFromOptions(values, clock.now);
-  const running = await serve(emulator, { port: 0 });
   try {
-    const code = await execute(running.url, clock);
-    if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
-    return code;
+    if (!values.emulator) return await execute(undefined, realClock());
+    const clock = simulatedClock();
+    // Loaded only for --emulator: a run against a real server does not initialise it.
+    const { serve } = await import('../../emulator/index.ts');
+    const emulator = await emulatorFromOptions(values, clock.now);
+    const running = await serve(emulator, { port: 0 });
+    try {
+      const code = await execute(running.url, clock);
+      if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
+      return code;
+    } finally {
+      await running.close();
+    }
   } finally {
-    await running.close();
+    journal?.spec.file.close();
   }
 }
 
-/** --journal, --resume, --in-doubt, --force: the journal to append to, and what a resume carries. */
-async function journalOf(
-  values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined },
-  io: CliIO,
-  run: { text: string; vars: Record<string, unknown>; only: Record<string, string>; pipeline: Pipeline },
-): Promise<{ spec: JournalSpec; resume: ResumePlan | undefined } | undefined> {
+/** --journal, --resume, --in-doubt, --force: checked before anything is opened. */
+function journalArgs(values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined }, io: CliIO): { path: string; resume: boolean; force: boolean; inDoubt: InDoubtDecision | undefined } | undefined {
   const decision = values['in-doubt'];
   if (decision !== undefined && decision !== 'retry' && decision !== 'skip') throw new UsageError('BAD_ARGUMENTS', `--in-doubt ${decision}: say retry or skip`, { hint: '--in-doubt retry sends the call again; --in-doubt skip takes it as applied' });
   if (values.resume === undefined) {
     if (decision !== undefined || values.force) throw new UsageError('BAD_ARGUMENTS', `${decision !== undefined ? '--in-doubt' : '--force'} goes with --resume JOURNAL`);
-    // Hashed only for a journal: most runs keep none, and hashing loads node:crypto (~5 ms).
-    return values.journal === undefined ? undefined : { spec: { path: resolve(io.cwd, values.journal), hash: sha256(run.text), vars: run.vars }, resume: undefined };
+    return values.journal === undefined ? undefined : { path: resolve(io.cwd, values.journal), resume: false, force: false, inDoubt: undefined };
   }
   const path = resolve(io.cwd, values.resume);
   if (values.journal !== undefined && resolve(io.cwd, values.journal) !== path) throw new UsageError('BAD_ARGUMENTS', '--resume appends to the journal it reads: drop --journal, or give the same file');
-  let text: string;
-  try {
-    text = await io.readFile(path);
-  } catch (error) {
-    throw new UsageError('BAD_JOURNAL', `--resume ${values.resume}: cannot read the journal (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
-  }
-  const hash = sha256(run.text);
-  const resume = resumePlan(run.pipeline, readJournal(text, values.resume), { hash, varsHash: varsHash(run.vars), only: run.only, force: values.force === true, inDoubt: decision });
-  return { spec: { path, hash, vars: run.vars }, resume };
+  return { path, resume: true, force: values.force === true, inDoubt: decision };
 }

@@ -1,0 +1,69 @@
+// The journal of a run, set up before its first step, for the CLI and every action alike: opened
+// and locked (one run at a time), its torn tail cut, and for a resume read back and turned into
+// what runs again. Its identity is keyed hashes of every file the pipeline reads and of the vars.
+import { hostname } from 'node:os';
+import { JournalFile, type JournalFs } from '../journal/file.ts';
+import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
+import { journalState, parseRecords } from '../journal/read.ts';
+import { resumePlan, type InDoubtDecision } from '../journal/resume.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { ResumePlan } from '../runner/resume.ts';
+import type { Source } from './pipeline-input.ts';
+import type { JournalSpec } from './run.ts';
+
+export interface JournalRequest {
+  path: string;
+  /** Resume from it (it must hold a run), or only append a new run to it. */
+  resume: boolean;
+  force: boolean;
+  inDoubt: InDoubtDecision | undefined;
+  pipeline: Pipeline;
+  sources: readonly Source[];
+  vars: Readonly<Record<string, unknown>>;
+  only: Readonly<Record<string, string>>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The command, for the lock: who holds the journal. */
+  command: string;
+  now: number;
+  fs?: JournalFs | undefined;
+}
+
+export interface JournalSetup {
+  spec: JournalSpec;
+  resume: ResumePlan | undefined;
+  /** Said before the run: a torn tail cut, a stale lock taken over, a moved server. */
+  warnings: string[];
+}
+
+/** Who decides an in-doubt call: the CI's actor when there is one, else the user, at this host. */
+export function operatorOf(env: Readonly<Record<string, string | undefined>>): string {
+  const who = env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? env.BUILD_REQUESTEDFOR ?? env.BUILD_USER_ID ?? env.USER ?? env.USERNAME ?? 'unknown';
+  return `${who}@${hostname()}`;
+}
+
+export function setUpJournal(request: JournalRequest): JournalSetup {
+  const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs });
+  try {
+    const hashes = (salt: string) => request.sources.map((s) => ({ path: s.path, hash: keyedHash(salt, s.text) }));
+    if (!request.resume) {
+      const salt = newSalt();
+      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars }, resume: undefined, warnings: opened.warnings };
+    }
+    const state = journalState(parseRecords(opened.framed, request.path), request.path);
+    const salt = state.runs[0]!.salt;
+    const files = hashes(salt);
+    const { plan, decisions, warnings } = resumePlan(request.pipeline, state, {
+      files,
+      varsHash: valuesHash(salt, request.vars),
+      only: request.only,
+      force: request.force,
+      inDoubt: request.inDoubt,
+      by: operatorOf(request.env),
+      now: request.now,
+    });
+    return { spec: { file: opened.file, salt, files, vars: request.vars, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings] };
+  } catch (error) {
+    opened.file.close();
+    throw error;
+  }
+}

@@ -1,0 +1,117 @@
+// The journal file: opened once (a regular file only, never blocking: a FIFO is refused), locked
+// for one run at a time, its torn tail cut off before anything is appended, each record written
+// whole (every write's byte count checked) and, when it must be durable, synced before append
+// returns. A failed write breaks the journal: every later append throws the same error, so no
+// call leaves once its record could not be kept. The file system is passed in (tests inject a
+// full disk).
+import * as nodeFs from 'node:fs';
+import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
+import { decodeJournal, encodeLine, type Framed } from './frame.ts';
+import { acquireLock, type Lock, type LockFs } from './lock.ts';
+import type { JournalRecord } from './records.ts';
+
+export type JournalFs = LockFs &
+  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync'>;
+
+/** A record could not be written: the run stops before its next call (exit 1). */
+export class JournalWriteError extends EnginectlError {
+  readonly code = 'JOURNAL_WRITE_FAILED';
+  readonly exitCode = ExitCode.failed;
+}
+
+const { O_RDWR, O_CREAT, O_APPEND, O_NONBLOCK } = nodeFs.constants;
+
+function errno(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+}
+
+export interface OpenedJournal {
+  file: JournalFile;
+  /** The whole records already in the file (a resume reads them). */
+  framed: Framed;
+  /** Said once, before the run: a torn tail cut off, a stale lock taken over. */
+  warnings: string[];
+}
+
+export class JournalFile {
+  private broken: JournalWriteError | undefined;
+
+  private constructor(
+    readonly path: string,
+    private readonly fd: number,
+    private readonly lock: Lock,
+    private readonly fs: JournalFs,
+  ) {}
+
+  /** Opens (creating) the journal at `path` for one run: locked, its torn tail cut off. */
+  static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined } = {}): OpenedJournal {
+    const fs = options.fs ?? nodeFs;
+    const refuse = (why: string, hint = 'choose a regular file in a directory this process can write; nothing was run') => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
+    const { lock, warning } = acquireLock(path, command, fs);
+    let fd: number | undefined;
+    try {
+      // O_NONBLOCK: opening a FIFO never waits for a peer (and SIGTERM is handled meanwhile).
+      fd = fs.openSync(path, O_RDWR | (options.mustExist ? 0 : O_CREAT) | O_APPEND | O_NONBLOCK, 0o600);
+      if (!fs.fstatSync(fd).isFile()) throw refuse('not a regular file (a FIFO, a device or a directory)');
+      const text = fs.readFileSync(fd, 'utf8');
+      const framed = decodeJournal(text);
+      const warnings = warning ? [warning] : [];
+      if (framed.damaged !== undefined) {
+        throw new UsageError('BAD_JOURNAL', `journal ${path}:${framed.damaged}: a damaged record before the end of the journal (its checksum does not match)`, {
+          hint: 'a crash only ever tears the last line: this file was altered or is not a journal of enginectl; nothing was run',
+        });
+      }
+      if (framed.torn !== undefined) {
+        fs.ftruncateSync(fd, framed.wholeBytes);
+        warnings.push(`journal ${path}:${framed.torn}: the last record was torn (the run that wrote it was killed mid-write); it was cut off`);
+      }
+      return { file: new JournalFile(path, fd, lock, fs), framed, warnings };
+    } catch (error) {
+      if (fd !== undefined) fs.closeSync(fd);
+      lock.release();
+      if (error instanceof EnginectlError) throw error;
+      if (options.mustExist && errno(error) === 'ENOENT') throw refuse('no such file', 'give the journal file a run wrote with --journal; nothing was run');
+      throw refuse(`cannot open it (${errno(error)})`);
+    }
+  }
+
+  /** Why the journal can no longer be written, once a write failed. */
+  get failure(): JournalWriteError | undefined {
+    return this.broken;
+  }
+
+  /** Appends one record whole; `durable` ones are synced before this returns. Throws once broken. */
+  append(record: JournalRecord, durable = false): void {
+    if (this.broken) throw this.broken;
+    const bytes = Buffer.from(encodeLine(record));
+    try {
+      for (let written = 0; written < bytes.length; ) {
+        const n = this.fs.writeSync(this.fd, bytes, written, bytes.length - written);
+        if (n <= 0) throw new Error('no byte was written');
+        written += n;
+      }
+      if (durable) this.fs.fdatasyncSync(this.fd);
+    } catch (error) {
+      this.broken = new JournalWriteError(`journal ${this.path}: a record could not be written (${errno(error)}); the run stopped before its next call`, {
+        hint: 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
+        cause: error,
+      });
+      throw this.broken;
+    }
+  }
+
+  private closed = false;
+
+  /** Syncs, closes and unlocks; a second call does nothing. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (!this.broken) this.fs.fdatasyncSync(this.fd);
+    } catch {
+      // The records that had to be durable were synced as they were written.
+    }
+    this.fs.closeSync(this.fd);
+    this.lock.release();
+  }
+}

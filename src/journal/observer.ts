@@ -1,0 +1,58 @@
+// The journal as the runner's observer, written ahead of what it records: a call's record is
+// durable before the request leaves, its status line's and its answer's before anything else
+// happens, the end of an instance that sent one before the next step starts. A record that cannot be written stops
+// the run (`halt`) before its next call: `sending` throws so the request does not leave; the other
+// events only report it, since what they record has already happened.
+import type { SentCall } from '../api/index.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { CallEnd, RunObserver } from '../runner/observer.ts';
+import type { StepRun } from '../runner/result.ts';
+import type { JournalFile, JournalWriteError } from './file.ts';
+import type { JournalRecord } from './records.ts';
+import { fateUnknown } from '../api/index.ts';
+
+/** The masked output names of an instance: those whose value the masker changed. */
+function maskedNames(raw: Record<string, unknown> | undefined, masked: Record<string, unknown>): string[] {
+  if (!raw) return [];
+  return Object.keys(raw).filter((k) => JSON.stringify(raw[k]) !== JSON.stringify(masked[k]));
+}
+
+/** A StepRun as the journal keeps it: undefined fields left out, values as masked by the runner. */
+function stepRecord(run: StepRun): Extract<JournalRecord, { t: 'end' }>['run'] {
+  return JSON.parse(JSON.stringify(run)) as Extract<JournalRecord, { t: 'end' }>['run'];
+}
+
+export function journalObserver(file: JournalFile, masker: Masker, now: () => number, halt: (error: JournalWriteError) => void, digest: (run: StepRun) => string): RunObserver {
+  /** Writes a record; a failure halts the run and is rethrown only where the caller must not go on. */
+  const write = (record: JournalRecord, durable: boolean, rethrow = false) => {
+    try {
+      file.append(record, durable);
+    } catch (error) {
+      halt(file.failure!);
+      if (rethrow) throw error;
+    }
+  };
+  const call = (c: SentCall) => ({ method: c.method, path: c.path });
+  /** Instances that sent a write: their end is synced (a read-only one is simply read again on resume). */
+  const wrote = new Set<string>();
+  return {
+    instanceStarted(run) {
+      write({ t: 'start', key: run.key, at: now(), name: run.name }, false);
+    },
+    sending(run, c) {
+      wrote.add(run.key);
+      write({ t: 'send', key: run.key, at: now(), ...call(c), body: masker.maskValue(c.body ?? null) }, true, true);
+    },
+    status(run, c, status) {
+      write({ t: 'status', key: run.key, at: now(), ...call(c), status }, true);
+    },
+    answered(run, c, end: CallEnd) {
+      const outcome = 'status' in end ? { status: end.status } : { error: end.error, unknown: fateUnknown(end.error) };
+      write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
+    },
+    instanceFinished(run, outputs) {
+      // The runner masks every field of an instance as it fills it in: written as it is.
+      write({ t: 'end', key: run.key, at: now(), run: stepRecord(run), masked: maskedNames(outputs, run.outputs), inputs: digest(run) }, wrote.has(run.key));
+    },
+  };
+}

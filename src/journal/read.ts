@@ -1,0 +1,137 @@
+// Reading a journal back: each record checked against the journal's schema (a forged or damaged
+// one is refused at its line, exit 2), then the state of every instance across the runs of this
+// release (the first run and the resumes appended after it), by identity: its last end, its last
+// call and what the server said of it, and the operator's decisions.
+import { UsageError } from '../errors.ts';
+import type { InDoubtCall } from '../runner/result.ts';
+import { decodeJournal, type Framed } from './frame.ts';
+import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
+
+type EndRecord = Extract<JournalRecord, { t: 'end' }>;
+type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
+
+/** The last non-idempotent call of an instance's last start, and what became of it. */
+export interface CallState {
+  method: string;
+  path: string;
+  /** The status line, when it arrived. */
+  status?: number | undefined;
+  /** The exchange ended: its answer read (status), or an error. */
+  ended: boolean;
+  /** It ended with an error that leaves its fate unknown. */
+  unknownFate: boolean;
+}
+
+export interface InstanceState {
+  /** The name as the run resolved it when it started. */
+  name?: string | undefined;
+  started: boolean;
+  startedAt?: number | undefined;
+  /** The last end record, and when the run it was written in started. */
+  ended?: (EndRecord & { runAt: number }) | undefined;
+  call?: CallState | undefined;
+  /** The operator's last decision about it, when no start came after. */
+  decision?: DecisionRecord | undefined;
+  /** The time of its last record. */
+  at: number;
+}
+
+export interface JournalState {
+  /** The run records of this release, oldest first (a resume appends one). */
+  runs: RunRecord[];
+  instances: Map<string, InstanceState>;
+  lastAt: number;
+  /** Whether the last run ended normally (its finish record): a run without one was killed. */
+  finished: boolean;
+}
+
+/** Checks every whole record of a journal; a torn last line is left out (the writer cuts it). */
+export function parseRecords(framed: Framed, path: string): JournalRecord[] {
+  if (framed.damaged !== undefined) {
+    throw new UsageError('BAD_JOURNAL', `${path}:${framed.damaged}: a damaged record before the end of the journal (its checksum does not match)`, {
+      hint: 'a crash only ever tears the last line: this file was altered, or is not a journal of enginectl run --journal',
+    });
+  }
+  return framed.lines.map(({ line, value }) => {
+    const parsed = JournalRecordSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const version = (value as { t?: unknown; v?: unknown } | null)?.v;
+    if ((value as { t?: unknown } | null)?.t === 'run' && version !== JOURNAL_VERSION) {
+      throw new UsageError('BAD_JOURNAL', `${path}:${line}: a journal of version ${String(version)}; this enginectl reads version ${JOURNAL_VERSION}`, { hint: 'render it with the enginectl version that wrote it' });
+    }
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError('BAD_JOURNAL', `${path}:${line}: not a journal record (${issue.path.join('.') || 'record'}: ${issue.message})`, { hint: 'give the file written by enginectl run --journal' });
+  });
+}
+
+export function readJournal(text: string, path: string): JournalState {
+  return journalState(parseRecords(decodeJournal(text), path), path);
+}
+
+const ok = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
+
+export function journalState(records: JournalRecord[], path: string): JournalState {
+  // A fresh run (not a resume) starts a new release in the same file.
+  const first = records.findLastIndex((r) => r.t === 'run' && !r.resume);
+  if (first < 0) throw new UsageError('BAD_JOURNAL', `${path}: no run record; this is not a journal of enginectl run --journal`, { hint: 'give the file written by enginectl run --journal' });
+  const release = records.slice(first);
+  const runs: RunRecord[] = [];
+  const instances = new Map<string, InstanceState>();
+  let lastAt = 0;
+  let finished = false;
+  let runAt = 0;
+  for (const r of release) {
+    lastAt = Math.max(lastAt, r.at);
+    if (r.t === 'run') {
+      if (runs.length > 0 && r.salt !== runs[0]!.salt) throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, { hint: 'give the file written by enginectl run --journal' });
+      runs.push(r);
+      runAt = r.at;
+      finished = false;
+      continue;
+    }
+    if (r.t === 'finish') {
+      finished = true;
+      continue;
+    }
+    const state = instances.get(r.key) ?? { started: false, at: r.at };
+    state.at = r.at;
+    switch (r.t) {
+      case 'start':
+        Object.assign(state, { started: true, startedAt: r.at, name: r.name, ended: undefined, call: undefined, decision: undefined });
+        break;
+      case 'send':
+        state.call = { method: r.method, path: r.path, ended: false, unknownFate: false };
+        break;
+      case 'status':
+        if (state.call) state.call.status = r.status;
+        break;
+      case 'answer':
+        if (state.call) Object.assign(state.call, { ended: true, unknownFate: r.status === undefined && r.unknown === true, status: r.status ?? state.call.status });
+        break;
+      case 'end':
+        state.ended = { ...r, runAt };
+        break;
+      case 'decision':
+        state.decision = r;
+        break;
+    }
+    instances.set(r.key, state);
+  }
+  return { runs, instances, lastAt, finished };
+}
+
+/**
+ * Whether an instance is in doubt, and about which call: it sent a write whose fate it cannot
+ * prove. Its end says so when it ended; otherwise (the run was killed) its last call decides:
+ * sent and never answered, or answered 2xx with the step's result never recorded. What the
+ * server answered is what counts: once a 2xx status arrived, the call is never "not sent".
+ */
+export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefined {
+  if (!state) return undefined;
+  if (state.ended) return state.ended.run.inDoubt;
+  const call = state.call;
+  if (!call) return undefined;
+  const doubt = { method: call.method, path: call.path, ...(call.status === undefined ? {} : { status: call.status }) };
+  if (call.status === undefined) return !call.ended || call.unknownFate ? doubt : undefined;
+  return ok(call.status) ? doubt : undefined;
+}

@@ -1,0 +1,98 @@
+// The journal's records, version 2: the journal's own on-disk format, parsed with a schema like
+// any input (a forged or damaged record is refused at its line, never trusted). Every value in
+// them is masked; what identifies the run is a keyed hash (HMAC-SHA-256 with the journal's own
+// random salt), so a journal is never an offline check of a secret.
+import { z } from 'zod';
+
+export const JOURNAL_VERSION = 2;
+
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+const Matrix = z.record(z.string(), Scalar);
+const Call = { method: z.string().max(16), path: z.string() };
+
+export const StepErrorRecord = z.object({ code: z.string(), message: z.string(), hint: z.string().optional() });
+
+export const DecisionRecord = z.object({
+  decision: z.enum(['skip', 'retry']),
+  /** Who decided: the user and host of the process that was told, or the CI actor. */
+  by: z.string(),
+  at: z.number(),
+  /** What `verify` read on the target, when the decision came from it. */
+  verdict: z.enum(['applied', 'not-applied', 'cannot-tell']).optional(),
+  evidence: z.string().optional(),
+});
+
+export const InDoubtRecord = z.object({ ...Call, status: z.int().optional() });
+
+/** A step instance as the journal keeps it: what every report shows of it. */
+export const StepRunRecord = z.object({
+  key: z.string(),
+  step: z.int().nonnegative(),
+  id: z.string().optional(),
+  name: z.string(),
+  uses: z.string(),
+  matrix: Matrix.optional(),
+  server: z.string().optional(),
+  outcome: z.enum(['success', 'failure', 'skipped', 'cancelled']),
+  continuedOnError: z.boolean(),
+  startedAt: z.number().optional(),
+  durationMs: z.number().optional(),
+  attempts: z.int().nonnegative(),
+  inputs: z.record(z.string(), z.unknown()),
+  target: z.string().optional(),
+  outputs: z.record(z.string(), z.unknown()),
+  figures: z.string().optional(),
+  error: StepErrorRecord.optional(),
+  warnings: z.array(z.string()),
+  result: z.unknown(),
+  inDoubt: InDoubtRecord.optional(),
+  decision: DecisionRecord.optional(),
+  resume: z.enum(['earlier-run', 'resumed']).optional(),
+  earlierRunAt: z.number().optional(),
+});
+
+export const PlannedRecord = z.object({
+  key: z.string(),
+  step: z.int().nonnegative(),
+  id: z.string().optional(),
+  name: z.string(),
+  uses: z.string(),
+  matrix: Matrix.optional(),
+  server: z.string().optional(),
+});
+export type PlannedInstance = z.infer<typeof PlannedRecord>;
+
+const Hash = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
+
+export const RunRecord = z.object({
+  t: z.literal('run'),
+  v: z.literal(JOURNAL_VERSION),
+  at: z.number(),
+  file: z.string(),
+  name: z.string(),
+  /** The key of every hash in this journal (random, per journal; a resume reuses it). */
+  salt: z.string().regex(/^[0-9a-f]{32}$/),
+  /** Of every file the pipeline reads (the pipeline, its includes), in order. */
+  hash: Hash,
+  files: z.array(z.object({ path: z.string(), hash: Hash })),
+  vars: z.record(z.string(), z.unknown()),
+  varsHash: Hash,
+  only: z.record(z.string(), z.array(z.string())),
+  /** The servers' URLs, masked: a resume warns when they differ. */
+  servers: z.record(z.string(), z.string()),
+  resume: z.boolean(),
+  instances: z.array(PlannedRecord),
+});
+
+export const JournalRecordSchema = z.discriminatedUnion('t', [
+  RunRecord,
+  z.object({ t: z.literal('start'), key: z.string(), at: z.number(), name: z.string(), inputs: Hash.optional() }),
+  z.object({ t: z.literal('send'), key: z.string(), at: z.number(), ...Call, body: z.unknown() }),
+  z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
+  z.object({ t: z.literal('answer'), key: z.string(), at: z.number(), ...Call, status: z.int().optional(), error: z.string().optional(), unknown: z.boolean().optional() }),
+  z.object({ t: z.literal('end'), key: z.string(), at: z.number(), run: StepRunRecord, masked: z.array(z.string()), inputs: Hash.optional() }),
+  z.object({ t: z.literal('decision'), key: z.string(), ...DecisionRecord.shape, ...Call }),
+  z.object({ t: z.literal('finish'), at: z.number(), outcome: z.enum(['success', 'failure', 'cancelled']) }),
+]);
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+export type RunRecord = z.infer<typeof RunRecord>;

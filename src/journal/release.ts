@@ -1,0 +1,61 @@
+// The release a journal records, as a result every report renders: every instance the last run
+// planned, as the journal knows it (ended in this run or an earlier one, in doubt, not finished,
+// not started), names as the run resolved them. The outcome is computed from the instances,
+// never read from a record.
+import { IN_DOUBT_NOTE } from '../report/model.ts';
+import type { RunResult, StepRun } from '../runner/result.ts';
+import { doubtOf, type InstanceState, type JournalState } from './read.ts';
+import type { PlannedInstance } from './records.ts';
+
+export const IN_DOUBT_HINT = 'resume with --in-doubt verify to read the target back, or check on the server and resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)';
+
+function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun {
+  const doubt = doubtOf(state);
+  const answered = doubt?.status === undefined ? '' : ` (answered ${doubt.status}; the run ended before its result was recorded)`;
+  const error = doubt
+    ? { code: 'IN_DOUBT', message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`, hint: IN_DOUBT_HINT }
+    : state?.started
+      ? { code: 'NOT_FINISHED', message: 'the run ended before this step finished', hint: 'run it again with --resume JOURNAL' }
+      : { code: 'NOT_STARTED', message: 'not started: the run ended before it' };
+  const decision = state?.decision;
+  return {
+    key: p.key,
+    step: p.step,
+    id: p.id,
+    name: state?.name ?? p.name,
+    uses: p.uses,
+    matrix: p.matrix,
+    server: p.server,
+    outcome: 'cancelled',
+    continuedOnError: false,
+    startedAt: state?.startedAt,
+    durationMs: undefined,
+    attempts: state?.started ? 1 : 0,
+    inputs: {},
+    outputs: {},
+    figures: undefined,
+    error,
+    warnings: [],
+    result: null,
+    inDoubt: doubt,
+    decision: decision && doubt ? { decision: decision.decision, by: decision.by, at: decision.at, verdict: decision.verdict, evidence: decision.evidence } : undefined,
+  };
+}
+
+function ended(state: InstanceState, lastRunAt: number): StepRun {
+  const e = state.ended!;
+  const run = e.run as StepRun;
+  if (e.runAt >= lastRunAt || run.resume === 'earlier-run') return run;
+  return { ...run, resume: 'earlier-run', earlierRunAt: e.runAt };
+}
+
+export function releaseOf(state: JournalState): RunResult {
+  const last = state.runs.at(-1)!;
+  const steps = last.instances.map((p) => {
+    const s = state.instances.get(p.key);
+    return s?.ended ? ended(s, last.at) : notEnded(p, s);
+  });
+  const killed = steps.some((s) => !state.instances.get(s.key)?.ended);
+  const outcome = killed || steps.some((s) => s.outcome === 'cancelled') ? 'cancelled' : steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) ? 'failure' : 'success';
+  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps };
+}

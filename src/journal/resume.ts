@@ -1,0 +1,159 @@
+// `run --resume JOURNAL`: what runs again, matched by identity (step id or content, and matrix
+// values), never by position. Writes that succeeded are carried (their figures, update reports
+// and outputs come back); read-only steps (the gates) always run again, since hours may have
+// passed; failures run again. Refused (exit 2): a journal of another pipeline (even with
+// --force); a changed file, include, vars or --only (unless --force, and then only instances whose
+// inputs are unchanged are carried); an in-doubt call the operator has not decided about; a step
+// that would read an output the journal cannot give back.
+import { compiledReferences } from '../expr/index.ts';
+import { UsageError } from '../errors.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { expandMatrix, onlyFilter } from '../runner/matrix.ts';
+import { instanceKey, stepIdentities, type Carried, type ResumePlan } from '../runner/resume.ts';
+import type { Decision, StepRun } from '../runner/result.ts';
+import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
+import { valuesHash } from './hashing.ts';
+import { doubtOf, type JournalState } from './read.ts';
+import type { RunRecord } from './records.ts';
+
+export type InDoubtDecision = 'retry' | 'skip';
+
+export interface ResumeRequest {
+  /** Each file the pipeline reads now, hashed with the journal's salt (pipeline first). */
+  files: { path: string; hash: string }[];
+  varsHash: string;
+  only: Readonly<Record<string, string>>;
+  force: boolean;
+  /** The operator's decision for every undecided in-doubt call, or per instance (verify). */
+  inDoubt: InDoubtDecision | ReadonlyMap<string, Decision> | undefined;
+  /** Who decides: recorded with the decision. */
+  by: string;
+  now: number;
+  /** The servers' URLs now (masked), to warn when they moved. */
+  servers?: Record<string, string> | undefined;
+}
+
+export interface Resume {
+  plan: ResumePlan;
+  /** Decisions to record as the run starts, with the call each is about. */
+  decisions: { key: string; decision: Decision; method: string; path: string }[];
+  /** Said before the run: servers that moved, files that changed under --force. */
+  warnings: string[];
+}
+
+function refuse(message: string, hint: string): never {
+  throw new UsageError('RESUME_REFUSED', message, { hint });
+}
+
+/** A digest of an instance's inputs (secrets masked) and server, keyed with the journal's salt. */
+export function inputsDigest(salt: string): (run: StepRun) => string {
+  return (run) => valuesHash(salt, { inputs: run.inputs, target: run.target ?? null, server: run.server ?? null });
+}
+
+function changes(last: RunRecord, request: ResumeRequest): string[] {
+  // The pipeline file first (its name may differ: a copy), then each include by its path.
+  const [pipeline, ...includes] = request.files;
+  const [pipelineThen, ...includesThen] = last.files;
+  const files = pipeline?.hash === pipelineThen?.hash ? [] : ['the pipeline file changed'];
+  const then = new Map(includesThen.map((f) => [f.path, f.hash]));
+  for (const f of includes) if (then.get(f.path) !== f.hash) files.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
+  for (const f of includesThen) if (!includes.some((g) => g.path === f.path)) files.push(`${f.path} is no longer included`);
+  const only = Object.fromEntries(Object.entries(request.only).map(([k, v]) => [k, [v]]));
+  return [
+    ...files,
+    last.varsHash !== request.varsHash ? 'the --var values changed' : '',
+    JSON.stringify(last.only) !== JSON.stringify(only) ? `--only changed (${JSON.stringify(last.only)} then)` : '',
+  ].filter(Boolean);
+}
+
+export function resumePlan(pipeline: Pipeline, journal: JournalState, request: ResumeRequest): Resume {
+  const last = journal.runs.at(-1)!;
+  const salt = journal.runs[0]!.salt;
+  const identities = stepIdentities(pipeline);
+  const now = new Map<string, { step: number }>();
+  for (const step of pipeline.steps) {
+    for (const c of expandMatrix(step.matrix).filter((x) => onlyFilter(x, request.only))) now.set(instanceKey(identities[step.index]!, step, c), { step: step.index });
+  }
+  const common = last.instances.filter((p) => now.has(p.key));
+  if (common.length === 0) {
+    refuse(`cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`, 'resume with the pipeline that wrote the journal; --force does not make another pipeline\'s journal apply');
+  }
+  const warnings: string[] = [];
+  const changed = changes(last, request);
+  if (changed.length > 0 && !request.force) {
+    refuse(`cannot resume: ${changed.join(', ')} since the journal's run`, 'resume the same files with the same --var and --only; or pass --force: only instances whose identity and inputs are unchanged are then carried, and every other one runs');
+  }
+  if (changed.length > 0) warnings.push(`resuming with --force although ${changed.join(', ')}: instances whose inputs changed run again`);
+  for (const [name, url] of Object.entries(request.servers ?? {})) {
+    const then = last.servers[name];
+    if (then !== undefined && then !== url) warnings.push(`server ${name} was ${then} in the journal's run and is ${url} now`);
+  }
+
+  const carried = new Map<string, Carried>();
+  const retried = new Map<string, Decision>();
+  const decisions: Resume['decisions'] = [];
+  /** Outputs that cannot come back, by step id: masked ones, or all of an instance treated as applied without its result. */
+  const lost = new Map<string, { names: Set<string> | 'all'; index: number }>();
+  const undecided: string[] = [];
+  for (const p of common) {
+    const state = journal.instances.get(p.key);
+    const type = STEP_TYPES.get(p.uses);
+    const doubt = doubtOf(state);
+    const ended = state?.ended?.run as StepRun | undefined;
+    if (doubt) {
+      const told = request.inDoubt instanceof Map ? request.inDoubt.get(p.key) : request.inDoubt ? { decision: request.inDoubt, by: request.by, at: request.now } : undefined;
+      const recorded = state?.decision ?? ended?.decision;
+      const decision: Decision | undefined = told ?? (recorded ? { decision: recorded.decision, by: recorded.by, at: recorded.at, verdict: recorded.verdict, evidence: recorded.evidence } : undefined);
+      if (!decision) {
+        undecided.push(`"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`);
+        continue;
+      }
+      if (told) decisions.push({ key: p.key, decision, method: doubt.method, path: doubt.path });
+      if (decision.decision === 'retry') {
+        retried.set(p.key, decision);
+        continue;
+      }
+      const run: StepRun = ended
+        ? { ...ended, decision }
+        : {
+            key: p.key, step: p.step, id: p.id, name: state?.name ?? p.name, uses: p.uses, matrix: p.matrix, server: p.server,
+            outcome: 'success', continuedOnError: false, startedAt: state?.startedAt, durationMs: undefined, attempts: 1,
+            inputs: {}, outputs: {}, figures: 'treated as applied by the operator', error: undefined, warnings: [], result: null,
+            inDoubt: doubt, decision, earlierRunAt: state?.ended?.runAt ?? last.at,
+          };
+      carried.set(p.key, { run: { ...run, outcome: 'success', earlierRunAt: run.earlierRunAt ?? state?.ended?.runAt }, outputs: ended?.outputs ?? {}, inputs: state?.ended?.inputs });
+      if (p.id) lost.set(p.id, { names: ended ? new Set(state!.ended!.masked) : 'all', index: now.get(p.key)!.step });
+      continue;
+    }
+    // The gates run again: hours may have passed since they held.
+    if (type && isReadOnly(type, pipeline.steps[now.get(p.key)!.step]!.with ?? {})) continue;
+    if (ended?.outcome === 'success') {
+      carried.set(p.key, { run: { ...ended, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }, outputs: ended.outputs, inputs: state!.ended!.inputs });
+      if (p.id && state!.ended!.masked.length > 0) lost.set(p.id, { names: new Set(state!.ended!.masked), index: now.get(p.key)!.step });
+    }
+  }
+  if (undecided.length > 0) {
+    refuse(
+      `cannot resume: ${undecided.length === 1 ? 'an instance is' : `${undecided.length} instances are`} in doubt: ${undecided.join(', ')}; the request was sent and the server may have applied it`,
+      'resume with --in-doubt verify to read the target back; or check on the server, then resume with --in-doubt skip (it was applied: do not send it again) or --in-doubt retry (it was not: send it again)',
+    );
+  }
+
+  // A step that runs and reads an output that cannot come back: run its producer again when that
+  // only reads (it does anyway); otherwise refuse, naming both.
+  for (const step of pipeline.steps) {
+    const willRun = [...now].some(([key, n]) => n.step === step.index && !carried.has(key));
+    if (!willRun) continue;
+    for (const ref of compiledReferences([step.with, step.name, step.if])) {
+      const [context, id, field, name] = ref.path;
+      const gone = context === 'steps' && id !== undefined && field === 'outputs' ? lost.get(id) : undefined;
+      if (!gone || (name !== undefined && gone.names !== 'all' && !gone.names.has(name))) continue;
+      const producer = pipeline.steps[gone.index]!;
+      refuse(
+        `cannot resume: step ${step.index + 1} reads steps.${id}.outputs${name ? `.${name}` : ''}, which the journal cannot give back (${gone.names === 'all' ? 'its call was treated as applied without its answer' : 'it is a secret, masked'}), and ${producer.uses} cannot simply be run again`,
+        'run the pipeline from the start, or resume with --force after changing the step that reads it',
+      );
+    }
+  }
+  return { plan: { carried, retried, digest: inputsDigest(salt) }, decisions, warnings };
+}

@@ -1,0 +1,94 @@
+// A journal on a full disk: the write that does not fit is cut short and the next one fails
+// (ENOSPC), as on a small tmpfs. The file system is the journal's seam; the run is the real
+// composition (journal set-up, runner, reports) against the emulator over HTTP. The run stops
+// before its next call, with a code of its own (exit 1), every report is still written, and a
+// resume from that journal never sends the answered write again.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setUpJournal } from '../../src/app/journal-setup.ts';
+import { loadPipelineFile } from '../../src/app/pipeline-input.ts';
+import { runAndReport } from '../../src/app/run.ts';
+import { realClock } from '../../src/app/clock.ts';
+import type { JournalFs } from '../../src/journal/file.ts';
+import { Masker } from '../../src/runner/masker.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { RecordingLogger } from '../helpers/run.ts';
+
+const PIPELINE = `version: 1
+name: Release on a full disk
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: clear
+    uses: transaction-log/clear
+  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+  - id: sync
+    uses: replication/sync
+`;
+
+/** node:fs with room for `room` more bytes in the journal: a short write, then ENOSPC. */
+function fullAfter(room: number): JournalFs {
+  let left = room;
+  return {
+    ...fs,
+    writeSync: ((fd: number, buffer: Buffer | string, offset: number, length: number) => {
+      if (typeof buffer === 'string') return fs.writeSync(fd, buffer);
+      if (left <= 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      const n = Math.min(length, left);
+      left -= n;
+      return fs.writeSync(fd, buffer, offset, n);
+    }) as JournalFs['writeSync'],
+  };
+}
+
+test('a full disk tears the journal mid-run: the run stops before its next call (JOURNAL_WRITE_FAILED), every report is written, and resume never re-sends the answered write', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-full-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const journalPath = join(dir, 'run.journal.jsonl');
+  const io = { readFile: (p: string) => fs.promises.readFile(p, 'utf8'), env };
+  const { pipeline, sources } = await loadPipelineFile(file, io);
+
+  // Measure the journal a whole run writes, then give the disk room up to the middle of the vfs update's end record.
+  const probe = join(dir, 'probe.jsonl');
+  const whole = setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now() });
+  await runAndReport({ pipeline, env, only: {}, reports: {}, journal: whole.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  const text = readFileSync(probe, 'utf8');
+  const end = text.indexOf('{"t":"end","key":"id:vfs"');
+  assert.ok(end > 0);
+  const room = end + 40;
+  emulator.requests.length = 0;
+
+  const journal = setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now(), fs: fullAfter(room) });
+  const reports = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
+  const done = await runAndReport({ pipeline, env, only: {}, reports, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  journal.spec.file.close();
+  assert.equal(done.halted?.code, 'JOURNAL_WRITE_FAILED');
+  assert.equal(done.halted?.exitCode, 1);
+  assert.match(done.halted!.message, /a record could not be written \(ENOSPC\); the run stopped before its next call/);
+  assert.deepEqual(done.written.sort(), Object.values(reports).sort(), 'every report is written');
+  for (const path of Object.values(reports)) assert.ok(existsSync(path));
+  assert.equal(emulator.requests.filter((r) => r.path.endsWith('/replication/sync')).length, 0, 'no call after the failed write');
+  const steps = (JSON.parse(readFileSync(reports.json, 'utf8')) as { outcome: string; steps: { id: string; outcome: string; error: { message: string } | null }[] });
+  assert.equal(steps.outcome, 'failure');
+  assert.deepEqual(steps.steps.map((s) => [s.id, s.outcome]), [['clear', 'success'], ['vfs', 'success'], ['sync', 'cancelled']]);
+  assert.match(steps.steps[2]!.error!.message, /the run stopped: journal .* could not be written/);
+
+  // The torn end record is cut off; the update answered 200 is in doubt, never "not finished".
+  const report = await runCli(['report', journalPath]);
+  assert.equal(report.code, 1);
+  assert.match(report.stdout, /in doubt/);
+  const resumed = await runCli(['run', file, '--resume', journalPath], { env });
+  assert.equal(resumed.code, 2, resumed.stdout);
+  assert.match(resumed.stderr, /in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\)/);
+  assert.equal(emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 1, 'the answered update is not sent again');
+});
