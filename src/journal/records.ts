@@ -24,8 +24,8 @@ export const DecisionRecord = z.object({
 
 export const InDoubtRecord = z.object({ ...Call, status: z.int().optional() });
 
-/** A step instance as the journal keeps it: what every report shows of it. */
-export const StepRunRecord = z.object({
+/** An instance a run plans: its identity, step, names and matrix values. */
+export const PlannedRecord = z.object({
   key: z.string(),
   step: z.int().nonnegative(),
   id: z.string().optional(),
@@ -33,6 +33,11 @@ export const StepRunRecord = z.object({
   uses: z.string(),
   matrix: Matrix.optional(),
   server: z.string().optional(),
+});
+export type PlannedInstance = z.infer<typeof PlannedRecord>;
+
+/** A step instance as the journal keeps it: what every report shows of it. */
+export const StepRunRecord = PlannedRecord.extend({
   outcome: z.enum(['success', 'failure', 'skipped', 'cancelled']),
   continuedOnError: z.boolean(),
   startedAt: z.number().optional(),
@@ -50,17 +55,6 @@ export const StepRunRecord = z.object({
   resume: z.enum(['earlier-run', 'resumed']).optional(),
   earlierRunAt: z.number().optional(),
 });
-
-export const PlannedRecord = z.object({
-  key: z.string(),
-  step: z.int().nonnegative(),
-  id: z.string().optional(),
-  name: z.string(),
-  uses: z.string(),
-  matrix: Matrix.optional(),
-  server: z.string().optional(),
-});
-export type PlannedInstance = z.infer<typeof PlannedRecord>;
 
 const Hash = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
 
