@@ -2,10 +2,10 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { dryRun as planRun } from '../app/dry-run.ts';
-import { parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
+import { includeReader, parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
@@ -86,13 +86,8 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   });
   const vars = parseVars(varsLines(get));
   const only = parseOnly(varsLines(get, 'only'));
-  const sources: Source[] = [{ path: file.split('/').at(-1)!, text }];
-  const readInclude = (path: string) => {
-    const included = readFileSync(resolve(deps.cwd, dirname(file), path), 'utf8');
-    sources.push({ path, text: included });
-    return included;
-  };
-  const { pipeline, warnings } = loadPipeline({ file, text, env, vars, readInclude });
+  const sources: Source[] = [{ path: basename(file), text }];
+  const { pipeline, warnings } = loadPipeline({ file, text, env, vars, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
   return { pipeline, sources, vars, warnings, env, only };
 }
 

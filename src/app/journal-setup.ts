@@ -47,21 +47,22 @@ export function setUpJournal(request: JournalRequest): JournalSetup {
     const hashes = (salt: string) => request.sources.map((s) => ({ path: s.path, hash: keyedHash(salt, s.text) }));
     if (!request.resume) {
       const salt = newSalt();
-      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars }, resume: undefined, warnings: opened.warnings };
+      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, request.vars) }, resume: undefined, warnings: opened.warnings };
     }
     const state = journalState(parseRecords(opened.framed, request.path), request.path);
     const salt = state.runs[0]!.salt;
     const files = hashes(salt);
+    const varsHash = valuesHash(salt, request.vars);
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, {
       files,
-      varsHash: valuesHash(salt, request.vars),
+      varsHash,
       only: request.only,
       force: request.force,
       inDoubt: request.inDoubt,
       by: operatorOf(request.env),
       now: request.now,
     });
-    return { spec: { file: opened.file, salt, files, vars: request.vars, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings] };
+    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings] };
   } catch (error) {
     opened.file.close();
     throw error;

@@ -32,16 +32,23 @@ export interface Source {
   text: string;
 }
 
+/**
+ * Reads the inventories a pipeline includes, next to it in `dir`, and keeps each one's text in
+ * `sources` (after the pipeline's own): what identifies the run in a journal.
+ */
+export function includeReader(dir: string, sources: Source[]): (path: string) => string {
+  return (path) => {
+    const included = readFileSync(resolve(dir, path), 'utf8');
+    sources.push({ path, text: included });
+    return included;
+  };
+}
+
 /** The pipeline loaded, with the text of every file it read (their hashes identify the run in a journal). */
 export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean } = {}): Promise<LoadResult & { text: string; sources: Source[] }> {
   const text = await readPipelineText(file, io);
   const sources: Source[] = [{ path: basename(file), text }];
-  // Inventories (include:) are read next to the pipeline file.
-  const readInclude = (path: string) => {
-    const included = readFileSync(resolve(dirname(file), path), 'utf8');
-    sources.push({ path, text: included });
-    return included;
-  };
+  const readInclude = includeReader(dirname(file), sources);
   return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv, readInclude }), text, sources };
 }
 

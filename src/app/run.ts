@@ -14,8 +14,8 @@ import type { Env, ResolvedServer } from '../runner/scope.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { RunStart } from '../runner/run-context.ts';
 import type { JournalFile, JournalWriteError } from '../journal/file.ts';
-import { journalObserver } from '../journal/observer.ts';
-import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
+import { journalObserver, journalWriter } from '../journal/observer.ts';
+import { JOURNAL_VERSION, onlyRecord, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
@@ -43,8 +43,9 @@ export interface JournalSpec {
   salt: string;
   /** Every file the pipeline reads (or a single-step action's inputs), hashed with the salt. */
   files: { path: string; hash: string }[];
-  /** The --var values as given. */
+  /** The --var values as given, and their keyed hash (what a resume compares). */
   vars: Readonly<Record<string, unknown>>;
+  varsHash: string;
   /** --resume: the operator's decisions to record as the run starts. */
   decisions?: Resume['decisions'] | undefined;
   /** --resume: the servers' URLs (masked) in the journal's last run, to warn when they moved. */
@@ -84,17 +85,12 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
     hash: valuesHash(spec.salt, spec.files),
     files: spec.files,
     vars: masker.maskValue({ ...spec.vars }),
-    varsHash: varsHash(spec.salt, spec.vars),
-    only: Object.fromEntries(Object.entries(request.only).map(([k, v]) => [k, [v]])),
+    varsHash: spec.varsHash,
+    only: onlyRecord(request.only),
     servers: start.servers,
     resume: request.resume !== undefined,
-    instances: start.planned.map((p) => JSON.parse(JSON.stringify(p)) as (typeof p)),
+    instances: start.planned(),
   };
-}
-
-/** A keyed hash of --var values as given: what a resume compares. */
-export function varsHash(salt: string, vars: Readonly<Record<string, unknown>>): string {
-  return valuesHash(salt, vars);
 }
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
@@ -106,57 +102,46 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
       onRetry: ({ attempt, delayMs, error }) => logger.info(undefined, masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
     });
   const spec = request.journal;
-  const journal = spec?.file;
   // A record that cannot be written stops the run before its next call; every report is still written.
   const halt = new AbortController();
   let halted: JournalWriteError | undefined;
-  const stop = (error: JournalWriteError) => {
-    if (halted) return;
-    halted = error;
-    halt.abort(error);
-  };
-  const signal = journal ? AbortSignal.any([context.signal, halt.signal]) : context.signal;
-  const append = (record: JournalRecord) => {
-    try {
-      journal!.append(record, true);
-    } catch {
-      stop(journal!.failure!);
-    }
-  };
+  const write = spec
+    ? journalWriter(spec.file, (error) => {
+        if (halted) return;
+        halted = error;
+        halt.abort(error);
+      })
+    : undefined;
   const onStart = (start: RunStart) => {
     for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
       const now = start.servers[name];
       if (now !== undefined && now !== url) logger.warn(undefined, `server ${name} was ${url} in the journal's run and is ${now} now: carried steps were done on the former`);
     }
-    if (journal && spec) {
-      append(runRecord(request, spec, start, masker, context.clock.now()));
-      for (const d of spec.decisions ?? []) append({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path });
+    if (write && spec) {
+      write(runRecord(request, spec, start, masker, context.clock.now()), true);
+      for (const d of spec.decisions ?? []) write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);
     }
     context.onStart?.(start.name);
   };
-  let raw: RunResult;
-  try {
-    raw = await runPipeline(
-      request.pipeline,
-      {
-        clientFor,
-        env: request.env,
-        logger,
-        signal,
-        now: context.clock.now,
-        stopwatch: context.stopwatch,
-        sleep: context.clock.sleep,
-        masker,
-        onStart,
-        observer: journal && spec ? journalObserver(journal, masker, context.clock.now, stop, request.resume?.digest ?? inputsDigest(spec.salt)) : undefined,
-      },
-      { only: request.only, resume: request.resume },
-    );
-    if (halted) raw = { ...raw, outcome: 'failure' };
-    if (journal && !halted) append({ t: 'finish', at: context.clock.now(), outcome: raw.outcome });
-  } finally {
-    journal?.close();
-  }
+  // The journal is opened and closed by the edge that set it up (app/journal-setup.ts).
+  let raw = await runPipeline(
+    request.pipeline,
+    {
+      clientFor,
+      env: request.env,
+      logger,
+      signal: write ? AbortSignal.any([context.signal, halt.signal]) : context.signal,
+      now: context.clock.now,
+      stopwatch: context.stopwatch,
+      sleep: context.clock.sleep,
+      masker,
+      onStart,
+      observer: write && spec ? journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)) : undefined,
+    },
+    { only: request.only, resume: request.resume },
+  );
+  if (halted) raw = { ...raw, outcome: 'failure' };
+  else write?.({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
   const result = masker.maskValue(raw);
   const rendered = renderings(result);

@@ -8,6 +8,7 @@ import * as nodeFs from 'node:fs';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { decodeJournal, encodeLine, type Framed } from './frame.ts';
 import { acquireLock, type Lock, type LockFs } from './lock.ts';
+import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
 export type JournalFs = LockFs &
@@ -56,11 +57,7 @@ export class JournalFile {
       const text = fs.readFileSync(fd, 'utf8');
       const framed = decodeJournal(text);
       const warnings = warning ? [warning] : [];
-      if (framed.damaged !== undefined) {
-        throw new UsageError('BAD_JOURNAL', `journal ${path}:${framed.damaged}: a damaged record before the end of the journal (its checksum does not match)`, {
-          hint: 'a crash only ever tears the last line: this file was altered or is not a journal of enginectl; nothing was run',
-        });
-      }
+      if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
       if (framed.torn !== undefined) {
         fs.ftruncateSync(fd, framed.wholeBytes);
         warnings.push(`journal ${path}:${framed.torn}: the last record was torn (the run that wrote it was killed mid-write); it was cut off`);

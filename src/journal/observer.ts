@@ -17,14 +17,11 @@ function maskedNames(raw: Record<string, unknown> | undefined, masked: Record<st
   return Object.keys(raw).filter((k) => JSON.stringify(raw[k]) !== JSON.stringify(masked[k]));
 }
 
-/** A StepRun as the journal keeps it: undefined fields left out, values as masked by the runner. */
-function stepRecord(run: StepRun): Extract<JournalRecord, { t: 'end' }>['run'] {
-  return JSON.parse(JSON.stringify(run)) as Extract<JournalRecord, { t: 'end' }>['run'];
-}
+/** Writes a record: a failure halts the run, and is rethrown only where the caller must not go on. */
+export type JournalWriter = (record: JournalRecord, durable: boolean, rethrow?: boolean) => void;
 
-export function journalObserver(file: JournalFile, masker: Masker, now: () => number, halt: (error: JournalWriteError) => void, digest: (run: StepRun) => string): RunObserver {
-  /** Writes a record; a failure halts the run and is rethrown only where the caller must not go on. */
-  const write = (record: JournalRecord, durable: boolean, rethrow = false) => {
+export function journalWriter(file: JournalFile, halt: (error: JournalWriteError) => void): JournalWriter {
+  return (record, durable, rethrow = false) => {
     try {
       file.append(record, durable);
     } catch (error) {
@@ -32,6 +29,12 @@ export function journalObserver(file: JournalFile, masker: Masker, now: () => nu
       if (rethrow) throw error;
     }
   };
+}
+
+/** A StepRun as the journal keeps it: its fields left undefined are left out when it is written. */
+const stepRecord = (run: StepRun) => run as Extract<JournalRecord, { t: 'end' }>['run'];
+
+export function journalObserver(write: JournalWriter, masker: Masker, now: () => number, digest: (run: StepRun) => string): RunObserver {
   const call = (c: SentCall) => ({ method: c.method, path: c.path });
   /** Instances that sent a write: their end is synced (a read-only one is simply read again on resume). */
   const wrote = new Set<string>();

@@ -32,8 +32,6 @@ export interface InstanceState {
   call?: CallState | undefined;
   /** The operator's last decision about it, when no start came after. */
   decision?: DecisionRecord | undefined;
-  /** The time of its last record. */
-  at: number;
 }
 
 export interface JournalState {
@@ -41,17 +39,18 @@ export interface JournalState {
   runs: RunRecord[];
   instances: Map<string, InstanceState>;
   lastAt: number;
-  /** Whether the last run ended normally (its finish record): a run without one was killed. */
-  finished: boolean;
+}
+
+/** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
+export function damagedJournal(path: string, line: number): UsageError {
+  return new UsageError('BAD_JOURNAL', `${path}:${line}: a damaged record before the end of the journal (its checksum does not match)`, {
+    hint: 'a crash only ever tears the last line: this file was altered, or is not a journal of enginectl run --journal; nothing was run',
+  });
 }
 
 /** Checks every whole record of a journal; a torn last line is left out (the writer cuts it). */
 export function parseRecords(framed: Framed, path: string): JournalRecord[] {
-  if (framed.damaged !== undefined) {
-    throw new UsageError('BAD_JOURNAL', `${path}:${framed.damaged}: a damaged record before the end of the journal (its checksum does not match)`, {
-      hint: 'a crash only ever tears the last line: this file was altered, or is not a journal of enginectl run --journal',
-    });
-  }
+  if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
   return framed.lines.map(({ line, value }) => {
     const parsed = JournalRecordSchema.safeParse(value);
     if (parsed.success) return parsed.data;
@@ -78,7 +77,6 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   const runs: RunRecord[] = [];
   const instances = new Map<string, InstanceState>();
   let lastAt = 0;
-  let finished = false;
   let runAt = 0;
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
@@ -86,15 +84,11 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       if (runs.length > 0 && r.salt !== runs[0]!.salt) throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, { hint: 'give the file written by enginectl run --journal' });
       runs.push(r);
       runAt = r.at;
-      finished = false;
       continue;
     }
-    if (r.t === 'finish') {
-      finished = true;
-      continue;
-    }
-    const state = instances.get(r.key) ?? { started: false, at: r.at };
-    state.at = r.at;
+    // The finish record is for a person reading the file: the outcome is computed from the instances.
+    if (r.t === 'finish') continue;
+    const state = instances.get(r.key) ?? { started: false };
     switch (r.t) {
       case 'start':
         Object.assign(state, { started: true, startedAt: r.at, name: r.name, ended: undefined, call: undefined, decision: undefined });
@@ -117,7 +111,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     instances.set(r.key, state);
   }
-  return { runs, instances, lastAt, finished };
+  return { runs, instances, lastAt };
 }
 
 /**

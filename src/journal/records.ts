@@ -78,6 +78,11 @@ export const RunRecord = z.object({
   instances: z.array(PlannedRecord),
 });
 
+/** --only as the run record keeps it: each key with the values it selects. */
+export function onlyRecord(only: Readonly<Record<string, string>>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(only).map(([k, v]) => [k, [v]]));
+}
+
 export const JournalRecordSchema = z.discriminatedUnion('t', [
   RunRecord,
   z.object({ t: z.literal('start'), key: z.string(), at: z.number(), name: z.string(), inputs: Hash.optional() }),

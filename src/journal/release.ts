@@ -3,11 +3,9 @@
 // not started), names as the run resolved them. The outcome is computed from the instances,
 // never read from a record.
 import { IN_DOUBT_NOTE } from '../report/model.ts';
-import type { RunResult, StepRun } from '../runner/result.ts';
+import { IN_DOUBT_HINT, type RunResult, type StepRun } from '../runner/result.ts';
 import { doubtOf, type InstanceState, type JournalState } from './read.ts';
 import type { PlannedInstance } from './records.ts';
-
-export const IN_DOUBT_HINT = 'resume with --in-doubt verify to read the target back, or check on the server and resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)';
 
 function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun {
   const doubt = doubtOf(state);

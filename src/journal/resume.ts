@@ -8,13 +8,12 @@
 import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { expandMatrix, onlyFilter } from '../runner/matrix.ts';
-import { instanceKey, stepIdentities, type Carried, type ResumePlan } from '../runner/resume.ts';
+import { instanceKeys, type Carried, type ResumePlan } from '../runner/resume.ts';
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
 import { doubtOf, type JournalState } from './read.ts';
-import type { RunRecord } from './records.ts';
+import { onlyRecord, type RunRecord } from './records.ts';
 
 export type InDoubtDecision = 'retry' | 'skip';
 
@@ -29,8 +28,6 @@ export interface ResumeRequest {
   /** Who decides: recorded with the decision. */
   by: string;
   now: number;
-  /** The servers' URLs now (masked), to warn when they moved. */
-  servers?: Record<string, string> | undefined;
 }
 
 export interface Resume {
@@ -58,7 +55,7 @@ function changes(last: RunRecord, request: ResumeRequest): string[] {
   const then = new Map(includesThen.map((f) => [f.path, f.hash]));
   for (const f of includes) if (then.get(f.path) !== f.hash) files.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
   for (const f of includesThen) if (!includes.some((g) => g.path === f.path)) files.push(`${f.path} is no longer included`);
-  const only = Object.fromEntries(Object.entries(request.only).map(([k, v]) => [k, [v]]));
+  const only = onlyRecord(request.only);
   return [
     ...files,
     last.varsHash !== request.varsHash ? 'the --var values changed' : '',
@@ -69,11 +66,7 @@ function changes(last: RunRecord, request: ResumeRequest): string[] {
 export function resumePlan(pipeline: Pipeline, journal: JournalState, request: ResumeRequest): Resume {
   const last = journal.runs.at(-1)!;
   const salt = journal.runs[0]!.salt;
-  const identities = stepIdentities(pipeline);
-  const now = new Map<string, { step: number }>();
-  for (const step of pipeline.steps) {
-    for (const c of expandMatrix(step.matrix).filter((x) => onlyFilter(x, request.only))) now.set(instanceKey(identities[step.index]!, step, c), { step: step.index });
-  }
+  const now = instanceKeys(pipeline, request.only);
   const common = last.instances.filter((p) => now.has(p.key));
   if (common.length === 0) {
     refuse(`cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`, 'resume with the pipeline that wrote the journal; --force does not make another pipeline\'s journal apply');
@@ -84,10 +77,6 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     refuse(`cannot resume: ${changed.join(', ')} since the journal's run`, 'resume the same files with the same --var and --only; or pass --force: only instances whose identity and inputs are unchanged are then carried, and every other one runs');
   }
   if (changed.length > 0) warnings.push(`resuming with --force although ${changed.join(', ')}: instances whose inputs changed run again`);
-  for (const [name, url] of Object.entries(request.servers ?? {})) {
-    const then = last.servers[name];
-    if (then !== undefined && then !== url) warnings.push(`server ${name} was ${then} in the journal's run and is ${url} now`);
-  }
 
   const carried = new Map<string, Carried>();
   const retried = new Map<string, Decision>();
@@ -113,15 +102,16 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
         retried.set(p.key, decision);
         continue;
       }
+      // Treated as applied: shown as the earlier run left it (or as far as the journal knows it), kept in doubt.
       const run: StepRun = ended
-        ? { ...ended, decision }
+        ? { ...ended, outcome: 'success', decision, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }
         : {
             key: p.key, step: p.step, id: p.id, name: state?.name ?? p.name, uses: p.uses, matrix: p.matrix, server: p.server,
             outcome: 'success', continuedOnError: false, startedAt: state?.startedAt, durationMs: undefined, attempts: 1,
             inputs: {}, outputs: {}, figures: 'treated as applied by the operator', error: undefined, warnings: [], result: null,
-            inDoubt: doubt, decision, earlierRunAt: state?.ended?.runAt ?? last.at,
+            inDoubt: doubt, decision, earlierRunAt: last.at,
           };
-      carried.set(p.key, { run: { ...run, outcome: 'success', earlierRunAt: run.earlierRunAt ?? state?.ended?.runAt }, outputs: ended?.outputs ?? {}, inputs: state?.ended?.inputs });
+      carried.set(p.key, { run, outputs: ended?.outputs ?? {}, inputs: state?.ended?.inputs });
       if (p.id) lost.set(p.id, { names: ended ? new Set(state!.ended!.masked) : 'all', index: now.get(p.key)!.step });
       continue;
     }
@@ -135,7 +125,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   if (undecided.length > 0) {
     refuse(
       `cannot resume: ${undecided.length === 1 ? 'an instance is' : `${undecided.length} instances are`} in doubt: ${undecided.join(', ')}; the request was sent and the server may have applied it`,
-      'resume with --in-doubt verify to read the target back; or check on the server, then resume with --in-doubt skip (it was applied: do not send it again) or --in-doubt retry (it was not: send it again)',
+      'check on the server, then resume with --in-doubt skip (it was applied: do not send it again) or --in-doubt retry (it was not: send it again)',
     );
   }
 

@@ -16,6 +16,9 @@ export interface InDoubtCall {
   status?: number | undefined;
 }
 
+/** What to do about an in-doubt call: said by the run that saw it and by a report of its journal. */
+export const IN_DOUBT_HINT = 'check on the server whether it was applied, then resume with --resume JOURNAL --in-doubt skip (it was) or --in-doubt retry (it was not)';
+
 /** What the operator decided about an in-doubt call (run --resume --in-doubt). */
 export interface Decision {
   decision: 'skip' | 'retry';

@@ -33,7 +33,8 @@ export interface RunnerDeps {
 
 export interface RunStart {
   name: string;
-  planned: PlannedInstance[];
+  /** Computed when asked (only a journal records them): every instance's name resolved once more. */
+  planned: () => PlannedInstance[];
   servers: Record<string, string>;
 }
 

@@ -10,7 +10,7 @@ import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type StepEnv, type StepOutcome, type StepType, type TargetDef } from '../steps/types.ts';
 import { doubtOfAnswer, instanceCalls } from './observer.ts';
 import type { Carried } from './resume.ts';
-import type { Outcome, StepError, StepRun } from './result.ts';
+import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared, registerInputSecrets } from './scope.ts';
 
@@ -33,7 +33,7 @@ function cancelledError(run: StepRun, signal: AbortSignal): StepError {
   return {
     code: 'IN_DOUBT',
     message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,
-    hint: 'check on the server whether it was applied, then resume with --resume JOURNAL --in-doubt skip (it was) or --in-doubt retry (it was not)',
+    hint: IN_DOUBT_HINT,
   };
 }
 
@@ -92,11 +92,14 @@ function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): void {
   run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
 }
 
-/** The target database a step's inputs name, resolved and masked; undefined for a step without one. */
-function targetOfInputs(ctx: RunContext, type: StepType, inputs: Record<string, unknown>): StepRun['target'] {
+/** What the reports and the journal keep of resolved inputs: masked, and the target database they name. */
+function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>): Pick<StepRun, 'inputs' | 'target'> {
   const named = type.targetInput === undefined ? undefined : inputs[type.targetInput];
   const def = typeof named === 'string' ? (Object.hasOwn(ctx.targets, named) ? ctx.targets[named] : undefined) : (named as TargetDef | undefined);
-  return def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined;
+  return {
+    inputs: maskDeclared(ctx.masker.maskValue(inputs), type.secretInputs),
+    target: def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined,
+  };
 }
 
 /** The step's inputs resolved in this scope and checked against its type, or why they are not valid. */
@@ -128,12 +131,12 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     return finish(ctx, run, position, 'failure', { code: 'EXPRESSION', message: `if: ${(error as Error).message}` });
   }
   const type = STEP_TYPES.get(step.uses)!;
-  const resolvedInputs = resolveInputs(ctx, step, scope);
-  // Done in an earlier run: carried when its inputs are the same now (a changed target, a changed
-  // inventory makes another call: it runs).
+  // Done in an earlier run: carried (whatever its condition says now) when its inputs are the same
+  // now; a changed target or inventory makes another call: it runs.
   const carried = ctx.resume?.carried.get(run.key);
-  if (carried) {
-    const now = 'inputs' in resolvedInputs ? ctx.resume!.digest({ ...run, inputs: maskDeclared(masker.maskValue(resolvedInputs.inputs), type.secretInputs), target: targetOfInputs(ctx, type, resolvedInputs.inputs) }) : undefined;
+  let resolvedInputs = carried && resolveInputs(ctx, step, scope);
+  if (carried && resolvedInputs) {
+    const now = 'inputs' in resolvedInputs ? ctx.resume!.digest({ ...run, ...shown(ctx, type, resolvedInputs.inputs) }) : undefined;
     if (carried.inputs === undefined || now === undefined || now === carried.inputs) return carry(ctx, run, position, carried);
     log.warn(run, 'its inputs changed since the journal\'s run (the file was changed, or a value it reads from the environment): it runs again');
   }
@@ -142,10 +145,10 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);
   deps.observer?.instanceStarted(run);
+  resolvedInputs ??= resolveInputs(ctx, step, scope);
   if ('failure' in resolvedInputs) return finish(ctx, run, position, 'failure', resolvedInputs.failure);
   const inputs = resolvedInputs.inputs;
-  run.inputs = maskDeclared(masker.maskValue(inputs), type.secretInputs);
-  run.target = targetOfInputs(ctx, type, inputs);
+  Object.assign(run, shown(ctx, type, inputs));
   const attempts = step.retry?.attempts ?? 1;
   const calls = instanceCalls(run, deps.observer);
   for (let attempt = 1; attempt <= attempts; attempt++) {

@@ -130,9 +130,10 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     resume: options.resume,
   };
   const identities = stepIdentities(pipeline);
-  const planned = pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, identities[step.index]!)).map(
-    (r): PlannedInstance => ({ key: r.key, step: r.step, id: r.id, name: r.name, uses: r.uses, matrix: r.matrix, server: r.server }),
-  );
+  const planned = () =>
+    pipeline.steps
+      .flatMap((step) => instancesOf(ctx, step, options, identities[step.index]!))
+      .map((r): PlannedInstance => ({ key: r.key, step: r.step, id: r.id, name: r.name, uses: r.uses, matrix: r.matrix, server: r.server }));
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
   deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();

@@ -62,6 +62,7 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   const probe = join(dir, 'probe.jsonl');
   const whole = setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now() });
   await runAndReport({ pipeline, env, only: {}, reports: {}, journal: whole.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  whole.spec.file.close();
   const text = readFileSync(probe, 'utf8');
   const end = text.indexOf('{"t":"end","key":"id:vfs"');
   assert.ok(end > 0);
