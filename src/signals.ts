@@ -1,5 +1,6 @@
 // SIGINT and SIGTERM at a process edge: they abort a signal (the runner aborts the call in
-// flight and cancels the rest) and decide the exit code, 130 or 143.
+// flight and cancels the rest, and every report is still written) and decide the exit code, 130
+// or 143. A second signal is the operator insisting: the process exits at once.
 import { ExitCode } from './errors.ts';
 
 export interface TrappedSignals {
@@ -9,11 +10,16 @@ export interface TrappedSignals {
   release(): void;
 }
 
-export function trapSignals(): TrappedSignals {
+export function trapSignals(exit: (code: number, signal: NodeJS.Signals) => void = (code, signal) => {
+  process.stderr.write(`enginectl: a second ${signal}: exiting now, without waiting for the reports\n`);
+  process.exit(code);
+}): TrappedSignals {
   const stop = new AbortController();
   let signalExit: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    signalExit = signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
+    const code = signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
+    if (signalExit !== undefined) return exit(code, signal);
+    signalExit = code;
     stop.abort(new Error(`received ${signal}`));
   };
   process.on('SIGINT', onSignal);

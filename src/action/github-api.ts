@@ -1,10 +1,13 @@
 // The GitHub REST calls the action makes, behind a small interface: the PR comment (one per
-// pipeline, found by a hidden marker and updated) and the Deployment with its statuses.
+// pipeline, found by its hidden marker and its author, the token's own identity, and updated) and
+// the Deployment with its statuses.
 
 export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error';
 
 export interface GitHubApi {
-  listComments(issue: number): Promise<{ id: number; body?: string | null | undefined }[]>;
+  listComments(issue: number): Promise<{ id: number; body?: string | null | undefined; user?: { login?: string | undefined } | null | undefined }[]>;
+  /** The login of the token in use (github-actions[bot] for the workflow token). */
+  viewerLogin(): Promise<string>;
   createComment(issue: number, body: string): Promise<void>;
   updateComment(id: number, body: string): Promise<void>;
   createDeployment(input: { ref: string; environment: string; description: string }): Promise<number>;
@@ -16,11 +19,19 @@ export function commentMarker(key: string): string {
   return `<!-- enginectl:${key.replace(/--+/g, '-').replace(/[<>]/g, '')} -->`;
 }
 
-/** Creates the comment, or updates the one that holds the marker: one comment per pipeline. */
+/** A login as REST (github-actions[bot]) and GraphQL (github-actions) spell a bot alike. */
+const loginOf = (login: string | undefined) => (login ?? '').replace(/\[bot\]$/, '').toLowerCase();
+
+/**
+ * Creates the comment, or updates the one that holds the marker and was written by this token's
+ * identity: one comment per pipeline. Anyone who may comment can copy the marker into a comment of
+ * their own; theirs is left alone.
+ */
 export async function upsertComment(api: GitHubApi, issue: number, key: string, markdown: string): Promise<'created' | 'updated'> {
   const marker = commentMarker(key);
   const body = `${marker}\n${markdown}`;
-  const existing = (await api.listComments(issue)).find((c) => c.body?.startsWith(marker));
+  const [me, comments] = await Promise.all([api.viewerLogin().then(loginOf), api.listComments(issue)]);
+  const existing = comments.find((c) => c.body?.startsWith(marker) && me !== '' && loginOf(c.user?.login ?? undefined) === me);
   if (existing) {
     await api.updateComment(existing.id, body);
     return 'updated';

@@ -22,6 +22,10 @@ export function octokitApi(token: string, owner: string, repo: string, baseUrl: 
     async listComments(issue) {
       return octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100, request: request() });
     },
+    async viewerLogin() {
+      const data = await octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }', { request: request() });
+      return data.viewer.login;
+    },
     async createComment(issue, body) {
       await octokit.rest.issues.createComment({ owner, repo, issue_number: issue, body, request: request() });
     },

@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { dryRun as planRun } from '../app/dry-run.ts';
 import { includeReader, parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
+import { parseInDoubt } from '../journal/resume.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
@@ -124,13 +125,14 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
   const resumeFrom = kit.getInput('journal').trim();
   const inDoubt = kit.getInput('in-doubt').trim();
-  if (inDoubt !== '' && inDoubt !== 'skip' && inDoubt !== 'retry') throw new UsageError('BAD_INPUT', `input in-doubt: ${inDoubt}: say skip or retry`, { hint: 'skip treats the call as applied; retry sends it again' });
-  if (inDoubt !== '' && !resumeFrom) throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
-  const journal = setUpJournal({
+  const mode = inDoubt === '' ? undefined : parseInDoubt(inDoubt, 'input in-doubt:');
+  if (mode && !resumeFrom) throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
+  const journal = await setUpJournal({
     path: resumeFrom ? resolve(deps.cwd, resumeFrom) : `${base}.journal.jsonl`,
     resume: resumeFrom !== '',
     force: false,
-    inDoubt: inDoubt === '' ? undefined : inDoubt,
+    inDoubt: mode,
+    verify: { masker, signal: deps.signal },
     pipeline,
     sources: loaded.sources,
     vars: loaded.vars,
@@ -140,6 +142,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     now: deps.now(),
   });
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
+  for (const v of journal.verified) kit.info(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? await startDeployment(deps, label, environment, masker).catch((error: unknown) => (journal.spec.file.close(), Promise.reject(error))) : undefined;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.

@@ -78,7 +78,7 @@ export class EngineClient {
       allowWith: 'allow insecure HTTP for this server (allow-insecure-http: true, or ENGINE_ALLOW_INSECURE_HTTP=true)',
     });
     if (insecure) throw insecure;
-    this.dispatcher = deps.dispatcher ? givenDispatcher(deps.dispatcher) : createDispatcher(config, deps.env ?? {});
+    this.dispatcher = deps.dispatcher ? givenDispatcher(deps.dispatcher) : createDispatcher(config, deps.env ?? {}, undefined, config.url);
     const transport = new Transport({
       url: config.url,
       username: config.username,

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
+import { isLoopback } from './insecure-http.ts';
 import { loadUndici } from './undici.ts';
 
 export interface TlsOptions {
@@ -41,6 +42,30 @@ function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) 
   return connect;
 }
 
+/** The code of a tunnel the proxy closed while it was being opened (network-errors.ts names it). */
+export const PROXY_TUNNEL_CLOSED = 'ENGINECTL_PROXY_TUNNEL_CLOSED';
+
+/**
+ * The client of the proxy, whose CONNECT failing on a closed socket fails the request. undici 7
+ * takes that socket error for a recoverable one and opens the tunnel again at once, forever
+ * (nodejs/undici#3897: thousands of CONNECTs a second, deaf to signals); undici 8 fails it
+ * (#5441) but needs Node 22. This does what undici 8 does, from the outside.
+ */
+function tunnelFailing(Pool: typeof import('undici').Pool) {
+  return (origin: URL | string, options: object) => {
+    const pool = new Pool(origin, options);
+    const connect = pool.connect.bind(pool) as (opts: unknown, callback?: unknown) => unknown;
+    const failed = (error: { code?: string; message?: string }) =>
+      error?.code === 'UND_ERR_SOCKET' ? Object.assign(new Error(`the proxy closed the connection while opening the tunnel (CONNECT): ${error.message ?? ''}`), { code: PROXY_TUNNEL_CLOSED, cause: error }) : error;
+    // ProxyAgent opens each tunnel with the promise form; the callback form is left as it is.
+    Object.assign(pool, {
+      connect: (opts: unknown, callback?: unknown) =>
+        callback ? connect(opts, callback) : (connect(opts) as Promise<unknown>).catch((error: { code?: string; message?: string }) => Promise.reject(failed(error))),
+    });
+    return pool;
+  };
+}
+
 /** A server's dispatcher, made at its first request (undici loads then); closed with the client. */
 export interface LazyDispatcher {
   get(): Promise<Dispatcher>;
@@ -62,6 +87,8 @@ export function createDispatcher(
   tls: TlsOptions,
   env: Env,
   readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+  /** The server's URL: a loopback server is never reached through a proxy. */
+  url?: string,
 ): LazyDispatcher {
   const connect = tlsConnectOptions(tls, readFile);
   const common = {
@@ -71,14 +98,19 @@ export function createDispatcher(
     bodyTimeout: 0,
     connect,
   };
-  const httpProxy = envValue(env, 'http_proxy');
-  const httpsProxy = envValue(env, 'https_proxy');
+  // Loopback never goes through a proxy: plain http:// with credentials is allowed there only
+  // because it never leaves the machine (insecure-http.ts), and a proxy would carry it away.
+  const loopback = url !== undefined && URL.canParse(url) && isLoopback(new URL(url).hostname);
+  const httpProxy = loopback ? undefined : envValue(env, 'http_proxy');
+  const httpsProxy = loopback ? undefined : envValue(env, 'https_proxy');
   const noProxy = envValue(env, 'no_proxy') ?? '';
   let made: Promise<Dispatcher> | undefined;
   return {
     get: () =>
-      (made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent }) =>
-        !httpProxy && !httpsProxy ? new Agent(common) : new EnvHttpProxyAgent({ ...common, requestTls: connect, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy }),
+      (made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, Pool }) =>
+        !httpProxy && !httpsProxy
+          ? new Agent(common)
+          : new EnvHttpProxyAgent({ ...common, requestTls: connect, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy, clientFactory: tunnelFailing(Pool) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
       )),
     close: async () => {
       if (made) await (await made).close();

@@ -1,5 +1,6 @@
 // What undici's socket and TLS errors mean, dug out of their wrappers (the system code:
 // ECONNREFUSED, CERT_HAS_EXPIRED...), as typed ApiErrors that say what to check.
+import { PROXY_TUNNEL_CLOSED } from './dispatcher.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 
 /** The exchange an error is about. */
@@ -107,6 +108,9 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
     );
   }
   if (TLS_CODES.test(code)) return make('API_TLS_FAILURE', `TLS failed (${code})`, 'check the server\'s certificate and the TLS settings of the server (ca-file)');
+  if (code === PROXY_TUNNEL_CLOSED) {
+    return make('API_PROXY', `the proxy closed the connection while opening the tunnel to ${req.origin} (CONNECT)`, 'check the proxy (HTTPS_PROXY, HTTP_PROXY): it may not allow CONNECT to this host and port; or exclude this host with NO_PROXY');
+  }
   const proxied = /Proxy response \((\d+)\)/.exec(error instanceof Error ? error.message : '');
   if (proxied) {
     const status = Number(proxied[1]);

@@ -5,7 +5,10 @@ import { hostname } from 'node:os';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
 import { journalState, parseRecords } from '../journal/read.ts';
-import { resumePlan, type InDoubtDecision } from '../journal/resume.ts';
+import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
+import { verifiedDecisions, type Verified } from '../journal/verify.ts';
+import type { Masker } from '../runner/masker.ts';
+import { verifyJournal } from './verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
@@ -16,7 +19,9 @@ export interface JournalRequest {
   /** Resume from it (it must hold a run), or only append a new run to it. */
   resume: boolean;
   force: boolean;
-  inDoubt: InDoubtDecision | undefined;
+  inDoubt: InDoubtMode | undefined;
+  /** For --in-doubt verify: masks what is read, and stops the reads on a signal. */
+  verify?: { masker: Masker; signal: AbortSignal } | undefined;
   pipeline: Pipeline;
   sources: readonly Source[];
   vars: Readonly<Record<string, unknown>>;
@@ -33,6 +38,8 @@ export interface JournalSetup {
   resume: ResumePlan | undefined;
   /** Said before the run: a torn tail cut, a stale lock taken over, a moved server. */
   warnings: string[];
+  /** --in-doubt verify: what reading each in-doubt call's target found. */
+  verified: Verified[];
 }
 
 /** Who decides an in-doubt call: the CI's actor when there is one, else the user, at this host. */
@@ -41,28 +48,27 @@ export function operatorOf(env: Readonly<Record<string, string | undefined>>): s
   return `${who}@${hostname()}`;
 }
 
-export function setUpJournal(request: JournalRequest): JournalSetup {
+export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
   const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs });
   try {
     const hashes = (salt: string) => request.sources.map((s) => ({ path: s.path, hash: keyedHash(salt, s.text) }));
     if (!request.resume) {
       const salt = newSalt();
-      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, request.vars) }, resume: undefined, warnings: opened.warnings };
+      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, request.vars) }, resume: undefined, warnings: opened.warnings, verified: [] };
     }
     const state = journalState(parseRecords(opened.framed, request.path), request.path);
     const salt = state.runs[0]!.salt;
     const files = hashes(salt);
     const varsHash = valuesHash(salt, request.vars);
-    const { plan, decisions, warnings } = resumePlan(request.pipeline, state, {
-      files,
-      varsHash,
-      only: request.only,
-      force: request.force,
-      inDoubt: request.inDoubt,
-      by: operatorOf(request.env),
-      now: request.now,
-    });
-    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings] };
+    const by = operatorOf(request.env);
+    const mode = request.inDoubt;
+    let verified: Verified[] = [];
+    if ((mode === 'verify' || mode === 'verify-and-retry') && request.verify) {
+      verified = await verifyJournal(state, { pipeline: request.pipeline, env: request.env, ...request.verify, now: () => request.now });
+    }
+    const inDoubt = mode === 'verify' || mode === 'verify-and-retry' ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
+    const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, only: request.only, force: request.force, inDoubt, by, now: request.now });
+    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings], verified };
   } catch (error) {
     opened.file.close();
     throw error;

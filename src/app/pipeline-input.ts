@@ -1,11 +1,11 @@
 // A pipeline file read and loaded for a run (a directory, an unreadable or oversized file are
 // told apart), and the --var and --only values of the CLI and the root action.
-import { readFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, type LoadResult } from '../pipeline/load.ts';
+import { readIncludeFile } from './include-file.ts';
 
 export interface FileSource {
   readFile(path: string): Promise<string>;
@@ -33,12 +33,13 @@ export interface Source {
 }
 
 /**
- * Reads the inventories a pipeline includes, next to it in `dir`, and keeps each one's text in
- * `sources` (after the pipeline's own): what identifies the run in a journal.
+ * Reads the inventories a pipeline includes, next to it in `dir` and inside its repository
+ * (include-file.ts), and keeps each one's text in `sources` (after the pipeline's own): what
+ * identifies the run in a journal.
  */
 export function includeReader(dir: string, sources: Source[]): (path: string) => string {
   return (path) => {
-    const included = readFileSync(resolve(dir, path), 'utf8');
+    const included = readIncludeFile(dir, path);
     sources.push({ path, text: included });
     return included;
   };

@@ -1,10 +1,9 @@
 // Writing the report files a run asked for. Paths are checked before the run (a
 // deployment must not start when its report cannot be written); after the run every report is
 // attempted even when another fails, and failures are collected for the caller to tell.
-import { createWriteStream } from 'node:fs';
-import { access, constants, mkdir, stat, writeFile } from 'node:fs/promises';
-import { once } from 'node:events';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { writeAtomic, type AtomicFs } from './atomic-write.ts';
 import { UsageError } from '../errors.ts';
 import type { Renderings } from '../report/renderings.ts';
 
@@ -29,7 +28,8 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
       const info = await stat(path).catch(() => undefined);
       if (info?.isDirectory()) throw new Error('it is a directory');
       await mkdir(dirname(path), { recursive: true });
-      await access(info ? path : dirname(path), constants.W_OK);
+      // The report is written beside its path, then renamed over it: the directory must be writable.
+      await access(dirname(path), constants.W_OK);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       throw new UsageError('BAD_REPORT_PATH', `${FLAGS[key]} ${given}: cannot write there (${reason})`, { hint: 'choose a file in a directory this process can write; nothing was run' });
@@ -43,21 +43,8 @@ export function fullReportOf(paths: ReportPaths): string | undefined {
   return [paths.html, paths.json].filter(Boolean).join(' and ') || undefined;
 }
 
-/** Writes pieces through a stream, waiting when it is full. */
-async function writePieces(path: string, pieces: Iterable<string>): Promise<void> {
-  const out = createWriteStream(path);
-  const failed = once(out, 'error').then(([error]) => Promise.reject(error as Error));
-  failed.catch(() => undefined);
-  try {
-    for (const piece of pieces) if (!out.write(piece)) await Promise.race([once(out, 'drain'), failed]);
-    out.end();
-    await Promise.race([once(out, 'finish'), failed]);
-  } finally {
-    out.destroy();
-  }
-}
-
-export async function writeReports(r: Renderings, paths: ReportPaths): Promise<{ written: string[]; failed: string[] }> {
+/** Writes every report asked for, each whole or not at all (atomic-write.ts); one failing never stops the others. */
+export async function writeReports(r: Renderings, paths: ReportPaths, fs?: AtomicFs): Promise<{ written: string[]; failed: string[] }> {
   const render: Record<keyof ReportPaths, () => string | Iterable<string> | Promise<string>> = { json: r.jsonPieces, junit: r.junit, summary: () => r.summary(fullReportOf(paths)), html: r.html };
   const written: string[] = [];
   const failed: string[] = [];
@@ -66,9 +53,7 @@ export async function writeReports(r: Renderings, paths: ReportPaths): Promise<{
     if (!path) continue;
     try {
       await mkdir(dirname(path), { recursive: true });
-      const text = await render[key]();
-      if (typeof text === 'string') await writeFile(path, text);
-      else await writePieces(path, text);
+      await writeAtomic(path, await render[key](), fs);
       written.push(path);
     } catch (error) {
       failed.push(`${FLAGS[key]} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

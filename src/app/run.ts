@@ -2,15 +2,13 @@
 // runner, the result masked as values, its renderings and the report files. The edges add only
 // what is theirs: the CLI its CI conventions, the action its outputs, summary, comment and
 // Deployment.
-import { EngineClient } from '../api/index.ts';
-import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderings, type Renderings } from '../report/renderings.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { RunResult } from '../runner/result.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
-import type { Env, ResolvedServer } from '../runner/scope.ts';
+import type { Env } from '../runner/scope.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { RunStart } from '../runner/run-context.ts';
 import type { JournalFile, JournalWriteError } from '../journal/file.ts';
@@ -20,6 +18,8 @@ import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
 import { writeReports, type ReportPaths } from './report-files.ts';
+import { clientFactory } from './clients.ts';
+import type { AtomicFs } from './atomic-write.ts';
 
 export interface RunRequest {
   pipeline: Pipeline;
@@ -61,6 +61,8 @@ export interface RunContext {
   stopwatch?: () => number;
   /** Told the run's resolved name once its vars are known, before the first step. */
   onStart?: (name: string) => void;
+  /** The file system the report files are written with (tests pass a full disk). */
+  reportFs?: AtomicFs | undefined;
 }
 
 export interface RunDone {
@@ -95,12 +97,7 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
   const { masker, logger } = context;
-  const clientFor = (server: ResolvedServer) =>
-    new EngineClient(request.emulatorUrl ? { url: request.emulatorUrl, username: 'admin', password: 'admin', timeoutMs: server.timeoutMs, maxResponseBytes: server.maxResponseBytes } : server, {
-      env: request.env,
-      redact: (text) => masker.mask(text),
-      onRetry: ({ attempt, delayMs, error }) => logger.info(undefined, masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
-    });
+  const clientFor = clientFactory({ env: request.env, masker, emulatorUrl: request.emulatorUrl, onRetry: (message) => logger.info(undefined, message) });
   const spec = request.journal;
   // A record that cannot be written stops the run before its next call; every report is still written.
   const halt = new AbortController();
@@ -145,6 +142,6 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
   const result = masker.maskValue(raw);
   const rendered = renderings(result);
-  const { written, failed } = await writeReports(rendered, request.reports);
+  const { written, failed } = await writeReports(rendered, request.reports, context.reportFs);
   return { result, rendered, written, failed: failed.map((f) => masker.mask(f)), halted };
 }

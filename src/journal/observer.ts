@@ -42,6 +42,9 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
     instanceStarted(run) {
       write({ t: 'start', key: run.key, at: now(), name: run.name }, false);
     },
+    snapshot(run, read) {
+      write({ t: 'snapshot', key: run.key, at: now(), ...('value' in read ? { value: masker.maskValue(read.value ?? null) } : { error: masker.mask(read.error) }) }, false);
+    },
     sending(run, c) {
       wrote.add(run.key);
       write({ t: 'send', key: run.key, at: now(), ...call(c), body: masker.maskValue(c.body ?? null) }, true, true);

@@ -14,6 +14,9 @@ type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
 export interface CallState {
   method: string;
   path: string;
+  /** Its body as recorded (masked), and when it left. */
+  body: unknown;
+  at: number;
   /** The status line, when it arrived. */
   status?: number | undefined;
   /** The exchange ended: its answer read (status), or an error. */
@@ -30,6 +33,8 @@ export interface InstanceState {
   /** The last end record, and when the run it was written in started. */
   ended?: (EndRecord & { runAt: number }) | undefined;
   call?: CallState | undefined;
+  /** What its verifier read just before its last write left. */
+  snapshot?: { value?: unknown; error?: string | undefined } | undefined;
   /** The operator's last decision about it, when no start came after. */
   decision?: DecisionRecord | undefined;
 }
@@ -91,10 +96,13 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     const state = instances.get(r.key) ?? { started: false };
     switch (r.t) {
       case 'start':
-        Object.assign(state, { started: true, startedAt: r.at, name: r.name, ended: undefined, call: undefined, decision: undefined });
+        Object.assign(state, { started: true, startedAt: r.at, name: r.name, ended: undefined, call: undefined, snapshot: undefined, decision: undefined });
+        break;
+      case 'snapshot':
+        state.snapshot = { value: r.value, error: r.error };
         break;
       case 'send':
-        state.call = { method: r.method, path: r.path, ended: false, unknownFate: false };
+        state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false, unknownFate: false };
         break;
       case 'status':
         if (state.call) state.call.status = r.status;

@@ -86,6 +86,8 @@ export function onlyRecord(only: Readonly<Record<string, string>>): Record<strin
 export const JournalRecordSchema = z.discriminatedUnion('t', [
   RunRecord,
   z.object({ t: z.literal('start'), key: z.string(), at: z.number(), name: z.string(), inputs: Hash.optional() }),
+  // What a write's verifier read just before it was sent (or why it could not), masked.
+  z.object({ t: z.literal('snapshot'), key: z.string(), at: z.number(), value: z.unknown().optional(), error: z.string().optional() }),
   z.object({ t: z.literal('send'), key: z.string(), at: z.number(), ...Call, body: z.unknown() }),
   z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
   z.object({ t: z.literal('answer'), key: z.string(), at: z.number(), ...Call, status: z.int().optional(), error: z.string().optional(), unknown: z.boolean().optional() }),

@@ -16,6 +16,17 @@ import { doubtOf, type JournalState } from './read.ts';
 import { onlyRecord, type RunRecord } from './records.ts';
 
 export type InDoubtDecision = 'retry' | 'skip';
+/** What the operator says of in-doubt calls: decide them all, or read their targets first. */
+export type InDoubtMode = InDoubtDecision | 'verify' | 'verify-and-retry';
+export const IN_DOUBT_MODES: readonly InDoubtMode[] = ['retry', 'skip', 'verify', 'verify-and-retry'];
+
+/** --in-doubt, or the action's in-doubt input, checked. */
+export function parseInDoubt(value: string, where: string): InDoubtMode {
+  if ((IN_DOUBT_MODES as readonly string[]).includes(value)) return value as InDoubtMode;
+  throw new UsageError('BAD_ARGUMENTS', `${where} ${value}: say ${IN_DOUBT_MODES.join(', ')}`, {
+    hint: 'skip takes the call as applied; retry sends it again; verify reads the target and skips what was applied; verify-and-retry also sends again what was not',
+  });
+}
 
 export interface ResumeRequest {
   /** Each file the pipeline reads now, hashed with the journal's salt (pipeline first). */

@@ -9,6 +9,7 @@ import type { RunResult, StepRun } from '../runner/result.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import { countsPhrase, countSteps } from '../runner/result.ts';
 import { neutralise } from '../text/neutralise.ts';
+import { noMentions } from '../text/escape.ts';
 import type { LogSink, Where } from './sink.ts';
 
 const ICON: Record<StepRun['outcome'], string> = { success: '✔', failure: '✖', skipped: '-', cancelled: '■' };
@@ -67,14 +68,17 @@ export class RunLog implements RunLogger {
     this.sink.line(`${head}  ${run.durationMs === undefined ? 'unknown' : formatDuration(run.durationMs)}${figures}${attempts}`);
     if (run.inDoubt && run.outcome !== 'cancelled') {
       const how = run.inDoubt.status === undefined ? 'got no answer' : `was answered ${run.inDoubt.status} but its answer could not be read`;
-      const decided = run.decision?.decision === 'skip' ? `; treated as applied by the operator (${n(run.decision.by)})` : run.decision ? `; sent again by the operator's decision (${n(run.decision.by)})` : '; the server may have applied it';
+      const d = run.decision;
+      const verified = d?.verdict ? `; verify read the target: ${d.verdict}${d.evidence ? ` (${n(d.evidence)})` : ''}` : '';
+      const decided = d?.decision === 'skip' ? `${verified}; ${verified ? 'not sent again' : 'treated as applied by the operator'} (${n(d.by)})` : d ? `${verified}; sent again${verified ? '' : " by the operator's decision"} (${n(d.by)})` : '; the server may have applied it';
       this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and ${how}${decided}`);
     }
     if (!run.error) return;
     this.sink.line(`    ${run.continuedOnError ? 'failed (continue-on-error)' : 'error'}: ${n(run.error.message)}`);
     if (run.error.hint) this.sink.line(`    hint: ${n(run.error.hint)}`);
     if (run.outcome !== 'failure') return;
-    const message = neutralise(`${run.error.message}${run.error.hint ? `\nhint: ${run.error.hint}` : ''}`);
+    // An annotation is rendered by GitHub: server text in it mentions no one (noMentions).
+    const message = noMentions(neutralise(`${run.error.message}${run.error.hint ? `\nhint: ${run.error.hint}` : ''}`));
     this.sink.annotate({ kind: run.continuedOnError ? 'warning' : 'error', step: neutralise(run.name), failed: { continued: run.continuedOnError === true }, message, where: this.where(run) });
   }
 

@@ -58,8 +58,10 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
     try {
       text = readInclude(path);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: cannot read it (${code === 'ENOENT' ? 'no such file' : (code ?? (error as Error).message)})`, hint: 'paths are relative to the pipeline file' });
+      // A refusal (outside the repository, not a regular file, too big, not UTF-8) says why and what to do.
+      const refused = error as Error & { hint?: string; code?: string };
+      const why = typeof refused.hint === 'string' ? refused.message : refused.code === 'ENOENT' ? 'no such file' : (refused.code ?? refused.message);
+      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: cannot read it (${why})`, hint: refused.hint ?? 'paths are relative to the pipeline file' });
       return;
     }
     texts[path] = text;

@@ -34,12 +34,24 @@ const CONTEXT_HELP: Record<string, string> = {
   targets: 'targets.* can be read by steps only',
 };
 
+/**
+ * Environment variables that hold a credential: the CI systems' own tokens, and any name that
+ * says it is one. Read through env.* they would not be masked: they are read as secrets.*.
+ */
+const CREDENTIAL_ENV = /TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|PRIVATE_?KEY|CREDENTIAL|JWT/i;
+
 function checkReference(path: string[], scope: RefScope, world: RefWorld): { message: string; hint?: string } | undefined {
   const [context, name, field, output] = path;
   if (!scope.allowed.has(context!)) return { message: `${context}.* cannot be used here`, hint: CONTEXT_HELP[context!] };
   if (name === undefined) {
+    if (context === 'env') {
+      return { message: 'environment names are static: write env.NAME', hint: 'the whole environment (toJSON(env)) or a computed name holds the CI system\'s tokens, which could not be masked; read each value by name, a credential as secrets.NAME' };
+    }
     if (context !== 'secrets') return undefined;
     return { message: 'secret names are static: write secrets.NAME or secrets[\'NAME\']', hint: 'a computed name (secrets[vars.x]) or the whole secrets context cannot be known before the run, so it could not be masked' };
+  }
+  if (context === 'env' && CREDENTIAL_ENV.test(name)) {
+    return { message: `env.${name} holds a credential: read it as secrets.${name}`, hint: 'a value read through env.* is not masked; through secrets.* it is masked in every log, report and output' };
   }
   switch (context) {
     case 'env':

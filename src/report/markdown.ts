@@ -6,7 +6,7 @@ import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
 import { doubtNote, durationText, ICONS, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
-import { cell } from '../text/escape.ts';
+import { cell, noMentions } from '../text/escape.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Room left for GitHub's own framing of the summary. */
@@ -30,7 +30,7 @@ const UNSAFE_LINK_DEFINITION = /^(\s{0,3}\[[^\]\n]+\]:\s*)(?!https?:|mailto:|#)\
  * broken, so the file stays inert wherever it is printed.
  */
 function serverMarkdown(text: string): string {
-  return neutralise(text.replace(/\r\n/g, '\n'))
+  return noMentions(neutralise(text.replace(/\r\n/g, '\n')))
     .replace(/</g, '&lt;')
     .replace(/!\[/g, '!\\[')
     .replace(UNSAFE_INLINE_LINK, '](#unsafe-link-removed')
@@ -68,17 +68,21 @@ function truncate(text: string, limit: number, options: MarkdownOptions): string
 }
 
 /** The server's headings sit below the summary's own (## and ###): # becomes ####, at most ######. */
-function demoteHeadings(markdown: string): string {
+/**
+ * A server's report held inside its section: its headings demoted below the summary's, and a code
+ * fence it leaves open closed, so nothing after it (the next step's report, the errors) is
+ * swallowed into it.
+ */
+function contained(markdown: string): string {
   let fence: string | undefined;
-  return markdown
-    .split('\n')
-    .map((line) => {
-      const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-      if (f && (fence === undefined || f.startsWith(fence))) fence = fence === undefined ? f : undefined;
-      if (fence !== undefined || f) return line;
-      return line.replace(/^(\s{0,3})(#{1,6})(?=\s|$)/, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + 3))}`);
-    })
-    .join('\n');
+  const lines = markdown.split('\n').map((line) => {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (f && (fence === undefined || f.startsWith(fence))) fence = fence === undefined ? f : undefined;
+    if (fence !== undefined || f) return line;
+    return line.replace(/^(\s{0,3})(#{1,6})(?=\s|$)/, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + 3))}`);
+  });
+  if (fence !== undefined) lines.push(fence);
+  return lines.join('\n');
 }
 
 function compose(report: Report, cut: ReadonlySet<ReportStep>, options: MarkdownOptions): string {
@@ -113,7 +117,7 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
     for (const { s, u } of updates) {
       out.push('<details>', `<summary>${ICONS[u!.success ? 'success' : 'failure']} ${cell(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary>`, '');
       if (cut.has(s)) out.push(`_This report (${Math.round(u!.report.length / 1024)} KiB) was cut to keep the summary under 1 MiB; it is in ${options.fullReport ?? 'the JSON and HTML reports'}._`);
-      else out.push(demoteHeadings(serverMarkdown(u!.report.trimEnd())));
+      else out.push(contained(serverMarkdown(u!.report.trimEnd())));
       out.push('', '</details>', '');
     }
   }

@@ -111,8 +111,11 @@ export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): strin
   if (!step.inDoubt) return '';
   const d = step.decision;
   if (!d) return 'in doubt';
-  const verified = d.verdict ? `; verify: ${d.verdict}` : '';
-  return d.decision === 'skip' ? `in doubt: treated as applied by the operator (${d.by}${verified})` : `in doubt: sent again by the operator's decision (${d.by}${verified})`;
+  if (d.verdict) {
+    const read = `verify read the target: ${d.verdict === 'applied' ? 'applied' : d.verdict === 'not-applied' ? 'not applied' : 'cannot tell'}${d.evidence ? ` (${d.evidence})` : ''}`;
+    return `in doubt: ${read}; ${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
+  }
+  return d.decision === 'skip' ? `in doubt: treated as applied by the operator (${d.by})` : `in doubt: sent again by the operator's decision (${d.by})`;
 }
 
 /** A duration for a person: "unknown" when the journal cannot tell. */

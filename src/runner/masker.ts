@@ -4,7 +4,9 @@
 // value is `true`, `null` or `ver` never breaks the JSON or XML a renderer writes; a credential
 // field (targetAuthToken, a target's password, ...) is masked whole, whatever its length.
 
-export const MASK = '***';
+import { MASK } from '../text/mask.ts';
+
+export { MASK };
 /** Shorter secrets are masked only in credential fields: in free text they would mask everything. */
 export const MIN_LENGTH = 3;
 

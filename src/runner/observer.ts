@@ -9,6 +9,8 @@ export type CallEnd = { status: number } | { error: string };
 
 export interface RunObserver {
   instanceStarted(run: StepRun): void;
+  /** What a write's verifier read just before the write (masked by the observer), or why it could not. */
+  snapshot(run: StepRun, read: { value: unknown } | { error: string }): void;
   /** Returns once the record is safe on disk: the request leaves after it; throws to keep it from leaving. */
   sending(run: StepRun, call: SentCall): void;
   /** The status line arrived: from here on the call is never "not sent". */

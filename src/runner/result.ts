@@ -17,7 +17,7 @@ export interface InDoubtCall {
 }
 
 /** What to do about an in-doubt call: said by the run that saw it and by a report of its journal. */
-export const IN_DOUBT_HINT = 'check on the server whether it was applied, then resume with --resume JOURNAL --in-doubt skip (it was) or --in-doubt retry (it was not)';
+export const IN_DOUBT_HINT = 'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)';
 
 /** What the operator decided about an in-doubt call (run --resume --in-doubt). */
 export interface Decision {

@@ -120,6 +120,25 @@ function resolveInputs(ctx: RunContext, step: Step, scope: EvalScope): { inputs:
   }
 }
 
+/**
+ * With a journal: what the step's verifier compares against, read just before its write leaves
+ * and recorded ahead of it. A read that fails is recorded as such (verify then cannot tell) and
+ * never stops the write.
+ */
+async function snapshotBefore(ctx: RunContext, type: StepType, inputs: Record<string, unknown>, run: StepRun, signal: AbortSignal): Promise<void> {
+  const observer = ctx.deps.observer;
+  if (!observer || !type.verify?.snapshot) return;
+  const call = type.plan(inputs, ctx.targets).find((c) => c.method !== 'GET');
+  if (!call) return;
+  try {
+    observer.snapshot(run, { value: await type.verify.snapshot(ctx.client(run.server), call, signal) });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    observer.snapshot(run, { error: (error as Error).message });
+    ctx.deps.logger.warn(run, ctx.masker.mask(`could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`));
+  }
+}
+
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
   const { deps, masker } = ctx;
   const log = deps.logger;
@@ -172,6 +191,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     let error: StepError | undefined;
     let inFlight = '';
     try {
+      await snapshotBefore(ctx, type, inputs, run, signal);
       outcome = await type.run(inputs, env);
     } catch (caught) {
       error = errorOf(caught);

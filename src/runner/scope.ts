@@ -3,6 +3,7 @@
 import { ExprError, compiledReferences, isStatic, resolveDeep, toText, type EvalScope } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepType, TargetDef } from '../steps/types.ts';
 import { MASK, type Masker } from './masker.ts';
 
@@ -77,6 +78,12 @@ export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepar
   const named = resolveOrRefuse(pipeline.name, { contexts: { env: envContext, vars } }, 'name');
   const name = masker.mask(toText(named));
   const contexts = { env: envContext, secrets, vars, pipeline: { name } };
+  // A credential written literally in a step (an inline target's token) is known before the
+  // first step, so no record, log line or report before that step shows it plain either.
+  for (const step of pipeline.steps) {
+    const type = STEP_TYPES.get(step.uses);
+    if (type && step.with) registerInputSecrets(type, step.with as Record<string, unknown>, masker);
+  }
   return { name, contexts, servers: resolveServers(pipeline, contexts, masker), targets: resolveTargets(pipeline, contexts, masker) };
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { entityPath } from './classes-get.ts';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
+import { entityCreated, entityDeleted, entityUpdated } from './verify-entity.ts';
 
 const fields = (w: Wrap) => w(z.record(z.string(), z.unknown()));
 const id = (w: Wrap) => w(z.union([z.number().int(), z.string().min(1)]));
@@ -18,6 +19,7 @@ export const classesCreate = defineStep<z.infer<ReturnType<typeof createInputs>>
   outputs: ['entity'],
   readOnly: false,
   needsServer: true,
+  verify: entityCreated,
   plan: (i) => [{ method: 'POST', path: `/api/classes/v1/classes/${i.class}/entities`, body: [i.fields] }],
   async run(i, env) {
     const entity = await env.client().classes.create(i.class, i.fields, env.call);
@@ -32,6 +34,7 @@ export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>
   outputs: ['entity'],
   readOnly: false,
   needsServer: true,
+  verify: entityUpdated,
   plan: (i) => [{ method: 'PATCH', path: entityPath(i.id, i.class), body: [i.fields] }],
   async run(i, env) {
     const entity = await env.client().classes.update(i.id, i.fields, i.class, 'PATCH', env.call);
@@ -46,6 +49,7 @@ export const classesDelete = defineStep<z.infer<ReturnType<typeof deleteInputs>>
   outputs: ['entity'],
   readOnly: false,
   needsServer: true,
+  verify: entityDeleted,
   plan: (i) => [{ method: 'DELETE', path: entityPath(i.id, i.class) }],
   async run(i, env) {
     const entity = await env.client().classes.delete(i.id, i.class, env.call);

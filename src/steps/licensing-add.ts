@@ -1,6 +1,7 @@
 // licensing/add: POST licenses with the code as text/plain.
 import { z } from 'zod';
 import { defineStep, type Wrap } from './types.ts';
+import { licensesAdded } from './verify-licenses.ts';
 
 const inputs = (w: Wrap) => z.strictObject({ code: w(z.string().min(1)) });
 
@@ -12,6 +13,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   readOnly: false,
   secretInputs: ['code'],
   needsServer: true,
+  verify: licensesAdded,
   plan: (i) => [{ method: 'POST', path: '/api/licensing/v1/licenses', contentType: 'text/plain', body: i.code }],
   async run(i, env) {
     env.secret(i.code);

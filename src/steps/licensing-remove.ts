@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
+import { licenseRemoved } from './verify-licenses.ts';
 
 const inputs = (w: Wrap) => z.strictObject({ key: w(intKey) });
 
@@ -12,6 +13,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['status'],
   readOnly: false,
   needsServer: true,
+  verify: licenseRemoved,
   plan: (i) => [{ method: 'DELETE', path: `/api/licensing/v1/licenses/${i.key}` }],
   async run(i, env) {
     const { status } = await env.client().licensing.remove(i.key, env.call);

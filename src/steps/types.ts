@@ -92,6 +92,36 @@ export interface StepType<I = Record<string, unknown>> {
   conditions?: readonly string[];
   plan(inputs: I, targets: Readonly<Record<string, TargetDef>>): PlannedCall[];
   run(inputs: I, env: StepEnv): Promise<StepOutcome>;
+  /**
+   * How a call of this step whose fate is unknown is decided by reading the target back
+   * (enginectl verify, --in-doubt verify). Absent: it cannot be verified through the API.
+   */
+  verify?: Verifier;
+}
+
+/** What reading the target back found of a write in doubt, and what shows it. */
+export interface Verdict {
+  verdict: 'applied' | 'not-applied' | 'cannot-tell';
+  evidence: string;
+}
+
+/** A write as the journal recorded it just before it left (its body masked). */
+export interface RecordedCall {
+  method: string;
+  path: string;
+  body: unknown;
+  /** When it left (epoch ms). */
+  at: number;
+}
+
+export interface Verifier {
+  /**
+   * Reads what the verdict compares against, just before the write leaves (the journal records
+   * it first). `call` is the write as the step plans it.
+   */
+  snapshot?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<unknown>;
+  /** Reads the target now; `snapshot` is undefined when none was recorded. */
+  check(client: EngineClient, call: RecordedCall, snapshot: unknown, now: number, signal: AbortSignal): Promise<Verdict>;
 }
 
 export function defineStep<I>(step: StepType<I>): StepType<I> {

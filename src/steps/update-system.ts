@@ -3,6 +3,7 @@ import { SYSTEM_UPDATE_FLAGS, type SystemUpdateOptions } from '../api/schemas/de
 import { systemUpdateInputs, updateBody, type UpdateInputs, UPDATE_SECRET_INPUTS } from './update-body.ts';
 import { updateOutcome } from './update-result.ts';
 import { defineStep } from './types.ts';
+import { enginesUpdated } from './verify-engines.ts';
 
 export default defineStep<UpdateInputs>({
   uses: 'update/system',
@@ -14,6 +15,7 @@ export default defineStep<UpdateInputs>({
   updateReport: true,
   secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
+  verify: enginesUpdated,
   plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/system', body: updateBody(i, targets, SYSTEM_UPDATE_FLAGS) }],
   async run(i, env) {
     const body = updateBody(i, env.targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions;

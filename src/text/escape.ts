@@ -1,17 +1,30 @@
 // Text made safe for where it goes: control characters made visible, HTML escaped, a Markdown
 // table cell. Below every renderer and every log, so both use one definition.
 
-/** Control characters (ESC, NUL, CR...) made visible: a report never carries a terminal escape. */
+/**
+ * Control characters made visible: every C0 control but tab and newline (ESC, NUL, CR...), DEL
+ * and every C1 control (U+0080 to U+009F: a terminal reads U+009B as CSI, U+009D as OSC, U+0090
+ * as DCS): a report or a log line never carries a terminal escape.
+ */
 export function visibleControls(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F\u009B]/g, (c) => (c === '\x1b' ? '␛' : c === '\r' ? '␍' : '�'));
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, (c) => (c === '\x1b' ? '␛' : c === '\r' ? '␍' : '�'));
 }
 
 export function escapeHtml(text: string): string {
   return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** Text in a Markdown table cell or list item: no pipes, line breaks, HTML, links or controls. */
+/**
+ * Text GitHub renders (summary, PR comment, annotations) that notifies no one and links nothing:
+ * `@user`, `@org/team` and `#12`, `owner/repo#12` get a zero-width space after their sign, so a
+ * server's text mentions no one and adds no backlink to an issue. An e-mail address stays as it is.
+ */
+export function noMentions(text: string): string {
+  return text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u200B').replace(/#(?=\d)/g, '#\u200B');
+}
+
+/** Text in a Markdown table cell or list item: no pipes, line breaks, HTML, links, controls or mentions. */
 export function cell(text: string): string {
-  return visibleControls(text.replace(/\r?\n|\r/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/[[\]]/g, '\\$&');
+  return noMentions(visibleControls(text.replace(/\r?\n|\r/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/[[\]]/g, '\\$&'));
 }

@@ -21,15 +21,15 @@ test('pr-comment: one comment per pipeline, found by its hidden marker and updat
 
   const first = await runActionBundle(t, options);
   assert.equal(first.code, 0, first.stdout);
-  assert.deepEqual(github.calls.map((c) => `${c.method} ${c.path}`), ['GET /repos/acme/erp/issues/7/comments', 'POST /repos/acme/erp/issues/7/comments']);
-  assert.equal(github.calls[1]!.authorization, `token ${FAKE_GITHUB_TOKEN}`);
+  assert.deepEqual(github.calls.map((c) => `${c.method} ${c.path}`).sort(), ['GET /repos/acme/erp/issues/7/comments', 'POST /graphql', 'POST /repos/acme/erp/issues/7/comments']);
+  assert.equal(github.calls.find((c) => c.method === 'POST' && c.path.endsWith('/comments'))!.authorization, `token ${FAKE_GITHUB_TOKEN}`);
   assert.equal(github.comments.length, 1);
   assert.match(github.comments[0]!.body, /^<!-- enginectl:release\.yml -->\n## ✅ Release: success/);
 
   emulator.failReplication('REPLICA-2', 'disk full');
   const second = await runActionBundle(t, options);
   assert.equal(second.code, 1);
-  assert.deepEqual(github.calls.slice(2).map((c) => `${c.method} ${c.path}`), ['GET /repos/acme/erp/issues/7/comments', 'PATCH /repos/acme/erp/issues/comments/1000']);
+  assert.deepEqual(github.calls.slice(3).map((c) => `${c.method} ${c.path}`).sort(), ['GET /repos/acme/erp/issues/7/comments', 'PATCH /repos/acme/erp/issues/comments/1000', 'POST /graphql']);
   assert.equal(github.comments.length, 1, 'updated, not duplicated');
   assert.match(github.comments[0]!.body, /## ❌ Release: failure/);
 
@@ -37,6 +37,24 @@ test('pr-comment: one comment per pipeline, found by its hidden marker and updat
   assert.equal(other.code, 1);
   assert.equal(github.comments.length, 2, 'another pipeline has its own comment');
   assert.match(second.stdout, /pr-comment: updated the report comment on #7/);
+});
+
+test('pr-comment: a comment by someone else that carries the marker is left alone; the action writes and then updates its own', async (t) => {
+  const { url } = await startEmulator(t);
+  const github = await startGitHubApi(t);
+  const planted = { id: 1, body: '<!-- enginectl:release.yml -->\nplanted by mallory', user: { login: 'mallory' } };
+  github.comments.push(planted);
+  const options = { action: '.', files: { 'release.yml': PIPELINE }, inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' }, event: { pull_request: { number: 7 } }, githubApi: github.url };
+  const first = await runActionBundle(t, options);
+  assert.equal(first.code, 0, first.stdout);
+  assert.equal(planted.body, '<!-- enginectl:release.yml -->\nplanted by mallory', 'the planted comment is not written into');
+  assert.equal(github.comments.length, 2, 'a comment of its own was made');
+  assert.match(github.comments[1]!.body, /## ✅ Release: success/);
+  const second = await runActionBundle(t, options);
+  assert.equal(second.code, 0);
+  assert.equal(github.comments.length, 2, 'its own comment is updated on the next run');
+  assert.ok(github.calls.some((c) => c.method === 'PATCH' && c.path === `/repos/acme/erp/issues/comments/${github.comments[1]!.id}`));
+  assert.ok(!github.calls.some((c) => c.method === 'PATCH' && c.path === '/repos/acme/erp/issues/comments/1'));
 });
 
 test('pr-comment outside a pull request: a note in the log, no call', async (t) => {

@@ -57,8 +57,7 @@ test('HTTP_PROXY from the injected environment routes calls through the proxy; N
   const proxy = createServer();
   proxy.on('connect', (req, socket) => {
     tunnels += 1;
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host!, () => {
+    const upstream = connect(Number(new URL(url).port), '127.0.0.1', () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.pipe(socket);
       socket.pipe(upstream);
@@ -67,15 +66,18 @@ test('HTTP_PROXY from the injected environment routes calls through the proxy; N
     socket.on('error', () => upstream.destroy());
   });
   const proxyPort = await listen(t, proxy);
-  const viaProxy = new EngineClient({ url, username: 'admin', password: 'admin' }, { env: { HTTP_PROXY: `http://127.0.0.1:${proxyPort}` } });
+  // A remote name (a loopback server is never proxied): the proxy tunnels it to the emulator.
+  const remote = `http://erp.example.com:${new URL(url).port}`;
+  const viaProxy = new EngineClient({ url: remote, username: 'admin', password: 'admin', allowInsecureHttp: true }, { env: { HTTP_PROXY: `http://127.0.0.1:${proxyPort}` } });
   t.after(() => viaProxy.close());
   assert.equal((await viaProxy.monitoring.engines()).length, 4);
   assert.equal(tunnels, 1);
-  const bypass = new EngineClient({ url, username: 'admin', password: 'admin' }, { env: { http_proxy: `http://127.0.0.1:${proxyPort}`, NO_PROXY: '127.0.0.1' } });
+  // NO_PROXY: the name is looked up directly (it resolves nowhere), not tunnelled.
+  const bypass = new EngineClient({ url: remote, username: 'admin', password: 'admin', allowInsecureHttp: true }, { env: { http_proxy: `http://127.0.0.1:${proxyPort}`, NO_PROXY: 'erp.example.com' }, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
   t.after(() => bypass.close());
-  await bypass.monitoring.alerts();
+  await assert.rejects(bypass.monitoring.alerts());
   assert.equal(tunnels, 1, 'NO_PROXY host not proxied');
-  assert.equal(emulator.count('GET'), 2);
+  assert.equal(emulator.count('GET'), 1);
 });
 
 test('TLS: a self-signed server is refused by default, trusted with ca-file, or with insecure-skip-tls-verify', async (t) => {

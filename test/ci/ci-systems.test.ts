@@ -12,7 +12,7 @@ import { startEmulator } from '../helpers/emulator.ts';
 import { LICENSE_CREATE_WITH } from '../helpers/run.ts';
 import { junitProblems } from '../helpers/schemas.ts';
 
-const HOSTILE = '::error::pwned ##vso[task.complete result=Succeeded;]ok \x1b[0Ksection_start:1:evil\r\x1b[0Kfake';
+const HOSTILE = '::error::pwned ##vso[task.complete result=Succeeded;]ok \x1b[0Ksection_start:1:evil\r\x1b[0Kfake \u009d0;title\u009c \u0090dcs\u009c \u009epm\u009f \u009b2J';
 
 const PIPELINE = `version: 1
 name: nightly
@@ -45,6 +45,7 @@ function assertInert(stdout: string) {
   assert.ok(!stdout.includes('##vso[task.complete result=Succeeded;]ok'), 'no Azure command from the server');
   assert.ok(!stdout.includes('section_start:1:evil'), 'no GitLab section from the server');
   assert.ok(!stdout.includes('\r\x1b[0Kfake'), 'no carriage return or escape from the server');
+  assert.doesNotMatch(stdout, /[\u0080-\u009f]/, 'no C1 control (OSC, DCS, PM, APC, CSI, ST) from the server');
   assert.ok(stdout.includes(neutralise(HOSTILE)), 'the server text is shown, made inert');
 }
 

@@ -14,6 +14,7 @@ import { loadPipelineFile } from '../../src/app/pipeline-input.ts';
 import { runAndReport } from '../../src/app/run.ts';
 import { realClock } from '../../src/app/clock.ts';
 import type { JournalFs } from '../../src/journal/file.ts';
+import type { AtomicFs } from '../../src/app/atomic-write.ts';
 import { Masker } from '../../src/runner/masker.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
@@ -60,7 +61,7 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
 
   // Measure the journal a whole run writes, then give the disk room up to the middle of the vfs update's end record.
   const probe = join(dir, 'probe.jsonl');
-  const whole = setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now() });
+  const whole = await setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now() });
   await runAndReport({ pipeline, env, only: {}, reports: {}, journal: whole.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
   whole.spec.file.close();
   const text = readFileSync(probe, 'utf8');
@@ -69,7 +70,7 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   const room = end + 40;
   emulator.requests.length = 0;
 
-  const journal = setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now(), fs: fullAfter(room) });
+  const journal = await setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now(), fs: fullAfter(room) });
   const reports = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
   const done = await runAndReport({ pipeline, env, only: {}, reports, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
   journal.spec.file.close();
@@ -92,4 +93,43 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   assert.equal(resumed.code, 2, resumed.stdout);
   assert.match(resumed.stderr, /in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\)/);
   assert.equal(emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 1, 'the answered update is not sent again');
+});
+
+test('a full disk never leaves a truncated report: each is written whole beside its path and renamed, or the earlier file stays', async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-full-reports-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const { pipeline } = await loadPipelineFile(file, { readFile: (p: string) => fs.promises.readFile(p, 'utf8'), env });
+  const reports = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
+  for (const path of Object.values(reports)) writeFileSync(path, 'the earlier run\'s report');
+  // Room for 1 KiB in all: the first report's first write fits, nothing after it does.
+  let room = 1024;
+  const full: AtomicFs = {
+    ...fs.promises,
+    open: (async (path: string, flags: string, mode: number) => {
+      const handle = await fs.promises.open(path, flags, mode);
+      return Object.assign(Object.create(handle) as fs.promises.FileHandle, {
+        writeFile: async (data: string) => {
+          const bytes = Buffer.byteLength(data);
+          if (bytes > room) {
+            await handle.writeFile(Buffer.from(data).subarray(0, Math.max(room, 0)));
+            room = 0;
+            throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+          }
+          room -= bytes;
+          return handle.writeFile(data);
+        },
+        close: () => handle.close(),
+      });
+    }) as AtomicFs['open'],
+  };
+  const done = await runAndReport({ pipeline, env, only: {}, reports }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock(), reportFs: full });
+  assert.equal(done.result.outcome, 'success');
+  assert.deepEqual(done.written, [], 'no report fitted');
+  assert.equal(done.failed.length, 4);
+  for (const f of done.failed) assert.match(f, /ENOSPC$/);
+  for (const path of Object.values(reports)) assert.equal(readFileSync(path, 'utf8'), 'the earlier run\'s report', `${path}: left as it was, never truncated`);
+  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file is left');
 });

@@ -210,7 +210,8 @@ steps:
   assert.match(readFileSync(getJournal, 'utf8'), /"t":"end","key":"id:get",.*"masked":\["entity"\]/);
   const again = await runCli(['run', join(dir, 'get.yml'), '--resume', getJournal], { env: withWho });
   assert.equal(again.code, 0, again.stdout + again.stderr);
-  assert.equal(emulator.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/entities/2001')).length, 2, 'the read-only step ran again');
+  // Each run: the classes/get, and the update's read of the entity just before it writes (what verify compares).
+  assert.equal(emulator.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/entities/2001')).length, 4, 'the read-only step ran again');
 });
 
 test('every action keeps a journal in RUNNER_TEMP and sets the output journal; report renders it', async (t) => {
@@ -225,4 +226,27 @@ test('every action keeps a journal in RUNNER_TEMP and sets the output journal; r
   const rendered = await runCli(['report', run.outputs.journal!]);
   assert.equal(rendered.code, 0, rendered.stdout + rendered.stderr);
   assert.match(rendered.stdout, /✔ \[1\] Clear the transaction log/);
+});
+
+test('a credential written inline in a later step is masked in the journal from its first record, also where an earlier step sent it', async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-inline-'));
+  // The emulator's PROD accepts the token prod-token; step 1 happens to send the same text.
+  writeFileSync(
+    join(dir, 'inline.yml'),
+    `version: 1
+steps:
+  - uses: classes/update
+    with: { id: 2001, fields: { iemailaddress: ${TOKEN} } }
+  - uses: update/vfs
+    with: { target: { server: prod-db.example.com, database: PROD, token: ${TOKEN} }, files: [1001] }
+`,
+  );
+  const journal = join(dir, 'j.jsonl');
+  const r = await runCli(['run', join(dir, 'inline.yml'), '--journal', journal], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' } });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const text = readFileSync(journal, 'utf8');
+  assert.match(text, /"t":"send","key":"#[0-9a-f]+","at":\d+,"method":"PATCH"/, 'step 1 sent its update');
+  assert.ok(!text.includes(TOKEN), 'no record shows the inline token, the first one included');
+  assert.ok(!r.stdout.includes(TOKEN));
 });

@@ -136,7 +136,8 @@ export interface GitHubCall {
 /** A local GitHub REST API for comments and deployments, keeping what it was told. */
 export async function startGitHubApi(t: TestContext) {
   const calls: GitHubCall[] = [];
-  const comments: { id: number; body: string }[] = [];
+  /** Comments as GitHub lists them; the workflow token's are github-actions[bot]'s. */
+  const comments: { id: number; body: string; user: { login: string } }[] = [];
   let nextId = 1000;
   const server = createServer(async (req, res) => {
     let raw = '';
@@ -151,7 +152,7 @@ export async function startGitHubApi(t: TestContext) {
     let m: RegExpExecArray | null;
     if (req.method === 'GET' && /^\/repos\/acme\/erp\/issues\/\d+\/comments$/.test(path)) return send(200, comments);
     if (req.method === 'POST' && /^\/repos\/acme\/erp\/issues\/\d+\/comments$/.test(path)) {
-      const comment = { id: nextId++, body: String(body.body) };
+      const comment = { id: nextId++, body: String(body.body), user: { login: 'github-actions[bot]' } };
       comments.push(comment);
       return send(201, comment);
     }
@@ -161,6 +162,7 @@ export async function startGitHubApi(t: TestContext) {
       comment.body = String(body.body);
       return send(200, comment);
     }
+    if (req.method === 'POST' && path === '/graphql' && /viewer\s*\{\s*login/.test(String(body.query))) return send(200, { data: { viewer: { login: 'github-actions[bot]' } } });
     if (req.method === 'POST' && path === '/repos/acme/erp/deployments') return send(201, { id: 42, environment: body.environment });
     if (req.method === 'POST' && path === '/repos/acme/erp/deployments/42/statuses') return send(201, { id: nextId++, state: body.state });
     send(404, { message: 'Not Found' });

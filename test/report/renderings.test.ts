@@ -90,6 +90,32 @@ test('hostile server text cannot leave its <details> in the Markdown summary', a
   assert.match(md, /&lt;\/details>&lt;script>/);
 });
 
+test('a code fence a server report leaves open is closed in its own section: the next report and the errors stay outside it', async (t) => {
+  const yaml = `${oneStep('update/vfs', '{ target: prod, files: [1001], message: "${{ env.MSG }}" }')}
+  - name: second
+    uses: update/system
+    with: { target: wrong }
+    continue-on-error: true
+`;
+  const { result } = await runYaml(t, yaml, { env: { MSG: 'see below\n```\nnothing after this line is code' } });
+  const md = renderMarkdown(buildReport(result));
+  const { Marked } = await import('marked');
+  const html = new Marked({ gfm: true, async: false }).parse(md) as string;
+  assert.match(html, /<summary>❌ second: failed<\/summary>/, 'the second report\'s section is HTML, not code');
+  assert.match(html, /<h3>Errors and warnings reported by the server<\/h3>|<h3>Failed/, 'the sections after it are headings, not code');
+  assert.equal((html.match(/<pre>/g) ?? []).length, (html.match(/<\/pre>/g) ?? []).length);
+});
+
+test('server text in the summary and the PR comment mentions no one and links no issue: @org/team, @user, #7 and owner/repo#12 are made inert', async (t) => {
+  const yaml = oneStep('update/vfs', '{ target: prod, files: [1001], message: "${{ env.MSG }}" }');
+  const { result } = await runYaml(t, yaml, { env: { MSG: 'ping @acme/dba-team and @jdoe, see #7 and acme/erp#12; mail ops@example.com' } });
+  const md = renderMarkdown(buildReport(result));
+  assert.doesNotMatch(md, /(^|[^\w\u200B])@(acme|jdoe)/, 'no live mention');
+  assert.doesNotMatch(md, /#(7|12)\b/, 'no live issue reference');
+  assert.match(md, /@\u200Bacme\/dba-team and @\u200Bjdoe, see #\u200B7 and acme\/erp#\u200B12/, 'the text is shown');
+  assert.match(md, /ops@example\.com/, 'an e-mail address is left as it is');
+});
+
 test('the job summary stays under 1 MiB when the update reports are huge; the JSON report keeps them whole', async (t) => {
   const big = 'x'.repeat(700 * 1024);
   const yaml = `${oneStep('update/vfs', '{ target: prod, files: [1001], message: "${{ env.BIG }}" }')}

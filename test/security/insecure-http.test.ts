@@ -84,6 +84,18 @@ test('run: ENGINE_URL over http:// to another host stops before any call (exit 2
   assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 1);
 });
 
+test('run: credentials to a loopback server over http:// never go through HTTP_PROXY: loopback is never proxied', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const proxy = await tunnelTo(t, Number(new URL(url).port));
+  const file = write('loopback.yml', `version: 1\n${CLEAR}`);
+  for (const variable of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY']) {
+    const r = await runCli(['run', file], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', [variable]: proxy.url } });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(proxy.seen, [], `${variable}: nothing reached the proxy`);
+  }
+  assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 3);
+});
+
 test('run: a server URL from an expression is checked once resolved, before the first call', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const proxy = await tunnelTo(t, Number(new URL(url).port));

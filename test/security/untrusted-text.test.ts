@@ -189,3 +189,32 @@ steps:
   assert.equal(report.steps[0]!.inputs.message, '***');
   assert.equal((r.stdout + r.stderr + inFiles(dir, ['r.json', 'r.md'])).includes(token), false);
 });
+
+test('env cannot bypass the secret model: toJSON(env), env[...] and credential variables read through env are refused at their line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-env-'));
+  const file = join(dir, 'leak.yml');
+  writeFileSync(
+    file,
+    `version: 1
+steps:
+  - uses: classes/update
+    with: { id: 2001, fields: { iemailaddress: "\${{ toJSON(env) }}" } }
+  - uses: classes/update
+    with: { id: 2001, fields: { iemailaddress: "\${{ env.NPM_TOKEN }}" } }
+  - uses: classes/update
+    with: { id: 2001, fields: { iemailaddress: "\${{ env.ACTIONS_ID_TOKEN_REQUEST_TOKEN }}" } }
+  - uses: classes/update
+    with: { id: 2001, fields: { iemailaddress: "\${{ env.HOME }}" } }
+`,
+  );
+  const env = { NPM_TOKEN: 'npm_leak1234', ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-leak-5678' };
+  for (const command of [['validate', file], ['plan', file], ['run', file, '--dry-run']]) {
+    const r = await runCli(command, { env });
+    assert.equal(r.code, 2, `${command[0]}: ${r.stdout}`);
+    assert.match(r.stderr, /leak\.yml:4:\d+ environment names are static: write env\.NAME/);
+    assert.match(r.stderr, /leak\.yml:6:\d+ env\.NPM_TOKEN holds a credential: read it as secrets\.NPM_TOKEN/);
+    assert.match(r.stderr, /leak\.yml:8:\d+ env\.ACTIONS_ID_TOKEN_REQUEST_TOKEN holds a credential/);
+    assert.doesNotMatch(r.stderr, /leak\.yml:10:/, 'env.HOME is fine');
+    assert.doesNotMatch(r.stdout + r.stderr, /npm_leak1234|oidc-leak-5678/);
+  }
+});

@@ -7,12 +7,13 @@ import type { Renderings } from '../../report/renderings.ts';
 import { fullReportOf, preparePaths } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
 import { setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
-import type { InDoubtDecision } from '../../journal/resume.ts';
+import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ADAPTERS } from '../../ci/adapters.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
 import { renderDotenv, variablesOf } from '../../ci/variables.ts';
 import { appendFile, writeFile } from 'node:fs/promises';
+import { writeAtomic } from '../../app/atomic-write.ts';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
@@ -48,9 +49,11 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
   --journal F        append one JSON line per event to F: each call that may change the server
                      is on disk before it is sent (enginectl report F renders it, also after a crash)
   --resume F         run again from the journal F: what succeeded is not sent again (appends to F)
-  --in-doubt retry|skip
+  --in-doubt retry|skip|verify|verify-and-retry
                      with --resume: an instance whose call was sent and never answered is sent
-                     again (retry) or taken as applied (skip)
+                     again (retry) or taken as applied (skip); verify reads its target back first
+                     (as enginectl verify does): applied is not sent again, and the run stops on
+                     anything else; verify-and-retry also sends again what was not applied
   --force            with --resume: resume although the file, --var or --only changed
   -h, --help         show this help
 
@@ -114,8 +117,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
-  const journal: JournalSetup | undefined = journalWanted && setUpJournal({ ...journalWanted, pipeline, sources, vars, only, env: io.env, command: `enginectl run ${file}`, now: Date.now() });
+  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, only, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal } }));
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
+  for (const v of journal?.verified ?? []) io.stdout(`verify: "${v.name}": ${v.verdict}: ${v.evidence}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     const { result, rendered, written, failed, halted } = await runAndReport(
       { pipeline, env: io.env, only, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume },
@@ -155,7 +159,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     if (dotenv) {
       const file = renderDotenv(variables, { only: values['dotenv-var'] });
       for (const { name, why } of file.left) logger.warn(undefined, `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`);
-      await writeFile(dotenv, file.text).then(
+      await writeAtomic(dotenv, file.text).then(
         () => io.stdout(`outputs: ${dotenv}\n`),
         (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
       );
@@ -199,9 +203,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 }
 
 /** --journal, --resume, --in-doubt, --force: checked before anything is opened. */
-function journalArgs(values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined }, io: CliIO): { path: string; resume: boolean; force: boolean; inDoubt: InDoubtDecision | undefined } | undefined {
-  const decision = values['in-doubt'];
-  if (decision !== undefined && decision !== 'retry' && decision !== 'skip') throw new UsageError('BAD_ARGUMENTS', `--in-doubt ${decision}: say retry or skip`, { hint: '--in-doubt retry sends the call again; --in-doubt skip takes it as applied' });
+function journalArgs(values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined; emulator?: boolean | undefined }, io: CliIO): { path: string; resume: boolean; force: boolean; inDoubt: InDoubtMode | undefined } | undefined {
+  const decision = values['in-doubt'] === undefined ? undefined : parseInDoubt(values['in-doubt'], '--in-doubt');
+  if (decision?.startsWith('verify') && values.emulator) throw new UsageError('BAD_ARGUMENTS', `--in-doubt ${decision} reads the servers of the pipeline: the embedded emulator of --emulator starts afresh, with nothing to read back`, { hint: 'verify against the servers the journal\'s run called (without --emulator)' });
   if (values.resume === undefined) {
     if (decision !== undefined || values.force) throw new UsageError('BAD_ARGUMENTS', `${decision !== undefined ? '--in-doubt' : '--force'} goes with --resume JOURNAL`);
     return values.journal === undefined ? undefined : { path: resolve(io.cwd, values.journal), resume: false, force: false, inDoubt: undefined };

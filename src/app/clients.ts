@@ -1,0 +1,24 @@
+// The client of a pipeline's server, for a run and for verify alike: server text masked, retries
+// logged; under run --emulator every server is the embedded emulator, as admin/admin.
+import { EngineClient } from '../api/index.ts';
+import { formatDuration } from '../duration.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { Env, ResolvedServer } from '../runner/scope.ts';
+
+export interface ClientSetup {
+  env: Env;
+  masker: Masker;
+  /** Told of each retry, masked. */
+  onRetry?: ((message: string) => void) | undefined;
+  emulatorUrl?: string | undefined;
+}
+
+export function clientFactory(setup: ClientSetup): (server: ResolvedServer) => EngineClient {
+  const { masker, emulatorUrl } = setup;
+  return (server) =>
+    new EngineClient(emulatorUrl ? { url: emulatorUrl, username: 'admin', password: 'admin', timeoutMs: server.timeoutMs, maxResponseBytes: server.maxResponseBytes } : server, {
+      env: setup.env,
+      redact: (text) => masker.mask(text),
+      onRetry: ({ attempt, delayMs, error }) => setup.onRetry?.(masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
+    });
+}

@@ -1,0 +1,37 @@
+// Reading back the targets of a journal's in-doubt calls, with the clients of the pipeline that
+// wrote it (its servers, resolved from the environment as a run resolves them).
+import type { EngineClient } from '../api/index.ts';
+import { verifyInDoubt, type Verified } from '../journal/verify.ts';
+import type { JournalState } from '../journal/read.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { Masker } from '../runner/masker.ts';
+import { prepareRun, type Env } from '../runner/scope.ts';
+import { UsageError } from '../errors.ts';
+import { clientFactory } from './clients.ts';
+
+export interface VerifySetup {
+  pipeline: Pipeline;
+  env: Env;
+  masker: Masker;
+  signal: AbortSignal;
+  now: () => number;
+  onRetry?: ((message: string) => void) | undefined;
+}
+
+export async function verifyJournal(state: JournalState, setup: VerifySetup): Promise<Verified[]> {
+  const { servers } = prepareRun(setup.pipeline, setup.env, setup.masker);
+  const make = clientFactory({ env: setup.env, masker: setup.masker, onRetry: setup.onRetry });
+  const clients = new Map<string, EngineClient>();
+  const clientFor = (name: string | undefined) => {
+    const server = name === undefined ? undefined : servers.get(name);
+    if (!server) throw new UsageError('UNKNOWN_SERVER', `the journal names server "${name ?? ''}", which the pipeline does not define`);
+    let client = clients.get(server.name);
+    if (!client) clients.set(server.name, (client = make(server)));
+    return client;
+  };
+  try {
+    return await verifyInDoubt(state, clientFor, setup.now, setup.signal, (text) => setup.masker.mask(text));
+  } finally {
+    await Promise.all([...clients.values()].map((c) => c.close()));
+  }
+}

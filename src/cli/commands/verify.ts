@@ -1,0 +1,66 @@
+// `enginectl verify JOURNAL`: reads back the target of each in-doubt call of a journal (a killed
+// or interrupted run) and says whether it was applied, with the evidence. It sends only GET
+// requests and writes nothing: `run --resume JOURNAL --in-doubt verify` acts on the same reading.
+import { resolve } from 'node:path';
+import { ExitCode, UsageError } from '../../errors.ts';
+import { keyedHash } from '../../journal/hashing.ts';
+import { readJournal } from '../../journal/read.ts';
+import { verifyJournal } from '../../app/verify.ts';
+import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { Masker } from '../../runner/masker.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+
+export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
+
+Reads back the target of each call a run sent and never saw answered ("in doubt") and says
+whether the server applied it: applied, not-applied or cannot-tell, with the evidence. It sends
+only GET requests, to the servers of the pipeline that wrote the journal (their URLs and
+credentials from the environment, as for run), and changes nothing: resume with
+run --resume JOURNAL --in-doubt verify (or verify-and-retry) to act on it.
+
+Read back: licensing/add and licensing/remove (the licenses against those recorded just before
+the call), classes/create, update and delete (the entity), update/system (the Engine versions
+of the target database; monitoring lags up to 2 minutes). update/vfs, replication/sync and
+transaction-log/clear cannot be verified through the API: check on the server.
+
+Options:
+  --pipeline FILE    the pipeline that wrote the journal (default: the file its run named)
+  --var NAME=VALUE   a var the servers read, as given to run (repeatable)
+  -h, --help         show this help
+
+Exit codes: 0 nothing is in doubt or every in-doubt call was settled (applied or not applied),
+1 at least one cannot be told, 2 invalid input.`;
+
+export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('verify', args, { pipeline: { type: 'string' }, var: { type: 'string', multiple: true } });
+  if (values.help) {
+    io.stdout(`${VERIFY_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `verify: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl verify run.journal.jsonl' });
+  const path = positionals[0]!;
+  let text: string;
+  try {
+    text = await io.readFile(path);
+  } catch (error) {
+    throw new UsageError('BAD_JOURNAL', `verify: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
+  }
+  const state = readJournal(text, path);
+  const first = state.runs[0]!;
+  const file = values.pipeline ?? state.runs.at(-1)!.file;
+  const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });
+  if (keyedHash(first.salt, sources[0]!.text) !== state.runs.at(-1)!.files[0]?.hash) {
+    io.stderr(`enginectl: warning: ${file} changed since the journal's run: its servers are read as they are now\n`);
+  }
+  const masker = new Masker();
+  const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
+  if (verified.length === 0) {
+    io.stdout(`nothing is in doubt in ${path}\n`);
+    return ExitCode.ok;
+  }
+  for (const v of verified) io.stdout(`${v.verdict.padEnd(12)} "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.evidence}\n`);
+  const count = (verdict: string) => verified.filter((v) => v.verdict === verdict).length;
+  io.stdout(`${verified.length} in doubt: ${count('applied')} applied, ${count('not-applied')} not applied, ${count('cannot-tell')} cannot tell\n`);
+  return count('cannot-tell') > 0 ? ExitCode.failed : ExitCode.ok;
+}

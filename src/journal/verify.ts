@@ -1,0 +1,74 @@
+// `enginectl verify` and `run --resume --in-doubt verify`: each in-doubt call of a journal decided
+// by reading its target back, where the API allows it (steps/verify-*.ts), with the evidence. A
+// step type without a verifier (update/vfs, replication/sync, transaction-log/clear) cannot be
+// verified through the API: the operator decides, as without verify.
+import type { EngineClient } from '../api/index.ts';
+import { UsageError } from '../errors.ts';
+import type { Decision, InDoubtCall } from '../runner/result.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import type { Verdict } from '../steps/types.ts';
+import { doubtOf, type JournalState } from './read.ts';
+
+export interface InDoubtInstance {
+  key: string;
+  name: string;
+  uses: string;
+  server: string | undefined;
+  doubt: InDoubtCall;
+}
+
+export interface Verified extends InDoubtInstance, Verdict {}
+
+/** The instances of the journal's release whose last write is in doubt, in plan order. */
+export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
+  const planned = state.runs.at(-1)!.instances;
+  return planned.flatMap((p) => {
+    const doubt = doubtOf(state.instances.get(p.key));
+    return doubt ? [{ key: p.key, name: state.instances.get(p.key)?.name ?? p.name, uses: p.uses, server: p.server, doubt }] : [];
+  });
+}
+
+/**
+ * Reads each in-doubt instance's target. `clientFor` gives the client of the instance's server
+ * (throws when it cannot be built); a read that fails is "cannot tell", with why.
+ */
+export async function verifyInDoubt(state: JournalState, clientFor: (server: string | undefined) => EngineClient, now: () => number, signal: AbortSignal, mask: (text: string) => string): Promise<Verified[]> {
+  const out: Verified[] = [];
+  for (const instance of inDoubtInstances(state)) {
+    const verifier = STEP_TYPES.get(instance.uses)?.verify;
+    const record = state.instances.get(instance.key);
+    const call = record?.call;
+    let verdict: Verdict;
+    if (!verifier) verdict = { verdict: 'cannot-tell', evidence: `a ${instance.uses} cannot be verified through the API: check on the server, then decide (skip or retry)` };
+    else if (!call) verdict = { verdict: 'cannot-tell', evidence: 'the journal holds no record of the call as it was sent' };
+    else {
+      try {
+        verdict = await verifier.check(clientFor(instance.server), { method: call.method, path: call.path, body: call.body, at: call.at }, record.snapshot?.value, now(), signal);
+        if (record.snapshot?.error && verdict.verdict === 'cannot-tell') verdict = { ...verdict, evidence: `${verdict.evidence} (reading the target before the call failed: ${record.snapshot.error})` };
+      } catch (error) {
+        if (signal.aborted) throw error;
+        verdict = { verdict: 'cannot-tell', evidence: `reading the target failed: ${(error as Error).message}` };
+      }
+    }
+    out.push({ ...instance, verdict: verdict.verdict, evidence: mask(verdict.evidence) });
+  }
+  return out;
+}
+
+const line = (v: Verified) => `"${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`;
+
+/**
+ * The operator's decisions from what verify read: applied -> not sent again; not applied -> sent
+ * again only when the operator allowed it (verify-and-retry); cannot tell -> the run is refused
+ * before anything is sent, with every verdict, for the operator to decide.
+ */
+export function verifiedDecisions(verified: readonly Verified[], options: { retryNotApplied: boolean; by: string; at: number }): Map<string, Decision> {
+  const open = verified.filter((v) => v.verdict === 'cannot-tell' || (v.verdict === 'not-applied' && !options.retryNotApplied));
+  if (open.length > 0) {
+    const notApplied = open.every((v) => v.verdict === 'not-applied');
+    throw new UsageError('RESUME_REFUSED', `cannot resume: verify could not settle ${open.length === 1 ? 'an in-doubt call' : `${open.length} in-doubt calls`}: ${open.map(line).join('; ')}`, {
+      hint: notApplied ? 'resume with --in-doubt verify-and-retry to send again what was not applied' : 'check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)',
+    });
+  }
+  return new Map(verified.map((v) => [v.key, { decision: v.verdict === 'applied' ? 'skip' : 'retry', by: options.by, at: options.at, verdict: v.verdict, evidence: v.evidence }]));
+}

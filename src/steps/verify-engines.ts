@@ -1,0 +1,73 @@
+// Reading the Engines back to decide an update/system whose fate is unknown: a system update
+// makes the Engines whose mainDatabase is the target report the source's Engine version. The
+// journal records the Engines just before the call; monitoring lags up to 2 minutes, so an
+// Engine still on its old version is "not applied" only once 2 minutes have passed since the call.
+import { z } from 'zod';
+import type { EngineClient } from '../api/index.ts';
+import { formatDuration } from '../duration.ts';
+import type { Verdict, Verifier } from './types.ts';
+
+/** Monitoring data is refreshed about every 2 minutes (enterprise-api.md 4.3). */
+export const MONITORING_LAG_MS = 2 * 60_000;
+
+const Seen = z.array(z.object({ instanceId: z.string(), version: z.string(), mainDatabase: z.string() }));
+type Seen = z.infer<typeof Seen>;
+const Body = z.looseObject({
+  targetDBName: z.string(),
+  sourceDBName: z.string().optional(),
+  disableEngineUpdate: z.boolean().optional(),
+  disableEngineRestart: z.boolean().optional(),
+});
+
+async function engines(client: EngineClient, signal: AbortSignal): Promise<Seen> {
+  return (await client.monitoring.engines({ signal })).map((e) => ({ instanceId: String(e.instanceId), version: String(e.version), mainDatabase: String(e.mainDatabase) }));
+}
+
+const versions = (list: Seen) => [...new Set(list.map((e) => e.version))];
+const named = (list: Seen) => list.map((e) => `${e.instanceId} ${e.version}`).join(', ');
+
+/**
+ * The source's Engine version: that of the Engines of the source database when the step names
+ * one; otherwise (the source is the database the API runs on) that of the Engines of every
+ * other database, when they agree. Undefined when it cannot be known.
+ */
+function sourceVersion(all: Seen, body: z.infer<typeof Body>): string | undefined {
+  const source = all.filter((e) => (body.sourceDBName ? e.mainDatabase === body.sourceDBName : e.mainDatabase !== body.targetDBName));
+  const found = versions(source);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+export const enginesUpdated: Verifier = {
+  snapshot: (client, _call, signal) => engines(client, signal),
+  async check(client, call, snapshot, now, signal): Promise<Verdict> {
+    const body = Body.safeParse(call.body);
+    if (!body.success) return { verdict: 'cannot-tell', evidence: 'the journal did not keep the update\'s target database readable' };
+    const { targetDBName: target, disableEngineUpdate, disableEngineRestart } = body.data;
+    const all = await engines(client, signal);
+    const onTarget = all.filter((e) => e.mainDatabase === target);
+    if (onTarget.length === 0) return { verdict: 'cannot-tell', evidence: `no online Engine has mainDatabase ${target}` };
+    const before = Seen.safeParse(snapshot);
+    const was = new Map((before.success ? before.data : []).map((e) => [e.instanceId, e.version]));
+    const moved = onTarget.filter((e) => was.has(e.instanceId) && was.get(e.instanceId) !== e.version);
+    const source = sourceVersion(before.success ? before.data : all, body.data);
+    const reached = onTarget.every((e) => e.version === source);
+    if (moved.length > 0 && (source === undefined || reached)) {
+      return { verdict: 'applied', evidence: `the Engines of ${target} moved since just before the call: ${moved.map((e) => `${e.instanceId} ${was.get(e.instanceId)} -> ${e.version}`).join(', ')}` };
+    }
+    if (moved.length > 0) return { verdict: 'cannot-tell', evidence: `some Engines of ${target} moved since the call and others not: ${named(onTarget)}, the source's ${source}` };
+    if (disableEngineUpdate || disableEngineRestart) {
+      return { verdict: 'cannot-tell', evidence: `the update was sent with ${disableEngineUpdate ? 'disableEngineUpdate' : 'disableEngineRestart'}: the Engines' versions do not show it (${named(onTarget)})` };
+    }
+    if (source === undefined) {
+      return { verdict: 'cannot-tell', evidence: `the source's Engine version is not known (the Engines of other databases report ${versions(all.filter((e) => e.mainDatabase !== target)).join(', ') || 'nothing'}); name the source database in the step's source input for verify to compare` };
+    }
+    if (reached) {
+      return { verdict: 'cannot-tell', evidence: `the Engines of ${target} report the source's version ${source}${moved.length === 0 && before.success ? ', as they did before the call' : ''}: the Engine versions cannot tell whether the update ran` };
+    }
+    const since = now - call.at;
+    if (since < MONITORING_LAG_MS) {
+      return { verdict: 'cannot-tell', evidence: `${named(onTarget)} against the source's ${source}, ${formatDuration(since)} after the call: monitoring lags up to 2 minutes; verify again after ${new Date(call.at + MONITORING_LAG_MS).toISOString()}` };
+    }
+    return { verdict: 'not-applied', evidence: `${formatDuration(since)} after the call, ${named(onTarget.filter((e) => e.version !== source))} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}` };
+  },
+};

@@ -1,0 +1,84 @@
+// Reading an entity back to decide a classes/create, update or delete whose fate is unknown. The
+// call's path names the entity (update, delete) or its class (create); its body, as the journal
+// recorded it (secrets masked), holds the fields written. Masked fields are not compared.
+import { z } from 'zod';
+import type { EngineClient } from '../api/index.ts';
+import { MASK } from '../text/mask.ts';
+import type { PlannedCall, RecordedCall, Verdict, Verifier } from './types.ts';
+
+type Fields = Record<string, unknown>;
+const Entity = z.record(z.string(), z.unknown());
+const Count = z.object({ count: z.int() });
+
+/** The written fields that can be compared: those the journal kept readable. */
+function writtenFields(body: unknown): Fields {
+  const first = Array.isArray(body) ? body[0] : body;
+  const fields = Entity.safeParse(first);
+  if (!fields.success) return {};
+  return Object.fromEntries(Object.entries(fields.data).filter(([, v]) => !JSON.stringify(v ?? null).includes(MASK)));
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const differing = (entity: Fields, fields: Fields) => Object.keys(fields).filter((k) => !same(entity[k], fields[k]));
+const listText = (names: string[]) => names.join(', ');
+
+async function entityAt(client: EngineClient, path: string, signal: AbortSignal): Promise<{ status: number; entity?: Fields }> {
+  const answer = await client.request({ method: 'GET', path }, { signal });
+  const entity = answer.status === 200 ? Entity.safeParse(answer.body) : undefined;
+  return { status: answer.status, entity: entity?.success ? entity.data : undefined };
+}
+
+/** The equality filters of a create: its written scalar fields. */
+function filterOf(body: unknown): Record<string, string | number | boolean> {
+  return Object.fromEntries(Object.entries(writtenFields(body)).filter((e): e is [string, string | number | boolean] => ['string', 'number', 'boolean'].includes(typeof e[1])));
+}
+
+async function matching(client: EngineClient, call: Pick<PlannedCall, 'path' | 'body'>, signal: AbortSignal): Promise<Fields[]> {
+  const answer = await client.request({ method: 'GET', path: call.path, query: filterOf(call.body) }, { signal });
+  if (answer.status !== 200 || !Array.isArray(answer.body)) throw new Error(`GET ${call.path} with the written fields as filters answered ${answer.status}`);
+  return answer.body as Fields[];
+}
+
+export const entityCreated: Verifier = {
+  snapshot: async (client, call, signal) => ({ count: (await matching(client, call, signal)).length }),
+  async check(client, call, snapshot, _now, signal) {
+    const filter = filterOf(call.body);
+    if (Object.keys(filter).length === 0) return { verdict: 'cannot-tell', evidence: 'the journal kept none of the written fields readable to look the entity up by' };
+    const before = Count.safeParse(snapshot);
+    const now = await matching(client, call, signal);
+    const by = `with ${listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`))}`;
+    if (!before.success) return now.length === 0 ? { verdict: 'not-applied', evidence: `no entity ${by}` } : { verdict: 'cannot-tell', evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, and no snapshot of how many there were before the call` };
+    if (now.length > before.data.count) return { verdict: 'applied', evidence: `entity ${String(now.at(-1)?.ikey ?? '?')} ${by}: ${before.data.count} such just before the call, ${now.length} now` };
+    if (now.length === before.data.count) return { verdict: 'not-applied', evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, as just before the call` };
+    return { verdict: 'cannot-tell', evidence: `${before.data.count} entities ${by} just before the call, ${now.length} now: some were deleted since` };
+  },
+};
+
+export const entityUpdated: Verifier = {
+  snapshot: async (client, call, signal) => (await entityAt(client, call.path, signal)).entity ?? null,
+  async check(client, call, snapshot, _now, signal) {
+    const fields = writtenFields(call.body);
+    if (Object.keys(fields).length === 0) return { verdict: 'cannot-tell', evidence: 'the journal kept none of the written fields readable to compare' };
+    const { status, entity } = await entityAt(client, call.path, signal);
+    if (!entity) return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
+    const off = differing(entity, fields);
+    const before = Entity.safeParse(snapshot);
+    if (off.length === 0) {
+      const already = before.success && differing(before.data, fields).length === 0;
+      return { verdict: 'applied', evidence: already ? `${listText(Object.keys(fields))} held the written values already before the call, and still do: sending it again changes nothing` : `${listText(Object.keys(fields))} hold the written values` };
+    }
+    if (before.success && differing(entity, before.data).filter((k) => k in fields).length === 0) {
+      return { verdict: 'not-applied', evidence: `${listText(off)} still hold the values of just before the call` };
+    }
+    return { verdict: 'cannot-tell', evidence: `${listText(off)} hold neither the written values nor those of just before the call${before.success ? '' : ' (no snapshot was recorded)'}` };
+  },
+};
+
+export const entityDeleted: Verifier = {
+  async check(client, call: RecordedCall, _snapshot, _now, signal): Promise<Verdict> {
+    const { status } = await entityAt(client, call.path, signal);
+    if (status === 404) return { verdict: 'applied', evidence: `GET ${call.path} answers 404: the entity is gone` };
+    if (status === 200) return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: the entity is still there` };
+    return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
+  },
+};
