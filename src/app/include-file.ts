@@ -17,19 +17,21 @@ export class IncludeRefused extends Error {
   }
 }
 
-/** The git work tree holding `dir`, or `dir` itself when it is in none. */
-export function repositoryRoot(dir: string): string {
+/** The real path of the git work tree holding `dir`, or of `dir` itself when it is in none. */
+export function includeRoot(dir: string): string {
   for (let at = resolve(dir); ; at = dirname(at)) {
-    if (existsSync(join(at, '.git'))) return at;
-    if (dirname(at) === at) return resolve(dir);
+    if (existsSync(join(at, '.git'))) return realpathSync(at);
+    if (dirname(at) === at) return realpathSync(dir);
   }
 }
 
 const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 
-/** Reads `path` (relative to `dir`) as an include may be read, or throws IncludeRefused / the system's error. */
-export function readIncludeFile(dir: string, path: string): string {
-  const root = realpathSync(repositoryRoot(dir));
+/**
+ * Reads `path` (relative to `dir`) as an include may be read, or throws IncludeRefused / the
+ * system's error. `root` is the real path of the pipeline's repository (includeRoot).
+ */
+export function readIncludeFile(root: string, dir: string, path: string): string {
   if (isAbsolute(path)) throw new IncludeRefused('an absolute path', 'name the inventory relative to the pipeline file, inside its repository');
   const real = realpathSync(resolve(dir, path));
   if (!inside(root, real)) {

@@ -62,11 +62,9 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const varsHash = valuesHash(salt, request.vars);
     const by = operatorOf(request.env);
     const mode = request.inDoubt;
-    let verified: Verified[] = [];
-    if ((mode === 'verify' || mode === 'verify-and-retry') && request.verify) {
-      verified = await verifyJournal(state, { pipeline: request.pipeline, env: request.env, ...request.verify, now: () => request.now });
-    }
-    const inDoubt = mode === 'verify' || mode === 'verify-and-retry' ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
+    const verifying = mode === 'verify' || mode === 'verify-and-retry';
+    const verified = verifying && request.verify ? await verifyJournal(state, { pipeline: request.pipeline, env: request.env, ...request.verify, now: () => request.now }) : [];
+    const inDoubt = verifying ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, only: request.only, force: request.force, inDoubt, by, now: request.now });
     return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings], verified };
   } catch (error) {

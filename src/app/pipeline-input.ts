@@ -5,7 +5,7 @@ import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, type LoadResult } from '../pipeline/load.ts';
-import { readIncludeFile } from './include-file.ts';
+import { includeRoot, readIncludeFile } from './include-file.ts';
 
 export interface FileSource {
   readFile(path: string): Promise<string>;
@@ -38,8 +38,11 @@ export interface Source {
  * identifies the run in a journal.
  */
 export function includeReader(dir: string, sources: Source[]): (path: string) => string {
+  let root: string | undefined;
   return (path) => {
-    const included = readIncludeFile(dir, path);
+    // Found at the first include, once: a pipeline without includes never looks.
+    root ??= includeRoot(dir);
+    const included = readIncludeFile(root, dir, path);
     sources.push({ path, text: included });
     return included;
   };

@@ -23,8 +23,9 @@ export interface Verified extends InDoubtInstance, Verdict {}
 export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
   const planned = state.runs.at(-1)!.instances;
   return planned.flatMap((p) => {
-    const doubt = doubtOf(state.instances.get(p.key));
-    return doubt ? [{ key: p.key, name: state.instances.get(p.key)?.name ?? p.name, uses: p.uses, server: p.server, doubt }] : [];
+    const instance = state.instances.get(p.key);
+    const doubt = doubtOf(instance);
+    return doubt ? [{ key: p.key, name: instance?.name ?? p.name, uses: p.uses, server: p.server, doubt }] : [];
   });
 }
 

@@ -7,7 +7,7 @@
 import { formatDuration } from '../duration.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
-import { countsPhrase, countSteps } from '../runner/result.ts';
+import { countsPhrase, countSteps, decisionPhrase } from '../runner/result.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { noMentions } from '../text/escape.ts';
 import type { LogSink, Where } from './sink.ts';
@@ -68,9 +68,7 @@ export class RunLog implements RunLogger {
     this.sink.line(`${head}  ${run.durationMs === undefined ? 'unknown' : formatDuration(run.durationMs)}${figures}${attempts}`);
     if (run.inDoubt && run.outcome !== 'cancelled') {
       const how = run.inDoubt.status === undefined ? 'got no answer' : `was answered ${run.inDoubt.status} but its answer could not be read`;
-      const d = run.decision;
-      const verified = d?.verdict ? `; verify read the target: ${d.verdict}${d.evidence ? ` (${n(d.evidence)})` : ''}` : '';
-      const decided = d?.decision === 'skip' ? `${verified}; ${verified ? 'not sent again' : 'treated as applied by the operator'} (${n(d.by)})` : d ? `${verified}; sent again${verified ? '' : " by the operator's decision"} (${n(d.by)})` : '; the server may have applied it';
+      const decided = run.decision ? `; ${n(decisionPhrase(run.decision))}` : '; the server may have applied it';
       this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and ${how}${decided}`);
     }
     if (!run.error) return;

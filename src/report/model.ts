@@ -1,7 +1,7 @@
 // The report model: the run as every rendering sees it, versioned and stable
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
 import { z } from 'zod';
-import { countSteps, type RunResult } from '../runner/result.ts';
+import { countSteps, decisionPhrase, type RunResult } from '../runner/result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
 
@@ -109,13 +109,7 @@ export function statusOf(step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decisio
 /** What a step's note says of its in-doubt call and the operator's decision, or ''. */
 export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): string {
   if (!step.inDoubt) return '';
-  const d = step.decision;
-  if (!d) return 'in doubt';
-  if (d.verdict) {
-    const read = `verify read the target: ${d.verdict === 'applied' ? 'applied' : d.verdict === 'not-applied' ? 'not applied' : 'cannot tell'}${d.evidence ? ` (${d.evidence})` : ''}`;
-    return `in doubt: ${read}; ${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
-  }
-  return d.decision === 'skip' ? `in doubt: treated as applied by the operator (${d.by})` : `in doubt: sent again by the operator's decision (${d.by})`;
+  return step.decision ? `in doubt: ${decisionPhrase(step.decision)}` : 'in doubt';
 }
 
 /** A duration for a person: "unknown" when the journal cannot tell. */

@@ -30,6 +30,13 @@ export interface Decision {
   evidence?: string | undefined;
 }
 
+/** What an operator's decision says in every report and the terminal, after "in doubt: ". */
+export function decisionPhrase(d: { decision: Decision['decision']; by: string; verdict?: Decision['verdict'] | null; evidence?: string | null | undefined }): string {
+  if (!d.verdict) return d.decision === 'skip' ? `treated as applied by the operator (${d.by})` : `sent again by the operator's decision (${d.by})`;
+  const read = d.verdict === 'applied' ? 'applied' : d.verdict === 'not-applied' ? 'not applied' : 'cannot tell';
+  return `verify read the target: ${read}${d.evidence ? ` (${d.evidence})` : ''}; ${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
+}
+
 export interface StepRun {
   /** The instance in the file: its step's index and matrix values; stable across runs (resume). */
   key: string;

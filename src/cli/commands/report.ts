@@ -1,12 +1,12 @@
 // `enginectl report JOURNAL`: the reports of a run rendered from its journal, also of a run that
 // was killed: an instance whose call was sent and never answered shows as in doubt.
-import { readJournal } from '../../journal/read.ts';
 import { releaseOf } from '../../journal/release.ts';
 import { preparePaths, writeReports } from '../../app/report-files.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { renderings } from '../../report/renderings.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
+import { readJournalFile } from '../journal-file.ts';
 import { RunLog, summaryLine } from '../../log/run-log.ts';
 import { terminalSink } from '../../log/sink.ts';
 
@@ -39,14 +39,9 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `report: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl report run.journal.jsonl --html report.html' });
   const path = positionals[0]!;
-  let text: string;
-  try {
-    text = await io.readFile(path);
-  } catch (error) {
-    throw new UsageError('BAD_JOURNAL', `report: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
-  }
+  const state = await readJournalFile('report', path, io);
   const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
-  const result = releaseOf(readJournal(text, path));
+  const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   io.stdout(`${summaryLine(result)}\n`);

@@ -4,12 +4,12 @@
 import { resolve } from 'node:path';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { keyedHash } from '../../journal/hashing.ts';
-import { readJournal } from '../../journal/read.ts';
 import { verifyJournal } from '../../app/verify.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { Masker } from '../../runner/masker.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
+import { readJournalFile } from '../journal-file.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -40,13 +40,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `verify: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl verify run.journal.jsonl' });
   const path = positionals[0]!;
-  let text: string;
-  try {
-    text = await io.readFile(path);
-  } catch (error) {
-    throw new UsageError('BAD_JOURNAL', `verify: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
-  }
-  const state = readJournal(text, path);
+  const state = await readJournalFile('verify', path, io);
   const first = state.runs[0]!;
   const file = values.pipeline ?? state.runs.at(-1)!.file;
   const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });
