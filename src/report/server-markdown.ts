@@ -2,6 +2,7 @@
 // http(s), mailto and in-page targets, images are not loaded (the report works offline).
 import { Marked, type Tokens } from 'marked';
 import { escapeHtml, visibleControls } from '../text/escape.ts';
+import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
 
 const SAFE_URL = /^(https?:|mailto:|#)/i;
 
@@ -23,12 +24,12 @@ const marked = new Marked({
 });
 
 /**
- * Reports up to this size are rendered as Markdown. A bigger one is shown as plain text, its
+ * Reports up to MARKDOWN_LIMIT are rendered as Markdown. A bigger one is shown as plain text, its
  * first MARKDOWN_LIMIT characters only: Markdown parsing costs many times its input (a 50 MB
  * report took 2 GB and 24 s), and a page of 50 MB is of no use in a browser. The JSON report
  * keeps every report whole.
  */
-export const MARKDOWN_LIMIT = 1024 * 1024;
+export { MARKDOWN_LIMIT };
 
 export function markdownToHtml(markdown: string): string {
   if (markdown.length > MARKDOWN_LIMIT) {

@@ -1,14 +1,19 @@
-// Secrets registered once, then masked in values and in log lines: plain, JSON-escaped,
-// URL-encoded, base64, HTML-escaped and whitespace-folded forms, and each line of a multi-line
-// secret. Reports are masked as values (maskValue) before they are rendered, so a secret whose
-// value is `true`, `null` or `ver` never breaks the JSON or XML a renderer writes; a credential
-// field (targetAuthToken, a target's password, ...) is masked whole, whatever its length.
+// Secrets registered once, then masked in values and in log lines: as written, in base64 (four
+// spellings, inside longer values too) and each line of a multi-line secret, however the text
+// escapes them (JSON, URL, form, HTML references) or a page would join them again (Markdown
+// emphasis, code, links, zero-width characters): text/decoded-view.ts. Reports are masked as
+// values (maskValue) before they are rendered, so a secret whose value is `true`, `null` or `ver`
+// never breaks the JSON or XML a renderer writes; a credential field (targetAuthToken, a target's
+// password, ...) is masked whole, whatever its length.
 
+import { DecodedView, hiddenOnPage, viewIsRaw } from '../text/decoded-view.ts';
 import { MASK } from '../text/mask.ts';
+import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
+import { escapeRegExp } from '../text/escape.ts';
+import { ciForms, MIN_LENGTH, secretForms } from './secret-forms.ts';
 
 export { MASK };
-/** Shorter secrets are masked only in credential fields: in free text they would mask everything. */
-export const MIN_LENGTH = 3;
+export { MIN_LENGTH };
 
 /** Fields that hold a credential wherever they appear: the API's option bodies, targets, servers. */
 export const CREDENTIAL_FIELDS: ReadonlySet<string> = new Set([
@@ -27,32 +32,19 @@ export interface MaskerHooks {
   onWeak?: (name: string, why: string) => void;
 }
 
-const HTML_QUOTES: readonly (readonly [string, string])[] = [
-  ['&quot;', '&#39;'],
-  ['&quot;', '&#x27;'],
-  ['&#34;', '&#39;'],
-  ['&quot;', '&apos;'],
-];
-
-/** The forms a secret may take once a server or a renderer has encoded it. */
-export function secretForms(secret: string): string[] {
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), Buffer.from(secret).toString('base64')];
-  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  for (const [dq, sq] of HTML_QUOTES) forms.push(html.replace(/"/g, dq).replace(/'/g, sq));
-  forms.push(secret.replace(/\s+/g, ' ').trim());
-  for (const line of secret.split(/\r?\n/)) {
-    const trimmed = line.trim();
-    if (trimmed.length >= MIN_LENGTH) forms.push(trimmed, Buffer.from(trimmed).toString('base64'));
-  }
-  return forms.filter((f) => f.length >= MIN_LENGTH);
-}
+/** Long texts are searched for escaped secrets in windows this long, overlapping by WINDOW_OVERLAP. */
+const WINDOW = 1 << 20;
+/** The longest escaped spelling of a secret found across a window's edge. */
+const WINDOW_OVERLAP = 1 << 16;
 
 export class Masker {
   private readonly forms = new Set<string>();
+  /** The spellings given to onSecret so far. */
+  private readonly announced = new Set<string>();
   /** The secrets added so far: a step's target token is added again at every instance. */
   private readonly secrets = new Set<string>();
   private readonly weak = new Set<string>();
-  private pattern: RegExp | undefined;
+  private patterns: { raw: RegExp; view: RegExp | undefined } | undefined;
 
   constructor(private readonly on: MaskerHooks = {}) {}
 
@@ -72,25 +64,42 @@ export class Masker {
     }
     if (this.secrets.has(secret)) return;
     this.secrets.add(secret);
-    const before = this.forms.size;
-    for (const form of secretForms(secret)) {
-      if (this.forms.has(form)) continue;
-      this.forms.add(form);
+    for (const form of ciForms(secret)) {
+      if (this.announced.has(form)) continue;
+      this.announced.add(form);
       this.on.onSecret?.(form);
     }
-    if (this.forms.size !== before) {
-      const escaped = [...this.forms].sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-      this.pattern = new RegExp(escaped.join('|'), 'g');
-    }
+    for (const form of secretForms(secret)) this.forms.add(form);
+    this.patterns = undefined;
   }
 
-  get size(): number {
-    return this.forms.size;
+  /**
+   * A server's password, and the Basic credentials built from it: the `user:password` pair (whose
+   * base64 forms are the Authorization header's) and the header's value itself, which a server
+   * may encode again.
+   */
+  addLogin(username: string | undefined, password: string | undefined, name: string): void {
+    if (password === undefined) return;
+    const pair = `${username ?? ''}:${password}`;
+    for (const secret of [password, pair, Buffer.from(pair).toString('base64')]) this.add(secret, name);
   }
 
-  /** A line of text with every form of every secret replaced: for logs and messages. */
+  /** The forms as written, longest first (white space as any run of it), and as a reader sees them once every escape is undone. */
+  private compiled(): { raw: RegExp; view: RegExp | undefined } | undefined {
+    if (this.patterns || this.forms.size === 0) return this.patterns;
+    const forms = [...this.forms].sort((a, b) => b.length - a.length);
+    const raw = forms.map((f) => escapeRegExp(f).replace(/\s+/g, '\\s+'));
+    const view = forms.map(viewPattern);
+    this.patterns = { raw: new RegExp(raw.join('|'), 'g'), view: view.length ? new RegExp(view.join('|'), 'g') : undefined };
+    return this.patterns;
+  }
+
+  /** A line of text with every form of every secret replaced, however it is escaped: for logs and messages. */
   mask(text: string): string {
-    return this.pattern ? text.replace(this.pattern, MASK) : text;
+    const patterns = this.compiled();
+    if (!patterns) return text;
+    const masked = text.replace(patterns.raw, MASK);
+    return patterns.view && !viewIsRaw(masked) ? maskViews(masked, patterns.view) : masked;
   }
 
   /**
@@ -122,4 +131,51 @@ export class Masker {
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
   }
+}
+
+/**
+ * A form as it reads in a text's view (text/decoded-view.ts). The text's escapes are undone
+ * there, so the form reads as itself, but what looks like an escape in the form itself (`%0a`,
+ * `&amp;`, `\\n`) may have been undone too, and a page may have dropped its hidden characters
+ * (`_`, `*`, a backslash); white space may be any run of it or of `+` (a space, form-encoded).
+ */
+function viewPattern(form: string): string {
+  const literal = (text: string) => [...text.matchAll(/\s+|[^]/gu)].map(([c]) => (/^\s/.test(c) ? '[\\s+]+' : hiddenOnPage(c) ? `${escapeRegExp(c)}?` : escapeRegExp(c))).join('');
+  let out = '';
+  let at = 0;
+  for (const edit of new DecodedView(form, true).edits()) {
+    out += literal(form.slice(at, edit.rawAt));
+    const raw = form.slice(edit.rawAt, edit.rawAt + edit.rawLength);
+    out += edit.text === '' ? `(?:${literal(raw)})?` : `(?:${literal(raw)}|${literal(edit.text)})`;
+    at = edit.rawAt + edit.rawLength;
+  }
+  return out + literal(form.slice(at));
+}
+
+/**
+ * `text` with every match of `pattern` in its view replaced, in the raw text it came from. Page
+ * noise counts only in a text short enough to be rendered as Markdown; a long text is searched in
+ * overlapping windows, so the view never copies more than a window of it.
+ */
+function maskViews(text: string, pattern: RegExp): string {
+  const page = text.length <= MARKDOWN_LIMIT;
+  const spans: [number, number][] = [];
+  for (let start = 0; start < text.length; start += WINDOW) {
+    const end = Math.min(text.length, start + WINDOW + WINDOW_OVERLAP);
+    const view = new DecodedView(start === 0 && end === text.length ? text : text.slice(start, end), page);
+    for (const m of view.text.matchAll(pattern)) {
+      const [from, to] = view.rawSpan(m.index, m.index + m[0].length);
+      spans.push([from + start, to + start]);
+    }
+    if (end === text.length) break;
+  }
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [from, to] of spans.sort((a, b) => a[0] - b[0])) {
+    if (to <= at) continue;
+    out += `${text.slice(at, Math.max(at, from))}${from >= at ? MASK : ''}`;
+    at = to;
+  }
+  return out + text.slice(at);
 }

@@ -99,9 +99,7 @@ function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, m
   for (const [name, s] of Object.entries(pipeline.servers)) {
     const r = resolveOrRefuse({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify, allowHttp: s.allowInsecureHttp }, { contexts }, `servers.${name}`) as Record<string, unknown>;
     const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-    masker.add(str(r.password), `servers.${name}.password`);
-    // The Authorization header is base64 of user:password: a form the password alone does not cover.
-    if (r.password !== undefined && r.password !== null) masker.add(Buffer.from(`${str(r.username) ?? ''}:${str(r.password)}`).toString('base64'), `servers.${name}.password`);
+    masker.addLogin(str(r.username), str(r.password), `servers.${name}.password`);
     try {
       const inUrl = new URL(String(r.url ?? '')).password;
       if (inUrl) masker.add(decodeURIComponent(inUrl), `servers.${name}.url`);

@@ -1,5 +1,5 @@
 // Text made safe for where it goes: control characters made visible, HTML escaped, a Markdown
-// table cell. Below every renderer and every log, so both use one definition.
+// table cell, a regular expression. Below every renderer and every log, so both use one definition.
 
 /**
  * Control characters made visible: every C0 control but tab and newline (ESC, NUL, CR...), DEL
@@ -27,4 +27,9 @@ export function noMentions(text: string): string {
 /** Text in a Markdown table cell or list item: no pipes, line breaks, HTML, links, controls or mentions. */
 export function cell(text: string): string {
   return noMentions(visibleControls(text.replace(/\r?\n|\r/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/[[\]]/g, '\\$&'));
+}
+
+/** Text matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

@@ -74,8 +74,7 @@ function buildRequest(method: string, target: string, text: string | undefined, 
 
 /** The credentials of the call: masked in everything it prints, as a server may echo them. */
 function credentialsOf(server: ServerConfig, request: RawRequest, masker: Masker): void {
-  masker.add(server.password, 'the server password');
-  if (server.password !== undefined) masker.add(Buffer.from(`${server.username ?? ''}:${server.password}`).toString('base64'), 'the server password');
+  masker.addLogin(server.username, server.password, 'the server password');
   const walk = (value: unknown, key = ''): void => {
     if (typeof value === 'string' && CREDENTIAL_FIELDS.has(key)) masker.add(value, `--data ${key}`);
     else if (Array.isArray(value)) value.forEach((v) => walk(v));

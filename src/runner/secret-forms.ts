@@ -1,0 +1,50 @@
+// The texts a secret may be written as before any escaping (the masker also undoes every escape
+// of the text it searches: text/decoded-view.ts), and the spellings a CI system's own log masking
+// is told.
+
+/** Shorter secrets are masked only in credential fields: in free text they would mask everything. */
+export const MIN_LENGTH = 3;
+
+/** The texts a secret may be written as before any escaping: itself, each line, base64. */
+export function secretForms(secret: string): string[] {
+  const texts = textsOf(secret);
+  return unique([...texts, ...texts.flatMap(base64Forms)]);
+}
+
+/** A secret, trimmed, and each line of a multi-line one. */
+function textsOf(secret: string): string[] {
+  const texts = [secret.trim()];
+  if (/[\r\n]/.test(texts[0]!)) for (const line of secret.split(/\r?\n/)) if (line.trim().length >= MIN_LENGTH) texts.push(line.trim());
+  return texts;
+}
+
+const unique = (forms: string[]) => [...new Set(forms)].filter((f) => f.length >= MIN_LENGTH);
+
+/**
+ * Base64 of a text, standard and URL-safe, with and without padding, and inside a longer encoding
+ * (`user:password`, a token in a JSON blob): at each of the three byte offsets, the characters
+ * that depend on the text alone.
+ */
+function base64Forms(text: string): string[] {
+  const bytes = Buffer.from(text);
+  const urlSafe = (b64: string) => b64.replace(/\+/g, '-').replace(/\//g, '_');
+  const padded = bytes.toString('base64');
+  const unpadded = padded.replace(/=+$/, '');
+  const out = [padded, urlSafe(padded), unpadded, urlSafe(unpadded)];
+  for (const shift of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '');
+    const core = encoded.slice([0, 2, 3][shift], (shift + bytes.length) % 3 === 0 ? undefined : -1);
+    if (shift === 0 || core.length >= 6) out.push(core, urlSafe(core));
+  }
+  return out;
+}
+
+/**
+ * The spellings a CI system's own log masking is told: each text and its base64, and the secret
+ * JSON-, URL- and HTML-escaped. GitHub's and Azure's runners derive the other encodings themselves.
+ */
+export function ciForms(secret: string): string[] {
+  const texts = textsOf(secret);
+  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return unique([...texts.flatMap((t) => [t, Buffer.from(t).toString('base64')]), JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), html]);
+}

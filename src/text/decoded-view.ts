@@ -1,0 +1,134 @@
+// Text as a reader sees it once every escape is undone: percent-encoding (either case, UTF-8
+// runs), HTML references (named, decimal, hex), JSON escapes (`\"`, `\/`, `\u00e9`), and what a
+// rendered page hides dropped (emphasis and strike marks, code-span backticks, link brackets and
+// targets, Markdown's backslash escapes, zero-width characters). The masker
+// looks for a secret's view in the text's view, so a secret spelt in any of these ways, or split
+// by Markdown that a page joins again, is found; each match maps back to the raw text it came from.
+import { characterEntities } from 'character-entities';
+
+/** Each escape, at the position of its first character (sticky). */
+const ESCAPE: Readonly<Record<string, RegExp>> = {
+  '%': /(?:%[0-9a-fA-F]{2})+/y,
+  '&': /&(?:#\d+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z][A-Za-z0-9]*;)/y,
+  '\\': /\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt]|(?=[!-/:-@[-`{-~]))/y,
+  ']': /\](?:\([^)\s]*\))?/y,
+};
+
+/** Characters a page may not show: emphasis and strike marks, backticks, `[`, zero-width characters. */
+function hidden(code: number): boolean {
+  return code === 42 || code === 95 || code === 126 || code === 96 || code === 91 || (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff || code === 0xad;
+}
+
+/** A character a page may drop: hidden, a link's `]` or a Markdown escape's backslash. */
+export function hiddenOnPage(char: string): boolean {
+  return char.length === 1 && (hidden(char.charCodeAt(0)) || char === ']' || char === '\\');
+}
+
+/** The escape starting at `at`, or '' when none does. */
+function escapeAt(raw: string, at: number): string {
+  const pattern = ESCAPE[raw[at]!];
+  if (!pattern) return '';
+  pattern.lastIndex = at;
+  return pattern.exec(raw)?.[0] ?? '';
+}
+
+/** A run of raw text standing for other text in the view. */
+function decode(token: string): string {
+  const first = token[0];
+  if (first === '%') {
+    try {
+      return decodeURIComponent(token);
+    } catch {
+      return token; // not UTF-8: left as written
+    }
+  }
+  if (first === '&') {
+    if (token[1] !== '#') return characterEntities[token.slice(1, -1)] ?? token;
+    const hex = token[2] === 'x' || token[2] === 'X';
+    const code = parseInt(token.slice(hex ? 3 : 2), hex ? 16 : 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : token;
+  }
+  if (first === ']') return '';
+  if (first === '\\') {
+    if (token.length === 1) return '';
+    if (token[1] === 'u') return String.fromCharCode(parseInt(token.slice(2), 16));
+    return { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }[token[1] as 'b'] ?? token[1]!;
+  }
+  return token;
+}
+
+export class DecodedView {
+  /** The text as a reader sees it. */
+  readonly text: string;
+  // Where each replaced token starts in the view and in the raw text, and how long it is in each.
+  private readonly at: number[] = [];
+  private readonly rawAt: number[] = [];
+  private readonly len: number[] = [];
+  private readonly rawLen: number[] = [];
+
+  /** `page`: also drop what a rendered page hides (for text short enough to be rendered as Markdown). */
+  constructor(raw: string, page: boolean) {
+    const parts: string[] = [];
+    let copied = 0;
+    let shift = 0;
+    const replace = (at: number, rawLen: number, view: string) => {
+      if (at > copied) parts.push(raw.slice(copied, at));
+      if (view) parts.push(view);
+      copied = at + rawLen;
+      this.at.push(at + shift);
+      this.rawAt.push(at);
+      this.len.push(view.length);
+      this.rawLen.push(rawLen);
+      shift += view.length - rawLen;
+    };
+    for (let at = 0; at < raw.length; at++) {
+      const code = raw.charCodeAt(at);
+      if (page && hidden(code)) {
+        let end = at + 1;
+        while (end < raw.length && hidden(raw.charCodeAt(end))) end++;
+        replace(at, end - at, '');
+        at = end - 1;
+      } else if (((code === 37 || code === 38 || code === 92) && at + 1 < raw.length && raw.charCodeAt(at + 1) > 32) || (page && code === 93)) {
+        const token = escapeAt(raw, at);
+        if (token === '' || (!page && token[0] === '\\' && token.length === 1)) continue;
+        const view = decode(token);
+        if (view !== token) replace(at, token.length, view);
+        at += token.length - 1;
+      }
+    }
+    this.text = copied === 0 ? raw : parts.join('') + raw.slice(copied);
+  }
+
+  /** Each stretch of the raw text that reads differently in the view, in order. */
+  *edits(): Generator<{ rawAt: number; rawLength: number; text: string }> {
+    for (let k = 0; k < this.at.length; k++) yield { rawAt: this.rawAt[k]!, rawLength: this.rawLen[k]!, text: this.text.slice(this.at[k]!, this.at[k]! + this.len[k]!) };
+  }
+
+  /** The raw text behind the view's characters [start, end). */
+  rawSpan(start: number, end: number): [number, number] {
+    return [this.rawOf(start)[0], this.rawOf(end - 1)[1]];
+  }
+
+  private rawOf(index: number): [number, number] {
+    let lo = 0;
+    let hi = this.at.length - 1;
+    let k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid]! <= index) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (k === -1) return [index, index + 1];
+    const into = index - this.at[k]!;
+    if (into < this.len[k]!) return [this.rawAt[k]!, this.rawAt[k]! + this.rawLen[k]!];
+    const raw = this.rawAt[k]! + this.rawLen[k]! + into - this.len[k]!;
+    return [raw, raw + 1];
+  }
+}
+
+/** Text in which no escape, hidden character or `+` for a space can hide anything: the plain forms suffice. */
+export function viewIsRaw(text: string): boolean {
+  return !/[%&+\\\]*_~`[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(text);
+}
