@@ -11,7 +11,7 @@ export interface ErrorCodeDoc {
 const usage = (action: string): ErrorCodeDoc => ({ exit: 2, action });
 const step = (action: string): ErrorCodeDoc => ({ exit: 1, action });
 
-export const ERROR_CODES: Readonly<Record<string, ErrorCodeDoc>> = {
+export const ERROR_CODES = {
   // Invalid input (exit 2): nothing was sent.
   PIPELINE_INVALID: usage('fix the file at each FILE:LINE:COL printed; `enginectl validate` lists them all'),
   BAD_ARGUMENTS: usage('fix the command line; `enginectl <command> --help` lists the options'),
@@ -69,4 +69,9 @@ export const ERROR_CODES: Readonly<Record<string, ErrorCodeDoc>> = {
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
   JOURNAL_WRITE_FAILED: step('free space on the journal\'s disk (or choose another --journal), then --resume from it; the run stopped before its next call and every report was written'),
   NOT_FINISHED: step('the run ended during this step (a killed run): resume it from its journal'),
-};
+  // After the run: its outcome stands, a report could not be written.
+  REPORT_NOT_WRITTEN: step('free space or fix the permissions of the report path named (the exit is 1 even when every step succeeded); the other reports were written'),
+} as const satisfies Record<string, ErrorCodeDoc>;
+
+/** A code of the table: the compiler refuses any other. */
+export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,6 +1,8 @@
 // Errors are values with a stable code, an exit code from the contract and a message for a person.
 // Only the edge (the CLI's main, an action's main) turns them into process state.
 
+import type { ErrorCode } from './error-codes.ts';
+
 /** Exit codes of the product contract (pipeline-format.md section 3). */
 export const ExitCode = {
   ok: 0,
@@ -18,7 +20,7 @@ export interface ErrorOptions {
 }
 
 export abstract class EnginectlError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: ErrorCode;
   abstract readonly exitCode: ExitCode;
   readonly hint: string | undefined;
 
@@ -38,7 +40,7 @@ export abstract class EnginectlError extends Error {
 export class UsageError extends EnginectlError {
   readonly exitCode = ExitCode.invalidInput;
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options?: ErrorOptions,
   ) {

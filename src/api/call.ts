@@ -17,6 +17,27 @@ export interface CallSpec extends Omit<HttpRequest, 'signal' | 'timeoutMs'> {
   resource?: string | undefined;
 }
 
+/** A call as the dry run shows it: the request a CallSpec sends, its body as a value. */
+export interface PlannedCall {
+  method: string;
+  path: string;
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+  contentType?: string | undefined;
+}
+
+/** The call a client method sends, as the dry run shows it. */
+export function planned(spec: CallSpec): PlannedCall {
+  const call: PlannedCall = { method: spec.method, path: spec.path };
+  if (spec.query && Object.keys(spec.query).length > 0) call.query = spec.query as Record<string, unknown>;
+  if (spec.body && 'json' in spec.body) call.body = spec.body.json;
+  else if (spec.body) {
+    call.body = spec.body.text;
+    call.contentType = spec.body.contentType;
+  }
+  return call;
+}
+
 /** The response as a plain value: JSON when the body is JSON, else its text; null when empty. */
 export function responseValue(response: HttpResponse): unknown {
   if (response.text === '') return null;

@@ -1,6 +1,6 @@
 // Classes area (enterprise-api.md 4.1): hierarchy, schemas and entities.
 import { z } from 'zod';
-import { parseBody, type Caller, type CallOptions } from './call.ts';
+import { parseBody, type Caller, type CallOptions, type CallSpec } from './call.ts';
 import { ClassKeyList, ClassSchema, Entity, EntityList, type EntityFields } from './schemas/index.ts';
 
 const BASE = '/api/classes/v1';
@@ -8,6 +8,27 @@ const seg = (v: string | number) => encodeURIComponent(String(v));
 
 export type EntityId = string | number;
 export type WriteMethod = 'POST' | 'PATCH' | 'PUT';
+
+/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+export const classesCalls = {
+  /** Entities of the class and of its child classes; `where` holds equality filters. */
+  list: (classKey: number, where: Record<string, string | number | boolean> = {}): CallSpec => ({
+    method: 'GET',
+    path: `${BASE}/classes/${seg(classKey)}/entities`,
+    query: where,
+    resource: `class ${classKey}`,
+  }),
+  get: (id: EntityId, classKey?: number): CallSpec => ({ method: 'GET', path: entityPath(id, classKey), resource: entityName(id, classKey) }),
+  /** The body is an array holding one entity object, as the samples send. */
+  create: (classKey: number, fields: EntityFields): CallSpec => ({ method: 'POST', path: `${BASE}/classes/${seg(classKey)}/entities`, body: { json: [fields] }, resource: `class ${classKey}` }),
+  update: (id: EntityId, fields: EntityFields, classKey?: number, method: WriteMethod = 'PATCH'): CallSpec => ({
+    method,
+    path: entityPath(id, classKey),
+    body: { json: [fields] },
+    resource: entityName(id, classKey),
+  }),
+  delete: (id: EntityId, classKey?: number): CallSpec => ({ method: 'DELETE', path: entityPath(id, classKey), resource: entityName(id, classKey) }),
+};
 
 export class ClassesApi {
   constructor(private readonly call: Caller) {}
@@ -30,35 +51,27 @@ export class ClassesApi {
 
   /** Entities of the class and of its child classes; `where` holds equality filters. */
   list(classKey: number, where: Record<string, string | number | boolean> = {}, options?: CallOptions): Promise<Entity[]> {
-    return this.call.json(
-      { method: 'GET', path: `${BASE}/classes/${seg(classKey)}/entities`, query: where, resource: `class ${classKey}` },
-      EntityList,
-      options,
-    );
+    return this.call.json(classesCalls.list(classKey, where), EntityList, options);
   }
 
   /** One entity, by its id alone (the stable route) or within a class. */
   get(id: EntityId, classKey?: number, options?: CallOptions): Promise<Entity> {
-    return this.call.json({ method: 'GET', path: entityPath(id, classKey), resource: entityName(id, classKey) }, Entity, options);
+    return this.call.json(classesCalls.get(id, classKey), Entity, options);
   }
 
   /** Creates an entity; the body is an array holding one entity object, as the samples send. */
   async create(classKey: number, fields: EntityFields, options?: CallOptions): Promise<Entity> {
-    return this.call.json(
-      { method: 'POST', path: `${BASE}/classes/${seg(classKey)}/entities`, body: { json: [fields] }, resource: `class ${classKey}` },
-      Entity,
-      options,
-    );
+    return this.call.json(classesCalls.create(classKey, fields), Entity, options);
   }
 
   /** Updates only the given fields (POST, PATCH and PUT are equivalent partial updates). */
   update(id: EntityId, fields: EntityFields, classKey?: number, method: WriteMethod = 'PATCH', options?: CallOptions): Promise<Entity> {
-    return this.call.json({ method, path: entityPath(id, classKey), body: { json: [fields] }, resource: entityName(id, classKey) }, Entity, options);
+    return this.call.json(classesCalls.update(id, fields, classKey, method), Entity, options);
   }
 
   /** Deletes an entity; the body of the 200 is not specified and returned as it came. */
   async delete(id: EntityId, classKey?: number, options?: CallOptions): Promise<unknown> {
-    const spec = { method: 'DELETE', path: entityPath(id, classKey), resource: entityName(id, classKey) };
+    const spec = classesCalls.delete(id, classKey);
     const response = await this.call.ok(spec, options);
     if (response.text === '') return null;
     return parseBody(spec, this.call.transport, response, z.unknown());

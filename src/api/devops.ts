@@ -1,7 +1,7 @@
 // DevOps area (enterprise-api.md 4.4): transaction-log clear, replication, system and vfs updates.
 // None of the POSTs here is ever retried implicitly.
 import { z } from 'zod';
-import { parseBody, statusError, type Caller, type CallOptions } from './call.ts';
+import { parseBody, statusError, type Caller, type CallOptions, type CallSpec } from './call.ts';
 import {
   ReplicationConfig,
   ReplicationResultList,
@@ -23,12 +23,24 @@ export interface SyncOutcome {
   failed: number;
 }
 
+/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+export const devopsCalls = {
+  clearTransactionLog: (): CallSpec => ({ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH, statusOnly: true }),
+  /** One configuration, or every enabled one when `configKey` is undefined. */
+  sync: (configKey?: number): CallSpec =>
+    configKey === undefined
+      ? { method: 'POST', path: `${BASE}/replication/sync` }
+      : { method: 'POST', path: `${BASE}/replication/configs/${configKey}/sync`, resource: `replication configuration ${configKey}` },
+  updateSystem: (body: SystemUpdateOptions): CallSpec => ({ method: 'POST', path: `${BASE}/update/system`, body: { json: body } }),
+  updateVfs: (body: VfsUpdateOptions): CallSpec => ({ method: 'POST', path: `${BASE}/update/vfs`, body: { json: body } }),
+};
+
 export class DevOpsApi {
   constructor(private readonly call: Caller) {}
 
   /** Empties iLog per the system's own log-cleanup configuration. Only the status is specified. */
   async clearTransactionLog(options?: CallOptions): Promise<{ status: number }> {
-    const response = await this.call.ok({ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH, statusOnly: true }, options);
+    const response = await this.call.ok(devopsCalls.clearTransactionLog(), options);
     return { status: response.status };
   }
 
@@ -49,10 +61,7 @@ export class DevOpsApi {
    * carries the result array is a result (some targets failed), not an error.
    */
   async sync(configKey?: number, options?: CallOptions): Promise<SyncOutcome> {
-    const spec =
-      configKey === undefined
-        ? { method: 'POST', path: `${BASE}/replication/sync` }
-        : { method: 'POST', path: `${BASE}/replication/configs/${configKey}/sync`, resource: `replication configuration ${configKey}` };
+    const spec = devopsCalls.sync(configKey);
     const response = await this.call.send(spec, options);
     if (response.status === 500) {
       const parsed = ReplicationResultList.safeParse(safeJson(response.text));
@@ -64,11 +73,11 @@ export class DevOpsApi {
   }
 
   updateSystem(body: SystemUpdateOptions, options?: CallOptions): Promise<z.infer<typeof UpdateResult>> {
-    return this.call.json({ method: 'POST', path: `${BASE}/update/system`, body: { json: body } }, UpdateResult, options);
+    return this.call.json(devopsCalls.updateSystem(body), UpdateResult, options);
   }
 
   updateVfs(body: VfsUpdateOptions, options?: CallOptions): Promise<z.infer<typeof UpdateResult>> {
-    return this.call.json({ method: 'POST', path: `${BASE}/update/vfs`, body: { json: body } }, UpdateResult, options);
+    return this.call.json(devopsCalls.updateVfs(body), UpdateResult, options);
   }
 }
 

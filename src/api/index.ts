@@ -3,6 +3,10 @@ export { EngineClient, type ServerConfig, type ClientDeps, type RawRequest, type
 export { ApiError, fateUnknown, type ApiErrorCode } from './errors.ts';
 export { deadline, type Deadline } from './deadline.ts';
 export type { SyncOutcome } from './devops.ts';
-export type { CallOptions } from './call.ts';
+export { planned, type CallOptions, type CallSpec, type PlannedCall } from './call.ts';
+export { classesCalls } from './classes.ts';
+export { devopsCalls } from './devops.ts';
+export { licensingCalls } from './licensing.ts';
+export { monitoringCalls } from './monitoring.ts';
 export { DEFAULT_TIMEOUT_MS, type CallObserver, type SentCall } from './transport.ts';
 export * from './schemas/index.ts';

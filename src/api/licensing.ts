@@ -2,7 +2,7 @@
 // the License resource has no other key, and removal answers 204 "when the product no longer has
 // a license".
 import { z } from 'zod';
-import { invalidResponse, type Caller, type CallOptions } from './call.ts';
+import { invalidResponse, type Caller, type CallOptions, type CallSpec } from './call.ts';
 import { Extension, License, LicenseCreateRequest, Product } from './schemas/index.ts';
 
 const BASE = '/api/licensing/v1';
@@ -12,11 +12,21 @@ export interface RemoveResult {
   status: 200 | 204;
 }
 
+/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+export const licensingCalls = {
+  licenses: (): CallSpec => ({ method: 'GET', path: `${BASE}/licenses` }),
+  products: (): CallSpec => ({ method: 'GET', path: `${BASE}/products` }),
+  remove: (key: number): CallSpec => ({ method: 'DELETE', path: `${BASE}/licenses/${key}`, resource: `license ${key}` }),
+  /** The encrypted license code, sent as text/plain. */
+  add: (code: string): CallSpec => ({ method: 'POST', path: `${BASE}/licenses`, body: { text: code, contentType: 'text/plain' } }),
+  create: (body: LicenseCreateRequest): CallSpec => ({ method: 'POST', path: `${BASE}/licenses/create`, body: { json: body }, accept: 'text/plain' }),
+};
+
 export class LicensingApi {
   constructor(private readonly call: Caller) {}
 
   licenses(options?: CallOptions): Promise<License[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/licenses` }, z.array(License), options);
+    return this.call.json(licensingCalls.licenses(), z.array(License), options);
   }
 
   license(key: number, options?: CallOptions): Promise<License> {
@@ -24,22 +34,19 @@ export class LicensingApi {
   }
 
   async remove(key: number, options?: CallOptions): Promise<RemoveResult> {
-    const response = await this.call.ok({ method: 'DELETE', path: `${BASE}/licenses/${key}`, resource: `license ${key}` }, options);
+    const response = await this.call.ok(licensingCalls.remove(key), options);
     return { status: response.status === 204 ? 204 : 200 };
   }
 
   /** Adds the licenses held in an encrypted license code (sent as text/plain). */
   async add(code: string, options?: CallOptions): Promise<{ status: number }> {
-    const response = await this.call.ok(
-      { method: 'POST', path: `${BASE}/licenses`, body: { text: code, contentType: 'text/plain' } },
-      options,
-    );
+    const response = await this.call.ok(licensingCalls.add(code), options);
     return { status: response.status };
   }
 
   /** Asks the server for an encrypted license code (text/plain) to give to `add`. */
   async create(body: LicenseCreateRequest, options?: CallOptions): Promise<string> {
-    const spec = { method: 'POST', path: `${BASE}/licenses/create`, body: { json: body }, accept: 'text/plain' };
+    const spec = licensingCalls.create(body);
     const response = await this.call.ok(spec, options);
     const code = response.text.trim();
     if (code === '') {
@@ -54,7 +61,7 @@ export class LicensingApi {
   }
 
   products(options?: CallOptions): Promise<Product[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/products` }, z.array(Product), options);
+    return this.call.json(licensingCalls.products(), z.array(Product), options);
   }
 
   product(key: number, options?: CallOptions): Promise<Product> {

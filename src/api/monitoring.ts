@@ -1,29 +1,35 @@
 // Monitoring area (enterprise-api.md 4.3). Data is refreshed about every 2 minutes; only Engines
 // that reported within 5 minutes are listed.
 import { z } from 'zod';
-import type { Caller, CallOptions } from './call.ts';
+import type { Caller, CallOptions, CallSpec } from './call.ts';
 import { ApplicationSessionInfo, EngineAlert, EngineInfo } from './schemas/index.ts';
 
 const BASE = '/api/monitoring/v1';
 const seg = encodeURIComponent;
 
+/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+export const monitoringCalls = {
+  engines: (): CallSpec => ({ method: 'GET', path: `${BASE}/engines` }),
+  engine: (engineId: string): CallSpec => ({ method: 'GET', path: `${BASE}/engines/${seg(engineId)}`, resource: `Engine ${engineId}` }),
+  engineSessions: (engineId: string): CallSpec => ({ method: 'GET', path: `${BASE}/engines/${seg(engineId)}/sessions`, resource: `Engine ${engineId}` }),
+  engineAlerts: (engineId: string): CallSpec => ({ method: 'GET', path: `${BASE}/engines/${seg(engineId)}/alerts`, resource: `Engine ${engineId}` }),
+  sessions: (): CallSpec => ({ method: 'GET', path: `${BASE}/sessions` }),
+  alerts: (): CallSpec => ({ method: 'GET', path: `${BASE}/alerts` }),
+};
+
 export class MonitoringApi {
   constructor(private readonly call: Caller) {}
 
   engines(options?: CallOptions): Promise<EngineInfo[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/engines` }, z.array(EngineInfo), options);
+    return this.call.json(monitoringCalls.engines(), z.array(EngineInfo), options);
   }
 
   engine(engineId: string, options?: CallOptions): Promise<EngineInfo> {
-    return this.call.json({ method: 'GET', path: `${BASE}/engines/${seg(engineId)}`, resource: `Engine ${engineId}` }, EngineInfo, options);
+    return this.call.json(monitoringCalls.engine(engineId), EngineInfo, options);
   }
 
   engineSessions(engineId: string, options?: CallOptions): Promise<ApplicationSessionInfo[]> {
-    return this.call.json(
-      { method: 'GET', path: `${BASE}/engines/${seg(engineId)}/sessions`, resource: `Engine ${engineId}` },
-      z.array(ApplicationSessionInfo),
-      options,
-    );
+    return this.call.json(monitoringCalls.engineSessions(engineId), z.array(ApplicationSessionInfo), options);
   }
 
   engineSession(engineId: string, sessionId: string, options?: CallOptions): Promise<ApplicationSessionInfo> {
@@ -39,15 +45,11 @@ export class MonitoringApi {
   }
 
   engineAlerts(engineId: string, options?: CallOptions): Promise<EngineAlert[]> {
-    return this.call.json(
-      { method: 'GET', path: `${BASE}/engines/${seg(engineId)}/alerts`, resource: `Engine ${engineId}` },
-      z.array(EngineAlert),
-      options,
-    );
+    return this.call.json(monitoringCalls.engineAlerts(engineId), z.array(EngineAlert), options);
   }
 
   sessions(options?: CallOptions): Promise<ApplicationSessionInfo[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/sessions` }, z.array(ApplicationSessionInfo), options);
+    return this.call.json(monitoringCalls.sessions(), z.array(ApplicationSessionInfo), options);
   }
 
   session(sessionId: string, options?: CallOptions): Promise<ApplicationSessionInfo> {
@@ -59,6 +61,6 @@ export class MonitoringApi {
   }
 
   alerts(options?: CallOptions): Promise<EngineAlert[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/alerts` }, z.array(EngineAlert), options);
+    return this.call.json(monitoringCalls.alerts(), z.array(EngineAlert), options);
   }
 }

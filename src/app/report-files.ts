@@ -1,6 +1,7 @@
 // Writing the report files a run asked for. Paths are checked before the run (a
 // deployment must not start when its report cannot be written); after the run every report is
 // attempted even when another fails, and failures are collected for the caller to tell.
+import type { ErrorCode } from '../error-codes.ts';
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { writeAtomic, type AtomicFs } from './atomic-write.ts';
@@ -42,6 +43,9 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
 export function fullReportOf(paths: ReportPaths): string | undefined {
   return [paths.html, paths.json].filter(Boolean).join(' and ') || undefined;
 }
+
+/** The code printed for a report that could not be written (the others still are; the exit is 1). */
+export const REPORT_NOT_WRITTEN = { code: 'REPORT_NOT_WRITTEN' } as const satisfies { code: ErrorCode };
 
 /** Writes every report asked for, each whole or not at all (atomic-write.ts); one failing never stops the others. */
 export async function writeReports(r: Renderings, paths: ReportPaths, fs?: AtomicFs): Promise<{ written: string[]; failed: string[] }> {

@@ -11,10 +11,10 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun
   const doubt = doubtOf(state);
   const answered = doubt?.status === undefined ? '' : ` (answered ${doubt.status}; the run ended before its result was recorded)`;
   const error = doubt
-    ? { code: 'IN_DOUBT', message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`, hint: IN_DOUBT_HINT }
+    ? { code: 'IN_DOUBT' as const, message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`, hint: IN_DOUBT_HINT }
     : state?.started
-      ? { code: 'NOT_FINISHED', message: 'the run ended before this step finished', hint: 'run it again with --resume JOURNAL' }
-      : { code: 'NOT_STARTED', message: 'not started: the run ended before it' };
+      ? { code: 'NOT_FINISHED' as const, message: 'the run ended before this step finished', hint: 'run it again with --resume JOURNAL' }
+      : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
   const decision = state?.decision;
   return {
     key: p.key,

@@ -1,9 +1,11 @@
 // The run's result: one record per step instance, the model every report renders.
 
+import type { ErrorCode } from '../error-codes.ts';
+
 export type Outcome = 'success' | 'failure' | 'skipped' | 'cancelled';
 
 export interface StepError {
-  code: string;
+  code: ErrorCode;
   message: string;
   hint?: string | undefined;
 }

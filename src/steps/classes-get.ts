@@ -1,12 +1,10 @@
 // classes/get: GET entities/{id}, or classes/{class}/entities/{id}.
+import { classesCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) => z.strictObject({ id: w(z.union([z.number().int(), z.string().min(1)])), class: w(intKey).optional() });
-
-export const entityPath = (id: string | number, cls?: number) =>
-  cls === undefined ? `/api/classes/v1/entities/${encodeURIComponent(id)}` : `/api/classes/v1/classes/${cls}/entities/${encodeURIComponent(id)}`;
 
 export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'classes/get',
@@ -15,7 +13,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['entity'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [{ method: 'GET', path: entityPath(i.id, i.class) }],
+  plan: (i) => [planned(classesCalls.get(i.id, i.class))],
   async run(i, env) {
     const entity = await env.client().classes.get(i.id, i.class, env.call);
     return { outputs: { entity }, result: entity, figures: `entity ${entity.ikey} of class ${entity.iclass}` };

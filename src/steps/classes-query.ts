@@ -1,4 +1,5 @@
 // classes/query: GET classes/{class}/entities?field=value (entities of child classes included).
+import { classesCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -13,7 +14,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['entities', 'count'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [{ method: 'GET', path: `/api/classes/v1/classes/${i.class}/entities`, query: i.where }],
+  plan: (i) => [planned(classesCalls.list(i.class, i.where ?? {}))],
   async run(i, env) {
     const entities = await env.client().classes.list(i.class, i.where ?? {}, env.call);
     return { outputs: { entities, count: entities.length }, result: entities, figures: `${entities.length} entit${entities.length === 1 ? 'y' : 'ies'}` };

@@ -1,6 +1,6 @@
 // classes/create, classes/update, classes/delete: entity writes (POST, PATCH, DELETE).
+import { classesCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
-import { entityPath } from './classes-get.ts';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 import { entityCreated, entityDeleted, entityUpdated } from './verify-entity.ts';
@@ -20,7 +20,7 @@ export const classesCreate = defineStep<z.infer<ReturnType<typeof createInputs>>
   readOnly: false,
   needsServer: true,
   verify: entityCreated,
-  plan: (i) => [{ method: 'POST', path: `/api/classes/v1/classes/${i.class}/entities`, body: [i.fields] }],
+  plan: (i) => [planned(classesCalls.create(i.class, i.fields))],
   async run(i, env) {
     const entity = await env.client().classes.create(i.class, i.fields, env.call);
     return { outputs: { entity }, result: entity, figures: `created entity ${entity.ikey} in class ${entity.iclass}` };
@@ -35,7 +35,7 @@ export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>
   readOnly: false,
   needsServer: true,
   verify: entityUpdated,
-  plan: (i) => [{ method: 'PATCH', path: entityPath(i.id, i.class), body: [i.fields] }],
+  plan: (i) => [planned(classesCalls.update(i.id, i.fields, i.class, 'PATCH'))],
   async run(i, env) {
     const entity = await env.client().classes.update(i.id, i.fields, i.class, 'PATCH', env.call);
     return { outputs: { entity }, result: entity, figures: `entity ${entity.ikey} now at version ${entity.iversion ?? '?'}` };
@@ -50,7 +50,7 @@ export const classesDelete = defineStep<z.infer<ReturnType<typeof deleteInputs>>
   readOnly: false,
   needsServer: true,
   verify: entityDeleted,
-  plan: (i) => [{ method: 'DELETE', path: entityPath(i.id, i.class) }],
+  plan: (i) => [planned(classesCalls.delete(i.id, i.class))],
   async run(i, env) {
     const entity = await env.client().classes.delete(i.id, i.class, env.call);
     return { outputs: { entity }, result: entity, figures: `deleted entity ${i.id}` };

@@ -1,4 +1,5 @@
 // licensing/check: the licenses of a product (key or name) and the days before the first expires.
+import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { defineStep, type Wrap } from './types.ts';
 
@@ -17,10 +18,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['licenses', 'days-left'],
   readOnly: true,
   needsServer: true,
-  plan: () => [
-    { method: 'GET', path: '/api/licensing/v1/licenses' },
-    { method: 'GET', path: '/api/licensing/v1/products' },
-  ],
+  plan: () => [planned(licensingCalls.licenses()), planned(licensingCalls.products())],
   async run(i, env) {
     const api = env.client().licensing;
     // Both reads at once; when one fails the other is stopped and awaited, so no call (or retry

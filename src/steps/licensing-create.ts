@@ -1,4 +1,5 @@
 // licensing/create: POST licenses/create; the code it answers is an output, and masked.
+import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { licenseTypeName, LICENSE_TYPES, LICENSE_TYPE_CODES, type LicenseCreateRequest } from '../api/schemas/licensing.ts';
 import { intKey, listOf } from './inputs.ts';
@@ -50,7 +51,7 @@ export default defineStep<Inputs>({
   secretOutputs: ['code'],
   readOnly: false,
   needsServer: true,
-  plan: (i) => [{ method: 'POST', path: '/api/licensing/v1/licenses/create', body: body(i) }],
+  plan: (i) => [planned(licensingCalls.create(body(i)))],
   async run(i, env) {
     const code = await env.client().licensing.create(body(i), env.call);
     env.secret(code);

@@ -1,4 +1,5 @@
 // licensing/remove: DELETE licenses/{key}; 204 (already without license) is a success.
+import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -14,7 +15,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   readOnly: false,
   needsServer: true,
   verify: licenseRemoved,
-  plan: (i) => [{ method: 'DELETE', path: `/api/licensing/v1/licenses/${i.key}` }],
+  plan: (i) => [planned(licensingCalls.remove(i.key))],
   async run(i, env) {
     const { status } = await env.client().licensing.remove(i.key, env.call);
     return { outputs: { status }, figures: status === 204 ? 'already without license (204)' : 'removed (200)' };

@@ -1,4 +1,5 @@
 // monitoring/alerts: fails when an alert at or above `fail-on` is raised (ignoring `ignore-codes`).
+import { monitoringCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { listOf } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -19,7 +20,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['warnings', 'criticals', 'alerts'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [{ method: 'GET', path: i.engine ? `/api/monitoring/v1/engines/${encodeURIComponent(i.engine)}/alerts` : '/api/monitoring/v1/alerts' }],
+  plan: (i) => [planned(i.engine ? monitoringCalls.engineAlerts(i.engine) : monitoringCalls.alerts())],
   async run(i, env) {
     const api = env.client().monitoring;
     const all = i.engine ? await api.engineAlerts(i.engine, env.call) : await api.alerts(env.call);

@@ -2,6 +2,7 @@
 // is online only if it reported within the last 5 minutes (enterprise-api.md 3, 8.2): the list
 // route shows only those; the single-Engine route answers for any Engine that exists, so its
 // updatedAt is checked here.
+import { monitoringCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
 import type { EngineInfo } from '../api/schemas/monitoring.ts';
@@ -32,7 +33,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['online', 'engines', 'missing'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [{ method: 'GET', path: i.engine ? `/api/monitoring/v1/engines/${encodeURIComponent(i.engine)}` : '/api/monitoring/v1/engines' }],
+  plan: (i) => [planned(i.engine ? monitoringCalls.engine(i.engine) : monitoringCalls.engines())],
   async run(i, env) {
     const minOnline = i['min-online'] ?? 1;
     const expected = i.engines ?? [];

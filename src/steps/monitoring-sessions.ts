@@ -1,4 +1,5 @@
 // monitoring/sessions: counts active sessions; with `max-active`, a gate (optionally waiting).
+import { monitoringCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
 import { notMet, pollUntil } from './gate.ts';
@@ -19,7 +20,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['active'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [{ method: 'GET', path: i.engine ? `/api/monitoring/v1/engines/${encodeURIComponent(i.engine)}/sessions` : '/api/monitoring/v1/sessions' }],
+  plan: (i) => [planned(i.engine ? monitoringCalls.engineSessions(i.engine) : monitoringCalls.sessions())],
   async run(i, env) {
     const max = i['max-active'];
     const want = max === undefined ? 'sessions counted' : `at most ${max} active session(s)${i.engine ? ` on ${i.engine}` : ''}`;

@@ -1,6 +1,7 @@
 // replication/sync: POST replication/configs/{key}/sync, or replication/sync for every enabled one.
 // HTTP 500 means at least one replication failed (enterprise-api.md 4.4): the step fails, always,
 // whatever the result array says.
+import { devopsCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -14,7 +15,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['results', 'succeeded', 'failed', 'inserts', 'updates', 'deletes'],
   readOnly: false,
   needsServer: true,
-  plan: (i) => [{ method: 'POST', path: i.config === undefined ? '/api/devops/v1/replication/sync' : `/api/devops/v1/replication/configs/${i.config}/sync` }],
+  plan: (i) => [planned(devopsCalls.sync(i.config))],
   async run(i, env) {
     const outcome = await env.client().devops.sync(i.config, env.call);
     const sum = (k: 'numInserts' | 'numUpdates' | 'numDeletes') => outcome.results.reduce((n, r) => n + (r.stats?.[k] ?? 0), 0);

@@ -1,6 +1,6 @@
 // transaction-log/clear: POST /api/devops/v1/transaction-log/clear.
+import { devopsCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
-import { CLEAR_TRANSACTION_LOG_PATH } from '../api/scopes.ts';
 import { defineStep } from './types.ts';
 
 export default defineStep<Record<string, never>>({
@@ -10,7 +10,7 @@ export default defineStep<Record<string, never>>({
   outputs: ['status'],
   readOnly: false,
   needsServer: true,
-  plan: () => [{ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH }],
+  plan: () => [planned(devopsCalls.clearTransactionLog())],
   async run(_inputs, env) {
     const { status } = await env.client().devops.clearTransactionLog(env.call);
     return { outputs: { status }, figures: `HTTP ${status}` };

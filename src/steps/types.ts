@@ -1,7 +1,8 @@
 // What a step type is: its inputs (a zod schema), the calls it makes, how it runs, its outputs.
 import type { z } from 'zod';
-import type { CallOptions, EngineClient } from '../api/index.ts';
+import type { CallOptions, EngineClient, PlannedCall } from '../api/index.ts';
 import type { Expression } from '../expr/index.ts';
+import type { ErrorCode } from '../error-codes.ts';
 
 /**
  * Wraps an input's schema. At load time inputs may still hold `${{ }}` expressions, so the
@@ -19,14 +20,8 @@ export interface TargetDef {
   password?: string | undefined;
 }
 
-/** A call a step would make, for the dry run. */
-export interface PlannedCall {
-  method: string;
-  path: string;
-  query?: Record<string, unknown> | undefined;
-  body?: unknown;
-  contentType?: string | undefined;
-}
+/** A call a step would make, for the dry run: built by the API area that sends it. */
+export type { PlannedCall };
 
 export interface StepLog {
   info(message: string): void;
@@ -58,7 +53,7 @@ export interface StepOutcome {
    * Set when the step fails without an error: success false, a gate not met, an assertion (a
    * message; STEP_FAILED), or an answer the step did not expect (a code and a hint of its own).
    */
-  failure?: string | { code: string; message: string; hint?: string | undefined };
+  failure?: string | { code: ErrorCode; message: string; hint?: string | undefined };
   warnings?: string[];
 }
 

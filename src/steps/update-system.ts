@@ -1,4 +1,5 @@
 // update/system: POST /api/devops/v1/update/system.
+import { devopsCalls, planned } from '../api/index.ts';
 import { SYSTEM_UPDATE_FLAGS, type SystemUpdateOptions } from '../api/schemas/devops.ts';
 import { systemUpdateInputs, updateBody, type UpdateInputs, UPDATE_SECRET_INPUTS } from './update-body.ts';
 import { updateOutcome } from './update-result.ts';
@@ -16,7 +17,7 @@ export default defineStep<UpdateInputs>({
   secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
   verify: enginesUpdated,
-  plan: (i, targets) => [{ method: 'POST', path: '/api/devops/v1/update/system', body: updateBody(i, targets, SYSTEM_UPDATE_FLAGS) }],
+  plan: (i, targets) => [planned(devopsCalls.updateSystem(updateBody(i, targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions))],
   async run(i, env) {
     const body = updateBody(i, env.targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions;
     const result = await env.client().devops.updateSystem(body, env.call);

@@ -154,7 +154,7 @@ test('every golden JUnit file is valid against Jenkins\' junit-10.xsd (xmllint)'
   const hostile = renderJunit(
     buildReport({
       file: 'p.yml', name: 'a "quoted" <name> & \u0001', outcome: 'failure', startedAt: 0, durationMs: 5,
-      steps: [{ key: '0', step: 0, id: undefined, name: ']]> <x/> \u001b[31m', uses: 'assert', matrix: undefined, server: undefined, outcome: 'failure', continuedOnError: false, startedAt: 0, durationMs: 5, attempts: 1, inputs: {}, outputs: {}, figures: undefined, error: { code: 'ASSERT', message: '</failure><!-- \u0000', hint: undefined }, warnings: [], result: null }],
+      steps: [{ key: '0', step: 0, id: undefined, name: ']]> <x/> \u001b[31m', uses: 'assert', matrix: undefined, server: undefined, outcome: 'failure', continuedOnError: false, startedAt: 0, durationMs: 5, attempts: 1, inputs: {}, outputs: {}, figures: undefined, error: { code: 'STEP_FAILED', message: '</failure><!-- \u0000', hint: undefined }, warnings: [], result: null }],
     }),
   );
   writeFileSync(join(dir, 'hostile.xml'), hostile);

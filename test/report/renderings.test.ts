@@ -136,7 +136,7 @@ test('the job summary stays under 1 MiB when the update reports are huge; the JS
 test('a summary of 3,000 step runs is cut at the limit with a pointer, never over it', () => {
   const steps = Array.from({ length: 3000 }, (_, i) => ({
     key: String(i), step: i, id: undefined, name: `step ${i} ${'y'.repeat(300)}`, uses: 'assert', matrix: undefined, server: undefined, outcome: 'failure' as const,
-    continuedOnError: true, startedAt: 0, durationMs: 1, attempts: 1, inputs: {}, outputs: {}, figures: undefined, error: { code: 'X', message: 'z'.repeat(200), hint: undefined }, warnings: [], result: null,
+    continuedOnError: true, startedAt: 0, durationMs: 1, attempts: 1, inputs: {}, outputs: {}, figures: undefined, error: { code: 'STEP_FAILED' as const, message: 'z'.repeat(200), hint: undefined }, warnings: [], result: null,
   }));
   const md = renderMarkdown(buildReport({ file: 'p.yml', name: 'many', outcome: 'failure', startedAt: 0, durationMs: 1, steps }), { fullReport: 'report.json' });
   assert.ok(Buffer.byteLength(md) <= SUMMARY_LIMIT);

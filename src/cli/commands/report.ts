@@ -1,7 +1,7 @@
 // `enginectl report JOURNAL`: the reports of a run rendered from its journal, also of a run that
 // was killed: an instance whose call was sent and never answered shows as in doubt.
 import { releaseOf } from '../../journal/release.ts';
-import { preparePaths, writeReports } from '../../app/report-files.ts';
+import { preparePaths, REPORT_NOT_WRITTEN, writeReports } from '../../app/report-files.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { renderings } from '../../report/renderings.ts';
 import { parseCommandArgs } from '../args.ts';
@@ -47,7 +47,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   io.stdout(`${summaryLine(result)}\n`);
   const { written, failed } = await writeReports(renderings(result), paths);
   for (const p of written) io.stdout(`report: ${p}\n`);
-  for (const f of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${f}\n`);
+  for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
   // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.
   return result.outcome === 'success' && failed.length === 0 && !result.steps.some((s) => s.inDoubt && !s.decision) ? ExitCode.ok : ExitCode.failed;
 }

@@ -4,7 +4,7 @@ import { formatDuration } from '../../duration.ts';
 import { dryRun } from '../../app/dry-run.ts';
 import { Masker } from '../../runner/masker.ts';
 import type { Renderings } from '../../report/renderings.ts';
-import { fullReportOf, preparePaths } from '../../app/report-files.ts';
+import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
 import { setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
@@ -135,7 +135,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     );
     io.stdout(`${summaryLine(result)}\n`);
     for (const path of written) io.stdout(`report: ${path}\n`);
-    for (const failure of failed) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${failure}\n`);
+    for (const failure of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${failure}\n`);
     failed.push(...(await publishToCi(result, rendered, masker)));
     if (halted) {
       io.stderr(`enginectl: ${halted.code}: ${masker.mask(halted.describe())}\n`);
@@ -179,7 +179,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       }
     }
     for (const line of ci.finish(result.outcome, summaryFile, result.steps.some((s) => s.continuedOnError))) io.stdout(`${line}\n`);
-    for (const p of problems) io.stderr(`enginectl: REPORT_NOT_WRITTEN: ${m.mask(p)}\n`);
+    for (const p of problems) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${m.mask(p)}\n`);
     return problems;
   }
 
