@@ -2,6 +2,7 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
+import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { dryRun as planRun } from '../app/dry-run.ts';
@@ -25,7 +26,7 @@ import type { GitHubContext } from './github-context.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
 import { booleanInput, varsLines } from './inputs.ts';
-import { serverEnv, stepPipeline } from './step-pipeline.ts';
+import { actionServer, stepPipeline } from './step-pipeline.ts';
 
 /** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
 const COMMENT_LIMIT = 60_000;
@@ -74,9 +75,10 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
 
 async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const get = deps.kit.getInput;
-  const env = serverEnv(get, deps.env);
+  const env = deps.env;
+  const server = actionServer(get, env);
   if (def.uses) {
-    const pipeline = stepPipeline(def, get, env);
+    const pipeline = stepPipeline(def, get, server);
     return { pipeline, sources: [{ path: `inputs of ${def.id}`, text: JSON.stringify(pipeline.steps[0]!.with) }], vars: {}, warnings: [], env, only: {} };
   }
   const file = get('pipeline').trim();
@@ -88,7 +90,7 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const vars = parseVars(varsLines(get));
   const only = parseOnly(varsLines(get, 'only'));
   const sources: Source[] = [{ path: basename(file), text }];
-  const { pipeline, warnings } = loadPipeline({ file, text, env, vars, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
+  const { pipeline, warnings } = loadPipeline({ file, text, env, defaultServer: server, vars, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
   return { pipeline, sources, vars, warnings, env, only };
 }
 
@@ -122,7 +124,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   // A directory of this step's own: two steps of one kind in a job never share their files.
   const dir = mkdtempSync(join(deps.reportDir, `${slug.startsWith('enginectl') ? slug : `enginectl-${slug}`}-`));
   const base = join(dir, slug.startsWith('enginectl') ? slug : `enginectl-${slug}`);
-  const paths = { json: `${base}.json`, junit: `${base}.junit.xml`, html: `${base}.html`, summary: `${base}.md` };
+  const paths = reportFilesAt(base);
   const resumeFrom = kit.getInput('journal').trim();
   const inDoubt = kit.getInput('in-doubt').trim();
   const mode = inDoubt === '' ? undefined : parseInDoubt(inDoubt, 'input in-doubt:');
@@ -157,7 +159,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     .finally(() => journal.spec.file.close());
   if (halted) kit.error(masker.mask(halted.describe()), { title: `enginectl: ${halted.code}` });
   for (const f of failed) kit.warning(`a report could not be written: ${f}`, { title: 'enginectl' });
-  kit.info(masker.mask(`${result.outcome}: reports in ${base}.{json,html,junit.xml,md}`));
+  kit.info(masker.mask(`${result.outcome}: reports in ${base}.{${REPORT_FORMATS.map((f) => f.extension).join(',')}}`));
 
   if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(rendered.summary(`${paths.json} (output report) and ${paths.html}`));
   await prComment(def, deps, pipeline, renderMarkdown(rendered.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' }), masker);

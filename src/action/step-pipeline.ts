@@ -2,6 +2,7 @@
 // the step's inputs, the target and source fields an inline target, url/username/password the
 // default server. Nothing is written as YAML or parsed again, so an input is always data: a
 // `${{ }}` in a commit message passed to `message` reaches the server as the text it is.
+import { defaultServerOf, type DefaultServer } from '../api/server-env.ts';
 import { serverUrlProblem } from '../api/server-url.ts';
 import { UsageError } from '../errors.ts';
 import { compileCondition } from '../expr/index.ts';
@@ -19,13 +20,15 @@ const LISTS = new Set(['files', 'directories', 'products', 'recipients']);
 const NOT_STEP_INPUTS = new Set(['url', 'username', 'password', 'dry-run', 'summary', 'pr-comment', 'deployment-environment', 'github-token']);
 const CONNECTION = new Set(['server', 'database', 'token', 'username', 'password']);
 
-/** The action's server: its url, username and password inputs over ENGINE_URL and the rest. */
-export function serverEnv(get: GetInput, env: Env): Env {
-  const out: Record<string, string | undefined> = { ...env };
-  if (get('url').trim()) out.ENGINE_URL = get('url').trim();
-  if (get('username').trim()) out.ENGINE_USERNAME = get('username').trim();
-  if (get('password')) out.ENGINE_PASSWORD = get('password');
-  return out;
+/** The action's default server: its url, username and password inputs over what ENGINE_* give. */
+export function actionServer(get: GetInput, env: Env): DefaultServer {
+  const server = defaultServerOf(env);
+  return {
+    ...server,
+    url: get('url').trim() || server.url,
+    username: get('username').trim() || server.username,
+    password: get('password') || server.password,
+  };
 }
 
 /** The input a step-input path comes from: ['target', 'token'] -> target-token. */
@@ -84,7 +87,7 @@ function inputProblems(def: ActionDef, inputs: Record<string, unknown>): Diagnos
   return problems;
 }
 
-export function stepPipeline(def: ActionDef, get: GetInput, env: Env): Pipeline {
+export function stepPipeline(def: ActionDef, get: GetInput, server: DefaultServer): Pipeline {
   const type = STEP_TYPES.get(def.uses!)!;
   const inputs = stepInputs(def, get);
   if (type.targetInput && inputs[type.targetInput] === undefined) {
@@ -92,10 +95,10 @@ export function stepPipeline(def: ActionDef, get: GetInput, env: Env): Pipeline 
   }
   const problems = inputProblems(def, inputs);
   if (problems.length > 0) throw new PipelineInvalid(problems, undefined);
-  if (type.needsServer && !env.ENGINE_URL) {
+  if (type.needsServer && !server.url) {
     throw new UsageError('BAD_INPUT', `${def.id}: no server to call`, { hint: 'set the url input (with username and password), or ENGINE_URL in the environment' });
   }
-  const urlProblem = env.ENGINE_URL ? serverUrlProblem(env.ENGINE_URL) : undefined;
+  const urlProblem = server.url ? serverUrlProblem(server.url) : undefined;
   if (urlProblem) throw new UsageError('BAD_INPUT', `input url (or ENGINE_URL): the URL ${urlProblem}`, { hint: 'give the base_url of the API, e.g. https://erp.example.com' });
   return {
     file: `${def.id} inputs`,
@@ -103,7 +106,7 @@ export function stepPipeline(def: ActionDef, get: GetInput, env: Env): Pipeline 
     vars: {},
     secrets: [],
     servers: {
-      [DEFAULT_SERVER]: { name: DEFAULT_SERVER, url: env.ENGINE_URL ?? '', username: env.ENGINE_USERNAME, password: env.ENGINE_PASSWORD, allowInsecureHttp: env.ENGINE_ALLOW_INSECURE_HTTP === 'true' },
+      [DEFAULT_SERVER]: { name: DEFAULT_SERVER, ...server, url: server.url ?? '' },
     },
     targets: {},
     steps: [

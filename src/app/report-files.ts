@@ -6,24 +6,18 @@ import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { writeAtomic, type AtomicFs } from './atomic-write.ts';
 import { UsageError } from '../errors.ts';
-import type { Renderings } from '../report/renderings.ts';
+import { REPORT_FORMATS, type ReportPaths } from '../report/formats.ts';
+import type { Report } from '../report/model.ts';
 
-export interface ReportPaths {
-  json?: string | undefined;
-  junit?: string | undefined;
-  summary?: string | undefined;
-  html?: string | undefined;
-}
-
-const FLAGS: Record<keyof ReportPaths, string> = { json: '--report-json', junit: '--junit', summary: '--summary', html: '--html' };
+export type { ReportPaths };
 
 /** Resolves the paths against `cwd` and checks each can be written; throws a UsageError (exit 2). */
 export async function preparePaths(paths: ReportPaths, cwd: string): Promise<ReportPaths> {
   const out: ReportPaths = {};
-  for (const key of Object.keys(FLAGS) as (keyof ReportPaths)[]) {
+  for (const { key, flag, extension } of REPORT_FORMATS) {
     const given = paths[key];
     if (given === undefined) continue;
-    if (given.trim() === '') throw new UsageError('BAD_REPORT_PATH', `${FLAGS[key]}: the path is empty`, { hint: `give a file name, e.g. ${FLAGS[key]} reports/run.${key === 'junit' ? 'xml' : key === 'summary' ? 'md' : key}` });
+    if (given.trim() === '') throw new UsageError('BAD_REPORT_PATH', `${flag}: the path is empty`, { hint: `give a file name, e.g. ${flag} reports/run.${extension}` });
     const path = resolve(cwd, given);
     try {
       const info = await stat(path).catch(() => undefined);
@@ -33,7 +27,7 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
       await access(dirname(path), constants.W_OK);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new UsageError('BAD_REPORT_PATH', `${FLAGS[key]} ${given}: cannot write there (${reason})`, { hint: 'choose a file in a directory this process can write; nothing was run' });
+      throw new UsageError('BAD_REPORT_PATH', `${flag} ${given}: cannot write there (${reason})`, { hint: 'choose a file in a directory this process can write; nothing was run' });
     }
     out[key] = path;
   }
@@ -48,19 +42,18 @@ export function fullReportOf(paths: ReportPaths): string | undefined {
 export const REPORT_NOT_WRITTEN = { code: 'REPORT_NOT_WRITTEN' } as const satisfies { code: ErrorCode };
 
 /** Writes every report asked for, each whole or not at all (atomic-write.ts); one failing never stops the others. */
-export async function writeReports(r: Renderings, paths: ReportPaths, fs?: AtomicFs): Promise<{ written: string[]; failed: string[] }> {
-  const render: Record<keyof ReportPaths, () => string | Iterable<string> | Promise<string>> = { json: r.jsonPieces, junit: r.junit, summary: () => r.summary(fullReportOf(paths)), html: r.html };
+export async function writeReports(report: () => Report, paths: ReportPaths, fs?: AtomicFs): Promise<{ written: string[]; failed: string[] }> {
   const written: string[] = [];
   const failed: string[] = [];
-  for (const key of Object.keys(FLAGS) as (keyof ReportPaths)[]) {
+  for (const { key, flag, render } of REPORT_FORMATS) {
     const path = paths[key];
     if (!path) continue;
     try {
       await mkdir(dirname(path), { recursive: true });
-      await writeAtomic(path, await render[key](), fs);
+      await writeAtomic(path, await render(report(), fullReportOf(paths)), fs);
       written.push(path);
     } catch (error) {
-      failed.push(`${FLAGS[key]} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      failed.push(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
   return { written, failed };

@@ -142,6 +142,6 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
   const result = masker.maskValue(raw);
   const rendered = renderings(result);
-  const { written, failed } = await writeReports(rendered, request.reports, context.reportFs);
+  const { written, failed } = await writeReports(() => rendered.report, request.reports, context.reportFs);
   return { result, rendered, written, failed: failed.map((f) => masker.mask(f)), halted };
 }

@@ -1,17 +1,22 @@
-// Which CI system runs us: from its environment variables, or forced with --ci NAME.
+// Every CI system enginectl follows, in the order they are detected (plain, which always
+// matches, last): a new one is a file in systems/ and its line here (and its docs).
 import { UsageError } from '../errors.ts';
+import type { CiSystem, Env } from './system.ts';
+import { azure } from './systems/azure.ts';
+import { github } from './systems/github.ts';
+import { gitlab } from './systems/gitlab.ts';
+import { jenkins } from './systems/jenkins.ts';
+import { plain } from './systems/plain.ts';
 
-export const CI_NAMES = ['github', 'gitlab', 'azure', 'jenkins', 'plain'] as const;
-export type CiName = (typeof CI_NAMES)[number];
+export const CI_SYSTEMS: readonly CiSystem[] = [github, gitlab, azure, jenkins, plain];
+export const CI_NAMES = CI_SYSTEMS.map((s) => s.name);
 
-export function detectCi(env: Readonly<Record<string, string | undefined>>, forced?: string): CiName {
+/** The system that runs us, from its environment variables, or the one forced with --ci NAME. */
+export function detectCi(env: Env, forced?: string): CiSystem {
   if (forced !== undefined) {
-    if ((CI_NAMES as readonly string[]).includes(forced)) return forced as CiName;
+    const named = CI_SYSTEMS.find((s) => s.name === forced);
+    if (named) return named;
     throw new UsageError('BAD_CI', `--ci ${forced}: not a CI system enginectl knows`, { hint: `use one of ${CI_NAMES.join(', ')}` });
   }
-  if (env.GITHUB_ACTIONS === 'true') return 'github';
-  if (env.GITLAB_CI === 'true') return 'gitlab';
-  if (env.TF_BUILD?.toLowerCase() === 'true') return 'azure';
-  if (env.JENKINS_URL || env.JENKINS_HOME) return 'jenkins';
-  return 'plain';
+  return CI_SYSTEMS.find((s) => s.detect(env))!;
 }

@@ -10,6 +10,7 @@ import { schemaCheck } from './schema-check.ts';
 import { semanticProblems } from './semantics.ts';
 import { serverChoice } from './servers-check.ts';
 import { parseYaml } from './yaml-doc.ts';
+import type { DefaultServer } from '../api/server-env.ts';
 
 export { DEFAULT_SERVER } from './servers-check.ts';
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -28,6 +29,8 @@ export interface LoadOptions {
    * checks a file without it, so it runs where secrets are not given (a pull request).
    */
   checkEnv?: boolean;
+  /** The default server, when the edge read it otherwise than from `env` (an action's inputs). */
+  defaultServer?: DefaultServer;
   /** Reads an inventory named by `include:` (the edge resolves it next to the pipeline file). */
   readInclude?: (path: string) => string;
   /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */

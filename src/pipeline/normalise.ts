@@ -1,7 +1,7 @@
 // The last stage of loading: a valid file as the runner's model. Strings with `${{ }}` compiled
 // into Templates, conditions into Expressions, durations and sizes parsed, names defaulted, the
 // environment's server added when the file declares none; --var values stay data.
-import { serverFromEnv } from '../api/server-env.ts';
+import { defaultServerOf, type DefaultServer } from '../api/server-env.ts';
 import { callsStatus, compileCondition, compiledReferences, compileString, compileValue, conditionText, parseExpression, type Expression } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
@@ -19,6 +19,8 @@ type RawStep = PipelineFile['steps'][number];
 export interface NormaliseOptions {
   file: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** The default server the edge read (an action's inputs); from `env` when absent. */
+  defaultServer?: DefaultServer | undefined;
   vars?: Readonly<Record<string, unknown>> | undefined;
   emulator?: boolean | undefined;
   checkEnv?: boolean | undefined;
@@ -74,15 +76,9 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
   }
   // The environment's server: its values are data, as every value from outside the file.
   // Its URL is checked with every other server's, before the first call.
-  const fromEnv = serverFromEnv(options.env, { check: false });
-  if (Object.keys(servers).length === 0 && (fromEnv || options.emulator || options.checkEnv === false)) {
-    servers[DEFAULT_SERVER] = {
-      name: DEFAULT_SERVER,
-      url: fromEnv?.url ?? '',
-      username: options.env.ENGINE_USERNAME,
-      password: options.env.ENGINE_PASSWORD,
-      allowInsecureHttp: options.env.ENGINE_ALLOW_INSECURE_HTTP === 'true',
-    };
+  const fromEnv = options.defaultServer ?? defaultServerOf(options.env);
+  if (Object.keys(servers).length === 0 && (fromEnv.url || options.emulator || options.checkEnv === false)) {
+    servers[DEFAULT_SERVER] = { name: DEFAULT_SERVER, ...fromEnv, url: fromEnv.url ?? '' };
   }
   // File vars are compiled; --var values are data.
   const vars: Record<string, unknown> = Object.create(null);

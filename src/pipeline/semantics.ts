@@ -1,6 +1,7 @@
 // The semantic stage of loading: what no schema can say. Ids unique, servers and targets known
 // (with did-you-mean), URLs callable, credentials complete, every `${{ }}` reference resolvable
 // where it is written, vars the file fixes valid for the inputs reading them.
+import type { DefaultServer } from '../api/server-env.ts';
 import { insecureHttpError } from '../api/insecure-http.ts';
 import { serverUrlProblem } from '../api/server-url.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
@@ -18,6 +19,7 @@ type RawStep = PipelineFile['steps'][number];
 
 export interface SemanticOptions {
   env: Readonly<Record<string, string | undefined>>;
+  defaultServer?: DefaultServer | undefined;
   vars?: Readonly<Record<string, unknown>> | undefined;
   emulator?: boolean | undefined;
   checkEnv?: boolean | undefined;

@@ -1,5 +1,6 @@
 // Which server each step calls (its own `server:`, defaults.server, or the only one there is),
 // checked at load: an unknown name, a matrix value naming no server, no server at all.
+import { defaultServerOf, type DefaultServer } from '../api/server-env.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import type { PipelineFile } from './schema.ts';
@@ -12,6 +13,8 @@ type RawStep = PipelineFile['steps'][number];
 
 export interface ServerChoiceOptions {
   env: Readonly<Record<string, string | undefined>>;
+  /** The default server the edge read (an action's inputs); from `env` when absent. */
+  defaultServer?: DefaultServer | undefined;
   emulator?: boolean | undefined;
   checkEnv?: boolean | undefined;
 }
@@ -19,7 +22,8 @@ export interface ServerChoiceOptions {
 /** The server each step calls, and problems with the choice. */
 export function serverChoice(source: YamlSource, data: PipelineFile, options: ServerChoiceOptions) {
   const declared = Object.keys(data.servers ?? {});
-  const names = declared.length > 0 ? declared : options.env.ENGINE_URL || options.emulator || options.checkEnv === false ? [DEFAULT_SERVER] : [];
+  const fromEnv = (options.defaultServer ?? defaultServerOf(options.env)).url;
+  const names = declared.length > 0 ? declared : fromEnv || options.emulator || options.checkEnv === false ? [DEFAULT_SERVER] : [];
   const problems: Diagnostic[] = [];
   const defaultName = data.defaults?.server;
   if (defaultName !== undefined && !names.includes(defaultName)) {

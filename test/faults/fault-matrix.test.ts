@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { sealLicenses } from '../../src/emulator/license-code.ts';
 import type { FaultRule } from '../../src/emulator/index.ts';
+import { REPORT_FORMATS, type ReportKey } from '../../src/report/formats.ts';
 import { renderings } from '../../src/report/renderings.ts';
 import { closedPort, FAST_RETRY } from '../helpers/emulator.ts';
 import { assertOutcomes } from '../helpers/reports.ts';
@@ -156,9 +157,11 @@ describe('fault matrix', { concurrency: 4 }, () => {
         }
 
         // The step's outcome in every report the run writes.
-        const r = renderings(result);
-        assertOutcomes({ json: r.json(), junit: r.junit(), summary: r.summary(), html: await r.html() }, [expected.outcome]);
-        if (expected.code) assert.match(r.junit(), new RegExp(`<failure type="${expected.code}"`));
+        const report = renderings(result).report;
+        const text = (out: string | Iterable<string>) => (typeof out === 'string' ? out : [...out].join(''));
+        const texts = Object.fromEntries(await Promise.all(REPORT_FORMATS.map(async (f) => [f.key, text(await f.render(report, undefined))]))) as Record<ReportKey, string>;
+        assertOutcomes(texts, [expected.outcome]);
+        if (expected.code) assert.match(texts.junit, new RegExp(`<failure type="${expected.code}"`));
 
         // Exactly this many requests: the faulted call, retried only when it is a GET.
         // Nothing listens for "connection refused": every call's first try plus the retries.

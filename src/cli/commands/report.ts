@@ -1,5 +1,6 @@
 // `enginectl report JOURNAL`: the reports of a run rendered from its journal, also of a run that
 // was killed: an instance whose call was sent and never answered shows as in doubt.
+import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { releaseOf } from '../../journal/release.ts';
 import { preparePaths, REPORT_NOT_WRITTEN, writeReports } from '../../app/report-files.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
@@ -17,10 +18,7 @@ a step whose call was sent and never answered is "in doubt" (the server may have
 Prints each step's outcome; the reports are written where the options say.
 
 Options:
-  --report-json F    write the JSON report
-  --junit F          write JUnit XML
-  --summary F        write the Markdown summary
-  --html F           write the HTML report
+${REPORT_OPTIONS_HELP}
   -h, --help         show this help
 
 Exit codes: 0 the run succeeded, 1 it failed, was cancelled or killed, or a step is in doubt,
@@ -28,10 +26,7 @@ Exit codes: 0 the run succeeded, 1 it failed, was cancelled or killed, or a step
 
 export async function reportCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('report', args, {
-    'report-json': { type: 'string' },
-    junit: { type: 'string' },
-    summary: { type: 'string' },
-    html: { type: 'string' },
+    ...REPORT_OPTIONS,
   });
   if (values.help) {
     io.stdout(`${REPORT_HELP}\n`);
@@ -40,12 +35,12 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `report: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl report run.journal.jsonl --html report.html' });
   const path = positionals[0]!;
   const state = await readJournalFile('report', path, io);
-  const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
+  const paths = await preparePaths(reportPathsOf(values), io.cwd);
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   io.stdout(`${summaryLine(result)}\n`);
-  const { written, failed } = await writeReports(renderings(result), paths);
+  const { written, failed } = await writeReports(() => renderings(result).report, paths);
   for (const p of written) io.stdout(`report: ${p}\n`);
   for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
   // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.

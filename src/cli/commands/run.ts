@@ -1,4 +1,5 @@
 // `enginectl run FILE`: validates, then runs the pipeline (or prints its plan with --dry-run).
+import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { formatDuration } from '../../duration.ts';
 import { dryRun } from '../../app/dry-run.ts';
@@ -8,7 +9,6 @@ import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN } from '../../app/report
 import { runAndReport } from '../../app/run.ts';
 import { setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
-import { ADAPTERS } from '../../ci/adapters.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
 import { renderDotenv, variablesOf } from '../../ci/variables.ts';
@@ -37,10 +37,7 @@ Options:
                      sample state, PROD_TOKEN, STAGING_TOKEN and PROD_DEPLOY_PASSWORD default to
                      its sample values. With --emulator, also the emulator's options:
 ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
-  --report-json F    write the JSON report (docs/report-format.md)
-  --junit F          write JUnit XML, one testcase per step instance
-  --summary F        write the Markdown summary (under 1 MiB)
-  --html F           write the self-contained HTML report with a timeline
+${REPORT_OPTIONS_HELP}
   --dotenv F         write step outputs as NAME=VALUE lines (GitLab artifacts:reports:dotenv), at
                      most 20 (GitLab's default limit); what is left out is said
   --dotenv-var NAME  write only these variables to the dotenv file, e.g. VFS_PROD_SUCCESS (repeatable)
@@ -70,10 +67,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     'dry-run': { type: 'boolean' },
     emulator: { type: 'boolean' },
     ...EMULATOR_OPTIONS,
-    'report-json': { type: 'string' },
-    junit: { type: 'string' },
-    summary: { type: 'string' },
-    html: { type: 'string' },
+    ...REPORT_OPTIONS,
     dotenv: { type: 'string' },
     'dotenv-var': { type: 'string', multiple: true },
     ci: { type: 'string' },
@@ -89,14 +83,14 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `run: expected one pipeline FILE, got ${positionals.length}`, { hint: 'enginectl run pipelines/demo.yml' });
   const file = positionals[0]!;
   const only = parseOnly(values.only);
-  const ci = ADAPTERS[detectCi(io.env, values.ci)];
+  const ci = detectCi(io.env, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator) throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   // Under --emulator with the sample state, its sample secrets fill what the environment leaves unset.
   if (values.emulator && values.state === undefined) io = { ...io, env: withSampleEnv(io.env) };
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
   const journalWanted = journalArgs(values, io);
-  const paths = await preparePaths({ json: values['report-json'], junit: values.junit, summary: values.summary, html: values.html }, io.cwd);
+  const paths = await preparePaths(reportPathsOf(values), io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
   if (values['dry-run']) {
@@ -165,13 +159,13 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       );
     }
     let summaryFile = paths.summary;
-    const wantsSummary = ci.name === 'azure' || (ci.name === 'github' && io.env.GITHUB_STEP_SUMMARY);
-    if (wantsSummary) {
+    const place = ci.summary(io.env, tmpdir());
+    if (place) {
       const markdown = rendered.summary(fullReportOf(paths));
       try {
-        if (ci.name === 'github') await appendFile(io.env.GITHUB_STEP_SUMMARY!, markdown);
+        if ('append' in place) await appendFile(place.append, markdown);
         else if (!summaryFile) {
-          summaryFile = join(io.env.AGENT_TEMPDIRECTORY ?? tmpdir(), `enginectl-summary-${process.pid}.md`);
+          summaryFile = join(place.uploadFrom, `enginectl-summary-${process.pid}.md`);
           await writeFile(summaryFile, markdown);
         }
       } catch (error) {

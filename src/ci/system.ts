@@ -1,0 +1,41 @@
+// What a CI system is to enginectl: how to tell it runs us, and its conventions as lines to print
+// (collapsible sections per step, error and warning annotations, outputs as variables, the
+// secrets for its own log masking, the final status) and where its job summary goes. Every piece
+// of text in them is untrusted and neutralised first; only the command syntax itself is ours.
+import type { CiVariable } from './variables.ts';
+import type { Where } from '../log/sink.ts';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where the job summary goes: appended to a file the system reads, or a file it is told of in `finish` (in `dir` unless a summary file was asked for). */
+export type SummaryPlace = { append: string } | { uploadFrom: string };
+
+export interface CiSystem {
+  name: string;
+  /** True when its environment variables say this system runs the job. */
+  detect(env: Env): boolean;
+  sectionStart(key: string, title: string, nowMs: number): string | undefined;
+  sectionEnd(key: string, nowMs: number): string | undefined;
+  issue(kind: 'error' | 'warning', message: string, where?: Where): string | undefined;
+  variable(v: CiVariable): string | undefined;
+  /** Where its job summary goes, when it shows one. */
+  summary(env: Env, tempDir: string): SummaryPlace | undefined;
+  /**
+   * Lines after the run: the summary upload, the task result. `withIssues`: it succeeded, but a
+   * step failed and continue-on-error let it pass.
+   */
+  finish(outcome: 'success' | 'failure' | 'cancelled', summaryFile: string | undefined, withIssues?: boolean): string[];
+  /** Registers a secret with the CI's own log masking, when it has one. */
+  mask(secret: string): string | undefined;
+}
+
+/** A system with none of the conventions: the base of the simpler ones. */
+export const NO_CONVENTIONS: Omit<CiSystem, 'name' | 'detect'> = {
+  sectionStart: () => undefined,
+  sectionEnd: () => undefined,
+  issue: () => undefined,
+  variable: () => undefined,
+  summary: () => undefined,
+  finish: () => [],
+  mask: () => undefined,
+};

@@ -1,0 +1,21 @@
+// GitHub Actions: workflow commands (for the CLI on a GitHub runner; the actions use @actions/core).
+import { neutralise } from '../../text/neutralise.ts';
+import type { CiSystem } from '../system.ts';
+
+const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+export const github: CiSystem = {
+  name: 'github',
+  detect: (env) => env.GITHUB_ACTIONS === 'true',
+  sectionStart: (_k, title) => `::group::${esc(neutralise(title))}`,
+  sectionEnd: () => '::endgroup::',
+  issue: (kind, message, where) => {
+    const props = [where?.file && `file=${prop(where.file)}`, where?.line && `line=${where.line}`, where?.col && `col=${where.col}`].filter(Boolean).join(',');
+    return `::${kind}${props ? ` ${props}` : ''}::${esc(neutralise(message))}`;
+  },
+  variable: () => undefined,
+  summary: (env) => (env.GITHUB_STEP_SUMMARY ? { append: env.GITHUB_STEP_SUMMARY } : undefined),
+  finish: () => [],
+  mask: (secret) => `::add-mask::${esc(secret)}`,
+};
