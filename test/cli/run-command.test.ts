@@ -154,6 +154,22 @@ test('matrix prints a step\'s matrix as JSON for a CI job matrix', async () => {
   assert.equal(none.code, 2);
 });
 
+test('matrix needs no secret and no server: it calls nothing (the job-matrix workflows run it before any secret is given)', async () => {
+  // No ENGINE_URL, no password, none of the inventory's URLs or target tokens, no --emulator.
+  const sites = await runCli(['matrix', 'pipelines/three-site-release.yml', '--step', 'engines']);
+  assert.equal(sites.code, 0, sites.stderr);
+  assert.deepEqual(JSON.parse(sites.stdout), { include: [{ site: 'test' }, { site: 'staging' }, { site: 'prod' }] });
+  const demo = await runCli(['matrix', 'pipelines/demo.yml']);
+  assert.equal(demo.code, 0, demo.stderr);
+  assert.deepEqual(JSON.parse(demo.stdout), { include: [{ target: 'staging' }, { target: 'prod' }] });
+  // The file is still validated: a mistake is refused at its line.
+  const file = join(mkdtempSync(join(tmpdir(), 'enginectl-matrix-')), 'broken.yml');
+  writeFileSync(file, 'version: 1\nsteps:\n  - uses: update/vfss\n    matrix: { t: [a] }\n');
+  const broken = await runCli(['matrix', file]);
+  assert.equal(broken.code, 2);
+  assert.match(broken.stderr, /:3:\d+ .*update\/vfss/);
+});
+
 test('the committed schema/report.schema.json is what `enginectl schema --report` prints', async () => {
   const r = await runCli(['schema', '--report']);
   assert.equal(r.code, 0);

@@ -28,7 +28,9 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
     return ExitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `matrix: expected one pipeline FILE, got ${positionals.length}`);
-  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator });
+  // It calls nothing: the secrets and servers a run needs are not asked for (checkEnv: false), so
+  // a CI job can compute its job matrix before any secret is given to it.
+  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator, checkEnv: false });
   const withMatrix = pipeline.steps.filter((s) => s.matrix);
   let step;
   if (values.step !== undefined) {
