@@ -90,7 +90,8 @@ export const ACTIONS: readonly ActionDef[] = [
     inputs: {
       pipeline: { description: 'Path of the pipeline file, e.g. pipelines/multi-target-release.yml.', required: true },
       vars: { description: 'Var overrides, one NAME=VALUE per line (values read as YAML).' },
-      only: { description: 'Keep only the matrix instances with these values, one KEY=VALUE per line (as run --only): one target per job of a job matrix.' },
+      only: { description: 'Keep only the matrix instances with these values, one KEY=VALUE per line (as run --only; a key given twice keeps either value): one target per job of a job matrix.' },
+      skip: { description: 'Leave out the matrix instances with these values, one KEY=VALUE per line (as run --skip).' },
       ...SERVER,
       ...REPORTING,
     },

@@ -2,11 +2,12 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
+import { EVERY_INSTANCE, type Selection } from '../runner/matrix.ts';
 import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { dryRun as planRun } from '../app/dry-run.ts';
-import { includeReader, parseOnly, parseVars, readPipelineText } from '../app/pipeline-input.ts';
+import { includeReader, parseSelection, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
 import type { Source } from '../app/pipeline-input.ts';
@@ -50,7 +51,7 @@ interface Loaded {
   /** Findings that do not stop the run. */
   warnings: Diagnostic[];
   env: Env;
-  only: Record<string, string>;
+  selection: Selection;
 }
 
 const CREDENTIAL_INPUT = /password|token/;
@@ -79,7 +80,7 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const server = actionServer(get, env);
   if (def.uses) {
     const pipeline = stepPipeline(def, get, server);
-    return { pipeline, sources: [{ path: `inputs of ${def.id}`, text: JSON.stringify(pipeline.steps[0]!.with) }], vars: {}, warnings: [], env, only: {} };
+    return { pipeline, sources: [{ path: `inputs of ${def.id}`, text: JSON.stringify(pipeline.steps[0]!.with) }], vars: {}, warnings: [], env, selection: EVERY_INSTANCE };
   }
   const file = get('pipeline').trim();
   if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/multi-target-release.yml }' });
@@ -88,15 +89,15 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
     throw error;
   });
   const vars = parseVars(varsLines(get));
-  const only = parseOnly(varsLines(get, 'only'));
+  const selection = parseSelection(varsLines(get, 'only'), varsLines(get, 'skip'));
   const sources: Source[] = [{ path: basename(file), text }];
   const { pipeline, warnings } = loadPipeline({ file, text, env, defaultServer: server, vars, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
-  return { pipeline, sources, vars, warnings, env, only };
+  return { pipeline, sources, vars, warnings, env, selection };
 }
 
 async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
   const { kit } = deps;
-  const plan = planRun(loaded.pipeline, loaded.env, { masker, only: loaded.only });
+  const plan = planRun(loaded.pipeline, loaded.env, { masker, selection: loaded.selection });
   kit.info(`dry run of "${plan.name}": no request is made`);
   for (const line of plan.text.split('\n')) kit.info(line);
   const fence = '```';
@@ -138,7 +139,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     pipeline,
     sources: loaded.sources,
     vars: loaded.vars,
-    only: loaded.only,
+    selection: loaded.selection,
     env: deps.env,
     command: `enginectl action ${def.id}`,
     now: deps.now(),
@@ -149,7 +150,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const deployment = environment ? await startDeployment(deps, label, environment, masker).catch((error: unknown) => (journal.spec.file.close(), Promise.reject(error))) : undefined;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   const { result, rendered, failed, halted } = await runAndReport(
-    { pipeline, env: loaded.env, only: loaded.only, reports: paths, journal: journal.spec, resume: journal.resume },
+    { pipeline, env: loaded.env, selection: loaded.selection, reports: paths, journal: journal.spec, resume: journal.resume },
     { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
   )
     .catch(async (error: unknown) => {

@@ -1,5 +1,6 @@
 // The dry run, for `plan`, `run --dry-run` and the actions' dry-run input: every call the
 // pipeline would make, resolved as far as possible, secrets masked. Makes no request.
+import type { Selection } from '../runner/matrix.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderPlan } from '../report/plan-text.ts';
 import { Masker } from '../runner/masker.ts';
@@ -13,8 +14,8 @@ export interface DryRun {
   text: string;
 }
 
-export function dryRun(pipeline: Pipeline, env: Env, options: { only?: Readonly<Record<string, string>>; masker?: Masker } = {}): DryRun {
+export function dryRun(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker } = {}): DryRun {
   const masker = options.masker ?? new Masker();
-  const plan = planPipeline(pipeline, env, { only: options.only, masker });
+  const plan = planPipeline(pipeline, env, { selection: options.selection, masker });
   return { name: plan.name, text: masker.mask(renderPlan(plan.steps)) };
 }

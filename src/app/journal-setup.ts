@@ -1,6 +1,7 @@
 // The journal of a run, set up before its first step, for the CLI and every action alike: opened
 // and locked (one run at a time), its torn tail cut, and for a resume read back and turned into
 // what runs again. Its identity is keyed hashes of every file the pipeline reads and of the vars.
+import type { Selection } from '../runner/matrix.ts';
 import { hostname } from 'node:os';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
@@ -25,7 +26,7 @@ export interface JournalRequest {
   pipeline: Pipeline;
   sources: readonly Source[];
   vars: Readonly<Record<string, unknown>>;
-  only: Readonly<Record<string, string>>;
+  selection: Selection;
   env: Readonly<Record<string, string | undefined>>;
   /** The command, for the lock: who holds the journal. */
   command: string;
@@ -65,7 +66,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const verifying = mode === 'verify' || mode === 'verify-and-retry';
     const verified = verifying && request.verify ? await verifyJournal(state, { pipeline: request.pipeline, env: request.env, ...request.verify, now: () => request.now }) : [];
     const inDoubt = verifying ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
-    const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, only: request.only, force: request.force, inDoubt, by, now: request.now });
+    const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, selection: request.selection, force: request.force, inDoubt, by, now: request.now });
     return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings], verified };
   } catch (error) {
     opened.file.close();

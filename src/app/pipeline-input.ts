@@ -1,5 +1,6 @@
 // A pipeline file read and loaded for a run (a directory, an unreadable or oversized file are
 // told apart), and the --var and --only values of the CLI and the root action.
+import type { Selection } from '../runner/matrix.ts';
 import { basename, dirname } from 'node:path';
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
@@ -77,13 +78,17 @@ export function parseVars(specs: readonly string[] = []): Record<string, unknown
   return vars;
 }
 
-/** --only KEY=VALUE (repeatable). */
-export function parseOnly(specs: readonly string[] = []): Record<string, string> {
-  const only: Record<string, string> = {};
-  for (const spec of specs) {
-    const eq = spec.indexOf('=');
-    if (eq <= 0) throw new UsageError('BAD_ONLY', `--only ${spec}: expected KEY=VALUE`, { hint: 'e.g. --only target=prod' });
-    only[spec.slice(0, eq)] = spec.slice(eq + 1);
-  }
-  return only;
+/** --only KEY=VALUE and --skip KEY=VALUE (each repeatable; a key given twice keeps either value). */
+export function parseSelection(onlySpecs: readonly string[] = [], skipSpecs: readonly string[] = []): Selection {
+  const parse = (flag: string, specs: readonly string[]) => {
+    const out: Record<string, string[]> = {};
+    for (const spec of specs) {
+      const eq = spec.indexOf('=');
+      if (eq <= 0) throw new UsageError('BAD_ONLY', `${flag} ${spec}: expected KEY=VALUE`, { hint: `e.g. ${flag} site=prod` });
+      const values = (out[spec.slice(0, eq)] ??= []);
+      if (!values.includes(spec.slice(eq + 1))) values.push(spec.slice(eq + 1));
+    }
+    return out;
+  };
+  return { only: parse('--only', onlySpecs), skip: parse('--skip', skipSpecs) };
 }

@@ -2,6 +2,7 @@
 // runner, the result masked as values, its renderings and the report files. The edges add only
 // what is theirs: the CLI its CI conventions, the action its outputs, summary, comment and
 // Deployment.
+import { canonicalSelection, type Selection } from '../runner/matrix.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderings, type Renderings } from '../report/renderings.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
@@ -13,7 +14,7 @@ import type { ResumePlan } from '../runner/resume.ts';
 import type { RunStart } from '../runner/run-context.ts';
 import type { JournalFile, JournalWriteError } from '../journal/file.ts';
 import { journalObserver, journalWriter } from '../journal/observer.ts';
-import { JOURNAL_VERSION, onlyRecord, type JournalRecord } from '../journal/records.ts';
+import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
@@ -24,8 +25,8 @@ import type { AtomicFs } from './atomic-write.ts';
 export interface RunRequest {
   pipeline: Pipeline;
   env: Env;
-  /** `--only KEY=VALUE`: the matrix instances to keep. */
-  only: Readonly<Record<string, string>>;
+  /** --only and --skip: the matrix instances the run is limited to. */
+  selection: Selection;
   /** The report files to write (checked before the run). */
   reports: ReportPaths;
   /** run --emulator: every server is the embedded emulator at this URL, as admin/admin. */
@@ -88,7 +89,7 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
     files: spec.files,
     vars: masker.maskValue({ ...spec.vars }),
     varsHash: spec.varsHash,
-    only: onlyRecord(request.only),
+    ...canonicalSelection(request.selection),
     servers: start.servers,
     resume: request.resume !== undefined,
     instances: start.planned(),
@@ -135,7 +136,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
       onStart,
       observer: write && spec ? journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)) : undefined,
     },
-    { only: request.only, resume: request.resume },
+    { selection: request.selection, resume: request.resume },
   );
   if (halted) raw = { ...raw, outcome: 'failure' };
   else write?.({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);

@@ -2,6 +2,7 @@
 // any input (a forged or damaged record is refused at its line, never trusted). Every value in
 // them is masked; what identifies the run is a keyed hash (HMAC-SHA-256 with the journal's own
 // random salt), so a journal is never an offline check of a secret.
+import type { Selection } from '../runner/matrix.ts';
 import { z } from 'zod';
 
 export const JOURNAL_VERSION = 2;
@@ -71,16 +72,18 @@ export const RunRecord = z.object({
   files: z.array(z.object({ path: z.string(), hash: Hash })),
   vars: z.record(z.string(), z.unknown()),
   varsHash: Hash,
+  /** --only and --skip: each key with its values. */
   only: z.record(z.string(), z.array(z.string())),
+  skip: z.record(z.string(), z.array(z.string())).optional(),
   /** The servers' URLs, masked: a resume warns when they differ. */
   servers: z.record(z.string(), z.string()),
   resume: z.boolean(),
   instances: z.array(PlannedRecord),
 });
 
-/** --only as the run record keeps it: each key with the values it selects. */
-export function onlyRecord(only: Readonly<Record<string, string>>): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(only).map(([k, v]) => [k, [v]]));
+/** The selection a run record kept (a journal written before --skip has none). */
+export function selectionOf(run: RunRecord): Selection {
+  return { only: run.only, skip: run.skip ?? {} };
 }
 
 export const JournalRecordSchema = z.discriminatedUnion('t', [

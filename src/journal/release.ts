@@ -2,6 +2,7 @@
 // planned, as the journal knows it (ended in this run or an earlier one, in doubt, not finished,
 // not started), names as the run resolved them. The outcome is computed from the instances,
 // never read from a record.
+import { selectionOf } from './records.ts';
 import { IN_DOUBT_NOTE } from '../report/model.ts';
 import { IN_DOUBT_HINT, type RunResult, type StepRun } from '../runner/result.ts';
 import { doubtOf, type InstanceState, type JournalState } from './read.ts';
@@ -55,5 +56,5 @@ export function releaseOf(state: JournalState): RunResult {
   });
   const killed = steps.some((s) => !state.instances.get(s.key)?.ended);
   const outcome = killed || steps.some((s) => s.outcome === 'cancelled') ? 'cancelled' : steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) ? 'failure' : 'success';
-  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps };
+  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last) };
 }

@@ -5,6 +5,7 @@
 // --force); a changed file, include, vars or --only (unless --force, and then only instances whose
 // inputs are unchanged are carried); an in-doubt call the operator has not decided about; a step
 // that would read an output the journal cannot give back.
+import { canonicalSelection, describeSelection, type Selection } from '../runner/matrix.ts';
 import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -13,7 +14,7 @@ import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
 import { doubtOf, type JournalState } from './read.ts';
-import { onlyRecord, type RunRecord } from './records.ts';
+import { selectionOf, type RunRecord } from './records.ts';
 
 export type InDoubtDecision = 'retry' | 'skip';
 /** What the operator says of in-doubt calls: decide them all, or read their targets first. */
@@ -32,7 +33,7 @@ export interface ResumeRequest {
   /** Each file the pipeline reads now, hashed with the journal's salt (pipeline first). */
   files: { path: string; hash: string }[];
   varsHash: string;
-  only: Readonly<Record<string, string>>;
+  selection: Selection;
   force: boolean;
   /** The operator's decision for every undecided in-doubt call, or per instance (verify). */
   inDoubt: InDoubtDecision | ReadonlyMap<string, Decision> | undefined;
@@ -66,18 +67,19 @@ function changes(last: RunRecord, request: ResumeRequest): string[] {
   const then = new Map(includesThen.map((f) => [f.path, f.hash]));
   for (const f of includes) if (then.get(f.path) !== f.hash) files.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
   for (const f of includesThen) if (!includes.some((g) => g.path === f.path)) files.push(`${f.path} is no longer included`);
-  const only = onlyRecord(request.only);
+  const selected = selectionOf(last);
+  const same = (a: Selection, b: Selection) => JSON.stringify(canonicalSelection(a)) === JSON.stringify(canonicalSelection(b));
   return [
     ...files,
     last.varsHash !== request.varsHash ? 'the --var values changed' : '',
-    JSON.stringify(last.only) !== JSON.stringify(only) ? `--only changed (${JSON.stringify(last.only)} then)` : '',
+    same(selected, request.selection) ? '' : `--only or --skip changed (${describeSelection(selected) ?? 'every instance'} then)`,
   ].filter(Boolean);
 }
 
 export function resumePlan(pipeline: Pipeline, journal: JournalState, request: ResumeRequest): Resume {
   const last = journal.runs.at(-1)!;
   const salt = journal.runs[0]!.salt;
-  const now = instanceKeys(pipeline, request.only);
+  const now = instanceKeys(pipeline, request.selection);
   const common = last.instances.filter((p) => now.has(p.key));
   if (common.length === 0) {
     refuse(`cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`, 'resume with the pipeline that wrote the journal; --force does not make another pipeline\'s journal apply');
@@ -85,7 +87,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   const warnings: string[] = [];
   const changed = changes(last, request);
   if (changed.length > 0 && !request.force) {
-    refuse(`cannot resume: ${changed.join(', ')} since the journal's run`, 'resume the same files with the same --var and --only; or pass --force: only instances whose identity and inputs are unchanged are then carried, and every other one runs');
+    refuse(`cannot resume: ${changed.join(', ')} since the journal's run`, 'resume the same files with the same --var, --only and --skip; or pass --force: only instances whose identity and inputs are unchanged are then carried, and every other one runs');
   }
   if (changed.length > 0) warnings.push(`resuming with --force although ${changed.join(', ')}: instances whose inputs changed run again`);
 
@@ -158,3 +160,4 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   }
   return { plan: { carried, retried, digest: inputsDigest(salt) }, decisions, warnings };
 }
+

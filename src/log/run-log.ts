@@ -4,6 +4,7 @@
 // each naming its step); failures and warnings as annotations (a continue-on-error failure is a
 // warning). Every text may hold the server's words, so each is neutralised: no CI command, escape
 // sequence or line start of the server's reaches the log. Colour only when asked (a TTY).
+import { describeSelection } from '../runner/matrix.ts';
 import { formatDuration } from '../duration.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
@@ -93,5 +94,6 @@ export class RunLog implements RunLogger {
 /** The run's last line: its outcome, duration and the count of step runs by outcome. */
 export function summaryLine(result: RunResult): string {
   const counts = countSteps(result.steps);
-  return `pipeline "${neutralise(result.name)}": ${result.outcome} in ${formatDuration(result.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})`;
+  const limited = result.selection && describeSelection(result.selection);
+  return `pipeline "${neutralise(result.name)}": ${result.outcome} in ${formatDuration(result.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})${limited ? `; limited to: ${neutralise(limited)}` : ''}`;
 }

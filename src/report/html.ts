@@ -3,7 +3,7 @@
 // failures, and each update's own report rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { doubtNote, durationText, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
+import { doubtNote, durationText, limitedTo, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 
@@ -73,7 +73,7 @@ export function renderHtml(report: Report): string {
 <body>
 <header style="background:${COLOURS[report.outcome]}">
 <h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
-<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}</p>
+<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}</p>
 </header>
 <main>
 <h2>Timeline</h2>

@@ -5,7 +5,7 @@
 // position) with its matrix values. A failure continue-on-error let pass is not a <failure>: the
 // run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
 // attribute on testcase: the file is on the testsuite.
-import { IN_DOUBT_NOTE, type Report } from './model.ts';
+import { IN_DOUBT_NOTE, limitedTo, type Report } from './model.ts';
 
 function attr(text: string): string {
   return stripInvalid(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/\n/g, '&#10;');
@@ -34,6 +34,8 @@ export function renderJunit(report: Report): string {
     `<testsuites name="${attr(report.pipeline.name)}" tests="${report.steps.length}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}">`,
     `  <testsuite name="${attr(report.pipeline.name)}" tests="${report.steps.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}" file="${attr(report.pipeline.file)}">`,
   ];
+  const limited = limitedTo(report);
+  if (limited) lines.push('    <properties>', `      <property name="limited to" value="${attr(limited)}"/>`, '    </properties>');
   for (const s of report.steps) {
     const label = `${s.id ?? `step-${s.step + 1}`}${s.matrix ? ` (${Object.entries(s.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})` : ''}`;
     const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs ?? 0)}"`;

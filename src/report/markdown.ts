@@ -4,7 +4,7 @@
 // full JSON/HTML report.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { doubtNote, durationText, ICONS, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
+import { doubtNote, durationText, ICONS, limitedTo, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { cell, noMentions } from '../text/escape.ts';
 
@@ -90,7 +90,8 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
   const icon = ICONS[report.outcome] ?? '';
   out.push(`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '');
   const c = report.counts;
-  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}`, '');
+  const limited = limitedTo(report);
+  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}${limited ? ` · limited to: ${cell(limited)}` : ''}`, '');
   out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
   for (const s of report.steps) {
     const doubt = doubtNote(s);

@@ -1,5 +1,6 @@
 // The report model: the run as every rendering sees it, versioned and stable
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
+import { describeSelection, type Selection } from '../runner/matrix.ts';
 import { z } from 'zod';
 import { countSteps, decisionPhrase, type RunResult } from '../runner/result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -55,6 +56,10 @@ export const Report = z.object({
   startedAt: z.string(),
   durationMs: z.number(),
   counts: z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int(), inDoubt: z.int(), treatedAsApplied: z.int() }),
+  selection: z
+    .object({ only: z.record(z.string(), z.array(z.string())), skip: z.record(z.string(), z.array(z.string())) })
+    .nullable()
+    .describe('the matrix instances the run was limited to (--only: any of the values per key; --skip: none of them); null: every instance'),
   steps: z.array(ReportStep),
 });
 export type Report = z.infer<typeof Report>;
@@ -68,6 +73,7 @@ export function buildReport(result: RunResult): Report {
     startedAt: new Date(result.startedAt).toISOString(),
     durationMs: result.durationMs,
     counts: countSteps(result.steps),
+    selection: result.selection && describeSelection(result.selection) ? copyOf(result.selection) : null,
     steps: result.steps.map((s) => ({
       step: s.step,
       id: s.id ?? null,
@@ -145,4 +151,15 @@ export function reportJsonSchema(): Record<string, unknown> {
     description: 'The JSON report of `enginectl run --report-json` (docs/report-format.md). Generated from the code.',
     ...(z.toJSONSchema(Report, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>),
   };
+}
+
+/** What the run was limited to, in words ("site=a or site=b; without site=c"), or undefined. */
+export function limitedTo(report: Pick<Report, 'selection'>): string | undefined {
+  return report.selection ? describeSelection(report.selection) : undefined;
+}
+
+/** The selection as the report keeps it, in the order it was given. */
+function copyOf(s: Selection): { only: Record<string, string[]>; skip: Record<string, string[]> } {
+  const copy = (r: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, [...v]]));
+  return { only: copy(s.only), skip: copy(s.skip) };
 }

@@ -1,5 +1,5 @@
-// Matrix expansion: one instance per combination, in key order; `--only KEY=VALUE` keeps the
-// instances with that value, and must select at least one instance of some matrix step.
+// Matrix expansion: one instance per combination, in key order; a selection (--only, --skip)
+// keeps some of them, and each of its values must name an instance of some matrix step.
 import { UsageError } from '../errors.ts';
 import { didYouMean } from '../pipeline/diagnostics.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -16,8 +16,35 @@ export function expandMatrix(matrix: Record<string, MatrixValue[]> | undefined):
   return combos;
 }
 
-export function onlyFilter(combination: Combination, only: Readonly<Record<string, string>>): boolean {
-  return Object.entries(only).every(([k, v]) => !(k in combination) || String(combination[k]) === v);
+/**
+ * Which instances a run is limited to. `only`: an instance runs when, for each key, its value is
+ * one of those given (--only site=a --only site=b: either site). `skip`: an instance with one of
+ * these values does not run. A key an instance does not have never filters it.
+ */
+export interface Selection {
+  only: Readonly<Record<string, readonly string[]>>;
+  skip: Readonly<Record<string, readonly string[]>>;
+}
+
+export const EVERY_INSTANCE: Selection = { only: {}, skip: {} };
+
+export function selects(combination: Combination, selection: Selection): boolean {
+  const has = (k: string, values: readonly string[]) => values.includes(String(combination[k]));
+  return Object.entries(selection.only).every(([k, v]) => !(k in combination) || has(k, v)) && Object.entries(selection.skip).every(([k, v]) => !(k in combination) || !has(k, v));
+}
+
+/** A selection with its keys and values in order: two spellings of one selection compare equal. */
+export function canonicalSelection(s: Selection): { only: Record<string, string[]>; skip: Record<string, string[]> } {
+  const sorted = (r: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.keys(r).sort().map((k) => [k, [...r[k]!].sort()]));
+  return { only: sorted(s.only), skip: sorted(s.skip) };
+}
+
+/** The selection in words, or undefined for every instance: "site=a or site=b; without site=c". */
+export function describeSelection(selection: Selection): string | undefined {
+  const only = Object.entries(selection.only).map(([k, vs]) => vs.map((v) => `${k}=${v}`).join(' or '));
+  const skip = Object.entries(selection.skip).flatMap(([k, vs]) => vs.map((v) => `without ${k}=${v}`));
+  const parts = [...only, ...skip];
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 export function describeCombination(c: Combination): string {
@@ -26,10 +53,10 @@ export function describeCombination(c: Combination): string {
 }
 
 /**
- * Refuses an `--only KEY=VALUE` that selects nothing: a key no matrix step has, or a value no
+ * Refuses a --only or --skip KEY=VALUE that names nothing: a key no matrix step has, or a value no
  * instance has. A typo would otherwise drop the step silently (nothing deployed, exit 0).
  */
-export function checkOnly(pipeline: Pipeline, only: Readonly<Record<string, string>>): void {
+export function checkSelection(pipeline: Pipeline, selection: Selection): void {
   const values = new Map<string, Set<string>>();
   for (const step of pipeline.steps) {
     for (const [key, list] of Object.entries(step.matrix ?? {})) {
@@ -38,19 +65,22 @@ export function checkOnly(pipeline: Pipeline, only: Readonly<Record<string, stri
       values.set(key, seen);
     }
   }
-  for (const [key, value] of Object.entries(only)) {
-    const known = values.get(key);
-    if (!known) {
-      const guess = didYouMean(key, [...values.keys()]);
-      throw new UsageError('BAD_ONLY', `--only ${key}=${value}: no matrix step has the key "${key}"`, {
-        hint: guess ? `did you mean --only ${guess}=…?` : values.size ? `matrix keys: ${[...values.keys()].join(', ')}` : 'the pipeline has no matrix step: drop --only',
-      });
-    }
-    if (!known.has(value)) {
-      const guess = didYouMean(value, [...known]);
-      throw new UsageError('BAD_ONLY', `--only ${key}=${value}: no instance has ${key}=${value}`, {
-        hint: `${guess ? `did you mean ${key}=${guess}? ` : ''}values of ${key}: ${[...known].join(', ')}`,
-      });
+  for (const [flag, given] of [['--only', selection.only], ['--skip', selection.skip]] as const) {
+    for (const [key, list] of Object.entries(given)) {
+      const known = values.get(key);
+      if (!known) {
+        const guess = didYouMean(key, [...values.keys()]);
+        throw new UsageError('BAD_ONLY', `${flag} ${key}=${list[0]}: no matrix step has the key "${key}"`, {
+          hint: guess ? `did you mean ${flag} ${guess}=…?` : values.size ? `matrix keys: ${[...values.keys()].join(', ')}` : `the pipeline has no matrix step: drop ${flag}`,
+        });
+      }
+      for (const value of list) {
+        if (known.has(value)) continue;
+        const guess = didYouMean(value, [...known]);
+        throw new UsageError('BAD_ONLY', `${flag} ${key}=${value}: no instance has ${key}=${value}`, {
+          hint: `${guess ? `did you mean ${key}=${guess}? ` : ''}values of ${key}: ${[...known].join(', ')}`,
+        });
+      }
     }
   }
 }

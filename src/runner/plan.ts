@@ -6,7 +6,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
-import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
+import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from './matrix.ts';
 import { instanceName } from './names.ts';
 import { prepareRun, registerInputSecrets, serverName, type Env } from './scope.ts';
 
@@ -32,15 +32,16 @@ export interface Plan {
   steps: PlannedStep[];
 }
 
-export function planPipeline(pipeline: Pipeline, env: Env, options: { only?: Readonly<Record<string, string>>; masker?: Masker } = {}): Plan {
-  checkOnly(pipeline, options.only ?? {});
+export function planPipeline(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker } = {}): Plan {
+  const selection = options.selection ?? EVERY_INSTANCE;
+  checkSelection(pipeline, selection);
   const masker = options.masker ?? new Masker();
   const { name, contexts: base, targets } = prepareRun(pipeline, env, masker);
   const steps: Record<string, { outcome: string; outputs: Record<string, Placeholder>; instances?: Placeholder; failures?: Placeholder }> = Object.create(null);
   const out: PlannedStep[] = [];
   for (const step of pipeline.steps) {
     const type = STEP_TYPES.get(step.uses)!;
-    for (const combo of expandMatrix(step.matrix).filter((c) => onlyFilter(c, options.only ?? {}))) {
+    for (const combo of expandMatrix(step.matrix).filter((c) => selects(c, selection))) {
       const scope: EvalScope = { contexts: { ...base, steps, targets, matrix: combo }, status: { failed: false, cancelled: false } };
       let runs = true;
       let note: string | undefined;

@@ -1,5 +1,6 @@
 // The run's result: one record per step instance, the model every report renders.
 
+import type { Selection } from './matrix.ts';
 import type { ErrorCode } from '../error-codes.ts';
 
 export type Outcome = 'success' | 'failure' | 'skipped' | 'cancelled';
@@ -84,6 +85,8 @@ export interface RunResult {
   startedAt: number;
   durationMs: number;
   steps: StepRun[];
+  /** --only and --skip, when the run was limited to some matrix instances. */
+  selection?: Selection | undefined;
 }
 
 export interface StepCounts {

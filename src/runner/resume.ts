@@ -3,7 +3,7 @@
 // position in the file, so inserting or moving a step never makes one step stand for another.
 import { createHash } from 'node:crypto';
 import type { Pipeline, Step } from '../pipeline/model.ts';
-import { expandMatrix, onlyFilter, type Combination } from './matrix.ts';
+import { expandMatrix, selects, type Selection, type Combination } from './matrix.ts';
 import type { Decision, StepRun } from './result.ts';
 
 export interface Carried {
@@ -52,12 +52,12 @@ export function instanceKey(identity: string, step: Step, combination: Combinati
   return `${identity} ${JSON.stringify(Object.fromEntries(values))}`;
 }
 
-/** The identity of every instance a run of `pipeline` with `--only` has, with its step's index. */
-export function instanceKeys(pipeline: Pipeline, only: Readonly<Record<string, string>>): Map<string, { step: number }> {
+/** The identity of every instance a run of `pipeline` limited to `selection` has, with its step's index. */
+export function instanceKeys(pipeline: Pipeline, selection: Selection): Map<string, { step: number }> {
   const identities = stepIdentities(pipeline);
   const keys = new Map<string, { step: number }>();
   for (const step of pipeline.steps) {
-    for (const c of expandMatrix(step.matrix).filter((x) => onlyFilter(x, only))) keys.set(instanceKey(identities[step.index]!, step, c), { step: step.index });
+    for (const c of expandMatrix(step.matrix).filter((x) => selects(x, selection))) keys.set(instanceKey(identities[step.index]!, step, c), { step: step.index });
   }
   return keys;
 }

@@ -1,6 +1,7 @@
 // What a run shares between its steps and instances: the world it was given (RunnerDeps), what
 // it resolved before the first step, the steps' states so far (the `steps` context) and the
 // run's status (for success(), failure(), cancelled()).
+import type { Selection } from './matrix.ts';
 import type { EngineClient } from '../api/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { TargetDef } from '../steps/types.ts';
@@ -39,8 +40,8 @@ export interface RunStart {
 }
 
 export interface RunOptions {
-  /** `--only KEY=VALUE`: keep the matrix instances with those values. */
-  only?: Readonly<Record<string, string>>;
+  /** --only and --skip: the matrix instances the run is limited to. */
+  selection?: Selection;
   /** `--resume`: the instances done in an earlier run, not run again. */
   resume?: ResumePlan;
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
-import { checkOnly, expandMatrix, onlyFilter } from './matrix.ts';
+import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from './matrix.ts';
 import { instanceName } from './names.ts';
 import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
 import type { Outcome, RunResult, StepRun } from './result.ts';
@@ -21,12 +21,12 @@ export type { RunnerDeps, RunOptions } from './run-context.ts';
  * A client for every server a step calls, opened up front: a configuration the client refuses
  * (credentials over plain http://) stops the run before its first call.
  */
-async function openClients(pipeline: Pipeline, servers: Map<string, ResolvedServer>, base: Record<string, unknown>, deps: RunnerDeps, only: Readonly<Record<string, string>>): Promise<Map<string, EngineClient>> {
+async function openClients(pipeline: Pipeline, servers: Map<string, ResolvedServer>, base: Record<string, unknown>, deps: RunnerDeps, selection: Selection): Promise<Map<string, EngineClient>> {
   const clients = new Map<string, EngineClient>();
   try {
     for (const step of pipeline.steps) {
       if (step.server === undefined || !STEP_TYPES.get(step.uses)?.needsServer) continue;
-      for (const c of expandMatrix(step.matrix).filter((x) => onlyFilter(x, only))) {
+      for (const c of expandMatrix(step.matrix).filter((x) => selects(x, selection))) {
         const name = serverName(step, c, base);
         const server = name === undefined ? undefined : servers.get(name);
         if (!server) {
@@ -42,10 +42,10 @@ async function openClients(pipeline: Pipeline, servers: Map<string, ResolvedServ
   return clients;
 }
 
-/** The instances of a step: one, or one per matrix combination `--only` keeps. */
+/** The instances of a step: one, or one per matrix combination the selection keeps. */
 function instancesOf(ctx: RunContext, step: Step, options: RunOptions, identity: string): StepRun[] {
   return expandMatrix(step.matrix)
-    .filter((c) => onlyFilter(c, options.only ?? {}))
+    .filter((c) => selects(c, options.selection ?? EVERY_INSTANCE))
     .map((c) => ({
       key: instanceKey(identity, step, c),
       resume: options.resume ? ('resumed' as const) : undefined,
@@ -107,10 +107,10 @@ function settle(ctx: RunContext, step: Step, instances: StepRun[]): void {
 }
 
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
-  checkOnly(pipeline, options.only ?? {});
+  checkSelection(pipeline, options.selection ?? EVERY_INSTANCE);
   const masker = deps.masker ?? new Masker();
   const { name, contexts: base, servers, targets } = prepareRun(pipeline, deps.env, masker);
-  const clients = await openClients(pipeline, servers, base, deps, options.only ?? {});
+  const clients = await openClients(pipeline, servers, base, deps, options.selection ?? EVERY_INSTANCE);
   const watch = deps.stopwatch ?? deps.now;
   const ctx: RunContext = {
     pipeline,
@@ -152,5 +152,6 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     startedAt,
     durationMs: watch() - startedAt,
     steps: runs,
+    selection: options.selection,
   };
 }

@@ -111,6 +111,34 @@ test('a partial replication failure: the failed target in the summary table and 
   assert.match(run.stdout, /^::error title=Sync replication failed::replication failed for REPLICA-2 \(disk full\)/m);
 });
 
+test('the root action\'s only and skip inputs: a key given twice keeps either value, skip leaves instances out; the summary says so', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const pipeline = `version: 1
+targets:
+  staging: { server: staging-db.example.com, database: STAGING, username: deploy, password: deploy-pass }
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - id: engines
+    uses: monitoring/engines
+    matrix: { site: [a, b, c] }
+  - id: system
+    uses: update/system
+    matrix: { target: [staging, prod] }
+    with: { target: "\${{ matrix.target }}" }
+`;
+  const run = await runActionBundle(t, {
+    action: '.',
+    files: { 'pipelines/sites.yml': pipeline },
+    inputs: { pipeline: 'pipelines/sites.yml', only: 'site=a\nsite=c', skip: 'target=staging', url, username: 'admin', password: 'admin' },
+  });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as { steps: { matrix: Record<string, string> }[]; selection: unknown };
+  assert.deepEqual(report.steps.map((s) => s.matrix), [{ site: 'a' }, { site: 'c' }, { target: 'prod' }]);
+  assert.deepEqual(report.selection, { only: { site: ['a', 'c'] }, skip: { target: ['staging'] } });
+  assert.equal(emulator.count('POST', '/api/devops/v1/update/system'), 1);
+  assert.match(run.summary, /limited to: site=a or site=c; without target=staging/);
+});
+
 test('an invalid pipeline: exit 2, an annotation on the file\'s line and column, nothing called', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const run = await runActionBundle(t, {

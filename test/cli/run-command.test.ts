@@ -46,6 +46,27 @@ test('--only runs one matrix instance, as a CI job would', async () => {
   assert.doesNotMatch(r.stdout, /target=staging/);
 });
 
+test('--only with a key given twice runs either value; --skip leaves instances out; the reports say what the run was limited to', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-select-'));
+  const two = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--only', 'site=test', '--only', 'site=prod', '--report-json', join(dir, 'two.json'), '--summary', join(dir, 'two.md')]);
+  assert.equal(two.code, 0, two.stdout + two.stderr);
+  const sites = (file: string) => (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { steps: { matrix: { site: string } | null }[] }).steps.flatMap((s) => (s.matrix ? [s.matrix.site] : []));
+  assert.deepEqual(sites('two.json'), ['test', 'prod', 'test', 'prod', 'test', 'prod']);
+  const skip = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--skip', 'site=staging', '--report-json', join(dir, 'skip.json'), '--summary', join(dir, 'skip.md'), '--junit', join(dir, 'skip.xml'), '--html', join(dir, 'skip.html')]);
+  assert.equal(skip.code, 0, skip.stdout + skip.stderr);
+  assert.deepEqual(sites('skip.json'), ['test', 'prod', 'test', 'prod', 'test', 'prod']);
+  // Every report and the terminal say which instances the run was limited to.
+  assert.match(two.stdout, /limited to: site=test or site=prod/);
+  assert.match(skip.stdout, /limited to: without site=staging/);
+  assert.deepEqual((JSON.parse(readFileSync(join(dir, 'skip.json'), 'utf8')) as { selection: unknown }).selection, { only: {}, skip: { site: ['staging'] } });
+  assert.match(readFileSync(join(dir, 'two.md'), 'utf8'), /limited to: site=test or site=prod/);
+  for (const f of ['skip.md', 'skip.xml', 'skip.html']) assert.match(readFileSync(join(dir, f), 'utf8'), /without site=staging/, f);
+  // A --skip that names nothing is refused, as --only is.
+  const typo = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--skip', 'site=stagin']);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /--skip site=stagin: no instance has site=stagin[\s\S]*did you mean site=staging\?/);
+});
+
 function writePipeline(yaml: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'enginectl-')), 'p.yml');
   writeFileSync(file, yaml);

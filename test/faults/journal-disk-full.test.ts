@@ -13,6 +13,7 @@ import { setUpJournal } from '../../src/app/journal-setup.ts';
 import { loadPipelineFile } from '../../src/app/pipeline-input.ts';
 import { runAndReport } from '../../src/app/run.ts';
 import { realClock } from '../../src/app/clock.ts';
+import { EVERY_INSTANCE } from '../../src/runner/matrix.ts';
 import type { JournalFs } from '../../src/journal/file.ts';
 import type { AtomicFs } from '../../src/app/atomic-write.ts';
 import { Masker } from '../../src/runner/masker.ts';
@@ -61,8 +62,8 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
 
   // Measure the journal a whole run writes, then give the disk room up to the middle of the vfs update's end record.
   const probe = join(dir, 'probe.jsonl');
-  const whole = await setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now() });
-  await runAndReport({ pipeline, env, only: {}, reports: {}, journal: whole.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  const whole = await setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now() });
+  await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: whole.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
   whole.spec.file.close();
   const text = readFileSync(probe, 'utf8');
   const end = text.indexOf('{"t":"end","key":"id:vfs"');
@@ -70,9 +71,9 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   const room = end + 40;
   emulator.requests.length = 0;
 
-  const journal = await setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, only: {}, env, command: 'test', now: Date.now(), fs: fullAfter(room) });
+  const journal = await setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), fs: fullAfter(room) });
   const reports = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
-  const done = await runAndReport({ pipeline, env, only: {}, reports, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  const done = await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
   journal.spec.file.close();
   assert.equal(done.halted?.code, 'JOURNAL_WRITE_FAILED');
   assert.equal(done.halted?.exitCode, 1);
@@ -125,7 +126,7 @@ test('a full disk never leaves a truncated report: each is written whole beside 
       });
     }) as AtomicFs['open'],
   };
-  const done = await runAndReport({ pipeline, env, only: {}, reports }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock(), reportFs: full });
+  const done = await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock(), reportFs: full });
   assert.equal(done.result.outcome, 'success');
   assert.deepEqual(done.written, [], 'no report fitted');
   assert.equal(done.failed.length, 4);

@@ -65,7 +65,7 @@ export async function runYaml(t: TestContext, yaml: string, options: RunYamlOpti
       sleep: clock.sleep,
       heartbeatMs: options.heartbeatMs,
     },
-    { only: options.only },
+    { selection: options.selection },
   );
   return { result, logger, emulator, clock, byName: (name: string) => result.steps.find((s) => s.name === name)! };
 }

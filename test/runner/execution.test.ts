@@ -106,7 +106,7 @@ test('--only keeps the matrix instances with that value', async (t) => {
   - uses: update/system
     matrix: { target: [staging, prod] }
     with: { target: "\${{ matrix.target }}" }
-`, { only: { target: 'prod' } });
+`, { selection: { only: { target: ['prod'] }, skip: {} } });
   assert.deepEqual(result.steps.map((s) => s.matrix), [{ target: 'prod' }]);
   assert.equal(emulator.count('POST', '/api/devops/v1/update/system'), 1);
 });

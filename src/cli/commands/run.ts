@@ -20,7 +20,7 @@ import { parseCommandArgs } from '../args.ts';
 import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorFromOptions, hasEmulatorOptions } from '../emulator-options.ts';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import type { CliIO } from '../io.ts';
-import { loadPipelineFile, parseOnly, parseVars } from '../../app/pipeline-input.ts';
+import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock } from '../../app/clock.ts';
 import { RunLog, summaryLine, useColour } from '../../log/run-log.ts';
 
@@ -30,7 +30,9 @@ Validates the pipeline, then runs its steps against the enterprise API.
 
 Options:
   --var NAME=VALUE   override a var (the value is read as YAML: 3, [1001, 1002], text) (repeatable)
-  --only KEY=VALUE   keep only the matrix instances with that value, one per CI job (repeatable)
+  --only KEY=VALUE   keep only the matrix instances with that value, one per CI job (repeatable:
+                     a key given twice keeps either value)
+  --skip KEY=VALUE   leave out the matrix instances with that value (repeatable)
   --dry-run          print each call the pipeline would make, secrets masked; make none
   --emulator         run against the embedded emulator (as admin/admin); waits pass on a
                      simulated clock, so gates that poll every 2 minutes finish at once; with the
@@ -51,7 +53,7 @@ ${REPORT_OPTIONS_HELP}
                      again (retry) or taken as applied (skip); verify reads its target back first
                      (as enginectl verify does): applied is not sent again, and the run stops on
                      anything else; verify-and-retry also sends again what was not applied
-  --force            with --resume: resume although the file, --var or --only changed
+  --force            with --resume: resume although the file, --var, --only or --skip changed
   -h, --help         show this help
 
 Reports are written even when a step fails or the run is interrupted; their paths are checked
@@ -64,6 +66,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const { values, positionals } = parseCommandArgs('run', args, {
     var: { type: 'string', multiple: true },
     only: { type: 'string', multiple: true },
+    skip: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean' },
     emulator: { type: 'boolean' },
     ...EMULATOR_OPTIONS,
@@ -82,7 +85,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `run: expected one pipeline FILE, got ${positionals.length}`, { hint: 'enginectl run pipelines/demo.yml' });
   const file = positionals[0]!;
-  const only = parseOnly(values.only);
+  const selection = parseSelection(values.only, values.skip);
   const ci = detectCi(io.env, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator) throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   // Under --emulator with the sample state, its sample secrets fill what the environment leaves unset.
@@ -94,7 +97,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
   if (values['dry-run']) {
-    const plan = dryRun(pipeline, io.env, { only });
+    const plan = dryRun(pipeline, io.env, { selection });
     io.stdout(`dry run of "${plan.name}": no request is made\n${plan.text}\n`);
     return ExitCode.ok;
   }
@@ -111,12 +114,12 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
-  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, only, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal } }));
+  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal } }));
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
   for (const v of journal?.verified ?? []) io.stdout(`verify: "${v.name}": ${v.verdict}: ${v.evidence}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     const { result, rendered, written, failed, halted } = await runAndReport(
-      { pipeline, env: io.env, only, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume },
+      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume },
       {
         masker,
         logger,
