@@ -15,14 +15,20 @@ export interface RefScope {
   skipEnv?: boolean;
 }
 
+export interface RefStep {
+  index: number;
+  uses: string;
+  matrix: readonly string[] | undefined;
+}
+
 export interface RefWorld {
   env: Readonly<Record<string, string | undefined>>;
   vars: ReadonlySet<string>;
   /** Every var of the file, where `vars` holds only those a value may read (a var reads earlier vars). */
   allVars?: ReadonlySet<string>;
   targets: ReadonlySet<string>;
-  /** Step ids with their index, type and whether they have a matrix. */
-  steps: ReadonlyMap<string, { index: number; uses: string; matrix: boolean }>;
+  /** Step ids with their index, type and matrix keys (undefined: no matrix). */
+  steps: ReadonlyMap<string, RefStep>;
 }
 
 const EXPRESSION_HINT = "an expression reads contexts (vars.x, steps.id.outputs.y) with the operators == != < <= > >= && || ! and functions such as contains() and format(); strings in 'single quotes' (docs/pipeline-format.md, Expressions)";
@@ -91,7 +97,7 @@ function checkReference(path: string[], scope: RefScope, world: RefWorld): { mes
       }
       if (step.index >= (scope.stepIndex ?? 0)) return { message: `step "${name}" runs ${step.index === scope.stepIndex ? 'as this step' : 'after this one'}`, hint: 'a step can read only the steps before it' };
       if (field === undefined) return undefined;
-      if (field === 'instances' || field === 'failures') return step.matrix ? undefined : { message: `steps.${name}.${field}: only a matrix step has instances`, hint: `read steps.${name}.outputs` };
+      if (field === 'instances' || field === 'failures') return step.matrix ? instanceProblem(name, field, path.slice(3), step) : { message: `steps.${name}.${field}: only a matrix step has instances`, hint: `read steps.${name}.outputs` };
       if (field !== 'outputs' && field !== 'outcome') return { message: `steps.${name}.${field}: a step has outputs and outcome${step.matrix ? ', and instances and failures (a matrix step)' : ''}` };
       if (field === 'outputs' && step.matrix) return { message: `steps.${name}.outputs: a matrix step's instances have outputs each`, hint: `read steps.${name}.instances: each with its matrix values, outcome and outputs` };
       const outputs = STEP_TYPES.get(step.uses)?.outputs ?? [];
@@ -101,6 +107,35 @@ function checkReference(path: string[], scope: RefScope, world: RefWorld): { mes
       }
       return undefined;
     }
+  }
+  return undefined;
+}
+
+/**
+ * A reference into a matrix step's instances (`steps.ID.instances` or `.failures`): a list, read
+ * element by element (`.*`, `[0]`), each with matrix, outcome and outputs. Without the `.*` a
+ * property of the list is read, which is always empty: `join(steps.vfs.failures.matrix.site)`
+ * would say "none failed" while one did.
+ */
+function instanceProblem(name: string, field: string, rest: string[], step: RefStep): { message: string; hint?: string } | undefined {
+  const [which, part, key] = rest;
+  if (which === undefined) return undefined;
+  if (which !== '*' && !/^\d+$/.test(which)) {
+    return { message: `steps.${name}.${field}.${which}: ${field} is a list of instances: read one property of each with .*`, hint: `write steps.${name}.${field}.*.${rest.join('.')}` };
+  }
+  const at = `steps.${name}.${field}.${which}`;
+  if (part === undefined) return undefined;
+  if (!['matrix', 'outcome', 'outputs'].includes(part)) return { message: `${at}.${part}: an instance has matrix, outcome and outputs` };
+  if (key === undefined) return undefined;
+  if (part === 'outputs') {
+    const outputs = STEP_TYPES.get(step.uses)?.outputs ?? [];
+    if (outputs.includes(key)) return undefined;
+    const guess = didYouMean(key, outputs);
+    return { message: `${at}.outputs.${key}: ${step.uses} has no output ${key}`, hint: guess ? `did you mean "${guess}"?` : `its outputs: ${outputs.join(', ') || 'none'}` };
+  }
+  if (part === 'matrix' && !step.matrix!.includes(key)) {
+    const guess = didYouMean(key, step.matrix!);
+    return { message: `${at}.matrix.${key}: the matrix of ${name} has ${step.matrix!.join(', ')}`, hint: guess ? `did you mean "${guess}"?` : "an instance's matrix holds its step's matrix keys" };
   }
   return undefined;
 }

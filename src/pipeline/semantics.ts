@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
 import { at } from './located.ts';
-import { checkString, checkValue, type RefScope, type RefWorld } from './references-check.ts';
+import { checkString, checkValue, type RefScope, type RefStep, type RefWorld } from './references-check.ts';
 import { LOADER_PARSE, type PipelineFile } from './schema.ts';
 import { serverChoice } from './servers-check.ts';
 import type { Path, YamlSource } from './yaml-doc.ts';
@@ -30,11 +30,11 @@ export function semanticProblems(source: YamlSource, doc: PipelineFile, options:
   /** The file a server, target or var is defined in: the pipeline, or an inventory it includes. */
   const src = (kind: 'servers' | 'targets' | 'vars', name: string) => origins.get(`${kind}.${name}`) ?? source;
   if (!Array.isArray(doc.steps)) return problems;
-  const ids = new Map<string, { index: number; uses: string; matrix: boolean }>();
+  const ids = new Map<string, RefStep>();
   doc.steps.forEach((s, index) => {
     if (s.id === undefined) return;
     if (ids.has(s.id)) problems.push(at(source, ['steps', index, 'id'], `duplicate step id "${s.id}"`, `step ${ids.get(s.id)!.index + 1} has it too; ids are unique`));
-    else ids.set(s.id, { index, uses: s.uses, matrix: s.matrix !== undefined });
+    else ids.set(s.id, { index, uses: s.uses, matrix: s.matrix ? Object.keys(s.matrix) : undefined });
   });
   const { serverOf, problems: serverProblems } = serverChoice(source, doc, options);
   doc.steps.forEach(serverOf);
