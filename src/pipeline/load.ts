@@ -1,11 +1,13 @@
 // Loading a pipeline, in stages: read (the size guard) -> parse (YAML with positions) -> include
-// (inventories merged) -> schema (schema-check.ts) -> semantics (semantics.ts) -> normalise
-// (normalise.ts): the runner's model, or every problem at once (PipelineInvalid, exit 2). No I/O.
+// (inventories merged) -> matrix values from vars (matrix-values.ts) -> schema (schema-check.ts)
+// -> semantics (semantics.ts) -> normalise (normalise.ts): the runner's model, or every problem at
+// once (PipelineInvalid, exit 2). No I/O.
 import { PipelineInvalid, type Diagnostic } from './diagnostics.ts';
 import { includeInventories } from './include.ts';
 import type { Pipeline } from './model.ts';
 import { normalise } from './normalise.ts';
 import type { PipelineFile } from './schema.ts';
+import { resolveMatrixVars } from './matrix-values.ts';
 import { schemaCheck } from './schema-check.ts';
 import { semanticProblems } from './semantics.ts';
 import { serverChoice } from './servers-check.ts';
@@ -72,9 +74,11 @@ function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseY
 
   // Inventories first: what they define is checked in their own files, and merged.
   const included = includeInventories(source, own as Record<string, unknown>, options.readInclude);
-  const data = included.data;
+  // Matrix values from vars, before the schema: every later stage sees a list.
+  const matrices = resolveMatrixVars(source, included.data, options.vars);
+  const data = matrices.data;
   const checked = schemaCheck(source, data);
-  const problems: Diagnostic[] = [...included.problems, ...checked.problems];
+  const problems: Diagnostic[] = [...included.problems, ...matrices.problems, ...checked.problems];
   // Semantic rules: run on what parsed; when the schema failed, on the raw data as far as it fits.
   // vars come from the YAML's own data: zod's record output assigns keys one by one, which would
   // turn a `__proto__` var into the object's prototype instead of a plain key.

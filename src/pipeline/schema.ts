@@ -71,6 +71,8 @@ export const RetrySchema = z.strictObject({
 });
 
 const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
+/** A matrix key's values: a list; in the file also `${{ vars.NAME }}`, resolved at load (matrix-values.ts). */
+const MATRIX_VALUES = z.array(matrixValue).min(1);
 
 const stepShape = {
   id: z.string().regex(STEP_ID, 'must match [a-z][a-z0-9_-]*').optional(),
@@ -81,7 +83,7 @@ const stepShape = {
   'continue-on-error': z.boolean().optional(),
   timeout: durationString.optional(),
   retry: RetrySchema.optional(),
-  matrix: z.record(z.string(), z.array(matrixValue).min(1)).optional(),
+  matrix: z.record(z.string(), MATRIX_VALUES).optional(),
   'max-parallel': z.int().min(1).optional(),
   'fail-fast': z.boolean().optional(),
   server: text.optional(),
@@ -125,6 +127,12 @@ function toJson(schema: z.ZodType): Json {
     io: 'input',
     // A condition input holds, in the file, its text or a literal.
     override: (ctx) => {
+      if (ctx.zodSchema === MATRIX_VALUES) {
+        const list = { ...ctx.jsonSchema };
+        for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
+        Object.assign(ctx.jsonSchema, { anyOf: [list, { type: 'string', pattern: '^\\s*\\$\\{\\{\\s*vars\\.[A-Za-z_][\\w-]*\\s*\\}\\}\\s*$', description: 'a var holding the list: ${{ vars.NAME }}' }] });
+        return;
+      }
       if (ctx.zodSchema !== CONDITION_INPUT) return;
       for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
       Object.assign(ctx.jsonSchema, { type: ['string', 'boolean', 'number', 'null'], description: 'a condition: an expression, bare or in ${{ }}' });

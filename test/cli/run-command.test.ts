@@ -180,6 +180,10 @@ test('matrix needs no secret and no server: it calls nothing (the job-matrix wor
   const sites = await runCli(['matrix', 'pipelines/three-site-release.yml', '--step', 'engines']);
   assert.equal(sites.code, 0, sites.stderr);
   assert.deepEqual(JSON.parse(sites.stdout), { include: [{ site: 'test' }, { site: 'staging' }, { site: 'prod' }] });
+  // The sites come from a var of the inventory (matrix: { site: ${{ vars.sites }} }); --var overrides it.
+  const two = await runCli(['matrix', 'pipelines/three-site-release.yml', '--step', 'engines', '--var', 'sites=[test, prod]']);
+  assert.equal(two.code, 0, two.stderr);
+  assert.deepEqual(JSON.parse(two.stdout), { include: [{ site: 'test' }, { site: 'prod' }] });
   const demo = await runCli(['matrix', 'pipelines/demo.yml']);
   assert.equal(demo.code, 0, demo.stderr);
   assert.deepEqual(JSON.parse(demo.stdout), { include: [{ target: 'staging' }, { target: 'prod' }] });
