@@ -2,7 +2,7 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
-import { EVERY_INSTANCE, type Selection } from '../runner/matrix.ts';
+import { EVERY_INSTANCE, type Selection } from '../pipeline/selection.ts';
 import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -52,6 +52,8 @@ interface Loaded {
   warnings: Diagnostic[];
   env: Env;
   selection: Selection;
+  /** The pipeline's files, whose hash the reports carry; none for a single-step action (its inputs hold credentials). */
+  files?: Source[] | undefined;
 }
 
 const CREDENTIAL_INPUT = /password|token/;
@@ -91,8 +93,8 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const vars = parseVars(varsLines(get));
   const selection = parseSelection(varsLines(get, 'only'), varsLines(get, 'skip'));
   const sources: Source[] = [{ path: basename(file), text }];
-  const { pipeline, warnings } = loadPipeline({ file, text, env, defaultServer: server, vars, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
-  return { pipeline, sources, vars, warnings, env, selection };
+  const { pipeline, warnings } = loadPipeline({ file, text, env, defaultServer: server, vars, selection, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
+  return { pipeline, sources, vars, warnings, env, selection, files: sources };
 }
 
 async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
@@ -150,7 +152,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const deployment = environment ? await startDeployment(deps, label, environment, masker).catch((error: unknown) => (journal.spec.file.close(), Promise.reject(error))) : undefined;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   const { result, rendered, failed, halted } = await runAndReport(
-    { pipeline, env: loaded.env, selection: loaded.selection, reports: paths, journal: journal.spec, resume: journal.resume },
+    { pipeline, env: loaded.env, selection: loaded.selection, reports: paths, journal: journal.spec, resume: journal.resume, sources: loaded.files },
     { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
   )
     .catch(async (error: unknown) => {

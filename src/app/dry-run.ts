@@ -1,6 +1,6 @@
 // The dry run, for `plan`, `run --dry-run` and the actions' dry-run input: every call the
 // pipeline would make, resolved as far as possible, secrets masked. Makes no request.
-import type { Selection } from '../runner/matrix.ts';
+import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderPlan } from '../report/plan-text.ts';
 import { Masker } from '../runner/masker.ts';

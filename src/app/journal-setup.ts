@@ -1,7 +1,7 @@
 // The journal of a run, set up before its first step, for the CLI and every action alike: opened
 // and locked (one run at a time), its torn tail cut, and for a resume read back and turned into
 // what runs again. Its identity is keyed hashes of every file the pipeline reads and of the vars.
-import type { Selection } from '../runner/matrix.ts';
+import type { Selection } from '../pipeline/selection.ts';
 import { hostname } from 'node:os';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';

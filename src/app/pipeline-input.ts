@@ -1,7 +1,8 @@
 // A pipeline file read and loaded for a run (a directory, an unreadable or oversized file are
 // told apart), and the --var and --only values of the CLI and the root action.
-import type { Selection } from '../runner/matrix.ts';
+import { createHash } from 'node:crypto';
 import { basename, dirname } from 'node:path';
+import type { Selection } from '../pipeline/selection.ts';
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -34,6 +35,17 @@ export interface Source {
 }
 
 /**
+ * What identifies a pipeline across jobs and machines: the SHA-256 of its files (the pipeline, then
+ * each include, by the names it gives them), wherever they are checked out. Reports of one
+ * pipeline share it, so `report --merge` refuses the reports of another. Plain, not keyed as the
+ * journal's hashes are, so it compares across jobs: a run hashes the files with every secret they
+ * write literally masked (app/run.ts), and a single-step action's inputs are never hashed this way.
+ */
+export function pipelineSha256(sources: readonly Source[]): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(sources.map((s) => [s.path, s.text]))).digest('hex')}`;
+}
+
+/**
  * Reads the inventories a pipeline includes, next to it in `dir` and inside its repository
  * (include-file.ts), and keeps each one's text in `sources` (after the pipeline's own): what
  * identifies the run in a journal.
@@ -50,11 +62,11 @@ export function includeReader(dir: string, sources: Source[]): (path: string) =>
 }
 
 /** The pipeline loaded, with the text of every file it read (their hashes identify the run in a journal). */
-export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean } = {}): Promise<LoadResult & { text: string; sources: Source[] }> {
+export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean; selection?: Selection } = {}): Promise<LoadResult & { text: string; sources: Source[] }> {
   const text = await readPipelineText(file, io);
   const sources: Source[] = [{ path: basename(file), text }];
   const readInclude = includeReader(dirname(file), sources);
-  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv, readInclude }), text, sources };
+  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv, selection: options.selection, readInclude }), text, sources };
 }
 
 /**

@@ -2,7 +2,7 @@
 // runner, the result masked as values, its renderings and the report files. The edges add only
 // what is theirs: the CLI its CI conventions, the action its outputs, summary, comment and
 // Deployment.
-import { canonicalSelection, type Selection } from '../runner/matrix.ts';
+import { canonicalSelection, matrixValues, type Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderings, type Renderings } from '../report/renderings.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
@@ -21,6 +21,7 @@ import type { Clock } from './clock.ts';
 import { writeReports, type ReportPaths } from './report-files.ts';
 import { clientFactory } from './clients.ts';
 import type { AtomicFs } from './atomic-write.ts';
+import { pipelineSha256, type Source } from './pipeline-input.ts';
 
 export interface RunRequest {
   pipeline: Pipeline;
@@ -35,6 +36,11 @@ export interface RunRequest {
   journal?: JournalSpec | undefined;
   /** --resume: the instances not to run again. */
   resume?: ResumePlan | undefined;
+  /**
+   * The files the pipeline read, whose hash identifies it in the reports and the journal
+   * (`report --merge` compares it); none for a single-step action, whose inputs hold credentials.
+   */
+  sources?: readonly Source[] | undefined;
 }
 
 export interface JournalSpec {
@@ -93,7 +99,14 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
     servers: start.servers,
     resume: request.resume !== undefined,
     instances: start.planned(),
+    ...(request.sources ? { sha256: maskedSha256(request.sources, masker) } : {}),
+    matrix: matrixValues(request.pipeline),
   };
+}
+
+/** The files' hash with every secret they write literally masked first: no offline check of a literal credential. */
+function maskedSha256(sources: readonly Source[], masker: Masker): string {
+  return pipelineSha256(sources.map((s) => ({ path: s.path, text: masker.mask(s.text) })));
 }
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
@@ -138,6 +151,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
     },
     { selection: request.selection, resume: request.resume },
   );
+  raw = { ...raw, pipelineSha256: request.sources && maskedSha256(request.sources, masker) };
   if (halted) raw = { ...raw, outcome: 'failure' };
   else write?.({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);
   // Secrets learnt during the run (a license code) are masked in the steps before it too.

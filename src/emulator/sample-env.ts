@@ -5,6 +5,7 @@ export const SAMPLE_ENV: Readonly<Record<string, string>> = {
   PROD_TOKEN: 'prod-token',
   STAGING_TOKEN: 'staging-token',
   PROD_DEPLOY_PASSWORD: 'deploy-pass',
+  TEST_DEPLOY_PASSWORD: 'deploy-pass',
 };
 
 /** `env` with the sample values under what it sets itself. */

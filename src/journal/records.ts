@@ -2,7 +2,7 @@
 // any input (a forged or damaged record is refused at its line, never trusted). Every value in
 // them is masked; what identifies the run is a keyed hash (HMAC-SHA-256 with the journal's own
 // random salt), so a journal is never an offline check of a secret.
-import type { Selection } from '../runner/matrix.ts';
+import type { Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
 
 export const JOURNAL_VERSION = 2;
@@ -79,6 +79,10 @@ export const RunRecord = z.object({
   servers: z.record(z.string(), z.string()),
   resume: z.boolean(),
   instances: z.array(PlannedRecord),
+  /** The pipeline's files, hashed plainly (app/pipeline-input.ts): what `report --merge` compares. */
+  sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
+  /** Every value of each matrix key: the instances the pipeline's whole fleet has. */
+  matrix: z.record(z.string(), z.array(z.union([z.string(), z.number(), z.boolean()]))).optional(),
 });
 
 /** The selection a run record kept (a journal written before --skip has none). */

@@ -56,5 +56,5 @@ export function releaseOf(state: JournalState): RunResult {
   });
   const killed = steps.some((s) => !state.instances.get(s.key)?.ended);
   const outcome = killed || steps.some((s) => s.outcome === 'cancelled') ? 'cancelled' : steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) ? 'failure' : 'success';
-  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last) };
+  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last), matrix: last.matrix, pipelineSha256: last.sha256 };
 }

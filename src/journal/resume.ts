@@ -5,7 +5,7 @@
 // --force); a changed file, include, vars or --only (unless --force, and then only instances whose
 // inputs are unchanged are carried); an in-doubt call the operator has not decided about; a step
 // that would read an output the journal cannot give back.
-import { canonicalSelection, describeSelection, type Selection } from '../runner/matrix.ts';
+import { canonicalSelection, describeSelection, type Selection } from '../pipeline/selection.ts';
 import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';

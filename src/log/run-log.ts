@@ -4,7 +4,7 @@
 // each naming its step); failures and warnings as annotations (a continue-on-error failure is a
 // warning). Every text may hold the server's words, so each is neutralised: no CI command, escape
 // sequence or line start of the server's reaches the log. Colour only when asked (a TTY).
-import { describeSelection } from '../runner/matrix.ts';
+import { describeSelection } from '../pipeline/selection.ts';
 import { formatDuration } from '../duration.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
 import type { RunLogger } from '../runner/run-logger.ts';

@@ -12,6 +12,9 @@ import { schemaCheck } from './schema-check.ts';
 import { semanticProblems } from './semantics.ts';
 import { serverChoice } from './servers-check.ts';
 import { parseYaml } from './yaml-doc.ts';
+import type { Reach } from './model.ts';
+import { reachOf } from './reach.ts';
+import { EVERY_INSTANCE, type Selection } from './selection.ts';
 import type { DefaultServer } from '../api/server-env.ts';
 
 export { DEFAULT_SERVER } from './servers-check.ts';
@@ -35,6 +38,12 @@ export interface LoadOptions {
   defaultServer?: DefaultServer;
   /** Reads an inventory named by `include:` (the edge resolves it next to the pipeline file). */
   readInclude?: (path: string) => string;
+  /**
+   * The instances a run is limited to (--only, --skip); every instance when absent. Only what the
+   * instances reach is asked of the environment (reach.ts): a job of one site needs that site's
+   * secrets only, a pipeline using one server of an inventory that server's only.
+   */
+  selection?: Selection;
   /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */
   fastYaml?: boolean;
 }
@@ -84,14 +93,16 @@ function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseY
   // turn a `__proto__` var into the object's prototype instead of a plain key.
   const rawVars = (data as { vars?: Record<string, unknown> }).vars;
   const doc = (checked.data ? { ...checked.data, vars: rawVars } : data) as PipelineFile;
+  let reach: Reach | undefined;
   try {
-    problems.push(...semanticProblems(source, doc, options, included.origins));
+    reach = reachOf(doc, serverChoice(source, doc, options), options.selection ?? EVERY_INSTANCE, options);
+    problems.push(...semanticProblems(source, doc, { ...options, reach }, included.origins));
   } catch (error) {
     if (checked.data || !(error instanceof TypeError)) throw error;
   }
   if (problems.length > 0) throw new PipelineInvalid(sorted(problems, file), text, included.texts);
   const stepServers = serverChoice(source, doc, options);
-  return { pipeline: normalise(source, doc, doc.steps.map(stepServers.serverOf), options), warnings: [] };
+  return { pipeline: normalise(source, doc, doc.steps.map(stepServers.serverOf), { ...options, reach }), warnings: [] };
 }
 
 function sorted(list: Diagnostic[], file: string): Diagnostic[] {

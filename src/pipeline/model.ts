@@ -55,6 +55,14 @@ export interface Step {
   position: Position;
 }
 
+/** What a run's instances use (reach.ts): the steps with an instance selected, the servers, targets and vars they read. */
+export interface Reach {
+  steps: ReadonlySet<number>;
+  servers: ReadonlySet<string>;
+  targets: ReadonlySet<string>;
+  vars: ReadonlySet<string>;
+}
+
 export interface Pipeline {
   file: string;
   name: Text;
@@ -65,4 +73,9 @@ export interface Pipeline {
   servers: Record<string, ServerDef>;
   targets: Record<string, TargetSpec>;
   steps: Step[];
+  /**
+   * What the instances of a limited run (--only, --skip) reach: only those servers, targets and
+   * vars are resolved. Absent: everything.
+   */
+  reach?: Reach | undefined;
 }

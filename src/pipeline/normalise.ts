@@ -11,6 +11,7 @@ import type { StepType } from '../steps/types.ts';
 import { didYouMean } from './diagnostics.ts';
 import type { Pipeline, ServerDef, Step, TargetSpec } from './model.ts';
 import type { PipelineFile } from './schema.ts';
+import type { Reach } from './model.ts';
 import { DEFAULT_SERVER } from './servers-check.ts';
 import { locate, type YamlSource } from './yaml-doc.ts';
 
@@ -24,6 +25,7 @@ export interface NormaliseOptions {
   vars?: Readonly<Record<string, unknown>> | undefined;
   emulator?: boolean | undefined;
   checkEnv?: boolean | undefined;
+  reach?: Reach | undefined;
 }
 
 const SUCCESS = compileCondition('success()');
@@ -116,5 +118,5 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
   checkVarOverrides(data, compiled, options);
   const secrets = new Set<string>();
   for (const ref of compiledReferences(compiled)) if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
-  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps };
+  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps, reach: options.reach };
 }

@@ -12,6 +12,7 @@ import { issueDiagnostics } from './issues.ts';
 import { at } from './located.ts';
 import { checkString, checkValue, type RefScope, type RefStep, type RefWorld } from './references-check.ts';
 import { LOADER_PARSE, type PipelineFile } from './schema.ts';
+import type { Reach } from './model.ts';
 import { serverChoice } from './servers-check.ts';
 import type { Path, YamlSource } from './yaml-doc.ts';
 
@@ -23,6 +24,8 @@ export interface SemanticOptions {
   vars?: Readonly<Record<string, unknown>> | undefined;
   emulator?: boolean | undefined;
   checkEnv?: boolean | undefined;
+  /** What the selected instances reach; the environment is asked for nothing else. Everything when absent. */
+  reach?: Reach | undefined;
 }
 
 export function semanticProblems(source: YamlSource, doc: PipelineFile, options: SemanticOptions, origins: ReadonlyMap<string, YamlSource> = new Map()): Diagnostic[] {
@@ -69,18 +72,20 @@ export function semanticProblems(source: YamlSource, doc: PipelineFile, options:
   };
   const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
   const skipEnv = options.checkEnv === false;
+  const { reach } = options;
+  const unreached = (kind: 'servers' | 'targets' | 'vars', name: string) => reach !== undefined && !reach[kind].has(name);
   problems.push(...checkValue(source, ['name'], doc.name, { allowed: new Set(['env', 'vars']) }, world));
   // A var reads env, secrets and the vars before it.
   const earlier = new Set<string>(Object.keys(options.vars ?? {}));
   for (const [name, value] of Object.entries(doc.vars ?? {})) {
-    problems.push(...checkValue(src('vars', name), ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv }, { ...world, vars: earlier, allVars: world.vars }));
+    problems.push(...checkValue(src('vars', name), ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv: skipEnv || unreached('vars', name) }, { ...world, vars: earlier, allVars: world.vars }));
     earlier.add(name);
   }
-  for (const [name, s] of Object.entries(doc.servers ?? {})) problems.push(...checkValue(src('servers', name), ['servers', name], s, { allowed: base, skipEnv: skipEnv || options.emulator === true }, world));
-  for (const [name, t] of Object.entries(doc.targets ?? {})) problems.push(...checkValue(src('targets', name), ['targets', name], t, { allowed: base, skipEnv }, world));
+  for (const [name, s] of Object.entries(doc.servers ?? {})) problems.push(...checkValue(src('servers', name), ['servers', name], s, { allowed: base, skipEnv: skipEnv || options.emulator === true || unreached('servers', name) }, world));
+  for (const [name, t] of Object.entries(doc.targets ?? {})) problems.push(...checkValue(src('targets', name), ['targets', name], t, { allowed: base, skipEnv: skipEnv || unreached('targets', name) }, world));
   doc.steps.forEach((s, index) => {
     const scope: RefScope = {
-      skipEnv,
+      skipEnv: skipEnv || (reach !== undefined && !reach.steps.has(index)),
       allowed: new Set([...base, 'steps', 'targets', ...(s.matrix ? ['matrix'] : [])]),
       stepIndex: index,
       matrixKeys: Object.keys(s.matrix ?? {}),

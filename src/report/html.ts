@@ -4,10 +4,12 @@
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
 import { doubtNote, durationText, limitedTo, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
+import { fleetPhrase, fleetRows } from './fleet.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 
 const COLOURS: Record<string, string> = { success: '#1a7f37', failure: '#cf222e', skipped: '#8c959f', cancelled: '#bf8700', 'in doubt': '#bc4c00' };
+const JOB_COLOURS: Record<string, string> = { ...COLOURS, 'no report': '#82071e' };
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #fff; }
@@ -60,7 +62,11 @@ export function renderHtml(report: Report): string {
     .filter((x) => x.u)
     .map(({ s, u }) => `<details open><summary>${h(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u!.report)}</div></details>`)
     .join('\n');
+  const jobs = fleetRows(report)
+    .map((r) => `<tr><td><span class="badge" style="background:${JOB_COLOURS[r.status]}">${h(r.status)}</span></td><td>${h(r.label)}</td><td>${h(r.detail)}</td><td>${r.durationMs === null ? '' : h(formatDuration(r.durationMs))}</td></tr>`)
+    .join('\n');
   const c = report.counts;
+  const fleet = fleetPhrase(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -73,10 +79,10 @@ export function renderHtml(report: Report): string {
 <body>
 <header style="background:${COLOURS[report.outcome]}">
 <h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
-<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}</p>
+<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${fleet ? ` · merged from ${h(fleet)}` : ''}</p>
 </header>
 <main>
-<h2>Timeline</h2>
+${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}<h2>Timeline</h2>
 <div class="legend">${Object.entries(COLOURS).map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`).join('')}</div>
 <div class="timeline">
 ${rows}

@@ -5,6 +5,7 @@
 // position) with its matrix values. A failure continue-on-error let pass is not a <failure>: the
 // run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
 // attribute on testcase: the file is on the testsuite.
+import { fleetPhrase, NO_REPORT_NOTE } from './fleet.ts';
 import { IN_DOUBT_NOTE, limitedTo, type Report } from './model.ts';
 
 function attr(text: string): string {
@@ -27,15 +28,23 @@ export function renderJunit(report: Report): string {
   // An instance in doubt is a failure to look at, whatever its outcome: the server may have applied it.
   const failing = (s: Report['steps'][number]) => (s.outcome === 'failure' && !s.continuedOnError) || s.inDoubt !== null;
   const classname = report.pipeline.file.replace(/^\.\//, '').replace(/\.ya?ml$/, '').replace(/[\\/]/g, '.');
-  const failures = report.steps.filter(failing).length;
+  // An instance of the fleet no job reported is a failure: its job died or never ran.
+  const missing = report.merged?.noReport ?? [];
+  const failures = report.steps.filter(failing).length + missing.length;
+  const tests = report.steps.length + missing.length;
   const skipped = report.steps.filter((s) => !failing(s) && (s.outcome === 'skipped' || s.outcome === 'cancelled')).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${attr(report.pipeline.name)}" tests="${report.steps.length}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}">`,
-    `  <testsuite name="${attr(report.pipeline.name)}" tests="${report.steps.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}" file="${attr(report.pipeline.file)}">`,
+    `<testsuites name="${attr(report.pipeline.name)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${attr(report.pipeline.name)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}" file="${attr(report.pipeline.file)}">`,
   ];
   const limited = limitedTo(report);
-  if (limited) lines.push('    <properties>', `      <property name="limited to" value="${attr(limited)}"/>`, '    </properties>');
+  const fleet = fleetPhrase(report);
+  const properties = [...(limited ? [['limited to', limited]] : []), ...(fleet ? [['merged from', fleet]] : [])];
+  if (properties.length) lines.push('    <properties>', ...properties.map(([k, v]) => `      <property name="${k}" value="${attr(v!)}"/>`), '    </properties>');
+  for (const instance of missing) {
+    lines.push(`    <testcase name="${attr(`no report (${instance})`)}" classname="${attr(classname)}" time="0">`, `      <failure type="NO_REPORT" message="${attr(`${instance}: ${NO_REPORT_NOTE}`)}"/>`, '    </testcase>');
+  }
   for (const s of report.steps) {
     const label = `${s.id ?? `step-${s.step + 1}`}${s.matrix ? ` (${Object.entries(s.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})` : ''}`;
     const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs ?? 0)}"`;

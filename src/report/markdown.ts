@@ -7,6 +7,7 @@ import { countsPhrase } from '../runner/result.ts';
 import { doubtNote, durationText, ICONS, limitedTo, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { cell, noMentions } from '../text/escape.ts';
+import { fleetPhrase, fleetRows } from './fleet.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Room left for GitHub's own framing of the summary. */
@@ -91,7 +92,15 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
   out.push(`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '');
   const c = report.counts;
   const limited = limitedTo(report);
-  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}${limited ? ` · limited to: ${cell(limited)}` : ''}`, '');
+  const fleet = fleetPhrase(report);
+  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`, '');
+  // A merged report's jobs come first: if anything must be cut, it is not the fleet's rows.
+  const rows = fleetRows(report);
+  if (rows.length > 0) {
+    out.push('### Jobs', '', '| | Job | Outcome | Step runs | Duration |', '|---|---|---|---|---|');
+    for (const r of rows) out.push(`| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`);
+    out.push('', '### Steps', '');
+  }
   out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
   for (const s of report.steps) {
     const doubt = doubtNote(s);

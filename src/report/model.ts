@@ -1,6 +1,6 @@
 // The report model: the run as every rendering sees it, versioned and stable
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
-import { describeSelection, type Selection } from '../runner/matrix.ts';
+import { describeSelection, type Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
 import { countSteps, decisionPhrase, type RunResult } from '../runner/result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -48,18 +48,43 @@ export const ReportStep = z.object({
 });
 export type ReportStep = z.infer<typeof ReportStep>;
 
+const RunOutcome = z.enum(['success', 'failure', 'cancelled']);
+const Counts = z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int(), inDoubt: z.int(), treatedAsApplied: z.int() });
+const MatrixValue = z.union([z.string(), z.number(), z.boolean()]);
+
 export const Report = z.object({
   reportVersion: z.literal(REPORT_VERSION),
   tool: z.object({ name: z.literal('enginectl'), version: z.string() }),
-  pipeline: z.object({ name: z.string(), file: z.string() }),
-  outcome: z.enum(['success', 'failure', 'cancelled']),
+  pipeline: z.object({
+    name: z.string(),
+    file: z.string(),
+    sha256: z.string().nullable().describe('"sha256:<hex>" of the pipeline file and its includes: the reports of one pipeline share it; null for a single-step action'),
+  }),
+  outcome: RunOutcome,
   startedAt: z.string(),
   durationMs: z.number(),
-  counts: z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int(), inDoubt: z.int(), treatedAsApplied: z.int() }),
+  counts: Counts,
   selection: z
     .object({ only: z.record(z.string(), z.array(z.string())), skip: z.record(z.string(), z.array(z.string())) })
     .nullable()
     .describe('the matrix instances the run was limited to (--only: any of the values per key; --skip: none of them); null: every instance'),
+  matrix: z.record(z.string(), z.array(MatrixValue)).describe("every value of each matrix key of the pipeline, the whole fleet's instances ({} when no step has a matrix)"),
+  merged: z
+    .object({
+      reports: z.array(
+        z.object({
+          source: z.string().describe('the file it was read from, as given'),
+          limitedTo: z.string().nullable().describe('the instances its run was limited to, in words ("site=emea")'),
+          outcome: RunOutcome,
+          startedAt: z.string(),
+          durationMs: z.number(),
+          counts: Counts,
+        }),
+      ),
+      noReport: z.array(z.string()).describe('instances of the fleet (KEY=VALUE) that no report covers: their job died or never ran'),
+    })
+    .nullable()
+    .describe('report --merge: the reports of the jobs it merged, and what none of them covers; null for one run'),
   steps: z.array(ReportStep),
 });
 export type Report = z.infer<typeof Report>;
@@ -68,12 +93,14 @@ export function buildReport(result: RunResult): Report {
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: 'enginectl', version: VERSION },
-    pipeline: { name: result.name, file: result.file },
+    pipeline: { name: result.name, file: result.file, sha256: result.pipelineSha256 ?? null },
     outcome: result.outcome,
     startedAt: new Date(result.startedAt).toISOString(),
     durationMs: result.durationMs,
     counts: countSteps(result.steps),
     selection: result.selection && describeSelection(result.selection) ? copyOf(result.selection) : null,
+    matrix: result.matrix ?? {},
+    merged: null,
     steps: result.steps.map((s) => ({
       step: s.step,
       id: s.id ?? null,
@@ -124,7 +151,7 @@ export function durationText(ms: number | null, format: (ms: number) => string):
 }
 
 /** The icon of a step's status in the Markdown and HTML reports. */
-export const ICONS: Record<string, string> = { success: '✅', failure: '❌', skipped: '⏭️', cancelled: '⏹️', 'in doubt': '⚠️' };
+export const ICONS: Record<string, string> = { success: '✅', failure: '❌', skipped: '⏭️', cancelled: '⏹️', 'in doubt': '⚠️', 'no report': '⛔' };
 
 export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 

@@ -3,7 +3,7 @@
 import { Template, toText } from '../expr/index.ts';
 import type { Step } from '../pipeline/model.ts';
 import type { Masker } from './masker.ts';
-import { describeCombination, type Combination } from './matrix.ts';
+import { describeCombination, type Combination } from '../pipeline/selection.ts';
 
 export function instanceName(step: Step, combination: Combination, contexts: Record<string, unknown>, masker: Masker): string {
   if (!(step.name instanceof Template)) return `${step.name}${step.matrix ? describeCombination(combination) : ''}`;

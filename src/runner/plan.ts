@@ -6,7 +6,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
-import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from './matrix.ts';
+import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import { prepareRun, registerInputSecrets, serverName, type Env } from './scope.ts';
 

@@ -1,6 +1,6 @@
 // The run's result: one record per step instance, the model every report renders.
 
-import type { Selection } from './matrix.ts';
+import type { MatrixValue, Selection } from '../pipeline/selection.ts';
 import type { ErrorCode } from '../error-codes.ts';
 
 export type Outcome = 'success' | 'failure' | 'skipped' | 'cancelled';
@@ -87,6 +87,10 @@ export interface RunResult {
   steps: StepRun[];
   /** --only and --skip, when the run was limited to some matrix instances. */
   selection?: Selection | undefined;
+  /** Every value of each matrix key of the pipeline: the instances its whole fleet has. */
+  matrix?: Record<string, MatrixValue[]> | undefined;
+  /** `sha256:<hex>` of the pipeline's files (the pipeline and its includes): reports of one pipeline share it. */
+  pipelineSha256?: string | undefined;
 }
 
 export interface StepCounts {
@@ -101,7 +105,7 @@ export interface StepCounts {
 }
 
 /** Step runs by outcome: the one count the terminal, the reports and the summary all show. */
-export function countSteps(steps: readonly Pick<StepRun, 'outcome' | 'inDoubt' | 'decision'>[]): StepCounts {
+export function countSteps(steps: readonly (Pick<StepRun, 'outcome'> & { inDoubt?: unknown; decision?: { decision: string } | null | undefined })[]): StepCounts {
   const counts: StepCounts = { total: steps.length, success: 0, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0, treatedAsApplied: 0 };
   for (const s of steps) {
     counts[s.outcome]++;

@@ -3,7 +3,7 @@
 // position in the file, so inserting or moving a step never makes one step stand for another.
 import { createHash } from 'node:crypto';
 import type { Pipeline, Step } from '../pipeline/model.ts';
-import { expandMatrix, selects, type Selection, type Combination } from './matrix.ts';
+import { expandMatrix, selects, type Selection, type Combination } from '../pipeline/selection.ts';
 import type { Decision, StepRun } from './result.ts';
 
 export interface Carried {

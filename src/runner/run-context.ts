@@ -1,7 +1,7 @@
 // What a run shares between its steps and instances: the world it was given (RunnerDeps), what
 // it resolved before the first step, the steps' states so far (the `steps` context) and the
 // run's status (for success(), failure(), cancelled()).
-import type { Selection } from './matrix.ts';
+import type { Selection } from '../pipeline/selection.ts';
 import type { EngineClient } from '../api/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { TargetDef } from '../steps/types.ts';

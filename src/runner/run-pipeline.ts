@@ -7,7 +7,7 @@ import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
-import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from './matrix.ts';
+import { checkSelection, EVERY_INSTANCE, expandMatrix, matrixValues, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
 import type { Outcome, RunResult, StepRun } from './result.ts';
@@ -153,5 +153,6 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     durationMs: watch() - startedAt,
     steps: runs,
     selection: options.selection,
+    matrix: matrixValues(pipeline),
   };
 }

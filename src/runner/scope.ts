@@ -64,6 +64,8 @@ export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepar
   const vars: Record<string, unknown> = Object.create(null);
   const secretVars = new Set<string>();
   for (const [name, value] of Object.entries(pipeline.vars)) {
+    // A var no selected instance reads is not resolved: it may read another site's secret.
+    if (pipeline.reach && !pipeline.reach.vars.has(name)) continue;
     let resolved = value;
     if (!isStatic(value)) {
       resolved = resolveOrRefuse(value, { contexts: { env: envContext, secrets, vars } }, `vars.${name}`);
@@ -97,6 +99,7 @@ function flag(value: unknown, where: string): boolean {
 function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, masker: Masker): Map<string, ResolvedServer> {
   const servers = new Map<string, ResolvedServer>();
   for (const [name, s] of Object.entries(pipeline.servers)) {
+    if (pipeline.reach && !pipeline.reach.servers.has(name)) continue;
     const r = resolveOrRefuse({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify, allowHttp: s.allowInsecureHttp }, { contexts }, `servers.${name}`) as Record<string, unknown>;
     const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
     masker.addLogin(str(r.username), str(r.password), `servers.${name}.password`);
@@ -122,7 +125,8 @@ function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, m
 }
 
 function resolveTargets(pipeline: Pipeline, contexts: Record<string, unknown>, masker: Masker): Record<string, TargetDef> {
-  const targets = resolveOrRefuse(pipeline.targets, { contexts }, 'targets') as Record<string, TargetDef>;
+  const reached = Object.entries(pipeline.targets).filter(([name]) => !pipeline.reach || pipeline.reach.targets.has(name));
+  const targets = resolveOrRefuse(Object.fromEntries(reached), { contexts }, 'targets') as Record<string, TargetDef>;
   for (const [name, t] of Object.entries(targets)) {
     masker.add(t.token, `targets.${name}.token`);
     masker.add(t.password, `targets.${name}.password`);

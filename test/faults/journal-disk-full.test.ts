@@ -13,7 +13,7 @@ import { setUpJournal } from '../../src/app/journal-setup.ts';
 import { loadPipelineFile } from '../../src/app/pipeline-input.ts';
 import { runAndReport } from '../../src/app/run.ts';
 import { realClock } from '../../src/app/clock.ts';
-import { EVERY_INSTANCE } from '../../src/runner/matrix.ts';
+import { EVERY_INSTANCE } from '../../src/pipeline/selection.ts';
 import type { JournalFs } from '../../src/journal/file.ts';
 import type { AtomicFs } from '../../src/app/atomic-write.ts';
 import { Masker } from '../../src/runner/masker.ts';

@@ -1,7 +1,7 @@
 // `enginectl matrix FILE [--step ID]`: a step's matrix as JSON ({"include": [...]}) for a CI
 // system's own job matrix; each job then runs `enginectl run FILE --only KEY=VALUE`.
 import { ExitCode, UsageError } from '../../errors.ts';
-import { expandMatrix } from '../../runner/matrix.ts';
+import { expandMatrix } from '../../pipeline/selection.ts';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';

@@ -33,8 +33,9 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
-  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator });
-  const plan = dryRun(pipeline, values.emulator ? withSampleEnv(io.env) : io.env, { selection: parseSelection(values.only, values.skip) });
+  const selection = parseSelection(values.only, values.skip);
+  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator, selection });
+  const plan = dryRun(pipeline, values.emulator ? withSampleEnv(io.env) : io.env, { selection });
   io.stdout(`plan of "${plan.name}": no request is made\n${plan.text}\n`);
   return ExitCode.ok;
 }

@@ -1,10 +1,18 @@
 // `enginectl report JOURNAL`: the reports of a run rendered from its journal, also of a run that
 // was killed: an instance whose call was sent and never answered shows as in doubt.
+// `enginectl report --merge FILE...`: the reports (or journals) of a fleet's jobs as one report.
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { releaseOf } from '../../journal/release.ts';
 import { preparePaths, REPORT_NOT_WRITTEN, writeReports } from '../../app/report-files.ts';
+import { readReportShard } from '../../app/report-inputs.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
+import { fleetPhrase, fleetRows } from '../../report/fleet.ts';
+import { mergeReports } from '../../report/merge.ts';
+import type { Report } from '../../report/model.ts';
 import { renderings } from '../../report/renderings.ts';
+import { countsPhrase } from '../../runner/result.ts';
+import { formatDuration } from '../../duration.ts';
+import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readJournalFile } from '../journal-file.ts';
@@ -12,37 +20,64 @@ import { RunLog, summaryLine } from '../../log/run-log.ts';
 import { terminalSink } from '../../log/sink.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
+       enginectl report --merge FILE... [options]
 
 Renders the reports of a run from its journal (run --journal F), also of a run that was killed:
 a step whose call was sent and never answered is "in doubt" (the server may have applied it).
 Prints each step's outcome; the reports are written where the options say.
 
+With --merge, the JSON reports (--report-json) or journals of a fleet's jobs (one per site,
+run --only site=X) become one report of the whole fleet: every instance once, a row per job,
+and each instance of the fleet that no report covers as "no report" (its job died or never
+ran), which fails the fleet.
+
 Options:
 ${REPORT_OPTIONS_HELP}
+  --merge            merge the reports or journals named (reports of one pipeline file)
+  --force            with --merge: merge reports of different pipeline files too
   -h, --help         show this help
 
-Exit codes: 0 the run succeeded, 1 it failed, was cancelled or killed, or a step is in doubt,
-2 invalid input.`;
+Exit codes: 0 the run (or every job of the fleet) succeeded, 1 it failed, was cancelled or
+killed, a step is in doubt or a job has no report, 2 invalid input.`;
 
 export async function reportCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('report', args, {
     ...REPORT_OPTIONS,
+    merge: { type: 'boolean' },
+    force: { type: 'boolean' },
   });
   if (values.help) {
     io.stdout(`${REPORT_HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `report: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl report run.journal.jsonl --html report.html' });
+  if (values.force && !values.merge) throw new UsageError('BAD_ARGUMENTS', 'report: --force goes with --merge');
+  if (values.merge) return merge(positionals, values, io);
+  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `report: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl report run.journal.jsonl --html report.html; several jobs\' reports: report --merge FILE...' });
   const path = positionals[0]!;
   const state = await readJournalFile('report', path, io);
-  const paths = await preparePaths(reportPathsOf(values), io.cwd);
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   io.stdout(`${summaryLine(result)}\n`);
-  const { written, failed } = await writeReports(() => renderings(result).report, paths);
+  const rendered = renderings(result);
+  return write(() => rendered.report, values, io, result.outcome === 'success' && !result.steps.some((s) => s.inDoubt && !s.decision));
+}
+
+async function merge(files: string[], values: Record<string, unknown>, io: CliIO): Promise<number> {
+  if (files.length === 0) throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', { hint: 'enginectl report --merge reports/*.json --summary fleet.md' });
+  const shards = [];
+  for (const file of files) shards.push(await readReportShard(file, io.readFile));
+  const report = mergeReports(shards, { force: values.force === true });
+  for (const row of fleetRows(report)) io.stdout(`${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`);
+  io.stdout(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`);
+  return write(() => report, values, io, report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision));
+}
+
+async function write(report: () => Report, values: Record<string, unknown>, io: CliIO, succeeded: boolean): Promise<number> {
+  const paths = await preparePaths(reportPathsOf(values), io.cwd);
+  const { written, failed } = await writeReports(report, paths);
   for (const p of written) io.stdout(`report: ${p}\n`);
   for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
   // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.
-  return result.outcome === 'success' && failed.length === 0 && !result.steps.some((s) => s.inDoubt && !s.decision) ? ExitCode.ok : ExitCode.failed;
+  return succeeded && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
 }

@@ -91,7 +91,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   // Under --emulator with the sample state, its sample secrets fill what the environment leaves unset.
   if (values.emulator && values.state === undefined) io = { ...io, env: withSampleEnv(io.env) };
   const vars = parseVars(values.var);
-  const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator });
+  const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   const journalWanted = journalArgs(values, io);
   const paths = await preparePaths(reportPathsOf(values), io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
@@ -119,7 +119,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   for (const v of journal?.verified ?? []) io.stdout(`verify: "${v.name}": ${v.verdict}: ${v.evidence}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     const { result, rendered, written, failed, halted } = await runAndReport(
-      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume },
+      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume, sources },
       {
         masker,
         logger,

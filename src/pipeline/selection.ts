@@ -1,8 +1,8 @@
 // Matrix expansion: one instance per combination, in key order; a selection (--only, --skip)
 // keeps some of them, and each of its values must name an instance of some matrix step.
 import { UsageError } from '../errors.ts';
-import { didYouMean } from '../pipeline/diagnostics.ts';
-import type { Pipeline } from '../pipeline/model.ts';
+import { didYouMean } from './diagnostics.ts';
+import type { Pipeline } from './model.ts';
 
 export type MatrixValue = string | number | boolean;
 export type Combination = Record<string, MatrixValue>;
@@ -52,19 +52,24 @@ export function describeCombination(c: Combination): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
+/** Every value of each matrix key over the pipeline's steps, in order of appearance: the instances a fleet has. */
+export function matrixValues(pipeline: Pick<Pipeline, 'steps'>): Record<string, MatrixValue[]> {
+  const values: Record<string, MatrixValue[]> = {};
+  for (const step of pipeline.steps) {
+    for (const [key, list] of Object.entries(step.matrix ?? {})) {
+      const seen = (values[key] ??= []);
+      for (const v of list) if (!seen.some((x) => String(x) === String(v))) seen.push(v);
+    }
+  }
+  return values;
+}
+
 /**
  * Refuses a --only or --skip KEY=VALUE that names nothing: a key no matrix step has, or a value no
  * instance has. A typo would otherwise drop the step silently (nothing deployed, exit 0).
  */
 export function checkSelection(pipeline: Pipeline, selection: Selection): void {
-  const values = new Map<string, Set<string>>();
-  for (const step of pipeline.steps) {
-    for (const [key, list] of Object.entries(step.matrix ?? {})) {
-      const seen = values.get(key) ?? new Set<string>();
-      for (const v of list) seen.add(String(v));
-      values.set(key, seen);
-    }
-  }
+  const values = new Map(Object.entries(matrixValues(pipeline)).map(([k, list]) => [k, new Set(list.map(String))]));
   for (const [flag, given] of [['--only', selection.only], ['--skip', selection.skip]] as const) {
     for (const [key, list] of Object.entries(given)) {
       const known = values.get(key);

@@ -1,0 +1,35 @@
+// The reports `report --merge` reads: each file a JSON report (--report-json) or a journal
+// (--journal), told apart by content; a journal becomes the report of the release it records.
+import { readJournal } from '../journal/read.ts';
+import { releaseOf } from '../journal/release.ts';
+import { UsageError } from '../errors.ts';
+import { buildReport, Report } from '../report/model.ts';
+import type { ReportShard } from '../report/merge.ts';
+
+export async function readReportShard(path: string, readFile: (path: string) => Promise<string>): Promise<ReportShard> {
+  let text: string;
+  try {
+    text = await readFile(path);
+  } catch (error) {
+    throw new UsageError('BAD_REPORT', `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote' });
+  }
+  const json = wholeJson(text);
+  if (json === undefined) return { source: path, report: buildReport(releaseOf(readJournal(text, path))) };
+  const parsed = Report.safeParse(json);
+  if (parsed.success) return { source: path, report: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  throw new UsageError('BAD_REPORT', `report --merge: ${path} is not a JSON report of this enginectl: ${issue.path.join('.') || '(top)'}: ${issue.message}`, {
+    hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
+  });
+}
+
+/** The file as one JSON value, or undefined for a journal (one record per line, each with its `t`). */
+function wholeJson(text: string): unknown {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' && 't' in value ? undefined : value;
+  } catch {
+    return undefined;
+  }
+}

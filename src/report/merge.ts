@@ -1,0 +1,127 @@
+// The reports of a fleet's jobs (one per site, `run --only site=X`) merged into one report of the
+// whole fleet: every instance once, in the order one run would have listed it; each job's report
+// summarised; the instances of the fleet no report covers listed as "no report" (a job that died
+// or never ran), which fails the fleet. Reports of another pipeline (another file hash) are refused
+// unless forced, as is an instance two reports both claim.
+import { UsageError } from '../errors.ts';
+import { describeSelection, selects, type Selection } from '../pipeline/selection.ts';
+import { countSteps } from '../runner/result.ts';
+import type { Report, ReportStep } from './model.ts';
+
+export interface ReportShard {
+  /** Where it was read from, as given. */
+  source: string;
+  report: Report;
+}
+
+export interface MergeOptions {
+  /** Merge reports of different pipeline files (another hash). */
+  force?: boolean;
+}
+
+const EVERY: Selection = { only: {}, skip: {} };
+
+export function mergeReports(shards: readonly ReportShard[], options: MergeOptions = {}): Report {
+  if (shards.length === 0) throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report to merge', { hint: 'name the JSON reports (or journals) of the jobs: enginectl report --merge reports/*.json' });
+  checkSamePipeline(shards, options);
+  const first = shards[0]!.report;
+  const matrix = fleetMatrix(shards);
+  const steps = mergeSteps(shards, matrix);
+  const selections = shards.map((s) => s.report.selection ?? EVERY);
+  const noReport = uncovered(matrix, selections);
+  const starts = shards.map((s) => Date.parse(s.report.startedAt));
+  const start = Math.min(...starts);
+  const end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
+  const outcomes = shards.map((s) => s.report.outcome);
+  return {
+    reportVersion: first.reportVersion,
+    tool: first.tool,
+    pipeline: first.pipeline,
+    outcome: noReport.length > 0 ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.includes('failure') ? 'failure' : 'success',
+    startedAt: new Date(start).toISOString(),
+    durationMs: end - start,
+    counts: countSteps(steps),
+    selection: null,
+    matrix,
+    merged: {
+      reports: shards.map(({ source, report }) => ({
+        source,
+        limitedTo: report.selection ? (describeSelection(report.selection) ?? null) : null,
+        outcome: report.outcome,
+        startedAt: report.startedAt,
+        durationMs: report.durationMs,
+        counts: report.counts,
+      })),
+      noReport,
+    },
+    steps,
+  };
+}
+
+function checkSamePipeline(shards: readonly ReportShard[], options: MergeOptions): void {
+  const first = shards[0]!;
+  for (const shard of shards.slice(1)) {
+    if (shard.report.pipeline.sha256 === first.report.pipeline.sha256 || options.force) continue;
+    throw new UsageError('MERGE_MISMATCH', `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)})`, {
+      hint: 'merge the reports of one release; --force merges them anyway',
+    });
+  }
+}
+
+const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');
+
+/** The fleet's matrix: each key's values, from every report (they agree for one pipeline). */
+function fleetMatrix(shards: readonly ReportShard[]): Report['matrix'] {
+  const out: Report['matrix'] = {};
+  for (const { report } of shards) {
+    for (const [key, values] of Object.entries(report.matrix)) {
+      const seen = (out[key] ??= []);
+      for (const v of values) if (!seen.some((x) => String(x) === String(v))) seen.push(v);
+    }
+  }
+  return out;
+}
+
+/**
+ * Every instance once, by step and then in matrix order. A step without a matrix runs in every
+ * job: it is kept once, as the job where it went worst saw it.
+ */
+function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): ReportStep[] {
+  const byKey = new Map<string, { step: ReportStep; source: string }>();
+  for (const { source, report } of shards) {
+    for (const step of report.steps) {
+      const key = `${step.step}:${JSON.stringify(step.matrix)}`;
+      const seen = byKey.get(key);
+      if (!seen) byKey.set(key, { step, source });
+      else if (step.matrix) {
+        throw new UsageError('MERGE_OVERLAP', `report --merge: ${seen.source} and ${source} both have step ${step.step + 1} (${Object.entries(step.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})`, {
+          hint: 'merge one report per instance: each job runs its own --only KEY=VALUE; leave out the report of an earlier attempt',
+        });
+      } else if (severity(step) > severity(seen.step)) byKey.set(key, { step, source });
+    }
+  }
+  const position = (step: ReportStep) => Object.entries(step.matrix ?? {}).map(([k, v]) => (matrix[k] ?? []).findIndex((x) => String(x) === String(v)));
+  return [...byKey.values()]
+    .map((x) => x.step)
+    .sort((a, b) => a.step - b.step || compareLists(position(a), position(b)));
+}
+
+const SEVERITY: Record<ReportStep['outcome'], number> = { success: 0, skipped: 1, cancelled: 2, failure: 3 };
+
+function severity(step: ReportStep): number {
+  return SEVERITY[step.outcome] + (step.inDoubt ? 4 : 0);
+}
+
+function compareLists(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? -1) !== (b[i] ?? -1)) return (a[i] ?? -1) - (b[i] ?? -1);
+  return 0;
+}
+
+/**
+ * The values of the keys the jobs were split by (their --only keys) that no job's selection
+ * covers, as KEY=VALUE. Reports of whole runs (no --only) split nothing.
+ */
+function uncovered(matrix: Report['matrix'], selections: readonly Selection[]): string[] {
+  const keys = [...new Set(selections.flatMap((s) => Object.keys(s.only)))];
+  return keys.flatMap((key) => (matrix[key] ?? []).filter((v) => !selections.some((s) => selects({ [key]: v }, s))).map((v) => `${key}=${String(v)}`));
+}

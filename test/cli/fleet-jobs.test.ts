@@ -1,0 +1,205 @@
+// A fleet split across CI jobs, as the documented job-per-site workflows run it: each job holds only
+// its own site's secrets and runs `--only site=X`.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { ALL_SCOPES } from '../../src/api/scopes.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+export const SITES = ['test', 'staging', 'prod'] as const;
+type Site = (typeof SITES)[number];
+
+/** One emulator per site, each with its own API password. */
+export async function startSites(t: TestContext) {
+  const urls = {} as Record<Site, string>;
+  const emulators = {} as Record<Site, Awaited<ReturnType<typeof startEmulator>>['emulator']>;
+  for (const site of SITES) {
+    const { url, emulator } = await startEmulator(t, { users: [{ name: 'deploy', password: `${site}-api-pass`, scopes: new Set(ALL_SCOPES) }] });
+    urls[site] = url;
+    emulators[site] = emulator;
+  }
+  return { urls, emulators };
+}
+
+/** What the job of one site is given: its server's URL and password, its target's credential. */
+export function siteSecrets(site: Site, url: string): Record<string, string> {
+  const upper = site.toUpperCase();
+  const credential: Record<Site, Record<string, string>> = {
+    test: { TEST_DEPLOY_PASSWORD: 'deploy-pass' },
+    staging: { STAGING_TOKEN: 'staging-token' },
+    prod: { PROD_TOKEN: 'prod-token' },
+  };
+  return { [`${upper}_ENGINE_URL`]: url, [`${upper}_ENGINE_PASSWORD`]: `${site}-api-pass`, ...credential[site] };
+}
+
+test('a job per site runs with only its own site\'s secrets (run and plan, --only site=X)', async (t) => {
+  const { urls, emulators } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fleet-'));
+  for (const site of SITES) {
+    const env = siteSecrets(site, urls[site]);
+    const plan = await runCli(['plan', 'pipelines/three-site-release.yml', '--only', `site=${site}`], { env });
+    assert.equal(plan.code, 0, `${site}: ${plan.stdout}${plan.stderr}`);
+    const run = await runCli(['run', 'pipelines/three-site-release.yml', '--only', `site=${site}`, '--report-json', join(dir, `${site}.json`)], { env });
+    assert.equal(run.code, 0, `${site}: ${run.stdout}${run.stderr}`);
+    const report = JSON.parse(readFileSync(join(dir, `${site}.json`), 'utf8')) as { steps: { matrix: { site: string } | null; status: string }[] };
+    assert.deepEqual([...new Set(report.steps.flatMap((s) => (s.matrix ? [s.matrix.site] : [])))], [site]);
+    assert.ok(emulators[site].requests.length > 0, `${site}: its own server was called`);
+  }
+  // Each server knows only its own site's password: a call with another site's would be a 401.
+  for (const site of SITES) assert.ok(emulators[site].requests.every((r) => r.status !== 401), `${site}: every call was authorised`);
+});
+
+test('a job still needs every secret its own instances use, and says which is missing', async (t) => {
+  const { urls } = await startSites(t);
+  const env = siteSecrets('staging', urls.staging);
+  delete env.STAGING_TOKEN;
+  const r = await runCli(['run', 'pipelines/three-site-release.yml', '--only', 'site=staging'], { env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /sites\.yml:\d+:\d+ secrets\.STAGING_TOKEN is not set/);
+  assert.doesNotMatch(r.stderr, /PROD_|TEST_/, 'the other sites\' secrets are not asked for');
+  // Without --only, every site is reached: every site's secrets are asked for.
+  const all = await runCli(['run', 'pipelines/three-site-release.yml'], { env: siteSecrets('staging', urls.staging) });
+  assert.equal(all.code, 2);
+  assert.match(all.stderr, /PROD_ENGINE_URL/);
+  assert.match(all.stderr, /TEST_DEPLOY_PASSWORD/);
+});
+
+test('a pipeline that includes the inventory but calls one site needs that site\'s secrets only', async (t) => {
+  const { urls } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fleet-'));
+  copyFileSync('pipelines/inventory/sites.yml', join(dir, 'sites.yml'));
+  // A server chosen by an expression over a fixed var is known at load, as a plain name is.
+  writeFileSync(join(dir, 'watch.yml'), `version: 1
+include: [sites.yml]
+vars:
+  watched: { main: prod }
+steps:
+  - uses: monitoring/engines
+    matrix: { which: [main] }
+    server: \${{ vars.watched[matrix.which] }}
+    with: { engines: [eng-prod-01] }
+`);
+  const r = await runCli(['run', join(dir, 'watch.yml')], { env: siteSecrets('prod', urls.prod) });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  // So is one the environment names.
+  writeFileSync(join(dir, 'env.yml'), `version: 1
+include: [sites.yml]
+steps:
+  - uses: monitoring/engines
+    matrix: { which: [main] }
+    server: \${{ env.WHICH_SITE }}
+`);
+  const env = await runCli(['run', join(dir, 'env.yml')], { env: { ...siteSecrets('prod', urls.prod), WHICH_SITE: 'prod' } });
+  assert.equal(env.code, 0, env.stdout + env.stderr);
+  // A server chosen by what only the run knows (a var read from a secret) may be any: every server's secrets are asked for.
+  writeFileSync(join(dir, 'any.yml'), `version: 1
+include: [sites.yml]
+vars:
+  where: \${{ secrets.WHICH_SITE }}
+steps:
+  - uses: monitoring/engines
+    matrix: { which: [main] }
+    server: \${{ vars.where }}
+`);
+  const any = await runCli(['run', join(dir, 'any.yml')], { env: { ...siteSecrets('prod', urls.prod), WHICH_SITE: 'prod' } });
+  assert.equal(any.code, 2, any.stdout + any.stderr);
+  assert.match(any.stderr, /TEST_ENGINE_URL/);
+});
+
+/** A value without its timings (any field ending in At, durations), which differ between two runs of one release. */
+function timeless(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(timeless);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([k]) => !/At$|^durationMs$/.test(k)).map(([k, v]) => [k, timeless(v)]));
+  return value;
+}
+
+/** What one run of the fleet and the merge of its jobs must both say. */
+function comparable(report: Record<string, unknown>) {
+  return timeless({ pipeline: report.pipeline, outcome: report.outcome, counts: report.counts, matrix: report.matrix, steps: report.steps });
+}
+
+test('report --merge of the three jobs\' JSON reports equals one run of the whole fleet; a missing job is "no report"', async (t) => {
+  const { urls } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-'));
+  for (const site of SITES) {
+    const run = await runCli(['run', 'pipelines/three-site-release.yml', '--only', `site=${site}`, '--report-json', join(dir, `${site}.json`)], { env: siteSecrets(site, urls[site]) });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+  }
+  // The same release in one run, on servers in the state the jobs found.
+  const fresh = await startSites(t);
+  const everySecret = Object.assign({}, ...SITES.map((s) => siteSecrets(s, fresh.urls[s]))) as Record<string, string>;
+  const whole = await runCli(['run', 'pipelines/three-site-release.yml', '--report-json', join(dir, 'whole.json')], { env: everySecret });
+  assert.equal(whole.code, 0, whole.stdout + whole.stderr);
+
+  const out = (name: string) => ['--report-json', join(dir, `${name}.json`), '--summary', join(dir, `${name}.md`), '--junit', join(dir, `${name}.xml`), '--html', join(dir, `${name}.html`)];
+  const merged = await runCli(['report', '--merge', ...SITES.map((s) => join(dir, `${s}.json`)), ...out('merged')]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  assert.match(merged.stdout, /✔ site=test: success \(4 step run\(s\): 4 succeeded\)/);
+  assert.match(merged.stdout, /fleet "Release 2026\.11 at three sites": success .*3 job report\(s\); 10 step run\(s\): 10 succeeded/);
+  const read = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Record<string, unknown>;
+  assert.deepEqual(comparable(read('merged.json')), comparable(read('whole.json')));
+  assert.deepEqual((read('merged.json').merged as { noReport: string[] }).noReport, []);
+
+  // The prod job died: its site is "no report", and the fleet fails in every report.
+  const partial = await runCli(['report', '--merge', join(dir, 'test.json'), join(dir, 'staging.json'), ...out('partial')]);
+  assert.equal(partial.code, 1, partial.stdout + partial.stderr);
+  assert.match(partial.stdout, /✖ site=prod: no report: its job died or never ran/);
+  const report = read('partial.json') as { outcome: string; merged: { noReport: string[]; reports: { limitedTo: string }[] } };
+  assert.equal(report.outcome, 'failure');
+  assert.deepEqual(report.merged.noReport, ['site=prod']);
+  assert.deepEqual(report.merged.reports.map((r) => r.limitedTo), ['site=test', 'site=staging']);
+  assert.match(readFileSync(join(dir, 'partial.md'), 'utf8'), /\| ⛔ \| site=prod \| no report \| no report: its job died or never ran \|/);
+  assert.match(readFileSync(join(dir, 'partial.xml'), 'utf8'), /<testcase name="no report \(site=prod\)"[^>]*>\s*<failure type="NO_REPORT"/);
+  assert.match(readFileSync(join(dir, 'partial.html'), 'utf8'), /no report<\/span><\/td><td>site=prod/);
+
+  // A journal merges as its report does.
+  const journal = await runCli(['run', 'pipelines/three-site-release.yml', '--only', 'site=prod', '--journal', join(dir, 'prod.journal.jsonl')], { env: siteSecrets('prod', urls.prod) });
+  assert.equal(journal.code, 0, journal.stdout + journal.stderr);
+  const mixed = await runCli(['report', '--merge', join(dir, 'test.json'), join(dir, 'staging.json'), join(dir, 'prod.journal.jsonl'), '--report-json', join(dir, 'mixed.json')]);
+  assert.equal(mixed.code, 0, mixed.stdout + mixed.stderr);
+  assert.deepEqual((read('mixed.json').merged as { noReport: string[] }).noReport, []);
+});
+
+test('report --merge refuses reports of another pipeline (unless --force), an instance in two reports, and a file that is no report', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-'));
+  // The demo run on prod alone fails its last gate (staging is not updated): its report is merged all the same.
+  const demo = await runCli(['run', 'pipelines/demo.yml', '--emulator', '--only', 'target=prod', '--report-json', join(dir, 'demo.json')]);
+  assert.equal(demo.code, 1, demo.stdout + demo.stderr);
+  const other = await runCli(['run', 'pipelines/multi-target-release.yml', '--emulator', '--only', 'target=staging', '--report-json', join(dir, 'other.json')], { env: { STAGING_TOKEN: 'staging-token', PROD_DEPLOY_PASSWORD: 'deploy-pass', PROD_TOKEN: 'prod-token' } });
+  assert.equal(other.code, 0, other.stdout + other.stderr);
+  const mismatch = await runCli(['report', '--merge', join(dir, 'demo.json'), join(dir, 'other.json')]);
+  assert.equal(mismatch.code, 2);
+  assert.match(mismatch.stderr, /other\.json is a report of another pipeline than .*demo\.json[\s\S]*hint: .*--force/);
+  const forced = await runCli(['report', '--merge', '--force', join(dir, 'demo.json'), join(dir, 'other.json')]);
+  assert.equal(forced.code, 1, forced.stdout + forced.stderr);
+  assert.match(forced.stdout, /fleet "Release 2026\.11 \(demo\)": failure .*2 job report\(s\)/);
+  const twice = await runCli(['report', '--merge', join(dir, 'demo.json'), join(dir, 'demo.json')]);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /both have step \d+ \(target=prod\)/);
+  writeFileSync(join(dir, 'not.json'), '{"hello": 1}');
+  const bad = await runCli(['report', '--merge', join(dir, 'not.json')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /not\.json is not a JSON report of this enginectl/);
+  assert.doesNotMatch(bad.stderr, /\n\s+at /, 'no stack trace');
+});
+
+test('the pipeline hash a report carries is no offline check of a credential written in the file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-hash-'));
+  const text = 'version: 1\nsteps:\n  - uses: update/vfs\n    with: { target: { server: prod-db.example.com, database: PROD, token: prod-token }, files: [1001] }\n';
+  writeFileSync(join(dir, 'p.yml'), text);
+  const sha = async (name: string) => {
+    const r = await runCli(['run', join(dir, 'p.yml'), '--emulator', '--report-json', join(dir, name)]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    return (JSON.parse(readFileSync(join(dir, name), 'utf8')) as { pipeline: { sha256: string } }).pipeline.sha256;
+  };
+  const first = await sha('a.json');
+  assert.match(first, /^sha256:[0-9a-f]{64}$/);
+  assert.equal(await sha('b.json'), first, 'the same files give the same hash: the jobs of one release compare equal');
+  const { createHash } = await import('node:crypto');
+  const plain = createHash('sha256').update(JSON.stringify([['p.yml', text]])).digest('hex');
+  assert.notEqual(first, `sha256:${plain}`, 'the file is hashed with its literal token masked');
+  assert.equal(readFileSync(join(dir, 'a.json'), 'utf8').includes('prod-token'), false);
+});
