@@ -1,9 +1,7 @@
 // What the action records on GitHub besides its log: the report as a pull request comment
 // (updated in place on the next run), and a Deployment with its statuses. A failure to record
 // is a warning: the run's outcome does not depend on GitHub's API.
-import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
-import type { ActionDef } from './definitions.ts';
 import { upsertComment, type DeploymentState, type GitHubApi } from './github-api.ts';
 import type { GitHubContext } from './github-context.ts';
 import { booleanInput } from './inputs.ts';
@@ -16,7 +14,8 @@ export interface GitHubDeps {
   github(token: string): GitHubApi;
 }
 
-export async function prComment(def: ActionDef, deps: GitHubDeps, pipeline: Pipeline, markdown: string, masker: Masker): Promise<void> {
+/** `key`: what the comment is of (a pipeline file and what the run was limited to); one comment per key and pull request. */
+export async function prComment(deps: GitHubDeps, key: string, markdown: string, masker: Masker): Promise<void> {
   const { kit, context } = deps;
   if (!booleanInput(kit.getInput, 'pr-comment', false)) return;
   if (context.pullRequest === undefined) {
@@ -24,7 +23,6 @@ export async function prComment(def: ActionDef, deps: GitHubDeps, pipeline: Pipe
     return;
   }
   try {
-    const key = def.uses ? `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}` : pipeline.file;
     const done = await upsertComment(deps.github(kit.getInput('github-token')), context.pullRequest, key, markdown);
     kit.info(`pr-comment: ${done} the report comment on #${context.pullRequest}`);
   } catch (error) {

@@ -1,6 +1,7 @@
 // The edge of the action bundles: the real @actions/core, the event payload, Octokit, signals
 // and the process exit code, wired to runAction.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -52,6 +53,12 @@ export async function main(id: ActionDef['id']): Promise<void> {
     cwd: process.env.GITHUB_WORKSPACE ?? process.cwd(),
     context,
     readFile: (path) => readFile(path, 'utf8'),
+    filesUnder: async (path) => {
+      const found = await stat(path).catch(() => undefined);
+      if (!found?.isDirectory()) return undefined;
+      const entries = await readdir(path, { recursive: true, withFileTypes: true });
+      return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    },
     github: (token) => octokitApi(token, context.owner, context.repo, process.env.GITHUB_API_URL, { signal: signals.signal }),
     signal: signals.signal,
     now: clock.now,

@@ -2,7 +2,7 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
-import { EVERY_INSTANCE, type Selection } from '../pipeline/selection.ts';
+import { describeSelection, EVERY_INSTANCE, type Selection } from '../pipeline/selection.ts';
 import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -22,25 +22,19 @@ import type { RunResult } from '../runner/result.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import type { DeploymentState } from './github-api.ts';
-import { finishDeployment, prComment, startDeployment, type GitHubDeps } from './github-records.ts';
+import { finishDeployment, prComment, startDeployment } from './github-records.ts';
 import type { GitHubContext } from './github-context.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
 import { booleanInput, varsLines } from './inputs.ts';
 import { actionServer, stepPipeline } from './step-pipeline.ts';
+import { COMMENT_LIMIT, mergeAction, type MergeDeps } from './merge-action.ts';
 
-/** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
-const COMMENT_LIMIT = 60_000;
-
-export interface ActionDeps extends GitHubDeps {
+export interface ActionDeps extends MergeDeps {
   env: Env;
-  cwd: string;
-  readFile(path: string): Promise<string>;
   signal: AbortSignal;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
-  /** Where the reports go (RUNNER_TEMP on a runner). */
-  reportDir: string;
 }
 
 interface Loaded {
@@ -65,6 +59,7 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   for (const name of Object.keys(def.inputs)) if (CREDENTIAL_INPUT.test(name)) masker.add(kit.getInput(name), `input ${name}`);
   const say = (text: string) => kit.info(masker.mask(text));
   try {
+    if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
     const loaded = await load(def, deps);
     for (const d of loaded.warnings) {
       deps.kit.warning(masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`), def.uses ? { title: 'enginectl' } : { title: 'enginectl', file: d.file, startLine: d.line, startColumn: d.col });
@@ -105,7 +100,7 @@ async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: 
   const fence = '```';
   const markdown = `## 🔍 ${plan.name}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
   if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(markdown);
-  await prComment(def, deps, loaded.pipeline, markdown, masker);
+  await prComment(deps, commentKey(def, loaded.pipeline, loaded.selection), markdown, masker);
   kit.setOutput('outcome', 'dry-run');
   kit.setOutput('report', '');
   kit.setOutput('outputs', '{}');
@@ -165,7 +160,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   kit.info(masker.mask(`${result.outcome}: reports in ${base}.{${REPORT_FORMATS.map((f) => f.extension).join(',')}}`));
 
   if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(rendered.summary(`${paths.json} (output report) and ${paths.html}`));
-  await prComment(def, deps, pipeline, renderMarkdown(rendered.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' }), masker);
+  await prComment(deps, commentKey(def, pipeline, loaded.selection), renderMarkdown(rendered.report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the run' }), masker);
   if (deployment) {
     const state: DeploymentState = result.outcome === 'success' ? 'success' : result.outcome === 'failure' ? 'failure' : 'error';
     await finishDeployment(deps, deployment, state, `${result.name}: ${result.outcome}`, environment, masker);
@@ -193,6 +188,17 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
   kit.setFailed(result.outcome === 'cancelled' ? `"${result.name}" was cancelled` : `"${result.name}" failed: ${failedSteps.join(', ') || 'a step failed'}`);
   return result.outcome === 'cancelled' ? ExitCode.interrupted : ExitCode.failed;
+}
+
+/**
+ * What a PR comment is of: a single-step action's target, or the pipeline file and what the run was
+ * limited to. A job of one site keeps its own comment; the merge job's (and a run of every
+ * instance's) is the pipeline's.
+ */
+function commentKey(def: ActionDef, pipeline: Pipeline, selection: Selection): string {
+  if (def.uses) return `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}`;
+  const limited = describeSelection(selection);
+  return limited ? `${pipeline.file} (${limited})` : pipeline.file;
 }
 
 /** Every step's outputs by id (step-N without one); a matrix step's as a list of instances. */

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parse } from 'yaml';
+import { REPORT_HELP } from '../../src/cli/commands/report.ts';
 import { RUN_HELP } from '../../src/cli/commands/run.ts';
 
 const read = (name: string) => readFileSync(new URL(`../../docs/ci/${name}`, import.meta.url), 'utf8');
-const FLAGS = new Set([...RUN_HELP.matchAll(/--[a-z-]+/g)].map((m) => m[0]).concat(['--step', '--help']));
+const FLAGS = new Set([...`${RUN_HELP}\n${REPORT_HELP}`.matchAll(/--[a-z-]+/g)].map((m) => m[0]).concat(['--step', '--help']));
 
 for (const [name, lang] of [['gitlab.md', 'yaml'], ['azure-pipelines.md', 'yaml'], ['jenkins.md', 'groovy']] as const) {
   test(`docs/ci/${name}: its configurations parse, run a pipeline, publish reports, distribute a matrix`, () => {
@@ -16,11 +17,11 @@ for (const [name, lang] of [['gitlab.md', 'yaml'], ['azure-pipelines.md', 'yaml'
     assert.ok(blocks.length >= 2, 'a run and a matrix example');
     if (lang === 'yaml') for (const b of blocks) assert.doesNotThrow(() => parse(b), `${name}: a block does not parse`);
     const all = blocks.join('\n');
-    for (const needle of ['--junit', '--only target=']) assert.ok(all.includes(needle), `${name} shows ${needle}`);
+    for (const needle of ['--junit', '--only target=', '--only site=', 'report --merge']) assert.ok(all.includes(needle), `${name} shows ${needle}`);
     assert.match(all, /dist\/cli\.mjs["', ]+matrix/, `${name} distributes the matrix with enginectl matrix`);
     for (const flag of all.match(/(?<=\s)--[a-z][a-z-]+/g) ?? []) {
       if (['--step'].includes(flag) || /^--(pack|prefix)/.test(flag)) continue;
-      assert.ok(FLAGS.has(flag), `${name} uses ${flag}, which enginectl run does not have`);
+      assert.ok(FLAGS.has(flag), `${name} uses ${flag}, which neither enginectl run nor report has`);
     }
   });
 }

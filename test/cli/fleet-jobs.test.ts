@@ -4,36 +4,10 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
-import { ALL_SCOPES } from '../../src/api/scopes.ts';
+import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { startEmulator } from '../helpers/emulator.ts';
-
-export const SITES = ['test', 'staging', 'prod'] as const;
-type Site = (typeof SITES)[number];
-
-/** One emulator per site, each with its own API password. */
-export async function startSites(t: TestContext) {
-  const urls = {} as Record<Site, string>;
-  const emulators = {} as Record<Site, Awaited<ReturnType<typeof startEmulator>>['emulator']>;
-  for (const site of SITES) {
-    const { url, emulator } = await startEmulator(t, { users: [{ name: 'deploy', password: `${site}-api-pass`, scopes: new Set(ALL_SCOPES) }] });
-    urls[site] = url;
-    emulators[site] = emulator;
-  }
-  return { urls, emulators };
-}
-
-/** What the job of one site is given: its server's URL and password, its target's credential. */
-export function siteSecrets(site: Site, url: string): Record<string, string> {
-  const upper = site.toUpperCase();
-  const credential: Record<Site, Record<string, string>> = {
-    test: { TEST_DEPLOY_PASSWORD: 'deploy-pass' },
-    staging: { STAGING_TOKEN: 'staging-token' },
-    prod: { PROD_TOKEN: 'prod-token' },
-  };
-  return { [`${upper}_ENGINE_URL`]: url, [`${upper}_ENGINE_PASSWORD`]: `${site}-api-pass`, ...credential[site] };
-}
+import { SITES, siteSecrets, startSites } from '../helpers/sites.ts';
+import { SUMMARY_LIMIT } from '../../src/report/markdown.ts';
 
 test('a job per site runs with only its own site\'s secrets (run and plan, --only site=X)', async (t) => {
   const { urls, emulators } = await startSites(t);
@@ -142,6 +116,15 @@ test('report --merge of the three jobs\' JSON reports equals one run of the whol
   const read = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as Record<string, unknown>;
   assert.deepEqual(comparable(read('merged.json')), comparable(read('whole.json')));
   assert.deepEqual((read('merged.json').merged as { noReport: string[] }).noReport, []);
+  // Under a CI system the fleet's summary goes where it shows one: Azure's run page, GitHub's job summary.
+  const azure = await runCli(['report', '--merge', ...SITES.map((s) => join(dir, `${s}.json`)), '--summary', join(dir, 'azure.md')], { env: { TF_BUILD: 'True' } });
+  assert.equal(azure.code, 0, azure.stdout + azure.stderr);
+  assert.ok(azure.stdout.includes(`##vso[task.uploadsummary]${join(dir, 'azure.md')}`), azure.stdout);
+  assert.match(azure.stdout, /##vso\[task\.complete result=Succeeded;\]/);
+  writeFileSync(join(dir, 'step-summary.md'), '');
+  const github = await runCli(['report', '--merge', ...SITES.map((s) => join(dir, `${s}.json`))], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md') } });
+  assert.equal(github.code, 0, github.stdout + github.stderr);
+  assert.match(readFileSync(join(dir, 'step-summary.md'), 'utf8'), /### Jobs[\s\S]*\| ✅ \| site=prod \| success \|/);
 
   // The prod job died: its site is "no report", and the fleet fails in every report.
   const partial = await runCli(['report', '--merge', join(dir, 'test.json'), join(dir, 'staging.json'), ...out('partial')]);
@@ -202,4 +185,31 @@ test('the pipeline hash a report carries is no offline check of a credential wri
   const plain = createHash('sha256').update(JSON.stringify([['p.yml', text]])).digest('hex');
   assert.notEqual(first, `sha256:${plain}`, 'the file is hashed with its literal token masked');
   assert.equal(readFileSync(join(dir, 'a.json'), 'utf8').includes('prod-token'), false);
+});
+
+test('300 jobs\' reports merge into a summary within the 1 MiB limit, a row for every job', async (t) => {
+  const { urls } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-300-'));
+  const run = await runCli(['run', 'pipelines/three-site-release.yml', '--only', 'site=test', '--report-json', join(dir, 'test.json')], { env: siteSecrets('test', urls.test) });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  // One real job's report, as the jobs of a 300-site fleet would each write it.
+  const template = readFileSync(join(dir, 'test.json'), 'utf8');
+  const sites = Array.from({ length: 300 }, (_, i) => `site-${String(i + 1).padStart(3, '0')}`);
+  const files = sites.map((site) => {
+    const report = JSON.parse(template.replaceAll('"site":"test"', `"site":"${site}"`).replaceAll('"site": "test"', `"site": "${site}"`)) as Record<string, unknown>;
+    report.matrix = { site: sites };
+    report.selection = { only: { site: [site] }, skip: {} };
+    const file = join(dir, `${site}.json`);
+    writeFileSync(file, JSON.stringify(report));
+    return file;
+  });
+  const merged = await runCli(['report', '--merge', ...files, '--summary', join(dir, 'fleet.md'), '--report-json', join(dir, 'fleet.json')]);
+  assert.equal(merged.code, 0, merged.stdout.slice(-2000) + merged.stderr);
+  const summary = readFileSync(join(dir, 'fleet.md'));
+  assert.ok(summary.length <= SUMMARY_LIMIT, `the summary is ${summary.length} bytes`);
+  const text = summary.toString('utf8');
+  for (const site of sites) assert.ok(text.includes(`| ✅ | site=${site} | success |`), `a row for ${site}`);
+  const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as { counts: { total: number }; merged: { reports: unknown[] } };
+  assert.equal(fleet.merged.reports.length, 300);
+  assert.equal(fleet.counts.total, 300 * 3 + 1, 'three steps per site and the final check once');
 });

@@ -5,6 +5,10 @@ import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report
 import { releaseOf } from '../../journal/release.ts';
 import { preparePaths, REPORT_NOT_WRITTEN, writeReports } from '../../app/report-files.ts';
 import { readReportShard } from '../../app/report-inputs.ts';
+import { publishJobSummary } from '../../app/job-summary.ts';
+import { detectCi } from '../../ci/detect.ts';
+import { renderMarkdown } from '../../report/markdown.ts';
+import { resolve } from 'node:path';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { fleetPhrase, fleetRows } from '../../report/fleet.ts';
 import { mergeReports } from '../../report/merge.ts';
@@ -70,7 +74,13 @@ async function merge(files: string[], values: Record<string, unknown>, io: CliIO
   const report = mergeReports(shards, { force: values.force === true });
   for (const row of fleetRows(report)) io.stdout(`${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`);
   io.stdout(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`);
-  return write(() => report, values, io, report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision));
+  const code = await write(() => report, values, io, report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision));
+  // Under a CI system the fleet's summary goes where it shows one (GitHub's job summary, Azure's run page).
+  const paths = reportPathsOf(values);
+  const summary = await publishJobSummary(detectCi(io.env), io.env, () => renderMarkdown(report, { fullReport: paths.json ?? paths.html }), report.outcome, { summaryFile: paths.summary && resolve(io.cwd, paths.summary) });
+  for (const line of summary.finish) io.stdout(`${line}\n`);
+  if (summary.problem) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${summary.problem}\n`);
+  return summary.problem ? ExitCode.failed : code;
 }
 
 async function write(report: () => Report, values: Record<string, unknown>, io: CliIO, succeeded: boolean): Promise<number> {

@@ -12,10 +12,9 @@ import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
 import { renderDotenv, variablesOf } from '../../ci/variables.ts';
-import { appendFile, writeFile } from 'node:fs/promises';
 import { writeAtomic } from '../../app/atomic-write.ts';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { publishJobSummary } from '../../app/job-summary.ts';
+import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
 import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorFromOptions, hasEmulatorOptions } from '../emulator-options.ts';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
@@ -161,21 +160,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
       );
     }
-    let summaryFile = paths.summary;
-    const place = ci.summary(io.env, tmpdir());
-    if (place) {
-      const markdown = rendered.summary(fullReportOf(paths));
-      try {
-        if ('append' in place) await appendFile(place.append, markdown);
-        else if (!summaryFile) {
-          summaryFile = join(place.uploadFrom, `enginectl-summary-${process.pid}.md`);
-          await writeFile(summaryFile, markdown);
-        }
-      } catch (error) {
-        problems.push(`job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
-    }
-    for (const line of ci.finish(result.outcome, summaryFile, result.steps.some((s) => s.continuedOnError))) io.stdout(`${line}\n`);
+    const summary = await publishJobSummary(ci, io.env, () => rendered.summary(fullReportOf(paths)), result.outcome, { summaryFile: paths.summary, withIssues: result.steps.some((s) => s.continuedOnError) });
+    if (summary.problem) problems.push(summary.problem);
+    for (const line of summary.finish) io.stdout(`${line}\n`);
     for (const p of problems) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${m.mask(p)}\n`);
     return problems;
   }

@@ -1,0 +1,70 @@
+// The root action's merge mode, for a final job after a fleet's jobs (`needs:`, `if: always()`):
+// the JSON reports (or journals) they uploaded, downloaded as artifacts, become one report of the
+// whole fleet (report/merge.ts): one job summary, one PR comment, the report files and outputs.
+// Nothing is run and no server is called.
+import { mkdtempSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeReports } from '../app/report-files.ts';
+import { readReportShard } from '../app/report-inputs.ts';
+import { ExitCode, UsageError } from '../errors.ts';
+import { reportFilesAt } from '../report/formats.ts';
+import { fleetPhrase, fleetRows } from '../report/fleet.ts';
+import { mergeReports, type ReportShard } from '../report/merge.ts';
+import { renderMarkdown } from '../report/markdown.ts';
+import type { Masker } from '../runner/masker.ts';
+import { prComment, type GitHubDeps } from './github-records.ts';
+import { booleanInput, varsLines } from './inputs.ts';
+
+export interface MergeDeps extends GitHubDeps {
+  cwd: string;
+  readFile(path: string): Promise<string>;
+  /** Every file under a directory (recursively), or undefined when the path is not a directory. */
+  filesUnder(path: string): Promise<string[] | undefined>;
+  /** Where the reports go (RUNNER_TEMP on a runner). */
+  reportDir: string;
+}
+
+/** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
+export const COMMENT_LIMIT = 60_000;
+
+export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<number> {
+  const { kit } = deps;
+  const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);
+  const shards: ReportShard[] = [];
+  for (const file of files) shards.push(await readReportShard(file, deps.readFile));
+  const report = mergeReports(shards);
+  for (const row of fleetRows(report)) kit.info(`${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`);
+  kit.info(`fleet "${report.pipeline.name}": ${report.outcome} (${fleetPhrase(report)})`);
+
+  const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
+  const paths = reportFilesAt(join(dir, 'enginectl-fleet'));
+  const { failed } = await writeReports(() => report, paths);
+  for (const f of failed) kit.warning(`a report could not be written: ${masker.mask(f)}`, { title: 'enginectl' });
+  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(renderMarkdown(report, { fullReport: `${paths.json} (output report) and ${paths.html}` }));
+  // The fleet's comment is the pipeline's: a run of every instance would have written the same one.
+  await prComment(deps, report.pipeline.file, renderMarkdown(report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the merge job' }), masker);
+  kit.setOutput('outcome', report.outcome);
+  kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
+  kit.setOutput('outputs', '{}');
+  if (report.outcome === 'success' && failed.length === 0) return ExitCode.ok;
+  const missing = report.merged?.noReport ?? [];
+  kit.setFailed(`"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`);
+  return ExitCode.failed;
+}
+
+/** The `merge` input's lines: a file, or a directory whose JSON reports (*.json, at any depth) are all taken. */
+async function reportFiles(lines: string[], deps: MergeDeps): Promise<string[]> {
+  if (lines.length === 0) throw new UsageError('BAD_INPUT', 'input merge: no report named', { hint: 'merge: reports (the directory the jobs\' report artifacts were downloaded to), or one file per line' });
+  const files: string[] = [];
+  for (const line of lines) {
+    const path = resolve(deps.cwd, line);
+    const under = await deps.filesUnder(path);
+    if (under === undefined) files.push(path);
+    else {
+      const reports = under.filter((f) => f.endsWith('.json')).sort();
+      if (reports.length === 0) throw new UsageError('BAD_INPUT', `input merge: ${line} holds no JSON report (*.json)`, { hint: 'download the jobs\' report artifacts there (actions/download-artifact), or name the files' });
+      files.push(...reports);
+    }
+  }
+  return files;
+}

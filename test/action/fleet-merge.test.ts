@@ -1,0 +1,59 @@
+// The fleet split across jobs as the documented workflow runs it on GitHub: the root action once
+// per site (only: site=X, that site's secrets only), then a final job in merge mode over the
+// reports the jobs uploaded: one summary, one PR comment, one outcome for the fleet.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runActionBundle, startGitHubApi } from '../helpers/action.ts';
+import { SITES, siteSecrets, startSites } from '../helpers/sites.ts';
+
+const FILES = {
+  'pipelines/three-site-release.yml': readFileSync('pipelines/three-site-release.yml', 'utf8'),
+  'pipelines/inventory/sites.yml': readFileSync('pipelines/inventory/sites.yml', 'utf8'),
+};
+
+test('a job per site with its own secrets, then the merge job: one summary with a row per site, one PR comment, "no report" for a job that died', async (t) => {
+  const { urls } = await startSites(t);
+  const github = await startGitHubApi(t);
+  const event = { pull_request: { number: 9 } };
+  // What download-artifact leaves: one directory per job's artifact.
+  const artifacts = mkdtempSync(join(tmpdir(), 'enginectl-artifacts-'));
+  for (const site of SITES) {
+    const job = await runActionBundle(t, { action: '.', files: FILES, inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` }, env: siteSecrets(site, urls[site]), event, githubApi: github.url });
+    assert.equal(job.code, 0, job.stdout);
+    assert.match(job.summary, new RegExp(`limited to: site=${site}`));
+    mkdirSync(join(artifacts, `enginectl-report-${site}`));
+    copyFileSync(job.outputs.report!, join(artifacts, `enginectl-report-${site}`, 'report.json'));
+  }
+  const files = Object.fromEntries(SITES.map((site) => [`reports/enginectl-report-${site}/report.json`, readFileSync(join(artifacts, `enginectl-report-${site}`, 'report.json'), 'utf8')]));
+  const merge = await runActionBundle(t, { action: '.', files, inputs: { merge: 'reports', 'pr-comment': 'true' }, event, githubApi: github.url });
+  assert.equal(merge.code, 0, merge.stdout);
+  assert.equal(merge.outputs.outcome, 'success');
+  for (const site of SITES) assert.match(merge.summary, new RegExp(`\\| ✅ \\| site=${site} \\| success \\| 4 step run\\(s\\): 4 succeeded \\|`));
+  assert.match(merge.summary, /merged from 3 job report\(s\)/);
+  const merged = JSON.parse(readFileSync(merge.outputs.report!, 'utf8')) as { counts: { total: number }; merged: { noReport: string[] } };
+  assert.equal(merged.counts.total, 10);
+  assert.equal(github.comments.length, 1, 'the merge job writes the one comment of the fleet');
+  assert.match(github.comments[0]!.body, /^<!-- enginectl:pipelines\/three-site-release\.yml -->\n## ✅ Release 2026\.11 at three sites: success/);
+
+  // The prod job died before uploading its report: the fleet fails, and says which site has none.
+  delete files['reports/enginectl-report-prod/report.json'];
+  const partial = await runActionBundle(t, { action: '.', files, inputs: { merge: 'reports', 'pr-comment': 'true' }, event, githubApi: github.url });
+  assert.equal(partial.code, 1, partial.stdout);
+  assert.equal(partial.outputs.outcome, 'failure');
+  assert.match(partial.summary, /\| ⛔ \| site=prod \| no report \|/);
+  assert.match(partial.stdout, /::error::.*no report from site=prod/);
+  assert.equal(github.comments.length, 1, 'the same comment, updated');
+  assert.match(github.comments[0]!.body, /## ❌ Release 2026\.11 at three sites: failure/);
+});
+
+test('merge mode: a directory without a report, or a file that is none, is invalid input (exit 2)', async (t) => {
+  const empty = await runActionBundle(t, { action: '.', files: { 'reports/notes.txt': 'x' }, inputs: { merge: 'reports' } });
+  assert.equal(empty.code, 2, empty.stdout);
+  assert.match(empty.stdout, /input merge: reports holds no JSON report/);
+  const bad = await runActionBundle(t, { action: '.', files: { 'reports/a.json': '{"x": 1}' }, inputs: { merge: 'reports' } });
+  assert.equal(bad.code, 2, bad.stdout);
+  assert.match(bad.stdout, /a\.json is not a JSON report of this enginectl/);
+});
