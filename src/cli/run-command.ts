@@ -1,6 +1,7 @@
 // Dispatches argv to a command and turns every error into a message and an exit code. Testable:
 // it never exits the process and prints only through `io`.
 import { describeError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
+import { annotationsOf } from './annotations.ts';
 import { VERSION } from '../version.ts';
 import { MAIN_HELP } from './help.ts';
 import type { CliIO } from './io.ts';
@@ -43,6 +44,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     }
     return await (await load())(rest, io);
   } catch (error) {
+    for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
     io.stderr(`enginectl: ${describeError(error)}\n`);
     return exitCodeOf(error);
   }

@@ -64,6 +64,10 @@ export class RunLog implements RunLogger {
       this.sink.line(`${head}: skipped`);
       return;
     }
+    if (run.outcome === 'cancelled' && run.startedAt === undefined && run.error?.code === 'FAIL_FAST') {
+      this.sink.line(`${head}: cancelled: ${n(run.error.message)}`);
+      return;
+    }
     const figures = run.figures ? `  ${n(run.figures)}` : '';
     const attempts = run.attempts > 1 ? `  (${run.attempts} attempts)` : '';
     this.sink.line(`${head}  ${run.durationMs === undefined ? 'unknown' : formatDuration(run.durationMs)}${figures}${attempts}`);

@@ -2,6 +2,7 @@
 // pipeline before it is checked. Each file is read through the loader's `readInclude` (the edge
 // resolves it next to the pipeline); its problems are located in it; a name defined twice (in the
 // pipeline and an inventory, or in two inventories) is an error naming both places.
+import { dirname, join } from 'node:path';
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
 import { InventorySchema, LOADER_PARSE } from './schema.ts';
@@ -64,8 +65,11 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
       problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: cannot read it (${why})`, hint: refused.hint ?? 'paths are relative to the pipeline file' });
       return;
     }
-    texts[path] = text;
-    const parsed = parseYaml(path, text, { fast: false });
+    // Named as the pipeline file is (from where the run was started: the workspace root in CI), so
+    // a finding in it is annotated on the right file; `include:` itself is relative to the pipeline.
+    const name = join(dirname(source.file), path);
+    texts[name] = text;
+    const parsed = parseYaml(name, text, { fast: false });
     if (parsed.diagnostics.length > 0) {
       problems.push(...parsed.diagnostics);
       return;

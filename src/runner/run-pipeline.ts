@@ -80,6 +80,8 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
       const run = instances[next++]!;
       if (stop || signal.aborted) {
         notStarted(run, signal.aborted, signal);
+        // Fail-fast's cancellations are told as they happen; an interruption says so once for the run.
+        if (!signal.aborted) ctx.deps.logger.stepFinished(run, position);
         continue;
       }
       await runInstance(ctx, step, run, position);

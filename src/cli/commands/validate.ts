@@ -3,6 +3,7 @@ import { describeError, EnginectlError, ExitCode, UsageError } from '../../error
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
+import { annotationsOf } from '../annotations.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 
 export const VALIDATE_HELP = `Usage: enginectl validate FILE... [options]
@@ -36,6 +37,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
       io.stdout(`${file}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`);
     } catch (error) {
       if (!(error instanceof EnginectlError)) throw error;
+      for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
       io.stderr(`${describeError(error)}\n`);
       code = Math.max(code, error.exitCode);
     }
