@@ -1,5 +1,11 @@
-// Runs the committed CLI bundle as a user would: a real process, real stdout, stderr, exit code.
+// The CLI as tests drive it. runCli runs the source in this process (src/cli/run-command.ts, the
+// code the bundle wraps: the same commands, through a recording CliIO), so a test always tests
+// what src/ says and costs no process start; runCliProcess runs the built bundle as a user would,
+// a real process with real stdout, stderr and exit code, for what only a process shows (the
+// shipping suite, exit codes of a killed run, start-up).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +24,39 @@ export function cleanEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env };
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; command?: string[]; uid?: number; cwd?: string } = {}): Promise<CliResult> {
+export interface CliOptions {
+  env?: Record<string, string>;
+  input?: string;
+  /** The program to run (another build of the CLI); a process. */
+  command?: string[];
+  /** Run as this user; a process. */
+  uid?: number;
+  cwd?: string;
+}
+
+/** The CLI's source, in this process; a process when the options need one (another program, another user, another start directory). */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  // A start directory of its own is a process's: the commands read relative paths from where they start.
+  if (options.command || options.uid !== undefined || (options.cwd !== undefined && resolve(options.cwd) !== process.cwd()) || process.env.ENGINECTL_TEST_PROCESS === '1') return runCliProcess(args, options);
+  const { runCommand } = await import('../../src/cli/run-command.ts');
+  const cwd = options.cwd ?? process.cwd();
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommand(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    stdoutIsTTY: false,
+    env: cleanEnv(options.env),
+    cwd,
+    signal: new AbortController().signal,
+    readFile: (path) => readFile(resolve(cwd, path), 'utf8'),
+    readStdin: async () => options.input ?? '',
+  });
+  return { code, signal: null, stdout, stderr };
+}
+
+/** The built bundle (dist/cli.mjs), or `command`, as a process. */
+export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const [cmd, ...pre] = options.command ?? [process.execPath, CLI];
   const child = spawn(cmd!, [...pre, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], cwd: options.cwd, ...(options.uid === undefined ? {} : { uid: options.uid }) });
   let stdout = '';
