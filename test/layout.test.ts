@@ -116,3 +116,11 @@ test("the README's layout table lists the floors as they are", () => {
   const expected = FLOORS.flatMap((folders, i) => folders.filter((f) => f !== '').map((f) => [i, f] as const));
   assert.deepEqual(rows, expected);
 });
+
+test('each API path is written once, in src/api/: no /api/ path literal elsewhere in src/', () => {
+  const outside = files(SRC)
+    .filter((f) => !f.startsWith(join(SRC, 'api')))
+    .flatMap((f) => readFileSync(f, 'utf8').split('\n').map((line, i) => ({ where: `${f}:${i + 1}`, line })))
+    .filter(({ line }) => /['"`]\/api\//.test(line.replace(/\/\/.*$|^\s*\*.*$/, '')));
+  assert.deepEqual(outside.map((o) => o.where), [], 'build the path from src/api/ (areas.ts, an area\'s call builders)');
+});

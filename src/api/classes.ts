@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { parseBody, type Caller, type CallOptions, type CallSpec } from './call.ts';
 import { ClassKeyList, ClassSchema, Entity, EntityList, type EntityFields } from './schemas/index.ts';
+import { API_BASE } from './areas.ts';
 
-const BASE = '/api/classes/v1';
+const BASE = API_BASE.classes;
 const seg = (v: string | number) => encodeURIComponent(String(v));
 
 export type EntityId = string | number;

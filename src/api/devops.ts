@@ -11,8 +11,9 @@ import {
   type VfsUpdateOptions,
 } from './schemas/index.ts';
 import { CLEAR_TRANSACTION_LOG_PATH } from './scopes.ts';
+import { API_BASE } from './areas.ts';
 
-const BASE = '/api/devops/v1';
+const BASE = API_BASE.devops;
 
 /** The outcome of a sync: every target's result, failed ones included. */
 export interface SyncOutcome {

@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import { invalidResponse, type Caller, type CallOptions, type CallSpec } from './call.ts';
 import { Extension, License, LicenseCreateRequest, Product } from './schemas/index.ts';
+import { API_BASE } from './areas.ts';
 
-const BASE = '/api/licensing/v1';
+const BASE = API_BASE.licensing;
 
 export interface RemoveResult {
   /** 200 removed, 204 the product was already without license. */

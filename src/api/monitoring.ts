@@ -3,8 +3,9 @@
 import { z } from 'zod';
 import type { Caller, CallOptions, CallSpec } from './call.ts';
 import { ApplicationSessionInfo, EngineAlert, EngineInfo } from './schemas/index.ts';
+import { API_BASE } from './areas.ts';
 
-const BASE = '/api/monitoring/v1';
+const BASE = API_BASE.monitoring;
 const seg = encodeURIComponent;
 
 /** The calls steps make, as values: the client sends them, a step's plan shows them. */

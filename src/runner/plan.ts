@@ -1,14 +1,16 @@
 // The dry run: every call the pipeline would make, resolved as far as possible before anything
-// runs, secrets masked. Outputs of earlier steps are shown as placeholders.
-import { Placeholder, resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
+// runs, secrets masked. Each instance is prepared as the run prepares it (prepare-instance.ts);
+// outputs of earlier steps are shown as placeholders.
+import { Placeholder } from '../expr/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
-import { resolved, type PlannedCall } from '../steps/types.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import type { PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
-import { prepareRun, registerInputSecrets, serverName, type Env } from './scope.ts';
+import { conditionOf, instanceScope, resolveInputs, type InstanceWorld } from './prepare-instance.ts';
+import { prepareRun, serverName, type Env } from './scope.ts';
 
 export interface PlannedStep {
   position: string;
@@ -38,25 +40,27 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { selection?
   const masker = options.masker ?? new Masker();
   const { name, contexts: base, targets } = prepareRun(pipeline, env, masker);
   const steps: Record<string, { outcome: string; outputs: Record<string, Placeholder>; instances?: Placeholder; failures?: Placeholder }> = Object.create(null);
+  const world: InstanceWorld = { base, steps, targets, status: { failed: false, cancelled: false }, masker };
   const out: PlannedStep[] = [];
   for (const step of pipeline.steps) {
     const type = STEP_TYPES.get(step.uses)!;
     for (const combo of expandMatrix(step.matrix).filter((c) => selects(c, selection))) {
-      const scope: EvalScope = { contexts: { ...base, steps, targets, matrix: combo }, status: { failed: false, cancelled: false } };
-      let runs = true;
-      let note: string | undefined;
+      // The run's own preparation of the instance (prepare-instance.ts), earlier outputs as placeholders.
+      const scope = instanceScope(world, combo);
+      const condition = conditionOf(step, scope);
+      const prepared = resolveInputs(step, scope, masker, { placeholders: true });
+      let note = 'failure' in condition ? `resolved at run time: ${condition.failure.message}` : undefined;
       let calls: PlannedCall[] = [];
       try {
-        runs = truthy(step.if.evaluate(scope));
-        // Outputs of earlier steps are placeholders; shown as their text, <steps.ID.outputs.NAME>.
-        const inputs = withPlaceholdersShown(resolveDeep(step.with, scope)) as Record<string, unknown>;
-        registerInputSecrets(type, inputs, masker);
-        const parsed = inputSchema(type, resolved).safeParse(inputs);
-        calls = type.plan((parsed.success ? parsed.data : inputs) as never, targets);
-        if (!parsed.success && JSON.stringify(inputs).includes('<steps.')) note = 'some inputs come from earlier steps\' outputs, known only at run time';
+        if ('inputs' in prepared) calls = type.plan(prepared.inputs as never, targets);
+        else if (prepared.values) {
+          calls = type.plan(prepared.values as never, targets);
+          if (JSON.stringify(prepared.values).includes('<steps.')) note ??= 'some inputs come from earlier steps\' outputs, known only at run time';
+        } else note ??= `resolved at run time: ${prepared.failure.message}`;
       } catch (error) {
-        note = `resolved at run time: ${(error as Error).message}`;
+        note ??= `resolved at run time: ${(error as Error).message}`;
       }
+      const runs = 'runs' in condition ? condition.runs : true;
       out.push({
         position: `[${step.index + 1}/${pipeline.steps.length}]`,
         name: instanceName(step, combo, { ...base, steps, targets }, masker),
@@ -66,7 +70,7 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { selection?
         runs,
         calls: masker.maskValue(calls),
         note: note && masker.mask(note),
-        how: howItRuns(step, resolveDeep(step.with, scope)),
+        how: howItRuns(step, prepared.values),
       });
     }
     if (step.id !== undefined) {
@@ -80,15 +84,6 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { selection?
     }
   }
   return { name, steps: out };
-}
-
-function withPlaceholdersShown(value: unknown): unknown {
-  if (value instanceof Placeholder) return value.toString();
-  if (Array.isArray(value)) return value.map(withPlaceholdersShown);
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPlaceholdersShown(v)]));
-  }
-  return value;
 }
 
 /** A gate's wait, a matrix's max-parallel and fail-fast, a timeout and retry: shown by plan. */

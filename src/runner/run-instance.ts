@@ -4,15 +4,15 @@
 import { ApiError, deadline } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import { EnginectlError } from '../errors.ts';
-import { resolveDeep, truthy, type EvalScope } from '../expr/index.ts';
 import type { Step } from '../pipeline/model.ts';
-import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
-import { resolved, type StepEnv, type StepOutcome, type StepType, type TargetDef } from '../steps/types.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import type { StepEnv, StepOutcome, StepType, TargetDef } from '../steps/types.ts';
 import { doubtOfAnswer, instanceCalls } from './observer.ts';
 import type { Carried } from './resume.ts';
 import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
-import { maskDeclared, registerInputSecrets } from './scope.ts';
+import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
+import { maskDeclared } from './scope.ts';
 
 const INTERRUPTED: StepError = { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
 
@@ -102,24 +102,6 @@ function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>)
   };
 }
 
-/** The step's inputs resolved in this scope and checked against its type, or why they are not valid. */
-function resolveInputs(ctx: RunContext, step: Step, scope: EvalScope): { inputs: Record<string, unknown> } | { failure: StepError } {
-  const { masker } = ctx;
-  const type = STEP_TYPES.get(step.uses)!;
-  try {
-    const values = resolveDeep(step.with, scope) as Record<string, unknown>;
-    registerInputSecrets(type, values, masker);
-    const parsed = inputSchema(type, resolved).safeParse(values);
-    if (!parsed.success) {
-      const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
-      return { failure: { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) } };
-    }
-    return { inputs: parsed.data as Record<string, unknown> };
-  } catch (error) {
-    return { failure: { code: 'EXPRESSION', message: masker.mask((error as Error).message) } };
-  }
-}
-
 /**
  * With a journal: what the step's verifier compares against, read just before its write leaves
  * and recorded ahead of it. A read that fails is recorded as such (verify then cannot tell) and
@@ -142,29 +124,25 @@ async function snapshotBefore(ctx: RunContext, type: StepType, inputs: Record<st
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
   const { deps, masker } = ctx;
   const log = deps.logger;
-  const scope: EvalScope = { contexts: { ...ctx.base, steps: ctx.steps, targets: ctx.targets, matrix: run.matrix ?? {} }, status: { ...ctx.status } };
-  let condition: boolean;
-  try {
-    condition = truthy(step.if.evaluate(scope));
-  } catch (error) {
-    return finish(ctx, run, position, 'failure', { code: 'EXPRESSION', message: `if: ${(error as Error).message}` });
-  }
+  const scope = instanceScope({ ...ctx, status: ctx.status }, run.matrix ?? {});
+  const condition = conditionOf(step, scope);
+  if ('failure' in condition) return finish(ctx, run, position, 'failure', condition.failure);
   const type = STEP_TYPES.get(step.uses)!;
   // Done in an earlier run: carried (whatever its condition says now) when its inputs are the same
   // now; a changed target or inventory makes another call: it runs.
   const carried = ctx.resume?.carried.get(run.key);
-  let resolvedInputs = carried && resolveInputs(ctx, step, scope);
+  let resolvedInputs = carried && resolveInputs(step, scope, masker);
   if (carried && resolvedInputs) {
     const now = 'inputs' in resolvedInputs ? ctx.resume!.digest({ ...run, ...shown(ctx, type, resolvedInputs.inputs) }) : undefined;
     if (carried.inputs === undefined || now === undefined || now === carried.inputs) return carry(ctx, run, position, carried);
     log.warn(run, 'its inputs changed since the journal\'s run (the file was changed, or a value it reads from the environment): it runs again');
   }
-  if (!condition) return finish(ctx, run, position, 'skipped');
+  if (!condition.runs) return finish(ctx, run, position, 'skipped');
   run.decision = ctx.resume?.retried.get(run.key);
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);
   deps.observer?.instanceStarted(run);
-  resolvedInputs ??= resolveInputs(ctx, step, scope);
+  resolvedInputs ??= resolveInputs(step, scope, masker);
   if ('failure' in resolvedInputs) return finish(ctx, run, position, 'failure', resolvedInputs.failure);
   const inputs = resolvedInputs.inputs;
   Object.assign(run, shown(ctx, type, inputs));

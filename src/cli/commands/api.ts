@@ -9,6 +9,7 @@ import type { CliIO } from '../io.ts';
 import { serverFromEnv } from '../../api/server-env.ts';
 import { withEmbeddedEmulator } from '../embedded.ts';
 import { CREDENTIAL_FIELDS, Masker } from '../../runner/masker.ts';
+import { API_BASE } from '../../api/areas.ts';
 
 
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
@@ -36,7 +37,7 @@ Exit codes: 0 the server answered 2xx, 1 it did not or could not be reached, 2 i
 Examples:
   enginectl api GET /api/monitoring/v1/engines --emulator
   enginectl api POST /api/devops/v1/update/vfs --data @vfs.json
-  enginectl api GET '/api/classes/v1/classes/22/entities?entidade=3001'`;
+  enginectl api GET '${API_BASE.classes}/classes/22/entities?entidade=3001'`;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

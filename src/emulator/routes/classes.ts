@@ -18,8 +18,9 @@ import {
 import { badRequest, HttpProblem, intParam, json, jsonBody, type EmuRequest } from '../http.ts';
 import type { Router } from '../router.ts';
 import type { ClassDef, StoredEntity } from '../state.ts';
+import { API_BASE } from '../../api/areas.ts';
 
-const BASE = '/api/classes/v1';
+const BASE = API_BASE.classes;
 
 /** The entity objects of a write body: one object, or an array of objects as the samples send. */
 function entityObjects(req: EmuRequest): Record<string, unknown>[] {

@@ -6,8 +6,9 @@ import { badRequest, empty, HttpProblem, intParam, json, jsonBody, notFound, tex
 import { openLicenses, sealLicenses } from '../license-code.ts';
 import type { Router } from '../router.ts';
 import { zodProblems } from '../validation.ts';
+import { API_BASE } from '../../api/areas.ts';
 
-const BASE = '/api/licensing/v1';
+const BASE = API_BASE.licensing;
 
 const SealedPayload = z.object({ licenseVersion: z.int(), licenses: z.array(z.record(z.string(), z.unknown())) });
 

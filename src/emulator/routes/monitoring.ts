@@ -5,8 +5,9 @@ import type { RouteContext } from '../context.ts';
 import { json, notFound } from '../http.ts';
 import type { Router } from '../router.ts';
 import type { EngineRecord } from '../state.ts';
+import { API_BASE } from '../../api/areas.ts';
 
-const BASE = '/api/monitoring/v1';
+const BASE = API_BASE.monitoring;
 export const REFRESH_MS = 2 * 60_000;
 export const ONLINE_MS = 5 * 60_000;
 

@@ -5,8 +5,9 @@ import type { RouteContext } from '../context.ts';
 import { intParam, json, notFound } from '../http.ts';
 import type { Router } from '../router.ts';
 import type { EmulatorState, StoredEntity } from '../state.ts';
+import { API_BASE } from '../../api/areas.ts';
 
-const BASE = '/api/devops/v1/replication';
+const BASE = `${API_BASE.devops}/replication`;
 
 type Config = EmulatorState['replication']['configs'][number];
 

@@ -9,8 +9,9 @@ import type { Router } from '../router.ts';
 import type { TargetDatabase } from '../state.ts';
 import { renderUpdateReport, type ReportInput } from '../update-report.ts';
 import { zodProblems } from '../validation.ts';
+import { API_BASE } from '../../api/areas.ts';
 
-const BASE = '/api/devops/v1/update';
+const BASE = `${API_BASE.devops}/update`;
 const CREDENTIALS = ['targetAuthToken', 'targetUserName', 'targetPassword', 'sourceAuthToken', 'sourceUserName', 'sourcePassword'];
 
 type Body = z.infer<typeof SystemUpdateOptions> & { files?: number[]; directories?: unknown[] };
