@@ -7,6 +7,8 @@ export interface InputDef {
   description: string;
   required?: boolean;
   default?: string;
+  /** A credential: masked before anything is printed (a test holds every password and token input to it). */
+  secret?: true;
 }
 
 export type StepActionId = 'vfs-update' | 'system-update' | 'replication-sync' | 'transaction-log-clear';
@@ -29,7 +31,7 @@ const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const SERVER: Record<string, InputDef> = {
   url: { description: 'Base URL of the enterprise API (the default server), e.g. https://erp.example.com. Overrides ENGINE_URL.' },
   username: { description: 'User name for the API (HTTP Basic). Overrides ENGINE_USERNAME.' },
-  password: { description: 'Password for the API. Masked in every log and report. Overrides ENGINE_PASSWORD; pass it from a secret.' },
+  password: { description: 'Password for the API. Masked in every log and report. Overrides ENGINE_PASSWORD; pass it from a secret.', secret: true },
 };
 
 const REPORTING: Record<string, InputDef> = {
@@ -37,7 +39,7 @@ const REPORTING: Record<string, InputDef> = {
   summary: { description: 'Write the Markdown report to the job summary.', default: 'true' },
   'pr-comment': { description: 'On a pull request, keep one comment with the report, updated on each run.', default: 'false' },
   'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).' },
-  'github-token': { description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).', default: '${{ github.token }}' },
+  'github-token': { description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).', default: '${{ github.token }}', secret: true },
   journal: { description: 'Resume from this run journal (the journal output of an earlier run, e.g. downloaded as an artifact): what succeeded is not sent again, the gates run again, and the run is appended to it. Empty: a new journal in RUNNER_TEMP.' },
   'in-doubt': { description: 'With journal: what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.' },
 };
@@ -52,9 +54,9 @@ const OUTPUTS: Record<string, string> = {
 const connection = (prefix: 'target' | 'source', what: string): Record<string, InputDef> => ({
   [`${prefix}-server`]: { description: `Address of the ${what} server.`, ...(prefix === 'target' ? { required: true } : {}) },
   [`${prefix}-database`]: { description: `Name of the ${what} database.`, ...(prefix === 'target' ? { required: true } : {}) },
-  [`${prefix}-token`]: { description: `Auth token of the ${what} database; else ${prefix}-username and ${prefix}-password. Masked.` },
+  [`${prefix}-token`]: { description: `Auth token of the ${what} database; else ${prefix}-username and ${prefix}-password. Masked.`, secret: true },
   [`${prefix}-username`]: { description: `User name on the ${what} database (with ${prefix}-password).` },
-  [`${prefix}-password`]: { description: `Password on the ${what} database. Masked.` },
+  [`${prefix}-password`]: { description: `Password on the ${what} database. Masked.`, secret: true },
 });
 
 /** The step's own descriptions (steps/input-docs.ts), shared with the pipeline JSON Schema. */

@@ -50,13 +50,11 @@ interface Loaded {
   files?: Source[] | undefined;
 }
 
-const CREDENTIAL_INPUT = /password|token/;
-
 export async function runAction(def: ActionDef, deps: ActionDeps): Promise<number> {
   const { kit } = deps;
   const masker = new Masker({ onSecret: (form) => kit.setSecret(form), onWeak: (_name, why) => kit.warning(why, { title: 'enginectl' }) });
   // Every credential input is masked before anything is printed.
-  for (const name of Object.keys(def.inputs)) if (CREDENTIAL_INPUT.test(name)) masker.add(kit.getInput(name), `input ${name}`);
+  for (const [name, input] of Object.entries(def.inputs)) if (input.secret) masker.add(kit.getInput(name), `input ${name}`);
   const say = (text: string) => kit.info(masker.mask(text));
   try {
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);

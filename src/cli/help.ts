@@ -9,6 +9,7 @@ Commands:
   run FILE              validate, then run a pipeline (--dry-run, --emulator, --var, --only,
                         --journal F, --resume F)
   report JOURNAL        render the reports of a run from its journal, also of a killed run
+  report --merge F...   the reports (or journals) of a fleet's jobs as one report
   verify JOURNAL        read back the targets of a journal's in-doubt calls: applied or not
   validate FILE...      check pipeline files; every problem as FILE:LINE:COL
   plan FILE             the dry run: each call that would be made, secrets masked

@@ -7,6 +7,7 @@
 // password, ...) is masked whole, whatever its length.
 
 import { DecodedView, hiddenOnPage, viewIsRaw } from '../text/decoded-view.ts';
+import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { MASK } from '../text/mask.ts';
 import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
 import { escapeRegExp } from '../text/escape.ts';
@@ -15,15 +16,6 @@ import { ciForms, MIN_LENGTH, secretForms } from './secret-forms.ts';
 export { MASK };
 export { MIN_LENGTH };
 
-/** Fields that hold a credential wherever they appear: the API's option bodies, targets, servers. */
-export const CREDENTIAL_FIELDS: ReadonlySet<string> = new Set([
-  'targetAuthToken',
-  'targetPassword',
-  'sourceAuthToken',
-  'sourcePassword',
-  'token',
-  'password',
-]);
 
 export interface MaskerHooks {
   /** Hears each new form, e.g. to register it with a CI system's own log masking. */

@@ -88,6 +88,15 @@ test('every example workflow in docs/github-actions.md is valid against SchemaSt
   }
 });
 
+test('every credential input of every action is declared secret, so it is masked before anything is printed', () => {
+  for (const def of ACTIONS) {
+    for (const [name, input] of Object.entries(def.inputs)) {
+      if (/password|token/.test(name)) assert.equal(input.secret, true, `${def.id}: input ${name}`);
+      else assert.equal(input.secret, undefined, `${def.id}: input ${name} is no credential`);
+    }
+  }
+});
+
 test('the vendored reference schemas are the ones in ../shared/schemas', (t) => {
   if (!sharedPresent()) {
     t.diagnostic(`../shared/schemas is not beside this checkout; the vendored copies in ${VENDORED} are used as they are`);

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { COMMAND_NAMES } from '../../src/cli/run-command.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -17,11 +18,14 @@ test('--help lists the commands; every command has its own --help', async () => 
   assert.equal(main.code, 0);
   assert.match(main.stdout, /api METHOD PATH/);
   assert.match(main.stdout, /emulator/);
-  for (const command of ['api', 'emulator']) {
+  // Every command: listed in the main help, and its own --help.
+  for (const command of COMMAND_NAMES) {
+    assert.match(main.stdout, new RegExp(`^  ${command}\\b`, 'm'), `the main help lists ${command}`);
     const r = await runCli([command, '--help']);
     assert.equal(r.code, 0, command);
-    assert.match(r.stdout, new RegExp(`^Usage: enginectl ${command}`));
+    assert.match(r.stdout, new RegExp(`^Usage: enginectl ${command}`), command);
   }
+  assert.equal(COMMAND_NAMES.length, 9);
 });
 
 test('an unknown command or flag is exit 2 with a hint and no stack trace', async () => {

@@ -8,7 +8,8 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { serverFromEnv } from '../../api/server-env.ts';
 import { withEmbeddedEmulator } from '../embedded.ts';
-import { CREDENTIAL_FIELDS, Masker } from '../../runner/masker.ts';
+import { CREDENTIAL_FIELDS } from '../../api/credentials.ts';
+import { Masker } from '../../runner/masker.ts';
 import { API_BASE } from '../../api/areas.ts';
 
 
