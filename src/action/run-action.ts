@@ -92,7 +92,7 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
 
 async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
   const { kit } = deps;
-  const plan = planRun(loaded.pipeline, loaded.env, { masker, selection: loaded.selection });
+  const plan = await planRun(loaded.pipeline, loaded.env, { masker, selection: loaded.selection });
   kit.info(`dry run of "${plan.name}": no request is made`);
   for (const line of plan.text.split('\n')) kit.info(line);
   const fence = '```';

@@ -38,6 +38,8 @@ export interface ClientDeps {
   random?: TransportOptions['random'];
   onRetry?: TransportOptions['onRetry'];
   redact?: TransportOptions['redact'];
+  /** GET requests only: any other is refused before it leaves (plan --live). */
+  readOnly?: boolean;
 }
 
 export interface RawRequest {
@@ -91,6 +93,7 @@ export class EngineClient {
       random: deps.random,
       onRetry: deps.onRetry,
       redact: deps.redact,
+      readOnly: deps.readOnly,
     });
     this.caller = new Caller(transport);
     this.classes = new ClassesApi(this.caller);

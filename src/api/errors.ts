@@ -17,7 +17,8 @@ export type ApiErrorCode =
   | 'API_INVALID_RESPONSE'
   | 'API_RESPONSE_TOO_LARGE'
   | 'API_PROXY'
-  | 'API_REDIRECT';
+  | 'API_REDIRECT'
+  | 'API_READ_ONLY';
 
 /** Transport faults worth another try for an idempotent call. */
 const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set([

@@ -11,12 +11,10 @@ import { certificateDateError, certificateDates, networkError, systemCode } from
 import { readText, TooLarge } from './read-body.ts';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts';
 import { loadUndici } from './undici.ts';
+import { readOnlyRefusal } from './read-only.ts';
 
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
-/**
- * The largest answer read by default. A JavaScript string holds at most about 512 MiB; the
- * biggest update reports seen are tens of MiB. A server's `max-response-size` changes it.
- */
+/** The largest answer read by default (a string holds ~512 MiB; update reports reach tens of MiB); see max-response-size. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 /** What is kept of an answer a call reads only the status of (an error body, for its message). */
 const STATUS_ONLY_KEEP = 64 * 1024;
@@ -89,6 +87,8 @@ export interface TransportOptions {
    * secret echoed with two spaces would not be found once the spaces are folded into one.
    */
   redact?: ((text: string) => string) | undefined;
+  /** GET requests only: any other is refused before it leaves (plan --live). */
+  readOnly?: boolean | undefined;
 }
 
 export class Transport {
@@ -120,6 +120,7 @@ export class Transport {
 
   /** Sends the request; answers every HTTP status; throws ApiError for transport faults only. */
   async send(req: HttpRequest): Promise<HttpResponse> {
+    if (this.options.readOnly && req.method !== 'GET') throw readOnlyRefusal(req, this.origin);
     const idempotent = req.idempotent ?? req.method === 'GET';
     if (!idempotent) return this.sendOnce(req);
     for (let attempt = 1; ; attempt++) {

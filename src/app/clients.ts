@@ -11,6 +11,8 @@ export interface ClientSetup {
   /** Told of each retry, masked. */
   onRetry?: ((message: string) => void) | undefined;
   emulatorUrl?: string | undefined;
+  /** GET requests only (plan --live): any other is refused before it leaves. */
+  readOnly?: boolean;
 }
 
 export function clientFactory(setup: ClientSetup): (server: ResolvedServer) => EngineClient {
@@ -19,6 +21,7 @@ export function clientFactory(setup: ClientSetup): (server: ResolvedServer) => E
     new EngineClient(emulatorUrl ? { url: emulatorUrl, username: 'admin', password: 'admin', timeoutMs: server.timeoutMs, maxResponseBytes: server.maxResponseBytes } : server, {
       env: setup.env,
       redact: (text) => masker.mask(text),
+      readOnly: setup.readOnly,
       onRetry: ({ attempt, delayMs, error }) => setup.onRetry?.(masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
     });
 }

@@ -4,18 +4,38 @@ import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderPlan } from '../report/plan-text.ts';
 import { Masker } from '../runner/masker.ts';
-import { planPipeline } from '../runner/plan.ts';
+import { planPipeline, type LiveReading } from '../runner/plan.ts';
 import type { Env } from '../runner/scope.ts';
+import { clientFactory } from './clients.ts';
 
 export interface DryRun {
   /** The pipeline's name, resolved. */
   name: string;
   /** The calls, one step instance after another. */
   text: string;
+  /** plan --live: how many instances fail now, and how many would wait. */
+  failsNow: number;
+  wouldWait: number;
 }
 
-export function dryRun(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker } = {}): DryRun {
+export interface LiveOptions {
+  signal: AbortSignal;
+  /** Every server is the embedded emulator at this URL (plan --live --emulator). */
+  emulatorUrl?: string | undefined;
+}
+
+/**
+ * The plan. `live`: the read-only steps are run for real, once and without waiting, through
+ * clients that send GET requests only (plan --live); every write is shown and not sent.
+ */
+export async function dryRun(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker; live?: LiveOptions } = {}): Promise<DryRun> {
   const masker = options.masker ?? new Masker();
-  const plan = planPipeline(pipeline, env, { selection: options.selection, masker });
-  return { name: plan.name, text: masker.mask(renderPlan(plan.steps)) };
+  const live: LiveReading | undefined = options.live && {
+    clientFor: clientFactory({ env, masker, emulatorUrl: options.live.emulatorUrl, readOnly: true }),
+    now: Date.now,
+    signal: options.live.signal,
+  };
+  const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live });
+  const count = (state: string) => plan.steps.filter((s) => s.live?.state === state).length;
+  return { name: plan.name, text: masker.mask(renderPlan(plan.steps)), failsNow: count('fails-now'), wouldWait: count('would-wait') };
 }

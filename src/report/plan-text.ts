@@ -6,6 +6,15 @@ function readablePath(path: string): string {
   return path.replace(/%3Csteps(?:[.\w-]|%5B\d+%5D)*%3E/gi, (m) => decodeURIComponent(m));
 }
 
+const LIVE_WORDS: Record<NonNullable<PlannedStep['live']>['state'], string> = {
+  holds: 'holds',
+  'would-wait': 'would wait',
+  'fails-now': 'FAILS NOW',
+  'after-writes': 'after the writes above, checked now',
+  'not-sent': 'not sent',
+  'not-read': 'not read',
+};
+
 export function renderPlan(plan: PlannedStep[]): string {
   const lines: string[] = [];
   for (const p of plan) {
@@ -19,6 +28,7 @@ export function renderPlan(plan: PlannedStep[]): string {
     }
     if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');
     if (p.note) lines.push(`    note: ${p.note}`);
+    if (p.live) lines.push(`    now: ${LIVE_WORDS[p.live.state]}: ${p.live.text}`);
   }
   return lines.join('\n');
 }

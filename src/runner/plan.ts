@@ -9,8 +9,10 @@ import type { PlannedCall } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
+import type { EngineClient } from '../api/index.ts';
+import { readNow, type LiveState } from './live-read.ts';
 import { conditionOf, instanceScope, resolveInputs, type InstanceWorld } from './prepare-instance.ts';
-import { prepareRun, serverName, type Env } from './scope.ts';
+import { prepareRun, serverName, type Env, type ResolvedServer } from './scope.ts';
 
 export interface PlannedStep {
   position: string;
@@ -26,6 +28,16 @@ export interface PlannedStep {
   note: string | undefined;
   /** How the step runs, when it is not the default: a gate's wait, a matrix's max-parallel and fail-fast. */
   how: string[];
+  /** The live plan: what a read-only step found now, or that a write was not sent. */
+  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string } | undefined;
+}
+
+/** plan --live: read-only steps run for real through read-only clients, once, without waiting. */
+export interface LiveReading {
+  /** A client of the server that sends GET requests only. */
+  clientFor(server: ResolvedServer): EngineClient;
+  now(): number;
+  signal: AbortSignal;
 }
 
 export interface Plan {
@@ -34,13 +46,30 @@ export interface Plan {
   steps: PlannedStep[];
 }
 
-export function planPipeline(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker } = {}): Plan {
+export async function planPipeline(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker; live?: LiveReading } = {}): Promise<Plan> {
   const selection = options.selection ?? EVERY_INSTANCE;
   checkSelection(pipeline, selection);
   const masker = options.masker ?? new Masker();
-  const { name, contexts: base, targets } = prepareRun(pipeline, env, masker);
+  const { name, contexts: base, targets, servers } = prepareRun(pipeline, env, masker);
+  const clients = new Map<string, EngineClient>();
+  const clientOf = (server: string | undefined): EngineClient => {
+    const def = server === undefined ? undefined : servers.get(server);
+    if (!def || !options.live) throw new Error(`no server ${server ?? ''} for this step`);
+    let client = clients.get(def.name);
+    if (!client) clients.set(def.name, (client = options.live.clientFor(def)));
+    return client;
+  };
+  try {
+    return { name, steps: await walk() };
+  } finally {
+    await Promise.all([...clients.values()].map((c) => c.close()));
+  }
+
+  async function walk(): Promise<PlannedStep[]> {
   const steps: Record<string, { outcome: string; outputs: Record<string, Placeholder>; instances?: Placeholder; failures?: Placeholder }> = Object.create(null);
   const world: InstanceWorld = { base, steps, targets, status: { failed: false, cancelled: false }, masker };
+  const liveOutputs = new Map<string, Record<string, unknown>>();
+  let wrote = false;
   const out: PlannedStep[] = [];
   for (const step of pipeline.steps) {
     const type = STEP_TYPES.get(step.uses)!;
@@ -61,16 +90,35 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { selection?
         note ??= `resolved at run time: ${(error as Error).message}`;
       }
       const runs = 'runs' in condition ? condition.runs : true;
+      const server = serverName(step, combo, base);
+      let live: PlannedStep['live'];
+      if (options.live) {
+        const inputs = 'inputs' in prepared ? prepared.inputs : undefined;
+        const readOnly = inputs !== undefined && (typeof type.readOnly === 'function' ? type.readOnly(inputs) : type.readOnly);
+        if (!readOnly) {
+          live = { state: 'not-sent', text: inputs === undefined && note ? 'its inputs are known only at run time' : 'a write (plan --live sends GET requests only)' };
+          wrote = true;
+        }
+        else if (!runs) live = { state: 'not-read', text: 'its condition is false' };
+        else {
+          const finding = await readNow(type, inputs, { client: () => clientOf(server), targets, masker, now: options.live.now, signal: options.live.signal, scope });
+          // A check after a write checks its effect: what it finds now is no failure yet.
+          live = wrote ? { state: 'after-writes', text: `${finding.state === 'holds' ? 'holds already' : 'not yet'}: ${finding.text}` } : { state: finding.state, text: finding.text };
+          // Later steps read what it found: real values, not placeholders.
+          if (step.id !== undefined && !step.matrix && finding.state !== 'would-wait') liveOutputs.set(step.id, finding.outputs);
+        }
+      }
       out.push({
         position: `[${step.index + 1}/${pipeline.steps.length}]`,
         name: instanceName(step, combo, { ...base, steps, targets }, masker),
         uses: step.uses,
-        server: serverName(step, combo, base),
+        server,
         condition: step.if.source === 'success()' ? undefined : step.if.source,
         runs,
         calls: masker.maskValue(calls),
         note: note && masker.mask(note),
         how: howItRuns(step, prepared.values),
+        ...(live ? { live } : {}),
       });
     }
     if (step.id !== undefined) {
@@ -78,12 +126,13 @@ export function planPipeline(pipeline: Pipeline, env: Env, options: { selection?
       for (const name of type.outputs) outputs[name] = new Placeholder(`steps.${step.id}.outputs.${name}`);
       steps[step.id] = {
         outcome: 'success',
-        outputs: step.matrix ? {} : outputs,
+        outputs: step.matrix ? {} : ((liveOutputs.get(step.id) as Record<string, Placeholder> | undefined) ?? outputs),
         ...(step.matrix ? { instances: new Placeholder(`steps.${step.id}.instances`), failures: new Placeholder(`steps.${step.id}.failures`) } : {}),
       };
     }
   }
-  return { name, steps: out };
+  return out;
+  }
 }
 
 /** A gate's wait, a matrix's max-parallel and fail-fast, a timeout and retry: shown by plan. */

@@ -72,7 +72,7 @@ for (const [uses, inputs] of Object.entries(CASES)) {
 
       const env = { ENGINE_URL: 'http://127.0.0.1:9', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
       const { pipeline } = loadPipeline({ file: 'test.yml', text: yaml, env });
-      const planned = planPipeline(pipeline, env).steps.at(-1)!.calls;
+      const planned = (await planPipeline(pipeline, env)).steps.at(-1)!.calls;
       const shown = planned.map((c) => ({ method: c.method, path: c.path, query: Object.fromEntries(Object.entries(c.query ?? {}).map(([k, v]) => [k, String(v)])), body: c.body ?? null }));
       // A plan masks what it shows; the run's license code is the one input known only then.
       const comparable = (calls: Call[]) => JSON.stringify(calls, (k, v) => (k === 'body' && uses === 'licensing/add' ? '<code>' : k === 'targetAuthToken' || k === 'targetPassword' ? '<credential>' : v));

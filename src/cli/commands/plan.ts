@@ -11,15 +11,21 @@ export const PLAN_HELP = `Usage: enginectl plan FILE [options]
 The dry run: validates the pipeline and prints each call it would make (method, path, body),
 secrets masked. Makes no request. Outputs of earlier steps appear as <steps.ID.outputs.NAME>.
 
+With --live, the preflight before a change window: every read-only step (gates, checks, reads)
+runs for real, once and without waiting, and says what it finds now: it holds, it would wait
+(and for what), or it FAILS NOW; later steps see the values read. Only GET requests are sent,
+whatever a step or the server does: every write is shown and not sent.
+
 Options:
   --var NAME=VALUE   override a var (repeatable)
   --only KEY=VALUE   keep only the matrix instances with that value (repeatable: a key given
                      twice keeps either value)
   --skip KEY=VALUE   leave out the matrix instances with that value (repeatable)
-  --emulator         plan as run --emulator would
+  --emulator         plan as run --emulator would (with --live: against the embedded emulator)
+  --live             run the read-only steps for real, GET requests only (the preflight)
   -h, --help         show this help
 
-Exit codes: 0, 2 invalid input.`;
+Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now, 2 invalid input.`;
 
 export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('plan', args, {
@@ -27,6 +33,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     only: { type: 'string', multiple: true },
     skip: { type: 'string', multiple: true },
     emulator: { type: 'boolean' },
+    live: { type: 'boolean' },
   });
   if (values.help) {
     io.stdout(`${PLAN_HELP}\n`);
@@ -34,8 +41,26 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
-  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator, selection });
-  const plan = dryRun(pipeline, values.emulator ? withSampleEnv(io.env) : io.env, { selection });
-  io.stdout(`plan of "${plan.name}": no request is made\n${plan.text}\n`);
-  return ExitCode.ok;
+  const env = values.emulator ? withSampleEnv(io.env) : io.env;
+  const { pipeline } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars: parseVars(values.var), emulator: values.emulator, selection });
+  if (!values.live) {
+    const plan = await dryRun(pipeline, env, { selection });
+    io.stdout(`plan of "${plan.name}": no request is made\n${plan.text}\n`);
+    return ExitCode.ok;
+  }
+  const live = async (emulatorUrl: string | undefined) => {
+    const plan = await dryRun(pipeline, env, { selection, live: { signal: io.signal, emulatorUrl } });
+    io.stdout(`live plan of "${plan.name}": GET requests only; no write is sent\n${plan.text}\n`);
+    io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
+    return plan.failsNow > 0 ? ExitCode.failed : ExitCode.ok;
+  };
+  if (!values.emulator) return live(undefined);
+  // Loaded only for --emulator: the sample state, served on 127.0.0.1 for this plan.
+  const { Emulator, serve } = await import('../../emulator/index.ts');
+  const running = await serve(new Emulator(), { port: 0 });
+  try {
+    return await live(running.url);
+  } finally {
+    await running.close();
+  }
 }

@@ -96,7 +96,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
 
   if (values['dry-run']) {
-    const plan = dryRun(pipeline, io.env, { selection });
+    const plan = await dryRun(pipeline, io.env, { selection });
     io.stdout(`dry run of "${plan.name}": no request is made\n${plan.text}\n`);
     return ExitCode.ok;
   }
