@@ -5,7 +5,7 @@ import { Placeholder } from '../expr/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
-import type { PlannedCall } from '../steps/types.ts';
+import type { PlannedCall, StepType } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
@@ -96,7 +96,7 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
         const inputs = 'inputs' in prepared ? prepared.inputs : undefined;
         const readOnly = inputs !== undefined && (typeof type.readOnly === 'function' ? type.readOnly(inputs) : type.readOnly);
         if (!readOnly) {
-          live = { state: 'not-sent', text: inputs === undefined && note ? 'its inputs are known only at run time' : 'a write (plan --live sends GET requests only)' };
+          live = { state: 'not-sent', text: inputs === undefined && note ? 'its inputs are known only at run time' : await writePreview(type, calls, () => clientOf(server), options.live.signal, masker) };
           wrote = true;
         }
         else if (!runs) live = { state: 'not-read', text: 'its condition is false' };
@@ -132,6 +132,17 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
     }
   }
   return out;
+  }
+}
+
+/** What a write the live plan does not send would change, read now with GET requests (its verifier's preview). */
+async function writePreview(type: StepType, calls: PlannedCall[], client: () => EngineClient, signal: AbortSignal, masker: Masker): Promise<string> {
+  const write = calls.find((c) => c.method !== 'GET');
+  if (!write || !type.verify?.preview) return type.uses === 'update/vfs' ? "a write; the target's vfs files cannot be read through the API" : 'a write';
+  try {
+    return masker.mask(`a write; ${await type.verify.preview(client(), write, signal)}`);
+  } catch (error) {
+    return masker.mask(`a write; its target could not be read: ${(error as Error).message}`);
   }
 }
 

@@ -39,6 +39,17 @@ function sourceVersion(all: Seen, body: z.infer<typeof Body>): string | undefine
 
 export const enginesUpdated: Verifier = {
   snapshot: (client, _call, signal) => engines(client, signal),
+  async preview(client, call, signal) {
+    const body = Body.safeParse(call.body);
+    if (!body.success) return 'the target database is known only at run time';
+    const all = await engines(client, signal);
+    const onTarget = all.filter((e) => e.mainDatabase === body.data.targetDBName);
+    const source = sourceVersion(all, body.data);
+    if (onTarget.length === 0) return `no online Engine has mainDatabase ${body.data.targetDBName}`;
+    if (source !== undefined && onTarget.every((e) => e.version === source)) return `the Engines of ${body.data.targetDBName} run the source's ${source} already: ${named(onTarget)}`;
+    const others = versions(all.filter((e) => e.mainDatabase !== body.data.targetDBName));
+    return `the Engines of ${body.data.targetDBName}: ${named(onTarget)} -> the source's Engine version${source ? ` ${source}` : ` (not told now: the other databases' Engines run ${others.join(', ')})`}`;
+  },
   async check(client, call, snapshot, now, signal): Promise<Verdict> {
     const body = Body.safeParse(call.body);
     if (!body.success) return { verdict: 'cannot-tell', evidence: 'the journal did not keep the update\'s target database readable' };

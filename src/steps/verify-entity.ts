@@ -41,6 +41,12 @@ async function matching(client: EngineClient, call: Pick<PlannedCall, 'path' | '
 
 export const entityCreated: Verifier = {
   snapshot: async (client, call, signal) => ({ count: (await matching(client, call, signal)).length }),
+  async preview(client, call, signal) {
+    const filter = filterOf(call.body);
+    const count = (await matching(client, call, signal)).length;
+    const by = listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`));
+    return `${count} entit${count === 1 ? 'y' : 'ies'} with ${by && by.length <= 80 ? by : 'the written fields'} now; one more after`;
+  },
   async check(client, call, snapshot, _now, signal) {
     const filter = filterOf(call.body);
     if (Object.keys(filter).length === 0) return { verdict: 'cannot-tell', evidence: 'the journal kept none of the written fields readable to look the entity up by' };
@@ -56,6 +62,14 @@ export const entityCreated: Verifier = {
 
 export const entityUpdated: Verifier = {
   snapshot: async (client, call, signal) => (await entityAt(client, call.path, signal)).entity ?? null,
+  async preview(client, call, signal) {
+    const fields = writtenFields(call.body);
+    const { status, entity } = await entityAt(client, call.path, signal);
+    if (!entity) return `GET ${call.path} answers ${status}: no entity to update`;
+    const off = differing(entity, fields);
+    if (off.length === 0) return `${listText(Object.keys(fields))} hold these values already: nothing would change`;
+    return off.map((k) => `${k} ${JSON.stringify(entity[k] ?? null)} -> ${JSON.stringify(fields[k])}`).join(', ');
+  },
   async check(client, call, snapshot, _now, signal) {
     const fields = writtenFields(call.body);
     if (Object.keys(fields).length === 0) return { verdict: 'cannot-tell', evidence: 'the journal kept none of the written fields readable to compare' };
@@ -75,6 +89,11 @@ export const entityUpdated: Verifier = {
 };
 
 export const entityDeleted: Verifier = {
+  async preview(client, call, signal) {
+    const { status, entity } = await entityAt(client, call.path, signal);
+    if (status === 404) return `GET ${call.path} answers 404: gone already`;
+    return entity ? `entity ${String(entity.ikey ?? '')} ${String(entity.iname ?? '')} exists now; gone after`.replace(/\s+/g, ' ') : `GET ${call.path} answers ${status}`;
+  },
   async check(client, call: RecordedCall, _snapshot, _now, signal): Promise<Verdict> {
     const { status } = await entityAt(client, call.path, signal);
     if (status === 404) return { verdict: 'applied', evidence: `GET ${call.path} answers 404: the entity is gone` };

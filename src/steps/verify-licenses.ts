@@ -19,8 +19,15 @@ function snapshotOf(value: unknown): License[] | undefined {
 
 const licenses = (client: EngineClient, signal: AbortSignal) => client.licensing.licenses({ signal });
 
+/** The licenses now, in words, for the live plan. */
+async function licensesNow(client: EngineClient, signal: AbortSignal, product?: number): Promise<string> {
+  const now = (await licenses(client, signal)).filter((l) => product === undefined || l.productKey === product);
+  return now.length === 0 ? (product === undefined ? 'no license now' : `product ${product} has no license now`) : `now: ${now.map(describe).join(', ')}`;
+}
+
 export const licensesAdded: Verifier = {
   snapshot: (client, _call, signal) => licenses(client, signal),
+  preview: (client, _call, signal) => licensesNow(client, signal).then((now) => `${now} (the code's licenses are known once it is read by the server)`),
   async check(client, _call, snapshot, _now, signal) {
     const before = snapshotOf(snapshot);
     if (!before) return NO_SNAPSHOT;
@@ -40,6 +47,7 @@ const keyOf = (path: string) => Number(path.split('/').at(-1));
 
 export const licenseRemoved: Verifier = {
   snapshot: (client, _call, signal) => licenses(client, signal),
+  preview: (client, call, signal) => licensesNow(client, signal, keyOf(call.path)),
   async check(client, call, snapshot, _now, signal) {
     const key = keyOf(call.path);
     const before = snapshotOf(snapshot);

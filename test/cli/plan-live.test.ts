@@ -23,6 +23,9 @@ test('plan --live says what each gate finds now (holds, would wait, FAILS NOW) a
   assert.match(r.stdout, /\[2\/9\] Engines online[\s\S]*?now: holds: 4 online/);
   assert.match(r.stdout, /\[3\/9\] Drain user sessions[\s\S]*?now: would wait: at most 0 active session\(s\): 4 active/);
   assert.match(r.stdout, /\[4\/9\] Clear the transaction log[\s\S]*?now: not sent: a write/);
+  // A write shows what it would change, read now: the Engines of the target and their versions.
+  assert.match(r.stdout, /\[7\/9\] System update \(target=prod\)[\s\S]*?now: not sent: a write; the Engines of PROD: eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 -> the source's Engine version/);
+  assert.match(r.stdout, /\[6\/9\] Reports and templates[\s\S]*?now: not sent: a write; the target's vfs files cannot be read through the API/);
   // A check after the writes checks their effect: not a failure now.
   assert.match(r.stdout, /\[8\/9\] Every Engine runs the release[\s\S]*?now: after the writes above, checked now: not yet: /);
   assert.match(r.stdout, /^1 step run\(s\) fail now, 1 would wait$/m);
@@ -46,7 +49,7 @@ steps:
     uses: classes/query
     with: { class: 12, where: { iname: jdoe } }
   - uses: classes/update
-    with: { class: 12, id: "\${{ steps.find.outputs.entities[0].ikey }}", fields: { iemailaddress: jdoe@example.com } }
+    with: { class: 12, id: "\${{ steps.find.outputs.entities[0].ikey }}", fields: { iemailaddress: jdoe@example.org } }
   - uses: api/request
     with: { method: POST, path: /api/devops/v1/transaction-log/clear }
   - uses: monitoring/engines
@@ -56,6 +59,8 @@ steps:
   assert.match(r.stdout, /\[1\/4\][\s\S]*?now: holds/);
   // The entity the query found is the one the update would change: its key, not a placeholder.
   assert.match(r.stdout, /PATCH \/api\/classes\/v1\/classes\/12\/entities\/2001\n/);
+  // ... and what it would change: the field now -> the value written.
+  assert.match(r.stdout, /now: not sent: a write; iemailaddress "john\.doe@example\.com" -> "jdoe@example\.org"/);
   assert.match(r.stdout, /\[3\/4\] [^\n]*\(api\/request\)[\s\S]*?now: not sent/);
   // A failing read is told, after the writes as a check of their effect.
   assert.match(r.stdout, /\[4\/4\][\s\S]*?now: after the writes above, checked now: not yet: .*HTTP 500/);
