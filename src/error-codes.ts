@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   BAD_REPORT: usage('give report --merge the JSON reports (--report-json) or journals (--journal) the jobs wrote'),
   MERGE_MISMATCH: usage('merge the reports of one pipeline (the same file and includes), or pass --force'),
   MERGE_OVERLAP: usage('merge one report per matrix instance: leave out the report of an earlier attempt of the same job'),
+  BAD_PLAN: usage('give run --plan the file plan --live --out wrote'),
+  PLAN_STALE: usage('the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it'),
   RESUME_REFUSED: usage('resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force'),
   BAD_DATA: usage('give --data valid JSON (or @FILE, @-) or another --content-type'),
   NO_SERVER: usage('set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator'),

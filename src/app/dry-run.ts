@@ -4,7 +4,7 @@ import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderPlan } from '../report/plan-text.ts';
 import { Masker } from '../runner/masker.ts';
-import { planPipeline, type LiveReading } from '../runner/plan.ts';
+import { planPipeline, type LiveReading, type PlannedStep } from '../runner/plan.ts';
 import type { Env } from '../runner/scope.ts';
 import { clientFactory } from './clients.ts';
 
@@ -16,6 +16,8 @@ export interface DryRun {
   /** plan --live: how many instances fail now, and how many would wait. */
   failsNow: number;
   wouldWait: number;
+  /** Each instance as planned (masked), for a saved plan. */
+  steps: PlannedStep[];
 }
 
 export interface LiveOptions {
@@ -37,5 +39,5 @@ export async function dryRun(pipeline: Pipeline, env: Env, options: { selection?
   };
   const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live });
   const count = (state: string) => plan.steps.filter((s) => s.live?.state === state).length;
-  return { name: plan.name, text: masker.mask(renderPlan(plan.steps)), failsNow: count('fails-now'), wouldWait: count('would-wait') };
+  return { name: plan.name, text: masker.mask(renderPlan(plan.steps)), failsNow: count('fails-now'), wouldWait: count('would-wait'), steps: masker.maskValue(plan.steps) };
 }

@@ -38,11 +38,11 @@ export interface Source {
  * What identifies a pipeline across jobs and machines: the SHA-256 of its files (the pipeline, then
  * each include, by the names it gives them), wherever they are checked out. Reports of one
  * pipeline share it, so `report --merge` refuses the reports of another. Plain, not keyed as the
- * journal's hashes are, so it compares across jobs: a run hashes the files with every secret they
- * write literally masked (app/run.ts), and a single-step action's inputs are never hashed this way.
+ * journal's hashes are, so it compares across jobs: the files are hashed with every secret they
+ * write literally masked (`mask`), and a single-step action's inputs are never hashed this way.
  */
-export function pipelineSha256(sources: readonly Source[]): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify(sources.map((s) => [s.path, s.text]))).digest('hex')}`;
+export function pipelineSha256(sources: readonly Source[], mask: (text: string) => string): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(sources.map((s) => [s.path, mask(s.text)]))).digest('hex')}`;
 }
 
 /**

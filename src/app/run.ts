@@ -105,9 +105,7 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
 }
 
 /** The files' hash with every secret they write literally masked first: no offline check of a literal credential. */
-function maskedSha256(sources: readonly Source[], masker: Masker): string {
-  return pipelineSha256(sources.map((s) => ({ path: s.path, text: masker.mask(s.text) })));
-}
+const maskedSha256 = (sources: readonly Source[], masker: Masker) => pipelineSha256(sources, (text) => masker.mask(text));
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
   const { masker, logger } = context;

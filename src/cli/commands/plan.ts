@@ -1,6 +1,9 @@
 // `enginectl plan FILE`: the dry run, each call that would be made, secrets masked.
 import { ExitCode, UsageError } from '../../errors.ts';
 import { dryRun } from '../../app/dry-run.ts';
+import { preflight } from '../../app/preflight.ts';
+import { writeAtomic } from '../../app/atomic-write.ts';
+import { resolve } from 'node:path';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
@@ -23,6 +26,8 @@ Options:
   --skip KEY=VALUE   leave out the matrix instances with that value (repeatable)
   --emulator         plan as run --emulator would (with --live: against the embedded emulator)
   --live             run the read-only steps for real, GET requests only (the preflight)
+  --out F            with --live: save the plan to F (JSON, secrets masked); run --plan F runs it
+                     and refuses when the state it saw has moved
   -h, --help         show this help
 
 Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now, 2 invalid input.`;
@@ -34,6 +39,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     skip: { type: 'string', multiple: true },
     emulator: { type: 'boolean' },
     live: { type: 'boolean' },
+    out: { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${PLAN_HELP}\n`);
@@ -42,16 +48,23 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
   const env = values.emulator ? withSampleEnv(io.env) : io.env;
-  const { pipeline } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars: parseVars(values.var), emulator: values.emulator, selection });
+  if (values.out !== undefined && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', { hint: 'enginectl plan FILE --live --out plan.json' });
+  const vars = parseVars(values.var);
+  const { pipeline, sources } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars, emulator: values.emulator, selection });
   if (!values.live) {
     const plan = await dryRun(pipeline, env, { selection });
     io.stdout(`plan of "${plan.name}": no request is made\n${plan.text}\n`);
     return ExitCode.ok;
   }
+  const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
   const live = async (emulatorUrl: string | undefined) => {
-    const plan = await dryRun(pipeline, env, { selection, live: { signal: io.signal, emulatorUrl } });
+    const { plan, saved } = await preflight({ pipeline, sources, vars, selection, env }, { signal: io.signal, emulatorUrl }, Date.now());
     io.stdout(`live plan of "${plan.name}": GET requests only; no write is sent\n${plan.text}\n`);
     io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
+    if (out) {
+      await writeAtomic(out, `${JSON.stringify(saved, null, 2)}\n`);
+      io.stdout(`plan: ${out} (run it with enginectl run ${positionals[0]!} --plan ${values.out})\n`);
+    }
     return plan.failsNow > 0 ? ExitCode.failed : ExitCode.ok;
   };
   if (!values.emulator) return live(undefined);

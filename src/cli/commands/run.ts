@@ -14,6 +14,8 @@ import { CI_NAMES, detectCi } from '../../ci/detect.ts';
 import { renderDotenv, variablesOf } from '../../ci/variables.ts';
 import { writeAtomic } from '../../app/atomic-write.ts';
 import { publishJobSummary } from '../../app/job-summary.ts';
+import { checkPlan } from '../../app/preflight.ts';
+import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
 import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorFromOptions, hasEmulatorOptions } from '../emulator-options.ts';
@@ -53,6 +55,9 @@ ${REPORT_OPTIONS_HELP}
                      (as enginectl verify does): applied is not sent again, and the run stops on
                      anything else; verify-and-retry also sends again what was not applied
   --force            with --resume: resume although the file, --var, --only or --skip changed
+  --plan F           run the plan plan --live --out saved: first read again (GET requests only)
+                     what it saw, and refuse (exit 2) when the file, vars, selection or that state
+                     moved, naming each difference
   -h, --help         show this help
 
 Reports are written even when a step fails or the run is interrupted; their paths are checked
@@ -77,6 +82,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     resume: { type: 'string' },
     'in-doubt': { type: 'string' },
     force: { type: 'boolean' },
+    plan: { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${RUN_HELP}\n`);
@@ -94,6 +100,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const journalWanted = journalArgs(values, io);
   const paths = await preparePaths(reportPathsOf(values), io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
+  const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
 
   if (values['dry-run']) {
     const plan = await dryRun(pipeline, io.env, { selection });
@@ -117,6 +124,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
   for (const v of journal?.verified ?? []) io.stdout(`verify: "${v.name}": ${v.verdict}: ${v.evidence}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
+    // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
+    if (planned) await checkPlan(planned, values.plan!, { pipeline, sources, vars, selection, env: io.env }, { signal: io.signal, emulatorUrl }, Date.now());
     const { result, rendered, written, failed, halted } = await runAndReport(
       { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume, sources },
       {
@@ -184,6 +193,14 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   } finally {
     journal?.spec.file.close();
   }
+}
+
+/** The saved plan of --plan, read and checked before anything is opened. */
+async function readPlanFile(path: string, io: CliIO): Promise<SavedPlan> {
+  const text = await io.readFile(resolve(io.cwd, path)).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError('BAD_PLAN', `--plan ${path}: cannot read it (${error.code ?? error.message})`, { hint: 'give the file plan --live --out wrote' });
+  });
+  return readSavedPlan(text, path);
 }
 
 /** --journal, --resume, --in-doubt, --force: checked before anything is opened. */

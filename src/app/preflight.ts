@@ -1,0 +1,35 @@
+// The preflight: a live plan of a pipeline (GET requests only) as a saved plan, and the check a run
+// with --plan makes before anything runs: the saved plan against one made now.
+import { UsageError } from '../errors.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { Selection } from '../pipeline/selection.ts';
+import { Masker } from '../runner/masker.ts';
+import type { Env } from '../runner/scope.ts';
+import { dryRun, type DryRun, type LiveOptions } from './dry-run.ts';
+import { pipelineSha256, type Source } from './pipeline-input.ts';
+import { savedPlan, staleness, type SavedPlan } from './saved-plan.ts';
+
+export interface PreflightInput {
+  pipeline: Pipeline;
+  sources: readonly Source[];
+  vars: Readonly<Record<string, unknown>>;
+  selection: Selection;
+  env: Env;
+}
+
+export async function preflight(input: PreflightInput, live: LiveOptions, now: number): Promise<{ plan: DryRun; saved: SavedPlan }> {
+  const masker = new Masker();
+  const plan = await dryRun(input.pipeline, input.env, { selection: input.selection, masker, live });
+  const identity = { name: plan.name, file: input.pipeline.file, sha256: pipelineSha256(input.sources, (t) => masker.mask(t)), vars: input.vars, selection: input.selection };
+  return { plan, saved: savedPlan(identity, plan.steps, now) };
+}
+
+/** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference. */
+export async function checkPlan(saved: SavedPlan, path: string, input: PreflightInput, live: LiveOptions, now: number): Promise<void> {
+  const { saved: fresh } = await preflight(input, live, now);
+  const moved = staleness(saved, fresh);
+  if (moved.length === 0) return;
+  throw new UsageError('PLAN_STALE', `--plan ${path}: the saved plan of ${saved.createdAt} is stale:\n${moved.map((m) => `  - ${m}`).join('\n')}`, {
+    hint: 'review what moved, then make the plan again (enginectl plan FILE --live --out F) and run with it',
+  });
+}

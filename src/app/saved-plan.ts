@@ -1,0 +1,89 @@
+// A saved live plan (plan --live --out F) and the check `run --plan F` makes before anything runs:
+// the same files, vars and selection, and the same state where it matters, read again with GET
+// requests only. A plan whose state moved is stale: the run is refused, naming each difference,
+// as Terraform refuses a saved plan whose state has changed.
+import { z } from 'zod';
+import { UsageError } from '../errors.ts';
+import { canonicalSelection, type Selection } from '../pipeline/selection.ts';
+import type { PlannedStep } from '../runner/plan.ts';
+import { valuesHashPlain } from './plain-hash.ts';
+
+export const PLAN_VERSION = 1;
+
+const Instance = z.object({
+  at: z.string().describe('"[7/9] System update (target=prod)"'),
+  state: z.string(),
+  /** What a read found, or what a write would change (masked). */
+  text: z.string(),
+  /** A write's calls, masked: the paths and bodies the run will send. */
+  calls: z.array(z.object({ method: z.string(), path: z.string(), body: z.unknown().optional() })),
+  write: z.boolean(),
+});
+
+export const SavedPlan = z.object({
+  planVersion: z.literal(PLAN_VERSION),
+  pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string() }),
+  varsHash: z.string(),
+  selection: z.object({ only: z.record(z.string(), z.array(z.string())), skip: z.record(z.string(), z.array(z.string())) }),
+  createdAt: z.string(),
+  instances: z.array(Instance),
+});
+export type SavedPlan = z.infer<typeof SavedPlan>;
+
+export interface PlanIdentity {
+  name: string;
+  file: string;
+  sha256: string;
+  vars: Readonly<Record<string, unknown>>;
+  selection: Selection;
+}
+
+export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): SavedPlan {
+  return {
+    planVersion: PLAN_VERSION,
+    pipeline: { name: identity.name, file: identity.file, sha256: identity.sha256 },
+    varsHash: valuesHashPlain(identity.vars),
+    selection: canonicalSelection(identity.selection),
+    createdAt: new Date(now).toISOString(),
+    instances: steps.map((s) => {
+      const write = s.live?.state === 'not-sent';
+      return { at: `${s.position} ${s.name}`, state: s.live?.state ?? 'planned', text: s.live?.text ?? '', calls: write ? s.calls.map((c) => ({ method: c.method, path: c.path, body: c.body })) : [], write };
+    }),
+  };
+}
+
+/** Parses a saved plan file's text, or says why it is none. */
+export function readSavedPlan(text: string, path: string): SavedPlan {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError('BAD_PLAN', `--plan ${path}: not JSON`, { hint: 'give the file plan --live --out wrote' });
+  }
+  const parsed = SavedPlan.safeParse(json);
+  if (!parsed.success) throw new UsageError('BAD_PLAN', `--plan ${path}: not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`, { hint: 'make it again with plan --live --out' });
+  return parsed.data;
+}
+
+/**
+ * What moved since the plan was saved: the files, vars or selection; an instance added or gone; a
+ * gate's verdict (holds, would wait, fails now); a write's calls or the state it acts on (the
+ * Engines' versions, an entity's fields, the licenses). What a read counted (sessions, warnings)
+ * may move without making the plan stale.
+ */
+export function staleness(saved: SavedPlan, now: SavedPlan): string[] {
+  const out: string[] = [];
+  if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(`the pipeline's files changed (${saved.pipeline.file})`);
+  if (saved.varsHash !== now.varsHash) out.push('the --var values differ');
+  if (JSON.stringify(saved.selection) !== JSON.stringify(now.selection)) out.push('--only or --skip differ');
+  const fresh = new Map(now.instances.map((i) => [i.at, i]));
+  for (const was of saved.instances) {
+    const is = fresh.get(was.at);
+    if (!is) out.push(`${was.at}: planned, and not in the run now`);
+    else if (was.state !== is.state) out.push(`${was.at}: was "${was.state}: ${was.text}", now "${is.state}: ${is.text}"`);
+    else if (was.write && JSON.stringify(was.calls) !== JSON.stringify(is.calls)) out.push(`${was.at}: its calls changed (${is.calls.map((c) => `${c.method} ${c.path}`).join(', ')})`);
+    else if (was.write && was.text !== is.text) out.push(`${was.at}: what it acts on moved: was "${was.text}", now "${is.text}"`);
+  }
+  for (const is of now.instances) if (!saved.instances.some((w) => w.at === is.at)) out.push(`${is.at}: in the run now, and not planned`);
+  return out;
+}

@@ -1,0 +1,69 @@
+// A saved live plan: plan --live --out F, then run --plan F, which reads again (GET requests only)
+// what the plan saw and refuses to run stale, naming each difference.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+const PIPELINE = `version: 1
+name: Release with a saved plan
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - uses: monitoring/alerts
+    with: { fail-on: critical }
+  - uses: update/system
+    with: { target: prod }
+  - uses: monitoring/engines
+    with: { min-online: 1 }
+`;
+
+async function setup(t: Parameters<typeof startEmulator>[0]) {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const plan = join(dir, 'plan.json');
+  const made = await runCli(['plan', file, '--live', '--out', plan], { env });
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  assert.match(made.stdout, /^plan: .*plan\.json \(run it with enginectl run .* --plan .*\)$/m);
+  return { emulator, dir, file, env, plan };
+}
+
+test('run --plan runs a plan whose state has not moved; the saved plan holds no secret', async (t) => {
+  const s = await setup(t);
+  const saved = readFileSync(s.plan, 'utf8');
+  assert.doesNotMatch(saved, /prod-token|admin:admin/);
+  assert.match(saved, /"a write; the Engines of PROD: eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 -> the source's Engine version/);
+  const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
+});
+
+test('run --plan refuses a stale plan (exit 2) naming each difference, and sends no write', async (t) => {
+  const s = await setup(t);
+  // Since the plan: a critical alert, and an Engine of the target moved.
+  s.emulator.state.alerts.push({ severity: 'critical', code: 'replica_lag', message: 'REPLICA-2 is 3 hours behind', engineId: 'eng-prod-02' });
+  const engine = s.emulator.state.engines.find((e) => e.instanceId === 'eng-prod-02')!;
+  engine.version = '26.10.4';
+  const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /--plan .*plan\.json: the saved plan of \S+ is stale:/);
+  assert.match(r.stderr, /- \[1\/3\] Alerts: was "holds: [^"]*", now "fails-now: 1 alert\(s\) at or above critical/);
+  assert.match(r.stderr, /- \[2\/3\] System update prod: what it acts on moved: was "[^"]*eng-prod-02 26\.10\.3[^"]*", now "[^"]*eng-prod-02 26\.10\.4/);
+  assert.match(r.stderr, /hint: review what moved, then make the plan again/);
+  assert.deepEqual(s.emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
+
+  // Another file, other vars: stale too.
+  writeFileSync(s.file, PIPELINE.replace('name: Release with a saved plan', 'name: Release with a saved plan\nvars: { n: 1 }'));
+  const changed = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+  assert.equal(changed.code, 2);
+  assert.match(changed.stderr, /the pipeline's files changed/);
+  const bad = await runCli(['run', s.file, '--plan', s.file], { env: s.env });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--plan .*release\.yml: not JSON/);
+});
