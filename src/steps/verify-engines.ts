@@ -24,6 +24,13 @@ async function engines(client: EngineClient, signal: AbortSignal): Promise<Seen>
 }
 
 const versions = (list: Seen) => [...new Set(list.map((e) => e.version))];
+/** Orders versions such as 26.10.3 and 26.11.0 by their numbers. */
+const byVersion = (a: string, b: string) => {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+};
 const named = (list: Seen) => list.map((e) => `${e.instanceId} ${e.version}`).join(', ');
 
 /**
@@ -43,12 +50,18 @@ export const enginesUpdated: Verifier = {
     const body = Body.safeParse(call.body);
     if (!body.success) return 'the target database is known only at run time';
     const all = await engines(client, signal);
-    const onTarget = all.filter((e) => e.mainDatabase === body.data.targetDBName);
-    const source = sourceVersion(all, body.data);
-    if (onTarget.length === 0) return `no online Engine has mainDatabase ${body.data.targetDBName}`;
-    if (source !== undefined && onTarget.every((e) => e.version === source)) return `the Engines of ${body.data.targetDBName} run the source's ${source} already: ${named(onTarget)}`;
-    const others = versions(all.filter((e) => e.mainDatabase !== body.data.targetDBName));
-    return `the Engines of ${body.data.targetDBName}: ${named(onTarget)} -> the source's Engine version${source ? ` ${source}` : ` (not told now: the other databases' Engines run ${others.join(', ')})`}`;
+    const target = body.data.targetDBName;
+    const onTarget = all.filter((e) => e.mainDatabase === target);
+    if (onTarget.length === 0) return `no online Engine has mainDatabase ${target}`;
+    // The source is named, or the database the API runs on, which the API does not name: then the
+    // other databases' Engines agree on its version, or the newest of theirs is taken, and said so.
+    const strict = sourceVersion(all, body.data);
+    const others = versions(all.filter((e) => e.mainDatabase !== target)).sort(byVersion);
+    const source = strict ?? others.at(-1);
+    const guessed = strict === undefined && source !== undefined ? ` (the newest of the other databases' Engines: ${others.join(', ')}; the API does not name its own database)` : '';
+    if (source === undefined) return `the Engines of ${target}: ${named(onTarget)}; the source's version is not told`;
+    if (onTarget.every((e) => e.version === source)) return `the Engines of ${target} run ${source} already: ${named(onTarget)}`;
+    return `the Engines of ${target}: ${onTarget.map((e) => `${e.instanceId} ${e.version} -> ${source}`).join(', ')}${guessed}`;
   },
   async check(client, call, snapshot, now, signal): Promise<Verdict> {
     const body = Body.safeParse(call.body);

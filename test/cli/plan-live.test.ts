@@ -24,7 +24,7 @@ test('plan --live says what each gate finds now (holds, would wait, FAILS NOW) a
   assert.match(r.stdout, /\[3\/9\] Drain user sessions[\s\S]*?now: would wait: at most 0 active session\(s\): 4 active/);
   assert.match(r.stdout, /\[4\/9\] Clear the transaction log[\s\S]*?now: not sent: a write/);
   // A write shows what it would change, read now: the Engines of the target and their versions.
-  assert.match(r.stdout, /\[7\/9\] System update \(target=prod\)[\s\S]*?now: not sent: a write; the Engines of PROD: eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 -> the source's Engine version/);
+  assert.match(r.stdout, /\[7\/9\] System update \(target=prod\)[\s\S]*?now: not sent: a write; the Engines of PROD: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0/);
   assert.match(r.stdout, /\[6\/9\] Reports and templates[\s\S]*?now: not sent: a write; the target's vfs files cannot be read through the API/);
   // A check after the writes checks their effect: not a failure now.
   assert.match(r.stdout, /\[8\/9\] Every Engine runs the release[\s\S]*?now: after the writes above, checked now: not yet: /);

@@ -38,7 +38,7 @@ test('run --plan runs a plan whose state has not moved; the saved plan holds no 
   const s = await setup(t);
   const saved = readFileSync(s.plan, 'utf8');
   assert.doesNotMatch(saved, /prod-token|admin:admin/);
-  assert.match(saved, /"a write; the Engines of PROD: eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 -> the source's Engine version/);
+  assert.match(saved, /"a write; the Engines of PROD: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0/);
   const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
