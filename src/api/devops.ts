@@ -32,6 +32,7 @@ export const devopsCalls = {
     configKey === undefined
       ? { method: 'POST', path: `${BASE}/replication/sync` }
       : { method: 'POST', path: `${BASE}/replication/configs/${configKey}/sync`, resource: `replication configuration ${configKey}` },
+  replicationConfigs: (): CallSpec => ({ method: 'GET', path: `${BASE}/replication/configs` }),
   updateSystem: (body: SystemUpdateOptions): CallSpec => ({ method: 'POST', path: `${BASE}/update/system`, body: { json: body } }),
   updateVfs: (body: VfsUpdateOptions): CallSpec => ({ method: 'POST', path: `${BASE}/update/vfs`, body: { json: body } }),
 };
@@ -46,7 +47,7 @@ export class DevOpsApi {
   }
 
   replicationConfigs(options?: CallOptions): Promise<ReplicationConfig[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/replication/configs` }, z.array(ReplicationConfig), options);
+    return this.call.json(devopsCalls.replicationConfigs(), z.array(ReplicationConfig), options);
   }
 
   replicationConfig(key: number, options?: CallOptions): Promise<ReplicationConfig> {

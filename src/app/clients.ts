@@ -1,7 +1,8 @@
 // The client of a pipeline's server, for a run and for verify alike: server text masked, retries
-// logged; under run --emulator every server is the embedded emulator, as admin/admin.
+// logged; under run --emulator every server is a site of the embedded emulator, as admin/admin.
 import { EngineClient } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
+import { siteUrl } from '../emulator/site-url.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { Env, ResolvedServer } from '../runner/scope.ts';
 
@@ -18,7 +19,7 @@ export interface ClientSetup {
 export function clientFactory(setup: ClientSetup): (server: ResolvedServer) => EngineClient {
   const { masker, emulatorUrl } = setup;
   return (server) =>
-    new EngineClient(emulatorUrl ? { url: emulatorUrl, username: 'admin', password: 'admin', timeoutMs: server.timeoutMs, maxResponseBytes: server.maxResponseBytes } : server, {
+    new EngineClient(emulatorUrl ? { url: siteUrl(emulatorUrl, server.name), username: 'admin', password: 'admin', timeoutMs: server.timeoutMs, maxResponseBytes: server.maxResponseBytes } : server, {
       env: setup.env,
       redact: (text) => masker.mask(text),
       readOnly: setup.readOnly,

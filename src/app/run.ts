@@ -30,7 +30,7 @@ export interface RunRequest {
   selection: Selection;
   /** The report files to write (checked before the run). */
   reports: ReportPaths;
-  /** run --emulator: every server is the embedded emulator at this URL, as admin/admin. */
+  /** run --emulator: every server is a site of the embedded emulator served at this URL (its own state), as admin/admin. */
   emulatorUrl?: string | undefined;
   /** --journal: where the run's events are appended, and what identifies the run. */
   journal?: JournalSpec | undefined;

@@ -1,16 +1,17 @@
-// The emulator's options, shared by `enginectl emulator` and `run --emulator`: the state, users,
-// faults and failing replicas it starts with.
-import type { Emulator } from '../emulator/index.ts';
+// The emulator's options, shared by `enginectl emulator`, `run --emulator` and `plan --live
+// --emulator`: the states of its sites, users, faults and failing replicas it starts with.
+import type { Emulator, Sites } from '../emulator/index.ts';
 import { UsageError } from '../errors.ts';
 
 export const EMULATOR_OPTIONS = {
-  state: { type: 'string' },
+  state: { type: 'string', multiple: true },
   user: { type: 'string', multiple: true },
   fault: { type: 'string', multiple: true },
   'fail-replication': { type: 'string', multiple: true },
 } as const;
 
-export const EMULATOR_OPTIONS_HELP = `  --state FILE                 start from this state (JSON) instead of the sample state
+export const EMULATOR_OPTIONS_HELP = `  --state [SITE=]FILE          start from this state (JSON) instead of the sample state; SITE=FILE
+                               is the state of that site (a server of the pipeline) alone (repeatable)
   --user NAME:PASSWORD:SCOPES  add a user; SCOPES separated by commas, * for all (repeatable)
   --fault "[METHOD] PATH SETTINGS"
                                inject a fault, e.g. "POST /api/devops/v1/update/vfs status=503 times=1"
@@ -20,7 +21,7 @@ export const EMULATOR_OPTIONS_HELP = `  --state FILE                 start from 
                                make replications to that target database fail (repeatable)`;
 
 export interface EmulatorOptionValues {
-  state?: string | undefined;
+  state?: string[] | undefined;
   user?: string[] | undefined;
   fault?: string[] | undefined;
   'fail-replication'?: string[] | undefined;
@@ -28,25 +29,34 @@ export interface EmulatorOptionValues {
 
 /** Whether any emulator option was given (they need --emulator on run). */
 export function hasEmulatorOptions(values: EmulatorOptionValues): boolean {
-  return values.state !== undefined || (values.user ?? []).length > 0 || (values.fault ?? []).length > 0 || (values['fail-replication'] ?? []).length > 0;
+  return (values.state ?? []).length > 0 || (values.user ?? []).length > 0 || (values.fault ?? []).length > 0 || (values['fail-replication'] ?? []).length > 0;
 }
 
-export async function emulatorFromOptions(values: EmulatorOptionValues, now?: () => number): Promise<Emulator> {
-  const { Emulator, loadStateFile, parseFault, parseUserSpec } = await import('../emulator/index.ts');
-  const emulator = new Emulator({
-    now,
-    state: values.state ? await loadStateFile(values.state) : undefined,
-    users: (values.user ?? []).map(parseUserSpec),
-    faults: (values.fault ?? []).map(parseFault),
-  });
+/** The sites of the emulator as the options set them up; `onStart` is told of each site started. */
+export async function sitesFromOptions(values: EmulatorOptionValues, now?: () => number, onStart?: (name: string, site: Emulator) => void): Promise<Sites> {
+  const { Sites, loadStateFile, parseFault, parseUserSpec } = await import('../emulator/index.ts');
+  let shared: Awaited<ReturnType<typeof loadStateFile>> | undefined;
+  const states: Record<string, Awaited<ReturnType<typeof loadStateFile>>> = {};
+  for (const spec of values.state ?? []) {
+    const m = /^([A-Za-z_][\w-]*)=(.+)$/.exec(spec);
+    if (m) {
+      if (states[m[1]!]) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: the site ${m[1]} has a state already`, { hint: 'give one --state SITE=FILE per site' });
+      states[m[1]!] = await loadStateFile(m[2]!);
+    } else {
+      if (shared) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: a state for every site is given twice`, { hint: 'give one --state FILE, and --state SITE=FILE for a site of its own' });
+      shared = await loadStateFile(spec);
+    }
+  }
+  const failReplication = new Map<string, string | undefined>();
   for (const spec of values['fail-replication'] ?? []) {
     const [name, ...message] = spec.split('=');
-    if (!emulator.state.databases.some((d) => d.name === name)) {
-      throw new UsageError('BAD_ARGUMENTS', `--fail-replication ${name}: no such database`, {
-        hint: `databases: ${emulator.state.databases.map((d) => d.name).join(', ')}`,
-      });
-    }
-    emulator.failReplication(name!, message.length ? message.join('=') : undefined);
+    failReplication.set(name!, message.length ? message.join('=') : undefined);
   }
-  return emulator;
+  const sites = new Sites({ now, state: shared, states, users: (values.user ?? []).map(parseUserSpec), faults: (values.fault ?? []).map(parseFault), failReplication, onStart });
+  // A database no site has is a mistake to say now, not a rule that never applies.
+  const known = new Set([sites.site('default'), ...Object.keys(states).map((n) => sites.site(n))].flatMap((site) => site.state.databases.map((d) => d.name)));
+  for (const name of failReplication.keys()) {
+    if (!known.has(name)) throw new UsageError('BAD_ARGUMENTS', `--fail-replication ${name}: no such database`, { hint: `databases: ${[...known].join(', ')}` });
+  }
+  return sites;
 }

@@ -21,6 +21,8 @@ export interface EmulatorOptions {
   /** Users besides the defaults (a user of the same name replaces a default). */
   users?: User[];
   faults?: FaultRule[];
+  /** A fault set shared with other sites (sites.ts); `faults` are added to it. */
+  faultSet?: FaultSet;
   /** The clock (epoch ms); Date.now when absent. */
   now?: () => number;
 }
@@ -37,7 +39,7 @@ export interface RequestRecord {
 export class Emulator {
   state: EmulatorState;
   readonly users: User[];
-  readonly faults = new FaultSet();
+  readonly faults: FaultSet;
   readonly requests: RequestRecord[] = [];
   /** API requests being answered now, and the most at once so far. */
   inFlight = 0;
@@ -49,6 +51,7 @@ export class Emulator {
 
   constructor(options: EmulatorOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.faults = options.faultSet ?? new FaultSet();
     this.state = normaliseEntities(structuredClone(options.state ?? sampleState(this.now())));
     const extra = options.users ?? [];
     this.users = [...defaultUsers().filter((u) => !extra.some((e) => e.name === u.name)), ...extra];

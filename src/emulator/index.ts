@@ -6,3 +6,5 @@ export { loadStateFile, parseState } from './state-file.ts';
 export { sampleState } from './sample-state.ts';
 export { parseUserSpec, type User } from './users.ts';
 export type { EmulatorState } from './state.ts';
+export { Sites, type SitesOptions } from './sites.ts';
+export { siteUrl, DEFAULT_SITE } from './site-url.ts';

@@ -2,7 +2,8 @@
 // latency, status, dropped connections, truncated, garbled or slow bodies, no answer at all.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Emulator } from './emulator.ts';
+import { Emulator } from './emulator.ts';
+import type { Sites } from './sites.ts';
 import { echoCredentials } from './echo.ts';
 import type { FaultRule } from './faults.ts';
 import { HttpProblem, type EmuRequest, type EmuResponse } from './http.ts';
@@ -104,14 +105,17 @@ async function respond(res: ServerResponse, answer: EmuResponse, rule: FaultRule
   send(res, answer);
 }
 
-export async function serve(emulator: Emulator, options: ServeOptions = {}): Promise<RunningEmulator> {
+/** Serves one emulator, or several sites (sites.ts) at /sites/NAME/. */
+export async function serve(target: Emulator | Sites, options: ServeOptions = {}): Promise<RunningEmulator> {
   const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const locate = target instanceof Emulator ? (path: string) => ({ site: target, path }) : (path: string) => target.locate(path);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = req.method ?? 'GET';
-    const isControl = url.pathname.startsWith('/_emulator/');
-    const rule = isControl ? undefined : emulator.faults.take(method, url.pathname);
-    const record = { method, path: url.pathname, status: 0, at: emulator.now(), ...(rule ? { fault: describe(rule) } : {}) };
+    const { site: emulator, path } = locate(url.pathname);
+    const isControl = path.startsWith('/_emulator/');
+    const rule = isControl ? undefined : emulator.faults.take(method, path);
+    const record = { method, path, status: 0, at: emulator.now(), ...(rule ? { fault: describe(rule) } : {}) };
     // The log holds the API requests received; the emulator's own control calls are not in it.
     if (!isControl) {
       emulator.requests.push(record);
@@ -131,7 +135,7 @@ export async function serve(emulator: Emulator, options: ServeOptions = {}): Pro
       let answer: EmuResponse;
       const headers: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      const emuReq: EmuRequest = { method, path: url.pathname, query: url.searchParams, headers, body: body ?? '' };
+      const emuReq: EmuRequest = { method, path, query: url.searchParams, headers, body: body ?? '' };
       if (body === undefined) answer = new HttpProblem(413, 'payload_too_large', `the request body is larger than ${limit} bytes`).toResponse();
       else if (rule?.status !== undefined) {
         answer = rule.body !== undefined

@@ -64,6 +64,7 @@ export const INPUT_DOCS: Readonly<Record<string, Readonly<Record<string, string>
   },
   'licensing/add': { code: 'The encrypted license code (from licensing/create). Masked everywhere.' },
   'licensing/remove': { key: 'Key of the product whose license is removed.' },
+  'replication/check': { configs: 'The replication configurations expected enabled, by key or name; every one when absent.' },
   'licensing/check': { product: 'The product, by key or name; every license when absent.', 'min-days-left': 'Fail when the license expires in fewer days than this.' },
   'classes/get': { id: 'Identifier or key of the entity.', class: `${CLASS} Optional: entities are found by id alone.` },
   'classes/query': { class: CLASS, where: 'Equality filters: { field: value } (entities of child classes included).' },

@@ -11,6 +11,7 @@ import licensingRemove from './licensing-remove.ts';
 import monitoringAlerts from './monitoring-alerts.ts';
 import monitoringEngines from './monitoring-engines.ts';
 import monitoringSessions from './monitoring-sessions.ts';
+import replicationCheck from './replication-check.ts';
 import replicationSync from './replication-sync.ts';
 import transactionLogClear from './transaction-log-clear.ts';
 import type { z } from 'zod';
@@ -21,6 +22,7 @@ import updateVfs from './update-vfs.ts';
 const ALL = [
   transactionLogClear,
   replicationSync,
+  replicationCheck,
   updateSystem,
   updateVfs,
   monitoringEngines,

@@ -26,6 +26,7 @@ const CASES: Record<string, string[]> = {
   'monitoring/engines': ['{}', '{ engine: eng-main-01 }'],
   'monitoring/sessions': ['{}', '{ engine: eng-prod-01 }'],
   'replication/sync': ['{}', '{ config: 1 }'],
+  'replication/check': ['{ configs: [1] }'],
   'transaction-log/clear': ['{}'],
   'update/system': ['{ target: staging, message: release 26.11 }'],
   'update/vfs': ['{ target: prod, files: [1001], message: release 26.11, tracking-id: REL-1 }'],

@@ -130,6 +130,17 @@ test('licensing/check: days left; fails under min-days-left or for a product wit
   assert.match(none.result.steps[0]!.error!.message, /product 3 \(CRM\) has no license/);
 });
 
+test('replication/check: the configurations named are enabled; a disabled or unknown one fails', async (t) => {
+  const ok = await runYaml(t, oneStep('replication/check', '{ configs: ["Nightly to replicas"] }'));
+  assert.equal(ok.result.steps[0]!.outcome, 'success');
+  assert.deepEqual(ok.result.steps[0]!.outputs.configs, [{ key: 1, name: 'Nightly to replicas', enabled: true, databases: ['REPLICA-1', 'REPLICA-2'] }]);
+  const all = await runYaml(t, oneStep('replication/check', '{}'));
+  assert.match(all.result.steps[0]!.error!.message, /replication configuration\(s\) disabled: 2 Reporting copy/);
+  assert.deepEqual(all.result.steps[0]!.outputs.disabled, ['Reporting copy']);
+  const unknown = await runYaml(t, oneStep('replication/check', '{ configs: [9] }'));
+  assert.match(unknown.result.steps[0]!.error!.message, /no replication configuration 9; there are 1 Nightly to replicas, 2 Reporting copy/);
+});
+
 test('classes steps: create, get, query, update, delete; a 404 and a 400 fail', async (t) => {
   const yaml = `version: 1
 steps:

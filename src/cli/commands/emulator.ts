@@ -1,7 +1,7 @@
 // `enginectl emulator`: serves the embedded emulator until stopped. Its first stdout line is
 // `listening on http://127.0.0.1:PORT`.
-import { serve } from '../../emulator/index.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorFromOptions } from '../emulator-options.ts';
+import { DEFAULT_SITE, serve } from '../../emulator/index.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, sitesFromOptions } from '../emulator-options.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
@@ -10,7 +10,8 @@ export const EMULATOR_HELP = `Usage: enginectl emulator [options]
 
 Serves the embedded emulator of the enterprise API (every endpoint, stateful) until stopped
 with Ctrl-C or SIGTERM. The first line on stdout is "listening on http://HOST:PORT".
-Users: admin/admin (every scope), monitor/monitor (api.monitoring). docs/emulator.md
+Users: admin/admin (every scope), monitor/monitor (api.monitoring). Each site has a state of its
+own at http://HOST:PORT/sites/NAME (the root is the site "default"). docs/emulator.md
 describes the sample state, the fault settings and the /_emulator/ control routes.
 
 Options:
@@ -35,17 +36,18 @@ export async function emulatorCommand(args: string[], io: CliIO): Promise<number
   if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) {
     throw new UsageError('BAD_ARGUMENTS', `--port ${values.port}: not a port number`, { hint: 'use 0 to pick a free port' });
   }
-  const emulator = await emulatorFromOptions(values);
-  if (values.log) {
-    const push = emulator.requests.push.bind(emulator.requests);
-    emulator.requests.push = (...records) => {
-      for (const r of records) queueMicrotask(() => io.stderr(`${r.method} ${r.path}${r.fault ? ` [fault: ${r.fault}]` : ''}\n`));
+  const sites = await sitesFromOptions(values, undefined, (name, site) => {
+    if (!values.log) return;
+    const push = site.requests.push.bind(site.requests);
+    const where = name === DEFAULT_SITE ? '' : `/sites/${name}`;
+    site.requests.push = (...records) => {
+      for (const r of records) queueMicrotask(() => io.stderr(`${r.method} ${where}${r.path}${r.fault ? ` [fault: ${r.fault}]` : ''}\n`));
       return push(...records);
     };
-  }
+  });
   let running;
   try {
-    running = await serve(emulator, { port: Number(values.port), host: values.host });
+    running = await serve(sites, { port: Number(values.port), host: values.host });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError('EMULATOR_LISTEN', `emulator: cannot listen on ${values.host}:${values.port} (${code ?? (error as Error).message})`, {

@@ -6,6 +6,7 @@ import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, hasEmulatorOptions, sitesFromOptions } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 
@@ -24,7 +25,9 @@ Options:
   --only KEY=VALUE   keep only the matrix instances with that value (repeatable: a key given
                      twice keeps either value)
   --skip KEY=VALUE   leave out the matrix instances with that value (repeatable)
-  --emulator         plan as run --emulator would (with --live: against the embedded emulator)
+  --emulator         plan as run --emulator would (with --live: against the embedded emulator,
+                     each server a site with its own state). With --emulator --live, also:
+${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
   --live             run the read-only steps for real, GET requests only (the preflight)
   --out F            with --live: save the plan to F (JSON, secrets masked); run --plan F runs it
                      and refuses when the state it saw has moved
@@ -40,6 +43,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     emulator: { type: 'boolean' },
     live: { type: 'boolean' },
     out: { type: 'string' },
+    ...EMULATOR_OPTIONS,
   });
   if (values.help) {
     io.stdout(`${PLAN_HELP}\n`);
@@ -47,7 +51,8 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
-  const env = values.emulator ? withSampleEnv(io.env) : io.env;
+  if (hasEmulatorOptions(values) && !(values.emulator && values.live)) throw new UsageError('BAD_ARGUMENTS', 'plan: --state, --user, --fault and --fail-replication go with --emulator --live');
+  const env = values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(io.env) : io.env;
   if (values.out !== undefined && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', { hint: 'enginectl plan FILE --live --out plan.json' });
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars, emulator: values.emulator, selection });
@@ -68,9 +73,9 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     return plan.failsNow > 0 ? ExitCode.failed : ExitCode.ok;
   };
   if (!values.emulator) return live(undefined);
-  // Loaded only for --emulator: the sample state, served on 127.0.0.1 for this plan.
-  const { Emulator, serve } = await import('../../emulator/index.ts');
-  const running = await serve(new Emulator(), { port: 0 });
+  // Loaded only for --emulator: its sites, served on 127.0.0.1 for this plan.
+  const { serve } = await import('../../emulator/index.ts');
+  const running = await serve(await sitesFromOptions(values), { port: 0 });
   try {
     return await live(running.url);
   } finally {

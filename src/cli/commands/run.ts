@@ -18,7 +18,7 @@ import { checkPlan } from '../../app/preflight.ts';
 import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorFromOptions, hasEmulatorOptions } from '../emulator-options.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, hasEmulatorOptions, sitesFromOptions } from '../emulator-options.ts';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
@@ -94,7 +94,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const ci = detectCi(io.env, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator) throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   // Under --emulator with the sample state, its sample secrets fill what the environment leaves unset.
-  if (values.emulator && values.state === undefined) io = { ...io, env: withSampleEnv(io.env) };
+  if (values.emulator && (values.state ?? []).length === 0) io = { ...io, env: withSampleEnv(io.env) };
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   const journalWanted = journalArgs(values, io);
@@ -181,8 +181,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     const clock = simulatedClock();
     // Loaded only for --emulator: a run against a real server does not initialise it.
     const { serve } = await import('../../emulator/index.ts');
-    const emulator = await emulatorFromOptions(values, clock.now);
-    const running = await serve(emulator, { port: 0 });
+    const running = await serve(await sitesFromOptions(values, clock.now), { port: 0 });
     try {
       const code = await execute(running.url, clock);
       if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
