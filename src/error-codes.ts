@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   MERGE_OVERLAP: usage('merge one report per matrix instance: leave out the report of an earlier attempt of the same job'),
   BAD_PLAN: usage('give run --plan the file plan --live --out wrote'),
   PLAN_STALE: usage('the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it'),
+  AUDIT_WRITES: usage('a drift audit (plan --live --expect) only reads: audit with a pipeline of checks'),
   RESUME_REFUSED: usage('resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force'),
   BAD_DATA: usage('give --data valid JSON (or @FILE, @-) or another --content-type'),
   NO_SERVER: usage('set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator'),

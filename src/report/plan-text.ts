@@ -29,6 +29,7 @@ export function renderPlan(plan: PlannedStep[]): string {
     if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');
     if (p.note) lines.push(`    note: ${p.note}`);
     if (p.live) lines.push(`    now: ${LIVE_WORDS[p.live.state]}: ${p.live.text}`);
+    if (p.live?.unprovable) lines.push(`    unverified until it is sent: ${p.live.unprovable}`);
   }
   return lines.join('\n');
 }

@@ -29,7 +29,7 @@ export interface PlannedStep {
   /** How the step runs, when it is not the default: a gate's wait, a matrix's max-parallel and fail-fast. */
   how: string[];
   /** The live plan: what a read-only step found now, or that a write was not sent. */
-  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string } | undefined;
+  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string; unprovable?: string } | undefined;
 }
 
 /** plan --live: read-only steps run for real through read-only clients, once, without waiting. */
@@ -96,7 +96,7 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
         const inputs = 'inputs' in prepared ? prepared.inputs : undefined;
         const readOnly = inputs !== undefined && (typeof type.readOnly === 'function' ? type.readOnly(inputs) : type.readOnly);
         if (!readOnly) {
-          live = { state: 'not-sent', text: inputs === undefined && note ? 'its inputs are known only at run time' : await writePreview(type, calls, () => clientOf(server), options.live.signal, masker) };
+          live = { state: 'not-sent', text: inputs === undefined && note ? 'its inputs are known only at run time' : await writePreview(type, calls, () => clientOf(server), options.live.signal, masker), ...(type.unprovable ? { unprovable: type.unprovable } : {}) };
           wrote = true;
         }
         else if (!runs) live = { state: 'not-read', text: 'its condition is false' };

@@ -29,6 +29,7 @@ export default defineStep<Inputs>({
   outputs: ['status', 'body'],
   // A method written as an expression is not known to be GET: not read-only.
   readOnly: (i) => (i.method ?? 'GET') === 'GET',
+  unprovable: 'what the server does with the request: only sending it tells',
   needsServer: true,
   plan: (i) => [{ method: i.method ?? 'GET', path: i.path, query: i.query, body: i.body, contentType: i['content-type'] }],
   async run(i, env) {

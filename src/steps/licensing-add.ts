@@ -12,6 +12,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['status'],
   readOnly: false,
+  unprovable: 'that the license code is accepted: only adding it tells',
   secretInputs: ['code'],
   needsServer: true,
   verify: licensesAdded,

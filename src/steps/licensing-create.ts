@@ -50,6 +50,7 @@ export default defineStep<Inputs>({
   outputs: ['code'],
   secretOutputs: ['code'],
   readOnly: false,
+  unprovable: 'that the licenser accepts the request: only creating it tells',
   needsServer: true,
   plan: (i) => [planned(licensingCalls.create(body(i)))],
   async run(i, env) {

@@ -13,6 +13,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['status'],
   readOnly: false,
+  unprovable: 'that the license may be removed: only removing it tells',
   needsServer: true,
   verify: licenseRemoved,
   plan: (i) => [planned(licensingCalls.remove(i.key))],

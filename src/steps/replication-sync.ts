@@ -14,6 +14,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['results', 'succeeded', 'failed', 'inserts', 'updates', 'deletes'],
   readOnly: false,
+  unprovable: 'that each target database accepts the replication: only the sync tells',
   needsServer: true,
   plan: (i) => [planned(devopsCalls.sync(i.config))],
   async run(i, env) {

@@ -9,6 +9,7 @@ export default defineStep<Record<string, never>>({
   inputs: () => z.strictObject({}),
   outputs: ['status'],
   readOnly: false,
+  unprovable: 'the scope system.clearTransactionLog of the user: only the clear itself is checked for it',
   needsServer: true,
   plan: () => [planned(devopsCalls.clearTransactionLog())],
   async run(_inputs, env) {

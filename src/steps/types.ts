@@ -68,6 +68,8 @@ export interface StepType<I = Record<string, unknown>> {
    * masked output). api/request answers per instance, from its method.
    */
   readOnly: boolean | ((inputs: Record<string, unknown>) => boolean);
+  /** A write: what no GET request can prove before it is sent (the live plan lists it). */
+  unprovable?: string;
   /** The input naming one of the pipeline's targets (update/system, update/vfs): checked at load. */
   targetInput?: string;
   /** Its result carries the server's update report, which the reports show. */

@@ -12,6 +12,7 @@ export default defineStep<UpdateInputs>({
   inputs: systemUpdateInputs as never,
   outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version'],
   readOnly: false,
+  unprovable: "the target's credentials (token, or user and password): the API checks them only when the update is sent",
   targetInput: 'target',
   updateReport: true,
   secretInputs: UPDATE_SECRET_INPUTS,

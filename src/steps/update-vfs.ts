@@ -11,6 +11,7 @@ export default defineStep<UpdateInputs>({
   inputs: vfsUpdateInputs as never,
   outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version', 'summary'],
   readOnly: false,
+  unprovable: "the target's credentials (token, or user and password) and its vfs files: the API reads neither without the update",
   targetInput: 'target',
   updateReport: true,
   anyOfInputs: ['files', 'directories'],

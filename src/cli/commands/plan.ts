@@ -1,6 +1,10 @@
 // `enginectl plan FILE`: the dry run, each call that would be made, secrets masked.
 import { ExitCode, UsageError } from '../../errors.ts';
-import { dryRun } from '../../app/dry-run.ts';
+import { dryRun, type DryRun } from '../../app/dry-run.ts';
+import { driftAudit } from '../../report/drift-audit.ts';
+import { publishJobSummary } from '../../app/job-summary.ts';
+import { detectCi } from '../../ci/detect.ts';
+import { driftMarkdown, driftText } from '../../report/drift-table.ts';
 import { preflight } from '../../app/preflight.ts';
 import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
@@ -31,9 +35,17 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
   --live             run the read-only steps for real, GET requests only (the preflight)
   --out F            with --live: save the plan to F (JSON, secrets masked); run --plan F runs it
                      and refuses when the state it saw has moved
+  --expect           with --live: a drift audit. The pipeline's checks (read-only steps: versions,
+                     alerts, licenses, replication) are what every site is expected to hold now;
+                     a row per site (a server of the pipeline), exit 1 when one drifted; a
+                     pipeline that writes is refused
+  --json F           with --expect: the audit as JSON (the sites that drifted, each check found)
+  --summary F        with --expect: the audit as Markdown (also the job summary in GitHub Actions
+                     and Azure Pipelines)
   -h, --help         show this help
 
-Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now, 2 invalid input.`;
+Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now (with --expect: a
+site drifted), 2 invalid input.`;
 
 export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('plan', args, {
@@ -43,6 +55,9 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     emulator: { type: 'boolean' },
     live: { type: 'boolean' },
     out: { type: 'string' },
+    expect: { type: 'boolean' },
+    json: { type: 'string' },
+    summary: { type: 'string' },
     ...EMULATOR_OPTIONS,
   });
   if (values.help) {
@@ -54,6 +69,8 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   if (hasEmulatorOptions(values) && !(values.emulator && values.live)) throw new UsageError('BAD_ARGUMENTS', 'plan: --state, --user, --fault and --fail-replication go with --emulator --live');
   const env = values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(io.env) : io.env;
   if (values.out !== undefined && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', { hint: 'enginectl plan FILE --live --out plan.json' });
+  if ((values.expect || values.json !== undefined || values.summary !== undefined) && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --expect, --json and --summary go with --live', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
+  if ((values.json !== undefined || values.summary !== undefined) && !values.expect) throw new UsageError('BAD_ARGUMENTS', 'plan: --json and --summary go with --expect (the drift audit)', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars, emulator: values.emulator, selection });
   if (!values.live) {
@@ -64,6 +81,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
   const live = async (emulatorUrl: string | undefined) => {
     const { plan, saved } = await preflight({ pipeline, sources, vars, selection, env }, { signal: io.signal, emulatorUrl }, Date.now());
+    if (values.expect) return audit(plan, { file: positionals[0]!, json: values.json, summary: values.summary }, io);
     io.stdout(`live plan of "${plan.name}": GET requests only; no write is sent\n${plan.text}\n`);
     io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
     if (out) {
@@ -81,4 +99,17 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   } finally {
     await running.close();
   }
+}
+
+/** --expect: the live plan read as the fleet's expected state; every rendering written, then exit 1 on drift. */
+async function audit(plan: DryRun, options: { file: string; json: string | undefined; summary: string | undefined }, io: CliIO): Promise<number> {
+  const result = driftAudit(plan, options.file, Date.now());
+  io.stdout(`${driftText(result)}\n`);
+  const markdown = driftMarkdown(result);
+  if (options.json !== undefined) await writeAtomic(resolve(io.cwd, options.json), `${JSON.stringify(result, null, 2)}\n`);
+  if (options.summary !== undefined) await writeAtomic(resolve(io.cwd, options.summary), markdown);
+  const done = await publishJobSummary(detectCi(io.env), io.env, () => markdown, result.drifted.length ? 'failure' : 'success', { summaryFile: options.summary && resolve(io.cwd, options.summary) });
+  if (done.problem) io.stderr(`warning: ${done.problem}\n`);
+  for (const line of done.finish) io.stdout(`${line}\n`);
+  return result.drifted.length > 0 ? ExitCode.failed : ExitCode.ok;
 }

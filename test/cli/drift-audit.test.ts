@@ -1,0 +1,54 @@
+// The drift audit: plan --live --expect reads every site of a fleet with GET requests only and
+// says, per site, whether it holds what the audit pipeline expects; exit 1 names who drifted.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { sampleState } from '../../src/emulator/index.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const SECRETS = { TEST_ENGINE_PASSWORD: 'unused-test', STAGING_ENGINE_PASSWORD: 'unused-staging', PROD_ENGINE_PASSWORD: 'unused-prod' };
+
+/** A state file: the sample state with every Engine on `version`. */
+function stateOn(dir: string, version: string): string {
+  const state = sampleState(Date.now());
+  for (const engine of state.engines) engine.version = version;
+  const file = join(dir, `on-${version}.json`);
+  writeFileSync(file, JSON.stringify(state));
+  return file;
+}
+
+test('a three-site drift audit where one site lags a version exits 1, and its JSON and summary name that site', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-'));
+  // test and staging run the release; prod still runs 26.10.3.
+  const r = await runCli(
+    ['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--emulator', '--state', stateOn(dir, '26.11.0'), '--state', `prod=${stateOn(dir, '26.10.3')}`, '--json', join(dir, 'drift.json'), '--summary', join(dir, 'drift.md')],
+    { env: SECRETS },
+  );
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^drift audit of "Fleet drift audit" at [^:]+:\d\d:[\d.]+Z: DRIFT at 1 of 3 site\(s\): prod$/m);
+  assert.match(r.stdout, /^ {2}test {5}ok {5}4\/4 hold$/m);
+  assert.match(r.stdout, /^ {2}prod {5}DRIFT {2}3\/4 hold\n {13}\[1\/4\] Release 26\.11\.0 on the Engines of prod: .*eng-prod-01 on 26\.10\.3, eng-prod-02 on 26\.10\.3$/m);
+  const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
+  assert.equal(audit.kind, 'enginectl-drift-audit');
+  assert.deepEqual(audit.drifted, ['prod']);
+  assert.deepEqual(audit.sites.map((s: { site: string; drifted: boolean }) => [s.site, s.drifted]), [['test', false], ['staging', false], ['prod', true]]);
+  const prod = audit.sites[2].checks.find((c: { state: string }) => c.state === 'drift');
+  assert.match(prod.found, /eng-prod-01 on 26\.10\.3/);
+  assert.match(readFileSync(join(dir, 'drift.md'), 'utf8'), /^\| prod \| \*\*drift\*\* \| 3\/4 hold \| \\\[1\/4\\\] Release 26\.11\.0 on the Engines of prod: /m);
+
+  // Every site on the release: no drift, exit 0.
+  const clean = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--emulator', '--state', stateOn(dir, '26.11.0')], { env: SECRETS });
+  assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+  assert.match(clean.stdout, /no drift: every check holds at 3 site\(s\)/);
+});
+
+test('a drift audit only reads: a pipeline that writes is refused (exit 2), and --expect goes with --live', async () => {
+  const r = await runCli(['plan', 'pipelines/demo.yml', '--live', '--expect', '--emulator']);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /a drift audit only reads, and \[4\/9\] Clear the transaction log \(transaction-log\/clear\), .* would write/);
+  const notLive = await runCli(['plan', 'pipelines/drift-audit.yml', '--expect']);
+  assert.equal(notLive.code, 2);
+  assert.match(notLive.stderr, /--expect, --json and --summary go with --live/);
+});
