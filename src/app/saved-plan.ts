@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { canonicalSelection, type Selection } from '../pipeline/selection.ts';
 import type { PlannedStep } from '../runner/plan.ts';
+import { observedChanges } from '../steps/observed.ts';
 import { valuesHashPlain } from './plain-hash.ts';
 
 export const PLAN_VERSION = 1;
@@ -18,6 +19,8 @@ const Instance = z.object({
   /** A write's calls, masked: the paths and bodies the run will send. */
   calls: z.array(z.object({ method: z.string(), path: z.string(), body: z.unknown().optional() })),
   write: z.boolean(),
+  /** What decides it, by subject (observed.ts): the Engines and versions, licenses, alerts, fields. */
+  observed: z.record(z.string(), z.string()).optional(),
 });
 
 export const SavedPlan = z.object({
@@ -47,7 +50,7 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
     createdAt: new Date(now).toISOString(),
     instances: steps.map((s) => {
       const write = s.live?.state === 'not-sent';
-      return { at: `${s.position} ${s.name}`, state: s.live?.state ?? 'planned', text: s.live?.text ?? '', calls: write ? s.calls.map((c) => ({ method: c.method, path: c.path, body: c.body })) : [], write };
+      return { at: `${s.position} ${s.name}`, state: s.live?.state ?? 'planned', text: s.live?.text ?? '', calls: write ? s.calls.map((c) => ({ method: c.method, path: c.path, body: c.body })) : [], write, ...(s.live?.observed ? { observed: s.live.observed } : {}) };
     }),
   };
 }
@@ -71,6 +74,8 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
  * Engines' versions, an entity's fields, the licenses). What a read counted (sessions, warnings)
  * may move without making the plan stale.
  */
+const STATES: Record<string, string> = { holds: 'held', 'would-wait': 'would have waited', 'fails-now': 'failed', 'not-read': 'was not read' };
+
 export function staleness(saved: SavedPlan, now: SavedPlan): string[] {
   const out: string[] = [];
   if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(`the pipeline's files changed (${saved.pipeline.file})`);
@@ -79,7 +84,10 @@ export function staleness(saved: SavedPlan, now: SavedPlan): string[] {
   const fresh = new Map(now.instances.map((i) => [i.at, i]));
   for (const was of saved.instances) {
     const is = fresh.get(was.at);
+    const changes = is && was.observed && is.observed ? observedChanges(was.observed, is.observed) : [];
     if (!is) out.push(`${was.at}: planned, and not in the run now`);
+    else if (changes.length > 0 && was.state !== is.state) out.push(`${was.at}: ${changes.join('; ')}: it ${STATES[was.state] ?? was.state} then, and ${STATES[is.state] ?? is.state} now`);
+    else if (changes.length > 0) out.push(...changes.map((c) => `${was.at}: ${c}`));
     else if (was.state !== is.state) out.push(`${was.at}: was "${was.state}: ${was.text}", now "${is.state}: ${is.text}"`);
     else if (was.write && JSON.stringify(was.calls) !== JSON.stringify(is.calls)) out.push(`${was.at}: its calls changed (${is.calls.map((c) => `${c.method} ${c.path}`).join(', ')})`);
     else if (was.write && was.text !== is.text) out.push(`${was.at}: what it acts on moved: was "${was.text}", now "${is.text}"`);

@@ -3,6 +3,7 @@
 // fails now (and why). Its client sends GET requests only, whatever the step or the server does.
 import type { EngineClient } from '../api/index.ts';
 import type { EvalScope } from '../expr/index.ts';
+import type { Observed } from '../steps/observed.ts';
 import type { StepEnv, StepType, TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
 
@@ -14,6 +15,8 @@ export interface LiveFinding {
   text: string;
   /** The step's outputs now, for the steps after it (unmasked: they stay in memory). */
   outputs: Record<string, unknown>;
+  /** What decides it (masked), for a saved plan to hold. */
+  observed?: Observed;
 }
 
 /** Thrown by the live plan's sleep: a gate that would wait stops at its first check. */
@@ -39,8 +42,9 @@ export async function readNow(type: StepType, inputs: Record<string, unknown>, w
   };
   try {
     const outcome = await type.run(inputs, env);
-    if (outcome.failure) return { state: 'fails-now', text: masker.mask(typeof outcome.failure === 'string' ? outcome.failure : outcome.failure.message), outputs: outcome.outputs };
-    return { state: 'holds', text: masker.mask(outcome.figures ?? 'holds'), outputs: outcome.outputs };
+    const observed = type.observed ? { observed: masker.maskValue(type.observed(outcome.outputs, inputs)) } : {};
+    if (outcome.failure) return { state: 'fails-now', text: masker.mask(typeof outcome.failure === 'string' ? outcome.failure : outcome.failure.message), outputs: outcome.outputs, ...observed };
+    return { state: 'holds', text: masker.mask(outcome.figures ?? 'holds'), outputs: outcome.outputs, ...observed };
   } catch (error) {
     if (error instanceof WouldWait) return { state: 'would-wait', text: masker.mask(waitingFor ?? 'its condition'), outputs: {} };
     return { state: 'fails-now', text: masker.mask((error as Error).message), outputs: {} };

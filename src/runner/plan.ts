@@ -5,6 +5,7 @@ import { Placeholder } from '../expr/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
+import type { Observed } from '../steps/observed.ts';
 import type { PlannedCall, StepType } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
@@ -29,7 +30,7 @@ export interface PlannedStep {
   /** How the step runs, when it is not the default: a gate's wait, a matrix's max-parallel and fail-fast. */
   how: string[];
   /** The live plan: what a read-only step found now, or that a write was not sent. */
-  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string; unprovable?: string } | undefined;
+  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string; unprovable?: string; observed?: Observed } | undefined;
 }
 
 /** plan --live: read-only steps run for real through read-only clients, once, without waiting. */
@@ -96,14 +97,15 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
         const inputs = 'inputs' in prepared ? prepared.inputs : undefined;
         const readOnly = inputs !== undefined && (typeof type.readOnly === 'function' ? type.readOnly(inputs) : type.readOnly);
         if (!readOnly) {
-          live = { state: 'not-sent', text: inputs === undefined && note ? 'its inputs are known only at run time' : await writePreview(type, calls, () => clientOf(server), options.live.signal, masker), ...(type.unprovable ? { unprovable: type.unprovable } : {}) };
+          const preview = inputs === undefined && note ? { text: 'its inputs are known only at run time' } : await writePreview(type, calls, () => clientOf(server), options.live.signal, masker);
+          live = { state: 'not-sent', ...preview, ...(type.unprovable ? { unprovable: type.unprovable } : {}) };
           wrote = true;
         }
         else if (!runs) live = { state: 'not-read', text: 'its condition is false' };
         else {
           const finding = await readNow(type, inputs, { client: () => clientOf(server), targets, masker, now: options.live.now, signal: options.live.signal, scope });
           // A check after a write checks its effect: what it finds now is no failure yet.
-          live = wrote ? { state: 'after-writes', text: `${finding.state === 'holds' ? 'holds already' : 'not yet'}: ${finding.text}` } : { state: finding.state, text: finding.text };
+          live = wrote ? { state: 'after-writes', text: `${finding.state === 'holds' ? 'holds already' : 'not yet'}: ${finding.text}` } : { state: finding.state, text: finding.text, ...(finding.observed ? { observed: finding.observed } : {}) };
           // Later steps read what it found: real values, not placeholders.
           if (step.id !== undefined && !step.matrix && finding.state !== 'would-wait') liveOutputs.set(step.id, finding.outputs);
         }
@@ -136,13 +138,14 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
 }
 
 /** What a write the live plan does not send would change, read now with GET requests (its verifier's preview). */
-async function writePreview(type: StepType, calls: PlannedCall[], client: () => EngineClient, signal: AbortSignal, masker: Masker): Promise<string> {
+async function writePreview(type: StepType, calls: PlannedCall[], client: () => EngineClient, signal: AbortSignal, masker: Masker): Promise<{ text: string; observed?: Observed }> {
   const write = calls.find((c) => c.method !== 'GET');
-  if (!write || !type.verify?.preview) return type.uses === 'update/vfs' ? "a write; the target's vfs files cannot be read through the API" : 'a write';
+  if (!write || !type.verify?.preview) return { text: type.uses === 'update/vfs' ? "a write; the target's vfs files cannot be read through the API" : 'a write' };
   try {
-    return masker.mask(`a write; ${await type.verify.preview(client(), write, signal)}`);
+    const preview = await type.verify.preview(client(), write, signal);
+    return { text: masker.mask(`a write; ${preview.text}`), ...(preview.observed ? { observed: masker.maskValue(preview.observed) } : {}) };
   } catch (error) {
-    return masker.mask(`a write; its target could not be read: ${(error as Error).message}`);
+    return { text: masker.mask(`a write; its target could not be read: ${(error as Error).message}`) };
   }
 }
 

@@ -1,6 +1,8 @@
 // licensing/check: the licenses of a product (key or name) and the days before the first expires.
 import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
+import type { License } from '../api/index.ts';
+import { licenseFacts } from './observed.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
@@ -17,6 +19,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['licenses', 'days-left'],
   readOnly: true,
+  observed: (o) => licenseFacts((o.licenses as License[] | undefined) ?? []),
   needsServer: true,
   plan: () => [planned(licensingCalls.licenses()), planned(licensingCalls.products())],
   async run(i, env) {

@@ -2,6 +2,8 @@
 import { monitoringCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { listOf } from './inputs.ts';
+import type { EngineAlert } from '../api/schemas/monitoring.ts';
+import { fact } from './observed.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
@@ -19,6 +21,12 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['warnings', 'criticals', 'alerts'],
   readOnly: true,
+  // The alerts that decide the gate: those at or above fail-on, not ignored.
+  observed: (o, i) => {
+    const failOn = i['fail-on'] ?? 'critical';
+    const deciding = failOn === 'none' ? [] : ((o.alerts as EngineAlert[] | undefined) ?? []).filter((a) => (RANK[a.severity] ?? 2) >= RANK[failOn]!);
+    return Object.fromEntries(deciding.map((a) => [fact('alert', `${a.severity} ${a.code} on ${a.engineId ?? '?'}`), a.message ?? '']));
+  },
   needsServer: true,
   plan: (i) => [planned(i.engine ? monitoringCalls.engineAlerts(i.engine) : monitoringCalls.alerts())],
   async run(i, env) {

@@ -9,6 +9,7 @@ import type { EngineInfo } from '../api/schemas/monitoring.ts';
 import { formatDuration } from '../duration.ts';
 import { notMet, pollUntil } from './gate.ts';
 import { listOf, waitInput, waitSpec } from './inputs.ts';
+import { engineFacts } from './observed.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 /** An Engine that has not reported for longer than this is offline. */
@@ -32,6 +33,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['online', 'engines', 'missing'],
   readOnly: true,
+  observed: (o) => engineFacts((o.engines as { id: string; version: string }[] | undefined) ?? []),
   needsServer: true,
   plan: (i) => [planned(i.engine ? monitoringCalls.engine(i.engine) : monitoringCalls.engines())],
   async run(i, env) {

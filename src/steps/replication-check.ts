@@ -3,6 +3,7 @@
 import { devopsCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { listOf } from './inputs.ts';
+import { fact } from './observed.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
@@ -17,6 +18,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputs,
   outputs: ['configs', 'disabled'],
   readOnly: true,
+  observed: (o) => Object.fromEntries(((o.configs as { key: number; name: string; enabled: boolean }[] | undefined) ?? []).map((c) => [fact('config', `${c.key} ${c.name}`), c.enabled ? 'enabled' : 'disabled'])),
   needsServer: true,
   plan: () => [planned(devopsCalls.replicationConfigs())],
   async run(i, env) {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { CallOptions, EngineClient, PlannedCall } from '../api/index.ts';
 import type { Expression } from '../expr/index.ts';
 import type { ErrorCode } from '../error-codes.ts';
+import type { Observed } from './observed.ts';
 
 /**
  * Wraps an input's schema. At load time inputs may still hold `${{ }}` expressions, so the
@@ -68,6 +69,8 @@ export interface StepType<I = Record<string, unknown>> {
    * masked output). api/request answers per instance, from its method.
    */
   readOnly: boolean | ((inputs: Record<string, unknown>) => boolean);
+  /** A read-only step: what it read that decides it, for a saved plan to hold (observed.ts). */
+  observed?(outputs: Record<string, unknown>, inputs: I): Observed;
   /** A write: what no GET request can prove before it is sent (the live plan lists it). */
   unprovable?: string;
   /** The input naming one of the pipeline's targets (update/system, update/vfs): checked at load. */
@@ -111,6 +114,12 @@ export interface RecordedCall {
   at: number;
 }
 
+/** What a write would change, in words, and the facts it acts on (a saved plan holds them). */
+export interface Preview {
+  text: string;
+  observed?: Observed;
+}
+
 export interface Verifier {
   /**
    * Reads what the verdict compares against, just before the write leaves (the journal records
@@ -120,7 +129,7 @@ export interface Verifier {
   /** Reads the target now; `snapshot` is undefined when none was recorded. */
   check(client: EngineClient, call: RecordedCall, snapshot: unknown, now: number, signal: AbortSignal): Promise<Verdict>;
   /** The target now and what the write would change, in words, read with GET requests (plan --live). */
-  preview?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<string>;
+  preview?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<Preview>;
 }
 
 export function defineStep<I>(step: StepType<I>): StepType<I> {

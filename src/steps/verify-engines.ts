@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
+import { engineFacts } from './observed.ts';
 import type { Verdict, Verifier } from './types.ts';
 
 /** Monitoring data is refreshed about every 2 minutes (enterprise-api.md 4.3). */
@@ -48,20 +49,21 @@ export const enginesUpdated: Verifier = {
   snapshot: (client, _call, signal) => engines(client, signal),
   async preview(client, call, signal) {
     const body = Body.safeParse(call.body);
-    if (!body.success) return 'the target database is known only at run time';
+    if (!body.success) return { text: 'the target database is known only at run time' };
     const all = await engines(client, signal);
     const target = body.data.targetDBName;
     const onTarget = all.filter((e) => e.mainDatabase === target);
-    if (onTarget.length === 0) return `no online Engine has mainDatabase ${target}`;
+    const observed = engineFacts(onTarget);
+    if (onTarget.length === 0) return { text: `no online Engine has mainDatabase ${target}`, observed };
     // The source is named, or the database the API runs on, which the API does not name: then the
     // other databases' Engines agree on its version, or the newest of theirs is taken, and said so.
     const strict = sourceVersion(all, body.data);
     const others = versions(all.filter((e) => e.mainDatabase !== target)).sort(byVersion);
     const source = strict ?? others.at(-1);
     const guessed = strict === undefined && source !== undefined ? ` (the newest of the other databases' Engines: ${others.join(', ')}; the API does not name its own database)` : '';
-    if (source === undefined) return `the Engines of ${target}: ${named(onTarget)}; the source's version is not told`;
-    if (onTarget.every((e) => e.version === source)) return `the Engines of ${target} run ${source} already: ${named(onTarget)}`;
-    return `the Engines of ${target}: ${onTarget.map((e) => `${e.instanceId} ${e.version} -> ${source}`).join(', ')}${guessed}`;
+    if (source === undefined) return { text: `the Engines of ${target}: ${named(onTarget)}; the source's version is not told`, observed };
+    if (onTarget.every((e) => e.version === source)) return { text: `the Engines of ${target} run ${source} already: ${named(onTarget)}`, observed };
+    return { text: `the Engines of ${target}: ${onTarget.map((e) => `${e.instanceId} ${e.version} -> ${source}`).join(', ')}${guessed}`, observed };
   },
   async check(client, call, snapshot, now, signal): Promise<Verdict> {
     const body = Body.safeParse(call.body);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
+import { fact } from './observed.ts';
 import type { PlannedCall, RecordedCall, Verdict, Verifier } from './types.ts';
 
 type Fields = Record<string, unknown>;
@@ -45,7 +46,8 @@ export const entityCreated: Verifier = {
     const filter = filterOf(call.body);
     const count = (await matching(client, call, signal)).length;
     const by = listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`));
-    return `${count} entit${count === 1 ? 'y' : 'ies'} with ${by && by.length <= 80 ? by : 'the written fields'} now; one more after`;
+    const subject = `entities with ${by && by.length <= 80 ? by : 'the written fields'}`;
+    return { text: `${count} ${subject.replace('entities', `entit${count === 1 ? 'y' : 'ies'}`)} now; one more after`, observed: { [fact('field', subject)]: String(count) } };
   },
   async check(client, call, snapshot, _now, signal) {
     const filter = filterOf(call.body);
@@ -65,10 +67,11 @@ export const entityUpdated: Verifier = {
   async preview(client, call, signal) {
     const fields = writtenFields(call.body);
     const { status, entity } = await entityAt(client, call.path, signal);
-    if (!entity) return `GET ${call.path} answers ${status}: no entity to update`;
+    if (!entity) return { text: `GET ${call.path} answers ${status}: no entity to update`, observed: { [fact('entity', call.path)]: `HTTP ${status}` } };
+    const observed = Object.fromEntries(Object.keys(fields).map((k) => [fact('field', `entity ${String(entity.ikey ?? call.path)}: ${k}`), JSON.stringify(entity[k] ?? null)]));
     const off = differing(entity, fields);
-    if (off.length === 0) return `${listText(Object.keys(fields))} hold these values already: nothing would change`;
-    return off.map((k) => `${k} ${JSON.stringify(entity[k] ?? null)} -> ${JSON.stringify(fields[k])}`).join(', ');
+    if (off.length === 0) return { text: `${listText(Object.keys(fields))} hold these values already: nothing would change`, observed };
+    return { text: off.map((k) => `${k} ${JSON.stringify(entity[k] ?? null)} -> ${JSON.stringify(fields[k])}`).join(', '), observed };
   },
   async check(client, call, snapshot, _now, signal) {
     const fields = writtenFields(call.body);
@@ -91,8 +94,9 @@ export const entityUpdated: Verifier = {
 export const entityDeleted: Verifier = {
   async preview(client, call, signal) {
     const { status, entity } = await entityAt(client, call.path, signal);
-    if (status === 404) return `GET ${call.path} answers 404: gone already`;
-    return entity ? `entity ${String(entity.ikey ?? '')} ${String(entity.iname ?? '')} exists now; gone after`.replace(/\s+/g, ' ') : `GET ${call.path} answers ${status}`;
+    const observed = { [fact('entity', call.path)]: status === 200 ? 'there' : `HTTP ${status}` };
+    if (status === 404) return { text: `GET ${call.path} answers 404: gone already`, observed };
+    return { text: entity ? `entity ${String(entity.ikey ?? '')} ${String(entity.iname ?? '')} exists now; gone after`.replace(/\s+/g, ' ') : `GET ${call.path} answers ${status}`, observed };
   },
   async check(client, call: RecordedCall, _snapshot, _now, signal): Promise<Verdict> {
     const { status } = await entityAt(client, call.path, signal);

@@ -2,7 +2,8 @@
 // the licenses now against those the journal recorded just before the call was sent.
 import { z } from 'zod';
 import { License, type EngineClient } from '../api/index.ts';
-import type { Verdict, Verifier } from './types.ts';
+import { licenseFacts } from './observed.ts';
+import type { Preview, Verdict, Verifier } from './types.ts';
 
 const Snapshot = z.array(License);
 
@@ -19,15 +20,16 @@ function snapshotOf(value: unknown): License[] | undefined {
 
 const licenses = (client: EngineClient, signal: AbortSignal) => client.licensing.licenses({ signal });
 
-/** The licenses now, in words, for the live plan. */
-async function licensesNow(client: EngineClient, signal: AbortSignal, product?: number): Promise<string> {
+/** The licenses now, in words and as facts, for the live plan. */
+async function licensesNow(client: EngineClient, signal: AbortSignal, product?: number): Promise<Preview> {
   const now = (await licenses(client, signal)).filter((l) => product === undefined || l.productKey === product);
-  return now.length === 0 ? (product === undefined ? 'no license now' : `product ${product} has no license now`) : `now: ${now.map(describe).join(', ')}`;
+  const text = now.length === 0 ? (product === undefined ? 'no license now' : `product ${product} has no license now`) : `now: ${now.map(describe).join(', ')}`;
+  return { text, observed: licenseFacts(now) };
 }
 
 export const licensesAdded: Verifier = {
   snapshot: (client, _call, signal) => licenses(client, signal),
-  preview: (client, _call, signal) => licensesNow(client, signal).then((now) => `${now} (the code's licenses are known once it is read by the server)`),
+  preview: (client, _call, signal) => licensesNow(client, signal).then((now) => ({ ...now, text: `${now.text} (the code's licenses are known once it is read by the server)` })),
   async check(client, _call, snapshot, _now, signal) {
     const before = snapshotOf(snapshot);
     if (!before) return NO_SNAPSHOT;

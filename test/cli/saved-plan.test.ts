@@ -53,8 +53,8 @@ test('run --plan refuses a stale plan (exit 2) naming each difference, and sends
   const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /--plan .*plan\.json: the saved plan of \S+ is stale:/);
-  assert.match(r.stderr, /- \[1\/3\] Alerts: was "holds: [^"]*", now "fails-now: 1 alert\(s\) at or above critical/);
-  assert.match(r.stderr, /- \[2\/3\] System update prod: what it acts on moved: was "[^"]*eng-prod-02 26\.10\.3[^"]*", now "[^"]*eng-prod-02 26\.10\.4/);
+  assert.match(r.stderr, /- \[1\/3\] Alerts: alert critical replica_lag on eng-prod-02 raised \(REPLICA-2 is 3 hours behind\): it held then, and failed now$/m);
+  assert.match(r.stderr, /- \[2\/3\] System update prod: eng-prod-02 moved from 26\.10\.3 to 26\.10\.4$/m);
   assert.match(r.stderr, /hint: review what moved, then make the plan again/);
   assert.deepEqual(s.emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
 
@@ -66,4 +66,36 @@ test('run --plan refuses a stale plan (exit 2) naming each difference, and sends
   const bad = await runCli(['run', s.file, '--plan', s.file], { env: s.env });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--plan .*release\.yml: not JSON/);
+});
+
+test('run --plan names what went since the plan: an Engine that stopped reporting, a license removed; it sends nothing', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, `version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - uses: licensing/check
+  - uses: monitoring/engines
+    with: { min-online: 1 }
+  - uses: update/system
+    with: { target: prod }
+`);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const plan = join(dir, 'plan.json');
+  assert.equal((await runCli(['plan', file, '--live', '--out', plan], { env })).code, 0);
+  // Since the plan: eng-prod-02 has not reported for 10 minutes (offline), Payroll's license is gone.
+  const engine = emulator.state.engines.find((e) => e.instanceId === 'eng-prod-02')!;
+  engine.reporting = false;
+  engine.updatedAt = Date.now() - 10 * 60_000;
+  emulator.state.licenses = emulator.state.licenses.filter((l) => l.productName !== 'Payroll');
+  emulator.requests.length = 0;
+  const r = await runCli(['run', file, '--plan', plan], { env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /- \[1\/3\] Check licenses: license of Payroll \([^)]*\) removed$/m);
+  assert.match(r.stderr, /- \[2\/3\] Engines online: eng-prod-02 went offline \(stopped reporting; it ran 26\.10\.3\)$/m);
+  assert.match(r.stderr, /- \[3\/3\] System update prod: eng-prod-02 went offline/m);
+  assert.ok(emulator.requests.length > 0, 'the state was read again');
+  assert.deepEqual(emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
 });
