@@ -35,7 +35,7 @@ const SERVER: Record<string, InputDef> = {
 };
 
 const REPORTING: Record<string, InputDef> = {
-  'dry-run': { description: 'Validate and show each call that would be made (secrets masked); make none.', default: 'false' },
+  'dry-run': { description: 'true: validate and show each call that would be made (secrets masked); make none. live: the preflight: the read-only steps run for real with GET requests only (a gate holds, would wait or fails now; each write shows what it would change, and is not sent); a step that fails now fails the action. false: run.', default: 'false' },
   summary: { description: 'Write the Markdown report to the job summary.', default: 'true' },
   'pr-comment': { description: 'On a pull request, keep one comment with the report, updated on each run.', default: 'false' },
   'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).' },

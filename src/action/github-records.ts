@@ -1,7 +1,10 @@
 // What the action records on GitHub besides its log: the report as a pull request comment
 // (updated in place on the next run), and a Deployment with its statuses. A failure to record
 // is a warning: the run's outcome does not depend on GitHub's API.
+import { describeSelection, type Selection } from '../pipeline/selection.ts';
+import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
+import type { ActionDef } from './definitions.ts';
 import { upsertComment, type DeploymentState, type GitHubApi } from './github-api.ts';
 import type { GitHubContext } from './github-context.ts';
 import { booleanInput } from './inputs.ts';
@@ -56,4 +59,15 @@ export async function finishDeployment(deps: GitHubDeps, deployment: { id: numbe
   } catch (error) {
     deps.kit.warning(masker.mask(`deployment-environment: the final status could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
   }
+}
+
+/**
+ * What a PR comment is of: a single-step action's target, or the pipeline file and what the run was
+ * limited to. A job of one site keeps its own comment; the merge job's (and a run of every
+ * instance's) is the pipeline's.
+ */
+export function commentKey(def: ActionDef, pipeline: Pipeline, selection: Selection): string {
+  if (def.uses) return `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}`;
+  const limited = describeSelection(selection);
+  return limited ? `${pipeline.file} (${limited})` : pipeline.file;
 }

@@ -2,11 +2,10 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
-import { describeSelection, EVERY_INSTANCE, type Selection } from '../pipeline/selection.ts';
+import { EVERY_INSTANCE, type Selection } from '../pipeline/selection.ts';
 import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { dryRun as planRun } from '../app/dry-run.ts';
 import { includeReader, parseSelection, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
@@ -22,12 +21,13 @@ import type { RunResult } from '../runner/result.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import type { DeploymentState } from './github-api.ts';
-import { finishDeployment, prComment, startDeployment } from './github-records.ts';
+import { commentKey, finishDeployment, prComment, startDeployment } from './github-records.ts';
 import type { GitHubContext } from './github-context.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
 import { booleanInput, varsLines } from './inputs.ts';
 import { actionServer, stepPipeline } from './step-pipeline.ts';
+import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { COMMENT_LIMIT, mergeAction, type MergeDeps } from './merge-action.ts';
 
 export interface ActionDeps extends MergeDeps {
@@ -37,7 +37,7 @@ export interface ActionDeps extends MergeDeps {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
-interface Loaded {
+export interface Loaded {
   pipeline: Pipeline;
   /** What identifies the run in its journal: the files it read (or the inputs). */
   sources: Source[];
@@ -62,7 +62,8 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
     for (const d of loaded.warnings) {
       deps.kit.warning(masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`), def.uses ? { title: 'enginectl' } : { title: 'enginectl', file: d.file, startLine: d.line, startColumn: d.col });
     }
-    if (booleanInput(kit.getInput, 'dry-run', false)) return await dryRun(def, deps, loaded, masker);
+    const dry = dryRunMode(kit.getInput);
+    if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker);
   } catch (error) {
     return await failEarly(def, deps, error, masker, say);
@@ -88,21 +89,6 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const sources: Source[] = [{ path: basename(file), text }];
   const { pipeline, warnings } = loadPipeline({ file, text, env, defaultServer: server, vars, selection, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
   return { pipeline, sources, vars, warnings, env, selection, files: sources };
-}
-
-async function dryRun(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
-  const { kit } = deps;
-  const plan = await planRun(loaded.pipeline, loaded.env, { masker, selection: loaded.selection });
-  kit.info(`dry run of "${plan.name}": no request is made`);
-  for (const line of plan.text.split('\n')) kit.info(line);
-  const fence = '```';
-  const markdown = `## 🔍 ${plan.name}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
-  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(markdown);
-  await prComment(deps, commentKey(def, loaded.pipeline, loaded.selection), markdown, masker);
-  kit.setOutput('outcome', 'dry-run');
-  kit.setOutput('report', '');
-  kit.setOutput('outputs', '{}');
-  return ExitCode.ok;
 }
 
 async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
@@ -186,17 +172,6 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
   kit.setFailed(result.outcome === 'cancelled' ? `"${result.name}" was cancelled` : `"${result.name}" failed: ${failedSteps.join(', ') || 'a step failed'}`);
   return result.outcome === 'cancelled' ? ExitCode.interrupted : ExitCode.failed;
-}
-
-/**
- * What a PR comment is of: a single-step action's target, or the pipeline file and what the run was
- * limited to. A job of one site keeps its own comment; the merge job's (and a run of every
- * instance's) is the pipeline's.
- */
-function commentKey(def: ActionDef, pipeline: Pipeline, selection: Selection): string {
-  if (def.uses) return `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}`;
-  const limited = describeSelection(selection);
-  return limited ? `${pipeline.file} (${limited})` : pipeline.file;
 }
 
 /** Every step's outputs by id (step-N without one); a matrix step's as a list of instances. */

@@ -2,7 +2,9 @@
 // comment per pipeline, updated (not duplicated) on the next run; a Deployment with its
 // in_progress and final statuses; GitHub failures reported as warnings, never failing the deploy.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { golden } from '../helpers/golden.ts';
 import { FAKE_GITHUB_TOKEN, runActionBundle, startGitHubApi } from '../helpers/action.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 
@@ -167,4 +169,28 @@ test('each GitHub API call has a time limit, and a short one once the run is can
   const late = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, { signal: cancelled.signal, afterCancelMs: 300 });
   await assert.rejects(late.createDeploymentStatus(42, { state: 'error', description: 'cancelled', environment: 'production' }), /abort/i);
   assert.deepEqual(github.requests, ['POST /repos/acme/erp/deployments', 'POST /repos/acme/erp/deployments/42/statuses'], 'a call after cancellation is still tried, briefly');
+});
+
+test('dry-run: live posts the preflight as the PR comment (golden): versions now -> after, a gate that would wait, one that fails now; GET requests only', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.state.alerts.push({ severity: 'critical', code: 'low_free_disk', message: 'C: 2% free', engineId: 'eng-prod-02' });
+  const github = await startGitHubApi(t);
+  const run = await runActionBundle(t, {
+    action: '.',
+    files: { 'release.yml': readFileSync('pipelines/demo.yml', 'utf8') },
+    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'dry-run': 'live', 'pr-comment': 'true' },
+    env: { PROD_TOKEN: 'prod-token', STAGING_TOKEN: 'staging-token' },
+    event: { pull_request: { number: 7 } },
+    githubApi: github.url,
+  });
+  assert.equal(run.code, 1, 'a step fails now: the check fails');
+  assert.equal(run.outputs.outcome, 'dry-run');
+  assert.deepEqual(emulator.requests.filter((q) => q.method !== 'GET'), [], 'only GET requests reached the server');
+  assert.equal(github.comments.length, 1);
+  const body = github.comments[0]!.body;
+  assert.match(body, /\| ✏️ \| 7\/9 \| System update \(target=prod\) \| not sent \(a write\): the Engines of PROD: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0/);
+  assert.match(body, /\| ⏳ \| 3\/9 \| Drain user sessions \| would wait: /);
+  assert.match(body, /\| ❌ \| 1\/9 \| No critical alerts \| \*\*fails now\*\*: 1 alert\(s\) at or above critical: critical low_free_disk on eng-prod-02/);
+  assert.doesNotMatch(body, /prod-token|staging-token/);
+  golden('live-plan-comment.md', body);
 });

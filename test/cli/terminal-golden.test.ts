@@ -4,12 +4,11 @@
 // change from run to run and are replaced; nothing else is. UPDATE_GOLDEN=1 npm test rewrites
 // them; review the diff before committing.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { golden } from '../helpers/golden.ts';
 import { VERSION } from '../../src/version.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const GOLDEN = new URL('../fixtures/golden/terminal/', import.meta.url);
 
 const CASES: { name: string; args: string[]; code: number }[] = [
   { name: 'run-success', args: ['run', 'pipelines/multi-target-release.yml', '--emulator', '--only', 'target=prod', '--ci', 'plain'], code: 0 },
@@ -33,14 +32,6 @@ for (const c of CASES) {
     const r = await runCli(c.args, { env: { QA_TOKEN: 'qa-token-123' } });
     assert.equal(r.code, c.code, r.stderr);
     const actual = stable(`${r.stdout}${r.stderr ? `--- stderr\n${r.stderr}` : ''}`);
-    const file = new URL(`${c.name}.txt`, GOLDEN);
-    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, actual);
-    let expected: string;
-    try {
-      expected = readFileSync(file, 'utf8');
-    } catch {
-      assert.fail(`golden file terminal/${c.name}.txt is missing: run UPDATE_GOLDEN=1 npm test and review it`);
-    }
-    assert.equal(actual, expected, `terminal/${c.name}.txt changed: if the change is intended, run UPDATE_GOLDEN=1 npm test and review the diff`);
+    golden(`terminal/${c.name}.txt`, actual);
   });
 }

@@ -32,6 +32,8 @@ export interface CliOptions {
   /** Run as this user; a process. */
   uid?: number;
   cwd?: string;
+  /** Aborts the command as Ctrl-C would (in this process). */
+  signal?: AbortSignal;
 }
 
 /** The CLI's source, in this process; a process when the options need one (another program, another user, another start directory). */
@@ -48,7 +50,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stdoutIsTTY: false,
     env: cleanEnv(options.env),
     cwd,
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
     readFile: (path) => readFile(resolve(cwd, path), 'utf8'),
     readStdin: async () => options.input ?? '',
   });

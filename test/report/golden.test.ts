@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { golden } from '../helpers/golden.ts';
 import { buildReport, renderHtml, renderJson, renderJunit, renderMarkdown } from '../../src/report/index.ts';
 import type { RunResult } from '../../src/runner/result.ts';
 import { VERSION } from '../../src/version.ts';
@@ -99,17 +100,7 @@ function normalise(text: string): string {
   return text.replaceAll(VERSION, '0.0.0-golden').replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT');
 }
 
-function check(name: string, actual: string) {
-  const file = new URL(name, GOLDEN);
-  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(file, actual);
-  let expected: string;
-  try {
-    expected = readFileSync(file, 'utf8');
-  } catch {
-    assert.fail(`golden file ${name} is missing: run UPDATE_GOLDEN=1 npm test and review it`);
-  }
-  assert.equal(actual, expected, `${name} changed: if the change is intended, run UPDATE_GOLDEN=1 npm test and review the diff`);
-}
+const check = golden;
 
 const runs = new Map<string, RunResult>();
 

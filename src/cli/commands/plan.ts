@@ -5,6 +5,7 @@ import { driftAudit } from '../../report/drift-audit.ts';
 import { publishJobSummary } from '../../app/job-summary.ts';
 import { detectCi } from '../../ci/detect.ts';
 import { driftMarkdown, driftText } from '../../report/drift-table.ts';
+import { livePlanMarkdown } from '../../report/live-plan-markdown.ts';
 import { preflight } from '../../app/preflight.ts';
 import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
@@ -40,8 +41,8 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
                      a row per site (a server of the pipeline), exit 1 when one drifted; a
                      pipeline that writes is refused
   --json F           with --expect: the audit as JSON (the sites that drifted, each check found)
-  --summary F        with --expect: the audit as Markdown (also the job summary in GitHub Actions
-                     and Azure Pipelines)
+  --summary F        with --live: the live plan as Markdown (an MR note, a PR comment); with
+                     --expect the audit (also the job summary in GitHub Actions and Azure Pipelines)
   -h, --help         show this help
 
 Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now (with --expect: a
@@ -70,7 +71,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const env = values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(io.env) : io.env;
   if (values.out !== undefined && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', { hint: 'enginectl plan FILE --live --out plan.json' });
   if ((values.expect || values.json !== undefined || values.summary !== undefined) && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --expect, --json and --summary go with --live', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
-  if ((values.json !== undefined || values.summary !== undefined) && !values.expect) throw new UsageError('BAD_ARGUMENTS', 'plan: --json and --summary go with --expect (the drift audit)', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
+  if (values.json !== undefined && !values.expect) throw new UsageError('BAD_ARGUMENTS', 'plan: --json goes with --expect (the drift audit); --out saves a live plan', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars, emulator: values.emulator, selection });
   if (!values.live) {
@@ -81,9 +82,15 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
   const live = async (emulatorUrl: string | undefined) => {
     const { plan, saved } = await preflight({ pipeline, sources, vars, selection, env }, { signal: io.signal, emulatorUrl }, Date.now());
+    // Interrupted, what was read is partial: no verdict, no saved plan, no audit.
+    if (io.signal.aborted) {
+      io.stderr('plan: interrupted; what was read is partial, and nothing is saved\n');
+      return ExitCode.interrupted;
+    }
     if (values.expect) return audit(plan, { file: positionals[0]!, json: values.json, summary: values.summary }, io);
     io.stdout(`live plan of "${plan.name}": GET requests only; no write is sent\n${plan.text}\n`);
     io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
+    if (values.summary !== undefined) await writeAtomic(resolve(io.cwd, values.summary), livePlanMarkdown(plan));
     if (out) {
       await writeAtomic(out, `${JSON.stringify(saved, null, 2)}\n`);
       io.stdout(`plan: ${out} (run it with enginectl run ${positionals[0]!} --plan ${values.out})\n`);

@@ -1,0 +1,38 @@
+// The root action's and single-step actions' dry run: `dry-run: true` shows each call and makes
+// none; `dry-run: live` is the preflight (GET requests only), posted as the job summary and the PR
+// comment, failing the action when a step fails now.
+import { dryRun as planRun } from '../app/dry-run.ts';
+import { ExitCode } from '../errors.ts';
+import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { ActionDef } from './definitions.ts';
+import { commentKey, prComment, type GitHubDeps } from './github-records.ts';
+import { booleanInput } from './inputs.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { Selection } from '../pipeline/selection.ts';
+import type { Env } from '../runner/scope.ts';
+
+/** The dry-run input: false (run), true (the calls; no request), live (the preflight: GET requests only). */
+export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'live' {
+  if (get('dry-run').trim() === 'live') return 'live';
+  return booleanInput(get, 'dry-run', false) ? 'true' : 'false';
+}
+
+export async function dryRun(def: ActionDef, deps: GitHubDeps & { signal: AbortSignal }, loaded: { pipeline: Pipeline; env: Env; selection: Selection }, masker: Masker, live: boolean): Promise<number> {
+  const { kit } = deps;
+  const plan = await planRun(loaded.pipeline, loaded.env, { masker, selection: loaded.selection, ...(live ? { live: { signal: deps.signal } } : {}) });
+  kit.info(live ? `live plan of "${plan.name}": GET requests only; no write is sent` : `dry run of "${plan.name}": no request is made`);
+  for (const line of plan.text.split('\n')) kit.info(line);
+  const fence = '```';
+  const markdown = live ? livePlanMarkdown(plan) : `## 🔍 ${plan.name}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
+  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(markdown);
+  await prComment(deps, commentKey(def, loaded.pipeline, loaded.selection), markdown, masker);
+  kit.setOutput('outcome', 'dry-run');
+  kit.setOutput('report', '');
+  kit.setOutput('outputs', '{}');
+  if (live && plan.failsNow > 0) {
+    kit.setFailed(`${plan.failsNow} step run(s) fail now: see the live plan`);
+    return ExitCode.failed;
+  }
+  return ExitCode.ok;
+}
