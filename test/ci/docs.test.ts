@@ -5,10 +5,11 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { REPORT_HELP } from '../../src/cli/commands/report.ts';
+import { PLAN_HELP } from '../../src/cli/commands/plan.ts';
 import { RUN_HELP } from '../../src/cli/commands/run.ts';
 
 const read = (name: string) => readFileSync(new URL(`../../docs/ci/${name}`, import.meta.url), 'utf8');
-const FLAGS = new Set([...`${RUN_HELP}\n${REPORT_HELP}`.matchAll(/--[a-z-]+/g)].map((m) => m[0]).concat(['--step', '--help']));
+const FLAGS = new Set([...`${RUN_HELP}\n${REPORT_HELP}\n${PLAN_HELP}`.matchAll(/--[a-z-]+/g)].map((m) => m[0]).concat(['--step', '--help']));
 
 for (const [name, lang] of [['gitlab.md', 'yaml'], ['azure-pipelines.md', 'yaml'], ['jenkins.md', 'groovy']] as const) {
   test(`docs/ci/${name}: its configurations parse, run a pipeline, publish reports, distribute a matrix`, () => {
@@ -21,7 +22,7 @@ for (const [name, lang] of [['gitlab.md', 'yaml'], ['azure-pipelines.md', 'yaml'
     assert.match(all, /dist\/cli\.mjs["', ]+matrix/, `${name} distributes the matrix with enginectl matrix`);
     for (const flag of all.match(/(?<=\s)--[a-z][a-z-]+/g) ?? []) {
       if (['--step'].includes(flag) || /^--(pack|prefix)/.test(flag)) continue;
-      assert.ok(FLAGS.has(flag), `${name} uses ${flag}, which neither enginectl run nor report has`);
+      assert.ok(FLAGS.has(flag), `${name} uses ${flag}, which neither enginectl run, report nor plan has`);
     }
   });
 }
