@@ -12,7 +12,7 @@ import { parseInDoubt } from '../journal/resume.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
-import { PipelineInvalid, type Diagnostic } from '../pipeline/diagnostics.ts';
+import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderMarkdown } from '../report/index.ts';
@@ -42,8 +42,6 @@ export interface Loaded {
   /** What identifies the run in its journal: the files it read (or the inputs). */
   sources: Source[];
   vars: Record<string, unknown>;
-  /** Findings that do not stop the run. */
-  warnings: Diagnostic[];
   env: Env;
   selection: Selection;
   /** The pipeline's files, whose hash the reports carry; none for a single-step action (its inputs hold credentials). */
@@ -59,9 +57,6 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   try {
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
     const loaded = await load(def, deps);
-    for (const d of loaded.warnings) {
-      deps.kit.warning(masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`), def.uses ? { title: 'enginectl' } : { title: 'enginectl', file: d.file, startLine: d.line, startColumn: d.col });
-    }
     const dry = dryRunMode(kit.getInput);
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker);
@@ -76,7 +71,7 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const server = actionServer(get, env);
   if (def.uses) {
     const pipeline = stepPipeline(def, get, server);
-    return { pipeline, sources: [{ path: `inputs of ${def.id}`, text: JSON.stringify(pipeline.steps[0]!.with) }], vars: {}, warnings: [], env, selection: EVERY_INSTANCE };
+    return { pipeline, sources: [{ path: `inputs of ${def.id}`, text: JSON.stringify(pipeline.steps[0]!.with) }], vars: {}, env, selection: EVERY_INSTANCE };
   }
   const file = get('pipeline').trim();
   if (!file) throw new UsageError('BAD_INPUT', 'input pipeline is required', { hint: 'with: { pipeline: pipelines/multi-target-release.yml }' });
@@ -87,8 +82,8 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   const vars = parseVars(varsLines(get));
   const selection = parseSelection(varsLines(get, 'only'), varsLines(get, 'skip'));
   const sources: Source[] = [{ path: basename(file), text }];
-  const { pipeline, warnings } = loadPipeline({ file, text, env, defaultServer: server, vars, selection, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
-  return { pipeline, sources, vars, warnings, env, selection, files: sources };
+  const { pipeline } = loadPipeline({ file, text, env, defaultServer: server, vars, selection, readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources) });
+  return { pipeline, sources, vars, env, selection, files: sources };
 }
 
 async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {

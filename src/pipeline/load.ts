@@ -50,7 +50,6 @@ export interface LoadOptions {
 
 export interface LoadResult {
   pipeline: Pipeline;
-  warnings: Diagnostic[];
 }
 
 function fail(file: string, message: string, hint?: string, text?: string): never {
@@ -94,15 +93,16 @@ function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseY
   const rawVars = (data as { vars?: Record<string, unknown> }).vars;
   const doc = (checked.data ? { ...checked.data, vars: rawVars } : data) as PipelineFile;
   let reach: Reach | undefined;
+  // Each step's server, decided once: for what the run reaches, the rules and the pipeline.
+  const servers = serverChoice(source, doc, options);
   try {
-    reach = reachOf(doc, serverChoice(source, doc, options), options.selection ?? EVERY_INSTANCE, options);
-    problems.push(...semanticProblems(source, doc, { ...options, reach }, included.origins));
+    reach = reachOf(doc, servers, options.selection ?? EVERY_INSTANCE, options);
+    problems.push(...semanticProblems(source, doc, { ...options, reach }, servers, included.origins));
   } catch (error) {
     if (checked.data || !(error instanceof TypeError)) throw error;
   }
   if (problems.length > 0) throw new PipelineInvalid(sorted(problems, file), text, included.texts);
-  const stepServers = serverChoice(source, doc, options);
-  return { pipeline: normalise(source, doc, doc.steps.map(stepServers.serverOf), { ...options, reach }), warnings: [] };
+  return { pipeline: normalise(source, doc, doc.steps.map(servers.serverOf), { ...options, reach }) };
 }
 
 function sorted(list: Diagnostic[], file: string): Diagnostic[] {

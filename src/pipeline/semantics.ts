@@ -1,6 +1,7 @@
-// The semantic stage of loading: what no schema can say. Ids unique, servers and targets known
-// (with did-you-mean), URLs callable, credentials complete, every `${{ }}` reference resolvable
-// where it is written, vars the file fixes valid for the inputs reading them.
+// The semantic stage of loading: what no schema can say, as named rules (each a small function
+// returning problems, collected, never thrown). Ids unique, servers and targets known (with
+// did-you-mean), URLs callable, credentials complete, every `${{ }}` reference resolvable where it
+// is written, vars the file fixes valid for the inputs reading them.
 import type { DefaultServer } from '../api/server-env.ts';
 import { insecureHttpError } from '../api/insecure-http.ts';
 import { serverUrlProblem } from '../api/server-url.ts';
@@ -13,7 +14,7 @@ import { at } from './located.ts';
 import { checkString, checkValue, type RefScope, type RefStep, type RefWorld } from './references-check.ts';
 import { LOADER_PARSE, type PipelineFile } from './schema.ts';
 import type { Reach } from './model.ts';
-import { serverChoice } from './servers-check.ts';
+import type { serverChoice } from './servers-check.ts';
 import type { Path, YamlSource } from './yaml-doc.ts';
 
 type RawStep = PipelineFile['steps'][number];
@@ -28,61 +29,67 @@ export interface SemanticOptions {
   reach?: Reach | undefined;
 }
 
-export function semanticProblems(source: YamlSource, doc: PipelineFile, options: SemanticOptions, origins: ReadonlyMap<string, YamlSource> = new Map()): Diagnostic[] {
-  const problems: Diagnostic[] = [];
+/** What every rule reads: the document, where each name is defined, and the steps by id. */
+interface Checked {
+  source: YamlSource;
+  doc: PipelineFile & { steps: RawStep[] };
+  options: SemanticOptions;
   /** The file a server, target or var is defined in: the pipeline, or an inventory it includes. */
-  const src = (kind: 'servers' | 'targets' | 'vars', name: string) => origins.get(`${kind}.${name}`) ?? source;
-  if (!Array.isArray(doc.steps)) return problems;
-  const ids = new Map<string, RefStep>();
+  src(kind: 'servers' | 'targets' | 'vars', name: string): YamlSource;
+  ids: Map<string, RefStep>;
+  targets: Record<string, unknown>;
+  /** The servers of the file and the one each step names (servers-check.ts). */
+  servers: ReturnType<typeof serverChoice>;
+}
+
+type Rule = (c: Checked) => Diagnostic[];
+
+/** Step ids are unique. */
+const uniqueIds: Rule = ({ source, doc }) => {
+  const seen = new Map<string, number>();
+  const out: Diagnostic[] = [];
   doc.steps.forEach((s, index) => {
     if (s.id === undefined) return;
-    if (ids.has(s.id)) problems.push(at(source, ['steps', index, 'id'], `duplicate step id "${s.id}"`, `step ${ids.get(s.id)!.index + 1} has it too; ids are unique`));
-    else ids.set(s.id, { index, uses: s.uses, matrix: s.matrix ? Object.keys(s.matrix) : undefined });
+    if (seen.has(s.id)) out.push(at(source, ['steps', index, 'id'], `duplicate step id "${s.id}"`, `step ${seen.get(s.id)! + 1} has it too; ids are unique`));
+    else seen.set(s.id, index);
   });
-  const { serverOf, problems: serverProblems } = serverChoice(source, doc, options);
-  doc.steps.forEach(serverOf);
-  problems.push(...serverProblems);
+  return out;
+};
 
-  const targets = doc.targets ?? {};
-  for (const [name, target] of Object.entries(targets)) problems.push(...credentialProblems(src('targets', name), ['targets', name], target));
-  for (const [name, s] of Object.entries(doc.servers ?? {})) {
-    if (typeof s?.url !== 'string' || s.url.includes('${{')) continue;
+/** Each step's server exists (servers-check.ts decided it once). */
+const knownServers: Rule = ({ servers }) => servers.problems;
+
+/** A target has a token, or a username and a password. */
+const targetCredentials: Rule = ({ doc, src }) => Object.entries(doc.targets ?? {}).flatMap(([name, target]) => credentialProblems(src('targets', name), ['targets', name], target));
+
+/** A server URL written literally can be called; credentials do not travel over plain HTTP unless allowed. */
+const serverUrls: Rule = ({ doc, src, options }) =>
+  Object.entries(doc.servers ?? {}).flatMap(([name, s]) => {
+    if (typeof s?.url !== 'string' || s.url.includes('${{')) return [];
     const problem = serverUrlProblem(s.url);
-    if (problem) problems.push(at(src('servers', name), ['servers', name, 'url'], `the URL ${problem}`, 'give the base_url of the API, e.g. https://erp.example.com'));
-  }
-  if (!options.emulator) {
-    for (const [name, s] of Object.entries(doc.servers ?? {})) {
-      if (typeof s?.url !== 'string' || s.url.includes('${{') || serverUrlProblem(s.url)) continue;
-      const refused = insecureHttpError({
-        url: s.url,
-        credentials: s.username !== undefined,
-        allowInsecureHttp: s['allow-insecure-http'] === true,
-        where: `server "${name}"`,
-        allowWith: 'set allow-insecure-http: true on the server',
-      });
-      if (refused) problems.push(at(src('servers', name), ['servers', name, 'url'], refused.message, refused.hint));
-    }
-  }
+    if (problem) return [at(src('servers', name), ['servers', name, 'url'], `the URL ${problem}`, 'give the base_url of the API, e.g. https://erp.example.com')];
+    if (options.emulator) return [];
+    const refused = insecureHttpError({ url: s.url, credentials: s.username !== undefined, allowInsecureHttp: s['allow-insecure-http'] === true, where: `server "${name}"`, allowWith: 'set allow-insecure-http: true on the server' });
+    return refused ? [at(src('servers', name), ['servers', name, 'url'], refused.message, refused.hint)] : [];
+  });
 
-  const world: RefWorld = {
-    env: options.env,
-    vars: new Set([...Object.keys(doc.vars ?? {}), ...Object.keys(options.vars ?? {})]),
-    targets: new Set(Object.keys(targets)),
-    steps: ids,
-  };
+/** Every `${{ }}` reference resolves where it is written: the name, vars, servers, targets, each step's fields. */
+const references: Rule = ({ source, doc, options, src, ids, targets }) => {
+  const out: Diagnostic[] = [];
+  const world: RefWorld = { env: options.env, vars: new Set([...Object.keys(doc.vars ?? {}), ...Object.keys(options.vars ?? {})]), targets: new Set(Object.keys(targets)), steps: ids };
   const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
   const skipEnv = options.checkEnv === false;
   const { reach } = options;
   const unreached = (kind: 'servers' | 'targets' | 'vars', name: string) => reach !== undefined && !reach[kind].has(name);
-  problems.push(...checkValue(source, ['name'], doc.name, { allowed: new Set(['env', 'vars']) }, world));
+  out.push(...checkValue(source, ['name'], doc.name, { allowed: new Set(['env', 'vars']) }, world));
   // A var reads env, secrets and the vars before it.
   const earlier = new Set<string>(Object.keys(options.vars ?? {}));
   for (const [name, value] of Object.entries(doc.vars ?? {})) {
-    problems.push(...checkValue(src('vars', name), ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv: skipEnv || unreached('vars', name) }, { ...world, vars: earlier, allVars: world.vars }));
+    out.push(...checkValue(src('vars', name), ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv: skipEnv || unreached('vars', name) }, { ...world, vars: earlier, allVars: world.vars }));
     earlier.add(name);
   }
-  for (const [name, s] of Object.entries(doc.servers ?? {})) problems.push(...checkValue(src('servers', name), ['servers', name], s, { allowed: base, skipEnv: skipEnv || options.emulator === true || unreached('servers', name) }, world));
-  for (const [name, t] of Object.entries(doc.targets ?? {})) problems.push(...checkValue(src('targets', name), ['targets', name], t, { allowed: base, skipEnv: skipEnv || unreached('targets', name) }, world));
+  for (const [name, s] of Object.entries(doc.servers ?? {})) out.push(...checkValue(src('servers', name), ['servers', name], s, { allowed: base, skipEnv: skipEnv || options.emulator === true || unreached('servers', name) }, world));
+  for (const [name, t] of Object.entries(doc.targets ?? {})) out.push(...checkValue(src('targets', name), ['targets', name], t, { allowed: base, skipEnv: skipEnv || unreached('targets', name) }, world));
   doc.steps.forEach((s, index) => {
     const scope: RefScope = {
       skipEnv: skipEnv || (reach !== undefined && !reach.steps.has(index)),
@@ -90,36 +97,57 @@ export function semanticProblems(source: YamlSource, doc: PipelineFile, options:
       stepIndex: index,
       matrixKeys: Object.keys(s.matrix ?? {}),
     };
-    const type = STEP_TYPES.get(s.uses);
-    const conditions = new Set(type?.conditions ?? []);
+    const conditions = new Set(STEP_TYPES.get(s.uses)?.conditions ?? []);
     for (const [key, value] of Object.entries(s.with ?? {})) {
-      if (!conditions.has(key)) problems.push(...checkValue(source, ['steps', index, 'with', key], value, scope, world));
+      if (!conditions.has(key)) out.push(...checkValue(source, ['steps', index, 'with', key], value, scope, world));
     }
-    problems.push(...checkValue(source, ['steps', index, 'name'], s.name, scope, world));
-    if (typeof s.server === 'string') problems.push(...checkValue(source, ['steps', index, 'server'], s.server, { ...scope, allowed: new Set(['env', 'vars', ...(s.matrix ? ['matrix'] : [])]) }, world));
-    if (typeof s.if === 'string') problems.push(...checkString(source, ['steps', index, 'if'], s.if, scope, world, true));
+    out.push(...checkValue(source, ['steps', index, 'name'], s.name, scope, world));
+    if (typeof s.server === 'string') out.push(...checkValue(source, ['steps', index, 'server'], s.server, { ...scope, allowed: new Set(['env', 'vars', ...(s.matrix ? ['matrix'] : [])]) }, world));
+    if (typeof s.if === 'string') out.push(...checkString(source, ['steps', index, 'if'], s.if, scope, world, true));
     for (const name of conditions) {
       const value = s.with?.[name];
-      if (typeof value === 'string') problems.push(...checkString(source, ['steps', index, 'with', name], value, scope, world, true));
+      if (typeof value === 'string') out.push(...checkString(source, ['steps', index, 'with', name], value, scope, world, true));
     }
-    problems.push(...varInputProblems(source, s, index, doc.vars ?? {}, options));
-    // A target named by the step's target input must exist; one written inline needs credentials.
+  });
+  return out;
+};
+
+/** An input that is exactly `${{ vars.NAME }}` of a var the file fixes is valid for the input. */
+const varInputs: Rule = ({ source, doc, options }) => doc.steps.flatMap((s, index) => varInputProblems(source, s, index, doc.vars ?? {}, options));
+
+/** A target a step names exists (also each value of a matrix the target input reads); one written inline has credentials. */
+const stepTargets: Rule = ({ source, doc, targets }) =>
+  doc.steps.flatMap((s, index) => {
+    const out: Diagnostic[] = [];
+    const type = STEP_TYPES.get(s.uses);
     const targetInput = type?.targetInput ?? 'target';
     const target = s.with?.[targetInput];
     if (type?.targetInput && typeof target === 'string' && !target.includes('${{') && !Object.hasOwn(targets, target)) {
       const guess = didYouMean(target, Object.keys(targets));
-      problems.push(at(source, ['steps', index, 'with', targetInput], `unknown target "${target}"`, guess ? `did you mean "${guess}"?` : `targets: ${Object.keys(targets).join(', ') || 'none; define them under targets:'}`));
+      out.push(at(source, ['steps', index, 'with', targetInput], `unknown target "${target}"`, guess ? `did you mean "${guess}"?` : `targets: ${Object.keys(targets).join(', ') || 'none; define them under targets:'}`));
     }
-    if (target && typeof target === 'object' && !Array.isArray(target)) problems.push(...credentialProblems(source, ['steps', index, 'with', targetInput], target as Partial<TargetDef>));
-    const matrixTarget = typeof target === 'string' ? /^\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}$/.exec(target.trim()) : null;
-    for (const value of matrixTarget && s.matrix?.[matrixTarget[1]!] ? s.matrix[matrixTarget[1]!]! : []) {
-      if (!Object.hasOwn(targets, String(value))) {
-        const values = s.matrix![matrixTarget![1]!]!;
-        problems.push(at(source, ['steps', index, 'matrix', matrixTarget![1]!, values.indexOf(value)], `unknown target "${String(value)}" in the matrix`, `targets: ${Object.keys(targets).join(', ') || 'none'}`));
-      }
-    }
+    if (target && typeof target === 'object' && !Array.isArray(target)) out.push(...credentialProblems(source, ['steps', index, 'with', targetInput], target as Partial<TargetDef>));
+    const key = typeof target === 'string' ? /^\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}$/.exec(target.trim())?.[1] : undefined;
+    const values = key ? s.matrix?.[key] : undefined;
+    values?.forEach((value, i) => {
+      if (!Object.hasOwn(targets, String(value))) out.push(at(source, ['steps', index, 'matrix', key!, i], `unknown target "${String(value)}" in the matrix`, `targets: ${Object.keys(targets).join(', ') || 'none'}`));
+    });
+    return out;
   });
-  return problems;
+
+/** The rules, by name, in the order their findings are read. */
+export const RULES: Readonly<Record<string, Rule>> = { uniqueIds, knownServers, targetCredentials, serverUrls, references, varInputs, stepTargets };
+
+/** Every rule's problems, collected. `servers`: the loader's one decision of each step's server. */
+export function semanticProblems(source: YamlSource, doc: PipelineFile, options: SemanticOptions, servers: ReturnType<typeof serverChoice>, origins: ReadonlyMap<string, YamlSource> = new Map()): Diagnostic[] {
+  if (!Array.isArray(doc.steps)) return [];
+  const ids = new Map<string, RefStep>();
+  doc.steps.forEach((s, index) => {
+    if (s.id !== undefined && !ids.has(s.id)) ids.set(s.id, { index, uses: s.uses, matrix: s.matrix ? Object.keys(s.matrix) : undefined });
+  });
+  doc.steps.forEach(servers.serverOf);
+  const checked: Checked = { source, doc: doc as Checked['doc'], options, src: (kind, name) => origins.get(`${kind}.${name}`) ?? source, ids, targets: doc.targets ?? {}, servers };
+  return Object.values(RULES).flatMap((rule) => rule(checked));
 }
 
 /**

@@ -30,7 +30,14 @@ export function serverChoice(source: YamlSource, data: PipelineFile, options: Se
     const guess = didYouMean(defaultName, names);
     problems.push(at(source, ['defaults', 'server'], `unknown server "${defaultName}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
   }
+  // Decided once per step, however often asked: its problems are said once.
+  const decided = new Map<number, string | undefined>();
   const serverOf = (step: RawStep, index: number): string | undefined => {
+    if (decided.has(index)) return decided.get(index);
+    decided.set(index, decide(step, index));
+    return decided.get(index);
+  };
+  const decide = (step: RawStep, index: number): string | undefined => {
     if (!STEP_TYPES.get(step.uses)?.needsServer) return undefined;
     const name = step.server ?? defaultName ?? (names.length === 1 ? names[0] : undefined);
     if (typeof step.server === 'string' && step.server.includes('${{')) {
