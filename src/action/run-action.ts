@@ -15,9 +15,8 @@ import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from 
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { renderMarkdown } from '../report/index.ts';
+import { renderMarkdown, type Report } from '../report/index.ts';
 import { Masker } from '../runner/masker.ts';
-import type { RunResult } from '../runner/result.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import type { DeploymentState } from './github-api.ts';
@@ -148,7 +147,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   // The result is masked as values: its outputs are set as they are.
   kit.setOutput('outcome', result.outcome);
   kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
-  kit.setOutput('outputs', JSON.stringify(outputsOf(result)));
+  kit.setOutput('outputs', JSON.stringify(outputsOf(rendered.report)));
   kit.setOutput('journal', journal.spec.file.path);
   if (def.uses) {
     // Every documented output of the step (an output may share its name with an input: summary).
@@ -170,10 +169,10 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
 }
 
 /** Every step's outputs by id (step-N without one); a matrix step's as a list of instances. */
-export function outputsOf(result: RunResult): Record<string, unknown> {
+export function outputsOf(report: Report): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const byStep = new Map<number, RunResult['steps']>();
-  for (const s of result.steps) byStep.set(s.step, [...(byStep.get(s.step) ?? []), s]);
+  const byStep = new Map<number, Report['steps']>();
+  for (const s of report.steps) byStep.set(s.step, [...(byStep.get(s.step) ?? []), s]);
   for (const [index, runs] of byStep) {
     const key = runs[0]!.id ?? `step-${index + 1}`;
     out[key] = runs[0]!.matrix ? runs.map((r) => ({ matrix: r.matrix, outcome: r.outcome, outputs: r.outputs })) : runs[0]!.outputs;

@@ -2,7 +2,7 @@
 // a matrix instance's values after the id (SYSTEM_PROD_SUCCESS). Only steps with an id and
 // scalar outputs: lists and objects stay in the JSON report; each CI's writer leaves out what it
 // cannot carry (multi-line or long values), and says so where the user reads it.
-import type { RunResult } from '../runner/result.ts';
+import type { Report } from '../report/model.ts';
 import { MASK } from '../runner/masker.ts';
 
 export interface CiVariable {
@@ -14,9 +14,9 @@ export interface CiVariable {
 
 const name = (...parts: string[]) => parts.join('_').toUpperCase().replace(/[^A-Z0-9_]/g, '_');
 
-export function variablesOf(result: RunResult): CiVariable[] {
+export function variablesOf(report: Report): CiVariable[] {
   const out: CiVariable[] = [];
-  for (const run of result.steps) {
+  for (const run of report.steps) {
     if (!run.id || run.outcome === 'skipped') continue;
     const prefix = run.matrix ? [run.id, ...Object.values(run.matrix).map(String)] : [run.id];
     out.push({ name: name(...prefix, 'OUTCOME'), value: run.outcome, secret: false });

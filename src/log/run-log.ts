@@ -4,11 +4,10 @@
 // each naming its step); failures and warnings as annotations (a continue-on-error failure is a
 // warning). Every text may hold the server's words, so each is neutralised: no CI command, escape
 // sequence or line start of the server's reaches the log. Colour only when asked (a TTY).
-import { describeSelection } from '../pipeline/selection.ts';
 import { formatDuration } from '../duration.ts';
-import type { RunResult, StepRun } from '../runner/result.ts';
+import type { StepRun } from '../runner/result.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
-import { countsPhrase, countSteps, decisionPhrase } from '../runner/result.ts';
+import { decisionPhrase } from '../runner/result.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { noMentions } from '../text/escape.ts';
 import type { LogSink, Where } from './sink.ts';
@@ -95,9 +94,3 @@ export class RunLog implements RunLogger {
   }
 }
 
-/** The run's last line: its outcome, duration and the count of step runs by outcome. */
-export function summaryLine(result: RunResult): string {
-  const counts = countSteps(result.steps);
-  const limited = result.selection && describeSelection(result.selection);
-  return `pipeline "${neutralise(result.name)}": ${result.outcome} in ${formatDuration(result.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})${limited ? `; limited to: ${neutralise(limited)}` : ''}`;
-}

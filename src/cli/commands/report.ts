@@ -20,7 +20,8 @@ import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readJournalFile } from '../journal-file.ts';
-import { RunLog, summaryLine } from '../../log/run-log.ts';
+import { RunLog } from '../../log/run-log.ts';
+import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
@@ -62,8 +63,8 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
-  io.stdout(`${summaryLine(result)}\n`);
   const rendered = renderings(result);
+  io.stdout(`${summaryLine(rendered.report)}\n`);
   return write(() => rendered.report, values, io, result.outcome === 'success' && !result.steps.some((s) => s.inDoubt && !s.decision));
 }
 

@@ -23,7 +23,8 @@ import { withSampleEnv } from '../../emulator/sample-env.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock } from '../../app/clock.ts';
-import { RunLog, summaryLine, useColour } from '../../log/run-log.ts';
+import { RunLog, useColour } from '../../log/run-log.ts';
+import { summaryLine } from '../../report/summary-line.ts';
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
 
@@ -138,10 +139,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         onStart: (name) => io.stdout(`running "${name}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
       },
     );
-    io.stdout(`${summaryLine(result)}\n`);
+    io.stdout(`${summaryLine(rendered.report)}\n`);
     for (const path of written) io.stdout(`report: ${path}\n`);
     for (const failure of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${failure}\n`);
-    failed.push(...(await publishToCi(result, rendered, masker)));
+    failed.push(...(await publishToCi(rendered, masker)));
     if (halted) {
       io.stderr(`enginectl: ${halted.code}: ${masker.mask(halted.describe())}\n`);
       return halted.exitCode;
@@ -153,9 +154,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   if (journal) io.stdout(`journal: ${journal.spec.file.path}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`);
 
   /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
-  async function publishToCi(result: Parameters<typeof variablesOf>[0], rendered: Renderings, m: Masker): Promise<string[]> {
+  async function publishToCi(rendered: Renderings, m: Masker): Promise<string[]> {
     const problems: string[] = [];
-    const variables = variablesOf(result);
+    const variables = variablesOf(rendered.report);
     // CI variables carry key figures: a Markdown report or a long text stays in the JSON report.
     for (const v of variables.filter((x) => x.value.length <= 1024 && !/[\r\n]/.test(x.value))) {
       const line = ci.variable(v);
@@ -169,7 +170,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
       );
     }
-    const summary = await publishJobSummary(ci, io.env, () => rendered.summary(fullReportOf(paths)), result.outcome, { summaryFile: paths.summary, withIssues: result.steps.some((s) => s.continuedOnError) });
+    const summary = await publishJobSummary(ci, io.env, () => rendered.summary(fullReportOf(paths)), rendered.report.outcome, { summaryFile: paths.summary, withIssues: rendered.report.steps.some((s) => s.continuedOnError) });
     if (summary.problem) problems.push(summary.problem);
     for (const line of summary.finish) io.stdout(`${line}\n`);
     for (const p of problems) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${m.mask(p)}\n`);

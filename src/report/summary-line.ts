@@ -1,0 +1,13 @@
+// The run's last line in the terminal and the CI log, from the report every channel reads.
+import { formatDuration } from '../duration.ts';
+import { describeSelection } from '../pipeline/selection.ts';
+import { countsPhrase } from '../runner/result.ts';
+import { neutralise } from '../text/neutralise.ts';
+import type { Report } from './model.ts';
+
+/** The run's last line: its outcome, duration and the count of step runs by outcome. */
+export function summaryLine(report: Report): string {
+  const { counts } = report;
+  const limited = report.selection && describeSelection(report.selection);
+  return `pipeline "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})${limited ? `; limited to: ${neutralise(limited)}` : ''}`;
+}
