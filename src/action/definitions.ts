@@ -1,7 +1,8 @@
 // The actions enginectl ships: their inputs and outputs, with descriptions. The action.yml files
 // and the README tables are generated from here (`npm run actions`) and tested current.
 import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
-import { FLAG_DOCS, INPUT_DOCS } from '../steps/input-docs.ts';
+import { FLAG_DOCS } from '../steps/input-docs.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
 
 export interface InputDef {
   description: string;
@@ -59,8 +60,8 @@ const connection = (prefix: 'target' | 'source', what: string): Record<string, I
   [`${prefix}-password`]: { description: `Password on the ${what} database. Masked.`, secret: true },
 });
 
-/** The step's own descriptions (steps/input-docs.ts), shared with the pipeline JSON Schema. */
-const STEP = INPUT_DOCS['update/system']!;
+/** The step's own descriptions (its inputDocs), shared with the pipeline JSON Schema. */
+const STEP = STEP_TYPES.get('update/system')!.inputDocs;
 
 function updateInputs(flags: readonly string[]): Record<string, InputDef> {
   return {
@@ -136,7 +137,7 @@ export const ACTIONS: readonly ActionDef[] = [
     description: 'Sync one replication configuration, or every enabled one; fails when a target fails.',
     uses: 'replication/sync',
     inputs: {
-      config: { description: INPUT_DOCS['replication/sync']!.config! },
+      config: { description: STEP_TYPES.get('replication/sync')!.inputDocs.config! },
       ...SERVER,
       ...REPORTING,
     },

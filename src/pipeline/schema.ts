@@ -5,7 +5,6 @@ import { parseSize } from '../size.ts';
 import { durationString } from '../steps/inputs.ts';
 import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
 import type { StepType, Wrap } from '../steps/types.ts';
-import { INPUT_DOCS } from '../steps/input-docs.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
 
 /** A string holding a ${{ }} expression, accepted where the resolved value is checked at run time. */
@@ -141,7 +140,7 @@ function toJson(schema: z.ZodType): Json {
 }
 
 /**
- * The step of one type: its `with` inputs with their descriptions (steps/input-docs.ts), and the
+ * The step of one type: its `with` inputs with their descriptions (each step type's inputDocs), and the
  * rules JSON Schema can say: `with` is required when an input is, and the inputs of which one is
  * needed (update/vfs: files or directories).
  */
@@ -149,7 +148,7 @@ function stepVariant(type: StepType): Json {
   const inputs = toJson(type.inputs(lenient) as z.ZodType);
   delete inputs.$schema;
   const properties = (inputs.properties ?? {}) as Record<string, Json>;
-  for (const [name, doc] of Object.entries(INPUT_DOCS[type.uses] ?? {})) if (properties[name]) properties[name] = { ...properties[name], description: doc };
+  for (const [name, doc] of Object.entries(type.inputDocs)) if (properties[name]) properties[name] = { ...properties[name], description: doc };
   if (type.anyOfInputs) inputs.anyOf = type.anyOfInputs.map((name) => ({ required: [name] }));
   const required = Array.isArray(inputs.required) && inputs.required.length > 0;
   return {

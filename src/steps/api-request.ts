@@ -26,6 +26,14 @@ export default defineStep<Inputs>({
   uses: 'api/request',
   summary: 'API request',
   inputs,
+  inputDocs: {
+    method: 'HTTP method: GET (default), POST, PUT, PATCH or DELETE.',
+    path: 'An API path, e.g. /api/monitoring/v1/engines.',
+    query: 'Query parameters: { name: value }.',
+    body: 'The request body: JSON, or text with content-type.',
+    'content-type': 'Media type of the body; default application/json.',
+    'expect-status': 'The status (or list of statuses) that means success; default any 2xx.',
+  },
   outputs: ['status', 'body'],
   // A method written as an expression is not known to be GET: not read-only.
   readOnly: (i) => (i.method ?? 'GET') === 'GET',

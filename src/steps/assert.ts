@@ -21,6 +21,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'assert',
   summary: 'Assert',
   inputs,
+  inputDocs: { that: 'The condition: an expression, bare or in one ${{ }}, e.g. steps.sync.outputs.failed == 0.', message: 'What the failure says.' },
   outputs: [],
   readOnly: true,
   needsServer: false,

@@ -1,5 +1,6 @@
 // classes/get: GET entities/{id}, or classes/{class}/entities/{id}.
 import { classesCalls, planned } from '../api/index.ts';
+import { CLASS } from './input-docs.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -10,6 +11,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'classes/get',
   summary: 'Get an entity',
   inputs,
+  inputDocs: { id: 'Identifier or key of the entity.', class: `${CLASS} Optional: entities are found by id alone.` },
   outputs: ['entity'],
   readOnly: true,
   needsServer: true,

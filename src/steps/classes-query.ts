@@ -1,5 +1,6 @@
 // classes/query: GET classes/{class}/entities?field=value (entities of child classes included).
 import { classesCalls, planned } from '../api/index.ts';
+import { CLASS } from './input-docs.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -11,6 +12,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'classes/query',
   summary: 'Query entities',
   inputs,
+  inputDocs: { class: CLASS, where: 'Equality filters: { field: value } (entities of child classes included).' },
   outputs: ['entities', 'count'],
   readOnly: true,
   needsServer: true,

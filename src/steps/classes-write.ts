@@ -1,5 +1,6 @@
 // classes/create, classes/update, classes/delete: entity writes (POST, PATCH, DELETE).
 import { classesCalls, planned } from '../api/index.ts';
+import { CLASS } from './input-docs.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -16,6 +17,7 @@ export const classesCreate = defineStep<z.infer<ReturnType<typeof createInputs>>
   uses: 'classes/create',
   summary: 'Create an entity',
   inputs: createInputs,
+  inputDocs: { class: CLASS, fields: 'The entity\'s fields: { iname: ..., ... }.' },
   outputs: ['entity'],
   readOnly: false,
   unprovable: 'that the server accepts the fields (its own validation): only the write tells',
@@ -32,6 +34,7 @@ export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>
   uses: 'classes/update',
   summary: 'Update an entity',
   inputs: updateInputs,
+  inputDocs: { id: 'Identifier or key of the entity.', class: `${CLASS} Optional.`, fields: 'The fields to change; others stay as they are.' },
   outputs: ['entity'],
   readOnly: false,
   unprovable: 'that the server accepts the fields (its own validation): only the write tells',
@@ -48,6 +51,7 @@ export const classesDelete = defineStep<z.infer<ReturnType<typeof deleteInputs>>
   uses: 'classes/delete',
   summary: 'Delete an entity',
   inputs: deleteInputs,
+  inputDocs: { id: 'Identifier or key of the entity.', class: `${CLASS} Optional.` },
   outputs: ['entity'],
   readOnly: false,
   unprovable: 'that the entity may be deleted (references to it): only the delete tells',

@@ -10,6 +10,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'licensing/add',
   summary: 'Add licenses',
   inputs,
+  inputDocs: { code: 'The encrypted license code (from licensing/create). Masked everywhere.' },
   outputs: ['status'],
   readOnly: false,
   unprovable: 'that the license code is accepted: only adding it tells',

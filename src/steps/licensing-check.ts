@@ -17,6 +17,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'licensing/check',
   summary: 'Check licenses',
   inputs,
+  inputDocs: { product: 'The product, by key or name; every license when absent.', 'min-days-left': 'Fail when the license expires in fewer days than this.' },
   outputs: ['licenses', 'days-left'],
   readOnly: true,
   observed: (o) => licenseFacts((o.licenses as License[] | undefined) ?? []),

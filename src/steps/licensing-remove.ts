@@ -11,6 +11,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'licensing/remove',
   summary: 'Remove a license',
   inputs,
+  inputDocs: { key: 'Key of the product whose license is removed.' },
   outputs: ['status'],
   readOnly: false,
   unprovable: 'that the license may be removed: only removing it tells',

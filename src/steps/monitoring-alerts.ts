@@ -1,5 +1,6 @@
 // monitoring/alerts: fails when an alert at or above `fail-on` is raised (ignoring `ignore-codes`).
 import { monitoringCalls, planned } from '../api/index.ts';
+import { ENGINE } from './input-docs.ts';
 import { z } from 'zod';
 import { listOf } from './inputs.ts';
 import type { EngineAlert } from '../api/schemas/monitoring.ts';
@@ -19,6 +20,11 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'monitoring/alerts',
   summary: 'Alerts',
   inputs,
+  inputDocs: {
+    'fail-on': 'Fail on alerts of this severity or above: warning, critical (default), or none.',
+    'ignore-codes': 'Alert codes to ignore, e.g. [outdated_engine].',
+    engine: ENGINE,
+  },
   outputs: ['warnings', 'criticals', 'alerts'],
   readOnly: true,
   // The alerts that decide the gate: those at or above fail-on, not ignored.

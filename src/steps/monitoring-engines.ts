@@ -3,6 +3,7 @@
 // route shows only those; the single-Engine route answers for any Engine that exists, so its
 // updatedAt is checked here.
 import { monitoringCalls, planned } from '../api/index.ts';
+import { ENGINE, WAIT } from './input-docs.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
 import type { EngineInfo } from '../api/schemas/monitoring.ts';
@@ -31,6 +32,14 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'monitoring/engines',
   summary: 'Engines online',
   inputs,
+  inputDocs: {
+    'min-online': 'At least this many Engines online (reported within the last 5 minutes); default 1.',
+    version: 'Every online Engine runs this version.',
+    engine: `${ENGINE} Online only if it reported within the last 5 minutes.`,
+    database: 'Only the Engines whose mainDatabase is this database.',
+    engines: 'The Engines expected, by instanceId, name or host name: each must be online (and on version, which then concerns them only); one that never came back is named in the output missing.',
+    wait: WAIT,
+  },
   outputs: ['online', 'engines', 'missing'],
   readOnly: true,
   observed: (o) => engineFacts((o.engines as { id: string; version: string }[] | undefined) ?? []),

@@ -1,5 +1,6 @@
 // monitoring/sessions: counts active sessions; with `max-active`, a gate (optionally waiting).
 import { monitoringCalls, planned } from '../api/index.ts';
+import { ENGINE, WAIT } from './input-docs.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
 import { notMet, pollUntil } from './gate.ts';
@@ -17,6 +18,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'monitoring/sessions',
   summary: 'Sessions',
   inputs,
+  inputDocs: { 'max-active': 'Wait until at most this many application sessions are active.', engine: ENGINE, wait: WAIT },
   outputs: ['active'],
   readOnly: true,
   needsServer: true,

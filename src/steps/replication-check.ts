@@ -16,6 +16,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'replication/check',
   summary: 'Replication enabled',
   inputs,
+  inputDocs: { configs: 'The replication configurations expected enabled, by key or name; every one when absent.' },
   outputs: ['configs', 'disabled'],
   readOnly: true,
   observed: (o) => Object.fromEntries(((o.configs as { key: number; name: string; enabled: boolean }[] | undefined) ?? []).map((c) => [fact('config', `${c.key} ${c.name}`), c.enabled ? 'enabled' : 'disabled'])),

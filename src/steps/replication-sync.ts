@@ -12,6 +12,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'replication/sync',
   summary: 'Sync replication',
   inputs,
+  inputDocs: { config: 'Key of the replication configuration; every enabled configuration when absent.' },
   outputs: ['results', 'succeeded', 'failed', 'inserts', 'updates', 'deletes'],
   readOnly: false,
   unprovable: 'that each target database accepts the replication: only the sync tells',

@@ -7,6 +7,7 @@ export default defineStep<Record<string, never>>({
   uses: 'transaction-log/clear',
   summary: 'Clear the transaction log (iLog)',
   inputs: () => z.strictObject({}),
+  inputDocs: {},
   outputs: ['status'],
   readOnly: false,
   unprovable: 'the scope system.clearTransactionLog of the user: only the clear itself is checked for it',

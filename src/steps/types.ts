@@ -63,6 +63,8 @@ export interface StepType<I = Record<string, unknown>> {
   /** One line for docs and derived names. */
   summary: string;
   inputs(wrap: Wrap): z.ZodType<I>;
+  /** What each input means: the pipeline JSON Schema shows it in editors, the single-step actions take it as descriptions. */
+  inputDocs: Readonly<Record<string, string>>;
   outputs: readonly string[];
   /**
    * Makes only GET calls, so it can simply be run again (resume re-runs such a producer of a

@@ -1,5 +1,6 @@
 // update/system: POST /api/devops/v1/update/system.
 import { devopsCalls, planned } from '../api/index.ts';
+import { UPDATE } from './input-docs.ts';
 import { SYSTEM_UPDATE_FLAGS, type SystemUpdateOptions } from '../api/schemas/devops.ts';
 import { systemUpdateInputs, updateBody, type UpdateInputs, UPDATE_SECRET_INPUTS } from './update-body.ts';
 import { updateOutcome } from './update-result.ts';
@@ -10,6 +11,7 @@ export default defineStep<UpdateInputs>({
   uses: 'update/system',
   summary: 'System update',
   inputs: systemUpdateInputs as never,
+  inputDocs: { ...UPDATE, products: 'Product keys to update: a list, or one string separated by commas; default: every product.' },
   outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version'],
   readOnly: false,
   unprovable: "the target's credentials (token, or user and password): the API checks them only when the update is sent",
