@@ -1,7 +1,7 @@
 // The last stage of loading: a valid file as the runner's model. Strings with `${{ }}` compiled
 // into Templates, conditions into Expressions, durations and sizes parsed, names defaulted, the
 // environment's server added when the file declares none; --var values stay data.
-import { defaultServerOf, type DefaultServer } from '../api/server-env.ts';
+import { defaultServerOf } from '../api/server-env.ts';
 import { callsStatus, compileCondition, compiledReferences, compileString, compileValue, conditionText, parseExpression, type Expression } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
@@ -11,21 +11,15 @@ import type { StepType } from '../steps/types.ts';
 import { didYouMean } from './diagnostics.ts';
 import type { Pipeline, ServerDef, Step, TargetSpec } from './model.ts';
 import type { PipelineFile } from './schema.ts';
-import type { Reach } from './model.ts';
+import type { SemanticOptions } from './semantics.ts';
 import { DEFAULT_SERVER } from './servers-check.ts';
 import { locate, type YamlSource } from './yaml-doc.ts';
 
 type RawStep = PipelineFile['steps'][number];
 
-export interface NormaliseOptions {
+/** What the semantic rules read, and the file's name. */
+export interface NormaliseOptions extends SemanticOptions {
   file: string;
-  env: Readonly<Record<string, string | undefined>>;
-  /** The default server the edge read (an action's inputs); from `env` when absent. */
-  defaultServer?: DefaultServer | undefined;
-  vars?: Readonly<Record<string, unknown>> | undefined;
-  emulator?: boolean | undefined;
-  checkEnv?: boolean | undefined;
-  reach?: Reach | undefined;
 }
 
 const SUCCESS = compileCondition('success()');

@@ -21,6 +21,7 @@ type RawStep = PipelineFile['steps'][number];
 
 export interface SemanticOptions {
   env: Readonly<Record<string, string | undefined>>;
+  /** The default server the edge read (an action's inputs); from `env` when absent. */
   defaultServer?: DefaultServer | undefined;
   vars?: Readonly<Record<string, unknown>> | undefined;
   emulator?: boolean | undefined;
