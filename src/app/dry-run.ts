@@ -2,7 +2,7 @@
 // pipeline would make, resolved as far as possible, secrets masked. Makes no request.
 import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { renderPlan } from '../report/plan-text.ts';
+import { renderPlan, renderWaves } from '../report/plan-text.ts';
 import { Masker } from '../runner/masker.ts';
 import { planPipeline, type LiveReading, type PlannedStep } from '../runner/plan.ts';
 import type { Env } from '../runner/scope.ts';
@@ -39,5 +39,5 @@ export async function dryRun(pipeline: Pipeline, env: Env, options: { selection?
   };
   const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live });
   const count = (state: string) => plan.steps.filter((s) => s.live?.state === state).length;
-  return { name: plan.name, text: masker.mask(renderPlan(plan.steps)), failsNow: count('fails-now'), wouldWait: count('would-wait'), steps: masker.maskValue(plan.steps) };
+  return { name: plan.name, text: masker.mask(renderWaves(pipeline, options.selection) + renderPlan(plan.steps)), failsNow: count('fails-now'), wouldWait: count('would-wait'), steps: masker.maskValue(plan.steps) };
 }

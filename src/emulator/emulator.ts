@@ -48,6 +48,8 @@ export class Emulator {
   private readonly router = new Router();
   private readonly control = control(this);
   private currentUser: User | undefined;
+  /** State changes due later on the clock (a fault's raise-alert or stop-engine with after=). */
+  private readonly pending: { at: number; apply: () => void }[] = [];
 
   constructor(options: EmulatorOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -63,9 +65,38 @@ export class Emulator {
     devopsRoutes(this.router, ctx);
   }
 
+  /** Changes `apply` makes to the state, when the clock reaches `at`. */
+  schedule(at: number, apply: () => void): void {
+    this.pending.push({ at, apply });
+    this.applyDue();
+  }
+
+  private applyDue(): void {
+    if (this.pending.length === 0) return;
+    const now = this.now();
+    for (const due of this.pending.filter((p) => p.at <= now)) {
+      this.pending.splice(this.pending.indexOf(due), 1);
+      due.apply();
+    }
+  }
+
+  /** What a fault rule makes happen after a 2xx answer: an alert raised, an Engine silent. */
+  sideEffects(rule: FaultRule): void {
+    const at = this.now() + (rule.afterMs ?? 0);
+    const engineId = rule.stopEngine ?? this.state.engines[0]?.instanceId;
+    if (rule.raiseAlert) this.schedule(at, () => this.state.alerts.push({ severity: rule.raiseAlert!.severity, code: rule.raiseAlert!.code, message: `raised by the emulator's fault rule`, engineId: engineId ?? 'unknown' }));
+    if (rule.stopEngine) {
+      this.schedule(at, () => {
+        const engine = this.state.engines.find((e) => e.instanceId === rule.stopEngine);
+        if (engine) Object.assign(engine, { reporting: false, updatedAt: this.now() - 10 * 60_000 });
+      });
+    }
+  }
+
   /** Answers one request as the enterprise server would (faults are applied by the server). */
   handle(req: EmuRequest): EmuResponse {
     if (req.path.startsWith('/_emulator/')) return this.control(req);
+    this.applyDue();
     const user = authenticate(req.headers.authorization, this.users);
     if (!user) {
       return new HttpProblem(401, 'unauthorized', 'missing or wrong credentials: send a user name and password by HTTP Basic authentication', [], {

@@ -29,10 +29,17 @@ export interface FaultRule {
   echoCredentials?: boolean | undefined;
   /** Apply to this many matching requests, then stop; every one when absent. */
   times?: number | undefined;
+  /** Only the requests to this site (sites.ts). */
+  site?: string | undefined;
+  /** After a 2xx answer, `after` later on the emulator's clock: an alert raised (severity and code), an Engine stopped reporting. */
+  raiseAlert?: { severity: 'warning' | 'critical'; code: string } | undefined;
+  stopEngine?: string | undefined;
+  afterMs?: number | undefined;
 }
 
-export function matches(rule: FaultRule, method: string, path: string): boolean {
+export function matches(rule: FaultRule, method: string, path: string, site?: string): boolean {
   if (rule.method && rule.method.toUpperCase() !== method) return false;
+  if (rule.site !== undefined && rule.site !== site) return false;
   return rule.path.endsWith('*') ? path.startsWith(rule.path.slice(0, -1)) : path === rule.path;
 }
 
@@ -53,8 +60,8 @@ export class FaultSet {
   }
 
   /** The first rule for this request, counting one use of it. */
-  take(method: string, path: string): FaultRule | undefined {
-    const rule = this.rules.find((r) => matches(r, method, path) && (r.times === undefined || r.times > 0));
+  take(method: string, path: string, site?: string): FaultRule | undefined {
+    const rule = this.rules.find((r) => matches(r, method, path, site) && (r.times === undefined || r.times > 0));
     if (rule?.times !== undefined) rule.times -= 1;
     return rule;
   }
@@ -102,9 +109,18 @@ export function parseFault(spec: string): FaultRule {
       case 'chunk-delay': rule.chunkDelayMs = duration(value, key); break;
       case 'echo-credentials': rule.echoCredentials = true; break;
       case 'times': rule.times = integer(value, key); break;
+      case 'site': rule.site = value; break;
+      case 'raise-alert': {
+        const [severity, code] = value.split(':');
+        if ((severity !== 'warning' && severity !== 'critical') || !code) throw new UsageError('BAD_FAULT', `--fault raise-alert=${value}: write raise-alert=critical:CODE or warning:CODE`);
+        rule.raiseAlert = { severity, code };
+        break;
+      }
+      case 'stop-engine': rule.stopEngine = value; break;
+      case 'after': rule.afterMs = duration(value, key); break;
       default:
         throw new UsageError('BAD_FAULT', `--fault "${spec}": unknown setting ${key}`, {
-          hint: 'settings: latency= status= body= content-type= reset=before|after truncate invalid-json hang chunk-delay= echo-credentials times=',
+          hint: 'settings: latency= status= body= content-type= reset=before|after truncate invalid-json hang chunk-delay= echo-credentials times= site= raise-alert=critical:CODE stop-engine=ID after=',
         });
     }
   }

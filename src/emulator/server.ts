@@ -108,13 +108,13 @@ async function respond(res: ServerResponse, answer: EmuResponse, rule: FaultRule
 /** Serves one emulator, or several sites (sites.ts) at /sites/NAME/. */
 export async function serve(target: Emulator | Sites, options: ServeOptions = {}): Promise<RunningEmulator> {
   const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
-  const locate = target instanceof Emulator ? (path: string) => ({ site: target, path }) : (path: string) => target.locate(path);
+  const locate = target instanceof Emulator ? (path: string) => ({ site: target, path, name: undefined as string | undefined }) : (path: string) => target.locate(path);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = req.method ?? 'GET';
-    const { site: emulator, path } = locate(url.pathname);
+    const { site: emulator, path, name } = locate(url.pathname);
     const isControl = path.startsWith('/_emulator/');
-    const rule = isControl ? undefined : emulator.faults.take(method, path);
+    const rule = isControl ? undefined : emulator.faults.take(method, path, name);
     const record = { method, path, status: 0, at: emulator.now(), ...(rule ? { fault: describe(rule) } : {}) };
     // The log holds the API requests received; the emulator's own control calls are not in it.
     if (!isControl) {
@@ -145,6 +145,7 @@ export async function serve(target: Emulator | Sites, options: ServeOptions = {}
         answer = emulator.handle(emuReq);
       }
       if (rule?.echoCredentials) answer = echoCredentials(emuReq, answer);
+      if (rule && answer.status < 300 && (rule.raiseAlert || rule.stopEngine)) emulator.sideEffects(rule);
       record.status = answer.status;
       await respond(res, answer, rule);
     } catch (error) {

@@ -47,9 +47,10 @@ export class Sites {
   }
 
   /** The site a request path is for and the path within it: /sites/NAME/rest, else the default site. */
-  locate(pathname: string): { site: Emulator; path: string } {
+  locate(pathname: string): { site: Emulator; path: string; name: string } {
     const m = /^\/sites\/([^/]+)(\/.*)?$/.exec(pathname);
-    if (!m) return { site: this.site(DEFAULT_SITE), path: pathname };
-    return { site: this.site(decodeURIComponent(m[1]!)), path: m[2] ?? '/' };
+    if (!m) return { site: this.site(DEFAULT_SITE), path: pathname, name: DEFAULT_SITE };
+    const name = decodeURIComponent(m[1]!);
+    return { site: this.site(name), path: m[2] ?? '/', name };
   }
 }

@@ -73,9 +73,26 @@ export interface Pipeline {
   servers: Record<string, ServerDef>;
   targets: Record<string, TargetSpec>;
   steps: Step[];
+  /** Waves over a matrix key (rollout.ts); absent: the steps in file order. */
+  rollout?: Rollout | undefined;
   /**
    * What the instances of a limited run (--only, --skip) reach: only those servers, targets and
    * vars are resolved. Absent: everything.
    */
   reach?: Reach | undefined;
+}
+
+/** A wave as written: values, a count, a share of all values (0.1 for 10%), or the rest. */
+export type WaveSpec = { values: readonly (string | number | boolean)[] } | { count: number } | { share: number } | { rest: true };
+
+/** A failure budget: a count, or a share of the wave (0.1 for 10%). */
+export type Budget = { count: number } | { share: number };
+
+export interface Rollout {
+  /** The matrix key the waves split. */
+  over: string;
+  waves: WaveSpec[];
+  maxParallel: number;
+  maxFailures: Budget;
+  analysis?: { gates: string[]; count: number; intervalMs: number; failureLimit: number } | undefined;
 }

@@ -9,7 +9,7 @@ import { parseSize } from '../size.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import { didYouMean } from './diagnostics.ts';
-import type { Pipeline, ServerDef, Step, TargetSpec } from './model.ts';
+import type { Pipeline, Rollout, ServerDef, Step, TargetSpec, WaveSpec } from './model.ts';
 import type { PipelineFile } from './schema.ts';
 import type { SemanticOptions } from './semantics.ts';
 import { DEFAULT_SERVER } from './servers-check.ts';
@@ -112,5 +112,18 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
   checkVarOverrides(data, compiled, options);
   const secrets = new Set<string>();
   for (const ref of compiledReferences(compiled)) if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
-  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps, reach: options.reach };
+  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps, reach: options.reach, ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}) };
+}
+
+const share = (text: string) => Number(text.slice(0, -1)) / 100;
+
+function rolloutOf(r: NonNullable<PipelineFile['rollout']>): Rollout {
+  const budget = r['max-failures'] ?? 0;
+  return {
+    over: r.over,
+    waves: r.waves.map((w): WaveSpec => (Array.isArray(w) ? { values: w } : w === 'rest' ? { rest: true } : typeof w === 'number' ? { count: w } : { share: share(w) })),
+    maxParallel: r['max-parallel'] ?? 1,
+    maxFailures: typeof budget === 'number' ? { count: budget } : { share: share(budget) },
+    analysis: r.analysis && { gates: r.analysis.gates, count: r.analysis.count ?? 3, intervalMs: parseDuration(r.analysis.interval ?? '2m')!, failureLimit: r.analysis['failure-limit'] ?? 0 },
+  };
 }

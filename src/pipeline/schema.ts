@@ -104,6 +104,28 @@ export const InventorySchema = z.strictObject({
   vars: z.record(z.string(), z.unknown()).optional(),
 });
 
+const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, 'a percentage: 1% to 100%')]);
+
+/** A rollout in waves over a matrix key (rollout.ts): ordered waves, a failure budget, analysis between them. */
+export const RolloutSchema = z.strictObject({
+  over: z.string().describe('the matrix key the waves split (site): every step whose matrix has it runs per value, a value\'s steps in order'),
+  waves: z
+    .array(z.union([z.array(matrixValue).min(1), share, z.literal('rest')]))
+    .min(1)
+    .describe('in order: a list of values ([test]), a count (2), a percentage of all values (10%), or rest; values no wave names form a last wave'),
+  'max-parallel': z.int().min(1).optional().describe('values of a wave at once (default 1)'),
+  'max-failures': z.union([z.int().min(0), z.string().regex(/^(100|[1-9]?\d)%$/, 'a percentage: 0% to 100%')]).optional().describe('failed values a wave may have and go on (a count, or a percentage of the wave); default 0'),
+  analysis: z
+    .strictObject({
+      gates: z.array(z.string().regex(STEP_ID, 'a step id')).min(1).describe('ids of read-only steps of the rollout: run again for the wave\'s values, count times, interval apart'),
+      count: z.int().min(1).max(100).optional().describe('rounds (default 3)'),
+      interval: durationString.optional().describe('between rounds, at least 2m (the monitoring refresh); default 2m'),
+      'failure-limit': z.int().min(0).optional().describe('rounds that may fail before the rollout halts (default 0)'),
+    })
+    .optional()
+    .describe('between waves: the gates, run against the values just rolled out; a failed analysis halts the later waves'),
+});
+
 export const PipelineFileSchema = z.strictObject({
   version: z.literal(1, 'must be 1, the file format version'),
   name: text.optional(),
@@ -112,6 +134,7 @@ export const PipelineFileSchema = z.strictObject({
   servers: z.record(z.string(), ServerSchema).optional(),
   targets: z.record(z.string(), TargetSchema).optional(),
   defaults: DefaultsSchema.optional(),
+  rollout: RolloutSchema.optional(),
   steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step'),
 });
 export type PipelineFile = z.infer<typeof PipelineFileSchema>;

@@ -12,6 +12,7 @@ import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
 import { at } from './located.ts';
 import { checkString, checkValue, type RefScope, type RefStep, type RefWorld } from './references-check.ts';
+import { rolloutProblems } from './rollout-check.ts';
 import { LOADER_PARSE, type PipelineFile } from './schema.ts';
 import type { Reach } from './model.ts';
 import type { serverChoice } from './servers-check.ts';
@@ -136,8 +137,11 @@ const stepTargets: Rule = ({ source, doc, targets }) =>
     return out;
   });
 
+/** A rollout splits steps by a matrix key they have, its waves and gates name what exists (rollout-check.ts). */
+const rollout: Rule = ({ source, doc }) => rolloutProblems(source, doc);
+
 /** The rules, by name, in the order their findings are read. */
-export const RULES: Readonly<Record<string, Rule>> = { uniqueIds, knownServers, targetCredentials, serverUrls, references, varInputs, stepTargets };
+export const RULES: Readonly<Record<string, Rule>> = { uniqueIds, knownServers, targetCredentials, serverUrls, references, varInputs, stepTargets, rollout };
 
 /** Every rule's problems, collected. `servers`: the loader's one decision of each step's server. */
 export function semanticProblems(source: YamlSource, doc: PipelineFile, options: SemanticOptions, servers: ReturnType<typeof serverChoice>, origins: ReadonlyMap<string, YamlSource> = new Map()): Diagnostic[] {

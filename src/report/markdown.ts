@@ -7,6 +7,7 @@ import { countsPhrase } from '../runner/result.ts';
 import { doubtNote, durationText, ICONS, limitedTo, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { cell, noMentions } from '../text/escape.ts';
+import { wavesMarkdown } from './waves.ts';
 import { fleetPhrase, fleetRows } from './fleet.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
@@ -101,6 +102,7 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
     for (const r of rows) out.push(`| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`);
     out.push('', '### Steps', '');
   }
+  out.push(...wavesMarkdown(report));
   out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
   for (const s of report.steps) {
     const doubt = doubtNote(s);

@@ -45,6 +45,8 @@ export const ReportStep = z.object({
     .describe("the operator's decision about the in-doubt call: a decision, never a success"),
   resume: z.enum(['earlier-run', 'resumed']).nullable().describe('on a resumed run: done in an earlier run, or run again now'),
   earlierRunAt: z.string().nullable().describe('ISO 8601: when the earlier run it was done in started'),
+  wave: z.int().nullable().default(null).describe('in a rollout: the wave it belongs to, from 1'),
+  round: z.int().nullable().default(null).describe('an analysis gate run between waves: its round, from 1'),
 });
 export type ReportStep = z.infer<typeof ReportStep>;
 
@@ -85,6 +87,24 @@ export const Report = z.object({
     })
     .nullable()
     .describe('report --merge: the reports of the jobs it merged, and what none of them covers; null for one run'),
+  rollout: z
+    .object({
+      over: z.string().describe('the matrix key the waves split'),
+      waves: z.array(
+        z.object({
+          wave: z.int(),
+          values: z.array(z.string()),
+          outcome: z.enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled']),
+          failed: z.array(z.string()).describe('the values whose steps failed'),
+          budget: z.int().describe('how many values may fail and the rollout go on'),
+          analysis: z.object({ passed: z.boolean(), rounds: z.int(), failedRounds: z.int(), text: z.string() }).nullable().describe('the analysis after the wave, when one ran'),
+        }),
+      ),
+      halted: z.object({ wave: z.int(), reason: z.string() }).nullable().describe('where the rollout halted, and why; null when every wave ran. Nothing is undone'),
+    })
+    .nullable()
+    .default(null)
+    .describe('a rollout in waves: each wave and what became of it; null without rollout:'),
   steps: z.array(ReportStep),
 });
 export type Report = z.infer<typeof Report>;
@@ -101,6 +121,7 @@ export function buildReport(result: RunResult): Report {
     selection: result.selection && describeSelection(result.selection) ? copyOf(result.selection) : null,
     matrix: result.matrix ?? {},
     merged: null,
+    rollout: result.rollout ? { over: result.rollout.over, waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })), halted: result.rollout.halted ?? null } : null,
     steps: result.steps.map((s) => ({
       step: s.step,
       id: s.id ?? null,
@@ -126,6 +147,8 @@ export function buildReport(result: RunResult): Report {
         : null,
       resume: s.resume ?? null,
       earlierRunAt: s.earlierRunAt === undefined ? null : new Date(s.earlierRunAt).toISOString(),
+      wave: s.wave ?? null,
+      round: s.round ?? null,
     })),
   };
 }

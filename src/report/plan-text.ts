@@ -1,5 +1,8 @@
 // The dry run as text: each step instance with its condition, and each call it would make.
+import type { Pipeline } from '../pipeline/model.ts';
+import { EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
 import type { PlannedStep } from '../runner/plan.ts';
+import { budgetOf, wavesOf } from '../runner/rollout.ts';
 
 /** A placeholder in a path reads as written, not URL-encoded: <steps.find.outputs.entities[0].ikey>. */
 function readablePath(path: string): string {
@@ -32,4 +35,16 @@ export function renderPlan(plan: PlannedStep[]): string {
     if (p.live?.unprovable) lines.push(`    unverified until it is sent: ${p.live.unprovable}`);
   }
   return lines.join('\n');
+}
+
+/** A rollout's waves as the plan shows them, before the steps: what runs in which wave, and its budget. */
+export function renderWaves(pipeline: Pipeline, selection: Selection = EVERY_INSTANCE): string {
+  const rollout = pipeline.rollout;
+  if (!rollout) return '';
+  const values = [...new Set(pipeline.steps.flatMap((s) => (s.matrix && Object.hasOwn(s.matrix, rollout.over) ? expandMatrix(s.matrix).filter((c) => selects(c, selection)).map((c) => String(c[rollout.over])) : [])))];
+  const waves = wavesOf(rollout, values);
+  const analysis = rollout.analysis ? `; between waves: ${rollout.analysis.gates.join(', ')}, ${rollout.analysis.count} round(s) ${rollout.analysis.intervalMs / 60_000}m apart, ${rollout.analysis.failureLimit} may fail` : '';
+  const lines = [`rollout over ${rollout.over}: ${waves.length} wave(s), at most ${rollout.maxParallel} at once${analysis}`];
+  waves.forEach((w, i) => lines.push(`  wave ${i + 1}: ${w.join(', ')} (${budgetOf(rollout.maxFailures, w.length)} may fail)`));
+  return `${lines.join('\n')}\n`;
 }

@@ -76,6 +76,9 @@ export interface StepRun {
   resume?: 'earlier-run' | 'resumed' | undefined;
   /** When done in an earlier run: when that run started. */
   earlierRunAt?: number | undefined;
+  /** In a rollout: the wave it belongs to (1-based), and for an analysis gate its round. */
+  wave?: number | undefined;
+  round?: number | undefined;
 }
 
 export interface RunResult {
@@ -91,6 +94,29 @@ export interface RunResult {
   matrix?: Record<string, MatrixValue[]> | undefined;
   /** `sha256:<hex>` of the pipeline's files (the pipeline and its includes): reports of one pipeline share it. */
   pipelineSha256?: string | undefined;
+  /** A rollout in waves: each wave's values and what became of it, and where it halted. */
+  rollout?: RolloutResult | undefined;
+}
+
+export type WaveOutcome = 'done' | 'failed-within-budget' | 'halted' | 'not-started' | 'cancelled';
+
+export interface WaveResult {
+  wave: number;
+  values: string[];
+  outcome: WaveOutcome;
+  /** The values whose steps failed. */
+  failed: string[];
+  /** How many values may fail and the rollout go on. */
+  budget: number;
+  /** What the analysis after it found, when one ran. */
+  analysis?: { passed: boolean; rounds: number; failedRounds: number; text: string } | undefined;
+}
+
+export interface RolloutResult {
+  over: string;
+  waves: WaveResult[];
+  /** The wave it halted at, and why; absent when every wave ran. */
+  halted?: { wave: number; reason: string } | undefined;
 }
 
 export interface StepCounts {

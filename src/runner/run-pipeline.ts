@@ -10,8 +10,10 @@ import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, expandMatrix, matrixValues, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
-import type { Outcome, RunResult, StepRun } from './result.ts';
-import type { InstanceState, RunContext, RunnerDeps, RunOptions } from './run-context.ts';
+import type { RunResult, StepRun } from './result.ts';
+import { runRollout } from './rollout.ts';
+import { settle } from './step-state.ts';
+import type { RunContext, RunnerDeps, RunOptions } from './run-context.ts';
 import { notStarted, runInstance } from './run-instance.ts';
 import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
 
@@ -91,23 +93,6 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
   await Promise.all(Array.from({ length: Math.min(step.maxParallel, Math.max(1, instances.length)) }, worker));
 }
 
-/** The step in the `steps` context once its instances are done (only a step with an id is read). */
-function settle(ctx: RunContext, step: Step, instances: StepRun[]): void {
-  const outcomes = instances.map((r) => r.outcome);
-  const aggregate: Outcome = outcomes.includes('failure') ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.length > 0 && outcomes.every((o) => o === 'skipped') ? 'skipped' : 'success';
-  if (step.id !== undefined) {
-    const single = !step.matrix && instances.length === 1 ? ctx.live.get(instances[0]!) : undefined;
-    const each = instances.map((r): InstanceState => ({ matrix: r.matrix ?? {}, outcome: r.outcome, outputs: ctx.live.get(r) ?? {} }));
-    ctx.steps[step.id] = {
-      outcome: aggregate,
-      outputs: single ?? {},
-      ...(step.matrix ? { instances: each, failures: each.filter((x) => x.outcome === 'failure') } : {}),
-    };
-  }
-  if (instances.some((r) => r.outcome === 'failure' && !r.continuedOnError)) ctx.status.failed = true;
-  if (ctx.deps.signal.aborted) ctx.status.cancelled = true;
-}
-
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
   checkSelection(pipeline, options.selection ?? EVERY_INSTANCE);
   const masker = deps.masker ?? new Masker();
@@ -140,21 +125,42 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
   const runs: StepRun[] = [];
-  for (const step of pipeline.steps) {
-    const instances = instancesOf(ctx, step, options, identities[step.index]!);
-    runs.push(...instances);
-    await runStep(ctx, step, instances);
-    settle(ctx, step, instances);
+  const rollout = pipeline.rollout;
+  // With a rollout, the steps of its key run value by value, wave by wave (rollout.ts): the other
+  // steps before the first of them run before it, the rest after it.
+  const inRollout = (step: Step) => rollout !== undefined && step.matrix !== undefined && Object.hasOwn(step.matrix, rollout.over);
+  const first = pipeline.steps.findIndex(inRollout);
+  const plain = async (steps: Step[]) => {
+    for (const step of steps) {
+      const instances = instancesOf(ctx, step, options, identities[step.index]!);
+      runs.push(...instances);
+      await runStep(ctx, step, instances);
+      settle(ctx, step, instances);
+    }
+  };
+  let rolledOut: RunResult['rollout'];
+  if (!rollout || first < 0) await plain(pipeline.steps);
+  else {
+    await plain(pipeline.steps.filter((s) => !inRollout(s) && s.index < first));
+    const split = new Map(pipeline.steps.filter(inRollout).map((step) => [step, instancesOf(ctx, step, options, identities[step.index]!)] as const));
+    for (const list of split.values()) runs.push(...list);
+    const outcome = await runRollout(ctx, rollout, split);
+    rolledOut = outcome.result;
+    runs.push(...outcome.analysis);
+    for (const [step, list] of split) settle(ctx, step, list, { status: false });
+    await plain(pipeline.steps.filter((s) => !inRollout(s) && s.index > first));
   }
   await Promise.all([...clients.values()].map((c) => c.close()));
   return {
     file: pipeline.file,
     name,
-    outcome: ctx.status.cancelled ? 'cancelled' : ctx.status.failed ? 'failure' : 'success',
+    // A rollout fails when it halted or a value failed, also within a wave's budget.
+    outcome: ctx.status.cancelled ? 'cancelled' : ctx.status.failed || rolledOut?.waves.some((w) => w.failed.length > 0) ? 'failure' : 'success',
     startedAt,
     durationMs: watch() - startedAt,
     steps: runs,
     selection: options.selection,
     matrix: matrixValues(pipeline),
+    ...(rolledOut ? { rollout: rolledOut } : {}),
   };
 }

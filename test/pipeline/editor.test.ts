@@ -4,7 +4,7 @@
 // the list of types; hover shows what an input means; completion offers the step types.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
@@ -101,7 +101,7 @@ const doc = (path: string) => pathToFileURL(path).href;
 
 test('yaml-language-server: good files are clean; mistakes are flagged on their line, with the step types listed', { timeout: 60_000 }, async (t) => {
   const lsp = await start(t);
-  for (const file of ['demo.yml', 'multi-target-release.yml', 'replication-nightly.yml']) {
+  for (const file of readdirSync('pipelines').filter((f) => f.endsWith('.yml'))) {
     const diagnostics = await lsp.open(doc(`pipelines/${file}`), readFileSync(`pipelines/${file}`, 'utf8'));
     assert.deepEqual(diagnostics.map((d) => d.message), [], file);
   }
@@ -113,6 +113,14 @@ test('yaml-language-server: good files are clean; mistakes are flagged on their 
   assert.match(on(2), /update\/vfs.*update\/system|update\/system.*update\/vfs/s, 'an unknown type lists the types');
   assert.match(on(4), /files|directories/, 'update/vfs without files or directories');
   assert.match(on(5), /with/, 'update/vfs without with:');
+  // A rollout's mistakes: an unknown key, a wave that is no list, count, percentage or rest.
+  const rollout = await lsp.open(
+    doc('test/fixtures/editor/rollout.yml'),
+    ['version: 1', 'rollout:', '  over: site', '  waves: [half]', '  max-failure: 1', 'steps:', '  - uses: monitoring/alerts', ''].join('\n'),
+  );
+  const at = (line: number) => rollout.filter((d) => d.range.start.line === line).map((d) => d.message).join(' | ');
+  assert.notEqual(at(3), '', 'a wave that is no list, count, percentage or rest');
+  assert.match(at(4), /max-failure/, 'an unknown rollout key');
 });
 
 test('yaml-language-server: hover says what an input means; completion offers the step types', { timeout: 60_000 }, async (t) => {

@@ -1,0 +1,48 @@
+// The semantic rule of a rollout (rollout:): its key is a matrix key of the steps it splits, the
+// values its waves name are values of that key (each in one wave), its analysis gates are
+// read-only steps of the rollout, and their interval is at least the monitoring refresh.
+import { parseDuration } from '../duration.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import { didYouMean, type Diagnostic } from './diagnostics.ts';
+import { at } from './located.ts';
+import type { PipelineFile } from './schema.ts';
+import type { YamlSource } from './yaml-doc.ts';
+
+/** Monitoring data is refreshed every 2 minutes (enterprise-api.md): an analysis round sooner reads the same data. */
+export const MIN_ANALYSIS_INTERVAL_MS = 2 * 60_000;
+
+export function rolloutProblems(source: YamlSource, doc: PipelineFile): Diagnostic[] {
+  const rollout = doc.rollout;
+  if (!rollout || !Array.isArray(doc.steps)) return [];
+  const out: Diagnostic[] = [];
+  const split = doc.steps.map((s, index) => ({ s, index })).filter(({ s }) => s.matrix && Object.hasOwn(s.matrix, rollout.over));
+  if (split.length === 0) {
+    const keys = [...new Set(doc.steps.flatMap((s) => Object.keys(s.matrix ?? {})))];
+    const guess = didYouMean(rollout.over, keys);
+    return [at(source, ['rollout', 'over'], `no step has a matrix over "${rollout.over}": the rollout splits nothing`, guess ? `did you mean "${guess}"?` : keys.length ? `matrix keys: ${keys.join(', ')}` : 'give the steps of each site matrix: { site: [...] } and rollout.over: site')];
+  }
+  const values = new Set(split.flatMap(({ s }) => s.matrix![rollout.over]!.map(String)));
+  const named = new Map<string, number>();
+  rollout.waves.forEach((wave, i) => {
+    if (!Array.isArray(wave)) return;
+    wave.forEach((value, j) => {
+      const v = String(value);
+      if (!values.has(v)) out.push(at(source, ['rollout', 'waves', i, j], `"${v}" is no value of ${rollout.over} in the steps' matrices`, `values: ${[...values].join(', ')}`));
+      else if (named.has(v)) out.push(at(source, ['rollout', 'waves', i, j], `"${v}" is in wave ${named.get(v)! + 1} already`, 'a value is rolled out in one wave'));
+      else named.set(v, i);
+    });
+  });
+  const analysis = rollout.analysis;
+  (analysis?.gates ?? []).forEach((id, i) => {
+    const step = split.find(({ s }) => s.id === id);
+    const any = doc.steps.find((s) => s.id === id);
+    if (!any) {
+      const guess = didYouMean(id, doc.steps.flatMap((s) => (s.id ? [s.id] : [])));
+      out.push(at(source, ['rollout', 'analysis', 'gates', i], `no step has the id "${id}"`, guess ? `did you mean "${guess}"?` : 'a gate is the id of a read-only step with the rollout\'s matrix key'));
+    } else if (!step) out.push(at(source, ['rollout', 'analysis', 'gates', i], `step "${id}" has no matrix over ${rollout.over}: a gate checks the values a wave rolled out`));
+    else if (STEP_TYPES.get(step.s.uses)?.readOnly !== true) out.push(at(source, ['rollout', 'analysis', 'gates', i], `step "${id}" (${step.s.uses}) is not read-only: analysis only reads`, 'use a check: monitoring/alerts, monitoring/engines, licensing/check, replication/check'));
+  });
+  const interval = analysis?.interval === undefined ? undefined : parseDuration(analysis.interval);
+  if (interval !== undefined && interval < MIN_ANALYSIS_INTERVAL_MS) out.push(at(source, ['rollout', 'analysis', 'interval'], `interval ${analysis!.interval} is under 2m: monitoring data is refreshed every 2 minutes`, 'interval: 2m or more'));
+  return out;
+}

@@ -1,0 +1,154 @@
+// A rollout in waves (pipeline `rollout:`): the values of its matrix key (the sites) in ordered
+// waves; within a wave at most max-parallel values at once, each value's steps in file order, so a
+// failure stops that value only. Past the wave's failure budget no further value starts and the
+// rollout halts; between waves the analysis gates run again for the values just rolled out, count
+// times, interval apart, and a failed analysis halts it too. The API has no rollback: a halt
+// undoes nothing; the values not started are reported so.
+import type { Budget, Rollout, Step } from '../pipeline/model.ts';
+import type { StepRun, WaveResult, RolloutResult } from './result.ts';
+import type { RunContext } from './run-context.ts';
+import { notStarted, runInstance } from './run-instance.ts';
+
+/** The values of each wave, in order: lists, counts, shares of all values, the rest; what no wave names is a last wave. */
+export function wavesOf(rollout: Rollout, values: readonly string[]): string[][] {
+  const listed = new Set(rollout.waves.flatMap((w) => ('values' in w ? w.values.map(String) : [])));
+  let left = [...values];
+  const out: string[][] = [];
+  for (const spec of rollout.waves) {
+    const free = left.filter((v) => !listed.has(v));
+    const wave =
+      'values' in spec ? spec.values.map(String).filter((v) => left.includes(v))
+      : 'count' in spec ? free.slice(0, spec.count)
+      : 'share' in spec ? free.slice(0, Math.max(1, Math.ceil(spec.share * values.length)))
+      : free;
+    if ('values' in spec) spec.values.forEach((v) => listed.delete(String(v)));
+    left = left.filter((v) => !wave.includes(v));
+    if (wave.length > 0) out.push(wave);
+  }
+  if (left.length > 0) out.push(left);
+  return out;
+}
+
+/** How many values of a wave of `size` may fail and the rollout go on. */
+export function budgetOf(budget: Budget, size: number): number {
+  return 'count' in budget ? budget.count : Math.floor(budget.share * size);
+}
+
+const position = (ctx: RunContext, step: Step) => `[${step.index + 1}/${ctx.pipeline.steps.length}]`;
+
+/** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
+function roundRun(gate: StepRun, wave: number, round: number, count: number): StepRun {
+  return {
+    key: `${gate.key}@analysis-${wave}-${round}`,
+    step: gate.step, id: gate.id, uses: gate.uses, matrix: gate.matrix, server: gate.server,
+    name: `${gate.name} (analysis after wave ${wave}, round ${round}/${count})`,
+    outcome: 'cancelled', continuedOnError: false, startedAt: undefined, durationMs: undefined, attempts: 0,
+    inputs: {}, outputs: {}, figures: undefined, error: undefined, warnings: [], result: null, wave, round,
+  };
+}
+
+export async function runRollout(ctx: RunContext, rollout: Rollout, split: ReadonlyMap<Step, StepRun[]>): Promise<{ result: RolloutResult; analysis: StepRun[] }> {
+  const { logger, signal } = ctx.deps;
+  const valueOf = (run: StepRun) => String(run.matrix?.[rollout.over]);
+  const values = [...new Set([...split.values()].flatMap((runs) => runs.map(valueOf)))];
+  const waves = wavesOf(rollout, values);
+  const result: RolloutResult = { over: rollout.over, waves: waves.map((w, i) => ({ wave: i + 1, values: w, outcome: 'not-started', failed: [], budget: budgetOf(rollout.maxFailures, w.length) })) };
+  const analysisRuns: StepRun[] = [];
+  const runsOf = (value: string) => [...split].map(([step, runs]) => [step, runs.filter((r) => valueOf(r) === value)] as const);
+  const halt = (value: string, wave: number, message: string) => {
+    for (const [, runs] of runsOf(value)) for (const run of runs) Object.assign(run, { outcome: 'cancelled', wave, error: { code: 'ROLLOUT_HALTED', message } });
+  };
+
+  /** One value's steps in order; a failure stops that value's later steps (their `if` sees it). */
+  const runValue = async (value: string, wave: number): Promise<boolean> => {
+    const status = { failed: false, cancelled: false };
+    for (const [step, runs] of runsOf(value)) {
+      for (const run of runs) {
+        run.wave = wave;
+        if (signal.aborted) notStarted(run, true, signal);
+        else await runInstance({ ...ctx, status }, step, run, position(ctx, step));
+        if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
+      }
+    }
+    return status.failed;
+  };
+
+  for (const wave of result.waves) {
+    if (result.halted || signal.aborted) {
+      wave.outcome = signal.aborted ? 'cancelled' : 'not-started';
+      for (const value of wave.values) {
+        if (signal.aborted) runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, true, signal), (r.wave = wave.wave))));
+        else halt(value, wave.wave, `not started: the rollout halted at wave ${result.halted!.wave} (${result.halted!.reason})`);
+      }
+      continue;
+    }
+    logger.info(undefined, `wave ${wave.wave}/${waves.length}: ${wave.values.join(', ')} (${rollout.over}; at most ${rollout.maxParallel} at once; ${wave.budget} may fail)`);
+    const queue = [...wave.values];
+    const worker = async () => {
+      for (let value = queue.shift(); value !== undefined; value = queue.shift()) {
+        if (wave.failed.length > wave.budget) {
+          halt(value, wave.wave, `not started: wave ${wave.wave} had ${wave.failed.length} failed ${rollout.over}(s), over its budget of ${wave.budget}`);
+          continue;
+        }
+        if (await runValue(value, wave.wave)) wave.failed.push(value);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(rollout.maxParallel, wave.values.length) }, worker));
+    wave.values.forEach((v) => runsOf(v).forEach(([, runs]) => runs.forEach((r) => (r.wave = wave.wave))));
+    if (signal.aborted) {
+      wave.outcome = 'cancelled';
+      continue;
+    }
+    if (wave.failed.length > wave.budget) {
+      wave.outcome = 'halted';
+      result.halted = { wave: wave.wave, reason: `${wave.failed.length} ${rollout.over}(s) failed (${wave.failed.join(', ')}), over the budget of ${wave.budget}` };
+      continue;
+    }
+    wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
+    if (rollout.analysis && wave.wave < waves.length) {
+      const passed = wave.values.filter((v) => !wave.failed.includes(v));
+      wave.analysis = await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
+      if (!wave.analysis.passed && !signal.aborted) {
+        wave.outcome = 'halted';
+        result.halted = { wave: wave.wave, reason: `the analysis after it failed: ${wave.analysis.text}` };
+      }
+    }
+    logger.info(undefined, `wave ${wave.wave}/${waves.length}: ${wave.outcome}${wave.failed.length ? ` (${wave.failed.length} failed: ${wave.failed.join(', ')})` : ''}`);
+  }
+  if (result.halted) {
+    ctx.status.failed = true;
+    logger.warn(undefined, `the rollout halted at wave ${result.halted.wave}: ${result.halted.reason}; nothing is undone`);
+  }
+  return { result, analysis: analysisRuns };
+}
+
+/** The gates, again, for the values a wave rolled out: `count` rounds, `interval` apart; more failed rounds than the limit fail it. */
+async function analyse(ctx: RunContext, rollout: Rollout, split: ReadonlyMap<Step, StepRun[]>, values: string[], wave: number, out: StepRun[]): Promise<NonNullable<WaveResult['analysis']>> {
+  const { count, intervalMs, failureLimit, gates } = rollout.analysis!;
+  const gateSteps = [...split].filter(([step]) => step.id !== undefined && gates.includes(step.id));
+  let failedRounds = 0;
+  let text = `${count} round(s) of ${gates.join(', ')} held`;
+  for (let round = 1; round <= count; round++) {
+    try {
+      await ctx.deps.sleep(intervalMs, ctx.deps.signal);
+    } catch {
+      return { passed: false, rounds: round - 1, failedRounds, text: 'cancelled' };
+    }
+    const failures: string[] = [];
+    for (const [step, runs] of gateSteps) {
+      for (const gate of runs.filter((r) => values.includes(String(r.matrix?.[rollout.over])))) {
+        const run = roundRun(gate, wave, round, count);
+        out.push(run);
+        await runInstance({ ...ctx, status: { failed: false, cancelled: false } }, step, run, position(ctx, step));
+        if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+      }
+    }
+    if (failures.length === 0) continue;
+    failedRounds += 1;
+    text = `round ${round}/${count}: ${failures.join('; ')}`;
+    // A failed round within the limit does not fail the run: the limit let it pass.
+    if (failedRounds <= failureLimit) out.filter((r) => r.round === round && r.wave === wave && r.outcome === 'failure').forEach((r) => (r.continuedOnError = true));
+    else return { passed: false, rounds: round, failedRounds, text };
+  }
+  return { passed: true, rounds: count, failedRounds, text: failedRounds ? `${failedRounds} failed round(s), within the limit of ${failureLimit}; last: ${text}` : text };
+}

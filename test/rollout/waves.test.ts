@@ -1,0 +1,138 @@
+// Rollouts in waves on the embedded emulator (each site a state of its own, one simulated clock):
+// waves in order, a failure budget per wave, analysis between waves; a halt undoes nothing and the
+// sites after it are reported not started.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { Report } from '../../src/report/index.ts';
+import { runCli } from '../helpers/cli.ts';
+
+/** A fleet of `n` sites: a system update then a post-check per site, rolled out in `waves`. */
+function fleet(n: number, rollout: string): { file: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-waves-'));
+  const sites = Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(3, '0')}`);
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(file, `version: 1
+name: Fleet release
+vars:
+  sites: [${sites.join(', ')}]
+servers:
+${sites.map((s) => `  ${s}: { url: https://${s}.example.com }`).join('\n')}
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+rollout:
+${rollout}
+steps:
+  - id: update
+    name: "Update \${{ matrix.site }}"
+    uses: update/system
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { target: prod }
+  - id: alerts
+    name: "No critical alert at \${{ matrix.site }}"
+    uses: monitoring/alerts
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { fail-on: critical }
+`);
+  return { file, dir };
+}
+
+async function roll(n: number, rollout: string, ...args: string[]) {
+  const { file, dir } = fleet(n, rollout);
+  const json = join(dir, 'report.json');
+  const summary = join(dir, 'summary.md');
+  const r = await runCli(['run', file, '--emulator', '--report-json', json, '--summary', summary, ...args]);
+  return { r, report: JSON.parse(readFileSync(json, 'utf8')) as Report, summary: readFileSync(summary, 'utf8') };
+}
+
+const stepsOf = (report: Report, site: string) => report.steps.filter((s) => s.matrix?.site === site && s.round === null);
+const WAVES = `  over: site
+  waves: [[site-001], 1, 40%, rest]
+  max-parallel: 5`;
+
+test('20 sites in 4 waves: each wave done, in order, with the analysis between them', async () => {
+  const { r, report, summary } = await roll(20, `${WAVES}\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(report.rollout!.waves.map((w) => [w.values.length, w.outcome]), [[1, 'done'], [1, 'done'], [8, 'done'], [10, 'done']]);
+  assert.equal(report.rollout!.halted, null);
+  assert.deepEqual(report.rollout!.waves.slice(0, 3).map((w) => w.analysis?.passed), [true, true, true]);
+  assert.equal(report.rollout!.waves[3]!.analysis, null, 'no analysis after the last wave');
+  // Wave order: every step of wave 1 started before any of wave 2.
+  const started = (wave: number) => report.steps.filter((s) => s.wave === wave && s.round === null).map((s) => Date.parse(s.startedAt!));
+  assert.ok(Math.max(...started(1)) <= Math.min(...started(2)));
+  assert.ok(Math.max(...started(3)) <= Math.min(...started(4)));
+  assert.match(r.stdout, /^ {2}wave 3\/4: site-003, site-004, .* \(site; at most 5 at once; 0 may fail\)$/m);
+  assert.match(summary, /^\| 4 \| site-011, .* and 2 more \| ✅ done \|/m);
+});
+
+test('a canary whose update raises a critical alert halts the rollout: wave 2 is reported not started, nothing after it is sent', async () => {
+  const { r, report, summary } = await roll(20, `${WAVES}\n  analysis: { gates: [alerts], count: 3, interval: 2m }`, '--fault', 'POST /api/devops/v1/update/system site=site-001 raise-alert=critical:disk_full after=3m');
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const [first, second] = report.rollout!.waves;
+  assert.equal(first!.outcome, 'halted');
+  assert.match(first!.analysis!.text, /^round 2\/3: No critical alert at site-001 .*critical disk_full/);
+  assert.equal(second!.outcome, 'not-started');
+  assert.deepEqual(report.rollout!.halted, { wave: 1, reason: `the analysis after it failed: ${first!.analysis!.text}` });
+  for (const step of stepsOf(report, 'site-002')) {
+    assert.equal(step.outcome, 'cancelled');
+    assert.equal(step.startedAt, null, 'not started');
+    assert.equal(step.error?.code, 'ROLLOUT_HALTED');
+    assert.match(step.error!.message, /^not started: the rollout halted at wave 1 \(the analysis after it failed/);
+  }
+  assert.equal(stepsOf(report, 'site-001')[0]!.outcome, 'success', 'the canary\'s update stays applied: nothing is undone');
+  assert.match(r.stdout, /the rollout halted at wave 1: the analysis after it failed: .*; nothing is undone/);
+  assert.match(summary, /\*\*The rollout halted at wave 1\*\*/);
+  assert.match(summary, /^\| 2 \| site-002 \| ⏸️ not started \|/m);
+});
+
+test('max-failures: 10%: 3 of 10 sites failing in wave 2 halts it, and the sites not started stay so', async () => {
+  const faults = ['site-003', 'site-004', 'site-005'].flatMap((s) => ['--fault', `POST /api/devops/v1/update/system site=${s} status=500`]);
+  const { r, report } = await roll(20, `  over: site\n  waves: [[site-001], 10, rest]\n  max-parallel: 3\n  max-failures: 10%`, ...faults);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const wave = report.rollout!.waves[1]!;
+  assert.equal(wave.budget, 1);
+  assert.equal(wave.outcome, 'halted');
+  assert.ok(wave.failed.length >= 2 && wave.failed.length <= 3, `failed: ${wave.failed.join(', ')}`);
+  assert.equal(report.rollout!.waves[2]!.outcome, 'not-started');
+  // Past the budget, the wave's sites not yet started did not start.
+  const notStarted = wave.values.filter((v) => stepsOf(report, v)[0]!.error?.code === 'ROLLOUT_HALTED');
+  assert.ok(notStarted.length >= 5, `not started in wave 2: ${notStarted.join(', ')}`);
+  assert.match(stepsOf(report, notStarted[0]!)[0]!.error!.message, /^not started: wave 2 had \d failed site\(s\), over its budget of 1$/);
+  // A failed site stops that site only: its post-check is skipped.
+  assert.equal(stepsOf(report, 'site-003')[1]!.outcome, 'skipped');
+});
+
+test('within the budget the rollout finishes, reports the failure, and exits 1', async () => {
+  const { r, report, summary } = await roll(20, `  over: site\n  waves: [[site-001], 10, rest]\n  max-parallel: 3\n  max-failures: 20%`, '--fault', 'POST /api/devops/v1/update/system site=site-004 status=500');
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.deepEqual(report.rollout!.waves.map((w) => w.outcome), ['done', 'failed-within-budget', 'done']);
+  assert.deepEqual(report.rollout!.waves[1]!.failed, ['site-004']);
+  assert.equal(report.rollout!.halted, null);
+  assert.equal(stepsOf(report, 'site-020')[0]!.outcome, 'success', 'the last wave ran');
+  assert.match(summary, /^\| 2 \| .* \| ⚠️ failed within budget \| site-004 \| 2 \|/m);
+});
+
+test('200 sites in 4 waves run on the simulated clock', async () => {
+  const { r, report } = await roll(200, `  over: site\n  waves: [[site-001], 10%, 40%, rest]\n  max-parallel: 20\n  analysis: { gates: [alerts], count: 2, interval: 5m }`);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(report.rollout!.waves.map((w) => w.values.length), [1, 20, 80, 99]);
+  assert.equal(report.counts.success, report.counts.total);
+  assert.match(r.stdout, /\(simulated clock: waits took 30m of emulator time\)/);
+});
+
+test('rollout mistakes are located: an unknown key, a value no matrix has, a gate that writes, an interval under 2m', async () => {
+  const { file } = fleet(3, `  over: sites\n  waves: [[site-009]]\n  analysis: { gates: [nope], interval: 30s }`);
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /fleet\.yml:12:9 no step has a matrix over "sites": the rollout splits nothing\n[\s\S]*hint: did you mean "site"\?/);
+  const gates = fleet(3, `  over: site\n  waves: [[site-009]]\n  analysis: { gates: [alerts, update, nope], interval: 30s }`);
+  const g = await runCli(['validate', gates.file]);
+  assert.match(g.stderr, /"site-009" is no value of site in the steps' matrices/);
+  assert.match(g.stderr, /no step has the id "nope"/);
+  assert.match(g.stderr, /step "update" \(update\/system\) is not read-only: analysis only reads/);
+  assert.match(g.stderr, /interval 30s is under 2m: monitoring data is refreshed every 2 minutes/);
+});
