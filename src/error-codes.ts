@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   MERGE_MISMATCH: usage('merge the reports of one pipeline (the same file and includes), or pass --force'),
   MERGE_OVERLAP: usage('merge one report per matrix instance: leave out the report of an earlier attempt of the same job'),
   BAD_PLAN: usage('give run --plan the file plan --live --out wrote'),
+  RESUME_HALTED: usage('the journal\'s rollout halted: check that wave\'s sites, then resume with --continue-rollout'),
   PLAN_STALE: usage('the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it'),
   AUDIT_WRITES: usage('a drift audit (plan --live --expect) only reads: audit with a pipeline of checks'),
   RESUME_REFUSED: usage('resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force'),

@@ -3,6 +3,7 @@
 // what runs again. Its identity is keyed hashes of every file the pipeline reads and of the vars.
 import type { Selection } from '../pipeline/selection.ts';
 import { hostname } from 'node:os';
+import { UsageError } from '../errors.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
 import { journalState, parseRecords } from '../journal/read.ts';
@@ -21,6 +22,8 @@ export interface JournalRequest {
   resume: boolean;
   force: boolean;
   inDoubt: InDoubtMode | undefined;
+  /** --continue-rollout: the operator's word to go on past the wave the journal's rollout halted at. */
+  continueRollout?: boolean | undefined;
   /** For --in-doubt verify: masks what is read, and stops the reads on a signal. */
   verify?: { masker: Masker; signal: AbortSignal } | undefined;
   pipeline: Pipeline;
@@ -58,6 +61,13 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, request.vars) }, resume: undefined, warnings: opened.warnings, verified: [] };
     }
     const state = journalState(parseRecords(opened.framed, request.path), request.path);
+    // A halted rollout goes on only on the operator's word, recorded as a decision.
+    if (state.halted && !request.continueRollout) {
+      throw new UsageError('RESUME_HALTED', `${request.path}: the rollout halted at wave ${state.halted.wave} (${state.halted.reason}); resuming goes on with the waves after it`, {
+        hint: 'check the sites of that wave first; then resume with --continue-rollout (recorded in the journal as your decision). Nothing was sent',
+      });
+    }
+    const going = state.halted && request.continueRollout ? { wave: state.halted.wave, by: operatorOf(request.env), at: request.now } : undefined;
     const salt = state.runs[0]!.salt;
     const files = hashes(salt);
     const varsHash = valuesHash(salt, request.vars);
@@ -67,7 +77,8 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const verified = verifying && request.verify ? await verifyJournal(state, { pipeline: request.pipeline, env: request.env, ...request.verify, now: () => request.now }) : [];
     const inDoubt = verifying ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, selection: request.selection, force: request.force, inDoubt, by, now: request.now });
-    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers }, resume: plan, warnings: [...opened.warnings, ...warnings], verified };
+    const extra = request.continueRollout && !state.halted ? ['--continue-rollout: the journal\'s rollout did not halt; nothing to decide'] : [];
+    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers, ...(going ? { continueRollout: going } : {}) }, resume: plan, warnings: [...opened.warnings, ...warnings, ...extra], verified };
   } catch (error) {
     opened.file.close();
     throw error;

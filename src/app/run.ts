@@ -55,6 +55,8 @@ export interface JournalSpec {
   varsHash: string;
   /** --resume: the operator's decisions to record as the run starts. */
   decisions?: Resume['decisions'] | undefined;
+  /** --continue-rollout: the operator's word to go on past a halted wave, recorded as the run starts. */
+  continueRollout?: { wave: number; by: string; at: number } | undefined;
   /** --resume: the servers' URLs (masked) in the journal's last run, to warn when they moved. */
   previousServers?: Record<string, string> | undefined;
 }
@@ -129,6 +131,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
     if (write && spec) {
       write(runRecord(request, spec, start, masker, context.clock.now()), true);
       for (const d of spec.decisions ?? []) write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);
+      if (spec.continueRollout) write({ t: 'continue', ...spec.continueRollout }, true);
     }
     context.onStart?.(start.name);
   };

@@ -56,6 +56,9 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
       const outcome = 'status' in end ? { status: end.status } : { error: end.error, unknown: fateUnknown(end.error) };
       write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
     },
+    rolloutHalted(halt) {
+      write({ t: 'halt', at: now(), wave: halt.wave, reason: masker.mask(halt.reason) }, true);
+    },
     instanceFinished(run, outputs) {
       // The runner masks every field of an instance as it fills it in: written as it is.
       write({ t: 'end', key: run.key, at: now(), run: stepRecord(run), masked: maskedNames(outputs, run.outputs), inputs: digest(run) }, wrote.has(run.key));

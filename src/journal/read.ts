@@ -44,6 +44,8 @@ export interface JournalState {
   runs: RunRecord[];
   instances: Map<string, InstanceState>;
   lastAt: number;
+  /** Where the release's rollout halted, unless the operator since said to go on. */
+  halted?: { wave: number; reason: string } | undefined;
 }
 
 /** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
@@ -83,6 +85,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   const instances = new Map<string, InstanceState>();
   let lastAt = 0;
   let runAt = 0;
+  let halted: JournalState['halted'];
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
     if (r.t === 'run') {
@@ -93,6 +96,10 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     // The finish record is for a person reading the file: the outcome is computed from the instances.
     if (r.t === 'finish') continue;
+    if (r.t === 'halt' || r.t === 'continue') {
+      halted = r.t === 'halt' ? { wave: r.wave, reason: r.reason } : undefined;
+      continue;
+    }
     const state = instances.get(r.key) ?? { started: false };
     switch (r.t) {
       case 'start':
@@ -119,7 +126,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     instances.set(r.key, state);
   }
-  return { runs, instances, lastAt };
+  return { runs, instances, lastAt, halted };
 }
 
 /**

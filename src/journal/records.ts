@@ -55,6 +55,8 @@ export const StepRunRecord = PlannedRecord.extend({
   decision: DecisionRecord.optional(),
   resume: z.enum(['earlier-run', 'resumed']).optional(),
   earlierRunAt: z.number().optional(),
+  wave: z.int().optional(),
+  round: z.int().optional(),
 });
 
 const Hash = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
@@ -101,6 +103,9 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('end'), key: z.string(), at: z.number(), run: StepRunRecord, masked: z.array(z.string()), inputs: Hash.optional() }),
   z.object({ t: z.literal('decision'), key: z.string(), ...DecisionRecord.shape, ...Call }),
   z.object({ t: z.literal('finish'), at: z.number(), outcome: z.enum(['success', 'failure', 'cancelled']) }),
+  // A rollout halted at a wave (nothing undone), and the operator's word to go on past it on a resume.
+  z.object({ t: z.literal('halt'), at: z.number(), wave: z.int(), reason: z.string() }),
+  z.object({ t: z.literal('continue'), at: z.number(), by: z.string(), wave: z.int() }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -18,6 +18,8 @@ export interface RunObserver {
   answered(run: StepRun, call: SentCall, end: CallEnd): void;
   /** `outputs` unmasked, for what a later step may read; the observer masks what it keeps. */
   instanceFinished(run: StepRun, outputs: Record<string, unknown> | undefined): void;
+  /** A rollout halted at a wave: on disk before the run goes on (the journal's resume asks the operator). */
+  rolloutHalted?(halt: { wave: number; reason: string }): void;
 }
 
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;

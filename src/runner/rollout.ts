@@ -117,6 +117,7 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
   }
   if (result.halted) {
     ctx.status.failed = true;
+    ctx.deps.observer?.rolloutHalted?.(result.halted);
     logger.warn(undefined, `the rollout halted at wave ${result.halted.wave}: ${result.halted.reason}; nothing is undone`);
   }
   return { result, analysis: analysisRuns };

@@ -136,3 +136,25 @@ test('rollout mistakes are located: an unknown key, a value no matrix has, a gat
   assert.match(g.stderr, /step "update" \(update\/system\) is not read-only: analysis only reads/);
   assert.match(g.stderr, /interval 30s is under 2m: monitoring data is refreshed every 2 minutes/);
 });
+
+test('a resume after a halt goes on only when the operator says so, and the decision is in the journal', async () => {
+  const { file, dir } = fleet(6, `  over: site\n  waves: [[site-001], rest]\n  max-parallel: 3\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
+  const journal = join(dir, 'run.journal.jsonl');
+  const first = await runCli(['run', file, '--emulator', '--journal', journal, '--fault', 'POST /api/devops/v1/update/system site=site-001 raise-alert=critical:disk_full after=1m']);
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.match(first.stdout, /the rollout halted at wave 1/);
+  // Resuming would go on with wave 2: refused, nothing sent, until the operator says so.
+  const refused = await runCli(['run', file, '--emulator', '--resume', journal]);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /^enginectl: .*run\.journal\.jsonl: the rollout halted at wave 1 \(the analysis after it failed: .*\); resuming goes on with the waves after it/);
+  assert.match(refused.stderr, /hint: check the sites of that wave first; then resume with --continue-rollout/);
+  assert.doesNotMatch(refused.stdout, /▶/, 'no step started');
+  const json = join(dir, 'resumed.json');
+  const going = await runCli(['run', file, '--emulator', '--resume', journal, '--continue-rollout', '--report-json', json]);
+  assert.equal(going.code, 0, going.stdout + going.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.deepEqual(report.rollout!.waves.map((w) => w.outcome), ['done', 'done']);
+  assert.equal(stepsOf(report, 'site-001')[0]!.resume, 'earlier-run', 'the canary\'s update is not sent again');
+  assert.equal(stepsOf(report, 'site-006')[0]!.outcome, 'success');
+  assert.match(readFileSync(journal, 'utf8'), /"t":"continue","wave":1,"by":"[^"]+","at":\d+/);
+});

@@ -56,6 +56,8 @@ ${REPORT_OPTIONS_HELP}
                      (as enginectl verify does): applied is not sent again, and the run stops on
                      anything else; verify-and-retry also sends again what was not applied
   --force            with --resume: resume although the file, --var, --only or --skip changed
+  --continue-rollout with --resume: go on past the wave the journal's rollout halted at (recorded
+                     in the journal as your decision); without it such a resume sends nothing
   --plan F           run the plan plan --live --out saved: first read again (GET requests only)
                      what it saw, and refuse (exit 2) when the file, vars, selection or that state
                      moved, naming each difference
@@ -82,6 +84,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     journal: { type: 'string' },
     resume: { type: 'string' },
     'in-doubt': { type: 'string' },
+    'continue-rollout': { type: 'boolean' },
     force: { type: 'boolean' },
     plan: { type: 'string' },
   });
@@ -204,7 +207,8 @@ async function readPlanFile(path: string, io: CliIO): Promise<SavedPlan> {
 }
 
 /** --journal, --resume, --in-doubt, --force: checked before anything is opened. */
-function journalArgs(values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined; emulator?: boolean | undefined }, io: CliIO): { path: string; resume: boolean; force: boolean; inDoubt: InDoubtMode | undefined } | undefined {
+function journalArgs(values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined; emulator?: boolean | undefined; 'continue-rollout'?: boolean | undefined }, io: CliIO): { path: string; resume: boolean; force: boolean; inDoubt: InDoubtMode | undefined; continueRollout?: boolean } | undefined {
+  if (values['continue-rollout'] && values.resume === undefined) throw new UsageError('BAD_ARGUMENTS', '--continue-rollout goes with --resume JOURNAL', { hint: 'enginectl run FILE --resume run.journal.jsonl --continue-rollout' });
   const decision = values['in-doubt'] === undefined ? undefined : parseInDoubt(values['in-doubt'], '--in-doubt');
   if (decision?.startsWith('verify') && values.emulator) throw new UsageError('BAD_ARGUMENTS', `--in-doubt ${decision} reads the servers of the pipeline: the embedded emulator of --emulator starts afresh, with nothing to read back`, { hint: 'verify against the servers the journal\'s run called (without --emulator)' });
   if (values.resume === undefined) {
@@ -213,5 +217,5 @@ function journalArgs(values: { journal?: string | undefined; resume?: string | u
   }
   const path = resolve(io.cwd, values.resume);
   if (values.journal !== undefined && resolve(io.cwd, values.journal) !== path) throw new UsageError('BAD_ARGUMENTS', '--resume appends to the journal it reads: drop --journal, or give the same file');
-  return { path, resume: true, force: values.force === true, inDoubt: decision };
+  return { path, resume: true, force: values.force === true, inDoubt: decision, continueRollout: values['continue-rollout'] === true };
 }
