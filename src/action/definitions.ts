@@ -42,6 +42,7 @@ const REPORTING: Record<string, InputDef> = {
   'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).' },
   'github-token': { description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).', default: '${{ github.token }}', secret: true },
   journal: { description: 'Resume from this run journal (the journal output of an earlier run, e.g. downloaded as an artifact): what succeeded is not sent again, the gates run again, and the run is appended to it. Empty: a new journal in RUNNER_TEMP.' },
+  'continue-rollout': { description: 'With journal: go on past the wave at which the journal\'s rollout halted (recorded in the journal as your decision). Without it, resuming a halted rollout sends nothing and fails.', default: 'false' },
   'in-doubt': { description: 'With journal: what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.' },
 };
 

@@ -110,6 +110,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     resume: resumeFrom !== '',
     force: false,
     inDoubt: mode,
+    continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
     verify: { masker, signal: deps.signal },
     pipeline,
     sources: loaded.sources,
