@@ -28,8 +28,10 @@ export async function run() {
   }
   const plain = median(t.plain);
   const withJournal = median(t.journal);
+  // Runs alternate; the ratio is the median of the pairs (a drifting machine moves both).
+  const pairs = median(t.journal.map((j, i) => j / t.plain[i]));
   return [
-    { name: `journal: ${INSTANCES}-instance matrix of updates, run with --journal vs without`, figure: `${ms(withJournal)} vs ${ms(plain)} (${ratio(withJournal / plain)})`, target: 'reported', holds: undefined },
+    { name: `journal: ${INSTANCES}-instance matrix of updates, run with --journal vs without`, figure: `${ms(withJournal)} vs ${ms(plain)} (median of pairs ${ratio(pairs)})`, target: '<= 1.1x', holds: pairs <= 1.1 },
     { name: `journal: its size for ${INSTANCES} instances (4 records each, every value masked)`, figure: `${(size / 1024).toFixed(0)} KiB (${(size / INSTANCES / 1024).toFixed(1)} KiB per instance)`, target: 'reported', holds: undefined },
   ];
 }

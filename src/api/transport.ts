@@ -49,13 +49,13 @@ export interface SentCall {
 /**
  * Hears each non-idempotent request (POST, PUT, PATCH, DELETE) just before it leaves, its status
  * line when it arrives (before the body is read), and its end: the answer read, or the error that
- * ended it. `sending` returns once its record is safe (the journal syncs it), so a crash after the
+ * ended it. `sending` settles once its record is safe (the journal syncs it), so a crash after the
  * request left always leaves a trace; when it throws, the request does not leave.
  */
 export interface CallObserver {
-  sending(call: SentCall): void;
-  status(call: SentCall, status: number): void;
-  answered(call: SentCall, outcome: { status: number } | { error: string }): void;
+  sending(call: SentCall): Promise<void> | void;
+  status(call: SentCall, status: number): Promise<void> | void;
+  answered(call: SentCall, outcome: { status: number } | { error: string }): Promise<void> | void;
 }
 
 export interface HttpResponse {
@@ -143,13 +143,13 @@ export class Transport {
   /** A non-idempotent request: sent once, never repeated, its observer told before and after. */
   private async sendOnce(req: HttpRequest): Promise<HttpResponse> {
     const call = { method: req.method, path: req.path, body: req.body && 'json' in req.body ? req.body.json : req.body?.text };
-    req.observer?.sending(call);
+    await req.observer?.sending(call);
     try {
       const response = await this.once(req, 1, (status) => req.observer?.status(call, status));
-      req.observer?.answered(call, { status: response.status });
+      await req.observer?.answered(call, { status: response.status });
       return response;
     } catch (error) {
-      req.observer?.answered(call, { error: error instanceof ApiError ? error.code : 'ERROR' });
+      await req.observer?.answered(call, { error: error instanceof ApiError ? error.code : 'ERROR' });
       throw error;
     }
   }
@@ -169,7 +169,7 @@ export class Transport {
     return `${this.origin}${this.basePath}${req.path}${query ? `?${query}` : ''}`;
   }
 
-  private async once(req: HttpRequest, attempt: number, onStatus?: (status: number) => void): Promise<HttpResponse> {
+  private async once(req: HttpRequest, attempt: number, onStatus?: (status: number) => Promise<void> | void): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const time = deadline(req.signal, timeoutMs);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: req.accept ?? 'application/json' };
@@ -191,7 +191,7 @@ export class Transport {
         signal: time.signal,
         dispatcher,
       });
-      onStatus?.(res.statusCode);
+      await onStatus?.(res.statusCode);
       const limit = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
       const length = Number(res.headers['content-length'] ?? NaN);
       const statusOnly = req.statusOnly === true;

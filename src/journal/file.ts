@@ -1,7 +1,9 @@
 // The journal file: opened once (a regular file only, never blocking: a FIFO is refused), locked
 // for one run at a time, its torn tail cut off before anything is appended, each record written
-// whole (every write's byte count checked) and, when it must be durable, synced before append
-// returns. A failed write breaks the journal: every later append throws the same error, so no
+// whole (every write's byte count checked) and, when it must be durable, synced before the promise
+// append returns settles. Syncs are shared (group commit): the records parallel instances append
+// while a sync is in flight are made durable together by the next one, and each sync covers every
+// byte written before it started. A failed write breaks the journal: every later append throws the same error, so no
 // call leaves once its record could not be kept. The file system is passed in (tests inject a
 // full disk).
 import * as nodeFs from 'node:fs';
@@ -12,7 +14,7 @@ import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
 export type JournalFs = LockFs &
-  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync'>;
+  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync'>;
 
 /** A record could not be written: the run stops before its next call (exit 1). */
 export class JournalWriteError extends EnginectlError {
@@ -77,24 +79,81 @@ export class JournalFile {
     return this.broken;
   }
 
-  /** Appends one record whole; `durable` ones are synced before this returns. Throws once broken. */
-  append(record: JournalRecord, durable = false): void {
+  /** Records written and waiting for the next sync; whether one is in flight. */
+  private waiting: { resolve: () => void; reject: (error: JournalWriteError) => void }[] = [];
+  private syncing = false;
+
+  /**
+   * Appends one record whole, at once (records keep their order); a `durable` one settles once a
+   * sync that started after it was written has completed. Throws (or rejects) once broken.
+   */
+  append(record: JournalRecord, durable = false): Promise<void> {
     if (this.broken) throw this.broken;
-    const bytes = Buffer.from(encodeLine(record));
+    // Records appended in one turn of the event loop are written together, before any I/O of the
+    // run (a microtask), and always before the sync that makes them durable.
+    this.queued.push(Buffer.from(encodeLine(record)));
+    if (this.queued.length === 1) queueMicrotask(() => this.writeQueued());
+    if (!durable) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.sync();
+    });
+  }
+
+  private queued: Buffer[] = [];
+
+  /** Writes the queued records whole, in order (every write's byte count checked); breaks the journal on failure. */
+  private writeQueued(): void {
+    if (this.queued.length === 0 || this.broken) return;
+    const bytes = this.queued.length === 1 ? this.queued[0]! : Buffer.concat(this.queued);
+    this.queued = [];
     try {
       for (let written = 0; written < bytes.length; ) {
         const n = this.fs.writeSync(this.fd, bytes, written, bytes.length - written);
         if (n <= 0) throw new Error('no byte was written');
         written += n;
       }
-      if (durable) this.fs.fdatasyncSync(this.fd);
     } catch (error) {
-      this.broken = new JournalWriteError(`journal ${this.path}: a record could not be written (${errno(error)}); the run stopped before its next call`, {
-        hint: 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
-        cause: error,
-      });
-      throw this.broken;
+      const broken = this.break(error);
+      for (const w of this.waiting.splice(0)) w.reject(broken);
     }
+  }
+
+  /** Starts a sync for every record written so far, unless one is in flight (the next one takes them). */
+  private sync(): void {
+    this.writeQueued();
+    if (this.syncing || this.waiting.length === 0) return;
+    const batch = this.waiting;
+    this.waiting = [];
+    this.syncing = true;
+    this.fs.fdatasync(this.fd, (error) => {
+      this.syncing = false;
+      if (error || this.broken) {
+        const broken = this.broken ?? this.break(error);
+        for (const w of [...batch, ...this.waiting.splice(0)]) w.reject(broken);
+        return;
+      }
+      for (const w of batch) w.resolve();
+      this.sync();
+    });
+  }
+
+  private break(error: unknown): JournalWriteError {
+    this.broken ??= new JournalWriteError(`journal ${this.path}: a record could not be written (${errno(error)}); the run stopped before its next call`, {
+      hint: 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
+      cause: error,
+    });
+    return this.broken;
+  }
+
+  /** Settles once every durable record appended so far is on disk. */
+  flushed(): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
+    if (!this.syncing && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.sync();
+    });
   }
 
   private closed = false;
@@ -103,6 +162,7 @@ export class JournalFile {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.writeQueued();
     try {
       if (!this.broken) this.fs.fdatasyncSync(this.fd);
     } catch {

@@ -17,18 +17,26 @@ function maskedNames(raw: Record<string, unknown> | undefined, masked: Record<st
   return Object.keys(raw).filter((k) => JSON.stringify(raw[k]) !== JSON.stringify(masked[k]));
 }
 
-/** Writes a record: a failure halts the run, and is rethrown only where the caller must not go on. */
-export type JournalWriter = (record: JournalRecord, durable: boolean, rethrow?: boolean) => void;
+/**
+ * Writes a record; the promise settles once it is durable (when it must be). A failure halts the
+ * run, and rejects only where the caller must not go on (`rethrow`: a call must not leave).
+ */
+export type JournalWriter = ((record: JournalRecord, durable: boolean, rethrow?: boolean) => Promise<void>) & { flushed(): Promise<void> };
 
 export function journalWriter(file: JournalFile, halt: (error: JournalWriteError) => void): JournalWriter {
-  return (record, durable, rethrow = false) => {
+  const failed = (rethrow: boolean) => (error: unknown) => {
+    halt(file.failure!);
+    if (rethrow) throw error;
+  };
+  const write = (record: JournalRecord, durable: boolean, rethrow = false): Promise<void> => {
     try {
-      file.append(record, durable);
+      return file.append(record, durable).catch(failed(rethrow));
     } catch (error) {
-      halt(file.failure!);
-      if (rethrow) throw error;
+      failed(rethrow)(error);
+      return Promise.resolve();
     }
   };
+  return Object.assign(write, { flushed: () => file.flushed().catch(failed(false)) });
 }
 
 /** A StepRun as the journal keeps it: its fields left undefined are left out when it is written. */
@@ -40,28 +48,31 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
   const wrote = new Set<string>();
   return {
     instanceStarted(run) {
-      write({ t: 'start', key: run.key, at: now(), name: run.name }, false);
+      void write({ t: 'start', key: run.key, at: now(), name: run.name }, false);
     },
     snapshot(run, read) {
-      write({ t: 'snapshot', key: run.key, at: now(), ...('value' in read ? { value: masker.maskValue(read.value ?? null) } : { error: masker.mask(read.error) }) }, false);
+      void write({ t: 'snapshot', key: run.key, at: now(), ...('value' in read ? { value: masker.maskValue(read.value ?? null) } : { error: masker.mask(read.error) }) }, false);
     },
     sending(run, c) {
       wrote.add(run.key);
-      write({ t: 'send', key: run.key, at: now(), ...call(c), body: masker.maskValue(c.body ?? null) }, true, true);
+      return write({ t: 'send', key: run.key, at: now(), ...call(c), body: masker.maskValue(c.body ?? null) }, true, true);
     },
     status(run, c, status) {
-      write({ t: 'status', key: run.key, at: now(), ...call(c), status }, true);
+      // Durable with the next sync, not waited for: were it lost, the call is still in doubt (its send is on disk).
+      void write({ t: 'status', key: run.key, at: now(), ...call(c), status }, true);
     },
     answered(run, c, end: CallEnd) {
       const outcome = 'status' in end ? { status: end.status } : { error: end.error, unknown: fateUnknown(end.error) };
-      write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
+      return write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
     },
     rolloutHalted(halt) {
-      write({ t: 'halt', at: now(), wave: halt.wave, reason: masker.mask(halt.reason) }, true);
+      void write({ t: 'halt', at: now(), wave: halt.wave, reason: masker.mask(halt.reason) }, true);
     },
+    // The ends and answers of the instances so far are on disk: the next step may start.
+    settled: () => write.flushed(),
     instanceFinished(run, outputs) {
       // The runner masks every field of an instance as it fills it in: written as it is.
-      write({ t: 'end', key: run.key, at: now(), run: stepRecord(run), masked: maskedNames(outputs, run.outputs), inputs: digest(run) }, wrote.has(run.key));
+      void write({ t: 'end', key: run.key, at: now(), run: stepRecord(run), masked: maskedNames(outputs, run.outputs), inputs: digest(run) }, wrote.has(run.key));
     },
   };
 }

@@ -12,10 +12,12 @@ export interface RunObserver {
   /** What a write's verifier read just before the write (masked by the observer), or why it could not. */
   snapshot(run: StepRun, read: { value: unknown } | { error: string }): void;
   /** Returns once the record is safe on disk: the request leaves after it; throws to keep it from leaving. */
-  sending(run: StepRun, call: SentCall): void;
-  /** The status line arrived: from here on the call is never "not sent". */
-  status(run: StepRun, call: SentCall, status: number): void;
-  answered(run: StepRun, call: SentCall, end: CallEnd): void;
+  sending(run: StepRun, call: SentCall): Promise<void> | void;
+  /** The status line arrived: from here on the call is never "not sent". Settles once recorded. */
+  status(run: StepRun, call: SentCall, status: number): Promise<void> | void;
+  answered(run: StepRun, call: SentCall, end: CallEnd): Promise<void> | void;
+  /** Settles once what was heard so far is durable (the next step starts after it). */
+  settled?(): Promise<void>;
   /** `outputs` unmasked, for what a later step may read; the observer masks what it keeps. */
   instanceFinished(run: StepRun, outputs: Record<string, unknown> | undefined): void;
   /** A rollout halted at a wave: on disk before the run goes on (the journal's resume asks the operator). */
@@ -34,16 +36,16 @@ export function instanceCalls(run: StepRun, observer: RunObserver | undefined): 
   return {
     sending(call) {
       status = undefined;
-      observer?.sending(run, call);
+      return observer?.sending(run, call);
     },
     status(call, s) {
       status = s;
-      observer?.status(run, call, s);
+      return observer?.status(run, call, s);
     },
     answered(call, end) {
       const unknownFate = 'error' in end && (fateUnknown(end.error) || ok(status));
       run.inDoubt = unknownFate ? doubt(call, status) : undefined;
-      observer?.answered(run, call, end);
+      return observer?.answered(run, call, end);
     },
   };
 }

@@ -67,6 +67,7 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
         run.wave = wave;
         if (signal.aborted) notStarted(run, true, signal);
         else await runInstance({ ...ctx, status }, step, run, position(ctx, step));
+        await ctx.deps.observer?.settled?.();
         if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
       }
     }

@@ -91,6 +91,8 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
     }
   };
   await Promise.all(Array.from({ length: Math.min(step.maxParallel, Math.max(1, instances.length)) }, worker));
+  // What the journal heard of this step is on disk before the next step starts.
+  await ctx.deps.observer?.settled?.();
 }
 
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {

@@ -1,0 +1,57 @@
+// A 1,000-site release: a matrix over the inventory's sites (each its own server, a site of one
+// emulator process), a gate, a vfs update and a system update per site, max-parallel 50,
+// journaled; against a bare undici pool process making the same calls with the same parallelism
+// and an fdatasync before each write (bench/fleet-pool.mjs). Runs alternate; the ratio is the
+// median of the pairs. Target (issue 29): within 1.15x.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
+
+const SITES = 1000;
+const PARALLEL = 50;
+const RUNS = Number(process.env.BENCH_RUNS_FLEET ?? 3);
+
+function fleetPipeline(url) {
+  const sites = Array.from({ length: SITES }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
+  const step = (text) => `${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    max-parallel: ${PARALLEL}\n    server: \${{ matrix.site }}`;
+  return `version: 1
+name: 1,000 sites
+vars:
+  sites: [${sites.join(', ')}]
+servers:
+${sites.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: admin, password: admin, allow-insecure-http: true }`).join('\n')}
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - ${step('uses: monitoring/alerts')}
+    with: { fail-on: critical }
+  - ${step('uses: update/vfs')}
+    with: { target: prod, files: [1001] }
+  - ${step('uses: update/system')}
+    with: { target: prod }
+`;
+}
+
+export async function run() {
+  const dir = tempDir('fleet');
+  const emulator = await emulatorProcess();
+  const pipeline = writeFile(dir, 'fleet.yml', fleetPipeline(emulator.url));
+  const journal = join(dir, 'run.journal.jsonl');
+  const pool = join(dir, 'pool.journal');
+  const t = { run: [], pool: [] };
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      rmSync(journal, { force: true });
+      t.run.push(timed(NODE, [CLI, 'run', pipeline, '--journal', journal], ADMIN));
+      rmSync(pool, { force: true });
+      t.pool.push(timed(NODE, ['bench/fleet-pool.mjs', emulator.url, String(SITES), String(PARALLEL), pool]));
+    }
+  } finally {
+    await emulator.stop();
+  }
+  const pairs = median(t.run.map((r, i) => r / t.pool[i]));
+  return [
+    { name: `fleet: ${SITES} sites (gate, vfs, system update each), max-parallel ${PARALLEL}, journaled`, figure: `${ms(median(t.run))} vs bare pool with fsync ${ms(median(t.pool))}`, target: '', holds: undefined },
+    { name: 'fleet: run / bare pool with fsync (median of pairs)', figure: ratio(pairs), target: '<= 1.15x', holds: pairs <= 1.15 },
+  ];
+}
