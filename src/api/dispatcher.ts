@@ -104,16 +104,31 @@ export function createDispatcher(
   const httpProxy = loopback ? undefined : envValue(env, 'http_proxy');
   const httpsProxy = loopback ? undefined : envValue(env, 'https_proxy');
   const noProxy = envValue(env, 'no_proxy') ?? '';
-  let made: Promise<Dispatcher> | undefined;
+  // Servers of the same settings share one agent (its pools are per origin): a fleet of 1,000
+  // sites behind one API gateway keeps a pool of connections, not 1,000. Closed with its last user.
+  const key = JSON.stringify([tls.caFile ?? '', connect.ca?.length ?? 0, tls.insecureSkipTlsVerify === true, httpProxy ?? '', httpsProxy ?? '', noProxy]);
+  let entry = SHARED.get(key);
+  if (!entry) SHARED.set(key, (entry = { made: undefined, users: 0 }));
+  entry.users += 1;
+  const own = entry;
+  let closed = false;
   return {
     get: () =>
-      (made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, Pool }) =>
+      (own.made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, Pool }) =>
         !httpProxy && !httpsProxy
           ? new Agent(common)
           : new EnvHttpProxyAgent({ ...common, requestTls: connect, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy, clientFactory: tunnelFailing(Pool) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
       )),
     close: async () => {
-      if (made) await (await made).close();
+      if (closed) return;
+      closed = true;
+      own.users -= 1;
+      if (own.users > 0) return;
+      if (SHARED.get(key) === own) SHARED.delete(key);
+      if (own.made) await (await own.made).close();
     },
   };
 }
+
+/** The agents in use, by their settings, with how many clients use each. */
+const SHARED = new Map<string, { made: Promise<Dispatcher> | undefined; users: number }>();
