@@ -3,7 +3,7 @@
 // a run leaves nothing behind in the machine's temporary directory. Arguments narrow the files
 // (`npm test -- test/cli`).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,6 +14,8 @@ const files = (dir) => readdirSync(dir).flatMap((name) => {
 const roots = process.argv.slice(2);
 const tests = (roots.length ? roots : ['test']).flatMap((r) => (statSync(r).isDirectory() ? files(r) : [r])).sort();
 const root = mkdtempSync(join(tmpdir(), 'enginectl-tests-'));
+// Open to other users as /tmp is: a test runs the CLI as another user (an unreadable file).
+chmodSync(root, 0o755);
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', ...tests], {
   stdio: 'inherit',
   env: { ...process.env, TMPDIR: root, TMP: root, TEMP: root },

@@ -3,9 +3,11 @@
 // what src/ says and costs no process start; runCliProcess runs the built bundle as a user would,
 // a real process with real stdout, stderr and exit code, for what only a process shows (the
 // shipping suite, exit codes of a killed run, start-up).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -57,9 +59,22 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   return { code, signal: null, stdout, stderr };
 }
 
+/**
+ * A node binary another user can run: this one, or, when its directory is closed to them (npx
+ * keeps Node 24 under /root/.npm), a copy in the run's temporary directory.
+ */
+function nodeFor(uid: number): string {
+  if (spawnSync(process.execPath, ['-e', '0'], { uid }).error === undefined) return process.execPath;
+  const copy = join(mkdtempSync(join(tmpdir(), 'enginectl-node-')), 'node');
+  copyFileSync(process.execPath, copy);
+  chmodSync(dirname(copy), 0o755);
+  chmodSync(copy, 0o755);
+  return copy;
+}
+
 /** The built bundle (dist/cli.mjs), or `command`, as a process. */
 export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const [cmd, ...pre] = options.command ?? [process.execPath, CLI];
+  const [cmd, ...pre] = options.command ?? [options.uid === undefined ? process.execPath : nodeFor(options.uid), CLI];
   const child = spawn(cmd!, [...pre, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], cwd: options.cwd, ...(options.uid === undefined ? {} : { uid: options.uid }) });
   let stdout = '';
   let stderr = '';
