@@ -90,9 +90,18 @@ export class Masker {
   mask(text: string): string {
     const patterns = this.compiled();
     if (!patterns) return text;
-    const masked = text.replace(patterns.raw, MASK);
-    return patterns.view && !viewIsRaw(masked) ? maskViews(masked, patterns.view) : masked;
+    // A long text (an update's report) is met several times (its output, its result, the whole
+    // result again): searched once while the secrets stay the same.
+    const long = text.length >= LONG_TEXT;
+    const known = long ? this.long.get(text) : undefined;
+    if (known !== undefined && this.long.version === this.forms.size) return known;
+    const raw = text.replace(patterns.raw, MASK);
+    const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, patterns.view) : raw;
+    if (long) this.long.set(text, masked, this.forms.size);
+    return masked;
   }
+
+  private readonly long = new LongTexts();
 
   /**
    * `value` with every string (and key) masked and every credential field replaced: a copy of
@@ -170,4 +179,25 @@ function maskViews(text: string, pattern: RegExp): string {
     at = to;
   }
   return out + text.slice(at);
+}
+
+/** A text this long is remembered once masked (Masker.mask). */
+const LONG_TEXT = 1 << 16;
+
+/** The last few long texts and their masked forms, for one set of secrets (`version`: how many forms it had). */
+class LongTexts {
+  private readonly entries = new Map<string, string>();
+  version = -1;
+
+  get(text: string): string | undefined {
+    return this.entries.get(text);
+  }
+
+  set(text: string, masked: string, version: number): void {
+    if (version !== this.version) this.entries.clear();
+    this.version = version;
+    this.entries.set(text, masked);
+    if (masked !== text) this.entries.set(masked, masked);
+    while (this.entries.size > 8) this.entries.delete(this.entries.keys().next().value!);
+  }
 }
