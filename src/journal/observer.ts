@@ -65,6 +65,9 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
       const outcome = 'status' in end ? { status: end.status } : { error: end.error, unknown: fateUnknown(end.error) };
       return write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
     },
+    rolloutDone(result) {
+      void write({ t: 'rollout', at: now(), result: masker.maskValue(result) }, false);
+    },
     rolloutHalted(halt) {
       void write({ t: 'halt', at: now(), wave: halt.wave, reason: masker.mask(halt.reason) }, true);
     },

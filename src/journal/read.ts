@@ -46,6 +46,8 @@ export interface JournalState {
   lastAt: number;
   /** Where the release's rollout halted, unless the operator since said to go on. */
   halted?: { wave: number; reason: string } | undefined;
+  /** The waves of the last run's rollout, as it ended them. */
+  rollout?: Extract<JournalRecord, { t: 'rollout' }>['result'] | undefined;
 }
 
 /** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
@@ -86,16 +88,22 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   let lastAt = 0;
   let runAt = 0;
   let halted: JournalState['halted'];
+  let rollout: JournalState['rollout'];
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
     if (r.t === 'run') {
       if (runs.length > 0 && r.salt !== runs[0]!.salt) throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, { hint: 'give the file written by enginectl run --journal' });
       runs.push(r);
       runAt = r.at;
+      rollout = undefined;
       continue;
     }
     // The finish record is for a person reading the file: the outcome is computed from the instances.
     if (r.t === 'finish') continue;
+    if (r.t === 'rollout') {
+      rollout = r.result;
+      continue;
+    }
     if (r.t === 'halt' || r.t === 'continue') {
       halted = r.t === 'halt' ? { wave: r.wave, reason: r.reason } : undefined;
       continue;
@@ -126,7 +134,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     instances.set(r.key, state);
   }
-  return { runs, instances, lastAt, halted };
+  return { runs, instances, lastAt, halted, rollout };
 }
 
 /**

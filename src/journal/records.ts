@@ -92,6 +92,22 @@ export function selectionOf(run: RunRecord): Selection {
   return { only: run.only, skip: run.skip ?? {} };
 }
 
+/** A rollout's waves as the run ended them (result.ts RolloutResult), for the reports of the journal. */
+const RolloutRecord = z.object({
+  over: z.string(),
+  waves: z.array(
+    z.object({
+      wave: z.int(),
+      values: z.array(z.string()),
+      outcome: z.enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled']),
+      failed: z.array(z.string()),
+      budget: z.int(),
+      analysis: z.object({ passed: z.boolean(), rounds: z.int(), failedRounds: z.int(), text: z.string() }).optional(),
+    }),
+  ),
+  halted: z.object({ wave: z.int(), reason: z.string() }).optional(),
+});
+
 export const JournalRecordSchema = z.discriminatedUnion('t', [
   RunRecord,
   z.object({ t: z.literal('start'), key: z.string(), at: z.number(), name: z.string(), inputs: Hash.optional() }),
@@ -106,6 +122,7 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   // A rollout halted at a wave (nothing undone), and the operator's word to go on past it on a resume.
   z.object({ t: z.literal('halt'), at: z.number(), wave: z.int(), reason: z.string() }),
   z.object({ t: z.literal('continue'), at: z.number(), by: z.string(), wave: z.int() }),
+  z.object({ t: z.literal('rollout'), at: z.number(), result: RolloutRecord }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -50,11 +50,17 @@ function ended(state: InstanceState, lastRunAt: number): StepRun {
 
 export function releaseOf(state: JournalState): RunResult {
   const last = state.runs.at(-1)!;
+  const planned = new Set(last.instances.map((p) => p.key));
   const steps = last.instances.map((p) => {
     const s = state.instances.get(p.key);
     return s?.ended ? ended(s, last.at) : notEnded(p, s);
   });
+  // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too.
+  for (const [key, s] of state.instances) if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(s.ended.run as StepRun);
   const killed = steps.some((s) => !state.instances.get(s.key)?.ended);
-  const outcome = killed || steps.some((s) => s.outcome === 'cancelled') ? 'cancelled' : steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) ? 'failure' : 'success';
-  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last), matrix: last.matrix, pipelineSha256: last.sha256 };
+  // Values a halted rollout did not start are not a cancelled run: the halt fails it.
+  const cancelled = steps.some((s) => s.outcome === 'cancelled' && s.error?.code !== 'ROLLOUT_HALTED');
+  const failed = steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) || state.rollout?.halted !== undefined;
+  const outcome = killed || cancelled ? 'cancelled' : failed ? 'failure' : 'success';
+  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last), matrix: last.matrix, pipelineSha256: last.sha256, ...(state.rollout ? { rollout: state.rollout } : {}) };
 }

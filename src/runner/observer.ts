@@ -3,7 +3,7 @@
 // that left and whose fate is unknown (no answer, or a 2xx whose answer could not be read) leaves
 // its instance "in doubt": the server may have applied it.
 import { ApiError, fateUnknown, type CallObserver, type SentCall } from '../api/index.ts';
-import type { InDoubtCall, StepRun } from './result.ts';
+import type { InDoubtCall, RolloutResult, StepRun } from './result.ts';
 
 export type CallEnd = { status: number } | { error: string };
 
@@ -22,6 +22,8 @@ export interface RunObserver {
   instanceFinished(run: StepRun, outputs: Record<string, unknown> | undefined): void;
   /** A rollout halted at a wave: on disk before the run goes on (the journal's resume asks the operator). */
   rolloutHalted?(halt: { wave: number; reason: string }): void;
+  /** A rollout's waves as it ended them, for the reports rendered from the journal. */
+  rolloutDone?(result: RolloutResult): void;
 }
 
 const ok = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;

@@ -56,7 +56,13 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
   const analysisRuns: StepRun[] = [];
   const runsOf = (value: string) => [...split].map(([step, runs]) => [step, runs.filter((r) => valueOf(r) === value)] as const);
   const halt = (value: string, wave: number, message: string) => {
-    for (const [, runs] of runsOf(value)) for (const run of runs) Object.assign(run, { outcome: 'cancelled', wave, error: { code: 'ROLLOUT_HALTED', message } });
+    for (const [, runs] of runsOf(value)) {
+      for (const run of runs) {
+        Object.assign(run, { outcome: 'cancelled', wave, error: { code: 'ROLLOUT_HALTED', message } });
+        // The journal keeps it too: a report rendered from the journal says why it did not start.
+        ctx.deps.observer?.instanceFinished(run, undefined);
+      }
+    }
   };
 
   /** One value's steps in order; a failure stops that value's later steps (their `if` sees it). */
@@ -116,6 +122,7 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     }
     logger.info(undefined, `wave ${wave.wave}/${waves.length}: ${wave.outcome}${wave.failed.length ? ` (${wave.failed.length} failed: ${wave.failed.join(', ')})` : ''}`);
   }
+  ctx.deps.observer?.rolloutDone?.(result);
   if (result.halted) {
     ctx.status.failed = true;
     ctx.deps.observer?.rolloutHalted?.(result.halted);

@@ -143,6 +143,15 @@ test('a resume after a halt goes on only when the operator says so, and the deci
   const first = await runCli(['run', file, '--emulator', '--journal', journal, '--fault', 'POST /api/devops/v1/update/system site=site-001 raise-alert=critical:disk_full after=1m']);
   assert.equal(first.code, 1, first.stdout + first.stderr);
   assert.match(first.stdout, /the rollout halted at wave 1/);
+  // The journal tells the same story as the run: the halt, its analysis, the sites not started.
+  const rendered = await runCli(['report', journal, '--summary', join(dir, 'from-journal.md'), '--report-json', join(dir, 'from-journal.json')]);
+  assert.equal(rendered.code, 1, rendered.stdout + rendered.stderr);
+  assert.match(rendered.stdout, /^pipeline "Fleet release": failure /m);
+  const fromJournal = JSON.parse(readFileSync(join(dir, 'from-journal.json'), 'utf8')) as Report;
+  assert.deepEqual(fromJournal.rollout!.waves.map((w) => w.outcome), ['halted', 'not-started']);
+  assert.equal(stepsOf(fromJournal, 'site-002')[0]!.error?.code, 'ROLLOUT_HALTED');
+  assert.ok(fromJournal.steps.some((s) => s.round !== null && s.outcome === 'failure'), 'the failed analysis round is in it');
+  assert.match(readFileSync(join(dir, 'from-journal.md'), 'utf8'), /\*\*The rollout halted at wave 1\*\*/);
   // Resuming would go on with wave 2: refused, nothing sent, until the operator says so.
   const refused = await runCli(['run', file, '--emulator', '--resume', journal]);
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
