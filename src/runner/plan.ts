@@ -119,7 +119,7 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
         runs,
         calls: masker.maskValue(calls),
         note: note && masker.mask(note),
-        how: howItRuns(step, prepared.values),
+        how: howItRuns(step, prepared.values, pipeline.rollout?.over),
         ...(live ? { live } : {}),
       });
     }
@@ -150,11 +150,13 @@ async function writePreview(type: StepType, calls: PlannedCall[], client: () => 
 }
 
 /** A gate's wait, a matrix's max-parallel and fail-fast, a timeout and retry: shown by plan. */
-function howItRuns(step: Pipeline['steps'][number], inputs: unknown): string[] {
+function howItRuns(step: Pipeline['steps'][number], inputs: unknown, rolloutKey: string | undefined): string[] {
   const how: string[] = [];
   const wait = (inputs as { wait?: { timeout?: unknown; interval?: unknown } } | null)?.wait;
   if (wait && typeof wait === 'object') how.push(`wait: up to ${String(wait.timeout)}, a check every ${String(wait.interval ?? '2m')}`);
-  if (step.matrix) how.push(`matrix: max-parallel ${step.maxParallel}, fail-fast ${step.failFast}`);
+  // A step of the rollout runs value by value, as its waves say (the waves are shown above the steps).
+  if (step.matrix && rolloutKey !== undefined && Object.hasOwn(step.matrix, rolloutKey)) how.push(`rollout: ${rolloutKey} by ${rolloutKey}, in its waves`);
+  else if (step.matrix) how.push(`matrix: max-parallel ${step.maxParallel}, fail-fast ${step.failFast}`);
   if (step.timeoutMs !== undefined) how.push(`timeout: ${formatDuration(step.timeoutMs)}`);
   if (step.retry) how.push(`retry: ${step.retry.attempts} attempts, ${formatDuration(step.retry.delayMs)} apart (x${step.retry.backoff})`);
   if (step.continueOnError) how.push('continue-on-error: a failure does not stop the pipeline');

@@ -167,3 +167,14 @@ test('a resume after a halt goes on only when the operator says so, and the deci
   assert.equal(stepsOf(report, 'site-006')[0]!.outcome, 'success');
   assert.match(readFileSync(journal, 'utf8'), /"t":"continue","wave":1,"by":"[^"]+","at":\d+/);
 });
+
+test('plan shows the waves, their budgets and the analysis, and each step of the rollout as run site by site', async () => {
+  const { file } = fleet(20, `${WAVES}\n  max-failures: 10%\n  analysis: { gates: [alerts], count: 2, interval: 5m }`);
+  const r = await runCli(['plan', file, '--emulator']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^rollout over site: 4 wave\(s\), at most 5 at once; between waves: alerts, 2 round\(s\) 5m apart, 0 may fail$/m);
+  assert.match(r.stdout, /^ {2}wave 1: site-001 \(0 may fail\)$/m);
+  assert.match(r.stdout, /^ {2}wave 4: site-011, .*, site-020 \(1 may fail\)$/m);
+  assert.match(r.stdout, /\[1\/2\] Update site-001 \(update\/system\) on server site-001\n {4}rollout: site by site, in its waves\n/);
+  assert.doesNotMatch(r.stdout, /matrix: max-parallel/);
+});
