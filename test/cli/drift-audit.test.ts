@@ -51,4 +51,7 @@ test('a drift audit only reads: a pipeline that writes is refused (exit 2), and 
   const notLive = await runCli(['plan', 'pipelines/drift-audit.yml', '--expect']);
   assert.equal(notLive.code, 2);
   assert.match(notLive.stderr, /--expect, --json and --summary go with --live/);
+  const saved = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--out', 'x.json', '--emulator']);
+  assert.equal(saved.code, 2);
+  assert.match(saved.stderr, /--out saves a plan to run, and a drift audit \(--expect\) is none/);
 });

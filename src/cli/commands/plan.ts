@@ -71,6 +71,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const env = values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(io.env) : io.env;
   if (values.out !== undefined && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', { hint: 'enginectl plan FILE --live --out plan.json' });
   if ((values.expect || values.json !== undefined || values.summary !== undefined) && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --expect, --json and --summary go with --live', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
+  if (values.expect && values.out !== undefined) throw new UsageError('BAD_ARGUMENTS', 'plan: --out saves a plan to run, and a drift audit (--expect) is none', { hint: 'audit with --expect --json F; save the plan of a release with --live --out F' });
   if (values.json !== undefined && !values.expect) throw new UsageError('BAD_ARGUMENTS', 'plan: --json goes with --expect (the drift audit); --out saves a live plan', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars, emulator: values.emulator, selection });
