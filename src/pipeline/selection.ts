@@ -55,10 +55,19 @@ export function describeCombination(c: Combination): string {
 /** Every value of each matrix key over the pipeline's steps, in order of appearance: the instances a fleet has. */
 export function matrixValues(pipeline: Pick<Pipeline, 'steps'>): Record<string, MatrixValue[]> {
   const values: Record<string, MatrixValue[]> = {};
+  // Values compared as text (1 and "1" are one instance), each key's seen once: a fleet of
+  // thousands of sites is not compared pair by pair.
+  const seen = new Map<string, Set<string>>();
   for (const step of pipeline.steps) {
     for (const [key, list] of Object.entries(step.matrix ?? {})) {
-      const seen = (values[key] ??= []);
-      for (const v of list) if (!seen.some((x) => String(x) === String(v))) seen.push(v);
+      const out = (values[key] ??= []);
+      let texts = seen.get(key);
+      if (!texts) seen.set(key, (texts = new Set()));
+      for (const v of list) {
+        if (texts.has(String(v))) continue;
+        texts.add(String(v));
+        out.push(v);
+      }
     }
   }
   return values;

@@ -54,7 +54,10 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
   const waves = wavesOf(rollout, values);
   const result: RolloutResult = { over: rollout.over, waves: waves.map((w, i) => ({ wave: i + 1, values: w, outcome: 'not-started', failed: [], budget: budgetOf(rollout.maxFailures, w.length) })) };
   const analysisRuns: StepRun[] = [];
-  const runsOf = (value: string) => [...split].map(([step, runs]) => [step, runs.filter((r) => valueOf(r) === value)] as const);
+  // Each value's runs, step by step, grouped once (a fleet of thousands is not filtered per value).
+  const byValue = new Map<string, (readonly [Step, StepRun[]])[]>(values.map((v) => [v, [...split.keys()].map((step) => [step, [] as StepRun[]] as const)]));
+  [...split.values()].forEach((runs, i) => runs.forEach((run) => byValue.get(valueOf(run))![i]![1].push(run)));
+  const runsOf = (value: string) => byValue.get(value) ?? [];
   const halt = (value: string, wave: number, message: string) => {
     for (const [, runs] of runsOf(value)) {
       for (const run of runs) {
