@@ -43,15 +43,15 @@ const boolOrExpr = z.union([z.boolean(), ExprString]);
 
 export const ServerSchema = z.strictObject({
   url: text.describe('base_url of the API'),
-  username: text.optional(),
-  password: text.optional(),
+  username: text.optional().describe('user name of HTTP Basic authentication'),
+  password: text.optional().describe('its password (write ${{ secrets.NAME }})'),
   timeout: durationString.optional().describe('per-request limit; default 2h'),
   'max-response-size': z
     .union([z.int().min(1), z.string().refine((s) => parseSize(s) !== undefined, { message: 'must be a size such as 512MiB, 1GiB or 300MB' })])
     .optional()
     .describe('the largest answer read from this server; default 256MiB'),
   'ca-file': text.optional().describe('extra CA certificate (PEM) to trust'),
-  'insecure-skip-tls-verify': boolOrExpr.optional(),
+  'insecure-skip-tls-verify': boolOrExpr.optional().describe('do not verify the server certificate: test servers only'),
   'allow-insecure-http': boolOrExpr.optional().describe('send the user name and password over plain http:// to a host that is not loopback'),
 });
 
@@ -59,14 +59,14 @@ export const TargetSchema = z.strictObject({
   server: text.describe('-> targetServer'),
   database: text.describe('-> targetDBName'),
   token: text.optional().describe('-> targetAuthToken; or username and password'),
-  username: text.optional(),
-  password: text.optional(),
+  username: text.optional().describe('-> targetUserName, with password, instead of a token'),
+  password: text.optional().describe('-> targetPassword (write ${{ secrets.NAME }})'),
 });
 
 export const RetrySchema = z.strictObject({
   attempts: z.int().min(1).max(100).describe('attempts in all, the first included'),
-  delay: durationString.optional(),
-  backoff: z.number().min(1).max(10).optional(),
+  delay: durationString.optional().describe('the wait before the second attempt; default 10s'),
+  backoff: z.number().min(1).max(10).optional().describe('each later wait is the one before times this; default 2'),
 });
 
 const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
@@ -74,34 +74,34 @@ const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
 const MATRIX_VALUES = z.array(matrixValue).min(1);
 
 const stepShape = {
-  id: z.string().regex(STEP_ID, 'must match [a-z][a-z0-9_-]*').optional(),
-  name: text.optional(),
+  id: z.string().regex(STEP_ID, 'must match [a-z][a-z0-9_-]*').optional().describe('names the step for later expressions: steps.ID.outputs.NAME'),
+  name: text.optional().describe('shown everywhere; may hold expressions (${{ matrix.site }}); derived from uses when absent'),
   uses: z.enum(STEP_NAMES),
   with: z.record(z.string(), z.unknown()).optional(),
-  if: z.union([text, z.boolean()]).optional(),
-  'continue-on-error': z.boolean().optional(),
-  timeout: durationString.optional(),
-  retry: RetrySchema.optional(),
-  matrix: z.record(z.string(), MATRIX_VALUES).optional(),
-  'max-parallel': z.int().min(1).optional(),
-  'fail-fast': z.boolean().optional(),
-  server: text.optional(),
+  if: z.union([text, z.boolean()]).optional().describe('a condition, bare or in ${{ }}; success() when absent'),
+  'continue-on-error': z.boolean().optional().describe('a failure does not stop the pipeline; default false'),
+  timeout: durationString.optional().describe('aborts the call in flight: 90s, 30m, 2h'),
+  retry: RetrySchema.optional().describe('run the step again when it fails, attempts in all'),
+  matrix: z.record(z.string(), MATRIX_VALUES).optional().describe('one instance per combination of the values: { site: [test, prod] } or ${{ vars.sites }}'),
+  'max-parallel': z.int().min(1).optional().describe('instances of the matrix at once; default 1'),
+  'fail-fast': z.boolean().optional().describe('a failed instance stops those not started; default true'),
+  server: text.optional().describe('the server it calls: a name under servers:, or ${{ matrix.site }}'),
 };
 
 export const StepSchema = z.strictObject(stepShape);
 
 export const DefaultsSchema = z.strictObject({
-  server: text.optional(),
-  timeout: durationString.optional(),
-  'continue-on-error': z.boolean().optional(),
-  retry: RetrySchema.optional(),
+  server: text.optional().describe('the server of every step that names none'),
+  timeout: durationString.optional().describe('the timeout of every step that sets none'),
+  'continue-on-error': z.boolean().optional().describe('continue-on-error of every step that sets none'),
+  retry: RetrySchema.optional().describe('retry of every step that sets none'),
 });
 
 /** An inventory file (`include:`): servers, targets and vars shared by pipelines. */
 export const InventorySchema = z.strictObject({
-  servers: z.record(z.string(), ServerSchema).optional(),
-  targets: z.record(z.string(), TargetSchema).optional(),
-  vars: z.record(z.string(), z.unknown()).optional(),
+  servers: z.record(z.string(), ServerSchema).optional().describe('API servers by name, for the pipelines that include this file'),
+  targets: z.record(z.string(), TargetSchema).optional().describe('target databases of updates by name'),
+  vars: z.record(z.string(), z.unknown()).optional().describe('values the pipelines read as ${{ vars.NAME }}'),
 });
 
 const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, 'a percentage: 1% to 100%')]);
@@ -127,15 +127,15 @@ export const RolloutSchema = z.strictObject({
 });
 
 export const PipelineFileSchema = z.strictObject({
-  version: z.literal(1, 'must be 1, the file format version'),
-  name: text.optional(),
+  version: z.literal(1, 'must be 1, the file format version').describe('the file format version: 1'),
+  name: text.optional().describe('the pipeline name every report shows; may read vars and env'),
   include: z.array(text).optional().describe('inventory files (servers, targets, vars), relative to this file'),
-  vars: z.record(z.string(), z.unknown()).optional(),
-  servers: z.record(z.string(), ServerSchema).optional(),
-  targets: z.record(z.string(), TargetSchema).optional(),
-  defaults: DefaultsSchema.optional(),
-  rollout: RolloutSchema.optional(),
-  steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step'),
+  vars: z.record(z.string(), z.unknown()).optional().describe('values the steps read as ${{ vars.NAME }}; --var NAME=VALUE overrides'),
+  servers: z.record(z.string(), ServerSchema).optional().describe('API servers by name; without it ENGINE_URL, ENGINE_USERNAME and ENGINE_PASSWORD define the server default'),
+  targets: z.record(z.string(), TargetSchema).optional().describe('target databases of updates by name: server, database, token or username and password'),
+  defaults: DefaultsSchema.optional().describe('server, timeout, continue-on-error and retry of every step that sets none'),
+  rollout: RolloutSchema.optional().describe('roll the steps of a matrix key out in waves that halt themselves'),
+  steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step').describe('the steps, run in order'),
 });
 export type PipelineFile = z.infer<typeof PipelineFileSchema>;
 
@@ -176,7 +176,7 @@ function stepVariant(type: StepType): Json {
   const required = Array.isArray(inputs.required) && inputs.required.length > 0;
   return {
     title: `${type.uses}: ${type.summary}`,
-    properties: { with: { title: `inputs of ${type.uses}`, ...inputs } },
+    properties: { with: { title: `inputs of ${type.uses}`, description: `The inputs of ${type.uses} (${type.summary}).`, ...inputs } },
     ...(required || type.anyOfInputs ? { required: ['with'] } : {}),
   };
 }
@@ -196,7 +196,7 @@ export function pipelineJsonSchema(): Record<string, unknown> {
   steps.items = {
     ...step,
     title: 'step',
-    allOf: [...STEP_TYPES.values()].map((type) => ({ if: { properties: { uses: { const: type.uses } }, required: ['uses'] }, then: stepVariant(type) })),
+    allOf: [...STEP_TYPES.values()].map((type) => ({ if: { properties: { uses: { const: type.uses, description: type.summary } }, required: ['uses'] }, then: stepVariant(type) })),
   };
   const titled: Record<string, string> = { servers: 'server', targets: 'target' };
   for (const [key, title] of Object.entries(titled)) {

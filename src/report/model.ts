@@ -12,25 +12,28 @@ const Outcome = z.enum(['success', 'failure', 'skipped', 'cancelled']);
 
 export const ReportStep = z.object({
   step: z.int().describe('index of the step in the file, from 0'),
-  id: z.string().nullable(),
-  name: z.string(),
-  uses: z.string(),
-  matrix: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
-  server: z.string().nullable(),
-  outcome: Outcome,
+  id: z.string().nullable().describe("the step's id; null without one"),
+  name: z.string().describe('the instance name, resolved: "System update (target=prod)"'),
+  uses: z.string().describe('the step type'),
+  matrix: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().describe("the instance's matrix values; null for a step without a matrix"),
+  server: z.string().nullable().describe('the server it called, by name; null for a step that calls none'),
+  outcome: Outcome.describe('success, failure, skipped or cancelled'),
   continuedOnError: z.boolean().describe('a failure that continue-on-error let pass'),
   startedAt: z.string().nullable().describe('ISO 8601; null when the step did not start'),
   durationMs: z.number().nullable().describe('null when unknown: an instance a killed run ended in the middle of'),
-  attempts: z.int(),
+  attempts: z.int().describe('attempts made (retry)'),
   inputs: z.record(z.string(), z.unknown()).describe('resolved inputs, secrets masked'),
   target: z.string().nullable().describe('the target database the step updates, resolved: "PROD on prod-db.example.com"'),
   outputs: z.record(z.string(), z.unknown()).describe('outputs, secrets masked'),
   figures: z.string().nullable().describe('key figures, as the terminal shows them'),
-  error: z.object({ code: z.string(), message: z.string(), hint: z.string().nullable() }).nullable(),
-  warnings: z.array(z.string()),
+  error: z
+    .object({ code: z.string().describe('an error code (docs/error-codes.md)'), message: z.string().describe('what failed, for a person'), hint: z.string().nullable().describe('what to do') })
+    .nullable()
+    .describe('why it failed or was cancelled; null when it did not'),
+  warnings: z.array(z.string()).describe('warnings it raised'),
   result: z.unknown().describe('the API result (update result, replication results, ...), secrets masked'),
   inDoubt: z
-    .object({ method: z.string(), path: z.string(), status: z.int().optional().describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)') })
+    .object({ method: z.string().describe('the method of the call'), path: z.string().describe('its path'), status: z.int().optional().describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)') })
     .nullable()
     .describe('a non-idempotent call that was sent and whose fate is unknown: the server may have applied it'),
   decision: z
@@ -39,7 +42,7 @@ export const ReportStep = z.object({
       by: z.string().describe('who decided'),
       at: z.string().describe('ISO 8601'),
       verdict: z.enum(['applied', 'not-applied', 'cannot-tell']).nullable().describe('what reading the target back found (--in-doubt verify)'),
-      evidence: z.string().nullable(),
+      evidence: z.string().nullable().describe('what reading the target back showed'),
     })
     .nullable()
     .describe("the operator's decision about the in-doubt call: a decision, never a success"),
@@ -51,23 +54,33 @@ export const ReportStep = z.object({
 export type ReportStep = z.infer<typeof ReportStep>;
 
 const RunOutcome = z.enum(['success', 'failure', 'cancelled']);
-const Counts = z.object({ total: z.int(), success: z.int(), failure: z.int(), skipped: z.int(), cancelled: z.int(), inDoubt: z.int(), treatedAsApplied: z.int() });
+const Counts = z
+  .object({
+    total: z.int().describe('step runs'),
+    success: z.int().describe('that succeeded'),
+    failure: z.int().describe('that failed'),
+    skipped: z.int().describe('that were skipped'),
+    cancelled: z.int().describe('that were cancelled or not started'),
+    inDoubt: z.int().describe('whose call may have been applied'),
+    treatedAsApplied: z.int().describe('in doubt, treated as applied by the operator'),
+  })
+  .describe('step runs by outcome');
 const MatrixValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const Report = z.object({
-  reportVersion: z.literal(REPORT_VERSION),
-  tool: z.object({ name: z.literal('enginectl'), version: z.string() }),
+  reportVersion: z.literal(REPORT_VERSION).describe('the version of this format'),
+  tool: z.object({ name: z.literal('enginectl').describe('enginectl'), version: z.string().describe('its version') }).describe('what wrote the report'),
   pipeline: z.object({
-    name: z.string(),
-    file: z.string(),
+    name: z.string().describe("the pipeline's name, resolved"),
+    file: z.string().describe('the pipeline file as given'),
     sha256: z.string().nullable().describe('"sha256:<hex>" of the pipeline file and its includes: the reports of one pipeline share it; null for a single-step action'),
-  }),
-  outcome: RunOutcome,
-  startedAt: z.string(),
-  durationMs: z.number(),
+  }).describe('the pipeline run'),
+  outcome: RunOutcome.describe('success, failure or cancelled'),
+  startedAt: z.string().describe('ISO 8601'),
+  durationMs: z.number().describe('how long it ran'),
   counts: Counts,
   selection: z
-    .object({ only: z.record(z.string(), z.array(z.string())), skip: z.record(z.string(), z.array(z.string())) })
+    .object({ only: z.record(z.string(), z.array(z.string())).describe('--only: per key, the values kept (any of them)'), skip: z.record(z.string(), z.array(z.string())).describe('--skip: per key, the values left out') })
     .nullable()
     .describe('the matrix instances the run was limited to (--only: any of the values per key; --skip: none of them); null: every instance'),
   matrix: z.record(z.string(), z.array(MatrixValue)).describe("every value of each matrix key of the pipeline, the whole fleet's instances ({} when no step has a matrix)"),
@@ -77,12 +90,12 @@ export const Report = z.object({
         z.object({
           source: z.string().describe('the file it was read from, as given'),
           limitedTo: z.string().nullable().describe('the instances its run was limited to, in words ("site=emea")'),
-          outcome: RunOutcome,
-          startedAt: z.string(),
-          durationMs: z.number(),
+          outcome: RunOutcome.describe("the job's outcome"),
+          startedAt: z.string().describe('ISO 8601'),
+          durationMs: z.number().describe('how long the job ran'),
           counts: Counts,
         }),
-      ),
+      ).describe("one entry per job's report"),
       noReport: z.array(z.string()).describe('instances of the fleet (KEY=VALUE) that no report covers: their job died or never ran'),
     })
     .nullable()
@@ -92,20 +105,22 @@ export const Report = z.object({
       over: z.string().describe('the matrix key the waves split'),
       waves: z.array(
         z.object({
-          wave: z.int(),
-          values: z.array(z.string()),
-          outcome: z.enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled']),
+          wave: z.int().describe('from 1'),
+          values: z.array(z.string()).describe('the values of the key it rolled out'),
+          outcome: z.enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled']).describe('what became of it'),
           failed: z.array(z.string()).describe('the values whose steps failed'),
           budget: z.int().describe('how many values may fail and the rollout go on'),
-          analysis: z.object({ passed: z.boolean(), rounds: z.int(), failedRounds: z.int(), text: z.string() }).nullable().describe('the analysis after the wave, when one ran'),
+          analysis: z
+            .object({ passed: z.boolean().describe('whether it held'), rounds: z.int().describe('rounds run'), failedRounds: z.int().describe('rounds that failed'), text: z.string().describe('what it found') })
+            .nullable().describe('the analysis after the wave, when one ran'),
         }),
-      ),
-      halted: z.object({ wave: z.int(), reason: z.string() }).nullable().describe('where the rollout halted, and why; null when every wave ran. Nothing is undone'),
+      ).describe('the waves, in order'),
+      halted: z.object({ wave: z.int().describe('the wave it halted at'), reason: z.string().describe('why') }).nullable().describe('where the rollout halted, and why; null when every wave ran. Nothing is undone'),
     })
     .nullable()
     .default(null)
     .describe('a rollout in waves: each wave and what became of it; null without rollout:'),
-  steps: z.array(ReportStep),
+  steps: z.array(ReportStep).describe('one entry per step instance, in file order'),
 });
 export type Report = z.infer<typeof Report>;
 

@@ -20,8 +20,8 @@ export const MIN_INTERVAL_MS = 2 * 60_000;
 export function waitInput(w: Wrap) {
   return w(
     z.strictObject({
-      timeout: w(durationString),
-      interval: w(durationString).optional(),
+      timeout: w(durationString).describe('how long to wait at most: 30m, 2h'),
+      interval: w(durationString).optional().describe('between checks; default and minimum 2m'),
     }),
   )
     .superRefine((wait, ctx) => {

@@ -16,12 +16,12 @@ const inputs = (w: Wrap) =>
       z
         .array(
           z.strictObject({
-            product: w(intKey),
-            quantity: w(z.coerce.number().positive()),
+            product: w(intKey).describe('the product key'),
+            quantity: w(z.coerce.number().positive()).describe('how many (users, connections, processors)'),
             type: w(z.string().refine((t) => licenseTypeName(t) !== undefined, {
               message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
-            })),
-            extensions: w(listOf(intKey)).optional(),
+            })).describe('connection, processor, nominalUser, simultaneousUser, custom, or their codes C, P, U, S, X'),
+            extensions: w(listOf(intKey)).optional().describe('keys of the product extensions licensed'),
           }),
         )
         .min(1, 'needs at least one license'),

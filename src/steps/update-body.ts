@@ -9,11 +9,11 @@ const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export const connectionSchema = (w: Wrap) =>
   z.strictObject({
-    server: w(z.string().min(1)),
-    database: w(z.string().min(1)),
-    token: w(z.string()).optional(),
-    username: w(z.string()).optional(),
-    password: w(z.string()).optional(),
+    server: w(z.string().min(1)).describe('the database server, as the API names it (targetServer or sourceServer)'),
+    database: w(z.string().min(1)).describe('the database (targetDBName or sourceDBName)'),
+    token: w(z.string()).optional().describe('its token; or username and password (write ${{ secrets.NAME }})'),
+    username: w(z.string()).optional().describe('its user name, with password, instead of a token'),
+    password: w(z.string()).optional().describe('its password (write ${{ secrets.NAME }})'),
   });
 
 /** The credentials among the inputs (an inline target or source). */
