@@ -15,6 +15,7 @@ test('the README opens with the main-job command and the test command', () => {
 test('.ci/run runs the README\'s test command and checks dist/ is current', () => {
   const ci = read('.ci/run');
   assert.match(ci, /^npm test$/m);
+  assert.match(ci, /^npx -y node@24 scripts\/run-tests\.mjs$/m, 'and the suite on Node 24');
   assert.match(ci, /git diff --quiet -- dist\//);
 });
 
