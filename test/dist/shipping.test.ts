@@ -73,11 +73,14 @@ test('npm pack: the tarball installs globally, its bin `enginectl` runs with no 
   assert.equal(r.stdout, `${VERSION}\n`);
   // The installed package on the Node lines CI images carry (from the npm registry's node package).
   const installed = join(prefix, 'lib', 'node_modules', 'enginectl', 'dist', 'cli.mjs');
+  // An npx run inside the suite run by `npx node@24` (.ci/run) hangs while the outer one's
+  // bin directories lead its PATH: they are left out, as they are on a user's machine.
+  const PATH = (process.env.PATH ?? '').split(':').filter((dir) => !/[\\/]_npx[\\/]|[\\/]node_modules[\\/]\.bin$/.test(dir)).join(':');
   for (const line of ['22', '24']) {
     const node = ['npx', '-y', `node@${line}`, installed];
-    const valid = await runCli(['validate', join(ROOT, 'pipelines', 'demo.yml'), '--emulator'], { command: node });
+    const valid = await runCli(['validate', join(ROOT, 'pipelines', 'demo.yml'), '--emulator'], { command: node, env: { PATH } });
     assert.equal(valid.code, 0, `Node ${line}: ${valid.stderr}`);
-    const demo = await runCli(['run', join(ROOT, 'pipelines', 'demo.yml'), '--emulator'], { command: node });
+    const demo = await runCli(['run', join(ROOT, 'pipelines', 'demo.yml'), '--emulator'], { command: node, env: { PATH } });
     assert.equal(demo.code, 0, `Node ${line}: ${demo.stdout}${demo.stderr}`);
     assert.match(demo.stdout, /^pipeline "Release 2026\.11 \(demo\)": success /m, `Node ${line}`);
   }
