@@ -250,3 +250,17 @@ steps:
   assert.ok(!text.includes(TOKEN), 'no record shows the inline token, the first one included');
   assert.ok(!r.stdout.includes(TOKEN));
 });
+
+test('report JOURNAL under GitHub Actions puts the summary in the job summary, as run does (a step after a lost run)', async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-summary-'));
+  writeFileSync(join(dir, 'clear.yml'), 'version: 1\nname: Clear\nsteps:\n  - uses: transaction-log/clear\n');
+  const journal = join(dir, 'run.journal.jsonl');
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  assert.equal((await runCli(['run', join(dir, 'clear.yml'), '--journal', journal], { env })).code, 0);
+  const summary = join(dir, 'step-summary.md');
+  writeFileSync(summary, '');
+  const r = await runCli(['report', journal], { env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(readFileSync(summary, 'utf8'), /^## ✅ Clear: success/m);
+});

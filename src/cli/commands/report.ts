@@ -8,7 +8,6 @@ import { readReportShard } from '../../app/report-inputs.ts';
 import { publishJobSummary } from '../../app/job-summary.ts';
 import { detectCi } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
-import { resolve } from 'node:path';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { fleetPhrase, fleetRows } from '../../report/fleet.ts';
 import { mergeReports } from '../../report/merge.ts';
@@ -75,20 +74,18 @@ async function merge(files: string[], values: Record<string, unknown>, io: CliIO
   const report = mergeReports(shards, { force: values.force === true });
   for (const row of fleetRows(report)) io.stdout(`${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`);
   io.stdout(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`);
-  const code = await write(() => report, values, io, report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision));
-  // Under a CI system the fleet's summary goes where it shows one (GitHub's job summary, Azure's run page).
-  const paths = reportPathsOf(values);
-  const summary = await publishJobSummary(detectCi(io.env), io.env, () => renderMarkdown(report, { fullReport: paths.json ?? paths.html }), report.outcome, { summaryFile: paths.summary && resolve(io.cwd, paths.summary) });
-  for (const line of summary.finish) io.stdout(`${line}\n`);
-  if (summary.problem) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${summary.problem}\n`);
-  return summary.problem ? ExitCode.failed : code;
+  return write(() => report, values, io, report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision));
 }
 
+/** The report files asked for, then, under a CI system, the summary where it shows one (GitHub's job summary, Azure's run page). */
 async function write(report: () => Report, values: Record<string, unknown>, io: CliIO, succeeded: boolean): Promise<number> {
   const paths = await preparePaths(reportPathsOf(values), io.cwd);
   const { written, failed } = await writeReports(report, paths);
   for (const p of written) io.stdout(`report: ${p}\n`);
   for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
+  const summary = await publishJobSummary(detectCi(io.env), io.env, () => renderMarkdown(report(), { fullReport: paths.json ?? paths.html }), report().outcome, { summaryFile: paths.summary });
+  for (const line of summary.finish) io.stdout(`${line}\n`);
+  if (summary.problem) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${summary.problem}\n`);
   // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.
-  return succeeded && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
+  return succeeded && failed.length === 0 && !summary.problem ? ExitCode.ok : ExitCode.failed;
 }
