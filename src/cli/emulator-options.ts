@@ -1,6 +1,7 @@
 // The emulator's options, shared by `enginectl emulator`, `run --emulator` and `plan --live
 // --emulator`: the states of its sites, users, faults and failing replicas it starts with.
 import type { Emulator, Sites } from '../emulator/index.ts';
+import { withSampleEnv } from '../emulator/sample-env.ts';
 import { UsageError } from '../errors.ts';
 
 export const EMULATOR_OPTIONS = {
@@ -30,6 +31,25 @@ export interface EmulatorOptionValues {
 /** Whether any emulator option was given (they need --emulator on run). */
 export function hasEmulatorOptions(values: EmulatorOptionValues): boolean {
   return (values.state ?? []).length > 0 || (values.user ?? []).length > 0 || (values.fault ?? []).length > 0 || (values['fail-replication'] ?? []).length > 0;
+}
+
+/**
+ * The environment a command sees under --emulator: with the sample state (no --state), its sample
+ * secrets fill what the environment leaves unset.
+ */
+export function emulatorEnv(values: EmulatorOptionValues & { emulator?: boolean | undefined }, env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string | undefined>> {
+  return values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(env) : env;
+}
+
+/** `body` with the sites the options set up, served on 127.0.0.1 for its length (loaded only then). */
+export async function withEmulatedSites<T>(values: EmulatorOptionValues, now: (() => number) | undefined, body: (url: string) => Promise<T>): Promise<T> {
+  const { serve } = await import('../emulator/index.ts');
+  const running = await serve(await sitesFromOptions(values, now), { port: 0 });
+  try {
+    return await body(running.url);
+  } finally {
+    await running.close();
+  }
 }
 
 /** The sites of the emulator as the options set them up; `onStart` is told of each site started. */

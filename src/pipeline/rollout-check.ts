@@ -2,20 +2,19 @@
 // values its waves name are values of that key (each in one wave), its analysis gates are
 // read-only steps of the rollout, and their interval is at least the monitoring refresh.
 import { parseDuration } from '../duration.ts';
+import { MIN_INTERVAL_MS } from '../steps/inputs.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import type { PipelineFile } from './schema.ts';
+import { inRollout } from './selection.ts';
 import type { YamlSource } from './yaml-doc.ts';
-
-/** Monitoring data is refreshed every 2 minutes (enterprise-api.md): an analysis round sooner reads the same data. */
-export const MIN_ANALYSIS_INTERVAL_MS = 2 * 60_000;
 
 export function rolloutProblems(source: YamlSource, doc: PipelineFile): Diagnostic[] {
   const rollout = doc.rollout;
   if (!rollout || !Array.isArray(doc.steps)) return [];
   const out: Diagnostic[] = [];
-  const split = doc.steps.map((s, index) => ({ s, index })).filter(({ s }) => s.matrix && Object.hasOwn(s.matrix, rollout.over));
+  const split = doc.steps.map((s, index) => ({ s, index })).filter(({ s }) => inRollout(rollout, s));
   if (split.length === 0) {
     const keys = [...new Set(doc.steps.flatMap((s) => Object.keys(s.matrix ?? {})))];
     const guess = didYouMean(rollout.over, keys);
@@ -43,6 +42,6 @@ export function rolloutProblems(source: YamlSource, doc: PipelineFile): Diagnost
     else if (STEP_TYPES.get(step.s.uses)?.readOnly !== true) out.push(at(source, ['rollout', 'analysis', 'gates', i], `step "${id}" (${step.s.uses}) is not read-only: analysis only reads`, 'use a check: monitoring/alerts, monitoring/engines, licensing/check, replication/check'));
   });
   const interval = analysis?.interval === undefined ? undefined : parseDuration(analysis.interval);
-  if (interval !== undefined && interval < MIN_ANALYSIS_INTERVAL_MS) out.push(at(source, ['rollout', 'analysis', 'interval'], `interval ${analysis!.interval} is under 2m: monitoring data is refreshed every 2 minutes`, 'interval: 2m or more'));
+  if (interval !== undefined && interval < MIN_INTERVAL_MS) out.push(at(source, ['rollout', 'analysis', 'interval'], `interval ${analysis!.interval} is under 2m: monitoring data is refreshed every 2 minutes`, 'interval: 2m or more'));
   return out;
 }

@@ -52,6 +52,11 @@ export function describeCombination(c: Combination): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
+/** Whether a rollout (`rollout.over`) splits this step: its matrix has the rollout's key. */
+export function inRollout(rollout: { over: string } | undefined, step: { matrix?: Readonly<Record<string, unknown>> | undefined }): boolean {
+  return rollout !== undefined && step.matrix !== undefined && Object.hasOwn(step.matrix, rollout.over);
+}
+
 /** Every value of each matrix key over the pipeline's steps, in order of appearance: the instances a fleet has. */
 export function matrixValues(pipeline: Pick<Pipeline, 'steps'>): Record<string, MatrixValue[]> {
   const values: Record<string, MatrixValue[]> = {};

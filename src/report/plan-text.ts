@@ -1,6 +1,6 @@
 // The dry run as text: each step instance with its condition, and each call it would make.
 import type { Pipeline } from '../pipeline/model.ts';
-import { EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
+import { EVERY_INSTANCE, expandMatrix, inRollout, selects, type Selection } from '../pipeline/selection.ts';
 import type { PlannedStep } from '../runner/plan.ts';
 import { budgetOf, wavesOf } from '../runner/rollout.ts';
 
@@ -41,7 +41,7 @@ export function renderPlan(plan: PlannedStep[]): string {
 export function renderWaves(pipeline: Pipeline, selection: Selection = EVERY_INSTANCE): string {
   const rollout = pipeline.rollout;
   if (!rollout) return '';
-  const values = [...new Set(pipeline.steps.flatMap((s) => (s.matrix && Object.hasOwn(s.matrix, rollout.over) ? expandMatrix(s.matrix).filter((c) => selects(c, selection)).map((c) => String(c[rollout.over])) : [])))];
+  const values = [...new Set(pipeline.steps.flatMap((s) => (inRollout(rollout, s) ? expandMatrix(s.matrix).filter((c) => selects(c, selection)).map((c) => String(c[rollout.over])) : [])))];
   const waves = wavesOf(rollout, values);
   const analysis = rollout.analysis ? `; between waves: ${rollout.analysis.gates.join(', ')}, ${rollout.analysis.count} round(s) ${rollout.analysis.intervalMs / 60_000}m apart, ${rollout.analysis.failureLimit} may fail` : '';
   const lines = [`rollout over ${rollout.over}: ${waves.length} wave(s), at most ${rollout.maxParallel} at once${analysis}`];

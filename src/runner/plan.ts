@@ -8,7 +8,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { Observed } from '../steps/observed.ts';
 import type { PlannedCall, StepType } from '../steps/types.ts';
 import { Masker } from './masker.ts';
-import { checkSelection, EVERY_INSTANCE, expandMatrix, selects, type Selection } from '../pipeline/selection.ts';
+import { checkSelection, EVERY_INSTANCE, expandMatrix, inRollout, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import type { EngineClient } from '../api/index.ts';
 import { readNow, type LiveState } from './live-read.ts';
@@ -119,7 +119,7 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
         runs,
         calls: masker.maskValue(calls),
         note: note && masker.mask(note),
-        how: howItRuns(step, prepared.values, pipeline.rollout?.over),
+        how: howItRuns(step, prepared.values, inRollout(pipeline.rollout, step) ? pipeline.rollout!.over : undefined),
         ...(live ? { live } : {}),
       });
     }
@@ -150,12 +150,13 @@ async function writePreview(type: StepType, calls: PlannedCall[], client: () => 
 }
 
 /** A gate's wait, a matrix's max-parallel and fail-fast, a timeout and retry: shown by plan. */
+/** `rolloutKey`: the key of the rollout that splits the step, when one does. */
 function howItRuns(step: Pipeline['steps'][number], inputs: unknown, rolloutKey: string | undefined): string[] {
   const how: string[] = [];
   const wait = (inputs as { wait?: { timeout?: unknown; interval?: unknown } } | null)?.wait;
   if (wait && typeof wait === 'object') how.push(`wait: up to ${String(wait.timeout)}, a check every ${String(wait.interval ?? '2m')}`);
   // A step of the rollout runs value by value, as its waves say (the waves are shown above the steps).
-  if (step.matrix && rolloutKey !== undefined && Object.hasOwn(step.matrix, rolloutKey)) how.push(`rollout: ${rolloutKey} by ${rolloutKey}, in its waves`);
+  if (rolloutKey !== undefined) how.push(`rollout: ${rolloutKey} by ${rolloutKey}, in its waves`);
   else if (step.matrix) how.push(`matrix: max-parallel ${step.maxParallel}, fail-fast ${step.failFast}`);
   if (step.timeoutMs !== undefined) how.push(`timeout: ${formatDuration(step.timeoutMs)}`);
   if (step.retry) how.push(`retry: ${step.retry.attempts} attempts, ${formatDuration(step.retry.delayMs)} apart (x${step.retry.backoff})`);

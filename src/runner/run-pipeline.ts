@@ -7,7 +7,7 @@ import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
-import { checkSelection, EVERY_INSTANCE, expandMatrix, matrixValues, selects, type Selection } from '../pipeline/selection.ts';
+import { checkSelection, EVERY_INSTANCE, expandMatrix, inRollout, matrixValues, selects, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
 import type { RunResult, StepRun } from './result.ts';
@@ -130,8 +130,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   const rollout = pipeline.rollout;
   // With a rollout, the steps of its key run value by value, wave by wave (rollout.ts): the other
   // steps before the first of them run before it, the rest after it.
-  const inRollout = (step: Step) => rollout !== undefined && step.matrix !== undefined && Object.hasOwn(step.matrix, rollout.over);
-  const first = pipeline.steps.findIndex(inRollout);
+  const split = (step: Step) => inRollout(rollout, step);
+  const first = pipeline.steps.findIndex(split);
   const plain = async (steps: Step[]) => {
     for (const step of steps) {
       const instances = instancesOf(ctx, step, options, identities[step.index]!);
@@ -143,14 +143,14 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   let rolledOut: RunResult['rollout'];
   if (!rollout || first < 0) await plain(pipeline.steps);
   else {
-    await plain(pipeline.steps.filter((s) => !inRollout(s) && s.index < first));
-    const split = new Map(pipeline.steps.filter(inRollout).map((step) => [step, instancesOf(ctx, step, options, identities[step.index]!)] as const));
-    for (const list of split.values()) runs.push(...list);
-    const outcome = await runRollout(ctx, rollout, split);
+    await plain(pipeline.steps.filter((s) => !split(s) && s.index < first));
+    const instances = new Map(pipeline.steps.filter(split).map((step) => [step, instancesOf(ctx, step, options, identities[step.index]!)] as const));
+    for (const list of instances.values()) runs.push(...list);
+    const outcome = await runRollout(ctx, rollout, instances);
     rolledOut = outcome.result;
     runs.push(...outcome.analysis);
-    for (const [step, list] of split) settle(ctx, step, list, { status: false });
-    await plain(pipeline.steps.filter((s) => !inRollout(s) && s.index > first));
+    for (const [step, list] of instances) settle(ctx, step, list, { status: false });
+    await plain(pipeline.steps.filter((s) => !split(s) && s.index > first));
   }
   await Promise.all([...clients.values()].map((c) => c.close()));
   return {

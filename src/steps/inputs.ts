@@ -14,6 +14,7 @@ export function listOf<T extends z.ZodType>(item: T) {
 
 export const intKey = z.coerce.number().int();
 
+/** Monitoring data is refreshed about every 2 minutes (enterprise-api.md): a check sooner reads the same data. */
 export const MIN_INTERVAL_MS = 2 * 60_000;
 
 /** `wait: { timeout, interval }` of gates: interval default and minimum 2m (monitoring refresh). */

@@ -9,9 +9,8 @@ import { livePlanMarkdown } from '../../report/live-plan-markdown.ts';
 import { preflight } from '../../app/preflight.ts';
 import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
-import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, hasEmulatorOptions, sitesFromOptions } from '../emulator-options.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, withEmulatedSites } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 
@@ -68,7 +67,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
   if (hasEmulatorOptions(values) && !(values.emulator && values.live)) throw new UsageError('BAD_ARGUMENTS', 'plan: --state, --user, --fault and --fail-replication go with --emulator --live');
-  const env = values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(io.env) : io.env;
+  const env = emulatorEnv(values, io.env);
   if (values.out !== undefined && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', { hint: 'enginectl plan FILE --live --out plan.json' });
   if ((values.expect || values.json !== undefined || values.summary !== undefined) && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --expect, --json and --summary go with --live', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
   if (values.expect && values.out !== undefined) throw new UsageError('BAD_ARGUMENTS', 'plan: --out saves a plan to run, and a drift audit (--expect) is none', { hint: 'audit with --expect --json F; save the plan of a release with --live --out F' });
@@ -98,15 +97,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     }
     return plan.failsNow > 0 ? ExitCode.failed : ExitCode.ok;
   };
-  if (!values.emulator) return live(undefined);
-  // Loaded only for --emulator: its sites, served on 127.0.0.1 for this plan.
-  const { serve } = await import('../../emulator/index.ts');
-  const running = await serve(await sitesFromOptions(values), { port: 0 });
-  try {
-    return await live(running.url);
-  } finally {
-    await running.close();
-  }
+  return values.emulator ? withEmulatedSites(values, undefined, live) : live(undefined);
 }
 
 /** --expect: the live plan read as the fleet's expected state; every rendering written, then exit 1 on drift. */
@@ -114,9 +105,10 @@ async function audit(plan: DryRun, options: { file: string; json: string | undef
   const result = driftAudit(plan, options.file, Date.now());
   io.stdout(`${driftText(result)}\n`);
   const markdown = driftMarkdown(result);
+  const summaryFile = options.summary === undefined ? undefined : resolve(io.cwd, options.summary);
   if (options.json !== undefined) await writeAtomic(resolve(io.cwd, options.json), `${JSON.stringify(result, null, 2)}\n`);
-  if (options.summary !== undefined) await writeAtomic(resolve(io.cwd, options.summary), markdown);
-  const done = await publishJobSummary(detectCi(io.env), io.env, () => markdown, result.drifted.length ? 'failure' : 'success', { summaryFile: options.summary && resolve(io.cwd, options.summary) });
+  if (summaryFile) await writeAtomic(summaryFile, markdown);
+  const done = await publishJobSummary(detectCi(io.env), io.env, () => markdown, result.drifted.length ? 'failure' : 'success', { summaryFile });
   if (done.problem) io.stderr(`warning: ${done.problem}\n`);
   for (const line of done.finish) io.stdout(`${line}\n`);
   return result.drifted.length > 0 ? ExitCode.failed : ExitCode.ok;

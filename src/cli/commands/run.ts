@@ -18,8 +18,7 @@ import { checkPlan } from '../../app/preflight.ts';
 import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, hasEmulatorOptions, sitesFromOptions } from '../emulator-options.ts';
-import { withSampleEnv } from '../../emulator/sample-env.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, withEmulatedSites } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock } from '../../app/clock.ts';
@@ -97,8 +96,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const selection = parseSelection(values.only, values.skip);
   const ci = detectCi(io.env, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator) throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
-  // Under --emulator with the sample state, its sample secrets fill what the environment leaves unset.
-  if (values.emulator && (values.state ?? []).length === 0) io = { ...io, env: withSampleEnv(io.env) };
+  io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   const journalWanted = journalArgs(values, io);
@@ -184,15 +182,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     if (!values.emulator) return await execute(undefined, realClock());
     const clock = simulatedClock();
     // Loaded only for --emulator: a run against a real server does not initialise it.
-    const { serve } = await import('../../emulator/index.ts');
-    const running = await serve(await sitesFromOptions(values, clock.now), { port: 0 });
-    try {
-      const code = await execute(running.url, clock);
-      if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
-      return code;
-    } finally {
-      await running.close();
-    }
+    const code = await withEmulatedSites(values, clock.now, (url) => execute(url, clock));
+    if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
+    return code;
   } finally {
     journal?.spec.file.close();
   }
