@@ -82,6 +82,8 @@ export class JournalFile {
   /** Records written and waiting for the next sync; whether one is in flight. */
   private waiting: { resolve: () => void; reject: (error: JournalWriteError) => void }[] = [];
   private syncing = false;
+  /** Records appended and not yet written (they are written together, in order). */
+  private queued: Buffer[] = [];
 
   /**
    * Appends one record whole, at once (records keep their order); a `durable` one settles once a
@@ -93,14 +95,16 @@ export class JournalFile {
     // run (a microtask), and always before the sync that makes them durable.
     this.queued.push(Buffer.from(encodeLine(record)));
     if (this.queued.length === 1) queueMicrotask(() => this.writeQueued());
-    if (!durable) return Promise.resolve();
+    return durable ? this.nextSync() : Promise.resolve();
+  }
+
+  /** Settles once a sync that starts after everything written so far has completed. */
+  private nextSync(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.sync();
     });
   }
-
-  private queued: Buffer[] = [];
 
   /** Writes the queued records whole, in order (every write's byte count checked); breaks the journal on failure. */
   private writeQueued(): void {
@@ -149,11 +153,7 @@ export class JournalFile {
   /** Settles once every durable record appended so far is on disk. */
   flushed(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    if (!this.syncing && this.waiting.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.sync();
-    });
+    return !this.syncing && this.waiting.length === 0 ? Promise.resolve() : this.nextSync();
   }
 
   private closed = false;

@@ -104,7 +104,6 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
       }
     };
     await Promise.all(Array.from({ length: Math.min(rollout.maxParallel, wave.values.length) }, worker));
-    wave.values.forEach((v) => runsOf(v).forEach(([, runs]) => runs.forEach((r) => (r.wave = wave.wave))));
     if (signal.aborted) {
       wave.outcome = 'cancelled';
       continue;

@@ -37,7 +37,11 @@ export function observedChanges(was: Observed, is: Observed): string[] {
     if (!(key in is)) out.push(phrases.gone(subject, value));
     else if (is[key] !== value) out.push(phrases.changed(subject, value, is[key]!));
   }
-  for (const [key, value] of Object.entries(is)) if (!(key in was)) out.push(say(key).phrases.added(say(key).subject, value));
+  for (const [key, value] of Object.entries(is)) {
+    if (key in was) continue;
+    const { phrases, subject } = say(key);
+    out.push(phrases.added(subject, value));
+  }
   return out;
 }
 
