@@ -200,7 +200,7 @@ export class Transport {
         throw new TooLarge(limit);
       }
       const ok = res.statusCode >= 200 && res.statusCode < 300;
-      const text = await readText(res.body, limit, statusOnly ? (ok ? 0 : STATUS_ONLY_KEEP) : Infinity);
+      const text = await readText(res.body, limit, statusOnly ? (ok ? 0 : STATUS_ONLY_KEEP) : Infinity, length);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       const contentType = (flat['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
