@@ -91,17 +91,19 @@ export class Masker {
     const patterns = this.compiled();
     if (!patterns) return text;
     // A long text (an update's report) is met several times (its output, its result, the whole
-    // result again): searched once while the secrets stay the same.
-    const long = text.length >= LONG_TEXT;
-    const known = long ? this.long.get(text) : undefined;
-    if (known !== undefined && this.long.version === this.forms.size) return known;
+    // result again), and a short one (a key, a status, a version) at every instance of a fleet:
+    // each is searched once while the secrets stay the same.
+    const memo = text.length >= LONG_TEXT ? this.long : text.length <= SHORT_TEXT ? this.short : undefined;
+    const known = memo?.get(text, this.forms.size);
+    if (known !== undefined) return known;
     const raw = text.replace(patterns.raw, MASK);
     const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, patterns.view) : raw;
-    if (long) this.long.set(text, masked, this.forms.size);
+    memo?.set(text, masked, this.forms.size);
     return masked;
   }
 
-  private readonly long = new LongTexts();
+  private readonly long = new Remembered(8);
+  private readonly short = new Remembered(4096);
 
   /**
    * `value` with every string (and key) masked and every credential field replaced: a copy of
@@ -181,16 +183,19 @@ function maskViews(text: string, pattern: RegExp): string {
   return out + text.slice(at);
 }
 
-/** A text this long is remembered once masked (Masker.mask). */
+/** A text this long, or this short, is remembered once masked (Masker.mask). */
 const LONG_TEXT = 1 << 16;
+const SHORT_TEXT = 256;
 
-/** The last few long texts and their masked forms, for one set of secrets (`version`: how many forms it had). */
-class LongTexts {
+/** The last `capacity` texts and their masked forms, for one set of secrets (`version`: how many forms it had). */
+class Remembered {
   private readonly entries = new Map<string, string>();
-  version = -1;
+  private version = -1;
 
-  get(text: string): string | undefined {
-    return this.entries.get(text);
+  constructor(private readonly capacity: number) {}
+
+  get(text: string, version: number): string | undefined {
+    return version === this.version ? this.entries.get(text) : undefined;
   }
 
   set(text: string, masked: string, version: number): void {
@@ -198,6 +203,6 @@ class LongTexts {
     this.version = version;
     this.entries.set(text, masked);
     if (masked !== text) this.entries.set(masked, masked);
-    while (this.entries.size > 8) this.entries.delete(this.entries.keys().next().value!);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 }
