@@ -23,7 +23,7 @@ export async function seaBlob(node, work) {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node24',
+    target: 'node20.18',
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',

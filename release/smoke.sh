@@ -23,8 +23,10 @@ fail() {
 }
 version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' package.json)"
 
+# Output goes to files, never pipes: Node's Windows runtime under Wine writes only to files.
 args=(--version)
-[ "$(run "$@" 2>&1)" = "$version" ] || fail "--version did not print $version"
+run "$@" >"$dir/out" 2>&1
+[ "$(tr -d '\r' <"$dir/out")" = "$version" ] || fail "--version did not print $version"
 
 printf 'version: 1\nsteps:\n  - uses: monitoring/alerts\n    with: { fail-on: severe }\n' >"$dir/broken.yml"
 args=(validate "$dir/broken.yml")
@@ -37,8 +39,9 @@ args=(plan pipelines/demo.yml --emulator)
 run "$@" >"$dir/out" 2>&1 || fail "plan of the demo failed"
 grep -q 'update/system' "$dir/out" || fail "the plan does not list the demo's steps"
 
+# exec: $! is the emulator itself (or its runner), which the cleanup stops, not a subshell.
 args=(emulator --port 0)
-run "$@" >"$dir/emulator.log" 2>&1 &
+(exec "$@" "$exe" "${args[@]}") >"$dir/emulator.log" 2>&1 &
 emulator=$!
 for _ in $(seq 600); do
   grep -q 'listening on' "$dir/emulator.log" 2>/dev/null && break

@@ -20,7 +20,11 @@ function envValue(env: Env, name: string): string | undefined {
 }
 
 function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) {
-  const connect: { ca?: string[]; rejectUnauthorized?: boolean } = {};
+  // TCP keep-alive after 60 s idle, as undici sets it, but given to net.connect, which applies it
+  // once connected: undici's own call, on a socket still connecting, fails every connection on
+  // Windows under Wine (the Windows executable is exercised there). A system update's call may
+  // stay silent for hours: the probes keep NATs and firewalls from dropping it meanwhile.
+  const connect: { ca?: string[]; rejectUnauthorized?: boolean; keepAlive: true; keepAliveInitialDelay: number } = { keepAlive: true, keepAliveInitialDelay: 60_000 };
   if (tls.caFile) {
     let pem: string;
     try {
@@ -117,7 +121,7 @@ export function createDispatcher(
       (own.made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, Pool }) =>
         !httpProxy && !httpsProxy
           ? new Agent(common)
-          : new EnvHttpProxyAgent({ ...common, requestTls: connect, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy, clientFactory: tunnelFailing(Pool) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
+          : new EnvHttpProxyAgent({ ...common, requestTls: { ...(connect.ca ? { ca: connect.ca } : {}), ...(connect.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}) }, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy, clientFactory: tunnelFailing(Pool) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
       )),
     close: async () => {
       if (closed) return;

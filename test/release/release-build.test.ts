@@ -33,6 +33,20 @@ function machine(file: string): string {
 
 const smoke = (file: string, runner: string[] = []) => spawnSync('bash', ['release/smoke.sh', join(out, file), ...runner], { cwd: ROOT, encoding: 'utf8' });
 
+/** The processes still running a file of this release (the smoke test's emulator must not be one). */
+function leftOver(): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      } catch {
+        return '';
+      }
+    })
+    .filter((cmd) => cmd.includes(out));
+}
+
 test('release:build writes the six files, SHA256SUMS last over the other five, as sha256sum -c reads it', () => {
   assert.equal(build.status, 0, String(build.stderr));
   assert.deepEqual(readdirSync(out).sort(), ['SHA256SUMS', `enginectl-${VERSION}.tgz`, 'enginectl-linux-arm64', 'enginectl-linux-x64', 'enginectl-oci.tar', 'enginectl-windows-x64.exe']);
@@ -44,11 +58,13 @@ test('release:build writes the six files, SHA256SUMS last over the other five, a
   // It said what it verified before publishing.
   assert.match(String(build.stderr), /enginectl-linux-x64 --version, a broken file, plan, a run against an emulator process, the demo: ok/);
   assert.match(String(build.stderr), /enginectl-linux-arm64 --version, a broken file, plan, a run against an emulator process, the demo: ok/);
+  assert.deepEqual(leftOver(), [], 'the smoke tests stopped their emulator processes');
 });
 
 test('the linux-x64 executable passes the smoke test natively: --version, a broken file at its line, plan, a run against an emulator process, the demo', () => {
   const r = smoke('enginectl-linux-x64');
   assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(leftOver(), [], 'the emulator process is stopped');
   const broken = spawnSync(join(out, 'enginectl-linux-x64'), ['validate', 'test/fixtures/mistakes/unknown-type.yml'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(broken.status, 2);
   assert.match(broken.stderr, /unknown-type\.yml:\d+:\d+/);
@@ -58,6 +74,7 @@ test('the linux-x64 executable passes the smoke test natively: --version, a brok
 test('the linux-arm64 executable passes the same smoke test under qemu', () => {
   const r = smoke('enginectl-linux-arm64', QEMU);
   assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(leftOver(), [], 'the emulator process is stopped');
   assert.equal(machine(join(out, 'enginectl-linux-arm64')), 'aarch64');
   assert.equal(machine(join(out, 'enginectl-linux-x64')), 'x86-64');
 });
