@@ -32,7 +32,11 @@ export async function seaBlob(node, work) {
   const blob = join(work, 'sea.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
-  execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    throw new ReleaseError(`the SEA blob could not be made by ${node}: ${String(error.stderr ?? error.message).trim().split('\n').pop()}`, "the linux-x64 runtime of release/runtimes.json must run on this machine (a linux-x64 one)");
+  }
   return blob;
 }
 

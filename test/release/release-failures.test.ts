@@ -54,3 +54,17 @@ test('the smoke script names the check an executable failed, and exits 1', () =>
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^smoke: \S+enginectl: a broken file exited 0, not 2$/m);
 });
+
+test('an executable that fails its smoke test stops the build, naming it, and nothing is left to publish', { timeout: 600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-runtimes-'));
+  const runtimes = JSON.parse(readFileSync(join(ROOT, 'release/runtimes.json'), 'utf8')) as { platforms: Record<string, object> };
+  // The arm64 file made from the x64 runtime (its pin kept): built, then refused by qemu-aarch64.
+  runtimes.platforms['linux-arm64'] = { ...runtimes.platforms['linux-x64'], file: 'enginectl-linux-arm64' };
+  writeFileSync(join(dir, 'runtimes.json'), JSON.stringify(runtimes));
+  const r = build(['--runtimes', join(dir, 'runtimes.json')]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /enginectl-linux-x64 --version, a broken file, plan, a run against an emulator process, the demo: ok/);
+  assert.match(r.stderr, /^release:build: enginectl-linux-arm64 failed its smoke test: smoke: \S+enginectl-linux-arm64: --version did not print/m);
+  assert.match(r.stderr, /hint: nothing was published; fix the executable and build again/);
+  assert.ok(!existsSync(r.out) && !existsSync(`${r.out}.partial`), 'nothing that looks like a release is left');
+});
