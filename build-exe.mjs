@@ -7,26 +7,14 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { build } from 'esbuild';
-import { leanDependencies, packageVersionOnly } from './build.mjs';
+import { seaBundle } from './build.mjs';
 
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const out = process.argv[2] ?? 'dist/enginectl';
 const work = 'dist/sea';
 mkdirSync(work, { recursive: true });
 
-await build({
-  entryPoints: ['src/cli/sea-entry.ts'],
-  outfile: `${work}/cli.cjs`,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20.18',
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  plugins: [packageVersionOnly, leanDependencies],
-});
+await seaBundle(`${work}/cli.cjs`);
 writeFileSync(`${work}/sea-config.json`, JSON.stringify({ main: `${work}/cli.cjs`, output: `${work}/prep.blob`, disableExperimentalSEAWarning: true, useSnapshot: true }));
 execFileSync(process.execPath, ['--experimental-sea-config', `${work}/sea-config.json`], { stdio: 'inherit' });
 copyFileSync(process.execPath, out);

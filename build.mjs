@@ -40,6 +40,22 @@ const banner = {
   js: "import { createRequire as __enginectlCreateRequire } from 'node:module';\nconst require = __enginectlCreateRequire(import.meta.url);",
 };
 
+/** The CLI as one CommonJS file, for a single executable (Node SEA runs CommonJS): build-exe.mjs and the release. */
+export function seaBundle(outfile) {
+  return build({
+    entryPoints: ['src/cli/sea-entry.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20.18',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [packageVersionOnly, leanDependencies],
+  });
+}
+
 export const ACTION_ENTRIES = ['main', 'vfs-update', 'system-update', 'replication-sync', 'transaction-log-clear'];
 
 const common = {

@@ -8,8 +8,7 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
-import { leanDependencies, packageVersionOnly } from '../build.mjs';
+import { seaBundle } from '../build.mjs';
 import { ReleaseError } from './release-error.mjs';
 
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -17,18 +16,7 @@ const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /** The SEA blob, made by `node` (the pinned linux-x64 runtime) in `work`; its path. */
 export async function seaBlob(node, work) {
   const main = join(work, 'cli.cjs');
-  await build({
-    entryPoints: ['src/cli/sea-entry.ts'],
-    outfile: main,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20.18',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    plugins: [packageVersionOnly, leanDependencies],
-  });
+  await seaBundle(main);
   const blob = join(work, 'sea.blob');
   const config = join(work, 'sea-config.json');
   writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
