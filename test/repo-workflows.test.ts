@@ -26,6 +26,10 @@ test('the project has a CI and a release workflow, valid against the workflow sc
   assert.deepEqual(jobs.publish!.needs, ['build', 'macos', 'test']);
   const attested = jobs.publish!.steps.filter((s) => s.uses?.startsWith('actions/attest-build-provenance')).map((s) => s.with?.['subject-path'] ?? s.with?.['subject-name']);
   assert.deepEqual(attested, ['release/*', '${{ steps.image.outputs.name }}'], 'every file and the image are attested');
+  // The macOS executable is built on the runtime the others hold (release/runtimes.json).
+  const pinned = (JSON.parse(readFileSync('release/runtimes.json', 'utf8')) as { node: string }).node;
+  const macos = (jobs.macos!.steps as { uses?: string; with?: Record<string, unknown> }[]).find((s) => s.uses?.startsWith('actions/setup-node'));
+  assert.equal(macos?.with?.['node-version'], pinned);
 });
 
 test('actionlint finds nothing in the workflows, nor in the example workflows of docs/github-actions.md', { timeout: 120_000 }, async () => {
