@@ -24,9 +24,12 @@ const missing = NEEDED.filter((tool) => !(tool.bins ?? []).some(has) && !(tool.f
 if (missing.length > 0) {
   const packages = [...new Set(missing.map((t) => t.apt))];
   const root = process.getuid?.() === 0;
-  if (root && has('apt-get')) {
+  // Not root: sudo when it asks no password (a CI runner's), else the command is said.
+  const sudo = !root && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
+  if ((root || sudo) && has('apt-get')) {
     process.stderr.write(`test tools: installing ${packages.join(', ')} (Debian packages)\n`);
-    const run = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const run = (args) => (sudo ? spawnSync('sudo', ['-n', '-E', 'apt-get', ...args], { stdio: ['ignore', 'ignore', 'inherit'], env }) : spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }));
     run(['update', '-qq']);
     if (run(['install', '-y', '-qq', ...packages]).status !== 0) {
       process.stderr.write(`test tools: apt-get could not install ${packages.join(', ')}\n`);

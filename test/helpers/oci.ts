@@ -66,6 +66,8 @@ export function runImage(rootfs: string, config: ImageConfig, args: string[], { 
   // chroot(8) starts in /: the working directory is entered by a shell of the image itself.
   const inner = ['/bin/sh', '-c', 'cd "$0" && exec "$@"', c.WorkingDir ?? '/', ...argv];
   const chroot = ['/usr/sbin/chroot', ...(c.User ? [`--userspec=${c.User}`] : []), rootfs, ...inner];
-  const command = process.getuid?.() === 0 ? chroot : ['unshare', '--map-root-user', ...chroot];
+  // chroot needs root: as root, through a password-less sudo (a CI runner's), else a user namespace.
+  const root = process.getuid?.() === 0;
+  const command = root ? chroot : spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n', '--preserve-env', ...chroot] : ['unshare', '--map-root-user', ...chroot];
   return spawnSync(command[0]!, command.slice(1), { env: { ...env, HOME: '/home/enginectl' }, encoding: 'utf8' });
 }
