@@ -4,7 +4,8 @@
 // `npm pack` makes it, and SHA256SUMS over them. Built in DIR.partial and moved to DIR only once
 // every file was built and the Linux executables passed the smoke test (the arm64 one under
 // qemu), so a DIR that exists is complete; SHA256SUMS is written last, from the verified files.
-// A failure says which file and what to do, leaves no DIR, and exits 1.
+// A failure says which file and what to do, leaves no DIR, and exits 1. The same commit (and the
+// same Debian packages) builds the same bytes: every time inside is SOURCE_DATE_EPOCH or the commit's.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,13 @@ const cache = resolve(option('--cache', join(ROOT, 'node_modules/.cache/enginect
 /** Where the SEA blob is kept too (release.yml builds the macOS executable from it on macOS). */
 const keepBlob = option('--blob', undefined);
 const say = (text) => process.stderr.write(`release: ${text}\n`);
+
+/** The time every file's inside says: SOURCE_DATE_EPOCH, else the commit's time (reproducible builds). */
+function sourceDateEpoch() {
+  if (/^\d+$/.test(process.env.SOURCE_DATE_EPOCH ?? '')) return Number(process.env.SOURCE_DATE_EPOCH);
+  const r = spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: ROOT, encoding: 'utf8' });
+  return r.status === 0 && /^\d+$/.test(r.stdout.trim()) ? Number(r.stdout.trim()) : 0;
+}
 
 function smoke(file, runner = []) {
   const r = spawnSync('bash', [join(ROOT, 'release/smoke.sh'), file, ...runner], { cwd: ROOT, encoding: 'utf8' });
@@ -57,7 +65,7 @@ async function main() {
     say(`${runtimes.platforms['windows-x64'].file}: ${pfx ? `signed with ${pfx.split('/').pop()}` : 'unsigned (the runtime signature the injection breaks removed; WINDOWS_SIGNING_PFX not set)'}`);
     smoke(files['linux-x64']);
     smoke(files['linux-arm64'], ['qemu-aarch64-static', '-L', ARM64_SYSROOT]);
-    buildImage({ executables: { amd64: files['linux-x64'], arm64: files['linux-arm64'] }, version, work, cache, out: join(stage, 'enginectl-oci.tar') });
+    buildImage({ executables: { amd64: files['linux-x64'], arm64: files['linux-arm64'] }, version, work, cache, out: join(stage, 'enginectl-oci.tar'), epoch: sourceDateEpoch() });
     say('enginectl-oci.tar: linux/amd64 and linux/arm64');
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', stage], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
     renameSync(join(stage, packed[0].filename), join(stage, `enginectl-${version}.tgz`));

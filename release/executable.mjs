@@ -19,9 +19,11 @@ export async function seaBlob(node, work) {
   await seaBundle(main);
   const blob = join(work, 'sea.blob');
   const config = join(work, 'sea-config.json');
-  writeFileSync(config, JSON.stringify({ main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
+  // Paths relative to `work`: the blob records its main script's path, and the same sources must
+  // make the same blob wherever they are built.
+  writeFileSync(config, JSON.stringify({ main: 'cli.cjs', output: 'sea.blob', disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
   try {
-    execFileSync(node, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], { cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
     throw new ReleaseError(`the SEA blob could not be made by ${node}: ${String(error.stderr ?? error.message).trim().split('\n').pop()}`, "the linux-x64 runtime of release/runtimes.json must run on this machine (a linux-x64 one)");
   }

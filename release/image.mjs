@@ -44,8 +44,13 @@ function fillRoot(rootfs, debs, executable, applets, version) {
   }
 }
 
-/** Builds the image from `executables` ({ amd64, arm64 }) into the tar `out`. */
-export function buildImage({ executables, version, work, cache, out }) {
+/**
+ * Builds the image from `executables` ({ amd64, arm64 }) into the tar `out`. Every time in it is
+ * `epoch` (seconds; SOURCE_DATE_EPOCH, as release/build.mjs takes it from the commit), so the
+ * same sources and packages make the same bytes: anyone can rebuild it and compare digests.
+ */
+export function buildImage({ executables, version, work, cache, out, epoch = 0 }) {
+  const created = new Date(epoch * 1000).toISOString();
   const layout = join(work, 'oci');
   rmSync(layout, { recursive: true, force: true });
   umoci(['init', '--layout', layout]);
@@ -63,9 +68,10 @@ export function buildImage({ executables, version, work, cache, out }) {
       applets = execFileSync(join(work, 'busybox/bin/busybox'), ['--list'], { encoding: 'utf8' }).split('\n').filter((a) => a && a !== 'busybox');
     }
     fillRoot(rootfs, debs, executables[arch], applets, version);
-    umoci(['repack', '--image', `${layout}:${arch}`, bundle]);
+    execFileSync('find', [rootfs, '-exec', 'touch', '-h', '-d', `@${epoch}`, '{}', '+']);
+    umoci(['repack', '--history.created', created, '--history.created_by', 'enginectl release/image.mjs', '--image', `${layout}:${arch}`, bundle]);
     umoci([
-      'config', '--image', `${layout}:${arch}`, '--os', 'linux', '--architecture', arch,
+      'config', '--image', `${layout}:${arch}`, '--os', 'linux', '--architecture', arch, '--created', created, '--no-history',
       '--config.user', `${USER}:${USER}`, '--config.workingdir', '/work',
       '--config.entrypoint', '/usr/local/bin/enginectl-entrypoint', '--config.cmd', '--help',
       '--config.env', 'PATH=/usr/local/bin:/usr/bin:/bin', '--config.env', 'SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt',

@@ -16,8 +16,11 @@ const out = join(mkdtempSync(join(tmpdir(), 'enginectl-release-')), 'release');
 const QEMU = ['qemu-aarch64-static', '-L', '/usr/aarch64-linux-gnu'];
 let build: ReturnType<typeof spawnSync>;
 
+/** The commit time the release's files carry (release/build.mjs takes it from SOURCE_DATE_EPOCH). */
+const EPOCH = 1795600000;
+
 before(() => {
-  build = spawnSync(process.execPath, ['release/build.mjs', '--out', out], { cwd: ROOT, encoding: 'utf8' });
+  build = spawnSync(process.execPath, ['release/build.mjs', '--out', out], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SOURCE_DATE_EPOCH: String(EPOCH) } });
 });
 
 /** The machine an ELF or PE file is built for, from its header. */
@@ -105,6 +108,24 @@ test('with a signing certificate configured, the Windows executable is signed by
   const verify = spawnSync('osslsigncode', ['verify', '-in', exe], { encoding: 'utf8' });
   assert.match(verify.stdout + verify.stderr, /Subject: \/CN=enginectl release test/);
   assert.equal(machine(exe), 'PE x86-64');
+});
+
+test('the release is reproducible: the same sources, built elsewhere, give the same executable and the same image', async () => {
+  const sha = (file: string) => execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0];
+  const runtimes = JSON.parse(readFileSync(join(ROOT, 'release/runtimes.json'), 'utf8')) as unknown;
+  const cache = join(ROOT, 'node_modules/.cache/enginectl-release');
+  const work = mkdtempSync(join(tmpdir(), 'enginectl-rebuild-'));
+  const { runtimeBinary } = (await import(join(ROOT, 'release/runtime.mjs'))) as { runtimeBinary: (r: unknown, p: string, c: string, d: string) => string };
+  const { seaBlob, inject } = (await import(join(ROOT, 'release/executable.mjs'))) as {
+    seaBlob: (node: string, work: string) => Promise<string>;
+    inject: (runtime: string, blob: string, out: string, o?: { windows: boolean }) => string;
+  };
+  const { buildImage } = (await import(join(ROOT, 'release/image.mjs'))) as { buildImage: (o: object) => string };
+  const linux = runtimeBinary(runtimes, 'linux-x64', cache, work);
+  const exe = inject(linux, await seaBlob(linux, work), join(work, 'enginectl-linux-x64'));
+  assert.equal(sha(exe), sha(join(out, 'enginectl-linux-x64')));
+  const tar = buildImage({ executables: { amd64: join(out, 'enginectl-linux-x64'), arm64: join(out, 'enginectl-linux-arm64') }, version: VERSION, work, cache, out: join(work, 'oci.tar'), epoch: EPOCH });
+  assert.equal(sha(tar), sha(join(out, 'enginectl-oci.tar')));
 });
 
 let image: OciImage | undefined;
