@@ -1,4 +1,5 @@
-// `npm run release:build [-- --out DIR]`: everything a release publishes, into dist/release/:
+// `npm run release:build [-- --out DIR] [--no-install]`: everything a release publishes, into
+// dist/release/ (missing Debian tools are installed when this process can, unless --no-install):
 // the executables for linux-x64, linux-arm64 and windows-x64 (one SEA blob, the pinned Node 24
 // runtimes of runtimes.json), the OCI image for linux/amd64 and linux/arm64, the npm package as
 // `npm pack` makes it, and SHA256SUMS over them. Built in DIR.partial and moved to DIR only once
@@ -42,7 +43,7 @@ function smoke(file, runner = []) {
 }
 
 async function main() {
-  checkTools();
+  checkTools({ install: !process.argv.includes('--no-install') });
   const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
   const runtimes = JSON.parse(readFileSync(runtimesFile, 'utf8'));
   const stage = `${out}.partial`;

@@ -1,8 +1,10 @@
 // The host tools a release build needs, each with the Debian package that gives it: a missing
-// one stops the build before anything is downloaded or written, naming the package to install.
+// one is installed when this process can (root, or a password-less sudo), else it stops the build
+// before anything is downloaded or written, naming the package to install.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { DEBIAN_KEYRING } from './debian.mjs';
+import { aptInstall, canInstall } from '../scripts/apt-install.mjs';
 import { ReleaseError } from './release-error.mjs';
 
 /** What the build uses, and for what (said when it is missing). */
@@ -23,13 +25,20 @@ export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
 
 const onPath = (bin, env) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin], { stdio: 'ignore', env }).status === 0;
 
-/** Throws a ReleaseError naming every missing tool and its Debian package. */
-export function checkTools(env = process.env) {
-  const missing = TOOLS.filter((t) => (t.bin ? !onPath(t.bin, env) : !existsSync(t.file)));
+const missingTools = (env) => TOOLS.filter((t) => (t.bin ? !onPath(t.bin, env) : !existsSync(t.file)));
+
+/**
+ * Installs the missing tools when this process can (as root, or through a password-less sudo);
+ * otherwise throws a ReleaseError naming every missing tool and its Debian package.
+ */
+export function checkTools({ install = true, env = process.env } = {}) {
+  let missing = missingTools(env);
   if (missing.length === 0) return;
   const packages = [...new Set(missing.map((t) => t.apt))];
+  if (install && canInstall() && aptInstall(packages, 'release')) missing = missingTools(env);
+  if (missing.length === 0) return;
   throw new ReleaseError(
     `missing ${missing.map((t) => `${t.bin ?? t.file} (${t.for})`).join('; ')}`,
-    `install the Debian package${packages.length > 1 ? 's' : ''}: sudo apt-get install ${packages.join(' ')}`,
+    `install the Debian package${packages.length > 1 ? 's' : ''}: sudo apt-get install ${[...new Set(missing.map((t) => t.apt))].join(' ')}`,
   );
 }

@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { TOOLS } from '../release/tools.mjs';
+import { aptInstall, canInstall } from './apt-install.mjs';
 
 const NEEDED = [
   { bins: ['chromium', 'chromium-browser', 'google-chrome'], apt: 'chromium' },
@@ -23,20 +24,12 @@ const has = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'igno
 const missing = NEEDED.filter((tool) => !(tool.bins ?? []).some(has) && !(tool.files ?? []).some((f) => existsSync(f)));
 if (missing.length > 0) {
   const packages = [...new Set(missing.map((t) => t.apt))];
-  const root = process.getuid?.() === 0;
-  // Not root: sudo when it asks no password (a CI runner's), else the command is said.
-  const sudo = !root && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
-  if ((root || sudo) && has('apt-get')) {
-    process.stderr.write(`test tools: installing ${packages.join(', ')} (Debian packages)\n`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const run = (args) => (sudo ? spawnSync('sudo', ['-n', '-E', 'apt-get', ...args], { stdio: ['ignore', 'ignore', 'inherit'], env }) : spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }));
-    run(['update', '-qq']);
-    if (run(['install', '-y', '-qq', ...packages]).status !== 0) {
-      process.stderr.write(`test tools: apt-get could not install ${packages.join(', ')}\n`);
-      process.exit(1);
-    }
-  } else {
+  if (!canInstall()) {
     process.stderr.write(`test tools: the tests need ${packages.join(' and ')}: install them, e.g. sudo apt-get install ${packages.join(' ')}\n`);
+    process.exit(1);
+  }
+  if (!aptInstall(packages, 'test tools')) {
+    process.stderr.write(`test tools: apt-get could not install ${packages.join(', ')}\n`);
     process.exit(1);
   }
 }
