@@ -43,8 +43,9 @@ grep -q 'update/system' "$dir/out" || fail "the plan does not list the demo's st
 args=(emulator --port 0)
 (exec "$@" "$exe" "${args[@]}") >"$dir/emulator.log" 2>&1 &
 emulator=$!
-for _ in $(seq 600); do
-  grep -q 'listening on' "$dir/emulator.log" 2>/dev/null && break
+# Until it says where it listens or exits: no time limit here (the caller's job has one), so a
+# slow machine or an emulated CPU only waits longer.
+until grep -q 'listening on' "$dir/emulator.log" 2>/dev/null; do
   kill -0 "$emulator" 2>/dev/null || fail "the emulator process exited: $(cat "$dir/emulator.log")"
   sleep 0.1
 done
