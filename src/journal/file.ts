@@ -8,7 +8,7 @@
 // full disk).
 import * as nodeFs from 'node:fs';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
-import { decodeJournal, encodeLine, type Framed } from './frame.ts';
+import { decodeJournal, encodeLineBytes, type Framed } from './frame.ts';
 import { acquireLock, type Lock, type LockFs } from './lock.ts';
 import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
@@ -23,6 +23,9 @@ export class JournalWriteError extends EnginectlError {
 }
 
 const { O_RDWR, O_CREAT, O_APPEND, O_NONBLOCK } = nodeFs.constants;
+
+/** Queued records up to this many bytes are written with one call. */
+const ONE_WRITE = 1 << 20;
 
 function errno(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
@@ -93,8 +96,8 @@ export class JournalFile {
     if (this.broken) throw this.broken;
     // Records appended in one turn of the event loop are written together, before any I/O of the
     // run (a microtask), and always before the sync that makes them durable.
-    this.queued.push(Buffer.from(encodeLine(record)));
-    if (this.queued.length === 1) queueMicrotask(() => this.writeQueued());
+    this.queued.push(...encodeLineBytes(record));
+    if (this.queued.length === 2) queueMicrotask(() => this.writeQueued());
     return durable ? this.nextSync() : Promise.resolve();
   }
 
@@ -109,13 +112,18 @@ export class JournalFile {
   /** Writes the queued records whole, in order (every write's byte count checked); breaks the journal on failure. */
   private writeQueued(): void {
     if (this.queued.length === 0 || this.broken) return;
-    const bytes = this.queued.length === 1 ? this.queued[0]! : Buffer.concat(this.queued);
+    const queued = this.queued;
     this.queued = [];
+    // Small records in one write; a large one (an update report) as it is, not copied into a batch.
+    const size = queued.reduce((sum, b) => sum + b.length, 0);
+    const pieces = size <= ONE_WRITE ? [Buffer.concat(queued, size)] : queued;
     try {
-      for (let written = 0; written < bytes.length; ) {
-        const n = this.fs.writeSync(this.fd, bytes, written, bytes.length - written);
-        if (n <= 0) throw new Error('no byte was written');
-        written += n;
+      for (const bytes of pieces) {
+        for (let written = 0; written < bytes.length; ) {
+          const n = this.fs.writeSync(this.fd, bytes, written, bytes.length - written);
+          if (n <= 0) throw new Error('no byte was written');
+          written += n;
+        }
       }
     } catch (error) {
       const broken = this.break(error);

@@ -3,6 +3,7 @@
 // line is told from a whole one. A torn tail (a line cut by a crash, or with no line break) is
 // what a killed writer leaves: it is cut off before anything is appended. A damaged line before
 // the tail is not a crash's trace: the journal is refused.
+import { Buffer } from 'node:buffer';
 import { crc32 } from 'node:zlib';
 
 const SUFFIX = /,"crc":"([0-9a-f]{8})"}$/;
@@ -15,6 +16,17 @@ function hex(text: string): string {
 export function encodeLine(record: object): string {
   const payload = JSON.stringify(record);
   return `${payload.slice(0, -1)},"crc":"${hex(payload)}"}\n`;
+}
+
+/**
+ * A record as the bytes of its line, in two pieces (the record without its closing brace, then
+ * the CRC member and the line break): a record of 100 MiB (an update report) is its JSON text and
+ * those bytes once, never a second text with the CRC appended and its bytes besides.
+ */
+export function encodeLineBytes(record: object): [Buffer, Buffer] {
+  const payload = Buffer.from(JSON.stringify(record));
+  const crc = crc32(payload).toString(16).padStart(8, '0');
+  return [payload.subarray(0, payload.length - 1), Buffer.from(`,"crc":"${crc}"}\n`)];
 }
 
 /** The record of one line, or undefined when the line is not whole (cut, altered, not framed). */

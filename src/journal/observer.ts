@@ -39,8 +39,30 @@ export function journalWriter(file: JournalFile, halt: (error: JournalWriteError
   return Object.assign(write, { flushed: () => file.flushed().catch(failed(false)) });
 }
 
-/** A StepRun as the journal keeps it: its fields left undefined are left out when it is written. */
-const stepRecord = (run: StepRun) => run as Extract<JournalRecord, { t: 'end' }>['run'];
+type EndRecord = Extract<JournalRecord, { t: 'end' }>;
+
+/** An output this long that is also a field of the result is written once, in the result. */
+const SHARED_TEXT = 256;
+
+/**
+ * A StepRun as the journal keeps it (its fields left undefined are left out when it is written),
+ * and the outputs that are a field of its result, written once: an update's report is both the
+ * step's `report` output and the answer's `report`, and may be tens of MiB.
+ */
+function stepRecord(run: StepRun): Pick<EndRecord, 'run' | 'fromResult'> {
+  const result = run.result;
+  if (!run.outputs || !result || typeof result !== 'object') return { run: run as EndRecord['run'] };
+  const fields = Object.entries(result as Record<string, unknown>).filter(([, v]) => typeof v === 'string' && v.length >= SHARED_TEXT);
+  const fromResult: Record<string, string> = {};
+  const outputs: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(run.outputs)) {
+    const field = typeof value === 'string' && value.length >= SHARED_TEXT ? fields.find(([, v]) => v === value)?.[0] : undefined;
+    if (field === undefined) outputs[name] = value;
+    else fromResult[name] = field;
+  }
+  if (Object.keys(fromResult).length === 0) return { run: run as EndRecord['run'] };
+  return { run: { ...run, outputs } as EndRecord['run'], fromResult };
+}
 
 export function journalObserver(write: JournalWriter, masker: Masker, now: () => number, digest: (run: StepRun) => string): RunObserver {
   const call = (c: SentCall) => ({ method: c.method, path: c.path });
@@ -75,7 +97,7 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
     settled: () => write.flushed(),
     instanceFinished(run, outputs) {
       // The runner masks every field of an instance as it fills it in: written as it is.
-      void write({ t: 'end', key: run.key, at: now(), run: stepRecord(run), masked: maskedNames(outputs, run.outputs), inputs: digest(run) }, wrote.has(run.key));
+      void write({ t: 'end', key: run.key, at: now(), ...stepRecord(run), masked: maskedNames(outputs, run.outputs), inputs: digest(run) }, wrote.has(run.key));
     },
   };
 }

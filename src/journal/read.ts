@@ -126,7 +126,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
         if (state.call) Object.assign(state.call, { ended: true, unknownFate: r.status === undefined && r.unknown === true, status: r.status ?? state.call.status });
         break;
       case 'end':
-        state.ended = { ...r, runAt };
+        state.ended = { ...withSharedOutputs(r), runAt };
         break;
       case 'decision':
         state.decision = r;
@@ -151,4 +151,13 @@ export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefin
   const doubt = { method: call.method, path: call.path, ...(call.status === undefined ? {} : { status: call.status }) };
   if (call.status === undefined) return !call.ended || call.unknownFate ? doubt : undefined;
   return ok(call.status) ? doubt : undefined;
+}
+
+/** An end record with the outputs it wrote once, in the result, back in its outputs. */
+function withSharedOutputs(r: EndRecord): EndRecord {
+  if (!r.fromResult) return r;
+  const result = (r.run.result ?? {}) as Record<string, unknown>;
+  const outputs = { ...r.run.outputs };
+  for (const [name, field] of Object.entries(r.fromResult)) outputs[name] = result[field];
+  return { ...r, run: { ...r.run, outputs } };
 }

@@ -116,7 +116,16 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('send'), key: z.string(), at: z.number(), ...Call, body: z.unknown() }),
   z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
   z.object({ t: z.literal('answer'), key: z.string(), at: z.number(), ...Call, status: z.int().optional(), error: z.string().optional(), unknown: z.boolean().optional() }),
-  z.object({ t: z.literal('end'), key: z.string(), at: z.number(), run: StepRunRecord, masked: z.array(z.string()), inputs: Hash.optional() }),
+  z.object({
+    t: z.literal('end'),
+    key: z.string(),
+    at: z.number(),
+    run: StepRunRecord,
+    masked: z.array(z.string()),
+    inputs: Hash.optional(),
+    /** Outputs left out because they are a field of the result (an update's report): output name -> result field. */
+    fromResult: z.record(z.string(), z.string()).optional(),
+  }),
   z.object({ t: z.literal('decision'), key: z.string(), ...DecisionRecord.shape, ...Call }),
   z.object({ t: z.literal('finish'), at: z.number(), outcome: z.enum(['success', 'failure', 'cancelled']) }),
   // A rollout halted at a wave (nothing undone), and the operator's word to go on past it on a resume.
