@@ -3,7 +3,7 @@
 // list, so neither the host's own sources (an Ubuntu runner's) nor its package state are used or
 // changed; each verified by apt against Debian's archive keyring, and unpacked with dpkg-deb.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReleaseError } from './release-error.mjs';
 
@@ -41,7 +41,7 @@ export function debianPackages(arch, names, cache) {
   apt(state, arch, ['update']);
   // Only what this download asks for (an earlier one may have left older versions).
   const debs = join(state, 'debs');
-  for (const file of readdirSync(debs)) execFileSync('rm', ['-f', join(debs, file)]);
+  for (const file of readdirSync(debs)) rmSync(join(debs, file), { force: true });
   apt(state, arch, ['download', ...names]);
   const files = readdirSync(debs).map((f) => join(debs, f));
   for (const name of names) if (!files.some((f) => f.split('/').pop().startsWith(`${name}_`))) throw new ReleaseError(`apt-get download (${arch}) gave no ${name}`, 'check the Debian mirror');

@@ -4,7 +4,7 @@
 // signature, which the injection would break, is removed first: the file is honestly unsigned
 // (release.yml signs it when a certificate is configured).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -72,6 +72,6 @@ export function signWindows(file, { pfx, password, timestamp }) {
   } finally {
     rmSync(dirname(pass), { recursive: true, force: true });
   }
-  execFileSync('mv', ['-f', signed, file]);
+  renameSync(signed, file);
   chmodSync(file, 0o755);
 }

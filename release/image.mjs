@@ -20,9 +20,8 @@ function sha256(bytes) {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The root file system of one platform, in `rootfs`. */
-function fillRoot(rootfs, debs, executable, applets, version) {
-  unpackInto(debs, rootfs);
+/** The root file system of one platform, in `rootfs`, its Debian packages unpacked there. */
+function fillRoot(rootfs, executable, applets, version) {
   for (const dir of ['usr/share/man', 'usr/share/info', 'usr/share/lintian']) rmSync(join(rootfs, dir), { recursive: true, force: true });
   // update-ca-certificates's bundle, which the package's maintainer script would have written.
   const mozilla = join(rootfs, 'usr/share/ca-certificates/mozilla');
@@ -62,12 +61,10 @@ export function buildImage({ executables, version, work, cache, out, epoch = 0 }
     umoci(['new', '--image', `${layout}:${arch}`]);
     umoci(['unpack', '--rootless', '--image', `${layout}:${arch}`, bundle]);
     const rootfs = join(bundle, 'rootfs');
-    // The applets of busybox, as the amd64 build lists them (the same version for both).
-    if (!applets) {
-      unpackInto(debs.filter((d) => d.includes('busybox-static_')), join(work, 'busybox'));
-      applets = execFileSync(join(work, 'busybox/bin/busybox'), ['--list'], { encoding: 'utf8' }).split('\n').filter((a) => a && a !== 'busybox');
-    }
-    fillRoot(rootfs, debs, executables[arch], applets, version);
+    unpackInto(debs, rootfs);
+    // The applets of busybox, as the amd64 build (the first, this machine's) lists them: the same version for both.
+    applets ??= execFileSync(join(rootfs, 'bin/busybox'), ['--list'], { encoding: 'utf8' }).split('\n').filter((a) => a && a !== 'busybox');
+    fillRoot(rootfs, executables[arch], applets, version);
     execFileSync('find', [rootfs, '-exec', 'touch', '-h', '-d', `@${epoch}`, '{}', '+']);
     umoci(['repack', '--history.created', created, '--history.created_by', 'enginectl release/image.mjs', '--image', `${layout}:${arch}`, bundle]);
     umoci([

@@ -1,10 +1,9 @@
 // The host tools a release build needs, each with the Debian package that gives it: a missing
 // one is installed when this process can (root, or a password-less sudo), else it stops the build
 // before anything is downloaded or written, naming the package to install.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { DEBIAN_KEYRING } from './debian.mjs';
-import { aptInstall, canInstall } from '../scripts/apt-install.mjs';
+import { aptInstall, canInstall, onPath } from '../scripts/apt-install.mjs';
 import { ReleaseError } from './release-error.mjs';
 
 /** What the build uses, and for what (said when it is missing). */
@@ -23,7 +22,6 @@ export const TOOLS = [
 /** Where qemu finds the arm64 libraries (the cross packages above). */
 export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
 
-const onPath = (bin, env) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin], { stdio: 'ignore', env }).status === 0;
 
 const missingTools = (env) => TOOLS.filter((t) => (t.bin ? !onPath(t.bin, env) : !existsSync(t.file)));
 

@@ -3,11 +3,12 @@
 // otherwise nothing is installed and the caller says the command to run.
 import { spawnSync } from 'node:child_process';
 
-const has = (bin) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin], { stdio: 'ignore' }).status === 0;
+/** Whether `bin` is a command on the PATH of `env`. */
+export const onPath = (bin, env = process.env) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin], { stdio: 'ignore', env }).status === 0;
 
 /** Whether this process can install packages without asking anyone. */
 export function canInstall() {
-  if (!has('apt-get')) return false;
+  if (!onPath('apt-get')) return false;
   return process.getuid?.() === 0 || spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
 }
 

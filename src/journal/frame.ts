@@ -8,14 +8,14 @@ import { crc32 } from 'node:zlib';
 
 const SUFFIX = /,"crc":"([0-9a-f]{8})"}$/;
 
-function hex(text: string): string {
-  return crc32(text).toString(16).padStart(8, '0');
+/** The CRC-32 of a line's payload (text or its UTF-8 bytes: the same value). */
+function hex(payload: string | Buffer): string {
+  return crc32(payload).toString(16).padStart(8, '0');
 }
 
 /** A record as its line, line break included. */
 export function encodeLine(record: object): string {
-  const payload = JSON.stringify(record);
-  return `${payload.slice(0, -1)},"crc":"${hex(payload)}"}\n`;
+  return Buffer.concat(encodeLineBytes(record)).toString('utf8');
 }
 
 /**
@@ -25,8 +25,7 @@ export function encodeLine(record: object): string {
  */
 export function encodeLineBytes(record: object): [Buffer, Buffer] {
   const payload = Buffer.from(JSON.stringify(record));
-  const crc = crc32(payload).toString(16).padStart(8, '0');
-  return [payload.subarray(0, payload.length - 1), Buffer.from(`,"crc":"${crc}"}\n`)];
+  return [payload.subarray(0, payload.length - 1), Buffer.from(`,"crc":"${hex(payload)}"}\n`)];
 }
 
 /** The record of one line, or undefined when the line is not whole (cut, altered, not framed). */

@@ -11,12 +11,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import { ROOT } from '../helpers/action.ts';
-import { CLI } from '../helpers/cli.ts';
+import { CLI, pathForNestedNpx } from '../helpers/cli.ts';
 
 const GCL = join(ROOT, 'node_modules/gitlab-ci-local/dist/index.js');
-// gitlab-ci-local needs Node 22 or later: the registry's node package gives it. An npx inside
-// the suite run by `npx node@24` (.ci/run) hangs while the outer one's bin directories lead PATH.
-const basePath = (process.env.PATH ?? '').split(':').filter((dir) => !/[\\/]_npx[\\/]|[\\/]node_modules[\\/]\.bin$/.test(dir));
+// gitlab-ci-local needs Node 22 or later: the registry's node package gives it.
 
 function project(inputs: string, later: string) {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-gitlab-'));
@@ -41,7 +39,7 @@ function gitlabCiLocal(dir: string, args: string[]) {
   return spawnSync('npx', ['-y', 'node@24', GCL, '--force-shell-executor', '--json-schema-validation', ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...process.env, PATH: [join(dir, 'bin'), ...basePath].join(':') },
+    env: { ...process.env, PATH: [join(dir, 'bin'), ...pathForNestedNpx()].join(':') },
   });
 }
 

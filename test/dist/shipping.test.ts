@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { VERSION } from '../../src/version.ts';
 import { ROOT } from '../helpers/action.ts';
-import { CLI, runCli } from '../helpers/cli.ts';
+import { CLI, pathForNestedNpx, runCli } from '../helpers/cli.ts';
 
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
@@ -73,9 +73,7 @@ test('npm pack: the tarball installs globally, its bin `enginectl` runs with no 
   assert.equal(r.stdout, `${VERSION}\n`);
   // The installed package on the Node lines CI images carry (from the npm registry's node package).
   const installed = join(prefix, 'lib', 'node_modules', 'enginectl', 'dist', 'cli.mjs');
-  // An npx run inside the suite run by `npx node@24` (.ci/run) hangs while the outer one's
-  // bin directories lead its PATH: they are left out, as they are on a user's machine.
-  const PATH = (process.env.PATH ?? '').split(':').filter((dir) => !/[\\/]_npx[\\/]|[\\/]node_modules[\\/]\.bin$/.test(dir)).join(':');
+  const PATH = pathForNestedNpx().join(':');
   for (const line of ['22', '24']) {
     const node = ['npx', '-y', `node@${line}`, installed];
     const valid = await runCli(['validate', join(ROOT, 'pipelines', 'demo.yml'), '--emulator'], { command: node, env: { PATH } });

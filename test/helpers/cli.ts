@@ -113,3 +113,12 @@ export async function startCliEmulator(t: TestContext, args: string[] = []): Pro
   if (!match) throw new Error(`unexpected first line: ${first}`);
   return { url: match[1]!, child, stderr: () => stderr, exited };
 }
+
+/**
+ * This process's PATH without the bin directories of an outer `npx` (.ci/run runs the suite with
+ * `npx node@24`): an `npx` run from inside the suite hangs while they lead its PATH, and a user's
+ * machine has none of them.
+ */
+export function pathForNestedNpx(): string[] {
+  return (process.env.PATH ?? '').split(':').filter((dir) => !/[\\/]_npx[\\/]|[\\/]node_modules[\\/]\.bin$/.test(dir));
+}

@@ -8,10 +8,11 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
+import { VERSION } from '../../src/version.ts';
 import { ROOT } from '../helpers/action.ts';
+import { RELEASE_CACHE, releaseModules } from '../helpers/release.ts';
 import { readImage, runImage, type OciImage } from '../helpers/oci.ts';
 
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const out = join(mkdtempSync(join(tmpdir(), 'enginectl-release-')), 'release');
 const QEMU = ['qemu-aarch64-static', '-L', '/usr/aarch64-linux-gnu'];
 let build: ReturnType<typeof spawnSync>;
@@ -103,7 +104,7 @@ test('with a signing certificate configured, the Windows executable is signed by
   openssl('pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-out', 'signing.pfx', '-passout', 'pass:s3cret-pass');
   const exe = join(dir, 'enginectl-windows-x64.exe');
   copyFileSync(join(out, 'enginectl-windows-x64.exe'), exe);
-  const { signWindows } = (await import(join(ROOT, 'release/executable.mjs'))) as { signWindows: (file: string, o: { pfx: string; password: string }) => void };
+  const { signWindows } = await releaseModules();
   signWindows(exe, { pfx: join(dir, 'signing.pfx'), password: 's3cret-pass' });
   const verify = spawnSync('osslsigncode', ['verify', '-in', exe], { encoding: 'utf8' });
   assert.match(verify.stdout + verify.stderr, /Subject: \/CN=enginectl release test/);
@@ -113,14 +114,9 @@ test('with a signing certificate configured, the Windows executable is signed by
 test('the release is reproducible: the same sources, built elsewhere, give the same executable and the same image', async () => {
   const sha = (file: string) => execFileSync('sha256sum', [file], { encoding: 'utf8' }).split(' ')[0];
   const runtimes = JSON.parse(readFileSync(join(ROOT, 'release/runtimes.json'), 'utf8')) as unknown;
-  const cache = join(ROOT, 'node_modules/.cache/enginectl-release');
+  const cache = RELEASE_CACHE;
   const work = mkdtempSync(join(tmpdir(), 'enginectl-rebuild-'));
-  const { runtimeBinary } = (await import(join(ROOT, 'release/runtime.mjs'))) as { runtimeBinary: (r: unknown, p: string, c: string, d: string) => string };
-  const { seaBlob, inject } = (await import(join(ROOT, 'release/executable.mjs'))) as {
-    seaBlob: (node: string, work: string) => Promise<string>;
-    inject: (runtime: string, blob: string, out: string, o?: { windows: boolean }) => string;
-  };
-  const { buildImage } = (await import(join(ROOT, 'release/image.mjs'))) as { buildImage: (o: object) => string };
+  const { runtimeBinary, seaBlob, inject, buildImage } = await releaseModules();
   const linux = runtimeBinary(runtimes, 'linux-x64', cache, work);
   const exe = inject(linux, await seaBlob(linux, work), join(work, 'enginectl-linux-x64'));
   assert.equal(sha(exe), sha(join(out, 'enginectl-linux-x64')));

@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { VERSION } from '../../src/version.ts';
 import { ROOT } from '../helpers/action.ts';
 
 const which = (bin: string) => spawnSync('sh', ['-c', `command -v ${bin}`], { encoding: 'utf8' }).stdout.trim();
@@ -46,9 +47,8 @@ test('the smoke script names the check an executable failed, and exits 1', () =>
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-smoke-'));
   mkdirSync(join(dir, 'bin'));
   // An executable that answers --version right but accepts a broken file.
-  const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
   const fake = join(dir, 'bin', 'enginectl');
-  writeFileSync(fake, `#!/bin/sh\n[ "$1" = --version ] && echo ${version}\nexit 0\n`);
+  writeFileSync(fake, `#!/bin/sh\n[ "$1" = --version ] && echo ${VERSION}\nexit 0\n`);
   chmodSync(fake, 0o755);
   const r = spawnSync('bash', ['release/smoke.sh', fake], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(r.status, 1);

@@ -12,22 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../helpers/action.ts';
+import { RELEASE_CACHE, releaseModules } from '../helpers/release.ts';
 
-interface Runtimes {
-  wine: { node: string; platforms: Record<string, { file: string }> };
-}
 
 test('the CLI in a Windows runtime passes the smoke test under Wine (Node 22: Wine cannot start Node 24)', { timeout: 600_000 }, async () => {
-  const runtimes = (JSON.parse(readFileSync(join(ROOT, 'release/runtimes.json'), 'utf8')) as Runtimes).wine;
-  const { runtimeBinary } = (await import(join(ROOT, 'release/runtime.mjs'))) as { runtimeBinary: (r: unknown, platform: string, cache: string, dir: string) => string };
-  const { seaBlob, inject } = (await import(join(ROOT, 'release/executable.mjs'))) as {
-    seaBlob: (node: string, work: string) => Promise<string>;
-    inject: (runtime: string, blob: string, out: string, o: { windows: boolean }) => string;
-  };
+  const runtimes = (JSON.parse(readFileSync(join(ROOT, 'release/runtimes.json'), 'utf8')) as { wine: unknown }).wine;
+  const { runtimeBinary, seaBlob, inject } = await releaseModules();
   const work = mkdtempSync(join(tmpdir(), 'enginectl-wine-'));
-  const cache = join(ROOT, 'node_modules/.cache/enginectl-release');
-  const blob = await seaBlob(runtimeBinary(runtimes, 'linux-x64', cache, work), work);
-  const exe = inject(runtimeBinary(runtimes, 'windows-x64', cache, work), blob, join(work, 'enginectl.exe'), { windows: true });
+  const blob = await seaBlob(runtimeBinary(runtimes, 'linux-x64', RELEASE_CACHE, work), work);
+  const exe = inject(runtimeBinary(runtimes, 'windows-x64', RELEASE_CACHE, work), blob, join(work, 'enginectl.exe'), { windows: true });
   const env = {
     ...process.env,
     WINEPREFIX: join(work, 'wine'),
