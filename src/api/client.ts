@@ -36,6 +36,7 @@ export interface ClientDeps {
   retry?: RetryPolicy;
   sleep?: TransportOptions['sleep'];
   random?: TransportOptions['random'];
+  timer?: TransportOptions['timer'];
   onRetry?: TransportOptions['onRetry'];
   redact?: TransportOptions['redact'];
   /** GET requests only: any other is refused before it leaves (plan --live). */
@@ -91,6 +92,7 @@ export class EngineClient {
       retry: deps.retry,
       sleep: deps.sleep,
       random: deps.random,
+      timer: deps.timer,
       onRetry: deps.onRetry,
       redact: deps.redact,
       readOnly: deps.readOnly,

@@ -12,14 +12,22 @@ export interface Deadline {
   clear(): void;
 }
 
-export function deadline(parent: AbortSignal | undefined, ms: number): Deadline {
+/** Calls `fire` once `ms` have passed, unless the function it returns is called first. */
+export type Timer = (fire: () => void, ms: number) => () => void;
+
+/** Real time; unreferenced, as AbortSignal.timeout's: a pending deadline never keeps the process alive. */
+export const realTimer: Timer = (fire, ms) => {
+  const handle = setTimeout(fire, ms).unref();
+  return () => clearTimeout(handle);
+};
+
+export function deadline(parent: AbortSignal | undefined, ms: number, timer: Timer = realTimer): Deadline {
   const controller = new AbortController();
   let timedOut = false;
-  // Unreferenced, as AbortSignal.timeout's: a pending deadline never keeps the process alive.
-  const timer = setTimeout(() => {
+  const cancel = timer(() => {
     timedOut = true;
     controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-  }, ms).unref();
+  }, ms);
   const follow = () => controller.abort(parent!.reason);
   if (parent?.aborted) follow();
   else if (parent) {
@@ -34,7 +42,7 @@ export function deadline(parent: AbortSignal | undefined, ms: number): Deadline 
       return timedOut;
     },
     clear() {
-      clearTimeout(timer);
+      cancel();
       parent?.removeEventListener('abort', follow);
     },
   };

@@ -5,7 +5,7 @@ import type { LazyDispatcher } from './dispatcher.ts';
 import { formatDuration } from '../duration.ts';
 import { formatSize } from '../size.ts';
 import { USER_AGENT } from '../version.ts';
-import { deadline } from './deadline.ts';
+import { deadline, type Timer } from './deadline.ts';
 import { ApiError } from './errors.ts';
 import { certificateDateError, certificateDates, networkError, systemCode } from './network-errors.ts';
 import { readText, TooLarge } from './read-body.ts';
@@ -77,15 +77,14 @@ export interface TransportOptions {
   maxResponseBytes?: number | undefined;
   dispatcher: LazyDispatcher;
   retry?: RetryPolicy | undefined;
-  /** Injected for tests: the wait between retries, and the jitter source. */
+  /** Injected for tests: the wait between retries, the jitter source, the timer of each call's time limit. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   random?: (() => number) | undefined;
+  timer?: Timer | undefined;
   /** Told of each retry, so a runner can print it. */
   onRetry?: ((info: { attempt: number; delayMs: number; error: ApiError }) => void) | undefined;
-  /**
-   * Masks secrets in server text before it is folded, trimmed or quoted in an error message: a
-   * secret echoed with two spaces would not be found once the spaces are folded into one.
-   */
+  /** Masks secrets in server text before it is folded, trimmed or quoted in an error message (a
+   * secret echoed with two spaces would not be found once the spaces are folded into one). */
   redact?: ((text: string) => string) | undefined;
   /** GET requests only: any other is refused before it leaves (plan --live). */
   readOnly?: boolean | undefined;
@@ -171,7 +170,7 @@ export class Transport {
 
   private async once(req: HttpRequest, attempt: number, onStatus?: (status: number) => Promise<void> | void): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const time = deadline(req.signal, timeoutMs);
+    const time = deadline(req.signal, timeoutMs, this.options.timer);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: req.accept ?? 'application/json' };
     if (this.authorization) headers.authorization = this.authorization;
     let body: string | undefined;

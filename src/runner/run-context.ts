@@ -1,6 +1,7 @@
 // What a run shares between its steps and instances: the world it was given (RunnerDeps), what
 // it resolved before the first step, the steps' states so far (the `steps` context) and the
 // run's status (for success(), failure(), cancelled()).
+import type { Timer } from '../api/deadline.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import type { EngineClient } from '../api/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -23,6 +24,8 @@ export interface RunnerDeps {
   /** The clock of timestamps and durations in the result: real time (default: now). */
   stopwatch?: () => number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** The timer of step timeouts: real time, as the calls they bound (tests fire it themselves). */
+  timer?: Timer;
   /** How often a long step says it is still running; 60 s by default. */
   heartbeatMs?: number;
   masker?: Masker;

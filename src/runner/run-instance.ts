@@ -150,7 +150,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const calls = instanceCalls(run, deps.observer);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     run.attempts = attempt;
-    const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs);
+    const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
     const signal = time?.signal ?? deps.signal;
     const env: StepEnv = {
       client: () => ctx.client(run.server),

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { Agent } from 'undici';
 import { EngineClient } from '../../src/api/index.ts';
 import { closedPort, FAST_RETRY, rejection, startEmulator } from '../helpers/emulator.ts';
+import { manualTimer, until } from '../helpers/timing.ts';
 
 const ENGINES = '/api/monitoring/v1/engines';
 const VFS = '/api/devops/v1/update/vfs';
@@ -116,18 +117,27 @@ test('a truncated body is a reset; a GET retries it and succeeds', async (t) => 
 
 test('no answer within the timeout: API_TIMEOUT naming the limit, not retried', async (t) => {
   const { client, emulator } = await startEmulator(t, { faults: [{ path: ENGINES, hang: true }] });
-  const error = await rejection(client('admin', 'admin', {}, 300).monitoring.engines());
+  const limit = manualTimer();
+  const call = rejection(client('admin', 'admin', { timer: limit.timer }, 300).monitoring.engines());
+  await until(() => emulator.count('GET', ENGINES) === 1);
+  assert.deepEqual(limit.pending(), [300]);
+  limit.fire();
+  const error = await call;
   assert.equal(error.code, 'API_TIMEOUT');
   assert.match(error.message, /no complete answer within 300ms/);
   assert.equal(emulator.count('GET', ENGINES), 1);
+  await until(() => emulator.inFlight === 0);
 });
 
 test('an AbortSignal cancels a call in flight: API_ABORTED', async (t) => {
-  const { client } = await startEmulator(t, { faults: [{ path: SYSTEM, hang: true }] });
+  const { client, emulator } = await startEmulator(t, { faults: [{ path: SYSTEM, hang: true }] });
   const controller = new AbortController();
-  setTimeout(() => controller.abort(), 100);
-  const error = await rejection(client().devops.updateSystem({ ...vfsBody }, { signal: controller.signal }));
+  const call = rejection(client().devops.updateSystem({ ...vfsBody }, { signal: controller.signal }));
+  await until(() => emulator.count('POST', SYSTEM) === 1);
+  controller.abort();
+  const error = await call;
   assert.equal(error.code, 'API_ABORTED');
+  await until(() => emulator.inFlight === 0);
 });
 
 test('a slow body is read to its end', async (t) => {

@@ -1,7 +1,7 @@
 // SIGINT and SIGTERM while a pipeline is busy: during a long update, during a gate's wait between
-// two checks, and during a matrix with calls in flight. The CLI process must end within 10 s with
-// 130/143, abort the calls in flight (the server sees their connections close), and write every
-// report with each step's true outcome.
+// two checks, and during a matrix with calls in flight. The calls never answer, so the CLI process
+// can only end because of the signal: it must end with 130/143, abort the calls in flight (the
+// server sees their connections close), and write every report with each step's true outcome.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import type { FaultRule } from '../../src/emulator/index.ts';
 import { CLI, cleanEnv } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { assertOutcomes } from '../helpers/reports.ts';
+import { until } from '../helpers/timing.ts';
 
 const HEAD = `version: 1
 name: busy
@@ -54,23 +55,17 @@ const SCENARIOS: Scenario[] = [
   {
     name: 'a matrix with calls in flight',
     steps: '  - uses: update/vfs\n    matrix: { file: [1001, 1002, 1003, 1004] }\n    max-parallel: 2\n    with: { target: prod, files: ["${{ matrix.file }}"] }\n  - uses: transaction-log/clear\n',
-    faults: [{ path: '/api/devops/v1/update/vfs', latencyMs: 60_000 }],
+    faults: [{ path: '/api/devops/v1/update/vfs', hang: true }],
     busyAfter: /▶ \[2\/3\].*\n(.*\n)*▶ \[2\/3\]/,
     inFlight: 2,
     outcomes: ['success', 'in doubt', 'in doubt', 'cancelled', 'cancelled', 'cancelled'],
   },
 ];
 
-const until = async (condition: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!condition() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-  return condition();
-};
-
 describe('interrupted while busy', { concurrency: true }, () => {
   for (const s of SCENARIOS) {
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-      it(`${signal} during ${s.name}: exit ${code} within 10 s, calls aborted, every report true`, async (t) => {
+      it(`${signal} during ${s.name}: exit ${code} while the calls hang, calls aborted, every report true`, async (t) => {
         const { url, emulator } = await startEmulator(t, { faults: s.faults });
         const dir = mkdtempSync(join(tmpdir(), 'enginectl-cancel-'));
         writeFileSync(join(dir, 'p.yml'), HEAD + s.steps);
@@ -82,14 +77,12 @@ describe('interrupted while busy', { concurrency: true }, () => {
         let stdout = '';
         child.stdout.on('data', (c) => (stdout += c));
         const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-        assert.ok(await until(() => s.busyAfter.test(stdout), 15_000), `busy: ${stdout}`);
-        assert.ok(await until(() => emulator.inFlight === s.inFlight, 5_000), `${emulator.inFlight} call(s) in flight, expected ${s.inFlight}`);
+        await until(() => s.busyAfter.test(stdout) && emulator.inFlight === s.inFlight);
 
-        const sent = Date.now();
+        // The calls in flight never answer: the process can only end because of the signal.
         child.kill(signal);
         assert.equal(await closed, code, stdout);
-        assert.ok(Date.now() - sent < 10_000, `ended ${Date.now() - sent} ms after the signal`);
-        assert.ok(await until(() => emulator.inFlight === 0, 2_000), 'the server saw every call in flight end');
+        await until(() => emulator.inFlight === 0); // the server saw every call in flight end
         assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 0, 'nothing started after the signal');
 
         const texts = { json: readFileSync(files.json, 'utf8'), junit: readFileSync(files.junit, 'utf8'), summary: readFileSync(files.summary, 'utf8'), html: readFileSync(files.html, 'utf8') };

@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { sealLicenses } from '../../src/emulator/license-code.ts';
-import type { FaultRule } from '../../src/emulator/index.ts';
+import type { Emulator, FaultRule } from '../../src/emulator/index.ts';
 import { REPORT_FORMATS, type ReportKey } from '../../src/report/formats.ts';
 import { renderings } from '../../src/report/renderings.ts';
 import { closedPort, FAST_RETRY } from '../helpers/emulator.ts';
 import { assertOutcomes } from '../helpers/reports.ts';
 import { oneStep, runYaml } from '../helpers/run.ts';
+import { manualTimer, until } from '../helpers/timing.ts';
 
 interface StepCase {
   uses: string;
@@ -71,6 +72,8 @@ interface Fault {
   /** Step and server settings the fault needs (timeouts). */
   stepExtra?: string;
   serverTimeout?: string;
+  /** The time limit that runs out, once the call has reached the server: the step's or the call's. */
+  runsOut?: 'step' | 'call';
   expect(c: StepCase): Expectation;
 }
 
@@ -83,7 +86,7 @@ export const FAULTS: Fault[] = [
   { name: 'connection refused', expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_REFUSED', requests: bounded(c), says: /connection refused/ }) },
   { name: 'reset before the response', rule: { reset: 'before' }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
   { name: 'reset during the response', rule: { reset: 'after' }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
-  { name: 'no answer until the step timeout', rule: { hang: true }, stepExtra: '    timeout: 2s\n', expect: () => ({ outcome: 'failure', code: 'STEP_TIMEOUT', requests: 1, says: /timed out after 2s waiting for/ }) },
+  { name: 'no answer until the step timeout', rule: { hang: true }, stepExtra: '    timeout: 2s\n', runsOut: 'step', expect: () => ({ outcome: 'failure', code: 'STEP_TIMEOUT', requests: 1, says: /timed out after 2s waiting for/ }) },
   { name: '401', rule: { status: 401 }, expect: () => ({ outcome: 'failure', code: 'API_UNAUTHORIZED', requests: 1, says: /authentication failed \(401\)/ }) },
   { name: '403', rule: { status: 403 }, expect: () => ({ outcome: 'failure', code: 'API_FORBIDDEN', requests: 1, says: /forbidden \(403\)/ }) },
   { name: '404', rule: { status: 404 }, expect: () => ({ outcome: 'failure', code: 'API_NOT_FOUND', requests: 1, says: /not found \(404\)/ }) },
@@ -107,8 +110,10 @@ export const FAULTS: Fault[] = [
   { name: 'a slow body', rule: { chunkDelayMs: 15 }, expect: () => ({ outcome: 'success', requests: 1 }) },
   {
     name: 'a body slower than the server timeout',
-    rule: { chunkDelayMs: 2500 },
+    // The head, then a body that does not come within the test.
+    rule: { chunkDelayMs: 600_000 },
     serverTimeout: '2s',
+    runsOut: 'call',
     expect: () => ({ outcome: 'failure', code: 'API_TIMEOUT', requests: 1, says: /no complete answer within 2s/ }),
   },
 ];
@@ -124,8 +129,8 @@ function pipelineOf(c: StepCase, fault: Fault): string {
   );
 }
 
-// Pairs run side by side (most of their time is spent waiting on timeouts), but not so many at
-// once that a loaded machine delays a request past a 2-second timeout.
+// Pairs run side by side. A time limit runs out when the test fires it, once the call has reached
+// the server: a loaded machine cannot make it run out earlier.
 describe('fault matrix', { concurrency: 4 }, () => {
   for (const c of STEP_CASES) {
     describe(`${c.uses} (${c.method} ${c.path})`, { concurrency: 8 }, () => {
@@ -134,11 +139,23 @@ describe('fault matrix', { concurrency: 4 }, () => {
         const expected = fault.expect(c);
         const port = fault.rule ? undefined : await closedPort();
         let retries = 0;
-        const { result, emulator } = await runYaml(t, pipelineOf(c, fault), {
-          setup: (e) => fault.rule && e.faults.add({ method: c.method, path: c.path, ...fault.rule }),
+        let server: Emulator | undefined;
+        const limits = { step: manualTimer(), call: manualTimer() };
+        const running = runYaml(t, pipelineOf(c, fault), {
+          setup: (e) => {
+            server = e;
+            if (fault.rule) e.faults.add({ method: c.method, path: c.path, ...fault.rule });
+          },
           env: port ? { ENGINE_URL: `http://127.0.0.1:${port}` } : {},
-          clientDeps: { onRetry: () => retries++ },
+          timer: limits.step.timer,
+          clientDeps: { onRetry: () => retries++, timer: limits.call.timer },
         });
+        if (fault.runsOut) {
+          await until(() => server?.count(c.method, c.path) === 1);
+          assert.ok(limits[fault.runsOut].pending().includes(2000), `the ${fault.runsOut}'s 2s limit is running`);
+          limits[fault.runsOut].fire();
+        }
+        const { result, emulator } = await running;
         const step = result.steps[0]!;
         const origin = port ? `http://127.0.0.1:${port}` : /http:\/\/127\.0\.0\.1:\d+/.source;
 

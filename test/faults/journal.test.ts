@@ -39,8 +39,8 @@ interface Setup {
 
 async function setup(t: TestContext): Promise<Setup> {
   const { url, emulator } = await startEmulator(t);
-  // The first vfs update is slow: the run is stopped while it is in flight.
-  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', latencyMs: 5_000, times: 1 });
+  // The first vfs update is never answered: the run is stopped while it is in flight.
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', hang: true, times: 1 });
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-'));
   const file = join(dir, 'release.yml');
   writeFileSync(file, PIPELINE);

@@ -1,6 +1,7 @@
 // Runs a pipeline given as YAML in-process against an emulator served on 127.0.0.1, on a
 // simulated clock shared with the emulator (waits pass at once).
 import type { TestContext } from 'node:test';
+import type { Timer } from '../../src/api/deadline.ts';
 import { EngineClient, type ClientDeps } from '../../src/api/index.ts';
 import { simulatedClock, type Clock } from '../../src/app/clock.ts';
 import type { EmulatorOptions } from '../../src/emulator/index.ts';
@@ -15,6 +16,8 @@ export interface RunYamlOptions extends RunOptions {
   env?: Record<string, string>;
   signal?: AbortSignal;
   heartbeatMs?: number;
+  /** The timer of step timeouts (default: real time); a test's manualTimer fires when it says. */
+  timer?: Timer;
   /** Credentials the server uses (default admin/admin). */
   user?: [string, string];
   /** Prepares the emulator before the run (faults, failing replicas). */
@@ -64,6 +67,7 @@ export async function runYaml(t: TestContext, yaml: string, options: RunYamlOpti
       now: clock.now,
       sleep: clock.sleep,
       heartbeatMs: options.heartbeatMs,
+      timer: options.timer,
     },
     { selection: options.selection },
   );

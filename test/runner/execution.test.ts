@@ -3,7 +3,9 @@
 // cancellation and masking.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Emulator } from '../../src/emulator/index.ts';
 import { runYaml } from '../helpers/run.ts';
+import { manualTimer, until } from '../helpers/timing.ts';
 
 const VFS = '/api/devops/v1/update/vfs';
 const head = `version: 1
@@ -36,13 +38,20 @@ test('continue-on-error records the failure and lets the pipeline go on and succ
 });
 
 test('a step timeout aborts the call in flight and fails the step', async (t) => {
-  const { result, emulator } = await runYaml(t, `${head}steps:
+  // The limit runs out once the call has reached the server (which never answers): no machine is too slow for it.
+  const time = manualTimer();
+  let server: Emulator | undefined;
+  const running = runYaml(t, `${head}steps:
   - { uses: update/vfs, timeout: 2s, with: { target: prod, files: [1001] } }
-`, { emulator: { faults: [{ path: VFS, hang: true }] } });
+`, { emulator: { faults: [{ path: VFS, hang: true }] }, timer: time.timer, setup: (e) => (server = e) });
+  await until(() => server?.count('POST', VFS) === 1);
+  assert.deepEqual(time.pending(), [2000], 'the step\'s limit, set before its call left');
+  time.fire();
+  const { result, emulator } = await running;
   assert.equal(result.steps[0]!.error?.code, 'STEP_TIMEOUT');
   assert.match(result.steps[0]!.error!.message, /^timed out after 2s waiting for POST \/api\/devops\/v1\/update\/vfs on http:\/\/127\.0\.0\.1:\d+$/);
-  // In flight on the client's side (the message says so); on a loaded machine it may not have reached the server yet.
-  assert.ok(emulator.count('POST', VFS) <= 1, 'sent at most once');
+  assert.equal(emulator.count('POST', VFS), 1, 'sent once, never again');
+  await until(() => emulator.inFlight === 0); // the server saw the connection close: the call was aborted
 });
 
 test('retry: a POST is sent again only with retry, as many times as it says', async (t) => {
@@ -120,15 +129,20 @@ test('a heartbeat line comes while a call is long', async (t) => {
 
 test('cancellation aborts the call in flight, marks the rest cancelled, and returns the run', async (t) => {
   const controller = new AbortController();
-  setTimeout(() => controller.abort(), 150);
-  const { result, emulator } = await runYaml(t, `${head}steps:
+  let server: Emulator | undefined;
+  const running = runYaml(t, `${head}steps:
   - { uses: update/vfs, with: { target: prod, files: [1001] } }
   - { uses: transaction-log/clear }
   - { uses: assert, if: always(), with: { that: true } }
-`, { emulator: { faults: [{ path: VFS, hang: true }] }, signal: controller.signal });
+`, { emulator: { faults: [{ path: VFS, hang: true }] }, signal: controller.signal, setup: (e) => (server = e) });
+  await until(() => server?.count('POST', VFS) === 1);
+  controller.abort();
+  const { result, emulator } = await running;
   assert.equal(result.outcome, 'cancelled');
   assert.deepEqual(result.steps.map((s) => s.outcome), ['cancelled', 'cancelled', 'cancelled']);
+  assert.ok(result.steps[0]!.inDoubt, 'the update had been sent: in doubt');
   assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 0);
+  await until(() => emulator.inFlight === 0);
 });
 
 test('secrets are masked in inputs, outputs, errors and log lines, also when echoed back', async (t) => {
