@@ -1,9 +1,9 @@
 // The journal file: opened once (a regular file only, never blocking: a FIFO is refused), locked
 // for one run at a time, its torn tail cut off before anything is appended, each record written
 // whole (every write's byte count checked) and, when it must be durable, synced before the promise
-// append returns settles. Syncs are shared (group commit): the records parallel instances append
-// while a sync is in flight are made durable together by the next one, and each sync covers every
-// byte written before it started. A failed write breaks the journal: every later append throws
+// append returns settles. Writes and syncs are shared (group commit): the records parallel
+// instances append while a sync is in flight wait in memory for its end, then are written with
+// one write and made durable together by the next sync, which covers every byte written before it. A failed write breaks the journal: every later append throws
 // the same error, so no call leaves once its record could not be kept. The file system is passed in (tests inject a
 // full disk).
 import * as nodeFs from 'node:fs';
@@ -82,11 +82,12 @@ export class JournalFile {
     return this.broken;
   }
 
-  /** Records written and waiting for the next sync; whether one is in flight. */
+  /** Durable records written or queued, waiting for the next sync; whether one is in flight. */
   private waiting: { resolve: () => void; reject: (error: JournalWriteError) => void }[] = [];
   private syncing = false;
   /** Records appended and not yet written (they are written together, in order). */
   private queued: Buffer[] = [];
+  private scheduled = false;
 
   /**
    * Appends one record whole, at once (records keep their order); a `durable` one settles once a
@@ -94,19 +95,19 @@ export class JournalFile {
    */
   append(record: JournalRecord, durable = false): Promise<void> {
     if (this.broken) throw this.broken;
-    // Records appended in one turn of the event loop are written together, before any I/O of the
-    // run (a microtask), and always before the sync that makes them durable.
-    if (this.queued.length === 0) queueMicrotask(() => this.writeQueued());
     this.queued.push(...encodeLineBytes(record));
-    return durable ? this.nextSync() : Promise.resolve();
-  }
-
-  /** Settles once a sync that starts after everything written so far has completed. */
-  private nextSync(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ resolve, reject });
-      this.sync();
-    });
+    const settled = durable ? new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject })) : Promise.resolve();
+    // Group commit: the records of this turn of the event loop are written together (a
+    // microtask, before any I/O of the run) and synced together; while a sync is in flight, the
+    // records appended meanwhile wait for its end and are written and synced as the next group.
+    if (!this.scheduled && !this.syncing) {
+      this.scheduled = true;
+      queueMicrotask(() => {
+        this.scheduled = false;
+        this.commit();
+      });
+    }
+    return settled;
   }
 
   /** Writes the queued records whole, in order (every write's byte count checked); breaks the journal on failure. */
@@ -131,10 +132,11 @@ export class JournalFile {
     }
   }
 
-  /** Starts a sync for every record written so far, unless one is in flight (the next one takes them). */
-  private sync(): void {
+  /** Writes the queued records and syncs them when one must be durable: unless a sync is in flight (its end does it). */
+  private commit(): void {
+    if (this.syncing) return;
     this.writeQueued();
-    if (this.syncing || this.waiting.length === 0) return;
+    if (this.broken || this.waiting.length === 0) return;
     const batch = this.waiting;
     this.waiting = [];
     this.syncing = true;
@@ -146,7 +148,7 @@ export class JournalFile {
         return;
       }
       for (const w of batch) w.resolve();
-      this.sync();
+      this.commit();
     });
   }
 
@@ -158,10 +160,17 @@ export class JournalFile {
     return this.broken;
   }
 
-  /** Settles once every durable record appended so far is on disk. */
+  /** Settles once every durable record appended so far is on disk, and every other one written. */
   flushed(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
-    return !this.syncing && this.waiting.length === 0 ? Promise.resolve() : this.nextSync();
+    if (!this.syncing && this.waiting.length === 0) {
+      this.writeQueued();
+      return this.broken ? Promise.reject(this.broken) : Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.commit();
+    });
   }
 
   private closed = false;
