@@ -11,10 +11,13 @@ import type { JournalFile, JournalWriteError } from './file.ts';
 import type { JournalRecord } from './records.ts';
 import { fateUnknown } from '../api/index.ts';
 
-/** The masked output names of an instance: those whose value the masker changed. */
+/**
+ * The masked output names of an instance: those whose value the masker changed (it copies only
+ * what it changes, so an output it left alone is the same value).
+ */
 function maskedNames(raw: Record<string, unknown> | undefined, masked: Record<string, unknown>): string[] {
   if (!raw) return [];
-  return Object.keys(raw).filter((k) => JSON.stringify(raw[k]) !== JSON.stringify(masked[k]));
+  return Object.keys(raw).filter((k) => raw[k] !== masked[k] && JSON.stringify(raw[k]) !== JSON.stringify(masked[k]));
 }
 
 /**

@@ -90,25 +90,28 @@ export class Masker {
   mask(text: string): string {
     const patterns = this.compiled();
     if (!patterns) return text;
-    // A long text (an update's report) is met several times (its output, its result, the whole
-    // result again), and a short one (a key, a status, a version) at every instance of a fleet:
-    // each is searched once while the secrets stay the same.
-    const memo = text.length >= LONG_TEXT ? this.long : text.length <= SHORT_TEXT ? this.short : undefined;
-    const known = memo?.get(text, this.forms.size);
+    // An update's report is met several times (its output, its result, the whole result again),
+    // and a short text (a key, a status, a version) at every instance of a fleet: each is
+    // searched once while the secrets stay the same. Fewer long texts are kept than short ones.
+    const memo = text.length >= LONG_TEXT ? this.long : text.length <= SHORT_TEXT ? this.short : this.medium;
+    const known = memo.get(text, this.forms.size);
     if (known !== undefined) return known;
     const raw = text.replace(patterns.raw, MASK);
     const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, patterns.view) : raw;
-    memo?.set(text, masked, this.forms.size);
+    memo.set(text, masked, this.forms.size);
     return masked;
   }
 
   private readonly long = new Remembered(8);
+  private readonly medium = new Remembered(64);
   private readonly short = new Remembered(4096);
 
   /**
-   * `value` with every string (and key) masked and every credential field replaced: a copy of
-   * the objects and arrays, sharing every string that holds no secret. Numbers, booleans and
-   * null are typed values, never text, and stay as they are.
+   * `value` with every string (and key) masked and every credential field replaced. Copied on
+   * write: an array or plain object in which nothing changes is returned as it is (most answers
+   * hold no secret, and a run's result is masked again at its end), one in which something
+   * changes is copied (the original is never modified). Numbers, booleans and null are typed
+   * values, never text, and stay as they are; a key whose value is undefined is left out.
    */
   maskValue<T>(value: T): T {
     return this.walk(value, false) as T;
@@ -116,23 +119,41 @@ export class Masker {
 
   private walk(value: unknown, credential: boolean): unknown {
     if (typeof value === 'string') return credential && value !== '' ? MASK : this.mask(value);
-    if (Array.isArray(value)) return value.map((v) => this.walk(v, credential));
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const masked = this.walk(value[i], credential);
+        if (out === undefined && masked !== value[i]) out = value.slice(0, i);
+        out?.push(masked);
+      }
+      return out ?? value;
+    }
     if (value && typeof value === 'object') {
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return this.walk((value as { toJSON(): unknown }).toJSON(), credential);
-      const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype);
-      for (const [k, v] of Object.entries(value)) {
-        if (v === undefined) continue;
+      const proto: unknown = Object.getPrototypeOf(value);
+      const source = value as Record<string, unknown>;
+      const keys = Object.keys(source);
+      // Anything but a plain object (a class's instance) becomes a plain copy.
+      let out = proto === Object.prototype || proto === null ? undefined : this.copy(source, keys, 0, false);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        const v = source[k];
         const key = this.mask(k);
-        const masked = this.walk(v, CREDENTIAL_FIELDS.has(k));
-        // Assignment is several times faster than defineProperty; only `__proto__` on an object
-        // with a prototype would set the prototype instead of a key.
-        if (key === '__proto__') Object.defineProperty(out, key, { value: masked, enumerable: true, writable: true, configurable: true });
-        else out[key] = masked;
+        const masked = v === undefined ? undefined : this.walk(v, CREDENTIAL_FIELDS.has(k));
+        if (out === undefined && (v === undefined || key !== k || masked !== v)) out = this.copy(source, keys, i, proto === null);
+        if (out !== undefined && v !== undefined) set(out, key, masked);
       }
-      return out;
+      return out ?? value;
     }
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
+  }
+
+  /** A plain object holding the first `count` entries of `source` (unchanged so far). */
+  private copy(source: Record<string, unknown>, keys: string[], count: number, nullProto: boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = Object.create(nullProto ? null : Object.prototype);
+    for (let i = 0; i < count; i++) if (source[keys[i]!] !== undefined) set(out, keys[i]!, source[keys[i]!]);
+    return out;
   }
 }
 
@@ -205,4 +226,13 @@ class Remembered {
     if (masked !== text) this.entries.set(masked, masked);
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/**
+ * Assignment is several times faster than defineProperty; only `__proto__` on an object with a
+ * prototype would set the prototype instead of a key.
+ */
+function set(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }

@@ -179,3 +179,33 @@ test('masking: any secret, in any encoding of the table, inside any text, is gon
     assert.ok(!masker.mask(text).includes('secret'), `at ${at}`);
   }
 });
+
+test('masking a value: the same as masking each string and key; the original is never changed; nothing to mask, nothing copied', async () => {
+  const { Masker, MASK } = await import('../../src/runner/masker.ts');
+  const { CREDENTIAL_FIELDS } = await import('../../src/api/credentials.ts');
+  const SECRET = 'S3cr3t-value';
+  const text = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(SECRET, `x ${SECRET} y`, 'targetAuthToken', 'password', '__proto__'));
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(tie('node')), fc.dictionary(text, tie('node'))),
+  })).node;
+  // What masking means, written plainly: every string and key masked, a credential field whole, undefined keys left out.
+  const expected = (masker: InstanceType<typeof Masker>, v: unknown, credential = false): unknown => {
+    if (typeof v === 'string') return credential && v !== '' ? MASK : masker.mask(v);
+    if (Array.isArray(v)) return v.map((x) => expected(masker, x, credential));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [masker.mask(k), expected(masker, x, CREDENTIAL_FIELDS.has(k))]));
+    return v;
+  };
+  fc.assert(
+    fc.property(value, (v) => {
+      const masker = new Masker();
+      masker.add(SECRET);
+      const snapshot = () => String(JSON.stringify(v, (_k, x: unknown) => (x === undefined ? '(undefined)' : x)));
+      const before = snapshot();
+      const masked = masker.maskValue(v);
+      assert.equal(snapshot(), before, 'the original is not changed');
+      assert.equal(JSON.stringify(masked), JSON.stringify(expected(masker, v)));
+      if (!before.includes(SECRET) && !before.includes('(undefined)') && ![...CREDENTIAL_FIELDS].some((k) => before.includes(`"${k}":`))) assert.equal(masked, v, 'nothing masked: the value itself');
+    }),
+    { numRuns: runs(500) },
+  );
+});
