@@ -26,22 +26,25 @@ export function reachOf(doc: PipelineFile, choice: { names: string[]; serverOf: 
   const servers = new Set<string>();
   const targets = new Set<string>();
   const read: unknown[] = [doc.name];
-  /** The names an instance's field gives: its text, or its expression evaluated with the instance's matrix. */
-  const names = (raw: unknown, combos: Record<string, unknown>[], candidates: string[], into: Set<string>) => {
+  /** The names an instance's field gives: its text, or its expression evaluated with the instance's matrix (compiled once). */
+  const names = (raw: unknown, combos: Record<string, unknown>[], candidates: ReadonlySet<string>, into: Set<string>) => {
     if (typeof raw !== 'string') return;
+    const compiled = safeCompileName(raw);
     for (const combo of combos) {
-      const name = nameOf(raw, { matrix: combo, vars: fixed, env: known.env });
-      if (name !== undefined && candidates.includes(name)) into.add(name);
+      const name = compiled === undefined ? undefined : nameOf(compiled, { matrix: combo, vars: fixed, env: known.env });
+      if (name !== undefined && candidates.has(name)) into.add(name);
       else return candidates.forEach((k) => into.add(k));
     }
   };
+  const serverNames = new Set(allServers);
+  const targetNames = new Set(allTargets);
   (doc.steps ?? []).forEach((step, index) => {
     const combos = expandMatrix(step.matrix).filter((c) => selects(c, selection));
     if (combos.length === 0) return;
     steps.add(index);
-    names(choice.serverOf(step, index), combos, allServers, servers);
+    names(choice.serverOf(step, index), combos, serverNames, servers);
     const type = STEP_TYPES.get(step.uses);
-    if (type?.targetInput) names(step.with?.[type.targetInput], combos, allTargets, targets);
+    if (type?.targetInput) names(step.with?.[type.targetInput], combos, targetNames, targets);
     read.push(step.name, step.with, step.if, step.server);
   });
   // targets.NAME read in an expression; every target when the name is computed.
@@ -81,11 +84,20 @@ function safeCompile(value: unknown): unknown {
   }
 }
 
-/** A name written as text or as an expression over what is known at load; undefined when it reads anything else. */
-function nameOf(raw: string, contexts: Record<string, unknown>): string | undefined {
-  if (!raw.includes('${{')) return raw;
+/** A name's text compiled, or undefined where its expression does not parse. */
+function safeCompileName(raw: string): ReturnType<typeof compileString> | undefined {
   try {
-    return toText(resolveDeep(compileString(raw), { contexts }) as never);
+    return compileString(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A name written as text or as an expression over what is known at load; undefined when it reads anything else. */
+function nameOf(compiled: ReturnType<typeof compileString>, contexts: Record<string, unknown>): string | undefined {
+  if (typeof compiled === 'string') return compiled;
+  try {
+    return toText(resolveDeep(compiled, { contexts }) as never);
   } catch {
     return undefined;
   }
