@@ -4,6 +4,7 @@
 // what a killed writer leaves: it is cut off before anything is appended. A damaged line before
 // the tail is not a crash's trace: the journal is refused.
 import { Buffer } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 const SUFFIX = /,"crc":"([0-9a-f]{8})"}$/;
@@ -18,14 +19,67 @@ export function encodeLine(record: object): string {
   return Buffer.concat(encodeLineBytes(record)).toString('utf8');
 }
 
+/** Strings this long (an update's report) are encoded a window at a time. */
+const LONG = 1 << 20;
+
 /**
- * A record as the bytes of its line, in two pieces (the record without its closing brace, then
- * the CRC member and the line break): a record of 100 MiB (an update report) is its JSON text and
- * those bytes once, never a second text with the CRC appended and its bytes besides.
+ * A record as the bytes of its line, in pieces: the record without its closing brace, then the
+ * CRC member and the line break. A string of `window` characters or more (a report of 50 MiB) is
+ * encoded a window at a time, so the line is never one JSON text, nor one buffer, besides the
+ * value it holds; the bytes are those of JSON.stringify, whatever the window.
  */
-export function encodeLineBytes(record: object): [Buffer, Buffer] {
-  const payload = Buffer.from(JSON.stringify(record));
-  return [payload.subarray(0, payload.length - 1), Buffer.from(`,"crc":"${hex(payload)}"}\n`)];
+export function encodeLineBytes(record: object, window = LONG): Buffer[] {
+  if (!holdsLong(record, window)) {
+    const payload = Buffer.from(JSON.stringify(record));
+    return [payload.subarray(0, payload.length - 1), Buffer.from(`,"crc":"${hex(payload)}"}\n`)];
+  }
+  const long: string[] = [];
+  const mark = `\u0000${randomBytes(8).toString('hex')}:`;
+  const text = JSON.stringify(record, (_key, value: unknown) => (typeof value === 'string' && value.length >= window ? `${mark}${long.push(value) - 1}\u0000` : value));
+  const pieces: Buffer[] = [];
+  let crc = 0;
+  const add = (bytes: Buffer) => {
+    crc = crc32(bytes, crc);
+    pieces.push(bytes);
+  };
+  // Each long string stands in the text as its mark, escaped by JSON.stringify: "\u0000<nonce>:<i>\u0000".
+  const escapedMark = JSON.stringify(mark).slice(0, -1);
+  let at = 0;
+  for (let i = 0; i < long.length; i++) {
+    const placeholder = `${escapedMark}${i}\\u0000"`;
+    const found = text.indexOf(placeholder, at);
+    add(Buffer.from(text.slice(at, found)));
+    for (const bytes of windows(long[i]!, window)) add(bytes);
+    at = found + placeholder.length;
+  }
+  const last = Buffer.from(text.slice(at));
+  add(last);
+  pieces[pieces.length - 1] = last.subarray(0, last.length - 1);
+  pieces.push(Buffer.from(`,"crc":"${crc.toString(16).padStart(8, '0')}"}\n`));
+  return pieces;
+}
+
+/** A string as its JSON text (quotes included), a window of characters at a time; a surrogate pair is never split. */
+function* windows(text: string, window: number): Generator<Buffer> {
+  yield Buffer.from('"');
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(at + window, text.length);
+    const [before, after] = [text.charCodeAt(end - 1), text.charCodeAt(end)];
+    if (before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) end += end - 1 > at ? -1 : 1;
+    yield Buffer.from(JSON.stringify(text.slice(at, end)).slice(1, -1));
+    at = end;
+  }
+  yield Buffer.from('"');
+}
+
+/** Whether a string of `window` characters or more is anywhere in `value`. */
+function holdsLong(value: unknown, window: number): boolean {
+  if (typeof value === 'string') return value.length >= window;
+  if (Array.isArray(value)) return value.some((v) => holdsLong(v, window));
+  if (value && typeof value === 'object') {
+    for (const key in value) if (Object.hasOwn(value, key) && holdsLong((value as Record<string, unknown>)[key], window)) return true;
+  }
+  return false;
 }
 
 /** The record of one line, or undefined when the line is not whole (cut, altered, not framed). */

@@ -209,3 +209,18 @@ test('masking a value: the same as masking each string and key; the original is 
     { numRuns: runs(500) },
   );
 });
+
+test('a journal line with its long strings encoded a window at a time is byte for byte the line of the whole record', async () => {
+  const { decodeLine, encodeLineBytes } = await import('../../src/journal/frame.ts');
+  const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u2028', 'é', '😀', '\ud800', '\udc00'), fc.stringMatching(/^[a-z]$/)), maxLength: 40 });
+  const record = fc.record({ t: fc.constant('end'), key: text, run: fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text))), report: text });
+  fc.assert(
+    fc.property(record, fc.integer({ min: 1, max: 9 }), (r, window) => {
+      const whole = Buffer.concat(encodeLineBytes(r, Number.MAX_SAFE_INTEGER));
+      const windowed = Buffer.concat(encodeLineBytes(r, window));
+      assert.equal(windowed.toString('hex'), whole.toString('hex'));
+      assert.deepEqual(decodeLine(windowed.toString('utf8').slice(0, -1)), JSON.parse(JSON.stringify(r)));
+    }),
+    { numRuns: runs(1000) },
+  );
+});
