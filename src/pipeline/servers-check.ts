@@ -24,6 +24,7 @@ export function serverChoice(source: YamlSource, data: PipelineFile, options: Se
   const declared = Object.keys(data.servers ?? {});
   const fromEnv = (options.defaultServer ?? defaultServerOf(options.env)).url;
   const names = declared.length > 0 ? declared : fromEnv || options.emulator || options.checkEnv === false ? [DEFAULT_SERVER] : [];
+  const known = new Set(names);
   const problems: Diagnostic[] = [];
   const defaultName = data.defaults?.server;
   if (defaultName !== undefined && !names.includes(defaultName)) {
@@ -45,11 +46,11 @@ export function serverChoice(source: YamlSource, data: PipelineFile, options: Se
       const key = /^\s*\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}\s*$/.exec(step.server)?.[1];
       const values = key !== undefined ? step.matrix?.[key] ?? [] : [];
       values.forEach((value, i) => {
-        if (names.includes(String(value))) return;
+        if (known.has(String(value))) return;
         const guess = didYouMean(String(value), names);
         problems.push(at(source, ['steps', index, 'matrix', key!, i], `matrix value "${String(value)}" names no server (server: ${String(step.server).trim()})`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
       });
-    } else if (step.server !== undefined && !names.includes(step.server)) {
+    } else if (step.server !== undefined && !known.has(step.server)) {
       const guess = didYouMean(step.server, names);
       problems.push(at(source, ['steps', index, 'server'], `unknown server "${step.server}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
     } else if (name === undefined && !problems.some((p) => p.message === 'no server to call' || p.message.startsWith('which server?'))) {
