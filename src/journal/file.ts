@@ -3,9 +3,10 @@
 // whole (every write's byte count checked) and, when it must be durable, synced before the promise
 // append returns settles. Writes and syncs are shared (group commit): the records parallel
 // instances append while a sync is in flight wait in memory for its end, then are written with
-// one write and made durable together by the next sync, which covers every byte written before it. A failed write breaks the journal: every later append throws
-// the same error, so no call leaves once its record could not be kept. The file system is passed in (tests inject a
-// full disk).
+// one write and made durable together by the next sync, which covers every byte written before
+// it. A failed write breaks the journal: every later append throws the same error, so no call
+// leaves once its record could not be kept. The file system is passed in (tests inject a full
+// disk).
 import * as nodeFs from 'node:fs';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { decodeJournal, encodeLineBytes, type Framed } from './frame.ts';
