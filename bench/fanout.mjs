@@ -7,7 +7,7 @@ import { emulatorProcess, ADMIN, CLI, NODE, matrixPipeline, median, ms, ratio, t
 const INSTANCES = 200;
 const PARALLEL = 16;
 const LATENCY = 50;
-const RUNS = Number(process.env.BENCH_RUNS_HTTP ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS_HTTP ?? 9);
 
 export async function run() {
   const dir = tempDir('fanout');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { emulatorProcess, ADMIN, CLI, NODE, matrixPipeline, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
 
 const INSTANCES = 500;
-const RUNS = Number(process.env.BENCH_RUNS_HTTP ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS_HTTP ?? 9);
 
 export async function run() {
   const dir = tempDir('journal');
