@@ -14,6 +14,8 @@ import { CLEAR_TRANSACTION_LOG_PATH } from './scopes.ts';
 import { API_BASE } from './areas.ts';
 
 const BASE = API_BASE.devops;
+/** The replication configurations, a list built once. */
+const ReplicationConfigList = z.array(ReplicationConfig);
 
 /** The outcome of a sync: every target's result, failed ones included. */
 export interface SyncOutcome {
@@ -47,7 +49,7 @@ export class DevOpsApi {
   }
 
   replicationConfigs(options?: CallOptions): Promise<ReplicationConfig[]> {
-    return this.call.json(devopsCalls.replicationConfigs(), z.array(ReplicationConfig), options);
+    return this.call.json(devopsCalls.replicationConfigs(), ReplicationConfigList, options);
   }
 
   replicationConfig(key: number, options?: CallOptions): Promise<ReplicationConfig> {

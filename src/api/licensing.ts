@@ -7,6 +7,10 @@ import { Extension, License, LicenseCreateRequest, Product } from './schemas/ind
 import { API_BASE } from './areas.ts';
 
 const BASE = API_BASE.licensing;
+/** The lists answers hold, built once (a schema built per call cost as much again as its parse). */
+const LicenseList = z.array(License);
+const ProductList = z.array(Product);
+const ExtensionList = z.array(Extension);
 
 export interface RemoveResult {
   /** 200 removed, 204 the product was already without license. */
@@ -27,7 +31,7 @@ export class LicensingApi {
   constructor(private readonly call: Caller) {}
 
   licenses(options?: CallOptions): Promise<License[]> {
-    return this.call.json(licensingCalls.licenses(), z.array(License), options);
+    return this.call.json(licensingCalls.licenses(), LicenseList, options);
   }
 
   license(key: number, options?: CallOptions): Promise<License> {
@@ -62,7 +66,7 @@ export class LicensingApi {
   }
 
   products(options?: CallOptions): Promise<Product[]> {
-    return this.call.json(licensingCalls.products(), z.array(Product), options);
+    return this.call.json(licensingCalls.products(), ProductList, options);
   }
 
   product(key: number, options?: CallOptions): Promise<Product> {
@@ -72,13 +76,13 @@ export class LicensingApi {
   productExtensions(key: number, options?: CallOptions): Promise<Extension[]> {
     return this.call.json(
       { method: 'GET', path: `${BASE}/products/${key}/extensions`, resource: `product ${key}` },
-      z.array(Extension),
+      ExtensionList,
       options,
     );
   }
 
   extensions(options?: CallOptions): Promise<Extension[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/extensions` }, z.array(Extension), options);
+    return this.call.json({ method: 'GET', path: `${BASE}/extensions` }, ExtensionList, options);
   }
 
   extension(key: number, options?: CallOptions): Promise<Extension> {

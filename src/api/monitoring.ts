@@ -6,6 +6,10 @@ import { ApplicationSessionInfo, EngineAlert, EngineInfo } from './schemas/index
 import { API_BASE } from './areas.ts';
 
 const BASE = API_BASE.monitoring;
+/** The lists answers hold, built once (a schema built per call cost as much again as its parse). */
+const EngineList = z.array(EngineInfo);
+const SessionList = z.array(ApplicationSessionInfo);
+const AlertList = z.array(EngineAlert);
 const seg = encodeURIComponent;
 
 /** The calls steps make, as values: the client sends them, a step's plan shows them. */
@@ -22,7 +26,7 @@ export class MonitoringApi {
   constructor(private readonly call: Caller) {}
 
   engines(options?: CallOptions): Promise<EngineInfo[]> {
-    return this.call.json(monitoringCalls.engines(), z.array(EngineInfo), options);
+    return this.call.json(monitoringCalls.engines(), EngineList, options);
   }
 
   engine(engineId: string, options?: CallOptions): Promise<EngineInfo> {
@@ -30,7 +34,7 @@ export class MonitoringApi {
   }
 
   engineSessions(engineId: string, options?: CallOptions): Promise<ApplicationSessionInfo[]> {
-    return this.call.json(monitoringCalls.engineSessions(engineId), z.array(ApplicationSessionInfo), options);
+    return this.call.json(monitoringCalls.engineSessions(engineId), SessionList, options);
   }
 
   engineSession(engineId: string, sessionId: string, options?: CallOptions): Promise<ApplicationSessionInfo> {
@@ -46,11 +50,11 @@ export class MonitoringApi {
   }
 
   engineAlerts(engineId: string, options?: CallOptions): Promise<EngineAlert[]> {
-    return this.call.json(monitoringCalls.engineAlerts(engineId), z.array(EngineAlert), options);
+    return this.call.json(monitoringCalls.engineAlerts(engineId), AlertList, options);
   }
 
   sessions(options?: CallOptions): Promise<ApplicationSessionInfo[]> {
-    return this.call.json(monitoringCalls.sessions(), z.array(ApplicationSessionInfo), options);
+    return this.call.json(monitoringCalls.sessions(), SessionList, options);
   }
 
   session(sessionId: string, options?: CallOptions): Promise<ApplicationSessionInfo> {
@@ -62,6 +66,6 @@ export class MonitoringApi {
   }
 
   alerts(options?: CallOptions): Promise<EngineAlert[]> {
-    return this.call.json(monitoringCalls.alerts(), z.array(EngineAlert), options);
+    return this.call.json(monitoringCalls.alerts(), AlertList, options);
   }
 }
