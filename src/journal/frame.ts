@@ -72,13 +72,16 @@ function* windows(text: string, window: number): Generator<Buffer> {
   yield Buffer.from('"');
 }
 
-/** Whether a string of `window` characters or more is anywhere in `value`. */
-function holdsLong(value: unknown, window: number): boolean {
+/**
+ * Whether a string of `window` characters or more is a field of `value` or of its objects, a few
+ * levels down: where an update's report (`run.result.report`) or a body's text sits. Lists are not
+ * searched (an Engines list is most of a record's values, and looking costs a third of encoding
+ * it); a long string found nowhere here is encoded with the rest: the same bytes, more memory.
+ */
+function holdsLong(value: unknown, window: number, depth = 4): boolean {
   if (typeof value === 'string') return value.length >= window;
-  if (Array.isArray(value)) return value.some((v) => holdsLong(v, window));
-  if (value && typeof value === 'object') {
-    for (const key in value) if (Object.hasOwn(value, key) && holdsLong((value as Record<string, unknown>)[key], window)) return true;
-  }
+  if (depth === 0 || !value || typeof value !== 'object' || Array.isArray(value)) return false;
+  for (const key in value) if (Object.hasOwn(value, key) && holdsLong((value as Record<string, unknown>)[key], window, depth - 1)) return true;
   return false;
 }
 
