@@ -151,13 +151,27 @@ export function registerInputSecrets(type: StepType, inputs: Record<string, unkn
   }
 }
 
-/** The declared secret fields of (masked) inputs or outputs replaced whole, whatever their length. */
+/**
+ * The declared secret fields of (masked) inputs or outputs replaced whole, whatever their length.
+ * Nothing is written in place: the masker shares what it did not change with the values the step
+ * runs with and later steps read, so the objects along a replaced field's path are copied.
+ */
 export function maskDeclared(value: Record<string, unknown>, paths: readonly string[] | undefined): Record<string, unknown> {
-  for (const path of paths ?? []) {
-    const field = fieldAt(value, path);
-    if (field) field.holder[field.key] = MASK;
-  }
-  return value;
+  let out = value;
+  for (const path of paths ?? []) out = withMasked(out, path.split('.'));
+  return out;
+}
+
+/** `value` with the string at `keys` replaced by MASK (the objects on the way copied), or `value` itself. */
+function withMasked(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const [key, ...rest] = keys as [string, ...string[]];
+  if (!Object.hasOwn(value, key)) return value;
+  const field = value[key];
+  let masked: unknown;
+  if (rest.length === 0) masked = typeof field === 'string' && field !== MASK ? MASK : field;
+  else masked = field && typeof field === 'object' ? withMasked(field as Record<string, unknown>, rest) : field;
+  // A computed key makes an own property, `__proto__` included.
+  return masked === field ? value : { ...value, [key]: masked };
 }
 
 /** The server an instance calls: the step's, or its expression resolved with the instance's matrix. */

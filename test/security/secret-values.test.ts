@@ -134,3 +134,24 @@ test('enginectl api masks its own credentials and the --data secrets in what it 
   assert.match(refused.stderr, /answered HTTP 400: .*\[echo: Basic \*\*\*/);
   assertClean('api stderr', refused.stdout + refused.stderr, [TOKEN, API_PASSWORD]);
 });
+
+test('a declared secret input too short to mask in text is sent as given and shown masked: masking a step for its reports never changes what the step sends', async (t) => {
+  const { runYaml } = await import('../helpers/run.ts');
+  const sent: unknown[] = [];
+  const { result } = await runYaml(t, `version: 1
+steps:
+  - uses: licensing/add
+    with: { code: "\${{ secrets.SHORT_CODE }}" }
+`, {
+    env: { SHORT_CODE: 'ab' },
+    setup: (e: Emulator) => {
+      const handle = e.handle.bind(e);
+      e.handle = (req) => {
+        if (req.method === 'POST') sent.push(req.body);
+        return handle(req);
+      };
+    },
+  });
+  assert.deepEqual(sent, ['ab'], `the code the pipeline gave, not its mask: ${JSON.stringify(result.steps[0]!.error)}`);
+  assert.deepEqual(result.steps[0]!.inputs, { code: '***' }, 'shown masked in the result');
+});
