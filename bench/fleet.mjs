@@ -5,37 +5,16 @@
 // median of the pairs. Target (issue 29): within 1.15x.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
+import { emulatorProcess, fleetPipeline, ADMIN, CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
 
 const SITES = 1000;
 const PARALLEL = 50;
 const RUNS = Number(process.env.BENCH_RUNS_FLEET ?? 3);
 
-function fleetPipeline(url) {
-  const sites = Array.from({ length: SITES }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
-  const step = (text) => `${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    max-parallel: ${PARALLEL}\n    server: \${{ matrix.site }}`;
-  return `version: 1
-name: 1,000 sites
-vars:
-  sites: [${sites.join(', ')}]
-servers:
-${sites.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: admin, password: admin, allow-insecure-http: true }`).join('\n')}
-targets:
-  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
-steps:
-  - ${step('uses: monitoring/alerts')}
-    with: { fail-on: critical }
-  - ${step('uses: update/vfs')}
-    with: { target: prod, files: [1001] }
-  - ${step('uses: update/system')}
-    with: { target: prod }
-`;
-}
-
 export async function run() {
   const dir = tempDir('fleet');
   const emulator = await emulatorProcess();
-  const pipeline = writeFile(dir, 'fleet.yml', fleetPipeline(emulator.url));
+  const pipeline = writeFile(dir, 'fleet.yml', fleetPipeline(SITES, (site) => `${emulator.url}/sites/${site}`, PARALLEL));
   const journal = join(dir, 'run.journal.jsonl');
   const pool = join(dir, 'pool.journal');
   const t = { run: [], pool: [] };

@@ -83,3 +83,30 @@ steps:
     with: { target: prod, files: [1001], tracking-id: "T-\${{ matrix.n }}" }
 `;
 }
+
+/**
+ * A release over an inventory of `count` sites, each a server (`urlOf(site)`): a gate, a vfs
+ * update and a system update per site, `parallel` at a time (bench/fleet.mjs runs it,
+ * bench/validation.mjs validates it).
+ */
+export function fleetPipeline(count, urlOf, parallel = 50) {
+  const sites = Array.from({ length: count }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
+  const step = (text) => `${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    max-parallel: ${parallel}\n    server: \${{ matrix.site }}`;
+  const server = (s) => `  ${s}: { url: "${urlOf(s)}", username: admin, password: admin${urlOf(s).startsWith('http:') ? ', allow-insecure-http: true' : ''} }`;
+  return `version: 1
+name: ${count.toLocaleString('en')} sites
+vars:
+  sites: [${sites.join(', ')}]
+servers:
+${sites.map(server).join('\n')}
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - ${step('uses: monitoring/alerts')}
+    with: { fail-on: critical }
+  - ${step('uses: update/vfs')}
+    with: { target: prod, files: [1001] }
+  - ${step('uses: update/system')}
+    with: { target: prod }
+`;
+}

@@ -3,7 +3,7 @@
 // and of a fleet over an inventory of 1,000 and 4,000 sites (three matrix steps over every site,
 // each site a server): the cost of each 1,000 sites after the first (it was quadratic: 81 ms per
 // 1,000 sites, 40 ms once servers were looked up in sets). Target: 10,000 steps in <= 1 s, linear.
-import { CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
+import { CLI, NODE, fleetPipeline, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
 
 const SIZES = [1000, 5000, 10000];
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -17,14 +17,6 @@ function pipeline(n) {
   return `version: 1\ntargets:\n  prod: { server: prod-db.example.com, database: PROD, token: prod-token }\nsteps:\n${steps}`;
 }
 
-/** A release over `n` sites, each a server of the inventory, as bench/fleet.mjs runs it. */
-function fleet(n) {
-  const sites = Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(5, '0')}`);
-  const step = (uses, withBlock) => `  - uses: ${uses}\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}\n    with: ${withBlock}\n`;
-  return `version: 1\nvars:\n  sites: [${sites.join(', ')}]\nservers:\n${sites.map((s) => `  ${s}: { url: "https://${s}.example.com", username: admin, password: admin }`).join('\n')}
-targets:\n  prod: { server: prod-db.example.com, database: PROD, token: prod-token }\nsteps:\n${step('monitoring/alerts', '{ fail-on: critical }')}${step('update/vfs', '{ target: prod, files: [1001] }')}${step('update/system', '{ target: prod }')}`;
-}
-
 export async function run() {
   const dir = tempDir('validation');
   const files = Object.fromEntries(SIZES.map((n) => [n, writeFile(dir, `p${n}.yml`, pipeline(n))]));
@@ -32,6 +24,7 @@ export async function run() {
   const t = Object.fromEntries(SIZES.map((n) => [n, []]));
   for (let i = 0; i < RUNS; i++) for (const n of SIZES) t[n].push(timed(NODE, [CLI, 'validate', files[n]], env));
   const m = Object.fromEntries(SIZES.map((n) => [n, median(t[n])]));
+  const fleet = (n) => fleetPipeline(n, (site) => `https://${site}.example.com`);
   const fleets = { 1000: writeFile(dir, 'f1000.yml', fleet(1000)), 4000: writeFile(dir, 'f4000.yml', fleet(4000)) };
   const f = { 0: [], 1000: [], 4000: [] };
   const bare = writeFile(dir, 'f1.yml', fleet(1));

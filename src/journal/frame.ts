@@ -9,9 +9,14 @@ import { crc32 } from 'node:zlib';
 
 const SUFFIX = /,"crc":"([0-9a-f]{8})"}$/;
 
-/** The CRC-32 of a line's payload (text or its UTF-8 bytes: the same value). */
-function hex(payload: string | Buffer): string {
-  return crc32(payload).toString(16).padStart(8, '0');
+/** A CRC-32 as a line writes it (of a payload's text or its UTF-8 bytes: the same value). */
+function hex(crc: number): string {
+  return crc.toString(16).padStart(8, '0');
+}
+
+/** The end of a line: its CRC member, the closing brace and the line break. */
+function crcMember(crc: number): Buffer {
+  return Buffer.from(`,"crc":"${hex(crc)}"}\n`);
 }
 
 /** A record as its line, line break included. */
@@ -31,7 +36,7 @@ const LONG = 1 << 20;
 export function encodeLineBytes(record: object, window = LONG): Buffer[] {
   if (!holdsLong(record, window)) {
     const payload = Buffer.from(JSON.stringify(record));
-    return [payload.subarray(0, payload.length - 1), Buffer.from(`,"crc":"${hex(payload)}"}\n`)];
+    return [payload.subarray(0, payload.length - 1), crcMember(crc32(payload))];
   }
   const long: string[] = [];
   const mark = `\u0000${randomBytes(8).toString('hex')}:`;
@@ -55,7 +60,7 @@ export function encodeLineBytes(record: object, window = LONG): Buffer[] {
   const last = Buffer.from(text.slice(at));
   add(last);
   pieces[pieces.length - 1] = last.subarray(0, last.length - 1);
-  pieces.push(Buffer.from(`,"crc":"${crc.toString(16).padStart(8, '0')}"}\n`));
+  pieces.push(crcMember(crc));
   return pieces;
 }
 
@@ -90,7 +95,7 @@ export function decodeLine(line: string): unknown {
   const m = SUFFIX.exec(line);
   if (!m) return undefined;
   const payload = `${line.slice(0, m.index)}}`;
-  if (hex(payload) !== m[1]) return undefined;
+  if (hex(crc32(payload)) !== m[1]) return undefined;
   try {
     return JSON.parse(payload) as unknown;
   } catch {

@@ -29,7 +29,7 @@ export function reachOf(doc: PipelineFile, choice: { names: string[]; serverOf: 
   /** The names an instance's field gives: its text, or its expression evaluated with the instance's matrix (compiled once). */
   const names = (raw: unknown, combos: Record<string, unknown>[], candidates: ReadonlySet<string>, into: Set<string>) => {
     if (typeof raw !== 'string') return;
-    const compiled = safeCompileName(raw);
+    const compiled = safeCompile(raw) as ReturnType<typeof compileString> | undefined;
     for (const combo of combos) {
       const name = compiled === undefined ? undefined : nameOf(compiled, { matrix: combo, vars: fixed, env: known.env });
       if (name !== undefined && candidates.has(name)) into.add(name);
@@ -79,15 +79,6 @@ function references(values: unknown[]) {
 function safeCompile(value: unknown): unknown {
   try {
     return compileValue(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A name's text compiled, or undefined where its expression does not parse. */
-function safeCompileName(raw: string): ReturnType<typeof compileString> | undefined {
-  try {
-    return compileString(raw);
   } catch {
     return undefined;
   }

@@ -27,7 +27,7 @@ export function serverChoice(source: YamlSource, data: PipelineFile, options: Se
   const known = new Set(names);
   const problems: Diagnostic[] = [];
   const defaultName = data.defaults?.server;
-  if (defaultName !== undefined && !names.includes(defaultName)) {
+  if (defaultName !== undefined && !known.has(defaultName)) {
     const guess = didYouMean(defaultName, names);
     problems.push(at(source, ['defaults', 'server'], `unknown server "${defaultName}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
   }

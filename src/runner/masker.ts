@@ -134,26 +134,19 @@ export class Masker {
       const source = value as Record<string, unknown>;
       const keys = Object.keys(source);
       // Anything but a plain object (a class's instance) becomes a plain copy.
-      let out = proto === Object.prototype || proto === null ? undefined : this.copy(source, keys, 0, false);
+      let out = proto === Object.prototype || proto === null ? undefined : copyHead(source, keys, 0, false);
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i]!;
         const v = source[k];
         const key = this.mask(k);
         const masked = v === undefined ? undefined : this.walk(v, CREDENTIAL_FIELDS.has(k));
-        if (out === undefined && (v === undefined || key !== k || masked !== v)) out = this.copy(source, keys, i, proto === null);
+        if (out === undefined && (v === undefined || key !== k || masked !== v)) out = copyHead(source, keys, i, proto === null);
         if (out !== undefined && v !== undefined) set(out, key, masked);
       }
       return out ?? value;
     }
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
-  }
-
-  /** A plain object holding the first `count` entries of `source` (unchanged so far). */
-  private copy(source: Record<string, unknown>, keys: string[], count: number, nullProto: boolean): Record<string, unknown> {
-    const out: Record<string, unknown> = Object.create(nullProto ? null : Object.prototype);
-    for (let i = 0; i < count; i++) if (source[keys[i]!] !== undefined) set(out, keys[i]!, source[keys[i]!]);
-    return out;
   }
 }
 
@@ -226,6 +219,13 @@ class Remembered {
     if (masked !== text) this.entries.set(masked, masked);
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+/** A plain object holding the first `count` entries of `source` (unchanged so far). */
+function copyHead(source: Record<string, unknown>, keys: string[], count: number, nullProto: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(nullProto ? null : Object.prototype);
+  for (let i = 0; i < count; i++) if (source[keys[i]!] !== undefined) set(out, keys[i]!, source[keys[i]!]);
+  return out;
 }
 
 /**
