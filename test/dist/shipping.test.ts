@@ -63,6 +63,7 @@ test('npm pack: the tarball installs globally, its bin `enginectl` runs with no 
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as { filename: string; files: { path: string }[] }[];
   const files = packed[0]!.files.map((f) => f.path);
   assert.ok(files.includes('dist/cli.mjs'));
+  assert.ok(files.some((f) => /^dist\/cli\/validate-\w+\.mjs$/.test(f)), 'the chunks the entry imports');
   assert.ok(!files.some((f) => f.startsWith('dist/action') || f === 'dist/enginectl' || f.startsWith('src/')), `only what the CLI needs: ${files.join(', ')}`);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
   assert.equal(Object.keys(pkg.dependencies ?? {}).length, 0, 'the bundle needs no runtime dependency');

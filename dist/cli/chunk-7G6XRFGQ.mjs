@@ -1,0 +1,2 @@
+import { createRequire as __enginectlCreateRequire } from 'node:module';
+const require = __enginectlCreateRequire(import.meta.url);
