@@ -57,6 +57,17 @@ export function peakRss(cmd, args, env = {}) {
   });
 }
 
+/**
+ * A workload's row of peak memory: each process of `cases` ({ label: [cmd, args, env] }) run once
+ * more, alone, its peak resident set sampled (only processes that make the calls themselves: a
+ * shell's children are not its own memory).
+ */
+export async function peakRow(workload, cases) {
+  const peaks = [];
+  for (const [label, [cmd, args, env]] of Object.entries(cases)) peaks.push(`${label} ${(await peakRss(cmd, args, env)).toFixed(0)} MiB`);
+  return { name: `${workload}: peak RSS`, figure: peaks.join(', '), target: 'reported', holds: undefined };
+}
+
 /** `enginectl emulator` as its own process; resolves its URL and a stop function. */
 export async function emulatorProcess(extra = []) {
   const child = spawn(NODE, [CLI, 'emulator', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });

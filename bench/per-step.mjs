@@ -3,7 +3,7 @@
 // of curl (what users write instead). Alternating, medians. Targets: <= 1.3x the undici loop,
 // >= 6x faster than the curl loop.
 import { hasRequests } from './release.mjs';
-import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, tempDir, timed, writeFile } from './lib.mjs';
+import { emulatorProcess, ADMIN, CLI, NODE, median, ms, peakRow, ratio, tempDir, timed, writeFile } from './lib.mjs';
 
 const STEPS = 300;
 const RUNS = Number(process.env.BENCH_RUNS_HTTP ?? 5);
@@ -21,6 +21,7 @@ done
   const emulator = await emulatorProcess();
   const python = hasRequests();
   const t = { enginectl: [], undici: [], curl: [], python: [] };
+  let peak;
   try {
     for (let i = 0; i < RUNS; i++) {
       t.enginectl.push(timed(NODE, [CLI, 'run', pipeline], { ENGINE_URL: emulator.url, ...ADMIN }));
@@ -28,6 +29,11 @@ done
       t.curl.push(timed('bash', [curl, emulator.url]));
       if (python) t.python.push(timed('python3', ['bench/peers/vfs.py', emulator.url, String(STEPS)], ADMIN));
     }
+    peak = await peakRow('per-step', {
+      enginectl: [NODE, [CLI, 'run', pipeline], { ENGINE_URL: emulator.url, ...ADMIN }],
+      'undici loop': [NODE, ['bench/undici-loop.mjs', emulator.url, String(STEPS)]],
+      ...(python ? { Python: ['python3', ['bench/peers/vfs.py', emulator.url, String(STEPS)], ADMIN] } : {}),
+    });
   } finally {
     await emulator.stop();
   }
@@ -40,5 +46,6 @@ done
     { name: 'per-step: curl loop / enginectl', figure: ratio(c / e), target: '', holds: undefined },
     { name: `per-step: Python requests.Session loop, ${STEPS} calls`, figure: python ? ms(median(t.python)) : 'python3 with requests not installed', target: '', holds: undefined },
     { name: 'per-step: enginectl / Python', figure: python ? ratio(e / median(t.python)) : '-', target: '< 1x', holds: python ? e < median(t.python) : undefined },
+    peak,
   ];
 }

@@ -5,7 +5,7 @@
 // (issue 18): faster than Python, within 2x of bash + curl.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { emulatorProcess, ADMIN, CLI, NODE, median, ms, ratio, timed } from './lib.mjs';
+import { emulatorProcess, ADMIN, CLI, NODE, median, ms, peakRow, ratio, timed } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
@@ -23,8 +23,10 @@ export async function run() {
     ...(hasRequests() ? { 'Python requests': ['python3', ['bench/peers/release.py', emulator.url]] } : {}),
   };
   const t = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  let peak;
   try {
     for (let i = 0; i < RUNS; i++) for (const [name, [cmd, args]] of Object.entries(cases)) t[name].push(timed(cmd, args, env));
+    peak = await peakRow('release', { enginectl: [...cases.enginectl, env], ...(cases['Python requests'] ? { 'Python requests': [...cases['Python requests'], env] } : {}) });
   } finally {
     await emulator.stop();
   }
@@ -35,5 +37,6 @@ export async function run() {
     ...Object.entries(t).map(([name, times]) => ({ name: `release (6 calls): ${name}`, figure: ms(median(times)), target: '', holds: undefined })),
     { name: 'release: enginectl / Python requests', figure: p === undefined ? 'python3 with requests not installed' : ratio(e / p), target: '< 1x', holds: p === undefined ? undefined : e < p },
     { name: 'release: enginectl / bash + curl', figure: ratio(e / c), target: '<= 2x', holds: e / c <= 2 },
+    peak,
   ];
 }
