@@ -15,6 +15,11 @@ export const ROOT = new URL('..', import.meta.url).pathname;
 export const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 export const ms = (v) => `${v.toFixed(0)} ms`;
 export const ratio = (v) => `${v.toFixed(2)}x`;
+/**
+ * A over B for runs that alternated (a[i] and b[i] ran one after the other): the median of the
+ * pairs' ratios, so a machine whose speed drifts during the benchmark moves both sides of a pair.
+ */
+export const pairedRatio = (a, b) => median(a.map((x, i) => x / b[i]));
 
 export function tempDir(name) {
   return mkdtempSync(join(tmpdir(), `enginectl-bench-${name}-`));

@@ -5,7 +5,7 @@
 // (issue 18): faster than Python, within 2x of bash + curl.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { emulatorProcess, ADMIN, CLI, NODE, median, ms, peakRow, ratio, timed } from './lib.mjs';
+import { emulatorProcess, ADMIN, CLI, NODE, median, ms, pairedRatio, peakRow, ratio, timed } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
@@ -30,13 +30,12 @@ export async function run() {
   } finally {
     await emulator.stop();
   }
-  const e = median(t.enginectl);
-  const c = median(t['bash + curl']);
-  const p = t['Python requests'] ? median(t['Python requests']) : undefined;
+  const c = pairedRatio(t.enginectl, t['bash + curl']);
+  const p = t['Python requests'] ? pairedRatio(t.enginectl, t['Python requests']) : undefined;
   return [
     ...Object.entries(t).map(([name, times]) => ({ name: `release (6 calls): ${name}`, figure: ms(median(times)), target: '', holds: undefined })),
-    { name: 'release: enginectl / Python requests', figure: p === undefined ? 'python3 with requests not installed' : ratio(e / p), target: '< 1x', holds: p === undefined ? undefined : e < p },
-    { name: 'release: enginectl / bash + curl', figure: ratio(e / c), target: '<= 2x', holds: e / c <= 2 },
+    { name: 'release: enginectl / Python requests', figure: p === undefined ? 'python3 with requests not installed' : ratio(p), target: '< 1x', holds: p === undefined ? undefined : p < 1 },
+    { name: 'release: enginectl / bash + curl', figure: ratio(c), target: '<= 2x', holds: c <= 2 },
     peak,
   ];
 }
