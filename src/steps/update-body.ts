@@ -6,13 +6,6 @@ import { intKey, listOf } from './inputs.ts';
 import type { TargetDef, Wrap } from './types.ts';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-/** Each flag with its input's name, worked out once per list of flags (not at every instance). */
-const inputNames = new WeakMap<readonly string[], [flag: string, input: string][]>();
-function flagInputs(flagNames: readonly string[]): [string, string][] {
-  let pairs = inputNames.get(flagNames);
-  if (!pairs) inputNames.set(flagNames, (pairs = flagNames.map((f) => [f, kebab(f)])));
-  return pairs;
-}
 
 export const connectionSchema = (w: Wrap) =>
   z.strictObject({
@@ -97,7 +90,10 @@ export function updateBody(inputs: UpdateInputs, targets: Readonly<Record<string
   const map: Record<string, string> = { 'update-type': 'updateType', message: 'messageComplement', 'tracking-id': 'trackingId', 'online-index-drop': 'onlineIndexDrop', 'online-index-creation': 'onlineIndexCreation' };
   for (const [input, field] of Object.entries(map)) if (inputs[input] !== undefined) body[field] = inputs[input];
   if (inputs.recipients) body.recipients = inputs.recipients.join(';');
-  for (const [flag, input] of flagInputs(flagNames)) if (inputs[input] !== undefined) body[flag] = inputs[input];
+  for (const flag of flagNames) {
+    const input = kebab(flag);
+    if (inputs[input] !== undefined) body[flag] = inputs[input];
+  }
   for (const list of ['products', 'files', 'directories'] as const) if (inputs[list] !== undefined) body[list] = inputs[list];
   return body;
 }
