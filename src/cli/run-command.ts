@@ -29,6 +29,7 @@ export function loadCommand(name: string): Promise<Command> {
 
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
+  let command: Command;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       io.stdout(`${MAIN_HELP}\n`);
@@ -42,10 +43,22 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     if (!load) {
       throw new UsageError('UNKNOWN_COMMAND', `unknown command "${name}"`, { hint: `commands: ${Object.keys(COMMANDS).join(', ')}; see enginectl --help` });
     }
-    return await (await load())(rest, io);
+    command = await load();
   } catch (error) {
-    for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
-    io.stderr(`enginectl: ${describeError(error)}\n`);
-    return exitCodeOf(error);
+    // The command's code is missing from this copy of the CLI: the entry (bin.ts) says so, nothing having run.
+    if ((error as { code?: unknown } | undefined)?.code === 'ERR_MODULE_NOT_FOUND') throw error;
+    return failed(error, io);
   }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    return failed(error, io);
+  }
+}
+
+/** An error as the terminal shows it (annotations first, under a CI that reads them), and its exit code. */
+function failed(error: unknown, io: CliIO): number {
+  for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
+  io.stderr(`enginectl: ${describeError(error)}\n`);
+  return exitCodeOf(error);
 }
