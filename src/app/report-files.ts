@@ -5,6 +5,7 @@ import type { ErrorCode } from '../error-codes.ts';
 import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { writeAtomic, type AtomicFs } from './atomic-write.ts';
+import { named, type NamedFile } from './own-files.ts';
 import { UsageError } from '../errors.ts';
 import { REPORT_FORMATS, type ReportPaths } from '../report/formats.ts';
 import type { Report } from '../report/model.ts';
@@ -32,6 +33,11 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
     out[key] = path;
   }
   return out;
+}
+
+/** The report files asked for, by flag, in the order of REPORT_FORMATS, resolved against `cwd`. */
+export function reportOutputs(given: ReportPaths, cwd: string): NamedFile[] {
+  return REPORT_FORMATS.flatMap(({ key, flag }) => (given[key] === undefined ? [] : [named(flag, given[key], cwd)]));
 }
 
 export function fullReportOf(paths: ReportPaths): string | undefined {

@@ -52,16 +52,27 @@ export async function withEmulatedSites<T>(values: EmulatorOptionValues, now: ((
   }
 }
 
+/** A --state value: the site it is for (none: every site) and its file. */
+function stateSpec(spec: string): { site: string | undefined; file: string } {
+  const m = /^([A-Za-z_][\w-]*)=(.+)$/.exec(spec);
+  return m ? { site: m[1]!, file: m[2]! } : { site: undefined, file: spec };
+}
+
+/** The state files the options name (read when the emulator starts). */
+export function stateFiles(values: EmulatorOptionValues): string[] {
+  return (values.state ?? []).map((spec) => stateSpec(spec).file);
+}
+
 /** The sites of the emulator as the options set them up; `onStart` is told of each site started. */
 export async function sitesFromOptions(values: EmulatorOptionValues, now?: () => number, onStart?: (name: string, site: Emulator) => void): Promise<Sites> {
   const { Sites, loadStateFile, parseFault, parseUserSpec } = await import('../emulator/index.ts');
   let shared: Awaited<ReturnType<typeof loadStateFile>> | undefined;
   const states: Record<string, Awaited<ReturnType<typeof loadStateFile>>> = {};
   for (const spec of values.state ?? []) {
-    const m = /^([A-Za-z_][\w-]*)=(.+)$/.exec(spec);
-    if (m) {
-      if (states[m[1]!]) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: the site ${m[1]} has a state already`, { hint: 'give one --state SITE=FILE per site' });
-      states[m[1]!] = await loadStateFile(m[2]!);
+    const { site, file } = stateSpec(spec);
+    if (site !== undefined) {
+      if (states[site]) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: the site ${site} has a state already`, { hint: 'give one --state SITE=FILE per site' });
+      states[site] = await loadStateFile(file);
     } else {
       if (shared) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: a state for every site is given twice`, { hint: 'give one --state FILE, and --state SITE=FILE for a site of its own' });
       shared = await loadStateFile(spec);

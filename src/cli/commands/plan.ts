@@ -10,7 +10,8 @@ import { preflight } from '../../app/preflight.ts';
 import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, withEmulatedSites } from '../emulator-options.ts';
+import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 
@@ -80,6 +81,8 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
+  const outputs = (['out', 'summary', 'json'] as const).flatMap((flag) => (values[flag] === undefined ? [] : [named(`--${flag}`, values[flag], io.cwd)]));
+  checkOwnFiles(outputs, [...pipelineFiles(positionals[0]!, sources, io.cwd), ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd))]);
   const live = async (emulatorUrl: string | undefined) => {
     const { plan, saved } = await preflight({ pipeline, sources, vars, selection, env }, { signal: io.signal, emulatorUrl }, Date.now());
     // Interrupted, what was read is partial: no verdict, no saved plan, no audit.

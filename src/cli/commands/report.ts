@@ -3,7 +3,8 @@
 // `enginectl report --merge FILE...`: the reports (or journals) of a fleet's jobs as one report.
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { releaseOf } from '../../journal/release.ts';
-import { preparePaths, REPORT_NOT_WRITTEN, writeReports } from '../../app/report-files.ts';
+import { checkOwnFiles, named } from '../../app/own-files.ts';
+import { preparePaths, REPORT_NOT_WRITTEN, reportOutputs, writeReports } from '../../app/report-files.ts';
 import { readReportShard } from '../../app/report-inputs.ts';
 import { publishJobSummary } from '../../app/job-summary.ts';
 import { detectCi } from '../../ci/detect.ts';
@@ -55,6 +56,9 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     return ExitCode.ok;
   }
   if (values.force && !values.merge) throw new UsageError('BAD_ARGUMENTS', 'report: --force goes with --merge');
+  // The journal or the reports read are never written over by a report.
+  const role = values.merge ? 'a report to merge' : 'the journal (JOURNAL)';
+  checkOwnFiles(reportOutputs(reportPathsOf(values), io.cwd), positionals.map((file) => named(role, file, io.cwd)));
   if (values.merge) return merge(positionals, values, io);
   if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `report: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl report run.journal.jsonl --html report.html; several jobs\' reports: report --merge FILE...' });
   const path = positionals[0]!;

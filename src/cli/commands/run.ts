@@ -5,7 +5,8 @@ import { formatDuration } from '../../duration.ts';
 import { dryRun } from '../../app/dry-run.ts';
 import { Masker } from '../../runner/masker.ts';
 import type { Renderings } from '../../report/renderings.ts';
-import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN } from '../../app/report-files.ts';
+import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
+import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
 import { setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
@@ -18,7 +19,7 @@ import { checkPlan } from '../../app/preflight.ts';
 import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, withEmulatedSites } from '../emulator-options.ts';
+import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock } from '../../app/clock.ts';
@@ -100,8 +101,15 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   const journalWanted = journalArgs(values, io);
-  const paths = await preparePaths(reportPathsOf(values), io.cwd);
+  const given = reportPathsOf(values);
+  const paths = await preparePaths(given, io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
+  checkOwnFiles([...reportOutputs(given, io.cwd), ...(values.dotenv === undefined ? [] : [named('--dotenv', values.dotenv, io.cwd)])], [
+    ...pipelineFiles(file, sources, io.cwd),
+    ...(journalWanted ? [{ role: `the journal (${journalWanted.resume ? '--resume' : '--journal'})`, given: (values.resume ?? values.journal)!, path: journalWanted.path }] : []),
+    ...(values.plan === undefined ? [] : [named('the saved plan (--plan)', values.plan, io.cwd)]),
+    ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd)),
+  ]);
   const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
 
   if (values['dry-run']) {

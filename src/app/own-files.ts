@@ -1,0 +1,67 @@
+// The files a command writes are its own. Two outputs on one path would leave only the last one
+// written; an output on a file the command reads would replace it: the pipeline, a file it
+// includes, an emulator state, the reports being merged, and above all the journal, the run's
+// record of what it sent, which resume and report read back. Checked before anything runs.
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from '../errors.ts';
+
+export interface NamedFile {
+  /** How the person named it: a flag (`--summary`), or what it is (`the pipeline file`). */
+  role: string;
+  /** The path as given, for the message. */
+  given: string;
+  /** The path resolved against the command's directory. */
+  path: string;
+}
+
+/** A file named on the command line, resolved against `cwd`. */
+export function named(role: string, given: string, cwd: string): NamedFile {
+  return { role, given, path: resolve(cwd, given) };
+}
+
+/**
+ * Where a path leads: the entry in its real directory (where a file written there is renamed to)
+ * and, when it exists, the file it reaches through links. Two paths whose places meet are one file.
+ */
+function places(path: string): string[] {
+  const found: string[] = [];
+  try {
+    found.push(join(realpathSync.native(dirname(path)), basename(path)));
+  } catch {
+    found.push(path);
+  }
+  try {
+    found.push(realpathSync.native(path));
+  } catch {
+    // not there (yet): an output about to be created
+  }
+  return found;
+}
+
+/**
+ * Refuses (exit 2, nothing run) an output that shares a file with an earlier output or with a
+ * file the command reads. `outputs` are in the order the message should name them.
+ */
+export function checkOwnFiles(outputs: readonly NamedFile[], inputs: readonly NamedFile[]): void {
+  const taken = new Map<string, { file: NamedFile; output: boolean }>();
+  const claim = (file: NamedFile, output: boolean) => {
+    for (const place of places(file.path)) if (!taken.has(place)) taken.set(place, { file, output });
+  };
+  for (const file of inputs) claim(file, false);
+  for (const file of outputs) {
+    const owner = places(file.path)
+      .map((place) => taken.get(place))
+      .find((found) => found !== undefined);
+    if (owner?.output) {
+      throw new UsageError('SAME_FILE', `${owner.file.role} and ${file.role} name the same file (${file.given}): each output needs a file of its own`, { hint: `give ${file.role} another path; nothing was run` });
+    }
+    if (owner) throw new UsageError('SAME_FILE', `${file.role} ${file.given} is ${owner.file.role}: writing there would replace it`, { hint: `give ${file.role} another path; nothing was run` });
+    claim(file, true);
+  }
+}
+
+/** The files a pipeline was read from: the pipeline's own, then each file it includes (relative to it). */
+export function pipelineFiles(file: string, sources: readonly { path: string }[], cwd: string): NamedFile[] {
+  return [named('the pipeline file', file, cwd), ...sources.slice(1).map((s) => ({ role: `a file the pipeline includes (${s.path})`, given: s.path, path: resolve(cwd, dirname(file), s.path) }))];
+}
