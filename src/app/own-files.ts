@@ -1,10 +1,12 @@
 // The files a command writes are its own. Two outputs on one path would leave only the last one
 // written; an output on a file the command reads would replace it: the pipeline, a file it
 // includes, an emulator state, the reports being merged, and above all the journal, the run's
-// record of what it sent, which resume and report read back. Checked before anything runs.
-import { realpathSync } from 'node:fs';
+// record of what it sent, which resume and report read back. Checked before anything runs. A
+// stream (/dev/stdout, a FIFO, /dev/null) is never replaced (atomic-write.ts), so never counts.
+import { realpathSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
+import { descriptorOf } from './atomic-write.ts';
 
 export interface NamedFile {
   /** How the person named it: a flag (`--summary`), or what it is (`the pipeline file`). */
@@ -20,11 +22,23 @@ export function named(role: string, given: string, cwd: string): NamedFile {
   return { role, given, path: resolve(cwd, given) };
 }
 
+function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Where a path leads: the entry in its real directory (where a file written there is renamed to)
  * and, when it exists, the file it reaches through links. Two paths whose places meet are one file.
  */
 function places(path: string): string[] {
+  // A stream (a descriptor, a FIFO, a terminal, /dev/null) is written as it is, never replaced.
+  if (descriptorOf(path) !== undefined) return [];
+  const info = statOf(path);
+  if (info && !info.isFile()) return [];
   const found: string[] = [];
   try {
     found.push(join(realpathSync.native(dirname(path)), basename(path)));

@@ -2,9 +2,10 @@
 // deployment must not start when its report cannot be written); after the run every report is
 // attempted even when another fails, and failures are collected for the caller to tell.
 import type { ErrorCode } from '../error-codes.ts';
-import { access, constants, mkdir, stat } from 'node:fs/promises';
+import { fstatSync } from 'node:fs';
+import { access, constants, mkdir, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { writeAtomic, type AtomicFs } from './atomic-write.ts';
+import { descriptorOf, notWritable, writeAtomic, type AtomicFs } from './atomic-write.ts';
 import { named, type NamedFile } from './own-files.ts';
 import { UsageError } from '../errors.ts';
 import { REPORT_FORMATS, type ReportPaths } from '../report/formats.ts';
@@ -21,11 +22,7 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
     if (given.trim() === '') throw new UsageError('BAD_REPORT_PATH', `${flag}: the path is empty`, { hint: `give a file name, e.g. ${flag} reports/run.${extension}` });
     const path = resolve(cwd, given);
     try {
-      const info = await stat(path).catch(() => undefined);
-      if (info?.isDirectory()) throw new Error('it is a directory');
-      await mkdir(dirname(path), { recursive: true });
-      // The report is written beside its path, then renamed over it: the directory must be writable.
-      await access(dirname(path), constants.W_OK);
+      await writable(path);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       throw new UsageError('BAD_REPORT_PATH', `${flag} ${given}: cannot write there (${reason})`, { hint: 'choose a file in a directory this process can write; nothing was run' });
@@ -38,6 +35,28 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
 /** The report files asked for, by flag, in the order of REPORT_FORMATS, resolved against `cwd`. */
 export function reportOutputs(given: ReportPaths, cwd: string): NamedFile[] {
   return REPORT_FORMATS.flatMap(({ key, flag }) => (given[key] === undefined ? [] : [named(flag, given[key], cwd)]));
+}
+
+/**
+ * Whether a report can be written at `path`: a descriptor of this process (/dev/stdout) that is
+ * open, a FIFO or a terminal this process may write, or else a file whose directory (through
+ * links, the directory of the file they name) this process may write: the report is written
+ * beside it, then renamed over it.
+ */
+async function writable(path: string): Promise<void> {
+  const fd = descriptorOf(path);
+  if (fd !== undefined) {
+    fstatSync(fd);
+    return;
+  }
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) throw new Error('it is a directory');
+  const refused = info && notWritable(info);
+  if (refused) throw new Error(refused);
+  if (info && !info.isFile()) return access(path, constants.W_OK);
+  const target = info ? await realpath(path) : path;
+  await mkdir(dirname(target), { recursive: true });
+  await access(dirname(target), constants.W_OK);
 }
 
 export function fullReportOf(paths: ReportPaths): string | undefined {
