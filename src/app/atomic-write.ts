@@ -5,8 +5,9 @@
 // A path that names a stream is written as that stream, never replaced: one of this process's
 // descriptors (/dev/stdout, /dev/stderr, /dev/fd/N: a pipe into another program, a terminal, the
 // file a shell redirected to, where the report lands after the log written so far), a FIFO (its
-// reader gets the report; none is an error, not a wait), a terminal or /dev/null. A link keeps
-// naming its file, which is the one written.
+// reader gets the report; none is an error, not a wait), a terminal or /dev/null. A link is never
+// followed: it is replaced like a file, so a link planted at a report's path in a shared directory
+// never sends the report, or the bytes of a stream, to the file or device it names.
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats, write as writeFd } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -18,8 +19,7 @@ export interface AtomicFs {
   open: typeof fsp.open;
   rename: typeof fsp.rename;
   rm: typeof fsp.rm;
-  realpath: typeof fsp.realpath;
-  stat: typeof fsp.stat;
+  lstat: typeof fsp.lstat;
 }
 
 const BATCH = 64 * 1024;
@@ -57,10 +57,9 @@ function* batches(content: string | Iterable<string>): Generator<string> {
 export async function writeAtomic(path: string, content: string | Iterable<string>, fs: AtomicFs = fsp): Promise<void> {
   const fd = descriptorOf(path);
   if (fd !== undefined) return writeDescriptor(fd, content);
-  const target = await fs.realpath(path).catch(() => path);
-  const info = await fs.stat(target).catch(() => undefined);
-  if (info && !info.isFile()) return writeStream(target, info, content, fs);
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const info = await fs.lstat(path).catch(() => undefined);
+  if (info && !info.isFile() && !info.isSymbolicLink()) return writeStream(path, info, content, fs);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await fs.open(temp, 'wx', 0o644);
     try {
@@ -68,7 +67,7 @@ export async function writeAtomic(path: string, content: string | Iterable<strin
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, target);
+    await fs.rename(temp, path);
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
     throw error;
@@ -85,17 +84,17 @@ async function writeDescriptor(fd: number, content: string | Iterable<string>): 
   }
 }
 
-/** A FIFO, a terminal or /dev/null, opened and written as it is. */
+/** A FIFO, a terminal or /dev/null (itself, not through a link), opened and written as it is. */
 async function writeStream(path: string, info: Stats, content: string | Iterable<string>, fs: AtomicFs): Promise<void> {
   const refused = notWritable(info);
   if (refused) throw new Error(refused);
   // A FIFO is opened without waiting: with no reader that fails (ENXIO) rather than hang the run.
   // That first descriptor stays open until the second (which writes, blocking as a pipe does) is,
   // so the reader never sees its writers all gone in between.
-  const probe = info.isFIFO() ? await fs.open(path, constants.O_WRONLY | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENXIO' ? new Error('no process reads this FIFO') : error)) : undefined;
+  const probe = info.isFIFO() ? await fs.open(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENXIO' ? new Error('no process reads this FIFO') : error)) : undefined;
   let handle: fsp.FileHandle;
   try {
-    handle = await fs.open(path, constants.O_WRONLY | constants.O_APPEND);
+    handle = await fs.open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
   } finally {
     await probe?.close();
   }

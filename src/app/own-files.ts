@@ -3,7 +3,7 @@
 // includes, an emulator state, the reports being merged, and above all the journal, the run's
 // record of what it sent, which resume and report read back. Checked before anything runs. A
 // stream (/dev/stdout, a FIFO, /dev/null) is never replaced (atomic-write.ts), so never counts.
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { descriptorOf } from './atomic-write.ts';
@@ -22,9 +22,9 @@ export function named(role: string, given: string, cwd: string): NamedFile {
   return { role, given, path: resolve(cwd, given) };
 }
 
-function statOf(path: string): Stats | undefined {
+function lstatOf(path: string): Stats | undefined {
   try {
-    return statSync(path);
+    return lstatSync(path);
   } catch {
     return undefined;
   }
@@ -37,8 +37,8 @@ function statOf(path: string): Stats | undefined {
 function places(path: string): string[] {
   // A stream (a descriptor, a FIFO, a terminal, /dev/null) is written as it is, never replaced.
   if (descriptorOf(path) !== undefined) return [];
-  const info = statOf(path);
-  if (info && !info.isFile()) return [];
+  const info = lstatOf(path);
+  if (info && !info.isFile() && !info.isSymbolicLink()) return [];
   const found: string[] = [];
   try {
     found.push(join(realpathSync.native(dirname(path)), basename(path)));

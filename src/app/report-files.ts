@@ -3,7 +3,7 @@
 // attempted even when another fails, and failures are collected for the caller to tell.
 import type { ErrorCode } from '../error-codes.ts';
 import { fstatSync } from 'node:fs';
-import { access, constants, mkdir, realpath, stat } from 'node:fs/promises';
+import { access, constants, lstat, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { descriptorOf, notWritable, writeAtomic, type AtomicFs } from './atomic-write.ts';
 import { named, type NamedFile } from './own-files.ts';
@@ -39,9 +39,9 @@ export function reportOutputs(given: ReportPaths, cwd: string): NamedFile[] {
 
 /**
  * Whether a report can be written at `path`: a descriptor of this process (/dev/stdout) that is
- * open, a FIFO or a terminal this process may write, or else a file whose directory (through
- * links, the directory of the file they name) this process may write: the report is written
- * beside it, then renamed over it.
+ * open, a FIFO or a terminal this process may write, or else a file (or a link, which is replaced
+ * as a file is) whose directory this process may write: the report is written beside it, then
+ * renamed over it.
  */
 async function writable(path: string): Promise<void> {
   const fd = descriptorOf(path);
@@ -49,14 +49,15 @@ async function writable(path: string): Promise<void> {
     fstatSync(fd);
     return;
   }
-  const info = await stat(path).catch(() => undefined);
+  const info = await lstat(path).catch(() => undefined);
   if (info?.isDirectory()) throw new Error('it is a directory');
-  const refused = info && notWritable(info);
-  if (refused) throw new Error(refused);
-  if (info && !info.isFile()) return access(path, constants.W_OK);
-  const target = info ? await realpath(path) : path;
-  await mkdir(dirname(target), { recursive: true });
-  await access(dirname(target), constants.W_OK);
+  if (info && !info.isFile() && !info.isSymbolicLink()) {
+    const refused = notWritable(info);
+    if (refused) throw new Error(refused);
+    return access(path, constants.W_OK);
+  }
+  await mkdir(dirname(path), { recursive: true });
+  await access(dirname(path), constants.W_OK);
 }
 
 export function fullReportOf(paths: ReportPaths): string | undefined {

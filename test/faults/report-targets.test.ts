@@ -1,7 +1,8 @@
 // A report path that is not a plain file is written as what it is, never replaced: /dev/stdout and
 // /dev/fd/N are the streams they name (a report piped into another program, or appended to the
-// log a shell redirected), a FIFO a reader waits on gets the report, a link keeps pointing at the
-// file it names. Before, every report was written beside its path and renamed over it: as root,
+// log a shell redirected), a FIFO a reader waits on gets the report. A link is never followed (one
+// planted in a shared directory must not send a report to the file it names): it is replaced, as
+// it always was. Before, every report was written beside its path and renamed over it: as root,
 // `--dotenv /dev/null` left a regular file where /dev/null was, and `--summary /dev/stdout`
 // replaced the link /dev/stdout. A FIFO nobody reads, or a socket, fails that report alone.
 import assert from 'node:assert/strict';
@@ -36,7 +37,7 @@ test('--summary /dev/fd/1 and /dev/stdout write the summary to standard output, 
   assert.equal(readlinkSync('/dev/stdout'), '/proc/self/fd/1', '/dev/stdout is still the link it was');
 });
 
-test('a FIFO a reader waits on gets the report and stays a FIFO; a link keeps pointing at the file it names', async (t) => {
+test('a FIFO a reader waits on gets the report and stays a FIFO; a link is replaced, never followed', async (t) => {
   const dir = workdir(t);
   const fifo = join(dir, 'report.fifo');
   execFileSync('mkfifo', [fifo]);
@@ -53,8 +54,17 @@ test('a FIFO a reader waits on gets the report and stays a FIFO; a link keeps po
   assert.equal(lstatSync(fifo).isFIFO(), true, 'the FIFO is still a FIFO');
   await read;
   assert.equal(JSON.parse(received).outcome, 'success', 'the reader got the whole JSON report');
-  assert.equal(lstatSync(join(dir, 'report.html')).isSymbolicLink(), true, 'the link is still a link');
-  assert.match(readFileSync(join(dir, 'shared', 'report.html'), 'utf8'), /^<!doctype html>/i, 'the file it names holds the report');
+  assert.equal(lstatSync(join(dir, 'report.html')).isFile(), true, 'the link was replaced by the report');
+  assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /^<!doctype html>/i);
+  assert.equal(readFileSync(join(dir, 'shared', 'report.html'), 'utf8'), 'the earlier report', 'the file it named is left as it was');
+  // A link to a FIFO is a link: replaced, its reader never written to.
+  const linked = join(dir, 'linked.fifo');
+  execFileSync('mkfifo', [linked]);
+  symlinkSync(linked, join(dir, 'to-fifo.json'));
+  const again = await runCli(['run', DEMO, '--emulator', '--report-json', join(dir, 'to-fifo.json')]);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'to-fifo.json'), 'utf8')).outcome, 'success');
+  assert.equal(lstatSync(linked).isFIFO(), true);
 });
 
 test('a FIFO nobody reads and a socket fail that report alone, at once: the others are written', async (t) => {
