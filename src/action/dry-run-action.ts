@@ -11,6 +11,8 @@ import { booleanInput } from './inputs.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import type { Env } from '../runner/scope.ts';
+import { cell } from '../text/escape.ts';
+import { neutralise } from '../text/neutralise.ts';
 
 /** The dry-run input: false (run), true (the calls; no request), live (the preflight: GET requests only). */
 export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'live' {
@@ -21,10 +23,10 @@ export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'l
 export async function dryRun(def: ActionDef, deps: GitHubDeps & { signal: AbortSignal }, loaded: { pipeline: Pipeline; env: Env; selection: Selection }, masker: Masker, live: boolean): Promise<number> {
   const { kit } = deps;
   const plan = await planRun(loaded.pipeline, loaded.env, { masker, selection: loaded.selection, ...(live ? { live: { signal: deps.signal } } : {}) });
-  kit.info(live ? `live plan of "${plan.name}": GET requests only; no write is sent` : `dry run of "${plan.name}": no request is made`);
-  for (const line of plan.text.split('\n')) kit.info(line);
+  kit.info(live ? `live plan of "${neutralise(plan.name)}": GET requests only; no write is sent` : `dry run of "${neutralise(plan.name)}": no request is made`);
+  for (const line of plan.text.split('\n')) kit.info(neutralise(line));
   const fence = '```';
-  const markdown = live ? livePlanMarkdown(plan) : `## 🔍 ${plan.name}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
+  const markdown = live ? livePlanMarkdown(plan) : `## 🔍 ${cell(plan.name)}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
   if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(markdown);
   await prComment(deps, commentKey(def, loaded.pipeline, loaded.selection), markdown, masker);
   kit.setOutput('outcome', 'dry-run');

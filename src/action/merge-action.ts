@@ -14,6 +14,7 @@ import { renderMarkdown } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
 import { prComment, type GitHubDeps } from './github-records.ts';
 import { booleanInput, varsLines } from './inputs.ts';
+import { neutralise } from '../text/neutralise.ts';
 
 export interface MergeDeps extends GitHubDeps {
   cwd: string;
@@ -33,8 +34,8 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const shards: ReportShard[] = [];
   for (const file of files) shards.push(await readReportShard(file, deps.readFile));
   const report = mergeReports(shards);
-  for (const row of fleetRows(report)) kit.info(`${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`);
-  kit.info(`fleet "${report.pipeline.name}": ${report.outcome} (${fleetPhrase(report)})`);
+  for (const row of fleetRows(report)) kit.info(neutralise(`${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`));
+  kit.info(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} (${fleetPhrase(report)})`);
 
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));

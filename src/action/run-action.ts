@@ -28,6 +28,7 @@ import { booleanInput, varsLines } from './inputs.ts';
 import { actionServer, stepPipeline } from './step-pipeline.ts';
 import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { COMMENT_LIMIT, mergeAction, type MergeDeps } from './merge-action.ts';
+import { neutralise } from '../text/neutralise.ts';
 
 export interface ActionDeps extends MergeDeps {
   env: Env;
@@ -52,7 +53,7 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   const masker = new Masker({ onSecret: (form) => kit.setSecret(form), onWeak: (_name, why) => kit.warning(why, { title: 'enginectl' }) });
   // Every credential input is masked before anything is printed.
   for (const [name, input] of Object.entries(def.inputs)) if (input.secret) masker.add(kit.getInput(name), `input ${name}`);
-  const say = (text: string) => kit.info(masker.mask(text));
+  const say = (text: string) => kit.info(neutralise(masker.mask(text)));
   try {
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
     const loaded = await load(def, deps);
@@ -121,7 +122,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     now: deps.now(),
   });
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
-  for (const v of journal.verified) kit.info(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
+  for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? await startDeployment(deps, label, environment, masker).catch((error: unknown) => (journal.spec.file.close(), Promise.reject(error))) : undefined;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.

@@ -5,6 +5,7 @@ import { annotationsOf } from './annotations.ts';
 import { VERSION } from '../version.ts';
 import { MAIN_HELP } from './help.ts';
 import type { CliIO } from './io.ts';
+import { neutralise } from '../text/neutralise.ts';
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
@@ -59,6 +60,6 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
 /** An error as the terminal shows it (annotations first, under a CI that reads them), and its exit code. */
 function failed(error: unknown, io: CliIO): number {
   for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
-  io.stderr(`enginectl: ${describeError(error)}\n`);
+  io.stderr(`enginectl: ${neutralise(describeError(error))}\n`);
   return exitCodeOf(error);
 }

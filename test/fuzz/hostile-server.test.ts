@@ -16,6 +16,7 @@ import { runActionBundle } from '../helpers/action.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { junitProblems } from '../helpers/schemas.ts';
+import { assertInertLog } from '../helpers/inert-log.ts';
 
 const VFS = '/api/devops/v1/update/vfs';
 
@@ -78,24 +79,6 @@ function hostileServer(emulator: Emulator) {
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 200, body: hostileUpdate(emulator, { bulk: false, success: false }), contentType: 'application/json' });
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 500, body: JSON.stringify({ status: 500, message: HOSTILE }), contentType: 'application/json' });
   emulator.faults.add({ method: 'GET', path: '/api/monitoring/v1/alerts', status: 200, body: JSON.stringify([{ text: HOSTILE }]), contentType: 'application/json' });
-}
-
-/**
- * The part of a log line a CI system acts on (the command and its properties); what follows is
- * the message it only shows. GitHub `::cmd props::message`, Azure `##vso[cmd props]message` and
- * `##[cmd]message`, GitLab `section_start:TIME:NAME[options]` before its carriage return.
- */
-const COMMAND = /^(::[^:]*::|::[a-z-]+$|##vso\[[^\]]*\]|##\[[a-z]+\]|\x1b\[0Ksection_(?:start|end):[^\r]*\r|section_(?:start|end):)/;
-
-function assertInertLog(channel: string, text: string) {
-  for (const line of text.split('\n')) {
-    const command = COMMAND.exec(line)?.[1];
-    if (command) assert.doesNotMatch(command, /PWNED|set-output|stop-commands/i, `${channel}: the server's text in a command: ${JSON.stringify(line.slice(0, 200))}`);
-    else assert.doesNotMatch(line, /^\s*(::|##vso\[|##\[|section_(start|end):)/, `${channel}: the server's text at the start of a line: ${JSON.stringify(line.slice(0, 200))}`);
-  }
-  // Outside GitLab's own section markers, no escape sequence and no carriage return reach the log.
-  const own = text.replace(/^\x1b\[0Ksection_(start|end):[^\n]*$/gm, '');
-  assert.doesNotMatch(own, /\x1b|\r|\x07|\x00/, `${channel}: an escape sequence or control character reached the log`);
 }
 
 function assertSafeMarkdown(channel: string, markdown: string) {

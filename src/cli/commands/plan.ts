@@ -14,6 +14,7 @@ import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
+import { neutralise } from '../../text/neutralise.ts';
 
 export const PLAN_HELP = `Usage: enginectl plan FILE [options]
 
@@ -77,7 +78,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const { pipeline, sources } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars, emulator: values.emulator, selection });
   if (!values.live) {
     const plan = await dryRun(pipeline, env, { selection });
-    io.stdout(`plan of "${plan.name}": no request is made\n${plan.text}\n`);
+    io.stdout(`plan of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
@@ -91,12 +92,12 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
       return ExitCode.interrupted;
     }
     if (values.expect) return audit(plan, { file: positionals[0]!, json: values.json, summary: values.summary }, io);
-    io.stdout(`live plan of "${plan.name}": GET requests only; no write is sent\n${plan.text}\n`);
+    io.stdout(`live plan of "${neutralise(plan.name)}": GET requests only; no write is sent\n${neutralise(plan.text)}\n`);
     io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
     if (values.summary !== undefined) await writeAtomic(resolve(io.cwd, values.summary), livePlanMarkdown(plan));
     if (out) {
       await writeAtomic(out, `${JSON.stringify(saved, null, 2)}\n`);
-      io.stdout(`plan: ${out} (run it with enginectl run ${positionals[0]!} --plan ${values.out})\n`);
+      io.stdout(neutralise(`plan: ${out} (run it with enginectl run ${positionals[0]!} --plan ${values.out})\n`));
     }
     return plan.failsNow > 0 ? ExitCode.failed : ExitCode.ok;
   };
@@ -106,13 +107,13 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
 /** --expect: the live plan read as the fleet's expected state; every rendering written, then exit 1 on drift. */
 async function audit(plan: DryRun, options: { file: string; json: string | undefined; summary: string | undefined }, io: CliIO): Promise<number> {
   const result = driftAudit(plan, options.file, Date.now());
-  io.stdout(`${driftText(result)}\n`);
+  io.stdout(`${neutralise(driftText(result))}\n`);
   const markdown = driftMarkdown(result);
   const summaryFile = options.summary === undefined ? undefined : resolve(io.cwd, options.summary);
   if (options.json !== undefined) await writeAtomic(resolve(io.cwd, options.json), `${JSON.stringify(result, null, 2)}\n`);
   if (summaryFile) await writeAtomic(summaryFile, markdown);
   const done = await publishJobSummary(detectCi(io.env), io.env, () => markdown, result.drifted.length ? 'failure' : 'success', { summaryFile });
-  if (done.problem) io.stderr(`warning: ${done.problem}\n`);
+  if (done.problem) io.stderr(`warning: ${neutralise(done.problem)}\n`);
   for (const line of done.finish) io.stdout(`${line}\n`);
   return result.drifted.length > 0 ? ExitCode.failed : ExitCode.ok;
 }

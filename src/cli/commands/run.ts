@@ -25,6 +25,7 @@ import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-
 import { realClock, simulatedClock } from '../../app/clock.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
+import { neutralise } from '../../text/neutralise.ts';
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
 
@@ -114,7 +115,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 
   if (values['dry-run']) {
     const plan = await dryRun(pipeline, io.env, { selection });
-    io.stdout(`dry run of "${plan.name}": no request is made\n${plan.text}\n`);
+    io.stdout(`dry run of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
 
@@ -132,7 +133,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal } }));
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
-  for (const v of journal?.verified ?? []) io.stdout(`verify: "${v.name}": ${v.verdict}: ${v.evidence}\n`);
+  for (const v of journal?.verified ?? []) io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
     if (planned) await checkPlan(planned, values.plan!, { pipeline, sources, vars, selection, env: io.env }, { signal: io.signal, emulatorUrl }, Date.now());
@@ -145,22 +146,22 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         clock,
         // Reports time what really passed, not the emulator's simulated waits.
         stopwatch: Date.now,
-        onStart: (name) => io.stdout(`running "${name}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
+        onStart: (name) => io.stdout(`running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
       },
     );
     io.stdout(`${summaryLine(rendered.report)}\n`);
-    for (const path of written) io.stdout(`report: ${path}\n`);
-    for (const failure of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${failure}\n`);
+    for (const path of written) io.stdout(`report: ${neutralise(path)}\n`);
+    for (const failure of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${neutralise(failure)}\n`);
     failed.push(...(await publishToCi(rendered, masker)));
     if (halted) {
-      io.stderr(`enginectl: ${halted.code}: ${masker.mask(halted.describe())}\n`);
+      io.stderr(`enginectl: ${halted.code}: ${neutralise(masker.mask(halted.describe()))}\n`);
       return halted.exitCode;
     }
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
 
-  if (journal) io.stdout(`journal: ${journal.spec.file.path}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`);
+  if (journal) io.stdout(`journal: ${neutralise(journal.spec.file.path)}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`);
 
   /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
   async function publishToCi(rendered: Renderings, m: Masker): Promise<string[]> {
@@ -175,14 +176,14 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       const file = renderDotenv(variables, { only: values['dotenv-var'] });
       for (const { name, why } of file.left) logger.warn(undefined, `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`);
       await writeAtomic(dotenv, file.text).then(
-        () => io.stdout(`outputs: ${dotenv}\n`),
+        () => io.stdout(`outputs: ${neutralise(dotenv)}\n`),
         (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
       );
     }
     const summary = await publishJobSummary(ci, io.env, () => rendered.summary(fullReportOf(paths)), rendered.report.outcome, { summaryFile: paths.summary, withIssues: rendered.report.steps.some((s) => s.continuedOnError) });
     if (summary.problem) problems.push(summary.problem);
     for (const line of summary.finish) io.stdout(`${line}\n`);
-    for (const p of problems) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${m.mask(p)}\n`);
+    for (const p of problems) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${neutralise(m.mask(p))}\n`);
     return problems;
   }
 

@@ -5,6 +5,7 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { annotationsOf } from '../annotations.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { neutralise } from '../../text/neutralise.ts';
 
 export const VALIDATE_HELP = `Usage: enginectl validate FILE... [options]
 
@@ -34,11 +35,11 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
   for (const file of positionals) {
     try {
       const { pipeline } = await loadPipelineFile(file, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars, emulator: values.emulator, checkEnv: values['check-env'] === true });
-      io.stdout(`${file}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`);
+      io.stdout(`${neutralise(file)}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`);
     } catch (error) {
       if (!(error instanceof EnginectlError)) throw error;
       for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
-      io.stderr(`${describeError(error)}\n`);
+      io.stderr(`${neutralise(describeError(error))}\n`);
       code = Math.max(code, error.exitCode);
     }
   }

@@ -10,6 +10,7 @@ import { Masker } from '../../runner/masker.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readJournalFile } from '../journal-file.ts';
+import { neutralise } from '../../text/neutralise.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -45,15 +46,15 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   const file = values.pipeline ?? state.runs.at(-1)!.file;
   const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });
   if (keyedHash(first.salt, sources[0]!.text) !== state.runs.at(-1)!.files[0]?.hash) {
-    io.stderr(`enginectl: warning: ${file} changed since the journal's run: its servers are read as they are now\n`);
+    io.stderr(`enginectl: warning: ${neutralise(file)} changed since the journal's run: its servers are read as they are now\n`);
   }
   const masker = new Masker();
   const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
   if (verified.length === 0) {
-    io.stdout(`nothing is in doubt in ${path}\n`);
+    io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
     return ExitCode.ok;
   }
-  for (const v of verified) io.stdout(`${v.verdict.padEnd(12)} "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.evidence}\n`);
+  for (const v of verified) io.stdout(neutralise(`${v.verdict.padEnd(12)} "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.evidence}`) + '\n');
   const count = (verdict: string) => verified.filter((v) => v.verdict === verdict).length;
   io.stdout(`${verified.length} in doubt: ${count('applied')} applied, ${count('not-applied')} not applied, ${count('cannot-tell')} cannot tell\n`);
   return count('cannot-tell') > 0 ? ExitCode.failed : ExitCode.ok;
