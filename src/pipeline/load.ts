@@ -7,7 +7,7 @@ import { includeInventories } from './include.ts';
 import type { Pipeline } from './model.ts';
 import { normalise } from './normalise.ts';
 import type { PipelineFile } from './schema.ts';
-import { resolveMatrixVars } from './matrix-values.ts';
+import { matrixSizeProblems, resolveMatrixVars } from './matrix-values.ts';
 import { schemaCheck } from './schema-check.ts';
 import { semanticProblems } from './semantics.ts';
 import { serverChoice } from './servers-check.ts';
@@ -87,6 +87,9 @@ function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseY
   const data = matrices.data;
   const checked = schemaCheck(source, data);
   const problems: Diagnostic[] = [...included.problems, ...matrices.problems, ...checked.problems];
+  // Counted before any later stage expands a matrix.
+  const sizes = matrixSizeProblems(source, data);
+  if (sizes.length > 0) throw new PipelineInvalid(sorted([...problems, ...sizes], file), text, included.texts);
   // Semantic rules: run on what parsed; when the schema failed, on the raw data as far as it fits.
   // vars come from the YAML's own data: zod's record output assigns keys one by one, which would
   // turn a `__proto__` var into the object's prototype instead of a plain key.

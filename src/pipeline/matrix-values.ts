@@ -49,3 +49,34 @@ export function resolveMatrixVars(source: YamlSource, data: Data, vars: Readonly
   });
   return { data: { ...data, steps }, problems };
 }
+
+/** A step runs at most this many instances, and a pipeline this many in all. */
+export const MAX_STEP_INSTANCES = 10_000;
+export const MAX_INSTANCES = 100_000;
+
+const count = (n: number) => (n < 1e15 ? n.toLocaleString('en') : 'more than 10^15');
+
+/**
+ * A matrix is a product: three keys of 1,000 values are a billion instances, which validate would
+ * spend a minute expanding before it ran out of memory. Counted (not expanded) once the matrix
+ * values are lists, and refused at the matrix's line past the limits, before any stage expands it.
+ */
+export function matrixSizeProblems(source: YamlSource, data: Data): Diagnostic[] {
+  if (!Array.isArray(data.steps)) return [];
+  const problems: Diagnostic[] = [];
+  let total = 0;
+  data.steps.forEach((step: unknown, index) => {
+    const matrix = (step as { matrix?: unknown } | null)?.matrix;
+    if (!matrix || typeof matrix !== 'object' || Array.isArray(matrix)) return void (total += 1);
+    const lengths = Object.values(matrix).map((values) => (Array.isArray(values) ? values.length : 1));
+    const instances = lengths.reduce((product, n) => product * n, 1);
+    total += instances;
+    if (instances > MAX_STEP_INSTANCES) {
+      problems.push(at(source, ['steps', index, 'matrix'], `the matrix makes ${count(instances)} instances (${lengths.map(count).join(' x ')}): a step runs at most ${count(MAX_STEP_INSTANCES)}`, 'give its keys fewer values, or split it: a step, or a CI job with --only, per part of the fleet'));
+    }
+  });
+  if (problems.length === 0 && total > MAX_INSTANCES) {
+    problems.push(at(source, ['steps'], `the steps make ${count(total)} instances in all: a pipeline runs at most ${count(MAX_INSTANCES)}`, 'split it into several pipelines, or run a part of the fleet per CI job (--only)', true));
+  }
+  return problems;
+}

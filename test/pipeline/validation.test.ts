@@ -1,7 +1,8 @@
 // Every validation rule has a bad fixture (test/fixtures/pipelines/bad) whose first lines say
 // where the problem must be reported: `# expect: LINE:COL message | hint`.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -85,4 +86,17 @@ test('every pipeline in pipelines/ validates (exit 0)', async () => {
   const run = await runCli(['run', join(dir, 'missing-secrets.yml')], { env });
   assert.equal(run.code, 2);
   assert.match(run.stderr, /secrets\.PROD_TOKEN is not set/, 'run checks it before the first call');
+});
+
+test('a matrix of a billion instances is refused at its line by validate and matrix, not expanded until memory runs out', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-matrix-size-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const values = `[${Array.from({ length: 1000 }, (_, i) => i).join(', ')}]`;
+  const file = join(dir, 'billion.yml');
+  writeFileSync(file, `version: 1\nsteps:\n  - uses: monitoring/alerts\n    matrix: { a: ${values}, b: ${values}, c: ${values} }\n`);
+  for (const args of [['validate', file], ['matrix', file]]) {
+    const r = await runCli(args, { env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /billion\.yml:4:13 the matrix makes 1,000,000,000 instances \(1,000 x 1,000 x 1,000\): a step runs at most 10,000\n/);
+  }
 });
