@@ -12,6 +12,7 @@ import {
 } from './schemas/index.ts';
 import { CLEAR_TRANSACTION_LOG_PATH } from './scopes.ts';
 import { API_BASE } from './areas.ts';
+import { parseAnswer } from './json-answer.ts';
 
 const BASE = API_BASE.devops;
 /** The replication configurations, a list built once. */
@@ -87,7 +88,7 @@ export class DevOpsApi {
 
 function safeJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseAnswer(text);
   } catch {
     return undefined;
   }

@@ -34,9 +34,36 @@ export function parseExpression(text: string): Node {
   return node;
 }
 
+/**
+ * How deep an expression may nest: parentheses, `!`, calls and indexes inside each other, and the
+ * depth of its tree (a chain of 50,000 `&&` is 50,000 deep). Past it a pipeline's expression is a
+ * mistake or an attack on validate, refused at its place rather than overflowing the stack of the
+ * parser or of every walk of the tree after it. GitHub's expressions stop at 50.
+ */
+export const MAX_DEPTH = 100;
+const TOO_DEEP = `the expression nests too deeply (more than ${MAX_DEPTH} levels)`;
+
 function parseUncached(text: string): Node {
   const tokens = tokenize(text);
   let i = 0;
+  const depths = new Map<Node, number>();
+  /** A node whose depth is one more than its deepest child's. */
+  const made = <N extends Node>(node: N, ...children: Node[]): N => {
+    const depth = 1 + children.reduce((deepest, child) => Math.max(deepest, depths.get(child) ?? 1), 0);
+    if (depth > MAX_DEPTH) throw new ExprError(TOO_DEEP, node.pos);
+    depths.set(node, depth);
+    return node;
+  };
+  let nesting = 0;
+  /** What the parser reads inside a (, a [, a call's parentheses or after a !. */
+  const nested = <T>(pos: number, parse: () => T): T => {
+    if (++nesting > MAX_DEPTH) throw new ExprError(TOO_DEEP, pos);
+    try {
+      return parse();
+    } finally {
+      nesting--;
+    }
+  };
   const peek = (): Token => tokens[i]!;
   const isOp = (value: string) => peek().type === 'op' && (peek() as { value: string }).value === value;
   const expect = (value: string, what: string) => {
@@ -48,7 +75,8 @@ function parseUncached(text: string): Node {
     let left = next();
     while (peek().type === 'op' && ops.includes((peek() as { value: BinaryOp }).value)) {
       const token = tokens[i++] as { value: BinaryOp; pos: number };
-      left = { kind: 'binary', op: token.value, left, right: next(), pos: token.pos };
+      const right = next();
+      left = made({ kind: 'binary', op: token.value, left, right, pos: token.pos }, left, right);
     }
     return left;
   };
@@ -61,7 +89,7 @@ function parseUncached(text: string): Node {
     }
     if (token.type === 'op' && token.value === '(') {
       i++;
-      const inner = or();
+      const inner = nested(token.pos, or);
       expect(')', 'a closing )');
       return inner;
     }
@@ -76,7 +104,7 @@ function parseUncached(text: string): Node {
         const args: Node[] = [];
         if (!isOp(')')) {
           for (;;) {
-            args.push(or());
+            args.push(nested(token.pos, or));
             if (!isOp(',')) break;
             i++;
           }
@@ -86,7 +114,7 @@ function parseUncached(text: string): Node {
           const want = arity[0] === arity[1] ? `${arity[0]}` : arity[1] === Infinity ? `at least ${arity[0]}` : `${arity[0]} or ${arity[1]}`;
           throw new ExprError(`${token.value}() takes ${want} argument(s), got ${args.length}`, token.pos);
         }
-        return { kind: 'call', name: token.value, args, pos: token.pos };
+        return made({ kind: 'call', name: token.value, args, pos: token.pos }, ...args);
       }
       if (!(CONTEXTS as readonly string[]).includes(token.value)) {
         const guess = didYouMean(token.value, CONTEXTS);
@@ -107,13 +135,13 @@ function parseUncached(text: string): Node {
         const filter = name.type === 'op' && name.value === '*';
         if (name.type !== 'ident' && !filter) throw new ExprError('expected a property name after .', name.pos);
         i++;
-        node = { kind: 'member', object: node, property: filter ? '*' : (name as { value: string }).value, pos: name.pos };
+        node = made({ kind: 'member', object: node, property: filter ? '*' : (name as { value: string }).value, pos: name.pos }, node);
       } else if (isOp('[')) {
         const pos = peek().pos;
         i++;
-        const index = or();
+        const index = nested(pos, or);
         expect(']', 'a closing ]');
-        node = { kind: 'index', object: node, index, pos };
+        node = made({ kind: 'index', object: node, index, pos }, node, index);
       } else return node;
     }
   };
@@ -122,7 +150,8 @@ function parseUncached(text: string): Node {
     if (isOp('!')) {
       const pos = peek().pos;
       i++;
-      return { kind: 'not', operand: unary(), pos };
+      const operand = nested(pos, unary);
+      return made({ kind: 'not', operand, pos }, operand);
     }
     return postfix();
   };
