@@ -20,13 +20,22 @@ function writer(stream: NodeJS.WriteStream): (text: string) => void {
 }
 
 export async function runMain(argv: string[]): Promise<void> {
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch (error) {
+    // Started in a directory removed since (a cleaned workspace, a temporary directory).
+    process.stderr.write(`enginectl: the current directory no longer exists (${(error as NodeJS.ErrnoException).code ?? 'gone'}): cd into one that does; nothing was run\n`);
+    process.exitCode = 2;
+    return;
+  }
   const signals = trapSignals();
   const code = await runCommand(argv, {
     stdout: writer(process.stdout),
     stderr: writer(process.stderr),
     stdoutIsTTY: process.stdout.isTTY === true,
     env: process.env,
-    cwd: process.cwd(),
+    cwd,
     signal: signals.signal,
     readFile: (path) => readFile(path, 'utf8'),
     // Loaded when read: the single executable's start-up snapshot cannot hold node:stream/consumers.

@@ -2,8 +2,9 @@
 // (the CLI copied as one file, as it was until 2026-11-26), or with another build's chunks (a new
 // dist/cli.mjs copied over an old checkout's dist/cli/), or with a file missing, is told for what
 // it is: the missing file named, what to copy, exit 2 before anything runs, never Node's stack.
+// So is a start in a directory that was removed.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -47,4 +48,14 @@ test("a copy missing one command's chunk runs the others and says so for that co
   assertIncomplete(await runCliProcess(['validate', DEMO], { command }), dir, /validate-[\w]+\.mjs/);
   const matrix = await runCliProcess(['matrix', DEMO], { command });
   assert.equal(matrix.code, 0, matrix.stderr);
+});
+
+test('started in a directory that no longer exists, the CLI says so: exit 2, no stack trace', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-gone-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const gone = join(dir, 'gone');
+  mkdirSync(gone);
+  const run = await runCliProcess(['validate', DEMO], { command: ['sh', '-c', `cd ${JSON.stringify(gone)} && rmdir ${JSON.stringify(gone)} && exec "$0" "$@"`, process.execPath, CLI] });
+  assert.equal(run.code, 2, run.stderr);
+  assert.equal(run.stderr, 'enginectl: the current directory no longer exists (ENOENT): cd into one that does; nothing was run\n');
 });
