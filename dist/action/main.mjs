@@ -1,3 +1,3 @@
 import { createRequire as __enginectlCreateRequire } from 'node:module';
 const require = __enginectlCreateRequire(import.meta.url);
-import{a as i,b as t}from"./chunks/chunk-S2BZYBUG.mjs";import"./chunks/chunk-5CHPODKQ.mjs";import"./chunks/chunk-PC4RIR5P.mjs";import"./chunks/chunk-YJCZRMYB.mjs";async function n(){await t("enginectl")}i(import.meta.url)&&await n();export{n as run};
+import{a as i,b as t}from"./chunks/chunk-RCKXOXJK.mjs";import"./chunks/chunk-5CHPODKQ.mjs";import"./chunks/chunk-KXCLBHRI.mjs";import"./chunks/chunk-YJCZRMYB.mjs";async function n(){await t("enginectl")}i(import.meta.url)&&await n();export{n as run};

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { ApiError, htmlGist, isHtml, serverMessage, trimBody } from './errors.ts';
 import { requiredScopes } from './scopes.ts';
 import type { CallObserver, HttpRequest, HttpResponse, Transport } from './transport.ts';
-import { parseAnswer, TooDeep } from './json-answer.ts';
+import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -44,7 +44,7 @@ export function responseValue(response: HttpResponse): unknown {
   if (response.text === '') return null;
   if (isJsonType(response.contentType)) {
     try {
-      return parseAnswer(response.text);
+      return parseBoundedJson(response.text);
     } catch (error) {
       if (error instanceof TooDeep) throw error;
       return response.text;
@@ -134,9 +134,9 @@ export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transp
   }
   let value: unknown;
   try {
-    value = parseAnswer(response.text);
+    value = parseBoundedJson(response.text);
   } catch (error) {
-    throw invalidResponse(spec, transport, response, error instanceof TooDeep ? error.message : `the body is not valid JSON (${(error as Error).message})`);
+    throw invalidResponse(spec, transport, response, error instanceof TooDeep ? `the answer ${error.message}` : `the body is not valid JSON (${(error as Error).message})`);
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;

@@ -2,7 +2,7 @@
 // plus `request` for raw calls (the CLI's `api` command, the `api/request` step).
 import type { Dispatcher } from 'undici';
 import { Caller, invalidResponse, responseValue, statusError, type CallOptions } from './call.ts';
-import { TooDeep } from './json-answer.ts';
+import { TooDeep } from '../text/bounded-json.ts';
 import type { ApiError } from './errors.ts';
 import { insecureHttpError } from './insecure-http.ts';
 import { serverUrl } from './server-url.ts';
@@ -112,7 +112,7 @@ export class EngineClient {
     try {
       body = responseValue(response);
     } catch (error) {
-      if (error instanceof TooDeep) throw invalidResponse(req, this.caller.transport, response, error.message);
+      if (error instanceof TooDeep) throw invalidResponse(req, this.caller.transport, response, `the answer ${error.message}`);
       throw error;
     }
     return {

@@ -12,7 +12,7 @@ import {
 } from './schemas/index.ts';
 import { CLEAR_TRANSACTION_LOG_PATH } from './scopes.ts';
 import { API_BASE } from './areas.ts';
-import { parseAnswer } from './json-answer.ts';
+import { parseBoundedJson } from '../text/bounded-json.ts';
 
 const BASE = API_BASE.devops;
 /** The replication configurations, a list built once. */
@@ -88,7 +88,7 @@ export class DevOpsApi {
 
 function safeJson(text: string): unknown {
   try {
-    return parseAnswer(text);
+    return parseBoundedJson(text);
   } catch {
     return undefined;
   }

@@ -5,10 +5,7 @@ import { releaseOf } from '../journal/release.ts';
 import { UsageError } from '../errors.ts';
 import { buildReport, Report } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
-import { MAX_ANSWER_DEPTH, nestsDeeper } from '../api/json-answer.ts';
-
-/** How deep a report holds an answer (steps[].result, steps[].outputs.x): on top of the answer's own depth. */
-const REPORT_DEPTH = 8;
+import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
 export async function readReportShard(path: string, readFile: (path: string) => Promise<string>): Promise<ReportShard> {
   let text: string;
@@ -20,8 +17,8 @@ export async function readReportShard(path: string, readFile: (path: string) => 
   const json = wholeJson(text);
   if (json === undefined) return { source: path, report: buildReport(releaseOf(readJournal(text, path))) };
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
-  if (nestsDeeper(json, MAX_ANSWER_DEPTH + REPORT_DEPTH)) {
-    throw new UsageError('BAD_REPORT', `report --merge: ${path} is not a JSON report of this enginectl: it nests more than ${MAX_ANSWER_DEPTH + REPORT_DEPTH} levels deep`, {
+  if (nestsDeeper(json, MAX_HELD_DEPTH)) {
+    throw new UsageError('BAD_REPORT', `report --merge: ${path} is not a JSON report of this enginectl: it nests more than ${MAX_HELD_DEPTH} levels deep`, {
       hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
     });
   }

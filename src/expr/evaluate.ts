@@ -2,6 +2,7 @@
 import { ExprError, type Node } from './ast.ts';
 import { Placeholder } from './placeholder.ts';
 import { compare, looseEquals, toText, truthy, type Value } from './values.ts';
+import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
 
 export interface EvalScope {
   /** env, secrets, vars, matrix, steps, targets, pipeline. */
@@ -77,9 +78,9 @@ function call(node: Extract<Node, { kind: 'call' }>, scope: EvalScope): Value {
       return JSON.stringify(args[0] ?? null, null, 2);
     case 'fromJSON':
       try {
-        return JSON.parse(toText(args[0])) as Value;
+        return parseBoundedJson(toText(args[0])) as Value;
       } catch (error) {
-        throw new ExprError(`fromJSON(): not valid JSON (${(error as Error).message})`, node.pos);
+        throw new ExprError(error instanceof TooDeep ? `fromJSON(): the value ${error.message}` : `fromJSON(): not valid JSON (${(error as Error).message})`, node.pos);
       }
   }
   throw new ExprError(`unknown function ${node.name}()`, node.pos);

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.ts';
 import type { InDoubtCall } from '../runner/result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
+import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
 type EndRecord = Extract<JournalRecord, { t: 'end' }>;
 type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
@@ -61,6 +62,8 @@ export function damagedJournal(path: string, line: number): UsageError {
 export function parseRecords(framed: Framed, path: string): JournalRecord[] {
   if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
   return framed.lines.map(({ line, value }) => {
+    // Every later walk of a record recurses: one nested past any record enginectl writes is refused first.
+    if (nestsDeeper(value, MAX_HELD_DEPTH)) throw new UsageError('BAD_JOURNAL', `${path}:${line}: not a journal record (it nests more than ${MAX_HELD_DEPTH} levels deep)`, { hint: 'give the file written by enginectl run --journal' });
     const parsed = JournalRecordSchema.safeParse(value);
     if (parsed.success) return parsed.data;
     const version = (value as { t?: unknown; v?: unknown } | null)?.v;

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { crc32 } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
@@ -55,4 +56,43 @@ test('report --merge refuses a job report holding a value nested past any report
   assert.equal(merged.code, 2, merged.stderr);
   assert.match(merged.stderr, /^enginectl: report --merge: .*deep\.json is not a JSON report of this enginectl: it nests more than 108 levels deep\n/);
   assert.equal(existsSync(at('fleet.json')), false);
+});
+
+test('a pipeline\'s fromJSON of a value nested past 100 levels fails its step, and the reports are written', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-deep-fromjson-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const at = (f: string) => join(dir, f);
+  const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+  writeFileSync(at('p.yml'), `version: 1\nsteps:\n  - uses: api/request\n    with: { method: POST, path: /api/classes/v1/entity/30, body: "\${{ fromJSON('${deep}') }}" }\n`);
+  const r = await runCli(['run', at('p.yml'), '--emulator', '--report-json', at('r.json')]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { steps: { outcome: string; error: { message: string } | null }[] };
+  assert.equal(report.steps[0]!.outcome, 'failure');
+  assert.match(report.steps[0]!.error!.message, /fromJSON\(\): the value nests more than 100 levels deep/);
+});
+
+test('a journal record nested past any record enginectl writes is refused by report, report --merge and --resume, exit 2', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-deep-journal-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const at = (f: string) => join(dir, f);
+  const demo = fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url));
+  const run = await runCli(['run', demo, '--emulator', '--journal', at('j.jsonl')]);
+  assert.equal(run.code, 0, run.stderr);
+  // An end record with a deep value among its outputs, framed with its checksum as a writer would.
+  let changed = false;
+  const lines = readFileSync(at('j.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => {
+    if (changed || !line.startsWith('{"t":"end"') || !line.includes('"outputs":{')) return line;
+    changed = true;
+    const payload = `${line.slice(0, line.lastIndexOf(',"crc":'))}}`.replace('"outputs":{', `"outputs":{"deep":${DEEP},`);
+    return `${payload.slice(0, -1)},"crc":"${crc32(payload).toString(16).padStart(8, '0')}"}`;
+  });
+  assert.ok(changed);
+  writeFileSync(at('j.jsonl'), `${lines.join('\n')}\n`);
+  for (const args of [['report', at('j.jsonl'), '--report-json', at('r.json')], ['report', '--merge', at('j.jsonl')], ['run', demo, '--emulator', '--resume', at('j.jsonl')]]) {
+    const r = await runCli(args);
+    assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
+    assert.match(r.stderr, /j\.jsonl:\d+: not a journal record \(it nests more than 108 levels deep\)/, args.join(' '));
+  }
+  assert.equal(existsSync(at('r.json')), false);
 });
