@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   BAD_VAR: usage('give --var NAME=VALUE with a var the pipeline declares or reads'),
   BAD_ONLY: usage('give --only KEY=VALUE with a matrix key and value that exist'),
   BAD_REPORT_PATH: usage('choose a report path in a directory this process can write'),
+  BAD_PROXY: usage('set HTTPS_PROXY / HTTP_PROXY to the proxy\'s URL (http://proxy.example.com:3128), or unset it'),
   SAME_FILE: usage('give each output (report, dotenv, saved plan) a file of its own, apart from the files the command reads (the pipeline, its includes, the journal, a state)'),
   BAD_JOURNAL: usage('give the journal file a run wrote with --journal, in a writable place'),
   JOURNAL_LOCKED: usage('another run appends to this journal: wait for it, or delete JOURNAL.lock if that run is gone (a lost runner)'),

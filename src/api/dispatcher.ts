@@ -20,6 +20,20 @@ function envValue(env: Env, name: string): string | undefined {
 }
 
 /**
+ * A proxy variable's URL: one without a scheme (`proxy:3128`) is http://, as curl reads it. One
+ * that is still not an http(s) URL is invalid input naming the variable as it is set, its value
+ * unprinted (it may hold the proxy's password).
+ */
+function proxyUrl(env: Env, name: string): string | undefined {
+  const value = envValue(env, name);
+  if (value === undefined || value === '') return value;
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  if (URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)) return url;
+  const set = env[name.toLowerCase()] !== undefined ? name.toLowerCase() : name.toUpperCase();
+  throw new UsageError('BAD_PROXY', `${set} is not a proxy URL`, { hint: `set ${set} to the proxy's URL, e.g. http://proxy.example.com:3128 (with user:password@ when it asks for them), or unset it` });
+}
+
+/**
  * TCP keep-alive after 60 s idle, as undici sets it, but given to net.connect, which applies it
  * once connected: undici's own call, on a socket still connecting, fails every connection on
  * Windows under Wine (the Windows executable is exercised there). A system update's call may
@@ -109,8 +123,8 @@ export function createDispatcher(
   // Loopback never goes through a proxy: plain http:// with credentials is allowed there only
   // because it never leaves the machine (insecure-http.ts), and a proxy would carry it away.
   const loopback = url !== undefined && URL.canParse(url) && isLoopback(new URL(url).hostname);
-  const httpProxy = loopback ? undefined : envValue(env, 'http_proxy');
-  const httpsProxy = loopback ? undefined : envValue(env, 'https_proxy');
+  const httpProxy = loopback ? undefined : proxyUrl(env, 'http_proxy');
+  const httpsProxy = loopback ? undefined : proxyUrl(env, 'https_proxy');
   const noProxy = envValue(env, 'no_proxy') ?? '';
   // Servers of the same settings share one agent (its pools are per origin): a fleet of 1,000
   // sites behind one API gateway keeps a pool of connections, not 1,000. Closed with its last user.

@@ -72,6 +72,10 @@ test('a proxy asking for authentication (407) is its own error, names the variab
   assert.match(error.message, /the proxy asks for authentication \(407 Proxy Authentication Required\)/);
   assert.match(String(error.hint), /HTTPS_PROXY or HTTP_PROXY \(http:\/\/user:password@proxy:port\)/);
   assert.equal(connects, 1, 'a GET is not retried after a 407');
+  // Without a scheme (HTTPS_PROXY=proxy:3128, as curl reads it) the proxy is http://.
+  const bare = await rejection(client(t, 'https://erp.example.com', {}, { https_proxy: `127.0.0.1:${port}` }).monitoring.alerts());
+  assert.equal(bare.code, 'API_PROXY');
+  assert.equal(connects, 2);
 });
 
 test('a redirect is never followed; the message shows where it points and why', async (t) => {
@@ -120,4 +124,19 @@ test('insecure-skip-tls-verify that resolves to "yes" is refused, not silently f
   const r = await runCli(['run', file], { env: { SKIP: 'yes' } });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /servers\.main\.insecure-skip-tls-verify: "yes" is neither true nor false/);
+});
+
+test('a proxy variable that is not a URL is invalid input (exit 2) naming the variable, never an internal error, and its value is not printed', async () => {
+  const pipeline = join(mkdtempSync(join(tmpdir(), 'enginectl-bad-proxy-')), 'p.yml');
+  writeFileSync(pipeline, 'version: 1\nsteps:\n  - uses: monitoring/alerts\n');
+  const env = { ENGINE_URL: 'https://erp.example.com', ENGINE_USERNAME: 'deploy', ENGINE_PASSWORD: 'deploy-password-1' };
+  for (const [name, value] of [['HTTPS_PROXY', 'http://proxyuser:Pr0xyS3cret@proxy example.com:3128'], ['https_proxy', 'not a url'], ['HTTP_PROXY', '::::']] as const) {
+    for (const args of [['api', 'GET', '/api/monitoring/v1/alerts'], ['run', pipeline]]) {
+      // HTTP_PROXY is the proxy of http:// servers: one allowed plain HTTP.
+      const r = await runCli(args, { env: { ...env, [name]: value, ...(name === 'HTTP_PROXY' ? { ENGINE_URL: 'http://erp.example.com', ENGINE_ALLOW_INSECURE_HTTP: 'true' } : {}) } });
+      assert.equal(r.code, 2, `${name} ${args[0]}: ${r.stderr}${r.stdout}`);
+      assert.match(r.stderr, new RegExp(`^enginectl: ${name} is not a proxy URL\\n {2}hint: set ${name} to the proxy's URL, e.g. http://proxy\\.example\\.com:3128 \\(with user:password@ when it asks for them\\), or unset it\\n`), r.stderr);
+      assert.doesNotMatch(r.stderr + r.stdout, /Pr0xyS3cret|internal error/);
+    }
+  }
 });
