@@ -51,9 +51,13 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
       let text: string;
       try {
         text = fs.readFileSync(path, 'utf8');
-      } catch {
+      } catch (error) {
+        const why = (error as NodeJS.ErrnoException).code;
         // Removed meanwhile: try again.
-        continue;
+        if (why === 'ENOENT') continue;
+        throw new UsageError('BAD_JOURNAL', `journal ${journal}: cannot read its lock ${path} (${why ?? (error as Error).message})`, {
+          hint: why === 'EISDIR' ? `remove ${path} (no lock enginectl writes is a directory), then run again; nothing was run` : `make ${path} readable, or remove it if no run holds it; nothing was run`,
+        });
       }
       const holder = holderOf(text);
       if (holder && holder.host === me.host && !alive(holder.pid)) {

@@ -4,7 +4,7 @@
 // cut at a record boundary (every record is on disk before the next one is written), so each kill
 // point is checked exactly, whatever the machine's speed.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -221,6 +221,15 @@ test('one run at a time per journal: a live holder is named and refused; a dead 
   assert.equal(stale.code, 0, stale.stdout + stale.stderr);
   assert.match(stale.stdout, /its lock was left by process 4206649 .* which no longer runs; taken over/);
   assert.equal(existsSync(`${s.journal}.lock`), false, 'released at the end');
+});
+
+test('a lock path that is not a lock file (a directory) is named for what it is, not as a run starting', async (t) => {
+  const s = await setup(t);
+  mkdirSync(`${s.journal}.lock`);
+  const r = await runCli(['run', s.file, '--journal', s.journal], { env: s.env });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^enginectl: journal .*: cannot read its lock .*\.lock \(EISDIR\)\n {2}hint: remove \S+\.lock \(no lock enginectl writes is a directory\), then run again; nothing was run\n/);
+  assert.equal(s.emulator.requests.length, 0, 'nothing was sent');
 });
 
 test('a forged or damaged journal is refused at its line (exit 2); the outcome is computed from the instances, never read from a record', async (t) => {
