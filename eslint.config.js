@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'out/'] },
+  { ignores: ['dist/', 'node_modules/', 'out/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

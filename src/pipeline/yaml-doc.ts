@@ -12,6 +12,7 @@ import { CORE_SCHEMA, load as fastLoad } from 'js-yaml';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
 import { indentationMistake } from './indentation.ts';
+import { MAX_JSON_DEPTH, pathPast } from '../text/bounded-json.ts';
 
 export type Path = readonly (string | number)[];
 
@@ -94,16 +95,29 @@ export function fastData(text: string): { data: unknown } | undefined {
   }
 }
 
+/** What nests past MAX_JSON_DEPTH: a value of a pipeline is bounded as every value from outside is. */
+const TOO_DEEP = `the document nests too deeply (more than ${MAX_JSON_DEPTH} levels)`;
+
+/** A document nested past MAX_JSON_DEPTH, said where it goes past (every later walk of its data recurses). */
+function nestingProblem(source: YamlSource, data: unknown): Diagnostic | undefined {
+  const path = pathPast(data, MAX_JSON_DEPTH);
+  return path && { file: source.file, ...locate(source, path), message: TOO_DEEP, hint: `nest it less: a value of a pipeline or an inventory is at most ${MAX_JSON_DEPTH} levels deep` };
+}
+
 export function parseYaml(file: string, text: string, options: { fast?: boolean } = {}): { source: YamlSource; data: unknown; diagnostics: Diagnostic[]; fast?: boolean } {
   const fast = options.fast === false ? undefined : fastData(text);
-  if (fast) return { source: lazySource(file, text), data: fast.data, diagnostics: [], fast: true };
+  if (fast) {
+    const source = lazySource(file, text);
+    const deep = nestingProblem(source, fast.data);
+    return deep ? { source, data: undefined, diagnostics: [deep], fast: true } : { source, data: fast.data, diagnostics: [], fast: true };
+  }
   const { doc, lines } = positioned(text);
   const source = { file, text, doc, lines };
   const diagnostics: Diagnostic[] = doc.errors.map((e) => {
     const at = lines.linePos(e.pos[0]);
     const indent = indentationMistake(e.code, text, at.line);
     if (indent) return { file, ...indent };
-    const message = e.code === 'DUPLICATE_KEY' ? 'duplicate key: a key may appear once in a mapping' : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const message = e.code === 'DUPLICATE_KEY' ? 'duplicate key: a key may appear once in a mapping' : /Maximum call stack size exceeded/.test(e.message) ? TOO_DEEP : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     const lineText = text.split(/\r?\n/)[at.line - 1] ?? '';
     const hint =
       e.code === 'DUPLICATE_KEY'
@@ -116,7 +130,9 @@ export function parseYaml(file: string, text: string, options: { fast?: boolean 
   const firstPerLine = diagnostics.filter((d, i) => diagnostics.findIndex((o) => o.line === d.line) === i);
   if (firstPerLine.length > 0) return { source, data: undefined, diagnostics: firstPerLine };
   try {
-    return { source, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), diagnostics };
+    const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    const deep = nestingProblem(source, data);
+    return deep ? { source, data: undefined, diagnostics: [deep] } : { source, data, diagnostics };
   } catch (error) {
     return {
       source,

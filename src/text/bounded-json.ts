@@ -6,8 +6,12 @@
 
 /** The deepest a value from outside may nest (objects and arrays inside each other). */
 export const MAX_JSON_DEPTH = 100;
-/** The deepest a report or a journal record may nest: a value from outside, held a few levels down. */
-export const MAX_HELD_DEPTH = MAX_JSON_DEPTH + 8;
+/**
+ * The deepest a report or a journal record read back may nest. What enginectl writes stays near
+ * 210 levels (a fromJSON value inside a pipeline's value, held a few levels down); a walk of a
+ * value overflows the stack near 4,000. Past this, a file is not one enginectl wrote.
+ */
+export const MAX_HELD_DEPTH = 1_000;
 
 /** The value nests deeper than allowed; its message completes "the answer …", "fromJSON(): the value …". */
 export class TooDeep extends Error {
@@ -35,4 +39,17 @@ export function nestsDeeper(value: unknown, max: number): boolean {
     }
   }
   return false;
+}
+
+/** The path to an object or array nested deeper than `max` (for a message that says where), found without recursion. */
+export function pathPast(value: unknown, max: number): (string | number)[] | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const left: [object, (string | number)[]][] = [[value, []]];
+  for (let next = left.pop(); next; next = left.pop()) {
+    const [node, path] = next;
+    if (path.length >= max) return path;
+    const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((child, i) => [i, child]) : Object.entries(node);
+    for (const [key, child] of entries) if (child !== null && typeof child === 'object') left.push([child as object, [...path, key]]);
+  }
+  return undefined;
 }

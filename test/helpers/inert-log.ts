@@ -1,5 +1,6 @@
 // A CI log that carries no command it did not mean: whatever text from outside it shows (a
 // server's, a pipeline file's from a pull request), no line makes GitHub, Azure or GitLab act.
+/* eslint-disable no-control-regex -- it looks for control characters on purpose */
 import assert from 'node:assert/strict';
 
 /**
