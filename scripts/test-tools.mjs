@@ -1,6 +1,7 @@
 // Run before `npm test` (pretest): the tools the tests drive that no npm package gives the same
 // way: Chromium (it renders the HTML report headless, as a browser does), curl (a real client of
-// the emulator), rsync (gitlab-ci-local copies the project with it), Wine (the Windows build's
+// the emulator), rsync (gitlab-ci-local copies the project with it), faketime (a clock set back
+// under a running CLI), Wine (the Windows build's
 // smoke test), and what `npm run
 // release:build` needs (release/tools.mjs: umoci, osslsigncode, qemu and the arm64 libraries).
 // On a fresh Debian machine they are installed with apt-get; elsewhere the command to run is
@@ -14,6 +15,8 @@ const NEEDED = [
   { bins: ['chromium', 'chromium-browser', 'google-chrome'], apt: 'chromium' },
   { bins: ['curl'], apt: 'curl' },
   { bins: ['rsync'], apt: 'rsync' },
+  // libfaketime: the system clock set back during a run (test/faults/clock-steps.test.ts).
+  { bins: ['faketime'], apt: 'faketime' },
   // The Windows build's smoke test (test/release/windows-under-wine.test.ts).
   { bins: ['wine'], apt: 'wine64' },
   ...TOOLS.map((t) => (t.bin ? { bins: [t.bin], apt: t.apt } : { files: [t.file], apt: t.apt })),

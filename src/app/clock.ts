@@ -1,7 +1,8 @@
 // The clocks of a run: the real one, and the simulated one of `run --emulator`, where waits
 // (gates polling every 2 minutes, retry delays) pass at once and move a shared clock forward,
 // which the embedded emulator reads too: a demo that drains sessions for 30 simulated minutes
-// ends in milliseconds.
+// ends in milliseconds. The real one is steady: it never goes back.
+import { performance } from 'node:perf_hooks';
 import { sleep } from '../api/retry.ts';
 
 export interface Clock {
@@ -26,6 +27,16 @@ export function simulatedClock(start = Date.now()): Clock & { advanced(): number
   };
 }
 
+/**
+ * Epoch milliseconds that never go back: the wall clock when the process started, then the
+ * monotonic clock's time since. A wall clock set back (NTP correcting a CI machine, an operator)
+ * during a run moves no duration, deadline or wait of the run; its timestamps stay within that
+ * correction of the wall clock. Whole milliseconds, as Date.now gives them.
+ */
+export function steadyNow(): number {
+  return Math.floor(performance.timeOrigin + performance.now());
+}
+
 export function realClock(): Clock {
-  return { now: Date.now, sleep };
+  return { now: steadyNow, sleep };
 }

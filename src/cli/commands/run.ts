@@ -22,7 +22,7 @@ import { parseCommandArgs } from '../args.ts';
 import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
-import { realClock, simulatedClock } from '../../app/clock.ts';
+import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -145,7 +145,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         signal: io.signal,
         clock,
         // Reports time what really passed, not the emulator's simulated waits.
-        stopwatch: Date.now,
+        stopwatch: steadyNow,
         onStart: (name) => io.stdout(`running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
       },
     );
