@@ -172,6 +172,24 @@ test('matrix prints a step\'s matrix as JSON for a CI job matrix', async () => {
   assert.equal(none.code, 2);
 });
 
+test('matrix says when a step\'s matrix is more jobs than GitHub (256) or GitLab (200) run from one matrix; the JSON is printed all the same', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-matrix-jobs-'));
+  const file = (n: number) => {
+    const path = join(dir, `m${n}.yml`);
+    writeFileSync(path, `version: 1\nsteps:\n  - uses: monitoring/alerts\n    id: gate\n    matrix: { site: [${Array.from({ length: n }, (_, i) => `s${i + 1}`).join(', ')}] }\n`);
+    return path;
+  };
+  const many = await runCli(['matrix', file(300)]);
+  assert.equal(many.code, 0, many.stderr);
+  assert.equal(JSON.parse(many.stdout).include.length, 300);
+  assert.equal(many.stderr, 'enginectl: warning: step gate\'s matrix is 300 jobs; a GitHub Actions job matrix runs at most 256, a GitLab parallel:matrix 200\n  hint: split the fleet across jobs: a job per wave or per part of the inventory, each with its --only\n');
+  const github = await runCli(['matrix', file(256)]);
+  assert.equal(github.stderr, 'enginectl: warning: step gate\'s matrix is 256 jobs; a GitLab parallel:matrix runs at most 200\n  hint: split the fleet across jobs: a job per wave or per part of the inventory, each with its --only\n');
+  const fits = await runCli(['matrix', file(200)]);
+  assert.equal(fits.code, 0);
+  assert.equal(fits.stderr, '');
+});
+
 test('matrix needs no secret and no server: it calls nothing (the job-matrix workflows run it before any secret is given)', async () => {
   // No ENGINE_URL, no password, none of the inventory's URLs or target tokens, no --emulator.
   const sites = await runCli(['matrix', 'pipelines/three-site-release.yml', '--step', 'engines']);

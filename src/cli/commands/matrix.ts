@@ -6,6 +6,7 @@ import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { neutralise } from '../../text/neutralise.ts';
 
 export const MATRIX_HELP = `Usage: enginectl matrix FILE [--step ID]
 
@@ -42,6 +43,19 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
     if (withMatrix.length > 1) throw new UsageError('AMBIGUOUS_MATRIX', `matrix: ${withMatrix.length} steps have a matrix`, { hint: `name one with --step: ${withMatrix.map((s) => s.id ?? `(step ${s.index + 1} has no id)`).join(', ')}` });
     step = withMatrix[0]!;
   }
-  io.stdout(`${JSON.stringify({ include: expandMatrix(step.matrix) })}\n`);
+  const include = expandMatrix(step.matrix);
+  io.stdout(`${JSON.stringify({ include })}\n`);
+  const over = jobLimits(include.length);
+  if (over) {
+    const name = step.id ?? `${step.index + 1}`;
+    io.stderr(`enginectl: warning: step ${neutralise(name)}'s matrix is ${include.length.toLocaleString('en')} jobs; ${over}\n  hint: split the fleet across jobs: a job per wave or per part of the inventory, each with its --only\n`);
+  }
   return ExitCode.ok;
+}
+
+/** What a CI system would refuse of a job matrix this long: GitHub runs at most 256 jobs from one, GitLab's parallel:matrix 200. */
+function jobLimits(jobs: number): string | undefined {
+  if (jobs > 256) return 'a GitHub Actions job matrix runs at most 256, a GitLab parallel:matrix 200';
+  if (jobs > 200) return 'a GitLab parallel:matrix runs at most 200';
+  return undefined;
 }
