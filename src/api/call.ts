@@ -39,14 +39,24 @@ export function planned(spec: CallSpec): PlannedCall {
   return call;
 }
 
+/** The answer's JSON value: a SyntaxError when it is not JSON, an invalid response when it nests past any answer of the API. */
+function answerJson(spec: CallSpec, transport: Transport, response: HttpResponse): unknown {
+  try {
+    return parseBoundedJson(response.text);
+  } catch (error) {
+    if (error instanceof TooDeep) throw invalidResponse(spec, transport, response, `the answer ${error.message}`);
+    throw error;
+  }
+}
+
 /** The response as a plain value: JSON when the body is JSON, else its text; null when empty. */
-export function responseValue(response: HttpResponse): unknown {
+export function responseValue(spec: CallSpec, transport: Transport, response: HttpResponse): unknown {
   if (response.text === '') return null;
   if (isJsonType(response.contentType)) {
     try {
-      return parseBoundedJson(response.text);
+      return answerJson(spec, transport, response);
     } catch (error) {
-      if (error instanceof TooDeep) throw error;
+      if (!(error instanceof SyntaxError)) throw error;
       return response.text;
     }
   }
@@ -134,9 +144,10 @@ export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transp
   }
   let value: unknown;
   try {
-    value = parseBoundedJson(response.text);
+    value = answerJson(spec, transport, response);
   } catch (error) {
-    throw invalidResponse(spec, transport, response, error instanceof TooDeep ? `the answer ${error.message}` : `the body is not valid JSON (${(error as Error).message})`);
+    if (!(error instanceof SyntaxError)) throw error;
+    throw invalidResponse(spec, transport, response, `the body is not valid JSON (${error.message})`);
   }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;

@@ -1,8 +1,7 @@
 // The client of one enterprise server: the four API areas over one keep-alive connection pool,
 // plus `request` for raw calls (the CLI's `api` command, the `api/request` step).
 import type { Dispatcher } from 'undici';
-import { Caller, invalidResponse, responseValue, statusError, type CallOptions } from './call.ts';
-import { TooDeep } from '../text/bounded-json.ts';
+import { Caller, responseValue, statusError, type CallOptions } from './call.ts';
 import type { ApiError } from './errors.ts';
 import { insecureHttpError } from './insecure-http.ts';
 import { serverUrl } from './server-url.ts';
@@ -108,18 +107,11 @@ export class EngineClient {
   /** One raw call: any status is answered (no error for 4xx/5xx); transport faults throw. */
   async request(req: RawRequest, options: CallOptions = {}): Promise<RawResponse> {
     const response = await this.caller.send(req, options);
-    let body: unknown;
-    try {
-      body = responseValue(response);
-    } catch (error) {
-      if (error instanceof TooDeep) throw invalidResponse(req, this.caller.transport, response, `the answer ${error.message}`);
-      throw error;
-    }
     return {
       status: response.status,
       headers: response.headers,
       contentType: response.contentType,
-      body,
+      body: responseValue(req, this.caller.transport, response),
       text: response.text,
       attempts: response.attempts,
     };

@@ -34,6 +34,11 @@ export function descriptorOf(path: string): number | undefined {
   return Number(m[2] ?? m[4]);
 }
 
+/** Whether an entry (lstat: a link is itself) is written as it is: anything but a file or a link, which are replaced. */
+export function writtenInPlace(info: Stats | undefined): info is Stats {
+  return info !== undefined && !info.isFile() && !info.isSymbolicLink();
+}
+
 /** What a path that is not a file, a FIFO or a terminal is, for a message. */
 export function notWritable(info: Stats): string | undefined {
   if (info.isFile() || info.isFIFO() || info.isCharacterDevice()) return undefined;
@@ -58,7 +63,7 @@ export async function writeAtomic(path: string, content: string | Iterable<strin
   const fd = descriptorOf(path);
   if (fd !== undefined) return writeDescriptor(fd, content);
   const info = await fs.lstat(path).catch(() => undefined);
-  if (info && !info.isFile() && !info.isSymbolicLink()) return writeStream(path, info, content, fs);
+  if (writtenInPlace(info)) return writeStream(path, info, content, fs);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await fs.open(temp, 'wx', 0o644);

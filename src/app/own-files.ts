@@ -6,7 +6,7 @@
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
-import { descriptorOf } from './atomic-write.ts';
+import { descriptorOf, writtenInPlace } from './atomic-write.ts';
 
 export interface NamedFile {
   /** How the person named it: a flag (`--summary`), or what it is (`the pipeline file`). */
@@ -37,8 +37,7 @@ function lstatOf(path: string): Stats | undefined {
 function places(path: string): string[] {
   // A stream (a descriptor, a FIFO, a terminal, /dev/null) is written as it is, never replaced.
   if (descriptorOf(path) !== undefined) return [];
-  const info = lstatOf(path);
-  if (info && !info.isFile() && !info.isSymbolicLink()) return [];
+  if (writtenInPlace(lstatOf(path))) return [];
   const found: string[] = [];
   try {
     found.push(join(realpathSync.native(dirname(path)), basename(path)));

@@ -5,7 +5,7 @@ import type { ErrorCode } from '../error-codes.ts';
 import { fstatSync } from 'node:fs';
 import { access, constants, lstat, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { descriptorOf, notWritable, writeAtomic, type AtomicFs } from './atomic-write.ts';
+import { descriptorOf, notWritable, writeAtomic, writtenInPlace, type AtomicFs } from './atomic-write.ts';
 import { named, type NamedFile } from './own-files.ts';
 import { UsageError } from '../errors.ts';
 import { REPORT_FORMATS, type ReportPaths } from '../report/formats.ts';
@@ -51,7 +51,7 @@ async function writable(path: string): Promise<void> {
   }
   const info = await lstat(path).catch(() => undefined);
   if (info?.isDirectory()) throw new Error('it is a directory');
-  if (info && !info.isFile() && !info.isSymbolicLink()) {
+  if (writtenInPlace(info)) {
     const refused = notWritable(info);
     if (refused) throw new Error(refused);
     return access(path, constants.W_OK);

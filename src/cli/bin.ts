@@ -3,8 +3,8 @@
 // (each command's imported when it runs): nothing is read at start-up but the package's own files
 // (no code cache: a cache file is code another user could plant). It imports none of them
 // statically, so that a copy without them (dist/cli.mjs copied alone, or over another build's
-// dist/cli/) is told as what it is, exit 2 before anything runs, not as Node's stack trace; this is
-// the one message printed outside run-command.ts, which has not loaded then.
+// dist/cli/) is told as what it is, exit 2 before anything runs, not as Node's stack trace: this
+// message is printed here, where nothing of the CLI's own code has loaded.
 import { fileURLToPath } from 'node:url';
 
 /** The file of the CLI's own code that could not be loaded (the bundle imports no package at run time). */

@@ -75,7 +75,7 @@ export async function sitesFromOptions(values: EmulatorOptionValues, now?: () =>
       states[site] = await loadStateFile(file);
     } else {
       if (shared) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: a state for every site is given twice`, { hint: 'give one --state FILE, and --state SITE=FILE for a site of its own' });
-      shared = await loadStateFile(spec);
+      shared = await loadStateFile(file);
     }
   }
   const failReplication = new Map<string, string | undefined>();

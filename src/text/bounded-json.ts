@@ -27,29 +27,44 @@ export function parseBoundedJson(text: string, max = MAX_JSON_DEPTH): unknown {
   return value;
 }
 
-/** Whether `value` nests deeper than `max`, found without recursion (a stack of what is left to see). */
+/** Whether `value` nests deeper than `max`. */
 export function nestsDeeper(value: unknown, max: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  const left: [object, number][] = [[value, 1]];
-  for (let next = left.pop(); next; next = left.pop()) {
-    const [node, depth] = next;
-    if (depth > max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === 'object') left.push([child as object, depth + 1]);
-    }
-  }
-  return false;
+  return pathPast(value, max) !== undefined;
 }
 
-/** The path to an object or array nested deeper than `max` (for a message that says where), found without recursion. */
+/** An object or array still to see: its depth, and the key and node that hold it (its path, once needed). */
+interface Seen {
+  node: object;
+  depth: number;
+  key: string | number;
+  up: Seen | undefined;
+}
+
+/**
+ * The path to an object or array nested deeper than `max` (a message says where), found without
+ * recursion: a stack of what is left to see, each knowing what holds it, so a path is built only
+ * for the one found.
+ */
 export function pathPast(value: unknown, max: number): (string | number)[] | undefined {
   if (value === null || typeof value !== 'object') return undefined;
-  const left: [object, (string | number)[]][] = [[value, []]];
-  for (let next = left.pop(); next; next = left.pop()) {
-    const [node, path] = next;
-    if (path.length >= max) return path;
-    const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((child, i) => [i, child]) : Object.entries(node);
-    for (const [key, child] of entries) if (child !== null && typeof child === 'object') left.push([child as object, [...path, key]]);
+  const left: Seen[] = [{ node: value, depth: 1, key: '', up: undefined }];
+  for (let seen = left.pop(); seen; seen = left.pop()) {
+    if (seen.depth > max) {
+      const path: (string | number)[] = [];
+      for (let at: Seen | undefined = seen; at?.up; at = at.up) path.unshift(at.key);
+      return path;
+    }
+    const { node } = seen;
+    if (Array.isArray(node)) {
+      node.forEach((child: unknown, i) => {
+        if (child !== null && typeof child === 'object') left.push({ node: child, depth: seen.depth + 1, key: i, up: seen });
+      });
+    } else {
+      for (const key in node) {
+        const child = (node as Record<string, unknown>)[key];
+        if (Object.hasOwn(node, key) && child !== null && typeof child === 'object') left.push({ node: child, depth: seen.depth + 1, key, up: seen });
+      }
+    }
   }
   return undefined;
 }
