@@ -127,13 +127,3 @@ export function serverMessage(text: string): string {
   }
   return trimBody(text);
 }
-
-/**
- * Errors after which a request that was sent has an unknown fate: the server may have acted on it
- * (no answer came, or only part of one). The others mean it never reached the server.
- */
-const NOT_SENT: ReadonlySet<string> = new Set(['API_CONNECTION_REFUSED', 'API_DNS_FAILURE', 'API_TLS_FAILURE', 'API_PROXY']);
-
-export function fateUnknown(code: string): boolean {
-  return !NOT_SENT.has(code);
-}

@@ -12,6 +12,7 @@ import { readText, TooLarge } from './read-body.ts';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts';
 import { loadUndici } from './undici.ts';
 import { readOnlyRefusal } from './read-only.ts';
+import { inApiShape } from './fate.ts';
 
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 /** The largest answer read by default (a string holds ~512 MiB; update reports reach tens of MiB); see max-response-size. */
@@ -55,7 +56,8 @@ export interface SentCall {
 export interface CallObserver {
   sending(call: SentCall): Promise<void> | void;
   status(call: SentCall, status: number): Promise<void> | void;
-  answered(call: SentCall, outcome: { status: number } | { error: string }): Promise<void> | void;
+  /** `api`: the body is in the API's shape (fate.ts), as the write's fate is read from it. */
+  answered(call: SentCall, outcome: { status: number; api: boolean } | { error: string }): Promise<void> | void;
 }
 
 export interface HttpResponse {
@@ -145,7 +147,7 @@ export class Transport {
     await req.observer?.sending(call);
     try {
       const response = await this.once(req, 1, (status) => req.observer?.status(call, status));
-      await req.observer?.answered(call, { status: response.status });
+      await req.observer?.answered(call, { status: response.status, api: inApiShape(response.status, response.contentType, response.text) });
       return response;
     } catch (error) {
       await req.observer?.answered(call, { error: error instanceof ApiError ? error.code : 'ERROR' });

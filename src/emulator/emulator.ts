@@ -34,6 +34,8 @@ export interface RequestRecord {
   /** The fault applied, when one was. */
   fault?: string;
   at: number;
+  /** A write (not GET) the API handled and answered 2xx: it took effect, whatever reached the client. */
+  applied?: boolean;
 }
 
 export class Emulator {
@@ -123,6 +125,11 @@ export class Emulator {
     } finally {
       this.currentUser = undefined;
     }
+  }
+
+  /** Writes that took effect (over HTTP), optionally of one method and path: what a test of recovery counts. */
+  appliedCount(method?: string, path?: string): number {
+    return this.requests.filter((r) => r.applied && (!method || r.method === method) && (!path || (path.endsWith('*') ? r.path.startsWith(path.slice(0, -1)) : r.path === path))).length;
   }
 
   /** Requests received (over HTTP), optionally of one method and path (a `*` suffix is a prefix). */

@@ -17,6 +17,8 @@ export interface FaultRule {
   contentType?: string | undefined;
   /** Drop the connection: `before` handling (nothing happened), or `after` (the change was made; half the response is sent). */
   reset?: 'before' | 'after' | undefined;
+  /** Handle (the API applies it), then answer this status with a gateway's HTML page instead of the API's answer: a proxy whose read timeout is shorter than the call. */
+  gateway?: number | undefined;
   /** Handle, then send a body shorter than its Content-Length and close. */
   truncate?: boolean | undefined;
   /** Handle, then send `{"broken":` instead of the body. */
@@ -103,6 +105,7 @@ export function parseFault(spec: string): FaultRule {
         if (value !== 'before' && value !== 'after') throw new UsageError('BAD_FAULT', `--fault reset=${value}: say reset=before or reset=after`);
         rule.reset = value;
         break;
+      case 'gateway': rule.gateway = integer(value, key); break;
       case 'truncate': rule.truncate = true; break;
       case 'invalid-json': rule.invalidJson = true; break;
       case 'hang': rule.hang = true; break;
@@ -120,10 +123,11 @@ export function parseFault(spec: string): FaultRule {
       case 'after': rule.afterMs = duration(value, key); break;
       default:
         throw new UsageError('BAD_FAULT', `--fault "${spec}": unknown setting ${key}`, {
-          hint: 'settings: latency= status= body= content-type= reset=before|after truncate invalid-json hang chunk-delay= echo-credentials times= site= raise-alert=critical:CODE stop-engine=ID after=',
+          hint: 'settings: latency= status= body= content-type= reset=before|after gateway=STATUS truncate invalid-json hang chunk-delay= echo-credentials times= site= raise-alert=critical:CODE stop-engine=ID after=',
         });
     }
   }
   if (rule.status !== undefined && (rule.status < 100 || rule.status > 599)) throw new UsageError('BAD_FAULT', `--fault status=${rule.status}: not an HTTP status`);
+  if (rule.gateway !== undefined && (rule.gateway < 400 || rule.gateway > 599)) throw new UsageError('BAD_FAULT', `--fault gateway=${rule.gateway}: a gateway's error status, 400 to 599 (502, 504)`);
   return rule;
 }

@@ -56,6 +56,12 @@ function send(res: ServerResponse, answer: EmuResponse, body = answer.body ?? ''
   res.end(body);
 }
 
+/** What nginx answers in front of an upstream that did not answer in time (or failed): its own HTML page. */
+function gatewayPage(status: number): EmuResponse {
+  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  return { status, headers: { 'content-type': 'text/html' }, body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` };
+}
+
 /** The whole answer as bytes on the wire, for faults that cut it anywhere. */
 function wire(answer: EmuResponse, body: Buffer): Buffer {
   const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
@@ -143,6 +149,8 @@ export async function serve(target: Emulator | Sites, options: ServeOptions = {}
           : new HttpProblem(rule.status, 'injected_fault', `fault injected by the emulator: HTTP ${rule.status}`).toResponse();
       } else {
         answer = emulator.handle(emuReq);
+        if (method !== 'GET' && answer.status >= 200 && answer.status < 300) Object.assign(record, { applied: true });
+        if (rule?.gateway !== undefined) answer = gatewayPage(rule.gateway);
       }
       if (rule?.echoCredentials) answer = echoCredentials(emuReq, answer);
       if (rule && answer.status < 300 && (rule.raiseAlert || rule.stopEngine)) emulator.sideEffects(rule);

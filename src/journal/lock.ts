@@ -1,12 +1,17 @@
 // One run at a time per journal: `JOURNAL.lock`, created exclusively (O_EXCL) and holding the pid,
-// host and start of the run that holds it. A second run is refused (exit 2) saying who holds it;
-// a lock left by a process of this host that no longer exists (a killed run) is stale: it is taken
-// over, and said. A lock of another host cannot be checked from here: the operator removes it.
+// host and start of the run that holds it. The lock is the file's, not its spelling's: it lies
+// beside the journal's real path (links resolved), so a resume through a symbolic link or another
+// spelling of the directory takes the same lock. A second run is refused (exit 2) saying who holds
+// it; a lock left by a process of this host that no longer exists (a killed run) is stale: it is
+// taken over, and said, under a takeover lock of its own (`JOURNAL.lock.takeover`, O_EXCL), so two
+// runs that both find it stale never both take it. A lock of another host cannot be checked from
+// here: the operator removes it.
 import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.ts';
 
-export type LockFs = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'closeSync' | 'readFileSync' | 'unlinkSync'>;
+export type LockFs = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'closeSync' | 'readFileSync' | 'unlinkSync' | 'realpathSync'>;
 
 export interface Lock {
   release(): void;
@@ -37,10 +42,77 @@ function holderOf(text: string): Holder | undefined {
   }
 }
 
+/** The lock's path: beside the journal's real path (its directory's, while the journal does not exist yet). */
+export function lockPathOf(journal: string, fs: Pick<LockFs, 'realpathSync'> = nodeFs): string {
+  try {
+    return `${fs.realpathSync(journal)}.lock`;
+  } catch {
+    try {
+      return join(fs.realpathSync(dirname(journal)), `${basename(journal)}.lock`);
+    } catch {
+      return `${journal}.lock`;
+    }
+  }
+}
+
+/** Creates `path` exclusively holding `text`; false when it exists. */
+function create(fs: LockFs, path: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Takes over the stale lock at `path` whose text was `seen`: under the takeover lock, only when
+ * the lock still holds that text (no other run took it meanwhile). False when another run is
+ * taking it over or took it.
+ */
+function takeOver(fs: LockFs, path: string, seen: string, me: string): boolean {
+  const guard = `${path}.takeover`;
+  if (!create(fs, guard, me)) return false;
+  try {
+    let now: string;
+    try {
+      now = fs.readFileSync(path, 'utf8');
+    } catch {
+      now = '';
+    }
+    if (now !== seen) return false;
+    fs.unlinkSync(path);
+    return create(fs, path, me);
+  } finally {
+    fs.unlinkSync(guard);
+  }
+}
+
+function held(fs: LockFs, path: string): Lock {
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      try {
+        fs.unlinkSync(path);
+      } catch {
+        // Already gone: nothing holds it.
+      }
+    },
+  };
+}
+
 export function acquireLock(journal: string, command: string, fs: LockFs = nodeFs): { lock: Lock; warning?: string } {
-  const path = `${journal}.lock`;
+  const path = lockPathOf(journal, fs);
   const me: Holder = { pid: process.pid, host: hostname(), at: new Date().toISOString(), command };
-  let warning: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     let fd: number;
     try {
@@ -61,32 +133,22 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
       }
       const holder = holderOf(text);
       if (holder && holder.host === me.host && !alive(holder.pid)) {
-        fs.unlinkSync(path);
-        warning = `journal ${journal}: its lock was left by process ${holder.pid} (${holder.command}, since ${holder.at}), which no longer runs; taken over`;
-        continue;
+        if (!takeOver(fs, path, text, `${JSON.stringify(me)}\n`)) {
+          throw new UsageError('JOURNAL_LOCKED', `journal ${journal}: its lock was left by process ${holder.pid}, which no longer runs, and another run is taking it over`, { hint: 'run one resume at a time; nothing was run' });
+        }
+        return { lock: held(fs, path), warning: `journal ${journal}: its lock was left by process ${holder.pid} (${holder.command}, since ${holder.at}), which no longer runs; taken over` };
       }
       const who = holder ? `process ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.at})` : `an unreadable lock (${path})`;
       throw new UsageError('JOURNAL_LOCKED', `journal ${journal} is in use by ${who}; one run at a time may append to a journal`, {
         hint: `wait for that run to end. If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and resume; nothing was run`,
       });
     }
-    fs.writeSync(fd, `${JSON.stringify(me)}\n`);
-    fs.closeSync(fd);
-    let released = false;
-    return {
-      lock: {
-        release() {
-          if (released) return;
-          released = true;
-          try {
-            fs.unlinkSync(path);
-          } catch {
-            // Already gone: nothing holds it.
-          }
-        },
-      },
-      ...(warning ? { warning } : {}),
-    };
+    try {
+      fs.writeSync(fd, `${JSON.stringify(me)}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return { lock: held(fs, path) };
   }
   throw new UsageError('JOURNAL_LOCKED', `journal ${journal}: its lock ${path} keeps changing; another run is starting`, { hint: 'run one resume at a time; nothing was run' });
 }

@@ -9,7 +9,6 @@ import type { CallEnd, RunObserver } from '../runner/observer.ts';
 import type { StepRun } from '../runner/result.ts';
 import type { JournalFile, JournalWriteError } from './file.ts';
 import type { JournalRecord } from './records.ts';
-import { fateUnknown } from '../api/index.ts';
 
 /**
  * The masked output names of an instance: those whose value the masker changed (it copies only
@@ -87,7 +86,7 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
       void write({ t: 'status', key: run.key, at: now(), ...call(c), status }, true);
     },
     answered(run, c, end: CallEnd) {
-      const outcome = 'status' in end ? { status: end.status } : { error: end.error, unknown: fateUnknown(end.error) };
+      const outcome = 'status' in end ? { status: end.status, api: end.api } : { error: end.error };
       return write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
     },
     rolloutDone(result) {

@@ -3,6 +3,7 @@
 // release (the first run and the resumes appended after it), by identity: its last end, its last
 // call and what the server said of it, and the operator's decisions.
 import { UsageError } from '../errors.ts';
+import { attemptFate, joinFates, type Attempt } from '../api/index.ts';
 import type { InDoubtCall } from '../runner/result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
@@ -11,7 +12,7 @@ import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 type EndRecord = Extract<JournalRecord, { t: 'end' }>;
 type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
 
-/** The last non-idempotent call of an instance's last start, and what became of it. */
+/** The last non-idempotent call of an instance's last start, as it was sent (what verify compares against). */
 export interface CallState {
   method: string;
   path: string;
@@ -22,8 +23,6 @@ export interface CallState {
   status?: number | undefined;
   /** The exchange ended: its answer read (status), or an error. */
   ended: boolean;
-  /** It ended with an error that leaves its fate unknown. */
-  unknownFate: boolean;
 }
 
 export interface InstanceState {
@@ -34,6 +33,8 @@ export interface InstanceState {
   /** The last end record, and when the run it was written in started. */
   ended?: (EndRecord & { runAt: number }) | undefined;
   call?: CallState | undefined;
+  /** Every attempt of every write of its last start, each with its fate (api/fate.ts): their join is its fate. */
+  attempts: Attempt[];
   /** What its verifier read just before its last write left. */
   snapshot?: { value?: unknown; error?: string | undefined } | undefined;
   /** The operator's last decision about it, when no start came after. */
@@ -79,8 +80,6 @@ export function readJournal(text: string, path: string): JournalState {
   return journalState(parseRecords(decodeJournal(text), path), path);
 }
 
-const ok = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
-
 export function journalState(records: JournalRecord[], path: string): JournalState {
   // A fresh run (not a resume) starts a new release in the same file.
   const first = records.findLastIndex((r) => r.t === 'run' && !r.resume);
@@ -111,23 +110,31 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       halted = r.t === 'halt' ? { wave: r.wave, reason: r.reason } : undefined;
       continue;
     }
-    const state = instances.get(r.key) ?? { started: false };
+    const state: InstanceState = instances.get(r.key) ?? { started: false, attempts: [] };
     switch (r.t) {
       case 'start':
-        Object.assign(state, { started: true, startedAt: r.at, name: r.name, ended: undefined, call: undefined, snapshot: undefined, decision: undefined });
+        Object.assign(state, { started: true, startedAt: r.at, name: r.name, ended: undefined, call: undefined, attempts: [], snapshot: undefined, decision: undefined });
         break;
       case 'snapshot':
         state.snapshot = { value: r.value, error: r.error };
         break;
       case 'send':
-        state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false, unknownFate: false };
+        state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false };
+        // Sent and not yet answered: unknown until an answer says otherwise.
+        state.attempts.push({ method: r.method, path: r.path, fate: 'unknown' });
         break;
       case 'status':
         if (state.call) state.call.status = r.status;
+        if (state.attempts.length > 0) state.attempts.at(-1)!.status = r.status;
         break;
-      case 'answer':
-        if (state.call) Object.assign(state.call, { ended: true, unknownFate: r.status === undefined && r.unknown === true, status: r.status ?? state.call.status });
+      case 'answer': {
+        if (!state.call || state.attempts.length === 0) break;
+        const status = r.status ?? state.call.status;
+        Object.assign(state.call, { ended: true, status });
+        const evidence = { sent: true as const, status, api: r.api, error: r.status === undefined ? r.error : undefined };
+        Object.assign(state.attempts.at(-1)!, { status, fate: attemptFate(r.method, r.path, evidence) });
         break;
+      }
       case 'end':
         state.ended = { ...withSharedOutputs(r), runAt };
         break;
@@ -141,19 +148,19 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
 }
 
 /**
- * Whether an instance is in doubt, and about which call: it sent a write whose fate it cannot
- * prove. Its end says so when it ended; otherwise (the run was killed) its last call decides:
- * sent and never answered, or answered 2xx with the step's result never recorded. What the
- * server answered is what counts: once a 2xx status arrived, the call is never "not sent".
+ * Whether an instance is in doubt, and about which call: the join of its attempts' fates
+ * (api/fate.ts). Its end says so when it ended (the run saw every answer, and whether each could
+ * be read); otherwise (the run was killed) the journal's attempts decide, and a write answered
+ * 2xx whose result was never recorded is in doubt too: what the step made of its answer is lost.
  */
 export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefined {
   if (!state) return undefined;
   if (state.ended) return state.ended.run.inDoubt;
-  const call = state.call;
-  if (!call) return undefined;
-  const doubt = { method: call.method, path: call.path, ...(call.status === undefined ? {} : { status: call.status }) };
-  if (call.status === undefined) return !call.ended || call.unknownFate ? doubt : undefined;
-  return ok(call.status) ? doubt : undefined;
+  const joined = joinFates(state.attempts);
+  if (joined.doubt) return joined.doubt;
+  const last = state.attempts.at(-1);
+  if (last?.fate === 'applied') return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
+  return undefined;
 }
 
 /** An end record with the outputs it wrote once, in the result, back in its outputs. */

@@ -115,7 +115,8 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('snapshot'), key: z.string(), at: z.number(), value: z.unknown().optional(), error: z.string().optional() }),
   z.object({ t: z.literal('send'), key: z.string(), at: z.number(), ...Call, body: z.unknown() }),
   z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
-  z.object({ t: z.literal('answer'), key: z.string(), at: z.number(), ...Call, status: z.int().optional(), error: z.string().optional(), unknown: z.boolean().optional() }),
+  // How a call ended: its status and whether the body was the API's (api/fate.ts reads its fate from these), or the error that ended it.
+  z.object({ t: z.literal('answer'), key: z.string(), at: z.number(), ...Call, status: z.int().optional(), api: z.boolean().optional(), error: z.string().optional(), unknown: z.boolean().optional() }),
   z.object({
     t: z.literal('end'),
     key: z.string(),

@@ -104,7 +104,8 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const ended = state?.ended?.run as StepRun | undefined;
     if (doubt) {
       const told = request.inDoubt instanceof Map ? request.inDoubt.get(p.key) : request.inDoubt ? { decision: request.inDoubt, by: request.by, at: request.now } : undefined;
-      const recorded = state?.decision ?? ended?.decision;
+      // A decision to send again was acted on once the instance ran after it: its new doubt is undecided.
+      const recorded = state?.decision ?? (ended?.decision?.decision === 'skip' ? ended.decision : undefined);
       const decision: Decision | undefined = told ?? (recorded ? { decision: recorded.decision, by: recorded.by, at: recorded.at, verdict: recorded.verdict, evidence: recorded.evidence } : undefined);
       if (!decision) {
         undecided.push(`"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`);

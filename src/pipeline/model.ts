@@ -32,6 +32,8 @@ export interface RetryPolicy {
   attempts: number;
   delayMs: number;
   backoff: number;
+  /** After an attempt whose fate is unknown: stop (the default), or send the write again (retry.in-doubt: retry). */
+  inDoubt: 'stop' | 'retry';
 }
 
 export interface Step {

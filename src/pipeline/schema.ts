@@ -67,6 +67,7 @@ export const RetrySchema = z.strictObject({
   attempts: z.int().min(1).max(100).describe('attempts in all, the first included'),
   delay: durationString.optional().describe('the wait before the second attempt; default 10s'),
   backoff: z.number().min(1).max(10).optional().describe('each later wait is the one before times this; default 2'),
+  'in-doubt': z.enum(['stop', 'retry']).optional().describe('after an attempt whose write the server may have applied (no answer, a gateway\'s 502/503/504, a timeout): stop (default: the step fails in doubt) or retry (send it again: recorded in every report as the pipeline\'s decision)'),
 });
 
 const matrixValue = z.union([z.string(), z.number(), z.boolean()]);

@@ -2,10 +2,10 @@
 // non-idempotent call just before it leaves, when its status line arrives, and when it ends. A call
 // that left and whose fate is unknown (no answer, or a 2xx whose answer could not be read) leaves
 // its instance "in doubt": the server may have applied it.
-import { ApiError, fateUnknown, type CallObserver, type SentCall } from '../api/index.ts';
-import type { InDoubtCall, RolloutResult, StepRun } from './result.ts';
+import { ApiError, attemptFate, joinFates, type Attempt, type CallObserver, type InstanceFate, type SentCall } from '../api/index.ts';
+import type { RolloutResult, StepRun } from './result.ts';
 
-export type CallEnd = { status: number } | { error: string };
+export type CallEnd = { status: number; api: boolean } | { error: string };
 
 export interface RunObserver {
   instanceStarted(run: StepRun): void;
@@ -26,42 +26,60 @@ export interface RunObserver {
   rolloutDone?(result: RolloutResult): void;
 }
 
-const ok = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
+/** The calls of one instance, each attempt with its fate (api/fate.ts), as the run goes. */
+export interface InstanceCalls extends CallObserver {
+  /** Every attempt of every write so far, oldest first. */
+  readonly attempts: readonly Attempt[];
+  /** The join over them: the instance's fate so far. */
+  fate(): InstanceFate;
+  /** A write answered 2xx whose answer could not be read (not JSON, not the documented shape): its fate is unknown. */
+  unreadable(error: unknown): void;
+}
 
 /**
  * The observer of one instance's calls: tells the run's observer, and keeps `run.inDoubt` true to
- * what happened: set when a sent call ends without an answer, or with a 2xx status whose answer
- * could not be read; cleared when a later call (a retry) is answered.
+ * the join over every attempt of the instance: a later attempt's answer never clears the doubt an
+ * earlier one left.
  */
-export function instanceCalls(run: StepRun, observer: RunObserver | undefined): CallObserver {
-  let status: number | undefined;
+export function instanceCalls(run: StepRun, observer: RunObserver | undefined): InstanceCalls {
+  const attempts: Attempt[] = [];
+  let current: { attempt: Attempt; status?: number | undefined } | undefined;
+  const judge = () => {
+    run.inDoubt = joinFates(attempts).doubt;
+  };
   return {
-    sending(call) {
-      status = undefined;
-      return observer?.sending(run, call);
+    attempts,
+    fate: () => joinFates(attempts),
+    async sending(call) {
+      // Recorded first: a call whose record cannot be written does not leave, and is no attempt.
+      await observer?.sending(run, call);
+      const attempt: Attempt = { method: call.method, path: call.path, fate: 'unknown' };
+      attempts.push(attempt);
+      current = { attempt };
+      judge();
     },
     status(call, s) {
-      status = s;
+      if (current) {
+        current.status = s;
+        current.attempt.status = s;
+      }
       return observer?.status(run, call, s);
     },
     answered(call, end) {
-      const unknownFate = 'error' in end && (fateUnknown(end.error) || ok(status));
-      run.inDoubt = unknownFate ? doubt(call, status) : undefined;
+      if (current) {
+        const evidence = 'error' in end ? { sent: true as const, status: current.status, error: end.error } : { sent: true as const, status: end.status, api: end.api };
+        current.attempt.fate = attemptFate(call.method, call.path, evidence);
+        current = undefined;
+        judge();
+      }
       return observer?.answered(run, call, end);
     },
+    unreadable(error) {
+      if (!(error instanceof ApiError) || error.code !== 'API_INVALID_RESPONSE' || error.method === 'GET') return;
+      const attempt = attempts.findLast((a) => a.method === error.method && a.path === error.path && a.fate === 'applied');
+      if (!attempt) return;
+      attempt.fate = 'unknown';
+      judge();
+    },
   };
-}
-
-function doubt(call: SentCall, status: number | undefined): InDoubtCall {
-  return status === undefined ? { method: call.method, path: call.path } : { method: call.method, path: call.path, status };
-}
-
-/**
- * A write the server answered 2xx but whose answer could not be understood (not JSON, not the
- * documented shape): the server said it was applied, so it is in doubt, never "not sent".
- */
-export function doubtOfAnswer(error: unknown): InDoubtCall | undefined {
-  if (!(error instanceof ApiError) || error.code !== 'API_INVALID_RESPONSE') return undefined;
-  if (error.method === 'GET' || !ok(error.status)) return undefined;
-  return { method: error.method, path: error.path, status: error.status };
 }

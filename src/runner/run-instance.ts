@@ -7,12 +7,17 @@ import { EnginectlError } from '../errors.ts';
 import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome, StepType, TargetDef } from '../steps/types.ts';
-import { doubtOfAnswer, instanceCalls } from './observer.ts';
+import { instanceCalls } from './observer.ts';
 import type { Carried } from './resume.ts';
 import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { maskDeclared } from './scope.ts';
+
+/** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
+export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
+/** The warning of an instance whose write may have been applied twice. */
+const MAYBE_TWICE = 'maybe applied twice';
 
 const INTERRUPTED: StepError = { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
 
@@ -173,8 +178,8 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       outcome = await type.run(inputs, env);
     } catch (caught) {
       error = errorOf(caught);
-      // A write answered 2xx whose answer could not be read: the server said it was applied.
-      run.inDoubt = doubtOfAnswer(caught) ?? run.inDoubt;
+      // A write answered 2xx whose answer could not be read: its fate is unknown (api/fate.ts).
+      calls.unreadable(caught);
       if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.origin}`;
     } finally {
       clearInterval(heartbeat);
@@ -182,12 +187,23 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     }
     if (deps.signal.aborted) return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal));
     if (time?.timedOut) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
+    if (outcome) record(ctx, run, outcome);
+    const twice = calls.fate().maybeTwice;
+    if (twice && !run.warnings.some((w) => w.startsWith(MAYBE_TWICE))) {
+      run.warnings = [...run.warnings, `${MAYBE_TWICE}: ${twice.method} ${twice.path} was applied after an earlier attempt the server may have applied too`];
+      log.warn(run, run.warnings.at(-1)!);
+    }
     if (outcome) {
-      record(ctx, run, outcome);
       for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
       if (!outcome.failure && !error) return finish(ctx, run, position, 'success', undefined, outcome.outputs);
       error ??= typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
     }
+    // An attempt that may have applied its write is never followed by another unless the pipeline says so.
+    if (attempt < attempts && run.inDoubt && step.retry!.inDoubt === 'stop') {
+      log.warn(run, masker.mask(`attempt ${attempt} of ${attempts} failed: ${error!.message}; not retried: ${run.inDoubt.method} ${run.inDoubt.path} was sent and the server may have applied it (retry: { in-doubt: retry } sends it again)`));
+      return finish(ctx, run, position, 'failure', { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) }, outcome?.outputs);
+    }
+    if (attempt < attempts && run.inDoubt) run.decision = { decision: 'retry', by: PIPELINE_DECIDES, at: deps.now(), evidence: `attempt ${attempt}: ${masker.mask(error!.message)}` };
     if (attempt < attempts) {
       const delay = step.retry!.delayMs * step.retry!.backoff ** (attempt - 1);
       log.warn(run, masker.mask(`attempt ${attempt} of ${attempts} failed: ${error!.message}; retrying in ${formatDuration(delay)}`));

@@ -199,7 +199,7 @@ describe('fault matrix', { concurrency: 4 }, () => {
 test('a write with `retry` is sent again as the step says, and only then', async (t) => {
   const c = STEP_CASES.find((s) => s.uses === 'update/vfs')!;
   const { result, emulator } = await runYaml(t, oneStep(c.uses, c.with, '    retry: { attempts: 3, delay: 10s, backoff: 2 }\n'), {
-    setup: (e) => e.faults.add({ method: 'POST', path: c.path, status: 503, times: 2 }),
+    setup: (e) => e.faults.add({ method: 'POST', path: c.path, status: 409, times: 2 }),
   });
   assert.equal(result.outcome, 'success');
   assert.equal(result.steps[0]!.attempts, 3);

@@ -182,7 +182,7 @@ steps:
   );
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
   // The add fails once: the code it needs was masked in the journal.
-  emulator.faults.add({ method: 'POST', path: '/api/licensing/v1/licenses', status: 503, times: 1 });
+  emulator.faults.add({ method: 'POST', path: '/api/licensing/v1/licenses', status: 409, times: 1 });
   const first = await runCli(['run', file, '--journal', journal], { env });
   assert.equal(first.code, 1, first.stdout);
   const resumed = await runCli(['run', file, '--resume', journal], { env });
@@ -204,7 +204,7 @@ steps:
   );
   const getJournal = join(dir, 'g.jsonl');
   const withWho = { ...env, WHO: 'jdoe' };
-  emulator.faults.add({ method: 'PATCH', path: '/api/classes/v1/entities/2001', status: 503, times: 1 });
+  emulator.faults.add({ method: 'PATCH', path: '/api/classes/v1/entities/2001', status: 409, times: 1 });
   const failed = await runCli(['run', join(dir, 'get.yml'), '--journal', getJournal], { env: withWho });
   assert.equal(failed.code, 1, failed.stdout);
   assert.match(readFileSync(getJournal, 'utf8'), /"t":"end","key":"id:get",.*"masked":\["entity"\]/);

@@ -176,7 +176,7 @@ steps:
 `);
   writeFileSync(join(s.dir, 'inventory.yml'), 'targets:\n  site: { server: staging-db.example.com, database: STAGING, token: "${{ secrets.SITE_TOKEN }}" }\n');
   const env = { ...s.env, SITE_TOKEN: 'staging-token' };
-  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 503, times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
   const first = await runCli(['run', s.file, '--journal', s.journal], { env });
   assert.equal(first.code, 1, first.stdout);
   assert.match(first.stdout, /✔ \[1\/2\] VFS update site/);
@@ -195,7 +195,7 @@ steps:
 
 test('a torn last record is cut off before a resume appends, so every later report and resume reads the journal', async (t) => {
   const s = await setup(t);
-  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 503, times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   appendFileSync(s.journal, '{"t":"end","key":"id:sync","at":1,"ru');
   const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
@@ -208,7 +208,7 @@ test('a torn last record is cut off before a resume appends, so every later repo
 
 test('one run at a time per journal: a live holder is named and refused; a dead one\'s lock is taken over', async (t) => {
   const s = await setup(t);
-  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 503, times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   writeFileSync(`${s.journal}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), at: '2026-11-25T10:00:00Z', command: 'enginectl run release.yml' }));
   const before = s.emulator.requests.length;
@@ -234,7 +234,7 @@ test('a lock path that is not a lock file (a directory) is named for what it is,
 
 test('a forged or damaged journal is refused at its line (exit 2); the outcome is computed from the instances, never read from a record', async (t) => {
   const s = await setup(t);
-  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 503, times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   const good = lines(s.journal);
   const cases: [string, string[], RegExp][] = [

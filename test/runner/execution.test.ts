@@ -55,7 +55,7 @@ test('a step timeout aborts the call in flight and fails the step', async (t) =>
 });
 
 test('retry: a POST is sent again only with retry, as many times as it says', async (t) => {
-  const faults = [{ path: VFS, status: 503, times: 2 }];
+  const faults = [{ path: VFS, status: 409, times: 2 }];
   const none = await runYaml(t, `${head}steps:
   - { uses: update/vfs, with: { target: prod, files: [1001] } }
 `, { emulator: { faults } });
@@ -63,7 +63,7 @@ test('retry: a POST is sent again only with retry, as many times as it says', as
   assert.equal(none.emulator.count('POST', VFS), 1, 'no implicit retry of a non-idempotent call');
   const retried = await runYaml(t, `${head}steps:
   - { uses: update/vfs, retry: { attempts: 3, delay: 10s, backoff: 2 }, with: { target: prod, files: [1001] } }
-`, { emulator: { faults: [{ path: VFS, status: 503, times: 2 }] } });
+`, { emulator: { faults: [{ path: VFS, status: 409, times: 2 }] } });
   assert.equal(retried.result.outcome, 'success');
   assert.equal(retried.result.steps[0]!.attempts, 3);
   assert.equal(retried.emulator.count('POST', VFS), 3);

@@ -1,0 +1,166 @@
+// A write's fate (src/api/fate.ts) as the runner, the journal, resume and report read it: each
+// attempt is not sent, refused, applied or unknown from what came back alone, and an instance is
+// in doubt when any attempt may have applied its write. The emulator's request log is the judge
+// of what was applied: a write the server applied is never sent again without the operator's word.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { gatewayInFront } from '../helpers/gateway.ts';
+
+const head = (name: string) => `version: 1
+name: ${name}
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+`;
+
+async function setup(t: TestContext, steps: string, gateway?: (method: string, path: string) => number | undefined) {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, head('Write fate') + steps);
+  const server = gateway ? await gatewayInFront(t, url, gateway) : url;
+  const env = { ENGINE_URL: server, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  /** Writes the API handled and answered 2xx: applied, whatever reached the client. */
+  const applied = (suffix: string) => emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith(suffix) && r.status >= 200 && r.status < 300).length;
+  return { dir, file, env, emulator, applied, journal: join(dir, 'run.journal.jsonl') };
+}
+
+type Step = { id: string; outcome: string; inDoubt: { method: string; path: string; status?: number } | null; decision: { decision: string; by: string } | null; error: { code: string; message: string } | null; attempts: number };
+const stepOf = (path: string, id: string) => (JSON.parse(readFileSync(path, 'utf8')) as { steps: Step[] }).steps.find((s) => s.id === id)!;
+
+test('a retry never erases the doubt of the attempt before it: an applied write cut after the server acted, then a 503, is in doubt and never sent a third time', async (t) => {
+  const s = await setup(t, `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+    retry: { attempts: 2, delay: 1ms }
+`);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 503, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const vfs = stepOf(`${s.journal}.json`, 'vfs');
+  assert.equal(vfs.inDoubt?.path, '/api/devops/v1/update/vfs', 'the cut attempt leaves the step in doubt');
+  assert.equal(vfs.attempts, 1, 'an attempt the server may have applied is not followed by another');
+  assert.match(run.stdout + run.stderr, /not retried/);
+  assert.equal(s.applied('/update/vfs'), 1);
+
+  const report = await runCli(['report', s.journal, '--report-json', `${s.journal}.report.json`]);
+  assert.equal(stepOf(`${s.journal}.report.json`, 'vfs').inDoubt?.path, '/api/devops/v1/update/vfs', 'report reads the same fate from the journal');
+  assert.equal(report.code, 1);
+
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /in doubt/);
+  assert.equal(s.applied('/update/vfs'), 1, 'the applied write was not sent again');
+});
+
+test('retry: { in-doubt: retry } sends again after an attempt in doubt, says so as the pipeline\'s decision, and the doubt stays', async (t) => {
+  const s = await setup(t, `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+    retry: { attempts: 2, delay: 1ms, in-doubt: retry }
+`);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 503, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const vfs = stepOf(`${s.journal}.json`, 'vfs');
+  assert.equal(vfs.attempts, 2);
+  assert.ok(vfs.inDoubt, 'a 503 after an applied attempt says nothing of the first: still in doubt');
+  assert.equal(vfs.decision?.decision, 'retry');
+  assert.match(vfs.decision?.by ?? '', /pipeline/);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.equal(s.applied('/update/vfs'), 1);
+});
+
+test('a write applied after an attempt in doubt is applied, and said to be maybe applied twice', async (t) => {
+  const s = await setup(t, `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+    retry: { attempts: 2, delay: 1ms, in-doubt: retry }
+`);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const vfs = stepOf(`${s.journal}.json`, 'vfs') as Step & { warnings: string[] };
+  assert.equal(vfs.inDoubt, null);
+  assert.ok(vfs.warnings.some((w) => /maybe applied twice/.test(w)), JSON.stringify(vfs.warnings));
+  assert.equal(s.applied('/update/vfs'), 2, 'the emulator applied both: what the warning says');
+});
+
+for (const status of [408, 500, 502, 503, 504]) {
+  test(`a gateway's ${status} page after the API applied the write is not the API's word: in doubt, and resume does not send it again`, async (t) => {
+    const s = await setup(t, `  - id: system
+    uses: update/system
+    with: { target: prod, products: [1] }
+`, (method, path) => (method === 'POST' && path === '/api/devops/v1/update/system' ? status : undefined));
+    const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const system = stepOf(`${s.journal}.json`, 'system');
+    assert.equal(system.inDoubt?.status, status, JSON.stringify(system));
+    const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+    assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stderr, /in doubt/);
+    assert.equal(s.applied('/update/system'), 1);
+  });
+}
+
+test('the API\'s own refusal (a 4xx in its shape) is not in doubt: resume sends the write again', async (t) => {
+  const s = await setup(t, `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(stepOf(`${s.journal}.json`, 'vfs').inDoubt, null);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(s.applied('/update/vfs'), 1);
+});
+
+test('the journal\'s lock is the file\'s, not its spelling\'s: a resume through a symbolic link is refused while the journal is held', async (t) => {
+  const s = await setup(t, `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  const link = join(s.dir, 'link.jsonl');
+  symlinkSync(s.journal, link);
+  // Another resume holds the journal, by its own name: this process is alive.
+  writeFileSync(`${s.journal}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), at: '2026-11-26T10:00:00Z', command: 'enginectl run release.yml --resume run.journal.jsonl' }));
+  const before = s.emulator.requests.length;
+  const viaLink = await runCli(['run', s.file, '--resume', link], { env: s.env });
+  assert.equal(viaLink.code, 2, viaLink.stdout + viaLink.stderr);
+  assert.match(viaLink.stderr, new RegExp(`in use by process ${process.pid}`));
+  assert.equal(s.emulator.requests.length, before, 'nothing was sent');
+});
+
+test('a stale lock is taken over by one run only: while another run is taking it over, the next is refused', async (t) => {
+  const s = await setup(t, `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  const dead = JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), at: '2026-11-26T10:00:00Z', command: 'enginectl run release.yml' });
+  writeFileSync(`${s.journal}.lock`, dead);
+  // A run that found the same stale lock first holds the takeover.
+  writeFileSync(`${s.journal}.lock.takeover`, JSON.stringify({ pid: process.pid, host: hostname() }));
+  const second = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(second.code, 2, second.stdout + second.stderr);
+  assert.match(second.stderr, /another run is taking it over/);
+  assert.equal(s.applied('/update/vfs'), 0);
+  unlinkSync(`${s.journal}.lock.takeover`);
+  const third = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(third.code, 0, third.stdout + third.stderr);
+  assert.match(third.stdout, /taken over/);
+  assert.equal(existsSync(`${s.journal}.lock`), false);
+});
