@@ -8,7 +8,8 @@ import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
 import { journalState, parseRecords } from '../journal/read.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
-import { verifiedDecisions, type Verified } from '../journal/verify.ts';
+import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
+import type { Framed } from '../journal/frame.ts';
 import type { Masker } from '../runner/masker.ts';
 import { verifyJournal } from './verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -52,11 +53,27 @@ export function operatorOf(env: Readonly<Record<string, string | undefined>>): s
   return `${who}@${hostname()}`;
 }
 
+/**
+ * A new run appended to a journal whose last release left a call in doubt would start a new
+ * release and send it again with no word from anyone: refused as --resume refuses, until the
+ * operator decides it (a resume with --in-doubt, which records the decision) or verifies it.
+ */
+function refuseOpenDoubts(framed: Framed, path: string): void {
+  if (framed.lines.length === 0) return;
+  const open = undecidedInDoubt(journalState(parseRecords(framed, path), path));
+  if (open.length === 0) return;
+  const named = open.map((i) => `"${i.name}" (${i.doubt.method} ${i.doubt.path}${i.doubt.status === undefined ? '' : `, answered ${i.doubt.status}`})`);
+  throw new UsageError('RESUME_REFUSED', `journal ${path}: its last run left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt: ${named.join(', ')}; a new run on it would send ${open.length === 1 ? 'it' : 'them'} again`, {
+    hint: `resume it instead (run --resume ${path}, with --in-doubt verify to read the targets back, or --in-doubt skip|retry once you checked on the server), or give this run a journal of its own; nothing was sent`,
+  });
+}
+
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
   const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs });
   try {
     const hashes = (salt: string) => request.sources.map((s) => ({ path: s.path, hash: keyedHash(salt, s.text) }));
     if (!request.resume) {
+      refuseOpenDoubts(opened.framed, request.path);
       const salt = newSalt();
       return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, request.vars) }, resume: undefined, warnings: opened.warnings, verified: [] };
     }

@@ -30,7 +30,7 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
     return client;
   };
   try {
-    return await verifyInDoubt(state, clientFor, setup.now, setup.signal, (text) => setup.masker.mask(text));
+    return await verifyInDoubt(state, clientFor, setup.now, setup.signal, (text) => setup.masker.mask(text), (step) => setup.pipeline.steps[step]?.longestMs);
   } finally {
     await Promise.all([...clients.values()].map((c) => c.close()));
   }

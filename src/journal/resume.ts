@@ -80,7 +80,10 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   const last = journal.runs.at(-1)!;
   const salt = journal.runs[0]!.salt;
   const now = instanceKeys(pipeline, request.selection);
-  const common = last.instances.filter((p) => now.has(p.key));
+  // Every instance of the release, from every run's plan (a resume with --only planned fewer): a
+  // doubt left by an earlier run is never dropped because a later run did not plan its instance.
+  const planned = new Map(journal.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
+  const common = [...planned.values()].filter((p) => now.has(p.key));
   if (common.length === 0) {
     refuse(`cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`, 'resume with the pipeline that wrote the journal; --force does not make another pipeline\'s journal apply');
   }
@@ -135,6 +138,30 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       carried.set(p.key, { run: { ...ended, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }, outputs: ended.outputs, inputs: state!.ended!.inputs });
       if (p.id && state!.ended!.masked.length > 0) lost.set(p.id, { names: new Set(state!.ended!.masked), index: now.get(p.key)!.step });
     }
+  }
+  // In doubt and not in this run: another selection leaves it in doubt for a later run; a step
+  // renamed, removed or moved (--force) cannot be matched, so it is decided here or the run refuses.
+  const whole = instanceKeys(pipeline, { only: {}, skip: {} });
+  const unmatched: string[] = [];
+  for (const p of planned.values()) {
+    if (now.has(p.key)) continue;
+    const state = journal.instances.get(p.key);
+    const doubt = doubtOf(state);
+    if (!doubt || state?.decision || state?.ended?.run.decision?.decision === 'skip') continue;
+    const what = `"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`;
+    if (whole.has(p.key)) {
+      warnings.push(`${what} stays in doubt: it is not selected in this run; a later run that selects it must decide it`);
+      continue;
+    }
+    const told = request.inDoubt instanceof Map ? request.inDoubt.get(p.key) : request.inDoubt ? { decision: request.inDoubt, by: request.by, at: request.now } : undefined;
+    if (told) decisions.push({ key: p.key, decision: told, method: doubt.method, path: doubt.path });
+    else unmatched.push(what);
+  }
+  if (unmatched.length > 0) {
+    refuse(
+      `cannot resume: ${unmatched.length === 1 ? 'an in-doubt call of the journal is' : `${unmatched.length} in-doubt calls of the journal are`} no longer in the file (a step renamed, removed or moved): ${unmatched.join(', ')}; the request was sent and the server may have applied it`,
+      'check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not); either way the file\'s steps run as they are now, and --force does not decide a call in doubt',
+    );
   }
   if (undecided.length > 0) {
     refuse(

@@ -8,9 +8,12 @@ import type { Decision, InDoubtCall } from '../runner/result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { Verdict } from '../steps/types.ts';
 import { doubtOf, type JournalState } from './read.ts';
+import { formatDuration } from '../duration.ts';
 
 export interface InDoubtInstance {
   key: string;
+  /** Its step's index in the file that wrote the journal. */
+  step: number;
   name: string;
   uses: string;
   server: string | undefined;
@@ -21,11 +24,12 @@ export interface Verified extends InDoubtInstance, Verdict {}
 
 /** The instances of the journal's release whose last write is in doubt, in plan order. */
 export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
-  const planned = state.runs.at(-1)!.instances;
+  // Every run's plan: an instance a later resume did not select keeps the doubt an earlier run left.
+  const planned = [...new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p])).values()];
   return planned.flatMap((p) => {
     const instance = state.instances.get(p.key);
     const doubt = doubtOf(instance);
-    return doubt ? [{ key: p.key, name: instance?.name ?? p.name, uses: p.uses, server: p.server, doubt }] : [];
+    return doubt ? [{ key: p.key, step: p.step, name: instance?.name ?? p.name, uses: p.uses, server: p.server, doubt }] : [];
   });
 }
 
@@ -33,7 +37,25 @@ export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
  * Reads each in-doubt instance's target. `clientFor` gives the client of the instance's server
  * (throws when it cannot be built); a read that fails is "cannot tell", with why.
  */
-export async function verifyInDoubt(state: JournalState, clientFor: (server: string | undefined) => EngineClient, now: () => number, signal: AbortSignal, mask: (text: string) => string): Promise<Verified[]> {
+/**
+ * "Not applied" needs proof: a target that shows no effect proves nothing while the write may
+ * still be running at the server, which the API cannot show. It holds only once the step's
+ * declared `longest:` has passed since the call; otherwise the verdict is "cannot tell", saying
+ * what would decide it.
+ */
+export function provenNotApplied(verdict: Verdict, sentAt: number, now: number, longestMs: number | undefined): Verdict {
+  if (verdict.verdict !== 'not-applied') return verdict;
+  const since = now - sentAt;
+  if (longestMs === undefined) {
+    return { verdict: 'cannot-tell', evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the API cannot show a write still running at the server: declare longest: on the step (the longest its write can take) and verify again once that long has passed since the call` };
+  }
+  if (since < longestMs) {
+    return { verdict: 'cannot-tell', evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed yet: verify again after ${new Date(sentAt + longestMs).toISOString()}` };
+  }
+  return { verdict: 'not-applied', evidence: `${verdict.evidence} (${formatDuration(since)} after the call, past the step's longest: ${formatDuration(longestMs)})` };
+}
+
+export async function verifyInDoubt(state: JournalState, clientFor: (server: string | undefined) => EngineClient, now: () => number, signal: AbortSignal, mask: (text: string) => string, longestOf: (step: number) => number | undefined = () => undefined): Promise<Verified[]> {
   const out: Verified[] = [];
   for (const instance of inDoubtInstances(state)) {
     const verifier = STEP_TYPES.get(instance.uses)?.verify;
@@ -44,7 +66,8 @@ export async function verifyInDoubt(state: JournalState, clientFor: (server: str
     else if (!call) verdict = { verdict: 'cannot-tell', evidence: 'the journal holds no record of the call as it was sent' };
     else {
       try {
-        verdict = await verifier.check(clientFor(instance.server), { method: call.method, path: call.path, body: call.body, at: call.at }, record.snapshot?.value, now(), signal);
+        const at = now();
+        verdict = provenNotApplied(await verifier.check(clientFor(instance.server), { method: call.method, path: call.path, body: call.body, at: call.at }, record.snapshot?.value, at, signal), call.at, at, longestOf(instance.step));
         if (record.snapshot?.error && verdict.verdict === 'cannot-tell') verdict = { ...verdict, evidence: `${verdict.evidence} (reading the target before the call failed: ${record.snapshot.error})` };
       } catch (error) {
         if (signal.aborted) throw error;
@@ -54,6 +77,14 @@ export async function verifyInDoubt(state: JournalState, clientFor: (server: str
     out.push({ ...instance, verdict: verdict.verdict, evidence: mask(verdict.evidence) });
   }
   return out;
+}
+
+/** The in-doubt instances no operator has decided about: what a new run on the journal would send again. */
+export function undecidedInDoubt(state: JournalState): InDoubtInstance[] {
+  return inDoubtInstances(state).filter((i) => {
+    const s = state.instances.get(i.key);
+    return !s?.decision && s?.ended?.run.decision?.decision !== 'skip';
+  });
 }
 
 const line = (v: Verified) => `"${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`;

@@ -48,6 +48,8 @@ export interface Step {
   if: Expression;
   continueOnError: boolean;
   timeoutMs: number | undefined;
+  /** `longest:` how long its write can take at the server, at most: the bound verify needs for "not applied". */
+  longestMs?: number | undefined;
   retry: RetryPolicy | undefined;
   matrix: Record<string, (string | number | boolean)[]> | undefined;
   maxParallel: number;

@@ -95,6 +95,7 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
       if: conditionOf(s.if),
       continueOnError: s['continue-on-error'] ?? defaults['continue-on-error'] ?? false,
       timeoutMs: timeout ? parseDuration(timeout) : undefined,
+      ...(s.longest ? { longestMs: parseDuration(s.longest) } : {}),
       retry: retry ? { attempts: retry.attempts, delayMs: retry.delay ? parseDuration(retry.delay)! : 10_000, backoff: retry.backoff ?? 2, inDoubt: retry['in-doubt'] ?? 'stop' } : undefined,
       matrix: s.matrix,
       maxParallel: s['max-parallel'] ?? 1,

@@ -83,6 +83,7 @@ const stepShape = {
   'continue-on-error': z.boolean().optional().describe('a failure does not stop the pipeline; default false'),
   timeout: durationString.optional().describe('aborts the call in flight: 90s, 30m, 2h'),
   retry: RetrySchema.optional().describe('run the step again when it fails, attempts in all'),
+  longest: durationString.optional().describe('the longest its write can take at the server (an update: 3h): verify reads "not applied" only once that long has passed since the call, as the API cannot show a write still running'),
   matrix: z.record(z.string(), MATRIX_VALUES).optional().describe('one instance per combination of the values: { site: [test, prod] } or ${{ vars.sites }}'),
   'max-parallel': z.int().min(1).optional().describe('instances of the matrix at once; default 1'),
   'fail-fast': z.boolean().optional().describe('a failed instance stops those not started; default true'),

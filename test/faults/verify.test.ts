@@ -63,6 +63,7 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
   - id: add
     uses: licensing/add
     with: { code: "\${{ steps.code.outputs.code }}" }
+    longest: 1m
 `,
     applied: /^applied +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): CRM \(product 3, connection 5, until 2027-12-31\): not there just before the call, there now$/m,
     notApplied: /^not-applied +"Add licenses" .*: the 2 license\(s\) now are exactly those just before the call/m,
@@ -70,37 +71,37 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
   {
     uses: 'licensing/remove',
     key: 'id:remove',
-    steps: '  - id: remove\n    uses: licensing/remove\n    with: { key: 2 }\n',
+    steps: '  - id: remove\n    uses: licensing/remove\n    with: { key: 2 }\n    longest: 1m\n',
     applied: /^applied +.*GET \/api\/licensing\/v1\/licenses\/2 answers 404: product 2 has no license now \(it had one just before the call\)$/m,
-    notApplied: /^not-applied +.*answers 200: product 2 still has its license$/m,
+    notApplied: /^not-applied +.*answers 200: product 2 still has its license \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/create',
     key: 'id:create',
-    steps: '  - id: create\n    uses: classes/create\n    with: { class: 12, fields: { iname: mnew, ifullname: Mary New } }\n',
+    steps: '  - id: create\n    uses: classes/create\n    with: { class: 12, fields: { iname: mnew, ifullname: Mary New } }\n    longest: 1m\n',
     applied: /^applied +"Create an entity" .*: entity \d+ with iname=mnew, ifullname=Mary New: 0 such just before the call, 1 now$/m,
-    notApplied: /^not-applied +.*0 entities with iname=mnew, ifullname=Mary New, as just before the call$/m,
+    notApplied: /^not-applied +.*0 entities with iname=mnew, ifullname=Mary New, as just before the call, and no entity of the class was created since \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/update',
     key: 'id:update',
-    steps: '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n',
+    steps: '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n',
     applied: /^applied +"Update an entity" \(PATCH \/api\/classes\/v1\/classes\/12\/entities\/2001\): iemailaddress hold the written values$/m,
-    notApplied: /^not-applied +.*: iemailaddress still hold the values of just before the call$/m,
+    notApplied: /^not-applied +.*: iemailaddress still hold the values of just before the call \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/delete',
     key: 'id:delete',
-    steps: '  - id: delete\n    uses: classes/delete\n    with: { id: 2011, class: 13 }\n',
+    steps: '  - id: delete\n    uses: classes/delete\n    with: { id: 2011, class: 13 }\n    longest: 1m\n',
     applied: /^applied +.*answers 404: the entity is gone$/m,
-    notApplied: /^not-applied +.*answers 200: the entity is still there$/m,
+    notApplied: /^not-applied +.*answers 200: the entity is still there \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'update/system',
     key: 'id:system',
-    steps: '  - id: system\n    uses: update/system\n    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n',
+    steps: '  - id: system\n    uses: update/system\n    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1m\n',
     applied: /^applied +"System update prod" .*: the Engines of PROD moved since just before the call: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0$/m,
-    notApplied: /^not-applied +.*3m(\d+s)? after the call, eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 still report a version other than the source's 26\.11\.0$/m,
+    notApplied: /^not-applied +.*3m(\d+s)? after the call, eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 still report a version other than the source's 26\.11\.0 \(3m(\d+s)? after the call, past the step's longest: 1m\)$/m,
   },
 ];
 
@@ -140,7 +141,7 @@ test('verify cannot tell an update/system within the 2 minutes monitoring lags, 
 });
 
 test('run --resume --in-doubt verify skips what was applied with the evidence in every report; what was not applied is sent again only with verify-and-retry', async (t) => {
-  const s = await setup(t, '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n');
+  const s = await setup(t, '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n');
   const killed = killedAfterSend(s.journal, 'id:update');
   const patches = () => s.sent('/entities/2001', 'PATCH');
   const sentBefore = patches();
@@ -154,7 +155,7 @@ test('run --resume --in-doubt verify skips what was applied with the evidence in
   assert.match(readFileSync(killed, 'utf8'), /"t":"decision","key":"id:update","decision":"skip","by":"[^"]+","at":\d+,"verdict":"applied"/);
 
   // Not applied: verify alone stops before sending anything; verify-and-retry sends it once.
-  const again = killedAfterSend(s.journal, 'id:update', 1);
+  const again = killedAfterSend(s.journal, 'id:update', 3 * 60_000);
   s.emulator.state = structuredClone(s.before);
   const stopped = await runCli(['run', s.file, '--resume', again, '--in-doubt', 'verify'], { env: s.env });
   assert.equal(stopped.code, 2, stopped.stdout);

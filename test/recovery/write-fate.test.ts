@@ -164,3 +164,65 @@ test('a stale lock is taken over by one run only: while another run is taking it
   assert.match(third.stdout, /taken over/);
   assert.equal(existsSync(`${s.journal}.lock`), false);
 });
+
+const CUT_VFS = `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`;
+
+test('the same job run again on its journal refuses while the journal holds a call in doubt: it is never sent again unannounced', async (t) => {
+  const s = await setup(t, CUT_VFS);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  const again = await runCli(['run', s.file, '--journal', s.journal], { env: s.env });
+  assert.equal(again.code, 2, again.stdout + again.stderr);
+  assert.match(again.stderr, /left a call in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\); a new run on it would send it again/);
+  assert.equal(s.applied('/update/vfs'), 1);
+  const report = await runCli(['report', s.journal, '--report-json', `${s.journal}.json`]);
+  assert.equal(report.code, 1, 'the journal still reports the doubt, not a success');
+  assert.ok(stepOf(`${s.journal}.json`, 'vfs').inDoubt);
+  // Decided (the operator checked: applied), a new run on the same journal goes ahead.
+  assert.equal((await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip'], { env: s.env })).code, 0);
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 0);
+  assert.equal(s.applied('/update/vfs'), 2, 'the new release sends its update once');
+});
+
+test('--force never drops a call in doubt: a step renamed since is named and refused until decided', async (t) => {
+  const s = await setup(t, `  - id: alerts
+    uses: monitoring/alerts
+    with: { fail-on: none }
+${CUT_VFS}`);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('id: vfs', 'id: vfs-files'));
+  const forced = await runCli(['run', s.file, '--resume', s.journal, '--force'], { env: s.env });
+  assert.equal(forced.code, 2, forced.stdout + forced.stderr);
+  assert.match(forced.stderr, /no longer in the file .*"VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\)/);
+  assert.equal(s.applied('/update/vfs'), 1);
+  const decided = await runCli(['run', s.file, '--resume', s.journal, '--force', '--in-doubt', 'retry'], { env: s.env });
+  assert.equal(decided.code, 0, decided.stdout + decided.stderr);
+  assert.equal(s.applied('/update/vfs'), 2, 'sent again on the operator\'s word');
+});
+
+test('a resume with --only in between keeps the doubt of the instance it did not select: the next resume of every target refuses', async (t) => {
+  const s = await setup(t, `  - id: vfs
+    uses: update/vfs
+    matrix: { target: [staging, prod] }
+    max-parallel: 1
+    fail-fast: false
+    with: { target: "\${{ matrix.target }}", files: [1001] }
+`);
+  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('targets:\n', 'targets:\n  staging: { server: staging-db.example.com, database: STAGING, token: "${{ secrets.PROD_TOKEN }}" }\n'));
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  assert.equal(s.applied('/update/vfs'), 1, 'STAGING applied (its answer cut), PROD refused');
+  const prod = await runCli(['run', s.file, '--resume', s.journal, '--only', 'target=prod', '--force'], { env: s.env });
+  assert.equal(prod.code, 0, prod.stdout + prod.stderr);
+  assert.match(prod.stdout + prod.stderr, /stays in doubt: it is not selected in this run/);
+  assert.equal(s.applied('/update/vfs'), 2);
+  const all = await runCli(['run', s.file, '--resume', s.journal, '--force'], { env: s.env });
+  assert.equal(all.code, 2, all.stdout + all.stderr);
+  assert.match(all.stderr, /in doubt: "VFS update \(target=staging\)"/);
+  assert.equal(s.applied('/update/vfs'), 2, 'STAGING was not updated twice');
+});

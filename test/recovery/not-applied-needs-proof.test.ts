@@ -1,0 +1,108 @@
+// "Not applied" needs proof: verify answers it only from evidence that rules the effect out. A
+// target that shows no effect proves nothing while the write may still run at the server (which
+// the API cannot show), nor when the server may have stored a written field otherwise. Each case
+// runs the write to its end against the emulator, then takes the journal a kill right after the
+// write left would leave, its call moved into the past; the emulator's state is the judge.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { encodeLine } from '../../src/journal/frame.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+const HEAD = `version: 1
+name: Proof
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+`;
+
+async function setup(t: TestContext, steps: string) {
+  const { url, emulator } = await startEmulator(t);
+  const before = structuredClone(emulator.state);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-proof-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, HEAD + steps);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const journal = join(dir, 'run.journal.jsonl');
+  const full = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(full.code, 0, full.stdout + full.stderr);
+  return { dir, file, env, emulator, before, journal };
+}
+
+type Rec = { t: string; key?: string; at?: number; crc?: string };
+
+/** The journal a kill right after the write of `key` left would leave, its call `age` ms in the past. */
+function killedAfterSend(journal: string, key: string, age: number): string {
+  const all = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+  const at = all.findIndex((r) => r.t === 'send' && r.key === key);
+  assert.ok(at >= 0);
+  const kept = all.slice(0, at + 1).map(({ crc: _crc, ...r }, i) => (i === at ? { ...r, at: r.at! - age } : r));
+  const to = `${journal}.${age}.jsonl`;
+  writeFileSync(to, kept.map((r) => encodeLine(r)).join(''));
+  return to;
+}
+
+const SYSTEM = `  - id: system
+    uses: update/system
+    timeout: 5s
+    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }
+`;
+
+test('verify cannot tell a system update that may still run: Engines on the old version minutes after the call are no proof without the step\'s longest:', async (t) => {
+  const s = await setup(t, SYSTEM);
+  // The update is still running at the server: the Engines report the old version until their restart.
+  s.emulator.state = structuredClone(s.before);
+  const killed = killedAfterSend(s.journal, 'id:system', 3 * 60_000);
+  const verified = await runCli(['verify', killed], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*still report a version other than the source's 26\.11\.0, 3m(\d+s)? after the call; the API cannot show a write still running at the server: declare longest: on the step/m);
+  const updates = () => s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system')).length;
+  const sent = updates();
+  const retried = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env: s.env });
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.match(retried.stderr, /cannot-tell/);
+  assert.equal(updates(), sent, 'a second update is not sent while the first may run');
+
+  // With the bound declared and passed, the old version is proof: not applied, and sent once more.
+  writeFileSync(s.file, HEAD + SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 2m'));
+  const proven = await runCli(['verify', killed], { env: s.env });
+  assert.match(proven.stdout, /^not-applied +"System update prod" .*\(3m(\d+s)? after the call, past the step's longest: 2m\)$/m);
+  const early = await runCli(['verify', killedAfterSend(s.journal, 'id:system', 60_000)], { env: s.env });
+  assert.match(early.stdout, /^cannot-tell /m, 'within monitoring\'s lag and the bound: cannot tell');
+});
+
+test('verify cannot tell a create whose entity the server stored with a field otherwise; verify-and-retry creates no duplicate', async (t) => {
+  const s = await setup(t, `  - id: create
+    uses: classes/create
+    longest: 1m
+    with: { class: 12, fields: { iname: mnew, ifullname: Mary New, iversion: 7 } }
+`);
+  const created = () => s.emulator.state.entities.filter((e) => e.iname === 'mnew').length;
+  assert.equal(created(), 1, 'the server made it, at iversion 1 (it computes the version)');
+  const killed = killedAfterSend(s.journal, 'id:create', 3 * 60_000);
+  const verified = await runCli(['verify', killed], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"Create an entity" .*no entity with iname=mnew, ifullname=Mary New, iversion=7, but entity \d+ was created since just before the call: the server may store a written field otherwise/m);
+  const retried = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env: s.env });
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(created(), 1, 'no duplicate');
+  // Put back as before the run: no entity was created at all, and the bound has passed: not applied.
+  s.emulator.state = structuredClone(s.before);
+  const proven = await runCli(['verify', killed], { env: s.env });
+  assert.match(proven.stdout, /^not-applied +"Create an entity" .*no entity of the class was created since/m);
+});
+
+test('verify cannot tell a PATCH right after the kill: it may still be pending at the server', async (t) => {
+  const s = await setup(t, `  - id: update
+    uses: classes/update
+    longest: 1m
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+`);
+  s.emulator.state = structuredClone(s.before);
+  const fresh = await runCli(['verify', killedAfterSend(s.journal, 'id:update', 0)], { env: s.env });
+  assert.equal(fresh.code, 1, fresh.stdout + fresh.stderr);
+  assert.match(fresh.stdout, /^cannot-tell +"Update an entity" .*iemailaddress still hold the values of just before the call, .* after the call; the step's longest: 1m has not passed yet: verify again after \d{4}-/m);
+});
