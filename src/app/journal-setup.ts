@@ -12,6 +12,7 @@ import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/v
 import type { Framed } from '../journal/frame.ts';
 import type { Masker } from '../runner/masker.ts';
 import { verifyJournal } from './verify.ts';
+import { prepareRun } from '../runner/scope.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
@@ -27,6 +28,8 @@ export interface JournalRequest {
   continueRollout?: boolean | undefined;
   /** For --in-doubt verify: masks what is read, and stops the reads on a signal. */
   verify?: { masker: Masker; signal: AbortSignal } | undefined;
+  /** Masks every secret before it is hashed: no hash in the journal is a derivative of a secret. */
+  masker?: Masker | undefined;
   pipeline: Pipeline;
   sources: readonly Source[];
   vars: Readonly<Record<string, unknown>>;
@@ -71,11 +74,26 @@ function refuseOpenDoubts(framed: Framed, path: string): void {
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
   const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs });
   try {
-    const hashes = (salt: string) => request.sources.map((s) => ({ path: s.path, hash: keyedHash(salt, s.text) }));
+    // Identity hashes are of masked values only: the salt lies beside them in the journal, so a
+    // hash of a secret (a single-step action's password input, a var that reads a secret) would be
+    // an offline check of it. What is masked is what a resume cannot compare, as in the reports.
+    const mask = request.masker ?? request.verify?.masker;
+    // The secrets the pipeline resolves (a literal password, a var reading a secret) are known to
+    // the masker before anything is hashed; a pipeline that cannot be prepared fails as the run
+    // starts, before its first record, so its error is the run's to say.
+    if (mask) {
+      try {
+        prepareRun(request.pipeline, request.env, mask);
+      } catch {
+        // said by the run
+      }
+    }
+    const hashes = (salt: string) => request.sources.map((s) => ({ path: s.path, hash: keyedHash(salt, mask ? mask.mask(s.text) : s.text) }));
+    const vars = mask ? mask.maskValue({ ...request.vars }) : request.vars;
     if (!request.resume) {
       refuseOpenDoubts(opened.framed, request.path);
       const salt = newSalt();
-      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, request.vars) }, resume: undefined, warnings: opened.warnings, verified: [] };
+      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) }, resume: undefined, warnings: opened.warnings, verified: [] };
     }
     const state = journalState(parseRecords(opened.framed, request.path), request.path);
     // A halted rollout goes on only on the operator's word, recorded as a decision.
@@ -87,7 +105,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const going = state.halted && request.continueRollout ? { wave: state.halted.wave, by: operatorOf(request.env), at: request.now } : undefined;
     const salt = state.runs[0]!.salt;
     const files = hashes(salt);
-    const varsHash = valuesHash(salt, request.vars);
+    const varsHash = valuesHash(salt, vars);
     const by = operatorOf(request.env);
     const mode = request.inDoubt;
     const verifying = mode === 'verify' || mode === 'verify-and-retry';
@@ -95,7 +113,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const inDoubt = verifying ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, selection: request.selection, force: request.force, inDoubt, by, now: request.now });
     const extra = request.continueRollout && !state.halted ? ['--continue-rollout: the journal\'s rollout did not halt; nothing to decide'] : [];
-    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers, ...(going ? { continueRollout: going } : {}) }, resume: plan, warnings: [...opened.warnings, ...warnings, ...extra], verified };
+    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers, resumedFrom: { name: state.runs.at(-1)!.name, file: state.runs.at(-1)!.file, sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash }, ...(going ? { continueRollout: going } : {}) }, resume: plan, warnings: [...opened.warnings, ...warnings, ...extra], verified };
   } catch (error) {
     opened.file.close();
     throw error;

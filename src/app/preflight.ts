@@ -20,7 +20,7 @@ export interface PreflightInput {
 export async function preflight(input: PreflightInput, live: LiveOptions, now: number): Promise<{ plan: DryRun; saved: SavedPlan }> {
   const masker = new Masker();
   const plan = await dryRun(input.pipeline, input.env, { selection: input.selection, masker, live });
-  const identity = { name: plan.name, file: input.pipeline.file, sha256: pipelineSha256(input.sources, (t) => masker.mask(t)), vars: input.vars, selection: input.selection };
+  const identity = { name: plan.name, file: input.pipeline.file, sha256: pipelineSha256(input.sources, (t) => masker.mask(t)), vars: masker.maskValue({ ...input.vars }), selection: input.selection };
   return { plan, saved: savedPlan(identity, plan.steps, now) };
 }
 

@@ -59,6 +59,8 @@ export interface JournalSpec {
   continueRollout?: { wave: number; by: string; at: number } | undefined;
   /** --resume: the servers' URLs (masked) in the journal's last run, to warn when they moved. */
   previousServers?: Record<string, string> | undefined;
+  /** --resume: the pipeline that wrote the journal, and whether its pipeline file is this one's. */
+  resumedFrom?: { name: string; file: string; sameFile: boolean } | undefined;
 }
 
 export interface RunContext {
@@ -153,6 +155,9 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
     { selection: request.selection, resume: request.resume },
   );
   raw = { ...raw, pipelineSha256: request.sources && maskedSha256(request.sources, masker) };
+  // The operator's decisions about the run itself, and the journal a resume read, in every report.
+  if (spec?.continueRollout) raw = { ...raw, continued: spec.continueRollout };
+  if (spec?.resumedFrom) raw = { ...raw, resumedFrom: { journal: spec.file.path, name: spec.resumedFrom.name, file: spec.resumedFrom.file, samePipeline: spec.resumedFrom.sameFile || spec.resumedFrom.name === raw.name } };
   if (halted) raw = { ...raw, outcome: 'failure' };
   else write?.({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);
   // Secrets learnt during the run (a license code) are masked in the steps before it too.

@@ -48,6 +48,8 @@ export interface JournalState {
   lastAt: number;
   /** Where the release's rollout halted, unless the operator since said to go on. */
   halted?: { wave: number; reason: string } | undefined;
+  /** The operator's last word to go on past a halted wave (--continue-rollout). */
+  continued?: { wave: number; by: string; at: number } | undefined;
   /** The waves of the last run's rollout, as it ended them. */
   rollout?: Extract<JournalRecord, { t: 'rollout' }>['result'] | undefined;
 }
@@ -91,6 +93,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   let runAt = 0;
   let halted: JournalState['halted'];
   let rollout: JournalState['rollout'];
+  let continued: JournalState['continued'];
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
     if (r.t === 'run') {
@@ -108,6 +111,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     if (r.t === 'halt' || r.t === 'continue') {
       halted = r.t === 'halt' ? { wave: r.wave, reason: r.reason } : undefined;
+      if (r.t === 'continue') continued = { wave: r.wave, by: r.by, at: r.at };
       continue;
     }
     const state: InstanceState = instances.get(r.key) ?? { started: false, attempts: [] };
@@ -144,7 +148,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     instances.set(r.key, state);
   }
-  return { runs, instances, lastAt, halted, rollout };
+  return { runs, instances, lastAt, halted, rollout, continued };
 }
 
 /**

@@ -62,5 +62,5 @@ export function releaseOf(state: JournalState): RunResult {
   const cancelled = steps.some((s) => s.outcome === 'cancelled' && s.error?.code !== 'ROLLOUT_HALTED');
   const failed = steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) || state.rollout?.halted !== undefined;
   const outcome = killed || cancelled ? 'cancelled' : failed ? 'failure' : 'success';
-  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last), matrix: last.matrix, pipelineSha256: last.sha256, ...(state.rollout ? { rollout: state.rollout } : {}) };
+  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last), matrix: last.matrix, pipelineSha256: last.sha256, ...(state.rollout ? { rollout: state.rollout } : {}), ...(state.continued ? { continued: state.continued } : {}) };
 }

@@ -120,11 +120,12 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
         continue;
       }
       // Treated as applied: shown as the earlier run left it (or as far as the journal knows it), kept in doubt.
+      // Not a success: skipped on the operator's word (counted as treated as applied), the doubt kept.
       const run: StepRun = ended
-        ? { ...ended, outcome: 'success', decision, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }
+        ? { ...ended, outcome: 'skipped', decision, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }
         : {
             key: p.key, step: p.step, id: p.id, name: state?.name ?? p.name, uses: p.uses, matrix: p.matrix, server: p.server,
-            outcome: 'success', continuedOnError: false, startedAt: state?.startedAt, durationMs: undefined, attempts: 1,
+            outcome: 'skipped', continuedOnError: false, startedAt: state?.startedAt, durationMs: undefined, attempts: 1,
             inputs: {}, outputs: {}, figures: 'treated as applied by the operator', error: undefined, warnings: [], result: null,
             inDoubt: doubt, decision, earlierRunAt: last.at,
           };

@@ -3,7 +3,7 @@
 // failures, and each update's own report rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { doubtNote, durationText, limitedTo, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
+import { doubtNote, durationText, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
 import { fleetPhrase, fleetRows } from './fleet.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
@@ -54,7 +54,7 @@ export function renderHtml(report: Report): string {
     .join('\n');
   const table = report.steps
     .map(
-      (s) => `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${s.inDoubt && (s.outcome !== 'cancelled' || s.decision) ? ` <em>(${h(doubtNote(s))})</em>` : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
+      (s) => `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
     )
     .join('\n');
   const updates = report.steps
@@ -80,7 +80,7 @@ export function renderHtml(report: Report): string {
 <header style="background:${COLOURS[report.outcome]}">
 <h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
 <p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${fleet ? ` · merged from ${h(fleet)}` : ''}</p>
-</header>
+${runNotes(report).map((n) => `<p><strong>${h(n)}</strong></p>\n`).join('')}</header>
 <main>
 ${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}<h2>Timeline</h2>
 <div class="legend">${Object.entries(COLOURS).map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`).join('')}</div>

@@ -6,7 +6,7 @@
 // run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
 // attribute on testcase: the file is on the testsuite.
 import { fleetPhrase, NO_REPORT_NOTE } from './fleet.ts';
-import { IN_DOUBT_NOTE, limitedTo, type Report } from './model.ts';
+import { doubtNote, IN_DOUBT_NOTE, limitedTo, runNotes, type Report } from './model.ts';
 
 function attr(text: string): string {
   return stripInvalid(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/\n/g, '&#10;');
@@ -40,7 +40,7 @@ export function renderJunit(report: Report): string {
   ];
   const limited = limitedTo(report);
   const fleet = fleetPhrase(report);
-  const properties = [...(limited ? [['limited to', limited]] : []), ...(fleet ? [['merged from', fleet]] : [])];
+  const properties = [...(limited ? [['limited to', limited]] : []), ...(fleet ? [['merged from', fleet]] : []), ...runNotes(report).map((n) => ['decision', n])];
   if (properties.length) lines.push('    <properties>', ...properties.map(([k, v]) => `      <property name="${k}" value="${attr(v!)}"/>`), '    </properties>');
   for (const instance of missing) {
     lines.push(`    <testcase name="${attr(`no report (${instance})`)}" classname="${attr(classname)}" time="0">`, `      <failure type="NO_REPORT" message="${attr(`${instance}: ${NO_REPORT_NOTE}`)}"/>`, '    </testcase>');
@@ -48,15 +48,17 @@ export function renderJunit(report: Report): string {
   for (const s of report.steps) {
     const label = `${s.id ?? `step-${s.step + 1}`}${s.matrix ? ` (${Object.entries(s.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})` : ''}`;
     const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs ?? 0)}"`;
-    if (s.outcome === 'success') {
+    // An instance in doubt is a failure whatever its outcome, the operator's decision said with it.
+    if (s.outcome === 'success' && !failing(s)) {
       lines.push(`${open}/>`);
       continue;
     }
     lines.push(`${open}>`);
     if (failing(s)) {
-      const detail = [s.error?.message, s.error?.hint ? `hint: ${s.error.hint}` : '', s.continuedOnError ? '(continue-on-error: the pipeline went on)' : ''].filter(Boolean).join('\n');
-      const message = s.inDoubt && s.outcome !== 'cancelled' ? `in doubt (${IN_DOUBT_NOTE}): ${s.error?.message ?? ''}` : (s.error?.message ?? 'failed');
-      lines.push(`      <failure type="${attr(s.error?.code ?? 'STEP_FAILED')}" message="${attr(message)}">${body(detail)}</failure>`);
+      const decided = s.decision ? doubtNote(s) : '';
+      const detail = [s.error?.message, decided, s.error?.hint ? `hint: ${s.error.hint}` : '', s.continuedOnError ? '(continue-on-error: the pipeline went on)' : ''].filter(Boolean).join('\n');
+      const message = s.inDoubt && (s.outcome !== 'cancelled' || s.decision) ? `${decided || 'in doubt'} (${IN_DOUBT_NOTE})${s.error?.message ? `: ${s.error.message}` : ''}` : (s.error?.message ?? 'failed');
+      lines.push(`      <failure type="${attr(s.inDoubt && s.decision?.decision === 'skip' ? 'IN_DOUBT' : (s.error?.code ?? 'STEP_FAILED'))}" message="${attr(message)}">${body(detail)}</failure>`);
     } else if (s.outcome !== 'failure') {
       lines.push(`      <skipped message="${attr(s.outcome === 'cancelled' ? s.error?.message ?? 'cancelled' : 'skipped: its condition was false')}"/>`);
     }

@@ -4,7 +4,7 @@
 // full JSON/HTML report.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { doubtNote, durationText, ICONS, limitedTo, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
+import { doubtNote, durationText, ICONS, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { cell, noMentions } from '../text/escape.ts';
 import { wavesMarkdown } from './waves.ts';
@@ -95,6 +95,7 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
   const limited = limitedTo(report);
   const fleet = fleetPhrase(report);
   out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`, '');
+  for (const note of runNotes(report)) out.push(`**${cell(note)}**`, '');
   // A merged report's jobs come first: if anything must be cut, it is not the fleet's rows.
   const rows = fleetRows(report);
   if (rows.length > 0) {

@@ -35,8 +35,10 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   const outcomes = shards.map((s) => s.report.outcome);
   return {
     reportVersion: first.reportVersion,
-    // A rollout is one job's: the merged fleet has none of its own.
+    // A rollout is one job's: the merged fleet has none of its own; the operator's decisions are each job's, kept.
     rollout: null,
+    decisions: shards.flatMap((s) => s.report.decisions ?? []),
+    resumedFrom: null,
     tool: first.tool,
     pipeline: first.pipeline,
     outcome: noReport.length > 0 ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.includes('failure') ? 'failure' : 'success',

@@ -120,6 +120,15 @@ export const Report = z.object({
     .nullable()
     .default(null)
     .describe('a rollout in waves: each wave and what became of it; null without rollout:'),
+  decisions: z
+    .array(z.object({ decision: z.literal('continue-rollout').describe('go on past the wave the rollout halted at'), wave: z.int().describe('the wave it halted at'), by: z.string().describe('who decided'), at: z.string().describe('ISO 8601') }))
+    .default([])
+    .describe("the operator's decisions about the run itself (an in-doubt call's decision is its step's)"),
+  resumedFrom: z
+    .object({ journal: z.string().describe('the journal resumed'), name: z.string().describe("the name of the pipeline that wrote it"), file: z.string().describe('its file, as that run was given it'), samePipeline: z.boolean().describe('false: another pipeline wrote it (resumed with --force); its instances done are carried as that run left them') })
+    .nullable()
+    .default(null)
+    .describe('a resumed run: the journal it resumed; null for a run that resumed none'),
   steps: z.array(ReportStep).describe('one entry per step instance, in file order'),
 });
 export type Report = z.infer<typeof Report>;
@@ -137,6 +146,8 @@ export function buildReport(result: RunResult): Report {
     matrix: result.matrix ?? {},
     merged: null,
     rollout: result.rollout ? { over: result.rollout.over, waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })), halted: result.rollout.halted ?? null } : null,
+    decisions: result.continued ? [{ decision: 'continue-rollout' as const, wave: result.continued.wave, by: result.continued.by, at: new Date(result.continued.at).toISOString() }] : [],
+    resumedFrom: result.resumedFrom ?? null,
     steps: result.steps.map((s) => ({
       step: s.step,
       id: s.id ?? null,
@@ -179,8 +190,16 @@ export function statusOf(step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decisio
 
 /** What a step's note says of its in-doubt call and the operator's decision, or ''. */
 export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): string {
-  if (!step.inDoubt) return '';
+  if (!step.inDoubt) return step.decision ? decisionPhrase(step.decision) : '';
   return step.decision ? `in doubt: ${decisionPhrase(step.decision)}` : 'in doubt';
+}
+
+/** The run-level lines every rendering shows: the operator's decisions about the run, and the journal a resume read. */
+export function runNotes(report: Pick<Report, 'decisions' | 'resumedFrom'>): string[] {
+  const notes = report.decisions.map((d) => `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`);
+  const from = report.resumedFrom;
+  if (from && !from.samePipeline) notes.push(`Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`);
+  return notes;
 }
 
 /** A duration for a person: "unknown" when the journal cannot tell. */

@@ -96,6 +96,10 @@ export interface RunResult {
   pipelineSha256?: string | undefined;
   /** A rollout in waves: each wave's values and what became of it, and where it halted. */
   rollout?: RolloutResult | undefined;
+  /** The operator's word to go on past the wave a rollout halted at (--continue-rollout): who, when. */
+  continued?: { wave: number; by: string; at: number } | undefined;
+  /** A resume: the journal it resumed, and the pipeline that wrote it when that is not this one (--force). */
+  resumedFrom?: { journal: string; name: string; file: string; samePipeline: boolean } | undefined;
 }
 
 export type WaveOutcome = 'done' | 'failed-within-budget' | 'halted' | 'not-started' | 'cancelled';
@@ -134,9 +138,10 @@ export interface StepCounts {
 export function countSteps(steps: readonly (Pick<StepRun, 'outcome'> & { inDoubt?: unknown; decision?: { decision: string } | null | undefined })[]): StepCounts {
   const counts: StepCounts = { total: steps.length, success: 0, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0, treatedAsApplied: 0 };
   for (const s of steps) {
-    counts[s.outcome]++;
     if (s.inDoubt) counts.inDoubt++;
+    // Treated as applied on the operator's word: counted as that, never as a success.
     if (s.inDoubt && s.decision?.decision === 'skip') counts.treatedAsApplied++;
+    else counts[s.outcome]++;
   }
   return counts;
 }

@@ -131,7 +131,7 @@ test('SIGKILL during an update: the journal renders the clear as done and the up
   assert.equal(s.sent('/update/vfs'), 1);
   assert.equal(s.sent('/replication/sync'), 1);
   const resumed = await readReports(s.dir, 'resumed');
-  assert.deepEqual(resumed.json.steps.map((x) => [x.id, x.outcome, x.resume]), [['clear', 'success', 'earlier-run'], ['vfs', 'success', 'earlier-run'], ['sync', 'success', 'resumed']]);
+  assert.deepEqual(resumed.json.steps.map((x) => [x.id, x.outcome, x.resume]), [['clear', 'success', 'earlier-run'], ['vfs', 'skipped', 'earlier-run'], ['sync', 'success', 'resumed']]);
   // The journal now ends with the resumed run: its report says success.
   const after = await runCli(['report', s.journal]);
   assert.equal(after.code, 0, after.stdout);

@@ -166,6 +166,11 @@ test('a resume after a halt goes on only when the operator says so, and the deci
   assert.equal(stepsOf(report, 'site-001')[0]!.resume, 'earlier-run', 'the canary\'s update is not sent again');
   assert.equal(stepsOf(report, 'site-006')[0]!.outcome, 'success');
   assert.match(readFileSync(journal, 'utf8'), /"t":"continue","wave":1,"by":"[^"]+","at":\d+/);
+  // The decision is a decision in every report, not in the journal only.
+  assert.deepEqual(report.decisions.map((d) => [d.decision, d.wave]), [['continue-rollout', 1]]);
+  const again = join(dir, 'again');
+  assert.equal((await runCli(['report', journal, '--summary', `${again}.md`, '--html', `${again}.html`, '--junit', `${again}.xml`])).code, 0);
+  for (const ext of ['md', 'html', 'xml']) assert.match(readFileSync(`${again}.${ext}`, 'utf8'), /The rollout went on past wave 1, where it had halted, on the operator(&#39;|'|&apos;)s decision \(/, ext);
 });
 
 test('plan shows the waves, their budgets and the analysis, and each step of the rollout as run site by site', async () => {
