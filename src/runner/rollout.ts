@@ -2,8 +2,9 @@
 // waves; within a wave at most max-parallel values at once, each value's steps in file order, so a
 // failure stops that value only. Past the wave's failure budget no further value starts and the
 // rollout halts; between waves the analysis gates run again for the values just rolled out, count
-// times, interval apart, and a failed analysis halts it too. The API has no rollback: a halt
-// undoes nothing; the values not started are reported so.
+// times, interval apart, and a failed analysis halts it too (a wave none of whose values succeeded
+// never passes it). The API has no rollback: a halt undoes nothing; the values not started are
+// reported so.
 import type { Budget, Rollout, Step } from '../pipeline/model.ts';
 import type { StepRun, WaveResult, RolloutResult } from './result.ts';
 import type { RunContext } from './run-context.ts';
@@ -116,7 +117,10 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
     if (rollout.analysis && wave.wave < waves.length) {
       const passed = wave.values.filter((v) => !wave.failed.includes(v));
-      wave.analysis = await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
+      // A wave with no value that succeeded has nothing to analyse, so nothing shows the next wave is safe.
+      wave.analysis =
+        passed.length === 0 ? { passed: false, rounds: 0, failedRounds: 0, text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse` }
+        : await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
       if (!wave.analysis.passed && !signal.aborted) {
         wave.outcome = 'halted';
         result.halted = { wave: wave.wave, reason: `the analysis after it failed: ${wave.analysis.text}` };

@@ -116,6 +116,19 @@ test('within the budget the rollout finishes, reports the failure, and exits 1',
   assert.match(summary, /^\| 2 \| .* \| ⚠️ failed within budget \| site-004 \| 2 \|/m);
 });
 
+test('a wave in which every site failed never passes its analysis, within its budget too: the rollout halts before the next wave', async () => {
+  const { r, report } = await roll(3, `  over: site\n  waves: [[site-001], rest]\n  max-failures: 1\n  analysis: { gates: [alerts], count: 2, interval: 2m }`, '--fault', 'POST /api/devops/v1/update/system site=site-001 status=500');
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const [canary, rest] = report.rollout!.waves;
+  assert.deepEqual(canary!.failed, ['site-001']);
+  assert.equal(canary!.outcome, 'halted');
+  assert.equal(canary!.analysis!.passed, false);
+  assert.equal(canary!.analysis!.text, 'no site of the wave succeeded (site-001 failed): nothing to analyse');
+  assert.equal(rest!.outcome, 'not-started');
+  assert.equal(stepsOf(report, 'site-002')[0]!.error?.code, 'ROLLOUT_HALTED', 'site-002 is not updated');
+  assert.match(r.stdout, /the rollout halted at wave 1: the analysis after it failed: no site of the wave succeeded/);
+});
+
 test('200 sites in 4 waves run on the simulated clock', async () => {
   const { r, report } = await roll(200, `  over: site\n  waves: [[site-001], 10%, 40%, rest]\n  max-parallel: 20\n  analysis: { gates: [alerts], count: 2, interval: 5m }`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
