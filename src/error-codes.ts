@@ -75,7 +75,7 @@ export const ERROR_CODES = {
   INPUT_INVALID: step('an input resolved at run time is not of its type: fix the expression or value'),
   CANCELLED: step('the run was interrupted (exit 130/143): run it again, or resume from its journal'),
   IN_DOUBT: step('enginectl verify JOURNAL reads the target back; then --resume with --in-doubt verify, skip or retry'),
-  ROLLOUT_HALTED: step('a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then resume and let the rollout go on (--rollout continue)'),
+  ROLLOUT_HALTED: step('a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then let the rollout go on: run --resume JOURNAL --continue-rollout'),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
   JOURNAL_WRITE_FAILED: step('free space on the journal\'s disk (or choose another --journal), then --resume from it; the run stopped before its next call and every report was written'),
