@@ -150,6 +150,19 @@ test('rollout mistakes are located: an unknown key, a value no matrix has, a gat
   assert.match(g.stderr, /interval 30s is under 2m: monitoring data is refreshed every 2 minutes/);
 });
 
+test('rollout shape mistakes name their cause at their line: a value where a wave goes, the gates beside the waves', async () => {
+  const bare = fleet(3, `  over: site\n  waves: [site-001, 1, rest]`);
+  const b = await runCli(['validate', bare.file]);
+  assert.equal(b.code, 2, b.stdout + b.stderr);
+  assert.match(b.stderr, /fleet\.yml:13:11 rollout\.waves\[0\]: "site-001" is no wave: write \[site-001\] for a wave of that value; a wave is a list of values, a count \(2\), a percentage of all values \(10%\) or rest\n/);
+  assert.doesNotMatch(b.stderr, /a percentage: 1% to 100%/);
+  const gates = fleet(3, `  over: site\n  waves: [[site-001], rest]\n  gates: [alerts]`);
+  const g = await runCli(['validate', gates.file]);
+  assert.equal(g.code, 2, g.stdout + g.stderr);
+  assert.match(g.stderr, /fleet\.yml:14:3 unknown key "gates" in rollout: it is a key of rollout\.analysis\n[\s\S]*hint: write it under analysis: \(analysis: \{ gates: … \}\)/);
+  assert.doesNotMatch(g.stderr, /did you mean "waves"/);
+});
+
 test('a resume after a halt goes on only when the operator says so, and the decision is in the journal', async () => {
   const { file, dir } = fleet(6, `  over: site\n  waves: [[site-001], rest]\n  max-parallel: 3\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
   const journal = join(dir, 'run.journal.jsonl');
