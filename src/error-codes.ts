@@ -43,7 +43,7 @@ export const ERROR_CODES = {
   EXPRESSION: usage('fix the expression named in the message (a var, the name, a server)'),
   NO_MATRIX: usage('name a step with a matrix (matrix --step ID)'),
   NO_SUCH_STEP: usage('name a step id that exists (matrix --step ID)'),
-  AMBIGUOUS_MATRIX: usage('name the step with --step ID: several steps have a matrix'),
+  AMBIGUOUS_MATRIX: usage('name the step with --step ID: steps have different matrices'),
   BAD_CI: usage('give --ci one of github, gitlab, azure, jenkins, plain'),
   BAD_FAULT: usage('write --fault "[METHOD] PATH SETTINGS" as `enginectl emulator --help` shows'),
   BAD_USER_SPEC: usage('write --user NAME:PASSWORD:SCOPES'),
