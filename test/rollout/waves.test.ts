@@ -163,6 +163,16 @@ test('rollout shape mistakes name their cause at their line: a value where a wav
   assert.doesNotMatch(g.stderr, /did you mean "waves"/);
 });
 
+test('rest before another wave is refused at its line: the canary would run after the rest of the fleet', async () => {
+  const { file } = fleet(3, `  over: site\n  waves: [rest, [site-001]]`);
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /fleet\.yml:13:11 rest is wave 1 of 2: it takes every value no other wave names, so the waves after it would run after the rest of the fleet\n[\s\S]*hint: make rest the last wave: waves: \[\[site-001\], rest\]/);
+  const run = await runCli(['run', file, '--emulator']);
+  assert.equal(run.code, 2, 'nothing runs');
+  assert.doesNotMatch(run.stdout, /wave 1/);
+});
+
 test('a resume after a halt goes on only when the operator says so, and the decision is in the journal', async () => {
   const { file, dir } = fleet(6, `  over: site\n  waves: [[site-001], rest]\n  max-parallel: 3\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
   const journal = join(dir, 'run.journal.jsonl');
