@@ -8,6 +8,7 @@
 import type { Budget, Rollout, Step } from '../pipeline/model.ts';
 import type { StepRun, WaveResult, RolloutResult } from './result.ts';
 import type { RunContext } from './run-context.ts';
+import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
 import { notStarted, runInstance } from './run-instance.ts';
 
 /** The values of each wave, in order: lists, counts, shares of all values, the rest; what no wave names is a last wave. */
@@ -35,6 +36,24 @@ export function budgetOf(budget: Budget, size: number): number {
   return 'count' in budget ? budget.count : Math.floor(budget.share * size);
 }
 
+/**
+ * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
+ * of a wave), in words; undefined when it runs every value. Its own waves are formed from the
+ * values selected, so `wave 1/1: emea` would otherwise look like the whole rollout.
+ */
+function outsideRun(ctx: RunContext, rollout: Rollout, values: readonly string[]): string | undefined {
+  const all = (matrixValues({ steps: ctx.pipeline.steps.filter((s) => inRollout(rollout, s)) })[rollout.over] ?? []).map(String);
+  if (all.length <= values.length) return undefined;
+  const selected = new Set(values);
+  const list = (vs: string[]) => (vs.length > 5 ? `${vs.slice(0, 5).join(', ')} and ${vs.length - 5} more` : vs.join(', '));
+  const parts = wavesOf(rollout, all).flatMap((wave, i) => {
+    const out = wave.filter((v) => !selected.has(v));
+    if (out.length === 0) return [];
+    return [out.length === wave.length ? `wave ${i + 1} (${list(out)})` : `${out.length} of wave ${i + 1}'s ${wave.length} (${list(out)})`];
+  });
+  return `this run (limited to: ${describeSelection(ctx.selection) ?? ''}) leaves out of the rollout ${parts.join(', ')}: its waves are formed from the values selected only`;
+}
+
 const position = (ctx: RunContext, step: Step) => `[${step.index + 1}/${ctx.pipeline.steps.length}]`;
 
 /** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
@@ -53,6 +72,8 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
   const valueOf = (run: StepRun) => String(run.matrix?.[rollout.over]);
   const values = [...new Set([...split.values()].flatMap((runs) => runs.map(valueOf)))];
   const waves = wavesOf(rollout, values);
+  const leftOut = outsideRun(ctx, rollout, values);
+  if (leftOut) logger.warn(undefined, leftOut);
   const result: RolloutResult = { over: rollout.over, waves: waves.map((w, i) => ({ wave: i + 1, values: w, outcome: 'not-started', failed: [], budget: budgetOf(rollout.maxFailures, w.length) })) };
   const analysisRuns: StepRun[] = [];
   // Each value's runs, step by step, grouped once (a fleet of thousands is not filtered per value).

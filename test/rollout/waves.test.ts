@@ -173,6 +173,16 @@ test('rest before another wave is refused at its line: the canary would run afte
   assert.doesNotMatch(run.stdout, /wave 1/);
 });
 
+test('--only on a rollout says which waves of the rollout this run leaves out: the canary is not part of it', async () => {
+  const { r, report } = await roll(12, `  over: site\n  waves: [[site-001], 3, rest]`, '--only', 'site=site-003', '--only', 'site=site-010');
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ {2}warning this run \(limited to: site=site-003 or site=site-010\) leaves out of the rollout wave 1 \(site-001\), 2 of wave 2's 3 \(site-002, site-004\), 7 of wave 3's 8 \(site-005, site-006, site-007, site-008, site-009 and 2 more\): its waves are formed from the values selected only\n/m);
+  assert.match(r.stdout, /^ {2}wave 1\/1: site-003, site-010 /m);
+  assert.deepEqual(report.rollout!.waves.map((w) => w.values), [['site-003', 'site-010']]);
+  const whole = await roll(3, `  over: site\n  waves: [[site-001], rest]`);
+  assert.doesNotMatch(whole.r.stdout, /leaves out of the rollout/);
+});
+
 test('a resume after a halt goes on only when the operator says so, and the decision is in the journal', async () => {
   const { file, dir } = fleet(6, `  over: site\n  waves: [[site-001], rest]\n  max-parallel: 3\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
   const journal = join(dir, 'run.journal.jsonl');
