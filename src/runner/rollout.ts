@@ -10,6 +10,7 @@ import type { StepRun, WaveResult, RolloutResult } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
 import { notStarted, runInstance } from './run-instance.ts';
+import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 
 /** The values of each wave, in order: lists, counts, shares of all values, the rest; what no wave names is a last wave. */
 export function wavesOf(rollout: Rollout, values: readonly string[]): string[][] {
@@ -138,9 +139,12 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
     if (rollout.analysis && wave.wave < waves.length) {
       const passed = wave.values.filter((v) => !wave.failed.includes(v));
+      const earlier = analysedEarlier(ctx, wave, runsOf);
+      if (earlier) logger.info(undefined, `wave ${wave.wave}/${waves.length}: its analysis passed in an earlier run and none of its ${rollout.over}s ran again: not repeated`);
       // A wave with no value that succeeded has nothing to analyse, so nothing shows the next wave is safe.
       wave.analysis =
-        passed.length === 0 ? { passed: false, rounds: 0, failedRounds: 0, text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse` }
+        earlier ? { ...earlier, text: `${earlier.text} (in an earlier run)` }
+        : passed.length === 0 ? { passed: false, rounds: 0, failedRounds: 0, text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse` }
         : await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
       if (!wave.analysis.passed && !signal.aborted) {
         wave.outcome = 'halted';
@@ -156,6 +160,23 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     logger.warn(undefined, `the rollout halted at wave ${result.halted.wave}: ${result.halted.reason}; nothing is undone`);
   }
   return { result, analysis: analysisRuns };
+}
+
+/**
+ * On a resume, the analysis after `wave` as an earlier run passed it, when the wave is the same
+ * values, none failed now, and no write of theirs ran again (each carried; the gates run again
+ * anyway): repeating it would only wait its rounds again. The analysis after a halted wave did
+ * not pass, so it runs again.
+ */
+function analysedEarlier(ctx: RunContext, wave: WaveResult, runsOf: (value: string) => (readonly [Step, StepRun[]])[]): NonNullable<WaveResult['analysis']> | undefined {
+  const earlier = ctx.resume?.analysed?.get(wave.wave);
+  if (!earlier || wave.failed.length > 0 || earlier.values.join('\n') !== wave.values.join('\n')) return undefined;
+  const reads = (step: Step) => {
+    const type = STEP_TYPES.get(step.uses);
+    return type !== undefined && isReadOnly(type, step.with ?? {});
+  };
+  const noWriteAgain = wave.values.every((v) => runsOf(v).every(([step, runs]) => reads(step) || runs.every((r) => r.resume === 'earlier-run')));
+  return noWriteAgain ? earlier.analysis : undefined;
 }
 
 /** The gates, again, for the values a wave rolled out: `count` rounds, `interval` apart; more failed rounds than the limit fail it. */

@@ -214,6 +214,23 @@ test('a resume after a halt goes on only when the operator says so, and the deci
   assert.match(readFileSync(journal, 'utf8'), /"t":"continue","wave":1,"by":"[^"]+","at":\d+/);
 });
 
+test('a resumed rollout carries the analyses that passed in an earlier run: only the analysis after the halted wave runs again', async () => {
+  const { file, dir } = fleet(4, `  over: site\n  waves: [[site-001], [site-002], rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
+  const journal = join(dir, 'run.journal.jsonl');
+  const first = await runCli(['run', file, '--emulator', '--journal', journal, '--fault', 'POST /api/devops/v1/update/system site=site-002 status=500']);
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.match(first.stdout, /the rollout halted at wave 2/);
+  const json = join(dir, 'resumed.json');
+  const going = await runCli(['run', file, '--emulator', '--resume', journal, '--continue-rollout', '--report-json', json]);
+  assert.equal(going.code, 0, going.stdout + going.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.deepEqual(report.steps.filter((s) => s.round !== null).map((s) => [s.wave, s.round]), [[2, 1], [2, 2]], 'no round of wave 1 ran again');
+  assert.equal(report.rollout!.waves[0]!.analysis!.passed, true);
+  assert.match(report.rollout!.waves[0]!.analysis!.text, /\(in an earlier run\)$/);
+  assert.match(going.stdout, /^ {2}wave 1\/3: its analysis passed in an earlier run and none of its sites ran again: not repeated$/m);
+  assert.match(going.stdout, /\(simulated clock: waits took 4m of emulator time\)/);
+});
+
 test('plan shows the waves, their budgets and the analysis, and each step of the rollout as run site by site', async () => {
   const { file } = fleet(20, `${WAVES}\n  max-failures: 10%\n  analysis: { gates: [alerts], count: 2, interval: 5m }`);
   const r = await runCli(['plan', file, '--emulator']);
