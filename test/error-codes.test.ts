@@ -1,10 +1,13 @@
 // One table of error codes (src/error-codes.ts): every code thrown or reported in src/ is in it,
-// and docs/error-codes.md shows it as it is (UPDATE_GOLDEN=1 npm test rewrites the page).
+// docs/error-codes.md shows it as it is (UPDATE_GOLDEN=1 npm test rewrites the page), and every
+// flag its hints name is one the CLI accepts.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ERROR_CODES } from '../src/error-codes.ts';
+import { COMMAND_NAMES } from '../src/cli/run-command.ts';
+import { runCli } from './helpers/cli.ts';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -58,4 +61,25 @@ test('every error code src/ gives is in the table of error codes, and nothing el
 test('docs/error-codes.md is the table', () => {
   if (process.env.UPDATE_GOLDEN) writeFileSync(PAGE, page());
   assert.equal(readFileSync(PAGE, 'utf8'), page(), 'UPDATE_GOLDEN=1 npm test rewrites docs/error-codes.md');
+});
+
+/** Whether `enginectl COMMAND` accepts FLAG: its parser does not call it an unknown option (--help first, so nothing runs). */
+async function accepts(command: string, flag: string): Promise<boolean> {
+  const r = await runCli([command, '--help', flag]);
+  return !/Unknown option/.test(r.stderr);
+}
+
+test('every flag a hint of the table names is an option of the CLI, of the command the hint names with it', async () => {
+  const commands = new RegExp(`\\b(${COMMAND_NAMES.join('|')})((?: (?:--[a-z][a-z-]*|[A-Z]+))+)`, 'g');
+  const wrong: string[] = [];
+  for (const [code, { action }] of Object.entries(ERROR_CODES)) {
+    for (const flag of new Set(action.match(/--[a-z][a-z-]*/g) ?? [])) {
+      const by = await Promise.all(COMMAND_NAMES.map(async (c) => [c, await accepts(c, flag)] as const));
+      if (!by.some(([, ok]) => ok)) wrong.push(`${code}: ${flag} is an option of no command`);
+    }
+    for (const [, command, flags] of action.matchAll(commands)) {
+      for (const flag of flags!.match(/--[a-z][a-z-]*/g) ?? []) if (!(await accepts(command!, flag))) wrong.push(`${code}: enginectl ${command} has no ${flag}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
 });

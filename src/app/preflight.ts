@@ -7,7 +7,7 @@ import { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
 import { dryRun, type DryRun, type LiveOptions } from './dry-run.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
-import { savedPlan, staleness, type SavedPlan } from './saved-plan.ts';
+import { ofAnotherPipeline, savedPlan, staleness, type SavedPlan } from './saved-plan.ts';
 
 export interface PreflightInput {
   pipeline: Pipeline;
@@ -24,9 +24,15 @@ export async function preflight(input: PreflightInput, live: LiveOptions, now: n
   return { plan, saved: savedPlan(identity, plan.steps, now) };
 }
 
-/** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference. */
+/** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference; a plan of another pipeline (BAD_PLAN) in one line. */
 export async function checkPlan(saved: SavedPlan, path: string, input: PreflightInput, live: LiveOptions, now: number): Promise<void> {
   const { saved: fresh } = await preflight(input, live, now);
+  if (ofAnotherPipeline(saved, fresh)) {
+    const { name, file } = saved.pipeline;
+    throw new UsageError('BAD_PLAN', `--plan ${path}: the saved plan of another pipeline ("${name}", ${file}), not of "${fresh.pipeline.name}" (${fresh.pipeline.file})`, {
+      hint: 'make a plan of this pipeline (enginectl plan FILE --live --out F) and run with it',
+    });
+  }
   const moved = staleness(saved, fresh);
   if (moved.length === 0) return;
   throw new UsageError('PLAN_STALE', `--plan ${path}: the saved plan of ${saved.createdAt} is stale:\n${moved.map((m) => `  - ${m}`).join('\n')}`, {

@@ -1,5 +1,6 @@
 // The reports `report --merge` reads: each file a JSON report (--report-json) or a journal
-// (--journal), told apart by content; a journal becomes the report of the release it records.
+// (--journal), told apart by content; a journal becomes the report of the release it records, and
+// a file that opens as neither (a Markdown summary) is refused as such.
 import { readJournal } from '../journal/read.ts';
 import { releaseOf } from '../journal/release.ts';
 import { UsageError } from '../errors.ts';
@@ -15,6 +16,11 @@ export async function readReportShard(path: string, readFile: (path: string) => 
     throw new UsageError('BAD_REPORT', `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote' });
   }
   const json = wholeJson(text);
+  if (json === undefined && !opensAsJournal(text)) {
+    throw new UsageError('BAD_REPORT', `report --merge: ${path} is neither a JSON report (--report-json) nor a journal (--journal)`, {
+      hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, not a summary, HTML or JUnit file',
+    });
+  }
   if (json === undefined) return { source: path, report: buildReport(releaseOf(readJournal(text, path))) };
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {
@@ -28,6 +34,17 @@ export async function readReportShard(path: string, readFile: (path: string) => 
   throw new UsageError('BAD_REPORT', `report --merge: ${path} is not a JSON report of this enginectl: ${issue.path.join('.') || '(top)'}: ${issue.message}`, {
     hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
   });
+}
+
+/** Whether the file's first line is a journal record (a JSON object with its `t`), damaged records after it or not. */
+function opensAsJournal(text: string): boolean {
+  const end = text.indexOf('\n');
+  try {
+    const first = JSON.parse(end < 0 ? text : text.slice(0, end)) as unknown;
+    return first !== null && typeof first === 'object' && 't' in first;
+  } catch {
+    return false;
+  }
 }
 
 /** The file as one JSON value, or undefined for a journal (one record per line, each with its `t`). */

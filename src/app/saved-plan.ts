@@ -1,7 +1,8 @@
 // A saved live plan (plan --live --out F) and the check `run --plan F` makes before anything runs:
 // the same files, vars and selection, and the same state where it matters, read again with GET
 // requests only. A plan whose state moved is stale: the run is refused, naming each difference,
-// as Terraform refuses a saved plan whose state has changed.
+// as Terraform refuses a saved plan whose state has changed; a plan of another pipeline is told as
+// such.
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import { canonicalSelection, type Selection } from '../pipeline/selection.ts';
@@ -66,6 +67,15 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
   const parsed = SavedPlan.safeParse(json);
   if (!parsed.success) throw new UsageError('BAD_PLAN', `--plan ${path}: not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`, { hint: 'make it again with plan --live --out' });
   return parsed.data;
+}
+
+/**
+ * Whether the saved plan is of another pipeline than the one run now: another name, from another
+ * file, and none of its instances in the run. Not stale, with every step listed as gone: wrong.
+ */
+export function ofAnotherPipeline(saved: SavedPlan, now: SavedPlan): boolean {
+  const fresh = new Set(now.instances.map((i) => i.at));
+  return saved.pipeline.name !== now.pipeline.name && saved.pipeline.file !== now.pipeline.file && !saved.instances.some((i) => fresh.has(i.at));
 }
 
 /**

@@ -187,6 +187,8 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       );
     }
   }
-  return { plan: { carried, retried, digest: inputsDigest(salt) }, decisions, warnings };
+  // The analyses that passed in the last run: the one after a halted wave did not, and runs again.
+  const analysed = new Map((journal.rollout?.waves ?? []).flatMap((w) => (w.analysis?.passed ? [[w.wave, { values: w.values, analysis: w.analysis }] as const] : [])));
+  return { plan: { carried, retried, digest: inputsDigest(salt), analysed }, decisions, warnings };
 }
 

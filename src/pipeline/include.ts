@@ -1,7 +1,8 @@
 // `include: [inventory/prod.yml, ...]`: inventory files (servers, targets, vars) merged into the
 // pipeline before it is checked. Each file is read through the loader's `readInclude` (the edge
 // resolves it next to the pipeline); its problems are located in it; a name defined twice (in the
-// pipeline and an inventory, or in two inventories) is an error naming both places.
+// pipeline and an inventory, or in two inventories) is an error naming both places. An inventory
+// that cannot be merged is counted, so the loader does not go on to list what follows from it.
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
@@ -19,14 +20,19 @@ export interface Included {
   problems: Diagnostic[];
   /** The inventories' text, by name, to show their lines under a finding. */
   texts: Record<string, string>;
+  /** How many inventories could not be merged (unreadable, not YAML, not an inventory): what they define is unknown. */
+  unread: number;
 }
+
+const WAITS = 'the checks that need what it defines (vars, servers, targets) wait until it is read';
 
 export function includeInventories(source: YamlSource, data: Record<string, unknown>, readInclude: ((path: string) => string) | undefined): Included {
   const includes = data.include;
   const origins = new Map<string, YamlSource>();
   const problems: Diagnostic[] = [];
   const texts: Record<string, string> = {};
-  if (!Array.isArray(includes) || includes.length === 0) return { data, origins, problems, texts };
+  if (!Array.isArray(includes) || includes.length === 0) return { data, origins, problems, texts, unread: 0 };
+  let unread = 0;
   const merged: Record<InventoryKind, Record<string, unknown>> = { servers: {}, targets: {}, vars: {} };
   const where = new Map<string, string>();
   const place = (src: YamlSource, path: (string | number)[]) => {
@@ -53,6 +59,7 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
     const at = locate(source, ['include', index]);
     if (!readInclude) {
       problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: inventories are read next to a pipeline file`, hint: 'run the pipeline from its file' });
+      unread += 1;
       return;
     }
     let text: string;
@@ -62,7 +69,8 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
       // A refusal (outside the repository, not a regular file, too big, not UTF-8) says why and what to do.
       const refused = error as Error & { hint?: string; code?: string };
       const why = typeof refused.hint === 'string' ? refused.message : refused.code === 'ENOENT' ? 'no such file' : (refused.code ?? refused.message);
-      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: cannot read it (${why})`, hint: refused.hint ?? 'paths are relative to the pipeline file' });
+      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: cannot read it (${why})`, hint: `${refused.hint ?? 'paths are relative to the pipeline file'}; ${WAITS}` });
+      unread += 1;
       return;
     }
     // Named as the pipeline file is (from where the run was started: the workspace root in CI), so
@@ -72,11 +80,13 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
     const parsed = parseYaml(name, text, { fast: false });
     if (parsed.diagnostics.length > 0) {
       problems.push(...parsed.diagnostics);
+      unread += 1;
       return;
     }
     const checked = InventorySchema.safeParse(parsed.data ?? {}, LOADER_PARSE);
     if (!checked.success) {
       problems.push(...issueDiagnostics(parsed.source, checked.error.issues, [], InventorySchema, 'the inventory'));
+      unread += 1;
       return;
     }
     const inventory = parsed.data as Record<string, unknown>;
@@ -84,5 +94,5 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
   });
   const out: Record<string, unknown> = { ...data };
   for (const kind of INVENTORY_KINDS) if (Object.keys(merged[kind]).length > 0) out[kind] = merged[kind];
-  return { data: out, origins, problems, texts };
+  return { data: out, origins, problems, texts, unread };
 }

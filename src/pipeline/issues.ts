@@ -63,8 +63,15 @@ export function issueDiagnostics(source: YamlSource, issues: readonly Issue[], b
       case 'unrecognized_keys':
         for (const key of issue.keys) {
           const known = keysAt(schema, path);
+          const unknown = `unknown key "${key}"${where ? ` in ${where}` : ` in ${label || 'the pipeline'}`}`;
+          // A key of a mapping one level down (rollout's gates, which are analysis.gates) is told where it goes, not as a typo of a sibling.
+          const home = known.find((child) => keysAt(schema, [...path, child]).includes(key));
+          if (home) {
+            at([...path, key], `${unknown}: it is a key of ${pathLabel([...base, ...path, home])}`, `write it under ${home}: (${home}: { ${key}: … })`, true);
+            continue;
+          }
           const guess = didYouMean(key, known);
-          at([...path, key], `unknown key "${key}"${where ? ` in ${where}` : ` in ${label || 'the pipeline'}`}`, guess ? `did you mean "${guess}"?` : known.length ? `allowed keys: ${known.join(', ')}` : undefined, true);
+          at([...path, key], unknown, guess ? `did you mean "${guess}"?` : known.length ? `allowed keys: ${known.join(', ')}` : undefined, true);
         }
         break;
       case 'invalid_type':

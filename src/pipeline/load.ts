@@ -86,6 +86,9 @@ function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseY
   const matrices = resolveMatrixVars(source, included.data, options.vars);
   const data = matrices.data;
   const checked = schemaCheck(source, data);
+  // An inventory not merged leaves its vars, servers and targets unknown: every later finding may
+  // follow from that one cause (18 for a typo in include:), so it is told alone, with the file's shape.
+  if (included.unread > 0) throw new PipelineInvalid(sorted([...included.problems, ...checked.problems], file), text, included.texts);
   const problems: Diagnostic[] = [...included.problems, ...matrices.problems, ...checked.problems];
   // Counted before any later stage expands a matrix.
   const sizes = matrixSizeProblems(source, data);

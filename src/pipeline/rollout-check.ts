@@ -1,6 +1,7 @@
 // The semantic rule of a rollout (rollout:): its key is a matrix key of the steps it splits, the
-// values its waves name are values of that key (each in one wave), its analysis gates are
-// read-only steps of the rollout, and their interval is at least the monitoring refresh.
+// values its waves name are values of that key (each in one wave), rest is the last wave, its
+// analysis gates are read-only steps of the rollout, and their interval is at least the monitoring
+// refresh.
 import { parseDuration } from '../duration.ts';
 import { MIN_INTERVAL_MS } from '../steps/inputs.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -31,6 +32,13 @@ export function rolloutProblems(source: YamlSource, doc: PipelineFile): Diagnost
       else named.set(v, i);
     });
   });
+  // rest takes every value no other wave names: a wave after it (the canary) would run after the rest of the fleet.
+  const rest = rollout.waves.indexOf('rest');
+  if (rest >= 0 && rest < rollout.waves.length - 1) {
+    const written = (w: (typeof rollout.waves)[number]) => (Array.isArray(w) ? `[${w.map(String).join(', ')}]` : String(w));
+    const order = [...rollout.waves.filter((_, i) => i !== rest), 'rest' as const].map(written).join(', ');
+    out.push(at(source, ['rollout', 'waves', rest], `rest is wave ${rest + 1} of ${rollout.waves.length}: it takes every value no other wave names, so the waves after it would run after the rest of the fleet`, `make rest the last wave: waves: [${order}]`));
+  }
   const analysis = rollout.analysis;
   (analysis?.gates ?? []).forEach((id, i) => {
     const step = split.find(({ s }) => s.id === id);

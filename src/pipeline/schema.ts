@@ -106,7 +106,14 @@ export const InventorySchema = z.strictObject({
   vars: z.record(z.string(), z.unknown()).optional().describe('values the pipelines read as ${{ vars.NAME }}'),
 });
 
-const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, 'a percentage: 1% to 100%')]);
+/** A wave written as a bare value (`waves: [lab, rest]`) is told as such, not as a percentage gone wrong. */
+function waveError(issue: { input?: unknown }): string {
+  const v = issue.input;
+  if (typeof v === 'string' && !v.endsWith('%')) return `"${v}" is no wave: write [${v}] for a wave of that value; a wave is a list of values, a count (2), a percentage of all values (10%) or rest`;
+  return 'a percentage: 1% to 100%';
+}
+
+const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, { error: waveError })]);
 
 /** A rollout in waves over a matrix key (rollout.ts): ordered waves, a failure budget, analysis between them. */
 export const RolloutSchema = z.strictObject({

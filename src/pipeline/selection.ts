@@ -80,7 +80,9 @@ export function matrixValues(pipeline: Pick<Pipeline, 'steps'>): Record<string, 
 
 /**
  * Refuses a --only or --skip KEY=VALUE that names nothing: a key no matrix step has, or a value no
- * instance has. A typo would otherwise drop the step silently (nothing deployed, exit 0).
+ * instance has; and a selection whose values each exist but that together leave no instance of the
+ * steps with its keys (every site skipped, --only site=a --skip site=a). Either would otherwise
+ * deploy nothing and exit 0.
  */
 export function checkSelection(pipeline: Pipeline, selection: Selection): void {
   const values = new Map(Object.entries(matrixValues(pipeline)).map(([k, list]) => [k, new Set(list.map(String))]));
@@ -102,4 +104,17 @@ export function checkSelection(pipeline: Pipeline, selection: Selection): void {
       }
     }
   }
+  checkSomethingLeft(pipeline, selection, values);
+}
+
+/** Refuses a selection that leaves no instance of any matrix step with one of its keys. */
+function checkSomethingLeft(pipeline: Pipeline, selection: Selection, values: Map<string, Set<string>>): void {
+  const keys = [...new Set([...Object.keys(selection.only), ...Object.keys(selection.skip)])];
+  if (keys.length === 0) return;
+  const steps = pipeline.steps.filter((step) => step.matrix !== undefined && keys.some((k) => Object.hasOwn(step.matrix!, k)));
+  if (steps.some((step) => expandMatrix(step.matrix).some((c) => selects(c, selection)))) return;
+  const left = (key: string) => [...(values.get(key) ?? [])].filter((v) => selects({ [key]: v }, selection));
+  throw new UsageError('BAD_ONLY', `the selection (${describeSelection(selection) ?? ''}) leaves no instance of any step with the key${keys.length > 1 ? 's' : ''} ${keys.join(', ')}: nothing would be deployed`, {
+    hint: keys.map((k) => `values of ${k}: ${[...(values.get(k) ?? [])].join(', ')}; left after --only and --skip: ${left(k).join(', ') || 'none'}`).join('; '),
+  });
 }

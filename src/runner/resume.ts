@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { expandMatrix, selects, type Selection, type Combination } from '../pipeline/selection.ts';
-import type { Decision, StepRun } from './result.ts';
+import type { Decision, StepRun, WaveResult } from './result.ts';
 
 export interface Carried {
   /** The instance as it ended in an earlier run, or as the operator's decision leaves it. */
@@ -22,6 +22,8 @@ export interface ResumePlan {
   retried: ReadonlyMap<string, Decision>;
   /** The digest of an instance's resolved inputs (masked), as the journal keeps it. */
   digest(run: StepRun): string;
+  /** The rollout's waves whose analysis passed in the journal's last run, by wave number: not repeated when none of their values runs again. */
+  analysed?: ReadonlyMap<number, { values: readonly string[]; analysis: NonNullable<WaveResult['analysis']> }>;
 }
 
 /** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */

@@ -2,12 +2,15 @@
 // waves; within a wave at most max-parallel values at once, each value's steps in file order, so a
 // failure stops that value only. Past the wave's failure budget no further value starts and the
 // rollout halts; between waves the analysis gates run again for the values just rolled out, count
-// times, interval apart, and a failed analysis halts it too. The API has no rollback: a halt
-// undoes nothing; the values not started are reported so.
+// times, interval apart, and a failed analysis halts it too (a wave none of whose values succeeded
+// never passes it). The API has no rollback: a halt undoes nothing; the values not started are
+// reported so.
 import type { Budget, Rollout, Step } from '../pipeline/model.ts';
 import type { StepRun, WaveResult, RolloutResult } from './result.ts';
 import type { RunContext } from './run-context.ts';
+import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
 import { notStarted, runInstance } from './run-instance.ts';
+import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 
 /** The values of each wave, in order: lists, counts, shares of all values, the rest; what no wave names is a last wave. */
 export function wavesOf(rollout: Rollout, values: readonly string[]): string[][] {
@@ -34,6 +37,24 @@ export function budgetOf(budget: Budget, size: number): number {
   return 'count' in budget ? budget.count : Math.floor(budget.share * size);
 }
 
+/**
+ * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
+ * of a wave), in words; undefined when it runs every value. Its own waves are formed from the
+ * values selected, so `wave 1/1: emea` would otherwise look like the whole rollout.
+ */
+function outsideRun(ctx: RunContext, rollout: Rollout, values: readonly string[]): string | undefined {
+  const all = (matrixValues({ steps: ctx.pipeline.steps.filter((s) => inRollout(rollout, s)) })[rollout.over] ?? []).map(String);
+  if (all.length <= values.length) return undefined;
+  const selected = new Set(values);
+  const list = (vs: string[]) => (vs.length > 5 ? `${vs.slice(0, 5).join(', ')} and ${vs.length - 5} more` : vs.join(', '));
+  const parts = wavesOf(rollout, all).flatMap((wave, i) => {
+    const out = wave.filter((v) => !selected.has(v));
+    if (out.length === 0) return [];
+    return [out.length === wave.length ? `wave ${i + 1} (${list(out)})` : `${out.length} of wave ${i + 1}'s ${wave.length} (${list(out)})`];
+  });
+  return `this run (limited to: ${describeSelection(ctx.selection) ?? ''}) leaves out of the rollout ${parts.join(', ')}: its waves are formed from the values selected only`;
+}
+
 const position = (ctx: RunContext, step: Step) => `[${step.index + 1}/${ctx.pipeline.steps.length}]`;
 
 /** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
@@ -52,6 +73,8 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
   const valueOf = (run: StepRun) => String(run.matrix?.[rollout.over]);
   const values = [...new Set([...split.values()].flatMap((runs) => runs.map(valueOf)))];
   const waves = wavesOf(rollout, values);
+  const leftOut = outsideRun(ctx, rollout, values);
+  if (leftOut) logger.warn(undefined, leftOut);
   const result: RolloutResult = { over: rollout.over, waves: waves.map((w, i) => ({ wave: i + 1, values: w, outcome: 'not-started', failed: [], budget: budgetOf(rollout.maxFailures, w.length) })) };
   const analysisRuns: StepRun[] = [];
   // Each value's runs, step by step, grouped once (a fleet of thousands is not filtered per value).
@@ -116,7 +139,13 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
     if (rollout.analysis && wave.wave < waves.length) {
       const passed = wave.values.filter((v) => !wave.failed.includes(v));
-      wave.analysis = await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
+      const earlier = analysedEarlier(ctx, wave, runsOf);
+      if (earlier) logger.info(undefined, `wave ${wave.wave}/${waves.length}: its analysis passed in an earlier run and none of its ${rollout.over}s ran again: not repeated`);
+      // A wave with no value that succeeded has nothing to analyse, so nothing shows the next wave is safe.
+      wave.analysis =
+        earlier ? { ...earlier, text: `${earlier.text} (in an earlier run)` }
+        : passed.length === 0 ? { passed: false, rounds: 0, failedRounds: 0, text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse` }
+        : await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
       if (!wave.analysis.passed && !signal.aborted) {
         wave.outcome = 'halted';
         result.halted = { wave: wave.wave, reason: `the analysis after it failed: ${wave.analysis.text}` };
@@ -131,6 +160,23 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     logger.warn(undefined, `the rollout halted at wave ${result.halted.wave}: ${result.halted.reason}; nothing is undone`);
   }
   return { result, analysis: analysisRuns };
+}
+
+/**
+ * On a resume, the analysis after `wave` as an earlier run passed it, when the wave is the same
+ * values, none failed now, and no write of theirs ran again (each carried; the gates run again
+ * anyway): repeating it would only wait its rounds again. The analysis after a halted wave did
+ * not pass, so it runs again.
+ */
+function analysedEarlier(ctx: RunContext, wave: WaveResult, runsOf: (value: string) => (readonly [Step, StepRun[]])[]): NonNullable<WaveResult['analysis']> | undefined {
+  const earlier = ctx.resume?.analysed?.get(wave.wave);
+  if (!earlier || wave.failed.length > 0 || earlier.values.join('\n') !== wave.values.join('\n')) return undefined;
+  const reads = (step: Step) => {
+    const type = STEP_TYPES.get(step.uses);
+    return type !== undefined && isReadOnly(type, step.with ?? {});
+  };
+  const noWriteAgain = wave.values.every((v) => runsOf(v).every(([step, runs]) => reads(step) || runs.every((r) => r.resume === 'earlier-run')));
+  return noWriteAgain ? earlier.analysis : undefined;
 }
 
 /** The gates, again, for the values a wave rolled out: `count` rounds, `interval` apart; more failed rounds than the limit fail it. */

@@ -82,4 +82,6 @@ export interface RunContext {
   live: Map<StepRun, Record<string, unknown>>;
   /** --resume: what earlier runs did. */
   resume: ResumePlan | undefined;
+  /** --only and --skip: the instances the run is limited to. */
+  selection: Selection;
 }

@@ -117,6 +117,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     watch,
     live: new Map(),
     resume: options.resume,
+    selection: options.selection ?? EVERY_INSTANCE,
   };
   const identities = stepIdentities(pipeline);
   const planned = () =>

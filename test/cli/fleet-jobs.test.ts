@@ -169,6 +169,15 @@ test('report --merge refuses reports of another pipeline (unless --force), an in
   assert.doesNotMatch(bad.stderr, /\n\s+at /, 'no stack trace');
 });
 
+test('report --merge given a file that is neither a JSON report nor a journal (a job\'s Markdown summary) says so, exit 2', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-md-'));
+  writeFileSync(join(dir, 'summary.md'), '# Release 2026.11\n\n| step | outcome |\n|---|---|\n| Clear the log at test | ✅ success |\n');
+  const r = await runCli(['report', '--merge', join(dir, 'summary.md')]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^enginectl: report --merge: .*summary\.md is neither a JSON report \(--report-json\) nor a journal \(--journal\)\n {2}hint: /);
+  assert.doesNotMatch(r.stderr, /damaged record|checksum/);
+});
+
 test('the pipeline hash a report carries is no offline check of a credential written in the file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-hash-'));
   const text = 'version: 1\nsteps:\n  - uses: update/vfs\n    with: { target: { server: prod-db.example.com, database: PROD, token: prod-token }, files: [1001] }\n';

@@ -163,13 +163,40 @@ test('matrix prints a step\'s matrix as JSON for a CI job matrix', async () => {
   const demo = await runCli(['matrix', 'pipelines/demo.yml', '--emulator'], { env: TOKENS });
   assert.equal(demo.code, 0, demo.stderr);
   assert.deepEqual(JSON.parse(demo.stdout), { include: [{ target: 'staging' }, { target: 'prod' }] });
-  const ambiguous = await runCli(['matrix', 'pipelines/multi-target-release.yml', '--emulator'], { env: TOKENS });
-  assert.equal(ambiguous.code, 2);
-  assert.match(ambiguous.stderr, /3 steps have a matrix[\s\S]*hint: name one with --step: system, vfs, \(step 4 has no id\)/);
   const chosen = await runCli(['matrix', 'pipelines/multi-target-release.yml', '--step', 'vfs', '--emulator'], { env: TOKENS });
   assert.equal(JSON.parse(chosen.stdout).include.length, 2);
   const none = await runCli(['matrix', 'pipelines/replication-nightly.yml', '--emulator']);
   assert.equal(none.code, 2);
+});
+
+test('matrix prints the shared matrix, without --step, when every step with a matrix has the same one', async () => {
+  const sites = { include: [{ site: 'test' }, { site: 'staging' }, { site: 'prod' }] };
+  for (const file of ['pipelines/three-site-release.yml', 'pipelines/fleet-rollout.yml']) {
+    const r = await runCli(['matrix', file]);
+    assert.equal(r.code, 0, `${file}: ${r.stderr}`);
+    assert.deepEqual(JSON.parse(r.stdout), sites, file);
+    assert.equal(r.stderr, '');
+  }
+  const targets = await runCli(['matrix', 'pipelines/multi-target-release.yml', '--emulator'], { env: TOKENS });
+  assert.equal(targets.code, 0, targets.stderr);
+  assert.deepEqual(JSON.parse(targets.stdout), { include: [{ target: 'staging' }, { target: 'prod' }] });
+  // Steps with different matrices still need --step.
+  const file = writePipeline(`version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: t }
+  staging: { server: staging-db.example.com, database: STAGING, token: t }
+steps:
+  - id: a
+    uses: update/vfs
+    matrix: { target: [staging, prod] }
+    with: { target: "\${{ matrix.target }}", files: [1001] }
+  - uses: update/vfs
+    matrix: { target: [prod] }
+    with: { target: "\${{ matrix.target }}", files: [1001] }
+`);
+  const different = await runCli(['matrix', file]);
+  assert.equal(different.code, 2);
+  assert.match(different.stderr, /2 steps have a matrix, not the same one[\s\S]*hint: name one with --step: a, \(step 2 has no id\)/);
 });
 
 test('matrix says when a step\'s matrix is more jobs than GitHub (256) or GitLab (200) run from one matrix; the JSON is printed all the same', async () => {

@@ -111,3 +111,20 @@ steps:
   assert.match(r.stdout, /"iemailaddress": "<steps\.find\.outputs\.entities\[0\]\.iname>@example\.com"/);
   assert.doesNotMatch(r.stdout, /null|%3C/);
 });
+
+test('a selection whose values each exist but that together leave no instance is refused (exit 2), naming what is left; nothing runs', async () => {
+  const cases: [string[], RegExp][] = [
+    [['--skip', 'site=test', '--skip', 'site=staging', '--skip', 'site=prod'], /^enginectl: the selection \(without site=test; without site=staging; without site=prod\) leaves no instance of any step with the key site: nothing would be deployed\n {2}hint: values of site: test, staging, prod; left after --only and --skip: none/m],
+    [['--only', 'site=prod', '--skip', 'site=prod'], /^enginectl: the selection \(site=prod; without site=prod\) leaves no instance of any step with the key site: nothing would be deployed\n/m],
+  ];
+  for (const [flags, message] of cases) {
+    for (const command of [['run', 'pipelines/three-site-release.yml', '--emulator'], ['run', 'pipelines/three-site-release.yml', '--emulator', '--dry-run'], ['plan', 'pipelines/three-site-release.yml', '--emulator']]) {
+      const r = await runCli([...command, ...flags]);
+      assert.equal(r.code, 2, `${command.join(' ')} ${flags.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, message);
+      assert.doesNotMatch(r.stdout, /success|✔/, 'nothing ran');
+    }
+  }
+  const one = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--skip', 'site=test', '--skip', 'site=staging']);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+});

@@ -99,3 +99,20 @@ steps:
   assert.ok(emulator.requests.length > 0, 'the state was read again');
   assert.deepEqual(emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
 });
+
+test('run --plan with the saved plan of another pipeline says so in one line (exit 2), not a list of what is stale; nothing is written', async (t) => {
+  const s = await setup(t);
+  const other = join(s.dir, 'other.yml');
+  writeFileSync(other, `version: 1
+name: Licence renewal
+steps:
+  - uses: monitoring/engines
+    with: { min-online: 1 }
+  - uses: transaction-log/clear
+`);
+  const r = await runCli(['run', other, '--plan', s.plan], { env: s.env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /^enginectl: --plan .*plan\.json: the saved plan of another pipeline \("Release with a saved plan", .*release\.yml\), not of "Licence renewal" \(.*other\.yml\)\n {2}hint: make a plan of this pipeline \(enginectl plan FILE --live --out F\) and run with it\n$/);
+  assert.doesNotMatch(r.stderr, /stale/);
+  assert.deepEqual(s.emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
+});

@@ -65,6 +65,22 @@ test('a name defined twice (the pipeline and an inventory, or two inventories) n
   assert.match(r.stderr, new RegExp(`^${escape(join(dir, 'b.yml'))}:2:3 var "files" is defined twice: here and at ${escape(join(dir, 'a.yml'))}:4:3`, 'm'));
 });
 
+test('a missing inventory is told once: the findings that follow from what it would define (its vars, servers, targets) are not listed', async () => {
+  const release = readFileSync('pipelines/three-site-release.yml', 'utf8').replace('include: [inventory/sites.yml]', 'include: [inventory/site.yml]');
+  const dir = workspace({ 'release.yml': release, 'inventory/sites.yml': readFileSync('pipelines/inventory/sites.yml', 'utf8') });
+  const r = await runCli(['validate', join(dir, 'release.yml')]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, new RegExp(`^${escape(join(dir, 'release.yml'))}:10:11 include inventory/site\\.yml: cannot read it \\(no such file\\)\\n`, 'm'));
+  assert.match(r.stderr, /hint: paths are relative to the pipeline file; the checks that need what it defines \(vars, servers, targets\) wait until it is read/);
+  assert.match(r.stderr, /^1 problem\(s\) in /m);
+  assert.doesNotMatch(r.stderr, /unknown var|names no server|unknown target/);
+  // A mistake of the pipeline's own that no include decides is still told beside it.
+  const both = workspace({ 'release.yml': release.replace('uses: assert', 'uses: asert') });
+  const b = await runCli(['validate', join(both, 'release.yml')]);
+  assert.match(b.stderr, /unknown step type "asert"/);
+  assert.match(b.stderr, /^2 problem\(s\) in /m);
+});
+
 test('the committed schema/inventory.schema.json is what `enginectl schema --inventory` prints', async () => {
   const r = await runCli(['schema', '--inventory']);
   assert.equal(r.code, 0);

@@ -116,6 +116,19 @@ test('within the budget the rollout finishes, reports the failure, and exits 1',
   assert.match(summary, /^\| 2 \| .* \| ⚠️ failed within budget \| site-004 \| 2 \|/m);
 });
 
+test('a wave in which every site failed never passes its analysis, within its budget too: the rollout halts before the next wave', async () => {
+  const { r, report } = await roll(3, `  over: site\n  waves: [[site-001], rest]\n  max-failures: 1\n  analysis: { gates: [alerts], count: 2, interval: 2m }`, '--fault', 'POST /api/devops/v1/update/system site=site-001 status=500');
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const [canary, rest] = report.rollout!.waves;
+  assert.deepEqual(canary!.failed, ['site-001']);
+  assert.equal(canary!.outcome, 'halted');
+  assert.equal(canary!.analysis!.passed, false);
+  assert.equal(canary!.analysis!.text, 'no site of the wave succeeded (site-001 failed): nothing to analyse');
+  assert.equal(rest!.outcome, 'not-started');
+  assert.equal(stepsOf(report, 'site-002')[0]!.error?.code, 'ROLLOUT_HALTED', 'site-002 is not updated');
+  assert.match(r.stdout, /the rollout halted at wave 1: the analysis after it failed: no site of the wave succeeded/);
+});
+
 test('200 sites in 4 waves run on the simulated clock', async () => {
   const { r, report } = await roll(200, `  over: site\n  waves: [[site-001], 10%, 40%, rest]\n  max-parallel: 20\n  analysis: { gates: [alerts], count: 2, interval: 5m }`);
   assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -135,6 +148,39 @@ test('rollout mistakes are located: an unknown key, a value no matrix has, a gat
   assert.match(g.stderr, /no step has the id "nope"/);
   assert.match(g.stderr, /step "update" \(update\/system\) is not read-only: analysis only reads/);
   assert.match(g.stderr, /interval 30s is under 2m: monitoring data is refreshed every 2 minutes/);
+});
+
+test('rollout shape mistakes name their cause at their line: a value where a wave goes, the gates beside the waves', async () => {
+  const bare = fleet(3, `  over: site\n  waves: [site-001, 1, rest]`);
+  const b = await runCli(['validate', bare.file]);
+  assert.equal(b.code, 2, b.stdout + b.stderr);
+  assert.match(b.stderr, /fleet\.yml:13:11 rollout\.waves\[0\]: "site-001" is no wave: write \[site-001\] for a wave of that value; a wave is a list of values, a count \(2\), a percentage of all values \(10%\) or rest\n/);
+  assert.doesNotMatch(b.stderr, /a percentage: 1% to 100%/);
+  const gates = fleet(3, `  over: site\n  waves: [[site-001], rest]\n  gates: [alerts]`);
+  const g = await runCli(['validate', gates.file]);
+  assert.equal(g.code, 2, g.stdout + g.stderr);
+  assert.match(g.stderr, /fleet\.yml:14:3 unknown key "gates" in rollout: it is a key of rollout\.analysis\n[\s\S]*hint: write it under analysis: \(analysis: \{ gates: … \}\)/);
+  assert.doesNotMatch(g.stderr, /did you mean "waves"/);
+});
+
+test('rest before another wave is refused at its line: the canary would run after the rest of the fleet', async () => {
+  const { file } = fleet(3, `  over: site\n  waves: [rest, [site-001]]`);
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /fleet\.yml:13:11 rest is wave 1 of 2: it takes every value no other wave names, so the waves after it would run after the rest of the fleet\n[\s\S]*hint: make rest the last wave: waves: \[\[site-001\], rest\]/);
+  const run = await runCli(['run', file, '--emulator']);
+  assert.equal(run.code, 2, 'nothing runs');
+  assert.doesNotMatch(run.stdout, /wave 1/);
+});
+
+test('--only on a rollout says which waves of the rollout this run leaves out: the canary is not part of it', async () => {
+  const { r, report } = await roll(12, `  over: site\n  waves: [[site-001], 3, rest]`, '--only', 'site=site-003', '--only', 'site=site-010');
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ {2}warning this run \(limited to: site=site-003 or site=site-010\) leaves out of the rollout wave 1 \(site-001\), 2 of wave 2's 3 \(site-002, site-004\), 7 of wave 3's 8 \(site-005, site-006, site-007, site-008, site-009 and 2 more\): its waves are formed from the values selected only\n/m);
+  assert.match(r.stdout, /^ {2}wave 1\/1: site-003, site-010 /m);
+  assert.deepEqual(report.rollout!.waves.map((w) => w.values), [['site-003', 'site-010']]);
+  const whole = await roll(3, `  over: site\n  waves: [[site-001], rest]`);
+  assert.doesNotMatch(whole.r.stdout, /leaves out of the rollout/);
 });
 
 test('a resume after a halt goes on only when the operator says so, and the decision is in the journal', async () => {
@@ -171,6 +217,23 @@ test('a resume after a halt goes on only when the operator says so, and the deci
   const again = join(dir, 'again');
   assert.equal((await runCli(['report', journal, '--summary', `${again}.md`, '--html', `${again}.html`, '--junit', `${again}.xml`])).code, 0);
   for (const ext of ['md', 'html', 'xml']) assert.match(readFileSync(`${again}.${ext}`, 'utf8'), /The rollout went on past wave 1, where it had halted, on the operator(&#39;|'|&apos;)s decision \(/, ext);
+});
+
+test('a resumed rollout carries the analyses that passed in an earlier run: only the analysis after the halted wave runs again', async () => {
+  const { file, dir } = fleet(4, `  over: site\n  waves: [[site-001], [site-002], rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
+  const journal = join(dir, 'run.journal.jsonl');
+  const first = await runCli(['run', file, '--emulator', '--journal', journal, '--fault', 'POST /api/devops/v1/update/system site=site-002 status=500']);
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.match(first.stdout, /the rollout halted at wave 2/);
+  const json = join(dir, 'resumed.json');
+  const going = await runCli(['run', file, '--emulator', '--resume', journal, '--continue-rollout', '--report-json', json]);
+  assert.equal(going.code, 0, going.stdout + going.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.deepEqual(report.steps.filter((s) => s.round !== null).map((s) => [s.wave, s.round]), [[2, 1], [2, 2]], 'no round of wave 1 ran again');
+  assert.equal(report.rollout!.waves[0]!.analysis!.passed, true);
+  assert.match(report.rollout!.waves[0]!.analysis!.text, /\(in an earlier run\)$/);
+  assert.match(going.stdout, /^ {2}wave 1\/3: its analysis passed in an earlier run and none of its sites ran again: not repeated$/m);
+  assert.match(going.stdout, /\(simulated clock: waits took 4m of emulator time\)/);
 });
 
 test('plan shows the waves, their budgets and the analysis, and each step of the rollout as run site by site', async () => {

@@ -1,5 +1,6 @@
 // `enginectl matrix FILE [--step ID]`: a step's matrix as JSON ({"include": [...]}) for a CI
-// system's own job matrix; each job then runs `enginectl run FILE --only KEY=VALUE`.
+// system's own job matrix (the one every matrix step shares, without --step); each job then runs
+// `enginectl run FILE --only KEY=VALUE`.
 import { ExitCode, UsageError } from '../../errors.ts';
 import { expandMatrix } from '../../pipeline/selection.ts';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
@@ -15,7 +16,8 @@ matrix (GitHub: strategy.matrix: \${{ fromJSON(needs.plan.outputs.matrix) }}). E
 runs its instance with enginectl run FILE --only KEY=VALUE.
 
 Options:
-  --step ID          the step (default: the only step with a matrix)
+  --step ID          the step (default: the only step with a matrix, or the
+                     matrix every step with one shares)
   --var NAME=VALUE   a var the file reads (repeatable)
   --emulator         validate as run --emulator would
   -h, --help         show this help
@@ -40,7 +42,9 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
     if (!step.matrix) throw new UsageError('NO_MATRIX', `matrix: step ${values.step} has no matrix`);
   } else {
     if (withMatrix.length === 0) throw new UsageError('NO_MATRIX', `matrix: no step of ${positionals[0]} has a matrix`);
-    if (withMatrix.length > 1) throw new UsageError('AMBIGUOUS_MATRIX', `matrix: ${withMatrix.length} steps have a matrix`, { hint: `name one with --step: ${withMatrix.map((s) => s.id ?? `(step ${s.index + 1} has no id)`).join(', ')}` });
+    // Steps that share one matrix (a site's steps, each over the inventory's sites) are one job matrix.
+    const shared = new Set(withMatrix.map((s) => JSON.stringify(s.matrix))).size === 1;
+    if (!shared) throw new UsageError('AMBIGUOUS_MATRIX', `matrix: ${withMatrix.length} steps have a matrix, not the same one`, { hint: `name one with --step: ${withMatrix.map((s) => s.id ?? `(step ${s.index + 1} has no id)`).join(', ')}` });
     step = withMatrix[0]!;
   }
   const include = expandMatrix(step.matrix);
