@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   BAD_PROXY: usage('set HTTPS_PROXY / HTTP_PROXY to the proxy\'s URL (http://proxy.example.com:3128), or unset it'),
   SAME_FILE: usage('give each output (report, dotenv, saved plan) a file of its own, apart from the files the command reads (the pipeline, its includes, the journal, a state)'),
   BAD_JOURNAL: usage('give the journal file a run wrote with --journal, in a writable place'),
+  JOURNAL_UNAUTHENTICATED: usage('the journal is sealed with ENGINECTL_JOURNAL_KEY and a record is not: read it with the key that wrote it, and check where the file came from'),
   JOURNAL_LOCKED: usage('another run appends to this journal: wait for it, or delete JOURNAL.lock if that run is gone (a lost runner)'),
   BAD_REPORT: usage('give report --merge the JSON reports (--report-json) or journals (--journal) the jobs wrote'),
   MERGE_MISMATCH: usage('merge the reports of one pipeline (the same file and includes), or pass --force'),

@@ -15,9 +15,12 @@ import type { Masker } from '../runner/masker.ts';
 import { prComment, type GitHubDeps } from './github-records.ts';
 import { booleanInput, varsLines } from './inputs.ts';
 import { neutralise } from '../text/neutralise.ts';
+import { journalKey } from '../journal/seal.ts';
 
 export interface MergeDeps extends GitHubDeps {
   cwd: string;
+  /** ENGINECTL_JOURNAL_KEY, when the journals merged are sealed. */
+  env: Readonly<Record<string, string | undefined>>;
   readFile(path: string): Promise<string>;
   /** Every file under a directory (recursively), or undefined when the path is not a directory. */
   filesUnder(path: string): Promise<string[] | undefined>;
@@ -32,7 +35,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const { kit } = deps;
   const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);
   const shards: ReportShard[] = [];
-  for (const file of files) shards.push(await readReportShard(file, deps.readFile));
+  for (const file of files) shards.push(await readReportShard(file, deps.readFile, journalKey(deps.env)));
   const report = mergeReports(shards);
   for (const row of fleetRows(report)) kit.info(neutralise(`${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`));
   kit.info(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} (${fleetPhrase(report)})`);

@@ -5,6 +5,7 @@ import type { Selection } from '../pipeline/selection.ts';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
+import { journalKey } from '../journal/seal.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
 import { journalState, parseRecords } from '../journal/read.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
@@ -72,7 +73,7 @@ function refuseOpenDoubts(framed: Framed, path: string): void {
 }
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
-  const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs });
+  const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs, key: journalKey(request.env) });
   try {
     // Identity hashes are of masked values only: the salt lies beside them in the journal, so a
     // hash of a secret (a single-step action's password input, a var that reads a secret) would be

@@ -8,7 +8,7 @@ import { buildReport, Report } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
-export async function readReportShard(path: string, readFile: (path: string) => Promise<string>): Promise<ReportShard> {
+export async function readReportShard(path: string, readFile: (path: string) => Promise<string>, key?: string): Promise<ReportShard> {
   let text: string;
   try {
     text = await readFile(path);
@@ -21,7 +21,7 @@ export async function readReportShard(path: string, readFile: (path: string) => 
       hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, not a summary, HTML or JUnit file',
     });
   }
-  if (json === undefined) return { source: path, report: buildReport(releaseOf(readJournal(text, path))) };
+  if (json === undefined) return { source: path, report: buildReport(releaseOf(readJournal(text, path, key))) };
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {
     throw new UsageError('BAD_REPORT', `report --merge: ${path} is not a JSON report of this enginectl: it nests more than ${MAX_HELD_DEPTH} levels deep`, {

@@ -11,6 +11,7 @@ import * as nodeFs from 'node:fs';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { decodeJournal, encodeLineBytes, type Framed } from './frame.ts';
 import { acquireLock, type Lock, type LockFs } from './lock.ts';
+import { checkSeals, isSealed, JOURNAL_KEY_VARIABLE, sealLine } from './seal.ts';
 import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
@@ -43,15 +44,19 @@ export interface OpenedJournal {
 export class JournalFile {
   private broken: JournalWriteError | undefined;
 
+  /** With a key (seal.ts): the seal of the last record, which the next one chains to. */
+  private lastSeal = '';
+
   private constructor(
     readonly path: string,
     private readonly fd: number,
     private readonly lock: Lock,
     private readonly fs: JournalFs,
+    private readonly key: string | undefined,
   ) {}
 
   /** Opens (creating) the journal at `path` for one run: locked, its torn tail cut off. */
-  static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined } = {}): OpenedJournal {
+  static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined; key?: string | undefined } = {}): OpenedJournal {
     const fs = options.fs ?? nodeFs;
     const refuse = (why: string, hint = 'choose a regular file in a directory this process can write; nothing was run') => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
     const { lock, warning } = acquireLock(path, command, fs);
@@ -68,7 +73,14 @@ export class JournalFile {
         fs.ftruncateSync(fd, framed.wholeBytes);
         warnings.push(`journal ${path}:${framed.torn}: the last record was torn (the run that wrote it was killed mid-write); it was cut off`);
       }
-      return { file: new JournalFile(path, fd, lock, fs), framed, warnings };
+      // Sealed records are checked before anything is read from them; a sealed journal is appended to only with its key.
+      const lastSeal = options.key ? checkSeals(text, path, options.key, framed.wholeBytes) : '';
+      if (!options.key && isSealed(text)) {
+        throw refuse(`it is sealed with a key (${JOURNAL_KEY_VARIABLE}), which is not set`, `set ${JOURNAL_KEY_VARIABLE} to the key that sealed it; nothing was run`);
+      }
+      const file = new JournalFile(path, fd, lock, fs, options.key);
+      file.lastSeal = lastSeal;
+      return { file, framed, warnings };
     } catch (error) {
       if (fd !== undefined) fs.closeSync(fd);
       lock.release();
@@ -96,7 +108,12 @@ export class JournalFile {
    */
   append(record: JournalRecord, durable = false): Promise<void> {
     if (this.broken) throw this.broken;
-    this.queued.push(...encodeLineBytes(record));
+    const line = encodeLineBytes(record);
+    if (this.key) {
+      const sealed = sealLine(line, this.key, this.lastSeal);
+      this.lastSeal = sealed.mac;
+      this.queued.push(...sealed.pieces);
+    } else this.queued.push(...line);
     const settled = durable ? new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject })) : Promise.resolve();
     // Group commit: the records of this turn of the event loop are written together (a
     // microtask, before any I/O of the run) and synced together; while a sync is in flight, the

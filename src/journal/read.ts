@@ -6,6 +6,7 @@ import { UsageError } from '../errors.ts';
 import { attemptFate, joinFates, type Attempt } from '../api/index.ts';
 import type { InDoubtCall } from '../runner/result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
+import { checkSeals } from './seal.ts';
 import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
@@ -78,8 +79,11 @@ export function parseRecords(framed: Framed, path: string): JournalRecord[] {
   });
 }
 
-export function readJournal(text: string, path: string): JournalState {
-  return journalState(parseRecords(decodeJournal(text), path), path);
+/** A journal's text read back; with `key`, every record's seal is checked first (seal.ts). */
+export function readJournal(text: string, path: string, key?: string): JournalState {
+  const framed = decodeJournal(text);
+  if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);
+  return journalState(parseRecords(framed, path), path);
 }
 
 export function journalState(records: JournalRecord[], path: string): JournalState {

@@ -226,3 +226,31 @@ test('a resume with --only in between keeps the doubt of the instance it did not
   assert.match(all.stderr, /in doubt: "VFS update \(target=staging\)"/);
   assert.equal(s.applied('/update/vfs'), 2, 'STAGING was not updated twice');
 });
+
+test('a journal sealed with ENGINECTL_JOURNAL_KEY refuses a forged record (its CRC recomputed) at its line; without the key it is trusted as a file', async (t) => {
+  const s = await setup(t, CUT_VFS);
+  const key = { ...s.env, ENGINECTL_JOURNAL_KEY: 'a-ci-secret-of-32-characters-00' };
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: key })).code, 1, 'the API refused the update');
+  assert.equal(s.applied('/update/vfs'), 0);
+  // Downloaded from an artifact and edited: the refused update made a success, its CRC recomputed.
+  const records = readFileSync(s.journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown> & { t: string; run?: Record<string, unknown> });
+  const forged = records.map(({ crc: _crc, mac, ...r }) => (r.t === 'end' ? { ...r, run: { ...r.run, outcome: 'success', error: undefined }, mac } : { ...r, mac }));
+  const { encodeLine } = await import('../../src/journal/frame.ts');
+  const copy = join(s.dir, 'forged.jsonl');
+  writeFileSync(copy, forged.map((r) => encodeLine(r)).join(''));
+  const refused = await runCli(['run', s.file, '--resume', copy], { env: key });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /forged\.jsonl:\d+: a record whose seal is not that of this key/);
+  const report = await runCli(['report', copy], { env: key });
+  assert.equal(report.code, 2, report.stdout + report.stderr);
+  // Appending to a sealed journal without its key would leave records no one can authenticate.
+  const keyless = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(keyless.code, 2, keyless.stdout + keyless.stderr);
+  assert.match(keyless.stderr, /sealed with a key \(ENGINECTL_JOURNAL_KEY\), which is not set/);
+  // The genuine journal resumes with its key: the update is sent, once.
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: key });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(s.applied('/update/vfs'), 1);
+  assert.equal((await runCli(['report', s.journal], { env: key })).code, 0, 'the resumed records chain to the first run\'s');
+});

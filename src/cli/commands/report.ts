@@ -20,6 +20,7 @@ import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readJournalFile } from '../journal-file.ts';
+import { journalKey } from '../../journal/seal.ts';
 import { RunLog } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
@@ -74,7 +75,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
 async function merge(files: string[], values: Record<string, unknown>, io: CliIO): Promise<number> {
   if (files.length === 0) throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', { hint: 'enginectl report --merge reports/*.json --summary fleet.md' });
   const shards = [];
-  for (const file of files) shards.push(await readReportShard(file, io.readFile));
+  for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env)));
   const report = mergeReports(shards, { force: values.force === true });
   for (const row of fleetRows(report)) io.stdout(`${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`);
   io.stdout(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`);
