@@ -6,7 +6,7 @@ import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
 import { doubtNote, durationText, ICONS, limitedTo, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
-import { cell, noMentions } from '../text/escape.ts';
+import { cell, codeSpan, noMentions } from '../text/escape.ts';
 import { wavesMarkdown } from './waves.ts';
 import { fleetPhrase, fleetRows } from './fleet.ts';
 
@@ -94,7 +94,7 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
   const c = report.counts;
   const limited = limitedTo(report);
   const fleet = fleetPhrase(report);
-  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`, '');
+  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`, '');
   // A merged report's jobs come first: if anything must be cut, it is not the fleet's rows.
   const rows = fleetRows(report);
   if (rows.length > 0) {
@@ -117,7 +117,7 @@ function compose(report: Report, cut: ReadonlySet<ReportStep>, options: Markdown
     // Under a success header, the failures are those continue-on-error let pass: say so.
     out.push(`### ${title}${report.outcome === 'success' ? ' (continue-on-error let them pass)' : ''}`, '');
     for (const s of failed) {
-      out.push(`- **${cell(s.name)}** (\`${s.uses}\`): ${cell(s.error?.message ?? s.outcome)}`);
+      out.push(`- **${cell(s.name)}** (${codeSpan(s.uses)}): ${cell(s.error?.message ?? s.outcome)}`);
       if (s.error?.hint) out.push(`  - what to do: ${cell(s.error.hint)}`);
     }
     out.push('');
