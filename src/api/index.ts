@@ -1,6 +1,6 @@
 // The typed client of the enterprise API.
 export { EngineClient, type ServerConfig, type ClientDeps, type RawRequest, type RawResponse } from './client.ts';
-export { ApiError, fateUnknown, type ApiErrorCode } from './errors.ts';
+export { ApiError, fateUnknown, unreachable, type ApiErrorCode } from './errors.ts';
 export { deadline, type Deadline } from './deadline.ts';
 export type { SyncOutcome } from './devops.ts';
 export { planned, type CallOptions, type CallSpec, type PlannedCall } from './call.ts';
