@@ -2,7 +2,9 @@
 // emulator process), a gate, a vfs update and a system update per site, max-parallel 50,
 // journaled; against a bare undici pool process making the same calls with the same parallelism
 // and an fdatasync before each write (bench/fleet-pool.mjs). Runs alternate; the ratio is the
-// median of the pairs. Target (issue 29): within 1.15x.
+// median of the pairs. Target (issue 29): within 1.15x. Then the reports of that run from its
+// journal, with the Markdown summary (over 1 MiB whole: fitted) and without it (issue 44: the
+// summary cost 40 s for 1,000 sites when it was fitted by rendering it again and again).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { emulatorProcess, fleetPipeline, ADMIN, CLI, NODE, median, ms, pairedRatio, peakRow, ratio, tempDir, timed, writeFile } from './lib.mjs';
@@ -17,7 +19,7 @@ export async function run() {
   const pipeline = writeFile(dir, 'fleet.yml', fleetPipeline(SITES, (site) => `${emulator.url}/sites/${site}`, PARALLEL));
   const journal = join(dir, 'run.journal.jsonl');
   const pool = join(dir, 'pool.journal');
-  const t = { run: [], pool: [] };
+  const t = { run: [], pool: [], summary: [], report: [] };
   let peak;
   try {
     for (let i = 0; i < RUNS; i++) {
@@ -25,6 +27,11 @@ export async function run() {
       t.run.push(timed(NODE, [CLI, 'run', pipeline, '--journal', journal], ADMIN));
       rmSync(pool, { force: true });
       t.pool.push(timed(NODE, ['bench/fleet-pool.mjs', emulator.url, String(SITES), String(PARALLEL), pool]));
+    }
+    // The last run's journal: its reports, with the summary and without, alternately.
+    for (let i = 0; i < RUNS; i++) {
+      t.summary.push(timed(NODE, [CLI, 'report', journal, '--summary', join(dir, 'fleet.md')], {}, { okCodes: [0, 1] }));
+      t.report.push(timed(NODE, [CLI, 'report', journal, '--report-json', join(dir, 'fleet.json')], {}, { okCodes: [0, 1] }));
     }
     rmSync(journal, { force: true });
     rmSync(pool, { force: true });
@@ -36,6 +43,7 @@ export async function run() {
   return [
     { name: `fleet: ${SITES} sites (gate, vfs, system update each), max-parallel ${PARALLEL}, journaled`, figure: `${ms(median(t.run))} vs bare pool with fsync ${ms(median(t.pool))}`, target: '', holds: undefined },
     { name: 'fleet: run / bare pool with fsync (median of pairs)', figure: ratio(pairs), target: '<= 1.15x', holds: pairs <= 1.15 },
+    { name: `fleet: report JOURNAL of the ${SITES} sites, --summary (fitted to 1 MiB) vs --report-json`, figure: `${ms(median(t.summary))} vs ${ms(median(t.report))}`, target: 'reported (issue 44: 40 s before)', holds: undefined },
     peak,
   ];
 }

@@ -26,7 +26,7 @@ export const ERROR_CODES = {
   JOURNAL_UNAUTHENTICATED: usage('the journal is sealed with ENGINECTL_JOURNAL_KEY and a record is not: read it with the key that wrote it, and check where the file came from'),
   JOURNAL_LOCKED: usage('another run appends to this journal: wait for it, or delete JOURNAL.lock if that run is gone (a lost runner)'),
   BAD_REPORT: usage('give report --merge the JSON reports (--report-json) or journals (--journal) the jobs wrote'),
-  MERGE_MISMATCH: usage('merge the reports of one pipeline (the same file and includes), or pass --force'),
+  MERGE_MISMATCH: usage('merge the reports of one pipeline (the same file, includes, --var values and inventory), or pass --force'),
   MERGE_OVERLAP: usage('merge one report per matrix instance: leave out the report of an earlier attempt of the same job'),
   BAD_PLAN: usage('give run --plan the file plan --live --out wrote'),
   RESUME_HALTED: usage('the journal\'s rollout halted: check that wave\'s sites, then resume with --continue-rollout'),

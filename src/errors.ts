@@ -8,6 +8,8 @@ export const ExitCode = {
   ok: 0,
   failed: 1,
   invalidInput: 2,
+  /** A drift audit (plan --live --expect) that found no drift but could not read a site: its server could not be reached. */
+  unreachable: 3,
   interrupted: 130,
   terminated: 143,
 } as const;

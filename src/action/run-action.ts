@@ -127,7 +127,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const deployment = environment ? await startDeployment(deps, label, environment, masker).catch((error: unknown) => (journal.spec.file.close(), Promise.reject(error))) : undefined;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   const { result, rendered, failed, halted } = await runAndReport(
-    { pipeline, env: loaded.env, selection: loaded.selection, reports: paths, journal: journal.spec, resume: journal.resume, sources: loaded.files },
+    { pipeline, env: loaded.env, selection: loaded.selection, reports: paths, journal: journal.spec, resume: journal.resume, sources: loaded.files, vars: loaded.vars },
     { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
   )
     .catch(async (error: unknown) => {

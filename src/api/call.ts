@@ -1,10 +1,11 @@
 // Turns HTTP exchanges into results or typed errors: status codes to ApiErrors that say what to
-// do, bodies to values checked against the resource schemas.
+// do, bodies to values checked against the resource schemas (at a bounded cost: bounded-parse.ts).
 import type { z } from 'zod';
 import { ApiError, htmlGist, isHtml, serverMessage, trimBody } from './errors.ts';
 import { requiredScopes } from './scopes.ts';
 import type { CallObserver, HttpRequest, HttpResponse, Transport } from './transport.ts';
 import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
+import { boundedParse } from './bounded-parse.ts';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -149,10 +150,12 @@ export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transp
     if (!(error instanceof SyntaxError)) throw error;
     throw invalidResponse(spec, transport, response, `the body is not valid JSON (${error.message})`);
   }
-  const parsed = schema.safeParse(value);
+  // Checked at a cost bounded whatever the answer: a list of millions of wrong elements names its first issues.
+  const parsed = boundedParse(schema, value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.slice(0, 3).map((i) => `response${issuePath(i.path)}: ${i.message}`);
-  const more = parsed.error.issues.length > 3 ? ` (and ${parsed.error.issues.length - 3} more)` : '';
+  const issues = parsed.issues.map((i) => `response${issuePath(i.path)}: ${i.message}`);
+  const left = parsed.total - parsed.issues.length;
+  const more = parsed.more === 'not counted' ? ' (and more: the rest of the answer was not checked)' : left > 0 ? ` (and ${left} more)` : '';
   throw invalidResponse(spec, transport, response, `${issues.join('; ')}${more}`);
 }
 

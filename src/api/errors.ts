@@ -127,3 +127,13 @@ export function serverMessage(text: string): string {
   }
   return trimBody(text);
 }
+
+/**
+ * Errors that say the server could not be reached or read at all (refused, reset, no DNS name, a
+ * failed TLS handshake, a proxy, no answer in time): nothing was learnt of its state.
+ */
+const UNREACHABLE: ReadonlySet<string> = new Set(['API_CONNECTION_REFUSED', 'API_CONNECTION_RESET', 'API_DNS_FAILURE', 'API_TLS_FAILURE', 'API_PROXY', 'API_TRANSPORT', 'API_TIMEOUT']);
+
+export function unreachable(error: unknown): boolean {
+  return error instanceof ApiError && UNREACHABLE.has(error.code);
+}

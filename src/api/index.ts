@@ -1,6 +1,6 @@
 // The typed client of the enterprise API.
 export { EngineClient, type ServerConfig, type ClientDeps, type RawRequest, type RawResponse } from './client.ts';
-export { ApiError, type ApiErrorCode } from './errors.ts';
+export { ApiError, unreachable, type ApiErrorCode } from './errors.ts';
 export { attemptFate, joinFates, type Attempt, type AttemptEvidence, type AttemptFate, type InstanceFate } from './fate.ts';
 export { deadline, type Deadline } from './deadline.ts';
 export type { SyncOutcome } from './devops.ts';

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, type LoadResult } from '../pipeline/load.ts';
 import { includeRoot, readIncludeFile } from './include-file.ts';
+import { canonical } from '../journal/hashing.ts';
 
 export interface FileSource {
   readFile(path: string): Promise<string>;
@@ -36,13 +37,17 @@ export interface Source {
 
 /**
  * What identifies a pipeline across jobs and machines: the SHA-256 of its files (the pipeline, then
- * each include, by the names it gives them), wherever they are checked out. Reports of one
- * pipeline share it, so `report --merge` refuses the reports of another. Plain, not keyed as the
- * journal's hashes are, so it compares across jobs: the files are hashed with every secret they
+ * each include, by the names it gives them), wherever they are checked out, and of the --var
+ * values it was run with (another fleet, other files: another pipeline). Reports of one pipeline
+ * share it, so `report --merge` refuses the reports of another. Plain, not keyed as the journal's
+ * hashes are, so it compares across jobs: the files and values are hashed with every secret they
  * write literally masked (`mask`), and a single-step action's inputs are never hashed this way.
+ * Without --var values, the hash is the files' alone.
  */
-export function pipelineSha256(sources: readonly Source[], mask: (text: string) => string): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify(sources.map((s) => [s.path, mask(s.text)]))).digest('hex')}`;
+export function pipelineSha256(sources: readonly Source[], mask: (text: string) => string, vars: Readonly<Record<string, unknown>> = {}): string {
+  const files = sources.map((s) => [s.path, mask(s.text)]);
+  const hashed = Object.keys(vars).length === 0 ? files : [...files, ['--var', mask(canonical(vars))]];
+  return `sha256:${createHash('sha256').update(JSON.stringify(hashed)).digest('hex')}`;
 }
 
 /**

@@ -41,6 +41,8 @@ export interface RunRequest {
    * (`report --merge` compares it); none for a single-step action, whose inputs hold credentials.
    */
   sources?: readonly Source[] | undefined;
+  /** The --var values the run was given: part of what identifies the pipeline (another fleet). */
+  vars?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface JournalSpec {
@@ -103,13 +105,13 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
     servers: start.servers,
     resume: request.resume !== undefined,
     instances: start.planned(),
-    ...(request.sources ? { sha256: maskedSha256(request.sources, masker) } : {}),
+    ...(request.sources ? { sha256: maskedSha256(request.sources, request.vars, masker) } : {}),
     matrix: matrixValues(request.pipeline),
   };
 }
 
-/** The files' hash with every secret they write literally masked first: no offline check of a literal credential. */
-const maskedSha256 = (sources: readonly Source[], masker: Masker) => pipelineSha256(sources, (text) => masker.mask(text));
+/** The files' (and --var values') hash with every secret they write literally masked first: no offline check of a literal credential. */
+const maskedSha256 = (sources: readonly Source[], vars: RunRequest['vars'], masker: Masker) => pipelineSha256(sources, (text) => masker.mask(text), vars);
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
   const { masker, logger } = context;
@@ -154,7 +156,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
     },
     { selection: request.selection, resume: request.resume },
   );
-  raw = { ...raw, pipelineSha256: request.sources && maskedSha256(request.sources, masker) };
+  raw = { ...raw, pipelineSha256: request.sources && maskedSha256(request.sources, request.vars, masker) };
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
   if (spec?.continueRollout) raw = { ...raw, continued: spec.continueRollout };
   if (spec?.resumedFrom) raw = { ...raw, resumedFrom: { journal: spec.file.path, name: spec.resumedFrom.name, file: spec.resumedFrom.file, samePipeline: spec.resumedFrom.sameFile || spec.resumedFrom.name === raw.name } };

@@ -42,9 +42,12 @@ const CONTEXT_HELP: Record<string, string> = {
 
 /**
  * Environment variables that hold a credential: the CI systems' own tokens, and any name that
- * says it is one. Read through env.* they would not be masked: they are read as secrets.*.
+ * says it is one, in a word of it or a whole (TOKEN, SECRET, PASSWORD, CREDENTIAL, JWT anywhere;
+ * KEY, PAT, PASS, PWD, AUTH, DSN, COOKIE as a word: DEPLOY_KEY, GH_PAT, DB_PASS,
+ * DOCKER_AUTH_CONFIG; a database URL or connection string). Read through env.* they would not be
+ * masked: they are read as secrets.*.
  */
-const CREDENTIAL_ENV = /TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|PRIVATE_?KEY|CREDENTIAL|JWT/i;
+const CREDENTIAL_ENV = /TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|PRIVATE_?KEY|CREDENTIAL|JWT|(^|[^A-Z0-9])(KEYS?|PAT|PASS|PWD|AUTH|DSN|COOKIE)([^A-Z0-9]|$)|(DATABASE|DB)_?UR[LI]|CONNECTION_?STRING/i;
 
 function checkReference(path: string[], scope: RefScope, world: RefWorld): { message: string; hint?: string } | undefined {
   const [context, name, field, output] = path;

@@ -1,12 +1,12 @@
 // The drift audit (plan --live --expect): a live plan of a pipeline of checks, read as the fleet's
 // expected state. Each site (a server of the pipeline) gets a row: its checks hold, or it drifted,
-// with what was found. The checks are the pipeline's own read-only steps (a gate on versions,
+// with what was found, or it could not be read (its server unreachable: no drift, nothing known). The checks are the pipeline's own read-only steps (a gate on versions,
 // alerts, licenses, replication), walked as the live plan walks them; a pipeline that writes is
 // no audit and is refused before its result counts.
 import { UsageError } from '../errors.ts';
 import type { PlannedStep } from '../runner/plan.ts';
 
-export type CheckState = 'holds' | 'drift' | 'not-checked';
+export type CheckState = 'holds' | 'drift' | 'unreachable' | 'not-checked';
 
 export interface AuditCheck {
   /** The step instance, as the plan names it: `[1/3] Release 26.11.0 at prod`. */
@@ -19,6 +19,8 @@ export interface AuditCheck {
 export interface SiteAudit {
   site: string;
   drifted: boolean;
+  /** A check could not reach the site's server: what it holds is not known. */
+  unreachable: boolean;
   checks: AuditCheck[];
 }
 
@@ -32,6 +34,8 @@ export interface DriftAudit {
   at: string;
   /** The sites that drifted, in pipeline order. */
   drifted: string[];
+  /** The sites a check could not reach (their server down, no DNS name, no answer in time): not read, so no drift either. */
+  unreachable: string[];
   sites: SiteAudit[];
 }
 
@@ -59,11 +63,13 @@ export function driftAudit(plan: { name: string; steps: readonly PlannedStep[] }
   for (const step of plan.steps) {
     const site = step.uses === 'assert' || step.server === undefined ? FLEET_ROW : step.server;
     let row = sites.get(site);
-    if (!row) sites.set(site, (row = { site, drifted: false, checks: [] }));
-    const state = (step.live && STATE[step.live.state]) ?? 'not-checked';
+    if (!row) sites.set(site, (row = { site, drifted: false, unreachable: false, checks: [] }));
+    const state = step.live?.unreachable ? 'unreachable' : ((step.live && STATE[step.live.state]) ?? 'not-checked');
     row.checks.push({ check: `${step.position} ${step.name}`, state, found: step.live?.text ?? step.note ?? '' });
     if (state === 'drift') row.drifted = true;
+    if (state === 'unreachable') row.unreachable = true;
   }
   const rows = [...sites.values()];
-  return { kind: 'enginectl-drift-audit', version: 1, name: plan.name, file, at: new Date(at).toISOString(), drifted: rows.filter((r) => r.drifted).map((r) => r.site), sites: rows };
+  const named = (which: 'drifted' | 'unreachable') => rows.filter((r) => r[which]).map((r) => r.site);
+  return { kind: 'enginectl-drift-audit', version: 1, name: plan.name, file, at: new Date(at).toISOString(), drifted: named('drifted'), unreachable: named('unreachable'), sites: rows };
 }

@@ -1,33 +1,42 @@
 // The drift audit as the terminal shows it and as Markdown (job summary, an issue's body): a row
-// per site, what drifted and what was found.
-import type { AuditCheck, DriftAudit } from './drift-audit.ts';
+// per site, what drifted and what was found, or that it could not be read.
+import type { AuditCheck, DriftAudit, SiteAudit } from './drift-audit.ts';
 import { cell, noMentions } from '../text/escape.ts';
 
-const held = (checks: AuditCheck[]) => `${checks.filter((c) => c.state === 'holds').length}/${checks.filter((c) => c.state !== 'not-checked').length} hold`;
+const held = (checks: AuditCheck[]) => `${checks.filter((c) => c.state === 'holds').length}/${checks.filter((c) => c.state === 'holds' || c.state === 'drift').length} hold`;
+
+/** What is said of a check: what drifted, or why the site could not be read. */
+const told = (c: AuditCheck) => c.state === 'drift' || c.state === 'unreachable';
 
 function headline(audit: DriftAudit): string {
-  return audit.drifted.length === 0
-    ? `no drift: every check holds at ${audit.sites.length} site(s)`
-    : `DRIFT at ${audit.drifted.length} of ${audit.sites.length} site(s): ${audit.drifted.join(', ')}`;
+  const { drifted, unreachable, sites } = audit;
+  const down = (lead: string) => `${lead}${unreachable.length} of ${sites.length} site(s) could not be read: ${unreachable.join(', ')}`;
+  if (drifted.length > 0) return `DRIFT at ${drifted.length} of ${sites.length} site(s): ${drifted.join(', ')}${unreachable.length ? `; ${unreachable.length} could not be read: ${unreachable.join(', ')}` : ''}`;
+  if (unreachable.length > 0) return down('UNREACHABLE: ');
+  return `no drift: every check holds at ${sites.length} site(s)`;
 }
+
+const verdict = (site: SiteAudit) => (site.drifted ? 'drift' : site.unreachable ? 'unreachable' : 'ok');
 
 export function driftText(audit: DriftAudit): string {
   const lines = [`drift audit of "${audit.name}" at ${audit.at}: ${headline(audit)}`];
   const width = Math.max(...audit.sites.map((s) => s.site.length), 4);
+  const words = Math.max(...audit.sites.map((s) => verdict(s).length), 5);
   for (const site of audit.sites) {
-    lines.push(`  ${site.site.padEnd(width)}  ${site.drifted ? 'DRIFT' : 'ok   '}  ${held(site.checks)}`);
-    for (const c of site.checks) if (c.state === 'drift') lines.push(`  ${''.padEnd(width)}    ${c.check}: ${c.found}`);
+    lines.push(`  ${site.site.padEnd(width)}  ${(verdict(site) === 'ok' ? 'ok' : verdict(site).toUpperCase()).padEnd(words)}  ${held(site.checks)}`);
+    for (const c of site.checks) if (told(c)) lines.push(`  ${''.padEnd(width)}    ${c.check}: ${c.found}`);
   }
   return lines.join('\n');
 }
 
 export function driftMarkdown(audit: DriftAudit): string {
-  const out = [`## ${audit.drifted.length ? '🟥' : '🟩'} ${cell(audit.name)}: ${cell(headline(audit))}`, ''];
+  const icon = audit.drifted.length ? '🟥' : audit.unreachable.length ? '🟧' : '🟩';
+  const out = [`## ${icon} ${cell(audit.name)}: ${cell(headline(audit))}`, ''];
   out.push(`\`${cell(audit.file)}\` · read at ${audit.at} with GET requests only`, '');
-  out.push('| site | result | checks | what drifted |', '|---|---|---|---|');
+  out.push('| site | result | checks | what drifted or could not be read |', '|---|---|---|---|');
   for (const site of audit.sites) {
-    const drift = site.checks.filter((c) => c.state === 'drift').map((c) => `${cell(c.check)}: ${cell(c.found)}`).join('<br>');
-    out.push(`| ${cell(site.site)} | ${site.drifted ? '**drift**' : 'ok'} | ${held(site.checks)} | ${drift} |`);
+    const drift = site.checks.filter(told).map((c) => `${cell(c.check)}: ${cell(c.found)}`).join('<br>');
+    out.push(`| ${cell(site.site)} | ${verdict(site) === 'ok' ? 'ok' : `**${verdict(site)}**`} | ${held(site.checks)} | ${drift} |`);
   }
   return noMentions(`${out.join('\n')}\n`);
 }

@@ -1,14 +1,16 @@
 // The Markdown summary (GitHub job summary, --summary): outcome first, the step table, failures
 // with what to do, each update's own report in <details>, warnings and errors. Always under the
-// 1 MiB limit of a job summary: the biggest update reports are cut first, with a pointer to the
-// full JSON/HTML report.
+// 1 MiB limit of a job summary, fitted in one pass (markdown-fit.ts): when it does not all fit,
+// the failing and in-doubt instances are kept first, each step's counts stand in for the rows
+// left out, and a note at the top says what was left out and where the full report is.
 import { formatDuration } from '../duration.ts';
-import { countsPhrase } from '../runner/result.ts';
+import { countSteps, countsPhrase } from '../runner/result.ts';
 import { doubtNote, durationText, ICONS, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
 import { neutralise } from '../text/neutralise.ts';
-import { cell, noMentions } from '../text/escape.ts';
+import { cell, codeSpan, noMentions } from '../text/escape.ts';
 import { wavesMarkdown } from './waves.ts';
 import { fleetPhrase, fleetRows } from './fleet.ts';
+import { fitSections, joinSections, leftOutPhrase, sizeOf, type Block, type LeftOut, type Section } from './markdown-fit.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Room left for GitHub's own framing of the summary. */
@@ -19,6 +21,8 @@ export interface MarkdownOptions {
   fullReport?: string;
   /** Size limit; SUMMARY_LIMIT minus a margin by default. */
   limit?: number;
+  /** Counts each piece made (a row, a failure, an update report, a note): what a rendering costs. */
+  work?: { pieces: number };
 }
 
 /** Links the summary keeps: http(s), mailto and in-page; anything else (javascript:) goes. */
@@ -50,18 +54,39 @@ function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
 
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const limit = options.limit ?? BUDGET;
-  const updates = report.steps.map((s) => ({ step: s, update: updateReportOf(s) })).filter((u) => u.update);
-  // A report bigger than the whole budget is cut before composing anything with it.
-  const cut = new Set<ReportStep>(updates.filter((u) => u.update!.report.length > limit).map((u) => u.step));
-  for (;;) {
-    const text = compose(report, cut, options);
-    if (Buffer.byteLength(text) <= limit) return text;
-    const biggest = updates.filter((u) => !cut.has(u.step)).sort((a, b) => b.update!.report.length - a.update!.report.length)[0];
-    if (!biggest) return truncate(text, limit, options);
-    cut.add(biggest.step);
-  }
+  const sections = compose(report, limit, options);
+  if (sizeOf(sections) <= limit) return joinSections(sections);
+  // Too big: fitted in one pass, the failing and in-doubt instances first, then each step's counts.
+  const fitted = fitSections(sections, limit, { lines: stepCounts(report), note: (leftOut) => cutNote(limit, leftOut, options), noteRoom: NOTE_ROOM });
+  return Buffer.byteLength(fitted) <= limit ? fitted : truncate(fitted, limit, options);
 }
 
+/** Room kept for the note of what was left out. */
+const NOTE_ROOM = 1024;
+
+const PLURAL: Record<string, string> = { job: 'job rows', row: 'step rows', failure: 'failed, cancelled or in-doubt steps', update: 'update reports', note: 'server errors and warnings' };
+
+function cutNote(limit: number, leftOut: LeftOut, options: MarkdownOptions): string[] {
+  const failures = leftOut.get('failure');
+  const all = failures && failures.left > 0 ? '' : ' Every failed, cancelled and in-doubt step is listed below.';
+  return [`> **The summary was cut at ${Math.round(limit / 1024)} KiB.** The full report is in ${options.fullReport ?? 'the JSON and HTML reports'}. Left out: ${leftOutPhrase(leftOut, PLURAL)}.${all}`, ''];
+}
+
+/** Each step of the file, its instances counted by outcome: what stands in for the rows left out. */
+function stepCounts(report: Report): string[] {
+  const byStep = new Map<number, ReportStep[]>();
+  for (const s of report.steps) {
+    const list = byStep.get(s.step);
+    if (list) list.push(s);
+    else byStep.set(s.step, [s]);
+  }
+  const out = ['### Step runs by step', '', '| Step | Type | Runs | Outcomes |', '|---|---|---|---|'];
+  for (const [step, runs] of byStep) out.push(`| ${step + 1}${runs[0]!.id ? ` (${cell(runs[0]!.id)})` : ''} | ${codeSpan(runs[0]!.uses)} | ${runs.length} | ${countsPhrase(countSteps(runs))} |`);
+  out.push('');
+  return out;
+}
+
+/** A last resort, should the fitted text still be over the limit: cut at the limit, with the pointer. */
 function truncate(text: string, limit: number, options: MarkdownOptions): string {
   const note = `\n\n> **The summary was cut at ${Math.round(limit / 1024)} KiB.** The full report is in ${options.fullReport ?? 'the JSON and HTML reports'}.\n`;
   let body = Buffer.from(text).subarray(0, limit - Buffer.byteLength(note) - 4).toString('utf8');
@@ -87,58 +112,78 @@ function contained(markdown: string): string {
   return lines.join('\n');
 }
 
-function compose(report: Report, cut: ReadonlySet<ReportStep>, options: MarkdownOptions): string {
-  const out: string[] = [];
+/** The summary's sections, each piece made once, ranked for when they do not all fit. */
+function compose(report: Report, limit: number, options: MarkdownOptions): Section[] {
+  const block = (text: string, rank: number, what: string, cut?: string): Block => {
+    if (options.work) options.work.pieces++;
+    return { text, rank, what, cut };
+  };
   const icon = ICONS[report.outcome] ?? '';
-  out.push(`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '');
   const c = report.counts;
   const limited = limitedTo(report);
   const fleet = fleetPhrase(report);
-  out.push(`\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${report.tool.version}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`, '');
-  for (const note of runNotes(report)) out.push(`**${cell(note)}**`, '');
-  // A merged report's jobs come first: if anything must be cut, it is not the fleet's rows.
+  const top: Section = {
+    head: [`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '', `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`, '', ...runNotes(report).flatMap((note) => [`**${cell(note)}**`, ''])],
+    blocks: [],
+    tail: [],
+  };
+  const sections: Section[] = [top];
+  // A merged report's jobs come first: the jobs that failed or have no report are kept first.
   const rows = fleetRows(report);
   if (rows.length > 0) {
-    out.push('### Jobs', '', '| | Job | Outcome | Step runs | Duration |', '|---|---|---|---|---|');
-    for (const r of rows) out.push(`| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`);
-    out.push('', '### Steps', '');
+    sections.push({
+      head: ['### Jobs', '', '| | Job | Outcome | Step runs | Duration |', '|---|---|---|---|---|'],
+      blocks: rows.map((r) => block(`| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`, r.status === 'success' ? RANK.job : RANK.failure, 'job')),
+      tail: ['', '### Steps', ''],
+    });
   }
-  out.push(...wavesMarkdown(report));
-  out.push('| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|');
-  for (const s of report.steps) {
-    const doubt = doubtNote(s);
-    const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
-    out.push(`| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`);
-  }
-  out.push('');
+  const failing = (s: ReportStep) => s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null);
+  sections.push({
+    head: [...wavesMarkdown(report), '| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|'],
+    blocks: report.steps.map((s) => {
+      const doubt = doubtNote(s);
+      const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
+      return block(`| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`, failing(s) ? RANK.failingRow : RANK.row, 'row');
+    }),
+    tail: [''],
+  });
 
-  const failed = report.steps.filter((s) => s.outcome === 'failure' || s.inDoubt || (s.outcome === 'cancelled' && s.error));
+  const failed = report.steps.filter(failing);
   if (failed.length > 0) {
     const title = failed.some((s) => s.inDoubt) ? 'Failed, cancelled and in-doubt steps' : failed.some((s) => s.outcome === 'cancelled') ? 'Failed and cancelled steps' : 'Failed steps';
     // Under a success header, the failures are those continue-on-error let pass: say so.
-    out.push(`### ${title}${report.outcome === 'success' ? ' (continue-on-error let them pass)' : ''}`, '');
-    for (const s of failed) {
-      out.push(`- **${cell(s.name)}** (\`${s.uses}\`): ${cell(s.error?.message ?? s.outcome)}`);
-      if (s.error?.hint) out.push(`  - what to do: ${cell(s.error.hint)}`);
-    }
-    out.push('');
+    sections.push({
+      head: [`### ${title}${report.outcome === 'success' ? ' (continue-on-error let them pass)' : ''}`, ''],
+      blocks: failed.map((s) => block([`- **${cell(s.name)}** (${codeSpan(s.uses)}): ${cell(s.error?.message ?? s.outcome)}`, ...(s.error?.hint ? [`  - what to do: ${cell(s.error.hint)}`] : [])].join('\n'), RANK.failure, 'failure')),
+      tail: [''],
+      optional: true,
+    });
   }
 
   const updates = report.steps.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);
   if (updates.length > 0) {
-    out.push('### Update reports', '');
-    for (const { s, u } of updates) {
-      out.push('<details>', `<summary>${ICONS[u!.success ? 'success' : 'failure']} ${cell(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary>`, '');
-      if (cut.has(s)) out.push(`_This report (${Math.round(u!.report.length / 1024)} KiB) was cut to keep the summary under 1 MiB; it is in ${options.fullReport ?? 'the JSON and HTML reports'}._`);
-      else out.push(contained(serverMarkdown(u!.report.trimEnd())));
-      out.push('', '</details>', '');
-    }
+    const where = options.fullReport ?? 'the JSON and HTML reports';
+    sections.push({
+      head: ['### Update reports', ''],
+      blocks: updates.map(({ s, u }) => {
+        const open = ['<details>', `<summary>${ICONS[u!.success ? 'success' : 'failure']} ${cell(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary>`, ''];
+        const cut = [...open, `_This report (${Math.round(u!.report.length / 1024)} KiB) was cut to keep the summary under 1 MiB; it is in ${where}._`, '', '</details>', ''].join('\n');
+        // A report bigger than the whole budget is never made: only its pointer can be shown.
+        if (u!.report.length > limit) return { ...block(cut, RANK.update, 'update', cut), size: Infinity };
+        return block([...open, contained(serverMarkdown(u!.report.trimEnd())), '', '</details>', ''].join('\n'), u!.success ? RANK.update : RANK.failedUpdate, 'update', cut);
+      }),
+      tail: [],
+      optional: true,
+    });
   }
 
   const notes = report.steps.flatMap((s) => {
     const { errors, warnings } = issuesOf(s);
     return [...errors.map((e) => `- ❌ **${cell(s.name)}**: ${cell(e)}`), ...warnings.map((w) => `- ⚠️ **${cell(s.name)}**: ${cell(w)}`)];
   });
-  if (notes.length > 0) out.push('### Errors and warnings reported by the server', '', ...notes, '');
-  return `${out.join('\n').trimEnd()}\n`;
+  if (notes.length > 0) sections.push({ head: ['### Errors and warnings reported by the server', ''], blocks: notes.map((n) => block(n, RANK.note, 'note')), tail: [''], optional: true });
+  return sections;
 }
+
+/** What is kept first when not everything fits. */
+const RANK = { failure: 0, job: 1, failingRow: 2, failedUpdate: 3, row: 4, update: 5, note: 6 } as const;

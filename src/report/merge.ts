@@ -1,12 +1,15 @@
 // The reports of a fleet's jobs (one per site, `run --only site=X`) merged into one report of the
 // whole fleet: every instance once, in the order one run would have listed it; each job's report
-// summarised; the instances of the fleet no report covers listed as "no report" (a job that died
-// or never ran), which fails the fleet. Reports of another pipeline (another file hash) are refused
-// unless forced, as is an instance two reports both claim.
+// summarised; the matrix values of the fleet that no report holds an instance of listed as "no
+// report" (a job that died or never ran), which fails the fleet: what a report covers is what it
+// holds, never what its selection says. Reports of another pipeline (another hash of the files and
+// --var values, or another fleet's matrix) are refused unless forced, as is an instance two
+// reports both claim. Each job's outcome and counts come from its steps (outcome.ts).
 import { UsageError } from '../errors.ts';
-import { describeSelection, selects, type Selection } from '../pipeline/selection.ts';
+import { describeSelection } from '../pipeline/selection.ts';
 import { countSteps } from '../runner/result.ts';
 import type { Report, ReportStep } from './model.ts';
+import { checkedOutcome } from './outcome.ts';
 
 export interface ReportShard {
   /** Where it was read from, as given. */
@@ -19,20 +22,18 @@ export interface MergeOptions {
   force?: boolean;
 }
 
-const EVERY: Selection = { only: {}, skip: {} };
-
 export function mergeReports(shards: readonly ReportShard[], options: MergeOptions = {}): Report {
   if (shards.length === 0) throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report to merge', { hint: 'name the JSON reports (or journals) of the jobs: enginectl report --merge reports/*.json' });
   checkSamePipeline(shards, options);
   const first = shards[0]!.report;
   const matrix = fleetMatrix(shards);
   const steps = mergeSteps(shards, matrix);
-  const selections = shards.map((s) => s.report.selection ?? EVERY);
-  const noReport = uncovered(matrix, selections);
+  const noReport = uncovered(matrix, shards);
   const starts = shards.map((s) => Date.parse(s.report.startedAt));
   const start = Math.min(...starts);
   const end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
-  const outcomes = shards.map((s) => s.report.outcome);
+  // Each job's outcome and counts from its steps: a report's own fields are only claims.
+  const outcomes = shards.map((s) => checkedOutcome(s.report));
   return {
     reportVersion: first.reportVersion,
     // A rollout is one job's: the merged fleet has none of its own; the operator's decisions are each job's, kept.
@@ -48,13 +49,13 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     selection: null,
     matrix,
     merged: {
-      reports: shards.map(({ source, report }) => ({
+      reports: shards.map(({ source, report }, i) => ({
         source,
         limitedTo: report.selection ? (describeSelection(report.selection) ?? null) : null,
-        outcome: report.outcome,
+        outcome: outcomes[i]!,
         startedAt: report.startedAt,
         durationMs: report.durationMs,
-        counts: report.counts,
+        counts: countSteps(report.steps),
       })),
       noReport,
     },
@@ -63,14 +64,25 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
 }
 
 function checkSamePipeline(shards: readonly ReportShard[], options: MergeOptions): void {
+  if (options.force) return;
   const first = shards[0]!;
   for (const shard of shards.slice(1)) {
-    if (shard.report.pipeline.sha256 === first.report.pipeline.sha256 || options.force) continue;
-    throw new UsageError('MERGE_MISMATCH', `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)})`, {
-      hint: 'merge the reports of one release; --force merges them anyway',
-    });
+    if (shard.report.pipeline.sha256 !== first.report.pipeline.sha256) {
+      throw new UsageError('MERGE_MISMATCH', `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other --var values)`, {
+        hint: 'merge the reports of one release, run with the same files and --var values; --force merges them anyway',
+      });
+    }
+    // The same files may make another fleet (an inventory chosen by the environment).
+    if (fleetOf(shard.report) !== fleetOf(first.report)) {
+      throw new UsageError('MERGE_MISMATCH', `report --merge: ${shard.source} is a report of another pipeline than ${first.source}: its fleet is ${fleetOf(shard.report) || 'no matrix'}, not ${fleetOf(first.report) || 'no matrix'}`, {
+        hint: 'merge the reports of one release, run with the same files, --var values and inventory; --force merges them anyway',
+      });
+    }
   }
 }
+
+/** A report's whole fleet in words: "site=test, staging, prod". */
+const fleetOf = (report: Report) => Object.entries(report.matrix).map(([k, values]) => `${k}=${values.map(String).join(', ')}`).join('; ');
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');
 
@@ -122,10 +134,12 @@ function compareLists(a: number[], b: number[]): number {
 }
 
 /**
- * The values of the keys the jobs were split by (their --only keys) that no job's selection
- * covers, as KEY=VALUE. Reports of whole runs (no --only) split nothing.
+ * The values of the fleet's matrix keys that no report holds an instance of, as KEY=VALUE: a
+ * report covers the instances it has, whatever its selection says (a whole run of a smaller
+ * fleet, an edited report).
  */
-function uncovered(matrix: Report['matrix'], selections: readonly Selection[]): string[] {
-  const keys = [...new Set(selections.flatMap((s) => Object.keys(s.only)))];
-  return keys.flatMap((key) => (matrix[key] ?? []).filter((v) => !selections.some((s) => selects({ [key]: v }, s))).map((v) => `${key}=${String(v)}`));
+function uncovered(matrix: Report['matrix'], shards: readonly ReportShard[]): string[] {
+  const held = new Set<string>();
+  for (const { report } of shards) for (const step of report.steps) for (const [k, v] of Object.entries(step.matrix ?? {})) held.add(JSON.stringify([k, String(v)]));
+  return Object.entries(matrix).flatMap(([key, values]) => values.filter((v) => !held.has(JSON.stringify([key, String(v)]))).map((v) => `${key}=${String(v)}`));
 }

@@ -73,7 +73,7 @@ export const Report = z.object({
   pipeline: z.object({
     name: z.string().describe("the pipeline's name, resolved"),
     file: z.string().describe('the pipeline file as given'),
-    sha256: z.string().nullable().describe('"sha256:<hex>" of the pipeline file and its includes: the reports of one pipeline share it; null for a single-step action'),
+    sha256: z.string().nullable().describe('"sha256:<hex>" of the pipeline file, its includes and the --var values: the reports of one pipeline share it; null for a single-step action'),
   }).describe('the pipeline run'),
   outcome: RunOutcome.describe('success, failure or cancelled'),
   startedAt: z.string().describe('ISO 8601'),

@@ -1,7 +1,8 @@
 // A read-only step run for real by the live plan (plan --live): its gate checked once, never
 // waited for. What it finds now: it holds (with its figures), it would wait (and for what), or it
-// fails now (and why). Its client sends GET requests only, whatever the step or the server does.
-import type { EngineClient } from '../api/index.ts';
+// fails now (and why: its server could not be reached, or what it found). Its client sends GET
+// requests only, whatever the step or the server does.
+import { unreachable, type EngineClient } from '../api/index.ts';
 import type { EvalScope } from '../expr/index.ts';
 import type { Observed } from '../steps/observed.ts';
 import type { StepEnv, StepType, TargetDef } from '../steps/types.ts';
@@ -17,6 +18,8 @@ export interface LiveFinding {
   outputs: Record<string, unknown>;
   /** What decides it (masked), for a saved plan to hold. */
   observed?: Observed;
+  /** It fails now because its server could not be reached: nothing was read (a drift audit's own verdict). */
+  unreachable?: true;
 }
 
 /** Thrown by the live plan's sleep: a gate that would wait stops at its first check. */
@@ -47,6 +50,6 @@ export async function readNow(type: StepType, inputs: Record<string, unknown>, w
     return { state: 'holds', text: masker.mask(outcome.figures ?? 'holds'), outputs: outcome.outputs, ...observed };
   } catch (error) {
     if (error instanceof WouldWait) return { state: 'would-wait', text: masker.mask(waitingFor ?? 'its condition'), outputs: {} };
-    return { state: 'fails-now', text: masker.mask((error as Error).message), outputs: {} };
+    return { state: 'fails-now', text: masker.mask((error as Error).message), outputs: {}, ...(unreachable(error) ? { unreachable: true as const } : {}) };
   }
 }

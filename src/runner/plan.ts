@@ -30,7 +30,7 @@ export interface PlannedStep {
   /** How the step runs, when it is not the default: a gate's wait, a matrix's max-parallel and fail-fast. */
   how: string[];
   /** The live plan: what a read-only step found now, or that a write was not sent. */
-  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string; unprovable?: string; observed?: Observed } | undefined;
+  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string; unprovable?: string; observed?: Observed; unreachable?: true } | undefined;
 }
 
 /** plan --live: read-only steps run for real through read-only clients, once, without waiting. */
@@ -105,7 +105,7 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
         else {
           const finding = await readNow(type, inputs, { client: () => clientOf(server), targets, masker, now: options.live.now, signal: options.live.signal, scope });
           // A check after a write checks its effect: what it finds now is no failure yet.
-          live = wrote ? { state: 'after-writes', text: `${finding.state === 'holds' ? 'holds already' : 'not yet'}: ${finding.text}` } : { state: finding.state, text: finding.text, ...(finding.observed ? { observed: finding.observed } : {}) };
+          live = wrote ? { state: 'after-writes', text: `${finding.state === 'holds' ? 'holds already' : 'not yet'}: ${finding.text}` } : { state: finding.state, text: finding.text, ...(finding.observed ? { observed: finding.observed } : {}), ...(finding.unreachable ? { unreachable: true as const } : {}) };
           // Later steps read what it found: real values, not placeholders.
           if (step.id !== undefined && !step.matrix && finding.state !== 'would-wait') liveOutputs.set(step.id, finding.outputs);
         }

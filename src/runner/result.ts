@@ -92,7 +92,7 @@ export interface RunResult {
   selection?: Selection | undefined;
   /** Every value of each matrix key of the pipeline: the instances its whole fleet has. */
   matrix?: Record<string, MatrixValue[]> | undefined;
-  /** `sha256:<hex>` of the pipeline's files (the pipeline and its includes): reports of one pipeline share it. */
+  /** `sha256:<hex>` of the pipeline's files (the pipeline and its includes) and --var values: reports of one pipeline share it. */
   pipelineSha256?: string | undefined;
   /** A rollout in waves: each wave's values and what became of it, and where it halted. */
   rollout?: RolloutResult | undefined;

@@ -60,6 +60,11 @@ export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepar
   const secrets = plainRecord(pipeline.secrets.flatMap((name): [string, unknown][] => (env[name] === undefined ? [] : [[name, env[name]]])));
   for (const [name, value] of Object.entries(secrets)) masker.add(value as string, `secrets.${name}`);
   const envContext = plainRecord(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  // A URL with a password in it (postgres://app:PASSWORD@db/app), under any name, is shown without it.
+  for (const [name, value] of Object.entries(envContext)) {
+    const password = urlPassword(value as string);
+    if (password) masker.add(password, `env.${name}`);
+  }
 
   const vars: Record<string, unknown> = Object.create(null);
   const secretVars = new Set<string>();
@@ -87,6 +92,17 @@ export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepar
     if (type && step.with) registerInputSecrets(type, step.with as Record<string, unknown>, masker);
   }
   return { name, contexts, servers: resolveServers(pipeline, contexts, masker), targets: resolveTargets(pipeline, contexts, masker) };
+}
+
+/** The password a URL carries (scheme://user:PASSWORD@host), decoded; undefined for any other text. */
+function urlPassword(text: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(text)) return undefined;
+  try {
+    const { password } = new URL(text);
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A switch resolved from an expression: true or false, never a silent false for "yes". */

@@ -29,6 +29,18 @@ export function cell(text: string): string {
   return noMentions(visibleControls(text.replace(/\r?\n|\r/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/[[\]]/g, '\\$&'));
 }
 
+/**
+ * Text as a Markdown code span: shown as it is, never HTML or a link, whatever backticks it holds
+ * (the fence is longer than any run of them); on one line, control characters made visible.
+ */
+export function codeSpan(text: string): string {
+  const one = visibleControls(text.replace(/\r?\n|\r/g, ' '));
+  const longest = Math.max(0, ...(one.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = one.startsWith('`') || one.endsWith('`') || longest > 0 ? ' ' : '';
+  return `${fence}${pad}${one}${pad}${fence}`;
+}
+
 /** Text matched literally inside a regular expression. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

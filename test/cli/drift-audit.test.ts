@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { sampleState } from '../../src/emulator/index.ts';
 import { runCli } from '../helpers/cli.ts';
+import { closedPort } from '../helpers/emulator.ts';
+import { siteSecrets, startSites } from '../helpers/sites.ts';
 
 const SECRETS = { TEST_ENGINE_PASSWORD: 'unused-test', STAGING_ENGINE_PASSWORD: 'unused-staging', PROD_ENGINE_PASSWORD: 'unused-prod' };
 
@@ -54,4 +56,33 @@ test('a drift audit only reads: a pipeline that writes is refused (exit 2), and 
   const saved = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--out', 'x.json', '--emulator']);
   assert.equal(saved.code, 2);
   assert.match(saved.stderr, /--out saves a plan to run, and a drift audit \(--expect\) is none/);
+});
+
+test('a site that cannot be reached is no drift: the audit names it unreachable, with its own exit code 3', async (t) => {
+  const { urls, emulators } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-down-'));
+  // test and staging answer, every Engine on 26.10.3; prod's server is down.
+  for (const site of ['test', 'staging'] as const) for (const engine of emulators[site].state.engines) engine.version = '26.10.3';
+  const env = { ...siteSecrets('test', urls.test), ...siteSecrets('staging', urls.staging), PROD_ENGINE_URL: `http://127.0.0.1:${await closedPort()}`, PROD_ENGINE_PASSWORD: 'prod-api-pass' };
+  const r = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--var', 'release=26.10.3', '--json', join(dir, 'drift.json'), '--summary', join(dir, 'drift.md')], { env });
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.match(r.stdout, /: UNREACHABLE: 1 of 3 site\(s\) could not be read: prod$/m);
+  assert.doesNotMatch(r.stdout, /DRIFT/);
+  assert.match(r.stdout, /^ {2}prod {5}UNREACHABLE {2}0\/0 hold\n {13}\[1\/4\] Release 26\.10\.3 on the Engines of prod: .*connection refused/im);
+  const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
+  assert.deepEqual(audit.drifted, []);
+  assert.deepEqual(audit.unreachable, ['prod']);
+  assert.deepEqual(audit.sites.map((s: { site: string; drifted: boolean; unreachable: boolean }) => [s.site, s.drifted, s.unreachable]), [['test', false, false], ['staging', false, false], ['prod', false, true]]);
+  assert.ok(audit.sites[2].checks.every((c: { state: string }) => c.state === 'unreachable'));
+  const md = readFileSync(join(dir, 'drift.md'), 'utf8');
+  assert.match(md, /^## 🟧 Fleet drift audit: UNREACHABLE: 1 of 3 site\(s\) could not be read: prod$/m);
+  assert.match(md, /^\| prod \| \*\*unreachable\*\* \| 0\/0 hold \| /m);
+  assert.doesNotMatch(md, /drift\*\*/);
+
+  // A site that drifted and one that cannot be read: the drift decides the exit code (1), both are named.
+  const drifting = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--json', join(dir, 'both.json')], { env });
+  assert.equal(drifting.code, 1, drifting.stdout + drifting.stderr);
+  assert.match(drifting.stdout, /: DRIFT at 2 of 3 site\(s\): test, staging; 1 could not be read: prod$/m);
+  const both = JSON.parse(readFileSync(join(dir, 'both.json'), 'utf8'));
+  assert.deepEqual([both.drifted, both.unreachable], [['test', 'staging'], ['prod']]);
 });

@@ -222,3 +222,63 @@ test('300 jobs\' reports merge into a summary within the 1 MiB limit, a row for 
   assert.equal(fleet.merged.reports.length, 300);
   assert.equal(fleet.counts.total, 300 * 3 + 1, 'three steps per site and the final check once');
 });
+
+test('report --merge covers only the instances its reports hold: a whole run of another --var is another fleet, refused; forced, the site no job ran is "no report"', async (t) => {
+  const { urls } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-vars-'));
+  const one = await runCli(['run', 'pipelines/three-site-release.yml', '--only', 'site=test', '--report-json', join(dir, 'test.json')], { env: siteSecrets('test', urls.test) });
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  // Job 2 ran the whole pipeline over a fleet of one site: no --only, yet it covers staging alone.
+  const two = await runCli(['run', 'pipelines/three-site-release.yml', '--var', 'sites=[staging]', '--report-json', join(dir, 'staging.json')], { env: siteSecrets('staging', urls.staging) });
+  assert.equal(two.code, 0, two.stdout + two.stderr);
+  const merged = await runCli(['report', '--merge', join(dir, 'test.json'), join(dir, 'staging.json'), '--report-json', join(dir, 'merged.json')]);
+  assert.equal(merged.code, 2, merged.stdout + merged.stderr);
+  assert.match(merged.stderr, /report --merge: .*staging\.json is a report of another pipeline than .*test\.json .*other --var values/);
+  assert.doesNotMatch(merged.stdout, /success/);
+  const forced = await runCli(['report', '--merge', '--force', join(dir, 'test.json'), join(dir, 'staging.json'), '--report-json', join(dir, 'forced.json')]);
+  assert.equal(forced.code, 1, forced.stdout + forced.stderr);
+  assert.match(forced.stdout, /✖ site=prod: no report: its job died or never ran/);
+  const report = JSON.parse(readFileSync(join(dir, 'forced.json'), 'utf8')) as { outcome: string; merged: { noReport: string[] } };
+  assert.equal(report.outcome, 'failure');
+  assert.deepEqual(report.merged.noReport, ['site=prod']);
+  // A report edited to say it ran every instance (no selection) still covers only the ones it holds.
+  const edited = JSON.parse(readFileSync(join(dir, 'test.json'), 'utf8')) as Record<string, unknown>;
+  edited.selection = null;
+  writeFileSync(join(dir, 'test-whole.json'), JSON.stringify(edited));
+  const alone = await runCli(['report', '--merge', join(dir, 'test-whole.json'), '--report-json', join(dir, 'alone.json')]);
+  assert.equal(alone.code, 1, alone.stdout + alone.stderr);
+  assert.deepEqual((JSON.parse(readFileSync(join(dir, 'alone.json'), 'utf8')) as { merged: { noReport: string[] } }).merged.noReport, ['site=staging', 'site=prod']);
+});
+
+test('report --merge decides a job\'s outcome by its steps, not by what its report says; a job report\'s fields reach the summary as text', async (t) => {
+  const { urls } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-edited-'));
+  for (const site of SITES) {
+    const run = await runCli(['run', 'pipelines/three-site-release.yml', '--only', `site=${site}`, '--report-json', join(dir, `${site}.json`)], { env: siteSecrets(site, urls[site]) });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+  }
+  // The prod job's report, edited: its Engines gate failed, yet it says success; its step type carries HTML.
+  const prod = JSON.parse(readFileSync(join(dir, 'prod.json'), 'utf8')) as { outcome: string; steps: { id: string | null; uses: string; outcome: string; error: unknown }[] };
+  const gate = prod.steps.find((s) => s.id === 'engines')!;
+  gate.outcome = 'failure';
+  gate.error = { code: 'GATE_FAILED', message: 'eng-prod-01 is offline', hint: null };
+  gate.uses = 'monitoring/engines` <img src=x onerror=alert(1)> `';
+  assert.equal(prod.outcome, 'success');
+  writeFileSync(join(dir, 'prod.json'), JSON.stringify(prod));
+  // The first report's tool version, which the fleet's header shows, carries HTML too.
+  const first = JSON.parse(readFileSync(join(dir, 'test.json'), 'utf8')) as { tool: { version: string } };
+  first.tool.version = '0.0.0 <img src=y>';
+  writeFileSync(join(dir, 'test.json'), JSON.stringify(first));
+  const merged = await runCli(['report', '--merge', ...SITES.map((s) => join(dir, `${s}.json`)), '--summary', join(dir, 'fleet.md'), '--report-json', join(dir, 'fleet.json')]);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  assert.match(merged.stdout, /✖ site=prod: failure/);
+  assert.match(merged.stdout, /fleet "Release 2026\.11 at three sites": failure/);
+  const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as { outcome: string; merged: { reports: { outcome: string }[] } };
+  assert.equal(fleet.outcome, 'failure');
+  assert.deepEqual(fleet.merged.reports.map((r) => r.outcome), ['success', 'success', 'failure']);
+  const md = readFileSync(join(dir, 'fleet.md'), 'utf8');
+  const { Marked } = await import('marked');
+  const html = new Marked({ gfm: true, async: false }).parse(md) as string;
+  assert.doesNotMatch(html, /<img/i, 'no image from a job report');
+  assert.match(html, /onerror=alert\(1\)/, 'the step type is shown, as text');
+});

@@ -218,3 +218,38 @@ steps:
     assert.doesNotMatch(r.stdout + r.stderr, /npm_leak1234|oidc-leak-5678/);
   }
 });
+
+test('credentials under common names read through env (DEPLOY_KEY, GH_PAT, DB_PASS, DOCKER_AUTH_CONFIG, DATABASE_URL) are refused at their line; read as secrets they never reach a report or the journal', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-env-common-'));
+  const values: Record<string, string> = {
+    DEPLOY_KEY: 'ssh-ed25519-deploy-leak-1',
+    GH_PAT: 'github_pat_leak2',
+    DB_PASS: 'db-pass-leak-3',
+    DOCKER_AUTH_CONFIG: '{"auths":{"r.example.com":{"auth":"ZG9ja2VyLWxlYWstNA=="}}}',
+    DATABASE_URL: 'postgres://app:pg-leak-5@db.example.com/app',
+  };
+  const names = Object.keys(values);
+  const pipeline = (context: 'env' | 'secrets') => `version: 1
+steps:
+${names.map((n) => `  - uses: classes/update\n    with: { id: 2001, fields: { iemailaddress: "\${{ ${context}.${n} }}" } }`).join('\n')}
+`;
+  writeFileSync(join(dir, 'env.yml'), pipeline('env'));
+  const refused = await runCli(['run', join(dir, 'env.yml'), '--emulator', '--report-json', join(dir, 'env.json'), '--journal', join(dir, 'env.journal.jsonl')], { env: values });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  names.forEach((n, i) => assert.match(refused.stderr, new RegExp(`env\\.yml:${4 + 2 * i}:\\d+ env\\.${n} holds a credential: read it as secrets\\.${n}`)));
+  for (const v of Object.values(values)) assert.equal((refused.stdout + refused.stderr).includes(v), false);
+
+  writeFileSync(join(dir, 'secrets.yml'), pipeline('secrets'));
+  const masked = await runCli(['run', join(dir, 'secrets.yml'), '--emulator', '--report-json', join(dir, 'r.json'), '--journal', join(dir, 'run.journal.jsonl')], { env: values });
+  assert.equal(masked.code, 0, masked.stdout + masked.stderr);
+  const channels = masked.stdout + masked.stderr + inFiles(dir, ['r.json', 'run.journal.jsonl']);
+  for (const v of [...Object.values(values), 'pg-leak-5']) assert.equal(channels.includes(v), false, `${v} is masked`);
+
+  // A URL with a password in it, under any name, shows without its password.
+  writeFileSync(join(dir, 'url.yml'), 'version: 1\nsteps:\n  - uses: classes/update\n    with: { id: 2001, fields: { iemailaddress: "${{ env.ORDERS_DB }}" } }\n');
+  const url = await runCli(['run', join(dir, 'url.yml'), '--emulator', '--report-json', join(dir, 'u.json'), '--journal', join(dir, 'u.journal.jsonl')], { env: { ORDERS_DB: 'postgres://orders:orders-leak-6@db.example.com/orders' } });
+  assert.equal(url.code, 0, url.stdout + url.stderr);
+  const shown = url.stdout + url.stderr + inFiles(dir, ['u.json', 'u.journal.jsonl']);
+  assert.equal(shown.includes('orders-leak-6'), false, 'the password is masked');
+  assert.ok(shown.includes('db.example.com/orders'), 'the rest of the URL is shown');
+});

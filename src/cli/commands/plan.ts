@@ -39,15 +39,17 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
                      and refuses when the state it saw has moved
   --expect           with --live: a drift audit. The pipeline's checks (read-only steps: versions,
                      alerts, licenses, replication) are what every site is expected to hold now;
-                     a row per site (a server of the pipeline), exit 1 when one drifted; a
-                     pipeline that writes is refused
-  --json F           with --expect: the audit as JSON (the sites that drifted, each check found)
+                     a row per site (a server of the pipeline), exit 1 when one drifted, 3
+                     when none drifted but one could not be read (its server unreachable: no
+                     drift, it is not known); a pipeline that writes is refused
+  --json F           with --expect: the audit as JSON (the sites that drifted, those that could
+                     not be read, each check found)
   --summary F        with --live: the live plan as Markdown (an MR note, a PR comment); with
                      --expect the audit (also the job summary in GitHub Actions and Azure Pipelines)
   -h, --help         show this help
 
 Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now (with --expect: a
-site drifted), 2 invalid input.`;
+site drifted), 2 invalid input, 3 with --expect: no site drifted but one could not be read.`;
 
 export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('plan', args, {
@@ -104,7 +106,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   return values.emulator ? withEmulatedSites(values, undefined, live) : live(undefined);
 }
 
-/** --expect: the live plan read as the fleet's expected state; every rendering written, then exit 1 on drift. */
+/** --expect: the live plan read as the fleet's expected state; every rendering written, then exit 1 on drift, 3 when a site could not be read (and none drifted). */
 async function audit(plan: DryRun, options: { file: string; json: string | undefined; summary: string | undefined }, io: CliIO): Promise<number> {
   const result = driftAudit(plan, options.file, Date.now());
   io.stdout(`${neutralise(driftText(result))}\n`);
@@ -112,8 +114,8 @@ async function audit(plan: DryRun, options: { file: string; json: string | undef
   const summaryFile = options.summary === undefined ? undefined : resolve(io.cwd, options.summary);
   if (options.json !== undefined) await writeAtomic(resolve(io.cwd, options.json), `${JSON.stringify(result, null, 2)}\n`);
   if (summaryFile) await writeAtomic(summaryFile, markdown);
-  const done = await publishJobSummary(detectCi(io.env), io.env, () => markdown, result.drifted.length ? 'failure' : 'success', { summaryFile });
+  const done = await publishJobSummary(detectCi(io.env), io.env, () => markdown, result.drifted.length || result.unreachable.length ? 'failure' : 'success', { summaryFile });
   if (done.problem) io.stderr(`warning: ${neutralise(done.problem)}\n`);
   for (const line of done.finish) io.stdout(`${line}\n`);
-  return result.drifted.length > 0 ? ExitCode.failed : ExitCode.ok;
+  return result.drifted.length > 0 ? ExitCode.failed : result.unreachable.length > 0 ? ExitCode.unreachable : ExitCode.ok;
 }

@@ -34,13 +34,14 @@ Prints each step's outcome; the reports are written where the options say.
 
 With --merge, the JSON reports (--report-json) or journals of a fleet's jobs (one per site,
 run --only site=X) become one report of the whole fleet: every instance once, a row per job,
-and each instance of the fleet that no report covers as "no report" (its job died or never
-ran), which fails the fleet.
+and each value of the fleet that no report holds an instance of as "no report" (its job died or
+never ran), which fails the fleet. Each job's outcome is read from its steps. Reports of
+other files, --var values or inventory are another pipeline's, refused unless --force.
 
 Options:
 ${REPORT_OPTIONS_HELP}
-  --merge            merge the reports or journals named (reports of one pipeline file)
-  --force            with --merge: merge reports of different pipeline files too
+  --merge            merge the reports or journals named (reports of one pipeline)
+  --force            with --merge: merge reports of different pipelines too
   -h, --help         show this help
 
 Exit codes: 0 the run (or every job of the fleet) succeeded, 1 it failed, was cancelled or

@@ -138,7 +138,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
     if (planned) await checkPlan(planned, values.plan!, { pipeline, sources, vars, selection, env: io.env }, { signal: io.signal, emulatorUrl }, Date.now());
     const { result, rendered, written, failed, halted } = await runAndReport(
-      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume, sources },
+      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume, sources, vars },
       {
         masker,
         logger,

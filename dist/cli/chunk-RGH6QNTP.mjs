@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-function t(r){return r.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g,e=>e==="\x1B"?"\u241B":e==="\r"?"\u240D":"\uFFFD")}function g(r){return t(r).replace(/[&<>"']/g,e=>({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"})[e])}function n(r){return r.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g,"$1@\u200B").replace(/#(?=\d)/g,"#\u200B")}function u(r){return n(t(r.replace(/\r?\n|\r/g," ")).replace(/\|/g,"\\|").replace(/</g,"&lt;").replace(/[[\]]/g,"\\$&"))}function i(r){return r.replace(/[.*+?^${}()|[\]\\/]/g,"\\$&")}export{t as a,g as b,n as c,u as d,i as e};
