@@ -14,6 +14,13 @@ export interface CallOptions {
   observer?: CallObserver | undefined;
 }
 
+/** What a step's client is bound to (client.bind): every request it sends carries these, whatever the step passes. */
+export interface BoundCall {
+  signal: AbortSignal;
+  /** The journal's observer of the step's writes: no write of the step leaves without its record. */
+  observer?: CallObserver | undefined;
+}
+
 export interface CallSpec extends Omit<HttpRequest, 'signal' | 'timeoutMs'> {
   /** What the path names, for a 404: "Engine abc", "license of product 42". */
   resource?: string | undefined;
@@ -159,13 +166,20 @@ export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transp
   throw invalidResponse(spec, transport, response, `${issues.join('; ')}${more}`);
 }
 
-/** The calls of one server: send, check the status, parse the body. */
+/** The calls of one server: send, check the status, parse the body; bound to a step's call context, every call carries it. */
 export class Caller {
-  constructor(readonly transport: Transport) {}
+  constructor(
+    readonly transport: Transport,
+    private readonly bound?: BoundCall,
+  ) {}
 
   /** The raw exchange; throws only for transport faults. */
   send(spec: CallSpec, options: CallOptions = {}): Promise<HttpResponse> {
-    return this.transport.send({ ...spec, signal: options.signal, timeoutMs: options.timeoutMs, observer: options.observer });
+    const bound = this.bound;
+    if (!bound) return this.transport.send({ ...spec, signal: options.signal, timeoutMs: options.timeoutMs, observer: options.observer });
+    // The bound signal always counts; a step's own (a sibling's cancellation) is added to it, never instead.
+    const signal = options.signal && options.signal !== bound.signal ? AbortSignal.any([bound.signal, options.signal]) : bound.signal;
+    return this.transport.send({ ...spec, signal, timeoutMs: options.timeoutMs, observer: bound.observer });
   }
 
   /** Sends and requires a 2xx status. */

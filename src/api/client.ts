@@ -1,7 +1,7 @@
 // The client of one enterprise server: the four API areas over one keep-alive connection pool,
 // plus `request` for raw calls (the CLI's `api` command, the `api/request` step).
 import type { Dispatcher } from 'undici';
-import { Caller, responseValue, statusError, type CallOptions } from './call.ts';
+import { Caller, responseValue, statusError, type BoundCall, type CallOptions } from './call.ts';
 import type { ApiError } from './errors.ts';
 import { insecureHttpError } from './insecure-http.ts';
 import { serverUrl } from './server-url.ts';
@@ -102,6 +102,18 @@ export class EngineClient {
     this.licensing = new LicensingApi(this.caller);
     this.monitoring = new MonitoringApi(this.caller);
     this.devops = new DevOpsApi(this.caller);
+  }
+
+  /**
+   * This client bound to a step's call context: every request it sends carries the step's signal
+   * and the journal's observer, whatever the step passes, so no write of a step can leave without
+   * its record. A step is given only a bound client (runner/run-instance.ts). Shares the pool.
+   */
+  bind(call: BoundCall): EngineClient {
+    const caller = new Caller(this.caller.transport, call);
+    const bound = Object.create(EngineClient.prototype) as EngineClient;
+    Object.assign(bound, { caller, dispatcher: this.dispatcher, classes: new ClassesApi(caller), licensing: new LicensingApi(caller), monitoring: new MonitoringApi(caller), devops: new DevOpsApi(caller) });
+    return bound;
   }
 
   /** One raw call: any status is answered (no error for 4xx/5xx); transport faults throw. */

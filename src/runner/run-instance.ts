@@ -158,8 +158,8 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
     const signal = time?.signal ?? deps.signal;
     const env: StepEnv = {
-      client: () => ctx.client(run.server),
-      call: { signal, observer: calls },
+      client: () => ctx.client(run.server).bind({ signal, observer: calls }),
+      call: { signal },
       signal,
       log: { info: (m) => log.info(run, masker.mask(m)), warn: (m) => log.warn(run, masker.mask(m)) },
       now: deps.now,

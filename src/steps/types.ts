@@ -30,9 +30,10 @@ export interface StepLog {
 }
 
 export interface StepEnv {
+  /** The step's client, bound to its call context (its signal, the journal's observer of its writes): it has no other. */
   client(): EngineClient;
-  /** What every call of the step passes: the step's signal, and the observer of its writes. */
-  call: CallOptions;
+  /** The step's signal, for what it waits on; its calls carry it whatever they pass (the client is bound). */
+  call: Pick<CallOptions, 'signal'>;
   signal: AbortSignal;
   log: StepLog;
   now(): number;

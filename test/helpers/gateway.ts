@@ -14,11 +14,16 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Serves the proxy on 127.0.0.1; `replace(method, path)` gives the status the gateway answers instead, or undefined to pass the answer on. */
-export async function gatewayInFront(t: TestContext, upstream: string, replace: (method: string, path: string) => number | undefined): Promise<string> {
+/**
+ * Serves the proxy on 127.0.0.1; `replace(method, path)` gives the status the gateway answers
+ * instead, or undefined to pass the answer on; `before(method, path)` sees each request before it
+ * is forwarded (what a test checks at the moment a request reaches the server).
+ */
+export async function gatewayInFront(t: TestContext, upstream: string, replace: (method: string, path: string) => number | undefined, before?: (method: string, path: string) => void): Promise<string> {
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
+    before?.(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
     const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, async (answer) => {
       const text = await bodyOf(answer);
       const status = replace(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);

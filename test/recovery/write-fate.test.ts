@@ -254,3 +254,33 @@ test('a journal sealed with ENGINECTL_JOURNAL_KEY refuses a forged record (its C
   assert.equal(s.applied('/update/vfs'), 1);
   assert.equal((await runCli(['report', s.journal], { env: key })).code, 0, 'the resumed records chain to the first run\'s');
 });
+
+test('no write leaves unjournaled: for every step type that writes, its send record is in the journal before the request reaches the server', async (t) => {
+  const { STEP_CASES } = await import('../helpers/step-cases.ts');
+  const { STEP_TYPES, isReadOnly } = await import('../../src/steps/registry.ts');
+  const { parse } = await import('yaml');
+  const writes = STEP_CASES.filter((c) => !isReadOnly(STEP_TYPES.get(c.uses)!, parse(c.with) as Record<string, unknown>));
+  // Every registered step type that can write has a case here: a new one cannot slip past.
+  const writers = [...STEP_TYPES.values()].filter((type) => type.readOnly !== true).map((type) => type.uses);
+  assert.deepEqual([...new Set(writes.map((c) => c.uses))].sort(), writers.sort());
+  for (const c of writes) {
+    const { url, emulator } = await startEmulator(t);
+    const dir = mkdtempSync(join(tmpdir(), 'enginectl-ahead-'));
+    const journal = join(dir, 'run.journal.jsonl');
+    const seen: string[] = [];
+    const problems: string[] = [];
+    const proxy = await gatewayInFront(t, url, () => undefined, (method, path) => {
+      if (method === 'GET') return;
+      seen.push(`${method} ${path}`);
+      const sends = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: string; method?: string; path?: string }).filter((r) => r.t === 'send');
+      if (sends.length !== seen.length || `${sends.at(-1)?.method} ${sends.at(-1)?.path}` !== seen.at(-1)) problems.push(`${c.uses}: ${seen.at(-1)} reached the server with ${sends.length} send record(s) for ${seen.length} write(s)`);
+    });
+    const file = join(dir, 'step.yml');
+    writeFileSync(file, `${head(c.uses)}  - uses: ${c.uses}\n    with: ${c.with}\n`);
+    const r = await runCli(['run', file, '--journal', journal], { env: { ENGINE_URL: proxy, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' } });
+    assert.notEqual(r.code, 2, r.stdout + r.stderr);
+    assert.ok(seen.length > 0, `${c.uses} wrote`);
+    assert.equal(emulator.requests.filter((q) => q.method !== 'GET').length, seen.length);
+    assert.deepEqual(problems, []);
+  }
+});
