@@ -48,15 +48,13 @@ export interface SentCall {
 }
 
 /**
- * Hears each non-idempotent request (POST, PUT, PATCH, DELETE) just before it leaves, its status
- * line when it arrives (before the body is read), and its end: the answer read, or the error that
- * ended it. `sending` settles once its record is safe (the journal syncs it), so a crash after the
- * request left always leaves a trace; when it throws, the request does not leave.
+ * Hears each write just before it leaves, its status line when it arrives, and its end: the answer
+ * (`api`: its body is the API's, fate.ts) or the error that ended it. `sending` settles once its
+ * record is safe (the journal syncs it); when it throws, the request does not leave.
  */
 export interface CallObserver {
   sending(call: SentCall): Promise<void> | void;
   status(call: SentCall, status: number): Promise<void> | void;
-  /** `api`: the body is in the API's shape (fate.ts), as the write's fate is read from it. */
   answered(call: SentCall, outcome: { status: number; api: boolean } | { error: string }): Promise<void> | void;
 }
 

@@ -139,7 +139,8 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
         if (!state.call || state.attempts.length === 0) break;
         const status = r.status ?? state.call.status;
         Object.assign(state.call, { ended: true, status });
-        const evidence = { sent: true as const, status, api: r.api, error: r.status === undefined ? r.error : undefined };
+        // An answer after the answer: the step could not read a 2xx it heard (status kept, fate unknown).
+        const evidence = { sent: true as const, status, api: r.api, error: r.error };
         Object.assign(state.attempts.at(-1)!, { status, fate: attemptFate(r.method, r.path, evidence) });
         break;
       }

@@ -80,6 +80,8 @@ export function instanceCalls(run: StepRun, observer: RunObserver | undefined): 
       if (!attempt) return;
       attempt.fate = 'unknown';
       judge();
+      // The journal heard a 2xx: it is told the answer could not be read, so it reads the same fate.
+      void observer?.answered(run, { method: attempt.method, path: attempt.path, body: undefined }, { error: error.code });
     },
   };
 }

@@ -21,7 +21,7 @@ steps:
 
 test('root action: a halted rollout resumes only with continue-rollout', async (t) => {
   // site-a's first clear fails: wave 1 is over its budget of 0, and the rollout halts.
-  const sites = new Sites({ faults: [parseFault('POST /api/devops/v1/transaction-log/clear site=site-a status=500 times=1')] });
+  const sites = new Sites({ faults: [parseFault('POST /api/devops/v1/transaction-log/clear site=site-a status=409 times=1')] });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
   const env = { URL_A: siteUrl(running.url, 'site-a'), URL_B: siteUrl(running.url, 'site-b'), URL_C: siteUrl(running.url, 'site-c'), API_PASSWORD: 'admin' };

@@ -44,7 +44,7 @@ test('a 1,000-site release\'s summary fits 1 MiB in one pass: every failure and 
   writeFileSync(join(dir, 'fleet.yml'), fleetPipeline());
   // Every 50th site's vfs update is refused; one site's system update loses its answer (in doubt).
   const failing = SITES.filter((_, i) => (i + 1) % 50 === 0);
-  const faults = failing.flatMap((site) => ['--fault', `POST /api/devops/v1/update/vfs site=${site} status=409 body=vfs-file-1001-locked-at-${site}`]);
+  const faults = failing.flatMap((site) => ['--fault', `POST /api/devops/v1/update/vfs site=${site} status=409 body={"message":"vfs-file-1001-locked-at-${site}"}`]);
   const report = join(dir, 'fleet.json');
   const r = await runCli(['run', join(dir, 'fleet.yml'), '--emulator', ...faults, '--fault', 'POST /api/devops/v1/update/system site=site-0777 reset=after', '--report-json', report, '--summary', join(dir, 'fleet.md')]);
   assert.equal(r.code, 1, r.stdout.slice(-3000) + r.stderr);

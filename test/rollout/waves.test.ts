@@ -222,7 +222,7 @@ test('a resume after a halt goes on only when the operator says so, and the deci
 test('a resumed rollout carries the analyses that passed in an earlier run: only the analysis after the halted wave runs again', async () => {
   const { file, dir } = fleet(4, `  over: site\n  waves: [[site-001], [site-002], rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m }`);
   const journal = join(dir, 'run.journal.jsonl');
-  const first = await runCli(['run', file, '--emulator', '--journal', journal, '--fault', 'POST /api/devops/v1/update/system site=site-002 status=500']);
+  const first = await runCli(['run', file, '--emulator', '--journal', journal, '--fault', 'POST /api/devops/v1/update/system site=site-002 status=409']);
   assert.equal(first.code, 1, first.stdout + first.stderr);
   assert.match(first.stdout, /the rollout halted at wave 2/);
   const json = join(dir, 'resumed.json');
