@@ -55,7 +55,7 @@ test('--in-doubt skip: the call treated as applied is no success in any report; 
   assert.doesNotMatch(resumed.stdout, /2 succeeded/);
 });
 
-test('--in-doubt retry: the operator\'s decision to send again is shown in the Markdown and HTML reports too', async (t) => {
+test(`--in-doubt retry: the operator's decision to send again is shown in the Markdown and HTML reports too`, async (t) => {
   const s = await cut(t);
   const resumed = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'retry', ...s.out('retry')], { env: s.env });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
@@ -65,7 +65,7 @@ test('--in-doubt retry: the operator\'s decision to send again is shown in the M
   assert.match(html, /sent again by the operator(&#39;|')s decision \(octo-operator@/);
 });
 
-test('a resume with --force of another pipeline\'s journal names where the journal came from in every report', async (t) => {
+test(`a resume with --force of another pipeline's journal names where the journal came from in every report`, async (t) => {
   const s = await cut(t);
   assert.equal((await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip'], { env: s.env })).code, 0);
   const other = join(s.dir, 'other.yml');
@@ -77,7 +77,7 @@ test('a resume with --force of another pipeline\'s journal names where the journ
   for (const [name, text] of [['md', md], ['html', html], ['xml', xml]]) assert.match(text!, /Resumed from the journal .*run\.journal\.jsonl, written by another pipeline \((&quot;|")Decisions/, name);
 });
 
-test('no file is an offline check of a secret: the journal\'s and the saved plan\'s hashes are of masked values, the key beside them notwithstanding', async (t) => {
+test(`no file is an offline check of a secret: the journal's and the saved plan's hashes are of masked values, the key beside them notwithstanding`, async (t) => {
   const { url } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-hashes-'));
   const file = join(dir, 'release.yml');

@@ -51,7 +51,7 @@ const SYSTEM = `  - id: system
     with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }
 `;
 
-test('verify cannot tell a system update that may still run: Engines on the old version minutes after the call are no proof without the step\'s longest:', async (t) => {
+test(`verify cannot tell a system update that may still run: Engines on the old version minutes after the call are no proof without the step's longest:`, async (t) => {
   const s = await setup(t, SYSTEM);
   // The update is still running at the server: the Engines report the old version until their restart.
   s.emulator.state = structuredClone(s.before);

@@ -59,7 +59,7 @@ test('a retry never erases the doubt of the attempt before it: an applied write 
   assert.equal(s.applied('/update/vfs'), 1, 'the applied write was not sent again');
 });
 
-test('retry: { in-doubt: retry } sends again after an attempt in doubt, says so as the pipeline\'s decision, and the doubt stays', async (t) => {
+test(`retry: { in-doubt: retry } sends again after an attempt in doubt, says so as the pipeline's decision, and the doubt stays`, async (t) => {
   const s = await setup(t, `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
@@ -111,7 +111,7 @@ for (const status of [408, 500, 502, 503, 504]) {
   });
 }
 
-test('the API\'s own refusal (a 4xx in its shape) is not in doubt: resume sends the write again', async (t) => {
+test(`the API's own refusal (a 4xx in its shape) is not in doubt: resume sends the write again`, async (t) => {
   const s = await setup(t, `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
@@ -125,7 +125,7 @@ test('the API\'s own refusal (a 4xx in its shape) is not in doubt: resume sends 
   assert.equal(s.applied('/update/vfs'), 1);
 });
 
-test('the journal\'s lock is the file\'s, not its spelling\'s: a resume through a symbolic link is refused while the journal is held', async (t) => {
+test(`the journal's lock is the file's, not its spelling's: a resume through a symbolic link is refused while the journal is held`, async (t) => {
   const s = await setup(t, `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
