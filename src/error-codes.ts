@@ -79,6 +79,8 @@ export const ERROR_CODES = {
   ROLLOUT_HALTED: step('a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then let the rollout go on: run --resume JOURNAL --continue-rollout'),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
+  STORE_FAILED: step('check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on'),
+  STORE_REFUSED: usage('use a run store that honours create-only writes (If-None-Match: * on S3, a directory with O_EXCL and link); nothing was sent'),
   JOURNAL_WRITE_FAILED: step('free space on the journal\'s disk (or choose another --journal), then --resume from it; the run stopped before its next call and every report was written'),
   NOT_FINISHED: step('the run ended during this step (a killed run): resume it from its journal'),
   // After the run: its outcome stands, a report could not be written.

@@ -51,7 +51,7 @@ test('the single-step actions build their pipeline from values: no YAML text is 
  */
 const FLOORS: readonly (readonly string[])[] = [
   ['', 'text'],
-  ['api', 'expr'],
+  ['api', 'expr', 'store'],
   ['emulator', 'steps'],
   ['pipeline'],
   ['runner'],

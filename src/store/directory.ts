@@ -1,0 +1,98 @@
+// The run store in a directory (file:///PATH: a local disk, or a share every runner mounts): a
+// key is a file; create-only by writing a temporary file, syncing it, then link(2) to its key,
+// which fails when the key exists (atomic on every POSIX file system, NFS included, where O_EXCL
+// on old versions is not), and syncing the directory so the key survives a crash.
+import * as nodeFs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkKey, StoreError, type RunStore } from './store.ts';
+
+const failed = (store: string, what: string, error: unknown) => new StoreError('STORE_FAILED', `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error, hint: 'check the directory is mounted and writable by this runner' });
+
+export class DirectoryStore implements RunStore {
+  readonly url: string;
+  private readonly root: string;
+
+  constructor(url: string, private readonly fs: typeof nodeFs = nodeFs) {
+    this.url = url;
+    this.root = fileURLToPath(url);
+  }
+
+  private path(key: string): string {
+    return join(this.root, ...checkKey(key).split('/'));
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await this.fs.promises.readFile(this.path(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw failed(this.url, `cannot read ${key}`, error);
+    }
+  }
+
+  async create(key: string, body: Buffer): Promise<boolean> {
+    const target = this.path(key);
+    const temp = join(this.root, '.tmp', `${randomUUID()}`);
+    try {
+      await this.fs.promises.mkdir(dirname(temp), { recursive: true });
+      await this.fs.promises.mkdir(dirname(target), { recursive: true });
+      const handle = await this.fs.promises.open(temp, 'wx', 0o600);
+      try {
+        await handle.writeFile(body);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      try {
+        await this.fs.promises.link(temp, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      }
+      await this.syncDirectory(dirname(target));
+      return true;
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      throw failed(this.url, `cannot write ${key}`, error);
+    } finally {
+      await this.fs.promises.rm(temp, { force: true });
+    }
+  }
+
+  private async syncDirectory(dir: string): Promise<void> {
+    const handle = await this.fs.promises.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const base = join(this.root, ...prefix.split('/').filter(Boolean));
+    const start = prefix.endsWith('/') || prefix === '' ? base : dirname(base);
+    const out: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries: nodeFs.Dirent[];
+      try {
+        entries = await this.fs.promises.readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw failed(this.url, `cannot list ${prefix}`, error);
+      }
+      for (const e of entries) {
+        const path = join(dir, e.name);
+        if (e.isDirectory()) {
+          if (e.name !== '.tmp') await walk(path);
+        } else {
+          const key = relative(this.root, path).split(sep).join('/');
+          if (key.startsWith(prefix)) out.push(key);
+        }
+      }
+    };
+    await walk(start);
+    return out.sort();
+  }
+}

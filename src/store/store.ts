@@ -1,0 +1,36 @@
+// The run store: where a run's state outlives its machine (an S3 bucket, a shared directory). One
+// small interface, and one conditional write: create-only. A key is written once and never
+// changed; a sequence of state (a lease, a journal) is a sequence of keys, the newest the state.
+// Create-only is the write every store measured gets right (S3's `If-None-Match: *`, O_EXCL),
+// where compare-and-swap is not (Ceph's RGW answers 500 to the losers of an `If-Match` race).
+import { EnginectlError, ExitCode } from '../errors.ts';
+import type { ErrorCode } from '../error-codes.ts';
+
+export interface RunStore {
+  /** The store as a person names it (no credentials): s3://bucket/prefix, file:///path. */
+  readonly url: string;
+  /** The body of `key`, or undefined when there is none. */
+  get(key: string): Promise<Buffer | undefined>;
+  /** Writes `key` only if it does not exist: true when this call created it, false when it existed. */
+  create(key: string, body: Buffer): Promise<boolean>;
+  /** The keys under `prefix`, in order. */
+  list(prefix: string): Promise<string[]>;
+}
+
+/** The store failed or cannot be used: the run stops before its next call (exit 1), or refuses to start (exit 2). */
+export class StoreError extends EnginectlError {
+  readonly code: ErrorCode;
+  readonly exitCode: ExitCode;
+
+  constructor(code: 'STORE_FAILED' | 'STORE_REFUSED', message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options);
+    this.code = code;
+    this.exitCode = code === 'STORE_REFUSED' ? ExitCode.invalidInput : ExitCode.failed;
+  }
+}
+
+/** A key is a path of plain segments: nothing a store could read as another place (.., //, a backslash). */
+export function checkKey(key: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._=-]*(\/[A-Za-z0-9][A-Za-z0-9._=-]*)*$/.test(key)) throw new StoreError('STORE_FAILED', `not a key of the run store: ${JSON.stringify(key)}`);
+  return key;
+}
