@@ -12,6 +12,8 @@ import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { decodeJournal, encodeLineBytes, type Framed } from './frame.ts';
 import { acquireLock, type Lock, type LockFs } from './lock.ts';
 import { checkSeals, isSealed, JOURNAL_KEY_VARIABLE, sealLine } from './seal.ts';
+import type { JournalReplica } from './replica.ts';
+import { StoreError } from '../store/store.ts';
 import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
@@ -55,8 +57,18 @@ export class JournalFile {
     private readonly key: string | undefined,
   ) {}
 
+  /** With a run store: where each synced group goes before its durable records settle (replica.ts). */
+  private replica: JournalReplica | undefined;
+  /** Bytes written to the file and not yet in the store. */
+  private unpushed: Buffer[] = [];
+
+  /** Copies every group this journal syncs to the run store, from now on. */
+  replicateTo(replica: JournalReplica): void {
+    this.replica = replica;
+  }
+
   /** Opens (creating) the journal at `path` for one run: locked, its torn tail cut off. */
-  static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined; key?: string | undefined } = {}): OpenedJournal {
+  static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined; key?: string | undefined; truncate?: boolean | undefined } = {}): OpenedJournal {
     const fs = options.fs ?? nodeFs;
     const refuse = (why: string, hint = 'choose a regular file in a directory this process can write; nothing was run') => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
     const { lock, warning } = acquireLock(path, command, fs);
@@ -65,6 +77,8 @@ export class JournalFile {
       // O_NONBLOCK: opening a FIFO never waits for a peer (and SIGTERM is handled meanwhile).
       fd = fs.openSync(path, O_RDWR | (options.mustExist ? 0 : O_CREAT) | O_APPEND | O_NONBLOCK, 0o600);
       if (!fs.fstatSync(fd).isFile()) throw refuse('not a regular file (a FIFO, a device or a directory)');
+      // The store's copy is the run's truth: the local file it is written into starts empty.
+      if (options.truncate) fs.ftruncateSync(fd, 0);
       const text = fs.readFileSync(fd, 'utf8');
       const framed = decodeJournal(text);
       const warnings = warning ? [warning] : [];
@@ -143,6 +157,7 @@ export class JournalFile {
           if (n <= 0) throw new Error('no byte was written');
           written += n;
         }
+        if (this.replica) this.unpushed.push(bytes);
       }
     } catch (error) {
       const broken = this.break(error);
@@ -159,18 +174,33 @@ export class JournalFile {
     this.waiting = [];
     this.syncing = true;
     this.fs.fdatasync(this.fd, (error) => {
-      this.syncing = false;
-      if (error || this.broken) {
-        const broken = this.broken ?? this.break(error);
-        for (const w of [...batch, ...this.waiting.splice(0)]) w.reject(broken);
-        return;
-      }
-      for (const w of batch) w.resolve();
-      this.commit();
+      const settle = (failure: unknown) => {
+        this.syncing = false;
+        if (failure || this.broken) {
+          const broken = this.broken ?? this.break(failure);
+          for (const w of [...batch, ...this.waiting.splice(0)]) w.reject(broken);
+          return;
+        }
+        for (const w of batch) w.resolve();
+        this.commit();
+      };
+      if (error || this.broken || !this.replica) return settle(error);
+      // Durable means in the store too: the group goes up before its records settle.
+      this.pushUnpushed().then(() => settle(undefined), settle);
     });
   }
 
+  private pushUnpushed(): Promise<void> {
+    if (!this.replica || this.unpushed.length === 0) return Promise.resolve();
+    const bytes = Buffer.concat(this.unpushed.splice(0));
+    return this.replica.push(bytes);
+  }
+
   private break(error: unknown): JournalWriteError {
+    if (error instanceof StoreError) {
+      this.broken ??= new JournalWriteError(`journal ${this.path}: a record could not be put in the run store: ${error.message}; the run stopped before its next call`, { hint: error.hint, cause: error });
+      return this.broken;
+    }
     this.broken ??= new JournalWriteError(`journal ${this.path}: a record could not be written (${errno(error)}); the run stopped before its next call`, {
       hint: 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
       cause: error,
@@ -192,6 +222,22 @@ export class JournalFile {
   }
 
   private closed = false;
+
+  /** Writes, syncs and puts in the store what is left (the records after the last durable one); a store that fails is said, not thrown. */
+  async settle(): Promise<string | undefined> {
+    if (this.broken || this.closed) return undefined;
+    try {
+      await this.flushed();
+      this.writeQueued();
+      if (this.replica && this.unpushed.length > 0) {
+        this.fs.fdatasyncSync(this.fd);
+        await this.pushUnpushed();
+      }
+      return undefined;
+    } catch (error) {
+      return `journal ${this.path}: the last records could not be put in the run store (${(error as Error).message}); the local file holds them`;
+    }
+  }
 
   /** Syncs, closes and unlocks; a second call does nothing. */
   close(): void {

@@ -1,0 +1,60 @@
+// The journal's copy in the run store (--store): each group of records the journal file syncs
+// goes up as the next create-only segment, `runs/RUN/journal/00000001`, and the group's durable
+// records (a call's send record) settle only once their segment is in the store, so a runner lost
+// with its disk leaves the store knowing every call that left. Group commit shares the round-trip
+// as it shares the fsync. A segment that exists already is another writer's: the run stops.
+import { randomBytes } from 'node:crypto';
+import { StoreError, type RunStore } from '../store/store.ts';
+
+const PREFIX = 'runs';
+const segment = (n: number) => String(n).padStart(8, '0');
+
+export const journalPrefix = (runId: string) => `${PREFIX}/${runId}/journal/`;
+
+/** A run's id: when it started (UTC, to the second) and 6 random hex digits; sorts by start. */
+export function newRunId(now: number): string {
+  const at = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${at}-${randomBytes(3).toString('hex')}`;
+}
+
+export function checkRunId(id: string): string {
+  if (!/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/.test(id)) throw new StoreError('STORE_REFUSED', `--run ${id}: not a run id (they look like 20261126T225343Z-a1b2c3)`, { hint: 'list the store\'s runs with enginectl runs --store URL' });
+  return id;
+}
+
+export class JournalReplica {
+  constructor(
+    readonly store: RunStore,
+    readonly runId: string,
+    private next: number,
+  ) {}
+
+  /** Puts the bytes the journal synced as the next segment; throws when it cannot (the run stops before its next call). */
+  async push(bytes: Buffer): Promise<void> {
+    const key = `${journalPrefix(this.runId)}${segment(this.next)}`;
+    if (!(await this.store.create(key, bytes))) {
+      throw new StoreError('STORE_FAILED', `${this.store.url}: the journal segment ${key} exists: another runner writes run ${this.runId}`, { hint: 'one runner at a time goes on with a run (a lease keeps it so); resume from the store once the other has stopped' });
+    }
+    this.next++;
+  }
+}
+
+/** A run's journal as the store holds it: its segments in order, and the number of the next. */
+export async function readStoredJournal(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
+  const keys = await store.list(journalPrefix(runId));
+  if (keys.length === 0) throw new StoreError('STORE_REFUSED', `${store.url} holds no run ${runId}`, { hint: 'list the store\'s runs with enginectl runs --store URL' });
+  const parts: Buffer[] = [];
+  for (const [i, key] of keys.entries()) {
+    if (key !== `${journalPrefix(runId)}${segment(i + 1)}`) throw new StoreError('STORE_FAILED', `${store.url}: run ${runId}'s journal lacks segment ${segment(i + 1)} (found ${key})`, { hint: 'the store lost a segment: the run cannot be read whole' });
+    const body = await store.get(key);
+    if (!body) throw new StoreError('STORE_FAILED', `${store.url}: ${key} was listed and is gone`);
+    parts.push(body);
+  }
+  return { text: Buffer.concat(parts).toString('utf8'), next: keys.length + 1 };
+}
+
+/** The runs a store holds, newest first. */
+export async function storedRuns(store: RunStore): Promise<string[]> {
+  const keys = await store.list(`${PREFIX}/`);
+  return [...new Set(keys.map((k) => k.split('/')[1]!).filter((id) => /^[0-9]{8}T/.test(id)))].sort().reverse();
+}
