@@ -93,7 +93,10 @@ export interface TransportOptions {
 }
 
 export class Transport {
+  /** Scheme, host and port: where connections go (TLS, proxies). */
   readonly origin: string;
+  /** The server as messages name it: its URL with its base path (a site of a gateway), never its credentials. */
+  readonly server: string;
   private readonly basePath: string;
   private readonly authorization: string | undefined;
   private readonly retry: RetryPolicy;
@@ -104,6 +107,7 @@ export class Transport {
     const base = new URL(options.url);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
+    this.server = `${this.origin}${this.basePath}`;
     this.authorization = options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.sleep = options.sleep ?? sleep;
@@ -121,7 +125,7 @@ export class Transport {
 
   /** Sends the request; answers every HTTP status; throws ApiError for transport faults only. */
   async send(req: HttpRequest): Promise<HttpResponse> {
-    if (this.options.readOnly && req.method !== 'GET') throw readOnlyRefusal(req, this.origin);
+    if (this.options.readOnly && req.method !== 'GET') throw readOnlyRefusal(req, this.server);
     const idempotent = req.idempotent ?? req.method === 'GET';
     if (!idempotent) return this.sendOnce(req);
     for (let attempt = 1; ; attempt++) {
@@ -210,7 +214,7 @@ export class Transport {
       if (error instanceof TooLarge) throw this.tooLarge(req, attempt, error.limit);
       if (req.signal?.aborted) throw this.aborted(req, attempt, error);
       if (time.timedOut) {
-        throw new ApiError('API_TIMEOUT', `${req.method} ${req.path} on ${this.origin}: no complete answer within ${formatDuration(timeoutMs)}`, {
+        throw new ApiError('API_TIMEOUT', `${req.method} ${req.path} on ${this.server}: no complete answer within ${formatDuration(timeoutMs)}`, {
           method: req.method,
           path: req.path,
           attempts: attempt,
@@ -218,10 +222,10 @@ export class Transport {
           hint: 'raise the step or server timeout if the operation is expected to take longer, and check the server is responsive',
         });
       }
-      const failure = networkError({ method: req.method, path: req.path, origin: this.origin }, error, attempt);
+      const failure = networkError({ method: req.method, path: req.path, origin: this.origin, server: this.server }, error, attempt);
       if (failure.code === 'API_TLS_FAILURE' && /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(systemCode(error))) {
         const dates = await certificateDates(this.origin, req.signal);
-        if (dates) throw certificateDateError({ method: req.method, path: req.path, origin: this.origin }, error, attempt, systemCode(error), dates);
+        if (dates) throw certificateDateError({ method: req.method, path: req.path, origin: this.origin, server: this.server }, error, attempt, systemCode(error), dates);
       }
       throw failure;
     } finally {
@@ -231,7 +235,7 @@ export class Transport {
 
   private tooLarge(req: HttpRequest, attempts: number, limit: number): ApiError {
     const idempotent = req.idempotent ?? req.method === 'GET';
-    return new ApiError('API_RESPONSE_TOO_LARGE', `${req.method} ${req.path} on ${this.origin}: the answer is larger than ${formatSize(limit)}, the limit of answers from this server${idempotent ? '' : '; the request was sent, and the server may have applied it'}`, {
+    return new ApiError('API_RESPONSE_TOO_LARGE', `${req.method} ${req.path} on ${this.server}: the answer is larger than ${formatSize(limit)}, the limit of answers from this server${idempotent ? '' : '; the request was sent, and the server may have applied it'}`, {
       method: req.method,
       path: req.path,
       attempts,
@@ -240,10 +244,10 @@ export class Transport {
   }
 
   private aborted(req: HttpRequest, attempts: number, cause?: unknown): ApiError {
-    return new ApiError('API_ABORTED', `${req.method} ${req.path} on ${this.origin}: cancelled`, {
+    return new ApiError('API_ABORTED', `${req.method} ${req.path} on ${this.server}: cancelled`, {
       method: req.method,
       path: req.path,
-      origin: this.origin,
+      server: this.server,
       attempts,
       cause,
     });
