@@ -8,6 +8,7 @@
 // leaves once its record could not be kept. The file system is passed in (tests inject a full
 // disk).
 import * as nodeFs from 'node:fs';
+import { dirname } from 'node:path';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { decodeJournal, encodeLineBytes, type Framed } from './frame.ts';
 import { acquireLock, type Lock, type LockFs } from './lock.ts';
@@ -16,7 +17,7 @@ import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
 export type JournalFs = LockFs &
-  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync'>;
+  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync' | 'mkdirSync'>;
 
 /** A record could not be written: the run stops before its next call (exit 1). */
 export class JournalWriteError extends EnginectlError {
@@ -55,10 +56,17 @@ export class JournalFile {
     private readonly key: string | undefined,
   ) {}
 
-  /** Opens (creating) the journal at `path` for one run: locked, its torn tail cut off. */
+  /** Opens (creating) the journal at `path` for one run, and its directory as a report's is: locked, its torn tail cut off. */
   static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined; key?: string | undefined } = {}): OpenedJournal {
     const fs = options.fs ?? nodeFs;
     const refuse = (why: string, hint = 'choose a regular file in a directory this process can write; nothing was run') => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
+    if (!options.mustExist) {
+      try {
+        fs.mkdirSync(dirname(path), { recursive: true });
+      } catch (error) {
+        throw refuse(`cannot create its directory ${dirname(path)} (${errno(error)})`);
+      }
+    }
     const { lock, warning } = acquireLock(path, command, fs);
     let fd: number | undefined;
     try {

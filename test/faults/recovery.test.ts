@@ -223,6 +223,31 @@ test('one run at a time per journal: a live holder is named and refused; a dead 
   assert.equal(existsSync(`${s.journal}.lock`), false, 'released at the end');
 });
 
+test('a journal in a directory that does not exist yet: the directory is made, as for a report', async (t) => {
+  const s = await setup(t);
+  const journal = join(s.dir, 'journals', 'nightly', 'run.journal.jsonl');
+  const r = await runCli(['run', s.file, '--journal', journal, '--report-json', join(s.dir, 'reports', 'run.json')], { env: s.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(lines(journal).length > 0, 'the journal holds the run');
+  assert.equal(existsSync(`${journal}.lock`), false, 'released at the end');
+});
+
+test('a resume refused after taking over a dead run\'s lock says the takeover too', async (t) => {
+  const s = await setup(t);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  writeFileSync(`${s.journal}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), at: '2026-11-25T10:00:00Z', command: 'enginectl run release.yml' }));
+  // The file changed since the journal's run: the resume is refused (exit 2), after the takeover.
+  writeFileSync(s.file, PIPELINE.replace('fail-on: none', 'fail-on: critical'));
+  const before = s.emulator.requests.length;
+  const refused = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /RESUME_REFUSED|changed/);
+  assert.match(refused.stdout + refused.stderr, /its lock was left by process 4206649 .* which no longer runs; taken over/);
+  assert.equal(existsSync(`${s.journal}.lock`), false, 'the lock it took over is released');
+  assert.equal(s.emulator.requests.length, before, 'nothing was sent');
+});
+
 test('a lock path that is not a lock file (a directory) is named for what it is, not as a run starting', async (t) => {
   const s = await setup(t);
   mkdirSync(`${s.journal}.lock`);
