@@ -131,7 +131,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
-  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal } }));
+  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }));
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
   for (const v of journal?.verified ?? []) io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
