@@ -223,6 +223,19 @@ test('one run at a time per journal: a live holder is named and refused; a dead 
   assert.equal(existsSync(`${s.journal}.lock`), false, 'released at the end');
 });
 
+test('a resumed run\'s terminal says which instances were done in an earlier run, without that run\'s durations as if they ran now', async (t) => {
+  const s = await setup(t);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stdout, /^✔ \[2\/4\] Clear the transaction log \(iLog\) {2}done in an earlier run {2}HTTP 200$/m);
+  assert.match(resumed.stdout, /^✔ \[3\/4\] VFS update prod {2}done in an earlier run {2}inserts /m);
+  // Run now: the read (a gate runs again) and the sync that failed.
+  assert.match(resumed.stdout, /^✔ \[1\/4\] Alerts {2}\d+ms/m);
+  assert.match(resumed.stdout, /^✔ \[4\/4\] Sync replication {2}\d+ms/m);
+});
+
 test('a journal in a directory that does not exist yet: the directory is made, as for a report', async (t) => {
   const s = await setup(t);
   const journal = join(s.dir, 'journals', 'nightly', 'run.journal.jsonl');
