@@ -93,11 +93,8 @@ export interface TransportOptions {
 }
 
 export class Transport {
-  /** Scheme, host and port: where connections go (TLS, proxies). */
-  readonly origin: string;
-  /** The server as messages name it: its URL with its base path (a site of a gateway), never its credentials. */
-  readonly server: string;
-  private readonly basePath: string;
+  readonly origin: string; // scheme, host and port: where connections go (TLS, proxies)
+  readonly server: string; // as messages name it: the URL with its base path (a site behind one host), no credentials
   private readonly authorization: string | undefined;
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -106,8 +103,7 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const base = new URL(options.url);
     this.origin = base.origin;
-    this.basePath = base.pathname.replace(/\/+$/, '');
-    this.server = `${this.origin}${this.basePath}`;
+    this.server = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
     this.authorization = options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.sleep = options.sleep ?? sleep;
@@ -171,7 +167,7 @@ export class Transport {
 
   private url(req: HttpRequest): string {
     const query = req.query ? new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
-    return `${this.origin}${this.basePath}${req.path}${query ? `?${query}` : ''}`;
+    return `${this.server}${req.path}${query ? `?${query}` : ''}`;
   }
 
   private async once(req: HttpRequest, attempt: number, onStatus?: (status: number) => Promise<void> | void): Promise<HttpResponse> {
