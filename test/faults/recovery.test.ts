@@ -236,6 +236,18 @@ test('a resumed run\'s terminal says which instances were done in an earlier run
   assert.match(resumed.stdout, /^✔ \[4\/4\] Sync replication {2}\d+ms/m);
 });
 
+test('run --resume --emulator warns before the run that the emulator does not hold what the journal\'s run wrote', async (t) => {
+  const s = await setup(t);
+  const env = { PROD_TOKEN: 'prod-token' };
+  const first = await runCli(['run', s.file, '--journal', s.journal, '--emulator', '--fault', 'POST /api/devops/v1/replication/sync status=409 times=1'], { env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal, '--emulator'], { env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  const warning = /warning --resume with --emulator: the emulator starts from its sample state \(or --state\), not from what the journal's run left: the 2 instance\(s\) carried from it are not applied in it, so a check of what they wrote reads a state without them/;
+  assert.match(resumed.stdout, warning);
+  assert.ok(resumed.stdout.search(warning) < resumed.stdout.indexOf('running "'), 'said before the run');
+});
+
 test('a journal in a directory that does not exist yet: the directory is made, as for a report', async (t) => {
   const s = await setup(t);
   const journal = join(s.dir, 'journals', 'nightly', 'run.journal.jsonl');
