@@ -93,7 +93,7 @@ export const ACTIONS: readonly ActionDef[] = [
     description: 'Run an enginectl deployment pipeline (vfs and system updates, replication, transaction-log clears, gates) and report it.',
     inputs: {
       pipeline: { description: 'Path of the pipeline file, e.g. pipelines/multi-target-release.yml. Required, except with merge.' },
-      merge: { description: "Merge mode, for a final job after a fleet's jobs: the JSON reports (or journals) they wrote, downloaded as artifacts: a directory (every *.json under it) or files, one per line. One report of the whole fleet (a row per job; an instance no report covers is \"no report\" and fails it) in the summary, the PR comment, the report files and outputs; nothing is run." },
+      merge: { description: "Merge mode, for a final job after a fleet's jobs: the JSON reports (or journals) they wrote, downloaded as artifacts: a directory (every *.json and *.journal.jsonl under it; a journal beside its own report is taken once) or files, one per line. One report of the whole fleet (a row per job; an instance no report covers is \"no report\" and fails it) in the summary, the PR comment, the report files and outputs; nothing is run." },
       vars: { description: 'Var overrides, one NAME=VALUE per line (values read as YAML).' },
       only: { description: 'Keep only the matrix instances with these values, one KEY=VALUE per line (as run --only; a key given twice keeps either value): one target per job of a job matrix.' },
       skip: { description: 'Leave out the matrix instances with these values, one KEY=VALUE per line (as run --skip).' },

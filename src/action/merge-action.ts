@@ -56,7 +56,13 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   return ExitCode.failed;
 }
 
-/** The `merge` input's lines: a file, or a directory whose JSON reports (*.json, at any depth) are all taken. */
+const JOURNAL = '.journal.jsonl';
+
+/**
+ * The `merge` input's lines: a file, or a directory whose JSON reports (*.json) and journals
+ * (*.journal.jsonl, as the action names them), at any depth, are all taken. A journal beside its
+ * own run's report (the same name but for .json) is that run's: the report is taken, once.
+ */
 async function reportFiles(lines: string[], deps: MergeDeps): Promise<string[]> {
   if (lines.length === 0) throw new UsageError('BAD_INPUT', 'input merge: no report named', { hint: 'merge: reports (the directory the jobs\' report artifacts were downloaded to), or one file per line' });
   const files: string[] = [];
@@ -65,9 +71,12 @@ async function reportFiles(lines: string[], deps: MergeDeps): Promise<string[]> 
     const under = await deps.filesUnder(path);
     if (under === undefined) files.push(path);
     else {
-      const reports = under.filter((f) => f.endsWith('.json')).sort();
-      if (reports.length === 0) throw new UsageError('BAD_INPUT', `input merge: ${line} holds no JSON report (*.json)`, { hint: 'download the jobs\' report artifacts there (actions/download-artifact), or name the files' });
-      files.push(...reports);
+      const reports = under.filter((f) => f.endsWith('.json'));
+      const taken = new Set(reports);
+      const journals = under.filter((f) => f.endsWith(JOURNAL) && !taken.has(`${f.slice(0, -JOURNAL.length)}.json`));
+      const all = [...reports, ...journals].sort();
+      if (all.length === 0) throw new UsageError('BAD_INPUT', `input merge: ${line} holds no JSON report (*.json) or journal (*${JOURNAL})`, { hint: 'download the jobs\' report artifacts there (actions/download-artifact), or name the files' });
+      files.push(...all);
     }
   }
   return files;

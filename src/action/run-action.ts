@@ -120,6 +120,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     env: deps.env,
     command: `enginectl action ${def.id}`,
     now: deps.now(),
+    warn: (w) => kit.warning(masker.mask(w), { title: 'enginectl' }),
   });
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
   for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));

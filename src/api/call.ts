@@ -76,7 +76,7 @@ function isJsonType(contentType: string): boolean {
 }
 
 function where(spec: CallSpec, transport: Transport): string {
-  return `${spec.method} ${spec.path} on ${transport.origin}`;
+  return `${spec.method} ${spec.path} on ${transport.server}`;
 }
 
 /** The typed error of a response whose status is not a success. */

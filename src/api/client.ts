@@ -129,9 +129,9 @@ export class EngineClient {
     };
   }
 
-  /** The server's scheme, host and port, as messages name it. */
-  get origin(): string {
-    return this.caller.transport.origin;
+  /** The server's URL with its base path (no credentials), as messages name it. */
+  get server(): string {
+    return this.caller.transport.server;
   }
 
   /** The typed error a typed call would have raised for this raw answer (code, message, hint). */

@@ -37,8 +37,8 @@ export interface ApiErrorDetails extends ErrorOptions {
   body?: string;
   /** How many requests were sent for this call (retries included). */
   attempts?: number;
-  /** The server (scheme, host, port) the call went to. */
-  origin?: string;
+  /** The server the call went to: its URL with its base path, no credentials. */
+  server?: string;
 }
 
 export class ApiError extends EnginectlError {
@@ -47,7 +47,7 @@ export class ApiError extends EnginectlError {
   readonly path: string;
   readonly status: number | undefined;
   readonly body: string | undefined;
-  readonly origin: string | undefined;
+  readonly server: string | undefined;
   attempts: number;
 
   constructor(
@@ -60,7 +60,7 @@ export class ApiError extends EnginectlError {
     this.path = details.path;
     this.status = details.status;
     this.body = details.body;
-    this.origin = details.origin;
+    this.server = details.server;
     this.attempts = details.attempts ?? 1;
   }
 

@@ -7,7 +7,10 @@ import { ApiError, type ApiErrorCode } from './errors.ts';
 export interface Exchange {
   method: string;
   path: string;
+  /** Scheme, host and port (the host a certificate or proxy is about). */
   origin: string;
+  /** The server URL with its base path, as the message names it. */
+  server: string;
 }
 
 const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_)/;
@@ -60,7 +63,7 @@ export function systemCode(error: unknown): string {
 /** A certificate out of its dates, with them (read by certificateDates). */
 export function certificateDateError(req: Exchange, cause: unknown, attempts: number, code: string, dates: { validFrom: string; validTo: string }): ApiError {
   const expired = code === 'CERT_HAS_EXPIRED';
-  return new ApiError('API_TLS_FAILURE', `${req.method} ${req.path} on ${req.origin}: TLS: the server's certificate ${expired ? `expired on ${dates.validTo}` : `is valid only from ${dates.validFrom}`} (${code})`, {
+  return new ApiError('API_TLS_FAILURE', `${req.method} ${req.path} on ${req.server}: TLS: the server's certificate ${expired ? `expired on ${dates.validTo}` : `is valid only from ${dates.validFrom}`} (${code})`, {
     method: req.method,
     path: req.path,
     attempts,
@@ -72,7 +75,7 @@ export function certificateDateError(req: Exchange, cause: unknown, attempts: nu
 /** A failed exchange (no HTTP answer) as the typed error that says what to check. */
 export function networkError(req: Exchange, error: unknown, attempts: number): ApiError {
   const code = systemCode(error);
-  const where = `${req.method} ${req.path} on ${req.origin}`;
+  const where = `${req.method} ${req.path} on ${req.server}`;
   const details = { method: req.method, path: req.path, attempts, cause: error };
   const make = (c: ApiErrorCode, what: string, hint: string) => new ApiError(c, `${where}: ${what}`, { ...details, hint });
   if (code === 'ECONNREFUSED') {

@@ -91,8 +91,8 @@ export interface TransportOptions {
 }
 
 export class Transport {
-  readonly origin: string;
-  private readonly basePath: string;
+  readonly origin: string; // scheme, host and port: where connections go (TLS, proxies)
+  readonly server: string; // as messages name it: the URL with its base path (a site behind one host), no credentials
   private readonly authorization: string | undefined;
   private readonly retry: RetryPolicy;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -101,7 +101,7 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const base = new URL(options.url);
     this.origin = base.origin;
-    this.basePath = base.pathname.replace(/\/+$/, '');
+    this.server = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
     this.authorization = options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.sleep = options.sleep ?? sleep;
@@ -119,7 +119,7 @@ export class Transport {
 
   /** Sends the request; answers every HTTP status; throws ApiError for transport faults only. */
   async send(req: HttpRequest): Promise<HttpResponse> {
-    if (this.options.readOnly && req.method !== 'GET') throw readOnlyRefusal(req, this.origin);
+    if (this.options.readOnly && req.method !== 'GET') throw readOnlyRefusal(req, this.server);
     const idempotent = req.idempotent ?? req.method === 'GET';
     if (!idempotent) return this.sendOnce(req);
     for (let attempt = 1; ; attempt++) {
@@ -165,7 +165,7 @@ export class Transport {
 
   private url(req: HttpRequest): string {
     const query = req.query ? new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
-    return `${this.origin}${this.basePath}${req.path}${query ? `?${query}` : ''}`;
+    return `${this.server}${req.path}${query ? `?${query}` : ''}`;
   }
 
   private async once(req: HttpRequest, attempt: number, onStatus?: (status: number) => Promise<void> | void): Promise<HttpResponse> {
@@ -208,7 +208,7 @@ export class Transport {
       if (error instanceof TooLarge) throw this.tooLarge(req, attempt, error.limit);
       if (req.signal?.aborted) throw this.aborted(req, attempt, error);
       if (time.timedOut) {
-        throw new ApiError('API_TIMEOUT', `${req.method} ${req.path} on ${this.origin}: no complete answer within ${formatDuration(timeoutMs)}`, {
+        throw new ApiError('API_TIMEOUT', `${req.method} ${req.path} on ${this.server}: no complete answer within ${formatDuration(timeoutMs)}`, {
           method: req.method,
           path: req.path,
           attempts: attempt,
@@ -216,10 +216,10 @@ export class Transport {
           hint: 'raise the step or server timeout if the operation is expected to take longer, and check the server is responsive',
         });
       }
-      const failure = networkError({ method: req.method, path: req.path, origin: this.origin }, error, attempt);
+      const failure = networkError({ method: req.method, path: req.path, origin: this.origin, server: this.server }, error, attempt);
       if (failure.code === 'API_TLS_FAILURE' && /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(systemCode(error))) {
         const dates = await certificateDates(this.origin, req.signal);
-        if (dates) throw certificateDateError({ method: req.method, path: req.path, origin: this.origin }, error, attempt, systemCode(error), dates);
+        if (dates) throw certificateDateError({ method: req.method, path: req.path, origin: this.origin, server: this.server }, error, attempt, systemCode(error), dates);
       }
       throw failure;
     } finally {
@@ -229,7 +229,7 @@ export class Transport {
 
   private tooLarge(req: HttpRequest, attempts: number, limit: number): ApiError {
     const idempotent = req.idempotent ?? req.method === 'GET';
-    return new ApiError('API_RESPONSE_TOO_LARGE', `${req.method} ${req.path} on ${this.origin}: the answer is larger than ${formatSize(limit)}, the limit of answers from this server${idempotent ? '' : '; the request was sent, and the server may have applied it'}`, {
+    return new ApiError('API_RESPONSE_TOO_LARGE', `${req.method} ${req.path} on ${this.server}: the answer is larger than ${formatSize(limit)}, the limit of answers from this server${idempotent ? '' : '; the request was sent, and the server may have applied it'}`, {
       method: req.method,
       path: req.path,
       attempts,
@@ -238,10 +238,10 @@ export class Transport {
   }
 
   private aborted(req: HttpRequest, attempts: number, cause?: unknown): ApiError {
-    return new ApiError('API_ABORTED', `${req.method} ${req.path} on ${this.origin}: cancelled`, {
+    return new ApiError('API_ABORTED', `${req.method} ${req.path} on ${this.server}: cancelled`, {
       method: req.method,
       path: req.path,
-      origin: this.origin,
+      server: this.server,
       attempts,
       cause,
     });

@@ -38,6 +38,8 @@ export interface JournalRequest {
   env: Readonly<Record<string, string | undefined>>;
   /** The command, for the lock: who holds the journal. */
   command: string;
+  /** Told at once what opening the journal did (a stale lock taken over, a torn tail cut): said even when the resume is then refused. */
+  warn: (warning: string) => void;
   now: number;
   fs?: JournalFs | undefined;
 }
@@ -45,7 +47,7 @@ export interface JournalRequest {
 export interface JournalSetup {
   spec: JournalSpec;
   resume: ResumePlan | undefined;
-  /** Said before the run: a torn tail cut, a stale lock taken over, a moved server. */
+  /** Said before the run: a moved server, a decision that changes nothing (what opening did is told by `warn`). */
   warnings: string[];
   /** --in-doubt verify: what reading each in-doubt call's target found. */
   verified: Verified[];
@@ -74,6 +76,7 @@ function refuseOpenDoubts(framed: Framed, path: string): void {
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
   const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs, key: journalKey(request.env) });
+  for (const w of opened.warnings) request.warn(w);
   try {
     // Identity hashes are of masked values only: the salt lies beside them in the journal, so a
     // hash of a secret (a single-step action's password input, a var that reads a secret) would be
@@ -94,7 +97,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     if (!request.resume) {
       refuseOpenDoubts(opened.framed, request.path);
       const salt = newSalt();
-      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) }, resume: undefined, warnings: opened.warnings, verified: [] };
+      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) }, resume: undefined, warnings: [], verified: [] };
     }
     const state = journalState(parseRecords(opened.framed, request.path), request.path);
     // A halted rollout goes on only on the operator's word, recorded as a decision.
@@ -114,7 +117,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const inDoubt = verifying ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, selection: request.selection, force: request.force, inDoubt, by, now: request.now });
     const extra = request.continueRollout && !state.halted ? ['--continue-rollout: the journal\'s rollout did not halt; nothing to decide'] : [];
-    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers, resumedFrom: { name: state.runs.at(-1)!.name, file: state.runs.at(-1)!.file, sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash }, ...(going ? { continueRollout: going } : {}) }, resume: plan, warnings: [...opened.warnings, ...warnings, ...extra], verified };
+    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers, resumedFrom: { name: state.runs.at(-1)!.name, file: state.runs.at(-1)!.file, sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash }, ...(going ? { continueRollout: going } : {}) }, resume: plan, warnings: [...warnings, ...extra], verified };
   } catch (error) {
     opened.file.close();
     throw error;

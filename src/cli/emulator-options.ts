@@ -16,8 +16,10 @@ export const EMULATOR_OPTIONS_HELP = `  --state [SITE=]FILE          start from 
   --user NAME:PASSWORD:SCOPES  add a user; SCOPES separated by commas, * for all (repeatable)
   --fault "[METHOD] PATH SETTINGS"
                                inject a fault, e.g. "POST /api/devops/v1/update/vfs status=503 times=1"
-                               settings: latency=2s status=N body=TEXT reset=before|after truncate
-                               invalid-json hang chunk-delay=100ms times=N (repeatable)
+                               settings: latency=2s status=N body=TEXT content-type=T reset=before|after
+                               gateway=N truncate invalid-json hang chunk-delay=100ms echo-credentials
+                               times=N site=NAME raise-alert=critical:CODE stop-engine=ID after=3m
+                               (each in docs/emulator.md; repeatable)
   --fail-replication DATABASE[=MESSAGE]
                                make replications to that target database fail (repeatable)`;
 

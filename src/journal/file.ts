@@ -1,13 +1,12 @@
-// The journal file: opened once (a regular file only, never blocking: a FIFO is refused), locked
-// for one run at a time, its torn tail cut off before anything is appended, each record written
-// whole (every write's byte count checked) and, when it must be durable, synced before the promise
-// append returns settles. Writes and syncs are shared (group commit): the records parallel
-// instances append while a sync is in flight wait in memory for its end, then are written with
-// one write and made durable together by the next sync, which covers every byte written before
-// it. A failed write breaks the journal: every later append throws the same error, so no call
-// leaves once its record could not be kept. The file system is passed in (tests inject a full
-// disk).
+// Longer than 250 lines: the file's writes, its group commit and its copy in the run store are one ordering; split, it would be read across files.
+// The journal file: opened once (a regular file only, never blocking), locked for one run at a
+// time, its torn tail cut off before anything is appended, each record written whole and, when it
+// must be durable, synced (and with a store, put there) before its promise settles. Writes and
+// syncs are shared (group commit): records appended while a sync is in flight are written and
+// synced together by the next. A failed write breaks the journal: no call leaves once its record
+// could not be kept. The file system is passed in (tests inject a full disk).
 import * as nodeFs from 'node:fs';
+import { dirname } from 'node:path';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { decodeJournal, encodeLineBytes, type Framed } from './frame.ts';
 import { acquireLock, type Lock, type LockFs } from './lock.ts';
@@ -18,7 +17,7 @@ import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
 export type JournalFs = LockFs &
-  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync'>;
+  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync' | 'mkdirSync'>;
 
 /** A record could not be written: the run stops before its next call (exit 1). */
 export class JournalWriteError extends EnginectlError {
@@ -67,10 +66,17 @@ export class JournalFile {
     this.replica = replica;
   }
 
-  /** Opens (creating) the journal at `path` for one run: locked, its torn tail cut off. */
+  /** Opens (creating) the journal at `path` for one run, and its directory as a report's is: locked, its torn tail cut off. */
   static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined; key?: string | undefined; truncate?: boolean | undefined } = {}): OpenedJournal {
     const fs = options.fs ?? nodeFs;
     const refuse = (why: string, hint = 'choose a regular file in a directory this process can write; nothing was run') => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
+    if (!options.mustExist) {
+      try {
+        fs.mkdirSync(dirname(path), { recursive: true });
+      } catch (error) {
+        throw refuse(`cannot create its directory ${dirname(path)} (${errno(error)})`);
+      }
+    }
     const { lock, warning } = acquireLock(path, command, fs);
     let fd: number | undefined;
     try {

@@ -69,7 +69,9 @@ export class RunLog implements RunLogger {
     }
     const figures = run.figures ? `  ${n(run.figures)}` : '';
     const attempts = run.attempts > 1 ? `  (${run.attempts} attempts)` : '';
-    this.sink.line(`${head}  ${run.durationMs === undefined ? 'unknown' : formatDuration(run.durationMs)}${figures}${attempts}`);
+    // Carried from an earlier run (--resume): said so, not timed as if it ran now.
+    const took = run.resume === 'earlier-run' ? 'done in an earlier run' : run.durationMs === undefined ? 'unknown' : formatDuration(run.durationMs);
+    this.sink.line(`${head}  ${took}${figures}${run.resume === 'earlier-run' ? '' : attempts}`);
     if (run.inDoubt && run.outcome !== 'cancelled') {
       const how = run.inDoubt.status === undefined ? 'got no answer' : `was answered ${run.inDoubt.status} but its answer could not be read`;
       const decided = run.decision ? `; ${n(decisionPhrase(run.decision))}` : '; the server may have applied it';

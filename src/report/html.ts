@@ -1,12 +1,13 @@
-// The HTML report (--html): one self-contained file, no script, no network. The outcome, a
-// timeline of the steps (bars by start and duration, coloured by outcome), the step table, the
-// failures, and each update's own report rendered.
+// The HTML report (--html): one self-contained file, no script, no network. The outcome (and
+// where a rollout halted), a rollout's waves, a timeline of the steps (bars by start and duration,
+// coloured by outcome), the step table, the failures, and each update's own report rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
 import { doubtNote, durationText, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
 import { fleetPhrase, fleetRows } from './fleet.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
+import { haltHtml, wavesHtml } from './waves.ts';
 
 const COLOURS: Record<string, string> = { success: '#1a7f37', failure: '#cf222e', skipped: '#8c959f', cancelled: '#bf8700', 'in doubt': '#bc4c00' };
 const JOB_COLOURS: Record<string, string> = { ...COLOURS, 'no report': '#82071e' };
@@ -80,9 +81,9 @@ export function renderHtml(report: Report): string {
 <header style="background:${COLOURS[report.outcome]}">
 <h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
 <p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${fleet ? ` · merged from ${h(fleet)}` : ''}</p>
-${runNotes(report).map((n) => `<p><strong>${h(n)}</strong></p>\n`).join('')}</header>
+${haltHtml(report)}${runNotes(report).map((n) => `<p><strong>${h(n)}</strong></p>\n`).join('')}</header>
 <main>
-${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}<h2>Timeline</h2>
+${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}${wavesHtml(report)}<h2>Timeline</h2>
 <div class="legend">${Object.entries(COLOURS).map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`).join('')}</div>
 <div class="timeline">
 ${rows}

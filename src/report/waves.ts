@@ -1,8 +1,12 @@
-// A rollout's waves as the Markdown summary shows them: a row per wave, its values, what became
-// of it (done, failed within its budget, halted, not started), the analysis after it, and where
-// the rollout halted (nothing is undone).
-import { cell } from '../text/escape.ts';
+// A rollout's waves as the Markdown summary and the HTML report show them: a row per wave, its
+// values, what became of it (done, failed within its budget, halted, not started), the analysis
+// after it, and, once, where the rollout halted and why (nothing is undone); the instances not
+// started say only where.
+import { cell, escapeHtml as h } from '../text/escape.ts';
 import type { Report } from './model.ts';
+
+type Rollout = NonNullable<Report['rollout']>;
+type Wave = Rollout['waves'][number];
 
 const WORDS: Record<NonNullable<Report['rollout']>['waves'][number]['outcome'], string> = {
   done: '✅ done',
@@ -12,17 +16,32 @@ const WORDS: Record<NonNullable<Report['rollout']>['waves'][number]['outcome'], 
   cancelled: '■ cancelled',
 };
 
+const HALTED_AFTER = 'Nothing was undone; the waves after it did not start.';
+
+const valuesOf = (w: Wave) => (w.values.length > 8 ? `${w.values.slice(0, 8).join(', ')} and ${w.values.length - 8} more` : w.values.join(', '));
+const analysisOf = (w: Wave) => (w.analysis ? `${w.analysis.passed ? 'held' : 'failed'}: ${w.analysis.text}` : '');
+
 export function wavesMarkdown(report: Report): string[] {
   const rollout = report.rollout;
   if (!rollout) return [];
   const out = ['### Waves', ''];
-  if (rollout.halted) out.push(`**The rollout halted at wave ${rollout.halted.wave}**: ${cell(rollout.halted.reason)}. Nothing was undone; the waves after it did not start.`, '');
+  if (rollout.halted) out.push(`**The rollout halted at wave ${rollout.halted.wave}**: ${cell(rollout.halted.reason)}. ${HALTED_AFTER}`, '');
   out.push(`| Wave | ${cell(rollout.over)} | Outcome | Failed | Budget | Analysis after it |`, '|---|---|---|---|---|---|');
-  for (const w of rollout.waves) {
-    const shown = w.values.length > 8 ? `${w.values.slice(0, 8).join(', ')} and ${w.values.length - 8} more` : w.values.join(', ');
-    const analysis = w.analysis ? `${w.analysis.passed ? 'held' : 'failed'}: ${w.analysis.text}` : '';
-    out.push(`| ${w.wave} | ${cell(shown)} | ${WORDS[w.outcome]} | ${cell(w.failed.join(', '))} | ${w.budget} | ${cell(analysis)} |`);
-  }
+  for (const w of rollout.waves) out.push(`| ${w.wave} | ${cell(valuesOf(w))} | ${WORDS[w.outcome]} | ${cell(w.failed.join(', '))} | ${w.budget} | ${cell(analysisOf(w))} |`);
   out.push('', '### Steps', '');
   return out;
+}
+
+/** The headline of a halted rollout, for the HTML report's header; '' when it did not halt. */
+export function haltHtml(report: Report): string {
+  const halted = report.rollout?.halted;
+  return halted ? `<p><strong>The rollout halted at wave ${halted.wave}</strong>: ${h(halted.reason)}. ${HALTED_AFTER}</p>\n` : '';
+}
+
+/** The Waves section of the HTML report; '' without a rollout. */
+export function wavesHtml(report: Report): string {
+  const rollout = report.rollout;
+  if (!rollout) return '';
+  const rows = rollout.waves.map((w) => `<tr><td>${w.wave}</td><td>${h(valuesOf(w))}</td><td>${h(WORDS[w.outcome])}</td><td>${h(w.failed.join(', '))}</td><td>${w.budget}</td><td>${h(analysisOf(w))}</td></tr>`);
+  return `<h2>Waves</h2>\n<table>\n<thead><tr><th>Wave</th><th>${h(rollout.over)}</th><th>Outcome</th><th>Failed</th><th>Budget</th><th>Analysis after it</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n`;
 }

@@ -111,7 +111,8 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
       wave.outcome = signal.aborted ? 'cancelled' : 'not-started';
       for (const value of wave.values) {
         if (signal.aborted) runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, true, signal), (r.wave = wave.wave))));
-        else halt(value, wave.wave, `not started: the rollout halted at wave ${result.halted!.wave} (${result.halted!.reason})`);
+        // Where it halted; why is the rollout's (its halted reason), said once by the log and each report.
+        else halt(value, wave.wave, `not started: the rollout halted at wave ${result.halted!.wave}`);
       }
       continue;
     }

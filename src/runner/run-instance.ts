@@ -180,7 +180,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       error = errorOf(caught);
       // A write answered 2xx whose answer could not be read: its fate is unknown (api/fate.ts).
       calls.unreadable(caught);
-      if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.origin}`;
+      if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.server}`;
     } finally {
       clearInterval(heartbeat);
       time?.clear();

@@ -48,7 +48,7 @@ export default defineStep<Inputs>({
     const unexpected = () => {
       const wanted = expected ? expected.join(' or ') : 'a 2xx status';
       if (res.status >= 200 && res.status < 300) {
-        return { code: 'API_UNEXPECTED_STATUS' as const, message: `${method} ${i.path} on ${env.client().origin}: answered HTTP ${res.status}; expected ${wanted}`, hint: 'change expect-status if this answer is right' };
+        return { code: 'API_UNEXPECTED_STATUS' as const, message: `${method} ${i.path} on ${env.client().server}: answered HTTP ${res.status}; expected ${wanted}`, hint: 'change expect-status if this answer is right' };
       }
       // The error a typed call would give (API_NOT_FOUND, API_HTTP_STATUS...), with what was expected.
       const error = env.client().statusError({ method, path: i.path }, res);

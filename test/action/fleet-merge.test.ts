@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { runActionBundle, startGitHubApi } from '../helpers/action.ts';
 import { SITES, siteSecrets, startSites } from '../helpers/sites.ts';
@@ -47,6 +47,28 @@ test('a job per site with its own secrets, then the merge job: one summary with 
   assert.match(partial.stdout, /::error::.*no report from site=prod/);
   assert.equal(github.comments.length, 1, 'the same comment, updated');
   assert.match(github.comments[0]!.body, /## ❌ Release 2026\.11 at three sites: failure/);
+});
+
+test('merge mode reads the journals in the directory too: a job that uploaded its journal (*.journal.jsonl) has its row; a journal beside its own report counts once', async (t) => {
+  const { urls } = await startSites(t);
+  const files: Record<string, string> = { ...FILES };
+  for (const site of SITES) {
+    const job = await runActionBundle(t, { action: '.', files: FILES, inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` }, env: siteSecrets(site, urls[site]) });
+    assert.equal(job.code, 0, job.stdout);
+    const journal = job.outputs.journal!;
+    assert.match(journal, /\.journal\.jsonl$/);
+    const name = basename(journal);
+    // test: the journal alone (its job died before the report was uploaded); staging: both, as a
+    // job uploading its whole report directory leaves them; prod: the JSON report alone.
+    if (site !== 'prod') files[`reports/${site}/${name}`] = readFileSync(journal, 'utf8');
+    if (site !== 'test') files[`reports/${site}/${name.replace(/\.journal\.jsonl$/, '.json')}`] = readFileSync(job.outputs.report!, 'utf8');
+  }
+  const merge = await runActionBundle(t, { action: '.', files, inputs: { merge: 'reports' } });
+  assert.equal(merge.code, 0, merge.stdout);
+  assert.equal(merge.outputs.outcome, 'success');
+  for (const site of SITES) assert.match(merge.summary, new RegExp(`\\| ✅ \\| site=${site} \\| success \\| 4 step run\\(s\\): 4 succeeded \\|`));
+  assert.match(merge.summary, /merged from 3 job report\(s\)/);
+  assert.doesNotMatch(merge.summary, /no report/);
 });
 
 test('merge mode: a directory without a report, or a file that is none, is invalid input (exit 2)', async (t) => {

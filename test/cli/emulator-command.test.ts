@@ -1,6 +1,6 @@
 // `enginectl emulator` as a process: its first line, its flags, and how it stops.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -63,4 +63,44 @@ test('a port in use is exit 2 with a hint', async (t) => {
   const r = await runCli(['emulator', '--port', port]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)[\s\S]*hint: the port is taken/);
+});
+
+/** The fault settings docs/emulator.md lists, as written there: latency, status, …, after. */
+function documentedFaultSettings(): string[] {
+  const docs = readFileSync('docs/emulator.md', 'utf8');
+  const section = docs.slice(docs.indexOf('## Fault injection'), docs.indexOf('## Control routes'));
+  return [...section.matchAll(/^\| `([a-z-]+)(=[^`]*)?`(?:, `([a-z-]+)(=[^`]*)?`)? \|/gm)].flatMap((m) => [m[1]!, ...(m[3] ? [m[3]] : [])]);
+}
+
+test('the --fault help of run, plan and emulator names every setting the emulator takes', async () => {
+  const settings = [...new Set(documentedFaultSettings())];
+  for (const wanted of ['site', 'raise-alert', 'stop-engine', 'after', 'gateway']) assert.ok(settings.includes(wanted), `docs/emulator.md lists ${wanted}=`);
+  for (const command of ['run', 'plan', 'emulator']) {
+    const help = await runCli([command, '--help']);
+    assert.equal(help.code, 0, help.stderr);
+    const fault = help.stdout.slice(help.stdout.indexOf('--fault'), help.stdout.indexOf('--fail-replication'));
+    for (const setting of settings) assert.match(fault, new RegExp(`(^|\\s)${setting}(=|\\s|$)`, 'm'), `${command} --help: --fault ${setting}`);
+  }
+});
+
+test('a request the emulator answered with no status line (a dropped connection) is logged with status 0, as docs/emulator.md says', async (t) => {
+  const server = await startCliEmulator(t, ['--fault', 'GET /api/monitoring/v1/alerts reset=before times=1']);
+  await assert.rejects(get(server.url, '/api/monitoring/v1/alerts'));
+  const log = (await (await fetch(`${server.url}/_emulator/requests`)).json()) as { path: string; status: number; fault?: string }[];
+  assert.equal(log[0]!.status, 0);
+  assert.match(log[0]!.fault!, /reset=before/);
+  server.child.kill('SIGTERM');
+  await server.exited;
+  const docs = readFileSync('docs/emulator.md', 'utf8');
+  assert.match(docs, /`status` 0: no status line was sent/);
+});
+
+test('the system update report of the emulator does not list an offline Engine as restarted', async () => {
+  const r = await runCli(['api', 'POST', '/api/devops/v1/update/system', '--emulator', '--data', JSON.stringify({ targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token' })]);
+  assert.equal(r.code, 0, r.stderr);
+  const result = JSON.parse(r.stdout) as { report: string; stats: { operations: Record<string, number> } };
+  // eng-prod-old (PROD) stopped reporting three hours ago in the sample state: offline.
+  assert.match(result.report, /^\| eng-prod-01 \| prod-app-01 \| 26\.11\.0 \| yes \|$/m);
+  assert.match(result.report, /^\| eng-prod-old \| prod-app-old \| 26\.11\.0 \| no \(offline\) \|$/m);
+  assert.equal(result.stats.operations['restart engine'], 2);
 });

@@ -48,3 +48,12 @@ test('one emulator serves many sites: a write at one is not seen at another; the
   assert.equal(sites.site('amer').requests.length, 1);
   assert.equal(sites.site('amer').requests[0]!.path, '/api/monitoring/v1/alerts');
 });
+
+test('an error names the server with its path: the site that failed, not only the host all sites share (no credentials)', async () => {
+  const r = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--fault', 'GET /api/monitoring/v1/engines status=500 site=prod', '--var', 'files=[1001]'], {
+    env: { TEST_ENGINE_PASSWORD: 'unused-1', STAGING_ENGINE_PASSWORD: 'unused-2', PROD_ENGINE_PASSWORD: 'unused-3', TEST_DEPLOY_PASSWORD: 'deploy-pass', STAGING_TOKEN: 'staging-token', PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /error: GET \/api\/monitoring\/v1\/engines on http:\/\/127\.0\.0\.1:\d+\/sites\/prod: the server answered HTTP 500/);
+  assert.doesNotMatch(r.stdout + r.stderr, /unused-3/);
+});

@@ -62,7 +62,7 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
 
   // Measure the journal a whole run writes, then give the disk room up to the middle of the vfs update's end record.
   const probe = join(dir, 'probe.jsonl');
-  const whole = await setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now() });
+  const whole = await setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), warn: (w) => assert.fail(w) });
   await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: whole.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
   whole.spec.file.close();
   const text = readFileSync(probe, 'utf8');
@@ -71,7 +71,7 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   const room = end + 40;
   emulator.requests.length = 0;
 
-  const journal = await setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), fs: fullAfter(room) });
+  const journal = await setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), fs: fullAfter(room), warn: (w) => assert.fail(w) });
   const reports = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
   const done = await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
   journal.spec.file.close();

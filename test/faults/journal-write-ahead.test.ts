@@ -74,7 +74,7 @@ test('a write leaves only once its record is on disk, and its answer is durable 
   writeFileSync(file, PIPELINE);
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
   const { pipeline, sources } = await loadPipelineFile(file, { readFile: (p: string) => fs.promises.readFile(p, 'utf8'), env });
-  const journal = await setUpJournal({ path: join(dir, 'run.jsonl'), resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), fs: watched(timeline) });
+  const journal = await setUpJournal({ path: join(dir, 'run.jsonl'), resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), fs: watched(timeline), warn: (w) => assert.fail(w) });
   const done = await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
   journal.spec.file.close();
   assert.equal(done.result.outcome, 'success', JSON.stringify(done.result.steps.map((s) => s.error)));

@@ -223,6 +223,56 @@ test('one run at a time per journal: a live holder is named and refused; a dead 
   assert.equal(existsSync(`${s.journal}.lock`), false, 'released at the end');
 });
 
+test('a resumed run\'s terminal says which instances were done in an earlier run, without that run\'s durations as if they ran now', async (t) => {
+  const s = await setup(t);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stdout, /^✔ \[2\/4\] Clear the transaction log \(iLog\) {2}done in an earlier run {2}HTTP 200$/m);
+  assert.match(resumed.stdout, /^✔ \[3\/4\] VFS update prod {2}done in an earlier run {2}inserts /m);
+  // Run now: the read (a gate runs again) and the sync that failed.
+  assert.match(resumed.stdout, /^✔ \[1\/4\] Alerts {2}\d+ms/m);
+  assert.match(resumed.stdout, /^✔ \[4\/4\] Sync replication {2}\d+ms/m);
+});
+
+test('run --resume --emulator warns before the run that the emulator does not hold what the journal\'s run wrote', async (t) => {
+  const s = await setup(t);
+  const env = { PROD_TOKEN: 'prod-token' };
+  const first = await runCli(['run', s.file, '--journal', s.journal, '--emulator', '--fault', 'POST /api/devops/v1/replication/sync status=409 times=1'], { env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal, '--emulator'], { env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  const warning = /warning --resume with --emulator: the emulator starts from its sample state \(or --state\), not from what the journal's run left: the 2 instance\(s\) carried from it are not applied in it, so a check of what they wrote reads a state without them/;
+  assert.match(resumed.stdout, warning);
+  assert.ok(resumed.stdout.search(warning) < resumed.stdout.indexOf('running "'), 'said before the run');
+});
+
+test('a journal in a directory that does not exist yet: the directory is made, as for a report', async (t) => {
+  const s = await setup(t);
+  const journal = join(s.dir, 'journals', 'nightly', 'run.journal.jsonl');
+  const r = await runCli(['run', s.file, '--journal', journal, '--report-json', join(s.dir, 'reports', 'run.json')], { env: s.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.ok(lines(journal).length > 0, 'the journal holds the run');
+  assert.equal(existsSync(`${journal}.lock`), false, 'released at the end');
+});
+
+test('a resume refused after taking over a dead run\'s lock says the takeover too', async (t) => {
+  const s = await setup(t);
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  writeFileSync(`${s.journal}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), at: '2026-11-25T10:00:00Z', command: 'enginectl run release.yml' }));
+  // The file changed since the journal's run: the resume is refused (exit 2), after the takeover.
+  writeFileSync(s.file, PIPELINE.replace('fail-on: none', 'fail-on: critical'));
+  const before = s.emulator.requests.length;
+  const refused = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /RESUME_REFUSED|changed/);
+  assert.match(refused.stdout + refused.stderr, /its lock was left by process 4206649 .* which no longer runs; taken over/);
+  assert.equal(existsSync(`${s.journal}.lock`), false, 'the lock it took over is released');
+  assert.equal(s.emulator.requests.length, before, 'nothing was sent');
+});
+
 test('a lock path that is not a lock file (a directory) is named for what it is, not as a run starting', async (t) => {
   const s = await setup(t);
   mkdirSync(`${s.journal}.lock`);

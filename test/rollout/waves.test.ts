@@ -81,12 +81,31 @@ test('a canary whose update raises a critical alert halts the rollout: wave 2 is
     assert.equal(step.outcome, 'cancelled');
     assert.equal(step.startedAt, null, 'not started');
     assert.equal(step.error?.code, 'ROLLOUT_HALTED');
-    assert.match(step.error!.message, /^not started: the rollout halted at wave 1 \(the analysis after it failed/);
+    assert.equal(step.error!.message, 'not started: the rollout halted at wave 1', 'where; why is the rollout\'s, said once');
   }
   assert.equal(stepsOf(report, 'site-001')[0]!.outcome, 'success', 'the canary\'s update stays applied: nothing is undone');
   assert.match(r.stdout, /the rollout halted at wave 1: the analysis after it failed: .*; nothing is undone/);
   assert.match(summary, /\*\*The rollout halted at wave 1\*\*/);
   assert.match(summary, /^\| 2 \| site-002 \| ⏸️ not started \|/m);
+});
+
+test('the HTML report of a halted rollout has its waves and a headline naming the halt; the rows not started say so in a line, the reason told once', async () => {
+  const { file, dir } = fleet(20, `${WAVES}\n  analysis: { gates: [alerts], count: 3, interval: 2m }`);
+  const html = join(dir, 'report.html');
+  const summary = join(dir, 'summary.md');
+  const r = await runCli(['run', file, '--emulator', '--html', html, '--summary', summary, '--fault', 'POST /api/devops/v1/update/system site=site-001 raise-alert=critical:disk_full after=3m']);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const page = readFileSync(html, 'utf8');
+  assert.match(page, /<strong>The rollout halted at wave 1<\/strong>: the analysis after it failed: round 2\/3: No critical alert at site-001 [^<]*critical disk_full[^<]*\. Nothing was undone; the waves after it did not start\./);
+  assert.match(page, /<h2>Waves<\/h2>/);
+  assert.match(page, /<tr><td>2<\/td><td>site-002<\/td><td>[^<]*not started<\/td>/);
+  assert.match(page, /<tr><td>1<\/td><td>site-001<\/td><td>[^<]*halted<\/td>/);
+  // Each row not started says where the rollout halted; why is said once, above.
+  assert.match(page, /<div class="error">not started: the rollout halted at wave 1<\/div>/);
+  const once = (text: string) => text.split('disk_full').length - 1;
+  assert.ok(once(page) <= 3, `the halt's reason is told once, not on each of the 38 rows not started (${once(page)} times)`);
+  const md = readFileSync(summary, 'utf8');
+  assert.ok(once(md) <= 3, `the same in the Markdown summary (${once(md)} times)`);
 });
 
 test('max-failures: 10%: 3 of 10 sites failing in wave 2 halts it, and the sites not started stay so', async () => {

@@ -131,8 +131,12 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
-  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal } }));
+  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }));
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
+  // The embedded emulator keeps no state between runs: what a carried instance wrote is not in it.
+  if (values.emulator && journal?.resume && journal.resume.carried.size > 0) {
+    logger.warn(undefined, `--resume with --emulator: the emulator starts from its sample state (or --state), not from what the journal's run left: the ${journal.resume.carried.size} instance(s) carried from it are not applied in it, so a check of what they wrote reads a state without them`);
+  }
   for (const v of journal?.verified ?? []) io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.

@@ -8,6 +8,7 @@ import { badRequest, json, jsonBody, type EmuRequest } from '../http.ts';
 import type { Router } from '../router.ts';
 import type { TargetDatabase } from '../state.ts';
 import { renderUpdateReport, type ReportInput } from '../update-report.ts';
+import { isOnline } from './monitoring.ts';
 import { zodProblems } from '../validation.ts';
 import { API_BASE } from '../../api/areas.ts';
 
@@ -107,10 +108,11 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
   const engines = state.engines.filter((e) => e.mainDatabase === db.name);
   const updatedEngines = body.disableEngineUpdate ? [] : engines.filter((e) => e.version !== release.engine);
   if (!body.disableEngineUpdate) db.engine = release.engine;
-  for (const engine of updatedEngines) {
-    engine.version = release.engine;
-    if (!body.disableEngineRestart) engine.startedAt = ctx.now();
-  }
+  // An offline Engine (it stopped reporting) is not restarted: it runs the new version once it is started.
+  const now = ctx.now();
+  const restarted = body.disableEngineRestart ? [] : updatedEngines.filter((e) => isOnline(e, now));
+  for (const engine of updatedEngines) engine.version = release.engine;
+  for (const engine of restarted) engine.startedAt = now;
   const products = (body.products?.length ? state.products.filter((p) => body.products!.includes(p.key)) : state.products).map((p) => ({ name: p.name, key: p.key }));
   result.success = true;
   result.versions = pending;
@@ -125,7 +127,7 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
     operations: {
       'apply schema version': pending.length,
       'update engine': updatedEngines.length,
-      'restart engine': body.disableEngineRestart ? 0 : updatedEngines.length,
+      'restart engine': restarted.length,
     },
   };
   if (pending.length === 0 && updatedEngines.length === 0) result.messages.push(`${db.name} is already at release ${release.application.name}`);
@@ -152,7 +154,7 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
         ],
       },
       { title: 'Schema versions applied', header: ['Version'], rows: pending.map((v) => [v]) },
-      { title: 'Engines', header: ['Engine', 'Host', 'Version', 'Restarted'], rows: engines.map((e) => [e.instanceId, String(e.hostName ?? ''), e.version, updatedEngines.includes(e) && !body.disableEngineRestart ? 'yes' : 'no']) },
+      { title: 'Engines', header: ['Engine', 'Host', 'Version', 'Restarted'], rows: engines.map((e) => [e.instanceId, String(e.hostName ?? ''), e.version, restarted.includes(e) ? 'yes' : isOnline(e, now) ? 'no' : 'no (offline)']) },
       { title: 'Products', header: ['Key', 'Name'], rows: products.map((p) => [p.key, p.name]) },
       ...(result.warnings.length > 0 ? [{ title: 'Warnings', lines: result.warnings.map((w) => `- ${w.message}`) }] : []),
     ],
