@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{d as r}from"./chunk-OBO36EAH.mjs";var n="no report",s="no report: its job died or never ran";function l(t){return t.merged?[...t.merged.reports.map(e=>({label:e.limitedTo??e.source,status:e.outcome,detail:`${e.counts.total} step run(s): ${r(e.counts)}`,durationMs:e.durationMs,source:e.source})),...t.merged.noReport.map(e=>({label:e,status:n,detail:s,durationMs:null,source:null}))]:[]}function i(t){if(!t.merged)return;let{reports:e,noReport:o}=t.merged;return`${e.length} job report(s)${o.length?`, ${o.length} instance(s) without a report (${o.join(", ")})`:""}`}export{s as a,l as b,i as c};
