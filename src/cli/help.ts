@@ -11,6 +11,8 @@ Commands:
   report JOURNAL        render the reports of a run from its journal, also of a killed run
   report --merge F...   the reports (or journals) of a fleet's jobs as one report
   verify JOURNAL        read back the targets of a journal's in-doubt calls: applied or not
+  runs --store URL      the runs a run store holds (run --store URL): resume, report or verify one
+                        from any machine by its id (report --store URL --run ID)
   validate FILE...      check pipeline files; every problem as FILE:LINE:COL
   plan FILE             the dry run: each call that would be made, secrets masked
   schema                print the pipeline JSON Schema

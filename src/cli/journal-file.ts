@@ -1,8 +1,11 @@
 // A journal named on the command line (report, verify), read and checked: an unreadable file is
-// invalid input (exit 2), a damaged or forged one is refused at its line.
+// invalid input (exit 2), a damaged or forged one is refused at its line; or a run of the run
+// store, by its id, read as a file is.
 import { UsageError } from '../errors.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
+import { checkRunId, readStoredJournal } from '../journal/replica.ts';
+import { storeAt, STORE_VARIABLE } from '../app/stored-run.ts';
 import type { CliIO } from './io.ts';
 
 export async function readJournalFile(command: string, path: string, io: Pick<CliIO, 'readFile' | 'env'>): Promise<JournalState> {
@@ -13,4 +16,19 @@ export async function readJournalFile(command: string, path: string, io: Pick<Cl
     throw new UsageError('BAD_JOURNAL', `${command}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
   }
   return readJournal(text, path, journalKey(io.env));
+}
+
+/** The journal a command reads: a file (JOURNAL), or a run of the run store (--store URL --run ID). */
+export async function readNamedJournal(command: string, positionals: readonly string[], values: { store?: string | undefined; run?: string | undefined }, io: Pick<CliIO, 'readFile' | 'env' | 'cwd'>): Promise<{ state: JournalState; name: string }> {
+  if (values.run !== undefined) {
+    const url = values.store ?? io.env[STORE_VARIABLE];
+    if (url === undefined) throw new UsageError('BAD_ARGUMENTS', `${command}: --run names a run of a run store: give --store URL (or ENGINECTL_STORE)`);
+    if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', `${command}: a JOURNAL file or --run ID, not both`);
+    const store = storeAt(url, io.cwd);
+    const { text } = await readStoredJournal(store, checkRunId(values.run));
+    const name = `${store.url} run ${values.run}`;
+    return { state: readJournal(text, name, journalKey(io.env)), name };
+  }
+  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `${command}: expected one JOURNAL, got ${positionals.length}`, { hint: `enginectl ${command} run.journal.jsonl, or enginectl ${command} --store URL --run ID` });
+  return { state: await readJournalFile(command, positionals[0]!, io), name: positionals[0]! };
 }

@@ -57,7 +57,8 @@ export class DirectoryStore implements RunStore {
       if (error instanceof StoreError) throw error;
       throw failed(this.url, `cannot write ${key}`, error);
     } finally {
-      await this.fs.promises.rm(temp, { force: true });
+      // Nothing to remove when the temporary file could not even be made.
+      await this.fs.promises.rm(temp, { force: true }).catch(() => undefined);
     }
   }
 

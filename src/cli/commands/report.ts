@@ -19,13 +19,14 @@ import { formatDuration } from '../../duration.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { readJournalFile } from '../journal-file.ts';
+import { readNamedJournal } from '../journal-file.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { RunLog } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
+       enginectl report --store URL --run ID [options]
        enginectl report --merge FILE... [options]
 
 Renders the reports of a run from its journal (run --journal F), also of a run that was killed:
@@ -40,6 +41,8 @@ other files, --var values or inventory are another pipeline's, refused unless --
 
 Options:
 ${REPORT_OPTIONS_HELP}
+  --store URL        with --run: the run store the run is kept in (also ENGINECTL_STORE)
+  --run ID           render the run of that id from the run store, as from its journal
   --merge            merge the reports or journals named (reports of one pipeline)
   --force            with --merge: merge reports of different pipelines too
   -h, --help         show this help
@@ -52,6 +55,8 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     ...REPORT_OPTIONS,
     merge: { type: 'boolean' },
     force: { type: 'boolean' },
+    store: { type: 'string' },
+    run: { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${REPORT_HELP}\n`);
@@ -62,9 +67,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   const role = values.merge ? 'a report to merge' : 'the journal (JOURNAL)';
   checkOwnFiles(reportOutputs(reportPathsOf(values), io.cwd), positionals.map((file) => named(role, file, io.cwd)));
   if (values.merge) return merge(positionals, values, io);
-  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `report: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl report run.journal.jsonl --html report.html; several jobs\' reports: report --merge FILE...' });
-  const path = positionals[0]!;
-  const state = await readJournalFile('report', path, io);
+  const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));

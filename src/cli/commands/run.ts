@@ -9,6 +9,7 @@ import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
 import { setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
+import { openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
@@ -18,6 +19,7 @@ import { publishJobSummary } from '../../app/job-summary.ts';
 import { checkPlan } from '../../app/preflight.ts';
 import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { parseCommandArgs } from '../args.ts';
 import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
@@ -50,7 +52,11 @@ ${REPORT_OPTIONS_HELP}
                      (default: detected from its environment variables)
   --journal F        append one JSON line per event to F: each call that may change the server
                      is on disk before it is sent (enginectl report F renders it, also after a crash)
-  --resume F         run again from the journal F: what succeeded is not sent again (appends to F)
+  --resume F         run again from the journal F: what succeeded is not sent again (appends to F);
+                     with --store, F is the id of a run in the store (its journal is read from there)
+  --store URL        keep the run's journal in a run store (file:///PATH or s3://BUCKET/PREFIX; also
+                     ENGINECTL_STORE): each call's record is in the store before the call leaves, and
+                     the run can be resumed, reported and verified from any machine by its id
   --in-doubt retry|skip|verify|verify-and-retry
                      with --resume: an instance whose call was sent and never answered is sent
                      again (retry) or taken as applied (skip); verify reads its target back first
@@ -84,6 +90,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     ci: { type: 'string' },
     journal: { type: 'string' },
     resume: { type: 'string' },
+    store: { type: 'string' },
     'in-doubt': { type: 'string' },
     'continue-rollout': { type: 'boolean' },
     force: { type: 'boolean' },
@@ -101,7 +108,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
-  const journalWanted = journalArgs(values, io);
+  // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
+  const storeUrl = values.store ?? io.env[STORE_VARIABLE];
+  const stored = storeUrl === undefined || values['dry-run'] ? undefined : await openStoredRun({ url: storeUrl, resumeId: values.resume, journal: values.journal === undefined ? undefined : resolve(io.cwd, values.journal), cwd: io.cwd, tmpdir: tmpdir(), now: Date.now() });
+  const journalWanted = journalArgs(stored ? { ...values, journal: stored.path, resume: stored.resume ? stored.path : undefined } : values, io);
   const given = reportPathsOf(values);
   const paths = await preparePaths(given, io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
@@ -132,6 +142,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   }
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }));
+  if (stored && journal) {
+    journal.spec.file.replicateTo(stored.replica);
+    io.stdout(`run: ${stored.runId} in ${neutralise(stored.store.url)}${stored.resume ? ' (resumed from the store)' : ''}\n`);
+  }
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
   // The embedded emulator keeps no state between runs: what a carried instance wrote is not in it.
   if (values.emulator && journal?.resume && journal.resume.carried.size > 0) {
@@ -199,6 +213,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
     return code;
   } finally {
+    // What the run wrote after its last durable record goes to the store too, before the file closes.
+    const unsettled = await journal?.spec.file.settle();
+    if (unsettled) logger.warn(undefined, unsettled);
     journal?.spec.file.close();
   }
 }

@@ -9,7 +9,7 @@ import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { Masker } from '../../runner/masker.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
-import { readJournalFile } from '../journal-file.ts';
+import { readNamedJournal } from '../journal-file.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
@@ -28,20 +28,20 @@ transaction-log/clear cannot be verified through the API: check on the server.
 Options:
   --pipeline FILE    the pipeline that wrote the journal (default: the file its run named)
   --var NAME=VALUE   a var the servers read, as given to run (repeatable)
+  --store URL        with --run: the run store the run is kept in (also ENGINECTL_STORE)
+  --run ID           verify the run of that id in the run store
   -h, --help         show this help
 
 Exit codes: 0 nothing is in doubt or every in-doubt call was settled (applied or not applied),
 1 at least one cannot be told, 2 invalid input.`;
 
 export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('verify', args, { pipeline: { type: 'string' }, var: { type: 'string', multiple: true } });
+  const { values, positionals } = parseCommandArgs('verify', args, { pipeline: { type: 'string' }, var: { type: 'string', multiple: true }, store: { type: 'string' }, run: { type: 'string' } });
   if (values.help) {
     io.stdout(`${VERIFY_HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `verify: expected one JOURNAL, got ${positionals.length}`, { hint: 'enginectl verify run.journal.jsonl' });
-  const path = positionals[0]!;
-  const state = await readJournalFile('verify', path, io);
+  const { state, name: path } = await readNamedJournal('verify', positionals, values, io);
   const first = state.runs[0]!;
   const file = values.pipeline ?? state.runs.at(-1)!.file;
   const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });

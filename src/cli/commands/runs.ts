@@ -1,0 +1,50 @@
+// `enginectl runs --store URL`: the runs a run store holds, newest first, each with its pipeline,
+// when it started, and what its journal says of it (finished and how, or not finished: killed,
+// lost with its runner, or still running), so an operator finds the id to resume, report or verify.
+import { ExitCode, UsageError } from '../../errors.ts';
+import { readJournal } from '../../journal/read.ts';
+import { releaseOf } from '../../journal/release.ts';
+import { readStoredJournal, storedRuns } from '../../journal/replica.ts';
+import { journalKey } from '../../journal/seal.ts';
+import { storeAt, STORE_VARIABLE } from '../../app/stored-run.ts';
+import { neutralise } from '../../text/neutralise.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+
+export const RUNS_HELP = `Usage: enginectl runs --store URL [--last N]
+
+Lists the runs a run store holds (run --store URL), newest first: the run id, when it started,
+the pipeline, and its outcome as its journal tells it ("not finished": killed, its runner lost, or
+still running; resume it with run FILE --store URL --resume ID).
+
+Options:
+  --store URL   the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
+  --last N      the N newest runs (default 20)
+  -h, --help    show this help
+
+Exit codes: 0, 2 invalid input (or a store that cannot be read).`;
+
+export async function runsCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('runs', args, { store: { type: 'string' }, last: { type: 'string' } });
+  if (values.help) {
+    io.stdout(`${RUNS_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', 'runs: takes no FILE; --store URL names the store');
+  const url = values.store ?? io.env[STORE_VARIABLE];
+  if (url === undefined) throw new UsageError('BAD_ARGUMENTS', 'runs: give --store URL (or ENGINECTL_STORE)', { hint: 'enginectl runs --store file:///mnt/enginectl' });
+  const last = values.last === undefined ? 20 : Number(values.last);
+  if (!Number.isInteger(last) || last < 1) throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
+  const store = storeAt(url, io.cwd);
+  const ids = (await storedRuns(store)).slice(0, last);
+  if (ids.length === 0) io.stdout(`no run in ${neutralise(store.url)}\n`);
+  for (const id of ids) {
+    const { text } = await readStoredJournal(store, id);
+    const state = readJournal(text, `${store.url} run ${id}`, journalKey(io.env));
+    const finished = /"t":"finish"/.test(text.slice(text.lastIndexOf('\n', text.length - 2)));
+    const release = releaseOf(state);
+    const first = state.runs[0]!;
+    io.stdout(`${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${finished ? release.outcome : 'not finished'}\n`);
+  }
+  return ExitCode.ok;
+}
