@@ -118,7 +118,9 @@ export class S3Store implements RunStore {
     // The SDK is bundled with enginectl: its notice that later SDK versions need Node 22 is ours
     // to act on, not a user's, so it is not printed in their logs.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-    this.client = new S3Client({ ...config, maxAttempts: options.maxAttempts ?? 3 });
+    // A store that stops answering fails the request (a PUT's outcome is then settled by reading
+    // the key) rather than holding the run: 10 s to connect, 60 s of silence on a socket.
+    this.client = new S3Client({ ...config, maxAttempts: options.maxAttempts ?? 3, requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 } });
   }
 
   private failed(action: string, error: unknown): StoreError {
