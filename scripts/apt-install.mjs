@@ -12,12 +12,17 @@ export function canInstall() {
   return process.getuid?.() === 0 || spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Installs `packages`; false when apt-get failed (its own messages went to stderr). */
-export function aptInstall(packages, who) {
+/**
+ * Installs `packages`, and `lean` (packages whose recommended packages are not wanted: Ceph's
+ * daemons would pull in a dashboard's worth) with --no-install-recommends; false when apt-get
+ * failed (its own messages went to stderr).
+ */
+export function aptInstall(packages, who, lean = []) {
   const sudo = process.getuid?.() !== 0;
-  process.stderr.write(`${who}: installing ${packages.join(', ')} (Debian packages)\n`);
+  process.stderr.write(`${who}: installing ${[...packages, ...lean].join(', ')} (Debian packages)\n`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const run = (args) => (sudo ? spawnSync('sudo', ['-n', '-E', 'apt-get', ...args], { stdio: ['ignore', 'ignore', 'inherit'], env }) : spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }));
   run(['update', '-qq']);
-  return run(['install', '-y', '-qq', ...packages]).status === 0;
+  if (packages.length > 0 && run(['install', '-y', '-qq', ...packages]).status !== 0) return false;
+  return lean.length === 0 || run(['install', '-y', '-qq', '--no-install-recommends', ...lean]).status === 0;
 }

@@ -1,0 +1,206 @@
+// The run store in an S3 bucket (s3://BUCKET/PREFIX: AWS S3, Cloudflare R2, MinIO, Ceph RGW): a
+// key is an object under the prefix; create-only is PutObject with `If-None-Match: *` (412, or 409
+// for a conditional write in flight, when the key exists), the one conditional write every S3
+// measured gets right. Credentials come from the AWS SDK's standard chain (keys in the
+// environment, GitHub's OIDC web identity, SSO, a profile, a container or instance role), never
+// from the URL. A create whose outcome is unknown (a retried PUT answered 412: its first attempt
+// may have been the one that wrote; a 5xx or a cut connection after sending) is settled by reading
+// the key back: our body there means this call created it.
+import {
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { checkKey, StoreError, type RunStore } from './store.ts';
+
+export interface S3StoreOptions {
+  /** Keys per ListObjectsV2 page (S3's limit and default: 1,000). */
+  pageSize?: number;
+  /** Attempts per request, the SDK's retries included (its default: 3). */
+  maxAttempts?: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const isKey = (path: string): boolean => {
+  try {
+    checkKey(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+type SdkError = Error & { name: string; Code?: string; code?: string; $metadata?: { httpStatusCode?: number; attempts?: number } };
+
+const QUERY = ['endpoint', 'path-style', 'region'];
+
+/** The parts of an s3:// URL: bucket, key prefix ('' or ending in '/'), and the client's options. */
+export function parseS3Url(url: string, env: Env): { bucket: string; prefix: string; config: S3ClientConfig; where: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new StoreError('STORE_REFUSED', `not an s3:// URL: ${JSON.stringify(url.replace(/\/\/[^/@]*@/, '//***@'))}`, { hint: 'write it as s3://BUCKET/PREFIX' });
+  }
+  const named = `s3://${parsed.host}${parsed.pathname}`;
+  if (parsed.username || parsed.password) {
+    throw new StoreError('STORE_REFUSED', `${named}: the store URL holds credentials`, { hint: 'remove them from the URL: credentials come from the AWS SDK chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a web identity role, an instance role)' });
+  }
+  const bucket = parsed.host;
+  if (!/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/.test(bucket)) throw new StoreError('STORE_REFUSED', `${named}: ${JSON.stringify(bucket)} is not a bucket name`, { hint: 'write it as s3://BUCKET/PREFIX, BUCKET in lower case (3 to 63 letters, digits, dots and hyphens)' });
+  const path = decodeURIComponent(parsed.pathname).replace(/^\/+|\/+$/g, '');
+  if (path !== '' && !isKey(path)) throw new StoreError('STORE_REFUSED', `${named}: the prefix ${JSON.stringify(path)} is not a path of plain segments`, { hint: 'write the prefix as segments of letters, digits, dots, dashes and underscores, without .. or //' });
+  for (const name of parsed.searchParams.keys()) {
+    if (!QUERY.includes(name)) throw new StoreError('STORE_REFUSED', `${named}: unknown option ${JSON.stringify(name)} in the store URL`, { hint: `the options are ${QUERY.join(', ')}` });
+  }
+  const endpoint = parsed.searchParams.get('endpoint') ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+  if (endpoint !== undefined) {
+    let e: URL | undefined;
+    try {
+      e = new URL(endpoint);
+    } catch {
+      e = undefined;
+    }
+    if (!e || !['http:', 'https:'].includes(e.protocol) || e.username || e.password) throw new StoreError('STORE_REFUSED', `${named}: the endpoint is not an http(s) URL without credentials`, { hint: 'give it as ?endpoint=https://HOST:PORT (or AWS_ENDPOINT_URL_S3)' });
+  }
+  const pathStyle = parsed.searchParams.get('path-style');
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') throw new StoreError('STORE_REFUSED', `${named}: path-style is true or false, not ${JSON.stringify(pathStyle)}`);
+  // A custom endpoint (MinIO, Ceph, R2) is addressed path-style unless told otherwise: virtual
+  // hosts need a wildcard DNS name such servers rarely have.
+  const forcePathStyle = pathStyle === null ? endpoint !== undefined : pathStyle === 'true';
+  const region = parsed.searchParams.get('region') ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint !== undefined ? 'us-east-1' : undefined);
+  const config: S3ClientConfig = {
+    forcePathStyle,
+    followRegionRedirects: true,
+    // Checksums only where S3 requires them: S3-compatible servers (Ceph 16, older MinIO and R2)
+    // refuse the SDK's newer default trailers.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(region !== undefined ? { region } : {}),
+  };
+  // Keys in the given environment come first, as the SDK's own chain takes them from its process;
+  // otherwise the SDK's chain (web identity token file, SSO, profiles, container and instance roles).
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
+    config.credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) };
+  }
+  return { bucket, prefix: path === '' ? '' : `${path}/`, config, where: endpoint === undefined ? 'AWS S3' : `the endpoint ${endpoint}` };
+}
+
+/** What went wrong, in words that hold no credentials: the status, the error's code, the network error's code. */
+function what(error: unknown): string {
+  const e = error as SdkError;
+  const status = e.$metadata?.httpStatusCode;
+  const code = e.Code ?? (e.name && e.name !== 'Error' ? e.name : undefined) ?? e.code;
+  const network = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code;
+  return [status ? `HTTP ${status}` : undefined, code, network && network !== code ? network : undefined].filter(Boolean).join(' ') || 'an error with no code';
+}
+
+const statusOf = (error: unknown): number | undefined => (error as SdkError).$metadata?.httpStatusCode;
+
+export class S3Store implements RunStore {
+  readonly url: string;
+  private readonly bucket: string;
+  private readonly prefix: string;
+  private readonly where: string;
+  private readonly client: S3Client;
+  private readonly pageSize: number | undefined;
+
+  constructor(url: string, env: Env, options: S3StoreOptions = {}) {
+    const { bucket, prefix, config, where } = parseS3Url(url, env);
+    this.url = url;
+    this.bucket = bucket;
+    this.prefix = prefix;
+    this.where = where;
+    this.pageSize = options.pageSize;
+    // The SDK is bundled with enginectl: its notice that later SDK versions need Node 22 is ours
+    // to act on, not a user's, so it is not printed in their logs.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    // A store that stops answering fails the request (a PUT's outcome is then settled by reading
+    // the key) rather than holding the run: 10 s to connect, 60 s of silence on a socket.
+    this.client = new S3Client({ ...config, maxAttempts: options.maxAttempts ?? 3, requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 } });
+  }
+
+  private failed(action: string, error: unknown): StoreError {
+    const e = error as SdkError;
+    const status = statusOf(error);
+    const code = e.Code ?? e.name;
+    let hint: string;
+    if (status === 403 || status === 401 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken/.test(code)) {
+      hint = `check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the role) allow s3:GetObject, s3:PutObject and s3:ListBucket on ${this.bucket}/${this.prefix}*`;
+    } else if (code === 'CredentialsProviderError' || /credential/i.test(code)) {
+      hint = 'no AWS credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give the runner a role (GitHub OIDC with AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE, an instance profile)';
+    } else if (code === 'NoSuchBucket' || status === 404) {
+      hint = `check the bucket ${this.bucket} exists at ${this.where} (its region, the endpoint)`;
+    } else if (status === 503 || code === 'SlowDown' || (status !== undefined && status >= 500)) {
+      hint = `${this.where} is failing or throttling (after the SDK's retries): check its health, then resume from the store`;
+    } else if (status === undefined) {
+      hint = `check ${this.where} is reachable from this runner (its address, a proxy, the network)`;
+    } else {
+      hint = `check the store URL and ${this.where}`;
+    }
+    return new StoreError('STORE_FAILED', `${this.url}: ${action} (${what(error)})`, { cause: error, hint });
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    checkKey(key);
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
+      return Buffer.from(await out.Body!.transformToByteArray());
+    } catch (error) {
+      if (statusOf(error) === 404 && (error as SdkError).name !== 'NoSuchBucket') return undefined;
+      throw this.failed(`cannot read ${key}`, error);
+    }
+  }
+
+  async create(key: string, body: Buffer): Promise<boolean> {
+    checkKey(key);
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: body, IfNoneMatch: '*' }));
+      return true;
+    } catch (error) {
+      const status = statusOf(error);
+      const attempts = (error as SdkError).$metadata?.attempts ?? 1;
+      if ((status === 412 || status === 409) && attempts === 1) return false;
+      // Nothing was sent: no credentials, or no endpoint or region to send to.
+      if (status === undefined && /Credentials|Region|Endpoint/i.test((error as SdkError).name)) throw this.failed(`cannot write ${key}`, error);
+      // Refused for certain (a 4xx on the only attempt, or before anything was sent): not written.
+      if (status !== undefined && status < 500 && status !== 412 && status !== 409 && attempts === 1) throw this.failed(`cannot write ${key}`, error);
+      return this.settle(key, body, error);
+    }
+  }
+
+  /** A create whose outcome is unknown: the key holds our body (created), another (not), or nothing (failed). */
+  private async settle(key: string, body: Buffer, error: unknown): Promise<boolean> {
+    let found: Buffer | undefined;
+    try {
+      found = await this.get(key);
+    } catch {
+      throw this.failed(`cannot write ${key}, and cannot read it back to tell whether it was written`, error);
+    }
+    if (found === undefined) throw this.failed(`cannot write ${key}`, error);
+    return found.equals(body);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const out: string[] = [];
+    let token: string | undefined;
+    try {
+      do {
+        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ContinuationToken: token, ...(this.pageSize ? { MaxKeys: this.pageSize } : {}) }));
+        for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(this.prefix.length));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    } catch (error) {
+      throw this.failed(`cannot list ${prefix}`, error);
+    }
+    return out.sort();
+  }
+
+  /** Closes the client's connections. */
+  close(): void {
+    this.client.destroy();
+  }
+}
