@@ -24,7 +24,7 @@ function files(dir: string): string[] {
 function codesInSource(): Set<string> {
   const found = new Set<string>();
   const everywhere = [/UsageError\(\s*'([A-Z_]+)'/g];
-  const outside = [/new ApiError\(\s*'([A-Z_]+)'/g, /new StoreError\(\s*'([A-Z_]+)'/g, /make\(\s*'([A-Z_]+)'/g, /readonly code = '([A-Z_]+)'/g, /\bcode: '([A-Z_]+)'/g, /\|\s*'(API_[A-Z_]+)'/g];
+  const outside = [/new ApiError\(\s*'([A-Z_]+)'/g, /new StoreError\(\s*'([A-Z_]+)'/g, /new LeaseError\(\s*'([A-Z_]+)'/g, /make\(\s*'([A-Z_]+)'/g, /readonly code = '([A-Z_]+)'/g, /\bcode: '([A-Z_]+)'/g, /\|\s*'(API_[A-Z_]+)'/g];
   for (const file of files('src')) {
     const text = readFileSync(file, 'utf8');
     for (const p of file.includes('/emulator/') ? everywhere : [...everywhere, ...outside]) for (const m of text.matchAll(p)) found.add(m[1]!);

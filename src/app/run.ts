@@ -13,6 +13,8 @@ import type { Env } from '../runner/scope.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { RunStart } from '../runner/run-context.ts';
 import type { JournalFile, JournalWriteError } from '../journal/file.ts';
+import { LeaseError } from '../store/lease.ts';
+import type { RunObserver } from '../runner/observer.ts';
 import { journalObserver, journalWriter } from '../journal/observer.ts';
 import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest, type Resume } from '../journal/resume.ts';
@@ -43,6 +45,8 @@ export interface RunRequest {
   sources?: readonly Source[] | undefined;
   /** The --var values the run was given: part of what identifies the pipeline (another fleet). */
   vars?: Readonly<Record<string, unknown>> | undefined;
+  /** The fleet lease this run holds: checked before every write is sent, shown in every report. */
+  lease?: { check(): Promise<void>; summary(): NonNullable<RunResult['lease']> } | undefined;
 }
 
 export interface JournalSpec {
@@ -65,6 +69,27 @@ export interface JournalSpec {
   resumedFrom?: { name: string; file: string; sameFile: boolean } | undefined;
 }
 
+/**
+ * The journal's observer, fenced by the lease: before each write's record (and so before the
+ * write), the lease is checked to be this run's still; a run that lost it sends nothing more and
+ * stops, every report written.
+ */
+function fenced(observer: RunObserver, lease: RunRequest['lease'], stop: (error: LeaseError) => void): RunObserver {
+  if (!lease) return observer;
+  return {
+    ...observer,
+    async sending(run, call) {
+      try {
+        await lease.check();
+      } catch (error) {
+        if (error instanceof LeaseError) stop(error);
+        throw error;
+      }
+      return observer.sending(run, call);
+    },
+  };
+}
+
 export interface RunContext {
   masker: Masker;
   logger: RunLogger;
@@ -85,8 +110,8 @@ export interface RunDone {
   written: string[];
   /** Report files that could not be written, as "--flag path: reason" (masked). */
   failed: string[];
-  /** The journal could not be written: the run stopped before its next call (exit 1). */
-  halted: JournalWriteError | undefined;
+  /** The journal could not be written, or the lease was lost: the run stopped before its next call (exit 1). */
+  halted: JournalWriteError | LeaseError | undefined;
 }
 
 function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, masker: Masker, at: number): JournalRecord {
@@ -119,7 +144,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
   const spec = request.journal;
   // A record that cannot be written stops the run before its next call; every report is still written.
   const halt = new AbortController();
-  let halted: JournalWriteError | undefined;
+  let halted: JournalWriteError | LeaseError | undefined;
   const write = spec
     ? journalWriter(spec.file, (error) => {
         if (halted) return;
@@ -152,13 +177,17 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
       sleep: context.clock.sleep,
       masker,
       onStart,
-      observer: write && spec ? journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)) : undefined,
+      observer: write && spec ? fenced(journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)), request.lease, (error) => {
+        halted ??= error;
+        halt.abort(error);
+      }) : undefined,
     },
     { selection: request.selection, resume: request.resume },
   );
   raw = { ...raw, pipelineSha256: request.sources && maskedSha256(request.sources, request.vars, masker) };
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
   if (spec?.continueRollout) raw = { ...raw, continued: spec.continueRollout };
+  if (request.lease) raw = { ...raw, lease: request.lease.summary() };
   if (spec?.resumedFrom) raw = { ...raw, resumedFrom: { journal: spec.file.path, name: spec.resumedFrom.name, file: spec.resumedFrom.file, samePipeline: spec.resumedFrom.sameFile || spec.resumedFrom.name === raw.name } };
   if (halted) raw = { ...raw, outcome: 'failure' };
   else write?.({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);

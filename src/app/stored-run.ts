@@ -4,20 +4,18 @@
 // the journal syncs then goes to the store (journal/replica.ts).
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors.ts';
 import { checkRunId, JournalReplica, newRunId, readStoredJournal } from '../journal/replica.ts';
-import { DirectoryStore } from '../store/directory.ts';
+import { openStore } from '../store/open.ts';
+import { pathToFileURL } from 'node:url';
 import { probeStore } from '../store/probe.ts';
 import type { RunStore } from '../store/store.ts';
 
 export const STORE_VARIABLE = 'ENGINECTL_STORE';
 
-/** The store a URL names: file:///PATH, or s3://BUCKET/PREFIX. */
-export function storeAt(url: string, cwd: string): RunStore {
-  if (url.startsWith('file://')) return new DirectoryStore(url);
-  // A plain path is a directory, as users write one.
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return new DirectoryStore(`file://${resolve(cwd, url)}`);
-  throw new UsageError('BAD_ARGUMENTS', `--store ${url}: not a run store this enginectl opens`, { hint: 'give file:///PATH (a directory every runner mounts) or s3://BUCKET/PREFIX' });
+/** The store a URL names: s3://BUCKET/PREFIX or file:///PATH (a plain path is a directory, as users write one). */
+export function storeAt(url: string, cwd: string, env: Readonly<Record<string, string | undefined>>): RunStore {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env });
+  return openStore(url, { ...env });
 }
 
 export interface StoredRun {
@@ -30,8 +28,8 @@ export interface StoredRun {
   replica: JournalReplica;
 }
 
-export async function openStoredRun(request: { url: string; resumeId?: string | undefined; journal?: string | undefined; cwd: string; tmpdir: string; now: number }): Promise<StoredRun> {
-  const store = storeAt(request.url, request.cwd);
+export async function openStoredRun(request: { url: string; resumeId?: string | undefined; journal?: string | undefined; cwd: string; env: Readonly<Record<string, string | undefined>>; tmpdir: string; now: number }): Promise<StoredRun> {
+  const store = storeAt(request.url, request.cwd, request.env);
   await probeStore(store, () => request.now);
   if (request.resumeId === undefined) {
     const runId = newRunId(request.now);

@@ -24,7 +24,7 @@ export async function readNamedJournal(command: string, positionals: readonly st
     const url = values.store ?? io.env[STORE_VARIABLE];
     if (url === undefined) throw new UsageError('BAD_ARGUMENTS', `${command}: --run names a run of a run store: give --store URL (or ENGINECTL_STORE)`);
     if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', `${command}: a JOURNAL file or --run ID, not both`);
-    const store = storeAt(url, io.cwd);
+    const store = storeAt(url, io.cwd, io.env);
     const { text } = await readStoredJournal(store, checkRunId(values.run));
     const name = `${store.url} run ${values.run}`;
     return { state: readJournal(text, name, journalKey(io.env)), name };

@@ -79,6 +79,8 @@ export interface Pipeline {
   steps: Step[];
   /** Waves over a matrix key (rollout.ts); absent: the steps in file order. */
   rollout?: Rollout | undefined;
+  /** `lease:` one run at a time for the fleet (store/lease.ts). */
+  lease?: { name: string; ttlMs: number; waitMs: number } | undefined;
   /**
    * What the instances of a limited run (--only, --skip) reach: only those servers, targets and
    * vars are resolved. Absent: everything.

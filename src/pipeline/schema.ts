@@ -116,6 +116,12 @@ function waveError(issue: { input?: unknown }): string {
 const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, { error: waveError })]);
 
 /** A rollout in waves over a matrix key (rollout.ts): ordered waves, a failure budget, analysis between them. */
+export const LeaseSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/, 'letters, digits, dots, dashes, underscores').describe('the lease: every pipeline that names it takes turns (prod-fleet)'),
+  ttl: durationString.optional().describe('how long the lease holds without a renewal (the run renews it every third of it); default 10m'),
+  wait: durationString.optional().describe('how long to queue for it (first come, first served); 0s refuses at once (the default)'),
+});
+
 export const RolloutSchema = z.strictObject({
   over: z.string().describe('the matrix key the waves split (site): every step whose matrix has it runs per value, a value\'s steps in order'),
   waves: z
@@ -144,6 +150,7 @@ export const PipelineFileSchema = z.strictObject({
   targets: z.record(z.string(), TargetSchema).optional().describe('target databases of updates by name: server, database, token or username and password'),
   defaults: DefaultsSchema.optional().describe('server, timeout, continue-on-error and retry of every step that sets none'),
   rollout: RolloutSchema.optional().describe('roll the steps of a matrix key out in waves that halt themselves'),
+  lease: LeaseSchema.optional().describe('one run at a time for the fleet, across machines and CI systems: a lease in the run store (--store), checked before every write'),
   steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step').describe('the steps, run in order'),
 });
 export type PipelineFile = z.infer<typeof PipelineFileSchema>;

@@ -40,6 +40,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     rollout: null,
     decisions: shards.flatMap((s) => s.report.decisions ?? []),
     resumedFrom: null,
+    lease: null,
     tool: first.tool,
     pipeline: first.pipeline,
     outcome: noReport.length > 0 ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.includes('failure') ? 'failure' : 'success',

@@ -124,6 +124,16 @@ export const Report = z.object({
     .array(z.object({ decision: z.literal('continue-rollout').describe('go on past the wave the rollout halted at'), wave: z.int().describe('the wave it halted at'), by: z.string().describe('who decided'), at: z.string().describe('ISO 8601') }))
     .default([])
     .describe("the operator's decisions about the run itself (an in-doubt call's decision is its step's)"),
+  lease: z
+    .object({
+      name: z.string().describe('the lease (lease: name, or --lease)'),
+      holder: z.string().describe('this run as the lease names it: run id, actor, host, CI run URL'),
+      waitedMs: z.number().describe('how long the run queued for it'),
+      takeover: z.object({ evidence: z.array(z.string()).describe("what verify read of the expired holder's calls in doubt"), reason: z.string().nullable().describe("the operator's --take-over --reason, with who; null when verify settled every call") }).nullable().describe('the lease was taken over from an expired holder; null when it was free'),
+    })
+    .nullable()
+    .default(null)
+    .describe('the fleet lease the run held in the run store; null without one'),
   resumedFrom: z
     .object({ journal: z.string().describe('the journal resumed'), name: z.string().describe("the name of the pipeline that wrote it"), file: z.string().describe('its file, as that run was given it'), samePipeline: z.boolean().describe('false: another pipeline wrote it (resumed with --force); its instances done are carried as that run left them') })
     .nullable()
@@ -148,6 +158,7 @@ export function buildReport(result: RunResult): Report {
     rollout: result.rollout ? { over: result.rollout.over, waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })), halted: result.rollout.halted ?? null } : null,
     decisions: result.continued ? [{ decision: 'continue-rollout' as const, wave: result.continued.wave, by: result.continued.by, at: new Date(result.continued.at).toISOString() }] : [],
     resumedFrom: result.resumedFrom ?? null,
+    lease: result.lease ?? null,
     steps: result.steps.map((s) => ({
       step: s.step,
       id: s.id ?? null,
@@ -195,8 +206,13 @@ export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): strin
 }
 
 /** The run-level lines every rendering shows: the operator's decisions about the run, and the journal a resume read. */
-export function runNotes(report: Pick<Report, 'decisions' | 'resumedFrom'>): string[] {
+export function runNotes(report: Pick<Report, 'decisions' | 'resumedFrom' | 'lease'>): string[] {
   const notes = report.decisions.map((d) => `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`);
+  const lease = report.lease;
+  if (lease) {
+    notes.push(`Held the lease ${lease.name} as ${lease.holder}${lease.waitedMs >= 1000 ? `, after waiting ${Math.round(lease.waitedMs / 1000)}s` : ''}`);
+    if (lease.takeover) notes.push(`Took the lease over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`);
+  }
   const from = report.resumedFrom;
   if (from && !from.samePipeline) notes.push(`Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`);
   return notes;

@@ -98,6 +98,8 @@ export interface RunResult {
   rollout?: RolloutResult | undefined;
   /** The operator's word to go on past the wave a rollout halted at (--continue-rollout): who, when. */
   continued?: { wave: number; by: string; at: number } | undefined;
+  /** The fleet lease the run held: who, how long it waited, and a takeover's evidence. */
+  lease?: { name: string; holder: string; waitedMs: number; takeover: { evidence: string[]; reason: string | null } | null } | undefined;
   /** A resume: the journal it resumed, and the pipeline that wrote it when that is not this one (--force). */
   resumedFrom?: { journal: string; name: string; file: string; samePipeline: boolean } | undefined;
 }

@@ -2,7 +2,8 @@
 // or file:///PATH; anything else is refused (exit 2) before anything is sent, naming the URL
 // without any credentials it holds.
 import { DirectoryStore } from './directory.ts';
-import { S3Store, type S3StoreOptions } from './s3.ts';
+import type { S3StoreOptions } from './s3.ts';
+import { parseS3Url } from './s3-url.ts';
 import { StoreError, type RunStore } from './store.ts';
 
 /** The URL as it may be printed: any user or password in it replaced. */
@@ -10,7 +11,7 @@ export const nameOfStore = (url: string): string => url.replace(/^([A-Za-z][A-Za
 
 export function openStore(url: string, env: Record<string, string | undefined>, options: S3StoreOptions = {}): RunStore {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
-  if (scheme === 's3') return new S3Store(url, env, options);
+  if (scheme === 's3') return lazyS3(url, env, options);
   if (scheme === 'file') {
     try {
       return new DirectoryStore(url);
@@ -19,4 +20,21 @@ export function openStore(url: string, env: Record<string, string | undefined>, 
     }
   }
   throw new StoreError('STORE_REFUSED', `${nameOfStore(url)} is not a run store: a store is s3://BUCKET/PREFIX or file:///PATH`, { hint: 'give --store (or ENGINECTL_STORE) as s3://BUCKET/PREFIX or file:///PATH' });
+}
+
+/**
+ * The S3 store, its SDK loaded at first use: a run without --store, and every other command, never
+ * loads it (it is most of the CLI's size). A URL it refuses is refused at that first use, the
+ * store's probe, before anything is sent.
+ */
+function lazyS3(url: string, env: Record<string, string | undefined>, options: S3StoreOptions): RunStore {
+  parseS3Url(url, env);
+  let real: Promise<RunStore> | undefined;
+  const store = () => (real ??= import('./s3.ts').then((m) => new m.S3Store(url, env, options)));
+  return {
+    url: nameOfStore(url),
+    get: async (key) => (await store()).get(key),
+    create: async (key, body) => (await store()).create(key, body),
+    list: async (prefix) => (await store()).list(prefix),
+  };
 }

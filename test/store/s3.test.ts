@@ -4,6 +4,9 @@
 // throttling (503 SlowDown, from a proxy written here in front of RGW) and RGW stopped: each fails
 // with STORE_FAILED naming the store, never a credential.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test, type TestContext } from 'node:test';
@@ -184,4 +187,41 @@ test('RGW stopped (connection refused): get, create and list fail with STORE_FAI
   const error = await rejection(store.list('runs/'));
   assertFailed(error, store, /cannot list runs\/ \(ECONNREFUSED\)/);
   assert.match((error as unknown as StoreError).hint!, new RegExp(`check the endpoint ${ceph.endpoint} is reachable`));
+});
+
+test('run --store s3://: a runner lost with its disk is resumed on another machine from the bucket and the run id alone, nothing applied sent again', async (t) => {
+  const { runCli } = await import('../helpers/cli.ts');
+  const { startEmulator } = await import('../helpers/emulator.ts');
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-s3-run-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, `version: 1
+name: Stored in S3
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: clear
+    uses: transaction-log/clear
+  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`);
+  const env = { ...ceph.env, ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token', ENGINECTL_STORE: ceph.storeUrl('runs-e2e') };
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  const first = await runCli(['run', file, '--journal', join(dir, 'lost.jsonl')], { env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  const id = /^run: (\S+) in s3:\/\//m.exec(first.stdout)?.[1];
+  assert.ok(id, first.stdout + first.stderr);
+  rmSync(join(dir, 'lost.jsonl'));
+  const applied = (suffix: string) => emulator.requests.filter((r) => r.applied && r.path.endsWith(suffix)).length;
+  const listed = await runCli(['runs'], { env });
+  assert.match(listed.stdout, new RegExp(`^${id}  .*"Stored in S3"`, 'm'));
+  const refused = await runCli(['run', file, '--resume', id!], { env });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /in doubt: "VFS update prod"/);
+  const resumed = await runCli(['run', file, '--resume', id!, '--in-doubt', 'skip'], { env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.deepEqual([applied('/transaction-log/clear'), applied('/update/vfs')], [1, 1]);
+  assert.equal((await runCli(['report', '--run', id!], { env })).code, 0);
+  for (const secret of [ceph.secretAccessKey]) assert.ok(!(first.stdout + resumed.stdout + refused.stderr).includes(secret));
 });

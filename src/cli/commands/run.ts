@@ -8,8 +8,9 @@ import type { Renderings } from '../../report/renderings.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
-import { setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
+import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
+import { takeLease } from '../../app/lease-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
@@ -54,6 +55,10 @@ ${REPORT_OPTIONS_HELP}
                      is on disk before it is sent (enginectl report F renders it, also after a crash)
   --resume F         run again from the journal F: what succeeded is not sent again (appends to F);
                      with --store, F is the id of a run in the store (its journal is read from there)
+  --lease NAME       hold the fleet lease NAME in the run store while the run sends (as lease: in
+                     the pipeline, whose ttl and wait it keeps): one run at a time for the fleet
+  --take-over        take over an expired lease whose holder left calls verify cannot tell, with
+  --reason TEXT      what you checked on the server (recorded in the lease and every report)
   --store URL        keep the run's journal in a run store (file:///PATH or s3://BUCKET/PREFIX; also
                      ENGINECTL_STORE): each call's record is in the store before the call leaves, and
                      the run can be resumed, reported and verified from any machine by its id
@@ -91,6 +96,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     journal: { type: 'string' },
     resume: { type: 'string' },
     store: { type: 'string' },
+    lease: { type: 'string' },
+    'take-over': { type: 'boolean' },
+    reason: { type: 'string' },
     'in-doubt': { type: 'string' },
     'continue-rollout': { type: 'boolean' },
     force: { type: 'boolean' },
@@ -110,7 +118,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
-  const stored = storeUrl === undefined || values['dry-run'] ? undefined : await openStoredRun({ url: storeUrl, resumeId: values.resume, journal: values.journal === undefined ? undefined : resolve(io.cwd, values.journal), cwd: io.cwd, tmpdir: tmpdir(), now: Date.now() });
+  const stored = storeUrl === undefined || values['dry-run'] ? undefined : await openStoredRun({ url: storeUrl, resumeId: values.resume, journal: values.journal === undefined ? undefined : resolve(io.cwd, values.journal), cwd: io.cwd, env: io.env, tmpdir: tmpdir(), now: Date.now() });
   const journalWanted = journalArgs(stored ? { ...values, journal: stored.path, resume: stored.resume ? stored.path : undefined } : values, io);
   const given = reportPathsOf(values);
   const paths = await preparePaths(given, io.cwd);
@@ -140,6 +148,11 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   function where(run: { step: number }) {
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
+  // The fleet lease, in the store: taken before anything is opened or sent, queued up to its wait.
+  const leaseWanted = values.lease === undefined ? pipeline.lease : { name: values.lease, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 };
+  if (leaseWanted && !stored && !values['dry-run']) throw new UsageError('BAD_ARGUMENTS', `run: the lease ${leaseWanted.name} lives in a run store: give --store URL (or ENGINECTL_STORE)`, { hint: 'enginectl run FILE --store s3://BUCKET/PREFIX (or file:///PATH a shared directory)' });
+  if (values['take-over'] && (!leaseWanted || values.reason === undefined || values.reason.trim() === '')) throw new UsageError('BAD_ARGUMENTS', 'run: --take-over takes over an expired lease, with --reason "what you checked" (recorded)');
+  const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, runId: stored.runId, pipeline, env: io.env, masker, signal: io.signal, clock: realClock(), takeOver: values['take-over'] ? { reason: values.reason!, by: operatorOf(io.env) } : undefined, say: (m) => logger.warn(undefined, m) }) : undefined;
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }));
   if (stored && journal) {
@@ -156,7 +169,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
     if (planned) await checkPlan(planned, values.plan!, { pipeline, sources, vars, selection, env: io.env }, { signal: io.signal, emulatorUrl }, Date.now());
     const { result, rendered, written, failed, halted } = await runAndReport(
-      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume, sources, vars },
+      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume, sources, vars, lease: taken?.lease },
       {
         masker,
         logger,
@@ -213,6 +226,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
     return code;
   } finally {
+    await taken?.end();
     // What the run wrote after its last durable record goes to the store too, before the file closes.
     const unsettled = await journal?.spec.file.settle();
     if (unsettled) logger.warn(undefined, unsettled);

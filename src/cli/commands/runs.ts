@@ -35,7 +35,7 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   if (url === undefined) throw new UsageError('BAD_ARGUMENTS', 'runs: give --store URL (or ENGINECTL_STORE)', { hint: 'enginectl runs --store file:///mnt/enginectl' });
   const last = values.last === undefined ? 20 : Number(values.last);
   if (!Number.isInteger(last) || last < 1) throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
-  const store = storeAt(url, io.cwd);
+  const store = storeAt(url, io.cwd, io.env);
   const ids = (await storedRuns(store)).slice(0, last);
   if (ids.length === 0) io.stdout(`no run in ${neutralise(store.url)}\n`);
   for (const id of ids) {

@@ -2,7 +2,7 @@
 // or interrupted run) and says whether it was applied, with the evidence. It sends only GET
 // requests and writes nothing: `run --resume JOURNAL --in-doubt verify` acts on the same reading.
 import { resolve } from 'node:path';
-import { ExitCode, UsageError } from '../../errors.ts';
+import { ExitCode } from '../../errors.ts';
 import { keyedHash } from '../../journal/hashing.ts';
 import { verifyJournal } from '../../app/verify.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';

@@ -1,0 +1,93 @@
+// The fleet lease of a run (lease: in the pipeline, or --lease NAME), for the CLI and the action:
+// taken before the journal is opened (queued up to its wait), renewed by a heartbeat every third
+// of its ttl, and released at the end, on failure and on SIGTERM. An expired lease is taken over
+// only once verify has read the previous holder's in-doubt calls from its journal in the store:
+// each applied or not applied, or an operator's --take-over --reason for those it cannot tell,
+// recorded in the lease as the takeover's evidence.
+import { readJournal } from '../journal/read.ts';
+import { readStoredJournal } from '../journal/replica.ts';
+import { inDoubtInstances } from '../journal/verify.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { Env } from '../runner/scope.ts';
+import { acquireLease, holderOf, LeaseError, type HeldLease, type LeaseClock, type LeaseRecord } from '../store/lease.ts';
+import type { RunStore } from '../store/store.ts';
+import { verifyJournal } from './verify.ts';
+
+export interface LeaseRequest {
+  store: RunStore;
+  lease: { name: string; ttlMs: number; waitMs: number };
+  runId: string;
+  pipeline: Pipeline;
+  env: Env;
+  masker: Masker;
+  signal: AbortSignal;
+  clock: LeaseClock;
+  /** --take-over --reason: the operator accepts what verify cannot tell of the previous holder's calls. */
+  takeOver?: { reason: string; by: string } | undefined;
+  /** Said while the run waits, and when it takes over. */
+  say(message: string): void;
+  /** The pipeline's hash and the sites it selects, shown to whoever waits for the lease. */
+  pipelineHash?: string | undefined;
+  sites?: string[] | undefined;
+}
+
+export interface TakenLease {
+  lease: HeldLease;
+  /** Stops the heartbeat and releases the lease; a failure is said, never thrown. */
+  end(): Promise<void>;
+}
+
+/** What verify reads of the expired holder's in-doubt calls, or the refusal naming each it cannot tell. */
+async function verifyTakeover(request: LeaseRequest, expired: LeaseRecord): Promise<{ evidence: string[]; reason?: string }> {
+  const previous = expired.holder.runId;
+  // This same run, resumed on another machine: the resume itself decides its calls in doubt.
+  if (previous === request.runId) return { evidence: [`the same run ${previous}, resumed: its calls in doubt are decided by the resume`] };
+  let cannot: string[];
+  let evidence: string[];
+  try {
+    const { text } = await readStoredJournal(request.store, previous);
+    const state = readJournal(text, `${request.store.url} run ${previous}`);
+    if (inDoubtInstances(state).length === 0) return { evidence: [`run ${previous} left no call in doubt`] };
+    const verified = await verifyJournal(state, { pipeline: request.pipeline, env: request.env, masker: request.masker, signal: request.signal, now: request.clock.now });
+    evidence = verified.map((v) => `"${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`);
+    cannot = evidence.filter((_, i) => verified[i]!.verdict === 'cannot-tell');
+  } catch (error) {
+    if (error instanceof LeaseError || request.signal.aborted) throw error;
+    evidence = [`run ${previous}'s journal could not be read from the store: ${(error as Error).message}`];
+    cannot = evidence;
+  }
+  if (cannot.length === 0) return { evidence };
+  if (request.takeOver) return { evidence, reason: `${request.takeOver.reason} (${request.takeOver.by})` };
+  throw new LeaseError('LEASE_TAKEOVER_REFUSED', `lease ${request.lease.name} expired in the hands of run ${previous}, which left calls verify cannot tell: ${cannot.join('; ')}; nothing was sent`, {
+    hint: 'check each on the server; then take the lease over with --take-over --reason "what you checked" (recorded in the lease and every report), or resume run ' + previous + ' itself',
+  });
+}
+
+export async function takeLease(request: LeaseRequest): Promise<TakenLease> {
+  const holder = holderOf(request.runId, request.env, { ...(request.pipelineHash ? { pipeline: request.pipelineHash } : {}), ...(request.sites ? { sites: request.sites } : {}) });
+  const lease = await acquireLease(request.store, request.lease.name, {
+    holder,
+    ttlMs: request.lease.ttlMs,
+    waitMs: request.lease.waitMs,
+    clock: request.clock,
+    signal: request.signal,
+    verifyTakeover: (expired) => verifyTakeover(request, expired),
+    onWait: request.say,
+  });
+  if (lease.record.kind === 'takeover') request.say(`lease ${request.lease.name}: taken over; ${(lease.record.evidence ?? []).join('; ')}${lease.record.reason ? `; accepted by the operator: ${lease.record.reason}` : ''}`);
+  // The heartbeat: a renewal that fails leaves the lease to expire; the next check stops the run.
+  const heartbeat = setInterval(() => void lease.renew().catch(() => undefined), Math.max(1_000, Math.floor(request.lease.ttlMs / 3)));
+  heartbeat.unref();
+  return {
+    lease,
+    async end() {
+      clearInterval(heartbeat);
+      try {
+        await lease.release();
+      } catch (error) {
+        request.say(`lease ${request.lease.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(lease.record.expiresAt).toISOString()}`);
+      }
+    },
+  };
+}

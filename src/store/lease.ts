@@ -1,0 +1,254 @@
+// The fleet lease: one run at a time sends to a fleet, across machines, CI systems and pipelines,
+// kept in the run store with create-only writes alone. A lease is a sequence of keys
+// (`leases/NAME/00000001`, ...), each an event (acquire, renew, takeover, release) with its
+// holder and expiry; the newest is the state, and whoever creates the next key first wins. The
+// holder's last key is its fencing token: the lease is still its own while no key follows it and
+// its expiry has not passed, which it checks before every write it sends (one GET). Waiters queue
+// FIFO by ticket (`leases/NAME/queue/N`). Expiry is read on each machine's clock: give a ttl well
+// above the skew between runners' clocks.
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { EnginectlError, ExitCode } from '../errors.ts';
+import type { ErrorCode } from '../error-codes.ts';
+import { StoreError, type RunStore } from './store.ts';
+
+const Holder = z.object({
+  runId: z.string(),
+  actor: z.string(),
+  host: z.string(),
+  ciRunUrl: z.string().optional(),
+  pipeline: z.string().optional(),
+  sites: z.array(z.string()).optional(),
+});
+export type LeaseHolder = z.infer<typeof Holder>;
+
+const LeaseRecord = z.object({
+  v: z.literal(1),
+  kind: z.enum(['acquire', 'renew', 'takeover', 'release']),
+  holder: Holder,
+  at: z.number(),
+  expiresAt: z.number(),
+  /** The highest queue ticket served so far (carried by every record): tickets at or below it are done. */
+  served: z.int().nonnegative().default(0),
+  /** A takeover's or a release's: why, and what verify read of the previous holder's calls. */
+  reason: z.string().optional(),
+  evidence: z.array(z.string()).optional(),
+  /** Who released it, when that is not the holder (lease release). */
+  by: z.string().optional(),
+});
+export type LeaseRecord = z.infer<typeof LeaseRecord>;
+
+const Ticket = z.object({ runId: z.string(), at: z.number(), until: z.number() });
+
+/** The lease cannot be had or was lost: a run that lost it sends nothing more (exit 1); one that could not take it sent nothing (exit 2). */
+export class LeaseError extends EnginectlError {
+  readonly code: ErrorCode;
+  readonly exitCode: ExitCode;
+
+  constructor(code: 'LEASE_HELD' | 'LEASE_LOST' | 'LEASE_TAKEOVER_REFUSED', message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options);
+    this.code = code;
+    this.exitCode = code === 'LEASE_LOST' ? ExitCode.failed : ExitCode.invalidInput;
+  }
+}
+
+const seq = (n: number) => String(n).padStart(8, '0');
+export const leasePrefix = (name: string) => `leases/${name}/`;
+
+export function checkLeaseName(name: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(name)) throw new LeaseError('LEASE_HELD', `lease ${JSON.stringify(name)}: a lease's name is letters, digits, dots, dashes, underscores and =`, { hint: 'lease: { name: prod-fleet }, or --lease prod-fleet' });
+  return name;
+}
+
+async function readRecord(store: RunStore, key: string): Promise<LeaseRecord> {
+  const body = await store.get(key);
+  const parsed = body ? LeaseRecord.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
+  if (!parsed?.success) throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not a lease record of enginectl`, { hint: 'nothing but enginectl writes under leases/ in a run store' });
+  return parsed.data;
+}
+
+/** The lease's state: its newest record and where it stands in the sequence; undefined when it was never taken. */
+export async function leaseState(store: RunStore, name: string): Promise<{ seq: number; record: LeaseRecord } | undefined> {
+  const keys = (await store.list(leasePrefix(name))).filter((k) => /\/[0-9]{8}$/.test(k));
+  const last = keys.at(-1);
+  if (!last) return undefined;
+  return { seq: Number(last.slice(-8)), record: await readRecord(store, last) };
+}
+
+/** The queue's live tickets after the last one served, in order. */
+async function waiting(store: RunStore, name: string, served: number, now: number): Promise<{ n: number; runId: string }[]> {
+  const keys = await store.list(`${leasePrefix(name)}queue/`);
+  const out: { n: number; runId: string }[] = [];
+  for (const key of keys) {
+    const n = Number(key.slice(-8));
+    if (n <= served) continue;
+    const body = await store.get(key);
+    const t = body ? Ticket.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
+    if (t?.success && t.data.until > now) out.push({ n, runId: t.data.runId });
+  }
+  return out;
+}
+
+export interface LeaseSummary {
+  name: string;
+  holder: string;
+  waitedMs: number;
+  takeover: { evidence: string[]; reason: string | null } | null;
+}
+
+export interface LeaseClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A lease this run holds. */
+export class HeldLease {
+  private lost: LeaseError | undefined;
+  /** The takeover this holding began with, kept past the renewals that follow it. */
+  private readonly tookOver: { evidence: string[]; reason: string | null } | undefined;
+
+  constructor(
+    private readonly store: RunStore,
+    readonly name: string,
+    private seq: number,
+    public record: LeaseRecord,
+    private readonly ttlMs: number,
+    private readonly clock: LeaseClock,
+    /** How long the run waited for it, for the reports. */
+    readonly waitedMs: number,
+  ) {
+    this.tookOver = record.kind === 'takeover' ? { evidence: record.evidence ?? [], reason: record.reason ?? null } : undefined;
+  }
+
+  /** What every report shows of the lease: its name, its holder, how long the run waited, a takeover's evidence. */
+  summary(): LeaseSummary {
+    const takeover = this.tookOver ?? null;
+    return { name: this.name, holder: holderText(this.record.holder), waitedMs: this.waitedMs, takeover };
+  }
+
+  /** The fencing token: the key of this holder's last record. */
+  get token(): string {
+    return `${leasePrefix(this.name)}${seq(this.seq)}`;
+  }
+
+  private write(kind: LeaseRecord['kind'], extra: Partial<LeaseRecord> = {}): Promise<boolean> {
+    const now = this.clock.now();
+    const record: LeaseRecord = { ...this.record, kind, at: now, expiresAt: kind === 'release' ? now : now + this.ttlMs, reason: undefined, evidence: undefined, ...extra };
+    return this.store.create(`${leasePrefix(this.name)}${seq(this.seq + 1)}`, Buffer.from(JSON.stringify(record))).then((created) => {
+      if (created) {
+        this.seq += 1;
+        this.record = record;
+      }
+      return created;
+    });
+  }
+
+  /** The heartbeat: the next key of the sequence, with a new expiry. A key already there is another's: the lease is lost. */
+  async renew(): Promise<void> {
+    if (this.lost) throw this.lost;
+    if (!(await this.write('renew'))) this.lost = this.lostTo('another run took it');
+  }
+
+  /** Before every write: still this run's (no key after its own, its expiry not passed), or LEASE_LOST. */
+  async check(): Promise<void> {
+    if (this.lost) throw this.lost;
+    if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`)) this.lost = this.lostTo('another run took it');
+    else if (this.clock.now() > this.record.expiresAt) this.lost = this.lostTo(`it expired at ${new Date(this.record.expiresAt).toISOString()} without a renewal (this run was paused, or could not reach the store)`);
+    if (this.lost) throw this.lost;
+  }
+
+  private lostTo(why: string): LeaseError {
+    return new LeaseError('LEASE_LOST', `lease ${this.name} is no longer this run's: ${why}; nothing more is sent`, {
+      hint: 'the run that holds it now verified what this one may have sent; run --resume from the store once it is done (every report of this run is written)',
+    });
+  }
+
+  /** Gives the lease up (at the end of the run, on failure, on SIGTERM): the next waiter may take it at once. */
+  async release(): Promise<void> {
+    if (this.lost) return;
+    await this.write('release');
+  }
+}
+
+export interface AcquireOptions {
+  holder: LeaseHolder;
+  ttlMs: number;
+  /** How long to queue for it; 0 refuses at once. */
+  waitMs: number;
+  clock: LeaseClock;
+  signal?: AbortSignal | undefined;
+  /**
+   * Asked before an expired lease is taken over: what verify reads of the previous holder's
+   * in-doubt calls, as lines of evidence; throws (LEASE_TAKEOVER_REFUSED) when it cannot tell.
+   */
+  verifyTakeover(expired: LeaseRecord): Promise<{ evidence: string[]; reason?: string | undefined }>;
+  /** Said while the run waits: who holds it, until when. */
+  onWait?(message: string): void;
+}
+
+const holderText = (h: LeaseHolder) => `run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}`;
+
+/** Takes the lease: at once when it is free, by a verified takeover when it expired, else queued up to `waitMs`. */
+export async function acquireLease(store: RunStore, name: string, options: AcquireOptions): Promise<HeldLease> {
+  checkLeaseName(name);
+  const { clock } = options;
+  const started = clock.now();
+  const deadline = started + options.waitMs;
+  const poll = Math.max(1_000, Math.min(options.ttlMs / 4, 5_000));
+  let ticket: number | undefined;
+  let said = '';
+  for (;;) {
+    const state = await leaseState(store, name);
+    const now = clock.now();
+    const free = !state || state.record.kind === 'release';
+    const expired = !free && now > state!.record.expiresAt;
+    const served = state?.record.served ?? 0;
+    const line = await waiting(store, name, served, now);
+    const myTurn = ticket === undefined ? line.length === 0 : line[0]?.n === ticket;
+    if ((free || expired) && myTurn) {
+      const verified = expired ? await options.verifyTakeover(state!.record) : undefined;
+      const record: LeaseRecord = {
+        v: 1,
+        kind: expired ? 'takeover' : 'acquire',
+        holder: options.holder,
+        at: clock.now(),
+        expiresAt: clock.now() + options.ttlMs,
+        served: Math.max(served, ticket ?? 0),
+        ...(verified ? { evidence: [`took over from ${holderText(state!.record.holder)}, expired at ${new Date(state!.record.expiresAt).toISOString()}`, ...verified.evidence], ...(verified.reason ? { reason: verified.reason } : {}) } : {}),
+      };
+      const next = (state?.seq ?? 0) + 1;
+      if (await store.create(`${leasePrefix(name)}${seq(next)}`, Buffer.from(JSON.stringify(record)))) {
+        return new HeldLease(store, name, next, record, options.ttlMs, clock, clock.now() - started);
+      }
+      continue;
+    }
+    if (now >= deadline) {
+      const by = state && !free ? holderText(state.record.holder) : `the ${line.length} run(s) queued before this one`;
+      throw new LeaseError('LEASE_HELD', `lease ${name} is held by ${by}${state && !free ? ` until ${new Date(state.record.expiresAt).toISOString()}` : ''}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round((now - started) / 1000)}s`}`, {
+        hint: 'nothing was sent: run again once it is released, give the lease a longer wait:, or see enginectl lease status',
+      });
+    }
+    ticket ??= await takeTicket(store, name, options.holder.runId, now, deadline);
+    const message = state && !free ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}; waiting (ticket ${ticket})` : `lease ${name}: waiting for the runs queued before this one (ticket ${ticket})`;
+    if (message !== said) options.onWait?.(message);
+    said = message;
+    await clock.sleep(Math.min(poll, Math.max(1, deadline - now)), options.signal);
+  }
+}
+
+async function takeTicket(store: RunStore, name: string, runId: string, now: number, until: number): Promise<number> {
+  const prefix = `${leasePrefix(name)}queue/`;
+  for (;;) {
+    const keys = await store.list(prefix);
+    const n = (keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8))) + 1;
+    if (await store.create(`${prefix}${seq(n)}`, Buffer.from(JSON.stringify({ runId, at: now, until })))) return n;
+  }
+}
+
+/** The holder of this process as a lease names it: the run, the CI's actor and run URL, the host. */
+export function holderOf(runId: string, env: Readonly<Record<string, string | undefined>>, extra: Pick<LeaseHolder, 'pipeline' | 'sites'> = {}): LeaseHolder {
+  const actor = env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? env.BUILD_REQUESTEDFOR ?? env.BUILD_USER_ID ?? env.USER ?? 'unknown';
+  const github = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const ciRunUrl = github ?? env.CI_JOB_URL ?? env.BUILD_URL;
+  return { runId, actor, host: hostname(), ...(ciRunUrl ? { ciRunUrl } : {}), ...extra };
+}
