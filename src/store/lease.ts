@@ -69,7 +69,7 @@ async function readRecord(store: RunStore, key: string): Promise<LeaseRecord> {
 
 /** The lease's state: its newest record and where it stands in the sequence; undefined when it was never taken. */
 export async function leaseState(store: RunStore, name: string): Promise<{ seq: number; record: LeaseRecord } | undefined> {
-  const keys = (await store.list(leasePrefix(name))).filter((k) => /\/[0-9]{8}$/.test(k));
+  const keys = (await store.list(leasePrefix(name))).filter((k) => /^[0-9]{8}$/.test(k.slice(leasePrefix(name).length)));
   const last = keys.at(-1);
   if (!last) return undefined;
   return { seq: Number(last.slice(-8)), record: await readRecord(store, last) };
@@ -78,8 +78,10 @@ export async function leaseState(store: RunStore, name: string): Promise<{ seq: 
 /** The queue's live tickets after the last one served, in order. */
 async function waiting(store: RunStore, name: string, served: number, now: number): Promise<{ n: number; runId: string }[]> {
   const keys = await store.list(`${leasePrefix(name)}queue/`);
+  const withdrawn = new Set(keys.filter((k) => k.endsWith('.withdrawn')).map((k) => k.slice(0, -'.withdrawn'.length)));
   const out: { n: number; runId: string }[] = [];
   for (const key of keys) {
+    if (!/\/[0-9]{8}$/.test(key) || withdrawn.has(key)) continue;
     const n = Number(key.slice(-8));
     if (n <= served) continue;
     const body = await store.get(key);
@@ -191,13 +193,24 @@ const holderText = (h: LeaseHolder) => `run ${h.runId} of ${h.actor} on ${h.host
 /** Takes the lease: at once when it is free, by a verified takeover when it expired, else queued up to `waitMs`. */
 export async function acquireLease(store: RunStore, name: string, options: AcquireOptions): Promise<HeldLease> {
   checkLeaseName(name);
+  const started = options.clock.now();
+  let ticket: number | undefined;
+  try {
+    return await queueFor(store, name, options, started, () => ticket, (n) => (ticket = n));
+  } catch (error) {
+    // A waiter that gives up (its wait ran out, a takeover refused, interrupted) leaves the queue: the next is not held behind it.
+    if (ticket !== undefined) await store.create(`${leasePrefix(name)}queue/${seq(ticket)}.withdrawn`, Buffer.from('{}')).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function queueFor(store: RunStore, name: string, options: AcquireOptions, started: number, mine: () => number | undefined, took: (n: number) => void): Promise<HeldLease> {
   const { clock } = options;
-  const started = clock.now();
   const deadline = started + options.waitMs;
   const poll = Math.max(1_000, Math.min(options.ttlMs / 4, 5_000));
-  let ticket: number | undefined;
   let said = '';
   for (;;) {
+    const ticket = mine();
     const state = await leaseState(store, name);
     const now = clock.now();
     const free = !state || state.record.kind === 'release';
@@ -228,8 +241,9 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
         hint: 'nothing was sent: run again once it is released, give the lease a longer wait:, or see enginectl lease status',
       });
     }
-    ticket ??= await takeTicket(store, name, options.holder.runId, now, deadline);
-    const message = state && !free ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}; waiting (ticket ${ticket})` : `lease ${name}: waiting for the runs queued before this one (ticket ${ticket})`;
+    const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, deadline));
+    took(taken);
+    const message = state && !free ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}; waiting (ticket ${taken})` : `lease ${name}: waiting for the runs queued before this one (ticket ${taken})`;
     if (message !== said) options.onWait?.(message);
     said = message;
     await clock.sleep(Math.min(poll, Math.max(1, deadline - now)), options.signal);
@@ -239,7 +253,7 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
 async function takeTicket(store: RunStore, name: string, runId: string, now: number, until: number): Promise<number> {
   const prefix = `${leasePrefix(name)}queue/`;
   for (;;) {
-    const keys = await store.list(prefix);
+    const keys = (await store.list(prefix)).filter((k) => /\/[0-9]{8}$/.test(k));
     const n = (keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8))) + 1;
     if (await store.create(`${prefix}${seq(n)}`, Buffer.from(JSON.stringify({ runId, at: now, until })))) return n;
   }

@@ -178,17 +178,6 @@ test('503 SlowDown on every PUT that never reached RGW: the create fails with ST
 });
 
 // Last: it stops the cluster.
-test('RGW stopped (connection refused): get, create and list fail with STORE_FAILED naming the store and its endpoint, no credential', async (t) => {
-  const store = storeAt(t, 'stopped');
-  await store.create('runs/r1/lease/0001', Buffer.from('x'));
-  await ceph.stop();
-  assertFailed(await rejection(store.get('runs/r1/lease/0001')), store, /cannot read runs\/r1\/lease\/0001 \(ECONNREFUSED\)/);
-  assertFailed(await rejection(store.create('runs/r1/lease/0002', Buffer.from('x'))), store, /cannot write runs\/r1\/lease\/0002, and cannot read it back to tell whether it was written \(ECONNREFUSED\)/);
-  const error = await rejection(store.list('runs/'));
-  assertFailed(error, store, /cannot list runs\/ \(ECONNREFUSED\)/);
-  assert.match((error as unknown as StoreError).hint!, new RegExp(`check the endpoint ${ceph.endpoint} is reachable`));
-});
-
 test('run --store s3://: a runner lost with its disk is resumed on another machine from the bucket and the run id alone, nothing applied sent again', async (t) => {
   const { runCli } = await import('../helpers/cli.ts');
   const { startEmulator } = await import('../helpers/emulator.ts');
@@ -224,4 +213,21 @@ steps:
   assert.deepEqual([applied('/transaction-log/clear'), applied('/update/vfs')], [1, 1]);
   assert.equal((await runCli(['report', '--run', id!], { env })).code, 0);
   for (const secret of [ceph.secretAccessKey]) assert.ok(!(first.stdout + resumed.stdout + refused.stderr).includes(secret));
+});
+
+test('the fleet lease on RGW: 1,000 rounds of 2-8 runners at once on the same lease, exactly one holder per round', async (t) => {
+  const { raceRounds } = await import('../helpers/lease-race.ts');
+  const winners = await raceRounds(storeAt(t, 'lease-races'), 1000, 25);
+  assert.deepEqual([...new Set(winners)], [1]);
+});
+
+test('RGW stopped (connection refused): get, create and list fail with STORE_FAILED naming the store and its endpoint, no credential', async (t) => {
+  const store = storeAt(t, 'stopped');
+  await store.create('runs/r1/lease/0001', Buffer.from('x'));
+  await ceph.stop();
+  assertFailed(await rejection(store.get('runs/r1/lease/0001')), store, /cannot read runs\/r1\/lease\/0001 \(ECONNREFUSED\)/);
+  assertFailed(await rejection(store.create('runs/r1/lease/0002', Buffer.from('x'))), store, /cannot write runs\/r1\/lease\/0002, and cannot read it back to tell whether it was written \(ECONNREFUSED\)/);
+  const error = await rejection(store.list('runs/'));
+  assertFailed(error, store, /cannot list runs\/ \(ECONNREFUSED\)/);
+  assert.match((error as unknown as StoreError).hint!, new RegExp(`check the endpoint ${ceph.endpoint} is reachable`));
 });

@@ -1,0 +1,156 @@
+// The fleet lease on a real directory store (the S3 store's race runs against Ceph's RGW in
+// s3.test.ts): one holder per round of runners started at once; a holder killed mid-update is
+// taken over once its lease expired and verify read its call; a holder paused past its ttl sends
+// nothing more once another took the lease. The emulator's request log is the judge.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { DirectoryStore } from '../../src/store/directory.ts';
+import { acquireLease, leaseState, type LeaseClock } from '../../src/store/lease.ts';
+import { raceRounds } from '../helpers/lease-race.ts';
+import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { gatewayInFront } from '../helpers/gateway.ts';
+
+const clock: LeaseClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+const holder = (runId: string) => ({ runId, actor: 'tester', host: 'test-host' });
+
+test('1,000 rounds of 2-8 runners at once on the same lease (a directory store): exactly one holder per round, the others refused LEASE_HELD', async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-race-'))).href);
+  const winners = await raceRounds(store, 1000, 25);
+  assert.deepEqual([...new Set(winners)], [1]);
+});
+
+test('a lease queues first come, first served up to its wait, and is free again once released', async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-queue-'))).href);
+  const first = await acquireLease(store, 'fleet', { holder: holder('first'), ttlMs: 60_000, waitMs: 0, clock, verifyTakeover: async () => ({ evidence: [] }) });
+  const order: string[] = [];
+  const waiter = (id: string) => acquireLease(store, 'fleet', { holder: holder(id), ttlMs: 60_000, waitMs: 120_000, clock, verifyTakeover: async () => ({ evidence: [] }) }).then(async (lease) => {
+    order.push(id);
+    await lease.release();
+  });
+  const second = waiter('second');
+  // The second took its ticket before the third asked.
+  while ((await store.list('leases/fleet/queue/')).length < 1) await clock.sleep(20);
+  const third = waiter('third');
+  while ((await store.list('leases/fleet/queue/')).length < 2) await clock.sleep(20);
+  await first.release();
+  await Promise.all([second, third]);
+  assert.deepEqual(order, ['second', 'third']);
+  assert.equal((await leaseState(store, 'fleet'))!.record.kind, 'release');
+});
+
+const PIPELINE = (steps: string) => `version: 1
+name: Leased release
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+lease: { name: prod-fleet, ttl: 3s, wait: 60s }
+steps:
+${steps}`;
+
+async function setup(t: TestContext, steps: string, hooks: { before?: (method: string, path: string) => void; answered?: (method: string, path: string) => void } = {}) {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-lease-'));
+  const storeDir = join(dir, 'store');
+  mkdirSync(storeDir);
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE(steps));
+  const proxy = await gatewayInFront(t, url, (m, p) => (hooks.answered?.(m, p), undefined), hooks.before);
+  const env = { ENGINE_URL: proxy, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token', ENGINECTL_STORE: pathToFileURL(storeDir).href };
+  const applied = (suffix: string) => emulator.requests.filter((r) => r.applied && r.path.endsWith(suffix)).length;
+  return { dir, file, env, emulator, applied, storeDir };
+}
+
+/** The CLI as a process, its child kept (to kill or pause it), its output and exit awaited. */
+function spawnCli(args: string[], env: Record<string, string>) {
+  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out })));
+  return { child, done };
+}
+
+const UPDATE = `  - id: update
+    uses: classes/update
+    longest: 1s
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+`;
+
+test('a holder killed mid-update: the next run takes the lease over once it expired, after verify read the update as applied; the lost run resumed sends it 0 times more', async (t) => {
+  const holderProcess: { child?: ChildProcess } = {};
+  const s = await setup(t, UPDATE, {
+    // The API applied the update; its answer never reaches the holder: it is killed first.
+    answered: (method, path) => {
+      if (method === 'PATCH' && path.endsWith('/entities/2001')) holderProcess.child?.kill('SIGKILL');
+    },
+  });
+  const holder = spawnCli(['run', s.file], s.env);
+  holderProcess.child = holder.child;
+  const killed = await holder.done;
+  assert.equal(killed.signal, 'SIGKILL', killed.out);
+  const id = /^run: (\S+) in /m.exec(killed.out)?.[1];
+  assert.ok(id, killed.out);
+  assert.equal(s.applied('/entities/2001'), 1);
+
+  // Another pipeline of the same fleet: it waits for the lease to expire, then verifies the lost run's call.
+  writeFileSync(join(s.dir, 'gate.yml'), PIPELINE('  - uses: monitoring/alerts\n    with: { fail-on: none }\n'));
+  const next = await runCli(['run', join(s.dir, 'gate.yml'), '--report-json', join(s.dir, 'next.json')], { env: s.env });
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+  assert.match(next.stdout + next.stderr, /lease prod-fleet: taken over; took over from run \S+ .*"Update an entity" \(PATCH [^)]+\): applied: iemailaddress hold the written values/);
+  const lease = (JSON.parse(readFileSync(join(s.dir, 'next.json'), 'utf8')) as { lease: { takeover: { evidence: string[] } } }).lease;
+  assert.match(lease.takeover.evidence.join('; '), /applied: iemailaddress hold the written values/);
+
+  const resumed = await runCli(['run', s.file, '--resume', id!, '--in-doubt', 'verify'], { env: s.env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(s.applied('/entities/2001'), 1, 'the applied update was not sent again');
+});
+
+test('a takeover verify cannot tell is refused, naming the call, until --take-over --reason, which every report records', async (t) => {
+  const holderProcess: { child?: ChildProcess } = {};
+  const s = await setup(t, '  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n', {
+    answered: (method, path) => {
+      if (method === 'POST' && path.endsWith('/update/vfs')) holderProcess.child?.kill('SIGKILL');
+    },
+  });
+  const holder = spawnCli(['run', s.file], s.env);
+  holderProcess.child = holder.child;
+  assert.equal((await holder.done).signal, 'SIGKILL');
+  writeFileSync(join(s.dir, 'gate.yml'), PIPELINE('  - uses: monitoring/alerts\n    with: { fail-on: none }\n'));
+  const refused = await runCli(['run', join(s.dir, 'gate.yml')], { env: s.env });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /LEASE_TAKEOVER_REFUSED|calls verify cannot tell: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs\): cannot-tell/);
+  assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/alerts')).length, 0, 'nothing was sent');
+  const taken = await runCli(['run', join(s.dir, 'gate.yml'), '--take-over', '--reason', 'checked PROD: vfs file 1001 is at the new version', '--summary', join(s.dir, 'taken.md')], { env: s.env });
+  assert.equal(taken.code, 0, taken.stdout + taken.stderr);
+  assert.match(readFileSync(join(s.dir, 'taken.md'), 'utf8'), /accepted by the operator: checked PROD: vfs file 1001 is at the new version/);
+});
+
+test('a holder paused past its ttl sends nothing more once another run took the lease: it stops LEASE_LOST, every report written', async (t) => {
+  const holderProcess: { child?: ChildProcess } = {};
+  let paused = false;
+  const s = await setup(t, '  - uses: transaction-log/clear\n  - id: vfs\n    uses: update/vfs\n    with: { target: prod, files: [1001] }\n', {
+    before: (method, path) => {
+      if (!paused && method === 'POST' && path.endsWith('/transaction-log/clear')) {
+        paused = true;
+        holderProcess.child?.kill('SIGSTOP');
+      }
+    },
+  });
+  const holder = spawnCli(['run', s.file, '--report-json', join(s.dir, 'holder.json')], s.env);
+  holderProcess.child = holder.child;
+  while (!paused) await clock.sleep(20);
+  writeFileSync(join(s.dir, 'gate.yml'), PIPELINE('  - uses: monitoring/alerts\n    with: { fail-on: none }\n'));
+  const next = await runCli(['run', join(s.dir, 'gate.yml'), '--take-over', '--reason', 'the clear is harmless to repeat'], { env: s.env });
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+  holder.child.kill('SIGCONT');
+  const woke = await holder.done;
+  assert.equal(woke.code, 1, woke.out);
+  assert.match(woke.out, /LEASE_LOST|lease prod-fleet is no longer this run's/);
+  assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 0, 'the paused holder sent no write after the takeover');
+  assert.ok(readFileSync(join(s.dir, 'holder.json'), 'utf8').length > 0, 'its report is written');
+});
