@@ -42,6 +42,8 @@ const REPORTING: Record<string, InputDef> = {
   'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).' },
   'github-token': { description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).', default: '${{ github.token }}', secret: true },
   journal: { description: 'Resume from this run journal (the journal output of an earlier run, e.g. downloaded as an artifact): what succeeded is not sent again, the gates run again, and the run is appended to it. Empty: a new journal in RUNNER_TEMP.' },
+  store: { description: 'A run store (s3://BUCKET/PREFIX, the AWS credential chain: an OIDC role, keys in the environment; or file:///PATH a directory every runner mounts; also ENGINECTL_STORE): the run\'s journal is kept there, each call\'s record before the call leaves, and journal then names a run id of the store to resume, from any machine.' },
+  lease: { description: 'With store: hold this fleet lease while the run sends (as lease: in the pipeline): one run at a time for the fleet, across jobs, workflows and CI systems.' },
   'continue-rollout': { description: 'With journal: go on past the wave at which the journal\'s rollout halted (recorded in the journal as your decision). Without it, resuming a halted rollout sends nothing and fails.', default: 'false' },
   'in-doubt': { description: 'With journal: what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.' },
 };
@@ -51,6 +53,7 @@ const OUTPUTS: Record<string, string> = {
   report: 'Path of the JSON report (docs/report-format.md); the HTML and JUnit reports are beside it',
   outputs: "JSON of every step's outputs, by step id",
   journal: 'Path of the run journal (one JSON line per event, in RUNNER_TEMP): upload it as an artifact; enginectl report renders it, also after a crash',
+  'run-id': 'With store: the id of the run in the store (resume it with journal: RUN_ID, report it with enginectl report --store URL --run RUN_ID)',
 };
 
 const connection = (prefix: 'target' | 'source', what: string): Record<string, InputDef> => ({

@@ -8,6 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { includeReader, parseSelection, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
+import { openStoredRun, STORE_VARIABLE } from '../app/stored-run.ts';
+import { takeLease } from '../app/lease-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
@@ -106,9 +108,16 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const inDoubt = kit.getInput('in-doubt').trim();
   const mode = inDoubt === '' ? undefined : parseInDoubt(inDoubt, 'input in-doubt:');
   if (mode && !resumeFrom) throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
+  // With a store, the journal is the store's, and journal: names a run of it to resume.
+  const storeUrl = kit.getInput('store').trim() || deps.env[STORE_VARIABLE];
+  const stored = storeUrl ? await openStoredRun({ url: storeUrl, resumeId: resumeFrom || undefined, journal: `${base}.journal.jsonl`, cwd: deps.cwd, env: deps.env, tmpdir: dir, now: deps.now() }) : undefined;
+  const leaseName = kit.getInput('lease').trim();
+  const leaseWanted = leaseName ? { name: leaseName, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 } : pipeline.lease;
+  if (leaseWanted && !stored) throw new UsageError('BAD_INPUT', `the lease ${leaseWanted.name} lives in a run store: set input store (or ENGINECTL_STORE)`);
+  const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, runId: stored.runId, pipeline, env: deps.env, masker, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep }, say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }) }) : undefined;
   const journal = await setUpJournal({
-    path: resumeFrom ? resolve(deps.cwd, resumeFrom) : `${base}.journal.jsonl`,
-    resume: resumeFrom !== '',
+    path: stored ? stored.path : resumeFrom ? resolve(deps.cwd, resumeFrom) : `${base}.journal.jsonl`,
+    resume: stored ? stored.resume : resumeFrom !== '',
     force: false,
     inDoubt: mode,
     continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
@@ -121,21 +130,33 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     command: `enginectl action ${def.id}`,
     now: deps.now(),
     warn: (w) => kit.warning(masker.mask(w), { title: 'enginectl' }),
+  }).catch(async (error: unknown) => {
+    await taken?.end();
+    throw error;
   });
+  if (stored) {
+    journal.spec.file.replicateTo(stored.replica);
+    kit.setOutput('run-id', stored.runId);
+  }
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
   for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? await startDeployment(deps, label, environment, masker).catch((error: unknown) => (journal.spec.file.close(), Promise.reject(error))) : undefined;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   const { result, rendered, failed, halted } = await runAndReport(
-    { pipeline, env: loaded.env, selection: loaded.selection, reports: paths, journal: journal.spec, resume: journal.resume, sources: loaded.files, vars: loaded.vars },
+    { pipeline, env: loaded.env, selection: loaded.selection, reports: paths, journal: journal.spec, resume: journal.resume, sources: loaded.files, vars: loaded.vars, lease: taken?.lease },
     { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
   )
     .catch(async (error: unknown) => {
       if (deployment) await finishDeployment(deps, deployment, 'error', `${label}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`, environment, masker);
       throw error;
     })
-    .finally(() => journal.spec.file.close());
+    .finally(async () => {
+      await taken?.end();
+      const unsettled = await journal.spec.file.settle();
+      if (unsettled) kit.warning(masker.mask(unsettled), { title: 'enginectl' });
+      journal.spec.file.close();
+    });
   if (halted) kit.error(masker.mask(halted.describe()), { title: `enginectl: ${halted.code}` });
   for (const f of failed) kit.warning(`a report could not be written: ${f}`, { title: 'enginectl' });
   kit.info(masker.mask(`${result.outcome}: reports in ${base}.{${REPORT_FORMATS.map((f) => f.extension).join(',')}}`));

@@ -13,6 +13,8 @@ Commands:
   verify JOURNAL        read back the targets of a journal's in-doubt calls: applied or not
   runs --store URL      the runs a run store holds (run --store URL): resume, report or verify one
                         from any machine by its id (report --store URL --run ID)
+  lease status NAME     who holds a fleet lease in the run store, and who waits (lease release
+                        NAME --reason: give up the lease of a holder that is gone)
   validate FILE...      check pipeline files; every problem as FILE:LINE:COL
   plan FILE             the dry run: each call that would be made, secrets masked
   schema                print the pipeline JSON Schema

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./commands/report.ts')).reportCommand,
   verify: async () => (await import('./commands/verify.ts')).verifyCommand,
   runs: async () => (await import('./commands/runs.ts')).runsCommand,
+  lease: async () => (await import('./commands/lease.ts')).leaseCommand,
   schema: async () => (await import('./commands/schema.ts')).schemaCommand,
   matrix: async () => (await import('./commands/matrix.ts')).matrixCommand,
   api: async () => (await import('./commands/api.ts')).apiCommand,

@@ -81,7 +81,7 @@ test('a runner lost with its disk: the run is resumed, reported and verified fro
   assert.equal(after.code, 0, after.stdout + after.stderr);
 });
 
-test('each write\'s send record is in the store before the request reaches the server', async (t) => {
+test(`each write's send record is in the store before the request reaches the server`, async (t) => {
   const problems: string[] = [];
   let store = '';
   const s = await setup(t, (method, path) => {
@@ -97,7 +97,7 @@ test('each write\'s send record is in the store before the request reaches the s
   assert.equal(storedRecords(s.store).at(-1)?.t, 'finish', 'the last records went up too');
 });
 
-test('another writer of the run\'s journal stops the run before its next call; every report is still written', async (t) => {
+test(`another writer of the run's journal stops the run before its next call; every report is still written`, async (t) => {
   let store = '';
   const s = await setup(t, (method, path) => {
     // Another runner goes on with the same run: it takes the next segment first.

@@ -154,3 +154,24 @@ test('a holder paused past its ttl sends nothing more once another run took the 
   assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 0, 'the paused holder sent no write after the takeover');
   assert.ok(readFileSync(join(s.dir, 'holder.json'), 'utf8').length > 0, 'its report is written');
 });
+
+test(`lease status names the holder and the queue; lease release --reason gives a lost holder's lease up, recorded, and the next run takes it at once`, async (t) => {
+  const s = await setup(t, '  - uses: monitoring/alerts\n    with: { fail-on: none }\n');
+  const store = new DirectoryStore(s.env.ENGINECTL_STORE);
+  // A runner lost while it held the lease for an hour.
+  await acquireLease(store, 'prod-fleet', { holder: { runId: '20261126T000000Z-abcdef', actor: 'night-job', host: 'runner-7' }, ttlMs: 3_600_000, waitMs: 0, clock, verifyTakeover: async () => ({ evidence: [] }) });
+  const status = await runCli(['lease', 'status', 'prod-fleet'], { env: s.env });
+  assert.equal(status.code, 0, status.stderr);
+  assert.match(status.stdout, /^lease prod-fleet: held by run 20261126T000000Z-abcdef of night-job on runner-7, until \S+$/m);
+  // This one does not queue: wait: 0s refuses at once.
+  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('wait: 60s', 'wait: 0s'));
+  const busy = await runCli(['run', s.file], { env: s.env });
+  assert.equal(busy.code, 2, busy.stdout + busy.stderr);
+  assert.match(busy.stderr, /lease prod-fleet is held by run 20261126T000000Z-abcdef of night-job on runner-7 until \S+; this run does not wait \(wait: 0s\)/);
+  assert.equal((await runCli(['lease', 'release', 'prod-fleet'], { env: s.env })).code, 2, 'a release needs its reason');
+  const released = await runCli(['lease', 'release', 'prod-fleet', '--reason', 'runner-7 was lost; its run is resumed by hand'], { env: { ...s.env, USER: 'ops-jane' } });
+  assert.equal(released.code, 0, released.stderr);
+  assert.match((await runCli(['lease', 'status', 'prod-fleet'], { env: s.env })).stdout, /free \(released \S+ by ops-jane@\S+: runner-7 was lost/);
+  const next = await runCli(['run', s.file], { env: s.env });
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+});

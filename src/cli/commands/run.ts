@@ -154,7 +154,11 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   if (values['take-over'] && (!leaseWanted || values.reason === undefined || values.reason.trim() === '')) throw new UsageError('BAD_ARGUMENTS', 'run: --take-over takes over an expired lease, with --reason "what you checked" (recorded)');
   const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, runId: stored.runId, pipeline, env: io.env, masker, signal: io.signal, clock: realClock(), takeOver: values['take-over'] ? { reason: values.reason!, by: operatorOf(io.env) } : undefined, say: (m) => logger.warn(undefined, m) }) : undefined;
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
-  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }));
+  // A journal refused (a call in doubt, a changed file) gives the lease back at once.
+  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }).catch(async (error: unknown) => {
+    await taken?.end();
+    throw error;
+  }));
   if (stored && journal) {
     journal.spec.file.replicateTo(stored.replica);
     io.stdout(`run: ${stored.runId} in ${neutralise(stored.store.url)}${stored.resume ? ' (resumed from the store)' : ''}\n`);

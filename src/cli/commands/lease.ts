@@ -1,0 +1,69 @@
+// `enginectl lease status|release --store URL NAME`: who holds a fleet lease, since when, until
+// when, and who waits; and an operator's release of a lease whose holder is gone, with a reason,
+// recorded in the lease as a release by that operator (the next waiter takes it at once).
+import { ExitCode, UsageError } from '../../errors.ts';
+import { operatorOf } from '../../app/journal-setup.ts';
+import { storeAt, STORE_VARIABLE } from '../../app/stored-run.ts';
+import { checkLeaseName, leasePrefix, leaseState } from '../../store/lease.ts';
+import { neutralise } from '../../text/neutralise.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+
+export const LEASE_HELP = `Usage: enginectl lease status --store URL NAME
+       enginectl lease release --store URL NAME --reason TEXT
+
+status: who holds the fleet lease NAME (run id, actor, host, CI run), since when and until when,
+and the runs queued for it. release: gives up a lease whose holder is gone (a lost runner), with
+your reason, recorded in the lease: the next run takes it at once, and the holder, if it still
+runs, sends nothing more.
+
+Options:
+  --store URL    the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
+  --reason TEXT  with release: why (recorded with who released it)
+  -h, --help     show this help
+
+Exit codes: 0, 2 invalid input.`;
+
+export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('lease', args, { store: { type: 'string' }, reason: { type: 'string' } });
+  if (values.help) {
+    io.stdout(`${LEASE_HELP}\n`);
+    return ExitCode.ok;
+  }
+  const [action, name, ...rest] = positionals;
+  if ((action !== 'status' && action !== 'release') || name === undefined || rest.length > 0) throw new UsageError('BAD_ARGUMENTS', 'lease: say lease status NAME or lease release NAME --reason TEXT', { hint: 'enginectl lease status --store s3://BUCKET/PREFIX prod-fleet' });
+  const url = values.store ?? io.env[STORE_VARIABLE];
+  if (url === undefined) throw new UsageError('BAD_ARGUMENTS', 'lease: give --store URL (or ENGINECTL_STORE)');
+  const store = storeAt(url, io.cwd, io.env);
+  const state = await leaseState(store, checkLeaseName(name));
+  const at = (ms: number) => new Date(ms).toISOString();
+  if (action === 'status') {
+    if (!state) io.stdout(`lease ${name}: never taken\n`);
+    else {
+      const r = state.record;
+      const h = r.holder;
+      const held = r.kind !== 'release' && Date.now() <= r.expiresAt;
+      io.stdout(neutralise(`lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : `${held ? 'held' : 'expired'} by run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}, ${held ? 'until' : 'since'} ${at(r.expiresAt)}`}`) + '\n');
+    }
+    const queue = (await store.list(`${leasePrefix(name)}queue/`)).filter((k) => /\/[0-9]{8}$/.test(k));
+    const withdrawn = new Set((await store.list(`${leasePrefix(name)}queue/`)).filter((k) => k.endsWith('.withdrawn')).map((k) => k.slice(0, -'.withdrawn'.length)));
+    const served = state?.record.served ?? 0;
+    for (const key of queue) {
+      if (Number(key.slice(-8)) <= served || withdrawn.has(key)) continue;
+      const ticket = JSON.parse((await store.get(key))?.toString('utf8') ?? '{}') as { runId?: string; until?: number };
+      if ((ticket.until ?? 0) > Date.now()) io.stdout(neutralise(`  queued: run ${ticket.runId ?? '?'} (ticket ${Number(key.slice(-8))}), waiting until ${at(ticket.until!)}`) + '\n');
+    }
+    return ExitCode.ok;
+  }
+  if (!values.reason?.trim()) throw new UsageError('BAD_ARGUMENTS', 'lease release: give --reason TEXT (recorded with who released it)');
+  if (!state || state.record.kind === 'release') {
+    io.stdout(`lease ${name}: already free\n`);
+    return ExitCode.ok;
+  }
+  const record = { ...state.record, kind: 'release' as const, at: Date.now(), expiresAt: Date.now(), reason: values.reason.trim(), by: operatorOf(io.env), evidence: undefined };
+  if (!(await store.create(`${leasePrefix(name)}${String(state.seq + 1).padStart(8, '0')}`, Buffer.from(JSON.stringify(record))))) {
+    throw new UsageError('LEASE_HELD', `lease ${name} changed while it was being released (its holder renewed it, or another took it): nothing was released`, { hint: 'see enginectl lease status, then release again if its holder is gone' });
+  }
+  io.stdout(neutralise(`lease ${name}: released by ${record.by}: ${record.reason}`) + '\n');
+  return ExitCode.ok;
+}
