@@ -1,3 +1,4 @@
+// Longer than 250 lines: the report schema, every field described, is one versioned contract, read whole.
 // The report model: the run as every rendering sees it, versioned and stable
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
 import { describeSelection, type Selection } from '../pipeline/selection.ts';

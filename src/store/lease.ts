@@ -1,3 +1,4 @@
+// Longer than 250 lines: records, holding, queue and acquisition are one protocol over create-only writes, read whole.
 // The fleet lease: one run at a time sends to a fleet, across machines, CI systems and pipelines,
 // kept in the run store with create-only writes alone. A lease is a sequence of keys
 // (`leases/NAME/00000001`, ...), each an event (acquire, renew, takeover, release) with its

@@ -1,3 +1,4 @@
+// Longer than 250 lines: the run command is its flags, their checks and their wiring to src/app, one command read top to bottom.
 // `enginectl run FILE`: validates, then runs the pipeline (or prints its plan with --dry-run).
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
