@@ -134,10 +134,9 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     await taken?.end();
     throw error;
   });
-  if (stored) {
-    journal.spec.file.replicateTo(stored.replica);
-    kit.setOutput('run-id', stored.runId);
-  }
+  if (stored) journal.spec.file.replicateTo(stored.replica);
+  // Every documented output is set: the run's id in the store, empty without one.
+  kit.setOutput('run-id', stored?.runId ?? '');
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
   for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
   const environment = deps.kit.getInput('deployment-environment').trim();
