@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { includeReader, parseSelection, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
 import { openStoredRun, STORE_VARIABLE } from '../app/stored-run.ts';
-import { takeLease } from '../app/lease-setup.ts';
+import { leaseNames, selectedValues, takeLease } from '../app/lease-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
@@ -112,9 +112,9 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const storeUrl = kit.getInput('store').trim() || deps.env[STORE_VARIABLE];
   const stored = storeUrl ? await openStoredRun({ url: storeUrl, resumeId: resumeFrom || undefined, journal: `${base}.journal.jsonl`, cwd: deps.cwd, env: deps.env, tmpdir: dir, now: deps.now() }) : undefined;
   const leaseName = kit.getInput('lease').trim();
-  const leaseWanted = leaseName ? { name: leaseName, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 } : pipeline.lease;
+  const leaseWanted = leaseName ? { ...pipeline.lease, name: leaseName, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 } : pipeline.lease;
   if (leaseWanted && !stored) throw new UsageError('BAD_INPUT', `the lease ${leaseWanted.name} lives in a run store: set input store (or ENGINECTL_STORE)`);
-  const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, runId: stored.runId, pipeline, env: deps.env, masker, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep }, say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }) }) : undefined;
+  const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, names: leaseNames(leaseWanted, selectedValues(pipeline, loaded.selection, leaseWanted.over)), runId: stored.runId, pipeline, env: deps.env, masker, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep }, say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }) }) : undefined;
   const journal = await setUpJournal({
     path: stored ? stored.path : resumeFrom ? resolve(deps.cwd, resumeFrom) : `${base}.journal.jsonl`,
     resume: stored ? stored.resume : resumeFrom !== '',

@@ -8,6 +8,7 @@ import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
+import { matrixValues, selects, type MatrixValue, type Selection } from '../pipeline/selection.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
 import { acquireLease, holderOf, LeaseError, type HeldLease, type LeaseClock, type LeaseRecord } from '../store/lease.ts';
@@ -33,7 +34,8 @@ export interface LeaseRequest {
 }
 
 export interface TakenLease {
-  lease: HeldLease;
+  /** What the run checks before each write and shows in its reports: every lease it holds. */
+  lease: { check(): Promise<void>; summary(): ReturnType<HeldLease['summary']> };
   /** Stops the heartbeat and releases the lease; a failure is said, never thrown. */
   end(): Promise<void>;
 }
@@ -64,7 +66,58 @@ async function verifyTakeover(request: LeaseRequest, expired: LeaseRecord): Prom
   });
 }
 
-export async function takeLease(request: LeaseRequest): Promise<TakenLease> {
+/** The values of the matrix key `over` the run selects (--only, --skip); undefined without `over`. */
+export function selectedValues(pipeline: Pipeline, selection: Selection, over: string | undefined): MatrixValue[] | undefined {
+  if (!over) return undefined;
+  return (matrixValues(pipeline)[over] ?? []).filter((v) => selects({ [over]: v }, selection));
+}
+
+/** The leases a run takes: the fleet's one, or one per value of `over` the run selects (NAME.VALUE), in order. */
+export function leaseNames(lease: { name: string; over?: string | undefined }, values: readonly (string | number | boolean)[] | undefined): string[] {
+  if (!lease.over) return [lease.name];
+  if (!values || values.length === 0) throw new LeaseError('LEASE_HELD', `lease ${lease.name}: over: ${lease.over} is no matrix key this run selects values of`, { hint: 'name a matrix key of the pipeline\'s steps (site), or drop over: for one lease of the whole fleet' });
+  return [...new Set(values.map((v) => `${lease.name}.${String(v).replace(/[^A-Za-z0-9._-]/g, '-')}`))].sort();
+}
+
+export async function takeLease(request: LeaseRequest & { names?: string[] | undefined }): Promise<TakenLease> {
+  const names = request.names ?? [request.lease.name];
+  const held: TakenOne[] = [];
+  try {
+    // In one order everywhere: two runs over overlapping sites never hold one each of the other's.
+    for (const name of names) held.push(await takeOne({ ...request, lease: { ...request.lease, name } }));
+  } catch (error) {
+    for (const h of held) await h.end();
+    throw error;
+  }
+  const first = held[0]!.lease;
+  return {
+    lease: {
+      async check() {
+        for (const h of held) await h.lease.check();
+      },
+      summary() {
+        const all = held.map((h) => h.lease.summary());
+        const takeovers = all.filter((a) => a.takeover);
+        return {
+          name: all.map((a) => a.name).join(', '),
+          holder: first.summary().holder,
+          waitedMs: Math.max(...all.map((a) => a.waitedMs)),
+          takeover: takeovers.length === 0 ? null : { evidence: takeovers.flatMap((a) => a.takeover!.evidence), reason: takeovers.map((a) => a.takeover!.reason).find(Boolean) ?? null },
+        };
+      },
+    },
+    async end() {
+      for (const h of held) await h.end();
+    },
+  };
+}
+
+interface TakenOne {
+  lease: HeldLease;
+  end(): Promise<void>;
+}
+
+async function takeOne(request: LeaseRequest): Promise<TakenOne> {
   const holder = holderOf(request.runId, request.env, { ...(request.pipelineHash ? { pipeline: request.pipelineHash } : {}), ...(request.sites ? { sites: request.sites } : {}) });
   const lease = await acquireLease(request.store, request.lease.name, {
     holder,

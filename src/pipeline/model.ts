@@ -80,7 +80,7 @@ export interface Pipeline {
   /** Waves over a matrix key (rollout.ts); absent: the steps in file order. */
   rollout?: Rollout | undefined;
   /** `lease:` one run at a time for the fleet (store/lease.ts). */
-  lease?: { name: string; ttlMs: number; waitMs: number } | undefined;
+  lease?: { name: string; ttlMs: number; waitMs: number; over?: string | undefined } | undefined;
   /**
    * What the instances of a limited run (--only, --skip) reach: only those servers, targets and
    * vars are resolved. Absent: everything.

@@ -113,7 +113,7 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
   checkVarOverrides(data, compiled, options);
   const secrets = new Set<string>();
   for (const ref of compiledReferences(compiled)) if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
-  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps, reach: options.reach, ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}), ...(data.lease ? { lease: { name: data.lease.name, ttlMs: data.lease.ttl ? parseDuration(data.lease.ttl)! : 10 * 60_000, waitMs: data.lease.wait ? parseDuration(data.lease.wait)! : 0 } } : {}) };
+  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps, reach: options.reach, ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}), ...(data.lease ? { lease: { name: data.lease.name, ttlMs: data.lease.ttl ? parseDuration(data.lease.ttl)! : 10 * 60_000, waitMs: data.lease.wait ? parseDuration(data.lease.wait)! : 0, ...(data.lease.over ? { over: data.lease.over } : {}) } } : {}) };
 }
 
 const share = (text: string) => Number(text.slice(0, -1)) / 100;

@@ -120,6 +120,7 @@ export const LeaseSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/, 'letters, digits, dots, dashes, underscores').describe('the lease: every pipeline that names it takes turns (prod-fleet)'),
   ttl: durationString.optional().describe('how long the lease holds without a renewal (the run renews it every third of it); default 10m'),
   wait: durationString.optional().describe('how long to queue for it (first come, first served); 0s refuses at once (the default)'),
+  over: z.string().optional().describe('a matrix key (site): one lease per value the run selects (NAME.VALUE), so runs on other sites go on at the same time'),
 });
 
 export const RolloutSchema = z.strictObject({

@@ -175,3 +175,21 @@ test(`lease status names the holder and the queue; lease release --reason gives 
   const next = await runCli(['run', s.file], { env: s.env });
   assert.equal(next.code, 0, next.stdout + next.stderr);
 });
+
+test('a lease over a matrix key is one lease per value: a run on STAGING goes on while PROD is held; a run that selects PROD is refused', async (t) => {
+  const s = await setup(t, `  - uses: update/vfs
+    matrix: { target: [staging, prod] }
+    with: { target: "\${{ matrix.target }}", files: [1001] }
+`);
+  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('lease: { name: prod-fleet, ttl: 3s, wait: 60s }', 'lease: { name: fleet, ttl: 1m, wait: 0s, over: target }').replace('targets:\n', 'targets:\n  staging: { server: staging-db.example.com, database: STAGING, token: staging-token }\n'));
+  const store = new DirectoryStore(s.env.ENGINECTL_STORE);
+  await acquireLease(store, 'fleet.prod', { holder: { runId: '20261126T000000Z-abcdef', actor: 'release-prod', host: 'runner-2' }, ttlMs: 3_600_000, waitMs: 0, clock, verifyTakeover: async () => ({ evidence: [] }) });
+  const staging = await runCli(['run', s.file, '--only', 'target=staging', '--report-json', join(s.dir, 'staging.json')], { env: s.env });
+  assert.equal(staging.code, 0, staging.stdout + staging.stderr);
+  assert.equal((JSON.parse(readFileSync(join(s.dir, 'staging.json'), 'utf8')) as { lease: { name: string } }).lease.name, 'fleet.staging');
+  const all = await runCli(['run', s.file], { env: s.env });
+  assert.equal(all.code, 2, all.stdout + all.stderr);
+  assert.match(all.stderr, /lease fleet\.prod is held by run 20261126T000000Z-abcdef of release-prod on runner-2/);
+  assert.equal(s.applied('/update/vfs'), 1, 'STAGING only; the refused run sent nothing');
+  assert.equal((await leaseState(store, 'fleet.staging'))!.record.kind, 'release', 'the refused run gave back the lease it had taken');
+});

@@ -11,7 +11,7 @@ import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '.
 import { runAndReport } from '../../app/run.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
-import { takeLease } from '../../app/lease-setup.ts';
+import { leaseNames, selectedValues, takeLease } from '../../app/lease-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES, detectCi } from '../../ci/detect.ts';
@@ -150,10 +150,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
   // The fleet lease, in the store: taken before anything is opened or sent, queued up to its wait.
-  const leaseWanted = values.lease === undefined ? pipeline.lease : { name: values.lease, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 };
+  const leaseWanted = values.lease === undefined ? pipeline.lease : { ...pipeline.lease, name: values.lease, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 };
   if (leaseWanted && !stored && !values['dry-run']) throw new UsageError('BAD_ARGUMENTS', `run: the lease ${leaseWanted.name} lives in a run store: give --store URL (or ENGINECTL_STORE)`, { hint: 'enginectl run FILE --store s3://BUCKET/PREFIX (or file:///PATH a shared directory)' });
   if (values['take-over'] && (!leaseWanted || values.reason === undefined || values.reason.trim() === '')) throw new UsageError('BAD_ARGUMENTS', 'run: --take-over takes over an expired lease, with --reason "what you checked" (recorded)');
-  const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, runId: stored.runId, pipeline, env: io.env, masker, signal: io.signal, clock: realClock(), takeOver: values['take-over'] ? { reason: values.reason!, by: operatorOf(io.env) } : undefined, say: (m) => logger.warn(undefined, m) }) : undefined;
+  const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, names: leaseNames(leaseWanted, selectedValues(pipeline, selection, leaseWanted.over)), runId: stored.runId, pipeline, env: io.env, masker, signal: io.signal, clock: realClock(), takeOver: values['take-over'] ? { reason: values.reason!, by: operatorOf(io.env) } : undefined, say: (m) => logger.warn(undefined, m) }) : undefined;
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   // A journal refused (a call in doubt, a changed file) gives the lease back at once.
   const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }).catch(async (error: unknown) => {
