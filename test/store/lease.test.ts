@@ -193,3 +193,17 @@ test('a lease over a matrix key is one lease per value: a run on STAGING goes on
   assert.equal(s.applied('/update/vfs'), 1, 'STAGING only; the refused run sent nothing');
   assert.equal((await leaseState(store, 'fleet.staging'))!.record.kind, 'release', 'the refused run gave back the lease it had taken');
 });
+
+test('runs started at once on one lease through the CLI: exactly one writes each round, the others send nothing (50 rounds of 2-8 runs)', async (t) => {
+  const s = await setup(t, '  - uses: transaction-log/clear\n');
+  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('wait: 60s', 'wait: 0s'));
+  for (let round = 0; round < 50; round++) {
+    const n = 2 + (round % 7);
+    const before = s.emulator.requests.filter((r) => r.method === 'POST').length;
+    const runs = await Promise.all(Array.from({ length: n }, () => runCli(['run', s.file, '--lease', `race-${round}`], { env: s.env })));
+    const writers = runs.filter((r) => r.code === 0).length;
+    assert.equal(writers, 1, `round ${round}: ${runs.map((r) => r.code).join(',')}`);
+    for (const r of runs) if (r.code !== 0) assert.match(r.stderr, new RegExp(`lease race-${round} is held by`));
+    assert.equal(s.emulator.requests.filter((r) => r.method === 'POST').length - before, 1, `round ${round}: one write reached the server`);
+  }
+});
