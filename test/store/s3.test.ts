@@ -4,7 +4,7 @@
 // throttling (503 SlowDown, from a proxy written here in front of RGW) and RGW stopped: each fails
 // with STORE_FAILED naming the store, never a credential.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -219,6 +219,37 @@ test('the fleet lease on RGW: 1,000 rounds of 2-8 runners at once on the same le
   const { raceRounds } = await import('../helpers/lease-race.ts');
   const winners = await raceRounds(storeAt(t, 'lease-races'), 1000, 25);
   assert.deepEqual([...new Set(winners)], [1]);
+});
+
+test('a store cut between a write and the next: the next send record cannot be put in S3, so that write is never sent; every report is written', async (t) => {
+  const { runCli } = await import('../helpers/cli.ts');
+  const { startEmulator } = await import('../helpers/emulator.ts');
+  const { gatewayInFront } = await import('../helpers/gateway.ts');
+  const { url, emulator } = await startEmulator(t);
+  let cut = false;
+  // The network to the store goes once the first write reached the server: every PUT after it fails.
+  const proxy = await slowDownProxy(t, (method) => (cut && method === 'PUT' ? 'slowdown' : 'forward'));
+  const api = await gatewayInFront(t, url, () => undefined, (method, path) => {
+    if (method === 'POST' && path.endsWith('/transaction-log/clear')) cut = true;
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-s3-cut-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, `version: 1
+name: Cut from the store
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - uses: transaction-log/clear
+  - uses: update/vfs
+    with: { target: prod, files: [1001] }
+`);
+  const env = { ...ceph.env, ENGINE_URL: api, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const r = await runCli(['run', file, '--store', ceph.storeUrl('runs-cut', proxy.endpoint), '--report-json', join(dir, 'r.json')], { env });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout + r.stderr, /could not be put in the run store/);
+  assert.equal(emulator.requests.filter((q) => q.path.endsWith('/update/vfs')).length, 0, 'the write whose record is not in the store was not sent');
+  assert.ok(readFileSync(join(dir, 'r.json'), 'utf8').includes('"outcome"'), 'the report is written');
+  assert.ok(!(r.stdout + r.stderr).includes(ceph.secretAccessKey));
 });
 
 test('RGW stopped (connection refused): get, create and list fail with STORE_FAILED naming the store and its endpoint, no credential', async (t) => {
