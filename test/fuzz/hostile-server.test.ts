@@ -138,6 +138,6 @@ test('root action: the hostile server\'s text is inert in the log, annotations, 
   assertInertLog('action stdout', run.stdout);
   assertSafeMarkdown('job summary', run.summary);
   // Step outputs are heredocs with a random delimiter: the server's text cannot end one early.
-  assert.deepEqual(Object.keys(run.outputs).sort(), ['journal', 'outcome', 'outputs', 'report'].filter((k) => k in run.outputs).sort());
+  assert.deepEqual(Object.keys(run.outputs).sort(), ['journal', 'outcome', 'outputs', 'report', 'run-id'].filter((k) => k in run.outputs).sort());
   assert.ok(!Object.keys(run.outputs).some((k) => /pwned/i.test(k)), `outputs: ${Object.keys(run.outputs).join(', ')}`);
 });
