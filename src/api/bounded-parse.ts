@@ -18,6 +18,13 @@ export interface AnswerIssue {
 export type BoundedResult<T> = { success: true; data: T } | { success: false; issues: AnswerIssue[]; more: 'counted' | 'not counted'; total: number };
 
 export function boundedParse<S extends z.ZodType>(schema: S, value: unknown): BoundedResult<z.infer<S>> {
+  // A value small enough to have few issues (every answer but a big list) is parsed once, whole.
+  if (!bigger(value, PIECE_NODES)) {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return { success: true, data: parsed.data };
+    const all = parsed.error.issues.map(toIssue([]));
+    return { success: false, issues: all.slice(0, MAX_ISSUES), more: 'counted', total: all.length };
+  }
   const found: AnswerIssue[] = [];
   const counted = firstIssues(schema, value, [], found);
   if (found.length === 0) {
