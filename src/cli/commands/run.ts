@@ -20,7 +20,8 @@ import { writeAtomic } from '../../app/atomic-write.ts';
 import { publishJobSummary } from '../../app/job-summary.ts';
 import { checkPlan } from '../../app/preflight.ts';
 import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { parseCommandArgs } from '../args.ts';
 import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
@@ -211,7 +212,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     if (dotenv) {
       const file = renderDotenv(variables, { only: values['dotenv-var'] });
       for (const { name, why } of file.left) logger.warn(undefined, `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`);
-      await writeAtomic(dotenv, file.text).then(
+      // Its directory is made as a report's is.
+      await mkdir(dirname(dotenv), { recursive: true })
+        .then(() => writeAtomic(dotenv, file.text))
+        .then(
         () => io.stdout(`outputs: ${neutralise(dotenv)}\n`),
         (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
       );
