@@ -11,7 +11,7 @@ import { journalState, parseRecords } from '../journal/read.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
 import type { Framed } from '../journal/frame.ts';
-import type { Masker } from '../runner/masker.ts';
+import { Masker } from '../runner/masker.ts';
 import { verifyJournal } from './verify.ts';
 import { prepareRun } from '../runner/scope.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -74,26 +74,36 @@ function refuseOpenDoubts(framed: Framed, path: string): void {
   });
 }
 
+/**
+ * The masker taught the secrets the pipeline resolves (a literal password, a var that reads a
+ * secret) before anything is hashed; a pipeline that cannot be prepared fails as the run starts,
+ * before its first record, so its error is the run's to say.
+ */
+export function teachSecrets(pipeline: Pipeline, env: JournalRequest['env'], masker: Masker): void {
+  try {
+    prepareRun(pipeline, env, masker);
+  } catch {
+    // said by the run
+  }
+}
+
+/**
+ * The journal's hashes of the files the pipeline reads, of their masked text: the salt lies
+ * beside them, so a hash of a secret would be an offline check of it. What is masked is what a
+ * resume (and verify) cannot compare, as in the reports.
+ */
+export function filesHashes(sources: readonly Source[], salt: string, masker: Masker): { path: string; hash: string }[] {
+  return sources.map((s) => ({ path: s.path, hash: keyedHash(salt, masker.mask(s.text)) }));
+}
+
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
   const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs, key: journalKey(request.env) });
   for (const w of opened.warnings) request.warn(w);
   try {
-    // Identity hashes are of masked values only: the salt lies beside them in the journal, so a
-    // hash of a secret (a single-step action's password input, a var that reads a secret) would be
-    // an offline check of it. What is masked is what a resume cannot compare, as in the reports.
-    const mask = request.masker ?? request.verify?.masker;
-    // The secrets the pipeline resolves (a literal password, a var reading a secret) are known to
-    // the masker before anything is hashed; a pipeline that cannot be prepared fails as the run
-    // starts, before its first record, so its error is the run's to say.
-    if (mask) {
-      try {
-        prepareRun(request.pipeline, request.env, mask);
-      } catch {
-        // said by the run
-      }
-    }
-    const hashes = (salt: string) => request.sources.map((s) => ({ path: s.path, hash: keyedHash(salt, mask ? mask.mask(s.text) : s.text) }));
-    const vars = mask ? mask.maskValue({ ...request.vars }) : request.vars;
+    const masker = request.masker ?? request.verify?.masker ?? new Masker();
+    teachSecrets(request.pipeline, request.env, masker);
+    const hashes = (salt: string) => filesHashes(request.sources, salt, masker);
+    const vars = masker.maskValue({ ...request.vars });
     if (!request.resume) {
       refuseOpenDoubts(opened.framed, request.path);
       const salt = newSalt();

@@ -113,3 +113,16 @@ steps:
   const again = await runCli(['run', file, '--plan', plan, '--var', 'note=admin'], { env });
   assert.doesNotMatch(again.stderr, /plan/, 'the saved plan still matches its run');
 });
+
+test('verify does not call a pipeline changed whose file holds a literal secret: the journal hashes it masked, and verify compares it masked', async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-hash-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE.replace('token: "${{ secrets.PROD_TOKEN }}"', 'token: prod-token'));
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const journal = join(dir, 'run.journal.jsonl');
+  assert.equal((await runCli(['run', file, '--journal', journal], { env })).code, 0);
+  const verified = await runCli(['verify', journal], { env });
+  assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+  assert.doesNotMatch(verified.stderr, /changed since the journal's run/);
+});

@@ -3,13 +3,13 @@
 // requests and writes nothing: `run --resume JOURNAL --in-doubt verify` acts on the same reading.
 import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.ts';
-import { keyedHash } from '../../journal/hashing.ts';
 import { verifyJournal } from '../../app/verify.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { Masker } from '../../runner/masker.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readNamedJournal } from '../journal-file.ts';
+import { filesHashes, teachSecrets } from '../../app/journal-setup.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
@@ -45,10 +45,12 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   const first = state.runs[0]!;
   const file = values.pipeline ?? state.runs.at(-1)!.file;
   const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });
-  if (keyedHash(first.salt, sources[0]!.text) !== state.runs.at(-1)!.files[0]?.hash) {
+  // Compared as the journal hashed it: masked.
+  const masker = new Masker();
+  teachSecrets(pipeline, io.env, masker);
+  if (filesHashes(sources.slice(0, 1), first.salt, masker)[0]!.hash !== state.runs.at(-1)!.files[0]?.hash) {
     io.stderr(`enginectl: warning: ${neutralise(file)} changed since the journal's run: its servers are read as they are now\n`);
   }
-  const masker = new Masker();
   const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
   if (verified.length === 0) {
     io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
