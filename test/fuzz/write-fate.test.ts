@@ -55,6 +55,8 @@ const RULES: Record<Exclude<Fault, 'none'>, Omit<FaultRule, 'path' | 'method'>> 
 
 type Fate = 'applied' | 'refused' | 'unknown';
 
+/** Writes the API answers 204 once applied (the product has no license left). */
+const NO_CONTENT_ONCE_APPLIED = new Set(['licensing/remove']);
 /** Writes the server refuses once applied: an entity deleted is not found again (404). */
 const ONCE_ONLY = new Set(['classes/delete']);
 
@@ -76,8 +78,9 @@ function modelAttempt(c: StepCase, fault: Fault, appliedBefore: boolean): { appl
     case 'mid-body':
       return { applied: true, fate: 'unknown' };
     case 'unreadable-2xx':
-      // A step that reads only the status has read all it needs.
-      return { applied: true, fate: c.body === 'none' ? 'applied' : 'unknown' };
+      // A step that reads only the status has read all it needs; but a 204 (a license removed
+      // again) can carry no body: the one the fault puts on it breaks the exchange.
+      return { applied: true, fate: c.body === 'none' && !(appliedBefore && NO_CONTENT_ONCE_APPLIED.has(c.uses)) ? 'applied' : 'unknown' };
   }
 }
 
@@ -212,6 +215,8 @@ const REGRESSIONS: Schedule[] = [
   // Found by this test: a 2xx the step could not read was written to the journal as applied.
   { step: WRITES.findIndex((c) => c.uses === 'replication/sync'), attempts: 2, inDoubt: 'retry', faults: ['unreadable-2xx', 'none', 'none'], killed: true, followUp: 'report' },
   { step: WRITES.findIndex((c) => c.uses === 'classes/delete'), attempts: 2, inDoubt: 'retry', faults: ['unreadable-2xx', 'none', 'none'], killed: false, followUp: 'report' },
+  // Found by npm run fuzz: a license removed, its answer cut, removed again (204, no license left).
+  { step: WRITES.findIndex((c) => c.uses === 'licensing/remove'), attempts: 2, inDoubt: 'retry', faults: ['reset-after', 'unreadable-2xx', 'none'], killed: false, followUp: 'report' },
 ];
 
 test('every write is applied at most once without a recorded decision, and every report says in doubt exactly when the model does', { timeout: 3_600_000 }, async (t) => {
