@@ -26,7 +26,7 @@ export type AttemptEvidence =
     };
 
 /** Errors that prove the request never reached the server. */
-const NEVER_LEFT: ReadonlySet<string> = new Set(['API_CONNECTION_REFUSED', 'API_DNS_FAILURE', 'API_TLS_FAILURE', 'API_PROXY', 'API_READ_ONLY']);
+const NEVER_LEFT: ReadonlySet<string> = new Set(['API_CONNECTION_REFUSED', 'API_DNS_FAILURE', 'API_TLS_FAILURE', 'API_PROXY']);
 
 /** Statuses a gateway or a restarting server answers after the API may have acted. */
 const GATEWAY: ReadonlySet<number> = new Set([408, 502, 503, 504]);

@@ -53,10 +53,14 @@ export interface JournalSetup {
   verified: Verified[];
 }
 
-/** Who decides an in-doubt call: the CI's actor when there is one, else the user, at this host. */
+/** Who acts: the CI's actor when there is one, else the user. */
+export function actorOf(env: Readonly<Record<string, string | undefined>>): string {
+  return env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? env.BUILD_REQUESTEDFOR ?? env.BUILD_USER_ID ?? env.USER ?? env.USERNAME ?? 'unknown';
+}
+
+/** Who decides an in-doubt call: the actor, at this host. */
 export function operatorOf(env: Readonly<Record<string, string | undefined>>): string {
-  const who = env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? env.BUILD_REQUESTEDFOR ?? env.BUILD_USER_ID ?? env.USER ?? env.USERNAME ?? 'unknown';
-  return `${who}@${hostname()}`;
+  return `${actorOf(env)}@${hostname()}`;
 }
 
 /**

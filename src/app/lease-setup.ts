@@ -11,7 +11,9 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { matrixValues, selects, type MatrixValue, type Selection } from '../pipeline/selection.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
-import { acquireLease, holderOf, LeaseError, type HeldLease, type LeaseClock, type LeaseRecord } from '../store/lease.ts';
+import { hostname } from 'node:os';
+import { acquireLease, LeaseError, type HeldLease, type LeaseClock, type LeaseHolder, type LeaseRecord } from '../store/lease.ts';
+import { actorOf } from './journal-setup.ts';
 import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
 
@@ -77,6 +79,13 @@ export function leaseNames(lease: { name: string; over?: string | undefined }, v
   if (!lease.over) return [lease.name];
   if (!values || values.length === 0) throw new LeaseError('LEASE_HELD', `lease ${lease.name}: over: ${lease.over} is no matrix key this run selects values of`, { hint: 'name a matrix key of the pipeline\'s steps (site), or drop over: for one lease of the whole fleet' });
   return [...new Set(values.map((v) => `${lease.name}.${String(v).replace(/[^A-Za-z0-9._-]/g, '-')}`))].sort();
+}
+
+/** This process as a lease names its holder: the run, the CI's actor and run URL, the host. */
+function holderOf(runId: string, env: Readonly<Record<string, string | undefined>>, extra: Pick<LeaseHolder, 'pipeline' | 'sites'>): LeaseHolder {
+  const github = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const ciRunUrl = github ?? env.CI_JOB_URL ?? env.BUILD_URL;
+  return { runId, actor: actorOf(env), host: hostname(), ...(ciRunUrl ? { ciRunUrl } : {}), ...extra };
 }
 
 export async function takeLease(request: LeaseRequest & { names?: string[] | undefined }): Promise<TakenLease> {

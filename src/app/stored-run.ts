@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkRunId, JournalReplica, newRunId, readStoredJournal } from '../journal/replica.ts';
 import { openStore } from '../store/open.ts';
+import { UsageError } from '../errors.ts';
 import { pathToFileURL } from 'node:url';
 import { probeStore } from '../store/probe.ts';
 import type { RunStore } from '../store/store.ts';
@@ -16,6 +17,13 @@ export const STORE_VARIABLE = 'ENGINECTL_STORE';
 export function storeAt(url: string, cwd: string, env: Readonly<Record<string, string | undefined>>): RunStore {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env });
   return openStore(url, { ...env });
+}
+
+/** The store a command names (--store URL, else ENGINECTL_STORE); `why` says what the command needs it for. */
+export function namedStore(command: string, given: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string, why = ''): RunStore {
+  const url = given ?? env[STORE_VARIABLE];
+  if (url === undefined) throw new UsageError('BAD_ARGUMENTS', `${command}: ${why}give --store URL (or ENGINECTL_STORE)`, { hint: `enginectl ${command} --store s3://BUCKET/PREFIX (or file:///PATH)` });
+  return storeAt(url, cwd, env);
 }
 
 export interface StoredRun {

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkRunId, readStoredJournal } from '../journal/replica.ts';
-import { storeAt, STORE_VARIABLE } from '../app/stored-run.ts';
+import { namedStore } from '../app/stored-run.ts';
 import type { CliIO } from './io.ts';
 
 export async function readJournalFile(command: string, path: string, io: Pick<CliIO, 'readFile' | 'env'>): Promise<JournalState> {
@@ -21,10 +21,8 @@ export async function readJournalFile(command: string, path: string, io: Pick<Cl
 /** The journal a command reads: a file (JOURNAL), or a run of the run store (--store URL --run ID). */
 export async function readNamedJournal(command: string, positionals: readonly string[], values: { store?: string | undefined; run?: string | undefined }, io: Pick<CliIO, 'readFile' | 'env' | 'cwd'>): Promise<{ state: JournalState; name: string }> {
   if (values.run !== undefined) {
-    const url = values.store ?? io.env[STORE_VARIABLE];
-    if (url === undefined) throw new UsageError('BAD_ARGUMENTS', `${command}: --run names a run of a run store: give --store URL (or ENGINECTL_STORE)`);
     if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', `${command}: a JOURNAL file or --run ID, not both`);
-    const store = storeAt(url, io.cwd, io.env);
+    const store = namedStore(command, values.store, io.env, io.cwd, '--run names a run of a run store: ');
     const { text } = await readStoredJournal(store, checkRunId(values.run));
     const name = `${store.url} run ${values.run}`;
     return { state: readJournal(text, name, journalKey(io.env)), name };

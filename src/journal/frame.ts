@@ -15,7 +15,7 @@ function hex(crc: number): string {
 }
 
 /** The end of a line: its CRC member, the closing brace and the line break. */
-function crcMember(crc: number): Buffer {
+export function crcMember(crc: number): Buffer {
   return Buffer.from(`,"crc":"${hex(crc)}"}\n`);
 }
 

@@ -4,7 +4,7 @@
 // call and what the server said of it, and the operator's decisions.
 import { UsageError } from '../errors.ts';
 import { attemptFate, joinFates, type Attempt } from '../api/index.ts';
-import type { InDoubtCall } from '../runner/result.ts';
+import type { Decision, InDoubtCall } from '../runner/result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
@@ -49,6 +49,8 @@ export interface JournalState {
   lastAt: number;
   /** Where the release's rollout halted, unless the operator since said to go on. */
   halted?: { wave: number; reason: string } | undefined;
+  /** The last run ended: its finish record is the journal's last (a killed or lost run's is not). */
+  finished: boolean;
   /** The operator's last word to go on past a halted wave (--continue-rollout). */
   continued?: { wave: number; by: string; at: number } | undefined;
   /** The waves of the last run's rollout, as it ended them. */
@@ -98,8 +100,11 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   let halted: JournalState['halted'];
   let rollout: JournalState['rollout'];
   let continued: JournalState['continued'];
+  let finished = false;
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
+    // The finish record says the run ended: it is the last one of a run that was not killed.
+    finished = r.t === 'finish';
     if (r.t === 'run') {
       if (runs.length > 0 && r.salt !== runs[0]!.salt) throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, { hint: 'give the file written by enginectl run --journal' });
       runs.push(r);
@@ -107,7 +112,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       rollout = undefined;
       continue;
     }
-    // The finish record is for a person reading the file: the outcome is computed from the instances.
+    // The outcome is computed from the instances, never read from the finish record.
     if (r.t === 'finish') continue;
     if (r.t === 'rollout') {
       rollout = r.result;
@@ -153,7 +158,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     instances.set(r.key, state);
   }
-  return { runs, instances, lastAt, halted, rollout, continued };
+  return { runs, instances, lastAt, halted, rollout, continued, finished };
 }
 
 /**
@@ -170,6 +175,16 @@ export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefin
   const last = state.attempts.at(-1);
   if (last?.fate === 'applied') return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
   return undefined;
+}
+
+/**
+ * The operator's decision about an instance's doubt that still stands: one recorded since its last
+ * start, or a "treat as applied" its end carries. A decision to send again was acted on once the
+ * instance ran after it: the doubt that run left is undecided.
+ */
+export function standingDecision(state: InstanceState | undefined): Decision | undefined {
+  const d = state?.decision ?? (state?.ended?.run.decision?.decision === 'skip' ? state.ended.run.decision : undefined);
+  return d && { decision: d.decision, by: d.by, at: d.at, verdict: d.verdict, evidence: d.evidence };
 }
 
 /** An end record with the outputs it wrote once, in the result, back in its outputs. */

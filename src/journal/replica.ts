@@ -4,10 +4,10 @@
 // with its disk leaves the store knowing every call that left. Group commit shares the round-trip
 // as it shares the fsync. A segment that exists already is another writer's: the run stops.
 import { randomBytes } from 'node:crypto';
-import { StoreError, type RunStore } from '../store/store.ts';
+import { sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 
 const PREFIX = 'runs';
-const segment = (n: number) => String(n).padStart(8, '0');
+const segment = sequenceKey;
 
 export const journalPrefix = (runId: string) => `${PREFIX}/${runId}/journal/`;
 

@@ -13,7 +13,7 @@ import { instanceKeys, type Carried, type ResumePlan } from '../runner/resume.ts
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
-import { doubtOf, type JournalState } from './read.ts';
+import { doubtOf, standingDecision, type JournalState } from './read.ts';
 import { selectionOf, type RunRecord } from './records.ts';
 
 export type InDoubtDecision = 'retry' | 'skip';
@@ -107,9 +107,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const ended = state?.ended?.run as StepRun | undefined;
     if (doubt) {
       const told = request.inDoubt instanceof Map ? request.inDoubt.get(p.key) : request.inDoubt ? { decision: request.inDoubt, by: request.by, at: request.now } : undefined;
-      // A decision to send again was acted on once the instance ran after it: its new doubt is undecided.
-      const recorded = state?.decision ?? (ended?.decision?.decision === 'skip' ? ended.decision : undefined);
-      const decision: Decision | undefined = told ?? (recorded ? { decision: recorded.decision, by: recorded.by, at: recorded.at, verdict: recorded.verdict, evidence: recorded.evidence } : undefined);
+      const decision: Decision | undefined = told ?? standingDecision(state);
       if (!decision) {
         undecided.push(`"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`);
         continue;
@@ -148,7 +146,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     if (now.has(p.key)) continue;
     const state = journal.instances.get(p.key);
     const doubt = doubtOf(state);
-    if (!doubt || state?.decision || state?.ended?.run.decision?.decision === 'skip') continue;
+    if (!doubt || standingDecision(state)) continue;
     const what = `"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`;
     if (whole.has(p.key)) {
       warnings.push(`${what} stays in doubt: it is not selected in this run; a later run that selects it must decide it`);

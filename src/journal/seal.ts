@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { UsageError } from '../errors.ts';
+import { crcMember } from './frame.ts';
 
 /** The environment variable that holds the key. */
 export const JOURNAL_KEY_VARIABLE = 'ENGINECTL_JOURNAL_KEY';
@@ -39,7 +40,7 @@ export function sealLine(pieces: readonly Buffer[], key: string, previous: strin
   for (const p of payload) crc = crc32(p, crc);
   crc = crc32(member, crc);
   crc = crc32(Buffer.from('}'), crc);
-  return { pieces: [...payload, member, Buffer.from(`,"crc":"${crc.toString(16).padStart(8, '0')}"}\n`)], mac: sealed };
+  return { pieces: [...payload, member, crcMember(crc)], mac: sealed };
 }
 
 /** Whether the journal's first record is sealed (it was written with a key). */

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.ts';
 import type { Decision, InDoubtCall } from '../runner/result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { Verdict } from '../steps/types.ts';
-import { doubtOf, type JournalState } from './read.ts';
+import { doubtOf, standingDecision, type JournalState } from './read.ts';
 import { formatDuration } from '../duration.ts';
 
 export interface InDoubtInstance {
@@ -81,10 +81,7 @@ export async function verifyInDoubt(state: JournalState, clientFor: (server: str
 
 /** The in-doubt instances no operator has decided about: what a new run on the journal would send again. */
 export function undecidedInDoubt(state: JournalState): InDoubtInstance[] {
-  return inDoubtInstances(state).filter((i) => {
-    const s = state.instances.get(i.key);
-    return !s?.decision && s?.ended?.run.decision?.decision !== 'skip';
-  });
+  return inDoubtInstances(state).filter((i) => !standingDecision(state.instances.get(i.key)));
 }
 
 const line = (v: Verified) => `"${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`;

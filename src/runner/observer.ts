@@ -43,7 +43,8 @@ export interface InstanceCalls extends CallObserver {
  */
 export function instanceCalls(run: StepRun, observer: RunObserver | undefined): InstanceCalls {
   const attempts: Attempt[] = [];
-  let current: { attempt: Attempt; status?: number | undefined } | undefined;
+  /** The attempt whose answer has not come yet. */
+  let current: Attempt | undefined;
   const judge = () => {
     run.inDoubt = joinFates(attempts).doubt;
   };
@@ -53,22 +54,18 @@ export function instanceCalls(run: StepRun, observer: RunObserver | undefined): 
     async sending(call) {
       // Recorded first: a call whose record cannot be written does not leave, and is no attempt.
       await observer?.sending(run, call);
-      const attempt: Attempt = { method: call.method, path: call.path, fate: 'unknown' };
-      attempts.push(attempt);
-      current = { attempt };
+      current = { method: call.method, path: call.path, fate: 'unknown' };
+      attempts.push(current);
       judge();
     },
     status(call, s) {
-      if (current) {
-        current.status = s;
-        current.attempt.status = s;
-      }
+      if (current) current.status = s;
       return observer?.status(run, call, s);
     },
     answered(call, end) {
       if (current) {
         const evidence = 'error' in end ? { sent: true as const, status: current.status, error: end.error } : { sent: true as const, status: end.status, api: end.api };
-        current.attempt.fate = attemptFate(call.method, call.path, evidence);
+        current.fate = attemptFate(call.method, call.path, evidence);
         current = undefined;
         judge();
       }

@@ -7,11 +7,10 @@
 // its expiry has not passed, which it checks before every write it sends (one GET). Waiters queue
 // FIFO by ticket (`leases/NAME/queue/N`). Expiry is read on each machine's clock: give a ttl well
 // above the skew between runners' clocks.
-import { hostname } from 'node:os';
 import { z } from 'zod';
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
-import { StoreError, type RunStore } from './store.ts';
+import { sequenceKey, StoreError, type RunStore } from './store.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -53,7 +52,7 @@ export class LeaseError extends EnginectlError {
   }
 }
 
-const seq = (n: number) => String(n).padStart(8, '0');
+const seq = sequenceKey;
 export const leasePrefix = (name: string) => `leases/${name}/`;
 
 export function checkLeaseName(name: string): string {
@@ -77,19 +76,28 @@ export async function leaseState(store: RunStore, name: string): Promise<{ seq: 
 }
 
 /** The queue's live tickets after the last one served, in order. */
-async function waiting(store: RunStore, name: string, served: number, now: number): Promise<{ n: number; runId: string }[]> {
+export async function queuedRuns(store: RunStore, name: string, served: number, now: number): Promise<{ n: number; runId: string; until: number }[]> {
   const keys = await store.list(`${leasePrefix(name)}queue/`);
   const withdrawn = new Set(keys.filter((k) => k.endsWith('.withdrawn')).map((k) => k.slice(0, -'.withdrawn'.length)));
-  const out: { n: number; runId: string }[] = [];
+  const out: { n: number; runId: string; until: number }[] = [];
   for (const key of keys) {
     if (!/\/[0-9]{8}$/.test(key) || withdrawn.has(key)) continue;
     const n = Number(key.slice(-8));
     if (n <= served) continue;
     const body = await store.get(key);
     const t = body ? Ticket.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
-    if (t?.success && t.data.until > now) out.push({ n, runId: t.data.runId });
+    if (t?.success && t.data.until > now) out.push({ n, runId: t.data.runId, until: t.data.until });
   }
   return out;
+}
+
+/**
+ * An operator's release of a lease whose holder is gone: the next key of the sequence, a release
+ * by `by` with its reason. False when the lease moved meanwhile (renewed, or taken): nothing released.
+ */
+export function releaseAs(store: RunStore, name: string, state: { seq: number; record: LeaseRecord }, by: string, reason: string, now: number): Promise<boolean> {
+  const record: LeaseRecord = { ...state.record, kind: 'release', at: now, expiresAt: now, reason, by, evidence: undefined };
+  return store.create(`${leasePrefix(name)}${seq(state.seq + 1)}`, Buffer.from(JSON.stringify(record)));
 }
 
 export interface LeaseSummary {
@@ -189,7 +197,7 @@ export interface AcquireOptions {
   onWait?(message: string): void;
 }
 
-const holderText = (h: LeaseHolder) => `run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}`;
+export const holderText = (h: LeaseHolder) => `run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}`;
 
 /** Takes the lease: at once when it is free, by a verified takeover when it expired, else queued up to `waitMs`. */
 export async function acquireLease(store: RunStore, name: string, options: AcquireOptions): Promise<HeldLease> {
@@ -217,7 +225,7 @@ async function queueFor(store: RunStore, name: string, options: AcquireOptions, 
     const free = !state || state.record.kind === 'release';
     const expired = !free && now > state!.record.expiresAt;
     const served = state?.record.served ?? 0;
-    const line = await waiting(store, name, served, now);
+    const line = await queuedRuns(store, name, served, now);
     const myTurn = ticket === undefined ? line.length === 0 : line[0]?.n === ticket;
     if ((free || expired) && myTurn) {
       const verified = expired ? await options.verifyTakeover(state!.record) : undefined;
@@ -258,12 +266,4 @@ async function takeTicket(store: RunStore, name: string, runId: string, now: num
     const n = (keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8))) + 1;
     if (await store.create(`${prefix}${seq(n)}`, Buffer.from(JSON.stringify({ runId, at: now, until })))) return n;
   }
-}
-
-/** The holder of this process as a lease names it: the run, the CI's actor and run URL, the host. */
-export function holderOf(runId: string, env: Readonly<Record<string, string | undefined>>, extra: Pick<LeaseHolder, 'pipeline' | 'sites'> = {}): LeaseHolder {
-  const actor = env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? env.BUILD_REQUESTEDFOR ?? env.BUILD_USER_ID ?? env.USER ?? 'unknown';
-  const github = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
-  const ciRunUrl = github ?? env.CI_JOB_URL ?? env.BUILD_URL;
-  return { runId, actor, host: hostname(), ...(ciRunUrl ? { ciRunUrl } : {}), ...extra };
 }

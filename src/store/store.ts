@@ -34,3 +34,6 @@ export function checkKey(key: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._=-]*(\/[A-Za-z0-9][A-Za-z0-9._=-]*)*$/.test(key)) throw new StoreError('STORE_FAILED', `not a key of the run store: ${JSON.stringify(key)}`);
   return key;
 }
+
+/** The key of the n-th entry of a sequence (a journal segment, a lease record): 8 digits, so keys sort as numbers. */
+export const sequenceKey = (n: number): string => String(n).padStart(8, '0');

@@ -3,8 +3,8 @@
 // recorded in the lease as a release by that operator (the next waiter takes it at once).
 import { ExitCode, UsageError } from '../../errors.ts';
 import { operatorOf } from '../../app/journal-setup.ts';
-import { storeAt, STORE_VARIABLE } from '../../app/stored-run.ts';
-import { checkLeaseName, leasePrefix, leaseState } from '../../store/lease.ts';
+import { namedStore } from '../../app/stored-run.ts';
+import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
@@ -32,27 +32,17 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
   }
   const [action, name, ...rest] = positionals;
   if ((action !== 'status' && action !== 'release') || name === undefined || rest.length > 0) throw new UsageError('BAD_ARGUMENTS', 'lease: say lease status NAME or lease release NAME --reason TEXT', { hint: 'enginectl lease status --store s3://BUCKET/PREFIX prod-fleet' });
-  const url = values.store ?? io.env[STORE_VARIABLE];
-  if (url === undefined) throw new UsageError('BAD_ARGUMENTS', 'lease: give --store URL (or ENGINECTL_STORE)');
-  const store = storeAt(url, io.cwd, io.env);
+  const store = namedStore('lease', values.store, io.env, io.cwd);
   const state = await leaseState(store, checkLeaseName(name));
   const at = (ms: number) => new Date(ms).toISOString();
   if (action === 'status') {
     if (!state) io.stdout(`lease ${name}: never taken\n`);
     else {
       const r = state.record;
-      const h = r.holder;
       const held = r.kind !== 'release' && Date.now() <= r.expiresAt;
-      io.stdout(neutralise(`lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : `${held ? 'held' : 'expired'} by run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}, ${held ? 'until' : 'since'} ${at(r.expiresAt)}`}`) + '\n');
+      io.stdout(neutralise(`lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : `${held ? 'held' : 'expired'} by ${holderText(r.holder)}, ${held ? 'until' : 'since'} ${at(r.expiresAt)}`}`) + '\n');
     }
-    const queue = (await store.list(`${leasePrefix(name)}queue/`)).filter((k) => /\/[0-9]{8}$/.test(k));
-    const withdrawn = new Set((await store.list(`${leasePrefix(name)}queue/`)).filter((k) => k.endsWith('.withdrawn')).map((k) => k.slice(0, -'.withdrawn'.length)));
-    const served = state?.record.served ?? 0;
-    for (const key of queue) {
-      if (Number(key.slice(-8)) <= served || withdrawn.has(key)) continue;
-      const ticket = JSON.parse((await store.get(key))?.toString('utf8') ?? '{}') as { runId?: string; until?: number };
-      if ((ticket.until ?? 0) > Date.now()) io.stdout(neutralise(`  queued: run ${ticket.runId ?? '?'} (ticket ${Number(key.slice(-8))}), waiting until ${at(ticket.until!)}`) + '\n');
-    }
+    for (const q of await queuedRuns(store, name, state?.record.served ?? 0, Date.now())) io.stdout(neutralise(`  queued: run ${q.runId} (ticket ${q.n}), waiting until ${at(q.until)}`) + '\n');
     return ExitCode.ok;
   }
   if (!values.reason?.trim()) throw new UsageError('BAD_ARGUMENTS', 'lease release: give --reason TEXT (recorded with who released it)');
@@ -60,10 +50,11 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(`lease ${name}: already free\n`);
     return ExitCode.ok;
   }
-  const record = { ...state.record, kind: 'release' as const, at: Date.now(), expiresAt: Date.now(), reason: values.reason.trim(), by: operatorOf(io.env), evidence: undefined };
-  if (!(await store.create(`${leasePrefix(name)}${String(state.seq + 1).padStart(8, '0')}`, Buffer.from(JSON.stringify(record))))) {
+  const by = operatorOf(io.env);
+  const reason = values.reason.trim();
+  if (!(await releaseAs(store, name, state, by, reason, Date.now()))) {
     throw new UsageError('LEASE_HELD', `lease ${name} changed while it was being released (its holder renewed it, or another took it): nothing was released`, { hint: 'see enginectl lease status, then release again if its holder is gone' });
   }
-  io.stdout(neutralise(`lease ${name}: released by ${record.by}: ${record.reason}`) + '\n');
+  io.stdout(neutralise(`lease ${name}: released by ${by}: ${reason}`) + '\n');
   return ExitCode.ok;
 }

@@ -6,7 +6,7 @@ import { readJournal } from '../../journal/read.ts';
 import { releaseOf } from '../../journal/release.ts';
 import { readStoredJournal, storedRuns } from '../../journal/replica.ts';
 import { journalKey } from '../../journal/seal.ts';
-import { storeAt, STORE_VARIABLE } from '../../app/stored-run.ts';
+import { namedStore } from '../../app/stored-run.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
@@ -31,20 +31,16 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', 'runs: takes no FILE; --store URL names the store');
-  const url = values.store ?? io.env[STORE_VARIABLE];
-  if (url === undefined) throw new UsageError('BAD_ARGUMENTS', 'runs: give --store URL (or ENGINECTL_STORE)', { hint: 'enginectl runs --store file:///mnt/enginectl' });
   const last = values.last === undefined ? 20 : Number(values.last);
   if (!Number.isInteger(last) || last < 1) throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
-  const store = storeAt(url, io.cwd, io.env);
+  const store = namedStore('runs', values.store, io.env, io.cwd);
   const ids = (await storedRuns(store)).slice(0, last);
   if (ids.length === 0) io.stdout(`no run in ${neutralise(store.url)}\n`);
   for (const id of ids) {
     const { text } = await readStoredJournal(store, id);
     const state = readJournal(text, `${store.url} run ${id}`, journalKey(io.env));
-    const finished = /"t":"finish"/.test(text.slice(text.lastIndexOf('\n', text.length - 2)));
-    const release = releaseOf(state);
     const first = state.runs[0]!;
-    io.stdout(`${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${finished ? release.outcome : 'not finished'}\n`);
+    io.stdout(`${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.finished ? releaseOf(state).outcome : 'not finished'}\n`);
   }
   return ExitCode.ok;
 }
