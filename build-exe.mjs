@@ -15,13 +15,35 @@ const work = 'dist/sea';
 mkdirSync(work, { recursive: true });
 
 await seaBundle(`${work}/cli.cjs`);
-writeFileSync(`${work}/sea-config.json`, JSON.stringify({ main: `${work}/cli.cjs`, output: `${work}/prep.blob`, disableExperimentalSEAWarning: true, useSnapshot: true }));
+writeFileSync(
+  `${work}/sea-config.json`,
+  JSON.stringify({
+    main: `${work}/cli.cjs`,
+    output: `${work}/prep.blob`,
+    disableExperimentalSEAWarning: true,
+    useSnapshot: true,
+  }),
+);
 execFileSync(process.execPath, ['--experimental-sea-config', `${work}/sea-config.json`], { stdio: 'inherit' });
 copyFileSync(process.execPath, out);
 chmodSync(out, 0o755);
 const mac = process.platform === 'darwin';
 if (mac) execFileSync('codesign', ['--remove-signature', out]);
 const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
-execFileSync(process.execPath, [postject, out, 'NODE_SEA_BLOB', `${work}/prep.blob`, '--sentinel-fuse', FUSE, ...(mac ? ['--macho-segment-name', 'NODE_SEA'] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(
+  process.execPath,
+  [
+    postject,
+    out,
+    'NODE_SEA_BLOB',
+    `${work}/prep.blob`,
+    '--sentinel-fuse',
+    FUSE,
+    ...(mac ? ['--macho-segment-name', 'NODE_SEA'] : []),
+  ],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
 if (mac) execFileSync('codesign', ['--sign', '-', out]);
-process.stdout.write(`${out}: ${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB (Node ${process.version}, ${process.platform}-${process.arch})\n`);
+process.stdout.write(
+  `${out}: ${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB (Node ${process.version}, ${process.platform}-${process.arch})\n`,
+);

@@ -29,11 +29,17 @@ export const leanDependencies = {
   name: 'lean-dependencies',
   setup(b) {
     const lean = new URL('./scripts/undici-lean.mjs', import.meta.url).pathname;
-    b.onResolve({ filter: /^undici$/ }, (args) => (args.importer.includes('/node_modules/') ? undefined : { path: lean }));
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      args.importer.includes('/node_modules/') ? undefined : { path: lean },
+    );
     const noH2 = new URL('./scripts/undici-no-h2.cjs', import.meta.url).pathname;
-    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => (/[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer) ? { path: noH2 } : undefined));
+    b.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/.test(args.importer) ? { path: noH2 } : undefined,
+    );
     const locales = new URL('./scripts/zod-locales-en.mjs', import.meta.url).pathname;
-    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: locales } : undefined));
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: locales } : undefined,
+    );
   },
 };
 
@@ -77,7 +83,13 @@ const common = {
  * it runs (src/cli/run-command.ts). A cold `validate` compiles 0.5 MB of the 1.1 MB, not undici,
  * the emulator or the HTML report: 0.89x the single file's time (bench/RESULTS.md).
  */
-const cli = (outdir) => ({ ...common, entryPoints: [{ in: 'src/cli/bin.ts', out: 'cli' }], outdir, splitting: true, chunkNames: 'cli/[name]-[hash]' });
+const cli = (outdir) => ({
+  ...common,
+  entryPoints: [{ in: 'src/cli/bin.ts', out: 'cli' }],
+  outdir,
+  splitting: true,
+  chunkNames: 'cli/[name]-[hash]',
+});
 
 const actions = (outdir) => ({
   ...common,

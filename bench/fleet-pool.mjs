@@ -12,14 +12,23 @@ const [url, n, p, journal] = [process.argv[2], Number(process.argv[3]), Number(p
 const agent = new Agent({ connections: p });
 const fd = openSync(journal, 'a');
 const sync = promisify(fdatasync);
-const headers = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'content-type': 'application/json', accept: 'application/json' };
+const headers = {
+  authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+  'content-type': 'application/json',
+  accept: 'application/json',
+};
 const target = { targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token' };
 const call = async (site, method, path, body) => {
   if (method !== 'GET') {
     writeSync(fd, `${JSON.stringify({ site, method, path })}\n`);
     await sync(fd);
   }
-  const res = await request(`${url}/sites/${site}${path}`, { method, headers, body: body && JSON.stringify(body), dispatcher: agent });
+  const res = await request(`${url}/sites/${site}${path}`, {
+    method,
+    headers,
+    body: body && JSON.stringify(body),
+    dispatcher: agent,
+  });
   await res.body.json();
   if (res.statusCode !== 200) throw new Error(`${method} ${path}: HTTP ${res.statusCode}`);
 };

@@ -7,7 +7,21 @@
 // summary cost 40 s for 1,000 sites when it was fitted by rendering it again and again).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { emulatorProcess, fleetPipeline, ADMIN, CLI, NODE, median, ms, pairedRatio, peakRow, ratio, tempDir, timed, writeFile } from './lib.mjs';
+import {
+  emulatorProcess,
+  fleetPipeline,
+  ADMIN,
+  CLI,
+  NODE,
+  median,
+  ms,
+  pairedRatio,
+  peakRow,
+  ratio,
+  tempDir,
+  timed,
+  writeFile,
+} from './lib.mjs';
 
 const SITES = 1000;
 const PARALLEL = 50;
@@ -16,7 +30,11 @@ const RUNS = Number(process.env.BENCH_RUNS_FLEET ?? 3);
 export async function run() {
   const dir = tempDir('fleet');
   const emulator = await emulatorProcess();
-  const pipeline = writeFile(dir, 'fleet.yml', fleetPipeline(SITES, (site) => `${emulator.url}/sites/${site}`, PARALLEL));
+  const pipeline = writeFile(
+    dir,
+    'fleet.yml',
+    fleetPipeline(SITES, (site) => `${emulator.url}/sites/${site}`, PARALLEL),
+  );
   const journal = join(dir, 'run.journal.jsonl');
   const pool = join(dir, 'pool.journal');
   const t = { run: [], pool: [], summary: [], report: [] };
@@ -30,20 +48,42 @@ export async function run() {
     }
     // The last run's journal: its reports, with the summary and without, alternately.
     for (let i = 0; i < RUNS; i++) {
-      t.summary.push(timed(NODE, [CLI, 'report', journal, '--summary', join(dir, 'fleet.md')], {}, { okCodes: [0, 1] }));
-      t.report.push(timed(NODE, [CLI, 'report', journal, '--report-json', join(dir, 'fleet.json')], {}, { okCodes: [0, 1] }));
+      t.summary.push(
+        timed(NODE, [CLI, 'report', journal, '--summary', join(dir, 'fleet.md')], {}, { okCodes: [0, 1] }),
+      );
+      t.report.push(
+        timed(NODE, [CLI, 'report', journal, '--report-json', join(dir, 'fleet.json')], {}, { okCodes: [0, 1] }),
+      );
     }
     rmSync(journal, { force: true });
     rmSync(pool, { force: true });
-    peak = await peakRow('fleet', { run: [NODE, [CLI, 'run', pipeline, '--journal', journal], ADMIN], 'bare pool': [NODE, ['bench/fleet-pool.mjs', emulator.url, String(SITES), String(PARALLEL), pool]] });
+    peak = await peakRow('fleet', {
+      run: [NODE, [CLI, 'run', pipeline, '--journal', journal], ADMIN],
+      'bare pool': [NODE, ['bench/fleet-pool.mjs', emulator.url, String(SITES), String(PARALLEL), pool]],
+    });
   } finally {
     await emulator.stop();
   }
   const pairs = pairedRatio(t.run, t.pool);
   return [
-    { name: `fleet: ${SITES} sites (gate, vfs, system update each), max-parallel ${PARALLEL}, journaled`, figure: `${ms(median(t.run))} vs bare pool with fsync ${ms(median(t.pool))}`, target: '', holds: undefined },
-    { name: 'fleet: run / bare pool with fsync (median of pairs)', figure: ratio(pairs), target: '<= 1.15x', holds: pairs <= 1.15 },
-    { name: `fleet: report JOURNAL of the ${SITES} sites, --summary (fitted to 1 MiB) vs --report-json`, figure: `${ms(median(t.summary))} vs ${ms(median(t.report))}`, target: 'reported (issue 44: 40 s before)', holds: undefined },
+    {
+      name: `fleet: ${SITES} sites (gate, vfs, system update each), max-parallel ${PARALLEL}, journaled`,
+      figure: `${ms(median(t.run))} vs bare pool with fsync ${ms(median(t.pool))}`,
+      target: '',
+      holds: undefined,
+    },
+    {
+      name: 'fleet: run / bare pool with fsync (median of pairs)',
+      figure: ratio(pairs),
+      target: '<= 1.15x',
+      holds: pairs <= 1.15,
+    },
+    {
+      name: `fleet: report JOURNAL of the ${SITES} sites, --summary (fitted to 1 MiB) vs --report-json`,
+      figure: `${ms(median(t.summary))} vs ${ms(median(t.report))}`,
+      target: 'reported (issue 44: 40 s before)',
+      holds: undefined,
+    },
     peak,
   ];
 }

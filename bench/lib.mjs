@@ -33,7 +33,12 @@ export function writeFile(dir, name, text) {
 /** Runs a command to its end; its wall time in ms (throws when it fails unexpectedly). */
 export function timed(cmd, args, env = {}, { okCodes = [0] } = {}) {
   const start = performance.now();
-  const r = spawnSync(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const took = performance.now() - start;
   if (!okCodes.includes(r.status)) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return took;
@@ -48,7 +53,10 @@ export function peakRss(cmd, args, env = {}) {
     child.stderr.on('data', (c) => (stderr += c));
     const sample = () => {
       try {
-        peak = Math.max(peak, Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0));
+        peak = Math.max(
+          peak,
+          Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0),
+        );
       } catch {
         // gone
       }
@@ -69,7 +77,8 @@ export function peakRss(cmd, args, env = {}) {
  */
 export async function peakRow(workload, cases) {
   const peaks = [];
-  for (const [label, [cmd, args, env]] of Object.entries(cases)) peaks.push(`${label} ${(await peakRss(cmd, args, env)).toFixed(0)} MiB`);
+  for (const [label, [cmd, args, env]] of Object.entries(cases))
+    peaks.push(`${label} ${(await peakRss(cmd, args, env)).toFixed(0)} MiB`);
   return { name: `${workload}: peak RSS`, figure: peaks.join(', '), target: 'reported', holds: undefined };
 }
 
@@ -107,8 +116,10 @@ steps:
  */
 export function fleetPipeline(count, urlOf, parallel = 50) {
   const sites = Array.from({ length: count }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
-  const step = (text) => `${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    max-parallel: ${parallel}\n    server: \${{ matrix.site }}`;
-  const server = (s) => `  ${s}: { url: "${urlOf(s)}", username: admin, password: admin${urlOf(s).startsWith('http:') ? ', allow-insecure-http: true' : ''} }`;
+  const step = (text) =>
+    `${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    max-parallel: ${parallel}\n    server: \${{ matrix.site }}`;
+  const server = (s) =>
+    `  ${s}: { url: "${urlOf(s)}", username: admin, password: admin${urlOf(s).startsWith('http:') ? ', allow-insecure-http: true' : ''} }`;
   return `version: 1
 name: ${count.toLocaleString('en')} sites
 vars:

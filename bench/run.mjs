@@ -9,7 +9,10 @@ const ALL = ['startup', 'release', 'per-step', 'fanout', 'validation', 'memory',
 // NODE_EXTRA_CA_CERTS makes Node 20 load every CA certificate at start-up (+80 ms to each
 // process here); a typical CI runner does not set it. Unset for every benchmark unless
 // BENCH_KEEP_CA=1; the table says which.
-const ca = process.env.NODE_EXTRA_CA_CERTS !== undefined && process.env.BENCH_KEEP_CA === '1' ? 'NODE_EXTRA_CA_CERTS set' : 'NODE_EXTRA_CA_CERTS unset';
+const ca =
+  process.env.NODE_EXTRA_CA_CERTS !== undefined && process.env.BENCH_KEEP_CA === '1'
+    ? 'NODE_EXTRA_CA_CERTS set'
+    : 'NODE_EXTRA_CA_CERTS unset';
 if (process.env.BENCH_KEEP_CA !== '1') delete process.env.NODE_EXTRA_CA_CERTS;
 const only = process.env.BENCH_ONLY?.split(',') ?? ALL;
 const started = performance.now();
@@ -24,7 +27,9 @@ const lines = [
   '',
   '| benchmark | figure | target | holds |',
   '|---|---|---|---|',
-  ...rows.map((r) => `| ${r.name} | ${r.figure} | ${r.target} | ${r.holds === undefined ? '' : r.holds ? 'yes' : '**no**'} |`),
+  ...rows.map(
+    (r) => `| ${r.name} | ${r.figure} | ${r.target} | ${r.holds === undefined ? '' : r.holds ? 'yes' : '**no**'} |`,
+  ),
   '',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -21,10 +21,17 @@ export async function run() {
   const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   // One run of each first: the file system's cache warm, as on a runner that checked out the repo.
   for (const [cmd, args, own] of Object.values(cases)) timed(cmd, args, { ...env, ...own });
-  for (let i = 0; i < RUNS; i++) for (const [name, [cmd, args, own]] of Object.entries(cases)) times[name].push(timed(cmd, args, { ...env, ...own }));
+  for (let i = 0; i < RUNS; i++)
+    for (const [name, [cmd, args, own]] of Object.entries(cases))
+      times[name].push(timed(cmd, args, { ...env, ...own }));
   return Object.entries(times).map(([name, t]) => {
     const r = pairedRatio(t, times['node -e 0']);
     const limit = !name.includes('validate') ? undefined : name.includes('SEA') ? 2 : 4;
-    return { name: `cold start: ${name}`, figure: `${ms(median(t))} (${ratio(r)} node -e 0)`, target: limit ? `<= ${limit}x` : '', holds: limit ? r <= limit : undefined };
+    return {
+      name: `cold start: ${name}`,
+      figure: `${ms(median(t))} (${ratio(r)} node -e 0)`,
+      target: limit ? `<= ${limit}x` : '',
+      holds: limit ? r <= limit : undefined,
+    };
   });
 }

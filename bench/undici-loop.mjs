@@ -5,8 +5,17 @@ import { Agent, request } from 'undici';
 
 const [url, n] = [process.argv[2], Number(process.argv[3])];
 const agent = new Agent({ keepAliveTimeout: 4_000 });
-const headers = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'content-type': 'application/json', accept: 'application/json' };
-const body = JSON.stringify({ targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token', files: [1001] });
+const headers = {
+  authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+  'content-type': 'application/json',
+  accept: 'application/json',
+};
+const body = JSON.stringify({
+  targetDBName: 'PROD',
+  targetServer: 'prod-db.example.com',
+  targetAuthToken: 'prod-token',
+  files: [1001],
+});
 for (let i = 0; i < n; i++) {
   const res = await request(`${url}/api/devops/v1/update/vfs`, { method: 'POST', headers, body, dispatcher: agent });
   const result = await res.body.json();

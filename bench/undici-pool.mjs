@@ -5,8 +5,17 @@ import { Agent, request } from 'undici';
 
 const [url, n, p] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
 const agent = new Agent({ connections: p });
-const headers = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'content-type': 'application/json', accept: 'application/json' };
-const body = JSON.stringify({ targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token', files: [1001] });
+const headers = {
+  authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+  'content-type': 'application/json',
+  accept: 'application/json',
+};
+const body = JSON.stringify({
+  targetDBName: 'PROD',
+  targetServer: 'prod-db.example.com',
+  targetAuthToken: 'prod-token',
+  files: [1001],
+});
 let next = 0;
 const worker = async () => {
   while (next < n) {

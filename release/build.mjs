@@ -38,7 +38,11 @@ function sourceDateEpoch() {
 
 function smoke(file, runner = []) {
   const r = spawnSync('bash', [join(ROOT, 'release/smoke.sh'), file, ...runner], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new ReleaseError(`${file.split('/').pop()} failed its smoke test: ${r.stderr.trim()}`, 'nothing was published; fix the executable and build again');
+  if (r.status !== 0)
+    throw new ReleaseError(
+      `${file.split('/').pop()} failed its smoke test: ${r.stderr.trim()}`,
+      'nothing was published; fix the executable and build again',
+    );
   say(r.stdout.trim().replace(/^smoke: \S+/, file.split('/').pop()));
 }
 
@@ -53,26 +57,56 @@ async function main() {
   mkdirSync(work, { recursive: true });
   try {
     const binaries = {};
-    for (const platform of Object.keys(runtimes.platforms)) binaries[platform] = runtimeBinary(runtimes, platform, cache, work);
+    for (const platform of Object.keys(runtimes.platforms))
+      binaries[platform] = runtimeBinary(runtimes, platform, cache, work);
     say(`Node ${runtimes.node} runtimes verified against ${runtimesFile.slice(ROOT.length + 1)}`);
     const blob = await seaBlob(binaries['linux-x64'], work);
     if (keepBlob) copyFileSync(blob, resolve(keepBlob));
     const files = {};
     for (const [platform, binary] of Object.entries(binaries)) {
-      files[platform] = inject(binary, blob, join(stage, runtimes.platforms[platform].file), { windows: platform.startsWith('windows') });
+      files[platform] = inject(binary, blob, join(stage, runtimes.platforms[platform].file), {
+        windows: platform.startsWith('windows'),
+      });
     }
     const pfx = process.env.WINDOWS_SIGNING_PFX;
-    if (pfx) signWindows(files['windows-x64'], { pfx, password: process.env.WINDOWS_SIGNING_PASSWORD, timestamp: process.env.WINDOWS_SIGNING_TIMESTAMP });
-    say(`${runtimes.platforms['windows-x64'].file}: ${pfx ? `signed with ${pfx.split('/').pop()}` : 'unsigned (the runtime signature the injection breaks removed; WINDOWS_SIGNING_PFX not set)'}`);
+    if (pfx)
+      signWindows(files['windows-x64'], {
+        pfx,
+        password: process.env.WINDOWS_SIGNING_PASSWORD,
+        timestamp: process.env.WINDOWS_SIGNING_TIMESTAMP,
+      });
+    say(
+      `${runtimes.platforms['windows-x64'].file}: ${pfx ? `signed with ${pfx.split('/').pop()}` : 'unsigned (the runtime signature the injection breaks removed; WINDOWS_SIGNING_PFX not set)'}`,
+    );
     smoke(files['linux-x64']);
     smoke(files['linux-arm64'], ['qemu-aarch64-static', '-L', ARM64_SYSROOT]);
-    buildImage({ executables: { amd64: files['linux-x64'], arm64: files['linux-arm64'] }, version, work, cache, out: join(stage, 'enginectl-oci.tar'), epoch: sourceDateEpoch() });
+    buildImage({
+      executables: { amd64: files['linux-x64'], arm64: files['linux-arm64'] },
+      version,
+      work,
+      cache,
+      out: join(stage, 'enginectl-oci.tar'),
+      epoch: sourceDateEpoch(),
+    });
     say('enginectl-oci.tar: linux/amd64 and linux/arm64');
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', stage], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', stage], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     renameSync(join(stage, packed[0].filename), join(stage, `enginectl-${version}.tgz`));
     rmSync(work, { recursive: true, force: true });
     const names = readdirSync(stage).sort();
-    const sums = names.map((name) => `${createHash('sha256').update(readFileSync(join(stage, name))).digest('hex')}  ${name}\n`).join('');
+    const sums = names
+      .map(
+        (name) =>
+          `${createHash('sha256')
+            .update(readFileSync(join(stage, name)))
+            .digest('hex')}  ${name}\n`,
+      )
+      .join('');
     writeFileSync(join(stage, 'SHA256SUMS'), sums);
     renameSync(stage, out);
     say(`${out}: ${names.join(', ')}, SHA256SUMS`);
@@ -83,7 +117,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (!(error instanceof ReleaseError)) error = new ReleaseError(error.message, 'this is a fault of the release build: report it with this message');
+  if (!(error instanceof ReleaseError))
+    error = new ReleaseError(error.message, 'this is a fault of the release build: report it with this message');
   process.stderr.write(`release:build: ${error.message}\n  hint: ${error.hint}\n`);
   process.exitCode = 1;
 });

@@ -10,8 +10,9 @@ import { ReleaseError } from './release-error.mjs';
 export const DEBIAN_KEYRING = '/usr/share/keyrings/debian-archive-keyring.gpg';
 
 const SOURCES = (keyring) =>
-  ['bookworm', 'bookworm-updates'].map((suite) => `deb [signed-by=${keyring}] http://deb.debian.org/debian ${suite} main\n`).join('') +
-  `deb [signed-by=${keyring}] http://deb.debian.org/debian-security bookworm-security main\n`;
+  ['bookworm', 'bookworm-updates']
+    .map((suite) => `deb [signed-by=${keyring}] http://deb.debian.org/debian ${suite} main\n`)
+    .join('') + `deb [signed-by=${keyring}] http://deb.debian.org/debian-security bookworm-security main\n`;
 
 function apt(state, arch, args) {
   const options = [
@@ -26,16 +27,28 @@ function apt(state, arch, args) {
     'Debug::NoLocking=1',
   ].flatMap((o) => ['-o', o]);
   try {
-    return execFileSync('apt-get', [...options, '-qq', ...args], { cwd: join(state, 'debs'), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    return execFileSync('apt-get', [...options, '-qq', ...args], {
+      cwd: join(state, 'debs'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
   } catch (error) {
-    throw new ReleaseError(`apt-get ${args[0]} (${arch}) failed: ${String(error.stderr ?? error.message).trim().split('\n').slice(-2).join(' ')}`, 'check that deb.debian.org is reachable from this machine');
+    throw new ReleaseError(
+      `apt-get ${args[0]} (${arch}) failed: ${String(error.stderr ?? error.message)
+        .trim()
+        .split('\n')
+        .slice(-2)
+        .join(' ')}`,
+      'check that deb.debian.org is reachable from this machine',
+    );
   }
 }
 
 /** Downloads `names` for `arch` into `cache`/debian-ARCH/debs; their paths. */
 export function debianPackages(arch, names, cache) {
   const state = join(cache, `debian-${arch}`);
-  for (const dir of ['debs', 'lists/partial', 'cache/archives/partial', 'sources.list.d']) mkdirSync(join(state, dir), { recursive: true });
+  for (const dir of ['debs', 'lists/partial', 'cache/archives/partial', 'sources.list.d'])
+    mkdirSync(join(state, dir), { recursive: true });
   writeFileSync(join(state, 'sources.list'), SOURCES(DEBIAN_KEYRING));
   if (!existsSync(join(state, 'status'))) writeFileSync(join(state, 'status'), '');
   apt(state, arch, ['update']);
@@ -44,7 +57,9 @@ export function debianPackages(arch, names, cache) {
   for (const file of readdirSync(debs)) rmSync(join(debs, file), { force: true });
   apt(state, arch, ['download', ...names]);
   const files = readdirSync(debs).map((f) => join(debs, f));
-  for (const name of names) if (!files.some((f) => f.split('/').pop().startsWith(`${name}_`))) throw new ReleaseError(`apt-get download (${arch}) gave no ${name}`, 'check the Debian mirror');
+  for (const name of names)
+    if (!files.some((f) => f.split('/').pop().startsWith(`${name}_`)))
+      throw new ReleaseError(`apt-get download (${arch}) gave no ${name}`, 'check the Debian mirror');
   return files;
 }
 

@@ -21,11 +21,29 @@ export async function seaBlob(node, work) {
   const config = join(work, 'sea-config.json');
   // Paths relative to `work`: the blob records its main script's path, and the same sources must
   // make the same blob wherever they are built.
-  writeFileSync(config, JSON.stringify({ main: 'cli.cjs', output: 'sea.blob', disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: 'cli.cjs',
+      output: 'sea.blob',
+      disableExperimentalSEAWarning: true,
+      useSnapshot: false,
+      useCodeCache: false,
+    }),
+  );
   try {
-    execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], { cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], {
+      cwd: work,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (error) {
-    throw new ReleaseError(`the SEA blob could not be made by ${node}: ${String(error.stderr ?? error.message).trim().split('\n').pop()}`, "the linux-x64 runtime of release/runtimes.json must run on this machine (a linux-x64 one)");
+    throw new ReleaseError(
+      `the SEA blob could not be made by ${node}: ${String(error.stderr ?? error.message)
+        .trim()
+        .split('\n')
+        .pop()}`,
+      'the linux-x64 runtime of release/runtimes.json must run on this machine (a linux-x64 one)',
+    );
   }
   return blob;
 }
@@ -35,18 +53,31 @@ export function inject(runtime, blob, out, { windows = false } = {}) {
   const name = out.split('/').pop();
   if (windows) {
     try {
-      execFileSync('osslsigncode', ['remove-signature', '-in', runtime, '-out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync('osslsigncode', ['remove-signature', '-in', runtime, '-out', out], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } catch (error) {
-      throw new ReleaseError(`${name}: osslsigncode could not remove the runtime's signature: ${String(error.stderr ?? error.message).trim()}`, 'check the runtime tarball and osslsigncode (Debian package osslsigncode)');
+      throw new ReleaseError(
+        `${name}: osslsigncode could not remove the runtime's signature: ${String(error.stderr ?? error.message).trim()}`,
+        'check the runtime tarball and osslsigncode (Debian package osslsigncode)',
+      );
     }
   } else {
     copyFileSync(runtime, out);
   }
   const postject = createRequire(import.meta.url).resolve('postject/dist/cli.js');
   try {
-    execFileSync(process.execPath, [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(process.execPath, [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
   } catch (error) {
-    throw new ReleaseError(`${name}: postject could not inject the CLI: ${String(error.stderr ?? error.message).trim().split('\n').pop()}`, 'run npm ci (postject is a dev dependency) and build again');
+    throw new ReleaseError(
+      `${name}: postject could not inject the CLI: ${String(error.stderr ?? error.message)
+        .trim()
+        .split('\n')
+        .pop()}`,
+      'run npm ci (postject is a dev dependency) and build again',
+    );
   }
   chmodSync(out, 0o755);
   return out;
@@ -64,11 +95,34 @@ export function signWindows(file, { pfx, password, timestamp }) {
   try {
     execFileSync(
       'osslsigncode',
-      ['sign', '-pkcs12', pfx, '-readpass', pass, '-n', 'enginectl', '-i', 'https://github.com/enginectl/enginectl', '-h', 'sha256', ...(timestamp ? ['-ts', timestamp] : []), '-in', file, '-out', signed],
+      [
+        'sign',
+        '-pkcs12',
+        pfx,
+        '-readpass',
+        pass,
+        '-n',
+        'enginectl',
+        '-i',
+        'https://github.com/enginectl/enginectl',
+        '-h',
+        'sha256',
+        ...(timestamp ? ['-ts', timestamp] : []),
+        '-in',
+        file,
+        '-out',
+        signed,
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
   } catch (error) {
-    throw new ReleaseError(`${file.split('/').pop()}: osslsigncode could not sign it with ${pfx}: ${String(error.stderr ?? error.message).trim().split('\n').pop()}`, 'check WINDOWS_SIGNING_PFX (a PKCS#12 file) and WINDOWS_SIGNING_PASSWORD; unset them to publish it unsigned');
+    throw new ReleaseError(
+      `${file.split('/').pop()}: osslsigncode could not sign it with ${pfx}: ${String(error.stderr ?? error.message)
+        .trim()
+        .split('\n')
+        .pop()}`,
+      'check WINDOWS_SIGNING_PFX (a PKCS#12 file) and WINDOWS_SIGNING_PASSWORD; unset them to publish it unsigned',
+    );
   } finally {
     rmSync(dirname(pass), { recursive: true, force: true });
   }

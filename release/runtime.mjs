@@ -24,15 +24,24 @@ export function runtimeTarball(runtimes, platform, cache) {
   const dir = mkdtempSync(join(cache, 'download-'));
   try {
     try {
-      execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
     } catch (error) {
-      throw new ReleaseError(`could not download ${spec} from the npm registry: ${String(error.stderr ?? error.message).trim().split('\n').pop()}`, 'check the network and the npm registry settings (npm config get registry), then build again');
+      throw new ReleaseError(
+        `could not download ${spec} from the npm registry: ${String(error.stderr ?? error.message)
+          .trim()
+          .split('\n')
+          .pop()}`,
+        'check the network and the npm registry settings (npm config get registry), then build again',
+      );
     }
     const got = integrityOf(join(dir, tarball));
     if (got !== integrity) {
       throw new ReleaseError(
         `${tarball}: its integrity is ${got}, but release/runtimes.json pins ${integrity} for ${platform}`,
-        'the registry served other bytes than the runtime this release pins: nothing was built from them. If the version was changed on purpose, pin its integrity too (npm view ' + `${spec} dist.integrity)`,
+        'the registry served other bytes than the runtime this release pins: nothing was built from them. If the version was changed on purpose, pin its integrity too (npm view ' +
+          `${spec} dist.integrity)`,
       );
     }
     renameSync(join(dir, tarball), cached);

@@ -14,14 +14,25 @@ export const TOOLS = [
   { bin: 'apt-get', apt: 'apt', for: "downloading the image's Debian packages" },
   { bin: 'dpkg-deb', apt: 'dpkg', for: "unpacking the image's Debian packages" },
   { file: DEBIAN_KEYRING, apt: 'debian-archive-keyring', for: "verifying the image's Debian packages" },
-  { bin: 'qemu-aarch64-static', apt: 'qemu-user-static', for: 'running the linux-arm64 executable before it is published' },
-  { file: '/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1', apt: 'libc6-arm64-cross', for: 'running the linux-arm64 executable under qemu' },
-  { file: '/usr/aarch64-linux-gnu/lib/libstdc++.so.6', apt: 'libstdc++6-arm64-cross', for: 'running the linux-arm64 executable under qemu' },
+  {
+    bin: 'qemu-aarch64-static',
+    apt: 'qemu-user-static',
+    for: 'running the linux-arm64 executable before it is published',
+  },
+  {
+    file: '/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1',
+    apt: 'libc6-arm64-cross',
+    for: 'running the linux-arm64 executable under qemu',
+  },
+  {
+    file: '/usr/aarch64-linux-gnu/lib/libstdc++.so.6',
+    apt: 'libstdc++6-arm64-cross',
+    for: 'running the linux-arm64 executable under qemu',
+  },
 ];
 
 /** Where qemu finds the arm64 libraries (the cross packages above). */
 export const ARM64_SYSROOT = '/usr/aarch64-linux-gnu';
-
 
 const missingTools = (env) => TOOLS.filter((t) => (t.bin ? !onPath(t.bin, env) : !existsSync(t.file)));
 

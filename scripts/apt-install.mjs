@@ -4,7 +4,8 @@
 import { spawnSync } from 'node:child_process';
 
 /** Whether `bin` is a command on the PATH of `env`. */
-export const onPath = (bin, env = process.env) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin], { stdio: 'ignore', env }).status === 0;
+export const onPath = (bin, env = process.env) =>
+  spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin], { stdio: 'ignore', env }).status === 0;
 
 /** Whether this process can install packages without asking anyone. */
 export function canInstall() {
@@ -21,7 +22,10 @@ export function aptInstall(packages, who, lean = []) {
   const sudo = process.getuid?.() !== 0;
   process.stderr.write(`${who}: installing ${[...packages, ...lean].join(', ')} (Debian packages)\n`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const run = (args) => (sudo ? spawnSync('sudo', ['-n', '-E', 'apt-get', ...args], { stdio: ['ignore', 'ignore', 'inherit'], env }) : spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }));
+  const run = (args) =>
+    sudo
+      ? spawnSync('sudo', ['-n', '-E', 'apt-get', ...args], { stdio: ['ignore', 'ignore', 'inherit'], env })
+      : spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   run(['update', '-qq']);
   if (packages.length > 0 && run(['install', '-y', '-qq', ...packages]).status !== 0) return false;
   return lean.length === 0 || run(['install', '-y', '-qq', '--no-install-recommends', ...lean]).status === 0;

@@ -8,19 +8,24 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const files = (dir) => readdirSync(dir).flatMap((name) => {
-  const path = join(dir, name);
-  return statSync(path).isDirectory() ? files(path) : name.endsWith('.test.ts') ? [path] : [];
-});
+const files = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : name.endsWith('.test.ts') ? [path] : [];
+  });
 const roots = process.argv.slice(2);
 const tests = (roots.length ? roots : ['test']).flatMap((r) => (statSync(r).isDirectory() ? files(r) : [r])).sort();
 const root = mkdtempSync(join(tmpdir(), 'enginectl-tests-'));
 // Open to other users as /tmp is: a test runs the CLI as another user (an unreadable file).
 chmodSync(root, 0o755);
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=600000', '--test-reporter=spec', ...tests], {
-  stdio: 'inherit',
-  env: { ...process.env, TMPDIR: root, TMP: root, TEMP: root },
-});
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-timeout=600000', '--test-reporter=spec', ...tests],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, TMPDIR: root, TMP: root, TEMP: root },
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('close', (code, signal) => {
   rmSync(root, { recursive: true, force: true });

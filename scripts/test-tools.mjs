@@ -28,13 +28,20 @@ const NEEDED = [
   ...TOOLS.map((t) => (t.bin ? { bins: [t.bin], apt: t.apt } : { files: [t.file], apt: t.apt })),
 ];
 
-const missing = NEEDED.filter((tool) => !(tool.bins ?? []).some((bin) => onPath(bin)) && !(tool.files ?? []).some((f) => existsSync(f)));
+const missing = NEEDED.filter(
+  (tool) => !(tool.bins ?? []).some((bin) => onPath(bin)) && !(tool.files ?? []).some((f) => existsSync(f)),
+);
 if (missing.length > 0) {
   const packages = [...new Set(missing.filter((t) => !t.lean).map((t) => t.apt))];
   const lean = [...new Set(missing.filter((t) => t.lean).map((t) => t.apt))];
   if (!canInstall()) {
-    const commands = [packages.length > 0 && `sudo apt-get install ${packages.join(' ')}`, lean.length > 0 && `sudo apt-get install --no-install-recommends ${lean.join(' ')}`].filter(Boolean);
-    process.stderr.write(`test tools: the tests need ${[...packages, ...lean].join(' and ')}: install them, e.g. ${commands.join(' && ')}\n`);
+    const commands = [
+      packages.length > 0 && `sudo apt-get install ${packages.join(' ')}`,
+      lean.length > 0 && `sudo apt-get install --no-install-recommends ${lean.join(' ')}`,
+    ].filter(Boolean);
+    process.stderr.write(
+      `test tools: the tests need ${[...packages, ...lean].join(' and ')}: install them, e.g. ${commands.join(' && ')}\n`,
+    );
     process.exit(1);
   }
   if (!aptInstall(packages, 'test tools', lean)) {

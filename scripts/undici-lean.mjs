@@ -18,5 +18,10 @@ export { Agent, EnvHttpProxyAgent, Pool };
 export function request(url, opts = {}) {
   const { dispatcher = globalDispatcher.getGlobalDispatcher(), ...rest } = opts;
   const u = new URL(url);
-  return api.request.call(dispatcher, { ...rest, origin: u.origin, path: u.search ? `${u.pathname}${u.search}` : u.pathname, method: opts.method || (opts.body ? 'PUT' : 'GET') });
+  return api.request.call(dispatcher, {
+    ...rest,
+    origin: u.origin,
+    path: u.search ? `${u.pathname}${u.search}` : u.pathname,
+    method: opts.method || (opts.body ? 'PUT' : 'GET'),
+  });
 }

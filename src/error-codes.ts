@@ -20,21 +20,37 @@ export const ERROR_CODES = {
   BAD_VAR: usage('give --var NAME=VALUE with a var the pipeline declares or reads'),
   BAD_ONLY: usage('give --only KEY=VALUE with a matrix key and value that exist'),
   BAD_REPORT_PATH: usage('choose a report path in a directory this process can write'),
-  BAD_PROXY: usage('set HTTPS_PROXY / HTTP_PROXY to the proxy\'s URL (http://proxy.example.com:3128), or unset it'),
-  SAME_FILE: usage('give each output (report, dotenv, saved plan) a file of its own, apart from the files the command reads (the pipeline, its includes, the journal, a state)'),
+  BAD_PROXY: usage("set HTTPS_PROXY / HTTP_PROXY to the proxy's URL (http://proxy.example.com:3128), or unset it"),
+  SAME_FILE: usage(
+    'give each output (report, dotenv, saved plan) a file of its own, apart from the files the command reads (the pipeline, its includes, the journal, a state)',
+  ),
   BAD_JOURNAL: usage('give the journal file a run wrote with --journal, in a writable place'),
-  JOURNAL_UNAUTHENTICATED: usage('the journal is sealed with ENGINECTL_JOURNAL_KEY and a record is not: read it with the key that wrote it, and check where the file came from'),
-  JOURNAL_LOCKED: usage('another run appends to this journal: wait for it, or delete JOURNAL.lock if that run is gone (a lost runner)'),
+  JOURNAL_UNAUTHENTICATED: usage(
+    'the journal is sealed with ENGINECTL_JOURNAL_KEY and a record is not: read it with the key that wrote it, and check where the file came from',
+  ),
+  JOURNAL_LOCKED: usage(
+    'another run appends to this journal: wait for it, or delete JOURNAL.lock if that run is gone (a lost runner)',
+  ),
   BAD_REPORT: usage('give report --merge the JSON reports (--report-json) or journals (--journal) the jobs wrote'),
-  MERGE_MISMATCH: usage('merge the reports of one pipeline (the same file, includes, --var values and inventory), or pass --force'),
-  MERGE_OVERLAP: usage('merge one report per matrix instance: leave out the report of an earlier attempt of the same job'),
+  MERGE_MISMATCH: usage(
+    'merge the reports of one pipeline (the same file, includes, --var values and inventory), or pass --force',
+  ),
+  MERGE_OVERLAP: usage(
+    'merge one report per matrix instance: leave out the report of an earlier attempt of the same job',
+  ),
   BAD_PLAN: usage('give run --plan the file plan --live --out wrote'),
-  RESUME_HALTED: usage('the journal\'s rollout halted: check that wave\'s sites, then resume with --continue-rollout'),
-  PLAN_STALE: usage('the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it'),
+  RESUME_HALTED: usage("the journal's rollout halted: check that wave's sites, then resume with --continue-rollout"),
+  PLAN_STALE: usage(
+    'the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it',
+  ),
   AUDIT_WRITES: usage('a drift audit (plan --live --expect) only reads: audit with a pipeline of checks'),
-  RESUME_REFUSED: usage('resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force'),
+  RESUME_REFUSED: usage(
+    'resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force',
+  ),
   BAD_DATA: usage('give --data valid JSON (or @FILE, @-) or another --content-type'),
-  NO_SERVER: usage('set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator'),
+  NO_SERVER: usage(
+    'set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator',
+  ),
   BAD_SERVER_URL: usage('give the base_url of the API: an http(s) URL, a port up to 65535, no white space'),
   BAD_SERVER: usage('write true or false for insecure-skip-tls-verify and allow-insecure-http'),
   UNKNOWN_SERVER: usage("make the step's server name (or its matrix values) one of the servers"),
@@ -72,22 +88,38 @@ export const ERROR_CODES = {
   STEP_TIMEOUT: step("raise the step's timeout, or check the server"),
   STEP_ERROR: step('an unexpected error in the step: report it with the run’s journal'),
   GATE_TIMEOUT: step("the server did not answer a gate's check within its wait: check the server"),
-  REPLICATION_FAILED: step("the server answered HTTP 500 to a sync: its logs say which replication failed"),
+  REPLICATION_FAILED: step('the server answered HTTP 500 to a sync: its logs say which replication failed'),
   INPUT_INVALID: step('an input resolved at run time is not of its type: fix the expression or value'),
   CANCELLED: step('the run was interrupted (exit 130/143): run it again, or resume from its journal'),
   IN_DOUBT: step('enginectl verify JOURNAL reads the target back; then --resume with --in-doubt verify, skip or retry'),
-  ROLLOUT_HALTED: step('a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then let the rollout go on: run --resume JOURNAL --continue-rollout'),
+  ROLLOUT_HALTED: step(
+    'a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then let the rollout go on: run --resume JOURNAL --continue-rollout',
+  ),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
-  STORE_FAILED: step('check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on'),
-  LEASE_HELD: usage('another run holds the lease: wait for it (enginectl lease status), give lease: a longer wait:, or release a lease whose holder is gone (enginectl lease release --reason)'),
-  LEASE_LOST: step('another run took the lease (this run was paused or cut from the store past its ttl): it verified what this run sent; resume from the store once it is done'),
-  LEASE_TAKEOVER_REFUSED: usage('the expired holder left calls verify cannot tell: check each on the server, then take over with --take-over --reason "...", recorded'),
-  STORE_REFUSED: usage('use a run store that honours create-only writes (If-None-Match: * on S3, a directory with O_EXCL and link); nothing was sent'),
-  JOURNAL_WRITE_FAILED: step('free space on the journal\'s disk (or choose another --journal), then --resume from it; the run stopped before its next call and every report was written'),
+  STORE_FAILED: step(
+    'check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on',
+  ),
+  LEASE_HELD: usage(
+    'another run holds the lease: wait for it (enginectl lease status), give lease: a longer wait:, or release a lease whose holder is gone (enginectl lease release --reason)',
+  ),
+  LEASE_LOST: step(
+    'another run took the lease (this run was paused or cut from the store past its ttl): it verified what this run sent; resume from the store once it is done',
+  ),
+  LEASE_TAKEOVER_REFUSED: usage(
+    'the expired holder left calls verify cannot tell: check each on the server, then take over with --take-over --reason "...", recorded',
+  ),
+  STORE_REFUSED: usage(
+    'use a run store that honours create-only writes (If-None-Match: * on S3, a directory with O_EXCL and link); nothing was sent',
+  ),
+  JOURNAL_WRITE_FAILED: step(
+    "free space on the journal's disk (or choose another --journal), then --resume from it; the run stopped before its next call and every report was written",
+  ),
   NOT_FINISHED: step('the run ended during this step (a killed run): resume it from its journal'),
   // After the run: its outcome stands, a report could not be written.
-  REPORT_NOT_WRITTEN: step('free space or fix the permissions of the report path named (the exit is 1 even when every step succeeded); the other reports were written'),
+  REPORT_NOT_WRITTEN: step(
+    'free space or fix the permissions of the report path named (the exit is 1 even when every step succeeded); the other reports were written',
+  ),
 } as const satisfies Record<string, ErrorCodeDoc>;
 
 /** A code of the table: the compiler refuses any other. */

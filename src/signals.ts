@@ -10,10 +10,12 @@ export interface TrappedSignals {
   release(): void;
 }
 
-export function trapSignals(exit: (code: number, signal: NodeJS.Signals) => void = (code, signal) => {
-  process.stderr.write(`enginectl: a second ${signal}: exiting now, without waiting for the reports\n`);
-  process.exit(code);
-}): TrappedSignals {
+export function trapSignals(
+  exit: (code: number, signal: NodeJS.Signals) => void = (code, signal) => {
+    process.stderr.write(`enginectl: a second ${signal}: exiting now, without waiting for the reports\n`);
+    process.exit(code);
+  },
+): TrappedSignals {
   const stop = new AbortController();
   let signalExit: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {

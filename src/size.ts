@@ -1,6 +1,15 @@
 // Sizes as pipeline files write them: 512MiB, 1GiB, 300MB, 64KiB, or a number of bytes.
 
-const UNIT: Record<string, number> = { '': 1, B: 1, KB: 1e3, MB: 1e6, GB: 1e9, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+const UNIT: Record<string, number> = {
+  '': 1,
+  B: 1,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  KiB: 1024,
+  MiB: 1024 ** 2,
+  GiB: 1024 ** 3,
+};
 
 /** Bytes of a size, or undefined when the text is not one. */
 export function parseSize(text: string | number): number | undefined {

@@ -24,10 +24,19 @@ function files(dir: string): string[] {
 function codesInSource(): Set<string> {
   const found = new Set<string>();
   const everywhere = [/UsageError\(\s*'([A-Z_]+)'/g];
-  const outside = [/new ApiError\(\s*'([A-Z_]+)'/g, /new StoreError\(\s*'([A-Z_]+)'/g, /new LeaseError\(\s*'([A-Z_]+)'/g, /make\(\s*'([A-Z_]+)'/g, /readonly code = '([A-Z_]+)'/g, /\bcode: '([A-Z_]+)'/g, /\|\s*'(API_[A-Z_]+)'/g];
+  const outside = [
+    /new ApiError\(\s*'([A-Z_]+)'/g,
+    /new StoreError\(\s*'([A-Z_]+)'/g,
+    /new LeaseError\(\s*'([A-Z_]+)'/g,
+    /make\(\s*'([A-Z_]+)'/g,
+    /readonly code = '([A-Z_]+)'/g,
+    /\bcode: '([A-Z_]+)'/g,
+    /\|\s*'(API_[A-Z_]+)'/g,
+  ];
   for (const file of files('src')) {
     const text = readFileSync(file, 'utf8');
-    for (const p of file.includes('/emulator/') ? everywhere : [...everywhere, ...outside]) for (const m of text.matchAll(p)) found.add(m[1]!);
+    for (const p of file.includes('/emulator/') ? everywhere : [...everywhere, ...outside])
+      for (const m of text.matchAll(p)) found.add(m[1]!);
   }
   return found;
 }
@@ -79,7 +88,8 @@ test('every flag a hint of the table names is an option of the CLI, of the comma
       if (!by.some(([, ok]) => ok)) wrong.push(`${code}: ${flag} is an option of no command`);
     }
     for (const [, command, flags] of action.matchAll(commands)) {
-      for (const flag of flags!.match(/--[a-z][a-z-]*/g) ?? []) if (!(await accepts(command!, flag))) wrong.push(`${code}: enginectl ${command} has no ${flag}`);
+      for (const flag of flags!.match(/--[a-z][a-z-]*/g) ?? [])
+        if (!(await accepts(command!, flag))) wrong.push(`${code}: enginectl ${command} has no ${flag}`);
     }
   }
   assert.deepEqual(wrong, []);

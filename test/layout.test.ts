@@ -25,17 +25,23 @@ function importedFolders(file: string): { spec: string; folder: string }[] {
 
 test('src/cli and src/action do not import each other; both reach the run through src/app', () => {
   const offending: string[] = [];
-  for (const [from, forbidden] of [['cli', 'action'], ['action', 'cli']] as const) {
+  for (const [from, forbidden] of [
+    ['cli', 'action'],
+    ['action', 'cli'],
+  ] as const) {
     for (const file of files(join(SRC, from))) {
-      for (const { spec, folder } of importedFolders(file)) if (folder === forbidden) offending.push(`${file} imports ${spec}`);
+      for (const { spec, folder } of importedFolders(file))
+        if (folder === forbidden) offending.push(`${file} imports ${spec}`);
     }
   }
   assert.deepEqual(offending, []);
-  const usesApp = (folder: string) => files(join(SRC, folder)).some((f) => importedFolders(f).some((i) => i.folder === 'app'));
+  const usesApp = (folder: string) =>
+    files(join(SRC, folder)).some((f) => importedFolders(f).some((i) => i.folder === 'app'));
   assert.ok(usesApp('cli') && usesApp('action'));
   // Neither edge runs a pipeline itself.
   for (const folder of ['cli', 'action']) {
-    for (const file of files(join(SRC, folder))) assert.doesNotMatch(readFileSync(file, 'utf8'), /runner\/run-pipeline\.ts/, `${file} runs the pipeline itself`);
+    for (const file of files(join(SRC, folder)))
+      assert.doesNotMatch(readFileSync(file, 'utf8'), /runner\/run-pipeline\.ts/, `${file} runs the pipeline itself`);
   }
 });
 
@@ -77,14 +83,22 @@ test('every folder of src/ imports only from the floors below it (README, Layout
       const target = resolve(dirname(file), spec);
       if (!target.startsWith(resolve(SRC))) continue;
       const to = folderOf(relative('.', target));
-      if (to !== from && (from === '' ? to !== '' : floor.get(to)! >= floor.get(from)!)) offending.push(`${file} imports ${spec} (${to || 'src/'} is not below ${from || 'src/'})`);
+      if (to !== from && (from === '' ? to !== '' : floor.get(to)! >= floor.get(from)!))
+        offending.push(`${file} imports ${spec} (${to || 'src/'} is not below ${from || 'src/'})`);
     }
   }
   assert.deepEqual(offending, []);
 });
 
 test('no import circle between the files of src/, type-only imports included', () => {
-  const graph = new Map(files(SRC).map((file) => [file, importedFolders(file).map(({ spec }) => relative('.', resolve(dirname(file), spec))).filter((t) => t.endsWith('.ts'))]));
+  const graph = new Map(
+    files(SRC).map((file) => [
+      file,
+      importedFolders(file)
+        .map(({ spec }) => relative('.', resolve(dirname(file), spec)))
+        .filter((t) => t.endsWith('.ts')),
+    ]),
+  );
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
   const circles: string[] = [];
@@ -105,14 +119,18 @@ test('no import circle between the files of src/, type-only imports included', (
 test('no file of src/ is over 250 lines without the reason at its top', () => {
   const long = files(SRC).filter((file) => {
     const text = readFileSync(file, 'utf8');
-    return text.split('\n').length > 251 && !/^\/\/ Longer than 250 lines: \S/m.test(text.split('\n').slice(0, 8).join('\n'));
+    return (
+      text.split('\n').length > 251 && !/^\/\/ Longer than 250 lines: \S/m.test(text.split('\n').slice(0, 8).join('\n'))
+    );
   });
   assert.deepEqual(long, []);
 });
 
 test("the README's layout table lists the floors as they are", () => {
   const readme = readFileSync('README.md', 'utf8');
-  const rows = [...readme.matchAll(/^\| (\d) \| (`src\/\*\.ts`, )?`src\/([a-z]+)\/` \|/gm)].map((m) => [Number(m[1]), m[3]!] as const);
+  const rows = [...readme.matchAll(/^\| (\d) \| (`src\/\*\.ts`, )?`src\/([a-z]+)\/` \|/gm)].map(
+    (m) => [Number(m[1]), m[3]!] as const,
+  );
   const expected = FLOORS.flatMap((folders, i) => folders.filter((f) => f !== '').map((f) => [i, f] as const));
   assert.deepEqual(rows, expected);
 });
@@ -120,7 +138,15 @@ test("the README's layout table lists the floors as they are", () => {
 test('each API path is written once, in src/api/: no /api/ path literal elsewhere in src/', () => {
   const outside = files(SRC)
     .filter((f) => !f.startsWith(join(SRC, 'api')))
-    .flatMap((f) => readFileSync(f, 'utf8').split('\n').map((line, i) => ({ where: `${f}:${i + 1}`, line })))
+    .flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ where: `${f}:${i + 1}`, line })),
+    )
     .filter(({ line }) => /['"`]\/api\//.test(line.replace(/\/\/.*$|^\s*\*.*$/, '')));
-  assert.deepEqual(outside.map((o) => o.where), [], 'build the path from src/api/ (areas.ts, an area\'s call builders)');
+  assert.deepEqual(
+    outside.map((o) => o.where),
+    [],
+    "build the path from src/api/ (areas.ts, an area's call builders)",
+  );
 });

@@ -12,7 +12,7 @@ test('the README opens with the main-job command and the test command', () => {
   assert.match(firstLines, /npm ci && npm test/);
 });
 
-test('.ci/run runs the README\'s test command and checks dist/ is current', () => {
+test(".ci/run runs the README's test command and checks dist/ is current", () => {
   const ci = read('.ci/run');
   assert.match(ci, /^npm test$/m);
   assert.match(ci, /^npx -y node@24 scripts\/run-tests\.mjs$/m, 'and the suite on Node 24');
@@ -20,7 +20,11 @@ test('.ci/run runs the README\'s test command and checks dist/ is current', () =
 });
 
 test('the CLI reports the package version, and the package bin is the committed bundle', () => {
-  const pkg = JSON.parse(read('package.json')) as { version: string; bin: Record<string, string>; engines: { node: string } };
+  const pkg = JSON.parse(read('package.json')) as {
+    version: string;
+    bin: Record<string, string>;
+    engines: { node: string };
+  };
   assert.equal(VERSION, pkg.version);
   assert.equal(pkg.bin.enginectl, 'dist/cli.mjs');
   assert.match(read('dist/cli.mjs'), /^#!\/usr\/bin\/env node\n/);

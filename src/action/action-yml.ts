@@ -14,7 +14,14 @@ export function renderActionYml(def: ActionDef): string {
     author: 'enginectl',
     branding: { icon: 'database', color: 'blue' },
     inputs: Object.fromEntries(
-      Object.entries(def.inputs).map(([name, i]) => [name, { description: i.description, required: i.required ?? false, ...(i.default !== undefined ? { default: i.default } : {}) }]),
+      Object.entries(def.inputs).map(([name, i]) => [
+        name,
+        {
+          description: i.description,
+          required: i.required ?? false,
+          ...(i.default !== undefined ? { default: i.default } : {}),
+        },
+      ]),
     ),
     outputs: Object.fromEntries(Object.entries(def.outputs).map(([name, description]) => [name, { description }])),
     runs: { using: 'node24', main },
@@ -28,8 +35,18 @@ export function renderReadmeTables(defs: readonly ActionDef[]): string {
   const out: string[] = [];
   for (const def of defs) {
     const uses = def.id === 'enginectl' ? 'enginectl/enginectl@v1' : `enginectl/enginectl/actions/${def.id}@v1`;
-    out.push(`#### \`${uses}\``, '', def.description, '', '| Input | Required | Default | Description |', '|---|---|---|---|');
-    for (const [name, i] of Object.entries(def.inputs)) out.push(`| \`${name}\` | ${i.required ? 'yes' : 'no'} | ${i.default !== undefined ? `\`${cell(i.default)}\`` : ''} | ${cell(i.description)} |`);
+    out.push(
+      `#### \`${uses}\``,
+      '',
+      def.description,
+      '',
+      '| Input | Required | Default | Description |',
+      '|---|---|---|---|',
+    );
+    for (const [name, i] of Object.entries(def.inputs))
+      out.push(
+        `| \`${name}\` | ${i.required ? 'yes' : 'no'} | ${i.default !== undefined ? `\`${cell(i.default)}\`` : ''} | ${cell(i.description)} |`,
+      );
     out.push('', '| Output | Description |', '|---|---|');
     for (const [name, d] of Object.entries(def.outputs)) out.push(`| \`${name}\` | ${cell(d)} |`);
     out.push('');

@@ -9,8 +9,12 @@ export function actionsSink(kit: Toolkit): LogSink {
     sectionStart: (_key, title) => (kit.startGroup(title), true),
     sectionEnd: () => kit.endGroup(),
     annotate: (a) => {
-      const title = a.failed ? `${a.step} failed${a.failed.continued ? ' (continue-on-error: the pipeline went on)' : ''}` : (a.step ?? 'enginectl');
-      const at = a.where?.file ? { file: a.where.file, startLine: a.where.line, ...(a.where.col ? { startColumn: a.where.col } : {}) } : {};
+      const title = a.failed
+        ? `${a.step} failed${a.failed.continued ? ' (continue-on-error: the pipeline went on)' : ''}`
+        : (a.step ?? 'enginectl');
+      const at = a.where?.file
+        ? { file: a.where.file, startLine: a.where.line, ...(a.where.col ? { startColumn: a.where.col } : {}) }
+        : {};
       kit[a.kind](a.message, { title, ...at });
       return true;
     },

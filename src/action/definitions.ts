@@ -30,36 +30,84 @@ export interface ActionDef {
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 const SERVER: Record<string, InputDef> = {
-  url: { description: 'Base URL of the enterprise API (the default server), e.g. https://erp.example.com. Overrides ENGINE_URL.' },
+  url: {
+    description:
+      'Base URL of the enterprise API (the default server), e.g. https://erp.example.com. Overrides ENGINE_URL.',
+  },
   username: { description: 'User name for the API (HTTP Basic). Overrides ENGINE_USERNAME.' },
-  password: { description: 'Password for the API. Masked in every log and report. Overrides ENGINE_PASSWORD; pass it from a secret.', secret: true },
+  password: {
+    description:
+      'Password for the API. Masked in every log and report. Overrides ENGINE_PASSWORD; pass it from a secret.',
+    secret: true,
+  },
 };
 
 const REPORTING: Record<string, InputDef> = {
-  'dry-run': { description: 'true: validate and show each call that would be made (secrets masked); make none. live: the preflight: the read-only steps run for real with GET requests only (a gate holds, would wait or fails now; each write shows what it would change, and is not sent); a step that fails now fails the action. false: run.', default: 'false' },
+  'dry-run': {
+    description:
+      'true: validate and show each call that would be made (secrets masked); make none. live: the preflight: the read-only steps run for real with GET requests only (a gate holds, would wait or fails now; each write shows what it would change, and is not sent); a step that fails now fails the action. false: run.',
+    default: 'false',
+  },
   summary: { description: 'Write the Markdown report to the job summary.', default: 'true' },
-  'pr-comment': { description: 'On a pull request, keep one comment with the report, updated on each run.', default: 'false' },
-  'deployment-environment': { description: 'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).' },
-  'github-token': { description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).', default: '${{ github.token }}', secret: true },
-  journal: { description: 'Resume from this run journal (the journal output of an earlier run, e.g. downloaded as an artifact): what succeeded is not sent again, the gates run again, and the run is appended to it. Empty: a new journal in RUNNER_TEMP.' },
-  store: { description: 'A run store (s3://BUCKET/PREFIX, the AWS credential chain: an OIDC role, keys in the environment; or file:///PATH a directory every runner mounts; also ENGINECTL_STORE): the run\'s journal is kept there, each call\'s record before the call leaves, and journal then names a run id of the store to resume, from any machine.' },
-  lease: { description: 'With store: hold this fleet lease while the run sends (as lease: in the pipeline): one run at a time for the fleet, across jobs, workflows and CI systems.' },
-  'continue-rollout': { description: 'With journal: go on past the wave at which the journal\'s rollout halted (recorded in the journal as your decision). Without it, resuming a halted rollout sends nothing and fails.', default: 'false' },
-  'in-doubt': { description: 'With journal: what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.' },
+  'pr-comment': {
+    description: 'On a pull request, keep one comment with the report, updated on each run.',
+    default: 'false',
+  },
+  'deployment-environment': {
+    description:
+      'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).',
+  },
+  'github-token': {
+    description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).',
+    default: '${{ github.token }}',
+    secret: true,
+  },
+  journal: {
+    description:
+      'Resume from this run journal (the journal output of an earlier run, e.g. downloaded as an artifact): what succeeded is not sent again, the gates run again, and the run is appended to it. Empty: a new journal in RUNNER_TEMP.',
+  },
+  store: {
+    description:
+      "A run store (s3://BUCKET/PREFIX, the AWS credential chain: an OIDC role, keys in the environment; or file:///PATH a directory every runner mounts; also ENGINECTL_STORE): the run's journal is kept there, each call's record before the call leaves, and journal then names a run id of the store to resume, from any machine.",
+  },
+  lease: {
+    description:
+      'With store: hold this fleet lease while the run sends (as lease: in the pipeline): one run at a time for the fleet, across jobs, workflows and CI systems.',
+  },
+  'continue-rollout': {
+    description:
+      "With journal: go on past the wave at which the journal's rollout halted (recorded in the journal as your decision). Without it, resuming a halted rollout sends nothing and fails.",
+    default: 'false',
+  },
+  'in-doubt': {
+    description:
+      'With journal: what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.',
+  },
 };
 
 const OUTPUTS: Record<string, string> = {
   outcome: 'success, failure or cancelled (dry-run for a dry run)',
   report: 'Path of the JSON report (docs/report-format.md); the HTML and JUnit reports are beside it',
   outputs: "JSON of every step's outputs, by step id",
-  journal: 'Path of the run journal (one JSON line per event, in RUNNER_TEMP): upload it as an artifact; enginectl report renders it, also after a crash',
-  'run-id': 'With store: the id of the run in the store (resume it with journal: RUN_ID, report it with enginectl report --store URL --run RUN_ID)',
+  journal:
+    'Path of the run journal (one JSON line per event, in RUNNER_TEMP): upload it as an artifact; enginectl report renders it, also after a crash',
+  'run-id':
+    'With store: the id of the run in the store (resume it with journal: RUN_ID, report it with enginectl report --store URL --run RUN_ID)',
 };
 
 const connection = (prefix: 'target' | 'source', what: string): Record<string, InputDef> => ({
-  [`${prefix}-server`]: { description: `Address of the ${what} server.`, ...(prefix === 'target' ? { required: true } : {}) },
-  [`${prefix}-database`]: { description: `Name of the ${what} database.`, ...(prefix === 'target' ? { required: true } : {}) },
-  [`${prefix}-token`]: { description: `Auth token of the ${what} database; else ${prefix}-username and ${prefix}-password. Masked.`, secret: true },
+  [`${prefix}-server`]: {
+    description: `Address of the ${what} server.`,
+    ...(prefix === 'target' ? { required: true } : {}),
+  },
+  [`${prefix}-database`]: {
+    description: `Name of the ${what} database.`,
+    ...(prefix === 'target' ? { required: true } : {}),
+  },
+  [`${prefix}-token`]: {
+    description: `Auth token of the ${what} database; else ${prefix}-username and ${prefix}-password. Masked.`,
+    secret: true,
+  },
   [`${prefix}-username`]: { description: `User name on the ${what} database (with ${prefix}-password).` },
   [`${prefix}-password`]: { description: `Password on the ${what} database. Masked.`, secret: true },
 });
@@ -85,7 +133,8 @@ const UPDATE_OUTPUTS: Record<string, string> = {
   inserts: 'Entries inserted',
   updates: 'Entries updated',
   deletes: 'Entries deleted',
-  'client-version': "The target database's client (application) version after the update, e.g. 2026.11, as the result's targetDatabaseVersionInfo says",
+  'client-version':
+    "The target database's client (application) version after the update, e.g. 2026.11, as the result's targetDatabaseVersionInfo says",
   'server-version': "The target database's server (Engine) version after the update, e.g. 26.11.0",
 };
 
@@ -93,13 +142,24 @@ export const ACTIONS: readonly ActionDef[] = [
   {
     id: 'enginectl',
     name: 'enginectl',
-    description: 'Run an enginectl deployment pipeline (vfs and system updates, replication, transaction-log clears, gates) and report it.',
+    description:
+      'Run an enginectl deployment pipeline (vfs and system updates, replication, transaction-log clears, gates) and report it.',
     inputs: {
-      pipeline: { description: 'Path of the pipeline file, e.g. pipelines/multi-target-release.yml. Required, except with merge.' },
-      merge: { description: "Merge mode, for a final job after a fleet's jobs: the JSON reports (or journals) they wrote, downloaded as artifacts: a directory (every *.json and *.journal.jsonl under it; a journal beside its own report is taken once) or files, one per line. One report of the whole fleet (a row per job; an instance no report covers is \"no report\" and fails it) in the summary, the PR comment, the report files and outputs; nothing is run." },
+      pipeline: {
+        description: 'Path of the pipeline file, e.g. pipelines/multi-target-release.yml. Required, except with merge.',
+      },
+      merge: {
+        description:
+          'Merge mode, for a final job after a fleet\'s jobs: the JSON reports (or journals) they wrote, downloaded as artifacts: a directory (every *.json and *.journal.jsonl under it; a journal beside its own report is taken once) or files, one per line. One report of the whole fleet (a row per job; an instance no report covers is "no report" and fails it) in the summary, the PR comment, the report files and outputs; nothing is run.',
+      },
       vars: { description: 'Var overrides, one NAME=VALUE per line (values read as YAML).' },
-      only: { description: 'Keep only the matrix instances with these values, one KEY=VALUE per line (as run --only; a key given twice keeps either value): one target per job of a job matrix.' },
-      skip: { description: 'Leave out the matrix instances with these values, one KEY=VALUE per line (as run --skip).' },
+      only: {
+        description:
+          'Keep only the matrix instances with these values, one KEY=VALUE per line (as run --only; a key given twice keeps either value): one target per job of a job matrix.',
+      },
+      skip: {
+        description: 'Leave out the matrix instances with these values, one KEY=VALUE per line (as run --skip).',
+      },
       ...SERVER,
       ...REPORTING,
     },
@@ -109,10 +169,14 @@ export const ACTIONS: readonly ActionDef[] = [
   {
     id: 'vfs-update',
     name: 'enginectl vfs-update',
-    description: 'Update vfs files and directories on a target database (POST update/vfs), with the server report in the job summary.',
+    description:
+      'Update vfs files and directories on a target database (POST update/vfs), with the server report in the job summary.',
     uses: 'update/vfs',
     inputs: {
-      files: { description: 'Keys of vfs files: one per line, comma-separated, or [1001, 1002]. files or directories is required.' },
+      files: {
+        description:
+          'Keys of vfs files: one per line, comma-separated, or [1001, 1002]. files or directories is required.',
+      },
       directories: { description: 'Vfs directories: one per line or comma-separated.' },
       ...updateInputs(VFS_UPDATE_FLAGS),
       ...SERVER,
@@ -124,7 +188,8 @@ export const ACTIONS: readonly ActionDef[] = [
   {
     id: 'system-update',
     name: 'enginectl system-update',
-    description: 'Upgrade the Engine and the schema of a target database (POST update/system), with the server report in the job summary.',
+    description:
+      'Upgrade the Engine and the schema of a target database (POST update/system), with the server report in the job summary.',
     uses: 'update/system',
     inputs: {
       products: { description: 'Product keys: one per line, comma-separated, or [1, 2]. Default: every product.' },

@@ -20,13 +20,29 @@ export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'l
   return booleanInput(get, 'dry-run', false) ? 'true' : 'false';
 }
 
-export async function dryRun(def: ActionDef, deps: GitHubDeps & { signal: AbortSignal }, loaded: { pipeline: Pipeline; env: Env; selection: Selection }, masker: Masker, live: boolean): Promise<number> {
+export async function dryRun(
+  def: ActionDef,
+  deps: GitHubDeps & { signal: AbortSignal },
+  loaded: { pipeline: Pipeline; env: Env; selection: Selection },
+  masker: Masker,
+  live: boolean,
+): Promise<number> {
   const { kit } = deps;
-  const plan = await planRun(loaded.pipeline, loaded.env, { masker, selection: loaded.selection, ...(live ? { live: { signal: deps.signal } } : {}) });
-  kit.info(live ? `live plan of "${neutralise(plan.name)}": GET requests only; no write is sent` : `dry run of "${neutralise(plan.name)}": no request is made`);
+  const plan = await planRun(loaded.pipeline, loaded.env, {
+    masker,
+    selection: loaded.selection,
+    ...(live ? { live: { signal: deps.signal } } : {}),
+  });
+  kit.info(
+    live
+      ? `live plan of "${neutralise(plan.name)}": GET requests only; no write is sent`
+      : `dry run of "${neutralise(plan.name)}": no request is made`,
+  );
   for (const line of plan.text.split('\n')) kit.info(neutralise(line));
   const fence = '```';
-  const markdown = live ? livePlanMarkdown(plan) : `## 🔍 ${cell(plan.name)}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
+  const markdown = live
+    ? livePlanMarkdown(plan)
+    : `## 🔍 ${cell(plan.name)}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
   if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(markdown);
   await prComment(deps, commentKey(def, loaded.pipeline, loaded.selection), markdown, masker);
   kit.setOutput('outcome', 'dry-run');

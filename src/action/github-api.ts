@@ -5,13 +5,20 @@
 export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error';
 
 export interface GitHubApi {
-  listComments(issue: number): Promise<{ id: number; body?: string | null | undefined; user?: { login?: string | undefined } | null | undefined }[]>;
+  listComments(
+    issue: number,
+  ): Promise<
+    { id: number; body?: string | null | undefined; user?: { login?: string | undefined } | null | undefined }[]
+  >;
   /** The login of the token in use (github-actions[bot] for the workflow token). */
   viewerLogin(): Promise<string>;
   createComment(issue: number, body: string): Promise<void>;
   updateComment(id: number, body: string): Promise<void>;
   createDeployment(input: { ref: string; environment: string; description: string }): Promise<number>;
-  createDeploymentStatus(id: number, input: { state: DeploymentState; description: string; logUrl?: string | undefined; environment: string }): Promise<void>;
+  createDeploymentStatus(
+    id: number,
+    input: { state: DeploymentState; description: string; logUrl?: string | undefined; environment: string },
+  ): Promise<void>;
 }
 
 /** The hidden marker that finds a pipeline's comment again. */
@@ -27,11 +34,18 @@ const loginOf = (login: string | undefined) => (login ?? '').replace(/\[bot\]$/,
  * identity: one comment per pipeline. Anyone who may comment can copy the marker into a comment of
  * their own; theirs is left alone.
  */
-export async function upsertComment(api: GitHubApi, issue: number, key: string, markdown: string): Promise<'created' | 'updated'> {
+export async function upsertComment(
+  api: GitHubApi,
+  issue: number,
+  key: string,
+  markdown: string,
+): Promise<'created' | 'updated'> {
   const marker = commentMarker(key);
   const body = `${marker}\n${markdown}`;
   const [me, comments] = await Promise.all([api.viewerLogin().then(loginOf), api.listComments(issue)]);
-  const existing = comments.find((c) => c.body?.startsWith(marker) && me !== '' && loginOf(c.user?.login ?? undefined) === me);
+  const existing = comments.find(
+    (c) => c.body?.startsWith(marker) && me !== '' && loginOf(c.user?.login ?? undefined) === me,
+  );
   if (existing) {
     await api.updateComment(existing.id, body);
     return 'updated';

@@ -27,7 +27,10 @@ export function githubContext(env: Readonly<Record<string, string | undefined>>,
     ref: env.GITHUB_REF ?? '',
     eventName: env.GITHUB_EVENT_NAME ?? '',
     pullRequest: typeof number === 'number' ? number : undefined,
-    runUrl: env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY ? `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    runUrl:
+      env.GITHUB_RUN_ID && env.GITHUB_REPOSITORY
+        ? `${server}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+        : undefined,
     workspace: env.GITHUB_WORKSPACE,
   };
 }

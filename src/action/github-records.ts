@@ -29,25 +29,51 @@ export async function prComment(deps: GitHubDeps, key: string, markdown: string,
     const done = await upsertComment(deps.github(kit.getInput('github-token')), context.pullRequest, key, markdown);
     kit.info(`pr-comment: ${done} the report comment on #${context.pullRequest}`);
   } catch (error) {
-    kit.warning(masker.mask(`pr-comment: the comment could not be written: ${(error as Error).message}`), { title: 'enginectl' });
+    kit.warning(masker.mask(`pr-comment: the comment could not be written: ${(error as Error).message}`), {
+      title: 'enginectl',
+    });
   }
 }
 
-export async function startDeployment(deps: GitHubDeps, name: string, environment: string, masker: Masker): Promise<{ id: number } | undefined> {
+export async function startDeployment(
+  deps: GitHubDeps,
+  name: string,
+  environment: string,
+  masker: Masker,
+): Promise<{ id: number } | undefined> {
   const { kit, context } = deps;
   try {
     const api = deps.github(kit.getInput('github-token'));
-    const id = await api.createDeployment({ ref: context.sha || context.ref, environment, description: `enginectl: ${name}` });
-    await api.createDeploymentStatus(id, { state: 'in_progress', description: `running ${name}`, logUrl: context.runUrl, environment });
+    const id = await api.createDeployment({
+      ref: context.sha || context.ref,
+      environment,
+      description: `enginectl: ${name}`,
+    });
+    await api.createDeploymentStatus(id, {
+      state: 'in_progress',
+      description: `running ${name}`,
+      logUrl: context.runUrl,
+      environment,
+    });
     kit.info(`deployment ${id} to ${environment}: in_progress`);
     return { id };
   } catch (error) {
-    kit.warning(masker.mask(`deployment-environment: the Deployment could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
+    kit.warning(
+      masker.mask(`deployment-environment: the Deployment could not be recorded: ${(error as Error).message}`),
+      { title: 'enginectl' },
+    );
     return undefined;
   }
 }
 
-export async function finishDeployment(deps: GitHubDeps, deployment: { id: number }, state: DeploymentState, description: string, environment: string, masker: Masker): Promise<void> {
+export async function finishDeployment(
+  deps: GitHubDeps,
+  deployment: { id: number },
+  state: DeploymentState,
+  description: string,
+  environment: string,
+  masker: Masker,
+): Promise<void> {
   try {
     await deps.github(deps.kit.getInput('github-token')).createDeploymentStatus(deployment.id, {
       state,
@@ -57,7 +83,10 @@ export async function finishDeployment(deps: GitHubDeps, deployment: { id: numbe
     });
     deps.kit.info(`deployment ${deployment.id} to ${environment}: ${state}`);
   } catch (error) {
-    deps.kit.warning(masker.mask(`deployment-environment: the final status could not be recorded: ${(error as Error).message}`), { title: 'enginectl' });
+    deps.kit.warning(
+      masker.mask(`deployment-environment: the final status could not be recorded: ${(error as Error).message}`),
+      { title: 'enginectl' },
+    );
   }
 }
 
@@ -67,7 +96,8 @@ export async function finishDeployment(deps: GitHubDeps, deployment: { id: numbe
  * instance's) is the pipeline's.
  */
 export function commentKey(def: ActionDef, pipeline: Pipeline, selection: Selection): string {
-  if (def.uses) return `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}`;
+  if (def.uses)
+    return `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}`;
   const limited = describeSelection(selection);
   return limited ? `${pipeline.file} (${limited})` : pipeline.file;
 }

@@ -13,7 +13,9 @@ export function booleanInput(get: GetInput, name: string, fallback: boolean): bo
   if (raw === '') return fallback;
   if (TRUE.includes(raw)) return true;
   if (FALSE.includes(raw)) return false;
-  throw new UsageError('BAD_INPUT', `input ${name}: "${raw}" is not a boolean`, { hint: `write ${name}: true or ${name}: false` });
+  throw new UsageError('BAD_INPUT', `input ${name}: "${raw}" is not a boolean`, {
+    hint: `write ${name}: true or ${name}: false`,
+  });
 }
 
 /** A list input: one value per line, comma-separated values, or a YAML flow list `[1001, 1002]`. */
@@ -25,14 +27,23 @@ export function listInput(get: GetInput, name: string): string[] | number[] | un
     try {
       value = parseYaml(raw);
     } catch (error) {
-      throw new UsageError('BAD_INPUT', `input ${name}: not a YAML flow list (${(error as Error).message.split('\n')[0]})`, { hint: `write ${name}: "[1001, 1002]", or one value per line` });
+      throw new UsageError(
+        'BAD_INPUT',
+        `input ${name}: not a YAML flow list (${(error as Error).message.split('\n')[0]})`,
+        { hint: `write ${name}: "[1001, 1002]", or one value per line` },
+      );
     }
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' && typeof v !== 'number')) {
-      throw new UsageError('BAD_INPUT', `input ${name}: the list must hold numbers or strings`, { hint: `write ${name}: "[1001, 1002]"` });
+      throw new UsageError('BAD_INPUT', `input ${name}: the list must hold numbers or strings`, {
+        hint: `write ${name}: "[1001, 1002]"`,
+      });
     }
     return value as string[] | number[];
   }
-  return raw.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+  return raw
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** `vars`: lines of NAME=VALUE; blank lines and lines starting with # are ignored. */

@@ -59,7 +59,8 @@ export async function main(id: ActionDef['id']): Promise<void> {
       const entries = await readdir(path, { recursive: true, withFileTypes: true });
       return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
     },
-    github: (token) => octokitApi(token, context.owner, context.repo, process.env.GITHUB_API_URL, { signal: signals.signal }),
+    github: (token) =>
+      octokitApi(token, context.owner, context.repo, process.env.GITHUB_API_URL, { signal: signals.signal }),
     signal: signals.signal,
     now: clock.now,
     sleep: clock.sleep,

@@ -37,22 +37,38 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const shards: ReportShard[] = [];
   for (const file of files) shards.push(await readReportShard(file, deps.readFile, journalKey(deps.env)));
   const report = mergeReports(shards);
-  for (const row of fleetRows(report)) kit.info(neutralise(`${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`));
+  for (const row of fleetRows(report))
+    kit.info(
+      neutralise(
+        `${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
+      ),
+    );
   kit.info(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} (${fleetPhrase(report)})`);
 
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));
   const { failed } = await writeReports(() => report, paths);
   for (const f of failed) kit.warning(`a report could not be written: ${masker.mask(f)}`, { title: 'enginectl' });
-  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(renderMarkdown(report, { fullReport: `${paths.json} (output report) and ${paths.html}` }));
+  if (booleanInput(kit.getInput, 'summary', true))
+    await kit.appendSummary(renderMarkdown(report, { fullReport: `${paths.json} (output report) and ${paths.html}` }));
   // The fleet's comment is the pipeline's: a run of every instance would have written the same one.
-  await prComment(deps, report.pipeline.file, renderMarkdown(report, { limit: COMMENT_LIMIT, fullReport: 'the job summary and the JSON/HTML reports of the merge job' }), masker);
+  await prComment(
+    deps,
+    report.pipeline.file,
+    renderMarkdown(report, {
+      limit: COMMENT_LIMIT,
+      fullReport: 'the job summary and the JSON/HTML reports of the merge job',
+    }),
+    masker,
+  );
   kit.setOutput('outcome', report.outcome);
   kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
   kit.setOutput('outputs', '{}');
   if (report.outcome === 'success' && failed.length === 0) return ExitCode.ok;
   const missing = report.merged?.noReport ?? [];
-  kit.setFailed(`"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`);
+  kit.setFailed(
+    `"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`,
+  );
   return ExitCode.failed;
 }
 
@@ -64,7 +80,10 @@ const JOURNAL = '.journal.jsonl';
  * own run's report (the same name but for .json) is that run's: the report is taken, once.
  */
 async function reportFiles(lines: string[], deps: MergeDeps): Promise<string[]> {
-  if (lines.length === 0) throw new UsageError('BAD_INPUT', 'input merge: no report named', { hint: 'merge: reports (the directory the jobs\' report artifacts were downloaded to), or one file per line' });
+  if (lines.length === 0)
+    throw new UsageError('BAD_INPUT', 'input merge: no report named', {
+      hint: "merge: reports (the directory the jobs' report artifacts were downloaded to), or one file per line",
+    });
   const files: string[] = [];
   for (const line of lines) {
     const path = resolve(deps.cwd, line);
@@ -75,7 +94,12 @@ async function reportFiles(lines: string[], deps: MergeDeps): Promise<string[]> 
       const taken = new Set(reports);
       const journals = under.filter((f) => f.endsWith(JOURNAL) && !taken.has(`${f.slice(0, -JOURNAL.length)}.json`));
       const all = [...reports, ...journals].sort();
-      if (all.length === 0) throw new UsageError('BAD_INPUT', `input merge: ${line} holds no JSON report (*.json) or journal (*${JOURNAL})`, { hint: 'download the jobs\' report artifacts there (actions/download-artifact), or name the files' });
+      if (all.length === 0)
+        throw new UsageError(
+          'BAD_INPUT',
+          `input merge: ${line} holds no JSON report (*.json) or journal (*${JOURNAL})`,
+          { hint: "download the jobs' report artifacts there (actions/download-artifact), or name the files" },
+        );
       files.push(...all);
     }
   }

@@ -13,17 +13,33 @@ export interface CallLimits {
   afterCancelMs?: number;
 }
 
-export function octokitApi(token: string, owner: string, repo: string, baseUrl: string | undefined, limits: CallLimits): GitHubApi {
+export function octokitApi(
+  token: string,
+  owner: string,
+  repo: string,
+  baseUrl: string | undefined,
+  limits: CallLimits,
+): GitHubApi {
   const octokit = getOctokit(token, baseUrl ? { baseUrl } : {});
   const request = () => ({
-    signal: limits.signal.aborted ? AbortSignal.timeout(limits.afterCancelMs ?? 5_000) : AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeoutMs ?? 30_000)]),
+    signal: limits.signal.aborted
+      ? AbortSignal.timeout(limits.afterCancelMs ?? 5_000)
+      : AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeoutMs ?? 30_000)]),
   });
   return {
     async listComments(issue) {
-      return octokit.paginate(octokit.rest.issues.listComments, { owner, repo, issue_number: issue, per_page: 100, request: request() });
+      return octokit.paginate(octokit.rest.issues.listComments, {
+        owner,
+        repo,
+        issue_number: issue,
+        per_page: 100,
+        request: request(),
+      });
     },
     async viewerLogin() {
-      const data = await octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }', { request: request() });
+      const data = await octokit.graphql<{ viewer: { login: string } }>('query { viewer { login } }', {
+        request: request(),
+      });
       return data.viewer.login;
     },
     async createComment(issue, body) {
@@ -33,12 +49,31 @@ export function octokitApi(token: string, owner: string, repo: string, baseUrl: 
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body, request: request() });
     },
     async createDeployment({ ref, environment, description }) {
-      const response = await octokit.rest.repos.createDeployment({ owner, repo, ref, environment, description, auto_merge: false, required_contexts: [], request: request() });
-      if (response.status !== 201 || !('id' in response.data)) throw new Error(`GitHub did not create the deployment: ${JSON.stringify(response.data).slice(0, 200)}`);
+      const response = await octokit.rest.repos.createDeployment({
+        owner,
+        repo,
+        ref,
+        environment,
+        description,
+        auto_merge: false,
+        required_contexts: [],
+        request: request(),
+      });
+      if (response.status !== 201 || !('id' in response.data))
+        throw new Error(`GitHub did not create the deployment: ${JSON.stringify(response.data).slice(0, 200)}`);
       return response.data.id;
     },
     async createDeploymentStatus(id, { state, description, logUrl, environment }) {
-      await octokit.rest.repos.createDeploymentStatus({ owner, repo, deployment_id: id, state, description: description.slice(0, 140), environment, ...(logUrl ? { log_url: logUrl } : {}), request: request() });
+      await octokit.rest.repos.createDeploymentStatus({
+        owner,
+        repo,
+        deployment_id: id,
+        state,
+        description: description.slice(0, 140),
+        environment,
+        ...(logUrl ? { log_url: logUrl } : {}),
+        request: request(),
+      });
     },
   };
 }

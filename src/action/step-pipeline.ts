@@ -17,7 +17,16 @@ import type { ActionDef } from './definitions.ts';
 import { booleanInput, listInput, type GetInput } from './inputs.ts';
 
 const LISTS = new Set(['files', 'directories', 'products', 'recipients']);
-const NOT_STEP_INPUTS = new Set(['url', 'username', 'password', 'dry-run', 'summary', 'pr-comment', 'deployment-environment', 'github-token']);
+const NOT_STEP_INPUTS = new Set([
+  'url',
+  'username',
+  'password',
+  'dry-run',
+  'summary',
+  'pr-comment',
+  'deployment-environment',
+  'github-token',
+]);
 const CONNECTION = new Set(['server', 'database', 'token', 'username', 'password']);
 
 /** The action's default server: its url, username and password inputs over what ENGINE_* give. */
@@ -34,7 +43,9 @@ export function actionServer(get: GetInput, env: Env): DefaultServer {
 /** The input a step-input path comes from: ['target', 'token'] -> target-token. */
 function inputName(path: readonly PropertyKey[]): string {
   const [first, second] = path.map(String);
-  return (first === 'target' || first === 'source') && second && CONNECTION.has(second) ? `${first}-${second}` : (first ?? 'inputs');
+  return (first === 'target' || first === 'source') && second && CONNECTION.has(second)
+    ? `${first}-${second}`
+    : (first ?? 'inputs');
 }
 
 function problem(def: ActionDef, input: string, message: string, hint?: string): Diagnostic {
@@ -74,16 +85,35 @@ function inputProblems(def: ActionDef, inputs: Record<string, unknown>): Diagnos
   for (const which of ['target', 'source'] as const) {
     const c = inputs[which] as Record<string, string> | undefined;
     if (!c) continue;
-    if (!c.server) problems.push(problem(def, `${which}-server`, `the ${which} server is required`, `set ${which}-server and ${which}-database`));
-    if (!c.database) problems.push(problem(def, `${which}-database`, `the ${which} database is required`, `set ${which}-server and ${which}-database`));
+    if (!c.server)
+      problems.push(
+        problem(def, `${which}-server`, `the ${which} server is required`, `set ${which}-server and ${which}-database`),
+      );
+    if (!c.database)
+      problems.push(
+        problem(
+          def,
+          `${which}-database`,
+          `the ${which} database is required`,
+          `set ${which}-server and ${which}-database`,
+        ),
+      );
     if (c.token === undefined && (c.username === undefined || c.password === undefined)) {
       const missing = c.username !== undefined ? 'password' : c.password !== undefined ? 'username' : 'token';
-      problems.push(problem(def, `${which}-${missing}`, `the ${which} needs a token, or both a username and a password`, `set ${which}-token, or ${which}-username and ${which}-password`));
+      problems.push(
+        problem(
+          def,
+          `${which}-${missing}`,
+          `the ${which} needs a token, or both a username and a password`,
+          `set ${which}-token, or ${which}-username and ${which}-password`,
+        ),
+      );
     }
   }
   if (problems.length > 0) return problems;
   const parsed = inputSchema(STEP_TYPES.get(def.uses!)!, resolved).safeParse(inputs);
-  if (!parsed.success) for (const issue of parsed.error.issues) problems.push(problem(def, inputName(issue.path), issue.message));
+  if (!parsed.success)
+    for (const issue of parsed.error.issues) problems.push(problem(def, inputName(issue.path), issue.message));
   return problems;
 }
 
@@ -91,15 +121,22 @@ export function stepPipeline(def: ActionDef, get: GetInput, server: DefaultServe
   const type = STEP_TYPES.get(def.uses!)!;
   const inputs = stepInputs(def, get);
   if (type.targetInput && inputs[type.targetInput] === undefined) {
-    throw new UsageError('BAD_INPUT', `${def.id}: target-server and target-database are required`, { hint: 'set target-server, target-database and target-token (or target-username and target-password)' });
+    throw new UsageError('BAD_INPUT', `${def.id}: target-server and target-database are required`, {
+      hint: 'set target-server, target-database and target-token (or target-username and target-password)',
+    });
   }
   const problems = inputProblems(def, inputs);
   if (problems.length > 0) throw new PipelineInvalid(problems, undefined);
   if (type.needsServer && !server.url) {
-    throw new UsageError('BAD_INPUT', `${def.id}: no server to call`, { hint: 'set the url input (with username and password), or ENGINE_URL in the environment' });
+    throw new UsageError('BAD_INPUT', `${def.id}: no server to call`, {
+      hint: 'set the url input (with username and password), or ENGINE_URL in the environment',
+    });
   }
   const urlProblem = server.url ? serverUrlProblem(server.url) : undefined;
-  if (urlProblem) throw new UsageError('BAD_INPUT', `input url (or ENGINE_URL): the URL ${urlProblem}`, { hint: 'give the base_url of the API, e.g. https://erp.example.com' });
+  if (urlProblem)
+    throw new UsageError('BAD_INPUT', `input url (or ENGINE_URL): the URL ${urlProblem}`, {
+      hint: 'give the base_url of the API, e.g. https://erp.example.com',
+    });
   return {
     file: `${def.id} inputs`,
     name: def.name,

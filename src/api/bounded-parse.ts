@@ -15,7 +15,9 @@ export interface AnswerIssue {
   message: string;
 }
 
-export type BoundedResult<T> = { success: true; data: T } | { success: false; issues: AnswerIssue[]; more: 'counted' | 'not counted'; total: number };
+export type BoundedResult<T> =
+  | { success: true; data: T }
+  | { success: false; issues: AnswerIssue[]; more: 'counted' | 'not counted'; total: number };
 
 export function boundedParse<S extends z.ZodType>(schema: S, value: unknown): BoundedResult<z.infer<S>> {
   // A value small enough to have few issues (every answer but a big list) is parsed once, whole.
@@ -34,10 +36,17 @@ export function boundedParse<S extends z.ZodType>(schema: S, value: unknown): Bo
     found.push(...parsed.error.issues.map(toIssue([])));
     return { success: false, issues: found.slice(0, MAX_ISSUES), more: 'counted', total: found.length };
   }
-  return { success: false, issues: found.slice(0, MAX_ISSUES), more: counted ? 'counted' : 'not counted', total: found.length };
+  return {
+    success: false,
+    issues: found.slice(0, MAX_ISSUES),
+    more: counted ? 'counted' : 'not counted',
+    total: found.length,
+  };
 }
 
-const toIssue = (at: readonly PropertyKey[]) => (i: z.core.$ZodIssue): AnswerIssue => ({ path: [...at, ...i.path], message: i.message });
+const toIssue =
+  (at: readonly PropertyKey[]) =>
+  (i: z.core.$ZodIssue): AnswerIssue => ({ path: [...at, ...i.path], message: i.message });
 
 /**
  * Adds the issues of `value` to `found`, stopping once MAX_ISSUES are found; false when it stopped
@@ -48,7 +57,8 @@ function firstIssues(schema: z.ZodType, value: unknown, at: PropertyKey[], found
   if (def.type === 'lazy' && def.getter) return firstIssues(def.getter(), value, at, found);
   if ((def.type === 'optional' || def.type === 'default') && value === undefined) return true;
   if (def.type === 'nullable' && value === null) return true;
-  const inner = def.type === 'optional' || def.type === 'nullable' || def.type === 'default' ? def.innerType : undefined;
+  const inner =
+    def.type === 'optional' || def.type === 'nullable' || def.type === 'default' ? def.innerType : undefined;
   if (inner) return firstIssues(inner, value, at, found);
   if (!bigger(value, PIECE_NODES)) return checkPiece(schema, value, at, found);
   if (def.type === 'array' && def.element && Array.isArray(value)) {

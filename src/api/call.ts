@@ -93,24 +93,32 @@ export function statusError(spec: CallSpec, response: HttpResponse, transport: T
   const html = isHtml(text, response.contentType);
   const said = !text ? '' : html ? ` with ${htmlGist(text)}` : `: ${serverMessage(text)}`;
   const at = where(spec, transport);
-  const viaProxy = 'an HTML page usually comes from a proxy, load balancer or login page in front of the API: check the server URL and the proxy; ';
+  const viaProxy =
+    'an HTML page usually comes from a proxy, load balancer or login page in front of the API: check the server URL and the proxy; ';
   if (response.status >= 300 && response.status < 400) {
     const location = response.headers.location;
-    return new ApiError('API_REDIRECT', `${at}: the server redirects (HTTP ${response.status})${location ? ` to ${location}` : ''}; enginectl does not follow redirects`, {
-      ...details,
-      hint: `a redirect could carry the credentials to another host, so it is not followed: ${location ? 'if that address is the API, use it as the server URL' : 'set the server URL to the address the API answers on'} (a login page or an http:// to https:// redirect often means the URL is not the API's base_url)`,
-    });
+    return new ApiError(
+      'API_REDIRECT',
+      `${at}: the server redirects (HTTP ${response.status})${location ? ` to ${location}` : ''}; enginectl does not follow redirects`,
+      {
+        ...details,
+        hint: `a redirect could carry the credentials to another host, so it is not followed: ${location ? 'if that address is the API, use it as the server URL' : 'set the server URL to the address the API answers on'} (a login page or an http:// to https:// redirect often means the URL is not the API's base_url)`,
+      },
+    );
   }
   switch (response.status) {
     case 401:
       return new ApiError('API_UNAUTHORIZED', `${at}: authentication failed (401)${said}`, {
         ...details,
-        hint: 'check the user name and password of the server (ENGINE_USERNAME / ENGINE_PASSWORD, or the server\'s username and password)',
+        hint: "check the user name and password of the server (ENGINE_USERNAME / ENGINE_PASSWORD, or the server's username and password)",
       });
     case 403: {
       const scopes = requiredScopes(spec.path);
       const user = transport.username ? `user ${transport.username}` : 'the user';
-      const need = scopes.length > 0 ? `; this call requires the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' and ')}` : '';
+      const need =
+        scopes.length > 0
+          ? `; this call requires the scope${scopes.length > 1 ? 's' : ''} ${scopes.join(' and ')}`
+          : '';
       return new ApiError('API_FORBIDDEN', `${at}: forbidden (403)${need}${said}`, {
         ...details,
         hint: `ask the system's administrator to grant ${user} ${scopes.length > 0 ? scopes.join(' and ') : 'access to this call'}`,
@@ -122,10 +130,14 @@ export function statusError(spec: CallSpec, response: HttpResponse, transport: T
         hint: 'check the key or id, and that it exists on this server',
       });
     default:
-      return new ApiError('API_HTTP_STATUS', `${at}: the server answered HTTP ${response.status}${said || ' with no body'}`, {
-        ...details,
-        hint: `${html ? viaProxy : ''}${response.status >= 500 ? 'the server failed; its logs say why' : 'the server refused the request; its message says why'}`,
-      });
+      return new ApiError(
+        'API_HTTP_STATUS',
+        `${at}: the server answered HTTP ${response.status}${said || ' with no body'}`,
+        {
+          ...details,
+          hint: `${html ? viaProxy : ''}${response.status >= 500 ? 'the server failed; its logs say why' : 'the server refused the request; its message says why'}`,
+        },
+      );
   }
 }
 
@@ -145,10 +157,26 @@ function issuePath(path: readonly PropertyKey[]): string {
 }
 
 /** Parses a JSON body and checks it against `schema`; a mismatch names the field. */
-export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transport, response: HttpResponse, schema: S): z.infer<S> {
-  if (response.text === '') throw invalidResponse(spec, transport, response, `HTTP ${response.status} with an empty body where JSON was expected`);
+export function parseBody<S extends z.ZodType>(
+  spec: CallSpec,
+  transport: Transport,
+  response: HttpResponse,
+  schema: S,
+): z.infer<S> {
+  if (response.text === '')
+    throw invalidResponse(
+      spec,
+      transport,
+      response,
+      `HTTP ${response.status} with an empty body where JSON was expected`,
+    );
   if (response.contentType && !isJsonType(response.contentType)) {
-    throw invalidResponse(spec, transport, response, `expected JSON but got ${response.contentType}: ${trimBody(transport.redact(response.text)).slice(0, 120)}`);
+    throw invalidResponse(
+      spec,
+      transport,
+      response,
+      `expected JSON but got ${response.contentType}: ${trimBody(transport.redact(response.text)).slice(0, 120)}`,
+    );
   }
   let value: unknown;
   try {
@@ -162,7 +190,12 @@ export function parseBody<S extends z.ZodType>(spec: CallSpec, transport: Transp
   if (parsed.success) return parsed.data;
   const issues = parsed.issues.map((i) => `response${issuePath(i.path)}: ${i.message}`);
   const left = parsed.total - parsed.issues.length;
-  const more = parsed.more === 'not counted' ? ' (and more: the rest of the answer was not checked)' : left > 0 ? ` (and ${left} more)` : '';
+  const more =
+    parsed.more === 'not counted'
+      ? ' (and more: the rest of the answer was not checked)'
+      : left > 0
+        ? ` (and ${left} more)`
+        : '';
   throw invalidResponse(spec, transport, response, `${issues.join('; ')}${more}`);
 }
 
@@ -176,9 +209,18 @@ export class Caller {
   /** The raw exchange; throws only for transport faults. */
   send(spec: CallSpec, options: CallOptions = {}): Promise<HttpResponse> {
     const bound = this.bound;
-    if (!bound) return this.transport.send({ ...spec, signal: options.signal, timeoutMs: options.timeoutMs, observer: options.observer });
+    if (!bound)
+      return this.transport.send({
+        ...spec,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        observer: options.observer,
+      });
     // The bound signal always counts; a step's own (a sibling's cancellation) is added to it, never instead.
-    const signal = options.signal && options.signal !== bound.signal ? AbortSignal.any([bound.signal, options.signal]) : bound.signal;
+    const signal =
+      options.signal && options.signal !== bound.signal
+        ? AbortSignal.any([bound.signal, options.signal])
+        : bound.signal;
     return this.transport.send({ ...spec, signal, timeoutMs: options.timeoutMs, observer: bound.observer });
   }
 

@@ -19,16 +19,29 @@ export const classesCalls = {
     query: where,
     resource: `class ${classKey}`,
   }),
-  get: (id: EntityId, classKey?: number): CallSpec => ({ method: 'GET', path: entityPath(id, classKey), resource: entityName(id, classKey) }),
+  get: (id: EntityId, classKey?: number): CallSpec => ({
+    method: 'GET',
+    path: entityPath(id, classKey),
+    resource: entityName(id, classKey),
+  }),
   /** The body is an array holding one entity object, as the samples send. */
-  create: (classKey: number, fields: EntityFields): CallSpec => ({ method: 'POST', path: `${BASE}/classes/${seg(classKey)}/entities`, body: { json: [fields] }, resource: `class ${classKey}` }),
+  create: (classKey: number, fields: EntityFields): CallSpec => ({
+    method: 'POST',
+    path: `${BASE}/classes/${seg(classKey)}/entities`,
+    body: { json: [fields] },
+    resource: `class ${classKey}`,
+  }),
   update: (id: EntityId, fields: EntityFields, classKey?: number, method: WriteMethod = 'PATCH'): CallSpec => ({
     method,
     path: entityPath(id, classKey),
     body: { json: [fields] },
     resource: entityName(id, classKey),
   }),
-  delete: (id: EntityId, classKey?: number): CallSpec => ({ method: 'DELETE', path: entityPath(id, classKey), resource: entityName(id, classKey) }),
+  delete: (id: EntityId, classKey?: number): CallSpec => ({
+    method: 'DELETE',
+    path: entityPath(id, classKey),
+    resource: entityName(id, classKey),
+  }),
 };
 
 export class ClassesApi {
@@ -36,22 +49,39 @@ export class ClassesApi {
 
   schema(classKey: number, options?: CallOptions): Promise<ClassSchema> {
     return this.call.json(
-      { method: 'GET', path: `${BASE}/classes/${seg(classKey)}/schema`, accept: 'application/schema+json', resource: `class ${classKey}` },
+      {
+        method: 'GET',
+        path: `${BASE}/classes/${seg(classKey)}/schema`,
+        accept: 'application/schema+json',
+        resource: `class ${classKey}`,
+      },
       ClassSchema,
       options,
     );
   }
 
   children(classKey: number, options?: CallOptions): Promise<number[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/classes/${seg(classKey)}/children`, resource: `class ${classKey}` }, ClassKeyList, options);
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/classes/${seg(classKey)}/children`, resource: `class ${classKey}` },
+      ClassKeyList,
+      options,
+    );
   }
 
   descendants(classKey: number, options?: CallOptions): Promise<number[]> {
-    return this.call.json({ method: 'GET', path: `${BASE}/classes/${seg(classKey)}/descendants`, resource: `class ${classKey}` }, ClassKeyList, options);
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/classes/${seg(classKey)}/descendants`, resource: `class ${classKey}` },
+      ClassKeyList,
+      options,
+    );
   }
 
   /** Entities of the class and of its child classes; `where` holds equality filters. */
-  list(classKey: number, where: Record<string, string | number | boolean> = {}, options?: CallOptions): Promise<Entity[]> {
+  list(
+    classKey: number,
+    where: Record<string, string | number | boolean> = {},
+    options?: CallOptions,
+  ): Promise<Entity[]> {
     return this.call.json(classesCalls.list(classKey, where), EntityList, options);
   }
 
@@ -66,7 +96,13 @@ export class ClassesApi {
   }
 
   /** Updates only the given fields (POST, PATCH and PUT are equivalent partial updates). */
-  update(id: EntityId, fields: EntityFields, classKey?: number, method: WriteMethod = 'PATCH', options?: CallOptions): Promise<Entity> {
+  update(
+    id: EntityId,
+    fields: EntityFields,
+    classKey?: number,
+    method: WriteMethod = 'PATCH',
+    options?: CallOptions,
+  ): Promise<Entity> {
     return this.call.json(classesCalls.update(id, fields, classKey, method), Entity, options);
   }
 
@@ -80,7 +116,9 @@ export class ClassesApi {
 }
 
 function entityPath(id: EntityId, classKey?: number): string {
-  return classKey === undefined ? `${BASE}/entities/${seg(id)}` : `${BASE}/classes/${seg(classKey)}/entities/${seg(id)}`;
+  return classKey === undefined
+    ? `${BASE}/entities/${seg(id)}`
+    : `${BASE}/classes/${seg(classKey)}/entities/${seg(id)}`;
 }
 
 function entityName(id: EntityId, classKey?: number): string {

@@ -81,7 +81,9 @@ export class EngineClient {
       allowWith: 'allow insecure HTTP for this server (allow-insecure-http: true, or ENGINE_ALLOW_INSECURE_HTTP=true)',
     });
     if (insecure) throw insecure;
-    this.dispatcher = deps.dispatcher ? givenDispatcher(deps.dispatcher) : createDispatcher(config, deps.env ?? {}, undefined, config.url);
+    this.dispatcher = deps.dispatcher
+      ? givenDispatcher(deps.dispatcher)
+      : createDispatcher(config, deps.env ?? {}, undefined, config.url);
     const transport = new Transport({
       url: config.url,
       username: config.username,
@@ -112,7 +114,14 @@ export class EngineClient {
   bind(call: BoundCall): EngineClient {
     const caller = new Caller(this.caller.transport, call);
     const bound = Object.create(EngineClient.prototype) as EngineClient;
-    Object.assign(bound, { caller, dispatcher: this.dispatcher, classes: new ClassesApi(caller), licensing: new LicensingApi(caller), monitoring: new MonitoringApi(caller), devops: new DevOpsApi(caller) });
+    Object.assign(bound, {
+      caller,
+      dispatcher: this.dispatcher,
+      classes: new ClassesApi(caller),
+      licensing: new LicensingApi(caller),
+      monitoring: new MonitoringApi(caller),
+      devops: new DevOpsApi(caller),
+    });
     return bound;
   }
 

@@ -34,10 +34,22 @@ export const devopsCalls = {
   sync: (configKey?: number): CallSpec =>
     configKey === undefined
       ? { method: 'POST', path: `${BASE}/replication/sync` }
-      : { method: 'POST', path: `${BASE}/replication/configs/${configKey}/sync`, resource: `replication configuration ${configKey}` },
+      : {
+          method: 'POST',
+          path: `${BASE}/replication/configs/${configKey}/sync`,
+          resource: `replication configuration ${configKey}`,
+        },
   replicationConfigs: (): CallSpec => ({ method: 'GET', path: `${BASE}/replication/configs` }),
-  updateSystem: (body: SystemUpdateOptions): CallSpec => ({ method: 'POST', path: `${BASE}/update/system`, body: { json: body } }),
-  updateVfs: (body: VfsUpdateOptions): CallSpec => ({ method: 'POST', path: `${BASE}/update/vfs`, body: { json: body } }),
+  updateSystem: (body: SystemUpdateOptions): CallSpec => ({
+    method: 'POST',
+    path: `${BASE}/update/system`,
+    body: { json: body },
+  }),
+  updateVfs: (body: VfsUpdateOptions): CallSpec => ({
+    method: 'POST',
+    path: `${BASE}/update/vfs`,
+    body: { json: body },
+  }),
 };
 
 export class DevOpsApi {

@@ -30,7 +30,9 @@ function proxyUrl(env: Env, name: string): string | undefined {
   const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
   if (URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)) return url;
   const set = env[name.toLowerCase()] !== undefined ? name.toLowerCase() : name.toUpperCase();
-  throw new UsageError('BAD_PROXY', `${set} is not a proxy URL`, { hint: `set ${set} to the proxy's URL, e.g. http://proxy.example.com:3128 (with user:password@ when it asks for them), or unset it` });
+  throw new UsageError('BAD_PROXY', `${set} is not a proxy URL`, {
+    hint: `set ${set} to the proxy's URL, e.g. http://proxy.example.com:3128 (with user:password@ when it asks for them), or unset it`,
+  });
 }
 
 /**
@@ -78,11 +80,20 @@ function tunnelFailing(Pool: typeof import('undici').Pool) {
     const pool = new Pool(origin, options);
     const connect = pool.connect.bind(pool) as (opts: unknown, callback?: unknown) => unknown;
     const failed = (error: { code?: string; message?: string }) =>
-      error?.code === 'UND_ERR_SOCKET' ? Object.assign(new Error(`the proxy closed the connection while opening the tunnel (CONNECT): ${error.message ?? ''}`), { code: PROXY_TUNNEL_CLOSED, cause: error }) : error;
+      error?.code === 'UND_ERR_SOCKET'
+        ? Object.assign(
+            new Error(`the proxy closed the connection while opening the tunnel (CONNECT): ${error.message ?? ''}`),
+            { code: PROXY_TUNNEL_CLOSED, cause: error },
+          )
+        : error;
     // ProxyAgent opens each tunnel with the promise form; the callback form is left as it is.
     Object.assign(pool, {
       connect: (opts: unknown, callback?: unknown) =>
-        callback ? connect(opts, callback) : (connect(opts) as Promise<unknown>).catch((error: { code?: string; message?: string }) => Promise.reject(failed(error))),
+        callback
+          ? connect(opts, callback)
+          : (connect(opts) as Promise<unknown>).catch((error: { code?: string; message?: string }) =>
+              Promise.reject(failed(error)),
+            ),
     });
     return pool;
   };
@@ -128,7 +139,14 @@ export function createDispatcher(
   const noProxy = envValue(env, 'no_proxy') ?? '';
   // Servers of the same settings share one agent (its pools are per origin): a fleet of 1,000
   // sites behind one API gateway keeps a pool of connections, not 1,000. Closed with its last user.
-  const key = JSON.stringify([tls.caFile ?? '', connect.ca?.length ?? 0, tls.insecureSkipTlsVerify === true, httpProxy ?? '', httpsProxy ?? '', noProxy]);
+  const key = JSON.stringify([
+    tls.caFile ?? '',
+    connect.ca?.length ?? 0,
+    tls.insecureSkipTlsVerify === true,
+    httpProxy ?? '',
+    httpsProxy ?? '',
+    noProxy,
+  ]);
   let entry = SHARED.get(key);
   if (!entry) SHARED.set(key, (entry = { made: undefined, users: 0 }));
   entry.users += 1;
@@ -139,7 +157,14 @@ export function createDispatcher(
       (own.made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, Pool }) =>
         !httpProxy && !httpsProxy
           ? new Agent(common)
-          : new EnvHttpProxyAgent({ ...common, requestTls: connect, httpProxy: httpProxy ?? '', httpsProxy: httpsProxy ?? '', noProxy, clientFactory: tunnelFailing(Pool) } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
+          : new EnvHttpProxyAgent({
+              ...common,
+              requestTls: connect,
+              httpProxy: httpProxy ?? '',
+              httpsProxy: httpsProxy ?? '',
+              noProxy,
+              clientFactory: tunnelFailing(Pool),
+            } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
       )),
     close: async () => {
       if (closed) return;

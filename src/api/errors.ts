@@ -80,7 +80,11 @@ export function trimBody(text: string): string {
 
 /** An HTML page (a proxy's, a load balancer's, a login page) rather than an answer of the API. */
 export function isHtml(text: string, contentType = ''): boolean {
-  return contentType === 'text/html' || contentType === 'application/xhtml+xml' || /^\s*(<!doctype html|<html[\s>])/i.test(text);
+  return (
+    contentType === 'text/html' ||
+    contentType === 'application/xhtml+xml' ||
+    /^\s*(<!doctype html|<html[\s>])/i.test(text)
+  );
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
@@ -132,7 +136,15 @@ export function serverMessage(text: string): string {
  * Errors that say the server could not be reached or read at all (refused, reset, no DNS name, a
  * failed TLS handshake, a proxy, no answer in time): nothing was learnt of its state.
  */
-const UNREACHABLE: ReadonlySet<string> = new Set(['API_CONNECTION_REFUSED', 'API_CONNECTION_RESET', 'API_DNS_FAILURE', 'API_TLS_FAILURE', 'API_PROXY', 'API_TRANSPORT', 'API_TIMEOUT']);
+const UNREACHABLE: ReadonlySet<string> = new Set([
+  'API_CONNECTION_REFUSED',
+  'API_CONNECTION_RESET',
+  'API_DNS_FAILURE',
+  'API_TLS_FAILURE',
+  'API_PROXY',
+  'API_TRANSPORT',
+  'API_TIMEOUT',
+]);
 
 export function unreachable(error: unknown): boolean {
   return error instanceof ApiError && UNREACHABLE.has(error.code);

@@ -26,7 +26,12 @@ export type AttemptEvidence =
     };
 
 /** Errors that prove the request never reached the server. */
-const NEVER_LEFT: ReadonlySet<string> = new Set(['API_CONNECTION_REFUSED', 'API_DNS_FAILURE', 'API_TLS_FAILURE', 'API_PROXY']);
+const NEVER_LEFT: ReadonlySet<string> = new Set([
+  'API_CONNECTION_REFUSED',
+  'API_DNS_FAILURE',
+  'API_TLS_FAILURE',
+  'API_PROXY',
+]);
 
 /** Statuses a gateway or a restarting server answers after the API may have acted. */
 const GATEWAY: ReadonlySet<number> = new Set([408, 502, 503, 504]);
@@ -93,7 +98,11 @@ export function joinFates(attempts: readonly Attempt[]): InstanceFate {
       applied = true;
       if (appliedCount > 1 || unknown) maybeTwice ??= { method: first.method, path: first.path };
     } else if (unknown) {
-      doubt ??= { method: unknown.method, path: unknown.path, ...(unknown.status === undefined ? {} : { status: unknown.status }) };
+      doubt ??= {
+        method: unknown.method,
+        path: unknown.path,
+        ...(unknown.status === undefined ? {} : { status: unknown.status }),
+      };
     } else if (list.some((a) => a.fate === 'refused')) refused = true;
   }
   const fate: AttemptFate = doubt ? 'unknown' : applied ? 'applied' : refused ? 'refused' : 'not-sent';

@@ -1,7 +1,14 @@
 // The typed client of the enterprise API.
 export { EngineClient, type ServerConfig, type ClientDeps, type RawRequest, type RawResponse } from './client.ts';
 export { ApiError, unreachable, type ApiErrorCode } from './errors.ts';
-export { attemptFate, joinFates, type Attempt, type AttemptEvidence, type AttemptFate, type InstanceFate } from './fate.ts';
+export {
+  attemptFate,
+  joinFates,
+  type Attempt,
+  type AttemptEvidence,
+  type AttemptFate,
+  type InstanceFate,
+} from './fate.ts';
 export { deadline, type Deadline } from './deadline.ts';
 export type { SyncOutcome } from './devops.ts';
 export { planned, type CallOptions, type CallSpec, type PlannedCall } from './call.ts';

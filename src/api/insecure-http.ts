@@ -29,10 +29,13 @@ export function insecureHttpError(check: InsecureHttpCheck): UsageError | undefi
     return undefined; // not a URL: the caller reports that
   }
   const credentials = check.credentials || url.username !== '' || url.password !== '';
-  if (url.protocol !== 'http:' || !credentials || check.allowInsecureHttp === true || isLoopback(url.hostname)) return undefined;
+  if (url.protocol !== 'http:' || !credentials || check.allowInsecureHttp === true || isLoopback(url.hostname))
+    return undefined;
   return new UsageError(
     'INSECURE_HTTP',
     `${check.where}: refusing to send the user name and password over plain http:// to ${url.host}: Basic authentication would carry them readable to anyone on the network path`,
-    { hint: `use https://${url.host}${url.pathname === '/' ? '' : url.pathname}, or, on a network you trust, ${check.allowWith}` },
+    {
+      hint: `use https://${url.host}${url.pathname === '/' ? '' : url.pathname}, or, on a network you trust, ${check.allowWith}`,
+    },
   );
 }

@@ -21,10 +21,23 @@ export interface RemoveResult {
 export const licensingCalls = {
   licenses: (): CallSpec => ({ method: 'GET', path: `${BASE}/licenses` }),
   products: (): CallSpec => ({ method: 'GET', path: `${BASE}/products` }),
-  remove: (key: number): CallSpec => ({ method: 'DELETE', path: `${BASE}/licenses/${key}`, resource: `license ${key}` }),
+  remove: (key: number): CallSpec => ({
+    method: 'DELETE',
+    path: `${BASE}/licenses/${key}`,
+    resource: `license ${key}`,
+  }),
   /** The encrypted license code, sent as text/plain. */
-  add: (code: string): CallSpec => ({ method: 'POST', path: `${BASE}/licenses`, body: { text: code, contentType: 'text/plain' } }),
-  create: (body: LicenseCreateRequest): CallSpec => ({ method: 'POST', path: `${BASE}/licenses/create`, body: { json: body }, accept: 'text/plain' }),
+  add: (code: string): CallSpec => ({
+    method: 'POST',
+    path: `${BASE}/licenses`,
+    body: { text: code, contentType: 'text/plain' },
+  }),
+  create: (body: LicenseCreateRequest): CallSpec => ({
+    method: 'POST',
+    path: `${BASE}/licenses/create`,
+    body: { json: body },
+    accept: 'text/plain',
+  }),
 };
 
 export class LicensingApi {
@@ -35,7 +48,11 @@ export class LicensingApi {
   }
 
   license(key: number, options?: CallOptions): Promise<License> {
-    return this.call.json({ method: 'GET', path: `${BASE}/licenses/${key}`, resource: `license ${key}` }, License, options);
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/licenses/${key}`, resource: `license ${key}` },
+      License,
+      options,
+    );
   }
 
   async remove(key: number, options?: CallOptions): Promise<RemoveResult> {
@@ -60,7 +77,12 @@ export class LicensingApi {
     // enterprise-api.md 4.2: the code comes as text/plain. Anything else (a JSON error, a proxy's
     // HTML page) is not a code, and must not be handed on to licensing/add as one.
     if (response.contentType !== '' && response.contentType !== 'text/plain') {
-      throw invalidResponse(spec, this.call.transport, response, `expected the license code as text/plain but got ${response.contentType}`);
+      throw invalidResponse(
+        spec,
+        this.call.transport,
+        response,
+        `expected the license code as text/plain but got ${response.contentType}`,
+      );
     }
     return code;
   }
@@ -70,7 +92,11 @@ export class LicensingApi {
   }
 
   product(key: number, options?: CallOptions): Promise<Product> {
-    return this.call.json({ method: 'GET', path: `${BASE}/products/${key}`, resource: `product ${key}` }, Product, options);
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/products/${key}`, resource: `product ${key}` },
+      Product,
+      options,
+    );
   }
 
   productExtensions(key: number, options?: CallOptions): Promise<Extension[]> {
@@ -86,6 +112,10 @@ export class LicensingApi {
   }
 
   extension(key: number, options?: CallOptions): Promise<Extension> {
-    return this.call.json({ method: 'GET', path: `${BASE}/extensions/${key}`, resource: `extension ${key}` }, Extension, options);
+    return this.call.json(
+      { method: 'GET', path: `${BASE}/extensions/${key}`, resource: `extension ${key}` },
+      Extension,
+      options,
+    );
   }
 }

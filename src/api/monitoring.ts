@@ -15,9 +15,21 @@ const seg = encodeURIComponent;
 /** The calls steps make, as values: the client sends them, a step's plan shows them. */
 export const monitoringCalls = {
   engines: (): CallSpec => ({ method: 'GET', path: `${BASE}/engines` }),
-  engine: (engineId: string): CallSpec => ({ method: 'GET', path: `${BASE}/engines/${seg(engineId)}`, resource: `Engine ${engineId}` }),
-  engineSessions: (engineId: string): CallSpec => ({ method: 'GET', path: `${BASE}/engines/${seg(engineId)}/sessions`, resource: `Engine ${engineId}` }),
-  engineAlerts: (engineId: string): CallSpec => ({ method: 'GET', path: `${BASE}/engines/${seg(engineId)}/alerts`, resource: `Engine ${engineId}` }),
+  engine: (engineId: string): CallSpec => ({
+    method: 'GET',
+    path: `${BASE}/engines/${seg(engineId)}`,
+    resource: `Engine ${engineId}`,
+  }),
+  engineSessions: (engineId: string): CallSpec => ({
+    method: 'GET',
+    path: `${BASE}/engines/${seg(engineId)}/sessions`,
+    resource: `Engine ${engineId}`,
+  }),
+  engineAlerts: (engineId: string): CallSpec => ({
+    method: 'GET',
+    path: `${BASE}/engines/${seg(engineId)}/alerts`,
+    resource: `Engine ${engineId}`,
+  }),
   sessions: (): CallSpec => ({ method: 'GET', path: `${BASE}/sessions` }),
   alerts: (): CallSpec => ({ method: 'GET', path: `${BASE}/alerts` }),
 };

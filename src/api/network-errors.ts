@@ -28,17 +28,29 @@ function withCode(error: unknown, code: string): Record<string, unknown> | undef
 }
 
 /** When the certificate of `origin` stops (or starts) being valid: read without verifying it. */
-export function certificateDates(origin: string, signal?: AbortSignal): Promise<{ validFrom: string; validTo: string } | undefined> {
+export function certificateDates(
+  origin: string,
+  signal?: AbortSignal,
+): Promise<{ validFrom: string; validTo: string } | undefined> {
   const url = new URL(origin);
   return new Promise((resolve) => {
     // Loaded only when a certificate error needs explaining, not at start-up.
     const { connect } = process.getBuiltinModule('node:tls');
     const { isIP } = process.getBuiltinModule('node:net');
-    const socket = connect({ host: url.hostname, port: Number(url.port || 443), servername: isIP(url.hostname) ? undefined : url.hostname, rejectUnauthorized: false, timeout: 5_000 }, () => {
-      const cert = socket.getPeerCertificate();
-      socket.destroy();
-      resolve(cert?.valid_to ? { validFrom: cert.valid_from, validTo: cert.valid_to } : undefined);
-    });
+    const socket = connect(
+      {
+        host: url.hostname,
+        port: Number(url.port || 443),
+        servername: isIP(url.hostname) ? undefined : url.hostname,
+        rejectUnauthorized: false,
+        timeout: 5_000,
+      },
+      () => {
+        const cert = socket.getPeerCertificate();
+        socket.destroy();
+        resolve(cert?.valid_to ? { validFrom: cert.valid_from, validTo: cert.valid_to } : undefined);
+      },
+    );
     const give = () => {
       socket.destroy();
       resolve(undefined);
@@ -61,15 +73,25 @@ export function systemCode(error: unknown): string {
 }
 
 /** A certificate out of its dates, with them (read by certificateDates). */
-export function certificateDateError(req: Exchange, cause: unknown, attempts: number, code: string, dates: { validFrom: string; validTo: string }): ApiError {
+export function certificateDateError(
+  req: Exchange,
+  cause: unknown,
+  attempts: number,
+  code: string,
+  dates: { validFrom: string; validTo: string },
+): ApiError {
   const expired = code === 'CERT_HAS_EXPIRED';
-  return new ApiError('API_TLS_FAILURE', `${req.method} ${req.path} on ${req.server}: TLS: the server's certificate ${expired ? `expired on ${dates.validTo}` : `is valid only from ${dates.validFrom}`} (${code})`, {
-    method: req.method,
-    path: req.path,
-    attempts,
-    cause,
-    hint: 'have the certificate renewed on the server, and check this machine\'s clock',
-  });
+  return new ApiError(
+    'API_TLS_FAILURE',
+    `${req.method} ${req.path} on ${req.server}: TLS: the server's certificate ${expired ? `expired on ${dates.validTo}` : `is valid only from ${dates.validFrom}`} (${code})`,
+    {
+      method: req.method,
+      path: req.path,
+      attempts,
+      cause,
+      hint: "have the certificate renewed on the server, and check this machine's clock",
+    },
+  );
 }
 
 /** A failed exchange (no HTTP answer) as the typed error that says what to check. */
@@ -77,11 +99,21 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
   const code = systemCode(error);
   const where = `${req.method} ${req.path} on ${req.server}`;
   const details = { method: req.method, path: req.path, attempts, cause: error };
-  const make = (c: ApiErrorCode, what: string, hint: string) => new ApiError(c, `${where}: ${what}`, { ...details, hint });
+  const make = (c: ApiErrorCode, what: string, hint: string) =>
+    new ApiError(c, `${where}: ${what}`, { ...details, hint });
   if (code === 'ECONNREFUSED') {
-    return make('API_CONNECTION_REFUSED', 'connection refused', 'check that the server is running and that the URL and port are right');
+    return make(
+      'API_CONNECTION_REFUSED',
+      'connection refused',
+      'check that the server is running and that the URL and port are right',
+    );
   }
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
+  if (
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'UND_ERR_SOCKET' ||
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
+  ) {
     return make(
       'API_CONNECTION_RESET',
       'the connection was closed before the response was complete',
@@ -89,7 +121,11 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
     );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL') {
-    return make('API_DNS_FAILURE', `the host name could not be resolved (${code})`, 'check the host name in the server URL and the DNS of this machine');
+    return make(
+      'API_DNS_FAILURE',
+      `the host name could not be resolved (${code})`,
+      'check the host name in the server URL and the DNS of this machine',
+    );
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     const names = (withCode(error, code)?.cert as { subjectaltname?: string } | undefined)?.subjectaltname;
@@ -101,26 +137,55 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
     );
   }
   if (/^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(code)) {
-    return make('API_TLS_FAILURE', `TLS: the server's certificate ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'} (${code})`, 'have the certificate renewed on the server, and check this machine\'s clock');
+    return make(
+      'API_TLS_FAILURE',
+      `TLS: the server's certificate ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'} (${code})`,
+      "have the certificate renewed on the server, and check this machine's clock",
+    );
   }
-  if (/^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?)$/.test(code)) {
+  if (
+    /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?)$/.test(
+      code,
+    )
+  ) {
     return make(
       'API_TLS_FAILURE',
       `TLS: the server's certificate is signed by a CA this machine does not trust (${code})`,
-      'give the CA certificate (PEM) with the server\'s ca-file; only for a throw-away test server, insecure-skip-tls-verify: true',
+      "give the CA certificate (PEM) with the server's ca-file; only for a throw-away test server, insecure-skip-tls-verify: true",
     );
   }
-  if (TLS_CODES.test(code)) return make('API_TLS_FAILURE', `TLS failed (${code})`, 'check the server\'s certificate and the TLS settings of the server (ca-file)');
+  if (TLS_CODES.test(code))
+    return make(
+      'API_TLS_FAILURE',
+      `TLS failed (${code})`,
+      "check the server's certificate and the TLS settings of the server (ca-file)",
+    );
   if (code === PROXY_TUNNEL_CLOSED) {
-    return make('API_PROXY', `the proxy closed the connection while opening the tunnel to ${req.origin} (CONNECT)`, 'check the proxy (HTTPS_PROXY, HTTP_PROXY): it may not allow CONNECT to this host and port; or exclude this host with NO_PROXY');
+    return make(
+      'API_PROXY',
+      `the proxy closed the connection while opening the tunnel to ${req.origin} (CONNECT)`,
+      'check the proxy (HTTPS_PROXY, HTTP_PROXY): it may not allow CONNECT to this host and port; or exclude this host with NO_PROXY',
+    );
   }
   const proxied = /Proxy response \((\d+)\)/.exec(error instanceof Error ? error.message : '');
   if (proxied) {
     const status = Number(proxied[1]);
     return status === 407
-      ? make('API_PROXY', 'the proxy asks for authentication (407 Proxy Authentication Required)', 'put the proxy\'s user name and password in HTTPS_PROXY or HTTP_PROXY (http://user:password@proxy:port), or exclude this host with NO_PROXY')
-      : make('API_PROXY', `the proxy refused to connect to ${req.origin} (HTTP ${status})`, 'check the proxy (HTTPS_PROXY, HTTP_PROXY) and whether this host belongs in NO_PROXY');
+      ? make(
+          'API_PROXY',
+          'the proxy asks for authentication (407 Proxy Authentication Required)',
+          "put the proxy's user name and password in HTTPS_PROXY or HTTP_PROXY (http://user:password@proxy:port), or exclude this host with NO_PROXY",
+        )
+      : make(
+          'API_PROXY',
+          `the proxy refused to connect to ${req.origin} (HTTP ${status})`,
+          'check the proxy (HTTPS_PROXY, HTTP_PROXY) and whether this host belongs in NO_PROXY',
+        );
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return make('API_TRANSPORT', `request failed: ${code ? `${code} ` : ''}${reason}`, 'check the network path to the server');
+  return make(
+    'API_TRANSPORT',
+    `request failed: ${code ? `${code} ` : ''}${reason}`,
+    'check the network path to the server',
+  );
 }

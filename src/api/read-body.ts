@@ -15,15 +15,22 @@ export class TooLarge extends Error {
  * decoded pieces and their concatenation besides (which cost 45 MB more at its peak). Decoding is
  * TextDecoder's: invalid bytes become U+FFFD and a leading byte order mark is dropped.
  */
-export async function readText(body: AsyncIterable<Uint8Array>, limit: number, keep = Infinity, length = NaN): Promise<string> {
-  if (keep === Infinity && Number.isSafeInteger(length) && length >= 0 && length <= limit) return readKnownLength(body, limit, length);
+export async function readText(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+  keep = Infinity,
+  length = NaN,
+): Promise<string> {
+  if (keep === Infinity && Number.isSafeInteger(length) && length >= 0 && length <= limit)
+    return readKnownLength(body, limit, length);
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
     if (size > limit && keep === Infinity) throw new TooLarge(limit);
-    if (size - chunk.length < keep) parts.push(decoder.decode(chunk.subarray(0, Math.max(0, keep - (size - chunk.length))), { stream: true }));
+    if (size - chunk.length < keep)
+      parts.push(decoder.decode(chunk.subarray(0, Math.max(0, keep - (size - chunk.length))), { stream: true }));
   }
   parts.push(decoder.decode());
   return parts.join('');
@@ -35,7 +42,11 @@ async function readKnownLength(body: AsyncIterable<Uint8Array>, limit: number, l
   for await (const chunk of body) {
     if (size + chunk.length > limit) throw new TooLarge(limit);
     // More than announced (undici refuses that; a proxy might not): grow rather than lose bytes.
-    if (size + chunk.length > bytes.length) bytes = Buffer.concat([bytes.subarray(0, size)], Math.min(limit, Math.max(2 * bytes.length, size + chunk.length)));
+    if (size + chunk.length > bytes.length)
+      bytes = Buffer.concat(
+        [bytes.subarray(0, size)],
+        Math.min(limit, Math.max(2 * bytes.length, size + chunk.length)),
+      );
     bytes.set(chunk, size);
     size += chunk.length;
   }

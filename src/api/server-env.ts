@@ -15,17 +15,28 @@ export interface DefaultServer {
 }
 
 export function defaultServerOf(env: Readonly<Record<string, string | undefined>>): DefaultServer {
-  return { url: env.ENGINE_URL || undefined, username: env.ENGINE_USERNAME, password: env.ENGINE_PASSWORD, allowInsecureHttp: env.ENGINE_ALLOW_INSECURE_HTTP === 'true' };
+  return {
+    url: env.ENGINE_URL || undefined,
+    username: env.ENGINE_USERNAME,
+    password: env.ENGINE_PASSWORD,
+    allowInsecureHttp: env.ENGINE_ALLOW_INSECURE_HTTP === 'true',
+  };
 }
 
 /**
  * The server ENGINE_URL names, or undefined without it. `check` (default): a URL that cannot be
  * called is refused now (BAD_SERVER_URL); a pipeline checks it later, with every other server.
  */
-export function serverFromEnv(env: Readonly<Record<string, string | undefined>>, { check = true } = {}): ServerConfig | undefined {
+export function serverFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  { check = true } = {},
+): ServerConfig | undefined {
   const server = defaultServerOf(env);
   if (!server.url) return undefined;
   const problem = check ? serverUrlProblem(server.url) : undefined;
-  if (problem) throw new UsageError('BAD_SERVER_URL', `ENGINE_URL: the URL ${problem}`, { hint: 'set ENGINE_URL to the base_url of the API, e.g. https://erp.example.com' });
+  if (problem)
+    throw new UsageError('BAD_SERVER_URL', `ENGINE_URL: the URL ${problem}`, {
+      hint: 'set ENGINE_URL to the base_url of the API, e.g. https://erp.example.com',
+    });
   return { ...server, url: server.url };
 }

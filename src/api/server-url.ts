@@ -23,20 +23,32 @@ export function serverUrlProblem(url: string): string | undefined {
     parsed = new URL(url);
   } catch {
     const port = /^https?:\/\/[^/:]+:(\d+)/.exec(url)?.[1];
-    return port && Number(port) > 65535 ? `${shownUrl(url)} has port ${port}; ports go up to 65535` : `${shownUrl(url)} is not a URL`;
+    return port && Number(port) > 65535
+      ? `${shownUrl(url)} has port ${port}; ports go up to 65535`
+      : `${shownUrl(url)} is not a URL`;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `${shownUrl(url)} is not an http:// or https:// URL`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `${shownUrl(url)} is not an http:// or https:// URL`;
   return undefined;
 }
 
 /** The URL checked and its credentials split off; `where` names the server in messages. */
-export function serverUrl(config: { url: string; username?: string | undefined; password?: string | undefined }, where: string): ServerUrl {
+export function serverUrl(
+  config: { url: string; username?: string | undefined; password?: string | undefined },
+  where: string,
+): ServerUrl {
   const problem = serverUrlProblem(config.url);
-  if (problem) throw new UsageError('BAD_SERVER_URL', `${where}: the URL ${problem}`, { hint: 'give the base_url of the API, e.g. https://erp.example.com' });
+  if (problem)
+    throw new UsageError('BAD_SERVER_URL', `${where}: the URL ${problem}`, {
+      hint: 'give the base_url of the API, e.g. https://erp.example.com',
+    });
   const parsed = new URL(config.url);
-  if (parsed.username === '' && parsed.password === '') return { url: config.url, username: config.username, password: config.password };
+  if (parsed.username === '' && parsed.password === '')
+    return { url: config.url, username: config.username, password: config.password };
   if (config.username !== undefined) {
-    throw new UsageError('BAD_SERVER_URL', `${where}: credentials are given twice, in the URL and as the username`, { hint: 'drop the user part of the URL (https://user:pass@…) and keep username and password' });
+    throw new UsageError('BAD_SERVER_URL', `${where}: credentials are given twice, in the URL and as the username`, {
+      hint: 'drop the user part of the URL (https://user:pass@…) and keep username and password',
+    });
   }
   const username = decodeURIComponent(parsed.username);
   const password = decodeURIComponent(parsed.password);

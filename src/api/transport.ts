@@ -1,11 +1,10 @@
 // One HTTP exchange with a server: URL building, Basic auth, timeout and cancellation, undici
 // errors mapped to typed ApiErrors, and the implicit retries of idempotent calls.
 import type { Dispatcher } from 'undici';
-import type { LazyDispatcher } from './dispatcher.ts';
 import { formatDuration } from '../duration.ts';
 import { formatSize } from '../size.ts';
 import { USER_AGENT } from '../version.ts';
-import { deadline, type Timer } from './deadline.ts';
+import { deadline } from './deadline.ts';
 import { ApiError } from './errors.ts';
 import { certificateDateError, certificateDates, networkError, systemCode } from './network-errors.ts';
 import { readText, TooLarge } from './read-body.ts';
@@ -13,82 +12,26 @@ import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts
 import { loadUndici } from './undici.ts';
 import { readOnlyRefusal } from './read-only.ts';
 import { inApiShape } from './fate.ts';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  STATUS_ONLY_KEEP,
+  type HttpRequest,
+  type HttpResponse,
+  type TransportOptions,
+} from './exchange.ts';
 
-export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
-/** The largest answer read by default (a string holds ~512 MiB; update reports reach tens of MiB); see max-response-size. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
-/** What is kept of an answer a call reads only the status of (an error body, for its message). */
-const STATUS_ONLY_KEEP = 64 * 1024;
-
-export type Query = Record<string, string | number | boolean>;
-
-export type RequestBody = { json: unknown } | { text: string; contentType: string };
-
-export interface HttpRequest {
-  method: string;
-  /** API path, e.g. /api/devops/v1/update/vfs; joined to the server URL's own path. */
-  path: string;
-  query?: Query | undefined;
-  body?: RequestBody | undefined;
-  accept?: string | undefined;
-  /** May be retried on transient faults. Defaults to true for GET only. */
-  idempotent?: boolean | undefined;
-  /** Only the status matters (transaction-log clear): a 2xx body is read and dropped, never held. */
-  statusOnly?: boolean | undefined;
-  signal?: AbortSignal | undefined;
-  timeoutMs?: number | undefined;
-  observer?: CallObserver | undefined;
-}
-
-/** A non-idempotent call as an observer hears of it. */
-export interface SentCall {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
-/**
- * Hears each write just before it leaves, its status line when it arrives, and its end: the answer
- * (`api`: its body is the API's, fate.ts) or the error that ended it. `sending` settles once its
- * record is safe (the journal syncs it); when it throws, the request does not leave.
- */
-export interface CallObserver {
-  sending(call: SentCall): Promise<void> | void;
-  status(call: SentCall, status: number): Promise<void> | void;
-  answered(call: SentCall, outcome: { status: number; api: boolean } | { error: string }): Promise<void> | void;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** Lower-cased media type without parameters; '' when absent. */
-  contentType: string;
-  text: string;
-  /** Requests sent for this exchange, retries included. */
-  attempts: number;
-}
-
-export interface TransportOptions {
-  url: string;
-  username?: string | undefined;
-  password?: string | undefined;
-  timeoutMs?: number | undefined;
-  /** The largest answer read (default DEFAULT_MAX_RESPONSE_BYTES). */
-  maxResponseBytes?: number | undefined;
-  dispatcher: LazyDispatcher;
-  retry?: RetryPolicy | undefined;
-  /** Injected for tests: the wait between retries, the jitter source, the timer of each call's time limit. */
-  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
-  random?: (() => number) | undefined;
-  timer?: Timer | undefined;
-  /** Told of each retry, so a runner can print it. */
-  onRetry?: ((info: { attempt: number; delayMs: number; error: ApiError }) => void) | undefined;
-  /** Masks secrets in server text before it is folded, trimmed or quoted in an error message (a
-   * secret echoed with two spaces would not be found once the spaces are folded into one). */
-  redact?: ((text: string) => string) | undefined;
-  /** GET requests only: any other is refused before it leaves (plan --live). */
-  readOnly?: boolean | undefined;
-}
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type CallObserver,
+  type HttpRequest,
+  type HttpResponse,
+  type Query,
+  type RequestBody,
+  type SentCall,
+  type TransportOptions,
+} from './exchange.ts';
 
 export class Transport {
   readonly origin: string; // scheme, host and port: where connections go (TLS, proxies)
@@ -102,7 +45,10 @@ export class Transport {
     const base = new URL(options.url);
     this.origin = base.origin;
     this.server = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
-    this.authorization = options.username === undefined ? undefined : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
+    this.authorization =
+      options.username === undefined
+        ? undefined
+        : `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.sleep = options.sleep ?? sleep;
     this.random = options.random ?? Math.random;
@@ -127,7 +73,11 @@ export class Transport {
       try {
         const response = await this.once(req, attempt);
         if (!idempotent || attempt > this.retry.retries || ![502, 503, 504].includes(response.status)) return response;
-        error = new ApiError('API_HTTP_STATUS', `HTTP ${response.status}`, { method: req.method, path: req.path, status: response.status });
+        error = new ApiError('API_HTTP_STATUS', `HTTP ${response.status}`, {
+          method: req.method,
+          path: req.path,
+          status: response.status,
+        });
         await this.wait(req, attempt, error, response.headers['retry-after']);
       } catch (caught) {
         if (!(caught instanceof ApiError)) throw caught;
@@ -141,11 +91,18 @@ export class Transport {
 
   /** A non-idempotent request: sent once, never repeated, its observer told before and after. */
   private async sendOnce(req: HttpRequest): Promise<HttpResponse> {
-    const call = { method: req.method, path: req.path, body: req.body && 'json' in req.body ? req.body.json : req.body?.text };
+    const call = {
+      method: req.method,
+      path: req.path,
+      body: req.body && 'json' in req.body ? req.body.json : req.body?.text,
+    };
     await req.observer?.sending(call);
     try {
       const response = await this.once(req, 1, (status) => req.observer?.status(call, status));
-      await req.observer?.answered(call, { status: response.status, api: inApiShape(response.status, response.contentType, response.text) });
+      await req.observer?.answered(call, {
+        status: response.status,
+        api: inApiShape(response.status, response.contentType, response.text),
+      });
       return response;
     } catch (error) {
       await req.observer?.answered(call, { error: error instanceof ApiError ? error.code : 'ERROR' });
@@ -164,11 +121,17 @@ export class Transport {
   }
 
   private url(req: HttpRequest): string {
-    const query = req.query ? new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)])).toString() : '';
+    const query = req.query
+      ? new URLSearchParams(Object.entries(req.query).map(([k, v]): [string, string] => [k, String(v)])).toString()
+      : '';
     return `${this.server}${req.path}${query ? `?${query}` : ''}`;
   }
 
-  private async once(req: HttpRequest, attempt: number, onStatus?: (status: number) => Promise<void> | void): Promise<HttpResponse> {
+  private async once(
+    req: HttpRequest,
+    attempt: number,
+    onStatus?: (status: number) => Promise<void> | void,
+  ): Promise<HttpResponse> {
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const time = deadline(req.signal, timeoutMs, this.options.timer);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: req.accept ?? 'application/json' };
@@ -201,25 +164,41 @@ export class Transport {
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       const text = await readText(res.body, limit, statusOnly ? (ok ? 0 : STATUS_ONLY_KEEP) : Infinity, length);
       const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       const contentType = (flat['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       return { status: res.statusCode, headers: flat, contentType, text, attempts: attempt };
     } catch (error) {
       if (error instanceof TooLarge) throw this.tooLarge(req, attempt, error.limit);
       if (req.signal?.aborted) throw this.aborted(req, attempt, error);
       if (time.timedOut) {
-        throw new ApiError('API_TIMEOUT', `${req.method} ${req.path} on ${this.server}: no complete answer within ${formatDuration(timeoutMs)}`, {
-          method: req.method,
-          path: req.path,
-          attempts: attempt,
-          cause: error,
-          hint: 'raise the step or server timeout if the operation is expected to take longer, and check the server is responsive',
-        });
+        throw new ApiError(
+          'API_TIMEOUT',
+          `${req.method} ${req.path} on ${this.server}: no complete answer within ${formatDuration(timeoutMs)}`,
+          {
+            method: req.method,
+            path: req.path,
+            attempts: attempt,
+            cause: error,
+            hint: 'raise the step or server timeout if the operation is expected to take longer, and check the server is responsive',
+          },
+        );
       }
-      const failure = networkError({ method: req.method, path: req.path, origin: this.origin, server: this.server }, error, attempt);
+      const failure = networkError(
+        { method: req.method, path: req.path, origin: this.origin, server: this.server },
+        error,
+        attempt,
+      );
       if (failure.code === 'API_TLS_FAILURE' && /^CERT_(HAS_EXPIRED|NOT_YET_VALID)$/.test(systemCode(error))) {
         const dates = await certificateDates(this.origin, req.signal);
-        if (dates) throw certificateDateError({ method: req.method, path: req.path, origin: this.origin, server: this.server }, error, attempt, systemCode(error), dates);
+        if (dates)
+          throw certificateDateError(
+            { method: req.method, path: req.path, origin: this.origin, server: this.server },
+            error,
+            attempt,
+            systemCode(error),
+            dates,
+          );
       }
       throw failure;
     } finally {
@@ -229,12 +208,16 @@ export class Transport {
 
   private tooLarge(req: HttpRequest, attempts: number, limit: number): ApiError {
     const idempotent = req.idempotent ?? req.method === 'GET';
-    return new ApiError('API_RESPONSE_TOO_LARGE', `${req.method} ${req.path} on ${this.server}: the answer is larger than ${formatSize(limit)}, the limit of answers from this server${idempotent ? '' : '; the request was sent, and the server may have applied it'}`, {
-      method: req.method,
-      path: req.path,
-      attempts,
-      hint: `${idempotent ? '' : 'check on the server whether the change was made before sending it again; '}raise max-response-size on the server (servers.NAME.max-response-size) if such answers are expected`,
-    });
+    return new ApiError(
+      'API_RESPONSE_TOO_LARGE',
+      `${req.method} ${req.path} on ${this.server}: the answer is larger than ${formatSize(limit)}, the limit of answers from this server${idempotent ? '' : '; the request was sent, and the server may have applied it'}`,
+      {
+        method: req.method,
+        path: req.path,
+        attempts,
+        hint: `${idempotent ? '' : 'check on the server whether the change was made before sending it again; '}raise max-response-size on the server (servers.NAME.max-response-size) if such answers are expected`,
+      },
+    );
   }
 
   private aborted(req: HttpRequest, attempts: number, cause?: unknown): ApiError {

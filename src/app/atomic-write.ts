@@ -42,7 +42,13 @@ export function writtenInPlace(info: Stats | undefined): info is Stats {
 /** What a path that is not a file, a FIFO or a terminal is, for a message. */
 export function notWritable(info: Stats): string | undefined {
   if (info.isFile() || info.isFIFO() || info.isCharacterDevice()) return undefined;
-  const kind = info.isDirectory() ? 'a directory' : info.isSocket() ? 'a socket' : info.isBlockDevice() ? 'a block device' : 'not a file';
+  const kind = info.isDirectory()
+    ? 'a directory'
+    : info.isSocket()
+      ? 'a socket'
+      : info.isBlockDevice()
+        ? 'a block device'
+        : 'not a file';
   return `${kind}: not a file, a FIFO or a terminal`;
 }
 
@@ -85,7 +91,7 @@ const writeAll = promisify(writeFd);
 async function writeDescriptor(fd: number, content: string | Iterable<string>): Promise<void> {
   for (const batch of batches(content)) {
     const bytes = Buffer.from(batch);
-    for (let at = 0; at < bytes.length; ) at += (await writeAll(fd, bytes, at, bytes.length - at)).bytesWritten;
+    for (let at = 0; at < bytes.length;) at += (await writeAll(fd, bytes, at, bytes.length - at)).bytesWritten;
   }
 }
 
@@ -96,7 +102,13 @@ async function writeStream(path: string, info: Stats, content: string | Iterable
   // A FIFO is opened without waiting: with no reader that fails (ENXIO) rather than hang the run.
   // That first descriptor stays open until the second (which writes, blocking as a pipe does) is,
   // so the reader never sees its writers all gone in between.
-  const probe = info.isFIFO() ? await fs.open(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => Promise.reject(error.code === 'ENXIO' ? new Error('no process reads this FIFO') : error)) : undefined;
+  const probe = info.isFIFO()
+    ? await fs
+        .open(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
+        .catch((error: NodeJS.ErrnoException) =>
+          Promise.reject(error.code === 'ENXIO' ? new Error('no process reads this FIFO') : error),
+        )
+    : undefined;
   let handle: fsp.FileHandle;
   try {
     handle = await fs.open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);

@@ -19,10 +19,22 @@ export interface ClientSetup {
 export function clientFactory(setup: ClientSetup): (server: ResolvedServer) => EngineClient {
   const { masker, emulatorUrl } = setup;
   return (server) =>
-    new EngineClient(emulatorUrl ? { url: siteUrl(emulatorUrl, server.name), username: 'admin', password: 'admin', timeoutMs: server.timeoutMs, maxResponseBytes: server.maxResponseBytes } : server, {
-      env: setup.env,
-      redact: (text) => masker.mask(text),
-      readOnly: setup.readOnly,
-      onRetry: ({ attempt, delayMs, error }) => setup.onRetry?.(masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
-    });
+    new EngineClient(
+      emulatorUrl
+        ? {
+            url: siteUrl(emulatorUrl, server.name),
+            username: 'admin',
+            password: 'admin',
+            timeoutMs: server.timeoutMs,
+            maxResponseBytes: server.maxResponseBytes,
+          }
+        : server,
+      {
+        env: setup.env,
+        redact: (text) => masker.mask(text),
+        readOnly: setup.readOnly,
+        onRetry: ({ attempt, delayMs, error }) =>
+          setup.onRetry?.(masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
+      },
+    );
 }

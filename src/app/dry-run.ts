@@ -30,7 +30,11 @@ export interface LiveOptions {
  * The plan. `live`: the read-only steps are run for real, once and without waiting, through
  * clients that send GET requests only (plan --live); every write is shown and not sent.
  */
-export async function dryRun(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker; live?: LiveOptions } = {}): Promise<DryRun> {
+export async function dryRun(
+  pipeline: Pipeline,
+  env: Env,
+  options: { selection?: Selection; masker?: Masker; live?: LiveOptions } = {},
+): Promise<DryRun> {
   const masker = options.masker ?? new Masker();
   const live: LiveReading | undefined = options.live && {
     clientFor: clientFactory({ env, masker, emulatorUrl: options.live.emulatorUrl, readOnly: true }),
@@ -39,5 +43,11 @@ export async function dryRun(pipeline: Pipeline, env: Env, options: { selection?
   };
   const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live });
   const count = (state: string) => plan.steps.filter((s) => s.live?.state === state).length;
-  return { name: plan.name, text: masker.mask(renderWaves(pipeline, options.selection) + renderPlan(plan.steps)), failsNow: count('fails-now'), wouldWait: count('would-wait'), steps: masker.maskValue(plan.steps) };
+  return {
+    name: plan.name,
+    text: masker.mask(renderWaves(pipeline, options.selection) + renderPlan(plan.steps)),
+    failsNow: count('fails-now'),
+    wouldWait: count('would-wait'),
+    steps: masker.maskValue(plan.steps),
+  };
 }

@@ -25,24 +25,40 @@ export function includeRoot(dir: string): string {
   }
 }
 
-const inside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+const inside = (root: string, path: string) =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 
 /**
  * Reads `path` (relative to `dir`) as an include may be read, or throws IncludeRefused / the
  * system's error. `root` is the real path of the pipeline's repository (includeRoot).
  */
 export function readIncludeFile(root: string, dir: string, path: string): string {
-  if (isAbsolute(path)) throw new IncludeRefused('an absolute path', 'name the inventory relative to the pipeline file, inside its repository');
+  if (isAbsolute(path))
+    throw new IncludeRefused(
+      'an absolute path',
+      'name the inventory relative to the pipeline file, inside its repository',
+    );
   const real = realpathSync(resolve(dir, path));
   if (!inside(root, real)) {
-    throw new IncludeRefused(`it is outside the pipeline's repository (${root})`, 'keep inventories in the repository that holds the pipeline; a link out of it is not followed either');
+    throw new IncludeRefused(
+      `it is outside the pipeline's repository (${root})`,
+      'keep inventories in the repository that holds the pipeline; a link out of it is not followed either',
+    );
   }
   // O_NONBLOCK: opening a FIFO never waits for a writer.
   const fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new IncludeRefused(`${relative(root, real) || real} is not a regular file (a FIFO, a device or a directory)`, 'include a YAML file');
-    if (stat.size > MAX_FILE_BYTES) throw new IncludeRefused(`the file is ${stat.size} bytes; inventories are limited to ${MAX_FILE_BYTES} bytes (1 MiB), as pipelines are`, 'split it into several inventories');
+    if (!stat.isFile())
+      throw new IncludeRefused(
+        `${relative(root, real) || real} is not a regular file (a FIFO, a device or a directory)`,
+        'include a YAML file',
+      );
+    if (stat.size > MAX_FILE_BYTES)
+      throw new IncludeRefused(
+        `the file is ${stat.size} bytes; inventories are limited to ${MAX_FILE_BYTES} bytes (1 MiB), as pipelines are`,
+        'split it into several inventories',
+      );
     const bytes = Buffer.alloc(stat.size);
     let read = 0;
     while (read < bytes.length) {

@@ -14,7 +14,13 @@ export interface JobSummaryDone {
   problem?: string;
 }
 
-export async function publishJobSummary(ci: CiSystem, env: Env, markdown: () => string, outcome: 'success' | 'failure' | 'cancelled', options: { summaryFile?: string | undefined; withIssues?: boolean }): Promise<JobSummaryDone> {
+export async function publishJobSummary(
+  ci: CiSystem,
+  env: Env,
+  markdown: () => string,
+  outcome: 'success' | 'failure' | 'cancelled',
+  options: { summaryFile?: string | undefined; withIssues?: boolean },
+): Promise<JobSummaryDone> {
   let summaryFile = options.summaryFile;
   let problem: string | undefined;
   const place = ci.summary(env, tmpdir());

@@ -55,7 +55,15 @@ export interface JournalSetup {
 
 /** Who acts: the CI's actor when there is one, else the user. */
 export function actorOf(env: Readonly<Record<string, string | undefined>>): string {
-  return env.GITHUB_ACTOR ?? env.GITLAB_USER_LOGIN ?? env.BUILD_REQUESTEDFOR ?? env.BUILD_USER_ID ?? env.USER ?? env.USERNAME ?? 'unknown';
+  return (
+    env.GITHUB_ACTOR ??
+    env.GITLAB_USER_LOGIN ??
+    env.BUILD_REQUESTEDFOR ??
+    env.BUILD_USER_ID ??
+    env.USER ??
+    env.USERNAME ??
+    'unknown'
+  );
 }
 
 /** Who decides an in-doubt call: the actor, at this host. */
@@ -72,10 +80,17 @@ function refuseOpenDoubts(framed: Framed, path: string): void {
   if (framed.lines.length === 0) return;
   const open = undecidedInDoubt(journalState(parseRecords(framed, path), path));
   if (open.length === 0) return;
-  const named = open.map((i) => `"${i.name}" (${i.doubt.method} ${i.doubt.path}${i.doubt.status === undefined ? '' : `, answered ${i.doubt.status}`})`);
-  throw new UsageError('RESUME_REFUSED', `journal ${path}: its last run left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt: ${named.join(', ')}; a new run on it would send ${open.length === 1 ? 'it' : 'them'} again`, {
-    hint: `resume it instead (run --resume ${path}, with --in-doubt verify to read the targets back, or --in-doubt skip|retry once you checked on the server), or give this run a journal of its own; nothing was sent`,
-  });
+  const named = open.map(
+    (i) =>
+      `"${i.name}" (${i.doubt.method} ${i.doubt.path}${i.doubt.status === undefined ? '' : `, answered ${i.doubt.status}`})`,
+  );
+  throw new UsageError(
+    'RESUME_REFUSED',
+    `journal ${path}: its last run left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt: ${named.join(', ')}; a new run on it would send ${open.length === 1 ? 'it' : 'them'} again`,
+    {
+      hint: `resume it instead (run --resume ${path}, with --in-doubt verify to read the targets back, or --in-doubt skip|retry once you checked on the server), or give this run a journal of its own; nothing was sent`,
+    },
+  );
 }
 
 /**
@@ -96,12 +111,20 @@ export function teachSecrets(pipeline: Pipeline, env: JournalRequest['env'], mas
  * beside them, so a hash of a secret would be an offline check of it. What is masked is what a
  * resume (and verify) cannot compare, as in the reports.
  */
-export function filesHashes(sources: readonly Source[], salt: string, masker: Masker): { path: string; hash: string }[] {
+export function filesHashes(
+  sources: readonly Source[],
+  salt: string,
+  masker: Masker,
+): { path: string; hash: string }[] {
   return sources.map((s) => ({ path: s.path, hash: keyedHash(salt, masker.mask(s.text)) }));
 }
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
-  const opened = JournalFile.open(request.path, request.command, { mustExist: request.resume, fs: request.fs, key: journalKey(request.env) });
+  const opened = JournalFile.open(request.path, request.command, {
+    mustExist: request.resume,
+    fs: request.fs,
+    key: journalKey(request.env),
+  });
   for (const w of opened.warnings) request.warn(w);
   try {
     const masker = request.masker ?? request.verify?.masker ?? new Masker();
@@ -111,27 +134,79 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     if (!request.resume) {
       refuseOpenDoubts(opened.framed, request.path);
       const salt = newSalt();
-      return { spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) }, resume: undefined, warnings: [], verified: [] };
+      return {
+        spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) },
+        resume: undefined,
+        warnings: [],
+        verified: [],
+      };
     }
     const state = journalState(parseRecords(opened.framed, request.path), request.path);
     // A halted rollout goes on only on the operator's word, recorded as a decision.
     if (state.halted && !request.continueRollout) {
-      throw new UsageError('RESUME_HALTED', `${request.path}: the rollout halted at wave ${state.halted.wave} (${state.halted.reason}); resuming goes on with the waves after it`, {
-        hint: 'check the sites of that wave first; then resume with --continue-rollout (recorded in the journal as your decision). Nothing was sent',
-      });
+      throw new UsageError(
+        'RESUME_HALTED',
+        `${request.path}: the rollout halted at wave ${state.halted.wave} (${state.halted.reason}); resuming goes on with the waves after it`,
+        {
+          hint: 'check the sites of that wave first; then resume with --continue-rollout (recorded in the journal as your decision). Nothing was sent',
+        },
+      );
     }
-    const going = state.halted && request.continueRollout ? { wave: state.halted.wave, by: operatorOf(request.env), at: request.now } : undefined;
+    const going =
+      state.halted && request.continueRollout
+        ? { wave: state.halted.wave, by: operatorOf(request.env), at: request.now }
+        : undefined;
     const salt = state.runs[0]!.salt;
     const files = hashes(salt);
     const varsHash = valuesHash(salt, vars);
     const by = operatorOf(request.env);
     const mode = request.inDoubt;
     const verifying = mode === 'verify' || mode === 'verify-and-retry';
-    const verified = verifying && request.verify ? await verifyJournal(state, { pipeline: request.pipeline, env: request.env, ...request.verify, now: () => request.now }) : [];
-    const inDoubt = verifying ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now }) : mode;
-    const { plan, decisions, warnings } = resumePlan(request.pipeline, state, { files, varsHash, selection: request.selection, force: request.force, inDoubt, by, now: request.now });
-    const extra = request.continueRollout && !state.halted ? ['--continue-rollout: the journal\'s rollout did not halt; nothing to decide'] : [];
-    return { spec: { file: opened.file, salt, files, vars: request.vars, varsHash, decisions, previousServers: state.runs.at(-1)!.servers, resumedFrom: { name: state.runs.at(-1)!.name, file: state.runs.at(-1)!.file, sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash }, ...(going ? { continueRollout: going } : {}) }, resume: plan, warnings: [...warnings, ...extra], verified };
+    const verified =
+      verifying && request.verify
+        ? await verifyJournal(state, {
+            pipeline: request.pipeline,
+            env: request.env,
+            ...request.verify,
+            now: () => request.now,
+          })
+        : [];
+    const inDoubt = verifying
+      ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now })
+      : mode;
+    const { plan, decisions, warnings } = resumePlan(request.pipeline, state, {
+      files,
+      varsHash,
+      selection: request.selection,
+      force: request.force,
+      inDoubt,
+      by,
+      now: request.now,
+    });
+    const extra =
+      request.continueRollout && !state.halted
+        ? ["--continue-rollout: the journal's rollout did not halt; nothing to decide"]
+        : [];
+    return {
+      spec: {
+        file: opened.file,
+        salt,
+        files,
+        vars: request.vars,
+        varsHash,
+        decisions,
+        previousServers: state.runs.at(-1)!.servers,
+        resumedFrom: {
+          name: state.runs.at(-1)!.name,
+          file: state.runs.at(-1)!.file,
+          sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash,
+        },
+        ...(going ? { continueRollout: going } : {}),
+      },
+      resume: plan,
+      warnings: [...warnings, ...extra],
+      verified,
+    };
   } catch (error) {
     opened.file.close();
     throw error;

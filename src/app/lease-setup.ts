@@ -12,7 +12,14 @@ import { matrixValues, selects, type MatrixValue, type Selection } from '../pipe
 import type { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
 import { hostname } from 'node:os';
-import { acquireLease, LeaseError, type HeldLease, type LeaseClock, type LeaseHolder, type LeaseRecord } from '../store/lease.ts';
+import {
+  acquireLease,
+  LeaseError,
+  type HeldLease,
+  type LeaseClock,
+  type LeaseHolder,
+  type LeaseRecord,
+} from '../store/lease.ts';
 import { actorOf } from './journal-setup.ts';
 import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
@@ -43,17 +50,27 @@ export interface TakenLease {
 }
 
 /** What verify reads of the expired holder's in-doubt calls, or the refusal naming each it cannot tell. */
-async function verifyTakeover(request: LeaseRequest, expired: LeaseRecord): Promise<{ evidence: string[]; reason?: string }> {
+async function verifyTakeover(
+  request: LeaseRequest,
+  expired: LeaseRecord,
+): Promise<{ evidence: string[]; reason?: string }> {
   const previous = expired.holder.runId;
   // This same run, resumed on another machine: the resume itself decides its calls in doubt.
-  if (previous === request.runId) return { evidence: [`the same run ${previous}, resumed: its calls in doubt are decided by the resume`] };
+  if (previous === request.runId)
+    return { evidence: [`the same run ${previous}, resumed: its calls in doubt are decided by the resume`] };
   let cannot: string[];
   let evidence: string[];
   try {
     const { text } = await readStoredJournal(request.store, previous);
     const state = readJournal(text, `${request.store.url} run ${previous}`);
     if (inDoubtInstances(state).length === 0) return { evidence: [`run ${previous} left no call in doubt`] };
-    const verified = await verifyJournal(state, { pipeline: request.pipeline, env: request.env, masker: request.masker, signal: request.signal, now: request.clock.now });
+    const verified = await verifyJournal(state, {
+      pipeline: request.pipeline,
+      env: request.env,
+      masker: request.masker,
+      signal: request.signal,
+      now: request.clock.now,
+    });
     evidence = verified.map((v) => `"${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`);
     cannot = evidence.filter((_, i) => verified[i]!.verdict === 'cannot-tell');
   } catch (error) {
@@ -63,27 +80,53 @@ async function verifyTakeover(request: LeaseRequest, expired: LeaseRecord): Prom
   }
   if (cannot.length === 0) return { evidence };
   if (request.takeOver) return { evidence, reason: `${request.takeOver.reason} (${request.takeOver.by})` };
-  throw new LeaseError('LEASE_TAKEOVER_REFUSED', `lease ${request.lease.name} expired in the hands of run ${previous}, which left calls verify cannot tell: ${cannot.join('; ')}; nothing was sent`, {
-    hint: 'check each on the server; then take the lease over with --take-over --reason "what you checked" (recorded in the lease and every report), or resume run ' + previous + ' itself',
-  });
+  throw new LeaseError(
+    'LEASE_TAKEOVER_REFUSED',
+    `lease ${request.lease.name} expired in the hands of run ${previous}, which left calls verify cannot tell: ${cannot.join('; ')}; nothing was sent`,
+    {
+      hint:
+        'check each on the server; then take the lease over with --take-over --reason "what you checked" (recorded in the lease and every report), or resume run ' +
+        previous +
+        ' itself',
+    },
+  );
 }
 
 /** The values of the matrix key `over` the run selects (--only, --skip); undefined without `over`. */
-export function selectedValues(pipeline: Pipeline, selection: Selection, over: string | undefined): MatrixValue[] | undefined {
+export function selectedValues(
+  pipeline: Pipeline,
+  selection: Selection,
+  over: string | undefined,
+): MatrixValue[] | undefined {
   if (!over) return undefined;
   return (matrixValues(pipeline)[over] ?? []).filter((v) => selects({ [over]: v }, selection));
 }
 
 /** The leases a run takes: the fleet's one, or one per value of `over` the run selects (NAME.VALUE), in order. */
-export function leaseNames(lease: { name: string; over?: string | undefined }, values: readonly (string | number | boolean)[] | undefined): string[] {
+export function leaseNames(
+  lease: { name: string; over?: string | undefined },
+  values: readonly (string | number | boolean)[] | undefined,
+): string[] {
   if (!lease.over) return [lease.name];
-  if (!values || values.length === 0) throw new LeaseError('LEASE_HELD', `lease ${lease.name}: over: ${lease.over} is no matrix key this run selects values of`, { hint: 'name a matrix key of the pipeline\'s steps (site), or drop over: for one lease of the whole fleet' });
+  if (!values || values.length === 0)
+    throw new LeaseError(
+      'LEASE_HELD',
+      `lease ${lease.name}: over: ${lease.over} is no matrix key this run selects values of`,
+      { hint: "name a matrix key of the pipeline's steps (site), or drop over: for one lease of the whole fleet" },
+    );
   return [...new Set(values.map((v) => `${lease.name}.${String(v).replace(/[^A-Za-z0-9._-]/g, '-')}`))].sort();
 }
 
 /** This process as a lease names its holder: the run, the CI's actor and run URL, the host. */
-function holderOf(runId: string, env: Readonly<Record<string, string | undefined>>, extra: Pick<LeaseHolder, 'pipeline' | 'sites'>): LeaseHolder {
-  const github = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+function holderOf(
+  runId: string,
+  env: Readonly<Record<string, string | undefined>>,
+  extra: Pick<LeaseHolder, 'pipeline' | 'sites'>,
+): LeaseHolder {
+  const github =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined;
   const ciRunUrl = github ?? env.CI_JOB_URL ?? env.BUILD_URL;
   return { runId, actor: actorOf(env), host: hostname(), ...(ciRunUrl ? { ciRunUrl } : {}), ...extra };
 }
@@ -111,7 +154,13 @@ export async function takeLease(request: LeaseRequest & { names?: string[] | und
           name: all.map((a) => a.name).join(', '),
           holder: first.summary().holder,
           waitedMs: Math.max(...all.map((a) => a.waitedMs)),
-          takeover: takeovers.length === 0 ? null : { evidence: takeovers.flatMap((a) => a.takeover!.evidence), reason: takeovers.map((a) => a.takeover!.reason).find(Boolean) ?? null },
+          takeover:
+            takeovers.length === 0
+              ? null
+              : {
+                  evidence: takeovers.flatMap((a) => a.takeover!.evidence),
+                  reason: takeovers.map((a) => a.takeover!.reason).find(Boolean) ?? null,
+                },
         };
       },
     },
@@ -127,7 +176,10 @@ interface TakenOne {
 }
 
 async function takeOne(request: LeaseRequest): Promise<TakenOne> {
-  const holder = holderOf(request.runId, request.env, { ...(request.pipelineHash ? { pipeline: request.pipelineHash } : {}), ...(request.sites ? { sites: request.sites } : {}) });
+  const holder = holderOf(request.runId, request.env, {
+    ...(request.pipelineHash ? { pipeline: request.pipelineHash } : {}),
+    ...(request.sites ? { sites: request.sites } : {}),
+  });
   const lease = await acquireLease(request.store, request.lease.name, {
     holder,
     ttlMs: request.lease.ttlMs,
@@ -137,9 +189,15 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
     verifyTakeover: (expired) => verifyTakeover(request, expired),
     onWait: request.say,
   });
-  if (lease.record.kind === 'takeover') request.say(`lease ${request.lease.name}: taken over; ${(lease.record.evidence ?? []).join('; ')}${lease.record.reason ? `; accepted by the operator: ${lease.record.reason}` : ''}`);
+  if (lease.record.kind === 'takeover')
+    request.say(
+      `lease ${request.lease.name}: taken over; ${(lease.record.evidence ?? []).join('; ')}${lease.record.reason ? `; accepted by the operator: ${lease.record.reason}` : ''}`,
+    );
   // The heartbeat: a renewal that fails leaves the lease to expire; the next check stops the run.
-  const heartbeat = setInterval(() => void lease.renew().catch(() => undefined), Math.max(1_000, Math.floor(request.lease.ttlMs / 3)));
+  const heartbeat = setInterval(
+    () => void lease.renew().catch(() => undefined),
+    Math.max(1_000, Math.floor(request.lease.ttlMs / 3)),
+  );
   heartbeat.unref();
   return {
     lease,
@@ -148,7 +206,9 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
       try {
         await lease.release();
       } catch (error) {
-        request.say(`lease ${request.lease.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(lease.record.expiresAt).toISOString()}`);
+        request.say(
+          `lease ${request.lease.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(lease.record.expiresAt).toISOString()}`,
+        );
       }
     },
   };

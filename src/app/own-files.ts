@@ -67,14 +67,30 @@ export function checkOwnFiles(outputs: readonly NamedFile[], inputs: readonly Na
       .map((place) => taken.get(place))
       .find((found) => found !== undefined);
     if (owner?.output) {
-      throw new UsageError('SAME_FILE', `${owner.file.role} and ${file.role} name the same file (${file.given}): each output needs a file of its own`, { hint: `give ${file.role} another path; nothing was run` });
+      throw new UsageError(
+        'SAME_FILE',
+        `${owner.file.role} and ${file.role} name the same file (${file.given}): each output needs a file of its own`,
+        { hint: `give ${file.role} another path; nothing was run` },
+      );
     }
-    if (owner) throw new UsageError('SAME_FILE', `${file.role} ${file.given} is ${owner.file.role}: writing there would replace it`, { hint: `give ${file.role} another path; nothing was run` });
+    if (owner)
+      throw new UsageError(
+        'SAME_FILE',
+        `${file.role} ${file.given} is ${owner.file.role}: writing there would replace it`,
+        { hint: `give ${file.role} another path; nothing was run` },
+      );
     claim(file, true);
   }
 }
 
 /** The files a pipeline was read from: the pipeline's own, then each file it includes (relative to it). */
 export function pipelineFiles(file: string, sources: readonly { path: string }[], cwd: string): NamedFile[] {
-  return [named('the pipeline file', file, cwd), ...sources.slice(1).map((s) => ({ role: `a file the pipeline includes (${s.path})`, given: s.path, path: resolve(cwd, dirname(file), s.path) }))];
+  return [
+    named('the pipeline file', file, cwd),
+    ...sources.slice(1).map((s) => ({
+      role: `a file the pipeline includes (${s.path})`,
+      given: s.path,
+      path: resolve(cwd, dirname(file), s.path),
+    })),
+  ];
 }

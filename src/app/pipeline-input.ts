@@ -20,11 +20,32 @@ export async function readPipelineText(file: string, io: FileSource): Promise<st
     text = await io.readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new PipelineInvalid([{ file, line: 1, col: 1, message: `cannot read the pipeline: ${why}`, hint: code === 'EISDIR' ? 'name a .yml file in it' : undefined }], undefined);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (error as Error).message;
+    throw new PipelineInvalid(
+      [
+        {
+          file,
+          line: 1,
+          col: 1,
+          message: `cannot read the pipeline: ${why}`,
+          hint: code === 'EISDIR' ? 'name a .yml file in it' : undefined,
+        },
+      ],
+      undefined,
+    );
   }
   if (text.includes('\uFFFD')) {
-    throw new PipelineInvalid([{ file, line: 1, col: 1, message: 'the file is not valid UTF-8', hint: 'save it as UTF-8' }], undefined);
+    throw new PipelineInvalid(
+      [{ file, line: 1, col: 1, message: 'the file is not valid UTF-8', hint: 'save it as UTF-8' }],
+      undefined,
+    );
   }
   return text;
 }
@@ -44,7 +65,11 @@ export interface Source {
  * write literally masked (`mask`), and a single-step action's inputs are never hashed this way.
  * Without --var values, the hash is the files' alone.
  */
-export function pipelineSha256(sources: readonly Source[], mask: (text: string) => string, vars: Readonly<Record<string, unknown>> = {}): string {
+export function pipelineSha256(
+  sources: readonly Source[],
+  mask: (text: string) => string,
+  vars: Readonly<Record<string, unknown>> = {},
+): string {
   const files = sources.map((s) => [s.path, mask(s.text)]);
   const hashed = Object.keys(vars).length === 0 ? files : [...files, ['--var', mask(canonical(vars))]];
   return `sha256:${createHash('sha256').update(JSON.stringify(hashed)).digest('hex')}`;
@@ -67,11 +92,28 @@ export function includeReader(dir: string, sources: Source[]): (path: string) =>
 }
 
 /** The pipeline loaded, with the text of every file it read (their hashes identify the run in a journal). */
-export async function loadPipelineFile(file: string, io: FileSource & { env: Readonly<Record<string, string | undefined>> }, options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean; selection?: Selection } = {}): Promise<LoadResult & { text: string; sources: Source[] }> {
+export async function loadPipelineFile(
+  file: string,
+  io: FileSource & { env: Readonly<Record<string, string | undefined>> },
+  options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean; selection?: Selection } = {},
+): Promise<LoadResult & { text: string; sources: Source[] }> {
   const text = await readPipelineText(file, io);
   const sources: Source[] = [{ path: basename(file), text }];
   const readInclude = includeReader(dirname(file), sources);
-  return { ...loadPipeline({ file, text, env: io.env, vars: options.vars, emulator: options.emulator, checkEnv: options.checkEnv, selection: options.selection, readInclude }), text, sources };
+  return {
+    ...loadPipeline({
+      file,
+      text,
+      env: io.env,
+      vars: options.vars,
+      emulator: options.emulator,
+      checkEnv: options.checkEnv,
+      selection: options.selection,
+      readInclude,
+    }),
+    text,
+    sources,
+  };
 }
 
 /**
@@ -82,7 +124,10 @@ export function parseVars(specs: readonly string[] = []): Record<string, unknown
   const vars: Record<string, unknown> = Object.create(null);
   for (const spec of specs) {
     const eq = spec.indexOf('=');
-    if (eq <= 0) throw new UsageError('BAD_VAR', `--var ${spec}: expected NAME=VALUE`, { hint: 'e.g. --var files=[1001,1002] --var release=2026.11' });
+    if (eq <= 0)
+      throw new UsageError('BAD_VAR', `--var ${spec}: expected NAME=VALUE`, {
+        hint: 'e.g. --var files=[1001,1002] --var release=2026.11',
+      });
     const raw = spec.slice(eq + 1);
     let value: unknown;
     try {
@@ -101,7 +146,8 @@ export function parseSelection(onlySpecs: readonly string[] = [], skipSpecs: rea
     const out: Record<string, string[]> = {};
     for (const spec of specs) {
       const eq = spec.indexOf('=');
-      if (eq <= 0) throw new UsageError('BAD_ONLY', `${flag} ${spec}: expected KEY=VALUE`, { hint: `e.g. ${flag} site=prod` });
+      if (eq <= 0)
+        throw new UsageError('BAD_ONLY', `${flag} ${spec}: expected KEY=VALUE`, { hint: `e.g. ${flag} site=prod` });
       const values = (out[spec.slice(0, eq)] ??= []);
       if (!values.includes(spec.slice(eq + 1))) values.push(spec.slice(eq + 1));
     }

@@ -17,25 +17,49 @@ export interface PreflightInput {
   env: Env;
 }
 
-export async function preflight(input: PreflightInput, live: LiveOptions, now: number): Promise<{ plan: DryRun; saved: SavedPlan }> {
+export async function preflight(
+  input: PreflightInput,
+  live: LiveOptions,
+  now: number,
+): Promise<{ plan: DryRun; saved: SavedPlan }> {
   const masker = new Masker();
   const plan = await dryRun(input.pipeline, input.env, { selection: input.selection, masker, live });
-  const identity = { name: plan.name, file: input.pipeline.file, sha256: pipelineSha256(input.sources, (t) => masker.mask(t)), vars: masker.maskValue({ ...input.vars }), selection: input.selection };
+  const identity = {
+    name: plan.name,
+    file: input.pipeline.file,
+    sha256: pipelineSha256(input.sources, (t) => masker.mask(t)),
+    vars: masker.maskValue({ ...input.vars }),
+    selection: input.selection,
+  };
   return { plan, saved: savedPlan(identity, plan.steps, now) };
 }
 
 /** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference; a plan of another pipeline (BAD_PLAN) in one line. */
-export async function checkPlan(saved: SavedPlan, path: string, input: PreflightInput, live: LiveOptions, now: number): Promise<void> {
+export async function checkPlan(
+  saved: SavedPlan,
+  path: string,
+  input: PreflightInput,
+  live: LiveOptions,
+  now: number,
+): Promise<void> {
   const { saved: fresh } = await preflight(input, live, now);
   if (ofAnotherPipeline(saved, fresh)) {
     const { name, file } = saved.pipeline;
-    throw new UsageError('BAD_PLAN', `--plan ${path}: the saved plan of another pipeline ("${name}", ${file}), not of "${fresh.pipeline.name}" (${fresh.pipeline.file})`, {
-      hint: 'make a plan of this pipeline (enginectl plan FILE --live --out F) and run with it',
-    });
+    throw new UsageError(
+      'BAD_PLAN',
+      `--plan ${path}: the saved plan of another pipeline ("${name}", ${file}), not of "${fresh.pipeline.name}" (${fresh.pipeline.file})`,
+      {
+        hint: 'make a plan of this pipeline (enginectl plan FILE --live --out F) and run with it',
+      },
+    );
   }
   const moved = staleness(saved, fresh);
   if (moved.length === 0) return;
-  throw new UsageError('PLAN_STALE', `--plan ${path}: the saved plan of ${saved.createdAt} is stale:\n${moved.map((m) => `  - ${m}`).join('\n')}`, {
-    hint: 'review what moved, then make the plan again (enginectl plan FILE --live --out F) and run with it',
-  });
+  throw new UsageError(
+    'PLAN_STALE',
+    `--plan ${path}: the saved plan of ${saved.createdAt} is stale:\n${moved.map((m) => `  - ${m}`).join('\n')}`,
+    {
+      hint: 'review what moved, then make the plan again (enginectl plan FILE --live --out F) and run with it',
+    },
+  );
 }

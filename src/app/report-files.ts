@@ -19,13 +19,18 @@ export async function preparePaths(paths: ReportPaths, cwd: string): Promise<Rep
   for (const { key, flag, extension } of REPORT_FORMATS) {
     const given = paths[key];
     if (given === undefined) continue;
-    if (given.trim() === '') throw new UsageError('BAD_REPORT_PATH', `${flag}: the path is empty`, { hint: `give a file name, e.g. ${flag} reports/run.${extension}` });
+    if (given.trim() === '')
+      throw new UsageError('BAD_REPORT_PATH', `${flag}: the path is empty`, {
+        hint: `give a file name, e.g. ${flag} reports/run.${extension}`,
+      });
     const path = resolve(cwd, given);
     try {
       await writable(path);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new UsageError('BAD_REPORT_PATH', `${flag} ${given}: cannot write there (${reason})`, { hint: 'choose a file in a directory this process can write; nothing was run' });
+      throw new UsageError('BAD_REPORT_PATH', `${flag} ${given}: cannot write there (${reason})`, {
+        hint: 'choose a file in a directory this process can write; nothing was run',
+      });
     }
     out[key] = path;
   }
@@ -68,7 +73,11 @@ export function fullReportOf(paths: ReportPaths): string | undefined {
 export const REPORT_NOT_WRITTEN = { code: 'REPORT_NOT_WRITTEN' } as const satisfies { code: ErrorCode };
 
 /** Writes every report asked for, each whole or not at all (atomic-write.ts); one failing never stops the others. */
-export async function writeReports(report: () => Report, paths: ReportPaths, fs?: AtomicFs): Promise<{ written: string[]; failed: string[] }> {
+export async function writeReports(
+  report: () => Report,
+  paths: ReportPaths,
+  fs?: AtomicFs,
+): Promise<{ written: string[]; failed: string[] }> {
   const written: string[] = [];
   const failed: string[] = [];
   for (const { key, flag, render } of REPORT_FORMATS) {

@@ -8,32 +8,52 @@ import { buildReport, Report } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
-export async function readReportShard(path: string, readFile: (path: string) => Promise<string>, key?: string): Promise<ReportShard> {
+export async function readReportShard(
+  path: string,
+  readFile: (path: string) => Promise<string>,
+  key?: string,
+): Promise<ReportShard> {
   let text: string;
   try {
     text = await readFile(path);
   } catch (error) {
-    throw new UsageError('BAD_REPORT', `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote' });
+    throw new UsageError(
+      'BAD_REPORT',
+      `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote' },
+    );
   }
   const json = wholeJson(text);
   if (json === undefined && !opensAsJournal(text)) {
-    throw new UsageError('BAD_REPORT', `report --merge: ${path} is neither a JSON report (--report-json) nor a journal (--journal)`, {
-      hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, not a summary, HTML or JUnit file',
-    });
+    throw new UsageError(
+      'BAD_REPORT',
+      `report --merge: ${path} is neither a JSON report (--report-json) nor a journal (--journal)`,
+      {
+        hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, not a summary, HTML or JUnit file',
+      },
+    );
   }
   if (json === undefined) return { source: path, report: buildReport(releaseOf(readJournal(text, path, key))) };
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {
-    throw new UsageError('BAD_REPORT', `report --merge: ${path} is not a JSON report of this enginectl: it nests more than ${MAX_HELD_DEPTH} levels deep`, {
-      hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
-    });
+    throw new UsageError(
+      'BAD_REPORT',
+      `report --merge: ${path} is not a JSON report of this enginectl: it nests more than ${MAX_HELD_DEPTH} levels deep`,
+      {
+        hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
+      },
+    );
   }
   const parsed = Report.safeParse(json);
   if (parsed.success) return { source: path, report: parsed.data };
   const issue = parsed.error.issues[0]!;
-  throw new UsageError('BAD_REPORT', `report --merge: ${path} is not a JSON report of this enginectl: ${issue.path.join('.') || '(top)'}: ${issue.message}`, {
-    hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
-  });
+  throw new UsageError(
+    'BAD_REPORT',
+    `report --merge: ${path} is not a JSON report of this enginectl: ${issue.path.join('.') || '(top)'}: ${issue.message}`,
+    {
+      hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
+    },
+  );
 }
 
 /** Whether the file's first line is a journal record (a JSON object with its `t`), damaged records after it or not. */

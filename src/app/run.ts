@@ -136,11 +136,17 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
 }
 
 /** The files' (and --var values') hash with every secret they write literally masked first: no offline check of a literal credential. */
-const maskedSha256 = (sources: readonly Source[], vars: RunRequest['vars'], masker: Masker) => pipelineSha256(sources, (text) => masker.mask(text), vars);
+const maskedSha256 = (sources: readonly Source[], vars: RunRequest['vars'], masker: Masker) =>
+  pipelineSha256(sources, (text) => masker.mask(text), vars);
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
   const { masker, logger } = context;
-  const clientFor = clientFactory({ env: request.env, masker, emulatorUrl: request.emulatorUrl, onRetry: (message) => logger.info(undefined, message) });
+  const clientFor = clientFactory({
+    env: request.env,
+    masker,
+    emulatorUrl: request.emulatorUrl,
+    onRetry: (message) => logger.info(undefined, message),
+  });
   const spec = request.journal;
   // A record that cannot be written stops the run before its next call; every report is still written.
   const halt = new AbortController();
@@ -155,11 +161,16 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
   const onStart = (start: RunStart) => {
     for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
       const now = start.servers[name];
-      if (now !== undefined && now !== url) logger.warn(undefined, `server ${name} was ${url} in the journal's run and is ${now} now: carried steps were done on the former`);
+      if (now !== undefined && now !== url)
+        logger.warn(
+          undefined,
+          `server ${name} was ${url} in the journal's run and is ${now} now: carried steps were done on the former`,
+        );
     }
     if (write && spec) {
       write(runRecord(request, spec, start, masker, context.clock.now()), true);
-      for (const d of spec.decisions ?? []) write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);
+      for (const d of spec.decisions ?? [])
+        write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);
       if (spec.continueRollout) write({ t: 'continue', ...spec.continueRollout }, true);
     }
     context.onStart?.(start.name);
@@ -177,10 +188,17 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
       sleep: context.clock.sleep,
       masker,
       onStart,
-      observer: write && spec ? fenced(journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)), request.lease, (error) => {
-        halted ??= error;
-        halt.abort(error);
-      }) : undefined,
+      observer:
+        write && spec
+          ? fenced(
+              journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)),
+              request.lease,
+              (error) => {
+                halted ??= error;
+                halt.abort(error);
+              },
+            )
+          : undefined,
     },
     { selection: request.selection, resume: request.resume },
   );
@@ -188,7 +206,16 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
   if (spec?.continueRollout) raw = { ...raw, continued: spec.continueRollout };
   if (request.lease) raw = { ...raw, lease: request.lease.summary() };
-  if (spec?.resumedFrom) raw = { ...raw, resumedFrom: { journal: spec.file.path, name: spec.resumedFrom.name, file: spec.resumedFrom.file, samePipeline: spec.resumedFrom.sameFile || spec.resumedFrom.name === raw.name } };
+  if (spec?.resumedFrom)
+    raw = {
+      ...raw,
+      resumedFrom: {
+        journal: spec.file.path,
+        name: spec.resumedFrom.name,
+        file: spec.resumedFrom.file,
+        samePipeline: spec.resumedFrom.sameFile || spec.resumedFrom.name === raw.name,
+      },
+    };
   if (halted) raw = { ...raw, outcome: 'failure' };
   else write?.({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);
   // Secrets learnt during the run (a license code) are masked in the steps before it too.

@@ -28,7 +28,10 @@ export const SavedPlan = z.object({
   planVersion: z.literal(PLAN_VERSION),
   pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string() }),
   varsHash: z.string(),
-  selection: z.object({ only: z.record(z.string(), z.array(z.string())), skip: z.record(z.string(), z.array(z.string())) }),
+  selection: z.object({
+    only: z.record(z.string(), z.array(z.string())),
+    skip: z.record(z.string(), z.array(z.string())),
+  }),
   createdAt: z.string(),
   instances: z.array(Instance),
 });
@@ -51,7 +54,14 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
     createdAt: new Date(now).toISOString(),
     instances: steps.map((s) => {
       const write = s.live?.state === 'not-sent';
-      return { at: `${s.position} ${s.name}`, state: s.live?.state ?? 'planned', text: s.live?.text ?? '', calls: write ? s.calls.map((c) => ({ method: c.method, path: c.path, body: c.body })) : [], write, ...(s.live?.observed ? { observed: s.live.observed } : {}) };
+      return {
+        at: `${s.position} ${s.name}`,
+        state: s.live?.state ?? 'planned',
+        text: s.live?.text ?? '',
+        calls: write ? s.calls.map((c) => ({ method: c.method, path: c.path, body: c.body })) : [],
+        write,
+        ...(s.live?.observed ? { observed: s.live.observed } : {}),
+      };
     }),
   };
 }
@@ -65,7 +75,12 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
     throw new UsageError('BAD_PLAN', `--plan ${path}: not JSON`, { hint: 'give the file plan --live --out wrote' });
   }
   const parsed = SavedPlan.safeParse(json);
-  if (!parsed.success) throw new UsageError('BAD_PLAN', `--plan ${path}: not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`, { hint: 'make it again with plan --live --out' });
+  if (!parsed.success)
+    throw new UsageError(
+      'BAD_PLAN',
+      `--plan ${path}: not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`,
+      { hint: 'make it again with plan --live --out' },
+    );
   return parsed.data;
 }
 
@@ -75,7 +90,11 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
  */
 export function ofAnotherPipeline(saved: SavedPlan, now: SavedPlan): boolean {
   const fresh = new Set(now.instances.map((i) => i.at));
-  return saved.pipeline.name !== now.pipeline.name && saved.pipeline.file !== now.pipeline.file && !saved.instances.some((i) => fresh.has(i.at));
+  return (
+    saved.pipeline.name !== now.pipeline.name &&
+    saved.pipeline.file !== now.pipeline.file &&
+    !saved.instances.some((i) => fresh.has(i.at))
+  );
 }
 
 /**
@@ -84,7 +103,12 @@ export function ofAnotherPipeline(saved: SavedPlan, now: SavedPlan): boolean {
  * Engines' versions, an entity's fields, the licenses). What a read counted (sessions, warnings)
  * may move without making the plan stale.
  */
-const STATES: Record<string, string> = { holds: 'held', 'would-wait': 'would have waited', 'fails-now': 'failed', 'not-read': 'was not read' };
+const STATES: Record<string, string> = {
+  holds: 'held',
+  'would-wait': 'would have waited',
+  'fails-now': 'failed',
+  'not-read': 'was not read',
+};
 
 export function staleness(saved: SavedPlan, now: SavedPlan): string[] {
   const out: string[] = [];
@@ -96,12 +120,19 @@ export function staleness(saved: SavedPlan, now: SavedPlan): string[] {
     const is = fresh.get(was.at);
     const changes = is && was.observed && is.observed ? observedChanges(was.observed, is.observed) : [];
     if (!is) out.push(`${was.at}: planned, and not in the run now`);
-    else if (changes.length > 0 && was.state !== is.state) out.push(`${was.at}: ${changes.join('; ')}: it ${STATES[was.state] ?? was.state} then, and ${STATES[is.state] ?? is.state} now`);
+    else if (changes.length > 0 && was.state !== is.state)
+      out.push(
+        `${was.at}: ${changes.join('; ')}: it ${STATES[was.state] ?? was.state} then, and ${STATES[is.state] ?? is.state} now`,
+      );
     else if (changes.length > 0) out.push(...changes.map((c) => `${was.at}: ${c}`));
-    else if (was.state !== is.state) out.push(`${was.at}: was "${was.state}: ${was.text}", now "${is.state}: ${is.text}"`);
-    else if (was.write && JSON.stringify(was.calls) !== JSON.stringify(is.calls)) out.push(`${was.at}: its calls changed (${is.calls.map((c) => `${c.method} ${c.path}`).join(', ')})`);
-    else if (was.write && was.text !== is.text) out.push(`${was.at}: what it acts on moved: was "${was.text}", now "${is.text}"`);
+    else if (was.state !== is.state)
+      out.push(`${was.at}: was "${was.state}: ${was.text}", now "${is.state}: ${is.text}"`);
+    else if (was.write && JSON.stringify(was.calls) !== JSON.stringify(is.calls))
+      out.push(`${was.at}: its calls changed (${is.calls.map((c) => `${c.method} ${c.path}`).join(', ')})`);
+    else if (was.write && was.text !== is.text)
+      out.push(`${was.at}: what it acts on moved: was "${was.text}", now "${is.text}"`);
   }
-  for (const is of now.instances) if (!saved.instances.some((w) => w.at === is.at)) out.push(`${is.at}: in the run now, and not planned`);
+  for (const is of now.instances)
+    if (!saved.instances.some((w) => w.at === is.at)) out.push(`${is.at}: in the run now, and not planned`);
   return out;
 }

@@ -20,9 +20,18 @@ export function storeAt(url: string, cwd: string, env: Readonly<Record<string, s
 }
 
 /** The store a command names (--store URL, else ENGINECTL_STORE); `why` says what the command needs it for. */
-export function namedStore(command: string, given: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string, why = ''): RunStore {
+export function namedStore(
+  command: string,
+  given: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  why = '',
+): RunStore {
   const url = given ?? env[STORE_VARIABLE];
-  if (url === undefined) throw new UsageError('BAD_ARGUMENTS', `${command}: ${why}give --store URL (or ENGINECTL_STORE)`, { hint: `enginectl ${command} --store s3://BUCKET/PREFIX (or file:///PATH)` });
+  if (url === undefined)
+    throw new UsageError('BAD_ARGUMENTS', `${command}: ${why}give --store URL (or ENGINECTL_STORE)`, {
+      hint: `enginectl ${command} --store s3://BUCKET/PREFIX (or file:///PATH)`,
+    });
   return storeAt(url, cwd, env);
 }
 
@@ -36,7 +45,15 @@ export interface StoredRun {
   replica: JournalReplica;
 }
 
-export async function openStoredRun(request: { url: string; resumeId?: string | undefined; journal?: string | undefined; cwd: string; env: Readonly<Record<string, string | undefined>>; tmpdir: string; now: number }): Promise<StoredRun> {
+export async function openStoredRun(request: {
+  url: string;
+  resumeId?: string | undefined;
+  journal?: string | undefined;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  tmpdir: string;
+  now: number;
+}): Promise<StoredRun> {
   const store = storeAt(request.url, request.cwd, request.env);
   await probeStore(store, () => request.now);
   if (request.resumeId === undefined) {

@@ -24,13 +24,24 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
   const clients = new Map<string, EngineClient>();
   const clientFor = (name: string | undefined) => {
     const server = name === undefined ? undefined : servers.get(name);
-    if (!server) throw new UsageError('UNKNOWN_SERVER', `the journal names server "${name ?? ''}", which the pipeline does not define`);
+    if (!server)
+      throw new UsageError(
+        'UNKNOWN_SERVER',
+        `the journal names server "${name ?? ''}", which the pipeline does not define`,
+      );
     let client = clients.get(server.name);
     if (!client) clients.set(server.name, (client = make(server)));
     return client;
   };
   try {
-    return await verifyInDoubt(state, clientFor, setup.now, setup.signal, (text) => setup.masker.mask(text), (step) => setup.pipeline.steps[step]?.longestMs);
+    return await verifyInDoubt(
+      state,
+      clientFor,
+      setup.now,
+      setup.signal,
+      (text) => setup.masker.mask(text),
+      (step) => setup.pipeline.steps[step]?.longestMs,
+    );
   } finally {
     await Promise.all([...clients.values()].map((c) => c.close()));
   }

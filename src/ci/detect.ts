@@ -16,7 +16,9 @@ export function detectCi(env: Env, forced?: string): CiSystem {
   if (forced !== undefined) {
     const named = CI_SYSTEMS.find((s) => s.name === forced);
     if (named) return named;
-    throw new UsageError('BAD_CI', `--ci ${forced}: not a CI system enginectl knows`, { hint: `use one of ${CI_NAMES.join(', ')}` });
+    throw new UsageError('BAD_CI', `--ci ${forced}: not a CI system enginectl knows`, {
+      hint: `use one of ${CI_NAMES.join(', ')}`,
+    });
   }
   return CI_SYSTEMS.find((s) => s.detect(env))!;
 }

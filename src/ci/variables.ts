@@ -12,7 +12,11 @@ export interface CiVariable {
   secret: boolean;
 }
 
-const name = (...parts: string[]) => parts.join('_').toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+const name = (...parts: string[]) =>
+  parts
+    .join('_')
+    .toUpperCase()
+    .replace(/[^A-Z0-9_]/g, '_');
 
 export function variablesOf(report: Report): CiVariable[] {
   const out: CiVariable[] = [];
@@ -44,15 +48,21 @@ export interface Dotenv {
  * (a line break) is left out, and said only when `only` named it. At most `limit` variables: `only`
  * names the ones later jobs read; without it the first ones are kept, and the rest said.
  */
-export function renderDotenv(variables: readonly CiVariable[], options: { only?: readonly string[]; limit?: number } = {}): Dotenv {
+export function renderDotenv(
+  variables: readonly CiVariable[],
+  options: { only?: readonly string[]; limit?: number } = {},
+): Dotenv {
   const limit = options.limit ?? DOTENV_LIMIT;
   const left: Dotenv['left'] = [];
   const chosen = options.only?.length ? variables.filter((v) => options.only!.includes(v.name)) : variables;
-  for (const name of options.only ?? []) if (!variables.some((v) => v.name === name)) left.push({ name, why: 'no such output' });
+  for (const name of options.only ?? [])
+    if (!variables.some((v) => v.name === name)) left.push({ name, why: 'no such output' });
   const lines: string[] = [];
   // A value no one named that a dotenv file cannot carry (an update's Markdown report) is skipped
   // silently: only what was asked for is said.
-  const asked = options.only?.length ? (why: string, v: CiVariable) => left.push({ name: v.name, why }) : () => undefined;
+  const asked = options.only?.length
+    ? (why: string, v: CiVariable) => left.push({ name: v.name, why })
+    : () => undefined;
   for (const v of chosen) {
     if (/[\r\n]/.test(v.value)) asked('a value with a line break, which a dotenv file cannot carry', v);
     else if (v.value.length > 1024) asked('a value longer than 1024 characters', v);

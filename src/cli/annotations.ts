@@ -18,7 +18,11 @@ export function annotationsOf(error: unknown, io: Pick<CliIO, 'env' | 'cwd'>): s
   return error.diagnostics.flatMap((d) => {
     const path = relative(root, resolve(io.cwd, d.file));
     const file = path.startsWith('..') || isAbsolute(path) ? d.file : path.split('\\').join('/');
-    const line = ci.issue('error', `${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`, { file, line: d.line, col: d.col });
+    const line = ci.issue('error', `${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`, {
+      file,
+      line: d.line,
+      col: d.col,
+    });
     return line === undefined ? [] : [line];
   });
 }

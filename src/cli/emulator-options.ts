@@ -32,19 +32,31 @@ export interface EmulatorOptionValues {
 
 /** Whether any emulator option was given (they need --emulator on run). */
 export function hasEmulatorOptions(values: EmulatorOptionValues): boolean {
-  return (values.state ?? []).length > 0 || (values.user ?? []).length > 0 || (values.fault ?? []).length > 0 || (values['fail-replication'] ?? []).length > 0;
+  return (
+    (values.state ?? []).length > 0 ||
+    (values.user ?? []).length > 0 ||
+    (values.fault ?? []).length > 0 ||
+    (values['fail-replication'] ?? []).length > 0
+  );
 }
 
 /**
  * The environment a command sees under --emulator: with the sample state (no --state), its sample
  * secrets fill what the environment leaves unset.
  */
-export function emulatorEnv(values: EmulatorOptionValues & { emulator?: boolean | undefined }, env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string | undefined>> {
+export function emulatorEnv(
+  values: EmulatorOptionValues & { emulator?: boolean | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): Readonly<Record<string, string | undefined>> {
   return values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(env) : env;
 }
 
 /** `body` with the sites the options set up, served on 127.0.0.1 for its length (loaded only then). */
-export async function withEmulatedSites<T>(values: EmulatorOptionValues, now: (() => number) | undefined, body: (url: string) => Promise<T>): Promise<T> {
+export async function withEmulatedSites<T>(
+  values: EmulatorOptionValues,
+  now: (() => number) | undefined,
+  body: (url: string) => Promise<T>,
+): Promise<T> {
   const { serve } = await import('../emulator/index.ts');
   const running = await serve(await sitesFromOptions(values, now), { port: 0 });
   try {
@@ -66,17 +78,27 @@ export function stateFiles(values: EmulatorOptionValues): string[] {
 }
 
 /** The sites of the emulator as the options set them up; `onStart` is told of each site started. */
-export async function sitesFromOptions(values: EmulatorOptionValues, now?: () => number, onStart?: (name: string, site: Emulator) => void): Promise<Sites> {
+export async function sitesFromOptions(
+  values: EmulatorOptionValues,
+  now?: () => number,
+  onStart?: (name: string, site: Emulator) => void,
+): Promise<Sites> {
   const { Sites, loadStateFile, parseFault, parseUserSpec } = await import('../emulator/index.ts');
   let shared: Awaited<ReturnType<typeof loadStateFile>> | undefined;
   const states: Record<string, Awaited<ReturnType<typeof loadStateFile>>> = {};
   for (const spec of values.state ?? []) {
     const { site, file } = stateSpec(spec);
     if (site !== undefined) {
-      if (states[site]) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: the site ${site} has a state already`, { hint: 'give one --state SITE=FILE per site' });
+      if (states[site])
+        throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: the site ${site} has a state already`, {
+          hint: 'give one --state SITE=FILE per site',
+        });
       states[site] = await loadStateFile(file);
     } else {
-      if (shared) throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: a state for every site is given twice`, { hint: 'give one --state FILE, and --state SITE=FILE for a site of its own' });
+      if (shared)
+        throw new UsageError('BAD_ARGUMENTS', `--state ${spec}: a state for every site is given twice`, {
+          hint: 'give one --state FILE, and --state SITE=FILE for a site of its own',
+        });
       shared = await loadStateFile(file);
     }
   }
@@ -85,11 +107,26 @@ export async function sitesFromOptions(values: EmulatorOptionValues, now?: () =>
     const [name, ...message] = spec.split('=');
     failReplication.set(name!, message.length ? message.join('=') : undefined);
   }
-  const sites = new Sites({ now, state: shared, states, users: (values.user ?? []).map(parseUserSpec), faults: (values.fault ?? []).map(parseFault), failReplication, onStart });
+  const sites = new Sites({
+    now,
+    state: shared,
+    states,
+    users: (values.user ?? []).map(parseUserSpec),
+    faults: (values.fault ?? []).map(parseFault),
+    failReplication,
+    onStart,
+  });
   // A database no site has is a mistake to say now, not a rule that never applies.
-  const known = new Set([sites.site('default'), ...Object.keys(states).map((n) => sites.site(n))].flatMap((site) => site.state.databases.map((d) => d.name)));
+  const known = new Set(
+    [sites.site('default'), ...Object.keys(states).map((n) => sites.site(n))].flatMap((site) =>
+      site.state.databases.map((d) => d.name),
+    ),
+  );
   for (const name of failReplication.keys()) {
-    if (!known.has(name)) throw new UsageError('BAD_ARGUMENTS', `--fail-replication ${name}: no such database`, { hint: `databases: ${[...known].join(', ')}` });
+    if (!known.has(name))
+      throw new UsageError('BAD_ARGUMENTS', `--fail-replication ${name}: no such database`, {
+        hint: `databases: ${[...known].join(', ')}`,
+      });
   }
   return sites;
 }

@@ -8,25 +8,42 @@ import { checkRunId, readStoredJournal } from '../journal/replica.ts';
 import { namedStore } from '../app/stored-run.ts';
 import type { CliIO } from './io.ts';
 
-export async function readJournalFile(command: string, path: string, io: Pick<CliIO, 'readFile' | 'env'>): Promise<JournalState> {
+export async function readJournalFile(
+  command: string,
+  path: string,
+  io: Pick<CliIO, 'readFile' | 'env'>,
+): Promise<JournalState> {
   let text: string;
   try {
     text = await io.readFile(path);
   } catch (error) {
-    throw new UsageError('BAD_JOURNAL', `${command}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { hint: 'give the file a run wrote with --journal' });
+    throw new UsageError(
+      'BAD_JOURNAL',
+      `${command}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { hint: 'give the file a run wrote with --journal' },
+    );
   }
   return readJournal(text, path, journalKey(io.env));
 }
 
 /** The journal a command reads: a file (JOURNAL), or a run of the run store (--store URL --run ID). */
-export async function readNamedJournal(command: string, positionals: readonly string[], values: { store?: string | undefined; run?: string | undefined }, io: Pick<CliIO, 'readFile' | 'env' | 'cwd'>): Promise<{ state: JournalState; name: string }> {
+export async function readNamedJournal(
+  command: string,
+  positionals: readonly string[],
+  values: { store?: string | undefined; run?: string | undefined },
+  io: Pick<CliIO, 'readFile' | 'env' | 'cwd'>,
+): Promise<{ state: JournalState; name: string }> {
   if (values.run !== undefined) {
-    if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', `${command}: a JOURNAL file or --run ID, not both`);
+    if (positionals.length > 0)
+      throw new UsageError('BAD_ARGUMENTS', `${command}: a JOURNAL file or --run ID, not both`);
     const store = namedStore(command, values.store, io.env, io.cwd, '--run names a run of a run store: ');
     const { text } = await readStoredJournal(store, checkRunId(values.run));
     const name = `${store.url} run ${values.run}`;
     return { state: readJournal(text, name, journalKey(io.env)), name };
   }
-  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `${command}: expected one JOURNAL, got ${positionals.length}`, { hint: `enginectl ${command} run.journal.jsonl, or enginectl ${command} --store URL --run ID` });
+  if (positionals.length !== 1)
+    throw new UsageError('BAD_ARGUMENTS', `${command}: expected one JOURNAL, got ${positionals.length}`, {
+      hint: `enginectl ${command} run.journal.jsonl, or enginectl ${command} --store URL --run ID`,
+    });
   return { state: await readJournalFile(command, positionals[0]!, io), name: positionals[0]! };
 }

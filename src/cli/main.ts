@@ -25,7 +25,9 @@ export async function runMain(argv: string[]): Promise<void> {
     cwd = process.cwd();
   } catch (error) {
     // Started in a directory removed since (a cleaned workspace, a temporary directory).
-    process.stderr.write(`enginectl: the current directory no longer exists (${(error as NodeJS.ErrnoException).code ?? 'gone'}): cd into one that does; nothing was run\n`);
+    process.stderr.write(
+      `enginectl: the current directory no longer exists (${(error as NodeJS.ErrnoException).code ?? 'gone'}): cd into one that does; nothing was run\n`,
+    );
     process.exitCode = 2;
     return;
   }

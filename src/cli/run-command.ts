@@ -44,7 +44,9 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     }
     const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!load) {
-      throw new UsageError('UNKNOWN_COMMAND', `unknown command "${name}"`, { hint: `commands: ${Object.keys(COMMANDS).join(', ')}; see enginectl --help` });
+      throw new UsageError('UNKNOWN_COMMAND', `unknown command "${name}"`, {
+        hint: `commands: ${Object.keys(COMMANDS).join(', ')}; see enginectl --help`,
+      });
     }
     command = await load();
   } catch (error) {

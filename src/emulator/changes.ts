@@ -5,7 +5,10 @@ import type { StoredEntity } from './state.ts';
 
 export type ChangeOp = 'insert' | 'update' | 'delete';
 
-function changed(before: StoredEntity | null, after: StoredEntity | null): [Record<string, unknown> | null, Record<string, unknown> | null] {
+function changed(
+  before: StoredEntity | null,
+  after: StoredEntity | null,
+): [Record<string, unknown> | null, Record<string, unknown> | null] {
   if (!before || !after) return [before ? { ...before } : null, after ? { ...after } : null];
   const oldValues: Record<string, unknown> = {};
   const newValues: Record<string, unknown> = {};
@@ -18,7 +21,12 @@ function changed(before: StoredEntity | null, after: StoredEntity | null): [Reco
   return [oldValues, newValues];
 }
 
-export function recordChange(ctx: RouteContext, op: ChangeOp, before: StoredEntity | null, after: StoredEntity | null): number {
+export function recordChange(
+  ctx: RouteContext,
+  op: ChangeOp,
+  before: StoredEntity | null,
+  after: StoredEntity | null,
+): number {
   const { state } = ctx;
   const entity = (after ?? before)!;
   state.dataVersion += 1;

@@ -29,10 +29,13 @@ function credentialsOf(req: EmuRequest): string[] {
   return [...new Set(found)];
 }
 
-const html = (c: string) => c.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const html = (c: string) =>
+  c.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 function echoText(credentials: string[]): string {
-  return credentials.map((c) => `${c} / ${encodeURIComponent(c)} / ${Buffer.from(c).toString('base64')} / ${html(c)}`).join(' ; ');
+  return credentials
+    .map((c) => `${c} / ${encodeURIComponent(c)} / ${Buffer.from(c).toString('base64')} / ${html(c)}`)
+    .join(' ; ');
 }
 
 export function echoCredentials(req: EmuRequest, answer: EmuResponse): EmuResponse {
@@ -50,7 +53,8 @@ export function echoCredentials(req: EmuRequest, answer: EmuResponse): EmuRespon
   const visit = (value: unknown, key = ''): unknown => {
     if (typeof value === 'string') return TEXT_FIELDS.has(key) ? `${value}${echo}` : value;
     if (Array.isArray(value)) return value.map((v) => visit(v, key));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v, k)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v, k)]));
     return value;
   };
   return { ...answer, body: JSON.stringify(visit(parsed)) };

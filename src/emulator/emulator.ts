@@ -86,7 +86,15 @@ export class Emulator {
   sideEffects(rule: FaultRule): void {
     const at = this.now() + (rule.afterMs ?? 0);
     const engineId = rule.stopEngine ?? this.state.engines[0]?.instanceId;
-    if (rule.raiseAlert) this.schedule(at, () => this.state.alerts.push({ severity: rule.raiseAlert!.severity, code: rule.raiseAlert!.code, message: `raised by the emulator's fault rule`, engineId: engineId ?? 'unknown' }));
+    if (rule.raiseAlert)
+      this.schedule(at, () =>
+        this.state.alerts.push({
+          severity: rule.raiseAlert!.severity,
+          code: rule.raiseAlert!.code,
+          message: `raised by the emulator's fault rule`,
+          engineId: engineId ?? 'unknown',
+        }),
+      );
     if (rule.stopEngine) {
       this.schedule(at, () => {
         const engine = this.state.engines.find((e) => e.instanceId === rule.stopEngine);
@@ -101,20 +109,37 @@ export class Emulator {
     this.applyDue();
     const user = authenticate(req.headers.authorization, this.users);
     if (!user) {
-      return new HttpProblem(401, 'unauthorized', 'missing or wrong credentials: send a user name and password by HTTP Basic authentication', [], {
-        'www-authenticate': 'Basic realm="enterprise", charset="UTF-8"',
-      }).toResponse();
+      return new HttpProblem(
+        401,
+        'unauthorized',
+        'missing or wrong credentials: send a user name and password by HTTP Basic authentication',
+        [],
+        {
+          'www-authenticate': 'Basic realm="enterprise", charset="UTF-8"',
+        },
+      ).toResponse();
     }
     const match = this.router.match(req.method, req.path);
     if (match.kind === 'none') return new HttpProblem(404, 'not_found', `no API route ${req.path}`).toResponse();
     if (match.kind === 'method') {
-      return new HttpProblem(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}; allowed: ${match.allowed.join(', ')}`, [], {
-        allow: match.allowed.join(', '),
-      }).toResponse();
+      return new HttpProblem(
+        405,
+        'method_not_allowed',
+        `${req.method} is not allowed on ${req.path}; allowed: ${match.allowed.join(', ')}`,
+        [],
+        {
+          allow: match.allowed.join(', '),
+        },
+      ).toResponse();
     }
     const missing = requiredScopes(req.path).filter((s) => !user.scopes.has(s));
     if (missing.length > 0) {
-      return new HttpProblem(403, 'forbidden', `user ${user.name} lacks the scope ${missing.join(' and ')} that this operation requires`, missing.map((s) => ({ field: 'scope', message: s }))).toResponse();
+      return new HttpProblem(
+        403,
+        'forbidden',
+        `user ${user.name} lacks the scope ${missing.join(' and ')} that this operation requires`,
+        missing.map((s) => ({ field: 'scope', message: s })),
+      ).toResponse();
     }
     this.currentUser = user;
     try {
@@ -129,13 +154,20 @@ export class Emulator {
 
   /** Writes that took effect (over HTTP), optionally of one method and path: what a test of recovery counts. */
   appliedCount(method?: string, path?: string): number {
-    return this.requests.filter((r) => r.applied && (!method || r.method === method) && (!path || (path.endsWith('*') ? r.path.startsWith(path.slice(0, -1)) : r.path === path))).length;
+    return this.requests.filter(
+      (r) =>
+        r.applied &&
+        (!method || r.method === method) &&
+        (!path || (path.endsWith('*') ? r.path.startsWith(path.slice(0, -1)) : r.path === path)),
+    ).length;
   }
 
   /** Requests received (over HTTP), optionally of one method and path (a `*` suffix is a prefix). */
   count(method?: string, path?: string): number {
     return this.requests.filter(
-      (r) => (!method || r.method === method) && (!path || (path.endsWith('*') ? r.path.startsWith(path.slice(0, -1)) : r.path === path)),
+      (r) =>
+        (!method || r.method === method) &&
+        (!path || (path.endsWith('*') ? r.path.startsWith(path.slice(0, -1)) : r.path === path)),
     ).length;
   }
 

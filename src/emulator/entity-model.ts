@@ -95,11 +95,18 @@ function typeProblem(def: FieldDef, value: unknown): string | undefined {
     object: (v) => typeof v === 'object' && !Array.isArray(v),
     array: (v) => Array.isArray(v),
   };
-  if (def.type && !is[def.type]!(value)) return `must be ${def.type === 'integer' ? 'an integer' : `of type ${def.type}`}`;
-  if (def.type === 'array' && def.items?.type && is[def.items.type] && !(value as unknown[]).every(is[def.items.type]!)) {
+  if (def.type && !is[def.type]!(value))
+    return `must be ${def.type === 'integer' ? 'an integer' : `of type ${def.type}`}`;
+  if (
+    def.type === 'array' &&
+    def.items?.type &&
+    is[def.items.type] &&
+    !(value as unknown[]).every(is[def.items.type]!)
+  ) {
     return `must be an array of ${def.items.type}`;
   }
-  if (def.enum && !def.enum.includes(value)) return `must be one of ${def.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (def.enum && !def.enum.includes(value))
+    return `must be one of ${def.enum.map((v) => JSON.stringify(v)).join(', ')}`;
   if (def.format === 'date' && (typeof value !== 'string' || !isIsoDate(value))) return 'must be a date YYYY-MM-DD';
   return undefined;
 }

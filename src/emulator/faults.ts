@@ -73,7 +73,8 @@ const DURATION = /^(\d+)(ms|s|m)?$/;
 
 function duration(value: string, flag: string): number {
   const m = DURATION.exec(value);
-  if (!m) throw new UsageError('BAD_FAULT', `--fault ${flag}=${value}: not a duration`, { hint: 'write 250ms, 2s or 1m' });
+  if (!m)
+    throw new UsageError('BAD_FAULT', `--fault ${flag}=${value}: not a duration`, { hint: 'write 250ms, 2s or 1m' });
   return Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1);
 }
 
@@ -89,7 +90,9 @@ export function parseFault(spec: string): FaultRule {
   if (tokens[0] && !tokens[0].startsWith('/')) rule.method = tokens.shift()!.toUpperCase();
   const path = tokens.shift();
   if (!path?.startsWith('/')) {
-    throw new UsageError('BAD_FAULT', `--fault "${spec}": no path`, { hint: 'write --fault "[METHOD] /api/... status=503 times=2"' });
+    throw new UsageError('BAD_FAULT', `--fault "${spec}": no path`, {
+      hint: 'write --fault "[METHOD] /api/... status=503 times=2"',
+    });
   }
   rule.path = path;
   for (const token of tokens) {
@@ -97,37 +100,75 @@ export function parseFault(spec: string): FaultRule {
     const key = eq < 0 ? token : token.slice(0, eq);
     const value = eq < 0 ? '' : token.slice(eq + 1);
     switch (key) {
-      case 'latency': rule.latencyMs = duration(value, key); break;
-      case 'status': rule.status = integer(value, key); break;
-      case 'body': rule.body = value; break;
-      case 'content-type': rule.contentType = value; break;
+      case 'latency':
+        rule.latencyMs = duration(value, key);
+        break;
+      case 'status':
+        rule.status = integer(value, key);
+        break;
+      case 'body':
+        rule.body = value;
+        break;
+      case 'content-type':
+        rule.contentType = value;
+        break;
       case 'reset':
-        if (value !== 'before' && value !== 'after') throw new UsageError('BAD_FAULT', `--fault reset=${value}: say reset=before or reset=after`);
+        if (value !== 'before' && value !== 'after')
+          throw new UsageError('BAD_FAULT', `--fault reset=${value}: say reset=before or reset=after`);
         rule.reset = value;
         break;
-      case 'gateway': rule.gateway = integer(value, key); break;
-      case 'truncate': rule.truncate = true; break;
-      case 'invalid-json': rule.invalidJson = true; break;
-      case 'hang': rule.hang = true; break;
-      case 'chunk-delay': rule.chunkDelayMs = duration(value, key); break;
-      case 'echo-credentials': rule.echoCredentials = true; break;
-      case 'times': rule.times = integer(value, key); break;
-      case 'site': rule.site = value; break;
+      case 'gateway':
+        rule.gateway = integer(value, key);
+        break;
+      case 'truncate':
+        rule.truncate = true;
+        break;
+      case 'invalid-json':
+        rule.invalidJson = true;
+        break;
+      case 'hang':
+        rule.hang = true;
+        break;
+      case 'chunk-delay':
+        rule.chunkDelayMs = duration(value, key);
+        break;
+      case 'echo-credentials':
+        rule.echoCredentials = true;
+        break;
+      case 'times':
+        rule.times = integer(value, key);
+        break;
+      case 'site':
+        rule.site = value;
+        break;
       case 'raise-alert': {
         const [severity, code] = value.split(':');
-        if ((severity !== 'warning' && severity !== 'critical') || !code) throw new UsageError('BAD_FAULT', `--fault raise-alert=${value}: write raise-alert=critical:CODE or warning:CODE`);
+        if ((severity !== 'warning' && severity !== 'critical') || !code)
+          throw new UsageError(
+            'BAD_FAULT',
+            `--fault raise-alert=${value}: write raise-alert=critical:CODE or warning:CODE`,
+          );
         rule.raiseAlert = { severity, code };
         break;
       }
-      case 'stop-engine': rule.stopEngine = value; break;
-      case 'after': rule.afterMs = duration(value, key); break;
+      case 'stop-engine':
+        rule.stopEngine = value;
+        break;
+      case 'after':
+        rule.afterMs = duration(value, key);
+        break;
       default:
         throw new UsageError('BAD_FAULT', `--fault "${spec}": unknown setting ${key}`, {
           hint: 'settings: latency= status= body= content-type= reset=before|after gateway=STATUS truncate invalid-json hang chunk-delay= echo-credentials times= site= raise-alert=critical:CODE stop-engine=ID after=',
         });
     }
   }
-  if (rule.status !== undefined && (rule.status < 100 || rule.status > 599)) throw new UsageError('BAD_FAULT', `--fault status=${rule.status}: not an HTTP status`);
-  if (rule.gateway !== undefined && (rule.gateway < 400 || rule.gateway > 599)) throw new UsageError('BAD_FAULT', `--fault gateway=${rule.gateway}: a gateway's error status, 400 to 599 (502, 504)`);
+  if (rule.status !== undefined && (rule.status < 100 || rule.status > 599))
+    throw new UsageError('BAD_FAULT', `--fault status=${rule.status}: not an HTTP status`);
+  if (rule.gateway !== undefined && (rule.gateway < 400 || rule.gateway > 599))
+    throw new UsageError(
+      'BAD_FAULT',
+      `--fault gateway=${rule.gateway}: a gateway's error status, 400 to 599 (502, 504)`,
+    );
   return rule;
 }

@@ -57,14 +57,19 @@ export class HttpProblem extends Error {
   }
 }
 
-export const badRequest = (message: string, details: ProblemDetail[] = []) => new HttpProblem(400, 'bad_request', message, details);
+export const badRequest = (message: string, details: ProblemDetail[] = []) =>
+  new HttpProblem(400, 'bad_request', message, details);
 export const notFound = (message: string) => new HttpProblem(404, 'not_found', message);
 
 /** The JSON body of a request, or a 400 that says why it is not. */
 export function jsonBody(req: EmuRequest): unknown {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    throw new HttpProblem(415, 'unsupported_media_type', `expected a JSON body (Content-Type: application/json), got ${type || 'no Content-Type'}`);
+    throw new HttpProblem(
+      415,
+      'unsupported_media_type',
+      `expected a JSON body (Content-Type: application/json), got ${type || 'no Content-Type'}`,
+    );
   }
   if (req.body.trim() === '') throw badRequest('the request body is empty; a JSON body is required');
   try {

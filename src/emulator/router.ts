@@ -10,7 +10,8 @@ interface Route {
   handler: Handler;
 }
 
-export type Match = { kind: 'found'; handler: Handler; params: Params } | { kind: 'method'; allowed: string[] } | { kind: 'none' };
+export type Match =
+  { kind: 'found'; handler: Handler; params: Params } | { kind: 'method'; allowed: string[] } | { kind: 'none' };
 
 export class Router {
   private readonly routes: Route[] = [];

@@ -11,7 +11,14 @@ const int = { type: 'integer' } as const;
 const ints = { type: 'array', items: { type: 'integer' } } as const;
 
 export const SAMPLE_CLASSES: ClassDef[] = [
-  { key: 1, name: 'Object', MAE: null, table: null, required: ['iclass', 'ikey'], properties: { iclass: int, ikey: int, iversion: int } },
+  {
+    key: 1,
+    name: 'Object',
+    MAE: null,
+    table: null,
+    required: ['iclass', 'ikey'],
+    properties: { iclass: int, ikey: int, iversion: int },
+  },
   { key: 10, name: 'Security', MAE: 1, table: null, required: [], properties: {} },
   {
     key: 11,
@@ -52,7 +59,13 @@ export const SAMPLE_CLASSES: ClassDef[] = [
     MAE: 20,
     table: 'invoices',
     required: ['iname'],
-    properties: { iname: str, ifullname: str, icustomer: str, itotal: { type: 'number' }, idate: { type: 'string', format: 'date' } },
+    properties: {
+      iname: str,
+      ifullname: str,
+      icustomer: str,
+      itotal: { type: 'number' },
+      idate: { type: 'string', format: 'date' },
+    },
   },
   {
     key: 22,
@@ -96,10 +109,28 @@ export const SAMPLE_CLASSES: ClassDef[] = [
 ];
 
 function user(ikey: number, iname: string, ifullname: string, extra: Record<string, unknown> = {}): StoredEntity {
-  return { iclass: 12, ikey, iname, ifullname, iversion: 1, istatus: 1, igroups: [], isecuritypolicy: null, iemailaddress: null, ...extra };
+  return {
+    iclass: 12,
+    ikey,
+    iname,
+    ifullname,
+    iversion: 1,
+    istatus: 1,
+    igroups: [],
+    isecuritypolicy: null,
+    iemailaddress: null,
+    ...extra,
+  };
 }
 
-function engine(now: number, instanceId: string, mainDatabase: string, hostName: string, reporting = true, version = '26.10.3'): EngineRecord {
+function engine(
+  now: number,
+  instanceId: string,
+  mainDatabase: string,
+  hostName: string,
+  reporting = true,
+  version = '26.10.3',
+): EngineRecord {
   const startedAt = now - 3 * DAY;
   return {
     instanceId,
@@ -120,9 +151,26 @@ function engine(now: number, instanceId: string, mainDatabase: string, hostName:
     mainHttpPort: 8080,
     usedVirtualMemory: 3_200_000_000,
     openFileCount: 310,
-    paths: { dataDir: '/var/lib/engine', logDir: '/var/log/engine', programDir: '/opt/engine', mainProgram: '/opt/engine/engine', tempDir: '/tmp' },
-    ports: [{ enabled: true, disabledOnStartup: false, cipherList: '', protocol: 'http', address: '0.0.0.0', port: 8080 }],
-    databases: [{ enabled: true, name: mainDatabase, type: 'main', reference: mainDatabase, userName: 'engine', maxConnections: 50 }],
+    paths: {
+      dataDir: '/var/lib/engine',
+      logDir: '/var/log/engine',
+      programDir: '/opt/engine',
+      mainProgram: '/opt/engine/engine',
+      tempDir: '/tmp',
+    },
+    ports: [
+      { enabled: true, disabledOnStartup: false, cipherList: '', protocol: 'http', address: '0.0.0.0', port: 8080 },
+    ],
+    databases: [
+      {
+        enabled: true,
+        name: mainDatabase,
+        type: 'main',
+        reference: mainDatabase,
+        userName: 'engine',
+        maxConnections: 50,
+      },
+    ],
     config: { timeZoneBias: 0, automaticUpgrade: false, syncToDisk: true },
     memoryStats: {
       statelessSessionsCount: 3,
@@ -135,8 +183,26 @@ function engine(now: number, instanceId: string, mainDatabase: string, hostName:
       usedPhysical: 7_000_000_000,
       usedVirtual: 3_200_000_000,
     },
-    cpuInfo: { stepping: 7, model: 85, family: 6, logicalCores: 8, physicalCores: 4, addressWidth: 64, vendorId: 'GenuineIntel', modelName: 'Intel Xeon' },
-    dbCache: { version: 100, idoCacheSize: 512, pageSize: 8192, lastSyncDuration: 1200, size: 1_000_000, tableCount: 120, lastSyncError: '', syncing: false },
+    cpuInfo: {
+      stepping: 7,
+      model: 85,
+      family: 6,
+      logicalCores: 8,
+      physicalCores: 4,
+      addressWidth: 64,
+      vendorId: 'GenuineIntel',
+      modelName: 'Intel Xeon',
+    },
+    dbCache: {
+      version: 100,
+      idoCacheSize: 512,
+      pageSize: 8192,
+      lastSyncDuration: 1200,
+      size: 1_000_000,
+      tableCount: 120,
+      lastSyncError: '',
+      syncing: false,
+    },
     scheduler: { maxConcurrentTaskCount: 4, taskCount: 12, runningTaskCount: 1, failingTaskCount: 0 },
     transactionLogger: { pendingLogs: 0, sendingError: '' },
   };
@@ -169,19 +235,72 @@ function session(now: number, sessionId: string, engineId: string, userName: str
 export function sampleState(now: number): EmulatorState {
   const entities: StoredEntity[] = [
     user(-1, 'admin', 'Administrator', { iemailaddress: 'admin@example.com' }),
-    user(2001, 'jdoe', 'John Doe', { igroups: [2010], iemailaddress: 'john.doe@example.com', ilastpasswdchg: isoDay(now - 40 * DAY) }),
+    user(2001, 'jdoe', 'John Doe', {
+      igroups: [2010],
+      iemailaddress: 'john.doe@example.com',
+      ilastpasswdchg: isoDay(now - 40 * DAY),
+    }),
     user(2002, 'asmith', 'Anna Smith', { igroups: [2010, 2011], iemailaddress: 'anna.smith@example.com' }),
-    { iclass: 13, ikey: 2010, iname: 'Accounting', ifullname: 'Accounting group', iversion: 1, istatus: 1, igroups: [], isecuritypolicy: null, iemailaddress: null },
-    { iclass: 13, ikey: 2011, iname: 'Developers', ifullname: 'Developers group', iversion: 1, istatus: 1, igroups: [], isecuritypolicy: null, iemailaddress: null },
-    { iclass: 21, ikey: 3001, iversion: 1, iname: 'INV-3001', ifullname: 'Invoice 3001', icustomer: 'ACME', itotal: 1200.5, idate: '2026-10-02' },
-    { iclass: 21, ikey: 3002, iversion: 1, iname: 'INV-3002', ifullname: 'Invoice 3002', icustomer: 'Globex', itotal: 87, idate: '2026-10-15' },
+    {
+      iclass: 13,
+      ikey: 2010,
+      iname: 'Accounting',
+      ifullname: 'Accounting group',
+      iversion: 1,
+      istatus: 1,
+      igroups: [],
+      isecuritypolicy: null,
+      iemailaddress: null,
+    },
+    {
+      iclass: 13,
+      ikey: 2011,
+      iname: 'Developers',
+      ifullname: 'Developers group',
+      iversion: 1,
+      istatus: 1,
+      igroups: [],
+      isecuritypolicy: null,
+      iemailaddress: null,
+    },
+    {
+      iclass: 21,
+      ikey: 3001,
+      iversion: 1,
+      iname: 'INV-3001',
+      ifullname: 'Invoice 3001',
+      icustomer: 'ACME',
+      itotal: 1200.5,
+      idate: '2026-10-02',
+    },
+    {
+      iclass: 21,
+      ikey: 3002,
+      iversion: 1,
+      iname: 'INV-3002',
+      ifullname: 'Invoice 3002',
+      icustomer: 'Globex',
+      itotal: 87,
+      idate: '2026-10-15',
+    },
     { iclass: 22, ikey: 4001, iversion: 1, iname: 'line 1', entidade: 3001, iproductcode: 'SKU-1', iquantity: 10 },
     { iclass: 22, ikey: 4002, iversion: 1, iname: 'line 2', entidade: 3001, iproductcode: 'SKU-2', iquantity: 1 },
     { iclass: 22, ikey: 4003, iversion: 1, iname: 'line 1', entidade: 3002, iproductcode: 'SKU-9', iquantity: 3 },
   ];
   // Two changes since the replicas were last synced: jdoe's e-mail (version 101), invoice 3003 (102).
-  const replicaCopy = entities.filter((e) => e.ikey > 0).map((e) => (e.ikey === 2001 ? { ...e, iemailaddress: 'jdoe@old.example.com' } : { ...e }));
-  entities.push({ iclass: 21, ikey: 3003, iversion: 1, iname: 'INV-3003', ifullname: 'Invoice 3003', icustomer: 'Initech', itotal: 455, idate: '2026-11-20' });
+  const replicaCopy = entities
+    .filter((e) => e.ikey > 0)
+    .map((e) => (e.ikey === 2001 ? { ...e, iemailaddress: 'jdoe@old.example.com' } : { ...e }));
+  entities.push({
+    iclass: 21,
+    ikey: 3003,
+    iversion: 1,
+    iname: 'INV-3003',
+    ifullname: 'Invoice 3003',
+    icustomer: 'Initech',
+    itotal: 455,
+    idate: '2026-11-20',
+  });
 
   const target = (key: number, name: string, server: string, tokens: string[]) => ({
     key,
@@ -260,12 +379,30 @@ export function sampleState(now: number): EmulatorState {
       session(now, 'sess-1004', 'eng-main-01', 'admin', -1),
     ],
     alerts: [
-      { severity: 'warning', code: 'low_free_disk', message: 'Free disk below 15% on /var/lib/engine', engineId: 'eng-prod-02' },
-      { severity: 'warning', code: 'outdated_engine', message: 'Engine 26.10.3 is older than the release 26.11.0', engineId: 'eng-stg-01' },
+      {
+        severity: 'warning',
+        code: 'low_free_disk',
+        message: 'Free disk below 15% on /var/lib/engine',
+        engineId: 'eng-prod-02',
+      },
+      {
+        severity: 'warning',
+        code: 'outdated_engine',
+        message: 'Engine 26.10.3 is older than the release 26.11.0',
+        engineId: 'eng-stg-01',
+      },
     ],
     replication: {
       configs: [
-        { key: 1, name: 'Nightly to replicas', enabled: true, databases: [{ name: 'REPLICA-1', key: 11 }, { name: 'REPLICA-2', key: 12 }] },
+        {
+          key: 1,
+          name: 'Nightly to replicas',
+          enabled: true,
+          databases: [
+            { name: 'REPLICA-1', key: 11 },
+            { name: 'REPLICA-2', key: 12 },
+          ],
+        },
         { key: 2, name: 'Reporting copy', enabled: false, databases: [{ name: 'REPORTING', key: 13 }] },
       ],
     },

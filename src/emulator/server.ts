@@ -59,7 +59,11 @@ function send(res: ServerResponse, answer: EmuResponse, body = answer.body ?? ''
 /** What nginx answers in front of an upstream that did not answer in time (or failed): its own HTML page. */
 function gatewayPage(status: number): EmuResponse {
   const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
-  return { status, headers: { 'content-type': 'text/html' }, body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n` };
+  return {
+    status,
+    headers: { 'content-type': 'text/html' },
+    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+  };
 }
 
 /** The whole answer as bytes on the wire, for faults that cut it anywhere. */
@@ -114,7 +118,10 @@ async function respond(res: ServerResponse, answer: EmuResponse, rule: FaultRule
 /** Serves one emulator, or several sites (sites.ts) at /sites/NAME/. */
 export async function serve(target: Emulator | Sites, options: ServeOptions = {}): Promise<RunningEmulator> {
   const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
-  const locate = target instanceof Emulator ? (path: string) => ({ site: target, path, name: undefined as string | undefined }) : (path: string) => target.locate(path);
+  const locate =
+    target instanceof Emulator
+      ? (path: string) => ({ site: target, path, name: undefined as string | undefined })
+      : (path: string) => target.locate(path);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const method = req.method ?? 'GET';
@@ -142,11 +149,25 @@ export async function serve(target: Emulator | Sites, options: ServeOptions = {}
       const headers: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const emuReq: EmuRequest = { method, path, query: url.searchParams, headers, body: body ?? '' };
-      if (body === undefined) answer = new HttpProblem(413, 'payload_too_large', `the request body is larger than ${limit} bytes`).toResponse();
+      if (body === undefined)
+        answer = new HttpProblem(
+          413,
+          'payload_too_large',
+          `the request body is larger than ${limit} bytes`,
+        ).toResponse();
       else if (rule?.status !== undefined) {
-        answer = rule.body !== undefined
-          ? { status: rule.status, headers: { 'content-type': rule.contentType ?? 'application/json' }, body: rule.body }
-          : new HttpProblem(rule.status, 'injected_fault', `fault injected by the emulator: HTTP ${rule.status}`).toResponse();
+        answer =
+          rule.body !== undefined
+            ? {
+                status: rule.status,
+                headers: { 'content-type': rule.contentType ?? 'application/json' },
+                body: rule.body,
+              }
+            : new HttpProblem(
+                rule.status,
+                'injected_fault',
+                `fault injected by the emulator: HTTP ${rule.status}`,
+              ).toResponse();
       } else {
         answer = emulator.handle(emuReq);
         if (method !== 'GET' && answer.status >= 200 && answer.status < 300) Object.assign(record, { applied: true });
@@ -159,7 +180,9 @@ export async function serve(target: Emulator | Sites, options: ServeOptions = {}
     } catch (error) {
       record.status = 500;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ status: 500, error: 'internal', message: `emulator failure: ${(error as Error).message}` }));
+      res.end(
+        JSON.stringify({ status: 500, error: 'internal', message: `emulator failure: ${(error as Error).message}` }),
+      );
     }
   });
   server.keepAliveTimeout = 5_000;

@@ -25,7 +25,10 @@ export async function loadStateFile(file: string): Promise<EmulatorState> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError('BAD_STATE_FILE', `cannot read the state file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(
+      'BAD_STATE_FILE',
+      `cannot read the state file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return parseState(text, file);
 }

@@ -91,14 +91,23 @@ export const EmulatorState = z.object({
   dataVersion: z.int(),
   journal: z.array(JournalEntry).default([]),
   products: z.array(z.looseObject({ key: z.int(), name: z.string(), extensions: z.array(z.int()) })),
-  extensions: z.array(z.looseObject({ key: z.int(), name: z.string(), code: z.string(), productKey: z.int(), productName: z.string() })),
+  extensions: z.array(
+    z.looseObject({ key: z.int(), name: z.string(), code: z.string(), productKey: z.int(), productName: z.string() }),
+  ),
   licenses: z.array(record),
   licenser: z.object({ key: z.int(), licenseVersion: z.int() }),
   engines: z.array(EngineRecord),
   sessions: z.array(z.looseObject({ sessionId: z.string(), engineId: z.string(), expiresAt: z.int() })),
   alerts: z.array(z.looseObject({ severity: z.string(), code: z.string(), message: z.string(), engineId: z.string() })),
   replication: z.object({
-    configs: z.array(z.object({ key: z.int(), name: z.string(), enabled: z.boolean(), databases: z.array(z.object({ name: z.string(), key: z.int() })) })),
+    configs: z.array(
+      z.object({
+        key: z.int(),
+        name: z.string(),
+        enabled: z.boolean(),
+        databases: z.array(z.object({ name: z.string(), key: z.int() })),
+      }),
+    ),
   }),
   release: Release,
   databases: z.array(TargetDatabase),

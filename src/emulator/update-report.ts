@@ -26,7 +26,8 @@ export function renderUpdateReport(input: ReportInput): string {
   if (input.messageComplement) out.push(`> ${input.messageComplement}`, '');
   for (const section of input.sections) {
     out.push(`## ${section.title}`, '');
-    if (section.header && section.rows) out.push(section.rows.length > 0 ? table(section.header, section.rows) : '_none_', '');
+    if (section.header && section.rows)
+      out.push(section.rows.length > 0 ? table(section.header, section.rows) : '_none_', '');
     for (const line of section.lines ?? []) out.push(line);
     if (section.lines?.length) out.push('');
   }

@@ -37,7 +37,11 @@ export function parseUserSpec(spec: string): User {
       hint: `scopes are ${ALL_SCOPES.join(', ')} or *`,
     });
   }
-  return { name: spec.slice(0, first), password: spec.slice(first + 1, last), scopes: new Set(scopes.includes('*') ? ALL_SCOPES : scopes) };
+  return {
+    name: spec.slice(0, first),
+    password: spec.slice(first + 1, last),
+    scopes: new Set(scopes.includes('*') ? ALL_SCOPES : scopes),
+  };
 }
 
 function same(a: string, b: string): boolean {

@@ -4,12 +4,18 @@ import type { ProblemDetail } from './http.ts';
 
 export function zodProblems(error: z.ZodError): ProblemDetail[] {
   return error.issues.flatMap((issue) => {
-    const base = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    const base = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((k) => ({ field: base ? `${base}.${k}` : k, message: `unknown field ${k}` }));
     }
     const field = base || '(body)';
-    const message = issue.code === 'invalid_type' && issue.input === undefined ? `${field} is required` : `${field}: ${issue.message}`;
+    const message =
+      issue.code === 'invalid_type' && issue.input === undefined
+        ? `${field} is required`
+        : `${field}: ${issue.message}`;
     return [{ field, message }];
   });
 }

@@ -121,6 +121,7 @@ export function compiledReferences(value: unknown, out: Reference[] = []): Refer
 /** A copy of a mapping with each value mapped; keys such as __proto__ stay plain keys. */
 function mapObject(value: Record<string, unknown>, f: (v: unknown) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: f(v), enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(value))
+    Object.defineProperty(out, k, { value: f(v), enumerable: true, writable: true, configurable: true });
   return out;
 }

@@ -39,7 +39,8 @@ function format(node: Node, fmt: string, args: Value[]): string {
   return fmt.replace(/\{\{|\}\}|\{(\d+)\}|\{|\}/g, (match, n: string | undefined) => {
     if (match === '{{') return '{';
     if (match === '}}') return '}';
-    if (n === undefined) throw new ExprError(`format(): a lone ${match} in the format string; write {{ or }} for a brace`, node.pos);
+    if (n === undefined)
+      throw new ExprError(`format(): a lone ${match} in the format string; write {{ or }} for a brace`, node.pos);
     if (Number(n) >= args.length) throw new ExprError(`format(): {${n}} has no argument`, node.pos);
     return toText(args[Number(n)]);
   });
@@ -80,7 +81,12 @@ function call(node: Extract<Node, { kind: 'call' }>, scope: EvalScope): Value {
       try {
         return parseBoundedJson(toText(args[0])) as Value;
       } catch (error) {
-        throw new ExprError(error instanceof TooDeep ? `fromJSON(): the value ${error.message}` : `fromJSON(): not valid JSON (${(error as Error).message})`, node.pos);
+        throw new ExprError(
+          error instanceof TooDeep
+            ? `fromJSON(): the value ${error.message}`
+            : `fromJSON(): not valid JSON (${(error as Error).message})`,
+          node.pos,
+        );
       }
   }
   throw new ExprError(`unknown function ${node.name}()`, node.pos);

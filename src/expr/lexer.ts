@@ -25,7 +25,7 @@ export function tokenize(text: string): Token[] {
       let value = '';
       let j = i + 1;
       for (;;) {
-        if (j >= text.length) throw new ExprError('unterminated string: close it with \'', i);
+        if (j >= text.length) throw new ExprError("unterminated string: close it with '", i);
         if (text[j] === "'") {
           if (text[j + 1] === "'") {
             value += "'";
@@ -69,10 +69,16 @@ export function tokenize(text: string): Token[] {
       i += 1;
       continue;
     }
-    if (ch === '"') throw new ExprError('strings use single quotes: \'text\'', i);
-    if (rest.startsWith('===') || rest.startsWith('!==')) throw new ExprError(`${rest.slice(0, 3)} is not an operator: write ${rest.slice(0, 2)}`, i);
-    if (prev?.type === 'op' && (prev.value === '==' || prev.value === '!=') && ch === '=') throw new ExprError(`${prev.value}= is not an operator: write ${prev.value}`, prev.pos);
-    if ('+-*/%'.includes(ch)) throw new ExprError(`${ch} is not an operator: expressions compare and combine values (== != < <= > >= && || !), they do no arithmetic`, i);
+    if (ch === '"') throw new ExprError("strings use single quotes: 'text'", i);
+    if (rest.startsWith('===') || rest.startsWith('!=='))
+      throw new ExprError(`${rest.slice(0, 3)} is not an operator: write ${rest.slice(0, 2)}`, i);
+    if (prev?.type === 'op' && (prev.value === '==' || prev.value === '!=') && ch === '=')
+      throw new ExprError(`${prev.value}= is not an operator: write ${prev.value}`, prev.pos);
+    if ('+-*/%'.includes(ch))
+      throw new ExprError(
+        `${ch} is not an operator: expressions compare and combine values (== != < <= > >= && || !), they do no arithmetic`,
+        i,
+      );
     throw new ExprError(`unexpected character ${JSON.stringify(ch)}`, i);
   }
   tokens.push({ type: 'end', pos: text.length });

@@ -95,11 +95,16 @@ function parseUncached(text: string): Node {
     }
     if (token.type === 'ident') {
       i++;
-      if (token.value === 'true' || token.value === 'false') return { kind: 'literal', value: token.value === 'true', pos: token.pos };
+      if (token.value === 'true' || token.value === 'false')
+        return { kind: 'literal', value: token.value === 'true', pos: token.pos };
       if (token.value === 'null') return { kind: 'literal', value: null, pos: token.pos };
       if (isOp('(')) {
         const arity = Object.hasOwn(FUNCTIONS, token.value) ? FUNCTIONS[token.value] : undefined;
-        if (!arity) throw new ExprError(`unknown function ${token.value}(); functions are ${Object.keys(FUNCTIONS).join(', ')}`, token.pos);
+        if (!arity)
+          throw new ExprError(
+            `unknown function ${token.value}(); functions are ${Object.keys(FUNCTIONS).join(', ')}`,
+            token.pos,
+          );
         i++;
         const args: Node[] = [];
         if (!isOp(')')) {
@@ -111,14 +116,22 @@ function parseUncached(text: string): Node {
         }
         expect(')', `a closing ) for ${token.value}()`);
         if (args.length < arity[0] || args.length > arity[1]) {
-          const want = arity[0] === arity[1] ? `${arity[0]}` : arity[1] === Infinity ? `at least ${arity[0]}` : `${arity[0]} or ${arity[1]}`;
+          const want =
+            arity[0] === arity[1]
+              ? `${arity[0]}`
+              : arity[1] === Infinity
+                ? `at least ${arity[0]}`
+                : `${arity[0]} or ${arity[1]}`;
           throw new ExprError(`${token.value}() takes ${want} argument(s), got ${args.length}`, token.pos);
         }
         return made({ kind: 'call', name: token.value, args, pos: token.pos }, ...args);
       }
       if (!(CONTEXTS as readonly string[]).includes(token.value)) {
         const guess = didYouMean(token.value, CONTEXTS);
-        throw new ExprError(`unknown context ${token.value}; ${guess ? `did you mean ${guess}? ` : ''}contexts are ${CONTEXTS.join(', ')}`, token.pos);
+        throw new ExprError(
+          `unknown context ${token.value}; ${guess ? `did you mean ${guess}? ` : ''}contexts are ${CONTEXTS.join(', ')}`,
+          token.pos,
+        );
       }
       return { kind: 'context', name: token.value, pos: token.pos };
     }
@@ -135,7 +148,10 @@ function parseUncached(text: string): Node {
         const filter = name.type === 'op' && name.value === '*';
         if (name.type !== 'ident' && !filter) throw new ExprError('expected a property name after .', name.pos);
         i++;
-        node = made({ kind: 'member', object: node, property: filter ? '*' : (name as { value: string }).value, pos: name.pos }, node);
+        node = made(
+          { kind: 'member', object: node, property: filter ? '*' : (name as { value: string }).value, pos: name.pos },
+          node,
+        );
       } else if (isOp('[')) {
         const pos = peek().pos;
         i++;
@@ -162,6 +178,10 @@ function parseUncached(text: string): Node {
   const or = binary(['||'], and);
 
   const node = or();
-  if (peek().type !== 'end') throw new ExprError(`unexpected ${JSON.stringify((peek() as { value?: unknown }).value)} after the expression`, peek().pos);
+  if (peek().type !== 'end')
+    throw new ExprError(
+      `unexpected ${JSON.stringify((peek() as { value?: unknown }).value)} after the expression`,
+      peek().pos,
+    );
   return node;
 }

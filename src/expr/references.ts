@@ -21,7 +21,10 @@ function chain(node: Node): Reference | undefined {
   if (node.kind === 'index') {
     const base = chain(node.object);
     if (!base || base.open) return base;
-    if (node.index.kind === 'literal' && (typeof node.index.value === 'string' || typeof node.index.value === 'number')) {
+    if (
+      node.index.kind === 'literal' &&
+      (typeof node.index.value === 'string' || typeof node.index.value === 'number')
+    ) {
       return { path: [...base.path, String(node.index.value)], pos: base.pos };
     }
     return { ...base, open: true };

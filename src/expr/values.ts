@@ -5,7 +5,13 @@ import { Placeholder } from './placeholder.ts';
 export type Value = unknown;
 
 export function truthy(v: Value): boolean {
-  return !(v === false || v === null || v === undefined || v === '' || (typeof v === 'number' && (v === 0 || Number.isNaN(v))));
+  return !(
+    v === false ||
+    v === null ||
+    v === undefined ||
+    v === '' ||
+    (typeof v === 'number' && (v === 0 || Number.isNaN(v)))
+  );
 }
 
 export function toNumber(v: Value): number {

@@ -17,7 +17,18 @@ import { damagedJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
 export type JournalFs = LockFs &
-  Pick<typeof nodeFs, 'openSync' | 'fstatSync' | 'writeSync' | 'fdatasync' | 'fdatasyncSync' | 'ftruncateSync' | 'closeSync' | 'readFileSync' | 'mkdirSync'>;
+  Pick<
+    typeof nodeFs,
+    | 'openSync'
+    | 'fstatSync'
+    | 'writeSync'
+    | 'fdatasync'
+    | 'fdatasyncSync'
+    | 'ftruncateSync'
+    | 'closeSync'
+    | 'readFileSync'
+    | 'mkdirSync'
+  >;
 
 /** A record could not be written: the run stops before its next call (exit 1). */
 export class JournalWriteError extends EnginectlError {
@@ -67,9 +78,21 @@ export class JournalFile {
   }
 
   /** Opens (creating) the journal at `path` for one run, and its directory as a report's is: locked, its torn tail cut off. */
-  static open(path: string, command: string, options: { mustExist?: boolean; fs?: JournalFs | undefined; key?: string | undefined; truncate?: boolean | undefined } = {}): OpenedJournal {
+  static open(
+    path: string,
+    command: string,
+    options: {
+      mustExist?: boolean;
+      fs?: JournalFs | undefined;
+      key?: string | undefined;
+      truncate?: boolean | undefined;
+    } = {},
+  ): OpenedJournal {
     const fs = options.fs ?? nodeFs;
-    const refuse = (why: string, hint = 'choose a regular file in a directory this process can write; nothing was run') => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
+    const refuse = (
+      why: string,
+      hint = 'choose a regular file in a directory this process can write; nothing was run',
+    ) => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
     if (!options.mustExist) {
       try {
         fs.mkdirSync(dirname(path), { recursive: true });
@@ -91,12 +114,17 @@ export class JournalFile {
       if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
       if (framed.torn !== undefined) {
         fs.ftruncateSync(fd, framed.wholeBytes);
-        warnings.push(`journal ${path}:${framed.torn}: the last record was torn (the run that wrote it was killed mid-write); it was cut off`);
+        warnings.push(
+          `journal ${path}:${framed.torn}: the last record was torn (the run that wrote it was killed mid-write); it was cut off`,
+        );
       }
       // Sealed records are checked before anything is read from them; a sealed journal is appended to only with its key.
       const lastSeal = options.key ? checkSeals(text, path, options.key, framed.wholeBytes) : '';
       if (!options.key && isSealed(text)) {
-        throw refuse(`it is sealed with a key (${JOURNAL_KEY_VARIABLE}), which is not set`, `set ${JOURNAL_KEY_VARIABLE} to the key that sealed it; nothing was run`);
+        throw refuse(
+          `it is sealed with a key (${JOURNAL_KEY_VARIABLE}), which is not set`,
+          `set ${JOURNAL_KEY_VARIABLE} to the key that sealed it; nothing was run`,
+        );
       }
       const file = new JournalFile(path, fd, lock, fs, options.key);
       file.lastSeal = lastSeal;
@@ -105,7 +133,8 @@ export class JournalFile {
       if (fd !== undefined) fs.closeSync(fd);
       lock.release();
       if (error instanceof EnginectlError) throw error;
-      if (options.mustExist && errno(error) === 'ENOENT') throw refuse('no such file', 'give the journal file a run wrote with --journal; nothing was run');
+      if (options.mustExist && errno(error) === 'ENOENT')
+        throw refuse('no such file', 'give the journal file a run wrote with --journal; nothing was run');
       throw refuse(`cannot open it (${errno(error)})`);
     }
   }
@@ -134,7 +163,9 @@ export class JournalFile {
       this.lastSeal = sealed.mac;
       this.queued.push(...sealed.pieces);
     } else this.queued.push(...line);
-    const settled = durable ? new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject })) : Promise.resolve();
+    const settled = durable
+      ? new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }))
+      : Promise.resolve();
     // Group commit: the records of this turn of the event loop are written together (a
     // microtask, before any I/O of the run) and synced together; while a sync is in flight, the
     // records appended meanwhile wait for its end and are written and synced as the next group.
@@ -158,7 +189,7 @@ export class JournalFile {
     const pieces = size <= ONE_WRITE ? [Buffer.concat(queued, size)] : queued;
     try {
       for (const bytes of pieces) {
-        for (let written = 0; written < bytes.length; ) {
+        for (let written = 0; written < bytes.length;) {
           const n = this.fs.writeSync(this.fd, bytes, written, bytes.length - written);
           if (n <= 0) throw new Error('no byte was written');
           written += n;
@@ -204,13 +235,19 @@ export class JournalFile {
 
   private break(error: unknown): JournalWriteError {
     if (error instanceof StoreError) {
-      this.broken ??= new JournalWriteError(`journal ${this.path}: a record could not be put in the run store: ${error.message}; the run stopped before its next call`, { hint: error.hint, cause: error });
+      this.broken ??= new JournalWriteError(
+        `journal ${this.path}: a record could not be put in the run store: ${error.message}; the run stopped before its next call`,
+        { hint: error.hint, cause: error },
+      );
       return this.broken;
     }
-    this.broken ??= new JournalWriteError(`journal ${this.path}: a record could not be written (${errno(error)}); the run stopped before its next call`, {
-      hint: 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
-      cause: error,
-    });
+    this.broken ??= new JournalWriteError(
+      `journal ${this.path}: a record could not be written (${errno(error)}); the run stopped before its next call`,
+      {
+        hint: 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
+        cause: error,
+      },
+    );
     return this.broken;
   }
 

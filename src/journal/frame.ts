@@ -40,7 +40,9 @@ export function encodeLineBytes(record: object, window = LONG): Buffer[] {
   }
   const long: string[] = [];
   const mark = `\u0000${randomBytes(8).toString('hex')}:`;
-  const text = JSON.stringify(record, (_key, value: unknown) => (typeof value === 'string' && value.length >= window ? `${mark}${long.push(value) - 1}\u0000` : value));
+  const text = JSON.stringify(record, (_key, value: unknown) =>
+    typeof value === 'string' && value.length >= window ? `${mark}${long.push(value) - 1}\u0000` : value,
+  );
   const pieces: Buffer[] = [];
   let crc = 0;
   const add = (bytes: Buffer) => {
@@ -67,7 +69,7 @@ export function encodeLineBytes(record: object, window = LONG): Buffer[] {
 /** A string as its JSON text (quotes included), a window of characters at a time; a surrogate pair is never split. */
 function* windows(text: string, window: number): Generator<Buffer> {
   yield Buffer.from('"');
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(at + window, text.length);
     const [before, after] = [text.charCodeAt(end - 1), text.charCodeAt(end)];
     if (before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) end += end - 1 > at ? -1 : 1;
@@ -86,7 +88,8 @@ function* windows(text: string, window: number): Generator<Buffer> {
 function holdsLong(value: unknown, window: number, depth = 4): boolean {
   if (typeof value === 'string') return value.length >= window;
   if (depth === 0 || !value || typeof value !== 'object' || Array.isArray(value)) return false;
-  for (const key in value) if (Object.hasOwn(value, key) && holdsLong((value as Record<string, unknown>)[key], window, depth - 1)) return true;
+  for (const key in value)
+    if (Object.hasOwn(value, key) && holdsLong((value as Record<string, unknown>)[key], window, depth - 1)) return true;
   return false;
 }
 

@@ -11,7 +11,10 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.ts';
 
-export type LockFs = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'closeSync' | 'readFileSync' | 'unlinkSync' | 'realpathSync'>;
+export type LockFs = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeSync' | 'closeSync' | 'readFileSync' | 'unlinkSync' | 'realpathSync'
+>;
 
 export interface Lock {
   release(): void;
@@ -36,7 +39,9 @@ function alive(pid: number): boolean {
 function holderOf(text: string): Holder | undefined {
   try {
     const h = JSON.parse(text) as Partial<Holder>;
-    return typeof h.pid === 'number' && typeof h.host === 'string' ? { pid: h.pid, host: h.host, at: String(h.at ?? '?'), command: String(h.command ?? '?') } : undefined;
+    return typeof h.pid === 'number' && typeof h.host === 'string'
+      ? { pid: h.pid, host: h.host, at: String(h.at ?? '?'), command: String(h.command ?? '?') }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -119,7 +124,12 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
       fd = fs.openSync(path, 'wx', 0o600);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new UsageError('BAD_JOURNAL', `journal ${journal}: cannot create its lock ${path} (${code ?? (error as Error).message})`, { hint: 'choose a journal in a directory this process can write; nothing was run' });
+      if (code !== 'EEXIST')
+        throw new UsageError(
+          'BAD_JOURNAL',
+          `journal ${journal}: cannot create its lock ${path} (${code ?? (error as Error).message})`,
+          { hint: 'choose a journal in a directory this process can write; nothing was run' },
+        );
       let text: string;
       try {
         text = fs.readFileSync(path, 'utf8');
@@ -127,21 +137,41 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
         const why = (error as NodeJS.ErrnoException).code;
         // Removed meanwhile: try again.
         if (why === 'ENOENT') continue;
-        throw new UsageError('BAD_JOURNAL', `journal ${journal}: cannot read its lock ${path} (${why ?? (error as Error).message})`, {
-          hint: why === 'EISDIR' ? `remove ${path} (no lock enginectl writes is a directory), then run again; nothing was run` : `make ${path} readable, or remove it if no run holds it; nothing was run`,
-        });
+        throw new UsageError(
+          'BAD_JOURNAL',
+          `journal ${journal}: cannot read its lock ${path} (${why ?? (error as Error).message})`,
+          {
+            hint:
+              why === 'EISDIR'
+                ? `remove ${path} (no lock enginectl writes is a directory), then run again; nothing was run`
+                : `make ${path} readable, or remove it if no run holds it; nothing was run`,
+          },
+        );
       }
       const holder = holderOf(text);
       if (holder && holder.host === me.host && !alive(holder.pid)) {
         if (!takeOver(fs, path, text, `${JSON.stringify(me)}\n`)) {
-          throw new UsageError('JOURNAL_LOCKED', `journal ${journal}: its lock was left by process ${holder.pid}, which no longer runs, and another run is taking it over`, { hint: 'run one resume at a time; nothing was run' });
+          throw new UsageError(
+            'JOURNAL_LOCKED',
+            `journal ${journal}: its lock was left by process ${holder.pid}, which no longer runs, and another run is taking it over`,
+            { hint: 'run one resume at a time; nothing was run' },
+          );
         }
-        return { lock: held(fs, path), warning: `journal ${journal}: its lock was left by process ${holder.pid} (${holder.command}, since ${holder.at}), which no longer runs; taken over` };
+        return {
+          lock: held(fs, path),
+          warning: `journal ${journal}: its lock was left by process ${holder.pid} (${holder.command}, since ${holder.at}), which no longer runs; taken over`,
+        };
       }
-      const who = holder ? `process ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.at})` : `an unreadable lock (${path})`;
-      throw new UsageError('JOURNAL_LOCKED', `journal ${journal} is in use by ${who}; one run at a time may append to a journal`, {
-        hint: `wait for that run to end. If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and resume; nothing was run`,
-      });
+      const who = holder
+        ? `process ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.at})`
+        : `an unreadable lock (${path})`;
+      throw new UsageError(
+        'JOURNAL_LOCKED',
+        `journal ${journal} is in use by ${who}; one run at a time may append to a journal`,
+        {
+          hint: `wait for that run to end. If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and resume; nothing was run`,
+        },
+      );
     }
     try {
       fs.writeSync(fd, `${JSON.stringify(me)}\n`);
@@ -150,5 +180,9 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
     }
     return { lock: held(fs, path) };
   }
-  throw new UsageError('JOURNAL_LOCKED', `journal ${journal}: its lock ${path} keeps changing; another run is starting`, { hint: 'run one resume at a time; nothing was run' });
+  throw new UsageError(
+    'JOURNAL_LOCKED',
+    `journal ${journal}: its lock ${path} keeps changing; another run is starting`,
+    { hint: 'run one resume at a time; nothing was run' },
+  );
 }

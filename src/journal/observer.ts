@@ -23,7 +23,9 @@ function maskedNames(raw: Record<string, unknown> | undefined, masked: Record<st
  * Writes a record; the promise settles once it is durable (when it must be). A failure halts the
  * run, and rejects only where the caller must not go on (`rethrow`: a call must not leave).
  */
-export type JournalWriter = ((record: JournalRecord, durable: boolean, rethrow?: boolean) => Promise<void>) & { flushed(): Promise<void> };
+export type JournalWriter = ((record: JournalRecord, durable: boolean, rethrow?: boolean) => Promise<void>) & {
+  flushed(): Promise<void>;
+};
 
 export function journalWriter(file: JournalFile, halt: (error: JournalWriteError) => void): JournalWriter {
   const failed = (rethrow: boolean) => (error: unknown) => {
@@ -54,11 +56,14 @@ const SHARED_TEXT = 256;
 function stepRecord(run: StepRun): Pick<EndRecord, 'run' | 'fromResult'> {
   const result = run.result;
   if (!run.outputs || !result || typeof result !== 'object') return { run: run as EndRecord['run'] };
-  const fields = Object.entries(result as Record<string, unknown>).filter(([, v]) => typeof v === 'string' && v.length >= SHARED_TEXT);
+  const fields = Object.entries(result as Record<string, unknown>).filter(
+    ([, v]) => typeof v === 'string' && v.length >= SHARED_TEXT,
+  );
   const fromResult: Record<string, string> = {};
   const outputs: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(run.outputs)) {
-    const field = typeof value === 'string' && value.length >= SHARED_TEXT ? fields.find(([, v]) => v === value)?.[0] : undefined;
+    const field =
+      typeof value === 'string' && value.length >= SHARED_TEXT ? fields.find(([, v]) => v === value)?.[0] : undefined;
     if (field === undefined) outputs[name] = value;
     else fromResult[name] = field;
   }
@@ -66,7 +71,12 @@ function stepRecord(run: StepRun): Pick<EndRecord, 'run' | 'fromResult'> {
   return { run: { ...run, outputs } as EndRecord['run'], fromResult };
 }
 
-export function journalObserver(write: JournalWriter, masker: Masker, now: () => number, digest: (run: StepRun) => string): RunObserver {
+export function journalObserver(
+  write: JournalWriter,
+  masker: Masker,
+  now: () => number,
+  digest: (run: StepRun) => string,
+): RunObserver {
   const call = (c: SentCall) => ({ method: c.method, path: c.path });
   /** Instances that sent a write: their end is synced (a read-only one is simply read again on resume). */
   const wrote = new Set<string>();
@@ -75,11 +85,23 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
       void write({ t: 'start', key: run.key, at: now(), name: run.name }, false);
     },
     snapshot(run, read) {
-      void write({ t: 'snapshot', key: run.key, at: now(), ...('value' in read ? { value: masker.maskValue(read.value ?? null) } : { error: masker.mask(read.error) }) }, false);
+      void write(
+        {
+          t: 'snapshot',
+          key: run.key,
+          at: now(),
+          ...('value' in read ? { value: masker.maskValue(read.value ?? null) } : { error: masker.mask(read.error) }),
+        },
+        false,
+      );
     },
     sending(run, c) {
       wrote.add(run.key);
-      return write({ t: 'send', key: run.key, at: now(), ...call(c), body: masker.maskValue(c.body ?? null) }, true, true);
+      return write(
+        { t: 'send', key: run.key, at: now(), ...call(c), body: masker.maskValue(c.body ?? null) },
+        true,
+        true,
+      );
     },
     status(run, c, status) {
       // Durable with the next sync, not waited for: were it lost, the call is still in doubt (its send is on disk).
@@ -99,7 +121,17 @@ export function journalObserver(write: JournalWriter, masker: Masker, now: () =>
     settled: () => write.flushed(),
     instanceFinished(run, outputs) {
       // The runner masks every field of an instance as it fills it in: written as it is.
-      void write({ t: 'end', key: run.key, at: now(), ...stepRecord(run), masked: maskedNames(outputs, run.outputs), inputs: digest(run) }, wrote.has(run.key));
+      void write(
+        {
+          t: 'end',
+          key: run.key,
+          at: now(),
+          ...stepRecord(run),
+          masked: maskedNames(outputs, run.outputs),
+          inputs: digest(run),
+        },
+        wrote.has(run.key),
+      );
     },
   };
 }

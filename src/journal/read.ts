@@ -59,9 +59,13 @@ export interface JournalState {
 
 /** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
 export function damagedJournal(path: string, line: number): UsageError {
-  return new UsageError('BAD_JOURNAL', `${path}:${line}: a damaged record before the end of the journal (its checksum does not match)`, {
-    hint: 'a crash only ever tears the last line: this file was altered, or is not a journal of enginectl run --journal; nothing was run',
-  });
+  return new UsageError(
+    'BAD_JOURNAL',
+    `${path}:${line}: a damaged record before the end of the journal (its checksum does not match)`,
+    {
+      hint: 'a crash only ever tears the last line: this file was altered, or is not a journal of enginectl run --journal; nothing was run',
+    },
+  );
 }
 
 /** Checks every whole record of a journal; a torn last line is left out (the writer cuts it). */
@@ -69,15 +73,28 @@ export function parseRecords(framed: Framed, path: string): JournalRecord[] {
   if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
   return framed.lines.map(({ line, value }) => {
     // Every later walk of a record recurses: one nested past any record enginectl writes is refused first.
-    if (nestsDeeper(value, MAX_HELD_DEPTH)) throw new UsageError('BAD_JOURNAL', `${path}:${line}: not a journal record (it nests more than ${MAX_HELD_DEPTH} levels deep)`, { hint: 'give the file written by enginectl run --journal' });
+    if (nestsDeeper(value, MAX_HELD_DEPTH))
+      throw new UsageError(
+        'BAD_JOURNAL',
+        `${path}:${line}: not a journal record (it nests more than ${MAX_HELD_DEPTH} levels deep)`,
+        { hint: 'give the file written by enginectl run --journal' },
+      );
     const parsed = JournalRecordSchema.safeParse(value);
     if (parsed.success) return parsed.data;
     const version = (value as { t?: unknown; v?: unknown } | null)?.v;
     if ((value as { t?: unknown } | null)?.t === 'run' && version !== JOURNAL_VERSION) {
-      throw new UsageError('BAD_JOURNAL', `${path}:${line}: a journal of version ${String(version)}; this enginectl reads version ${JOURNAL_VERSION}`, { hint: 'render it with the enginectl version that wrote it' });
+      throw new UsageError(
+        'BAD_JOURNAL',
+        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads version ${JOURNAL_VERSION}`,
+        { hint: 'render it with the enginectl version that wrote it' },
+      );
     }
     const issue = parsed.error.issues[0]!;
-    throw new UsageError('BAD_JOURNAL', `${path}:${line}: not a journal record (${issue.path.join('.') || 'record'}: ${issue.message})`, { hint: 'give the file written by enginectl run --journal' });
+    throw new UsageError(
+      'BAD_JOURNAL',
+      `${path}:${line}: not a journal record (${issue.path.join('.') || 'record'}: ${issue.message})`,
+      { hint: 'give the file written by enginectl run --journal' },
+    );
   });
 }
 
@@ -91,7 +108,10 @@ export function readJournal(text: string, path: string, key?: string): JournalSt
 export function journalState(records: JournalRecord[], path: string): JournalState {
   // A fresh run (not a resume) starts a new release in the same file.
   const first = records.findLastIndex((r) => r.t === 'run' && !r.resume);
-  if (first < 0) throw new UsageError('BAD_JOURNAL', `${path}: no run record; this is not a journal of enginectl run --journal`, { hint: 'give the file written by enginectl run --journal' });
+  if (first < 0)
+    throw new UsageError('BAD_JOURNAL', `${path}: no run record; this is not a journal of enginectl run --journal`, {
+      hint: 'give the file written by enginectl run --journal',
+    });
   const release = records.slice(first);
   const runs: RunRecord[] = [];
   const instances = new Map<string, InstanceState>();
@@ -106,7 +126,10 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     // The finish record says the run ended: it is the last one of a run that was not killed.
     finished = r.t === 'finish';
     if (r.t === 'run') {
-      if (runs.length > 0 && r.salt !== runs[0]!.salt) throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, { hint: 'give the file written by enginectl run --journal' });
+      if (runs.length > 0 && r.salt !== runs[0]!.salt)
+        throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, {
+          hint: 'give the file written by enginectl run --journal',
+        });
       runs.push(r);
       runAt = r.at;
       rollout = undefined;
@@ -126,7 +149,16 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     const state: InstanceState = instances.get(r.key) ?? { started: false, attempts: [] };
     switch (r.t) {
       case 'start':
-        Object.assign(state, { started: true, startedAt: r.at, name: r.name, ended: undefined, call: undefined, attempts: [], snapshot: undefined, decision: undefined });
+        Object.assign(state, {
+          started: true,
+          startedAt: r.at,
+          name: r.name,
+          ended: undefined,
+          call: undefined,
+          attempts: [],
+          snapshot: undefined,
+          decision: undefined,
+        });
         break;
       case 'snapshot':
         state.snapshot = { value: r.value, error: r.error };
@@ -173,7 +205,8 @@ export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefin
   const joined = joinFates(state.attempts);
   if (joined.doubt) return joined.doubt;
   const last = state.attempts.at(-1);
-  if (last?.fate === 'applied') return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
+  if (last?.fate === 'applied')
+    return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
   return undefined;
 }
 

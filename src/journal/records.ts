@@ -82,7 +82,10 @@ export const RunRecord = z.object({
   resume: z.boolean(),
   instances: z.array(PlannedRecord),
   /** The pipeline's files, hashed plainly (app/pipeline-input.ts): what `report --merge` compares. */
-  sha256: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/)
+    .optional(),
   /** Every value of each matrix key: the instances the pipeline's whole fleet has. */
   matrix: z.record(z.string(), z.array(z.union([z.string(), z.number(), z.boolean()]))).optional(),
 });
@@ -112,11 +115,26 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   RunRecord,
   z.object({ t: z.literal('start'), key: z.string(), at: z.number(), name: z.string(), inputs: Hash.optional() }),
   // What a write's verifier read just before it was sent (or why it could not), masked.
-  z.object({ t: z.literal('snapshot'), key: z.string(), at: z.number(), value: z.unknown().optional(), error: z.string().optional() }),
+  z.object({
+    t: z.literal('snapshot'),
+    key: z.string(),
+    at: z.number(),
+    value: z.unknown().optional(),
+    error: z.string().optional(),
+  }),
   z.object({ t: z.literal('send'), key: z.string(), at: z.number(), ...Call, body: z.unknown() }),
   z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
   // How a call ended: its status and whether the body was the API's (api/fate.ts reads its fate from these), or the error that ended it.
-  z.object({ t: z.literal('answer'), key: z.string(), at: z.number(), ...Call, status: z.int().optional(), api: z.boolean().optional(), error: z.string().optional(), unknown: z.boolean().optional() }),
+  z.object({
+    t: z.literal('answer'),
+    key: z.string(),
+    at: z.number(),
+    ...Call,
+    status: z.int().optional(),
+    api: z.boolean().optional(),
+    error: z.string().optional(),
+    unknown: z.boolean().optional(),
+  }),
   z.object({
     t: z.literal('end'),
     key: z.string(),

@@ -10,11 +10,20 @@ import type { PlannedInstance } from './records.ts';
 
 function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun {
   const doubt = doubtOf(state);
-  const answered = doubt?.status === undefined ? '' : ` (answered ${doubt.status}; the run ended before its result was recorded)`;
+  const answered =
+    doubt?.status === undefined ? '' : ` (answered ${doubt.status}; the run ended before its result was recorded)`;
   const error = doubt
-    ? { code: 'IN_DOUBT' as const, message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`, hint: IN_DOUBT_HINT }
+    ? {
+        code: 'IN_DOUBT' as const,
+        message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`,
+        hint: IN_DOUBT_HINT,
+      }
     : state?.started
-      ? { code: 'NOT_FINISHED' as const, message: 'the run ended before this step finished', hint: 'run it again with --resume JOURNAL' }
+      ? {
+          code: 'NOT_FINISHED' as const,
+          message: 'the run ended before this step finished',
+          hint: 'run it again with --resume JOURNAL',
+        }
       : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
   const decision = state?.decision;
   return {
@@ -37,7 +46,16 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun
     warnings: [],
     result: null,
     inDoubt: doubt,
-    decision: decision && doubt ? { decision: decision.decision, by: decision.by, at: decision.at, verdict: decision.verdict, evidence: decision.evidence } : undefined,
+    decision:
+      decision && doubt
+        ? {
+            decision: decision.decision,
+            by: decision.by,
+            at: decision.at,
+            verdict: decision.verdict,
+            evidence: decision.evidence,
+          }
+        : undefined,
   };
 }
 
@@ -56,11 +74,25 @@ export function releaseOf(state: JournalState): RunResult {
     return s?.ended ? ended(s, last.at) : notEnded(p, s);
   });
   // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too.
-  for (const [key, s] of state.instances) if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(s.ended.run as StepRun);
+  for (const [key, s] of state.instances)
+    if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(s.ended.run as StepRun);
   const killed = steps.some((s) => !state.instances.get(s.key)?.ended);
   // Values a halted rollout did not start are not a cancelled run: the halt fails it.
   const cancelled = steps.some((s) => s.outcome === 'cancelled' && s.error?.code !== 'ROLLOUT_HALTED');
-  const failed = steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) || state.rollout?.halted !== undefined;
+  const failed =
+    steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) || state.rollout?.halted !== undefined;
   const outcome = killed || cancelled ? 'cancelled' : failed ? 'failure' : 'success';
-  return { file: last.file, name: last.name, outcome, startedAt: state.runs[0]!.at, durationMs: state.lastAt - state.runs[0]!.at, steps, selection: selectionOf(last), matrix: last.matrix, pipelineSha256: last.sha256, ...(state.rollout ? { rollout: state.rollout } : {}), ...(state.continued ? { continued: state.continued } : {}) };
+  return {
+    file: last.file,
+    name: last.name,
+    outcome,
+    startedAt: state.runs[0]!.at,
+    durationMs: state.lastAt - state.runs[0]!.at,
+    steps,
+    selection: selectionOf(last),
+    matrix: last.matrix,
+    pipelineSha256: last.sha256,
+    ...(state.rollout ? { rollout: state.rollout } : {}),
+    ...(state.continued ? { continued: state.continued } : {}),
+  };
 }

@@ -13,12 +13,18 @@ export const journalPrefix = (runId: string) => `${PREFIX}/${runId}/journal/`;
 
 /** A run's id: when it started (UTC, to the second) and 6 random hex digits; sorts by start. */
 export function newRunId(now: number): string {
-  const at = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const at = new Date(now)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${at}-${randomBytes(3).toString('hex')}`;
 }
 
 export function checkRunId(id: string): string {
-  if (!/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/.test(id)) throw new StoreError('STORE_REFUSED', `--run ${id}: not a run id (they look like 20261126T225343Z-a1b2c3)`, { hint: 'list the store\'s runs with enginectl runs --store URL' });
+  if (!/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/.test(id))
+    throw new StoreError('STORE_REFUSED', `--run ${id}: not a run id (they look like 20261126T225343Z-a1b2c3)`, {
+      hint: "list the store's runs with enginectl runs --store URL",
+    });
   return id;
 }
 
@@ -33,7 +39,13 @@ export class JournalReplica {
   async push(bytes: Buffer): Promise<void> {
     const key = `${journalPrefix(this.runId)}${segment(this.next)}`;
     if (!(await this.store.create(key, bytes))) {
-      throw new StoreError('STORE_FAILED', `${this.store.url}: the journal segment ${key} exists: another runner writes run ${this.runId}`, { hint: 'one runner at a time goes on with a run (a lease keeps it so); resume from the store once the other has stopped' });
+      throw new StoreError(
+        'STORE_FAILED',
+        `${this.store.url}: the journal segment ${key} exists: another runner writes run ${this.runId}`,
+        {
+          hint: 'one runner at a time goes on with a run (a lease keeps it so); resume from the store once the other has stopped',
+        },
+      );
     }
     this.next++;
   }
@@ -42,10 +54,18 @@ export class JournalReplica {
 /** A run's journal as the store holds it: its segments in order, and the number of the next. */
 export async function readStoredJournal(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
   const keys = await store.list(journalPrefix(runId));
-  if (keys.length === 0) throw new StoreError('STORE_REFUSED', `${store.url} holds no run ${runId}`, { hint: 'list the store\'s runs with enginectl runs --store URL' });
+  if (keys.length === 0)
+    throw new StoreError('STORE_REFUSED', `${store.url} holds no run ${runId}`, {
+      hint: "list the store's runs with enginectl runs --store URL",
+    });
   const parts: Buffer[] = [];
   for (const [i, key] of keys.entries()) {
-    if (key !== `${journalPrefix(runId)}${segment(i + 1)}`) throw new StoreError('STORE_FAILED', `${store.url}: run ${runId}'s journal lacks segment ${segment(i + 1)} (found ${key})`, { hint: 'the store lost a segment: the run cannot be read whole' });
+    if (key !== `${journalPrefix(runId)}${segment(i + 1)}`)
+      throw new StoreError(
+        'STORE_FAILED',
+        `${store.url}: run ${runId}'s journal lacks segment ${segment(i + 1)} (found ${key})`,
+        { hint: 'the store lost a segment: the run cannot be read whole' },
+      );
     const body = await store.get(key);
     if (!body) throw new StoreError('STORE_FAILED', `${store.url}: ${key} was listed and is gone`);
     parts.push(body);

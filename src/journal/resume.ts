@@ -65,14 +65,20 @@ function changes(last: RunRecord, request: ResumeRequest): string[] {
   const [pipelineThen, ...includesThen] = last.files;
   const files = pipeline?.hash === pipelineThen?.hash ? [] : ['the pipeline file changed'];
   const then = new Map(includesThen.map((f) => [f.path, f.hash]));
-  for (const f of includes) if (then.get(f.path) !== f.hash) files.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
-  for (const f of includesThen) if (!includes.some((g) => g.path === f.path)) files.push(`${f.path} is no longer included`);
+  for (const f of includes)
+    if (then.get(f.path) !== f.hash)
+      files.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
+  for (const f of includesThen)
+    if (!includes.some((g) => g.path === f.path)) files.push(`${f.path} is no longer included`);
   const selected = selectionOf(last);
-  const same = (a: Selection, b: Selection) => JSON.stringify(canonicalSelection(a)) === JSON.stringify(canonicalSelection(b));
+  const same = (a: Selection, b: Selection) =>
+    JSON.stringify(canonicalSelection(a)) === JSON.stringify(canonicalSelection(b));
   return [
     ...files,
     last.varsHash !== request.varsHash ? 'the --var values changed' : '',
-    same(selected, request.selection) ? '' : `--only or --skip changed (${describeSelection(selected) ?? 'every instance'} then)`,
+    same(selected, request.selection)
+      ? ''
+      : `--only or --skip changed (${describeSelection(selected) ?? 'every instance'} then)`,
   ].filter(Boolean);
 }
 
@@ -85,14 +91,21 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   const planned = new Map(journal.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
   const common = [...planned.values()].filter((p) => now.has(p.key));
   if (common.length === 0) {
-    refuse(`cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`, 'resume with the pipeline that wrote the journal; --force does not make another pipeline\'s journal apply');
+    refuse(
+      `cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`,
+      "resume with the pipeline that wrote the journal; --force does not make another pipeline's journal apply",
+    );
   }
   const warnings: string[] = [];
   const changed = changes(last, request);
   if (changed.length > 0 && !request.force) {
-    refuse(`cannot resume: ${changed.join(', ')} since the journal's run`, 'resume the same files with the same --var, --only and --skip; or pass --force: only instances whose identity and inputs are unchanged are then carried, and every other one runs');
+    refuse(
+      `cannot resume: ${changed.join(', ')} since the journal's run`,
+      'resume the same files with the same --var, --only and --skip; or pass --force: only instances whose identity and inputs are unchanged are then carried, and every other one runs',
+    );
   }
-  if (changed.length > 0) warnings.push(`resuming with --force although ${changed.join(', ')}: instances whose inputs changed run again`);
+  if (changed.length > 0)
+    warnings.push(`resuming with --force although ${changed.join(', ')}: instances whose inputs changed run again`);
 
   const carried = new Map<string, Carried>();
   const retried = new Map<string, Decision>();
@@ -106,10 +119,17 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const doubt = doubtOf(state);
     const ended = state?.ended?.run as StepRun | undefined;
     if (doubt) {
-      const told = request.inDoubt instanceof Map ? request.inDoubt.get(p.key) : request.inDoubt ? { decision: request.inDoubt, by: request.by, at: request.now } : undefined;
+      const told =
+        request.inDoubt instanceof Map
+          ? request.inDoubt.get(p.key)
+          : request.inDoubt
+            ? { decision: request.inDoubt, by: request.by, at: request.now }
+            : undefined;
       const decision: Decision | undefined = told ?? standingDecision(state);
       if (!decision) {
-        undecided.push(`"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`);
+        undecided.push(
+          `"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`,
+        );
         continue;
       }
       if (told) decisions.push({ key: p.key, decision, method: doubt.method, path: doubt.path });
@@ -122,10 +142,27 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       const run: StepRun = ended
         ? { ...ended, outcome: 'skipped', decision, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }
         : {
-            key: p.key, step: p.step, id: p.id, name: state?.name ?? p.name, uses: p.uses, matrix: p.matrix, server: p.server,
-            outcome: 'skipped', continuedOnError: false, startedAt: state?.startedAt, durationMs: undefined, attempts: 1,
-            inputs: {}, outputs: {}, figures: 'treated as applied by the operator', error: undefined, warnings: [], result: null,
-            inDoubt: doubt, decision, earlierRunAt: last.at,
+            key: p.key,
+            step: p.step,
+            id: p.id,
+            name: state?.name ?? p.name,
+            uses: p.uses,
+            matrix: p.matrix,
+            server: p.server,
+            outcome: 'skipped',
+            continuedOnError: false,
+            startedAt: state?.startedAt,
+            durationMs: undefined,
+            attempts: 1,
+            inputs: {},
+            outputs: {},
+            figures: 'treated as applied by the operator',
+            error: undefined,
+            warnings: [],
+            result: null,
+            inDoubt: doubt,
+            decision,
+            earlierRunAt: last.at,
           };
       carried.set(p.key, { run, outputs: ended?.outputs ?? {}, inputs: state?.ended?.inputs });
       if (p.id) lost.set(p.id, { names: ended ? new Set(state!.ended!.masked) : 'all', index: now.get(p.key)!.step });
@@ -134,8 +171,13 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     // The gates run again: hours may have passed since they held.
     if (type && isReadOnly(type, pipeline.steps[now.get(p.key)!.step]!.with ?? {})) continue;
     if (ended?.outcome === 'success') {
-      carried.set(p.key, { run: { ...ended, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }, outputs: ended.outputs, inputs: state!.ended!.inputs });
-      if (p.id && state!.ended!.masked.length > 0) lost.set(p.id, { names: new Set(state!.ended!.masked), index: now.get(p.key)!.step });
+      carried.set(p.key, {
+        run: { ...ended, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt },
+        outputs: ended.outputs,
+        inputs: state!.ended!.inputs,
+      });
+      if (p.id && state!.ended!.masked.length > 0)
+        lost.set(p.id, { names: new Set(state!.ended!.masked), index: now.get(p.key)!.step });
     }
   }
   // In doubt and not in this run: another selection leaves it in doubt for a later run; a step
@@ -149,17 +191,24 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     if (!doubt || standingDecision(state)) continue;
     const what = `"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`;
     if (whole.has(p.key)) {
-      warnings.push(`${what} stays in doubt: it is not selected in this run; a later run that selects it must decide it`);
+      warnings.push(
+        `${what} stays in doubt: it is not selected in this run; a later run that selects it must decide it`,
+      );
       continue;
     }
-    const told = request.inDoubt instanceof Map ? request.inDoubt.get(p.key) : request.inDoubt ? { decision: request.inDoubt, by: request.by, at: request.now } : undefined;
+    const told =
+      request.inDoubt instanceof Map
+        ? request.inDoubt.get(p.key)
+        : request.inDoubt
+          ? { decision: request.inDoubt, by: request.by, at: request.now }
+          : undefined;
     if (told) decisions.push({ key: p.key, decision: told, method: doubt.method, path: doubt.path });
     else unmatched.push(what);
   }
   if (unmatched.length > 0) {
     refuse(
       `cannot resume: ${unmatched.length === 1 ? 'an in-doubt call of the journal is' : `${unmatched.length} in-doubt calls of the journal are`} no longer in the file (a step renamed, removed or moved): ${unmatched.join(', ')}; the request was sent and the server may have applied it`,
-      'check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not); either way the file\'s steps run as they are now, and --force does not decide a call in doubt',
+      "check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not); either way the file's steps run as they are now, and --force does not decide a call in doubt",
     );
   }
   if (undecided.length > 0) {
@@ -186,7 +235,10 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     }
   }
   // The analyses that passed in the last run: the one after a halted wave did not, and runs again.
-  const analysed = new Map((journal.rollout?.waves ?? []).flatMap((w) => (w.analysis?.passed ? [[w.wave, { values: w.values, analysis: w.analysis }] as const] : [])));
+  const analysed = new Map(
+    (journal.rollout?.waves ?? []).flatMap((w) =>
+      w.analysis?.passed ? [[w.wave, { values: w.values, analysis: w.analysis }] as const] : [],
+    ),
+  );
   return { plan: { carried, retried, digest: inputsDigest(salt), analysed }, decisions, warnings };
 }
-

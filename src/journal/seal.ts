@@ -18,7 +18,12 @@ const SEALED = /,"mac":"([0-9a-f]{64})","crc":"[0-9a-f]{8}"}$/;
 export function journalKey(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const key = env[JOURNAL_KEY_VARIABLE];
   if (key === undefined || key === '') return undefined;
-  if (key.length < 16) throw new UsageError('BAD_ARGUMENTS', `${JOURNAL_KEY_VARIABLE} is ${key.length} characters long: a journal's key is at least 16`, { hint: 'set it to a random secret of the CI system (openssl rand -hex 32); nothing was run' });
+  if (key.length < 16)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `${JOURNAL_KEY_VARIABLE} is ${key.length} characters long: a journal's key is at least 16`,
+      { hint: 'set it to a random secret of the CI system (openssl rand -hex 32); nothing was run' },
+    );
   return key;
 }
 
@@ -68,9 +73,13 @@ export function checkSeals(text: string, path: string, key: string, wholeBytes: 
       new UsageError('JOURNAL_UNAUTHENTICATED', `${path}:${n}: ${why}`, {
         hint: `nothing was run: a journal sealed with ${JOURNAL_KEY_VARIABLE} is trusted only whole and unaltered; check where this file came from, or read it with the key that wrote it`,
       });
-    if (!m) throw refuse(`a record without a seal, while ${JOURNAL_KEY_VARIABLE} is set (the journal was written without the key, or the record was added since)`);
+    if (!m)
+      throw refuse(
+        `a record without a seal, while ${JOURNAL_KEY_VARIABLE} is set (the journal was written without the key, or the record was added since)`,
+      );
     const expected = mac(key, previous, [Buffer.from(line.slice(0, m.index))]);
-    if (expected !== m[1]) throw refuse('a record whose seal is not that of this key (altered, moved, or written with another key)');
+    if (expected !== m[1])
+      throw refuse('a record whose seal is not that of this key (altered, moved, or written with another key)');
     previous = m[1]!;
   }
   return previous;

@@ -29,7 +29,9 @@ export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
   return planned.flatMap((p) => {
     const instance = state.instances.get(p.key);
     const doubt = doubtOf(instance);
-    return doubt ? [{ key: p.key, step: p.step, name: instance?.name ?? p.name, uses: p.uses, server: p.server, doubt }] : [];
+    return doubt
+      ? [{ key: p.key, step: p.step, name: instance?.name ?? p.name, uses: p.uses, server: p.server, doubt }]
+      : [];
   });
 }
 
@@ -43,32 +45,73 @@ export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
  * declared `longest:` has passed since the call; otherwise the verdict is "cannot tell", saying
  * what would decide it.
  */
-export function provenNotApplied(verdict: Verdict, sentAt: number, now: number, longestMs: number | undefined): Verdict {
+export function provenNotApplied(
+  verdict: Verdict,
+  sentAt: number,
+  now: number,
+  longestMs: number | undefined,
+): Verdict {
   if (verdict.verdict !== 'not-applied') return verdict;
   const since = now - sentAt;
   if (longestMs === undefined) {
-    return { verdict: 'cannot-tell', evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the API cannot show a write still running at the server: declare longest: on the step (the longest its write can take) and verify again once that long has passed since the call` };
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the API cannot show a write still running at the server: declare longest: on the step (the longest its write can take) and verify again once that long has passed since the call`,
+    };
   }
   if (since < longestMs) {
-    return { verdict: 'cannot-tell', evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed yet: verify again after ${new Date(sentAt + longestMs).toISOString()}` };
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed yet: verify again after ${new Date(sentAt + longestMs).toISOString()}`,
+    };
   }
-  return { verdict: 'not-applied', evidence: `${verdict.evidence} (${formatDuration(since)} after the call, past the step's longest: ${formatDuration(longestMs)})` };
+  return {
+    verdict: 'not-applied',
+    evidence: `${verdict.evidence} (${formatDuration(since)} after the call, past the step's longest: ${formatDuration(longestMs)})`,
+  };
 }
 
-export async function verifyInDoubt(state: JournalState, clientFor: (server: string | undefined) => EngineClient, now: () => number, signal: AbortSignal, mask: (text: string) => string, longestOf: (step: number) => number | undefined = () => undefined): Promise<Verified[]> {
+export async function verifyInDoubt(
+  state: JournalState,
+  clientFor: (server: string | undefined) => EngineClient,
+  now: () => number,
+  signal: AbortSignal,
+  mask: (text: string) => string,
+  longestOf: (step: number) => number | undefined = () => undefined,
+): Promise<Verified[]> {
   const out: Verified[] = [];
   for (const instance of inDoubtInstances(state)) {
     const verifier = STEP_TYPES.get(instance.uses)?.verify;
     const record = state.instances.get(instance.key);
     const call = record?.call;
     let verdict: Verdict;
-    if (!verifier) verdict = { verdict: 'cannot-tell', evidence: `a ${instance.uses} cannot be verified through the API: check on the server, then decide (skip or retry)` };
-    else if (!call) verdict = { verdict: 'cannot-tell', evidence: 'the journal holds no record of the call as it was sent' };
+    if (!verifier)
+      verdict = {
+        verdict: 'cannot-tell',
+        evidence: `a ${instance.uses} cannot be verified through the API: check on the server, then decide (skip or retry)`,
+      };
+    else if (!call)
+      verdict = { verdict: 'cannot-tell', evidence: 'the journal holds no record of the call as it was sent' };
     else {
       try {
         const at = now();
-        verdict = provenNotApplied(await verifier.check(clientFor(instance.server), { method: call.method, path: call.path, body: call.body, at: call.at }, record.snapshot?.value, at, signal), call.at, at, longestOf(instance.step));
-        if (record.snapshot?.error && verdict.verdict === 'cannot-tell') verdict = { ...verdict, evidence: `${verdict.evidence} (reading the target before the call failed: ${record.snapshot.error})` };
+        verdict = provenNotApplied(
+          await verifier.check(
+            clientFor(instance.server),
+            { method: call.method, path: call.path, body: call.body, at: call.at },
+            record.snapshot?.value,
+            at,
+            signal,
+          ),
+          call.at,
+          at,
+          longestOf(instance.step),
+        );
+        if (record.snapshot?.error && verdict.verdict === 'cannot-tell')
+          verdict = {
+            ...verdict,
+            evidence: `${verdict.evidence} (reading the target before the call failed: ${record.snapshot.error})`,
+          };
       } catch (error) {
         if (signal.aborted) throw error;
         verdict = { verdict: 'cannot-tell', evidence: `reading the target failed: ${(error as Error).message}` };
@@ -91,13 +134,35 @@ const line = (v: Verified) => `"${v.name}" (${v.doubt.method} ${v.doubt.path}): 
  * again only when the operator allowed it (verify-and-retry); cannot tell -> the run is refused
  * before anything is sent, with every verdict, for the operator to decide.
  */
-export function verifiedDecisions(verified: readonly Verified[], options: { retryNotApplied: boolean; by: string; at: number }): Map<string, Decision> {
-  const open = verified.filter((v) => v.verdict === 'cannot-tell' || (v.verdict === 'not-applied' && !options.retryNotApplied));
+export function verifiedDecisions(
+  verified: readonly Verified[],
+  options: { retryNotApplied: boolean; by: string; at: number },
+): Map<string, Decision> {
+  const open = verified.filter(
+    (v) => v.verdict === 'cannot-tell' || (v.verdict === 'not-applied' && !options.retryNotApplied),
+  );
   if (open.length > 0) {
     const notApplied = open.every((v) => v.verdict === 'not-applied');
-    throw new UsageError('RESUME_REFUSED', `cannot resume: verify could not settle ${open.length === 1 ? 'an in-doubt call' : `${open.length} in-doubt calls`}: ${open.map(line).join('; ')}`, {
-      hint: notApplied ? 'resume with --in-doubt verify-and-retry to send again what was not applied' : 'check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)',
-    });
+    throw new UsageError(
+      'RESUME_REFUSED',
+      `cannot resume: verify could not settle ${open.length === 1 ? 'an in-doubt call' : `${open.length} in-doubt calls`}: ${open.map(line).join('; ')}`,
+      {
+        hint: notApplied
+          ? 'resume with --in-doubt verify-and-retry to send again what was not applied'
+          : 'check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)',
+      },
+    );
   }
-  return new Map(verified.map((v) => [v.key, { decision: v.verdict === 'applied' ? 'skip' : 'retry', by: options.by, at: options.at, verdict: v.verdict, evidence: v.evidence }]));
+  return new Map(
+    verified.map((v) => [
+      v.key,
+      {
+        decision: v.verdict === 'applied' ? 'skip' : 'retry',
+        by: options.by,
+        at: options.at,
+        verdict: v.verdict,
+        evidence: v.evidence,
+      },
+    ]),
+  );
 }

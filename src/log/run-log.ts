@@ -49,7 +49,14 @@ export class RunLog implements RunLogger {
   }
 
   stepStarted(run: StepRun, position: string): void {
-    if (!this.open && this.sink.sectionStart(this.key(run), neutralise(`${position} ${run.name} (${run.uses})`).replace(/[\r\n]+/g, ' '))) this.open = run;
+    if (
+      !this.open &&
+      this.sink.sectionStart(
+        this.key(run),
+        neutralise(`${position} ${run.name} (${run.uses})`).replace(/[\r\n]+/g, ' '),
+      )
+    )
+      this.open = run;
     this.sink.line(`${this.paint(36, '▶')} ${position} ${n(run.name)} (${run.uses})`);
   }
 
@@ -70,10 +77,18 @@ export class RunLog implements RunLogger {
     const figures = run.figures ? `  ${n(run.figures)}` : '';
     const attempts = run.attempts > 1 ? `  (${run.attempts} attempts)` : '';
     // Carried from an earlier run (--resume): said so, not timed as if it ran now.
-    const took = run.resume === 'earlier-run' ? 'done in an earlier run' : run.durationMs === undefined ? 'unknown' : formatDuration(run.durationMs);
+    const took =
+      run.resume === 'earlier-run'
+        ? 'done in an earlier run'
+        : run.durationMs === undefined
+          ? 'unknown'
+          : formatDuration(run.durationMs);
     this.sink.line(`${head}  ${took}${figures}${run.resume === 'earlier-run' ? '' : attempts}`);
     if (run.inDoubt && run.outcome !== 'cancelled') {
-      const how = run.inDoubt.status === undefined ? 'got no answer' : `was answered ${run.inDoubt.status} but its answer could not be read`;
+      const how =
+        run.inDoubt.status === undefined
+          ? 'got no answer'
+          : `was answered ${run.inDoubt.status} but its answer could not be read`;
       const decided = run.decision ? `; ${n(decisionPhrase(run.decision))}` : '; the server may have applied it';
       this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and ${how}${decided}`);
     }
@@ -83,7 +98,13 @@ export class RunLog implements RunLogger {
     if (run.outcome !== 'failure') return;
     // An annotation is rendered by GitHub: server text in it mentions no one (noMentions).
     const message = noMentions(neutralise(`${run.error.message}${run.error.hint ? `\nhint: ${run.error.hint}` : ''}`));
-    this.sink.annotate({ kind: run.continuedOnError ? 'warning' : 'error', step: neutralise(run.name), failed: { continued: run.continuedOnError === true }, message, where: this.where(run) });
+    this.sink.annotate({
+      kind: run.continuedOnError ? 'warning' : 'error',
+      step: neutralise(run.name),
+      failed: { continued: run.continuedOnError === true },
+      message,
+      where: this.where(run),
+    });
   }
 
   info(run: StepRun | undefined, message: string): void {
@@ -91,8 +112,12 @@ export class RunLog implements RunLogger {
   }
 
   warn(run: StepRun | undefined, message: string): void {
-    const shown = this.sink.annotate({ kind: 'warning', step: run ? neutralise(run.name) : undefined, message: neutralise(message), where: this.where(run) });
+    const shown = this.sink.annotate({
+      kind: 'warning',
+      step: run ? neutralise(run.name) : undefined,
+      message: neutralise(message),
+      where: this.where(run),
+    });
     if (!shown) this.sink.line(`  ${this.paint(33, 'warning')} ${run ? `${n(run.name)}: ` : ''}${n(message)}`);
   }
 }
-

@@ -31,5 +31,10 @@ export interface LogSink {
 
 /** A terminal: lines only. */
 export function terminalSink(write: (text: string) => void): LogSink {
-  return { line: (text) => write(`${text}\n`), sectionStart: () => false, sectionEnd: () => undefined, annotate: () => false };
+  return {
+    line: (text) => write(`${text}\n`),
+    sectionStart: () => false,
+    sectionEnd: () => undefined,
+    annotate: () => false,
+  };
 }

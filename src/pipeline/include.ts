@@ -26,7 +26,11 @@ export interface Included {
 
 const WAITS = 'the checks that need what it defines (vars, servers, targets) wait until it is read';
 
-export function includeInventories(source: YamlSource, data: Record<string, unknown>, readInclude: ((path: string) => string) | undefined): Included {
+export function includeInventories(
+  source: YamlSource,
+  data: Record<string, unknown>,
+  readInclude: ((path: string) => string) | undefined,
+): Included {
   const includes = data.include;
   const origins = new Map<string, YamlSource>();
   const problems: Diagnostic[] = [];
@@ -45,7 +49,13 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
       const key = `${kind}.${name}`;
       if (where.has(key)) {
         const p = locate(src, [kind, name], { key: true });
-        problems.push({ file: src.file, line: p.line, col: p.col, message: `${kind.slice(0, -1)} "${name}" is defined twice: here and at ${where.get(key)}`, hint: 'a name is defined once, in the pipeline or in one inventory' });
+        problems.push({
+          file: src.file,
+          line: p.line,
+          col: p.col,
+          message: `${kind.slice(0, -1)} "${name}" is defined twice: here and at ${where.get(key)}`,
+          hint: 'a name is defined once, in the pipeline or in one inventory',
+        });
         continue;
       }
       where.set(key, place(src, [kind, name]));
@@ -58,7 +68,13 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
     if (typeof path !== 'string') return;
     const at = locate(source, ['include', index]);
     if (!readInclude) {
-      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: inventories are read next to a pipeline file`, hint: 'run the pipeline from its file' });
+      problems.push({
+        file: source.file,
+        line: at.line,
+        col: at.col,
+        message: `include ${path}: inventories are read next to a pipeline file`,
+        hint: 'run the pipeline from its file',
+      });
       unread += 1;
       return;
     }
@@ -68,8 +84,19 @@ export function includeInventories(source: YamlSource, data: Record<string, unkn
     } catch (error) {
       // A refusal (outside the repository, not a regular file, too big, not UTF-8) says why and what to do.
       const refused = error as Error & { hint?: string; code?: string };
-      const why = typeof refused.hint === 'string' ? refused.message : refused.code === 'ENOENT' ? 'no such file' : (refused.code ?? refused.message);
-      problems.push({ file: source.file, line: at.line, col: at.col, message: `include ${path}: cannot read it (${why})`, hint: `${refused.hint ?? 'paths are relative to the pipeline file'}; ${WAITS}` });
+      const why =
+        typeof refused.hint === 'string'
+          ? refused.message
+          : refused.code === 'ENOENT'
+            ? 'no such file'
+            : (refused.code ?? refused.message);
+      problems.push({
+        file: source.file,
+        line: at.line,
+        col: at.col,
+        message: `include ${path}: cannot read it (${why})`,
+        hint: `${refused.hint ?? 'paths are relative to the pipeline file'}; ${WAITS}`,
+      });
       unread += 1;
       return;
     }

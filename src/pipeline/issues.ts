@@ -15,17 +15,25 @@ export function keysAt(schema: z.ZodType, path: Path): string[] {
   let current: z.ZodType | undefined = schema;
   for (const part of [...path, null]) {
     for (let guard = 0; current && guard < 10; guard++) {
-      const wrapper: { type: string; innerType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType } = (current as unknown as { def: { type: string } }).def;
+      const wrapper: { type: string; innerType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType } = (
+        current as unknown as { def: { type: string } }
+      ).def;
       const def = wrapper;
       if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') current = def.innerType;
       else if (def.type === 'pipe') current = def.in;
-      else if (def.type === 'union') current = def.options?.find((o) => (o as unknown as { def: { type: string } }).def.type === 'object') ?? def.options?.[0];
+      else if (def.type === 'union')
+        current =
+          def.options?.find((o) => (o as unknown as { def: { type: string } }).def.type === 'object') ??
+          def.options?.[0];
       else break;
     }
     if (!current) return [];
-    const def: { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType } = (current as unknown as { def: { type: string } }).def;
+    const def: { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType } = (
+      current as unknown as { def: { type: string } }
+    ).def;
     if (part === null) return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
-    if (def.type === 'object' && def.shape) current = Object.hasOwn(def.shape, String(part)) ? def.shape[String(part)] : undefined;
+    if (def.type === 'object' && def.shape)
+      current = Object.hasOwn(def.shape, String(part)) ? def.shape[String(part)] : undefined;
     else if (def.type === 'array') current = def.element;
     else if (def.type === 'record') current = def.valueType;
     else return [];
@@ -44,13 +52,21 @@ function typeName(v: unknown): string {
 
 /** What to write for a missing key, where it is not obvious. */
 function missingHint(base: Path, path: Path): string | undefined {
-  if (base.length === 0 && path.length === 1 && path[0] === 'version') return 'start the file with `version: 1`, the file format version';
-  if (path[path.length - 1] === 'uses') return `every step says what it does: uses: ${STEP_NAMES.slice(0, 4).join(', ')}, …`;
+  if (base.length === 0 && path.length === 1 && path[0] === 'version')
+    return 'start the file with `version: 1`, the file format version';
+  if (path[path.length - 1] === 'uses')
+    return `every step says what it does: uses: ${STEP_NAMES.slice(0, 4).join(', ')}, …`;
   return undefined;
 }
 
 /** Diagnostics for the issues of parsing the value at `base` with `schema`. */
-export function issueDiagnostics(source: YamlSource, issues: readonly Issue[], base: Path, schema: z.ZodType, where = ''): Diagnostic[] {
+export function issueDiagnostics(
+  source: YamlSource,
+  issues: readonly Issue[],
+  base: Path,
+  schema: z.ZodType,
+  where = '',
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const at = (path: Path, message: string, hint?: string, key = false) => {
     const pos = locate(source, [...base, ...path], { key });
@@ -67,39 +83,79 @@ export function issueDiagnostics(source: YamlSource, issues: readonly Issue[], b
           // A key of a mapping one level down (rollout's gates, which are analysis.gates) is told where it goes, not as a typo of a sibling.
           const home = known.find((child) => keysAt(schema, [...path, child]).includes(key));
           if (home) {
-            at([...path, key], `${unknown}: it is a key of ${pathLabel([...base, ...path, home])}`, `write it under ${home}: (${home}: { ${key}: … })`, true);
+            at(
+              [...path, key],
+              `${unknown}: it is a key of ${pathLabel([...base, ...path, home])}`,
+              `write it under ${home}: (${home}: { ${key}: … })`,
+              true,
+            );
             continue;
           }
           const guess = didYouMean(key, known);
-          at([...path, key], unknown, guess ? `did you mean "${guess}"?` : known.length ? `allowed keys: ${known.join(', ')}` : undefined, true);
+          at(
+            [...path, key],
+            unknown,
+            guess ? `did you mean "${guess}"?` : known.length ? `allowed keys: ${known.join(', ')}` : undefined,
+            true,
+          );
         }
         break;
       case 'invalid_type':
         if (issue.input === undefined) {
           const key = path[path.length - 1];
-          at(path.slice(0, -1), `missing required key "${String(key)}"${where ? ` in ${where}` : ''}`, missingHint(base, path), true);
+          at(
+            path.slice(0, -1),
+            `missing required key "${String(key)}"${where ? ` in ${where}` : ''}`,
+            missingHint(base, path),
+            true,
+          );
         } else {
           // A list given as one string ("1001 1002"): say how a list is written, at the value.
-          const parent = path.length > 0 && typeof path[path.length - 1] === 'number' ? (source.doc.getIn([...base, ...path.slice(0, -1)]) as unknown) : undefined;
+          const parent =
+            path.length > 0 && typeof path[path.length - 1] === 'number'
+              ? (source.doc.getIn([...base, ...path.slice(0, -1)]) as unknown)
+              : undefined;
           if (typeof parent === 'string') {
             const name = String([...base, ...path].filter((p) => typeof p === 'string').at(-1));
-            const items = parent.split(/[\s,;]+/).filter(Boolean).map((p) => (/^-?\d+$/.test(p) ? p : JSON.stringify(p)));
-            at(path.slice(0, -1), `${name} is a list: write [${items.join(', ')}]`, `a list is written [a, b] or as lines starting with "- "; one string is read as a list only when its items are separated by commas`);
+            const items = parent
+              .split(/[\s,;]+/)
+              .filter(Boolean)
+              .map((p) => (/^-?\d+$/.test(p) ? p : JSON.stringify(p)));
+            at(
+              path.slice(0, -1),
+              `${name} is a list: write [${items.join(', ')}]`,
+              `a list is written [a, b] or as lines starting with "- "; one string is read as a list only when its items are separated by commas`,
+            );
             break;
           }
-          const raw = typeof issue.input === 'number' && Number.isNaN(issue.input) ? source.doc.getIn([...base, ...path]) : issue.input;
-          at(path, `${label}: expected ${issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${typeName(raw)}`);
+          const raw =
+            typeof issue.input === 'number' && Number.isNaN(issue.input)
+              ? source.doc.getIn([...base, ...path])
+              : issue.input;
+          at(
+            path,
+            `${label}: expected ${issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${typeName(raw)}`,
+          );
         }
         break;
       case 'invalid_value': {
         if (issue.input === undefined) {
-          at(path.slice(0, -1), `missing required key "${String(path[path.length - 1])}"${where ? ` in ${where}` : ''}`, missingHint(base, path), true);
+          at(
+            path.slice(0, -1),
+            `missing required key "${String(path[path.length - 1])}"${where ? ` in ${where}` : ''}`,
+            missingHint(base, path),
+            true,
+          );
           break;
         }
         const isUses = path[path.length - 1] === 'uses' && typeof issue.input === 'string';
         if (isUses) {
           const guess = didYouMean(issue.input as string, STEP_NAMES);
-          at(path, `unknown step type "${String(issue.input)}"`, guess ? `did you mean "${guess}"?` : `step types: ${STEP_NAMES.join(', ')}`);
+          at(
+            path,
+            `unknown step type "${String(issue.input)}"`,
+            guess ? `did you mean "${guess}"?` : `step types: ${STEP_NAMES.join(', ')}`,
+          );
         } else {
           const values = issue.values.map((v) => JSON.stringify(v)).join(', ');
           const custom = issue.message.startsWith('Invalid') ? `must be one of ${values}` : issue.message;
@@ -108,19 +164,41 @@ export function issueDiagnostics(source: YamlSource, issues: readonly Issue[], b
         break;
       }
       case 'invalid_union': {
-        const branch = issue.errors.find((b) => !b.every((i) => i.code === 'invalid_type' && i.path.length === 0)) ?? issue.errors[issue.errors.length - 1];
+        const branch =
+          issue.errors.find((b) => !b.every((i) => i.code === 'invalid_type' && i.path.length === 0)) ??
+          issue.errors[issue.errors.length - 1];
         if (branch && branch.length > 0 && !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0)) {
-          out.push(...issueDiagnostics(source, branch.map((i) => ({ ...i, path: [...path, ...i.path] })) as Issue[], base, schema, where));
+          out.push(
+            ...issueDiagnostics(
+              source,
+              branch.map((i) => ({ ...i, path: [...path, ...i.path] })) as Issue[],
+              base,
+              schema,
+              where,
+            ),
+          );
         } else {
-          const expected = issue.errors.flatMap((b) => b.map((i) => (i.code === 'invalid_type' ? i.expected : undefined))).filter(Boolean);
+          const expected = issue.errors
+            .flatMap((b) => b.map((i) => (i.code === 'invalid_type' ? i.expected : undefined)))
+            .filter(Boolean);
           at(path, `${label}: expected ${[...new Set(expected)].join(' or ')}, got ${typeName(issue.input)}`);
         }
         break;
       }
       default: {
         // An id that is not [a-z][a-z0-9_-]*: suggest one.
-        const id = path[path.length - 1] === 'id' && typeof issue.input === 'string' ? issue.input.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z]+/, '') : undefined;
-        at(path, `${label ? `${label}: ` : ''}${issue.message}`, id ? `write id: ${id || 'step'} (lower case letters, digits, - and _; a letter first)` : undefined);
+        const id =
+          path[path.length - 1] === 'id' && typeof issue.input === 'string'
+            ? issue.input
+                .toLowerCase()
+                .replace(/[^a-z0-9_-]+/g, '-')
+                .replace(/^[^a-z]+/, '')
+            : undefined;
+        at(
+          path,
+          `${label ? `${label}: ` : ''}${issue.message}`,
+          id ? `write id: ${id || 'step'} (lower case letters, digits, - and _; a letter first)` : undefined,
+        );
       }
     }
   }

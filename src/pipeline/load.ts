@@ -59,10 +59,15 @@ function fail(file: string, message: string, hint?: string, text?: string): neve
 export function loadPipeline(options: LoadOptions): LoadResult {
   const { file } = options;
   if (Buffer.byteLength(options.text) > MAX_FILE_BYTES) {
-    fail(file, `the file is ${Buffer.byteLength(options.text)} bytes; pipelines are limited to ${MAX_FILE_BYTES} bytes (1 MiB)`, 'split it, or move data into vars files');
+    fail(
+      file,
+      `the file is ${Buffer.byteLength(options.text)} bytes; pipelines are limited to ${MAX_FILE_BYTES} bytes (1 MiB)`,
+      'split it, or move data into vars files',
+    );
   }
   const text = options.text.replace(/^\uFEFF/, '');
-  if (text.replace(/#.*$/gm, '').trim() === '') fail(file, 'the file is empty', 'a pipeline needs at least `version: 1` and `steps:`', text);
+  if (text.replace(/#.*$/gm, '').trim() === '')
+    fail(file, 'the file is empty', 'a pipeline needs at least `version: 1` and `steps:`', text);
 
   const parsed = parseYaml(file, text, { fast: options.fastYaml !== false });
   try {
@@ -75,10 +80,15 @@ export function loadPipeline(options: LoadOptions): LoadResult {
   }
 }
 
-function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseYaml>, options: LoadOptions, text: string): LoadResult {
+function loadParsed(
+  { source, data: own, diagnostics }: ReturnType<typeof parseYaml>,
+  options: LoadOptions,
+  text: string,
+): LoadResult {
   const { file } = options;
   if (diagnostics.length > 0) throw new PipelineInvalid(diagnostics, text);
-  if (!own || typeof own !== 'object' || Array.isArray(own)) fail(file, 'a pipeline file is a mapping with version: 1 and steps:', undefined, text);
+  if (!own || typeof own !== 'object' || Array.isArray(own))
+    fail(file, 'a pipeline file is a mapping with version: 1 and steps:', undefined, text);
 
   // Inventories first: what they define is checked in their own files, and merged.
   const included = includeInventories(source, own as Record<string, unknown>, options.readInclude);
@@ -88,7 +98,8 @@ function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseY
   const checked = schemaCheck(source, data);
   // An inventory not merged leaves its vars, servers and targets unknown: every later finding may
   // follow from that one cause (18 for a typo in include:), so it is told alone, with the file's shape.
-  if (included.unread > 0) throw new PipelineInvalid(sorted([...included.problems, ...checked.problems], file), text, included.texts);
+  if (included.unread > 0)
+    throw new PipelineInvalid(sorted([...included.problems, ...checked.problems], file), text, included.texts);
   const problems: Diagnostic[] = [...included.problems, ...matrices.problems, ...checked.problems];
   // Counted before any later stage expands a matrix.
   const sizes = matrixSizeProblems(source, data);
@@ -113,11 +124,19 @@ function loadParsed({ source, data: own, diagnostics }: ReturnType<typeof parseY
 
 function sorted(list: Diagnostic[], file: string): Diagnostic[] {
   const seen = new Set<string>();
-  return list
-    .filter((d) => {
-      const key = `${d.file}:${d.line}:${d.col}:${d.message}`;
-      return seen.has(key) ? false : (seen.add(key), true);
-    })
-    // The pipeline's own findings first, then each included file's, each in line order.
-    .sort((a, b) => Number(a.file !== file) - Number(b.file !== file) || a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col);
+  return (
+    list
+      .filter((d) => {
+        const key = `${d.file}:${d.line}:${d.col}:${d.message}`;
+        return seen.has(key) ? false : (seen.add(key), true);
+      })
+      // The pipeline's own findings first, then each included file's, each in line order.
+      .sort(
+        (a, b) =>
+          Number(a.file !== file) - Number(b.file !== file) ||
+          a.file.localeCompare(b.file) ||
+          a.line - b.line ||
+          a.col - b.col,
+      )
+  );
 }

@@ -11,7 +11,11 @@ const WHOLE_VAR = /^\s*\$\{\{\s*vars\.([A-Za-z_][\w-]*)\s*\}\}\s*$/;
 type Data = { steps?: unknown; vars?: unknown };
 
 /** `data` with each matrix key given as `${{ vars.NAME }}` replaced by the var's list, and the problems. */
-export function resolveMatrixVars(source: YamlSource, data: Data, vars: Readonly<Record<string, unknown>> = {}): { data: Data; problems: Diagnostic[] } {
+export function resolveMatrixVars(
+  source: YamlSource,
+  data: Data,
+  vars: Readonly<Record<string, unknown>> = {},
+): { data: Data; problems: Diagnostic[] } {
   const problems: Diagnostic[] = [];
   if (!Array.isArray(data.steps)) return { data, problems };
   const fileVars = data.vars && typeof data.vars === 'object' ? (data.vars as Record<string, unknown>) : {};
@@ -29,18 +33,42 @@ export function resolveMatrixVars(source: YamlSource, data: Data, vars: Readonly
       // A value that cannot be resolved stays as a one-value list, so it is reported once, here.
       resolved[key] = [value];
       if (!name) {
-        problems.push(at(source, where, `matrix.${key}: a matrix takes a list of values, or \${{ vars.NAME }} naming a var that is one`, `e.g. ${key}: [a, b], or ${key}: \${{ vars.${key}s }}`));
+        problems.push(
+          at(
+            source,
+            where,
+            `matrix.${key}: a matrix takes a list of values, or \${{ vars.NAME }} naming a var that is one`,
+            `e.g. ${key}: [a, b], or ${key}: \${{ vars.${key}s }}`,
+          ),
+        );
         continue;
       }
       const known = Object.hasOwn(vars, name) ? vars[name] : Object.hasOwn(fileVars, name) ? fileVars[name] : undefined;
       if (known === undefined) {
         const guess = didYouMean(name, [...Object.keys(fileVars), ...Object.keys(vars)]);
-        problems.push(at(source, where, `matrix.${key}: unknown var "${name}"`, guess ? `did you mean "${guess}"?` : 'define it under vars: (here or in an included inventory) or pass --var NAME=[a, b]'));
+        problems.push(
+          at(
+            source,
+            where,
+            `matrix.${key}: unknown var "${name}"`,
+            guess
+              ? `did you mean "${guess}"?`
+              : 'define it under vars: (here or in an included inventory) or pass --var NAME=[a, b]',
+          ),
+        );
         continue;
       }
-      const plain = (v: unknown) => typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && !v.includes('${{'));
+      const plain = (v: unknown) =>
+        typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && !v.includes('${{'));
       if (!Array.isArray(known) || known.length === 0 || !known.every(plain)) {
-        problems.push(at(source, where, `matrix.${key}: vars.${name} is not a list of plain values`, 'a matrix var is a non-empty list of strings, numbers or booleans, known before the run (no ${{ }})'));
+        problems.push(
+          at(
+            source,
+            where,
+            `matrix.${key}: vars.${name} is not a list of plain values`,
+            'a matrix var is a non-empty list of strings, numbers or booleans, known before the run (no ${{ }})',
+          ),
+        );
         continue;
       }
       resolved[key] = [...known];
@@ -72,11 +100,26 @@ export function matrixSizeProblems(source: YamlSource, data: Data): Diagnostic[]
     const instances = lengths.reduce((product, n) => product * n, 1);
     total += instances;
     if (instances > MAX_STEP_INSTANCES) {
-      problems.push(at(source, ['steps', index, 'matrix'], `the matrix makes ${count(instances)} instances (${lengths.map(count).join(' x ')}): a step runs at most ${count(MAX_STEP_INSTANCES)}`, 'give its keys fewer values, or split it: a step, or a CI job with --only, per part of the fleet'));
+      problems.push(
+        at(
+          source,
+          ['steps', index, 'matrix'],
+          `the matrix makes ${count(instances)} instances (${lengths.map(count).join(' x ')}): a step runs at most ${count(MAX_STEP_INSTANCES)}`,
+          'give its keys fewer values, or split it: a step, or a CI job with --only, per part of the fleet',
+        ),
+      );
     }
   });
   if (problems.length === 0 && total > MAX_INSTANCES) {
-    problems.push(at(source, ['steps'], `the steps make ${count(total)} instances in all: a pipeline runs at most ${count(MAX_INSTANCES)}`, 'split it into several pipelines, or run a part of the fleet per CI job (--only)', true));
+    problems.push(
+      at(
+        source,
+        ['steps'],
+        `the steps make ${count(total)} instances in all: a pipeline runs at most ${count(MAX_INSTANCES)}`,
+        'split it into several pipelines, or run a part of the fleet per CI job (--only)',
+        true,
+      ),
+    );
   }
   return problems;
 }

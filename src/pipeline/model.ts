@@ -89,7 +89,8 @@ export interface Pipeline {
 }
 
 /** A wave as written: values, a count, a share of all values (0.1 for 10%), or the rest. */
-export type WaveSpec = { values: readonly (string | number | boolean)[] } | { count: number } | { share: number } | { rest: true };
+export type WaveSpec =
+  { values: readonly (string | number | boolean)[] } | { count: number } | { share: number } | { rest: true };
 
 /** A failure budget: a count, or a share of the wave (0.1 for 10%). */
 export type Budget = { count: number } | { share: number };

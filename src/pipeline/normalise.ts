@@ -2,7 +2,16 @@
 // into Templates, conditions into Expressions, durations and sizes parsed, names defaulted, the
 // environment's server added when the file declares none; --var values stay data.
 import { defaultServerOf } from '../api/server-env.ts';
-import { callsStatus, compileCondition, compiledReferences, compileString, compileValue, conditionText, parseExpression, type Expression } from '../expr/index.ts';
+import {
+  callsStatus,
+  compileCondition,
+  compiledReferences,
+  compileString,
+  compileValue,
+  conditionText,
+  parseExpression,
+  type Expression,
+} from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
 import { parseSize } from '../size.ts';
@@ -52,23 +61,50 @@ function defaultName(step: RawStep): string {
 /** A --var (or the action's vars input) the file neither declares nor reads is a typo. */
 function checkVarOverrides(data: PipelineFile, compiled: unknown, options: NormaliseOptions): void {
   const declared = Object.keys(data.vars ?? {});
-  const read = new Set(compiledReferences(compiled).filter((r) => r.path[0] === 'vars' && r.path[1] !== undefined).map((r) => r.path[1]!));
+  const read = new Set(
+    compiledReferences(compiled)
+      .filter((r) => r.path[0] === 'vars' && r.path[1] !== undefined)
+      .map((r) => r.path[1]!),
+  );
   for (const name of Object.keys(options.vars ?? {})) {
     if (declared.includes(name) || read.has(name)) continue;
     const known = [...new Set([...declared, ...read])];
     const guess = didYouMean(name, known);
-    throw new UsageError('BAD_VAR', `var "${name}" (--var or the vars input): the pipeline neither declares nor reads it`, {
-      hint: guess ? `did you mean "${guess}"?` : known.length ? `its vars: ${known.join(', ')}` : 'the pipeline has no vars',
-    });
+    throw new UsageError(
+      'BAD_VAR',
+      `var "${name}" (--var or the vars input): the pipeline neither declares nor reads it`,
+      {
+        hint: guess
+          ? `did you mean "${guess}"?`
+          : known.length
+            ? `its vars: ${known.join(', ')}`
+            : 'the pipeline has no vars',
+      },
+    );
   }
 }
 
-export function normalise(source: YamlSource, data: PipelineFile, stepServers: (string | undefined)[], options: NormaliseOptions): Pipeline {
+export function normalise(
+  source: YamlSource,
+  data: PipelineFile,
+  stepServers: (string | undefined)[],
+  options: NormaliseOptions,
+): Pipeline {
   const servers: Record<string, ServerDef> = Object.create(null);
   for (const [name, s] of Object.entries(data.servers ?? {})) {
     const text = (v: string | undefined) => (v === undefined ? undefined : compileString(v));
     const flag = (v: string | boolean | undefined) => (typeof v === 'string' ? compileString(v) : v);
-    servers[name] = { name, url: compileString(s.url), username: text(s.username), password: text(s.password), timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined, maxResponseBytes: s['max-response-size'] === undefined ? undefined : parseSize(s['max-response-size']), caFile: text(s['ca-file']), insecureSkipTlsVerify: flag(s['insecure-skip-tls-verify']), allowInsecureHttp: flag(s['allow-insecure-http']) };
+    servers[name] = {
+      name,
+      url: compileString(s.url),
+      username: text(s.username),
+      password: text(s.password),
+      timeoutMs: s.timeout ? parseDuration(s.timeout) : undefined,
+      maxResponseBytes: s['max-response-size'] === undefined ? undefined : parseSize(s['max-response-size']),
+      caFile: text(s['ca-file']),
+      insecureSkipTlsVerify: flag(s['insecure-skip-tls-verify']),
+      allowInsecureHttp: flag(s['allow-insecure-http']),
+    };
   }
   // The environment's server: its values are data, as every value from outside the file.
   // Its URL is checked with every other server's, before the first call.
@@ -78,8 +114,10 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
   }
   // File vars are compiled; --var values are data.
   const vars: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(data.vars ?? {})) Object.defineProperty(vars, k, { value: compileValue(v), enumerable: true, writable: true });
-  for (const [k, v] of Object.entries(options.vars ?? {})) Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });
+  for (const [k, v] of Object.entries(data.vars ?? {}))
+    Object.defineProperty(vars, k, { value: compileValue(v), enumerable: true, writable: true });
+  for (const [k, v] of Object.entries(options.vars ?? {}))
+    Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });
   const targets: Record<string, TargetSpec> = Object.create(null);
   for (const [name, t] of Object.entries(data.targets ?? {})) targets[name] = compileValue(t) as TargetSpec;
   const defaults = data.defaults ?? {};
@@ -96,7 +134,14 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
       continueOnError: s['continue-on-error'] ?? defaults['continue-on-error'] ?? false,
       timeoutMs: timeout ? parseDuration(timeout) : undefined,
       ...(s.longest ? { longestMs: parseDuration(s.longest) } : {}),
-      retry: retry ? { attempts: retry.attempts, delayMs: retry.delay ? parseDuration(retry.delay)! : 10_000, backoff: retry.backoff ?? 2, inDoubt: retry['in-doubt'] ?? 'stop' } : undefined,
+      retry: retry
+        ? {
+            attempts: retry.attempts,
+            delayMs: retry.delay ? parseDuration(retry.delay)! : 10_000,
+            backoff: retry.backoff ?? 2,
+            inDoubt: retry['in-doubt'] ?? 'stop',
+          }
+        : undefined,
       matrix: s.matrix,
       maxParallel: s['max-parallel'] ?? 1,
       failFast: s['fail-fast'] ?? true,
@@ -105,15 +150,40 @@ export function normalise(source: YamlSource, data: PipelineFile, stepServers: (
     // Asked for only when a step's line is shown (an annotation): locating needs the positioned
     // YAML Document, which a large valid file otherwise never builds (yaml-doc.ts).
     let position: Step['position'] | undefined;
-    Object.defineProperty(step, 'position', { enumerable: true, get: () => (position ??= locate(source, ['steps', index])) });
+    Object.defineProperty(step, 'position', {
+      enumerable: true,
+      get: () => (position ??= locate(source, ['steps', index])),
+    });
     return step;
   });
-  const name = data.name === undefined ? options.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '') : compileString(data.name);
+  const name =
+    data.name === undefined ? options.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '') : compileString(data.name);
   const compiled = [name, vars, servers, targets, steps.map((s) => [s.name, s.with, s.if])];
   checkVarOverrides(data, compiled, options);
   const secrets = new Set<string>();
-  for (const ref of compiledReferences(compiled)) if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
-  return { file: options.file, name, vars, secrets: [...secrets], servers, targets, steps, reach: options.reach, ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}), ...(data.lease ? { lease: { name: data.lease.name, ttlMs: data.lease.ttl ? parseDuration(data.lease.ttl)! : 10 * 60_000, waitMs: data.lease.wait ? parseDuration(data.lease.wait)! : 0, ...(data.lease.over ? { over: data.lease.over } : {}) } } : {}) };
+  for (const ref of compiledReferences(compiled))
+    if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
+  return {
+    file: options.file,
+    name,
+    vars,
+    secrets: [...secrets],
+    servers,
+    targets,
+    steps,
+    reach: options.reach,
+    ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}),
+    ...(data.lease
+      ? {
+          lease: {
+            name: data.lease.name,
+            ttlMs: data.lease.ttl ? parseDuration(data.lease.ttl)! : 10 * 60_000,
+            waitMs: data.lease.wait ? parseDuration(data.lease.wait)! : 0,
+            ...(data.lease.over ? { over: data.lease.over } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 const share = (text: string) => Number(text.slice(0, -1)) / 100;
@@ -122,9 +192,22 @@ function rolloutOf(r: NonNullable<PipelineFile['rollout']>): Rollout {
   const budget = r['max-failures'] ?? 0;
   return {
     over: r.over,
-    waves: r.waves.map((w): WaveSpec => (Array.isArray(w) ? { values: w } : w === 'rest' ? { rest: true } : typeof w === 'number' ? { count: w } : { share: share(w) })),
+    waves: r.waves.map((w): WaveSpec =>
+      Array.isArray(w)
+        ? { values: w }
+        : w === 'rest'
+          ? { rest: true }
+          : typeof w === 'number'
+            ? { count: w }
+            : { share: share(w) },
+    ),
     maxParallel: r['max-parallel'] ?? 1,
     maxFailures: typeof budget === 'number' ? { count: budget } : { share: share(budget) },
-    analysis: r.analysis && { gates: r.analysis.gates, count: r.analysis.count ?? 3, intervalMs: parseDuration(r.analysis.interval ?? '2m')!, failureLimit: r.analysis['failure-limit'] ?? 0 },
+    analysis: r.analysis && {
+      gates: r.analysis.gates,
+      count: r.analysis.count ?? 3,
+      intervalMs: parseDuration(r.analysis.interval ?? '2m')!,
+      failureLimit: r.analysis['failure-limit'] ?? 0,
+    },
   };
 }

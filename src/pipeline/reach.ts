@@ -12,26 +12,40 @@ import { expandMatrix, selects, type Selection } from './selection.ts';
 type RawStep = PipelineFile['steps'][number];
 
 /** `choice`: the servers there are (the file's, or the default one) and the one each step names (servers-check.ts). */
-export function reachOf(doc: PipelineFile, choice: { names: string[]; serverOf: (step: RawStep, index: number) => string | undefined }, selection: Selection, known: { env: Readonly<Record<string, string | undefined>>; vars?: Readonly<Record<string, unknown>> | undefined }): Reach {
+export function reachOf(
+  doc: PipelineFile,
+  choice: { names: string[]; serverOf: (step: RawStep, index: number) => string | undefined },
+  selection: Selection,
+  known: { env: Readonly<Record<string, string | undefined>>; vars?: Readonly<Record<string, unknown>> | undefined },
+): Reach {
   const allServers = choice.names;
   const allTargets = Object.keys(doc.targets ?? {});
   const fileVars = doc.vars ?? {};
   // What a name can be computed from at load: the matrix, the environment, the vars with no
   // expression and --var values.
   const fixed: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(fileVars)) if (isStatic(safeCompile(v))) Object.defineProperty(fixed, k, { value: v, enumerable: true, writable: true, configurable: true });
-  for (const [k, v] of Object.entries(known.vars ?? {})) Object.defineProperty(fixed, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(fileVars))
+    if (isStatic(safeCompile(v)))
+      Object.defineProperty(fixed, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of Object.entries(known.vars ?? {}))
+    Object.defineProperty(fixed, k, { value: v, enumerable: true, writable: true, configurable: true });
 
   const steps = new Set<number>();
   const servers = new Set<string>();
   const targets = new Set<string>();
   const read: unknown[] = [doc.name];
   /** The names an instance's field gives: its text, or its expression evaluated with the instance's matrix (compiled once). */
-  const names = (raw: unknown, combos: Record<string, unknown>[], candidates: ReadonlySet<string>, into: Set<string>) => {
+  const names = (
+    raw: unknown,
+    combos: Record<string, unknown>[],
+    candidates: ReadonlySet<string>,
+    into: Set<string>,
+  ) => {
     if (typeof raw !== 'string') return;
     const compiled = safeCompile(raw) as ReturnType<typeof compileString> | undefined;
     for (const combo of combos) {
-      const name = compiled === undefined ? undefined : nameOf(compiled, { matrix: combo, vars: fixed, env: known.env });
+      const name =
+        compiled === undefined ? undefined : nameOf(compiled, { matrix: combo, vars: fixed, env: known.env });
       if (name !== undefined && candidates.has(name)) into.add(name);
       else return candidates.forEach((k) => into.add(k));
     }
@@ -48,7 +62,9 @@ export function reachOf(doc: PipelineFile, choice: { names: string[]; serverOf: 
     read.push(step.name, step.with, step.if, step.server);
   });
   // targets.NAME read in an expression; every target when the name is computed.
-  for (const ref of references(read)) if (ref.path[0] === 'targets') (ref.path[1] === undefined ? allTargets : [ref.path[1]]).forEach((t) => targets.add(t));
+  for (const ref of references(read))
+    if (ref.path[0] === 'targets')
+      (ref.path[1] === undefined ? allTargets : [ref.path[1]]).forEach((t) => targets.add(t));
   for (const name of servers) read.push(doc.servers?.[name]);
   for (const name of targets) read.push(doc.targets?.[name]);
   return { steps, servers, targets, vars: varsRead(read, fileVars) };

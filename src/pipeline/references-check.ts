@@ -4,6 +4,7 @@ import { conditionText, references, scanTemplate, parseExpression, ExprError, ty
 import { STEP_TYPES } from '../steps/registry.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { locate, type Path, type YamlSource } from './yaml-doc.ts';
+import { instanceProblem } from './instance-references.ts';
 
 export interface RefScope {
   /** Contexts usable here. */
@@ -31,7 +32,8 @@ export interface RefWorld {
   steps: ReadonlyMap<string, RefStep>;
 }
 
-const EXPRESSION_HINT = "an expression reads contexts (vars.x, steps.id.outputs.y) with the operators == != < <= > >= && || ! and functions such as contains() and format(); strings in 'single quotes' (docs/pipeline-format.md, Expressions)";
+const EXPRESSION_HINT =
+  "an expression reads contexts (vars.x, steps.id.outputs.y) with the operators == != < <= > >= && || ! and functions such as contains() and format(); strings in 'single quotes' (docs/pipeline-format.md, Expressions)";
 
 const TARGET_FIELDS = ['server', 'database', 'token', 'username', 'password'];
 const CONTEXT_HELP: Record<string, string> = {
@@ -47,20 +49,35 @@ const CONTEXT_HELP: Record<string, string> = {
  * DOCKER_AUTH_CONFIG; a database URL or connection string). Read through env.* they would not be
  * masked: they are read as secrets.*.
  */
-const CREDENTIAL_ENV = /TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|PRIVATE_?KEY|CREDENTIAL|JWT|(^|[^A-Z0-9])(KEYS?|PAT|PASS|PWD|AUTH|DSN|COOKIE)([^A-Z0-9]|$)|(DATABASE|DB)_?UR[LI]|CONNECTION_?STRING/i;
+const CREDENTIAL_ENV =
+  /TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|PRIVATE_?KEY|CREDENTIAL|JWT|(^|[^A-Z0-9])(KEYS?|PAT|PASS|PWD|AUTH|DSN|COOKIE)([^A-Z0-9]|$)|(DATABASE|DB)_?UR[LI]|CONNECTION_?STRING/i;
 
-function checkReference(path: string[], scope: RefScope, world: RefWorld): { message: string; hint?: string } | undefined {
+function checkReference(
+  path: string[],
+  scope: RefScope,
+  world: RefWorld,
+): { message: string; hint?: string } | undefined {
   const [context, name, field, output] = path;
-  if (!scope.allowed.has(context!)) return { message: `${context}.* cannot be used here`, hint: CONTEXT_HELP[context!] };
+  if (!scope.allowed.has(context!))
+    return { message: `${context}.* cannot be used here`, hint: CONTEXT_HELP[context!] };
   if (name === undefined) {
     if (context === 'env') {
-      return { message: 'environment names are static: write env.NAME', hint: 'the whole environment (toJSON(env)) or a computed name holds the CI system\'s tokens, which could not be masked; read each value by name, a credential as secrets.NAME' };
+      return {
+        message: 'environment names are static: write env.NAME',
+        hint: "the whole environment (toJSON(env)) or a computed name holds the CI system's tokens, which could not be masked; read each value by name, a credential as secrets.NAME",
+      };
     }
     if (context !== 'secrets') return undefined;
-    return { message: 'secret names are static: write secrets.NAME or secrets[\'NAME\']', hint: 'a computed name (secrets[vars.x]) or the whole secrets context cannot be known before the run, so it could not be masked' };
+    return {
+      message: "secret names are static: write secrets.NAME or secrets['NAME']",
+      hint: 'a computed name (secrets[vars.x]) or the whole secrets context cannot be known before the run, so it could not be masked',
+    };
   }
   if (context === 'env' && CREDENTIAL_ENV.test(name)) {
-    return { message: `env.${name} holds a credential: read it as secrets.${name}`, hint: 'a value read through env.* is not masked; through secrets.* it is masked in every log, report and output' };
+    return {
+      message: `env.${name} holds a credential: read it as secrets.${name}`,
+      hint: 'a value read through env.* is not masked; through secrets.* it is masked in every log, report and output',
+    };
   }
   switch (context) {
     case 'env':
@@ -68,26 +85,45 @@ function checkReference(path: string[], scope: RefScope, world: RefWorld): { mes
       if (scope.skipEnv || world.env[name] !== undefined) return undefined;
       return {
         message: `${context}.${name} is not set: no environment variable ${name}`,
-        hint: context === 'secrets' ? `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run` : `set ${name} in the environment`,
+        hint:
+          context === 'secrets'
+            ? `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run`
+            : `set ${name} in the environment`,
       };
     case 'vars': {
       if (world.vars.has(name)) return undefined;
-      if (world.allVars?.has(name)) return { message: `var "${name}" is defined after this one`, hint: 'a var reads only the vars above it: move it up' };
+      if (world.allVars?.has(name))
+        return {
+          message: `var "${name}" is defined after this one`,
+          hint: 'a var reads only the vars above it: move it up',
+        };
       const guess = didYouMean(name, world.vars);
-      return { message: `unknown var "${name}"`, hint: guess ? `did you mean "${guess}"?` : 'define it under vars: or pass --var NAME=VALUE' };
+      return {
+        message: `unknown var "${name}"`,
+        hint: guess ? `did you mean "${guess}"?` : 'define it under vars: or pass --var NAME=VALUE',
+      };
     }
     case 'targets': {
       if (!world.targets.has(name)) {
         const guess = didYouMean(name, world.targets);
-        return { message: `unknown target "${name}"`, hint: guess ? `did you mean "${guess}"?` : 'define it under targets:' };
+        return {
+          message: `unknown target "${name}"`,
+          hint: guess ? `did you mean "${guess}"?` : 'define it under targets:',
+        };
       }
-      if (field !== undefined && !TARGET_FIELDS.includes(field)) return { message: `targets.${name}.${field}: a target has ${TARGET_FIELDS.join(', ')}` };
+      if (field !== undefined && !TARGET_FIELDS.includes(field))
+        return { message: `targets.${name}.${field}: a target has ${TARGET_FIELDS.join(', ')}` };
       return undefined;
     }
     case 'matrix': {
       const keys = scope.matrixKeys ?? [];
       if (keys.includes(name)) return undefined;
-      return { message: keys.length ? `matrix.${name}: this step's matrix has ${keys.join(', ')}` : `matrix.${name}: this step has no matrix`, hint: CONTEXT_HELP.matrix };
+      return {
+        message: keys.length
+          ? `matrix.${name}: this step's matrix has ${keys.join(', ')}`
+          : `matrix.${name}: this step has no matrix`,
+        hint: CONTEXT_HELP.matrix,
+      };
     }
     case 'pipeline':
       return name === 'name' ? undefined : { message: `pipeline.${name}: the pipeline context has name only` };
@@ -96,17 +132,41 @@ function checkReference(path: string[], scope: RefScope, world: RefWorld): { mes
       if (!step) {
         const earlier = [...world.steps].filter(([, s]) => s.index < (scope.stepIndex ?? 0)).map(([id]) => id);
         const guess = didYouMean(name, earlier);
-        return { message: `unknown step "${name}"`, hint: guess ? `did you mean "${guess}"?` : earlier.length ? `earlier steps with an id: ${earlier.join(', ')}` : 'give the step an id: to read its outputs' };
+        return {
+          message: `unknown step "${name}"`,
+          hint: guess
+            ? `did you mean "${guess}"?`
+            : earlier.length
+              ? `earlier steps with an id: ${earlier.join(', ')}`
+              : 'give the step an id: to read its outputs',
+        };
       }
-      if (step.index >= (scope.stepIndex ?? 0)) return { message: `step "${name}" runs ${step.index === scope.stepIndex ? 'as this step' : 'after this one'}`, hint: 'a step can read only the steps before it' };
+      if (step.index >= (scope.stepIndex ?? 0))
+        return {
+          message: `step "${name}" runs ${step.index === scope.stepIndex ? 'as this step' : 'after this one'}`,
+          hint: 'a step can read only the steps before it',
+        };
       if (field === undefined) return undefined;
-      if (field === 'instances' || field === 'failures') return step.matrix ? instanceProblem(name, field, path.slice(3), step) : { message: `steps.${name}.${field}: only a matrix step has instances`, hint: `read steps.${name}.outputs` };
-      if (field !== 'outputs' && field !== 'outcome') return { message: `steps.${name}.${field}: a step has outputs and outcome${step.matrix ? ', and instances and failures (a matrix step)' : ''}` };
-      if (field === 'outputs' && step.matrix) return { message: `steps.${name}.outputs: a matrix step's instances have outputs each`, hint: `read steps.${name}.instances: each with its matrix values, outcome and outputs` };
+      if (field === 'instances' || field === 'failures')
+        return step.matrix
+          ? instanceProblem(name, field, path.slice(3), step)
+          : { message: `steps.${name}.${field}: only a matrix step has instances`, hint: `read steps.${name}.outputs` };
+      if (field !== 'outputs' && field !== 'outcome')
+        return {
+          message: `steps.${name}.${field}: a step has outputs and outcome${step.matrix ? ', and instances and failures (a matrix step)' : ''}`,
+        };
+      if (field === 'outputs' && step.matrix)
+        return {
+          message: `steps.${name}.outputs: a matrix step's instances have outputs each`,
+          hint: `read steps.${name}.instances: each with its matrix values, outcome and outputs`,
+        };
       const outputs = STEP_TYPES.get(step.uses)?.outputs ?? [];
       if (field === 'outputs' && output !== undefined && !outputs.includes(output)) {
         const guess = didYouMean(output, outputs);
-        return { message: `steps.${name}.outputs.${output}: ${step.uses} has no output ${output}`, hint: guess ? `did you mean "${guess}"?` : `its outputs: ${outputs.join(', ') || 'none'}` };
+        return {
+          message: `steps.${name}.outputs.${output}: ${step.uses} has no output ${output}`,
+          hint: guess ? `did you mean "${guess}"?` : `its outputs: ${outputs.join(', ') || 'none'}`,
+        };
       }
       return undefined;
     }
@@ -114,36 +174,13 @@ function checkReference(path: string[], scope: RefScope, world: RefWorld): { mes
   return undefined;
 }
 
-/**
- * A reference into a matrix step's instances (`steps.ID.instances` or `.failures`): a list, read
- * element by element (`.*`, `[0]`), each with matrix, outcome and outputs. Without the `.*` a
- * property of the list is read, which is always empty: `join(steps.vfs.failures.matrix.site)`
- * would say "none failed" while one did.
- */
-function instanceProblem(name: string, field: string, rest: string[], step: RefStep): { message: string; hint?: string } | undefined {
-  const [which, part, key] = rest;
-  if (which === undefined) return undefined;
-  if (which !== '*' && !/^\d+$/.test(which)) {
-    return { message: `steps.${name}.${field}.${which}: ${field} is a list of instances: read one property of each with .*`, hint: `write steps.${name}.${field}.*.${rest.join('.')}` };
-  }
-  const at = `steps.${name}.${field}.${which}`;
-  if (part === undefined) return undefined;
-  if (!['matrix', 'outcome', 'outputs'].includes(part)) return { message: `${at}.${part}: an instance has matrix, outcome and outputs` };
-  if (key === undefined) return undefined;
-  if (part === 'outputs') {
-    const outputs = STEP_TYPES.get(step.uses)?.outputs ?? [];
-    if (outputs.includes(key)) return undefined;
-    const guess = didYouMean(key, outputs);
-    return { message: `${at}.outputs.${key}: ${step.uses} has no output ${key}`, hint: guess ? `did you mean "${guess}"?` : `its outputs: ${outputs.join(', ') || 'none'}` };
-  }
-  if (part === 'matrix' && !step.matrix!.includes(key)) {
-    const guess = didYouMean(key, step.matrix!);
-    return { message: `${at}.matrix.${key}: the matrix of ${name} has ${step.matrix!.join(', ')}`, hint: guess ? `did you mean "${guess}"?` : "an instance's matrix holds its step's matrix keys" };
-  }
-  return undefined;
-}
-
-function exprDiagnostics(source: YamlSource, path: Path, nodes: { node: Node; offset: number }[], scope: RefScope, world: RefWorld): Diagnostic[] {
+function exprDiagnostics(
+  source: YamlSource,
+  path: Path,
+  nodes: { node: Node; offset: number }[],
+  scope: RefScope,
+  world: RefWorld,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const { node, offset } of nodes) {
     for (const ref of references(node)) {
@@ -160,7 +197,14 @@ function exprDiagnostics(source: YamlSource, path: Path, nodes: { node: Node; of
  * Diagnostics of one string value: syntax errors at their column, then references. A `condition`
  * (`if`, assert's `that`) is one expression, bare or wholly in ${{ }}.
  */
-export function checkString(source: YamlSource, path: Path, value: string, scope: RefScope, world: RefWorld, condition = false): Diagnostic[] {
+export function checkString(
+  source: YamlSource,
+  path: Path,
+  value: string,
+  scope: RefScope,
+  world: RefWorld,
+  condition = false,
+): Diagnostic[] {
   try {
     if (condition) {
       const { text, offset } = conditionText(value);
@@ -181,9 +225,16 @@ export function checkString(source: YamlSource, path: Path, value: string, scope
 }
 
 /** Checks every string inside `value` (walking lists and mappings). */
-export function checkValue(source: YamlSource, path: Path, value: unknown, scope: RefScope, world: RefWorld): Diagnostic[] {
+export function checkValue(
+  source: YamlSource,
+  path: Path,
+  value: unknown,
+  scope: RefScope,
+  world: RefWorld,
+): Diagnostic[] {
   if (typeof value === 'string') return value.includes('${{') ? checkString(source, path, value, scope, world) : [];
   if (Array.isArray(value)) return value.flatMap((v, i) => checkValue(source, [...path, i], v, scope, world));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => checkValue(source, [...path, k], v, scope, world));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => checkValue(source, [...path, k], v, scope, world));
   return [];
 }

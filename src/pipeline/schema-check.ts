@@ -14,15 +14,31 @@ type RawStep = PipelineFile['steps'][number];
 export function schemaCheck(source: YamlSource, data: unknown): { problems: Diagnostic[]; data?: PipelineFile } {
   const problems: Diagnostic[] = [];
   const parsed = PipelineFileSchema.safeParse(data, LOADER_PARSE);
-  if (!parsed.success) problems.push(...misplacedInputs(source, data, issueDiagnostics(source, parsed.error.issues, [], PipelineFileSchema)));
-  const rawSteps = Array.isArray((data as { steps?: unknown }).steps) ? ((data as { steps: unknown[] }).steps) : [];
+  if (!parsed.success)
+    problems.push(
+      ...misplacedInputs(source, data, issueDiagnostics(source, parsed.error.issues, [], PipelineFileSchema)),
+    );
+  const rawSteps = Array.isArray((data as { steps?: unknown }).steps) ? (data as { steps: unknown[] }).steps : [];
   rawSteps.forEach((raw, index) => {
     const step = raw as Partial<RawStep> | null;
     const type = step && typeof step === 'object' ? STEP_TYPES.get(String(step.uses)) : undefined;
-    if (!type || (step!.with !== undefined && (typeof step!.with !== 'object' || step!.with === null || Array.isArray(step!.with)))) return;
+    if (
+      !type ||
+      (step!.with !== undefined && (typeof step!.with !== 'object' || step!.with === null || Array.isArray(step!.with)))
+    )
+      return;
     const schema = inputSchema(type, lenientCheck);
     const result = schema.safeParse(step!.with ?? {}, LOADER_PARSE);
-    if (!result.success) problems.push(...issueDiagnostics(source, result.error.issues, ['steps', index, 'with'], schema, `the inputs of ${type.uses}`));
+    if (!result.success)
+      problems.push(
+        ...issueDiagnostics(
+          source,
+          result.error.issues,
+          ['steps', index, 'with'],
+          schema,
+          `the inputs of ${type.uses}`,
+        ),
+      );
   });
   return parsed.success ? { problems, data: parsed.data } : { problems };
 }
@@ -33,7 +49,7 @@ export function schemaCheck(source: YamlSource, data: unknown): { problems: Diag
  * and "unknown key".
  */
 function misplacedInputs(source: YamlSource, data: unknown, problems: Diagnostic[]): Diagnostic[] {
-  const steps = Array.isArray((data as { steps?: unknown }).steps) ? ((data as { steps: unknown[] }).steps) : [];
+  const steps = Array.isArray((data as { steps?: unknown }).steps) ? (data as { steps: unknown[] }).steps : [];
   let out = problems;
   steps.forEach((raw, index) => {
     const step = raw as Record<string, unknown> | null;
@@ -42,9 +58,21 @@ function misplacedInputs(source: YamlSource, data: unknown, problems: Diagnostic
     const inputs = keysAt(inputSchema(type, lenientCheck), []);
     const misplaced = Object.keys(step!).filter((k) => !Object.hasOwn(StepSchema.shape, k) && inputs.includes(k));
     if (misplaced.length === 0) return;
-    out = out.filter((d) => !misplaced.some((k) => d.message.startsWith(`unknown key "${k}"`)) && !d.message.startsWith(`steps[${index}].with: expected a mapping`));
+    out = out.filter(
+      (d) =>
+        !misplaced.some((k) => d.message.startsWith(`unknown key "${k}"`)) &&
+        !d.message.startsWith(`steps[${index}].with: expected a mapping`),
+    );
     for (const k of misplaced) {
-      out.push(at(source, ['steps', index, k], `\`${k}\` looks like an input of \`with:\`; indent it under \`with:\``, `${type.uses} takes it as an input: write it two spaces deeper than \`with:\``, true));
+      out.push(
+        at(
+          source,
+          ['steps', index, k],
+          `\`${k}\` looks like an input of \`with:\`; indent it under \`with:\``,
+          `${type.uses} takes it as an input: write it two spaces deeper than \`with:\``,
+          true,
+        ),
+      );
     }
   });
   return out;

@@ -1,18 +1,19 @@
-// The zod schema of a pipeline file (pipeline-format.md section 1), and the JSON Schema that
-// `enginectl schema` prints, with each step type's inputs for editors.
+// The zod schema of a pipeline file (pipeline-format.md section 1); json-schema.ts makes the
+// JSON Schema that `enginectl schema` prints from it.
 import { z } from 'zod';
 import { parseSize } from '../size.ts';
 import { durationString } from '../steps/inputs.ts';
-import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
-import type { StepType, Wrap } from '../steps/types.ts';
-import { CONDITION_INPUT } from '../steps/assert.ts';
+import { STEP_NAMES } from '../steps/registry.ts';
+import type { Wrap } from '../steps/types.ts';
 
 /** A string holding a ${{ }} expression, accepted where the resolved value is checked at run time. */
 export const ExprString = z.string().regex(/\$\{\{[\s\S]*\}\}/, 'an expression ${{ ... }}');
 const isExpression = (v: unknown) => typeof v === 'string' && v.includes('${{');
 /** A list holding an expression at any depth is checked once resolved, at run time. */
 const holdsExpression = (v: unknown): boolean =>
-  isExpression(v) || (Array.isArray(v) && v.some(holdsExpression)) || (!!v && typeof v === 'object' && Object.values(v).some(holdsExpression));
+  isExpression(v) ||
+  (Array.isArray(v) && v.some(holdsExpression)) ||
+  (!!v && typeof v === 'object' && Object.values(v).some(holdsExpression));
 
 /**
  * How the loader parses a file's parts: with each issue's input (for the messages), and without
@@ -47,12 +48,17 @@ export const ServerSchema = z.strictObject({
   password: text.optional().describe('its password (write ${{ secrets.NAME }})'),
   timeout: durationString.optional().describe('per-request limit; default 2h'),
   'max-response-size': z
-    .union([z.int().min(1), z.string().refine((s) => parseSize(s) !== undefined, { message: 'must be a size such as 512MiB, 1GiB or 300MB' })])
+    .union([
+      z.int().min(1),
+      z.string().refine((s) => parseSize(s) !== undefined, { message: 'must be a size such as 512MiB, 1GiB or 300MB' }),
+    ])
     .optional()
     .describe('the largest answer read from this server; default 256MiB'),
   'ca-file': text.optional().describe('extra CA certificate (PEM) to trust'),
   'insecure-skip-tls-verify': boolOrExpr.optional().describe('do not verify the server certificate: test servers only'),
-  'allow-insecure-http': boolOrExpr.optional().describe('send the user name and password over plain http:// to a host that is not loopback'),
+  'allow-insecure-http': boolOrExpr
+    .optional()
+    .describe('send the user name and password over plain http:// to a host that is not loopback'),
 });
 
 export const TargetSchema = z.strictObject({
@@ -67,24 +73,42 @@ export const RetrySchema = z.strictObject({
   attempts: z.int().min(1).max(100).describe('attempts in all, the first included'),
   delay: durationString.optional().describe('the wait before the second attempt; default 10s'),
   backoff: z.number().min(1).max(10).optional().describe('each later wait is the one before times this; default 2'),
-  'in-doubt': z.enum(['stop', 'retry']).optional().describe('after an attempt whose write the server may have applied (no answer, a gateway\'s 502/503/504, a timeout): stop (default: the step fails in doubt) or retry (send it again: recorded in every report as the pipeline\'s decision)'),
+  'in-doubt': z
+    .enum(['stop', 'retry'])
+    .optional()
+    .describe(
+      "after an attempt whose write the server may have applied (no answer, a gateway's 502/503/504, a timeout): stop (default: the step fails in doubt) or retry (send it again: recorded in every report as the pipeline's decision)",
+    ),
 });
 
 const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A matrix key's values: a list; in the file also `${{ vars.NAME }}`, resolved at load (matrix-values.ts). */
-const MATRIX_VALUES = z.array(matrixValue).min(1);
+export const MATRIX_VALUES = z.array(matrixValue).min(1);
 
 const stepShape = {
-  id: z.string().regex(STEP_ID, 'must match [a-z][a-z0-9_-]*').optional().describe('names the step for later expressions: steps.ID.outputs.NAME'),
-  name: text.optional().describe('shown everywhere; may hold expressions (${{ matrix.site }}); derived from uses when absent'),
+  id: z
+    .string()
+    .regex(STEP_ID, 'must match [a-z][a-z0-9_-]*')
+    .optional()
+    .describe('names the step for later expressions: steps.ID.outputs.NAME'),
+  name: text
+    .optional()
+    .describe('shown everywhere; may hold expressions (${{ matrix.site }}); derived from uses when absent'),
   uses: z.enum(STEP_NAMES),
   with: z.record(z.string(), z.unknown()).optional(),
   if: z.union([text, z.boolean()]).optional().describe('a condition, bare or in ${{ }}; success() when absent'),
   'continue-on-error': z.boolean().optional().describe('a failure does not stop the pipeline; default false'),
   timeout: durationString.optional().describe('aborts the call in flight: 90s, 30m, 2h'),
   retry: RetrySchema.optional().describe('run the step again when it fails, attempts in all'),
-  longest: durationString.optional().describe('the longest its write can take at the server (an update: 3h): verify reads "not applied" only once that long has passed since the call, as the API cannot show a write still running'),
-  matrix: z.record(z.string(), MATRIX_VALUES).optional().describe('one instance per combination of the values: { site: [test, prod] } or ${{ vars.sites }}'),
+  longest: durationString
+    .optional()
+    .describe(
+      'the longest its write can take at the server (an update: 3h): verify reads "not applied" only once that long has passed since the call, as the API cannot show a write still running',
+    ),
+  matrix: z
+    .record(z.string(), MATRIX_VALUES)
+    .optional()
+    .describe('one instance per combination of the values: { site: [test, prod] } or ${{ vars.sites }}'),
   'max-parallel': z.int().min(1).optional().describe('instances of the matrix at once; default 1'),
   'fail-fast': z.boolean().optional().describe('a failed instance stops those not started; default true'),
   server: text.optional().describe('the server it calls: a name under servers:, or ${{ matrix.site }}'),
@@ -101,7 +125,10 @@ export const DefaultsSchema = z.strictObject({
 
 /** An inventory file (`include:`): servers, targets and vars shared by pipelines. */
 export const InventorySchema = z.strictObject({
-  servers: z.record(z.string(), ServerSchema).optional().describe('API servers by name, for the pipelines that include this file'),
+  servers: z
+    .record(z.string(), ServerSchema)
+    .optional()
+    .describe('API servers by name, for the pipelines that include this file'),
   targets: z.record(z.string(), TargetSchema).optional().describe('target databases of updates by name'),
   vars: z.record(z.string(), z.unknown()).optional().describe('values the pipelines read as ${{ vars.NAME }}'),
 });
@@ -109,7 +136,8 @@ export const InventorySchema = z.strictObject({
 /** A wave written as a bare value (`waves: [lab, rest]`) is told as such, not as a percentage gone wrong. */
 function waveError(issue: { input?: unknown }): string {
   const v = issue.input;
-  if (typeof v === 'string' && !v.endsWith('%')) return `"${v}" is no wave: write [${v}] for a wave of that value; a wave is a list of values, a count (2), a percentage of all values (10%) or rest`;
+  if (typeof v === 'string' && !v.endsWith('%'))
+    return `"${v}" is no wave: write [${v}] for a wave of that value; a wave is a list of values, a count (2), a percentage of all values (10%) or rest`;
   return 'a percentage: 1% to 100%';
 }
 
@@ -117,130 +145,84 @@ const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, { e
 
 /** A rollout in waves over a matrix key (rollout.ts): ordered waves, a failure budget, analysis between them. */
 export const LeaseSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/, 'letters, digits, dots, dashes, underscores').describe('the lease: every pipeline that names it takes turns (prod-fleet)'),
-  ttl: durationString.optional().describe('how long the lease holds without a renewal (the run renews it every third of it); default 10m'),
-  wait: durationString.optional().describe('how long to queue for it (first come, first served); 0s refuses at once (the default)'),
-  over: z.string().optional().describe('a matrix key (site): one lease per value the run selects (NAME.VALUE), so runs on other sites go on at the same time'),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/, 'letters, digits, dots, dashes, underscores')
+    .describe('the lease: every pipeline that names it takes turns (prod-fleet)'),
+  ttl: durationString
+    .optional()
+    .describe('how long the lease holds without a renewal (the run renews it every third of it); default 10m'),
+  wait: durationString
+    .optional()
+    .describe('how long to queue for it (first come, first served); 0s refuses at once (the default)'),
+  over: z
+    .string()
+    .optional()
+    .describe(
+      'a matrix key (site): one lease per value the run selects (NAME.VALUE), so runs on other sites go on at the same time',
+    ),
 });
 
 export const RolloutSchema = z.strictObject({
-  over: z.string().describe('the matrix key the waves split (site): every step whose matrix has it runs per value, a value\'s steps in order'),
+  over: z
+    .string()
+    .describe(
+      "the matrix key the waves split (site): every step whose matrix has it runs per value, a value's steps in order",
+    ),
   waves: z
     .array(z.union([z.array(matrixValue).min(1), share, z.literal('rest')]))
     .min(1)
-    .describe('in order: a list of values ([test]), a count (2), a percentage of all values (10%), or rest; values no wave names form a last wave'),
+    .describe(
+      'in order: a list of values ([test]), a count (2), a percentage of all values (10%), or rest; values no wave names form a last wave',
+    ),
   'max-parallel': z.int().min(1).optional().describe('values of a wave at once (default 1)'),
-  'max-failures': z.union([z.int().min(0), z.string().regex(/^(100|[1-9]?\d)%$/, 'a percentage: 0% to 100%')]).optional().describe('failed values a wave may have and go on (a count, or a percentage of the wave); default 0'),
+  'max-failures': z
+    .union([z.int().min(0), z.string().regex(/^(100|[1-9]?\d)%$/, 'a percentage: 0% to 100%')])
+    .optional()
+    .describe('failed values a wave may have and go on (a count, or a percentage of the wave); default 0'),
   analysis: z
     .strictObject({
-      gates: z.array(z.string().regex(STEP_ID, 'a step id')).min(1).describe('ids of read-only steps of the rollout: run again for the wave\'s values, count times, interval apart'),
+      gates: z
+        .array(z.string().regex(STEP_ID, 'a step id'))
+        .min(1)
+        .describe(
+          "ids of read-only steps of the rollout: run again for the wave's values, count times, interval apart",
+        ),
       count: z.int().min(1).max(100).optional().describe('rounds (default 3)'),
       interval: durationString.optional().describe('between rounds, at least 2m (the monitoring refresh); default 2m'),
       'failure-limit': z.int().min(0).optional().describe('rounds that may fail before the rollout halts (default 0)'),
     })
     .optional()
-    .describe('between waves: the gates, run against the values just rolled out; a failed analysis halts the later waves'),
+    .describe(
+      'between waves: the gates, run against the values just rolled out; a failed analysis halts the later waves',
+    ),
 });
 
 export const PipelineFileSchema = z.strictObject({
   version: z.literal(1, 'must be 1, the file format version').describe('the file format version: 1'),
   name: text.optional().describe('the pipeline name every report shows; may read vars and env'),
   include: z.array(text).optional().describe('inventory files (servers, targets, vars), relative to this file'),
-  vars: z.record(z.string(), z.unknown()).optional().describe('values the steps read as ${{ vars.NAME }}; --var NAME=VALUE overrides'),
-  servers: z.record(z.string(), ServerSchema).optional().describe('API servers by name; without it ENGINE_URL, ENGINE_USERNAME and ENGINE_PASSWORD define the server default'),
-  targets: z.record(z.string(), TargetSchema).optional().describe('target databases of updates by name: server, database, token or username and password'),
-  defaults: DefaultsSchema.optional().describe('server, timeout, continue-on-error and retry of every step that sets none'),
+  vars: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('values the steps read as ${{ vars.NAME }}; --var NAME=VALUE overrides'),
+  servers: z
+    .record(z.string(), ServerSchema)
+    .optional()
+    .describe(
+      'API servers by name; without it ENGINE_URL, ENGINE_USERNAME and ENGINE_PASSWORD define the server default',
+    ),
+  targets: z
+    .record(z.string(), TargetSchema)
+    .optional()
+    .describe('target databases of updates by name: server, database, token or username and password'),
+  defaults: DefaultsSchema.optional().describe(
+    'server, timeout, continue-on-error and retry of every step that sets none',
+  ),
   rollout: RolloutSchema.optional().describe('roll the steps of a matrix key out in waves that halt themselves'),
-  lease: LeaseSchema.optional().describe('one run at a time for the fleet, across machines and CI systems: a lease in the run store (--store), checked before every write'),
+  lease: LeaseSchema.optional().describe(
+    'one run at a time for the fleet, across machines and CI systems: a lease in the run store (--store), checked before every write',
+  ),
   steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step').describe('the steps, run in order'),
 });
 export type PipelineFile = z.infer<typeof PipelineFileSchema>;
-
-type Json = Record<string, unknown>;
-
-/** JSON Schema of a zod schema, as editors see the file (an expression allowed for any input). */
-function toJson(schema: z.ZodType): Json {
-  return z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    unrepresentable: 'any',
-    io: 'input',
-    // A condition input holds, in the file, its text or a literal.
-    override: (ctx) => {
-      if (ctx.zodSchema === MATRIX_VALUES) {
-        const list = { ...ctx.jsonSchema };
-        for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
-        Object.assign(ctx.jsonSchema, { anyOf: [list, { type: 'string', pattern: '^\\s*\\$\\{\\{\\s*vars\\.[A-Za-z_][\\w-]*\\s*\\}\\}\\s*$', description: 'a var holding the list: ${{ vars.NAME }}' }] });
-        return;
-      }
-      if (ctx.zodSchema !== CONDITION_INPUT) return;
-      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
-      Object.assign(ctx.jsonSchema, { type: ['string', 'boolean', 'number', 'null'], description: 'a condition: an expression, bare or in ${{ }}' });
-    },
-  }) as Json;
-}
-
-/**
- * The step of one type: its `with` inputs with their descriptions (each step type's inputDocs), and the
- * rules JSON Schema can say: `with` is required when an input is, and the inputs of which one is
- * needed (update/vfs: files or directories).
- */
-function stepVariant(type: StepType): Json {
-  const inputs = toJson(type.inputs(lenient) as z.ZodType);
-  delete inputs.$schema;
-  const properties = (inputs.properties ?? {}) as Record<string, Json>;
-  for (const [name, doc] of Object.entries(type.inputDocs)) if (properties[name]) properties[name] = { ...properties[name], description: doc };
-  if (type.anyOfInputs) inputs.anyOf = type.anyOfInputs.map((name) => ({ required: [name] }));
-  const required = Array.isArray(inputs.required) && inputs.required.length > 0;
-  return {
-    title: `${type.uses}: ${type.summary}`,
-    properties: { with: { title: `inputs of ${type.uses}`, description: `The inputs of ${type.uses} (${type.summary}).`, ...inputs } },
-    ...(required || type.anyOfInputs ? { required: ['with'] } : {}),
-  };
-}
-
-/** The JSON Schema of pipeline files: the file schema with each step type's own inputs. */
-export function pipelineJsonSchema(): Record<string, unknown> {
-  const json = toJson(PipelineFileSchema);
-  const props = json.properties as Record<string, Json>;
-  // A step: its keys, `uses` one of the types (a wrong one is told with the list), then the
-  // inputs of the type it names.
-  const step = toJson(StepSchema);
-  delete step.$schema;
-  const stepProps = step.properties as Record<string, Json>;
-  stepProps.uses = { title: 'step type', description: 'The step type: what the step calls.', enum: STEP_NAMES };
-  stepProps.with = { title: 'inputs', description: "The step type's inputs (kebab-case keys).", type: 'object' };
-  const steps = props.steps as Json;
-  steps.items = {
-    ...step,
-    title: 'step',
-    allOf: [...STEP_TYPES.values()].map((type) => ({ if: { properties: { uses: { const: type.uses, description: type.summary } }, required: ['uses'] }, then: stepVariant(type) })),
-  };
-  const titled: Record<string, string> = { servers: 'server', targets: 'target' };
-  for (const [key, title] of Object.entries(titled)) {
-    const entry = (props[key] as Json | undefined)?.additionalProperties as Json | undefined;
-    if (entry) entry.title = title;
-  }
-  for (const [key, schema] of Object.entries(props)) schema.title ??= key;
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: 'enginectl pipeline',
-    description: 'A deployment pipeline run by enginectl (pipeline-format.md). Generated by `enginectl schema`.',
-    ...json,
-  };
-}
-
-/** The JSON Schema of inventory files (`include:`): servers, targets and vars. */
-export function inventoryJsonSchema(): Record<string, unknown> {
-  const json = toJson(InventorySchema);
-  const props = json.properties as Record<string, Json>;
-  for (const [key, title] of Object.entries({ servers: 'server', targets: 'target' })) {
-    const entry = props[key]?.additionalProperties as Json | undefined;
-    if (entry) entry.title = title;
-  }
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    title: 'enginectl inventory',
-    description: 'Servers, targets and vars that pipelines include (include: [inventory/sites.yml]). Generated by `enginectl schema --inventory`.',
-    ...json,
-  };
-}

@@ -30,12 +30,20 @@ export const EVERY_INSTANCE: Selection = { only: {}, skip: {} };
 
 export function selects(combination: Combination, selection: Selection): boolean {
   const has = (k: string, values: readonly string[]) => values.includes(String(combination[k]));
-  return Object.entries(selection.only).every(([k, v]) => !(k in combination) || has(k, v)) && Object.entries(selection.skip).every(([k, v]) => !(k in combination) || !has(k, v));
+  return (
+    Object.entries(selection.only).every(([k, v]) => !(k in combination) || has(k, v)) &&
+    Object.entries(selection.skip).every(([k, v]) => !(k in combination) || !has(k, v))
+  );
 }
 
 /** A selection with its keys and values in order: two spellings of one selection compare equal. */
 export function canonicalSelection(s: Selection): { only: Record<string, string[]>; skip: Record<string, string[]> } {
-  const sorted = (r: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.keys(r).sort().map((k) => [k, [...r[k]!].sort()]));
+  const sorted = (r: Readonly<Record<string, readonly string[]>>) =>
+    Object.fromEntries(
+      Object.keys(r)
+        .sort()
+        .map((k) => [k, [...r[k]!].sort()]),
+    );
   return { only: sorted(s.only), skip: sorted(s.skip) };
 }
 
@@ -53,7 +61,10 @@ export function describeCombination(c: Combination): string {
 }
 
 /** Whether a rollout (`rollout.over`) splits this step: its matrix has the rollout's key. */
-export function inRollout(rollout: { over: string } | undefined, step: { matrix?: Readonly<Record<string, unknown>> | undefined }): boolean {
+export function inRollout(
+  rollout: { over: string } | undefined,
+  step: { matrix?: Readonly<Record<string, unknown>> | undefined },
+): boolean {
   return rollout !== undefined && step.matrix !== undefined && Object.hasOwn(step.matrix, rollout.over);
 }
 
@@ -86,13 +97,20 @@ export function matrixValues(pipeline: Pick<Pipeline, 'steps'>): Record<string, 
  */
 export function checkSelection(pipeline: Pipeline, selection: Selection): void {
   const values = new Map(Object.entries(matrixValues(pipeline)).map(([k, list]) => [k, new Set(list.map(String))]));
-  for (const [flag, given] of [['--only', selection.only], ['--skip', selection.skip]] as const) {
+  for (const [flag, given] of [
+    ['--only', selection.only],
+    ['--skip', selection.skip],
+  ] as const) {
     for (const [key, list] of Object.entries(given)) {
       const known = values.get(key);
       if (!known) {
         const guess = didYouMean(key, [...values.keys()]);
         throw new UsageError('BAD_ONLY', `${flag} ${key}=${list[0]}: no matrix step has the key "${key}"`, {
-          hint: guess ? `did you mean ${flag} ${guess}=…?` : values.size ? `matrix keys: ${[...values.keys()].join(', ')}` : `the pipeline has no matrix step: drop ${flag}`,
+          hint: guess
+            ? `did you mean ${flag} ${guess}=…?`
+            : values.size
+              ? `matrix keys: ${[...values.keys()].join(', ')}`
+              : `the pipeline has no matrix step: drop ${flag}`,
         });
       }
       for (const value of list) {
@@ -111,10 +129,21 @@ export function checkSelection(pipeline: Pipeline, selection: Selection): void {
 function checkSomethingLeft(pipeline: Pipeline, selection: Selection, values: Map<string, Set<string>>): void {
   const keys = [...new Set([...Object.keys(selection.only), ...Object.keys(selection.skip)])];
   if (keys.length === 0) return;
-  const steps = pipeline.steps.filter((step) => step.matrix !== undefined && keys.some((k) => Object.hasOwn(step.matrix!, k)));
+  const steps = pipeline.steps.filter(
+    (step) => step.matrix !== undefined && keys.some((k) => Object.hasOwn(step.matrix!, k)),
+  );
   if (steps.some((step) => expandMatrix(step.matrix).some((c) => selects(c, selection)))) return;
   const left = (key: string) => [...(values.get(key) ?? [])].filter((v) => selects({ [key]: v }, selection));
-  throw new UsageError('BAD_ONLY', `the selection (${describeSelection(selection) ?? ''}) leaves no instance of any step with the key${keys.length > 1 ? 's' : ''} ${keys.join(', ')}: nothing would be deployed`, {
-    hint: keys.map((k) => `values of ${k}: ${[...(values.get(k) ?? [])].join(', ')}; left after --only and --skip: ${left(k).join(', ') || 'none'}`).join('; '),
-  });
+  throw new UsageError(
+    'BAD_ONLY',
+    `the selection (${describeSelection(selection) ?? ''}) leaves no instance of any step with the key${keys.length > 1 ? 's' : ''} ${keys.join(', ')}: nothing would be deployed`,
+    {
+      hint: keys
+        .map(
+          (k) =>
+            `values of ${k}: ${[...(values.get(k) ?? [])].join(', ')}; left after --only and --skip: ${left(k).join(', ') || 'none'}`,
+        )
+        .join('; '),
+    },
+  );
 }

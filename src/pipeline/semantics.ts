@@ -5,18 +5,17 @@
 import type { DefaultServer } from '../api/server-env.ts';
 import { insecureHttpError } from '../api/insecure-http.ts';
 import { serverUrlProblem } from '../api/server-url.ts';
-import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
-import { resolved, type TargetDef } from '../steps/types.ts';
-import type { z } from 'zod';
-import { didYouMean, type Diagnostic } from './diagnostics.ts';
-import { issueDiagnostics } from './issues.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import type { Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import { checkString, checkValue, type RefScope, type RefStep, type RefWorld } from './references-check.ts';
 import { rolloutProblems } from './rollout-check.ts';
-import { LOADER_PARSE, type PipelineFile } from './schema.ts';
+import { varInputProblems } from './var-inputs-check.ts';
+import { credentialProblems, stepTargetProblems } from './targets-check.ts';
+import type { PipelineFile } from './schema.ts';
 import type { Reach } from './model.ts';
 import type { serverChoice } from './servers-check.ts';
-import type { Path, YamlSource } from './yaml-doc.ts';
+import type { YamlSource } from './yaml-doc.ts';
 
 type RawStep = PipelineFile['steps'][number];
 
@@ -52,7 +51,15 @@ const uniqueIds: Rule = ({ source, doc }) => {
   const out: Diagnostic[] = [];
   doc.steps.forEach((s, index) => {
     if (s.id === undefined) return;
-    if (seen.has(s.id)) out.push(at(source, ['steps', index, 'id'], `duplicate step id "${s.id}"`, `step ${seen.get(s.id)! + 1} has it too; ids are unique`));
+    if (seen.has(s.id))
+      out.push(
+        at(
+          source,
+          ['steps', index, 'id'],
+          `duplicate step id "${s.id}"`,
+          `step ${seen.get(s.id)! + 1} has it too; ids are unique`,
+        ),
+      );
     else seen.set(s.id, index);
   });
   return out;
@@ -62,36 +69,85 @@ const uniqueIds: Rule = ({ source, doc }) => {
 const knownServers: Rule = ({ servers }) => servers.problems;
 
 /** A target has a token, or a username and a password. */
-const targetCredentials: Rule = ({ doc, src }) => Object.entries(doc.targets ?? {}).flatMap(([name, target]) => credentialProblems(src('targets', name), ['targets', name], target));
+const targetCredentials: Rule = ({ doc, src }) =>
+  Object.entries(doc.targets ?? {}).flatMap(([name, target]) =>
+    credentialProblems(src('targets', name), ['targets', name], target),
+  );
 
 /** A server URL written literally can be called; credentials do not travel over plain HTTP unless allowed. */
 const serverUrls: Rule = ({ doc, src, options }) =>
   Object.entries(doc.servers ?? {}).flatMap(([name, s]) => {
     if (typeof s?.url !== 'string' || s.url.includes('${{')) return [];
     const problem = serverUrlProblem(s.url);
-    if (problem) return [at(src('servers', name), ['servers', name, 'url'], `the URL ${problem}`, 'give the base_url of the API, e.g. https://erp.example.com')];
+    if (problem)
+      return [
+        at(
+          src('servers', name),
+          ['servers', name, 'url'],
+          `the URL ${problem}`,
+          'give the base_url of the API, e.g. https://erp.example.com',
+        ),
+      ];
     if (options.emulator) return [];
-    const refused = insecureHttpError({ url: s.url, credentials: s.username !== undefined, allowInsecureHttp: s['allow-insecure-http'] === true, where: `server "${name}"`, allowWith: 'set allow-insecure-http: true on the server' });
+    const refused = insecureHttpError({
+      url: s.url,
+      credentials: s.username !== undefined,
+      allowInsecureHttp: s['allow-insecure-http'] === true,
+      where: `server "${name}"`,
+      allowWith: 'set allow-insecure-http: true on the server',
+    });
     return refused ? [at(src('servers', name), ['servers', name, 'url'], refused.message, refused.hint)] : [];
   });
 
 /** Every `${{ }}` reference resolves where it is written: the name, vars, servers, targets, each step's fields. */
 const references: Rule = ({ source, doc, options, src, ids, targets }) => {
   const out: Diagnostic[] = [];
-  const world: RefWorld = { env: options.env, vars: new Set([...Object.keys(doc.vars ?? {}), ...Object.keys(options.vars ?? {})]), targets: new Set(Object.keys(targets)), steps: ids };
+  const world: RefWorld = {
+    env: options.env,
+    vars: new Set([...Object.keys(doc.vars ?? {}), ...Object.keys(options.vars ?? {})]),
+    targets: new Set(Object.keys(targets)),
+    steps: ids,
+  };
   const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
   const skipEnv = options.checkEnv === false;
   const { reach } = options;
-  const unreached = (kind: 'servers' | 'targets' | 'vars', name: string) => reach !== undefined && !reach[kind].has(name);
+  const unreached = (kind: 'servers' | 'targets' | 'vars', name: string) =>
+    reach !== undefined && !reach[kind].has(name);
   out.push(...checkValue(source, ['name'], doc.name, { allowed: new Set(['env', 'vars']) }, world));
   // A var reads env, secrets and the vars before it.
   const earlier = new Set<string>(Object.keys(options.vars ?? {}));
   for (const [name, value] of Object.entries(doc.vars ?? {})) {
-    out.push(...checkValue(src('vars', name), ['vars', name], value, { allowed: new Set(['env', 'secrets', 'vars']), skipEnv: skipEnv || unreached('vars', name) }, { ...world, vars: earlier, allVars: world.vars }));
+    out.push(
+      ...checkValue(
+        src('vars', name),
+        ['vars', name],
+        value,
+        { allowed: new Set(['env', 'secrets', 'vars']), skipEnv: skipEnv || unreached('vars', name) },
+        { ...world, vars: earlier, allVars: world.vars },
+      ),
+    );
     earlier.add(name);
   }
-  for (const [name, s] of Object.entries(doc.servers ?? {})) out.push(...checkValue(src('servers', name), ['servers', name], s, { allowed: base, skipEnv: skipEnv || options.emulator === true || unreached('servers', name) }, world));
-  for (const [name, t] of Object.entries(doc.targets ?? {})) out.push(...checkValue(src('targets', name), ['targets', name], t, { allowed: base, skipEnv: skipEnv || unreached('targets', name) }, world));
+  for (const [name, s] of Object.entries(doc.servers ?? {}))
+    out.push(
+      ...checkValue(
+        src('servers', name),
+        ['servers', name],
+        s,
+        { allowed: base, skipEnv: skipEnv || options.emulator === true || unreached('servers', name) },
+        world,
+      ),
+    );
+  for (const [name, t] of Object.entries(doc.targets ?? {}))
+    out.push(
+      ...checkValue(
+        src('targets', name),
+        ['targets', name],
+        t,
+        { allowed: base, skipEnv: skipEnv || unreached('targets', name) },
+        world,
+      ),
+    );
   doc.steps.forEach((s, index) => {
     const scope: RefScope = {
       skipEnv: skipEnv || (reach !== undefined && !reach.steps.has(index)),
@@ -104,91 +160,72 @@ const references: Rule = ({ source, doc, options, src, ids, targets }) => {
       if (!conditions.has(key)) out.push(...checkValue(source, ['steps', index, 'with', key], value, scope, world));
     }
     out.push(...checkValue(source, ['steps', index, 'name'], s.name, scope, world));
-    if (typeof s.server === 'string') out.push(...checkValue(source, ['steps', index, 'server'], s.server, { ...scope, allowed: new Set(['env', 'vars', ...(s.matrix ? ['matrix'] : [])]) }, world));
+    if (typeof s.server === 'string')
+      out.push(
+        ...checkValue(
+          source,
+          ['steps', index, 'server'],
+          s.server,
+          { ...scope, allowed: new Set(['env', 'vars', ...(s.matrix ? ['matrix'] : [])]) },
+          world,
+        ),
+      );
     if (typeof s.if === 'string') out.push(...checkString(source, ['steps', index, 'if'], s.if, scope, world, true));
     for (const name of conditions) {
       const value = s.with?.[name];
-      if (typeof value === 'string') out.push(...checkString(source, ['steps', index, 'with', name], value, scope, world, true));
+      if (typeof value === 'string')
+        out.push(...checkString(source, ['steps', index, 'with', name], value, scope, world, true));
     }
   });
   return out;
 };
 
 /** An input that is exactly `${{ vars.NAME }}` of a var the file fixes is valid for the input. */
-const varInputs: Rule = ({ source, doc, options }) => doc.steps.flatMap((s, index) => varInputProblems(source, s, index, doc.vars ?? {}, options));
+const varInputs: Rule = ({ source, doc, options }) =>
+  doc.steps.flatMap((s, index) => varInputProblems(source, s, index, doc.vars ?? {}, options.vars));
 
 /** A target a step names exists (also each value of a matrix the target input reads); one written inline has credentials. */
 const stepTargets: Rule = ({ source, doc, targets }) =>
-  doc.steps.flatMap((s, index) => {
-    const out: Diagnostic[] = [];
-    const type = STEP_TYPES.get(s.uses);
-    const targetInput = type?.targetInput ?? 'target';
-    const target = s.with?.[targetInput];
-    if (type?.targetInput && typeof target === 'string' && !target.includes('${{') && !Object.hasOwn(targets, target)) {
-      const guess = didYouMean(target, Object.keys(targets));
-      out.push(at(source, ['steps', index, 'with', targetInput], `unknown target "${target}"`, guess ? `did you mean "${guess}"?` : `targets: ${Object.keys(targets).join(', ') || 'none; define them under targets:'}`));
-    }
-    if (target && typeof target === 'object' && !Array.isArray(target)) out.push(...credentialProblems(source, ['steps', index, 'with', targetInput], target as Partial<TargetDef>));
-    const key = typeof target === 'string' ? /^\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}$/.exec(target.trim())?.[1] : undefined;
-    const values = key ? s.matrix?.[key] : undefined;
-    values?.forEach((value, i) => {
-      if (!Object.hasOwn(targets, String(value))) out.push(at(source, ['steps', index, 'matrix', key!, i], `unknown target "${String(value)}" in the matrix`, `targets: ${Object.keys(targets).join(', ') || 'none'}`));
-    });
-    return out;
-  });
+  doc.steps.flatMap((s, index) => stepTargetProblems(source, s, index, targets));
 
 /** A rollout splits steps by a matrix key they have, its waves and gates name what exists (rollout-check.ts). */
 const rollout: Rule = ({ source, doc }) => rolloutProblems(source, doc);
 
 /** The rules, by name, in the order their findings are read. */
-export const RULES: Readonly<Record<string, Rule>> = { uniqueIds, knownServers, targetCredentials, serverUrls, references, varInputs, stepTargets, rollout };
+export const RULES: Readonly<Record<string, Rule>> = {
+  uniqueIds,
+  knownServers,
+  targetCredentials,
+  serverUrls,
+  references,
+  varInputs,
+  stepTargets,
+  rollout,
+};
 
 /** Every rule's problems, collected. `servers`: the loader's one decision of each step's server. */
-export function semanticProblems(source: YamlSource, doc: PipelineFile, options: SemanticOptions, servers: ReturnType<typeof serverChoice>, origins: ReadonlyMap<string, YamlSource> = new Map()): Diagnostic[] {
+export function semanticProblems(
+  source: YamlSource,
+  doc: PipelineFile,
+  options: SemanticOptions,
+  servers: ReturnType<typeof serverChoice>,
+  origins: ReadonlyMap<string, YamlSource> = new Map(),
+): Diagnostic[] {
   if (!Array.isArray(doc.steps)) return [];
   const ids = new Map<string, RefStep>();
   doc.steps.forEach((s, index) => {
-    if (s.id !== undefined && !ids.has(s.id)) ids.set(s.id, { index, uses: s.uses, matrix: s.matrix ? Object.keys(s.matrix) : undefined });
+    if (s.id !== undefined && !ids.has(s.id))
+      ids.set(s.id, { index, uses: s.uses, matrix: s.matrix ? Object.keys(s.matrix) : undefined });
   });
   doc.steps.forEach(servers.serverOf);
-  const checked: Checked = { source, doc: doc as Checked['doc'], options, src: (kind, name) => origins.get(`${kind}.${name}`) ?? source, ids, targets: doc.targets ?? {}, servers };
+  const checked: Checked = {
+    source,
+    doc: doc as Checked['doc'],
+    options,
+    src: (kind, name) => origins.get(`${kind}.${name}`) ?? source,
+    ids,
+    targets: doc.targets ?? {},
+    servers,
+  };
   return Object.values(RULES).flatMap((rule) => rule(checked));
-}
-
-/**
- * An input that is exactly `${{ vars.NAME }}` of a var the file (or --var) fixes: its value is
- * checked now, against the input's type, and located at the var, not at run time.
- */
-function varInputProblems(source: YamlSource, step: RawStep, index: number, fileVars: Record<string, unknown>, options: SemanticOptions): Diagnostic[] {
-  const type = STEP_TYPES.get(step.uses);
-  const fromVars = Object.entries(step.with ?? {}).flatMap(([input, raw]) => {
-    const name = typeof raw === 'string' ? /^\s*\$\{\{\s*vars\.([A-Za-z_][\w-]*)\s*\}\}\s*$/.exec(raw)?.[1] : undefined;
-    return name ? [[input, name] as const] : [];
-  });
-  // The step type's schema is built only for a step that has such an input.
-  if (!type || fromVars.length === 0) return [];
-  const shape = (inputSchema(type, resolved) as unknown as { shape?: Record<string, z.ZodType> }).shape;
-  if (!shape) return [];
-  const out: Diagnostic[] = [];
-  for (const [input, name] of fromVars) {
-    if (!shape[input]) continue;
-    const fromFlag = Object.hasOwn(options.vars ?? {}, name);
-    const value = fromFlag ? options.vars![name] : Object.hasOwn(fileVars, name) ? fileVars[name] : undefined;
-    if (value === undefined || JSON.stringify(value).includes('${{')) continue;
-    const parsed = shape[input]!.safeParse(value, LOADER_PARSE);
-    if (parsed.success) continue;
-    const where = `vars.${name} is ${input} of step ${index + 1} (${step.uses})`;
-    if (fromFlag) {
-      out.push(at(source, ['steps', index, 'with', input], `${where}, given by --var: ${parsed.error.issues[0]?.message ?? 'not valid'}`));
-      continue;
-    }
-    for (const d of issueDiagnostics(source, parsed.error.issues, ['vars', name], shape[input]!)) out.push({ ...d, message: `${d.message.replace(/^vars\.[\w-]+(\[\d+\])?: /, '')} (${where})` });
-  }
-  return out;
-}
-
-function credentialProblems(source: YamlSource, path: Path, target: Partial<TargetDef>): Diagnostic[] {
-  if (target.token !== undefined || (target.username !== undefined && target.password !== undefined)) return [];
-  const missing = target.username !== undefined ? 'password' : target.password !== undefined ? 'username' : 'token';
-  return [at(source, path, `target needs a token, or both a username and a password (missing ${missing})`, 'the API requires targetAuthToken, or targetUserName and targetPassword')];
 }

@@ -23,13 +23,21 @@ export interface ServerChoiceOptions {
 export function serverChoice(source: YamlSource, data: PipelineFile, options: ServerChoiceOptions) {
   const declared = Object.keys(data.servers ?? {});
   const fromEnv = (options.defaultServer ?? defaultServerOf(options.env)).url;
-  const names = declared.length > 0 ? declared : fromEnv || options.emulator || options.checkEnv === false ? [DEFAULT_SERVER] : [];
+  const names =
+    declared.length > 0 ? declared : fromEnv || options.emulator || options.checkEnv === false ? [DEFAULT_SERVER] : [];
   const known = new Set(names);
   const problems: Diagnostic[] = [];
   const defaultName = data.defaults?.server;
   if (defaultName !== undefined && !known.has(defaultName)) {
     const guess = didYouMean(defaultName, names);
-    problems.push(at(source, ['defaults', 'server'], `unknown server "${defaultName}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
+    problems.push(
+      at(
+        source,
+        ['defaults', 'server'],
+        `unknown server "${defaultName}"`,
+        guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`,
+      ),
+    );
   }
   // Decided once per step, however often asked: its problems are said once.
   const decided = new Map<number, string | undefined>();
@@ -44,19 +52,42 @@ export function serverChoice(source: YamlSource, data: PipelineFile, options: Se
     if (typeof step.server === 'string' && step.server.includes('${{')) {
       // A server chosen by an expression (a matrix over sites): each matrix value must name one.
       const key = /^\s*\$\{\{\s*matrix\.([A-Za-z_][\w-]*)\s*\}\}\s*$/.exec(step.server)?.[1];
-      const values = key !== undefined ? step.matrix?.[key] ?? [] : [];
+      const values = key !== undefined ? (step.matrix?.[key] ?? []) : [];
       values.forEach((value, i) => {
         if (known.has(String(value))) return;
         const guess = didYouMean(String(value), names);
-        problems.push(at(source, ['steps', index, 'matrix', key!, i], `matrix value "${String(value)}" names no server (server: ${String(step.server).trim()})`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
+        problems.push(
+          at(
+            source,
+            ['steps', index, 'matrix', key!, i],
+            `matrix value "${String(value)}" names no server (server: ${String(step.server).trim()})`,
+            guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`,
+          ),
+        );
       });
     } else if (step.server !== undefined && !known.has(step.server)) {
       const guess = didYouMean(step.server, names);
-      problems.push(at(source, ['steps', index, 'server'], `unknown server "${step.server}"`, guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`));
-    } else if (name === undefined && !problems.some((p) => p.message === 'no server to call' || p.message.startsWith('which server?'))) {
       problems.push(
-        at(source, ['steps', index, 'uses'], names.length === 0 ? 'no server to call' : `which server? there are ${names.length}: ${names.join(', ')}`,
-          names.length === 0 ? 'add a servers: block, set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or run with --emulator' : 'set server: on the step or defaults.server'),
+        at(
+          source,
+          ['steps', index, 'server'],
+          `unknown server "${step.server}"`,
+          guess ? `did you mean "${guess}"?` : `servers: ${names.join(', ') || 'none'}`,
+        ),
+      );
+    } else if (
+      name === undefined &&
+      !problems.some((p) => p.message === 'no server to call' || p.message.startsWith('which server?'))
+    ) {
+      problems.push(
+        at(
+          source,
+          ['steps', index, 'uses'],
+          names.length === 0 ? 'no server to call' : `which server? there are ${names.length}: ${names.join(', ')}`,
+          names.length === 0
+            ? 'add a servers: block, set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or run with --emulator'
+            : 'set server: on the step or defaults.server',
+        ),
       );
     }
     return name;

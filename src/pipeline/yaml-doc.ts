@@ -28,7 +28,16 @@ export const MAX_ALIAS_COUNT = 100;
 function positioned(text: string): { doc: Document.Parsed; lines: LineCounter } {
   const lines = new LineCounter();
   // logLevel error: a mapping used as a key is reported by the checks, not as a process warning
-  return { doc: parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false, strict: true, logLevel: 'error' }), lines };
+  return {
+    doc: parseDocument(text, {
+      lineCounter: lines,
+      uniqueKeys: true,
+      prettyErrors: false,
+      strict: true,
+      logLevel: 'error',
+    }),
+    lines,
+  };
 }
 
 /** A source whose Document is parsed on first use. */
@@ -51,7 +60,8 @@ function lazySource(file: string, text: string): YamlSource {
 const CONTROL = /\t|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]/;
 // anchors, aliases, tags; explicit keys; document markers; directives; empty keys (`{: x}`);
 // a collection after `{` or `,` (in a flow mapping it is a key: `{ [a] }`)
-const SYNTAX = /(^|[\s,[{:-])[&*!][^\s]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%|(^|[[{,\s]):(\s|$|[,}\]])|(?<!\$)[{,]\s*[[{]/m;
+const SYNTAX =
+  /(^|[\s,[{:-])[&*!][^\s]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%|(^|[[{,\s]):(\s|$|[,}\]])|(?<!\$)[{,]\s*[[{]/m;
 
 /**
  * Whether the text is in the YAML both parsers read alike (test/fuzz/properties.test.ts looks for
@@ -101,15 +111,28 @@ const TOO_DEEP = `the document nests too deeply (more than ${MAX_JSON_DEPTH} lev
 /** A document nested past MAX_JSON_DEPTH, said where it goes past (every later walk of its data recurses). */
 function nestingProblem(source: YamlSource, data: unknown): Diagnostic | undefined {
   const path = pathPast(data, MAX_JSON_DEPTH);
-  return path && { file: source.file, ...locate(source, path), message: TOO_DEEP, hint: `nest it less: a value of a pipeline or an inventory is at most ${MAX_JSON_DEPTH} levels deep` };
+  return (
+    path && {
+      file: source.file,
+      ...locate(source, path),
+      message: TOO_DEEP,
+      hint: `nest it less: a value of a pipeline or an inventory is at most ${MAX_JSON_DEPTH} levels deep`,
+    }
+  );
 }
 
-export function parseYaml(file: string, text: string, options: { fast?: boolean } = {}): { source: YamlSource; data: unknown; diagnostics: Diagnostic[]; fast?: boolean } {
+export function parseYaml(
+  file: string,
+  text: string,
+  options: { fast?: boolean } = {},
+): { source: YamlSource; data: unknown; diagnostics: Diagnostic[]; fast?: boolean } {
   const fast = options.fast === false ? undefined : fastData(text);
   if (fast) {
     const source = lazySource(file, text);
     const deep = nestingProblem(source, fast.data);
-    return deep ? { source, data: undefined, diagnostics: [deep], fast: true } : { source, data: fast.data, diagnostics: [], fast: true };
+    return deep
+      ? { source, data: undefined, diagnostics: [deep], fast: true }
+      : { source, data: fast.data, diagnostics: [], fast: true };
   }
   const { doc, lines } = positioned(text);
   const source = { file, text, doc, lines };
@@ -117,7 +140,12 @@ export function parseYaml(file: string, text: string, options: { fast?: boolean 
     const at = lines.linePos(e.pos[0]);
     const indent = indentationMistake(e.code, text, at.line);
     if (indent) return { file, ...indent };
-    const message = e.code === 'DUPLICATE_KEY' ? 'duplicate key: a key may appear once in a mapping' : /Maximum call stack size exceeded/.test(e.message) ? TOO_DEEP : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const message =
+      e.code === 'DUPLICATE_KEY'
+        ? 'duplicate key: a key may appear once in a mapping'
+        : /Maximum call stack size exceeded/.test(e.message)
+          ? TOO_DEEP
+          : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     const lineText = text.split(/\r?\n/)[at.line - 1] ?? '';
     const hint =
       e.code === 'DUPLICATE_KEY'
@@ -137,7 +165,15 @@ export function parseYaml(file: string, text: string, options: { fast?: boolean 
     return {
       source,
       data: undefined,
-      diagnostics: [{ file, line: 1, col: 1, message: `the document expands too far: ${(error as Error).message}`, hint: `use fewer aliases (at most ${MAX_ALIAS_COUNT} expansions)` }],
+      diagnostics: [
+        {
+          file,
+          line: 1,
+          col: 1,
+          message: `the document expands too far: ${(error as Error).message}`,
+          hint: `use fewer aliases (at most ${MAX_ALIAS_COUNT} expansions)`,
+        },
+      ],
     };
   }
 }
@@ -173,7 +209,12 @@ export interface Position {
  */
 export function locate(source: YamlSource, path: Path, options: { key?: boolean; offset?: number } = {}): Position {
   const { node, keyNode, depth } = walk(source, path);
-  const target = options.key && keyNode && depth === path.length ? keyNode : depth < path.length && keyNode ? keyNode : node ?? keyNode;
+  const target =
+    options.key && keyNode && depth === path.length
+      ? keyNode
+      : depth < path.length && keyNode
+        ? keyNode
+        : (node ?? keyNode);
   const start = target?.range?.[0] ?? 0;
   let shift = 0;
   if (options.offset !== undefined && isScalar(target) && depth === path.length) {

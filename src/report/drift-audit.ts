@@ -52,12 +52,20 @@ const STATE: Record<NonNullable<PlannedStep['live']>['state'], CheckState | unde
 };
 
 /** The audit of a live plan (its steps as plan --live found them, masked). */
-export function driftAudit(plan: { name: string; steps: readonly PlannedStep[] }, file: string, at: number): DriftAudit {
+export function driftAudit(
+  plan: { name: string; steps: readonly PlannedStep[] },
+  file: string,
+  at: number,
+): DriftAudit {
   const writes = plan.steps.filter((s) => s.live?.state === 'not-sent');
   if (writes.length > 0) {
-    throw new UsageError('AUDIT_WRITES', `${file}: a drift audit only reads, and ${writes.map((s) => `${s.position} ${s.name} (${s.uses})`).join(', ')} would write`, {
-      hint: 'audit with a pipeline of checks (monitoring/engines with version, monitoring/alerts, licensing/check, replication/check), or drop --expect to see the preflight of this one',
-    });
+    throw new UsageError(
+      'AUDIT_WRITES',
+      `${file}: a drift audit only reads, and ${writes.map((s) => `${s.position} ${s.name} (${s.uses})`).join(', ')} would write`,
+      {
+        hint: 'audit with a pipeline of checks (monitoring/engines with version, monitoring/alerts, licensing/check, replication/check), or drop --expect to see the preflight of this one',
+      },
+    );
   }
   const sites = new Map<string, SiteAudit>();
   for (const step of plan.steps) {
@@ -71,5 +79,14 @@ export function driftAudit(plan: { name: string; steps: readonly PlannedStep[] }
   }
   const rows = [...sites.values()];
   const named = (which: 'drifted' | 'unreachable') => rows.filter((r) => r[which]).map((r) => r.site);
-  return { kind: 'enginectl-drift-audit', version: 1, name: plan.name, file, at: new Date(at).toISOString(), drifted: named('drifted'), unreachable: named('unreachable'), sites: rows };
+  return {
+    kind: 'enginectl-drift-audit',
+    version: 1,
+    name: plan.name,
+    file,
+    at: new Date(at).toISOString(),
+    drifted: named('drifted'),
+    unreachable: named('unreachable'),
+    sites: rows,
+  };
 }

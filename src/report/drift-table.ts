@@ -3,15 +3,18 @@
 import type { AuditCheck, DriftAudit, SiteAudit } from './drift-audit.ts';
 import { cell, noMentions } from '../text/escape.ts';
 
-const held = (checks: AuditCheck[]) => `${checks.filter((c) => c.state === 'holds').length}/${checks.filter((c) => c.state === 'holds' || c.state === 'drift').length} hold`;
+const held = (checks: AuditCheck[]) =>
+  `${checks.filter((c) => c.state === 'holds').length}/${checks.filter((c) => c.state === 'holds' || c.state === 'drift').length} hold`;
 
 /** What is said of a check: what drifted, or why the site could not be read. */
 const told = (c: AuditCheck) => c.state === 'drift' || c.state === 'unreachable';
 
 function headline(audit: DriftAudit): string {
   const { drifted, unreachable, sites } = audit;
-  const down = (lead: string) => `${lead}${unreachable.length} of ${sites.length} site(s) could not be read: ${unreachable.join(', ')}`;
-  if (drifted.length > 0) return `DRIFT at ${drifted.length} of ${sites.length} site(s): ${drifted.join(', ')}${unreachable.length ? `; ${unreachable.length} could not be read: ${unreachable.join(', ')}` : ''}`;
+  const down = (lead: string) =>
+    `${lead}${unreachable.length} of ${sites.length} site(s) could not be read: ${unreachable.join(', ')}`;
+  if (drifted.length > 0)
+    return `DRIFT at ${drifted.length} of ${sites.length} site(s): ${drifted.join(', ')}${unreachable.length ? `; ${unreachable.length} could not be read: ${unreachable.join(', ')}` : ''}`;
   if (unreachable.length > 0) return down('UNREACHABLE: ');
   return `no drift: every check holds at ${sites.length} site(s)`;
 }
@@ -23,7 +26,9 @@ export function driftText(audit: DriftAudit): string {
   const width = Math.max(...audit.sites.map((s) => s.site.length), 4);
   const words = Math.max(...audit.sites.map((s) => verdict(s).length), 5);
   for (const site of audit.sites) {
-    lines.push(`  ${site.site.padEnd(width)}  ${(verdict(site) === 'ok' ? 'ok' : verdict(site).toUpperCase()).padEnd(words)}  ${held(site.checks)}`);
+    lines.push(
+      `  ${site.site.padEnd(width)}  ${(verdict(site) === 'ok' ? 'ok' : verdict(site).toUpperCase()).padEnd(words)}  ${held(site.checks)}`,
+    );
     for (const c of site.checks) if (told(c)) lines.push(`  ${''.padEnd(width)}    ${c.check}: ${c.found}`);
   }
   return lines.join('\n');
@@ -35,8 +40,13 @@ export function driftMarkdown(audit: DriftAudit): string {
   out.push(`\`${cell(audit.file)}\` · read at ${audit.at} with GET requests only`, '');
   out.push('| site | result | checks | what drifted or could not be read |', '|---|---|---|---|');
   for (const site of audit.sites) {
-    const drift = site.checks.filter(told).map((c) => `${cell(c.check)}: ${cell(c.found)}`).join('<br>');
-    out.push(`| ${cell(site.site)} | ${verdict(site) === 'ok' ? 'ok' : `**${verdict(site)}**`} | ${held(site.checks)} | ${drift} |`);
+    const drift = site.checks
+      .filter(told)
+      .map((c) => `${cell(c.check)}: ${cell(c.found)}`)
+      .join('<br>');
+    out.push(
+      `| ${cell(site.site)} | ${verdict(site) === 'ok' ? 'ok' : `**${verdict(site)}**`} | ${held(site.checks)} | ${drift} |`,
+    );
   }
   return noMentions(`${out.join('\n')}\n`);
 }

@@ -27,7 +27,13 @@ export function fleetRows(report: Report): FleetRow[] {
       durationMs: r.durationMs,
       source: r.source,
     })),
-    ...report.merged.noReport.map((instance): FleetRow => ({ label: instance, status: NO_REPORT, detail: NO_REPORT_NOTE, durationMs: null, source: null })),
+    ...report.merged.noReport.map((instance): FleetRow => ({
+      label: instance,
+      status: NO_REPORT,
+      detail: NO_REPORT_NOTE,
+      durationMs: null,
+      source: null,
+    })),
   ];
 }
 

@@ -18,11 +18,35 @@ export interface ReportFormat {
 }
 
 export const REPORT_FORMATS = [
-  { key: 'json', flag: '--report-json', extension: 'json', help: 'write the JSON report (docs/report-format.md)', render: (report) => reportJsonPieces(report) },
-  { key: 'junit', flag: '--junit', extension: 'junit.xml', help: 'write JUnit XML, one testcase per step instance', render: (report) => renderJunit(report) },
-  { key: 'summary', flag: '--summary', extension: 'md', help: 'write the Markdown summary (under 1 MiB)', render: (report, fullReport) => renderMarkdown(report, { fullReport }) },
+  {
+    key: 'json',
+    flag: '--report-json',
+    extension: 'json',
+    help: 'write the JSON report (docs/report-format.md)',
+    render: (report) => reportJsonPieces(report),
+  },
+  {
+    key: 'junit',
+    flag: '--junit',
+    extension: 'junit.xml',
+    help: 'write JUnit XML, one testcase per step instance',
+    render: (report) => renderJunit(report),
+  },
+  {
+    key: 'summary',
+    flag: '--summary',
+    extension: 'md',
+    help: 'write the Markdown summary (under 1 MiB)',
+    render: (report, fullReport) => renderMarkdown(report, { fullReport }),
+  },
   // The HTML renderer (and its Markdown parser) loads only when a run asks for HTML.
-  { key: 'html', flag: '--html', extension: 'html', help: 'write the self-contained HTML report with a timeline', render: async (report) => (await import('./html.ts')).renderHtml(report) },
+  {
+    key: 'html',
+    flag: '--html',
+    extension: 'html',
+    help: 'write the self-contained HTML report with a timeline',
+    render: async (report) => (await import('./html.ts')).renderHtml(report),
+  },
 ] as const satisfies readonly ReportFormat[];
 
 export type ReportKey = (typeof REPORT_FORMATS)[number]['key'];
@@ -31,7 +55,9 @@ export type ReportKey = (typeof REPORT_FORMATS)[number]['key'];
 export type ReportPaths = { [K in ReportKey]?: string | undefined };
 
 /** The formats' options, as `parseArgs` takes them. */
-export const REPORT_OPTIONS = Object.fromEntries(REPORT_FORMATS.map((f) => [f.flag.slice(2), { type: 'string' as const }])) as Record<string, { type: 'string' }>;
+export const REPORT_OPTIONS = Object.fromEntries(
+  REPORT_FORMATS.map((f) => [f.flag.slice(2), { type: 'string' as const }]),
+) as Record<string, { type: 'string' }>;
 
 /** The formats' lines of a command's `--help`. */
 export const REPORT_OPTIONS_HELP = REPORT_FORMATS.map((f) => `  ${`${f.flag} F`.padEnd(19)}${f.help}`).join('\n');

@@ -3,13 +3,28 @@
 // coloured by outcome), the step table, the failures, and each update's own report rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { doubtNote, durationText, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
+import {
+  doubtNote,
+  durationText,
+  limitedTo,
+  runNotes,
+  statusOf,
+  targetOf,
+  updateReportOf,
+  type Report,
+} from './model.ts';
 import { fleetPhrase, fleetRows } from './fleet.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import { haltHtml, wavesHtml } from './waves.ts';
 
-const COLOURS: Record<string, string> = { success: '#1a7f37', failure: '#cf222e', skipped: '#8c959f', cancelled: '#bf8700', 'in doubt': '#bc4c00' };
+const COLOURS: Record<string, string> = {
+  success: '#1a7f37',
+  failure: '#cf222e',
+  skipped: '#8c959f',
+  cancelled: '#bf8700',
+  'in doubt': '#bc4c00',
+};
 const JOB_COLOURS: Record<string, string> = { ...COLOURS, 'no report': '#82071e' };
 
 const STYLE = `
@@ -49,22 +64,31 @@ export function renderHtml(report: Report): string {
       const offset = s.startedAt ? Math.max(0, Date.parse(s.startedAt) - start) : 0;
       const left = Math.min(100, (offset / total) * 100);
       const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, ((s.durationMs ?? 0) / total) * 100)) : 0;
-      const bar = s.startedAt ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>` : '';
+      const bar = s.startedAt
+        ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>`
+        : '';
       return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(s.outcome)}</div></div>`;
     })
     .join('\n');
   const table = report.steps
     .map(
-      (s) => `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
+      (s) =>
+        `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
     )
     .join('\n');
   const updates = report.steps
     .map((s) => ({ s, u: updateReportOf(s) }))
     .filter((x) => x.u)
-    .map(({ s, u }) => `<details open><summary>${h(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u!.report)}</div></details>`)
+    .map(
+      ({ s, u }) =>
+        `<details open><summary>${h(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u!.report)}</div></details>`,
+    )
     .join('\n');
   const jobs = fleetRows(report)
-    .map((r) => `<tr><td><span class="badge" style="background:${JOB_COLOURS[r.status]}">${h(r.status)}</span></td><td>${h(r.label)}</td><td>${h(r.detail)}</td><td>${r.durationMs === null ? '' : h(formatDuration(r.durationMs))}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><span class="badge" style="background:${JOB_COLOURS[r.status]}">${h(r.status)}</span></td><td>${h(r.label)}</td><td>${h(r.detail)}</td><td>${r.durationMs === null ? '' : h(formatDuration(r.durationMs))}</td></tr>`,
+    )
     .join('\n');
   const c = report.counts;
   const fleet = fleetPhrase(report);
@@ -81,10 +105,14 @@ export function renderHtml(report: Report): string {
 <header style="background:${COLOURS[report.outcome]}">
 <h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
 <p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${fleet ? ` · merged from ${h(fleet)}` : ''}</p>
-${haltHtml(report)}${runNotes(report).map((n) => `<p><strong>${h(n)}</strong></p>\n`).join('')}</header>
+${haltHtml(report)}${runNotes(report)
+    .map((n) => `<p><strong>${h(n)}</strong></p>\n`)
+    .join('')}</header>
 <main>
 ${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}${wavesHtml(report)}<h2>Timeline</h2>
-<div class="legend">${Object.entries(COLOURS).map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`).join('')}</div>
+<div class="legend">${Object.entries(COLOURS)
+    .map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`)
+    .join('')}</div>
 <div class="timeline">
 ${rows}
 </div>

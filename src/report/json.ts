@@ -9,7 +9,7 @@ export const SLICE = 1 << 20;
 /** JSON.stringify(text), in pieces of at most about SLICE characters. */
 function* stringPieces(text: string): Generator<string> {
   yield '"';
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + SLICE);
     // never split a surrogate pair: each half alone would be escaped as \udxxx
     if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
@@ -21,7 +21,10 @@ function* stringPieces(text: string): Generator<string> {
 
 /** The pieces of JSON.stringify(value, null, 2): joined, they are exactly that text. */
 export function* jsonPieces(value: unknown, indent = ''): Generator<string> {
-  const v = value && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
+  const v =
+    value && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ? (value as { toJSON(): unknown }).toJSON()
+      : value;
   if (typeof v === 'string' && v.length > SLICE) return yield* stringPieces(v);
   if (v === null || typeof v !== 'object') {
     yield typeof v === 'number' && !Number.isFinite(v) ? 'null' : (JSON.stringify(v) ?? 'null');
@@ -40,7 +43,9 @@ export function* jsonPieces(value: unknown, indent = ''): Generator<string> {
     }
     return yield `${indent}]`;
   }
-  const entries = Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol');
+  const entries = Object.entries(v).filter(
+    ([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol',
+  );
   if (entries.length === 0) return yield '{}';
   yield '{\n';
   for (let i = 0; i < entries.length; i++) {

@@ -9,7 +9,9 @@ import { fleetPhrase, NO_REPORT_NOTE } from './fleet.ts';
 import { doubtNote, IN_DOUBT_NOTE, limitedTo, runNotes, type Report } from './model.ts';
 
 function attr(text: string): string {
-  return stripInvalid(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/\n/g, '&#10;');
+  return stripInvalid(text)
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+    .replace(/\n/g, '&#10;');
 }
 
 function body(text: string): string {
@@ -26,13 +28,19 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 export function renderJunit(report: Report): string {
   // An instance in doubt is a failure to look at, whatever its outcome: the server may have applied it.
-  const failing = (s: Report['steps'][number]) => (s.outcome === 'failure' && !s.continuedOnError) || s.inDoubt !== null;
-  const classname = report.pipeline.file.replace(/^\.\//, '').replace(/\.ya?ml$/, '').replace(/[\\/]/g, '.');
+  const failing = (s: Report['steps'][number]) =>
+    (s.outcome === 'failure' && !s.continuedOnError) || s.inDoubt !== null;
+  const classname = report.pipeline.file
+    .replace(/^\.\//, '')
+    .replace(/\.ya?ml$/, '')
+    .replace(/[\\/]/g, '.');
   // An instance of the fleet no job reported is a failure: its job died or never ran.
   const missing = report.merged?.noReport ?? [];
   const failures = report.steps.filter(failing).length + missing.length;
   const tests = report.steps.length + missing.length;
-  const skipped = report.steps.filter((s) => !failing(s) && (s.outcome === 'skipped' || s.outcome === 'cancelled')).length;
+  const skipped = report.steps.filter(
+    (s) => !failing(s) && (s.outcome === 'skipped' || s.outcome === 'cancelled'),
+  ).length;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(report.pipeline.name)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}">`,
@@ -40,13 +48,32 @@ export function renderJunit(report: Report): string {
   ];
   const limited = limitedTo(report);
   const fleet = fleetPhrase(report);
-  const properties = [...(limited ? [['limited to', limited]] : []), ...(fleet ? [['merged from', fleet]] : []), ...runNotes(report).map((n) => ['decision', n])];
-  if (properties.length) lines.push('    <properties>', ...properties.map(([k, v]) => `      <property name="${k}" value="${attr(v!)}"/>`), '    </properties>');
+  const properties = [
+    ...(limited ? [['limited to', limited]] : []),
+    ...(fleet ? [['merged from', fleet]] : []),
+    ...runNotes(report).map((n) => ['decision', n]),
+  ];
+  if (properties.length)
+    lines.push(
+      '    <properties>',
+      ...properties.map(([k, v]) => `      <property name="${k}" value="${attr(v!)}"/>`),
+      '    </properties>',
+    );
   for (const instance of missing) {
-    lines.push(`    <testcase name="${attr(`no report (${instance})`)}" classname="${attr(classname)}" time="0">`, `      <failure type="NO_REPORT" message="${attr(`${instance}: ${NO_REPORT_NOTE}`)}"/>`, '    </testcase>');
+    lines.push(
+      `    <testcase name="${attr(`no report (${instance})`)}" classname="${attr(classname)}" time="0">`,
+      `      <failure type="NO_REPORT" message="${attr(`${instance}: ${NO_REPORT_NOTE}`)}"/>`,
+      '    </testcase>',
+    );
   }
   for (const s of report.steps) {
-    const label = `${s.id ?? `step-${s.step + 1}`}${s.matrix ? ` (${Object.entries(s.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})` : ''}`;
+    const label = `${s.id ?? `step-${s.step + 1}`}${
+      s.matrix
+        ? ` (${Object.entries(s.matrix)
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join(', ')})`
+        : ''
+    }`;
     const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs ?? 0)}"`;
     // An instance in doubt is a failure whatever its outcome, the operator's decision said with it.
     if (s.outcome === 'success' && !failing(s)) {
@@ -56,14 +83,33 @@ export function renderJunit(report: Report): string {
     lines.push(`${open}>`);
     if (failing(s)) {
       const decided = s.decision ? doubtNote(s) : '';
-      const detail = [s.error?.message, decided, s.error?.hint ? `hint: ${s.error.hint}` : '', s.continuedOnError ? '(continue-on-error: the pipeline went on)' : ''].filter(Boolean).join('\n');
-      const message = s.inDoubt && (s.outcome !== 'cancelled' || s.decision) ? `${decided || 'in doubt'} (${IN_DOUBT_NOTE})${s.error?.message ? `: ${s.error.message}` : ''}` : (s.error?.message ?? 'failed');
-      lines.push(`      <failure type="${attr(s.inDoubt && s.decision?.decision === 'skip' ? 'IN_DOUBT' : (s.error?.code ?? 'STEP_FAILED'))}" message="${attr(message)}">${body(detail)}</failure>`);
+      const detail = [
+        s.error?.message,
+        decided,
+        s.error?.hint ? `hint: ${s.error.hint}` : '',
+        s.continuedOnError ? '(continue-on-error: the pipeline went on)' : '',
+      ]
+        .filter(Boolean)
+        .join('\n');
+      const message =
+        s.inDoubt && (s.outcome !== 'cancelled' || s.decision)
+          ? `${decided || 'in doubt'} (${IN_DOUBT_NOTE})${s.error?.message ? `: ${s.error.message}` : ''}`
+          : (s.error?.message ?? 'failed');
+      lines.push(
+        `      <failure type="${attr(s.inDoubt && s.decision?.decision === 'skip' ? 'IN_DOUBT' : (s.error?.code ?? 'STEP_FAILED'))}" message="${attr(message)}">${body(detail)}</failure>`,
+      );
     } else if (s.outcome !== 'failure') {
-      lines.push(`      <skipped message="${attr(s.outcome === 'cancelled' ? s.error?.message ?? 'cancelled' : 'skipped: its condition was false')}"/>`);
+      lines.push(
+        `      <skipped message="${attr(s.outcome === 'cancelled' ? (s.error?.message ?? 'cancelled') : 'skipped: its condition was false')}"/>`,
+      );
     }
-    lines.push(`      <system-out>${body([`${s.name} (${s.uses})`, s.figures ?? ''].filter(Boolean).join('\n'))}</system-out>`);
-    if (s.outcome === 'failure' && s.continuedOnError) lines.push(`      <system-err>${body(`failed, and continue-on-error let the pipeline go on: ${s.error?.message ?? ''}${s.error?.hint ? `\nhint: ${s.error.hint}` : ''}`)}</system-err>`);
+    lines.push(
+      `      <system-out>${body([`${s.name} (${s.uses})`, s.figures ?? ''].filter(Boolean).join('\n'))}</system-out>`,
+    );
+    if (s.outcome === 'failure' && s.continuedOnError)
+      lines.push(
+        `      <system-err>${body(`failed, and continue-on-error let the pipeline go on: ${s.error?.message ?? ''}${s.error?.hint ? `\nhint: ${s.error.hint}` : ''}`)}</system-err>`,
+      );
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>');

@@ -25,19 +25,35 @@ export interface LivePlanView {
 export function livePlanMarkdown(plan: LivePlanView): string {
   const icon = plan.failsNow > 0 ? '❌' : plan.wouldWait > 0 ? '⏳' : '🔍';
   const out = [`## ${icon} ${cell(plan.name)}: live plan`, ''];
-  out.push(`Read now with GET requests only; no write was sent. ${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait.`, '');
+  out.push(
+    `Read now with GET requests only; no write was sent. ${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait.`,
+    '',
+  );
   out.push('| | # | step | now |', '|---|---|---|---|');
   for (const s of plan.steps) {
     const now = s.live ? NOW[s.live.state] : { icon: '·', word: 'planned' };
     const what = s.live?.text.replace(/^a write(; )?/, '') ?? s.note ?? '';
-    out.push(`| ${now.icon} | ${s.position.replace(/^\[|\]$/g, '')} | ${cell(s.name)} | ${now.word}${what ? `: ${cell(what)}` : ''} |`);
+    out.push(
+      `| ${now.icon} | ${s.position.replace(/^\[|\]$/g, '')} | ${cell(s.name)} | ${now.word}${what ? `: ${cell(what)}` : ''} |`,
+    );
   }
   const unproven = plan.steps.filter((s) => s.live?.unprovable);
   if (unproven.length > 0) {
     out.push('', '**Unverified until sent** (no GET request can prove it):', '');
-    for (const s of unproven) out.push(`- ${s.position.replace(/^\[|\]$/g, '')} ${cell(s.name)}: ${cell(s.live!.unprovable!)}`);
+    for (const s of unproven)
+      out.push(`- ${s.position.replace(/^\[|\]$/g, '')} ${cell(s.name)}: ${cell(s.live!.unprovable!)}`);
   }
   const fence = '```';
-  out.push('', '<details><summary>Every call (secrets masked)</summary>', '', fence, plan.text.replaceAll(fence, "'''"), fence, '', '</details>', '');
+  out.push(
+    '',
+    '<details><summary>Every call (secrets masked)</summary>',
+    '',
+    fence,
+    plan.text.replaceAll(fence, "'''"),
+    fence,
+    '',
+    '</details>',
+    '',
+  );
   return noMentions(out.join('\n'));
 }

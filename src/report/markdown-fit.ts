@@ -53,7 +53,11 @@ export function sizeOf(sections: readonly Section[]): number {
  * at most `noteRoom` bytes; then what stands in for the rest, such as counts) goes after the first
  * section; the blocks are kept by rank, each in its place.
  */
-export function fitSections(sections: readonly Section[], limit: number, front: { lines: string[]; note: (leftOut: LeftOut) => string[]; noteRoom: number }): string {
+export function fitSections(
+  sections: readonly Section[],
+  limit: number,
+  front: { lines: string[]; note: (leftOut: LeftOut) => string[]; noteRoom: number },
+): string {
   const blocks = sections.flatMap((s) => s.blocks);
   const sizes = blocks.map(blockSize);
   let room = limit - front.noteRoom;
@@ -85,7 +89,9 @@ export function fitSections(sections: readonly Section[], limit: number, front: 
   const lines: string[] = [];
   let i = 0;
   sections.forEach((s, n) => {
-    const own = s.blocks.map((b, j) => (kept[i + j] === 1 ? b.text : kept[i + j] === 2 ? b.cut! : undefined)).filter((t) => t !== undefined);
+    const own = s.blocks
+      .map((b, j) => (kept[i + j] === 1 ? b.text : kept[i + j] === 2 ? b.cut! : undefined))
+      .filter((t) => t !== undefined);
     i += s.blocks.length;
     if (!(s.optional && own.length === 0)) lines.push(...s.head, ...own, ...s.tail);
     if (n === 0) lines.push(...front.note(leftOut), ...front.lines);
@@ -95,5 +101,8 @@ export function fitSections(sections: readonly Section[], limit: number, front: 
 
 /** "4,000 of 6,000 step rows": what was left out, by kind, in the order given. */
 export function leftOutPhrase(leftOut: LeftOut, plural: Readonly<Record<string, string>>): string {
-  return [...leftOut].filter(([, c]) => c.left > 0).map(([what, c]) => `${c.left.toLocaleString('en')} of ${c.of.toLocaleString('en')} ${plural[what] ?? what}`).join(', ');
+  return [...leftOut]
+    .filter(([, c]) => c.left > 0)
+    .map(([what, c]) => `${c.left.toLocaleString('en')} of ${c.of.toLocaleString('en')} ${plural[what] ?? what}`)
+    .join(', ');
 }

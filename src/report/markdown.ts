@@ -5,12 +5,31 @@
 // left out, and a note at the top says what was left out and where the full report is.
 import { formatDuration } from '../duration.ts';
 import { countSteps, countsPhrase } from '../runner/result.ts';
-import { doubtNote, durationText, ICONS, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report, type ReportStep } from './model.ts';
-import { neutralise } from '../text/neutralise.ts';
-import { cell, codeSpan, noMentions } from '../text/escape.ts';
+import {
+  doubtNote,
+  durationText,
+  ICONS,
+  limitedTo,
+  runNotes,
+  statusOf,
+  targetOf,
+  updateReportOf,
+  type Report,
+  type ReportStep,
+} from './model.ts';
+import { serverReportMarkdown } from './summary-server-text.ts';
+import { cell, codeSpan } from '../text/escape.ts';
 import { wavesMarkdown } from './waves.ts';
 import { fleetPhrase, fleetRows } from './fleet.ts';
-import { fitSections, joinSections, leftOutPhrase, sizeOf, type Block, type LeftOut, type Section } from './markdown-fit.ts';
+import {
+  fitSections,
+  joinSections,
+  leftOutPhrase,
+  sizeOf,
+  type Block,
+  type LeftOut,
+  type Section,
+} from './markdown-fit.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Room left for GitHub's own framing of the summary. */
@@ -25,27 +44,14 @@ export interface MarkdownOptions {
   work?: { pieces: number };
 }
 
-/** Links the summary keeps: http(s), mailto and in-page; anything else (javascript:) goes. */
-const UNSAFE_INLINE_LINK = /\]\(\s*<?(?!https?:|mailto:|#)[^)\s>]*>?/gi;
-const UNSAFE_LINK_DEFINITION = /^(\s{0,3}\[[^\]\n]+\]:\s*)(?!https?:|mailto:|#)\S+/gim;
-
-/**
- * Server text inside the summary, still Markdown (headings, lists, tables render) but inert: raw
- * HTML is shown as text, so it cannot close <details>; images are not loaded; links to anything
- * but http(s), mailto and anchors are cut; control characters are made visible and CI commands
- * broken, so the file stays inert wherever it is printed.
- */
-function serverMarkdown(text: string): string {
-  return noMentions(neutralise(text.replace(/\r\n/g, '\n')))
-    .replace(/</g, '&lt;')
-    .replace(/!\[/g, '!\\[')
-    .replace(UNSAFE_INLINE_LINK, '](#unsafe-link-removed')
-    .replace(UNSAFE_LINK_DEFINITION, '$1#unsafe-link-removed');
-}
-
 function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
   const r = step.result as { errors?: unknown[]; warnings?: unknown[] } | null;
-  const describe = (i: unknown) => (typeof i === 'string' ? i : i && typeof i === 'object' && 'message' in i ? String((i as { message: unknown }).message) : JSON.stringify(i));
+  const describe = (i: unknown) =>
+    typeof i === 'string'
+      ? i
+      : i && typeof i === 'object' && 'message' in i
+        ? String((i as { message: unknown }).message)
+        : JSON.stringify(i);
   return {
     errors: Array.isArray(r?.errors) ? r.errors.map(describe) : [],
     warnings: Array.isArray(r?.warnings) ? r.warnings.map(describe) : step.warnings,
@@ -57,19 +63,32 @@ export function renderMarkdown(report: Report, options: MarkdownOptions = {}): s
   const sections = compose(report, limit, options);
   if (sizeOf(sections) <= limit) return joinSections(sections);
   // Too big: fitted in one pass, the failing and in-doubt instances first, then each step's counts.
-  const fitted = fitSections(sections, limit, { lines: stepCounts(report), note: (leftOut) => cutNote(limit, leftOut, options), noteRoom: NOTE_ROOM });
+  const fitted = fitSections(sections, limit, {
+    lines: stepCounts(report),
+    note: (leftOut) => cutNote(limit, leftOut, options),
+    noteRoom: NOTE_ROOM,
+  });
   return Buffer.byteLength(fitted) <= limit ? fitted : truncate(fitted, limit, options);
 }
 
 /** Room kept for the note of what was left out. */
 const NOTE_ROOM = 1024;
 
-const PLURAL: Record<string, string> = { job: 'job rows', row: 'step rows', failure: 'failed, cancelled or in-doubt steps', update: 'update reports', note: 'server errors and warnings' };
+const PLURAL: Record<string, string> = {
+  job: 'job rows',
+  row: 'step rows',
+  failure: 'failed, cancelled or in-doubt steps',
+  update: 'update reports',
+  note: 'server errors and warnings',
+};
 
 function cutNote(limit: number, leftOut: LeftOut, options: MarkdownOptions): string[] {
   const failures = leftOut.get('failure');
   const all = failures && failures.left > 0 ? '' : ' Every failed, cancelled and in-doubt step is listed below.';
-  return [`> **The summary was cut at ${Math.round(limit / 1024)} KiB.** The full report is in ${options.fullReport ?? 'the JSON and HTML reports'}. Left out: ${leftOutPhrase(leftOut, PLURAL)}.${all}`, ''];
+  return [
+    `> **The summary was cut at ${Math.round(limit / 1024)} KiB.** The full report is in ${options.fullReport ?? 'the JSON and HTML reports'}. Left out: ${leftOutPhrase(leftOut, PLURAL)}.${all}`,
+    '',
+  ];
 }
 
 /** Each step of the file, its instances counted by outcome: what stands in for the rows left out. */
@@ -81,7 +100,10 @@ function stepCounts(report: Report): string[] {
     else byStep.set(s.step, [s]);
   }
   const out = ['### Step runs by step', '', '| Step | Type | Runs | Outcomes |', '|---|---|---|---|'];
-  for (const [step, runs] of byStep) out.push(`| ${step + 1}${runs[0]!.id ? ` (${cell(runs[0]!.id)})` : ''} | ${codeSpan(runs[0]!.uses)} | ${runs.length} | ${countsPhrase(countSteps(runs))} |`);
+  for (const [step, runs] of byStep)
+    out.push(
+      `| ${step + 1}${runs[0]!.id ? ` (${cell(runs[0]!.id)})` : ''} | ${codeSpan(runs[0]!.uses)} | ${runs.length} | ${countsPhrase(countSteps(runs))} |`,
+    );
   out.push('');
   return out;
 }
@@ -89,27 +111,11 @@ function stepCounts(report: Report): string[] {
 /** A last resort, should the fitted text still be over the limit: cut at the limit, with the pointer. */
 function truncate(text: string, limit: number, options: MarkdownOptions): string {
   const note = `\n\n> **The summary was cut at ${Math.round(limit / 1024)} KiB.** The full report is in ${options.fullReport ?? 'the JSON and HTML reports'}.\n`;
-  let body = Buffer.from(text).subarray(0, limit - Buffer.byteLength(note) - 4).toString('utf8');
+  let body = Buffer.from(text)
+    .subarray(0, limit - Buffer.byteLength(note) - 4)
+    .toString('utf8');
   body = body.replace(/\uFFFD$/, '');
   return `${body}${note}`;
-}
-
-/** The server's headings sit below the summary's own (## and ###): # becomes ####, at most ######. */
-/**
- * A server's report held inside its section: its headings demoted below the summary's, and a code
- * fence it leaves open closed, so nothing after it (the next step's report, the errors) is
- * swallowed into it.
- */
-function contained(markdown: string): string {
-  let fence: string | undefined;
-  const lines = markdown.split('\n').map((line) => {
-    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (f && (fence === undefined || f.startsWith(fence))) fence = fence === undefined ? f : undefined;
-    if (fence !== undefined || f) return line;
-    return line.replace(/^(\s{0,3})(#{1,6})(?=\s|$)/, (_, indent: string, hashes: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + 3))}`);
-  });
-  if (fence !== undefined) lines.push(fence);
-  return lines.join('\n');
 }
 
 /** The summary's sections, each piece made once, ranked for when they do not all fit. */
@@ -123,7 +129,13 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
   const limited = limitedTo(report);
   const fleet = fleetPhrase(report);
   const top: Section = {
-    head: [`## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`, '', `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`, '', ...runNotes(report).flatMap((note) => [`**${cell(note)}**`, ''])],
+    head: [
+      `## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`,
+      '',
+      `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`,
+      '',
+      ...runNotes(report).flatMap((note) => [`**${cell(note)}**`, '']),
+    ],
     blocks: [],
     tail: [],
   };
@@ -133,28 +145,52 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
   if (rows.length > 0) {
     sections.push({
       head: ['### Jobs', '', '| | Job | Outcome | Step runs | Duration |', '|---|---|---|---|---|'],
-      blocks: rows.map((r) => block(`| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`, r.status === 'success' ? RANK.job : RANK.failure, 'job')),
+      blocks: rows.map((r) =>
+        block(
+          `| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`,
+          r.status === 'success' ? RANK.job : RANK.failure,
+          'job',
+        ),
+      ),
       tail: ['', '### Steps', ''],
     });
   }
-  const failing = (s: ReportStep) => s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null);
+  const failing = (s: ReportStep) =>
+    s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null);
   sections.push({
     head: [...wavesMarkdown(report), '| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|'],
     blocks: report.steps.map((s) => {
       const doubt = doubtNote(s);
       const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
-      return block(`| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`, failing(s) ? RANK.failingRow : RANK.row, 'row');
+      return block(
+        `| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`,
+        failing(s) ? RANK.failingRow : RANK.row,
+        'row',
+      );
     }),
     tail: [''],
   });
 
   const failed = report.steps.filter(failing);
   if (failed.length > 0) {
-    const title = failed.some((s) => s.inDoubt) ? 'Failed, cancelled and in-doubt steps' : failed.some((s) => s.outcome === 'cancelled') ? 'Failed and cancelled steps' : 'Failed steps';
+    const title = failed.some((s) => s.inDoubt)
+      ? 'Failed, cancelled and in-doubt steps'
+      : failed.some((s) => s.outcome === 'cancelled')
+        ? 'Failed and cancelled steps'
+        : 'Failed steps';
     // Under a success header, the failures are those continue-on-error let pass: say so.
     sections.push({
       head: [`### ${title}${report.outcome === 'success' ? ' (continue-on-error let them pass)' : ''}`, ''],
-      blocks: failed.map((s) => block([`- **${cell(s.name)}** (${codeSpan(s.uses)}): ${cell(s.error?.message ?? s.outcome)}`, ...(s.error?.hint ? [`  - what to do: ${cell(s.error.hint)}`] : [])].join('\n'), RANK.failure, 'failure')),
+      blocks: failed.map((s) =>
+        block(
+          [
+            `- **${cell(s.name)}** (${codeSpan(s.uses)}): ${cell(s.error?.message ?? s.outcome)}`,
+            ...(s.error?.hint ? [`  - what to do: ${cell(s.error.hint)}`] : []),
+          ].join('\n'),
+          RANK.failure,
+          'failure',
+        ),
+      ),
       tail: [''],
       optional: true,
     });
@@ -166,11 +202,26 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
     sections.push({
       head: ['### Update reports', ''],
       blocks: updates.map(({ s, u }) => {
-        const open = ['<details>', `<summary>${ICONS[u!.success ? 'success' : 'failure']} ${cell(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary>`, ''];
-        const cut = [...open, `_This report (${Math.round(u!.report.length / 1024)} KiB) was cut to keep the summary under 1 MiB; it is in ${where}._`, '', '</details>', ''].join('\n');
+        const open = [
+          '<details>',
+          `<summary>${ICONS[u!.success ? 'success' : 'failure']} ${cell(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary>`,
+          '',
+        ];
+        const cut = [
+          ...open,
+          `_This report (${Math.round(u!.report.length / 1024)} KiB) was cut to keep the summary under 1 MiB; it is in ${where}._`,
+          '',
+          '</details>',
+          '',
+        ].join('\n');
         // A report bigger than the whole budget is never made: only its pointer can be shown.
         if (u!.report.length > limit) return { ...block(cut, RANK.update, 'update', cut), size: Infinity };
-        return block([...open, contained(serverMarkdown(u!.report.trimEnd())), '', '</details>', ''].join('\n'), u!.success ? RANK.update : RANK.failedUpdate, 'update', cut);
+        return block(
+          [...open, serverReportMarkdown(u!.report.trimEnd()), '', '</details>', ''].join('\n'),
+          u!.success ? RANK.update : RANK.failedUpdate,
+          'update',
+          cut,
+        );
       }),
       tail: [],
       optional: true,
@@ -179,9 +230,18 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
 
   const notes = report.steps.flatMap((s) => {
     const { errors, warnings } = issuesOf(s);
-    return [...errors.map((e) => `- ❌ **${cell(s.name)}**: ${cell(e)}`), ...warnings.map((w) => `- ⚠️ **${cell(s.name)}**: ${cell(w)}`)];
+    return [
+      ...errors.map((e) => `- ❌ **${cell(s.name)}**: ${cell(e)}`),
+      ...warnings.map((w) => `- ⚠️ **${cell(s.name)}**: ${cell(w)}`),
+    ];
   });
-  if (notes.length > 0) sections.push({ head: ['### Errors and warnings reported by the server', ''], blocks: notes.map((n) => block(n, RANK.note, 'note')), tail: [''], optional: true });
+  if (notes.length > 0)
+    sections.push({
+      head: ['### Errors and warnings reported by the server', ''],
+      blocks: notes.map((n) => block(n, RANK.note, 'note')),
+      tail: [''],
+      optional: true,
+    });
   return sections;
 }
 

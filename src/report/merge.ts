@@ -23,7 +23,10 @@ export interface MergeOptions {
 }
 
 export function mergeReports(shards: readonly ReportShard[], options: MergeOptions = {}): Report {
-  if (shards.length === 0) throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report to merge', { hint: 'name the JSON reports (or journals) of the jobs: enginectl report --merge reports/*.json' });
+  if (shards.length === 0)
+    throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report to merge', {
+      hint: 'name the JSON reports (or journals) of the jobs: enginectl report --merge reports/*.json',
+    });
   checkSamePipeline(shards, options);
   const first = shards[0]!.report;
   const matrix = fleetMatrix(shards);
@@ -43,7 +46,14 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     lease: null,
     tool: first.tool,
     pipeline: first.pipeline,
-    outcome: noReport.length > 0 ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.includes('failure') ? 'failure' : 'success',
+    outcome:
+      noReport.length > 0
+        ? 'failure'
+        : outcomes.includes('cancelled')
+          ? 'cancelled'
+          : outcomes.includes('failure')
+            ? 'failure'
+            : 'success',
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
     counts: countSteps(steps),
@@ -69,21 +79,32 @@ function checkSamePipeline(shards: readonly ReportShard[], options: MergeOptions
   const first = shards[0]!;
   for (const shard of shards.slice(1)) {
     if (shard.report.pipeline.sha256 !== first.report.pipeline.sha256) {
-      throw new UsageError('MERGE_MISMATCH', `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other --var values)`, {
-        hint: 'merge the reports of one release, run with the same files and --var values; --force merges them anyway',
-      });
+      throw new UsageError(
+        'MERGE_MISMATCH',
+        `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other --var values)`,
+        {
+          hint: 'merge the reports of one release, run with the same files and --var values; --force merges them anyway',
+        },
+      );
     }
     // The same files may make another fleet (an inventory chosen by the environment).
     if (fleetOf(shard.report) !== fleetOf(first.report)) {
-      throw new UsageError('MERGE_MISMATCH', `report --merge: ${shard.source} is a report of another pipeline than ${first.source}: its fleet is ${fleetOf(shard.report) || 'no matrix'}, not ${fleetOf(first.report) || 'no matrix'}`, {
-        hint: 'merge the reports of one release, run with the same files, --var values and inventory; --force merges them anyway',
-      });
+      throw new UsageError(
+        'MERGE_MISMATCH',
+        `report --merge: ${shard.source} is a report of another pipeline than ${first.source}: its fleet is ${fleetOf(shard.report) || 'no matrix'}, not ${fleetOf(first.report) || 'no matrix'}`,
+        {
+          hint: 'merge the reports of one release, run with the same files, --var values and inventory; --force merges them anyway',
+        },
+      );
     }
   }
 }
 
 /** A report's whole fleet in words: "site=test, staging, prod". */
-const fleetOf = (report: Report) => Object.entries(report.matrix).map(([k, values]) => `${k}=${values.map(String).join(', ')}`).join('; ');
+const fleetOf = (report: Report) =>
+  Object.entries(report.matrix)
+    .map(([k, values]) => `${k}=${values.map(String).join(', ')}`)
+    .join('; ');
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');
 
@@ -111,13 +132,20 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): R
       const seen = byKey.get(key);
       if (!seen) byKey.set(key, { step, source });
       else if (step.matrix) {
-        throw new UsageError('MERGE_OVERLAP', `report --merge: ${seen.source} and ${source} both have step ${step.step + 1} (${Object.entries(step.matrix).map(([k, v]) => `${k}=${String(v)}`).join(', ')})`, {
-          hint: 'merge one report per instance: each job runs its own --only KEY=VALUE; leave out the report of an earlier attempt',
-        });
+        throw new UsageError(
+          'MERGE_OVERLAP',
+          `report --merge: ${seen.source} and ${source} both have step ${step.step + 1} (${Object.entries(step.matrix)
+            .map(([k, v]) => `${k}=${String(v)}`)
+            .join(', ')})`,
+          {
+            hint: 'merge one report per instance: each job runs its own --only KEY=VALUE; leave out the report of an earlier attempt',
+          },
+        );
       } else if (severity(step) > severity(seen.step)) byKey.set(key, { step, source });
     }
   }
-  const position = (step: ReportStep) => Object.entries(step.matrix ?? {}).map(([k, v]) => (matrix[k] ?? []).findIndex((x) => String(x) === String(v)));
+  const position = (step: ReportStep) =>
+    Object.entries(step.matrix ?? {}).map(([k, v]) => (matrix[k] ?? []).findIndex((x) => String(x) === String(v)));
   return [...byKey.values()]
     .map((x) => x.step)
     .sort((a, b) => a.step - b.step || compareLists(position(a), position(b)));
@@ -130,7 +158,8 @@ function severity(step: ReportStep): number {
 }
 
 function compareLists(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? -1) !== (b[i] ?? -1)) return (a[i] ?? -1) - (b[i] ?? -1);
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if ((a[i] ?? -1) !== (b[i] ?? -1)) return (a[i] ?? -1) - (b[i] ?? -1);
   return 0;
 }
 
@@ -141,6 +170,10 @@ function compareLists(a: number[], b: number[]): number {
  */
 function uncovered(matrix: Report['matrix'], shards: readonly ReportShard[]): string[] {
   const held = new Set<string>();
-  for (const { report } of shards) for (const step of report.steps) for (const [k, v] of Object.entries(step.matrix ?? {})) held.add(JSON.stringify([k, String(v)]));
-  return Object.entries(matrix).flatMap(([key, values]) => values.filter((v) => !held.has(JSON.stringify([key, String(v)]))).map((v) => `${key}=${String(v)}`));
+  for (const { report } of shards)
+    for (const step of report.steps)
+      for (const [k, v] of Object.entries(step.matrix ?? {})) held.add(JSON.stringify([k, String(v)]));
+  return Object.entries(matrix).flatMap(([key, values]) =>
+    values.filter((v) => !held.has(JSON.stringify([key, String(v)]))).map((v) => `${key}=${String(v)}`),
+  );
 }

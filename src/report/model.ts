@@ -16,7 +16,10 @@ export const ReportStep = z.object({
   id: z.string().nullable().describe("the step's id; null without one"),
   name: z.string().describe('the instance name, resolved: "System update (target=prod)"'),
   uses: z.string().describe('the step type'),
-  matrix: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().describe("the instance's matrix values; null for a step without a matrix"),
+  matrix: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+    .nullable()
+    .describe("the instance's matrix values; null for a step without a matrix"),
   server: z.string().nullable().describe('the server it called, by name; null for a step that calls none'),
   outcome: Outcome.describe('success, failure, skipped or cancelled'),
   continuedOnError: z.boolean().describe('a failure that continue-on-error let pass'),
@@ -24,17 +27,31 @@ export const ReportStep = z.object({
   durationMs: z.number().nullable().describe('null when unknown: an instance a killed run ended in the middle of'),
   attempts: z.int().describe('attempts made (retry)'),
   inputs: z.record(z.string(), z.unknown()).describe('resolved inputs, secrets masked'),
-  target: z.string().nullable().describe('the target database the step updates, resolved: "PROD on prod-db.example.com"'),
+  target: z
+    .string()
+    .nullable()
+    .describe('the target database the step updates, resolved: "PROD on prod-db.example.com"'),
   outputs: z.record(z.string(), z.unknown()).describe('outputs, secrets masked'),
   figures: z.string().nullable().describe('key figures, as the terminal shows them'),
   error: z
-    .object({ code: z.string().describe('an error code (docs/error-codes.md)'), message: z.string().describe('what failed, for a person'), hint: z.string().nullable().describe('what to do') })
+    .object({
+      code: z.string().describe('an error code (docs/error-codes.md)'),
+      message: z.string().describe('what failed, for a person'),
+      hint: z.string().nullable().describe('what to do'),
+    })
     .nullable()
     .describe('why it failed or was cancelled; null when it did not'),
   warnings: z.array(z.string()).describe('warnings it raised'),
   result: z.unknown().describe('the API result (update result, replication results, ...), secrets masked'),
   inDoubt: z
-    .object({ method: z.string().describe('the method of the call'), path: z.string().describe('its path'), status: z.int().optional().describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)') })
+    .object({
+      method: z.string().describe('the method of the call'),
+      path: z.string().describe('its path'),
+      status: z
+        .int()
+        .optional()
+        .describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)'),
+    })
     .nullable()
     .describe('a non-idempotent call that was sent and whose fate is unknown: the server may have applied it'),
   decision: z
@@ -42,12 +59,18 @@ export const ReportStep = z.object({
       decision: z.enum(['skip', 'retry']).describe('skip: treated as applied, not sent again; retry: sent again'),
       by: z.string().describe('who decided'),
       at: z.string().describe('ISO 8601'),
-      verdict: z.enum(['applied', 'not-applied', 'cannot-tell']).nullable().describe('what reading the target back found (--in-doubt verify)'),
+      verdict: z
+        .enum(['applied', 'not-applied', 'cannot-tell'])
+        .nullable()
+        .describe('what reading the target back found (--in-doubt verify)'),
       evidence: z.string().nullable().describe('what reading the target back showed'),
     })
     .nullable()
     .describe("the operator's decision about the in-doubt call: a decision, never a success"),
-  resume: z.enum(['earlier-run', 'resumed']).nullable().describe('on a resumed run: done in an earlier run, or run again now'),
+  resume: z
+    .enum(['earlier-run', 'resumed'])
+    .nullable()
+    .describe('on a resumed run: done in an earlier run, or run again now'),
   earlierRunAt: z.string().nullable().describe('ISO 8601: when the earlier run it was done in started'),
   wave: z.int().nullable().default(null).describe('in a rollout: the wave it belongs to, from 1'),
   round: z.int().nullable().default(null).describe('an analysis gate run between waves: its round, from 1'),
@@ -70,59 +93,101 @@ const MatrixValue = z.union([z.string(), z.number(), z.boolean()]);
 
 export const Report = z.object({
   reportVersion: z.literal(REPORT_VERSION).describe('the version of this format'),
-  tool: z.object({ name: z.literal('enginectl').describe('enginectl'), version: z.string().describe('its version') }).describe('what wrote the report'),
-  pipeline: z.object({
-    name: z.string().describe("the pipeline's name, resolved"),
-    file: z.string().describe('the pipeline file as given'),
-    sha256: z.string().nullable().describe('"sha256:<hex>" of the pipeline file, its includes and the --var values: the reports of one pipeline share it; null for a single-step action'),
-  }).describe('the pipeline run'),
+  tool: z
+    .object({ name: z.literal('enginectl').describe('enginectl'), version: z.string().describe('its version') })
+    .describe('what wrote the report'),
+  pipeline: z
+    .object({
+      name: z.string().describe("the pipeline's name, resolved"),
+      file: z.string().describe('the pipeline file as given'),
+      sha256: z
+        .string()
+        .nullable()
+        .describe(
+          '"sha256:<hex>" of the pipeline file, its includes and the --var values: the reports of one pipeline share it; null for a single-step action',
+        ),
+    })
+    .describe('the pipeline run'),
   outcome: RunOutcome.describe('success, failure or cancelled'),
   startedAt: z.string().describe('ISO 8601'),
   durationMs: z.number().describe('how long it ran'),
   counts: Counts,
   selection: z
-    .object({ only: z.record(z.string(), z.array(z.string())).describe('--only: per key, the values kept (any of them)'), skip: z.record(z.string(), z.array(z.string())).describe('--skip: per key, the values left out') })
+    .object({
+      only: z.record(z.string(), z.array(z.string())).describe('--only: per key, the values kept (any of them)'),
+      skip: z.record(z.string(), z.array(z.string())).describe('--skip: per key, the values left out'),
+    })
     .nullable()
-    .describe('the matrix instances the run was limited to (--only: any of the values per key; --skip: none of them); null: every instance'),
-  matrix: z.record(z.string(), z.array(MatrixValue)).describe("every value of each matrix key of the pipeline, the whole fleet's instances ({} when no step has a matrix)"),
+    .describe(
+      'the matrix instances the run was limited to (--only: any of the values per key; --skip: none of them); null: every instance',
+    ),
+  matrix: z
+    .record(z.string(), z.array(MatrixValue))
+    .describe(
+      "every value of each matrix key of the pipeline, the whole fleet's instances ({} when no step has a matrix)",
+    ),
   merged: z
     .object({
-      reports: z.array(
-        z.object({
-          source: z.string().describe('the file it was read from, as given'),
-          limitedTo: z.string().nullable().describe('the instances its run was limited to, in words ("site=emea")'),
-          outcome: RunOutcome.describe("the job's outcome"),
-          startedAt: z.string().describe('ISO 8601'),
-          durationMs: z.number().describe('how long the job ran'),
-          counts: Counts,
-        }),
-      ).describe("one entry per job's report"),
-      noReport: z.array(z.string()).describe('instances of the fleet (KEY=VALUE) that no report covers: their job died or never ran'),
+      reports: z
+        .array(
+          z.object({
+            source: z.string().describe('the file it was read from, as given'),
+            limitedTo: z.string().nullable().describe('the instances its run was limited to, in words ("site=emea")'),
+            outcome: RunOutcome.describe("the job's outcome"),
+            startedAt: z.string().describe('ISO 8601'),
+            durationMs: z.number().describe('how long the job ran'),
+            counts: Counts,
+          }),
+        )
+        .describe("one entry per job's report"),
+      noReport: z
+        .array(z.string())
+        .describe('instances of the fleet (KEY=VALUE) that no report covers: their job died or never ran'),
     })
     .nullable()
     .describe('report --merge: the reports of the jobs it merged, and what none of them covers; null for one run'),
   rollout: z
     .object({
       over: z.string().describe('the matrix key the waves split'),
-      waves: z.array(
-        z.object({
-          wave: z.int().describe('from 1'),
-          values: z.array(z.string()).describe('the values of the key it rolled out'),
-          outcome: z.enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled']).describe('what became of it'),
-          failed: z.array(z.string()).describe('the values whose steps failed'),
-          budget: z.int().describe('how many values may fail and the rollout go on'),
-          analysis: z
-            .object({ passed: z.boolean().describe('whether it held'), rounds: z.int().describe('rounds run'), failedRounds: z.int().describe('rounds that failed'), text: z.string().describe('what it found') })
-            .nullable().describe('the analysis after the wave, when one ran'),
-        }),
-      ).describe('the waves, in order'),
-      halted: z.object({ wave: z.int().describe('the wave it halted at'), reason: z.string().describe('why') }).nullable().describe('where the rollout halted, and why; null when every wave ran. Nothing is undone'),
+      waves: z
+        .array(
+          z.object({
+            wave: z.int().describe('from 1'),
+            values: z.array(z.string()).describe('the values of the key it rolled out'),
+            outcome: z
+              .enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled'])
+              .describe('what became of it'),
+            failed: z.array(z.string()).describe('the values whose steps failed'),
+            budget: z.int().describe('how many values may fail and the rollout go on'),
+            analysis: z
+              .object({
+                passed: z.boolean().describe('whether it held'),
+                rounds: z.int().describe('rounds run'),
+                failedRounds: z.int().describe('rounds that failed'),
+                text: z.string().describe('what it found'),
+              })
+              .nullable()
+              .describe('the analysis after the wave, when one ran'),
+          }),
+        )
+        .describe('the waves, in order'),
+      halted: z
+        .object({ wave: z.int().describe('the wave it halted at'), reason: z.string().describe('why') })
+        .nullable()
+        .describe('where the rollout halted, and why; null when every wave ran. Nothing is undone'),
     })
     .nullable()
     .default(null)
     .describe('a rollout in waves: each wave and what became of it; null without rollout:'),
   decisions: z
-    .array(z.object({ decision: z.literal('continue-rollout').describe('go on past the wave the rollout halted at'), wave: z.int().describe('the wave it halted at'), by: z.string().describe('who decided'), at: z.string().describe('ISO 8601') }))
+    .array(
+      z.object({
+        decision: z.literal('continue-rollout').describe('go on past the wave the rollout halted at'),
+        wave: z.int().describe('the wave it halted at'),
+        by: z.string().describe('who decided'),
+        at: z.string().describe('ISO 8601'),
+      }),
+    )
     .default([])
     .describe("the operator's decisions about the run itself (an in-doubt call's decision is its step's)"),
   lease: z
@@ -130,13 +195,31 @@ export const Report = z.object({
       name: z.string().describe('the lease (lease: name, or --lease)'),
       holder: z.string().describe('this run as the lease names it: run id, actor, host, CI run URL'),
       waitedMs: z.number().describe('how long the run queued for it'),
-      takeover: z.object({ evidence: z.array(z.string()).describe("what verify read of the expired holder's calls in doubt"), reason: z.string().nullable().describe("the operator's --take-over --reason, with who; null when verify settled every call") }).nullable().describe('the lease was taken over from an expired holder; null when it was free'),
+      takeover: z
+        .object({
+          evidence: z.array(z.string()).describe("what verify read of the expired holder's calls in doubt"),
+          reason: z
+            .string()
+            .nullable()
+            .describe("the operator's --take-over --reason, with who; null when verify settled every call"),
+        })
+        .nullable()
+        .describe('the lease was taken over from an expired holder; null when it was free'),
     })
     .nullable()
     .default(null)
     .describe('the fleet lease the run held in the run store; null without one'),
   resumedFrom: z
-    .object({ journal: z.string().describe('the journal resumed'), name: z.string().describe("the name of the pipeline that wrote it"), file: z.string().describe('its file, as that run was given it'), samePipeline: z.boolean().describe('false: another pipeline wrote it (resumed with --force); its instances done are carried as that run left them') })
+    .object({
+      journal: z.string().describe('the journal resumed'),
+      name: z.string().describe('the name of the pipeline that wrote it'),
+      file: z.string().describe('its file, as that run was given it'),
+      samePipeline: z
+        .boolean()
+        .describe(
+          'false: another pipeline wrote it (resumed with --force); its instances done are carried as that run left them',
+        ),
+    })
     .nullable()
     .default(null)
     .describe('a resumed run: the journal it resumed; null for a run that resumed none'),
@@ -156,8 +239,23 @@ export function buildReport(result: RunResult): Report {
     selection: result.selection && describeSelection(result.selection) ? copyOf(result.selection) : null,
     matrix: result.matrix ?? {},
     merged: null,
-    rollout: result.rollout ? { over: result.rollout.over, waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })), halted: result.rollout.halted ?? null } : null,
-    decisions: result.continued ? [{ decision: 'continue-rollout' as const, wave: result.continued.wave, by: result.continued.by, at: new Date(result.continued.at).toISOString() }] : [],
+    rollout: result.rollout
+      ? {
+          over: result.rollout.over,
+          waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })),
+          halted: result.rollout.halted ?? null,
+        }
+      : null,
+    decisions: result.continued
+      ? [
+          {
+            decision: 'continue-rollout' as const,
+            wave: result.continued.wave,
+            by: result.continued.by,
+            at: new Date(result.continued.at).toISOString(),
+          },
+        ]
+      : [],
     resumedFrom: result.resumedFrom ?? null,
     lease: result.lease ?? null,
     steps: result.steps.map((s) => ({
@@ -181,7 +279,13 @@ export function buildReport(result: RunResult): Report {
       result: s.result ?? null,
       inDoubt: s.inDoubt ?? null,
       decision: s.decision
-        ? { decision: s.decision.decision, by: s.decision.by, at: new Date(s.decision.at).toISOString(), verdict: s.decision.verdict ?? null, evidence: s.decision.evidence ?? null }
+        ? {
+            decision: s.decision.decision,
+            by: s.decision.by,
+            at: new Date(s.decision.at).toISOString(),
+            verdict: s.decision.verdict ?? null,
+            evidence: s.decision.evidence ?? null,
+          }
         : null,
       resume: s.resume ?? null,
       earlierRunAt: s.earlierRunAt === undefined ? null : new Date(s.earlierRunAt).toISOString(),
@@ -196,8 +300,12 @@ export function buildReport(result: RunResult): Report {
  * interrupted) after its call left. A failure whose call got no answer (a timeout, a reset)
  * stays a failure, noted in doubt.
  */
-export function statusOf(step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decision'>): ReportStep['outcome'] | 'in doubt' {
-  return step.inDoubt && (step.outcome === 'cancelled' || step.decision?.decision === 'skip') ? 'in doubt' : step.outcome;
+export function statusOf(
+  step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decision'>,
+): ReportStep['outcome'] | 'in doubt' {
+  return step.inDoubt && (step.outcome === 'cancelled' || step.decision?.decision === 'skip')
+    ? 'in doubt'
+    : step.outcome;
 }
 
 /** What a step's note says of its in-doubt call and the operator's decision, or ''. */
@@ -208,14 +316,25 @@ export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): strin
 
 /** The run-level lines every rendering shows: the operator's decisions about the run, and the journal a resume read. */
 export function runNotes(report: Pick<Report, 'decisions' | 'resumedFrom' | 'lease'>): string[] {
-  const notes = report.decisions.map((d) => `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`);
+  const notes = report.decisions.map(
+    (d) =>
+      `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`,
+  );
   const lease = report.lease;
   if (lease) {
-    notes.push(`Held the lease ${lease.name} as ${lease.holder}${lease.waitedMs >= 1000 ? `, after waiting ${Math.round(lease.waitedMs / 1000)}s` : ''}`);
-    if (lease.takeover) notes.push(`Took the lease over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`);
+    notes.push(
+      `Held the lease ${lease.name} as ${lease.holder}${lease.waitedMs >= 1000 ? `, after waiting ${Math.round(lease.waitedMs / 1000)}s` : ''}`,
+    );
+    if (lease.takeover)
+      notes.push(
+        `Took the lease over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`,
+      );
   }
   const from = report.resumedFrom;
-  if (from && !from.samePipeline) notes.push(`Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`);
+  if (from && !from.samePipeline)
+    notes.push(
+      `Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`,
+    );
   return notes;
 }
 
@@ -225,14 +344,22 @@ export function durationText(ms: number | null, format: (ms: number) => string):
 }
 
 /** The icon of a step's status in the Markdown and HTML reports. */
-export const ICONS: Record<string, string> = { success: '✅', failure: '❌', skipped: '⏭️', cancelled: '⏹️', 'in doubt': '⚠️', 'no report': '⛔' };
+export const ICONS: Record<string, string> = {
+  success: '✅',
+  failure: '❌',
+  skipped: '⏭️',
+  cancelled: '⏹️',
+  'in doubt': '⚠️',
+  'no report': '⛔',
+};
 
 export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 
 /** The update result of a step, when its type has one (update/system, update/vfs). */
 export function updateReportOf(step: ReportStep): { report: string; success: boolean } | undefined {
   const r = step.result as { report?: unknown; success?: unknown } | null;
-  if (!r || typeof r !== 'object' || typeof r.report !== 'string' || !STEP_TYPES.get(step.uses)?.updateReport) return undefined;
+  if (!r || typeof r !== 'object' || typeof r.report !== 'string' || !STEP_TYPES.get(step.uses)?.updateReport)
+    return undefined;
   return { report: r.report, success: r.success === true };
 }
 
@@ -261,6 +388,7 @@ export function limitedTo(report: Pick<Report, 'selection'>): string | undefined
 
 /** The selection as the report keeps it, in the order it was given. */
 function copyOf(s: Selection): { only: Record<string, string[]>; skip: Record<string, string[]> } {
-  const copy = (r: Readonly<Record<string, readonly string[]>>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, [...v]]));
+  const copy = (r: Readonly<Record<string, readonly string[]>>) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, [...v]]));
   return { only: copy(s.only), skip: copy(s.skip) };
 }

@@ -2,7 +2,7 @@
 import type { Pipeline } from '../pipeline/model.ts';
 import { EVERY_INSTANCE, expandMatrix, inRollout, selects, type Selection } from '../pipeline/selection.ts';
 import type { PlannedStep } from '../runner/plan.ts';
-import { budgetOf, wavesOf } from '../runner/rollout.ts';
+import { budgetOf, wavesOf } from '../runner/waves.ts';
 
 /** A placeholder in a path reads as written, not URL-encoded: <steps.find.outputs.entities[0].ikey>. */
 function readablePath(path: string): string {
@@ -25,9 +25,19 @@ export function renderPlan(plan: PlannedStep[]): string {
     if (p.condition) lines.push(`    if: ${p.condition}${p.runs ? '' : '  (false when every step before succeeds)'}`);
     for (const how of p.how) lines.push(`    ${how}`);
     for (const c of p.calls) {
-      const query = c.query && Object.keys(c.query).length ? `?${new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
-      lines.push(`    ${c.method} ${readablePath(c.path)}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`);
-      if (c.body !== undefined) lines.push(...(typeof c.body === 'string' ? c.body : JSON.stringify(c.body, null, 2)).split('\n').map((l) => `      ${l}`));
+      const query =
+        c.query && Object.keys(c.query).length
+          ? `?${new URLSearchParams(Object.entries(c.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
+          : '';
+      lines.push(
+        `    ${c.method} ${readablePath(c.path)}${query}${c.contentType && c.contentType !== 'application/json' ? ` (${c.contentType})` : ''}`,
+      );
+      if (c.body !== undefined)
+        lines.push(
+          ...(typeof c.body === 'string' ? c.body : JSON.stringify(c.body, null, 2))
+            .split('\n')
+            .map((l) => `      ${l}`),
+        );
     }
     if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');
     if (p.note) lines.push(`    note: ${p.note}`);
@@ -41,10 +51,26 @@ export function renderPlan(plan: PlannedStep[]): string {
 export function renderWaves(pipeline: Pipeline, selection: Selection = EVERY_INSTANCE): string {
   const rollout = pipeline.rollout;
   if (!rollout) return '';
-  const values = [...new Set(pipeline.steps.flatMap((s) => (inRollout(rollout, s) ? expandMatrix(s.matrix).filter((c) => selects(c, selection)).map((c) => String(c[rollout.over])) : [])))];
+  const values = [
+    ...new Set(
+      pipeline.steps.flatMap((s) =>
+        inRollout(rollout, s)
+          ? expandMatrix(s.matrix)
+              .filter((c) => selects(c, selection))
+              .map((c) => String(c[rollout.over]))
+          : [],
+      ),
+    ),
+  ];
   const waves = wavesOf(rollout, values);
-  const analysis = rollout.analysis ? `; between waves: ${rollout.analysis.gates.join(', ')}, ${rollout.analysis.count} round(s) ${rollout.analysis.intervalMs / 60_000}m apart, ${rollout.analysis.failureLimit} may fail` : '';
-  const lines = [`rollout over ${rollout.over}: ${waves.length} wave(s), at most ${rollout.maxParallel} at once${analysis}`];
-  waves.forEach((w, i) => lines.push(`  wave ${i + 1}: ${w.join(', ')} (${budgetOf(rollout.maxFailures, w.length)} may fail)`));
+  const analysis = rollout.analysis
+    ? `; between waves: ${rollout.analysis.gates.join(', ')}, ${rollout.analysis.count} round(s) ${rollout.analysis.intervalMs / 60_000}m apart, ${rollout.analysis.failureLimit} may fail`
+    : '';
+  const lines = [
+    `rollout over ${rollout.over}: ${waves.length} wave(s), at most ${rollout.maxParallel} at once${analysis}`,
+  ];
+  waves.forEach((w, i) =>
+    lines.push(`  wave ${i + 1}: ${w.join(', ')} (${budgetOf(rollout.maxFailures, w.length)} may fail)`),
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -15,7 +15,9 @@ const marked = new Marked({
     },
     link({ href, text, tokens }: Tokens.Link) {
       const label = tokens ? this.parser.parseInline(tokens) : escapeHtml(text);
-      return SAFE_URL.test(href.trim()) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${label}</a>` : label;
+      return SAFE_URL.test(href.trim())
+        ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${label}</a>`
+        : label;
     },
     image({ text }: Tokens.Image) {
       return `<span class="image">[image: ${escapeHtml(text)}]</span>`;

@@ -18,16 +18,27 @@ const WORDS: Record<NonNullable<Report['rollout']>['waves'][number]['outcome'], 
 
 const HALTED_AFTER = 'Nothing was undone; the waves after it did not start.';
 
-const valuesOf = (w: Wave) => (w.values.length > 8 ? `${w.values.slice(0, 8).join(', ')} and ${w.values.length - 8} more` : w.values.join(', '));
+const valuesOf = (w: Wave) =>
+  w.values.length > 8 ? `${w.values.slice(0, 8).join(', ')} and ${w.values.length - 8} more` : w.values.join(', ');
 const analysisOf = (w: Wave) => (w.analysis ? `${w.analysis.passed ? 'held' : 'failed'}: ${w.analysis.text}` : '');
 
 export function wavesMarkdown(report: Report): string[] {
   const rollout = report.rollout;
   if (!rollout) return [];
   const out = ['### Waves', ''];
-  if (rollout.halted) out.push(`**The rollout halted at wave ${rollout.halted.wave}**: ${cell(rollout.halted.reason)}. ${HALTED_AFTER}`, '');
-  out.push(`| Wave | ${cell(rollout.over)} | Outcome | Failed | Budget | Analysis after it |`, '|---|---|---|---|---|---|');
-  for (const w of rollout.waves) out.push(`| ${w.wave} | ${cell(valuesOf(w))} | ${WORDS[w.outcome]} | ${cell(w.failed.join(', '))} | ${w.budget} | ${cell(analysisOf(w))} |`);
+  if (rollout.halted)
+    out.push(
+      `**The rollout halted at wave ${rollout.halted.wave}**: ${cell(rollout.halted.reason)}. ${HALTED_AFTER}`,
+      '',
+    );
+  out.push(
+    `| Wave | ${cell(rollout.over)} | Outcome | Failed | Budget | Analysis after it |`,
+    '|---|---|---|---|---|---|',
+  );
+  for (const w of rollout.waves)
+    out.push(
+      `| ${w.wave} | ${cell(valuesOf(w))} | ${WORDS[w.outcome]} | ${cell(w.failed.join(', '))} | ${w.budget} | ${cell(analysisOf(w))} |`,
+    );
   out.push('', '### Steps', '');
   return out;
 }
@@ -35,13 +46,18 @@ export function wavesMarkdown(report: Report): string[] {
 /** The headline of a halted rollout, for the HTML report's header; '' when it did not halt. */
 export function haltHtml(report: Report): string {
   const halted = report.rollout?.halted;
-  return halted ? `<p><strong>The rollout halted at wave ${halted.wave}</strong>: ${h(halted.reason)}. ${HALTED_AFTER}</p>\n` : '';
+  return halted
+    ? `<p><strong>The rollout halted at wave ${halted.wave}</strong>: ${h(halted.reason)}. ${HALTED_AFTER}</p>\n`
+    : '';
 }
 
 /** The Waves section of the HTML report; '' without a rollout. */
 export function wavesHtml(report: Report): string {
   const rollout = report.rollout;
   if (!rollout) return '';
-  const rows = rollout.waves.map((w) => `<tr><td>${w.wave}</td><td>${h(valuesOf(w))}</td><td>${h(WORDS[w.outcome])}</td><td>${h(w.failed.join(', '))}</td><td>${w.budget}</td><td>${h(analysisOf(w))}</td></tr>`);
+  const rows = rollout.waves.map(
+    (w) =>
+      `<tr><td>${w.wave}</td><td>${h(valuesOf(w))}</td><td>${h(WORDS[w.outcome])}</td><td>${h(w.failed.join(', '))}</td><td>${w.budget}</td><td>${h(analysisOf(w))}</td></tr>`,
+  );
   return `<h2>Waves</h2>\n<table>\n<thead><tr><th>Wave</th><th>${h(rollout.over)}</th><th>Outcome</th><th>Failed</th><th>Budget</th><th>Analysis after it</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>\n`;
 }

@@ -25,7 +25,18 @@ export interface LiveFinding {
 /** Thrown by the live plan's sleep: a gate that would wait stops at its first check. */
 class WouldWait extends Error {}
 
-export async function readNow(type: StepType, inputs: Record<string, unknown>, world: { client: () => EngineClient; targets: Record<string, TargetDef>; masker: Masker; now: () => number; signal: AbortSignal; scope: EvalScope }): Promise<LiveFinding> {
+export async function readNow(
+  type: StepType,
+  inputs: Record<string, unknown>,
+  world: {
+    client: () => EngineClient;
+    targets: Record<string, TargetDef>;
+    masker: Masker;
+    now: () => number;
+    signal: AbortSignal;
+    scope: EvalScope;
+  },
+): Promise<LiveFinding> {
   const { masker } = world;
   let waitingFor: string | undefined;
   const env: StepEnv = {
@@ -46,10 +57,22 @@ export async function readNow(type: StepType, inputs: Record<string, unknown>, w
   try {
     const outcome = await type.run(inputs, env);
     const observed = type.observed ? { observed: masker.maskValue(type.observed(outcome.outputs, inputs)) } : {};
-    if (outcome.failure) return { state: 'fails-now', text: masker.mask(typeof outcome.failure === 'string' ? outcome.failure : outcome.failure.message), outputs: outcome.outputs, ...observed };
+    if (outcome.failure)
+      return {
+        state: 'fails-now',
+        text: masker.mask(typeof outcome.failure === 'string' ? outcome.failure : outcome.failure.message),
+        outputs: outcome.outputs,
+        ...observed,
+      };
     return { state: 'holds', text: masker.mask(outcome.figures ?? 'holds'), outputs: outcome.outputs, ...observed };
   } catch (error) {
-    if (error instanceof WouldWait) return { state: 'would-wait', text: masker.mask(waitingFor ?? 'its condition'), outputs: {} };
-    return { state: 'fails-now', text: masker.mask((error as Error).message), outputs: {}, ...(unreachable(error) ? { unreachable: true as const } : {}) };
+    if (error instanceof WouldWait)
+      return { state: 'would-wait', text: masker.mask(waitingFor ?? 'its condition'), outputs: {} };
+    return {
+      state: 'fails-now',
+      text: masker.mask((error as Error).message),
+      outputs: {},
+      ...(unreachable(error) ? { unreachable: true as const } : {}),
+    };
   }
 }

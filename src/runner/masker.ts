@@ -6,16 +6,15 @@
 // never breaks the JSON or XML a renderer writes; a credential field (targetAuthToken, a target's
 // password, ...) is masked whole, whatever its length.
 
-import { DecodedView, hiddenOnPage, viewIsRaw } from '../text/decoded-view.ts';
+import { viewIsRaw } from '../text/decoded-view.ts';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { MASK } from '../text/mask.ts';
-import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
 import { escapeRegExp } from '../text/escape.ts';
 import { ciForms, MIN_LENGTH, secretForms } from './secret-forms.ts';
+import { maskViews, viewPattern } from './mask-views.ts';
 
 export { MASK };
 export { MIN_LENGTH };
-
 
 export interface MaskerHooks {
   /** Hears each new form, e.g. to register it with a CI system's own log masking. */
@@ -23,11 +22,6 @@ export interface MaskerHooks {
   /** Hears a secret that cannot be masked safely in free text, by its name (never its value). */
   onWeak?: (name: string, why: string) => void;
 }
-
-/** Long texts are searched for escaped secrets in windows this long, overlapping by WINDOW_OVERLAP. */
-const WINDOW = 1 << 20;
-/** The longest escaped spelling of a secret found across a window's edge. */
-const WINDOW_OVERLAP = 1 << 16;
 
 export class Masker {
   private readonly forms = new Set<string>();
@@ -46,13 +40,19 @@ export class Masker {
     if (secret.trim().length < MIN_LENGTH) {
       if (!this.weak.has(name)) {
         this.weak.add(name);
-        this.on.onWeak?.(name, `${name} is shorter than ${MIN_LENGTH} characters: it is masked in credential fields, not in free text`);
+        this.on.onWeak?.(
+          name,
+          `${name} is shorter than ${MIN_LENGTH} characters: it is masked in credential fields, not in free text`,
+        );
       }
       return;
     }
     if (/^(true|false|null|-?\d+(\.\d+)?)$/i.test(secret.trim()) && !this.weak.has(name)) {
       this.weak.add(name);
-      this.on.onWeak?.(name, `${name} is a number or a literal (true, false, null): it is masked in text, but a number or literal equal to it is shown as is`);
+      this.on.onWeak?.(
+        name,
+        `${name} is a number or a literal (true, false, null): it is masked in text, but a number or literal equal to it is shown as is`,
+      );
     }
     if (this.secrets.has(secret)) return;
     this.secrets.add(secret);
@@ -82,7 +82,10 @@ export class Masker {
     const forms = [...this.forms].sort((a, b) => b.length - a.length);
     const raw = forms.map((f) => escapeRegExp(f).replace(/\s+/g, '\\s+'));
     const view = forms.map(viewPattern);
-    this.patterns = { raw: new RegExp(raw.join('|'), 'g'), view: view.length ? new RegExp(view.join('|'), 'g') : undefined };
+    this.patterns = {
+      raw: new RegExp(raw.join('|'), 'g'),
+      view: view.length ? new RegExp(view.join('|'), 'g') : undefined,
+    };
     return this.patterns;
   }
 
@@ -129,7 +132,8 @@ export class Masker {
       return out ?? value;
     }
     if (value && typeof value === 'object') {
-      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return this.walk((value as { toJSON(): unknown }).toJSON(), credential);
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+        return this.walk((value as { toJSON(): unknown }).toJSON(), credential);
       const proto: unknown = Object.getPrototypeOf(value);
       const source = value as Record<string, unknown>;
       const keys = Object.keys(source);
@@ -140,7 +144,8 @@ export class Masker {
         const v = source[k];
         const key = this.mask(k);
         const masked = v === undefined ? undefined : this.walk(v, CREDENTIAL_FIELDS.has(k));
-        if (out === undefined && (v === undefined || key !== k || masked !== v)) out = copyHead(source, keys, i, proto === null);
+        if (out === undefined && (v === undefined || key !== k || masked !== v))
+          out = copyHead(source, keys, i, proto === null);
         if (out !== undefined && v !== undefined) set(out, key, masked);
       }
       return out ?? value;
@@ -148,53 +153,6 @@ export class Masker {
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
   }
-}
-
-/**
- * A form as it reads in a text's view (text/decoded-view.ts). The text's escapes are undone
- * there, so the form reads as itself, but what looks like an escape in the form itself (`%0a`,
- * `&amp;`, `\\n`) may have been undone too, and a page may have dropped its hidden characters
- * (`_`, `*`, a backslash); white space may be any run of it or of `+` (a space, form-encoded).
- */
-function viewPattern(form: string): string {
-  const literal = (text: string) => [...text.matchAll(/\s+|[^]/gu)].map(([c]) => (/^\s/.test(c) ? '[\\s+]+' : hiddenOnPage(c) ? `${escapeRegExp(c)}?` : escapeRegExp(c))).join('');
-  let out = '';
-  let at = 0;
-  for (const edit of new DecodedView(form, true).edits()) {
-    out += literal(form.slice(at, edit.rawAt));
-    const raw = form.slice(edit.rawAt, edit.rawAt + edit.rawLength);
-    out += edit.text === '' ? `(?:${literal(raw)})?` : `(?:${literal(raw)}|${literal(edit.text)})`;
-    at = edit.rawAt + edit.rawLength;
-  }
-  return out + literal(form.slice(at));
-}
-
-/**
- * `text` with every match of `pattern` in its view replaced, in the raw text it came from. Page
- * noise counts only in a text short enough to be rendered as Markdown; a long text is searched in
- * overlapping windows, so the view never copies more than a window of it.
- */
-function maskViews(text: string, pattern: RegExp): string {
-  const page = text.length <= MARKDOWN_LIMIT;
-  const spans: [number, number][] = [];
-  for (let start = 0; start < text.length; start += WINDOW) {
-    const end = Math.min(text.length, start + WINDOW + WINDOW_OVERLAP);
-    const view = new DecodedView(start === 0 && end === text.length ? text : text.slice(start, end), page);
-    for (const m of view.text.matchAll(pattern)) {
-      const [from, to] = view.rawSpan(m.index, m.index + m[0].length);
-      spans.push([from + start, to + start]);
-    }
-    if (end === text.length) break;
-  }
-  if (spans.length === 0) return text;
-  let out = '';
-  let at = 0;
-  for (const [from, to] of spans.sort((a, b) => a[0] - b[0])) {
-    if (to <= at) continue;
-    out += `${text.slice(at, Math.max(at, from))}${from >= at ? MASK : ''}`;
-    at = to;
-  }
-  return out + text.slice(at);
 }
 
 /** A text this long, or this short, is remembered once masked (Masker.mask). */
@@ -222,7 +180,12 @@ class Remembered {
 }
 
 /** A plain object holding the first `count` entries of `source` (unchanged so far). */
-function copyHead(source: Record<string, unknown>, keys: string[], count: number, nullProto: boolean): Record<string, unknown> {
+function copyHead(
+  source: Record<string, unknown>,
+  keys: string[],
+  count: number,
+  nullProto: boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(nullProto ? null : Object.prototype);
   for (let i = 0; i < count; i++) if (source[keys[i]!] !== undefined) set(out, keys[i]!, source[keys[i]!]);
   return out;
@@ -233,6 +196,7 @@ function copyHead(source: Record<string, unknown>, keys: string[], count: number
  * prototype would set the prototype instead of a key.
  */
 function set(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   else out[key] = value;
 }

@@ -5,7 +5,12 @@ import type { Step } from '../pipeline/model.ts';
 import type { Masker } from './masker.ts';
 import { describeCombination, type Combination } from '../pipeline/selection.ts';
 
-export function instanceName(step: Step, combination: Combination, contexts: Record<string, unknown>, masker: Masker): string {
+export function instanceName(
+  step: Step,
+  combination: Combination,
+  contexts: Record<string, unknown>,
+  masker: Masker,
+): string {
   if (!(step.name instanceof Template)) return `${step.name}${step.matrix ? describeCombination(combination) : ''}`;
   try {
     return masker.mask(toText(step.name.resolve({ contexts: { ...contexts, matrix: combination } })));

@@ -2,7 +2,15 @@
 // non-idempotent call just before it leaves, when its status line arrives, and when it ends. A call
 // that left and whose fate is unknown (no answer, or a 2xx whose answer could not be read) leaves
 // its instance "in doubt": the server may have applied it.
-import { ApiError, attemptFate, joinFates, type Attempt, type CallObserver, type InstanceFate, type SentCall } from '../api/index.ts';
+import {
+  ApiError,
+  attemptFate,
+  joinFates,
+  type Attempt,
+  type CallObserver,
+  type InstanceFate,
+  type SentCall,
+} from '../api/index.ts';
 import type { RolloutResult, StepRun } from './result.ts';
 
 export type CallEnd = { status: number; api: boolean } | { error: string };
@@ -64,7 +72,10 @@ export function instanceCalls(run: StepRun, observer: RunObserver | undefined): 
     },
     answered(call, end) {
       if (current) {
-        const evidence = 'error' in end ? { sent: true as const, status: current.status, error: end.error } : { sent: true as const, status: end.status, api: end.api };
+        const evidence =
+          'error' in end
+            ? { sent: true as const, status: current.status, error: end.error }
+            : { sent: true as const, status: end.status, api: end.api };
         current.fate = attemptFate(call.method, call.path, evidence);
         current = undefined;
         judge();
@@ -73,12 +84,18 @@ export function instanceCalls(run: StepRun, observer: RunObserver | undefined): 
     },
     unreadable(error) {
       if (!(error instanceof ApiError) || error.code !== 'API_INVALID_RESPONSE' || error.method === 'GET') return;
-      const attempt = attempts.findLast((a) => a.method === error.method && a.path === error.path && a.fate === 'applied');
+      const attempt = attempts.findLast(
+        (a) => a.method === error.method && a.path === error.path && a.fate === 'applied',
+      );
       if (!attempt) return;
       attempt.fate = 'unknown';
       judge();
       // The journal heard a 2xx: it is told the answer could not be read, so it reads the same fate.
-      void observer?.answered(run, { method: attempt.method, path: attempt.path, body: undefined }, { error: error.code });
+      void observer?.answered(
+        run,
+        { method: attempt.method, path: attempt.path, body: undefined },
+        { error: error.code },
+      );
     },
   };
 }

@@ -8,7 +8,14 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { Observed } from '../steps/observed.ts';
 import type { PlannedCall, StepType } from '../steps/types.ts';
 import { Masker } from './masker.ts';
-import { checkSelection, EVERY_INSTANCE, expandMatrix, inRollout, selects, type Selection } from '../pipeline/selection.ts';
+import {
+  checkSelection,
+  EVERY_INSTANCE,
+  expandMatrix,
+  inRollout,
+  selects,
+  type Selection,
+} from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import type { EngineClient } from '../api/index.ts';
 import { readNow, type LiveState } from './live-read.ts';
@@ -30,7 +37,15 @@ export interface PlannedStep {
   /** How the step runs, when it is not the default: a gate's wait, a matrix's max-parallel and fail-fast. */
   how: string[];
   /** The live plan: what a read-only step found now, or that a write was not sent. */
-  live?: { state: LiveState | 'after-writes' | 'not-sent' | 'not-read'; text: string; unprovable?: string; observed?: Observed; unreachable?: true } | undefined;
+  live?:
+    | {
+        state: LiveState | 'after-writes' | 'not-sent' | 'not-read';
+        text: string;
+        unprovable?: string;
+        observed?: Observed;
+        unreachable?: true;
+      }
+    | undefined;
 }
 
 /** plan --live: read-only steps run for real through read-only clients, once, without waiting. */
@@ -47,7 +62,11 @@ export interface Plan {
   steps: PlannedStep[];
 }
 
-export async function planPipeline(pipeline: Pipeline, env: Env, options: { selection?: Selection; masker?: Masker; live?: LiveReading } = {}): Promise<Plan> {
+export async function planPipeline(
+  pipeline: Pipeline,
+  env: Env,
+  options: { selection?: Selection; masker?: Masker; live?: LiveReading } = {},
+): Promise<Plan> {
   const selection = options.selection ?? EVERY_INSTANCE;
   checkSelection(pipeline, selection);
   const masker = options.masker ?? new Masker();
@@ -67,83 +86,127 @@ export async function planPipeline(pipeline: Pipeline, env: Env, options: { sele
   }
 
   async function walk(): Promise<PlannedStep[]> {
-  const steps: Record<string, { outcome: string; outputs: Record<string, Placeholder>; instances?: Placeholder; failures?: Placeholder }> = Object.create(null);
-  const world: InstanceWorld = { base, steps, targets, status: { failed: false, cancelled: false }, masker };
-  const liveOutputs = new Map<string, Record<string, unknown>>();
-  let wrote = false;
-  const out: PlannedStep[] = [];
-  for (const step of pipeline.steps) {
-    const type = STEP_TYPES.get(step.uses)!;
-    for (const combo of expandMatrix(step.matrix).filter((c) => selects(c, selection))) {
-      // The run's own preparation of the instance (prepare-instance.ts), earlier outputs as placeholders.
-      const scope = instanceScope(world, combo);
-      const condition = conditionOf(step, scope);
-      const prepared = resolveInputs(step, scope, masker, { placeholders: true });
-      let note = 'failure' in condition ? `resolved at run time: ${condition.failure.message}` : undefined;
-      let calls: PlannedCall[] = [];
-      try {
-        if ('inputs' in prepared) calls = type.plan(prepared.inputs as never, targets);
-        else if (prepared.values) {
-          calls = type.plan(prepared.values as never, targets);
-          if (JSON.stringify(prepared.values).includes('<steps.')) note ??= 'some inputs come from earlier steps\' outputs, known only at run time';
-        } else note ??= `resolved at run time: ${prepared.failure.message}`;
-      } catch (error) {
-        note ??= `resolved at run time: ${(error as Error).message}`;
-      }
-      const runs = 'runs' in condition ? condition.runs : true;
-      const server = serverName(step, combo, base);
-      let live: PlannedStep['live'];
-      if (options.live) {
-        const inputs = 'inputs' in prepared ? prepared.inputs : undefined;
-        const readOnly = inputs !== undefined && (typeof type.readOnly === 'function' ? type.readOnly(inputs) : type.readOnly);
-        if (!readOnly) {
-          const preview = inputs === undefined && note ? { text: 'its inputs are known only at run time' } : await writePreview(type, calls, () => clientOf(server), options.live.signal, masker);
-          live = { state: 'not-sent', ...preview, ...(type.unprovable ? { unprovable: type.unprovable } : {}) };
-          wrote = true;
+    const steps: Record<
+      string,
+      { outcome: string; outputs: Record<string, Placeholder>; instances?: Placeholder; failures?: Placeholder }
+    > = Object.create(null);
+    const world: InstanceWorld = { base, steps, targets, status: { failed: false, cancelled: false }, masker };
+    const liveOutputs = new Map<string, Record<string, unknown>>();
+    let wrote = false;
+    const out: PlannedStep[] = [];
+    for (const step of pipeline.steps) {
+      const type = STEP_TYPES.get(step.uses)!;
+      for (const combo of expandMatrix(step.matrix).filter((c) => selects(c, selection))) {
+        // The run's own preparation of the instance (prepare-instance.ts), earlier outputs as placeholders.
+        const scope = instanceScope(world, combo);
+        const condition = conditionOf(step, scope);
+        const prepared = resolveInputs(step, scope, masker, { placeholders: true });
+        let note = 'failure' in condition ? `resolved at run time: ${condition.failure.message}` : undefined;
+        let calls: PlannedCall[] = [];
+        try {
+          if ('inputs' in prepared) calls = type.plan(prepared.inputs as never, targets);
+          else if (prepared.values) {
+            calls = type.plan(prepared.values as never, targets);
+            if (JSON.stringify(prepared.values).includes('<steps.'))
+              note ??= "some inputs come from earlier steps' outputs, known only at run time";
+          } else note ??= `resolved at run time: ${prepared.failure.message}`;
+        } catch (error) {
+          note ??= `resolved at run time: ${(error as Error).message}`;
         }
-        else if (!runs) live = { state: 'not-read', text: 'its condition is false' };
-        else {
-          const finding = await readNow(type, inputs, { client: () => clientOf(server), targets, masker, now: options.live.now, signal: options.live.signal, scope });
-          // A check after a write checks its effect: what it finds now is no failure yet.
-          live = wrote ? { state: 'after-writes', text: `${finding.state === 'holds' ? 'holds already' : 'not yet'}: ${finding.text}` } : { state: finding.state, text: finding.text, ...(finding.observed ? { observed: finding.observed } : {}), ...(finding.unreachable ? { unreachable: true as const } : {}) };
-          // Later steps read what it found: real values, not placeholders.
-          if (step.id !== undefined && !step.matrix && finding.state !== 'would-wait') liveOutputs.set(step.id, finding.outputs);
+        const runs = 'runs' in condition ? condition.runs : true;
+        const server = serverName(step, combo, base);
+        let live: PlannedStep['live'];
+        if (options.live) {
+          const inputs = 'inputs' in prepared ? prepared.inputs : undefined;
+          const readOnly =
+            inputs !== undefined && (typeof type.readOnly === 'function' ? type.readOnly(inputs) : type.readOnly);
+          if (!readOnly) {
+            const preview =
+              inputs === undefined && note
+                ? { text: 'its inputs are known only at run time' }
+                : await writePreview(type, calls, () => clientOf(server), options.live.signal, masker);
+            live = { state: 'not-sent', ...preview, ...(type.unprovable ? { unprovable: type.unprovable } : {}) };
+            wrote = true;
+          } else if (!runs) live = { state: 'not-read', text: 'its condition is false' };
+          else {
+            const finding = await readNow(type, inputs, {
+              client: () => clientOf(server),
+              targets,
+              masker,
+              now: options.live.now,
+              signal: options.live.signal,
+              scope,
+            });
+            // A check after a write checks its effect: what it finds now is no failure yet.
+            live = wrote
+              ? {
+                  state: 'after-writes',
+                  text: `${finding.state === 'holds' ? 'holds already' : 'not yet'}: ${finding.text}`,
+                }
+              : {
+                  state: finding.state,
+                  text: finding.text,
+                  ...(finding.observed ? { observed: finding.observed } : {}),
+                  ...(finding.unreachable ? { unreachable: true as const } : {}),
+                };
+            // Later steps read what it found: real values, not placeholders.
+            if (step.id !== undefined && !step.matrix && finding.state !== 'would-wait')
+              liveOutputs.set(step.id, finding.outputs);
+          }
         }
+        out.push({
+          position: `[${step.index + 1}/${pipeline.steps.length}]`,
+          name: instanceName(step, combo, { ...base, steps, targets }, masker),
+          uses: step.uses,
+          server,
+          condition: step.if.source === 'success()' ? undefined : step.if.source,
+          runs,
+          calls: masker.maskValue(calls),
+          note: note && masker.mask(note),
+          how: howItRuns(step, prepared.values, inRollout(pipeline.rollout, step) ? pipeline.rollout!.over : undefined),
+          ...(live ? { live } : {}),
+        });
       }
-      out.push({
-        position: `[${step.index + 1}/${pipeline.steps.length}]`,
-        name: instanceName(step, combo, { ...base, steps, targets }, masker),
-        uses: step.uses,
-        server,
-        condition: step.if.source === 'success()' ? undefined : step.if.source,
-        runs,
-        calls: masker.maskValue(calls),
-        note: note && masker.mask(note),
-        how: howItRuns(step, prepared.values, inRollout(pipeline.rollout, step) ? pipeline.rollout!.over : undefined),
-        ...(live ? { live } : {}),
-      });
+      if (step.id !== undefined) {
+        const outputs: Record<string, Placeholder> = {};
+        for (const name of type.outputs) outputs[name] = new Placeholder(`steps.${step.id}.outputs.${name}`);
+        steps[step.id] = {
+          outcome: 'success',
+          outputs: step.matrix
+            ? {}
+            : ((liveOutputs.get(step.id) as Record<string, Placeholder> | undefined) ?? outputs),
+          ...(step.matrix
+            ? {
+                instances: new Placeholder(`steps.${step.id}.instances`),
+                failures: new Placeholder(`steps.${step.id}.failures`),
+              }
+            : {}),
+        };
+      }
     }
-    if (step.id !== undefined) {
-      const outputs: Record<string, Placeholder> = {};
-      for (const name of type.outputs) outputs[name] = new Placeholder(`steps.${step.id}.outputs.${name}`);
-      steps[step.id] = {
-        outcome: 'success',
-        outputs: step.matrix ? {} : ((liveOutputs.get(step.id) as Record<string, Placeholder> | undefined) ?? outputs),
-        ...(step.matrix ? { instances: new Placeholder(`steps.${step.id}.instances`), failures: new Placeholder(`steps.${step.id}.failures`) } : {}),
-      };
-    }
-  }
-  return out;
+    return out;
   }
 }
 
 /** What a write the live plan does not send would change, read now with GET requests (its verifier's preview). */
-async function writePreview(type: StepType, calls: PlannedCall[], client: () => EngineClient, signal: AbortSignal, masker: Masker): Promise<{ text: string; observed?: Observed }> {
+async function writePreview(
+  type: StepType,
+  calls: PlannedCall[],
+  client: () => EngineClient,
+  signal: AbortSignal,
+  masker: Masker,
+): Promise<{ text: string; observed?: Observed }> {
   const write = calls.find((c) => c.method !== 'GET');
-  if (!write || !type.verify?.preview) return { text: type.uses === 'update/vfs' ? "a write; the target's vfs files cannot be read through the API" : 'a write' };
+  if (!write || !type.verify?.preview)
+    return {
+      text: type.uses === 'update/vfs' ? "a write; the target's vfs files cannot be read through the API" : 'a write',
+    };
   try {
     const preview = await type.verify.preview(client(), write, signal);
-    return { text: masker.mask(`a write; ${preview.text}`), ...(preview.observed ? { observed: masker.maskValue(preview.observed) } : {}) };
+    return {
+      text: masker.mask(`a write; ${preview.text}`),
+      ...(preview.observed ? { observed: masker.maskValue(preview.observed) } : {}),
+    };
   } catch (error) {
     return { text: masker.mask(`a write; its target could not be read: ${(error as Error).message}`) };
   }
@@ -154,12 +217,16 @@ async function writePreview(type: StepType, calls: PlannedCall[], client: () => 
 function howItRuns(step: Pipeline['steps'][number], inputs: unknown, rolloutKey: string | undefined): string[] {
   const how: string[] = [];
   const wait = (inputs as { wait?: { timeout?: unknown; interval?: unknown } } | null)?.wait;
-  if (wait && typeof wait === 'object') how.push(`wait: up to ${String(wait.timeout)}, a check every ${String(wait.interval ?? '2m')}`);
+  if (wait && typeof wait === 'object')
+    how.push(`wait: up to ${String(wait.timeout)}, a check every ${String(wait.interval ?? '2m')}`);
   // A step of the rollout runs value by value, as its waves say (the waves are shown above the steps).
   if (rolloutKey !== undefined) how.push(`rollout: ${rolloutKey} by ${rolloutKey}, in its waves`);
   else if (step.matrix) how.push(`matrix: max-parallel ${step.maxParallel}, fail-fast ${step.failFast}`);
   if (step.timeoutMs !== undefined) how.push(`timeout: ${formatDuration(step.timeoutMs)}`);
-  if (step.retry) how.push(`retry: ${step.retry.attempts} attempts, ${formatDuration(step.retry.delayMs)} apart (x${step.retry.backoff})`);
+  if (step.retry)
+    how.push(
+      `retry: ${step.retry.attempts} attempts, ${formatDuration(step.retry.delayMs)} apart (x${step.retry.backoff})`,
+    );
   if (step.continueOnError) how.push('continue-on-error: a failure does not stop the pipeline');
   return how;
 }

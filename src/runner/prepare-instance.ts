@@ -20,7 +20,10 @@ export interface InstanceWorld {
 }
 
 export function instanceScope(world: InstanceWorld, matrix: Readonly<Record<string, unknown>>): EvalScope {
-  return { contexts: { ...world.base, steps: world.steps, targets: world.targets, matrix }, status: { ...world.status } };
+  return {
+    contexts: { ...world.base, steps: world.steps, targets: world.targets, matrix },
+    status: { ...world.status },
+  };
 }
 
 /** The instance's condition: whether it runs, or why it cannot be told (an expression that fails). */
@@ -33,14 +36,21 @@ export function conditionOf(step: Step, scope: EvalScope): { runs: boolean } | {
 }
 
 /** `values`: the inputs as resolved, before the step type parsed them (the plan shows a call from them). */
-export type ResolvedInputs = { inputs: Record<string, unknown>; values: Record<string, unknown> } | { failure: StepError; values?: Record<string, unknown> };
+export type ResolvedInputs =
+  | { inputs: Record<string, unknown>; values: Record<string, unknown> }
+  | { failure: StepError; values?: Record<string, unknown> };
 
 /**
  * The step's inputs resolved in `scope`, their declared secrets registered with the masker, and
  * checked against the step type. `placeholders`: the plan's walk, where an earlier step's output
  * is a placeholder shown as its text (`<steps.find.outputs.key>`).
  */
-export function resolveInputs(step: Step, scope: EvalScope, masker: Masker, options: { placeholders?: boolean } = {}): ResolvedInputs {
+export function resolveInputs(
+  step: Step,
+  scope: EvalScope,
+  masker: Masker,
+  options: { placeholders?: boolean } = {},
+): ResolvedInputs {
   const type = STEP_TYPES.get(step.uses)!;
   let values: Record<string, unknown>;
   try {
@@ -53,7 +63,10 @@ export function resolveInputs(step: Step, scope: EvalScope, masker: Masker, opti
   const parsed = inputSchema(type, resolved).safeParse(values);
   if (parsed.success) return { inputs: parsed.data as Record<string, unknown>, values };
   const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'with'}: ${i.message}`).join('; ');
-  return { failure: { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) }, values };
+  return {
+    failure: { code: 'INPUT_INVALID', message: masker.mask(`the inputs are not valid once resolved: ${detail}`) },
+    values,
+  };
 }
 
 function withPlaceholdersShown(value: unknown): unknown {

@@ -20,7 +20,8 @@ export interface InDoubtCall {
 }
 
 /** What to do about an in-doubt call: said by the run that saw it and by a report of its journal. */
-export const IN_DOUBT_HINT = 'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)';
+export const IN_DOUBT_HINT =
+  'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)';
 
 /** What the operator decided about an in-doubt call (run --resume --in-doubt). */
 export interface Decision {
@@ -34,8 +35,16 @@ export interface Decision {
 }
 
 /** What an operator's decision says in every report and the terminal, after "in doubt: ". */
-export function decisionPhrase(d: { decision: Decision['decision']; by: string; verdict?: Decision['verdict'] | null; evidence?: string | null | undefined }): string {
-  if (!d.verdict) return d.decision === 'skip' ? `treated as applied by the operator (${d.by})` : `sent again by the operator's decision (${d.by})`;
+export function decisionPhrase(d: {
+  decision: Decision['decision'];
+  by: string;
+  verdict?: Decision['verdict'] | null;
+  evidence?: string | null | undefined;
+}): string {
+  if (!d.verdict)
+    return d.decision === 'skip'
+      ? `treated as applied by the operator (${d.by})`
+      : `sent again by the operator's decision (${d.by})`;
   const read = d.verdict === 'applied' ? 'applied' : d.verdict === 'not-applied' ? 'not applied' : 'cannot tell';
   return `verify read the target: ${read}${d.evidence ? ` (${d.evidence})` : ''}; ${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
 }
@@ -99,7 +108,9 @@ export interface RunResult {
   /** The operator's word to go on past the wave a rollout halted at (--continue-rollout): who, when. */
   continued?: { wave: number; by: string; at: number } | undefined;
   /** The fleet lease the run held: who, how long it waited, and a takeover's evidence. */
-  lease?: { name: string; holder: string; waitedMs: number; takeover: { evidence: string[]; reason: string | null } | null } | undefined;
+  lease?:
+    | { name: string; holder: string; waitedMs: number; takeover: { evidence: string[]; reason: string | null } | null }
+    | undefined;
   /** A resume: the journal it resumed, and the pipeline that wrote it when that is not this one (--force). */
   resumedFrom?: { journal: string; name: string; file: string; samePipeline: boolean } | undefined;
 }
@@ -137,8 +148,21 @@ export interface StepCounts {
 }
 
 /** Step runs by outcome: the one count the terminal, the reports and the summary all show. */
-export function countSteps(steps: readonly (Pick<StepRun, 'outcome'> & { inDoubt?: unknown; decision?: { decision: string } | null | undefined })[]): StepCounts {
-  const counts: StepCounts = { total: steps.length, success: 0, failure: 0, skipped: 0, cancelled: 0, inDoubt: 0, treatedAsApplied: 0 };
+export function countSteps(
+  steps: readonly (Pick<StepRun, 'outcome'> & {
+    inDoubt?: unknown;
+    decision?: { decision: string } | null | undefined;
+  })[],
+): StepCounts {
+  const counts: StepCounts = {
+    total: steps.length,
+    success: 0,
+    failure: 0,
+    skipped: 0,
+    cancelled: 0,
+    inDoubt: 0,
+    treatedAsApplied: 0,
+  };
   for (const s of steps) {
     if (s.inDoubt) counts.inDoubt++;
     // Treated as applied on the operator's word: counted as that, never as a success.
@@ -150,6 +174,13 @@ export function countSteps(steps: readonly (Pick<StepRun, 'outcome'> & { inDoubt
 
 /** "3 succeeded, 1 failed, 1 in doubt": the outcomes that occurred. */
 export function countsPhrase(c: StepCounts): string {
-  const parts = [`${c.success} succeeded`, `${c.failure} failed`, `${c.skipped} skipped`, `${c.cancelled} cancelled`, `${c.inDoubt} in doubt`, `${c.treatedAsApplied} treated as applied by the operator`].filter((p) => !p.startsWith('0 '));
+  const parts = [
+    `${c.success} succeeded`,
+    `${c.failure} failed`,
+    `${c.skipped} skipped`,
+    `${c.cancelled} cancelled`,
+    `${c.inDoubt} in doubt`,
+    `${c.treatedAsApplied} treated as applied by the operator`,
+  ].filter((p) => !p.startsWith('0 '));
   return parts.join(', ') || 'none';
 }

@@ -50,7 +50,9 @@ export function stepIdentities(pipeline: Pipeline): string[] {
 /** An instance's identity: its step's, and its matrix values (keys in order). */
 export function instanceKey(identity: string, step: Step, combination: Combination): string {
   if (!step.matrix) return identity;
-  const values = Object.keys(combination).sort().map((k) => [k, combination[k]]);
+  const values = Object.keys(combination)
+    .sort()
+    .map((k) => [k, combination[k]]);
   return `${identity} ${JSON.stringify(Object.fromEntries(values))}`;
 }
 
@@ -59,7 +61,8 @@ export function instanceKeys(pipeline: Pipeline, selection: Selection): Map<stri
   const identities = stepIdentities(pipeline);
   const keys = new Map<string, { step: number }>();
   for (const step of pipeline.steps) {
-    for (const c of expandMatrix(step.matrix).filter((x) => selects(x, selection))) keys.set(instanceKey(identities[step.index]!, step, c), { step: step.index });
+    for (const c of expandMatrix(step.matrix).filter((x) => selects(x, selection)))
+      keys.set(instanceKey(identities[step.index]!, step, c), { step: step.index });
   }
   return keys;
 }

@@ -5,37 +5,14 @@
 // times, interval apart, and a failed analysis halts it too (a wave none of whose values succeeded
 // never passes it). The API has no rollback: a halt undoes nothing; the values not started are
 // reported so.
-import type { Budget, Rollout, Step } from '../pipeline/model.ts';
-import type { StepRun, WaveResult, RolloutResult } from './result.ts';
-import type { RunContext } from './run-context.ts';
+import type { Rollout, Step } from '../pipeline/model.ts';
+import type { StepRun, RolloutResult } from './result.ts';
+import { stepPosition, type RunContext } from './run-context.ts';
 import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
-import { notStarted, runInstance } from './run-instance.ts';
-import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
-
-/** The values of each wave, in order: lists, counts, shares of all values, the rest; what no wave names is a last wave. */
-export function wavesOf(rollout: Rollout, values: readonly string[]): string[][] {
-  const listed = new Set(rollout.waves.flatMap((w) => ('values' in w ? w.values.map(String) : [])));
-  let left = [...values];
-  const out: string[][] = [];
-  for (const spec of rollout.waves) {
-    const free = left.filter((v) => !listed.has(v));
-    const wave =
-      'values' in spec ? spec.values.map(String).filter((v) => left.includes(v))
-      : 'count' in spec ? free.slice(0, spec.count)
-      : 'share' in spec ? free.slice(0, Math.max(1, Math.ceil(spec.share * values.length)))
-      : free;
-    if ('values' in spec) spec.values.forEach((v) => listed.delete(String(v)));
-    left = left.filter((v) => !wave.includes(v));
-    if (wave.length > 0) out.push(wave);
-  }
-  if (left.length > 0) out.push(left);
-  return out;
-}
-
-/** How many values of a wave of `size` may fail and the rollout go on. */
-export function budgetOf(budget: Budget, size: number): number {
-  return 'count' in budget ? budget.count : Math.floor(budget.share * size);
-}
+import { notStarted } from './instance-end.ts';
+import { runInstance } from './run-instance.ts';
+import { budgetOf, wavesOf } from './waves.ts';
+import { analyse, analysedEarlier } from './wave-analysis.ts';
 
 /**
  * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
@@ -43,42 +20,51 @@ export function budgetOf(budget: Budget, size: number): number {
  * values selected, so `wave 1/1: emea` would otherwise look like the whole rollout.
  */
 function outsideRun(ctx: RunContext, rollout: Rollout, values: readonly string[]): string | undefined {
-  const all = (matrixValues({ steps: ctx.pipeline.steps.filter((s) => inRollout(rollout, s)) })[rollout.over] ?? []).map(String);
+  const all = (
+    matrixValues({ steps: ctx.pipeline.steps.filter((s) => inRollout(rollout, s)) })[rollout.over] ?? []
+  ).map(String);
   if (all.length <= values.length) return undefined;
   const selected = new Set(values);
-  const list = (vs: string[]) => (vs.length > 5 ? `${vs.slice(0, 5).join(', ')} and ${vs.length - 5} more` : vs.join(', '));
+  const list = (vs: string[]) =>
+    vs.length > 5 ? `${vs.slice(0, 5).join(', ')} and ${vs.length - 5} more` : vs.join(', ');
   const parts = wavesOf(rollout, all).flatMap((wave, i) => {
     const out = wave.filter((v) => !selected.has(v));
     if (out.length === 0) return [];
-    return [out.length === wave.length ? `wave ${i + 1} (${list(out)})` : `${out.length} of wave ${i + 1}'s ${wave.length} (${list(out)})`];
+    return [
+      out.length === wave.length
+        ? `wave ${i + 1} (${list(out)})`
+        : `${out.length} of wave ${i + 1}'s ${wave.length} (${list(out)})`,
+    ];
   });
   return `this run (limited to: ${describeSelection(ctx.selection) ?? ''}) leaves out of the rollout ${parts.join(', ')}: its waves are formed from the values selected only`;
 }
 
-const position = (ctx: RunContext, step: Step) => `[${step.index + 1}/${ctx.pipeline.steps.length}]`;
-
-/** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
-function roundRun(gate: StepRun, wave: number, round: number, count: number): StepRun {
-  return {
-    key: `${gate.key}@analysis-${wave}-${round}`,
-    step: gate.step, id: gate.id, uses: gate.uses, matrix: gate.matrix, server: gate.server,
-    name: `${gate.name} (analysis after wave ${wave}, round ${round}/${count})`,
-    outcome: 'cancelled', continuedOnError: false, startedAt: undefined, durationMs: undefined, attempts: 0,
-    inputs: {}, outputs: {}, figures: undefined, error: undefined, warnings: [], result: null, wave, round,
-  };
-}
-
-export async function runRollout(ctx: RunContext, rollout: Rollout, split: ReadonlyMap<Step, StepRun[]>): Promise<{ result: RolloutResult; analysis: StepRun[] }> {
+export async function runRollout(
+  ctx: RunContext,
+  rollout: Rollout,
+  split: ReadonlyMap<Step, StepRun[]>,
+): Promise<{ result: RolloutResult; analysis: StepRun[] }> {
   const { logger, signal } = ctx.deps;
   const valueOf = (run: StepRun) => String(run.matrix?.[rollout.over]);
   const values = [...new Set([...split.values()].flatMap((runs) => runs.map(valueOf)))];
   const waves = wavesOf(rollout, values);
   const leftOut = outsideRun(ctx, rollout, values);
   if (leftOut) logger.warn(undefined, leftOut);
-  const result: RolloutResult = { over: rollout.over, waves: waves.map((w, i) => ({ wave: i + 1, values: w, outcome: 'not-started', failed: [], budget: budgetOf(rollout.maxFailures, w.length) })) };
+  const result: RolloutResult = {
+    over: rollout.over,
+    waves: waves.map((w, i) => ({
+      wave: i + 1,
+      values: w,
+      outcome: 'not-started',
+      failed: [],
+      budget: budgetOf(rollout.maxFailures, w.length),
+    })),
+  };
   const analysisRuns: StepRun[] = [];
   // Each value's runs, step by step, grouped once (a fleet of thousands is not filtered per value).
-  const byValue = new Map<string, (readonly [Step, StepRun[]])[]>(values.map((v) => [v, [...split.keys()].map((step) => [step, [] as StepRun[]] as const)]));
+  const byValue = new Map<string, (readonly [Step, StepRun[]])[]>(
+    values.map((v) => [v, [...split.keys()].map((step) => [step, [] as StepRun[]] as const)]),
+  );
   [...split.values()].forEach((runs, i) => runs.forEach((run) => byValue.get(valueOf(run))![i]![1].push(run)));
   const runsOf = (value: string) => byValue.get(value) ?? [];
   const halt = (value: string, wave: number, message: string) => {
@@ -98,7 +84,7 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
       for (const run of runs) {
         run.wave = wave;
         if (signal.aborted) notStarted(run, true, signal);
-        else await runInstance({ ...ctx, status }, step, run, position(ctx, step));
+        else await runInstance({ ...ctx, status }, step, run, stepPosition(ctx, step));
         await ctx.deps.observer?.settled?.();
         if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
       }
@@ -110,18 +96,26 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     if (result.halted || signal.aborted) {
       wave.outcome = signal.aborted ? 'cancelled' : 'not-started';
       for (const value of wave.values) {
-        if (signal.aborted) runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, true, signal), (r.wave = wave.wave))));
+        if (signal.aborted)
+          runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, true, signal), (r.wave = wave.wave))));
         // Where it halted; why is the rollout's (its halted reason), said once by the log and each report.
         else halt(value, wave.wave, `not started: the rollout halted at wave ${result.halted!.wave}`);
       }
       continue;
     }
-    logger.info(undefined, `wave ${wave.wave}/${waves.length}: ${wave.values.join(', ')} (${rollout.over}; at most ${rollout.maxParallel} at once; ${wave.budget} may fail)`);
+    logger.info(
+      undefined,
+      `wave ${wave.wave}/${waves.length}: ${wave.values.join(', ')} (${rollout.over}; at most ${rollout.maxParallel} at once; ${wave.budget} may fail)`,
+    );
     const queue = [...wave.values];
     const worker = async () => {
       for (let value = queue.shift(); value !== undefined; value = queue.shift()) {
         if (wave.failed.length > wave.budget) {
-          halt(value, wave.wave, `not started: wave ${wave.wave} had ${wave.failed.length} failed ${rollout.over}(s), over its budget of ${wave.budget}`);
+          halt(
+            value,
+            wave.wave,
+            `not started: wave ${wave.wave} had ${wave.failed.length} failed ${rollout.over}(s), over its budget of ${wave.budget}`,
+          );
           continue;
         }
         if (await runValue(value, wave.wave)) wave.failed.push(value);
@@ -134,79 +128,50 @@ export async function runRollout(ctx: RunContext, rollout: Rollout, split: Reado
     }
     if (wave.failed.length > wave.budget) {
       wave.outcome = 'halted';
-      result.halted = { wave: wave.wave, reason: `${wave.failed.length} ${rollout.over}(s) failed (${wave.failed.join(', ')}), over the budget of ${wave.budget}` };
+      result.halted = {
+        wave: wave.wave,
+        reason: `${wave.failed.length} ${rollout.over}(s) failed (${wave.failed.join(', ')}), over the budget of ${wave.budget}`,
+      };
       continue;
     }
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
     if (rollout.analysis && wave.wave < waves.length) {
       const passed = wave.values.filter((v) => !wave.failed.includes(v));
       const earlier = analysedEarlier(ctx, wave, runsOf);
-      if (earlier) logger.info(undefined, `wave ${wave.wave}/${waves.length}: its analysis passed in an earlier run and none of its ${rollout.over}s ran again: not repeated`);
+      if (earlier)
+        logger.info(
+          undefined,
+          `wave ${wave.wave}/${waves.length}: its analysis passed in an earlier run and none of its ${rollout.over}s ran again: not repeated`,
+        );
       // A wave with no value that succeeded has nothing to analyse, so nothing shows the next wave is safe.
-      wave.analysis =
-        earlier ? { ...earlier, text: `${earlier.text} (in an earlier run)` }
-        : passed.length === 0 ? { passed: false, rounds: 0, failedRounds: 0, text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse` }
-        : await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
+      wave.analysis = earlier
+        ? { ...earlier, text: `${earlier.text} (in an earlier run)` }
+        : passed.length === 0
+          ? {
+              passed: false,
+              rounds: 0,
+              failedRounds: 0,
+              text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse`,
+            }
+          : await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
       if (!wave.analysis.passed && !signal.aborted) {
         wave.outcome = 'halted';
         result.halted = { wave: wave.wave, reason: `the analysis after it failed: ${wave.analysis.text}` };
       }
     }
-    logger.info(undefined, `wave ${wave.wave}/${waves.length}: ${wave.outcome}${wave.failed.length ? ` (${wave.failed.length} failed: ${wave.failed.join(', ')})` : ''}`);
+    logger.info(
+      undefined,
+      `wave ${wave.wave}/${waves.length}: ${wave.outcome}${wave.failed.length ? ` (${wave.failed.length} failed: ${wave.failed.join(', ')})` : ''}`,
+    );
   }
   ctx.deps.observer?.rolloutDone?.(result);
   if (result.halted) {
     ctx.status.failed = true;
     ctx.deps.observer?.rolloutHalted?.(result.halted);
-    logger.warn(undefined, `the rollout halted at wave ${result.halted.wave}: ${result.halted.reason}; nothing is undone`);
+    logger.warn(
+      undefined,
+      `the rollout halted at wave ${result.halted.wave}: ${result.halted.reason}; nothing is undone`,
+    );
   }
   return { result, analysis: analysisRuns };
-}
-
-/**
- * On a resume, the analysis after `wave` as an earlier run passed it, when the wave is the same
- * values, none failed now, and no write of theirs ran again (each carried; the gates run again
- * anyway): repeating it would only wait its rounds again. The analysis after a halted wave did
- * not pass, so it runs again.
- */
-function analysedEarlier(ctx: RunContext, wave: WaveResult, runsOf: (value: string) => (readonly [Step, StepRun[]])[]): NonNullable<WaveResult['analysis']> | undefined {
-  const earlier = ctx.resume?.analysed?.get(wave.wave);
-  if (!earlier || wave.failed.length > 0 || earlier.values.join('\n') !== wave.values.join('\n')) return undefined;
-  const reads = (step: Step) => {
-    const type = STEP_TYPES.get(step.uses);
-    return type !== undefined && isReadOnly(type, step.with ?? {});
-  };
-  const noWriteAgain = wave.values.every((v) => runsOf(v).every(([step, runs]) => reads(step) || runs.every((r) => r.resume === 'earlier-run')));
-  return noWriteAgain ? earlier.analysis : undefined;
-}
-
-/** The gates, again, for the values a wave rolled out: `count` rounds, `interval` apart; more failed rounds than the limit fail it. */
-async function analyse(ctx: RunContext, rollout: Rollout, split: ReadonlyMap<Step, StepRun[]>, values: string[], wave: number, out: StepRun[]): Promise<NonNullable<WaveResult['analysis']>> {
-  const { count, intervalMs, failureLimit, gates } = rollout.analysis!;
-  const gateSteps = [...split].filter(([step]) => step.id !== undefined && gates.includes(step.id));
-  let failedRounds = 0;
-  let text = `${count} round(s) of ${gates.join(', ')} held`;
-  for (let round = 1; round <= count; round++) {
-    try {
-      await ctx.deps.sleep(intervalMs, ctx.deps.signal);
-    } catch {
-      return { passed: false, rounds: round - 1, failedRounds, text: 'cancelled' };
-    }
-    const failures: string[] = [];
-    for (const [step, runs] of gateSteps) {
-      for (const gate of runs.filter((r) => values.includes(String(r.matrix?.[rollout.over])))) {
-        const run = roundRun(gate, wave, round, count);
-        out.push(run);
-        await runInstance({ ...ctx, status: { failed: false, cancelled: false } }, step, run, position(ctx, step));
-        if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
-      }
-    }
-    if (failures.length === 0) continue;
-    failedRounds += 1;
-    text = `round ${round}/${count}: ${failures.join('; ')}`;
-    // A failed round within the limit does not fail the run: the limit let it pass.
-    if (failedRounds <= failureLimit) out.filter((r) => r.round === round && r.wave === wave && r.outcome === 'failure').forEach((r) => (r.continuedOnError = true));
-    else return { passed: false, rounds: round, failedRounds, text };
-  }
-  return { passed: true, rounds: count, failedRounds, text: failedRounds ? `${failedRounds} failed round(s), within the limit of ${failureLimit}; last: ${text}` : text };
 }

@@ -85,3 +85,8 @@ export interface RunContext {
   /** --only and --skip: the instances the run is limited to. */
   selection: Selection;
 }
+
+/** Where a step stands in the file, as the log shows it: `[3/7]`. */
+export function stepPosition(ctx: RunContext, step: { index: number }): string {
+  return `[${step.index + 1}/${ctx.pipeline.steps.length}]`;
+}

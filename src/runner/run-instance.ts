@@ -3,107 +3,38 @@
 // the StepRun the reports show, and the logger and observer told.
 import { ApiError, deadline } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
-import { EnginectlError } from '../errors.ts';
 import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome, StepType, TargetDef } from '../steps/types.ts';
 import { instanceCalls } from './observer.ts';
-import type { Carried } from './resume.ts';
-import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
+import type { StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { maskDeclared } from './scope.ts';
-
-/** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
-export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
-/** The warning of an instance whose write may have been applied twice. */
-const MAYBE_TWICE = 'maybe applied twice';
-
-const INTERRUPTED: StepError = { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
-
-/** Why the run stopped: interrupted (a signal), or an error that stopped it (the journal could not be written). */
-function stopped(signal: AbortSignal): StepError {
-  const reason: unknown = signal.reason;
-  return reason instanceof EnginectlError ? { code: 'CANCELLED', message: `cancelled: the run stopped: ${reason.message}`, hint: reason.hint } : INTERRUPTED;
-}
-
-function errorOf(error: unknown): StepError {
-  if (error instanceof EnginectlError) return { code: error.code, message: error.message, hint: error.hint };
-  return { code: 'STEP_ERROR', message: error instanceof Error ? error.message : String(error) };
-}
-
-/** A cancelled instance: in doubt when its last call left and got no answer. */
-function cancelledError(run: StepRun, signal: AbortSignal): StepError {
-  if (!run.inDoubt) return stopped(signal);
-  return {
-    code: 'IN_DOUBT',
-    message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,
-    hint: IN_DOUBT_HINT,
-  };
-}
-
-/** An instance not started: the run was interrupted, or a sibling failed under fail-fast. */
-export function notStarted(run: StepRun, interrupted: boolean, signal: AbortSignal): void {
-  run.outcome = 'cancelled';
-  run.error = interrupted ? stopped(signal) : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
-}
-
-export function finish(ctx: RunContext, run: StepRun, position: string, outcome: Outcome, error?: StepError, outputs?: Record<string, unknown>): void {
-  run.outcome = outcome;
-  run.error = error;
-  run.durationMs = run.startedAt === undefined ? 0 : ctx.watch() - run.startedAt;
-  run.continuedOnError = outcome === 'failure' && ctx.pipeline.steps[run.step]!.continueOnError;
-  if (outputs) ctx.live.set(run, outputs);
-  if (outcome !== 'cancelled' || run.startedAt !== undefined) ctx.deps.logger.stepFinished(run, position);
-  ctx.deps.observer?.instanceFinished(run, outputs);
-}
-
-/**
- * An instance done in an earlier run (or an in-doubt call the operator decided to treat as
- * applied): shown as that run left it, with its figures, result and update report, and its
- * outputs back for the steps after it. Nothing is sent.
- */
-function carry(ctx: RunContext, run: StepRun, position: string, carried: Carried): void {
-  const earlier = carried.run;
-  Object.assign(run, {
-    outcome: earlier.outcome,
-    continuedOnError: earlier.continuedOnError,
-    startedAt: earlier.startedAt,
-    durationMs: earlier.durationMs,
-    attempts: earlier.attempts,
-    inputs: earlier.inputs,
-    target: earlier.target,
-    outputs: ctx.masker.maskValue(earlier.outputs),
-    figures: earlier.figures,
-    error: earlier.error,
-    warnings: earlier.warnings,
-    result: earlier.result,
-    inDoubt: earlier.inDoubt,
-    decision: earlier.decision,
-    resume: 'earlier-run',
-    earlierRunAt: earlier.earlierRunAt,
-  } satisfies Partial<StepRun>);
-  ctx.live.set(run, carried.outputs);
-  ctx.deps.logger.stepFinished(run, position);
-  ctx.deps.observer?.instanceFinished(run, carried.outputs);
-}
-
-/** What the step gave, masked into the run (its declared secret outputs whole). */
-function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): void {
-  const { masker } = ctx;
-  run.outputs = maskDeclared(masker.maskValue(outcome.outputs), STEP_TYPES.get(run.uses)!.secretOutputs);
-  run.result = masker.maskValue(outcome.result ?? null);
-  run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
-  run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
-}
+import {
+  MAYBE_TWICE,
+  PIPELINE_DECIDES,
+  cancelledError,
+  carry,
+  errorOf,
+  finish,
+  record,
+  stopped,
+} from './instance-end.ts';
 
 /** What the reports and the journal keep of resolved inputs: masked, and the target database they name. */
 function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>): Pick<StepRun, 'inputs' | 'target'> {
   const named = type.targetInput === undefined ? undefined : inputs[type.targetInput];
-  const def = typeof named === 'string' ? (Object.hasOwn(ctx.targets, named) ? ctx.targets[named] : undefined) : (named as TargetDef | undefined);
+  const def =
+    typeof named === 'string'
+      ? Object.hasOwn(ctx.targets, named)
+        ? ctx.targets[named]
+        : undefined
+      : (named as TargetDef | undefined);
   return {
     inputs: maskDeclared(ctx.masker.maskValue(inputs), type.secretInputs),
-    target: def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined,
+    target:
+      def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined,
   };
 }
 
@@ -112,7 +43,13 @@ function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>)
  * and recorded ahead of it. A read that fails is recorded as such (verify then cannot tell) and
  * never stops the write.
  */
-async function snapshotBefore(ctx: RunContext, type: StepType, inputs: Record<string, unknown>, run: StepRun, signal: AbortSignal): Promise<void> {
+async function snapshotBefore(
+  ctx: RunContext,
+  type: StepType,
+  inputs: Record<string, unknown>,
+  run: StepRun,
+  signal: AbortSignal,
+): Promise<void> {
   const observer = ctx.deps.observer;
   if (!observer || !type.verify?.snapshot) return;
   const call = type.plan(inputs, ctx.targets).find((c) => c.method !== 'GET');
@@ -122,7 +59,12 @@ async function snapshotBefore(ctx: RunContext, type: StepType, inputs: Record<st
   } catch (error) {
     if (signal.aborted) throw error;
     observer.snapshot(run, { error: (error as Error).message });
-    ctx.deps.logger.warn(run, ctx.masker.mask(`could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`));
+    ctx.deps.logger.warn(
+      run,
+      ctx.masker.mask(
+        `could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`,
+      ),
+    );
   }
 }
 
@@ -138,9 +80,16 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const carried = ctx.resume?.carried.get(run.key);
   let resolvedInputs = carried && resolveInputs(step, scope, masker);
   if (carried && resolvedInputs) {
-    const now = 'inputs' in resolvedInputs ? ctx.resume!.digest({ ...run, ...shown(ctx, type, resolvedInputs.inputs) }) : undefined;
-    if (carried.inputs === undefined || now === undefined || now === carried.inputs) return carry(ctx, run, position, carried);
-    log.warn(run, 'its inputs changed since the journal\'s run (the file was changed, or a value it reads from the environment): it runs again');
+    const now =
+      'inputs' in resolvedInputs
+        ? ctx.resume!.digest({ ...run, ...shown(ctx, type, resolvedInputs.inputs) })
+        : undefined;
+    if (carried.inputs === undefined || now === undefined || now === carried.inputs)
+      return carry(ctx, run, position, carried);
+    log.warn(
+      run,
+      "its inputs changed since the journal's run (the file was changed, or a value it reads from the environment): it runs again",
+    );
   }
   if (!condition.runs) return finish(ctx, run, position, 'skipped');
   run.decision = ctx.resume?.retried.get(run.key);
@@ -169,7 +118,10 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       evaluate: (expression) => expression.evaluate(scope),
     };
     const began = deps.now();
-    const heartbeat = setInterval(() => log.info(run, `still running (${formatDuration(deps.now() - began)})`), deps.heartbeatMs ?? 60_000);
+    const heartbeat = setInterval(
+      () => log.info(run, `still running (${formatDuration(deps.now() - began)})`),
+      deps.heartbeatMs ?? 60_000,
+    );
     let outcome: StepOutcome | undefined;
     let error: StepError | undefined;
     let inFlight = '';
@@ -180,33 +132,66 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       error = errorOf(caught);
       // A write answered 2xx whose answer could not be read: its fate is unknown (api/fate.ts).
       calls.unreadable(caught);
-      if (caught instanceof ApiError && caught.code === 'API_ABORTED') inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.server}`;
+      if (caught instanceof ApiError && caught.code === 'API_ABORTED')
+        inFlight = ` waiting for ${caught.method} ${caught.path} on ${caught.server}`;
     } finally {
       clearInterval(heartbeat);
       time?.clear();
     }
     if (deps.signal.aborted) return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal));
-    if (time?.timedOut) error = { code: 'STEP_TIMEOUT', message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`, hint: 'raise the step\'s timeout: if the operation is expected to take longer, and check the server is responsive' };
+    if (time?.timedOut)
+      error = {
+        code: 'STEP_TIMEOUT',
+        message: `timed out after ${formatDuration(step.timeoutMs!)}${inFlight}`,
+        hint: "raise the step's timeout: if the operation is expected to take longer, and check the server is responsive",
+      };
     if (outcome) record(ctx, run, outcome);
     const twice = calls.fate().maybeTwice;
     if (twice && !run.warnings.some((w) => w.startsWith(MAYBE_TWICE))) {
-      run.warnings = [...run.warnings, `${MAYBE_TWICE}: ${twice.method} ${twice.path} was applied after an earlier attempt the server may have applied too`];
+      run.warnings = [
+        ...run.warnings,
+        `${MAYBE_TWICE}: ${twice.method} ${twice.path} was applied after an earlier attempt the server may have applied too`,
+      ];
       log.warn(run, run.warnings.at(-1)!);
     }
     if (outcome) {
       for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
       if (!outcome.failure && !error) return finish(ctx, run, position, 'success', undefined, outcome.outputs);
-      error ??= typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
+      error ??=
+        typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
     }
     // An attempt that may have applied its write is never followed by another unless the pipeline says so.
     if (attempt < attempts && run.inDoubt && step.retry!.inDoubt === 'stop') {
-      log.warn(run, masker.mask(`attempt ${attempt} of ${attempts} failed: ${error!.message}; not retried: ${run.inDoubt.method} ${run.inDoubt.path} was sent and the server may have applied it (retry: { in-doubt: retry } sends it again)`));
-      return finish(ctx, run, position, 'failure', { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) }, outcome?.outputs);
+      log.warn(
+        run,
+        masker.mask(
+          `attempt ${attempt} of ${attempts} failed: ${error!.message}; not retried: ${run.inDoubt.method} ${run.inDoubt.path} was sent and the server may have applied it (retry: { in-doubt: retry } sends it again)`,
+        ),
+      );
+      return finish(
+        ctx,
+        run,
+        position,
+        'failure',
+        { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) },
+        outcome?.outputs,
+      );
     }
-    if (attempt < attempts && run.inDoubt) run.decision = { decision: 'retry', by: PIPELINE_DECIDES, at: deps.now(), evidence: `attempt ${attempt}: ${masker.mask(error!.message)}` };
+    if (attempt < attempts && run.inDoubt)
+      run.decision = {
+        decision: 'retry',
+        by: PIPELINE_DECIDES,
+        at: deps.now(),
+        evidence: `attempt ${attempt}: ${masker.mask(error!.message)}`,
+      };
     if (attempt < attempts) {
       const delay = step.retry!.delayMs * step.retry!.backoff ** (attempt - 1);
-      log.warn(run, masker.mask(`attempt ${attempt} of ${attempts} failed: ${error!.message}; retrying in ${formatDuration(delay)}`));
+      log.warn(
+        run,
+        masker.mask(
+          `attempt ${attempt} of ${attempts} failed: ${error!.message}; retrying in ${formatDuration(delay)}`,
+        ),
+      );
       try {
         await deps.sleep(delay, deps.signal);
       } catch {
@@ -214,6 +199,13 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       }
       continue;
     }
-    return finish(ctx, run, position, 'failure', { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) }, outcome?.outputs);
+    return finish(
+      ctx,
+      run,
+      position,
+      'failure',
+      { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) },
+      outcome?.outputs,
+    );
   }
 }

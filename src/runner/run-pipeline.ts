@@ -7,14 +7,23 @@ import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
-import { checkSelection, EVERY_INSTANCE, expandMatrix, inRollout, matrixValues, selects, type Selection } from '../pipeline/selection.ts';
+import {
+  checkSelection,
+  EVERY_INSTANCE,
+  expandMatrix,
+  inRollout,
+  matrixValues,
+  selects,
+  type Selection,
+} from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
 import type { RunResult, StepRun } from './result.ts';
 import { runRollout } from './rollout.ts';
 import { settle } from './step-state.ts';
-import type { RunContext, RunnerDeps, RunOptions } from './run-context.ts';
-import { notStarted, runInstance } from './run-instance.ts';
+import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from './run-context.ts';
+import { notStarted } from './instance-end.ts';
+import { runInstance } from './run-instance.ts';
 import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
 
 export type { RunnerDeps, RunOptions } from './run-context.ts';
@@ -23,7 +32,13 @@ export type { RunnerDeps, RunOptions } from './run-context.ts';
  * A client for every server a step calls, opened up front: a configuration the client refuses
  * (credentials over plain http://) stops the run before its first call.
  */
-async function openClients(pipeline: Pipeline, servers: Map<string, ResolvedServer>, base: Record<string, unknown>, deps: RunnerDeps, selection: Selection): Promise<Map<string, EngineClient>> {
+async function openClients(
+  pipeline: Pipeline,
+  servers: Map<string, ResolvedServer>,
+  base: Record<string, unknown>,
+  deps: RunnerDeps,
+  selection: Selection,
+): Promise<Map<string, EngineClient>> {
   const clients = new Map<string, EngineClient>();
   try {
     for (const step of pipeline.steps) {
@@ -32,7 +47,11 @@ async function openClients(pipeline: Pipeline, servers: Map<string, ResolvedServ
         const name = serverName(step, c, base);
         const server = name === undefined ? undefined : servers.get(name);
         if (!server) {
-          throw new UsageError('UNKNOWN_SERVER', `step ${step.index + 1}: server ${String(step.server).trim()} is "${name ?? ''}", which names no server`, { hint: `servers: ${[...servers.keys()].join(', ') || 'none'}` });
+          throw new UsageError(
+            'UNKNOWN_SERVER',
+            `step ${step.index + 1}: server ${String(step.server).trim()} is "${name ?? ''}", which names no server`,
+            { hint: `servers: ${[...servers.keys()].join(', ') || 'none'}` },
+          );
         }
         if (!clients.has(server.name)) clients.set(server.name, deps.clientFor(server));
       }
@@ -73,7 +92,7 @@ function instancesOf(ctx: RunContext, step: Step, options: RunOptions, identity:
 
 /** Runs a step's instances, at most max-parallel at a time; under fail-fast a failure stops the rest. */
 async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promise<void> {
-  const position = `[${step.index + 1}/${ctx.pipeline.steps.length}]`;
+  const position = stepPosition(ctx, step);
   const { signal } = ctx.deps;
   let next = 0;
   let stop = false;
@@ -123,7 +142,15 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   const planned = () =>
     pipeline.steps
       .flatMap((step) => instancesOf(ctx, step, options, identities[step.index]!))
-      .map((r): PlannedInstance => ({ key: r.key, step: r.step, id: r.id, name: r.name, uses: r.uses, matrix: r.matrix, server: r.server }));
+      .map((r): PlannedInstance => ({
+        key: r.key,
+        step: r.step,
+        id: r.id,
+        name: r.name,
+        uses: r.uses,
+        matrix: r.matrix,
+        server: r.server,
+      }));
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
   deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
@@ -145,7 +172,11 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   if (!rollout || first < 0) await plain(pipeline.steps);
   else {
     await plain(pipeline.steps.filter((s) => !split(s) && s.index < first));
-    const instances = new Map(pipeline.steps.filter(split).map((step) => [step, instancesOf(ctx, step, options, identities[step.index]!)] as const));
+    const instances = new Map(
+      pipeline.steps
+        .filter(split)
+        .map((step) => [step, instancesOf(ctx, step, options, identities[step.index]!)] as const),
+    );
     for (const list of instances.values()) runs.push(...list);
     const outcome = await runRollout(ctx, rollout, instances);
     rolledOut = outcome.result;
@@ -158,7 +189,11 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     file: pipeline.file,
     name,
     // A rollout fails when it halted or a value failed, also within a wave's budget.
-    outcome: ctx.status.cancelled ? 'cancelled' : ctx.status.failed || rolledOut?.waves.some((w) => w.failed.length > 0) ? 'failure' : 'success',
+    outcome: ctx.status.cancelled
+      ? 'cancelled'
+      : ctx.status.failed || rolledOut?.waves.some((w) => w.failed.length > 0)
+        ? 'failure'
+        : 'success',
     startedAt,
     durationMs: watch() - startedAt,
     steps: runs,

@@ -47,7 +47,8 @@ function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unkno
   try {
     return resolveDeep(value, scope);
   } catch (error) {
-    if (error instanceof ExprError) throw new UsageError('EXPRESSION', `${where}: ${error.message}`, { hint: `check the expression of ${where}` });
+    if (error instanceof ExprError)
+      throw new UsageError('EXPRESSION', `${where}: ${error.message}`, { hint: `check the expression of ${where}` });
     throw error;
   }
 }
@@ -57,7 +58,9 @@ function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unkno
  * env, secrets and earlier vars); a var that reads a secret, or a var that does, is a secret too.
  */
 export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepared {
-  const secrets = plainRecord(pipeline.secrets.flatMap((name): [string, unknown][] => (env[name] === undefined ? [] : [[name, env[name]]])));
+  const secrets = plainRecord(
+    pipeline.secrets.flatMap((name): [string, unknown][] => (env[name] === undefined ? [] : [[name, env[name]]])),
+  );
   for (const [name, value] of Object.entries(secrets)) masker.add(value as string, `secrets.${name}`);
   const envContext = plainRecord(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   // A URL with a password in it (postgres://app:PASSWORD@db/app), under any name, is shown without it.
@@ -91,7 +94,12 @@ export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepar
     const type = STEP_TYPES.get(step.uses);
     if (type && step.with) registerInputSecrets(type, step.with as Record<string, unknown>, masker);
   }
-  return { name, contexts, servers: resolveServers(pipeline, contexts, masker), targets: resolveTargets(pipeline, contexts, masker) };
+  return {
+    name,
+    contexts,
+    servers: resolveServers(pipeline, contexts, masker),
+    targets: resolveTargets(pipeline, contexts, masker),
+  };
 }
 
 /** The password a URL carries (scheme://user:PASSWORD@host), decoded; undefined for any other text. */
@@ -109,14 +117,31 @@ function urlPassword(text: string): string | undefined {
 function flag(value: unknown, where: string): boolean {
   if (value === undefined || value === null || value === false || value === 'false' || value === '') return false;
   if (value === true || value === 'true') return true;
-  throw new UsageError('BAD_SERVER', `${where}: ${JSON.stringify(value)} is neither true nor false`, { hint: `write ${where.split('.').at(-1)}: true or false` });
+  throw new UsageError('BAD_SERVER', `${where}: ${JSON.stringify(value)} is neither true nor false`, {
+    hint: `write ${where.split('.').at(-1)}: true or false`,
+  });
 }
 
-function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, masker: Masker): Map<string, ResolvedServer> {
+function resolveServers(
+  pipeline: Pipeline,
+  contexts: Record<string, unknown>,
+  masker: Masker,
+): Map<string, ResolvedServer> {
   const servers = new Map<string, ResolvedServer>();
   for (const [name, s] of Object.entries(pipeline.servers)) {
     if (pipeline.reach && !pipeline.reach.servers.has(name)) continue;
-    const r = resolveOrRefuse({ url: s.url, username: s.username, password: s.password, caFile: s.caFile, insecure: s.insecureSkipTlsVerify, allowHttp: s.allowInsecureHttp }, { contexts }, `servers.${name}`) as Record<string, unknown>;
+    const r = resolveOrRefuse(
+      {
+        url: s.url,
+        username: s.username,
+        password: s.password,
+        caFile: s.caFile,
+        insecure: s.insecureSkipTlsVerify,
+        allowHttp: s.allowInsecureHttp,
+      },
+      { contexts },
+      `servers.${name}`,
+    ) as Record<string, unknown>;
     const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
     masker.addLogin(str(r.username), str(r.password), `servers.${name}.password`);
     try {
@@ -140,8 +165,14 @@ function resolveServers(pipeline: Pipeline, contexts: Record<string, unknown>, m
   return servers;
 }
 
-function resolveTargets(pipeline: Pipeline, contexts: Record<string, unknown>, masker: Masker): Record<string, TargetDef> {
-  const reached = Object.entries(pipeline.targets).filter(([name]) => !pipeline.reach || pipeline.reach.targets.has(name));
+function resolveTargets(
+  pipeline: Pipeline,
+  contexts: Record<string, unknown>,
+  masker: Masker,
+): Record<string, TargetDef> {
+  const reached = Object.entries(pipeline.targets).filter(
+    ([name]) => !pipeline.reach || pipeline.reach.targets.has(name),
+  );
   const targets = resolveOrRefuse(Object.fromEntries(reached), { contexts }, 'targets') as Record<string, TargetDef>;
   for (const [name, t] of Object.entries(targets)) {
     masker.add(t.token, `targets.${name}.token`);
@@ -154,9 +185,15 @@ function resolveTargets(pipeline: Pipeline, contexts: Record<string, unknown>, m
 function fieldAt(value: unknown, path: string): { holder: Record<string, unknown>; key: string } | undefined {
   const keys = path.split('.');
   let holder: unknown = value;
-  for (const key of keys.slice(0, -1)) holder = holder && typeof holder === 'object' && Object.hasOwn(holder, key) ? (holder as Record<string, unknown>)[key] : undefined;
+  for (const key of keys.slice(0, -1))
+    holder =
+      holder && typeof holder === 'object' && Object.hasOwn(holder, key)
+        ? (holder as Record<string, unknown>)[key]
+        : undefined;
   const key = keys.at(-1)!;
-  return holder && typeof holder === 'object' && typeof (holder as Record<string, unknown>)[key] === 'string' ? { holder: holder as Record<string, unknown>, key } : undefined;
+  return holder && typeof holder === 'object' && typeof (holder as Record<string, unknown>)[key] === 'string'
+    ? { holder: holder as Record<string, unknown>, key }
+    : undefined;
 }
 
 /** The secrets a step type declares among its resolved inputs (`target.token`, `code`). */
@@ -172,7 +209,10 @@ export function registerInputSecrets(type: StepType, inputs: Record<string, unkn
  * Nothing is written in place: the masker shares what it did not change with the values the step
  * runs with and later steps read, so the objects along a replaced field's path are copied.
  */
-export function maskDeclared(value: Record<string, unknown>, paths: readonly string[] | undefined): Record<string, unknown> {
+export function maskDeclared(
+  value: Record<string, unknown>,
+  paths: readonly string[] | undefined,
+): Record<string, unknown> {
   let out = value;
   for (const path of paths ?? []) out = withMasked(out, path.split('.'));
   return out;
@@ -191,7 +231,13 @@ function withMasked(value: Record<string, unknown>, keys: string[]): Record<stri
 }
 
 /** The server an instance calls: the step's, or its expression resolved with the instance's matrix. */
-export function serverName(step: Step, combination: Readonly<Record<string, unknown>>, contexts: Record<string, unknown>): string | undefined {
+export function serverName(
+  step: Step,
+  combination: Readonly<Record<string, unknown>>,
+  contexts: Record<string, unknown>,
+): string | undefined {
   if (step.server === undefined || typeof step.server === 'string') return step.server;
-  return toText(resolveOrRefuse(step.server, { contexts: { ...contexts, matrix: combination } }, `step ${step.index + 1}: server`));
+  return toText(
+    resolveOrRefuse(step.server, { contexts: { ...contexts, matrix: combination } }, `step ${step.index + 1}: server`),
+  );
 }

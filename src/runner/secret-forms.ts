@@ -14,7 +14,8 @@ export function secretForms(secret: string): string[] {
 /** A secret, trimmed, and each line of a multi-line one. */
 function textsOf(secret: string): string[] {
   const texts = [secret.trim()];
-  if (/[\r\n]/.test(texts[0]!)) for (const line of secret.split(/\r?\n/)) if (line.trim().length >= MIN_LENGTH) texts.push(line.trim());
+  if (/[\r\n]/.test(texts[0]!))
+    for (const line of secret.split(/\r?\n/)) if (line.trim().length >= MIN_LENGTH) texts.push(line.trim());
   return texts;
 }
 
@@ -32,7 +33,9 @@ function base64Forms(text: string): string[] {
   const unpadded = padded.replace(/=+$/, '');
   const out = [padded, urlSafe(padded), unpadded, urlSafe(unpadded)];
   for (const shift of [0, 1, 2]) {
-    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '');
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
     const core = encoded.slice([0, 2, 3][shift], (shift + bytes.length) % 3 === 0 ? undefined : -1);
     if (shift === 0 || core.length >= 6) out.push(core, urlSafe(core));
   }
@@ -45,6 +48,16 @@ function base64Forms(text: string): string[] {
  */
 export function ciForms(secret: string): string[] {
   const texts = textsOf(secret);
-  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  return unique([...texts.flatMap((t) => [t, Buffer.from(t).toString('base64')]), JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), html]);
+  const html = secret
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+  return unique([
+    ...texts.flatMap((t) => [t, Buffer.from(t).toString('base64')]),
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    html,
+  ]);
 }

@@ -10,10 +10,20 @@ import type { InstanceState, RunContext } from './run-context.ts';
  */
 export function settle(ctx: RunContext, step: Step, instances: StepRun[], { status = true } = {}): void {
   const outcomes = instances.map((r) => r.outcome);
-  const aggregate: Outcome = outcomes.includes('failure') ? 'failure' : outcomes.includes('cancelled') ? 'cancelled' : outcomes.length > 0 && outcomes.every((o) => o === 'skipped') ? 'skipped' : 'success';
+  const aggregate: Outcome = outcomes.includes('failure')
+    ? 'failure'
+    : outcomes.includes('cancelled')
+      ? 'cancelled'
+      : outcomes.length > 0 && outcomes.every((o) => o === 'skipped')
+        ? 'skipped'
+        : 'success';
   if (step.id !== undefined) {
     const single = !step.matrix && instances.length === 1 ? ctx.live.get(instances[0]!) : undefined;
-    const each = instances.map((r): InstanceState => ({ matrix: r.matrix ?? {}, outcome: r.outcome, outputs: ctx.live.get(r) ?? {} }));
+    const each = instances.map((r): InstanceState => ({
+      matrix: r.matrix ?? {},
+      outcome: r.outcome,
+      outputs: ctx.live.get(r) ?? {},
+    }));
     ctx.steps[step.id] = {
       outcome: aggregate,
       outputs: single ?? {},
@@ -23,4 +33,3 @@ export function settle(ctx: RunContext, step: Step, instances: StepRun[], { stat
   if (status && instances.some((r) => r.outcome === 'failure' && !r.continuedOnError)) ctx.status.failed = true;
   if (ctx.deps.signal.aborted) ctx.status.cancelled = true;
 }
-

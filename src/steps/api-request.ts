@@ -39,7 +39,9 @@ export default defineStep<Inputs>({
   readOnly: (i) => (i.method ?? 'GET') === 'GET',
   unprovable: 'what the server does with the request: only sending it tells',
   needsServer: true,
-  plan: (i) => [{ method: i.method ?? 'GET', path: i.path, query: i.query, body: i.body, contentType: i['content-type'] }],
+  plan: (i) => [
+    { method: i.method ?? 'GET', path: i.path, query: i.query, body: i.body, contentType: i['content-type'] },
+  ],
   async run(i, env) {
     const method = i.method ?? 'GET';
     const res = await env.client().request({ method, path: i.path, query: i.query, body: requestBody(i) }, env.call);
@@ -48,7 +50,11 @@ export default defineStep<Inputs>({
     const unexpected = () => {
       const wanted = expected ? expected.join(' or ') : 'a 2xx status';
       if (res.status >= 200 && res.status < 300) {
-        return { code: 'API_UNEXPECTED_STATUS' as const, message: `${method} ${i.path} on ${env.client().server}: answered HTTP ${res.status}; expected ${wanted}`, hint: 'change expect-status if this answer is right' };
+        return {
+          code: 'API_UNEXPECTED_STATUS' as const,
+          message: `${method} ${i.path} on ${env.client().server}: answered HTTP ${res.status}; expected ${wanted}`,
+          hint: 'change expect-status if this answer is right',
+        };
       }
       // The error a typed call would give (API_NOT_FOUND, API_HTTP_STATUS...), with what was expected.
       const error = env.client().statusError({ method, path: i.path }, res);

@@ -9,7 +9,13 @@ import { defineStep, type Wrap } from './types.ts';
  * `that`: the file holds a condition's text (or a literal); at run time, the compiled condition.
  * The JSON Schema shows what the file holds (pipeline/schema.ts).
  */
-export const CONDITION_INPUT = z.union([z.boolean(), z.string(), z.number(), z.null(), z.custom<Expression>((v) => v instanceof Expression, 'a compiled condition')]);
+export const CONDITION_INPUT = z.union([
+  z.boolean(),
+  z.string(),
+  z.number(),
+  z.null(),
+  z.custom<Expression>((v) => v instanceof Expression, 'a compiled condition'),
+]);
 
 const inputs = (w: Wrap) =>
   z.strictObject({
@@ -21,7 +27,10 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'assert',
   summary: 'Assert',
   inputs,
-  inputDocs: { that: 'The condition: an expression, bare or in one ${{ }}, e.g. steps.sync.outputs.failed == 0.', message: 'What the failure says.' },
+  inputDocs: {
+    that: 'The condition: an expression, bare or in one ${{ }}, e.g. steps.sync.outputs.failed == 0.',
+    message: 'What the failure says.',
+  },
   outputs: [],
   readOnly: true,
   needsServer: false,
@@ -31,6 +40,10 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     const value = i.that instanceof Expression ? env.evaluate(i.that) : i.that;
     const held = truthy(value);
     const shown = i.that instanceof Expression ? i.that.source : String(i.that);
-    return { outputs: {}, figures: held ? 'holds' : 'does not hold', ...(held ? {} : { failure: i.message ?? `assertion failed: ${shown}` }) };
+    return {
+      outputs: {},
+      figures: held ? 'holds' : 'does not hold',
+      ...(held ? {} : { failure: i.message ?? `assertion failed: ${shown}` }),
+    };
   },
 });

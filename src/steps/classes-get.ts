@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
-const inputs = (w: Wrap) => z.strictObject({ id: w(z.union([z.number().int(), z.string().min(1)])), class: w(intKey).optional() });
+const inputs = (w: Wrap) =>
+  z.strictObject({ id: w(z.union([z.number().int(), z.string().min(1)])), class: w(intKey).optional() });
 
 export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'classes/get',

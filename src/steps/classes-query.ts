@@ -6,7 +6,10 @@ import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
-  z.strictObject({ class: w(intKey), where: w(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))).optional() });
+  z.strictObject({
+    class: w(intKey),
+    where: w(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))).optional(),
+  });
 
 export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'classes/query',
@@ -19,6 +22,10 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   plan: (i) => [planned(classesCalls.list(i.class, i.where ?? {}))],
   async run(i, env) {
     const entities = await env.client().classes.list(i.class, i.where ?? {}, env.call);
-    return { outputs: { entities, count: entities.length }, result: entities, figures: `${entities.length} entit${entities.length === 1 ? 'y' : 'ies'}` };
+    return {
+      outputs: { entities, count: entities.length },
+      result: entities,
+      figures: `${entities.length} entit${entities.length === 1 ? 'y' : 'ies'}`,
+    };
   },
 });

@@ -17,7 +17,7 @@ export const classesCreate = defineStep<z.infer<ReturnType<typeof createInputs>>
   uses: 'classes/create',
   summary: 'Create an entity',
   inputs: createInputs,
-  inputDocs: { class: CLASS, fields: 'The entity\'s fields: { iname: ..., ... }.' },
+  inputDocs: { class: CLASS, fields: "The entity's fields: { iname: ..., ... }." },
   outputs: ['entity'],
   readOnly: false,
   unprovable: 'that the server accepts the fields (its own validation): only the write tells',
@@ -34,7 +34,11 @@ export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>
   uses: 'classes/update',
   summary: 'Update an entity',
   inputs: updateInputs,
-  inputDocs: { id: 'Identifier or key of the entity.', class: `${CLASS} Optional.`, fields: 'The fields to change; others stay as they are.' },
+  inputDocs: {
+    id: 'Identifier or key of the entity.',
+    class: `${CLASS} Optional.`,
+    fields: 'The fields to change; others stay as they are.',
+  },
   outputs: ['entity'],
   readOnly: false,
   unprovable: 'that the server accepts the fields (its own validation): only the write tells',
@@ -43,7 +47,11 @@ export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>
   plan: (i) => [planned(classesCalls.update(i.id, i.fields, i.class, 'PATCH'))],
   async run(i, env) {
     const entity = await env.client().classes.update(i.id, i.fields, i.class, 'PATCH', env.call);
-    return { outputs: { entity }, result: entity, figures: `entity ${entity.ikey} now at version ${entity.iversion ?? '?'}` };
+    return {
+      outputs: { entity },
+      result: entity,
+      figures: `entity ${entity.ikey} now at version ${entity.iversion ?? '?'}`,
+    };
   },
 });
 

@@ -39,10 +39,13 @@ export async function pollUntil<T>(
       return await observe({ ...env.call, timeoutMs: left });
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'API_TIMEOUT') throw error;
-      throw new GateTimeout(`${what} not met within ${formatDuration(wait.timeoutMs)}: ${error.method} ${error.path} did not answer in the ${formatDuration(left)} the wait had left`, {
-        hint: 'check that the server is responsive; raise wait.timeout if its checks are expected to take longer',
-        cause: error,
-      });
+      throw new GateTimeout(
+        `${what} not met within ${formatDuration(wait.timeoutMs)}: ${error.method} ${error.path} did not answer in the ${formatDuration(left)} the wait had left`,
+        {
+          hint: 'check that the server is responsive; raise wait.timeout if its checks are expected to take longer',
+          cause: error,
+        },
+      );
     }
   };
   let observation = await check();
@@ -52,7 +55,9 @@ export async function pollUntil<T>(
     // Checks at 0, interval, 2 x interval ... up to the timeout; a second of slack absorbs the
     // time the checks themselves took.
     if (elapsed + wait.intervalMs > wait.timeoutMs + 1_000) break;
-    env.log.info(`waiting for ${what}: ${observation.state}; next check in ${formatDuration(wait.intervalMs)} (${formatDuration(wait.timeoutMs - elapsed)} left)`);
+    env.log.info(
+      `waiting for ${what}: ${observation.state}; next check in ${formatDuration(wait.intervalMs)} (${formatDuration(wait.timeoutMs - elapsed)} left)`,
+    );
     await env.sleep(wait.intervalMs, env.signal);
     observation = await check();
     polls += 1;
@@ -60,7 +65,12 @@ export async function pollUntil<T>(
   return { observation, polls };
 }
 
-export function notMet(what: string, observation: Observation<unknown>, wait: WaitSpec | undefined, polls: number): string {
+export function notMet(
+  what: string,
+  observation: Observation<unknown>,
+  wait: WaitSpec | undefined,
+  polls: number,
+): string {
   const after = wait ? ` after ${polls} checks over ${formatDuration(wait.timeoutMs)}` : '';
   return `${what} not met${after}: ${observation.state}`;
 }

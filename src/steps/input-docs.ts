@@ -14,12 +14,15 @@ export const FLAG_DOCS: Readonly<Record<string, string>> = {
   preserveUnlicensedProducts: 'Keep products that are not licensed.',
 };
 
-export const WAIT = 'Wait until the condition holds: { timeout: 30m, interval: 2m } (interval at least 2m, the monitoring refresh).';
+export const WAIT =
+  'Wait until the condition holds: { timeout: 30m, interval: 2m } (interval at least 2m, the monitoring refresh).';
 export const ENGINE = 'Only this Engine (its instanceId).';
 
 export const UPDATE: Record<string, string> = {
-  target: 'The target database: a name under targets:, or { server, database, token | username + password }. Sent as targetServer, targetDBName and targetAuthToken (or targetUserName and targetPassword).',
-  source: 'The source database, { server, database, token | username + password }; default: the database the API runs on.',
+  target:
+    'The target database: a name under targets:, or { server, database, token | username + password }. Sent as targetServer, targetDBName and targetAuthToken (or targetUserName and targetPassword).',
+  source:
+    'The source database, { server, database, token | username + password }; default: the database the API runs on.',
   'update-type': 'Update type (a key): updateType.',
   recipients: 'Notification recipients: a list, or one string separated by commas, semicolons or newlines.',
   message: 'Text added to the notification: messageComplement.',

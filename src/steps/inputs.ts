@@ -9,7 +9,16 @@ export const durationString = z
 
 /** A list input: an array, or a string of values separated by newlines, commas or semicolons. */
 export function listOf<T extends z.ZodType>(item: T) {
-  return z.preprocess((v) => (typeof v === 'string' ? v.split(/[\n,;]/).map((s) => s.trim()).filter(Boolean) : v), z.array(item));
+  return z.preprocess(
+    (v) =>
+      typeof v === 'string'
+        ? v
+            .split(/[\n,;]/)
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    z.array(item),
+  );
 }
 
 export const intKey = z.coerce.number().int();
@@ -29,7 +38,11 @@ export function waitInput(w: Wrap) {
       if (typeof wait?.interval === 'string' && !wait.interval.includes('${{')) {
         const ms = parseDuration(wait.interval);
         if (ms !== undefined && ms < MIN_INTERVAL_MS) {
-          ctx.addIssue({ code: 'custom', path: ['interval'], message: 'must be at least 2m: monitoring data is refreshed about every 2 minutes' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['interval'],
+            message: 'must be at least 2m: monitoring data is refreshed about every 2 minutes',
+          });
         }
       }
     })
@@ -43,5 +56,8 @@ export interface WaitSpec {
 
 export function waitSpec(wait: { timeout: string; interval?: string | undefined } | undefined): WaitSpec | undefined {
   if (!wait) return undefined;
-  return { timeoutMs: parseDuration(wait.timeout)!, intervalMs: Math.max(MIN_INTERVAL_MS, parseDuration(wait.interval ?? '2m')!) };
+  return {
+    timeoutMs: parseDuration(wait.timeout)!,
+    intervalMs: Math.max(MIN_INTERVAL_MS, parseDuration(wait.interval ?? '2m')!),
+  };
 }

@@ -17,7 +17,10 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'licensing/check',
   summary: 'Check licenses',
   inputs,
-  inputDocs: { product: 'The product, by key or name; every license when absent.', 'min-days-left': 'Fail when the license expires in fewer days than this.' },
+  inputDocs: {
+    product: 'The product, by key or name; every license when absent.',
+    'min-days-left': 'Fail when the license expires in fewer days than this.',
+  },
   outputs: ['licenses', 'days-left'],
   readOnly: true,
   observed: (o) => licenseFacts((o.licenses as License[] | undefined) ?? []),
@@ -45,7 +48,10 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       const asKey = typeof i.product === 'number' || /^\d+$/.test(i.product) ? Number(i.product) : undefined;
       const product = products.find((p) => p.key === asKey || p.name.toLowerCase() === String(i.product).toLowerCase());
       if (!product) {
-        return { outputs: { licenses: [], 'days-left': null }, failure: `no product ${i.product}; products are ${products.map((p) => `${p.key} ${p.name}`).join(', ')}` };
+        return {
+          outputs: { licenses: [], 'days-left': null },
+          failure: `no product ${i.product}; products are ${products.map((p) => `${p.key} ${p.name}`).join(', ')}`,
+        };
       }
       what = `product ${product.key} (${product.name})`;
       selected = licenses.filter((l) => l.productKey === product.key);
@@ -60,7 +66,12 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     if (selected.length === 0) return { outputs, result: licenses, figures, failure: `${what} has no license` };
     const min = i['min-days-left'];
     if (min !== undefined && outputs['days-left'] !== null && outputs['days-left'] < min) {
-      return { outputs, result: licenses, figures, failure: `a license of ${what} expires in ${outputs['days-left']} day(s), fewer than min-days-left ${min}` };
+      return {
+        outputs,
+        result: licenses,
+        figures,
+        failure: `a license of ${what} expires in ${outputs['days-left']} day(s), fewer than min-days-left ${min}`,
+      };
     }
     return { outputs, result: licenses, figures };
   },

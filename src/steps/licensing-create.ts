@@ -1,7 +1,12 @@
 // licensing/create: POST licenses/create; the code it answers is an output, and masked.
 import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
-import { licenseTypeName, LICENSE_TYPES, LICENSE_TYPE_CODES, type LicenseCreateRequest } from '../api/schemas/licensing.ts';
+import {
+  licenseTypeName,
+  LICENSE_TYPES,
+  LICENSE_TYPE_CODES,
+  type LicenseCreateRequest,
+} from '../api/schemas/licensing.ts';
 import { intKey, listOf } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
@@ -18,9 +23,11 @@ const inputs = (w: Wrap) =>
           z.strictObject({
             product: w(intKey).describe('the product key'),
             quantity: w(z.coerce.number().positive()).describe('how many (users, connections, processors)'),
-            type: w(z.string().refine((t) => licenseTypeName(t) !== undefined, {
-              message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
-            })).describe('connection, processor, nominalUser, simultaneousUser, custom, or their codes C, P, U, S, X'),
+            type: w(
+              z.string().refine((t) => licenseTypeName(t) !== undefined, {
+                message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
+              }),
+            ).describe('connection, processor, nominalUser, simultaneousUser, custom, or their codes C, P, U, S, X'),
             extensions: w(listOf(intKey)).optional().describe('keys of the product extensions licensed'),
           }),
         )
@@ -37,7 +44,12 @@ function body(i: Inputs): LicenseCreateRequest {
     licenseeId: i['licensee-id'],
     licenseeName: i['licensee-name'],
     expiration: i.expiration,
-    licenses: i.licenses.map((l) => ({ productKey: l.product, quantity: l.quantity, type: l.type, ...(l.extensions ? { extensions: l.extensions } : {}) })),
+    licenses: i.licenses.map((l) => ({
+      productKey: l.product,
+      quantity: l.quantity,
+      type: l.type,
+      ...(l.extensions ? { extensions: l.extensions } : {}),
+    })),
     ...(i['licenser-key'] !== undefined ? { licenserKey: i['licenser-key'] } : {}),
     ...(i['license-version'] !== undefined ? { licenseVersion: i['license-version'] } : {}),
   };
@@ -51,7 +63,8 @@ export default defineStep<Inputs>({
     'licensee-id': 'Id of the licensee.',
     'licensee-name': 'Name of the licensee.',
     expiration: 'Expiration date, YYYY-MM-DD.',
-    licenses: 'At least one license: { product, quantity, type (connection, processor, nominalUser, simultaneousUser, custom, or C, P, U, S, X), extensions }.',
+    licenses:
+      'At least one license: { product, quantity, type (connection, processor, nominalUser, simultaneousUser, custom, or C, P, U, S, X), extensions }.',
     'licenser-key': 'Key of the licenser: only to renew a license.',
     'license-version': 'Licensing version; the most current when absent.',
   },
@@ -64,6 +77,9 @@ export default defineStep<Inputs>({
   async run(i, env) {
     const code = await env.client().licensing.create(body(i), env.call);
     env.secret(code);
-    return { outputs: { code }, figures: `${i.licenses.length} license(s) for ${i['licensee-name']}, expiring ${i.expiration}` };
+    return {
+      outputs: { code },
+      figures: `${i.licenses.length} license(s) for ${i['licensee-name']}, expiring ${i.expiration}`,
+    };
   },
 });

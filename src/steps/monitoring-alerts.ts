@@ -30,8 +30,13 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   // The alerts that decide the gate: those at or above fail-on, not ignored.
   observed: (o, i) => {
     const failOn = i['fail-on'] ?? 'critical';
-    const deciding = failOn === 'none' ? [] : ((o.alerts as EngineAlert[] | undefined) ?? []).filter((a) => (RANK[a.severity] ?? 2) >= RANK[failOn]!);
-    return Object.fromEntries(deciding.map((a) => [fact('alert', `${a.severity} ${a.code} on ${a.engineId ?? '?'}`), a.message ?? '']));
+    const deciding =
+      failOn === 'none'
+        ? []
+        : ((o.alerts as EngineAlert[] | undefined) ?? []).filter((a) => (RANK[a.severity] ?? 2) >= RANK[failOn]!);
+    return Object.fromEntries(
+      deciding.map((a) => [fact('alert', `${a.severity} ${a.code} on ${a.engineId ?? '?'}`), a.message ?? '']),
+    );
   },
   needsServer: true,
   plan: (i) => [planned(i.engine ? monitoringCalls.engineAlerts(i.engine) : monitoringCalls.alerts())],
@@ -49,7 +54,9 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       result: all,
       figures: `${criticals} critical, ${warnings} warning${warnings === 1 ? '' : 's'}${ignored.size ? `, ${all.length - alerts.length} ignored` : ''}`,
       ...(blocking.length > 0
-        ? { failure: `${blocking.length} alert(s) at or above ${failOn}: ${blocking.map((a) => `${a.severity} ${a.code} on ${a.engineId ?? '?'}${a.message ? ` (${a.message})` : ''}`).join('; ')}` }
+        ? {
+            failure: `${blocking.length} alert(s) at or above ${failOn}: ${blocking.map((a) => `${a.severity} ${a.code} on ${a.engineId ?? '?'}${a.message ? ` (${a.message})` : ''}`).join('; ')}`,
+          }
         : {}),
     };
   },

@@ -37,7 +37,8 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     version: 'Every online Engine runs this version.',
     engine: `${ENGINE} Online only if it reported within the last 5 minutes.`,
     database: 'Only the Engines whose mainDatabase is this database.',
-    engines: 'The Engines expected, by instanceId, name or host name: each must be online (and on version, which then concerns them only); one that never came back is named in the output missing.',
+    engines:
+      'The Engines expected, by instanceId, name or host name: each must be online (and on version, which then concerns them only); one that never came back is named in the output missing.',
     wait: WAIT,
   },
   outputs: ['online', 'engines', 'missing'],
@@ -49,9 +50,13 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     const minOnline = i['min-online'] ?? 1;
     const expected = i.engines ?? [];
     const want = [
-      expected.length ? `${expected.join(', ')} online` : `at least ${minOnline} Engine(s)${i.database ? ` of ${i.database}` : ''} online`,
+      expected.length
+        ? `${expected.join(', ')} online`
+        : `at least ${minOnline} Engine(s)${i.database ? ` of ${i.database}` : ''} online`,
       i.version ? `all on ${i.version}` : '',
-    ].filter(Boolean).join(', ');
+    ]
+      .filter(Boolean)
+      .join(', ');
     const wait = waitSpec(i.wait);
     const observe = async (call: CallOptions) => {
       const api = env.client().monitoring;
@@ -61,7 +66,8 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
         const engine = await api.engine(i.engine, call);
         const silent = env.now() - engine.updatedAt;
         all = silent <= ONLINE_MS ? [engine] : [];
-        if (all.length === 0) stale = `, ${i.engine} offline (last reported ${formatDuration(Math.max(0, silent))} ago; online means within 5m)`;
+        if (all.length === 0)
+          stale = `, ${i.engine} offline (last reported ${formatDuration(Math.max(0, silent))} ago; online means within 5m)`;
       } else all = await api.engines(call);
       const engines = i.database ? all.filter((e) => e.mainDatabase === i.database) : all;
       // Named Engines: by instanceId, name or host name. An Engine that never came back is simply
@@ -71,10 +77,19 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       const checked = expected.length ? engines.filter((e) => expected.some((name) => is(e, name))) : engines;
       const off = i.version ? checked.filter((e) => e.version !== i.version) : [];
       const state = `${engines.length} online${stale}${missing.length ? `, missing: ${missing.join(', ')}` : ''}${off.length ? `, ${off.map((e) => `${e.instanceId} on ${e.version}`).join(', ')}` : ''}`;
-      return { met: engines.length >= minOnline && off.length === 0 && missing.length === 0, state, value: { engines, missing } };
+      return {
+        met: engines.length >= minOnline && off.length === 0 && missing.length === 0,
+        state,
+        value: { engines, missing },
+      };
     };
     const { observation, polls } = await pollUntil(env, want, wait, observe);
-    const engines = observation.value.engines.map((e) => ({ id: e.instanceId, version: e.version, mainDatabase: e.mainDatabase, hostName: e.hostName }));
+    const engines = observation.value.engines.map((e) => ({
+      id: e.instanceId,
+      version: e.version,
+      mainDatabase: e.mainDatabase,
+      hostName: e.hostName,
+    }));
     return {
       outputs: { online: engines.length, engines, missing: observation.value.missing },
       result: observation.value.engines,

@@ -18,14 +18,19 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'monitoring/sessions',
   summary: 'Sessions',
   inputs,
-  inputDocs: { 'max-active': 'Wait until at most this many application sessions are active.', engine: ENGINE, wait: WAIT },
+  inputDocs: {
+    'max-active': 'Wait until at most this many application sessions are active.',
+    engine: ENGINE,
+    wait: WAIT,
+  },
   outputs: ['active'],
   readOnly: true,
   needsServer: true,
   plan: (i) => [planned(i.engine ? monitoringCalls.engineSessions(i.engine) : monitoringCalls.sessions())],
   async run(i, env) {
     const max = i['max-active'];
-    const want = max === undefined ? 'sessions counted' : `at most ${max} active session(s)${i.engine ? ` on ${i.engine}` : ''}`;
+    const want =
+      max === undefined ? 'sessions counted' : `at most ${max} active session(s)${i.engine ? ` on ${i.engine}` : ''}`;
     const wait = waitSpec(i.wait);
     const observe = async (call: CallOptions) => {
       const api = env.client().monitoring;

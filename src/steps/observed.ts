@@ -15,12 +15,36 @@ interface Phrases {
 }
 
 const PHRASES: Record<Kind, Phrases> = {
-  engine: { gone: (s, was) => `${s} went offline (stopped reporting; it ran ${was})`, added: (s, is) => `${s} came online (${is})`, changed: (s, was, is) => `${s} moved from ${was} to ${is}` },
-  license: { gone: (s) => `license of ${s} removed`, added: (s, is) => `license of ${s} added (${is})`, changed: (s, was, is) => `license of ${s}: ${was}, now ${is}` },
-  alert: { gone: (s) => `alert ${s} cleared`, added: (s, is) => `alert ${s} raised${is ? ` (${is})` : ''}`, changed: (s, _was, is) => `alert ${s} now says ${is}` },
-  config: { gone: (s) => `replication configuration ${s} removed`, added: (s, is) => `replication configuration ${s} added (${is})`, changed: (s, was, is) => `replication configuration ${s} was ${was}, now ${is}` },
-  field: { gone: (s) => `${s}: no longer read`, added: (s, is) => `${s} is ${is}`, changed: (s, was, is) => `${s} was ${was}, now ${is}` },
-  entity: { gone: (s) => `${s} deleted`, added: (s, is) => `${s} is there (${is})`, changed: (s, was, is) => `${s} was ${was}, now ${is}` },
+  engine: {
+    gone: (s, was) => `${s} went offline (stopped reporting; it ran ${was})`,
+    added: (s, is) => `${s} came online (${is})`,
+    changed: (s, was, is) => `${s} moved from ${was} to ${is}`,
+  },
+  license: {
+    gone: (s) => `license of ${s} removed`,
+    added: (s, is) => `license of ${s} added (${is})`,
+    changed: (s, was, is) => `license of ${s}: ${was}, now ${is}`,
+  },
+  alert: {
+    gone: (s) => `alert ${s} cleared`,
+    added: (s, is) => `alert ${s} raised${is ? ` (${is})` : ''}`,
+    changed: (s, _was, is) => `alert ${s} now says ${is}`,
+  },
+  config: {
+    gone: (s) => `replication configuration ${s} removed`,
+    added: (s, is) => `replication configuration ${s} added (${is})`,
+    changed: (s, was, is) => `replication configuration ${s} was ${was}, now ${is}`,
+  },
+  field: {
+    gone: (s) => `${s}: no longer read`,
+    added: (s, is) => `${s} is ${is}`,
+    changed: (s, was, is) => `${s} was ${was}, now ${is}`,
+  },
+  entity: {
+    gone: (s) => `${s} deleted`,
+    added: (s, is) => `${s} is there (${is})`,
+    changed: (s, was, is) => `${s} was ${was}, now ${is}`,
+  },
 };
 
 export const fact = (kind: Kind, subject: string) => `${kind}:${subject}`;

@@ -20,7 +20,8 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   plan: (i) => [planned(devopsCalls.sync(i.config))],
   async run(i, env) {
     const outcome = await env.client().devops.sync(i.config, env.call);
-    const sum = (k: 'numInserts' | 'numUpdates' | 'numDeletes') => outcome.results.reduce((n, r) => n + (r.stats?.[k] ?? 0), 0);
+    const sum = (k: 'numInserts' | 'numUpdates' | 'numDeletes') =>
+      outcome.results.reduce((n, r) => n + (r.stats?.[k] ?? 0), 0);
     const outputs = {
       results: outcome.results,
       succeeded: outcome.succeeded,
@@ -29,7 +30,9 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       updates: sum('numUpdates'),
       deletes: sum('numDeletes'),
     };
-    const failedTargets = outcome.results.filter((r) => !r.success).map((r) => `${r.targetDatabase} (${r.errorMessage || 'no message'})`);
+    const failedTargets = outcome.results
+      .filter((r) => !r.success)
+      .map((r) => `${r.targetDatabase} (${r.errorMessage || 'no message'})`);
     const inconsistent =
       outcome.status === 500 && failedTargets.length === 0
         ? `the server answered HTTP 500 (at least one replication failed), but its result array ${outcome.results.length === 0 ? 'is empty' : `says all ${outcome.results.length} succeeded`}`
@@ -37,9 +40,24 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     return {
       outputs,
       result: outcome.results,
-      figures: `${outcome.succeeded}/${outcome.results.length} targets${failedTargets.length > 0 ? ` (failed: ${outcome.results.filter((r) => !r.success).map((r) => r.targetDatabase).join(', ')})` : ''}, inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
+      figures: `${outcome.succeeded}/${outcome.results.length} targets${
+        failedTargets.length > 0
+          ? ` (failed: ${outcome.results
+              .filter((r) => !r.success)
+              .map((r) => r.targetDatabase)
+              .join(', ')})`
+          : ''
+      }, inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
       ...(failedTargets.length > 0 ? { failure: `replication failed for ${failedTargets.join(', ')}` } : {}),
-      ...(inconsistent ? { failure: { code: 'REPLICATION_FAILED', message: inconsistent, hint: "the server's logs say which replication failed" } } : {}),
+      ...(inconsistent
+        ? {
+            failure: {
+              code: 'REPLICATION_FAILED',
+              message: inconsistent,
+              hint: "the server's logs say which replication failed",
+            },
+          }
+        : {}),
     };
   },
 });

@@ -130,7 +130,13 @@ export interface Verifier {
    */
   snapshot?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<unknown>;
   /** Reads the target now; `snapshot` is undefined when none was recorded. */
-  check(client: EngineClient, call: RecordedCall, snapshot: unknown, now: number, signal: AbortSignal): Promise<Verdict>;
+  check(
+    client: EngineClient,
+    call: RecordedCall,
+    snapshot: unknown,
+    now: number,
+    signal: AbortSignal,
+  ): Promise<Verdict>;
   /** The target now and what the write would change, in words, read with GET requests (plan --live). */
   preview?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<Preview>;
 }

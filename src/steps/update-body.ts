@@ -70,7 +70,11 @@ export function targetOf(input: string | TargetDef, targets: Readonly<Record<str
 }
 
 /** The request body of an update. */
-export function updateBody(inputs: UpdateInputs, targets: Readonly<Record<string, TargetDef>>, flagNames: readonly string[]): Record<string, unknown> {
+export function updateBody(
+  inputs: UpdateInputs,
+  targets: Readonly<Record<string, TargetDef>>,
+  flagNames: readonly string[],
+): Record<string, unknown> {
   const target = targetOf(inputs.target, targets);
   const body: Record<string, unknown> = { targetDBName: target.database, targetServer: target.server };
   if (target.token) body.targetAuthToken = target.token;
@@ -87,13 +91,20 @@ export function updateBody(inputs: UpdateInputs, targets: Readonly<Record<string
       body.sourcePassword = inputs.source.password;
     }
   }
-  const map: Record<string, string> = { 'update-type': 'updateType', message: 'messageComplement', 'tracking-id': 'trackingId', 'online-index-drop': 'onlineIndexDrop', 'online-index-creation': 'onlineIndexCreation' };
+  const map: Record<string, string> = {
+    'update-type': 'updateType',
+    message: 'messageComplement',
+    'tracking-id': 'trackingId',
+    'online-index-drop': 'onlineIndexDrop',
+    'online-index-creation': 'onlineIndexCreation',
+  };
   for (const [input, field] of Object.entries(map)) if (inputs[input] !== undefined) body[field] = inputs[input];
   if (inputs.recipients) body.recipients = inputs.recipients.join(';');
   for (const flag of flagNames) {
     const input = kebab(flag);
     if (inputs[input] !== undefined) body[flag] = inputs[input];
   }
-  for (const list of ['products', 'files', 'directories'] as const) if (inputs[list] !== undefined) body[list] = inputs[list];
+  for (const list of ['products', 'files', 'directories'] as const)
+    if (inputs[list] !== undefined) body[list] = inputs[list];
   return body;
 }

@@ -31,7 +31,9 @@ export function updateOutcome(result: Result, extra: Record<string, unknown> = {
         `inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
         versions.length > 0 ? `versions ${versions[0]}..${versions[versions.length - 1]}` : '',
         info ? `client ${info.client.name}, server ${info.server.name}` : '',
-      ].filter(Boolean).join(', ')
+      ]
+        .filter(Boolean)
+        .join(', ')
     : 'the server reported success: false';
   const errors = (result.errors ?? []).map(describeItem);
   return {

@@ -11,16 +11,22 @@ export default defineStep<UpdateInputs>({
   uses: 'update/system',
   summary: 'System update',
   inputs: systemUpdateInputs as never,
-  inputDocs: { ...UPDATE, products: 'Product keys to update: a list, or one string separated by commas; default: every product.' },
+  inputDocs: {
+    ...UPDATE,
+    products: 'Product keys to update: a list, or one string separated by commas; default: every product.',
+  },
   outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version'],
   readOnly: false,
-  unprovable: "the target's credentials (token, or user and password): the API checks them only when the update is sent",
+  unprovable:
+    "the target's credentials (token, or user and password): the API checks them only when the update is sent",
   targetInput: 'target',
   updateReport: true,
   secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
   verify: enginesUpdated,
-  plan: (i, targets) => [planned(devopsCalls.updateSystem(updateBody(i, targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions))],
+  plan: (i, targets) => [
+    planned(devopsCalls.updateSystem(updateBody(i, targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions)),
+  ],
   async run(i, env) {
     const body = updateBody(i, env.targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions;
     const result = await env.client().devops.updateSystem(body, env.call);

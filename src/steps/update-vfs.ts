@@ -12,12 +12,25 @@ export default defineStep<UpdateInputs>({
   inputs: vfsUpdateInputs as never,
   inputDocs: {
     ...UPDATE,
-    files: 'Keys of vfs files to update or insert: a list ([1001, 1002]), or one string separated by commas. files or directories is required.',
-    directories: 'Vfs directories to update or insert (absolute vfs paths such as /reports). files or directories is required.',
+    files:
+      'Keys of vfs files to update or insert: a list ([1001, 1002]), or one string separated by commas. files or directories is required.',
+    directories:
+      'Vfs directories to update or insert (absolute vfs paths such as /reports). files or directories is required.',
   },
-  outputs: ['success', 'versions', 'report', 'inserts', 'updates', 'deletes', 'client-version', 'server-version', 'summary'],
+  outputs: [
+    'success',
+    'versions',
+    'report',
+    'inserts',
+    'updates',
+    'deletes',
+    'client-version',
+    'server-version',
+    'summary',
+  ],
   readOnly: false,
-  unprovable: "the target's credentials (token, or user and password) and its vfs files: the API reads neither without the update",
+  unprovable:
+    "the target's credentials (token, or user and password) and its vfs files: the API reads neither without the update",
   targetInput: 'target',
   updateReport: true,
   anyOfInputs: ['files', 'directories'],

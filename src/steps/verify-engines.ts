@@ -21,7 +21,11 @@ const Body = z.looseObject({
 });
 
 async function engines(client: EngineClient, signal: AbortSignal): Promise<Seen> {
-  return (await client.monitoring.engines({ signal })).map((e) => ({ instanceId: String(e.instanceId), version: String(e.version), mainDatabase: String(e.mainDatabase) }));
+  return (await client.monitoring.engines({ signal })).map((e) => ({
+    instanceId: String(e.instanceId),
+    version: String(e.version),
+    mainDatabase: String(e.mainDatabase),
+  }));
 }
 
 const versions = (list: Seen) => [...new Set(list.map((e) => e.version))];
@@ -29,7 +33,8 @@ const versions = (list: Seen) => [...new Set(list.map((e) => e.version))];
 const byVersion = (a: string, b: string) => {
   const x = a.split('.').map(Number);
   const y = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
   return 0;
 };
 const named = (list: Seen) => list.map((e) => `${e.instanceId} ${e.version}`).join(', ');
@@ -40,7 +45,9 @@ const named = (list: Seen) => list.map((e) => `${e.instanceId} ${e.version}`).jo
  * other database, when they agree. Undefined when it cannot be known.
  */
 function sourceVersion(all: Seen, body: z.infer<typeof Body>): string | undefined {
-  const source = all.filter((e) => (body.sourceDBName ? e.mainDatabase === body.sourceDBName : e.mainDatabase !== body.targetDBName));
+  const source = all.filter((e) =>
+    body.sourceDBName ? e.mainDatabase === body.sourceDBName : e.mainDatabase !== body.targetDBName,
+  );
   const found = versions(source);
   return found.length === 1 ? found[0] : undefined;
 }
@@ -60,40 +67,72 @@ export const enginesUpdated: Verifier = {
     const strict = sourceVersion(all, body.data);
     const others = versions(all.filter((e) => e.mainDatabase !== target)).sort(byVersion);
     const source = strict ?? others.at(-1);
-    const guessed = strict === undefined && source !== undefined ? ` (the newest of the other databases' Engines: ${others.join(', ')}; the API does not name its own database)` : '';
-    if (source === undefined) return { text: `the Engines of ${target}: ${named(onTarget)}; the source's version is not told`, observed };
-    if (onTarget.every((e) => e.version === source)) return { text: `the Engines of ${target} run ${source} already: ${named(onTarget)}`, observed };
-    return { text: `the Engines of ${target}: ${onTarget.map((e) => `${e.instanceId} ${e.version} -> ${source}`).join(', ')}${guessed}`, observed };
+    const guessed =
+      strict === undefined && source !== undefined
+        ? ` (the newest of the other databases' Engines: ${others.join(', ')}; the API does not name its own database)`
+        : '';
+    if (source === undefined)
+      return { text: `the Engines of ${target}: ${named(onTarget)}; the source's version is not told`, observed };
+    if (onTarget.every((e) => e.version === source))
+      return { text: `the Engines of ${target} run ${source} already: ${named(onTarget)}`, observed };
+    return {
+      text: `the Engines of ${target}: ${onTarget.map((e) => `${e.instanceId} ${e.version} -> ${source}`).join(', ')}${guessed}`,
+      observed,
+    };
   },
   async check(client, call, snapshot, now, signal): Promise<Verdict> {
     const body = Body.safeParse(call.body);
-    if (!body.success) return { verdict: 'cannot-tell', evidence: 'the journal did not keep the update\'s target database readable' };
+    if (!body.success)
+      return { verdict: 'cannot-tell', evidence: "the journal did not keep the update's target database readable" };
     const { targetDBName: target, disableEngineUpdate, disableEngineRestart } = body.data;
     const all = await engines(client, signal);
     const onTarget = all.filter((e) => e.mainDatabase === target);
-    if (onTarget.length === 0) return { verdict: 'cannot-tell', evidence: `no online Engine has mainDatabase ${target}` };
+    if (onTarget.length === 0)
+      return { verdict: 'cannot-tell', evidence: `no online Engine has mainDatabase ${target}` };
     const before = Seen.safeParse(snapshot);
     const was = new Map((before.success ? before.data : []).map((e) => [e.instanceId, e.version]));
     const moved = onTarget.filter((e) => was.has(e.instanceId) && was.get(e.instanceId) !== e.version);
     const source = sourceVersion(before.success ? before.data : all, body.data);
     const reached = onTarget.every((e) => e.version === source);
     if (moved.length > 0 && (source === undefined || reached)) {
-      return { verdict: 'applied', evidence: `the Engines of ${target} moved since just before the call: ${moved.map((e) => `${e.instanceId} ${was.get(e.instanceId)} -> ${e.version}`).join(', ')}` };
+      return {
+        verdict: 'applied',
+        evidence: `the Engines of ${target} moved since just before the call: ${moved.map((e) => `${e.instanceId} ${was.get(e.instanceId)} -> ${e.version}`).join(', ')}`,
+      };
     }
-    if (moved.length > 0) return { verdict: 'cannot-tell', evidence: `some Engines of ${target} moved since the call and others not: ${named(onTarget)}, the source's ${source}` };
+    if (moved.length > 0)
+      return {
+        verdict: 'cannot-tell',
+        evidence: `some Engines of ${target} moved since the call and others not: ${named(onTarget)}, the source's ${source}`,
+      };
     if (disableEngineUpdate || disableEngineRestart) {
-      return { verdict: 'cannot-tell', evidence: `the update was sent with ${disableEngineUpdate ? 'disableEngineUpdate' : 'disableEngineRestart'}: the Engines' versions do not show it (${named(onTarget)})` };
+      return {
+        verdict: 'cannot-tell',
+        evidence: `the update was sent with ${disableEngineUpdate ? 'disableEngineUpdate' : 'disableEngineRestart'}: the Engines' versions do not show it (${named(onTarget)})`,
+      };
     }
     if (source === undefined) {
-      return { verdict: 'cannot-tell', evidence: `the source's Engine version is not known (the Engines of other databases report ${versions(all.filter((e) => e.mainDatabase !== target)).join(', ') || 'nothing'}); name the source database in the step's source input for verify to compare` };
+      return {
+        verdict: 'cannot-tell',
+        evidence: `the source's Engine version is not known (the Engines of other databases report ${versions(all.filter((e) => e.mainDatabase !== target)).join(', ') || 'nothing'}); name the source database in the step's source input for verify to compare`,
+      };
     }
     if (reached) {
-      return { verdict: 'cannot-tell', evidence: `the Engines of ${target} report the source's version ${source}${moved.length === 0 && before.success ? ', as they did before the call' : ''}: the Engine versions cannot tell whether the update ran` };
+      return {
+        verdict: 'cannot-tell',
+        evidence: `the Engines of ${target} report the source's version ${source}${moved.length === 0 && before.success ? ', as they did before the call' : ''}: the Engine versions cannot tell whether the update ran`,
+      };
     }
     const since = now - call.at;
     if (since < MONITORING_LAG_MS) {
-      return { verdict: 'cannot-tell', evidence: `${named(onTarget)} against the source's ${source}, ${formatDuration(since)} after the call: monitoring lags up to 2 minutes; verify again after ${new Date(call.at + MONITORING_LAG_MS).toISOString()}` };
+      return {
+        verdict: 'cannot-tell',
+        evidence: `${named(onTarget)} against the source's ${source}, ${formatDuration(since)} after the call: monitoring lags up to 2 minutes; verify again after ${new Date(call.at + MONITORING_LAG_MS).toISOString()}`,
+      };
     }
-    return { verdict: 'not-applied', evidence: `${formatDuration(since)} after the call, ${named(onTarget.filter((e) => e.version !== source))} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}` };
+    return {
+      verdict: 'not-applied',
+      evidence: `${formatDuration(since)} after the call, ${named(onTarget.filter((e) => e.version !== source))} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}`,
+    };
   },
 };

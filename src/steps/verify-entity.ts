@@ -15,10 +15,16 @@ const Count = z.object({ count: z.int(), keys: z.array(z.union([z.string(), z.nu
 const KEYS_KEPT = 10_000;
 
 /** The keys of every entity of the class (children included), when there are few enough to keep. */
-async function classKeys(client: EngineClient, path: string, signal: AbortSignal): Promise<(string | number)[] | undefined> {
+async function classKeys(
+  client: EngineClient,
+  path: string,
+  signal: AbortSignal,
+): Promise<(string | number)[] | undefined> {
   const answer = await client.request({ method: 'GET', path }, { signal });
   if (answer.status !== 200 || !Array.isArray(answer.body) || answer.body.length > KEYS_KEPT) return undefined;
-  return (answer.body as Fields[]).map((e) => (typeof e.ikey === 'number' || typeof e.ikey === 'string' ? e.ikey : JSON.stringify(e)));
+  return (answer.body as Fields[]).map((e) =>
+    typeof e.ikey === 'number' || typeof e.ikey === 'string' ? e.ikey : JSON.stringify(e),
+  );
 }
 
 /** The written fields that can be compared: those the journal kept readable. */
@@ -33,7 +39,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 const differing = (entity: Fields, fields: Fields) => Object.keys(fields).filter((k) => !same(entity[k], fields[k]));
 const listText = (names: string[]) => names.join(', ');
 
-async function entityAt(client: EngineClient, path: string, signal: AbortSignal): Promise<{ status: number; entity?: Fields }> {
+async function entityAt(
+  client: EngineClient,
+  path: string,
+  signal: AbortSignal,
+): Promise<{ status: number; entity?: Fields }> {
   const answer = await client.request({ method: 'GET', path }, { signal });
   const entity = answer.status === 200 ? Entity.safeParse(answer.body) : undefined;
   return { status: answer.status, entity: entity?.success ? entity.data : undefined };
@@ -41,12 +51,21 @@ async function entityAt(client: EngineClient, path: string, signal: AbortSignal)
 
 /** The equality filters of a create: its written scalar fields. */
 function filterOf(body: unknown): Record<string, string | number | boolean> {
-  return Object.fromEntries(Object.entries(writtenFields(body)).filter((e): e is [string, string | number | boolean] => ['string', 'number', 'boolean'].includes(typeof e[1])));
+  return Object.fromEntries(
+    Object.entries(writtenFields(body)).filter((e): e is [string, string | number | boolean] =>
+      ['string', 'number', 'boolean'].includes(typeof e[1]),
+    ),
+  );
 }
 
-async function matching(client: EngineClient, call: Pick<PlannedCall, 'path' | 'body'>, signal: AbortSignal): Promise<Fields[]> {
+async function matching(
+  client: EngineClient,
+  call: Pick<PlannedCall, 'path' | 'body'>,
+  signal: AbortSignal,
+): Promise<Fields[]> {
   const answer = await client.request({ method: 'GET', path: call.path, query: filterOf(call.body) }, { signal });
-  if (answer.status !== 200 || !Array.isArray(answer.body)) throw new Error(`GET ${call.path} with the written fields as filters answered ${answer.status}`);
+  if (answer.status !== 200 || !Array.isArray(answer.body))
+    throw new Error(`GET ${call.path} with the written fields as filters answered ${answer.status}`);
   return answer.body as Fields[];
 }
 
@@ -61,28 +80,59 @@ export const entityCreated: Verifier = {
     const count = (await matching(client, call, signal)).length;
     const by = listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`));
     const subject = `entities with ${by && by.length <= 80 ? by : 'the written fields'}`;
-    return { text: `${count} ${subject.replace('entities', `entit${count === 1 ? 'y' : 'ies'}`)} now; one more after`, observed: { [fact('field', subject)]: String(count) } };
+    return {
+      text: `${count} ${subject.replace('entities', `entit${count === 1 ? 'y' : 'ies'}`)} now; one more after`,
+      observed: { [fact('field', subject)]: String(count) },
+    };
   },
   async check(client, call, snapshot, _now, signal) {
     const filter = filterOf(call.body);
-    if (Object.keys(filter).length === 0) return { verdict: 'cannot-tell', evidence: 'the journal kept none of the written fields readable to look the entity up by' };
+    if (Object.keys(filter).length === 0)
+      return {
+        verdict: 'cannot-tell',
+        evidence: 'the journal kept none of the written fields readable to look the entity up by',
+      };
     const before = Count.safeParse(snapshot);
     const now = await matching(client, call, signal);
     const by = `with ${listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`))}`;
-    if (!before.success) return now.length === 0 ? { verdict: 'not-applied', evidence: `no entity ${by}` } : { verdict: 'cannot-tell', evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, and no snapshot of how many there were before the call` };
-    if (now.length > before.data.count) return { verdict: 'applied', evidence: `entity ${String(now.at(-1)?.ikey ?? '?')} ${by}: ${before.data.count} such just before the call, ${now.length} now` };
+    if (!before.success)
+      return now.length === 0
+        ? { verdict: 'not-applied', evidence: `no entity ${by}` }
+        : {
+            verdict: 'cannot-tell',
+            evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, and no snapshot of how many there were before the call`,
+          };
+    if (now.length > before.data.count)
+      return {
+        verdict: 'applied',
+        evidence: `entity ${String(now.at(-1)?.ikey ?? '?')} ${by}: ${before.data.count} such just before the call, ${now.length} now`,
+      };
     if (now.length === before.data.count) {
       // No entity with the written fields: proof only when no entity at all was created since (the
       // server may store a field otherwise: a computed version, a date with a zone, a trimmed text).
       const was = before.data.keys;
       const keys = was && (await classKeys(client, call.path, signal));
-      if (!was || !keys) return { verdict: 'cannot-tell', evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, as just before the call; but the entities of the class were not all read (a journal without them, or more than ${KEYS_KEPT}), so one created with fields the server stores otherwise cannot be ruled out` };
+      if (!was || !keys)
+        return {
+          verdict: 'cannot-tell',
+          evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, as just before the call; but the entities of the class were not all read (a journal without them, or more than ${KEYS_KEPT}), so one created with fields the server stores otherwise cannot be ruled out`,
+        };
       const known = new Set(was.map(String));
       const added = keys.filter((k) => !known.has(String(k)));
-      if (added.length > 0) return { verdict: 'cannot-tell', evidence: `no entity ${by}, but ${added.length === 1 ? `entity ${String(added[0])} was` : `entities ${added.slice(0, 5).map(String).join(', ')} were`} created since just before the call: the server may store a written field otherwise (a computed field, a date with a zone, a trimmed text); compare ${added.length === 1 ? 'it' : 'them'} with the call's fields` };
-      return { verdict: 'not-applied', evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, as just before the call, and no entity of the class was created since` };
+      if (added.length > 0)
+        return {
+          verdict: 'cannot-tell',
+          evidence: `no entity ${by}, but ${added.length === 1 ? `entity ${String(added[0])} was` : `entities ${added.slice(0, 5).map(String).join(', ')} were`} created since just before the call: the server may store a written field otherwise (a computed field, a date with a zone, a trimmed text); compare ${added.length === 1 ? 'it' : 'them'} with the call's fields`,
+        };
+      return {
+        verdict: 'not-applied',
+        evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, as just before the call, and no entity of the class was created since`,
+      };
     }
-    return { verdict: 'cannot-tell', evidence: `${before.data.count} entities ${by} just before the call, ${now.length} now: some were deleted since` };
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${before.data.count} entities ${by} just before the call, ${now.length} now: some were deleted since`,
+    };
   },
 };
 
@@ -91,27 +141,49 @@ export const entityUpdated: Verifier = {
   async preview(client, call, signal) {
     const fields = writtenFields(call.body);
     const { status, entity } = await entityAt(client, call.path, signal);
-    if (!entity) return { text: `GET ${call.path} answers ${status}: no entity to update`, observed: { [fact('entity', call.path)]: `HTTP ${status}` } };
-    const observed = Object.fromEntries(Object.keys(fields).map((k) => [fact('field', `entity ${String(entity.ikey ?? call.path)}: ${k}`), JSON.stringify(entity[k] ?? null)]));
+    if (!entity)
+      return {
+        text: `GET ${call.path} answers ${status}: no entity to update`,
+        observed: { [fact('entity', call.path)]: `HTTP ${status}` },
+      };
+    const observed = Object.fromEntries(
+      Object.keys(fields).map((k) => [
+        fact('field', `entity ${String(entity.ikey ?? call.path)}: ${k}`),
+        JSON.stringify(entity[k] ?? null),
+      ]),
+    );
     const off = differing(entity, fields);
-    if (off.length === 0) return { text: `${listText(Object.keys(fields))} hold these values already: nothing would change`, observed };
-    return { text: off.map((k) => `${k} ${JSON.stringify(entity[k] ?? null)} -> ${JSON.stringify(fields[k])}`).join(', '), observed };
+    if (off.length === 0)
+      return { text: `${listText(Object.keys(fields))} hold these values already: nothing would change`, observed };
+    return {
+      text: off.map((k) => `${k} ${JSON.stringify(entity[k] ?? null)} -> ${JSON.stringify(fields[k])}`).join(', '),
+      observed,
+    };
   },
   async check(client, call, snapshot, _now, signal) {
     const fields = writtenFields(call.body);
-    if (Object.keys(fields).length === 0) return { verdict: 'cannot-tell', evidence: 'the journal kept none of the written fields readable to compare' };
+    if (Object.keys(fields).length === 0)
+      return { verdict: 'cannot-tell', evidence: 'the journal kept none of the written fields readable to compare' };
     const { status, entity } = await entityAt(client, call.path, signal);
     if (!entity) return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
     const off = differing(entity, fields);
     const before = Entity.safeParse(snapshot);
     if (off.length === 0) {
       const already = before.success && differing(before.data, fields).length === 0;
-      return { verdict: 'applied', evidence: already ? `${listText(Object.keys(fields))} held the written values already before the call, and still do: sending it again changes nothing` : `${listText(Object.keys(fields))} hold the written values` };
+      return {
+        verdict: 'applied',
+        evidence: already
+          ? `${listText(Object.keys(fields))} held the written values already before the call, and still do: sending it again changes nothing`
+          : `${listText(Object.keys(fields))} hold the written values`,
+      };
     }
     if (before.success && differing(entity, before.data).filter((k) => k in fields).length === 0) {
       return { verdict: 'not-applied', evidence: `${listText(off)} still hold the values of just before the call` };
     }
-    return { verdict: 'cannot-tell', evidence: `${listText(off)} hold neither the written values nor those of just before the call${before.success ? '' : ' (no snapshot was recorded)'}` };
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${listText(off)} hold neither the written values nor those of just before the call${before.success ? '' : ' (no snapshot was recorded)'}`,
+    };
   },
 };
 
@@ -120,12 +192,21 @@ export const entityDeleted: Verifier = {
     const { status, entity } = await entityAt(client, call.path, signal);
     const observed = { [fact('entity', call.path)]: status === 200 ? 'there' : `HTTP ${status}` };
     if (status === 404) return { text: `GET ${call.path} answers 404: gone already`, observed };
-    return { text: entity ? `entity ${String(entity.ikey ?? '')} ${String(entity.iname ?? '')} exists now; gone after`.replace(/\s+/g, ' ') : `GET ${call.path} answers ${status}`, observed };
+    return {
+      text: entity
+        ? `entity ${String(entity.ikey ?? '')} ${String(entity.iname ?? '')} exists now; gone after`.replace(
+            /\s+/g,
+            ' ',
+          )
+        : `GET ${call.path} answers ${status}`,
+      observed,
+    };
   },
   async check(client, call: RecordedCall, _snapshot, _now, signal): Promise<Verdict> {
     const { status } = await entityAt(client, call.path, signal);
     if (status === 404) return { verdict: 'applied', evidence: `GET ${call.path} answers 404: the entity is gone` };
-    if (status === 200) return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: the entity is still there` };
+    if (status === 200)
+      return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: the entity is still there` };
     return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
   },
 };

@@ -8,13 +8,21 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkKey, StoreError, type RunStore } from './store.ts';
 
-const failed = (store: string, what: string, error: unknown) => new StoreError('STORE_FAILED', `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error, hint: 'check the directory is mounted and writable by this runner' });
+const failed = (store: string, what: string, error: unknown) =>
+  new StoreError(
+    'STORE_FAILED',
+    `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    { cause: error, hint: 'check the directory is mounted and writable by this runner' },
+  );
 
 export class DirectoryStore implements RunStore {
   readonly url: string;
   private readonly root: string;
 
-  constructor(url: string, private readonly fs: typeof nodeFs = nodeFs) {
+  constructor(
+    url: string,
+    private readonly fs: typeof nodeFs = nodeFs,
+  ) {
     this.url = url;
     this.root = fileURLToPath(url);
   }

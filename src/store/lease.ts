@@ -45,7 +45,11 @@ export class LeaseError extends EnginectlError {
   readonly code: ErrorCode;
   readonly exitCode: ExitCode;
 
-  constructor(code: 'LEASE_HELD' | 'LEASE_LOST' | 'LEASE_TAKEOVER_REFUSED', message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(
+    code: 'LEASE_HELD' | 'LEASE_LOST' | 'LEASE_TAKEOVER_REFUSED',
+    message: string,
+    options: { hint?: string; cause?: unknown } = {},
+  ) {
     super(message, options);
     this.code = code;
     this.exitCode = code === 'LEASE_LOST' ? ExitCode.failed : ExitCode.invalidInput;
@@ -56,27 +60,45 @@ const seq = sequenceKey;
 export const leasePrefix = (name: string) => `leases/${name}/`;
 
 export function checkLeaseName(name: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(name)) throw new LeaseError('LEASE_HELD', `lease ${JSON.stringify(name)}: a lease's name is letters, digits, dots, dashes, underscores and =`, { hint: 'lease: { name: prod-fleet }, or --lease prod-fleet' });
+  if (!/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(name))
+    throw new LeaseError(
+      'LEASE_HELD',
+      `lease ${JSON.stringify(name)}: a lease's name is letters, digits, dots, dashes, underscores and =`,
+      { hint: 'lease: { name: prod-fleet }, or --lease prod-fleet' },
+    );
   return name;
 }
 
 async function readRecord(store: RunStore, key: string): Promise<LeaseRecord> {
   const body = await store.get(key);
   const parsed = body ? LeaseRecord.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
-  if (!parsed?.success) throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not a lease record of enginectl`, { hint: 'nothing but enginectl writes under leases/ in a run store' });
+  if (!parsed?.success)
+    throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not a lease record of enginectl`, {
+      hint: 'nothing but enginectl writes under leases/ in a run store',
+    });
   return parsed.data;
 }
 
 /** The lease's state: its newest record and where it stands in the sequence; undefined when it was never taken. */
-export async function leaseState(store: RunStore, name: string): Promise<{ seq: number; record: LeaseRecord } | undefined> {
-  const keys = (await store.list(leasePrefix(name))).filter((k) => /^[0-9]{8}$/.test(k.slice(leasePrefix(name).length)));
+export async function leaseState(
+  store: RunStore,
+  name: string,
+): Promise<{ seq: number; record: LeaseRecord } | undefined> {
+  const keys = (await store.list(leasePrefix(name))).filter((k) =>
+    /^[0-9]{8}$/.test(k.slice(leasePrefix(name).length)),
+  );
   const last = keys.at(-1);
   if (!last) return undefined;
   return { seq: Number(last.slice(-8)), record: await readRecord(store, last) };
 }
 
 /** The queue's live tickets after the last one served, in order. */
-export async function queuedRuns(store: RunStore, name: string, served: number, now: number): Promise<{ n: number; runId: string; until: number }[]> {
+export async function queuedRuns(
+  store: RunStore,
+  name: string,
+  served: number,
+  now: number,
+): Promise<{ n: number; runId: string; until: number }[]> {
   const keys = await store.list(`${leasePrefix(name)}queue/`);
   const withdrawn = new Set(keys.filter((k) => k.endsWith('.withdrawn')).map((k) => k.slice(0, -'.withdrawn'.length)));
   const out: { n: number; runId: string; until: number }[] = [];
@@ -95,8 +117,23 @@ export async function queuedRuns(store: RunStore, name: string, served: number, 
  * An operator's release of a lease whose holder is gone: the next key of the sequence, a release
  * by `by` with its reason. False when the lease moved meanwhile (renewed, or taken): nothing released.
  */
-export function releaseAs(store: RunStore, name: string, state: { seq: number; record: LeaseRecord }, by: string, reason: string, now: number): Promise<boolean> {
-  const record: LeaseRecord = { ...state.record, kind: 'release', at: now, expiresAt: now, reason, by, evidence: undefined };
+export function releaseAs(
+  store: RunStore,
+  name: string,
+  state: { seq: number; record: LeaseRecord },
+  by: string,
+  reason: string,
+  now: number,
+): Promise<boolean> {
+  const record: LeaseRecord = {
+    ...state.record,
+    kind: 'release',
+    at: now,
+    expiresAt: now,
+    reason,
+    by,
+    evidence: undefined,
+  };
   return store.create(`${leasePrefix(name)}${seq(state.seq + 1)}`, Buffer.from(JSON.stringify(record)));
 }
 
@@ -128,7 +165,8 @@ export class HeldLease {
     /** How long the run waited for it, for the reports. */
     readonly waitedMs: number,
   ) {
-    this.tookOver = record.kind === 'takeover' ? { evidence: record.evidence ?? [], reason: record.reason ?? null } : undefined;
+    this.tookOver =
+      record.kind === 'takeover' ? { evidence: record.evidence ?? [], reason: record.reason ?? null } : undefined;
   }
 
   /** What every report shows of the lease: its name, its holder, how long the run waited, a takeover's evidence. */
@@ -144,14 +182,24 @@ export class HeldLease {
 
   private write(kind: LeaseRecord['kind'], extra: Partial<LeaseRecord> = {}): Promise<boolean> {
     const now = this.clock.now();
-    const record: LeaseRecord = { ...this.record, kind, at: now, expiresAt: kind === 'release' ? now : now + this.ttlMs, reason: undefined, evidence: undefined, ...extra };
-    return this.store.create(`${leasePrefix(this.name)}${seq(this.seq + 1)}`, Buffer.from(JSON.stringify(record))).then((created) => {
-      if (created) {
-        this.seq += 1;
-        this.record = record;
-      }
-      return created;
-    });
+    const record: LeaseRecord = {
+      ...this.record,
+      kind,
+      at: now,
+      expiresAt: kind === 'release' ? now : now + this.ttlMs,
+      reason: undefined,
+      evidence: undefined,
+      ...extra,
+    };
+    return this.store
+      .create(`${leasePrefix(this.name)}${seq(this.seq + 1)}`, Buffer.from(JSON.stringify(record)))
+      .then((created) => {
+        if (created) {
+          this.seq += 1;
+          this.record = record;
+        }
+        return created;
+      });
   }
 
   /** The heartbeat: the next key of the sequence, with a new expiry. A key already there is another's: the lease is lost. */
@@ -163,8 +211,12 @@ export class HeldLease {
   /** Before every write: still this run's (no key after its own, its expiry not passed), or LEASE_LOST. */
   async check(): Promise<void> {
     if (this.lost) throw this.lost;
-    if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`)) this.lost = this.lostTo('another run took it');
-    else if (this.clock.now() > this.record.expiresAt) this.lost = this.lostTo(`it expired at ${new Date(this.record.expiresAt).toISOString()} without a renewal (this run was paused, or could not reach the store)`);
+    if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`))
+      this.lost = this.lostTo('another run took it');
+    else if (this.clock.now() > this.record.expiresAt)
+      this.lost = this.lostTo(
+        `it expired at ${new Date(this.record.expiresAt).toISOString()} without a renewal (this run was paused, or could not reach the store)`,
+      );
     if (this.lost) throw this.lost;
   }
 
@@ -197,7 +249,8 @@ export interface AcquireOptions {
   onWait?(message: string): void;
 }
 
-export const holderText = (h: LeaseHolder) => `run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}`;
+export const holderText = (h: LeaseHolder) =>
+  `run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}`;
 
 /** Takes the lease: at once when it is free, by a verified takeover when it expired, else queued up to `waitMs`. */
 export async function acquireLease(store: RunStore, name: string, options: AcquireOptions): Promise<HeldLease> {
@@ -205,15 +258,32 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
   const started = options.clock.now();
   let ticket: number | undefined;
   try {
-    return await queueFor(store, name, options, started, () => ticket, (n) => (ticket = n));
+    return await queueFor(
+      store,
+      name,
+      options,
+      started,
+      () => ticket,
+      (n) => (ticket = n),
+    );
   } catch (error) {
     // A waiter that gives up (its wait ran out, a takeover refused, interrupted) leaves the queue: the next is not held behind it.
-    if (ticket !== undefined) await store.create(`${leasePrefix(name)}queue/${seq(ticket)}.withdrawn`, Buffer.from('{}')).catch(() => undefined);
+    if (ticket !== undefined)
+      await store
+        .create(`${leasePrefix(name)}queue/${seq(ticket)}.withdrawn`, Buffer.from('{}'))
+        .catch(() => undefined);
     throw error;
   }
 }
 
-async function queueFor(store: RunStore, name: string, options: AcquireOptions, started: number, mine: () => number | undefined, took: (n: number) => void): Promise<HeldLease> {
+async function queueFor(
+  store: RunStore,
+  name: string,
+  options: AcquireOptions,
+  started: number,
+  mine: () => number | undefined,
+  took: (n: number) => void,
+): Promise<HeldLease> {
   const { clock } = options;
   const deadline = started + options.waitMs;
   const poll = Math.max(1_000, Math.min(options.ttlMs / 4, 5_000));
@@ -236,7 +306,15 @@ async function queueFor(store: RunStore, name: string, options: AcquireOptions, 
         at: clock.now(),
         expiresAt: clock.now() + options.ttlMs,
         served: Math.max(served, ticket ?? 0),
-        ...(verified ? { evidence: [`took over from ${holderText(state!.record.holder)}, expired at ${new Date(state!.record.expiresAt).toISOString()}`, ...verified.evidence], ...(verified.reason ? { reason: verified.reason } : {}) } : {}),
+        ...(verified
+          ? {
+              evidence: [
+                `took over from ${holderText(state!.record.holder)}, expired at ${new Date(state!.record.expiresAt).toISOString()}`,
+                ...verified.evidence,
+              ],
+              ...(verified.reason ? { reason: verified.reason } : {}),
+            }
+          : {}),
       };
       const next = (state?.seq ?? 0) + 1;
       if (await store.create(`${leasePrefix(name)}${seq(next)}`, Buffer.from(JSON.stringify(record)))) {
@@ -246,13 +324,20 @@ async function queueFor(store: RunStore, name: string, options: AcquireOptions, 
     }
     if (now >= deadline) {
       const by = state && !free ? holderText(state.record.holder) : `the ${line.length} run(s) queued before this one`;
-      throw new LeaseError('LEASE_HELD', `lease ${name} is held by ${by}${state && !free ? ` until ${new Date(state.record.expiresAt).toISOString()}` : ''}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round((now - started) / 1000)}s`}`, {
-        hint: 'nothing was sent: run again once it is released, give the lease a longer wait:, or see enginectl lease status',
-      });
+      throw new LeaseError(
+        'LEASE_HELD',
+        `lease ${name} is held by ${by}${state && !free ? ` until ${new Date(state.record.expiresAt).toISOString()}` : ''}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round((now - started) / 1000)}s`}`,
+        {
+          hint: 'nothing was sent: run again once it is released, give the lease a longer wait:, or see enginectl lease status',
+        },
+      );
     }
     const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, deadline));
     took(taken);
-    const message = state && !free ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}; waiting (ticket ${taken})` : `lease ${name}: waiting for the runs queued before this one (ticket ${taken})`;
+    const message =
+      state && !free
+        ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}; waiting (ticket ${taken})`
+        : `lease ${name}: waiting for the runs queued before this one (ticket ${taken})`;
     if (message !== said) options.onWait?.(message);
     said = message;
     await clock.sleep(Math.min(poll, Math.max(1, deadline - now)), options.signal);

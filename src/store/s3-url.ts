@@ -17,23 +17,41 @@ const isKey = (path: string): boolean => {
 const QUERY = ['endpoint', 'path-style', 'region'];
 
 /** The parts of an s3:// URL: bucket, key prefix ('' or ending in '/'), and the client's options. */
-export function parseS3Url(url: string, env: Env): { bucket: string; prefix: string; config: S3ClientConfig; where: string } {
+export function parseS3Url(
+  url: string,
+  env: Env,
+): { bucket: string; prefix: string; config: S3ClientConfig; where: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new StoreError('STORE_REFUSED', `not an s3:// URL: ${JSON.stringify(url.replace(/\/\/[^/@]*@/, '//***@'))}`, { hint: 'write it as s3://BUCKET/PREFIX' });
+    throw new StoreError('STORE_REFUSED', `not an s3:// URL: ${JSON.stringify(url.replace(/\/\/[^/@]*@/, '//***@'))}`, {
+      hint: 'write it as s3://BUCKET/PREFIX',
+    });
   }
   const named = `s3://${parsed.host}${parsed.pathname}`;
   if (parsed.username || parsed.password) {
-    throw new StoreError('STORE_REFUSED', `${named}: the store URL holds credentials`, { hint: 'remove them from the URL: credentials come from the AWS SDK chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a web identity role, an instance role)' });
+    throw new StoreError('STORE_REFUSED', `${named}: the store URL holds credentials`, {
+      hint: 'remove them from the URL: credentials come from the AWS SDK chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a web identity role, an instance role)',
+    });
   }
   const bucket = parsed.host;
-  if (!/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/.test(bucket)) throw new StoreError('STORE_REFUSED', `${named}: ${JSON.stringify(bucket)} is not a bucket name`, { hint: 'write it as s3://BUCKET/PREFIX, BUCKET in lower case (3 to 63 letters, digits, dots and hyphens)' });
+  if (!/^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/.test(bucket))
+    throw new StoreError('STORE_REFUSED', `${named}: ${JSON.stringify(bucket)} is not a bucket name`, {
+      hint: 'write it as s3://BUCKET/PREFIX, BUCKET in lower case (3 to 63 letters, digits, dots and hyphens)',
+    });
   const path = decodeURIComponent(parsed.pathname).replace(/^\/+|\/+$/g, '');
-  if (path !== '' && !isKey(path)) throw new StoreError('STORE_REFUSED', `${named}: the prefix ${JSON.stringify(path)} is not a path of plain segments`, { hint: 'write the prefix as segments of letters, digits, dots, dashes and underscores, without .. or //' });
+  if (path !== '' && !isKey(path))
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${named}: the prefix ${JSON.stringify(path)} is not a path of plain segments`,
+      { hint: 'write the prefix as segments of letters, digits, dots, dashes and underscores, without .. or //' },
+    );
   for (const name of parsed.searchParams.keys()) {
-    if (!QUERY.includes(name)) throw new StoreError('STORE_REFUSED', `${named}: unknown option ${JSON.stringify(name)} in the store URL`, { hint: `the options are ${QUERY.join(', ')}` });
+    if (!QUERY.includes(name))
+      throw new StoreError('STORE_REFUSED', `${named}: unknown option ${JSON.stringify(name)} in the store URL`, {
+        hint: `the options are ${QUERY.join(', ')}`,
+      });
   }
   const endpoint = parsed.searchParams.get('endpoint') ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
   if (endpoint !== undefined) {
@@ -43,14 +61,22 @@ export function parseS3Url(url: string, env: Env): { bucket: string; prefix: str
     } catch {
       e = undefined;
     }
-    if (!e || !['http:', 'https:'].includes(e.protocol) || e.username || e.password) throw new StoreError('STORE_REFUSED', `${named}: the endpoint is not an http(s) URL without credentials`, { hint: 'give it as ?endpoint=https://HOST:PORT (or AWS_ENDPOINT_URL_S3)' });
+    if (!e || !['http:', 'https:'].includes(e.protocol) || e.username || e.password)
+      throw new StoreError('STORE_REFUSED', `${named}: the endpoint is not an http(s) URL without credentials`, {
+        hint: 'give it as ?endpoint=https://HOST:PORT (or AWS_ENDPOINT_URL_S3)',
+      });
   }
   const pathStyle = parsed.searchParams.get('path-style');
-  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') throw new StoreError('STORE_REFUSED', `${named}: path-style is true or false, not ${JSON.stringify(pathStyle)}`);
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false')
+    throw new StoreError('STORE_REFUSED', `${named}: path-style is true or false, not ${JSON.stringify(pathStyle)}`);
   // A custom endpoint (MinIO, Ceph, R2) is addressed path-style unless told otherwise: virtual
   // hosts need a wildcard DNS name such servers rarely have.
   const forcePathStyle = pathStyle === null ? endpoint !== undefined : pathStyle === 'true';
-  const region = parsed.searchParams.get('region') ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint !== undefined ? 'us-east-1' : undefined);
+  const region =
+    parsed.searchParams.get('region') ??
+    env.AWS_REGION ??
+    env.AWS_DEFAULT_REGION ??
+    (endpoint !== undefined ? 'us-east-1' : undefined);
   const config: S3ClientConfig = {
     forcePathStyle,
     followRegionRedirects: true,
@@ -64,8 +90,16 @@ export function parseS3Url(url: string, env: Env): { bucket: string; prefix: str
   // Keys in the given environment come first, as the SDK's own chain takes them from its process;
   // otherwise the SDK's chain (web identity token file, SSO, profiles, container and instance roles).
   if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
-    config.credentials = { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) };
+    config.credentials = {
+      accessKeyId: env.AWS_ACCESS_KEY_ID,
+      secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+      ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+    };
   }
-  return { bucket, prefix: path === '' ? '' : `${path}/`, config, where: endpoint === undefined ? 'AWS S3' : `the endpoint ${endpoint}` };
+  return {
+    bucket,
+    prefix: path === '' ? '' : `${path}/`,
+    config,
+    where: endpoint === undefined ? 'AWS S3' : `the endpoint ${endpoint}`,
+  };
 }
-

@@ -6,12 +6,7 @@
 // from the URL. A create whose outcome is unknown (a retried PUT answered 412: its first attempt
 // may have been the one that wrote; a 5xx or a cut connection after sending) is settled by reading
 // the key back: our body there means this call created it.
-import {
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkKey, StoreError, type RunStore } from './store.ts';
 import { parseS3Url } from './s3-url.ts';
 
@@ -24,7 +19,12 @@ export interface S3StoreOptions {
 
 type Env = Record<string, string | undefined>;
 
-type SdkError = Error & { name: string; Code?: string; code?: string; $metadata?: { httpStatusCode?: number; attempts?: number } };
+type SdkError = Error & {
+  name: string;
+  Code?: string;
+  code?: string;
+  $metadata?: { httpStatusCode?: number; attempts?: number };
+};
 
 /** What went wrong, in words that hold no credentials: the status, the error's code, the network error's code. */
 function what(error: unknown): string {
@@ -32,7 +32,11 @@ function what(error: unknown): string {
   const status = e.$metadata?.httpStatusCode;
   const code = e.Code ?? (e.name && e.name !== 'Error' ? e.name : undefined) ?? e.code;
   const network = e.code ?? (e.cause as NodeJS.ErrnoException | undefined)?.code;
-  return [status ? `HTTP ${status}` : undefined, code, network && network !== code ? network : undefined].filter(Boolean).join(' ') || 'an error with no code';
+  return (
+    [status ? `HTTP ${status}` : undefined, code, network && network !== code ? network : undefined]
+      .filter(Boolean)
+      .join(' ') || 'an error with no code'
+  );
 }
 
 const statusOf = (error: unknown): number | undefined => (error as SdkError).$metadata?.httpStatusCode;
@@ -57,7 +61,11 @@ export class S3Store implements RunStore {
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     // A store that stops answering fails the request (a PUT's outcome is then settled by reading
     // the key) rather than holding the run: 10 s to connect, 60 s of silence on a socket.
-    this.client = new S3Client({ ...config, maxAttempts: options.maxAttempts ?? 3, requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 } });
+    this.client = new S3Client({
+      ...config,
+      maxAttempts: options.maxAttempts ?? 3,
+      requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 },
+    });
   }
 
   private failed(action: string, error: unknown): StoreError {
@@ -65,10 +73,15 @@ export class S3Store implements RunStore {
     const status = statusOf(error);
     const code = e.Code ?? e.name;
     let hint: string;
-    if (status === 403 || status === 401 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken/.test(code)) {
+    if (
+      status === 403 ||
+      status === 401 ||
+      /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken/.test(code)
+    ) {
       hint = `check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the role) allow s3:GetObject, s3:PutObject and s3:ListBucket on ${this.bucket}/${this.prefix}*`;
     } else if (code === 'CredentialsProviderError' || /credential/i.test(code)) {
-      hint = 'no AWS credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give the runner a role (GitHub OIDC with AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE, an instance profile)';
+      hint =
+        'no AWS credentials were found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give the runner a role (GitHub OIDC with AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE, an instance profile)';
     } else if (code === 'NoSuchBucket' || status === 404) {
       hint = `check the bucket ${this.bucket} exists at ${this.where} (its region, the endpoint)`;
     } else if (status === 503 || code === 'SlowDown' || (status !== undefined && status >= 500)) {
@@ -95,16 +108,20 @@ export class S3Store implements RunStore {
   async create(key: string, body: Buffer): Promise<boolean> {
     checkKey(key);
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: body, IfNoneMatch: '*' }));
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: body, IfNoneMatch: '*' }),
+      );
       return true;
     } catch (error) {
       const status = statusOf(error);
       const attempts = (error as SdkError).$metadata?.attempts ?? 1;
       if ((status === 412 || status === 409) && attempts === 1) return false;
       // Nothing was sent: no credentials, or no endpoint or region to send to.
-      if (status === undefined && /Credentials|Region|Endpoint/i.test((error as SdkError).name)) throw this.failed(`cannot write ${key}`, error);
+      if (status === undefined && /Credentials|Region|Endpoint/i.test((error as SdkError).name))
+        throw this.failed(`cannot write ${key}`, error);
       // Refused for certain (a 4xx on the only attempt, or before anything was sent): not written.
-      if (status !== undefined && status < 500 && status !== 412 && status !== 409 && attempts === 1) throw this.failed(`cannot write ${key}`, error);
+      if (status !== undefined && status < 500 && status !== 412 && status !== 409 && attempts === 1)
+        throw this.failed(`cannot write ${key}`, error);
       return this.settle(key, body, error);
     }
   }
@@ -126,7 +143,14 @@ export class S3Store implements RunStore {
     let token: string | undefined;
     try {
       do {
-        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix + prefix, ContinuationToken: token, ...(this.pageSize ? { MaxKeys: this.pageSize } : {}) }));
+        const page = await this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: this.prefix + prefix,
+            ContinuationToken: token,
+            ...(this.pageSize ? { MaxKeys: this.pageSize } : {}),
+          }),
+        );
         for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(this.prefix.length));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);

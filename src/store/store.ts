@@ -22,7 +22,11 @@ export class StoreError extends EnginectlError {
   readonly code: ErrorCode;
   readonly exitCode: ExitCode;
 
-  constructor(code: 'STORE_FAILED' | 'STORE_REFUSED', message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(
+    code: 'STORE_FAILED' | 'STORE_REFUSED',
+    message: string,
+    options: { hint?: string; cause?: unknown } = {},
+  ) {
     super(message, options);
     this.code = code;
     this.exitCode = code === 'STORE_REFUSED' ? ExitCode.invalidInput : ExitCode.failed;
@@ -31,7 +35,8 @@ export class StoreError extends EnginectlError {
 
 /** A key is a path of plain segments: nothing a store could read as another place (.., //, a backslash). */
 export function checkKey(key: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._=-]*(\/[A-Za-z0-9][A-Za-z0-9._=-]*)*$/.test(key)) throw new StoreError('STORE_FAILED', `not a key of the run store: ${JSON.stringify(key)}`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._=-]*(\/[A-Za-z0-9][A-Za-z0-9._=-]*)*$/.test(key))
+    throw new StoreError('STORE_FAILED', `not a key of the run store: ${JSON.stringify(key)}`);
   return key;
 }
 

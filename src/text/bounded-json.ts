@@ -57,12 +57,14 @@ export function pathPast(value: unknown, max: number): (string | number)[] | und
     const { node } = seen;
     if (Array.isArray(node)) {
       node.forEach((child: unknown, i) => {
-        if (child !== null && typeof child === 'object') left.push({ node: child, depth: seen.depth + 1, key: i, up: seen });
+        if (child !== null && typeof child === 'object')
+          left.push({ node: child, depth: seen.depth + 1, key: i, up: seen });
       });
     } else {
       for (const key in node) {
         const child = (node as Record<string, unknown>)[key];
-        if (Object.hasOwn(node, key) && child !== null && typeof child === 'object') left.push({ node: child, depth: seen.depth + 1, key, up: seen });
+        if (Object.hasOwn(node, key) && child !== null && typeof child === 'object')
+          left.push({ node: child, depth: seen.depth + 1, key, up: seen });
       }
     }
   }

@@ -16,7 +16,17 @@ const ESCAPE: Readonly<Record<string, RegExp>> = {
 
 /** Characters a page may not show: emphasis and strike marks, backticks, `[`, zero-width characters. */
 function hidden(code: number): boolean {
-  return code === 42 || code === 95 || code === 126 || code === 96 || code === 91 || (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff || code === 0xad;
+  return (
+    code === 42 ||
+    code === 95 ||
+    code === 126 ||
+    code === 96 ||
+    code === 91 ||
+    (code >= 0x200b && code <= 0x200d) ||
+    code === 0x2060 ||
+    code === 0xfeff ||
+    code === 0xad
+  );
 }
 
 /** A character a page may drop: hidden, a link's `]` or a Markdown escape's backslash. */
@@ -88,7 +98,10 @@ export class DecodedView {
         while (end < raw.length && hidden(raw.charCodeAt(end))) end++;
         replace(at, end - at, '');
         at = end - 1;
-      } else if (((code === 37 || code === 38 || code === 92) && at + 1 < raw.length && raw.charCodeAt(at + 1) > 32) || (page && code === 93)) {
+      } else if (
+        ((code === 37 || code === 38 || code === 92) && at + 1 < raw.length && raw.charCodeAt(at + 1) > 32) ||
+        (page && code === 93)
+      ) {
         const token = escapeAt(raw, at);
         if (token === '' || (!page && token[0] === '\\' && token.length === 1)) continue;
         const view = decode(token);
@@ -101,7 +114,12 @@ export class DecodedView {
 
   /** Each stretch of the raw text that reads differently in the view, in order. */
   *edits(): Generator<{ rawAt: number; rawLength: number; text: string }> {
-    for (let k = 0; k < this.at.length; k++) yield { rawAt: this.rawAt[k]!, rawLength: this.rawLen[k]!, text: this.text.slice(this.at[k]!, this.at[k]! + this.len[k]!) };
+    for (let k = 0; k < this.at.length; k++)
+      yield {
+        rawAt: this.rawAt[k]!,
+        rawLength: this.rawLen[k]!,
+        text: this.text.slice(this.at[k]!, this.at[k]! + this.len[k]!),
+      };
   }
 
   /** The raw text behind the view's characters [start, end). */

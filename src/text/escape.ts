@@ -8,11 +8,16 @@
  */
 export function visibleControls(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, (c) => (c === '\x1b' ? '␛' : c === '\r' ? '␍' : '�'));
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, (c) =>
+    c === '\x1b' ? '␛' : c === '\r' ? '␍' : '�',
+  );
 }
 
 export function escapeHtml(text: string): string {
-  return visibleControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return visibleControls(text).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /**
@@ -26,7 +31,12 @@ export function noMentions(text: string): string {
 
 /** Text in a Markdown table cell or list item: no pipes, line breaks, HTML, links, controls or mentions. */
 export function cell(text: string): string {
-  return noMentions(visibleControls(text.replace(/\r?\n|\r/g, ' ')).replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/[[\]]/g, '\\$&'));
+  return noMentions(
+    visibleControls(text.replace(/\r?\n|\r/g, ' '))
+      .replace(/\|/g, '\\|')
+      .replace(/</g, '&lt;')
+      .replace(/[[\]]/g, '\\$&'),
+  );
 }
 
 /**

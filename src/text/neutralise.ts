@@ -8,10 +8,8 @@ import { visibleControls } from './escape.ts';
 const ZWSP = '\u200B';
 
 export function neutralise(text: string): string {
-  return (
-    visibleControls(text)
-      .replace(/::/g, `:${ZWSP}:`)
-      .replace(/##(\s*)(vso|\[)/gi, `#${ZWSP}#$1$2`)
-      .replace(/section_(start|end):/g, `section_${ZWSP}$1:`)
-  );
+  return visibleControls(text)
+    .replace(/::/g, `:${ZWSP}:`)
+    .replace(/##(\s*)(vso|\[)/gi, `#${ZWSP}#$1$2`)
+    .replace(/section_(start|end):/g, `section_${ZWSP}$1:`);
 }

@@ -30,7 +30,8 @@ function assertReport(run: ActionRun, outcome: string) {
   const report = JSON.parse(readFileSync(run.outputs.report, 'utf8')) as { outcome: string };
   assert.ok(validReport(report), JSON.stringify(validReport.errors));
   assert.equal(report.outcome, outcome);
-  for (const ext of ['.html', '.junit.xml']) assert.ok(existsSync(run.outputs.report.replace(/\.json$/, ext)), `${ext} beside the JSON report`);
+  for (const ext of ['.html', '.junit.xml'])
+    assert.ok(existsSync(run.outputs.report.replace(/\.json$/, ext)), `${ext} beside the JSON report`);
 }
 
 const NODES: [string, () => string][] = [
@@ -45,7 +46,13 @@ for (const [label, node] of NODES) {
       action: '.',
       node: node(),
       files: { 'pipelines/release.yml': PIPELINE },
-      inputs: { pipeline: 'pipelines/release.yml', vars: 'files=[1001, 1004]\n# a comment', url, username: 'admin', password: 'admin' },
+      inputs: {
+        pipeline: 'pipelines/release.yml',
+        vars: 'files=[1001, 1004]\n# a comment',
+        url,
+        username: 'admin',
+        password: 'admin',
+      },
       env: { PROD_TOKEN: 'prod-token' },
     });
     assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -65,20 +72,46 @@ for (const [label, node] of NODES) {
   });
 
   for (const [action, inputs, expect] of [
-    ['vfs-update', { files: '1001\n1004', 'target-server': 'prod-db.example.com', 'target-database': 'PROD', 'target-token': 'prod-token', 'tracking-id': 'CHG-7' }, { inserts: '1', updates: '1', success: 'true' }],
-    ['system-update', { products: '[1, 2]', 'target-server': 'staging-db.example.com', 'target-database': 'STAGING', 'target-username': 'deploy', 'target-password': 'deploy-pass', 'disable-engine-restart': 'true' }, { success: 'true', versions: '[2611001,2611002,2611003]' }],
+    [
+      'vfs-update',
+      {
+        files: '1001\n1004',
+        'target-server': 'prod-db.example.com',
+        'target-database': 'PROD',
+        'target-token': 'prod-token',
+        'tracking-id': 'CHG-7',
+      },
+      { inserts: '1', updates: '1', success: 'true' },
+    ],
+    [
+      'system-update',
+      {
+        products: '[1, 2]',
+        'target-server': 'staging-db.example.com',
+        'target-database': 'STAGING',
+        'target-username': 'deploy',
+        'target-password': 'deploy-pass',
+        'disable-engine-restart': 'true',
+      },
+      { success: 'true', versions: '[2611001,2611002,2611003]' },
+    ],
     ['replication-sync', { config: '1' }, { succeeded: '2', failed: '0' }],
     ['transaction-log-clear', {}, { status: '200' }],
   ] as const) {
     test(`actions/${action}, ${label}: one step from inputs, its outputs and summary`, async (t) => {
       const { url, emulator } = await startEmulator(t);
-      const run = await runActionBundle(t, { action: `actions/${action}`, node: node(), inputs: { url, username: 'admin', password: 'admin', ...inputs } });
+      const run = await runActionBundle(t, {
+        action: `actions/${action}`,
+        node: node(),
+        inputs: { url, username: 'admin', password: 'admin', ...inputs },
+      });
       assert.equal(run.code, 0, run.stdout + run.stderr);
       assert.equal(run.outputs.outcome, 'success');
       for (const [name, value] of Object.entries(expect)) assert.equal(run.outputs[name], value, `output ${name}`);
       assertReport(run, 'success');
       assert.match(run.summary, /^## ✅ enginectl /m);
-      if (action.endsWith('update')) assert.match(run.summary, /update of (PROD|STAGING) on/, "the server's update report is in the summary");
+      if (action.endsWith('update'))
+        assert.match(run.summary, /update of (PROD|STAGING) on/, "the server's update report is in the summary");
       assert.equal(emulator.requests.filter((r) => r.method !== 'GET').length, 1, 'one call');
     });
   }
@@ -104,14 +137,17 @@ test('a failed step: exit 1, outcome failure, an error annotation on the step li
 test('a partial replication failure: the failed target in the summary table and an annotation', async (t) => {
   const { url, emulator } = await startEmulator(t);
   emulator.failReplication('REPLICA-2', 'disk full');
-  const run = await runActionBundle(t, { action: 'actions/replication-sync', inputs: { url, username: 'admin', password: 'admin' } });
+  const run = await runActionBundle(t, {
+    action: 'actions/replication-sync',
+    inputs: { url, username: 'admin', password: 'admin' },
+  });
   assert.equal(run.code, 1);
   assert.equal(run.outputs.failed, '1');
   assert.match(run.summary, /1\/2 targets \(failed: REPLICA-2\)/);
   assert.match(run.stdout, /^::error title=Sync replication failed::replication failed for REPLICA-2 \(disk full\)/m);
 });
 
-test('the root action\'s only and skip inputs: a key given twice keeps either value, skip leaves instances out; the summary says so', async (t) => {
+test("the root action's only and skip inputs: a key given twice keeps either value, skip leaves instances out; the summary says so", async (t) => {
   const { url, emulator } = await startEmulator(t);
   const pipeline = `version: 1
 targets:
@@ -129,46 +165,92 @@ steps:
   const run = await runActionBundle(t, {
     action: '.',
     files: { 'pipelines/sites.yml': pipeline },
-    inputs: { pipeline: 'pipelines/sites.yml', only: 'site=a\nsite=c', skip: 'target=staging', url, username: 'admin', password: 'admin' },
+    inputs: {
+      pipeline: 'pipelines/sites.yml',
+      only: 'site=a\nsite=c',
+      skip: 'target=staging',
+      url,
+      username: 'admin',
+      password: 'admin',
+    },
   });
   assert.equal(run.code, 0, run.stdout + run.stderr);
-  const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as { steps: { matrix: Record<string, string> }[]; selection: unknown };
-  assert.deepEqual(report.steps.map((s) => s.matrix), [{ site: 'a' }, { site: 'c' }, { target: 'prod' }]);
+  const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as {
+    steps: { matrix: Record<string, string> }[];
+    selection: unknown;
+  };
+  assert.deepEqual(
+    report.steps.map((s) => s.matrix),
+    [{ site: 'a' }, { site: 'c' }, { target: 'prod' }],
+  );
   assert.deepEqual(report.selection, { only: { site: ['a', 'c'] }, skip: { target: ['staging'] } });
   assert.equal(emulator.count('POST', '/api/devops/v1/update/system'), 1);
   assert.match(run.summary, /limited to: site=a or site=c; without target=staging/);
 });
 
-test('an invalid pipeline: exit 2, an annotation on the file\'s line and column, nothing called', async (t) => {
+test("an invalid pipeline: exit 2, an annotation on the file's line and column, nothing called", async (t) => {
   const { url, emulator } = await startEmulator(t);
   const run = await runActionBundle(t, {
     action: '.',
-    files: { 'pipelines/bad.yml': 'version: 1\nsteps:\n  - uses: update/vfs\n    with: { target: { server: s, database: D, token: t } }\n  - uses: monitoring/nope\n' },
+    files: {
+      'pipelines/bad.yml':
+        'version: 1\nsteps:\n  - uses: update/vfs\n    with: { target: { server: s, database: D, token: t } }\n  - uses: monitoring/nope\n',
+    },
     inputs: { pipeline: 'pipelines/bad.yml', url, username: 'admin', password: 'admin' },
   });
   assert.equal(run.code, 2, run.stdout);
   assert.equal(run.outputs.outcome, 'failure');
-  assert.match(run.stdout, /^::error title=enginectl%3A invalid pipeline,file=pipelines\/bad\.yml,line=4,col=5::steps\[0\]\.with\.files: update\/vfs needs files or directories/m);
-  assert.match(run.stdout, /^::error title=enginectl%3A invalid pipeline,file=pipelines\/bad\.yml,line=5,col=11::unknown step type "monitoring\/nope"%0Ahint: did you mean "monitoring\/engines"\?$/m);
+  assert.match(
+    run.stdout,
+    /^::error title=enginectl%3A invalid pipeline,file=pipelines\/bad\.yml,line=4,col=5::steps\[0\]\.with\.files: update\/vfs needs files or directories/m,
+  );
+  assert.match(
+    run.stdout,
+    /^::error title=enginectl%3A invalid pipeline,file=pipelines\/bad\.yml,line=5,col=11::unknown step type "monitoring\/nope"%0Ahint: did you mean "monitoring\/engines"\?$/m,
+  );
   assert.match(run.summary, /## ❌ enginectl: invalid input/);
   assert.equal(emulator.requests.length, 0);
 });
 
 test('single-step inputs are checked by input name: exit 2, what to write', async (t) => {
   const { url } = await startEmulator(t);
-  const run = await runActionBundle(t, { action: 'actions/vfs-update', inputs: { url, 'target-server': 's', 'target-database': 'D', 'target-token': 'tok-123', 'disable-engine-restart': 'yes' } });
+  const run = await runActionBundle(t, {
+    action: 'actions/vfs-update',
+    inputs: {
+      url,
+      'target-server': 's',
+      'target-database': 'D',
+      'target-token': 'tok-123',
+      'disable-engine-restart': 'yes',
+    },
+  });
   assert.equal(run.code, 2);
   assert.match(run.stdout, /input disable-engine-restart: "yes" is not a boolean/);
-  const missing = await runActionBundle(t, { action: 'actions/vfs-update', inputs: { url, 'target-server': 's', 'target-database': 'D', 'target-token': 'tok-123' } });
+  const missing = await runActionBundle(t, {
+    action: 'actions/vfs-update',
+    inputs: { url, 'target-server': 's', 'target-database': 'D', 'target-token': 'tok-123' },
+  });
   assert.equal(missing.code, 2);
-  assert.match(missing.stdout, /^::error title=enginectl%3A invalid input::input files: update\/vfs needs files or directories \(at least one of them\)$/m);
+  assert.match(
+    missing.stdout,
+    /^::error title=enginectl%3A invalid input::input files: update\/vfs needs files or directories \(at least one of them\)$/m,
+  );
 });
 
 test('dry-run: the plan in the log and the summary, no call, outcome dry-run', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const run = await runActionBundle(t, {
     action: 'actions/vfs-update',
-    inputs: { url, username: 'admin', password: 'admin', 'dry-run': 'true', files: '[1001]', 'target-server': 'prod-db.example.com', 'target-database': 'PROD', 'target-token': 'prod-token' },
+    inputs: {
+      url,
+      username: 'admin',
+      password: 'admin',
+      'dry-run': 'true',
+      files: '[1001]',
+      'target-server': 'prod-db.example.com',
+      'target-database': 'PROD',
+      'target-token': 'prod-token',
+    },
   });
   assert.equal(run.code, 0, run.stdout);
   assert.equal(run.outputs.outcome, 'dry-run');

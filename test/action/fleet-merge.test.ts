@@ -21,26 +21,60 @@ test('a job per site with its own secrets, then the merge job: one summary with 
   // What download-artifact leaves: one directory per job's artifact.
   const artifacts = mkdtempSync(join(tmpdir(), 'enginectl-artifacts-'));
   for (const site of SITES) {
-    const job = await runActionBundle(t, { action: '.', files: FILES, inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` }, env: siteSecrets(site, urls[site]), event, githubApi: github.url });
+    const job = await runActionBundle(t, {
+      action: '.',
+      files: FILES,
+      inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` },
+      env: siteSecrets(site, urls[site]),
+      event,
+      githubApi: github.url,
+    });
     assert.equal(job.code, 0, job.stdout);
     assert.match(job.summary, new RegExp(`limited to: site=${site}`));
     mkdirSync(join(artifacts, `enginectl-report-${site}`));
     copyFileSync(job.outputs.report!, join(artifacts, `enginectl-report-${site}`, 'report.json'));
   }
-  const files = Object.fromEntries(SITES.map((site) => [`reports/enginectl-report-${site}/report.json`, readFileSync(join(artifacts, `enginectl-report-${site}`, 'report.json'), 'utf8')]));
-  const merge = await runActionBundle(t, { action: '.', files, inputs: { merge: 'reports', 'pr-comment': 'true' }, event, githubApi: github.url });
+  const files = Object.fromEntries(
+    SITES.map((site) => [
+      `reports/enginectl-report-${site}/report.json`,
+      readFileSync(join(artifacts, `enginectl-report-${site}`, 'report.json'), 'utf8'),
+    ]),
+  );
+  const merge = await runActionBundle(t, {
+    action: '.',
+    files,
+    inputs: { merge: 'reports', 'pr-comment': 'true' },
+    event,
+    githubApi: github.url,
+  });
   assert.equal(merge.code, 0, merge.stdout);
   assert.equal(merge.outputs.outcome, 'success');
-  for (const site of SITES) assert.match(merge.summary, new RegExp(`\\| ✅ \\| site=${site} \\| success \\| 4 step run\\(s\\): 4 succeeded \\|`));
+  for (const site of SITES)
+    assert.match(
+      merge.summary,
+      new RegExp(`\\| ✅ \\| site=${site} \\| success \\| 4 step run\\(s\\): 4 succeeded \\|`),
+    );
   assert.match(merge.summary, /merged from 3 job report\(s\)/);
-  const merged = JSON.parse(readFileSync(merge.outputs.report!, 'utf8')) as { counts: { total: number }; merged: { noReport: string[] } };
+  const merged = JSON.parse(readFileSync(merge.outputs.report!, 'utf8')) as {
+    counts: { total: number };
+    merged: { noReport: string[] };
+  };
   assert.equal(merged.counts.total, 10);
   assert.equal(github.comments.length, 1, 'the merge job writes the one comment of the fleet');
-  assert.match(github.comments[0]!.body, /^<!-- enginectl:pipelines\/three-site-release\.yml -->\n## ✅ Release 2026\.11 at three sites: success/);
+  assert.match(
+    github.comments[0]!.body,
+    /^<!-- enginectl:pipelines\/three-site-release\.yml -->\n## ✅ Release 2026\.11 at three sites: success/,
+  );
 
   // The prod job died before uploading its report: the fleet fails, and says which site has none.
   delete files['reports/enginectl-report-prod/report.json'];
-  const partial = await runActionBundle(t, { action: '.', files, inputs: { merge: 'reports', 'pr-comment': 'true' }, event, githubApi: github.url });
+  const partial = await runActionBundle(t, {
+    action: '.',
+    files,
+    inputs: { merge: 'reports', 'pr-comment': 'true' },
+    event,
+    githubApi: github.url,
+  });
   assert.equal(partial.code, 1, partial.stdout);
   assert.equal(partial.outputs.outcome, 'failure');
   assert.match(partial.summary, /\| ⛔ \| site=prod \| no report \|/);
@@ -53,7 +87,12 @@ test('merge mode reads the journals in the directory too: a job that uploaded it
   const { urls } = await startSites(t);
   const files: Record<string, string> = { ...FILES };
   for (const site of SITES) {
-    const job = await runActionBundle(t, { action: '.', files: FILES, inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` }, env: siteSecrets(site, urls[site]) });
+    const job = await runActionBundle(t, {
+      action: '.',
+      files: FILES,
+      inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` },
+      env: siteSecrets(site, urls[site]),
+    });
     assert.equal(job.code, 0, job.stdout);
     const journal = job.outputs.journal!;
     assert.match(journal, /\.journal\.jsonl$/);
@@ -61,21 +100,37 @@ test('merge mode reads the journals in the directory too: a job that uploaded it
     // test: the journal alone (its job died before the report was uploaded); staging: both, as a
     // job uploading its whole report directory leaves them; prod: the JSON report alone.
     if (site !== 'prod') files[`reports/${site}/${name}`] = readFileSync(journal, 'utf8');
-    if (site !== 'test') files[`reports/${site}/${name.replace(/\.journal\.jsonl$/, '.json')}`] = readFileSync(job.outputs.report!, 'utf8');
+    if (site !== 'test')
+      files[`reports/${site}/${name.replace(/\.journal\.jsonl$/, '.json')}`] = readFileSync(
+        job.outputs.report!,
+        'utf8',
+      );
   }
   const merge = await runActionBundle(t, { action: '.', files, inputs: { merge: 'reports' } });
   assert.equal(merge.code, 0, merge.stdout);
   assert.equal(merge.outputs.outcome, 'success');
-  for (const site of SITES) assert.match(merge.summary, new RegExp(`\\| ✅ \\| site=${site} \\| success \\| 4 step run\\(s\\): 4 succeeded \\|`));
+  for (const site of SITES)
+    assert.match(
+      merge.summary,
+      new RegExp(`\\| ✅ \\| site=${site} \\| success \\| 4 step run\\(s\\): 4 succeeded \\|`),
+    );
   assert.match(merge.summary, /merged from 3 job report\(s\)/);
   assert.doesNotMatch(merge.summary, /no report/);
 });
 
 test('merge mode: a directory without a report, or a file that is none, is invalid input (exit 2)', async (t) => {
-  const empty = await runActionBundle(t, { action: '.', files: { 'reports/notes.txt': 'x' }, inputs: { merge: 'reports' } });
+  const empty = await runActionBundle(t, {
+    action: '.',
+    files: { 'reports/notes.txt': 'x' },
+    inputs: { merge: 'reports' },
+  });
   assert.equal(empty.code, 2, empty.stdout);
   assert.match(empty.stdout, /input merge: reports holds no JSON report/);
-  const bad = await runActionBundle(t, { action: '.', files: { 'reports/a.json': '{"x": 1}' }, inputs: { merge: 'reports' } });
+  const bad = await runActionBundle(t, {
+    action: '.',
+    files: { 'reports/a.json': '{"x": 1}' },
+    inputs: { merge: 'reports' },
+  });
   assert.equal(bad.code, 2, bad.stdout);
   assert.match(bad.stdout, /a\.json is not a JSON report of this enginectl/);
 });

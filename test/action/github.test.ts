@@ -19,19 +19,38 @@ test('pr-comment: one comment per pipeline, found by its hidden marker and updat
   const { url, emulator } = await startEmulator(t);
   const github = await startGitHubApi(t);
   const inputs = { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' };
-  const options = { action: '.', files: { 'release.yml': PIPELINE, 'other.yml': PIPELINE.replace('Release', 'Other') }, inputs, event: { pull_request: { number: 7 } }, githubApi: github.url };
+  const options = {
+    action: '.',
+    files: { 'release.yml': PIPELINE, 'other.yml': PIPELINE.replace('Release', 'Other') },
+    inputs,
+    event: { pull_request: { number: 7 } },
+    githubApi: github.url,
+  };
 
   const first = await runActionBundle(t, options);
   assert.equal(first.code, 0, first.stdout);
-  assert.deepEqual(github.calls.map((c) => `${c.method} ${c.path}`).sort(), ['GET /repos/acme/erp/issues/7/comments', 'POST /graphql', 'POST /repos/acme/erp/issues/7/comments']);
-  assert.equal(github.calls.find((c) => c.method === 'POST' && c.path.endsWith('/comments'))!.authorization, `token ${FAKE_GITHUB_TOKEN}`);
+  assert.deepEqual(github.calls.map((c) => `${c.method} ${c.path}`).sort(), [
+    'GET /repos/acme/erp/issues/7/comments',
+    'POST /graphql',
+    'POST /repos/acme/erp/issues/7/comments',
+  ]);
+  assert.equal(
+    github.calls.find((c) => c.method === 'POST' && c.path.endsWith('/comments'))!.authorization,
+    `token ${FAKE_GITHUB_TOKEN}`,
+  );
   assert.equal(github.comments.length, 1);
   assert.match(github.comments[0]!.body, /^<!-- enginectl:release\.yml -->\n## ✅ Release: success/);
 
   emulator.failReplication('REPLICA-2', 'disk full');
   const second = await runActionBundle(t, options);
   assert.equal(second.code, 1);
-  assert.deepEqual(github.calls.slice(3).map((c) => `${c.method} ${c.path}`).sort(), ['GET /repos/acme/erp/issues/7/comments', 'PATCH /repos/acme/erp/issues/comments/1000', 'POST /graphql']);
+  assert.deepEqual(
+    github.calls
+      .slice(3)
+      .map((c) => `${c.method} ${c.path}`)
+      .sort(),
+    ['GET /repos/acme/erp/issues/7/comments', 'PATCH /repos/acme/erp/issues/comments/1000', 'POST /graphql'],
+  );
   assert.equal(github.comments.length, 1, 'updated, not duplicated');
   assert.match(github.comments[0]!.body, /## ❌ Release: failure/);
 
@@ -46,23 +65,42 @@ test('pr-comment: a comment by someone else that carries the marker is left alon
   const github = await startGitHubApi(t);
   const planted = { id: 1, body: '<!-- enginectl:release.yml -->\nplanted by mallory', user: { login: 'mallory' } };
   github.comments.push(planted);
-  const options = { action: '.', files: { 'release.yml': PIPELINE }, inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' }, event: { pull_request: { number: 7 } }, githubApi: github.url };
+  const options = {
+    action: '.',
+    files: { 'release.yml': PIPELINE },
+    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' },
+    event: { pull_request: { number: 7 } },
+    githubApi: github.url,
+  };
   const first = await runActionBundle(t, options);
   assert.equal(first.code, 0, first.stdout);
-  assert.equal(planted.body, '<!-- enginectl:release.yml -->\nplanted by mallory', 'the planted comment is not written into');
+  assert.equal(
+    planted.body,
+    '<!-- enginectl:release.yml -->\nplanted by mallory',
+    'the planted comment is not written into',
+  );
   assert.equal(github.comments.length, 2, 'a comment of its own was made');
   assert.match(github.comments[1]!.body, /## ✅ Release: success/);
   const second = await runActionBundle(t, options);
   assert.equal(second.code, 0);
   assert.equal(github.comments.length, 2, 'its own comment is updated on the next run');
-  assert.ok(github.calls.some((c) => c.method === 'PATCH' && c.path === `/repos/acme/erp/issues/comments/${github.comments[1]!.id}`));
+  assert.ok(
+    github.calls.some(
+      (c) => c.method === 'PATCH' && c.path === `/repos/acme/erp/issues/comments/${github.comments[1]!.id}`,
+    ),
+  );
   assert.ok(!github.calls.some((c) => c.method === 'PATCH' && c.path === '/repos/acme/erp/issues/comments/1'));
 });
 
 test('pr-comment outside a pull request: a note in the log, no call', async (t) => {
   const { url } = await startEmulator(t);
   const github = await startGitHubApi(t);
-  const run = await runActionBundle(t, { action: '.', files: { 'release.yml': PIPELINE }, inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' }, githubApi: github.url });
+  const run = await runActionBundle(t, {
+    action: '.',
+    files: { 'release.yml': PIPELINE },
+    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' },
+    githubApi: github.url,
+  });
   assert.equal(run.code, 0);
   assert.match(run.stdout, /pr-comment: the push event has no pull request; no comment was written/);
   assert.equal(github.calls.length, 0);
@@ -71,7 +109,18 @@ test('pr-comment outside a pull request: a note in the log, no call', async (t) 
 test('deployment-environment: a Deployment, in_progress, then success; failure on a failed run', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const github = await startGitHubApi(t);
-  const options = { action: '.', files: { 'release.yml': PIPELINE }, inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'deployment-environment': 'production' }, githubApi: github.url };
+  const options = {
+    action: '.',
+    files: { 'release.yml': PIPELINE },
+    inputs: {
+      pipeline: 'release.yml',
+      url,
+      username: 'admin',
+      password: 'admin',
+      'deployment-environment': 'production',
+    },
+    githubApi: github.url,
+  };
   const ok = await runActionBundle(t, options);
   assert.equal(ok.code, 0, ok.stdout);
   assert.deepEqual(
@@ -88,7 +137,10 @@ test('deployment-environment: a Deployment, in_progress, then success; failure o
   emulator.failReplication('REPLICA-1', 'gone');
   const failed = await runActionBundle(t, options);
   assert.equal(failed.code, 1);
-  assert.deepEqual(github.calls.slice(3).map((c) => c.body.state ?? 'create'), ['create', 'in_progress', 'failure']);
+  assert.deepEqual(
+    github.calls.slice(3).map((c) => c.body.state ?? 'create'),
+    ['create', 'in_progress', 'failure'],
+  );
 });
 
 test('a GitHub API that refuses: a warning, and the deployment result stands', async (t) => {
@@ -96,7 +148,14 @@ test('a GitHub API that refuses: a warning, and the deployment result stands', a
   const run = await runActionBundle(t, {
     action: '.',
     files: { 'release.yml': PIPELINE },
-    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'deployment-environment': 'production', 'pr-comment': 'true' },
+    inputs: {
+      pipeline: 'release.yml',
+      url,
+      username: 'admin',
+      password: 'admin',
+      'deployment-environment': 'production',
+      'pr-comment': 'true',
+    },
     event: { pull_request: { number: 7 } },
     githubApi: 'http://127.0.0.1:9',
   });
@@ -111,13 +170,25 @@ test('credentials over plain http:// to another host: refused before any call (e
   const run = await runActionBundle(t, {
     action: '.',
     files: { 'release.yml': PIPELINE },
-    inputs: { pipeline: 'release.yml', url: 'http://erp.example.com', username: 'admin', password: 'admin', 'deployment-environment': 'production' },
+    inputs: {
+      pipeline: 'release.yml',
+      url: 'http://erp.example.com',
+      username: 'admin',
+      password: 'admin',
+      'deployment-environment': 'production',
+    },
     githubApi: github.url,
   });
   assert.equal(run.code, 2, run.stdout);
-  assert.match(run.stdout, /::error::server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/);
+  assert.match(
+    run.stdout,
+    /::error::server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/,
+  );
   assert.match(run.summary, /## ❌ enginectl: invalid input/);
-  assert.deepEqual(github.calls.map((c) => c.body.state ?? 'create'), ['create', 'in_progress', 'error']);
+  assert.deepEqual(
+    github.calls.map((c) => c.body.state ?? 'create'),
+    ['create', 'in_progress', 'error'],
+  );
   assert.match(String(github.calls[2]!.body.description), /not run \(INSECURE_HTTP\)/);
 });
 
@@ -136,61 +207,110 @@ async function silentGitHub(t: import('node:test').TestContext) {
   return { url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`, requests };
 }
 
-test('a GitHub API that never answers does not outlive SIGTERM: the action stops as the run does (143)', { timeout: 30_000 }, async (t) => {
-  const { url } = await startEmulator(t);
-  const github = await silentGitHub(t);
-  const run = await runActionBundle(t, {
-    action: '.',
-    files: { 'release.yml': PIPELINE },
-    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'deployment-environment': 'production' },
-    githubApi: github.url,
-    onSpawn: (child) => {
-      // SIGTERM once the Deployment is being created, and left unanswered.
-      const poll = setInterval(() => {
-        if (github.requests.length > 0) {
-          clearInterval(poll);
-          child.kill('SIGTERM');
-        }
-      }, 20);
-      child.on('exit', () => clearInterval(poll));
-    },
-  });
-  assert.equal(github.requests[0], 'POST /repos/acme/erp/deployments');
-  assert.equal(run.code, 143, run.stdout + run.stderr);
-});
+test(
+  'a GitHub API that never answers does not outlive SIGTERM: the action stops as the run does (143)',
+  { timeout: 30_000 },
+  async (t) => {
+    const { url } = await startEmulator(t);
+    const github = await silentGitHub(t);
+    const run = await runActionBundle(t, {
+      action: '.',
+      files: { 'release.yml': PIPELINE },
+      inputs: {
+        pipeline: 'release.yml',
+        url,
+        username: 'admin',
+        password: 'admin',
+        'deployment-environment': 'production',
+      },
+      githubApi: github.url,
+      onSpawn: (child) => {
+        // SIGTERM once the Deployment is being created, and left unanswered.
+        const poll = setInterval(() => {
+          if (github.requests.length > 0) {
+            clearInterval(poll);
+            child.kill('SIGTERM');
+          }
+        }, 20);
+        child.on('exit', () => clearInterval(poll));
+      },
+    });
+    assert.equal(github.requests[0], 'POST /repos/acme/erp/deployments');
+    assert.equal(run.code, 143, run.stdout + run.stderr);
+  },
+);
 
-test('each GitHub API call has a time limit, and a short one once the run is cancelled', { timeout: 30_000 }, async (t) => {
-  const { octokitApi } = await import('../../src/action/octokit-api.ts');
-  const github = await silentGitHub(t);
-  const api = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, { signal: new AbortController().signal, timeoutMs: 300 });
-  await assert.rejects(api.createDeployment({ ref: 'main', environment: 'production', description: 'x' }), /abort/i);
-  const cancelled = new AbortController();
-  cancelled.abort();
-  const late = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, { signal: cancelled.signal, afterCancelMs: 300 });
-  await assert.rejects(late.createDeploymentStatus(42, { state: 'error', description: 'cancelled', environment: 'production' }), /abort/i);
-  assert.deepEqual(github.requests, ['POST /repos/acme/erp/deployments', 'POST /repos/acme/erp/deployments/42/statuses'], 'a call after cancellation is still tried, briefly');
-});
+test(
+  'each GitHub API call has a time limit, and a short one once the run is cancelled',
+  { timeout: 30_000 },
+  async (t) => {
+    const { octokitApi } = await import('../../src/action/octokit-api.ts');
+    const github = await silentGitHub(t);
+    const api = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, {
+      signal: new AbortController().signal,
+      timeoutMs: 300,
+    });
+    await assert.rejects(api.createDeployment({ ref: 'main', environment: 'production', description: 'x' }), /abort/i);
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const late = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, {
+      signal: cancelled.signal,
+      afterCancelMs: 300,
+    });
+    await assert.rejects(
+      late.createDeploymentStatus(42, { state: 'error', description: 'cancelled', environment: 'production' }),
+      /abort/i,
+    );
+    assert.deepEqual(
+      github.requests,
+      ['POST /repos/acme/erp/deployments', 'POST /repos/acme/erp/deployments/42/statuses'],
+      'a call after cancellation is still tried, briefly',
+    );
+  },
+);
 
 test('dry-run: live posts the preflight as the PR comment (golden): versions now -> after, a gate that would wait, one that fails now; GET requests only', async (t) => {
   const { url, emulator } = await startEmulator(t);
-  emulator.state.alerts.push({ severity: 'critical', code: 'low_free_disk', message: 'C: 2% free', engineId: 'eng-prod-02' });
+  emulator.state.alerts.push({
+    severity: 'critical',
+    code: 'low_free_disk',
+    message: 'C: 2% free',
+    engineId: 'eng-prod-02',
+  });
   const github = await startGitHubApi(t);
   const run = await runActionBundle(t, {
     action: '.',
     files: { 'release.yml': readFileSync('pipelines/demo.yml', 'utf8') },
-    inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'dry-run': 'live', 'pr-comment': 'true' },
+    inputs: {
+      pipeline: 'release.yml',
+      url,
+      username: 'admin',
+      password: 'admin',
+      'dry-run': 'live',
+      'pr-comment': 'true',
+    },
     env: { PROD_TOKEN: 'prod-token', STAGING_TOKEN: 'staging-token' },
     event: { pull_request: { number: 7 } },
     githubApi: github.url,
   });
   assert.equal(run.code, 1, 'a step fails now: the check fails');
   assert.equal(run.outputs.outcome, 'dry-run');
-  assert.deepEqual(emulator.requests.filter((q) => q.method !== 'GET'), [], 'only GET requests reached the server');
+  assert.deepEqual(
+    emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'only GET requests reached the server',
+  );
   assert.equal(github.comments.length, 1);
   const body = github.comments[0]!.body;
-  assert.match(body, /\| ✏️ \| 7\/9 \| System update \(target=prod\) \| not sent \(a write\): the Engines of PROD: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0/);
+  assert.match(
+    body,
+    /\| ✏️ \| 7\/9 \| System update \(target=prod\) \| not sent \(a write\): the Engines of PROD: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0/,
+  );
   assert.match(body, /\| ⏳ \| 3\/9 \| Drain user sessions \| would wait: /);
-  assert.match(body, /\| ❌ \| 1\/9 \| No critical alerts \| \*\*fails now\*\*: 1 alert\(s\) at or above critical: critical low_free_disk on eng-prod-02/);
+  assert.match(
+    body,
+    /\| ❌ \| 1\/9 \| No critical alerts \| \*\*fails now\*\*: 1 alert\(s\) at or above critical: critical low_free_disk on eng-prod-02/,
+  );
   assert.doesNotMatch(body, /prod-token|staging-token/);
   golden('live-plan-comment.md', body);
 });

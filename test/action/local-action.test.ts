@@ -10,32 +10,65 @@ import { ROOT } from '../helpers/action.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 
 /** Runs the tool as a process (not spawnSync: the emulator answers from this process). */
-function localAction(actionDir: string, entry: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+function localAction(
+  actionDir: string,
+  entry: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-local-action-'));
   const envFile = join(dir, '.env');
-  writeFileSync(envFile, Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n'));
+  writeFileSync(
+    envFile,
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
+  );
   const bin = join(ROOT, 'node_modules', '.bin', 'local-action');
-  const child = spawn(bin, ['run', actionDir, entry, envFile], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' } });
+  const child = spawn(bin, ['run', actionDir, entry, envFile], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+  });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
 }
 
-test('@github/local-action runs the root action and a single-step action to success', { timeout: 240_000 }, async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  const workspace = mkdtempSync(join(tmpdir(), 'enginectl-la-ws-'));
-  const temp = join(workspace, 'runner-temp');
-  mkdirSync(temp);
-  writeFileSync(join(workspace, 'p.yml'), 'version: 1\nname: Local\nsteps:\n  - id: clear\n    uses: transaction-log/clear\n');
-  const common = { INPUT_URL: url, INPUT_USERNAME: 'admin', INPUT_PASSWORD: 'admin', 'INPUT_DRY-RUN': 'false', INPUT_SUMMARY: 'true', 'INPUT_PR-COMMENT': 'false', GITHUB_REPOSITORY: 'acme/erp', GITHUB_WORKSPACE: workspace, RUNNER_TEMP: temp };
+test(
+  '@github/local-action runs the root action and a single-step action to success',
+  { timeout: 240_000 },
+  async (t) => {
+    const { url, emulator } = await startEmulator(t);
+    const workspace = mkdtempSync(join(tmpdir(), 'enginectl-la-ws-'));
+    const temp = join(workspace, 'runner-temp');
+    mkdirSync(temp);
+    writeFileSync(
+      join(workspace, 'p.yml'),
+      'version: 1\nname: Local\nsteps:\n  - id: clear\n    uses: transaction-log/clear\n',
+    );
+    const common = {
+      INPUT_URL: url,
+      INPUT_USERNAME: 'admin',
+      INPUT_PASSWORD: 'admin',
+      'INPUT_DRY-RUN': 'false',
+      INPUT_SUMMARY: 'true',
+      'INPUT_PR-COMMENT': 'false',
+      GITHUB_REPOSITORY: 'acme/erp',
+      GITHUB_WORKSPACE: workspace,
+      RUNNER_TEMP: temp,
+    };
 
-  const root = await localAction('.', 'src/action/entries/main.ts', { ...common, INPUT_PIPELINE: 'p.yml' });
-  assert.equal(root.code, 0, root.out.slice(-3000));
-  assert.match(root.out, /'outcome'\s*│\s*'success'/);
+    const root = await localAction('.', 'src/action/entries/main.ts', { ...common, INPUT_PIPELINE: 'p.yml' });
+    assert.equal(root.code, 0, root.out.slice(-3000));
+    assert.match(root.out, /'outcome'\s*│\s*'success'/);
 
-  const single = await localAction('actions/transaction-log-clear', '../../src/action/entries/transaction-log-clear.ts', common);
-  assert.equal(single.code, 0, single.out.slice(-3000));
-  assert.match(single.out, /'status'\s*│\s*'200'/);
-  assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 2);
-});
+    const single = await localAction(
+      'actions/transaction-log-clear',
+      '../../src/action/entries/transaction-log-clear.ts',
+      common,
+    );
+    assert.equal(single.code, 0, single.out.slice(-3000));
+    assert.match(single.out, /'status'\s*│\s*'200'/);
+    assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 2);
+  },
+);

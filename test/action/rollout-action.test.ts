@@ -21,10 +21,17 @@ steps:
 
 test('root action: a halted rollout resumes only with continue-rollout', async (t) => {
   // site-a's first clear fails: wave 1 is over its budget of 0, and the rollout halts.
-  const sites = new Sites({ faults: [parseFault('POST /api/devops/v1/transaction-log/clear site=site-a status=409 times=1')] });
+  const sites = new Sites({
+    faults: [parseFault('POST /api/devops/v1/transaction-log/clear site=site-a status=409 times=1')],
+  });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
-  const env = { URL_A: siteUrl(running.url, 'site-a'), URL_B: siteUrl(running.url, 'site-b'), URL_C: siteUrl(running.url, 'site-c'), API_PASSWORD: 'admin' };
+  const env = {
+    URL_A: siteUrl(running.url, 'site-a'),
+    URL_B: siteUrl(running.url, 'site-b'),
+    URL_C: siteUrl(running.url, 'site-c'),
+    API_PASSWORD: 'admin',
+  };
   const base = { action: '.', files: { 'rollout.yml': PIPELINE }, env };
   const clears = (site: string) => sites.site(site).count('POST', '/api/devops/v1/transaction-log/clear');
 
@@ -36,10 +43,16 @@ test('root action: a halted rollout resumes only with continue-rollout', async (
 
   const refused = await runActionBundle(t, { ...base, inputs: { pipeline: 'rollout.yml', journal } });
   assert.equal(refused.code, 2, refused.stdout);
-  assert.match(refused.stdout, /^::error::.*the rollout halted at wave 1 \(1 site\(s\) failed \(site-a\), over the budget of 0\); resuming goes on with the waves after it$/m);
+  assert.match(
+    refused.stdout,
+    /^::error::.*the rollout halted at wave 1 \(1 site\(s\) failed \(site-a\), over the budget of 0\); resuming goes on with the waves after it$/m,
+  );
   assert.deepEqual([clears('site-a'), clears('site-b'), clears('site-c')], [1, 0, 0], 'nothing was sent');
 
-  const going = await runActionBundle(t, { ...base, inputs: { pipeline: 'rollout.yml', journal, 'continue-rollout': 'true' } });
+  const going = await runActionBundle(t, {
+    ...base,
+    inputs: { pipeline: 'rollout.yml', journal, 'continue-rollout': 'true' },
+  });
   assert.equal(going.code, 0, going.stdout);
   assert.deepEqual([clears('site-a'), clears('site-b'), clears('site-c')], [2, 1, 1]);
 });

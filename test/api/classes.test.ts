@@ -19,7 +19,10 @@ test('GET classes/{k}/schema answers application/schema+json with inherited fiel
 test('children are the classes whose MAE is the class; descendants go down to the leaves', async (t) => {
   const { client } = await startEmulator(t);
   assert.deepEqual(await client().classes.children(1), [10, 20, 30, 90]);
-  assert.deepEqual((await client().classes.descendants(1)).sort((a, b) => a - b), [10, 11, 12, 13, 20, 21, 22, 30, 90]);
+  assert.deepEqual(
+    (await client().classes.descendants(1)).sort((a, b) => a - b),
+    [10, 11, 12, 13, 20, 21, 22, 30, 90],
+  );
   assert.deepEqual(await client().classes.descendants(12), []);
 });
 
@@ -38,10 +41,16 @@ test('listing a class includes its child classes, with their extra fields', asyn
 test('equality filters select detail records of a master', async (t) => {
   const { client } = await startEmulator(t);
   const lines = await client().classes.list(22, { entidade: 3001 });
-  assert.deepEqual(lines.map((e) => e.ikey), [4001, 4002]);
+  assert.deepEqual(
+    lines.map((e) => e.ikey),
+    [4001, 4002],
+  );
   assert.deepEqual(await client().classes.list(22, { entidade: 9999 }), []);
   const groupsOfJdoe = await client().classes.list(11, { iname: 'jdoe' });
-  assert.deepEqual(groupsOfJdoe.map((e) => e.ikey), [2001]);
+  assert.deepEqual(
+    groupsOfJdoe.map((e) => e.ikey),
+    [2001],
+  );
 });
 
 test('a filter on a field no class of the hierarchy has is a 400 naming the field', async (t) => {
@@ -79,7 +88,11 @@ test('POST classes/{k}/entities creates (201) with every field, a unique key, an
   assert.equal(created.iversion, 1);
   assert.ok(created.ikey >= 5000);
   assert.equal(created.ilastpasswdchg, null, 'all fields included');
-  const raw = await c.request({ method: 'POST', path: '/api/classes/v1/classes/21/entities', body: { json: [{ iname: 'INV-9' }] } });
+  const raw = await c.request({
+    method: 'POST',
+    path: '/api/classes/v1/classes/21/entities',
+    body: { json: [{ iname: 'INV-9' }] },
+  });
   assert.equal(raw.status, 201);
   assert.notEqual((raw.body as { ikey: number }).ikey, created.ikey, 'keys are unique across classes');
   const log = await c.classes.list(90, { ientity: created.ikey });

@@ -16,13 +16,21 @@ import { FAST_RETRY, rejection, startEmulator } from '../helpers/emulator.ts';
 const fixture = tlsFixture;
 
 async function tlsServer(t: TestContext, name: string): Promise<string> {
-  const server = createHttpsServer({ key: readFileSync(fixture(`${name}-key.pem`)), cert: readFileSync(fixture(`${name}-cert.pem`)) }, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-  });
+  const server = createHttpsServer(
+    { key: readFileSync(fixture(`${name}-key.pem`)), cert: readFileSync(fixture(`${name}-cert.pem`)) },
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    },
+  );
   return `https://127.0.0.1:${await listen(t, server as unknown as ReturnType<typeof createServer>)}`;
 }
 
-function client(t: TestContext, url: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}): EngineClient {
+function client(
+  t: TestContext,
+  url: string,
+  extra: Record<string, unknown> = {},
+  env: Record<string, string> = {},
+): EngineClient {
   const c = new EngineClient({ url, username: 'a', password: 'b', ...extra }, { retry: FAST_RETRY, env });
   t.after(() => c.close());
   return c;
@@ -41,7 +49,10 @@ test('TLS: an expired certificate says since when', async (t) => {
   const url = await tlsServer(t, 'expired');
   const error = await rejection(client(t, url, { caFile: fixture('expired-cert.pem') }).monitoring.alerts());
   assert.equal(error.code, 'API_TLS_FAILURE');
-  assert.match(error.message, /TLS: the server's certificate expired on Jan {2}1 00:00:00 2021 GMT \(CERT_HAS_EXPIRED\)/);
+  assert.match(
+    error.message,
+    /TLS: the server's certificate expired on Jan {2}1 00:00:00 2021 GMT \(CERT_HAS_EXPIRED\)/,
+  );
   assert.match(String(error.hint), /renewed/);
   assert.doesNotMatch(String(error.hint), /insecure-skip-tls-verify/);
 });
@@ -50,12 +61,16 @@ test('TLS: an unknown CA names ca-file first; a ca-file without a PEM certificat
   const url = await tlsServer(t, 'server');
   const error = await rejection(client(t, url).monitoring.alerts());
   assert.match(error.message, /signed by a CA this machine does not trust/);
-  assert.match(String(error.hint), /^give the CA certificate \(PEM\) with the server's ca-file; only for a throw-away test server, insecure-skip-tls-verify: true$/);
+  assert.match(
+    String(error.hint),
+    /^give the CA certificate \(PEM\) with the server's ca-file; only for a throw-away test server, insecure-skip-tls-verify: true$/,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-ca-'));
   writeFileSync(join(dir, 'ca.der'), Buffer.from([0x30, 0x82, 0x01, 0x0a]));
   assert.throws(
     () => new EngineClient({ url, caFile: join(dir, 'ca.der') }),
-    (e: Error & { exitCode?: number; code?: string }) => e.exitCode === 2 && e.code === 'CA_FILE_INVALID' && /holds no PEM certificate/.test(e.message),
+    (e: Error & { exitCode?: number; code?: string }) =>
+      e.exitCode === 2 && e.code === 'CA_FILE_INVALID' && /holds no PEM certificate/.test(e.message),
   );
 });
 
@@ -67,13 +82,17 @@ test('a proxy asking for authentication (407) is its own error, names the variab
     socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\n\r\n');
   });
   const port = await listen(t, proxy);
-  const error = await rejection(client(t, 'https://erp.example.com', {}, { HTTPS_PROXY: `http://127.0.0.1:${port}` }).monitoring.alerts());
+  const error = await rejection(
+    client(t, 'https://erp.example.com', {}, { HTTPS_PROXY: `http://127.0.0.1:${port}` }).monitoring.alerts(),
+  );
   assert.equal(error.code, 'API_PROXY');
   assert.match(error.message, /the proxy asks for authentication \(407 Proxy Authentication Required\)/);
   assert.match(String(error.hint), /HTTPS_PROXY or HTTP_PROXY \(http:\/\/user:password@proxy:port\)/);
   assert.equal(connects, 1, 'a GET is not retried after a 407');
   // Without a scheme (HTTPS_PROXY=proxy:3128, as curl reads it) the proxy is http://.
-  const bare = await rejection(client(t, 'https://erp.example.com', {}, { https_proxy: `127.0.0.1:${port}` }).monitoring.alerts());
+  const bare = await rejection(
+    client(t, 'https://erp.example.com', {}, { https_proxy: `127.0.0.1:${port}` }).monitoring.alerts(),
+  );
   assert.equal(bare.code, 'API_PROXY');
   assert.equal(connects, 2);
 });
@@ -87,7 +106,10 @@ test('a redirect is never followed; the message shows where it points and why', 
   const port = await listen(t, server);
   const error = await rejection(client(t, `http://127.0.0.1:${port}`).monitoring.alerts());
   assert.equal(error.code, 'API_REDIRECT');
-  assert.match(error.message, /the server redirects \(HTTP 302\) to https:\/\/login\.example\.com\/sso\?next=\/api; enginectl does not follow redirects/);
+  assert.match(
+    error.message,
+    /the server redirects \(HTTP 302\) to https:\/\/login\.example\.com\/sso\?next=\/api; enginectl does not follow redirects/,
+  );
   assert.match(String(error.hint), /could carry the credentials to another host/);
   assert.equal(hits, 1);
 });
@@ -95,14 +117,22 @@ test('a redirect is never followed; the message shows where it points and why', 
 test('invalid server URLs are invalid input (exit 2), located in the file; credentials in a URL are the Basic credentials', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-url-'));
   const file = join(dir, 'p.yml');
-  writeFileSync(file, 'version: 1\nservers:\n  main: { url: "http://127.0.0.1:99999" }\nsteps:\n  - uses: monitoring/alerts\n');
+  writeFileSync(
+    file,
+    'version: 1\nservers:\n  main: { url: "http://127.0.0.1:99999" }\nsteps:\n  - uses: monitoring/alerts\n',
+  );
   const validate = await runCli(['validate', file]);
   assert.equal(validate.code, 2);
-  assert.match(validate.stderr, new RegExp(`${file}:3:16 the URL "http://127.0.0.1:99999" has port 99999; ports go up to 65535`));
+  assert.match(
+    validate.stderr,
+    new RegExp(`${file}:3:16 the URL "http://127.0.0.1:99999" has port 99999; ports go up to 65535`),
+  );
 
   const plain = join(dir, 'plain.yml');
   writeFileSync(plain, 'version: 1\nsteps:\n  - uses: monitoring/alerts\n');
-  const newline = await runCli(['run', plain], { env: { ENGINE_URL: 'http://127.0.0.1:8080/\nX-Injected: 1', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' } });
+  const newline = await runCli(['run', plain], {
+    env: { ENGINE_URL: 'http://127.0.0.1:8080/\nX-Injected: 1', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
   assert.equal(newline.code, 2, newline.stderr);
   assert.match(newline.stderr, /the URL .* holds white space/);
   assert.doesNotMatch(newline.stderr, /internal error|\n\s+at /);
@@ -112,7 +142,9 @@ test('invalid server URLs are invalid input (exit 2), located in the file; crede
   const r = await runCli(['run', plain], { env: { ENGINE_URL: withUser } });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(emulator.requests.at(-1)!.status, 200, 'the URL credentials were sent');
-  const twice = await runCli(['run', plain], { env: { ENGINE_URL: withUser, ENGINE_USERNAME: 'monitor', ENGINE_PASSWORD: 'monitor' } });
+  const twice = await runCli(['run', plain], {
+    env: { ENGINE_URL: withUser, ENGINE_USERNAME: 'monitor', ENGINE_PASSWORD: 'monitor' },
+  });
   assert.equal(twice.code, 2);
   assert.match(twice.stderr, /credentials are given twice, in the URL and as the username/);
 });
@@ -120,7 +152,10 @@ test('invalid server URLs are invalid input (exit 2), located in the file; crede
 test('insecure-skip-tls-verify that resolves to "yes" is refused, not silently false', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-flag-'));
   const file = join(dir, 'p.yml');
-  writeFileSync(file, 'version: 1\nservers:\n  main: { url: "https://127.0.0.1:9", insecure-skip-tls-verify: "${{ env.SKIP }}" }\nsteps:\n  - uses: monitoring/alerts\n');
+  writeFileSync(
+    file,
+    'version: 1\nservers:\n  main: { url: "https://127.0.0.1:9", insecure-skip-tls-verify: "${{ env.SKIP }}" }\nsteps:\n  - uses: monitoring/alerts\n',
+  );
   const r = await runCli(['run', file], { env: { SKIP: 'yes' } });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /servers\.main\.insecure-skip-tls-verify: "yes" is neither true nor false/);
@@ -129,13 +164,38 @@ test('insecure-skip-tls-verify that resolves to "yes" is refused, not silently f
 test('a proxy variable that is not a URL is invalid input (exit 2) naming the variable, never an internal error, and its value is not printed', async () => {
   const pipeline = join(mkdtempSync(join(tmpdir(), 'enginectl-bad-proxy-')), 'p.yml');
   writeFileSync(pipeline, 'version: 1\nsteps:\n  - uses: monitoring/alerts\n');
-  const env = { ENGINE_URL: 'https://erp.example.com', ENGINE_USERNAME: 'deploy', ENGINE_PASSWORD: 'deploy-password-1' };
-  for (const [name, value] of [['HTTPS_PROXY', 'http://proxyuser:Pr0xyS3cret@proxy example.com:3128'], ['https_proxy', 'not a url'], ['HTTP_PROXY', '::::']] as const) {
-    for (const args of [['api', 'GET', '/api/monitoring/v1/alerts'], ['run', pipeline]]) {
+  const env = {
+    ENGINE_URL: 'https://erp.example.com',
+    ENGINE_USERNAME: 'deploy',
+    ENGINE_PASSWORD: 'deploy-password-1',
+  };
+  for (const [name, value] of [
+    ['HTTPS_PROXY', 'http://proxyuser:Pr0xyS3cret@proxy example.com:3128'],
+    ['https_proxy', 'not a url'],
+    ['HTTP_PROXY', '::::'],
+  ] as const) {
+    for (const args of [
+      ['api', 'GET', '/api/monitoring/v1/alerts'],
+      ['run', pipeline],
+    ]) {
       // HTTP_PROXY is the proxy of http:// servers: one allowed plain HTTP.
-      const r = await runCli(args, { env: { ...env, [name]: value, ...(name === 'HTTP_PROXY' ? { ENGINE_URL: 'http://erp.example.com', ENGINE_ALLOW_INSECURE_HTTP: 'true' } : {}) } });
+      const r = await runCli(args, {
+        env: {
+          ...env,
+          [name]: value,
+          ...(name === 'HTTP_PROXY'
+            ? { ENGINE_URL: 'http://erp.example.com', ENGINE_ALLOW_INSECURE_HTTP: 'true' }
+            : {}),
+        },
+      });
       assert.equal(r.code, 2, `${name} ${args[0]}: ${r.stderr}${r.stdout}`);
-      assert.match(r.stderr, new RegExp(`^enginectl: ${name} is not a proxy URL\\n {2}hint: set ${name} to the proxy's URL, e.g. http://proxy\\.example\\.com:3128 \\(with user:password@ when it asks for them\\), or unset it\\n`), r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^enginectl: ${name} is not a proxy URL\\n {2}hint: set ${name} to the proxy's URL, e.g. http://proxy\\.example\\.com:3128 \\(with user:password@ when it asks for them\\), or unset it\\n`,
+        ),
+        r.stderr,
+      );
       assert.doesNotMatch(r.stderr + r.stdout, /Pr0xyS3cret|internal error/);
     }
   }

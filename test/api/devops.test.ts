@@ -24,12 +24,21 @@ test('replication configurations, by list and by key; 404 for an unknown key', a
   const { client } = await startEmulator(t);
   const c = client();
   const configs = await c.devops.replicationConfigs();
-  assert.deepEqual(configs.map((x) => [x.key, x.enabled]), [[1, true], [2, false]]);
-  assert.deepEqual((await c.devops.replicationConfig(1)).databases, [{ name: 'REPLICA-1', key: 11 }, { name: 'REPLICA-2', key: 12 }]);
+  assert.deepEqual(
+    configs.map((x) => [x.key, x.enabled]),
+    [
+      [1, true],
+      [2, false],
+    ],
+  );
+  assert.deepEqual((await c.devops.replicationConfig(1)).databases, [
+    { name: 'REPLICA-1', key: 11 },
+    { name: 'REPLICA-2', key: 12 },
+  ]);
   assert.match((await rejection(c.devops.replicationConfig(9))).message, /replication configuration 9 was not found/);
 });
 
-test('a sync moves the source\'s changes of positive keys with true counts, once', async (t) => {
+test("a sync moves the source's changes of positive keys with true counts, once", async (t) => {
   const { client, emulator } = await startEmulator(t);
   const c = client();
   await c.classes.create(21, { iname: 'INV-NEW' });
@@ -46,7 +55,10 @@ test('a sync moves the source\'s changes of positive keys with true counts, once
   const again = await c.devops.sync(1);
   assert.deepEqual([again.results[0]!.stats!.numInserts, again.results[0]!.stats!.numUpdates], [0, 0]);
   assert.equal(again.results[0]!.startVersion, first.results[0]!.endVersion);
-  assert.equal(emulator.state.databases.find((d) => d.name === 'REPLICA-1')!.entities.some((e) => e.ikey === -1), false);
+  assert.equal(
+    emulator.state.databases.find((d) => d.name === 'REPLICA-1')!.entities.some((e) => e.ikey === -1),
+    false,
+  );
 });
 
 test('a failed target makes the sync a 500 whose results are all returned, failures included', async (t) => {
@@ -69,18 +81,42 @@ test('system update: upgrades the target, its Engines, and answers the full resu
   const result = await c.devops.updateSystem({ ...prod, trackingId: 'REL-42', products: [1] });
   assert.equal(result.success, true);
   assert.deepEqual(result.versions, [2611001, 2611002, 2611003]);
-  assert.deepEqual(result.targetDatabaseVersionInfo, { client: { major: 26, minor: 11, name: '2026.11' }, server: { major: 26, minor: 11, name: '26.11.0' } });
+  assert.deepEqual(result.targetDatabaseVersionInfo, {
+    client: { major: 26, minor: 11, name: '2026.11' },
+    server: { major: 26, minor: 11, name: '26.11.0' },
+  });
   assert.deepEqual(result.products, [{ name: 'ERP Core', key: 1 }]);
   assert.equal(result.options!.targetAuthToken, '', 'credential fields come back as empty strings');
   assert.equal(result.options!.trackingId, 'REL-42');
   assert.match(result.report!, /^# System update of PROD on prod-db\.example\.com/);
   assert.match(result.report!, /\| Engine \| 26\.10\.3 \| 26\.11\.0 \|/);
-  for (const key of ['schemaChanges', 'releaseNotes', 'postUpdateScripts', 'permissionChanges', 'duplicateNameClasses', 'errors', 'messages', 'ddlStatements', 'warnings', 'orphanRecords']) {
+  for (const key of [
+    'schemaChanges',
+    'releaseNotes',
+    'postUpdateScripts',
+    'permissionChanges',
+    'duplicateNameClasses',
+    'errors',
+    'messages',
+    'ddlStatements',
+    'warnings',
+    'orphanRecords',
+  ]) {
     assert.ok(Array.isArray(result[key]), `${key} is an array`);
   }
   const versions = (await c.monitoring.engines()).map((e) => [e.mainDatabase, e.version]);
-  assert.deepEqual(versions, [['MAIN', '26.11.0'], ['PROD', '26.11.0'], ['PROD', '26.11.0'], ['STAGING', '26.10.3']]);
-  const again = await c.devops.updateSystem({ ...prod, targetAuthToken: undefined, targetUserName: 'deploy', targetPassword: 'deploy-pass' });
+  assert.deepEqual(versions, [
+    ['MAIN', '26.11.0'],
+    ['PROD', '26.11.0'],
+    ['PROD', '26.11.0'],
+    ['STAGING', '26.10.3'],
+  ]);
+  const again = await c.devops.updateSystem({
+    ...prod,
+    targetAuthToken: undefined,
+    targetUserName: 'deploy',
+    targetPassword: 'deploy-pass',
+  });
   assert.deepEqual(again.versions, [], 'already current');
   assert.equal(emulator.count('POST', '/api/devops/v1/update/system'), 2);
 });
@@ -88,12 +124,17 @@ test('system update: upgrades the target, its Engines, and answers the full resu
 test('update validation: targetDBName, targetServer, a token or user and password; files or directories', async (t) => {
   const { client } = await startEmulator(t);
   const c = client();
-  const send = (path: string, json: unknown) => c.request({ method: 'POST', path: `/api/devops/v1/update/${path}`, body: { json } });
+  const send = (path: string, json: unknown) =>
+    c.request({ method: 'POST', path: `/api/devops/v1/update/${path}`, body: { json } });
   const none = await send('system', {});
   assert.equal(none.status, 400);
   const fields = (none.body as { details: { field: string }[] }).details.map((d) => d.field).sort();
   assert.deepEqual(fields, ['targetAuthToken', 'targetDBName', 'targetServer']);
-  const halfCredentials = await send('system', { targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetUserName: 'deploy' });
+  const halfCredentials = await send('system', {
+    targetDBName: 'PROD',
+    targetServer: 'prod-db.example.com',
+    targetUserName: 'deploy',
+  });
   assert.match(JSON.stringify(halfCredentials.body), /"field":"targetPassword"/);
   const noFiles = await send('vfs', prod);
   assert.match(JSON.stringify(noFiles.body), /at least one of files or directories is required/);
@@ -108,7 +149,12 @@ test('a target that refuses the credentials gives success false, errors and a re
   const { client } = await startEmulator(t);
   const result = await client().devops.updateSystem({ ...prod, targetAuthToken: 'stolen' });
   assert.equal(result.success, false);
-  assert.deepEqual(result.errors, [{ code: 'target_authentication_failed', message: 'authentication to PROD on prod-db.example.com failed: the token was refused' }]);
+  assert.deepEqual(result.errors, [
+    {
+      code: 'target_authentication_failed',
+      message: 'authentication to PROD on prod-db.example.com failed: the token was refused',
+    },
+  ]);
   assert.match(result.report!, /failed/);
 });
 
@@ -122,7 +168,12 @@ test('vfs update: inserts and updates files by key or directory; summary and sta
   assert.equal(typeof result.stats!.startedAt, 'number');
   assert.deepEqual(result.products, [], 'empty in a vfs result');
   assert.match(result.report!, /\| 1001 \| \/reports\/sales\/summary\.rpt \| 2 \| 3 \| updated \|/);
-  assert.deepEqual(emulator.state.databases.find((d) => d.name === 'PROD')!.vfsFiles, { '1001': 3, '1002': 2, '1003': 5, '1004': 1 });
+  assert.deepEqual(emulator.state.databases.find((d) => d.name === 'PROD')!.vfsFiles, {
+    '1001': 3,
+    '1002': 2,
+    '1003': 5,
+    '1004': 1,
+  });
   const missing = await c.devops.updateVfs({ ...prod, files: [4242] });
   assert.equal(missing.success, false);
   assert.match(JSON.stringify(missing.errors), /no vfs file with key 4242/);

@@ -11,16 +11,23 @@ import { manualTimer, until } from '../helpers/timing.ts';
 const ENGINES = '/api/monitoring/v1/engines';
 const VFS = '/api/devops/v1/update/vfs';
 const SYSTEM = '/api/devops/v1/update/system';
-const vfsBody = { targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token', files: [1001] };
-
+const vfsBody = {
+  targetDBName: 'PROD',
+  targetServer: 'prod-db.example.com',
+  targetAuthToken: 'prod-token',
+  files: [1001],
+};
 
 test('connection refused: a GET is tried 1 + 3 times with backoff, a POST once', async (t) => {
   const port = await closedPort();
   const retries: number[] = [];
-  const client = new EngineClient({ url: `http://127.0.0.1:${port}`, username: 'admin', password: 'admin' }, {
-    retry: FAST_RETRY,
-    onRetry: ({ attempt }) => retries.push(attempt),
-  });
+  const client = new EngineClient(
+    { url: `http://127.0.0.1:${port}`, username: 'admin', password: 'admin' },
+    {
+      retry: FAST_RETRY,
+      onRetry: ({ attempt }) => retries.push(attempt),
+    },
+  );
   t.after(() => client.close());
   const get = await rejection(client.monitoring.engines());
   assert.equal(get.code, 'API_CONNECTION_REFUSED');
@@ -36,7 +43,9 @@ test('connection refused: a GET is tried 1 + 3 times with backoff, a POST once',
 });
 
 test('503 twice then success: a GET succeeds on its third request', async (t) => {
-  const { client, emulator } = await startEmulator(t, { faults: [{ method: 'GET', path: ENGINES, status: 503, times: 2 }] });
+  const { client, emulator } = await startEmulator(t, {
+    faults: [{ method: 'GET', path: ENGINES, status: 503, times: 2 }],
+  });
   assert.equal((await client().monitoring.engines()).length, 4);
   assert.equal(emulator.count('GET', ENGINES), 3);
 });
@@ -60,7 +69,7 @@ test('503 on a POST is an error at once: the update is not sent twice', async (t
   assert.equal(emulator.count('POST', VFS), 1);
 });
 
-test('500 with a JSON body: the server\'s message is in the error; no retry', async (t) => {
+test("500 with a JSON body: the server's message is in the error; no retry", async (t) => {
   const { client, emulator } = await startEmulator(t, {
     faults: [{ path: '/api/monitoring/v1/alerts', status: 500, body: '{"message":"monitoring store offline"}' }],
   });
@@ -167,14 +176,18 @@ test('a body of the wrong shape names the field that breaks its documented type'
 });
 
 test('an HTML page where JSON was expected (a proxy or login page) says so', async (t) => {
-  const { client } = await startEmulator(t, { faults: [{ path: ENGINES, status: 200, body: '<html>Sign in</html>', contentType: 'text/html' }] });
+  const { client } = await startEmulator(t, {
+    faults: [{ path: ENGINES, status: 200, body: '<html>Sign in</html>', contentType: 'text/html' }],
+  });
   const error = await rejection(client().monitoring.engines());
   assert.match(error.message, /expected JSON but got text\/html: <html>Sign in<\/html>/);
   assert.match(String(error.hint), /proxy or login page/);
 });
 
 test('unknown properties are kept, at every level', async (t) => {
-  const body = JSON.stringify([{ instanceId: 'e1', version: '27.1', updatedAt: 1, gpu: { cores: 8 }, cpuInfo: { model: 1, microcode: 'x' } }]);
+  const body = JSON.stringify([
+    { instanceId: 'e1', version: '27.1', updatedAt: 1, gpu: { cores: 8 }, cpuInfo: { model: 1, microcode: 'x' } },
+  ]);
   const { client } = await startEmulator(t, { faults: [{ path: ENGINES, status: 200, body }] });
   const [engine] = await client().monitoring.engines();
   assert.deepEqual(engine!.gpu, { cores: 8 });
@@ -194,7 +207,10 @@ test('a DNS failure is API_DNS_FAILURE and says to check the host name', async (
     cb(Object.assign(new Error('getaddrinfo ENOTFOUND erp.invalid'), { code: 'ENOTFOUND' }))) as never;
   const dispatcher = new Agent({ connect: { lookup: failingLookup } });
   t.after(() => dispatcher.close());
-  const client = new EngineClient({ url: 'http://erp.invalid:8080', username: 'a', password: 'b', allowInsecureHttp: true }, { dispatcher, retry: FAST_RETRY });
+  const client = new EngineClient(
+    { url: 'http://erp.invalid:8080', username: 'a', password: 'b', allowInsecureHttp: true },
+    { dispatcher, retry: FAST_RETRY },
+  );
   const error = await rejection(client.devops.clearTransactionLog());
   assert.equal(error.code, 'API_DNS_FAILURE');
   assert.match(String(error.hint), /host name/);
@@ -206,6 +222,9 @@ test('a failed connection names the server URL with its base path, never its cre
   t.after(() => client.close());
   const error = await rejection(client.devops.updateVfs(vfsBody));
   assert.equal(error.code, 'API_CONNECTION_REFUSED');
-  assert.match(error.message, new RegExp(`^POST ${VFS} on http://127\\.0\\.0\\.1:${port}/sites/emea: connection refused`));
+  assert.match(
+    error.message,
+    new RegExp(`^POST ${VFS} on http://127\\.0\\.0\\.1:${port}/sites/emea: connection refused`),
+  );
   assert.doesNotMatch(error.message, /s3cret/);
 });

@@ -16,7 +16,13 @@ const request = {
 test('GET licenses and licenses/{key}: licenses are keyed by their product', async (t) => {
   const { client } = await startEmulator(t);
   const licenses = await client().licensing.licenses();
-  assert.deepEqual(licenses.map((l) => [l.productKey, l.type]), [[1, 'connection'], [2, 'nominalUser']]);
+  assert.deepEqual(
+    licenses.map((l) => [l.productKey, l.type]),
+    [
+      [1, 'connection'],
+      [2, 'nominalUser'],
+    ],
+  );
   assert.match(licenses[0]!.expiration!, /^\d{4}-\d{2}-\d{2}$/);
   assert.equal((await client().licensing.license(2)).quantity, 25);
   const error = await rejection(client().licensing.license(3));
@@ -38,7 +44,7 @@ test('create returns an opaque text/plain code; add (text/plain) decodes it and 
   assert.equal(crm.quantity, 10);
   assert.equal(crm.productName, 'CRM');
   assert.equal(crm.licenserKey, 7001);
-  assert.deepEqual((await c.licensing.license(1)).extensions, [11, 12], 'a renewal replaces the product\'s license');
+  assert.deepEqual((await c.licensing.license(1)).extensions, [11, 12], "a renewal replaces the product's license");
 });
 
 test('a damaged license code is refused with 400', async (t) => {
@@ -53,7 +59,8 @@ test('a damaged license code is refused with 400', async (t) => {
 test('create validates the body: required fields, at least one license, type codes, dates', async (t) => {
   const { client } = await startEmulator(t);
   const c = client();
-  const send = (json: unknown) => c.request({ method: 'POST', path: '/api/licensing/v1/licenses/create', body: { json } });
+  const send = (json: unknown) =>
+    c.request({ method: 'POST', path: '/api/licensing/v1/licenses/create', body: { json } });
   const missing = await send({ licenseeName: 'x', expiration: '2027-02-30', licenses: [] });
   assert.equal(missing.status, 400);
   const fields = (missing.body as { details: { field: string }[] }).details.map((d) => d.field).sort();
@@ -77,9 +84,15 @@ test('DELETE licenses/{key}: 200 when removed, 204 when the product is already w
 test('products and extensions, by key and per product', async (t) => {
   const { client } = await startEmulator(t);
   const c = client();
-  assert.deepEqual((await c.licensing.products()).map((p) => p.name), ['ERP Core', 'Payroll', 'CRM']);
+  assert.deepEqual(
+    (await c.licensing.products()).map((p) => p.name),
+    ['ERP Core', 'Payroll', 'CRM'],
+  );
   assert.deepEqual((await c.licensing.product(1)).extensions, [11, 12]);
-  assert.deepEqual((await c.licensing.productExtensions(1)).map((e) => e.code), ['MCUR', 'AREP']);
+  assert.deepEqual(
+    (await c.licensing.productExtensions(1)).map((e) => e.code),
+    ['MCUR', 'AREP'],
+  );
   assert.equal((await c.licensing.extensions()).length, 3);
   assert.equal((await c.licensing.extension(21)).productName, 'Payroll');
   assert.match((await rejection(c.licensing.extension(5))).message, /extension 5 was not found/);

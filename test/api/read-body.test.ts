@@ -23,7 +23,12 @@ async function served(t: import('node:test').TestContext, chunked: boolean, maxR
     setImmediate(() => res.end(BODY.subarray(33)));
   });
   const port = await listen(t, server);
-  const client = new EngineClient({ url: `http://127.0.0.1:${port}`, username: 'a', password: 'b', ...(maxResponseBytes ? { maxResponseBytes } : {}) });
+  const client = new EngineClient({
+    url: `http://127.0.0.1:${port}`,
+    username: 'a',
+    password: 'b',
+    ...(maxResponseBytes ? { maxResponseBytes } : {}),
+  });
   t.after(() => client.close());
   return client;
 }
@@ -38,6 +43,9 @@ for (const chunked of [false, true]) {
 
   test(`a ${chunked ? 'chunked' : 'length-announced'} answer over the size limit is refused, not read whole`, async (t) => {
     const client = await served(t, chunked, 1024);
-    await assert.rejects(client.classes.list(22, {}), (error: Error & { code?: string }) => error.code === 'API_RESPONSE_TOO_LARGE');
+    await assert.rejects(
+      client.classes.list(22, {}),
+      (error: Error & { code?: string }) => error.code === 'API_RESPONSE_TOO_LARGE',
+    );
   });
 }

@@ -27,7 +27,12 @@ test('requests carry Basic credentials, the User-Agent, and JSON bodies as the s
   const client = new EngineClient({ url: `http://127.0.0.1:${port}/erp/`, username: 'deploy', password: 'p:w' });
   t.after(() => client.close());
   await client.licensing.add('ELC1.code');
-  const code = await client.licensing.create({ licenseeId: 'a', licenseeName: 'b', expiration: '2027-01-01', licenses: [{ productKey: 1, quantity: 1, type: 'C' }] });
+  const code = await client.licensing.create({
+    licenseeId: 'a',
+    licenseeName: 'b',
+    expiration: '2027-01-01',
+    licenses: [{ productKey: 1, quantity: 1, type: 'C' }],
+  });
   assert.equal(code, 'ELC1.code');
   const [add, create] = seen;
   assert.equal(add!.headers.authorization, `Basic ${Buffer.from('deploy:p:w').toString('base64')}`);
@@ -38,7 +43,7 @@ test('requests carry Basic credentials, the User-Agent, and JSON bodies as the s
   assert.deepEqual(JSON.parse(create!.body).licenses, [{ productKey: 1, quantity: 1, type: 'C' }]);
 });
 
-test('the server URL\'s own path prefixes every API path', async (t) => {
+test("the server URL's own path prefixes every API path", async (t) => {
   const paths: string[] = [];
   const server = createServer((req, res) => {
     paths.push(req.url ?? '');
@@ -68,12 +73,21 @@ test('HTTP_PROXY from the injected environment routes calls through the proxy; N
   const proxyPort = await listen(t, proxy);
   // A remote name (a loopback server is never proxied): the proxy tunnels it to the emulator.
   const remote = `http://erp.example.com:${new URL(url).port}`;
-  const viaProxy = new EngineClient({ url: remote, username: 'admin', password: 'admin', allowInsecureHttp: true }, { env: { HTTP_PROXY: `http://127.0.0.1:${proxyPort}` } });
+  const viaProxy = new EngineClient(
+    { url: remote, username: 'admin', password: 'admin', allowInsecureHttp: true },
+    { env: { HTTP_PROXY: `http://127.0.0.1:${proxyPort}` } },
+  );
   t.after(() => viaProxy.close());
   assert.equal((await viaProxy.monitoring.engines()).length, 4);
   assert.equal(tunnels, 1);
   // NO_PROXY: the name is looked up directly (it resolves nowhere), not tunnelled.
-  const bypass = new EngineClient({ url: remote, username: 'admin', password: 'admin', allowInsecureHttp: true }, { env: { http_proxy: `http://127.0.0.1:${proxyPort}`, NO_PROXY: 'erp.example.com' }, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 } });
+  const bypass = new EngineClient(
+    { url: remote, username: 'admin', password: 'admin', allowInsecureHttp: true },
+    {
+      env: { http_proxy: `http://127.0.0.1:${proxyPort}`, NO_PROXY: 'erp.example.com' },
+      retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+    },
+  );
   t.after(() => bypass.close());
   await assert.rejects(bypass.monitoring.alerts());
   assert.equal(tunnels, 1, 'NO_PROXY host not proxied');
@@ -81,9 +95,12 @@ test('HTTP_PROXY from the injected environment routes calls through the proxy; N
 });
 
 test('TLS: a self-signed server is refused by default, trusted with ca-file, or with insecure-skip-tls-verify', async (t) => {
-  const server = createHttpsServer({ key: readFileSync(fixture('server-key.pem')), cert: readFileSync(fixture('server-cert.pem')) }, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-  });
+  const server = createHttpsServer(
+    { key: readFileSync(fixture('server-key.pem')), cert: readFileSync(fixture('server-cert.pem')) },
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    },
+  );
   const port = await listen(t, server as unknown as ReturnType<typeof createServer>);
   const url = `https://127.0.0.1:${port}`;
   const strict = new EngineClient({ url, username: 'a', password: 'b' }, { retry: FAST_RETRY });
@@ -103,14 +120,29 @@ test('TLS: a self-signed server is refused by default, trusted with ca-file, or 
 test('an unreadable ca-file is a usage error (exit 2) that names the file', () => {
   assert.throws(
     () => new EngineClient({ url: 'https://x', caFile: '/nonexistent/ca.pem' }),
-    (e: Error & { exitCode?: number }) => e.exitCode === 2 && /cannot read the CA file \/nonexistent\/ca\.pem/.test(e.message),
+    (e: Error & { exitCode?: number }) =>
+      e.exitCode === 2 && /cannot read the CA file \/nonexistent\/ca\.pem/.test(e.message),
   );
 });
 
 test('backoff doubles from the base with jitter, is capped, and honours a longer Retry-After', () => {
   const policy = { retries: 3, baseDelayMs: 500, maxDelayMs: 8000 };
-  assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(policy, n, () => 1)), [500, 1000, 2000, 4000, 8000, 8000]);
-  assert.equal(backoffDelay(policy, 1, () => 0), 250, 'jitter halves at most');
-  assert.equal(backoffDelay(policy, 1, () => 1, '3'), 3000);
-  assert.equal(backoffDelay(policy, 1, () => 1, '3600'), 8000, 'capped');
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6].map((n) => backoffDelay(policy, n, () => 1)),
+    [500, 1000, 2000, 4000, 8000, 8000],
+  );
+  assert.equal(
+    backoffDelay(policy, 1, () => 0),
+    250,
+    'jitter halves at most',
+  );
+  assert.equal(
+    backoffDelay(policy, 1, () => 1, '3'),
+    3000,
+  );
+  assert.equal(
+    backoffDelay(policy, 1, () => 1, '3600'),
+    8000,
+    'capped',
+  );
 });

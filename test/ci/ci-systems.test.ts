@@ -12,7 +12,8 @@ import { startEmulator } from '../helpers/emulator.ts';
 import { LICENSE_CREATE_WITH } from '../helpers/run.ts';
 import { junitProblems } from '../helpers/schemas.ts';
 
-const HOSTILE = '::error::pwned ##vso[task.complete result=Succeeded;]ok \x1b[0Ksection_start:1:evil\r\x1b[0Kfake \u009d0;title\u009c \u0090dcs\u009c \u009epm\u009f \u009b2J';
+const HOSTILE =
+  '::error::pwned ##vso[task.complete result=Succeeded;]ok \x1b[0Ksection_start:1:evil\r\x1b[0Kfake \u009d0;title\u009c \u0090dcs\u009c \u009epm\u009f \u009b2J';
 
 const PIPELINE = `version: 1
 name: nightly
@@ -34,7 +35,9 @@ async function runUnder(t: TestContext, ci: Record<string, string>, extra: (dir:
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-ci-'));
   const file = join(dir, 'nightly.yml');
   writeFileSync(file, PIPELINE);
-  const r = await runCli(['run', file, '--junit', join(dir, 'junit.xml'), ...extra(dir)], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...ci } });
+  const r = await runCli(['run', file, '--junit', join(dir, 'junit.xml'), ...extra(dir)], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...ci },
+  });
   assert.equal(r.code, 1, r.stderr);
   assert.equal(await junitProblems(join(dir, 'junit.xml')), undefined, 'JUnit valid against junit-10.xsd');
   return { ...r, dir, file, lines: r.stdout.split('\n') };
@@ -52,15 +55,37 @@ function assertInert(stdout: string) {
 const ESC = '\x1b';
 
 test('GitLab CI: a collapsed section per step, JUnit, outputs as a dotenv file, server text inert', async (t) => {
-  const r = await runUnder(t, { GITLAB_CI: 'true', CI: 'true' }, (dir) => ['--dotenv', join(dir, 'outputs.env'), '--summary', join(dir, 'summary.md')]);
+  const r = await runUnder(t, { GITLAB_CI: 'true', CI: 'true' }, (dir) => [
+    '--dotenv',
+    join(dir, 'outputs.env'),
+    '--summary',
+    join(dir, 'summary.md'),
+  ]);
   const starts = r.lines.filter((l) => l.includes('section_start:'));
   assert.equal(starts.length, 3);
-  assert.match(starts[0]!, new RegExp(`^${ESC}\\[0Ksection_start:\\d{10}:step_0_clear_the_log\\[collapsed=true\\]\\r${ESC}\\[0K\\[1/3\\] Clear the log \\(transaction-log/clear\\)$`));
+  assert.match(
+    starts[0]!,
+    new RegExp(
+      `^${ESC}\\[0Ksection_start:\\d{10}:step_0_clear_the_log\\[collapsed=true\\]\\r${ESC}\\[0K\\[1/3\\] Clear the log \\(transaction-log/clear\\)$`,
+    ),
+  );
   assert.match(r.stdout, new RegExp(`^${ESC}\\[0Ksection_end:\\d{10}:step_2_sync_the_replicas\\r${ESC}\\[0K$`, 'm'));
   assert.equal(
     readFileSync(join(r.dir, 'outputs.env'), 'utf8'),
     // GitLab reads NAME=VALUE with no quote handling: values are written raw.
-    ['CLEAR_OUTCOME=success', 'CLEAR_STATUS=200', 'LIC_OUTCOME=success', 'LIC_CODE=***', 'SYNC_OUTCOME=failure', 'SYNC_SUCCEEDED=1', 'SYNC_FAILED=1', 'SYNC_INSERTS=1', 'SYNC_UPDATES=1', 'SYNC_DELETES=0', ''].join('\n'),
+    [
+      'CLEAR_OUTCOME=success',
+      'CLEAR_STATUS=200',
+      'LIC_OUTCOME=success',
+      'LIC_CODE=***',
+      'SYNC_OUTCOME=failure',
+      'SYNC_SUCCEEDED=1',
+      'SYNC_FAILED=1',
+      'SYNC_INSERTS=1',
+      'SYNC_UPDATES=1',
+      'SYNC_DELETES=0',
+      '',
+    ].join('\n'),
   );
   assert.match(readFileSync(join(r.dir, 'summary.md'), 'utf8'), /^## ❌ nightly: failure/);
   assert.doesNotMatch(r.stdout, /##vso|::group::/);
@@ -72,14 +97,26 @@ test('Azure Pipelines: groups, logissue on the step line, setvariable (secret ma
   assert.ok(r.lines.includes('##[group][1/3] Clear the log (transaction-log/clear)'));
   assert.equal(r.lines.filter((l) => l === '##[endgroup]').length, 3);
   const issue = r.lines.find((l) => l.startsWith('##vso[task.logissue'))!;
-  assert.equal(issue, `##vso[task.logissue type=error;sourcepath=${r.file};linenumber=16;columnnumber=5;]Sync the replicas: replication failed for REPLICA-2 (${neutralise(HOSTILE).replace(/%/g, '%AZP25')})`);
+  assert.equal(
+    issue,
+    `##vso[task.logissue type=error;sourcepath=${r.file};linenumber=16;columnnumber=5;]Sync the replicas: replication failed for REPLICA-2 (${neutralise(HOSTILE).replace(/%/g, '%AZP25')})`,
+  );
   assert.ok(r.lines.includes('##vso[task.setvariable variable=CLEAR_STATUS;isoutput=true]200'));
-  assert.ok(r.lines.includes('##vso[task.setvariable variable=LIC_CODE;isoutput=true;issecret=true]***'), 'a secret output is marked secret (and its value never leaves enginectl)');
+  assert.ok(
+    r.lines.includes('##vso[task.setvariable variable=LIC_CODE;isoutput=true;issecret=true]***'),
+    'a secret output is marked secret (and its value never leaves enginectl)',
+  );
   assert.ok(r.lines.includes('##vso[task.setvariable variable=SYNC_FAILED;isoutput=true]1'));
   const upload = r.lines.find((l) => l.startsWith('##vso[task.uploadsummary]'))!;
   assert.match(readFileSync(upload.slice('##vso[task.uploadsummary]'.length), 'utf8'), /^## ❌ nightly: failure/);
-  assert.equal(r.lines.filter((l) => l.startsWith('##vso[task.complete')).join('\n'), '##vso[task.complete result=Failed;]enginectl: failure');
-  assert.ok(r.lines.some((l) => l.startsWith('##vso[task.setsecret]')), 'secrets registered with the agent');
+  assert.equal(
+    r.lines.filter((l) => l.startsWith('##vso[task.complete')).join('\n'),
+    '##vso[task.complete result=Failed;]enginectl: failure',
+  );
+  assert.ok(
+    r.lines.some((l) => l.startsWith('##vso[task.setsecret]')),
+    'secrets registered with the agent',
+  );
   assertInert(r.stdout);
 });
 
@@ -99,12 +136,20 @@ test('--ci forces a CI system, and an unknown name is exit 2 with the known ones
   assertInert(plain.stdout);
   const bad = await runCli(['run', 'pipelines/demo.yml', '--ci', 'travis']);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--ci travis: not a CI system enginectl knows\n {2}hint: use one of github, gitlab, azure, jenkins, plain/);
+  assert.match(
+    bad.stderr,
+    /--ci travis: not a CI system enginectl knows\n {2}hint: use one of github, gitlab, azure, jenkins, plain/,
+  );
 });
 
 /** GitLab's dotenv rule: each line NAME=VALUE, split at the first =, the value as it is. */
 function gitlabDotenv(text: string): Record<string, string> {
-  return Object.fromEntries(text.split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 test('GitLab dotenv: values GitLab reads back as written, at most 20 variables, the rest left out and said, a multi-line value said only when asked for', async (t) => {
@@ -124,22 +169,49 @@ steps:
 `,
   );
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITLAB_CI: 'true' };
-  const r = await runCli(['run', file, '--dotenv', join(dir, 'all.env'), '--report-json', join(dir, 'r.json')], { env });
+  const r = await runCli(['run', file, '--dotenv', join(dir, 'all.env'), '--report-json', join(dir, 'r.json')], {
+    env,
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const all = gitlabDotenv(readFileSync(join(dir, 'all.env'), 'utf8'));
-  assert.equal(Object.keys(all).length, 20, 'at most GitLab\'s default limit');
-  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { outputs: Record<string, unknown> }[] };
+  assert.equal(Object.keys(all).length, 20, "at most GitLab's default limit");
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+    steps: { outputs: Record<string, unknown> }[];
+  };
   assert.equal(all.VFS_1_SUMMARY, report.steps[0]!.outputs.summary, 'a value with spaces reads back as it was');
   // A value no one asked for that a dotenv file cannot carry (the update's Markdown report) is skipped silently.
   assert.doesNotMatch(r.stdout, /VFS_\d_REPORT/);
   assert.equal(all.VFS_1_REPORT, undefined);
-  assert.match(r.stdout, /--dotenv: VFS_3_\w+ left out \(over GitLab's limit of 20 variables\); choose the ones later jobs read with --dotenv-var NAME/);
-  const chosen = await runCli(['run', file, '--dotenv', join(dir, 'chosen.env'), '--dotenv-var', 'VFS_1_SUCCESS', '--dotenv-var', 'VFS_3_OUTCOME'], { env });
+  assert.match(
+    r.stdout,
+    /--dotenv: VFS_3_\w+ left out \(over GitLab's limit of 20 variables\); choose the ones later jobs read with --dotenv-var NAME/,
+  );
+  const chosen = await runCli(
+    [
+      'run',
+      file,
+      '--dotenv',
+      join(dir, 'chosen.env'),
+      '--dotenv-var',
+      'VFS_1_SUCCESS',
+      '--dotenv-var',
+      'VFS_3_OUTCOME',
+    ],
+    { env },
+  );
   assert.equal(chosen.code, 0);
-  assert.deepEqual(gitlabDotenv(readFileSync(join(dir, 'chosen.env'), 'utf8')), { VFS_1_SUCCESS: 'true', VFS_3_OUTCOME: 'success' });
+  assert.deepEqual(gitlabDotenv(readFileSync(join(dir, 'chosen.env'), 'utf8')), {
+    VFS_1_SUCCESS: 'true',
+    VFS_3_OUTCOME: 'success',
+  });
   assert.doesNotMatch(chosen.stdout, /left out/);
   // Asked for by name, it is said.
-  const asked = await runCli(['run', file, '--dotenv', join(dir, 'asked.env'), '--dotenv-var', 'VFS_1_REPORT'], { env });
+  const asked = await runCli(['run', file, '--dotenv', join(dir, 'asked.env'), '--dotenv-var', 'VFS_1_REPORT'], {
+    env,
+  });
   assert.equal(asked.code, 0);
-  assert.match(asked.stdout, /--dotenv: VFS_1_REPORT left out \(a value with a line break, which a dotenv file cannot carry\)/);
+  assert.match(
+    asked.stdout,
+    /--dotenv: VFS_1_REPORT left out \(a value with a line break, which a dotenv file cannot carry\)/,
+  );
 });

@@ -9,16 +9,23 @@ import { PLAN_HELP } from '../../src/cli/commands/plan.ts';
 import { RUN_HELP } from '../../src/cli/commands/run.ts';
 
 const read = (name: string) => readFileSync(new URL(`../../docs/ci/${name}`, import.meta.url), 'utf8');
-const FLAGS = new Set([...`${RUN_HELP}\n${REPORT_HELP}\n${PLAN_HELP}`.matchAll(/--[a-z-]+/g)].map((m) => m[0]).concat(['--step', '--help']));
+const FLAGS = new Set(
+  [...`${RUN_HELP}\n${REPORT_HELP}\n${PLAN_HELP}`.matchAll(/--[a-z-]+/g)].map((m) => m[0]).concat(['--step', '--help']),
+);
 
-for (const [name, lang] of [['gitlab.md', 'yaml'], ['azure-pipelines.md', 'yaml'], ['jenkins.md', 'groovy']] as const) {
+for (const [name, lang] of [
+  ['gitlab.md', 'yaml'],
+  ['azure-pipelines.md', 'yaml'],
+  ['jenkins.md', 'groovy'],
+] as const) {
   test(`docs/ci/${name}: its configurations parse, run a pipeline, publish reports, distribute a matrix`, () => {
     const doc = read(name);
     const blocks = [...doc.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
     assert.ok(blocks.length >= 2, 'a run and a matrix example');
     if (lang === 'yaml') for (const b of blocks) assert.doesNotThrow(() => parse(b), `${name}: a block does not parse`);
     const all = blocks.join('\n');
-    for (const needle of ['--junit', '--only target=', '--only site=', 'report --merge']) assert.ok(all.includes(needle), `${name} shows ${needle}`);
+    for (const needle of ['--junit', '--only target=', '--only site=', 'report --merge'])
+      assert.ok(all.includes(needle), `${name} shows ${needle}`);
     assert.match(all, /dist\/cli\.mjs["', ]+matrix/, `${name} distributes the matrix with enginectl matrix`);
     for (const flag of all.match(/(?<=\s)--[a-z][a-z-]+/g) ?? []) {
       if (['--step'].includes(flag) || /^--(pack|prefix)/.test(flag)) continue;
@@ -28,7 +35,9 @@ for (const [name, lang] of [['gitlab.md', 'yaml'], ['azure-pipelines.md', 'yaml'
 }
 
 test('the GitLab example publishes JUnit and dotenv reports; the Azure one publishes test results', () => {
-  const gitlab = parse([...read('gitlab.md').matchAll(/```yaml\n([\s\S]*?)```/g)].find((m) => m[1]!.includes('artifacts:'))![1]!) as { release: { artifacts: { reports: Record<string, string> } } };
+  const gitlab = parse(
+    [...read('gitlab.md').matchAll(/```yaml\n([\s\S]*?)```/g)].find((m) => m[1]!.includes('artifacts:'))![1]!,
+  ) as { release: { artifacts: { reports: Record<string, string> } } };
   assert.deepEqual(Object.keys(gitlab.release.artifacts.reports).sort(), ['dotenv', 'junit']);
   assert.match(read('azure-pipelines.md'), /PublishTestResults@2/);
 });

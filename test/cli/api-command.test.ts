@@ -33,16 +33,27 @@ test('--emulator with ENGINE_USERNAME calls as that user: a monitor cannot clear
 test('ENGINE_URL, ENGINE_USERNAME and ENGINE_PASSWORD select the server; --data posts JSON, @FILE and @- read it', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
-  const body = { targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token', files: [1004] };
+  const body = {
+    targetDBName: 'PROD',
+    targetServer: 'prod-db.example.com',
+    targetAuthToken: 'prod-token',
+    files: [1004],
+  };
   const r = await runCli(['api', 'POST', '/api/devops/v1/update/vfs', '--data', JSON.stringify(body)], { env });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).summary, '1 vfs file(s) on PROD: 1 inserted, 0 updated, 0 unchanged');
   assert.doesNotMatch(r.stdout, /prod-token/, 'the server blanks credentials and the CLI adds none');
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-'));
   writeFileSync(join(dir, 'entity.json'), '[{"istatus": 3}]');
-  const fromFile = await runCli(['api', 'PATCH', '/api/classes/v1/entities/2001', '--data', `@${join(dir, 'entity.json')}`], { env });
+  const fromFile = await runCli(
+    ['api', 'PATCH', '/api/classes/v1/entities/2001', '--data', `@${join(dir, 'entity.json')}`],
+    { env },
+  );
   assert.equal(JSON.parse(fromFile.stdout).istatus, 3);
-  const fromStdin = await runCli(['api', 'PUT', '/api/classes/v1/entities/2001', '-d', '@-'], { env, input: '[{"istatus": 4}]' });
+  const fromStdin = await runCli(['api', 'PUT', '/api/classes/v1/entities/2001', '-d', '@-'], {
+    env,
+    input: '[{"istatus": 4}]',
+  });
   assert.equal(JSON.parse(fromStdin.stdout).istatus, 4);
   assert.equal(emulator.count('POST', '/api/devops/v1/update/vfs'), 1);
 });
@@ -50,9 +61,21 @@ test('ENGINE_URL, ENGINE_USERNAME and ENGINE_PASSWORD select the server; --data 
 test('a license code goes as text/plain with --content-type; --include prints status and headers', async (t) => {
   const { url } = await startEmulator(t);
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
-  const create = await runCli(['api', 'POST', '/api/licensing/v1/licenses/create', '-d', '{"licenseeId":"A","licenseeName":"B","expiration":"2030-01-01","licenses":[{"productKey":3,"quantity":2,"type":"U"}]}'], { env });
+  const create = await runCli(
+    [
+      'api',
+      'POST',
+      '/api/licensing/v1/licenses/create',
+      '-d',
+      '{"licenseeId":"A","licenseeName":"B","expiration":"2030-01-01","licenses":[{"productKey":3,"quantity":2,"type":"U"}]}',
+    ],
+    { env },
+  );
   assert.equal(create.code, 0, create.stderr);
-  const add = await runCli(['api', 'POST', '/api/licensing/v1/licenses', '-i', '--content-type', 'text/plain', '--data', create.stdout.trim()], { env });
+  const add = await runCli(
+    ['api', 'POST', '/api/licensing/v1/licenses', '-i', '--content-type', 'text/plain', '--data', create.stdout.trim()],
+    { env },
+  );
   assert.equal(add.code, 0, add.stderr);
   assert.match(add.stdout, /^HTTP 200\n/);
   assert.match(add.stdout, /content-type: application\/json/);
@@ -62,8 +85,13 @@ test('a license code goes as text/plain with --content-type; --include prints st
 
 test('a query string in PATH is kept as equality filters', async (t) => {
   const { url } = await startEmulator(t);
-  const r = await runCli(['api', 'GET', '/api/classes/v1/classes/22/entities?entidade=3001'], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' } });
-  assert.deepEqual(JSON.parse(r.stdout).map((e: { ikey: number }) => e.ikey), [4001, 4002]);
+  const r = await runCli(['api', 'GET', '/api/classes/v1/classes/22/entities?entidade=3001'], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.deepEqual(
+    JSON.parse(r.stdout).map((e: { ikey: number }) => e.ikey),
+    [4001, 4002],
+  );
 });
 
 test('input errors are exit 2 with a hint: no server, bad JSON, bad method, bad path', async () => {
@@ -86,7 +114,10 @@ test('a transport failure is exit 1 with what failed and what to check; the pass
     env: { ENGINE_URL: 'http://127.0.0.1:9', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'Pa55-w0rd-XYZ' },
   });
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /POST \/api\/devops\/v1\/transaction-log\/clear on http:\/\/127\.0\.0\.1:9: connection refused\n {2}hint: check that the server is running/);
+  assert.match(
+    r.stderr,
+    /POST \/api\/devops\/v1\/transaction-log\/clear on http:\/\/127\.0\.0\.1:9: connection refused\n {2}hint: check that the server is running/,
+  );
   assert.doesNotMatch(r.stdout + r.stderr, /Pa55-w0rd-XYZ/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });

@@ -26,19 +26,44 @@ test('curl against `enginectl emulator`: Classes, Licensing, Monitoring and DevO
   assert.equal(JSON.parse(schema.body).type, 'object');
   const lines = await curl(api('/api/classes/v1/classes/22/entities?entidade=3001'), []);
   assert.equal(lines.status, 200);
-  assert.deepEqual(JSON.parse(lines.body).map((e: { ikey: number }) => e.ikey), [4001, 4002]);
-  const patch = await curl(api('/api/classes/v1/entities/2001'), ['-X', 'PATCH', '-H', 'Content-Type: application/json', '-d', '[{"iemailaddress":"jd@example.com"}]']);
+  assert.deepEqual(
+    JSON.parse(lines.body).map((e: { ikey: number }) => e.ikey),
+    [4001, 4002],
+  );
+  const patch = await curl(api('/api/classes/v1/entities/2001'), [
+    '-X',
+    'PATCH',
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    '[{"iemailaddress":"jd@example.com"}]',
+  ]);
   assert.equal(patch.status, 200);
   assert.equal(JSON.parse(patch.body).ifullname, 'John Doe');
-  const create = await curl(api('/api/classes/v1/classes/21/entities'), ['-H', 'Content-Type: application/json', '-d', '[{"iname":"INV-77"}]']);
+  const create = await curl(api('/api/classes/v1/classes/21/entities'), [
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    '[{"iname":"INV-77"}]',
+  ]);
   assert.equal(create.status, 201);
   const removed = await curl(api(`/api/classes/v1/entities/${JSON.parse(create.body).ikey}`), ['-X', 'DELETE']);
   assert.deepEqual([removed.status, removed.type], [200, 'application/json']);
 
   // 4.2 Licensing: create answers text/plain; add takes it as text/plain; delete 200 then 204.
-  const code = await curl(api('/api/licensing/v1/licenses/create'), ['-H', 'Content-Type: application/json', '-d', '{"licenseeId":"L1","licenseeName":"ACME","expiration":"2028-06-30","licenses":[{"productKey":3,"quantity":5,"type":"X"}]}']);
+  const code = await curl(api('/api/licensing/v1/licenses/create'), [
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    '{"licenseeId":"L1","licenseeName":"ACME","expiration":"2028-06-30","licenses":[{"productKey":3,"quantity":5,"type":"X"}]}',
+  ]);
   assert.deepEqual([code.status, code.type], [200, 'text/plain']);
-  const add = await curl(api('/api/licensing/v1/licenses'), ['-H', 'Content-Type: text/plain', '--data-binary', code.body]);
+  const add = await curl(api('/api/licensing/v1/licenses'), [
+    '-H',
+    'Content-Type: text/plain',
+    '--data-binary',
+    code.body,
+  ]);
   assert.equal(add.status, 200);
   assert.equal(JSON.parse((await curl(api('/api/licensing/v1/licenses/3'), [])).body).type, 'custom');
   assert.equal((await curl(api('/api/licensing/v1/licenses/3'), ['-X', 'DELETE'])).status, 200);
@@ -55,8 +80,16 @@ test('curl against `enginectl emulator`: Classes, Licensing, Monitoring and DevO
   assert.equal((await curl(api('/api/devops/v1/transaction-log/clear'), ['-X', 'POST'])).status, 200);
   const sync = await curl(api('/api/devops/v1/replication/configs/1/sync'), ['-X', 'POST']);
   assert.equal(sync.status, 200);
-  assert.deepEqual(JSON.parse(sync.body).map((r: { targetDatabase: string }) => r.targetDatabase), ['REPLICA-1', 'REPLICA-2']);
-  const vfs = await curl(api('/api/devops/v1/update/vfs'), ['-H', 'Content-Type: application/json', '-d', '{"targetDBName":"STAGING","targetServer":"staging-db.example.com","targetUserName":"deploy","targetPassword":"deploy-pass","directories":["/reports"]}']);
+  assert.deepEqual(
+    JSON.parse(sync.body).map((r: { targetDatabase: string }) => r.targetDatabase),
+    ['REPLICA-1', 'REPLICA-2'],
+  );
+  const vfs = await curl(api('/api/devops/v1/update/vfs'), [
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    '{"targetDBName":"STAGING","targetServer":"staging-db.example.com","targetUserName":"deploy","targetPassword":"deploy-pass","directories":["/reports"]}',
+  ]);
   assert.deepEqual([vfs.status, vfs.type], [200, 'application/json']);
   const result = JSON.parse(vfs.body);
   assert.equal(result.success, true);

@@ -10,7 +10,11 @@ import { runCli } from '../helpers/cli.ts';
 import { closedPort } from '../helpers/emulator.ts';
 import { siteSecrets, startSites } from '../helpers/sites.ts';
 
-const SECRETS = { TEST_ENGINE_PASSWORD: 'unused-test', STAGING_ENGINE_PASSWORD: 'unused-staging', PROD_ENGINE_PASSWORD: 'unused-prod' };
+const SECRETS = {
+  TEST_ENGINE_PASSWORD: 'unused-test',
+  STAGING_ENGINE_PASSWORD: 'unused-staging',
+  PROD_ENGINE_PASSWORD: 'unused-prod',
+};
 
 /** A state file: the sample state with every Engine on `version`. */
 function stateOn(dir: string, version: string): string {
@@ -25,23 +29,56 @@ test('a three-site drift audit where one site lags a version exits 1, and its JS
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-'));
   // test and staging run the release; prod still runs 26.10.3.
   const r = await runCli(
-    ['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--emulator', '--state', stateOn(dir, '26.11.0'), '--state', `prod=${stateOn(dir, '26.10.3')}`, '--json', join(dir, 'drift.json'), '--summary', join(dir, 'drift.md')],
+    [
+      'plan',
+      'pipelines/drift-audit.yml',
+      '--live',
+      '--expect',
+      '--emulator',
+      '--state',
+      stateOn(dir, '26.11.0'),
+      '--state',
+      `prod=${stateOn(dir, '26.10.3')}`,
+      '--json',
+      join(dir, 'drift.json'),
+      '--summary',
+      join(dir, 'drift.md'),
+    ],
     { env: SECRETS },
   );
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stdout, /^drift audit of "Fleet drift audit" at [^:]+:\d\d:[\d.]+Z: DRIFT at 1 of 3 site\(s\): prod$/m);
+  assert.match(
+    r.stdout,
+    /^drift audit of "Fleet drift audit" at [^:]+:\d\d:[\d.]+Z: DRIFT at 1 of 3 site\(s\): prod$/m,
+  );
   assert.match(r.stdout, /^ {2}test {5}ok {5}4\/4 hold$/m);
-  assert.match(r.stdout, /^ {2}prod {5}DRIFT {2}3\/4 hold\n {13}\[1\/4\] Release 26\.11\.0 on the Engines of prod: .*eng-prod-01 on 26\.10\.3, eng-prod-02 on 26\.10\.3$/m);
+  assert.match(
+    r.stdout,
+    /^ {2}prod {5}DRIFT {2}3\/4 hold\n {13}\[1\/4\] Release 26\.11\.0 on the Engines of prod: .*eng-prod-01 on 26\.10\.3, eng-prod-02 on 26\.10\.3$/m,
+  );
   const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
   assert.equal(audit.kind, 'enginectl-drift-audit');
   assert.deepEqual(audit.drifted, ['prod']);
-  assert.deepEqual(audit.sites.map((s: { site: string; drifted: boolean }) => [s.site, s.drifted]), [['test', false], ['staging', false], ['prod', true]]);
+  assert.deepEqual(
+    audit.sites.map((s: { site: string; drifted: boolean }) => [s.site, s.drifted]),
+    [
+      ['test', false],
+      ['staging', false],
+      ['prod', true],
+    ],
+  );
   const prod = audit.sites[2].checks.find((c: { state: string }) => c.state === 'drift');
   assert.match(prod.found, /eng-prod-01 on 26\.10\.3/);
-  assert.match(readFileSync(join(dir, 'drift.md'), 'utf8'), /^\| prod \| \*\*drift\*\* \| 3\/4 hold \| \\\[1\/4\\\] Release 26\.11\.0 on the Engines of prod: /m);
+  assert.match(
+    readFileSync(join(dir, 'drift.md'), 'utf8'),
+    /^\| prod \| \*\*drift\*\* \| 3\/4 hold \| \\\[1\/4\\\] Release 26\.11\.0 on the Engines of prod: /m,
+  );
 
   // Every site on the release: no drift, exit 0.
-  const clean = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--emulator', '--state', stateOn(dir, '26.11.0')], { env: SECRETS });
+  const clean = await runCli(
+    ['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--emulator', '--state', stateOn(dir, '26.11.0')],
+    { env: SECRETS },
+  );
   assert.equal(clean.code, 0, clean.stdout + clean.stderr);
   assert.match(clean.stdout, /no drift: every check holds at 3 site\(s\)/);
 });
@@ -49,11 +86,22 @@ test('a three-site drift audit where one site lags a version exits 1, and its JS
 test('a drift audit only reads: a pipeline that writes is refused (exit 2), and --expect goes with --live', async () => {
   const r = await runCli(['plan', 'pipelines/demo.yml', '--live', '--expect', '--emulator']);
   assert.equal(r.code, 2, r.stdout + r.stderr);
-  assert.match(r.stderr, /a drift audit only reads, and \[4\/9\] Clear the transaction log \(transaction-log\/clear\), .* would write/);
+  assert.match(
+    r.stderr,
+    /a drift audit only reads, and \[4\/9\] Clear the transaction log \(transaction-log\/clear\), .* would write/,
+  );
   const notLive = await runCli(['plan', 'pipelines/drift-audit.yml', '--expect']);
   assert.equal(notLive.code, 2);
   assert.match(notLive.stderr, /--expect, --json and --summary go with --live/);
-  const saved = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--out', 'x.json', '--emulator']);
+  const saved = await runCli([
+    'plan',
+    'pipelines/drift-audit.yml',
+    '--live',
+    '--expect',
+    '--out',
+    'x.json',
+    '--emulator',
+  ]);
   assert.equal(saved.code, 2);
   assert.match(saved.stderr, /--out saves a plan to run, and a drift audit \(--expect\) is none/);
 });
@@ -62,17 +110,51 @@ test('a site that cannot be reached is no drift: the audit names it unreachable,
   const { urls, emulators } = await startSites(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-down-'));
   // test and staging answer, every Engine on 26.10.3; prod's server is down.
-  for (const site of ['test', 'staging'] as const) for (const engine of emulators[site].state.engines) engine.version = '26.10.3';
-  const env = { ...siteSecrets('test', urls.test), ...siteSecrets('staging', urls.staging), PROD_ENGINE_URL: `http://127.0.0.1:${await closedPort()}`, PROD_ENGINE_PASSWORD: 'prod-api-pass' };
-  const r = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--var', 'release=26.10.3', '--json', join(dir, 'drift.json'), '--summary', join(dir, 'drift.md')], { env });
+  for (const site of ['test', 'staging'] as const)
+    for (const engine of emulators[site].state.engines) engine.version = '26.10.3';
+  const env = {
+    ...siteSecrets('test', urls.test),
+    ...siteSecrets('staging', urls.staging),
+    PROD_ENGINE_URL: `http://127.0.0.1:${await closedPort()}`,
+    PROD_ENGINE_PASSWORD: 'prod-api-pass',
+  };
+  const r = await runCli(
+    [
+      'plan',
+      'pipelines/drift-audit.yml',
+      '--live',
+      '--expect',
+      '--var',
+      'release=26.10.3',
+      '--json',
+      join(dir, 'drift.json'),
+      '--summary',
+      join(dir, 'drift.md'),
+    ],
+    { env },
+  );
   assert.equal(r.code, 3, r.stdout + r.stderr);
   assert.match(r.stdout, /: UNREACHABLE: 1 of 3 site\(s\) could not be read: prod$/m);
   assert.doesNotMatch(r.stdout, /DRIFT/);
-  assert.match(r.stdout, /^ {2}prod {5}UNREACHABLE {2}0\/0 hold\n {13}\[1\/4\] Release 26\.10\.3 on the Engines of prod: .*connection refused/im);
+  assert.match(
+    r.stdout,
+    /^ {2}prod {5}UNREACHABLE {2}0\/0 hold\n {13}\[1\/4\] Release 26\.10\.3 on the Engines of prod: .*connection refused/im,
+  );
   const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
   assert.deepEqual(audit.drifted, []);
   assert.deepEqual(audit.unreachable, ['prod']);
-  assert.deepEqual(audit.sites.map((s: { site: string; drifted: boolean; unreachable: boolean }) => [s.site, s.drifted, s.unreachable]), [['test', false, false], ['staging', false, false], ['prod', false, true]]);
+  assert.deepEqual(
+    audit.sites.map((s: { site: string; drifted: boolean; unreachable: boolean }) => [
+      s.site,
+      s.drifted,
+      s.unreachable,
+    ]),
+    [
+      ['test', false, false],
+      ['staging', false, false],
+      ['prod', false, true],
+    ],
+  );
   assert.ok(audit.sites[2].checks.every((c: { state: string }) => c.state === 'unreachable'));
   const md = readFileSync(join(dir, 'drift.md'), 'utf8');
   assert.match(md, /^## 🟧 Fleet drift audit: UNREACHABLE: 1 of 3 site\(s\) could not be read: prod$/m);
@@ -80,7 +162,10 @@ test('a site that cannot be reached is no drift: the audit names it unreachable,
   assert.doesNotMatch(md, /drift\*\*/);
 
   // A site that drifted and one that cannot be read: the drift decides the exit code (1), both are named.
-  const drifting = await runCli(['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--json', join(dir, 'both.json')], { env });
+  const drifting = await runCli(
+    ['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--json', join(dir, 'both.json')],
+    { env },
+  );
   assert.equal(drifting.code, 1, drifting.stdout + drifting.stderr);
   assert.match(drifting.stdout, /: DRIFT at 2 of 3 site\(s\): test, staging; 1 could not be read: prod$/m);
   const both = JSON.parse(readFileSync(join(dir, 'both.json'), 'utf8'));

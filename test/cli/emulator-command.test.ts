@@ -20,19 +20,31 @@ test('--port 0 prints "listening on http://127.0.0.1:PORT" first, serves, and SI
 
 test('--fault, --user, --fail-replication and --log shape what it serves', async (t) => {
   const server = await startCliEmulator(t, [
-    '--fault', 'GET /api/monitoring/v1/alerts status=503 times=1',
-    '--user', 'ops:pw:api.devops',
-    '--fail-replication', 'REPLICA-1=disk full',
+    '--fault',
+    'GET /api/monitoring/v1/alerts status=503 times=1',
+    '--user',
+    'ops:pw:api.devops',
+    '--fail-replication',
+    'REPLICA-1=disk full',
     '--log',
   ]);
   assert.equal((await get(server.url, '/api/monitoring/v1/alerts')).status, 503);
   assert.equal((await get(server.url, '/api/monitoring/v1/alerts')).status, 200, 'times=1');
   assert.equal((await get(server.url, '/api/devops/v1/replication/configs', 'ops:pw')).status, 200);
   assert.equal((await get(server.url, '/api/monitoring/v1/alerts', 'ops:pw')).status, 403);
-  const sync = await fetch(`${server.url}/api/devops/v1/replication/sync`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from('ops:pw').toString('base64')}` } });
+  const sync = await fetch(`${server.url}/api/devops/v1/replication/sync`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from('ops:pw').toString('base64')}` },
+  });
   assert.equal(sync.status, 500);
   const results = (await sync.json()) as { targetDatabase: string; errorMessage: string }[];
-  assert.deepEqual(results.map((r) => [r.targetDatabase, r.errorMessage]), [['REPLICA-1', 'disk full'], ['REPLICA-2', '']]);
+  assert.deepEqual(
+    results.map((r) => [r.targetDatabase, r.errorMessage]),
+    [
+      ['REPLICA-1', 'disk full'],
+      ['REPLICA-2', ''],
+    ],
+  );
   const log = await fetch(`${server.url}/_emulator/requests`);
   assert.equal(((await log.json()) as unknown[]).length, 5);
   server.child.kill('SIGINT');
@@ -69,24 +81,33 @@ test('a port in use is exit 2 with a hint', async (t) => {
 function documentedFaultSettings(): string[] {
   const docs = readFileSync('docs/emulator.md', 'utf8');
   const section = docs.slice(docs.indexOf('## Fault injection'), docs.indexOf('## Control routes'));
-  return [...section.matchAll(/^\| `([a-z-]+)(=[^`]*)?`(?:, `([a-z-]+)(=[^`]*)?`)? \|/gm)].flatMap((m) => [m[1]!, ...(m[3] ? [m[3]] : [])]);
+  return [...section.matchAll(/^\| `([a-z-]+)(=[^`]*)?`(?:, `([a-z-]+)(=[^`]*)?`)? \|/gm)].flatMap((m) => [
+    m[1]!,
+    ...(m[3] ? [m[3]] : []),
+  ]);
 }
 
 test('the --fault help of run, plan and emulator names every setting the emulator takes', async () => {
   const settings = [...new Set(documentedFaultSettings())];
-  for (const wanted of ['site', 'raise-alert', 'stop-engine', 'after', 'gateway']) assert.ok(settings.includes(wanted), `docs/emulator.md lists ${wanted}=`);
+  for (const wanted of ['site', 'raise-alert', 'stop-engine', 'after', 'gateway'])
+    assert.ok(settings.includes(wanted), `docs/emulator.md lists ${wanted}=`);
   for (const command of ['run', 'plan', 'emulator']) {
     const help = await runCli([command, '--help']);
     assert.equal(help.code, 0, help.stderr);
     const fault = help.stdout.slice(help.stdout.indexOf('--fault'), help.stdout.indexOf('--fail-replication'));
-    for (const setting of settings) assert.match(fault, new RegExp(`(^|\\s)${setting}(=|\\s|$)`, 'm'), `${command} --help: --fault ${setting}`);
+    for (const setting of settings)
+      assert.match(fault, new RegExp(`(^|\\s)${setting}(=|\\s|$)`, 'm'), `${command} --help: --fault ${setting}`);
   }
 });
 
 test('a request the emulator answered with no status line (a dropped connection) is logged with status 0, as docs/emulator.md says', async (t) => {
   const server = await startCliEmulator(t, ['--fault', 'GET /api/monitoring/v1/alerts reset=before times=1']);
   await assert.rejects(get(server.url, '/api/monitoring/v1/alerts'));
-  const log = (await (await fetch(`${server.url}/_emulator/requests`)).json()) as { path: string; status: number; fault?: string }[];
+  const log = (await (await fetch(`${server.url}/_emulator/requests`)).json()) as {
+    path: string;
+    status: number;
+    fault?: string;
+  }[];
   assert.equal(log[0]!.status, 0);
   assert.match(log[0]!.fault!, /reset=before/);
   server.child.kill('SIGTERM');
@@ -96,7 +117,14 @@ test('a request the emulator answered with no status line (a dropped connection)
 });
 
 test('the system update report of the emulator does not list an offline Engine as restarted', async () => {
-  const r = await runCli(['api', 'POST', '/api/devops/v1/update/system', '--emulator', '--data', JSON.stringify({ targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token' })]);
+  const r = await runCli([
+    'api',
+    'POST',
+    '/api/devops/v1/update/system',
+    '--emulator',
+    '--data',
+    JSON.stringify({ targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token' }),
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const result = JSON.parse(r.stdout) as { report: string; stats: { operations: Record<string, number> } };
   // eng-prod-old (PROD) stopped reporting three hours ago in the sample state: offline.

@@ -22,12 +22,24 @@ function copy(keep: (chunk: string) => boolean): string {
   return dir;
 }
 
-function assertIncomplete(r: { code: number | null; stdout: string; stderr: string }, dir: string, missing: RegExp): void {
+function assertIncomplete(
+  r: { code: number | null; stdout: string; stderr: string },
+  dir: string,
+  missing: RegExp,
+): void {
   assert.equal(r.code, 2, r.stderr);
   assert.equal(r.stdout, '');
   const [first, hint, ...rest] = r.stderr.trimEnd().split('\n');
-  assert.match(first!, new RegExp(`^enginectl: ${join(dir, 'cli').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/${missing.source} is missing: this copy of enginectl is incomplete; nothing was run$`));
-  assert.equal(hint, '  hint: dist/cli.mjs loads its code from the cli/ directory beside it: copy the two together (or install the npm package, which holds both)');
+  assert.match(
+    first!,
+    new RegExp(
+      `^enginectl: ${join(dir, 'cli').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/${missing.source} is missing: this copy of enginectl is incomplete; nothing was run$`,
+    ),
+  );
+  assert.equal(
+    hint,
+    '  hint: dist/cli.mjs loads its code from the cli/ directory beside it: copy the two together (or install the npm package, which holds both)',
+  );
   assert.deepEqual(rest, [], 'one message, no stack trace');
 }
 
@@ -35,7 +47,11 @@ test('dist/cli.mjs copied alone says which file is missing and what to copy: exi
   const dir = copy(() => false);
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   for (const args of [['--version'], ['validate', DEMO], ['run', DEMO, '--emulator']]) {
-    assertIncomplete(await runCliProcess(args, { command: [process.execPath, join(dir, 'cli.mjs')] }), dir, /[\w-]+\.mjs/);
+    assertIncomplete(
+      await runCliProcess(args, { command: [process.execPath, join(dir, 'cli.mjs')] }),
+      dir,
+      /[\w-]+\.mjs/,
+    );
   }
 });
 
@@ -55,7 +71,18 @@ test('started in a directory that no longer exists, the CLI says so: exit 2, no 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const gone = join(dir, 'gone');
   mkdirSync(gone);
-  const run = await runCliProcess(['validate', DEMO], { command: ['sh', '-c', `cd ${JSON.stringify(gone)} && rmdir ${JSON.stringify(gone)} && exec "$0" "$@"`, process.execPath, CLI] });
+  const run = await runCliProcess(['validate', DEMO], {
+    command: [
+      'sh',
+      '-c',
+      `cd ${JSON.stringify(gone)} && rmdir ${JSON.stringify(gone)} && exec "$0" "$@"`,
+      process.execPath,
+      CLI,
+    ],
+  });
   assert.equal(run.code, 2, run.stderr);
-  assert.equal(run.stderr, 'enginectl: the current directory no longer exists (ENOENT): cd into one that does; nothing was run\n');
+  assert.equal(
+    run.stderr,
+    'enginectl: the current directory no longer exists (ENOENT): cd into one that does; nothing was run\n',
+  );
 });

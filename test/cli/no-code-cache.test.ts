@@ -23,7 +23,11 @@ test('a planted cache is never read and nothing is written to the cache director
   }
   const before = (dir: string) => readdirSync(dir).sort();
   const env = { HOME: home, XDG_CACHE_HOME: join(home, 'xdg'), ENGINECTL_CACHE_DIR: join(home, 'explicit') };
-  for (const args of [['validate', DEMO, '--emulator'], ['run', DEMO, '--emulator'], ['run', DEMO, '--emulator']]) {
+  for (const args of [
+    ['validate', DEMO, '--emulator'],
+    ['run', DEMO, '--emulator'],
+    ['run', DEMO, '--emulator'],
+  ]) {
     const r = await runCli(args, { env, cwd: home });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
@@ -32,5 +36,9 @@ test('a planted cache is never read and nothing is written to the cache director
   for (const dir of [join(home, '.cache', 'enginectl'), join(home, 'xdg', 'enginectl'), join(home, 'explicit')]) {
     assert.deepEqual(before(dir), ['cli-planted.v8cache'], `nothing was written to ${dir}`);
   }
-  assert.equal(existsSync(join(fileURLToPath(new URL('../../dist/', import.meta.url)), 'cli-main.cjs')), false, 'dist/cli.mjs is the CLI: no second bundle to compile');
+  assert.equal(
+    existsSync(join(fileURLToPath(new URL('../../dist/', import.meta.url)), 'cli-main.cjs')),
+    false,
+    'dist/cli.mjs is the CLI: no second bundle to compile',
+  );
 });

@@ -37,17 +37,37 @@ test('an output on the pipeline file, or on a file it includes, is refused and t
   const dir = workspace(t);
   const demo = join(dir, 'demo.yml');
   const text = readFileSync(demo, 'utf8');
-  await refused(['run', demo, '--emulator', '--summary', demo], /^enginectl: --summary .*demo\.yml is the pipeline file: writing there would replace it$/, /^ {2}hint: give --summary another path; nothing was run$/);
+  await refused(
+    ['run', demo, '--emulator', '--summary', demo],
+    /^enginectl: --summary .*demo\.yml is the pipeline file: writing there would replace it$/,
+    /^ {2}hint: give --summary another path; nothing was run$/,
+  );
   assert.equal(readFileSync(demo, 'utf8'), text, 'the pipeline is intact');
   const sites = join(dir, 'inventory', 'sites.yml');
   const inventory = readFileSync(sites, 'utf8');
-  await refused(['run', join(dir, 'fleet-rollout.yml'), '--emulator', '--dotenv', sites], /^enginectl: --dotenv .*sites\.yml is a file the pipeline includes \(inventory\/sites\.yml\): writing there would replace it$/, /give --dotenv another path/);
+  await refused(
+    ['run', join(dir, 'fleet-rollout.yml'), '--emulator', '--dotenv', sites],
+    /^enginectl: --dotenv .*sites\.yml is a file the pipeline includes \(inventory\/sites\.yml\): writing there would replace it$/,
+    /give --dotenv another path/,
+  );
   assert.equal(readFileSync(sites, 'utf8'), inventory);
   // Through a symbolic link to the pipeline, and through a path that only spells it differently.
   symlinkSync(demo, join(dir, 'link.yml'));
-  await refused(['run', demo, '--emulator', '--html', join(dir, 'link.yml')], /^enginectl: --html .*link\.yml is the pipeline file/, /give --html another path/);
-  await refused(['run', demo, '--emulator', '--junit', join(dir, 'inventory', '..', 'demo.yml')], /^enginectl: --junit .* is the pipeline file/, /give --junit another path/);
-  await refused(['plan', demo, '--emulator', '--live', '--out', demo], /^enginectl: --out .*demo\.yml is the pipeline file/, /give --out another path/);
+  await refused(
+    ['run', demo, '--emulator', '--html', join(dir, 'link.yml')],
+    /^enginectl: --html .*link\.yml is the pipeline file/,
+    /give --html another path/,
+  );
+  await refused(
+    ['run', demo, '--emulator', '--junit', join(dir, 'inventory', '..', 'demo.yml')],
+    /^enginectl: --junit .* is the pipeline file/,
+    /give --junit another path/,
+  );
+  await refused(
+    ['plan', demo, '--emulator', '--live', '--out', demo],
+    /^enginectl: --out .*demo\.yml is the pipeline file/,
+    /give --out another path/,
+  );
   assert.equal(readFileSync(demo, 'utf8'), text);
 });
 
@@ -55,31 +75,69 @@ test('a report on the journal is refused before the journal is opened, for a run
   const dir = workspace(t);
   const demo = join(dir, 'demo.yml');
   const journal = join(dir, 'run.journal.jsonl');
-  await refused(['run', demo, '--emulator', '--journal', journal, '--report-json', journal], /^enginectl: --report-json .*run\.journal\.jsonl is the journal \(--journal\): writing there would replace it$/, /give --report-json another path/);
+  await refused(
+    ['run', demo, '--emulator', '--journal', journal, '--report-json', journal],
+    /^enginectl: --report-json .*run\.journal\.jsonl is the journal \(--journal\): writing there would replace it$/,
+    /give --report-json another path/,
+  );
   assert.equal(existsSync(journal), false, 'no journal was opened, no run started');
   const ok = await runCli(['run', demo, '--emulator', '--journal', journal]);
   assert.equal(ok.code, 0, ok.stderr);
   const record = readFileSync(journal, 'utf8');
-  await refused(['run', demo, '--emulator', '--resume', journal, '--summary', journal], /^enginectl: --summary .* is the journal \(--resume\)/, /give --summary another path/);
-  await refused(['report', journal, '--html', journal], /^enginectl: --html .* is the journal \(JOURNAL\)/, /give --html another path/);
+  await refused(
+    ['run', demo, '--emulator', '--resume', journal, '--summary', journal],
+    /^enginectl: --summary .* is the journal \(--resume\)/,
+    /give --summary another path/,
+  );
+  await refused(
+    ['report', journal, '--html', journal],
+    /^enginectl: --html .* is the journal \(JOURNAL\)/,
+    /give --html another path/,
+  );
   assert.equal(readFileSync(journal, 'utf8'), record, 'the journal is as the run left it');
   const merged = await runCli(['report', '--merge', journal, '--report-json', join(dir, 'fleet.json')]);
   assert.equal(merged.code, 0, merged.stderr);
-  await refused(['report', '--merge', journal, join(dir, 'fleet.json'), '--report-json', join(dir, 'fleet.json')], /^enginectl: --report-json .*fleet\.json is a report to merge: writing there would replace it$/, /give --report-json another path/);
+  await refused(
+    ['report', '--merge', journal, join(dir, 'fleet.json'), '--report-json', join(dir, 'fleet.json')],
+    /^enginectl: --report-json .*fleet\.json is a report to merge: writing there would replace it$/,
+    /give --report-json another path/,
+  );
 });
 
 test('two outputs on one file are refused, and so is an output on an emulator state', async (t) => {
   const dir = workspace(t);
   const demo = join(dir, 'demo.yml');
   const out = join(dir, 'out.md');
-  await refused(['run', demo, '--emulator', '--summary', out, '--html', out], /^enginectl: --summary and --html name the same file \(.*out\.md\): each output needs a file of its own$/, /give --html another path/);
-  await refused(['run', demo, '--emulator', '--report-json', out, '--dotenv', join(dir, '.', 'out.md')], /^enginectl: --report-json and --dotenv name the same file/, /give --dotenv another path/);
-  await refused(['plan', demo, '--emulator', '--live', '--summary', out, '--out', out], /^enginectl: --out and --summary name the same file|^enginectl: --summary and --out name the same file/, /another path/);
+  await refused(
+    ['run', demo, '--emulator', '--summary', out, '--html', out],
+    /^enginectl: --summary and --html name the same file \(.*out\.md\): each output needs a file of its own$/,
+    /give --html another path/,
+  );
+  await refused(
+    ['run', demo, '--emulator', '--report-json', out, '--dotenv', join(dir, '.', 'out.md')],
+    /^enginectl: --report-json and --dotenv name the same file/,
+    /give --dotenv another path/,
+  );
+  await refused(
+    ['plan', demo, '--emulator', '--live', '--summary', out, '--out', out],
+    /^enginectl: --out and --summary name the same file|^enginectl: --summary and --out name the same file/,
+    /another path/,
+  );
   const state = join(dir, 'state.json');
   writeFileSync(state, JSON.stringify(sampleState(Date.now())));
   const saved = readFileSync(state, 'utf8');
-  await refused(['run', demo, '--emulator', '--state', state, '--report-json', state], /^enginectl: --report-json .*state\.json is an emulator state \(--state\): writing there would replace it$/, /give --report-json another path/, TOKENS);
-  await refused(['run', demo, '--emulator', '--state', `prod=${state}`, '--summary', state], /^enginectl: --summary .*state\.json is an emulator state \(--state\)/, /give --summary another path/, TOKENS);
+  await refused(
+    ['run', demo, '--emulator', '--state', state, '--report-json', state],
+    /^enginectl: --report-json .*state\.json is an emulator state \(--state\): writing there would replace it$/,
+    /give --report-json another path/,
+    TOKENS,
+  );
+  await refused(
+    ['run', demo, '--emulator', '--state', `prod=${state}`, '--summary', state],
+    /^enginectl: --summary .*state\.json is an emulator state \(--state\)/,
+    /give --summary another path/,
+    TOKENS,
+  );
   assert.equal(readFileSync(state, 'utf8'), saved);
   assert.equal(existsSync(out), false);
 });

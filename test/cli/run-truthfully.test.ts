@@ -10,7 +10,10 @@ import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 
 /** Runs the CLI with its stdout closed by the reader after the first chunk, as `| head -1` does. */
-function runClosingStdout(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string; first: string }> {
+function runClosingStdout(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; first: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let first = '';
@@ -40,12 +43,22 @@ steps:
   - uses: replication/sync
 `,
   );
-  const r = await runClosingStdout(['run', file, '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml')], { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' });
+  const r = await runClosingStdout(['run', file, '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml')], {
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+  });
   assert.match(r.first, /^running /);
   assert.equal(r.stderr, '', 'no stack trace, nothing on stderr');
   assert.equal(r.code, 0);
-  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { outcome: string; steps: { outcome: string }[] };
-  assert.deepEqual(report.steps.map((s) => s.outcome), ['success', 'success', 'success']);
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+    outcome: string;
+    steps: { outcome: string }[];
+  };
+  assert.deepEqual(
+    report.steps.map((s) => s.outcome),
+    ['success', 'success', 'success'],
+  );
   assert.ok(existsSync(join(dir, 'r.xml')));
   assert.equal(emulator.requests.filter((q) => q.path.endsWith('/update/vfs')).length, 1, 'the update was sent, once');
 });
@@ -74,12 +87,25 @@ test('--only and --var that select nothing are invalid input (exit 2), naming wh
   writeFileSync(file, MATRIX);
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
   const cases: [string[], RegExp][] = [
-    [['--only', 'target=prd'], /--only target=prd: no instance has target=prd\n.*hint: did you mean target=prod\? values of target: prod, staging/],
-    [['--only', 'traget=prod'], /--only traget=prod: no matrix step has the key "traget"\n.*hint: did you mean --only target=…\?/],
-    [['--var', 'flies=[1002]'], /var "flies" \(--var or the vars input\): the pipeline neither declares nor reads it\n.*hint: did you mean "files"\?/],
+    [
+      ['--only', 'target=prd'],
+      /--only target=prd: no instance has target=prd\n.*hint: did you mean target=prod\? values of target: prod, staging/,
+    ],
+    [
+      ['--only', 'traget=prod'],
+      /--only traget=prod: no matrix step has the key "traget"\n.*hint: did you mean --only target=…\?/,
+    ],
+    [
+      ['--var', 'flies=[1002]'],
+      /var "flies" \(--var or the vars input\): the pipeline neither declares nor reads it\n.*hint: did you mean "files"\?/,
+    ],
   ];
   for (const [flags, message] of cases) {
-    for (const command of [['run', file], ['run', file, '--dry-run'], ['plan', file]]) {
+    for (const command of [
+      ['run', file],
+      ['run', file, '--dry-run'],
+      ['plan', file],
+    ]) {
       const r = await runCli([...command, ...flags], { env });
       assert.equal(r.code, 2, `${command.join(' ')} ${flags.join(' ')}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, message);
@@ -91,7 +117,7 @@ test('--only and --var that select nothing are invalid input (exit 2), naming wh
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
 });
 
-test("plan shows a value known only at run time as a readable placeholder, in paths too", async () => {
+test('plan shows a value known only at run time as a readable placeholder, in paths too', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-plan-'));
   const file = join(dir, 'p.yml');
   writeFileSync(
@@ -114,17 +140,35 @@ steps:
 
 test('a selection whose values each exist but that together leave no instance is refused (exit 2), naming what is left; nothing runs', async () => {
   const cases: [string[], RegExp][] = [
-    [['--skip', 'site=test', '--skip', 'site=staging', '--skip', 'site=prod'], /^enginectl: the selection \(without site=test; without site=staging; without site=prod\) leaves no instance of any step with the key site: nothing would be deployed\n {2}hint: values of site: test, staging, prod; left after --only and --skip: none/m],
-    [['--only', 'site=prod', '--skip', 'site=prod'], /^enginectl: the selection \(site=prod; without site=prod\) leaves no instance of any step with the key site: nothing would be deployed\n/m],
+    [
+      ['--skip', 'site=test', '--skip', 'site=staging', '--skip', 'site=prod'],
+      /^enginectl: the selection \(without site=test; without site=staging; without site=prod\) leaves no instance of any step with the key site: nothing would be deployed\n {2}hint: values of site: test, staging, prod; left after --only and --skip: none/m,
+    ],
+    [
+      ['--only', 'site=prod', '--skip', 'site=prod'],
+      /^enginectl: the selection \(site=prod; without site=prod\) leaves no instance of any step with the key site: nothing would be deployed\n/m,
+    ],
   ];
   for (const [flags, message] of cases) {
-    for (const command of [['run', 'pipelines/three-site-release.yml', '--emulator'], ['run', 'pipelines/three-site-release.yml', '--emulator', '--dry-run'], ['plan', 'pipelines/three-site-release.yml', '--emulator']]) {
+    for (const command of [
+      ['run', 'pipelines/three-site-release.yml', '--emulator'],
+      ['run', 'pipelines/three-site-release.yml', '--emulator', '--dry-run'],
+      ['plan', 'pipelines/three-site-release.yml', '--emulator'],
+    ]) {
       const r = await runCli([...command, ...flags]);
       assert.equal(r.code, 2, `${command.join(' ')} ${flags.join(' ')}: ${r.stdout}${r.stderr}`);
       assert.match(r.stderr, message);
       assert.doesNotMatch(r.stdout, /success|✔/, 'nothing ran');
     }
   }
-  const one = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--skip', 'site=test', '--skip', 'site=staging']);
+  const one = await runCli([
+    'run',
+    'pipelines/three-site-release.yml',
+    '--emulator',
+    '--skip',
+    'site=test',
+    '--skip',
+    'site=staging',
+  ]);
   assert.equal(one.code, 0, one.stdout + one.stderr);
 });

@@ -38,7 +38,10 @@ test('run --plan runs a plan whose state has not moved; the saved plan holds no 
   const s = await setup(t);
   const saved = readFileSync(s.plan, 'utf8');
   assert.doesNotMatch(saved, /prod-token|admin:admin/);
-  assert.match(saved, /"a write; the Engines of PROD: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0/);
+  assert.match(
+    saved,
+    /"a write; the Engines of PROD: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0/,
+  );
   const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
@@ -47,19 +50,34 @@ test('run --plan runs a plan whose state has not moved; the saved plan holds no 
 test('run --plan refuses a stale plan (exit 2) naming each difference, and sends no write', async (t) => {
   const s = await setup(t);
   // Since the plan: a critical alert, and an Engine of the target moved.
-  s.emulator.state.alerts.push({ severity: 'critical', code: 'replica_lag', message: 'REPLICA-2 is 3 hours behind', engineId: 'eng-prod-02' });
+  s.emulator.state.alerts.push({
+    severity: 'critical',
+    code: 'replica_lag',
+    message: 'REPLICA-2 is 3 hours behind',
+    engineId: 'eng-prod-02',
+  });
   const engine = s.emulator.state.engines.find((e) => e.instanceId === 'eng-prod-02')!;
   engine.version = '26.10.4';
   const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /--plan .*plan\.json: the saved plan of \S+ is stale:/);
-  assert.match(r.stderr, /- \[1\/3\] Alerts: alert critical replica_lag on eng-prod-02 raised \(REPLICA-2 is 3 hours behind\): it held then, and failed now$/m);
+  assert.match(
+    r.stderr,
+    /- \[1\/3\] Alerts: alert critical replica_lag on eng-prod-02 raised \(REPLICA-2 is 3 hours behind\): it held then, and failed now$/m,
+  );
   assert.match(r.stderr, /- \[2\/3\] System update prod: eng-prod-02 moved from 26\.10\.3 to 26\.10\.4$/m);
   assert.match(r.stderr, /hint: review what moved, then make the plan again/);
-  assert.deepEqual(s.emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
+  assert.deepEqual(
+    s.emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'nothing was written',
+  );
 
   // Another file, other vars: stale too.
-  writeFileSync(s.file, PIPELINE.replace('name: Release with a saved plan', 'name: Release with a saved plan\nvars: { n: 1 }'));
+  writeFileSync(
+    s.file,
+    PIPELINE.replace('name: Release with a saved plan', 'name: Release with a saved plan\nvars: { n: 1 }'),
+  );
   const changed = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(changed.code, 2);
   assert.match(changed.stderr, /the pipeline's files changed/);
@@ -72,7 +90,9 @@ test('run --plan names what went since the plan: an Engine that stopped reportin
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-'));
   const file = join(dir, 'release.yml');
-  writeFileSync(file, `version: 1
+  writeFileSync(
+    file,
+    `version: 1
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 steps:
@@ -81,7 +101,8 @@ steps:
     with: { min-online: 1 }
   - uses: update/system
     with: { target: prod }
-`);
+`,
+  );
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
   const plan = join(dir, 'plan.json');
   assert.equal((await runCli(['plan', file, '--live', '--out', plan], { env })).code, 0);
@@ -94,25 +115,42 @@ steps:
   const r = await runCli(['run', file, '--plan', plan], { env });
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /- \[1\/3\] Check licenses: license of Payroll \([^)]*\) removed$/m);
-  assert.match(r.stderr, /- \[2\/3\] Engines online: eng-prod-02 went offline \(stopped reporting; it ran 26\.10\.3\)$/m);
+  assert.match(
+    r.stderr,
+    /- \[2\/3\] Engines online: eng-prod-02 went offline \(stopped reporting; it ran 26\.10\.3\)$/m,
+  );
   assert.match(r.stderr, /- \[3\/3\] System update prod: eng-prod-02 went offline/m);
   assert.ok(emulator.requests.length > 0, 'the state was read again');
-  assert.deepEqual(emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
+  assert.deepEqual(
+    emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'nothing was written',
+  );
 });
 
 test('run --plan with the saved plan of another pipeline says so in one line (exit 2), not a list of what is stale; nothing is written', async (t) => {
   const s = await setup(t);
   const other = join(s.dir, 'other.yml');
-  writeFileSync(other, `version: 1
+  writeFileSync(
+    other,
+    `version: 1
 name: Licence renewal
 steps:
   - uses: monitoring/engines
     with: { min-online: 1 }
   - uses: transaction-log/clear
-`);
+`,
+  );
   const r = await runCli(['run', other, '--plan', s.plan], { env: s.env });
   assert.equal(r.code, 2, r.stdout + r.stderr);
-  assert.match(r.stderr, /^enginectl: --plan .*plan\.json: the saved plan of another pipeline \("Release with a saved plan", .*release\.yml\), not of "Licence renewal" \(.*other\.yml\)\n {2}hint: make a plan of this pipeline \(enginectl plan FILE --live --out F\) and run with it\n$/);
+  assert.match(
+    r.stderr,
+    /^enginectl: --plan .*plan\.json: the saved plan of another pipeline \("Release with a saved plan", .*release\.yml\), not of "Licence renewal" \(.*other\.yml\)\n {2}hint: make a plan of this pipeline \(enginectl plan FILE --live --out F\) and run with it\n$/,
+  );
   assert.doesNotMatch(r.stderr, /stale/);
-  assert.deepEqual(s.emulator.requests.filter((q) => q.method !== 'GET'), [], 'nothing was written');
+  assert.deepEqual(
+    s.emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'nothing was written',
+  );
 });

@@ -9,13 +9,28 @@ import { golden } from '../helpers/golden.ts';
 import { VERSION } from '../../src/version.ts';
 import { runCli } from '../helpers/cli.ts';
 
-
 const CASES: { name: string; args: string[]; code: number }[] = [
-  { name: 'run-success', args: ['run', 'pipelines/multi-target-release.yml', '--emulator', '--only', 'target=prod', '--ci', 'plain'], code: 0 },
+  {
+    name: 'run-success',
+    args: ['run', 'pipelines/multi-target-release.yml', '--emulator', '--only', 'target=prod', '--ci', 'plain'],
+    code: 0,
+  },
   { name: 'run-failure', args: ['run', 'pipelines/update-with-cleanup.yml', '--emulator', '--ci', 'plain'], code: 1 },
-  { name: 'run-failure-github', args: ['run', 'pipelines/update-with-cleanup.yml', '--emulator', '--ci', 'github'], code: 1 },
-  { name: 'run-failure-gitlab', args: ['run', 'pipelines/update-with-cleanup.yml', '--emulator', '--ci', 'gitlab'], code: 1 },
-  { name: 'dry-run', args: ['run', 'pipelines/multi-target-release.yml', '--emulator', '--dry-run', '--ci', 'plain'], code: 0 },
+  {
+    name: 'run-failure-github',
+    args: ['run', 'pipelines/update-with-cleanup.yml', '--emulator', '--ci', 'github'],
+    code: 1,
+  },
+  {
+    name: 'run-failure-gitlab',
+    args: ['run', 'pipelines/update-with-cleanup.yml', '--emulator', '--ci', 'gitlab'],
+    code: 1,
+  },
+  {
+    name: 'dry-run',
+    args: ['run', 'pipelines/multi-target-release.yml', '--emulator', '--dry-run', '--ci', 'plain'],
+    code: 0,
+  },
 ];
 
 /** What changes between two runs of the same pipeline: durations, the port, GitLab's clock, the version. */

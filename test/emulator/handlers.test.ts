@@ -7,7 +7,11 @@ import type { EmuRequest } from '../../src/emulator/http.ts';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-function req(method: string, path: string, init: { body?: unknown; type?: string; auth?: string | null } = {}): EmuRequest {
+function req(
+  method: string,
+  path: string,
+  init: { body?: unknown; type?: string; auth?: string | null } = {},
+): EmuRequest {
   const url = new URL(path, 'http://x');
   const headers: Record<string, string | undefined> = {};
   if (init.auth !== null) headers.authorization = init.auth ?? basic('admin', 'admin');
@@ -40,24 +44,46 @@ test('unknown routes are 404; a known path with another method is 405 with Allow
 
 test('a 403 names every missing scope', () => {
   const emulator = new Emulator();
-  const res = emulator.handle(req('POST', '/api/devops/v1/transaction-log/clear', { auth: basic('monitor', 'monitor') }));
+  const res = emulator.handle(
+    req('POST', '/api/devops/v1/transaction-log/clear', { auth: basic('monitor', 'monitor') }),
+  );
   assert.equal(res.status, 403);
-  assert.deepEqual(bodyOf(res).details.map((d: { message: string }) => d.message), ['api.devops', 'system.clearTransactionLog']);
+  assert.deepEqual(
+    bodyOf(res).details.map((d: { message: string }) => d.message),
+    ['api.devops', 'system.clearTransactionLog'],
+  );
 });
 
 test('bodies: wrong media type is 415, broken JSON is 400, keys must be integers', () => {
   const emulator = new Emulator();
-  assert.equal(emulator.handle(req('POST', '/api/devops/v1/update/vfs', { body: 'targetDBName=PROD', type: 'application/x-www-form-urlencoded' })).status, 415);
+  assert.equal(
+    emulator.handle(
+      req('POST', '/api/devops/v1/update/vfs', {
+        body: 'targetDBName=PROD',
+        type: 'application/x-www-form-urlencoded',
+      }),
+    ).status,
+    415,
+  );
   const broken = emulator.handle(req('POST', '/api/devops/v1/update/vfs', { body: '{"targetDBName":' }));
   assert.equal(broken.status, 400);
   assert.match(bodyOf(broken).message, /not valid JSON/);
-  assert.equal(emulator.handle(req('POST', '/api/licensing/v1/licenses', { body: { code: 'x' } })).status, 415, 'a license code is text/plain');
-  assert.match(bodyOf(emulator.handle(req('GET', '/api/classes/v1/classes/abc/children'))).message, /classKey must be an integer key/);
+  assert.equal(
+    emulator.handle(req('POST', '/api/licensing/v1/licenses', { body: { code: 'x' } })).status,
+    415,
+    'a license code is text/plain',
+  );
+  assert.match(
+    bodyOf(emulator.handle(req('GET', '/api/classes/v1/classes/abc/children'))).message,
+    /classKey must be an integer key/,
+  );
 });
 
 test('entity keys are unique across classes (409); iLog is written by the system only', () => {
   const emulator = new Emulator();
-  const dup = emulator.handle(req('POST', '/api/classes/v1/classes/21/entities', { body: [{ ikey: 2001, iname: 'x' }] }));
+  const dup = emulator.handle(
+    req('POST', '/api/classes/v1/classes/21/entities', { body: [{ ikey: 2001, iname: 'x' }] }),
+  );
   assert.equal(dup.status, 409);
   const log = emulator.handle(req('POST', '/api/classes/v1/classes/90/entities', { body: [{ iname: 'x' }] }));
   assert.equal(log.status, 400);
@@ -67,9 +93,13 @@ test('entity keys are unique across classes (409); iLog is written by the system
 
 test('a create with several entities is refused; an update applies several objects in order', () => {
   const emulator = new Emulator();
-  const many = emulator.handle(req('POST', '/api/classes/v1/classes/21/entities', { body: [{ iname: 'a' }, { iname: 'b' }] }));
+  const many = emulator.handle(
+    req('POST', '/api/classes/v1/classes/21/entities', { body: [{ iname: 'a' }, { iname: 'b' }] }),
+  );
   assert.equal(many.status, 400);
-  const upd = emulator.handle(req('PATCH', '/api/classes/v1/entities/3001', { body: [{ icustomer: 'A' }, { itotal: 5 }] }));
+  const upd = emulator.handle(
+    req('PATCH', '/api/classes/v1/entities/3001', { body: [{ icustomer: 'A' }, { itotal: 5 }] }),
+  );
   assert.equal(upd.status, 200);
   assert.deepEqual([bodyOf(upd).icustomer, bodyOf(upd).itotal], ['A', 5]);
 });
@@ -81,8 +111,15 @@ test('--fault settings parse, and bad ones are usage errors that list the settin
     status: 503,
     times: 2,
   });
-  assert.deepEqual(parseFault('/api/monitoring/* latency=2s reset=after'), { path: '/api/monitoring/*', latencyMs: 2000, reset: 'after' });
-  assert.throws(() => parseFault('GET /x colour=red'), (e: Error & { exitCode: number; hint: string }) => e.exitCode === 2 && /latency=/.test(e.hint));
+  assert.deepEqual(parseFault('/api/monitoring/* latency=2s reset=after'), {
+    path: '/api/monitoring/*',
+    latencyMs: 2000,
+    reset: 'after',
+  });
+  assert.throws(
+    () => parseFault('GET /x colour=red'),
+    (e: Error & { exitCode: number; hint: string }) => e.exitCode === 2 && /latency=/.test(e.hint),
+  );
   assert.throws(() => parseFault('GET'), /no path/);
   assert.throws(() => parseFault('/x status=9000'), /not an HTTP status/);
 });
@@ -111,7 +148,9 @@ test('a state file round-trips; a broken one is a usage error that names the fie
 
 test('control routes: the request log, faults and the state over /_emulator/', () => {
   const emulator = new Emulator();
-  const add = emulator.handle(req('POST', '/_emulator/faults', { body: { spec: 'GET /api/monitoring/v1/alerts status=503' }, auth: null }));
+  const add = emulator.handle(
+    req('POST', '/_emulator/faults', { body: { spec: 'GET /api/monitoring/v1/alerts status=503' }, auth: null }),
+  );
   assert.equal(add.status, 201);
   assert.equal(emulator.faults.take('GET', '/api/monitoring/v1/alerts')?.status, 503);
   assert.equal(emulator.handle(req('DELETE', '/_emulator/faults', { auth: null })).status, 204);

@@ -22,9 +22,27 @@ export function stateWithEngineOffline(instanceId: string): string {
 }
 
 test('run --emulator: each server of the pipeline is a site with its own state (--state SITE=FILE)', async () => {
-  const r = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--state', `prod=${stateWithEngineOffline('eng-prod-02')}`, '--var', 'files=[1001]'], {
-    env: { TEST_ENGINE_PASSWORD: 'unused-1', STAGING_ENGINE_PASSWORD: 'unused-2', PROD_ENGINE_PASSWORD: 'unused-3', TEST_DEPLOY_PASSWORD: 'deploy-pass', STAGING_TOKEN: 'staging-token', PROD_TOKEN: 'prod-token' },
-  });
+  const r = await runCli(
+    [
+      'run',
+      'pipelines/three-site-release.yml',
+      '--emulator',
+      '--state',
+      `prod=${stateWithEngineOffline('eng-prod-02')}`,
+      '--var',
+      'files=[1001]',
+    ],
+    {
+      env: {
+        TEST_ENGINE_PASSWORD: 'unused-1',
+        STAGING_ENGINE_PASSWORD: 'unused-2',
+        PROD_ENGINE_PASSWORD: 'unused-3',
+        TEST_DEPLOY_PASSWORD: 'deploy-pass',
+        STAGING_TOKEN: 'staging-token',
+        PROD_TOKEN: 'prod-token',
+      },
+    },
+  );
   assert.equal(r.code, 1, r.stdout + r.stderr);
   // Only prod's state has the Engine offline: the gate fails there, and holds at test and staging.
   assert.match(r.stdout, /✖ \[3\/4\] Engines of prod online [^\n]*missing: eng-prod-02/);
@@ -37,9 +55,12 @@ test('one emulator serves many sites: a write at one is not seen at another; the
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
   const auth = { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` };
-  const count = async (base: string) => ((await (await fetch(`${base}/api/monitoring/v1/alerts`, { headers: auth })).json()) as unknown[]).length;
+  const count = async (base: string) =>
+    ((await (await fetch(`${base}/api/monitoring/v1/alerts`, { headers: auth })).json()) as unknown[]).length;
   const before = await count(`${running.url}/sites/emea`);
-  sites.site('emea').state.alerts.push({ severity: 'critical', code: 'disk', message: 'low disk', engineId: 'eng-prod-01' });
+  sites
+    .site('emea')
+    .state.alerts.push({ severity: 'critical', code: 'disk', message: 'low disk', engineId: 'eng-prod-01' });
   assert.equal(await count(`${running.url}/sites/emea`), before + 1);
   assert.equal(await count(`${running.url}/sites/amer`), before);
   assert.equal(await count(running.url), before);
@@ -50,10 +71,31 @@ test('one emulator serves many sites: a write at one is not seen at another; the
 });
 
 test('an error names the server with its path: the site that failed, not only the host all sites share (no credentials)', async () => {
-  const r = await runCli(['run', 'pipelines/three-site-release.yml', '--emulator', '--fault', 'GET /api/monitoring/v1/engines status=500 site=prod', '--var', 'files=[1001]'], {
-    env: { TEST_ENGINE_PASSWORD: 'unused-1', STAGING_ENGINE_PASSWORD: 'unused-2', PROD_ENGINE_PASSWORD: 'unused-3', TEST_DEPLOY_PASSWORD: 'deploy-pass', STAGING_TOKEN: 'staging-token', PROD_TOKEN: 'prod-token' },
-  });
+  const r = await runCli(
+    [
+      'run',
+      'pipelines/three-site-release.yml',
+      '--emulator',
+      '--fault',
+      'GET /api/monitoring/v1/engines status=500 site=prod',
+      '--var',
+      'files=[1001]',
+    ],
+    {
+      env: {
+        TEST_ENGINE_PASSWORD: 'unused-1',
+        STAGING_ENGINE_PASSWORD: 'unused-2',
+        PROD_ENGINE_PASSWORD: 'unused-3',
+        TEST_DEPLOY_PASSWORD: 'deploy-pass',
+        STAGING_TOKEN: 'staging-token',
+        PROD_TOKEN: 'prod-token',
+      },
+    },
+  );
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stdout, /error: GET \/api\/monitoring\/v1\/engines on http:\/\/127\.0\.0\.1:\d+\/sites\/prod: the server answered HTTP 500/);
+  assert.match(
+    r.stdout,
+    /error: GET \/api\/monitoring\/v1\/engines on http:\/\/127\.0\.0\.1:\d+\/sites\/prod: the server answered HTTP 500/,
+  );
   assert.doesNotMatch(r.stdout + r.stderr, /unused-3/);
 });

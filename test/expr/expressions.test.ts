@@ -1,12 +1,23 @@
 // The expression grammar and its semantics, table-driven.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileString, evaluate, parseExpression, references, resolveDeep, scanTemplate, type EvalScope } from '../../src/expr/index.ts';
+import {
+  compileString,
+  evaluate,
+  parseExpression,
+  references,
+  resolveDeep,
+  scanTemplate,
+  type EvalScope,
+} from '../../src/expr/index.ts';
 
 const scope: EvalScope = {
   contexts: {
     vars: { files: [1001, 1002], name: 'Prod', n: 3, empty: '', zero: 0, obj: { a: { b: 'deep' } } },
-    steps: { vfs: { outcome: 'success', outputs: { inserts: 2, report: '# R' } }, 'my-step': { outcome: 'failure', outputs: {} } },
+    steps: {
+      vfs: { outcome: 'success', outputs: { inserts: 2, report: '# R' } },
+      'my-step': { outcome: 'failure', outputs: {} },
+    },
     matrix: { target: 'prod' },
     env: { HOME: '/root' },
     pipeline: { name: 'Release' },
@@ -57,7 +68,7 @@ const cases: [string, unknown][] = [
   ['join(vars.files)', '1001,1002'],
   ["join(vars.files, '; ')", '1001; 1002'],
   ['toJSON(vars.files)', '[\n  1001,\n  1002\n]'],
-  ["fromJSON('{\"a\":[1]}').a[0]", 1],
+  ['fromJSON(\'{"a":[1]}\').a[0]', 1],
   ['success()', true],
   ['failure()', false],
   ['always()', true],
@@ -86,7 +97,10 @@ const errors: [string, RegExp, number][] = [
 
 for (const [source, message, offset] of errors) {
   test(`rejects ${source} at offset ${offset}`, () => {
-    assert.throws(() => parseExpression(source), (e: Error & { offset: number }) => message.test(e.message) && e.offset === offset);
+    assert.throws(
+      () => parseExpression(source),
+      (e: Error & { offset: number }) => message.test(e.message) && e.offset === offset,
+    );
   });
 }
 
@@ -96,31 +110,51 @@ const resolveString = (text: string, s: EvalScope) => resolveDeep(compileString(
 test('a whole-value expression keeps its type; mixed text interpolates', () => {
   assert.deepEqual(resolveString('${{ vars.files }}', scope), [1001, 1002]);
   assert.equal(resolveString('  ${{ vars.n }} ', scope), 3);
-  assert.equal(resolveString('n=${{ vars.n }}, files=${{ vars.files }}, none=${{ null }}', scope), 'n=3, files=[1001,1002], none=');
+  assert.equal(
+    resolveString('n=${{ vars.n }}, files=${{ vars.files }}, none=${{ null }}', scope),
+    'n=3, files=[1001,1002], none=',
+  );
   assert.equal(resolveString('no expression', scope), 'no expression');
   assert.equal(resolveString("${{ '}}' }}", scope), '}}', '}} inside a string literal does not close');
 });
 
 test('template errors point at the column inside the string', () => {
-  assert.throws(() => scanTemplate('abc ${{ vars.x == }}'), (e: Error & { offset: number }) => e.offset === 18);
-  assert.throws(() => scanTemplate('x ${{ vars.x'), (e: Error & { offset: number }) => /not closed/.test(e.message) && e.offset === 2);
+  assert.throws(
+    () => scanTemplate('abc ${{ vars.x == }}'),
+    (e: Error & { offset: number }) => e.offset === 18,
+  );
+  assert.throws(
+    () => scanTemplate('x ${{ vars.x'),
+    (e: Error & { offset: number }) => /not closed/.test(e.message) && e.offset === 2,
+  );
 });
 
 test('failure() and cancelled() follow the run status; success() is false after a failure', () => {
   const failed = { ...scope, status: { failed: true, cancelled: false } };
   assert.equal(evaluate(parseExpression('success()'), failed), false);
-  assert.equal(evaluate(parseExpression('failure() && steps.vfs.outcome == \'success\''), failed), true);
-  assert.equal(evaluate(parseExpression('cancelled()'), { ...scope, status: { failed: false, cancelled: true } }), true);
+  assert.equal(evaluate(parseExpression("failure() && steps.vfs.outcome == 'success'"), failed), true);
+  assert.equal(
+    evaluate(parseExpression('cancelled()'), { ...scope, status: { failed: false, cancelled: true } }),
+    true,
+  );
 });
 
 test('references lists every context path with literal indexes', () => {
-  const refs = references(parseExpression("steps.vfs.outputs['inserts'] > 0 && contains(vars.files, matrix.target) || secrets.TOKEN"));
-  assert.deepEqual(refs.map((r) => r.path.join('.')), ['steps.vfs.outputs.inserts', 'vars.files', 'matrix.target', 'secrets.TOKEN']);
+  const refs = references(
+    parseExpression("steps.vfs.outputs['inserts'] > 0 && contains(vars.files, matrix.target) || secrets.TOKEN"),
+  );
+  assert.deepEqual(
+    refs.map((r) => r.path.join('.')),
+    ['steps.vfs.outputs.inserts', 'vars.files', 'matrix.target', 'secrets.TOKEN'],
+  );
 });
 
 test('a computed index ends the static path of a reference', () => {
   const refs = references(parseExpression('targets[matrix.target].database'));
-  assert.deepEqual(refs.map((r) => r.path.join('.')), ['targets', 'matrix.target']);
+  assert.deepEqual(
+    refs.map((r) => r.path.join('.')),
+    ['targets', 'matrix.target'],
+  );
 });
 
 test('member access never reaches prototypes', () => {

@@ -45,8 +45,9 @@ const SCENARIOS: Scenario[] = [
     outcomes: ['success', 'in doubt', 'cancelled'],
   },
   {
-    name: 'a gate\'s wait between two checks',
-    steps: '  - uses: monitoring/engines\n    with: { version: "99.0", wait: { timeout: 1h, interval: 2m } }\n  - uses: transaction-log/clear\n',
+    name: "a gate's wait between two checks",
+    steps:
+      '  - uses: monitoring/engines\n    with: { version: "99.0", wait: { timeout: 1h, interval: 2m } }\n  - uses: transaction-log/clear\n',
     faults: [],
     busyAfter: /waiting for .*next check in 2m/,
     inFlight: 0,
@@ -54,7 +55,8 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'a matrix with calls in flight',
-    steps: '  - uses: update/vfs\n    matrix: { file: [1001, 1002, 1003, 1004] }\n    max-parallel: 2\n    with: { target: prod, files: ["${{ matrix.file }}"] }\n  - uses: transaction-log/clear\n',
+    steps:
+      '  - uses: update/vfs\n    matrix: { file: [1001, 1002, 1003, 1004] }\n    max-parallel: 2\n    with: { target: prod, files: ["${{ matrix.file }}"] }\n  - uses: transaction-log/clear\n',
     faults: [{ path: '/api/devops/v1/update/vfs', hang: true }],
     busyAfter: /▶ \[2\/3\].*\n(.*\n)*▶ \[2\/3\]/,
     inFlight: 2,
@@ -64,15 +66,39 @@ const SCENARIOS: Scenario[] = [
 
 describe('interrupted while busy', { concurrency: true }, () => {
   for (const s of SCENARIOS) {
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       it(`${signal} during ${s.name}: exit ${code} while the calls hang, calls aborted, every report true`, async (t) => {
         const { url, emulator } = await startEmulator(t, { faults: s.faults });
         const dir = mkdtempSync(join(tmpdir(), 'enginectl-cancel-'));
         writeFileSync(join(dir, 'p.yml'), HEAD + s.steps);
-        const files = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
-        const child = spawn(process.execPath, [CLI, 'run', join(dir, 'p.yml'), '--report-json', files.json, '--junit', files.junit, '--summary', files.summary, '--html', files.html], {
-          env: cleanEnv({ ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' }),
-        });
+        const files = {
+          json: join(dir, 'r.json'),
+          junit: join(dir, 'r.xml'),
+          summary: join(dir, 'r.md'),
+          html: join(dir, 'r.html'),
+        };
+        const child = spawn(
+          process.execPath,
+          [
+            CLI,
+            'run',
+            join(dir, 'p.yml'),
+            '--report-json',
+            files.json,
+            '--junit',
+            files.junit,
+            '--summary',
+            files.summary,
+            '--html',
+            files.html,
+          ],
+          {
+            env: cleanEnv({ ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' }),
+          },
+        );
         t.after(() => child.kill('SIGKILL'));
         let stdout = '';
         child.stdout.on('data', (c) => (stdout += c));
@@ -83,13 +109,26 @@ describe('interrupted while busy', { concurrency: true }, () => {
         child.kill(signal);
         assert.equal(await closed, code, stdout);
         await until(() => emulator.inFlight === 0); // the server saw every call in flight end
-        assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 0, 'nothing started after the signal');
+        assert.equal(
+          emulator.count('POST', '/api/devops/v1/transaction-log/clear'),
+          0,
+          'nothing started after the signal',
+        );
 
-        const texts = { json: readFileSync(files.json, 'utf8'), junit: readFileSync(files.junit, 'utf8'), summary: readFileSync(files.summary, 'utf8'), html: readFileSync(files.html, 'utf8') };
+        const texts = {
+          json: readFileSync(files.json, 'utf8'),
+          junit: readFileSync(files.junit, 'utf8'),
+          summary: readFileSync(files.summary, 'utf8'),
+          html: readFileSync(files.html, 'utf8'),
+        };
         assertOutcomes(texts, s.outcomes);
-        const report = JSON.parse(texts.json) as { outcome: string; steps: { error: { code: string } | null; outcome: string }[] };
+        const report = JSON.parse(texts.json) as {
+          outcome: string;
+          steps: { error: { code: string } | null; outcome: string }[];
+        };
         assert.equal(report.outcome, 'cancelled');
-        for (const step of report.steps.filter((x) => x.outcome === 'cancelled')) assert.equal(step.error?.code, (step as { inDoubt?: unknown }).inDoubt ? 'IN_DOUBT' : 'CANCELLED');
+        for (const step of report.steps.filter((x) => x.outcome === 'cancelled'))
+          assert.equal(step.error?.code, (step as { inDoubt?: unknown }).inDoubt ? 'IN_DOUBT' : 'CANCELLED');
       });
     }
   }

@@ -43,19 +43,61 @@ interface CliFault {
 }
 
 const CASES: CliFault[] = [
-  { name: 'reset during the update', rule: { method: 'POST', path: VFS, reset: 'after' }, code: 'API_CONNECTION_RESET', outcomes: ['success', 'failure', 'skipped'], requests: 1 },
-  { name: '503 on the update', rule: { method: 'POST', path: VFS, status: 503 }, code: 'API_HTTP_STATUS', outcomes: ['success', 'failure', 'skipped'], requests: 1 },
   {
-    name: 'a proxy\'s HTML page',
-    rule: { method: 'POST', path: VFS, status: 502, body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', contentType: 'text/html' },
+    name: 'reset during the update',
+    rule: { method: 'POST', path: VFS, reset: 'after' },
+    code: 'API_CONNECTION_RESET',
+    outcomes: ['success', 'failure', 'skipped'],
+    requests: 1,
+  },
+  {
+    name: '503 on the update',
+    rule: { method: 'POST', path: VFS, status: 503 },
     code: 'API_HTTP_STATUS',
     outcomes: ['success', 'failure', 'skipped'],
     requests: 1,
   },
-  { name: 'invalid JSON', rule: { method: 'POST', path: VFS, invalidJson: true }, code: 'API_INVALID_RESPONSE', outcomes: ['success', 'failure', 'skipped'], requests: 1 },
-  { name: 'a truncated body', rule: { method: 'POST', path: VFS, truncate: true }, code: 'API_CONNECTION_RESET', outcomes: ['success', 'failure', 'skipped'], requests: 1 },
-  { name: 'no answer within the server timeout', rule: { method: 'POST', path: VFS, hang: true }, code: 'API_TIMEOUT', outcomes: ['success', 'failure', 'skipped'], requests: 1 },
-  { name: 'a GET that keeps failing with 503', rule: { method: 'GET', path: ALERTS, status: 503 }, code: 'API_HTTP_STATUS', outcomes: ['failure', 'skipped', 'skipped'], requests: 4 },
+  {
+    name: "a proxy's HTML page",
+    rule: {
+      method: 'POST',
+      path: VFS,
+      status: 502,
+      body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+      contentType: 'text/html',
+    },
+    code: 'API_HTTP_STATUS',
+    outcomes: ['success', 'failure', 'skipped'],
+    requests: 1,
+  },
+  {
+    name: 'invalid JSON',
+    rule: { method: 'POST', path: VFS, invalidJson: true },
+    code: 'API_INVALID_RESPONSE',
+    outcomes: ['success', 'failure', 'skipped'],
+    requests: 1,
+  },
+  {
+    name: 'a truncated body',
+    rule: { method: 'POST', path: VFS, truncate: true },
+    code: 'API_CONNECTION_RESET',
+    outcomes: ['success', 'failure', 'skipped'],
+    requests: 1,
+  },
+  {
+    name: 'no answer within the server timeout',
+    rule: { method: 'POST', path: VFS, hang: true },
+    code: 'API_TIMEOUT',
+    outcomes: ['success', 'failure', 'skipped'],
+    requests: 1,
+  },
+  {
+    name: 'a GET that keeps failing with 503',
+    rule: { method: 'GET', path: ALERTS, status: 503 },
+    code: 'API_HTTP_STATUS',
+    outcomes: ['failure', 'skipped', 'skipped'],
+    requests: 4,
+  },
 ];
 
 describe('faults through the CLI process', { concurrency: true }, () => {
@@ -64,21 +106,50 @@ describe('faults through the CLI process', { concurrency: true }, () => {
       const { url, emulator } = await startEmulator(t, { faults: [c.rule] });
       const dir = mkdtempSync(join(tmpdir(), 'enginectl-fault-'));
       writeFileSync(join(dir, 'release.yml'), PIPELINE);
-      const files = { json: join(dir, 'r/report.json'), junit: join(dir, 'r/junit.xml'), summary: join(dir, 'r/summary.md'), html: join(dir, 'r/report.html') };
-      const r = await runCli(['run', join(dir, 'release.yml'), '--report-json', files.json, '--junit', files.junit, '--summary', files.summary, '--html', files.html, '--ci', 'plain'], {
-        env: { ENGINE_URL: url, ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
-      });
+      const files = {
+        json: join(dir, 'r/report.json'),
+        junit: join(dir, 'r/junit.xml'),
+        summary: join(dir, 'r/summary.md'),
+        html: join(dir, 'r/report.html'),
+      };
+      const r = await runCli(
+        [
+          'run',
+          join(dir, 'release.yml'),
+          '--report-json',
+          files.json,
+          '--junit',
+          files.junit,
+          '--summary',
+          files.summary,
+          '--html',
+          files.html,
+          '--ci',
+          'plain',
+        ],
+        {
+          env: { ENGINE_URL: url, ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+        },
+      );
       const output = r.stdout + r.stderr;
       assert.equal(r.code, 1, output);
       assert.doesNotMatch(output, /\n\s+at .+:\d+:\d+\)?\n/, 'no stack trace');
       assert.match(output, new RegExp(`${c.code}|${c.rule.method} ${c.rule.path}`), 'says which call failed');
       for (const [kind, path] of Object.entries(files)) assert.ok(existsSync(path), `the ${kind} report is written`);
-      const texts = { json: readFileSync(files.json, 'utf8'), junit: readFileSync(files.junit, 'utf8'), summary: readFileSync(files.summary, 'utf8'), html: readFileSync(files.html, 'utf8') };
+      const texts = {
+        json: readFileSync(files.json, 'utf8'),
+        junit: readFileSync(files.junit, 'utf8'),
+        summary: readFileSync(files.summary, 'utf8'),
+        html: readFileSync(files.html, 'utf8'),
+      };
       assertOutcomes(texts, c.outcomes);
-      const failed = (JSON.parse(texts.json) as { steps: { error: { code: string } | null }[] }).steps.find((s) => s.error)!;
+      const failed = (JSON.parse(texts.json) as { steps: { error: { code: string } | null }[] }).steps.find(
+        (s) => s.error,
+      )!;
       assert.equal(failed.error!.code, c.code);
       assert.equal(emulator.count(c.rule.method!, c.rule.path), c.requests);
-      if (c.requests > 1) assert.equal((output.match(/retry \d in /g) ?? []).length, c.requests - 1, 'each retry is told');
+      if (c.requests > 1)
+        assert.equal((output.match(/retry \d in /g) ?? []).length, c.requests - 1, 'each retry is told');
       assert.equal(emulator.count('POST', '/api/classes/v1/classes/30/entities'), 0, 'nothing runs after the failure');
     });
   }

@@ -15,12 +15,26 @@ import { until } from '../helpers/timing.ts';
 
 /** libfaketime's multi-threaded library, wherever the architecture puts it. */
 function libfaketime(): string {
-  const found = readdirSync('/usr/lib').map((dir) => join('/usr/lib', dir, 'faketime', 'libfaketimeMT.so.1')).find((path) => existsSync(path));
+  const found = readdirSync('/usr/lib')
+    .map((dir) => join('/usr/lib', dir, 'faketime', 'libfaketimeMT.so.1'))
+    .find((path) => existsSync(path));
   assert.ok(found, 'libfaketime is installed (apt-get install faketime; npm test installs it)');
   return found;
 }
 
-const ANSWER = JSON.stringify({ success: true, clientVersion: '2026.11', serverVersion: '26.11.0', versions: [], report: '# Update of PROD', messages: [], errors: [], warnings: [], inserts: 1, updates: 0, deletes: 0 });
+const ANSWER = JSON.stringify({
+  success: true,
+  clientVersion: '2026.11',
+  serverVersion: '26.11.0',
+  versions: [],
+  report: '# Update of PROD',
+  messages: [],
+  errors: [],
+  warnings: [],
+  inserts: 1,
+  updates: 0,
+  deletes: 0,
+});
 
 test('the clock set back an hour during a call: every duration in the reports is what really passed, none negative', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-clock-'));
@@ -32,7 +46,10 @@ test('the clock set back an hour during a call: every duration in the reports is
   });
   const port = await listen(t, server);
   const at = (f: string) => join(dir, f);
-  writeFileSync(at('p.yml'), 'version: 1\ntargets:\n  prod: { server: prod-db.example.com, database: PROD, token: prod-token }\nsteps:\n  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n');
+  writeFileSync(
+    at('p.yml'),
+    'version: 1\ntargets:\n  prod: { server: prod-db.example.com, database: PROD, token: prod-token }\nsteps:\n  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n',
+  );
   writeFileSync(at('clock'), '+0\n');
   const running = runCliProcess(['run', at('p.yml'), '--report-json', at('r.json'), '--junit', at('r.xml')], {
     command: [process.execPath, CLI],
@@ -51,9 +68,19 @@ test('the clock set back an hour during a call: every duration in the reports is
   held[0]!.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER);
   const r = await running;
   assert.equal(r.code, 0, r.stderr);
-  const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { durationMs: number; steps: { durationMs: number }[] };
-  assert.ok(report.steps[0]!.durationMs >= 0 && report.steps[0]!.durationMs < 3_600_000, `the step took ${report.steps[0]!.durationMs} ms`);
-  assert.ok(report.durationMs >= report.steps[0]!.durationMs && report.durationMs < 3_600_000, `the run took ${report.durationMs} ms`);
-  for (const [, time] of readFileSync(at('r.xml'), 'utf8').matchAll(/time="([^"]*)"/g)) assert.ok(Number(time) >= 0 && Number(time) < 3600, `JUnit time="${time}"`);
+  const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as {
+    durationMs: number;
+    steps: { durationMs: number }[];
+  };
+  assert.ok(
+    report.steps[0]!.durationMs >= 0 && report.steps[0]!.durationMs < 3_600_000,
+    `the step took ${report.steps[0]!.durationMs} ms`,
+  );
+  assert.ok(
+    report.durationMs >= report.steps[0]!.durationMs && report.durationMs < 3_600_000,
+    `the run took ${report.durationMs} ms`,
+  );
+  for (const [, time] of readFileSync(at('r.xml'), 'utf8').matchAll(/time="([^"]*)"/g))
+    assert.ok(Number(time) >= 0 && Number(time) < 3600, `JUnit time="${time}"`);
   assert.doesNotMatch(r.stdout, / -\d+m?s\b/, 'no negative duration in the log');
 });

@@ -27,20 +27,58 @@ steps:
 
 test('an answer nested 100,000 levels deep fails its step as an invalid response; the run goes on and every report is written', async (t) => {
   const { url, emulator } = await startEmulator(t);
-  emulator.faults.add({ method: 'GET', path: '/api/monitoring/v1/engines', status: 200, body: DEEP, contentType: 'application/json' });
-  emulator.faults.add({ method: 'GET', path: '/api/monitoring/v1/alerts', status: 200, body: `[{"id": 1, "severity": "warning", "text": "x", "nested": ${DEEP}}]`, contentType: 'application/json' });
+  emulator.faults.add({
+    method: 'GET',
+    path: '/api/monitoring/v1/engines',
+    status: 200,
+    body: DEEP,
+    contentType: 'application/json',
+  });
+  emulator.faults.add({
+    method: 'GET',
+    path: '/api/monitoring/v1/alerts',
+    status: 200,
+    body: `[{"id": 1, "severity": "warning", "text": "x", "nested": ${DEEP}}]`,
+    contentType: 'application/json',
+  });
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-deep-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'p.yml'), PIPELINE);
   const at = (f: string) => join(dir, f);
-  const r = await runCli(['run', at('p.yml'), '--journal', at('run.journal.jsonl'), '--report-json', at('r.json'), '--junit', at('r.xml'), '--summary', at('r.md'), '--html', at('r.html')], {
-    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
-  });
+  const r = await runCli(
+    [
+      'run',
+      at('p.yml'),
+      '--journal',
+      at('run.journal.jsonl'),
+      '--report-json',
+      at('r.json'),
+      '--junit',
+      at('r.xml'),
+      '--summary',
+      at('r.md'),
+      '--html',
+      at('r.html'),
+    ],
+    {
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+    },
+  );
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /internal error/);
-  const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { steps: { outcome: string; error: { code: string; message: string } | null }[] };
-  assert.deepEqual(report.steps.map((s) => [s.outcome, s.error?.code]), [['failure', 'API_INVALID_RESPONSE'], ['failure', 'API_INVALID_RESPONSE'], ['success', undefined]]);
-  for (const step of report.steps.slice(0, 2)) assert.match(step.error!.message, /invalid response: the answer nests more than 100 levels deep/);
+  const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as {
+    steps: { outcome: string; error: { code: string; message: string } | null }[];
+  };
+  assert.deepEqual(
+    report.steps.map((s) => [s.outcome, s.error?.code]),
+    [
+      ['failure', 'API_INVALID_RESPONSE'],
+      ['failure', 'API_INVALID_RESPONSE'],
+      ['success', undefined],
+    ],
+  );
+  for (const step of report.steps.slice(0, 2))
+    assert.match(step.error!.message, /invalid response: the answer nests more than 100 levels deep/);
   for (const f of ['r.xml', 'r.md', 'r.html', 'run.journal.jsonl']) assert.ok(existsSync(at(f)), f);
 });
 
@@ -48,26 +86,45 @@ test('report --merge refuses a job report holding a value nested past any report
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-deep-merge-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const at = (f: string) => join(dir, f);
-  const run = await runCli(['run', fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url)), '--emulator', '--report-json', at('job.json')]);
+  const run = await runCli([
+    'run',
+    fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url)),
+    '--emulator',
+    '--report-json',
+    at('job.json'),
+  ]);
   assert.equal(run.code, 0, run.stderr);
-  writeFileSync(at('deep.json'), readFileSync(at('job.json'), 'utf8').replace('"result":{', `"result":{"deep":${DEEP},`).replace('"result": {', `"result": {"deep": ${DEEP},`));
+  writeFileSync(
+    at('deep.json'),
+    readFileSync(at('job.json'), 'utf8')
+      .replace('"result":{', `"result":{"deep":${DEEP},`)
+      .replace('"result": {', `"result": {"deep": ${DEEP},`),
+  );
   assert.ok(readFileSync(at('deep.json'), 'utf8').length > 200_000, 'the deep value is in the report');
   const merged = await runCli(['report', '--merge', at('deep.json'), '--report-json', at('fleet.json')]);
   assert.equal(merged.code, 2, merged.stderr);
-  assert.match(merged.stderr, /^enginectl: report --merge: .*deep\.json is not a JSON report of this enginectl: it nests more than 1000 levels deep\n/);
+  assert.match(
+    merged.stderr,
+    /^enginectl: report --merge: .*deep\.json is not a JSON report of this enginectl: it nests more than 1000 levels deep\n/,
+  );
   assert.equal(existsSync(at('fleet.json')), false);
 });
 
-test('a pipeline\'s fromJSON of a value nested past 100 levels fails its step, and the reports are written', async (t) => {
+test("a pipeline's fromJSON of a value nested past 100 levels fails its step, and the reports are written", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-deep-fromjson-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const at = (f: string) => join(dir, f);
   const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
-  writeFileSync(at('p.yml'), `version: 1\nsteps:\n  - uses: api/request\n    with: { method: POST, path: /api/classes/v1/entity/30, body: "\${{ fromJSON('${deep}') }}" }\n`);
+  writeFileSync(
+    at('p.yml'),
+    `version: 1\nsteps:\n  - uses: api/request\n    with: { method: POST, path: /api/classes/v1/entity/30, body: "\${{ fromJSON('${deep}') }}" }\n`,
+  );
   const r = await runCli(['run', at('p.yml'), '--emulator', '--report-json', at('r.json')]);
   assert.equal(r.code, 1, r.stderr);
   assert.doesNotMatch(r.stderr, /internal error/);
-  const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { steps: { outcome: string; error: { message: string } | null }[] };
+  const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as {
+    steps: { outcome: string; error: { message: string } | null }[];
+  };
   assert.equal(report.steps[0]!.outcome, 'failure');
   assert.match(report.steps[0]!.error!.message, /fromJSON\(\): the value nests more than 100 levels deep/);
 });
@@ -81,18 +138,32 @@ test('a journal record nested past any record enginectl writes is refused by rep
   assert.equal(run.code, 0, run.stderr);
   // An end record with a deep value among its outputs, framed with its checksum as a writer would.
   let changed = false;
-  const lines = readFileSync(at('j.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => {
-    if (changed || !line.startsWith('{"t":"end"') || !line.includes('"outputs":{')) return line;
-    changed = true;
-    const payload = `${line.slice(0, line.lastIndexOf(',"crc":'))}}`.replace('"outputs":{', `"outputs":{"deep":${DEEP},`);
-    return `${payload.slice(0, -1)},"crc":"${crc32(payload).toString(16).padStart(8, '0')}"}`;
-  });
+  const lines = readFileSync(at('j.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      if (changed || !line.startsWith('{"t":"end"') || !line.includes('"outputs":{')) return line;
+      changed = true;
+      const payload = `${line.slice(0, line.lastIndexOf(',"crc":'))}}`.replace(
+        '"outputs":{',
+        `"outputs":{"deep":${DEEP},`,
+      );
+      return `${payload.slice(0, -1)},"crc":"${crc32(payload).toString(16).padStart(8, '0')}"}`;
+    });
   assert.ok(changed);
   writeFileSync(at('j.jsonl'), `${lines.join('\n')}\n`);
-  for (const args of [['report', at('j.jsonl'), '--report-json', at('r.json')], ['report', '--merge', at('j.jsonl')], ['run', demo, '--emulator', '--resume', at('j.jsonl')]]) {
+  for (const args of [
+    ['report', at('j.jsonl'), '--report-json', at('r.json')],
+    ['report', '--merge', at('j.jsonl')],
+    ['run', demo, '--emulator', '--resume', at('j.jsonl')],
+  ]) {
     const r = await runCli(args);
     assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
-    assert.match(r.stderr, /j\.jsonl:\d+: not a journal record \(it nests more than 1000 levels deep\)/, args.join(' '));
+    assert.match(
+      r.stderr,
+      /j\.jsonl:\d+: not a journal record \(it nests more than 1000 levels deep\)/,
+      args.join(' '),
+    );
   }
   assert.equal(existsSync(at('r.json')), false);
 });

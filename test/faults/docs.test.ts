@@ -15,6 +15,10 @@ test('docs/reliability.md: every test file and test title it names exists', () =
   assert.ok(titled.length >= 4);
   for (const [, file, title] of titled) {
     const source = readFileSync(new URL(file!, root), 'utf8');
-    assert.match(source, new RegExp(`(test|it|describe)\\((\`|'|")${title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `${file} has a test "${title}"`);
+    assert.match(
+      source,
+      new RegExp(`(test|it|describe)\\(\\s*(\`|'|")${title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      `${file} has a test "${title}"`,
+    );
   }
 });

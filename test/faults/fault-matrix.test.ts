@@ -14,7 +14,6 @@ import { oneStep, runYaml } from '../helpers/run.ts';
 import { STEP_CASES, type StepCase } from '../helpers/step-cases.ts';
 import { manualTimer, until } from '../helpers/timing.ts';
 
-
 interface Expectation {
   outcome: 'success' | 'failure';
   code?: string;
@@ -39,33 +38,132 @@ interface Fault {
 /** A GET is tried 1 + 3 times on a transient fault; every other call once. */
 const bounded = (c: StepCase) => (c.method === 'GET' ? 1 + FAST_RETRY.retries : 1);
 const JSON_500 = '{"status":500,"error":"internal","message":"database PROD is locked by a backup"}';
-const HTML_500 = '<!DOCTYPE html><html><head><title>500 Internal Server Error</title><style>body{font:12px}</style></head><body><h1>Internal Server Error</h1><p>The proxy could not reach the upstream.</p><script>alert(1)</script></body></html>';
+const HTML_500 =
+  '<!DOCTYPE html><html><head><title>500 Internal Server Error</title><style>body{font:12px}</style></head><body><h1>Internal Server Error</h1><p>The proxy could not reach the upstream.</p><script>alert(1)</script></body></html>';
 
 export const FAULTS: Fault[] = [
-  { name: 'connection refused', expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_REFUSED', requests: bounded(c), says: /connection refused/ }) },
-  { name: 'reset before the response', rule: { reset: 'before' }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
-  { name: 'reset during the response', rule: { reset: 'after' }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
-  { name: 'no answer until the step timeout', rule: { hang: true }, stepExtra: '    timeout: 2s\n', runsOut: 'step', expect: () => ({ outcome: 'failure', code: 'STEP_TIMEOUT', requests: 1, says: /timed out after 2s waiting for/ }) },
-  { name: '401', rule: { status: 401 }, expect: () => ({ outcome: 'failure', code: 'API_UNAUTHORIZED', requests: 1, says: /authentication failed \(401\)/ }) },
-  { name: '403', rule: { status: 403 }, expect: () => ({ outcome: 'failure', code: 'API_FORBIDDEN', requests: 1, says: /forbidden \(403\)/ }) },
-  { name: '404', rule: { status: 404 }, expect: () => ({ outcome: 'failure', code: 'API_NOT_FOUND', requests: 1, says: /not found \(404\)/ }) },
-  { name: '500 with a JSON body', rule: { status: 500, body: JSON_500, contentType: 'application/json' }, expect: () => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: 1, says: /HTTP 500: database PROD is locked by a backup/ }) },
-  { name: '500 without a body', rule: { status: 500, body: '' }, expect: () => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: 1, says: /HTTP 500 with no body/ }) },
-  { name: '500 with an HTML page', rule: { status: 500, body: HTML_500, contentType: 'text/html' }, expect: () => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: 1, says: /HTTP 500 with an HTML page: "500 Internal Server Error"/ }) },
-  { name: '502', rule: { status: 502 }, expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 502/ }) },
-  { name: '503', rule: { status: 503 }, expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 503/ }) },
-  { name: '504', rule: { status: 504 }, expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 504/ }) },
+  {
+    name: 'connection refused',
+    expect: (c) => ({
+      outcome: 'failure',
+      code: 'API_CONNECTION_REFUSED',
+      requests: bounded(c),
+      says: /connection refused/,
+    }),
+  },
+  {
+    name: 'reset before the response',
+    rule: { reset: 'before' },
+    expect: (c) => ({
+      outcome: 'failure',
+      code: 'API_CONNECTION_RESET',
+      requests: bounded(c),
+      says: /closed before the response was complete/,
+    }),
+  },
+  {
+    name: 'reset during the response',
+    rule: { reset: 'after' },
+    expect: (c) => ({
+      outcome: 'failure',
+      code: 'API_CONNECTION_RESET',
+      requests: bounded(c),
+      says: /closed before the response was complete/,
+    }),
+  },
+  {
+    name: 'no answer until the step timeout',
+    rule: { hang: true },
+    stepExtra: '    timeout: 2s\n',
+    runsOut: 'step',
+    expect: () => ({ outcome: 'failure', code: 'STEP_TIMEOUT', requests: 1, says: /timed out after 2s waiting for/ }),
+  },
+  {
+    name: '401',
+    rule: { status: 401 },
+    expect: () => ({
+      outcome: 'failure',
+      code: 'API_UNAUTHORIZED',
+      requests: 1,
+      says: /authentication failed \(401\)/,
+    }),
+  },
+  {
+    name: '403',
+    rule: { status: 403 },
+    expect: () => ({ outcome: 'failure', code: 'API_FORBIDDEN', requests: 1, says: /forbidden \(403\)/ }),
+  },
+  {
+    name: '404',
+    rule: { status: 404 },
+    expect: () => ({ outcome: 'failure', code: 'API_NOT_FOUND', requests: 1, says: /not found \(404\)/ }),
+  },
+  {
+    name: '500 with a JSON body',
+    rule: { status: 500, body: JSON_500, contentType: 'application/json' },
+    expect: () => ({
+      outcome: 'failure',
+      code: 'API_HTTP_STATUS',
+      requests: 1,
+      says: /HTTP 500: database PROD is locked by a backup/,
+    }),
+  },
+  {
+    name: '500 without a body',
+    rule: { status: 500, body: '' },
+    expect: () => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: 1, says: /HTTP 500 with no body/ }),
+  },
+  {
+    name: '500 with an HTML page',
+    rule: { status: 500, body: HTML_500, contentType: 'text/html' },
+    expect: () => ({
+      outcome: 'failure',
+      code: 'API_HTTP_STATUS',
+      requests: 1,
+      says: /HTTP 500 with an HTML page: "500 Internal Server Error"/,
+    }),
+  },
+  {
+    name: '502',
+    rule: { status: 502 },
+    expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 502/ }),
+  },
+  {
+    name: '503',
+    rule: { status: 503 },
+    expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 503/ }),
+  },
+  {
+    name: '504',
+    rule: { status: 504 },
+    expect: (c) => ({ outcome: 'failure', code: 'API_HTTP_STATUS', requests: bounded(c), says: /HTTP 504/ }),
+  },
   {
     name: 'invalid JSON',
     rule: { invalidJson: true },
-    expect: (c) => (c.body !== 'none' ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ } : { outcome: 'success', requests: 1 }),
+    expect: (c) =>
+      c.body !== 'none'
+        ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ }
+        : { outcome: 'success', requests: 1 },
   },
   {
     name: 'a JSON body of the wrong shape',
     rule: { status: 200, body: '{"unexpected":true}', contentType: 'application/json' },
-    expect: (c) => (c.body === 'shape' ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ } : { outcome: 'success', requests: 1 }),
+    expect: (c) =>
+      c.body === 'shape'
+        ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ }
+        : { outcome: 'success', requests: 1 },
   },
-  { name: 'a truncated body', rule: { truncate: true }, expect: (c) => ({ outcome: 'failure', code: 'API_CONNECTION_RESET', requests: bounded(c), says: /closed before the response was complete/ }) },
+  {
+    name: 'a truncated body',
+    rule: { truncate: true },
+    expect: (c) => ({
+      outcome: 'failure',
+      code: 'API_CONNECTION_RESET',
+      requests: bounded(c),
+      says: /closed before the response was complete/,
+    }),
+  },
   { name: 'a slow body', rule: { chunkDelayMs: 15 }, expect: () => ({ outcome: 'success', requests: 1 }) },
   {
     name: 'a body slower than the server timeout',
@@ -76,7 +174,6 @@ export const FAULTS: Fault[] = [
     expect: () => ({ outcome: 'failure', code: 'API_TIMEOUT', requests: 1, says: /no complete answer within 2s/ }),
   },
 ];
-
 
 /** A pipeline of the step, on a server of its own when a fault needs its timeout. */
 function pipelineOf(c: StepCase, fault: Fault): string {
@@ -95,61 +192,71 @@ describe('fault matrix', { concurrency: 4 }, () => {
     describe(`${c.uses} (${c.method} ${c.path})`, { concurrency: 8 }, () => {
       for (const fault of FAULTS) {
         it(fault.name, async (t) => {
-        const expected = fault.expect(c);
-        const port = fault.rule ? undefined : await closedPort();
-        let retries = 0;
-        let server: Emulator | undefined;
-        const limits = { step: manualTimer(), call: manualTimer() };
-        const running = runYaml(t, pipelineOf(c, fault), {
-          setup: (e) => {
-            server = e;
-            if (fault.rule) e.faults.add({ method: c.method, path: c.path, ...fault.rule });
-          },
-          env: port ? { ENGINE_URL: `http://127.0.0.1:${port}` } : {},
-          timer: limits.step.timer,
-          clientDeps: { onRetry: () => retries++, timer: limits.call.timer },
+          const expected = fault.expect(c);
+          const port = fault.rule ? undefined : await closedPort();
+          let retries = 0;
+          let server: Emulator | undefined;
+          const limits = { step: manualTimer(), call: manualTimer() };
+          const running = runYaml(t, pipelineOf(c, fault), {
+            setup: (e) => {
+              server = e;
+              if (fault.rule) e.faults.add({ method: c.method, path: c.path, ...fault.rule });
+            },
+            env: port ? { ENGINE_URL: `http://127.0.0.1:${port}` } : {},
+            timer: limits.step.timer,
+            clientDeps: { onRetry: () => retries++, timer: limits.call.timer },
+          });
+          if (fault.runsOut) {
+            await until(() => server?.count(c.method, c.path) === 1);
+            assert.ok(limits[fault.runsOut].pending().includes(2000), `the ${fault.runsOut}'s 2s limit is running`);
+            limits[fault.runsOut].fire();
+          }
+          const { result, emulator } = await running;
+          const step = result.steps[0]!;
+          const origin = port ? `http://127.0.0.1:${port}` : /http:\/\/127\.0\.0\.1:\d+/.source;
+
+          assert.equal(step.outcome, expected.outcome, JSON.stringify(step.error));
+          assert.equal(result.outcome, expected.outcome);
+          if (expected.code) {
+            assert.equal(step.error?.code, expected.code, step.error?.message);
+            const message = step.error!.message;
+            const calls = [`${c.method} ${c.path}`, ...(c.alongside ? [c.alongside] : [])].map((call) =>
+              call.replace(/[/.]/g, '\\$&'),
+            );
+            assert.match(message, new RegExp(`(${calls.join('|')}) on ${origin}`), 'says which call, on which server');
+            if (expected.says) assert.match(message, expected.says);
+            assert.ok(step.error!.hint && step.error!.hint.length > 10, `a hint of what to check: ${step.error!.hint}`);
+            assert.doesNotMatch(message, /<html|<script|\n\s+at /i, 'no markup, no stack trace');
+          } else {
+            assert.equal(step.error, undefined);
+          }
+
+          // The step's outcome in every report the run writes.
+          const report = renderings(result).report;
+          const text = (out: string | Iterable<string>) => (typeof out === 'string' ? out : [...out].join(''));
+          const texts = Object.fromEntries(
+            await Promise.all(REPORT_FORMATS.map(async (f) => [f.key, text(await f.render(report, undefined))])),
+          ) as Record<ReportKey, string>;
+          assertOutcomes(texts, [expected.outcome]);
+          if (expected.code) assert.match(texts.junit, new RegExp(`<failure type="${expected.code}"`));
+
+          // Exactly this many requests: the faulted call, retried only when it is a GET.
+          // Nothing listens for "connection refused": every call's first try plus the retries.
+          const calls = c.alongside ? 2 : 1;
+          const sent = port ? calls + retries : emulator.count(c.method, c.path);
+          assert.equal(sent, expected.requests * (port ? calls : 1), `${c.method} ${c.path} sent ${sent} time(s)`);
+          if (expected.outcome === 'failure' && !port) {
+            const others = emulator.requests
+              .filter((r) => `${r.method} ${r.path}` !== `${c.method} ${c.path}`)
+              .map((r) => `${r.method} ${r.path}`);
+            // The call alongside may have left before the fault stopped it, or not: no other call did.
+            assert.deepEqual(
+              [...new Set(others)].filter((o) => o !== c.alongside),
+              [],
+              'no other call',
+            );
+          }
         });
-        if (fault.runsOut) {
-          await until(() => server?.count(c.method, c.path) === 1);
-          assert.ok(limits[fault.runsOut].pending().includes(2000), `the ${fault.runsOut}'s 2s limit is running`);
-          limits[fault.runsOut].fire();
-        }
-        const { result, emulator } = await running;
-        const step = result.steps[0]!;
-        const origin = port ? `http://127.0.0.1:${port}` : /http:\/\/127\.0\.0\.1:\d+/.source;
-
-        assert.equal(step.outcome, expected.outcome, JSON.stringify(step.error));
-        assert.equal(result.outcome, expected.outcome);
-        if (expected.code) {
-          assert.equal(step.error?.code, expected.code, step.error?.message);
-          const message = step.error!.message;
-          const calls = [`${c.method} ${c.path}`, ...(c.alongside ? [c.alongside] : [])].map((call) => call.replace(/[/.]/g, '\\$&'));
-          assert.match(message, new RegExp(`(${calls.join('|')}) on ${origin}`), 'says which call, on which server');
-          if (expected.says) assert.match(message, expected.says);
-          assert.ok(step.error!.hint && step.error!.hint.length > 10, `a hint of what to check: ${step.error!.hint}`);
-          assert.doesNotMatch(message, /<html|<script|\n\s+at /i, 'no markup, no stack trace');
-        } else {
-          assert.equal(step.error, undefined);
-        }
-
-        // The step's outcome in every report the run writes.
-        const report = renderings(result).report;
-        const text = (out: string | Iterable<string>) => (typeof out === 'string' ? out : [...out].join(''));
-        const texts = Object.fromEntries(await Promise.all(REPORT_FORMATS.map(async (f) => [f.key, text(await f.render(report, undefined))]))) as Record<ReportKey, string>;
-        assertOutcomes(texts, [expected.outcome]);
-        if (expected.code) assert.match(texts.junit, new RegExp(`<failure type="${expected.code}"`));
-
-        // Exactly this many requests: the faulted call, retried only when it is a GET.
-        // Nothing listens for "connection refused": every call's first try plus the retries.
-        const calls = c.alongside ? 2 : 1;
-        const sent = port ? calls + retries : emulator.count(c.method, c.path);
-        assert.equal(sent, expected.requests * (port ? calls : 1), `${c.method} ${c.path} sent ${sent} time(s)`);
-        if (expected.outcome === 'failure' && !port) {
-          const others = emulator.requests.filter((r) => `${r.method} ${r.path}` !== `${c.method} ${c.path}`).map((r) => `${r.method} ${r.path}`);
-          // The call alongside may have left before the fault stopped it, or not: no other call did.
-          assert.deepEqual([...new Set(others)].filter((o) => o !== c.alongside), [], 'no other call');
-        }
-      });
       }
     });
   }
@@ -157,9 +264,13 @@ describe('fault matrix', { concurrency: 4 }, () => {
 
 test('a write with `retry` is sent again as the step says, and only then', async (t) => {
   const c = STEP_CASES.find((s) => s.uses === 'update/vfs')!;
-  const { result, emulator } = await runYaml(t, oneStep(c.uses, c.with, '    retry: { attempts: 3, delay: 10s, backoff: 2 }\n'), {
-    setup: (e) => e.faults.add({ method: 'POST', path: c.path, status: 409, times: 2 }),
-  });
+  const { result, emulator } = await runYaml(
+    t,
+    oneStep(c.uses, c.with, '    retry: { attempts: 3, delay: 10s, backoff: 2 }\n'),
+    {
+      setup: (e) => e.faults.add({ method: 'POST', path: c.path, status: 409, times: 2 }),
+    },
+  );
   assert.equal(result.outcome, 'success');
   assert.equal(result.steps[0]!.attempts, 3);
   assert.equal(emulator.count('POST', c.path), 3);

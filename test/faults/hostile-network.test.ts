@@ -30,25 +30,38 @@ async function closingProxy(t: TestContext) {
   return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, connects: () => connects };
 }
 
-test('a proxy that closes the connection on CONNECT fails the call with API_PROXY: no endless reconnecting', { timeout: 60_000 }, async (t) => {
-  const proxy = await closingProxy(t);
-  const env = { ENGINE_URL: 'https://erp.example.com', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin-pass', HTTPS_PROXY: proxy.url };
-  const api = await runCli(['api', 'GET', '/api/monitoring/v1/alerts'], { env });
-  assert.equal(api.code, 1, api.stdout + api.stderr);
-  assert.match(api.stderr, /the proxy closed the connection while opening the tunnel to https:\/\/erp\.example\.com \(CONNECT\)/);
-  assert.match(api.stderr, /hint: check the proxy \(HTTPS_PROXY, HTTP_PROXY\)/);
-  assert.ok(proxy.connects() <= 4, `${proxy.connects()} CONNECTs: the first and at most the GET's retries`);
+test(
+  'a proxy that closes the connection on CONNECT fails the call with API_PROXY: no endless reconnecting',
+  { timeout: 60_000 },
+  async (t) => {
+    const proxy = await closingProxy(t);
+    const env = {
+      ENGINE_URL: 'https://erp.example.com',
+      ENGINE_USERNAME: 'admin',
+      ENGINE_PASSWORD: 'admin-pass',
+      HTTPS_PROXY: proxy.url,
+    };
+    const api = await runCli(['api', 'GET', '/api/monitoring/v1/alerts'], { env });
+    assert.equal(api.code, 1, api.stdout + api.stderr);
+    assert.match(
+      api.stderr,
+      /the proxy closed the connection while opening the tunnel to https:\/\/erp\.example\.com \(CONNECT\)/,
+    );
+    assert.match(api.stderr, /hint: check the proxy \(HTTPS_PROXY, HTTP_PROXY\)/);
+    assert.ok(proxy.connects() <= 4, `${proxy.connects()} CONNECTs: the first and at most the GET's retries`);
 
-  // A run: the step fails with the same error, the run ends and its reports are written.
-  const dir = mkdtempSync(join(tmpdir(), 'enginectl-proxy-'));
-  writeFileSync(join(dir, 'p.yml'), 'version: 1\nsteps:\n  - uses: transaction-log/clear\n');
-  const before = proxy.connects();
-  const run = await runCli(['run', join(dir, 'p.yml'), '--report-json', join(dir, 'r.json')], { env });
-  assert.equal(run.code, 1, run.stdout + run.stderr);
-  const step = (JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { error: { code: string } }[] }).steps[0]!;
-  assert.equal(step.error.code, 'API_PROXY');
-  assert.equal(proxy.connects() - before, 1, 'a POST is never sent again');
-});
+    // A run: the step fails with the same error, the run ends and its reports are written.
+    const dir = mkdtempSync(join(tmpdir(), 'enginectl-proxy-'));
+    writeFileSync(join(dir, 'p.yml'), 'version: 1\nsteps:\n  - uses: transaction-log/clear\n');
+    const before = proxy.connects();
+    const run = await runCli(['run', join(dir, 'p.yml'), '--report-json', join(dir, 'r.json')], { env });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const step = (JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { error: { code: string } }[] })
+      .steps[0]!;
+    assert.equal(step.error.code, 'API_PROXY');
+    assert.equal(proxy.connects() - before, 1, 'a POST is never sent again');
+  },
+);
 
 test('a second SIGTERM or SIGINT exits at once with its code; the first only aborts the run', () => {
   const exits: [number, string][] = [];
@@ -66,13 +79,19 @@ test('a second SIGTERM or SIGINT exits at once with its code; the first only abo
   }
 });
 
-test('a FIFO as --journal is refused at once (exit 2), before the first call: no open waits for a peer', { timeout: 60_000 }, async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fifo-'));
-  writeFileSync(join(dir, 'p.yml'), 'version: 1\nsteps:\n  - uses: transaction-log/clear\n');
-  execFileSync('mkfifo', [join(dir, 'journal.fifo')]);
-  const r = await runCli(['run', join(dir, 'p.yml'), '--journal', join(dir, 'journal.fifo')], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' } });
-  assert.equal(r.code, 2, r.stdout + r.stderr);
-  assert.match(r.stderr, /not a regular file \(a FIFO, a device or a directory\)/);
-  assert.equal(emulator.requests.length, 0, 'nothing was sent');
-});
+test(
+  'a FIFO as --journal is refused at once (exit 2), before the first call: no open waits for a peer',
+  { timeout: 60_000 },
+  async (t) => {
+    const { url, emulator } = await startEmulator(t);
+    const dir = mkdtempSync(join(tmpdir(), 'enginectl-fifo-'));
+    writeFileSync(join(dir, 'p.yml'), 'version: 1\nsteps:\n  - uses: transaction-log/clear\n');
+    execFileSync('mkfifo', [join(dir, 'journal.fifo')]);
+    const r = await runCli(['run', join(dir, 'p.yml'), '--journal', join(dir, 'journal.fifo')], {
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+    });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /not a regular file \(a FIFO, a device or a directory\)/);
+    assert.equal(emulator.requests.length, 0, 'nothing was sent');
+  },
+);

@@ -62,8 +62,24 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
 
   // Measure the journal a whole run writes, then give the disk room up to the middle of the vfs update's end record.
   const probe = join(dir, 'probe.jsonl');
-  const whole = await setUpJournal({ path: probe, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), warn: (w) => assert.fail(w) });
-  await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: whole.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  const whole = await setUpJournal({
+    path: probe,
+    resume: false,
+    force: false,
+    inDoubt: undefined,
+    pipeline,
+    sources,
+    vars: {},
+    selection: EVERY_INSTANCE,
+    env,
+    command: 'test',
+    now: Date.now(),
+    warn: (w) => assert.fail(w),
+  });
+  await runAndReport(
+    { pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: whole.spec },
+    { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() },
+  );
   whole.spec.file.close();
   const text = readFileSync(probe, 'utf8');
   const end = text.indexOf('{"t":"end","key":"id:vfs"');
@@ -71,19 +87,55 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   const room = end + 40;
   emulator.requests.length = 0;
 
-  const journal = await setUpJournal({ path: journalPath, resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), fs: fullAfter(room), warn: (w) => assert.fail(w) });
-  const reports = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
-  const done = await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  const journal = await setUpJournal({
+    path: journalPath,
+    resume: false,
+    force: false,
+    inDoubt: undefined,
+    pipeline,
+    sources,
+    vars: {},
+    selection: EVERY_INSTANCE,
+    env,
+    command: 'test',
+    now: Date.now(),
+    fs: fullAfter(room),
+    warn: (w) => assert.fail(w),
+  });
+  const reports = {
+    json: join(dir, 'r.json'),
+    junit: join(dir, 'r.xml'),
+    summary: join(dir, 'r.md'),
+    html: join(dir, 'r.html'),
+  };
+  const done = await runAndReport(
+    { pipeline, env, selection: EVERY_INSTANCE, reports, journal: journal.spec },
+    { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() },
+  );
   journal.spec.file.close();
   assert.equal(done.halted?.code, 'JOURNAL_WRITE_FAILED');
   assert.equal(done.halted?.exitCode, 1);
   assert.match(done.halted!.message, /a record could not be written \(ENOSPC\); the run stopped before its next call/);
   assert.deepEqual(done.written.sort(), Object.values(reports).sort(), 'every report is written');
   for (const path of Object.values(reports)) assert.ok(existsSync(path));
-  assert.equal(emulator.requests.filter((r) => r.path.endsWith('/replication/sync')).length, 0, 'no call after the failed write');
-  const steps = (JSON.parse(readFileSync(reports.json, 'utf8')) as { outcome: string; steps: { id: string; outcome: string; error: { message: string } | null }[] });
+  assert.equal(
+    emulator.requests.filter((r) => r.path.endsWith('/replication/sync')).length,
+    0,
+    'no call after the failed write',
+  );
+  const steps = JSON.parse(readFileSync(reports.json, 'utf8')) as {
+    outcome: string;
+    steps: { id: string; outcome: string; error: { message: string } | null }[];
+  };
   assert.equal(steps.outcome, 'failure');
-  assert.deepEqual(steps.steps.map((s) => [s.id, s.outcome]), [['clear', 'success'], ['vfs', 'success'], ['sync', 'cancelled']]);
+  assert.deepEqual(
+    steps.steps.map((s) => [s.id, s.outcome]),
+    [
+      ['clear', 'success'],
+      ['vfs', 'success'],
+      ['sync', 'cancelled'],
+    ],
+  );
   assert.match(steps.steps[2]!.error!.message, /the run stopped: journal .* could not be written/);
 
   // The torn end record is cut off; the update answered 200 is in doubt, never "not finished".
@@ -93,7 +145,11 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   const resumed = await runCli(['run', file, '--resume', journalPath], { env });
   assert.equal(resumed.code, 2, resumed.stdout);
   assert.match(resumed.stderr, /in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\)/);
-  assert.equal(emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 1, 'the answered update is not sent again');
+  assert.equal(
+    emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length,
+    1,
+    'the answered update is not sent again',
+  );
 });
 
 test('a full disk never leaves a truncated report: each is written whole beside its path and renamed, or the earlier file stays', async (t) => {
@@ -103,8 +159,13 @@ test('a full disk never leaves a truncated report: each is written whole beside 
   writeFileSync(file, PIPELINE);
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
   const { pipeline } = await loadPipelineFile(file, { readFile: (p: string) => fs.promises.readFile(p, 'utf8'), env });
-  const reports = { json: join(dir, 'r.json'), junit: join(dir, 'r.xml'), summary: join(dir, 'r.md'), html: join(dir, 'r.html') };
-  for (const path of Object.values(reports)) writeFileSync(path, 'the earlier run\'s report');
+  const reports = {
+    json: join(dir, 'r.json'),
+    junit: join(dir, 'r.xml'),
+    summary: join(dir, 'r.md'),
+    html: join(dir, 'r.html'),
+  };
+  for (const path of Object.values(reports)) writeFileSync(path, "the earlier run's report");
   // Room for 1 KiB in all: the first report's first write fits, nothing after it does.
   let room = 1024;
   const full: AtomicFs = {
@@ -126,11 +187,25 @@ test('a full disk never leaves a truncated report: each is written whole beside 
       });
     }) as AtomicFs['open'],
   };
-  const done = await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock(), reportFs: full });
+  const done = await runAndReport(
+    { pipeline, env, selection: EVERY_INSTANCE, reports },
+    {
+      masker: new Masker(),
+      logger: new RecordingLogger(),
+      signal: new AbortController().signal,
+      clock: realClock(),
+      reportFs: full,
+    },
+  );
   assert.equal(done.result.outcome, 'success');
   assert.deepEqual(done.written, [], 'no report fitted');
   assert.equal(done.failed.length, 4);
   for (const f of done.failed) assert.match(f, /ENOSPC$/);
-  for (const path of Object.values(reports)) assert.equal(readFileSync(path, 'utf8'), 'the earlier run\'s report', `${path}: left as it was, never truncated`);
-  assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temporary file is left');
+  for (const path of Object.values(reports))
+    assert.equal(readFileSync(path, 'utf8'), "the earlier run's report", `${path}: left as it was, never truncated`);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+    'no temporary file is left',
+  );
 });

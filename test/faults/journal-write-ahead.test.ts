@@ -47,7 +47,13 @@ function watched(timeline: Event[]): JournalFs {
       if (typeof buffer === 'string') return fs.writeSync(fd, buffer); // the lock file
       const n = fs.writeSync(fd, buffer, offset, length);
       const text = buffer.subarray(offset, offset + n).toString('utf8');
-      timeline.push({ kind: 'write', records: text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: string; key?: string }) });
+      timeline.push({
+        kind: 'write',
+        records: text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { t: string; key?: string }),
+      });
       return n;
     }) as JournalFs['writeSync'],
     fdatasync: ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
@@ -73,9 +79,29 @@ test('a write leaves only once its record is on disk, and its answer is durable 
   const file = join(dir, 'release.yml');
   writeFileSync(file, PIPELINE);
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
-  const { pipeline, sources } = await loadPipelineFile(file, { readFile: (p: string) => fs.promises.readFile(p, 'utf8'), env });
-  const journal = await setUpJournal({ path: join(dir, 'run.jsonl'), resume: false, force: false, inDoubt: undefined, pipeline, sources, vars: {}, selection: EVERY_INSTANCE, env, command: 'test', now: Date.now(), fs: watched(timeline), warn: (w) => assert.fail(w) });
-  const done = await runAndReport({ pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: journal.spec }, { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() });
+  const { pipeline, sources } = await loadPipelineFile(file, {
+    readFile: (p: string) => fs.promises.readFile(p, 'utf8'),
+    env,
+  });
+  const journal = await setUpJournal({
+    path: join(dir, 'run.jsonl'),
+    resume: false,
+    force: false,
+    inDoubt: undefined,
+    pipeline,
+    sources,
+    vars: {},
+    selection: EVERY_INSTANCE,
+    env,
+    command: 'test',
+    now: Date.now(),
+    fs: watched(timeline),
+    warn: (w) => assert.fail(w),
+  });
+  const done = await runAndReport(
+    { pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: journal.spec },
+    { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() },
+  );
   journal.spec.file.close();
   assert.equal(done.result.outcome, 'success', JSON.stringify(done.result.steps.map((s) => s.error)));
 
@@ -93,23 +119,31 @@ test('a write leaves only once its record is on disk, and its answer is durable 
       for (const r of e.records) {
         written.set(name(r), i);
         if (r.t === 'send') sends++;
-        if (r.t === 'end' && written.has(`send ${r.key}`)) assert.ok(durable.has(`answer ${r.key}`), `the answer of ${r.key} is durable before its end is written`);
+        if (r.t === 'end' && written.has(`send ${r.key}`))
+          assert.ok(durable.has(`answer ${r.key}`), `the answer of ${r.key} is durable before its end is written`);
         if (['send', 'answer', 'status'].includes(r.t)) durableRecords++;
       }
     } else if (e.kind === 'sync-start') syncStarts.set(e.id, i);
     else if (e.kind === 'sync-end') {
       const from = syncStarts.get(e.id)!;
-      for (const [record, at] of written) if (at < from && !durable.has(record)) {
-        durable.add(record);
-        if (record.startsWith('send ')) durableSends++;
-      }
+      for (const [record, at] of written)
+        if (at < from && !durable.has(record)) {
+          durable.add(record);
+          if (record.startsWith('send ')) durableSends++;
+        }
     } else if (e.method === 'POST') {
       arrivals++;
-      assert.ok(durableSends >= arrivals, `POST number ${arrivals} arrived with ${durableSends} send record(s) durable`);
+      assert.ok(
+        durableSends >= arrivals,
+        `POST number ${arrivals} arrived with ${durableSends} send record(s) durable`,
+      );
     }
   });
   assert.equal(arrivals, 12);
   assert.equal(sends, 12);
   const syncs = syncStarts.size;
-  assert.ok(syncs < durableRecords, `${syncs} syncs for ${durableRecords} durable records: parallel instances share them`);
+  assert.ok(
+    syncs < durableRecords,
+    `${syncs} syncs for ${durableRecords} durable records: parallel instances share them`,
+  );
 });

@@ -55,8 +55,15 @@ async function setup(t: TestContext): Promise<Setup> {
 }
 
 /** Runs the pipeline with a journal and sends `signal` once the vfs update reached the server. */
-function runUntilUpdate(s: Setup, signal: NodeJS.Signals, extra: string[] = []): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
-  const child = spawn(process.execPath, [CLI, 'run', s.file, '--journal', s.journal, ...extra], { env: cleanEnv(s.env), stdio: ['ignore', 'pipe', 'pipe'] });
+function runUntilUpdate(
+  s: Setup,
+  signal: NodeJS.Signals,
+  extra: string[] = [],
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
+  const child = spawn(process.execPath, [CLI, 'run', s.file, '--journal', s.journal, ...extra], {
+    env: cleanEnv(s.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   child.stdout.on('data', (c) => (stdout += c));
   const poll = setInterval(() => {
@@ -73,69 +80,122 @@ function runUntilUpdate(s: Setup, signal: NodeJS.Signals, extra: string[] = []):
   );
 }
 
-type JsonReport = { outcome: string; counts: { inDoubt: number }; steps: { id: string; outcome: string; inDoubt: { method: string; path: string } | null; resume: string | null; error: { code: string; message: string } | null }[] };
+type JsonReport = {
+  outcome: string;
+  counts: { inDoubt: number };
+  steps: {
+    id: string;
+    outcome: string;
+    inDoubt: { method: string; path: string } | null;
+    resume: string | null;
+    error: { code: string; message: string } | null;
+  }[];
+};
 
-const reportFlags = (dir: string, tag: string) => ['--report-json', join(dir, `${tag}.json`), '--junit', join(dir, `${tag}.xml`), '--summary', join(dir, `${tag}.md`), '--html', join(dir, `${tag}.html`)];
+const reportFlags = (dir: string, tag: string) => [
+  '--report-json',
+  join(dir, `${tag}.json`),
+  '--junit',
+  join(dir, `${tag}.xml`),
+  '--summary',
+  join(dir, `${tag}.md`),
+  '--html',
+  join(dir, `${tag}.html`),
+];
 
-async function readReports(dir: string, tag: string): Promise<{ json: JsonReport; junit: string; summary: string; html: string }> {
+async function readReports(
+  dir: string,
+  tag: string,
+): Promise<{ json: JsonReport; junit: string; summary: string; html: string }> {
   const json = JSON.parse(readFileSync(join(dir, `${tag}.json`), 'utf8')) as JsonReport;
   const valid = draft2020('schema/report.schema.json');
   assert.ok(valid(json), JSON.stringify(valid.errors));
   assert.equal(await junitProblems(join(dir, `${tag}.xml`)), undefined);
-  return { json, junit: readFileSync(join(dir, `${tag}.xml`), 'utf8'), summary: readFileSync(join(dir, `${tag}.md`), 'utf8'), html: readFileSync(join(dir, `${tag}.html`), 'utf8') };
+  return {
+    json,
+    junit: readFileSync(join(dir, `${tag}.xml`), 'utf8'),
+    summary: readFileSync(join(dir, `${tag}.md`), 'utf8'),
+    html: readFileSync(join(dir, `${tag}.html`), 'utf8'),
+  };
 }
 
 function assertInDoubtEverywhere(r: Awaited<ReturnType<typeof readReports>>): void {
   const vfs = r.json.steps.find((s) => s.id === 'vfs')!;
   assert.deepEqual(vfs.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs' });
-  assert.match(vfs.error!.message, /POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it/);
+  assert.match(
+    vfs.error!.message,
+    /POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it/,
+  );
   assert.equal(r.json.counts.inDoubt, 1);
   assert.match(r.junit, /<failure type="IN_DOUBT" message="[^"]*the request was sent; the server may have applied it"/);
   assert.match(r.summary, /⚠️ \| [^|]*\(in doubt\)/);
   assert.match(r.html, /<span class="badge"[^>]*>in doubt<\/span>/);
 }
 
-test('SIGKILL during an update: the journal renders the clear as done and the update in doubt; resume refuses, then skips or retries as told', { timeout: 60_000 }, async (t) => {
-  const s = await setup(t);
-  const killed = await runUntilUpdate(s, 'SIGKILL');
-  assert.equal(killed.signal, 'SIGKILL');
-  const journal = readFileSync(s.journal, 'utf8');
-  assert.match(journal, /"t":"send","key":"id:vfs",[^\n]*"path":"\/api\/devops\/v1\/update\/vfs"/, 'the update was announced before it left');
-  assert.equal(journal.includes(TOKEN), false, 'the journal holds no secret');
+test(
+  'SIGKILL during an update: the journal renders the clear as done and the update in doubt; resume refuses, then skips or retries as told',
+  { timeout: 60_000 },
+  async (t) => {
+    const s = await setup(t);
+    const killed = await runUntilUpdate(s, 'SIGKILL');
+    assert.equal(killed.signal, 'SIGKILL');
+    const journal = readFileSync(s.journal, 'utf8');
+    assert.match(
+      journal,
+      /"t":"send","key":"id:vfs",[^\n]*"path":"\/api\/devops\/v1\/update\/vfs"/,
+      'the update was announced before it left',
+    );
+    assert.equal(journal.includes(TOKEN), false, 'the journal holds no secret');
 
-  const report = await runCli(['report', s.journal, ...reportFlags(s.dir, 'killed')]);
-  assert.equal(report.code, 1, report.stdout + report.stderr);
-  const killedReports = await readReports(s.dir, 'killed');
-  assert.deepEqual(killedReports.json.steps.map((x) => x.outcome), ['success', 'cancelled', 'cancelled']);
-  assert.equal(killedReports.json.steps[2]!.error!.code, 'NOT_STARTED');
-  assertInDoubtEverywhere(killedReports);
+    const report = await runCli(['report', s.journal, ...reportFlags(s.dir, 'killed')]);
+    assert.equal(report.code, 1, report.stdout + report.stderr);
+    const killedReports = await readReports(s.dir, 'killed');
+    assert.deepEqual(
+      killedReports.json.steps.map((x) => x.outcome),
+      ['success', 'cancelled', 'cancelled'],
+    );
+    assert.equal(killedReports.json.steps[2]!.error!.code, 'NOT_STARTED');
+    assertInDoubtEverywhere(killedReports);
 
-  // In doubt and undecided: refused, naming the instance and its call; nothing is sent.
-  const before = s.emulator.requests.length;
-  const refused = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
-  assert.equal(refused.code, 2);
-  assert.match(refused.stderr, /an instance is in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs\)/);
-  assert.match(refused.stderr, /--in-doubt skip .* or --in-doubt retry/);
-  assert.equal(s.emulator.requests.length, before, 'nothing was sent');
+    // In doubt and undecided: refused, naming the instance and its call; nothing is sent.
+    const before = s.emulator.requests.length;
+    const refused = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /an instance is in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs\)/);
+    assert.match(refused.stderr, /--in-doubt skip .* or --in-doubt retry/);
+    assert.equal(s.emulator.requests.length, before, 'nothing was sent');
 
-  // A changed file is refused too.
-  writeFileSync(join(s.dir, 'changed.yml'), PIPELINE.replace('files: [1001]', 'files: [1002]'));
-  const changed = await runCli(['run', join(s.dir, 'changed.yml'), '--resume', s.journal, '--in-doubt', 'skip'], { env: s.env });
-  assert.equal(changed.code, 2);
-  assert.match(changed.stderr, /cannot resume: the pipeline file changed since the journal's run/);
+    // A changed file is refused too.
+    writeFileSync(join(s.dir, 'changed.yml'), PIPELINE.replace('files: [1001]', 'files: [1002]'));
+    const changed = await runCli(['run', join(s.dir, 'changed.yml'), '--resume', s.journal, '--in-doubt', 'skip'], {
+      env: s.env,
+    });
+    assert.equal(changed.code, 2);
+    assert.match(changed.stderr, /cannot resume: the pipeline file changed since the journal's run/);
 
-  // Skip: neither the clear nor the update is sent again; the rest runs.
-  const skipped = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip', ...reportFlags(s.dir, 'resumed')], { env: s.env });
-  assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
-  assert.equal(s.sent('/transaction-log/clear'), 1);
-  assert.equal(s.sent('/update/vfs'), 1);
-  assert.equal(s.sent('/replication/sync'), 1);
-  const resumed = await readReports(s.dir, 'resumed');
-  assert.deepEqual(resumed.json.steps.map((x) => [x.id, x.outcome, x.resume]), [['clear', 'success', 'earlier-run'], ['vfs', 'skipped', 'earlier-run'], ['sync', 'success', 'resumed']]);
-  // The journal now ends with the resumed run: its report says success.
-  const after = await runCli(['report', s.journal]);
-  assert.equal(after.code, 0, after.stdout);
-});
+    // Skip: neither the clear nor the update is sent again; the rest runs.
+    const skipped = await runCli(
+      ['run', s.file, '--resume', s.journal, '--in-doubt', 'skip', ...reportFlags(s.dir, 'resumed')],
+      { env: s.env },
+    );
+    assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+    assert.equal(s.sent('/transaction-log/clear'), 1);
+    assert.equal(s.sent('/update/vfs'), 1);
+    assert.equal(s.sent('/replication/sync'), 1);
+    const resumed = await readReports(s.dir, 'resumed');
+    assert.deepEqual(
+      resumed.json.steps.map((x) => [x.id, x.outcome, x.resume]),
+      [
+        ['clear', 'success', 'earlier-run'],
+        ['vfs', 'skipped', 'earlier-run'],
+        ['sync', 'success', 'resumed'],
+      ],
+    );
+    // The journal now ends with the resumed run: its report says success.
+    const after = await runCli(['report', s.journal]);
+    assert.equal(after.code, 0, after.stdout);
+  },
+);
 
 test('--in-doubt retry sends the update once more; --force resumes a changed file', { timeout: 60_000 }, async (t) => {
   const s = await setup(t);
@@ -152,25 +212,35 @@ test('--in-doubt retry sends the update once more; --force resumes a changed fil
   assert.equal(s.sent('/replication/sync'), 1);
 });
 
-test('SIGTERM during a POST: the step is cancelled after sending, in doubt, in every report and the journal', { timeout: 60_000 }, async (t) => {
-  const s = await setup(t);
-  const stopped = await runUntilUpdate(s, 'SIGTERM', reportFlags(s.dir, 'term'));
-  assert.equal(stopped.code, 143, stopped.stdout);
-  assert.match(stopped.stdout, /cancelled after sending POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it/);
-  assertInDoubtEverywhere(await readReports(s.dir, 'term'));
-  const fromJournal = await runCli(['report', s.journal, ...reportFlags(s.dir, 'journal')]);
-  assert.equal(fromJournal.code, 1);
-  assertInDoubtEverywhere(await readReports(s.dir, 'journal'));
-});
+test(
+  'SIGTERM during a POST: the step is cancelled after sending, in doubt, in every report and the journal',
+  { timeout: 60_000 },
+  async (t) => {
+    const s = await setup(t);
+    const stopped = await runUntilUpdate(s, 'SIGTERM', reportFlags(s.dir, 'term'));
+    assert.equal(stopped.code, 143, stopped.stdout);
+    assert.match(
+      stopped.stdout,
+      /cancelled after sending POST \/api\/devops\/v1\/update\/vfs: the request was sent; the server may have applied it/,
+    );
+    assertInDoubtEverywhere(await readReports(s.dir, 'term'));
+    const fromJournal = await runCli(['report', s.journal, ...reportFlags(s.dir, 'journal')]);
+    assert.equal(fromJournal.code, 1);
+    assertInDoubtEverywhere(await readReports(s.dir, 'journal'));
+  },
+);
 
-test('a resume that would need a masked output refuses, naming the step; a read-only producer simply runs again', { timeout: 60_000 }, async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-masked-'));
-  const file = join(dir, 'p.yml');
-  const journal = join(dir, 'j.jsonl');
-  writeFileSync(
-    file,
-    `version: 1
+test(
+  'a resume that would need a masked output refuses, naming the step; a read-only producer simply runs again',
+  { timeout: 60_000 },
+  async (t) => {
+    const { url, emulator } = await startEmulator(t);
+    const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-masked-'));
+    const file = join(dir, 'p.yml');
+    const journal = join(dir, 'j.jsonl');
+    writeFileSync(
+      file,
+      `version: 1
 steps:
   - id: lic
     uses: licensing/create
@@ -179,20 +249,23 @@ steps:
     uses: licensing/add
     with: { code: "\${{ steps.lic.outputs.code }}" }
 `,
-  );
-  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
-  // The add fails once: the code it needs was masked in the journal.
-  emulator.faults.add({ method: 'POST', path: '/api/licensing/v1/licenses', status: 409, times: 1 });
-  const first = await runCli(['run', file, '--journal', journal], { env });
-  assert.equal(first.code, 1, first.stdout);
-  const resumed = await runCli(['run', file, '--resume', journal], { env });
-  assert.equal(resumed.code, 2);
-  assert.match(resumed.stderr, /step 2 reads steps\.lic\.outputs\.code, which the journal cannot give back \(it is a secret, masked\), and licensing\/create cannot simply be run again/);
+    );
+    const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+    // The add fails once: the code it needs was masked in the journal.
+    emulator.faults.add({ method: 'POST', path: '/api/licensing/v1/licenses', status: 409, times: 1 });
+    const first = await runCli(['run', file, '--journal', journal], { env });
+    assert.equal(first.code, 1, first.stdout);
+    const resumed = await runCli(['run', file, '--resume', journal], { env });
+    assert.equal(resumed.code, 2);
+    assert.match(
+      resumed.stderr,
+      /step 2 reads steps\.lic\.outputs\.code, which the journal cannot give back \(it is a secret, masked\), and licensing\/create cannot simply be run again/,
+    );
 
-  // A read-only producer of a masked output is simply run again.
-  writeFileSync(
-    join(dir, 'get.yml'),
-    `version: 1
+    // A read-only producer of a masked output is simply run again.
+    writeFileSync(
+      join(dir, 'get.yml'),
+      `version: 1
 steps:
   - id: get
     name: "Get the user of \${{ secrets.WHO }}"
@@ -201,18 +274,23 @@ steps:
   - uses: classes/update
     with: { id: 2001, fields: { ifullname: "\${{ steps.get.outputs.entity.iname }} (checked)" } }
 `,
-  );
-  const getJournal = join(dir, 'g.jsonl');
-  const withWho = { ...env, WHO: 'jdoe' };
-  emulator.faults.add({ method: 'PATCH', path: '/api/classes/v1/entities/2001', status: 409, times: 1 });
-  const failed = await runCli(['run', join(dir, 'get.yml'), '--journal', getJournal], { env: withWho });
-  assert.equal(failed.code, 1, failed.stdout);
-  assert.match(readFileSync(getJournal, 'utf8'), /"t":"end","key":"id:get",.*"masked":\["entity"\]/);
-  const again = await runCli(['run', join(dir, 'get.yml'), '--resume', getJournal], { env: withWho });
-  assert.equal(again.code, 0, again.stdout + again.stderr);
-  // Each run: the classes/get, and the update's read of the entity just before it writes (what verify compares).
-  assert.equal(emulator.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/entities/2001')).length, 4, 'the read-only step ran again');
-});
+    );
+    const getJournal = join(dir, 'g.jsonl');
+    const withWho = { ...env, WHO: 'jdoe' };
+    emulator.faults.add({ method: 'PATCH', path: '/api/classes/v1/entities/2001', status: 409, times: 1 });
+    const failed = await runCli(['run', join(dir, 'get.yml'), '--journal', getJournal], { env: withWho });
+    assert.equal(failed.code, 1, failed.stdout);
+    assert.match(readFileSync(getJournal, 'utf8'), /"t":"end","key":"id:get",.*"masked":\["entity"\]/);
+    const again = await runCli(['run', join(dir, 'get.yml'), '--resume', getJournal], { env: withWho });
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    // Each run: the classes/get, and the update's read of the entity just before it writes (what verify compares).
+    assert.equal(
+      emulator.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/entities/2001')).length,
+      4,
+      'the read-only step ran again',
+    );
+  },
+);
 
 test('every action keeps a journal in RUNNER_TEMP and sets the output journal; report renders it', async (t) => {
   const { runActionBundle } = await import('../helpers/action.ts');
@@ -243,7 +321,9 @@ steps:
 `,
   );
   const journal = join(dir, 'j.jsonl');
-  const r = await runCli(['run', join(dir, 'inline.yml'), '--journal', journal], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' } });
+  const r = await runCli(['run', join(dir, 'inline.yml'), '--journal', journal], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const text = readFileSync(journal, 'utf8');
   assert.match(text, /"t":"send","key":"#[0-9a-f]+","at":\d+,"method":"PATCH"/, 'step 1 sent its update');

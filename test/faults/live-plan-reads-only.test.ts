@@ -9,7 +9,9 @@ import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import { parseFault, serve, siteUrl, Sites, type FaultRule } from '../../src/emulator/index.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const PIPELINES = readdirSync('pipelines').filter((f) => f.endsWith('.yml')).map((f) => `pipelines/${f}`);
+const PIPELINES = readdirSync('pipelines')
+  .filter((f) => f.endsWith('.yml'))
+  .map((f) => `pipelines/${f}`);
 
 /** Every fault setting of the emulator, on every API request (a few times where a retry would follow each). */
 const FAULTS = [
@@ -31,21 +33,30 @@ const FAULTS = [
 
 /** A seeded generator, so a failure names the case that made it. */
 function random(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 function randomFaults(seed: number): string[] {
   const next = random(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   const bodies = ['{}', '[]', 'null', '"text"', '<html>', '{"status":400,"error":"bad"}', '[{"instanceId":1}]'];
-  return Array.from({ length: 6 }, () => `${pick(['/api/monitoring/*', '/api/licensing/*', '/api/devops/*', '/api/classes/*', '/api/*'])} status=${pick([200, 201, 204, 301, 400, 409, 422, 500, 502])} body=${pick(bodies)} times=${1 + Math.floor(next() * 3)}`);
+  return Array.from(
+    { length: 6 },
+    () =>
+      `${pick(['/api/monitoring/*', '/api/licensing/*', '/api/devops/*', '/api/classes/*', '/api/*'])} status=${pick([200, 201, 204, 301, 400, 409, 422, 500, 502])} body=${pick(bodies)} times=${1 + Math.floor(next() * 3)}`,
+  );
 }
 
 const ENV = (url: string) => ({
   ENGINE_URL: url,
   ENGINE_USERNAME: 'admin',
   ENGINE_PASSWORD: 'admin',
-  ...Object.fromEntries(['test', 'staging', 'prod'].flatMap((site) => [[`${site.toUpperCase()}_ENGINE_URL`, siteUrl(url, site)], [`${site.toUpperCase()}_ENGINE_PASSWORD`, 'deploy-api-pass']])),
+  ...Object.fromEntries(
+    ['test', 'staging', 'prod'].flatMap((site) => [
+      [`${site.toUpperCase()}_ENGINE_URL`, siteUrl(url, site)],
+      [`${site.toUpperCase()}_ENGINE_PASSWORD`, 'deploy-api-pass'],
+    ]),
+  ),
   PROD_TOKEN: 'prod-token',
   STAGING_TOKEN: 'staging-token',
   QA_TOKEN: 'qa-token',
@@ -54,7 +65,10 @@ const ENV = (url: string) => ({
 });
 
 async function planUnder(faults: FaultRule[], file: string, signal?: AbortSignal, onServe?: (sites: Sites) => void) {
-  const sites = new Sites({ faults, users: [{ name: 'deploy', password: 'deploy-api-pass', scopes: new Set(ALL_SCOPES) }] });
+  const sites = new Sites({
+    faults,
+    users: [{ name: 'deploy', password: 'deploy-api-pass', scopes: new Set(ALL_SCOPES) }],
+  });
   const running = await serve(sites, { port: 0 });
   try {
     onServe?.(sites);
@@ -67,26 +81,38 @@ async function planUnder(faults: FaultRule[], file: string, signal?: AbortSignal
 }
 
 function check(what: string, r: { code: number | null; stderr: string }, requests: { method: string }[]) {
-  assert.deepEqual(requests.filter((q) => q.method !== 'GET'), [], `${what}: only GET requests reach the server`);
+  assert.deepEqual(
+    requests.filter((q) => q.method !== 'GET'),
+    [],
+    `${what}: only GET requests reach the server`,
+  );
   assert.ok(r.code === 0 || r.code === 1, `${what}: exit ${r.code}\n${r.stderr}`);
   assert.doesNotMatch(r.stderr, /\n\s+at .*:\d+:\d+/, `${what}: no stack trace`);
 }
 
 test('plan --live sends GET requests only for every pipeline under pipelines/, with no fault and under every fault', async () => {
   // All at once: each plan has its own emulator, and the retries' waits overlap.
-  await Promise.all(['', ...FAULTS].flatMap((spec) => PIPELINES.map(async (file) => {
-    const { r, requests } = await planUnder(spec ? [parseFault(`/api/* ${spec}`)] : [], file);
-    check(`${file} under "${spec || 'no fault'}"`, r, requests);
-    assert.ok(requests.length > 0, `${file}: the plan read the server`);
-  })));
+  await Promise.all(
+    ['', ...FAULTS].flatMap((spec) =>
+      PIPELINES.map(async (file) => {
+        const { r, requests } = await planUnder(spec ? [parseFault(`/api/* ${spec}`)] : [], file);
+        check(`${file} under "${spec || 'no fault'}"`, r, requests);
+        assert.ok(requests.length > 0, `${file}: the plan read the server`);
+      }),
+    ),
+  );
 });
 
 test('plan --live sends GET requests only under random answers (seeded)', async () => {
-  await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].flatMap((seed) => PIPELINES.map(async (file) => {
-    const specs = randomFaults(seed);
-    const { r, requests } = await planUnder(specs.map(parseFault), file);
-    check(`${file} under seed ${seed} (${specs.join(' | ')})`, r, requests);
-  })));
+  await Promise.all(
+    [1, 2, 3, 4, 5, 6, 7, 8].flatMap((seed) =>
+      PIPELINES.map(async (file) => {
+        const specs = randomFaults(seed);
+        const { r, requests } = await planUnder(specs.map(parseFault), file);
+        check(`${file} under seed ${seed} (${specs.join(' | ')})`, r, requests);
+      }),
+    ),
+  );
 });
 
 test('plan --live under a server that never answers: cancelled, and still nothing but GET was sent', async () => {
@@ -94,10 +120,15 @@ test('plan --live under a server that never answers: cancelled, and still nothin
     const stop = new AbortController();
     const { r, requests } = await planUnder([parseFault('/api/* hang')], file, stop.signal, (sites) => {
       // Released once the first request hangs: Ctrl-C, as an operator would.
-      const watch = () => ([...sites.started().values()].some((e) => e.requests.length > 0) ? stop.abort() : setImmediate(watch));
+      const watch = () =>
+        [...sites.started().values()].some((e) => e.requests.length > 0) ? stop.abort() : setImmediate(watch);
       watch();
     });
-    assert.deepEqual(requests.filter((q) => q.method !== 'GET'), [], `${file}: only GET requests`);
+    assert.deepEqual(
+      requests.filter((q) => q.method !== 'GET'),
+      [],
+      `${file}: only GET requests`,
+    );
     assert.ok(requests.length > 0);
     assert.equal(r.code, 130, `${file}: an interrupted plan exits 130`);
     assert.match(r.stderr, /plan: interrupted; what was read is partial, and nothing is saved/);

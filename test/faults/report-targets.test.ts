@@ -7,7 +7,17 @@
 // replaced the link /dev/stdout. A FIFO nobody reads, or a socket, fails that report alone.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,15 +35,45 @@ function workdir(t: TestContext): string {
 
 test('--summary /dev/fd/1 and /dev/stdout write the summary to standard output, in order with the log, and replace nothing', async (t) => {
   const dir = workdir(t);
-  const piped = await runCliProcess(['run', DEMO, '--emulator', '--summary', '/dev/fd/1', '--report-json', join(dir, 'r.json')]);
+  const piped = await runCliProcess([
+    'run',
+    DEMO,
+    '--emulator',
+    '--summary',
+    '/dev/fd/1',
+    '--report-json',
+    join(dir, 'r.json'),
+  ]);
   assert.equal(piped.code, 0, piped.stderr);
   // The reports are written as the run ends, before its last line and the list of reports.
-  assert.match(piped.stdout, /^✔ \[9\/9\] Record the deployment[^\n]*\n## ✅ Release 2026\.11 \(demo\): success\n(?:.|\n)*\npipeline "Release 2026\.11 \(demo\)": success[^\n]*\n(?:.|\n)*report: \/dev\/fd\/1\n/m, 'the summary between the log before it and the log after it');
+  assert.match(
+    piped.stdout,
+    /^✔ \[9\/9\] Record the deployment[^\n]*\n## ✅ Release 2026\.11 \(demo\): success\n(?:.|\n)*\npipeline "Release 2026\.11 \(demo\)": success[^\n]*\n(?:.|\n)*report: \/dev\/fd\/1\n/m,
+    'the summary between the log before it and the log after it',
+  );
   // Standard output redirected to a file by the shell: the summary is appended after the log, which goes on after it.
   const log = join(dir, 'log.txt');
-  execFileSync('sh', ['-c', `exec "$0" "$@" > ${JSON.stringify(log)}`, process.execPath, fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url)), 'run', DEMO, '--emulator', '--summary', '/dev/stdout'], { env: { PATH: process.env.PATH ?? '' } });
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      `exec "$0" "$@" > ${JSON.stringify(log)}`,
+      process.execPath,
+      fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url)),
+      'run',
+      DEMO,
+      '--emulator',
+      '--summary',
+      '/dev/stdout',
+    ],
+    { env: { PATH: process.env.PATH ?? '' } },
+  );
   const text = readFileSync(log, 'utf8');
-  assert.match(text, /^running "Release 2026\.11 \(demo\)"(?:.|\n)*\n✔ \[9\/9\] Record the deployment[^\n]*\n## ✅ Release 2026\.11 \(demo\): success\n(?:.|\n)*\npipeline "Release 2026\.11 \(demo\)": success[^\n]*\n(?:.|\n)*report: \/dev\/stdout\n/, 'the log before the summary is kept, and goes on after it');
+  assert.match(
+    text,
+    /^running "Release 2026\.11 \(demo\)"(?:.|\n)*\n✔ \[9\/9\] Record the deployment[^\n]*\n## ✅ Release 2026\.11 \(demo\): success\n(?:.|\n)*\npipeline "Release 2026\.11 \(demo\)": success[^\n]*\n(?:.|\n)*report: \/dev\/stdout\n/,
+    'the log before the summary is kept, and goes on after it',
+  );
   assert.equal(readlinkSync('/dev/stdout'), '/proc/self/fd/1', '/dev/stdout is still the link it was');
 });
 
@@ -56,7 +96,11 @@ test('a FIFO a reader waits on gets the report and stays a FIFO; a link is repla
   assert.equal(JSON.parse(received).outcome, 'success', 'the reader got the whole JSON report');
   assert.equal(lstatSync(join(dir, 'report.html')).isFile(), true, 'the link was replaced by the report');
   assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /^<!doctype html>/i);
-  assert.equal(readFileSync(join(dir, 'shared', 'report.html'), 'utf8'), 'the earlier report', 'the file it named is left as it was');
+  assert.equal(
+    readFileSync(join(dir, 'shared', 'report.html'), 'utf8'),
+    'the earlier report',
+    'the file it named is left as it was',
+  );
   // A link to a FIFO is a link: replaced, its reader never written to.
   const linked = join(dir, 'linked.fifo');
   execFileSync('mkfifo', [linked]);
@@ -83,6 +127,9 @@ test('a FIFO nobody reads and a socket fail that report alone, at once: the othe
   assert.equal(lstatSync(fifo).isFIFO(), true);
   const refused = await runCli(['run', join(dir, 'demo.yml'), '--emulator', '--html', socket]);
   assert.equal(refused.code, 2, 'a socket is refused before the run');
-  assert.match(refused.stderr, /^enginectl: --html .*report\.sock: cannot write there \(a socket: not a file, a FIFO or a terminal\)/);
+  assert.match(
+    refused.stderr,
+    /^enginectl: --html .*report\.sock: cannot write there \(a socket: not a file, a FIFO or a terminal\)/,
+  );
   assert.equal(lstatSync(socket).isSocket(), true);
 });

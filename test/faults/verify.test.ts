@@ -30,12 +30,17 @@ async function setup(t: TestContext, steps: string) {
   const journal = join(dir, 'run.journal.jsonl');
   const full = await runCli(['run', file, '--journal', journal], { env });
   assert.equal(full.code, 0, full.stdout + full.stderr);
-  const sent = (suffix: string, method: string) => emulator.requests.filter((r) => r.path.endsWith(suffix) && r.method === method).length;
+  const sent = (suffix: string, method: string) =>
+    emulator.requests.filter((r) => r.path.endsWith(suffix) && r.method === method).length;
   return { dir, file, env, emulator, before, journal, sent, cwd: dir };
 }
 
 type Rec = { t: string; key?: string; at?: number };
-const records = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+const records = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
 
 /** The journal as a kill right after the write of `key` left leaves it; `age` moves the call into the past. */
 function killedAfterSend(journal: string, key: string, age = 0): string {
@@ -65,43 +70,56 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     with: { code: "\${{ steps.code.outputs.code }}" }
     longest: 1m
 `,
-    applied: /^applied +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): CRM \(product 3, connection 5, until 2027-12-31\): not there just before the call, there now$/m,
+    applied:
+      /^applied +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): CRM \(product 3, connection 5, until 2027-12-31\): not there just before the call, there now$/m,
     notApplied: /^not-applied +"Add licenses" .*: the 2 license\(s\) now are exactly those just before the call/m,
   },
   {
     uses: 'licensing/remove',
     key: 'id:remove',
     steps: '  - id: remove\n    uses: licensing/remove\n    with: { key: 2 }\n    longest: 1m\n',
-    applied: /^applied +.*GET \/api\/licensing\/v1\/licenses\/2 answers 404: product 2 has no license now \(it had one just before the call\)$/m,
-    notApplied: /^not-applied +.*answers 200: product 2 still has its license \(3m after the call, past the step's longest: 1m\)$/m,
+    applied:
+      /^applied +.*GET \/api\/licensing\/v1\/licenses\/2 answers 404: product 2 has no license now \(it had one just before the call\)$/m,
+    notApplied:
+      /^not-applied +.*answers 200: product 2 still has its license \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/create',
     key: 'id:create',
-    steps: '  - id: create\n    uses: classes/create\n    with: { class: 12, fields: { iname: mnew, ifullname: Mary New } }\n    longest: 1m\n',
-    applied: /^applied +"Create an entity" .*: entity \d+ with iname=mnew, ifullname=Mary New: 0 such just before the call, 1 now$/m,
-    notApplied: /^not-applied +.*0 entities with iname=mnew, ifullname=Mary New, as just before the call, and no entity of the class was created since \(3m after the call, past the step's longest: 1m\)$/m,
+    steps:
+      '  - id: create\n    uses: classes/create\n    with: { class: 12, fields: { iname: mnew, ifullname: Mary New } }\n    longest: 1m\n',
+    applied:
+      /^applied +"Create an entity" .*: entity \d+ with iname=mnew, ifullname=Mary New: 0 such just before the call, 1 now$/m,
+    notApplied:
+      /^not-applied +.*0 entities with iname=mnew, ifullname=Mary New, as just before the call, and no entity of the class was created since \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/update',
     key: 'id:update',
-    steps: '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n',
-    applied: /^applied +"Update an entity" \(PATCH \/api\/classes\/v1\/classes\/12\/entities\/2001\): iemailaddress hold the written values$/m,
-    notApplied: /^not-applied +.*: iemailaddress still hold the values of just before the call \(3m after the call, past the step's longest: 1m\)$/m,
+    steps:
+      '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n',
+    applied:
+      /^applied +"Update an entity" \(PATCH \/api\/classes\/v1\/classes\/12\/entities\/2001\): iemailaddress hold the written values$/m,
+    notApplied:
+      /^not-applied +.*: iemailaddress still hold the values of just before the call \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/delete',
     key: 'id:delete',
     steps: '  - id: delete\n    uses: classes/delete\n    with: { id: 2011, class: 13 }\n    longest: 1m\n',
     applied: /^applied +.*answers 404: the entity is gone$/m,
-    notApplied: /^not-applied +.*answers 200: the entity is still there \(3m after the call, past the step's longest: 1m\)$/m,
+    notApplied:
+      /^not-applied +.*answers 200: the entity is still there \(3m after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'update/system',
     key: 'id:system',
-    steps: '  - id: system\n    uses: update/system\n    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1m\n',
-    applied: /^applied +"System update prod" .*: the Engines of PROD moved since just before the call: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0$/m,
-    notApplied: /^not-applied +.*3m(\d+s)? after the call, eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 still report a version other than the source's 26\.11\.0 \(3m(\d+s)? after the call, past the step's longest: 1m\)$/m,
+    steps:
+      '  - id: system\n    uses: update/system\n    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1m\n',
+    applied:
+      /^applied +"System update prod" .*: the Engines of PROD moved since just before the call: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0$/m,
+    notApplied:
+      /^not-applied +.*3m(\d+s)? after the call, eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 still report a version other than the source's 26\.11\.0 \(3m(\d+s)? after the call, past the step's longest: 1m\)$/m,
   },
 ];
 
@@ -114,7 +132,11 @@ for (const c of CASES) {
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
     assert.match(applied.stdout, c.applied);
     assert.match(applied.stdout, /1 in doubt: 1 applied, 0 not applied, 0 cannot tell/);
-    assert.deepEqual(s.emulator.requests.slice(gets).filter((r) => r.method !== 'GET'), [], 'verify only reads');
+    assert.deepEqual(
+      s.emulator.requests.slice(gets).filter((r) => r.method !== 'GET'),
+      [],
+      'verify only reads',
+    );
 
     s.emulator.state = structuredClone(s.before);
     const notApplied = await verify(s, killed);
@@ -124,48 +146,97 @@ for (const c of CASES) {
 }
 
 test('verify cannot tell an update/system within the 2 minutes monitoring lags, nor a vfs update, sync or clear, which the API cannot show (exit 1)', async (t) => {
-  const s = await setup(t, `  - id: system
+  const s = await setup(
+    t,
+    `  - id: system
     uses: update/system
     with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }
   - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
-`);
+`,
+  );
   s.emulator.state = structuredClone(s.before);
   const fresh = await verify(s, killedAfterSend(s.journal, 'id:system'));
   assert.equal(fresh.code, 1);
-  assert.match(fresh.stdout, /^cannot-tell +"System update prod" .*: eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 against the source's 26\.11\.0, [\dms.]+ after the call: monitoring lags up to 2 minutes; verify again after /m);
+  assert.match(
+    fresh.stdout,
+    /^cannot-tell +"System update prod" .*: eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 against the source's 26\.11\.0, [\dms.]+ after the call: monitoring lags up to 2 minutes; verify again after /m,
+  );
   const vfs = await verify(s, killedAfterSend(s.journal, 'id:vfs'));
   assert.equal(vfs.code, 1);
-  assert.match(vfs.stdout, /^cannot-tell +"VFS update prod" .*: a update\/vfs cannot be verified through the API: check on the server, then decide/m);
+  assert.match(
+    vfs.stdout,
+    /^cannot-tell +"VFS update prod" .*: a update\/vfs cannot be verified through the API: check on the server, then decide/m,
+  );
 });
 
 test('run --resume --in-doubt verify skips what was applied with the evidence in every report; what was not applied is sent again only with verify-and-retry', async (t) => {
-  const s = await setup(t, '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n');
+  const s = await setup(
+    t,
+    '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n',
+  );
   const killed = killedAfterSend(s.journal, 'id:update');
   const patches = () => s.sent('/entities/2001', 'PATCH');
   const sentBefore = patches();
-  const skipped = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify', '--report-json', join(s.dir, 'v.json'), '--summary', join(s.dir, 'v.md')], { env: s.env });
+  const skipped = await runCli(
+    [
+      'run',
+      s.file,
+      '--resume',
+      killed,
+      '--in-doubt',
+      'verify',
+      '--report-json',
+      join(s.dir, 'v.json'),
+      '--summary',
+      join(s.dir, 'v.md'),
+    ],
+    { env: s.env },
+  );
   assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
   assert.equal(patches(), sentBefore, 'an applied write is not sent again');
   assert.match(skipped.stdout, /verify: "Update an entity": applied: iemailaddress hold the written values/);
-  const step = (JSON.parse(readFileSync(join(s.dir, 'v.json'), 'utf8')) as { steps: { id: string; decision: { decision: string; verdict: string; evidence: string } }[] }).steps[0]!;
-  assert.deepEqual([step.decision.decision, step.decision.verdict, step.decision.evidence], ['skip', 'applied', 'iemailaddress hold the written values']);
-  assert.match(readFileSync(join(s.dir, 'v.md'), 'utf8'), /in doubt: verify read the target: applied \(iemailaddress hold the written values\); not sent again/);
-  assert.match(readFileSync(killed, 'utf8'), /"t":"decision","key":"id:update","decision":"skip","by":"[^"]+","at":\d+,"verdict":"applied"/);
+  const step = (
+    JSON.parse(readFileSync(join(s.dir, 'v.json'), 'utf8')) as {
+      steps: { id: string; decision: { decision: string; verdict: string; evidence: string } }[];
+    }
+  ).steps[0]!;
+  assert.deepEqual(
+    [step.decision.decision, step.decision.verdict, step.decision.evidence],
+    ['skip', 'applied', 'iemailaddress hold the written values'],
+  );
+  assert.match(
+    readFileSync(join(s.dir, 'v.md'), 'utf8'),
+    /in doubt: verify read the target: applied \(iemailaddress hold the written values\); not sent again/,
+  );
+  assert.match(
+    readFileSync(killed, 'utf8'),
+    /"t":"decision","key":"id:update","decision":"skip","by":"[^"]+","at":\d+,"verdict":"applied"/,
+  );
 
   // Not applied: verify alone stops before sending anything; verify-and-retry sends it once.
   const again = killedAfterSend(s.journal, 'id:update', 3 * 60_000);
   s.emulator.state = structuredClone(s.before);
   const stopped = await runCli(['run', s.file, '--resume', again, '--in-doubt', 'verify'], { env: s.env });
   assert.equal(stopped.code, 2, stopped.stdout);
-  assert.match(stopped.stderr, /enginectl: cannot resume: verify could not settle an in-doubt call: "Update an entity" \(PATCH [^)]+\): not-applied: iemailaddress still hold/);
+  assert.match(
+    stopped.stderr,
+    /enginectl: cannot resume: verify could not settle an in-doubt call: "Update an entity" \(PATCH [^)]+\): not-applied: iemailaddress still hold/,
+  );
   assert.match(stopped.stderr, / {2}hint: resume with --in-doubt verify-and-retry/);
   assert.equal(patches(), sentBefore);
-  const retried = await runCli(['run', s.file, '--resume', again, '--in-doubt', 'verify-and-retry', '--report-json', join(s.dir, 'r.json')], { env: s.env });
+  const retried = await runCli(
+    ['run', s.file, '--resume', again, '--in-doubt', 'verify-and-retry', '--report-json', join(s.dir, 'r.json')],
+    { env: s.env },
+  );
   assert.equal(retried.code, 0, retried.stdout + retried.stderr);
   assert.equal(patches(), sentBefore + 1, 'sent again once');
   assert.equal(s.emulator.state.entities.find((e) => e.ikey === 2001)?.iemailaddress, 'new@example.com');
-  const decision = (JSON.parse(readFileSync(join(s.dir, 'r.json'), 'utf8')) as { steps: { decision: { decision: string; verdict: string } }[] }).steps[0]!.decision;
+  const decision = (
+    JSON.parse(readFileSync(join(s.dir, 'r.json'), 'utf8')) as {
+      steps: { decision: { decision: string; verdict: string } }[];
+    }
+  ).steps[0]!.decision;
   assert.deepEqual([decision.decision, decision.verdict], ['retry', 'not-applied']);
 });

@@ -20,12 +20,21 @@ const file = (name: string, content: string | Buffer) => {
 const valid = 'version: 1\nsteps:\n  - uses: transaction-log/clear\n';
 
 test('a BOM and CRLF line ends are read as usual', async () => {
-  const r = await runCli(['validate', file('bom.yml', `\uFEFF${valid}`), file('crlf.yml', valid.replace(/\n/g, '\r\n'))], { env });
+  const r = await runCli(
+    ['validate', file('bom.yml', `\uFEFF${valid}`), file('crlf.yml', valid.replace(/\n/g, '\r\n'))],
+    { env },
+  );
   assert.equal(r.code, 0, r.stderr);
 });
 
 test('CRLF files report the right line and column', async () => {
-  const r = await runCli(['validate', file('crlf-bad.yml', 'version: 1\r\nsteps:\r\n  - uses: transaction-log/clear\r\n    colour: red\r\n')], { env });
+  const r = await runCli(
+    [
+      'validate',
+      file('crlf-bad.yml', 'version: 1\r\nsteps:\r\n  - uses: transaction-log/clear\r\n    colour: red\r\n'),
+    ],
+    { env },
+  );
   assert.equal(r.code, 2);
   assert.match(r.stderr, /crlf-bad\.yml:4:5 unknown key "colour"/);
 });
@@ -33,10 +42,23 @@ test('CRLF files report the right line and column', async () => {
 test('empty, huge, a directory, missing, and not UTF-8: exit 2 with a message each', async () => {
   const cases: [string, RegExp][] = [
     [file('empty.yml', '# only a comment\n'), /empty\.yml:1:1 the file is empty/],
-    [file('huge.yml', `${valid}# ${'x'.repeat(1024 * 1024)}\n`), /huge\.yml:1:1 the file is \d+ bytes; pipelines are limited to 1048576 bytes/],
+    [
+      file('huge.yml', `${valid}# ${'x'.repeat(1024 * 1024)}\n`),
+      /huge\.yml:1:1 the file is \d+ bytes; pipelines are limited to 1048576 bytes/,
+    ],
     [dir, /:1:1 cannot read the pipeline: it is a directory/],
     [join(dir, 'missing.yml'), /missing\.yml:1:1 cannot read the pipeline: no such file/],
-    [file('latin1.yml', Buffer.concat([Buffer.from('version: 1\nname: caf'), Buffer.from([0xe9]), Buffer.from('\nsteps:\n  - uses: assert\n    with: { that: true }\n')])), /latin1\.yml:1:1 the file is not valid UTF-8/],
+    [
+      file(
+        'latin1.yml',
+        Buffer.concat([
+          Buffer.from('version: 1\nname: caf'),
+          Buffer.from([0xe9]),
+          Buffer.from('\nsteps:\n  - uses: assert\n    with: { that: true }\n'),
+        ]),
+      ),
+      /latin1\.yml:1:1 the file is not valid UTF-8/,
+    ],
     [file('list.yml', '- a\n- b\n'), /list\.yml:1:1 a pipeline file is a mapping/],
   ];
   for (const [path, pattern] of cases) {
@@ -67,10 +89,27 @@ test('colour only on a terminal, and never with NO_COLOR or TERM=dumb', () => {
 
 test('an alias bomb is refused at once, without expanding it', async () => {
   const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let i = 1; i < 12; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
-  const r = await runCli(['validate', file('bomb.yml', `version: 1\nvars:\n  ${levels.join('\n  ')}\nsteps:\n  - uses: assert\n    with: { that: true }\n`)], { env });
+  for (let i = 1; i < 12; i++)
+    levels.push(
+      `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+        .fill(`*${String.fromCharCode(96 + i)}`)
+        .join(',')}]`,
+    );
+  const r = await runCli(
+    [
+      'validate',
+      file(
+        'bomb.yml',
+        `version: 1\nvars:\n  ${levels.join('\n  ')}\nsteps:\n  - uses: assert\n    with: { that: true }\n`,
+      ),
+    ],
+    { env },
+  );
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /bomb\.yml:1:1 the document expands too far: .*\n(.*\n){2}\s+hint: use fewer aliases \(at most 100 expansions\)/);
+  assert.match(
+    r.stderr,
+    /bomb\.yml:1:1 the document expands too far: .*\n(.*\n){2}\s+hint: use fewer aliases \(at most 100 expansions\)/,
+  );
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
 
@@ -87,9 +126,18 @@ test('deep nesting: 10,000 levels is refused with a location, 50 levels is read'
 
 test('huge scalars: a 900 KB value is read; a message about it stays short', async () => {
   const big = 'x'.repeat(900 * 1024);
-  const r = await runCli(['validate', file('big.yml', `version: 1\nvars:\n  blob: ${big}\n${valid.slice('version: 1\n'.length)}`)], { env });
+  const r = await runCli(
+    ['validate', file('big.yml', `version: 1\nvars:\n  blob: ${big}\n${valid.slice('version: 1\n'.length)}`)],
+    { env },
+  );
   assert.equal(r.code, 0, r.stderr.slice(0, 500));
-  const wrong = await runCli(['validate', file('big-wrong.yml', `version: 1\nsteps:\n  - uses: assert\n    with: { that: true, message: [${big}] }\n`)], { env });
+  const wrong = await runCli(
+    [
+      'validate',
+      file('big-wrong.yml', `version: 1\nsteps:\n  - uses: assert\n    with: { that: true, message: [${big}] }\n`),
+    ],
+    { env },
+  );
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /big-wrong\.yml:4:\d+ /);
   assert.ok(wrong.stderr.length < 4000, `the message quotes the line, not the value: ${wrong.stderr.length} chars`);
@@ -97,10 +145,22 @@ test('huge scalars: a 900 KB value is read; a message about it stays short', asy
 
 test('__proto__ and constructor as keys of with, targets, servers, matrix and steps: located problems, no pollution', async () => {
   const cases: [string, RegExp][] = [
-    ['version: 1\nsteps:\n  - uses: transaction-log/clear\n    with: { __proto__: { polluted: 1 } }\n', /:4:13 unknown key "__proto__"/],
-    ['version: 1\ntargets:\n  __proto__: { server: s, database: D, token: t }\nsteps:\n  - uses: update/vfs\n    with: { target: __proto__, files: [1] }\n', /valid|:\d+:\d+ /],
-    ['version: 1\nservers:\n  constructor: { url: "http://127.0.0.1:9" }\nsteps:\n  - uses: transaction-log/clear\n', /valid|:\d+:\d+ /],
-    ['version: 1\nsteps:\n  - uses: update/vfs\n    matrix: { __proto__: [prod] }\n    with: { target: prod, files: [1] }\n', /:\d+:\d+ /],
+    [
+      'version: 1\nsteps:\n  - uses: transaction-log/clear\n    with: { __proto__: { polluted: 1 } }\n',
+      /:4:13 unknown key "__proto__"/,
+    ],
+    [
+      'version: 1\ntargets:\n  __proto__: { server: s, database: D, token: t }\nsteps:\n  - uses: update/vfs\n    with: { target: __proto__, files: [1] }\n',
+      /valid|:\d+:\d+ /,
+    ],
+    [
+      'version: 1\nservers:\n  constructor: { url: "http://127.0.0.1:9" }\nsteps:\n  - uses: transaction-log/clear\n',
+      /valid|:\d+:\d+ /,
+    ],
+    [
+      'version: 1\nsteps:\n  - uses: update/vfs\n    matrix: { __proto__: [prod] }\n    with: { target: prod, files: [1] }\n',
+      /:\d+:\d+ /,
+    ],
     ['version: 1\nsteps:\n  - uses: transaction-log/clear\n    constructor: 1\n', /:4:5 unknown key "constructor"/],
   ];
   for (const [i, [text, pattern]] of cases.entries()) {
@@ -112,13 +172,21 @@ test('__proto__ and constructor as keys of with, targets, servers, matrix and st
 });
 
 test('a duplicate key is refused at the second one', async () => {
-  const r = await runCli(['validate', file('dup.yml', 'version: 1\nsteps:\n  - uses: transaction-log/clear\n    uses: replication/sync\n')], { env });
+  const r = await runCli(
+    ['validate', file('dup.yml', 'version: 1\nsteps:\n  - uses: transaction-log/clear\n    uses: replication/sync\n')],
+    { env },
+  );
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /dup\.yml:4:5 duplicate key: a key may appear once in a mapping\n.*\n.*\n\s+hint: remove or rename one of them/);
+  assert.match(
+    r.stderr,
+    /dup\.yml:4:5 duplicate key: a key may appear once in a mapping\n.*\n.*\n\s+hint: remove or rename one of them/,
+  );
 });
 
 test('tabs for indentation are refused at the tab, saying so', async () => {
-  const r = await runCli(['validate', file('tabs.yml', 'version: 1\nsteps:\n\t- uses: transaction-log/clear\n')], { env });
+  const r = await runCli(['validate', file('tabs.yml', 'version: 1\nsteps:\n\t- uses: transaction-log/clear\n')], {
+    env,
+  });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /tabs\.yml:3:1 .*[Tt]ab/);
 });
@@ -135,14 +203,18 @@ test('an unreadable file: exit 2, "permission denied"', async () => {
 });
 
 test('a pipeline of 10,000 steps validates', async () => {
-  const steps = Array.from({ length: 10_000 }, (_, i) => `  - id: s${i}\n    uses: assert\n    with: { that: "\${{ ${i} >= 0 }}" }\n`).join('');
+  const steps = Array.from(
+    { length: 10_000 },
+    (_, i) => `  - id: s${i}\n    uses: assert\n    with: { that: "\${{ ${i} >= 0 }}" }\n`,
+  ).join('');
   const r = await runCli(['validate', file('ten-thousand.yml', `version: 1\nsteps:\n${steps}`)], { env });
   assert.equal(r.code, 0, r.stderr.slice(0, 500));
   assert.match(r.stdout, /ten-thousand\.yml: valid \(10000 steps\)/);
 });
 
 test('a mapping used as a key (`?` explicit key): one located line, no process warning', async () => {
-  const text = 'version: 1\nsteps:\n  - uses: transaction-log/clear\n? - { id: a, uses: assert }\n  - { id: b, uses: assert }\n';
+  const text =
+    'version: 1\nsteps:\n  - uses: transaction-log/clear\n? - { id: a, uses: assert }\n  - { id: b, uses: assert }\n';
   const r = await runCli(['validate', file('complex-key.yml', text)], { env });
   assert.equal(r.code, 2);
   const lines = r.stderr.trimEnd().split('\n');

@@ -42,8 +42,16 @@ function hostileUpdate(emulator: Emulator, options: { bulk: boolean; success: bo
     method: 'POST',
     path: VFS,
     query: new URLSearchParams(),
-    headers: { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token', files: [1001] }),
+    headers: {
+      authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      targetDBName: 'PROD',
+      targetServer: 'prod-db.example.com',
+      targetAuthToken: 'prod-token',
+      files: [1001],
+    }),
   });
   const result = JSON.parse(answer.body!) as Record<string, unknown>;
   result.report = `# Update of PROD\n\n${HOSTILE}\n\n${options.bulk ? 'PWNED-BULK '.repeat(300_000) : ''}\n`;
@@ -75,16 +83,47 @@ steps:
 `;
 
 function hostileServer(emulator: Emulator) {
-  emulator.faults.add({ method: 'POST', path: VFS, status: 200, body: hostileUpdate(emulator, { bulk: true, success: true }), contentType: 'application/json' });
-  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 200, body: hostileUpdate(emulator, { bulk: false, success: false }), contentType: 'application/json' });
-  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 500, body: JSON.stringify({ status: 500, message: HOSTILE }), contentType: 'application/json' });
-  emulator.faults.add({ method: 'GET', path: '/api/monitoring/v1/alerts', status: 200, body: JSON.stringify([{ text: HOSTILE }]), contentType: 'application/json' });
+  emulator.faults.add({
+    method: 'POST',
+    path: VFS,
+    status: 200,
+    body: hostileUpdate(emulator, { bulk: true, success: true }),
+    contentType: 'application/json',
+  });
+  emulator.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    status: 200,
+    body: hostileUpdate(emulator, { bulk: false, success: false }),
+    contentType: 'application/json',
+  });
+  emulator.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/replication/sync',
+    status: 500,
+    body: JSON.stringify({ status: 500, message: HOSTILE }),
+    contentType: 'application/json',
+  });
+  emulator.faults.add({
+    method: 'GET',
+    path: '/api/monitoring/v1/alerts',
+    status: 200,
+    body: JSON.stringify([{ text: HOSTILE }]),
+    contentType: 'application/json',
+  });
 }
 
 function assertSafeMarkdown(channel: string, markdown: string) {
-  assert.ok(Buffer.byteLength(markdown) < SUMMARY_LIMIT, `${channel}: ${Buffer.byteLength(markdown)} bytes, over the summary limit`);
+  assert.ok(
+    Buffer.byteLength(markdown) < SUMMARY_LIMIT,
+    `${channel}: ${Buffer.byteLength(markdown)} bytes, over the summary limit`,
+  );
   for (const tag of ['details', 'summary']) {
-    assert.equal((markdown.match(new RegExp(`<${tag}>`, 'g')) ?? []).length, (markdown.match(new RegExp(`</${tag}>`, 'g')) ?? []).length, `${channel}: the server closed a <${tag}>`);
+    assert.equal(
+      (markdown.match(new RegExp(`<${tag}>`, 'g')) ?? []).length,
+      (markdown.match(new RegExp(`</${tag}>`, 'g')) ?? []).length,
+      `${channel}: the server closed a <${tag}>`,
+    );
   }
   assert.doesNotMatch(markdown, /<(script|iframe|img|a\s|!--|\?)/i, `${channel}: live markup from the server`);
   assert.doesNotMatch(markdown, /(?<!\\)\]\(\s*javascript:/i, `${channel}: a live Markdown link to script`);
@@ -94,13 +133,21 @@ function assertSafeMarkdown(channel: string, markdown: string) {
 
 function assertSafeHtml(html: string) {
   assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
-  assert.doesNotMatch(html, /<script|<iframe|<img|<a href="javascript:|<[a-z][^>]*\son\w+\s*=/i, 'the HTML report runs nothing the server sent');
-  assert.match(html, /&lt;script&gt;alert\(&quot;PWNED-SCRIPT&quot;\)/, 'the server\'s markup is shown as text');
+  assert.doesNotMatch(
+    html,
+    /<script|<iframe|<img|<a href="javascript:|<[a-z][^>]*\son\w+\s*=/i,
+    'the HTML report runs nothing the server sent',
+  );
+  assert.match(html, /&lt;script&gt;alert\(&quot;PWNED-SCRIPT&quot;\)/, "the server's markup is shown as text");
   assert.doesNotMatch(html, /\x1b|\x00/, 'no control characters');
 }
 
 async function assertValidJunit(path: string) {
-  assert.doesNotMatch(readFileSync(path, 'utf8'), /[\x00-\x08\x0B\x0C\x0E-\x1F]/, 'JUnit holds no character XML 1.0 forbids');
+  assert.doesNotMatch(
+    readFileSync(path, 'utf8'),
+    /[\x00-\x08\x0B\x0C\x0E-\x1F]/,
+    'JUnit holds no character XML 1.0 forbids',
+  );
   assert.equal(await junitProblems(path), undefined, 'valid against junit-10.xsd');
 }
 
@@ -112,11 +159,40 @@ for (const ci of ['github', 'azure', 'gitlab', 'jenkins', 'plain'] as const) {
     writeFileSync(join(dir, 'p.yml'), PIPELINE);
     const at = (f: string) => join(dir, f);
     writeFileSync(at('step-summary.md'), '');
-    const env: Record<string, string> = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITHUB_STEP_SUMMARY: at('step-summary.md'), AGENT_TEMPDIRECTORY: dir };
-    const r = await runCli(['run', at('p.yml'), '--ci', ci, '--report-json', at('r.json'), '--junit', at('r.xml'), '--summary', at('r.md'), '--html', at('r.html'), '--dotenv', at('out.env')], { env });
+    const env: Record<string, string> = {
+      ENGINE_URL: url,
+      ENGINE_USERNAME: 'admin',
+      ENGINE_PASSWORD: 'admin',
+      GITHUB_STEP_SUMMARY: at('step-summary.md'),
+      AGENT_TEMPDIRECTORY: dir,
+    };
+    const r = await runCli(
+      [
+        'run',
+        at('p.yml'),
+        '--ci',
+        ci,
+        '--report-json',
+        at('r.json'),
+        '--junit',
+        at('r.xml'),
+        '--summary',
+        at('r.md'),
+        '--html',
+        at('r.html'),
+        '--dotenv',
+        at('out.env'),
+      ],
+      { env },
+    );
     assert.equal(r.code, 0, r.stderr);
-    const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as { steps: { outcome: string; result: { report?: string } | null }[] };
-    assert.deepEqual(report.steps.map((s) => s.outcome), ['success', 'failure', 'failure', 'success']);
+    const report = JSON.parse(readFileSync(at('r.json'), 'utf8')) as {
+      steps: { outcome: string; result: { report?: string } | null }[];
+    };
+    assert.deepEqual(
+      report.steps.map((s) => s.outcome),
+      ['success', 'failure', 'failure', 'success'],
+    );
     assert.ok(report.steps[0]!.result!.report!.length > 3_000_000, 'the full server report is kept in the JSON report');
     assertInertLog('stdout', r.stdout);
     assertInertLog('stderr', r.stderr);
@@ -125,19 +201,31 @@ for (const ci of ['github', 'azure', 'gitlab', 'jenkins', 'plain'] as const) {
     assertSafeHtml(readFileSync(at('r.html'), 'utf8'));
     await assertValidJunit(at('r.xml'));
     const dotenv = readFileSync(at('out.env'), 'utf8');
-    for (const line of dotenv.split('\n').filter(Boolean)) assert.match(line, /^[A-Z][A-Z0-9_]*=/, `every dotenv line is one NAME=VALUE: ${JSON.stringify(line.slice(0, 120))}`);
+    for (const line of dotenv.split('\n').filter(Boolean))
+      assert.match(
+        line,
+        /^[A-Z][A-Z0-9_]*=/,
+        `every dotenv line is one NAME=VALUE: ${JSON.stringify(line.slice(0, 120))}`,
+      );
     assert.ok(statSync(at('r.md')).size < SUMMARY_LIMIT);
   });
 }
 
-test('root action: the hostile server\'s text is inert in the log, annotations, summary and outputs', async (t) => {
+test("root action: the hostile server's text is inert in the log, annotations, summary and outputs", async (t) => {
   const { url, emulator } = await startEmulator(t);
   hostileServer(emulator);
-  const run = await runActionBundle(t, { action: '.', files: { 'p.yml': PIPELINE }, inputs: { pipeline: 'p.yml', url, username: 'admin', password: 'admin' } });
+  const run = await runActionBundle(t, {
+    action: '.',
+    files: { 'p.yml': PIPELINE },
+    inputs: { pipeline: 'p.yml', url, username: 'admin', password: 'admin' },
+  });
   assert.equal(run.code, 0, run.stdout.slice(-2000));
   assertInertLog('action stdout', run.stdout);
   assertSafeMarkdown('job summary', run.summary);
   // Step outputs are heredocs with a random delimiter: the server's text cannot end one early.
-  assert.deepEqual(Object.keys(run.outputs).sort(), ['journal', 'outcome', 'outputs', 'report', 'run-id'].filter((k) => k in run.outputs).sort());
+  assert.deepEqual(
+    Object.keys(run.outputs).sort(),
+    ['journal', 'outcome', 'outputs', 'report', 'run-id'].filter((k) => k in run.outputs).sort(),
+  );
   assert.ok(!Object.keys(run.outputs).some((k) => /pwned/i.test(k)), `outputs: ${Object.keys(run.outputs).join(', ')}`);
 });

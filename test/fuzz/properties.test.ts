@@ -56,21 +56,39 @@ function assertCalm(r: { code: number; stdout: string; stderr: string }, allowed
   assert.doesNotMatch(r.stdout + r.stderr, /internal error|\n\s+at .+:\d+:\d+/, `a crash ${context}`);
   if (r.code === 2) {
     const lines = r.stderr.trimEnd().split('\n');
-    assert.match(lines[0]!, new RegExp(`^(enginectl: )?${FILE}:\\d+:\\d+ \\S`), `the first problem has a location ${context}`);
-    for (const line of lines) assert.match(line, new RegExp(`^((enginectl: )?${FILE}:\\d+:\\d+ \\S|  |\\d+ problem\\(s\\) in ${FILE}$)`), `every line is a located problem, its source or its hint ${context}`);
+    assert.match(
+      lines[0]!,
+      new RegExp(`^(enginectl: )?${FILE}:\\d+:\\d+ \\S`),
+      `the first problem has a location ${context}`,
+    );
+    for (const line of lines)
+      assert.match(
+        line,
+        new RegExp(`^((enginectl: )?${FILE}:\\d+:\\d+ \\S|  |\\d+ problem\\(s\\) in ${FILE}$)`),
+        `every line is a located problem, its source or its hint ${context}`,
+      );
   }
 }
 
 test('validate: random text never crashes it; every rejection is exit 2 with a location', async () => {
-  await fc.assert(fc.asyncProperty(anyText, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)), { numRuns: runs(300) });
+  await fc.assert(
+    fc.asyncProperty(anyText, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)),
+    { numRuns: runs(300) },
+  );
 });
 
 test('validate: generated pipeline documents (known keys, odd values, __proto__) are accepted or located', async () => {
-  await fc.assert(fc.asyncProperty(pipelineText, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)), { numRuns: runs(300) });
+  await fc.assert(
+    fc.asyncProperty(pipelineText, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)),
+    { numRuns: runs(300) },
+  );
 });
 
 test('validate: the committed pipelines, mutated, are accepted or located', async () => {
-  await fc.assert(fc.asyncProperty(mutatedPipeline, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)), { numRuns: runs(300) });
+  await fc.assert(
+    fc.asyncProperty(mutatedPipeline, async (text) => assertCalm(await cli(['validate', FILE], text), [0, 2], text)),
+    { numRuns: runs(300) },
+  );
 });
 
 test('run --emulator: generated and mutated pipelines run, fail or are refused, never crash', async () => {
@@ -82,7 +100,11 @@ test('run --emulator: generated and mutated pipelines run, fail or are refused, 
       if (r.code !== 2) {
         ran++;
         const outcome = /": (success|failure) in \S+ \(\d+ step run\(s\)/.exec(r.stdout)?.[1];
-        assert.equal(outcome, r.code === 0 ? 'success' : 'failure', `the summary line agrees with exit ${r.code}:\n${r.stdout}`);
+        assert.equal(
+          outcome,
+          r.code === 0 ? 'success' : 'failure',
+          `the summary line agrees with exit ${r.code}:\n${r.stdout}`,
+        );
       }
     }),
     { numRuns: runs(40) },
@@ -92,7 +114,15 @@ test('run --emulator: generated and mutated pipelines run, fail or are refused, 
 
 test('expressions: parsing and evaluating any text throws only a located ExprError', () => {
   const scope = {
-    contexts: { vars: { files: [1, 2] }, env: { HOME: '/h' }, secrets: {}, steps: { a: { outcome: 'success', outputs: { x: 1 } } }, matrix: { target: 'prod' }, targets: { prod: { database: 'PROD' } }, pipeline: { name: 'p' } },
+    contexts: {
+      vars: { files: [1, 2] },
+      env: { HOME: '/h' },
+      secrets: {},
+      steps: { a: { outcome: 'success', outputs: { x: 1 } } },
+      matrix: { target: 'prod' },
+      targets: { prod: { database: 'PROD' } },
+      pipeline: { name: 'p' },
+    },
     status: { failed: false, cancelled: false },
   };
   fc.assert(
@@ -101,7 +131,10 @@ test('expressions: parsing and evaluating any text throws only a located ExprErr
         evaluate(parseExpression(text), scope);
       } catch (error) {
         if (error instanceof ExprError) {
-          assert.ok(Number.isInteger(error.offset) && error.offset >= 0 && error.offset <= text.length, `offset ${error.offset} within ${JSON.stringify(text)}`);
+          assert.ok(
+            Number.isInteger(error.offset) && error.offset >= 0 && error.offset <= text.length,
+            `offset ${error.offset} within ${JSON.stringify(text)}`,
+          );
           return;
         }
         if (error instanceof EnginectlError) return;
@@ -130,14 +163,37 @@ test('YAML: loading with the fast parser gives what loading with `yaml` alone gi
   };
   // Counterexamples of the two parsers found so far, kept: a lone CR, a tab, explicit, empty and
   // collection keys, multi-line flows and quotes, a comment glued to a quote.
-  for (const text of ['\r', '\t:[', '?', '::\r', 'a: {: [x, y]}\n', ': x\n', 'a: [1,\n 2]\n', 'a: "x\n...\ny"\n', 'a: { [b] }\n', '[:]', '[]:', '{}:', "''#"]) agree(text);
-  fc.assert(fc.property(fc.oneof(anyText, pipelineText, mutatedPipeline, runnablePipelineText), agree), { numRuns: runs(1000) });
+  for (const text of [
+    '\r',
+    '\t:[',
+    '?',
+    '::\r',
+    'a: {: [x, y]}\n',
+    ': x\n',
+    'a: [1,\n 2]\n',
+    'a: "x\n...\ny"\n',
+    'a: { [b] }\n',
+    '[:]',
+    '[]:',
+    '{}:',
+    "''#",
+  ])
+    agree(text);
+  fc.assert(fc.property(fc.oneof(anyText, pipelineText, mutatedPipeline, runnablePipelineText), agree), {
+    numRuns: runs(1000),
+  });
   assert.ok(fast > 100, `${fast} files took the fast path`);
 });
 
 test('the JSON report written in pieces is exactly JSON.stringify(report, null, 2)', async () => {
   const { jsonPieces } = await import('../../src/report/json.ts');
-  const withGaps = fc.oneof(fc.jsonValue(), fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.constant(Number.NaN), fc.date({ noInvalidDate: true }))));
+  const withGaps = fc.oneof(
+    fc.jsonValue(),
+    fc.dictionary(
+      fc.string(),
+      fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.constant(Number.NaN), fc.date({ noInvalidDate: true })),
+    ),
+  );
   fc.assert(
     fc.property(withGaps, (value) => {
       assert.equal([...jsonPieces(value)].join(''), JSON.stringify(value, null, 2));
@@ -153,22 +209,44 @@ test('the JSON report written in pieces is exactly JSON.stringify(report, null, 
 test('masking: any secret, in any encoding of the table, inside any text, is gone; text without secrets is untouched', async () => {
   const { Masker } = await import('../../src/runner/masker.ts');
   const { ENCODINGS } = await import('../helpers/secrets.ts');
-  const secret = fc.string({ unit: fc.oneof(fc.constantFrom(...' /+=@"\'<>&%\\_*é😀\n'), fc.stringMatching(/^[A-Za-z0-9]$/)), minLength: 6, maxLength: 30 })
+  const secret = fc
+    .string({
+      unit: fc.oneof(fc.constantFrom(...' /+=@"\'<>&%\\_*é😀\n'), fc.stringMatching(/^[A-Za-z0-9]$/)),
+      minLength: 6,
+      maxLength: 30,
+    })
     // Every line a secret of its own, with at least 3 characters a page shows (a secret of white space and `_` is not one).
-    .filter((s) => s.split('\n').every((l) => l.trim().length === 0 || (l.trim().length >= 6 && l.replace(/[\s_*]/g, '').length >= 3)) && s.trim().length >= 6);
+    .filter(
+      (s) =>
+        s
+          .split('\n')
+          .every((l) => l.trim().length === 0 || (l.trim().length >= 6 && l.replace(/[\s_*]/g, '').length >= 3)) &&
+        s.trim().length >= 6,
+    );
   const encodings = Object.entries(ENCODINGS);
   fc.assert(
-    fc.property(secret, fc.integer({ min: 0, max: encodings.length - 1 }), fc.string(), fc.string(), (value, which, before, after) => {
-      const masker = new Masker();
-      masker.add(value);
-      const [name, encode] = encodings[which]!;
-      // Echoed as servers do, apart from the text around it (a `\\` or `%0` right before it would
-      // make its first character part of an escape).
-      const masked = masker.mask(`${before} ${encode(value)} ${after}`);
-      for (const part of value.split('\n').filter((l) => l.trim().length >= 6)) assert.ok(!masked.includes(encode(part.trim())), `${name} of ${JSON.stringify(value)} in ${JSON.stringify(masked)}`);
-      // Text that holds no form of a secret comes back as it was.
-      if (!`${before}${after}`.includes(value.trim().slice(0, 3))) assert.equal(masker.mask(`${before}|${after}`), `${before}|${after}`);
-    }),
+    fc.property(
+      secret,
+      fc.integer({ min: 0, max: encodings.length - 1 }),
+      fc.string(),
+      fc.string(),
+      (value, which, before, after) => {
+        const masker = new Masker();
+        masker.add(value);
+        const [name, encode] = encodings[which]!;
+        // Echoed as servers do, apart from the text around it (a `\\` or `%0` right before it would
+        // make its first character part of an escape).
+        const masked = masker.mask(`${before} ${encode(value)} ${after}`);
+        for (const part of value.split('\n').filter((l) => l.trim().length >= 6))
+          assert.ok(
+            !masked.includes(encode(part.trim())),
+            `${name} of ${JSON.stringify(value)} in ${JSON.stringify(masked)}`,
+          );
+        // Text that holds no form of a secret comes back as it was.
+        if (!`${before}${after}`.includes(value.trim().slice(0, 3)))
+          assert.equal(masker.mask(`${before}|${after}`), `${before}|${after}`);
+      },
+    ),
     { numRuns: runs(1000) },
   );
   // Across the edge of the windows a long text is searched in.
@@ -184,15 +262,32 @@ test('masking a value: the same as masking each string and key; the original is 
   const { Masker, MASK } = await import('../../src/runner/masker.ts');
   const { CREDENTIAL_FIELDS } = await import('../../src/api/credentials.ts');
   const SECRET = 'S3cr3t-value';
-  const text = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(SECRET, `x ${SECRET} y`, 'targetAuthToken', 'password', '__proto__'));
+  const text = fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom(SECRET, `x ${SECRET} y`, 'targetAuthToken', 'password', '__proto__'),
+  );
   const value = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(tie('node')), fc.dictionary(text, tie('node'))),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(tie('node')),
+      fc.dictionary(text, tie('node')),
+    ),
   })).node;
   // What masking means, written plainly: every string and key masked, a credential field whole, undefined keys left out.
   const expected = (masker: InstanceType<typeof Masker>, v: unknown, credential = false): unknown => {
     if (typeof v === 'string') return credential && v !== '' ? MASK : masker.mask(v);
     if (Array.isArray(v)) return v.map((x) => expected(masker, x, credential));
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => [masker.mask(k), expected(masker, x, CREDENTIAL_FIELDS.has(k))]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([, x]) => x !== undefined)
+          .map(([k, x]) => [masker.mask(k), expected(masker, x, CREDENTIAL_FIELDS.has(k))]),
+      );
     return v;
   };
   fc.assert(
@@ -204,7 +299,12 @@ test('masking a value: the same as masking each string and key; the original is 
       const masked = masker.maskValue(v);
       assert.equal(snapshot(), before, 'the original is not changed');
       assert.equal(JSON.stringify(masked), JSON.stringify(expected(masker, v)));
-      if (!before.includes(SECRET) && !before.includes('(undefined)') && ![...CREDENTIAL_FIELDS].some((k) => before.includes(`"${k}":`))) assert.equal(masked, v, 'nothing masked: the value itself');
+      if (
+        !before.includes(SECRET) &&
+        !before.includes('(undefined)') &&
+        ![...CREDENTIAL_FIELDS].some((k) => before.includes(`"${k}":`))
+      )
+        assert.equal(masked, v, 'nothing masked: the value itself');
     }),
     { numRuns: runs(500) },
   );
@@ -212,8 +312,19 @@ test('masking a value: the same as masking each string and key; the original is 
 
 test('a journal line with its long strings encoded a window at a time is byte for byte the line of the whole record', async () => {
   const { decodeLine, encodeLineBytes } = await import('../../src/journal/frame.ts');
-  const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u2028', 'é', '😀', '\ud800', '\udc00'), fc.stringMatching(/^[a-z]$/)), maxLength: 40 });
-  const record = fc.record({ t: fc.constant('end'), key: text, run: fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text))), report: text });
+  const text = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('"', '\\', '\n', '\u0000', '\u2028', 'é', '😀', '\ud800', '\udc00'),
+      fc.stringMatching(/^[a-z]$/),
+    ),
+    maxLength: 40,
+  });
+  const record = fc.record({
+    t: fc.constant('end'),
+    key: text,
+    run: fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text))),
+    report: text,
+  });
   fc.assert(
     fc.property(record, fc.integer({ min: 1, max: 9 }), (r, window) => {
       const whole = Buffer.concat(encodeLineBytes(r, Number.MAX_SAFE_INTEGER));

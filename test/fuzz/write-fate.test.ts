@@ -28,9 +28,27 @@ const RUNS = SCALE > 0 ? SCALE * 100 : 24;
 const WRITES = STEP_CASES.filter((c) => !isReadOnly(STEP_TYPES.get(c.uses)!, parse(c.with) as Record<string, unknown>));
 
 /** What the server does and answers, per fault; `none` answers as the API does. */
-const FAULTS = ['none', 'refused', 'api-5xx', 'reset-before', 'reset-after', 'gateway-after', 'mid-body', 'unreadable-2xx'] as const;
+const FAULTS = [
+  'none',
+  'refused',
+  'api-5xx',
+  'reset-before',
+  'reset-after',
+  'gateway-after',
+  'mid-body',
+  'unreadable-2xx',
+] as const;
 type Fault = (typeof FAULTS)[number];
-const FOLLOW_UPS = ['report', 'resume', 'resume-skip', 'resume-retry', 'resume-verify', 'resume-verify-and-retry', 'run-again', 'two-resumes'] as const;
+const FOLLOW_UPS = [
+  'report',
+  'resume',
+  'resume-skip',
+  'resume-retry',
+  'resume-verify',
+  'resume-verify-and-retry',
+  'run-again',
+  'two-resumes',
+] as const;
 type FollowUp = (typeof FOLLOW_UPS)[number];
 
 interface Schedule {
@@ -62,7 +80,10 @@ const ONCE_ONLY = new Set(['classes/delete']);
 
 /** The model of one attempt: whether the server applied it, and its fate as the client can know it. */
 function modelAttempt(c: StepCase, fault: Fault, appliedBefore: boolean): { applied: boolean; fate: Fate } {
-  if (appliedBefore && ONCE_ONLY.has(c.uses) && fault !== 'reset-before' && fault !== 'api-5xx') return fault === 'none' || fault === 'refused' ? { applied: false, fate: 'refused' } : { applied: false, fate: 'unknown' };
+  if (appliedBefore && ONCE_ONLY.has(c.uses) && fault !== 'reset-before' && fault !== 'api-5xx')
+    return fault === 'none' || fault === 'refused'
+      ? { applied: false, fate: 'refused' }
+      : { applied: false, fate: 'unknown' };
   switch (fault) {
     case 'none':
       return { applied: true, fate: 'applied' };
@@ -80,7 +101,10 @@ function modelAttempt(c: StepCase, fault: Fault, appliedBefore: boolean): { appl
     case 'unreadable-2xx':
       // A step that reads only the status has read all it needs; but a 204 (a license removed
       // again) can carry no body: the one the fault puts on it breaks the exchange.
-      return { applied: true, fate: c.body === 'none' && !(appliedBefore && NO_CONTENT_ONCE_APPLIED.has(c.uses)) ? 'applied' : 'unknown' };
+      return {
+        applied: true,
+        fate: c.body === 'none' && !(appliedBefore && NO_CONTENT_ONCE_APPLIED.has(c.uses)) ? 'applied' : 'unknown',
+      };
   }
 }
 
@@ -114,10 +138,19 @@ const stepOf = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { st
 
 /** The journal a kill right after the last send record would leave. */
 function cutAfterLastSend(journal: string): string {
-  const records = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const records = readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const at = records.findLastIndex((r) => r.t === 'send');
   const to = `${journal}.killed.jsonl`;
-  writeFileSync(to, records.slice(0, at + 1).map(({ crc: _crc, ...r }) => encodeLine(r)).join(''));
+  writeFileSync(
+    to,
+    records
+      .slice(0, at + 1)
+      .map(({ crc: _crc, ...r }) => encodeLine(r))
+      .join(''),
+  );
   return to;
 }
 
@@ -126,7 +159,10 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-prop-'));
   const file = join(dir, 'fate.yml');
-  writeFileSync(file, `${HEAD}  - uses: ${c.uses}\n    with: ${c.with}\n    retry: { attempts: ${s.attempts}, delay: 1ms, in-doubt: ${s.inDoubt} }\n`);
+  writeFileSync(
+    file,
+    `${HEAD}  - uses: ${c.uses}\n    with: ${c.with}\n    retry: { attempts: ${s.attempts}, delay: 1ms, in-doubt: ${s.inDoubt} }\n`,
+  );
   // One rule a request, in order, up to the first attempt the API answers as it would.
   for (const fault of s.faults.slice(0, s.attempts)) {
     if (fault === 'none') break;
@@ -140,7 +176,11 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
   const run = await runCli(['run', file, '--journal', journal, '--report-json', join(dir, 'run.json')], { env });
   const model = modelRun(c, s);
   assert.equal(applied(), model.applied, `${where}: the server applied what the model says (${run.stdout})`);
-  assert.equal(stepOf(join(dir, 'run.json')).inDoubt !== null, inDoubt(model.sent), `${where}: the run's report says in doubt exactly when the model does`);
+  assert.equal(
+    stepOf(join(dir, 'run.json')).inDoubt !== null,
+    inDoubt(model.sent),
+    `${where}: the run's report says in doubt exactly when the model does`,
+  );
   emulator.faults.clear();
 
   // A kill right after the last write left: its answer, whatever it was, never reached the journal.
@@ -151,11 +191,16 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
   const before = applied();
   const report = await runCli(['report', from, '--report-json', join(dir, 'report.json')]);
   assert.notEqual(report.code, 2, `${where}: ${report.stderr}`);
-  assert.equal(stepOf(join(dir, 'report.json')).inDoubt !== null, doubt, `${where}: report says in doubt exactly when the model does`);
+  assert.equal(
+    stepOf(join(dir, 'report.json')).inDoubt !== null,
+    doubt,
+    `${where}: report says in doubt exactly when the model does`,
+  );
 
   // A write the server refuses once applied (a delete) is not applied again whatever is sent.
   const once = ONCE_ONLY.has(c.uses) && model.applied > 0;
-  const resume = (decision?: string) => runCli(['run', file, '--resume', from, ...(decision ? ['--in-doubt', decision] : [])], { env });
+  const resume = (decision?: string) =>
+    runCli(['run', file, '--resume', from, ...(decision ? ['--in-doubt', decision] : [])], { env });
   // What the follow-up may send: nothing while in doubt, but on a recorded decision to send again;
   // once when the write is known not applied (refused, never sent); nothing when it is done.
   const resent = (decided: boolean) => (once ? 0 : doubt ? (decided ? 1 : 0) : done ? 0 : 1);
@@ -175,7 +220,12 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
     case 'resume-retry': {
       const r = await resume('retry');
       assert.equal(applied() - before, resent(true), `${where}: applied again (${r.stdout}${r.stderr})`);
-      if (doubt) assert.match(readFileSync(from, 'utf8'), /"t":"decision","key":"[^"]+","decision":"retry"/, `${where}: the decision is recorded`);
+      if (doubt)
+        assert.match(
+          readFileSync(from, 'utf8'),
+          /"t":"decision","key":"[^"]+","decision":"retry"/,
+          `${where}: the decision is recorded`,
+        );
       return;
     }
     case 'run-again': {
@@ -187,7 +237,11 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
     }
     case 'two-resumes': {
       const both = await Promise.all([resume('retry'), resume('retry')]);
-      assert.equal(applied() - before, resent(true), `${where}: two resumes at once send as one (${both.map((r) => r.stderr).join(' | ')})`);
+      assert.equal(
+        applied() - before,
+        resent(true),
+        `${where}: two resumes at once send as one (${both.map((r) => r.stderr).join(' | ')})`,
+      );
       return;
     }
   }
@@ -205,24 +259,84 @@ const schedule = fc.record({
 /** Schedules kept as they were found or as the issue told them: each runs first, every time. */
 const REGRESSIONS: Schedule[] = [
   // A retry after a cut: applied, reset; then a 503 (api-5xx) — resumed without a decision.
-  { step: WRITES.findIndex((c) => c.uses === 'update/vfs'), attempts: 2, inDoubt: 'stop', faults: ['reset-after', 'api-5xx', 'none'], killed: false, followUp: 'resume' },
-  { step: WRITES.findIndex((c) => c.uses === 'update/vfs'), attempts: 2, inDoubt: 'retry', faults: ['reset-after', 'api-5xx', 'none'], killed: false, followUp: 'resume' },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'update/vfs'),
+    attempts: 2,
+    inDoubt: 'stop',
+    faults: ['reset-after', 'api-5xx', 'none'],
+    killed: false,
+    followUp: 'resume',
+  },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'update/vfs'),
+    attempts: 2,
+    inDoubt: 'retry',
+    faults: ['reset-after', 'api-5xx', 'none'],
+    killed: false,
+    followUp: 'resume',
+  },
   // A gateway's 504 after the API applied a system update.
-  { step: WRITES.findIndex((c) => c.uses === 'update/system'), attempts: 1, inDoubt: 'stop', faults: ['gateway-after', 'none', 'none'], killed: false, followUp: 'resume' },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'update/system'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['gateway-after', 'none', 'none'],
+    killed: false,
+    followUp: 'resume',
+  },
   // The same run again on its journal, a call in doubt.
-  { step: WRITES.findIndex((c) => c.uses === 'update/vfs'), attempts: 1, inDoubt: 'stop', faults: ['reset-after', 'none', 'none'], killed: false, followUp: 'run-again' },
-  { step: WRITES.findIndex((c) => c.uses === 'classes/create'), attempts: 3, inDoubt: 'retry', faults: ['refused', 'mid-body', 'none'], killed: true, followUp: 'two-resumes' },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'update/vfs'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['reset-after', 'none', 'none'],
+    killed: false,
+    followUp: 'run-again',
+  },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'classes/create'),
+    attempts: 3,
+    inDoubt: 'retry',
+    faults: ['refused', 'mid-body', 'none'],
+    killed: true,
+    followUp: 'two-resumes',
+  },
   // Found by this test: a 2xx the step could not read was written to the journal as applied.
-  { step: WRITES.findIndex((c) => c.uses === 'replication/sync'), attempts: 2, inDoubt: 'retry', faults: ['unreadable-2xx', 'none', 'none'], killed: true, followUp: 'report' },
-  { step: WRITES.findIndex((c) => c.uses === 'classes/delete'), attempts: 2, inDoubt: 'retry', faults: ['unreadable-2xx', 'none', 'none'], killed: false, followUp: 'report' },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'replication/sync'),
+    attempts: 2,
+    inDoubt: 'retry',
+    faults: ['unreadable-2xx', 'none', 'none'],
+    killed: true,
+    followUp: 'report',
+  },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'classes/delete'),
+    attempts: 2,
+    inDoubt: 'retry',
+    faults: ['unreadable-2xx', 'none', 'none'],
+    killed: false,
+    followUp: 'report',
+  },
   // Found by npm run fuzz: a license removed, its answer cut, removed again (204, no license left).
-  { step: WRITES.findIndex((c) => c.uses === 'licensing/remove'), attempts: 2, inDoubt: 'retry', faults: ['reset-after', 'unreadable-2xx', 'none'], killed: false, followUp: 'report' },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'licensing/remove'),
+    attempts: 2,
+    inDoubt: 'retry',
+    faults: ['reset-after', 'unreadable-2xx', 'none'],
+    killed: false,
+    followUp: 'report',
+  },
 ];
 
-test('every write is applied at most once without a recorded decision, and every report says in doubt exactly when the model does', { timeout: 3_600_000 }, async (t) => {
-  for (const s of REGRESSIONS) await check(t, s);
-  await fc.assert(
-    fc.asyncProperty(schedule, (s) => check(t, s)),
-    { numRuns: RUNS },
-  );
-});
+test(
+  'every write is applied at most once without a recorded decision, and every report says in doubt exactly when the model does',
+  { timeout: 3_600_000 },
+  async (t) => {
+    for (const s of REGRESSIONS) await check(t, s);
+    await fc.assert(
+      fc.asyncProperty(schedule, (s) => check(t, s)),
+      { numRuns: RUNS },
+    );
+  },
+);

@@ -17,7 +17,11 @@ export const FAKE_GITHUB_TOKEN = 'ghs_FakeWorkflowToken0123456789abcdef';
 let node24: string | undefined;
 /** The Node 24 binary (npx -y node@24), fetched once. */
 export function node24Path(): string {
-  node24 ??= execFileSync('npx', ['-y', 'node@24', '-p', 'process.execPath'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 }).trim();
+  node24 ??= execFileSync('npx', ['-y', 'node@24', '-p', 'process.execPath'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 300_000,
+  }).trim();
   return node24;
 }
 
@@ -76,7 +80,10 @@ export async function runActionBundle(t: TestContext, options: ActionOptions): P
   writeFileSync(summaryFile, '');
   writeFileSync(eventFile, JSON.stringify(options.event ?? {}));
 
-  const meta = parse(readFileSync(join(ROOT, options.action, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; runs: { main: string } };
+  const meta = parse(readFileSync(join(ROOT, options.action, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default?: string }>;
+    runs: { main: string };
+  };
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -84,7 +91,8 @@ export async function runActionBundle(t: TestContext, options: ActionOptions): P
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_EVENT_PATH: eventFile,
-    GITHUB_EVENT_NAME: options.event && typeof options.event === 'object' && 'pull_request' in options.event ? 'pull_request' : 'push',
+    GITHUB_EVENT_NAME:
+      options.event && typeof options.event === 'object' && 'pull_request' in options.event ? 'pull_request' : 'push',
     GITHUB_REPOSITORY: 'acme/erp',
     GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
     GITHUB_REF: 'refs/heads/main',
@@ -100,9 +108,14 @@ export async function runActionBundle(t: TestContext, options: ActionOptions): P
     const value = given ?? (input.default === '${{ github.token }}' ? FAKE_GITHUB_TOKEN : input.default);
     if (value !== undefined) env[`INPUT_${name.toUpperCase()}`] = value;
   }
-  for (const name of Object.keys(options.inputs)) if (!(name in meta.inputs)) throw new Error(`${options.action}/action.yml has no input ${name}`);
+  for (const name of Object.keys(options.inputs))
+    if (!(name in meta.inputs)) throw new Error(`${options.action}/action.yml has no input ${name}`);
   const main = join(ROOT, options.action, meta.runs.main);
-  const child = spawn(options.node ?? process.execPath, [main], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.node ?? process.execPath, [main], {
+    cwd: workspace,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   options.onSpawn?.(child);
   t.after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -162,12 +175,21 @@ export async function startGitHubApi(t: TestContext) {
       comment.body = String(body.body);
       return send(200, comment);
     }
-    if (req.method === 'POST' && path === '/graphql' && /viewer\s*\{\s*login/.test(String(body.query))) return send(200, { data: { viewer: { login: 'github-actions[bot]' } } });
-    if (req.method === 'POST' && path === '/repos/acme/erp/deployments') return send(201, { id: 42, environment: body.environment });
-    if (req.method === 'POST' && path === '/repos/acme/erp/deployments/42/statuses') return send(201, { id: nextId++, state: body.state });
+    if (req.method === 'POST' && path === '/graphql' && /viewer\s*\{\s*login/.test(String(body.query)))
+      return send(200, { data: { viewer: { login: 'github-actions[bot]' } } });
+    if (req.method === 'POST' && path === '/repos/acme/erp/deployments')
+      return send(201, { id: 42, environment: body.environment });
+    if (req.method === 'POST' && path === '/repos/acme/erp/deployments/42/statuses')
+      return send(201, { id: nextId++, state: body.state });
     send(404, { message: 'Not Found' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, comments };
 }

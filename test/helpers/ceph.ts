@@ -68,15 +68,22 @@ async function listening(port: number): Promise<boolean> {
 
 export async function startCeph(bucket = 'enginectl-tests'): Promise<Ceph> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const missing = ['radosgw', 'ceph-mon', 'ceph-osd'].filter((bin) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin]).status !== 0);
-  if (missing.length > 0) throw new Error(`the S3 store tests need Ceph's ${missing.join(', ')}: run node scripts/test-tools.mjs (npm test does), or apt-get install radosgw && apt-get install --no-install-recommends ceph-mon ceph-osd`);
+  const missing = ['radosgw', 'ceph-mon', 'ceph-osd'].filter(
+    (bin) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin]).status !== 0,
+  );
+  if (missing.length > 0)
+    throw new Error(
+      `the S3 store tests need Ceph's ${missing.join(', ')}: run node scripts/test-tools.mjs (npm test does), or apt-get install radosgw && apt-get install --no-install-recommends ceph-mon ceph-osd`,
+    );
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'ceph-'));
   for (const sub of ['run', 'log', 'mon', 'osd/ceph-0', 'rgw']) mkdirSync(join(dir, sub), { recursive: true });
   const [monPort, rgwPort] = [await freePort(), await freePort()];
   const fsid = randomUUID();
   const conf = join(dir, 'ceph.conf');
-  writeFileSync(conf, `[global]
+  writeFileSync(
+    conf,
+    `[global]
 fsid = ${fsid}
 mon host = v2:127.0.0.1:${monPort}
 mon initial members = a
@@ -109,7 +116,8 @@ ms mon client mode = crc
 rgw frontends = beast endpoint=127.0.0.1:${rgwPort}
 rgw exit timeout secs = 2
 rgw data = ${dir}/rgw
-`);
+`,
+  );
   const pids = new Map<string, number>();
   const pidOf = (name: string): number | undefined => {
     try {
@@ -125,7 +133,10 @@ rgw data = ${dir}/rgw
   process.once('exit', killAll);
   const logTail = (name: string) => {
     try {
-      return readFileSync(join(dir, 'log', `${name}.log`), 'utf8').split('\n').slice(-15).join('\n');
+      return readFileSync(join(dir, 'log', `${name}.log`), 'utf8')
+        .split('\n')
+        .slice(-15)
+        .join('\n');
     } catch {
       return '(no log)';
     }
@@ -156,9 +167,36 @@ rgw data = ${dir}/rgw
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await run('monmaptool', ['--create', '--fsid', fsid, '--addv', 'a', `[v2:127.0.0.1:${monPort}]`, join(dir, 'monmap')]);
-    await run('ceph-authtool', ['--create-keyring', join(dir, 'keyring'), '--gen-key', '-n', 'mon.', '--cap', 'mon', 'allow *']);
-    await run('ceph-mon', ['-c', conf, '--mkfs', '-i', 'a', '--monmap', join(dir, 'monmap'), '--keyring', join(dir, 'keyring')]);
+    await run('monmaptool', [
+      '--create',
+      '--fsid',
+      fsid,
+      '--addv',
+      'a',
+      `[v2:127.0.0.1:${monPort}]`,
+      join(dir, 'monmap'),
+    ]);
+    await run('ceph-authtool', [
+      '--create-keyring',
+      join(dir, 'keyring'),
+      '--gen-key',
+      '-n',
+      'mon.',
+      '--cap',
+      'mon',
+      'allow *',
+    ]);
+    await run('ceph-mon', [
+      '-c',
+      conf,
+      '--mkfs',
+      '-i',
+      'a',
+      '--monmap',
+      join(dir, 'monmap'),
+      '--keyring',
+      join(dir, 'keyring'),
+    ]);
     await daemon('mon.a', 'ceph-mon', ['-i', 'a']);
     await run('ceph', ['-c', conf, 'osd', 'pool', 'ls']);
     const osdUuid = randomUUID();
@@ -173,9 +211,29 @@ rgw data = ${dir}/rgw
     }
     const accessKeyId = `ENGINECTL${randomBytes(6).toString('hex').toUpperCase()}`;
     const secretAccessKey = randomBytes(30).toString('base64url');
-    await run('radosgw-admin', ['-c', conf, '-n', 'client.rgw', 'user', 'create', '--uid', 'enginectl-tests', '--display-name', 'enginectl tests', '--access-key', accessKeyId, '--secret', secretAccessKey]);
+    await run('radosgw-admin', [
+      '-c',
+      conf,
+      '-n',
+      'client.rgw',
+      'user',
+      'create',
+      '--uid',
+      'enginectl-tests',
+      '--display-name',
+      'enginectl tests',
+      '--access-key',
+      accessKeyId,
+      '--secret',
+      secretAccessKey,
+    ]);
     const endpoint = `http://127.0.0.1:${rgwPort}`;
-    const client = new S3Client({ endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId, secretAccessKey } });
+    const client = new S3Client({
+      endpoint,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      credentials: { accessKeyId, secretAccessKey },
+    });
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     client.destroy();
     return {
@@ -184,7 +242,8 @@ rgw data = ${dir}/rgw
       accessKeyId,
       secretAccessKey,
       env: { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey },
-      storeUrl: (prefix, through = endpoint) => `s3://${bucket}/${prefix}?endpoint=${encodeURIComponent(through)}&path-style=true`,
+      storeUrl: (prefix, through = endpoint) =>
+        `s3://${bucket}/${prefix}?endpoint=${encodeURIComponent(through)}&path-style=true`,
       startedInMs: Date.now() - started,
       stop,
     };

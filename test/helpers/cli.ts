@@ -41,7 +41,13 @@ export interface CliOptions {
 /** The CLI's source, in this process; a process when the options need one (another program, another user, another start directory). */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   // A start directory of its own is a process's: the commands read relative paths from where they start.
-  if (options.command || options.uid !== undefined || (options.cwd !== undefined && resolve(options.cwd) !== process.cwd()) || process.env.ENGINECTL_TEST_PROCESS === '1') return runCliProcess(args, options);
+  if (
+    options.command ||
+    options.uid !== undefined ||
+    (options.cwd !== undefined && resolve(options.cwd) !== process.cwd()) ||
+    process.env.ENGINECTL_TEST_PROCESS === '1'
+  )
+    return runCliProcess(args, options);
   const { runCommand } = await import('../../src/cli/run-command.ts');
   const cwd = options.cwd ?? process.cwd();
   let stdout = '';
@@ -75,7 +81,12 @@ function nodeFor(uid: number): string {
 /** The built bundle (dist/cli.mjs), or `command`, as a process. */
 export function runCliProcess(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const [cmd, ...pre] = options.command ?? [options.uid === undefined ? process.execPath : nodeFor(options.uid), CLI];
-  const child = spawn(cmd!, [...pre, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], cwd: options.cwd, ...(options.uid === undefined ? {} : { uid: options.uid }) });
+  const child = spawn(cmd!, [...pre, ...args], {
+    env: cleanEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: options.cwd,
+    ...(options.uid === undefined ? {} : { uid: options.uid }),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -97,10 +108,15 @@ export interface CliServer {
 
 /** Starts `enginectl emulator --port 0 ...` and waits for its "listening on" line. */
 export async function startCliEmulator(t: TestContext, args: string[] = []): Promise<CliServer> {
-  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', ...args], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', ...args], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

@@ -12,7 +12,10 @@ export async function startEmulator(t: TestContext, options: EmulatorOptions = {
   const running = await serve(emulator, { port: 0 });
   t.after(() => running.close());
   const client = (user = 'admin', password = user, deps: ClientDeps = {}, timeoutMs?: number) => {
-    const c = new EngineClient({ url: running.url, username: user, password, timeoutMs }, { retry: FAST_RETRY, ...deps });
+    const c = new EngineClient(
+      { url: running.url, username: user, password, timeoutMs },
+      { retry: FAST_RETRY, ...deps },
+    );
     t.after(() => c.close());
     return c;
   };
@@ -29,7 +32,10 @@ export async function closedPort(): Promise<number> {
   const port = 9;
   await new Promise<void>((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), reject(new Error(`something listens on 127.0.0.1:${port}; the tests need it closed`))));
+    socket.once(
+      'connect',
+      () => (socket.destroy(), reject(new Error(`something listens on 127.0.0.1:${port}; the tests need it closed`))),
+    );
     socket.once('error', () => resolve());
   });
   return port;

@@ -6,7 +6,8 @@ import { createServer, request, STATUS_CODES, type IncomingMessage } from 'node:
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 
-const page = (status: number) => `<html>\r\n<head><title>${status} ${STATUS_CODES[status]}</title></head>\r\n<body>\r\n<center><h1>${status} ${STATUS_CODES[status]}</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n`;
+const page = (status: number) =>
+  `<html>\r\n<head><title>${status} ${STATUS_CODES[status]}</title></head>\r\n<body>\r\n<center><h1>${status} ${STATUS_CODES[status]}</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n`;
 
 async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -19,22 +20,36 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
  * instead, or undefined to pass the answer on; `before(method, path)` sees each request before it
  * is forwarded (what a test checks at the moment a request reaches the server).
  */
-export async function gatewayInFront(t: TestContext, upstream: string, replace: (method: string, path: string) => number | undefined, before?: (method: string, path: string) => void): Promise<string> {
+export async function gatewayInFront(
+  t: TestContext,
+  upstream: string,
+  replace: (method: string, path: string) => number | undefined,
+  before?: (method: string, path: string) => void,
+): Promise<string> {
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     before?.(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
-    const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, async (answer) => {
-      const text = await bodyOf(answer);
-      const status = replace(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
-      if (status === undefined) {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(text);
-        return;
-      }
-      res.writeHead(status, { 'content-type': 'text/html', server: 'nginx/1.24.0' });
-      res.end(page(status));
-    });
+    const forwarded = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
+      async (answer) => {
+        const text = await bodyOf(answer);
+        const status = replace(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
+        if (status === undefined) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(text);
+          return;
+        }
+        res.writeHead(status, { 'content-type': 'text/html', server: 'nginx/1.24.0' });
+        res.end(page(status));
+      },
+    );
     forwarded.on('error', () => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end(page(502));

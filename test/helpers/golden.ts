@@ -15,5 +15,9 @@ export function golden(name: string, actual: string): void {
   } catch {
     assert.fail(`golden file ${name} is missing: run UPDATE_GOLDEN=1 npm test and review it`);
   }
-  assert.equal(actual, expected, `${name} changed: if the change is intended, run UPDATE_GOLDEN=1 npm test and review the diff`);
+  assert.equal(
+    actual,
+    expected,
+    `${name} changed: if the change is intended, run UPDATE_GOLDEN=1 npm test and review the diff`,
+  );
 }

@@ -15,12 +15,23 @@ export async function raceRounds(store: RunStore, rounds: number, concurrent: nu
       Array.from({ length: Math.min(concurrent, rounds - base) }, async (_, i) => {
         const round = base + i;
         const n = 2 + (round % 7);
-        const outcomes = await Promise.allSettled(Array.from({ length: n }, (_, k) => acquireLease(store, `race-${round}`, { holder: holder(`r${round}-${k}`), ttlMs: 60_000, waitMs: 0, clock, verifyTakeover: async () => ({ evidence: [] }) })));
-        for (const o of outcomes) if (o.status === 'rejected') assert.ok(o.reason instanceof LeaseError && o.reason.code === 'LEASE_HELD', String(o.reason));
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: n }, (_, k) =>
+            acquireLease(store, `race-${round}`, {
+              holder: holder(`r${round}-${k}`),
+              ttlMs: 60_000,
+              waitMs: 0,
+              clock,
+              verifyTakeover: async () => ({ evidence: [] }),
+            }),
+          ),
+        );
+        for (const o of outcomes)
+          if (o.status === 'rejected')
+            assert.ok(o.reason instanceof LeaseError && o.reason.code === 'LEASE_HELD', String(o.reason));
         winners[round] = outcomes.filter((o) => o.status === 'fulfilled').length;
       }),
     );
   }
   return winners;
 }
-

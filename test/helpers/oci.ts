@@ -45,10 +45,13 @@ export function readImage(tar: string): OciImage {
     blob,
     unpack(architecture) {
       if (unpacked.has(architecture)) return unpacked.get(architecture)!;
-      const manifest = json<{ config: Descriptor; layers: Descriptor[] }>(platforms.find((p) => p.platform?.architecture === architecture)!.digest);
+      const manifest = json<{ config: Descriptor; layers: Descriptor[] }>(
+        platforms.find((p) => p.platform?.architecture === architecture)!.digest,
+      );
       const rootfs = join(dir, `rootfs-${architecture}`);
       mkdirSync(rootfs);
-      for (const layer of manifest.layers) execFileSync('tar', ['-xzf', join(dir, 'blobs', ...layer.digest.split(':')), '-C', rootfs]);
+      for (const layer of manifest.layers)
+        execFileSync('tar', ['-xzf', join(dir, 'blobs', ...layer.digest.split(':')), '-C', rootfs]);
       unpacked.set(architecture, { config: json<ImageConfig>(manifest.config.digest), rootfs });
       return unpacked.get(architecture)!;
     },
@@ -68,6 +71,10 @@ export function runImage(rootfs: string, config: ImageConfig, args: string[], { 
   const chroot = ['/usr/sbin/chroot', ...(c.User ? [`--userspec=${c.User}`] : []), rootfs, ...inner];
   // chroot needs root: as root, through a password-less sudo (a CI runner's), else a user namespace.
   const root = process.getuid?.() === 0;
-  const command = root ? chroot : spawnSync('sudo', ['-n', 'true']).status === 0 ? ['sudo', '-n', '--preserve-env', ...chroot] : ['unshare', '--map-root-user', ...chroot];
+  const command = root
+    ? chroot
+    : spawnSync('sudo', ['-n', 'true']).status === 0
+      ? ['sudo', '-n', '--preserve-env', ...chroot]
+      : ['unshare', '--map-root-user', ...chroot];
   return spawnSync(command[0]!, command.slice(1), { env: { ...env, HOME: '/home/enginectl' }, encoding: 'utf8' });
 }

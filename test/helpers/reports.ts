@@ -17,7 +17,9 @@ const BY_ICON = new Map(Object.entries(ICONS).map(([outcome, icon]) => [icon, ou
  * for an instance stopped after its call left.
  */
 export function outcomesIn(texts: ReportTexts): Record<keyof ReportTexts, string[]> {
-  const json = (JSON.parse(texts.json) as { steps: { outcome: string; inDoubt?: unknown }[] }).steps.map((s) => (s.inDoubt && s.outcome === 'cancelled' ? 'in doubt' : s.outcome));
+  const json = (JSON.parse(texts.json) as { steps: { outcome: string; inDoubt?: unknown }[] }).steps.map((s) =>
+    s.inDoubt && s.outcome === 'cancelled' ? 'in doubt' : s.outcome,
+  );
   const junit = [...texts.junit.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)].map((m) => {
     const inner = m[2] ?? '';
     if (inner.includes('<failure type="IN_DOUBT"')) return 'in doubt';

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { characterEntities } from 'character-entities';
 
 const namesOf = new Map<string, string>();
-for (const [name, value] of Object.entries(characterEntities)) if (!namesOf.has(value) && /^[a-z]+$/i.test(name)) namesOf.set(value, name);
+for (const [name, value] of Object.entries(characterEntities))
+  if (!namesOf.has(value) && /^[a-z]+$/i.test(name)) namesOf.set(value, name);
 
 const bytes = (s: string) => [...Buffer.from(s)];
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -15,21 +16,43 @@ const chars = (s: string) => [...s];
 export const ENCODINGS: Readonly<Record<string, (secret: string) => string>> = {
   plain: (s) => s,
   'JSON-escaped': (s) => JSON.stringify(s).slice(1, -1),
-  'JSON-escaped, \\/ and \\u (as PHP writes it)': (s) => chars(s).map((c) => (c === '/' ? '\\/' : c.charCodeAt(0) > 126 ? [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('') : JSON.stringify(c).slice(1, -1))).join(''),
+  'JSON-escaped, \\/ and \\u (as PHP writes it)': (s) =>
+    chars(s)
+      .map((c) =>
+        c === '/'
+          ? '\\/'
+          : c.charCodeAt(0) > 126
+            ? [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')
+            : JSON.stringify(c).slice(1, -1),
+      )
+      .join(''),
   'URL-encoded, upper-case hex': (s) => encodeURIComponent(s),
   'URL-encoded, lower-case hex': (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-  'URL-encoded, every byte': (s) => bytes(s).map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+  'URL-encoded, every byte': (s) =>
+    bytes(s)
+      .map((b) => `%${b.toString(16).padStart(2, '0')}`)
+      .join(''),
   'form-encoded, + for space': (s) => new URLSearchParams({ k: s }).toString().slice(2),
-  'base64': b64,
+  base64: b64,
   'base64 without padding': (s) => b64(s).replace(/=+$/, ''),
   'base64 URL-safe': (s) => b64url(s).padEnd(Math.ceil(b64url(s).length / 4) * 4, '='),
   'base64 URL-safe without padding': b64url,
   'base64 of a longer value, one byte in': (s) => b64(`x${s}!`),
   'base64 of a longer value, two bytes in': (s) => b64(`xy${s}!?`),
-  'HTML, named references': (s) => chars(s).map((c) => (namesOf.has(c) && !/[\w\s-]/.test(c) ? `&${namesOf.get(c)};` : c)).join(''),
-  'HTML, decimal references': (s) => chars(s).map((c) => `&#${c.codePointAt(0)};`).join(''),
-  'HTML, hex references': (s) => chars(s).map((c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`).join(''),
-  'HTML-escaped (&amp; &lt; &gt; &quot; &#39;)': (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+  'HTML, named references': (s) =>
+    chars(s)
+      .map((c) => (namesOf.has(c) && !/[\w\s-]/.test(c) ? `&${namesOf.get(c)};` : c))
+      .join(''),
+  'HTML, decimal references': (s) =>
+    chars(s)
+      .map((c) => `&#${c.codePointAt(0)};`)
+      .join(''),
+  'HTML, hex references': (s) =>
+    chars(s)
+      .map((c) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`)
+      .join(''),
+  'HTML-escaped (&amp; &lt; &gt; &quot; &#39;)': (s) =>
+    s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
   'whitespace folded': (s) => s.replace(/\s+/g, ' ').trim(),
 };
 
@@ -45,7 +68,11 @@ export function assertClean(channel: string, text: string, secrets: string[]): v
   for (const secret of secrets) {
     for (const form of secretForms(secret)) {
       const at = text.indexOf(form);
-      assert.equal(at, -1, `${channel} holds a form of a secret ("${form.slice(0, 6)}…") near: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`);
+      assert.equal(
+        at,
+        -1,
+        `${channel} holds a form of a secret ("${form.slice(0, 6)}…") near: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`,
+      );
     }
   }
 }
@@ -58,6 +85,8 @@ export function pageText(html: string): string {
 export function decodeReferences(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z][a-z0-9]*);/gi, (whole, ref: string) => {
     if (ref[0] !== '#') return characterEntities[ref] ?? whole;
-    return String.fromCodePoint(ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
+    return String.fromCodePoint(
+      ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10),
+    );
   });
 }

@@ -12,7 +12,9 @@ export async function startSites(t: TestContext) {
   const urls = {} as Record<Site, string>;
   const emulators = {} as Record<Site, Awaited<ReturnType<typeof startEmulator>>['emulator']>;
   for (const site of SITES) {
-    const { url, emulator } = await startEmulator(t, { users: [{ name: 'deploy', password: `${site}-api-pass`, scopes: new Set(ALL_SCOPES) }] });
+    const { url, emulator } = await startEmulator(t, {
+      users: [{ name: 'deploy', password: `${site}-api-pass`, scopes: new Set(ALL_SCOPES) }],
+    });
     urls[site] = url;
     emulators[site] = emulator;
   }
@@ -29,4 +31,3 @@ export function siteSecrets(site: Site, url: string): Record<string, string> {
   };
   return { [`${upper}_ENGINE_URL`]: url, [`${upper}_ENGINE_PASSWORD`]: `${site}-api-pass`, ...credential[site] };
 }
-

@@ -16,7 +16,9 @@ test('every step type, input and output is in docs/pipeline-format.md', () => {
     const row = doc.split('\n').find((l) => l.startsWith(`| \`${type.uses}\``));
     assert.ok(row, `a row for ${type.uses}`);
     const inputs = keysAt(type.inputs(lenient), []);
-    const documented = row.includes('as update/system') ? doc.split('\n').find((l) => l.startsWith('| `update/system`'))! + row : row;
+    const documented = row.includes('as update/system')
+      ? doc.split('\n').find((l) => l.startsWith('| `update/system`'))! + row
+      : row;
     for (const input of inputs) assert.ok(documented.includes(`\`${input}\``), `${type.uses} input ${input}`);
     for (const output of type.outputs) assert.ok(documented.includes(`\`${output}\``), `${type.uses} output ${output}`);
   }
@@ -29,16 +31,27 @@ test('every top-level and step key is in docs/pipeline-format.md', () => {
 });
 
 test('every whole pipeline shown in docs/pipeline-format.md validates', () => {
-  const blocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^version: 1$/m.test(b) && /^steps:$/m.test(b));
+  const blocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .filter((b) => /^version: 1$/m.test(b) && /^steps:$/m.test(b));
   assert.ok(blocks.length >= 1, 'the page shows a whole pipeline');
   // Every environment variable an example reads is set, to a value of its own name.
-  const env = new Proxy({ ENGINE_URL: 'https://erp.example.com' } as Record<string, string>, { get: (target, name: string) => target[name] ?? name });
+  const env = new Proxy({ ENGINE_URL: 'https://erp.example.com' } as Record<string, string>, {
+    get: (target, name: string) => target[name] ?? name,
+  });
   for (const text of blocks) {
     try {
       // An example's include: reads the shipped inventory (pipelines/inventory/).
-      loadPipeline({ file: 'docs example', text, env, readInclude: (path) => readFileSync(new URL(`../../pipelines/${path}`, import.meta.url), 'utf8') });
+      loadPipeline({
+        file: 'docs example',
+        text,
+        env,
+        readInclude: (path) => readFileSync(new URL(`../../pipelines/${path}`, import.meta.url), 'utf8'),
+      });
     } catch (error) {
-      assert.fail(`an example of docs/pipeline-format.md does not validate:\n${text}\n${(error as PipelineInvalid).diagnostics?.map((d) => formatDiagnostic(d)).join('\n') ?? error}`);
+      assert.fail(
+        `an example of docs/pipeline-format.md does not validate:\n${text}\n${(error as PipelineInvalid).diagnostics?.map((d) => formatDiagnostic(d)).join('\n') ?? error}`,
+      );
     }
   }
 });

@@ -89,7 +89,13 @@ async function start(t: TestContext): Promise<Lsp> {
   await lsp.request('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL('.').href,
-    capabilities: { textDocument: { hover: { contentFormat: ['markdown', 'plaintext'] }, completion: { completionItem: { snippetSupport: false } } }, workspace: { configuration: true } },
+    capabilities: {
+      textDocument: {
+        hover: { contentFormat: ['markdown', 'plaintext'] },
+        completion: { completionItem: { snippetSupport: false } },
+      },
+      workspace: { configuration: true },
+    },
   });
   lsp.notify('initialized', {});
   lsp.notify('workspace/didChangeConfiguration', { settings: SETTINGS });
@@ -99,53 +105,124 @@ async function start(t: TestContext): Promise<Lsp> {
 /** A document in the repository (a pipeline's `$schema` comment is relative to it). */
 const doc = (path: string) => pathToFileURL(path).href;
 
-test('yaml-language-server: good files are clean; mistakes are flagged on their line, with the step types listed', { timeout: 60_000 }, async (t) => {
-  const lsp = await start(t);
-  for (const file of readdirSync('pipelines').filter((f) => f.endsWith('.yml'))) {
-    const diagnostics = await lsp.open(doc(`pipelines/${file}`), readFileSync(`pipelines/${file}`, 'utf8'));
-    assert.deepEqual(diagnostics.map((d) => d.message), [], file);
-  }
-  const broken = await lsp.open(
-    doc('test/fixtures/editor/broken.yml'),
-    ['version: 1', 'steps:', '  - uses: update/vfss', '  - uses: update/vfs', '    with: { target: prod }', '  - uses: update/vfs', ''].join('\n'),
-  );
-  const on = (line: number) => broken.filter((d) => d.range.start.line === line).map((d) => d.message).join(' | ');
-  assert.match(on(2), /update\/vfs.*update\/system|update\/system.*update\/vfs/s, 'an unknown type lists the types');
-  assert.match(on(4), /files|directories/, 'update/vfs without files or directories');
-  assert.match(on(5), /with/, 'update/vfs without with:');
-  // A rollout's mistakes: an unknown key, a wave that is no list, count, percentage or rest.
-  const rollout = await lsp.open(
-    doc('test/fixtures/editor/rollout.yml'),
-    ['version: 1', 'rollout:', '  over: site', '  waves: [half]', '  max-failure: 1', 'steps:', '  - uses: monitoring/alerts', ''].join('\n'),
-  );
-  const at = (line: number) => rollout.filter((d) => d.range.start.line === line).map((d) => d.message).join(' | ');
-  assert.notEqual(at(3), '', 'a wave that is no list, count, percentage or rest');
-  assert.match(at(4), /max-failure/, 'an unknown rollout key');
-});
+test(
+  'yaml-language-server: good files are clean; mistakes are flagged on their line, with the step types listed',
+  { timeout: 60_000 },
+  async (t) => {
+    const lsp = await start(t);
+    for (const file of readdirSync('pipelines').filter((f) => f.endsWith('.yml'))) {
+      const diagnostics = await lsp.open(doc(`pipelines/${file}`), readFileSync(`pipelines/${file}`, 'utf8'));
+      assert.deepEqual(
+        diagnostics.map((d) => d.message),
+        [],
+        file,
+      );
+    }
+    const broken = await lsp.open(
+      doc('test/fixtures/editor/broken.yml'),
+      [
+        'version: 1',
+        'steps:',
+        '  - uses: update/vfss',
+        '  - uses: update/vfs',
+        '    with: { target: prod }',
+        '  - uses: update/vfs',
+        '',
+      ].join('\n'),
+    );
+    const on = (line: number) =>
+      broken
+        .filter((d) => d.range.start.line === line)
+        .map((d) => d.message)
+        .join(' | ');
+    assert.match(on(2), /update\/vfs.*update\/system|update\/system.*update\/vfs/s, 'an unknown type lists the types');
+    assert.match(on(4), /files|directories/, 'update/vfs without files or directories');
+    assert.match(on(5), /with/, 'update/vfs without with:');
+    // A rollout's mistakes: an unknown key, a wave that is no list, count, percentage or rest.
+    const rollout = await lsp.open(
+      doc('test/fixtures/editor/rollout.yml'),
+      [
+        'version: 1',
+        'rollout:',
+        '  over: site',
+        '  waves: [half]',
+        '  max-failure: 1',
+        'steps:',
+        '  - uses: monitoring/alerts',
+        '',
+      ].join('\n'),
+    );
+    const at = (line: number) =>
+      rollout
+        .filter((d) => d.range.start.line === line)
+        .map((d) => d.message)
+        .join(' | ');
+    assert.notEqual(at(3), '', 'a wave that is no list, count, percentage or rest');
+    assert.match(at(4), /max-failure/, 'an unknown rollout key');
+  },
+);
 
-test('yaml-language-server: hover says what an input means; completion offers the step types', { timeout: 60_000 }, async (t) => {
-  const lsp = await start(t);
-  const uri = doc('test/fixtures/editor/hover.yml');
-  const text = ['version: 1', 'steps:', '  - uses: update/vfs', '    with:', '      files: [1001]', '      tracking-id: CHG-1', ''].join('\n');
-  await lsp.open(uri, text);
-  const hover = (await lsp.request('textDocument/hover', { textDocument: { uri }, position: { line: 5, character: 8 } })) as { contents: { value?: string } | string } | null;
-  assert.ok(hover, 'a hover');
-  const shown = typeof hover.contents === 'string' ? hover.contents : hover.contents.value ?? '';
-  assert.match(shown, /Tracking id of the update/);
-  const completion = (await lsp.request('textDocument/completion', { textDocument: { uri }, position: { line: 2, character: 10 } })) as { items: { label: string }[] } | { label: string }[];
-  const labels = (Array.isArray(completion) ? completion : completion.items).map((i) => i.label);
-  for (const type of ['update/vfs', 'replication/sync', 'monitoring/engines', 'assert']) assert.ok(labels.includes(type), `completion offers ${type}: ${labels.join(', ')}`);
-});
+test(
+  'yaml-language-server: hover says what an input means; completion offers the step types',
+  { timeout: 60_000 },
+  async (t) => {
+    const lsp = await start(t);
+    const uri = doc('test/fixtures/editor/hover.yml');
+    const text = [
+      'version: 1',
+      'steps:',
+      '  - uses: update/vfs',
+      '    with:',
+      '      files: [1001]',
+      '      tracking-id: CHG-1',
+      '',
+    ].join('\n');
+    await lsp.open(uri, text);
+    const hover = (await lsp.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 5, character: 8 },
+    })) as { contents: { value?: string } | string } | null;
+    assert.ok(hover, 'a hover');
+    const shown = typeof hover.contents === 'string' ? hover.contents : (hover.contents.value ?? '');
+    assert.match(shown, /Tracking id of the update/);
+    const completion = (await lsp.request('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 2, character: 10 },
+    })) as { items: { label: string }[] } | { label: string }[];
+    const labels = (Array.isArray(completion) ? completion : completion.items).map((i) => i.label);
+    for (const type of ['update/vfs', 'replication/sync', 'monitoring/engines', 'assert'])
+      assert.ok(labels.includes(type), `completion offers ${type}: ${labels.join(', ')}`);
+  },
+);
 
 test('yaml-language-server: inventory files are validated with their own schema', { timeout: 60_000 }, async (t) => {
   const lsp = await start(t);
-  const good = await lsp.open(doc('pipelines/inventory/sites.yml'), readFileSync('pipelines/inventory/sites.yml', 'utf8'));
-  assert.deepEqual(good.map((d) => d.message), []);
-  const release = await lsp.open(doc('pipelines/three-site-release.yml'), readFileSync('pipelines/three-site-release.yml', 'utf8'));
-  assert.deepEqual(release.map((d) => d.message), [], 'include: and a server expression are known to the pipeline schema');
+  const good = await lsp.open(
+    doc('pipelines/inventory/sites.yml'),
+    readFileSync('pipelines/inventory/sites.yml', 'utf8'),
+  );
+  assert.deepEqual(
+    good.map((d) => d.message),
+    [],
+  );
+  const release = await lsp.open(
+    doc('pipelines/three-site-release.yml'),
+    readFileSync('pipelines/three-site-release.yml', 'utf8'),
+  );
+  assert.deepEqual(
+    release.map((d) => d.message),
+    [],
+    'include: and a server expression are known to the pipeline schema',
+  );
   const broken = await lsp.open(
     doc('pipelines/inventory/broken.yml'),
-    ['# yaml-language-server: $schema=../../schema/inventory.schema.json', 'targets:', '  prod: { server: p, database: PROD, tokn: t }', 'steps: []', ''].join('\n'),
+    [
+      '# yaml-language-server: $schema=../../schema/inventory.schema.json',
+      'targets:',
+      '  prod: { server: p, database: PROD, tokn: t }',
+      'steps: []',
+      '',
+    ].join('\n'),
   );
   const lines = broken.map((d) => d.range.start.line);
   assert.ok(lines.includes(2), `the unknown target key is flagged: ${JSON.stringify(broken)}`);

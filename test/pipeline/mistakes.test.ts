@@ -14,7 +14,9 @@ const GOLDEN = 'test/fixtures/golden/mistakes.txt';
 
 test('validate: every typical mistake is told at its line, in plain words, with what to write (golden)', async () => {
   const parts: string[] = [];
-  for (const name of readdirSync(DIR).filter((f) => f.endsWith('.yml')).sort()) {
+  for (const name of readdirSync(DIR)
+    .filter((f) => f.endsWith('.yml'))
+    .sort()) {
     const r = await runCli(['validate', join(DIR, name)]);
     assert.equal(r.code, 2, `${name}: ${r.stdout}${r.stderr}`);
     assert.doesNotMatch(r.stderr, /undefined|\brecord\b|compact mapping|Invalid input|NaN|\n\s+at /, name);
@@ -23,5 +25,9 @@ test('validate: every typical mistake is told at its line, in plain words, with 
   }
   const text = parts.join('\n');
   if (process.env.UPDATE_GOLDEN) writeFileSync(GOLDEN, text);
-  assert.equal(text, readFileSync(GOLDEN, 'utf8'), 'the messages changed: if intended, UPDATE_GOLDEN=1 npm test and review the diff');
+  assert.equal(
+    text,
+    readFileSync(GOLDEN, 'utf8'),
+    'the messages changed: if intended, UPDATE_GOLDEN=1 npm test and review the diff',
+  );
 });

@@ -26,7 +26,11 @@ function undescribed(schema: unknown): { total: number; missing: string[] } {
   return { total, missing };
 }
 
-for (const [flag, name] of [[[], 'pipeline'], [['--inventory'], 'inventory'], [['--report'], 'report']] as const) {
+for (const [flag, name] of [
+  [[], 'pipeline'],
+  [['--inventory'], 'inventory'],
+  [['--report'], 'report'],
+] as const) {
   test(`every property of the ${name} schema has a description`, async () => {
     const r = await runCli(['schema', ...flag]);
     assert.equal(r.code, 0, r.stderr);

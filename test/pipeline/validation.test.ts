@@ -29,7 +29,9 @@ function expectations(text: string): Expectation[] {
   }));
 }
 
-const fixtures = readdirSync(dir).filter((f) => f.endsWith('.yml')).sort();
+const fixtures = readdirSync(dir)
+  .filter((f) => f.endsWith('.yml'))
+  .sort();
 
 for (const name of fixtures) {
   test(`bad fixture ${name} is reported at its expected location`, () => {
@@ -45,8 +47,13 @@ for (const name of fixtures) {
     assert.ok(error instanceof PipelineInvalid, 'the pipeline is refused');
     assert.equal(error.exitCode, 2);
     for (const want of expected) {
-      const found: Diagnostic | undefined = error.diagnostics.find((d) => d.line === want.line && d.col === want.col && d.message.startsWith(want.message));
-      assert.ok(found, `expected ${want.line}:${want.col} ${want.message}\ngot:\n${error.diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`);
+      const found: Diagnostic | undefined = error.diagnostics.find(
+        (d) => d.line === want.line && d.col === want.col && d.message.startsWith(want.message),
+      );
+      assert.ok(
+        found,
+        `expected ${want.line}:${want.col} ${want.message}\ngot:\n${error.diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`,
+      );
       if (want.hint) assert.equal(found.hint, want.hint);
     }
   });
@@ -59,7 +66,10 @@ test('enginectl validate on every bad fixture exits 2 and prints each FILE:LINE:
   assert.equal(r.code, 2);
   for (const file of files) {
     for (const want of expectations(readFileSync(file, 'utf8'))) {
-      assert.ok(r.stderr.includes(`${file}:${want.line}:${want.col} ${want.message}`), `${file}:${want.line}:${want.col} in:\n${r.stderr}`);
+      assert.ok(
+        r.stderr.includes(`${file}:${want.line}:${want.col} ${want.message}`),
+        `${file}:${want.line}:${want.col} in:\n${r.stderr}`,
+      );
     }
   }
   assert.match(r.stderr, /\n {2}\d+ \| .*\n {2} +\| +\^/, 'the offending line and a caret are shown');
@@ -67,7 +77,9 @@ test('enginectl validate on every bad fixture exits 2 and prints each FILE:LINE:
 });
 
 test('every pipeline in pipelines/ validates (exit 0)', async () => {
-  const files = readdirSync('pipelines').filter((f) => f.endsWith('.yml')).map((f) => join('pipelines', f));
+  const files = readdirSync('pipelines')
+    .filter((f) => f.endsWith('.yml'))
+    .map((f) => join('pipelines', f));
   assert.ok(files.length >= 5);
   const secrets = { PROD_TOKEN: 'a', STAGING_TOKEN: 'b', PROD_DEPLOY_PASSWORD: 'c', QA_TOKEN: 'd' };
   const r = await runCli(['validate', ...files], { env: { ...env, ...secrets } });
@@ -93,10 +105,19 @@ test('a matrix of a billion instances is refused at its line by validate and mat
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const values = `[${Array.from({ length: 1000 }, (_, i) => i).join(', ')}]`;
   const file = join(dir, 'billion.yml');
-  writeFileSync(file, `version: 1\nsteps:\n  - uses: monitoring/alerts\n    matrix: { a: ${values}, b: ${values}, c: ${values} }\n`);
-  for (const args of [['validate', file], ['matrix', file]]) {
+  writeFileSync(
+    file,
+    `version: 1\nsteps:\n  - uses: monitoring/alerts\n    matrix: { a: ${values}, b: ${values}, c: ${values} }\n`,
+  );
+  for (const args of [
+    ['validate', file],
+    ['matrix', file],
+  ]) {
     const r = await runCli(args, { env });
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /billion\.yml:4:13 the matrix makes 1,000,000,000 instances \(1,000 x 1,000 x 1,000\): a step runs at most 10,000\n/);
+    assert.match(
+      r.stderr,
+      /billion\.yml:4:13 the matrix makes 1,000,000,000 instances \(1,000 x 1,000 x 1,000\): a step runs at most 10,000\n/,
+    );
   }
 });

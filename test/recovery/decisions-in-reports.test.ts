@@ -27,28 +27,57 @@ async function cut(t: TestContext) {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-decisions-'));
   const file = join(dir, 'release.yml');
   writeFileSync(file, PIPELINE);
-  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token', GITHUB_ACTOR: 'octo-operator' };
+  const env = {
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+    GITHUB_ACTOR: 'octo-operator',
+  };
   const journal = join(dir, 'run.journal.jsonl');
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
   assert.equal((await runCli(['run', file, '--journal', journal], { env })).code, 1);
-  const out = (name: string) => ['--report-json', join(dir, `${name}.json`), '--junit', join(dir, `${name}.xml`), '--summary', join(dir, `${name}.md`), '--html', join(dir, `${name}.html`)];
-  const read = (name: string) => ({ json: JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as Report, xml: readFileSync(join(dir, `${name}.xml`), 'utf8'), md: readFileSync(join(dir, `${name}.md`), 'utf8'), html: readFileSync(join(dir, `${name}.html`), 'utf8') });
+  const out = (name: string) => [
+    '--report-json',
+    join(dir, `${name}.json`),
+    '--junit',
+    join(dir, `${name}.xml`),
+    '--summary',
+    join(dir, `${name}.md`),
+    '--html',
+    join(dir, `${name}.html`),
+  ];
+  const read = (name: string) => ({
+    json: JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as Report,
+    xml: readFileSync(join(dir, `${name}.xml`), 'utf8'),
+    md: readFileSync(join(dir, `${name}.md`), 'utf8'),
+    html: readFileSync(join(dir, `${name}.html`), 'utf8'),
+  });
   return { dir, file, env, journal, emulator, out, read };
 }
 
 test('--in-doubt skip: the call treated as applied is no success in any report; JUnit fails it as IN_DOUBT with the decision', async (t) => {
   const s = await cut(t);
-  const resumed = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip', ...s.out('skip')], { env: s.env });
+  const resumed = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip', ...s.out('skip')], {
+    env: s.env,
+  });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   const { json, xml, md, html } = s.read('skip');
   const vfs = json.steps.find((x) => x.id === 'vfs')!;
   assert.notEqual(vfs.outcome, 'success');
   assert.equal(vfs.decision?.decision, 'skip');
   assert.match(vfs.decision?.by ?? '', /^octo-operator@/);
-  assert.deepEqual([json.counts.success, json.counts.treatedAsApplied, json.counts.inDoubt], [1, 1, 1], 'the clear succeeded; the update is treated as applied, not a success');
+  assert.deepEqual(
+    [json.counts.success, json.counts.treatedAsApplied, json.counts.inDoubt],
+    [1, 1, 1],
+    'the clear succeeded; the update is treated as applied, not a success',
+  );
   const failures = Number(/<testsuite [^>]*failures="(\d+)"/.exec(xml)![1]);
   assert.equal(failures, (xml.match(/<failure /g) ?? []).length, 'JUnit counts the failures it lists');
-  assert.match(xml, /<testcase name="vfs"[^>]*>\s*<failure type="IN_DOUBT" message="in doubt: treated as applied by the operator \(octo-operator@/);
+  assert.match(
+    xml,
+    /<testcase name="vfs"[^>]*>\s*<failure type="IN_DOUBT" message="in doubt: treated as applied by the operator \(octo-operator@/,
+  );
   assert.match(md, /treated as applied by the operator \(octo-operator@/);
   assert.match(html, /treated as applied by the operator \(octo-operator@/);
   assert.match(resumed.stdout, /1 treated as applied by the operator/);
@@ -57,7 +86,9 @@ test('--in-doubt skip: the call treated as applied is no success in any report; 
 
 test(`--in-doubt retry: the operator's decision to send again is shown in the Markdown and HTML reports too`, async (t) => {
   const s = await cut(t);
-  const resumed = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'retry', ...s.out('retry')], { env: s.env });
+  const resumed = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'retry', ...s.out('retry')], {
+    env: s.env,
+  });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   const { json, md, html } = s.read('retry');
   assert.equal(json.steps.find((x) => x.id === 'vfs')!.decision?.decision, 'retry');
@@ -74,7 +105,16 @@ test(`a resume with --force of another pipeline's journal names where the journa
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   const { json, xml, md, html } = s.read('other');
   assert.deepEqual([json.resumedFrom?.name, json.resumedFrom?.samePipeline], ['Decisions', false]);
-  for (const [name, text] of [['md', md], ['html', html], ['xml', xml]]) assert.match(text!, /Resumed from the journal .*run\.journal\.jsonl, written by another pipeline \((&quot;|")Decisions/, name);
+  for (const [name, text] of [
+    ['md', md],
+    ['html', html],
+    ['xml', xml],
+  ])
+    assert.match(
+      text!,
+      /Resumed from the journal .*run\.journal\.jsonl, written by another pipeline \((&quot;|")Decisions/,
+      name,
+    );
 });
 
 test(`no file is an offline check of a secret: the journal's and the saved plan's hashes are of masked values, the key beside them notwithstanding`, async (t) => {
@@ -100,16 +140,29 @@ steps:
   const { keyedHash, valuesHash } = await import('../../src/journal/hashing.ts');
   const { valuesHashPlain } = await import('../../src/app/plain-hash.ts');
   const written = readFileSync(journal, 'utf8');
-  const run = JSON.parse(written.split('\n')[0]!) as { salt: string; files: { hash: string }[]; varsHash: string; vars: Record<string, unknown> };
-  assert.notEqual(run.files[0]!.hash, keyedHash(run.salt, text), 'the salt beside the hash would let a dictionary test the literal password');
+  const run = JSON.parse(written.split('\n')[0]!) as {
+    salt: string;
+    files: { hash: string }[];
+    varsHash: string;
+    vars: Record<string, unknown>;
+  };
+  assert.notEqual(
+    run.files[0]!.hash,
+    keyedHash(run.salt, text),
+    'the salt beside the hash would let a dictionary test the literal password',
+  );
   assert.equal(written.includes('Hunter2-literal'), false);
-  assert.notEqual(run.vars.note, 'admin', 'a var holding a secret (the server\'s password) is masked');
+  assert.notEqual(run.vars.note, 'admin', "a var holding a secret (the server's password) is masked");
   assert.notEqual(run.varsHash, valuesHash(run.salt, { note: 'admin' }));
   const plan = join(dir, 'plan.json');
   const planned = await runCli(['plan', file, '--live', '--out', plan, '--var', 'note=admin'], { env });
   assert.notEqual(planned.code, 2, planned.stdout + planned.stderr);
   const saved = readFileSync(plan, 'utf8');
-  assert.equal(saved.includes(valuesHashPlain({ note: 'admin' })), false, 'the saved plan holds no plain hash of a secret var');
+  assert.equal(
+    saved.includes(valuesHashPlain({ note: 'admin' })),
+    false,
+    'the saved plan holds no plain hash of a secret var',
+  );
   const again = await runCli(['run', file, '--plan', plan, '--var', 'note=admin'], { env });
   assert.doesNotMatch(again.stderr, /plan/, 'the saved plan still matches its run');
 });

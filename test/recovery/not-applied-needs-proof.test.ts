@@ -36,7 +36,10 @@ type Rec = { t: string; key?: string; at?: number; crc?: string };
 
 /** The journal a kill right after the write of `key` left would leave, its call `age` ms in the past. */
 function killedAfterSend(journal: string, key: string, age: number): string {
-  const all = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+  const all = readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
   const at = all.findIndex((r) => r.t === 'send' && r.key === key);
   assert.ok(at >= 0);
   const kept = all.slice(0, at + 1).map(({ crc: _crc, ...r }, i) => (i === at ? { ...r, at: r.at! - age } : r));
@@ -58,8 +61,12 @@ test(`verify cannot tell a system update that may still run: Engines on the old 
   const killed = killedAfterSend(s.journal, 'id:system', 3 * 60_000);
   const verified = await runCli(['verify', killed], { env: s.env });
   assert.equal(verified.code, 1, verified.stdout + verified.stderr);
-  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*still report a version other than the source's 26\.11\.0, 3m(\d+s)? after the call; the API cannot show a write still running at the server: declare longest: on the step/m);
-  const updates = () => s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system')).length;
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"System update prod" .*still report a version other than the source's 26\.11\.0, 3m(\d+s)? after the call; the API cannot show a write still running at the server: declare longest: on the step/m,
+  );
+  const updates = () =>
+    s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system')).length;
   const sent = updates();
   const retried = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env: s.env });
   assert.equal(retried.code, 2, retried.stdout + retried.stderr);
@@ -69,23 +76,32 @@ test(`verify cannot tell a system update that may still run: Engines on the old 
   // With the bound declared and passed, the old version is proof: not applied, and sent once more.
   writeFileSync(s.file, HEAD + SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 2m'));
   const proven = await runCli(['verify', killed], { env: s.env });
-  assert.match(proven.stdout, /^not-applied +"System update prod" .*\(3m(\d+s)? after the call, past the step's longest: 2m\)$/m);
+  assert.match(
+    proven.stdout,
+    /^not-applied +"System update prod" .*\(3m(\d+s)? after the call, past the step's longest: 2m\)$/m,
+  );
   const early = await runCli(['verify', killedAfterSend(s.journal, 'id:system', 60_000)], { env: s.env });
-  assert.match(early.stdout, /^cannot-tell /m, 'within monitoring\'s lag and the bound: cannot tell');
+  assert.match(early.stdout, /^cannot-tell /m, "within monitoring's lag and the bound: cannot tell");
 });
 
 test('verify cannot tell a create whose entity the server stored with a field otherwise; verify-and-retry creates no duplicate', async (t) => {
-  const s = await setup(t, `  - id: create
+  const s = await setup(
+    t,
+    `  - id: create
     uses: classes/create
     longest: 1m
     with: { class: 12, fields: { iname: mnew, ifullname: Mary New, iversion: 7 } }
-`);
+`,
+  );
   const created = () => s.emulator.state.entities.filter((e) => e.iname === 'mnew').length;
   assert.equal(created(), 1, 'the server made it, at iversion 1 (it computes the version)');
   const killed = killedAfterSend(s.journal, 'id:create', 3 * 60_000);
   const verified = await runCli(['verify', killed], { env: s.env });
   assert.equal(verified.code, 1, verified.stdout + verified.stderr);
-  assert.match(verified.stdout, /^cannot-tell +"Create an entity" .*no entity with iname=mnew, ifullname=Mary New, iversion=7, but entity \d+ was created since just before the call: the server may store a written field otherwise/m);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"Create an entity" .*no entity with iname=mnew, ifullname=Mary New, iversion=7, but entity \d+ was created since just before the call: the server may store a written field otherwise/m,
+  );
   const retried = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env: s.env });
   assert.equal(retried.code, 2, retried.stdout + retried.stderr);
   assert.equal(created(), 1, 'no duplicate');
@@ -96,13 +112,19 @@ test('verify cannot tell a create whose entity the server stored with a field ot
 });
 
 test('verify cannot tell a PATCH right after the kill: it may still be pending at the server', async (t) => {
-  const s = await setup(t, `  - id: update
+  const s = await setup(
+    t,
+    `  - id: update
     uses: classes/update
     longest: 1m
     with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
-`);
+`,
+  );
   s.emulator.state = structuredClone(s.before);
   const fresh = await runCli(['verify', killedAfterSend(s.journal, 'id:update', 0)], { env: s.env });
   assert.equal(fresh.code, 1, fresh.stdout + fresh.stderr);
-  assert.match(fresh.stdout, /^cannot-tell +"Update an entity" .*iemailaddress still hold the values of just before the call, .* after the call; the step's longest: 1m has not passed yet: verify again after \d{4}-/m);
+  assert.match(
+    fresh.stdout,
+    /^cannot-tell +"Update an entity" .*iemailaddress still hold the values of just before the call, .* after the call; the step's longest: 1m has not passed yet: verify again after \d{4}-/m,
+  );
 });

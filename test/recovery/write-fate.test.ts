@@ -26,22 +26,37 @@ async function setup(t: TestContext, steps: string, gateway?: (method: string, p
   const server = gateway ? await gatewayInFront(t, url, gateway) : url;
   const env = { ENGINE_URL: server, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
   /** Writes the API handled and answered 2xx: applied, whatever reached the client. */
-  const applied = (suffix: string) => emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith(suffix) && r.status >= 200 && r.status < 300).length;
+  const applied = (suffix: string) =>
+    emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith(suffix) && r.status >= 200 && r.status < 300)
+      .length;
   return { dir, file, env, emulator, applied, journal: join(dir, 'run.journal.jsonl') };
 }
 
-type Step = { id: string; outcome: string; inDoubt: { method: string; path: string; status?: number } | null; decision: { decision: string; by: string } | null; error: { code: string; message: string } | null; attempts: number };
-const stepOf = (path: string, id: string) => (JSON.parse(readFileSync(path, 'utf8')) as { steps: Step[] }).steps.find((s) => s.id === id)!;
+type Step = {
+  id: string;
+  outcome: string;
+  inDoubt: { method: string; path: string; status?: number } | null;
+  decision: { decision: string; by: string } | null;
+  error: { code: string; message: string } | null;
+  attempts: number;
+};
+const stepOf = (path: string, id: string) =>
+  (JSON.parse(readFileSync(path, 'utf8')) as { steps: Step[] }).steps.find((s) => s.id === id)!;
 
 test('a retry never erases the doubt of the attempt before it: an applied write cut after the server acted, then a 503, is in doubt and never sent a third time', async (t) => {
-  const s = await setup(t, `  - id: vfs
+  const s = await setup(
+    t,
+    `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
     retry: { attempts: 2, delay: 1ms }
-`);
+`,
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 503, times: 1 });
-  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
   assert.equal(run.code, 1, run.stdout + run.stderr);
   const vfs = stepOf(`${s.journal}.json`, 'vfs');
   assert.equal(vfs.inDoubt?.path, '/api/devops/v1/update/vfs', 'the cut attempt leaves the step in doubt');
@@ -50,7 +65,11 @@ test('a retry never erases the doubt of the attempt before it: an applied write 
   assert.equal(s.applied('/update/vfs'), 1);
 
   const report = await runCli(['report', s.journal, '--report-json', `${s.journal}.report.json`]);
-  assert.equal(stepOf(`${s.journal}.report.json`, 'vfs').inDoubt?.path, '/api/devops/v1/update/vfs', 'report reads the same fate from the journal');
+  assert.equal(
+    stepOf(`${s.journal}.report.json`, 'vfs').inDoubt?.path,
+    '/api/devops/v1/update/vfs',
+    'report reads the same fate from the journal',
+  );
   assert.equal(report.code, 1);
 
   const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
@@ -60,14 +79,19 @@ test('a retry never erases the doubt of the attempt before it: an applied write 
 });
 
 test(`retry: { in-doubt: retry } sends again after an attempt in doubt, says so as the pipeline's decision, and the doubt stays`, async (t) => {
-  const s = await setup(t, `  - id: vfs
+  const s = await setup(
+    t,
+    `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
     retry: { attempts: 2, delay: 1ms, in-doubt: retry }
-`);
+`,
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 503, times: 1 });
-  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
   assert.equal(run.code, 1, run.stdout + run.stderr);
   const vfs = stepOf(`${s.journal}.json`, 'vfs');
   assert.equal(vfs.attempts, 2);
@@ -80,27 +104,41 @@ test(`retry: { in-doubt: retry } sends again after an attempt in doubt, says so 
 });
 
 test('a write applied after an attempt in doubt is applied, and said to be maybe applied twice', async (t) => {
-  const s = await setup(t, `  - id: vfs
+  const s = await setup(
+    t,
+    `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
     retry: { attempts: 2, delay: 1ms, in-doubt: retry }
-`);
+`,
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
-  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const vfs = stepOf(`${s.journal}.json`, 'vfs') as Step & { warnings: string[] };
   assert.equal(vfs.inDoubt, null);
-  assert.ok(vfs.warnings.some((w) => /maybe applied twice/.test(w)), JSON.stringify(vfs.warnings));
+  assert.ok(
+    vfs.warnings.some((w) => /maybe applied twice/.test(w)),
+    JSON.stringify(vfs.warnings),
+  );
   assert.equal(s.applied('/update/vfs'), 2, 'the emulator applied both: what the warning says');
 });
 
 for (const status of [408, 500, 502, 503, 504]) {
   test(`a gateway's ${status} page after the API applied the write is not the API's word: in doubt, and resume does not send it again`, async (t) => {
-    const s = await setup(t, `  - id: system
+    const s = await setup(
+      t,
+      `  - id: system
     uses: update/system
     with: { target: prod, products: [1] }
-`, (method, path) => (method === 'POST' && path === '/api/devops/v1/update/system' ? status : undefined));
-    const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+`,
+      (method, path) => (method === 'POST' && path === '/api/devops/v1/update/system' ? status : undefined),
+    );
+    const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+      env: s.env,
+    });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const system = stepOf(`${s.journal}.json`, 'system');
     assert.equal(system.inDoubt?.status, status, JSON.stringify(system));
@@ -112,12 +150,17 @@ for (const status of [408, 500, 502, 503, 504]) {
 }
 
 test(`the API's own refusal (a 4xx in its shape) is not in doubt: resume sends the write again`, async (t) => {
-  const s = await setup(t, `  - id: vfs
+  const s = await setup(
+    t,
+    `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
-`);
+`,
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
-  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], { env: s.env });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
   assert.equal(run.code, 1, run.stdout + run.stderr);
   assert.equal(stepOf(`${s.journal}.json`, 'vfs').inDoubt, null);
   const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
@@ -126,16 +169,27 @@ test(`the API's own refusal (a 4xx in its shape) is not in doubt: resume sends t
 });
 
 test(`the journal's lock is the file's, not its spelling's: a resume through a symbolic link is refused while the journal is held`, async (t) => {
-  const s = await setup(t, `  - id: vfs
+  const s = await setup(
+    t,
+    `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
-`);
+`,
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   const link = join(s.dir, 'link.jsonl');
   symlinkSync(s.journal, link);
   // Another resume holds the journal, by its own name: this process is alive.
-  writeFileSync(`${s.journal}.lock`, JSON.stringify({ pid: process.pid, host: hostname(), at: '2026-11-26T10:00:00Z', command: 'enginectl run release.yml --resume run.journal.jsonl' }));
+  writeFileSync(
+    `${s.journal}.lock`,
+    JSON.stringify({
+      pid: process.pid,
+      host: hostname(),
+      at: '2026-11-26T10:00:00Z',
+      command: 'enginectl run release.yml --resume run.journal.jsonl',
+    }),
+  );
   const before = s.emulator.requests.length;
   const viaLink = await runCli(['run', s.file, '--resume', link], { env: s.env });
   assert.equal(viaLink.code, 2, viaLink.stdout + viaLink.stderr);
@@ -144,13 +198,21 @@ test(`the journal's lock is the file's, not its spelling's: a resume through a s
 });
 
 test('a stale lock is taken over by one run only: while another run is taking it over, the next is refused', async (t) => {
-  const s = await setup(t, `  - id: vfs
+  const s = await setup(
+    t,
+    `  - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
-`);
+`,
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
-  const dead = JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), at: '2026-11-26T10:00:00Z', command: 'enginectl run release.yml' });
+  const dead = JSON.stringify({
+    pid: 2 ** 22 + 12345,
+    host: hostname(),
+    at: '2026-11-26T10:00:00Z',
+    command: 'enginectl run release.yml',
+  });
   writeFileSync(`${s.journal}.lock`, dead);
   // A run that found the same stale lock first holds the takeover.
   writeFileSync(`${s.journal}.lock.takeover`, JSON.stringify({ pid: process.pid, host: hostname() }));
@@ -176,7 +238,10 @@ test('the same job run again on its journal refuses while the journal holds a ca
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   const again = await runCli(['run', s.file, '--journal', s.journal], { env: s.env });
   assert.equal(again.code, 2, again.stdout + again.stderr);
-  assert.match(again.stderr, /left a call in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\); a new run on it would send it again/);
+  assert.match(
+    again.stderr,
+    /left a call in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\); a new run on it would send it again/,
+  );
   assert.equal(s.applied('/update/vfs'), 1);
   const report = await runCli(['report', s.journal, '--report-json', `${s.journal}.json`]);
   assert.equal(report.code, 1, 'the journal still reports the doubt, not a success');
@@ -188,31 +253,48 @@ test('the same job run again on its journal refuses while the journal holds a ca
 });
 
 test('--force never drops a call in doubt: a step renamed since is named and refused until decided', async (t) => {
-  const s = await setup(t, `  - id: alerts
+  const s = await setup(
+    t,
+    `  - id: alerts
     uses: monitoring/alerts
     with: { fail-on: none }
-${CUT_VFS}`);
+${CUT_VFS}`,
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('id: vfs', 'id: vfs-files'));
   const forced = await runCli(['run', s.file, '--resume', s.journal, '--force'], { env: s.env });
   assert.equal(forced.code, 2, forced.stdout + forced.stderr);
-  assert.match(forced.stderr, /no longer in the file .*"VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\)/);
+  assert.match(
+    forced.stderr,
+    /no longer in the file .*"VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\)/,
+  );
   assert.equal(s.applied('/update/vfs'), 1);
-  const decided = await runCli(['run', s.file, '--resume', s.journal, '--force', '--in-doubt', 'retry'], { env: s.env });
+  const decided = await runCli(['run', s.file, '--resume', s.journal, '--force', '--in-doubt', 'retry'], {
+    env: s.env,
+  });
   assert.equal(decided.code, 0, decided.stdout + decided.stderr);
-  assert.equal(s.applied('/update/vfs'), 2, 'sent again on the operator\'s word');
+  assert.equal(s.applied('/update/vfs'), 2, "sent again on the operator's word");
 });
 
 test('a resume with --only in between keeps the doubt of the instance it did not select: the next resume of every target refuses', async (t) => {
-  const s = await setup(t, `  - id: vfs
+  const s = await setup(
+    t,
+    `  - id: vfs
     uses: update/vfs
     matrix: { target: [staging, prod] }
     max-parallel: 1
     fail-fast: false
     with: { target: "\${{ matrix.target }}", files: [1001] }
-`);
-  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('targets:\n', 'targets:\n  staging: { server: staging-db.example.com, database: STAGING, token: "${{ secrets.PROD_TOKEN }}" }\n'));
+`,
+  );
+  writeFileSync(
+    s.file,
+    readFileSync(s.file, 'utf8').replace(
+      'targets:\n',
+      'targets:\n  staging: { server: staging-db.example.com, database: STAGING, token: "${{ secrets.PROD_TOKEN }}" }\n',
+    ),
+  );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
@@ -231,11 +313,20 @@ test('a journal sealed with ENGINECTL_JOURNAL_KEY refuses a forged record (its C
   const s = await setup(t, CUT_VFS);
   const key = { ...s.env, ENGINECTL_JOURNAL_KEY: 'a-ci-secret-of-32-characters-00' };
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });
-  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: key })).code, 1, 'the API refused the update');
+  assert.equal(
+    (await runCli(['run', s.file, '--journal', s.journal], { env: key })).code,
+    1,
+    'the API refused the update',
+  );
   assert.equal(s.applied('/update/vfs'), 0);
   // Downloaded from an artifact and edited: the refused update made a success, its CRC recomputed.
-  const records = readFileSync(s.journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown> & { t: string; run?: Record<string, unknown> });
-  const forged = records.map(({ crc: _crc, mac, ...r }) => (r.t === 'end' ? { ...r, run: { ...r.run, outcome: 'success', error: undefined }, mac } : { ...r, mac }));
+  const records = readFileSync(s.journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown> & { t: string; run?: Record<string, unknown> });
+  const forged = records.map(({ crc: _crc, mac, ...r }) =>
+    r.t === 'end' ? { ...r, run: { ...r.run, outcome: 'success', error: undefined }, mac } : { ...r, mac },
+  );
   const { encodeLine } = await import('../../src/journal/frame.ts');
   const copy = join(s.dir, 'forged.jsonl');
   writeFileSync(copy, forged.map((r) => encodeLine(r)).join(''));
@@ -252,14 +343,20 @@ test('a journal sealed with ENGINECTL_JOURNAL_KEY refuses a forged record (its C
   const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: key });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.equal(s.applied('/update/vfs'), 1);
-  assert.equal((await runCli(['report', s.journal], { env: key })).code, 0, 'the resumed records chain to the first run\'s');
+  assert.equal(
+    (await runCli(['report', s.journal], { env: key })).code,
+    0,
+    "the resumed records chain to the first run's",
+  );
 });
 
 test('no write leaves unjournaled: for every step type that writes, its send record is in the journal before the request reaches the server', async (t) => {
   const { STEP_CASES } = await import('../helpers/step-cases.ts');
   const { STEP_TYPES, isReadOnly } = await import('../../src/steps/registry.ts');
   const { parse } = await import('yaml');
-  const writes = STEP_CASES.filter((c) => !isReadOnly(STEP_TYPES.get(c.uses)!, parse(c.with) as Record<string, unknown>));
+  const writes = STEP_CASES.filter(
+    (c) => !isReadOnly(STEP_TYPES.get(c.uses)!, parse(c.with) as Record<string, unknown>),
+  );
   // Every registered step type that can write has a case here: a new one cannot slip past.
   const writers = [...STEP_TYPES.values()].filter((type) => type.readOnly !== true).map((type) => type.uses);
   assert.deepEqual([...new Set(writes.map((c) => c.uses))].sort(), writers.sort());
@@ -269,15 +366,29 @@ test('no write leaves unjournaled: for every step type that writes, its send rec
     const journal = join(dir, 'run.journal.jsonl');
     const seen: string[] = [];
     const problems: string[] = [];
-    const proxy = await gatewayInFront(t, url, () => undefined, (method, path) => {
-      if (method === 'GET') return;
-      seen.push(`${method} ${path}`);
-      const sends = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: string; method?: string; path?: string }).filter((r) => r.t === 'send');
-      if (sends.length !== seen.length || `${sends.at(-1)?.method} ${sends.at(-1)?.path}` !== seen.at(-1)) problems.push(`${c.uses}: ${seen.at(-1)} reached the server with ${sends.length} send record(s) for ${seen.length} write(s)`);
-    });
+    const proxy = await gatewayInFront(
+      t,
+      url,
+      () => undefined,
+      (method, path) => {
+        if (method === 'GET') return;
+        seen.push(`${method} ${path}`);
+        const sends = readFileSync(journal, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { t: string; method?: string; path?: string })
+          .filter((r) => r.t === 'send');
+        if (sends.length !== seen.length || `${sends.at(-1)?.method} ${sends.at(-1)?.path}` !== seen.at(-1))
+          problems.push(
+            `${c.uses}: ${seen.at(-1)} reached the server with ${sends.length} send record(s) for ${seen.length} write(s)`,
+          );
+      },
+    );
     const file = join(dir, 'step.yml');
     writeFileSync(file, `${head(c.uses)}  - uses: ${c.uses}\n    with: ${c.with}\n`);
-    const r = await runCli(['run', file, '--journal', journal], { env: { ENGINE_URL: proxy, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' } });
+    const r = await runCli(['run', file, '--journal', journal], {
+      env: { ENGINE_URL: proxy, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    });
     assert.notEqual(r.code, 2, r.stdout + r.stderr);
     assert.ok(seen.length > 0, `${c.uses} wrote`);
     assert.equal(emulator.requests.filter((q) => q.method !== 'GET').length, seen.length);

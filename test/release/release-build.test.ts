@@ -21,21 +21,28 @@ let build: ReturnType<typeof spawnSync>;
 const EPOCH = 1795600000;
 
 before(() => {
-  build = spawnSync(process.execPath, ['release/build.mjs', '--out', out], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SOURCE_DATE_EPOCH: String(EPOCH) } });
+  build = spawnSync(process.execPath, ['release/build.mjs', '--out', out], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, SOURCE_DATE_EPOCH: String(EPOCH) },
+  });
 });
 
 /** The machine an ELF or PE file is built for, from its header. */
 function machine(file: string): string {
   const b = readFileSync(file).subarray(0, 4096);
-  if (b.subarray(0, 4).toString('latin1') === '\x7fELF') return ({ 0x3e: 'x86-64', 0xb7: 'aarch64' } as Record<number, string>)[b.readUInt16LE(18)] ?? 'other ELF';
+  if (b.subarray(0, 4).toString('latin1') === '\x7fELF')
+    return ({ 0x3e: 'x86-64', 0xb7: 'aarch64' } as Record<number, string>)[b.readUInt16LE(18)] ?? 'other ELF';
   if (b.subarray(0, 2).toString('latin1') === 'MZ') {
     const pe = b.readUInt32LE(0x3c);
-    if (b.subarray(pe, pe + 4).toString('latin1') === 'PE\0\0') return b.readUInt16LE(pe + 4) === 0x8664 ? 'PE x86-64' : 'other PE';
+    if (b.subarray(pe, pe + 4).toString('latin1') === 'PE\0\0')
+      return b.readUInt16LE(pe + 4) === 0x8664 ? 'PE x86-64' : 'other PE';
   }
   return 'unknown';
 }
 
-const smoke = (file: string, runner: string[] = []) => spawnSync('bash', ['release/smoke.sh', join(out, file), ...runner], { cwd: ROOT, encoding: 'utf8' });
+const smoke = (file: string, runner: string[] = []) =>
+  spawnSync('bash', ['release/smoke.sh', join(out, file), ...runner], { cwd: ROOT, encoding: 'utf8' });
 
 /** The processes still running a file of this release (the smoke test's emulator must not be one). */
 function leftOver(): string[] {
@@ -53,15 +60,28 @@ function leftOver(): string[] {
 
 test('release:build writes the six files, SHA256SUMS last over the other five, as sha256sum -c reads it', () => {
   assert.equal(build.status, 0, String(build.stderr));
-  assert.deepEqual(readdirSync(out).sort(), ['SHA256SUMS', `enginectl-${VERSION}.tgz`, 'enginectl-linux-arm64', 'enginectl-linux-x64', 'enginectl-oci.tar', 'enginectl-windows-x64.exe']);
+  assert.deepEqual(readdirSync(out).sort(), [
+    'SHA256SUMS',
+    `enginectl-${VERSION}.tgz`,
+    'enginectl-linux-arm64',
+    'enginectl-linux-x64',
+    'enginectl-oci.tar',
+    'enginectl-windows-x64.exe',
+  ]);
   assert.ok(!existsSync(`${out}.partial`), 'no staging directory is left');
   const sums = readFileSync(join(out, 'SHA256SUMS'), 'utf8');
   assert.equal(sums.trim().split('\n').length, 5);
   const checked = execFileSync('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' });
   assert.equal(checked.match(/: OK$/gm)?.length, 5, checked);
   // It said what it verified before publishing.
-  assert.match(String(build.stderr), /enginectl-linux-x64 --version, a broken file, plan, a run against an emulator process, the demo: ok/);
-  assert.match(String(build.stderr), /enginectl-linux-arm64 --version, a broken file, plan, a run against an emulator process, the demo: ok/);
+  assert.match(
+    String(build.stderr),
+    /enginectl-linux-x64 --version, a broken file, plan, a run against an emulator process, the demo: ok/,
+  );
+  assert.match(
+    String(build.stderr),
+    /enginectl-linux-arm64 --version, a broken file, plan, a run against an emulator process, the demo: ok/,
+  );
   assert.deepEqual(leftOver(), [], 'the smoke tests stopped their emulator processes');
 });
 
@@ -69,7 +89,10 @@ test('the linux-x64 executable passes the smoke test natively: --version, a brok
   const r = smoke('enginectl-linux-x64');
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(leftOver(), [], 'the emulator process is stopped');
-  const broken = spawnSync(join(out, 'enginectl-linux-x64'), ['validate', 'test/fixtures/mistakes/unknown-type.yml'], { cwd: ROOT, encoding: 'utf8' });
+  const broken = spawnSync(join(out, 'enginectl-linux-x64'), ['validate', 'test/fixtures/mistakes/unknown-type.yml'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(broken.status, 2);
   assert.match(broken.stderr, /unknown-type\.yml:\d+:\d+/);
   assert.doesNotMatch(broken.stderr, /\n\s+at /, 'no stack trace');
@@ -91,17 +114,52 @@ test('the Windows executable is a PE file holding the CLI, honestly unsigned (Wi
   assert.equal(machine(join(out, 'enginectl-windows-x64.exe')), 'PE x86-64');
   const linux = readFileSync(join(out, 'enginectl-linux-x64'));
   // The same CLI in both: its own messages are in each.
-  for (const needle of ['unknown command', 'listening on']) assert.ok(exe.includes(needle) && linux.includes(needle), needle);
-  assert.ok(exe.includes('NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1'), 'the SEA fuse is flipped: the blob runs at start');
-  const verify = spawnSync('osslsigncode', ['verify', '-in', join(out, 'enginectl-windows-x64.exe')], { encoding: 'utf8' });
-  assert.match(verify.stdout + verify.stderr, /No signature found/, 'the runtime signature the injection broke is removed, not left broken');
+  for (const needle of ['unknown command', 'listening on'])
+    assert.ok(exe.includes(needle) && linux.includes(needle), needle);
+  assert.ok(
+    exe.includes('NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1'),
+    'the SEA fuse is flipped: the blob runs at start',
+  );
+  const verify = spawnSync('osslsigncode', ['verify', '-in', join(out, 'enginectl-windows-x64.exe')], {
+    encoding: 'utf8',
+  });
+  assert.match(
+    verify.stdout + verify.stderr,
+    /No signature found/,
+    'the runtime signature the injection broke is removed, not left broken',
+  );
 });
 
 test('with a signing certificate configured, the Windows executable is signed by it (osslsigncode, as release.yml does)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-signing-'));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2', '-subj', '/CN=enginectl release test');
-  openssl('pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-out', 'signing.pfx', '-passout', 'pass:s3cret-pass');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'key.pem',
+    '-out',
+    'cert.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=enginectl release test',
+  );
+  openssl(
+    'pkcs12',
+    '-export',
+    '-inkey',
+    'key.pem',
+    '-in',
+    'cert.pem',
+    '-out',
+    'signing.pfx',
+    '-passout',
+    'pass:s3cret-pass',
+  );
   const exe = join(dir, 'enginectl-windows-x64.exe');
   copyFileSync(join(out, 'enginectl-windows-x64.exe'), exe);
   const { signWindows } = await releaseModules();
@@ -120,7 +178,14 @@ test('the release is reproducible: the same sources, built elsewhere, give the s
   const linux = runtimeBinary(runtimes, 'linux-x64', cache, work);
   const exe = inject(linux, await seaBlob(linux, work), join(work, 'enginectl-linux-x64'));
   assert.equal(sha(exe), sha(join(out, 'enginectl-linux-x64')));
-  const tar = buildImage({ executables: { amd64: join(out, 'enginectl-linux-x64'), arm64: join(out, 'enginectl-linux-arm64') }, version: VERSION, work, cache, out: join(work, 'oci.tar'), epoch: EPOCH });
+  const tar = buildImage({
+    executables: { amd64: join(out, 'enginectl-linux-x64'), arm64: join(out, 'enginectl-linux-arm64') },
+    version: VERSION,
+    work,
+    cache,
+    out: join(work, 'oci.tar'),
+    epoch: EPOCH,
+  });
   assert.equal(sha(tar), sha(join(out, 'enginectl-oci.tar')));
 });
 
@@ -131,7 +196,10 @@ test('the image: one index for the version, holding linux/amd64 and linux/arm64,
   const { index, platforms } = oci();
   assert.equal(index.manifests.length, 1);
   assert.equal(index.manifests[0]!.annotations?.['org.opencontainers.image.ref.name'], VERSION);
-  assert.deepEqual(platforms.map((p) => `${p.platform?.os}/${p.platform?.architecture}`), ['linux/amd64', 'linux/arm64']);
+  assert.deepEqual(
+    platforms.map((p) => `${p.platform?.os}/${p.platform?.architecture}`),
+    ['linux/amd64', 'linux/arm64'],
+  );
   const { config } = oci().unpack('amd64');
   assert.equal(config.architecture, 'amd64');
   assert.equal(config.config.User, '10001:10001');
@@ -148,7 +216,11 @@ test('the amd64 image runs as `docker run IMAGE validate`, as a GitLab job scrip
   const version = runImage(rootfs, config, ['--version']);
   assert.equal(version.stdout, `${VERSION}\n`);
   // GitLab's docker executor passes the job's script to the entrypoint through the image's shell.
-  const job = runImage(rootfs, config, ['sh', '-c', 'id -u && enginectl run demo.yml --emulator --junit junit.xml && test -s junit.xml && echo job-done']);
+  const job = runImage(rootfs, config, [
+    'sh',
+    '-c',
+    'id -u && enginectl run demo.yml --emulator --junit junit.xml && test -s junit.xml && echo job-done',
+  ]);
   assert.equal(job.status, 0, job.stdout + job.stderr);
   assert.match(job.stdout, /^10001$/m);
   assert.match(job.stdout, /pipeline "Release 2026\.11 \(demo\)": success/);
@@ -164,7 +236,11 @@ test('the amd64 image runs as `docker run IMAGE validate`, as a GitLab job scrip
 test('the arm64 image holds an arm64 root file system whose libraries run the executable (under qemu)', () => {
   const { config, rootfs } = oci().unpack('arm64');
   assert.equal(config.architecture, 'arm64');
-  const r = spawnSync(QEMU[0]!, ['-L', rootfs, join(rootfs, 'usr/local/bin/enginectl'), 'run', 'pipelines/demo.yml', '--emulator'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(
+    QEMU[0]!,
+    ['-L', rootfs, join(rootfs, 'usr/local/bin/enginectl'), 'run', 'pipelines/demo.yml', '--emulator'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /pipeline "Release 2026\.11 \(demo\)": success/);
   assert.equal(machine(join(rootfs, 'bin/busybox')), 'aarch64');
@@ -172,6 +248,19 @@ test('the arm64 image holds an arm64 root file system whose libraries run the ex
 
 test('the npm package of the release installs and runs its bin', () => {
   const prefix = mkdtempSync(join(tmpdir(), 'enginectl-release-npm-'));
-  execFileSync('npm', ['install', '-g', '--offline', '--no-audit', '--no-fund', '--prefix', prefix, join(out, `enginectl-${VERSION}.tgz`)], { stdio: 'pipe' });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '-g',
+      '--offline',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      prefix,
+      join(out, `enginectl-${VERSION}.tgz`),
+    ],
+    { stdio: 'pipe' },
+  );
   assert.equal(execFileSync(join(prefix, 'bin', 'enginectl'), ['--version'], { encoding: 'utf8' }), `${VERSION}\n`);
 });

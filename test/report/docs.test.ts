@@ -20,6 +20,7 @@ test('every field of the JSON report and of its steps is documented, and nothing
 test('the golden examples the doc names exist', () => {
   for (const name of ['success', 'replication-partial-failure', 'cancelled']) {
     assert.ok(doc.includes(`\`${name}\``));
-    for (const ext of ['md', 'json', 'junit.xml']) assert.ok(existsSync(new URL(`../fixtures/golden/${name}.${ext}`, import.meta.url)), `${name}.${ext}`);
+    for (const ext of ['md', 'json', 'junit.xml'])
+      assert.ok(existsSync(new URL(`../fixtures/golden/${name}.${ext}`, import.meta.url)), `${name}.${ext}`);
   }
 });

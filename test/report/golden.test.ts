@@ -62,7 +62,9 @@ steps:
     uses: assert
     with: { that: "\${{ steps.sync.outputs.failed == 1 }}", message: exactly one replica failed }
 `,
-    options: () => ({ setup: (emulator) => emulator.failReplication('REPLICA-2', 'disk full on replica2.example.com') }),
+    options: () => ({
+      setup: (emulator) => emulator.failReplication('REPLICA-2', 'disk full on replica2.example.com'),
+    }),
   },
   {
     name: 'cancelled',
@@ -106,7 +108,11 @@ const runs = new Map<string, RunResult>();
 
 for (const c of CASES) {
   test(`golden reports: ${c.name}`, async (t) => {
-    const { result } = await runYaml(t, c.yaml, { clock: tickingClock(), file: `pipelines/${c.name}.yml`, ...c.options?.(t) });
+    const { result } = await runYaml(t, c.yaml, {
+      clock: tickingClock(),
+      file: `pipelines/${c.name}.yml`,
+      ...c.options?.(t),
+    });
     runs.set(c.name, result);
     const report = buildReport(result);
     check(`${c.name}.md`, normalise(renderMarkdown(report, { fullReport: 'report.json and report.html' })));
@@ -120,10 +126,16 @@ test('the golden runs have the outcomes they are named after', () => {
   assert.equal(runs.get('success')?.outcome, 'success');
   const partial = runs.get('replication-partial-failure')!;
   assert.equal(partial.outcome, 'failure');
-  assert.deepEqual(partial.steps.map((s) => s.outcome), ['success', 'failure', 'skipped', 'success']);
+  assert.deepEqual(
+    partial.steps.map((s) => s.outcome),
+    ['success', 'failure', 'skipped', 'success'],
+  );
   const cancelled = runs.get('cancelled')!;
   assert.equal(cancelled.outcome, 'cancelled');
-  assert.deepEqual(cancelled.steps.map((s) => s.outcome), ['success', 'cancelled', 'cancelled']);
+  assert.deepEqual(
+    cancelled.steps.map((s) => s.outcome),
+    ['success', 'cancelled', 'cancelled'],
+  );
 });
 
 test('every golden JSON report is valid against the committed schema/report.schema.json', () => {
@@ -134,7 +146,7 @@ test('every golden JSON report is valid against the committed schema/report.sche
   }
 });
 
-test('every golden JUnit file is valid against Jenkins\' junit-10.xsd (xmllint)', async (t) => {
+test("every golden JUnit file is valid against Jenkins' junit-10.xsd (xmllint)", async (t) => {
   for (const c of CASES) {
     const problems = await junitProblems(new URL(`${c.name}.junit.xml`, GOLDEN).pathname);
     assert.equal(problems, undefined, `${c.name}.junit.xml: ${problems}`);
@@ -144,8 +156,33 @@ test('every golden JUnit file is valid against Jenkins\' junit-10.xsd (xmllint)'
   // Hostile names and messages stay valid XML: control characters, quotes, markup.
   const hostile = renderJunit(
     buildReport({
-      file: 'p.yml', name: 'a "quoted" <name> & \u0001', outcome: 'failure', startedAt: 0, durationMs: 5,
-      steps: [{ key: '0', step: 0, id: undefined, name: ']]> <x/> \u001b[31m', uses: 'assert', matrix: undefined, server: undefined, outcome: 'failure', continuedOnError: false, startedAt: 0, durationMs: 5, attempts: 1, inputs: {}, outputs: {}, figures: undefined, error: { code: 'STEP_FAILED', message: '</failure><!-- \u0000', hint: undefined }, warnings: [], result: null }],
+      file: 'p.yml',
+      name: 'a "quoted" <name> & \u0001',
+      outcome: 'failure',
+      startedAt: 0,
+      durationMs: 5,
+      steps: [
+        {
+          key: '0',
+          step: 0,
+          id: undefined,
+          name: ']]> <x/> \u001b[31m',
+          uses: 'assert',
+          matrix: undefined,
+          server: undefined,
+          outcome: 'failure',
+          continuedOnError: false,
+          startedAt: 0,
+          durationMs: 5,
+          attempts: 1,
+          inputs: {},
+          outputs: {},
+          figures: undefined,
+          error: { code: 'STEP_FAILED', message: '</failure><!-- \u0000', hint: undefined },
+          warnings: [],
+          result: null,
+        },
+      ],
     }),
   );
   writeFileSync(join(dir, 'hostile.xml'), hostile);

@@ -27,17 +27,40 @@ function browse(html: string, mode: 'screenshot' | 'dump-dom'): { png?: Buffer; 
   if (!bin) assert.fail('Chromium is missing: install Debian chromium (.ci/run does)');
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-html-'));
   writeFileSync(join(dir, 'report.html'), html);
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-dev-shm-usage', `--user-data-dir=${join(dir, 'profile')}`];
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--no-first-run',
+    '--disable-dev-shm-usage',
+    `--user-data-dir=${join(dir, 'profile')}`,
+  ];
   if (mode === 'screenshot') {
     // Rendered with JavaScript off: the report must be readable without it.
-    execFileSync(bin, [...args, '--disable-javascript', `--screenshot=${join(dir, 'report.png')}`, '--window-size=1280,1600', `file://${join(dir, 'report.html')}`], { stdio: 'pipe', timeout: 60_000 });
+    execFileSync(
+      bin,
+      [
+        ...args,
+        '--disable-javascript',
+        `--screenshot=${join(dir, 'report.png')}`,
+        '--window-size=1280,1600',
+        `file://${join(dir, 'report.html')}`,
+      ],
+      { stdio: 'pipe', timeout: 60_000 },
+    );
     return { png: readFileSync(join(dir, 'report.png')), dir };
   }
-  const dom = execFileSync(bin, [...args, '--dump-dom', `file://${join(dir, 'report.html')}`], { stdio: 'pipe', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }).toString();
+  const dom = execFileSync(bin, [...args, '--dump-dom', `file://${join(dir, 'report.html')}`], {
+    stdio: 'pipe',
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  }).toString();
   return { dom, dir };
 }
 
-const HOSTILE = '</details><script>alert(1)</script><img src=x onerror=alert(2)> [x](javascript:alert(3)) ::error::pwned';
+const HOSTILE =
+  '</details><script>alert(1)</script><img src=x onerror=alert(2)> [x](javascript:alert(3)) ::error::pwned';
 
 const RELEASE = `version: 1
 targets:
@@ -67,10 +90,22 @@ test('the HTML report renders in headless Chromium without JavaScript: timeline,
   assert.doesNotMatch(html, /\b(src|href)="(https?:)?\/\//, 'nothing is loaded from the network');
 
   const { dom } = browse(html, 'dump-dom');
-  for (const text of ['Release 26.11: failure', 'Timeline', 'System update (target=staging)', 'System update (target=prod)', 'Schema versions applied', 'disk full', 'Clear on failure']) {
+  for (const text of [
+    'Release 26.11: failure',
+    'Timeline',
+    'System update (target=staging)',
+    'System update (target=prod)',
+    'Schema versions applied',
+    'disk full',
+    'Clear on failure',
+  ]) {
     assert.ok(dom!.includes(text), `the page shows "${text}"`);
   }
-  assert.equal((dom!.match(/class="bar"/g) ?? []).length, 5, 'one timeline bar per step instance that ran (the failure() step ran)');
+  assert.equal(
+    (dom!.match(/class="bar"/g) ?? []).length,
+    5,
+    'one timeline bar per step instance that ran (the failure() step ran)',
+  );
   assert.ok(!/<script|<img[^>]+onerror|href="javascript:/i.test(dom!), 'the server text stayed text');
   assert.ok(dom!.includes('&lt;/details&gt;&lt;script&gt;'), 'the hostile message is shown escaped');
 
@@ -101,14 +136,20 @@ test('a code fence a server report leaves open is closed in its own section: the
   const md = renderMarkdown(buildReport(result));
   const { Marked } = await import('marked');
   const html = new Marked({ gfm: true, async: false }).parse(md) as string;
-  assert.match(html, /<summary>❌ second: failed<\/summary>/, 'the second report\'s section is HTML, not code');
-  assert.match(html, /<h3>Errors and warnings reported by the server<\/h3>|<h3>Failed/, 'the sections after it are headings, not code');
+  assert.match(html, /<summary>❌ second: failed<\/summary>/, "the second report's section is HTML, not code");
+  assert.match(
+    html,
+    /<h3>Errors and warnings reported by the server<\/h3>|<h3>Failed/,
+    'the sections after it are headings, not code',
+  );
   assert.equal((html.match(/<pre>/g) ?? []).length, (html.match(/<\/pre>/g) ?? []).length);
 });
 
 test('server text in the summary and the PR comment mentions no one and links no issue: @org/team, @user, #7 and owner/repo#12 are made inert', async (t) => {
   const yaml = oneStep('update/vfs', '{ target: prod, files: [1001], message: "${{ env.MSG }}" }');
-  const { result } = await runYaml(t, yaml, { env: { MSG: 'ping @acme/dba-team and @jdoe, see #7 and acme/erp#12; mail ops@example.com' } });
+  const { result } = await runYaml(t, yaml, {
+    env: { MSG: 'ping @acme/dba-team and @jdoe, see #7 and acme/erp#12; mail ops@example.com' },
+  });
   const md = renderMarkdown(buildReport(result));
   assert.doesNotMatch(md, /(^|[^\w\u200B])@(acme|jdoe)/, 'no live mention');
   assert.doesNotMatch(md, /#(7|12)\b/, 'no live issue reference');
@@ -135,10 +176,29 @@ test('the job summary stays under 1 MiB when the update reports are huge; the JS
 
 test('a summary of 3,000 step runs is cut at the limit with a pointer, never over it', () => {
   const steps = Array.from({ length: 3000 }, (_, i) => ({
-    key: String(i), step: i, id: undefined, name: `step ${i} ${'y'.repeat(300)}`, uses: 'assert', matrix: undefined, server: undefined, outcome: 'failure' as const,
-    continuedOnError: true, startedAt: 0, durationMs: 1, attempts: 1, inputs: {}, outputs: {}, figures: undefined, error: { code: 'STEP_FAILED' as const, message: 'z'.repeat(200), hint: undefined }, warnings: [], result: null,
+    key: String(i),
+    step: i,
+    id: undefined,
+    name: `step ${i} ${'y'.repeat(300)}`,
+    uses: 'assert',
+    matrix: undefined,
+    server: undefined,
+    outcome: 'failure' as const,
+    continuedOnError: true,
+    startedAt: 0,
+    durationMs: 1,
+    attempts: 1,
+    inputs: {},
+    outputs: {},
+    figures: undefined,
+    error: { code: 'STEP_FAILED' as const, message: 'z'.repeat(200), hint: undefined },
+    warnings: [],
+    result: null,
   }));
-  const md = renderMarkdown(buildReport({ file: 'p.yml', name: 'many', outcome: 'failure', startedAt: 0, durationMs: 1, steps }), { fullReport: 'report.json' });
+  const md = renderMarkdown(
+    buildReport({ file: 'p.yml', name: 'many', outcome: 'failure', startedAt: 0, durationMs: 1, steps }),
+    { fullReport: 'report.json' },
+  );
   assert.ok(Buffer.byteLength(md) <= SUMMARY_LIMIT);
   assert.match(md, /The summary was cut at \d+ KiB\.\*\* The full report is in report\.json\./);
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { loadPipeline } from '../../src/pipeline/load.ts';
 import { oneStep, runYaml } from '../helpers/run.ts';
 
-test('a later step reads a matrix step\'s instances: the failed targets, joined', async (t) => {
+test("a later step reads a matrix step's instances: the failed targets, joined", async (t) => {
   const yaml = `version: 1
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: prod-token }
@@ -32,18 +32,33 @@ steps:
 
 test('steps.ID.instances is for matrix steps; validation says so', () => {
   assert.throws(
-    () => loadPipeline({ file: 'p.yml', text: 'version: 1\nsteps:\n  - id: a\n    uses: assert\n    with: { that: true }\n  - uses: assert\n    with: { that: "${{ steps.a.instances }}" }\n', env: {} }),
-    (e: { diagnostics: { message: string }[] }) => e.diagnostics.some((d) => /steps\.a\.instances: only a matrix step has instances/.test(d.message)),
+    () =>
+      loadPipeline({
+        file: 'p.yml',
+        text: 'version: 1\nsteps:\n  - id: a\n    uses: assert\n    with: { that: true }\n  - uses: assert\n    with: { that: "${{ steps.a.instances }}" }\n',
+        env: {},
+      }),
+    (e: { diagnostics: { message: string }[] }) =>
+      e.diagnostics.some((d) => /steps\.a\.instances: only a matrix step has instances/.test(d.message)),
   );
 });
 
 test('monitoring/engines with engines: every named Engine must be online; one that never came back is named', async (t) => {
-  const ok = await runYaml(t, oneStep('monitoring/engines', '{ engines: [eng-prod-01, prod-app-02], version: "26.10.3" }'));
+  const ok = await runYaml(
+    t,
+    oneStep('monitoring/engines', '{ engines: [eng-prod-01, prod-app-02], version: "26.10.3" }'),
+  );
   assert.equal(ok.result.steps[0]!.outcome, 'success', ok.result.steps[0]!.error?.message);
-  const missing = await runYaml(t, oneStep('monitoring/engines', '{ engines: [eng-prod-01, eng-prod-old], wait: { timeout: 4m } }'));
+  const missing = await runYaml(
+    t,
+    oneStep('monitoring/engines', '{ engines: [eng-prod-01, eng-prod-old], wait: { timeout: 4m } }'),
+  );
   const step = missing.result.steps[0]!;
   assert.equal(step.outcome, 'failure');
-  assert.match(step.error!.message, /eng-prod-01, eng-prod-old online not met after \d+ checks over 4m: .*missing: eng-prod-old/);
+  assert.match(
+    step.error!.message,
+    /eng-prod-01, eng-prod-old online not met after \d+ checks over 4m: .*missing: eng-prod-old/,
+  );
   assert.deepEqual(step.outputs.missing, ['eng-prod-old']);
 });
 
@@ -61,14 +76,31 @@ steps:
 
 test('a matrix over servers: one step at every site, each instance on its own server', async (t) => {
   const { result, emulator } = await runYaml(t, SITES);
-  assert.deepEqual(result.steps.map((s) => [s.server, s.outcome]), [['test', 'success'], ['staging', 'success'], ['prod', 'success']]);
+  assert.deepEqual(
+    result.steps.map((s) => [s.server, s.outcome]),
+    [
+      ['test', 'success'],
+      ['staging', 'success'],
+      ['prod', 'success'],
+    ],
+  );
   assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 3);
 });
 
 test('a matrix value that names no server is refused at its line', () => {
   assert.throws(
-    () => loadPipeline({ file: 'p.yml', text: SITES.replace('[test, staging, prod]', '[test, stagin, prod]'), env: { ENGINE_URL: 'https://erp.example.com' } }),
+    () =>
+      loadPipeline({
+        file: 'p.yml',
+        text: SITES.replace('[test, staging, prod]', '[test, stagin, prod]'),
+        env: { ENGINE_URL: 'https://erp.example.com' },
+      }),
     (e: { diagnostics: { line: number; col: number; message: string; hint?: string }[] }) =>
-      e.diagnostics.some((d) => d.line === 9 && /matrix value "stagin" names no server/.test(d.message) && d.hint === 'did you mean "staging"?'),
+      e.diagnostics.some(
+        (d) =>
+          d.line === 9 &&
+          /matrix value "stagin" names no server/.test(d.message) &&
+          d.hint === 'did you mean "staging"?',
+      ),
   );
 });

@@ -11,7 +11,10 @@ import { oneStep, runYaml } from '../helpers/run.ts';
 
 /** Each step type's inputs, as `with:` flows; several where the inputs choose another call. */
 const CASES: Record<string, string[]> = {
-  'api/request': ['{ path: /api/monitoring/v1/engines }', '{ method: POST, path: /api/devops/v1/replication/configs/1/sync }'],
+  'api/request': [
+    '{ path: /api/monitoring/v1/engines }',
+    '{ method: POST, path: /api/devops/v1/replication/configs/1/sync }',
+  ],
   assert: ['{ that: true }'],
   'classes/get': ['{ id: 3001 }', '{ id: 3001, class: 21 }'],
   'classes/query': ['{ class: 22 }', '{ class: 22, where: { entidade: 3001 } }'],
@@ -19,7 +22,9 @@ const CASES: Record<string, string[]> = {
   'classes/update': ['{ id: 3001, class: 21, fields: { icustomer: Initech } }', '{ id: 3002, fields: { itotal: 90 } }'],
   'classes/delete': ['{ id: 4003 }', '{ id: 4002, class: 22 }'],
   'licensing/check': ['{ product: 1 }'],
-  'licensing/create': ['{ licensee-id: ACME-001, licensee-name: ACME Corp, expiration: "2027-12-31", licenser-key: 7001, licenses: [{ product: 2, quantity: 25, type: U }] }'],
+  'licensing/create': [
+    '{ licensee-id: ACME-001, licensee-name: ACME Corp, expiration: "2027-12-31", licenser-key: 7001, licenses: [{ product: 2, quantity: 25, type: U }] }',
+  ],
   'licensing/add': ['{ code: "${{ steps.pre.outputs.code }}" }'],
   'licensing/remove': ['{ key: 2 }'],
   'monitoring/alerts': ['{}', '{ engine: eng-prod-01 }'],
@@ -62,21 +67,43 @@ for (const [uses, inputs] of Object.entries(CASES)) {
         setup: (emu) => {
           const handle = emu.handle.bind(emu);
           emu.handle = (req) => {
-            if (recording) sent.push({ method: req.method, path: req.path, query: Object.fromEntries(req.query), body: bodyOf(req.body, req.headers['content-type']) });
+            if (recording)
+              sent.push({
+                method: req.method,
+                path: req.path,
+                query: Object.fromEntries(req.query),
+                body: bodyOf(req.body, req.headers['content-type']),
+              });
             const answer = handle(req);
             if (req.path.endsWith('/licenses/create')) recording = true;
             return answer;
           };
         },
       });
-      assert.equal(result.steps.at(-1)!.outcome, 'success', `${uses} ${withBlock}: ${JSON.stringify(result.steps.at(-1)!.error)}`);
+      assert.equal(
+        result.steps.at(-1)!.outcome,
+        'success',
+        `${uses} ${withBlock}: ${JSON.stringify(result.steps.at(-1)!.error)}`,
+      );
 
       const env = { ENGINE_URL: 'http://127.0.0.1:9', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
       const { pipeline } = loadPipeline({ file: 'test.yml', text: yaml, env });
       const planned = (await planPipeline(pipeline, env)).steps.at(-1)!.calls;
-      const shown = planned.map((c) => ({ method: c.method, path: c.path, query: Object.fromEntries(Object.entries(c.query ?? {}).map(([k, v]) => [k, String(v)])), body: c.body ?? null }));
+      const shown = planned.map((c) => ({
+        method: c.method,
+        path: c.path,
+        query: Object.fromEntries(Object.entries(c.query ?? {}).map(([k, v]) => [k, String(v)])),
+        body: c.body ?? null,
+      }));
       // A plan masks what it shows; the run's license code is the one input known only then.
-      const comparable = (calls: Call[]) => JSON.stringify(calls, (k, v) => (k === 'body' && uses === 'licensing/add' ? '<code>' : k === 'targetAuthToken' || k === 'targetPassword' ? '<credential>' : v));
+      const comparable = (calls: Call[]) =>
+        JSON.stringify(calls, (k, v) =>
+          k === 'body' && uses === 'licensing/add'
+            ? '<code>'
+            : k === 'targetAuthToken' || k === 'targetPassword'
+              ? '<credential>'
+              : v,
+        );
       assert.equal(comparable(shown), comparable(sent), `${uses} ${withBlock}`);
       assert.ok(emulator);
     }

@@ -21,7 +21,9 @@ test('replication/sync: sums the counts of every target', async (t) => {
 });
 
 test('replication/sync: HTTP 500 with results fails the step, naming the target; every result is kept', async (t) => {
-  const { result, emulator } = await runYaml(t, oneStep('replication/sync', '{}'), { setup: (e) => e.failReplication('REPLICA-2', 'disk full') });
+  const { result, emulator } = await runYaml(t, oneStep('replication/sync', '{}'), {
+    setup: (e) => e.failReplication('REPLICA-2', 'disk full'),
+  });
   const step = result.steps[0]!;
   assert.equal(step.outcome, 'failure');
   assert.equal(step.error?.message, 'replication failed for REPLICA-2 (disk full)');
@@ -30,18 +32,25 @@ test('replication/sync: HTTP 500 with results fails the step, naming the target;
   assert.equal(emulator.count('POST', '/api/devops/v1/replication/sync'), 1, 'never repeated implicitly');
 });
 
-test('update/system: outputs versions and versions names; success false fails the step with the server\'s errors', async (t) => {
+test("update/system: outputs versions and versions names; success false fails the step with the server's errors", async (t) => {
   const ok = await runYaml(t, oneStep('update/system', '{ target: prod, tracking-id: T-1, products: "1,2" }'));
   const out = ok.result.steps[0]!.outputs;
   assert.deepEqual(out.versions, [2611001, 2611002, 2611003]);
   assert.equal(out['client-version'], '2026.11');
   assert.equal(out['server-version'], '26.11.0');
   assert.match(String(out.report), /^# System update of PROD/);
-  assert.deepEqual((ok.result.steps[0]!.inputs as { products: number[] }).products, [1, 2], 'a list input from a comma string');
+  assert.deepEqual(
+    (ok.result.steps[0]!.inputs as { products: number[] }).products,
+    [1, 2],
+    'a list input from a comma string',
+  );
   const bad = await runYaml(t, oneStep('update/system', '{ target: wrong }'));
   assert.equal(bad.result.outcome, 'failure');
   assert.equal(bad.result.steps[0]!.error?.code, 'STEP_FAILED');
-  assert.match(bad.result.steps[0]!.error!.message, /success: false: authentication to PROD on prod-db\.example\.com failed/);
+  assert.match(
+    bad.result.steps[0]!.error!.message,
+    /success: false: authentication to PROD on prod-db\.example\.com failed/,
+  );
 });
 
 test('update/vfs: summary and counts with user-name credentials; an unknown file fails', async (t) => {
@@ -55,10 +64,16 @@ test('update/vfs: summary and counts with user-name credentials; an unknown file
 test('monitoring/engines: a gate that waits, then fails with the last observed state', async (t) => {
   const ok = await runYaml(t, oneStep('monitoring/engines', '{ min-online: 4 }'));
   assert.equal(ok.result.steps[0]!.outputs.online, 4);
-  const bad = await runYaml(t, oneStep('monitoring/engines', '{ version: "26.11.0", wait: { timeout: 10m, interval: 2m } }'));
+  const bad = await runYaml(
+    t,
+    oneStep('monitoring/engines', '{ version: "26.11.0", wait: { timeout: 10m, interval: 2m } }'),
+  );
   const step = bad.result.steps[0]!;
   assert.equal(step.outcome, 'failure');
-  assert.match(step.error!.message, /all on 26\.11\.0 not met after 6 checks over 10m: 4 online, eng-prod-01 on 26\.10\.3/);
+  assert.match(
+    step.error!.message,
+    /all on 26\.11\.0 not met after 6 checks over 10m: 4 online, eng-prod-01 on 26\.10\.3/,
+  );
   assert.equal(bad.emulator.count('GET', '/api/monitoring/v1/engines'), 6, 'polled every 2 minutes for 10 minutes');
   assert.equal(bad.logger.lines.filter((l) => l.includes('waiting for')).length, 5, 'says what it waits for');
   assert.equal(bad.clock.advanced(), 10 * 60_000);
@@ -69,16 +84,25 @@ test('monitoring/alerts: fail-on critical passes warnings; fail-on warning fails
   assert.deepEqual([ok.result.steps[0]!.outputs.warnings, ok.result.steps[0]!.outputs.criticals], [2, 0]);
   const bad = await runYaml(t, oneStep('monitoring/alerts', '{ fail-on: warning, ignore-codes: [outdated_engine] }'));
   assert.equal(bad.result.outcome, 'failure');
-  assert.match(bad.result.steps[0]!.error!.message, /1 alert\(s\) at or above warning: warning low_free_disk on eng-prod-02/);
+  assert.match(
+    bad.result.steps[0]!.error!.message,
+    /1 alert\(s\) at or above warning: warning low_free_disk on eng-prod-02/,
+  );
 });
 
 test('monitoring/sessions: drains until sessions expire; fails when the wait is too short', async (t) => {
   const ok = await runYaml(t, oneStep('monitoring/sessions', '{ max-active: 0, wait: { timeout: 1h } }'));
   assert.equal(ok.result.outcome, 'success');
   assert.equal(ok.result.steps[0]!.outputs.active, 0);
-  const bad = await runYaml(t, oneStep('monitoring/sessions', '{ max-active: 0, engine: eng-prod-01, wait: { timeout: 10m, interval: 5m } }'));
+  const bad = await runYaml(
+    t,
+    oneStep('monitoring/sessions', '{ max-active: 0, engine: eng-prod-01, wait: { timeout: 10m, interval: 5m } }'),
+  );
   assert.equal(bad.result.outcome, 'failure');
-  assert.match(bad.result.steps[0]!.error!.message, /at most 0 active session\(s\) on eng-prod-01 not met after 3 checks over 10m: 2 active/);
+  assert.match(
+    bad.result.steps[0]!.error!.message,
+    /at most 0 active session\(s\) on eng-prod-01 not met after 3 checks over 10m: 2 active/,
+  );
 });
 
 test('licensing/create then add; the code is masked in every report field and log line', async (t) => {
@@ -104,8 +128,14 @@ steps:
   assert.doesNotMatch(JSON.stringify(result) + logger.lines.join('\n'), /ELC1\./);
 });
 
-test('licensing/create: an unknown product fails with the server\'s 400', async (t) => {
-  const { result } = await runYaml(t, oneStep('licensing/create', '{ licensee-id: A, licensee-name: B, expiration: "2030-01-01", licenses: [{ product: 77, quantity: 1, type: C }] }'));
+test("licensing/create: an unknown product fails with the server's 400", async (t) => {
+  const { result } = await runYaml(
+    t,
+    oneStep(
+      'licensing/create',
+      '{ licensee-id: A, licensee-name: B, expiration: "2030-01-01", licenses: [{ product: 77, quantity: 1, type: C }] }',
+    ),
+  );
   assert.equal(result.steps[0]!.error?.code, 'API_HTTP_STATUS');
   assert.match(result.steps[0]!.error!.message, /HTTP 400/);
 });
@@ -118,7 +148,10 @@ steps:
   - { id: c, uses: licensing/remove, with: { key: 42 } }
 `;
   const { result } = await runYaml(t, yaml);
-  assert.deepEqual(result.steps.map((s) => s.outputs.status ?? s.error?.code), [200, 204, 'API_NOT_FOUND']);
+  assert.deepEqual(
+    result.steps.map((s) => s.outputs.status ?? s.error?.code),
+    [200, 204, 'API_NOT_FOUND'],
+  );
 });
 
 test('licensing/check: days left; fails under min-days-left or for a product without license', async (t) => {
@@ -133,12 +166,17 @@ test('licensing/check: days left; fails under min-days-left or for a product wit
 test('replication/check: the configurations named are enabled; a disabled or unknown one fails', async (t) => {
   const ok = await runYaml(t, oneStep('replication/check', '{ configs: ["Nightly to replicas"] }'));
   assert.equal(ok.result.steps[0]!.outcome, 'success');
-  assert.deepEqual(ok.result.steps[0]!.outputs.configs, [{ key: 1, name: 'Nightly to replicas', enabled: true, databases: ['REPLICA-1', 'REPLICA-2'] }]);
+  assert.deepEqual(ok.result.steps[0]!.outputs.configs, [
+    { key: 1, name: 'Nightly to replicas', enabled: true, databases: ['REPLICA-1', 'REPLICA-2'] },
+  ]);
   const all = await runYaml(t, oneStep('replication/check', '{}'));
   assert.match(all.result.steps[0]!.error!.message, /replication configuration\(s\) disabled: 2 Reporting copy/);
   assert.deepEqual(all.result.steps[0]!.outputs.disabled, ['Reporting copy']);
   const unknown = await runYaml(t, oneStep('replication/check', '{ configs: [9] }'));
-  assert.match(unknown.result.steps[0]!.error!.message, /no replication configuration 9; there are 1 Nightly to replicas, 2 Reporting copy/);
+  assert.match(
+    unknown.result.steps[0]!.error!.message,
+    /no replication configuration 9; there are 1 Nightly to replicas, 2 Reporting copy/,
+  );
 });
 
 test('classes steps: create, get, query, update, delete; a 404 and a 400 fail', async (t) => {
@@ -186,14 +224,29 @@ test('classes/query filters entities of child classes', async (t) => {
 test('api/request: any call; fails when the status is not the expected one', async (t) => {
   const ok = await runYaml(t, oneStep('api/request', '{ path: /api/licensing/v1/products/1 }'));
   assert.equal((ok.result.steps[0]!.outputs.body as { name: string }).name, 'ERP Core');
-  const expected404 = await runYaml(t, oneStep('api/request', '{ path: /api/licensing/v1/products/9, expect-status: [404] }'));
+  const expected404 = await runYaml(
+    t,
+    oneStep('api/request', '{ path: /api/licensing/v1/products/9, expect-status: [404] }'),
+  );
   assert.equal(expected404.result.outcome, 'success');
-  const bad = await runYaml(t, oneStep('api/request', '{ method: POST, path: /api/devops/v1/update/vfs, body: { targetDBName: PROD } }'));
+  const bad = await runYaml(
+    t,
+    oneStep('api/request', '{ method: POST, path: /api/devops/v1/update/vfs, body: { targetDBName: PROD } }'),
+  );
   assert.equal(bad.result.steps[0]!.error?.code, 'API_HTTP_STATUS', 'the code a typed call would give');
-  assert.match(bad.result.steps[0]!.error!.message, /^POST \/api\/devops\/v1\/update\/vfs on http:\/\/127\.0\.0\.1:\d+: the server answered HTTP 400: .+; expected a 2xx status$/);
-  const unexpected = await runYaml(t, oneStep('api/request', '{ path: /api/licensing/v1/products/1, expect-status: [404] }'));
+  assert.match(
+    bad.result.steps[0]!.error!.message,
+    /^POST \/api\/devops\/v1\/update\/vfs on http:\/\/127\.0\.0\.1:\d+: the server answered HTTP 400: .+; expected a 2xx status$/,
+  );
+  const unexpected = await runYaml(
+    t,
+    oneStep('api/request', '{ path: /api/licensing/v1/products/1, expect-status: [404] }'),
+  );
   assert.equal(unexpected.result.steps[0]!.error?.code, 'API_UNEXPECTED_STATUS');
-  assert.match(unexpected.result.steps[0]!.error!.message, /^GET \/api\/licensing\/v1\/products\/1 on http:\/\/127\.0\.0\.1:\d+: answered HTTP 200; expected 404$/);
+  assert.match(
+    unexpected.result.steps[0]!.error!.message,
+    /^GET \/api\/licensing\/v1\/products\/1 on http:\/\/127\.0\.0\.1:\d+: answered HTTP 200; expected 404$/,
+  );
 });
 
 test('assert: bare or ${{ }} expressions; a false one fails with its message', async (t) => {

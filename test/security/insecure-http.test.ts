@@ -42,11 +42,20 @@ async function tunnelTo(t: TestContext, port: number) {
 const CLEAR = 'steps:\n  - uses: transaction-log/clear\n';
 
 test('validate: a literal http:// server with a user name is refused at its url, saying why and what to do', async () => {
-  const file = write('remote.yml', `version: 1\nservers:\n  main:\n    url: http://erp.example.com\n    username: admin\n    password: x\n${CLEAR}`);
+  const file = write(
+    'remote.yml',
+    `version: 1\nservers:\n  main:\n    url: http://erp.example.com\n    username: admin\n    password: x\n${CLEAR}`,
+  );
   const r = await runCli(['validate', file]);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /remote\.yml:4:10 server "main": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com: Basic authentication would carry them readable/);
-  assert.match(r.stderr, /hint: use https:\/\/erp\.example\.com, or, on a network you trust, set allow-insecure-http: true on the server/);
+  assert.match(
+    r.stderr,
+    /remote\.yml:4:10 server "main": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com: Basic authentication would carry them readable/,
+  );
+  assert.match(
+    r.stderr,
+    /hint: use https:\/\/erp\.example\.com, or, on a network you trust, set allow-insecure-http: true on the server/,
+  );
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
 
@@ -60,7 +69,10 @@ test('validate: https, loopback, no credentials, or allow-insecure-http: true ar
     'url: http://erp.example.com\n    username: admin\n    allow-insecure-http: true',
   ];
   for (const [i, server] of ok.entries()) {
-    const r = await runCli(['validate', write(`ok-${i}.yml`, `version: 1\nservers:\n  main:\n    ${server}\n${CLEAR}`)]);
+    const r = await runCli([
+      'validate',
+      write(`ok-${i}.yml`, `version: 1\nservers:\n  main:\n    ${server}\n${CLEAR}`),
+    ]);
     assert.equal(r.code, 0, `${server}: ${r.stderr}`);
   }
 });
@@ -69,11 +81,19 @@ test('run: ENGINE_URL over http:// to another host stops before any call (exit 2
   const { url, emulator } = await startEmulator(t);
   const proxy = await tunnelTo(t, Number(new URL(url).port));
   const file = write('env-server.yml', `version: 1\n${CLEAR}`);
-  const env = { ENGINE_URL: 'http://erp.example.com', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', HTTP_PROXY: proxy.url };
+  const env = {
+    ENGINE_URL: 'http://erp.example.com',
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    HTTP_PROXY: proxy.url,
+  };
 
   const refused = await runCli(['run', file], { env });
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
-  assert.match(refused.stderr, /enginectl: server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/);
+  assert.match(
+    refused.stderr,
+    /enginectl: server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/,
+  );
   assert.match(refused.stderr, /ENGINE_ALLOW_INSECURE_HTTP=true/);
   assert.deepEqual(proxy.seen, [], 'no connection was made');
   assert.equal(emulator.requests.length, 0);
@@ -89,7 +109,9 @@ test('run: credentials to a loopback server over http:// never go through HTTP_P
   const proxy = await tunnelTo(t, Number(new URL(url).port));
   const file = write('loopback.yml', `version: 1\n${CLEAR}`);
   for (const variable of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY']) {
-    const r = await runCli(['run', file], { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', [variable]: proxy.url } });
+    const r = await runCli(['run', file], {
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', [variable]: proxy.url },
+    });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.deepEqual(proxy.seen, [], `${variable}: nothing reached the proxy`);
   }
@@ -99,13 +121,16 @@ test('run: credentials to a loopback server over http:// never go through HTTP_P
 test('run: a server URL from an expression is checked once resolved, before the first call', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const proxy = await tunnelTo(t, Number(new URL(url).port));
-  const file = write('expr-server.yml', `version: 1
+  const file = write(
+    'expr-server.yml',
+    `version: 1
 servers:
   main: { url: "\${{ env.ERP_URL }}", username: admin, password: "\${{ secrets.ERP_PASSWORD }}", allow-insecure-http: "\${{ env.ALLOW }}" }
 steps:
   - uses: monitoring/alerts
   - uses: transaction-log/clear
-`);
+`,
+  );
   const env = { ERP_URL: 'http://erp.example.com:8080', ERP_PASSWORD: 'admin', HTTP_PROXY: proxy.url };
   const refused = await runCli(['run', file], { env: { ...env, ALLOW: 'false' } });
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
@@ -119,7 +144,9 @@ steps:
 });
 
 test('api: the same rule for one raw call', async () => {
-  const r = await runCli(['api', 'GET', '/api/monitoring/v1/alerts'], { env: { ENGINE_URL: 'http://10.0.0.7', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' } });
+  const r = await runCli(['api', 'GET', '/api/monitoring/v1/alerts'], {
+    env: { ENGINE_URL: 'http://10.0.0.7', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /refusing to send the user name and password over plain http:\/\/ to 10\.0\.0\.7/);
 });

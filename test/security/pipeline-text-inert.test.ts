@@ -39,12 +39,18 @@ function files(t: TestContext): { dir: string; hostile: string; invalid: string 
 function assertInert(what: string, r: CliResult): void {
   assertInertLog(`${what}: stdout`, r.stdout);
   assertInertLog(`${what}: stderr`, r.stderr);
-  for (const [channel, text] of [['stdout', r.stdout], ['stderr', r.stderr]]) {
+  for (const [channel, text] of [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ]) {
     assert.doesNotMatch(text!, /^\s*::warning::FILE-INJECTED/m, `${what}: ${channel}: the file name made a command`);
   }
 }
 
-for (const ci of [{ GITHUB_ACTIONS: 'true' }, { TF_BUILD: 'True', AGENT_TEMPDIRECTORY: tmpdir() }] as Record<string, string>[]) {
+for (const ci of [{ GITHUB_ACTIONS: 'true' }, { TF_BUILD: 'True', AGENT_TEMPDIRECTORY: tmpdir() }] as Record<
+  string,
+  string
+>[]) {
   const name = Object.keys(ci)[0];
   test(`${name}: a pipeline file's name, file name, step names and types are inert in validate, plan, run and report`, async (t) => {
     const { dir, hostile, invalid } = files(t);
@@ -55,7 +61,11 @@ for (const ci of [{ GITHUB_ACTIONS: 'true' }, { TF_BUILD: 'True', AGENT_TEMPDIRE
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /unknown step type/);
     assertInert('validate (invalid)', refused);
-    for (const args of [['plan', hostile, '--emulator'], ['plan', hostile, '--emulator', '--live'], ['run', hostile, '--emulator', '--dry-run']]) {
+    for (const args of [
+      ['plan', hostile, '--emulator'],
+      ['plan', hostile, '--emulator', '--live'],
+      ['run', hostile, '--emulator', '--dry-run'],
+    ]) {
       const r = await runCli(args, { env: ci });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       assertInert(args.join(' '), r);
@@ -74,13 +84,17 @@ for (const ci of [{ GITHUB_ACTIONS: 'true' }, { TF_BUILD: 'True', AGENT_TEMPDIRE
   });
 }
 
-test('the root action: a pipeline\'s name and step names are inert in a run, a dry run and the merge of its reports', async (t) => {
+test("the root action: a pipeline's name and step names are inert in a run, a dry run and the merge of its reports", async (t) => {
   const { url } = await startEmulator(t);
   const inputs = { pipeline: 'p.yml', url, username: 'admin', password: 'admin' };
   const run = await runActionBundle(t, { action: '.', files: { 'p.yml': HOSTILE }, inputs });
   assert.equal(run.code, 0, run.stdout.slice(-2000));
   assertInertLog('action run', run.stdout);
-  const dry = await runActionBundle(t, { action: '.', files: { 'p.yml': HOSTILE }, inputs: { ...inputs, 'dry-run': 'true' } });
+  const dry = await runActionBundle(t, {
+    action: '.',
+    files: { 'p.yml': HOSTILE },
+    inputs: { ...inputs, 'dry-run': 'true' },
+  });
   assert.equal(dry.code, 0, dry.stdout.slice(-2000));
   assert.match(dry.stdout, /dry run of "Release/);
   assertInertLog('action dry run', dry.stdout);
@@ -88,7 +102,11 @@ test('the root action: a pipeline\'s name and step names are inert in a run, a d
   const report = join(dir, 'site.json');
   const cli = await runCli(['run', hostile, '--emulator', '--report-json', report]);
   assert.equal(cli.code, 0, cli.stderr);
-  const merge = await runActionBundle(t, { action: '.', files: { 'reports/site.json': readFileSync(report, 'utf8') }, inputs: { merge: 'reports' } });
+  const merge = await runActionBundle(t, {
+    action: '.',
+    files: { 'reports/site.json': readFileSync(report, 'utf8') },
+    inputs: { merge: 'reports' },
+  });
   assert.match(merge.stdout, /fleet "Release/);
   assertInertLog('action merge', merge.stdout);
 });

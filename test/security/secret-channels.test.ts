@@ -81,8 +81,13 @@ test('the root action leaks no secret into any channel, though the server echoes
     env: ENV,
   });
   assert.equal(run.code, 0, run.stdout);
-  const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as { steps: { id: string; outcome: string; result: unknown }[] };
-  assert.deepEqual(report.steps.map((s) => s.outcome), ['success', 'success', 'success', 'failure', 'success']);
+  const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as {
+    steps: { id: string; outcome: string; result: unknown }[];
+  };
+  assert.deepEqual(
+    report.steps.map((s) => s.outcome),
+    ['success', 'success', 'success', 'failure', 'success'],
+  );
   const code = JSON.parse(run.outputs.outputs!).lic.code as string;
   assert.equal(code, '***', 'the license code output is masked');
   // The server did echo them: the masked text shows where.
@@ -97,17 +102,41 @@ test('the root action leaks no secret into any channel, though the server echoes
   // Each secret was registered with the runner's masking before the first line that is not one.
   const firstOther = run.stdout.split('\n').findIndex((l) => !l.startsWith('::add-mask::'));
   const unescape = (v: string) => v.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
-  const masks = run.stdout.split('\n').slice(0, firstOther).map((l) => unescape(l.slice('::add-mask::'.length)));
-  for (const s of [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT, FAKE_GITHUB_TOKEN]) assert.ok(masks.includes(s), `::add-mask:: for ${s.slice(0, 4)}… comes first`);
+  const masks = run.stdout
+    .split('\n')
+    .slice(0, firstOther)
+    .map((l) => unescape(l.slice('::add-mask::'.length)));
+  for (const s of [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT, FAKE_GITHUB_TOKEN])
+    assert.ok(masks.includes(s), `::add-mask:: for ${s.slice(0, 4)}… comes first`);
 });
 
 test('a single-step action leaks no target credential, on success and on a failed call', async (t) => {
   const { url, emulator } = await startEmulator(t);
   hostile(emulator);
-  const inputs = { url, username: 'deployer', password: API_PASSWORD, 'target-server': 'staging-db.example.com', 'target-database': 'STAGING', 'target-username': 'deploy', 'target-password': TARGET_PASSWORD, message: 'hello' };
+  const inputs = {
+    url,
+    username: 'deployer',
+    password: API_PASSWORD,
+    'target-server': 'staging-db.example.com',
+    'target-database': 'STAGING',
+    'target-username': 'deploy',
+    'target-password': TARGET_PASSWORD,
+    message: 'hello',
+  };
   const failed = await runActionBundle(t, { action: 'actions/system-update', inputs });
   assert.equal(failed.code, 1);
-  const ok = await runActionBundle(t, { action: 'actions/vfs-update', inputs: { ...inputs, files: '1001', 'target-server': 'prod-db.example.com', 'target-database': 'PROD', 'target-username': '', 'target-password': '', 'target-token': TARGET_TOKEN } });
+  const ok = await runActionBundle(t, {
+    action: 'actions/vfs-update',
+    inputs: {
+      ...inputs,
+      files: '1001',
+      'target-server': 'prod-db.example.com',
+      'target-database': 'PROD',
+      'target-username': '',
+      'target-password': '',
+      'target-token': TARGET_TOKEN,
+    },
+  });
   assert.equal(ok.code, 0, ok.stdout);
   for (const run of [failed, ok]) {
     assertClean('stdout', run.stdout.replace(/^::add-mask::.*$/gm, ''), SECRETS);
@@ -122,13 +151,20 @@ test('the CLI leaks no secret into its output or any report it writes', async (t
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-secrets-'));
   const file = join(dir, 'hostile.yml');
   (await import('node:fs')).writeFileSync(file, PIPELINE);
-  const reports = ['--report-json', 'r.json', '--junit', 'r.xml', '--summary', 'r.md', '--html', 'r.html'].map((a) => (a.startsWith('--') ? a : join(dir, a)));
-  const r = await runCli(['run', file, ...reports], { env: { ...ENV, ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD } });
+  const reports = ['--report-json', 'r.json', '--junit', 'r.xml', '--summary', 'r.md', '--html', 'r.html'].map((a) =>
+    a.startsWith('--') ? a : join(dir, a),
+  );
+  const r = await runCli(['run', file, ...reports], {
+    env: { ...ENV, ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD },
+  });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assertClean('stdout', r.stdout, SECRETS);
   assertClean('stderr', r.stderr, SECRETS);
-  for (const name of ['r.json', 'r.xml', 'r.md', 'r.html']) assertClean(name, readFileSync(join(dir, name), 'utf8'), SECRETS);
-  const plan = await runCli(['plan', file], { env: { ...ENV, ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD } });
+  for (const name of ['r.json', 'r.xml', 'r.md', 'r.html'])
+    assertClean(name, readFileSync(join(dir, name), 'utf8'), SECRETS);
+  const plan = await runCli(['plan', file], {
+    env: { ...ENV, ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD },
+  });
   assert.equal(plan.code, 0, plan.stderr);
   assertClean('plan', plan.stdout, SECRETS);
 });
@@ -137,15 +173,46 @@ test('other CI systems, a call cut mid-way, the dry run: no secret in their log 
   for (const ci of ['gitlab', 'azure', 'jenkins'] as const) {
     const { url, emulator } = await startEmulator(t);
     // The sync is cut after the server handled it, while every answer echoes the credentials.
-    emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', reset: 'after', echoCredentials: true });
+    emulator.faults.add({
+      method: 'POST',
+      path: '/api/devops/v1/replication/sync',
+      reset: 'after',
+      echoCredentials: true,
+    });
     hostile(emulator);
     const dir = mkdtempSync(join(tmpdir(), `enginectl-secrets-${ci}-`));
     const file = join(dir, 'hostile.yml');
     (await import('node:fs')).writeFileSync(file, PIPELINE);
-    const env = { ...ENV, ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD, AGENT_TEMPDIRECTORY: dir };
-    const r = await runCli(['run', file, '--ci', ci, '--dotenv', join(dir, 'out.env'), '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml'), '--summary', join(dir, 'r.md'), '--html', join(dir, 'r.html')], { env });
+    const env = {
+      ...ENV,
+      ENGINE_URL: url,
+      ENGINE_USERNAME: 'deployer',
+      ENGINE_PASSWORD: API_PASSWORD,
+      AGENT_TEMPDIRECTORY: dir,
+    };
+    const r = await runCli(
+      [
+        'run',
+        file,
+        '--ci',
+        ci,
+        '--dotenv',
+        join(dir, 'out.env'),
+        '--report-json',
+        join(dir, 'r.json'),
+        '--junit',
+        join(dir, 'r.xml'),
+        '--summary',
+        join(dir, 'r.md'),
+        '--html',
+        join(dir, 'r.html'),
+      ],
+      { env },
+    );
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { error: { code: string } | null }[] };
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+      steps: { error: { code: string } | null }[];
+    };
     assert.equal(report.steps.at(-1)!.error?.code, 'API_CONNECTION_RESET', 'the sync failed mid-call');
     // Azure's own masking commands name the secrets on purpose (##vso[task.setsecret]): the rest may not.
     assertClean(`${ci} stdout`, r.stdout.replace(/^##vso\[task\.setsecret\].*$/gm, ''), SECRETS);

@@ -50,7 +50,8 @@ const SPLIT = {
 
 function echoed(): string[] {
   const lines: string[] = [];
-  for (const [label, secret] of Object.entries(SECRETS)) for (const [name, encode] of Object.entries(ENCODINGS)) lines.push(`${name} of ${label}: ${encode(secret)}`);
+  for (const [label, secret] of Object.entries(SECRETS))
+    for (const [name, encode] of Object.entries(ENCODINGS)) lines.push(`${name} of ${label}: ${encode(secret)}`);
   for (const [name, text] of Object.entries(SPLIT)) lines.push(`split by ${name}: ${text}`);
   return lines;
 }
@@ -63,7 +64,8 @@ function hostile(emulator: Emulator): void {
     const answer = handle(req);
     if (!req.path.startsWith('/api/devops/v1/update/')) return answer;
     const lines = echoed();
-    if (req.path.endsWith('/system')) return { ...answer, status: 500, contentType: 'text/plain', body: `update refused:\n${lines.join('\n')}` };
+    if (req.path.endsWith('/system'))
+      return { ...answer, status: 500, contentType: 'text/plain', body: `update refused:\n${lines.join('\n')}` };
     const result = JSON.parse(answer.body!) as Record<string, unknown>;
     const report = `${String(result.report)}\n\n## Echo\n\n${lines.map((l) => `- ${l}`).join('\n')}\n\n| echo |\n|---|\n${lines.map((l) => `| ${l} |`).join('\n')}\n`;
     return { ...answer, body: JSON.stringify({ ...result, report, summary: lines.join('; '), warnings: lines }) };
@@ -90,17 +92,56 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-encodings-'));
   const file = join(dir, 'encodings.yml');
   writeFileSync(file, PIPELINE);
-  const env = { PROD_TOKEN: TOKEN, NOTE, CERT, ENGINE_URL: url, ENGINE_USERNAME: API_USER, ENGINE_PASSWORD: API_PASSWORD };
+  const env = {
+    PROD_TOKEN: TOKEN,
+    NOTE,
+    CERT,
+    ENGINE_URL: url,
+    ENGINE_USERNAME: API_USER,
+    ENGINE_PASSWORD: API_PASSWORD,
+  };
   const out = (name: string) => join(dir, name);
-  const r = await runCli(['run', file, '--ci', 'gitlab', '--journal', out('journal'), '--dotenv', out('out.env'), '--report-json', out('r.json'), '--junit', out('r.xml'), '--summary', out('r.md'), '--html', out('r.html')], { env });
+  const r = await runCli(
+    [
+      'run',
+      file,
+      '--ci',
+      'gitlab',
+      '--journal',
+      out('journal'),
+      '--dotenv',
+      out('out.env'),
+      '--report-json',
+      out('r.json'),
+      '--junit',
+      out('r.xml'),
+      '--summary',
+      out('r.md'),
+      '--html',
+      out('r.html'),
+    ],
+    { env },
+  );
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const report = readFileSync(out('r.json'), 'utf8');
   assert.match(report, /base64 URL-safe of the target token: \*\*\*/, 'the server did echo every form');
 
   const channels: Record<string, string> = { 'the terminal': r.stdout + r.stderr };
-  for (const name of readdirSync(dir).filter((f) => f !== 'encodings.yml')) channels[name] = readFileSync(out(name), 'utf8');
-  assert.deepEqual(Object.keys(channels).sort(), ['journal', 'out.env', 'r.html', 'r.json', 'r.md', 'r.xml', 'the terminal']);
-  const pages = { 'r.html as a browser shows it': pageText(channels['r.html']!), 'r.md as GitHub renders it': pageText(marked.parse(channels['r.md']!, { gfm: true, async: false })) };
+  for (const name of readdirSync(dir).filter((f) => f !== 'encodings.yml'))
+    channels[name] = readFileSync(out(name), 'utf8');
+  assert.deepEqual(Object.keys(channels).sort(), [
+    'journal',
+    'out.env',
+    'r.html',
+    'r.json',
+    'r.md',
+    'r.xml',
+    'the terminal',
+  ]);
+  const pages = {
+    'r.html as a browser shows it': pageText(channels['r.html']!),
+    'r.md as GitHub renders it': pageText(marked.parse(channels['r.md']!, { gfm: true, async: false })),
+  };
   const visible = (text: string) => text.replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '');
 
   for (const [channel, text] of Object.entries(channels)) {
@@ -109,7 +150,10 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
       for (const [label, secret] of Object.entries(SECRETS)) {
         for (const [name, encode] of Object.entries(ENCODINGS)) {
           const at = text.indexOf(encode(secret));
-          if (at !== -1) found.push(`${name} of ${label}: ${JSON.stringify(text.slice(Math.max(0, at - 20), at + encode(secret).length + 10))}`);
+          if (at !== -1)
+            found.push(
+              `${name} of ${label}: ${JSON.stringify(text.slice(Math.max(0, at - 20), at + encode(secret).length + 10))}`,
+            );
         }
       }
       assert.deepEqual(found, [], `forms of secrets in ${channel}`);
@@ -117,11 +161,29 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
   }
   for (const [page, text] of Object.entries(pages)) {
     await t.test(page, () => {
-      const shown = Object.entries(SECRETS).filter(([, secret]) => visible(text).includes(secret)).map(([label]) => label);
+      const shown = Object.entries(SECRETS)
+        .filter(([, secret]) => visible(text).includes(secret))
+        .map(([label]) => label);
       assert.deepEqual(shown, [], `secrets shown on ${page}`);
-      const lines = Object.keys(SPLIT).map((name) => [name, visible(text).split('\n').find((l) => l.includes(`split by ${name}:`))] as const);
-      assert.deepEqual(lines.filter(([, line]) => line === undefined), [], `every split line is on ${page}`);
-      assert.deepEqual(lines.filter(([, line]) => line!.includes(NOTE)), [], `split lines that reassemble the note on ${page}`);
+      const lines = Object.keys(SPLIT).map(
+        (name) =>
+          [
+            name,
+            visible(text)
+              .split('\n')
+              .find((l) => l.includes(`split by ${name}:`)),
+          ] as const,
+      );
+      assert.deepEqual(
+        lines.filter(([, line]) => line === undefined),
+        [],
+        `every split line is on ${page}`,
+      );
+      assert.deepEqual(
+        lines.filter(([, line]) => line!.includes(NOTE)),
+        [],
+        `split lines that reassemble the note on ${page}`,
+      );
     });
   }
 });

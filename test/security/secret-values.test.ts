@@ -46,21 +46,43 @@ function hostile(emulator: Emulator, errors = true): void {
   emulator.state.databases.find((d) => d.name === 'PROD')!.tokens.push(TOKEN);
   if (errors) {
     // Error bodies without a `message` field: JSON with another field, then plain text.
-    emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, body: '{"error":"update refused"}', contentType: 'application/json', echoCredentials: true, times: 1 });
-    emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, body: 'upstream   refused', contentType: 'text/plain', echoCredentials: true, times: 1 });
+    emulator.faults.add({
+      method: 'POST',
+      path: '/api/devops/v1/update/system',
+      status: 500,
+      body: '{"error":"update refused"}',
+      contentType: 'application/json',
+      echoCredentials: true,
+      times: 1,
+    });
+    emulator.faults.add({
+      method: 'POST',
+      path: '/api/devops/v1/update/system',
+      status: 500,
+      body: 'upstream   refused',
+      contentType: 'text/plain',
+      echoCredentials: true,
+      times: 1,
+    });
   }
   emulator.faults.add({ path: '/api/*', echoCredentials: true });
 }
 
 const ENV = { PROD_TOKEN: TOKEN, ...ODD };
 
-type Checked = { steps: { id: string; outcome: string; inputs: Record<string, unknown>; error: { message: string } | null }[] };
+type Checked = {
+  steps: { id: string; outcome: string; inputs: Record<string, unknown>; error: { message: string } | null }[];
+};
 
 async function checkReports(dir: string, names: { json: string; junit: string }): Promise<Checked> {
   const report = JSON.parse(readFileSync(join(dir, names.json), 'utf8')) as Checked;
   const valid = draft2020('schema/report.schema.json');
   assert.ok(valid(report), JSON.stringify(valid.errors));
-  assert.equal(await junitProblems(join(dir, names.junit)), undefined, 'the JUnit report is valid against junit-10.xsd');
+  assert.equal(
+    await junitProblems(join(dir, names.junit)),
+    undefined,
+    'the JUnit report is valid against junit-10.xsd',
+  );
   return report;
 }
 
@@ -82,10 +104,31 @@ test('odd secret values: every report of the CLI under every CI convention is va
       GITHUB_STEP_SUMMARY: join(dir, 'step-summary.md'),
       GITHUB_OUTPUT: join(dir, 'github-output'),
     };
-    const r = await runCli(['run', file, '--ci', ci, '--dotenv', join(dir, 'out.env'), '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'r.xml'), '--summary', join(dir, 'r.md'), '--html', join(dir, 'r.html')], { env });
+    const r = await runCli(
+      [
+        'run',
+        file,
+        '--ci',
+        ci,
+        '--dotenv',
+        join(dir, 'out.env'),
+        '--report-json',
+        join(dir, 'r.json'),
+        '--junit',
+        join(dir, 'r.xml'),
+        '--summary',
+        join(dir, 'r.md'),
+        '--html',
+        join(dir, 'r.html'),
+      ],
+      { env },
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = await checkReports(dir, { json: 'r.json', junit: 'r.xml' });
-    assert.deepEqual(report.steps.map((s) => s.outcome), ['success', 'failure', 'failure']);
+    assert.deepEqual(
+      report.steps.map((s) => s.outcome),
+      ['success', 'failure', 'failure'],
+    );
     // Free text holding the secrets is masked; a one-character secret cannot be, and is named in a warning.
     assert.equal(report.steps[0]!.inputs.message, 't=*** n=*** k=*** v=*** a=a');
     assert.match(r.stdout + r.stderr, /secrets\.S_A is shorter than 3 characters/);
@@ -96,7 +139,8 @@ test('odd secret values: every report of the CLI under every CI convention is va
     const masksItself = (text: string) => text.replace(/^(##vso\[task\.setsecret\]|::add-mask::).*$/gm, '');
     assertClean(`${ci} stdout`, masksItself(r.stdout), [TOKEN, API_PASSWORD]);
     assertClean(`${ci} stderr`, r.stderr, [TOKEN, API_PASSWORD]);
-    for (const name of readdirSync(dir).filter((f) => f !== 'odd.yml')) assertClean(`${ci} ${name}`, readFileSync(join(dir, name), 'utf8'), [TOKEN, API_PASSWORD]);
+    for (const name of readdirSync(dir).filter((f) => f !== 'odd.yml'))
+      assertClean(`${ci} ${name}`, readFileSync(join(dir, name), 'utf8'), [TOKEN, API_PASSWORD]);
   }
 });
 
@@ -110,7 +154,10 @@ test('odd secret values: the root action writes valid reports, outputs and a sum
     env: ENV,
   });
   assert.equal(run.code, 0, run.stdout + run.stderr);
-  const report = await checkReports('/', { json: run.outputs.report!, junit: run.outputs.report!.replace(/\.json$/, '.junit.xml') });
+  const report = await checkReports('/', {
+    json: run.outputs.report!,
+    junit: run.outputs.report!.replace(/\.json$/, '.junit.xml'),
+  });
   assert.equal(report.steps[0]!.inputs.message, 't=*** n=*** k=*** v=*** a=a');
   JSON.parse(run.outputs.outputs!);
   assertClean('stdout', run.stdout.replace(/^::add-mask::.*$/gm, ''), [TOKEN, API_PASSWORD]);
@@ -120,13 +167,23 @@ test('odd secret values: the root action writes valid reports, outputs and a sum
 test('enginectl api masks its own credentials and the --data secrets in what it prints', async (t) => {
   const { url, emulator } = await startEmulator(t);
   hostile(emulator, false);
-  const data = JSON.stringify({ targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: TOKEN, files: [1001], messageComplement: 'x' });
+  const data = JSON.stringify({
+    targetDBName: 'PROD',
+    targetServer: 'prod-db.example.com',
+    targetAuthToken: TOKEN,
+    files: [1001],
+    messageComplement: 'x',
+  });
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD };
   const ok = await runCli(['api', 'POST', '/api/devops/v1/update/vfs', '--data', data, '--include'], { env });
   assert.equal(ok.code, 0, ok.stderr);
   JSON.parse(ok.stdout.slice(ok.stdout.indexOf('\n\n') + 2));
   assert.match(ok.stdout, /\[echo: Basic \*\*\*/, 'the server did echo the credentials');
-  assertClean('api stdout', ok.stdout, [TOKEN, API_PASSWORD, Buffer.from(`deployer:${API_PASSWORD}`).toString('base64')]);
+  assertClean('api stdout', ok.stdout, [
+    TOKEN,
+    API_PASSWORD,
+    Buffer.from(`deployer:${API_PASSWORD}`).toString('base64'),
+  ]);
   // A refused call (files are not an option of a system update) prints the server's error text
   // on stderr, masked too.
   const refused = await runCli(['api', 'POST', '/api/devops/v1/update/system', '--data', data], { env });
@@ -138,20 +195,24 @@ test('enginectl api masks its own credentials and the --data secrets in what it 
 test('a declared secret input too short to mask in text is sent as given and shown masked: masking a step for its reports never changes what the step sends', async (t) => {
   const { runYaml } = await import('../helpers/run.ts');
   const sent: unknown[] = [];
-  const { result } = await runYaml(t, `version: 1
+  const { result } = await runYaml(
+    t,
+    `version: 1
 steps:
   - uses: licensing/add
     with: { code: "\${{ secrets.SHORT_CODE }}" }
-`, {
-    env: { SHORT_CODE: 'ab' },
-    setup: (e: Emulator) => {
-      const handle = e.handle.bind(e);
-      e.handle = (req) => {
-        if (req.method === 'POST') sent.push(req.body);
-        return handle(req);
-      };
+`,
+    {
+      env: { SHORT_CODE: 'ab' },
+      setup: (e: Emulator) => {
+        const handle = e.handle.bind(e);
+        e.handle = (req) => {
+          if (req.method === 'POST') sent.push(req.body);
+          return handle(req);
+        };
+      },
     },
-  });
+  );
   assert.deepEqual(sent, ['ab'], `the code the pipeline gave, not its mask: ${JSON.stringify(result.steps[0]!.error)}`);
   assert.deepEqual(result.steps[0]!.inputs, { code: '***' }, 'shown masked in the result');
 });

@@ -38,7 +38,17 @@ test('an action input holding ${{ }} reaches the server as the literal text the 
   const message = 'Fix login (${{ toJSON(env) }})';
   const run = await runActionBundle(t, {
     action: 'actions/vfs-update',
-    inputs: { url, username: 'admin', password: 'admin', 'target-server': 'prod-db.example.com', 'target-database': 'PROD', 'target-token': 'prod-token', files: '1001', message, 'tracking-id': '${{ env.SOME_KEY }}' },
+    inputs: {
+      url,
+      username: 'admin',
+      password: 'admin',
+      'target-server': 'prod-db.example.com',
+      'target-database': 'PROD',
+      'target-token': 'prod-token',
+      files: '1001',
+      message,
+      'tracking-id': '${{ env.SOME_KEY }}',
+    },
     env: { SOME_KEY: HIDDEN },
   });
   assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -53,7 +63,15 @@ test('an action input holding ${{ }} reaches the server as the literal text the 
 test('the issue repro: INPUT_MESSAGE with ${{ env.SOME_KEY }} in a dry run shows the text, not the value', async (t) => {
   const run = await runActionBundle(t, {
     action: 'actions/vfs-update',
-    inputs: { url: 'http://127.0.0.1:9', 'target-server': 'prod-db.example.com', 'target-database': 'PROD', 'target-token': 'prod-token', files: '1001', message: 'Deploy ${{ env.SOME_KEY }}', 'dry-run': 'true' },
+    inputs: {
+      url: 'http://127.0.0.1:9',
+      'target-server': 'prod-db.example.com',
+      'target-database': 'PROD',
+      'target-token': 'prod-token',
+      files: '1001',
+      message: 'Deploy ${{ env.SOME_KEY }}',
+      'dry-run': 'true',
+    },
     env: { SOME_KEY: HIDDEN },
   });
   assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -98,17 +116,40 @@ async function runGates(t: TestContext, iname: string, env: Record<string, strin
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-gates-'));
   const file = join(dir, 'gates.yml');
   writeFileSync(file, gates(iname));
-  const r = await runCli(['run', file, '--report-json', join(dir, 'r.json'), '--summary', join(dir, 'r.md'), '--html', join(dir, 'r.html'), '--junit', join(dir, 'r.xml')], {
-    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...env },
-  });
-  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { steps: { id: string; name: string; outcome: string }[] };
+  const r = await runCli(
+    [
+      'run',
+      file,
+      '--report-json',
+      join(dir, 'r.json'),
+      '--summary',
+      join(dir, 'r.md'),
+      '--html',
+      join(dir, 'r.html'),
+      '--junit',
+      join(dir, 'r.xml'),
+    ],
+    {
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ...env },
+    },
+  );
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+    steps: { id: string; name: string; outcome: string }[];
+  };
   return { r, dir, outcomes: Object.fromEntries(report.steps.map((s) => [s.id, s.outcome])), report };
 }
 
 test("a server value holding ' || true || ' is data to assert and to if: the gates do not hold", async (t) => {
   const { r, outcomes } = await runGates(t, "x' || true || 'y");
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  assert.deepEqual(outcomes, { set: 'success', get: 'success', bare: 'failure', wrapped: 'failure', lone: 'success', gated: 'skipped' });
+  assert.deepEqual(outcomes, {
+    set: 'success',
+    get: 'success',
+    bare: 'failure',
+    wrapped: 'failure',
+    lone: 'success',
+    gated: 'skipped',
+  });
   assert.match(r.stdout, /assertion failed: steps\.get\.outputs\.entity\.iname == 'x'/);
 });
 
@@ -120,7 +161,11 @@ test('a server value holding fromJSON(env.X) is data: nothing of the environment
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(outcomes.lone, 'success', 'the stored text is a non-empty string');
   assert.equal(outcomes.bare, 'failure');
-  assert.equal(report.steps.find((s) => s.id === 'get')!.name, 'read fromJSON(env.OTHER)', 'a name shows the value as text');
+  assert.equal(
+    report.steps.find((s) => s.id === 'get')!.name,
+    'read fromJSON(env.OTHER)',
+    'a name shows the value as text',
+  );
   const written = r.stdout + r.stderr + inFiles(dir, ['r.json', 'r.md', 'r.html', 'r.xml']);
   assert.equal(written.includes(HIDDEN), false);
 });
@@ -183,7 +228,10 @@ steps:
   assert.equal(body!.targetAuthToken, token, 'the var resolved to the secret');
   assert.equal(body!.messageComplement, `token ${token} of 2026.11`);
   assert.match(r.stdout, /running "Release 2026\.11"/);
-  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { pipeline: { name: string }; steps: { inputs: { message: string } }[] };
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as {
+    pipeline: { name: string };
+    steps: { inputs: { message: string } }[];
+  };
   assert.equal(report.pipeline.name, 'Release 2026.11');
   // label read a secret var: it is a secret as a whole.
   assert.equal(report.steps[0]!.inputs.message, '***');
@@ -208,7 +256,11 @@ steps:
 `,
   );
   const env = { NPM_TOKEN: 'npm_leak1234', ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc-leak-5678' };
-  for (const command of [['validate', file], ['plan', file], ['run', file, '--dry-run']]) {
+  for (const command of [
+    ['validate', file],
+    ['plan', file],
+    ['run', file, '--dry-run'],
+  ]) {
     const r = await runCli(command, { env });
     assert.equal(r.code, 2, `${command[0]}: ${r.stdout}`);
     assert.match(r.stderr, /leak\.yml:4:\d+ environment names are static: write env\.NAME/);
@@ -234,20 +286,61 @@ steps:
 ${names.map((n) => `  - uses: classes/update\n    with: { id: 2001, fields: { iemailaddress: "\${{ ${context}.${n} }}" } }`).join('\n')}
 `;
   writeFileSync(join(dir, 'env.yml'), pipeline('env'));
-  const refused = await runCli(['run', join(dir, 'env.yml'), '--emulator', '--report-json', join(dir, 'env.json'), '--journal', join(dir, 'env.journal.jsonl')], { env: values });
+  const refused = await runCli(
+    [
+      'run',
+      join(dir, 'env.yml'),
+      '--emulator',
+      '--report-json',
+      join(dir, 'env.json'),
+      '--journal',
+      join(dir, 'env.journal.jsonl'),
+    ],
+    { env: values },
+  );
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
-  names.forEach((n, i) => assert.match(refused.stderr, new RegExp(`env\\.yml:${4 + 2 * i}:\\d+ env\\.${n} holds a credential: read it as secrets\\.${n}`)));
+  names.forEach((n, i) =>
+    assert.match(
+      refused.stderr,
+      new RegExp(`env\\.yml:${4 + 2 * i}:\\d+ env\\.${n} holds a credential: read it as secrets\\.${n}`),
+    ),
+  );
   for (const v of Object.values(values)) assert.equal((refused.stdout + refused.stderr).includes(v), false);
 
   writeFileSync(join(dir, 'secrets.yml'), pipeline('secrets'));
-  const masked = await runCli(['run', join(dir, 'secrets.yml'), '--emulator', '--report-json', join(dir, 'r.json'), '--journal', join(dir, 'run.journal.jsonl')], { env: values });
+  const masked = await runCli(
+    [
+      'run',
+      join(dir, 'secrets.yml'),
+      '--emulator',
+      '--report-json',
+      join(dir, 'r.json'),
+      '--journal',
+      join(dir, 'run.journal.jsonl'),
+    ],
+    { env: values },
+  );
   assert.equal(masked.code, 0, masked.stdout + masked.stderr);
   const channels = masked.stdout + masked.stderr + inFiles(dir, ['r.json', 'run.journal.jsonl']);
   for (const v of [...Object.values(values), 'pg-leak-5']) assert.equal(channels.includes(v), false, `${v} is masked`);
 
   // A URL with a password in it, under any name, shows without its password.
-  writeFileSync(join(dir, 'url.yml'), 'version: 1\nsteps:\n  - uses: classes/update\n    with: { id: 2001, fields: { iemailaddress: "${{ env.ORDERS_DB }}" } }\n');
-  const url = await runCli(['run', join(dir, 'url.yml'), '--emulator', '--report-json', join(dir, 'u.json'), '--journal', join(dir, 'u.journal.jsonl')], { env: { ORDERS_DB: 'postgres://orders:orders-leak-6@db.example.com/orders' } });
+  writeFileSync(
+    join(dir, 'url.yml'),
+    'version: 1\nsteps:\n  - uses: classes/update\n    with: { id: 2001, fields: { iemailaddress: "${{ env.ORDERS_DB }}" } }\n',
+  );
+  const url = await runCli(
+    [
+      'run',
+      join(dir, 'url.yml'),
+      '--emulator',
+      '--report-json',
+      join(dir, 'u.json'),
+      '--journal',
+      join(dir, 'u.journal.jsonl'),
+    ],
+    { env: { ORDERS_DB: 'postgres://orders:orders-leak-6@db.example.com/orders' } },
+  );
   assert.equal(url.code, 0, url.stdout + url.stderr);
   const shown = url.stdout + url.stderr + inFiles(dir, ['u.json', 'u.journal.jsonl']);
   assert.equal(shown.includes('orders-leak-6'), false, 'the password is masked');

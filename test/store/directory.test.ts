@@ -13,7 +13,9 @@ const RACER = new URL('../helpers/store-racer.ts', import.meta.url);
 
 type Answer = { key: string; created?: boolean; error?: string };
 
-async function racer(url: string): Promise<{ child: ChildProcess; create: (key: string, body: string) => Promise<Answer> }> {
+async function racer(
+  url: string,
+): Promise<{ child: ChildProcess; create: (key: string, body: string) => Promise<Answer> }> {
   const child = fork(RACER, [url], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiting = new Map<string, (a: Answer) => void>();
   await new Promise<void>((resolve, reject) => {
@@ -45,7 +47,11 @@ test('a directory: 1,000 rounds of 2-8 processes creating the same key at once: 
     const bodies = racers.slice(0, n).map((_, i) => JSON.stringify({ round, racer: i }));
     // Each process is told at once; each links its own synced file to the key.
     const answers = await Promise.all(racers.slice(0, n).map((r, i) => r.create(key, bodies[i]!)));
-    assert.deepEqual(answers.filter((a) => a.error), [], `round ${round}: no racer failed`);
+    assert.deepEqual(
+      answers.filter((a) => a.error),
+      [],
+      `round ${round}: no racer failed`,
+    );
     const won = answers.flatMap((a, i) => (a.created ? [i] : []));
     assert.equal(won.length, 1, `round ${round} (${n} processes): winners ${JSON.stringify(won)}`);
     assert.equal(String(await store.get(key)), bodies[won[0]!], `round ${round}: the key holds the winner body`);

@@ -42,7 +42,14 @@ function storedRecords(store: string): { t: string; key?: string; method?: strin
   if (!existsSync(runs)) return [];
   return readdirSync(runs).flatMap((id) => {
     const dir = join(runs, id, 'journal');
-    return readdirSync(dir).sort().flatMap((seg) => readFileSync(join(dir, seg), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: string }));
+    return readdirSync(dir)
+      .sort()
+      .flatMap((seg) =>
+        readFileSync(join(dir, seg), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { t: string }),
+      );
   });
 }
 
@@ -56,25 +63,42 @@ test('a runner lost with its disk: the run is resumed, reported and verified fro
   const id = runIdOf(first.stdout);
   assert.ok(id, first.stdout);
   // The runner is gone, and its disk: nothing of the run is left but the store.
-  for (const f of readdirSync(tmpdir())) if (f.startsWith(`enginectl-${id}`)) rmSync(join(tmpdir(), f), { force: true });
+  for (const f of readdirSync(tmpdir()))
+    if (f.startsWith(`enginectl-${id}`)) rmSync(join(tmpdir(), f), { force: true });
 
   const listed = await runCli(['runs', '--store', s.storeUrl]);
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, new RegExp(`^${id}  \\S+  "Stored release" \\(.*release\\.yml\\)  failure$`, 'm'));
   const report = await runCli(['report', '--store', s.storeUrl, '--run', id!, '--report-json', join(s.dir, 'r.json')]);
   assert.equal(report.code, 1);
-  const steps = (JSON.parse(readFileSync(join(s.dir, 'r.json'), 'utf8')) as { steps: { id: string; outcome: string; inDoubt: unknown }[] }).steps;
-  assert.deepEqual(steps.map((x) => [x.id, x.outcome, x.inDoubt !== null]), [['clear', 'success', false], ['vfs', 'failure', true]]);
+  const steps = (
+    JSON.parse(readFileSync(join(s.dir, 'r.json'), 'utf8')) as {
+      steps: { id: string; outcome: string; inDoubt: unknown }[];
+    }
+  ).steps;
+  assert.deepEqual(
+    steps.map((x) => [x.id, x.outcome, x.inDoubt !== null]),
+    [
+      ['clear', 'success', false],
+      ['vfs', 'failure', true],
+    ],
+  );
   const verified = await runCli(['verify', '--store', s.storeUrl, '--run', id!], { env: s.env });
   assert.match(verified.stdout, /cannot-tell +"VFS update prod"/);
 
   const refused = await runCli(['run', s.file, '--store', s.storeUrl, '--resume', id!], { env: s.env });
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
   assert.match(refused.stderr, /in doubt: "VFS update prod"/);
-  const resumed = await runCli(['run', s.file, '--store', s.storeUrl, '--resume', id!, '--in-doubt', 'skip'], { env: s.env });
+  const resumed = await runCli(['run', s.file, '--store', s.storeUrl, '--resume', id!, '--in-doubt', 'skip'], {
+    env: s.env,
+  });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.match(resumed.stdout, new RegExp(`run: ${id} in file://.* \\(resumed from the store\\)`));
-  assert.deepEqual([s.applied('/transaction-log/clear'), s.applied('/update/vfs')], [1, 1], 'nothing applied was sent again');
+  assert.deepEqual(
+    [s.applied('/transaction-log/clear'), s.applied('/update/vfs')],
+    [1, 1],
+    'nothing applied was sent again',
+  );
   // The decision went to the store: a later reader sees it.
   assert.ok(storedRecords(s.store).some((r) => r.t === 'decision'));
   const after = await runCli(['report', '--store', s.storeUrl, '--run', id!]);
@@ -87,7 +111,8 @@ test(`each write's send record is in the store before the request reaches the se
   const s = await setup(t, (method, path) => {
     if (method === 'GET') return;
     const sends = storedRecords(store).filter((r) => r.t === 'send');
-    if (`${sends.at(-1)?.method} ${sends.at(-1)?.path}` !== `${method} ${path}`) problems.push(`${method} ${path} reached the server before its send record was in the store`);
+    if (`${sends.at(-1)?.method} ${sends.at(-1)?.path}` !== `${method} ${path}`)
+      problems.push(`${method} ${path} reached the server before its send record was in the store`);
   });
   store = s.store;
   const r = await runCli(['run', s.file, '--store', s.storeUrl], { env: s.env });
@@ -108,7 +133,9 @@ test(`another writer of the run's journal stops the run before its next call; ev
     writeFileSync(join(dir, String(readdirSync(dir).length + 1).padStart(8, '0')), '');
   });
   store = s.store;
-  const r = await runCli(['run', s.file, '--store', s.storeUrl, '--report-json', join(s.dir, 'r.json')], { env: s.env });
+  const r = await runCli(['run', s.file, '--store', s.storeUrl, '--report-json', join(s.dir, 'r.json')], {
+    env: s.env,
+  });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout + r.stderr, /another runner writes run/);
   assert.equal(s.applied('/update/vfs'), 0, 'the next call was not sent');

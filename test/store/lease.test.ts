@@ -27,12 +27,25 @@ test('1,000 rounds of 2-8 runners at once on the same lease (a directory store):
 
 test('a lease queues first come, first served up to its wait, and is free again once released', async () => {
   const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-queue-'))).href);
-  const first = await acquireLease(store, 'fleet', { holder: holder('first'), ttlMs: 60_000, waitMs: 0, clock, verifyTakeover: async () => ({ evidence: [] }) });
-  const order: string[] = [];
-  const waiter = (id: string) => acquireLease(store, 'fleet', { holder: holder(id), ttlMs: 60_000, waitMs: 120_000, clock, verifyTakeover: async () => ({ evidence: [] }) }).then(async (lease) => {
-    order.push(id);
-    await lease.release();
+  const first = await acquireLease(store, 'fleet', {
+    holder: holder('first'),
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock,
+    verifyTakeover: async () => ({ evidence: [] }),
   });
+  const order: string[] = [];
+  const waiter = (id: string) =>
+    acquireLease(store, 'fleet', {
+      holder: holder(id),
+      ttlMs: 60_000,
+      waitMs: 120_000,
+      clock,
+      verifyTakeover: async () => ({ evidence: [] }),
+    }).then(async (lease) => {
+      order.push(id);
+      await lease.release();
+    });
   const second = waiter('second');
   // The second took its ticket before the third asked.
   while ((await store.list('leases/fleet/queue/')).length < 1) await clock.sleep(20);
@@ -52,7 +65,11 @@ lease: { name: prod-fleet, ttl: 3s, wait: 60s }
 steps:
 ${steps}`;
 
-async function setup(t: TestContext, steps: string, hooks: { before?: (method: string, path: string) => void; answered?: (method: string, path: string) => void } = {}) {
+async function setup(
+  t: TestContext,
+  steps: string,
+  hooks: { before?: (method: string, path: string) => void; answered?: (method: string, path: string) => void } = {},
+) {
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-lease-'));
   const storeDir = join(dir, 'store');
@@ -60,18 +77,29 @@ async function setup(t: TestContext, steps: string, hooks: { before?: (method: s
   const file = join(dir, 'release.yml');
   writeFileSync(file, PIPELINE(steps));
   const proxy = await gatewayInFront(t, url, (m, p) => (hooks.answered?.(m, p), undefined), hooks.before);
-  const env = { ENGINE_URL: proxy, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token', ENGINECTL_STORE: pathToFileURL(storeDir).href };
+  const env = {
+    ENGINE_URL: proxy,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+    ENGINECTL_STORE: pathToFileURL(storeDir).href,
+  };
   const applied = (suffix: string) => emulator.requests.filter((r) => r.applied && r.path.endsWith(suffix)).length;
   return { dir, file, env, emulator, applied, storeDir };
 }
 
 /** The CLI as a process, its child kept (to kill or pause it), its output and exit awaited. */
 function spawnCli(args: string[], env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [CLI, ...args], {
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, out })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, out })),
+  );
   return { child, done };
 }
 
@@ -99,10 +127,17 @@ test('a holder killed mid-update: the next run takes the lease over once it expi
 
   // Another pipeline of the same fleet: it waits for the lease to expire, then verifies the lost run's call.
   writeFileSync(join(s.dir, 'gate.yml'), PIPELINE('  - uses: monitoring/alerts\n    with: { fail-on: none }\n'));
-  const next = await runCli(['run', join(s.dir, 'gate.yml'), '--report-json', join(s.dir, 'next.json')], { env: s.env });
+  const next = await runCli(['run', join(s.dir, 'gate.yml'), '--report-json', join(s.dir, 'next.json')], {
+    env: s.env,
+  });
   assert.equal(next.code, 0, next.stdout + next.stderr);
-  assert.match(next.stdout + next.stderr, /lease prod-fleet: taken over; took over from run \S+ .*"Update an entity" \(PATCH [^)]+\): applied: iemailaddress hold the written values/);
-  const lease = (JSON.parse(readFileSync(join(s.dir, 'next.json'), 'utf8')) as { lease: { takeover: { evidence: string[] } } }).lease;
+  assert.match(
+    next.stdout + next.stderr,
+    /lease prod-fleet: taken over; took over from run \S+ .*"Update an entity" \(PATCH [^)]+\): applied: iemailaddress hold the written values/,
+  );
+  const lease = (
+    JSON.parse(readFileSync(join(s.dir, 'next.json'), 'utf8')) as { lease: { takeover: { evidence: string[] } } }
+  ).lease;
   assert.match(lease.takeover.evidence.join('; '), /applied: iemailaddress hold the written values/);
 
   const resumed = await runCli(['run', s.file, '--resume', id!, '--in-doubt', 'verify'], { env: s.env });
@@ -123,35 +158,63 @@ test('a takeover verify cannot tell is refused, naming the call, until --take-ov
   writeFileSync(join(s.dir, 'gate.yml'), PIPELINE('  - uses: monitoring/alerts\n    with: { fail-on: none }\n'));
   const refused = await runCli(['run', join(s.dir, 'gate.yml')], { env: s.env });
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
-  assert.match(refused.stderr, /LEASE_TAKEOVER_REFUSED|calls verify cannot tell: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs\): cannot-tell/);
+  assert.match(
+    refused.stderr,
+    /LEASE_TAKEOVER_REFUSED|calls verify cannot tell: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs\): cannot-tell/,
+  );
   assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/alerts')).length, 0, 'nothing was sent');
-  const taken = await runCli(['run', join(s.dir, 'gate.yml'), '--take-over', '--reason', 'checked PROD: vfs file 1001 is at the new version', '--summary', join(s.dir, 'taken.md')], { env: s.env });
+  const taken = await runCli(
+    [
+      'run',
+      join(s.dir, 'gate.yml'),
+      '--take-over',
+      '--reason',
+      'checked PROD: vfs file 1001 is at the new version',
+      '--summary',
+      join(s.dir, 'taken.md'),
+    ],
+    { env: s.env },
+  );
   assert.equal(taken.code, 0, taken.stdout + taken.stderr);
-  assert.match(readFileSync(join(s.dir, 'taken.md'), 'utf8'), /accepted by the operator: checked PROD: vfs file 1001 is at the new version/);
+  assert.match(
+    readFileSync(join(s.dir, 'taken.md'), 'utf8'),
+    /accepted by the operator: checked PROD: vfs file 1001 is at the new version/,
+  );
 });
 
 test('a holder paused past its ttl sends nothing more once another run took the lease: it stops LEASE_LOST, every report written', async (t) => {
   const holderProcess: { child?: ChildProcess } = {};
   let paused = false;
-  const s = await setup(t, '  - uses: transaction-log/clear\n  - id: vfs\n    uses: update/vfs\n    with: { target: prod, files: [1001] }\n', {
-    before: (method, path) => {
-      if (!paused && method === 'POST' && path.endsWith('/transaction-log/clear')) {
-        paused = true;
-        holderProcess.child?.kill('SIGSTOP');
-      }
+  const s = await setup(
+    t,
+    '  - uses: transaction-log/clear\n  - id: vfs\n    uses: update/vfs\n    with: { target: prod, files: [1001] }\n',
+    {
+      before: (method, path) => {
+        if (!paused && method === 'POST' && path.endsWith('/transaction-log/clear')) {
+          paused = true;
+          holderProcess.child?.kill('SIGSTOP');
+        }
+      },
     },
-  });
+  );
   const holder = spawnCli(['run', s.file, '--report-json', join(s.dir, 'holder.json')], s.env);
   holderProcess.child = holder.child;
   while (!paused) await clock.sleep(20);
   writeFileSync(join(s.dir, 'gate.yml'), PIPELINE('  - uses: monitoring/alerts\n    with: { fail-on: none }\n'));
-  const next = await runCli(['run', join(s.dir, 'gate.yml'), '--take-over', '--reason', 'the clear is harmless to repeat'], { env: s.env });
+  const next = await runCli(
+    ['run', join(s.dir, 'gate.yml'), '--take-over', '--reason', 'the clear is harmless to repeat'],
+    { env: s.env },
+  );
   assert.equal(next.code, 0, next.stdout + next.stderr);
   holder.child.kill('SIGCONT');
   const woke = await holder.done;
   assert.equal(woke.code, 1, woke.out);
   assert.match(woke.out, /LEASE_LOST|lease prod-fleet is no longer this run's/);
-  assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 0, 'the paused holder sent no write after the takeover');
+  assert.equal(
+    s.emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length,
+    0,
+    'the paused holder sent no write after the takeover',
+  );
   assert.ok(readFileSync(join(s.dir, 'holder.json'), 'utf8').length > 0, 'its report is written');
 });
 
@@ -159,39 +222,91 @@ test(`lease status names the holder and the queue; lease release --reason gives 
   const s = await setup(t, '  - uses: monitoring/alerts\n    with: { fail-on: none }\n');
   const store = new DirectoryStore(s.env.ENGINECTL_STORE);
   // A runner lost while it held the lease for an hour.
-  await acquireLease(store, 'prod-fleet', { holder: { runId: '20261126T000000Z-abcdef', actor: 'night-job', host: 'runner-7' }, ttlMs: 3_600_000, waitMs: 0, clock, verifyTakeover: async () => ({ evidence: [] }) });
+  await acquireLease(store, 'prod-fleet', {
+    holder: { runId: '20261126T000000Z-abcdef', actor: 'night-job', host: 'runner-7' },
+    ttlMs: 3_600_000,
+    waitMs: 0,
+    clock,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
   const status = await runCli(['lease', 'status', 'prod-fleet'], { env: s.env });
   assert.equal(status.code, 0, status.stderr);
-  assert.match(status.stdout, /^lease prod-fleet: held by run 20261126T000000Z-abcdef of night-job on runner-7, until \S+$/m);
+  assert.match(
+    status.stdout,
+    /^lease prod-fleet: held by run 20261126T000000Z-abcdef of night-job on runner-7, until \S+$/m,
+  );
   // This one does not queue: wait: 0s refuses at once.
   writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('wait: 60s', 'wait: 0s'));
   const busy = await runCli(['run', s.file], { env: s.env });
   assert.equal(busy.code, 2, busy.stdout + busy.stderr);
-  assert.match(busy.stderr, /lease prod-fleet is held by run 20261126T000000Z-abcdef of night-job on runner-7 until \S+; this run does not wait \(wait: 0s\)/);
-  assert.equal((await runCli(['lease', 'release', 'prod-fleet'], { env: s.env })).code, 2, 'a release needs its reason');
-  const released = await runCli(['lease', 'release', 'prod-fleet', '--reason', 'runner-7 was lost; its run is resumed by hand'], { env: { ...s.env, USER: 'ops-jane' } });
+  assert.match(
+    busy.stderr,
+    /lease prod-fleet is held by run 20261126T000000Z-abcdef of night-job on runner-7 until \S+; this run does not wait \(wait: 0s\)/,
+  );
+  assert.equal(
+    (await runCli(['lease', 'release', 'prod-fleet'], { env: s.env })).code,
+    2,
+    'a release needs its reason',
+  );
+  const released = await runCli(
+    ['lease', 'release', 'prod-fleet', '--reason', 'runner-7 was lost; its run is resumed by hand'],
+    { env: { ...s.env, USER: 'ops-jane' } },
+  );
   assert.equal(released.code, 0, released.stderr);
-  assert.match((await runCli(['lease', 'status', 'prod-fleet'], { env: s.env })).stdout, /free \(released \S+ by ops-jane@\S+: runner-7 was lost/);
+  assert.match(
+    (await runCli(['lease', 'status', 'prod-fleet'], { env: s.env })).stdout,
+    /free \(released \S+ by ops-jane@\S+: runner-7 was lost/,
+  );
   const next = await runCli(['run', s.file], { env: s.env });
   assert.equal(next.code, 0, next.stdout + next.stderr);
 });
 
 test('a lease over a matrix key is one lease per value: a run on STAGING goes on while PROD is held; a run that selects PROD is refused', async (t) => {
-  const s = await setup(t, `  - uses: update/vfs
+  const s = await setup(
+    t,
+    `  - uses: update/vfs
     matrix: { target: [staging, prod] }
     with: { target: "\${{ matrix.target }}", files: [1001] }
-`);
-  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('lease: { name: prod-fleet, ttl: 3s, wait: 60s }', 'lease: { name: fleet, ttl: 1m, wait: 0s, over: target }').replace('targets:\n', 'targets:\n  staging: { server: staging-db.example.com, database: STAGING, token: staging-token }\n'));
+`,
+  );
+  writeFileSync(
+    s.file,
+    readFileSync(s.file, 'utf8')
+      .replace(
+        'lease: { name: prod-fleet, ttl: 3s, wait: 60s }',
+        'lease: { name: fleet, ttl: 1m, wait: 0s, over: target }',
+      )
+      .replace(
+        'targets:\n',
+        'targets:\n  staging: { server: staging-db.example.com, database: STAGING, token: staging-token }\n',
+      ),
+  );
   const store = new DirectoryStore(s.env.ENGINECTL_STORE);
-  await acquireLease(store, 'fleet.prod', { holder: { runId: '20261126T000000Z-abcdef', actor: 'release-prod', host: 'runner-2' }, ttlMs: 3_600_000, waitMs: 0, clock, verifyTakeover: async () => ({ evidence: [] }) });
-  const staging = await runCli(['run', s.file, '--only', 'target=staging', '--report-json', join(s.dir, 'staging.json')], { env: s.env });
+  await acquireLease(store, 'fleet.prod', {
+    holder: { runId: '20261126T000000Z-abcdef', actor: 'release-prod', host: 'runner-2' },
+    ttlMs: 3_600_000,
+    waitMs: 0,
+    clock,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  const staging = await runCli(
+    ['run', s.file, '--only', 'target=staging', '--report-json', join(s.dir, 'staging.json')],
+    { env: s.env },
+  );
   assert.equal(staging.code, 0, staging.stdout + staging.stderr);
-  assert.equal((JSON.parse(readFileSync(join(s.dir, 'staging.json'), 'utf8')) as { lease: { name: string } }).lease.name, 'fleet.staging');
+  assert.equal(
+    (JSON.parse(readFileSync(join(s.dir, 'staging.json'), 'utf8')) as { lease: { name: string } }).lease.name,
+    'fleet.staging',
+  );
   const all = await runCli(['run', s.file], { env: s.env });
   assert.equal(all.code, 2, all.stdout + all.stderr);
   assert.match(all.stderr, /lease fleet\.prod is held by run 20261126T000000Z-abcdef of release-prod on runner-2/);
   assert.equal(s.applied('/update/vfs'), 1, 'STAGING only; the refused run sent nothing');
-  assert.equal((await leaseState(store, 'fleet.staging'))!.record.kind, 'release', 'the refused run gave back the lease it had taken');
+  assert.equal(
+    (await leaseState(store, 'fleet.staging'))!.record.kind,
+    'release',
+    'the refused run gave back the lease it had taken',
+  );
 });
 
 test('runs started at once on one lease through the CLI: exactly one writes each round, the others send nothing (50 rounds of 2-8 runs)', async (t) => {
@@ -200,10 +315,16 @@ test('runs started at once on one lease through the CLI: exactly one writes each
   for (let round = 0; round < 50; round++) {
     const n = 2 + (round % 7);
     const before = s.emulator.requests.filter((r) => r.method === 'POST').length;
-    const runs = await Promise.all(Array.from({ length: n }, () => runCli(['run', s.file, '--lease', `race-${round}`], { env: s.env })));
+    const runs = await Promise.all(
+      Array.from({ length: n }, () => runCli(['run', s.file, '--lease', `race-${round}`], { env: s.env })),
+    );
     const writers = runs.filter((r) => r.code === 0).length;
     assert.equal(writers, 1, `round ${round}: ${runs.map((r) => r.code).join(',')}`);
     for (const r of runs) if (r.code !== 0) assert.match(r.stderr, new RegExp(`lease race-${round} is held by`));
-    assert.equal(s.emulator.requests.filter((r) => r.method === 'POST').length - before, 1, `round ${round}: one write reached the server`);
+    assert.equal(
+      s.emulator.requests.filter((r) => r.method === 'POST').length - before,
+      1,
+      `round ${round}: one write reached the server`,
+    );
   }
 });

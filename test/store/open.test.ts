@@ -36,8 +36,14 @@ test('openStore refuses any other scheme with STORE_REFUSED, exit 2, naming the 
     assert.match(error.message, /is not a run store: a store is s3:\/\/BUCKET\/PREFIX or file:\/\/\/PATH/);
     assert.ok(!error.describe().includes('hunter2'), error.message);
   }
-  assert.match(refused(() => openStore('https://ops:hunter2@store.example.com/runs', {})).message, /^https:\/\/\*\*\*@store\.example\.com\/runs /);
-  assert.match(refused(() => openStore('file://fileserver/runs', {})).message, /file:\/\/fileserver\/runs is not a directory's file URL/);
+  assert.match(
+    refused(() => openStore('https://ops:hunter2@store.example.com/runs', {})).message,
+    /^https:\/\/\*\*\*@store\.example\.com\/runs /,
+  );
+  assert.match(
+    refused(() => openStore('file://fileserver/runs', {})).message,
+    /file:\/\/fileserver\/runs is not a directory's file URL/,
+  );
 });
 
 test('an s3:// URL holding credentials, a bad bucket, an unknown option or a bad endpoint is refused, never echoing a secret', () => {
@@ -46,27 +52,55 @@ test('an s3:// URL holding credentials, a bad bucket, an unknown option or a bad
   assert.ok(!withKeys.describe().includes('wJalrXUtnFEMI') && !withKeys.describe().includes('AKIAEXAMPLE'));
   assert.match(refused(() => openStore('s3://Runs_Bucket/x', {})).message, /is not a bucket name/);
   assert.match(refused(() => openStore('s3://runs-bucket/x?endpont=http://h', {})).message, /unknown option "endpont"/);
-  assert.match(refused(() => openStore('s3://runs-bucket/x?endpoint=ftp://h', {})).message, /the endpoint is not an http\(s\) URL without credentials/);
-  assert.match(refused(() => openStore('s3://runs-bucket/x?endpoint=http://u:secret@h', {})).message, /without credentials/);
-  assert.match(refused(() => openStore('s3://runs-bucket/x?path-style=yes', {})).message, /path-style is true or false/);
-  assert.match(refused(() => openStore('s3://runs-bucket/a%2F..%2Fb', {})).message, /the prefix "a\/..\/b" is not a path of plain segments/);
+  assert.match(
+    refused(() => openStore('s3://runs-bucket/x?endpoint=ftp://h', {})).message,
+    /the endpoint is not an http\(s\) URL without credentials/,
+  );
+  assert.match(
+    refused(() => openStore('s3://runs-bucket/x?endpoint=http://u:secret@h', {})).message,
+    /without credentials/,
+  );
+  assert.match(
+    refused(() => openStore('s3://runs-bucket/x?path-style=yes', {})).message,
+    /path-style is true or false/,
+  );
+  assert.match(
+    refused(() => openStore('s3://runs-bucket/a%2F..%2Fb', {})).message,
+    /the prefix "a\/..\/b" is not a path of plain segments/,
+  );
 });
 
 test('S3 settings: the endpoint from the URL, else AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL; a custom endpoint is path-style unless told; keys from the environment, else the SDK chain', () => {
-  const fromUrl = parseS3Url('s3://runs-bucket/team-a/prod?endpoint=http://127.0.0.1:7480&region=auto', { AWS_ENDPOINT_URL_S3: 'https://s3.other', AWS_REGION: 'eu-west-1' });
+  const fromUrl = parseS3Url('s3://runs-bucket/team-a/prod?endpoint=http://127.0.0.1:7480&region=auto', {
+    AWS_ENDPOINT_URL_S3: 'https://s3.other',
+    AWS_REGION: 'eu-west-1',
+  });
   assert.equal(fromUrl.bucket, 'runs-bucket');
   assert.equal(fromUrl.prefix, 'team-a/prod/');
   assert.equal(fromUrl.config.endpoint, 'http://127.0.0.1:7480');
   assert.equal(fromUrl.config.region, 'auto');
   assert.equal(fromUrl.config.forcePathStyle, true);
-  assert.equal(fromUrl.config.credentials, undefined, 'no keys given: the SDK chain (web identity, SSO, profile, instance role)');
-  const r2 = parseS3Url('s3://runs-bucket?path-style=false', { AWS_ENDPOINT_URL_S3: 'https://acct.r2.cloudflarestorage.com', AWS_ENDPOINT_URL: 'https://ignored', AWS_ACCESS_KEY_ID: 'AKIAR2', AWS_SECRET_ACCESS_KEY: 's', AWS_SESSION_TOKEN: 't' });
+  assert.equal(
+    fromUrl.config.credentials,
+    undefined,
+    'no keys given: the SDK chain (web identity, SSO, profile, instance role)',
+  );
+  const r2 = parseS3Url('s3://runs-bucket?path-style=false', {
+    AWS_ENDPOINT_URL_S3: 'https://acct.r2.cloudflarestorage.com',
+    AWS_ENDPOINT_URL: 'https://ignored',
+    AWS_ACCESS_KEY_ID: 'AKIAR2',
+    AWS_SECRET_ACCESS_KEY: 's',
+    AWS_SESSION_TOKEN: 't',
+  });
   assert.equal(r2.prefix, '');
   assert.equal(r2.config.endpoint, 'https://acct.r2.cloudflarestorage.com');
   assert.equal(r2.config.forcePathStyle, false);
   assert.equal(r2.config.region, 'us-east-1');
   assert.deepEqual(r2.config.credentials, { accessKeyId: 'AKIAR2', secretAccessKey: 's', sessionToken: 't' });
-  assert.equal(parseS3Url('s3://runs-bucket/x', { AWS_ENDPOINT_URL: 'http://minio:9000' }).config.endpoint, 'http://minio:9000');
+  assert.equal(
+    parseS3Url('s3://runs-bucket/x', { AWS_ENDPOINT_URL: 'http://minio:9000' }).config.endpoint,
+    'http://minio:9000',
+  );
   const aws = parseS3Url('s3://runs-bucket/x/', { AWS_DEFAULT_REGION: 'us-west-2' });
   assert.equal(aws.config.endpoint, undefined);
   assert.equal(aws.config.forcePathStyle, false);

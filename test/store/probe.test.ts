@@ -44,7 +44,9 @@ async function s3IgnoringConditions(t: { after: (fn: () => Promise<void>) => voi
       return res.end(objects.get(path));
     }
     res.writeHead(req.method === 'GET' ? 404 : 501, { 'content-type': 'application/xml' });
-    res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${req.method === 'GET' ? 'NoSuchKey' : 'NotImplemented'}</Code><Message>-</Message></Error>`);
+    res.end(
+      `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${req.method === 'GET' ? 'NoSuchKey' : 'NotImplemented'}</Code><Message>-</Message></Error>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
@@ -54,19 +56,28 @@ async function s3IgnoringConditions(t: { after: (fn: () => Promise<void>) => voi
 test('the probe refuses an S3 that ignores If-None-Match: STORE_REFUSED, exit 2, naming the store, after the store sent If-None-Match: *', async (t) => {
   const server = await s3IgnoringConditions(t);
   const secret = 'probe-secret-key-never-printed';
-  const store = new S3Store(`s3://runs-bucket/team-a?endpoint=${encodeURIComponent(server.endpoint)}`, { AWS_ACCESS_KEY_ID: 'AKIAPROBETEST', AWS_SECRET_ACCESS_KEY: secret });
+  const store = new S3Store(`s3://runs-bucket/team-a?endpoint=${encodeURIComponent(server.endpoint)}`, {
+    AWS_ACCESS_KEY_ID: 'AKIAPROBETEST',
+    AWS_SECRET_ACCESS_KEY: secret,
+  });
   t.after(() => store.close());
   const error = await rejection(probeStore(store, () => 1_700_000_000_000));
   assert.ok(error instanceof StoreError);
   assert.equal(error.code, 'STORE_REFUSED');
   assert.equal(error.exitCode, 2);
-  assert.match(error.message, /^s3:\/\/runs-bucket\/team-a\?endpoint=.* accepted a create-only write of a key that exists/);
+  assert.match(
+    error.message,
+    /^s3:\/\/runs-bucket\/team-a\?endpoint=.* accepted a create-only write of a key that exists/,
+  );
   assert.ok(!error.describe().includes(secret));
   // Both writes went to the same key, each with If-None-Match: *: the server ignored it.
   assert.equal(server.puts.length, 2);
   assert.equal(server.puts[0]!.path, server.puts[1]!.path);
   assert.match(server.puts[0]!.path, /^\/runs-bucket\/team-a\/probes\/1700000000000-/);
-  assert.deepEqual(server.puts.map((p) => p.ifNoneMatch), ['*', '*']);
+  assert.deepEqual(
+    server.puts.map((p) => p.ifNoneMatch),
+    ['*', '*'],
+  );
 });
 
 test('the probe passes on a real directory: link(2) refuses an existing key', async () => {

@@ -33,7 +33,8 @@ function assertFailed(error: Error & Record<string, unknown>, store: S3Store, wh
   assert.ok(error.message.startsWith(`${store.url}: `), error.message);
   assert.match(error.message, what);
   assert.ok(error.hint, 'says what to check');
-  for (const secret of [ceph.secretAccessKey, ceph.accessKeyId]) assert.ok(!error.describe().includes(secret), `no credential in: ${error.describe()}`);
+  for (const secret of [ceph.secretAccessKey, ceph.accessKeyId])
+    assert.ok(!error.describe().includes(secret), `no credential in: ${error.describe()}`);
 }
 
 async function bodyOf(req: IncomingMessage): Promise<Buffer> {
@@ -44,7 +45,9 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 
 const slowDown = (res: ServerResponse) => {
   res.writeHead(503, { 'content-type': 'application/xml' });
-  res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message><RequestId>tx-proxy</RequestId></Error>');
+  res.end(
+    '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message><RequestId>tx-proxy</RequestId></Error>',
+  );
 };
 
 type Fate = 'forward' | 'slowdown' | 'forward-then-slowdown';
@@ -67,12 +70,15 @@ async function slowDownProxy(t: TestContext, fate: (method: string, n: number) =
     const f = fate(method, n);
     seen.push(`${method} ${f}`);
     if (f === 'slowdown') return slowDown(res);
-    const forwarded = request({ host: target.hostname, port: target.port, method, path: req.url, headers: req.headers }, async (answer) => {
-      const text = await bodyOf(answer);
-      if (f === 'forward-then-slowdown') return slowDown(res);
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      res.end(text);
-    });
+    const forwarded = request(
+      { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
+      async (answer) => {
+        const text = await bodyOf(answer);
+        if (f === 'forward-then-slowdown') return slowDown(res);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.end(text);
+      },
+    );
     forwarded.on('error', () => (res.writeHead(502), res.end()));
     forwarded.end(body);
   });
@@ -95,12 +101,16 @@ test('S3 on RGW: get of a missing key is undefined; create writes a key once, a 
 test('S3 on RGW: list gives every key under a prefix, in order, across pages (1,001 keys: two pages of 1,000; and pages of 100)', async (t) => {
   const store = storeAt(t, 'listing');
   const keys = Array.from({ length: 1001 }, (_, i) => `runs/r2/journal/${String(i).padStart(6, '0')}`);
-  for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((k) => store.create(k, Buffer.from(k))));
+  for (let i = 0; i < keys.length; i += 50)
+    await Promise.all(keys.slice(i, i + 50).map((k) => store.create(k, Buffer.from(k))));
   await store.create('runs/r20/journal/000000', Buffer.from('another run'));
   await store.create('runs/r2-other', Buffer.from('not under the prefix'));
   assert.deepEqual(await store.list('runs/r2/'), keys);
   assert.deepEqual(await storeAt(t, 'listing', { pageSize: 100 }).list('runs/r2/'), keys);
-  assert.deepEqual(await storeAt(t, 'listing', { pageSize: 7 }).list('runs/r2'), [...keys, 'runs/r2-other', 'runs/r20/journal/000000'].sort());
+  assert.deepEqual(
+    await storeAt(t, 'listing', { pageSize: 7 }).list('runs/r2'),
+    [...keys, 'runs/r2-other', 'runs/r20/journal/000000'].sort(),
+  );
   assert.deepEqual(await store.list('runs/r3/'), []);
 });
 
@@ -128,7 +138,9 @@ test('S3 on RGW: 1,000 rounds of 2-8 creators at once on the same key: exactly o
   const race = async (round: number) => {
     const n = 2 + (round % 7);
     const key = `leases/fleet/${String(round).padStart(4, '0')}`;
-    const bodies = stores.slice(0, n).map((_, i) => Buffer.from(JSON.stringify({ round, racer: i, pad: 'x'.repeat(4096) })));
+    const bodies = stores
+      .slice(0, n)
+      .map((_, i) => Buffer.from(JSON.stringify({ round, racer: i, pad: 'x'.repeat(4096) })));
     const created = await Promise.all(stores.slice(0, n).map((s, i) => s.create(key, bodies[i]!)));
     const won = created.flatMap((c, i) => (c ? [i] : []));
     assert.equal(won.length, 1, `round ${round} (${n} creators): winners ${JSON.stringify(won)}`);
@@ -136,13 +148,19 @@ test('S3 on RGW: 1,000 rounds of 2-8 creators at once on the same key: exactly o
     winners.set(n, (winners.get(n) ?? 0) + 1);
   };
   // Ten rounds at a time, each on its own key (a round is about 90 ms of RGW's latency).
-  for (let round = 0; round < 1000; round += 10) await Promise.all(Array.from({ length: 10 }, (_, i) => race(round + i)));
-  assert.equal([...winners.values()].reduce((a, b) => a + b), 1000);
+  for (let round = 0; round < 1000; round += 10)
+    await Promise.all(Array.from({ length: 10 }, (_, i) => race(round + i)));
+  assert.equal(
+    [...winners.values()].reduce((a, b) => a + b),
+    1000,
+  );
   t.diagnostic(`rounds by number of creators: ${JSON.stringify(Object.fromEntries(winners))}`);
 });
 
 test('a create-only PUT answered 503 SlowDown after RGW wrote it is retried by the SDK, answered 412, and settled by reading the key: created', async (t) => {
-  const proxy = await slowDownProxy(t, (method, n) => (method === 'PUT' && n === 1 ? 'forward-then-slowdown' : 'forward'));
+  const proxy = await slowDownProxy(t, (method, n) =>
+    method === 'PUT' && n === 1 ? 'forward-then-slowdown' : 'forward',
+  );
   const store = storeAt(t, 'settle-ours', {}, proxy.endpoint);
   assert.equal(await store.create('leases/fleet/0001', Buffer.from('ours')), true);
   assert.deepEqual(proxy.seen, ['PUT forward-then-slowdown', 'PUT forward', 'GET forward']);
@@ -161,8 +179,16 @@ test('a create-only PUT throttled before reaching RGW, retried and answered 412,
 test('503 SlowDown on every attempt: get, create and list fail with STORE_FAILED naming the store and what to check, no credential', async (t) => {
   const proxy = await slowDownProxy(t, () => 'slowdown');
   const store = storeAt(t, 'throttled', {}, proxy.endpoint);
-  assertFailed(await rejection(store.get('runs/r1/lease/0001')), store, /cannot read runs\/r1\/lease\/0001 \(HTTP 503 SlowDown\)/);
-  assertFailed(await rejection(store.create('runs/r1/lease/0001', Buffer.from('x'))), store, /cannot write runs\/r1\/lease\/0001, and cannot read it back .*\(HTTP 503 SlowDown\)/);
+  assertFailed(
+    await rejection(store.get('runs/r1/lease/0001')),
+    store,
+    /cannot read runs\/r1\/lease\/0001 \(HTTP 503 SlowDown\)/,
+  );
+  assertFailed(
+    await rejection(store.create('runs/r1/lease/0001', Buffer.from('x'))),
+    store,
+    /cannot write runs\/r1\/lease\/0001, and cannot read it back .*\(HTTP 503 SlowDown\)/,
+  );
   assertFailed(await rejection(store.list('runs/')), store, /cannot list runs\/ \(HTTP 503 SlowDown\)/);
   const error = await rejection(store.list('runs/'));
   assert.match((error as unknown as StoreError).hint!, /failing or throttling/);
@@ -173,7 +199,11 @@ test('503 SlowDown on every attempt: get, create and list fail with STORE_FAILED
 test('503 SlowDown on every PUT that never reached RGW: the create fails with STORE_FAILED, and the key is absent', async (t) => {
   const proxy = await slowDownProxy(t, (method) => (method === 'PUT' ? 'slowdown' : 'forward'));
   const store = storeAt(t, 'throttled-put', {}, proxy.endpoint);
-  assertFailed(await rejection(store.create('runs/r1/lease/0001', Buffer.from('x'))), store, /cannot write runs\/r1\/lease\/0001 \(HTTP 503 SlowDown\)/);
+  assertFailed(
+    await rejection(store.create('runs/r1/lease/0001', Buffer.from('x'))),
+    store,
+    /cannot write runs\/r1\/lease\/0001 \(HTTP 503 SlowDown\)/,
+  );
   assert.equal(await storeAt(t, 'throttled-put').get('runs/r1/lease/0001'), undefined);
 });
 
@@ -184,7 +214,9 @@ test('run --store s3://: a runner lost with its disk is resumed on another machi
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-s3-run-'));
   const file = join(dir, 'release.yml');
-  writeFileSync(file, `version: 1
+  writeFileSync(
+    file,
+    `version: 1
 name: Stored in S3
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
@@ -194,8 +226,16 @@ steps:
   - id: vfs
     uses: update/vfs
     with: { target: prod, files: [1001] }
-`);
-  const env = { ...ceph.env, ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token', ENGINECTL_STORE: ceph.storeUrl('runs-e2e') };
+`,
+  );
+  const env = {
+    ...ceph.env,
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+    ENGINECTL_STORE: ceph.storeUrl('runs-e2e'),
+  };
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
   const first = await runCli(['run', file, '--journal', join(dir, 'lost.jsonl')], { env });
   assert.equal(first.code, 1, first.stdout + first.stderr);
@@ -212,7 +252,8 @@ steps:
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.deepEqual([applied('/transaction-log/clear'), applied('/update/vfs')], [1, 1]);
   assert.equal((await runCli(['report', '--run', id!], { env })).code, 0);
-  for (const secret of [ceph.secretAccessKey]) assert.ok(!(first.stdout + resumed.stdout + refused.stderr).includes(secret));
+  for (const secret of [ceph.secretAccessKey])
+    assert.ok(!(first.stdout + resumed.stdout + refused.stderr).includes(secret));
 });
 
 test('the fleet lease on RGW: 1,000 rounds of 2-8 runners at once on the same lease, exactly one holder per round', async (t) => {
@@ -229,12 +270,19 @@ test('a store cut between a write and the next: the next send record cannot be p
   let cut = false;
   // The network to the store goes once the first write reached the server: every PUT after it fails.
   const proxy = await slowDownProxy(t, (method) => (cut && method === 'PUT' ? 'slowdown' : 'forward'));
-  const api = await gatewayInFront(t, url, () => undefined, (method, path) => {
-    if (method === 'POST' && path.endsWith('/transaction-log/clear')) cut = true;
-  });
+  const api = await gatewayInFront(
+    t,
+    url,
+    () => undefined,
+    (method, path) => {
+      if (method === 'POST' && path.endsWith('/transaction-log/clear')) cut = true;
+    },
+  );
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-s3-cut-'));
   const file = join(dir, 'release.yml');
-  writeFileSync(file, `version: 1
+  writeFileSync(
+    file,
+    `version: 1
 name: Cut from the store
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
@@ -242,12 +290,26 @@ steps:
   - uses: transaction-log/clear
   - uses: update/vfs
     with: { target: prod, files: [1001] }
-`);
-  const env = { ...ceph.env, ENGINE_URL: api, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
-  const r = await runCli(['run', file, '--store', ceph.storeUrl('runs-cut', proxy.endpoint), '--report-json', join(dir, 'r.json')], { env });
+`,
+  );
+  const env = {
+    ...ceph.env,
+    ENGINE_URL: api,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+  };
+  const r = await runCli(
+    ['run', file, '--store', ceph.storeUrl('runs-cut', proxy.endpoint), '--report-json', join(dir, 'r.json')],
+    { env },
+  );
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stdout + r.stderr, /could not be put in the run store/);
-  assert.equal(emulator.requests.filter((q) => q.path.endsWith('/update/vfs')).length, 0, 'the write whose record is not in the store was not sent');
+  assert.equal(
+    emulator.requests.filter((q) => q.path.endsWith('/update/vfs')).length,
+    0,
+    'the write whose record is not in the store was not sent',
+  );
   assert.ok(readFileSync(join(dir, 'r.json'), 'utf8').includes('"outcome"'), 'the report is written');
   assert.ok(!(r.stdout + r.stderr).includes(ceph.secretAccessKey));
 });
@@ -256,8 +318,16 @@ test('RGW stopped (connection refused): get, create and list fail with STORE_FAI
   const store = storeAt(t, 'stopped');
   await store.create('runs/r1/lease/0001', Buffer.from('x'));
   await ceph.stop();
-  assertFailed(await rejection(store.get('runs/r1/lease/0001')), store, /cannot read runs\/r1\/lease\/0001 \(ECONNREFUSED\)/);
-  assertFailed(await rejection(store.create('runs/r1/lease/0002', Buffer.from('x'))), store, /cannot write runs\/r1\/lease\/0002, and cannot read it back to tell whether it was written \(ECONNREFUSED\)/);
+  assertFailed(
+    await rejection(store.get('runs/r1/lease/0001')),
+    store,
+    /cannot read runs\/r1\/lease\/0001 \(ECONNREFUSED\)/,
+  );
+  assertFailed(
+    await rejection(store.create('runs/r1/lease/0002', Buffer.from('x'))),
+    store,
+    /cannot write runs\/r1\/lease\/0002, and cannot read it back to tell whether it was written \(ECONNREFUSED\)/,
+  );
   const error = await rejection(store.list('runs/'));
   assertFailed(error, store, /cannot list runs\/ \(ECONNREFUSED\)/);
   assert.match((error as unknown as StoreError).hint!, new RegExp(`check the endpoint ${ceph.endpoint} is reachable`));

@@ -2,36 +2,40 @@
 import { z } from 'zod';
 import { int, intList, timestamp } from './common.ts';
 
-export const ReplicationConfig = z.lazy(() => z.looseObject({
-  key: int,
-  name: z.string(),
-  enabled: z.boolean(),
-  databases: z.array(z.looseObject({ name: z.string(), key: int })).optional(),
-}));
+export const ReplicationConfig = z.lazy(() =>
+  z.looseObject({
+    key: int,
+    name: z.string(),
+    enabled: z.boolean(),
+    databases: z.array(z.looseObject({ name: z.string(), key: int })).optional(),
+  }),
+);
 export type ReplicationConfig = z.infer<typeof ReplicationConfig>;
 
 const count = int.optional();
 
-export const ReplicationResult = z.lazy(() => z.looseObject({
-  targetDatabase: z.string(),
-  sourceDatabase: z.string().optional(),
-  configName: z.string().optional(),
-  errorMessage: z.string().nullable().optional(),
-  success: z.boolean(),
-  executionTime: count,
-  startVersion: count,
-  endVersion: count,
-  updateVersions: intList.optional(),
-  stats: z
-    .looseObject({
-      numInserts: count,
-      numUpdates: count,
-      numDeletes: count,
-      numTransactionLogs: count,
-      numTargetEntries: count,
-    })
-    .optional(),
-}));
+export const ReplicationResult = z.lazy(() =>
+  z.looseObject({
+    targetDatabase: z.string(),
+    sourceDatabase: z.string().optional(),
+    configName: z.string().optional(),
+    errorMessage: z.string().nullable().optional(),
+    success: z.boolean(),
+    executionTime: count,
+    startVersion: count,
+    endVersion: count,
+    updateVersions: intList.optional(),
+    stats: z
+      .looseObject({
+        numInserts: count,
+        numUpdates: count,
+        numDeletes: count,
+        numTransactionLogs: count,
+        numTargetEntries: count,
+      })
+      .optional(),
+  }),
+);
 export type ReplicationResult = z.infer<typeof ReplicationResult>;
 export const ReplicationResultList = z.array(ReplicationResult);
 
@@ -73,7 +77,11 @@ export const SYSTEM_UPDATE_FLAGS = [
 ] as const;
 
 /** The boolean flags of VfsUpdateOptions, in API spelling. */
-export const VFS_UPDATE_FLAGS = ['ignoreOtherEngineServers', 'disableDatabaseSchemaUpdate', 'disableEngineRestart'] as const;
+export const VFS_UPDATE_FLAGS = [
+  'ignoreOtherEngineServers',
+  'disableDatabaseSchemaUpdate',
+  'disableEngineRestart',
+] as const;
 
 type Credentials = {
   targetAuthToken?: string | undefined;
@@ -100,9 +108,13 @@ export function credentialProblems(body: Credentials): { path: string; message: 
       message: 'the target needs targetAuthToken, or both targetUserName and targetPassword',
     });
   }
-  const sourceGiven = [body.sourceServer, body.sourceDBName, body.sourceAuthToken, body.sourceUserName, body.sourcePassword].some(
-    (v) => v !== undefined && v !== '',
-  );
+  const sourceGiven = [
+    body.sourceServer,
+    body.sourceDBName,
+    body.sourceAuthToken,
+    body.sourceUserName,
+    body.sourcePassword,
+  ].some((v) => v !== undefined && v !== '');
   if (sourceGiven) {
     if (!body.sourceServer) problems.push({ path: 'sourceServer', message: 'a source needs sourceServer' });
     if (!body.sourceDBName) problems.push({ path: 'sourceDBName', message: 'a source needs sourceDBName' });
@@ -117,7 +129,9 @@ export function credentialProblems(body: Credentials): { path: string; message: 
 }
 
 /** Runs a rule even when other fields already failed, so that every problem is told at once. */
-const whenObject = { when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null };
+const whenObject = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
 
 function withCredentialRules<T extends z.ZodType<Credentials>>(schema: T): T {
   return schema.superRefine((body, ctx) => {
@@ -125,67 +139,77 @@ function withCredentialRules<T extends z.ZodType<Credentials>>(schema: T): T {
   }, whenObject) as unknown as T;
 }
 
-export const SystemUpdateOptions = z.lazy(() => withCredentialRules(
-  z.strictObject({
-    ...commonUpdateFields(),
-    products: intList.optional(),
-    allowExclusiveProducts: z.boolean().optional(),
-    ignoreSystemRequirements: z.boolean().optional(),
-    disableEngineUpdate: z.boolean().optional(),
-    preserveUnlicensedProducts: z.boolean().optional(),
-  }),
-));
+export const SystemUpdateOptions = z.lazy(() =>
+  withCredentialRules(
+    z.strictObject({
+      ...commonUpdateFields(),
+      products: intList.optional(),
+      allowExclusiveProducts: z.boolean().optional(),
+      ignoreSystemRequirements: z.boolean().optional(),
+      disableEngineUpdate: z.boolean().optional(),
+      preserveUnlicensedProducts: z.boolean().optional(),
+    }),
+  ),
+);
 export type SystemUpdateOptions = z.infer<typeof SystemUpdateOptions>;
 
-export const VfsUpdateOptions = z.lazy(() => withCredentialRules(
-  z
-    .strictObject({
-      ...commonUpdateFields(),
-      files: intList.optional(),
-      // Element shape not shown; the emulator takes directory paths.
-      directories: z.array(z.unknown()).optional(),
-    })
-    .refine((b) => (Array.isArray(b.files) ? b.files.length : 0) + (Array.isArray(b.directories) ? b.directories.length : 0) > 0, {
-      ...whenObject,
-      path: ['files'],
-      message: 'at least one of files or directories is required',
-    }),
-));
+export const VfsUpdateOptions = z.lazy(() =>
+  withCredentialRules(
+    z
+      .strictObject({
+        ...commonUpdateFields(),
+        files: intList.optional(),
+        // Element shape not shown; the emulator takes directory paths.
+        directories: z.array(z.unknown()).optional(),
+      })
+      .refine(
+        (b) =>
+          (Array.isArray(b.files) ? b.files.length : 0) + (Array.isArray(b.directories) ? b.directories.length : 0) > 0,
+        {
+          ...whenObject,
+          path: ['files'],
+          message: 'at least one of files or directories is required',
+        },
+      ),
+  ),
+);
 export type VfsUpdateOptions = z.infer<typeof VfsUpdateOptions>;
 
 // ---- Update result (2.14) ----
 
 const versionPart = z.looseObject({ major: int, minor: int, name: z.string() });
 
-export const UpdateResult = z.lazy(() => z.looseObject({
-  options: z.looseObject({}).optional(),
-  versions: intList.optional(),
-  report: z.string().optional(),
-  summary: z.string().optional(),
-  success: z.boolean(),
-  stats: z
-    .looseObject({
-      numSourceEntries: count,
-      numInserts: count,
-      numUpdates: count,
-      numDeletes: count,
-      numTargetEntries: count,
-      operations: z.record(z.string(), z.number()).optional(),
-      startedAt: timestamp.optional(),
-      finishedAt: timestamp.optional(),
-    })
-    .optional(),
-  targetDatabaseVersionInfo: z.looseObject({ client: versionPart, server: versionPart }).nullable().optional(),
-  orphanRecords: z.array(z.looseObject({ tableName: z.string(), path: z.string(), key: int })).optional(),
-  products: z.array(z.looseObject({ name: z.string(), key: int })).optional(),
-  schemaChanges: z.array(z.unknown()).optional(),
-  releaseNotes: z.array(z.unknown()).optional(),
-  postUpdateScripts: z.array(z.unknown()).optional(),
-  permissionChanges: z.array(z.unknown()).optional(),
-  duplicateNameClasses: z.array(z.unknown()).optional(),
-  errors: z.array(z.unknown()).optional(),
-  messages: z.array(z.unknown()).optional(),
-  ddlStatements: z.array(z.unknown()).optional(),
-  warnings: z.array(z.unknown()).optional(),
-}));
+export const UpdateResult = z.lazy(() =>
+  z.looseObject({
+    options: z.looseObject({}).optional(),
+    versions: intList.optional(),
+    report: z.string().optional(),
+    summary: z.string().optional(),
+    success: z.boolean(),
+    stats: z
+      .looseObject({
+        numSourceEntries: count,
+        numInserts: count,
+        numUpdates: count,
+        numDeletes: count,
+        numTargetEntries: count,
+        operations: z.record(z.string(), z.number()).optional(),
+        startedAt: timestamp.optional(),
+        finishedAt: timestamp.optional(),
+      })
+      .optional(),
+    targetDatabaseVersionInfo: z.looseObject({ client: versionPart, server: versionPart }).nullable().optional(),
+    orphanRecords: z.array(z.looseObject({ tableName: z.string(), path: z.string(), key: int })).optional(),
+    products: z.array(z.looseObject({ name: z.string(), key: int })).optional(),
+    schemaChanges: z.array(z.unknown()).optional(),
+    releaseNotes: z.array(z.unknown()).optional(),
+    postUpdateScripts: z.array(z.unknown()).optional(),
+    permissionChanges: z.array(z.unknown()).optional(),
+    duplicateNameClasses: z.array(z.unknown()).optional(),
+    errors: z.array(z.unknown()).optional(),
+    messages: z.array(z.unknown()).optional(),
+    ddlStatements: z.array(z.unknown()).optional(),
+    warnings: z.array(z.unknown()).optional(),
+  }),
+);
 export type UpdateResult = z.infer<typeof UpdateResult>;

@@ -20,48 +20,56 @@ export function licenseTypeName(value: string): LicenseType | undefined {
   return LICENSE_TYPE_CODES[value];
 }
 
-export const License = z.lazy(() => z.looseObject({
-  productName: z.string().optional(),
-  productKey: int,
-  type: z.string(),
-  quantity: z.number().optional(),
-  extensions: intList.optional(),
-  licenseeName: z.string().optional(),
-  licenseeId: z.string().optional(),
-  licenserKey: int.optional(),
-  expiration: z.string().optional(),
-}));
+export const License = z.lazy(() =>
+  z.looseObject({
+    productName: z.string().optional(),
+    productKey: int,
+    type: z.string(),
+    quantity: z.number().optional(),
+    extensions: intList.optional(),
+    licenseeName: z.string().optional(),
+    licenseeId: z.string().optional(),
+    licenserKey: int.optional(),
+    expiration: z.string().optional(),
+  }),
+);
 export type License = z.infer<typeof License>;
 
 export const Product = z.lazy(() => z.looseObject({ name: z.string(), key: int, extensions: intList.optional() }));
 export type Product = z.infer<typeof Product>;
 
-export const Extension = z.lazy(() => z.looseObject({
-  key: int,
-  name: z.string(),
-  code: z.string().optional(),
-  productName: z.string().optional(),
-  productKey: int.optional(),
-}));
+export const Extension = z.lazy(() =>
+  z.looseObject({
+    key: int,
+    name: z.string(),
+    code: z.string().optional(),
+    productName: z.string().optional(),
+    productKey: int.optional(),
+  }),
+);
 export type Extension = z.infer<typeof Extension>;
 
 /** One item of `licenses` in the create body. */
-export const LicenseRequestItem = z.lazy(() => z.strictObject({
-  productKey: z.number(),
-  quantity: z.number(),
-  type: z.string().refine((t) => licenseTypeName(t) !== undefined, {
-    message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
+export const LicenseRequestItem = z.lazy(() =>
+  z.strictObject({
+    productKey: z.number(),
+    quantity: z.number(),
+    type: z.string().refine((t) => licenseTypeName(t) !== undefined, {
+      message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
+    }),
+    extensions: z.array(z.number()).optional(),
   }),
-  extensions: z.array(z.number()).optional(),
-}));
+);
 
 /** Body of POST licenses/create. */
-export const LicenseCreateRequest = z.lazy(() => z.strictObject({
-  licenserKey: z.number().optional(),
-  licenseVersion: z.number().optional(),
-  licenseeId: z.string().min(1),
-  licenseeName: z.string().min(1),
-  expiration: isoDate,
-  licenses: z.array(LicenseRequestItem).min(1),
-}));
+export const LicenseCreateRequest = z.lazy(() =>
+  z.strictObject({
+    licenserKey: z.number().optional(),
+    licenseVersion: z.number().optional(),
+    licenseeId: z.string().min(1),
+    licenseeName: z.string().min(1),
+    expiration: isoDate,
+    licenses: z.array(LicenseRequestItem).min(1),
+  }),
+);
 export type LicenseCreateRequest = z.infer<typeof LicenseCreateRequest>;

@@ -11,10 +11,18 @@ export const azure: CiSystem = {
   sectionStart: (_k, title) => `##[group]${neutralise(title).replace(/[\r\n]/g, ' ')}`,
   sectionEnd: () => '##[endgroup]',
   issue: (kind, message, where) => {
-    const props = [`type=${kind}`, where?.file && `sourcepath=${prop(where.file)}`, where?.line && `linenumber=${where.line}`, where?.col && `columnnumber=${where.col}`].filter(Boolean).join(';');
+    const props = [
+      `type=${kind}`,
+      where?.file && `sourcepath=${prop(where.file)}`,
+      where?.line && `linenumber=${where.line}`,
+      where?.col && `columnnumber=${where.col}`,
+    ]
+      .filter(Boolean)
+      .join(';');
     return `##vso[task.logissue ${props};]${esc(neutralise(message))}`;
   },
-  variable: (v) => `##vso[task.setvariable variable=${v.name};isoutput=true${v.secret ? ';issecret=true' : ''}]${esc(neutralise(v.value))}`,
+  variable: (v) =>
+    `##vso[task.setvariable variable=${v.name};isoutput=true${v.secret ? ';issecret=true' : ''}]${esc(neutralise(v.value))}`,
   summary: (env, tempDir) => ({ uploadFrom: env.AGENT_TEMPDIRECTORY ?? tempDir }),
   finish: (outcome, summaryFile, withIssues) => [
     ...(summaryFile ? [`##vso[task.uploadsummary]${esc(summaryFile)}`] : []),

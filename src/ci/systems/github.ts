@@ -11,7 +11,13 @@ export const github: CiSystem = {
   sectionStart: (_k, title) => `::group::${esc(neutralise(title))}`,
   sectionEnd: () => '::endgroup::',
   issue: (kind, message, where) => {
-    const props = [where?.file && `file=${prop(where.file)}`, where?.line && `line=${where.line}`, where?.col && `col=${where.col}`].filter(Boolean).join(',');
+    const props = [
+      where?.file && `file=${prop(where.file)}`,
+      where?.line && `line=${where.line}`,
+      where?.col && `col=${where.col}`,
+    ]
+      .filter(Boolean)
+      .join(',');
     return `::${kind}${props ? ` ${props}` : ''}::${esc(neutralise(message))}`;
   },
   variable: () => undefined,

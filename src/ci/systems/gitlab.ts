@@ -3,12 +3,17 @@
 import { neutralise } from '../../text/neutralise.ts';
 import { NO_CONVENTIONS, type CiSystem } from '../system.ts';
 
-const sectionName = (key: string) => key.toLowerCase().replace(/[^a-z0-9_.-]/g, '_').slice(0, 64);
+const sectionName = (key: string) =>
+  key
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]/g, '_')
+    .slice(0, 64);
 
 export const gitlab: CiSystem = {
   ...NO_CONVENTIONS,
   name: 'gitlab',
   detect: (env) => env.GITLAB_CI === 'true',
-  sectionStart: (key, title, now) => `\x1b[0Ksection_start:${Math.floor(now / 1000)}:${sectionName(key)}[collapsed=true]\r\x1b[0K${neutralise(title)}`,
+  sectionStart: (key, title, now) =>
+    `\x1b[0Ksection_start:${Math.floor(now / 1000)}:${sectionName(key)}[collapsed=true]\r\x1b[0K${neutralise(title)}`,
   sectionEnd: (key, now) => `\x1b[0Ksection_end:${Math.floor(now / 1000)}:${sectionName(key)}\r\x1b[0K`,
 };

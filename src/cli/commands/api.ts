@@ -12,7 +12,6 @@ import { CREDENTIAL_FIELDS } from '../../api/credentials.ts';
 import { Masker } from '../../runner/masker.ts';
 import { API_BASE } from '../../api/areas.ts';
 
-
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
 
 One raw call to the enterprise API. The server is ENGINE_URL with ENGINE_USERNAME and
@@ -48,14 +47,25 @@ async function readData(value: string, io: CliIO): Promise<string> {
     try {
       return await io.readFile(value.slice(1));
     } catch (error) {
-      throw new UsageError('BAD_DATA', `--data ${value}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new UsageError(
+        'BAD_DATA',
+        `--data ${value}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
   }
   return value;
 }
 
-function buildRequest(method: string, target: string, text: string | undefined, contentType: string | undefined): RawRequest {
-  if (!target.startsWith('/')) throw new UsageError('BAD_ARGUMENTS', `api: PATH must start with /, got "${target}"`, { hint: 'e.g. /api/monitoring/v1/engines' });
+function buildRequest(
+  method: string,
+  target: string,
+  text: string | undefined,
+  contentType: string | undefined,
+): RawRequest {
+  if (!target.startsWith('/'))
+    throw new UsageError('BAD_ARGUMENTS', `api: PATH must start with /, got "${target}"`, {
+      hint: 'e.g. /api/monitoring/v1/engines',
+    });
   const url = new URL(target, 'http://x');
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = v;
@@ -87,7 +97,12 @@ function credentialsOf(server: ServerConfig, request: RawRequest, masker: Masker
   else if (request.body && request.path.endsWith('/licenses')) masker.add(request.body.text, '--data');
 }
 
-function printResponse(io: CliIO, res: Awaited<ReturnType<EngineClient['request']>>, include: boolean, masker: Masker): void {
+function printResponse(
+  io: CliIO,
+  res: Awaited<ReturnType<EngineClient['request']>>,
+  include: boolean,
+  masker: Masker,
+): void {
   if (include) {
     io.stdout(`HTTP ${res.status}\n`);
     for (const [k, v] of Object.entries(res.headers)) io.stdout(`${masker.mask(`${k}: ${v}`)}\n`);
@@ -95,7 +110,8 @@ function printResponse(io: CliIO, res: Awaited<ReturnType<EngineClient['request'
   }
   if (res.text === '') return;
   // JSON is masked as values (it stays valid JSON whatever a secret's value is); text as text.
-  const body = typeof res.body === 'string' ? masker.mask(res.body) : JSON.stringify(masker.maskValue(res.body), null, 2);
+  const body =
+    typeof res.body === 'string' ? masker.mask(res.body) : JSON.stringify(masker.maskValue(res.body), null, 2);
   io.stdout(body.endsWith('\n') ? body : `${body}\n`);
 }
 
@@ -114,14 +130,22 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length !== 2) {
-    throw new UsageError('BAD_ARGUMENTS', `api: expected METHOD and PATH, got ${positionals.length} argument(s)`, { hint: 'see enginectl api --help' });
+    throw new UsageError('BAD_ARGUMENTS', `api: expected METHOD and PATH, got ${positionals.length} argument(s)`, {
+      hint: 'see enginectl api --help',
+    });
   }
   const method = positionals[0]!.toUpperCase();
-  if (!METHODS.includes(method)) throw new UsageError('BAD_ARGUMENTS', `api: unknown method ${positionals[0]}`, { hint: `use one of ${METHODS.join(', ')}` });
+  if (!METHODS.includes(method))
+    throw new UsageError('BAD_ARGUMENTS', `api: unknown method ${positionals[0]}`, {
+      hint: `use one of ${METHODS.join(', ')}`,
+    });
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     timeoutMs = parseDuration(values.timeout);
-    if (!timeoutMs) throw new UsageError('BAD_ARGUMENTS', `--timeout ${values.timeout}: not a duration`, { hint: 'write 30s, 5m, 2h or 1h30m' });
+    if (!timeoutMs)
+      throw new UsageError('BAD_ARGUMENTS', `--timeout ${values.timeout}: not a duration`, {
+        hint: 'write 30s, 5m, 2h or 1h30m',
+      });
   }
   const data = values.data === undefined ? undefined : await readData(values.data, io);
   const request = buildRequest(method, positionals[1]!, data, values['content-type']);
@@ -130,12 +154,17 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
     const masker = new Masker({ onWeak: (_name, why) => io.stderr(`enginectl: warning: ${why}\n`) });
     // The embedded emulator's users live and die with this process: nothing of theirs to protect.
     credentialsOf(embedded ? { url: server.url } : server, request, masker);
-    const client = new EngineClient({ ...server, timeoutMs, caFile: values['ca-file'], insecureSkipTlsVerify: values.insecure }, { env: io.env, redact: (text) => masker.mask(text) });
+    const client = new EngineClient(
+      { ...server, timeoutMs, caFile: values['ca-file'], insecureSkipTlsVerify: values.insecure },
+      { env: io.env, redact: (text) => masker.mask(text) },
+    );
     try {
       const res = await client.request(request, { signal: io.signal });
       printResponse(io, res, values.include ?? false, masker);
       if (res.status >= 200 && res.status < 300) return ExitCode.ok;
-      io.stderr(`enginectl: ${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(masker.mask(res.text))}` : ''}\n`);
+      io.stderr(
+        `enginectl: ${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(masker.mask(res.text))}` : ''}\n`,
+      );
       return ExitCode.failed;
     } finally {
       await client.close();
@@ -144,7 +173,14 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
 
   if (values.emulator) {
     return withEmbeddedEmulator((url) =>
-      call({ url, username: io.env.ENGINE_USERNAME ?? 'admin', password: io.env.ENGINE_USERNAME ? io.env.ENGINE_PASSWORD : 'admin' }, true),
+      call(
+        {
+          url,
+          username: io.env.ENGINE_USERNAME ?? 'admin',
+          password: io.env.ENGINE_USERNAME ? io.env.ENGINE_PASSWORD : 'admin',
+        },
+        true,
+      ),
     );
   }
   const server = serverFromEnv(io.env);

@@ -32,16 +32,22 @@ export async function emulatorCommand(args: string[], io: CliIO): Promise<number
     io.stdout(`${EMULATOR_HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', `emulator: unexpected argument ${positionals[0]}`, { hint: 'see enginectl emulator --help' });
+  if (positionals.length > 0)
+    throw new UsageError('BAD_ARGUMENTS', `emulator: unexpected argument ${positionals[0]}`, {
+      hint: 'see enginectl emulator --help',
+    });
   if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) {
-    throw new UsageError('BAD_ARGUMENTS', `--port ${values.port}: not a port number`, { hint: 'use 0 to pick a free port' });
+    throw new UsageError('BAD_ARGUMENTS', `--port ${values.port}: not a port number`, {
+      hint: 'use 0 to pick a free port',
+    });
   }
   const sites = await sitesFromOptions(values, undefined, (name, site) => {
     if (!values.log) return;
     const push = site.requests.push.bind(site.requests);
     const where = name === DEFAULT_SITE ? '' : `/sites/${name}`;
     site.requests.push = (...records) => {
-      for (const r of records) queueMicrotask(() => io.stderr(`${r.method} ${where}${r.path}${r.fault ? ` [fault: ${r.fault}]` : ''}\n`));
+      for (const r of records)
+        queueMicrotask(() => io.stderr(`${r.method} ${where}${r.path}${r.fault ? ` [fault: ${r.fault}]` : ''}\n`));
       return push(...records);
     };
   });
@@ -50,9 +56,13 @@ export async function emulatorCommand(args: string[], io: CliIO): Promise<number
     running = await serve(sites, { port: Number(values.port), host: values.host });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError('EMULATOR_LISTEN', `emulator: cannot listen on ${values.host}:${values.port} (${code ?? (error as Error).message})`, {
-      hint: code === 'EADDRINUSE' ? 'the port is taken; choose another or --port 0' : 'check --host and --port',
-    });
+    throw new UsageError(
+      'EMULATOR_LISTEN',
+      `emulator: cannot listen on ${values.host}:${values.port} (${code ?? (error as Error).message})`,
+      {
+        hint: code === 'EADDRINUSE' ? 'the port is taken; choose another or --port 0' : 'check --host and --port',
+      },
+    );
   }
   io.stdout(`listening on ${running.url}\n`);
   await new Promise<void>((resolve) => {

@@ -25,13 +25,19 @@ Options:
 Exit codes: 0, 2 invalid input.`;
 
 export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('lease', args, { store: { type: 'string' }, reason: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('lease', args, {
+    store: { type: 'string' },
+    reason: { type: 'string' },
+  });
   if (values.help) {
     io.stdout(`${LEASE_HELP}\n`);
     return ExitCode.ok;
   }
   const [action, name, ...rest] = positionals;
-  if ((action !== 'status' && action !== 'release') || name === undefined || rest.length > 0) throw new UsageError('BAD_ARGUMENTS', 'lease: say lease status NAME or lease release NAME --reason TEXT', { hint: 'enginectl lease status --store s3://BUCKET/PREFIX prod-fleet' });
+  if ((action !== 'status' && action !== 'release') || name === undefined || rest.length > 0)
+    throw new UsageError('BAD_ARGUMENTS', 'lease: say lease status NAME or lease release NAME --reason TEXT', {
+      hint: 'enginectl lease status --store s3://BUCKET/PREFIX prod-fleet',
+    });
   const store = namedStore('lease', values.store, io.env, io.cwd);
   const state = await leaseState(store, checkLeaseName(name));
   const at = (ms: number) => new Date(ms).toISOString();
@@ -40,12 +46,18 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     else {
       const r = state.record;
       const held = r.kind !== 'release' && Date.now() <= r.expiresAt;
-      io.stdout(neutralise(`lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : `${held ? 'held' : 'expired'} by ${holderText(r.holder)}, ${held ? 'until' : 'since'} ${at(r.expiresAt)}`}`) + '\n');
+      io.stdout(
+        neutralise(
+          `lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : `${held ? 'held' : 'expired'} by ${holderText(r.holder)}, ${held ? 'until' : 'since'} ${at(r.expiresAt)}`}`,
+        ) + '\n',
+      );
     }
-    for (const q of await queuedRuns(store, name, state?.record.served ?? 0, Date.now())) io.stdout(neutralise(`  queued: run ${q.runId} (ticket ${q.n}), waiting until ${at(q.until)}`) + '\n');
+    for (const q of await queuedRuns(store, name, state?.record.served ?? 0, Date.now()))
+      io.stdout(neutralise(`  queued: run ${q.runId} (ticket ${q.n}), waiting until ${at(q.until)}`) + '\n');
     return ExitCode.ok;
   }
-  if (!values.reason?.trim()) throw new UsageError('BAD_ARGUMENTS', 'lease release: give --reason TEXT (recorded with who released it)');
+  if (!values.reason?.trim())
+    throw new UsageError('BAD_ARGUMENTS', 'lease release: give --reason TEXT (recorded with who released it)');
   if (!state || state.record.kind === 'release') {
     io.stdout(`lease ${name}: already free\n`);
     return ExitCode.ok;
@@ -53,7 +65,11 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
   const by = operatorOf(io.env);
   const reason = values.reason.trim();
   if (!(await releaseAs(store, name, state, by, reason, Date.now()))) {
-    throw new UsageError('LEASE_HELD', `lease ${name} changed while it was being released (its holder renewed it, or another took it): nothing was released`, { hint: 'see enginectl lease status, then release again if its holder is gone' });
+    throw new UsageError(
+      'LEASE_HELD',
+      `lease ${name} changed while it was being released (its holder renewed it, or another took it): nothing was released`,
+      { hint: 'see enginectl lease status, then release again if its holder is gone' },
+    );
   }
   io.stdout(neutralise(`lease ${name}: released by ${by}: ${reason}`) + '\n');
   return ExitCode.ok;

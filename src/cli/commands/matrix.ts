@@ -25,26 +25,41 @@ Options:
 Exit codes: 0, 2 invalid input or no such matrix.`;
 
 export async function matrixCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('matrix', args, { step: { type: 'string' }, var: { type: 'string', multiple: true }, emulator: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('matrix', args, {
+    step: { type: 'string' },
+    var: { type: 'string', multiple: true },
+    emulator: { type: 'boolean' },
+  });
   if (values.help) {
     io.stdout(`${MATRIX_HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `matrix: expected one pipeline FILE, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError('BAD_ARGUMENTS', `matrix: expected one pipeline FILE, got ${positionals.length}`);
   // It calls nothing: the secrets and servers a run needs are not asked for (checkEnv: false), so
   // a CI job can compute its job matrix before any secret is given to it.
-  const { pipeline } = await loadPipelineFile(positionals[0]!, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars: parseVars(values.var), emulator: values.emulator, checkEnv: false });
+  const { pipeline } = await loadPipelineFile(
+    positionals[0]!,
+    values.emulator ? { ...io, env: withSampleEnv(io.env) } : io,
+    { vars: parseVars(values.var), emulator: values.emulator, checkEnv: false },
+  );
   const withMatrix = pipeline.steps.filter((s) => s.matrix);
   let step;
   if (values.step !== undefined) {
     step = pipeline.steps.find((s) => s.id === values.step);
-    if (!step) throw new UsageError('NO_SUCH_STEP', `matrix: no step with id ${values.step}`, { hint: `steps with a matrix: ${withMatrix.map((s) => s.id ?? `#${s.index + 1}`).join(', ') || 'none'}` });
+    if (!step)
+      throw new UsageError('NO_SUCH_STEP', `matrix: no step with id ${values.step}`, {
+        hint: `steps with a matrix: ${withMatrix.map((s) => s.id ?? `#${s.index + 1}`).join(', ') || 'none'}`,
+      });
     if (!step.matrix) throw new UsageError('NO_MATRIX', `matrix: step ${values.step} has no matrix`);
   } else {
     if (withMatrix.length === 0) throw new UsageError('NO_MATRIX', `matrix: no step of ${positionals[0]} has a matrix`);
     // Steps that share one matrix (a site's steps, each over the inventory's sites) are one job matrix.
     const shared = new Set(withMatrix.map((s) => JSON.stringify(s.matrix))).size === 1;
-    if (!shared) throw new UsageError('AMBIGUOUS_MATRIX', `matrix: ${withMatrix.length} steps have a matrix, not the same one`, { hint: `name one with --step: ${withMatrix.map((s) => s.id ?? `(step ${s.index + 1} has no id)`).join(', ')}` });
+    if (!shared)
+      throw new UsageError('AMBIGUOUS_MATRIX', `matrix: ${withMatrix.length} steps have a matrix, not the same one`, {
+        hint: `name one with --step: ${withMatrix.map((s) => s.id ?? `(step ${s.index + 1} has no id)`).join(', ')}`,
+      });
     step = withMatrix[0]!;
   }
   const include = expandMatrix(step.matrix);
@@ -52,7 +67,9 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
   const over = jobLimits(include.length);
   if (over) {
     const name = step.id ?? `${step.index + 1}`;
-    io.stderr(`enginectl: warning: step ${neutralise(name)}'s matrix is ${include.length.toLocaleString('en')} jobs; ${over}\n  hint: split the fleet across jobs: a job per wave or per part of the inventory, each with its --only\n`);
+    io.stderr(
+      `enginectl: warning: step ${neutralise(name)}'s matrix is ${include.length.toLocaleString('en')} jobs; ${over}\n  hint: split the fleet across jobs: a job per wave or per part of the inventory, each with its --only\n`,
+    );
   }
   return ExitCode.ok;
 }

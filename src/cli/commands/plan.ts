@@ -11,7 +11,14 @@ import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
+import {
+  EMULATOR_OPTIONS,
+  EMULATOR_OPTIONS_HELP,
+  emulatorEnv,
+  hasEmulatorOptions,
+  stateFiles,
+  withEmulatedSites,
+} from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -68,33 +75,67 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(`${PLAN_HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
-  if (hasEmulatorOptions(values) && !(values.emulator && values.live)) throw new UsageError('BAD_ARGUMENTS', 'plan: --state, --user, --fault and --fail-replication go with --emulator --live');
+  if (hasEmulatorOptions(values) && !(values.emulator && values.live))
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'plan: --state, --user, --fault and --fail-replication go with --emulator --live',
+    );
   const env = emulatorEnv(values, io.env);
-  if (values.out !== undefined && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', { hint: 'enginectl plan FILE --live --out plan.json' });
-  if ((values.expect || values.json !== undefined || values.summary !== undefined) && !values.live) throw new UsageError('BAD_ARGUMENTS', 'plan: --expect, --json and --summary go with --live', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
-  if (values.expect && values.out !== undefined) throw new UsageError('BAD_ARGUMENTS', 'plan: --out saves a plan to run, and a drift audit (--expect) is none', { hint: 'audit with --expect --json F; save the plan of a release with --live --out F' });
-  if (values.json !== undefined && !values.expect) throw new UsageError('BAD_ARGUMENTS', 'plan: --json goes with --expect (the drift audit); --out saves a live plan', { hint: 'enginectl plan audit.yml --live --expect --json drift.json' });
+  if (values.out !== undefined && !values.live)
+    throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', {
+      hint: 'enginectl plan FILE --live --out plan.json',
+    });
+  if ((values.expect || values.json !== undefined || values.summary !== undefined) && !values.live)
+    throw new UsageError('BAD_ARGUMENTS', 'plan: --expect, --json and --summary go with --live', {
+      hint: 'enginectl plan audit.yml --live --expect --json drift.json',
+    });
+  if (values.expect && values.out !== undefined)
+    throw new UsageError('BAD_ARGUMENTS', 'plan: --out saves a plan to run, and a drift audit (--expect) is none', {
+      hint: 'audit with --expect --json F; save the plan of a release with --live --out F',
+    });
+  if (values.json !== undefined && !values.expect)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'plan: --json goes with --expect (the drift audit); --out saves a live plan',
+      { hint: 'enginectl plan audit.yml --live --expect --json drift.json' },
+    );
   const vars = parseVars(values.var);
-  const { pipeline, sources } = await loadPipelineFile(positionals[0]!, { ...io, env }, { vars, emulator: values.emulator, selection });
+  const { pipeline, sources } = await loadPipelineFile(
+    positionals[0]!,
+    { ...io, env },
+    { vars, emulator: values.emulator, selection },
+  );
   if (!values.live) {
     const plan = await dryRun(pipeline, env, { selection });
     io.stdout(`plan of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
-  const outputs = (['out', 'summary', 'json'] as const).flatMap((flag) => (values[flag] === undefined ? [] : [named(`--${flag}`, values[flag], io.cwd)]));
-  checkOwnFiles(outputs, [...pipelineFiles(positionals[0]!, sources, io.cwd), ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd))]);
+  const outputs = (['out', 'summary', 'json'] as const).flatMap((flag) =>
+    values[flag] === undefined ? [] : [named(`--${flag}`, values[flag], io.cwd)],
+  );
+  checkOwnFiles(outputs, [
+    ...pipelineFiles(positionals[0]!, sources, io.cwd),
+    ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd)),
+  ]);
   const live = async (emulatorUrl: string | undefined) => {
-    const { plan, saved } = await preflight({ pipeline, sources, vars, selection, env }, { signal: io.signal, emulatorUrl }, Date.now());
+    const { plan, saved } = await preflight(
+      { pipeline, sources, vars, selection, env },
+      { signal: io.signal, emulatorUrl },
+      Date.now(),
+    );
     // Interrupted, what was read is partial: no verdict, no saved plan, no audit.
     if (io.signal.aborted) {
       io.stderr('plan: interrupted; what was read is partial, and nothing is saved\n');
       return ExitCode.interrupted;
     }
     if (values.expect) return audit(plan, { file: positionals[0]!, json: values.json, summary: values.summary }, io);
-    io.stdout(`live plan of "${neutralise(plan.name)}": GET requests only; no write is sent\n${neutralise(plan.text)}\n`);
+    io.stdout(
+      `live plan of "${neutralise(plan.name)}": GET requests only; no write is sent\n${neutralise(plan.text)}\n`,
+    );
     io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
     if (values.summary !== undefined) await writeAtomic(resolve(io.cwd, values.summary), livePlanMarkdown(plan));
     if (out) {
@@ -107,15 +148,30 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 /** --expect: the live plan read as the fleet's expected state; every rendering written, then exit 1 on drift, 3 when a site could not be read (and none drifted). */
-async function audit(plan: DryRun, options: { file: string; json: string | undefined; summary: string | undefined }, io: CliIO): Promise<number> {
+async function audit(
+  plan: DryRun,
+  options: { file: string; json: string | undefined; summary: string | undefined },
+  io: CliIO,
+): Promise<number> {
   const result = driftAudit(plan, options.file, Date.now());
   io.stdout(`${neutralise(driftText(result))}\n`);
   const markdown = driftMarkdown(result);
   const summaryFile = options.summary === undefined ? undefined : resolve(io.cwd, options.summary);
-  if (options.json !== undefined) await writeAtomic(resolve(io.cwd, options.json), `${JSON.stringify(result, null, 2)}\n`);
+  if (options.json !== undefined)
+    await writeAtomic(resolve(io.cwd, options.json), `${JSON.stringify(result, null, 2)}\n`);
   if (summaryFile) await writeAtomic(summaryFile, markdown);
-  const done = await publishJobSummary(detectCi(io.env), io.env, () => markdown, result.drifted.length || result.unreachable.length ? 'failure' : 'success', { summaryFile });
+  const done = await publishJobSummary(
+    detectCi(io.env),
+    io.env,
+    () => markdown,
+    result.drifted.length || result.unreachable.length ? 'failure' : 'success',
+    { summaryFile },
+  );
   if (done.problem) io.stderr(`warning: ${neutralise(done.problem)}\n`);
   for (const line of done.finish) io.stdout(`${line}\n`);
-  return result.drifted.length > 0 ? ExitCode.failed : result.unreachable.length > 0 ? ExitCode.unreachable : ExitCode.ok;
+  return result.drifted.length > 0
+    ? ExitCode.failed
+    : result.unreachable.length > 0
+      ? ExitCode.unreachable
+      : ExitCode.ok;
 }

@@ -65,7 +65,10 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   if (values.force && !values.merge) throw new UsageError('BAD_ARGUMENTS', 'report: --force goes with --merge');
   // The journal or the reports read are never written over by a report.
   const role = values.merge ? 'a report to merge' : 'the journal (JOURNAL)';
-  checkOwnFiles(reportOutputs(reportPathsOf(values), io.cwd), positionals.map((file) => named(role, file, io.cwd)));
+  checkOwnFiles(
+    reportOutputs(reportPathsOf(values), io.cwd),
+    positionals.map((file) => named(role, file, io.cwd)),
+  );
   if (values.merge) return merge(positionals, values, io);
   const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
@@ -73,26 +76,55 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   const rendered = renderings(result);
   io.stdout(`${summaryLine(rendered.report)}\n`);
-  return write(() => rendered.report, values, io, result.outcome === 'success' && !result.steps.some((s) => s.inDoubt && !s.decision));
+  return write(
+    () => rendered.report,
+    values,
+    io,
+    result.outcome === 'success' && !result.steps.some((s) => s.inDoubt && !s.decision),
+  );
 }
 
 async function merge(files: string[], values: Record<string, unknown>, io: CliIO): Promise<number> {
-  if (files.length === 0) throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', { hint: 'enginectl report --merge reports/*.json --summary fleet.md' });
+  if (files.length === 0)
+    throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', {
+      hint: 'enginectl report --merge reports/*.json --summary fleet.md',
+    });
   const shards = [];
   for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env)));
   const report = mergeReports(shards, { force: values.force === true });
-  for (const row of fleetRows(report)) io.stdout(`${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`);
-  io.stdout(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`);
-  return write(() => report, values, io, report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision));
+  for (const row of fleetRows(report))
+    io.stdout(
+      `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`,
+    );
+  io.stdout(
+    `fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`,
+  );
+  return write(
+    () => report,
+    values,
+    io,
+    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
+  );
 }
 
 /** The report files asked for, then, under a CI system, the summary where it shows one (GitHub's job summary, Azure's run page). */
-async function write(report: () => Report, values: Record<string, unknown>, io: CliIO, succeeded: boolean): Promise<number> {
+async function write(
+  report: () => Report,
+  values: Record<string, unknown>,
+  io: CliIO,
+  succeeded: boolean,
+): Promise<number> {
   const paths = await preparePaths(reportPathsOf(values), io.cwd);
   const { written, failed } = await writeReports(report, paths);
   for (const p of written) io.stdout(`report: ${p}\n`);
   for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
-  const summary = await publishJobSummary(detectCi(io.env), io.env, () => renderMarkdown(report(), { fullReport: paths.json ?? paths.html }), report().outcome, { summaryFile: paths.summary });
+  const summary = await publishJobSummary(
+    detectCi(io.env),
+    io.env,
+    () => renderMarkdown(report(), { fullReport: paths.json ?? paths.html }),
+    report().outcome,
+    { summaryFile: paths.summary },
+  );
   for (const line of summary.finish) io.stdout(`${line}\n`);
   if (summary.problem) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${summary.problem}\n`);
   // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.

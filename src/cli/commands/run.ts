@@ -24,7 +24,14 @@ import { dirname, resolve } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { parseCommandArgs } from '../args.ts';
-import { EMULATOR_OPTIONS, EMULATOR_OPTIONS_HELP, emulatorEnv, hasEmulatorOptions, stateFiles, withEmulatedSites } from '../emulator-options.ts';
+import {
+  EMULATOR_OPTIONS,
+  EMULATOR_OPTIONS_HELP,
+  emulatorEnv,
+  hasEmulatorOptions,
+  stateFiles,
+  withEmulatedSites,
+} from '../emulator-options.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
@@ -110,27 +117,59 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     io.stdout(`${RUN_HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('BAD_ARGUMENTS', `run: expected one pipeline FILE, got ${positionals.length}`, { hint: 'enginectl run pipelines/demo.yml' });
+  if (positionals.length !== 1)
+    throw new UsageError('BAD_ARGUMENTS', `run: expected one pipeline FILE, got ${positionals.length}`, {
+      hint: 'enginectl run pipelines/demo.yml',
+    });
   const file = positionals[0]!;
   const selection = parseSelection(values.only, values.skip);
   const ci = detectCi(io.env, values.ci);
-  if (hasEmulatorOptions(values) && !values.emulator) throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
+  if (hasEmulatorOptions(values) && !values.emulator)
+    throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
-  const stored = storeUrl === undefined || values['dry-run'] ? undefined : await openStoredRun({ url: storeUrl, resumeId: values.resume, journal: values.journal === undefined ? undefined : resolve(io.cwd, values.journal), cwd: io.cwd, env: io.env, tmpdir: tmpdir(), now: Date.now() });
-  const journalWanted = journalArgs(stored ? { ...values, journal: stored.path, resume: stored.resume ? stored.path : undefined } : values, io);
+  const stored =
+    storeUrl === undefined || values['dry-run']
+      ? undefined
+      : await openStoredRun({
+          url: storeUrl,
+          resumeId: values.resume,
+          journal: values.journal === undefined ? undefined : resolve(io.cwd, values.journal),
+          cwd: io.cwd,
+          env: io.env,
+          tmpdir: tmpdir(),
+          now: Date.now(),
+        });
+  const journalWanted = journalArgs(
+    stored ? { ...values, journal: stored.path, resume: stored.resume ? stored.path : undefined } : values,
+    io,
+  );
   const given = reportPathsOf(values);
   const paths = await preparePaths(given, io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
-  checkOwnFiles([...reportOutputs(given, io.cwd), ...(values.dotenv === undefined ? [] : [named('--dotenv', values.dotenv, io.cwd)])], [
-    ...pipelineFiles(file, sources, io.cwd),
-    ...(journalWanted ? [{ role: `the journal (${journalWanted.resume ? '--resume' : '--journal'})`, given: (values.resume ?? values.journal)!, path: journalWanted.path }] : []),
-    ...(values.plan === undefined ? [] : [named('the saved plan (--plan)', values.plan, io.cwd)]),
-    ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd)),
-  ]);
+  checkOwnFiles(
+    [
+      ...reportOutputs(given, io.cwd),
+      ...(values.dotenv === undefined ? [] : [named('--dotenv', values.dotenv, io.cwd)]),
+    ],
+    [
+      ...pipelineFiles(file, sources, io.cwd),
+      ...(journalWanted
+        ? [
+            {
+              role: `the journal (${journalWanted.resume ? '--resume' : '--journal'})`,
+              given: (values.resume ?? values.journal)!,
+              path: journalWanted.path,
+            },
+          ]
+        : []),
+      ...(values.plan === undefined ? [] : [named('the saved plan (--plan)', values.plan, io.cwd)]),
+      ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd)),
+    ],
+  );
   const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
 
   if (values['dry-run']) {
@@ -151,31 +190,100 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
   // The fleet lease, in the store: taken before anything is opened or sent, queued up to its wait.
-  const leaseWanted = values.lease === undefined ? pipeline.lease : { ...pipeline.lease, name: values.lease, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 };
-  if (leaseWanted && !stored && !values['dry-run']) throw new UsageError('BAD_ARGUMENTS', `run: the lease ${leaseWanted.name} lives in a run store: give --store URL (or ENGINECTL_STORE)`, { hint: 'enginectl run FILE --store s3://BUCKET/PREFIX (or file:///PATH a shared directory)' });
-  if (values['take-over'] && (!leaseWanted || values.reason === undefined || values.reason.trim() === '')) throw new UsageError('BAD_ARGUMENTS', 'run: --take-over takes over an expired lease, with --reason "what you checked" (recorded)');
-  const taken = leaseWanted && stored ? await takeLease({ store: stored.store, lease: leaseWanted, names: leaseNames(leaseWanted, selectedValues(pipeline, selection, leaseWanted.over)), runId: stored.runId, pipeline, env: io.env, masker, signal: io.signal, clock: realClock(), takeOver: values['take-over'] ? { reason: values.reason!, by: operatorOf(io.env) } : undefined, say: (m) => logger.warn(undefined, m) }) : undefined;
+  const leaseWanted =
+    values.lease === undefined
+      ? pipeline.lease
+      : {
+          ...pipeline.lease,
+          name: values.lease,
+          ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000,
+          waitMs: pipeline.lease?.waitMs ?? 0,
+        };
+  if (leaseWanted && !stored && !values['dry-run'])
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `run: the lease ${leaseWanted.name} lives in a run store: give --store URL (or ENGINECTL_STORE)`,
+      { hint: 'enginectl run FILE --store s3://BUCKET/PREFIX (or file:///PATH a shared directory)' },
+    );
+  if (values['take-over'] && (!leaseWanted || values.reason === undefined || values.reason.trim() === ''))
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'run: --take-over takes over an expired lease, with --reason "what you checked" (recorded)',
+    );
+  const taken =
+    leaseWanted && stored
+      ? await takeLease({
+          store: stored.store,
+          lease: leaseWanted,
+          names: leaseNames(leaseWanted, selectedValues(pipeline, selection, leaseWanted.over)),
+          runId: stored.runId,
+          pipeline,
+          env: io.env,
+          masker,
+          signal: io.signal,
+          clock: realClock(),
+          takeOver: values['take-over'] ? { reason: values.reason!, by: operatorOf(io.env) } : undefined,
+          say: (m) => logger.warn(undefined, m),
+        })
+      : undefined;
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   // A journal refused (a call in doubt, a changed file) gives the lease back at once.
-  const journal: JournalSetup | undefined = journalWanted && (await setUpJournal({ ...journalWanted, pipeline, sources, vars, selection, env: io.env, command: `enginectl run ${file}`, now: Date.now(), verify: { masker, signal: io.signal }, warn: (w) => logger.warn(undefined, w) }).catch(async (error: unknown) => {
-    await taken?.end();
-    throw error;
-  }));
+  const journal: JournalSetup | undefined =
+    journalWanted &&
+    (await setUpJournal({
+      ...journalWanted,
+      pipeline,
+      sources,
+      vars,
+      selection,
+      env: io.env,
+      command: `enginectl run ${file}`,
+      now: Date.now(),
+      verify: { masker, signal: io.signal },
+      warn: (w) => logger.warn(undefined, w),
+    }).catch(async (error: unknown) => {
+      await taken?.end();
+      throw error;
+    }));
   if (stored && journal) {
     journal.spec.file.replicateTo(stored.replica);
-    io.stdout(`run: ${stored.runId} in ${neutralise(stored.store.url)}${stored.resume ? ' (resumed from the store)' : ''}\n`);
+    io.stdout(
+      `run: ${stored.runId} in ${neutralise(stored.store.url)}${stored.resume ? ' (resumed from the store)' : ''}\n`,
+    );
   }
   for (const w of journal?.warnings ?? []) logger.warn(undefined, w);
   // The embedded emulator keeps no state between runs: what a carried instance wrote is not in it.
   if (values.emulator && journal?.resume && journal.resume.carried.size > 0) {
-    logger.warn(undefined, `--resume with --emulator: the emulator starts from its sample state (or --state), not from what the journal's run left: the ${journal.resume.carried.size} instance(s) carried from it are not applied in it, so a check of what they wrote reads a state without them`);
+    logger.warn(
+      undefined,
+      `--resume with --emulator: the emulator starts from its sample state (or --state), not from what the journal's run left: the ${journal.resume.carried.size} instance(s) carried from it are not applied in it, so a check of what they wrote reads a state without them`,
+    );
   }
-  for (const v of journal?.verified ?? []) io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
+  for (const v of journal?.verified ?? [])
+    io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
-    if (planned) await checkPlan(planned, values.plan!, { pipeline, sources, vars, selection, env: io.env }, { signal: io.signal, emulatorUrl }, Date.now());
+    if (planned)
+      await checkPlan(
+        planned,
+        values.plan!,
+        { pipeline, sources, vars, selection, env: io.env },
+        { signal: io.signal, emulatorUrl },
+        Date.now(),
+      );
     const { result, rendered, written, failed, halted } = await runAndReport(
-      { pipeline, env: io.env, selection, reports: paths, emulatorUrl, journal: journal?.spec, resume: journal?.resume, sources, vars, lease: taken?.lease },
+      {
+        pipeline,
+        env: io.env,
+        selection,
+        reports: paths,
+        emulatorUrl,
+        journal: journal?.spec,
+        resume: journal?.resume,
+        sources,
+        vars,
+        lease: taken?.lease,
+      },
       {
         masker,
         logger,
@@ -183,7 +291,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         clock,
         // Reports time what really passed, not the emulator's simulated waits.
         stopwatch: steadyNow,
-        onStart: (name) => io.stdout(`running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`),
+        onStart: (name) =>
+          io.stdout(
+            `running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`,
+          ),
       },
     );
     io.stdout(`${summaryLine(rendered.report)}\n`);
@@ -198,7 +309,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
 
-  if (journal) io.stdout(`journal: ${neutralise(journal.spec.file.path)}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`);
+  if (journal)
+    io.stdout(
+      `journal: ${neutralise(journal.spec.file.path)}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`,
+    );
 
   /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
   async function publishToCi(rendered: Renderings, m: Masker): Promise<string[]> {
@@ -211,16 +325,26 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     }
     if (dotenv) {
       const file = renderDotenv(variables, { only: values['dotenv-var'] });
-      for (const { name, why } of file.left) logger.warn(undefined, `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`);
+      for (const { name, why } of file.left)
+        logger.warn(
+          undefined,
+          `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`,
+        );
       // Its directory is made as a report's is.
       await mkdir(dirname(dotenv), { recursive: true })
         .then(() => writeAtomic(dotenv, file.text))
         .then(
-        () => io.stdout(`outputs: ${neutralise(dotenv)}\n`),
-        (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
-      );
+          () => io.stdout(`outputs: ${neutralise(dotenv)}\n`),
+          (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
+        );
     }
-    const summary = await publishJobSummary(ci, io.env, () => rendered.summary(fullReportOf(paths)), rendered.report.outcome, { summaryFile: paths.summary, withIssues: rendered.report.steps.some((s) => s.continuedOnError) });
+    const summary = await publishJobSummary(
+      ci,
+      io.env,
+      () => rendered.summary(fullReportOf(paths)),
+      rendered.report.outcome,
+      { summaryFile: paths.summary, withIssues: rendered.report.steps.some((s) => s.continuedOnError) },
+    );
     if (summary.problem) problems.push(summary.problem);
     for (const line of summary.finish) io.stdout(`${line}\n`);
     for (const p of problems) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${neutralise(m.mask(p))}\n`);
@@ -232,7 +356,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     const clock = simulatedClock();
     // Loaded only for --emulator: a run against a real server does not initialise it.
     const code = await withEmulatedSites(values, clock.now, (url) => execute(url, clock));
-    if (clock.advanced() > 0) io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
+    if (clock.advanced() > 0)
+      io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
     return code;
   } finally {
     await taken?.end();
@@ -246,21 +371,59 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 /** The saved plan of --plan, read and checked before anything is opened. */
 async function readPlanFile(path: string, io: CliIO): Promise<SavedPlan> {
   const text = await io.readFile(resolve(io.cwd, path)).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError('BAD_PLAN', `--plan ${path}: cannot read it (${error.code ?? error.message})`, { hint: 'give the file plan --live --out wrote' });
+    throw new UsageError('BAD_PLAN', `--plan ${path}: cannot read it (${error.code ?? error.message})`, {
+      hint: 'give the file plan --live --out wrote',
+    });
   });
   return readSavedPlan(text, path);
 }
 
 /** --journal, --resume, --in-doubt, --force: checked before anything is opened. */
-function journalArgs(values: { journal?: string | undefined; resume?: string | undefined; 'in-doubt'?: string | undefined; force?: boolean | undefined; emulator?: boolean | undefined; 'continue-rollout'?: boolean | undefined }, io: CliIO): { path: string; resume: boolean; force: boolean; inDoubt: InDoubtMode | undefined; continueRollout?: boolean } | undefined {
-  if (values['continue-rollout'] && values.resume === undefined) throw new UsageError('BAD_ARGUMENTS', '--continue-rollout goes with --resume JOURNAL', { hint: 'enginectl run FILE --resume run.journal.jsonl --continue-rollout' });
+function journalArgs(
+  values: {
+    journal?: string | undefined;
+    resume?: string | undefined;
+    'in-doubt'?: string | undefined;
+    force?: boolean | undefined;
+    emulator?: boolean | undefined;
+    'continue-rollout'?: boolean | undefined;
+  },
+  io: CliIO,
+):
+  | { path: string; resume: boolean; force: boolean; inDoubt: InDoubtMode | undefined; continueRollout?: boolean }
+  | undefined {
+  if (values['continue-rollout'] && values.resume === undefined)
+    throw new UsageError('BAD_ARGUMENTS', '--continue-rollout goes with --resume JOURNAL', {
+      hint: 'enginectl run FILE --resume run.journal.jsonl --continue-rollout',
+    });
   const decision = values['in-doubt'] === undefined ? undefined : parseInDoubt(values['in-doubt'], '--in-doubt');
-  if (decision?.startsWith('verify') && values.emulator) throw new UsageError('BAD_ARGUMENTS', `--in-doubt ${decision} reads the servers of the pipeline: the embedded emulator of --emulator starts afresh, with nothing to read back`, { hint: 'verify against the servers the journal\'s run called (without --emulator)' });
+  if (decision?.startsWith('verify') && values.emulator)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `--in-doubt ${decision} reads the servers of the pipeline: the embedded emulator of --emulator starts afresh, with nothing to read back`,
+      { hint: "verify against the servers the journal's run called (without --emulator)" },
+    );
   if (values.resume === undefined) {
-    if (decision !== undefined || values.force) throw new UsageError('BAD_ARGUMENTS', `${decision !== undefined ? '--in-doubt' : '--force'} goes with --resume JOURNAL`);
-    return values.journal === undefined ? undefined : { path: resolve(io.cwd, values.journal), resume: false, force: false, inDoubt: undefined };
+    if (decision !== undefined || values.force)
+      throw new UsageError(
+        'BAD_ARGUMENTS',
+        `${decision !== undefined ? '--in-doubt' : '--force'} goes with --resume JOURNAL`,
+      );
+    return values.journal === undefined
+      ? undefined
+      : { path: resolve(io.cwd, values.journal), resume: false, force: false, inDoubt: undefined };
   }
   const path = resolve(io.cwd, values.resume);
-  if (values.journal !== undefined && resolve(io.cwd, values.journal) !== path) throw new UsageError('BAD_ARGUMENTS', '--resume appends to the journal it reads: drop --journal, or give the same file');
-  return { path, resume: true, force: values.force === true, inDoubt: decision, continueRollout: values['continue-rollout'] === true };
+  if (values.journal !== undefined && resolve(io.cwd, values.journal) !== path)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      '--resume appends to the journal it reads: drop --journal, or give the same file',
+    );
+  return {
+    path,
+    resume: true,
+    force: values.force === true,
+    inDoubt: decision,
+    continueRollout: values['continue-rollout'] === true,
+  };
 }

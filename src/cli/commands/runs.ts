@@ -25,14 +25,18 @@ Options:
 Exit codes: 0, 2 invalid input (or a store that cannot be read).`;
 
 export async function runsCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('runs', args, { store: { type: 'string' }, last: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('runs', args, {
+    store: { type: 'string' },
+    last: { type: 'string' },
+  });
   if (values.help) {
     io.stdout(`${RUNS_HELP}\n`);
     return ExitCode.ok;
   }
   if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', 'runs: takes no FILE; --store URL names the store');
   const last = values.last === undefined ? 20 : Number(values.last);
-  if (!Number.isInteger(last) || last < 1) throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
+  if (!Number.isInteger(last) || last < 1)
+    throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
   const store = namedStore('runs', values.store, io.env, io.cwd);
   const ids = (await storedRuns(store)).slice(0, last);
   if (ids.length === 0) io.stdout(`no run in ${neutralise(store.url)}\n`);
@@ -40,7 +44,9 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
     const { text } = await readStoredJournal(store, id);
     const state = readJournal(text, `${store.url} run ${id}`, journalKey(io.env));
     const first = state.runs[0]!;
-    io.stdout(`${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.finished ? releaseOf(state).outcome : 'not finished'}\n`);
+    io.stdout(
+      `${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
+    );
   }
   return ExitCode.ok;
 }

@@ -2,7 +2,7 @@
 // (yaml-language-server) and checks; with --report, the schema of the JSON report
 // (docs/report-format.md); with --inventory, the schema of inventory files (include:).
 import { ExitCode } from '../../errors.ts';
-import { inventoryJsonSchema, pipelineJsonSchema } from '../../pipeline/schema.ts';
+import { inventoryJsonSchema, pipelineJsonSchema } from '../../pipeline/json-schema.ts';
 import { reportJsonSchema } from '../../report/model.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';

@@ -24,18 +24,31 @@ Options:
 Exit codes: 0 every file is valid, 2 any is not.`;
 
 export async function validateCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('validate', args, { var: { type: 'string', multiple: true }, emulator: { type: 'boolean' }, 'check-env': { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('validate', args, {
+    var: { type: 'string', multiple: true },
+    emulator: { type: 'boolean' },
+    'check-env': { type: 'boolean' },
+  });
   if (values.help) {
     io.stdout(`${VALIDATE_HELP}\n`);
     return ExitCode.ok;
   }
-  if (positionals.length === 0) throw new UsageError('BAD_ARGUMENTS', 'validate: name at least one pipeline FILE', { hint: 'enginectl validate pipelines/*.yml' });
+  if (positionals.length === 0)
+    throw new UsageError('BAD_ARGUMENTS', 'validate: name at least one pipeline FILE', {
+      hint: 'enginectl validate pipelines/*.yml',
+    });
   const vars = parseVars(values.var);
   let code: number = ExitCode.ok;
   for (const file of positionals) {
     try {
-      const { pipeline } = await loadPipelineFile(file, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, { vars, emulator: values.emulator, checkEnv: values['check-env'] === true });
-      io.stdout(`${neutralise(file)}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`);
+      const { pipeline } = await loadPipelineFile(file, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, {
+        vars,
+        emulator: values.emulator,
+        checkEnv: values['check-env'] === true,
+      });
+      io.stdout(
+        `${neutralise(file)}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`,
+      );
     } catch (error) {
       if (!(error instanceof EnginectlError)) throw error;
       for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);

@@ -36,7 +36,12 @@ Exit codes: 0 nothing is in doubt or every in-doubt call was settled (applied or
 1 at least one cannot be told, 2 invalid input.`;
 
 export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('verify', args, { pipeline: { type: 'string' }, var: { type: 'string', multiple: true }, store: { type: 'string' }, run: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('verify', args, {
+    pipeline: { type: 'string' },
+    var: { type: 'string', multiple: true },
+    store: { type: 'string' },
+    run: { type: 'string' },
+  });
   if (values.help) {
     io.stdout(`${VERIFY_HELP}\n`);
     return ExitCode.ok;
@@ -49,15 +54,22 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   const masker = new Masker();
   teachSecrets(pipeline, io.env, masker);
   if (filesHashes(sources.slice(0, 1), first.salt, masker)[0]!.hash !== state.runs.at(-1)!.files[0]?.hash) {
-    io.stderr(`enginectl: warning: ${neutralise(file)} changed since the journal's run: its servers are read as they are now\n`);
+    io.stderr(
+      `enginectl: warning: ${neutralise(file)} changed since the journal's run: its servers are read as they are now\n`,
+    );
   }
   const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
   if (verified.length === 0) {
     io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
     return ExitCode.ok;
   }
-  for (const v of verified) io.stdout(neutralise(`${v.verdict.padEnd(12)} "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.evidence}`) + '\n');
+  for (const v of verified)
+    io.stdout(
+      neutralise(`${v.verdict.padEnd(12)} "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.evidence}`) + '\n',
+    );
   const count = (verdict: string) => verified.filter((v) => v.verdict === verdict).length;
-  io.stdout(`${verified.length} in doubt: ${count('applied')} applied, ${count('not-applied')} not applied, ${count('cannot-tell')} cannot tell\n`);
+  io.stdout(
+    `${verified.length} in doubt: ${count('applied')} applied, ${count('not-applied')} not applied, ${count('cannot-tell')} cannot tell\n`,
+  );
   return count('cannot-tell') > 0 ? ExitCode.failed : ExitCode.ok;
 }

@@ -28,7 +28,8 @@ function entityObjects(req: EmuRequest): Record<string, unknown>[] {
   const list = Array.isArray(body) ? body : [body];
   if (list.length === 0) throw badRequest('the body holds no entity; send an array holding one entity object');
   for (const item of list) {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) throw badRequest('each entity in the body must be a JSON object');
+    if (!item || typeof item !== 'object' || Array.isArray(item))
+      throw badRequest('each entity in the body must be a JSON object');
   }
   return list as Record<string, unknown>[];
 }
@@ -40,7 +41,9 @@ function scopeOf(ctx: RouteContext, classKey: number): number[] {
 
 function refuseLogWrites(ctx: RouteContext, cls: ClassDef): void {
   if (isLogClass(ctx.state, cls.key)) {
-    throw badRequest(`class ${cls.key} (${cls.name}) is the transaction log: the system writes it; clear it with POST /api/devops/v1/transaction-log/clear`);
+    throw badRequest(
+      `class ${cls.key} (${cls.name}) is the transaction log: the system writes it; clear it with POST /api/devops/v1/transaction-log/clear`,
+    );
   }
 }
 
@@ -60,7 +63,9 @@ function list(ctx: RouteContext, classKey: number, query: URLSearchParams) {
   const matches = (value: unknown, wanted: string) =>
     Array.isArray(value) ? value.some((v) => String(v) === wanted) : String(value ?? 'null') === wanted;
   return allEntities(ctx.state).filter(
-    (e) => scope.includes(e.iclass) && filters.every(([field, wanted]) => matches((e as Record<string, unknown>)[field], wanted)),
+    (e) =>
+      scope.includes(e.iclass) &&
+      filters.every(([field, wanted]) => matches((e as Record<string, unknown>)[field], wanted)),
   );
 }
 
@@ -80,7 +85,9 @@ function create(ctx: RouteContext, classKey: number, req: EmuRequest) {
   delete fields.iclass;
   delete fields.iversion;
   const problems = fieldProblems(ctx.state, cls, fields);
-  const missing = requiredOf(ctx.state, cls).filter((f) => f !== 'iclass' && f !== 'ikey' && (fields[f] === undefined || fields[f] === null));
+  const missing = requiredOf(ctx.state, cls).filter(
+    (f) => f !== 'iclass' && f !== 'ikey' && (fields[f] === undefined || fields[f] === null),
+  );
   problems.push(...missing.map((field) => ({ field, message: `${field} is required` })));
   if (problems.length > 0) throw badRequest(`the entity is not valid for class ${cls.key} (${cls.name})`, problems);
   if (fields.ikey !== undefined && allEntities(ctx.state).some((e) => e.ikey === fields.ikey)) {
@@ -105,13 +112,19 @@ function update(ctx: RouteContext, id: string, req: EmuRequest, within?: number[
   for (const object of objects) {
     const fields = { ...object };
     if (fields.ikey !== undefined && fields.ikey !== entity.ikey) {
-      throw badRequest(`the body's ikey ${JSON.stringify(fields.ikey)} is not the key of entity ${entity.ikey}; an entity's key cannot change`);
+      throw badRequest(
+        `the body's ikey ${JSON.stringify(fields.ikey)} is not the key of entity ${entity.ikey}; an entity's key cannot change`,
+      );
     }
     let cls = findClass(ctx.state, next.iclass);
     if (fields.iclass !== undefined && fields.iclass !== next.iclass) {
-      const target = Number.isInteger(fields.iclass) ? ctx.state.classes.find((c) => c.key === fields.iclass) : undefined;
+      const target = Number.isInteger(fields.iclass)
+        ? ctx.state.classes.find((c) => c.key === fields.iclass)
+        : undefined;
       if (!target || target.table === null || target.table !== cls.table) {
-        throw badRequest(`entity ${entity.ikey} cannot change to class ${JSON.stringify(fields.iclass)}: an entity may only move to a class of the same table (${cls.table})`);
+        throw badRequest(
+          `entity ${entity.ikey} cannot change to class ${JSON.stringify(fields.iclass)}: an entity may only move to a class of the same table (${cls.table})`,
+        );
       }
       cls = target;
     }
@@ -120,7 +133,8 @@ function update(ctx: RouteContext, id: string, req: EmuRequest, within?: number[
     delete fields.iversion;
     const problems = fieldProblems(ctx.state, cls, fields);
     for (const f of requiredOf(ctx.state, cls)) {
-      if (f in fields && fields[f] === null) problems.push({ field: f, message: `${f} is required and cannot be null` });
+      if (f in fields && fields[f] === null)
+        problems.push({ field: f, message: `${f} is required and cannot be null` });
     }
     if (problems.length > 0) throw badRequest(`the update is not valid for class ${cls.key} (${cls.name})`, problems);
     next = withAllFields(ctx.state, cls, { ...next, ...fields, iclass: cls.key } as StoredEntity);
@@ -157,8 +171,12 @@ export function classesRoutes(router: Router, ctx: () => RouteContext): void {
     })
     .on('GET', `${BASE}/classes/{classKey}/entities`, (req, p) => json(200, list(ctx(), key(p), req.query)))
     .on('POST', `${BASE}/classes/{classKey}/entities`, (req, p) => create(ctx(), key(p), req))
-    .on('GET', `${BASE}/classes/{classKey}/entities/{id}`, (_req, p) => json(200, findEntity(ctx().state, p.id!, scopeOf(ctx(), key(p)))))
-    .on(['POST', 'PATCH', 'PUT'], `${BASE}/classes/{classKey}/entities/{id}`, (req, p) => update(ctx(), p.id!, req, scopeOf(ctx(), key(p))))
+    .on('GET', `${BASE}/classes/{classKey}/entities/{id}`, (_req, p) =>
+      json(200, findEntity(ctx().state, p.id!, scopeOf(ctx(), key(p)))),
+    )
+    .on(['POST', 'PATCH', 'PUT'], `${BASE}/classes/{classKey}/entities/{id}`, (req, p) =>
+      update(ctx(), p.id!, req, scopeOf(ctx(), key(p))),
+    )
     .on('DELETE', `${BASE}/classes/{classKey}/entities/{id}`, (_req, p) => remove(ctx(), p.id!, scopeOf(ctx(), key(p))))
     .on('GET', `${BASE}/entities/{id}`, (_req, p) => json(200, findEntity(ctx().state, p.id!)))
     .on(['POST', 'PATCH', 'PUT'], `${BASE}/entities/{id}`, (req, p) => update(ctx(), p.id!, req))

@@ -24,17 +24,22 @@ function create(ctx: RouteContext, req: EmuRequest) {
   const body = parsed.data;
   const licenseVersion = body.licenseVersion ?? ctx.state.licenser.licenseVersion;
   if (licenseVersion < 1 || licenseVersion > ctx.state.licenser.licenseVersion) {
-    throw badRequest(`licenseVersion ${licenseVersion} is not known; the current licensing version is ${ctx.state.licenser.licenseVersion}`, [
-      { field: 'licenseVersion', message: `must be between 1 and ${ctx.state.licenser.licenseVersion}` },
-    ]);
+    throw badRequest(
+      `licenseVersion ${licenseVersion} is not known; the current licensing version is ${ctx.state.licenser.licenseVersion}`,
+      [{ field: 'licenseVersion', message: `must be between 1 and ${ctx.state.licenser.licenseVersion}` }],
+    );
   }
   const problems: { field: string; message: string }[] = [];
   const licenses = body.licenses.map((item, i) => {
     const prod = ctx.state.products.find((p) => p.key === item.productKey);
-    if (!prod) problems.push({ field: `licenses[${i}].productKey`, message: `product ${item.productKey} does not exist` });
+    if (!prod)
+      problems.push({ field: `licenses[${i}].productKey`, message: `product ${item.productKey} does not exist` });
     for (const ext of item.extensions ?? []) {
       if (prod && !prod.extensions.includes(ext)) {
-        problems.push({ field: `licenses[${i}].extensions`, message: `extension ${ext} is not an extension of product ${item.productKey}` });
+        problems.push({
+          field: `licenses[${i}].extensions`,
+          message: `extension ${ext} is not an extension of product ${item.productKey}`,
+        });
       }
     }
     return {
@@ -56,10 +61,15 @@ function create(ctx: RouteContext, req: EmuRequest) {
 function add(ctx: RouteContext, req: EmuRequest) {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'text/plain') {
-    throw new HttpProblem(415, 'unsupported_media_type', `send the license code as Content-Type: text/plain, not ${type || 'no Content-Type'}`);
+    throw new HttpProblem(
+      415,
+      'unsupported_media_type',
+      `send the license code as Content-Type: text/plain, not ${type || 'no Content-Type'}`,
+    );
   }
   const payload = SealedPayload.safeParse(openLicenses(req.body));
-  if (!payload.success) throw badRequest('the license code is not valid: it is damaged or was not issued by this licensing service');
+  if (!payload.success)
+    throw badRequest('the license code is not valid: it is damaged or was not issued by this licensing service');
   for (const license of payload.data.licenses) {
     const index = ctx.state.licenses.findIndex((l) => l.productKey === license.productKey);
     if (index >= 0) ctx.state.licenses[index] = license;
@@ -93,7 +103,10 @@ export function licensingRoutes(router: Router, ctx: () => RouteContext): void {
     .on('GET', `${BASE}/products/{key}`, (_req, p) => json(200, product(ctx(), key(p))))
     .on('GET', `${BASE}/products/{key}/extensions`, (_req, p) => {
       const prod = product(ctx(), key(p));
-      return json(200, ctx().state.extensions.filter((e) => e.productKey === prod.key));
+      return json(
+        200,
+        ctx().state.extensions.filter((e) => e.productKey === prod.key),
+      );
     })
     .on('GET', `${BASE}/extensions`, () => json(200, ctx().state.extensions))
     .on('GET', `${BASE}/extensions/{key}`, (_req, p) => {

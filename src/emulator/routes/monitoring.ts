@@ -49,17 +49,24 @@ export function monitoringRoutes(router: Router, ctx: () => RouteContext): void 
   router
     .on('GET', `${BASE}/engines`, () => {
       const c = ctx();
-      return json(200, c.state.engines.filter((e) => isOnline(e, c.now())).map((e) => engineInfo(c, e)));
+      return json(
+        200,
+        c.state.engines.filter((e) => isOnline(e, c.now())).map((e) => engineInfo(c, e)),
+      );
     })
     .on('GET', `${BASE}/engines/{engineId}`, (_req, p) => json(200, engineInfo(ctx(), engine(ctx(), p.engineId!))))
-    .on('GET', `${BASE}/engines/{engineId}/sessions`, (_req, p) => json(200, liveSessions(ctx(), engine(ctx(), p.engineId!).instanceId)))
+    .on('GET', `${BASE}/engines/{engineId}/sessions`, (_req, p) =>
+      json(200, liveSessions(ctx(), engine(ctx(), p.engineId!).instanceId)),
+    )
     .on('GET', `${BASE}/engines/{engineId}/sessions/{sessionId}`, (_req, p) => {
       const e = engine(ctx(), p.engineId!);
       const found = liveSessions(ctx(), e.instanceId).find((s) => s.sessionId === p.sessionId);
       if (!found) throw notFound(`no session ${p.sessionId} on Engine ${e.instanceId}`);
       return json(200, found);
     })
-    .on('GET', `${BASE}/engines/{engineId}/alerts`, (_req, p) => json(200, alertsOf(ctx(), engine(ctx(), p.engineId!).instanceId)))
+    .on('GET', `${BASE}/engines/{engineId}/alerts`, (_req, p) =>
+      json(200, alertsOf(ctx(), engine(ctx(), p.engineId!).instanceId)),
+    )
     .on('GET', `${BASE}/sessions`, () => json(200, liveSessions(ctx())))
     .on('GET', `${BASE}/sessions/{sessionId}`, (_req, p) => {
       const found = liveSessions(ctx()).find((s) => s.sessionId === p.sessionId);

@@ -20,11 +20,29 @@ function replicateTo(ctx: RouteContext, config: Config, target: { name: string; 
   const base = { targetDatabase: target.name, sourceDatabase: state.source.database, configName: config.name };
   const db = state.databases.find((d) => d.key === target.key);
   if (!db) {
-    return { ...base, success: false, errorMessage: `target database ${target.name} (key ${target.key}) does not exist`, executionTime: 0, startVersion: 0, endVersion: 0, updateVersions: [], stats: zeroStats() };
+    return {
+      ...base,
+      success: false,
+      errorMessage: `target database ${target.name} (key ${target.key}) does not exist`,
+      executionTime: 0,
+      startVersion: 0,
+      endVersion: 0,
+      updateVersions: [],
+      stats: zeroStats(),
+    };
   }
   const startVersion = db.replicatedVersion;
   if (db.failReplication) {
-    return { ...base, success: false, errorMessage: db.failReplication, executionTime: 5, startVersion, endVersion: startVersion, updateVersions: [], stats: zeroStats(db.entities.length) };
+    return {
+      ...base,
+      success: false,
+      errorMessage: db.failReplication,
+      executionTime: 5,
+      startVersion,
+      endVersion: startVersion,
+      updateVersions: [],
+      stats: zeroStats(db.entities.length),
+    };
   }
   const entries = state.journal.filter((j) => j.version > startVersion && j.ikey > 0);
   const stats = zeroStats();
@@ -48,7 +66,16 @@ function replicateTo(ctx: RouteContext, config: Config, target: { name: string; 
   db.replicatedVersion = state.dataVersion;
   stats.numTargetEntries = db.entities.length;
   const updateVersions = [...new Set(entries.map((j) => j.version))];
-  return { ...base, success: true, errorMessage: '', executionTime: 10 * (1 + entries.length), startVersion, endVersion: state.dataVersion, updateVersions, stats };
+  return {
+    ...base,
+    success: true,
+    errorMessage: '',
+    executionTime: 10 * (1 + entries.length),
+    startVersion,
+    endVersion: state.dataVersion,
+    updateVersions,
+    stats,
+  };
 }
 
 function sync(ctx: RouteContext, configs: Config[]) {
@@ -69,5 +96,10 @@ export function replicationRoutes(router: Router, ctx: () => RouteContext): void
     .on('GET', `${BASE}/configs/{key}`, (_req, p) => json(200, config(ctx(), key(p))))
     // An explicit sync runs the configuration even when it is disabled; the global sync skips those.
     .on('POST', `${BASE}/configs/{key}/sync`, (_req, p) => sync(ctx(), [config(ctx(), key(p))]))
-    .on('POST', `${BASE}/sync`, () => sync(ctx(), ctx().state.replication.configs.filter((c) => c.enabled)));
+    .on('POST', `${BASE}/sync`, () =>
+      sync(
+        ctx(),
+        ctx().state.replication.configs.filter((c) => c.enabled),
+      ),
+    );
 }

@@ -1,100 +1,23 @@
 // System and vfs update routes (enterprise-api.md 4.4, 2.12 to 2.14). Bodies are validated as the
 // spec requires (400 with details); a target that cannot be reached or authenticated, or files the
 // source does not have, give a 200 result with success false, errors and a report.
-import type { z } from 'zod';
 import { SystemUpdateOptions, VfsUpdateOptions } from '../../api/schemas/devops.ts';
 import type { RouteContext } from '../context.ts';
-import { badRequest, json, jsonBody, type EmuRequest } from '../http.ts';
+import { badRequest, json, type EmuRequest } from '../http.ts';
 import type { Router } from '../router.ts';
-import type { TargetDatabase } from '../state.ts';
-import { renderUpdateReport, type ReportInput } from '../update-report.ts';
+import { renderUpdateReport } from '../update-report.ts';
 import { isOnline } from './monitoring.ts';
-import { zodProblems } from '../validation.ts';
-import { API_BASE } from '../../api/areas.ts';
-
-const BASE = `${API_BASE.devops}/update`;
-const CREDENTIALS = ['targetAuthToken', 'targetUserName', 'targetPassword', 'sourceAuthToken', 'sourceUserName', 'sourcePassword'];
-
-type Body = z.infer<typeof SystemUpdateOptions> & { files?: number[]; directories?: unknown[] };
-type Kind = ReportInput['kind'];
-
-/** The options as the result echoes them: credential fields as empty strings. */
-function echoOptions(body: Record<string, unknown>) {
-  const options: Record<string, unknown> = { onlineIndexDrop: null, onlineIndexCreation: null, ...body };
-  for (const field of CREDENTIALS) if (field in options) options[field] = '';
-  return options;
-}
-
-function versionInfo(db: TargetDatabase) {
-  const [major = 0, minor = 0] = db.engine.split('.').map(Number);
-  return { client: { ...db.application }, server: { major, minor, name: db.engine } };
-}
-
-function emptyResult(body: Record<string, unknown>) {
-  return {
-    options: echoOptions(body),
-    versions: [] as number[],
-    report: '',
-    success: false,
-    stats: { numSourceEntries: 0, numInserts: 0, numUpdates: 0, numDeletes: 0, numTargetEntries: 0, operations: {} as Record<string, number> },
-    targetDatabaseVersionInfo: null as ReturnType<typeof versionInfo> | null,
-    orphanRecords: [],
-    products: [] as { name: string; key: number }[],
-    schemaChanges: [],
-    releaseNotes: [],
-    postUpdateScripts: [],
-    permissionChanges: [],
-    duplicateNameClasses: [],
-    errors: [] as { code: string; message: string }[],
-    messages: [] as string[],
-    ddlStatements: [],
-    warnings: [] as { code: string; message: string }[],
-  };
-}
-
-function failure(kind: Kind, body: Body, code: string, message: string, withSummary: boolean) {
-  const result = emptyResult(body);
-  result.errors.push({ code, message });
-  result.report = renderUpdateReport({
-    kind,
-    database: body.targetDBName,
-    server: body.targetServer,
-    success: false,
-    trackingId: body.trackingId,
-    sections: [{ title: 'Errors', lines: [`- ${message}`] }],
-  });
-  return json(200, withSummary ? { ...result, summary: `${kind} update failed: ${message}` } : result);
-}
-
-/** The target database, authenticated as the body says (the token wins over user and password). */
-function connect(ctx: RouteContext, body: Body): { db: TargetDatabase } | { code: string; message: string } {
-  const { state } = ctx;
-  if (body.sourceServer && (body.sourceServer !== state.source.server || body.sourceDBName !== state.source.database)) {
-    return { code: 'source_unreachable', message: `source database ${body.sourceDBName} on ${body.sourceServer} cannot be reached` };
-  }
-  const db = state.databases.find((d) => d.server === body.targetServer && d.name === body.targetDBName);
-  if (!db) return { code: 'target_unreachable', message: `target database ${body.targetDBName} on ${body.targetServer} cannot be reached` };
-  const ok = body.targetAuthToken
-    ? db.tokens.includes(body.targetAuthToken)
-    : db.users.some((u) => u.name === body.targetUserName && u.password === body.targetPassword);
-  if (!ok) {
-    return { code: 'target_authentication_failed', message: `authentication to ${body.targetDBName} on ${body.targetServer} failed: ${body.targetAuthToken ? 'the token was refused' : 'wrong user name or password'}` };
-  }
-  return { db };
-}
-
-function parse<S extends typeof SystemUpdateOptions | typeof VfsUpdateOptions>(schema: S, req: EmuRequest): Body {
-  const parsed = schema.safeParse(jsonBody(req));
-  if (!parsed.success) throw badRequest('the update options are not valid', zodProblems(parsed.error));
-  return parsed.data as Body;
-}
+import { BASE, connect, emptyResult, failure, parse, versionInfo } from './update-requests.ts';
 
 function systemUpdate(ctx: RouteContext, req: EmuRequest) {
   const body = parse(SystemUpdateOptions, req);
   const { state } = ctx;
   const unknownProducts = (body.products ?? []).filter((k) => !state.products.some((p) => p.key === k));
   if (unknownProducts.length > 0) {
-    throw badRequest('the update options are not valid', unknownProducts.map((k) => ({ field: 'products', message: `product ${k} does not exist` })));
+    throw badRequest(
+      'the update options are not valid',
+      unknownProducts.map((k) => ({ field: 'products', message: `product ${k} does not exist` })),
+    );
   }
   const target = connect(ctx, body);
   if (!('db' in target)) return failure('System', body, target.code, target.message, false);
@@ -113,7 +36,9 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
   const restarted = body.disableEngineRestart ? [] : updatedEngines.filter((e) => isOnline(e, now));
   for (const engine of updatedEngines) engine.version = release.engine;
   for (const engine of restarted) engine.startedAt = now;
-  const products = (body.products?.length ? state.products.filter((p) => body.products!.includes(p.key)) : state.products).map((p) => ({ name: p.name, key: p.key }));
+  const products = (
+    body.products?.length ? state.products.filter((p) => body.products!.includes(p.key)) : state.products
+  ).map((p) => ({ name: p.name, key: p.key }));
   result.success = true;
   result.versions = pending;
   result.products = products;
@@ -130,11 +55,19 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
       'restart engine': restarted.length,
     },
   };
-  if (pending.length === 0 && updatedEngines.length === 0) result.messages.push(`${db.name} is already at release ${release.application.name}`);
+  if (pending.length === 0 && updatedEngines.length === 0)
+    result.messages.push(`${db.name} is already at release ${release.application.name}`);
   else result.messages.push(`${db.name} updated from ${before.application} to ${db.application.name}`);
-  if (body.ignoreSystemRequirements) result.warnings.push({ code: 'system_requirements_not_checked', message: 'system requirements were not checked (ignoreSystemRequirements)' });
+  if (body.ignoreSystemRequirements)
+    result.warnings.push({
+      code: 'system_requirements_not_checked',
+      message: 'system requirements were not checked (ignoreSystemRequirements)',
+    });
   if (body.disableEngineRestart && updatedEngines.length > 0) {
-    result.warnings.push({ code: 'engine_restart_pending', message: `${updatedEngines.length} Engine(s) run the old version until restarted` });
+    result.warnings.push({
+      code: 'engine_restart_pending',
+      message: `${updatedEngines.length} Engine(s) run the old version until restarted`,
+    });
   }
   result.report = renderUpdateReport({
     kind: 'System',
@@ -154,9 +87,20 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
         ],
       },
       { title: 'Schema versions applied', header: ['Version'], rows: pending.map((v) => [v]) },
-      { title: 'Engines', header: ['Engine', 'Host', 'Version', 'Restarted'], rows: engines.map((e) => [e.instanceId, String(e.hostName ?? ''), e.version, restarted.includes(e) ? 'yes' : isOnline(e, now) ? 'no' : 'no (offline)']) },
+      {
+        title: 'Engines',
+        header: ['Engine', 'Host', 'Version', 'Restarted'],
+        rows: engines.map((e) => [
+          e.instanceId,
+          String(e.hostName ?? ''),
+          e.version,
+          restarted.includes(e) ? 'yes' : isOnline(e, now) ? 'no' : 'no (offline)',
+        ]),
+      },
       { title: 'Products', header: ['Key', 'Name'], rows: products.map((p) => [p.key, p.name]) },
-      ...(result.warnings.length > 0 ? [{ title: 'Warnings', lines: result.warnings.map((w) => `- ${w.message}`) }] : []),
+      ...(result.warnings.length > 0
+        ? [{ title: 'Warnings', lines: result.warnings.map((w) => `- ${w.message}`) }]
+        : []),
     ],
   });
   return json(200, result);
@@ -164,14 +108,28 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
 
 function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
   const body = parse(VfsUpdateOptions, req);
-  const badDirs = (body.directories ?? []).map((d, i) => ({ d, i })).filter(({ d }) => typeof d !== 'string' || !d.startsWith('/'));
+  const badDirs = (body.directories ?? [])
+    .map((d, i) => ({ d, i }))
+    .filter(({ d }) => typeof d !== 'string' || !d.startsWith('/'));
   if (badDirs.length > 0) {
-    throw badRequest('the update options are not valid', badDirs.map(({ i }) => ({ field: `directories[${i}]`, message: 'a directory is an absolute vfs path such as /reports' })));
+    throw badRequest(
+      'the update options are not valid',
+      badDirs.map(({ i }) => ({
+        field: `directories[${i}]`,
+        message: 'a directory is an absolute vfs path such as /reports',
+      })),
+    );
   }
   const { state } = ctx;
   const missing = (body.files ?? []).filter((k) => !state.release.vfsFiles.some((f) => f.key === k));
   if (missing.length > 0) {
-    return failure('VFS', body, 'vfs_file_not_found', `the source has no vfs file with key ${missing.join(', ')}`, true);
+    return failure(
+      'VFS',
+      body,
+      'vfs_file_not_found',
+      `the source has no vfs file with key ${missing.join(', ')}`,
+      true,
+    );
   }
   const target = connect(ctx, body);
   if (!('db' in target)) return failure('VFS', body, target.code, target.message, true);
@@ -204,7 +162,11 @@ function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
     numUpdates: counts.updated,
     numDeletes: 0,
     numTargetEntries: Object.keys(db.vfsFiles).length,
-    operations: { 'insert vfs file': counts.inserted, 'update vfs file': counts.updated, 'unchanged vfs file': counts.unchanged },
+    operations: {
+      'insert vfs file': counts.inserted,
+      'update vfs file': counts.updated,
+      'unchanged vfs file': counts.unchanged,
+    },
     ...{ startedAt, finishedAt: ctx.now() },
   } as typeof result.stats;
   const summary = `${selected.length} vfs file(s) on ${db.name}: ${counts.inserted} inserted, ${counts.updated} updated, ${counts.unchanged} unchanged`;
@@ -218,12 +180,16 @@ function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
     messageComplement: body.messageComplement,
     sections: [
       { title: 'Files', header: ['Key', 'Path', 'Before', 'After', 'Operation'], rows },
-      ...(result.warnings.length > 0 ? [{ title: 'Warnings', lines: result.warnings.map((w) => `- ${w.message}`) }] : []),
+      ...(result.warnings.length > 0
+        ? [{ title: 'Warnings', lines: result.warnings.map((w) => `- ${w.message}`) }]
+        : []),
     ],
   });
   return json(200, { ...result, summary });
 }
 
 export function updateRoutes(router: Router, ctx: () => RouteContext): void {
-  router.on('POST', `${BASE}/system`, (req) => systemUpdate(ctx(), req)).on('POST', `${BASE}/vfs`, (req) => vfsUpdate(ctx(), req));
+  router
+    .on('POST', `${BASE}/system`, (req) => systemUpdate(ctx(), req))
+    .on('POST', `${BASE}/vfs`, (req) => vfsUpdate(ctx(), req));
 }

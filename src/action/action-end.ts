@@ -1,0 +1,126 @@
+// How an action ends besides its reports: every step's outputs as one value, and a run refused
+// before it started (invalid inputs or pipeline) as annotations on the file's lines, a summary,
+// the documented outputs and its exit code; annotation paths relative to the checkout.
+import type { RunDone } from '../app/run.ts';
+import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.ts';
+import { PipelineInvalid } from '../pipeline/diagnostics.ts';
+import type { Report } from '../report/index.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { ActionDef } from './definitions.ts';
+import type { GitHubContext } from './github-context.ts';
+import type { GitHubDeps } from './github-records.ts';
+import { booleanInput } from './inputs.ts';
+
+/** Every step's outputs by id (step-N without one); a matrix step's as a list of instances. */
+export function outputsOf(report: Report): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const byStep = new Map<number, Report['steps']>();
+  for (const s of report.steps) byStep.set(s.step, [...(byStep.get(s.step) ?? []), s]);
+  for (const [index, runs] of byStep) {
+    const key = runs[0]!.id ?? `step-${index + 1}`;
+    out[key] = runs[0]!.matrix
+      ? runs.map((r) => ({ matrix: r.matrix, outcome: r.outcome, outputs: r.outputs }))
+      : runs[0]!.outputs;
+  }
+  return out;
+}
+
+/** Invalid inputs or pipeline: annotations on the file's lines, a summary, outputs, exit 2. */
+export async function failEarly(
+  def: ActionDef,
+  deps: GitHubDeps,
+  error: unknown,
+  masker: Masker,
+  say: (t: string) => void,
+): Promise<number> {
+  const { kit, context } = deps;
+  if (error instanceof PipelineInvalid) {
+    for (const d of error.diagnostics) {
+      const message = masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`);
+      kit.error(
+        message,
+        def.uses
+          ? { title: 'enginectl: invalid input' }
+          : {
+              title: 'enginectl: invalid pipeline',
+              file: inWorkspace(context, d.file),
+              startLine: d.line,
+              startColumn: d.col,
+            },
+      );
+    }
+  }
+  const text = masker.mask(describeError(error));
+  say(text);
+  const known = error instanceof EnginectlError;
+  let summary = true;
+  try {
+    summary = booleanInput(kit.getInput, 'summary', true);
+  } catch {
+    // the input error being reported may be this one: the summary is written as by default
+  }
+  if (summary) {
+    await kit
+      .appendSummary(
+        `## ❌ enginectl: ${known ? 'invalid input' : 'internal error'}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`,
+      )
+      .catch(() => undefined);
+  }
+  kit.setOutput('outcome', 'failure');
+  kit.setOutput('report', '');
+  kit.setOutput('outputs', '{}');
+  kit.setFailed(masker.mask(error instanceof PipelineInvalid ? error.message : text.split('\n')[0]!));
+  return exitCodeOf(error);
+}
+
+/** Annotation paths are relative to the checkout. */
+export function inWorkspace(context: GitHubContext, file: string): string {
+  return context.workspace && file.startsWith(`${context.workspace}/`)
+    ? file.slice(context.workspace.length + 1)
+    : file;
+}
+
+/** A run's end as the action's outputs (every documented one) and its status: failed, cancelled or ok. */
+export function endRun(
+  def: ActionDef,
+  kit: GitHubDeps['kit'],
+  end: {
+    done: Pick<RunDone, 'result' | 'rendered' | 'failed' | 'halted'>;
+    reportPath: string;
+    journalPath: string;
+    masker: Masker;
+  },
+): number {
+  const {
+    done: { result, rendered, failed, halted },
+    reportPath,
+    journalPath,
+    masker,
+  } = end;
+  // The result is masked as values: its outputs are set as they are.
+  kit.setOutput('outcome', result.outcome);
+  kit.setOutput('report', failed.some((f) => f.includes(reportPath)) ? '' : reportPath);
+  kit.setOutput('outputs', JSON.stringify(outputsOf(rendered.report)));
+  kit.setOutput('journal', journalPath);
+  if (def.uses) {
+    // Every documented output of the step (an output may share its name with an input: summary).
+    const outputs = result.steps[0]?.outputs ?? {};
+    for (const name of Object.keys(def.outputs)) {
+      if (['report', 'outcome', 'outputs', 'journal'].includes(name) || !(name in outputs)) continue;
+      const value = outputs[name];
+      kit.setOutput(name, typeof value === 'string' ? value : JSON.stringify(value));
+    }
+  }
+  if (halted) {
+    kit.setFailed(masker.mask(`"${result.name}" stopped: ${halted.message}`));
+    return ExitCode.failed;
+  }
+  if (result.outcome === 'success') return ExitCode.ok;
+  const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
+  kit.setFailed(
+    result.outcome === 'cancelled'
+      ? `"${result.name}" was cancelled`
+      : `"${result.name}" failed: ${failedSteps.join(', ') || 'a step failed'}`,
+  );
+  return result.outcome === 'cancelled' ? ExitCode.interrupted : ExitCode.failed;
+}

@@ -1,0 +1,115 @@
+// What both update routes share: the body parsed as the spec requires, the target reached and
+// authenticated, the options echoed without credentials, and the empty and failed result shapes
+// (enterprise-api.md 4.4, 2.12 to 2.14).
+import type { z } from 'zod';
+import { SystemUpdateOptions, VfsUpdateOptions } from '../../api/schemas/devops.ts';
+import type { RouteContext } from '../context.ts';
+import { badRequest, json, jsonBody, type EmuRequest } from '../http.ts';
+import type { TargetDatabase } from '../state.ts';
+import { renderUpdateReport, type ReportInput } from '../update-report.ts';
+import { zodProblems } from '../validation.ts';
+import { API_BASE } from '../../api/areas.ts';
+
+export const BASE = `${API_BASE.devops}/update`;
+const CREDENTIALS = [
+  'targetAuthToken',
+  'targetUserName',
+  'targetPassword',
+  'sourceAuthToken',
+  'sourceUserName',
+  'sourcePassword',
+];
+
+export type Body = z.infer<typeof SystemUpdateOptions> & { files?: number[]; directories?: unknown[] };
+export type Kind = ReportInput['kind'];
+
+/** The options as the result echoes them: credential fields as empty strings. */
+export function echoOptions(body: Record<string, unknown>) {
+  const options: Record<string, unknown> = { onlineIndexDrop: null, onlineIndexCreation: null, ...body };
+  for (const field of CREDENTIALS) if (field in options) options[field] = '';
+  return options;
+}
+
+export function versionInfo(db: TargetDatabase) {
+  const [major = 0, minor = 0] = db.engine.split('.').map(Number);
+  return { client: { ...db.application }, server: { major, minor, name: db.engine } };
+}
+
+export function emptyResult(body: Record<string, unknown>) {
+  return {
+    options: echoOptions(body),
+    versions: [] as number[],
+    report: '',
+    success: false,
+    stats: {
+      numSourceEntries: 0,
+      numInserts: 0,
+      numUpdates: 0,
+      numDeletes: 0,
+      numTargetEntries: 0,
+      operations: {} as Record<string, number>,
+    },
+    targetDatabaseVersionInfo: null as ReturnType<typeof versionInfo> | null,
+    orphanRecords: [],
+    products: [] as { name: string; key: number }[],
+    schemaChanges: [],
+    releaseNotes: [],
+    postUpdateScripts: [],
+    permissionChanges: [],
+    duplicateNameClasses: [],
+    errors: [] as { code: string; message: string }[],
+    messages: [] as string[],
+    ddlStatements: [],
+    warnings: [] as { code: string; message: string }[],
+  };
+}
+
+export function failure(kind: Kind, body: Body, code: string, message: string, withSummary: boolean) {
+  const result = emptyResult(body);
+  result.errors.push({ code, message });
+  result.report = renderUpdateReport({
+    kind,
+    database: body.targetDBName,
+    server: body.targetServer,
+    success: false,
+    trackingId: body.trackingId,
+    sections: [{ title: 'Errors', lines: [`- ${message}`] }],
+  });
+  return json(200, withSummary ? { ...result, summary: `${kind} update failed: ${message}` } : result);
+}
+
+/** The target database, authenticated as the body says (the token wins over user and password). */
+export function connect(ctx: RouteContext, body: Body): { db: TargetDatabase } | { code: string; message: string } {
+  const { state } = ctx;
+  if (body.sourceServer && (body.sourceServer !== state.source.server || body.sourceDBName !== state.source.database)) {
+    return {
+      code: 'source_unreachable',
+      message: `source database ${body.sourceDBName} on ${body.sourceServer} cannot be reached`,
+    };
+  }
+  const db = state.databases.find((d) => d.server === body.targetServer && d.name === body.targetDBName);
+  if (!db)
+    return {
+      code: 'target_unreachable',
+      message: `target database ${body.targetDBName} on ${body.targetServer} cannot be reached`,
+    };
+  const ok = body.targetAuthToken
+    ? db.tokens.includes(body.targetAuthToken)
+    : db.users.some((u) => u.name === body.targetUserName && u.password === body.targetPassword);
+  if (!ok) {
+    return {
+      code: 'target_authentication_failed',
+      message: `authentication to ${body.targetDBName} on ${body.targetServer} failed: ${body.targetAuthToken ? 'the token was refused' : 'wrong user name or password'}`,
+    };
+  }
+  return { db };
+}
+
+export function parse<S extends typeof SystemUpdateOptions | typeof VfsUpdateOptions>(
+  schema: S,
+  req: EmuRequest,
+): Body {
+  const parsed = schema.safeParse(jsonBody(req));
+  if (!parsed.success) throw badRequest('the update options are not valid', zodProblems(parsed.error));
+  return parsed.data as Body;
+}

@@ -1,0 +1,104 @@
+// How an instance ends: finished with its outcome, not started (interrupted or fail-fast),
+// cancelled (in doubt when its last call got no answer), or carried whole from an earlier run; and
+// what it gave, masked into the StepRun the reports show.
+import { EnginectlError } from '../errors.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import type { StepOutcome } from '../steps/types.ts';
+import type { Carried } from './resume.ts';
+import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
+import type { RunContext } from './run-context.ts';
+import { maskDeclared } from './scope.ts';
+
+/** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
+export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
+/** The warning of an instance whose write may have been applied twice. */
+export const MAYBE_TWICE = 'maybe applied twice';
+
+const INTERRUPTED: StepError = { code: 'CANCELLED', message: 'cancelled: the run was interrupted' };
+
+/** Why the run stopped: interrupted (a signal), or an error that stopped it (the journal could not be written). */
+export function stopped(signal: AbortSignal): StepError {
+  const reason: unknown = signal.reason;
+  return reason instanceof EnginectlError
+    ? { code: 'CANCELLED', message: `cancelled: the run stopped: ${reason.message}`, hint: reason.hint }
+    : INTERRUPTED;
+}
+
+export function errorOf(error: unknown): StepError {
+  if (error instanceof EnginectlError) return { code: error.code, message: error.message, hint: error.hint };
+  return { code: 'STEP_ERROR', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** A cancelled instance: in doubt when its last call left and got no answer. */
+export function cancelledError(run: StepRun, signal: AbortSignal): StepError {
+  if (!run.inDoubt) return stopped(signal);
+  return {
+    code: 'IN_DOUBT',
+    message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,
+    hint: IN_DOUBT_HINT,
+  };
+}
+
+/** An instance not started: the run was interrupted, or a sibling failed under fail-fast. */
+export function notStarted(run: StepRun, interrupted: boolean, signal: AbortSignal): void {
+  run.outcome = 'cancelled';
+  run.error = interrupted
+    ? stopped(signal)
+    : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
+}
+
+export function finish(
+  ctx: RunContext,
+  run: StepRun,
+  position: string,
+  outcome: Outcome,
+  error?: StepError,
+  outputs?: Record<string, unknown>,
+): void {
+  run.outcome = outcome;
+  run.error = error;
+  run.durationMs = run.startedAt === undefined ? 0 : ctx.watch() - run.startedAt;
+  run.continuedOnError = outcome === 'failure' && ctx.pipeline.steps[run.step]!.continueOnError;
+  if (outputs) ctx.live.set(run, outputs);
+  if (outcome !== 'cancelled' || run.startedAt !== undefined) ctx.deps.logger.stepFinished(run, position);
+  ctx.deps.observer?.instanceFinished(run, outputs);
+}
+
+/**
+ * An instance done in an earlier run (or an in-doubt call the operator decided to treat as
+ * applied): shown as that run left it, with its figures, result and update report, and its
+ * outputs back for the steps after it. Nothing is sent.
+ */
+export function carry(ctx: RunContext, run: StepRun, position: string, carried: Carried): void {
+  const earlier = carried.run;
+  Object.assign(run, {
+    outcome: earlier.outcome,
+    continuedOnError: earlier.continuedOnError,
+    startedAt: earlier.startedAt,
+    durationMs: earlier.durationMs,
+    attempts: earlier.attempts,
+    inputs: earlier.inputs,
+    target: earlier.target,
+    outputs: ctx.masker.maskValue(earlier.outputs),
+    figures: earlier.figures,
+    error: earlier.error,
+    warnings: earlier.warnings,
+    result: earlier.result,
+    inDoubt: earlier.inDoubt,
+    decision: earlier.decision,
+    resume: 'earlier-run',
+    earlierRunAt: earlier.earlierRunAt,
+  } satisfies Partial<StepRun>);
+  ctx.live.set(run, carried.outputs);
+  ctx.deps.logger.stepFinished(run, position);
+  ctx.deps.observer?.instanceFinished(run, carried.outputs);
+}
+
+/** What the step gave, masked into the run (its declared secret outputs whole). */
+export function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): void {
+  const { masker } = ctx;
+  run.outputs = maskDeclared(masker.maskValue(outcome.outputs), STEP_TYPES.get(run.uses)!.secretOutputs);
+  run.result = masker.maskValue(outcome.result ?? null);
+  run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
+  run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
+}

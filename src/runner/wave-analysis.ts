@@ -1,0 +1,103 @@
+// The analysis between a rollout's waves: its gates run again for the values just rolled out,
+// count rounds interval apart, each round a fresh instance of the gate; a wave analysed in an
+// earlier run whose values wrote nothing again keeps that verdict.
+import type { Rollout, Step } from '../pipeline/model.ts';
+import type { StepRun, WaveResult } from './result.ts';
+import { stepPosition, type RunContext } from './run-context.ts';
+import { runInstance } from './run-instance.ts';
+import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
+
+/** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
+function roundRun(gate: StepRun, wave: number, round: number, count: number): StepRun {
+  return {
+    key: `${gate.key}@analysis-${wave}-${round}`,
+    step: gate.step,
+    id: gate.id,
+    uses: gate.uses,
+    matrix: gate.matrix,
+    server: gate.server,
+    name: `${gate.name} (analysis after wave ${wave}, round ${round}/${count})`,
+    outcome: 'cancelled',
+    continuedOnError: false,
+    startedAt: undefined,
+    durationMs: undefined,
+    attempts: 0,
+    inputs: {},
+    outputs: {},
+    figures: undefined,
+    error: undefined,
+    warnings: [],
+    result: null,
+    wave,
+    round,
+  };
+}
+
+/**
+ * On a resume, the analysis after `wave` as an earlier run passed it, when the wave is the same
+ * values, none failed now, and no write of theirs ran again (each carried; the gates run again
+ * anyway): repeating it would only wait its rounds again. The analysis after a halted wave did
+ * not pass, so it runs again.
+ */
+export function analysedEarlier(
+  ctx: RunContext,
+  wave: WaveResult,
+  runsOf: (value: string) => (readonly [Step, StepRun[]])[],
+): NonNullable<WaveResult['analysis']> | undefined {
+  const earlier = ctx.resume?.analysed?.get(wave.wave);
+  if (!earlier || wave.failed.length > 0 || earlier.values.join('\n') !== wave.values.join('\n')) return undefined;
+  const reads = (step: Step) => {
+    const type = STEP_TYPES.get(step.uses);
+    return type !== undefined && isReadOnly(type, step.with ?? {});
+  };
+  const noWriteAgain = wave.values.every((v) =>
+    runsOf(v).every(([step, runs]) => reads(step) || runs.every((r) => r.resume === 'earlier-run')),
+  );
+  return noWriteAgain ? earlier.analysis : undefined;
+}
+
+/** The gates, again, for the values a wave rolled out: `count` rounds, `interval` apart; more failed rounds than the limit fail it. */
+export async function analyse(
+  ctx: RunContext,
+  rollout: Rollout,
+  split: ReadonlyMap<Step, StepRun[]>,
+  values: string[],
+  wave: number,
+  out: StepRun[],
+): Promise<NonNullable<WaveResult['analysis']>> {
+  const { count, intervalMs, failureLimit, gates } = rollout.analysis!;
+  const gateSteps = [...split].filter(([step]) => step.id !== undefined && gates.includes(step.id));
+  let failedRounds = 0;
+  let text = `${count} round(s) of ${gates.join(', ')} held`;
+  for (let round = 1; round <= count; round++) {
+    try {
+      await ctx.deps.sleep(intervalMs, ctx.deps.signal);
+    } catch {
+      return { passed: false, rounds: round - 1, failedRounds, text: 'cancelled' };
+    }
+    const failures: string[] = [];
+    for (const [step, runs] of gateSteps) {
+      for (const gate of runs.filter((r) => values.includes(String(r.matrix?.[rollout.over])))) {
+        const run = roundRun(gate, wave, round, count);
+        out.push(run);
+        await runInstance({ ...ctx, status: { failed: false, cancelled: false } }, step, run, stepPosition(ctx, step));
+        if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+      }
+    }
+    if (failures.length === 0) continue;
+    failedRounds += 1;
+    text = `round ${round}/${count}: ${failures.join('; ')}`;
+    // A failed round within the limit does not fail the run: the limit let it pass.
+    if (failedRounds <= failureLimit)
+      out
+        .filter((r) => r.round === round && r.wave === wave && r.outcome === 'failure')
+        .forEach((r) => (r.continuedOnError = true));
+    else return { passed: false, rounds: round, failedRounds, text };
+  }
+  return {
+    passed: true,
+    rounds: count,
+    failedRounds,
+    text: failedRounds ? `${failedRounds} failed round(s), within the limit of ${failureLimit}; last: ${text}` : text,
+  };
+}

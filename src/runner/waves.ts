@@ -1,0 +1,31 @@
+// A rollout's waves and budget as numbers: the values of each wave in order (lists, counts, shares,
+// the rest) and how many values of a wave may fail before the rollout halts.
+import type { Budget, Rollout } from '../pipeline/model.ts';
+
+/** The values of each wave, in order: lists, counts, shares of all values, the rest; what no wave names is a last wave. */
+export function wavesOf(rollout: Rollout, values: readonly string[]): string[][] {
+  const listed = new Set(rollout.waves.flatMap((w) => ('values' in w ? w.values.map(String) : [])));
+  let left = [...values];
+  const out: string[][] = [];
+  for (const spec of rollout.waves) {
+    const free = left.filter((v) => !listed.has(v));
+    const wave =
+      'values' in spec
+        ? spec.values.map(String).filter((v) => left.includes(v))
+        : 'count' in spec
+          ? free.slice(0, spec.count)
+          : 'share' in spec
+            ? free.slice(0, Math.max(1, Math.ceil(spec.share * values.length)))
+            : free;
+    if ('values' in spec) spec.values.forEach((v) => listed.delete(String(v)));
+    left = left.filter((v) => !wave.includes(v));
+    if (wave.length > 0) out.push(wave);
+  }
+  if (left.length > 0) out.push(left);
+  return out;
+}
+
+/** How many values of a wave of `size` may fail and the rollout go on. */
+export function budgetOf(budget: Budget, size: number): number {
+  return 'count' in budget ? budget.count : Math.floor(budget.share * size);
+}
