@@ -1,5 +1,5 @@
 // The actions enginectl ships: their inputs and outputs, with descriptions. The action.yml files
-// and the README tables are generated from here (`npm run actions`) and tested current.
+// and the tables of docs/actions.md are generated from here (`npm run actions`) and tested current.
 import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
 import { FLAG_DOCS } from '../steps/input-docs.ts';
 import { STEP_TYPES } from '../steps/registry.ts';

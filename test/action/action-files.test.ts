@@ -1,5 +1,5 @@
 // The files GitHub reads: every action.yml valid against SchemaStore's schema and generated from
-// src/action/definitions.ts; the README tables current; each single-step action exposing its
+// src/action/definitions.ts; the tables of docs/actions.md current; each single-step action exposing its
 // step's inputs; the committed bundles what the build makes; the docs' workflows valid.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import type { z } from 'zod';
-import { renderActionYml, withReadmeTables } from '../../src/action/action-yml.ts';
+import { renderActionYml, withActionTables } from '../../src/action/action-yml.ts';
 import { ACTIONS, actionDir } from '../../src/action/definitions.ts';
 import { STEP_TYPES } from '../../src/steps/registry.ts';
 import { resolved } from '../../src/steps/types.ts';
@@ -32,18 +32,18 @@ test("every action.yml is valid against SchemaStore's github-action schema and r
   }
 });
 
-test('the action.yml files and the README tables are generated from definitions.ts and current', () => {
+test('the action.yml files and the tables of docs/actions.md are generated from definitions.ts and current', () => {
   for (const def of ACTIONS)
     assert.equal(
       read(join(actionDir(def), 'action.yml')),
       renderActionYml(def),
       `${actionDir(def)}/action.yml is stale: run npm run actions`,
     );
-  const readme = read('README.md');
-  assert.equal(readme, withReadmeTables(readme, ACTIONS), 'README action tables are stale: run npm run actions');
+  const readme = read('docs/actions.md');
+  assert.equal(readme, withActionTables(readme, ACTIONS), 'docs/actions.md tables are stale: run npm run actions');
   for (const def of ACTIONS)
     for (const name of Object.keys(def.inputs))
-      assert.ok(readme.includes(`| \`${name}\` |`), `README lists input ${name}`);
+      assert.ok(readme.includes(`| \`${name}\` |`), `docs/actions.md lists input ${name}`);
 });
 
 test('each single-step action offers every input of its step type (target and source as fields)', () => {
