@@ -2,6 +2,7 @@
 // keys of the environment), without loading the AWS SDK: a URL is refused as it is given, while
 // the SDK itself is loaded only by a run that uses the store (open.ts).
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
+import { parseDuration } from '../duration.ts';
 import { checkKey, StoreError } from './store.ts';
 
 type Env = Record<string, string | undefined>;
@@ -14,13 +15,15 @@ const isKey = (path: string): boolean => {
     return false;
   }
 };
-const QUERY = ['endpoint', 'path-style', 'region'];
+const QUERY = ['endpoint', 'path-style', 'region', 'timeout'];
+/** How long a request may wait on a silent store before it fails (`?timeout=`): 60 s. */
+export const DEFAULT_STORE_TIMEOUT_MS = 60_000;
 
 /** The parts of an s3:// URL: bucket, key prefix ('' or ending in '/'), and the client's options. */
 export function parseS3Url(
   url: string,
   env: Env,
-): { bucket: string; prefix: string; config: S3ClientConfig; where: string } {
+): { bucket: string; prefix: string; config: S3ClientConfig; where: string; timeoutMs: number } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -72,6 +75,12 @@ export function parseS3Url(
   // A custom endpoint (MinIO, Ceph, R2) is addressed path-style unless told otherwise: virtual
   // hosts need a wildcard DNS name such servers rarely have.
   const forcePathStyle = pathStyle === null ? endpoint !== undefined : pathStyle === 'true';
+  const timeoutText = parsed.searchParams.get('timeout');
+  const timeoutMs = timeoutText === null ? DEFAULT_STORE_TIMEOUT_MS : parseDuration(timeoutText);
+  if (timeoutMs === undefined || timeoutMs <= 0)
+    throw new StoreError('STORE_REFUSED', `${named}: timeout is a duration, not ${JSON.stringify(timeoutText)}`, {
+      hint: 'give it as ?timeout=30s (how long a request may wait on a silent store; 60s by default)',
+    });
   const region =
     parsed.searchParams.get('region') ??
     env.AWS_REGION ??
@@ -101,5 +110,6 @@ export function parseS3Url(
     prefix: path === '' ? '' : `${path}/`,
     config,
     where: endpoint === undefined ? 'AWS S3' : `the endpoint ${endpoint}`,
+    timeoutMs,
   };
 }

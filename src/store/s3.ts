@@ -50,7 +50,7 @@ export class S3Store implements RunStore {
   private readonly pageSize: number | undefined;
 
   constructor(url: string, env: Env, options: S3StoreOptions = {}) {
-    const { bucket, prefix, config, where } = parseS3Url(url, env);
+    const { bucket, prefix, config, where, timeoutMs } = parseS3Url(url, env);
     this.url = url;
     this.bucket = bucket;
     this.prefix = prefix;
@@ -60,11 +60,17 @@ export class S3Store implements RunStore {
     // to act on, not a user's, so it is not printed in their logs.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     // A store that stops answering fails the request (a PUT's outcome is then settled by reading
-    // the key) rather than holding the run: 10 s to connect, 60 s of silence on a socket.
+    // the key) rather than holding the run: 10 s to connect, 60 s of silence on a socket (?timeout=).
     this.client = new S3Client({
       ...config,
       maxAttempts: options.maxAttempts ?? 3,
-      requestHandler: { connectionTimeout: 10_000, requestTimeout: 60_000 },
+      requestHandler: {
+        connectionTimeout: Math.min(10_000, timeoutMs),
+        // Both limits fail the request: the SDK's requestTimeout alone only logs a warning.
+        requestTimeout: timeoutMs,
+        throwOnRequestTimeout: true,
+        socketTimeout: timeoutMs,
+      },
     });
   }
 

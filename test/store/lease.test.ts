@@ -57,6 +57,42 @@ test('a lease queues first come, first served up to its wait, and is free again 
   assert.equal((await leaseState(store, 'fleet'))!.record.kind, 'release');
 });
 
+test('a holder that stops renewing is taken over within its ttl and one heartbeat of its last renewal, never before it expired (the simulated clock)', async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-expiry-'))).href);
+  let now = 0;
+  const simulated: LeaseClock = { now: () => now, sleep: async (ms) => void (now += ms) };
+  const ttlMs = 60_000;
+  const heartbeatMs = ttlMs / 3;
+  const lost = await acquireLease(store, 'fleet', {
+    holder: holder('lost'),
+    ttlMs,
+    waitMs: 0,
+    clock: simulated,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  now += heartbeatMs;
+  await lost.renew();
+  const lastRenewal = now;
+  // The holder's machine is lost here: no renewal, no release. Another run queues a while later.
+  now += 7_000;
+  const next = await acquireLease(store, 'fleet', {
+    holder: holder('next'),
+    ttlMs,
+    waitMs: 30 * 60_000,
+    clock: simulated,
+    verifyTakeover: async () => ({ evidence: ['nothing in doubt'] }),
+  });
+  const taken = (await leaseState(store, 'fleet'))!.record;
+  assert.equal(taken.kind, 'takeover');
+  assert.equal(taken.holder.runId, 'next');
+  assert.ok(taken.at > lastRenewal + ttlMs, `taken at ${taken.at}, after the expiry at ${lastRenewal + ttlMs}`);
+  assert.ok(
+    taken.at <= lastRenewal + ttlMs + heartbeatMs,
+    `taken at ${taken.at}: within ttl + one heartbeat of the last renewal (${lastRenewal + ttlMs + heartbeatMs})`,
+  );
+  await next.release();
+});
+
 const PIPELINE = (steps: string) => `version: 1
 name: Leased release
 targets:
