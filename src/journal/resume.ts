@@ -117,7 +117,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const state = journal.instances.get(p.key);
     const type = STEP_TYPES.get(p.uses);
     const doubt = doubtOf(state);
-    const ended = state?.ended?.run as StepRun | undefined;
+    const ended = state?.ended?.run;
     if (doubt) {
       const told =
         request.inDoubt instanceof Map

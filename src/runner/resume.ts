@@ -66,15 +66,3 @@ export function instanceKeys(pipeline: Pipeline, selection: Selection): Map<stri
   }
   return keys;
 }
-
-/** An instance the run plans to run, for a report of a run that never reached it. */
-export interface PlannedInstance {
-  key: string;
-  step: number;
-  id?: string | undefined;
-  /** Resolved as far as the run knows before its first step (its matrix values, vars). */
-  name: string;
-  uses: string;
-  matrix?: StepRun['matrix'];
-  server?: string | undefined;
-}

@@ -8,8 +8,9 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
 import type { RunObserver } from './observer.ts';
+import type { PlannedInstance } from './instance.ts';
 import type { Outcome, StepRun } from './result.ts';
-import type { PlannedInstance, ResumePlan } from './resume.ts';
+import type { ResumePlan } from './resume.ts';
 import type { Env, ResolvedServer } from './scope.ts';
 import type { RunLogger } from './run-logger.ts';
 

@@ -17,7 +17,8 @@ import {
   type Selection,
 } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
-import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
+import { instanceKey, stepIdentities } from './resume.ts';
+import { identityOf, newInstance } from './instance.ts';
 import type { RunResult, StepRun } from './result.ts';
 import { runRollout } from './rollout.ts';
 import { settle } from './step-state.ts';
@@ -67,27 +68,20 @@ async function openClients(
 function instancesOf(ctx: RunContext, step: Step, options: RunOptions, identity: string): StepRun[] {
   return expandMatrix(step.matrix)
     .filter((c) => selects(c, options.selection ?? EVERY_INSTANCE))
-    .map((c) => ({
-      key: instanceKey(identity, step, c),
-      resume: options.resume ? ('resumed' as const) : undefined,
-      step: step.index,
-      id: step.id,
-      name: instanceName(step, c, { ...ctx.base, steps: ctx.steps, targets: ctx.targets }, ctx.masker),
-      uses: step.uses,
-      matrix: step.matrix ? c : undefined,
-      server: serverName(step, c, ctx.base),
-      outcome: 'cancelled',
-      continuedOnError: false,
-      startedAt: undefined,
-      durationMs: undefined,
-      attempts: 0,
-      inputs: {},
-      outputs: {},
-      figures: undefined,
-      error: undefined,
-      warnings: [],
-      result: null,
-    }));
+    .map((c) =>
+      newInstance(
+        {
+          key: instanceKey(identity, step, c),
+          step: step.index,
+          id: step.id,
+          name: instanceName(step, c, { ...ctx.base, steps: ctx.steps, targets: ctx.targets }, ctx.masker),
+          uses: step.uses,
+          matrix: step.matrix ? c : undefined,
+          server: serverName(step, c, ctx.base),
+        },
+        options.resume ? { resume: 'resumed' } : {},
+      ),
+    );
 }
 
 /** Runs a step's instances, at most max-parallel at a time; under fail-fast a failure stops the rest. */
@@ -140,17 +134,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   };
   const identities = stepIdentities(pipeline);
   const planned = () =>
-    pipeline.steps
-      .flatMap((step) => instancesOf(ctx, step, options, identities[step.index]!))
-      .map((r): PlannedInstance => ({
-        key: r.key,
-        step: r.step,
-        id: r.id,
-        name: r.name,
-        uses: r.uses,
-        matrix: r.matrix,
-        server: r.server,
-      }));
+    pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, identities[step.index]!)).map(identityOf);
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
   deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
