@@ -5,7 +5,7 @@
 import { selectionOf } from './records.ts';
 import { IN_DOUBT_NOTE } from '../report/model.ts';
 import { identityOf, newInstance, type PlannedInstance } from '../runner/instance.ts';
-import { IN_DOUBT_HINT, type RunResult, type StepRun } from '../runner/result.ts';
+import { IN_DOUBT_HINT, runOutcome, type RunResult, type StepRun } from '../runner/result.ts';
 import { doubtOf, type InstanceState, type JournalState } from './read.ts';
 
 function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun {
@@ -64,12 +64,8 @@ export function releaseOf(state: JournalState): RunResult {
   // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too.
   for (const [key, s] of state.instances)
     if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(s.ended.run);
-  const killed = steps.some((s) => !state.instances.get(s.key)?.ended);
-  // Values a halted rollout did not start are not a cancelled run: the halt fails it.
-  const cancelled = steps.some((s) => s.outcome === 'cancelled' && s.error?.code !== 'ROLLOUT_HALTED');
-  const failed =
-    steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) || state.rollout?.halted !== undefined;
-  const outcome = killed || cancelled ? 'cancelled' : failed ? 'failure' : 'success';
+  // An instance the journal has no end of is cancelled (not started, not finished, in doubt): so is the release.
+  const outcome = runOutcome(steps, state.rollout);
   return {
     file: last.file,
     name: last.name,

@@ -10,6 +10,7 @@ import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { instanceKeys, type Carried, type ResumePlan } from '../runner/resume.ts';
+import { identityOf, newInstance } from '../runner/instance.ts';
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
@@ -141,29 +142,18 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       // Not a success: skipped on the operator's word (counted as treated as applied), the doubt kept.
       const run: StepRun = ended
         ? { ...ended, outcome: 'skipped', decision, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }
-        : {
-            key: p.key,
-            step: p.step,
-            id: p.id,
-            name: state?.name ?? p.name,
-            uses: p.uses,
-            matrix: p.matrix,
-            server: p.server,
-            outcome: 'skipped',
-            continuedOnError: false,
-            startedAt: state?.startedAt,
-            durationMs: undefined,
-            attempts: 1,
-            inputs: {},
-            outputs: {},
-            figures: 'treated as applied by the operator',
-            error: undefined,
-            warnings: [],
-            result: null,
-            inDoubt: doubt,
-            decision,
-            earlierRunAt: last.at,
-          };
+        : newInstance(
+            { ...identityOf(p), name: state?.name ?? p.name },
+            {
+              outcome: 'skipped',
+              startedAt: state?.startedAt,
+              attempts: 1,
+              figures: 'treated as applied by the operator',
+              inDoubt: doubt,
+              decision,
+              earlierRunAt: last.at,
+            },
+          );
       carried.set(p.key, { run, outputs: ended?.outputs ?? {}, inputs: state?.ended?.inputs });
       if (p.id) lost.set(p.id, { names: ended ? new Set(state!.ended!.masked) : 'all', index: now.get(p.key)!.step });
       continue;

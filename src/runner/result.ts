@@ -99,3 +99,33 @@ export function countsPhrase(c: StepCounts): string {
   ].filter((p) => !p.startsWith('0 '));
   return parts.join(', ') || 'none';
 }
+
+/** What a run's outcome is decided from: its instances and its rollout, in any of their forms (the runner's, the journal's, a report's). */
+export interface OutcomeView {
+  outcome: StepRun['outcome'];
+  continuedOnError: boolean;
+  error?: { code: string } | null | undefined;
+  round?: number | null | undefined;
+}
+
+/** Cancelled because another failed or a rollout halted: the failure decides the outcome, not the cancellation. */
+const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED'];
+
+/**
+ * A run's outcome from its instances, the one rule the run, a journal's release and a merged
+ * report's jobs all use: cancelled when an instance was (interrupted, killed, not started, in
+ * doubt), unless a failure cancelled it (fail-fast, a halted rollout); failed when an instance
+ * failed and continue-on-error did not let it pass, or a rollout halted or had a value fail (also
+ * within a wave's budget); else a success. An analysis round's failure is its wave's to weigh.
+ */
+export function runOutcome(
+  steps: readonly OutcomeView[],
+  rollout?: { halted?: unknown; waves: readonly { failed: readonly string[] }[] } | null,
+): RunResult['outcome'] {
+  const counted = steps.filter((s) => s.round === undefined || s.round === null);
+  if (counted.some((s) => s.outcome === 'cancelled' && !FAILURE_CONSEQUENCES.includes(s.error?.code ?? '')))
+    return 'cancelled';
+  if (counted.some((s) => s.outcome === 'failure' && !s.continuedOnError)) return 'failure';
+  if (rollout && (rollout.halted || rollout.waves.some((w) => w.failed.length > 0))) return 'failure';
+  return 'success';
+}

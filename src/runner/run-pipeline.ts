@@ -19,7 +19,7 @@ import {
 import { instanceName } from './names.ts';
 import { instanceKey, stepIdentities } from './resume.ts';
 import { identityOf, newInstance } from './instance.ts';
-import type { RunResult, StepRun } from './result.ts';
+import { runOutcome, type RunResult, type StepRun } from './result.ts';
 import { runRollout } from './rollout.ts';
 import { settle } from './step-state.ts';
 import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from './run-context.ts';
@@ -172,12 +172,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   return {
     file: pipeline.file,
     name,
-    // A rollout fails when it halted or a value failed, also within a wave's budget.
-    outcome: ctx.status.cancelled
-      ? 'cancelled'
-      : ctx.status.failed || rolledOut?.waves.some((w) => w.failed.length > 0)
-        ? 'failure'
-        : 'success',
+    // Interrupted after its last instance ended: still cancelled.
+    outcome: ctx.status.cancelled ? 'cancelled' : runOutcome(runs, rolledOut),
     startedAt,
     durationMs: watch() - startedAt,
     steps: runs,
