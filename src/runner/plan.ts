@@ -17,12 +17,15 @@ import {
   type Selection,
 } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
+import { instanceKey, stepIdentities } from './resume.ts';
 import type { EngineClient } from '../api/index.ts';
 import { readNow, type LiveState } from './live-read.ts';
 import { conditionOf, instanceScope, resolveInputs, type InstanceWorld } from './prepare-instance.ts';
 import { prepareRun, serverName, type Env, type ResolvedServer } from './scope.ts';
 
 export interface PlannedStep {
+  /** The instance's key (resume.ts instanceKey): what a saved plan knows it by. */
+  key: string;
   position: string;
   name: string;
   uses: string;
@@ -94,6 +97,7 @@ export async function planPipeline(
     const liveOutputs = new Map<string, Record<string, unknown>>();
     let wrote = false;
     const out: PlannedStep[] = [];
+    const identities = stepIdentities(pipeline);
     for (const step of pipeline.steps) {
       const type = STEP_TYPES.get(step.uses)!;
       for (const combo of expandMatrix(step.matrix).filter((c) => selects(c, selection))) {
@@ -155,6 +159,7 @@ export async function planPipeline(
           }
         }
         out.push({
+          key: instanceKey(identities[step.index]!, step, combo),
           position: `[${step.index + 1}/${pipeline.steps.length}]`,
           name: instanceName(step, combo, { ...base, steps, targets }, masker),
           uses: step.uses,
