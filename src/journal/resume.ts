@@ -9,7 +9,8 @@ import { canonicalSelection, describeSelection, type Selection } from '../pipeli
 import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { instanceKeys, type Carried, type ResumePlan } from '../runner/resume.ts';
+import type { Carried, ResumePlan } from '../runner/resume.ts';
+import { instanceSet } from '../runner/instance-set.ts';
 import { identityOf, newInstance } from '../runner/instance.ts';
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
@@ -86,7 +87,7 @@ function changes(last: RunRecord, request: ResumeRequest): string[] {
 export function resumePlan(pipeline: Pipeline, journal: JournalState, request: ResumeRequest): Resume {
   const last = journal.runs.at(-1)!;
   const salt = journal.runs[0]!.salt;
-  const now = instanceKeys(pipeline, request.selection);
+  const now = instanceSet(pipeline, request.selection).keys;
   // Every instance of the release, from every run's plan (a resume with --only planned fewer): a
   // doubt left by an earlier run is never dropped because a later run did not plan its instance.
   const planned = new Map(journal.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
@@ -172,7 +173,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   }
   // In doubt and not in this run: another selection leaves it in doubt for a later run; a step
   // renamed, removed or moved (--force) cannot be matched, so it is decided here or the run refuses.
-  const whole = instanceKeys(pipeline, { only: {}, skip: {} });
+  const whole = instanceSet(pipeline, { only: {}, skip: {} }).keys;
   const unmatched: string[] = [];
   for (const p of planned.values()) {
     if (now.has(p.key)) continue;
