@@ -8,7 +8,7 @@ import { CARRIED_FIELDS } from './instance.ts';
 import type { Carried } from './resume.ts';
 import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
-import { maskDeclared } from './scope.ts';
+import { maskDeclared } from './declared-secrets.ts';
 
 /** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
 export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
