@@ -4,7 +4,7 @@
 // random salt), so a journal is never an offline check of a secret.
 import type { Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
-import { DecisionSchema, InstanceIdentity, StepInstance } from '../runner/instance.ts';
+import { DecisionSchema, InstanceIdentity, RunOutcomeSchema, StepInstance } from '../runner/instance.ts';
 import { RolloutResultSchema } from '../runner/rollout-result.ts';
 
 export const JOURNAL_VERSION = 2;
@@ -84,7 +84,7 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     fromResult: z.record(z.string(), z.string()).optional(),
   }),
   z.object({ t: z.literal('decision'), key: z.string(), ...DecisionSchema.shape, ...Call }),
-  z.object({ t: z.literal('finish'), at: z.number(), outcome: z.enum(['success', 'failure', 'cancelled']) }),
+  z.object({ t: z.literal('finish'), at: z.number(), outcome: RunOutcomeSchema }),
   // A rollout halted at a wave (nothing undone), and the operator's word to go on past it on a resume.
   z.object({ t: z.literal('halt'), at: z.number(), wave: z.int(), reason: z.string() }),
   z.object({ t: z.literal('continue'), at: z.number(), by: z.string(), wave: z.int() }),

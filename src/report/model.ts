@@ -3,7 +3,7 @@
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
 import { describeSelection, type Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
-import { DecisionSchema, StepErrorSchema, StepInstance } from '../runner/instance.ts';
+import { DecisionSchema, RunOutcomeSchema as RunOutcome, StepErrorSchema, StepInstance } from '../runner/instance.ts';
 import { countSteps, decisionPhrase, type RunResult, type StepRun } from '../runner/result.ts';
 import { RolloutResultSchema, WaveResultSchema } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -55,7 +55,6 @@ export const ReportStep = z.object({
 });
 export type ReportStep = z.infer<typeof ReportStep>;
 
-const RunOutcome = z.enum(['success', 'failure', 'cancelled']);
 const Counts = z
   .object({
     total: z.int().describe('step runs'),

@@ -43,6 +43,9 @@ export type Decision = z.infer<typeof DecisionSchema>;
 export const OutcomeSchema = z.enum(['success', 'failure', 'skipped', 'cancelled']);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
+/** A run's outcome (result.ts runOutcome): the run's result, the journal's finish record, every report. */
+export const RunOutcomeSchema = z.enum(['success', 'failure', 'cancelled']);
+
 /** What names an instance before it runs: what a run plans (the journal's run record keeps it). */
 export const InstanceIdentity = z.object({
   /** The instance in the file: its step's identity and matrix values; stable across runs (resume). */

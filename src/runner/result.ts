@@ -1,7 +1,8 @@
 // The run's result: one record per step instance, the model every report renders.
 
 import type { MatrixValue, Selection } from '../pipeline/selection.ts';
-import type { Decision, StepRun } from './instance.ts';
+import type { Decision, RunOutcomeSchema, StepRun } from './instance.ts';
+import type { z } from 'zod';
 import type { RolloutResult } from './rollout-result.ts';
 
 export type { Decision, InDoubtCall, Outcome, StepError, StepRun } from './instance.ts';
@@ -29,7 +30,7 @@ export function decisionPhrase(d: {
 export interface RunResult {
   file: string;
   name: string;
-  outcome: 'success' | 'failure' | 'cancelled';
+  outcome: z.infer<typeof RunOutcomeSchema>;
   startedAt: number;
   durationMs: number;
   steps: StepRun[];
