@@ -1,7 +1,8 @@
 // A step instance, once: its schema is the runner's StepRun, the journal's end record (parsed with
 // it) and, each absent value null and each time ISO 8601, the report's step (report/model.ts). A
-// field added here is in all three; only the code that fills it changes besides. newInstance makes
-// one before it runs, carriedFields copies one that ended in an earlier run.
+// field added here is in all three; besides, only the code that fills it changes (and, for the
+// report's contract, its line in docs/report-format.md and `npm run schema`). newInstance makes one
+// before it runs; carry (instance-end.ts) copies CARRIED_FIELDS of one that ended in an earlier run.
 import { z } from 'zod';
 import type { ErrorCode } from '../error-codes.ts';
 
