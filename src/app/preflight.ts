@@ -7,7 +7,7 @@ import { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
 import { dryRun, type DryRun, type LiveOptions } from './dry-run.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
-import { ofAnotherPipeline, savedPlan, staleness, type SavedPlan } from './saved-plan.ts';
+import { ofAnotherPipeline, savedPlan, staleness, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
 
 export interface PreflightInput {
   pipeline: Pipeline;
@@ -21,7 +21,7 @@ export async function preflight(
   input: PreflightInput,
   live: LiveOptions,
   now: number,
-): Promise<{ plan: DryRun; saved: SavedPlan }> {
+): Promise<{ plan: DryRun; saved: CurrentPlan }> {
   const masker = new Masker();
   const plan = await dryRun(input.pipeline, input.env, { selection: input.selection, masker, live });
   const identity = {

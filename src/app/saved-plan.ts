@@ -10,9 +10,15 @@ import type { PlannedStep } from '../runner/plan.ts';
 import { observedChanges } from '../steps/observed.ts';
 import { valuesHashPlain } from './plain-hash.ts';
 
-export const PLAN_VERSION = 1;
+/**
+ * 2: each instance is known by its key (runner/resume.ts instanceKey: its step's identity and
+ * matrix values), `at` only shown. A plan of version 1 is still read: its instances are known by
+ * their `at`, as that version knew them.
+ */
+export const PLAN_VERSION = 2;
 
-const Instance = z.object({
+const InstanceV1 = z.object({
+  /** What the messages show of it. */
   at: z.string().describe('"[7/9] System update (target=prod)"'),
   state: z.string(),
   /** What a read found, or what a write would change (masked). */
@@ -24,7 +30,9 @@ const Instance = z.object({
   observed: z.record(z.string(), z.string()).optional(),
 });
 
-export const SavedPlan = z.object({
+const Instance = InstanceV1.extend({ key: z.string() });
+
+const Plan = z.object({
   planVersion: z.literal(PLAN_VERSION),
   pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string() }),
   varsHash: z.string(),
@@ -35,7 +43,18 @@ export const SavedPlan = z.object({
   createdAt: z.string(),
   instances: z.array(Instance),
 });
+const PlanV1 = Plan.extend({ planVersion: z.literal(1), instances: z.array(InstanceV1) });
+
+export const SavedPlan = z.discriminatedUnion('planVersion', [Plan, PlanV1]);
 export type SavedPlan = z.infer<typeof SavedPlan>;
+/** A plan as this version saves it (and as the run makes it again to compare). */
+export type CurrentPlan = z.infer<typeof Plan>;
+
+/** How `saved` knows an instance: by its key, or by its text in a plan of version 1. */
+const identify =
+  (saved: SavedPlan) =>
+  (i: { at: string; key?: string }): string =>
+    saved.planVersion === 1 ? i.at : (i.key ?? i.at);
 
 export interface PlanIdentity {
   name: string;
@@ -45,7 +64,7 @@ export interface PlanIdentity {
   selection: Selection;
 }
 
-export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): SavedPlan {
+export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): CurrentPlan {
   return {
     planVersion: PLAN_VERSION,
     pipeline: { name: identity.name, file: identity.file, sha256: identity.sha256 },
@@ -55,6 +74,7 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
     instances: steps.map((s) => {
       const write = s.live?.state === 'not-sent';
       return {
+        key: s.key,
         at: `${s.position} ${s.name}`,
         state: s.live?.state ?? 'planned',
         text: s.live?.text ?? '',
@@ -86,9 +106,11 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
 
 /**
  * Whether the saved plan is of another pipeline than the one run now: another name, from another
- * file, and none of its instances in the run. Not stale, with every step listed as gone: wrong.
+ * file, and none of its instances in the run at the same place. Not stale, with every step listed
+ * as gone: wrong. By place and text, not by key: another pipeline may well hold the same step
+ * (the same content has the same key), and still be another pipeline.
  */
-export function ofAnotherPipeline(saved: SavedPlan, now: SavedPlan): boolean {
+export function ofAnotherPipeline(saved: SavedPlan, now: CurrentPlan): boolean {
   const fresh = new Set(now.instances.map((i) => i.at));
   return (
     saved.pipeline.name !== now.pipeline.name &&
@@ -110,14 +132,15 @@ const STATES: Record<string, string> = {
   'not-read': 'was not read',
 };
 
-export function staleness(saved: SavedPlan, now: SavedPlan): string[] {
+export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {
+  const id = identify(saved);
   const out: string[] = [];
   if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(`the pipeline's files changed (${saved.pipeline.file})`);
   if (saved.varsHash !== now.varsHash) out.push('the --var values differ');
   if (JSON.stringify(saved.selection) !== JSON.stringify(now.selection)) out.push('--only or --skip differ');
-  const fresh = new Map(now.instances.map((i) => [i.at, i]));
+  const fresh = new Map(now.instances.map((i) => [id(i), i]));
   for (const was of saved.instances) {
-    const is = fresh.get(was.at);
+    const is = fresh.get(id(was));
     const changes = is && was.observed && is.observed ? observedChanges(was.observed, is.observed) : [];
     if (!is) out.push(`${was.at}: planned, and not in the run now`);
     else if (changes.length > 0 && was.state !== is.state)
@@ -132,7 +155,7 @@ export function staleness(saved: SavedPlan, now: SavedPlan): string[] {
     else if (was.write && was.text !== is.text)
       out.push(`${was.at}: what it acts on moved: was "${was.text}", now "${is.text}"`);
   }
-  for (const is of now.instances)
-    if (!saved.instances.some((w) => w.at === is.at)) out.push(`${is.at}: in the run now, and not planned`);
+  const planned = new Set(saved.instances.map(id));
+  for (const is of now.instances) if (!planned.has(id(is))) out.push(`${is.at}: in the run now, and not planned`);
   return out;
 }

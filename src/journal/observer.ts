@@ -55,7 +55,7 @@ const SHARED_TEXT = 256;
  */
 function stepRecord(run: StepRun): Pick<EndRecord, 'run' | 'fromResult'> {
   const result = run.result;
-  if (!run.outputs || !result || typeof result !== 'object') return { run: run as EndRecord['run'] };
+  if (!run.outputs || !result || typeof result !== 'object') return { run };
   const fields = Object.entries(result as Record<string, unknown>).filter(
     ([, v]) => typeof v === 'string' && v.length >= SHARED_TEXT,
   );
@@ -67,8 +67,8 @@ function stepRecord(run: StepRun): Pick<EndRecord, 'run' | 'fromResult'> {
     if (field === undefined) outputs[name] = value;
     else fromResult[name] = field;
   }
-  if (Object.keys(fromResult).length === 0) return { run: run as EndRecord['run'] };
-  return { run: { ...run, outputs } as EndRecord['run'], fromResult };
+  if (Object.keys(fromResult).length === 0) return { run };
+  return { run: { ...run, outputs }, fromResult };
 }
 
 export function journalObserver(

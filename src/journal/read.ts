@@ -4,7 +4,7 @@
 // call and what the server said of it, and the operator's decisions.
 import { UsageError } from '../errors.ts';
 import { attemptFate, joinFates, type Attempt } from '../api/index.ts';
-import type { Decision, InDoubtCall } from '../runner/result.ts';
+import type { Decision, InDoubtCall, RolloutResult } from '../runner/result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
@@ -54,7 +54,7 @@ export interface JournalState {
   /** The operator's last word to go on past a halted wave (--continue-rollout). */
   continued?: { wave: number; by: string; at: number } | undefined;
   /** The waves of the last run's rollout, as it ended them. */
-  rollout?: Extract<JournalRecord, { t: 'rollout' }>['result'] | undefined;
+  rollout?: RolloutResult | undefined;
 }
 
 /** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */

@@ -4,60 +4,12 @@
 // random salt), so a journal is never an offline check of a secret.
 import type { Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
+import { DecisionSchema, InstanceIdentity, RunOutcomeSchema, StepInstance } from '../runner/instance.ts';
+import { RolloutResultSchema } from '../runner/rollout-result.ts';
 
 export const JOURNAL_VERSION = 2;
 
-const Scalar = z.union([z.string(), z.number(), z.boolean()]);
-const Matrix = z.record(z.string(), Scalar);
 const Call = { method: z.string().max(16), path: z.string() };
-
-export const StepErrorRecord = z.object({ code: z.string(), message: z.string(), hint: z.string().optional() });
-
-export const DecisionRecord = z.object({
-  decision: z.enum(['skip', 'retry']),
-  /** Who decided: the user and host of the process that was told, or the CI actor. */
-  by: z.string(),
-  at: z.number(),
-  /** What `verify` read on the target, when the decision came from it. */
-  verdict: z.enum(['applied', 'not-applied', 'cannot-tell']).optional(),
-  evidence: z.string().optional(),
-});
-
-export const InDoubtRecord = z.object({ ...Call, status: z.int().optional() });
-
-/** An instance a run plans: its identity, step, names and matrix values. */
-export const PlannedRecord = z.object({
-  key: z.string(),
-  step: z.int().nonnegative(),
-  id: z.string().optional(),
-  name: z.string(),
-  uses: z.string(),
-  matrix: Matrix.optional(),
-  server: z.string().optional(),
-});
-export type PlannedInstance = z.infer<typeof PlannedRecord>;
-
-/** A step instance as the journal keeps it: what every report shows of it. */
-export const StepRunRecord = PlannedRecord.extend({
-  outcome: z.enum(['success', 'failure', 'skipped', 'cancelled']),
-  continuedOnError: z.boolean(),
-  startedAt: z.number().optional(),
-  durationMs: z.number().optional(),
-  attempts: z.int().nonnegative(),
-  inputs: z.record(z.string(), z.unknown()),
-  target: z.string().optional(),
-  outputs: z.record(z.string(), z.unknown()),
-  figures: z.string().optional(),
-  error: StepErrorRecord.optional(),
-  warnings: z.array(z.string()),
-  result: z.unknown(),
-  inDoubt: InDoubtRecord.optional(),
-  decision: DecisionRecord.optional(),
-  resume: z.enum(['earlier-run', 'resumed']).optional(),
-  earlierRunAt: z.number().optional(),
-  wave: z.int().optional(),
-  round: z.int().optional(),
-});
 
 const Hash = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
 
@@ -80,7 +32,8 @@ export const RunRecord = z.object({
   /** The servers' URLs, masked: a resume warns when they differ. */
   servers: z.record(z.string(), z.string()),
   resume: z.boolean(),
-  instances: z.array(PlannedRecord),
+  /** Every instance the run plans: its identity (runner/instance.ts). */
+  instances: z.array(InstanceIdentity),
   /** The pipeline's files, hashed plainly (app/pipeline-input.ts): what `report --merge` compares. */
   sha256: z
     .string()
@@ -94,22 +47,6 @@ export const RunRecord = z.object({
 export function selectionOf(run: RunRecord): Selection {
   return { only: run.only, skip: run.skip ?? {} };
 }
-
-/** A rollout's waves as the run ended them (result.ts RolloutResult), for the reports of the journal. */
-const RolloutRecord = z.object({
-  over: z.string(),
-  waves: z.array(
-    z.object({
-      wave: z.int(),
-      values: z.array(z.string()),
-      outcome: z.enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled']),
-      failed: z.array(z.string()),
-      budget: z.int(),
-      analysis: z.object({ passed: z.boolean(), rounds: z.int(), failedRounds: z.int(), text: z.string() }).optional(),
-    }),
-  ),
-  halted: z.object({ wave: z.int(), reason: z.string() }).optional(),
-});
 
 export const JournalRecordSchema = z.discriminatedUnion('t', [
   RunRecord,
@@ -139,18 +76,19 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     t: z.literal('end'),
     key: z.string(),
     at: z.number(),
-    run: StepRunRecord,
+    /** The instance as it ended (runner/instance.ts). */
+    run: StepInstance,
     masked: z.array(z.string()),
     inputs: Hash.optional(),
     /** Outputs left out because they are a field of the result (an update's report): output name -> result field. */
     fromResult: z.record(z.string(), z.string()).optional(),
   }),
-  z.object({ t: z.literal('decision'), key: z.string(), ...DecisionRecord.shape, ...Call }),
-  z.object({ t: z.literal('finish'), at: z.number(), outcome: z.enum(['success', 'failure', 'cancelled']) }),
+  z.object({ t: z.literal('decision'), key: z.string(), ...DecisionSchema.shape, ...Call }),
+  z.object({ t: z.literal('finish'), at: z.number(), outcome: RunOutcomeSchema }),
   // A rollout halted at a wave (nothing undone), and the operator's word to go on past it on a resume.
   z.object({ t: z.literal('halt'), at: z.number(), wave: z.int(), reason: z.string() }),
   z.object({ t: z.literal('continue'), at: z.number(), by: z.string(), wave: z.int() }),
-  z.object({ t: z.literal('rollout'), at: z.number(), result: RolloutRecord }),
+  z.object({ t: z.literal('rollout'), at: z.number(), result: RolloutResultSchema }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 export type RunRecord = z.infer<typeof RunRecord>;

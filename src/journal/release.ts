@@ -4,9 +4,9 @@
 // never read from a record.
 import { selectionOf } from './records.ts';
 import { IN_DOUBT_NOTE } from '../report/model.ts';
-import { IN_DOUBT_HINT, type RunResult, type StepRun } from '../runner/result.ts';
+import { identityOf, newInstance, type PlannedInstance } from '../runner/instance.ts';
+import { IN_DOUBT_HINT, runOutcome, type RunResult, type StepRun } from '../runner/result.ts';
 import { doubtOf, type InstanceState, type JournalState } from './read.ts';
-import type { PlannedInstance } from './records.ts';
 
 function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun {
   const doubt = doubtOf(state);
@@ -26,42 +26,30 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun
         }
       : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
   const decision = state?.decision;
-  return {
-    key: p.key,
-    step: p.step,
-    id: p.id,
-    name: state?.name ?? p.name,
-    uses: p.uses,
-    matrix: p.matrix,
-    server: p.server,
-    outcome: 'cancelled',
-    continuedOnError: false,
-    startedAt: state?.startedAt,
-    durationMs: undefined,
-    attempts: state?.started ? 1 : 0,
-    inputs: {},
-    outputs: {},
-    figures: undefined,
-    error,
-    warnings: [],
-    result: null,
-    inDoubt: doubt,
-    decision:
-      decision && doubt
-        ? {
-            decision: decision.decision,
-            by: decision.by,
-            at: decision.at,
-            verdict: decision.verdict,
-            evidence: decision.evidence,
-          }
-        : undefined,
-  };
+  return newInstance(
+    { ...identityOf(p), name: state?.name ?? p.name },
+    {
+      startedAt: state?.startedAt,
+      attempts: state?.started ? 1 : 0,
+      error,
+      inDoubt: doubt,
+      decision:
+        decision && doubt
+          ? {
+              decision: decision.decision,
+              by: decision.by,
+              at: decision.at,
+              verdict: decision.verdict,
+              evidence: decision.evidence,
+            }
+          : undefined,
+    },
+  );
 }
 
 function ended(state: InstanceState, lastRunAt: number): StepRun {
   const e = state.ended!;
-  const run = e.run as StepRun;
+  const run = e.run;
   if (e.runAt >= lastRunAt || run.resume === 'earlier-run') return run;
   return { ...run, resume: 'earlier-run', earlierRunAt: e.runAt };
 }
@@ -75,13 +63,9 @@ export function releaseOf(state: JournalState): RunResult {
   });
   // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too.
   for (const [key, s] of state.instances)
-    if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(s.ended.run as StepRun);
-  const killed = steps.some((s) => !state.instances.get(s.key)?.ended);
-  // Values a halted rollout did not start are not a cancelled run: the halt fails it.
-  const cancelled = steps.some((s) => s.outcome === 'cancelled' && s.error?.code !== 'ROLLOUT_HALTED');
-  const failed =
-    steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) || state.rollout?.halted !== undefined;
-  const outcome = killed || cancelled ? 'cancelled' : failed ? 'failure' : 'success';
+    if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(s.ended.run);
+  // An instance the journal has no end of is cancelled (not started, not finished, in doubt): so is the release.
+  const outcome = runOutcome(steps, state.rollout);
   return {
     file: last.file,
     name: last.name,

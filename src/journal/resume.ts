@@ -9,7 +9,9 @@ import { canonicalSelection, describeSelection, type Selection } from '../pipeli
 import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { instanceKeys, type Carried, type ResumePlan } from '../runner/resume.ts';
+import type { Carried, ResumePlan } from '../runner/resume.ts';
+import { instanceSet } from '../runner/instance-set.ts';
+import { identityOf, newInstance } from '../runner/instance.ts';
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
@@ -85,7 +87,7 @@ function changes(last: RunRecord, request: ResumeRequest): string[] {
 export function resumePlan(pipeline: Pipeline, journal: JournalState, request: ResumeRequest): Resume {
   const last = journal.runs.at(-1)!;
   const salt = journal.runs[0]!.salt;
-  const now = instanceKeys(pipeline, request.selection);
+  const now = instanceSet(pipeline, request.selection).keys;
   // Every instance of the release, from every run's plan (a resume with --only planned fewer): a
   // doubt left by an earlier run is never dropped because a later run did not plan its instance.
   const planned = new Map(journal.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
@@ -117,7 +119,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const state = journal.instances.get(p.key);
     const type = STEP_TYPES.get(p.uses);
     const doubt = doubtOf(state);
-    const ended = state?.ended?.run as StepRun | undefined;
+    const ended = state?.ended?.run;
     if (doubt) {
       const told =
         request.inDoubt instanceof Map
@@ -141,29 +143,18 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       // Not a success: skipped on the operator's word (counted as treated as applied), the doubt kept.
       const run: StepRun = ended
         ? { ...ended, outcome: 'skipped', decision, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt }
-        : {
-            key: p.key,
-            step: p.step,
-            id: p.id,
-            name: state?.name ?? p.name,
-            uses: p.uses,
-            matrix: p.matrix,
-            server: p.server,
-            outcome: 'skipped',
-            continuedOnError: false,
-            startedAt: state?.startedAt,
-            durationMs: undefined,
-            attempts: 1,
-            inputs: {},
-            outputs: {},
-            figures: 'treated as applied by the operator',
-            error: undefined,
-            warnings: [],
-            result: null,
-            inDoubt: doubt,
-            decision,
-            earlierRunAt: last.at,
-          };
+        : newInstance(
+            { ...identityOf(p), name: state?.name ?? p.name },
+            {
+              outcome: 'skipped',
+              startedAt: state?.startedAt,
+              attempts: 1,
+              figures: 'treated as applied by the operator',
+              inDoubt: doubt,
+              decision,
+              earlierRunAt: last.at,
+            },
+          );
       carried.set(p.key, { run, outputs: ended?.outputs ?? {}, inputs: state?.ended?.inputs });
       if (p.id) lost.set(p.id, { names: ended ? new Set(state!.ended!.masked) : 'all', index: now.get(p.key)!.step });
       continue;
@@ -182,7 +173,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   }
   // In doubt and not in this run: another selection leaves it in doubt for a later run; a step
   // renamed, removed or moved (--force) cannot be matched, so it is decided here or the run refuses.
-  const whole = instanceKeys(pipeline, { only: {}, skip: {} });
+  const whole = instanceSet(pipeline, { only: {}, skip: {} }).keys;
   const unmatched: string[] = [];
   for (const p of planned.values()) {
     if (now.has(p.key)) continue;

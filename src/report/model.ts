@@ -3,81 +3,58 @@
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
 import { describeSelection, type Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
-import { countSteps, decisionPhrase, type RunResult } from '../runner/result.ts';
+import { DecisionSchema, RunOutcomeSchema as RunOutcome, StepErrorSchema, StepInstance } from '../runner/instance.ts';
+import { countSteps, decisionPhrase, type RunResult, type StepRun } from '../runner/result.ts';
+import { RolloutResultSchema, WaveResultSchema } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
 
 export const REPORT_VERSION = 1;
 
-const Outcome = z.enum(['success', 'failure', 'skipped', 'cancelled']);
+/** A schema's optional fields as the report has them: null when absent, described as they are. */
+type Nullables<S extends z.core.$ZodShape> = {
+  [K in keyof S]: S[K] extends z.ZodOptional<infer T> ? z.ZodNullable<T> : S[K];
+};
+function nullables<S extends z.core.$ZodShape>(shape: S): Nullables<S> {
+  const field = (f: z.core.$ZodType) => {
+    if (!(f instanceof z.ZodOptional)) return f;
+    const nullable = (f.unwrap() as z.ZodType).nullable();
+    return f.description === undefined ? nullable : nullable.describe(f.description);
+  };
+  return Object.fromEntries(Object.entries(shape).map(([k, f]) => [k, field(f)])) as Nullables<S>;
+}
 
+/** A value's optional fields, in the order of `keys`, null when absent: the report's form of what the schema gave. */
+type Nulled<T> = { [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K] };
+function nulled<T extends object>(value: T, shape: z.core.$ZodShape): Nulled<T> {
+  const v = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(shape).map((k) => [k, v[k] ?? null])) as Nulled<T>;
+}
+
+const iso = (at: number | undefined) => (at === undefined ? null : new Date(at).toISOString());
+
+/**
+ * A step instance (runner/instance.ts) as every report has it: all its fields but the key, each
+ * absent one null and each time ISO 8601.
+ */
 export const ReportStep = z.object({
-  step: z.int().describe('index of the step in the file, from 0'),
-  id: z.string().nullable().describe("the step's id; null without one"),
-  name: z.string().describe('the instance name, resolved: "System update (target=prod)"'),
-  uses: z.string().describe('the step type'),
-  matrix: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-    .nullable()
-    .describe("the instance's matrix values; null for a step without a matrix"),
-  server: z.string().nullable().describe('the server it called, by name; null for a step that calls none'),
-  outcome: Outcome.describe('success, failure, skipped or cancelled'),
-  continuedOnError: z.boolean().describe('a failure that continue-on-error let pass'),
+  ...nullables(StepInstance.omit({ key: true }).shape),
   startedAt: z.string().nullable().describe('ISO 8601; null when the step did not start'),
-  durationMs: z.number().nullable().describe('null when unknown: an instance a killed run ended in the middle of'),
-  attempts: z.int().describe('attempts made (retry)'),
-  inputs: z.record(z.string(), z.unknown()).describe('resolved inputs, secrets masked'),
-  target: z
-    .string()
-    .nullable()
-    .describe('the target database the step updates, resolved: "PROD on prod-db.example.com"'),
-  outputs: z.record(z.string(), z.unknown()).describe('outputs, secrets masked'),
-  figures: z.string().nullable().describe('key figures, as the terminal shows them'),
   error: z
-    .object({
-      code: z.string().describe('an error code (docs/error-codes.md)'),
-      message: z.string().describe('what failed, for a person'),
-      hint: z.string().nullable().describe('what to do'),
-    })
+    .object({ ...nullables(StepErrorSchema.shape), code: z.string().describe('an error code (docs/error-codes.md)') })
     .nullable()
     .describe('why it failed or was cancelled; null when it did not'),
-  warnings: z.array(z.string()).describe('warnings it raised'),
-  result: z.unknown().describe('the API result (update result, replication results, ...), secrets masked'),
-  inDoubt: z
-    .object({
-      method: z.string().describe('the method of the call'),
-      path: z.string().describe('its path'),
-      status: z
-        .int()
-        .optional()
-        .describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)'),
-    })
-    .nullable()
-    .describe('a non-idempotent call that was sent and whose fate is unknown: the server may have applied it'),
   decision: z
-    .object({
-      decision: z.enum(['skip', 'retry']).describe('skip: treated as applied, not sent again; retry: sent again'),
-      by: z.string().describe('who decided'),
-      at: z.string().describe('ISO 8601'),
-      verdict: z
-        .enum(['applied', 'not-applied', 'cannot-tell'])
-        .nullable()
-        .describe('what reading the target back found (--in-doubt verify)'),
-      evidence: z.string().nullable().describe('what reading the target back showed'),
-    })
+    .object({ ...nullables(DecisionSchema.shape), at: z.string().describe('ISO 8601') })
     .nullable()
     .describe("the operator's decision about the in-doubt call: a decision, never a success"),
-  resume: z
-    .enum(['earlier-run', 'resumed'])
-    .nullable()
-    .describe('on a resumed run: done in an earlier run, or run again now'),
   earlierRunAt: z.string().nullable().describe('ISO 8601: when the earlier run it was done in started'),
+  // Reports written before rollouts have neither.
   wave: z.int().nullable().default(null).describe('in a rollout: the wave it belongs to, from 1'),
   round: z.int().nullable().default(null).describe('an analysis gate run between waves: its round, from 1'),
 });
 export type ReportStep = z.infer<typeof ReportStep>;
 
-const RunOutcome = z.enum(['success', 'failure', 'cancelled']);
 const Counts = z
   .object({
     total: z.int().describe('step runs'),
@@ -148,33 +125,8 @@ export const Report = z.object({
     .describe('report --merge: the reports of the jobs it merged, and what none of them covers; null for one run'),
   rollout: z
     .object({
-      over: z.string().describe('the matrix key the waves split'),
-      waves: z
-        .array(
-          z.object({
-            wave: z.int().describe('from 1'),
-            values: z.array(z.string()).describe('the values of the key it rolled out'),
-            outcome: z
-              .enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled'])
-              .describe('what became of it'),
-            failed: z.array(z.string()).describe('the values whose steps failed'),
-            budget: z.int().describe('how many values may fail and the rollout go on'),
-            analysis: z
-              .object({
-                passed: z.boolean().describe('whether it held'),
-                rounds: z.int().describe('rounds run'),
-                failedRounds: z.int().describe('rounds that failed'),
-                text: z.string().describe('what it found'),
-              })
-              .nullable()
-              .describe('the analysis after the wave, when one ran'),
-          }),
-        )
-        .describe('the waves, in order'),
-      halted: z
-        .object({ wave: z.int().describe('the wave it halted at'), reason: z.string().describe('why') })
-        .nullable()
-        .describe('where the rollout halted, and why; null when every wave ran. Nothing is undone'),
+      ...nullables(RolloutResultSchema.shape),
+      waves: z.array(z.object(nullables(WaveResultSchema.shape))).describe('the waves, in order'),
     })
     .nullable()
     .default(null)
@@ -258,40 +210,18 @@ export function buildReport(result: RunResult): Report {
       : [],
     resumedFrom: result.resumedFrom ?? null,
     lease: result.lease ?? null,
-    steps: result.steps.map((s) => ({
-      step: s.step,
-      id: s.id ?? null,
-      name: s.name,
-      uses: s.uses,
-      matrix: s.matrix ?? null,
-      server: s.server ?? null,
-      outcome: s.outcome,
-      continuedOnError: s.continuedOnError,
-      startedAt: s.startedAt === undefined ? null : new Date(s.startedAt).toISOString(),
-      durationMs: s.durationMs ?? null,
-      attempts: s.attempts,
-      inputs: s.inputs,
-      target: s.target ?? null,
-      outputs: s.outputs,
-      figures: s.figures ?? null,
-      error: s.error ? { code: s.error.code, message: s.error.message, hint: s.error.hint ?? null } : null,
-      warnings: s.warnings,
-      result: s.result ?? null,
-      inDoubt: s.inDoubt ?? null,
-      decision: s.decision
-        ? {
-            decision: s.decision.decision,
-            by: s.decision.by,
-            at: new Date(s.decision.at).toISOString(),
-            verdict: s.decision.verdict ?? null,
-            evidence: s.decision.evidence ?? null,
-          }
-        : null,
-      resume: s.resume ?? null,
-      earlierRunAt: s.earlierRunAt === undefined ? null : new Date(s.earlierRunAt).toISOString(),
-      wave: s.wave ?? null,
-      round: s.round ?? null,
-    })),
+    steps: result.steps.map(reportStep),
+  };
+}
+
+/** A step instance as the report has it. */
+export function reportStep(s: StepRun): ReportStep {
+  return {
+    ...nulled(s, ReportStep.shape),
+    startedAt: iso(s.startedAt),
+    error: s.error ? nulled(s.error, StepErrorSchema.shape) : null,
+    decision: s.decision ? { ...nulled(s.decision, DecisionSchema.shape), at: iso(s.decision.at)! } : null,
+    earlierRunAt: iso(s.earlierRunAt),
   };
 }
 

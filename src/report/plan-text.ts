@@ -1,6 +1,7 @@
 // The dry run as text: each step instance with its condition, and each call it would make.
 import type { Pipeline } from '../pipeline/model.ts';
-import { EVERY_INSTANCE, expandMatrix, inRollout, selects, type Selection } from '../pipeline/selection.ts';
+import { EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection.ts';
+import { instanceSet } from '../runner/instance-set.ts';
 import type { PlannedStep } from '../runner/plan.ts';
 import { budgetOf, wavesOf } from '../runner/waves.ts';
 
@@ -55,9 +56,7 @@ export function renderWaves(pipeline: Pipeline, selection: Selection = EVERY_INS
     ...new Set(
       pipeline.steps.flatMap((s) =>
         inRollout(rollout, s)
-          ? expandMatrix(s.matrix)
-              .filter((c) => selects(c, selection))
-              .map((c) => String(c[rollout.over]))
+          ? instanceSet(pipeline, selection).steps[s.index]!.map((i) => String(i.combination[rollout.over]))
           : [],
       ),
     ),

@@ -4,10 +4,11 @@
 import { EnginectlError } from '../errors.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepOutcome } from '../steps/types.ts';
+import { CARRIED_FIELDS } from './instance.ts';
 import type { Carried } from './resume.ts';
 import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
-import { maskDeclared } from './scope.ts';
+import { maskDeclared } from './declared-secrets.ts';
 
 /** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
 export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
@@ -71,23 +72,9 @@ export function finish(
  */
 export function carry(ctx: RunContext, run: StepRun, position: string, carried: Carried): void {
   const earlier = carried.run;
-  Object.assign(run, {
-    outcome: earlier.outcome,
-    continuedOnError: earlier.continuedOnError,
-    startedAt: earlier.startedAt,
-    durationMs: earlier.durationMs,
-    attempts: earlier.attempts,
-    inputs: earlier.inputs,
-    target: earlier.target,
+  Object.assign(run, Object.fromEntries(CARRIED_FIELDS.map((k) => [k, earlier[k]])), {
     outputs: ctx.masker.maskValue(earlier.outputs),
-    figures: earlier.figures,
-    error: earlier.error,
-    warnings: earlier.warnings,
-    result: earlier.result,
-    inDoubt: earlier.inDoubt,
-    decision: earlier.decision,
     resume: 'earlier-run',
-    earlierRunAt: earlier.earlierRunAt,
   } satisfies Partial<StepRun>);
   ctx.live.set(run, carried.outputs);
   ctx.deps.logger.stepFinished(run, position);

@@ -8,21 +8,17 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { Observed } from '../steps/observed.ts';
 import type { PlannedCall, StepType } from '../steps/types.ts';
 import { Masker } from './masker.ts';
-import {
-  checkSelection,
-  EVERY_INSTANCE,
-  expandMatrix,
-  inRollout,
-  selects,
-  type Selection,
-} from '../pipeline/selection.ts';
+import { checkSelection, EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
+import { instanceSet } from './instance-set.ts';
 import type { EngineClient } from '../api/index.ts';
 import { readNow, type LiveState } from './live-read.ts';
 import { conditionOf, instanceScope, resolveInputs, type InstanceWorld } from './prepare-instance.ts';
 import { prepareRun, serverName, type Env, type ResolvedServer } from './scope.ts';
 
 export interface PlannedStep {
+  /** The instance's key (resume.ts instanceKey): what a saved plan knows it by. */
+  key: string;
   position: string;
   name: string;
   uses: string;
@@ -94,9 +90,10 @@ export async function planPipeline(
     const liveOutputs = new Map<string, Record<string, unknown>>();
     let wrote = false;
     const out: PlannedStep[] = [];
+    const set = instanceSet(pipeline, selection);
     for (const step of pipeline.steps) {
       const type = STEP_TYPES.get(step.uses)!;
-      for (const combo of expandMatrix(step.matrix).filter((c) => selects(c, selection))) {
+      for (const { combination: combo, key } of set.steps[step.index]!) {
         // The run's own preparation of the instance (prepare-instance.ts), earlier outputs as placeholders.
         const scope = instanceScope(world, combo);
         const condition = conditionOf(step, scope);
@@ -155,6 +152,7 @@ export async function planPipeline(
           }
         }
         out.push({
+          key,
           position: `[${step.index + 1}/${pipeline.steps.length}]`,
           name: instanceName(step, combo, { ...base, steps, targets }, masker),
           uses: step.uses,

@@ -8,7 +8,7 @@ import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved, type TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
 import type { StepError } from './result.ts';
-import { registerInputSecrets } from './scope.ts';
+import { registerInputSecrets } from './declared-secrets.ts';
 
 /** What an instance evaluates in: the run's contexts, the steps so far, its matrix values, the run's status. */
 export interface InstanceWorld {

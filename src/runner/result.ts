@@ -1,38 +1,16 @@
 // The run's result: one record per step instance, the model every report renders.
 
 import type { MatrixValue, Selection } from '../pipeline/selection.ts';
-import type { ErrorCode } from '../error-codes.ts';
+import type { Decision, RunOutcomeSchema, StepRun } from './instance.ts';
+import type { z } from 'zod';
+import type { RolloutResult } from './rollout-result.ts';
 
-export type Outcome = 'success' | 'failure' | 'skipped' | 'cancelled';
-
-export interface StepError {
-  code: ErrorCode;
-  message: string;
-  hint?: string | undefined;
-}
-
-/** A non-idempotent call whose fate the run cannot prove: the server may have applied it. */
-export interface InDoubtCall {
-  method: string;
-  path: string;
-  /** The status line the server sent, when it arrived (a 2xx whose body could not be read). */
-  status?: number | undefined;
-}
+export type { Decision, InDoubtCall, Outcome, StepError, StepRun } from './instance.ts';
+export type { RolloutResult, WaveOutcome, WaveResult } from './rollout-result.ts';
 
 /** What to do about an in-doubt call: said by the run that saw it and by a report of its journal. */
 export const IN_DOUBT_HINT =
   'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)';
-
-/** What the operator decided about an in-doubt call (run --resume --in-doubt). */
-export interface Decision {
-  decision: 'skip' | 'retry';
-  /** Who decided: the CI actor, or the user and host of the process that was told. */
-  by: string;
-  at: number;
-  /** What reading the target back found, when the decision came from --in-doubt verify. */
-  verdict?: 'applied' | 'not-applied' | 'cannot-tell' | undefined;
-  evidence?: string | undefined;
-}
 
 /** What an operator's decision says in every report and the terminal, after "in doubt: ". */
 export function decisionPhrase(d: {
@@ -49,51 +27,10 @@ export function decisionPhrase(d: {
   return `verify read the target: ${read}${d.evidence ? ` (${d.evidence})` : ''}; ${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
 }
 
-export interface StepRun {
-  /** The instance in the file: its step's index and matrix values; stable across runs (resume). */
-  key: string;
-  /** Index of the step in the file, from 0. */
-  step: number;
-  id: string | undefined;
-  name: string;
-  uses: string;
-  matrix: Record<string, string | number | boolean> | undefined;
-  server: string | undefined;
-  outcome: Outcome;
-  /** A failure that continue-on-error let pass. */
-  continuedOnError: boolean;
-  startedAt: number | undefined;
-  /** Undefined when unknown: an instance the run ended in the middle of (in doubt, killed). */
-  durationMs: number | undefined;
-  attempts: number;
-  /** Resolved inputs, secrets masked. */
-  inputs: Record<string, unknown>;
-  /** The target database it updates, resolved (a name in targets: or an inline target): "PROD on prod-db.example.com". */
-  target?: string | undefined;
-  outputs: Record<string, unknown>;
-  figures: string | undefined;
-  /** What failed: an error of a call, or the step's own failure (success false, gate, assertion). */
-  error: StepError | undefined;
-  warnings: string[];
-  /** The API result (update result, replication results, ...), secrets masked. */
-  result: unknown;
-  /** A non-idempotent call that was sent and whose fate is unknown: the server may have applied it. */
-  inDoubt?: InDoubtCall | undefined;
-  /** The operator's decision about that call: kept in every report, never turned into a success. */
-  decision?: Decision | undefined;
-  /** On a resumed run: done in an earlier run (its outputs from the journal), or run again now. */
-  resume?: 'earlier-run' | 'resumed' | undefined;
-  /** When done in an earlier run: when that run started. */
-  earlierRunAt?: number | undefined;
-  /** In a rollout: the wave it belongs to (1-based), and for an analysis gate its round. */
-  wave?: number | undefined;
-  round?: number | undefined;
-}
-
 export interface RunResult {
   file: string;
   name: string;
-  outcome: 'success' | 'failure' | 'cancelled';
+  outcome: z.infer<typeof RunOutcomeSchema>;
   startedAt: number;
   durationMs: number;
   steps: StepRun[];
@@ -113,27 +50,6 @@ export interface RunResult {
     | undefined;
   /** A resume: the journal it resumed, and the pipeline that wrote it when that is not this one (--force). */
   resumedFrom?: { journal: string; name: string; file: string; samePipeline: boolean } | undefined;
-}
-
-export type WaveOutcome = 'done' | 'failed-within-budget' | 'halted' | 'not-started' | 'cancelled';
-
-export interface WaveResult {
-  wave: number;
-  values: string[];
-  outcome: WaveOutcome;
-  /** The values whose steps failed. */
-  failed: string[];
-  /** How many values may fail and the rollout go on. */
-  budget: number;
-  /** What the analysis after it found, when one ran. */
-  analysis?: { passed: boolean; rounds: number; failedRounds: number; text: string } | undefined;
-}
-
-export interface RolloutResult {
-  over: string;
-  waves: WaveResult[];
-  /** The wave it halted at, and why; absent when every wave ran. */
-  halted?: { wave: number; reason: string } | undefined;
 }
 
 export interface StepCounts {
@@ -183,4 +99,34 @@ export function countsPhrase(c: StepCounts): string {
     `${c.treatedAsApplied} treated as applied by the operator`,
   ].filter((p) => !p.startsWith('0 '));
   return parts.join(', ') || 'none';
+}
+
+/** What a run's outcome is decided from: its instances and its rollout, in any of their forms (the runner's, the journal's, a report's). */
+export interface OutcomeView {
+  outcome: StepRun['outcome'];
+  continuedOnError: boolean;
+  error?: { code: string } | null | undefined;
+  round?: number | null | undefined;
+}
+
+/** Cancelled because another failed or a rollout halted: the failure decides the outcome, not the cancellation. */
+const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED'];
+
+/**
+ * A run's outcome from its instances, the one rule the run, a journal's release and a merged
+ * report's jobs all use: cancelled when an instance was (interrupted, killed, not started, in
+ * doubt), unless a failure cancelled it (fail-fast, a halted rollout); failed when an instance
+ * failed and continue-on-error did not let it pass, or a rollout halted or had a value fail (also
+ * within a wave's budget); else a success. An analysis round's failure is its wave's to weigh.
+ */
+export function runOutcome(
+  steps: readonly OutcomeView[],
+  rollout?: { halted?: unknown; waves: readonly { failed: readonly string[] }[] } | null,
+): RunResult['outcome'] {
+  const counted = steps.filter((s) => s.round === undefined || s.round === null);
+  if (counted.some((s) => s.outcome === 'cancelled' && !FAILURE_CONSEQUENCES.includes(s.error?.code ?? '')))
+    return 'cancelled';
+  if (counted.some((s) => s.outcome === 'failure' && !s.continuedOnError)) return 'failure';
+  if (rollout && (rollout.halted || rollout.waves.some((w) => w.failed.length > 0))) return 'failure';
+  return 'success';
 }

@@ -3,7 +3,7 @@
 // position in the file, so inserting or moving a step never makes one step stand for another.
 import { createHash } from 'node:crypto';
 import type { Pipeline, Step } from '../pipeline/model.ts';
-import { expandMatrix, selects, type Selection, type Combination } from '../pipeline/selection.ts';
+import type { Combination } from '../pipeline/selection.ts';
 import type { Decision, StepRun, WaveResult } from './result.ts';
 
 export interface Carried {
@@ -54,27 +54,4 @@ export function instanceKey(identity: string, step: Step, combination: Combinati
     .sort()
     .map((k) => [k, combination[k]]);
   return `${identity} ${JSON.stringify(Object.fromEntries(values))}`;
-}
-
-/** The identity of every instance a run of `pipeline` limited to `selection` has, with its step's index. */
-export function instanceKeys(pipeline: Pipeline, selection: Selection): Map<string, { step: number }> {
-  const identities = stepIdentities(pipeline);
-  const keys = new Map<string, { step: number }>();
-  for (const step of pipeline.steps) {
-    for (const c of expandMatrix(step.matrix).filter((x) => selects(x, selection)))
-      keys.set(instanceKey(identities[step.index]!, step, c), { step: step.index });
-  }
-  return keys;
-}
-
-/** An instance the run plans to run, for a report of a run that never reached it. */
-export interface PlannedInstance {
-  key: string;
-  step: number;
-  id?: string | undefined;
-  /** Resolved as far as the run knows before its first step (its matrix values, vars). */
-  name: string;
-  uses: string;
-  matrix?: StepRun['matrix'];
-  server?: string | undefined;
 }

@@ -8,8 +8,9 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
 import type { RunObserver } from './observer.ts';
+import type { PlannedInstance } from './instance.ts';
 import type { Outcome, StepRun } from './result.ts';
-import type { PlannedInstance, ResumePlan } from './resume.ts';
+import type { ResumePlan } from './resume.ts';
 import type { Env, ResolvedServer } from './scope.ts';
 import type { RunLogger } from './run-logger.ts';
 
@@ -49,19 +50,16 @@ export interface RunOptions {
   resume?: ResumePlan;
 }
 
-export interface InstanceState {
-  matrix: Record<string, unknown>;
-  outcome: Outcome;
-  outputs: Record<string, unknown>;
-}
+/** An instance of a matrix step as later steps' expressions read it (steps.ID.instances): not the journal's InstanceState. */
+export type InstanceContext = Pick<StepRun, 'outcome' | 'outputs'> & { matrix: Record<string, unknown> };
 
 export interface StepState {
   outcome: Outcome;
   outputs: Record<string, unknown>;
   /** A matrix step's instances: each one's matrix values, outcome and outputs (steps.ID.instances). */
-  instances?: InstanceState[];
+  instances?: InstanceContext[];
   /** Those of its instances that failed (steps.ID.failures). */
-  failures?: InstanceState[];
+  failures?: InstanceContext[];
 }
 
 export interface RunContext {

@@ -10,7 +10,7 @@ import { instanceCalls } from './observer.ts';
 import type { StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
-import { maskDeclared } from './scope.ts';
+import { maskDeclared } from './declared-secrets.ts';
 import {
   MAYBE_TWICE,
   PIPELINE_DECIDES,

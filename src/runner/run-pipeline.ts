@@ -7,18 +7,11 @@ import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
-import {
-  checkSelection,
-  EVERY_INSTANCE,
-  expandMatrix,
-  inRollout,
-  matrixValues,
-  selects,
-  type Selection,
-} from '../pipeline/selection.ts';
+import { checkSelection, EVERY_INSTANCE, inRollout, matrixValues } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
-import { instanceKey, stepIdentities, type PlannedInstance } from './resume.ts';
-import type { RunResult, StepRun } from './result.ts';
+import { instanceSet, type InstanceSet } from './instance-set.ts';
+import { identityOf, newInstance } from './instance.ts';
+import { runOutcome, type RunResult, type StepRun } from './result.ts';
 import { runRollout } from './rollout.ts';
 import { settle } from './step-state.ts';
 import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from './run-context.ts';
@@ -37,13 +30,13 @@ async function openClients(
   servers: Map<string, ResolvedServer>,
   base: Record<string, unknown>,
   deps: RunnerDeps,
-  selection: Selection,
+  instances: InstanceSet,
 ): Promise<Map<string, EngineClient>> {
   const clients = new Map<string, EngineClient>();
   try {
     for (const step of pipeline.steps) {
       if (step.server === undefined || !STEP_TYPES.get(step.uses)?.needsServer) continue;
-      for (const c of expandMatrix(step.matrix).filter((x) => selects(x, selection))) {
+      for (const { combination: c } of instances.steps[step.index]!) {
         const name = serverName(step, c, base);
         const server = name === undefined ? undefined : servers.get(name);
         if (!server) {
@@ -64,30 +57,21 @@ async function openClients(
 }
 
 /** The instances of a step: one, or one per matrix combination the selection keeps. */
-function instancesOf(ctx: RunContext, step: Step, options: RunOptions, identity: string): StepRun[] {
-  return expandMatrix(step.matrix)
-    .filter((c) => selects(c, options.selection ?? EVERY_INSTANCE))
-    .map((c) => ({
-      key: instanceKey(identity, step, c),
-      resume: options.resume ? ('resumed' as const) : undefined,
-      step: step.index,
-      id: step.id,
-      name: instanceName(step, c, { ...ctx.base, steps: ctx.steps, targets: ctx.targets }, ctx.masker),
-      uses: step.uses,
-      matrix: step.matrix ? c : undefined,
-      server: serverName(step, c, ctx.base),
-      outcome: 'cancelled',
-      continuedOnError: false,
-      startedAt: undefined,
-      durationMs: undefined,
-      attempts: 0,
-      inputs: {},
-      outputs: {},
-      figures: undefined,
-      error: undefined,
-      warnings: [],
-      result: null,
-    }));
+function instancesOf(ctx: RunContext, step: Step, options: RunOptions, set: InstanceSet): StepRun[] {
+  return set.steps[step.index]!.map(({ combination: c, key }) =>
+    newInstance(
+      {
+        key,
+        step: step.index,
+        id: step.id,
+        name: instanceName(step, c, { ...ctx.base, steps: ctx.steps, targets: ctx.targets }, ctx.masker),
+        uses: step.uses,
+        matrix: step.matrix ? { ...c } : undefined,
+        server: serverName(step, c, ctx.base),
+      },
+      options.resume ? { resume: 'resumed' } : {},
+    ),
+  );
 }
 
 /** Runs a step's instances, at most max-parallel at a time; under fail-fast a failure stops the rest. */
@@ -118,7 +102,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   checkSelection(pipeline, options.selection ?? EVERY_INSTANCE);
   const masker = deps.masker ?? new Masker();
   const { name, contexts: base, servers, targets } = prepareRun(pipeline, deps.env, masker);
-  const clients = await openClients(pipeline, servers, base, deps, options.selection ?? EVERY_INSTANCE);
+  const set = instanceSet(pipeline, options.selection ?? EVERY_INSTANCE);
+  const clients = await openClients(pipeline, servers, base, deps, set);
   const watch = deps.stopwatch ?? deps.now;
   const ctx: RunContext = {
     pipeline,
@@ -138,19 +123,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     resume: options.resume,
     selection: options.selection ?? EVERY_INSTANCE,
   };
-  const identities = stepIdentities(pipeline);
-  const planned = () =>
-    pipeline.steps
-      .flatMap((step) => instancesOf(ctx, step, options, identities[step.index]!))
-      .map((r): PlannedInstance => ({
-        key: r.key,
-        step: r.step,
-        id: r.id,
-        name: r.name,
-        uses: r.uses,
-        matrix: r.matrix,
-        server: r.server,
-      }));
+  const planned = () => pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, set)).map(identityOf);
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
   deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
@@ -162,7 +135,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   const first = pipeline.steps.findIndex(split);
   const plain = async (steps: Step[]) => {
     for (const step of steps) {
-      const instances = instancesOf(ctx, step, options, identities[step.index]!);
+      const instances = instancesOf(ctx, step, options, set);
       runs.push(...instances);
       await runStep(ctx, step, instances);
       settle(ctx, step, instances);
@@ -173,9 +146,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   else {
     await plain(pipeline.steps.filter((s) => !split(s) && s.index < first));
     const instances = new Map(
-      pipeline.steps
-        .filter(split)
-        .map((step) => [step, instancesOf(ctx, step, options, identities[step.index]!)] as const),
+      pipeline.steps.filter(split).map((step) => [step, instancesOf(ctx, step, options, set)] as const),
     );
     for (const list of instances.values()) runs.push(...list);
     const outcome = await runRollout(ctx, rollout, instances);
@@ -188,12 +159,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   return {
     file: pipeline.file,
     name,
-    // A rollout fails when it halted or a value failed, also within a wave's budget.
-    outcome: ctx.status.cancelled
-      ? 'cancelled'
-      : ctx.status.failed || rolledOut?.waves.some((w) => w.failed.length > 0)
-        ? 'failure'
-        : 'success',
+    // Interrupted after its last instance ended: still cancelled.
+    outcome: ctx.status.cancelled ? 'cancelled' : runOutcome(runs, rolledOut),
     startedAt,
     durationMs: watch() - startedAt,
     steps: runs,

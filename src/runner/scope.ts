@@ -4,8 +4,9 @@ import { ExprError, compiledReferences, isStatic, resolveDeep, toText, type Eval
 import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
-import type { StepType, TargetDef } from '../steps/types.ts';
-import { MASK, type Masker } from './masker.ts';
+import type { TargetDef } from '../steps/types.ts';
+import { registerInputSecrets } from './declared-secrets.ts';
+import type { Masker } from './masker.ts';
 
 export interface ResolvedServer {
   name: string;
@@ -53,11 +54,23 @@ function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unkno
   }
 }
 
+const preparedRuns = new WeakMap<Masker, WeakMap<Env, WeakMap<Pipeline, Prepared>>>();
+
 /**
- * Resolves what the run needs before its first step. vars resolve in file order (a var may read
- * env, secrets and earlier vars); a var that reads a secret, or a var that does, is a secret too.
+ * Resolves what the run needs before its first step, once per pipeline, environment and masker:
+ * the run prepares what its journal's setup prepared to teach the masker (and verify, too) once.
  */
 export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepared {
+  const byEnv = preparedRuns.get(masker) ?? new WeakMap<Env, WeakMap<Pipeline, Prepared>>();
+  const byPipeline = byEnv.get(env) ?? new WeakMap<Pipeline, Prepared>();
+  preparedRuns.set(masker, byEnv.set(env, byPipeline));
+  const prepared = byPipeline.get(pipeline) ?? resolveRun(pipeline, env, masker);
+  byPipeline.set(pipeline, prepared);
+  return prepared;
+}
+
+/** vars resolve in file order (a var may read env, secrets and earlier vars); a var that reads a secret, or a var that does, is a secret too. */
+function resolveRun(pipeline: Pipeline, env: Env, masker: Masker): Prepared {
   const secrets = plainRecord(
     pipeline.secrets.flatMap((name): [string, unknown][] => (env[name] === undefined ? [] : [[name, env[name]]])),
   );
@@ -179,55 +192,6 @@ function resolveTargets(
     masker.add(t.password, `targets.${name}.password`);
   }
   return targets;
-}
-
-/** The object holding a declared secret field (a dotted path: `target.token`), and its key. */
-function fieldAt(value: unknown, path: string): { holder: Record<string, unknown>; key: string } | undefined {
-  const keys = path.split('.');
-  let holder: unknown = value;
-  for (const key of keys.slice(0, -1))
-    holder =
-      holder && typeof holder === 'object' && Object.hasOwn(holder, key)
-        ? (holder as Record<string, unknown>)[key]
-        : undefined;
-  const key = keys.at(-1)!;
-  return holder && typeof holder === 'object' && typeof (holder as Record<string, unknown>)[key] === 'string'
-    ? { holder: holder as Record<string, unknown>, key }
-    : undefined;
-}
-
-/** The secrets a step type declares among its resolved inputs (`target.token`, `code`). */
-export function registerInputSecrets(type: StepType, inputs: Record<string, unknown>, masker: Masker): void {
-  for (const path of type.secretInputs ?? []) {
-    const field = fieldAt(inputs, path);
-    if (field) masker.add(field.holder[field.key] as string, `input ${path}`);
-  }
-}
-
-/**
- * The declared secret fields of (masked) inputs or outputs replaced whole, whatever their length.
- * Nothing is written in place: the masker shares what it did not change with the values the step
- * runs with and later steps read, so the objects along a replaced field's path are copied.
- */
-export function maskDeclared(
-  value: Record<string, unknown>,
-  paths: readonly string[] | undefined,
-): Record<string, unknown> {
-  let out = value;
-  for (const path of paths ?? []) out = withMasked(out, path.split('.'));
-  return out;
-}
-
-/** `value` with the string at `keys` replaced by MASK (the objects on the way copied), or `value` itself. */
-function withMasked(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  const [key, ...rest] = keys as [string, ...string[]];
-  if (!Object.hasOwn(value, key)) return value;
-  const field = value[key];
-  let masked: unknown;
-  if (rest.length === 0) masked = typeof field === 'string' && field !== MASK ? MASK : field;
-  else masked = field && typeof field === 'object' ? withMasked(field as Record<string, unknown>, rest) : field;
-  // A computed key makes an own property, `__proto__` included.
-  return masked === field ? value : { ...value, [key]: masked };
 }
 
 /** The server an instance calls: the step's, or its expression resolved with the instance's matrix. */

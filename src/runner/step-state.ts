@@ -2,7 +2,7 @@
 // leave: what the expressions of later steps read (steps.ID.outcome, outputs, instances, failures).
 import type { Step } from '../pipeline/model.ts';
 import type { Outcome, StepRun } from './result.ts';
-import type { InstanceState, RunContext } from './run-context.ts';
+import type { InstanceContext, RunContext } from './run-context.ts';
 
 /**
  * The step in the `steps` context once its instances are done (only a step with an id is read).
@@ -19,7 +19,7 @@ export function settle(ctx: RunContext, step: Step, instances: StepRun[], { stat
         : 'success';
   if (step.id !== undefined) {
     const single = !step.matrix && instances.length === 1 ? ctx.live.get(instances[0]!) : undefined;
-    const each = instances.map((r): InstanceState => ({
+    const each = instances.map((r): InstanceContext => ({
       matrix: r.matrix ?? {},
       outcome: r.outcome,
       outputs: ctx.live.get(r) ?? {},

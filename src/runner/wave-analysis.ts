@@ -2,6 +2,7 @@
 // count rounds interval apart, each round a fresh instance of the gate; a wave analysed in an
 // earlier run whose values wrote nothing again keeps that verdict.
 import type { Rollout, Step } from '../pipeline/model.ts';
+import { identityOf, newInstance } from './instance.ts';
 import type { StepRun, WaveResult } from './result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
 import { runInstance } from './run-instance.ts';
@@ -9,28 +10,9 @@ import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 
 /** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
 function roundRun(gate: StepRun, wave: number, round: number, count: number): StepRun {
-  return {
-    key: `${gate.key}@analysis-${wave}-${round}`,
-    step: gate.step,
-    id: gate.id,
-    uses: gate.uses,
-    matrix: gate.matrix,
-    server: gate.server,
-    name: `${gate.name} (analysis after wave ${wave}, round ${round}/${count})`,
-    outcome: 'cancelled',
-    continuedOnError: false,
-    startedAt: undefined,
-    durationMs: undefined,
-    attempts: 0,
-    inputs: {},
-    outputs: {},
-    figures: undefined,
-    error: undefined,
-    warnings: [],
-    result: null,
-    wave,
-    round,
-  };
+  const key = `${gate.key}@analysis-${wave}-${round}`;
+  const name = `${gate.name} (analysis after wave ${wave}, round ${round}/${count})`;
+  return newInstance({ ...identityOf(gate), key, name }, { wave, round });
 }
 
 /**

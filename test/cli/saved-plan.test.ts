@@ -154,3 +154,46 @@ steps:
     'nothing was written',
   );
 });
+
+test('run --plan knows an instance by its key, not its text; a plan of version 1 (known by text) is still read', async (t) => {
+  const s = await setup(t);
+  const saved = JSON.parse(readFileSync(s.plan, 'utf8')) as {
+    planVersion: number;
+    instances: { key?: string; at: string }[];
+  };
+  assert.equal(saved.planVersion, 2);
+  assert.ok(saved.instances.every((i) => typeof i.key === 'string'));
+  const runWith = async (plan: unknown) => {
+    writeFileSync(s.plan, JSON.stringify(plan));
+    return runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+  };
+  // Its text is only shown: another text, the same instance; another key, another instance.
+  const rekeyed = {
+    ...saved,
+    instances: saved.instances.map((i, n) => ({ ...i, at: `${i.at} (then)`, ...(n === 0 ? { key: 'id:gone' } : {}) })),
+  };
+  const moved = await runWith(rekeyed);
+  assert.equal(moved.code, 2, moved.stdout + moved.stderr);
+  const listed = moved.stderr.split('\n').filter((l) => l.startsWith('  - '));
+  assert.deepEqual(listed, [
+    '  - [1/3] Alerts (then): planned, and not in the run now',
+    '  - [1/3] Alerts: in the run now, and not planned',
+  ]);
+  // Version 1: no keys, each instance known by its text, as then.
+  const v1 = { ...saved, planVersion: 1, instances: saved.instances.map(({ key: _key, ...i }) => i) };
+  const v1Retold = {
+    ...v1,
+    instances: v1.instances.map((i, n) => (n === 0 ? { ...i, at: '[1/3] Something else' } : i)),
+  };
+  const oldMoved = await runWith(v1Retold);
+  assert.equal(oldMoved.code, 2, oldMoved.stdout + oldMoved.stderr);
+  assert.match(oldMoved.stderr, /- \[1\/3\] Something else: planned, and not in the run now$/m);
+  assert.deepEqual(
+    s.emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'nothing was written',
+  );
+  const old = await runWith(v1);
+  assert.equal(old.code, 0, old.stdout + old.stderr);
+  assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
+});

@@ -1,0 +1,140 @@
+// A step instance, once: its schema is the runner's StepRun, the journal's end record (parsed with
+// it) and, each absent value null and each time ISO 8601, the report's step (report/model.ts). A
+// field added here is in all three; besides, only the code that fills it changes (and, for the
+// report's contract, its line in docs/report-format.md and `npm run schema`). newInstance makes one
+// before it runs; carry (instance-end.ts) copies CARRIED_FIELDS of one that ended in an earlier run.
+import { z } from 'zod';
+import type { ErrorCode } from '../error-codes.ts';
+
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const StepErrorSchema = z.object({
+  code: z.custom<ErrorCode>((v) => typeof v === 'string').describe('an error code (docs/error-codes.md)'),
+  message: z.string().describe('what failed, for a person'),
+  hint: z.string().optional().describe('what to do'),
+});
+export type StepError = z.infer<typeof StepErrorSchema>;
+
+/** A non-idempotent call whose fate the run cannot prove: the server may have applied it. */
+export const InDoubtSchema = z.object({
+  method: z.string().max(16).describe('the method of the call'),
+  path: z.string().describe('its path'),
+  status: z
+    .int()
+    .optional()
+    .describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)'),
+});
+export type InDoubtCall = z.infer<typeof InDoubtSchema>;
+
+/** What the operator decided about an in-doubt call (run --resume --in-doubt). */
+export const DecisionSchema = z.object({
+  decision: z.enum(['skip', 'retry']).describe('skip: treated as applied, not sent again; retry: sent again'),
+  /** Who decided: the CI actor, or the user and host of the process that was told. */
+  by: z.string().describe('who decided'),
+  at: z.number(),
+  /** What reading the target back found, when the decision came from --in-doubt verify. */
+  verdict: z
+    .enum(['applied', 'not-applied', 'cannot-tell'])
+    .optional()
+    .describe('what reading the target back found (--in-doubt verify)'),
+  evidence: z.string().optional().describe('what reading the target back showed'),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const OutcomeSchema = z.enum(['success', 'failure', 'skipped', 'cancelled']);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+/** A run's outcome (result.ts runOutcome): the run's result, the journal's finish record, every report. */
+export const RunOutcomeSchema = z.enum(['success', 'failure', 'cancelled']);
+
+/** What names an instance before it runs: what a run plans (the journal's run record keeps it). */
+export const InstanceIdentity = z.object({
+  /** The instance in the file: its step's identity and matrix values; stable across runs (resume). */
+  key: z.string(),
+  step: z.int().nonnegative().describe('index of the step in the file, from 0'),
+  id: z.string().optional().describe("the step's id; null without one"),
+  name: z.string().describe('the instance name, resolved: "System update (target=prod)"'),
+  uses: z.string().describe('the step type'),
+  matrix: z
+    .record(z.string(), Scalar)
+    .optional()
+    .describe("the instance's matrix values; null for a step without a matrix"),
+  server: z.string().optional().describe('the server it called, by name; null for a step that calls none'),
+});
+export type PlannedInstance = z.infer<typeof InstanceIdentity>;
+
+export const StepInstance = InstanceIdentity.extend({
+  outcome: OutcomeSchema.describe('success, failure, skipped or cancelled'),
+  continuedOnError: z.boolean().describe('a failure that continue-on-error let pass'),
+  startedAt: z.number().optional(),
+  durationMs: z.number().optional().describe('null when unknown: an instance a killed run ended in the middle of'),
+  attempts: z.int().nonnegative().describe('attempts made (retry)'),
+  inputs: z.record(z.string(), z.unknown()).describe('resolved inputs, secrets masked'),
+  target: z
+    .string()
+    .optional()
+    .describe('the target database the step updates, resolved: "PROD on prod-db.example.com"'),
+  outputs: z.record(z.string(), z.unknown()).describe('outputs, secrets masked'),
+  figures: z.string().optional().describe('key figures, as the terminal shows them'),
+  /** What failed: an error of a call, or the step's own failure (success false, gate, assertion). */
+  error: StepErrorSchema.optional(),
+  warnings: z.array(z.string()).describe('warnings it raised'),
+  result: z.unknown().describe('the API result (update result, replication results, ...), secrets masked'),
+  inDoubt: InDoubtSchema.optional().describe(
+    'a non-idempotent call that was sent and whose fate is unknown: the server may have applied it',
+  ),
+  /** The operator's decision about that call: kept in every report, never turned into a success. */
+  decision: DecisionSchema.optional(),
+  resume: z
+    .enum(['earlier-run', 'resumed'])
+    .optional()
+    .describe('on a resumed run: done in an earlier run, or run again now'),
+  /** When done in an earlier run: when that run started. */
+  earlierRunAt: z.number().optional(),
+  /** In a rollout: the wave it belongs to (1-based), and for an analysis gate its round. */
+  wave: z.int().optional(),
+  round: z.int().optional(),
+});
+
+/** A step instance: what the runner fills, the journal keeps and every report renders. */
+export type StepRun = z.infer<typeof StepInstance>;
+
+/**
+ * A fresh instance, nothing run yet: cancelled until it ends (an instance a run never reached
+ * stays so). The keys in the order the journal has always written them.
+ */
+export function newInstance(identity: PlannedInstance, rest: Partial<StepRun> = {}): StepRun {
+  return {
+    key: identity.key,
+    ...(rest.resume ? { resume: rest.resume } : {}),
+    step: identity.step,
+    id: identity.id,
+    name: identity.name,
+    uses: identity.uses,
+    matrix: identity.matrix,
+    server: identity.server,
+    outcome: 'cancelled',
+    continuedOnError: false,
+    startedAt: undefined,
+    durationMs: undefined,
+    attempts: 0,
+    inputs: {},
+    outputs: {},
+    figures: undefined,
+    error: undefined,
+    warnings: [],
+    result: null,
+    ...rest,
+  };
+}
+
+/** An instance's identity, as a run plans it. */
+export function identityOf(run: PlannedInstance): PlannedInstance {
+  const keys = Object.keys(InstanceIdentity.shape) as (keyof PlannedInstance)[];
+  return Object.fromEntries(keys.map((k) => [k, run[k]])) as PlannedInstance;
+}
+
+/** What an instance carried from an earlier run takes of it: all but its identity and place in a rollout. */
+export const CARRIED_FIELDS = (Object.keys(StepInstance.shape) as (keyof StepRun)[]).filter(
+  (k) => !(k in InstanceIdentity.shape) && k !== 'wave' && k !== 'round',
+);
