@@ -11,7 +11,8 @@ export {
 } from './fate.ts';
 export { deadline, type Deadline } from './deadline.ts';
 export type { SyncOutcome } from './devops.ts';
-export { planned, type CallOptions, type CallSpec, type PlannedCall } from './call.ts';
+export type { CallOptions, CallSpec } from './call.ts';
+export { planned, PLACEHOLDER_LICENSE_CODE, type PlannedCall } from './recording.ts';
 export { classesCalls } from './classes.ts';
 export { devopsCalls } from './devops.ts';
 export { licensingCalls } from './licensing.ts';
