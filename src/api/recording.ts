@@ -36,6 +36,18 @@ const { classes, licensing, monitoring, devops } = API_BASE;
 const ID = '[^/]+';
 const ENTITY = { json: { ikey: 0, iclass: 0 } };
 const LIST = { json: [] };
+/** A session's drop fields are present (null) in every answer: their types are not shown. */
+const SESSION = {
+  json: {
+    sessionId: '',
+    engineId: '',
+    dropsAt: null,
+    dropRequestedAt: null,
+    dropRequesterKey: null,
+    dropRequesterName: null,
+    dropReason: null,
+  },
+};
 const ENTITY_PATH = `${classes}/(?:classes/${ID}/)?entities/${ID}`;
 
 /** Method, path (a regular expression over the whole path), answer; the first that matches answers. */
@@ -50,7 +62,7 @@ const ROUTES: readonly (readonly [RegExp, RegExp, Answer])[] = [
   [/^POST$/, RegExp(`^${licensing}/licenses/create$`), { text: PLACEHOLDER_LICENSE_CODE }],
   [/^GET$/, RegExp(`^${monitoring}/(?:engines|sessions|alerts|engines/${ID}/(?:sessions|alerts))$`), LIST],
   [/^GET$/, RegExp(`^${monitoring}/engines/${ID}$`), { json: { instanceId: '', version: '', updatedAt: 0 } }],
-  [/^GET$/, RegExp(`^${monitoring}/(?:engines/${ID}/)?sessions/${ID}$`), { json: { sessionId: '', engineId: '' } }],
+  [/^GET$/, RegExp(`^${monitoring}/(?:engines/${ID}/)?sessions/${ID}$`), SESSION],
   [/^GET$/, RegExp(`^${devops}/replication/configs$`), LIST],
   [/^GET$/, RegExp(`^${devops}/replication/configs/${ID}$`), { json: { key: 0, name: '', enabled: true } }],
   [/^POST$/, RegExp(`^${devops}/replication/(?:configs/${ID}/)?sync$`), LIST],
