@@ -8,7 +8,11 @@ import { test } from 'node:test';
 import { EngineClient, PLACEHOLDER_LICENSE_CODE, type PlannedCall } from '../../src/api/index.ts';
 import { loadPipeline } from '../../src/pipeline/load.ts';
 import { planPipeline } from '../../src/runner/plan.ts';
+import { readNow } from '../../src/runner/live-read.ts';
+import { Masker } from '../../src/runner/masker.ts';
+import { recordCalls } from '../../src/runner/plan-env.ts';
 import { STEP_TYPES } from '../../src/steps/registry.ts';
+import type { StepEnv, StepType } from '../../src/steps/types.ts';
 import { oneStep } from '../helpers/run.ts';
 
 test('the recording client answers every method of the API with a placeholder of its response type, and sends nothing', async () => {
@@ -191,3 +195,35 @@ for (const [uses, cases] of Object.entries(CASES)) {
     }
   });
 }
+
+/** A gate that says what it waits for and logs nothing: what a plan shows comes from StepEnv.waitFor, typed. */
+const silentGate = {
+  ...STEP_TYPES.get('monitoring/sessions')!,
+  async run(_inputs: Record<string, unknown>, env: StepEnv) {
+    await env.client().monitoring.sessions(env.call);
+    env.waitFor({ what: 'the window to open', state: '3 active' });
+    await env.sleep(60_000, env.signal);
+    await env.client().monitoring.alerts(env.call);
+    return { outputs: {} };
+  },
+} as StepType;
+
+test('a gate that would wait stops at its first check, and says for what through StepEnv.waitFor: the dry walk and the live plan', async () => {
+  const signal = new AbortController().signal;
+  const dry = await recordCalls(silentGate, {}, {}, signal);
+  assert.deepEqual(dry, { calls: [{ method: 'GET', path: '/api/monitoring/v1/sessions' }] });
+  const client = new EngineClient({ url: 'http://127.0.0.1:9' }, { recordInto: [] });
+  const live = await readNow(
+    silentGate,
+    {},
+    {
+      client: () => client,
+      targets: {},
+      masker: new Masker(),
+      now: () => 0,
+      signal,
+      scope: { contexts: {}, status: { failed: false, cancelled: false } },
+    },
+  );
+  assert.deepEqual(live, { state: 'would-wait', text: 'the window to open: 3 active', outputs: {} });
+});
