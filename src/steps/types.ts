@@ -104,7 +104,10 @@ export interface StepType<I = Record<string, unknown>> {
    * compiles them into Expressions, which the step evaluates.
    */
   conditions?: readonly string[];
-  /** Runs the step; the plan runs it too, against a recording client (runner/plan-env.ts): its calls are the plan's. */
+  /**
+   * Runs the step. The plan runs it too, against a recording client (runner/plan-env.ts): the
+   * calls it makes are the plan's, so a step has no plan of its own to part from its run.
+   */
   run(inputs: I, env: StepEnv): Promise<StepOutcome>;
   /**
    * How a call of this step whose fate is unknown is decided by reading the target back
@@ -148,7 +151,10 @@ export interface Verifier {
     now: number,
     signal: AbortSignal,
   ): Promise<Verdict>;
-  /** The target now and what the write would change, in words, read with GET requests (plan --live); `call` is the write the plan's walk recorded. */
+  /**
+   * The target now and what the write would change, in words, read with GET requests (plan
+   * --live). `call` is the write the plan's walk recorded.
+   */
   preview?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<Preview>;
 }
 
