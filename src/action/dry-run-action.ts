@@ -1,7 +1,7 @@
 // The root action's and single-step actions' dry run: `dry-run: true` shows each call and makes
 // none; `dry-run: live` is the preflight (GET requests only), posted as the job summary and the PR
 // comment, failing the action when a step fails now.
-import { dryRun as planRun } from '../app/dry-run.ts';
+import { makePlan } from '../app/plan.ts';
 import { ExitCode } from '../errors.ts';
 import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -28,7 +28,7 @@ export async function dryRun(
   live: boolean,
 ): Promise<number> {
   const { kit } = deps;
-  const plan = await planRun(loaded.pipeline, loaded.env, {
+  const plan = await makePlan(loaded.pipeline, loaded.env, {
     masker,
     selection: loaded.selection,
     ...(live ? { live: { signal: deps.signal } } : {}),

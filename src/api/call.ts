@@ -26,27 +26,6 @@ export interface CallSpec extends Omit<HttpRequest, 'signal' | 'timeoutMs'> {
   resource?: string | undefined;
 }
 
-/** A call as the dry run shows it: the request a CallSpec sends, its body as a value. */
-export interface PlannedCall {
-  method: string;
-  path: string;
-  query?: Record<string, unknown> | undefined;
-  body?: unknown;
-  contentType?: string | undefined;
-}
-
-/** The call a client method sends, as the dry run shows it. */
-export function planned(spec: CallSpec): PlannedCall {
-  const call: PlannedCall = { method: spec.method, path: spec.path };
-  if (spec.query && Object.keys(spec.query).length > 0) call.query = spec.query as Record<string, unknown>;
-  if (spec.body && 'json' in spec.body) call.body = spec.body.json;
-  else if (spec.body) {
-    call.body = spec.body.text;
-    call.contentType = spec.body.contentType;
-  }
-  return call;
-}
-
 /** The answer's JSON value: a SyntaxError when it is not JSON, an invalid response when it nests past any answer of the API. */
 function answerJson(spec: CallSpec, transport: Transport, response: HttpResponse): unknown {
   try {

@@ -10,7 +10,7 @@ const seg = (v: string | number) => encodeURIComponent(String(v));
 export type EntityId = string | number;
 export type WriteMethod = 'POST' | 'PATCH' | 'PUT';
 
-/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+/** The calls of the area that steps make, as values the client sends. */
 export const classesCalls = {
   /** Entities of the class and of its child classes; `where` holds equality filters. */
   list: (classKey: number, where: Record<string, string | number | boolean> = {}): CallSpec => ({

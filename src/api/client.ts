@@ -10,6 +10,7 @@ import { DevOpsApi } from './devops.ts';
 import { createDispatcher, givenDispatcher, type Env, type LazyDispatcher, type TlsOptions } from './dispatcher.ts';
 import { LicensingApi } from './licensing.ts';
 import { MonitoringApi } from './monitoring.ts';
+import { placeholderAnswer, planned, type PlannedCall } from './recording.ts';
 import type { RetryPolicy } from './retry.ts';
 import { Transport, type Query, type RequestBody, type TransportOptions } from './transport.ts';
 
@@ -41,6 +42,11 @@ export interface ClientDeps {
   redact?: TransportOptions['redact'];
   /** GET requests only: any other is refused before it leaves (plan --live). */
   readOnly?: boolean;
+  /**
+   * The plan's walk: every call is recorded here, as the plan shows it, and answered by a
+   * placeholder shaped as the API's response (recording.ts); nothing is sent.
+   */
+  recordInto?: PlannedCall[];
 }
 
 export interface RawRequest {
@@ -81,9 +87,12 @@ export class EngineClient {
       allowWith: 'allow insecure HTTP for this server (allow-insecure-http: true, or ENGINE_ALLOW_INSECURE_HTTP=true)',
     });
     if (insecure) throw insecure;
-    this.dispatcher = deps.dispatcher
-      ? givenDispatcher(deps.dispatcher)
-      : createDispatcher(config, deps.env ?? {}, undefined, config.url);
+    const recorded = deps.recordInto;
+    this.dispatcher = recorded
+      ? { get: () => Promise.reject(new Error('the recording client sends nothing')), close: async () => undefined }
+      : deps.dispatcher
+        ? givenDispatcher(deps.dispatcher)
+        : createDispatcher(config, deps.env ?? {}, undefined, config.url);
     const transport = new Transport({
       url: config.url,
       username: config.username,
@@ -98,6 +107,12 @@ export class EngineClient {
       onRetry: deps.onRetry,
       redact: deps.redact,
       readOnly: deps.readOnly,
+      answerInstead:
+        recorded &&
+        ((req) => {
+          recorded.push(planned(req));
+          return placeholderAnswer(req);
+        }),
     });
     this.caller = new Caller(transport);
     this.classes = new ClassesApi(this.caller);

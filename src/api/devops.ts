@@ -27,7 +27,7 @@ export interface SyncOutcome {
   failed: number;
 }
 
-/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+/** The calls of the area that steps make, as values the client sends. */
 export const devopsCalls = {
   clearTransactionLog: (): CallSpec => ({ method: 'POST', path: CLEAR_TRANSACTION_LOG_PATH, statusOnly: true }),
   /** One configuration, or every enabled one when `configKey` is undefined. */

@@ -79,4 +79,6 @@ export interface TransportOptions {
   redact?: ((text: string) => string) | undefined;
   /** GET requests only: any other is refused before it leaves (plan --live). */
   readOnly?: boolean | undefined;
+  /** The plan's walk: answers each request instead of sending it (recording.ts); nothing leaves. */
+  answerInstead?: ((req: HttpRequest) => HttpResponse) | undefined;
 }

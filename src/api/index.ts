@@ -11,10 +11,7 @@ export {
 } from './fate.ts';
 export { deadline, type Deadline } from './deadline.ts';
 export type { SyncOutcome } from './devops.ts';
-export { planned, type CallOptions, type CallSpec, type PlannedCall } from './call.ts';
-export { classesCalls } from './classes.ts';
-export { devopsCalls } from './devops.ts';
-export { licensingCalls } from './licensing.ts';
-export { monitoringCalls } from './monitoring.ts';
+export type { CallOptions, CallSpec } from './call.ts';
+export { planned, PLACEHOLDER_LICENSE_CODE, type PlannedCall } from './recording.ts';
 export { DEFAULT_TIMEOUT_MS, type CallObserver, type SentCall } from './transport.ts';
 export * from './schemas/index.ts';

@@ -17,7 +17,7 @@ export interface RemoveResult {
   status: 200 | 204;
 }
 
-/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+/** The calls of the area that steps make, as values the client sends. */
 export const licensingCalls = {
   licenses: (): CallSpec => ({ method: 'GET', path: `${BASE}/licenses` }),
   products: (): CallSpec => ({ method: 'GET', path: `${BASE}/products` }),

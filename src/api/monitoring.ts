@@ -12,7 +12,7 @@ const SessionList = z.array(ApplicationSessionInfo);
 const AlertList = z.array(EngineAlert);
 const seg = encodeURIComponent;
 
-/** The calls steps make, as values: the client sends them, a step's plan shows them. */
+/** The calls of the area that steps make, as values the client sends. */
 export const monitoringCalls = {
   engines: (): CallSpec => ({ method: 'GET', path: `${BASE}/engines` }),
   engine: (engineId: string): CallSpec => ({

@@ -65,6 +65,7 @@ export class Transport {
 
   /** Sends the request; answers every HTTP status; throws ApiError for transport faults only. */
   async send(req: HttpRequest): Promise<HttpResponse> {
+    if (this.options.answerInstead) return this.options.answerInstead(req);
     if (this.options.readOnly && req.method !== 'GET') throw readOnlyRefusal(req, this.server);
     const idempotent = req.idempotent ?? req.method === 'GET';
     if (!idempotent) return this.sendOnce(req);

@@ -5,7 +5,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
-import { dryRun, type DryRun, type LiveOptions } from './dry-run.ts';
+import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
 import { ofAnotherPipeline, savedPlan, staleness, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
 
@@ -21,9 +21,9 @@ export async function preflight(
   input: PreflightInput,
   live: LiveOptions,
   now: number,
-): Promise<{ plan: DryRun; saved: CurrentPlan }> {
+): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
   const masker = new Masker();
-  const plan = await dryRun(input.pipeline, input.env, { selection: input.selection, masker, live });
+  const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live });
   const identity = {
     name: plan.name,
     file: input.pipeline.file,

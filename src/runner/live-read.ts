@@ -1,12 +1,14 @@
-// A read-only step run for real by the live plan (plan --live): its gate checked once, never
-// waited for. What it finds now: it holds (with its figures), it would wait (and for what), or it
-// fails now (and why: its server could not be reached, or what it found). Its client sends GET
-// requests only, whatever the step or the server does.
+// A read-only step run for real by the live plan (plan --live), in a plan's env (plan-env.ts):
+// its gate checked once, never waited for. What it finds now: it holds (with its figures), it
+// would wait (and for what, as the gate said it: WouldWait), or it fails now (and why: its server
+// could not be reached, or what it found). Its client sends GET requests only, whatever the step
+// or the server does.
 import { unreachable, type EngineClient } from '../api/index.ts';
 import type { EvalScope } from '../expr/index.ts';
 import type { Observed } from '../steps/observed.ts';
-import type { StepEnv, StepType, TargetDef } from '../steps/types.ts';
+import type { StepType, TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
+import { planEnv, WouldWait } from './plan-env.ts';
 
 export type LiveState = 'holds' | 'would-wait' | 'fails-now';
 
@@ -22,9 +24,6 @@ export interface LiveFinding {
   unreachable?: true;
 }
 
-/** Thrown by the live plan's sleep: a gate that would wait stops at its first check. */
-class WouldWait extends Error {}
-
 export async function readNow(
   type: StepType,
   inputs: Record<string, unknown>,
@@ -38,22 +37,14 @@ export async function readNow(
   },
 ): Promise<LiveFinding> {
   const { masker } = world;
-  let waitingFor: string | undefined;
-  const env: StepEnv = {
+  const env = planEnv({
     client: world.client,
-    call: { signal: world.signal },
-    signal: world.signal,
-    log: {
-      // A gate says what it waits for before it sleeps: "waiting for <what>: <state>; next check in 2m".
-      info: (m) => (waitingFor = /^waiting for (.*?); next check/.exec(m)?.[1] ?? waitingFor),
-      warn: () => undefined,
-    },
-    now: world.now,
-    sleep: () => Promise.reject(new WouldWait()),
     targets: world.targets,
+    now: world.now,
+    signal: world.signal,
     secret: (v) => masker.add(v),
     evaluate: (expression) => expression.evaluate(world.scope),
-  };
+  });
   try {
     const outcome = await type.run(inputs, env);
     const observed = type.observed ? { observed: masker.maskValue(type.observed(outcome.outputs, inputs)) } : {};
@@ -67,7 +58,11 @@ export async function readNow(
     return { state: 'holds', text: masker.mask(outcome.figures ?? 'holds'), outputs: outcome.outputs, ...observed };
   } catch (error) {
     if (error instanceof WouldWait)
-      return { state: 'would-wait', text: masker.mask(waitingFor ?? 'its condition'), outputs: {} };
+      return {
+        state: 'would-wait',
+        text: masker.mask(`${error.waiting.what}: ${error.waiting.state}`),
+        outputs: {},
+      };
     return {
       state: 'fails-now',
       text: masker.mask((error as Error).message),

@@ -1,6 +1,7 @@
-// The dry run: every call the pipeline would make, resolved as far as possible before anything
-// runs, secrets masked. Each instance is prepared as the run prepares it (prepare-instance.ts);
-// outputs of earlier steps are shown as placeholders.
+// The plan: every call the pipeline would make, resolved as far as possible before anything
+// runs, secrets masked. Each instance is prepared as the run prepares it (prepare-instance.ts),
+// outputs of earlier steps shown as placeholders, and its step run against a recording client
+// (plan-env.ts): the calls it makes are the plan's. plan --live reads too (live-read.ts).
 import { Placeholder } from '../expr/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -13,6 +14,7 @@ import { instanceName } from './names.ts';
 import { instanceSet } from './instance-set.ts';
 import type { EngineClient } from '../api/index.ts';
 import { readNow, type LiveState } from './live-read.ts';
+import { recordCalls } from './plan-env.ts';
 import { conditionOf, instanceScope, resolveInputs, type InstanceWorld } from './prepare-instance.ts';
 import { prepareRun, serverName, type Env, type ResolvedServer } from './scope.ts';
 
@@ -67,6 +69,7 @@ export async function planPipeline(
   checkSelection(pipeline, selection);
   const masker = options.masker ?? new Masker();
   const { name, contexts: base, targets, servers } = prepareRun(pipeline, env, masker);
+  const signal = options.live?.signal ?? new AbortController().signal;
   const clients = new Map<string, EngineClient>();
   const clientOf = (server: string | undefined): EngineClient => {
     const def = server === undefined ? undefined : servers.get(server);
@@ -99,17 +102,16 @@ export async function planPipeline(
         const condition = conditionOf(step, scope);
         const prepared = resolveInputs(step, scope, masker, { placeholders: true });
         let note = 'failure' in condition ? `resolved at run time: ${condition.failure.message}` : undefined;
+        // The step's own run against a recording client: its calls, each answered by a placeholder.
         let calls: PlannedCall[] = [];
-        try {
-          if ('inputs' in prepared) calls = type.plan(prepared.inputs as never, targets);
-          else if (prepared.values) {
-            calls = type.plan(prepared.values as never, targets);
-            if (JSON.stringify(prepared.values).includes('<steps.'))
-              note ??= "some inputs come from earlier steps' outputs, known only at run time";
-          } else note ??= `resolved at run time: ${prepared.failure.message}`;
-        } catch (error) {
-          note ??= `resolved at run time: ${(error as Error).message}`;
-        }
+        const given = 'inputs' in prepared ? prepared.inputs : prepared.values;
+        if (given) {
+          const walked = await recordCalls(type, given, targets, signal);
+          calls = walked.calls;
+          if (!('inputs' in prepared) && JSON.stringify(given).includes('<steps.'))
+            note ??= "some inputs come from earlier steps' outputs, known only at run time";
+          if (walked.error) note ??= `resolved at run time: ${walked.error.message}`;
+        } else if ('failure' in prepared) note ??= `resolved at run time: ${prepared.failure.message}`;
         const runs = 'runs' in condition ? condition.runs : true;
         const server = serverName(step, combo, base);
         let live: PlannedStep['live'];

@@ -1,12 +1,12 @@
 // One instance of a step (the step, or one combination of its matrix): its condition, its inputs
 // resolved and checked, its attempts under the step's timeout and retry, its outcome masked into
 // the StepRun the reports show, and the logger and observer told.
-import { ApiError, deadline } from '../api/index.ts';
+import { ApiError, deadline, type CallObserver } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome, StepType, TargetDef } from '../steps/types.ts';
-import { instanceCalls } from './observer.ts';
+import { instanceCalls, type InstanceCalls } from './observer.ts';
 import type { StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
@@ -39,33 +39,44 @@ function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>)
 }
 
 /**
- * With a journal: what the step's verifier compares against, read just before its write leaves
- * and recorded ahead of it. A read that fails is recorded as such (verify then cannot tell) and
- * never stops the write.
+ * With a journal: the instance's calls as the step's client reports them, and what the step's
+ * verifier compares against, read just before the attempt's write leaves (the write as it leaves,
+ * body and all) and recorded ahead of it. A read that fails is recorded as such (verify then
+ * cannot tell) and never stops the write.
  */
-async function snapshotBefore(
+function snapshotBefore(
   ctx: RunContext,
   type: StepType,
-  inputs: Record<string, unknown>,
   run: StepRun,
+  calls: InstanceCalls,
   signal: AbortSignal,
-): Promise<void> {
+): CallObserver {
   const observer = ctx.deps.observer;
-  if (!observer || !type.verify?.snapshot) return;
-  const call = type.plan(inputs, ctx.targets).find((c) => c.method !== 'GET');
-  if (!call) return;
-  try {
-    observer.snapshot(run, { value: await type.verify.snapshot(ctx.client(run.server), call, signal) });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    observer.snapshot(run, { error: (error as Error).message });
-    ctx.deps.logger.warn(
-      run,
-      ctx.masker.mask(
-        `could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`,
-      ),
-    );
-  }
+  const snapshot = type.verify?.snapshot;
+  if (!observer || !snapshot) return calls;
+  let taken = false;
+  return {
+    async sending(call) {
+      if (!taken) {
+        taken = true;
+        try {
+          observer.snapshot(run, { value: await snapshot(ctx.client(run.server), call, signal) });
+        } catch (error) {
+          if (signal.aborted) throw error;
+          observer.snapshot(run, { error: (error as Error).message });
+          ctx.deps.logger.warn(
+            run,
+            ctx.masker.mask(
+              `could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`,
+            ),
+          );
+        }
+      }
+      return calls.sending(call);
+    },
+    status: (call, status) => calls.status(call, status),
+    answered: (call, end) => calls.answered(call, end),
+  };
 }
 
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
@@ -106,13 +117,16 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     run.attempts = attempt;
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
     const signal = time?.signal ?? deps.signal;
+    const observer = snapshotBefore(ctx, type, run, calls, signal);
     const env: StepEnv = {
-      client: () => ctx.client(run.server).bind({ signal, observer: calls }),
+      client: () => ctx.client(run.server).bind({ signal, observer }),
       call: { signal },
       signal,
       log: { info: (m) => log.info(run, masker.mask(m)), warn: (m) => log.warn(run, masker.mask(m)) },
       now: deps.now,
       sleep: deps.sleep,
+      // A run waits: the gate's own log line says for what.
+      waitFor: () => undefined,
       targets: ctx.targets,
       secret: (v) => masker.add(v),
       evaluate: (expression) => expression.evaluate(scope),
@@ -126,7 +140,6 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     let error: StepError | undefined;
     let inFlight = '';
     try {
-      await snapshotBefore(ctx, type, inputs, run, signal);
       outcome = await type.run(inputs, env);
     } catch (caught) {
       error = errorOf(caught);

@@ -39,9 +39,6 @@ export default defineStep<Inputs>({
   readOnly: (i) => (i.method ?? 'GET') === 'GET',
   unprovable: 'what the server does with the request: only sending it tells',
   needsServer: true,
-  plan: (i) => [
-    { method: i.method ?? 'GET', path: i.path, query: i.query, body: i.body, contentType: i['content-type'] },
-  ],
   async run(i, env) {
     const method = i.method ?? 'GET';
     const res = await env.client().request({ method, path: i.path, query: i.query, body: requestBody(i) }, env.call);

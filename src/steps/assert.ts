@@ -35,7 +35,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   readOnly: true,
   needsServer: false,
   conditions: ['that'],
-  plan: () => [],
   async run(i, env) {
     const value = i.that instanceof Expression ? env.evaluate(i.that) : i.that;
     const held = truthy(value);

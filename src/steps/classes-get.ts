@@ -1,5 +1,4 @@
 // classes/get: GET entities/{id}, or classes/{class}/entities/{id}.
-import { classesCalls, planned } from '../api/index.ts';
 import { CLASS } from './input-docs.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
@@ -16,7 +15,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['entity'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [planned(classesCalls.get(i.id, i.class))],
   async run(i, env) {
     const entity = await env.client().classes.get(i.id, i.class, env.call);
     return { outputs: { entity }, result: entity, figures: `entity ${entity.ikey} of class ${entity.iclass}` };

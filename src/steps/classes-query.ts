@@ -1,5 +1,4 @@
 // classes/query: GET classes/{class}/entities?field=value (entities of child classes included).
-import { classesCalls, planned } from '../api/index.ts';
 import { CLASS } from './input-docs.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
@@ -19,7 +18,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['entities', 'count'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [planned(classesCalls.list(i.class, i.where ?? {}))],
   async run(i, env) {
     const entities = await env.client().classes.list(i.class, i.where ?? {}, env.call);
     return {

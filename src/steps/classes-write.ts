@@ -1,5 +1,4 @@
 // classes/create, classes/update, classes/delete: entity writes (POST, PATCH, DELETE).
-import { classesCalls, planned } from '../api/index.ts';
 import { CLASS } from './input-docs.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
@@ -23,7 +22,6 @@ export const classesCreate = defineStep<z.infer<ReturnType<typeof createInputs>>
   unprovable: 'that the server accepts the fields (its own validation): only the write tells',
   needsServer: true,
   verify: entityCreated,
-  plan: (i) => [planned(classesCalls.create(i.class, i.fields))],
   async run(i, env) {
     const entity = await env.client().classes.create(i.class, i.fields, env.call);
     return { outputs: { entity }, result: entity, figures: `created entity ${entity.ikey} in class ${entity.iclass}` };
@@ -44,7 +42,6 @@ export const classesUpdate = defineStep<z.infer<ReturnType<typeof updateInputs>>
   unprovable: 'that the server accepts the fields (its own validation): only the write tells',
   needsServer: true,
   verify: entityUpdated,
-  plan: (i) => [planned(classesCalls.update(i.id, i.fields, i.class, 'PATCH'))],
   async run(i, env) {
     const entity = await env.client().classes.update(i.id, i.fields, i.class, 'PATCH', env.call);
     return {
@@ -65,7 +62,6 @@ export const classesDelete = defineStep<z.infer<ReturnType<typeof deleteInputs>>
   unprovable: 'that the entity may be deleted (references to it): only the delete tells',
   needsServer: true,
   verify: entityDeleted,
-  plan: (i) => [planned(classesCalls.delete(i.id, i.class))],
   async run(i, env) {
     const entity = await env.client().classes.delete(i.id, i.class, env.call);
     return { outputs: { entity }, result: entity, figures: `deleted entity ${i.id}` };

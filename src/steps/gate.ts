@@ -55,6 +55,7 @@ export async function pollUntil<T>(
     // Checks at 0, interval, 2 x interval ... up to the timeout; a second of slack absorbs the
     // time the checks themselves took.
     if (elapsed + wait.intervalMs > wait.timeoutMs + 1_000) break;
+    env.waitFor({ what, state: observation.state });
     env.log.info(
       `waiting for ${what}: ${observation.state}; next check in ${formatDuration(wait.intervalMs)} (${formatDuration(wait.timeoutMs - elapsed)} left)`,
     );

@@ -1,5 +1,4 @@
 // licensing/add: POST licenses with the code as text/plain.
-import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { defineStep, type Wrap } from './types.ts';
 import { licensesAdded } from './verify-licenses.ts';
@@ -17,7 +16,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   secretInputs: ['code'],
   needsServer: true,
   verify: licensesAdded,
-  plan: (i) => [planned(licensingCalls.add(i.code))],
   async run(i, env) {
     env.secret(i.code);
     const { status } = await env.client().licensing.add(i.code, env.call);

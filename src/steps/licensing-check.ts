@@ -1,5 +1,4 @@
 // licensing/check: the licenses of a product (key or name) and the days before the first expires.
-import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import type { License } from '../api/index.ts';
 import { licenseFacts } from './observed.ts';
@@ -25,7 +24,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   readOnly: true,
   observed: (o) => licenseFacts((o.licenses as License[] | undefined) ?? []),
   needsServer: true,
-  plan: () => [planned(licensingCalls.licenses()), planned(licensingCalls.products())],
   async run(i, env) {
     const api = env.client().licensing;
     // Both reads at once; when one fails the other is stopped and awaited, so no call (or retry

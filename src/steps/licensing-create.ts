@@ -1,5 +1,4 @@
 // licensing/create: POST licenses/create; the code it answers is an output, and masked.
-import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import {
   licenseTypeName,
@@ -73,7 +72,6 @@ export default defineStep<Inputs>({
   readOnly: false,
   unprovable: 'that the licenser accepts the request: only creating it tells',
   needsServer: true,
-  plan: (i) => [planned(licensingCalls.create(body(i)))],
   async run(i, env) {
     const code = await env.client().licensing.create(body(i), env.call);
     env.secret(code);

@@ -1,5 +1,4 @@
 // licensing/remove: DELETE licenses/{key}; 204 (already without license) is a success.
-import { licensingCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -17,7 +16,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   unprovable: 'that the license may be removed: only removing it tells',
   needsServer: true,
   verify: licenseRemoved,
-  plan: (i) => [planned(licensingCalls.remove(i.key))],
   async run(i, env) {
     const { status } = await env.client().licensing.remove(i.key, env.call);
     return { outputs: { status }, figures: status === 204 ? 'already without license (204)' : 'removed (200)' };

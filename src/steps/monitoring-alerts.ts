@@ -1,5 +1,4 @@
 // monitoring/alerts: fails when an alert at or above `fail-on` is raised (ignoring `ignore-codes`).
-import { monitoringCalls, planned } from '../api/index.ts';
 import { ENGINE } from './input-docs.ts';
 import { z } from 'zod';
 import { listOf } from './inputs.ts';
@@ -39,7 +38,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     );
   },
   needsServer: true,
-  plan: (i) => [planned(i.engine ? monitoringCalls.engineAlerts(i.engine) : monitoringCalls.alerts())],
   async run(i, env) {
     const api = env.client().monitoring;
     const all = i.engine ? await api.engineAlerts(i.engine, env.call) : await api.alerts(env.call);

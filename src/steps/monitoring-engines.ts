@@ -2,7 +2,6 @@
 // is online only if it reported within the last 5 minutes (enterprise-api.md 3, 8.2): the list
 // route shows only those; the single-Engine route answers for any Engine that exists, so its
 // updatedAt is checked here.
-import { monitoringCalls, planned } from '../api/index.ts';
 import { ENGINE, WAIT } from './input-docs.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
@@ -45,7 +44,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   readOnly: true,
   observed: (o) => engineFacts((o.engines as { id: string; version: string }[] | undefined) ?? []),
   needsServer: true,
-  plan: (i) => [planned(i.engine ? monitoringCalls.engine(i.engine) : monitoringCalls.engines())],
   async run(i, env) {
     const minOnline = i['min-online'] ?? 1;
     const expected = i.engines ?? [];

@@ -1,5 +1,4 @@
 // monitoring/sessions: counts active sessions; with `max-active`, a gate (optionally waiting).
-import { monitoringCalls, planned } from '../api/index.ts';
 import { ENGINE, WAIT } from './input-docs.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
@@ -26,7 +25,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   outputs: ['active'],
   readOnly: true,
   needsServer: true,
-  plan: (i) => [planned(i.engine ? monitoringCalls.engineSessions(i.engine) : monitoringCalls.sessions())],
   async run(i, env) {
     const max = i['max-active'];
     const want =

@@ -1,6 +1,5 @@
 // replication/check: the replication configurations, each expected enabled (a drift audit's check
 // that a nightly sync still runs). Reads only; replication/sync is the write.
-import { devopsCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { listOf } from './inputs.ts';
 import { fact } from './observed.ts';
@@ -27,7 +26,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       ]),
     ),
   needsServer: true,
-  plan: () => [planned(devopsCalls.replicationConfigs())],
   async run(i, env) {
     const all = await env.client().devops.replicationConfigs(env.call);
     const is = (c: { key: number; name: string }, name: string) =>

@@ -1,7 +1,6 @@
 // replication/sync: POST replication/configs/{key}/sync, or replication/sync for every enabled one.
 // HTTP 500 means at least one replication failed (enterprise-api.md 4.4): the step fails, always,
 // whatever the result array says.
-import { devopsCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
@@ -17,7 +16,6 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   readOnly: false,
   unprovable: 'that each target database accepts the replication: only the sync tells',
   needsServer: true,
-  plan: (i) => [planned(devopsCalls.sync(i.config))],
   async run(i, env) {
     const outcome = await env.client().devops.sync(i.config, env.call);
     const sum = (k: 'numInserts' | 'numUpdates' | 'numDeletes') =>

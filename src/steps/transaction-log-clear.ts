@@ -1,5 +1,4 @@
 // transaction-log/clear: POST /api/devops/v1/transaction-log/clear.
-import { devopsCalls, planned } from '../api/index.ts';
 import { z } from 'zod';
 import { defineStep } from './types.ts';
 
@@ -12,7 +11,6 @@ export default defineStep<Record<string, never>>({
   readOnly: false,
   unprovable: 'the scope system.clearTransactionLog of the user: only the clear itself is checked for it',
   needsServer: true,
-  plan: () => [planned(devopsCalls.clearTransactionLog())],
   async run(_inputs, env) {
     const { status } = await env.client().devops.clearTransactionLog(env.call);
     return { outputs: { status }, figures: `HTTP ${status}` };

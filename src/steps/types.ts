@@ -21,8 +21,14 @@ export interface TargetDef {
   password?: string | undefined;
 }
 
-/** A call a step would make, for the dry run: built by the API area that sends it. */
+/** A call as the plan shows it: the plan runs the step against a recording client (api/recording.ts). */
 export type { PlannedCall };
+
+/** What a gate not met waits for, and what it found: "at least 2 Engine(s) online", "1 online". */
+export interface Waiting {
+  what: string;
+  state: string;
+}
 
 export interface StepLog {
   info(message: string): void;
@@ -38,6 +44,11 @@ export interface StepEnv {
   log: StepLog;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * A gate not met says what it waits for before it sleeps: a run goes on to wait; a plan (dry or
+   * live) stops the step here and shows it as "would wait" (runner/plan-env.ts).
+   */
+  waitFor(waiting: Waiting): void;
   targets: Readonly<Record<string, TargetDef>>;
   /** Registers a value to mask in everything printed (a license code, say). */
   secret(value: string): void;
@@ -93,7 +104,10 @@ export interface StepType<I = Record<string, unknown>> {
    * compiles them into Expressions, which the step evaluates.
    */
   conditions?: readonly string[];
-  plan(inputs: I, targets: Readonly<Record<string, TargetDef>>): PlannedCall[];
+  /**
+   * Runs the step. The plan runs it too, against a recording client (runner/plan-env.ts): the
+   * calls it makes are the plan's, so a step has no plan of its own to part from its run.
+   */
   run(inputs: I, env: StepEnv): Promise<StepOutcome>;
   /**
    * How a call of this step whose fate is unknown is decided by reading the target back
@@ -126,7 +140,7 @@ export interface Preview {
 export interface Verifier {
   /**
    * Reads what the verdict compares against, just before the write leaves (the journal records
-   * it first). `call` is the write as the step plans it.
+   * it first). `call` is the write as it is about to leave.
    */
   snapshot?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<unknown>;
   /** Reads the target now; `snapshot` is undefined when none was recorded. */
@@ -137,7 +151,10 @@ export interface Verifier {
     now: number,
     signal: AbortSignal,
   ): Promise<Verdict>;
-  /** The target now and what the write would change, in words, read with GET requests (plan --live). */
+  /**
+   * The target now and what the write would change, in words, read with GET requests (plan
+   * --live). `call` is the write the plan's walk recorded.
+   */
   preview?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<Preview>;
 }
 

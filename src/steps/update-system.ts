@@ -1,5 +1,4 @@
 // update/system: POST /api/devops/v1/update/system.
-import { devopsCalls, planned } from '../api/index.ts';
 import { UPDATE } from './input-docs.ts';
 import { SYSTEM_UPDATE_FLAGS, type SystemUpdateOptions } from '../api/schemas/devops.ts';
 import { systemUpdateInputs, updateBody, type UpdateInputs, UPDATE_SECRET_INPUTS } from './update-body.ts';
@@ -24,9 +23,6 @@ export default defineStep<UpdateInputs>({
   secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
   verify: enginesUpdated,
-  plan: (i, targets) => [
-    planned(devopsCalls.updateSystem(updateBody(i, targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions)),
-  ],
   async run(i, env) {
     const body = updateBody(i, env.targets, SYSTEM_UPDATE_FLAGS) as SystemUpdateOptions;
     const result = await env.client().devops.updateSystem(body, env.call);

@@ -1,5 +1,4 @@
 // update/vfs: the DevOps area's vfs update.
-import { devopsCalls, planned } from '../api/index.ts';
 import { UPDATE } from './input-docs.ts';
 import { VFS_UPDATE_FLAGS, type VfsUpdateOptions } from '../api/schemas/devops.ts';
 import { updateBody, vfsUpdateInputs, type UpdateInputs, UPDATE_SECRET_INPUTS } from './update-body.ts';
@@ -36,7 +35,6 @@ export default defineStep<UpdateInputs>({
   anyOfInputs: ['files', 'directories'],
   secretInputs: UPDATE_SECRET_INPUTS,
   needsServer: true,
-  plan: (i, targets) => [planned(devopsCalls.updateVfs(updateBody(i, targets, VFS_UPDATE_FLAGS) as VfsUpdateOptions))],
   async run(i, env) {
     const body = updateBody(i, env.targets, VFS_UPDATE_FLAGS) as VfsUpdateOptions;
     const result = await env.client().devops.updateVfs(body, env.call);

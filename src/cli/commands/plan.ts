@@ -1,6 +1,6 @@
 // `enginectl plan FILE`: the dry run, each call that would be made, secrets masked.
 import { ExitCode, UsageError } from '../../errors.ts';
-import { dryRun, type DryRun } from '../../app/dry-run.ts';
+import { makePlan, type PlanOutput } from '../../app/plan.ts';
 import { driftAudit } from '../../report/drift-audit.ts';
 import { publishJobSummary } from '../../app/job-summary.ts';
 import { detectCi } from '../../ci/detect.ts';
@@ -109,7 +109,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     { vars, emulator: values.emulator, selection },
   );
   if (!values.live) {
-    const plan = await dryRun(pipeline, env, { selection });
+    const plan = await makePlan(pipeline, env, { selection });
     io.stdout(`plan of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
@@ -149,7 +149,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
 
 /** --expect: the live plan read as the fleet's expected state; every rendering written, then exit 1 on drift, 3 when a site could not be read (and none drifted). */
 async function audit(
-  plan: DryRun,
+  plan: PlanOutput,
   options: { file: string; json: string | undefined; summary: string | undefined },
   io: CliIO,
 ): Promise<number> {

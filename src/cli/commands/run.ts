@@ -3,7 +3,7 @@
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { formatDuration } from '../../duration.ts';
-import { dryRun } from '../../app/dry-run.ts';
+import { makePlan } from '../../app/plan.ts';
 import { Masker } from '../../runner/masker.ts';
 import type { Renderings } from '../../report/renderings.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
@@ -173,7 +173,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
 
   if (values['dry-run']) {
-    const plan = await dryRun(pipeline, io.env, { selection });
+    const plan = await makePlan(pipeline, io.env, { selection });
     io.stdout(`dry run of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }

@@ -1,5 +1,6 @@
-// The dry run, for `plan`, `run --dry-run` and the actions' dry-run input: every call the
-// pipeline would make, resolved as far as possible, secrets masked. Makes no request.
+// The plan, dry or live, as the edges show it: `plan` and `run --dry-run` (dry: every call the
+// pipeline would make, resolved as far as possible, secrets masked; no request), `plan --live`,
+// the preflight and the actions' dry-run input (live: GET requests only), as text and per step.
 import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderPlan, renderWaves } from '../report/plan-text.ts';
@@ -8,7 +9,7 @@ import { planPipeline, type LiveReading, type PlannedStep } from '../runner/plan
 import type { Env } from '../runner/scope.ts';
 import { clientFactory } from './clients.ts';
 
-export interface DryRun {
+export interface PlanOutput {
   /** The pipeline's name, resolved. */
   name: string;
   /** The calls, one step instance after another. */
@@ -30,11 +31,11 @@ export interface LiveOptions {
  * The plan. `live`: the read-only steps are run for real, once and without waiting, through
  * clients that send GET requests only (plan --live); every write is shown and not sent.
  */
-export async function dryRun(
+export async function makePlan(
   pipeline: Pipeline,
   env: Env,
   options: { selection?: Selection; masker?: Masker; live?: LiveOptions } = {},
-): Promise<DryRun> {
+): Promise<PlanOutput> {
   const masker = options.masker ?? new Masker();
   const live: LiveReading | undefined = options.live && {
     clientFor: clientFactory({ env, masker, emulatorUrl: options.live.emulatorUrl, readOnly: true }),
