@@ -29,8 +29,8 @@ export interface RunnerDeps {
   /** How often a long step says it is still running; 60 s by default. */
   heartbeatMs?: number;
   masker?: Masker;
-  /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked). */
-  onStart?: (start: RunStart) => void;
+  /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
+  onStart?: (start: RunStart) => void | Promise<void>;
   /** Hears each instance and each non-idempotent call (the journal). */
   observer?: RunObserver;
 }

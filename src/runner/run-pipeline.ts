@@ -152,7 +152,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
         server: r.server,
       }));
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
-  deps.onStart?.({ name, planned, servers: urls });
+  await deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
   const runs: StepRun[] = [];
   const rollout = pipeline.rollout;
