@@ -77,3 +77,24 @@ test("run --ci azure on an invalid pipeline annotates in Azure's syntax, under G
   const validate = await runCli(['validate', file, '--ci', 'azure'], { env });
   assert.match(validate.stdout, /^##vso\[task\.logissue type=error;sourcepath=bad\.yml/m);
 });
+
+test("report --merge --ci azure ends the job in Azure's syntax under GitHub's variables: one choice for the whole command", async (t) => {
+  const { startEmulator } = await import('../helpers/emulator.ts');
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-ci-'));
+  const file = join(dir, 'ok.yml');
+  writeFileSync(file, 'version: 1\nname: ok\nsteps:\n  - uses: transaction-log/clear\n');
+  const run = await runCli(['run', file, '--report-json', join(dir, 'r.json')], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const merged = await runCli(
+    ['report', '--merge', join(dir, 'r.json'), '--summary', join(dir, 's.md'), '--ci', 'azure'],
+    {
+      env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(dir, 'github-summary.md') },
+    },
+  );
+  assert.equal(merged.code, 0, merged.stderr);
+  assert.match(merged.stdout, /^##vso\[task\.uploadsummary\].*s\.md$/m);
+  assert.match(merged.stdout, /^##vso\[task\.complete result=Succeeded;\]/m);
+});
