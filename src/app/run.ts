@@ -22,7 +22,7 @@ import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
 import type { ReportPaths } from './report-files.ts';
-import { publisher, endOf, tellingInstances, type Channel } from './channels/channel.ts';
+import { publisher, endOf, type Channel } from './channels/channel.ts';
 import { reportFilesChannel, type ReportFilesChannel } from './channels/report-files.ts';
 import { clientFactory } from './clients.ts';
 import type { AtomicFs } from './atomic-write.ts';
@@ -155,8 +155,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
     warn: (message) => context.logger.warn(undefined, message),
     mask: (text) => masker.mask(text),
   });
-  // Every instance that ends is told to the channels too, masked.
-  const logger = tellingInstances(context.logger, publish, masker);
+  const { logger } = context;
   const clientFor = clientFactory({
     env: request.env,
     masker,
@@ -198,24 +197,29 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
     {
       clientFor,
       env: request.env,
-      logger,
+      // One list of listeners: the run log, the journal (fenced by the lease), the channels (each instance as it ends, masked).
+      listeners: [
+        logger,
+        ...(write && spec
+          ? [
+              fenced(
+                journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)),
+                request.lease,
+                (error) => {
+                  halted ??= error;
+                  halt.abort(error);
+                },
+              ),
+            ]
+          : []),
+        { instanceFinished: (run) => publish.instanceEnded(masker.maskValue(run)) },
+      ],
       signal: write ? AbortSignal.any([context.signal, halt.signal]) : context.signal,
       now: context.clock.now,
       stopwatch: context.stopwatch,
       sleep: context.clock.sleep,
       masker,
       onStart,
-      observer:
-        write && spec
-          ? fenced(
-              journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)),
-              request.lease,
-              (error) => {
-                halted ??= error;
-                halt.abort(error);
-              },
-            )
-          : undefined,
     },
     { selection: request.selection, resume: request.resume },
   );

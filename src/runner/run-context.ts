@@ -7,16 +7,19 @@ import type { EngineClient } from '../api/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
-import type { RunObserver } from './observer.ts';
+import type { RunListener, Told } from './listener.ts';
 import type { Outcome, StepRun } from './result.ts';
 import type { PlannedInstance, ResumePlan } from './resume.ts';
 import type { Env, ResolvedServer } from './scope.ts';
-import type { RunLogger } from './run-logger.ts';
 
 export interface RunnerDeps {
   clientFor(server: ResolvedServer): EngineClient;
   env: Env;
-  logger: RunLogger;
+  /**
+   * Told every event of the run, in order, as one list (listener.ts): the run log (what the
+   * runner says), the journal (each instance and each non-idempotent call), the channels.
+   */
+  listeners: readonly RunListener[];
   /** Aborted on SIGINT/SIGTERM: the call in flight is aborted, the rest cancelled. */
   signal: AbortSignal;
   /** The clock of waits and gates (simulated under --emulator). */
@@ -31,8 +34,6 @@ export interface RunnerDeps {
   masker?: Masker;
   /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
   onStart?: (start: RunStart) => void | Promise<void>;
-  /** Hears each instance and each non-idempotent call (the journal). */
-  observer?: RunObserver;
 }
 
 export interface RunStart {
@@ -67,6 +68,8 @@ export interface StepState {
 export interface RunContext {
   pipeline: Pipeline;
   deps: RunnerDeps;
+  /** The listeners of deps, told as one. */
+  tell: Told;
   masker: Masker;
   /** env, secrets, vars, pipeline: resolved before the first step. */
   base: Record<string, unknown>;

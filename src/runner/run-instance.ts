@@ -1,6 +1,6 @@
 // One instance of a step (the step, or one combination of its matrix): its condition, its inputs
 // resolved and checked, its attempts under the step's timeout and retry, its outcome masked into
-// the StepRun the reports show, and the logger and observer told.
+// the StepRun the reports show, and the run's listeners told (the log, the journal).
 import { ApiError, deadline } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
@@ -50,8 +50,8 @@ async function snapshotBefore(
   run: StepRun,
   signal: AbortSignal,
 ): Promise<void> {
-  const observer = ctx.deps.observer;
-  if (!observer || !type.verify?.snapshot) return;
+  const observer = ctx.tell;
+  if (!observer.snapshots || !type.verify?.snapshot) return;
   const call = type.plan(inputs, ctx.targets).find((c) => c.method !== 'GET');
   if (!call) return;
   try {
@@ -59,7 +59,7 @@ async function snapshotBefore(
   } catch (error) {
     if (signal.aborted) throw error;
     observer.snapshot(run, { error: (error as Error).message });
-    ctx.deps.logger.warn(
+    ctx.tell.warn(
       run,
       ctx.masker.mask(
         `could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`,
@@ -70,7 +70,7 @@ async function snapshotBefore(
 
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
   const { deps, masker } = ctx;
-  const log = deps.logger;
+  const log = ctx.tell;
   const scope = instanceScope({ ...ctx, status: ctx.status }, run.matrix ?? {});
   const condition = conditionOf(step, scope);
   if ('failure' in condition) return finish(ctx, run, position, 'failure', condition.failure);
@@ -95,13 +95,13 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   run.decision = ctx.resume?.retried.get(run.key);
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);
-  deps.observer?.instanceStarted(run);
+  ctx.tell.instanceStarted(run);
   resolvedInputs ??= resolveInputs(step, scope, masker);
   if ('failure' in resolvedInputs) return finish(ctx, run, position, 'failure', resolvedInputs.failure);
   const inputs = resolvedInputs.inputs;
   Object.assign(run, shown(ctx, type, inputs));
   const attempts = step.retry?.attempts ?? 1;
-  const calls = instanceCalls(run, deps.observer);
+  const calls = instanceCalls(run, ctx.tell);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     run.attempts = attempt;
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);

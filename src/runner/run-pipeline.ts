@@ -24,6 +24,7 @@ import { settle } from './step-state.ts';
 import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from './run-context.ts';
 import { notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
+import { told } from './listener.ts';
 import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
 
 export type { RunnerDeps, RunOptions } from './run-context.ts';
@@ -102,7 +103,7 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
       if (stop || signal.aborted) {
         notStarted(run, signal.aborted, signal);
         // Fail-fast's cancellations are told as they happen; an interruption says so once for the run.
-        if (!signal.aborted) ctx.deps.logger.stepFinished(run, position);
+        if (!signal.aborted) ctx.tell.stepFinished(run, position);
         continue;
       }
       await runInstance(ctx, step, run, position);
@@ -111,7 +112,7 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
   };
   await Promise.all(Array.from({ length: Math.min(step.maxParallel, Math.max(1, instances.length)) }, worker));
   // What the journal heard of this step is on disk before the next step starts.
-  await ctx.deps.observer?.settled?.();
+  await ctx.tell.settled();
 }
 
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
@@ -123,6 +124,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   const ctx: RunContext = {
     pipeline,
     deps,
+    tell: told(deps.listeners),
     masker,
     base,
     targets,

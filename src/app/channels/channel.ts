@@ -6,8 +6,6 @@
 // it never changes the run's outcome, nor keeps the next channel from being told.
 import type { Report } from '../../report/model.ts';
 import type { StepRun } from '../../runner/result.ts';
-import type { RunLogger } from '../../runner/run-logger.ts';
-import type { Masker } from '../../runner/masker.ts';
 
 export type Outcome = 'success' | 'failure' | 'cancelled';
 
@@ -101,18 +99,5 @@ export function endOf(report: Report, markdown: RunEnded['markdown']): RunEnded 
     report,
     markdown,
     withIssues: report.steps.some((s) => s.continuedOnError),
-  };
-}
-
-/** The run log, which also tells the publisher each instance as it ends (masked): the runner tells it both. */
-export function tellingInstances(logger: RunLogger, publish: Publisher, masker: Masker): RunLogger {
-  return {
-    stepStarted: (run, position) => logger.stepStarted(run, position),
-    stepFinished: (run, position) => {
-      logger.stepFinished(run, position);
-      publish.instanceEnded(masker.maskValue(run));
-    },
-    info: (run, message) => logger.info(run, message),
-    warn: (run, message) => logger.warn(run, message),
   };
 }
