@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { endOf, publisher } from '../app/channels/channel.ts';
 import { reportFilesChannel } from '../app/channels/report-files.ts';
+import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
 import { readReportShard } from '../app/report-inputs.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { reportFilesAt } from '../report/formats.ts';
@@ -32,6 +33,8 @@ export interface MergeDeps extends GitHubDeps {
 
 export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<number> {
   const { kit } = deps;
+  const hook = kit.getInput('webhook').trim();
+  const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
   const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);
   const shards: ReportShard[] = [];
   for (const file of files) shards.push(await readReportShard(file, deps.readFile, journalKey(deps.env)));
@@ -46,7 +49,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
 
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));
-  // Published as a run is: the report files, the job summary, one PR comment, the outputs.
+  // Published as a run is: the report files, the job summary, one PR comment, the webhook, the outputs.
   const outFiles = reportFilesChannel(paths);
   const failed = await publisher(
     [
@@ -66,6 +69,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
         masker,
         'the job summary and the JSON/HTML reports of the merge job',
       ),
+      ...(webhook ? [webhookChannel(webhook, { said: (line) => kit.info(line) })] : []),
       outputsChannel({ outputs: {} }, kit, {
         reportPath: paths.json,
         reportWritten: () => outFiles.written.includes(paths.json),

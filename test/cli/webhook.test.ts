@@ -119,3 +119,28 @@ test('run --webhook under Azure Pipelines: the warning is an annotation without 
   assert.match(bad.stderr, /--webhook: ftp: is not http:\/\/ or https:\/\//);
   assert.ok(!bad.stderr.includes(TOKEN));
 });
+
+test('report --merge --webhook: the fleet report POSTed, the same document as its --report-json; a 500 a warning', async (t) => {
+  const first = await run(t, undefined);
+  assert.equal(first.code, 0, first.stderr);
+  for (const status of [200, 500]) {
+    const server = await hook(t, status);
+    const merged = join(first.dir, `fleet-${status}.json`);
+    const r = await runCli([
+      'report',
+      '--merge',
+      join(first.dir, 'r.json'),
+      '--report-json',
+      merged,
+      '--webhook',
+      server.url,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(server.received.length, 1);
+    assert.equal(server.received[0]!.type, 'application/json');
+    assert.equal(server.received[0]!.body, readFileSync(merged, 'utf8'));
+    if (status === 500) assert.match(r.stderr, /warning: webhook: publishing failed: .*answered 500/);
+    for (const form of [TOKEN, encodeURIComponent(TOKEN), server.url])
+      assert.ok(!`${r.stdout}${r.stderr}${readFileSync(merged, 'utf8')}`.includes(form));
+  }
+});

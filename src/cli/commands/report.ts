@@ -9,6 +9,8 @@ import { readReportShard } from '../../app/report-inputs.ts';
 import { endOf, publisher } from '../../app/channels/channel.ts';
 import { reportFilesChannel } from '../../app/channels/report-files.ts';
 import { ciSummaryChannel } from '../../app/channels/ci.ts';
+import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
+import { Masker } from '../../runner/masker.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
@@ -47,6 +49,8 @@ ${REPORT_OPTIONS_HELP}
   --run ID           render the run of that id from the run store, as from its journal
   --merge            merge the reports or journals named (reports of one pipeline)
   --force            with --merge: merge reports of different pipelines too
+  --webhook URL      POST the JSON report (as --report-json writes it) to URL; the URL is a secret
+                     (masked everywhere); a failure is a warning, never the exit code
   --ci NAME          put the summary where a CI system shows it: ${CI_NAMES.join(', ')}
                      (default: detected from its environment variables)
   -h, --help         show this help
@@ -62,12 +66,18 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     store: { type: 'string' },
     run: { type: 'string' },
     ci: { type: 'string' },
+    webhook: { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${REPORT_HELP}\n`);
     return ExitCode.ok;
   }
   chooseCi(io, values.ci);
+  // The webhook's URL is a secret, checked and registered before anything is read or printed.
+  const masker = new Masker();
+  const webhook =
+    values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
+  const publishing = { webhook, masker };
   if (values.force && !values.merge) throw new UsageError('BAD_ARGUMENTS', 'report: --force goes with --merge');
   // The journal or the reports read are never written over by a report.
   const role = values.merge ? 'a report to merge' : 'the journal (JOURNAL)';
@@ -75,7 +85,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     reportOutputs(reportPathsOf(values), io.cwd),
     positionals.map((file) => named(role, file, io.cwd)),
   );
-  if (values.merge) return merge(positionals, values, io);
+  if (values.merge) return merge(positionals, values, io, publishing);
   const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
@@ -86,11 +96,17 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     () => rendered.report,
     values,
     io,
+    publishing,
     result.outcome === 'success' && !result.steps.some((s) => s.inDoubt && !s.decision),
   );
 }
 
-async function merge(files: string[], values: Record<string, unknown>, io: CliIO): Promise<number> {
+async function merge(
+  files: string[],
+  values: Record<string, unknown>,
+  io: CliIO,
+  publishing: Publishing,
+): Promise<number> {
   if (files.length === 0)
     throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', {
       hint: 'enginectl report --merge reports/*.json --summary fleet.md',
@@ -109,8 +125,15 @@ async function merge(files: string[], values: Record<string, unknown>, io: CliIO
     () => report,
     values,
     io,
+    publishing,
     report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
   );
+}
+
+/** Where a report is published besides its files and the CI's summary: --webhook, with the masker that knows its URL. */
+interface Publishing {
+  webhook: URL | undefined;
+  masker: Masker;
 }
 
 /** The report files asked for, then, under a CI system, the summary where it shows one (GitHub's job summary, Azure's run page), through one publisher. */
@@ -118,6 +141,7 @@ async function write(
   report: () => Report,
   values: Record<string, unknown>,
   io: CliIO,
+  { webhook, masker }: Publishing,
   succeeded: boolean,
 ): Promise<number> {
   const paths = await preparePaths(reportPathsOf(values), io.cwd);
@@ -126,12 +150,13 @@ async function write(
   const publish = publisher(
     [
       reportFilesChannel(paths, { said: (p) => print(`report: ${p}`) }),
+      ...(webhook ? [webhookChannel(webhook, { said: print })] : []),
       ciSummaryChannel(chooseCi(io), io.env, print, {
         summaryFile: paths.summary,
         fullReport: paths.json ?? paths.html,
       }),
     ],
-    { warn: (m) => warnings.push(m), mask: (text) => text },
+    { warn: (m) => warnings.push(m), mask: (text) => masker.mask(text) },
   );
   const failed = await publish.ended(endOf(report(), (o) => renderMarkdown(report(), { fullReport: o.fullReport })));
   for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
