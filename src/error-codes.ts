@@ -61,7 +61,7 @@ export const ERROR_CODES = {
   NO_MATRIX: usage('name a step with a matrix (matrix --step ID)'),
   NO_SUCH_STEP: usage('name a step id that exists (matrix --step ID)'),
   AMBIGUOUS_MATRIX: usage('name the step with --step ID: steps have different matrices'),
-  BAD_CI: usage('give --ci one of github, gitlab, azure, jenkins, plain'),
+  BAD_CI: usage('give --ci one of the CI systems the message names (the ones `enginectl run --help` lists)'),
   BAD_FAULT: usage('write --fault "[METHOD] PATH SETTINGS" as `enginectl emulator --help` shows'),
   BAD_USER_SPEC: usage('write --user NAME:PASSWORD:SCOPES'),
   BAD_STATE_FILE: usage('give --state a JSON state file as docs/emulator.md describes'),

@@ -1,6 +1,7 @@
-// How an action ends besides its reports: every step's outputs as one value, and a run refused
-// before it started (invalid inputs or pipeline) as annotations on the file's lines, a summary,
-// the documented outputs and its exit code; annotation paths relative to the checkout.
+// How an action ends besides its channels (channels.ts): every step's outputs as one value, its
+// status, and a run refused before it started (invalid inputs or pipeline) as annotations on the
+// file's lines, a summary, the documented outputs and its exit code; annotation paths relative to
+// the checkout.
 import type { RunDone } from '../app/run.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -80,37 +81,15 @@ export function inWorkspace(context: GitHubContext, file: string): string {
     : file;
 }
 
-/** A run's end as the action's outputs (every documented one) and its status: failed, cancelled or ok. */
+/** A run's end as the action's status (its outputs were set by the outputs channel): failed, cancelled or ok. */
 export function endRun(
-  def: ActionDef,
   kit: GitHubDeps['kit'],
-  end: {
-    done: Pick<RunDone, 'result' | 'rendered' | 'failed' | 'halted'>;
-    reportPath: string;
-    journalPath: string;
-    masker: Masker;
-  },
+  end: { done: Pick<RunDone, 'result' | 'halted'>; masker: Masker },
 ): number {
   const {
-    done: { result, rendered, failed, halted },
-    reportPath,
-    journalPath,
+    done: { result, halted },
     masker,
   } = end;
-  // The result is masked as values: its outputs are set as they are.
-  kit.setOutput('outcome', result.outcome);
-  kit.setOutput('report', failed.some((f) => f.includes(reportPath)) ? '' : reportPath);
-  kit.setOutput('outputs', JSON.stringify(outputsOf(rendered.report)));
-  kit.setOutput('journal', journalPath);
-  if (def.uses) {
-    // Every documented output of the step (an output may share its name with an input: summary).
-    const outputs = result.steps[0]?.outputs ?? {};
-    for (const name of Object.keys(def.outputs)) {
-      if (['report', 'outcome', 'outputs', 'journal'].includes(name) || !(name in outputs)) continue;
-      const value = outputs[name];
-      kit.setOutput(name, typeof value === 'string' ? value : JSON.stringify(value));
-    }
-  }
   if (halted) {
     kit.setFailed(masker.mask(`"${result.name}" stopped: ${halted.message}`));
     return ExitCode.failed;

@@ -57,6 +57,11 @@ const REPORTING: Record<string, InputDef> = {
     description:
       'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).',
   },
+  webhook: {
+    description:
+      'POST the JSON report (the report output) to this URL as the run ends, Content-Type application/json. A secret: pass it from one (a token in its query string or path is masked everywhere). A failure is a warning; the outcome stands.',
+    secret: true,
+  },
   'github-token': {
     description: 'Token for the PR comment and the Deployment (needs pull-requests: write, deployments: write).',
     default: '${{ github.token }}',

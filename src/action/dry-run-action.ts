@@ -6,7 +6,9 @@ import { ExitCode } from '../errors.ts';
 import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { ActionDef } from './definitions.ts';
-import { commentKey, prComment, type GitHubDeps } from './github-records.ts';
+import { commentKey, type GitHubDeps } from './github-records.ts';
+import { publisher } from '../app/channels/channel.ts';
+import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
 import { booleanInput } from './inputs.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
@@ -43,11 +45,15 @@ export async function dryRun(
   const markdown = live
     ? livePlanMarkdown(plan)
     : `## 🔍 ${cell(plan.name)}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
-  if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(markdown);
-  await prComment(deps, commentKey(def, loaded.pipeline, loaded.selection), markdown, masker);
-  kit.setOutput('outcome', 'dry-run');
-  kit.setOutput('report', '');
-  kit.setOutput('outputs', '{}');
+  // Published as a run is, through one publisher: the job summary, the PR comment, the outputs.
+  await publisher(
+    [
+      jobSummaryChannel(kit, ''),
+      prCommentChannel(deps, commentKey(def, loaded.pipeline, loaded.selection), masker, ''),
+      outputsChannel({ outputs: {} }, kit, { outcome: 'dry-run' }),
+    ],
+    { warn: (m) => kit.warning(m, { title: 'enginectl' }), mask: (text) => masker.mask(text) },
+  ).ended({ outcome: live && plan.failsNow > 0 ? 'failure' : 'success', markdown: () => markdown });
   if (live && plan.failsNow > 0) {
     kit.setFailed(`${plan.failsNow} step run(s) fail now: see the live plan`);
     return ExitCode.failed;

@@ -4,7 +4,9 @@
 // Nothing is run and no server is called.
 import { mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeReports } from '../app/report-files.ts';
+import { endOf, publisher } from '../app/channels/channel.ts';
+import { reportFilesChannel } from '../app/channels/report-files.ts';
+import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
 import { readReportShard } from '../app/report-inputs.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { reportFilesAt } from '../report/formats.ts';
@@ -12,8 +14,9 @@ import { fleetPhrase, fleetRows } from '../report/fleet.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
-import { prComment, type GitHubDeps } from './github-records.ts';
-import { booleanInput, varsLines } from './inputs.ts';
+import type { GitHubDeps } from './github-records.ts';
+import { varsLines } from './inputs.ts';
+import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { journalKey } from '../journal/seal.ts';
 
@@ -28,11 +31,10 @@ export interface MergeDeps extends GitHubDeps {
   reportDir: string;
 }
 
-/** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
-export const COMMENT_LIMIT = 60_000;
-
 export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<number> {
   const { kit } = deps;
+  const hook = kit.getInput('webhook').trim();
+  const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
   const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);
   const shards: ReportShard[] = [];
   for (const file of files) shards.push(await readReportShard(file, deps.readFile, journalKey(deps.env)));
@@ -47,23 +49,34 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
 
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));
-  const { failed } = await writeReports(() => report, paths);
-  for (const f of failed) kit.warning(`a report could not be written: ${masker.mask(f)}`, { title: 'enginectl' });
-  if (booleanInput(kit.getInput, 'summary', true))
-    await kit.appendSummary(renderMarkdown(report, { fullReport: `${paths.json} (output report) and ${paths.html}` }));
-  // The fleet's comment is the pipeline's: a run of every instance would have written the same one.
-  await prComment(
-    deps,
-    report.pipeline.file,
-    renderMarkdown(report, {
-      limit: COMMENT_LIMIT,
-      fullReport: 'the job summary and the JSON/HTML reports of the merge job',
-    }),
-    masker,
-  );
-  kit.setOutput('outcome', report.outcome);
-  kit.setOutput('report', failed.some((f) => f.includes(paths.json)) ? '' : paths.json);
-  kit.setOutput('outputs', '{}');
+  // Published as a run is: the report files, the job summary, one PR comment, the webhook, the outputs.
+  const outFiles = reportFilesChannel(paths);
+  const failed = await publisher(
+    [
+      outFiles,
+      {
+        name: 'log',
+        ended: () => {
+          for (const f of outFiles.failed)
+            kit.warning(`a report could not be written: ${masker.mask(f)}`, { title: 'enginectl' });
+        },
+      },
+      jobSummaryChannel(kit, `${paths.json} (output report) and ${paths.html}`),
+      // The fleet's comment is the pipeline's: a run of every instance would have written the same one.
+      prCommentChannel(
+        deps,
+        report.pipeline.file,
+        masker,
+        'the job summary and the JSON/HTML reports of the merge job',
+      ),
+      ...(webhook ? [webhookChannel(webhook, { said: (line) => kit.info(line) })] : []),
+      outputsChannel({ outputs: {} }, kit, {
+        reportPath: paths.json,
+        reportWritten: () => outFiles.written.includes(paths.json),
+      }),
+    ],
+    { warn: (m) => kit.warning(m, { title: 'enginectl' }), mask: (text) => masker.mask(text) },
+  ).ended(endOf(report, (o) => renderMarkdown(report, o)));
   if (report.outcome === 'success' && failed.length === 0) return ExitCode.ok;
   const missing = report.merged?.noReport ?? [];
   kit.setFailed(

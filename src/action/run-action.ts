@@ -11,22 +11,22 @@ import { setUpJournal } from '../app/journal-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
-import { EnginectlError, UsageError } from '../errors.ts';
+import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { renderMarkdown } from '../report/index.ts';
 import { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
-import type { DeploymentState } from './github-api.ts';
-import { commentKey, finishDeployment, prComment, startDeployment } from './github-records.ts';
+import { commentKey } from './github-records.ts';
+import { deploymentChannel, jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
+import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
 import { booleanInput, varsLines } from './inputs.ts';
 import { actionServer, stepPipeline } from './step-pipeline.ts';
 import { dryRun, dryRunMode } from './dry-run-action.ts';
-import { COMMENT_LIMIT, mergeAction } from './merge-action.ts';
+import { mergeAction } from './merge-action.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
 import { storeAndLease, type ActionDeps } from './store-inputs.ts';
@@ -161,13 +161,12 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
   for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
   const environment = deps.kit.getInput('deployment-environment').trim();
-  const deployment = environment
-    ? await startDeployment(deps, label, environment, masker).catch(
-        (error: unknown) => (journal.spec.file.close(), Promise.reject(error)),
-      )
-    : undefined;
+  const deployment = environment ? deploymentChannel(deps, label, environment, masker) : undefined;
+  const webhookInput = kit.getInput('webhook').trim();
+  const webhook = webhookInput === '' ? undefined : webhookUrl(webhookInput, masker, 'input webhook', 'BAD_INPUT');
+  const full = `${paths.json} (output report) and ${paths.html}`;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
-  const { result, rendered, failed, halted } = await runAndReport(
+  const { result, halted } = await runAndReport(
     {
       pipeline,
       env: loaded.env,
@@ -179,18 +178,42 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       vars: loaded.vars,
       lease: taken?.lease,
     },
-    { masker, logger, signal: deps.signal, clock: { now: deps.now, sleep: deps.sleep } },
+    {
+      masker,
+      logger,
+      signal: deps.signal,
+      clock: { now: deps.now, sleep: deps.sleep },
+      channels: (reportFiles) => [
+        reportFiles,
+        {
+          name: 'log',
+          ended: (end) => {
+            for (const f of reportFiles.failed)
+              kit.warning(`a report could not be written: ${masker.mask(f)}`, { title: 'enginectl' });
+            kit.info(
+              masker.mask(`${end.outcome}: reports in ${base}.{${REPORT_FORMATS.map((f) => f.extension).join(',')}}`),
+            );
+          },
+        },
+        jobSummaryChannel(kit, full),
+        prCommentChannel(
+          deps,
+          commentKey(def, pipeline, loaded.selection),
+          masker,
+          'the job summary and the JSON/HTML reports of the run',
+        ),
+        ...(deployment ? [deployment] : []),
+        ...(webhook ? [webhookChannel(webhook, { said: (line) => kit.info(line) })] : []),
+        outputsChannel(def, kit, {
+          reportPath: paths.json,
+          reportWritten: () => reportFiles.written.includes(paths.json),
+          journalPath: journal.spec.file.path,
+        }),
+      ],
+    },
   )
     .catch(async (error: unknown) => {
-      if (deployment)
-        await finishDeployment(
-          deps,
-          deployment,
-          'error',
-          `${label}: not run (${error instanceof EnginectlError ? error.code : 'internal error'})`,
-          environment,
-          masker,
-        );
+      await deployment?.notRun(error);
       throw error;
     })
     .finally(async () => {
@@ -200,32 +223,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       journal.spec.file.close();
     });
   if (halted) kit.error(masker.mask(halted.describe()), { title: `enginectl: ${halted.code}` });
-  for (const f of failed) kit.warning(`a report could not be written: ${f}`, { title: 'enginectl' });
-  kit.info(masker.mask(`${result.outcome}: reports in ${base}.{${REPORT_FORMATS.map((f) => f.extension).join(',')}}`));
-
-  if (booleanInput(kit.getInput, 'summary', true))
-    await kit.appendSummary(rendered.summary(`${paths.json} (output report) and ${paths.html}`));
-  await prComment(
-    deps,
-    commentKey(def, pipeline, loaded.selection),
-    renderMarkdown(rendered.report, {
-      limit: COMMENT_LIMIT,
-      fullReport: 'the job summary and the JSON/HTML reports of the run',
-    }),
-    masker,
-  );
-  if (deployment) {
-    const state: DeploymentState =
-      result.outcome === 'success' ? 'success' : result.outcome === 'failure' ? 'failure' : 'error';
-    await finishDeployment(deps, deployment, state, `${result.name}: ${result.outcome}`, environment, masker);
-  }
-
-  return endRun(def, deps.kit, {
-    done: { result, rendered, failed, halted },
-    reportPath: paths.json,
-    journalPath: journal.spec.file.path,
-    masker,
-  });
+  return endRun(kit, { done: { result, halted }, masker });
 }
 
 /** The reports' file name for a pipeline: its name as a slug, prefixed enginectl-. */

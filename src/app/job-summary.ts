@@ -1,6 +1,6 @@
 // The Markdown summary put where the CI system shows it: appended to the file it reads (GitHub),
 // or written to a file it is told of as the job finishes (Azure's uploadsummary), then the lines
-// that end the job (its summary upload, its result). For `run` and `report --merge` alike.
+// that end the job (its summary upload, its result): what the CI summary channel (channels/ci.ts) publishes.
 import { appendFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

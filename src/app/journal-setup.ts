@@ -3,6 +3,7 @@
 // what runs again. Its identity is keyed hashes of every file the pipeline reads and of the vars.
 import type { Selection } from '../pipeline/selection.ts';
 import { hostname } from 'node:os';
+import { actorOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
@@ -51,19 +52,6 @@ export interface JournalSetup {
   warnings: string[];
   /** --in-doubt verify: what reading each in-doubt call's target found. */
   verified: Verified[];
-}
-
-/** Who acts: the CI's actor when there is one, else the user. */
-export function actorOf(env: Readonly<Record<string, string | undefined>>): string {
-  return (
-    env.GITHUB_ACTOR ??
-    env.GITLAB_USER_LOGIN ??
-    env.BUILD_REQUESTEDFOR ??
-    env.BUILD_USER_ID ??
-    env.USER ??
-    env.USERNAME ??
-    'unknown'
-  );
 }
 
 /** Who decides an in-doubt call: the actor, at this host. */

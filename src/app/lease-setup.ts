@@ -20,7 +20,7 @@ import {
   type LeaseHolder,
   type LeaseRecord,
 } from '../store/lease.ts';
-import { actorOf } from './journal-setup.ts';
+import { actorOf, runUrlOf } from '../ci/facts.ts';
 import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
 
@@ -123,11 +123,7 @@ function holderOf(
   env: Readonly<Record<string, string | undefined>>,
   extra: Pick<LeaseHolder, 'pipeline' | 'sites'>,
 ): LeaseHolder {
-  const github =
-    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
-      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
-      : undefined;
-  const ciRunUrl = github ?? env.CI_JOB_URL ?? env.BUILD_URL;
+  const ciRunUrl = runUrlOf(env);
   return { runId, actor: actorOf(env), host: hostname(), ...(ciRunUrl ? { ciRunUrl } : {}), ...extra };
 }
 

@@ -1,10 +1,11 @@
 // One composition of a run, for the CLI and every action: clients that mask server text, the
-// runner, the result masked as values, its renderings and the report files. The edges add only
-// what is theirs: the CLI its CI conventions, the action its outputs, summary, comment and
-// Deployment.
+// runner, the result masked as values, its renderings, and its publishing: the report files and
+// every channel the edge adds (app/channels/: its CI's, dotenv, a webhook; the action's outputs,
+// summary, comment and Deployment) told through one publisher.
 import { canonicalSelection, matrixValues, type Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderings, type Renderings } from '../report/renderings.ts';
+import { renderMarkdown } from '../report/markdown.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { RunResult } from '../runner/result.ts';
@@ -20,7 +21,9 @@ import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
-import { writeReports, type ReportPaths } from './report-files.ts';
+import type { ReportPaths } from './report-files.ts';
+import { publisher, endOf, type Channel } from './channels/channel.ts';
+import { reportFilesChannel, type ReportFilesChannel } from './channels/report-files.ts';
 import { clientFactory } from './clients.ts';
 import type { AtomicFs } from './atomic-write.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
@@ -97,8 +100,14 @@ export interface RunContext {
   clock: Clock;
   /** Timestamps and durations in the result: real time when `clock` is simulated. */
   stopwatch?: () => number;
-  /** Told the run's resolved name once its vars are known, before the first step. */
-  onStart?: (name: string) => void;
+  /**
+   * Where the run is published, in order, given the channel of its report files to place (alone
+   * by default): told its start once its vars are known, each instance as it ends, and its end.
+   * A channel's failure is a warning.
+   */
+  channels?: ((reportFiles: ReportFilesChannel) => readonly Channel[]) | undefined;
+  /** Told each report file written. */
+  reportWritten?: (path: string) => void;
   /** The file system the report files are written with (tests pass a full disk). */
   reportFs?: AtomicFs | undefined;
 }
@@ -108,7 +117,7 @@ export interface RunDone {
   result: RunResult;
   rendered: Renderings;
   written: string[];
-  /** Report files that could not be written, as "--flag path: reason" (masked). */
+  /** Report files (and files of other channels: dotenv, the job summary) that could not be written, as "--flag path: reason" (masked). */
   failed: string[];
   /** The journal could not be written, or the lease was lost: the run stopped before its next call (exit 1). */
   halted: JournalWriteError | LeaseError | undefined;
@@ -140,7 +149,13 @@ const maskedSha256 = (sources: readonly Source[], vars: RunRequest['vars'], mask
   pipelineSha256(sources, (text) => masker.mask(text), vars);
 
 export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
-  const { masker, logger } = context;
+  const { masker } = context;
+  const reports = reportFilesChannel(request.reports, { said: context.reportWritten, fs: context.reportFs });
+  const publish = publisher(context.channels ? context.channels(reports) : [reports], {
+    warn: (message) => context.logger.warn(undefined, message),
+    mask: (text) => masker.mask(text),
+  });
+  const { logger } = context;
   const clientFor = clientFactory({
     env: request.env,
     masker,
@@ -158,7 +173,7 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
         halt.abort(error);
       })
     : undefined;
-  const onStart = (start: RunStart) => {
+  const onStart = async (start: RunStart) => {
     for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
       const now = start.servers[name];
       if (now !== undefined && now !== url)
@@ -173,7 +188,8 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
         write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);
       if (spec.continueRollout) write({ t: 'continue', ...spec.continueRollout }, true);
     }
-    context.onStart?.(start.name);
+    // The channels are told before the first step (a Deployment is in progress before the first call).
+    await publish.started({ name: start.name });
   };
   // The journal is opened and closed by the edge that set it up (app/journal-setup.ts).
   let raw = await runPipeline(
@@ -181,24 +197,29 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
     {
       clientFor,
       env: request.env,
-      logger,
+      // One list of listeners: the run log, the journal (fenced by the lease), the channels (each instance as it ends, masked).
+      listeners: [
+        logger,
+        ...(write && spec
+          ? [
+              fenced(
+                journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)),
+                request.lease,
+                (error) => {
+                  halted ??= error;
+                  halt.abort(error);
+                },
+              ),
+            ]
+          : []),
+        { instanceFinished: (run) => publish.instanceEnded(masker.maskValue(run)) },
+      ],
       signal: write ? AbortSignal.any([context.signal, halt.signal]) : context.signal,
       now: context.clock.now,
       stopwatch: context.stopwatch,
       sleep: context.clock.sleep,
       masker,
       onStart,
-      observer:
-        write && spec
-          ? fenced(
-              journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)),
-              request.lease,
-              (error) => {
-                halted ??= error;
-                halt.abort(error);
-              },
-            )
-          : undefined,
     },
     { selection: request.selection, resume: request.resume },
   );
@@ -221,6 +242,6 @@ export async function runAndReport(request: RunRequest, context: RunContext): Pr
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
   const result = masker.maskValue(raw);
   const rendered = renderings(result);
-  const { written, failed } = await writeReports(() => rendered.report, request.reports, context.reportFs);
-  return { result, rendered, written, failed: failed.map((f) => masker.mask(f)), halted };
+  const failed = await publish.ended(endOf(rendered.report, (o) => renderMarkdown(rendered.report, o)));
+  return { result, rendered, written: [...reports.written], failed, halted };
 }

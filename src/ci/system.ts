@@ -1,7 +1,9 @@
-// What a CI system is to enginectl: how to tell it runs us, and its conventions as lines to print
-// (collapsible sections per step, error and warning annotations, outputs as variables, the
-// secrets for its own log masking, the final status) and where its job summary goes. Every piece
-// of text in them is untrusted and neutralised first; only the command syntax itself is ours.
+// What a CI system is to enginectl: how to tell it runs us, the facts its environment holds (who
+// runs the job, the checkout's root, the run's page, its job-matrix limit), and its conventions as
+// lines to print (collapsible sections per step, error and warning annotations, outputs as
+// variables, the secrets for its own log masking, the final status) and where its job summary goes.
+// Every piece of text in them is untrusted and neutralised first; only the command syntax is ours.
+// Every fact of a system is in its file in systems/: nothing else in src/ reads a CI's variables.
 import type { CiVariable } from './variables.ts';
 import type { Where } from '../log/sink.ts';
 
@@ -14,6 +16,14 @@ export interface CiSystem {
   name: string;
   /** True when its environment variables say this system runs the job. */
   detect(env: Env): boolean;
+  /** Who runs the job (the user who started it), when its environment says. */
+  actor(env: Env): string | undefined;
+  /** The checkout's root, which annotation paths are relative to. */
+  workspace(env: Env): string | undefined;
+  /** The page of the running job or run, for a lease's holder. */
+  runUrl(env: Env): string | undefined;
+  /** The most jobs one job matrix of this system runs, and what that matrix is called. */
+  jobMatrixLimit?: { jobs: number; what: string };
   sectionStart(key: string, title: string, nowMs: number): string | undefined;
   sectionEnd(key: string, nowMs: number): string | undefined;
   issue(kind: 'error' | 'warning', message: string, where?: Where): string | undefined;
@@ -31,6 +41,9 @@ export interface CiSystem {
 
 /** A system with none of the conventions: the base of the simpler ones. */
 export const NO_CONVENTIONS: Omit<CiSystem, 'name' | 'detect'> = {
+  actor: () => undefined,
+  workspace: () => undefined,
+  runUrl: () => undefined,
   sectionStart: () => undefined,
   sectionEnd: () => undefined,
   issue: () => undefined,

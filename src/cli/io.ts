@@ -1,5 +1,7 @@
 // What a command gets from the world. The edge (main.ts) passes the real process; tests pass
 // recording fakes and run the same code.
+import { detectCi } from '../ci/detect.ts';
+import type { CiSystem } from '../ci/system.ts';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -12,4 +14,15 @@ export interface CliIO {
   signal: AbortSignal;
   readFile(path: string): Promise<string>;
   readStdin(): Promise<string>;
+  /**
+   * The CI system whose conventions the command follows, chosen once per command: `forced` is
+   * --ci NAME, else it is detected from the environment (run-command.ts keeps the choice, so an
+   * error the command ends with is annotated in the same system's syntax).
+   */
+  chooseCi?(forced?: string): CiSystem;
+}
+
+/** The command's CI system: --ci NAME, or the one the environment names; the same for the whole command. */
+export function chooseCi(io: CliIO, forced?: string): CiSystem {
+  return io.chooseCi ? io.chooseCi(forced) : detectCi(io.env, forced);
 }

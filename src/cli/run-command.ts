@@ -5,6 +5,8 @@ import { annotationsOf } from './annotations.ts';
 import { VERSION } from '../version.ts';
 import { MAIN_HELP } from './help.ts';
 import type { CliIO } from './io.ts';
+import { detectCi } from '../ci/detect.ts';
+import type { CiSystem } from '../ci/system.ts';
 import { neutralise } from '../text/neutralise.ts';
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
@@ -30,8 +32,16 @@ export function loadCommand(name: string): Promise<Command> {
   return COMMANDS[name]!();
 }
 
-export async function runCommand(argv: string[], io: CliIO): Promise<number> {
+export async function runCommand(argv: string[], given: CliIO): Promise<number> {
   const [name, ...rest] = argv;
+  // The CI system is chosen once for the command (--ci, or detected) and kept for its errors' annotations.
+  let chosen: CiSystem | undefined;
+  const io: CliIO = { ...given, chooseCi: (forced) => (chosen ??= detectCi(given.env, forced)) };
+  const failed = (error: unknown) => {
+    for (const line of annotationsOf(error, io, chosen ?? detectCi(io.env))) io.stdout(`${line}\n`);
+    io.stderr(`enginectl: ${neutralise(describeError(error))}\n`);
+    return exitCodeOf(error);
+  };
   let command: Command;
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -52,18 +62,12 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     // The command's code is missing from this copy of the CLI: the entry (bin.ts) says so, nothing having run.
     if ((error as { code?: unknown } | undefined)?.code === 'ERR_MODULE_NOT_FOUND') throw error;
-    return failed(error, io);
+    return failed(error);
   }
   try {
     return await command(rest, io);
   } catch (error) {
-    return failed(error, io);
+    // An error as the terminal shows it: annotations first, under a CI that reads them.
+    return failed(error);
   }
-}
-
-/** An error as the terminal shows it (annotations first, under a CI that reads them), and its exit code. */
-function failed(error: unknown, io: CliIO): number {
-  for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
-  io.stderr(`enginectl: ${neutralise(describeError(error))}\n`);
-  return exitCodeOf(error);
 }

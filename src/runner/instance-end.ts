@@ -61,8 +61,8 @@ export function finish(
   run.durationMs = run.startedAt === undefined ? 0 : ctx.watch() - run.startedAt;
   run.continuedOnError = outcome === 'failure' && ctx.pipeline.steps[run.step]!.continueOnError;
   if (outputs) ctx.live.set(run, outputs);
-  if (outcome !== 'cancelled' || run.startedAt !== undefined) ctx.deps.logger.stepFinished(run, position);
-  ctx.deps.observer?.instanceFinished(run, outputs);
+  if (outcome !== 'cancelled' || run.startedAt !== undefined) ctx.tell.stepFinished(run, position);
+  ctx.tell.instanceFinished(run, outputs);
 }
 
 /**
@@ -77,8 +77,8 @@ export function carry(ctx: RunContext, run: StepRun, position: string, carried: 
     resume: 'earlier-run',
   } satisfies Partial<StepRun>);
   ctx.live.set(run, carried.outputs);
-  ctx.deps.logger.stepFinished(run, position);
-  ctx.deps.observer?.instanceFinished(run, carried.outputs);
+  ctx.tell.stepFinished(run, position);
+  ctx.tell.instanceFinished(run, carried.outputs);
 }
 
 /** What the step gave, masked into the run (its declared secret outputs whole). */

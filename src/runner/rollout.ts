@@ -44,7 +44,8 @@ export async function runRollout(
   rollout: Rollout,
   split: ReadonlyMap<Step, StepRun[]>,
 ): Promise<{ result: RolloutResult; analysis: StepRun[] }> {
-  const { logger, signal } = ctx.deps;
+  const { signal } = ctx.deps;
+  const logger = ctx.tell;
   const valueOf = (run: StepRun) => String(run.matrix?.[rollout.over]);
   const values = [...new Set([...split.values()].flatMap((runs) => runs.map(valueOf)))];
   const waves = wavesOf(rollout, values);
@@ -72,7 +73,7 @@ export async function runRollout(
       for (const run of runs) {
         Object.assign(run, { outcome: 'cancelled', wave, error: { code: 'ROLLOUT_HALTED', message } });
         // The journal keeps it too: a report rendered from the journal says why it did not start.
-        ctx.deps.observer?.instanceFinished(run, undefined);
+        ctx.tell.instanceFinished(run, undefined);
       }
     }
   };
@@ -85,7 +86,7 @@ export async function runRollout(
         run.wave = wave;
         if (signal.aborted) notStarted(run, true, signal);
         else await runInstance({ ...ctx, status }, step, run, stepPosition(ctx, step));
-        await ctx.deps.observer?.settled?.();
+        await ctx.tell.settled();
         if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
       }
     }
@@ -164,10 +165,10 @@ export async function runRollout(
       `wave ${wave.wave}/${waves.length}: ${wave.outcome}${wave.failed.length ? ` (${wave.failed.length} failed: ${wave.failed.join(', ')})` : ''}`,
     );
   }
-  ctx.deps.observer?.rolloutDone?.(result);
+  ctx.tell.rolloutDone(result);
   if (result.halted) {
     ctx.status.failed = true;
-    ctx.deps.observer?.rolloutHalted?.(result.halted);
+    ctx.tell.rolloutHalted(result.halted);
     logger.warn(
       undefined,
       `the rollout halted at wave ${result.halted.wave}: ${result.halted.reason}; nothing is undone`,

@@ -7,17 +7,20 @@ import type { EngineClient } from '../api/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
-import type { RunObserver } from './observer.ts';
 import type { PlannedInstance } from './instance.ts';
+import type { RunListener, Told } from './listener.ts';
 import type { Outcome, StepRun } from './result.ts';
 import type { ResumePlan } from './resume.ts';
 import type { Env, ResolvedServer } from './scope.ts';
-import type { RunLogger } from './run-logger.ts';
 
 export interface RunnerDeps {
   clientFor(server: ResolvedServer): EngineClient;
   env: Env;
-  logger: RunLogger;
+  /**
+   * Told every event of the run, in order, as one list (listener.ts): the run log (what the
+   * runner says), the journal (each instance and each non-idempotent call), the channels.
+   */
+  listeners: readonly RunListener[];
   /** Aborted on SIGINT/SIGTERM: the call in flight is aborted, the rest cancelled. */
   signal: AbortSignal;
   /** The clock of waits and gates (simulated under --emulator). */
@@ -30,10 +33,8 @@ export interface RunnerDeps {
   /** How often a long step says it is still running; 60 s by default. */
   heartbeatMs?: number;
   masker?: Masker;
-  /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked). */
-  onStart?: (start: RunStart) => void;
-  /** Hears each instance and each non-idempotent call (the journal). */
-  observer?: RunObserver;
+  /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
+  onStart?: (start: RunStart) => void | Promise<void>;
 }
 
 export interface RunStart {
@@ -65,6 +66,8 @@ export interface StepState {
 export interface RunContext {
   pipeline: Pipeline;
   deps: RunnerDeps;
+  /** The listeners of deps, told as one. */
+  tell: Told;
   masker: Masker;
   /** env, secrets, vars, pipeline: resolved before the first step. */
   base: Record<string, unknown>;

@@ -1,6 +1,6 @@
 // One instance of a step (the step, or one combination of its matrix): its condition, its inputs
 // resolved and checked, its attempts under the step's timeout and retry, its outcome masked into
-// the StepRun the reports show, and the logger and observer told.
+// the StepRun the reports show, and the run's listeners told (the log, the journal).
 import { ApiError, deadline, type CallObserver } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
@@ -51,9 +51,9 @@ function snapshotBefore(
   calls: InstanceCalls,
   signal: AbortSignal,
 ): CallObserver {
-  const observer = ctx.deps.observer;
+  const observer = ctx.tell;
   const snapshot = type.verify?.snapshot;
-  if (!observer || !snapshot) return calls;
+  if (!observer.snapshots || !snapshot) return calls;
   let taken = false;
   return {
     async sending(call) {
@@ -64,7 +64,7 @@ function snapshotBefore(
         } catch (error) {
           if (signal.aborted) throw error;
           observer.snapshot(run, { error: (error as Error).message });
-          ctx.deps.logger.warn(
+          ctx.tell.warn(
             run,
             ctx.masker.mask(
               `could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`,
@@ -81,7 +81,7 @@ function snapshotBefore(
 
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
   const { deps, masker } = ctx;
-  const log = deps.logger;
+  const log = ctx.tell;
   const scope = instanceScope({ ...ctx, status: ctx.status }, run.matrix ?? {});
   const condition = conditionOf(step, scope);
   if ('failure' in condition) return finish(ctx, run, position, 'failure', condition.failure);
@@ -106,13 +106,13 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   run.decision = ctx.resume?.retried.get(run.key);
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);
-  deps.observer?.instanceStarted(run);
+  ctx.tell.instanceStarted(run);
   resolvedInputs ??= resolveInputs(step, scope, masker);
   if ('failure' in resolvedInputs) return finish(ctx, run, position, 'failure', resolvedInputs.failure);
   const inputs = resolvedInputs.inputs;
   Object.assign(run, shown(ctx, type, inputs));
   const attempts = step.retry?.attempts ?? 1;
-  const calls = instanceCalls(run, deps.observer);
+  const calls = instanceCalls(run, ctx.tell);
   for (let attempt = 1; attempt <= attempts; attempt++) {
     run.attempts = attempt;
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);

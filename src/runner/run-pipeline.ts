@@ -17,6 +17,7 @@ import { settle } from './step-state.ts';
 import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from './run-context.ts';
 import { notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
+import { told } from './listener.ts';
 import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
 
 export type { RunnerDeps, RunOptions } from './run-context.ts';
@@ -86,7 +87,7 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
       if (stop || signal.aborted) {
         notStarted(run, signal.aborted, signal);
         // Fail-fast's cancellations are told as they happen; an interruption says so once for the run.
-        if (!signal.aborted) ctx.deps.logger.stepFinished(run, position);
+        if (!signal.aborted) ctx.tell.stepFinished(run, position);
         continue;
       }
       await runInstance(ctx, step, run, position);
@@ -95,7 +96,7 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
   };
   await Promise.all(Array.from({ length: Math.min(step.maxParallel, Math.max(1, instances.length)) }, worker));
   // What the journal heard of this step is on disk before the next step starts.
-  await ctx.deps.observer?.settled?.();
+  await ctx.tell.settled();
 }
 
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
@@ -108,6 +109,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   const ctx: RunContext = {
     pipeline,
     deps,
+    tell: told(deps.listeners),
     masker,
     base,
     targets,
@@ -125,7 +127,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
   };
   const planned = () => pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, set)).map(identityOf);
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
-  deps.onStart?.({ name, planned, servers: urls });
+  await deps.onStart?.({ name, planned, servers: urls });
   const startedAt = watch();
   const runs: StepRun[] = [];
   const rollout = pipeline.rollout;

@@ -127,7 +127,7 @@ test("every example workflow in docs/github-actions.md is valid against SchemaSt
 test('every credential input of every action is declared secret, so it is masked before anything is printed', () => {
   for (const def of ACTIONS) {
     for (const [name, input] of Object.entries(def.inputs)) {
-      if (/password|token/.test(name)) assert.equal(input.secret, true, `${def.id}: input ${name}`);
+      if (/password|token|webhook/.test(name)) assert.equal(input.secret, true, `${def.id}: input ${name}`);
       else assert.equal(input.secret, undefined, `${def.id}: input ${name} is no credential`);
     }
   }

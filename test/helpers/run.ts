@@ -62,7 +62,7 @@ export async function runYaml(t: TestContext, yaml: string, options: RunYamlOpti
     {
       clientFor: (s) => new EngineClient(s, { retry: FAST_RETRY, ...options.clientDeps }),
       env,
-      logger,
+      listeners: [logger],
       signal: options.signal ?? new AbortController().signal,
       now: clock.now,
       sleep: clock.sleep,

@@ -8,6 +8,9 @@ const prop = (s: string) => esc(s).replace(/;/g, '%3B').replace(/]/g, '%5D');
 export const azure: CiSystem = {
   name: 'azure',
   detect: (env) => env.TF_BUILD?.toLowerCase() === 'true',
+  actor: (env) => env.BUILD_REQUESTEDFOR,
+  workspace: (env) => env.BUILD_SOURCESDIRECTORY,
+  runUrl: () => undefined,
   sectionStart: (_k, title) => `##[group]${neutralise(title).replace(/[\r\n]/g, ' ')}`,
   sectionEnd: () => '##[endgroup]',
   issue: (kind, message, where) => {

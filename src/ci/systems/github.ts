@@ -8,6 +8,13 @@ const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 export const github: CiSystem = {
   name: 'github',
   detect: (env) => env.GITHUB_ACTIONS === 'true',
+  actor: (env) => env.GITHUB_ACTOR,
+  workspace: (env) => env.GITHUB_WORKSPACE,
+  runUrl: (env) =>
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined,
+  jobMatrixLimit: { jobs: 256, what: 'a GitHub Actions job matrix' },
   sectionStart: (_k, title) => `::group::${esc(neutralise(title))}`,
   sectionEnd: () => '::endgroup::',
   issue: (kind, message, where) => {

@@ -13,6 +13,10 @@ export const gitlab: CiSystem = {
   ...NO_CONVENTIONS,
   name: 'gitlab',
   detect: (env) => env.GITLAB_CI === 'true',
+  actor: (env) => env.GITLAB_USER_LOGIN,
+  workspace: (env) => env.CI_PROJECT_DIR,
+  runUrl: (env) => env.CI_JOB_URL,
+  jobMatrixLimit: { jobs: 200, what: 'a GitLab parallel:matrix' },
   sectionStart: (key, title, now) =>
     `\x1b[0Ksection_start:${Math.floor(now / 1000)}:${sectionName(key)}[collapsed=true]\r\x1b[0K${neutralise(title)}`,
   sectionEnd: (key, now) => `\x1b[0Ksection_end:${Math.floor(now / 1000)}:${sectionName(key)}\r\x1b[0K`,

@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise } from '../../text/neutralise.ts';
+import { jobMatrixTooLong } from '../../ci/facts.ts';
 
 export const MATRIX_HELP = `Usage: enginectl matrix FILE [--step ID]
 
@@ -64,7 +65,7 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
   }
   const include = expandMatrix(step.matrix);
   io.stdout(`${JSON.stringify({ include })}\n`);
-  const over = jobLimits(include.length);
+  const over = jobMatrixTooLong(include.length);
   if (over) {
     const name = step.id ?? `${step.index + 1}`;
     io.stderr(
@@ -72,11 +73,4 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
     );
   }
   return ExitCode.ok;
-}
-
-/** What a CI system would refuse of a job matrix this long: GitHub runs at most 256 jobs from one, GitLab's parallel:matrix 200. */
-function jobLimits(jobs: number): string | undefined {
-  if (jobs > 256) return 'a GitHub Actions job matrix runs at most 256, a GitLab parallel:matrix 200';
-  if (jobs > 200) return 'a GitLab parallel:matrix runs at most 200';
-  return undefined;
 }

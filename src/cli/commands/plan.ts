@@ -2,8 +2,9 @@
 import { ExitCode, UsageError } from '../../errors.ts';
 import { makePlan, type PlanOutput } from '../../app/plan.ts';
 import { driftAudit } from '../../report/drift-audit.ts';
-import { publishJobSummary } from '../../app/job-summary.ts';
-import { detectCi } from '../../ci/detect.ts';
+import { publisher } from '../../app/channels/channel.ts';
+import { ciSummaryChannel } from '../../app/channels/ci.ts';
+import { CI_NAMES } from '../../ci/detect.ts';
 import { driftMarkdown, driftText } from '../../report/drift-table.ts';
 import { livePlanMarkdown } from '../../report/live-plan-markdown.ts';
 import { preflight } from '../../app/preflight.ts';
@@ -19,7 +20,7 @@ import {
   stateFiles,
   withEmulatedSites,
 } from '../emulator-options.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
@@ -53,6 +54,8 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
                      not be read, each check found)
   --summary F        with --live: the live plan as Markdown (an MR note, a PR comment); with
                      --expect the audit (also the job summary in GitHub Actions and Azure Pipelines)
+  --ci NAME          with --expect: put the audit where a CI system shows its summary: ${CI_NAMES.join(', ')}
+                     (default: detected from its environment variables)
   -h, --help         show this help
 
 Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now (with --expect: a
@@ -69,6 +72,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     expect: { type: 'boolean' },
     json: { type: 'string' },
     summary: { type: 'string' },
+    ci: { type: 'string' },
     ...EMULATOR_OPTIONS,
   });
   if (values.help) {
@@ -78,6 +82,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
+  chooseCi(io, values.ci);
   if (hasEmulatorOptions(values) && !(values.emulator && values.live))
     throw new UsageError(
       'BAD_ARGUMENTS',
@@ -160,15 +165,16 @@ async function audit(
   if (options.json !== undefined)
     await writeAtomic(resolve(io.cwd, options.json), `${JSON.stringify(result, null, 2)}\n`);
   if (summaryFile) await writeAtomic(summaryFile, markdown);
-  const done = await publishJobSummary(
-    detectCi(io.env),
-    io.env,
-    () => markdown,
-    result.drifted.length || result.unreachable.length ? 'failure' : 'success',
-    { summaryFile },
-  );
-  if (done.problem) io.stderr(`warning: ${neutralise(done.problem)}\n`);
-  for (const line of done.finish) io.stdout(`${line}\n`);
+  // The audit is published as a run is, through one publisher: here its CI's summary and final lines.
+  const warnings: string[] = [];
+  const failed = await publisher(
+    [ciSummaryChannel(chooseCi(io), io.env, (line) => io.stdout(`${line}\n`), { summaryFile })],
+    { warn: (m) => warnings.push(m), mask: (text) => text },
+  ).ended({
+    outcome: result.drifted.length || result.unreachable.length ? 'failure' : 'success',
+    markdown: () => markdown,
+  });
+  for (const problem of [...failed, ...warnings]) io.stderr(`warning: ${neutralise(problem)}\n`);
   return result.drifted.length > 0
     ? ExitCode.failed
     : result.unreachable.length > 0

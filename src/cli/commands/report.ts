@@ -4,10 +4,14 @@
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { releaseOf } from '../../journal/release.ts';
 import { checkOwnFiles, named } from '../../app/own-files.ts';
-import { preparePaths, REPORT_NOT_WRITTEN, reportOutputs, writeReports } from '../../app/report-files.ts';
+import { preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { readReportShard } from '../../app/report-inputs.ts';
-import { publishJobSummary } from '../../app/job-summary.ts';
-import { detectCi } from '../../ci/detect.ts';
+import { endOf, publisher } from '../../app/channels/channel.ts';
+import { reportFilesChannel } from '../../app/channels/report-files.ts';
+import { ciSummaryChannel } from '../../app/channels/ci.ts';
+import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
+import { Masker } from '../../runner/masker.ts';
+import { CI_NAMES } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { fleetPhrase, fleetRows } from '../../report/fleet.ts';
@@ -18,7 +22,7 @@ import { countsPhrase } from '../../runner/result.ts';
 import { formatDuration } from '../../duration.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
 import { readNamedJournal } from '../journal-file.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { RunLog } from '../../log/run-log.ts';
@@ -45,6 +49,10 @@ ${REPORT_OPTIONS_HELP}
   --run ID           render the run of that id from the run store, as from its journal
   --merge            merge the reports or journals named (reports of one pipeline)
   --force            with --merge: merge reports of different pipelines too
+  --webhook URL      POST the JSON report (as --report-json writes it) to URL; the URL is a secret
+                     (masked everywhere); a failure is a warning, never the exit code
+  --ci NAME          put the summary where a CI system shows it: ${CI_NAMES.join(', ')}
+                     (default: detected from its environment variables)
   -h, --help         show this help
 
 Exit codes: 0 the run (or every job of the fleet) succeeded, 1 it failed, was cancelled or
@@ -57,11 +65,19 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     force: { type: 'boolean' },
     store: { type: 'string' },
     run: { type: 'string' },
+    ci: { type: 'string' },
+    webhook: { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${REPORT_HELP}\n`);
     return ExitCode.ok;
   }
+  chooseCi(io, values.ci);
+  // The webhook's URL is a secret, checked and registered before anything is read or printed.
+  const masker = new Masker();
+  const webhook =
+    values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
+  const publishing = { webhook, masker };
   if (values.force && !values.merge) throw new UsageError('BAD_ARGUMENTS', 'report: --force goes with --merge');
   // The journal or the reports read are never written over by a report.
   const role = values.merge ? 'a report to merge' : 'the journal (JOURNAL)';
@@ -69,7 +85,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     reportOutputs(reportPathsOf(values), io.cwd),
     positionals.map((file) => named(role, file, io.cwd)),
   );
-  if (values.merge) return merge(positionals, values, io);
+  if (values.merge) return merge(positionals, values, io, publishing);
   const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
@@ -80,11 +96,17 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     () => rendered.report,
     values,
     io,
+    publishing,
     result.outcome === 'success' && !result.steps.some((s) => s.inDoubt && !s.decision),
   );
 }
 
-async function merge(files: string[], values: Record<string, unknown>, io: CliIO): Promise<number> {
+async function merge(
+  files: string[],
+  values: Record<string, unknown>,
+  io: CliIO,
+  publishing: Publishing,
+): Promise<number> {
   if (files.length === 0)
     throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', {
       hint: 'enginectl report --merge reports/*.json --summary fleet.md',
@@ -103,30 +125,42 @@ async function merge(files: string[], values: Record<string, unknown>, io: CliIO
     () => report,
     values,
     io,
+    publishing,
     report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
   );
 }
 
-/** The report files asked for, then, under a CI system, the summary where it shows one (GitHub's job summary, Azure's run page). */
+/** Where a report is published besides its files and the CI's summary: --webhook, with the masker that knows its URL. */
+interface Publishing {
+  webhook: URL | undefined;
+  masker: Masker;
+}
+
+/** The report files asked for, then, under a CI system, the summary where it shows one (GitHub's job summary, Azure's run page), through one publisher. */
 async function write(
   report: () => Report,
   values: Record<string, unknown>,
   io: CliIO,
+  { webhook, masker }: Publishing,
   succeeded: boolean,
 ): Promise<number> {
   const paths = await preparePaths(reportPathsOf(values), io.cwd);
-  const { written, failed } = await writeReports(report, paths);
-  for (const p of written) io.stdout(`report: ${p}\n`);
-  for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
-  const summary = await publishJobSummary(
-    detectCi(io.env),
-    io.env,
-    () => renderMarkdown(report(), { fullReport: paths.json ?? paths.html }),
-    report().outcome,
-    { summaryFile: paths.summary },
+  const print = (line: string) => io.stdout(`${line}\n`);
+  const warnings: string[] = [];
+  const publish = publisher(
+    [
+      reportFilesChannel(paths, { said: (p) => print(`report: ${p}`) }),
+      ...(webhook ? [webhookChannel(webhook, { said: print })] : []),
+      ciSummaryChannel(chooseCi(io), io.env, print, {
+        summaryFile: paths.summary,
+        fullReport: paths.json ?? paths.html,
+      }),
+    ],
+    { warn: (m) => warnings.push(m), mask: (text) => masker.mask(text) },
   );
-  for (const line of summary.finish) io.stdout(`${line}\n`);
-  if (summary.problem) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${summary.problem}\n`);
+  const failed = await publish.ended(endOf(report(), (o) => renderMarkdown(report(), { fullReport: o.fullReport })));
+  for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
+  for (const w of warnings) io.stderr(`enginectl: warning: ${neutralise(w)}\n`);
   // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.
-  return succeeded && failed.length === 0 && !summary.problem ? ExitCode.ok : ExitCode.failed;
+  return succeeded && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
 }

@@ -5,7 +5,6 @@ import { ExitCode, UsageError } from '../../errors.ts';
 import { formatDuration } from '../../duration.ts';
 import { makePlan } from '../../app/plan.ts';
 import { Masker } from '../../runner/masker.ts';
-import type { Renderings } from '../../report/renderings.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
@@ -14,14 +13,14 @@ import { openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
 import { leaseNames, selectedValues, takeLease } from '../../app/lease-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
-import { CI_NAMES, detectCi } from '../../ci/detect.ts';
-import { renderDotenv, variablesOf } from '../../ci/variables.ts';
-import { writeAtomic } from '../../app/atomic-write.ts';
-import { publishJobSummary } from '../../app/job-summary.ts';
+import { CI_NAMES } from '../../ci/detect.ts';
+import type { Channel } from '../../app/channels/channel.ts';
+import { ciSummaryChannel, ciVariablesChannel } from '../../app/channels/ci.ts';
+import { dotenvChannel } from '../../app/channels/dotenv.ts';
+import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
 import { checkPlan } from '../../app/preflight.ts';
 import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
-import { dirname, resolve } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseCommandArgs } from '../args.ts';
 import {
@@ -32,7 +31,7 @@ import {
   stateFiles,
   withEmulatedSites,
 } from '../emulator-options.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
@@ -60,6 +59,8 @@ ${REPORT_OPTIONS_HELP}
   --dotenv-var NAME  write only these variables to the dotenv file, e.g. VFS_PROD_SUCCESS (repeatable)
   --ci NAME          follow a CI system's conventions: ${CI_NAMES.join(', ')}
                      (default: detected from its environment variables)
+  --webhook URL      POST the JSON report (as --report-json writes it) to URL as the run ends; the
+                     URL is a secret (masked everywhere); a failure is a warning, never the exit code
   --journal F        append one JSON line per event to F: each call that may change the server
                      is on disk before it is sent (enginectl report F renders it, also after a crash)
   --resume F         run again from the journal F: what succeeded is not sent again (appends to F);
@@ -102,6 +103,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     dotenv: { type: 'string' },
     'dotenv-var': { type: 'string', multiple: true },
     ci: { type: 'string' },
+    webhook: { type: 'string' },
     journal: { type: 'string' },
     resume: { type: 'string' },
     store: { type: 'string' },
@@ -123,7 +125,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     });
   const file = positionals[0]!;
   const selection = parseSelection(values.only, values.skip);
-  const ci = detectCi(io.env, values.ci);
+  const ci = chooseCi(io, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator)
     throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   io = { ...io, env: emulatorEnv(values, io.env) };
@@ -186,6 +188,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     },
     onWeak: (_name, why) => logger.warn(undefined, why),
   });
+  const webhook =
+    values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
   function where(run: { step: number }) {
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
@@ -271,7 +275,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         { signal: io.signal, emulatorUrl },
         Date.now(),
       );
-    const { result, rendered, written, failed, halted } = await runAndReport(
+    const print = (line: string) => io.stdout(`${line}\n`);
+    const { result, failed, halted } = await runAndReport(
       {
         pipeline,
         env: io.env,
@@ -291,16 +296,35 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         clock,
         // Reports time what really passed, not the emulator's simulated waits.
         stopwatch: steadyNow,
-        onStart: (name) =>
-          io.stdout(
-            `running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}\n`,
-          ),
+        reportWritten: (path) => print(`report: ${neutralise(path)}`),
+        // The terminal's lines, the report files, the CI's variables, dotenv, the webhook, the CI's summary and final lines.
+        channels: (reportFiles): Channel[] => [
+          {
+            name: 'terminal',
+            started: ({ name }) =>
+              print(
+                `running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}`,
+              ),
+            ended: ({ report }) => (report ? print(summaryLine(report)) : undefined),
+          },
+          reportFiles,
+          ciVariablesChannel(ci, print),
+          ...(dotenv
+            ? [
+                dotenvChannel(dotenv, {
+                  only: values['dotenv-var'],
+                  warn: (m) => logger.warn(undefined, m),
+                  said: (path) => print(`outputs: ${neutralise(path)}`),
+                }),
+              ]
+            : []),
+          ...(webhook ? [webhookChannel(webhook, { said: print })] : []),
+          // Last: Azure's final lines end the task.
+          ciSummaryChannel(ci, io.env, print, { summaryFile: paths.summary, fullReport: fullReportOf(paths) }),
+        ],
       },
     );
-    io.stdout(`${summaryLine(rendered.report)}\n`);
-    for (const path of written) io.stdout(`report: ${neutralise(path)}\n`);
     for (const failure of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${neutralise(failure)}\n`);
-    failed.push(...(await publishToCi(rendered, masker)));
     if (halted) {
       io.stderr(`enginectl: ${halted.code}: ${neutralise(masker.mask(halted.describe()))}\n`);
       return halted.exitCode;
@@ -313,43 +337,6 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     io.stdout(
       `journal: ${neutralise(journal.spec.file.path)}${journal.resume ? ` (resuming: ${journal.resume.carried.size} instance(s) done in an earlier run are not run again)` : ''}\n`,
     );
-
-  /** Outputs as CI variables or a dotenv file, the summary where the CI shows it, the final status. */
-  async function publishToCi(rendered: Renderings, m: Masker): Promise<string[]> {
-    const problems: string[] = [];
-    const variables = variablesOf(rendered.report);
-    // CI variables carry key figures: a Markdown report or a long text stays in the JSON report.
-    for (const v of variables.filter((x) => x.value.length <= 1024 && !/[\r\n]/.test(x.value))) {
-      const line = ci.variable(v);
-      if (line) io.stdout(`${line}\n`);
-    }
-    if (dotenv) {
-      const file = renderDotenv(variables, { only: values['dotenv-var'] });
-      for (const { name, why } of file.left)
-        logger.warn(
-          undefined,
-          `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`,
-        );
-      // Its directory is made as a report's is.
-      await mkdir(dirname(dotenv), { recursive: true })
-        .then(() => writeAtomic(dotenv, file.text))
-        .then(
-          () => io.stdout(`outputs: ${neutralise(dotenv)}\n`),
-          (error: NodeJS.ErrnoException) => problems.push(`--dotenv ${dotenv}: ${error.code ?? error.message}`),
-        );
-    }
-    const summary = await publishJobSummary(
-      ci,
-      io.env,
-      () => rendered.summary(fullReportOf(paths)),
-      rendered.report.outcome,
-      { summaryFile: paths.summary, withIssues: rendered.report.steps.some((s) => s.continuedOnError) },
-    );
-    if (summary.problem) problems.push(summary.problem);
-    for (const line of summary.finish) io.stdout(`${line}\n`);
-    for (const p of problems) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${neutralise(m.mask(p))}\n`);
-    return problems;
-  }
 
   try {
     if (!values.emulator) return await execute(undefined, realClock());

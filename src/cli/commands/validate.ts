@@ -2,7 +2,8 @@
 import { describeError, EnginectlError, ExitCode, UsageError } from '../../errors.ts';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
+import { CI_NAMES } from '../../ci/detect.ts';
 import { annotationsOf } from '../annotations.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -19,6 +20,8 @@ Options:
   --check-env        also check the environment, as run does: every secrets.* and env.* is set,
                      and a server is given (ENGINE_URL or a servers: block)
   --emulator         as for run --emulator: server credentials need not be set
+  --ci NAME          annotate problems in a CI system's syntax: ${CI_NAMES.join(', ')}
+                     (default: detected from its environment variables)
   -h, --help         show this help
 
 Exit codes: 0 every file is valid, 2 any is not.`;
@@ -28,6 +31,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     var: { type: 'string', multiple: true },
     emulator: { type: 'boolean' },
     'check-env': { type: 'boolean' },
+    ci: { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${VALIDATE_HELP}\n`);
@@ -37,6 +41,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     throw new UsageError('BAD_ARGUMENTS', 'validate: name at least one pipeline FILE', {
       hint: 'enginectl validate pipelines/*.yml',
     });
+  const ci = chooseCi(io, values.ci);
   const vars = parseVars(values.var);
   let code: number = ExitCode.ok;
   for (const file of positionals) {
@@ -51,7 +56,7 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
       );
     } catch (error) {
       if (!(error instanceof EnginectlError)) throw error;
-      for (const line of annotationsOf(error, io)) io.stdout(`${line}\n`);
+      for (const line of annotationsOf(error, io, ci)) io.stdout(`${line}\n`);
       io.stderr(`${neutralise(describeError(error))}\n`);
       code = Math.max(code, error.exitCode);
     }

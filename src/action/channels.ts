@@ -1,0 +1,105 @@
+// The action's channels (app/channels/channel.ts): the job summary, the PR comment, the GitHub
+// Deployment (in progress as the run starts, its final status as it ends) and the step's outputs.
+// Each failure to record on GitHub is a warning (github-records.ts): the run's outcome stands.
+import type { Channel } from '../app/channels/channel.ts';
+import { EnginectlError } from '../errors.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { ActionDef } from './definitions.ts';
+import type { DeploymentState } from './github-api.ts';
+import { finishDeployment, prComment, startDeployment, type GitHubDeps } from './github-records.ts';
+import { booleanInput } from './inputs.ts';
+import type { Toolkit } from './toolkit.ts';
+import { outputsOf } from './action-end.ts';
+
+/** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
+export const COMMENT_LIMIT = 60_000;
+
+/** The Markdown where the job summary is, unless the summary input is false. */
+export function jobSummaryChannel(kit: Toolkit, fullReport: string): Channel {
+  return {
+    name: 'job summary',
+    async ended(end) {
+      if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(end.markdown({ fullReport }));
+    },
+  };
+}
+
+/** One comment per `key` and pull request, with pr-comment: true. */
+export function prCommentChannel(deps: GitHubDeps, key: string, masker: Masker, fullReport: string): Channel {
+  return {
+    name: 'PR comment',
+    ended: (end) => prComment(deps, key, end.markdown({ limit: COMMENT_LIMIT, fullReport }), masker),
+  };
+}
+
+export interface DeploymentChannel extends Channel {
+  /** The run was refused before it started or ended (an input, plain http://): its Deployment ends in error. */
+  notRun(error: unknown): Promise<void>;
+}
+
+/** A Deployment to `environment`: in_progress as the run starts, then success, failure or error. */
+export function deploymentChannel(
+  deps: GitHubDeps,
+  label: string,
+  environment: string,
+  masker: Masker,
+): DeploymentChannel {
+  let deployment: Promise<{ id: number } | undefined> | undefined;
+  const start = () => (deployment ??= startDeployment(deps, label, environment, masker));
+  return {
+    name: 'deployment',
+    async started() {
+      await start();
+    },
+    async ended(end) {
+      const made = await start();
+      if (!made) return;
+      const state: DeploymentState =
+        end.outcome === 'success' ? 'success' : end.outcome === 'failure' ? 'failure' : 'error';
+      await finishDeployment(
+        deps,
+        made,
+        state,
+        `${end.report?.pipeline.name ?? label}: ${end.outcome}`,
+        environment,
+        masker,
+      );
+    },
+    async notRun(error) {
+      const made = await start();
+      if (!made) return;
+      const why = error instanceof EnginectlError ? error.code : 'internal error';
+      await finishDeployment(deps, made, 'error', `${label}: not run (${why})`, environment, masker);
+    },
+  };
+}
+
+/**
+ * Every documented output as the run ends: its outcome, the JSON report's path (empty when it
+ * could not be written), every step's outputs as one value, the journal; a single-step action's
+ * own outputs besides.
+ */
+export function outputsChannel(
+  def: Pick<ActionDef, 'uses' | 'outputs'>,
+  kit: Toolkit,
+  files: { reportPath?: string; reportWritten?: () => boolean; journalPath?: string; outcome?: string },
+): Channel {
+  return {
+    name: 'outputs',
+    ended(end) {
+      // The report is masked as values: its outputs are set as they are.
+      kit.setOutput('outcome', files.outcome ?? end.outcome);
+      kit.setOutput('report', end.report && files.reportWritten?.() ? (files.reportPath ?? '') : '');
+      kit.setOutput('outputs', end.report && !end.report.merged ? JSON.stringify(outputsOf(end.report)) : '{}');
+      if (files.journalPath !== undefined) kit.setOutput('journal', files.journalPath);
+      if (!def.uses || !end.report) return;
+      // Every documented output of the step (an output may share its name with an input: summary).
+      const outputs = end.report.steps[0]?.outputs ?? {};
+      for (const name of Object.keys(def.outputs)) {
+        if (['report', 'outcome', 'outputs', 'journal'].includes(name) || !(name in outputs)) continue;
+        const value = outputs[name];
+        kit.setOutput(name, typeof value === 'string' ? value : JSON.stringify(value));
+      }
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// A CI system's channels, chosen once per command (ci/detect.ts): step outputs as its variables
+// (Azure's setvariable), and the job summary where it shows one with the lines that end the job
+// (GitHub's GITHUB_STEP_SUMMARY, Azure's uploadsummary and task result).
+import type { CiSystem, Env } from '../../ci/system.ts';
+import { variablesOf } from '../../ci/variables.ts';
+import { publishJobSummary } from '../job-summary.ts';
+import type { Channel } from './channel.ts';
+
+/** Each step output a CI variable can carry, as the system's variable line (none for most systems). */
+export function ciVariablesChannel(ci: CiSystem, print: (line: string) => void): Channel {
+  return {
+    name: `${ci.name} variables`,
+    ended(end) {
+      if (!end.report) return;
+      // CI variables carry key figures: a Markdown report or a long text stays in the JSON report.
+      for (const v of variablesOf(end.report).filter((x) => x.value.length <= 1024 && !/[\r\n]/.test(x.value))) {
+        const line = ci.variable(v);
+        if (line) print(line);
+      }
+    },
+  };
+}
+
+/**
+ * The Markdown summary where the system shows it, then the lines that end its job. `summaryFile`:
+ * the summary file asked for (Azure uploads it rather than a file of its own); `fullReport` names
+ * where the full reports are, for the note when parts are cut.
+ */
+export function ciSummaryChannel(
+  ci: CiSystem,
+  env: Env,
+  print: (line: string) => void,
+  options: { summaryFile?: string | undefined; fullReport?: string | undefined } = {},
+): Channel {
+  return {
+    name: `${ci.name} job summary`,
+    async ended(end) {
+      const done = await publishJobSummary(
+        ci,
+        env,
+        () => end.markdown({ fullReport: options.fullReport }),
+        end.outcome,
+        { summaryFile: options.summaryFile, withIssues: end.withIssues === true },
+      );
+      for (const line of done.finish) print(line);
+      return done.problem ? { failed: [done.problem] } : undefined;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Step outputs as a dotenv file (GitLab's artifacts:reports:dotenv) as a channel: NAME=VALUE lines,
+// at most GitLab's limit; what is left out is said as a warning.
+import { dirname } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { renderDotenv, variablesOf } from '../../ci/variables.ts';
+import { writeAtomic } from '../atomic-write.ts';
+import type { Channel } from './channel.ts';
+
+export function dotenvChannel(
+  path: string,
+  options: { only?: readonly string[] | undefined; warn(message: string): void; said(path: string): void },
+): Channel {
+  return {
+    name: 'dotenv',
+    async ended(end) {
+      if (!end.report) return;
+      const file = renderDotenv(variablesOf(end.report), { only: options.only });
+      for (const { name, why } of file.left)
+        options.warn(
+          `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`,
+        );
+      try {
+        // Its directory is made as a report's is.
+        await mkdir(dirname(path), { recursive: true });
+        await writeAtomic(path, file.text);
+      } catch (error) {
+        return { failed: [`--dotenv ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`] };
+      }
+      options.said(path);
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The webhook channel: as a run ends, its JSON report (the document --report-json writes) is
+// POSTed to a URL with undici, Content-Type application/json. The URL is a secret (a query string
+// or a path often carries a token): registered with the masker before anything is printed, never
+// named in what this channel says. A failure (refused, a status other than 2xx, no answer in
+// time) is a warning; the run's outcome and exit code stay what they were.
+import { loadUndici } from '../../api/undici.ts';
+import type { ErrorCode } from '../../error-codes.ts';
+import { UsageError } from '../../errors.ts';
+import { renderJson } from '../../report/json.ts';
+import type { Masker } from '../../runner/masker.ts';
+import type { Channel } from './channel.ts';
+
+/** How long the whole POST may take (connect, send, answer). */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * The webhook's URL, checked (http or https) and registered with the masker: the whole URL, and
+ * each part of it that may be a token alone (a password, a query value, a path segment).
+ * `where` names it in an error ("--webhook", "input webhook"); the URL itself is never shown.
+ */
+export function webhookUrl(text: string, masker: Masker, where: string, code: ErrorCode): URL {
+  const given = text.trim();
+  masker.add(given, where);
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new UsageError(code, `${where}: not a URL (the URL is a secret and not shown)`, {
+      hint: 'give an http:// or https:// URL',
+    });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError(code, `${where}: ${url.protocol} is not http:// or https://`, {
+      hint: 'give an http:// or https:// URL',
+    });
+  const parts = [
+    url.href,
+    decodeURIComponent(url.password),
+    ...[...url.searchParams.values()],
+    ...url.pathname.split('/').map((p) => decodeURIComponent(p)),
+  ];
+  // Only parts long enough to be a token: a short one ("hooks") is no secret, and would be refused as weak.
+  for (const part of parts) if (part.trim().length >= 8) masker.add(part, where);
+  return url;
+}
+
+export function webhookChannel(url: URL, options: { timeoutMs?: number; said?: (text: string) => void } = {}): Channel {
+  return {
+    name: 'webhook',
+    async ended(end) {
+      if (!end.report) return;
+      const { Agent, request } = await loadUndici();
+      const dispatcher = new Agent();
+      let status: number;
+      try {
+        const res = await request(url.href, {
+          method: 'POST',
+          dispatcher,
+          headers: { 'content-type': 'application/json', 'user-agent': 'enginectl' },
+          body: renderJson(end.report),
+          signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+        });
+        status = res.statusCode;
+        await res.body.dump();
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        // The reason only: undici's message may hold the URL.
+        const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'no answer in time' : (e.code ?? e.name);
+        throw new Error(`the report could not be posted (${why})`, { cause: error });
+      } finally {
+        void dispatcher.close();
+      }
+      if (status < 200 || status > 299)
+        throw new Error(`the report could not be posted: the server answered ${status}`);
+      options.said?.(`webhook: the report was posted (${status})`);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The facts of the job enginectl runs in, asked of every CI system the registry (detect.ts) knows,
+// in its order: who acts, the checkout's root, the run's page, what a job matrix may hold. Each
+// system states its own in its file in systems/; nothing here names a CI's variable.
+import { CI_SYSTEMS } from './detect.ts';
+import type { Env } from './system.ts';
+
+const first = <T>(ask: (s: (typeof CI_SYSTEMS)[number]) => T | undefined): T | undefined => {
+  for (const s of CI_SYSTEMS) {
+    const found = ask(s);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+};
+
+/** Who acts: the CI's actor when there is one, else the user. */
+export function actorOf(env: Env): string {
+  return first((s) => s.actor(env)) ?? env.USER ?? env.USERNAME ?? 'unknown';
+}
+
+/** The folder CI paths are relative to: the checkout's root (`cwd` outside CI). */
+export function workspaceOf(env: Env, cwd: string): string {
+  return first((s) => s.workspace(env)) ?? cwd;
+}
+
+/** The page of the running CI job, when its environment says. */
+export function runUrlOf(env: Env): string | undefined {
+  return first((s) => s.runUrl(env));
+}
+
+/** What a CI system would refuse of a job matrix this long, naming every system it is too long for. */
+export function jobMatrixTooLong(jobs: number): string | undefined {
+  const over = CI_SYSTEMS.flatMap((s) => (s.jobMatrixLimit && jobs > s.jobMatrixLimit.jobs ? [s.jobMatrixLimit] : []));
+  if (over.length === 0) return undefined;
+  return over.map((l, i) => `${l.what}${i === 0 ? ' runs at most' : ''} ${l.jobs}`).join(', ');
+}
