@@ -1,6 +1,7 @@
 // The emulator's options, shared by `enginectl emulator`, `run --emulator` and `plan --live
 // --emulator`: the states of its sites, users, faults and failing replicas it starts with.
 import type { Emulator, Sites } from '../emulator/index.ts';
+import { faultUsageLines } from '../emulator/faults/docs.ts';
 import { withSampleEnv } from '../emulator/sample-env.ts';
 import { UsageError } from '../errors.ts';
 
@@ -11,15 +12,16 @@ export const EMULATOR_OPTIONS = {
   'fail-replication': { type: 'string', multiple: true },
 } as const;
 
+const INDENT = ' '.repeat(31);
+
 export const EMULATOR_OPTIONS_HELP = `  --state [SITE=]FILE          start from this state (JSON) instead of the sample state; SITE=FILE
                                is the state of that site (a server of the pipeline) alone (repeatable)
   --user NAME:PASSWORD:SCOPES  add a user; SCOPES separated by commas, * for all (repeatable)
   --fault "[METHOD] PATH SETTINGS"
                                inject a fault, e.g. "POST /api/devops/v1/update/vfs status=503 times=1"
-                               settings: latency=2s status=N body=TEXT content-type=T reset=before|after
-                               gateway=N truncate invalid-json hang chunk-delay=100ms echo-credentials
-                               times=N site=NAME raise-alert=critical:CODE stop-engine=ID after=3m
-                               (each in docs/emulator.md; repeatable)
+${faultUsageLines(100 - INDENT.length)
+  .map((line) => `${INDENT}${line}\n`)
+  .join('')}${INDENT}(each in docs/emulator.md; repeatable)
   --fail-replication DATABASE[=MESSAGE]
                                make replications to that target database fail (repeatable)`;
 

@@ -1,6 +1,6 @@
 // The emulator's own control routes under /_emulator/ (not part of the enterprise API, no
 // authentication; the emulator listens on loopback): the request log, faults and the state.
-import { parseFault, type FaultRule, type FaultSet } from './faults.ts';
+import { parseFault, ruleFromJson, type FaultSet } from './faults/index.ts';
 import { badRequest, empty, HttpProblem, json, jsonBody, type EmuRequest, type EmuResponse } from './http.ts';
 import { parseState } from './state-file.ts';
 import type { EmulatorState } from './state.ts';
@@ -26,8 +26,8 @@ export function control(emulator: Controlled): (req: EmuRequest) => EmuResponse 
         case 'GET /_emulator/faults':
           return json(200, emulator.faults.list());
         case 'POST /_emulator/faults': {
-          const body = jsonBody(req) as { spec?: unknown } & FaultRule;
-          emulator.faults.add(typeof body.spec === 'string' ? parseFault(body.spec) : body);
+          const body = jsonBody(req) as { spec?: unknown } | undefined;
+          emulator.faults.add(typeof body?.spec === 'string' ? parseFault(body.spec) : ruleFromJson(body));
           return json(201, emulator.faults.list());
         }
         case 'DELETE /_emulator/faults':

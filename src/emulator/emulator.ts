@@ -3,7 +3,7 @@
 import { requiredScopes } from '../api/scopes.ts';
 import type { RouteContext } from './context.ts';
 import { control } from './control.ts';
-import { FaultSet, type FaultRule } from './faults.ts';
+import { FaultSet, type FaultRule } from './faults/index.ts';
 import { HttpProblem, json, type EmuRequest, type EmuResponse } from './http.ts';
 import { Router } from './router.ts';
 import { classesRoutes } from './routes/classes.ts';
@@ -79,27 +79,6 @@ export class Emulator {
     for (const due of this.pending.filter((p) => p.at <= now)) {
       this.pending.splice(this.pending.indexOf(due), 1);
       due.apply();
-    }
-  }
-
-  /** What a fault rule makes happen after a 2xx answer: an alert raised, an Engine silent. */
-  sideEffects(rule: FaultRule): void {
-    const at = this.now() + (rule.afterMs ?? 0);
-    const engineId = rule.stopEngine ?? this.state.engines[0]?.instanceId;
-    if (rule.raiseAlert)
-      this.schedule(at, () =>
-        this.state.alerts.push({
-          severity: rule.raiseAlert!.severity,
-          code: rule.raiseAlert!.code,
-          message: `raised by the emulator's fault rule`,
-          engineId: engineId ?? 'unknown',
-        }),
-      );
-    if (rule.stopEngine) {
-      this.schedule(at, () => {
-        const engine = this.state.engines.find((e) => e.instanceId === rule.stopEngine);
-        if (engine) Object.assign(engine, { reporting: false, updatedAt: this.now() - 10 * 60_000 });
-      });
     }
   }
 

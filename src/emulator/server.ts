@@ -1,11 +1,12 @@
-// Serves an Emulator on a socket (node:http) and applies its fault rules to each request:
-// latency, status, dropped connections, truncated, garbled or slow bodies, no answer at all.
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+// Serves an Emulator on a socket (node:http) and applies the fault rule a request matches, stage by
+// stage, through the hooks of the rule's fault kinds (faults/kinds.ts): before handling, instead of
+// it, in place of the API's answer, rewriting the answer, after a 2xx, and in sending it.
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Emulator } from './emulator.ts';
 import type { Sites } from './sites.ts';
-import { echoCredentials } from './echo.ts';
-import type { FaultRule } from './faults.ts';
+import { describeRule, kindsOf } from './faults/index.ts';
+import { send } from './faults/wire.ts';
 import { HttpProblem, type EmuRequest, type EmuResponse } from './http.ts';
 
 export interface ServeOptions {
@@ -21,25 +22,6 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** Waits `ms`, or less when the client goes away first (so no timer outlives its connection). */
-const delay = (ms: number, res?: ServerResponse) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      res?.off('close', done);
-      resolve();
-    }
-    res?.once('close', done);
-  });
-
-function describe(rule: FaultRule): string {
-  const parts = Object.entries(rule)
-    .filter(([k, v]) => k !== 'path' && k !== 'method' && k !== 'times' && v !== undefined)
-    .map(([k, v]) => (v === true ? k : `${k}=${String(v)}`));
-  return parts.join(' ');
-}
-
 async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -49,70 +31,6 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function send(res: ServerResponse, answer: EmuResponse, body = answer.body ?? ''): void {
-  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body ?? '') });
-  res.end(body);
-}
-
-/** What nginx answers in front of an upstream that did not answer in time (or failed): its own HTML page. */
-function gatewayPage(status: number): EmuResponse {
-  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
-  return {
-    status,
-    headers: { 'content-type': 'text/html' },
-    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
-  };
-}
-
-/** The whole answer as bytes on the wire, for faults that cut it anywhere. */
-function wire(answer: EmuResponse, body: Buffer): Buffer {
-  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
-  for (const [k, v] of Object.entries(answer.headers ?? {})) if (v !== undefined) head.push(`${k}: ${v}`);
-  head.push(`content-length: ${body.length}`, 'connection: close', '', '');
-  return Buffer.concat([Buffer.from(head.join('\r\n')), body]);
-}
-
-async function cut(res: ServerResponse, bytes: Buffer): Promise<void> {
-  res.socket?.write(bytes);
-  await delay(10);
-  res.socket?.destroy();
-}
-
-async function respond(res: ServerResponse, answer: EmuResponse, rule: FaultRule | undefined): Promise<void> {
-  const body = Buffer.from(answer.body ?? '');
-  if (rule?.reset === 'after') {
-    // Half of the answer, head included: an empty body is cut inside its headers.
-    const bytes = wire(answer, body);
-    return cut(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
-  }
-  if (rule?.truncate) {
-    // The whole head, then half of the body it announces; an empty body announces one byte.
-    const announced = body.length > 0 ? body : Buffer.from(' ');
-    const bytes = wire(answer, announced);
-    return cut(res, bytes.subarray(0, bytes.length - announced.length + Math.floor(body.length / 2)));
-  }
-  if (rule?.invalidJson) {
-    send(res, { ...answer, headers: { 'content-type': 'application/json' }, body: '{"broken": ' });
-    return;
-  }
-  if (rule?.chunkDelayMs) {
-    // The head at once, then the body in up to 16 chunks, each after the delay (an empty body
-    // ends after one delay).
-    res.writeHead(answer.status, { ...answer.headers, 'content-length': body.length });
-    const size = Math.max(1, Math.ceil(body.length / 16));
-    let i = 0;
-    do {
-      await delay(rule.chunkDelayMs, res);
-      if (res.destroyed) return;
-      res.write(body.subarray(i, i + size));
-      i += size;
-    } while (i < body.length);
-    res.end();
-    return;
-  }
-  send(res, answer);
 }
 
 /** Serves one emulator, or several sites (sites.ts) at /sites/NAME/. */
@@ -128,7 +46,8 @@ export async function serve(target: Emulator | Sites, options: ServeOptions = {}
     const { site: emulator, path, name } = locate(url.pathname);
     const isControl = path.startsWith('/_emulator/');
     const rule = isControl ? undefined : emulator.faults.take(method, path, name);
-    const record = { method, path, status: 0, at: emulator.now(), ...(rule ? { fault: describe(rule) } : {}) };
+    const kinds = rule ? kindsOf(rule) : [];
+    const record = { method, path, status: 0, at: emulator.now(), ...(rule ? { fault: describeRule(rule) } : {}) };
     // The log holds the API requests received; the emulator's own control calls are not in it.
     if (!isControl) {
       emulator.requests.push(record);
@@ -138,45 +57,29 @@ export async function serve(target: Emulator | Sites, options: ServeOptions = {}
     }
     try {
       const body = await readBody(req, limit);
-      if (rule?.latencyMs) await delay(rule.latencyMs, res);
+      for (const kind of kinds) if (kind.before && (await kind.before(rule!, res))) return;
       if (res.destroyed) return;
-      if (rule?.hang) return; // the socket stays open until the client gives up
-      if (rule?.reset === 'before') {
-        req.socket.destroy();
-        return;
-      }
-      let answer: EmuResponse;
       const headers: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const emuReq: EmuRequest = { method, path, query: url.searchParams, headers, body: body ?? '' };
+      let answer: EmuResponse | undefined;
       if (body === undefined)
         answer = new HttpProblem(
           413,
           'payload_too_large',
           `the request body is larger than ${limit} bytes`,
         ).toResponse();
-      else if (rule?.status !== undefined) {
-        answer =
-          rule.body !== undefined
-            ? {
-                status: rule.status,
-                headers: { 'content-type': rule.contentType ?? 'application/json' },
-                body: rule.body,
-              }
-            : new HttpProblem(
-                rule.status,
-                'injected_fault',
-                `fault injected by the emulator: HTTP ${rule.status}`,
-              ).toResponse();
-      } else {
+      for (const kind of kinds) answer ??= kind.instead?.(rule!);
+      if (answer === undefined) {
         answer = emulator.handle(emuReq);
         if (method !== 'GET' && answer.status >= 200 && answer.status < 300) Object.assign(record, { applied: true });
-        if (rule?.gateway !== undefined) answer = gatewayPage(rule.gateway);
+        for (const kind of kinds) if (kind.handled) answer = kind.handled(rule!, answer);
       }
-      if (rule?.echoCredentials) answer = echoCredentials(emuReq, answer);
-      if (rule && answer.status < 300 && (rule.raiseAlert || rule.stopEngine)) emulator.sideEffects(rule);
+      for (const kind of kinds) if (kind.rewrite) answer = kind.rewrite(rule!, answer, emuReq);
+      if (answer.status < 300) for (const kind of kinds) kind.effect?.(rule!, emulator);
       record.status = answer.status;
-      await respond(res, answer, rule);
+      for (const kind of kinds) if (kind.send && (await kind.send(rule!, res, answer))) return;
+      send(res, answer);
     } catch (error) {
       record.status = 500;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });

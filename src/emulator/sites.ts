@@ -4,7 +4,7 @@
 // defines). A site starts when first called, from its own state, the shared one, or the sample
 // state. Faults are one set for every site, as rules of the network between enginectl and them.
 import { Emulator, type EmulatorOptions } from './emulator.ts';
-import { FaultSet } from './faults.ts';
+import { FaultSet } from './faults/index.ts';
 import { DEFAULT_SITE } from './site-url.ts';
 import type { EmulatorState } from './state.ts';
 

@@ -1,7 +1,9 @@
 // Each committed action bundle, run as the GitHub runner runs it (INPUT_* variables, temp
 // GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH) under Node 20 and Node 24, against
-// the emulator over HTTP: exit code, outputs, job summary (with the server's update report),
-// log groups and annotations.
+// the emulator over HTTP: a smoke test per bundle (exit code, outputs, job summary with the
+// server's update report, log groups) and the error path's annotations. What the actions do with
+// their inputs is tested in this process through runAction (run-action.test.ts,
+// store-inputs.test.ts), where it costs no process and no build.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -117,7 +119,9 @@ for (const [label, node] of NODES) {
   }
 }
 
-test('a failed step: exit 1, outcome failure, an error annotation on the step line of the pipeline file', async (t) => {
+// The wiring of main.ts to @actions/core on the error path: an annotation's file and line, and
+// setFailed, as the runner reads them (the rest of a failed run: run-action.test.ts).
+test('a failed step, as the runner sees it: exit 1, an ::error on the step line of the pipeline file, setFailed', async (t) => {
   const { url } = await startEmulator(t);
   const run = await runActionBundle(t, {
     action: '.',
@@ -129,131 +133,4 @@ test('a failed step: exit 1, outcome failure, an error annotation on the step li
   assert.equal(run.outputs.outcome, 'failure');
   assert.match(run.stdout, /^::error title=Reports to production failed,file=pipelines\/release\.yml,line=6::/m);
   assert.match(run.stdout, /^::error::"Release" failed: Reports to production/m, 'setFailed');
-  assert.match(run.summary, /^## ❌ Release: failure/m);
-  assert.match(run.summary, /### Failed steps/);
-  assertReport(run, 'failure');
-});
-
-test('a partial replication failure: the failed target in the summary table and an annotation', async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  emulator.failReplication('REPLICA-2', 'disk full');
-  const run = await runActionBundle(t, {
-    action: 'actions/replication-sync',
-    inputs: { url, username: 'admin', password: 'admin' },
-  });
-  assert.equal(run.code, 1);
-  assert.equal(run.outputs.failed, '1');
-  assert.match(run.summary, /1\/2 targets \(failed: REPLICA-2\)/);
-  assert.match(run.stdout, /^::error title=Sync replication failed::replication failed for REPLICA-2 \(disk full\)/m);
-});
-
-test("the root action's only and skip inputs: a key given twice keeps either value, skip leaves instances out; the summary says so", async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  const pipeline = `version: 1
-targets:
-  staging: { server: staging-db.example.com, database: STAGING, username: deploy, password: deploy-pass }
-  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
-steps:
-  - id: engines
-    uses: monitoring/engines
-    matrix: { site: [a, b, c] }
-  - id: system
-    uses: update/system
-    matrix: { target: [staging, prod] }
-    with: { target: "\${{ matrix.target }}" }
-`;
-  const run = await runActionBundle(t, {
-    action: '.',
-    files: { 'pipelines/sites.yml': pipeline },
-    inputs: {
-      pipeline: 'pipelines/sites.yml',
-      only: 'site=a\nsite=c',
-      skip: 'target=staging',
-      url,
-      username: 'admin',
-      password: 'admin',
-    },
-  });
-  assert.equal(run.code, 0, run.stdout + run.stderr);
-  const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as {
-    steps: { matrix: Record<string, string> }[];
-    selection: unknown;
-  };
-  assert.deepEqual(
-    report.steps.map((s) => s.matrix),
-    [{ site: 'a' }, { site: 'c' }, { target: 'prod' }],
-  );
-  assert.deepEqual(report.selection, { only: { site: ['a', 'c'] }, skip: { target: ['staging'] } });
-  assert.equal(emulator.count('POST', '/api/devops/v1/update/system'), 1);
-  assert.match(run.summary, /limited to: site=a or site=c; without target=staging/);
-});
-
-test("an invalid pipeline: exit 2, an annotation on the file's line and column, nothing called", async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  const run = await runActionBundle(t, {
-    action: '.',
-    files: {
-      'pipelines/bad.yml':
-        'version: 1\nsteps:\n  - uses: update/vfs\n    with: { target: { server: s, database: D, token: t } }\n  - uses: monitoring/nope\n',
-    },
-    inputs: { pipeline: 'pipelines/bad.yml', url, username: 'admin', password: 'admin' },
-  });
-  assert.equal(run.code, 2, run.stdout);
-  assert.equal(run.outputs.outcome, 'failure');
-  assert.match(
-    run.stdout,
-    /^::error title=enginectl%3A invalid pipeline,file=pipelines\/bad\.yml,line=4,col=5::steps\[0\]\.with\.files: update\/vfs needs files or directories/m,
-  );
-  assert.match(
-    run.stdout,
-    /^::error title=enginectl%3A invalid pipeline,file=pipelines\/bad\.yml,line=5,col=11::unknown step type "monitoring\/nope"%0Ahint: did you mean "monitoring\/engines"\?$/m,
-  );
-  assert.match(run.summary, /## ❌ enginectl: invalid input/);
-  assert.equal(emulator.requests.length, 0);
-});
-
-test('single-step inputs are checked by input name: exit 2, what to write', async (t) => {
-  const { url } = await startEmulator(t);
-  const run = await runActionBundle(t, {
-    action: 'actions/vfs-update',
-    inputs: {
-      url,
-      'target-server': 's',
-      'target-database': 'D',
-      'target-token': 'tok-123',
-      'disable-engine-restart': 'yes',
-    },
-  });
-  assert.equal(run.code, 2);
-  assert.match(run.stdout, /input disable-engine-restart: "yes" is not a boolean/);
-  const missing = await runActionBundle(t, {
-    action: 'actions/vfs-update',
-    inputs: { url, 'target-server': 's', 'target-database': 'D', 'target-token': 'tok-123' },
-  });
-  assert.equal(missing.code, 2);
-  assert.match(
-    missing.stdout,
-    /^::error title=enginectl%3A invalid input::input files: update\/vfs needs files or directories \(at least one of them\)$/m,
-  );
-});
-
-test('dry-run: the plan in the log and the summary, no call, outcome dry-run', async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  const run = await runActionBundle(t, {
-    action: 'actions/vfs-update',
-    inputs: {
-      url,
-      username: 'admin',
-      password: 'admin',
-      'dry-run': 'true',
-      files: '[1001]',
-      'target-server': 'prod-db.example.com',
-      'target-database': 'PROD',
-      'target-token': 'prod-token',
-    },
-  });
-  assert.equal(run.code, 0, run.stdout);
-  assert.equal(run.outputs.outcome, 'dry-run');
-  assert.match(run.summary, /POST \/api\/devops\/v1\/update\/vfs/);
-  assert.equal(emulator.requests.length, 0);
 });

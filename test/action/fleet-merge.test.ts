@@ -1,13 +1,19 @@
 // The fleet split across jobs as the documented workflow runs it on GitHub: the root action once
 // per site (only: site=X, that site's secrets only), then a final job in merge mode over the
-// reports the jobs uploaded: one summary, one PR comment, one outcome for the fleet.
+// reports the jobs uploaded: one summary, one PR comment, one outcome for the fleet. Each job runs
+// the root action in this process (runAction, a recording toolkit, the real Octokit client against
+// a local GitHub API) on a runner of its own.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
-import { runActionBundle, startGitHubApi } from '../helpers/action.ts';
+import { actionDef } from '../../src/action/definitions.ts';
+import { startGitHubApi } from '../helpers/action.ts';
+import { runActionInProcess } from '../helpers/toolkit.ts';
 import { SITES, siteSecrets, startSites } from '../helpers/sites.ts';
+
+const ROOT = actionDef('enginectl');
 
 const FILES = {
   'pipelines/three-site-release.yml': readFileSync('pipelines/three-site-release.yml', 'utf8'),
@@ -21,15 +27,14 @@ test('a job per site with its own secrets, then the merge job: one summary with 
   // What download-artifact leaves: one directory per job's artifact.
   const artifacts = mkdtempSync(join(tmpdir(), 'enginectl-artifacts-'));
   for (const site of SITES) {
-    const job = await runActionBundle(t, {
-      action: '.',
+    const job = await runActionInProcess(ROOT, {
       files: FILES,
       inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` },
       env: siteSecrets(site, urls[site]),
       event,
       githubApi: github.url,
     });
-    assert.equal(job.code, 0, job.stdout);
+    assert.equal(job.code, 0, job.failed.join('\n'));
     assert.match(job.summary, new RegExp(`limited to: site=${site}`));
     mkdirSync(join(artifacts, `enginectl-report-${site}`));
     copyFileSync(job.outputs.report!, join(artifacts, `enginectl-report-${site}`, 'report.json'));
@@ -40,14 +45,13 @@ test('a job per site with its own secrets, then the merge job: one summary with 
       readFileSync(join(artifacts, `enginectl-report-${site}`, 'report.json'), 'utf8'),
     ]),
   );
-  const merge = await runActionBundle(t, {
-    action: '.',
+  const merge = await runActionInProcess(ROOT, {
     files,
     inputs: { merge: 'reports', 'pr-comment': 'true' },
     event,
     githubApi: github.url,
   });
-  assert.equal(merge.code, 0, merge.stdout);
+  assert.equal(merge.code, 0, merge.failed.join('\n'));
   assert.equal(merge.outputs.outcome, 'success');
   for (const site of SITES)
     assert.match(
@@ -68,17 +72,16 @@ test('a job per site with its own secrets, then the merge job: one summary with 
 
   // The prod job died before uploading its report: the fleet fails, and says which site has none.
   delete files['reports/enginectl-report-prod/report.json'];
-  const partial = await runActionBundle(t, {
-    action: '.',
+  const partial = await runActionInProcess(ROOT, {
     files,
     inputs: { merge: 'reports', 'pr-comment': 'true' },
     event,
     githubApi: github.url,
   });
-  assert.equal(partial.code, 1, partial.stdout);
+  assert.equal(partial.code, 1, partial.failed.join('\n'));
   assert.equal(partial.outputs.outcome, 'failure');
   assert.match(partial.summary, /\| ⛔ \| site=prod \| no report \|/);
-  assert.match(partial.stdout, /::error::.*no report from site=prod/);
+  assert.match(partial.failed.join('\n'), /no report from site=prod/);
   assert.equal(github.comments.length, 1, 'the same comment, updated');
   assert.match(github.comments[0]!.body, /## ❌ Release 2026\.11 at three sites: failure/);
 });
@@ -87,13 +90,12 @@ test('merge mode reads the journals in the directory too: a job that uploaded it
   const { urls } = await startSites(t);
   const files: Record<string, string> = { ...FILES };
   for (const site of SITES) {
-    const job = await runActionBundle(t, {
-      action: '.',
+    const job = await runActionInProcess(ROOT, {
       files: FILES,
       inputs: { pipeline: 'pipelines/three-site-release.yml', only: `site=${site}` },
       env: siteSecrets(site, urls[site]),
     });
-    assert.equal(job.code, 0, job.stdout);
+    assert.equal(job.code, 0, job.failed.join('\n'));
     const journal = job.outputs.journal!;
     assert.match(journal, /\.journal\.jsonl$/);
     const name = basename(journal);
@@ -106,8 +108,8 @@ test('merge mode reads the journals in the directory too: a job that uploaded it
         'utf8',
       );
   }
-  const merge = await runActionBundle(t, { action: '.', files, inputs: { merge: 'reports' } });
-  assert.equal(merge.code, 0, merge.stdout);
+  const merge = await runActionInProcess(ROOT, { files, inputs: { merge: 'reports' } });
+  assert.equal(merge.code, 0, merge.failed.join('\n'));
   assert.equal(merge.outputs.outcome, 'success');
   for (const site of SITES)
     assert.match(
@@ -118,19 +120,17 @@ test('merge mode reads the journals in the directory too: a job that uploaded it
   assert.doesNotMatch(merge.summary, /no report/);
 });
 
-test('merge mode: a directory without a report, or a file that is none, is invalid input (exit 2)', async (t) => {
-  const empty = await runActionBundle(t, {
-    action: '.',
+test('merge mode: a directory without a report, or a file that is none, is invalid input (exit 2)', async () => {
+  const empty = await runActionInProcess(ROOT, {
     files: { 'reports/notes.txt': 'x' },
     inputs: { merge: 'reports' },
   });
-  assert.equal(empty.code, 2, empty.stdout);
-  assert.match(empty.stdout, /input merge: reports holds no JSON report/);
-  const bad = await runActionBundle(t, {
-    action: '.',
+  assert.equal(empty.code, 2, empty.failed.join('\n'));
+  assert.match(empty.failed.join('\n'), /input merge: reports holds no JSON report/);
+  const bad = await runActionInProcess(ROOT, {
     files: { 'reports/a.json': '{"x": 1}' },
     inputs: { merge: 'reports' },
   });
-  assert.equal(bad.code, 2, bad.stdout);
-  assert.match(bad.stdout, /a\.json is not a JSON report of this enginectl/);
+  assert.equal(bad.code, 2, bad.failed.join('\n'));
+  assert.match(bad.failed.join('\n'), /a\.json is not a JSON report of this enginectl/);
 });

@@ -1,12 +1,18 @@
 // The GitHub side of the action, against a local GitHub API that records each call: one PR
 // comment per pipeline, updated (not duplicated) on the next run; a Deployment with its
 // in_progress and final statuses; GitHub failures reported as warnings, never failing the deploy.
+// The action runs in this process (runAction with the real Octokit client); the one test of a
+// signal runs the bundle.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { golden } from '../helpers/golden.ts';
+import { actionDef } from '../../src/action/definitions.ts';
 import { FAKE_GITHUB_TOKEN, runActionBundle, startGitHubApi } from '../helpers/action.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { runActionInProcess } from '../helpers/toolkit.ts';
+
+const ROOT = actionDef('enginectl');
 
 const PIPELINE = `version: 1
 name: Release
@@ -20,15 +26,14 @@ test('pr-comment: one comment per pipeline, found by its hidden marker and updat
   const github = await startGitHubApi(t);
   const inputs = { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' };
   const options = {
-    action: '.',
     files: { 'release.yml': PIPELINE, 'other.yml': PIPELINE.replace('Release', 'Other') },
     inputs,
     event: { pull_request: { number: 7 } },
     githubApi: github.url,
   };
 
-  const first = await runActionBundle(t, options);
-  assert.equal(first.code, 0, first.stdout);
+  const first = await runActionInProcess(ROOT, options);
+  assert.equal(first.code, 0, first.failed.join('\n'));
   assert.deepEqual(github.calls.map((c) => `${c.method} ${c.path}`).sort(), [
     'GET /repos/acme/erp/issues/7/comments',
     'POST /graphql',
@@ -42,7 +47,7 @@ test('pr-comment: one comment per pipeline, found by its hidden marker and updat
   assert.match(github.comments[0]!.body, /^<!-- enginectl:release\.yml -->\n## ✅ Release: success/);
 
   emulator.failReplication('REPLICA-2', 'disk full');
-  const second = await runActionBundle(t, options);
+  const second = await runActionInProcess(ROOT, options);
   assert.equal(second.code, 1);
   assert.deepEqual(
     github.calls
@@ -54,10 +59,10 @@ test('pr-comment: one comment per pipeline, found by its hidden marker and updat
   assert.equal(github.comments.length, 1, 'updated, not duplicated');
   assert.match(github.comments[0]!.body, /## ❌ Release: failure/);
 
-  const other = await runActionBundle(t, { ...options, inputs: { ...inputs, pipeline: 'other.yml' } });
+  const other = await runActionInProcess(ROOT, { ...options, inputs: { ...inputs, pipeline: 'other.yml' } });
   assert.equal(other.code, 1);
   assert.equal(github.comments.length, 2, 'another pipeline has its own comment');
-  assert.match(second.stdout, /pr-comment: updated the report comment on #7/);
+  assert.match(second.log.join('\n'), /pr-comment: updated the report comment on #7/);
 });
 
 test('pr-comment: a comment by someone else that carries the marker is left alone; the action writes and then updates its own', async (t) => {
@@ -66,14 +71,13 @@ test('pr-comment: a comment by someone else that carries the marker is left alon
   const planted = { id: 1, body: '<!-- enginectl:release.yml -->\nplanted by mallory', user: { login: 'mallory' } };
   github.comments.push(planted);
   const options = {
-    action: '.',
     files: { 'release.yml': PIPELINE },
     inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' },
     event: { pull_request: { number: 7 } },
     githubApi: github.url,
   };
-  const first = await runActionBundle(t, options);
-  assert.equal(first.code, 0, first.stdout);
+  const first = await runActionInProcess(ROOT, options);
+  assert.equal(first.code, 0, first.failed.join('\n'));
   assert.equal(
     planted.body,
     '<!-- enginectl:release.yml -->\nplanted by mallory',
@@ -81,7 +85,7 @@ test('pr-comment: a comment by someone else that carries the marker is left alon
   );
   assert.equal(github.comments.length, 2, 'a comment of its own was made');
   assert.match(github.comments[1]!.body, /## ✅ Release: success/);
-  const second = await runActionBundle(t, options);
+  const second = await runActionInProcess(ROOT, options);
   assert.equal(second.code, 0);
   assert.equal(github.comments.length, 2, 'its own comment is updated on the next run');
   assert.ok(
@@ -95,14 +99,13 @@ test('pr-comment: a comment by someone else that carries the marker is left alon
 test('pr-comment outside a pull request: a note in the log, no call', async (t) => {
   const { url } = await startEmulator(t);
   const github = await startGitHubApi(t);
-  const run = await runActionBundle(t, {
-    action: '.',
+  const run = await runActionInProcess(ROOT, {
     files: { 'release.yml': PIPELINE },
     inputs: { pipeline: 'release.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' },
     githubApi: github.url,
   });
   assert.equal(run.code, 0);
-  assert.match(run.stdout, /pr-comment: the push event has no pull request; no comment was written/);
+  assert.match(run.log.join('\n'), /pr-comment: the push event has no pull request; no comment was written/);
   assert.equal(github.calls.length, 0);
 });
 
@@ -110,7 +113,6 @@ test('deployment-environment: a Deployment, in_progress, then success; failure o
   const { url, emulator } = await startEmulator(t);
   const github = await startGitHubApi(t);
   const options = {
-    action: '.',
     files: { 'release.yml': PIPELINE },
     inputs: {
       pipeline: 'release.yml',
@@ -121,8 +123,8 @@ test('deployment-environment: a Deployment, in_progress, then success; failure o
     },
     githubApi: github.url,
   };
-  const ok = await runActionBundle(t, options);
-  assert.equal(ok.code, 0, ok.stdout);
+  const ok = await runActionInProcess(ROOT, options);
+  assert.equal(ok.code, 0, ok.failed.join('\n'));
   assert.deepEqual(
     github.calls.map((c) => [c.method, c.path, c.body.state ?? c.body.environment]),
     [
@@ -135,7 +137,7 @@ test('deployment-environment: a Deployment, in_progress, then success; failure o
   assert.equal(github.calls[1]!.body.log_url, 'https://github.example.com/acme/erp/actions/runs/4242');
   // The replication call happens between in_progress and the final status.
   emulator.failReplication('REPLICA-1', 'gone');
-  const failed = await runActionBundle(t, options);
+  const failed = await runActionInProcess(ROOT, options);
   assert.equal(failed.code, 1);
   assert.deepEqual(
     github.calls.slice(3).map((c) => c.body.state ?? 'create'),
@@ -145,8 +147,7 @@ test('deployment-environment: a Deployment, in_progress, then success; failure o
 
 test('a GitHub API that refuses: a warning, and the deployment result stands', async (t) => {
   const { url } = await startEmulator(t);
-  const run = await runActionBundle(t, {
-    action: '.',
+  const run = await runActionInProcess(ROOT, {
     files: { 'release.yml': PIPELINE },
     inputs: {
       pipeline: 'release.yml',
@@ -159,16 +160,16 @@ test('a GitHub API that refuses: a warning, and the deployment result stands', a
     event: { pull_request: { number: 7 } },
     githubApi: 'http://127.0.0.1:9',
   });
-  assert.equal(run.code, 0, run.stdout);
+  assert.equal(run.code, 0, run.failed.join('\n'));
   assert.equal(run.outputs.outcome, 'success');
-  assert.match(run.stdout, /^::warning title=enginectl::deployment-environment: the Deployment could not be recorded/m);
-  assert.match(run.stdout, /^::warning title=enginectl::pr-comment: the comment could not be written/m);
+  const warned = (text: RegExp) => run.warnings.some((w) => w.props?.title === 'enginectl' && text.test(w.message));
+  assert.ok(warned(/^deployment-environment: the Deployment could not be recorded/), JSON.stringify(run.warnings));
+  assert.ok(warned(/^pr-comment: the comment could not be written/), JSON.stringify(run.warnings));
 });
 
 test('credentials over plain http:// to another host: refused before any call (exit 2), the Deployment ends in error', async (t) => {
   const github = await startGitHubApi(t);
-  const run = await runActionBundle(t, {
-    action: '.',
+  const run = await runActionInProcess(ROOT, {
     files: { 'release.yml': PIPELINE },
     inputs: {
       pipeline: 'release.yml',
@@ -179,10 +180,10 @@ test('credentials over plain http:// to another host: refused before any call (e
     },
     githubApi: github.url,
   });
-  assert.equal(run.code, 2, run.stdout);
+  assert.equal(run.code, 2, run.failed.join('\n'));
   assert.match(
-    run.stdout,
-    /::error::server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/,
+    run.failed.join('\n'),
+    /^server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/,
   );
   assert.match(run.summary, /## ❌ enginectl: invalid input/);
   assert.deepEqual(
@@ -278,8 +279,7 @@ test('dry-run: live posts the preflight as the PR comment (golden): versions now
     engineId: 'eng-prod-02',
   });
   const github = await startGitHubApi(t);
-  const run = await runActionBundle(t, {
-    action: '.',
+  const run = await runActionInProcess(ROOT, {
     files: { 'release.yml': readFileSync('pipelines/demo.yml', 'utf8') },
     inputs: {
       pipeline: 'release.yml',

@@ -1,9 +1,11 @@
 // The root action resuming a rollout that halted: without continue-rollout it sends nothing and
 // fails (RESUME_HALTED); with it, the halted wave's failed site runs again and the rollout goes on.
+// Run in this process (runAction with a recording toolkit), each run on a runner of its own.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseFault, serve, siteUrl, Sites } from '../../src/emulator/index.ts';
-import { runActionBundle } from '../helpers/action.ts';
+import { actionDef } from '../../src/action/definitions.ts';
+import { runActionInProcess } from '../helpers/toolkit.ts';
 
 const PIPELINE = `version: 1
 name: Rollout from the action
@@ -32,27 +34,32 @@ test('root action: a halted rollout resumes only with continue-rollout', async (
     URL_C: siteUrl(running.url, 'site-c'),
     API_PASSWORD: 'admin',
   };
-  const base = { action: '.', files: { 'rollout.yml': PIPELINE }, env };
+  const base = { files: { 'rollout.yml': PIPELINE }, env };
+  const root = actionDef('enginectl');
   const clears = (site: string) => sites.site(site).count('POST', '/api/devops/v1/transaction-log/clear');
 
-  const first = await runActionBundle(t, { ...base, inputs: { pipeline: 'rollout.yml' } });
-  assert.equal(first.code, 1, first.stdout);
-  assert.match(first.stdout, /the rollout halted at wave 1/);
+  const first = await runActionInProcess(root, { ...base, inputs: { pipeline: 'rollout.yml' } });
+  assert.equal(first.code, 1, first.failed.join('\n'));
+  // The halt, said as a warning of the run.
+  assert.ok(
+    first.warnings.some((w) => /the rollout halted at wave 1/.test(w.message)),
+    JSON.stringify(first.warnings),
+  );
   assert.deepEqual([clears('site-a'), clears('site-b'), clears('site-c')], [1, 0, 0]);
   const journal = first.outputs.journal!;
 
-  const refused = await runActionBundle(t, { ...base, inputs: { pipeline: 'rollout.yml', journal } });
-  assert.equal(refused.code, 2, refused.stdout);
+  const refused = await runActionInProcess(root, { ...base, inputs: { pipeline: 'rollout.yml', journal } });
+  assert.equal(refused.code, 2, refused.failed.join('\n'));
   assert.match(
-    refused.stdout,
-    /^::error::.*the rollout halted at wave 1 \(1 site\(s\) failed \(site-a\), over the budget of 0\); resuming goes on with the waves after it$/m,
+    refused.failed.join('\n'),
+    /the rollout halted at wave 1 \(1 site\(s\) failed \(site-a\), over the budget of 0\); resuming goes on with the waves after it$/m,
   );
   assert.deepEqual([clears('site-a'), clears('site-b'), clears('site-c')], [1, 0, 0], 'nothing was sent');
 
-  const going = await runActionBundle(t, {
+  const going = await runActionInProcess(root, {
     ...base,
     inputs: { pipeline: 'rollout.yml', journal, 'continue-rollout': 'true' },
   });
-  assert.equal(going.code, 0, going.stdout);
+  assert.equal(going.code, 0, going.failed.join('\n'));
   assert.deepEqual([clears('site-a'), clears('site-b'), clears('site-c')], [2, 1, 1]);
 });

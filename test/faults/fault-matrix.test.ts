@@ -1,11 +1,22 @@
-// The fault matrix: every step type against every fault the emulator injects on the call it makes
-// (over real HTTP on 127.0.0.1). For each pair: the step's outcome and error code, a message that
-// says what failed, where and what to check, the outcome in every report, and the exact number of
-// requests the server received: GET-only calls retry transient faults a bounded number of times,
-// every other call is sent once.
+// The fault matrix: the step types against the faults the emulator injects (src/emulator/faults/
+// kinds.ts), on the call each step makes, over real HTTP on 127.0.0.1. For each pair: the step's
+// outcome and error code, a message that says what failed, where and what to check, the outcome in
+// every report, and the exact number of requests the server received: GET-only calls retry
+// transient faults a bounded number of times, every other call is sent once.
+//
+// Not the full product. A fault of the answer's body (invalid JSON, a JSON body of the wrong shape)
+// meets every step type: each step reads its answer by itself. Every other fault (the connection,
+// the status, the time an answer takes) is met by the client and the runner the same way for every
+// call of a method: it runs against one GET and one write of each API area (REPRESENTATIVES: every
+// method, the steps with code of their own around the call: a gate, a call alongside, api/request's
+// own reading of statuses), and the other step types meet two of those faults each, in turn, so a
+// step that swallowed a failure of the client would still be caught. Every fault kind that changes
+// what the client gets is in the matrix or names the test that covers it (ELSEWHERE).
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { describe, it, test } from 'node:test';
 import type { Emulator, FaultRule } from '../../src/emulator/index.ts';
+import { FAULT_KINDS, kindsOf } from '../../src/emulator/faults/index.ts';
 import { REPORT_FORMATS, type ReportKey } from '../../src/report/formats.ts';
 import { renderings } from '../../src/report/renderings.ts';
 import { closedPort, FAST_RETRY } from '../helpers/emulator.ts';
@@ -32,6 +43,8 @@ interface Fault {
   serverTimeout?: string;
   /** The time limit that runs out, once the call has reached the server: the step's or the call's. */
   runsOut?: 'step' | 'call';
+  /** A fault of the answer's body, which each step type reads by itself: run on every step type. */
+  everyStep?: true;
   expect(c: StepCase): Expectation;
 }
 
@@ -141,6 +154,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'invalid JSON',
     rule: { invalidJson: true },
+    everyStep: true,
     expect: (c) =>
       c.body !== 'none'
         ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ }
@@ -149,6 +163,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'a JSON body of the wrong shape',
     rule: { status: 200, body: '{"unexpected":true}', contentType: 'application/json' },
+    everyStep: true,
     expect: (c) =>
       c.body === 'shape'
         ? { outcome: 'failure', code: 'API_INVALID_RESPONSE', requests: 1, says: /invalid response/ }
@@ -164,6 +179,17 @@ export const FAULTS: Fault[] = [
       says: /closed before the response was complete/,
     }),
   },
+  {
+    name: "a gateway's 504 after the server acted",
+    rule: { gateway: 504 },
+    expect: (c) => ({
+      outcome: 'failure',
+      code: 'API_HTTP_STATUS',
+      requests: bounded(c),
+      says: /HTTP 504 with an HTML page: "504 Gateway Timeout"/,
+    }),
+  },
+  { name: 'a slow answer', rule: { latencyMs: 20 }, expect: () => ({ outcome: 'success', requests: 1 }) },
   { name: 'a slow body', rule: { chunkDelayMs: 15 }, expect: () => ({ outcome: 'success', requests: 1 }) },
   {
     name: 'a body slower than the server timeout',
@@ -185,12 +211,62 @@ function pipelineOf(c: StepCase, fault: Fault): string {
   );
 }
 
+/** One GET and one write of each API area, and the steps with code of their own around the call. */
+const REPRESENTATIVES = [
+  'update/vfs',
+  'monitoring/engines',
+  'licensing/remove',
+  'licensing/check',
+  'classes/get',
+  'classes/update',
+  'api/request',
+];
+
+/** The faults a step type meets: the body's faults always; the others all, or two in turn. */
+function faultsFor(c: StepCase): Fault[] {
+  const shared = FAULTS.filter((f) => !f.everyStep);
+  if (REPRESENTATIVES.includes(c.uses)) return FAULTS;
+  const i = STEP_CASES.filter((s) => !REPRESENTATIVES.includes(s.uses)).indexOf(c);
+  const turn = [shared[(2 * i) % shared.length]!, shared[(2 * i + 1) % shared.length]!];
+  return FAULTS.filter((f) => f.everyStep || turn.includes(f));
+}
+
+/** Fault kinds that change what the client gets, covered by a test of their own rather than the matrix. */
+const ELSEWHERE: Record<string, string> = {
+  'echo-credentials': 'test/security/secret-channels.test.ts',
+  'site events': 'test/rollout/waves.test.ts',
+};
+
+test('the matrix meets every fault kind of the emulator, every API area with a GET and a write, and every fault more than once', () => {
+  const met = new Set(FAULTS.flatMap((f) => (f.rule ? kindsOf({ path: '/', ...f.rule }) : [])).map((k) => k.name));
+  for (const kind of FAULT_KINDS.filter((k) => k.before ?? k.instead ?? k.handled ?? k.rewrite ?? k.effect ?? k.send)) {
+    const where = ELSEWHERE[kind.name];
+    assert.ok(
+      met.has(kind.name) || (where && existsSync(where)),
+      `the fault kind ${kind.name} is in the matrix or names its test`,
+    );
+  }
+  const area = (c: StepCase) => c.path.split('/')[2];
+  const reps = STEP_CASES.filter((c) => REPRESENTATIVES.includes(c.uses));
+  for (const a of new Set(STEP_CASES.map(area)))
+    for (const get of [true, false])
+      if (STEP_CASES.some((c) => area(c) === a && (c.method === 'GET') === get))
+        assert.ok(
+          reps.some((c) => area(c) === a && (c.method === 'GET') === get),
+          `a ${get ? 'GET' : 'write'} of ${a}`,
+        );
+  for (const fault of FAULTS) {
+    const cases = STEP_CASES.filter((c) => faultsFor(c).includes(fault));
+    assert.ok(cases.length > reps.length, `${fault.name}: ${cases.length} step cases`);
+  }
+});
+
 // Pairs run side by side. A time limit runs out when the test fires it, once the call has reached
 // the server: a loaded machine cannot make it run out earlier.
 describe('fault matrix', { concurrency: 4 }, () => {
   for (const c of STEP_CASES) {
     describe(`${c.uses} (${c.method} ${c.path})`, { concurrency: 8 }, () => {
-      for (const fault of FAULTS) {
+      for (const fault of faultsFor(c)) {
         it(fault.name, async (t) => {
           const expected = fault.expect(c);
           const port = fault.rule ? undefined : await closedPort();

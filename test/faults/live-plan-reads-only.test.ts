@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import { parseFault, serve, siteUrl, Sites, type FaultRule } from '../../src/emulator/index.ts';
+import { FAULT_KINDS, kindsOf } from '../../src/emulator/faults/index.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const PIPELINES = readdirSync('pipelines')
@@ -25,6 +26,7 @@ const FAULTS = [
   'reset=before times=2',
   'reset=after times=2',
   'truncate times=2',
+  'gateway=504 times=2',
   'invalid-json',
   'latency=5ms',
   'chunk-delay=1ms',
@@ -89,6 +91,15 @@ function check(what: string, r: { code: number | null; stderr: string }, request
   assert.ok(r.code === 0 || r.code === 1, `${what}: exit ${r.code}\n${r.stderr}`);
   assert.doesNotMatch(r.stderr, /\n\s+at .*:\d+:\d+/, `${what}: no stack trace`);
 }
+
+test('the faults above are every fault kind of the emulator that changes an answer (hang: its own test below)', () => {
+  const met = new Set(['hang', ...FAULTS.flatMap((spec) => kindsOf(parseFault(`/api/* ${spec}`)).map((k) => k.name))]);
+  const changesAnswers = FAULT_KINDS.filter((k) => k.before ?? k.instead ?? k.handled ?? k.rewrite ?? k.send);
+  assert.deepEqual(
+    changesAnswers.filter((k) => !met.has(k.name)).map((k) => k.name),
+    [],
+  );
+});
 
 test('plan --live sends GET requests only for every pipeline under pipelines/, with no fault and under every fault', async () => {
   // All at once: each plan has its own emulator, and the retries' waits overlap.

@@ -1,8 +1,10 @@
-// The hostile server of the `echo-credentials` fault: every credential a request carried (the
+// The `echo-credentials` fault, a hostile server: every credential a request carried (the
 // Authorization header as sent and decoded, credential fields of the body) is written back into
 // the answer's text fields, in plain, URL-encoded, base64 and HTML-escaped forms. Clients must
 // mask all of it.
-import type { EmuRequest, EmuResponse } from './http.ts';
+import type { EmuRequest, EmuResponse } from '../http.ts';
+import type { FaultKind } from './kind.ts';
+import { jsonFlag } from './values.ts';
 
 const CREDENTIAL_KEY = /pass|token|secret|code|key/i;
 const TEXT_FIELDS = new Set(['report', 'message', 'summary', 'error', 'status', 'description', 'name']);
@@ -38,7 +40,7 @@ function echoText(credentials: string[]): string {
     .join(' ; ');
 }
 
-export function echoCredentials(req: EmuRequest, answer: EmuResponse): EmuResponse {
+function echoed(req: EmuRequest, answer: EmuResponse): EmuResponse {
   const credentials = credentialsOf(req);
   if (credentials.length === 0) return answer;
   const echo = ` [echo: ${echoText(credentials)}]`;
@@ -59,3 +61,19 @@ export function echoCredentials(req: EmuRequest, answer: EmuResponse): EmuRespon
   };
   return { ...answer, body: JSON.stringify(visit(parsed)) };
 }
+
+export const echoCredentials: FaultKind = {
+  name: 'echo-credentials',
+  settings: [
+    {
+      keyword: 'echo-credentials',
+      field: 'echoCredentials',
+      usage: 'echo-credentials',
+      effect:
+        "a hostile server: handle the request (or answer `status=`), then write every credential it carried (the Authorization header as sent and decoded, body fields named like pass/token/secret/code/key, a text/plain body) back into the answer's text fields (`report`, `message`, `summary`, `error`, `status`, `description`, `name`), plain, URL-encoded and base64",
+      fromText: () => true,
+      fromJson: (value) => jsonFlag(value, 'echoCredentials'),
+    },
+  ],
+  rewrite: (rule, answer, req) => (rule.echoCredentials ? echoed(req, answer) : answer),
+};

@@ -1,0 +1,76 @@
+// The `raise-alert` and `stop-engine` faults: what a 2xx answer sets off at the site, now or
+// `after=` later on the emulator's clock (a canary that goes bad after its update, for a rollout's
+// analysis): an alert raised on an Engine, an Engine that stops reporting.
+import { UsageError } from '../../errors.ts';
+import type { FaultKind } from './kind.ts';
+import { jsonInteger, jsonString, textDuration } from './values.ts';
+
+type Alert = { severity: 'warning' | 'critical'; code: string };
+
+function alert(severity: unknown, code: unknown, complaint: string): Alert {
+  if ((severity !== 'warning' && severity !== 'critical') || typeof code !== 'string' || !code)
+    throw new UsageError('BAD_FAULT', complaint);
+  return { severity, code };
+}
+
+export const siteEvents: FaultKind = {
+  name: 'site events',
+  settings: [
+    {
+      keyword: 'raise-alert',
+      field: 'raiseAlert',
+      usage: 'raise-alert=critical:CODE',
+      effect:
+        'after a 2xx answer, raise an alert of that severity (`warning` or `critical`) and code on the site\'s first Engine (or the `stop-engine=` one), `after=` later on the emulator\'s clock; as a rule field `{"severity": "critical", "code": "CODE"}`',
+      fromText(value) {
+        const [severity, code] = value.split(':');
+        return alert(severity, code, `--fault raise-alert=${value}: write raise-alert=critical:CODE or warning:CODE`);
+      },
+      fromJson(value) {
+        const { severity, code } = (value ?? {}) as Partial<Alert>;
+        return alert(
+          severity,
+          code,
+          `fault rule: raiseAlert must be {"severity": "critical" or "warning", "code": "..."}, not ${JSON.stringify(value)}`,
+        );
+      },
+    },
+    {
+      keyword: 'stop-engine',
+      field: 'stopEngine',
+      usage: 'stop-engine=ID',
+      effect: 'after a 2xx answer, the Engine stops reporting (offline), `after=` later',
+      fromText: (value) => value,
+      fromJson: (value) => jsonString(value, 'stopEngine'),
+    },
+    {
+      keyword: 'after',
+      field: 'afterMs',
+      usage: 'after=3m',
+      effect:
+        'when `raise-alert` or `stop-engine` take effect: that long after the answer (default at once); on the simulated clock of `run --emulator`, the next request at or past that time sees it',
+      fromText: (value) => textDuration(value, 'after'),
+      fromJson: (value) => jsonInteger(value, 'afterMs'),
+    },
+  ],
+  effect(rule, site) {
+    const at = site.now() + (rule.afterMs ?? 0);
+    const engineId = rule.stopEngine ?? site.state.engines[0]?.instanceId;
+    const raised = rule.raiseAlert;
+    if (raised)
+      site.schedule(at, () =>
+        site.state.alerts.push({
+          severity: raised.severity,
+          code: raised.code,
+          message: `raised by the emulator's fault rule`,
+          engineId: engineId ?? 'unknown',
+        }),
+      );
+    const stopped = rule.stopEngine;
+    if (stopped)
+      site.schedule(at, () => {
+        const engine = site.state.engines.find((e) => e.instanceId === stopped);
+        if (engine) Object.assign(engine, { reporting: false, updatedAt: site.now() - 10 * 60_000 });
+      });
+  },
+};

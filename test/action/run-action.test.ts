@@ -1,0 +1,186 @@
+// The actions' core, runAction, in this process with a recording toolkit (test/helpers/toolkit.ts)
+// against the emulator over HTTP: exit codes, outputs, annotations (their file, line and column),
+// the job summary, and the calls the server received. What only the bundles show (the runner's
+// INPUT_* and GITHUB_OUTPUT files, @actions/core's encoding, Node 20 and 24) is in bundles.test.ts.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { actionDef } from '../../src/action/definitions.ts';
+import { ExitCode } from '../../src/errors.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { draft2020 } from '../helpers/schemas.ts';
+import { runActionInProcess, type InProcessRun } from '../helpers/toolkit.ts';
+
+const PIPELINE = `version: 1
+name: Release
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: vfs
+    name: Reports to production
+    uses: update/vfs
+    with: { target: prod, files: "\${{ vars.files }}" }
+  - id: sync
+    name: Sync the replicas
+    uses: replication/sync
+`;
+
+const validReport = draft2020(new URL('../../schema/report.schema.json', import.meta.url).pathname);
+
+function assertReport(run: InProcessRun, outcome: string) {
+  assert.ok(run.outputs.report && existsSync(run.outputs.report), `output report is a file: ${run.outputs.report}`);
+  const report = JSON.parse(readFileSync(run.outputs.report, 'utf8')) as { outcome: string };
+  assert.ok(validReport(report), JSON.stringify(validReport.errors));
+  assert.equal(report.outcome, outcome);
+  for (const ext of ['.html', '.junit.xml'])
+    assert.ok(existsSync(run.outputs.report.replace(/\.json$/, ext)), `${ext} beside the JSON report`);
+}
+
+test('a failed step: exit 1, outcome failure, an error annotation on the step line of the pipeline file', async (t) => {
+  const { url } = await startEmulator(t);
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    files: { 'pipelines/release.yml': PIPELINE },
+    inputs: { pipeline: 'pipelines/release.yml', vars: 'files=[999999]', url, username: 'admin', password: 'admin' },
+    env: { PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(run.code, ExitCode.failed);
+  assert.equal(run.outputs.outcome, 'failure');
+  assert.ok(
+    run.errors.some(
+      (e) =>
+        e.props?.title === 'Reports to production failed' &&
+        e.props.file === 'pipelines/release.yml' &&
+        e.props.startLine === 6,
+    ),
+    JSON.stringify(run.errors),
+  );
+  assert.deepEqual(run.failed, ['"Release" failed: Reports to production']);
+  assert.match(run.summary, /^## ❌ Release: failure/m);
+  assert.match(run.summary, /### Failed steps/);
+  assertReport(run, 'failure');
+});
+
+test('a partial replication failure: the failed target in the summary table and an annotation', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.failReplication('REPLICA-2', 'disk full');
+  const run = await runActionInProcess(actionDef('replication-sync'), {
+    inputs: { url, username: 'admin', password: 'admin' },
+  });
+  assert.equal(run.code, ExitCode.failed);
+  assert.equal(run.outputs.failed, '1');
+  assert.match(run.summary, /1\/2 targets \(failed: REPLICA-2\)/);
+  assert.ok(
+    run.errors.some(
+      (e) =>
+        e.props?.title === 'Sync replication failed' &&
+        /^replication failed for REPLICA-2 \(disk full\)/.test(e.message),
+    ),
+    JSON.stringify(run.errors),
+  );
+});
+
+test("the root action's only and skip inputs: a key given twice keeps either value, skip leaves instances out; the summary says so", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const pipeline = `version: 1
+targets:
+  staging: { server: staging-db.example.com, database: STAGING, username: deploy, password: deploy-pass }
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - id: engines
+    uses: monitoring/engines
+    matrix: { site: [a, b, c] }
+  - id: system
+    uses: update/system
+    matrix: { target: [staging, prod] }
+    with: { target: "\${{ matrix.target }}" }
+`;
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    files: { 'pipelines/sites.yml': pipeline },
+    inputs: {
+      pipeline: 'pipelines/sites.yml',
+      only: 'site=a\nsite=c',
+      skip: 'target=staging',
+      url,
+      username: 'admin',
+      password: 'admin',
+    },
+  });
+  assert.equal(run.code, ExitCode.ok, run.failed.join('\n'));
+  const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as {
+    steps: { matrix: Record<string, string> }[];
+    selection: unknown;
+  };
+  assert.deepEqual(
+    report.steps.map((s) => s.matrix),
+    [{ site: 'a' }, { site: 'c' }, { target: 'prod' }],
+  );
+  assert.deepEqual(report.selection, { only: { site: ['a', 'c'] }, skip: { target: ['staging'] } });
+  assert.equal(emulator.count('POST', '/api/devops/v1/update/system'), 1);
+  assert.match(run.summary, /limited to: site=a or site=c; without target=staging/);
+});
+
+test("an invalid pipeline: exit 2, an annotation on the file's line and column, nothing called", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    files: {
+      'pipelines/bad.yml':
+        'version: 1\nsteps:\n  - uses: update/vfs\n    with: { target: { server: s, database: D, token: t } }\n  - uses: monitoring/nope\n',
+    },
+    inputs: { pipeline: 'pipelines/bad.yml', url, username: 'admin', password: 'admin' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.equal(run.outputs.outcome, 'failure');
+  const at = (line: number, col: number) =>
+    run.errors.find(
+      (e) =>
+        e.props?.title === 'enginectl: invalid pipeline' &&
+        e.props.file === 'pipelines/bad.yml' &&
+        e.props.startLine === line &&
+        e.props.startColumn === col,
+    )?.message;
+  assert.match(at(4, 5) ?? '', /^steps\[0\]\.with\.files: update\/vfs needs files or directories/);
+  assert.equal(at(5, 11), 'unknown step type "monitoring/nope"\nhint: did you mean "monitoring/engines"?');
+  assert.match(run.summary, /## ❌ enginectl: invalid input/);
+  assert.equal(emulator.requests.length, 0);
+});
+
+test('single-step inputs are checked by input name: exit 2, what to write', async (t) => {
+  const { url } = await startEmulator(t);
+  const target = { url, 'target-server': 's', 'target-database': 'D', 'target-token': 'tok-123' };
+  const run = await runActionInProcess(actionDef('vfs-update'), {
+    inputs: { ...target, 'disable-engine-restart': 'yes' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(run.failed.join('\n'), /input disable-engine-restart: "yes" is not a boolean/);
+  const missing = await runActionInProcess(actionDef('vfs-update'), { inputs: target });
+  assert.equal(missing.code, ExitCode.invalidInput);
+  assert.ok(
+    missing.errors.some(
+      (e) =>
+        e.props?.title === 'enginectl: invalid input' &&
+        e.message === 'input files: update/vfs needs files or directories (at least one of them)',
+    ),
+    JSON.stringify(missing.errors),
+  );
+});
+
+test('dry-run: the plan in the log and the summary, no call, outcome dry-run', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const run = await runActionInProcess(actionDef('vfs-update'), {
+    inputs: {
+      url,
+      username: 'admin',
+      password: 'admin',
+      'dry-run': 'true',
+      files: '[1001]',
+      'target-server': 'prod-db.example.com',
+      'target-database': 'PROD',
+      'target-token': 'prod-token',
+    },
+  });
+  assert.equal(run.code, ExitCode.ok, run.failed.join('\n'));
+  assert.equal(run.outputs.outcome, 'dry-run');
+  assert.match(run.summary, /POST \/api\/devops\/v1\/update\/vfs/);
+  assert.match(run.log.join('\n'), /POST \/api\/devops\/v1\/update\/vfs/, 'the plan in the log');
+  assert.equal(emulator.requests.length, 0);
+});

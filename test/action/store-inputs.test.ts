@@ -1,0 +1,151 @@
+// A run's state outlives its machine, through the action: the root action run in this process
+// (runAction, with a recording toolkit) against the emulator, with a run store on a real directory
+// (file:///...). Input store (or ENGINECTL_STORE) keeps the journal in the store and sets the
+// run-id output; enginectl report reads the run back from the store alone; journal: RUN_ID resumes
+// it on another runner; input lease takes the fleet lease (refused without a store, and refused
+// while another run holds it when the run does not wait).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { actionDef } from '../../src/action/definitions.ts';
+import { ExitCode } from '../../src/errors.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { runActionInProcess, type InProcessAction } from '../helpers/toolkit.ts';
+import { until } from '../helpers/timing.ts';
+
+const ROOT = actionDef('enginectl');
+const VFS = '/api/devops/v1/update/vfs';
+
+const PIPELINE = `version: 1
+name: Stored release
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: clear
+    uses: transaction-log/clear
+  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`;
+
+async function setup(t: TestContext) {
+  const { url, emulator } = await startEmulator(t);
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-action-store-')), 'store');
+  mkdirSync(store);
+  const storeUrl = `file://${store}`;
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  /** The root action on a runner of its own (a fresh workspace and RUNNER_TEMP each time). */
+  const run = (inputs: Record<string, string>, more: Omit<InProcessAction, 'inputs'> = {}) =>
+    runActionInProcess(ROOT, {
+      files: { 'release.yml': PIPELINE },
+      ...more,
+      inputs: { pipeline: 'release.yml', ...inputs },
+      env: { ...env, ...more.env },
+    });
+  const applied = (suffix: string) => emulator.requests.filter((r) => r.applied && r.path.endsWith(suffix)).length;
+  return { emulator, store, storeUrl, run, applied };
+}
+
+/** The steps of a run as `enginectl report --store URL --run ID` renders them from the store. */
+async function reportedSteps(storeUrl: string, runId: string) {
+  const file = join(mkdtempSync(join(tmpdir(), 'enginectl-report-')), 'r.json');
+  const r = await runCli(['report', '--store', storeUrl, '--run', runId, '--report-json', file]);
+  const steps = (JSON.parse(readFileSync(file, 'utf8')) as { steps: { id: string; outcome: string }[] }).steps;
+  return { code: r.code, steps: steps.map((s) => [s.id, s.outcome]) };
+}
+
+test('input store: the run-id output names the run, and enginectl report reads the run from the store alone', async (t) => {
+  const s = await setup(t);
+  const run = await s.run({ store: s.storeUrl });
+  assert.equal(run.code, ExitCode.ok, run.failed.join('\n'));
+  const id = run.outputs['run-id'];
+  assert.match(id ?? '', /^\S+$/, 'the run-id output is set');
+  assert.ok(existsSync(run.outputs.journal!), "the journal output is the runner's copy of the journal");
+  const reported = await reportedSteps(s.storeUrl, id!);
+  assert.equal(reported.code, 0);
+  assert.deepEqual(reported.steps, [
+    ['clear', 'success'],
+    ['vfs', 'success'],
+  ]);
+});
+
+test('ENGINECTL_STORE is the store when input store is empty; without either, run-id is set and empty', async (t) => {
+  const s = await setup(t);
+  const stored = await s.run({}, { env: { ENGINECTL_STORE: s.storeUrl } });
+  assert.equal(stored.code, ExitCode.ok, stored.failed.join('\n'));
+  const id = stored.outputs['run-id'];
+  assert.ok(id, 'run-id set from ENGINECTL_STORE');
+  const listed = await runCli(['runs', '--store', s.storeUrl]);
+  assert.match(listed.stdout, new RegExp(`^${id}  .*"Stored release".*  success$`, 'm'));
+
+  const plain = await s.run({});
+  assert.equal(plain.code, ExitCode.ok, plain.failed.join('\n'));
+  assert.equal(plain.outputs['run-id'], '', 'every documented output is set: run-id empty without a store');
+  assert.ok(plain.outputs.journal, 'the journal is a local file instead');
+});
+
+test('input lease without a store: refused as bad input (exit 2) naming input store, before any call', async (t) => {
+  const s = await setup(t);
+  const run = await s.run({ lease: 'prod-fleet' });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(
+    run.failed.join('\n'),
+    /the lease prod-fleet lives in a run store: set input store \(or ENGINECTL_STORE\)/,
+  );
+  assert.equal(run.outputs.outcome, 'failure');
+  assert.deepEqual(s.emulator.requests, [], 'nothing was sent');
+});
+
+test('input lease: a second run while the first holds the lease is refused (exit 2) and sends nothing; once the first ends, the lease is free', async (t) => {
+  const s = await setup(t);
+  // The first run holds the lease while its update hangs, until it is cancelled.
+  s.emulator.faults.add({ method: 'POST', path: VFS, hang: true, times: 1 });
+  const cancel = new AbortController();
+  const first = s.run({ store: s.storeUrl, lease: 'prod-fleet' }, { signal: cancel.signal });
+  await until(() => s.emulator.count('POST', VFS) === 1);
+  const sentBefore = s.emulator.requests.length;
+
+  const second = await s.run({ store: s.storeUrl, lease: 'prod-fleet' });
+  assert.equal(second.code, ExitCode.invalidInput, second.failed.join('\n'));
+  assert.match(second.failed.join('\n'), /lease prod-fleet is held by .*this run does not wait \(wait: 0s\)/);
+  assert.equal(s.emulator.requests.length, sentBefore, 'the second run sent nothing');
+
+  cancel.abort();
+  const ended = await first;
+  assert.equal(ended.code, ExitCode.interrupted);
+  const third = await s.run({ store: s.storeUrl, lease: 'prod-fleet' });
+  assert.equal(third.code, ExitCode.ok, third.failed.join('\n'));
+  assert.equal(s.applied('/update/vfs'), 1, "the third run's update");
+});
+
+test('input journal names a run of the store: resumed on another runner, nothing applied sent again', async (t) => {
+  const s = await setup(t);
+  // The update is applied, and its answer is lost: the write is in doubt.
+  s.emulator.faults.add({ method: 'POST', path: VFS, reset: 'after', times: 1 });
+  const first = await s.run({ store: s.storeUrl });
+  assert.equal(first.code, ExitCode.failed);
+  const id = first.outputs['run-id']!;
+  assert.deepEqual((await reportedSteps(s.storeUrl, id)).steps, [
+    ['clear', 'success'],
+    ['vfs', 'failure'],
+  ]);
+
+  // Another runner: a fresh workspace and RUNNER_TEMP; the store and the run id are all it has.
+  const refused = await s.run({ store: s.storeUrl, journal: id });
+  assert.equal(refused.code, ExitCode.invalidInput);
+  assert.match(refused.failed.join('\n'), /in doubt: "VFS update prod"/);
+  const resumed = await s.run({ store: s.storeUrl, journal: id, 'in-doubt': 'skip' });
+  assert.equal(resumed.code, ExitCode.ok, resumed.failed.join('\n'));
+  assert.equal(resumed.outputs['run-id'], id, 'the same run, resumed');
+  assert.deepEqual([s.applied('/transaction-log/clear'), s.applied('/update/vfs')], [1, 1], 'nothing sent again');
+  // The store's journal has the decision: the update taken as applied, not sent again.
+  const after = await reportedSteps(s.storeUrl, id);
+  assert.equal(after.code, 0);
+  assert.deepEqual(after.steps, [
+    ['clear', 'success'],
+    ['vfs', 'skipped'],
+  ]);
+});

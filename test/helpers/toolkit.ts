@@ -1,0 +1,120 @@
+// runAction in this process: a recording Actions toolkit (inputs with the action.yml defaults the
+// runner fills in, outputs, failure, log lines, annotations, job summary, masked values) and the
+// rest of an action's deps as a runner gives them: a workspace of files, the workflow's GITHUB_*
+// variables and event, the real clock and file system, and the real GitHub API client (Octokit)
+// pointed at a local GitHub API (startGitHubApi in action.ts; nothing listens by default).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { realClock } from '../../src/app/clock.ts';
+import { githubContext } from '../../src/action/github-context.ts';
+import { octokitApi } from '../../src/action/octokit-api.ts';
+import type { ActionDef } from '../../src/action/definitions.ts';
+import { runAction, type ActionDeps } from '../../src/action/run-action.ts';
+import type { AnnotationProps, Toolkit } from '../../src/action/toolkit.ts';
+import { FAKE_GITHUB_TOKEN } from './action.ts';
+
+export interface Recorded {
+  outputs: Record<string, string>;
+  /** setFailed's messages. */
+  failed: string[];
+  /** info lines, group titles among them. */
+  log: string[];
+  warnings: { message: string; props?: AnnotationProps | undefined }[];
+  errors: { message: string; props?: AnnotationProps | undefined }[];
+  summary: string;
+  secrets: string[];
+}
+
+/** A toolkit that answers getInput from `inputs` (else the input's default) and records the rest. */
+export function recordingKit(def: ActionDef, inputs: Record<string, string>): { kit: Toolkit; recorded: Recorded } {
+  const recorded: Recorded = { outputs: {}, failed: [], log: [], warnings: [], errors: [], summary: '', secrets: [] };
+  const kit: Toolkit = {
+    getInput: (name) => {
+      if (name in inputs) return inputs[name]!;
+      const given = def.inputs[name]?.default ?? '';
+      return given === '${{ github.token }}' ? FAKE_GITHUB_TOKEN : given;
+    },
+    setSecret: (s) => void recorded.secrets.push(s),
+    setOutput: (name, value) => void (recorded.outputs[name] = value),
+    info: (line) => void recorded.log.push(line),
+    startGroup: (title) => void recorded.log.push(`group: ${title}`),
+    endGroup: () => undefined,
+    error: (message, props) => void recorded.errors.push({ message, props }),
+    warning: (message, props) => void recorded.warnings.push({ message, props }),
+    setFailed: (message) => void recorded.failed.push(message),
+    appendSummary: async (markdown) => void (recorded.summary += markdown),
+  };
+  return { kit, recorded };
+}
+
+export interface InProcessAction {
+  inputs: Record<string, string>;
+  /** The runner's environment (GITHUB_*, ENGINE_*, ENGINECTL_STORE ...). */
+  env?: Record<string, string>;
+  /** Files of the workspace, by path relative to it. */
+  files?: Record<string, string>;
+  /** The workspace of an earlier run (a second job of one checkout). */
+  workspace?: string;
+  signal?: AbortSignal;
+  /** The workflow's event payload (a pull_request event when it has one). */
+  event?: unknown;
+  /** The GitHub API's URL (GITHUB_API_URL). */
+  githubApi?: string;
+}
+
+export interface InProcessRun extends Recorded {
+  code: number;
+  workspace: string;
+}
+
+/** Runs the action `def` in this process, as its bundle's main() would on a runner. */
+export async function runActionInProcess(def: ActionDef, options: InProcessAction): Promise<InProcessRun> {
+  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'enginectl-workspace-'));
+  for (const [name, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(workspace, name)), { recursive: true });
+    writeFileSync(join(workspace, name), text);
+  }
+  const reportDir = mkdtempSync(join(tmpdir(), 'enginectl-runner-temp-'));
+  const pullRequest = !!options.event && typeof options.event === 'object' && 'pull_request' in options.event;
+  const env: Record<string, string> = {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: pullRequest ? 'pull_request' : 'push',
+    GITHUB_REPOSITORY: 'acme/erp',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_SERVER_URL: 'https://github.example.com',
+    GITHUB_API_URL: options.githubApi ?? 'http://127.0.0.1:9',
+    GITHUB_WORKSPACE: workspace,
+    RUNNER_TEMP: reportDir,
+    ...options.env,
+  };
+  for (const name of Object.keys(options.inputs))
+    if (!(name in def.inputs)) throw new Error(`the action ${def.id} has no input ${name}`);
+  const signal = options.signal ?? new AbortController().signal;
+  const context = githubContext(env, options.event);
+  const { kit, recorded } = recordingKit(def, options.inputs);
+  const clock = realClock();
+  const deps: ActionDeps = {
+    kit,
+    env,
+    cwd: workspace,
+    context,
+    readFile: (path) => readFile(path, 'utf8'),
+    filesUnder: async (path) => {
+      const found = await stat(path).catch(() => undefined);
+      if (!found?.isDirectory()) return undefined;
+      const entries = await readdir(path, { recursive: true, withFileTypes: true });
+      return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    },
+    github: (token) => octokitApi(token, context.owner, context.repo, env.GITHUB_API_URL, { signal }),
+    signal,
+    now: clock.now,
+    sleep: clock.sleep,
+    reportDir,
+  };
+  const code = await runAction(def, deps);
+  return { code, workspace, ...recorded };
+}
