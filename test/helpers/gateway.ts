@@ -18,18 +18,19 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 /**
  * Serves the proxy on 127.0.0.1; `replace(method, path)` gives the status the gateway answers
  * instead, or undefined to pass the answer on; `before(method, path)` sees each request before it
- * is forwarded (what a test checks at the moment a request reaches the server).
+ * is forwarded (what a test checks at the moment a request reaches the server); a promise it
+ * returns holds the request until it settles.
  */
 export async function gatewayInFront(
   t: TestContext,
   upstream: string,
   replace: (method: string, path: string) => number | undefined,
-  before?: (method: string, path: string) => void,
+  before?: (method: string, path: string) => void | Promise<void>,
 ): Promise<string> {
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
-    before?.(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
+    await before?.(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
     const forwarded = request(
       {
         host: target.hostname,

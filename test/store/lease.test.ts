@@ -104,7 +104,10 @@ ${steps}`;
 async function setup(
   t: TestContext,
   steps: string,
-  hooks: { before?: (method: string, path: string) => void; answered?: (method: string, path: string) => void } = {},
+  hooks: {
+    before?: (method: string, path: string) => void | Promise<void>;
+    answered?: (method: string, path: string) => void;
+  } = {},
 ) {
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-lease-'));
@@ -346,21 +349,41 @@ test('a lease over a matrix key is one lease per value: a run on STAGING goes on
 });
 
 test('runs started at once on one lease through the CLI: exactly one writes each round, the others send nothing (50 rounds of 2-8 runs)', async (t) => {
-  const s = await setup(t, '  - uses: transaction-log/clear\n');
-  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('wait: 60s', 'wait: 0s'));
-  for (let round = 0; round < 50; round++) {
-    const n = 2 + (round % 7);
-    const before = s.emulator.requests.filter((r) => r.method === 'POST').length;
+  // The winner's write is held at the gateway until every other run of its round has ended, so the
+  // runs of a round overlap however slow the machine: a loser cannot find the lease released.
+  const round = { ended: 0, size: 0, held: [] as (() => void)[] };
+  const releaseIfDone = () => {
+    if (round.ended >= round.size - 1 || round.held.length > 1) round.held.splice(0).forEach((go) => go());
+  };
+  const s = await setup(t, '  - uses: transaction-log/clear\n', {
+    before: (method) =>
+      method === 'POST'
+        ? new Promise<void>((go) => {
+            round.held.push(go);
+            releaseIfDone();
+          })
+        : undefined,
+  });
+  writeFileSync(s.file, readFileSync(s.file, 'utf8').replace('ttl: 3s, wait: 60s', 'ttl: 60s, wait: 0s'));
+  for (let r = 0; r < 50; r++) {
+    const n = 2 + (r % 7);
+    Object.assign(round, { ended: 0, size: n, held: [] });
+    const before = s.emulator.requests.filter((q) => q.method === 'POST').length;
     const runs = await Promise.all(
-      Array.from({ length: n }, () => runCli(['run', s.file, '--lease', `race-${round}`], { env: s.env })),
+      Array.from({ length: n }, () =>
+        runCli(['run', s.file, '--lease', `race-${r}`], { env: s.env }).finally(() => {
+          round.ended += 1;
+          releaseIfDone();
+        }),
+      ),
     );
-    const writers = runs.filter((r) => r.code === 0).length;
-    assert.equal(writers, 1, `round ${round}: ${runs.map((r) => r.code).join(',')}`);
-    for (const r of runs) if (r.code !== 0) assert.match(r.stderr, new RegExp(`lease race-${round} is held by`));
+    const writers = runs.filter((x) => x.code === 0).length;
+    assert.equal(writers, 1, `round ${r}: ${runs.map((x) => x.code).join(',')}`);
+    for (const x of runs) if (x.code !== 0) assert.match(x.stderr, new RegExp(`lease race-${r} is held by`));
     assert.equal(
-      s.emulator.requests.filter((r) => r.method === 'POST').length - before,
+      s.emulator.requests.filter((q) => q.method === 'POST').length - before,
       1,
-      `round ${round}: one write reached the server`,
+      `round ${r}: one write reached the server`,
     );
   }
 });

@@ -296,18 +296,21 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         clock,
         // Reports time what really passed, not the emulator's simulated waits.
         stopwatch: steadyNow,
-        reportWritten: (path) => print(`report: ${neutralise(path)}`),
         // The terminal's lines, the report files, the CI's variables, dotenv, the webhook, the CI's summary and final lines.
         channels: (reportFiles): Channel[] => [
+          reportFiles,
           {
             name: 'terminal',
             started: ({ name }) =>
               print(
                 `running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}`,
               ),
-            ended: ({ report }) => (report ? print(summaryLine(report)) : undefined),
+            // After the files: a summary written to standard output comes before the run's last line.
+            ended: ({ report }) => {
+              if (report) print(summaryLine(report));
+              for (const path of reportFiles.written) print(`report: ${neutralise(path)}`);
+            },
           },
-          reportFiles,
           ciVariablesChannel(ci, print),
           ...(dotenv
             ? [

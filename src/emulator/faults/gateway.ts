@@ -1,13 +1,13 @@
 // The `gateway` fault: a proxy whose read timeout is shorter than the call. The API handles the
 // request (the change is made); the client gets the gateway's own HTML error page instead.
-import { STATUS_CODES } from 'node:http';
+import { statusText } from './status-text.ts';
 import type { EmuResponse } from '../http.ts';
 import type { FaultKind } from './kind.ts';
 import { inRange, jsonInteger, textInteger } from './values.ts';
 
 /** What nginx answers in front of an upstream that did not answer in time (or failed): its own HTML page. */
 function gatewayPage(status: number): EmuResponse {
-  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  const title = `${status} ${statusText(status) ?? 'Error'}`;
   return {
     status,
     headers: { 'content-type': 'text/html' },

@@ -1,7 +1,8 @@
 // The bytes of an answer on the wire, for the fault kinds that send it their own way: a wait that
 // ends when the client goes away, the answer sent whole, the answer as raw bytes, and a cut
 // connection.
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { statusText } from './status-text.ts';
 import type { EmuResponse } from '../http.ts';
 
 /** Waits `ms`, or less when the client goes away first (so no timer outlives its connection). */
@@ -23,7 +24,7 @@ export function send(res: ServerResponse, answer: EmuResponse, body = answer.bod
 
 /** The whole answer as bytes on the wire, for faults that cut it anywhere. */
 export function wire(answer: EmuResponse, body: Buffer): Buffer {
-  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`];
+  const head = [`HTTP/1.1 ${answer.status} ${statusText(answer.status) ?? ''}`];
   for (const [k, v] of Object.entries(answer.headers ?? {})) if (v !== undefined) head.push(`${k}: ${v}`);
   head.push(`content-length: ${body.length}`, 'connection: close', '', '');
   return Buffer.concat([Buffer.from(head.join('\r\n')), body]);
