@@ -4,7 +4,7 @@
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { openStoredRun, STORE_VARIABLE } from '../app/stored-run.ts';
-import { leaseNames, selectedValues, takeLease } from '../app/lease-setup.ts';
+import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
 import { UsageError } from '../errors.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { MergeDeps } from './merge-action.ts';
@@ -45,15 +45,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
         now: deps.now(),
       })
     : undefined;
-  const leaseName = kit.getInput('lease').trim();
-  const leaseWanted = leaseName
-    ? {
-        ...pipeline.lease,
-        name: leaseName,
-        ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000,
-        waitMs: pipeline.lease?.waitMs ?? 0,
-      }
-    : pipeline.lease;
+  const leaseWanted = wantedLease(pipeline, kit.getInput('lease').trim());
   if (leaseWanted && !stored)
     throw new UsageError(
       'BAD_INPUT',
@@ -61,10 +53,10 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
     );
   const taken =
     leaseWanted && stored
-      ? await takeLease({
+      ? await takeRunLease({
           store: stored.store,
           lease: leaseWanted,
-          names: leaseNames(leaseWanted, selectedValues(pipeline, selection, leaseWanted.over)),
+          selection,
           runId: stored.runId,
           pipeline,
           env: deps.env,

@@ -209,3 +209,15 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
     },
   };
 }
+
+/** The lease a run asks for: the one named on its command line (or the action's input) over the pipeline's `lease:`, 10 minutes and no wait unless the pipeline says. */
+export function wantedLease(pipeline: Pipeline, name: string | undefined): Pipeline['lease'] {
+  if (name === undefined || name === '') return pipeline.lease;
+  return { ...pipeline.lease, name, ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000, waitMs: pipeline.lease?.waitMs ?? 0 };
+}
+
+/** Takes a run's lease over the values it selects (one per value of `over`), in one order. */
+export function takeRunLease(request: LeaseRequest & { lease: NonNullable<Pipeline['lease']>; selection: Selection }) {
+  const { lease, pipeline, selection } = request;
+  return takeLease({ ...request, names: leaseNames(lease, selectedValues(pipeline, selection, lease.over)) });
+}

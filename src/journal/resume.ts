@@ -52,6 +52,13 @@ export interface Resume {
   warnings: string[];
 }
 
+/** The operator's decision this run brings for an instance: its own (verify's, per instance), or the one for every call in doubt. */
+function toldFor(request: ResumeRequest, key: string): Decision | undefined {
+  const { inDoubt } = request;
+  if (typeof inDoubt !== 'string') return inDoubt?.get(key);
+  return inDoubt ? { decision: inDoubt, by: request.by, at: request.now } : undefined;
+}
+
 function refuse(message: string, hint: string): never {
   throw new UsageError('RESUME_REFUSED', message, { hint });
 }
@@ -121,12 +128,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const doubt = doubtOf(state);
     const ended = state?.ended?.run;
     if (doubt) {
-      const told =
-        request.inDoubt instanceof Map
-          ? request.inDoubt.get(p.key)
-          : request.inDoubt
-            ? { decision: request.inDoubt, by: request.by, at: request.now }
-            : undefined;
+      const told = toldFor(request, p.key);
       const decision: Decision | undefined = told ?? standingDecision(state);
       if (!decision) {
         undecided.push(
@@ -187,12 +189,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       );
       continue;
     }
-    const told =
-      request.inDoubt instanceof Map
-        ? request.inDoubt.get(p.key)
-        : request.inDoubt
-          ? { decision: request.inDoubt, by: request.by, at: request.now }
-          : undefined;
+    const told = toldFor(request, p.key);
     if (told) decisions.push({ key: p.key, decision: told, method: doubt.method, path: doubt.path });
     else unmatched.push(what);
   }

@@ -173,6 +173,16 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       error ??=
         typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
     }
+    // The attempt's failure as the instance's, masked, with what the step gave.
+    const failed = () =>
+      finish(
+        ctx,
+        run,
+        position,
+        'failure',
+        { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) },
+        outcome?.outputs,
+      );
     // An attempt that may have applied its write is never followed by another unless the pipeline says so.
     if (attempt < attempts && run.inDoubt && step.retry!.inDoubt === 'stop') {
       log.warn(
@@ -181,14 +191,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
           `attempt ${attempt} of ${attempts} failed: ${error!.message}; not retried: ${run.inDoubt.method} ${run.inDoubt.path} was sent and the server may have applied it (retry: { in-doubt: retry } sends it again)`,
         ),
       );
-      return finish(
-        ctx,
-        run,
-        position,
-        'failure',
-        { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) },
-        outcome?.outputs,
-      );
+      return failed();
     }
     if (attempt < attempts && run.inDoubt)
       run.decision = {
@@ -212,13 +215,6 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       }
       continue;
     }
-    return finish(
-      ctx,
-      run,
-      position,
-      'failure',
-      { ...error!, message: masker.mask(error!.message), hint: error!.hint && masker.mask(error!.hint) },
-      outcome?.outputs,
-    );
+    return failed();
   }
 }

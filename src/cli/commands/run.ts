@@ -10,7 +10,7 @@ import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '.
 import { runAndReport } from '../../app/run.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
-import { leaseNames, selectedValues, takeLease } from '../../app/lease-setup.ts';
+import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
@@ -194,15 +194,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return { file, line: pipeline.steps[run.step]?.position.line, col: pipeline.steps[run.step]?.position.col };
   }
   // The fleet lease, in the store: taken before anything is opened or sent, queued up to its wait.
-  const leaseWanted =
-    values.lease === undefined
-      ? pipeline.lease
-      : {
-          ...pipeline.lease,
-          name: values.lease,
-          ttlMs: pipeline.lease?.ttlMs ?? 10 * 60_000,
-          waitMs: pipeline.lease?.waitMs ?? 0,
-        };
+  const leaseWanted = wantedLease(pipeline, values.lease);
   if (leaseWanted && !stored && !values['dry-run'])
     throw new UsageError(
       'BAD_ARGUMENTS',
@@ -216,10 +208,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     );
   const taken =
     leaseWanted && stored
-      ? await takeLease({
+      ? await takeRunLease({
           store: stored.store,
           lease: leaseWanted,
-          names: leaseNames(leaseWanted, selectedValues(pipeline, selection, leaseWanted.over)),
+          selection,
           runId: stored.runId,
           pipeline,
           env: io.env,
