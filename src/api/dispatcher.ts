@@ -1,5 +1,6 @@
 // The undici dispatcher of one server: a keep-alive pool, TLS options, and the proxy from the
 // environment (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read from the injected env, not process.env).
+import type { Env } from '../environment.ts';
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
@@ -13,7 +14,7 @@ export interface TlsOptions {
   insecureSkipTlsVerify?: boolean | undefined;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from '../environment.ts';
 
 function envValue(env: Env, name: string): string | undefined {
   return env[name.toLowerCase()] ?? env[name.toUpperCase()] ?? undefined;

@@ -93,7 +93,7 @@ function fenced(observer: RunObserver, lease: RunRequest['lease'], stop: (error:
   };
 }
 
-export interface RunContext {
+export interface RunWorld {
   masker: Masker;
   logger: RunLogger;
   signal: AbortSignal;
@@ -148,7 +148,7 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
 const maskedSha256 = (sources: readonly Source[], vars: RunRequest['vars'], masker: Masker) =>
   pipelineSha256(sources, (text) => masker.mask(text), vars);
 
-export async function runAndReport(request: RunRequest, context: RunContext): Promise<RunDone> {
+export async function runAndReport(request: RunRequest, context: RunWorld): Promise<RunDone> {
   const { masker } = context;
   const reports = reportFilesChannel(request.reports, { said: context.reportWritten, fs: context.reportFs });
   const publish = publisher(context.channels ? context.channels(reports) : [reports], {

@@ -4,10 +4,11 @@
 // variables, the secrets for its own log masking, the final status) and where its job summary goes.
 // Every piece of text in them is untrusted and neutralised first; only the command syntax is ours.
 // Every fact of a system is in its file in systems/: nothing else in src/ reads a CI's variables.
+import type { Env } from '../environment.ts';
 import type { CiVariable } from './variables.ts';
 import type { Where } from '../log/sink.ts';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from '../environment.ts';
 
 /** Where the job summary goes: appended to a file the system reads, or a file it is told of in `finish` (in `dir` unless a summary file was asked for). */
 export type SummaryPlace = { append: string } | { uploadFrom: string };

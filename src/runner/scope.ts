@@ -1,5 +1,6 @@
 // What a run (or its dry run) knows before its first step: the secrets the file names, its vars
 // and name resolved in order, its servers and targets; every secret registered with the masker.
+import type { Env } from '../environment.ts';
 import { ExprError, compiledReferences, isStatic, resolveDeep, toText, type EvalScope } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
@@ -20,7 +21,7 @@ export interface ResolvedServer {
   allowInsecureHttp?: boolean | undefined;
 }
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from '../environment.ts';
 
 export interface Prepared {
   /** The pipeline's name, resolved and masked. */

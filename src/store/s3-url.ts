@@ -1,11 +1,10 @@
 // An s3:// run store URL read and checked (bucket, prefix, endpoint, path-style, region, and the
 // keys of the environment), without loading the AWS SDK: a URL is refused as it is given, while
 // the SDK itself is loaded only by a run that uses the store (open.ts).
+import type { Env } from '../environment.ts';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { parseDuration } from '../duration.ts';
 import { checkKey, StoreError } from './store.ts';
-
-type Env = Record<string, string | undefined>;
 
 const isKey = (path: string): boolean => {
   try {

@@ -6,6 +6,7 @@
 // from the URL. A create whose outcome is unknown (a retried PUT answered 412: its first attempt
 // may have been the one that wrote; a 5xx or a cut connection after sending) is settled by reading
 // the key back: our body there means this call created it.
+import type { Env } from '../environment.ts';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkKey, StoreError, type RunStore } from './store.ts';
 import { parseS3Url } from './s3-url.ts';
@@ -16,8 +17,6 @@ export interface S3StoreOptions {
   /** Attempts per request, the SDK's retries included (its default: 3). */
   maxAttempts?: number;
 }
-
-type Env = Record<string, string | undefined>;
 
 type SdkError = Error & {
   name: string;
