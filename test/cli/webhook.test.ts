@@ -144,3 +144,22 @@ test('report --merge --webhook: the fleet report POSTed, the same document as it
       assert.ok(!`${r.stdout}${r.stderr}${readFileSync(merged, 'utf8')}`.includes(form));
   }
 });
+
+test('run --webhook with its token in the path (as Slack and Teams give them): the token masked, the words of the path not', async (t) => {
+  const server = await hook(t, 200);
+  const base = new URL(server.url);
+  const token = 'xKq7Zt3bWm9Lp2Rv5Hs8Nd4F';
+  const webhook = `${base.origin}/services/T0A1B2C3D/B0A1B2C3D/${token}`;
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-webhook-'));
+  const file = join(dir, 'nightly.yml');
+  writeFileSync(file, PIPELINE.replace('Clear the log', 'Clear the log of services'));
+  const r = await runCli(['run', file, '--report-json', join(dir, 'r.json'), '--webhook', webhook], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(server.received[0]!.url, `/services/T0A1B2C3D/B0A1B2C3D/${token}`);
+  const out = `${r.stdout}${r.stderr}${readFileSync(join(dir, 'r.json'), 'utf8')}`;
+  for (const secret of [token, 'T0A1B2C3D', 'B0A1B2C3D']) assert.ok(!out.includes(secret), `${secret} is shown`);
+  assert.match(r.stdout, /Clear the log of services/, 'a word of the path that is no token is not masked');
+});
