@@ -1,12 +1,13 @@
 // The HTML report of a fleet (report/fleet.ts: a matrix key of many sites) opens with a grid: a
 // tile per site, a cell per step of the site, coloured by outcome, each cell a link to its row in
-// the step table. The sites that failed or are in doubt come first, then the rest by wave. A
-// fleet's timeline is a bar per step of the file rather than per instance. Made in one pass over
-// the instances: the page grows linearly with the sites, a few hundred bytes each.
+// the list of step runs (a line each: a table of 30,000 rows takes Chromium seconds to lay out).
+// The sites that failed or are in doubt come first, then the rest by wave. A fleet's timeline is
+// a bar per step of the file rather than per instance. Made in one pass over the instances: the
+// page grows linearly with the sites, a few hundred bytes each.
 import { formatDuration } from '../duration.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import type { Fleet } from './fleet.ts';
-import { statusOf, type Report, type ReportStep } from './model.ts';
+import { doubtNote, durationText, statusOf, type Report, type ReportStep } from './model.ts';
 
 type Status = ReturnType<typeof statusOf>;
 
@@ -38,7 +39,9 @@ export function fleetStyle(colours: Record<string, string>): string {
 .grid .n { background: #eaeef2; }
 .grid a:hover, .grid a:focus { outline: 2px solid #0969da; }
 h3 { font-size: 14px; margin: 14px 0 4px; }
-tr:target { outline: 3px solid #0969da; }
+.rows .r { padding: 3px 0; border-bottom: 1px solid #d8dee4; }
+.rows .r:target { outline: 3px solid #0969da; }
+.rows .badge { margin-right: 6px; }
 ${classes}
 `;
 }
@@ -152,6 +155,28 @@ export function stepTimelineHtml(report: Report, colours: Record<string, string>
         : '';
       const label = `${e.label} (${n(e.runs)} runs)`;
       return `<div class="row"><div class="label" title="${h(label)}">${h(label)}</div><div class="track">${bar}</div><div class="time">${ran ? h(formatDuration(e.to - e.from)) : ''}</div></div>`;
+    })
+    .join('\n');
+}
+
+/** A step run's name and its notes (continue-on-error, earlier run, in doubt), for the table or the list. */
+export function stepNameHtml(s: ReportStep): string {
+  return `${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}`;
+}
+
+/** A step run's error and what to do, or ''. */
+export function errorHtml(s: ReportStep): string {
+  if (!s.error) return '';
+  return `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}`;
+}
+
+/** A fleet's step runs, a line each, anchored for the grid's links: its outcome, name, duration, figures, error. */
+export function fleetStepsHtml(report: Report): string {
+  return report.steps
+    .map((s, i) => {
+      const status = statusOf(s);
+      const duration = s.startedAt ? ` · ${h(durationText(s.durationMs, formatDuration))}` : '';
+      return `<div id="${rowId(i)}" class="r"><span class="badge ${STATUS_CLASS[status]}">${h(status)}</span>${stepNameHtml(s)}${duration}${s.figures ? ` · ${h(s.figures)}` : ''}${errorHtml(s)}</div>`;
     })
     .join('\n');
 }

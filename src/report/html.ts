@@ -5,18 +5,9 @@
 // per step of the file, and only its failed updates' reports are rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import {
-  doubtNote,
-  durationText,
-  limitedTo,
-  runNotes,
-  statusOf,
-  targetOf,
-  updateReportOf,
-  type Report,
-} from './model.ts';
+import { durationText, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
 import { fleetOf, fleetPhrase, fleetRows } from './fleet.ts';
-import { fleetGridHtml, fleetStyle, rowId, STATUS_CLASS, stepTimelineHtml } from './fleet-grid.ts';
+import { errorHtml, fleetGridHtml, fleetStepsHtml, fleetStyle, stepNameHtml, stepTimelineHtml } from './fleet-grid.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import { haltHtml, wavesHtml } from './waves.ts';
@@ -76,17 +67,15 @@ export function renderHtml(report: Report): string {
           return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(s.outcome)}</div></div>`;
         })
         .join('\n');
-  // A fleet's rows carry the anchors its grid links to, and a class for their colour.
-  const badge = (status: ReturnType<typeof statusOf>) =>
-    fleet
-      ? `<span class="badge ${STATUS_CLASS[status]}">${h(status)}</span>`
-      : `<span class="badge" style="background:${COLOURS[status]}">${h(status)}</span>`;
-  const table = report.steps
-    .map(
-      (s, i) =>
-        `<tr${fleet ? ` id="${rowId(i)}"` : ''}><td>${badge(statusOf(s))}</td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}${fleet ? '' : `<br><code>${h(s.uses)}</code>`}</td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
-    )
-    .join('\n');
+  // A fleet's step runs are a list (fleet-grid.ts): a table of 30,000 rows takes Chromium seconds to lay out.
+  const table = fleet
+    ? fleetStepsHtml(report)
+    : report.steps
+        .map(
+          (s) =>
+            `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${stepNameHtml(s)}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${errorHtml(s)}</td></tr>`,
+        )
+        .join('\n');
   const withUpdates = report.steps.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);
   // A fleet's thousands of updates that succeeded are in the JSON report; its failed ones are here.
   const shownUpdates = fleet ? withUpdates.filter((x) => !x.u!.success) : withUpdates;
@@ -133,12 +122,16 @@ ${fleet ? fleetGridHtml(report, fleet, COLOURS) : ''}${jobs ? `<h2>Jobs</h2>\n<t
 ${rows}
 </div>
 <h2>Steps</h2>
-<table>
+${
+  fleet
+    ? `<div class="rows">\n${table}\n</div>`
+    : `<table>
 <thead><tr><th>Outcome</th><th>Step</th><th>Target</th><th>Duration</th><th>Key figures</th></tr></thead>
 <tbody>
 ${table}
 </tbody>
-</table>
+</table>`
+}
 ${updates || updatesNote ? `<h2>Update reports</h2>\n${updatesNote}${updates}` : ''}
 <footer>enginectl ${h(report.tool.version)} · report format ${report.reportVersion}</footer>
 </main>

@@ -28,7 +28,11 @@ test('a 10,000-site rollout: the HTML opens with a grid in Chromium, failures fi
   const { dom } = browse(html, 'dump-dom');
   assert.ok(dom!.includes('</html>'), 'Chromium parsed the page whole');
   assert.equal((dom!.match(/<a href="#i\d+"/g) ?? []).length, report.steps.length, 'a cell per site and step');
-  assert.equal((dom!.match(/<tr id="i\d+">/g) ?? []).length, report.steps.length, 'an anchored row per instance');
+  assert.equal(
+    (dom!.match(/<div id="i\d+" class="r">/g) ?? []).length,
+    report.steps.length,
+    'an anchored line per instance',
+  );
   assert.equal((dom!.match(/<div class="grid"/g) ?? []).length, 4, 'the failed and in-doubt sites, then 3 waves');
   const headings = [...dom!.matchAll(/<h3>([^<]*)<\/h3>/g)].map((m) => m[1]);
   assert.deepEqual(headings, [
@@ -46,14 +50,17 @@ test('a 10,000-site rollout: the HTML opens with a grid in Chromium, failures fi
   assert.match(
     dom!,
     new RegExp(
-      `<tr id="${cell[1]}"><td><span class="badge f">failure</span></td><td>VFS update prod \\(site=site-00500\\)`,
+      `<div id="${cell[1]}" class="r"><span class="badge f">failure</span>VFS update prod \\(site=site-00500\\)`,
     ),
   );
   const doubt = /<a href="#(i\d+)" class="f" title="site-07771 · 3 update\/system · failure, in doubt"><\/a>/.exec(
     dom!,
   );
   assert.ok(doubt, 'the in-doubt failure says so');
-  assert.match(dom!, new RegExp(`<tr id="${doubt[1]}"><td>[^\\n]*\\(site=site-07771\\) <em>\\(in doubt\\)</em>`));
+  assert.match(
+    dom!,
+    new RegExp(`<div id="${doubt[1]}" class="r">[^\\n]*\\(site=site-07771\\) <em>\\(in doubt\\)</em>`),
+  );
   // The failed sites' tiles are named and come before every wave's.
   assert.ok(dom!.indexOf('<b>site-00500</b>') < dom!.indexOf('Wave 1: done'));
 
@@ -99,7 +106,7 @@ test('a 10,000-site run: the JSON and JUnit reports keep every instance', () => 
 
 test(`a fleet is ${FLEET_SITES} sites or more: a smaller one's HTML and summary keep their shape`, () => {
   const small = buildReport(fleetRun(FLEET_SITES - 1));
-  assert.doesNotMatch(renderHtml(small), /class="grid"|<tr id=/);
+  assert.doesNotMatch(renderHtml(small), /class="grid"|<div id="i/);
   assert.match(renderMarkdown(small), /^\| ✅ \| Alerts \(site=site-00001\) \|/m, 'every row');
   const fleet = buildReport(fleetRun(FLEET_SITES));
   assert.match(renderHtml(fleet), /class="grid"/);
