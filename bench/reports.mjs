@@ -11,6 +11,7 @@
 // what is timed is the rendering, not a process start or a 29 MB JSON read; dist/ is rebuilt only
 // when a release is made.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { NODE, ROOT, median, ms, ratio, tempDir, timed } from './lib.mjs';
 
@@ -82,5 +83,6 @@ export async function run() {
       holds: undefined,
     });
   }
+  rmSync(dir, { recursive: true, force: true });
   return rows;
 }
