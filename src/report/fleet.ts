@@ -1,6 +1,7 @@
 // The whole fleet at a glance, for a merged report: a row per job's report (what it was limited
 // to, its outcome and counts) and a row per instance no report covers. The terminal, the Markdown
-// summary, the HTML report and JUnit all show these rows.
+// summary, the HTML report and JUnit all show these rows. And what makes a run a fleet for the
+// HTML grid and the short summary: the matrix key of its sites, with many values.
 import { countsPhrase } from '../runner/result.ts';
 import type { Report } from './model.ts';
 
@@ -42,4 +43,37 @@ export function fleetPhrase(report: Report): string | undefined {
   if (!report.merged) return undefined;
   const { reports, noReport } = report.merged;
   return `${reports.length} job report(s)${noReport.length ? `, ${noReport.length} instance(s) without a report (${noReport.join(', ')})` : ''}`;
+}
+
+/** From this many sites on, the HTML report opens with a grid and the summary counts what succeeded. */
+export const FLEET_SITES = 50;
+
+/** A run over a fleet: the matrix key of its sites, and its values in the order the instances have them. */
+export interface Fleet {
+  key: string;
+  sites: string[];
+}
+
+/**
+ * The run's fleet: the rollout's `over` key, or else the matrix key with the most values among the
+ * instances that run on servers of their own (each value a site, `server: ${{ matrix.site }}`);
+ * undefined under FLEET_SITES values. A matrix over one server (500 files) is no fleet.
+ */
+export function fleetOf(report: Pick<Report, 'rollout' | 'steps'>): Fleet | undefined {
+  const keys = new Map<string, { sites: Set<string>; servers: Set<string> }>();
+  for (const s of report.steps) {
+    if (!s.matrix) continue;
+    for (const [key, value] of Object.entries(s.matrix)) {
+      let seen = keys.get(key);
+      if (!seen) keys.set(key, (seen = { sites: new Set(), servers: new Set() }));
+      seen.sites.add(String(value));
+      if (s.server !== null) seen.servers.add(s.server);
+    }
+  }
+  let key = report.rollout?.over;
+  if (key === undefined)
+    for (const [k, seen] of keys)
+      if (seen.servers.size > 1 && (key === undefined || seen.sites.size > keys.get(key)!.sites.size)) key = k;
+  const sites = key === undefined ? undefined : keys.get(key)?.sites;
+  return key !== undefined && sites && sites.size >= FLEET_SITES ? { key, sites: [...sites] } : undefined;
 }

@@ -1,19 +1,13 @@
 // The HTML report (--html): one self-contained file, no script, no network. The outcome (and
 // where a rollout halted), a rollout's waves, a timeline of the steps (bars by start and duration,
-// coloured by outcome), the step table, the failures, and each update's own report rendered.
+// coloured by outcome), the step table, the failures, and each update's own report rendered. A
+// fleet's (report/fleet.ts) opens with a grid of its sites (fleet-grid.ts), its timeline has a bar
+// per step of the file, and only its failed updates' reports are rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import {
-  doubtNote,
-  durationText,
-  limitedTo,
-  runNotes,
-  statusOf,
-  targetOf,
-  updateReportOf,
-  type Report,
-} from './model.ts';
-import { fleetPhrase, fleetRows } from './fleet.ts';
+import { durationText, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
+import { fleetOf, fleetPhrase, fleetRows } from './fleet.ts';
+import { errorHtml, fleetGridHtml, fleetStepsHtml, fleetStyle, stepNameHtml, stepTimelineHtml } from './fleet-grid.ts';
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import { haltHtml, wavesHtml } from './waves.ts';
@@ -57,33 +51,44 @@ footer { color: #59636e; font-size: 12px; margin-top: 30px; }
 `;
 
 export function renderHtml(report: Report): string {
+  const fleet = fleetOf(report);
   const start = Date.parse(report.startedAt);
   const total = Math.max(1, report.durationMs);
-  const rows = report.steps
-    .map((s) => {
-      const offset = s.startedAt ? Math.max(0, Date.parse(s.startedAt) - start) : 0;
-      const left = Math.min(100, (offset / total) * 100);
-      const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, ((s.durationMs ?? 0) / total) * 100)) : 0;
-      const bar = s.startedAt
-        ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>`
-        : '';
-      return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(s.outcome)}</div></div>`;
-    })
-    .join('\n');
-  const table = report.steps
-    .map(
-      (s) =>
-        `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${s.error ? `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}` : ''}</td></tr>`,
-    )
-    .join('\n');
-  const updates = report.steps
-    .map((s) => ({ s, u: updateReportOf(s) }))
-    .filter((x) => x.u)
+  const rows = fleet
+    ? stepTimelineHtml(report, COLOURS)
+    : report.steps
+        .map((s) => {
+          const offset = s.startedAt ? Math.max(0, Date.parse(s.startedAt) - start) : 0;
+          const left = Math.min(100, (offset / total) * 100);
+          const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, ((s.durationMs ?? 0) / total) * 100)) : 0;
+          const bar = s.startedAt
+            ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>`
+            : '';
+          return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(s.outcome)}</div></div>`;
+        })
+        .join('\n');
+  // A fleet's step runs are a list (fleet-grid.ts): a table of 30,000 rows takes Chromium seconds to lay out.
+  const table = fleet
+    ? fleetStepsHtml(report)
+    : report.steps
+        .map(
+          (s) =>
+            `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${stepNameHtml(s)}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${errorHtml(s)}</td></tr>`,
+        )
+        .join('\n');
+  const withUpdates = report.steps.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);
+  // A fleet's thousands of updates that succeeded are in the JSON report; its failed ones are here.
+  const shownUpdates = fleet ? withUpdates.filter((x) => !x.u!.success) : withUpdates;
+  const succeededLeft = withUpdates.length - shownUpdates.length;
+  const updates = shownUpdates
     .map(
       ({ s, u }) =>
         `<details open><summary>${h(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u!.report)}</div></details>`,
     )
     .join('\n');
+  const updatesNote = succeededLeft
+    ? `<p class="hint">The reports of the ${succeededLeft.toLocaleString('en')} update(s) that succeeded are in the JSON report.</p>\n`
+    : '';
   const jobs = fleetRows(report)
     .map(
       (r) =>
@@ -91,7 +96,7 @@ export function renderHtml(report: Report): string {
     )
     .join('\n');
   const c = report.counts;
-  const fleet = fleetPhrase(report);
+  const merged = fleetPhrase(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -99,17 +104,17 @@ export function renderHtml(report: Report): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${h(report.pipeline.name)}: ${h(report.outcome)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${fleet ? fleetStyle(COLOURS) : ''}</style>
 </head>
 <body>
 <header style="background:${COLOURS[report.outcome]}">
 <h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
-<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${fleet ? ` · merged from ${h(fleet)}` : ''}</p>
+<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${merged ? ` · merged from ${h(merged)}` : ''}</p>
 ${haltHtml(report)}${runNotes(report)
     .map((n) => `<p><strong>${h(n)}</strong></p>\n`)
     .join('')}</header>
 <main>
-${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}${wavesHtml(report)}<h2>Timeline</h2>
+${fleet ? fleetGridHtml(report, fleet, COLOURS) : ''}${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}${wavesHtml(report)}<h2>Timeline${fleet ? ' by step' : ''}</h2>
 <div class="legend">${Object.entries(COLOURS)
     .map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`)
     .join('')}</div>
@@ -117,13 +122,17 @@ ${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Ste
 ${rows}
 </div>
 <h2>Steps</h2>
-<table>
+${
+  fleet
+    ? `<div class="rows">\n${table}\n</div>`
+    : `<table>
 <thead><tr><th>Outcome</th><th>Step</th><th>Target</th><th>Duration</th><th>Key figures</th></tr></thead>
 <tbody>
 ${table}
 </tbody>
-</table>
-${updates ? `<h2>Update reports</h2>\n${updates}` : ''}
+</table>`
+}
+${updates || updatesNote ? `<h2>Update reports</h2>\n${updatesNote}${updates}` : ''}
 <footer>enginectl ${h(report.tool.version)} · report format ${report.reportVersion}</footer>
 </main>
 </body>

@@ -2,9 +2,11 @@
 // with what to do, each update's own report in <details>, warnings and errors. Always under the
 // 1 MiB limit of a job summary, fitted in one pass (markdown-fit.ts): when it does not all fit,
 // the failing and in-doubt instances are kept first, each step's counts stand in for the rows
-// left out, and a note at the top says what was left out and where the full report is.
+// left out, and a note at the top says what was left out and where the full report is. A fleet's
+// summary (report/fleet.ts) leads with what failed or is in doubt and counts the rest
+// (markdown-fleet.ts), in a few KiB.
 import { formatDuration } from '../duration.ts';
-import { countSteps, countsPhrase } from '../runner/result.ts';
+import { countsPhrase } from '../runner/result.ts';
 import {
   doubtNote,
   durationText,
@@ -20,7 +22,8 @@ import {
 import { serverReportMarkdown } from './summary-server-text.ts';
 import { cell, codeSpan } from '../text/escape.ts';
 import { wavesMarkdown } from './waves.ts';
-import { fleetPhrase, fleetRows } from './fleet.ts';
+import { fleetOf, fleetPhrase, fleetRows, type Fleet } from './fleet.ts';
+import { FLEET_SUMMARY_LIMIT, fleetLead, stepCounts } from './markdown-fleet.ts';
 import {
   fitSections,
   joinSections,
@@ -59,12 +62,13 @@ function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
 }
 
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
-  const limit = options.limit ?? BUDGET;
-  const sections = compose(report, limit, options);
+  const fleet = fleetOf(report);
+  const limit = Math.min(options.limit ?? BUDGET, fleet ? FLEET_SUMMARY_LIMIT : Infinity);
+  const sections = compose(report, limit, options, fleet);
   if (sizeOf(sections) <= limit) return joinSections(sections);
   // Too big: fitted in one pass, the failing and in-doubt instances first, then each step's counts.
   const fitted = fitSections(sections, limit, {
-    lines: stepCounts(report),
+    lines: fleet ? [] : stepCounts(report),
     note: (leftOut) => cutNote(limit, leftOut, options),
     noteRoom: NOTE_ROOM,
   });
@@ -91,23 +95,6 @@ function cutNote(limit: number, leftOut: LeftOut, options: MarkdownOptions): str
   ];
 }
 
-/** Each step of the file, its instances counted by outcome: what stands in for the rows left out. */
-function stepCounts(report: Report): string[] {
-  const byStep = new Map<number, ReportStep[]>();
-  for (const s of report.steps) {
-    const list = byStep.get(s.step);
-    if (list) list.push(s);
-    else byStep.set(s.step, [s]);
-  }
-  const out = ['### Step runs by step', '', '| Step | Type | Runs | Outcomes |', '|---|---|---|---|'];
-  for (const [step, runs] of byStep)
-    out.push(
-      `| ${step + 1}${runs[0]!.id ? ` (${cell(runs[0]!.id)})` : ''} | ${codeSpan(runs[0]!.uses)} | ${runs.length} | ${countsPhrase(countSteps(runs))} |`,
-    );
-  out.push('');
-  return out;
-}
-
 /** A last resort, should the fitted text still be over the limit: cut at the limit, with the pointer. */
 function truncate(text: string, limit: number, options: MarkdownOptions): string {
   const note = `\n\n> **The summary was cut at ${Math.round(limit / 1024)} KiB.** The full report is in ${options.fullReport ?? 'the JSON and HTML reports'}.\n`;
@@ -119,7 +106,7 @@ function truncate(text: string, limit: number, options: MarkdownOptions): string
 }
 
 /** The summary's sections, each piece made once, ranked for when they do not all fit. */
-function compose(report: Report, limit: number, options: MarkdownOptions): Section[] {
+function compose(report: Report, limit: number, options: MarkdownOptions, fleet: Fleet | undefined): Section[] {
   const block = (text: string, rank: number, what: string, cut?: string): Block => {
     if (options.work) options.work.pieces++;
     return { text, rank, what, cut };
@@ -127,14 +114,21 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
   const icon = ICONS[report.outcome] ?? '';
   const c = report.counts;
   const limited = limitedTo(report);
-  const fleet = fleetPhrase(report);
+  const merged = fleetPhrase(report);
+  const failing = (s: ReportStep) =>
+    s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null);
+  // A fleet's summary lists what failed or is in doubt and counts the rest.
+  const failed = report.steps.filter(failing);
+  const shown = fleet ? failed : report.steps;
+  const where = options.fullReport ?? 'the JSON and HTML reports';
   const top: Section = {
     head: [
       `## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`,
       '',
-      `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${fleet ? ` · merged from ${cell(fleet)}` : ''}`,
+      `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${merged ? ` · merged from ${cell(merged)}` : ''}`,
       '',
       ...runNotes(report).flatMap((note) => [`**${cell(note)}**`, '']),
+      ...(fleet ? fleetLead(report, fleet, failed.length, where) : []),
     ],
     blocks: [],
     tail: [],
@@ -155,11 +149,13 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
       tail: ['', '### Steps', ''],
     });
   }
-  const failing = (s: ReportStep) =>
-    s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null);
   sections.push({
-    head: [...wavesMarkdown(report), '| | Step | Target | Duration | Key figures |', '|---|---|---|---|---|'],
-    blocks: report.steps.map((s) => {
+    head: [
+      ...(fleet ? ['### Failed or in doubt', ''] : wavesMarkdown(report)),
+      '| | Step | Target | Duration | Key figures |',
+      '|---|---|---|---|---|',
+    ],
+    blocks: shown.map((s) => {
       const doubt = doubtNote(s);
       const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
       return block(
@@ -169,9 +165,9 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
       );
     }),
     tail: [''],
+    optional: fleet !== undefined,
   });
 
-  const failed = report.steps.filter(failing);
   if (failed.length > 0) {
     const title = failed.some((s) => s.inDoubt)
       ? 'Failed, cancelled and in-doubt steps'
@@ -196,9 +192,11 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
     });
   }
 
-  const updates = report.steps.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);
+  // A fleet's counts and waves come after what failed.
+  if (fleet)
+    sections.push({ head: [...stepCounts(report, fleet), ...wavesMarkdown(report, false)], blocks: [], tail: [] });
+  const updates = shown.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);
   if (updates.length > 0) {
-    const where = options.fullReport ?? 'the JSON and HTML reports';
     sections.push({
       head: ['### Update reports', ''],
       blocks: updates.map(({ s, u }) => {
@@ -228,7 +226,7 @@ function compose(report: Report, limit: number, options: MarkdownOptions): Secti
     });
   }
 
-  const notes = report.steps.flatMap((s) => {
+  const notes = shown.flatMap((s) => {
     const { errors, warnings } = issuesOf(s);
     return [
       ...errors.map((e) => `- ❌ **${cell(s.name)}**: ${cell(e)}`),

@@ -22,7 +22,8 @@ const valuesOf = (w: Wave) =>
   w.values.length > 8 ? `${w.values.slice(0, 8).join(', ')} and ${w.values.length - 8} more` : w.values.join(', ');
 const analysisOf = (w: Wave) => (w.analysis ? `${w.analysis.passed ? 'held' : 'failed'}: ${w.analysis.text}` : '');
 
-export function wavesMarkdown(report: Report): string[] {
+/** The Waves section of the summary; then the heading of its step table, unless `steps` is false. */
+export function wavesMarkdown(report: Report, steps = true): string[] {
   const rollout = report.rollout;
   if (!rollout) return [];
   const out = ['### Waves', ''];
@@ -39,7 +40,7 @@ export function wavesMarkdown(report: Report): string[] {
     out.push(
       `| ${w.wave} | ${cell(valuesOf(w))} | ${WORDS[w.outcome]} | ${cell(w.failed.join(', '))} | ${w.budget} | ${cell(analysisOf(w))} |`,
     );
-  out.push('', '### Steps', '');
+  out.push('', ...(steps ? ['### Steps', ''] : []));
   return out;
 }
 

@@ -2,62 +2,11 @@
 // Chromium, no JavaScript, no network), hostile server text kept inert, and the job summary
 // under GitHub's 1 MiB limit however large the server's reports are.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildReport, renderHtml, renderJson, renderMarkdown, SUMMARY_LIMIT } from '../../src/report/index.ts';
+import { browse } from '../helpers/chromium.ts';
 import { oneStep, runYaml } from '../helpers/run.ts';
-
-function chromium(): string | undefined {
-  for (const bin of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      execFileSync(bin, ['--version'], { stdio: 'ignore' });
-      return bin;
-    } catch {
-      /* next */
-    }
-  }
-  return undefined;
-}
-
-function browse(html: string, mode: 'screenshot' | 'dump-dom'): { png?: Buffer; dom?: string; dir: string } {
-  const bin = chromium();
-  if (!bin) assert.fail('Chromium is missing: install Debian chromium (.ci/run does)');
-  const dir = mkdtempSync(join(tmpdir(), 'enginectl-html-'));
-  writeFileSync(join(dir, 'report.html'), html);
-  const args = [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--no-first-run',
-    '--disable-dev-shm-usage',
-    `--user-data-dir=${join(dir, 'profile')}`,
-  ];
-  if (mode === 'screenshot') {
-    // Rendered with JavaScript off: the report must be readable without it.
-    execFileSync(
-      bin,
-      [
-        ...args,
-        '--disable-javascript',
-        `--screenshot=${join(dir, 'report.png')}`,
-        '--window-size=1280,1600',
-        `file://${join(dir, 'report.html')}`,
-      ],
-      { stdio: 'pipe', timeout: 60_000 },
-    );
-    return { png: readFileSync(join(dir, 'report.png')), dir };
-  }
-  const dom = execFileSync(bin, [...args, '--dump-dom', `file://${join(dir, 'report.html')}`], {
-    stdio: 'pipe',
-    timeout: 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-  }).toString();
-  return { dom, dir };
-}
 
 const HOSTILE =
   '</details><script>alert(1)</script><img src=x onerror=alert(2)> [x](javascript:alert(3)) ::error::pwned';

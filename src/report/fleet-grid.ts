@@ -1,0 +1,184 @@
+// The HTML report of a fleet (report/fleet.ts: a matrix key of many sites) opens with a grid: a
+// tile per site, a cell per step of the site, coloured by outcome, each cell a link to its row in
+// the list of step runs (a line each: a table of 30,000 rows takes Chromium seconds to lay out).
+// The sites that failed or are in doubt come first, then the rest by wave. A fleet's timeline is
+// a bar per step of the file rather than per instance. Made in one pass over the instances: the
+// page grows linearly with the sites, a few hundred bytes each.
+import { formatDuration } from '../duration.ts';
+import { escapeHtml as h } from '../text/escape.ts';
+import type { Fleet } from './fleet.ts';
+import { doubtNote, durationText, statusOf, type Report, type ReportStep } from './model.ts';
+
+type Status = ReturnType<typeof statusOf>;
+
+/** A short class per status: the grid's cells and the fleet table's badges. */
+export const STATUS_CLASS: Record<Status, string> = {
+  success: 's',
+  failure: 'f',
+  skipped: 'k',
+  cancelled: 'c',
+  'in doubt': 'd',
+};
+
+/** The anchor of an instance's row in the step table: its place in the report's steps. */
+export const rowId = (index: number) => `i${index}`;
+
+/** What the grid puts first: a failure, or a call that may have been applied. */
+const failing = (s: ReportStep) => s.outcome === 'failure' || s.inDoubt !== null;
+
+/** The page's extra style for a fleet: the grid, the status classes, the row a cell links to. */
+export function fleetStyle(colours: Record<string, string>): string {
+  const classes = Object.entries(STATUS_CLASS)
+    .map(([status, c]) => `.${c} { background: ${colours[status]}; }`)
+    .join('\n');
+  return `
+.grid { display: flex; flex-wrap: wrap; gap: 4px; margin: 6px 0 16px; }
+.grid .t { display: inline-flex; gap: 1px; align-items: center; }
+.grid .t b { font-weight: 600; font-size: 12px; margin: 0 4px 0 2px; }
+.grid a, .grid i { display: inline-block; width: 7px; height: 14px; border-radius: 1px; }
+.grid .n { background: #eaeef2; }
+.grid a:hover, .grid a:focus { outline: 2px solid #0969da; }
+h3 { font-size: 14px; margin: 14px 0 4px; }
+.rows .r { padding: 3px 0; border-bottom: 1px solid #d8dee4; }
+.rows .r:target { outline: 3px solid #0969da; }
+.rows .badge { margin-right: 6px; }
+${classes}
+`;
+}
+
+/** The grid: a legend, then the failed and in-doubt sites, then each wave's (or every other) site. */
+export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<string, string>): string {
+  // The steps of the file the fleet's instances belong to (an analysis round is no cell), in order.
+  const columns = new Map<number, number>();
+  const labels: string[] = [];
+  const cellsOf = new Map<string, number[][]>();
+  report.steps.forEach((s, i) => {
+    if (s.round !== null || !s.matrix || !(fleet.key in s.matrix)) return;
+    let column = columns.get(s.step);
+    if (column === undefined) {
+      columns.set(s.step, (column = labels.length));
+      labels.push(`${s.step + 1}${s.id ? ` (${s.id})` : ''} ${s.uses}`);
+    }
+    const site = String(s.matrix[fleet.key]);
+    let cells = cellsOf.get(site);
+    if (!cells) cellsOf.set(site, (cells = []));
+    (cells[column] ??= []).push(i);
+  });
+  const escaped = labels.map(h);
+  const counts = new Map<Status, number>();
+  const waveOf = new Map<string, number>();
+  for (const w of report.rollout?.waves ?? []) for (const v of w.values) waveOf.set(v, w.wave);
+
+  const tile = (site: string, labelled: boolean) => {
+    const name = h(site);
+    const cells = cellsOf.get(site)!;
+    let out = `<span class="t">${labelled ? `<b>${name}</b>` : ''}`;
+    for (let c = 0; c < labels.length; c++) {
+      const instances = cells[c];
+      if (!instances) {
+        out += `<i class="n" title="${name} · ${escaped[c]} · not run"></i>`;
+        continue;
+      }
+      for (const i of instances) {
+        const s = report.steps[i]!;
+        const status = statusOf(s);
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+        const doubt = s.inDoubt && status !== 'in doubt' ? ', in doubt' : '';
+        out += `<a href="#${rowId(i)}" class="${STATUS_CLASS[status]}" title="${name} · ${escaped[c]} · ${status}${doubt}"></a>`;
+      }
+    }
+    return `${out}</span>`;
+  };
+  const group = (title: string, sites: string[], labelled = false) =>
+    `<h3>${h(title)}</h3>\n<div class="grid" role="group" aria-label="${h(title)}">${sites.map((s) => tile(s, labelled)).join('')}</div>\n`;
+
+  const sites = fleet.sites.filter((s) => cellsOf.has(s));
+  const bad = new Set(sites.filter((site) => cellsOf.get(site)!.some((c) => c.some((i) => failing(report.steps[i]!)))));
+  const parts: string[] = [];
+  if (bad.size > 0) {
+    const first = [...bad].sort((a, b) => (waveOf.get(a) ?? Infinity) - (waveOf.get(b) ?? Infinity));
+    parts.push(group(`Failed or in doubt: ${n(first.length)} ${fleet.key}(s)`, first, true));
+  }
+  const placed = new Set<string>();
+  for (const w of report.rollout?.waves ?? []) {
+    const own = w.values.filter((v) => cellsOf.has(v) && !placed.has(v));
+    for (const v of own) placed.add(v);
+    const rest = own.filter((v) => !bad.has(v));
+    const above = own.length - rest.length;
+    parts.push(
+      group(
+        `Wave ${w.wave}: ${w.outcome.replace(/-/g, ' ')} · ${n(own.length)} ${fleet.key}(s)${above ? `, ${n(above)} failed or in doubt (above)` : ''}`,
+        rest,
+      ),
+    );
+  }
+  const others = sites.filter((s) => !placed.has(s) && !bad.has(s));
+  if (others.length > 0)
+    parts.push(
+      group(`${report.rollout ? 'Outside the waves' : 'The rest'}: ${n(others.length)} ${fleet.key}(s)`, others),
+    );
+
+  const legend = (['failure', 'in doubt', 'cancelled', 'skipped', 'success'] as const)
+    .map((s) => `<span><i style="background:${colours[s]}"></i>${s} ${n(counts.get(s) ?? 0)}</span>`)
+    .join('');
+  return `<h2>${h(fleet.key)}: ${n(sites.length)} at a glance</h2>
+<p class="hint">A tile per ${h(fleet.key)}, a cell per step, left to right: ${escaped.join(' · ')}. Each cell links to its row in the table of steps; hover for what it is.</p>
+<div class="legend">${legend}</div>
+${parts.join('')}`;
+}
+
+/** A fleet's timeline: a bar per step of the file, from its first instance's start to its last's end, in its worst outcome. */
+export function stepTimelineHtml(report: Report, colours: Record<string, string>): string {
+  const start = Date.parse(report.startedAt);
+  const total = Math.max(1, report.durationMs);
+  const WORST: Status[] = ['failure', 'in doubt', 'cancelled', 'skipped', 'success'];
+  const steps = new Map<number, { label: string; runs: number; from: number; to: number; worst: number }>();
+  for (const s of report.steps) {
+    let e = steps.get(s.step);
+    if (!e)
+      steps.set(s.step, (e = { label: `${s.step + 1} ${s.uses}`, runs: 0, from: Infinity, to: -Infinity, worst: 4 }));
+    e.runs++;
+    e.worst = Math.min(e.worst, WORST.indexOf(statusOf(s)));
+    if (!s.startedAt) continue;
+    const at = Date.parse(s.startedAt) - start;
+    e.from = Math.min(e.from, at);
+    e.to = Math.max(e.to, at + (s.durationMs ?? 0));
+  }
+  return [...steps.values()]
+    .map((e) => {
+      const ran = e.from !== Infinity;
+      const left = ran ? Math.min(100, (Math.max(0, e.from) / total) * 100) : 0;
+      const width = ran ? Math.max(0.4, Math.min(100 - left, ((e.to - e.from) / total) * 100)) : 0;
+      const worst = WORST[e.worst]!;
+      const bar = ran
+        ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${colours[worst]}" title="${h(worst)}"></div>`
+        : '';
+      const label = `${e.label} (${n(e.runs)} runs)`;
+      return `<div class="row"><div class="label" title="${h(label)}">${h(label)}</div><div class="track">${bar}</div><div class="time">${ran ? h(formatDuration(e.to - e.from)) : ''}</div></div>`;
+    })
+    .join('\n');
+}
+
+/** A step run's name and its notes (continue-on-error, earlier run, in doubt), for the table or the list. */
+export function stepNameHtml(s: ReportStep): string {
+  return `${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}`;
+}
+
+/** A step run's error and what to do, or ''. */
+export function errorHtml(s: ReportStep): string {
+  if (!s.error) return '';
+  return `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}`;
+}
+
+/** A fleet's step runs, a line each, anchored for the grid's links: its outcome, name, duration, figures, error. */
+export function fleetStepsHtml(report: Report): string {
+  return report.steps
+    .map((s, i) => {
+      const status = statusOf(s);
+      const duration = s.startedAt ? ` · ${h(durationText(s.durationMs, formatDuration))}` : '';
+      return `<div id="${rowId(i)}" class="r"><span class="badge ${STATUS_CLASS[status]}">${h(status)}</span>${stepNameHtml(s)}${duration}${s.figures ? ` · ${h(s.figures)}` : ''}${errorHtml(s)}</div>`;
+    })
+    .join('\n');
+}
+
+const n = (v: number) => v.toLocaleString('en');
