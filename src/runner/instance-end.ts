@@ -9,6 +9,7 @@ import type { Carried } from './resume.ts';
 import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared } from './declared-secrets.ts';
+import { WINDOW_OVERRIDDEN } from './admission.ts';
 
 /** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
 export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
@@ -87,5 +88,7 @@ export function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): voi
   run.outputs = maskDeclared(masker.maskValue(outcome.outputs), STEP_TYPES.get(run.uses)!.secretOutputs);
   run.result = masker.maskValue(outcome.result ?? null);
   run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
-  run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
+  // An override of its window stays on the instance whatever each attempt warns of.
+  const overridden = run.warnings.filter((w) => w.startsWith(WINDOW_OVERRIDDEN));
+  run.warnings = [...overridden, ...(outcome.warnings ?? []).map((w) => masker.mask(w))];
 }

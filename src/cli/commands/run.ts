@@ -34,6 +34,7 @@ import {
 import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
+import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -83,6 +84,7 @@ ${REPORT_OPTIONS_HELP}
   --plan F           run the plan plan --live --out saved: first read again (GET requests only)
                      what it saw, and refuse (exit 2) when the file, vars, selection or that state
                      moved, naming each difference
+${WINDOW_OPTIONS_HELP}
   -h, --help         show this help
 
 Reports are written even when a step fails or the run is interrupted; their paths are checked
@@ -114,6 +116,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     'continue-rollout': { type: 'boolean' },
     force: { type: 'boolean' },
     plan: { type: 'string' },
+    ...WINDOW_OPTIONS,
   });
   if (values.help) {
     io.stdout(`${RUN_HELP}\n`);
@@ -131,6 +134,12 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
+  // Windows and freezes (window-options.ts): checked before anything is opened.
+  const windows = {
+    override: windowOverride(pipeline, values, io.env),
+    history: await historyOf(values, io),
+    clock: clockStart(values),
+  };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
   const stored =
@@ -280,6 +289,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         sources,
         vars,
         lease: taken?.lease,
+        windows: { history: windows.history, windowOverride: windows.override },
       },
       {
         masker,
@@ -335,7 +345,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 
   try {
     if (!values.emulator) return await execute(undefined, realClock());
-    const clock = simulatedClock();
+    const clock = simulatedClock(windows.clock);
     // Loaded only for --emulator: a run against a real server does not initialise it.
     const code = await withEmulatedSites(values, clock.now, (url) => execute(url, clock));
     if (clock.advanced() > 0)
