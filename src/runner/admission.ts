@@ -6,18 +6,18 @@
 // on the instance and as a warning every report shows). Reads are never held back.
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
-import { expectedOf } from '../schedule/expected.ts';
-import { fits, nextFit, type Verdict } from '../schedule/schedule.ts';
-import { needOf, scheduleFor } from '../schedule/spec.ts';
+import { expectedOf, type Expected } from '../schedule/expected.ts';
+import { fits, nextFit, type Schedule, type Verdict } from '../schedule/schedule.ts';
+import { needOf, scheduleFor, type ScheduleSpec } from '../schedule/spec.ts';
 import type { StepType } from '../steps/types.ts';
 import type { WindowVerdict } from './instance.ts';
 import type { StepError, StepRun } from './result.ts';
-import type { RunContext } from './run-context.ts';
+import type { RunContext, RunnerDeps } from './run-context.ts';
 
 /** The start of the warning of a write started by an override: kept over its attempts (instance-end.ts record). */
 export const WINDOW_OVERRIDDEN = 'window overridden by';
 
-const iso = (ms: number | undefined) =>
+export const iso = (ms: number | undefined) =>
   ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
 
 /** Why a verdict does not fit, for a person. */
@@ -28,25 +28,60 @@ export function whyNot(v: Exclude<Verdict, { fits: true }>, need: number): strin
   return `freeze "${v.freeze}" holds from ${iso(v.from)} until ${iso(v.until)}`;
 }
 
+/** What a write instance is judged by: its schedule, expected duration, need and the verdict at `now`. */
+export interface Judgement {
+  schedule: Schedule;
+  expected: Expected;
+  need: number;
+  verdict: Verdict;
+}
+
+/**
+ * How a write instance stands at `now` (undefined for a read, or an instance no window or freeze
+ * applies to): the run's admission and the plan's windows read this one judgement.
+ */
+export function judge(
+  spec: ScheduleSpec | undefined,
+  step: Step,
+  type: StepType,
+  instance: { matrix?: Record<string, string | number | boolean> | undefined; server?: string | undefined },
+  now: number,
+  history?: RunnerDeps['history'],
+): Judgement | undefined {
+  // A step that may write (readOnly depending on its inputs counts as a write).
+  if (!spec || type.readOnly === true) return undefined;
+  const schedule = scheduleFor(spec, instance.matrix);
+  if (schedule.windows.length === 0 && schedule.freezes.length === 0) return undefined;
+  const expected = expectedOf({
+    declaredMs: step.expectedMs,
+    history: history?.(step.uses, instance.server),
+    timeoutMs: step.timeoutMs,
+    longestMs: step.longestMs,
+  });
+  const need = needOf(expected.ms, spec.margin);
+  return { schedule, expected, need, verdict: fits(schedule, now, need) };
+}
+
+/** Where an expected duration came from, for a person. */
+export function expectedSource(expected: Expected): string {
+  if (expected.source === 'history') return `the p95 of ${expected.samples} earlier writes`;
+  if (expected.source === 'declared') return 'expected:';
+  if (expected.source === 'default') return 'the default for a write without history';
+  return `its ${expected.source}:`;
+}
+
 /**
  * The admission of a write instance: undefined when it may start (it fits, or an allowed override
  * lets it), else the error it is refused with. Fills `run.window` whenever the pipeline has a schedule.
  */
 export function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType): StepError | undefined {
   const spec = ctx.pipeline.schedule;
-  // A step that may write (readOnly depending on its inputs counts as a write).
+  // Without windows or freezes, or for a read, the clock is not even read.
   if (!spec || type.readOnly === true) return undefined;
-  const schedule = scheduleFor(spec, run.matrix);
-  if (schedule.windows.length === 0 && schedule.freezes.length === 0) return undefined;
-  const expected = expectedOf({
-    declaredMs: step.expectedMs,
-    history: ctx.deps.history?.(run.uses, run.server),
-    timeoutMs: step.timeoutMs,
-    longestMs: step.longestMs,
-  });
-  const need = needOf(expected.ms, spec.margin);
   const now = ctx.deps.now();
-  const verdict = fits(schedule, now, need);
+  const judged = judge(spec, step, type, run, now, ctx.deps.history);
+  if (!judged) return undefined;
+  const { schedule, expected, need, verdict } = judged;
   const window: WindowVerdict = {
     verdict: verdict.fits ? 'fits' : verdict.why,
     expectedMs: expected.ms,
@@ -69,14 +104,7 @@ export function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType)
   }
   const next = nextFit(schedule, now, need);
   window.next = iso(next);
-  const source =
-    expected.source === 'history'
-      ? `the p95 of ${expected.samples} earlier writes`
-      : expected.source === 'declared'
-        ? 'expected:'
-        : expected.source === 'default'
-          ? 'the default for a write without history'
-          : `its ${expected.source}:`;
+  const source = expectedSource(expected);
   // TODO(park): with a run store, park the run here until `next` (the parked runs issue) instead of failing.
   return {
     code: 'WINDOW_CLOSED',

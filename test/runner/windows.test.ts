@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { loadPipeline } from '../../src/pipeline/load.ts';
+import { renderWindows } from '../../src/report/plan-text.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const PIPELINE = `version: 1
@@ -142,4 +144,61 @@ test("without expected:, the p95 of earlier runs' durations (--history) is what 
   assert.equal(informed.code, 0, informed.stdout + informed.stderr);
   assert.equal(informed.step('clear')?.window?.expectedFrom, 'history');
   assert.equal(informed.step('clear')?.window?.verdict, 'fits');
+});
+
+test('plan shows per site the next window and which writes fit in it', async () => {
+  const sites = `version: 1
+servers:
+  eu: { url: https://eu.example.com }
+  us: { url: https://us.example.com }
+windows:
+  eu-night: { cron: '0 2 * * *', duration: 2h, zone: Europe/Berlin, matrix: { site: [eu] } }
+  us-night: { cron: '0 22 * * *', duration: 6h, zone: America/New_York, matrix: { site: [us] } }
+steps:
+  - id: alerts
+    uses: monitoring/alerts
+    matrix: { site: [eu, us] }
+    server: \${{ matrix.site }}
+  - id: clear
+    uses: transaction-log/clear
+    matrix: { site: [eu, us] }
+    server: \${{ matrix.site }}
+    expected: 40m
+  - id: vfs
+    uses: transaction-log/clear
+    matrix: { site: [eu] }
+    server: \${{ matrix.site }}
+    expected: 3h
+`;
+  const { pipeline } = loadPipeline({ file: 'p.yml', text: sites, env: {} });
+  assert.equal(
+    renderWindows(pipeline, undefined, Date.parse('2026-03-10T02:30:00Z')),
+    [
+      'windows at 2026-03-10T02:30:00.000Z:',
+      '  site=eu: open until 2026-03-10T03:00:00.000Z',
+      '    [2/3] clear: needs 44m (expected:): not now, it needs 44m and would overrun its window (ending 2026-03-10T03:00:00.000Z) by 14m; fits from 2026-03-11T01:00:00.000Z',
+      '    [3/3] vfs: needs 3h18m (expected:): not now, it needs 3h18m and would overrun its window (ending 2026-03-10T03:00:00.000Z) by 2h48m; fits from no window within 400 days',
+      // New York is UTC-4 from March 8: 22:00 there is 02:00Z.
+      '  site=us: open until 2026-03-10T08:00:00.000Z',
+      '    [2/3] clear: needs 44m (expected:): fits now',
+      '',
+    ].join('\n'),
+  );
+  // Through the command: a freeze over every date it looks at names no opening.
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-windows-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    `${PIPELINE}`.replace(
+      'dates: [{ from: 2026-03-28, to: 2026-04-02 }]',
+      'dates: [{ from: 2000-01-01, to: 2100-01-01 }]',
+    ),
+  );
+  const plan = await runCli(['plan', file, '--emulator']);
+  assert.equal(plan.code, 0, plan.stdout + plan.stderr);
+  assert.match(plan.stdout, /every instance: closed; next opening none within 400 days/);
+  assert.match(
+    plan.stdout,
+    /clear: needs 44m \(expected:\): not now, freeze "quarter-close" holds from 2000-01-01T00:00:00.000Z until 2100-01-01T00:00:00.000Z; fits from no window within 400 days/,
+  );
 });
