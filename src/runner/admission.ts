@@ -84,6 +84,7 @@ export function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType)
   const { schedule, expected, need, verdict } = judged;
   const window: WindowVerdict = {
     verdict: verdict.fits ? 'fits' : verdict.why,
+    at: iso(now)!,
     expectedMs: expected.ms,
     expectedFrom: expected.source,
     needMs: need,

@@ -46,6 +46,7 @@ export const WindowVerdictSchema = z.object({
   verdict: z
     .enum(['fits', 'overrun', 'frozen', 'closed'])
     .describe('fits, would overrun its window, inside (or running into) a freeze, or no window open'),
+  at: z.string().describe('when it was judged: the instant the write would have started (ISO 8601)'),
   expectedMs: z.number().describe("the write's expected duration, before the margin"),
   expectedFrom: z
     .enum(['declared', 'history', 'timeout', 'longest', 'default'])
