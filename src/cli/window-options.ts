@@ -1,10 +1,13 @@
 // The run command's options for windows and freezes (pipeline-format.md, Windows and freezes):
 // --override-freeze with --reason (only from an identity the pipeline's override-freeze: lists,
 // matched on the CI's actor), --history (journals whose write durations give each step type's p95
-// at a site) and --clock (where the simulated clock of --emulator starts, to try a window).
+// at a site, besides the run store's latest runs) and --clock (where the simulated clock of --emulator starts, to try a window).
 import { actorOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
-import type { JournalState } from '../journal/read.ts';
+import { readJournal, type JournalState } from '../journal/read.ts';
+import { readStoredJournal, storedRuns } from '../journal/replica.ts';
+import { journalKey } from '../journal/seal.ts';
+import type { RunStore } from '../store/store.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { readJournalFile } from './journal-file.ts';
 import type { CliIO } from './io.ts';
@@ -63,14 +66,29 @@ export function writeDurations(state: JournalState, into = new Map<string, numbe
 
 const historyKey = (uses: string, server: string | undefined) => `${uses}\u0000${server ?? ''}`;
 
-/** --history: the durations of every journal given, as the runner asks for them. */
+/** How many of a run store's latest runs give the durations of a pipeline with windows or freezes. */
+export const STORED_HISTORY_RUNS = 20;
+
+/**
+ * The durations of every journal --history gives, and with a run store those of its latest runs
+ * (a run it cannot read, damaged or sealed with another key, gives none), as the runner asks for them.
+ */
 export async function historyOf(
   values: WindowValues,
   io: Pick<CliIO, 'readFile' | 'env'>,
+  store?: RunStore,
 ): Promise<((uses: string, server: string | undefined) => readonly number[]) | undefined> {
-  if (!values.history?.length) return undefined;
+  if (!values.history?.length && !store) return undefined;
   const durations = new Map<string, number[]>();
-  for (const path of values.history) writeDurations(await readJournalFile('run --history', path, io), durations);
+  for (const path of values.history ?? []) writeDurations(await readJournalFile('run --history', path, io), durations);
+  for (const id of store ? (await storedRuns(store)).slice(0, STORED_HISTORY_RUNS) : []) {
+    try {
+      const { text } = await readStoredJournal(store!, id);
+      writeDurations(readJournal(text, `${store!.url} run ${id}`, journalKey(io.env)), durations);
+    } catch {
+      // Not evidence: the p95 is read from the others, or the step's own bound.
+    }
+  }
   return (uses, server) => durations.get(historyKey(uses, server)) ?? [];
 }
 

@@ -202,3 +202,15 @@ steps:
     /clear: needs 44m \(expected:\): not now, freeze "quarter-close" holds from 2000-01-01T00:00:00.000Z until 2100-01-01T00:00:00.000Z; fits from no window within 400 days/,
   );
 });
+
+test("with a run store, its latest runs' durations are the history", async () => {
+  const undeclared = PIPELINE.replace('    expected: 40m\n', '');
+  const store = mkdtempSync(join(tmpdir(), 'enginectl-windows-store-'));
+  for (let i = 0; i < 3; i++) {
+    const r = await run('2026-03-09T01:05:00Z', ['--store', store], {}, undeclared);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  const informed = await run('2026-03-10T02:30:00Z', ['--store', store], {}, undeclared);
+  assert.equal(informed.code, 0, informed.stdout + informed.stderr);
+  assert.equal(informed.step('clear')?.window?.expectedFrom, 'history');
+});

@@ -135,11 +135,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   // Windows and freezes (window-options.ts): checked before anything is opened.
-  const windows = {
-    override: windowOverride(pipeline, values, io.env),
-    history: await historyOf(values, io),
-    clock: clockStart(values),
-  };
+  const windows = { override: windowOverride(pipeline, values, io.env), clock: clockStart(values) };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
   const stored =
@@ -154,6 +150,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
           tmpdir: tmpdir(),
           now: Date.now(),
         });
+  // Earlier write durations: --history, and the store's latest runs when the pipeline has windows or freezes.
+  const history = await historyOf(values, io, pipeline.schedule && stored?.store);
   const journalWanted = journalArgs(
     stored ? { ...values, journal: stored.path, resume: stored.resume ? stored.path : undefined } : values,
     io,
@@ -289,7 +287,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         sources,
         vars,
         lease: taken?.lease,
-        windows: { history: windows.history, windowOverride: windows.override },
+        windows: { history, windowOverride: windows.override },
       },
       {
         masker,
