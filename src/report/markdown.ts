@@ -4,7 +4,7 @@
 // the failing and in-doubt instances are kept first, each step's counts stand in for the rows
 // left out, and a note at the top says what was left out and where the full report is.
 import { formatDuration } from '../duration.ts';
-import { countSteps, countsPhrase } from '../runner/result.ts';
+import { countSteps, countsPhrase, isWindowOverride } from '../runner/result.ts';
 import {
   doubtNote,
   durationText,
@@ -52,9 +52,10 @@ function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
       : i && typeof i === 'object' && 'message' in i
         ? String((i as { message: unknown }).message)
         : JSON.stringify(i);
+  const server = Array.isArray(r?.warnings) ? r.warnings.map(describe) : undefined;
   return {
     errors: Array.isArray(r?.errors) ? r.errors.map(describe) : [],
-    warnings: Array.isArray(r?.warnings) ? r.warnings.map(describe) : step.warnings,
+    warnings: server ? [...step.warnings.filter(isWindowOverride), ...server] : step.warnings,
   };
 }
 

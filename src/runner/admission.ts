@@ -11,11 +11,8 @@ import { fits, nextFit, type Schedule, type Verdict } from '../schedule/schedule
 import { needOf, scheduleFor, type ScheduleSpec } from '../schedule/spec.ts';
 import type { StepType } from '../steps/types.ts';
 import type { WindowVerdict } from './instance.ts';
-import type { StepError, StepRun } from './result.ts';
+import { WINDOW_OVERRIDDEN, type StepError, type StepRun } from './result.ts';
 import type { RunContext, RunnerDeps } from './run-context.ts';
-
-/** The start of the warning of a write started by an override: kept over its attempts (instance-end.ts record). */
-export const WINDOW_OVERRIDDEN = 'window overridden by';
 
 export const iso = (ms: number | undefined) =>
   ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();

@@ -6,10 +6,9 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepOutcome } from '../steps/types.ts';
 import { CARRIED_FIELDS } from './instance.ts';
 import type { Carried } from './resume.ts';
-import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
+import { IN_DOUBT_HINT, isWindowOverride, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared } from './declared-secrets.ts';
-import { WINDOW_OVERRIDDEN } from './admission.ts';
 
 /** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
 export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
@@ -89,6 +88,6 @@ export function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): voi
   run.result = masker.maskValue(outcome.result ?? null);
   run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
   // An override of its window stays on the instance whatever each attempt warns of.
-  const overridden = run.warnings.filter((w) => w.startsWith(WINDOW_OVERRIDDEN));
+  const overridden = run.warnings.filter(isWindowOverride);
   run.warnings = [...overridden, ...(outcome.warnings ?? []).map((w) => masker.mask(w))];
 }

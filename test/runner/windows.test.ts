@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadPipeline } from '../../src/pipeline/load.ts';
 import { renderWindows } from '../../src/report/plan-text.ts';
+import { buildReport } from '../../src/report/model.ts';
+import { renderMarkdown } from '../../src/report/markdown.ts';
 import { runCli } from '../helpers/cli.ts';
+import { oneStep, runYaml } from '../helpers/run.ts';
 
 const PIPELINE = `version: 1
 windows:
@@ -213,4 +216,24 @@ test("with a run store, its latest runs' durations are the history", async () =>
   const informed = await run('2026-03-10T02:30:00Z', ['--store', store], {}, undeclared);
   assert.equal(informed.code, 0, informed.stdout + informed.stderr);
   assert.equal(informed.step('clear')?.window?.expectedFrom, 'history');
+});
+
+test('an override shows in the summary also for a write whose server reported warnings of its own', async (t) => {
+  const yaml = oneStep(
+    'update/vfs',
+    '{ target: prod, files: [1001] }',
+    `    expected: 10m
+freezes:
+  always: { zone: UTC, dates: [{ from: 2000-01-01, to: 2100-01-01 }] }
+override-freeze: [alice]
+`,
+  );
+  const { result } = await runYaml(t, yaml, { windowOverride: { by: 'alice', reason: 'INC-7' } });
+  const step = result.steps[0]!;
+  assert.equal(step.outcome, 'success');
+  assert.ok(Array.isArray((step.result as { warnings?: unknown }).warnings), 'the server answered with its warnings');
+  assert.match(
+    renderMarkdown(buildReport(result)),
+    /- ⚠️ \*\*the step\*\*: window overridden by alice for "INC-7": freeze "always" holds from 2000-01-01T00:00:00.000Z until 2100-01-01T00:00:00.000Z/,
+  );
 });
