@@ -237,3 +237,18 @@ override-freeze: [alice]
     /- ⚠️ \*\*the step\*\*: window overridden by alice for "INC-7": freeze "always" holds from 2000-01-01T00:00:00.000Z until 2100-01-01T00:00:00.000Z/,
   );
 });
+
+test('--override-freeze needs --reason, --clock needs --emulator and a time: refused before anything runs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-windows-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, PIPELINE);
+  const noReason = await runCli(['run', file, '--emulator', '--override-freeze'], { env: { USER: 'alice' } });
+  assert.equal(noReason.code, 2);
+  assert.match(noReason.stderr, /--override-freeze goes with --reason/);
+  const noEmulator = await runCli(['run', file, '--clock', '2026-03-10T02:30:00Z']);
+  assert.equal(noEmulator.code, 2);
+  assert.match(noEmulator.stderr, /--clock goes with --emulator/);
+  const badTime = await runCli(['run', file, '--emulator', '--clock', 'soon']);
+  assert.equal(badTime.code, 2);
+  assert.match(badTime.stderr, /--clock soon is no ISO 8601 time/);
+});

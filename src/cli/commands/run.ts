@@ -133,9 +133,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
+  const clock = clockStart(values);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
   // Windows and freezes (window-options.ts): checked before anything is opened.
-  const windows = { override: windowOverride(pipeline, values, io.env), clock: clockStart(values) };
+  const windows = { override: windowOverride(pipeline, values, io.env), clock };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
   const stored =
