@@ -95,10 +95,16 @@ export const ERROR_CODES = {
   ROLLOUT_HALTED: step(
     'a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then let the rollout go on: run --resume JOURNAL --continue-rollout',
   ),
+  WINDOW_CLOSED: step(
+    'the write did not fit its window (none open, it would overrun the end, or a freeze): the message names the next window it fits in; run then, or with --override-freeze --reason "..." as an identity override-freeze: lists',
+  ),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
   STORE_FAILED: step(
     'check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on',
+  ),
+  OVERRIDE_REFUSED: usage(
+    "--override-freeze is only for the identities the pipeline's override-freeze: lists (matched on the CI's actor): ask one of them, or add yours to the pipeline",
   ),
   LEASE_HELD: usage(
     'another run holds the lease: wait for it (enginectl lease status), give lease: a longer wait:, or release a lease whose holder is gone (enginectl lease release --reason)',

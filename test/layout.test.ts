@@ -57,7 +57,7 @@ test('the single-step actions build their pipeline from values: no YAML text is 
  */
 const FLOORS: readonly (readonly string[])[] = [
   ['', 'text'],
-  ['api', 'expr', 'store'],
+  ['api', 'expr', 'store', 'schedule'],
   ['emulator', 'steps'],
   ['pipeline'],
   ['runner'],

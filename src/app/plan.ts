@@ -3,7 +3,7 @@
 // the preflight and the actions' dry-run input (live: GET requests only), as text and per step.
 import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { renderPlan, renderWaves } from '../report/plan-text.ts';
+import { renderPlan, renderWaves, renderWindows } from '../report/plan-text.ts';
 import { Masker } from '../runner/masker.ts';
 import { planPipeline, type LiveReading, type PlannedStep } from '../runner/plan.ts';
 import type { Env } from '../runner/scope.ts';
@@ -46,7 +46,9 @@ export async function makePlan(
   const count = (state: string) => plan.steps.filter((s) => s.live?.state === state).length;
   return {
     name: plan.name,
-    text: masker.mask(renderWaves(pipeline, options.selection) + renderPlan(plan.steps)),
+    text: masker.mask(
+      renderWaves(pipeline, options.selection) + renderWindows(pipeline, options.selection) + renderPlan(plan.steps),
+    ),
     failsNow: count('fails-now'),
     wouldWait: count('would-wait'),
     steps: masker.maskValue(plan.steps),

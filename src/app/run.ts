@@ -12,7 +12,7 @@ import type { RunResult } from '../runner/result.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ResumePlan } from '../runner/resume.ts';
-import type { RunStart } from '../runner/run-context.ts';
+import type { RunnerDeps, RunStart } from '../runner/run-context.ts';
 import type { JournalFile, JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
 import type { RunObserver } from '../runner/observer.ts';
@@ -50,6 +50,8 @@ export interface RunRequest {
   vars?: Readonly<Record<string, unknown>> | undefined;
   /** The fleet lease this run holds: checked before every write is sent, shown in every report. */
   lease?: { check(): Promise<void>; summary(): NonNullable<RunResult['lease']> } | undefined;
+  /** Windows and freezes: earlier write durations (--history), and who overrides with --override-freeze. */
+  windows?: Pick<RunnerDeps, 'history' | 'windowOverride'> | undefined;
 }
 
 export interface JournalSpec {
@@ -220,6 +222,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
       sleep: context.clock.sleep,
       masker,
       onStart,
+      ...request.windows,
     },
     { selection: request.selection, resume: request.resume },
   );

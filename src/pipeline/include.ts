@@ -1,4 +1,4 @@
-// `include: [inventory/prod.yml, ...]`: inventory files (servers, targets, vars) merged into the
+// `include: [inventory/prod.yml, ...]`: inventory files (servers, targets, vars, windows, freezes) merged into the
 // pipeline before it is checked. Each file is read through the loader's `readInclude` (the edge
 // resolves it next to the pipeline); its problems are located in it; a name defined twice (in the
 // pipeline and an inventory, or in two inventories) is an error naming both places. An inventory
@@ -9,7 +9,7 @@ import { issueDiagnostics } from './issues.ts';
 import { InventorySchema, LOADER_PARSE } from './schema.ts';
 import { locate, parseYaml, type YamlSource } from './yaml-doc.ts';
 
-export const INVENTORY_KINDS = ['servers', 'targets', 'vars'] as const;
+export const INVENTORY_KINDS = ['servers', 'targets', 'vars', 'windows', 'freezes'] as const;
 export type InventoryKind = (typeof INVENTORY_KINDS)[number];
 
 export interface Included {
@@ -37,7 +37,13 @@ export function includeInventories(
   const texts: Record<string, string> = {};
   if (!Array.isArray(includes) || includes.length === 0) return { data, origins, problems, texts, unread: 0 };
   let unread = 0;
-  const merged: Record<InventoryKind, Record<string, unknown>> = { servers: {}, targets: {}, vars: {} };
+  const merged: Record<InventoryKind, Record<string, unknown>> = {
+    servers: {},
+    targets: {},
+    vars: {},
+    windows: {},
+    freezes: {},
+  };
   const where = new Map<string, string>();
   const place = (src: YamlSource, path: (string | number)[]) => {
     const p = locate(src, path, { key: true });

@@ -2,6 +2,7 @@
 // a Template (resolved at run time, when steps' outputs exist) or an Expression (a condition).
 // Every plain string is data: nothing parses it again.
 import type { Expression, Template } from '../expr/index.ts';
+import type { ScheduleSpec } from '../schedule/spec.ts';
 import type { Position } from './yaml-doc.ts';
 
 /** A string of the file: plain text, or a Template. */
@@ -50,6 +51,8 @@ export interface Step {
   timeoutMs: number | undefined;
   /** `longest:` how long its write can take at the server, at most: the bound verify needs for "not applied". */
   longestMs?: number | undefined;
+  /** `expected:` how long its write is expected to take: wins over earlier durations when admitting it into a window. */
+  expectedMs?: number | undefined;
   retry: RetryPolicy | undefined;
   matrix: Record<string, (string | number | boolean)[]> | undefined;
   maxParallel: number;
@@ -81,6 +84,8 @@ export interface Pipeline {
   rollout?: Rollout | undefined;
   /** `lease:` one run at a time for the fleet (store/lease.ts). */
   lease?: { name: string; ttlMs: number; waitMs: number; over?: string | undefined } | undefined;
+  /** `windows:`, `freezes:`: when its writes may run (schedule/); absent: at any time. */
+  schedule?: ScheduleSpec | undefined;
   /**
    * What the instances of a limited run (--only, --skip) reach: only those servers, targets and
    * vars are resolved. Absent: everything.

@@ -22,6 +22,7 @@ import type { Pipeline, Rollout, ServerDef, Step, TargetSpec, WaveSpec } from '.
 import type { PipelineFile } from './schema.ts';
 import type { SemanticOptions } from './semantics.ts';
 import { DEFAULT_SERVER } from './servers-check.ts';
+import { scheduleSpecOf } from './schedule-spec.ts';
 import { locate, type YamlSource } from './yaml-doc.ts';
 
 type RawStep = PipelineFile['steps'][number];
@@ -134,6 +135,7 @@ export function normalise(
       continueOnError: s['continue-on-error'] ?? defaults['continue-on-error'] ?? false,
       timeoutMs: timeout ? parseDuration(timeout) : undefined,
       ...(s.longest ? { longestMs: parseDuration(s.longest) } : {}),
+      ...(s.expected ? { expectedMs: parseDuration(s.expected) } : {}),
       retry: retry
         ? {
             attempts: retry.attempts,
@@ -160,6 +162,7 @@ export function normalise(
     data.name === undefined ? options.file.replace(/^.*[\\/]/, '').replace(/\.ya?ml$/, '') : compileString(data.name);
   const compiled = [name, vars, servers, targets, steps.map((s) => [s.name, s.with, s.if])];
   checkVarOverrides(data, compiled, options);
+  const schedule = scheduleSpecOf(data);
   const secrets = new Set<string>();
   for (const ref of compiledReferences(compiled))
     if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
@@ -173,6 +176,7 @@ export function normalise(
     steps,
     reach: options.reach,
     ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}),
+    ...(schedule ? { schedule } : {}),
     ...(data.lease
       ? {
           lease: {

@@ -5,6 +5,7 @@ import { parseSize } from '../size.ts';
 import { durationString } from '../steps/inputs.ts';
 import { STEP_NAMES } from '../steps/registry.ts';
 import type { Wrap } from '../steps/types.ts';
+import { freezes, SCHEDULE_KEYS, windows } from './schedule-schema.ts';
 
 /** A string holding a ${{ }} expression, accepted where the resolved value is checked at run time. */
 export const ExprString = z.string().regex(/\$\{\{[\s\S]*\}\}/, 'an expression ${{ ... }}');
@@ -112,6 +113,11 @@ const stepShape = {
   'max-parallel': z.int().min(1).optional().describe('instances of the matrix at once; default 1'),
   'fail-fast': z.boolean().optional().describe('a failed instance stops those not started; default true'),
   server: text.optional().describe('the server it calls: a name under servers:, or ${{ matrix.site }}'),
+  expected: durationString
+    .optional()
+    .describe(
+      "how long its write is expected to take (40m): wins over the p95 of earlier runs' durations when admitting it into a window",
+    ),
 };
 
 export const StepSchema = z.strictObject(stepShape);
@@ -131,6 +137,8 @@ export const InventorySchema = z.strictObject({
     .describe('API servers by name, for the pipelines that include this file'),
   targets: z.record(z.string(), TargetSchema).optional().describe('target databases of updates by name'),
   vars: z.record(z.string(), z.unknown()).optional().describe('values the pipelines read as ${{ vars.NAME }}'),
+  windows,
+  freezes,
 });
 
 /** A wave written as a bare value (`waves: [lab, rest]`) is told as such, not as a percentage gone wrong. */
@@ -223,6 +231,9 @@ export const PipelineFileSchema = z.strictObject({
   lease: LeaseSchema.optional().describe(
     'one run at a time for the fleet, across machines and CI systems: a lease in the run store (--store), checked before every write',
   ),
+  windows,
+  freezes,
+  ...SCHEDULE_KEYS,
   steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step').describe('the steps, run in order'),
 });
 export type PipelineFile = z.infer<typeof PipelineFileSchema>;

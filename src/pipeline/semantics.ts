@@ -10,6 +10,7 @@ import type { Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import { checkString, checkValue, type RefScope, type RefStep, type RefWorld } from './references-check.ts';
 import { rolloutProblems } from './rollout-check.ts';
+import { scheduleProblems } from './schedule-check.ts';
 import { varInputProblems } from './var-inputs-check.ts';
 import { credentialProblems, stepTargetProblems } from './targets-check.ts';
 import type { PipelineFile } from './schema.ts';
@@ -36,7 +37,7 @@ interface Checked {
   doc: PipelineFile & { steps: RawStep[] };
   options: SemanticOptions;
   /** The file a server, target or var is defined in: the pipeline, or an inventory it includes. */
-  src(kind: 'servers' | 'targets' | 'vars', name: string): YamlSource;
+  src(kind: 'servers' | 'targets' | 'vars' | 'windows' | 'freezes', name: string): YamlSource;
   ids: Map<string, RefStep>;
   targets: Record<string, unknown>;
   /** The servers of the file and the one each step names (servers-check.ts). */
@@ -191,6 +192,9 @@ const stepTargets: Rule = ({ source, doc, targets }) =>
 /** A rollout splits steps by a matrix key they have, its waves and gates name what exists (rollout-check.ts). */
 const rollout: Rule = ({ source, doc }) => rolloutProblems(source, doc);
 
+/** Windows and freezes: valid cron expressions, zones, durations and dates (schedule-check.ts). */
+const schedule: Rule = ({ doc, src }) => scheduleProblems(doc, src);
+
 /** The rules, by name, in the order their findings are read. */
 export const RULES: Readonly<Record<string, Rule>> = {
   uniqueIds,
@@ -201,6 +205,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   varInputs,
   stepTargets,
   rollout,
+  schedule,
 };
 
 /** Every rule's problems, collected. `servers`: the loader's one decision of each step's server. */

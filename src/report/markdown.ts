@@ -6,7 +6,7 @@
 // summary (report/fleet.ts) leads with what failed or is in doubt and counts the rest
 // (markdown-fleet.ts), in a few KiB.
 import { formatDuration } from '../duration.ts';
-import { countsPhrase } from '../runner/result.ts';
+import { countsPhrase, isWindowOverride } from '../runner/result.ts';
 import {
   doubtNote,
   durationText,
@@ -55,9 +55,10 @@ function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
       : i && typeof i === 'object' && 'message' in i
         ? String((i as { message: unknown }).message)
         : JSON.stringify(i);
+  const server = Array.isArray(r?.warnings) ? r.warnings.map(describe) : undefined;
   return {
     errors: Array.isArray(r?.errors) ? r.errors.map(describe) : [],
-    warnings: Array.isArray(r?.warnings) ? r.warnings.map(describe) : step.warnings,
+    warnings: server ? [...step.warnings.filter(isWindowOverride), ...server] : step.warnings,
   };
 }
 

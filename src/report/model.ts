@@ -3,7 +3,13 @@
 // (docs/report-format.md, schema/report.schema.json). Built once from the runner's result.
 import { describeSelection, type Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
-import { DecisionSchema, RunOutcomeSchema as RunOutcome, StepErrorSchema, StepInstance } from '../runner/instance.ts';
+import {
+  DecisionSchema,
+  RunOutcomeSchema as RunOutcome,
+  StepErrorSchema,
+  StepInstance,
+  WindowVerdictSchema,
+} from '../runner/instance.ts';
 import { countSteps, decisionPhrase, type RunResult, type StepRun } from '../runner/result.ts';
 import { RolloutResultSchema, WaveResultSchema } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -52,6 +58,10 @@ export const ReportStep = z.object({
   // Reports written before rollouts have neither.
   wave: z.int().nullable().default(null).describe('in a rollout: the wave it belongs to, from 1'),
   round: z.int().nullable().default(null).describe('an analysis gate run between waves: its round, from 1'),
+  // Reports written before windows have none.
+  window: WindowVerdictSchema.nullable()
+    .default(null)
+    .describe("a write's admission into its window (windows:, freezes:); null without them"),
 });
 export type ReportStep = z.infer<typeof ReportStep>;
 

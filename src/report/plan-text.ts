@@ -1,5 +1,10 @@
-// The dry run as text: each step instance with its condition, and each call it would make.
+// The dry run as text: each step instance with its condition, and each call it would make; a
+// rollout's waves, and per site the next window and which writes fit in it.
+import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
+import { expectedSource, iso, judge, whyNot } from '../runner/admission.ts';
+import { allowedAt, nextFit, nextOpening, windowEnd } from '../schedule/schedule.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
 import { EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection.ts';
 import { instanceSet } from '../runner/instance-set.ts';
 import type { PlannedStep } from '../runner/plan.ts';
@@ -72,4 +77,41 @@ export function renderWaves(pipeline: Pipeline, selection: Selection = EVERY_INS
     lines.push(`  wave ${i + 1}: ${w.join(', ')} (${budgetOf(rollout.maxFailures, w.length)} may fail)`),
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** Per site (matrix values), at `now`: its window now or the next opening, and whether each write fits. */
+export function renderWindows(pipeline: Pipeline, selection: Selection = EVERY_INSTANCE, now = Date.now()): string {
+  const spec = pipeline.schedule;
+  if (!spec) return '';
+  const sites = new Map<string, string[]>();
+  const set = instanceSet(pipeline, selection);
+  for (const step of pipeline.steps)
+    for (const { combination } of set.steps[step.index]!) {
+      const judged = judge(spec, step, STEP_TYPES.get(step.uses)!, { matrix: combination }, now);
+      if (!judged) continue;
+      const site =
+        Object.entries(combination)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(', ') || 'every instance';
+      const lines = sites.get(site) ?? [];
+      if (lines.length === 0) {
+        const end = windowEnd(judged.schedule, now);
+        const open = allowedAt(judged.schedule, now);
+        const next = open ? undefined : nextOpening(judged.schedule, now);
+        lines.push(
+          `  ${site}: ${open ? (end === Infinity ? 'open (no window; no freeze now)' : `open until ${iso(end)}`) : `closed; next opening ${iso(next) ?? 'none within 400 days'}`}`,
+        );
+      }
+      const { verdict, need, expected } = judged;
+      const label = `[${step.index + 1}/${pipeline.steps.length}] ${step.id ?? step.uses}: needs ${formatDuration(need)} (${expectedSource(expected)})`;
+      const at = verdict.fits ? undefined : nextFit(judged.schedule, now, need);
+      lines.push(
+        verdict.fits
+          ? `    ${label}: fits now`
+          : `    ${label}: not now, ${whyNot(verdict, need)}; fits from ${iso(at) ?? 'no window within 400 days'}`,
+      );
+      sites.set(site, lines);
+    }
+  if (sites.size === 0) return '';
+  return `windows at ${iso(now)}:\n${[...sites.values()].flat().join('\n')}\n`;
 }

@@ -6,7 +6,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepOutcome } from '../steps/types.ts';
 import { CARRIED_FIELDS } from './instance.ts';
 import type { Carried } from './resume.ts';
-import { IN_DOUBT_HINT, type Outcome, type StepError, type StepRun } from './result.ts';
+import { IN_DOUBT_HINT, isWindowOverride, type Outcome, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared } from './declared-secrets.ts';
 
@@ -87,5 +87,7 @@ export function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): voi
   run.outputs = maskDeclared(masker.maskValue(outcome.outputs), STEP_TYPES.get(run.uses)!.secretOutputs);
   run.result = masker.maskValue(outcome.result ?? null);
   run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
-  run.warnings = (outcome.warnings ?? []).map((w) => masker.mask(w));
+  // An override of its window stays on the instance whatever each attempt warns of.
+  const overridden = run.warnings.filter(isWindowOverride);
+  run.warnings = [...overridden, ...(outcome.warnings ?? []).map((w) => masker.mask(w))];
 }

@@ -41,6 +41,37 @@ export const DecisionSchema = z.object({
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 
+/** A write's admission into its window (runner/admission.ts; pipeline-format.md, Windows and freezes). Times ISO 8601. */
+export const WindowVerdictSchema = z.object({
+  verdict: z
+    .enum(['fits', 'overrun', 'frozen', 'closed'])
+    .describe('fits, would overrun its window, inside (or running into) a freeze, or no window open'),
+  at: z.string().describe('when it was judged: the instant the write would have started (ISO 8601)'),
+  expectedMs: z.number().describe("the write's expected duration, before the margin"),
+  expectedFrom: z
+    .enum(['declared', 'history', 'timeout', 'longest', 'default'])
+    .describe('where it came from: expected:, the p95 of earlier durations, timeout:, longest:, the 1h default'),
+  needMs: z.number().describe('the expected duration plus the margin: what must fit'),
+  windowEnd: z
+    .string()
+    .optional()
+    .describe('the end of the window it starts in (ISO 8601); null for a site without windows'),
+  freeze: z.string().optional().describe('the freeze it meets'),
+  frozenUntil: z.string().optional().describe('when that freeze ends (ISO 8601)'),
+  next: z
+    .string()
+    .optional()
+    .describe('when it did not fit: the next window it fits in (ISO 8601); null if none within 400 days'),
+  override: z
+    .object({
+      by: z.string().describe("who overrode: the CI's actor, listed in override-freeze:"),
+      reason: z.string().describe('why, as --reason said'),
+    })
+    .optional()
+    .describe('started although it did not fit: who overrode (--override-freeze), and why'),
+});
+export type WindowVerdict = z.infer<typeof WindowVerdictSchema>;
+
 export const OutcomeSchema = z.enum(['success', 'failure', 'skipped', 'cancelled']);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -94,6 +125,9 @@ export const StepInstance = InstanceIdentity.extend({
   /** In a rollout: the wave it belongs to (1-based), and for an analysis gate its round. */
   wave: z.int().optional(),
   round: z.int().optional(),
+  window: WindowVerdictSchema.optional().describe(
+    "a write's admission into its window: absent without windows: or freezes:",
+  ),
 });
 
 /** A step instance: what the runner fills, the journal keeps and every report renders. */

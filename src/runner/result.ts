@@ -130,3 +130,7 @@ export function runOutcome(
   if (rollout && (rollout.halted || rollout.waves.some((w) => w.failed.length > 0))) return 'failure';
   return 'success';
 }
+
+/** The start of the warning of a write started outside its window by an override (admission.ts): every report shows it. */
+export const WINDOW_OVERRIDDEN = 'window overridden by';
+export const isWindowOverride = (warning: string): boolean => warning.startsWith(WINDOW_OVERRIDDEN);

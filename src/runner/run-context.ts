@@ -33,6 +33,10 @@ export interface RunnerDeps {
   /** How often a long step says it is still running; 60 s by default. */
   heartbeatMs?: number;
   masker?: Masker;
+  /** The durations (ms) of a step type's earlier writes at a server, for admission into a window (admission.ts). */
+  history?: ((uses: string, server: string | undefined) => readonly number[]) | undefined;
+  /** --override-freeze --reason: who (the CI's actor) starts the writes that do not fit their window, and why. */
+  windowOverride?: { by: string; reason: string } | undefined;
   /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
   onStart?: (start: RunStart) => void | Promise<void>;
 }

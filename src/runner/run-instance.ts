@@ -11,6 +11,7 @@ import type { StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { maskDeclared } from './declared-secrets.ts';
+import { admit } from './admission.ts';
 import {
   MAYBE_TWICE,
   PIPELINE_DECIDES,
@@ -103,6 +104,9 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     );
   }
   if (!condition.runs) return finish(ctx, run, position, 'skipped');
+  // A write that does not fit its window is not started (admission.ts).
+  const refused = admit(ctx, step, run, type);
+  if (refused) return finish(ctx, run, position, 'failure', refused);
   run.decision = ctx.resume?.retried.get(run.key);
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);

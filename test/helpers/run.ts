@@ -27,6 +27,8 @@ export interface RunYamlOptions extends RunOptions {
   file?: string;
   /** Extra client dependencies (onRetry, to count attempts that never reach a server). */
   clientDeps?: ClientDeps;
+  /** --override-freeze --reason as the runner is told it (windows and freezes). */
+  windowOverride?: { by: string; reason: string };
 }
 
 /**
@@ -68,6 +70,7 @@ export async function runYaml(t: TestContext, yaml: string, options: RunYamlOpti
       sleep: clock.sleep,
       heartbeatMs: options.heartbeatMs,
       timer: options.timer,
+      windowOverride: options.windowOverride,
     },
     { selection: options.selection },
   );

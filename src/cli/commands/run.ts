@@ -34,6 +34,7 @@ import {
 import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
+import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -83,6 +84,7 @@ ${REPORT_OPTIONS_HELP}
   --plan F           run the plan plan --live --out saved: first read again (GET requests only)
                      what it saw, and refuse (exit 2) when the file, vars, selection or that state
                      moved, naming each difference
+${WINDOW_OPTIONS_HELP}
   -h, --help         show this help
 
 Reports are written even when a step fails or the run is interrupted; their paths are checked
@@ -114,6 +116,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     'continue-rollout': { type: 'boolean' },
     force: { type: 'boolean' },
     plan: { type: 'string' },
+    ...WINDOW_OPTIONS,
   });
   if (values.help) {
     io.stdout(`${RUN_HELP}\n`);
@@ -130,7 +133,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
+  const clock = clockStart(values);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
+  // Windows and freezes (window-options.ts): checked before anything is opened.
+  const windows = { override: windowOverride(pipeline, values, io.env), clock };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
   const stored =
@@ -145,6 +151,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
           tmpdir: tmpdir(),
           now: Date.now(),
         });
+  // Earlier write durations: --history, and the store's latest runs when the pipeline has windows or freezes.
+  const history = await historyOf(values, io, pipeline.schedule && stored?.store);
   const journalWanted = journalArgs(
     stored ? { ...values, journal: stored.path, resume: stored.resume ? stored.path : undefined } : values,
     io,
@@ -280,6 +288,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         sources,
         vars,
         lease: taken?.lease,
+        windows: { history, windowOverride: windows.override },
       },
       {
         masker,
@@ -335,7 +344,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 
   try {
     if (!values.emulator) return await execute(undefined, realClock());
-    const clock = simulatedClock();
+    const clock = simulatedClock(windows.clock);
     // Loaded only for --emulator: a run against a real server does not initialise it.
     const code = await withEmulatedSites(values, clock.now, (url) => execute(url, clock));
     if (clock.advanced() > 0)

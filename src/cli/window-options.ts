@@ -1,0 +1,106 @@
+// The run command's options for windows and freezes (pipeline-format.md, Windows and freezes):
+// --override-freeze with --reason (only from an identity the pipeline's override-freeze: lists,
+// matched on the CI's actor), --history (journals whose write durations give each step type's p95
+// at a site, besides the run store's latest runs) and --clock (where the simulated clock of --emulator starts, to try a window).
+import { actorOf } from '../ci/facts.ts';
+import { UsageError } from '../errors.ts';
+import { readJournal, type JournalState } from '../journal/read.ts';
+import { readStoredJournal, storedRuns } from '../journal/replica.ts';
+import { journalKey } from '../journal/seal.ts';
+import type { RunStore } from '../store/store.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { readJournalFile } from './journal-file.ts';
+import type { CliIO } from './io.ts';
+
+export const WINDOW_OPTIONS = {
+  'override-freeze': { type: 'boolean' },
+  history: { type: 'string', multiple: true },
+  clock: { type: 'string' },
+} as const;
+
+export const WINDOW_OPTIONS_HELP = `  --override-freeze  with --reason TEXT: start the writes that do not fit their window or meet a
+                     freeze; only for an identity the pipeline's override-freeze: lists (recorded)
+  --history F        a journal of earlier runs: each step type's write durations at each server
+                     give the p95 a write is expected to take (repeatable)
+  --clock TIME       with --emulator: the simulated clock starts at TIME (ISO 8601, 2026-03-21T02:00Z)`;
+
+interface WindowValues {
+  'override-freeze'?: boolean | undefined;
+  reason?: string | undefined;
+  history?: string[] | undefined;
+  clock?: string | undefined;
+  emulator?: boolean | undefined;
+}
+
+/** --override-freeze --reason: who overrides and why, refused (exit 2) for an identity the pipeline does not list. */
+export function windowOverride(
+  pipeline: Pipeline,
+  values: WindowValues,
+  env: CliIO['env'],
+): { by: string; reason: string } | undefined {
+  if (!values['override-freeze']) return undefined;
+  const reason = values.reason?.trim();
+  if (!reason)
+    throw new UsageError('BAD_ARGUMENTS', 'run: --override-freeze goes with --reason "why" (recorded in every report)');
+  const by = actorOf(env);
+  const allowed = pipeline.schedule?.overrideFreeze ?? [];
+  if (!allowed.includes(by))
+    throw new UsageError(
+      'OVERRIDE_REFUSED',
+      `run: --override-freeze by ${by}: the pipeline's override-freeze: ${allowed.length ? `lists ${allowed.join(', ')}` : 'lists no one'}; nothing was sent`,
+      { hint: 'ask one of them to run it, or add your identity (the CI actor) to override-freeze:' },
+    );
+  return { by, reason };
+}
+
+/** The successful write durations of a journal's instances, by step type and server. */
+export function writeDurations(state: JournalState, into = new Map<string, number[]>()): Map<string, number[]> {
+  for (const instance of state.instances.values()) {
+    const run = instance.ended?.run;
+    if (!run || run.outcome !== 'success' || run.durationMs === undefined || run.resume === 'earlier-run') continue;
+    const key = historyKey(run.uses, run.server);
+    into.set(key, [...(into.get(key) ?? []), run.durationMs]);
+  }
+  return into;
+}
+
+const historyKey = (uses: string, server: string | undefined) => `${uses}\u0000${server ?? ''}`;
+
+/** How many of a run store's latest runs give the durations of a pipeline with windows or freezes. */
+export const STORED_HISTORY_RUNS = 20;
+
+/**
+ * The durations of every journal --history gives, and with a run store those of its latest runs
+ * (a run it cannot read, damaged or sealed with another key, gives none), as the runner asks for them.
+ */
+export async function historyOf(
+  values: WindowValues,
+  io: Pick<CliIO, 'readFile' | 'env'>,
+  store?: RunStore,
+): Promise<((uses: string, server: string | undefined) => readonly number[]) | undefined> {
+  if (!values.history?.length && !store) return undefined;
+  const durations = new Map<string, number[]>();
+  for (const path of values.history ?? []) writeDurations(await readJournalFile('run --history', path, io), durations);
+  for (const id of store ? (await storedRuns(store)).slice(0, STORED_HISTORY_RUNS) : []) {
+    try {
+      const { text } = await readStoredJournal(store!, id);
+      writeDurations(readJournal(text, `${store!.url} run ${id}`, journalKey(io.env)), durations);
+    } catch {
+      // Not evidence: the p95 is read from the others, or the step's own bound.
+    }
+  }
+  return (uses, server) => durations.get(historyKey(uses, server)) ?? [];
+}
+
+/** --clock: where the simulated clock starts (epoch ms), or undefined. */
+export function clockStart(values: WindowValues): number | undefined {
+  if (values.clock === undefined) return undefined;
+  const at = Date.parse(values.clock);
+  if (!values.emulator || Number.isNaN(at))
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      values.emulator ? `run: --clock ${values.clock} is no ISO 8601 time` : 'run: --clock goes with --emulator',
+      { hint: 'enginectl run FILE --emulator --clock 2026-03-21T02:00:00Z' },
+    );
+  return at;
+}

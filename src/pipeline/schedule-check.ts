@@ -1,0 +1,85 @@
+// The semantic rule of a schedule (windows:, freezes:): each cron expression is one croner reads,
+// each zone an IANA zone this runtime knows, a recurring freeze has its duration, a dated range its
+// dates in order, and a selector names a matrix key some step has. Each finding in the file that
+// defines it (the pipeline, or an inventory it includes).
+import { cronProblem, instantOf, zoneProblem } from '../schedule/recurrence.ts';
+import { didYouMean, type Diagnostic } from './diagnostics.ts';
+import { at } from './located.ts';
+import type { PipelineFile } from './schema.ts';
+import type { YamlSource } from './yaml-doc.ts';
+
+type Entry = {
+  cron?: string | undefined;
+  duration?: string | undefined;
+  zone: string;
+  dates?: { from: string; to: string }[] | undefined;
+  matrix?: Record<string, unknown> | undefined;
+};
+
+export function scheduleProblems(
+  doc: PipelineFile,
+  src: (kind: 'windows' | 'freezes', name: string) => YamlSource,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const keys = [...new Set((doc.steps ?? []).flatMap((s) => Object.keys(s?.matrix ?? {})))];
+  for (const kind of ['windows', 'freezes'] as const) {
+    for (const [name, raw] of Object.entries((doc[kind] ?? {}) as Record<string, Entry>)) {
+      if (!raw || typeof raw !== 'object') continue;
+      const source = src(kind, name);
+      const path = [kind, name];
+      const zone = zoneProblem(raw.zone);
+      if (zone) out.push(at(source, [...path, 'zone'], zone, 'an IANA zone: Continent/City, or UTC'));
+      if (raw.cron !== undefined) {
+        const problem = cronProblem(raw.cron);
+        if (problem)
+          out.push(
+            at(
+              source,
+              [...path, 'cron'],
+              `the cron expression "${raw.cron}" is not valid: ${problem}`,
+              'minute hour day-of-month month day-of-week: "0 2 * * SAT#3" is 02:00 on the third Saturday',
+            ),
+          );
+        if (raw.duration === undefined)
+          out.push(at(source, path, `freeze "${name}" recurs (cron) but has no duration`, 'add duration: 6h', true));
+      } else if (kind === 'freezes' && raw.dates === undefined)
+        out.push(
+          at(source, path, `freeze "${name}" has neither cron nor dates`, 'give cron: with duration:, or dates:', true),
+        );
+      (raw.dates ?? []).forEach((range, i) => {
+        const from = instantOf(range.from, raw.zone);
+        const to = instantOf(range.to, raw.zone);
+        for (const [end, value] of [
+          ['from', from],
+          ['to', to],
+        ] as const)
+          if (value === undefined && !zone)
+            out.push(
+              at(
+                source,
+                [...path, 'dates', i, end],
+                `"${range[end]}" is no date: write 2026-12-20, 2026-12-20T18:00 or 2026-12-20T18:00:00Z`,
+              ),
+            );
+        if (from !== undefined && to !== undefined && to <= from)
+          out.push(
+            at(source, [...path, 'dates', i, 'to'], `the range ends (${range.to}) before it begins (${range.from})`),
+          );
+      });
+      for (const key of Object.keys(raw.matrix ?? {}))
+        if (!keys.includes(key)) {
+          const guess = didYouMean(key, keys);
+          out.push(
+            at(
+              source,
+              [...path, 'matrix', key],
+              `no step has a matrix over "${key}": the ${kind === 'windows' ? 'window' : 'freeze'} applies to nothing`,
+              guess ? `did you mean "${guess}"?` : keys.length ? `matrix keys: ${keys.join(', ')}` : undefined,
+              true,
+            ),
+          );
+        }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+// The zod schema of a pipeline's schedule (pipeline-format.md, Windows and freezes): `windows:`
+// and `freezes:` by name (in the pipeline or an inventory), `window-margin:` and `override-freeze:`.
+import { z } from 'zod';
+import { durationString } from '../steps/inputs.ts';
+
+const text = z.string();
+const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
+
+const scopeKey = z
+  .record(z.string(), z.array(matrixValue).min(1))
+  .optional()
+  .describe('the instances it applies to: { site: [prod-eu] } (each key one of its values); absent: every instance');
+const zone = text.describe('an IANA time zone the cron and dates are read in: Europe/Berlin, America/New_York, UTC');
+const cron = text.describe(
+  'a cron expression (croner: minute hour day month weekday; SAT#3 the third Saturday, L the last): when it opens',
+);
+
+/** `windows:` an allowed window by name: when it opens, how long it stays open, in which zone, for which instances. */
+export const WindowSchema = z.strictObject({
+  cron,
+  duration: durationString.describe('how long each opening lasts: 4h'),
+  zone,
+  matrix: scopeKey,
+});
+
+/** `freezes:` a time no write may start or run in: recurring (cron, duration) or dated ranges, or both. */
+export const FreezeSchema = z.strictObject({
+  cron: cron.optional(),
+  duration: durationString.optional().describe('how long each recurrence lasts (with cron)'),
+  dates: z
+    .array(
+      z.strictObject({
+        from: text.describe('2026-12-20 or 2026-12-20T18:00 (in zone), or with an offset (Z, +02:00)'),
+        to: text.describe('the end, excluded'),
+      }),
+    )
+    .min(1)
+    .optional()
+    .describe('dated ranges: a quarter close'),
+  zone,
+  matrix: scopeKey,
+});
+
+export const windows = z
+  .record(z.string(), WindowSchema)
+  .optional()
+  .describe('when writes may run, by name: a site with windows is written only inside one (docs: windows)');
+export const freezes = z
+  .record(z.string(), FreezeSchema)
+  .optional()
+  .describe('when no write may run, by name: a freeze beats every window (docs: freezes)');
+
+/** The top-level keys of the schedule besides windows and freezes. */
+export const SCHEDULE_KEYS = {
+  'window-margin': z
+    .union([z.string().regex(/^(100|[1-9]?\d)%$/, 'a percentage (10%) or a duration (15m)'), durationString])
+    .optional()
+    .describe("added to a write's expected duration before it is admitted into a window: 10% (the default) or 15m"),
+  'override-freeze': z
+    .array(text)
+    .optional()
+    .describe(
+      'the identities (the CI actor) that may write inside a freeze or outside a window with --override-freeze --reason',
+    ),
+};

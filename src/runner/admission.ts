@@ -1,0 +1,112 @@
+// Admission per write: before a write instance starts, its expected end must fit its window
+// (pipeline-format.md, Windows and freezes). The instance's schedule (schedule/spec.ts), its
+// expected duration (declared, the p95 of earlier ones, its timeout, an hour) plus the margin, the
+// verdict at the run's clock (simulated under --emulator). A write that does not fit is refused
+// with the next window it fits in, unless an allowed identity overrode (--override-freeze, recorded
+// on the instance and as a warning every report shows). Reads are never held back.
+import { formatDuration } from '../duration.ts';
+import type { Step } from '../pipeline/model.ts';
+import { expectedOf, type Expected } from '../schedule/expected.ts';
+import { fits, nextFit, type Schedule, type Verdict } from '../schedule/schedule.ts';
+import { needOf, scheduleFor, type ScheduleSpec } from '../schedule/spec.ts';
+import type { StepType } from '../steps/types.ts';
+import type { WindowVerdict } from './instance.ts';
+import { WINDOW_OVERRIDDEN, type StepError, type StepRun } from './result.ts';
+import type { RunContext, RunnerDeps } from './run-context.ts';
+
+export const iso = (ms: number | undefined) =>
+  ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
+
+/** Why a verdict does not fit, for a person. */
+export function whyNot(v: Exclude<Verdict, { fits: true }>, need: number): string {
+  if (v.why === 'closed') return 'no window of its site is open';
+  if (v.why === 'overrun')
+    return `it needs ${formatDuration(need)} and would overrun its window (ending ${iso(v.end)}) by ${formatDuration(v.byMs)}`;
+  return `freeze "${v.freeze}" holds from ${iso(v.from)} until ${iso(v.until)}`;
+}
+
+/** What a write instance is judged by: its schedule, expected duration, need and the verdict at `now`. */
+export interface Judgement {
+  schedule: Schedule;
+  expected: Expected;
+  need: number;
+  verdict: Verdict;
+}
+
+/**
+ * How a write instance stands at `now` (undefined for a read, or an instance no window or freeze
+ * applies to): the run's admission and the plan's windows read this one judgement.
+ */
+export function judge(
+  spec: ScheduleSpec | undefined,
+  step: Step,
+  type: StepType,
+  instance: { matrix?: Record<string, string | number | boolean> | undefined; server?: string | undefined },
+  now: number,
+  history?: RunnerDeps['history'],
+): Judgement | undefined {
+  // A step that may write (readOnly depending on its inputs counts as a write).
+  if (!spec || type.readOnly === true) return undefined;
+  const schedule = scheduleFor(spec, instance.matrix);
+  if (schedule.windows.length === 0 && schedule.freezes.length === 0) return undefined;
+  const expected = expectedOf({
+    declaredMs: step.expectedMs,
+    history: history?.(step.uses, instance.server),
+    timeoutMs: step.timeoutMs,
+    longestMs: step.longestMs,
+  });
+  const need = needOf(expected.ms, spec.margin);
+  return { schedule, expected, need, verdict: fits(schedule, now, need) };
+}
+
+/** Where an expected duration came from, for a person. */
+export function expectedSource(expected: Expected): string {
+  if (expected.source === 'history') return `the p95 of ${expected.samples} earlier writes`;
+  if (expected.source === 'declared') return 'expected:';
+  if (expected.source === 'default') return 'the default for a write without history';
+  return `its ${expected.source}:`;
+}
+
+/**
+ * The admission of a write instance: undefined when it may start (it fits, or an allowed override
+ * lets it), else the error it is refused with. Fills `run.window` whenever the pipeline has a schedule.
+ */
+export function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType): StepError | undefined {
+  const spec = ctx.pipeline.schedule;
+  // Without windows or freezes, or for a read, the clock is not even read.
+  if (!spec || type.readOnly === true) return undefined;
+  const now = ctx.deps.now();
+  const judged = judge(spec, step, type, run, now, ctx.deps.history);
+  if (!judged) return undefined;
+  const { schedule, expected, need, verdict } = judged;
+  const window: WindowVerdict = {
+    verdict: verdict.fits ? 'fits' : verdict.why,
+    at: iso(now)!,
+    expectedMs: expected.ms,
+    expectedFrom: expected.source,
+    needMs: need,
+    windowEnd: verdict.fits || verdict.why === 'overrun' ? iso(verdict.end) : undefined,
+    ...(verdict.fits === false && verdict.why === 'frozen'
+      ? { freeze: verdict.freeze, frozenUntil: iso(verdict.until) }
+      : {}),
+  };
+  run.window = window;
+  if (verdict.fits) return undefined;
+  const why = whyNot(verdict, need);
+  const override = ctx.deps.windowOverride;
+  if (override && spec.overrideFreeze.includes(override.by)) {
+    window.override = override;
+    run.warnings = [...run.warnings, `${WINDOW_OVERRIDDEN} ${override.by} for "${override.reason}": ${why}`];
+    ctx.tell.warn(run, ctx.masker.mask(run.warnings.at(-1)!));
+    return undefined;
+  }
+  const next = nextFit(schedule, now, need);
+  window.next = iso(next);
+  const source = expectedSource(expected);
+  // TODO(park): with a run store, park the run here until `next` (the parked runs issue) instead of failing.
+  return {
+    code: 'WINDOW_CLOSED',
+    message: `not started: ${why}; ${next === undefined ? 'no window within 400 days fits it' : `the next window it fits in opens at ${iso(next)}`}`,
+    hint: `its write is expected to take ${formatDuration(expected.ms)} (${source}) plus the margin; run it then, or with --override-freeze --reason "..." as one of override-freeze: (${spec.overrideFreeze.join(', ') || 'none'})`,
+  };
+}

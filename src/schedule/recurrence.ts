@@ -1,0 +1,106 @@
+// A recurrence read by croner (a cron expression of 5 or 6 fields; `#` for the nth weekday:
+// `0 2 * * SAT#3` is 02:00 on the third Saturday, `L` for the last) in an IANA time zone, each
+// occurrence open for a duration of real time (a 4h window over a DST change lasts 4 hours). And
+// dated ranges, written in a zone. Both give intervals [start, end) the schedule asks two things
+// of: the one holding an instant, and the next one to start after it.
+import { Cron } from 'croner';
+
+/** An interval of time, epoch ms: from `start` (included) to `end` (excluded). */
+export interface Interval {
+  start: number;
+  end: number;
+}
+
+/** What a schedule asks of a source of intervals. */
+export interface Intervals {
+  /** The interval holding `t` (start <= t < end), the one ending last. */
+  holding(t: number): Interval | undefined;
+  /** The first interval to start after `t` (strictly). */
+  after(t: number): Interval | undefined;
+}
+
+/** Why a zone is no IANA time zone this runtime knows, or undefined. */
+export function zoneProblem(zone: string): string | undefined {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return undefined;
+  } catch {
+    return `"${zone}" is no IANA time zone (Europe/Berlin, America/New_York, UTC)`;
+  }
+}
+
+const crons = new Map<string, Cron>();
+
+function cronOf(cron: string, zone: string): Cron {
+  const key = `${zone} ${cron}`;
+  let found = crons.get(key);
+  if (!found) {
+    found = new Cron(cron, { timezone: zone, paused: true });
+    crons.set(key, found);
+  }
+  return found;
+}
+
+/** Why croner refuses a cron expression, or undefined. */
+export function cronProblem(cron: string): string | undefined {
+  try {
+    new Cron(cron, { timezone: 'UTC', paused: true });
+    return undefined;
+  } catch (error) {
+    return (error as Error).message.replace(/^CronPattern: /, '');
+  }
+}
+
+/** Occurrences of a cron expression in a zone, each open for `durationMs`. */
+export function recurring(cron: string, zone: string, durationMs: number): Intervals {
+  const job = cronOf(cron, zone);
+  const at = (start: number | undefined): Interval | undefined =>
+    start === undefined ? undefined : { start, end: start + durationMs };
+  return {
+    holding(t) {
+      // The latest occurrence at or before t: every occurrence lasts as long, so it ends last.
+      const latest = at(job.previousRuns(1, new Date(t + 1))[0]?.getTime());
+      return latest && latest.end > t ? latest : undefined;
+    },
+    after: (t) => at(job.nextRun(new Date(t))?.getTime()),
+  };
+}
+
+/** Dated ranges (a quarter close), epoch ms. */
+export function dated(ranges: readonly Interval[]): Intervals {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start || b.end - a.end);
+  return {
+    holding(t) {
+      let found: Interval | undefined;
+      for (const r of sorted) if (r.start <= t && r.end > t && (!found || r.end > found.end)) found = r;
+      return found;
+    },
+    after: (t) => sorted.find((r) => r.start > t),
+  };
+}
+
+const LOCAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?$/;
+const OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A date or date-time as epoch ms: `2026-12-20` or `2026-12-20T18:00` read in `zone` (a time a
+ * DST change skips is read as croner reads it, forward), or with its own offset (`...Z`, `+02:00`).
+ */
+export function instantOf(text: string, zone: string): number | undefined {
+  if (OFFSET.test(text)) {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  const m = LOCAL.exec(text);
+  if (!m || zoneProblem(zone)) return undefined;
+  const local = `${m[1]}T${(m[2] ?? '00:00').padEnd(8, ':00')}`;
+  // A day the month does not have (02-30) is refused, not rolled over.
+  const check = new Date(`${local}Z`);
+  if (Number.isNaN(check.getTime()) || check.toISOString().slice(0, 19) !== local) return undefined;
+  try {
+    // croner reads a date-time as a one-shot pattern in the zone: its run is the instant.
+    return new Cron(local, { timezone: zone, paused: true }).nextRun(new Date(0))?.getTime();
+  } catch {
+    return undefined;
+  }
+}

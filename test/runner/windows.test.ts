@@ -1,0 +1,254 @@
+// Admission per write, end to end on the emulator's simulated clock (run --emulator --clock): a
+// write that would overrun its window is not started, the run stops with every report naming the
+// next window it fits in; a read is never held back; an override from an identity the pipeline
+// allows goes through and is recorded in the journal and the reports; anyone else's is refused.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadPipeline } from '../../src/pipeline/load.ts';
+import { renderWindows } from '../../src/report/plan-text.ts';
+import { buildReport } from '../../src/report/model.ts';
+import { renderMarkdown } from '../../src/report/markdown.ts';
+import { runCli } from '../helpers/cli.ts';
+import { oneStep, runYaml } from '../helpers/run.ts';
+
+const PIPELINE = `version: 1
+windows:
+  night: { cron: '0 2 * * *', duration: 2h, zone: Europe/Berlin }
+freezes:
+  quarter-close:
+    zone: UTC
+    dates: [{ from: 2026-03-28, to: 2026-04-02 }]
+override-freeze: [alice]
+steps:
+  - id: alerts
+    uses: monitoring/alerts
+  - id: clear
+    uses: transaction-log/clear
+    expected: 40m
+`;
+
+interface Step {
+  id: string;
+  outcome: string;
+  error: { code: string; message: string } | null;
+  warnings: string[];
+  window: {
+    verdict: string;
+    next: string | null;
+    needMs: number;
+    expectedFrom: string;
+    override: { by: string; reason: string } | null;
+  } | null;
+}
+
+async function run(clock: string, extra: string[] = [], env: Record<string, string> = {}, pipeline = PIPELINE) {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-windows-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, pipeline);
+  const r = await runCli(
+    [
+      'run',
+      file,
+      '--emulator',
+      '--clock',
+      clock,
+      '--report-json',
+      join(dir, 'r.json'),
+      '--summary',
+      join(dir, 'r.md'),
+      '--journal',
+      join(dir, 'j.jsonl'),
+      ...extra,
+    ],
+    { env },
+  );
+  const read = (name: string) => {
+    try {
+      return readFileSync(join(dir, name), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const report = read('r.json') ? (JSON.parse(read('r.json')) as { steps: Step[] }) : undefined;
+  const step = (id: string) => report?.steps.find((s) => s.id === id);
+  return { ...r, step, summary: read('r.md'), journal: read('j.jsonl'), journalPath: join(dir, 'j.jsonl') };
+}
+
+test('a write that would overrun its window is not started: every report names the next window', async () => {
+  // Berlin is UTC+1 in March: the window is 01:00Z to 03:00Z; the write needs 40m + 10% = 44m.
+  const r = await run('2026-03-10T02:30:00Z');
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.equal(r.step('alerts')?.outcome, 'success', 'a read is never held back');
+  const clear = r.step('clear')!;
+  assert.equal(clear.outcome, 'failure');
+  assert.equal(clear.error?.code, 'WINDOW_CLOSED');
+  assert.match(clear.error!.message, /would overrun its window \(ending 2026-03-10T03:00:00.000Z\) by 14m/);
+  assert.match(clear.error!.message, /the next window it fits in opens at 2026-03-11T01:00:00.000Z/);
+  assert.equal(clear.window?.verdict, 'overrun');
+  assert.equal(clear.window?.next, '2026-03-11T01:00:00.000Z');
+  assert.equal(clear.window?.needMs, 44 * 60_000);
+  assert.match(r.summary, /2026-03-11T01:00:00.000Z/, 'the summary names the next window');
+  assert.match(r.stdout + r.stderr, /WINDOW_CLOSED|2026-03-11T01:00:00.000Z/);
+  assert.match(r.journal, /"verdict":"overrun"/, 'the journal keeps the verdict');
+});
+
+test('inside its window and clear of freezes, the write runs', async () => {
+  const r = await run('2026-03-10T01:05:00Z');
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(r.step('clear')?.outcome, 'success');
+  assert.equal(r.step('clear')?.window?.verdict, 'fits');
+  assert.equal(r.step('alerts')?.window, null, 'a read has no verdict');
+});
+
+test('inside a freeze, an allowed override goes through and is recorded; anyone else is refused', async () => {
+  const frozen = await run('2026-03-30T01:05:00Z');
+  assert.equal(frozen.code, 1);
+  assert.match(frozen.step('clear')!.error!.message, /freeze "quarter-close" holds .* until 2026-04-02T00:00:00.000Z/);
+  // Berlin is in summer time by then (UTC+2): its 02:00 is 00:00Z, as the freeze ends.
+  assert.match(frozen.step('clear')!.error!.message, /opens at 2026-04-02T00:00:00.000Z/);
+
+  const alice = await run('2026-03-30T01:05:00Z', ['--override-freeze', '--reason', 'INC-42 hotfix'], {
+    USER: 'alice',
+  });
+  assert.equal(alice.code, 0, alice.stdout + alice.stderr);
+  const clear = alice.step('clear')!;
+  assert.equal(clear.outcome, 'success');
+  assert.deepEqual(clear.window?.override, { by: 'alice', reason: 'INC-42 hotfix' });
+  assert.equal(clear.window?.verdict, 'frozen');
+  assert.match(alice.summary, /window overridden by alice for "INC-42 hotfix": freeze "quarter-close"/);
+  assert.match(alice.journal, /"override":\{"by":"alice","reason":"INC-42 hotfix"\}/);
+
+  const mallory = await run('2026-03-30T01:05:00Z', ['--override-freeze', '--reason', 'because'], { USER: 'mallory' });
+  assert.equal(mallory.code, 2);
+  assert.match(
+    mallory.stderr,
+    /--override-freeze by mallory: the pipeline.s override-freeze: lists alice; nothing was sent/,
+  );
+  assert.equal(mallory.journal, '', 'nothing was run');
+});
+
+test("without expected:, the p95 of earlier runs' durations (--history) is what must fit; without history, an hour", async () => {
+  const undeclared = PIPELINE.replace('    expected: 40m\n', '');
+  // No history and no declaration: an hour (+10%) does not fit in the 30 minutes left.
+  const guessed = await run('2026-03-10T02:30:00Z', [], {}, undeclared);
+  assert.equal(guessed.step('clear')?.window?.expectedFrom, 'default');
+  assert.equal(guessed.step('clear')?.error?.code, 'WINDOW_CLOSED');
+  // Three earlier runs early in the window: their writes took milliseconds (the emulator answers at once).
+  const earlier = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await run('2026-03-09T01:05:00Z', [], {}, undeclared);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    earlier.push('--history', r.journalPath);
+  }
+  const informed = await run('2026-03-10T02:30:00Z', earlier, {}, undeclared);
+  assert.equal(informed.code, 0, informed.stdout + informed.stderr);
+  assert.equal(informed.step('clear')?.window?.expectedFrom, 'history');
+  assert.equal(informed.step('clear')?.window?.verdict, 'fits');
+});
+
+test('plan shows per site the next window and which writes fit in it', async () => {
+  const sites = `version: 1
+servers:
+  eu: { url: https://eu.example.com }
+  us: { url: https://us.example.com }
+windows:
+  eu-night: { cron: '0 2 * * *', duration: 2h, zone: Europe/Berlin, matrix: { site: [eu] } }
+  us-night: { cron: '0 22 * * *', duration: 6h, zone: America/New_York, matrix: { site: [us] } }
+steps:
+  - id: alerts
+    uses: monitoring/alerts
+    matrix: { site: [eu, us] }
+    server: \${{ matrix.site }}
+  - id: clear
+    uses: transaction-log/clear
+    matrix: { site: [eu, us] }
+    server: \${{ matrix.site }}
+    expected: 40m
+  - id: vfs
+    uses: transaction-log/clear
+    matrix: { site: [eu] }
+    server: \${{ matrix.site }}
+    expected: 3h
+`;
+  const { pipeline } = loadPipeline({ file: 'p.yml', text: sites, env: {} });
+  assert.equal(
+    renderWindows(pipeline, undefined, Date.parse('2026-03-10T02:30:00Z')),
+    [
+      'windows at 2026-03-10T02:30:00.000Z:',
+      '  site=eu: open until 2026-03-10T03:00:00.000Z',
+      '    [2/3] clear: needs 44m (expected:): not now, it needs 44m and would overrun its window (ending 2026-03-10T03:00:00.000Z) by 14m; fits from 2026-03-11T01:00:00.000Z',
+      '    [3/3] vfs: needs 3h18m (expected:): not now, it needs 3h18m and would overrun its window (ending 2026-03-10T03:00:00.000Z) by 2h48m; fits from no window within 400 days',
+      // New York is UTC-4 from March 8: 22:00 there is 02:00Z.
+      '  site=us: open until 2026-03-10T08:00:00.000Z',
+      '    [2/3] clear: needs 44m (expected:): fits now',
+      '',
+    ].join('\n'),
+  );
+  // Through the command: a freeze over every date it looks at names no opening.
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-windows-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    `${PIPELINE}`.replace(
+      'dates: [{ from: 2026-03-28, to: 2026-04-02 }]',
+      'dates: [{ from: 2000-01-01, to: 2100-01-01 }]',
+    ),
+  );
+  const plan = await runCli(['plan', file, '--emulator']);
+  assert.equal(plan.code, 0, plan.stdout + plan.stderr);
+  assert.match(plan.stdout, /every instance: closed; next opening none within 400 days/);
+  assert.match(
+    plan.stdout,
+    /clear: needs 44m \(expected:\): not now, freeze "quarter-close" holds from 2000-01-01T00:00:00.000Z until 2100-01-01T00:00:00.000Z; fits from no window within 400 days/,
+  );
+});
+
+test("with a run store, its latest runs' durations are the history", async () => {
+  const undeclared = PIPELINE.replace('    expected: 40m\n', '');
+  const store = mkdtempSync(join(tmpdir(), 'enginectl-windows-store-'));
+  for (let i = 0; i < 3; i++) {
+    const r = await run('2026-03-09T01:05:00Z', ['--store', store], {}, undeclared);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  const informed = await run('2026-03-10T02:30:00Z', ['--store', store], {}, undeclared);
+  assert.equal(informed.code, 0, informed.stdout + informed.stderr);
+  assert.equal(informed.step('clear')?.window?.expectedFrom, 'history');
+});
+
+test('an override shows in the summary also for a write whose server reported warnings of its own', async (t) => {
+  const yaml = oneStep(
+    'update/vfs',
+    '{ target: prod, files: [1001] }',
+    `    expected: 10m
+freezes:
+  always: { zone: UTC, dates: [{ from: 2000-01-01, to: 2100-01-01 }] }
+override-freeze: [alice]
+`,
+  );
+  const { result } = await runYaml(t, yaml, { windowOverride: { by: 'alice', reason: 'INC-7' } });
+  const step = result.steps[0]!;
+  assert.equal(step.outcome, 'success');
+  assert.ok(Array.isArray((step.result as { warnings?: unknown }).warnings), 'the server answered with its warnings');
+  assert.match(
+    renderMarkdown(buildReport(result)),
+    /- ⚠️ \*\*the step\*\*: window overridden by alice for "INC-7": freeze "always" holds from 2000-01-01T00:00:00.000Z until 2100-01-01T00:00:00.000Z/,
+  );
+});
+
+test('--override-freeze needs --reason, --clock needs --emulator and a time: refused before anything runs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-windows-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, PIPELINE);
+  const noReason = await runCli(['run', file, '--emulator', '--override-freeze'], { env: { USER: 'alice' } });
+  assert.equal(noReason.code, 2);
+  assert.match(noReason.stderr, /--override-freeze goes with --reason/);
+  const noEmulator = await runCli(['run', file, '--clock', '2026-03-10T02:30:00Z']);
+  assert.equal(noEmulator.code, 2);
+  assert.match(noEmulator.stderr, /--clock goes with --emulator/);
+  const badTime = await runCli(['run', file, '--emulator', '--clock', 'soon']);
+  assert.equal(badTime.code, 2);
+  assert.match(badTime.stderr, /--clock soon is no ISO 8601 time/);
+});
