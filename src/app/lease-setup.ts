@@ -45,8 +45,8 @@ export interface LeaseRequest {
 export interface TakenLease {
   /** What the run checks before each write and shows in its reports: every lease it holds. */
   lease: { check(): Promise<void>; summary(): ReturnType<HeldLease['summary']> };
-  /** Stops the heartbeat and releases the lease; a failure is said, never thrown. */
-  end(): Promise<void>;
+  /** Stops the heartbeat and releases the lease (kept: left to hold until its ttl, a parked run's `park: { keep-lease: true }`); a failure is said, never thrown. */
+  end(options?: { keep?: boolean }): Promise<void>;
 }
 
 /** What verify reads of the expired holder's in-doubt calls, or the refusal naming each it cannot tell. */
@@ -160,15 +160,15 @@ export async function takeLease(request: LeaseRequest & { names?: string[] | und
         };
       },
     },
-    async end() {
-      for (const h of held) await h.end();
+    async end(options) {
+      for (const h of held) await h.end(options);
     },
   };
 }
 
 interface TakenOne {
   lease: HeldLease;
-  end(): Promise<void>;
+  end(options?: { keep?: boolean }): Promise<void>;
 }
 
 async function takeOne(request: LeaseRequest): Promise<TakenOne> {
@@ -197,8 +197,9 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
   heartbeat.unref();
   return {
     lease,
-    async end() {
+    async end(options) {
       clearInterval(heartbeat);
+      if (options?.keep) return;
       try {
         await lease.release();
       } catch (error) {

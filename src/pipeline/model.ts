@@ -81,6 +81,10 @@ export interface Pipeline {
   rollout?: Rollout | undefined;
   /** `lease:` one run at a time for the fleet (store/lease.ts). */
   lease?: { name: string; ttlMs: number; waitMs: number; over?: string | undefined } | undefined;
+  /** `park-after:` with a run store, a wait longer than this parks the run (default 10 minutes). */
+  parkAfterMs?: number | undefined;
+  /** `park: { keep-lease: true }`: the fleet lease is kept while parked. */
+  keepLeaseParked?: boolean | undefined;
   /**
    * What the instances of a limited run (--only, --skip) reach: only those servers, targets and
    * vars are resolved. Absent: everything.
@@ -101,5 +105,9 @@ export interface Rollout {
   waves: WaveSpec[];
   maxParallel: number;
   maxFailures: Budget;
-  analysis?: { gates: string[]; count: number; intervalMs: number; failureLimit: number } | undefined;
+  analysis?:
+    | { gates: string[]; count: number; intervalMs: number; failureLimit: number; bakeMs: number | readonly number[] }
+    | undefined;
+  /** `on-failure:` (the rollout's, else the pipeline's): halt, or park for an operator's decision (with a run store). */
+  onFailure?: 'halt' | 'decide' | undefined;
 }

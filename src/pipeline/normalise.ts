@@ -172,7 +172,9 @@ export function normalise(
     targets,
     steps,
     reach: options.reach,
-    ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}),
+    ...(data.rollout ? { rollout: rolloutOf(data.rollout, data['on-failure']) } : {}),
+    ...(data['park-after'] ? { parkAfterMs: parseDuration(data['park-after'])! } : {}),
+    ...(data.park?.['keep-lease'] ? { keepLeaseParked: true } : {}),
     ...(data.lease
       ? {
           lease: {
@@ -188,7 +190,7 @@ export function normalise(
 
 const share = (text: string) => Number(text.slice(0, -1)) / 100;
 
-function rolloutOf(r: NonNullable<PipelineFile['rollout']>): Rollout {
+function rolloutOf(r: NonNullable<PipelineFile['rollout']>, onFailure: PipelineFile['on-failure']): Rollout {
   const budget = r['max-failures'] ?? 0;
   return {
     over: r.over,
@@ -204,10 +206,16 @@ function rolloutOf(r: NonNullable<PipelineFile['rollout']>): Rollout {
     maxParallel: r['max-parallel'] ?? 1,
     maxFailures: typeof budget === 'number' ? { count: budget } : { share: share(budget) },
     analysis: r.analysis && {
-      gates: r.analysis.gates,
+      gates: r.analysis.gates ?? [],
       count: r.analysis.count ?? 3,
       intervalMs: parseDuration(r.analysis.interval ?? '2m')!,
       failureLimit: r.analysis['failure-limit'] ?? 0,
+      bakeMs: Array.isArray(r.analysis.bake)
+        ? r.analysis.bake.map((b) => parseDuration(b)!)
+        : r.analysis.bake
+          ? parseDuration(r.analysis.bake)!
+          : 0,
     },
+    onFailure: r['on-failure'] ?? onFailure ?? 'halt',
   };
 }

@@ -1,3 +1,4 @@
+// Longer than 250 lines: the pipeline file's schema, every key described, is one contract read whole.
 // The zod schema of a pipeline file (pipeline-format.md section 1); json-schema.ts makes the
 // JSON Schema that `enginectl schema` prints from it.
 import { z } from 'zod';
@@ -143,6 +144,9 @@ function waveError(issue: { input?: unknown }): string {
 
 const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, { error: waveError })]);
 
+/** What a failure in a rollout does: halt it, or park the run for an operator's decision (with a run store). */
+const OnFailureSchema = z.enum(['halt', 'decide']);
+
 /** A rollout in waves over a matrix key (rollout.ts): ordered waves, a failure budget, analysis between them. */
 export const LeaseSchema = z.strictObject({
   name: z
@@ -185,8 +189,15 @@ export const RolloutSchema = z.strictObject({
       gates: z
         .array(z.string().regex(STEP_ID, 'a step id'))
         .min(1)
+        .optional()
         .describe(
           "ids of read-only steps of the rollout: run again for the wave's values, count times, interval apart",
+        ),
+      bake: z
+        .union([durationString, z.array(durationString).min(1)])
+        .optional()
+        .describe(
+          "the wait after each wave before its analysis (and the next wave), or a list: the bake after wave 1, 2, ... (none after the list's end); with a run store, a bake longer than park-after parks the run",
         ),
       count: z.int().min(1).max(100).optional().describe('rounds (default 3)'),
       interval: durationString.optional().describe('between rounds, at least 2m (the monitoring refresh); default 2m'),
@@ -196,6 +207,9 @@ export const RolloutSchema = z.strictObject({
     .describe(
       'between waves: the gates, run against the values just rolled out; a failed analysis halts the later waves',
     ),
+  'on-failure': OnFailureSchema.optional().describe(
+    "halt (the default): past a wave's budget the rollout halts; decide: with a run store, a wave with a failed or in-doubt value, or a failed analysis, parks the run for an operator's decision (enginectl decide)",
+  ),
 });
 
 export const PipelineFileSchema = z.strictObject({
@@ -222,6 +236,23 @@ export const PipelineFileSchema = z.strictObject({
   rollout: RolloutSchema.optional().describe('roll the steps of a matrix key out in waves that halt themselves'),
   lease: LeaseSchema.optional().describe(
     'one run at a time for the fleet, across machines and CI systems: a lease in the run store (--store), checked before every write',
+  ),
+  'park-after': durationString
+    .optional()
+    .describe(
+      'with a run store: a wait (a bake) longer than this parks the run (saved, exit 75) instead of holding the job; default 10m',
+    ),
+  park: z
+    .strictObject({
+      'keep-lease': z
+        .boolean()
+        .optional()
+        .describe('keep the fleet lease while parked (default: released; a continue takes it again)'),
+    })
+    .optional()
+    .describe('what a parked run keeps'),
+  'on-failure': OnFailureSchema.optional().describe(
+    'the default of rollout.on-failure: halt, or decide (park for an operator decision, with a run store)',
   ),
   steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step').describe('the steps, run in order'),
 });
