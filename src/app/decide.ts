@@ -6,7 +6,7 @@
 // and the evidence, and the in-doubt calls it settles get their decision records as a resume's.
 import { operatorOf } from './journal-setup.ts';
 import { openStoredRun } from './stored-run.ts';
-import { abortOf, checkParked, type Parked } from './parked.ts';
+import { abortOf, checkParked, inEffect, timeouts, type Parked } from './parked.ts';
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../duration.ts';
 import { JournalFile } from '../journal/file.ts';
@@ -31,6 +31,8 @@ export interface DecideRequest {
   decision?: { kind: DecisionKind; value?: string | undefined } | undefined;
   reason?: string | undefined;
   acceptCannotTell?: boolean | undefined;
+  /** decide --after D --then abort|continue: the decision takes effect D from now on the run's clock, unless decided before. */
+  afterMs?: number | undefined;
   /** Reads the targets of in-doubt calls back (verify), for the instances given. */
   verify(state: JournalState, instances: readonly InDoubtInstance[]): Promise<Verified[]>;
 }
@@ -67,7 +69,9 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     now: request.now,
   });
   const key = journalKey(request.env);
-  const state = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
+  const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
+  // The decisions in effect now on the run's clock (a timeout's only once its time came).
+  const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
   checkParked(state, `run ${stored.runId}`);
   const { park } = state.parked;
   const d = request.decision;
@@ -90,6 +94,7 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
         evidence.push(`verify: "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`);
     return `${w.what}: ${evidence.join('; ')}`;
   });
+  for (const timeout of timeouts(read.parked!, request.now)) lines.push(`decided with a timeout: ${timeout}`);
   for (const prior of state.parked.decided)
     lines.push(
       `decided: ${prior.decision}${prior.value === null ? '' : ` ${prior.value}`} (${prior.by}, ${new Date(prior.at).toISOString()})${prior.reason ? `: ${prior.reason}` : ''}`,
@@ -155,6 +160,7 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     at: request.now,
     reason: request.reason?.trim() || null,
     evidence: [...new Set(evidence)],
+    ...(request.afterMs === undefined ? {} : { after: request.now + request.afterMs }),
   };
   records.push({ t: 'decide', ...recorded });
   const opened = JournalFile.open(stored.path, `enginectl decide --run ${stored.runId}`, { mustExist: true, key });

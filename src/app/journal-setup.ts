@@ -9,7 +9,7 @@ import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
 import { journalState, parseRecords, type JournalState } from '../journal/read.ts';
-import { checkParked, pendingDecisions } from './parked.ts';
+import { checkParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
 import type { Framed } from '../journal/frame.ts';
@@ -136,7 +136,9 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         verified: [],
       };
     }
-    const state = journalState(parseRecords(opened.framed, request.path), request.path);
+    const read = journalState(parseRecords(opened.framed, request.path), request.path);
+    // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
+    const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
     if (request.continueParked) {
       checkParked(state, request.label ?? request.path);
       // A decision not yet made: parked again before anything is planned (an in-doubt call waits for it).

@@ -14,6 +14,20 @@ export const PARK_AFTER_MS = 10 * 60_000;
 /** How a run with a run store may park: a bake longer than the pipeline's park-after. */
 export const parkingOf = (pipeline: Pipeline) => ({ afterMs: pipeline.parkAfterMs ?? PARK_AFTER_MS });
 
+/**
+ * The park with the decisions in effect at `now` on the run's clock: a decision with a timeout
+ * (decide --after 4h --then abort) counts once its time came, unless the operator decided since.
+ */
+export function inEffect(parked: Parked, now: number): Parked {
+  return { ...parked, decided: parked.decided.filter((d) => d.after === undefined || d.after <= now) };
+}
+
+/** The decisions that wait for their time (decide --after), in words. */
+export const timeouts = (parked: Parked, now: number): string[] =>
+  parked.decided
+    .filter((d) => d.after !== undefined && d.after > now)
+    .map((d) => `${d.decision} at ${new Date(d.after!).toISOString()} unless decided before (${d.by})`);
+
 /** The operator's abort of the parked run, when one was decided. */
 export const abortOf = (parked: Parked): OperatorDecision | undefined =>
   parked.decided.find((d) => d.decision === 'abort');

@@ -145,6 +145,11 @@ export const Report = z.object({
         at: z.string().describe('ISO 8601'),
         reason: z.string().nullable().default(null).describe('why, as the operator said'),
         evidence: z.array(z.string()).default([]).describe('what it was decided on'),
+        after: z
+          .string()
+          .nullable()
+          .default(null)
+          .describe("decide --after: in effect from then on the run's clock (ISO 8601); null otherwise"),
       }),
     )
     .default([])
@@ -226,10 +231,15 @@ export function buildReport(result: RunResult): Report {
               at: new Date(result.continued.at).toISOString(),
               reason: null,
               evidence: [],
+              after: null,
             },
           ]
         : []),
-      ...(result.decided ?? []).map((d) => ({ ...d, at: new Date(d.at).toISOString() })),
+      ...(result.decided ?? []).map((d) => ({
+        ...d,
+        at: new Date(d.at).toISOString(),
+        after: d.after === undefined ? null : new Date(d.after).toISOString(),
+      })),
     ],
     parked: result.rollout?.parked
       ? {
@@ -287,7 +297,7 @@ export function runNotes(
     ...report.decisions.map((d) =>
       d.decision === 'continue-rollout'
         ? `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`
-        : `The operator decided ${d.decision}${d.value === null ? ` at wave ${d.wave}` : ` for ${d.value} (wave ${d.wave})`} (${d.by}, ${d.at})${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? `; on the evidence: ${d.evidence.join('; ')}` : ''}`,
+        : `The operator decided ${d.decision}${d.value === null ? ` at wave ${d.wave}` : ` for ${d.value} (wave ${d.wave})`} (${d.by}, ${d.at}${d.after ? `; in effect at ${d.after}` : ''})${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? `; on the evidence: ${d.evidence.join('; ')}` : ''}`,
     ),
   );
   const lease = report.lease;

@@ -77,5 +77,7 @@ export const OperatorDecisionSchema = z.object({
   at: z.number().describe('when (epoch ms)'),
   reason: z.string().nullable().describe('why, as the operator said (--reason)'),
   evidence: z.array(z.string()).describe("what it was decided on: verify's verdict, the bake left, the budget left"),
+  /** A decision with a timeout (decide --after 4h --then abort): in effect from then on, on the run's clock. */
+  after: z.number().optional().describe("decide --after: in effect from this time on the run's clock (epoch ms)"),
 });
 export type OperatorDecision = z.infer<typeof OperatorDecisionSchema>;

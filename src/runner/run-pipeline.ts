@@ -163,6 +163,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
         for (const run of instancesOf(ctx, step, options, set)) {
           const message = `not started: the rollout parked at wave ${rolledOut.parked.wave}`;
           runs.push(Object.assign(run, { outcome: 'cancelled' as const, error: { code: 'ROLLOUT_PARKED', message } }));
+          ctx.tell.instanceFinished(run, undefined);
         }
     else await plain(after);
   }

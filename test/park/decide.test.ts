@@ -121,3 +121,19 @@ test('--continue past the wave: the value in doubt is left as it is (not sent ag
   assert.equal(done.code, 1, done.stdout + done.stderr);
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1, 'site-004': 1 });
 });
+
+test("a decision with a timeout (--after 4h --then abort) takes effect on the run's clock: parked again before, aborted after", async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after');
+  const timed = await f.decide(id, '--after', '4h', '--then', 'abort', '--reason', 'nobody looked');
+  assert.equal(timed.code, 0, timed.stdout + timed.stderr);
+  assert.match(timed.stdout, /^recorded: abort at \S+ unless decided before by /m);
+  const listed = await f.cli(['runs', '--store', f.storeUrl, '--parked']);
+  assert.match(listed.stdout, /^ {2}abort at \S+ unless decided before/m);
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, 'the timeout has not come: still parked for the decision');
+  await f.clock.sleep(5 * 3_600_000, new AbortController().signal);
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, 2, late.stdout + late.stderr);
+  assert.match(late.stderr, /the operator aborted it \(.*: nobody looked\)/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1 }, 'nothing more sent');
+});

@@ -11,6 +11,7 @@ import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
 import { STORE_VARIABLE } from '../../app/stored-run.ts';
 import { realClock } from '../../app/clock.ts';
+import { parseDuration } from '../../duration.ts';
 import { Masker } from '../../runner/masker.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
@@ -31,6 +32,9 @@ Decisions:
   --exclude VALUE       the wave goes on without the value, counted against its budget
   --continue            go on past the wave: its failures left as they are, its bake ended now
   --abort               end the run here: nothing more is sent; --continue is then refused
+  --after D --then abort|continue
+                        a timeout: the decision takes effect D (4h) from now on the run's clock,
+                        unless another is made before
 
 Options:
   --store URL           the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
@@ -54,6 +58,8 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     abort: { type: 'boolean' },
     reason: { type: 'string' },
     'accept-cannot-tell': { type: 'boolean' },
+    after: { type: 'string' },
+    then: { type: 'string' },
     pipeline: { type: 'string' },
     var: { type: 'string', multiple: true },
   });
@@ -74,6 +80,20 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     ...(values.continue ? [{ kind: 'continue' as const }] : []),
     ...(values.abort ? [{ kind: 'abort' as const }] : []),
   ];
+  const afterMs = values.after === undefined ? undefined : parseDuration(values.after);
+  if (
+    (values.after === undefined) !== (values.then === undefined) ||
+    (values.after !== undefined && afterMs === undefined)
+  )
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'decide: --after DURATION goes with --then abort|continue (--after 4h --then abort)',
+    );
+  if (values.then !== undefined) {
+    if (values.then !== 'abort' && values.then !== 'continue')
+      throw new UsageError('BAD_ARGUMENTS', `decide --then ${values.then}: say abort or continue`);
+    chosen.push({ kind: values.then });
+  }
   if (chosen.length > 1)
     throw new UsageError(
       'BAD_ARGUMENTS',
@@ -96,6 +116,7 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     decision: chosen[0],
     reason: values.reason,
     acceptCannotTell: values['accept-cannot-tell'],
+    afterMs,
     // Read only when a call is in doubt: the servers of the pipeline that wrote the run.
     verify: async (state, instances) => {
       if (instances.length === 0) return [];
@@ -115,9 +136,10 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
   if (result.recorded) {
     const d = result.recorded;
     io.stdout(
-      `${neutralise(masker.mask(`recorded: ${d.decision}${d.value === null ? '' : ` ${d.value}`} by ${d.by}${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? ` (on: ${d.evidence.join('; ')})` : ''}`))}\n`,
+      `${neutralise(masker.mask(`recorded: ${d.decision}${d.value === null ? '' : ` ${d.value}`}${d.after === undefined ? '' : ` at ${new Date(d.after).toISOString()} unless decided before`} by ${d.by}${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? ` (on: ${d.evidence.join('; ')})` : ''}`))}\n`,
     );
-    if (d.decision !== 'abort') io.stdout(`go on: enginectl run FILE --store URL --continue ${result.runId}\n`);
+    if (d.decision !== 'abort' && d.after === undefined)
+      io.stdout(`go on: enginectl run FILE --store URL --continue ${result.runId}\n`);
   }
   return ExitCode.ok;
 }

@@ -249,7 +249,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       env: io.env,
       command: `enginectl run ${file}`,
       label: stored && `run ${stored.runId}`,
-      now: Date.now(),
+      // The run's clock: a decision's timeout (decide --after) is taken on it.
+      now: (io.clock ?? realClock()).now(),
       verify: { masker, signal: io.signal },
       warn: (w) => logger.warn(undefined, w),
     }).catch(async (error: unknown) => {

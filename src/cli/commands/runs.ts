@@ -7,7 +7,8 @@ import { releaseOf } from '../../journal/release.ts';
 import { readStoredJournal, storedRuns } from '../../journal/replica.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { namedStore } from '../../app/stored-run.ts';
-import { abortOf, pendingDecisions, waitLines } from '../../app/parked.ts';
+import { abortOf, inEffect, pendingDecisions, timeouts, waitLines } from '../../app/parked.ts';
+import { realClock } from '../../app/clock.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
@@ -45,23 +46,27 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   // --parked: every run is read (a parked one may be older than the newest N), the parked ones listed.
   const ids = (await storedRuns(store)).slice(0, values.parked ? undefined : last);
   let listed = 0;
+  // The run's clock: a decision's timeout (decide --after) counts once its time came.
+  const now = (io.clock ?? realClock()).now();
   for (const id of ids) {
     const { text } = await readStoredJournal(store, id);
     const state = readJournal(text, `${store.url} run ${id}`, journalKey(io.env));
     const first = state.runs[0]!;
     if (values.parked) {
-      if (!state.parked || abortOf(state.parked) || listed >= last) continue;
+      const parked = state.parked && inEffect(state.parked, now);
+      if (!parked || abortOf(parked) || listed >= last) continue;
       listed++;
-      const { park, decided } = state.parked;
+      const { park, decided } = parked;
       io.stdout(
         `${neutralise(`${id}  "${first.name}" (${first.file})  parked at wave ${park.wave} since ${new Date(park.since).toISOString()}: waiting for ${park.reason}${decided.length ? ` (${decided.length} decision(s) since)` : ''}`)}\n`,
       );
-      for (const line of waitLines(pendingDecisions(state.parked))) io.stdout(`  ${neutralise(line)}\n`);
+      for (const line of [...waitLines(pendingDecisions(parked)), ...timeouts(state.parked!, now)])
+        io.stdout(`  ${neutralise(line)}\n`);
       continue;
     }
     listed++;
     io.stdout(
-      `${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.parked && !abortOf(state.parked) ? 'parked' : state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
+      `${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.parked && !abortOf(inEffect(state.parked, now)) ? 'parked' : state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
     );
   }
   if (listed === 0) io.stdout(`no ${values.parked ? 'parked ' : ''}run in ${neutralise(store.url)}\n`);
