@@ -47,6 +47,8 @@ export interface Step {
   /** The condition: success() unless the file says otherwise. */
   if: Expression;
   continueOnError: boolean;
+  /** `on-failure:` in a rollout, its failure parks the run for a decision (decide) or not (halt); absent: the rollout's. */
+  onFailure?: 'halt' | 'decide' | undefined;
   timeoutMs: number | undefined;
   /** `longest:` how long its write can take at the server, at most: the bound verify needs for "not applied". */
   longestMs?: number | undefined;

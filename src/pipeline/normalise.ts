@@ -132,6 +132,7 @@ export function normalise(
       with: compileInputs(STEP_TYPES.get(s.uses), (s.with ?? {}) as Record<string, unknown>),
       if: conditionOf(s.if),
       continueOnError: s['continue-on-error'] ?? defaults['continue-on-error'] ?? false,
+      ...(s['on-failure'] ? { onFailure: s['on-failure'] } : {}),
       timeoutMs: timeout ? parseDuration(timeout) : undefined,
       ...(s.longest ? { longestMs: parseDuration(s.longest) } : {}),
       retry: retry

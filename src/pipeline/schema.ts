@@ -86,6 +86,9 @@ const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A matrix key's values: a list; in the file also `${{ vars.NAME }}`, resolved at load (matrix-values.ts). */
 export const MATRIX_VALUES = z.array(matrixValue).min(1);
 
+/** What a failure in a rollout does: halt it, or park the run for an operator's decision (with a run store). */
+const OnFailureSchema = z.enum(['halt', 'decide']);
+
 const stepShape = {
   id: z
     .string()
@@ -99,6 +102,9 @@ const stepShape = {
   with: z.record(z.string(), z.unknown()).optional(),
   if: z.union([text, z.boolean()]).optional().describe('a condition, bare or in ${{ }}; success() when absent'),
   'continue-on-error': z.boolean().optional().describe('a failure does not stop the pipeline; default false'),
+  'on-failure': OnFailureSchema.optional().describe(
+    "in a rollout: decide parks the run for an operator's decision (with a run store) when this step fails or its call is in doubt; halt does not; default: the rollout's",
+  ),
   timeout: durationString.optional().describe('aborts the call in flight: 90s, 30m, 2h'),
   retry: RetrySchema.optional().describe('run the step again when it fails, attempts in all'),
   longest: durationString
@@ -143,9 +149,6 @@ function waveError(issue: { input?: unknown }): string {
 }
 
 const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, { error: waveError })]);
-
-/** What a failure in a rollout does: halt it, or park the run for an operator's decision (with a run store). */
-const OnFailureSchema = z.enum(['halt', 'decide']);
 
 /** A rollout in waves over a matrix key (rollout.ts): ordered waves, a failure budget, analysis between them. */
 export const LeaseSchema = z.strictObject({

@@ -129,6 +129,16 @@ export function decisionPark(
 export const decides = (ctx: RunContext, rollout: Rollout): boolean =>
   rollout.onFailure === 'decide' && ctx.park !== undefined;
 
+/** Whether a value's failure asks for a decision: a failed or in-doubt instance whose step's on-failure (else the rollout's) is decide, with a run store. */
+export function valueDecides(ctx: RunContext, rollout: Rollout, runs: (readonly [Step, StepRun[]])[]): boolean {
+  if (ctx.park === undefined) return false;
+  return runs.some(
+    ([step, list]) =>
+      (step.onFailure ?? rollout.onFailure) === 'decide' &&
+      list.some((r) => (r.outcome === 'failure' && !r.continuedOnError) || r.inDoubt !== undefined),
+  );
+}
+
 /** "parked: waiting for ...": the headline of every report and the last lines of the log. */
 export function parkedHeadline(park: Park): string {
   return `parked: waiting for ${park.reason}`;

@@ -13,7 +13,7 @@ import { notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
-import { bake, decidedFor, decides, decisionPark, goesOn, leaveValue, parkedMessage } from './park.ts';
+import { bake, decidedFor, decides, decisionPark, goesOn, leaveValue, parkedMessage, valueDecides } from './park.ts';
 
 /**
  * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
@@ -150,7 +150,9 @@ export async function runRollout(
     }
     // on-failure: decide: a value that failed in this run, or the budget passed, waits for the operator.
     const fresh = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
-    if (decides(ctx, rollout) && !goesOn(ctx, wave.wave) && (fresh.length > 0 || wave.failed.length > wave.budget)) {
+    const asks = fresh.some((v) => valueDecides(ctx, rollout, runsOf(v)));
+    const overBudget = wave.failed.length > wave.budget && decides(ctx, rollout);
+    if (!goesOn(ctx, wave.wave) && (asks || overBudget)) {
       wave.outcome = 'parked';
       result.parked = decisionPark(ctx, rollout, wave, runsOf, undefined);
       continue;

@@ -99,3 +99,23 @@ test('two jobs continuing the same parked run at once: one goes on, the other is
   assert.match((a.code === 2 ? a : b).stderr, /lease fleet is held by/);
   assert.deepEqual(f.applied('/update/system'), Object.fromEntries(f.names.map((s) => [s, 1])));
 });
+
+test('park: { keep-lease: true }: the parked run keeps the fleet lease, another run is refused, its own continue takes it back', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`,
+    'lease: { name: fleet, ttl: 1h }\npark: { keep-lease: true }',
+  );
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  assert.match(first.stdout, /the lease kept for this run's continue \(until its ttl\)/);
+  const id = runIdOf(first.stdout)!;
+  const other = await f.run();
+  assert.equal(other.code, 2, other.stdout + other.stderr);
+  assert.match(other.stderr, /lease fleet is held by/);
+  await f.clock.sleep(13 * HOUR, new AbortController().signal);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.deepEqual(f.applied('/update/system'), Object.fromEntries(f.names.map((s) => [s, 1])));
+});

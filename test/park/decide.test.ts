@@ -137,3 +137,44 @@ test("a decision with a timeout (--after 4h --then abort) takes effect on the ru
   assert.match(late.stderr, /the operator aborted it \(.*: nobody looked\)/);
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1 }, 'nothing more sent');
 });
+
+test('on-failure: decide on the step (the rollout halts by default): its failure parks the run; --retry of a call verify reads as applied (gateway=504) is refused, --skip goes on', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001], rest]\n  max-failures: 0`,
+    '',
+    '    on-failure: decide',
+  );
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    gateway: 504,
+    times: 1,
+    site: 'site-002',
+  });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const retry = await f.decide(id, '--retry', 'site-002');
+  assert.equal(retry.code, 2, 'a retry of a call applied at the server is refused');
+  assert.match(retry.stderr, /--retry site-002: verify read "Update site-002" as applied/);
+  const skip = await f.decide(id, '--skip', 'site-002', '--reason', 'applied behind the gateway');
+  assert.equal(skip.code, 0, skip.stdout + skip.stderr);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.deepEqual(
+    f.applied('/update/system'),
+    { 'site-001': 1, 'site-002': 1, 'site-003': 1 },
+    'the applied write not sent again',
+  );
+});
+
+test('without on-failure: decide a failure halts as before, even with a store', async (t) => {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]`);
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-002' });
+  const r = await f.run();
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.equal(r.report!.parked, null);
+  assert.equal(r.report!.rollout!.halted?.wave, 2);
+});

@@ -358,7 +358,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       print(neutralise(parkedHeadline(parked)));
       for (const line of waitLines(parked.waits)) print(`  ${neutralise(line)}`);
       print(
-        `the run is saved${taken ? `, the lease ${keepLease ? 'kept until its ttl' : 'released'}` : ''}: enginectl decide --store URL --run ${stored!.runId}; then enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`,
+        `the run is saved${taken ? `, the lease ${keepLease ? "kept for this run's continue (until its ttl)" : 'released'}` : ''}: enginectl decide --store URL --run ${stored!.runId}; then enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`,
       );
       return ExitCode.parked;
     }
