@@ -3,13 +3,14 @@
 
 export interface ErrorCodeDoc {
   /** The process exit code when this error ends a command (1 for a step's failure). */
-  exit: 1 | 2;
+  exit: 1 | 2 | 75;
   /** What to do about it. */
   action: string;
 }
 
 const usage = (action: string): ErrorCodeDoc => ({ exit: 2, action });
 const step = (action: string): ErrorCodeDoc => ({ exit: 1, action });
+const parked = (action: string): ErrorCodeDoc => ({ exit: 75, action });
 
 export const ERROR_CODES = {
   // Invalid input (exit 2): nothing was sent.
@@ -44,6 +45,12 @@ export const ERROR_CODES = {
     'the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it',
   ),
   AUDIT_WRITES: usage('a drift audit (plan --live --expect) only reads: audit with a pipeline of checks'),
+  NOT_PARKED: usage(
+    'run --continue and decide take a parked run of the store: enginectl runs --store URL --parked lists them; resume any other run with --resume',
+  ),
+  DECISION_REFUSED: usage(
+    'decide on what the parked run waits for (enginectl decide --store URL --run ID lists it); --retry needs verify to say not applied, or --accept-cannot-tell --reason',
+  ),
   RESUME_REFUSED: usage(
     'resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force',
   ),
@@ -97,6 +104,9 @@ export const ERROR_CODES = {
   ),
   WINDOW_CLOSED: step(
     'the write did not fit its window (none open, it would overrun the end, or a freeze): the message names the next window it fits in; run then, or with --override-freeze --reason "..." as an identity override-freeze: lists',
+  ),
+  ROLLOUT_PARKED: parked(
+    'the run parked (saved in the run store, exit 75): enginectl decide --store URL --run ID says what it waits for; once decided (or its bake elapsed), run --store URL --continue ID goes on',
   ),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),

@@ -10,6 +10,12 @@ export const ExitCode = {
   invalidInput: 2,
   /** A drift audit (plan --live --expect) that found no drift but could not read a site: its server could not be reached. */
   unreachable: 3,
+  /**
+   * The run parked (a bake, an operator's decision): saved in the run store, to go on in a later
+   * job (run --continue). 75 is EX_TEMPFAIL of sysexits.h, "try again later": neither a success
+   * nor a failure, and a CI system can be told to show it so (GitLab: allow_failure: exit_codes).
+   */
+  parked: 75,
   interrupted: 130,
   terminated: 143,
 } as const;

@@ -51,7 +51,8 @@ Every error enginectl gives has a stable code: in the terminal (\`enginectl: COD
 \`error:\` line), in the JSON report (\`steps[].error.code\`), as the JUnit failure's \`type\`. Exit
 code 2 means invalid input (nothing was sent); 1 means a step failed (its call, its result, or
 the run was interrupted: 130 for SIGINT, 143 for SIGTERM); 3 is no error but the drift audit's
-verdict that a site could not be read and none drifted (\`plan --live --expect\`). The table is
+verdict that a site could not be read and none drifted (\`plan --live --expect\`); 75 is no error
+either: the run parked, saved in the run store to go on later (\`run --continue\`). The table is
 \`src/error-codes.ts\`; a test keeps it and this page complete.
 
 | code | exit | what to do |

@@ -94,6 +94,15 @@ export function endRun(
     kit.setFailed(masker.mask(`"${result.name}" stopped: ${halted.message}`));
     return ExitCode.failed;
   }
+  // Parked (saved in the store, to go on with input continue): neither a success nor a failure; the step is not failed.
+  if (result.rollout?.parked) {
+    kit.info(
+      masker.mask(
+        `"${result.name}" parked: waiting for ${result.rollout.parked.reason}; decide, then run again with continue`,
+      ),
+    );
+    return ExitCode.ok;
+  }
   if (result.outcome === 'success') return ExitCode.ok;
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
   kit.setFailed(

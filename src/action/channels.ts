@@ -88,7 +88,7 @@ export function outputsChannel(
     name: 'outputs',
     ended(end) {
       // The report is masked as values: its outputs are set as they are.
-      kit.setOutput('outcome', files.outcome ?? end.outcome);
+      kit.setOutput('outcome', files.outcome ?? (end.report?.parked ? 'parked' : end.outcome));
       kit.setOutput('report', end.report && files.reportWritten?.() ? (files.reportPath ?? '') : '');
       kit.setOutput('outputs', end.report && !end.report.merged ? JSON.stringify(outputsOf(end.report)) : '{}');
       if (files.journalPath !== undefined) kit.setOutput('journal', files.journalPath);

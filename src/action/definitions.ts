@@ -1,3 +1,4 @@
+// Longer than 250 lines: the inputs and outputs of every action, each described, are data read as one table.
 // The actions enginectl ships: their inputs and outputs, with descriptions. The action.yml files
 // and the tables of docs/actions.md are generated from here (`npm run actions`) and tested current.
 import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
@@ -84,6 +85,10 @@ const REPORTING: Record<string, InputDef> = {
       "With journal: go on past the wave at which the journal's rollout halted (recorded in the journal as your decision). Without it, resuming a halted rollout sends nothing and fails.",
     default: 'false',
   },
+  continue: {
+    description:
+      'With store: the id of a parked run (outcome parked: a bake longer than park-after, or a decision on-failure: decide asks for) to go on with, as enginectl run --continue: nothing done is sent again; a bake not yet elapsed, or a decision not yet made (enginectl decide), parks it again.',
+  },
   'in-doubt': {
     description:
       'With journal: what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.',
@@ -91,7 +96,8 @@ const REPORTING: Record<string, InputDef> = {
 };
 
 const OUTPUTS: Record<string, string> = {
-  outcome: 'success, failure or cancelled (dry-run for a dry run)',
+  outcome:
+    'success, failure or cancelled (dry-run for a dry run); parked: the run is saved in the store (a bake, a decision), the step not failed; go on with input continue',
   report: 'Path of the JSON report (docs/report-format.md); the HTML and JUnit reports are beside it',
   outputs: "JSON of every step's outputs, by step id",
   journal:

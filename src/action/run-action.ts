@@ -9,9 +9,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { includeReader, parseSelection, parseVars, readPipelineText } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
+import { parkingOf } from '../app/parked.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { runAndReport } from '../app/run.ts';
-import { UsageError } from '../errors.ts';
+import { ExitCode, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -29,7 +30,7 @@ import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
-import { storeAndLease, type ActionDeps } from './store-inputs.ts';
+import { continueInput, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 
 export type { ActionDeps } from './store-inputs.ts';
 
@@ -123,7 +124,8 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const base = join(mkdtempSync(join(deps.reportDir, `${name}-`)), name);
   const dir = dirname(base);
   const paths = reportFilesAt(base);
-  const resumeFrom = kit.getInput('journal').trim();
+  const continued = continueInput(kit, deps.env);
+  const resumeFrom = continued || kit.getInput('journal').trim();
   const inDoubt = kit.getInput('in-doubt').trim();
   const mode = inDoubt === '' ? undefined : parseInDoubt(inDoubt, 'input in-doubt:');
   if (mode && !resumeFrom)
@@ -142,6 +144,8 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     force: false,
     inDoubt: mode,
     continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
+    continueParked: continued !== '',
+    label: stored && `run ${stored.runId}`,
     verify: { masker, signal: deps.signal },
     pipeline,
     sources: loaded.sources,
@@ -160,12 +164,15 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   kit.setOutput('run-id', stored?.runId ?? '');
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
   for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
+  // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.
+  if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? deploymentChannel(deps, label, environment, masker) : undefined;
   const webhookInput = kit.getInput('webhook').trim();
   const webhook = webhookInput === '' ? undefined : webhookUrl(webhookInput, masker, 'input webhook', 'BAD_INPUT');
   const full = `${paths.json} (output report) and ${paths.html}`;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
+  let parkedNow = false;
   const { result, halted } = await runAndReport(
     {
       pipeline,
@@ -177,6 +184,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       sources: loaded.files,
       vars: loaded.vars,
       lease: taken?.lease,
+      park: stored && parkingOf(pipeline),
     },
     {
       masker,
@@ -216,8 +224,9 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       await deployment?.notRun(error);
       throw error;
     })
+    .then((done) => ((parkedNow = done.result.rollout?.parked !== undefined), done))
     .finally(async () => {
-      await taken?.end();
+      await taken?.end({ keep: parkedNow && pipeline.keepLeaseParked === true });
       const unsettled = await journal.spec.file.settle();
       if (unsettled) kit.warning(masker.mask(unsettled), { title: 'enginectl' });
       journal.spec.file.close();

@@ -1,10 +1,13 @@
 // The action's run store and lease inputs (store, lease, journal as a run id): the store opened
 // (ENGINECTL_STORE when the input is empty), the lease taken before the run, a lease without a
-// store refused as bad input.
+// store refused as bad input; continue, a parked run of the store to go on with.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { openStoredRun, STORE_VARIABLE } from '../app/stored-run.ts';
-import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
+import { takeRunLease, wantedLease, type TakenLease } from '../app/lease-setup.ts';
+import type { JournalSetup } from '../app/journal-setup.ts';
+import { pendingDecisions, waitLines } from '../app/parked.ts';
+import type { Toolkit } from './toolkit.ts';
 import { UsageError } from '../errors.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { MergeDeps } from './merge-action.ts';
@@ -67,4 +70,29 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
         })
       : undefined;
   return { stored, taken };
+}
+
+/** The continue input: a parked run of the store to go on with (as run --continue), resumed from the store as journal: RUN_ID is. */
+export function continueInput(kit: Toolkit, env: Env): string {
+  const continued = kit.getInput('continue').trim();
+  if (continued && (kit.getInput('journal').trim() || !(kit.getInput('store').trim() || env[STORE_VARIABLE])))
+    throw new UsageError('BAD_INPUT', 'input continue names a parked run of the store: give store, and no journal');
+  return continued;
+}
+
+/** A continue whose decision is not made yet: parked again, nothing run, the outcome parked (not a failure). */
+export async function stillParked(
+  kit: Toolkit,
+  journal: JournalSetup,
+  taken: TakenLease | undefined,
+  pipeline: Pipeline,
+  masker: Masker,
+): Promise<boolean> {
+  const pending = journal.parked ? pendingDecisions(journal.parked) : [];
+  if (pending.length === 0) return false;
+  for (const line of waitLines(pending)) kit.info(masker.mask(`still parked: ${line}`));
+  kit.setOutput('outcome', 'parked');
+  journal.spec.file.close();
+  await taken?.end({ keep: pipeline.keepLeaseParked === true });
+  return true;
 }

@@ -8,7 +8,8 @@ import { UsageError } from '../errors.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
 import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
-import { journalState, parseRecords } from '../journal/read.ts';
+import { journalState, parseRecords, type JournalState } from '../journal/read.ts';
+import { checkParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
 import type { Framed } from '../journal/frame.ts';
@@ -28,6 +29,10 @@ export interface JournalRequest {
   inDoubt: InDoubtMode | undefined;
   /** --continue-rollout: the operator's word to go on past the wave the journal's rollout halted at. */
   continueRollout?: boolean | undefined;
+  /** run --continue: the journal's last run must have parked; the run goes on from where it parked. */
+  continueParked?: boolean | undefined;
+  /** What the journal is called in a refusal: `run ID` of a store (default: its path). */
+  label?: string | undefined;
   /** For --in-doubt verify: masks what is read, and stops the reads on a signal. */
   verify?: { masker: Masker; signal: AbortSignal } | undefined;
   /** Masks every secret before it is hashed: no hash in the journal is a derivative of a secret. */
@@ -52,6 +57,8 @@ export interface JournalSetup {
   warnings: string[];
   /** --in-doubt verify: what reading each in-doubt call's target found. */
   verified: Verified[];
+  /** run --continue: where the run parked and the operator's decisions since. */
+  parked?: NonNullable<JournalState['parked']> | undefined;
 }
 
 /** Who decides an in-doubt call: the actor, at this host. */
@@ -129,7 +136,23 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         verified: [],
       };
     }
-    const state = journalState(parseRecords(opened.framed, request.path), request.path);
+    const read = journalState(parseRecords(opened.framed, request.path), request.path);
+    // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
+    const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
+    if (request.continueParked) {
+      checkParked(state, request.label ?? request.path);
+      // A decision not yet made: parked again before anything is planned (an in-doubt call waits for it).
+      if (pendingDecisions(state.parked).length > 0) {
+        const salt = state.runs[0]!.salt;
+        return {
+          spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) },
+          resume: undefined,
+          warnings: [],
+          verified: [],
+          parked: state.parked,
+        };
+      }
+    }
     // A halted rollout goes on only on the operator's word, recorded as a decision.
     if (state.halted && !request.continueRollout) {
       throw new UsageError(
@@ -191,9 +214,10 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         },
         ...(going ? { continueRollout: going } : {}),
       },
-      resume: plan,
+      resume: request.continueParked && state.parked ? { ...plan, parked: state.parked } : plan,
       warnings: [...warnings, ...extra],
       verified,
+      parked: request.continueParked ? state.parked : undefined,
     };
   } catch (error) {
     opened.file.close();

@@ -45,8 +45,8 @@ export interface LeaseRequest {
 export interface TakenLease {
   /** What the run checks before each write and shows in its reports: every lease it holds. */
   lease: { check(): Promise<void>; summary(): ReturnType<HeldLease['summary']> };
-  /** Stops the heartbeat and releases the lease; a failure is said, never thrown. */
-  end(): Promise<void>;
+  /** Stops the heartbeat and releases the lease (kept: left to hold until its ttl, a parked run's `park: { keep-lease: true }`); a failure is said, never thrown. */
+  end(options?: { keep?: boolean }): Promise<void>;
 }
 
 /** What verify reads of the expired holder's in-doubt calls, or the refusal naming each it cannot tell. */
@@ -160,15 +160,15 @@ export async function takeLease(request: LeaseRequest & { names?: string[] | und
         };
       },
     },
-    async end() {
-      for (const h of held) await h.end();
+    async end(options) {
+      for (const h of held) await h.end(options);
     },
   };
 }
 
 interface TakenOne {
   lease: HeldLease;
-  end(): Promise<void>;
+  end(options?: { keep?: boolean }): Promise<void>;
 }
 
 async function takeOne(request: LeaseRequest): Promise<TakenOne> {
@@ -197,10 +197,11 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
   heartbeat.unref();
   return {
     lease,
-    async end() {
+    async end(options) {
       clearInterval(heartbeat);
       try {
-        await lease.release();
+        // Kept while parked: renewed once more and marked, so the run's own continue takes it back.
+        await (options?.keep ? lease.park() : lease.release());
       } catch (error) {
         request.say(
           `lease ${request.lease.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(lease.record.expiresAt).toISOString()}`,

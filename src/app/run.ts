@@ -48,6 +48,8 @@ export interface RunRequest {
   sources?: readonly Source[] | undefined;
   /** The --var values the run was given: part of what identifies the pipeline (another fleet). */
   vars?: Readonly<Record<string, unknown>> | undefined;
+  /** With a run store: the run may park (a bake longer than afterMs, a decision on-failure: decide asks for). */
+  park?: { afterMs: number } | undefined;
   /** The fleet lease this run holds: checked before every write is sent, shown in every report. */
   lease?: { check(): Promise<void>; summary(): NonNullable<RunResult['lease']> } | undefined;
   /** Windows and freezes: earlier write durations (--history), and who overrides with --override-freeze. */
@@ -224,11 +226,12 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
       onStart,
       ...request.windows,
     },
-    { selection: request.selection, resume: request.resume },
+    { selection: request.selection, resume: request.resume, park: request.park },
   );
   raw = { ...raw, pipelineSha256: request.sources && maskedSha256(request.sources, request.vars, masker) };
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
   if (spec?.continueRollout) raw = { ...raw, continued: spec.continueRollout };
+  if (request.resume?.parked?.decided.length) raw = { ...raw, decided: [...request.resume.parked.decided] };
   if (request.lease) raw = { ...raw, lease: request.lease.summary() };
   if (spec?.resumedFrom)
     raw = {

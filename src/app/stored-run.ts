@@ -2,6 +2,7 @@
 // run's id (new, or the one resumed), and the local journal file the run appends to: for a resume,
 // laid anew from the store's copy, which is the run's truth wherever it ran before. Every group
 // the journal syncs then goes to the store (journal/replica.ts).
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkRunId, JournalReplica, newRunId, readStoredJournal } from '../journal/replica.ts';
@@ -63,7 +64,9 @@ export async function openStoredRun(request: {
   }
   const runId = checkRunId(request.resumeId);
   const { text, next } = await readStoredJournal(store, runId);
-  const path = request.journal ?? join(request.tmpdir, `enginectl-${runId}.journal.jsonl`);
+  // A copy of its own: two jobs going on with the same run at once never write one file (the lease, or the store's create-only segment, refuses one).
+  const path =
+    request.journal ?? join(request.tmpdir, `enginectl-${runId}.${randomBytes(4).toString('hex')}.journal.jsonl`);
   writeFileSync(path, text, { mode: 0o600 });
   return { store, runId, path, resume: true, replica: new JournalReplica(store, runId, next) };
 }

@@ -12,7 +12,11 @@ Commands:
   report --merge F...   the reports (or journals) of a fleet's jobs as one report
   verify JOURNAL        read back the targets of a journal's in-doubt calls: applied or not
   runs --store URL      the runs a run store holds (run --store URL): resume, report or verify one
-                        from any machine by its id (report --store URL --run ID)
+                        from any machine by its id (report --store URL --run ID); --parked:
+                        the parked runs (run exited 75) and what each waits for
+  decide --store URL --run ID
+                        what a parked run waits for, with the evidence; --retry, --skip,
+                        --exclude VALUE, --continue, --abort: the decision, recorded
   lease status NAME     who holds a fleet lease in the run store, and who waits (lease release
                         NAME --reason: give up the lease of a holder that is gone)
   validate FILE...      check pipeline files; every problem as FILE:LINE:COL
@@ -26,5 +30,6 @@ Options:
   -h, --help            show help (also: enginectl <command> --help)
   -v, --version         print the version
 
-Exit codes: 0 success, 1 a call or step failed, 2 invalid input, 130/143 interrupted.
+Exit codes: 0 success, 1 a call or step failed, 2 invalid input, 75 parked (run --store:
+saved to go on with run --continue), 130/143 interrupted.
 Docs: docs/pipeline-format.md, docs/emulator.md, docs/api-client.md`;

@@ -2,6 +2,7 @@
 // recording fakes and run the same code.
 import { detectCi } from '../ci/detect.ts';
 import type { CiSystem } from '../ci/system.ts';
+import type { Clock } from '../app/clock.ts';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -14,6 +15,11 @@ export interface CliIO {
   signal: AbortSignal;
   readFile(path: string): Promise<string>;
   readStdin(): Promise<string>;
+  /**
+   * The run's clock against a real server (its waits, a bake, a park's times): the steady real
+   * clock unless given; tests give the simulated clock the emulator they serve reads too.
+   */
+  clock?: Clock | undefined;
   /**
    * The CI system whose conventions the command follows, chosen once per command: `forced` is
    * --ci NAME, else it is detected from the environment (run-command.ts keeps the choice, so an

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./commands/report.ts')).reportCommand,
   verify: async () => (await import('./commands/verify.ts')).verifyCommand,
   runs: async () => (await import('./commands/runs.ts')).runsCommand,
+  decide: async () => (await import('./commands/decide.ts')).decideCommand,
   lease: async () => (await import('./commands/lease.ts')).leaseCommand,
   schema: async () => (await import('./commands/schema.ts')).schemaCommand,
   matrix: async () => (await import('./commands/matrix.ts')).matrixCommand,

@@ -114,6 +114,9 @@ export function journalObserver(
     rolloutDone(result) {
       void write({ t: 'rollout', at: now(), result: masker.maskValue(result) }, false);
     },
+    rolloutParked(park) {
+      void write({ t: 'park', at: now(), park: masker.maskValue(park) }, true);
+    },
     rolloutHalted(halt) {
       void write({ t: 'halt', at: now(), wave: halt.wave, reason: masker.mask(halt.reason) }, true);
     },

@@ -5,6 +5,7 @@
 import { UsageError } from '../errors.ts';
 import { attemptFate, joinFates, type Attempt } from '../api/index.ts';
 import type { Decision, InDoubtCall, RolloutResult } from '../runner/result.ts';
+import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
@@ -55,6 +56,8 @@ export interface JournalState {
   continued?: { wave: number; by: string; at: number } | undefined;
   /** The waves of the last run's rollout, as it ended them. */
   rollout?: RolloutResult | undefined;
+  /** Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not park. */
+  parked?: { park: Park; at: number; decided: OperatorDecision[] } | undefined;
 }
 
 /** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
@@ -120,11 +123,12 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   let halted: JournalState['halted'];
   let rollout: JournalState['rollout'];
   let continued: JournalState['continued'];
+  let parked: JournalState['parked'];
   let finished = false;
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
-    // The finish record says the run ended: it is the last one of a run that was not killed.
-    finished = r.t === 'finish';
+    // The finish record says the run ended: it is the last one of a run that was not killed (a decision after it is no run).
+    if (r.t !== 'decide') finished = r.t === 'finish';
     if (r.t === 'run') {
       if (runs.length > 0 && r.salt !== runs[0]!.salt)
         throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, {
@@ -133,6 +137,17 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       runs.push(r);
       runAt = r.at;
       rollout = undefined;
+      // A run after a park went on from it: a later park (or none) is the run's word now; its decisions were taken.
+      parked = undefined;
+      continue;
+    }
+    if (r.t === 'park') {
+      parked = { park: r.park, at: r.at, decided: [] };
+      continue;
+    }
+    if (r.t === 'decide') {
+      const { t: _t, ...decision } = r;
+      parked?.decided.push(decision);
       continue;
     }
     // The outcome is computed from the instances, never read from the finish record.
@@ -190,7 +205,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     instances.set(r.key, state);
   }
-  return { runs, instances, lastAt, halted, rollout, continued, finished };
+  return { runs, instances, lastAt, halted, rollout, continued, finished, parked };
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
 import { DecisionSchema, InstanceIdentity, RunOutcomeSchema, StepInstance } from '../runner/instance.ts';
-import { RolloutResultSchema } from '../runner/rollout-result.ts';
+import { OperatorDecisionSchema, ParkSchema, RolloutResultSchema } from '../runner/rollout-result.ts';
 
 export const JOURNAL_VERSION = 2;
 
@@ -89,6 +89,10 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('halt'), at: z.number(), wave: z.int(), reason: z.string() }),
   z.object({ t: z.literal('continue'), at: z.number(), by: z.string(), wave: z.int() }),
   z.object({ t: z.literal('rollout'), at: z.number(), result: RolloutResultSchema }),
+  // A run parked (runner/park.ts): what waits for what, since when, with the evidence; and an
+  // operator's decision about it (enginectl decide), appended to the stored journal by that command.
+  z.object({ t: z.literal('park'), at: z.number(), park: ParkSchema }),
+  z.object({ t: z.literal('decide'), ...OperatorDecisionSchema.shape }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -48,6 +48,8 @@ export interface Step {
   /** The condition: success() unless the file says otherwise. */
   if: Expression;
   continueOnError: boolean;
+  /** `on-failure:` in a rollout, its failure parks the run for a decision (decide) or not (halt); absent: the rollout's. */
+  onFailure?: 'halt' | 'decide' | undefined;
   timeoutMs: number | undefined;
   /** `longest:` how long its write can take at the server, at most: the bound verify needs for "not applied". */
   longestMs?: number | undefined;
@@ -86,6 +88,10 @@ export interface Pipeline {
   lease?: { name: string; ttlMs: number; waitMs: number; over?: string | undefined } | undefined;
   /** `windows:`, `freezes:`: when its writes may run (schedule/); absent: at any time. */
   schedule?: ScheduleSpec | undefined;
+  /** `park-after:` with a run store, a wait longer than this parks the run (default 10 minutes). */
+  parkAfterMs?: number | undefined;
+  /** `park: { keep-lease: true }`: the fleet lease is kept while parked. */
+  keepLeaseParked?: boolean | undefined;
   /**
    * What the instances of a limited run (--only, --skip) reach: only those servers, targets and
    * vars are resolved. Absent: everything.
@@ -106,5 +112,9 @@ export interface Rollout {
   waves: WaveSpec[];
   maxParallel: number;
   maxFailures: Budget;
-  analysis?: { gates: string[]; count: number; intervalMs: number; failureLimit: number } | undefined;
+  analysis?:
+    | { gates: string[]; count: number; intervalMs: number; failureLimit: number; bakeMs: number | readonly number[] }
+    | undefined;
+  /** `on-failure:` (the rollout's, else the pipeline's): halt, or park for an operator's decision (with a run store). */
+  onFailure?: 'halt' | 'decide' | undefined;
 }

@@ -133,6 +133,7 @@ export function normalise(
       with: compileInputs(STEP_TYPES.get(s.uses), (s.with ?? {}) as Record<string, unknown>),
       if: conditionOf(s.if),
       continueOnError: s['continue-on-error'] ?? defaults['continue-on-error'] ?? false,
+      ...(s['on-failure'] ? { onFailure: s['on-failure'] } : {}),
       timeoutMs: timeout ? parseDuration(timeout) : undefined,
       ...(s.longest ? { longestMs: parseDuration(s.longest) } : {}),
       ...(s.expected ? { expectedMs: parseDuration(s.expected) } : {}),
@@ -175,8 +176,10 @@ export function normalise(
     targets,
     steps,
     reach: options.reach,
-    ...(data.rollout ? { rollout: rolloutOf(data.rollout) } : {}),
+    ...(data.rollout ? { rollout: rolloutOf(data.rollout, data['on-failure']) } : {}),
     ...(schedule ? { schedule } : {}),
+    ...(data['park-after'] ? { parkAfterMs: parseDuration(data['park-after'])! } : {}),
+    ...(data.park?.['keep-lease'] ? { keepLeaseParked: true } : {}),
     ...(data.lease
       ? {
           lease: {
@@ -192,7 +195,7 @@ export function normalise(
 
 const share = (text: string) => Number(text.slice(0, -1)) / 100;
 
-function rolloutOf(r: NonNullable<PipelineFile['rollout']>): Rollout {
+function rolloutOf(r: NonNullable<PipelineFile['rollout']>, onFailure: PipelineFile['on-failure']): Rollout {
   const budget = r['max-failures'] ?? 0;
   return {
     over: r.over,
@@ -208,10 +211,16 @@ function rolloutOf(r: NonNullable<PipelineFile['rollout']>): Rollout {
     maxParallel: r['max-parallel'] ?? 1,
     maxFailures: typeof budget === 'number' ? { count: budget } : { share: share(budget) },
     analysis: r.analysis && {
-      gates: r.analysis.gates,
+      gates: r.analysis.gates ?? [],
       count: r.analysis.count ?? 3,
       intervalMs: parseDuration(r.analysis.interval ?? '2m')!,
       failureLimit: r.analysis['failure-limit'] ?? 0,
+      bakeMs: Array.isArray(r.analysis.bake)
+        ? r.analysis.bake.map((b) => parseDuration(b)!)
+        : r.analysis.bake
+          ? parseDuration(r.analysis.bake)!
+          : 0,
     },
+    onFailure: r['on-failure'] ?? onFailure ?? 'halt',
   };
 }

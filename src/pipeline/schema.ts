@@ -1,3 +1,4 @@
+// Longer than 250 lines: the pipeline file's schema, every key described, is one contract read whole.
 // The zod schema of a pipeline file (pipeline-format.md section 1); json-schema.ts makes the
 // JSON Schema that `enginectl schema` prints from it.
 import { z } from 'zod';
@@ -86,6 +87,9 @@ const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A matrix key's values: a list; in the file also `${{ vars.NAME }}`, resolved at load (matrix-values.ts). */
 export const MATRIX_VALUES = z.array(matrixValue).min(1);
 
+/** What a failure in a rollout does: halt it, or park the run for an operator's decision (with a run store). */
+const OnFailureSchema = z.enum(['halt', 'decide']);
+
 const stepShape = {
   id: z
     .string()
@@ -99,6 +103,9 @@ const stepShape = {
   with: z.record(z.string(), z.unknown()).optional(),
   if: z.union([text, z.boolean()]).optional().describe('a condition, bare or in ${{ }}; success() when absent'),
   'continue-on-error': z.boolean().optional().describe('a failure does not stop the pipeline; default false'),
+  'on-failure': OnFailureSchema.optional().describe(
+    "in a rollout: decide parks the run for an operator's decision (with a run store) when this step fails or its call is in doubt; halt does not; default: the rollout's",
+  ),
   timeout: durationString.optional().describe('aborts the call in flight: 90s, 30m, 2h'),
   retry: RetrySchema.optional().describe('run the step again when it fails, attempts in all'),
   longest: durationString
@@ -193,8 +200,15 @@ export const RolloutSchema = z.strictObject({
       gates: z
         .array(z.string().regex(STEP_ID, 'a step id'))
         .min(1)
+        .optional()
         .describe(
           "ids of read-only steps of the rollout: run again for the wave's values, count times, interval apart",
+        ),
+      bake: z
+        .union([durationString, z.array(durationString).min(1)])
+        .optional()
+        .describe(
+          "the wait after each wave before its analysis (and the next wave), or a list: the bake after wave 1, 2, ... (none after the list's end); with a run store, a bake longer than park-after parks the run",
         ),
       count: z.int().min(1).max(100).optional().describe('rounds (default 3)'),
       interval: durationString.optional().describe('between rounds, at least 2m (the monitoring refresh); default 2m'),
@@ -204,6 +218,9 @@ export const RolloutSchema = z.strictObject({
     .describe(
       'between waves: the gates, run against the values just rolled out; a failed analysis halts the later waves',
     ),
+  'on-failure': OnFailureSchema.optional().describe(
+    "halt (the default): past a wave's budget the rollout halts; decide: with a run store, a wave with a failed or in-doubt value, or a failed analysis, parks the run for an operator's decision (enginectl decide)",
+  ),
 });
 
 export const PipelineFileSchema = z.strictObject({
@@ -234,6 +251,23 @@ export const PipelineFileSchema = z.strictObject({
   windows,
   freezes,
   ...SCHEDULE_KEYS,
+  'park-after': durationString
+    .optional()
+    .describe(
+      'with a run store: a wait (a bake) longer than this parks the run (saved, exit 75) instead of holding the job; default 10m',
+    ),
+  park: z
+    .strictObject({
+      'keep-lease': z
+        .boolean()
+        .optional()
+        .describe('keep the fleet lease while parked (default: released; a continue takes it again)'),
+    })
+    .optional()
+    .describe('what a parked run keeps'),
+  'on-failure': OnFailureSchema.optional().describe(
+    'the default of rollout.on-failure: halt, or decide (park for an operator decision, with a run store)',
+  ),
   steps: z.array(StepSchema).min(1, 'a pipeline needs at least one step').describe('the steps, run in order'),
 });
 export type PipelineFile = z.infer<typeof PipelineFileSchema>;

@@ -44,6 +44,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     decisions: shards.flatMap((s) => s.report.decisions ?? []),
     resumedFrom: null,
     lease: null,
+    parked: null,
     tool: first.tool,
     pipeline: first.pipeline,
     outcome:

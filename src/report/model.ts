@@ -11,7 +11,7 @@ import {
   WindowVerdictSchema,
 } from '../runner/instance.ts';
 import { countSteps, decisionPhrase, type RunResult, type StepRun } from '../runner/result.ts';
-import { RolloutResultSchema, WaveResultSchema } from '../runner/rollout-result.ts';
+import { ParkSchema, RolloutResultSchema, WaveResultSchema } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
 
@@ -144,14 +144,35 @@ export const Report = z.object({
   decisions: z
     .array(
       z.object({
-        decision: z.literal('continue-rollout').describe('go on past the wave the rollout halted at'),
-        wave: z.int().describe('the wave it halted at'),
+        decision: z
+          .enum(['continue-rollout', 'retry', 'skip', 'exclude', 'continue', 'abort'])
+          .describe(
+            'continue-rollout: go on past the wave the rollout halted at; the others: enginectl decide on a parked run',
+          ),
+        wave: z.int().describe('the wave it halted or parked at'),
+        value: z.string().nullable().default(null).describe('the value of the key it is about; null for the wave'),
         by: z.string().describe('who decided'),
         at: z.string().describe('ISO 8601'),
+        reason: z.string().nullable().default(null).describe('why, as the operator said'),
+        evidence: z.array(z.string()).default([]).describe('what it was decided on'),
+        after: z
+          .string()
+          .nullable()
+          .default(null)
+          .describe("decide --after: in effect from then on the run's clock (ISO 8601); null otherwise"),
       }),
     )
     .default([])
     .describe("the operator's decisions about the run itself (an in-doubt call's decision is its step's)"),
+  parked: ParkSchema.extend({
+    since: z.string().describe("when it began waiting, on the run's clock (ISO 8601)"),
+    until: z.string().nullable().describe("a bake: when it ends, on the run's clock (ISO 8601); null otherwise"),
+  })
+    .nullable()
+    .default(null)
+    .describe(
+      'the run parked (saved in the run store, exit 75): what it waits for, since when, with the evidence; null when it did not',
+    ),
   lease: z
     .object({
       name: z.string().describe('the lease (lease: name, or --lease)'),
@@ -206,18 +227,37 @@ export function buildReport(result: RunResult): Report {
           over: result.rollout.over,
           waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })),
           halted: result.rollout.halted ?? null,
+          parked: result.rollout.parked ?? null,
         }
       : null,
-    decisions: result.continued
-      ? [
-          {
-            decision: 'continue-rollout' as const,
-            wave: result.continued.wave,
-            by: result.continued.by,
-            at: new Date(result.continued.at).toISOString(),
-          },
-        ]
-      : [],
+    decisions: [
+      ...(result.continued
+        ? [
+            {
+              decision: 'continue-rollout' as const,
+              wave: result.continued.wave,
+              value: null,
+              by: result.continued.by,
+              at: new Date(result.continued.at).toISOString(),
+              reason: null,
+              evidence: [],
+              after: null,
+            },
+          ]
+        : []),
+      ...(result.decided ?? []).map((d) => ({
+        ...d,
+        at: new Date(d.at).toISOString(),
+        after: d.after === undefined ? null : new Date(d.after).toISOString(),
+      })),
+    ],
+    parked: result.rollout?.parked
+      ? {
+          ...result.rollout.parked,
+          since: new Date(result.rollout.parked.since).toISOString(),
+          until: result.rollout.parked.until === undefined ? null : new Date(result.rollout.parked.until).toISOString(),
+        }
+      : null,
     resumedFrom: result.resumedFrom ?? null,
     lease: result.lease ?? null,
     steps: result.steps.map(reportStep),
@@ -255,10 +295,20 @@ export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): strin
 }
 
 /** The run-level lines every rendering shows: the operator's decisions about the run, and the journal a resume read. */
-export function runNotes(report: Pick<Report, 'decisions' | 'resumedFrom' | 'lease'>): string[] {
-  const notes = report.decisions.map(
-    (d) =>
-      `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`,
+export function runNotes(
+  report: Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> & Partial<Pick<Report, 'parked'>>,
+): string[] {
+  const notes = report.parked
+    ? [
+        `parked: waiting for ${report.parked.reason} (since ${report.parked.since}): ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}; go on with enginectl run --continue once decided (enginectl decide)`,
+      ]
+    : [];
+  notes.push(
+    ...report.decisions.map((d) =>
+      d.decision === 'continue-rollout'
+        ? `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`
+        : `The operator decided ${d.decision}${d.value === null ? ` at wave ${d.wave}` : ` for ${d.value} (wave ${d.wave})`} (${d.by}, ${d.at}${d.after ? `; in effect at ${d.after}` : ''})${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? `; on the evidence: ${d.evidence.join('; ')}` : ''}`,
+    ),
   );
   const lease = report.lease;
   if (lease) {

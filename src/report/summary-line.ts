@@ -9,5 +9,5 @@ import type { Report } from './model.ts';
 export function summaryLine(report: Report): string {
   const { counts } = report;
   const limited = report.selection && describeSelection(report.selection);
-  return `pipeline "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})${limited ? `; limited to: ${neutralise(limited)}` : ''}`;
+  return `pipeline "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})${limited ? `; limited to: ${neutralise(limited)}` : ''}${report.parked ? `; parked: waiting for ${neutralise(report.parked.reason)}` : ''}`;
 }

@@ -14,6 +14,7 @@ const WORDS: Record<NonNullable<Report['rollout']>['waves'][number]['outcome'], 
   halted: '❌ halted',
   'not-started': '⏸️ not started',
   cancelled: '■ cancelled',
+  parked: '⏸️ parked',
 };
 
 const HALTED_AFTER = 'Nothing was undone; the waves after it did not start.';
@@ -27,6 +28,8 @@ export function wavesMarkdown(report: Report, steps = true): string[] {
   const rollout = report.rollout;
   if (!rollout) return [];
   const out = ['### Waves', ''];
+  if (rollout.parked)
+    out.push(`**Parked at wave ${rollout.parked.wave}: waiting for ${cell(rollout.parked.reason)}**`, '');
   if (rollout.halted)
     out.push(
       `**The rollout halted at wave ${rollout.halted.wave}**: ${cell(rollout.halted.reason)}. ${HALTED_AFTER}`,
@@ -47,6 +50,8 @@ export function wavesMarkdown(report: Report, steps = true): string[] {
 /** The headline of a halted rollout, for the HTML report's header; '' when it did not halt. */
 export function haltHtml(report: Report): string {
   const halted = report.rollout?.halted;
+  const parked = report.rollout?.parked;
+  if (parked) return `<p><strong>Parked at wave ${parked.wave}: waiting for ${h(parked.reason)}</strong></p>\n`;
   return halted
     ? `<p><strong>The rollout halted at wave ${halted.wave}</strong>: ${h(halted.reason)}. ${HALTED_AFTER}</p>\n`
     : '';

@@ -54,5 +54,6 @@ export function told(listeners: readonly RunListener[]): Told {
     instanceFinished: all('instanceFinished'),
     rolloutHalted: all('rolloutHalted'),
     rolloutDone: all('rolloutDone'),
+    rolloutParked: all('rolloutParked'),
   };
 }

@@ -12,6 +12,7 @@ import {
   type SentCall,
 } from '../api/index.ts';
 import type { RolloutResult, StepRun } from './result.ts';
+import type { Park } from './rollout-result.ts';
 
 export type CallEnd = { status: number; api: boolean } | { error: string };
 
@@ -30,6 +31,8 @@ export interface RunObserver {
   instanceFinished(run: StepRun, outputs: Record<string, unknown> | undefined): void;
   /** A rollout halted at a wave: on disk before the run goes on (the journal's resume asks the operator). */
   rolloutHalted?(halt: { wave: number; reason: string }): void;
+  /** A rollout parked (park.ts): on disk before the run ends (run --continue and decide read it). */
+  rolloutParked?(park: Park): void;
   /** A rollout's waves as it ended them, for the reports rendered from the journal. */
   rolloutDone?(result: RolloutResult): void;
 }

@@ -3,7 +3,7 @@
 import type { MatrixValue, Selection } from '../pipeline/selection.ts';
 import type { Decision, RunOutcomeSchema, StepRun } from './instance.ts';
 import type { z } from 'zod';
-import type { RolloutResult } from './rollout-result.ts';
+import type { OperatorDecision, RolloutResult } from './rollout-result.ts';
 
 export type { Decision, InDoubtCall, Outcome, StepError, StepRun } from './instance.ts';
 export type { RolloutResult, WaveOutcome, WaveResult } from './rollout-result.ts';
@@ -44,6 +44,8 @@ export interface RunResult {
   rollout?: RolloutResult | undefined;
   /** The operator's word to go on past the wave a rollout halted at (--continue-rollout): who, when. */
   continued?: { wave: number; by: string; at: number } | undefined;
+  /** The operator's decisions about a parked run this run went on with (enginectl decide). */
+  decided?: OperatorDecision[] | undefined;
   /** The fleet lease the run held: who, how long it waited, and a takeover's evidence. */
   lease?:
     | { name: string; holder: string; waitedMs: number; takeover: { evidence: string[]; reason: string | null } | null }
@@ -109,8 +111,8 @@ export interface OutcomeView {
   round?: number | null | undefined;
 }
 
-/** Cancelled because another failed or a rollout halted: the failure decides the outcome, not the cancellation. */
-const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED'];
+/** Cancelled because another failed or a rollout halted (or parked): what ran decides the outcome, not the cancellation. */
+const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED', 'ROLLOUT_PARKED'];
 
 /**
  * A run's outcome from its instances, the one rule the run, a journal's release and a merged

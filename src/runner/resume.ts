@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import type { Combination } from '../pipeline/selection.ts';
 import type { Decision, StepRun, WaveResult } from './result.ts';
+import type { OperatorDecision, Park } from './rollout-result.ts';
 
 export interface Carried {
   /** The instance as it ended in an earlier run, or as the operator's decision leaves it. */
@@ -24,6 +25,8 @@ export interface ResumePlan {
   digest(run: StepRun): string;
   /** The rollout's waves whose analysis passed in the journal's last run, by wave number: not repeated when none of their values runs again. */
   analysed?: ReadonlyMap<number, { values: readonly string[]; analysis: NonNullable<WaveResult['analysis']> }>;
+  /** run --continue: where the journal's last run parked (a bake goes on from its start), and the operator's decisions since. */
+  parked?: { park: Park; decided: readonly OperatorDecision[] } | undefined;
 }
 
 /** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */

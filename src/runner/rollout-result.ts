@@ -2,7 +2,14 @@
 // (parsed with it) and, each absent value null, the report's rollout (report/model.ts).
 import { z } from 'zod';
 
-export const WaveOutcomeSchema = z.enum(['done', 'failed-within-budget', 'halted', 'not-started', 'cancelled']);
+export const WaveOutcomeSchema = z.enum([
+  'done',
+  'failed-within-budget',
+  'halted',
+  'not-started',
+  'cancelled',
+  'parked',
+]);
 export type WaveOutcome = z.infer<typeof WaveOutcomeSchema>;
 
 export const WaveAnalysisSchema = z.object({
@@ -30,6 +37,23 @@ export const HaltSchema = z.object({
   reason: z.string().describe('why'),
 });
 
+/** One thing a parked rollout waits for: a value's decision (its failure or in-doubt call), or the bake. */
+export const WaitSchema = z.object({
+  value: z.string().nullable().describe('the value of the key it is about; null for the wave itself (a bake, a halt)'),
+  what: z.string().describe('what it waits for, in words'),
+  evidence: z.array(z.string()).describe('what the run saw: the error, the call in doubt, the budget left'),
+});
+
+export const ParkSchema = z.object({
+  wave: z.int().describe('the wave it parked at'),
+  for: z.enum(['bake', 'decision']).describe("what it waits for: a bake's time, or an operator's decision"),
+  since: z.number().describe("when it began waiting, on the run's clock (epoch ms): a bake's start"),
+  until: z.number().optional().describe("a bake: when it ends, on the run's clock (epoch ms)"),
+  reason: z.string().describe('what it waits for, in words ("the 12h bake after wave 1")'),
+  waits: z.array(WaitSchema).describe('each thing it waits for, with its evidence'),
+});
+export type Park = z.infer<typeof ParkSchema>;
+
 export const RolloutResultSchema = z.object({
   over: z.string().describe('the matrix key the waves split'),
   waves: z.array(WaveResultSchema).describe('the waves, in order'),
@@ -37,5 +61,23 @@ export const RolloutResultSchema = z.object({
   halted: HaltSchema.optional().describe(
     'where the rollout halted, and why; null when every wave ran. Nothing is undone',
   ),
+  /** Where it parked (saved, to go on in a later job), and what it waits for. */
+  parked: ParkSchema.optional().describe(
+    'where the rollout parked (saved in the run store, to go on with run --continue), and what it waits for; null when it did not',
+  ),
 });
 export type RolloutResult = z.infer<typeof RolloutResultSchema>;
+
+/** An operator's decision about a parked run (enginectl decide), as the journal keeps it. */
+export const OperatorDecisionSchema = z.object({
+  decision: z.enum(['retry', 'skip', 'exclude', 'continue', 'abort']).describe('what the operator decided'),
+  value: z.string().nullable().describe('the value of the key it is about; null for the wave (continue, abort)'),
+  wave: z.int().describe('the wave the run parked at'),
+  by: z.string().describe('who decided (the CI identity, at the host)'),
+  at: z.number().describe('when (epoch ms)'),
+  reason: z.string().nullable().describe('why, as the operator said (--reason)'),
+  evidence: z.array(z.string()).describe("what it was decided on: verify's verdict, the bake left, the budget left"),
+  /** A decision with a timeout (decide --after 4h --then abort): in effect from then on, on the run's clock. */
+  after: z.number().optional().describe("decide --after: in effect from this time on the run's clock (epoch ms)"),
+});
+export type OperatorDecision = z.infer<typeof OperatorDecisionSchema>;

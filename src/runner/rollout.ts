@@ -4,7 +4,7 @@
 // rollout halts; between waves the analysis gates run again for the values just rolled out, count
 // times, interval apart, and a failed analysis halts it too (a wave none of whose values succeeded
 // never passes it). The API has no rollback: a halt undoes nothing; the values not started are
-// reported so.
+// reported so. With a run store a rollout may park instead (park.ts): a long bake, a decision.
 import type { Rollout, Step } from '../pipeline/model.ts';
 import type { StepRun, RolloutResult } from './result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
@@ -13,6 +13,7 @@ import { notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
+import { bake, decidedFor, decides, decisionPark, goesOn, leaveValue, parkedMessage, valueDecides } from './park.ts';
 
 /**
  * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
@@ -68,15 +69,24 @@ export async function runRollout(
   );
   [...split.values()].forEach((runs, i) => runs.forEach((run) => byValue.get(valueOf(run))![i]![1].push(run)));
   const runsOf = (value: string) => byValue.get(value) ?? [];
-  const halt = (value: string, wave: number, message: string) => {
+  const halt = (value: string, wave: number, message: string, parked = false) => {
     for (const [, runs] of runsOf(value)) {
       for (const run of runs) {
-        Object.assign(run, { outcome: 'cancelled', wave, error: { code: 'ROLLOUT_HALTED', message } });
+        // Parked: what an earlier run did stays as it did it.
+        if (run.resume === 'earlier-run' && parked) continue;
+        const error = parked ? { code: 'ROLLOUT_PARKED', message } : { code: 'ROLLOUT_HALTED', message };
+        Object.assign(run, { outcome: 'cancelled', wave, error });
         // The journal keeps it too: a report rendered from the journal says why it did not start.
         ctx.tell.instanceFinished(run, undefined);
       }
     }
   };
+
+  /** A wave-level continue, for a value the park waited on (its failure left as it was). */
+  const decisionsOf = (value: string) =>
+    ctx.resume?.parked?.park.waits.some((w) => w.value === value)
+      ? ctx.resume.parked.decided.find((d) => d.decision === 'continue')
+      : undefined;
 
   /** One value's steps in order; a failure stops that value's later steps (their `if` sees it). */
   const runValue = async (value: string, wave: number): Promise<boolean> => {
@@ -94,6 +104,11 @@ export async function runRollout(
   };
 
   for (const wave of result.waves) {
+    if (result.parked && !signal.aborted) {
+      wave.outcome = 'not-started';
+      for (const value of wave.values) halt(value, wave.wave, parkedMessage(result), true);
+      continue;
+    }
     if (result.halted || signal.aborted) {
       wave.outcome = signal.aborted ? 'cancelled' : 'not-started';
       for (const value of wave.values) {
@@ -111,7 +126,13 @@ export async function runRollout(
     const queue = [...wave.values];
     const worker = async () => {
       for (let value = queue.shift(); value !== undefined; value = queue.shift()) {
-        if (wave.failed.length > wave.budget) {
+        // The operator's word about a value of the wave it parked at: not sent again (skip, exclude, continue).
+        const decided = decidedFor(ctx, wave.wave, value) ?? (goesOn(ctx, wave.wave) ? decisionsOf(value) : undefined);
+        if (decided && decided.decision !== 'retry') {
+          if (leaveValue(runsOf(value), wave.wave, decided)) wave.failed.push(value);
+          continue;
+        }
+        if (wave.failed.length > wave.budget && !goesOn(ctx, wave.wave)) {
           halt(
             value,
             wave.wave,
@@ -127,7 +148,16 @@ export async function runRollout(
       wave.outcome = 'cancelled';
       continue;
     }
-    if (wave.failed.length > wave.budget) {
+    // on-failure: decide: a value that failed in this run, or the budget passed, waits for the operator.
+    const fresh = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
+    const asks = fresh.some((v) => valueDecides(ctx, rollout, runsOf(v)));
+    const overBudget = wave.failed.length > wave.budget && decides(ctx, rollout);
+    if (!goesOn(ctx, wave.wave) && (asks || overBudget)) {
+      wave.outcome = 'parked';
+      result.parked = decisionPark(ctx, rollout, wave, runsOf, undefined);
+      continue;
+    }
+    if (wave.failed.length > wave.budget && !goesOn(ctx, wave.wave)) {
       wave.outcome = 'halted';
       result.halted = {
         wave: wave.wave,
@@ -136,7 +166,14 @@ export async function runRollout(
       continue;
     }
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
-    if (rollout.analysis && wave.wave < waves.length) {
+    if (rollout.analysis && wave.wave < waves.length && goesOn(ctx, wave.wave)) {
+      wave.analysis = {
+        passed: true,
+        rounds: 0,
+        failedRounds: 0,
+        text: "not waited: the operator's decision to go on",
+      };
+    } else if (rollout.analysis && wave.wave < waves.length) {
       const passed = wave.values.filter((v) => !wave.failed.includes(v));
       const earlier = analysedEarlier(ctx, wave, runsOf);
       if (earlier)
@@ -144,6 +181,13 @@ export async function runRollout(
           undefined,
           `wave ${wave.wave}/${waves.length}: its analysis passed in an earlier run and none of its ${rollout.over}s ran again: not repeated`,
         );
+      // The bake before the analysis: waited, or the run parks (with a store) until a later job.
+      const baking = earlier ? undefined : await bake(ctx, rollout, wave);
+      if (baking) {
+        wave.outcome = 'parked';
+        result.parked = baking;
+        continue;
+      }
       // A wave with no value that succeeded has nothing to analyse, so nothing shows the next wave is safe.
       wave.analysis = earlier
         ? { ...earlier, text: `${earlier.text} (in an earlier run)` }
@@ -155,7 +199,10 @@ export async function runRollout(
               text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse`,
             }
           : await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
-      if (!wave.analysis.passed && !signal.aborted) {
+      if (!wave.analysis.passed && !signal.aborted && decides(ctx, rollout)) {
+        wave.outcome = 'parked';
+        result.parked = decisionPark(ctx, rollout, wave, runsOf, `the analysis after it failed: ${wave.analysis.text}`);
+      } else if (!wave.analysis.passed && !signal.aborted) {
         wave.outcome = 'halted';
         result.halted = { wave: wave.wave, reason: `the analysis after it failed: ${wave.analysis.text}` };
       }
@@ -165,6 +212,7 @@ export async function runRollout(
       `wave ${wave.wave}/${waves.length}: ${wave.outcome}${wave.failed.length ? ` (${wave.failed.length} failed: ${wave.failed.join(', ')})` : ''}`,
     );
   }
+  if (result.parked) ctx.tell.rolloutParked(result.parked);
   ctx.tell.rolloutDone(result);
   if (result.halted) {
     ctx.status.failed = true;

@@ -53,6 +53,8 @@ export interface RunOptions {
   selection?: Selection;
   /** `--resume`: the instances done in an earlier run, not run again. */
   resume?: ResumePlan;
+  /** With a run store: the run may park (a bake longer than this, a decision `on-failure: decide` asks for). */
+  park?: { afterMs: number } | undefined;
 }
 
 /** An instance of a matrix step as later steps' expressions read it (steps.ID.instances): not the journal's InstanceState. */
@@ -89,6 +91,8 @@ export interface RunContext {
   resume: ResumePlan | undefined;
   /** --only and --skip: the instances the run is limited to. */
   selection: Selection;
+  /** With a run store, the run may park: a wait longer than afterMs, a decision. */
+  park?: { afterMs: number } | undefined;
 }
 
 /** Where a step stands in the file, as the log shows it: `[3/7]`. */

@@ -124,6 +124,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     live: new Map(),
     resume: options.resume,
     selection: options.selection ?? EVERY_INSTANCE,
+    park: options.park,
   };
   const planned = () => pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, set)).map(identityOf);
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
@@ -155,7 +156,16 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     rolledOut = outcome.result;
     runs.push(...outcome.analysis);
     for (const [step, list] of instances) settle(ctx, step, list, { status: false });
-    await plain(pipeline.steps.filter((s) => !split(s) && s.index > first));
+    const after = pipeline.steps.filter((s) => !split(s) && s.index > first);
+    // A parked rollout goes on in a later job: the steps after it wait for it, not started.
+    if (rolledOut.parked)
+      for (const step of after)
+        for (const run of instancesOf(ctx, step, options, set)) {
+          const message = `not started: the rollout parked at wave ${rolledOut.parked.wave}`;
+          runs.push(Object.assign(run, { outcome: 'cancelled' as const, error: { code: 'ROLLOUT_PARKED', message } }));
+          ctx.tell.instanceFinished(run, undefined);
+        }
+    else await plain(after);
   }
   await Promise.all([...clients.values()].map((c) => c.close()));
   return {

@@ -48,6 +48,8 @@ export async function analyse(
   out: StepRun[],
 ): Promise<NonNullable<WaveResult['analysis']>> {
   const { count, intervalMs, failureLimit, gates } = rollout.analysis!;
+  // A bake alone (analysis: { bake: 12h }): nothing to run again once it elapsed.
+  if (gates.length === 0) return { passed: true, rounds: 0, failedRounds: 0, text: 'baked; no gates to run again' };
   const gateSteps = [...split].filter(([step]) => step.id !== undefined && gates.includes(step.id));
   let failedRounds = 0;
   let text = `${count} round(s) of ${gates.join(', ')} held`;

@@ -35,6 +35,8 @@ const LeaseRecord = z.object({
   evidence: z.array(z.string()).optional(),
   /** Who released it, when that is not the holder (lease release). */
   by: z.string().optional(),
+  /** Kept by a parked run (park: { keep-lease: true }): that run's continue takes it back; any other waits for its expiry. */
+  parked: z.boolean().optional(),
 });
 export type LeaseRecord = z.infer<typeof LeaseRecord>;
 
@@ -189,6 +191,7 @@ export class HeldLease {
       expiresAt: kind === 'release' ? now : now + this.ttlMs,
       reason: undefined,
       evidence: undefined,
+      parked: undefined,
       ...extra,
     };
     return this.store
@@ -206,6 +209,12 @@ export class HeldLease {
   async renew(): Promise<void> {
     if (this.lost) throw this.lost;
     if (!(await this.write('renew'))) this.lost = this.lostTo('another run took it');
+  }
+
+  /** A parked run keeps it (park: { keep-lease: true }): renewed once more, marked for the run's own continue to take back. */
+  async park(): Promise<void> {
+    if (this.lost) return;
+    await this.write('renew', { parked: true });
   }
 
   /** Before every write: still this run's (no key after its own, its expiry not passed), or LEASE_LOST. */
@@ -294,10 +303,13 @@ async function queueFor(
     const now = clock.now();
     const free = !state || state.record.kind === 'release';
     const expired = !free && now > state!.record.expiresAt;
+    // Kept by this same run while it was parked: its continue takes it back, nothing to verify.
+    const kept =
+      !free && !expired && state!.record.parked === true && state!.record.holder.runId === options.holder.runId;
     const served = state?.record.served ?? 0;
     const line = await queuedRuns(store, name, served, now);
     const myTurn = ticket === undefined ? line.length === 0 : line[0]?.n === ticket;
-    if ((free || expired) && myTurn) {
+    if ((free || expired || kept) && myTurn) {
       const verified = expired ? await options.verifyTakeover(state!.record) : undefined;
       const record: LeaseRecord = {
         v: 1,

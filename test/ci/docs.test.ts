@@ -7,10 +7,14 @@ import { parse } from 'yaml';
 import { REPORT_HELP } from '../../src/cli/commands/report.ts';
 import { PLAN_HELP } from '../../src/cli/commands/plan.ts';
 import { RUN_HELP } from '../../src/cli/commands/run.ts';
+import { RUNS_HELP } from '../../src/cli/commands/runs.ts';
+import { DECIDE_HELP } from '../../src/cli/commands/decide.ts';
 
 const read = (name: string) => readFileSync(new URL(`../../docs/ci/${name}`, import.meta.url), 'utf8');
 const FLAGS = new Set(
-  [...`${RUN_HELP}\n${REPORT_HELP}\n${PLAN_HELP}`.matchAll(/--[a-z-]+/g)].map((m) => m[0]).concat(['--step', '--help']),
+  [...`${RUN_HELP}\n${REPORT_HELP}\n${PLAN_HELP}\n${RUNS_HELP}\n${DECIDE_HELP}`.matchAll(/--[a-z-]+/g)]
+    .map((m) => m[0])
+    .concat(['--step', '--help']),
 );
 
 for (const [name, lang] of [
@@ -29,7 +33,10 @@ for (const [name, lang] of [
     assert.match(all, /dist\/cli\.mjs["', ]+matrix/, `${name} distributes the matrix with enginectl matrix`);
     for (const flag of all.match(/(?<=\s)--[a-z][a-z-]+/g) ?? []) {
       if (['--step'].includes(flag) || /^--(pack|prefix)/.test(flag)) continue;
-      assert.ok(FLAGS.has(flag), `${name} uses ${flag}, which neither enginectl run, report nor plan has`);
+      assert.ok(
+        FLAGS.has(flag),
+        `${name} uses ${flag}, which none of enginectl run, report, plan, runs and decide has`,
+      );
     }
   });
 }

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { Clock } from '../../src/app/clock.ts';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url));
 
@@ -36,6 +37,8 @@ export interface CliOptions {
   cwd?: string;
   /** Aborts the command as Ctrl-C would (in this process). */
   signal?: AbortSignal;
+  /** The run's clock against a real server (in this process): a simulated one the test's emulator reads too. */
+  clock?: Clock;
 }
 
 /** The CLI's source, in this process; a process when the options need one (another program, another user, another start directory). */
@@ -61,6 +64,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     signal: options.signal ?? new AbortController().signal,
     readFile: (path) => readFile(resolve(cwd, path), 'utf8'),
     readStdin: async () => options.input ?? '',
+    clock: options.clock,
   });
   return { code, signal: null, stdout, stderr };
 }

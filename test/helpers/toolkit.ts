@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { realClock } from '../../src/app/clock.ts';
+import { realClock, type Clock } from '../../src/app/clock.ts';
 import { githubContext } from '../../src/action/github-context.ts';
 import { octokitApi } from '../../src/action/octokit-api.ts';
 import type { ActionDef } from '../../src/action/definitions.ts';
@@ -62,6 +62,8 @@ export interface InProcessAction {
   event?: unknown;
   /** The GitHub API's URL (GITHUB_API_URL). */
   githubApi?: string;
+  /** The run's clock (default: the real one): a simulated one the test's emulator reads too. */
+  clock?: Clock;
 }
 
 export interface InProcessRun extends Recorded {
@@ -96,7 +98,7 @@ export async function runActionInProcess(def: ActionDef, options: InProcessActio
   const signal = options.signal ?? new AbortController().signal;
   const context = githubContext(env, options.event);
   const { kit, recorded } = recordingKit(def, options.inputs);
-  const clock = realClock();
+  const clock = options.clock ?? realClock();
   const deps: ActionDeps = {
     kit,
     env,

@@ -37,6 +37,8 @@ import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
 import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
+import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
+import { parkedHeadline } from '../../runner/park.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
@@ -79,6 +81,10 @@ ${REPORT_OPTIONS_HELP}
                      (as enginectl verify does): applied is not sent again, and the run stops on
                      anything else; verify-and-retry also sends again what was not applied
   --force            with --resume: resume although the file, --var, --only or --skip changed
+  --continue RUN     with --store: go on with a parked run (exit 75 parked it: a bake longer than
+                     park-after, or a decision on-failure: decide asks for): nothing done is sent
+                     again, the gates before a carried write run again; a bake not yet elapsed on
+                     the run's clock, or a decision not yet made (enginectl decide), parks it again
   --continue-rollout with --resume: go on past the wave the journal's rollout halted at (recorded
                      in the journal as your decision); without it such a resume sends nothing
   --plan F           run the plan plan --live --out saved: first read again (GET requests only)
@@ -91,7 +97,7 @@ Reports are written even when a step fails or the run is interrupted; their path
 before anything runs.
 
 Exit codes: 0 success, 1 a step failed (or a report could not be written), 2 invalid input,
-130/143 interrupted (SIGINT/SIGTERM).`;
+75 parked (with --store: saved, to go on with --continue), 130/143 interrupted (SIGINT/SIGTERM).`;
 
 export async function runPipelineCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', args, {
@@ -114,6 +120,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     reason: { type: 'string' },
     'in-doubt': { type: 'string' },
     'continue-rollout': { type: 'boolean' },
+    continue: { type: 'string' },
     force: { type: 'boolean' },
     plan: { type: 'string' },
     ...WINDOW_OPTIONS,
@@ -139,6 +146,13 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const windows = { override: windowOverride(pipeline, values, io.env), clock };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
+  if (values.continue !== undefined && (storeUrl === undefined || values.resume !== undefined))
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `run: --continue RUN goes on with a parked run of a run store: ${values.resume !== undefined ? 'drop --resume' : 'give --store URL (or ENGINECTL_STORE)'}`,
+      { hint: 'enginectl run FILE --store s3://BUCKET/PREFIX --continue RUN' },
+    );
+  if (values.continue !== undefined) values.resume = values.continue;
   const stored =
     storeUrl === undefined || values['dry-run']
       ? undefined
@@ -242,7 +256,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       selection,
       env: io.env,
       command: `enginectl run ${file}`,
-      now: Date.now(),
+      label: stored && `run ${stored.runId}`,
+      // The run's clock: a decision's timeout (decide --after) is taken on it.
+      now: (io.clock ?? realClock()).now(),
       verify: { masker, signal: io.signal },
       warn: (w) => logger.warn(undefined, w),
     }).catch(async (error: unknown) => {
@@ -265,6 +281,17 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   }
   for (const v of journal?.verified ?? [])
     io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
+  let keepLease = false;
+  // --continue of a run whose decision is not made yet: parked again, nothing run or sent.
+  const pending = journal?.parked ? pendingDecisions(journal.parked) : [];
+  if (journal?.parked && pending.length > 0) {
+    io.stdout(`${neutralise(`still parked: ${waitLines(pending).join('\n  ')}`)}\n`);
+    io.stdout(`decide first: enginectl decide --store URL --run ${stored!.runId}\n`);
+    keepLease = pipeline.keepLeaseParked === true;
+    journal.spec.file.close();
+    await taken?.end({ keep: keepLease });
+    return ExitCode.parked;
+  }
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
     if (planned)
@@ -289,6 +316,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         vars,
         lease: taken?.lease,
         windows: { history, windowOverride: windows.override },
+        park: stored && parkingOf(pipeline),
       },
       {
         masker,
@@ -333,6 +361,16 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       io.stderr(`enginectl: ${halted.code}: ${neutralise(masker.mask(halted.describe()))}\n`);
       return halted.exitCode;
     }
+    const parked = result.rollout?.parked;
+    if (parked && !halted) {
+      keepLease = pipeline.keepLeaseParked === true;
+      print(neutralise(parkedHeadline(parked)));
+      for (const line of waitLines(parked.waits)) print(`  ${neutralise(line)}`);
+      print(
+        `the run is saved${taken ? `, the lease ${keepLease ? "kept for this run's continue (until its ttl)" : 'released'}` : ''}: enginectl decide --store URL --run ${stored!.runId}; then enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`,
+      );
+      return ExitCode.parked;
+    }
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
@@ -343,7 +381,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     );
 
   try {
-    if (!values.emulator) return await execute(undefined, realClock());
+    if (!values.emulator) return await execute(undefined, io.clock ?? realClock());
     const clock = simulatedClock(windows.clock);
     // Loaded only for --emulator: a run against a real server does not initialise it.
     const code = await withEmulatedSites(values, clock.now, (url) => execute(url, clock));
@@ -351,7 +389,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
     return code;
   } finally {
-    await taken?.end();
+    await taken?.end({ keep: keepLease });
     // What the run wrote after its last durable record goes to the store too, before the file closes.
     const unsettled = await journal?.spec.file.settle();
     if (unsettled) logger.warn(undefined, unsettled);
@@ -378,10 +416,18 @@ function journalArgs(
     force?: boolean | undefined;
     emulator?: boolean | undefined;
     'continue-rollout'?: boolean | undefined;
+    continue?: string | undefined;
   },
   io: CliIO,
 ):
-  | { path: string; resume: boolean; force: boolean; inDoubt: InDoubtMode | undefined; continueRollout?: boolean }
+  | {
+      path: string;
+      resume: boolean;
+      force: boolean;
+      inDoubt: InDoubtMode | undefined;
+      continueRollout?: boolean;
+      continueParked?: boolean;
+    }
   | undefined {
   if (values['continue-rollout'] && values.resume === undefined)
     throw new UsageError('BAD_ARGUMENTS', '--continue-rollout goes with --resume JOURNAL', {
@@ -416,5 +462,6 @@ function journalArgs(
     force: values.force === true,
     inDoubt: decision,
     continueRollout: values['continue-rollout'] === true,
+    continueParked: values.continue !== undefined,
   };
 }

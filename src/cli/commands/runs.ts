@@ -7,11 +7,13 @@ import { releaseOf } from '../../journal/release.ts';
 import { readStoredJournal, storedRuns } from '../../journal/replica.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { namedStore } from '../../app/stored-run.ts';
+import { abortOf, inEffect, pendingDecisions, timeouts, waitLines } from '../../app/parked.ts';
+import { realClock } from '../../app/clock.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 
-export const RUNS_HELP = `Usage: enginectl runs --store URL [--last N]
+export const RUNS_HELP = `Usage: enginectl runs --store URL [--last N] [--parked]
 
 Lists the runs a run store holds (run --store URL), newest first: the run id, when it started,
 the pipeline, and its outcome as its journal tells it ("not finished": killed, its runner lost, or
@@ -20,6 +22,8 @@ still running; resume it with run FILE --store URL --resume ID).
 Options:
   --store URL   the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
   --last N      the N newest runs (default 20)
+  --parked      only the parked runs (run exited 75), each with what it waits for (decide
+                --store URL --run ID: the evidence; run --continue ID: go on)
   -h, --help    show this help
 
 Exit codes: 0, 2 invalid input (or a store that cannot be read).`;
@@ -28,6 +32,7 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('runs', args, {
     store: { type: 'string' },
     last: { type: 'string' },
+    parked: { type: 'boolean' },
   });
   if (values.help) {
     io.stdout(`${RUNS_HELP}\n`);
@@ -38,15 +43,32 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   if (!Number.isInteger(last) || last < 1)
     throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
   const store = namedStore('runs', values.store, io.env, io.cwd);
-  const ids = (await storedRuns(store)).slice(0, last);
-  if (ids.length === 0) io.stdout(`no run in ${neutralise(store.url)}\n`);
+  // --parked: every run is read (a parked one may be older than the newest N), the parked ones listed.
+  const ids = (await storedRuns(store)).slice(0, values.parked ? undefined : last);
+  let listed = 0;
+  // The run's clock: a decision's timeout (decide --after) counts once its time came.
+  const now = (io.clock ?? realClock()).now();
   for (const id of ids) {
     const { text } = await readStoredJournal(store, id);
     const state = readJournal(text, `${store.url} run ${id}`, journalKey(io.env));
     const first = state.runs[0]!;
+    if (values.parked) {
+      const parked = state.parked && inEffect(state.parked, now);
+      if (!parked || abortOf(parked) || listed >= last) continue;
+      listed++;
+      const { park, decided } = parked;
+      io.stdout(
+        `${neutralise(`${id}  "${first.name}" (${first.file})  parked at wave ${park.wave} since ${new Date(park.since).toISOString()}: waiting for ${park.reason}${decided.length ? ` (${decided.length} decision(s) since)` : ''}`)}\n`,
+      );
+      for (const line of [...waitLines(pendingDecisions(parked)), ...timeouts(state.parked!, now)])
+        io.stdout(`  ${neutralise(line)}\n`);
+      continue;
+    }
+    listed++;
     io.stdout(
-      `${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
+      `${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.parked && !abortOf(inEffect(state.parked, now)) ? 'parked' : state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
     );
   }
+  if (listed === 0) io.stdout(`no ${values.parked ? 'parked ' : ''}run in ${neutralise(store.url)}\n`);
   return ExitCode.ok;
 }

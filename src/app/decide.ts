@@ -1,0 +1,179 @@
+// `enginectl decide`: an operator's decision about a parked run, on its evidence, appended to the
+// run's journal in the store. What the park waits for is listed with what the run saw: for a value
+// whose call is in doubt, verify's verdict of it (read-only); for a bake, its time left on the run's
+// clock; the wave's budget left. A retry of an in-doubt call needs verify to say it was not applied
+// (or the operator to accept a cannot-tell with a reason); every decision records who, when, why,
+// and the evidence, and the in-doubt calls it settles get their decision records as a resume's.
+import { operatorOf } from './journal-setup.ts';
+import { openStoredRun } from './stored-run.ts';
+import { abortOf, checkParked, inEffect, timeouts, type Parked } from './parked.ts';
+import { UsageError } from '../errors.ts';
+import { formatDuration } from '../duration.ts';
+import { JournalFile } from '../journal/file.ts';
+import { readJournal, type JournalState } from '../journal/read.ts';
+import { journalKey } from '../journal/seal.ts';
+import { inDoubtInstances, type InDoubtInstance, type Verified } from '../journal/verify.ts';
+import type { JournalRecord } from '../journal/records.ts';
+import type { OperatorDecision } from '../runner/rollout-result.ts';
+import { readFileSync } from 'node:fs';
+
+export type DecisionKind = OperatorDecision['decision'];
+
+export interface DecideRequest {
+  url: string;
+  runId: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  tmpdir: string;
+  /** The run's clock (a bake's time left). */
+  now: number;
+  /** The decision, and the value it is about (retry, skip, exclude); none: list what the run waits for. */
+  decision?: { kind: DecisionKind; value?: string | undefined } | undefined;
+  reason?: string | undefined;
+  acceptCannotTell?: boolean | undefined;
+  /** decide --after D --then abort|continue: the decision takes effect D from now on the run's clock, unless decided before. */
+  afterMs?: number | undefined;
+  /** Reads the targets of in-doubt calls back (verify), for the instances given. */
+  verify(state: JournalState, instances: readonly InDoubtInstance[]): Promise<Verified[]>;
+}
+
+export interface DecideResult {
+  runId: string;
+  parked: Parked;
+  /** Each thing it waits for, with its evidence (verify's verdicts included). */
+  lines: string[];
+  recorded?: OperatorDecision | undefined;
+}
+
+const refuse = (message: string, hint: string): never => {
+  throw new UsageError('DECISION_REFUSED', message, { hint });
+};
+
+/** The in-doubt instances of a value of the rollout's key (all of the park's values for a wave decision). */
+function doubtsOf(state: JournalState, values: readonly string[]): InDoubtInstance[] {
+  const over = state.rollout?.over;
+  const planned = new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
+  return inDoubtInstances(state).filter((i) => {
+    const v = over === undefined ? undefined : planned.get(i.key)?.matrix?.[over];
+    return v !== undefined && values.includes(String(v)) && !state.instances.get(i.key)?.decision;
+  });
+}
+
+export async function decide(request: DecideRequest): Promise<DecideResult> {
+  const stored = await openStoredRun({
+    url: request.url,
+    resumeId: request.runId,
+    cwd: request.cwd,
+    env: request.env,
+    tmpdir: request.tmpdir,
+    now: request.now,
+  });
+  const key = journalKey(request.env);
+  const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
+  // The decisions in effect now on the run's clock (a timeout's only once its time came).
+  const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
+  checkParked(state, `run ${stored.runId}`);
+  const { park } = state.parked;
+  const d = request.decision;
+  const waited = park.waits.flatMap((w) => (w.value === null ? [] : [w.value]));
+  const values = d?.value !== undefined ? [d.value] : d?.kind === 'continue' ? waited : [];
+  const verified = await request.verify(state, doubtsOf(state, d ? values : waited));
+  const verdicts = (value: string) => verified.filter((v) => doubtsOf(state, [value]).some((i) => i.key === v.key));
+  const lines = park.waits.map((w) => {
+    const evidence = [...w.evidence];
+    if (park.for === 'bake' && park.until !== undefined)
+      evidence.splice(
+        0,
+        1,
+        park.until > request.now
+          ? `${formatDuration(park.until - request.now)} left on the run's clock`
+          : 'elapsed: run --continue goes on',
+      );
+    if (w.value !== null)
+      for (const v of verdicts(w.value))
+        evidence.push(`verify: "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.verdict}: ${v.evidence}`);
+    return `${w.what}: ${evidence.join('; ')}`;
+  });
+  for (const timeout of timeouts(read.parked!, request.now)) lines.push(`decided with a timeout: ${timeout}`);
+  for (const prior of state.parked.decided)
+    lines.push(
+      `decided: ${prior.decision}${prior.value === null ? '' : ` ${prior.value}`} (${prior.by}, ${new Date(prior.at).toISOString()})${prior.reason ? `: ${prior.reason}` : ''}`,
+    );
+  if (!d) return { runId: stored.runId, parked: state.parked, lines };
+
+  if (abortOf(state.parked)) refuse(`run ${stored.runId} was aborted`, 'nothing more is decided about it');
+  if (d.value !== undefined && !waited.includes(d.value))
+    refuse(
+      `--${d.kind} ${d.value}: run ${stored.runId} waits for no decision on ${d.value}${waited.length ? ` (it waits on ${waited.join(', ')})` : ''}`,
+      'enginectl decide --store URL --run ID lists what it waits for',
+    );
+  if (park.for === 'bake' && d.kind !== 'continue' && d.kind !== 'abort')
+    refuse(
+      `--${d.kind}: run ${stored.runId} waits for a bake, not a decision on a value`,
+      'decide --continue to end the bake now, or --abort',
+    );
+  const by = operatorOf(request.env);
+  const evidence: string[] = [];
+  const records: JournalRecord[] = [];
+  for (const value of values) {
+    for (const v of verdicts(value)) {
+      evidence.push(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
+      // Not sent again unless retried: skip, exclude and continue treat the call as the run left it.
+      const decision = d.kind === 'retry' ? 'retry' : 'skip';
+      if (decision === 'retry' && v.verdict === 'applied')
+        refuse(
+          `--retry ${value}: verify read "${v.name}" as applied (${v.evidence}): sending it again would apply it twice`,
+          `decide --skip ${value} (it was applied), or --exclude ${value}`,
+        );
+      if (decision === 'retry' && v.verdict === 'cannot-tell' && !(request.acceptCannotTell && request.reason?.trim()))
+        refuse(
+          `--retry ${value}: verify cannot tell whether "${v.name}" was applied (${v.evidence})`,
+          'check on the server; then --retry with --accept-cannot-tell --reason "what you checked" (recorded), or --skip / --exclude',
+        );
+      records.push({
+        t: 'decision',
+        key: v.key,
+        decision,
+        by,
+        at: request.now,
+        verdict: v.verdict,
+        evidence: v.evidence,
+        method: v.doubt.method,
+        path: v.doubt.path,
+      });
+    }
+  }
+  if (park.for === 'bake' && park.until !== undefined)
+    evidence.push(
+      park.until > request.now ? `${formatDuration(park.until - request.now)} of the bake left` : 'the bake elapsed',
+    );
+  evidence.push(
+    ...park.waits
+      .filter((w) => w.value === null || values.includes(w.value))
+      .flatMap((w) => w.evidence.filter((e) => e.startsWith("the wave's budget"))),
+  );
+  const recorded: OperatorDecision = {
+    decision: d.kind,
+    value: d.value ?? null,
+    wave: park.wave,
+    by,
+    at: request.now,
+    reason: request.reason?.trim() || null,
+    evidence: [...new Set(evidence)],
+    ...(request.afterMs === undefined ? {} : { after: request.now + request.afterMs }),
+  };
+  records.push({ t: 'decide', ...recorded });
+  const opened = JournalFile.open(stored.path, `enginectl decide --run ${stored.runId}`, { mustExist: true, key });
+  try {
+    opened.file.replicateTo(stored.replica);
+    for (const r of records) await opened.file.append(r, true);
+    const unsettled = await opened.file.settle();
+    if (unsettled)
+      throw new UsageError('DECISION_REFUSED', `the decision could not be written to the store: ${unsettled}`, {
+        hint: 'check the run store and decide again',
+      });
+  } finally {
+    opened.file.close();
+  }
+  return { runId: stored.runId, parked: state.parked, lines, recorded };
+}

@@ -1,0 +1,66 @@
+// A parked run read back from its journal (run --continue, decide, runs --parked): whether it is
+// parked at all (not aborted, not gone on), and what it still waits for: a decision on each value
+// the park names, or one on the wave; a bake waits on the run's clock, which the runner reads.
+import { UsageError } from '../errors.ts';
+import type { JournalState } from '../journal/read.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
+
+export type Parked = NonNullable<JournalState['parked']>;
+
+/** A wait longer than this parks a run with a store, unless the pipeline says otherwise (park-after). */
+export const PARK_AFTER_MS = 10 * 60_000;
+
+/** How a run with a run store may park: a bake longer than the pipeline's park-after. */
+export const parkingOf = (pipeline: Pipeline) => ({ afterMs: pipeline.parkAfterMs ?? PARK_AFTER_MS });
+
+/**
+ * The park with the decisions in effect at `now` on the run's clock: a decision with a timeout
+ * (decide --after 4h --then abort) counts once its time came, unless the operator decided since.
+ */
+export function inEffect(parked: Parked, now: number): Parked {
+  return { ...parked, decided: parked.decided.filter((d) => d.after === undefined || d.after <= now) };
+}
+
+/** The decisions that wait for their time (decide --after), in words. */
+export const timeouts = (parked: Parked, now: number): string[] =>
+  parked.decided
+    .filter((d) => d.after !== undefined && d.after > now)
+    .map((d) => `${d.decision} at ${new Date(d.after!).toISOString()} unless decided before (${d.by})`);
+
+/** The operator's abort of the parked run, when one was decided. */
+export const abortOf = (parked: Parked): OperatorDecision | undefined =>
+  parked.decided.find((d) => d.decision === 'abort');
+
+/**
+ * What the park still waits for that only a decision gives: each wait without a decision of its
+ * value, none once the wave was decided (continue). A bake's wait is the runner's to judge, on the
+ * run's clock: not listed here unless a decision is all that is left.
+ */
+export function pendingDecisions(parked: Parked): Park['waits'] {
+  if (parked.park.for === 'bake') return [];
+  if (parked.decided.some((d) => d.decision === 'continue' || d.decision === 'abort')) return [];
+  return parked.park.waits.filter((w) =>
+    w.value === null ? parked.park.waits.length === 1 : !parked.decided.some((d) => d.value === w.value),
+  );
+}
+
+/** run --continue of a journal whose last run did not park (or was aborted): refused, nothing sent. */
+export function checkParked(state: JournalState, where: string): asserts state is JournalState & { parked: Parked } {
+  if (!state.parked)
+    throw new UsageError('NOT_PARKED', `${where}: its last run did not park; there is nothing to continue`, {
+      hint: 'resume a run that ended otherwise with --resume; enginectl runs --store URL --parked lists the parked runs',
+    });
+  const abort = abortOf(state.parked);
+  if (abort)
+    throw new UsageError(
+      'NOT_PARKED',
+      `${where}: the operator aborted it (${abort.by}, ${new Date(abort.at).toISOString()}${abort.reason ? `: ${abort.reason}` : ''}); nothing more is sent`,
+      { hint: 'start a new run of the pipeline if the rollout is to go on after all' },
+    );
+}
+
+/** "waiting for X: evidence" lines of a park's waits. */
+export function waitLines(waits: Park['waits']): string[] {
+  return waits.map((w) => `waiting for ${w.what}${w.evidence.length ? `: ${w.evidence.join('; ')}` : ''}`);
+}

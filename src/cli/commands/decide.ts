@@ -1,0 +1,145 @@
+// `enginectl decide --store URL --run ID`: what a parked run waits for, each with its evidence
+// (verify's verdict of an in-doubt call, a bake's time left, the wave's budget left); with a
+// decision (--retry, --skip, --exclude SITE, --continue, --abort), that decision recorded in the
+// run's journal in the store with who, when, why and on what evidence (app/decide.ts).
+import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { ExitCode, UsageError } from '../../errors.ts';
+import { decide, type DecisionKind } from '../../app/decide.ts';
+import { verifyJournal } from '../../app/verify.ts';
+import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { teachSecrets } from '../../app/journal-setup.ts';
+import { STORE_VARIABLE } from '../../app/stored-run.ts';
+import { realClock } from '../../app/clock.ts';
+import { parseDuration } from '../../duration.ts';
+import { Masker } from '../../runner/masker.ts';
+import { neutralise } from '../../text/neutralise.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+
+export const DECIDE_HELP = `Usage: enginectl decide --store URL --run ID [decision] [options]
+
+Lists what a parked run (run --store URL exited 75) waits for, each with its evidence: for a
+value whose call is in doubt, verify's reading of its target (GET requests only); for a bake, its
+time left on the run's clock; the wave's failure budget left. With a decision, records it in the
+run's journal in the store, with who (the CI's actor), when, why (--reason) and the evidence;
+then run FILE --store URL --continue ID goes on.
+
+Decisions:
+  --retry VALUE         send the value's steps again: only when verify reads its call in doubt as
+                        not applied (or with --accept-cannot-tell --reason); a plain failure is retried
+  --skip VALUE          do not send the value's steps again; recorded as skipped, never a success
+  --exclude VALUE       the wave goes on without the value, counted against its budget
+  --continue            go on past the wave: its failures left as they are, its bake ended now
+  --abort               end the run here: nothing more is sent; --continue is then refused
+  --after D --then abort|continue
+                        a timeout: the decision takes effect D (4h) from now on the run's clock,
+                        unless another is made before
+
+Options:
+  --store URL           the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
+  --run ID              the parked run
+  --reason TEXT         why (recorded, shown in every report)
+  --accept-cannot-tell  with --retry: send again although verify cannot tell (needs --reason)
+  --pipeline FILE       the pipeline whose servers verify reads (default: the file the run named)
+  --var NAME=VALUE      a var the servers read, as given to run (repeatable)
+  -h, --help            show this help
+
+Exit codes: 0 listed or recorded, 2 invalid input or a decision refused (nothing recorded).`;
+
+export async function decideCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('decide', args, {
+    store: { type: 'string' },
+    run: { type: 'string' },
+    retry: { type: 'string' },
+    skip: { type: 'string' },
+    exclude: { type: 'string' },
+    continue: { type: 'boolean' },
+    abort: { type: 'boolean' },
+    reason: { type: 'string' },
+    'accept-cannot-tell': { type: 'boolean' },
+    after: { type: 'string' },
+    then: { type: 'string' },
+    pipeline: { type: 'string' },
+    var: { type: 'string', multiple: true },
+  });
+  if (values.help) {
+    io.stdout(`${DECIDE_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', 'decide: takes no FILE; --store URL --run ID');
+  const url = values.store ?? io.env[STORE_VARIABLE];
+  if (url === undefined || values.run === undefined)
+    throw new UsageError('BAD_ARGUMENTS', 'decide: give --store URL (or ENGINECTL_STORE) and --run ID', {
+      hint: 'enginectl runs --store URL --parked lists the parked runs',
+    });
+  const chosen: { kind: DecisionKind; value?: string | undefined }[] = [
+    ...(values.retry === undefined ? [] : [{ kind: 'retry' as const, value: values.retry }]),
+    ...(values.skip === undefined ? [] : [{ kind: 'skip' as const, value: values.skip }]),
+    ...(values.exclude === undefined ? [] : [{ kind: 'exclude' as const, value: values.exclude }]),
+    ...(values.continue ? [{ kind: 'continue' as const }] : []),
+    ...(values.abort ? [{ kind: 'abort' as const }] : []),
+  ];
+  const afterMs = values.after === undefined ? undefined : parseDuration(values.after);
+  if (
+    (values.after === undefined) !== (values.then === undefined) ||
+    (values.after !== undefined && afterMs === undefined)
+  )
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'decide: --after DURATION goes with --then abort|continue (--after 4h --then abort)',
+    );
+  if (values.then !== undefined) {
+    if (values.then !== 'abort' && values.then !== 'continue')
+      throw new UsageError('BAD_ARGUMENTS', `decide --then ${values.then}: say abort or continue`);
+    chosen.push({ kind: values.then });
+  }
+  if (chosen.length > 1)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'decide: one decision at a time (--retry, --skip, --exclude, --continue or --abort)',
+    );
+  if (values['accept-cannot-tell'] && (chosen[0]?.kind !== 'retry' || !values.reason?.trim()))
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'decide: --accept-cannot-tell goes with --retry VALUE and --reason "what you checked"',
+    );
+  const clock = io.clock ?? realClock();
+  const masker = new Masker();
+  const result = await decide({
+    url,
+    runId: values.run,
+    cwd: io.cwd,
+    env: io.env,
+    tmpdir: tmpdir(),
+    now: clock.now(),
+    decision: chosen[0],
+    reason: values.reason,
+    acceptCannotTell: values['accept-cannot-tell'],
+    afterMs,
+    // Read only when a call is in doubt: the servers of the pipeline that wrote the run.
+    verify: async (state, instances) => {
+      if (instances.length === 0) return [];
+      const file = values.pipeline ?? state.runs.at(-1)!.file;
+      const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });
+      teachSecrets(pipeline, io.env, masker);
+      const keys = new Set(instances.map((i) => i.key));
+      const all = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: clock.now });
+      return all.filter((v) => keys.has(v.key));
+    },
+  });
+  const park = result.parked.park;
+  io.stdout(
+    `${neutralise(`run ${result.runId}: parked at wave ${park.wave} since ${new Date(park.since).toISOString()}, waiting for ${park.reason}`)}\n`,
+  );
+  for (const line of result.lines) io.stdout(`  ${neutralise(masker.mask(line))}\n`);
+  if (result.recorded) {
+    const d = result.recorded;
+    io.stdout(
+      `${neutralise(masker.mask(`recorded: ${d.decision}${d.value === null ? '' : ` ${d.value}`}${d.after === undefined ? '' : ` at ${new Date(d.after).toISOString()} unless decided before`} by ${d.by}${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? ` (on: ${d.evidence.join('; ')})` : ''}`))}\n`,
+    );
+    if (d.decision !== 'abort' && d.after === undefined)
+      io.stdout(`go on: enginectl run FILE --store URL --continue ${result.runId}\n`);
+  }
+  return ExitCode.ok;
+}

@@ -1,0 +1,150 @@
+// Parking a rollout (with a run store, `run --store`): a bake longer than park-after, or a wave
+// whose values failed (or left a call in doubt) under `on-failure: decide`, ends the run parked:
+// what waits for what, since when, with the evidence, so a later job goes on (run --continue)
+// once the bake elapsed on the run's clock or an operator decided (enginectl decide). Without a
+// store nothing parks: a bake is waited, a failure halts as before.
+import type { Rollout, Step } from '../pipeline/model.ts';
+import type { StepRun, WaveResult } from './result.ts';
+import type { OperatorDecision, Park, RolloutResult } from './rollout-result.ts';
+import type { RunContext } from './run-context.ts';
+import { formatDuration } from '../duration.ts';
+
+type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
+
+/** The operator's decisions about the wave this run parked at before (none for another wave). */
+export function decisionsAt(ctx: RunContext, wave: number): readonly OperatorDecision[] {
+  const parked = ctx.resume?.parked;
+  return parked && parked.park.wave === wave ? parked.decided : [];
+}
+
+/** Whether the operator said to go on past this wave (its failures, its bake, its analysis). */
+export const goesOn = (ctx: RunContext, wave: number): boolean =>
+  decisionsAt(ctx, wave).some((d) => d.decision === 'continue');
+
+/** The operator's decision about a value of the wave, the last one said. */
+export const decidedFor = (ctx: RunContext, wave: number, value: string): OperatorDecision | undefined =>
+  decisionsAt(ctx, wave).findLast((d) => d.value === value);
+
+/**
+ * A value the operator decided not to run again (skip, exclude, or a continue past its wave): its
+ * instances not carried are left unsent, skipped on that word (never a success). True when it
+ * counts against the wave's budget (exclude, continue).
+ */
+export function leaveValue(runs: (readonly [Step, StepRun[]])[], wave: number, d: OperatorDecision): boolean {
+  for (const [, list] of runs)
+    for (const run of list) {
+      if (run.resume === 'earlier-run' || (run.outcome === 'skipped' && run.decision)) continue;
+      run.wave = wave;
+      run.outcome = 'skipped';
+      run.figures = `not sent again: ${d.decision === 'skip' ? 'skipped' : d.decision === 'exclude' ? 'excluded from the wave' : 'left as it failed'} by the operator (${d.by}${d.reason ? `: ${d.reason}` : ''})`;
+    }
+  return d.decision !== 'skip';
+}
+
+/**
+ * The bake after a wave: on a continue, counted from its start as the journal's park recorded it.
+ * What is left is waited when the run cannot park or it is no longer than park-after; else the
+ * run parks. Returns the park, or undefined once it elapsed.
+ */
+export async function bake(ctx: RunContext, rollout: Rollout, wave: WaveResult): Promise<Park | undefined> {
+  const bakes = rollout.analysis?.bakeMs ?? 0;
+  const bakeMs = typeof bakes === 'number' ? bakes : (bakes[wave.wave - 1] ?? 0);
+  if (bakeMs <= 0 || goesOn(ctx, wave.wave)) return undefined;
+  const earlier = ctx.resume?.parked?.park;
+  const since = earlier?.wave === wave.wave && earlier.for === 'bake' ? earlier.since : ctx.deps.now();
+  const left = since + bakeMs - ctx.deps.now();
+  if (left <= 0) {
+    ctx.tell.info(undefined, `wave ${wave.wave}: its ${formatDuration(bakeMs)} bake elapsed`);
+    return undefined;
+  }
+  if (!ctx.park || left <= ctx.park.afterMs) {
+    ctx.tell.info(undefined, `wave ${wave.wave}: baking ${formatDuration(left)} before its analysis`);
+    await ctx.deps.sleep(left, ctx.deps.signal).catch(() => undefined);
+    return undefined;
+  }
+  const reason = `the ${formatDuration(bakeMs)} bake after wave ${wave.wave}`;
+  return {
+    wave: wave.wave,
+    for: 'bake',
+    since,
+    until: since + bakeMs,
+    reason,
+    waits: [
+      {
+        value: null,
+        what: reason,
+        evidence: [
+          `${formatDuration(left)} left (until ${new Date(since + bakeMs).toISOString()} on the run's clock)`,
+          `wave ${wave.wave}: ${wave.values.length - wave.failed.length} of ${wave.values.length} done`,
+        ],
+      },
+    ],
+  };
+}
+
+/** What a value's runs say of its failure: each failed instance's error, and the call it left in doubt. */
+function evidenceOf(runs: (readonly [Step, StepRun[]])[]): string[] {
+  return runs.flatMap(([, list]) =>
+    list.flatMap((r) =>
+      r.outcome !== 'failure' && !r.inDoubt
+        ? []
+        : [
+            `${r.name}: ${r.error?.message ?? r.outcome}${r.inDoubt ? ` (in doubt: ${r.inDoubt.method} ${r.inDoubt.path}${r.inDoubt.status === undefined ? '' : `, answered ${r.inDoubt.status}`})` : ''}`,
+          ],
+    ),
+  );
+}
+
+/** A wave that failed (a value, its budget, its analysis) parked for an operator's decision. */
+export function decisionPark(
+  ctx: RunContext,
+  rollout: Rollout,
+  wave: WaveResult,
+  runsOf: RunsOf,
+  why: string | undefined,
+): Park {
+  const budgetLeft = Math.max(0, wave.budget - wave.failed.length);
+  const undecided = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
+  const waits: Park['waits'] = undecided.map((value) => ({
+    value,
+    what: `a decision on ${rollout.over} ${value} (retry, skip, exclude)`,
+    evidence: [...evidenceOf(runsOf(value)), `the wave's budget left: ${budgetLeft} of ${wave.budget}`],
+  }));
+  if (why || waits.length === 0)
+    waits.push({
+      value: null,
+      what: `a decision on wave ${wave.wave} (continue, abort)`,
+      evidence: [why ?? `${wave.failed.length} failed, over the budget of ${wave.budget}`],
+    });
+  return {
+    wave: wave.wave,
+    for: 'decision',
+    since: ctx.deps.now(),
+    reason: `a decision on wave ${wave.wave}: ${why ?? `${wave.failed.join(', ')} failed`}`,
+    waits,
+  };
+}
+
+/** Whether a rollout parks for a decision on failure: `on-failure: decide` and a run store. */
+export const decides = (ctx: RunContext, rollout: Rollout): boolean =>
+  rollout.onFailure === 'decide' && ctx.park !== undefined;
+
+/** Whether a value's failure asks for a decision: a failed or in-doubt instance whose step's on-failure (else the rollout's) is decide, with a run store. */
+export function valueDecides(ctx: RunContext, rollout: Rollout, runs: (readonly [Step, StepRun[]])[]): boolean {
+  if (ctx.park === undefined) return false;
+  return runs.some(
+    ([step, list]) =>
+      (step.onFailure ?? rollout.onFailure) === 'decide' &&
+      list.some((r) => (r.outcome === 'failure' && !r.continuedOnError) || r.inDoubt !== undefined),
+  );
+}
+
+/** "parked: waiting for ...": the headline of every report and the last lines of the log. */
+export function parkedHeadline(park: Park): string {
+  return `parked: waiting for ${park.reason}`;
+}
+
+/** The instances of the waves after a park, and of its own values not run: not started, saying where it parked. */
+export function parkedMessage(result: RolloutResult): string {
+  return `not started: the rollout parked at wave ${result.parked!.wave} (waiting for ${result.parked!.reason})`;
+}

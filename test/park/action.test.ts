@@ -1,0 +1,41 @@
+// A parked run through the GitHub Action (the root action in this process, runAction with a
+// recording toolkit): the step is not failed and its outcome output says parked; input continue
+// goes on with it in a later job, parked again while the bake lasts, to success after it; every
+// write reaches its site once.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { actionDef } from '../../src/action/definitions.ts';
+import { ExitCode } from '../../src/errors.ts';
+import { runActionInProcess } from '../helpers/toolkit.ts';
+import { parkFleet } from './helpers.ts';
+import { readFileSync } from 'node:fs';
+
+const ROOT = actionDef('enginectl');
+const HOUR = 3_600_000;
+
+test('the action: a parked run sets outcome parked without failing the step; input continue goes on after the bake', async (t) => {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`);
+  const job = (inputs: Record<string, string>) =>
+    runActionInProcess(ROOT, {
+      files: { 'fleet.yml': readFileSync(f.file, 'utf8') },
+      inputs: { pipeline: 'fleet.yml', store: f.storeUrl, ...inputs },
+      env: f.env,
+      clock: f.clock,
+    });
+  const first = await job({});
+  assert.equal(first.code, ExitCode.ok, first.failed.join('\n'));
+  assert.deepEqual(first.failed, [], 'not failed');
+  assert.equal(first.outputs.outcome, 'parked');
+  assert.ok(first.log.some((l) => /parked: waiting for the 12h bake after wave 1/.test(l)));
+  const id = first.outputs['run-id']!;
+
+  const early = await job({ continue: id });
+  assert.equal(early.outputs.outcome, 'parked', 'the bake is not over: parked again');
+  assert.deepEqual(early.failed, []);
+
+  await f.clock.sleep(12 * HOUR, new AbortController().signal);
+  const done = await job({ continue: id });
+  assert.equal(done.code, ExitCode.ok, done.failed.join('\n'));
+  assert.equal(done.outputs.outcome, 'success');
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
+});

@@ -1,0 +1,180 @@
+// Decisions about a parked run (enginectl decide), over a write made in doubt by the emulator's
+// faults: the run parks (on-failure: decide) instead of halting; decide lists what it waits for
+// with verify's verdict; each decision is recorded in the store with who, when, why and the
+// evidence, and shown in the reports; no applied write is sent again; a retry on "cannot tell"
+// is refused without a reason.
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+
+const FLEET = (budget: number) => `  over: site
+  waves: [[site-001], rest]
+  max-failures: ${budget}
+  on-failure: decide`;
+
+/** A 4-site rollout whose site-002 update is in doubt (`reset`), parked for a decision. */
+async function parkedOnDoubt(t: TestContext, reset: 'before' | 'after', budget = 0) {
+  const f = await parkFleet(t, 4, FLEET(budget));
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', reset, times: 1, site: 'site-002' });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.match(first.stdout, /^parked: waiting for a decision on wave 2: site-002 failed$/m);
+  assert.equal(first.report!.parked?.for, 'decision');
+  assert.deepEqual(
+    first.report!.parked!.waits.map((w) => w.value),
+    ['site-002'],
+  );
+  return { f, id, first };
+}
+
+test('a value in doubt parks the run for a decision; continue before one parks again; decide lists the evidence; --skip goes on without sending it again', async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after');
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1 });
+
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, early.stdout + early.stderr);
+  assert.match(early.stdout, /^still parked: waiting for a decision on site site-002/m);
+
+  const listed = await f.decide(id);
+  assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+  assert.match(listed.stdout, /parked at wave 2 since .*, waiting for a decision on wave 2: site-002 failed/);
+  assert.match(listed.stdout, /in doubt: POST \/api\/devops\/v1\/update\/system.*verify: "Update site-002"/);
+  assert.match(listed.stdout, /the wave's budget left: 0 of 0/);
+
+  const skipped = await f.decide(id, '--skip', 'site-002', '--reason', 'engines show the new version');
+  assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+  assert.match(
+    skipped.stdout,
+    /^recorded: skip site-002 by .*: engines show the new version \(on: verify: "Update site-002"/m,
+  );
+  const decide = f.records(id).find((r) => r.t === 'decide');
+  assert.equal(decide?.decision, 'skip');
+  assert.equal(decide?.reason, 'engines show the new version');
+
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.deepEqual(
+    f.applied('/update/system'),
+    { 'site-001': 1, 'site-002': 1, 'site-003': 1, 'site-004': 1 },
+    'the write in doubt (applied) is not sent again',
+  );
+  const d = done.report!.decisions.find((x) => x.decision === 'skip');
+  assert.equal(d?.value, 'site-002');
+  assert.match(d!.by, /@/, 'who: the CI actor at the host');
+  assert.equal(d!.reason, 'engines show the new version');
+});
+
+test('--retry on a call verify cannot tell is refused without --accept-cannot-tell and a reason; with them the write not applied is sent once', async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'before');
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 });
+  const refused = await f.decide(id, '--retry', 'site-002');
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /--retry site-002: verify cannot tell whether "Update site-002" was applied/);
+  assert.equal(f.records(id).filter((r) => r.t === 'decide').length, 0, 'nothing recorded');
+  const noReason = await f.decide(id, '--retry', 'site-002', '--accept-cannot-tell');
+  assert.equal(noReason.code, 2, noReason.stdout + noReason.stderr);
+
+  const retried = await f.decide(id, '--retry', 'site-002', '--accept-cannot-tell', '--reason', 'checked: not updated');
+  assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1, 'site-004': 1 });
+});
+
+test('--exclude: the wave goes on without the value, within its budget; --abort ends the run and --continue is refused', async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after', 1);
+  const excluded = await f.decide(id, '--exclude', 'site-002', '--reason', 'site under repair');
+  assert.equal(excluded.code, 0, excluded.stdout + excluded.stderr);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 1, 'a value failed within the budget: exit 1 as before');
+  assert.deepEqual(done.report!.rollout!.waves[1]!.outcome, 'failed-within-budget');
+  assert.deepEqual(done.report!.rollout!.waves[1]!.failed, ['site-002']);
+  const site2 = done.report!.steps.find((s) => s.id === 'update' && s.matrix?.site === 'site-002');
+  assert.equal(site2?.outcome, 'skipped');
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1, 'site-004': 1 });
+
+  const other = await parkedOnDoubt(t, 'after');
+  const aborted = await other.f.decide(other.id, '--abort', '--reason', 'rolling back by hand');
+  assert.equal(aborted.code, 0, aborted.stdout + aborted.stderr);
+  const refused = await other.f.run('--continue', other.id);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /the operator aborted it \(.*: rolling back by hand\)/);
+  const parked = await other.f.cli(['runs', '--store', other.f.storeUrl, '--parked']);
+  assert.match(parked.stdout, /^no parked run in /m);
+});
+
+test('--continue past the wave: the value in doubt is left as it is (not sent again), the wave goes on', async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after');
+  const listed = await f.cli(['runs', '--store', f.storeUrl, '--parked']);
+  assert.match(
+    listed.stdout,
+    new RegExp(
+      `^${id}  "Fleet release" .* parked at wave 2 since .*: waiting for a decision on wave 2: site-002 failed$`,
+      'm',
+    ),
+  );
+  assert.match(listed.stdout, /^ {2}waiting for a decision on site site-002/m);
+  const going = await f.decide(id, '--continue', '--reason', 'accepted');
+  assert.equal(going.code, 0, going.stdout + going.stderr);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 1, done.stdout + done.stderr);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1, 'site-004': 1 });
+});
+
+test("a decision with a timeout (--after 4h --then abort) takes effect on the run's clock: parked again before, aborted after", async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after');
+  const timed = await f.decide(id, '--after', '4h', '--then', 'abort', '--reason', 'nobody looked');
+  assert.equal(timed.code, 0, timed.stdout + timed.stderr);
+  assert.match(timed.stdout, /^recorded: abort at \S+ unless decided before by /m);
+  const listed = await f.cli(['runs', '--store', f.storeUrl, '--parked']);
+  assert.match(listed.stdout, /^ {2}abort at \S+ unless decided before/m);
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, 'the timeout has not come: still parked for the decision');
+  await f.clock.sleep(5 * 3_600_000, new AbortController().signal);
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, 2, late.stdout + late.stderr);
+  assert.match(late.stderr, /the operator aborted it \(.*: nobody looked\)/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1 }, 'nothing more sent');
+});
+
+test('on-failure: decide on the step (the rollout halts by default): its failure parks the run; --retry of a call verify reads as applied (gateway=504) is refused, --skip goes on', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001], rest]\n  max-failures: 0`,
+    '',
+    '    on-failure: decide',
+  );
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    gateway: 504,
+    times: 1,
+    site: 'site-002',
+  });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const retry = await f.decide(id, '--retry', 'site-002');
+  assert.equal(retry.code, 2, 'a retry of a call applied at the server is refused');
+  assert.match(retry.stderr, /--retry site-002: verify read "Update site-002" as applied/);
+  const skip = await f.decide(id, '--skip', 'site-002', '--reason', 'applied behind the gateway');
+  assert.equal(skip.code, 0, skip.stdout + skip.stderr);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.deepEqual(
+    f.applied('/update/system'),
+    { 'site-001': 1, 'site-002': 1, 'site-003': 1 },
+    'the applied write not sent again',
+  );
+});
+
+test('without on-failure: decide a failure halts as before, even with a store', async (t) => {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]`);
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-002' });
+  const r = await f.run();
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.equal(r.report!.parked, null);
+  assert.equal(r.report!.rollout!.halted?.wave, 2);
+});

@@ -1,0 +1,90 @@
+// A fleet of sites served by one emulator over HTTP on 127.0.0.1 (each site a state of its own,
+// one simulated clock the runs read too), a run store in a temporary directory, and the runs of
+// a rollout that parks, goes on and is decided through the CLI (runCli).
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
+import { serve, Sites } from '../../src/emulator/index.ts';
+import type { Report } from '../../src/report/index.ts';
+import { runCli } from '../helpers/cli.ts';
+
+export const PARKED = 75;
+
+export const sitesOf = (n: number) => Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(3, '0')}`);
+
+export async function parkFleet(t: TestContext, n: number, rollout: string, extra = '', step = '') {
+  const clock = simulatedClock();
+  const sites = new Sites({ now: clock.now });
+  const running = await serve(sites, { port: 0 });
+  t.after(() => running.close());
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-park-'));
+  const store = join(dir, 'store');
+  mkdirSync(store);
+  const names = sitesOf(n);
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Fleet release
+vars:
+  sites: [${names.join(', ')}]
+servers:
+${names.map((s) => `  ${s}: { url: "${running.url}/sites/${s}", username: admin, password: admin }`).join('\n')}
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+${extra}
+rollout:
+${rollout}
+steps:
+  - id: update
+    name: "Update \${{ matrix.site }}"
+    uses: update/system
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { target: prod }
+${step}
+  - id: alerts
+    name: "No critical alert at \${{ matrix.site }}"
+    uses: monitoring/alerts
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { fail-on: critical }
+`,
+  );
+  const storeUrl = `file://${store}`;
+  const env = { PROD_TOKEN: 'prod-token' };
+  let reports = 0;
+  /** `enginectl ARGS` on this fleet's clock, with a JSON report of its own. */
+  const cli = async (args: string[]) => {
+    const json = join(dir, `report-${++reports}.json`);
+    const r = await runCli(args[0] === 'run' ? [...args, '--report-json', json] : args, { env, clock });
+    const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as Report) : undefined;
+    return { ...r, report };
+  };
+  const run = (...args: string[]) => cli(['run', file, '--store', storeUrl, ...args]);
+  /** Writes each site's emulator applied, by site: what the request logs show. */
+  const applied = (path: string) =>
+    Object.fromEntries(
+      [...sites.started()]
+        .map(([name, site]) => [name, site.requests.filter((r) => r.applied && r.path.endsWith(path)).length] as const)
+        .filter(([, count]) => count > 0),
+    );
+  /** The records the store holds for a run, in order. */
+  const records = (id: string) => {
+    const journal = join(store, 'runs', id, 'journal');
+    return readdirSync(journal)
+      .sort()
+      .flatMap((seg) =>
+        readFileSync(join(journal, seg), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown> & { t: string }),
+      );
+  };
+  const decide = (id: string, ...args: string[]) => cli(['decide', '--store', storeUrl, '--run', id, ...args]);
+  return { decide, clock, sites, url: running.url, dir, file, storeUrl, env, run, cli, applied, records, names };
+}
+
+export const runIdOf = (stdout: string) => /^run: (\S+) in /m.exec(stdout)?.[1];
