@@ -15,13 +15,13 @@ import type { ResumePlan } from '../runner/resume.ts';
 import type { RunnerDeps, RunStart } from '../runner/run-context.ts';
 import type { JournalFile, JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
-import type { RunObserver } from '../runner/observer.ts';
 import { journalObserver, journalWriter } from '../journal/observer.ts';
 import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
 import type { ReportPaths } from './report-files.ts';
+import { fenced } from './lease-setup.ts';
 import { publisher, endOf, type Channel } from './channels/channel.ts';
 import { reportFilesChannel, type ReportFilesChannel } from './channels/report-files.ts';
 import { clientFactory } from './clients.ts';
@@ -74,27 +74,6 @@ export interface JournalSpec {
   previousServers?: Record<string, string> | undefined;
   /** --resume: the pipeline that wrote the journal, and whether its pipeline file is this one's. */
   resumedFrom?: { name: string; file: string; sameFile: boolean } | undefined;
-}
-
-/**
- * The journal's observer, fenced by the lease: before each write's record (and so before the
- * write), the lease is checked to be this run's still; a run that lost it sends nothing more and
- * stops, every report written.
- */
-function fenced(observer: RunObserver, lease: RunRequest['lease'], stop: (error: LeaseError) => void): RunObserver {
-  if (!lease) return observer;
-  return {
-    ...observer,
-    async sending(run, call) {
-      try {
-        await lease.check();
-      } catch (error) {
-        if (error instanceof LeaseError) stop(error);
-        throw error;
-      }
-      return observer.sending(run, call);
-    },
-  };
 }
 
 export interface RunWorld {
