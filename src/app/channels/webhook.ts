@@ -3,7 +3,9 @@
 // or a path often carries a token): registered with the masker before anything is printed, never
 // named in what this channel says. A failure (refused, a status other than 2xx, no answer in
 // time) is a warning; the run's outcome and exit code stay what they were.
+import { createDispatcher } from '../../api/dispatcher.ts';
 import { loadUndici } from '../../api/undici.ts';
+import type { Env } from '../../environment.ts';
 import type { ErrorCode } from '../../error-codes.ts';
 import { UsageError } from '../../errors.ts';
 import { renderJson } from '../../report/json.ts';
@@ -44,18 +46,25 @@ export function webhookUrl(text: string, masker: Masker, where: string, code: Er
   return url;
 }
 
-export function webhookChannel(url: URL, options: { timeoutMs?: number; said?: (text: string) => void } = {}): Channel {
+/**
+ * `env`: the proxy settings (HTTPS_PROXY, NO_PROXY) the API's calls follow, through the same
+ * dispatcher (api/dispatcher.ts): a webhook behind the runner's proxy is reached as the server is.
+ */
+export function webhookChannel(
+  url: URL,
+  options: { env: Env; timeoutMs?: number; said?: (text: string) => void },
+): Channel {
   return {
     name: 'webhook',
     async ended(end) {
       if (!end.report) return;
-      const { Agent, request } = await loadUndici();
-      const dispatcher = new Agent();
+      const { request } = await loadUndici();
+      const lazy = createDispatcher({}, options.env, undefined, url.href);
       let status: number;
       try {
         const res = await request(url.href, {
           method: 'POST',
-          dispatcher,
+          dispatcher: await lazy.get(),
           headers: { 'content-type': 'application/json', 'user-agent': 'enginectl' },
           body: renderJson(end.report),
           signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
@@ -68,7 +77,7 @@ export function webhookChannel(url: URL, options: { timeoutMs?: number; said?: (
         const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'no answer in time' : (e.code ?? e.name);
         throw new Error(`the report could not be posted (${why})`, { cause: error });
       } finally {
-        void dispatcher.close();
+        void lazy.close();
       }
       if (status < 200 || status > 299)
         throw new Error(`the report could not be posted: the server answered ${status}`);

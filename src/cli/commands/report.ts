@@ -150,7 +150,7 @@ async function write(
   const publish = publisher(
     [
       reportFilesChannel(paths, { said: (p) => print(`report: ${p}`) }),
-      ...(webhook ? [webhookChannel(webhook, { said: print })] : []),
+      ...(webhook ? [webhookChannel(webhook, { env: io.env, said: print })] : []),
       ciSummaryChannel(chooseCi(io), io.env, print, {
         summaryFile: paths.summary,
         fullReport: paths.json ?? paths.html,
