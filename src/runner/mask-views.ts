@@ -6,8 +6,6 @@ import { MASK } from '../text/mask.ts';
 import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
 import { escapeRegExp } from '../text/escape.ts';
 
-/** The characters a page must still show of a form for its hidden ones to count as droppable. */
-const MIN_SHOWN = 3;
 /** Long texts are searched for escaped secrets in windows this long, overlapping by WINDOW_OVERLAP. */
 const WINDOW = 1 << 20;
 /** The longest escaped spelling of a secret found across a window's edge. */
@@ -20,17 +18,13 @@ const WINDOW_OVERLAP = 1 << 16;
  * (`_`, `*`, a backslash); white space may be any run of it or of `+` (a space, form-encoded).
  */
 export function viewPattern(form: string): string {
-  // A form a page would show almost nothing of (`\\_*\\*/`: one `/`) is matched only as written:
-  // else every `/` of every text would read as it.
-  const shown = [...form].filter((c) => !/\s/.test(c) && !hiddenOnPage(c)).length;
-  const mayHide = shown >= MIN_SHOWN;
   const literal = (text: string) =>
     [...text.matchAll(/\s+|[^]/gu)]
-      .map(([c]) => (/^\s/.test(c) ? '[\\s+]+' : mayHide && hiddenOnPage(c) ? `${escapeRegExp(c)}?` : escapeRegExp(c)))
+      .map(([c]) => (/^\s/.test(c) ? '[\\s+]+' : hiddenOnPage(c) ? `${escapeRegExp(c)}?` : escapeRegExp(c)))
       .join('');
   let out = '';
   let at = 0;
-  for (const edit of new DecodedView(form, mayHide).edits()) {
+  for (const edit of new DecodedView(form, true).edits()) {
     out += literal(form.slice(at, edit.rawAt));
     const raw = form.slice(edit.rawAt, edit.rawAt + edit.rawLength);
     out += edit.text === '' ? `(?:${literal(raw)})?` : `(?:${literal(raw)}|${literal(edit.text)})`;
