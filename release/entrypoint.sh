@@ -4,7 +4,7 @@
 # agent `cat`) gets that program run as it asked, with no entrypoint override needed.
 set -e
 case "${1:-}" in
-  '' | -* | run | validate | plan | report | verify | runs | lease | decide | schema | matrix | api | emulator | help)
+  '' | -* | run | validate | plan | report | verify | runs | lease | decide | shard | schema | matrix | api | emulator | help)
     exec /usr/local/bin/enginectl "$@" ;;
 esac
 # (No /dev/null here: a bare chroot has none.)

@@ -3,7 +3,7 @@
 
 export interface ErrorCodeDoc {
   /** The process exit code when this error ends a command (1 for a step's failure). */
-  exit: 1 | 2 | 75;
+  exit: 1 | 2 | 69 | 75;
   /** What to do about it. */
   action: string;
 }
@@ -11,6 +11,7 @@ export interface ErrorCodeDoc {
 const usage = (action: string): ErrorCodeDoc => ({ exit: 2, action });
 const step = (action: string): ErrorCodeDoc => ({ exit: 1, action });
 const parked = (action: string): ErrorCodeDoc => ({ exit: 75, action });
+const unavailable = (action: string): ErrorCodeDoc => ({ exit: 69, action });
 
 export const ERROR_CODES = {
   // Invalid input (exit 2): nothing was sent.
@@ -105,6 +106,9 @@ export const ERROR_CODES = {
   WINDOW_CLOSED: step(
     'the write did not fit its window (none open, it would overrun the end, or a freeze): the message names the next window it fits in; run then, or with --override-freeze --reason "..." as an identity override-freeze: lists',
   ),
+  SHARD_UNAVAILABLE: unavailable(
+    'a worker of a sharded run could not reach its run store or take its lease and sent nothing: run the same index again (a Kubernetes Job retries it; a CI job: re-run it)',
+  ),
   ROLLOUT_PARKED: parked(
     'the run parked (saved in the run store, exit 75): enginectl decide --store URL --run ID says what it waits for; once decided (or its bake elapsed), run --store URL --continue ID goes on',
   ),
@@ -112,6 +116,9 @@ export const ERROR_CODES = {
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
   STORE_FAILED: step(
     'check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on',
+  ),
+  SHARD_REFUSED: usage(
+    'run each shard with the pipeline, --var values and shard count enginectl shard was given (its manifest says), and an index from 1 to N; a pipeline to shard needs rollout: with every step over its key',
   ),
   OVERRIDE_REFUSED: usage(
     "--override-freeze is only for the identities the pipeline's override-freeze: lists (matched on the CI's actor): ask one of them, or add yours to the pipeline",

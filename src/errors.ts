@@ -16,6 +16,11 @@ export const ExitCode = {
    * nor a failure, and a CI system can be told to show it so (GitLab: allow_failure: exit_codes).
    */
   parked: 75,
+  /**
+   * A worker of a sharded run (run --shard) stopped on its store or lease before it sent anything:
+   * safe to run the index again. 69 is EX_UNAVAILABLE of sysexits.h.
+   */
+  unavailable: 69,
   interrupted: 130,
   terminated: 143,
 } as const;

@@ -58,7 +58,7 @@ test('the single-step actions build their pipeline from values: no YAML text is 
 const FLOORS: readonly (readonly string[])[] = [
   ['', 'text'],
   ['api', 'expr', 'store', 'schedule'],
-  ['emulator', 'steps'],
+  ['emulator', 'steps', 'shard'],
   ['pipeline'],
   ['runner'],
   ['report', 'log'],

@@ -49,6 +49,8 @@ export interface StoredRun {
 export async function openStoredRun(request: {
   url: string;
   resumeId?: string | undefined;
+  /** A new run's id, when the caller chose it (a sharded run's site, named in the wave's log before it starts). */
+  newId?: string | undefined;
   journal?: string | undefined;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -58,7 +60,7 @@ export async function openStoredRun(request: {
   const store = storeAt(request.url, request.cwd, request.env);
   await probeStore(store, () => request.now);
   if (request.resumeId === undefined) {
-    const runId = newRunId(request.now);
+    const runId = request.newId === undefined ? newRunId(request.now) : checkRunId(request.newId);
     const path = request.journal ?? join(request.tmpdir, `enginectl-${runId}.journal.jsonl`);
     return { store, runId, path, resume: false, replica: new JournalReplica(store, runId, 1) };
   }

@@ -23,6 +23,8 @@ export interface CiSystem {
   workspace(env: Env): string | undefined;
   /** The page of the running job or run, for a lease's holder. */
   runUrl(env: Env): string | undefined;
+  /** A parallel job's index (0-based) and how many there are, when the system runs the job as one of several (run --shard auto). */
+  shardIndex?(env: Env): { index: number; total: number | undefined; from: string } | undefined;
   /** The most jobs one job matrix of this system runs, and what that matrix is called. */
   jobMatrixLimit?: { jobs: number; what: string };
   sectionStart(key: string, title: string, nowMs: number): string | undefined;

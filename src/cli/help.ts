@@ -17,6 +17,9 @@ Commands:
   decide --store URL --run ID
                         what a parked run waits for, with the evidence; --retry, --skip,
                         --exclude VALUE, --continue, --abort: the decision, recorded
+  shard FILE --store URL --shards N
+                        plan a run over N workers the CI system or a cluster runs (each: run
+                        --store URL --run ID --shard I/N); waves and one failure budget across them
   lease status NAME     who holds a fleet lease in the run store, and who waits (lease release
                         NAME --reason: give up the lease of a holder that is gone)
   validate FILE...      check pipeline files; every problem as FILE:LINE:COL

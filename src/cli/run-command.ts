@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   verify: async () => (await import('./commands/verify.ts')).verifyCommand,
   runs: async () => (await import('./commands/runs.ts')).runsCommand,
   decide: async () => (await import('./commands/decide.ts')).decideCommand,
+  shard: async () => (await import('./commands/shard.ts')).shardCommand,
   lease: async () => (await import('./commands/lease.ts')).leaseCommand,
   schema: async () => (await import('./commands/schema.ts')).schemaCommand,
   matrix: async () => (await import('./commands/matrix.ts')).matrixCommand,

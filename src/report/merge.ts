@@ -20,6 +20,8 @@ export interface ReportShard {
 export interface MergeOptions {
   /** Merge reports of different pipeline files (another hash). */
   force?: boolean;
+  /** The values of one matrix key the merged reports are to cover (a shard's sites): others are not "no report". */
+  covers?: { key: string; values: readonly string[] } | undefined;
 }
 
 export function mergeReports(shards: readonly ReportShard[], options: MergeOptions = {}): Report {
@@ -31,7 +33,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   const first = shards[0]!.report;
   const matrix = fleetMatrix(shards);
   const steps = mergeSteps(shards, matrix);
-  const noReport = uncovered(matrix, shards);
+  const noReport = uncovered(matrix, shards, options.covers);
   const starts = shards.map((s) => Date.parse(s.report.startedAt));
   const start = Math.min(...starts);
   const end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
@@ -169,7 +171,8 @@ function compareLists(a: number[], b: number[]): number {
  * report covers the instances it has, whatever its selection says (a whole run of a smaller
  * fleet, an edited report).
  */
-function uncovered(matrix: Report['matrix'], shards: readonly ReportShard[]): string[] {
+function uncovered(matrix: Report['matrix'], shards: readonly ReportShard[], covers: MergeOptions['covers']): string[] {
+  if (covers) matrix = { [covers.key]: [...covers.values] };
   const held = new Set<string>();
   for (const { report } of shards)
     for (const step of report.steps)

@@ -25,7 +25,7 @@ test('--help lists the commands; every command has its own --help', async () => 
     assert.equal(r.code, 0, command);
     assert.match(r.stdout, new RegExp(`^Usage: enginectl ${command}`), command);
   }
-  assert.equal(COMMAND_NAMES.length, 12);
+  assert.equal(COMMAND_NAMES.length, 13);
 });
 
 test('an unknown command or flag is exit 2 with a hint and no stack trace', async () => {

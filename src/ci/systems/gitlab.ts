@@ -17,6 +17,15 @@ export const gitlab: CiSystem = {
   workspace: (env) => env.CI_PROJECT_DIR,
   runUrl: (env) => env.CI_JOB_URL,
   jobMatrixLimit: { jobs: 200, what: 'a GitLab parallel:matrix' },
+  // parallel: N numbers its jobs 1 to N.
+  shardIndex: (env) =>
+    env.CI_NODE_INDEX === undefined
+      ? undefined
+      : {
+          index: Number(env.CI_NODE_INDEX) - 1,
+          total: env.CI_NODE_TOTAL === undefined ? undefined : Number(env.CI_NODE_TOTAL),
+          from: `CI_NODE_INDEX=${env.CI_NODE_INDEX}${env.CI_NODE_TOTAL === undefined ? '' : ` CI_NODE_TOTAL=${env.CI_NODE_TOTAL}`}`,
+        },
   sectionStart: (key, title, now) =>
     `\x1b[0Ksection_start:${Math.floor(now / 1000)}:${sectionName(key)}[collapsed=true]\r\x1b[0K${neutralise(title)}`,
   sectionEnd: (key, now) => `\x1b[0Ksection_end:${Math.floor(now / 1000)}:${sectionName(key)}\r\x1b[0K`,

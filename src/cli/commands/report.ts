@@ -28,10 +28,13 @@ import { journalKey } from '../../journal/seal.ts';
 import { RunLog } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
+import { namedStore } from '../../app/stored-run.ts';
+import { shardedReport } from '../../app/shard-report.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
        enginectl report --store URL --run ID [options]
        enginectl report --merge FILE... [options]
+       enginectl report --merge --store URL --run ID [options]
 
 Renders the reports of a run from its journal (run --journal F), also of a run that was killed:
 a step whose call was sent and never answered is "in doubt" (the server may have applied it).
@@ -42,6 +45,10 @@ run --only site=X) become one report of the whole fleet: every instance once, a 
 and each value of the fleet that no report holds an instance of as "no report" (its job died or
 never ran), which fails the fleet. Each job's outcome is read from its steps. Reports of
 other files, --var values or inventory are another pipeline's, refused unless --force.
+
+With --merge --store URL --run ID, the sharded run of that id (enginectl shard) as one report:
+every site of its manifest, each rendered from its run's journal in the store; a site no worker
+started, and a shard no worker registered, are "no report" and fail it.
 
 Options:
 ${REPORT_OPTIONS_HELP}
@@ -85,6 +92,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     reportOutputs(reportPathsOf(values), io.cwd),
     positionals.map((file) => named(role, file, io.cwd)),
   );
+  if (values.merge && values.run !== undefined) return mergeSharded(positionals, values, io, publishing);
   if (values.merge) return merge(positionals, values, io, publishing);
   const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
@@ -101,6 +109,38 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   );
 }
 
+/** report --merge --store URL --run ID: a sharded run's one result, from the store alone. */
+async function mergeSharded(
+  files: string[],
+  values: { store?: string | undefined; run?: string | undefined } & Record<string, unknown>,
+  io: CliIO,
+  publishing: Publishing,
+): Promise<number> {
+  if (files.length > 0)
+    throw new UsageError('BAD_ARGUMENTS', 'report --merge --run ID reads the sharded run from the store: name no file');
+  const store = namedStore('report', values.store, io.env, io.cwd, '--run names a sharded run of a run store: ');
+  const { report } = await shardedReport(store, values.run!, journalKey(io.env));
+  printFleet(report, io);
+  return write(
+    () => report,
+    values,
+    io,
+    publishing,
+    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
+  );
+}
+
+/** The fleet's rows and its line. */
+function printFleet(report: Report, io: CliIO): void {
+  for (const row of fleetRows(report))
+    io.stdout(
+      `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`,
+    );
+  io.stdout(
+    `fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`,
+  );
+}
+
 async function merge(
   files: string[],
   values: Record<string, unknown>,
@@ -114,13 +154,7 @@ async function merge(
   const shards = [];
   for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env)));
   const report = mergeReports(shards, { force: values.force === true });
-  for (const row of fleetRows(report))
-    io.stdout(
-      `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`,
-    );
-  io.stdout(
-    `fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`,
-  );
+  printFleet(report, io);
   return write(
     () => report,
     values,

@@ -40,6 +40,7 @@ import { summaryLine } from '../../report/summary-line.ts';
 import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
 import { neutralise } from '../../text/neutralise.ts';
+import { runShardCommand, SHARD_OPTIONS_HELP } from '../shard-run.ts';
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
 
@@ -91,12 +92,14 @@ ${REPORT_OPTIONS_HELP}
                      what it saw, and refuse (exit 2) when the file, vars, selection or that state
                      moved, naming each difference
 ${WINDOW_OPTIONS_HELP}
+${SHARD_OPTIONS_HELP}
   -h, --help         show this help
 
 Reports are written even when a step fails or the run is interrupted; their paths are checked
 before anything runs.
 
 Exit codes: 0 success, 1 a step failed (or a report could not be written), 2 invalid input,
+69 (--shard) the store or lease failed before the worker sent anything (run the index again),
 75 parked (with --store: saved, to go on with --continue), 130/143 interrupted (SIGINT/SIGTERM).`;
 
 export async function runPipelineCommand(args: string[], io: CliIO): Promise<number> {
@@ -123,6 +126,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     continue: { type: 'string' },
     force: { type: 'boolean' },
     plan: { type: 'string' },
+    shard: { type: 'string' },
+    run: { type: 'string' },
+    'shard-wait': { type: 'string' },
+    'shard-ttl': { type: 'string' },
     ...WINDOW_OPTIONS,
   });
   if (values.help) {
@@ -146,6 +153,38 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const windows = { override: windowOverride(pipeline, values, io.env), clock };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
+  // A worker of a sharded run: each site a stored run of its own (cli/shard-run.ts).
+  if (values.shard !== undefined) {
+    const clash = (
+      ['resume', 'continue', 'journal', 'dry-run', 'emulator', 'lease', 'plan', 'continue-rollout'] as const
+    ).find((k) => values[k] !== undefined && values[k] !== false);
+    if (clash)
+      throw new UsageError(
+        'BAD_ARGUMENTS',
+        `run: --shard and --${clash} do not go together: a shard's sites keep their journals in the run store`,
+        {
+          hint: 'enginectl run FILE --store URL --run ID --shard I/N',
+        },
+      );
+    return runShardCommand(
+      {
+        file,
+        values: { ...values, shard: values.shard },
+        storeUrl,
+        pipeline,
+        sources,
+        vars,
+        reports: reportPathsOf(values),
+        ci,
+      },
+      io,
+    );
+  }
+  for (const k of ['run', 'shard-wait', 'shard-ttl'] as const)
+    if (values[k] !== undefined)
+      throw new UsageError('BAD_ARGUMENTS', `run: --${k} goes with --shard I/N`, {
+        hint: 'enginectl run FILE --store URL --run ID --shard I/N',
+      });
   if (values.continue !== undefined && (storeUrl === undefined || values.resume !== undefined))
     throw new UsageError(
       'BAD_ARGUMENTS',

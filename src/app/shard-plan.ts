@@ -1,0 +1,94 @@
+// What a sharded run is made of: the pipeline's fleet (the rollout's key and its sites, in order),
+// its waves and budgets, and the hashes a worker compares before it runs a site (another file,
+// other --var values or another inventory is another run). `enginectl shard` writes it as the
+// run's manifest; each worker reads it back.
+import { UsageError } from '../errors.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { inRollout, matrixValues } from '../pipeline/selection.ts';
+import { Masker } from '../runner/masker.ts';
+import { teachSecrets } from './journal-setup.ts';
+import { budgetOf, wavesOf } from '../runner/waves.ts';
+import { inventoryHash, type Manifest } from '../shard/manifest.ts';
+import { pipelineSha256, type Source } from './pipeline-input.ts';
+
+export interface Fleet {
+  over: string;
+  sites: string[];
+  sha256: string;
+  inventory: string;
+}
+
+/** The pipeline's fleet: refused when it has no rollout, or a step outside it (each site's run would run it again). */
+export function fleetOf(
+  pipeline: Pipeline,
+  sources: readonly Source[],
+  vars: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+): Fleet {
+  // Hashed as the journal and the reports hash it: every secret the pipeline writes masked first.
+  const masker = new Masker();
+  teachSecrets(pipeline, env, masker);
+  const rollout = pipeline.rollout;
+  if (!rollout)
+    throw new UsageError(
+      'SHARD_REFUSED',
+      `${pipeline.file}: a sharded run needs rollout: (its over: key names the sites)`,
+      {
+        hint: 'add rollout: { over: site } (one wave of every site), or waves: [...] to roll out in waves',
+      },
+    );
+  const outside = pipeline.steps.find((s) => !inRollout(rollout, s));
+  if (outside)
+    throw new UsageError(
+      'SHARD_REFUSED',
+      `${pipeline.file}:${outside.position.line}:${outside.position.col}: step ${outside.id ?? `${outside.index + 1} (${outside.uses})`} has no matrix over ${rollout.over}: each shard would run it again`,
+      { hint: `give it matrix: { ${rollout.over}: ... }, or run it in a job of its own before the shards` },
+    );
+  const sites = (matrixValues(pipeline)[rollout.over] ?? []).map(String);
+  return {
+    over: rollout.over,
+    sites,
+    sha256: pipelineSha256(sources, (t) => masker.mask(t), vars),
+    inventory: inventoryHash(sites),
+  };
+}
+
+export function makeManifest(
+  pipeline: Pipeline,
+  fleet: Fleet,
+  options: { run: string; shards: number; assign: 'static' | 'queue'; at: number; by: string },
+): Manifest {
+  const rollout = pipeline.rollout!;
+  const waves = wavesOf(rollout, fleet.sites);
+  return {
+    v: 1,
+    run: options.run,
+    name: typeof pipeline.name === 'string' ? pipeline.name : pipeline.file,
+    file: pipeline.file,
+    sha256: fleet.sha256,
+    inventory: fleet.inventory,
+    over: fleet.over,
+    shards: options.shards,
+    parallel: rollout.maxParallel,
+    assign: options.assign,
+    waves,
+    budgets: waves.map((w) => budgetOf(rollout.maxFailures, w.length)),
+    analysis: rollout.analysis !== undefined,
+    at: options.at,
+    by: options.by,
+  };
+}
+
+/** A worker's pipeline against the run's manifest: the same files, --var values and inventory, or refused. */
+export function checkFleet(manifest: Manifest, fleet: Fleet): void {
+  const differs =
+    manifest.sha256 !== fleet.sha256
+      ? 'its files or --var values differ'
+      : manifest.inventory !== fleet.inventory
+        ? `its ${manifest.over}s differ (${fleet.sites.length}, the manifest has ${manifest.waves.flat().length})`
+        : undefined;
+  if (differs)
+    throw new UsageError('SHARD_REFUSED', `run ${manifest.run} was sharded from another pipeline: ${differs}`, {
+      hint: 'run each shard with the files and --var values enginectl shard was given',
+    });
+}

@@ -1,0 +1,53 @@
+// One result of a sharded run (report --merge --store URL --run ID): the manifest names every site;
+// each site's report is rendered from its run's journal in the store (the run its terminal record
+// names, else the run its latest owner started: a site cut short shows its calls in doubt); a site
+// no worker started is "no report", and so is each shard no attempt registered.
+import { UsageError } from '../errors.ts';
+import { readJournal } from '../journal/read.ts';
+import { readStoredJournal } from '../journal/replica.ts';
+import { releaseOf } from '../journal/release.ts';
+import { buildReport, type Report } from '../report/model.ts';
+import { mergeReports, type ReportShard } from '../report/merge.ts';
+import { readManifest, shardKeys } from '../shard/manifest.ts';
+import { readTerminal } from '../shard/terminal.ts';
+import { WaveLog } from '../shard/wave-log.ts';
+import type { RunStore } from '../store/store.ts';
+
+export interface ShardedReport {
+  report: Report;
+  /** Shards (1-based) no worker attempt registered. */
+  missingShards: number[];
+  sites: number;
+}
+
+export async function shardedReport(store: RunStore, run: string, key: string | undefined): Promise<ShardedReport> {
+  const manifest = await readManifest(store, run);
+  const shards: ReportShard[] = [];
+  for (let w = 0; w < manifest.waves.length; w++) {
+    const log = await new WaveLog(store, run, w + 1).read();
+    for (const site of manifest.waves[w]!) {
+      const siteRun = (await readTerminal(store, run, site))?.siteRun ?? log.owners.get(site)?.siteRun;
+      if (siteRun === undefined) continue;
+      const stored = await readStoredJournal(store, siteRun).catch(() => undefined);
+      if (!stored) continue;
+      const name = `${store.url} run ${siteRun}`;
+      shards.push({
+        source: `${manifest.over} ${site}: run ${siteRun}`,
+        report: buildReport(releaseOf(readJournal(stored.text, name, key))),
+      });
+    }
+  }
+  if (shards.length === 0)
+    throw new UsageError('BAD_ARGUMENTS', `report --merge: no site of sharded run ${run} has started yet`, {
+      hint: 'start its workers: enginectl run FILE --store URL --run ID --shard I/N',
+    });
+  const missingShards: number[] = [];
+  for (let i = 0; i < manifest.shards; i++)
+    if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
+  const report = mergeReports(shards, { covers: { key: manifest.over, values: manifest.waves.flat() } });
+  if (missingShards.length && report.merged) {
+    report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
+    report.outcome = 'failure';
+  }
+  return { report, missingShards, sites: manifest.waves.flat().length };
+}

@@ -1,0 +1,102 @@
+// `enginectl shard FILE --store URL --shards N`: plans a sharded run. Its manifest (the pipeline's
+// and inventory's hashes, the waves and budgets, the assignment) is written to the run store under
+// a new run id, then the fan-out is printed in the shape of the engine that runs the workers: a
+// GitHub job matrix in chunks of 256, GitLab's dotenv for parallel: N, a Kubernetes Indexed Job,
+// or plain command lines. Each worker is `enginectl run FILE --store URL --run ID --shard I/N`.
+import { ExitCode, UsageError } from '../../errors.ts';
+import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
+import { fleetOf, makeManifest } from '../../app/shard-plan.ts';
+import { namedStore, STORE_VARIABLE } from '../../app/stored-run.ts';
+import { operatorOf } from '../../app/journal-setup.ts';
+import { newRunId } from '../../journal/replica.ts';
+import { probeStore } from '../../store/probe.ts';
+import { FAN_OUT_FORMATS, fanOut, type FanOutFormat } from '../../shard/fan-out.ts';
+import { writeManifest } from '../../shard/manifest.ts';
+import { realClock } from '../../app/clock.ts';
+import { neutralise } from '../../text/neutralise.ts';
+import { parseCommandArgs } from '../args.ts';
+import type { CliIO } from '../io.ts';
+
+export const SHARD_HELP = `Usage: enginectl shard FILE --store URL --shards N [options]
+
+Plans a run of a fleet over N workers (shards) that the CI system or the cluster runs: writes the
+run's manifest to the run store (the pipeline's and inventory's hashes, its rollout's waves and
+failure budgets, how sites are assigned) and prints how to start the workers. Each worker runs
+  enginectl run FILE --store URL --run ID --shard I/N      (or --shard auto)
+and the workers keep the rollout's waves and one failure budget across them through the store.
+
+Options:
+  --store URL        the run store (file:///PATH a shared directory, or s3://BUCKET/PREFIX; also
+                     ${STORE_VARIABLE})
+  --shards N         how many workers
+  --assign static|queue
+                     static (default): a stable hash of each site picks its shard, so a retried
+                     shard runs the same sites; queue: each worker claims the next site of the wave
+                     (shards finish together when sites take uneven time)
+  --format plain|github|gitlab|k8s
+                     plain (default): a worker's command line per shard; github: job outputs
+                     (run, shards, chunks, matrix-1.. of at most 256 jobs each); gitlab: dotenv
+                     lines (ENGINECTL_RUN, ENGINECTL_SHARDS) for a parallel: N job; k8s: an
+                     Indexed Job manifest (--image)
+  --image REF        with --format k8s: the worker's image (default: ghcr.io/enginectl/enginectl)
+  --var NAME=VALUE   override a var, as each worker will be given it (repeatable)
+  -h, --help         show this help
+
+Exit codes: 0 planned, 2 invalid input (a pipeline without rollout:, a step outside it).`;
+
+export async function shardCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs('shard', args, {
+    store: { type: 'string' },
+    shards: { type: 'string' },
+    assign: { type: 'string' },
+    format: { type: 'string' },
+    image: { type: 'string' },
+    var: { type: 'string', multiple: true },
+  });
+  if (values.help) {
+    io.stdout(`${SHARD_HELP}\n`);
+    return ExitCode.ok;
+  }
+  if (positionals.length !== 1)
+    throw new UsageError('BAD_ARGUMENTS', `shard: expected one pipeline FILE, got ${positionals.length}`, {
+      hint: 'enginectl shard fleet.yml --store s3://BUCKET/PREFIX --shards 8',
+    });
+  const shards = Number(values.shards);
+  if (values.shards === undefined || !Number.isInteger(shards) || shards < 1 || shards > 100_000)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `shard: --shards ${values.shards ?? '(missing)'}: give how many workers, 1 or more`,
+      {
+        hint: 'enginectl shard fleet.yml --store URL --shards 8',
+      },
+    );
+  const assign = values.assign ?? 'static';
+  if (assign !== 'static' && assign !== 'queue')
+    throw new UsageError('BAD_ARGUMENTS', `shard: --assign ${assign}: static or queue`);
+  const format = (values.format ?? 'plain') as FanOutFormat;
+  if (!FAN_OUT_FORMATS.includes(format))
+    throw new UsageError('BAD_ARGUMENTS', `shard: --format ${format}: one of ${FAN_OUT_FORMATS.join(', ')}`);
+  const file = positionals[0]!;
+  const vars = parseVars(values.var);
+  const { pipeline, sources } = await loadPipelineFile(file, io, { vars });
+  const fleet = fleetOf(pipeline, sources, vars, io.env);
+  const store = namedStore('shard', values.store, io.env, io.cwd, 'the manifest and the workers live in a run store: ');
+  const clock = io.clock ?? realClock();
+  await probeStore(store, clock.now);
+  const run = newRunId(clock.now());
+  const manifest = makeManifest(pipeline, fleet, { run, shards, assign, at: clock.now(), by: operatorOf(io.env) });
+  await writeManifest(store, manifest);
+  const varArgs = (values.var ?? []).map((v) => ` --var ${quote(v)}`).join('');
+  const worker = `enginectl run ${quote(file)}${varArgs}`;
+  const command = format === 'k8s' ? worker : `${worker} --store ${quote(store.url)} --run ${run}`;
+  io.stderr(
+    `${neutralise(`run ${run} in ${store.url}: ${fleet.sites.length} ${fleet.over}(s) in ${manifest.waves.length} wave(s) over ${shards} shard(s), ${assign}`)}\n`,
+  );
+  io.stdout(
+    `${fanOut(format, { manifest, command, storeUrl: store.url, image: values.image ?? 'ghcr.io/enginectl/enginectl' })}\n`,
+  );
+  return ExitCode.ok;
+}
+
+/** A word for a shell line: as is when plain, else single-quoted. */
+const quote = (word: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

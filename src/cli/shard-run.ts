@@ -1,0 +1,209 @@
+// `enginectl run FILE --store URL --run ID --shard I/N|auto`: one worker of a sharded run (its
+// manifest written by enginectl shard). Wires the command line to app/shard-worker.ts and prints
+// what the worker did; its reports are the sites it ran, merged. Exit codes the engines act on:
+// 0 its sites succeeded, 1 a site failed or the rollout halted, 2 invalid input, 69 the store or
+// the lease failed before it sent anything (run the index again), 75 parked at a barrier (the
+// same command later goes on), 130/143 interrupted.
+import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
+import { parseDuration } from '../duration.ts';
+import { SHARD_INDEX_SOURCES, shardIndexOf } from '../ci/shard-index.ts';
+import type { CiSystem } from '../ci/system.ts';
+import { storeAt } from '../app/stored-run.ts';
+import { runShardWorker, type ShardWorkerDone } from '../app/shard-worker.ts';
+import { realClock, steadyNow } from '../app/clock.ts';
+import { preparePaths, REPORT_NOT_WRITTEN } from '../app/report-files.ts';
+import { endOf, publisher } from '../app/channels/channel.ts';
+import { reportFilesChannel } from '../app/channels/report-files.ts';
+import { ciSummaryChannel } from '../app/channels/ci.ts';
+import type { Source } from '../app/pipeline-input.ts';
+import { probeStore } from '../store/probe.ts';
+import { StoreError } from '../store/store.ts';
+import { LeaseError } from '../store/lease.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { ReportPaths } from '../report/formats.ts';
+import { renderMarkdown } from '../report/markdown.ts';
+import { summaryLine } from '../report/summary-line.ts';
+import { Masker } from '../runner/masker.ts';
+import { RunLog, useColour } from '../log/run-log.ts';
+import { ciSink } from '../ci/ci-sink.ts';
+import { neutralise } from '../text/neutralise.ts';
+import type { CliIO } from './io.ts';
+
+export const RUN_VARIABLE = 'ENGINECTL_RUN';
+
+export const SHARD_OPTIONS_HELP = `  --shard I/N|auto   run as worker I of N of the sharded run --run ID (enginectl shard planned it):
+                     auto reads the index its engine gives (${SHARD_INDEX_SOURCES}); needs --store
+  --run ID           with --shard: the sharded run (also ${RUN_VARIABLE})
+  --shard-wait D     with --shard: how long a worker waits at a wave's barrier (or a bake) before
+                     it parks, exit 75 (default 30m); the same command later goes on
+  --shard-ttl D      with --shard: the worker's lease (its claim on its sites) lapses D after its
+                     last heartbeat (default 60s); another worker then takes its sites over`;
+
+/** --shard I/N or auto: the 0-based index and the total it names (auto: the engine's variables). */
+export function parseShard(
+  given: string,
+  env: CliIO['env'],
+): { index: number; total: number | undefined; from: string } {
+  if (given === 'auto') {
+    const found = shardIndexOf(env);
+    if (!found)
+      throw new UsageError('SHARD_REFUSED', `--shard auto: no index in the environment (${SHARD_INDEX_SOURCES})`, {
+        hint: 'give --shard I/N (1 <= I <= N)',
+      });
+    if (!Number.isInteger(found.index) || found.index < 0)
+      throw new UsageError('SHARD_REFUSED', `--shard auto: ${found.from} is not an index`, {
+        hint: 'give --shard I/N (1 <= I <= N)',
+      });
+    return found;
+  }
+  const m = /^([0-9]+)\/([0-9]+)$/.exec(given);
+  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+    throw new UsageError('SHARD_REFUSED', `--shard ${given}: give I/N with 1 <= I <= N, or auto`, {
+      hint: 'enginectl run fleet.yml --store URL --run ID --shard 3/8',
+    });
+  return { index: Number(m[1]) - 1, total: Number(m[2]), from: `--shard ${given}` };
+}
+
+export interface ShardRunInput {
+  file: string;
+  values: {
+    shard: string;
+    run?: string | undefined;
+    'shard-wait'?: string | undefined;
+    'shard-ttl'?: string | undefined;
+  };
+  storeUrl: string | undefined;
+  pipeline: Pipeline;
+  sources: readonly Source[];
+  vars: Readonly<Record<string, unknown>>;
+  reports: ReportPaths;
+  ci: CiSystem;
+}
+
+export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<number> {
+  const { values } = input;
+  if (input.storeUrl === undefined)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      'run --shard: the workers share a run store: give --store URL (or ENGINECTL_STORE)',
+      {
+        hint: 'enginectl run FILE --store s3://BUCKET/PREFIX --run ID --shard I/N',
+      },
+    );
+  const run = values.run ?? io.env[RUN_VARIABLE];
+  if (run === undefined)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `run --shard: which sharded run? give --run ID (or ${RUN_VARIABLE}), as enginectl shard printed it`,
+      {
+        hint: 'enginectl shard FILE --store URL --shards N plans it',
+      },
+    );
+  const shard = parseShard(values.shard, io.env);
+  const waitLimitMs = durationOf(values['shard-wait'], '30m', '--shard-wait');
+  const ttlMs = durationOf(values['shard-ttl'], '60s', '--shard-ttl');
+  const paths = await preparePaths(input.reports, io.cwd);
+  const clock = io.clock ?? realClock();
+  const logger = new RunLog(ciSink(input.ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env) });
+  const masker = new Masker({
+    onSecret: (form) => {
+      const line = input.ci.mask(form);
+      if (line) io.stdout(`${line}\n`);
+    },
+  });
+  const say = (line: string) => io.stdout(`${neutralise(masker.mask(line))}\n`);
+  let done: ShardWorkerDone;
+  let started = false;
+  try {
+    const store = storeAt(input.storeUrl, io.cwd, io.env);
+    await probeStore(store, clock.now);
+    done = await runShardWorker({
+      store,
+      storeUrl: input.storeUrl,
+      run,
+      index: shard.index,
+      total: shard.total,
+      pipeline: input.pipeline,
+      sources: input.sources,
+      vars: input.vars,
+      env: io.env,
+      cwd: io.cwd,
+      masker,
+      logger,
+      signal: io.signal,
+      clock,
+      stopwatch: steadyNow,
+      waitLimitMs,
+      pollMs: Math.max(200, Math.min(5_000, Math.floor(ttlMs / 10))),
+      ttlMs,
+      say,
+      onStart: () => (started = true),
+    });
+  } catch (error) {
+    // The store or the lease failed before anything was sent: safe to run the index again.
+    if (!started && (error instanceof StoreError || (error instanceof LeaseError && error.code === 'LEASE_HELD')))
+      throw new ShardUnavailable(error);
+    throw error;
+  }
+  const { result, report, manifest } = done;
+  const failed = result.ran.filter((r) => r.outcome === 'failure');
+  for (const r of result.ran)
+    say(
+      `${r.outcome === 'success' ? '✔' : '✖'} ${manifest.over} ${r.site} (wave ${r.wave}): ${r.outcome}  run ${r.siteRun}`,
+    );
+  const end = result.end;
+  const headline =
+    end.outcome === 'done'
+      ? `shard ${shard.index + 1}/${manifest.shards}: done, ${result.ran.length} ${manifest.over}(s) run, ${failed.length} failed`
+      : end.outcome === 'halted'
+        ? `shard ${shard.index + 1}/${manifest.shards}: the rollout halted at wave ${end.wave}: ${end.reason}; nothing is undone`
+        : end.outcome === 'parked'
+          ? `parked: waiting for ${end.waitingFor}; run the same command again later to go on (run ${manifest.run})`
+          : end.outcome === 'lost'
+            ? `shard ${shard.index + 1}/${manifest.shards}: its lease was taken (it had stopped renewing): ${manifest.over} ${end.site} is another worker's now; nothing more is sent`
+            : `shard ${shard.index + 1}/${manifest.shards}: interrupted`;
+  say(headline);
+  const written = await publishReport(report, paths, input.ci, io, masker);
+  if (end.outcome === 'parked') return ExitCode.parked;
+  if (end.outcome === 'cancelled') return ExitCode.interrupted;
+  return end.outcome === 'done' && failed.length === 0 && written ? ExitCode.ok : ExitCode.failed;
+}
+
+class ShardUnavailable extends EnginectlError {
+  readonly code = 'SHARD_UNAVAILABLE' as const;
+  readonly exitCode = ExitCode.unavailable;
+  constructor(cause: EnginectlError) {
+    super(`${cause.message}; this worker sent nothing: run the same index again`, { hint: cause.hint, cause });
+  }
+}
+
+/** The worker's report files (the sites it ran, merged) and its CI summary; false when one could not be written. */
+async function publishReport(
+  report: ShardWorkerDone['report'],
+  paths: ReportPaths,
+  ci: CiSystem,
+  io: CliIO,
+  masker: Masker,
+): Promise<boolean> {
+  if (!report) return true;
+  const print = (line: string) => io.stdout(`${line}\n`);
+  const publish = publisher(
+    [
+      reportFilesChannel(paths, { said: (p) => print(`report: ${neutralise(p)}`) }),
+      ciSummaryChannel(ci, io.env, print, { summaryFile: paths.summary, fullReport: paths.json ?? paths.html }),
+    ],
+    { warn: (m) => io.stderr(`enginectl: warning: ${neutralise(m)}\n`), mask: (t) => masker.mask(t) },
+  );
+  print(summaryLine(report));
+  const failed = await publish.ended(endOf(report, (o) => renderMarkdown(report, { fullReport: o.fullReport })));
+  for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${neutralise(f)}\n`);
+  return failed.length === 0;
+}
+
+/** A duration flag (30m, 1h, 90s), or its default. */
+function durationOf(given: string | undefined, fallback: string, flag: string): number {
+  const ms = parseDuration(given ?? fallback);
+  if (ms === undefined || ms <= 0)
+    throw new UsageError('BAD_ARGUMENTS', `run: ${flag} ${given}: give a duration such as 30m, 1h or 90s`);
+  return ms;
+}

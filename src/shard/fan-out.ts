@@ -1,0 +1,129 @@
+// How the engine that runs the workers is told to start them (enginectl shard --format): a GitHub
+// job matrix (at most 256 jobs each, so chunks of it as job outputs), GitLab's parallel count and
+// the run's id as dotenv, a Kubernetes Indexed Job (completions, the exit codes mapped in its
+// podFailurePolicy), or plain command lines. enginectl schedules nothing: the engine does.
+import { stringify } from 'yaml';
+import { UsageError } from '../errors.ts';
+import type { Manifest } from './manifest.ts';
+
+export const FAN_OUT_FORMATS = ['plain', 'github', 'gitlab', 'k8s'] as const;
+export type FanOutFormat = (typeof FAN_OUT_FORMATS)[number];
+
+/** GitHub runs at most 256 jobs from one matrix; GitLab's parallel: at most 200. */
+export const GITHUB_MATRIX_JOBS = 256;
+export const PARALLEL_JOBS_MAX = 200;
+
+export interface FanOut {
+  manifest: Manifest;
+  /** The worker's command as the user's job runs it, without --shard. */
+  command: string;
+  /** Where the run store is, for the worker's environment (k8s). */
+  storeUrl: string;
+  /** The image a Kubernetes worker runs. */
+  image: string;
+}
+
+/** Exit codes the engines act on (run --shard): what each means for retrying the index. */
+export const SHARD_EXIT_CODES = {
+  done: 0,
+  /** A site failed, or the rollout halted: deterministic, do not retry the index. */
+  failed: 1,
+  /** Invalid input (another pipeline, an index out of range): do not retry. */
+  invalidInput: 2,
+  /** An infrastructure error before this worker sent anything (the store, the lease): safe to retry the index. */
+  unavailable: 69,
+  /** Waited at a barrier past its limit: the same command later goes on. */
+  parked: 75,
+} as const;
+
+export function fanOut(format: FanOutFormat, f: FanOut): string {
+  const { manifest } = f;
+  const n = manifest.shards;
+  const shardArg = (i: number) => `${i}/${n}`;
+  switch (format) {
+    case 'plain':
+      return Array.from({ length: n }, (_, i) => `${f.command} --shard ${shardArg(i + 1)}`).join('\n');
+    case 'github': {
+      // Job outputs: run, shards, chunks, and matrix-1..K, each a matrix of at most 256 jobs.
+      const chunks: string[][] = [];
+      for (let i = 1; i <= n; i += GITHUB_MATRIX_JOBS)
+        chunks.push(Array.from({ length: Math.min(GITHUB_MATRIX_JOBS, n - i + 1) }, (_, j) => shardArg(i + j)));
+      return [
+        `run=${manifest.run}`,
+        `shards=${n}`,
+        `chunks=${chunks.length}`,
+        ...chunks.map((c, k) => `matrix-${k + 1}=${JSON.stringify({ shard: c })}`),
+      ].join('\n');
+    }
+    case 'gitlab':
+      if (n > PARALLEL_JOBS_MAX)
+        throw new UsageError(
+          'BAD_ARGUMENTS',
+          `shard --format gitlab: GitLab's parallel: runs at most ${PARALLEL_JOBS_MAX} jobs, not ${n}`,
+          {
+            hint: `--shards ${PARALLEL_JOBS_MAX} or fewer (--assign queue keeps them busy), or run the workers as a Kubernetes Indexed Job (--format k8s)`,
+          },
+        );
+      // A dotenv artifact: the later stage's jobs (parallel: N) read the run's id from it.
+      return [`ENGINECTL_RUN=${manifest.run}`, `ENGINECTL_SHARDS=${n}`].join('\n');
+    case 'k8s':
+      return stringify(indexedJob(f));
+  }
+}
+
+/** A Kubernetes Indexed Job of the run's workers: one pod per index, run --shard auto reading the index the Job gives each pod. */
+export function indexedJob(f: FanOut): Record<string, unknown> {
+  const { manifest } = f;
+  const name = `enginectl-${manifest.run.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`.slice(0, 52);
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, labels: { 'app.kubernetes.io/name': 'enginectl', 'enginectl/run': manifest.run.toLowerCase() } },
+    spec: {
+      completionMode: 'Indexed',
+      completions: manifest.shards,
+      parallelism: manifest.shards,
+      // An index retried on its own: an infrastructure error before any write.
+      backoffLimitPerIndex: 3,
+      podFailurePolicy: {
+        rules: [
+          // A site failed or the rollout halted (1), invalid input (2): retrying the index changes nothing.
+          {
+            action: 'FailIndex',
+            onExitCodes: {
+              containerName: 'worker',
+              operator: 'In',
+              values: [SHARD_EXIT_CODES.failed, SHARD_EXIT_CODES.invalidInput],
+            },
+          },
+          // Parked at a barrier: a new pod goes on from where the run stands, without counting as a failure.
+          {
+            action: 'Ignore',
+            onExitCodes: { containerName: 'worker', operator: 'In', values: [SHARD_EXIT_CODES.parked] },
+          },
+          // 69 (nothing sent) and anything else count against backoffLimitPerIndex: retried.
+          { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] },
+        ],
+      },
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          containers: [
+            {
+              name: 'worker',
+              image: f.image,
+              args: [...splitCommand(f.command).slice(1), '--shard', 'auto'],
+              env: [
+                { name: 'ENGINECTL_STORE', value: f.storeUrl },
+                { name: 'ENGINECTL_RUN', value: manifest.run },
+              ],
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** The worker's command as words (it is ours: no quoting beyond spaces). */
+const splitCommand = (command: string) => command.split(/\s+/).filter(Boolean);

@@ -1,0 +1,85 @@
+// A sharded run's manifest (enginectl shard): what every worker of the run agrees on, written once
+// to the run store before any worker starts: the pipeline's and the inventory's hashes (a worker
+// of another file or fleet is refused), the waves and their budgets, the number of shards and how
+// sites are assigned to them. Static: a stable hash of the site picks its shard, so a retried
+// shard runs the same sites. Queue: any worker claims the next site of the wave.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { StoreError, type RunStore } from '../store/store.ts';
+
+export const Manifest = z.object({
+  v: z.literal(1),
+  run: z.string(),
+  name: z.string(),
+  file: z.string(),
+  /** The pipeline's files and --var values, hashed with secrets masked (report --merge compares it). */
+  sha256: z.string(),
+  /** The sites, in order, hashed: another inventory is another fleet. */
+  inventory: z.string(),
+  /** The matrix key that names a site. */
+  over: z.string(),
+  shards: z.int().positive(),
+  /** How many sites one worker runs at once (the rollout's max-parallel). */
+  parallel: z.int().positive(),
+  assign: z.enum(['static', 'queue']),
+  waves: z.array(z.array(z.string())),
+  /** How many sites of each wave may fail before no further site of it starts anywhere. */
+  budgets: z.array(z.int().nonnegative()),
+  /** Whether the rollout analyses (or bakes) between waves. */
+  analysis: z.boolean(),
+  at: z.number(),
+  by: z.string(),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+/** Where a sharded run's state lives in the store: `shards/RUN/...`. */
+export const shardKeys = (run: string) => {
+  const root = `shards/${run}/`;
+  return {
+    root,
+    manifest: `${root}manifest`,
+    /** Each attempt of shard I registers here: a shard no attempt registered is missing. */
+    workers: (index: number) => `${root}workers/${String(index).padStart(5, '0')}/`,
+    /** The log of wave K: the starts, takeovers and failures of its sites, one create-only key each. */
+    waveLog: (wave: number) => `${root}waves/${wave}/log/`,
+    /** The analysts of wave K (elected by create-only writes) and its verdict. */
+    analysts: (wave: number) => `${root}waves/${wave}/analyst/`,
+    verdict: (wave: number) => `${root}waves/${wave}/verdict`,
+    /** A site's terminal record: written once, when its steps ended. */
+    site: (site: string) => `${root}sites/${siteKey(site)}`,
+    sites: `${root}sites/`,
+  };
+};
+
+/** A site's name as a key segment (s- then letters, digits, . _ -; any other character as =XX): one key per name. */
+export const siteKey = (site: string) =>
+  `s-${site.replace(/[^A-Za-z0-9._-]/g, (c) => `=${c.codePointAt(0)!.toString(16).padStart(2, '0')}`)}`;
+
+/** The fleet's sites in order, hashed: what says two manifests (or a worker) name the same fleet. */
+export const inventoryHash = (sites: readonly string[]) => createHash('sha256').update(sites.join('\n')).digest('hex');
+
+/** Static assignment: the shard (0-based) a site belongs to, by a stable hash of its name alone. */
+export function shardOf(site: string, shards: number): number {
+  return createHash('sha256').update(site).digest().readUInt32BE(0) % shards;
+}
+
+/** The worker lease of shard I of a run: held while the worker runs, its heartbeat the claim on its sites. */
+export const workerLease = (run: string, index: number) => `${run}.shard-${index}`;
+
+export async function writeManifest(store: RunStore, manifest: Manifest): Promise<boolean> {
+  return store.create(shardKeys(manifest.run).manifest, Buffer.from(JSON.stringify(manifest)));
+}
+
+export async function readManifest(store: RunStore, run: string): Promise<Manifest> {
+  const body = await store.get(shardKeys(run).manifest);
+  if (!body)
+    throw new StoreError('STORE_REFUSED', `${store.url} holds no sharded run ${run}`, {
+      hint: 'enginectl shard FILE --store URL --shards N writes it and prints its id',
+    });
+  const parsed = Manifest.safeParse(JSON.parse(body.toString('utf8')));
+  if (!parsed.success)
+    throw new StoreError('STORE_FAILED', `${store.url}: ${shardKeys(run).manifest} is not a manifest of enginectl`, {
+      hint: 'nothing but enginectl writes under shards/ in a run store',
+    });
+  return parsed.data;
+}

@@ -1,0 +1,56 @@
+// Between two waves of a sharded run: once every site of wave K has its terminal record, one worker,
+// elected by a create-only write (`waves/K/analyst/00000001`, the next key when the elected one's
+// lease lapsed), counts its failures against the budget, runs the analysis (a bake, the gates) and
+// writes the wave's verdict once; every other worker waits for that verdict. Wave K+1 starts
+// nowhere before it.
+import { z } from 'zod';
+import { sequenceKey, StoreError, type RunStore } from '../store/store.ts';
+import { shardKeys } from './manifest.ts';
+
+export const Verdict = z.object({
+  wave: z.int().positive(),
+  /** The wave passed: the next one may start. */
+  passed: z.boolean(),
+  /** Why the rollout halted here (budget, analysis), when it did. */
+  halted: z.string().optional(),
+  failed: z.array(z.string()),
+  /** The analysis, in words. */
+  text: z.string(),
+  worker: z.int(),
+  at: z.number(),
+});
+export type Verdict = z.infer<typeof Verdict>;
+
+const Analyst = z.object({ worker: z.int(), holder: z.string(), at: z.number() });
+export type Analyst = z.infer<typeof Analyst>;
+
+export async function readVerdict(store: RunStore, run: string, wave: number): Promise<Verdict | undefined> {
+  const key = shardKeys(run).verdict(wave);
+  const body = await store.get(key);
+  if (!body) return undefined;
+  const parsed = Verdict.safeParse(JSON.parse(body.toString('utf8')));
+  if (!parsed.success)
+    throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not a wave's verdict of enginectl`, {
+      hint: 'nothing but enginectl writes under shards/ in a run store',
+    });
+  return parsed.data;
+}
+
+export const writeVerdict = (store: RunStore, run: string, v: Verdict) =>
+  store.create(shardKeys(run).verdict(v.wave), Buffer.from(JSON.stringify(v)));
+
+/** The analysts elected for a wave so far, in order (the first's `at` is when its bake began). */
+export async function analysts(store: RunStore, run: string, wave: number): Promise<Analyst[]> {
+  const prefix = shardKeys(run).analysts(wave);
+  const out: Analyst[] = [];
+  for (const key of await store.list(prefix)) {
+    const body = await store.get(key);
+    const parsed = body ? Analyst.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
+    if (parsed?.success) out.push(parsed.data);
+  }
+  return out;
+}
+
+/** Stands for election as the next analyst of the wave: true when this worker's key was created. */
+export const standFor = (store: RunStore, run: string, wave: number, n: number, me: Analyst) =>
+  store.create(`${shardKeys(run).analysts(wave)}${sequenceKey(n)}`, Buffer.from(JSON.stringify(me)));

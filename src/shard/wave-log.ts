@@ -1,0 +1,103 @@
+// The log of one wave of a sharded run: each start of a site, each takeover of a dead worker's
+// site and each failure, one create-only key of a sequence (`waves/K/log/00000001`, ...). Whoever
+// creates the next key first wins, so the log is a compare-and-swap register: a start is appended
+// only on the state it was judged on. That makes the wave's failure budget one counter: no site
+// starts anywhere once the failures passed it, and in queue mode two workers never claim one site.
+import { z } from 'zod';
+import { sequenceKey, StoreError, type RunStore } from '../store/store.ts';
+import { shardKeys } from './manifest.ts';
+
+const Entry = z.discriminatedUnion('kind', [
+  /** A worker claims a site and starts its run (its journal: the run `siteRun` of the store). */
+  z.object({
+    kind: z.literal('start'),
+    site: z.string(),
+    worker: z.int(),
+    holder: z.string(),
+    siteRun: z.string(),
+    at: z.number(),
+  }),
+  /** A worker took a dead worker's site over (its lease expired or was given up): it resumes the site's run. */
+  z.object({
+    kind: z.literal('takeover'),
+    site: z.string(),
+    worker: z.int(),
+    holder: z.string(),
+    siteRun: z.string(),
+    from: z.int(),
+    at: z.number(),
+  }),
+  /** A site failed (or was left in doubt): one against the wave's budget. */
+  z.object({ kind: z.literal('failed'), site: z.string(), worker: z.int(), at: z.number() }),
+]);
+export type WaveEntry = z.infer<typeof Entry>;
+
+export interface WaveState {
+  /** The newest key's number (0: none). */
+  seq: number;
+  entries: WaveEntry[];
+  /** Each site's current owner: its latest start or takeover. */
+  owners: Map<string, Extract<WaveEntry, { kind: 'start' | 'takeover' }>>;
+  failed: Set<string>;
+}
+
+export class WaveLog {
+  private readonly prefix: string;
+  private readonly state: WaveState = { seq: 0, entries: [], owners: new Map(), failed: new Set() };
+
+  constructor(
+    private readonly store: RunStore,
+    run: string,
+    readonly wave: number,
+  ) {
+    this.prefix = shardKeys(run).waveLog(wave);
+  }
+
+  /** The log as the store holds it now (only the keys not read before are fetched). */
+  async read(): Promise<WaveState> {
+    const keys = (await this.store.list(this.prefix)).filter((k) => /^[0-9]{8}$/.test(k.slice(this.prefix.length)));
+    for (const key of keys) {
+      const n = Number(key.slice(this.prefix.length));
+      if (n <= this.state.seq) continue;
+      if (n !== this.state.seq + 1)
+        throw new StoreError('STORE_FAILED', `${this.store.url}: ${this.prefix} skips from ${this.state.seq} to ${n}`, {
+          hint: 'nothing but enginectl writes under shards/ in a run store',
+        });
+      this.apply(await this.entry(key), n);
+    }
+    return this.state;
+  }
+
+  private async entry(key: string): Promise<WaveEntry> {
+    const body = await this.store.get(key);
+    const parsed = body ? Entry.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
+    if (!parsed?.success)
+      throw new StoreError('STORE_FAILED', `${this.store.url}: ${key} is not an entry of a wave's log`, {
+        hint: 'nothing but enginectl writes under shards/ in a run store',
+      });
+    return parsed.data;
+  }
+
+  private apply(entry: WaveEntry, n: number): void {
+    this.state.seq = n;
+    this.state.entries.push(entry);
+    if (entry.kind === 'failed') this.state.failed.add(entry.site);
+    else this.state.owners.set(entry.site, entry);
+  }
+
+  /**
+   * Appends `entry` when `still(state)` holds on the newest state: read, judge, create the next
+   * key; another worker's key in between means judging again. False when `still` said no.
+   */
+  async append(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
+    for (;;) {
+      const state = await this.read();
+      if (!still(state)) return false;
+      const n = state.seq + 1;
+      if (await this.store.create(`${this.prefix}${sequenceKey(n)}`, Buffer.from(JSON.stringify(entry)))) {
+        this.apply(entry, n);
+        return true;
+      }
+    }
+  }
+}

@@ -1,0 +1,282 @@
+// Longer than 250 lines: one worker's walk through the waves (claim, resume, barrier, election) is one protocol, read whole.
+// One worker of a sharded run (run --shard I/N): wave by wave, it starts the sites it may (static:
+// those whose hash is its index; queue: the next site of the wave no one claimed), each a start
+// appended to the wave's log only while the wave's failures are within its budget; it resumes the
+// sites an earlier attempt of its index left, and takes over those of a worker whose lease lapsed
+// (the lease taken from it first, so that worker sends nothing more; its site's journal resumed,
+// verify deciding its calls in doubt). Then it waits at the wave's barrier for every site's
+// terminal record and the verdict one elected worker writes; a wait past its limit parks it. The
+// sites' runs, the analysis, the leases and the clock are the caller's.
+import { shardOf, type Manifest } from './manifest.ts';
+import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
+import { hasTerminal, readTerminal, terminalKeys, writeTerminal } from './terminal.ts';
+import { analysts, readVerdict, standFor, writeVerdict, type Verdict } from './verdict.ts';
+import type { RunStore } from '../store/store.ts';
+import { formatDuration } from '../duration.ts';
+
+export interface SiteEnd {
+  outcome: 'success' | 'failure' | 'cancelled';
+  /** The run lost the worker's lease (another worker took its sites over): nothing more is recorded for it. */
+  lost?: boolean;
+  detail?: string | undefined;
+}
+
+export interface WorkerDeps {
+  store: RunStore;
+  manifest: Manifest;
+  /** This worker's index, 0-based. */
+  index: number;
+  /** This attempt's identity (the holder of the worker's lease). */
+  holder: string;
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  signal: AbortSignal;
+  /** How often a waiting worker reads the store again. */
+  pollMs: number;
+  /** How long it waits at a barrier (or on a bake) before it parks. */
+  waitLimitMs: number;
+  /** Runs a site's steps: a new run of the store with that id, or the resume of it. */
+  runSite(site: string, wave: number, siteRun: { id: string; resume: boolean }): Promise<SiteEnd>;
+  /**
+   * The analysis after a wave (its bake since `since`, then its gates) for the sites that passed;
+   * `parked` when the bake outlasts the wait limit (a later job goes on).
+   */
+  analyse(
+    wave: number,
+    passed: string[],
+    since: number,
+  ): Promise<{ passed: boolean; text: string } | { parked: string }>;
+  /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
+  isGone(worker: number, holder: string): Promise<boolean>;
+  newRunId(): string;
+  say(line: string): void;
+}
+
+export type WorkerEnd =
+  | { outcome: 'done' }
+  | { outcome: 'halted'; wave: number; reason: string }
+  | { outcome: 'parked'; wave: number; waitingFor: string }
+  | { outcome: 'cancelled' }
+  | { outcome: 'lost'; site: string };
+
+export interface WorkerResult {
+  end: WorkerEnd;
+  /** The sites this worker ran (or resumed), with their outcome, in order. */
+  ran: { site: string; wave: number; siteRun: string; outcome: SiteEnd['outcome'] }[];
+  /** Whether it sent anything: a site started or resumed. */
+  started: boolean;
+}
+
+type Owner = Extract<WaveEntry, { kind: 'start' | 'takeover' }>;
+
+export async function runWorker(deps: WorkerDeps): Promise<WorkerResult> {
+  const { manifest, index } = deps;
+  const ran: WorkerResult['ran'] = [];
+  const mine = (site: string) => manifest.assign === 'queue' || shardOf(site, manifest.shards) === index;
+  let started = false;
+  for (let wave = 1; wave <= manifest.waves.length; wave++) {
+    const end = await walkWave(deps, wave, mine, (r) => {
+      ran.push(r);
+      started = true;
+    });
+    if (end) return { end, ran, started };
+  }
+  return { end: { outcome: 'done' }, ran, started };
+}
+
+/** One wave: its sites started, resumed or taken over, then its barrier; undefined once its verdict let the next start. */
+async function walkWave(
+  deps: WorkerDeps,
+  wave: number,
+  mine: (site: string) => boolean,
+  record: (r: WorkerResult['ran'][number]) => void,
+): Promise<WorkerEnd | undefined> {
+  const { manifest, store, index } = deps;
+  const sites = manifest.waves[wave - 1]!;
+  const budget = manifest.budgets[wave - 1]!;
+  const log = new WaveLog(store, manifest.run, wave);
+  const running = new Set<string>();
+  let lost: string | undefined;
+  let waitingSince: number | undefined;
+
+  /** Runs a site it owns now and records its end: a failure first in the wave's log (the budget), then its terminal record. */
+  const run = async (owner: Owner): Promise<void> => {
+    running.add(owner.site);
+    try {
+      const end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: owner.kind === 'takeover' });
+      record({ site: owner.site, wave, siteRun: owner.siteRun, outcome: end.outcome });
+      if (end.lost) lost ??= owner.site;
+      if (end.lost || end.outcome === 'cancelled') return;
+      const at = deps.now();
+      if (end.outcome === 'failure')
+        await log.append({ kind: 'failed', site: owner.site, worker: index, at }, (s) => !s.failed.has(owner.site));
+      await writeTerminal(store, manifest.run, {
+        site: owner.site,
+        wave,
+        outcome: end.outcome,
+        worker: index,
+        siteRun: owner.siteRun,
+        at,
+        ...(end.detail ? { detail: end.detail } : {}),
+      });
+    } finally {
+      running.delete(owner.site);
+    }
+  };
+
+  /** Takes over a site whose owner is gone (an earlier attempt of this index, or a worker whose lease lapsed). */
+  const takeOver = async (state: WaveState, done: ReadonlySet<string>): Promise<Owner | undefined> => {
+    for (const site of sites) {
+      const owner = state.owners.get(site);
+      if (!owner || owner.holder === deps.holder || hasTerminal(done, site)) continue;
+      // Static: a site stays with its shard (a retried shard resumes it); queue: anyone takes a gone worker's site.
+      if (manifest.assign === 'static' && owner.worker !== index) continue;
+      const gone = owner.worker === index || (await deps.isGone(owner.worker, owner.holder));
+      if (!gone) continue;
+      const entry: Owner = {
+        ...owner,
+        kind: 'takeover',
+        worker: index,
+        holder: deps.holder,
+        from: owner.worker,
+        at: deps.now(),
+      };
+      const same = (s: WaveState) => {
+        const now = s.owners.get(site);
+        return now?.holder === owner.holder && now.siteRun === owner.siteRun;
+      };
+      if (await log.append(entry, same)) {
+        deps.say(
+          `${manifest.over} ${site}: taken over from shard ${owner.worker + 1} (${owner.holder === deps.holder ? 'this attempt' : 'gone'}); its run ${owner.siteRun} is resumed, verify deciding its calls in doubt`,
+        );
+        return entry;
+      }
+    }
+    return undefined;
+  };
+
+  /** Claims the next site this worker may start, within the budget. */
+  const claim = async (): Promise<Owner | undefined> => {
+    for (;;) {
+      const state = await log.read();
+      if (state.failed.size > budget) return undefined;
+      const site = sites.find((s) => mine(s) && !state.owners.has(s));
+      if (site === undefined) return undefined;
+      const entry: Owner = {
+        kind: 'start',
+        site,
+        worker: index,
+        holder: deps.holder,
+        siteRun: deps.newRunId(),
+        at: deps.now(),
+      };
+      if (await log.append(entry, (s) => !s.owners.has(site) && s.failed.size <= budget)) return entry;
+    }
+  };
+
+  /** One of the worker's lanes (rollout max-parallel of them): claims and runs until nothing is left to start. */
+  const lane = async () => {
+    while (!deps.signal.aborted && lost === undefined) {
+      const state = await log.read();
+      const next = (await takeOver(state, await terminalKeys(store, manifest.run))) ?? (await claim());
+      if (!next) return;
+      await run(next);
+    }
+  };
+
+  for (;;) {
+    if (deps.signal.aborted) return { outcome: 'cancelled' };
+    const verdict = await readVerdict(store, manifest.run, wave);
+    if (verdict) return verdict.halted ? { outcome: 'halted', wave, reason: verdict.halted } : undefined;
+    await Promise.all(Array.from({ length: Math.max(1, manifest.parallel) }, lane));
+    if (lost !== undefined) return { outcome: 'lost', site: lost };
+    if (deps.signal.aborted) return { outcome: 'cancelled' };
+    // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
+    const state = await log.read();
+    const done = await terminalKeys(store, manifest.run);
+    const spent = state.failed.size > budget;
+    const open = sites.filter((s) => !hasTerminal(done, s) && (state.owners.has(s) || !spent));
+    if (open.length === 0) {
+      const decided = await elect(deps, wave, sites, budget, state);
+      if (decided === 'parked') return { outcome: 'parked', wave, waitingFor: `the bake after wave ${wave}` };
+      if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
+    }
+    waitingSince ??= deps.now();
+    if (deps.now() - waitingSince > deps.waitLimitMs)
+      return {
+        outcome: 'parked',
+        wave,
+        waitingFor:
+          open.length > 0
+            ? `wave ${wave}'s ${open.length} ${manifest.over}(s) not ended (${open.slice(0, 5).join(', ')}${open.length > 5 ? ', ...' : ''}) after ${formatDuration(deps.waitLimitMs)}`
+            : `the verdict of wave ${wave} after ${formatDuration(deps.waitLimitMs)}`,
+      };
+    try {
+      await deps.sleep(deps.pollMs, deps.signal);
+    } catch {
+      return { outcome: 'cancelled' };
+    }
+  }
+}
+
+/**
+ * At a barrier: stands for analyst (first, or after one whose lease lapsed); the analyst writes the
+ * verdict. Returns the verdict once there is one, undefined to wait, parked when the bake outlasts the wait.
+ */
+async function elect(
+  deps: WorkerDeps,
+  wave: number,
+  sites: readonly string[],
+  budget: number,
+  state: WaveState,
+): Promise<Verdict | 'parked' | undefined> {
+  const { store, manifest, index } = deps;
+  const existing = await readVerdict(store, manifest.run, wave);
+  if (existing) return existing;
+  const list = await analysts(store, manifest.run, wave);
+  const last = list.at(-1);
+  const me = { worker: index, holder: deps.holder, at: deps.now() };
+  const mineNow = last?.holder === deps.holder;
+  if (!mineNow) {
+    if (last && last.worker !== index && !(await deps.isGone(last.worker, last.holder))) return undefined;
+    if (!(await standFor(store, manifest.run, wave, list.length + 1, me))) return undefined;
+  }
+  const since = list[0]?.at ?? me.at;
+  const failed: string[] = [];
+  for (const site of sites) {
+    const t = await readTerminal(store, manifest.run, site);
+    if (t?.outcome === 'failure') failed.push(site);
+  }
+  const notStarted = sites.filter((s) => !state.owners.has(s));
+  let verdict: Verdict;
+  if (failed.length > budget)
+    verdict = {
+      wave,
+      passed: false,
+      halted: `${failed.length} ${manifest.over}(s) failed (${failed.join(', ')}), over the budget of ${budget}${notStarted.length ? `; ${notStarted.length} never started` : ''}`,
+      failed,
+      text: 'over budget',
+      worker: index,
+      at: deps.now(),
+    };
+  else if (manifest.analysis && wave < manifest.waves.length) {
+    const passed = sites.filter((s) => !failed.includes(s));
+    const analysed =
+      passed.length === 0
+        ? { passed: false, text: `no ${manifest.over} of the wave succeeded: nothing to analyse` }
+        : await deps.analyse(wave, passed, since);
+    if ('parked' in analysed) return 'parked';
+    verdict = {
+      wave,
+      passed: analysed.passed,
+      ...(analysed.passed ? {} : { halted: `the analysis after it failed: ${analysed.text}` }),
+      failed,
+      text: analysed.text,
+      worker: index,
+      at: deps.now(),
+    };
+  } else verdict = { wave, passed: true, failed, text: 'no analysis', worker: index, at: deps.now() };
+  await writeVerdict(store, manifest.run, verdict);
+  deps.say(`wave ${wave}: ${verdict.halted ? `halted: ${verdict.halted}` : `passed (${verdict.text})`}`);
+  return (await readVerdict(store, manifest.run, wave)) ?? verdict;
+}

@@ -1,0 +1,76 @@
+// A fleet of sites served by one emulator over HTTP on 127.0.0.1 (each site a state of its own),
+// a run store in a temporary directory, and the workers of a sharded run: through the CLI in this
+// process (runCli), or as processes of the CLI's source that a test kills.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { serve, Sites } from '../../src/emulator/index.ts';
+import type { Report } from '../../src/report/index.ts';
+import { runCli } from '../helpers/cli.ts';
+
+export const sitesOf = (n: number) => Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
+
+export async function shardFleet(t: TestContext, n: number, rollout: string) {
+  const sites = new Sites();
+  const running = await serve(sites, { port: 0 });
+  t.after(() => running.close());
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-shard-'));
+  const store = join(dir, 'store');
+  mkdirSync(store);
+  const names = sitesOf(n);
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Fleet release
+vars:
+  sites: [${names.join(', ')}]
+servers:
+${names.map((s) => `  ${s}: { url: "${running.url}/sites/${s}", username: admin, password: admin }`).join('\n')}
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+rollout:
+${rollout}
+steps:
+  - id: update
+    name: "Update \${{ matrix.site }}"
+    uses: update/system
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { target: prod }
+  - id: alerts
+    name: "No critical alert at \${{ matrix.site }}"
+    uses: monitoring/alerts
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { fail-on: critical }
+`,
+  );
+  const storeUrl = `file://${store}`;
+  const env = { PROD_TOKEN: 'prod-token' };
+  let reports = 0;
+  const cli = async (args: string[]) => {
+    const json = join(dir, `report-${++reports}.json`);
+    const r = await runCli(args[0] === 'run' || args[0] === 'report' ? [...args, '--report-json', json] : args, {
+      env,
+    });
+    const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as Report) : undefined;
+    return { ...r, report };
+  };
+  /** enginectl shard: the run's id and the fan-out it printed. */
+  const shard = async (...args: string[]) => {
+    const r = await cli(['shard', file, '--store', storeUrl, ...args]);
+    return { ...r, run: /^run (\S+) in /m.exec(r.stderr)?.[1] };
+  };
+  const worker = (run: string, spec: string, ...args: string[]) =>
+    cli(['run', file, '--store', storeUrl, '--run', run, '--shard', spec, ...args]);
+  /** Writes each site's emulator applied, by site: what the request logs show. */
+  const applied = (path: string) =>
+    Object.fromEntries(
+      [...sites.started()]
+        .map(([name, site]) => [name, site.requests.filter((r) => r.applied && r.path.endsWith(path)).length] as const)
+        .filter(([, count]) => count > 0),
+    );
+  return { sites, url: running.url, dir, file, store, storeUrl, env, cli, shard, worker, applied, names };
+}
