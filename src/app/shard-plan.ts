@@ -34,7 +34,7 @@ export function fleetOf(
       'SHARD_REFUSED',
       `${pipeline.file}: a sharded run needs rollout: (its over: key names the sites)`,
       {
-        hint: 'add rollout: { over: site } (one wave of every site), or waves: [...] to roll out in waves',
+        hint: 'add rollout: { over: site, waves: [rest] } (one wave of every site), or more waves to roll out in waves',
       },
     );
   const outside = pipeline.steps.find((s) => !inRollout(rollout, s));

@@ -1,7 +1,7 @@
 // A fleet of sites served by one emulator over HTTP on 127.0.0.1 (each site a state of its own),
 // a run store in a temporary directory, and the workers of a sharded run: through the CLI in this
 // process (runCli), or as processes of the CLI's source that a test kills.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
@@ -61,7 +61,9 @@ steps:
   /** enginectl shard: the run's id and the fan-out it printed. */
   const shard = async (...args: string[]) => {
     const r = await cli(['shard', file, '--store', storeUrl, ...args]);
-    return { ...r, run: /^run (\S+) in /m.exec(r.stderr)?.[1] };
+    const run = /^run (\S+) in /m.exec(r.stderr)?.[1];
+    if (r.code !== 0 || !run) throw new Error(`enginectl shard failed: ${r.stdout}${r.stderr}`);
+    return { ...r, run };
   };
   const worker = (run: string, spec: string, ...args: string[]) =>
     cli(['run', file, '--store', storeUrl, '--run', run, '--shard', spec, ...args]);
@@ -73,4 +75,13 @@ steps:
         .filter(([, count]) => count > 0),
     );
   return { sites, url: running.url, dir, file, store, storeUrl, env, cli, shard, worker, applied, names };
+}
+
+/** The entries of a wave's log, in order, as the store holds them. */
+export function waveLog(store: string, run: string, wave: number): { kind: string; site: string; worker: number }[] {
+  const dir = join(store, 'shards', run, 'waves', String(wave), 'log');
+  return readdirSync(dir)
+    .filter((k) => /^[0-9]{8}$/.test(k))
+    .sort()
+    .map((k) => JSON.parse(readFileSync(join(dir, k), 'utf8')) as { kind: string; site: string; worker: number });
 }

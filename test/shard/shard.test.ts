@@ -3,7 +3,8 @@
 // report --merge --store --run gives one result naming every site.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { shardFleet } from './helpers.ts';
+import { shardFleet, waveLog } from './helpers.ts';
+import { shardOf as shardOfSite } from '../../src/shard/manifest.ts';
 
 test('two static shards of a 12-site rollout in 3 waves: every site once, the merged report names all', async (t) => {
   const f = await shardFleet(t, 12, '  over: site\n  waves: [[site-0001], 3, rest]\n  max-failures: 0');
@@ -22,4 +23,73 @@ test('two static shards of a 12-site rollout in 3 waves: every site once, the me
   );
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+});
+
+test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site of the wave starts anywhere; every worker exits 1; the merged report fails, naming the sites not started', async (t) => {
+  const f = await shardFleet(t, 16, '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 1');
+  for (const site of ['site-0003', 'site-0004'])
+    f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site });
+  const planned = await f.shard('--shards', '3', '--assign', 'queue');
+  assert.equal(planned.code, 0, planned.stderr);
+  const run = planned.run!;
+  const workers = await Promise.all(['1/3', '2/3', '3/3'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
+  for (const w of workers) assert.equal(w.code, 1, w.stdout + w.stderr);
+  assert.match(workers.map((w) => w.stdout).join('\n'), /the rollout halted at wave 2: 2 site\(s\) failed \(site-0003, site-0004\), over the budget of 1/);
+  // The wave's log: no start after the failure that spent the budget.
+  const log = waveLog(f.store, run, 2);
+  const spentAt = log.findIndex((e, i) => e.kind === 'failed' && log.slice(0, i + 1).filter((x) => x.kind === 'failed').length === 2);
+  assert.ok(spentAt > 0);
+  assert.deepEqual(log.slice(spentAt + 1).filter((e) => e.kind === 'start'), []);
+  const started = new Set([...waveLog(f.store, run, 1), ...log].filter((e) => e.kind === 'start').map((e) => e.site));
+  const applied = f.applied('/update/system');
+  for (const site of f.names) assert.equal(applied[site] ?? 0, started.has(site) && !['site-0003', 'site-0004'].includes(site) ? 1 : 0, site);
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  const notStarted = f.names.filter((s) => !started.has(s));
+  for (const s of notStarted) assert.match(merged.stdout, new RegExp(`✖ site=${s}: no report`));
+});
+
+test('a worker refuses another pipeline, an index out of range, and --shard auto without an index; GitLab parallel: gives it its index', async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '2')).run!;
+  const out = await f.worker(run, '3/2');
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /SHARD_REFUSED|--shard 3\/2: give I\/N with 1 <= I <= N/);
+  const wrongTotal = await f.worker(run, '1/3');
+  assert.equal(wrongTotal.code, 2);
+  assert.match(wrongTotal.stderr, /run \S+ has 2 shards, this worker was told 3/);
+  const other = await f.cli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/2', '--var', 'sites=[site-0001]']);
+  assert.equal(other.code, 2);
+  assert.match(other.stderr, /was sharded from another pipeline/);
+  const auto = await f.worker(run, 'auto');
+  assert.equal(auto.code, 2);
+  assert.match(auto.stderr, /--shard auto: no index in the environment/);
+  assert.deepEqual(f.applied('/update/system'), {}, 'nothing sent');
+  const { runCli } = await import('../helpers/cli.ts');
+  const gitlab = await Promise.all(
+    ['1', '2'].map((i) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', 'auto'], {
+        env: { ...f.env, GITLAB_CI: 'true', CI_NODE_INDEX: i, CI_NODE_TOTAL: '2' },
+      }),
+    ),
+  );
+  for (const g of gitlab) assert.equal(g.code, 0, g.stdout + g.stderr);
+  assert.match(gitlab[0]!.stdout, /^shard 1\/2 of run \S+: owns \d+ site\(s\)/m);
+  assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1]);
+});
+
+test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same command later goes on; wave 2 starts only after wave 1 ended everywhere', async (t) => {
+  const f = await shardFleet(t, 6, '  over: site\n  waves: [[site-0001, site-0002], rest]');
+  const run = (await f.shard('--shards', '2')).run!;
+  const owner = (site: string) => (shardOfSite(site, 2) === 0 ? '1/2' : '2/2');
+  // Only the shard that owns none of wave 1's ... or the other: one worker runs alone.
+  const alone = owner('site-0001') === owner('site-0002') ? (owner('site-0001') === '1/2' ? '2/2' : '1/2') : '1/2';
+  const first = await f.worker(run, alone, '--shard-wait', '1s', '--shard-ttl', '5s');
+  assert.equal(first.code, 75, first.stdout + first.stderr);
+  assert.match(first.stdout, /^parked: waiting for wave 1's/m);
+  const wave2 = f.names.filter((s) => s !== 'site-0001' && s !== 'site-0002');
+  assert.ok(wave2.every((s) => !(s in f.applied('/update/system'))), 'no site of wave 2 before wave 1 ended');
+  const both = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
+  for (const b of both) assert.equal(b.code, 0, b.stdout + b.stderr);
+  assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
 });
