@@ -14,7 +14,29 @@ export const PARKED = 75;
 
 export const sitesOf = (n: number) => Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(3, '0')}`);
 
-export async function parkFleet(t: TestContext, n: number, rollout: string, extra = '', step = '') {
+/** The rollout's write: each site's system update (`step` adds lines to it). */
+export const UPDATE_WRITE = `  - id: update
+    name: "Update \${{ matrix.site }}"
+    uses: update/system
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { target: prod }`;
+
+export interface FleetOptions {
+  /** The write step of the rollout (its YAML, as UPDATE_WRITE); `step` adds lines to it. */
+  write?: string;
+  /** The URL the pipeline gives a site's server (a gateway in front of the emulator), from the emulator's. */
+  serverUrl?: (emulatorUrl: string, site: string) => string;
+}
+
+export async function parkFleet(
+  t: TestContext,
+  n: number,
+  rollout: string,
+  extra = '',
+  step = '',
+  options: FleetOptions = {},
+) {
   const clock = simulatedClock();
   const sites = new Sites({ now: clock.now });
   const running = await serve(sites, { port: 0 });
@@ -31,19 +53,14 @@ name: Fleet release
 vars:
   sites: [${names.join(', ')}]
 servers:
-${names.map((s) => `  ${s}: { url: "${running.url}/sites/${s}", username: admin, password: admin }`).join('\n')}
+${names.map((s) => `  ${s}: { url: "${options.serverUrl?.(running.url, s) ?? `${running.url}/sites/${s}`}", username: admin, password: admin }`).join('\n')}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 ${extra}
 rollout:
 ${rollout}
 steps:
-  - id: update
-    name: "Update \${{ matrix.site }}"
-    uses: update/system
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { target: prod }
+${options.write ?? UPDATE_WRITE}
 ${step}
   - id: alerts
     name: "No critical alert at \${{ matrix.site }}"
