@@ -25,8 +25,8 @@ export const UPDATE_WRITE = `  - id: update
 export interface FleetOptions {
   /** The write step of the rollout (its YAML, as UPDATE_WRITE); `step` adds lines to it. */
   write?: string;
-  /** The URL the pipeline gives a site's server (a gateway in front of the emulator), from the emulator's. */
-  serverUrl?: (emulatorUrl: string, site: string) => string;
+  /** Puts a server in front of the emulator (a gateway): the URL the pipeline's sites are under instead. */
+  front?: (emulatorUrl: string) => Promise<string>;
 }
 
 export async function parkFleet(
@@ -41,6 +41,7 @@ export async function parkFleet(
   const sites = new Sites({ now: clock.now });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
+  const base = options.front ? await options.front(running.url) : running.url;
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-park-'));
   const store = join(dir, 'store');
   mkdirSync(store);
@@ -53,7 +54,7 @@ name: Fleet release
 vars:
   sites: [${names.join(', ')}]
 servers:
-${names.map((s) => `  ${s}: { url: "${options.serverUrl?.(running.url, s) ?? `${running.url}/sites/${s}`}", username: admin, password: admin }`).join('\n')}
+${names.map((s) => `  ${s}: { url: "${base}/sites/${s}", username: admin, password: admin }`).join('\n')}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 ${extra}
