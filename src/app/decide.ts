@@ -35,6 +35,8 @@ export interface DecideRequest {
   afterMs?: number | undefined;
   /** Reads the targets of in-doubt calls back (verify), for the instances given. */
   verify(state: JournalState, instances: readonly InDoubtInstance[]): Promise<Verified[]>;
+  /** A fresh plan --live (GET requests only) of the instances of each value, as its lines; for the listing. */
+  livePlan?(state: JournalState, values: readonly string[]): Promise<{ value: string; lines: string[] }[]>;
 }
 
 export interface DecideResult {
@@ -43,6 +45,8 @@ export interface DecideResult {
   /** Each thing it waits for, with its evidence (verify's verdicts included). */
   lines: string[];
   recorded?: OperatorDecision | undefined;
+  /** The listing's fresh plan --live of each value waited on. */
+  live?: { value: string; lines: string[] }[] | undefined;
 }
 
 const refuse = (message: string, hint: string): never => {
@@ -99,7 +103,10 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     lines.push(
       `decided: ${prior.decision}${prior.value === null ? '' : ` ${prior.value}`} (${prior.by}, ${new Date(prior.at).toISOString()})${prior.reason ? `: ${prior.reason}` : ''}`,
     );
-  if (!d) return { runId: stored.runId, parked: state.parked, lines };
+  if (!d) {
+    const live = waited.length > 0 ? await request.livePlan?.(state, waited) : undefined;
+    return { runId: stored.runId, parked: state.parked, lines, live };
+  }
 
   if (abortOf(state.parked)) refuse(`run ${stored.runId} was aborted`, 'nothing more is decided about it');
   if (d.value !== undefined && !waited.includes(d.value))

@@ -6,10 +6,12 @@ import { UsageError } from '../errors.ts';
 import { attemptFate, joinFates, type Attempt } from '../api/index.ts';
 import type { Decision, InDoubtCall, RolloutResult } from '../runner/result.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
-import { decodeJournal, type Framed } from './frame.ts';
+import { decodeJournal } from './frame.ts';
 import { checkSeals } from './seal.ts';
-import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord, type RunRecord } from './records.ts';
-import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
+
+export { damagedJournal, parseRecords } from './parse-records.ts';
+import { parseRecords } from './parse-records.ts';
+import type { JournalRecord, RunRecord } from './records.ts';
 
 type EndRecord = Extract<JournalRecord, { t: 'end' }>;
 type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
@@ -60,47 +62,6 @@ export interface JournalState {
   parked?: { park: Park; at: number; decided: OperatorDecision[] } | undefined;
 }
 
-/** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
-export function damagedJournal(path: string, line: number): UsageError {
-  return new UsageError(
-    'BAD_JOURNAL',
-    `${path}:${line}: a damaged record before the end of the journal (its checksum does not match)`,
-    {
-      hint: 'a crash only ever tears the last line: this file was altered, or is not a journal of enginectl run --journal; nothing was run',
-    },
-  );
-}
-
-/** Checks every whole record of a journal; a torn last line is left out (the writer cuts it). */
-export function parseRecords(framed: Framed, path: string): JournalRecord[] {
-  if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
-  return framed.lines.map(({ line, value }) => {
-    // Every later walk of a record recurses: one nested past any record enginectl writes is refused first.
-    if (nestsDeeper(value, MAX_HELD_DEPTH))
-      throw new UsageError(
-        'BAD_JOURNAL',
-        `${path}:${line}: not a journal record (it nests more than ${MAX_HELD_DEPTH} levels deep)`,
-        { hint: 'give the file written by enginectl run --journal' },
-      );
-    const parsed = JournalRecordSchema.safeParse(value);
-    if (parsed.success) return parsed.data;
-    const version = (value as { t?: unknown; v?: unknown } | null)?.v;
-    if ((value as { t?: unknown } | null)?.t === 'run' && version !== JOURNAL_VERSION) {
-      throw new UsageError(
-        'BAD_JOURNAL',
-        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads version ${JOURNAL_VERSION}`,
-        { hint: 'render it with the enginectl version that wrote it' },
-      );
-    }
-    const issue = parsed.error.issues[0]!;
-    throw new UsageError(
-      'BAD_JOURNAL',
-      `${path}:${line}: not a journal record (${issue.path.join('.') || 'record'}: ${issue.message})`,
-      { hint: 'give the file written by enginectl run --journal' },
-    );
-  });
-}
-
 /** A journal's text read back; with `key`, every record's seal is checked first (seal.ts). */
 export function readJournal(text: string, path: string, key?: string): JournalState {
   const framed = decodeJournal(text);
@@ -124,6 +85,8 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   let rollout: JournalState['rollout'];
   let continued: JournalState['continued'];
   let parked: JournalState['parked'];
+  // The park the last run went on from: its word while that run has not ended (a killed continue).
+  let wentOnFrom: JournalState['parked'];
   let finished = false;
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
@@ -137,21 +100,26 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       runs.push(r);
       runAt = r.at;
       rollout = undefined;
-      // A run after a park went on from it: a later park (or none) is the run's word now; its decisions were taken.
+      // A run after a park went on from it: once it ends, a later park (or none) is the run's word.
+      wentOnFrom = parked ?? wentOnFrom;
       parked = undefined;
       continue;
     }
     if (r.t === 'park') {
       parked = { park: r.park, at: r.at, decided: [] };
+      wentOnFrom = undefined;
       continue;
     }
     if (r.t === 'decide') {
       const { t: _t, ...decision } = r;
-      parked?.decided.push(decision);
+      (parked ?? wentOnFrom)?.decided.push(decision);
       continue;
     }
     // The outcome is computed from the instances, never read from the finish record.
-    if (r.t === 'finish') continue;
+    if (r.t === 'finish') {
+      wentOnFrom = undefined;
+      continue;
+    }
     if (r.t === 'rollout') {
       rollout = r.result;
       continue;
@@ -205,6 +173,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     instances.set(r.key, state);
   }
+  parked ??= wentOnFrom; // a continue killed before it ended: still parked there, with its decisions
   return { runs, instances, lastAt, halted, rollout, continued, finished, parked };
 }
 

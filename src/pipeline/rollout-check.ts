@@ -1,7 +1,8 @@
 // The semantic rule of a rollout (rollout:): its key is a matrix key of the steps it splits, the
 // values its waves name are values of that key (each in one wave), rest is the last wave, its
 // analysis gates are read-only steps of the rollout, and their interval is at least the monitoring
-// refresh.
+// refresh. A step's on-failure (halt, decide) is a rollout's word: a step no rollout splits has
+// none.
 import { parseDuration } from '../duration.ts';
 import { MIN_INTERVAL_MS } from '../steps/inputs.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -11,15 +12,37 @@ import type { PipelineFile } from './schema.ts';
 import { inRollout } from './selection.ts';
 import type { YamlSource } from './yaml-doc.ts';
 
-export function rolloutProblems(source: YamlSource, doc: PipelineFile): Diagnostic[] {
+/** A step's on-failure outside any rollout: no wave parks for it, so it would be ignored; refused. */
+function stepOnFailureProblems(source: YamlSource, doc: PipelineFile): Diagnostic[] {
   const rollout = doc.rollout;
-  if (!rollout || !Array.isArray(doc.steps)) return [];
-  const out: Diagnostic[] = [];
+  return doc.steps.flatMap((s, index) =>
+    s['on-failure'] === undefined || (rollout && inRollout(rollout, s))
+      ? []
+      : [
+          at(
+            source,
+            ['steps', index, 'on-failure'],
+            `on-failure: ${s['on-failure']} on step "${s.id ?? s.uses}", which no rollout splits: only a wave of a rollout parks for a decision`,
+            rollout
+              ? `give it a matrix over ${rollout.over} (the rollout's key), or drop on-failure here`
+              : 'drop on-failure here, or add a rollout: over a matrix key of this step (see Parked runs in docs/pipeline-format.md)',
+          ),
+        ],
+  );
+}
+
+export function rolloutProblems(source: YamlSource, doc: PipelineFile): Diagnostic[] {
+  if (!Array.isArray(doc.steps)) return [];
+  const onFailure = stepOnFailureProblems(source, doc);
+  const rollout = doc.rollout;
+  if (!rollout) return onFailure;
+  const out: Diagnostic[] = [...onFailure];
   const split = doc.steps.map((s, index) => ({ s, index })).filter(({ s }) => inRollout(rollout, s));
   if (split.length === 0) {
     const keys = [...new Set(doc.steps.flatMap((s) => Object.keys(s.matrix ?? {})))];
     const guess = didYouMean(rollout.over, keys);
     return [
+      ...out,
       at(
         source,
         ['rollout', 'over'],

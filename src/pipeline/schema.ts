@@ -104,7 +104,7 @@ const stepShape = {
   if: z.union([text, z.boolean()]).optional().describe('a condition, bare or in ${{ }}; success() when absent'),
   'continue-on-error': z.boolean().optional().describe('a failure does not stop the pipeline; default false'),
   'on-failure': OnFailureSchema.optional().describe(
-    "in a rollout: decide parks the run for an operator's decision (with a run store) when this step fails or its call is in doubt; halt does not; default: the rollout's",
+    "in a rollout: decide parks the run for an operator's decision (with a run store) when this step fails or its call is in doubt; halt does not; default: the rollout's. Refused on a step no rollout splits",
   ),
   timeout: durationString.optional().describe('aborts the call in flight: 90s, 30m, 2h'),
   retry: RetrySchema.optional().describe('run the step again when it fails, attempts in all'),

@@ -14,11 +14,34 @@ export const PARKED = 75;
 
 export const sitesOf = (n: number) => Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(3, '0')}`);
 
-export async function parkFleet(t: TestContext, n: number, rollout: string, extra = '', step = '') {
+/** The rollout's write: each site's system update (`step` adds lines to it). */
+export const UPDATE_WRITE = `  - id: update
+    name: "Update \${{ matrix.site }}"
+    uses: update/system
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { target: prod }`;
+
+export interface FleetOptions {
+  /** The write step of the rollout (its YAML, as UPDATE_WRITE); `step` adds lines to it. */
+  write?: string;
+  /** Puts a server in front of the emulator (a gateway): the URL the pipeline's sites are under instead. */
+  front?: (emulatorUrl: string) => Promise<string>;
+}
+
+export async function parkFleet(
+  t: TestContext,
+  n: number,
+  rollout: string,
+  extra = '',
+  step = '',
+  options: FleetOptions = {},
+) {
   const clock = simulatedClock();
   const sites = new Sites({ now: clock.now });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
+  const base = options.front ? await options.front(running.url) : running.url;
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-park-'));
   const store = join(dir, 'store');
   mkdirSync(store);
@@ -31,19 +54,14 @@ name: Fleet release
 vars:
   sites: [${names.join(', ')}]
 servers:
-${names.map((s) => `  ${s}: { url: "${running.url}/sites/${s}", username: admin, password: admin }`).join('\n')}
+${names.map((s) => `  ${s}: { url: "${base}/sites/${s}", username: admin, password: admin }`).join('\n')}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 ${extra}
 rollout:
 ${rollout}
 steps:
-  - id: update
-    name: "Update \${{ matrix.site }}"
-    uses: update/system
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { target: prod }
+${options.write ?? UPDATE_WRITE}
 ${step}
   - id: alerts
     name: "No critical alert at \${{ matrix.site }}"

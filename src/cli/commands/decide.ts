@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { decide, type DecisionKind } from '../../app/decide.ts';
 import { verifyJournal } from '../../app/verify.ts';
+import { makePlan } from '../../app/plan.ts';
+import type { JournalState } from '../../journal/read.ts';
+import type { Pipeline } from '../../pipeline/model.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
 import { STORE_VARIABLE } from '../../app/stored-run.ts';
@@ -20,7 +23,8 @@ import type { CliIO } from '../io.ts';
 export const DECIDE_HELP = `Usage: enginectl decide --store URL --run ID [decision] [options]
 
 Lists what a parked run (run --store URL exited 75) waits for, each with its evidence: for a
-value whose call is in doubt, verify's reading of its target (GET requests only); for a bake, its
+value whose call is in doubt, verify's reading of its target; for a value waited on, a fresh
+plan --live of its steps (GET requests only, as verify); for a bake, its
 time left on the run's clock; the wave's failure budget left. With a decision, records it in the
 run's journal in the store, with who (the CI's actor), when, why (--reason) and the evidence;
 then run FILE --store URL --continue ID goes on.
@@ -106,6 +110,12 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     );
   const clock = io.clock ?? realClock();
   const masker = new Masker();
+  let loaded: Promise<Pipeline> | undefined;
+  // The pipeline that wrote the run (or --pipeline), loaded once, its secrets taught to the masker.
+  const pipelineOf = (state: JournalState) =>
+    (loaded ??= loadPipelineFile(resolve(io.cwd, values.pipeline ?? state.runs.at(-1)!.file), io, {
+      vars: parseVars(values.var),
+    }).then(({ pipeline }) => (teachSecrets(pipeline, io.env, masker), pipeline)));
   const result = await decide({
     url,
     runId: values.run,
@@ -120,12 +130,26 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     // Read only when a call is in doubt: the servers of the pipeline that wrote the run.
     verify: async (state, instances) => {
       if (instances.length === 0) return [];
-      const file = values.pipeline ?? state.runs.at(-1)!.file;
-      const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });
-      teachSecrets(pipeline, io.env, masker);
+      const pipeline = await pipelineOf(state);
       const keys = new Set(instances.map((i) => i.key));
       const all = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: clock.now });
       return all.filter((v) => keys.has(v.key));
+    },
+    // plan --live of each value waited on: its read-only steps run once through GET-only clients.
+    livePlan: async (state, waited) => {
+      const pipeline = await pipelineOf(state);
+      const over = pipeline.rollout?.over;
+      if (over === undefined) return [];
+      const out: { value: string; lines: string[] }[] = [];
+      for (const value of waited) {
+        const plan = await makePlan(pipeline, io.env, {
+          selection: { only: { [over]: [value] }, skip: {} },
+          masker,
+          live: { signal: io.signal },
+        }).catch((error: Error) => ({ text: `the live plan failed: ${error.message}` }));
+        out.push({ value, lines: plan.text.split('\n').filter((l) => l.trim() !== '') });
+      }
+      return out;
     },
   });
   const park = result.parked.park;
@@ -133,6 +157,10 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     `${neutralise(`run ${result.runId}: parked at wave ${park.wave} since ${new Date(park.since).toISOString()}, waiting for ${park.reason}`)}\n`,
   );
   for (const line of result.lines) io.stdout(`  ${neutralise(masker.mask(line))}\n`);
+  for (const { value, lines } of result.live ?? []) {
+    io.stdout(`  ${neutralise(`plan --live of ${value} now (GET requests only):`)}\n`);
+    for (const line of lines) io.stdout(`    ${neutralise(masker.mask(line))}\n`);
+  }
   if (result.recorded) {
     const d = result.recorded;
     io.stdout(

@@ -1,0 +1,48 @@
+// A journal's records checked one by one against the journal's schema: a damaged line, a record
+// nested deeper than any enginectl writes, a record of another version or shape is refused at its
+// line (exit 2), before any state is read from them (read.ts).
+import { UsageError } from '../errors.ts';
+import type { Framed } from './frame.ts';
+import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord } from './records.ts';
+import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
+
+/** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
+export function damagedJournal(path: string, line: number): UsageError {
+  return new UsageError(
+    'BAD_JOURNAL',
+    `${path}:${line}: a damaged record before the end of the journal (its checksum does not match)`,
+    {
+      hint: 'a crash only ever tears the last line: this file was altered, or is not a journal of enginectl run --journal; nothing was run',
+    },
+  );
+}
+
+/** Checks every whole record of a journal; a torn last line is left out (the writer cuts it). */
+export function parseRecords(framed: Framed, path: string): JournalRecord[] {
+  if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
+  return framed.lines.map(({ line, value }) => {
+    // Every later walk of a record recurses: one nested past any record enginectl writes is refused first.
+    if (nestsDeeper(value, MAX_HELD_DEPTH))
+      throw new UsageError(
+        'BAD_JOURNAL',
+        `${path}:${line}: not a journal record (it nests more than ${MAX_HELD_DEPTH} levels deep)`,
+        { hint: 'give the file written by enginectl run --journal' },
+      );
+    const parsed = JournalRecordSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const version = (value as { t?: unknown; v?: unknown } | null)?.v;
+    if ((value as { t?: unknown } | null)?.t === 'run' && version !== JOURNAL_VERSION) {
+      throw new UsageError(
+        'BAD_JOURNAL',
+        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads version ${JOURNAL_VERSION}`,
+        { hint: 'render it with the enginectl version that wrote it' },
+      );
+    }
+    const issue = parsed.error.issues[0]!;
+    throw new UsageError(
+      'BAD_JOURNAL',
+      `${path}:${line}: not a journal record (${issue.path.join('.') || 'record'}: ${issue.message})`,
+      { hint: 'give the file written by enginectl run --journal' },
+    );
+  });
+}
