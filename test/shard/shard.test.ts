@@ -34,15 +34,24 @@ test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site
   const run = planned.run!;
   const workers = await Promise.all(['1/3', '2/3', '3/3'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
   for (const w of workers) assert.equal(w.code, 1, w.stdout + w.stderr);
-  assert.match(workers.map((w) => w.stdout).join('\n'), /the rollout halted at wave 2: 2 site\(s\) failed \(site-0003, site-0004\), over the budget of 1/);
+  assert.match(
+    workers.map((w) => w.stdout).join('\n'),
+    /the rollout halted at wave 2: 2 site\(s\) failed \(site-0003, site-0004\), over the budget of 1/,
+  );
   // The wave's log: no start after the failure that spent the budget.
   const log = waveLog(f.store, run, 2);
-  const spentAt = log.findIndex((e, i) => e.kind === 'failed' && log.slice(0, i + 1).filter((x) => x.kind === 'failed').length === 2);
+  const spentAt = log.findIndex(
+    (e, i) => e.kind === 'failed' && log.slice(0, i + 1).filter((x) => x.kind === 'failed').length === 2,
+  );
   assert.ok(spentAt > 0);
-  assert.deepEqual(log.slice(spentAt + 1).filter((e) => e.kind === 'start'), []);
+  assert.deepEqual(
+    log.slice(spentAt + 1).filter((e) => e.kind === 'start'),
+    [],
+  );
   const started = new Set([...waveLog(f.store, run, 1), ...log].filter((e) => e.kind === 'start').map((e) => e.site));
   const applied = f.applied('/update/system');
-  for (const site of f.names) assert.equal(applied[site] ?? 0, started.has(site) && !['site-0003', 'site-0004'].includes(site) ? 1 : 0, site);
+  for (const site of f.names)
+    assert.equal(applied[site] ?? 0, started.has(site) && !['site-0003', 'site-0004'].includes(site) ? 1 : 0, site);
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(merged.code, 1, merged.stdout + merged.stderr);
   const notStarted = f.names.filter((s) => !started.has(s));
@@ -58,7 +67,18 @@ test('a worker refuses another pipeline, an index out of range, and --shard auto
   const wrongTotal = await f.worker(run, '1/3');
   assert.equal(wrongTotal.code, 2);
   assert.match(wrongTotal.stderr, /run \S+ has 2 shards, this worker was told 3/);
-  const other = await f.cli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/2', '--var', 'sites=[site-0001]']);
+  const other = await f.cli([
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    '1/2',
+    '--var',
+    'sites=[site-0001]',
+  ]);
   assert.equal(other.code, 2);
   assert.match(other.stderr, /was sharded from another pipeline/);
   const auto = await f.worker(run, 'auto');
@@ -88,7 +108,10 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   assert.equal(first.code, 75, first.stdout + first.stderr);
   assert.match(first.stdout, /^parked: waiting for wave 1's/m);
   const wave2 = f.names.filter((s) => s !== 'site-0001' && s !== 'site-0002');
-  assert.ok(wave2.every((s) => !(s in f.applied('/update/system'))), 'no site of wave 2 before wave 1 ended');
+  assert.ok(
+    wave2.every((s) => !(s in f.applied('/update/system'))),
+    'no site of wave 2 before wave 1 ended',
+  );
   const both = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
   for (const b of both) assert.equal(b.code, 0, b.stdout + b.stderr);
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
