@@ -8,13 +8,24 @@ import type { TestContext } from 'node:test';
 import { serve, Sites } from '../../src/emulator/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
+import { gatewayInFront } from '../helpers/gateway.ts';
 
 export const sitesOf = (n: number) => Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
 
-export async function shardFleet(t: TestContext, n: number, rollout: string) {
+export interface FleetHooks {
+  /** Sees each request once the server answered it, before the answer goes on (a gateway in front). */
+  answered?: (method: string, path: string) => void;
+  /** Sees each request before it reaches the server. */
+  before?: (method: string, path: string) => void | Promise<void>;
+}
+
+export async function shardFleet(t: TestContext, n: number, rollout: string, hooks?: FleetHooks) {
   const sites = new Sites();
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
+  const url = hooks
+    ? await gatewayInFront(t, running.url, (m, p) => (hooks.answered?.(m, p), undefined), hooks.before)
+    : running.url;
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-shard-'));
   const store = join(dir, 'store');
   mkdirSync(store);
@@ -27,7 +38,7 @@ name: Fleet release
 vars:
   sites: [${names.join(', ')}]
 servers:
-${names.map((s) => `  ${s}: { url: "${running.url}/sites/${s}", username: admin, password: admin }`).join('\n')}
+${names.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: admin, password: admin }`).join('\n')}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 rollout:
