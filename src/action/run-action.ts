@@ -17,6 +17,7 @@ import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { Masker } from '../runner/masker.ts';
+import { parkedOf } from '../runner/result.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey } from './github-records.ts';
@@ -224,7 +225,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       await deployment?.notRun(error);
       throw error;
     })
-    .then((done) => ((parkedNow = done.result.rollout?.parked !== undefined), done))
+    .then((done) => ((parkedNow = parkedOf(done.result) !== undefined), done))
     .finally(async () => {
       await taken?.end({ keep: parkedNow && pipeline.keepLeaseParked === true });
       const unsettled = await journal.spec.file.settle();

@@ -13,6 +13,7 @@ import type { StepType } from '../steps/types.ts';
 import type { WindowVerdict } from './instance.ts';
 import { WINDOW_OVERRIDDEN, type StepError, type StepRun } from './result.ts';
 import type { RunContext, RunnerDeps } from './run-context.ts';
+import { parkForWindow } from './window-park.ts';
 
 export const iso = (ms: number | undefined) =>
   ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
@@ -103,7 +104,8 @@ export function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType)
   const next = nextFit(schedule, now, need);
   window.next = iso(next);
   const source = expectedSource(expected);
-  // TODO(park): with a run store, park the run here until `next` (the parked runs issue) instead of failing.
+  // With a run store, the run parks until the next window it fits in: nothing after it starts.
+  if (ctx.park && next !== undefined) return parkForWindow(ctx, run, next, why);
   return {
     code: 'WINDOW_CLOSED',
     message: `not started: ${why}; ${next === undefined ? 'no window within 400 days fits it' : `the next window it fits in opens at ${iso(next)}`}`,

@@ -11,6 +11,7 @@ import type { PlannedInstance } from './instance.ts';
 import type { RunListener, Told } from './listener.ts';
 import type { Outcome, StepRun } from './result.ts';
 import type { ResumePlan } from './resume.ts';
+import type { Park } from './rollout-result.ts';
 import type { Env, ResolvedServer } from './scope.ts';
 
 export interface RunnerDeps {
@@ -93,6 +94,11 @@ export interface RunContext {
   selection: Selection;
   /** With a run store, the run may park: a wait longer than afterMs, a decision. */
   park?: { afterMs: number } | undefined;
+  /**
+   * A write that did not fit its window parked the run (admission.ts): shared by every instance
+   * (a rollout's values too), so none starts after it; the run ends parked.
+   */
+  windowPark: { park?: Park | undefined };
 }
 
 /** Where a step stands in the file, as the log shows it: `[3/7]`. */
