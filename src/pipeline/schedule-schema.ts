@@ -21,6 +21,20 @@ export const WindowSchema = z.strictObject({
   duration: durationString.describe('how long each opening lasts: 4h'),
   zone,
   matrix: scopeKey,
+  quiet: z
+    .strictObject({
+      except: z
+        .array(text)
+        .optional()
+        .describe("sessions that may stay: a session's userName or applicationName (svc-batch, Monitoring Agent)"),
+      'dropping-within': durationString
+        .optional()
+        .describe('a session whose drop (dropsAt) is due within this long counts as gone: 10m'),
+    })
+    .optional()
+    .describe(
+      "a write inside this window waits until the application is quiet: no application session on the server's Engines but those excepted (monitoring sessions); one that cannot start before the window ends is not started",
+    ),
 });
 
 /** `freezes:` a time no write may start or run in: recurring (cron, duration) or dated ranges, or both. */

@@ -98,7 +98,10 @@ export interface RunContext {
    * A write that did not fit its window parked the run (admission.ts): shared by every instance
    * (a rollout's values too), so none starts after it; the run ends parked.
    */
-  windowPark: { park?: Park | undefined };
+  windowPark: {
+    park?: Park | undefined;
+    /** The wait since the park a continue went on from, counted once. */ counted?: boolean;
+  };
 }
 
 /** Where a step stands in the file, as the log shows it: `[3/7]`. */

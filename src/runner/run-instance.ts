@@ -108,8 +108,15 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   if (ctx.windowPark.park) return parkedBefore(ctx, run, position);
   if (!condition.runs) return finish(ctx, run, position, 'skipped');
   // A write that does not fit its window is not started (admission.ts), or parks the run.
-  const refused = admit(ctx, step, run, type);
-  if (refused) return finish(ctx, run, position, refused.code === 'WINDOW_PARKED' ? 'cancelled' : 'failure', refused);
+  const refused = await admit(ctx, step, run, type);
+  if (refused)
+    return finish(
+      ctx,
+      run,
+      position,
+      refused.code === 'WINDOW_PARKED' || deps.signal.aborted ? 'cancelled' : 'failure',
+      refused,
+    );
   run.decision = ctx.resume?.retried.get(run.key);
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);

@@ -13,8 +13,17 @@ export interface RecurrenceSpec {
   durationMs: number;
 }
 
+/** quiet: a window's writes wait for no application session on the server's Engines but these. */
+export interface QuietSpec {
+  /** Sessions that may stay, by userName or applicationName. */
+  except: readonly string[];
+  /** A session whose drop is due within this long counts as gone. */
+  droppingWithinMs?: number | undefined;
+}
+
 export interface WindowSpec extends RecurrenceSpec {
   name: string;
+  quiet?: QuietSpec | undefined;
   /** The instances it applies to: each key's value one of those listed; absent: every instance. */
   matrix?: Readonly<Record<string, readonly Scalar[]>> | undefined;
 }
@@ -57,7 +66,7 @@ export function applies(
 export function scheduleFor(spec: ScheduleSpec, matrix: Readonly<Record<string, Scalar>> | undefined): Schedule {
   const windows: Named[] = spec.windows
     .filter((w) => applies(w.matrix, matrix))
-    .map((w) => ({ name: w.name, intervals: recurring(w.cron, w.zone, w.durationMs) }));
+    .map((w) => ({ name: w.name, intervals: recurring(w.cron, w.zone, w.durationMs), quiet: w.quiet }));
   const freezes: Named[] = spec.freezes
     .filter((f) => applies(f.matrix, matrix))
     .flatMap((f) => [
