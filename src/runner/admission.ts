@@ -16,6 +16,7 @@ import type { RunContext, RunnerDeps } from './run-context.ts';
 import { parkForWindow } from './window-park.ts';
 import { awaitQuiet } from './quiet-gate.ts';
 import { stopped } from './instance-end.ts';
+import { matchingRule, ruleText } from '../schedule/override.ts';
 
 export const iso = (ms: number | undefined) =>
   ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
@@ -125,10 +126,13 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
       : '';
   const why = `${quietWhy}${whyNot(verdict, need)}`;
   const override = ctx.deps.windowOverride;
-  if (override && spec.overrideFreeze.includes(override.by)) {
-    window.override = override;
+  const rule = override && matchingRule(spec.overrideFreeze, override.identity);
+  if (override && rule) {
+    window.override = { by: override.by, reason: override.reason, as: ruleText(rule) };
     run.warnings = [...run.warnings, `${WINDOW_OVERRIDDEN} ${override.by} for "${override.reason}": ${why}`];
     ctx.tell.warn(run, ctx.masker.mask(run.warnings.at(-1)!));
+    // On disk before the write leaves: the journal holds who overrode, why and what, ahead of it.
+    await ctx.tell.overridden(run, ctx.masker.maskValue({ ...window.override, why }));
     return undefined;
   }
   const next = nextFit(schedule, now, need);

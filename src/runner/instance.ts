@@ -76,6 +76,12 @@ export const WindowVerdictSchema = z.object({
     .object({
       by: z.string().describe("who overrode: the CI's actor, listed in override-freeze:"),
       reason: z.string().describe('why, as --reason said'),
+      as: z
+        .string()
+        .optional()
+        .describe(
+          'the override-freeze: rule it met: an actor, or the facts of the CI identity (actor alice, ref refs/heads/main)',
+        ),
     })
     .optional()
     .describe('started although it did not fit: who overrode (--override-freeze), and why'),

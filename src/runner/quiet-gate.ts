@@ -3,12 +3,11 @@
 // database) every minute on the run's clock (simulated under --emulator) until none stays but
 // those excepted; if the write stops fitting first (the window would end before it does), the
 // wait ends and the write is not started (admission.ts: WINDOW_CLOSED, or the run parks).
-import { fits, type Verdict } from '../schedule/schedule.ts';
+import { fits, type Schedule, type Verdict } from '../schedule/schedule.ts';
 import { describeSession, quietAt, staying } from '../schedule/quiet.ts';
 import { formatDuration } from '../duration.ts';
 import type { StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
-import type { Judgement } from './admission.ts';
 
 /** How often the sessions are read while a write waits for quiet. */
 export const QUIET_POLL_MS = 60_000;
@@ -25,7 +24,12 @@ export interface QuietWait {
 }
 
 /** Waits for quiet from `now` while the write fits; returns at once when no window holding it asks for quiet. */
-export async function awaitQuiet(ctx: RunContext, run: StepRun, judged: Judgement, now: number): Promise<QuietWait> {
+export async function awaitQuiet(
+  ctx: RunContext,
+  run: StepRun,
+  judged: { schedule: Schedule; need: number; verdict: Verdict },
+  now: number,
+): Promise<QuietWait> {
   const { signal } = ctx.deps;
   let at = now;
   let verdict = judged.verdict;

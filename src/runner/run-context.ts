@@ -12,6 +12,7 @@ import type { RunListener, Told } from './listener.ts';
 import type { Outcome, StepRun } from './result.ts';
 import type { ResumePlan } from './resume.ts';
 import type { Park } from './rollout-result.ts';
+import type { OverrideIdentity } from '../schedule/override.ts';
 import type { Env, ResolvedServer } from './scope.ts';
 
 export interface RunnerDeps {
@@ -37,9 +38,16 @@ export interface RunnerDeps {
   /** The durations (ms) of a step type's earlier writes at a server, for admission into a window (admission.ts). */
   history?: ((uses: string, server: string | undefined) => readonly number[]) | undefined;
   /** --override-freeze --reason: who (the CI's actor) starts the writes that do not fit their window, and why. */
-  windowOverride?: { by: string; reason: string } | undefined;
+  windowOverride?: WindowOverride | undefined;
   /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
   onStart?: (start: RunStart) => void | Promise<void>;
+}
+
+/** --override-freeze --reason: who, with the facts of the CI identity the pipeline's rules match, and why. */
+export interface WindowOverride {
+  by: string;
+  reason: string;
+  identity: OverrideIdentity;
 }
 
 export interface RunStart {

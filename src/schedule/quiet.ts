@@ -2,7 +2,7 @@
 // session is on the server's Engines but those it excepts (by userName or applicationName), or
 // whose drop is due within `dropping-within`. Pure: the sessions and the instant are given.
 import type { Schedule } from './schedule.ts';
-import type { QuietSpec } from './spec.ts';
+import type { QuietSpec } from './quiet-spec.ts';
 
 /** What a session shows that quiet reads (the Monitoring API's ApplicationSessionInfo). */
 export interface SessionView {

@@ -4,7 +4,7 @@
 // plus the margin) fits at T when T + need <= the window's end and no freeze overlaps
 // [T, T + need). Pure: the instant is given, nothing reads a clock.
 import type { Interval, Intervals } from './recurrence.ts';
-import type { QuietSpec } from './spec.ts';
+import type { QuietSpec } from './quiet-spec.ts';
 
 export interface Named {
   /** The name the pipeline gave it (windows: / freezes:). */

@@ -3,6 +3,8 @@
 // the values; none: the whole fleet), and the site's Schedule an instance is under.
 import { dated, recurring, type Interval } from './recurrence.ts';
 import type { Named, Schedule } from './schedule.ts';
+import type { OverrideRule } from './override.ts';
+import type { QuietSpec } from './quiet-spec.ts';
 
 type Scalar = string | number | boolean;
 
@@ -11,14 +13,6 @@ export interface RecurrenceSpec {
   cron: string;
   zone: string;
   durationMs: number;
-}
-
-/** quiet: a window's writes wait for no application session on the server's Engines but these. */
-export interface QuietSpec {
-  /** Sessions that may stay, by userName or applicationName. */
-  except: readonly string[];
-  /** A session whose drop is due within this long counts as gone. */
-  droppingWithinMs?: number | undefined;
 }
 
 export interface WindowSpec extends RecurrenceSpec {
@@ -43,8 +37,8 @@ export interface ScheduleSpec {
   windows: readonly WindowSpec[];
   freezes: readonly FreezeSpec[];
   margin: Margin;
-  /** The identities (the CI's actor) allowed to write inside a freeze with --override-freeze. */
-  overrideFreeze: readonly string[];
+  /** Who may write inside a freeze or outside a window with --override-freeze: an actor, or facts of the CI's identity (override.ts). */
+  overrideFreeze: readonly OverrideRule[];
 }
 
 /** The margin when the pipeline sets none: a tenth of the expected duration. */
