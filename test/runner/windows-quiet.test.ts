@@ -89,6 +89,10 @@ test('the write waits inside its window until the users are out: the excepted an
   const started = at(r.clear!.window!.at);
   assert.ok(started >= at('2026-03-10T02:30:00Z') && started <= at('2026-03-10T02:32:00Z'), r.clear!.window!.at);
   assert.ok(r.clear!.window!.waitedMs! >= 30 * MINUTE, String(r.clear!.window!.waitedMs));
+  assert.match(
+    r.summary,
+    /\| clear \(window: fits \(the window ends 2026-03-10T04:00:00.000Z\); waited 3[01]m\S*\) \|/,
+  );
   assert.equal(f.clears(), 1);
 });
 
@@ -103,6 +107,10 @@ test('a window that ends before the users are out: the write is not started, nam
   assert.match(r.clear!.error!.message, /the next window it fits in opens at 2026-03-11T02:00:00.000Z/);
   assert.deepEqual(r.clear?.window?.staying, ['jdoe (ERP Desktop) on eng-prod-01']);
   assert.ok(at(r.clear!.window!.at) <= at('2026-03-10T03:17:00Z'), r.clear!.window!.at);
+  assert.match(
+    r.summary,
+    /\(window: would overrun by \S+; waited \S+; not quiet: jdoe \(ERP Desktop\) on eng-prod-01; next fits at 2026-03-11T02:00:00.000Z\)/,
+  );
   assert.equal(f.clears(), 0, 'nothing was sent');
 });
 

@@ -91,6 +91,11 @@ test('a write that would overrun its window is not started: every report names t
   assert.equal(clear.window?.next, '2026-03-11T01:00:00.000Z');
   assert.equal(clear.window?.needMs, 44 * 60_000);
   assert.match(r.summary, /2026-03-11T01:00:00.000Z/, 'the summary names the next window');
+  assert.match(
+    r.summary,
+    /\| Clear the transaction log \(iLog\) \(window: would overrun by 14m\S*; next fits at 2026-03-11T01:00:00.000Z\) \|/,
+    "the write's row says its verdict",
+  );
   assert.match(r.stdout + r.stderr, /WINDOW_CLOSED|2026-03-11T01:00:00.000Z/);
   assert.match(r.journal, /"verdict":"overrun"/, 'the journal keeps the verdict');
 });
@@ -109,6 +114,10 @@ test('inside a freeze, an allowed override goes through and is recorded; anyone 
   assert.match(frozen.step('clear')!.error!.message, /freeze "quarter-close" holds .* until 2026-04-02T00:00:00.000Z/);
   // Berlin is in summer time by then (UTC+2): its 02:00 is 00:00Z, as the freeze ends.
   assert.match(frozen.step('clear')!.error!.message, /opens at 2026-04-02T00:00:00.000Z/);
+  assert.match(
+    frozen.summary,
+    /\(window: frozen by quarter-close until 2026-04-02T00:00:00.000Z; next fits at 2026-04-02T00:00:00.000Z\)/,
+  );
 
   const alice = await run('2026-03-30T01:05:00Z', ['--override-freeze', '--reason', 'INC-42 hotfix'], {
     USER: 'alice',
