@@ -69,7 +69,7 @@ steps:
       .started()
       .get('site-001')
       ?.requests.filter((r) => r.applied && r.path.endsWith('/transaction-log/clear')).length ?? 0;
-  return { clock, run, cli, clears };
+  return { clock, run, cli, clears, storeUrl: `file://${store}` };
 }
 
 test('a write that would overrun its window parks the run until the next window; an early continue parks again; at the opening it goes on within one poll, nothing re-sent', async (t) => {
@@ -96,6 +96,10 @@ test('a write that would overrun its window parks the run until the next window;
   assert.equal(step(report, 'after').error?.code, 'WINDOW_PARKED', 'a step after the park is not started');
   assert.equal(report.outcome, 'success', 'what ran succeeded: parked is neither green nor red');
   assert.equal(f.clears(), 1);
+  // What the docs' scheduled jobs pick the runs to continue by (awk '/waiting for the next window/ {print $1}').
+  const listed = await runCli(['runs', '--store', f.storeUrl, '--parked'], { clock: f.clock });
+  const line = listed.stdout.split('\n').find((l) => /waiting for the next window/.test(l));
+  assert.equal(line?.split(/\s+/)[0], id, listed.stdout);
 
   // An hour before the opening: parked again, the wait still counted from the first park, nothing re-sent.
   await f.clock.sleep(Date.parse('2026-03-11T01:00:00Z') - f.clock.now(), never);
