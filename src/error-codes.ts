@@ -112,6 +112,9 @@ export const ERROR_CODES = {
   ROLLOUT_PARKED: parked(
     'the run parked (saved in the run store, exit 75): enginectl decide --store URL --run ID says what it waits for; once decided (or its bake elapsed), run --store URL --continue ID goes on',
   ),
+  WINDOW_PARKED: parked(
+    'a write did not fit its window and the run has a run store: it parked (exit 75) until the next window the write fits in; run --store URL --continue ID at or after then goes on (a scheduled job at each window), earlier it parks again',
+  ),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
   STORE_FAILED: step(

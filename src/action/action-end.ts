@@ -7,6 +7,7 @@ import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.t
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import type { Report } from '../report/index.ts';
 import type { Masker } from '../runner/masker.ts';
+import { parkedOf } from '../runner/result.ts';
 import type { ActionDef } from './definitions.ts';
 import type { GitHubContext } from './github-context.ts';
 import type { GitHubDeps } from './github-records.ts';
@@ -95,10 +96,11 @@ export function endRun(
     return ExitCode.failed;
   }
   // Parked (saved in the store, to go on with input continue): neither a success nor a failure; the step is not failed.
-  if (result.rollout?.parked) {
+  const parked = parkedOf(result);
+  if (parked) {
     kit.info(
       masker.mask(
-        `"${result.name}" parked: waiting for ${result.rollout.parked.reason}; decide, then run again with continue`,
+        `"${result.name}" parked: waiting for ${parked.reason}; ${parked.for === 'window' ? 'run again with continue then' : 'decide, then run again with continue'}`,
       ),
     );
     return ExitCode.ok;

@@ -171,6 +171,15 @@ export const ACTIONS: readonly ActionDef[] = [
       skip: {
         description: 'Leave out the matrix instances with these values, one KEY=VALUE per line (as run --skip).',
       },
+      'override-freeze': {
+        description:
+          "Start the writes that do not fit their window (windows:, freezes:) anyway, as enginectl run --override-freeze: only when the job's identity meets a rule of the pipeline's override-freeze: (the actor, or the repository, ref and workflow GitHub's OIDC claims mirror; matched on the job's variables, not on a verified token), else refused before anything is sent. Recorded in the journal before each such write leaves, and in every report. Needs override-reason.",
+        default: 'false',
+      },
+      'override-reason': {
+        description:
+          'With override-freeze: why (an incident, a ticket), recorded with the override in the journal and every report.',
+      },
       ...SERVER,
       ...REPORTING,
     },

@@ -2,6 +2,10 @@
 // list inputs as newlines, commas or a YAML flow list, vars as lines of K=V.
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../errors.ts';
+import { windowOverride } from '../app/window-override.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import type { WindowOverride } from '../runner/run-context.ts';
+import type { Env } from '../runner/scope.ts';
 
 export type GetInput = (name: string) => string;
 
@@ -52,4 +56,14 @@ export function varsLines(get: GetInput, name = 'vars'): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** Inputs override-freeze and override-reason, checked against the pipeline's override-freeze: as run --override-freeze is. */
+export function overrideInputs(get: GetInput, pipeline: Pipeline, env: Env): WindowOverride | undefined {
+  return windowOverride(
+    pipeline,
+    { 'override-freeze': booleanInput(get, 'override-freeze', false), reason: get('override-reason') },
+    env,
+    { flag: 'input override-freeze', reason: 'input override-reason' },
+  );
 }

@@ -17,6 +17,7 @@ import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { Masker } from '../runner/masker.ts';
+import { parkedOf } from '../runner/result.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey } from './github-records.ts';
@@ -24,7 +25,7 @@ import { deploymentChannel, jobSummaryChannel, outputsChannel, prCommentChannel 
 import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
-import { booleanInput, varsLines } from './inputs.ts';
+import { booleanInput, overrideInputs, varsLines } from './inputs.ts';
 import { actionServer, stepPipeline } from './step-pipeline.ts';
 import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
@@ -130,6 +131,8 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const mode = inDoubt === '' ? undefined : parseInDoubt(inDoubt, 'input in-doubt:');
   if (mode && !resumeFrom)
     throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
+  // Refused before the store, the lease or any call: an override the pipeline does not allow.
+  const override = overrideInputs(kit.getInput, pipeline, deps.env);
   const { stored, taken } = await storeAndLease(deps, {
     pipeline,
     selection: loaded.selection,
@@ -185,6 +188,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       vars: loaded.vars,
       lease: taken?.lease,
       park: stored && parkingOf(pipeline),
+      windows: { windowOverride: override },
     },
     {
       masker,
@@ -224,7 +228,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       await deployment?.notRun(error);
       throw error;
     })
-    .then((done) => ((parkedNow = done.result.rollout?.parked !== undefined), done))
+    .then((done) => ((parkedNow = parkedOf(done.result) !== undefined), done))
     .finally(async () => {
       await taken?.end({ keep: parkedNow && pipeline.keepLeaseParked === true });
       const unsettled = await journal.spec.file.settle();

@@ -38,7 +38,7 @@ export const abortOf = (parked: Parked): OperatorDecision | undefined =>
  * run's clock: not listed here unless a decision is all that is left.
  */
 export function pendingDecisions(parked: Parked): Park['waits'] {
-  if (parked.park.for === 'bake') return [];
+  if (parked.park.for === 'bake' || parked.park.for === 'window') return [];
   if (parked.decided.some((d) => d.decision === 'continue' || d.decision === 'abort')) return [];
   return parked.park.waits.filter((w) =>
     w.value === null ? parked.park.waits.length === 1 : !parked.decided.some((d) => d.value === w.value),

@@ -17,6 +17,22 @@ export function actorOf(env: Env): string {
   return first((s) => s.actor(env)) ?? env.USER ?? env.USERNAME ?? 'unknown';
 }
 
+/** Who runs the job as override-freeze: rules match it: the actor, and the claims its CI system's environment says. */
+export interface Identity {
+  actor: string;
+  /** The CI system that said it (plain outside CI). */
+  system: string;
+  claims: Partial<Record<'repository' | 'ref' | 'environment' | 'workflow', string>>;
+}
+
+export function identityOf(env: Env): Identity {
+  const system = CI_SYSTEMS.find((s) => s.detect(env));
+  const claims = Object.fromEntries(
+    Object.entries(system?.claims?.(env) ?? {}).filter(([, v]) => v !== undefined && v !== ''),
+  ) as Identity['claims'];
+  return { actor: actorOf(env), system: system?.name ?? 'plain', claims };
+}
+
 /** The folder CI paths are relative to: the checkout's root (`cwd` outside CI). */
 export function workspaceOf(env: Env, cwd: string): string {
   return first((s) => s.workspace(env)) ?? cwd;

@@ -19,6 +19,11 @@ export interface CiSystem {
   detect(env: Env): boolean;
   /** Who runs the job (the user who started it), when its environment says. */
   actor(env: Env): string | undefined;
+  /**
+   * What else its environment says of who runs the job, as its OIDC token's claims would
+   * (repository, ref, environment, workflow): matched by override-freeze: rules, never verified.
+   */
+  claims?(env: Env): Partial<Record<'repository' | 'ref' | 'environment' | 'workflow', string | undefined>>;
   /** The checkout's root, which annotation paths are relative to. */
   workspace(env: Env): string | undefined;
   /** The page of the running job or run, for a lease's holder. */

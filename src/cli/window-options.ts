@@ -2,13 +2,12 @@
 // --override-freeze with --reason (only from an identity the pipeline's override-freeze: lists,
 // matched on the CI's actor), --history (journals whose write durations give each step type's p95
 // at a site, besides the run store's latest runs) and --clock (where the simulated clock of --emulator starts, to try a window).
-import { actorOf } from '../ci/facts.ts';
+export { windowOverride } from '../app/window-override.ts';
 import { UsageError } from '../errors.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { readStoredJournal, storedRuns } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
 import type { RunStore } from '../store/store.ts';
-import type { Pipeline } from '../pipeline/model.ts';
 import { readJournalFile } from './journal-file.ts';
 import type { CliIO } from './io.ts';
 
@@ -30,27 +29,6 @@ interface WindowValues {
   history?: string[] | undefined;
   clock?: string | undefined;
   emulator?: boolean | undefined;
-}
-
-/** --override-freeze --reason: who overrides and why, refused (exit 2) for an identity the pipeline does not list. */
-export function windowOverride(
-  pipeline: Pipeline,
-  values: WindowValues,
-  env: CliIO['env'],
-): { by: string; reason: string } | undefined {
-  if (!values['override-freeze']) return undefined;
-  const reason = values.reason?.trim();
-  if (!reason)
-    throw new UsageError('BAD_ARGUMENTS', 'run: --override-freeze goes with --reason "why" (recorded in every report)');
-  const by = actorOf(env);
-  const allowed = pipeline.schedule?.overrideFreeze ?? [];
-  if (!allowed.includes(by))
-    throw new UsageError(
-      'OVERRIDE_REFUSED',
-      `run: --override-freeze by ${by}: the pipeline's override-freeze: ${allowed.length ? `lists ${allowed.join(', ')}` : 'lists no one'}; nothing was sent`,
-      { hint: 'ask one of them to run it, or add your identity (the CI actor) to override-freeze:' },
-    );
-  return { by, reason };
 }
 
 /** The successful write durations of a journal's instances, by step type and server. */

@@ -111,6 +111,10 @@ export function journalObserver(
       const outcome = 'status' in end ? { status: end.status, api: end.api } : { error: end.error };
       return write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
     },
+    overridden(run, o) {
+      // Synced before the write leaves; a record that cannot be written keeps it from leaving.
+      return write({ t: 'override', key: run.key, at: now(), ...o }, true, true);
+    },
     rolloutDone(result) {
       void write({ t: 'rollout', at: now(), result: masker.maskValue(result) }, false);
     },

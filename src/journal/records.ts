@@ -93,6 +93,16 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   // operator's decision about it (enginectl decide), appended to the stored journal by that command.
   z.object({ t: z.literal('park'), at: z.number(), park: ParkSchema }),
   z.object({ t: z.literal('decide'), ...OperatorDecisionSchema.shape }),
+  // A write started by an override of its window (--override-freeze): who, why, the rule met, what it overrode; before the write.
+  z.object({
+    t: z.literal('override'),
+    key: z.string(),
+    at: z.number(),
+    by: z.string(),
+    reason: z.string(),
+    as: z.string().optional(),
+    why: z.string(),
+  }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -21,6 +21,20 @@ export const WindowSchema = z.strictObject({
   duration: durationString.describe('how long each opening lasts: 4h'),
   zone,
   matrix: scopeKey,
+  quiet: z
+    .strictObject({
+      except: z
+        .array(text)
+        .optional()
+        .describe("sessions that may stay: a session's userName or applicationName (svc-batch, Monitoring Agent)"),
+      'dropping-within': durationString
+        .optional()
+        .describe('a session whose drop (dropsAt) is due within this long counts as gone: 10m'),
+    })
+    .optional()
+    .describe(
+      "a write inside this window waits until the application is quiet: no application session on the server's Engines but those excepted (monitoring sessions); one that cannot start before the window ends is not started",
+    ),
 });
 
 /** `freezes:` a time no write may start or run in: recurring (cron, duration) or dated ranges, or both. */
@@ -57,9 +71,22 @@ export const SCHEDULE_KEYS = {
     .optional()
     .describe("added to a write's expected duration before it is admitted into a window: 10% (the default) or 15m"),
   'override-freeze': z
-    .array(text)
+    .array(
+      z.union([
+        text.describe("an actor: the CI's user (GitHub's actor, GitLab's user login, a Jenkins user)"),
+        z
+          .strictObject({
+            actor: text.optional().describe("the CI's user"),
+            repository: text.optional().describe('GITHUB_REPOSITORY, or GitLab CI_PROJECT_PATH: acme/ops'),
+            ref: text.optional().describe('GITHUB_REF (refs/heads/main), or GitLab CI_COMMIT_REF_NAME (main)'),
+            environment: text.optional().describe('GitLab CI_ENVIRONMENT_NAME: production'),
+            workflow: text.optional().describe("GITHUB_WORKFLOW: the workflow's name"),
+          })
+          .describe("facts of the CI's identity, as its OIDC token's claims mirror them; all must match"),
+      ]),
+    )
     .optional()
     .describe(
-      'the identities (the CI actor) that may write inside a freeze or outside a window with --override-freeze --reason',
+      'who may write inside a freeze or outside a window with --override-freeze --reason: an actor, or facts of the CI identity that must all match (matched on the CI variables, not verified)',
     ),
 };

@@ -22,6 +22,11 @@ export function scheduleSpecOf(data: PipelineFile): ScheduleSpec | undefined {
       zone: w.zone,
       durationMs: parseDuration(w.duration)!,
       matrix: w.matrix,
+      quiet: w.quiet && {
+        except: w.quiet.except ?? [],
+        droppingWithinMs:
+          w.quiet['dropping-within'] === undefined ? undefined : parseDuration(w.quiet['dropping-within']),
+      },
     })),
     freezes: freezes.map(([name, f]) => ({
       name,

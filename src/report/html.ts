@@ -11,6 +11,7 @@ import { errorHtml, fleetGridHtml, fleetStepsHtml, fleetStyle, stepNameHtml, ste
 import { markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import { haltHtml, wavesHtml } from './waves.ts';
+import { windowNote } from './window-note.ts';
 
 const COLOURS: Record<string, string> = {
   success: '#1a7f37',
@@ -73,7 +74,7 @@ export function renderHtml(report: Report): string {
     : report.steps
         .map(
           (s) =>
-            `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${stepNameHtml(s)}<br><code>${h(s.uses)}</code></td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${errorHtml(s)}</td></tr>`,
+            `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${stepNameHtml(s)}<br><code>${h(s.uses)}</code>${windowNote(s) ? `<br><small>${h(windowNote(s))}</small>` : ''}</td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${errorHtml(s)}</td></tr>`,
         )
         .join('\n');
   const withUpdates = report.steps.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);

@@ -7,6 +7,7 @@
 // (markdown-fleet.ts), in a few KiB.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase, isWindowOverride } from '../runner/result.ts';
+import { windowNote } from './window-note.ts';
 import {
   doubtNote,
   durationText,
@@ -158,7 +159,8 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
     ],
     blocks: shown.map((s) => {
       const doubt = doubtNote(s);
-      const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}`;
+      const window = windowNote(s);
+      const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}${window ? ` (${cell(window)})` : ''}`;
       return block(
         `| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`,
         failing(s) ? RANK.failingRow : RANK.row,

@@ -10,7 +10,7 @@ import {
   StepInstance,
   WindowVerdictSchema,
 } from '../runner/instance.ts';
-import { countSteps, decisionPhrase, type RunResult, type StepRun } from '../runner/result.ts';
+import { countSteps, decisionPhrase, parkedOf, type RunResult, type StepRun } from '../runner/result.ts';
 import { ParkSchema, RolloutResultSchema, WaveResultSchema } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
@@ -166,7 +166,12 @@ export const Report = z.object({
     .describe("the operator's decisions about the run itself (an in-doubt call's decision is its step's)"),
   parked: ParkSchema.extend({
     since: z.string().describe("when it began waiting, on the run's clock (ISO 8601)"),
-    until: z.string().nullable().describe("a bake: when it ends, on the run's clock (ISO 8601); null otherwise"),
+    until: z
+      .string()
+      .nullable()
+      .describe(
+        "a bake: when it ends; a window: when the write fits next; on the run's clock (ISO 8601); null otherwise",
+      ),
   })
     .nullable()
     .default(null)
@@ -211,6 +216,7 @@ export const Report = z.object({
 export type Report = z.infer<typeof Report>;
 
 export function buildReport(result: RunResult): Report {
+  const park = parkedOf(result);
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: 'enginectl', version: VERSION },
@@ -251,11 +257,11 @@ export function buildReport(result: RunResult): Report {
         after: d.after === undefined ? null : new Date(d.after).toISOString(),
       })),
     ],
-    parked: result.rollout?.parked
+    parked: park
       ? {
-          ...result.rollout.parked,
-          since: new Date(result.rollout.parked.since).toISOString(),
-          until: result.rollout.parked.until === undefined ? null : new Date(result.rollout.parked.until).toISOString(),
+          ...park,
+          since: new Date(park.since).toISOString(),
+          until: park.until === undefined ? null : new Date(park.until).toISOString(),
         }
       : null,
     resumedFrom: result.resumedFrom ?? null,
@@ -300,7 +306,7 @@ export function runNotes(
 ): string[] {
   const notes = report.parked
     ? [
-        `parked: waiting for ${report.parked.reason} (since ${report.parked.since}): ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}; go on with enginectl run --continue once decided (enginectl decide)`,
+        `parked: waiting for ${report.parked.reason} (since ${report.parked.since}): ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}; go on with enginectl run --continue ${report.parked.for === 'window' ? `at or after ${report.parked.until}` : 'once decided (enginectl decide)'}`,
       ]
     : [];
   notes.push(

@@ -13,6 +13,10 @@ import type { StepType } from '../steps/types.ts';
 import type { WindowVerdict } from './instance.ts';
 import { WINDOW_OVERRIDDEN, type StepError, type StepRun } from './result.ts';
 import type { RunContext, RunnerDeps } from './run-context.ts';
+import { parkForWindow } from './window-park.ts';
+import { awaitQuiet } from './quiet-gate.ts';
+import { stopped } from './instance-end.ts';
+import { matchingRule, ruleText } from '../schedule/override.ts';
 
 export const iso = (ms: number | undefined) =>
   ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
@@ -68,17 +72,39 @@ export function expectedSource(expected: Expected): string {
 }
 
 /**
- * The admission of a write instance: undefined when it may start (it fits, or an allowed override
- * lets it), else the error it is refused with. Fills `run.window` whenever the pipeline has a schedule.
+ * The admission of a write instance: undefined when it may start (it fits, after the quiet its
+ * window asks for, or an allowed override lets it), else the error it is refused with (or parks
+ * the run with). Fills `run.window` whenever the pipeline has a schedule.
  */
-export function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType): StepError | undefined {
+export async function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType): Promise<StepError | undefined> {
   const spec = ctx.pipeline.schedule;
   // Without windows or freezes, or for a read, the clock is not even read.
   if (!spec || type.readOnly === true) return undefined;
-  const now = ctx.deps.now();
-  const judged = judge(spec, step, type, run, now, ctx.deps.history);
+  const judgedAt = ctx.deps.now();
+  const judged = judge(spec, step, type, run, judgedAt, ctx.deps.history);
   if (!judged) return undefined;
-  const { schedule, expected, need, verdict } = judged;
+  const { schedule, expected, need } = judged;
+  let verdict = judged.verdict;
+  let now = judgedAt;
+  let waitedMs = 0;
+  let staying: string[] = [];
+  // Inside a window that asks for quiet: wait for it while the write still fits.
+  if (verdict.fits) {
+    try {
+      const quiet = await awaitQuiet(ctx, run, judged, judgedAt);
+      ({ verdict, waitedMs, staying } = quiet);
+      now = quiet.at;
+    } catch (error) {
+      if (ctx.deps.signal.aborted) return stopped(ctx.deps.signal);
+      throw error;
+    }
+  }
+  // A continue after a window park: its first write admitted carries the wait since the park.
+  const parkedAt = ctx.resume?.parked?.park;
+  if (parkedAt?.for === 'window' && verdict.fits && !ctx.windowPark.counted) {
+    ctx.windowPark.counted = true;
+    waitedMs += Math.max(0, judgedAt - parkedAt.since);
+  }
   const window: WindowVerdict = {
     verdict: verdict.fits ? 'fits' : verdict.why,
     at: iso(now)!,
@@ -89,21 +115,31 @@ export function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType)
     ...(verdict.fits === false && verdict.why === 'frozen'
       ? { freeze: verdict.freeze, frozenUntil: iso(verdict.until) }
       : {}),
+    ...(waitedMs > 0 ? { waitedMs } : {}),
+    ...(staying.length > 0 ? { staying: staying.map((s) => ctx.masker.mask(s)) } : {}),
   };
   run.window = window;
   if (verdict.fits) return undefined;
-  const why = whyNot(verdict, need);
+  const quietWhy =
+    staying.length > 0
+      ? `the application was not quiet (${staying.length} session(s) stayed: ${staying.slice(0, 3).join(', ')}${staying.length > 3 ? ', ...' : ''}) after ${formatDuration(waitedMs)} of waiting, and now `
+      : '';
+  const why = `${quietWhy}${whyNot(verdict, need)}`;
   const override = ctx.deps.windowOverride;
-  if (override && spec.overrideFreeze.includes(override.by)) {
-    window.override = override;
+  const rule = override && matchingRule(spec.overrideFreeze, override.identity);
+  if (override && rule) {
+    window.override = { by: override.by, reason: override.reason, as: ruleText(rule) };
     run.warnings = [...run.warnings, `${WINDOW_OVERRIDDEN} ${override.by} for "${override.reason}": ${why}`];
     ctx.tell.warn(run, ctx.masker.mask(run.warnings.at(-1)!));
+    // On disk before the write leaves: the journal holds who overrode, why and what, ahead of it.
+    await ctx.tell.overridden(run, ctx.masker.maskValue({ ...window.override, why }));
     return undefined;
   }
   const next = nextFit(schedule, now, need);
   window.next = iso(next);
   const source = expectedSource(expected);
-  // TODO(park): with a run store, park the run here until `next` (the parked runs issue) instead of failing.
+  // With a run store, the run parks until the next window it fits in: nothing after it starts.
+  if (ctx.park && next !== undefined) return parkForWindow(ctx, run, next, why);
   return {
     code: 'WINDOW_CLOSED',
     message: `not started: ${why}; ${next === undefined ? 'no window within 400 days fits it' : `the next window it fits in opens at ${iso(next)}`}`,

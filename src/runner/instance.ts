@@ -62,10 +62,26 @@ export const WindowVerdictSchema = z.object({
     .string()
     .optional()
     .describe('when it did not fit: the next window it fits in (ISO 8601); null if none within 400 days'),
+  waitedMs: z
+    .number()
+    .optional()
+    .describe(
+      "how long the write waited before it started or was refused, on the run's clock: for the application to be quiet, and (the first write a continue admits) since the run parked for its window",
+    ),
+  staying: z
+    .array(z.string())
+    .optional()
+    .describe('quiet: the application sessions that stayed at the last read, when the window ended before quiet came'),
   override: z
     .object({
       by: z.string().describe("who overrode: the CI's actor, listed in override-freeze:"),
       reason: z.string().describe('why, as --reason said'),
+      as: z
+        .string()
+        .optional()
+        .describe(
+          'the override-freeze: rule it met: an actor, or the facts of the CI identity (actor alice, ref refs/heads/main)',
+        ),
     })
     .optional()
     .describe('started although it did not fit: who overrode (--override-freeze), and why'),

@@ -48,6 +48,7 @@ export function told(listeners: readonly RunListener[]): Told {
     sending: inTurn('sending'),
     status: inTurn('status'),
     answered: inTurn('answered'),
+    overridden: inTurn('overridden'),
     settled: async () => {
       for (const f of each('settled')) await f();
     },

@@ -29,6 +29,11 @@ export interface RunObserver {
   settled?(): Promise<void>;
   /** `outputs` unmasked, for what a later step may read; the observer masks what it keeps. */
   instanceFinished(run: StepRun, outputs: Record<string, unknown> | undefined): void;
+  /** A write started by an override of its window (admission.ts): returns once it is safe on disk; the write leaves after it. */
+  overridden?(
+    run: StepRun,
+    override: { by: string; reason: string; as?: string | undefined; why: string },
+  ): Promise<void> | void;
   /** A rollout halted at a wave: on disk before the run goes on (the journal's resume asks the operator). */
   rolloutHalted?(halt: { wave: number; reason: string }): void;
   /** A rollout parked (park.ts): on disk before the run ends (run --continue and decide read it). */

@@ -3,7 +3,7 @@
 import type { MatrixValue, Selection } from '../pipeline/selection.ts';
 import type { Decision, RunOutcomeSchema, StepRun } from './instance.ts';
 import type { z } from 'zod';
-import type { OperatorDecision, RolloutResult } from './rollout-result.ts';
+import type { OperatorDecision, Park, RolloutResult } from './rollout-result.ts';
 
 export type { Decision, InDoubtCall, Outcome, StepError, StepRun } from './instance.ts';
 export type { RolloutResult, WaveOutcome, WaveResult } from './rollout-result.ts';
@@ -42,6 +42,8 @@ export interface RunResult {
   pipelineSha256?: string | undefined;
   /** A rollout in waves: each wave's values and what became of it, and where it halted. */
   rollout?: RolloutResult | undefined;
+  /** Where the run parked (a rollout's park, or a write waiting for its next window), to go on with run --continue. */
+  parked?: Park | undefined;
   /** The operator's word to go on past the wave a rollout halted at (--continue-rollout): who, when. */
   continued?: { wave: number; by: string; at: number } | undefined;
   /** The operator's decisions about a parked run this run went on with (enginectl decide). */
@@ -112,7 +114,7 @@ export interface OutcomeView {
 }
 
 /** Cancelled because another failed or a rollout halted (or parked): what ran decides the outcome, not the cancellation. */
-const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED', 'ROLLOUT_PARKED'];
+const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED', 'ROLLOUT_PARKED', 'WINDOW_PARKED'];
 
 /**
  * A run's outcome from its instances, the one rule the run, a journal's release and a merged
@@ -136,3 +138,7 @@ export function runOutcome(
 /** The start of the warning of a write started outside its window by an override (admission.ts): every report shows it. */
 export const WINDOW_OVERRIDDEN = 'window overridden by';
 export const isWindowOverride = (warning: string): boolean => warning.startsWith(WINDOW_OVERRIDDEN);
+
+/** Where a run parked: its own park (a write waiting for its window), else its rollout's. */
+export const parkedOf = (result: Pick<RunResult, 'parked' | 'rollout'>): Park | undefined =>
+  result.parked ?? result.rollout?.parked;

@@ -45,10 +45,15 @@ export const WaitSchema = z.object({
 });
 
 export const ParkSchema = z.object({
-  wave: z.int().describe('the wave it parked at'),
-  for: z.enum(['bake', 'decision']).describe("what it waits for: a bake's time, or an operator's decision"),
+  wave: z.int().describe('the wave it parked at; 0 for a run without rollout:'),
+  for: z
+    .enum(['bake', 'decision', 'window'])
+    .describe("what it waits for: a bake's time, an operator's decision, or the next window a write fits in"),
   since: z.number().describe("when it began waiting, on the run's clock (epoch ms): a bake's start"),
-  until: z.number().optional().describe("a bake: when it ends, on the run's clock (epoch ms)"),
+  until: z
+    .number()
+    .optional()
+    .describe("a bake: when it ends; a window: when the write fits next; on the run's clock (epoch ms)"),
   reason: z.string().describe('what it waits for, in words ("the 12h bake after wave 1")'),
   waits: z.array(WaitSchema).describe('each thing it waits for, with its evidence'),
 });

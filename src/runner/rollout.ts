@@ -148,6 +148,12 @@ export async function runRollout(
       wave.outcome = 'cancelled';
       continue;
     }
+    // A write of the wave waits for its window (window-park.ts): the wave's values not started are the continue's.
+    if (ctx.windowPark.park) {
+      wave.outcome = 'parked';
+      result.parked = { ...ctx.windowPark.park, wave: wave.wave };
+      continue;
+    }
     // on-failure: decide: a value that failed in this run, or the budget passed, waits for the operator.
     const fresh = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
     const asks = fresh.some((v) => valueDecides(ctx, rollout, runsOf(v)));

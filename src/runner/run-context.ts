@@ -11,6 +11,8 @@ import type { PlannedInstance } from './instance.ts';
 import type { RunListener, Told } from './listener.ts';
 import type { Outcome, StepRun } from './result.ts';
 import type { ResumePlan } from './resume.ts';
+import type { Park } from './rollout-result.ts';
+import type { OverrideIdentity } from '../schedule/override.ts';
 import type { Env, ResolvedServer } from './scope.ts';
 
 export interface RunnerDeps {
@@ -36,9 +38,16 @@ export interface RunnerDeps {
   /** The durations (ms) of a step type's earlier writes at a server, for admission into a window (admission.ts). */
   history?: ((uses: string, server: string | undefined) => readonly number[]) | undefined;
   /** --override-freeze --reason: who (the CI's actor) starts the writes that do not fit their window, and why. */
-  windowOverride?: { by: string; reason: string } | undefined;
+  windowOverride?: WindowOverride | undefined;
   /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
   onStart?: (start: RunStart) => void | Promise<void>;
+}
+
+/** --override-freeze --reason: who, with the facts of the CI identity the pipeline's rules match, and why. */
+export interface WindowOverride {
+  by: string;
+  reason: string;
+  identity: OverrideIdentity;
 }
 
 export interface RunStart {
@@ -93,6 +102,14 @@ export interface RunContext {
   selection: Selection;
   /** With a run store, the run may park: a wait longer than afterMs, a decision. */
   park?: { afterMs: number } | undefined;
+  /**
+   * A write that did not fit its window parked the run (admission.ts): shared by every instance
+   * (a rollout's values too), so none starts after it; the run ends parked.
+   */
+  windowPark: {
+    park?: Park | undefined;
+    /** The wait since the park a continue went on from, counted once. */ counted?: boolean;
+  };
 }
 
 /** Where a step stands in the file, as the log shows it: `[3/7]`. */

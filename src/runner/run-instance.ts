@@ -12,6 +12,7 @@ import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { maskDeclared } from './declared-secrets.ts';
 import { admit } from './admission.ts';
+import { parkedBefore } from './window-park.ts';
 import {
   MAYBE_TWICE,
   PIPELINE_DECIDES,
@@ -103,10 +104,19 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       "its inputs changed since the journal's run (the file was changed, or a value it reads from the environment): it runs again",
     );
   }
+  // The run parked for a write's window: nothing after it starts (window-park.ts).
+  if (ctx.windowPark.park) return parkedBefore(ctx, run, position);
   if (!condition.runs) return finish(ctx, run, position, 'skipped');
-  // A write that does not fit its window is not started (admission.ts).
-  const refused = admit(ctx, step, run, type);
-  if (refused) return finish(ctx, run, position, 'failure', refused);
+  // A write that does not fit its window is not started (admission.ts), or parks the run.
+  const refused = await admit(ctx, step, run, type);
+  if (refused)
+    return finish(
+      ctx,
+      run,
+      position,
+      refused.code === 'WINDOW_PARKED' || deps.signal.aborted ? 'cancelled' : 'failure',
+      refused,
+    );
   run.decision = ctx.resume?.retried.get(run.key);
   run.startedAt = ctx.watch();
   log.stepStarted(run, position);

@@ -125,6 +125,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     resume: options.resume,
     selection: options.selection ?? EVERY_INSTANCE,
     park: options.park,
+    windowPark: {},
   };
   const planned = () => pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, set)).map(identityOf);
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
@@ -167,6 +168,9 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
         }
     else await plain(after);
   }
+  // A write that parked the run for its window, outside a rollout: the journal's park record (a rollout writes its own).
+  const parked = rolledOut?.parked ?? ctx.windowPark.park;
+  if (parked && !rolledOut?.parked) ctx.tell.rolloutParked(parked);
   await Promise.all([...clients.values()].map((c) => c.close()));
   return {
     file: pipeline.file,
@@ -179,5 +183,6 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     selection: options.selection,
     matrix: matrixValues(pipeline),
     ...(rolledOut ? { rollout: rolledOut } : {}),
+    ...(parked ? { parked } : {}),
   };
 }

@@ -4,11 +4,14 @@
 // plus the margin) fits at T when T + need <= the window's end and no freeze overlaps
 // [T, T + need). Pure: the instant is given, nothing reads a clock.
 import type { Interval, Intervals } from './recurrence.ts';
+import type { QuietSpec } from './quiet-spec.ts';
 
 export interface Named {
   /** The name the pipeline gave it (windows: / freezes:). */
   name: string;
   intervals: Intervals;
+  /** A window's quiet: (spec.ts): its writes wait for the application to be quiet. */
+  quiet?: QuietSpec | undefined;
 }
 
 /** What one site (one instance of a step) is under. */

@@ -3,6 +3,8 @@
 // the values; none: the whole fleet), and the site's Schedule an instance is under.
 import { dated, recurring, type Interval } from './recurrence.ts';
 import type { Named, Schedule } from './schedule.ts';
+import type { OverrideRule } from './override.ts';
+import type { QuietSpec } from './quiet-spec.ts';
 
 type Scalar = string | number | boolean;
 
@@ -15,6 +17,7 @@ export interface RecurrenceSpec {
 
 export interface WindowSpec extends RecurrenceSpec {
   name: string;
+  quiet?: QuietSpec | undefined;
   /** The instances it applies to: each key's value one of those listed; absent: every instance. */
   matrix?: Readonly<Record<string, readonly Scalar[]>> | undefined;
 }
@@ -34,8 +37,8 @@ export interface ScheduleSpec {
   windows: readonly WindowSpec[];
   freezes: readonly FreezeSpec[];
   margin: Margin;
-  /** The identities (the CI's actor) allowed to write inside a freeze with --override-freeze. */
-  overrideFreeze: readonly string[];
+  /** Who may write inside a freeze or outside a window with --override-freeze: an actor, or facts of the CI's identity (override.ts). */
+  overrideFreeze: readonly OverrideRule[];
 }
 
 /** The margin when the pipeline sets none: a tenth of the expected duration. */
@@ -57,7 +60,7 @@ export function applies(
 export function scheduleFor(spec: ScheduleSpec, matrix: Readonly<Record<string, Scalar>> | undefined): Schedule {
   const windows: Named[] = spec.windows
     .filter((w) => applies(w.matrix, matrix))
-    .map((w) => ({ name: w.name, intervals: recurring(w.cron, w.zone, w.durationMs) }));
+    .map((w) => ({ name: w.name, intervals: recurring(w.cron, w.zone, w.durationMs), quiet: w.quiet }));
   const freezes: Named[] = spec.freezes
     .filter((f) => applies(f.matrix, matrix))
     .flatMap((f) => [

@@ -70,7 +70,11 @@ export async function runYaml(t: TestContext, yaml: string, options: RunYamlOpti
       sleep: clock.sleep,
       heartbeatMs: options.heartbeatMs,
       timer: options.timer,
-      windowOverride: options.windowOverride,
+      // An actor alone, as outside CI.
+      windowOverride: options.windowOverride && {
+        ...options.windowOverride,
+        identity: { actor: options.windowOverride.by, claims: {} },
+      },
     },
     { selection: options.selection },
   );

@@ -96,6 +96,28 @@ steps:
       };
     },
   },
+  {
+    // Each write's window verdict and the time waited in every report: one fits, one would overrun
+    // its window and goes out on an allowed override.
+    name: 'windows',
+    yaml: `${HEADER}name: Night maintenance
+windows:
+  night: { cron: '0 1 * * *', duration: 2h, zone: UTC }
+override-freeze: [alice]
+steps:
+  - name: Clear the transaction log
+    uses: transaction-log/clear
+    expected: 10m
+  - name: Reports to production
+    uses: update/vfs
+    expected: 1h
+    with: { target: prod, files: [1001] }
+`,
+    options: () => ({
+      clock: tickingClock(Date.UTC(2026, 2, 10, 2, 30, 0)),
+      windowOverride: { by: 'alice', reason: 'INC-7: the reports are wrong' },
+    }),
+  },
 ];
 
 function normalise(text: string): string {

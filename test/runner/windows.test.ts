@@ -40,7 +40,7 @@ interface Step {
     next: string | null;
     needMs: number;
     expectedFrom: string;
-    override: { by: string; reason: string } | null;
+    override: { by: string; reason: string; as?: string } | null;
   } | null;
 }
 
@@ -91,6 +91,11 @@ test('a write that would overrun its window is not started: every report names t
   assert.equal(clear.window?.next, '2026-03-11T01:00:00.000Z');
   assert.equal(clear.window?.needMs, 44 * 60_000);
   assert.match(r.summary, /2026-03-11T01:00:00.000Z/, 'the summary names the next window');
+  assert.match(
+    r.summary,
+    /\| Clear the transaction log \(iLog\) \(window: would overrun by 14m\S*; next fits at 2026-03-11T01:00:00.000Z\) \|/,
+    "the write's row says its verdict",
+  );
   assert.match(r.stdout + r.stderr, /WINDOW_CLOSED|2026-03-11T01:00:00.000Z/);
   assert.match(r.journal, /"verdict":"overrun"/, 'the journal keeps the verdict');
 });
@@ -109,6 +114,10 @@ test('inside a freeze, an allowed override goes through and is recorded; anyone 
   assert.match(frozen.step('clear')!.error!.message, /freeze "quarter-close" holds .* until 2026-04-02T00:00:00.000Z/);
   // Berlin is in summer time by then (UTC+2): its 02:00 is 00:00Z, as the freeze ends.
   assert.match(frozen.step('clear')!.error!.message, /opens at 2026-04-02T00:00:00.000Z/);
+  assert.match(
+    frozen.summary,
+    /\(window: frozen by quarter-close until 2026-04-02T00:00:00.000Z; next fits at 2026-04-02T00:00:00.000Z\)/,
+  );
 
   const alice = await run('2026-03-30T01:05:00Z', ['--override-freeze', '--reason', 'INC-42 hotfix'], {
     USER: 'alice',
@@ -116,10 +125,21 @@ test('inside a freeze, an allowed override goes through and is recorded; anyone 
   assert.equal(alice.code, 0, alice.stdout + alice.stderr);
   const clear = alice.step('clear')!;
   assert.equal(clear.outcome, 'success');
-  assert.deepEqual(clear.window?.override, { by: 'alice', reason: 'INC-42 hotfix' });
+  assert.deepEqual(clear.window?.override, { by: 'alice', reason: 'INC-42 hotfix', as: 'alice' });
   assert.equal(clear.window?.verdict, 'frozen');
   assert.match(alice.summary, /window overridden by alice for "INC-42 hotfix": freeze "quarter-close"/);
-  assert.match(alice.journal, /"override":\{"by":"alice","reason":"INC-42 hotfix"\}/);
+  assert.match(alice.journal, /"override":\{"by":"alice","reason":"INC-42 hotfix","as":"alice"\}/);
+  // The override is on disk ahead of the write it lets through.
+  const lines = alice.journal
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const ahead = lines.findIndex((l) => l.t === 'override' && l.key === 'id:clear');
+  assert.ok(ahead >= 0, 'an override record');
+  assert.equal(lines[ahead]!.by, 'alice');
+  assert.equal(lines[ahead]!.reason, 'INC-42 hotfix');
+  assert.match(String(lines[ahead]!.why), /freeze "quarter-close"/);
+  assert.ok(ahead < lines.findIndex((l) => l.t === 'send' && l.key === 'id:clear'), 'written before the write left');
 
   const mallory = await run('2026-03-30T01:05:00Z', ['--override-freeze', '--reason', 'because'], { USER: 'mallory' });
   assert.equal(mallory.code, 2);
@@ -251,4 +271,46 @@ test('--override-freeze needs --reason, --clock needs --emulator and a time: ref
   const badTime = await runCli(['run', file, '--emulator', '--clock', 'soon']);
   assert.equal(badTime.code, 2);
   assert.match(badTime.stderr, /--clock soon is no ISO 8601 time/);
+});
+
+test("override-freeze: rules match the CI's identity: GitHub's actor with its repository and ref (the fields its OIDC claims mirror), GitLab's user and environment, a Jenkins user", async () => {
+  const rules = PIPELINE.replace(
+    'override-freeze: [alice]',
+    `override-freeze:
+  - { actor: alice, repository: acme/ops, ref: refs/heads/main }
+  - { repository: acme/ops, environment: production }
+  - jenkins-ops`,
+  );
+  const frozen = '2026-03-30T01:05:00Z';
+  const override = ['--override-freeze', '--reason', 'INC-42'];
+  const github = { GITHUB_ACTIONS: 'true', GITHUB_ACTOR: 'alice', GITHUB_REPOSITORY: 'acme/ops' };
+  const ok = await run(frozen, override, { ...github, GITHUB_REF: 'refs/heads/main' }, rules);
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.deepEqual(ok.step('clear')?.window?.override, {
+    by: 'alice',
+    reason: 'INC-42',
+    as: 'actor alice, repository acme/ops, ref refs/heads/main',
+  });
+  // The same actor from another branch meets no rule: refused, nothing sent.
+  const branch = await run(frozen, override, { ...github, GITHUB_REF: 'refs/heads/hack' }, rules);
+  assert.equal(branch.code, 2, branch.stdout + branch.stderr);
+  assert.match(
+    branch.stderr,
+    /--override-freeze by alice \(repository acme\/ops, ref refs\/heads\/hack\): .*nothing was sent/,
+  );
+  assert.equal(branch.journal, '');
+  const gitlab = { GITLAB_CI: 'true', GITLAB_USER_LOGIN: 'bob', CI_PROJECT_PATH: 'acme/ops' };
+  const prod = await run(frozen, override, { ...gitlab, CI_ENVIRONMENT_NAME: 'production' }, rules);
+  assert.equal(prod.code, 0, prod.stdout + prod.stderr);
+  assert.equal(prod.step('clear')?.window?.override?.by, 'bob');
+  const staging = await run(frozen, override, { ...gitlab, CI_ENVIRONMENT_NAME: 'staging' }, rules);
+  assert.equal(staging.code, 2, staging.stdout + staging.stderr);
+  const jenkins = await run(
+    frozen,
+    override,
+    { JENKINS_URL: 'https://ci.example.com', BUILD_USER_ID: 'jenkins-ops' },
+    rules,
+  );
+  assert.equal(jenkins.code, 0, jenkins.stdout + jenkins.stderr);
+  assert.equal(jenkins.step('clear')?.window?.override?.as, 'jenkins-ops');
 });

@@ -9,6 +9,8 @@ export const github: CiSystem = {
   name: 'github',
   detect: (env) => env.GITHUB_ACTIONS === 'true',
   actor: (env) => env.GITHUB_ACTOR,
+  // The context fields GitHub's OIDC token mirrors as claims (the environment is not in a job's variables).
+  claims: (env) => ({ repository: env.GITHUB_REPOSITORY, ref: env.GITHUB_REF, workflow: env.GITHUB_WORKFLOW }),
   workspace: (env) => env.GITHUB_WORKSPACE,
   runUrl: (env) =>
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID

@@ -14,6 +14,12 @@ export const gitlab: CiSystem = {
   name: 'gitlab',
   detect: (env) => env.GITLAB_CI === 'true',
   actor: (env) => env.GITLAB_USER_LOGIN,
+  // The variables GitLab's ID token mirrors as claims (project_path, ref, environment).
+  claims: (env) => ({
+    repository: env.CI_PROJECT_PATH,
+    ref: env.CI_COMMIT_REF_NAME,
+    environment: env.CI_ENVIRONMENT_NAME,
+  }),
   workspace: (env) => env.CI_PROJECT_DIR,
   runUrl: (env) => env.CI_JOB_URL,
   jobMatrixLimit: { jobs: 200, what: 'a GitLab parallel:matrix' },

@@ -39,6 +39,7 @@ import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
+import { parkedOf } from '../../runner/result.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { runShardCommand, SHARD_OPTIONS_HELP } from '../shard-run.ts';
 
@@ -400,13 +401,14 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       io.stderr(`enginectl: ${halted.code}: ${neutralise(masker.mask(halted.describe()))}\n`);
       return halted.exitCode;
     }
-    const parked = result.rollout?.parked;
+    const parked = parkedOf(result);
     if (parked && !halted) {
       keepLease = pipeline.keepLeaseParked === true;
       print(neutralise(parkedHeadline(parked)));
       for (const line of waitLines(parked.waits)) print(`  ${neutralise(line)}`);
+      const goOn = `enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`;
       print(
-        `the run is saved${taken ? `, the lease ${keepLease ? "kept for this run's continue (until its ttl)" : 'released'}` : ''}: enginectl decide --store URL --run ${stored!.runId}; then enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`,
+        `the run is saved${taken ? `, the lease ${keepLease ? "kept for this run's continue (until its ttl)" : 'released'}` : ''}: ${parked.for === 'window' ? `${goOn} at or after ${new Date(parked.until!).toISOString()}` : `enginectl decide --store URL --run ${stored!.runId}; then ${goOn}`}`,
       );
       return ExitCode.parked;
     }

@@ -58,7 +58,7 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
       listed++;
       const { park, decided } = parked;
       io.stdout(
-        `${neutralise(`${id}  "${first.name}" (${first.file})  parked at wave ${park.wave} since ${new Date(park.since).toISOString()}: waiting for ${park.reason}${decided.length ? ` (${decided.length} decision(s) since)` : ''}`)}\n`,
+        `${neutralise(`${id}  "${first.name}" (${first.file})  parked${park.wave ? ` at wave ${park.wave}` : ''} since ${new Date(park.since).toISOString()}: waiting for ${park.reason}${decided.length ? ` (${decided.length} decision(s) since)` : ''}`)}\n`,
       );
       for (const line of [...waitLines(pendingDecisions(parked)), ...timeouts(state.parked!, now)])
         io.stdout(`  ${neutralise(line)}\n`);

@@ -1,6 +1,6 @@
 // Monitoring area routes (enterprise-api.md 4.3). A reporting Engine's data is refreshed every
 // 2 minutes (its updatedAt is the last refresh); an Engine is listed only while its updatedAt is
-// within 5 minutes. Sessions past their expiresAt are gone.
+// within 5 minutes. Sessions past their expiresAt, or past their dropsAt (a drop requested), are gone.
 import type { RouteContext } from '../context.ts';
 import { json, notFound } from '../http.ts';
 import type { Router } from '../router.ts';
@@ -22,7 +22,14 @@ export function isOnline(engine: EngineRecord, now: number): boolean {
 
 function liveSessions(ctx: RouteContext, engineId?: string) {
   const now = ctx.now();
-  return ctx.state.sessions.filter((s) => s.expiresAt > now && (engineId === undefined || s.engineId === engineId));
+  return ctx.state.sessions.filter(
+    (s) => s.expiresAt > now && !dropped(s, now) && (engineId === undefined || s.engineId === engineId),
+  );
+}
+
+/** A session whose drop was requested is gone at its dropsAt (epoch ms in this emulator; the contract shows no type). */
+function dropped(session: Record<string, unknown>, now: number): boolean {
+  return typeof session.dropsAt === 'number' && session.dropsAt <= now;
 }
 
 function alertsOf(ctx: RouteContext, engineId?: string) {

@@ -1,0 +1,50 @@
+// A write that does not fit its window, in a run with a run store: the run parks until the next
+// window it fits in (pipeline-format.md, Windows and freezes), as a rollout parks for a bake
+// (park.ts): a `park` record `for: window` with `until` the next fit, exit 75. Nothing after it
+// starts (the instances in flight end); `run --continue` carries what was done and judges the
+// write again at its own time: before `until` it parks again (the wait counted from the first
+// park), at or after it the write goes out.
+import type { StepError, StepRun } from './result.ts';
+import type { Park } from './rollout-result.ts';
+import type { RunContext } from './run-context.ts';
+import { finish } from './instance-end.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The park of a write that fits from `next`: the run's (the first one kept), and the write's error. */
+export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: string): StepError {
+  const earlier = ctx.resume?.parked?.park;
+  const since = earlier?.for === 'window' ? earlier.since : ctx.deps.now();
+  const reason = `the next window "${run.name}" fits in, at ${iso(next)}`;
+  const park: Park = {
+    wave: run.wave ?? 0,
+    for: 'window',
+    since,
+    until: next,
+    reason,
+    waits: [
+      {
+        value: null,
+        what: reason,
+        evidence: [`${run.name}: ${why}`, `waiting since ${iso(since)} on the run's clock`],
+      },
+    ],
+  };
+  const held = ctx.windowPark;
+  // Instances in flight at once may each park: the run goes on at the earliest of their windows.
+  if (!held.park || next < held.park.until!) held.park = park;
+  return {
+    code: 'WINDOW_PARKED',
+    message: `not started: ${why}; the run parks until ${iso(next)}, the next window it fits in`,
+    hint: 'a scheduled job goes on with enginectl run FILE --store URL --continue RUN at or after then',
+  };
+}
+
+/** An instance after the run parked for a window: not started, picked up by the continue. */
+export function parkedBefore(ctx: RunContext, run: StepRun, position: string): void {
+  const park = ctx.windowPark.park!;
+  finish(ctx, run, position, 'cancelled', {
+    code: 'WINDOW_PARKED',
+    message: `not started: the run parked until ${iso(park.until!)} (waiting for ${park.reason})`,
+  });
+}

@@ -1,0 +1,172 @@
+// A write that does not fit its window, in a run with a run store, parks the run until the next
+// window it fits in (exit 75, a park record `for: window`), instead of failing: a --continue
+// before that opening parks again (nothing re-sent, the wait counted from the first park); one at
+// or after it goes on, its first write out within one poll of the opening. In a rollout the
+// values not started stay unstarted and the continue picks them up. All on the simulated clock
+// the emulator and the runs share.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
+import { serve, Sites } from '../../src/emulator/index.ts';
+import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { runCli } from '../helpers/cli.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Report } from '../../src/report/index.ts';
+
+const MINUTE = 60_000;
+/** How often the scheduled job that continues parked runs polls. */
+const POLL = 5 * MINUTE;
+const never = new AbortController().signal;
+
+/** One site, its window 02:00-06:00 UTC each night; a short write and a long one. */
+async function nightly(t: TestContext, start: string) {
+  const clock = simulatedClock(Date.parse(start));
+  const sites = new Sites({ now: clock.now });
+  const running = await serve(sites, { port: 0 });
+  t.after(() => running.close());
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-window-park-'));
+  const store = join(dir, 'store');
+  mkdirSync(store);
+  const file = join(dir, 'nightly.yml');
+  writeFileSync(
+    file,
+    `version: 1
+servers:
+  site: { url: "${running.url}/sites/site-001", username: admin, password: admin }
+windows:
+  night: { cron: '0 2 * * *', duration: 4h, zone: UTC }
+steps:
+  - id: alerts
+    uses: monitoring/alerts
+    server: site
+  - id: short
+    name: short
+    uses: transaction-log/clear
+    server: site
+    expected: 10m
+  - id: long
+    name: long
+    uses: transaction-log/clear
+    server: site
+    expected: 2h
+  - id: after
+    uses: monitoring/alerts
+    server: site
+`,
+  );
+  let n = 0;
+  const cli = async (args: string[]) => {
+    const json = join(dir, `report-${++n}.json`);
+    const r = await runCli(['run', file, '--report-json', json, ...args], { clock });
+    return { ...r, report: existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as Report) : undefined };
+  };
+  const run = (...args: string[]) => cli(['--store', `file://${store}`, ...args]);
+  const clears = () =>
+    sites
+      .started()
+      .get('site-001')
+      ?.requests.filter((r) => r.applied && r.path.endsWith('/transaction-log/clear')).length ?? 0;
+  return { clock, run, cli, clears, storeUrl: `file://${store}` };
+}
+
+test('a write that would overrun its window parks the run until the next window; an early continue parks again; at the opening it goes on within one poll, nothing re-sent', async (t) => {
+  // 05:00Z: the short write fits before 06:00; the long one (2h + 10%) would overrun by 1h12m.
+  const f = await nightly(t, '2026-03-10T05:00:00Z');
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.match(first.stdout, /^parked: waiting for the next window "long" fits in, at 2026-03-11T02:00:00.000Z$/m);
+  assert.match(first.stdout, /--continue \S+ at or after 2026-03-11T02:00:00.000Z/);
+  const report = first.report!;
+  assert.equal(report.parked?.for, 'window');
+  assert.equal(report.parked?.until, '2026-03-11T02:00:00.000Z');
+  assert.match(report.parked!.since, /^2026-03-10T05:00/);
+  const step = (r: Report, id: string) => r.steps.find((s) => s.id === id)!;
+  assert.equal(step(report, 'short').outcome, 'success');
+  assert.equal(step(report, 'long').outcome, 'cancelled');
+  assert.equal(step(report, 'long').error?.code, 'WINDOW_PARKED');
+  assert.match(
+    step(report, 'long').error!.message,
+    /would overrun its window .* by 1h12m\S*; the run parks until 2026-03-11T02:00:00.000Z/,
+  );
+  assert.equal(step(report, 'long').window?.next, '2026-03-11T02:00:00.000Z');
+  assert.equal(step(report, 'after').error?.code, 'WINDOW_PARKED', 'a step after the park is not started');
+  assert.equal(report.outcome, 'success', 'what ran succeeded: parked is neither green nor red');
+  assert.equal(f.clears(), 1);
+  // What the docs' scheduled jobs pick the runs to continue by (awk '/waiting for the next window/ {print $1}').
+  const listed = await runCli(['runs', '--store', f.storeUrl, '--parked'], { clock: f.clock });
+  const line = listed.stdout.split('\n').find((l) => /waiting for the next window/.test(l));
+  assert.equal(line?.split(/\s+/)[0], id, listed.stdout);
+
+  // An hour before the opening: parked again, the wait still counted from the first park, nothing re-sent.
+  await f.clock.sleep(Date.parse('2026-03-11T01:00:00Z') - f.clock.now(), never);
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, early.stdout + early.stderr);
+  assert.equal(early.report!.parked?.since, report.parked!.since, 'the wait counts from the first park');
+  assert.equal(early.report!.parked?.until, '2026-03-11T02:00:00.000Z');
+  assert.equal(step(early.report!, 'short').resume, 'earlier-run');
+  assert.equal(f.clears(), 1, 'nothing done is sent again');
+
+  // The scheduled job's first poll after the opening (some time within POLL of it): the write goes out at once.
+  await f.clock.sleep(Date.parse('2026-03-11T02:00:00Z') + POLL / 2 - f.clock.now(), never);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.equal(done.report!.parked, null);
+  const long = step(done.report!, 'long');
+  assert.equal(long.outcome, 'success');
+  assert.equal(long.window?.verdict, 'fits');
+  assert.ok(Date.parse(long.window!.at) - Date.parse('2026-03-11T02:00:00Z') < POLL, long.window!.at);
+  assert.equal(step(done.report!, 'short').resume, 'earlier-run');
+  assert.equal(f.clears(), 2, 'the short write once, the long one once');
+});
+
+test('without a store the write that does not fit fails as before, naming the next window', async (t) => {
+  const f = await nightly(t, '2026-03-10T05:00:00Z');
+  const r = await f.cli([]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const long = r.report!.steps.find((s) => s.id === 'long')!;
+  assert.equal(long.error?.code, 'WINDOW_CLOSED');
+  assert.match(long.error!.message, /the next window it fits in opens at 2026-03-11T02:00:00.000Z/);
+  assert.equal(r.report!.parked, null);
+});
+
+test('a rollout: the value whose write does not fit parks the run; the values after it stay unstarted and the continue picks them up', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001], rest]\n  max-parallel: 1`,
+    `windows:\n  site-002-night: { cron: '0 2 * * *', duration: 2h, zone: UTC, matrix: { site: [site-002] } }`,
+  );
+  // 05:30Z on the fleet's clock: site-002's window is closed until 02:00Z; the others have none.
+  const day = 86_400_000;
+  const now = f.clock.now();
+  const at = now - (now % day) + 5.5 * 3_600_000;
+  await f.clock.sleep((at > now ? at : at + day) - now, never);
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const report = first.report!;
+  assert.equal(report.parked?.for, 'window');
+  assert.equal(report.parked?.wave, 2);
+  assert.deepEqual(
+    report.rollout!.waves.map((w) => w.outcome),
+    ['done', 'parked'],
+  );
+  const update = (r: Report, site: string) => r.steps.find((s) => s.id === 'update' && s.matrix?.site === site)!;
+  assert.equal(update(report, 'site-002').error?.code, 'WINDOW_PARKED');
+  assert.equal(update(report, 'site-003').error?.code, 'WINDOW_PARKED');
+  assert.equal(update(report, 'site-003').startedAt, null, 'site-003 was not started');
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 });
+
+  await f.clock.sleep(Date.parse(report.parked!.until!) - f.clock.now() + MINUTE, never);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  assert.deepEqual(
+    done.report!.rollout!.waves.map((w) => w.outcome),
+    ['done', 'done'],
+  );
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
+});
