@@ -9,10 +9,11 @@ import { PLAN_HELP } from '../../src/cli/commands/plan.ts';
 import { RUN_HELP } from '../../src/cli/commands/run.ts';
 import { RUNS_HELP } from '../../src/cli/commands/runs.ts';
 import { DECIDE_HELP } from '../../src/cli/commands/decide.ts';
+import { SHARD_HELP } from '../../src/cli/commands/shard.ts';
 
 const read = (name: string) => readFileSync(new URL(`../../docs/ci/${name}`, import.meta.url), 'utf8');
 const FLAGS = new Set(
-  [...`${RUN_HELP}\n${REPORT_HELP}\n${PLAN_HELP}\n${RUNS_HELP}\n${DECIDE_HELP}`.matchAll(/--[a-z-]+/g)]
+  [...`${RUN_HELP}\n${REPORT_HELP}\n${PLAN_HELP}\n${RUNS_HELP}\n${DECIDE_HELP}\n${SHARD_HELP}`.matchAll(/--[a-z-]+/g)]
     .map((m) => m[0])
     .concat(['--step', '--help']),
 );
@@ -35,7 +36,7 @@ for (const [name, lang] of [
       if (['--step'].includes(flag) || /^--(pack|prefix)/.test(flag)) continue;
       assert.ok(
         FLAGS.has(flag),
-        `${name} uses ${flag}, which none of enginectl run, report, plan, runs and decide has`,
+        `${name} uses ${flag}, which none of enginectl run, report, plan, runs, decide and shard has`,
       );
     }
   });
