@@ -7,6 +7,8 @@
 // elected, and the worker's report merged from the sites it ran.
 import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { actorOf, runUrlOf } from '../ci/facts.ts';
 import { EnginectlError, UsageError } from '../errors.ts';
 import { formatDuration } from '../duration.ts';
@@ -209,10 +211,13 @@ async function runSite(
   const selection = { only: { [manifest.over]: [site] }, skip: {} };
   let resume = siteRun.resume;
   const now = request.clock.now();
+  // A local copy of its own: an earlier attempt's file of the same run (on this machine) is never appended to.
+  const local = () => join(tmpdir(), `enginectl-${siteRun.id}.${randomBytes(4).toString('hex')}.journal.jsonl`);
   const stored = await openStoredRun({
     url: request.storeUrl,
     resumeId: resume ? siteRun.id : undefined,
     newId: resume ? undefined : siteRun.id,
+    journal: resume ? undefined : local(),
     cwd: request.cwd,
     env: request.env,
     tmpdir: tmpdir(),
@@ -224,6 +229,7 @@ async function runSite(
     return openStoredRun({
       url: request.storeUrl,
       newId: siteRun.id,
+      journal: local(),
       cwd: request.cwd,
       env: request.env,
       tmpdir: tmpdir(),
@@ -283,7 +289,7 @@ async function runSite(
       },
     );
     reports.push(done.rendered.report);
-    if (done.halted instanceof LeaseError) return { outcome: 'failure', lost: true };
+    if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;
     const outcome =
       done.result.outcome === 'success' ? 'success' : done.result.outcome === 'cancelled' ? 'cancelled' : 'failure';

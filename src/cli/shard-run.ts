@@ -2,8 +2,9 @@
 // manifest written by enginectl shard). Wires the command line to app/shard-worker.ts and prints
 // what the worker did; its reports are the sites it ran, merged. Exit codes the engines act on:
 // 0 its sites succeeded, 1 a site failed or the rollout halted, 2 invalid input, 69 the store or
-// the lease failed before it sent anything (run the index again), 75 parked at a barrier (the
-// same command later goes on), 130/143 interrupted.
+// the lease failed before it sent anything, or its lease lapsed (run the index again: what it left
+// is resumed with verify), 75 parked at a barrier (the same command later goes on), 130/143
+// interrupted.
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
 import { SHARD_INDEX_SOURCES, shardIndexOf } from '../ci/shard-index.ts';
@@ -160,12 +161,14 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
         : end.outcome === 'parked'
           ? `parked: waiting for ${end.waitingFor}; run the same command again later to go on (run ${manifest.run})`
           : end.outcome === 'lost'
-            ? `shard ${shard.index + 1}/${manifest.shards}: its lease was taken (it had stopped renewing): ${manifest.over} ${end.site} is another worker's now; nothing more is sent`
+            ? `shard ${shard.index + 1}/${manifest.shards}: its lease lapsed and was taken (it could not renew it in time): nothing more is sent; run the index again: ${manifest.over} ${end.site} and the others it left are resumed, verify deciding their calls in doubt`
             : `shard ${shard.index + 1}/${manifest.shards}: interrupted`;
   say(headline);
   const written = await publishReport(report, paths, input.ci, io, masker);
   if (end.outcome === 'parked') return ExitCode.parked;
   if (end.outcome === 'cancelled') return ExitCode.interrupted;
+  // Lost its lease: nothing it left is lost (each site's journal is in the store); the index runs again.
+  if (end.outcome === 'lost') return ExitCode.unavailable;
   return end.outcome === 'done' && failed.length === 0 && written ? ExitCode.ok : ExitCode.failed;
 }
 

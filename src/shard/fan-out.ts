@@ -101,7 +101,7 @@ export function indexedJob(f: FanOut): Record<string, unknown> {
             action: 'Ignore',
             onExitCodes: { containerName: 'worker', operator: 'In', values: [SHARD_EXIT_CODES.parked] },
           },
-          // 69 (nothing sent) and anything else count against backoffLimitPerIndex: retried.
+          // 69 (nothing sent, or a lease lapsed: what it left is resumed with verify) and anything else count against backoffLimitPerIndex: retried.
           { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] },
         ],
       },

@@ -182,7 +182,16 @@ export class HeldLease {
     return `${leasePrefix(this.name)}${seq(this.seq)}`;
   }
 
+  /** This holder's records in flight, one at a time: a heartbeat never races its own renewal, a check waits for it. */
+  private writing: Promise<unknown> = Promise.resolve();
+
   private write(kind: LeaseRecord['kind'], extra: Partial<LeaseRecord> = {}): Promise<boolean> {
+    const next = this.writing.then(() => this.writeNext(kind, extra));
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  private writeNext(kind: LeaseRecord['kind'], extra: Partial<LeaseRecord>): Promise<boolean> {
     const now = this.clock.now();
     const record: LeaseRecord = {
       ...this.record,
@@ -219,6 +228,9 @@ export class HeldLease {
 
   /** Before every write: still this run's (no key after its own, its expiry not passed), or LEASE_LOST. */
   async check(): Promise<void> {
+    if (this.lost) throw this.lost;
+    // Its own renewal being written: the key after its last is its own until that write answers.
+    await this.writing;
     if (this.lost) throw this.lost;
     if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`))
       this.lost = this.lostTo('another run took it');

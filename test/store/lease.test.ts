@@ -387,3 +387,36 @@ test('runs started at once on one lease through the CLI: exactly one writes each
     );
   }
 });
+
+test("a check while the holder's own renewal is being written is not a loss: the key it finds is its own (the heartbeat and a write's check at once)", async () => {
+  const inner = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-renew-'))).href);
+  // The renewal's key is on disk before the store's answer reaches the holder: held until released.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  let holding = false;
+  const store = Object.assign(Object.create(inner) as DirectoryStore, {
+    create: async (key: string, body: Buffer) => {
+      const created = await inner.create(key, body);
+      if (holding) await held;
+      return created;
+    },
+  });
+  const lease = await acquireLease(store, 'fleet', {
+    holder: holder('me'),
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  holding = true;
+  const renewing = lease.renew();
+  while ((await inner.list('leases/fleet/')).filter((k) => /\/[0-9]{8}$/.test(k)).length < 2) await clock.sleep(5);
+  const checked = lease.check().then(
+    () => 'held',
+    (e: Error) => e.message,
+  );
+  release();
+  await renewing;
+  assert.equal(await checked, 'held');
+  await lease.check();
+});
