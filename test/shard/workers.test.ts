@@ -40,7 +40,7 @@ async function fleetOverWorkers(
   let writes = 0;
   let kills = 0;
   const early: string[] = [];
-  let manifest: ReturnType<typeof readManifestFile> | undefined;
+  const known: { manifest?: ReturnType<typeof readManifestFile> } = {};
   let storeDir = '';
   let run = '';
   const f = await shardFleet(
@@ -49,6 +49,7 @@ async function fleetOverWorkers(
     `  over: site\n  waves: [[site-0001], 5%, rest]\n  max-parallel: 2\n  max-failures: ${budget}`,
     {
       before: (method, path) => {
+        const { manifest } = known;
         if (method !== 'POST' || !path.endsWith('/update/system') || !manifest) return;
         const site = /\/sites\/([^/]+)\//.exec(path)?.[1] ?? '';
         const wave = manifest.waves.findIndex((w) => w.includes(site)) + 1;
@@ -72,7 +73,7 @@ async function fleetOverWorkers(
   const planned = await f.shard('--shards', String(WORKERS), '--assign', assign);
   run = planned.run;
   storeDir = f.store;
-  manifest = readManifestFile(f.store, run);
+  const manifest = (known.manifest = readManifestFile(f.store, run));
   /**
    * One index, as an engine runs it: started again when it was killed, parked (75: the same command
    * goes on) or stopped before sending anything (69: safe to retry), until it ends otherwise.
@@ -107,7 +108,7 @@ async function fleetOverWorkers(
         child.on('close', (c, s) => resolve([c, s])),
       );
       if (process.env.SHARD_TEST_DEBUG)
-        console.log(
+        t.diagnostic(
           `worker ${index}: ${code ?? signal}${
             code === 1 || code === 69
               ? `\n${out
@@ -135,7 +136,8 @@ for (const assign of ['static', 'queue'] as const)
     const wrong = f.names.filter((s) => applied[s] !== 1).map((s) => `${s}: ${applied[s] ?? 0}`);
     if (wrong.length && process.env.SHARD_TEST_DEBUG)
       for (const e of ends)
-        for (const line of e.out.split('\n')) if (wrong.some((w) => line.includes(w.split(':')[0]!))) console.log(line);
+        for (const line of e.out.split('\n'))
+          if (wrong.some((w) => line.includes(w.split(':')[0]!))) t.diagnostic(line);
     assert.deepEqual(wrong, [], 'each site written exactly once');
     const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
     assert.equal(merged.code, 0, merged.stdout.slice(-2000) + merged.stderr);
