@@ -31,12 +31,14 @@ async function fleetOverWorkers(
   assign: 'static' | 'queue',
   failing: string[],
   budget: string,
+  /** After how many applied writes a worker is killed (a little later, by the seed). */
+  killPoints: number[],
 ) {
   const seed = Number(process.env.SHARD_TEST_SEED ?? Date.now() % 100000);
   t.diagnostic(`seed ${seed}`);
   const next = random(seed);
   const children = new Map<number, ChildProcess>();
-  const killAt = new Set(Array.from({ length: 4 }, (_, i) => Math.floor(((i + 1) * SITES) / 5 + next() * 20)));
+  const killAt = new Set(killPoints.map((at) => Math.floor(at + next() * 10)));
   let writes = 0;
   let kills = 0;
   const early: string[] = [];
@@ -130,7 +132,13 @@ async function fleetOverWorkers(
 
 for (const assign of ['static', 'queue'] as const)
   test(`${SITES} sites over ${WORKERS} worker processes, ${assign}, workers killed at random and restarted: every site written once, waves in order; the merged report is the single-process run's`, async (t) => {
-    const { f, run, ends } = await fleetOverWorkers(t, assign, [], '0');
+    const { f, run, ends } = await fleetOverWorkers(
+      t,
+      assign,
+      [],
+      '0',
+      [0.2, 0.4, 0.6, 0.8].map((x) => x * SITES),
+    );
     for (const e of ends) assert.equal(e.code, 0, e.out.slice(-3000));
     const applied = f.applied('/update/system');
     const wrong = f.names.filter((s) => applied[s] !== 1).map((s) => `${s}: ${applied[s] ?? 0}`);
@@ -171,7 +179,7 @@ for (const assign of ['static', 'queue'] as const)
 
 test(`${SITES} sites over ${WORKERS} queue workers, a wave failing past its budget with workers killed: no site starts after the budget is spent, anywhere`, async (t) => {
   const failing = Array.from({ length: 30 }, (_, i) => `site-${String(100 + i * 7).padStart(4, '0')}`);
-  const { f, run, ends, manifest } = await fleetOverWorkers(t, 'queue', failing, '1%');
+  const { f, run, ends, manifest } = await fleetOverWorkers(t, 'queue', failing, '1%', [30, 70, 100, 120]);
   for (const e of ends) assert.equal(e.code, 1, e.out.slice(-3000));
   const wave = manifest.waves.length;
   const budget = manifest.budgets[wave - 1]!;
