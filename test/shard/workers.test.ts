@@ -131,7 +131,7 @@ async function fleetOverWorkers(
 }
 
 for (const assign of ['static', 'queue'] as const)
-  test(`${SITES} sites over ${WORKERS} worker processes, ${assign}, workers killed at random and restarted: every site written once, waves in order; the merged report is the single-process run's`, async (t) => {
+  test(`every site written once over worker processes killed at random and restarted (${SITES} sites, ${WORKERS} workers, ${assign}): waves in order; the merged report is the single-process run's`, async (t) => {
     const { f, run, ends } = await fleetOverWorkers(
       t,
       assign,
@@ -177,7 +177,7 @@ for (const assign of ['static', 'queue'] as const)
     assert.deepEqual(shape(merged.report!.steps), shape(one.report!.steps));
   });
 
-test(`${SITES} sites over ${WORKERS} queue workers, a wave failing past its budget with workers killed: no site starts after the budget is spent, anywhere`, async (t) => {
+test(`no site starts after a wave's failure budget is spent, anywhere, over queue workers killed at random (${SITES} sites, ${WORKERS} workers)`, async (t) => {
   const failing = Array.from({ length: 30 }, (_, i) => `site-${String(100 + i * 7).padStart(4, '0')}`);
   const { f, run, ends, manifest } = await fleetOverWorkers(t, 'queue', failing, '1%', [30, 70, 100, 120]);
   for (const e of ends) assert.equal(e.code, 1, e.out.slice(-3000));
