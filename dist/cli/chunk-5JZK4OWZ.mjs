@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{a as o}from"./chunk-IA6CKZM6.mjs";var e=n=>{for(let t of o){let r=n(t);if(r!==void 0)return r}};function f(n){return e(t=>t.actor(n))??n.USER??n.USERNAME??"unknown"}function s(n,t){return e(r=>r.workspace(n))??t}function d(n){return e(t=>t.runUrl(n))}function a(n){let t=o.flatMap(r=>r.jobMatrixLimit&&n>r.jobMatrixLimit.jobs?[r.jobMatrixLimit]:[]);if(t.length!==0)return t.map((r,i)=>`${r.what}${i===0?" runs at most":""} ${r.jobs}`).join(", ")}export{f as a,s as b,d as c,a as d};
