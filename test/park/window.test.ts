@@ -170,3 +170,23 @@ test('a rollout: the value whose write does not fit parks the run; the values af
   );
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
 });
+
+test('decide on a run parked for its window lists it without a wave and refuses a decision: the window opens on its clock, or a freeze is overridden', async (t) => {
+  const f = await nightly(t, '2026-03-10T05:00:00Z');
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const decide = (...args: string[]) =>
+    runCli(['decide', '--store', f.storeUrl, '--run', id, ...args], { clock: f.clock });
+  const listed = await decide();
+  assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+  assert.match(
+    listed.stdout,
+    new RegExp(`^run ${id}: parked since \\S+, waiting for the next window "long" fits in`, 'm'),
+  );
+  const refused = await decide('--continue', '--reason', 'go');
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /--continue: run \S+ waits for its window .*, not a decision/);
+  assert.match(refused.stderr, /--continue \S+ at or after 2026-03-11T02:00:00.000Z, or with --override-freeze/);
+  assert.equal(f.clears(), 1, 'nothing sent by decide');
+});

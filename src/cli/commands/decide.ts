@@ -154,7 +154,7 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
   });
   const park = result.parked.park;
   io.stdout(
-    `${neutralise(`run ${result.runId}: parked at wave ${park.wave} since ${new Date(park.since).toISOString()}, waiting for ${park.reason}`)}\n`,
+    `${neutralise(`run ${result.runId}: parked${park.wave ? ` at wave ${park.wave}` : ''} since ${new Date(park.since).toISOString()}, waiting for ${park.reason}`)}\n`,
   );
   for (const line of result.lines) io.stdout(`  ${neutralise(masker.mask(line))}\n`);
   for (const { value, lines } of result.live ?? []) {
