@@ -81,7 +81,7 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     applied:
       /^applied +.*GET \/api\/licensing\/v1\/licenses\/2 answers 404: product 2 has no license now \(it had one just before the call\)$/m,
     notApplied:
-      /^not-applied +.*answers 200: product 2 still has its license \(3m after the call, past the step's longest: 1m\)$/m,
+      /^not-applied +.*answers 200: product 2 still has its license \(3m(?:[1-9]\d?s)? after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/create',
@@ -91,7 +91,7 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     applied:
       /^applied +"Create an entity" .*: entity \d+ with iname=mnew, ifullname=Mary New: 0 such just before the call, 1 now$/m,
     notApplied:
-      /^not-applied +.*0 entities with iname=mnew, ifullname=Mary New, as just before the call, and no entity of the class was created since \(3m after the call, past the step's longest: 1m\)$/m,
+      /^not-applied +.*0 entities with iname=mnew, ifullname=Mary New, as just before the call, and no entity of the class was created since \(3m(?:[1-9]\d?s)? after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/update',
@@ -101,7 +101,7 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     applied:
       /^applied +"Update an entity" \(PATCH \/api\/classes\/v1\/classes\/12\/entities\/2001\): iemailaddress hold the written values$/m,
     notApplied:
-      /^not-applied +.*: iemailaddress still hold the values of just before the call \(3m after the call, past the step's longest: 1m\)$/m,
+      /^not-applied +.*: iemailaddress still hold the values of just before the call \(3m(?:[1-9]\d?s)? after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'classes/delete',
@@ -109,7 +109,7 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     steps: '  - id: delete\n    uses: classes/delete\n    with: { id: 2011, class: 13 }\n    longest: 1m\n',
     applied: /^applied +.*answers 404: the entity is gone$/m,
     notApplied:
-      /^not-applied +.*answers 200: the entity is still there \(3m after the call, past the step's longest: 1m\)$/m,
+      /^not-applied +.*answers 200: the entity is still there \(3m(?:[1-9]\d?s)? after the call, past the step's longest: 1m\)$/m,
   },
   {
     uses: 'update/system',
