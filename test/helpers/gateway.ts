@@ -24,7 +24,7 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 export async function gatewayInFront(
   t: TestContext,
   upstream: string,
-  replace: (method: string, path: string) => number | undefined,
+  replace: (method: string, path: string, headers: IncomingMessage['headers']) => number | undefined,
   before?: (method: string, path: string) => void | Promise<void>,
 ): Promise<string> {
   const target = new URL(upstream);
@@ -41,7 +41,7 @@ export async function gatewayInFront(
       },
       async (answer) => {
         const text = await bodyOf(answer);
-        const status = replace(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
+        const status = replace(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname, req.headers);
         if (status === undefined) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           res.end(text);

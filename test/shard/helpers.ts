@@ -9,22 +9,38 @@ import { serve, Sites } from '../../src/emulator/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { gatewayInFront } from '../helpers/gateway.ts';
+import { ALL_SCOPES } from '../../src/api/scopes.ts';
+
+/** The user of a Basic authorization header. */
+const userOf = (header: string | undefined) =>
+  header?.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':')[0] : undefined;
 
 export const sitesOf = (n: number) => Array.from({ length: n }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
 
 export interface FleetHooks {
-  /** Sees each request once the server answered it, before the answer goes on (a gateway in front). */
-  answered?: (method: string, path: string) => void;
+  /** Sees each request once the server answered it, before the answer goes on (a gateway in front), and who sent it (the user it authenticated as). */
+  answered?: (method: string, path: string, user: string | undefined) => void;
   /** Sees each request before it reaches the server. */
   before?: (method: string, path: string) => void | Promise<void>;
 }
 
 export async function shardFleet(t: TestContext, n: number, rollout: string, hooks?: FleetHooks) {
-  const sites = new Sites();
+  // Each worker may call as a user of its own (SITE_USER, a secret: the pipeline's hash is the same), so a test can tell who sent a request.
+  const users = Array.from({ length: 64 }, (_, i) => ({
+    name: `worker-${i + 1}`,
+    password: 'admin',
+    scopes: new Set(ALL_SCOPES),
+  }));
+  const sites = new Sites({ users });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
   const url = hooks
-    ? await gatewayInFront(t, running.url, (m, p) => (hooks.answered?.(m, p), undefined), hooks.before)
+    ? await gatewayInFront(
+        t,
+        running.url,
+        (m, p, headers) => (hooks.answered?.(m, p, userOf(headers.authorization)), undefined),
+        hooks.before,
+      )
     : running.url;
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-shard-'));
   const store = join(dir, 'store');
@@ -38,7 +54,7 @@ name: Fleet release
 vars:
   sites: [${names.join(', ')}]
 servers:
-${names.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: admin, password: admin }`).join('\n')}
+${names.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: "\${{ secrets.SITE_USER }}", password: admin }`).join('\n')}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 rollout:
@@ -59,7 +75,7 @@ steps:
 `,
   );
   const storeUrl = `file://${store}`;
-  const env = { PROD_TOKEN: 'prod-token' };
+  const env = { PROD_TOKEN: 'prod-token', SITE_USER: 'admin' };
   let reports = 0;
   const cli = async (args: string[]) => {
     const json = join(dir, `report-${++reports}.json`);

@@ -1,6 +1,6 @@
 // A fleet over 8 worker processes (the built CLI, as a CI system or a cluster runs it), static and
-// queue, with workers killed at random (SIGKILL, at the moment the server applied a write, its
-// answer not yet sent) and restarted: every site written exactly once (the emulator's request
+// queue, with workers killed at random (SIGKILL, the worker whose write the server just applied,
+// its answer not yet sent) and restarted: every site written exactly once (the emulator's request
 // logs: no duplicate, no gap), no site of wave k+1 written before wave k's verdict was in the store,
 // no site started after the wave's failure budget was spent (the wave's log), and the merged
 // report the single-process run's but for timings.
@@ -48,7 +48,7 @@ async function fleetOverWorkers(
   const f = await shardFleet(
     t,
     SITES,
-    `  over: site\n  waves: [[site-0001], 5%, rest]\n  max-parallel: 2\n  max-failures: ${budget}`,
+    `  over: site\n  waves: [[site-0001], 5%, rest]\n  max-parallel: 1\n  max-failures: ${budget}`,
     {
       before: (method, path) => {
         const { manifest } = known;
@@ -58,12 +58,14 @@ async function fleetOverWorkers(
         if (wave > 1 && !existsSync(join(storeDir, 'shards', run, 'waves', String(wave - 1), 'verdict')))
           early.push(`${site} (wave ${wave}) before wave ${wave - 1}'s verdict`);
       },
-      answered: (method, path) => {
+      // The worker that sent the write is killed as the server applied it: its answer never arrives.
+      // (A worker has one site at a time, so it leaves no other write in flight that verify could
+      // not tell of: its successor reads this one back as applied.)
+      answered: (method, path, user) => {
         if (method !== 'POST' || !path.endsWith('/update/system')) return;
         if (!killAt.has(++writes)) return;
-        const live = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null);
-        const victim = live[Math.floor(next() * live.length)];
-        if (victim) {
+        const victim = children.get(Number(/^worker-(\d+)$/.exec(user ?? '')?.[1]));
+        if (victim && victim.exitCode === null && victim.signalCode === null) {
           kills++;
           victim.kill('SIGKILL');
         }
@@ -100,7 +102,7 @@ async function fleetOverWorkers(
           '--shard-wait',
           '20s',
         ],
-        { env: cleanEnv(f.env), stdio: ['ignore', 'pipe', 'pipe'] },
+        { env: cleanEnv({ ...f.env, SITE_USER: `worker-${index}` }), stdio: ['ignore', 'pipe', 'pipe'] },
       );
       children.set(index, child);
       out += `--- attempt ${restarts + 1}\n`;
@@ -154,7 +156,7 @@ for (const assign of ['static', 'queue'] as const)
     const single = await shardFleet(
       t,
       SITES,
-      `  over: site\n  waves: [[site-0001], 5%, rest]\n  max-parallel: 2\n  max-failures: 0`,
+      `  over: site\n  waves: [[site-0001], 5%, rest]\n  max-parallel: 1\n  max-failures: 0`,
     );
     const one = await single.cli(['run', single.file]);
     assert.equal(one.code, 0, one.stderr);
