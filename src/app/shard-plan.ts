@@ -92,3 +92,16 @@ export function checkFleet(manifest: Manifest, fleet: Fleet): void {
       hint: 'run each shard with the files and --var values enginectl shard was given',
     });
 }
+
+/**
+ * How the reports of a sharded run's sites merge: each site's run holds its site alone, so the
+ * fleet and its order are the manifest's, and the pipeline was checked against the manifest by
+ * the worker that ran it (not compared report by report); `covered`: the sites the merge answers for.
+ */
+export function fleetOptions(manifest: Manifest, covered: readonly string[]) {
+  return {
+    force: true,
+    matrix: { [manifest.over]: manifest.waves.flat() },
+    covers: { key: manifest.over, values: covered },
+  };
+}

@@ -3,6 +3,7 @@
 // names, else the run its latest owner started: a site cut short shows its calls in doubt); a site
 // no worker started is "no report", and so is each shard no attempt registered.
 import { UsageError } from '../errors.ts';
+import { fleetOptions } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
@@ -44,7 +45,7 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   const missingShards: number[] = [];
   for (let i = 0; i < manifest.shards; i++)
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
-  const report = mergeReports(shards, { covers: { key: manifest.over, values: manifest.waves.flat() } });
+  const report = mergeReports(shards, fleetOptions(manifest, manifest.waves.flat()));
   if (missingShards.length && report.merged) {
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
     report.outcome = 'failure';

@@ -19,7 +19,7 @@ import { mergeReports } from '../report/merge.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
 import { runWorker, type SiteEnd, type WorkerResult } from '../shard/worker.ts';
-import { checkFleet, fleetOf } from './shard-plan.ts';
+import { checkFleet, fleetOf, fleetOptions } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
 import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
@@ -29,6 +29,7 @@ import type { Source } from './pipeline-input.ts';
 import { openStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
+import { sitePipeline } from './site-pipeline.ts';
 
 export interface ShardWorkerRequest {
   store: RunStore;
@@ -147,7 +148,10 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     const report = reports.length
       ? mergeReports(
           reports.map((r, i) => ({ source: result.ran[i]?.siteRun ?? `site ${i + 1}`, report: r })),
-          { covers: { key: manifest.over, values: result.ran.map((r) => r.site) } },
+          fleetOptions(
+            manifest,
+            result.ran.map((r) => r.site),
+          ),
         )
       : undefined;
     return { manifest, result, report, owns };
@@ -207,7 +211,7 @@ async function runSite(
   siteRun: { id: string; resume: boolean },
   reports: Report[],
 ): Promise<SiteEnd> {
-  const pipeline: Pipeline = { ...request.pipeline, rollout: undefined };
+  const pipeline = sitePipeline(request.pipeline, manifest.over, site);
   const selection = { only: { [manifest.over]: [site] }, skip: {} };
   let resume = siteRun.resume;
   const now = request.clock.now();

@@ -20,6 +20,8 @@ export interface ReportShard {
 export interface MergeOptions {
   /** Merge reports of different pipeline files (another hash). */
   force?: boolean;
+  /** The fleet's matrix, when the reports each hold a part of it (a sharded run's sites): its order, instead of theirs. */
+  matrix?: Report['matrix'] | undefined;
   /** The values of one matrix key the merged reports are to cover (a shard's sites): others are not "no report". */
   covers?: { key: string; values: readonly string[] } | undefined;
 }
@@ -31,7 +33,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     });
   checkSamePipeline(shards, options);
   const first = shards[0]!.report;
-  const matrix = fleetMatrix(shards);
+  const matrix = options.matrix ?? fleetMatrix(shards);
   const steps = mergeSteps(shards, matrix);
   const noReport = uncovered(matrix, shards, options.covers);
   const starts = shards.map((s) => Date.parse(s.report.startedAt));

@@ -70,16 +70,34 @@ export async function writeManifest(store: RunStore, manifest: Manifest): Promis
   return store.create(shardKeys(manifest.run).manifest, Buffer.from(JSON.stringify(manifest)));
 }
 
-export async function readManifest(store: RunStore, run: string): Promise<Manifest> {
-  const body = await store.get(shardKeys(run).manifest);
-  if (!body)
-    throw new StoreError('STORE_REFUSED', `${store.url} holds no sharded run ${run}`, {
-      hint: 'enginectl shard FILE --store URL --shards N writes it and prints its id',
-    });
-  const parsed = Manifest.safeParse(JSON.parse(body.toString('utf8')));
+/** A record of a sharded run, parsed by its schema; undefined when the key is absent, STORE_FAILED when it is not one of ours. */
+export async function readShardRecord<T>(
+  store: RunStore,
+  key: string,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T | undefined> {
+  const body = await store.get(key);
+  if (!body) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = schema.safeParse(json);
   if (!parsed.success)
-    throw new StoreError('STORE_FAILED', `${store.url}: ${shardKeys(run).manifest} is not a manifest of enginectl`, {
+    throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not ${what} of enginectl`, {
       hint: 'nothing but enginectl writes under shards/ in a run store',
     });
   return parsed.data;
+}
+
+export async function readManifest(store: RunStore, run: string): Promise<Manifest> {
+  const manifest = await readShardRecord(store, shardKeys(run).manifest, Manifest, 'a manifest');
+  if (!manifest)
+    throw new StoreError('STORE_REFUSED', `${store.url} holds no sharded run ${run}`, {
+      hint: 'enginectl shard FILE --store URL --shards N writes it and prints its id',
+    });
+  return manifest;
 }

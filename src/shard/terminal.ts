@@ -1,9 +1,9 @@
 // A site's terminal record in a sharded run (`shards/RUN/sites/SITE`): written once, by the worker
 // whose run of the site ended, with the outcome and the site's run (its journal in the store).
-// A wave's barrier is every site of it having one; the merged report reads each site's run.
+// The merged report reads each site's run from it (the wave's log says when a site ended).
 import { z } from 'zod';
-import { StoreError, type RunStore } from '../store/store.ts';
-import { shardKeys, siteKey } from './manifest.ts';
+import type { RunStore } from '../store/store.ts';
+import { readShardRecord, shardKeys } from './manifest.ts';
 
 export const Terminal = z.object({
   site: z.string(),
@@ -21,22 +21,5 @@ export type Terminal = z.infer<typeof Terminal>;
 export const writeTerminal = (store: RunStore, run: string, t: Terminal) =>
   store.create(shardKeys(run).site(t.site), Buffer.from(JSON.stringify(t)));
 
-/** The sites (as keys) that have a terminal record. */
-export async function terminalKeys(store: RunStore, run: string): Promise<Set<string>> {
-  const prefix = shardKeys(run).sites;
-  return new Set((await store.list(prefix)).map((k) => k.slice(prefix.length)));
-}
-
-export const hasTerminal = (keys: ReadonlySet<string>, site: string) => keys.has(siteKey(site));
-
-export async function readTerminal(store: RunStore, run: string, site: string): Promise<Terminal | undefined> {
-  const key = shardKeys(run).site(site);
-  const body = await store.get(key);
-  if (!body) return undefined;
-  const parsed = Terminal.safeParse(JSON.parse(body.toString('utf8')));
-  if (!parsed.success)
-    throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not a site's record of enginectl`, {
-      hint: 'nothing but enginectl writes under shards/ in a run store',
-    });
-  return parsed.data;
-}
+export const readTerminal = (store: RunStore, run: string, site: string): Promise<Terminal | undefined> =>
+  readShardRecord(store, shardKeys(run).site(site), Terminal, "a site's record");

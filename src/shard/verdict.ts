@@ -4,8 +4,8 @@
 // writes the wave's verdict once; every other worker waits for that verdict. Wave K+1 starts
 // nowhere before it.
 import { z } from 'zod';
-import { sequenceKey, StoreError, type RunStore } from '../store/store.ts';
-import { shardKeys } from './manifest.ts';
+import { sequenceKey, type RunStore } from '../store/store.ts';
+import { readShardRecord, shardKeys } from './manifest.ts';
 
 export const Verdict = z.object({
   wave: z.int().positive(),
@@ -24,17 +24,8 @@ export type Verdict = z.infer<typeof Verdict>;
 const Analyst = z.object({ worker: z.int(), holder: z.string(), at: z.number() });
 export type Analyst = z.infer<typeof Analyst>;
 
-export async function readVerdict(store: RunStore, run: string, wave: number): Promise<Verdict | undefined> {
-  const key = shardKeys(run).verdict(wave);
-  const body = await store.get(key);
-  if (!body) return undefined;
-  const parsed = Verdict.safeParse(JSON.parse(body.toString('utf8')));
-  if (!parsed.success)
-    throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not a wave's verdict of enginectl`, {
-      hint: 'nothing but enginectl writes under shards/ in a run store',
-    });
-  return parsed.data;
-}
+export const readVerdict = (store: RunStore, run: string, wave: number): Promise<Verdict | undefined> =>
+  readShardRecord(store, shardKeys(run).verdict(wave), Verdict, "a wave's verdict");
 
 export const writeVerdict = (store: RunStore, run: string, v: Verdict) =>
   store.create(shardKeys(run).verdict(v.wave), Buffer.from(JSON.stringify(v)));

@@ -27,8 +27,14 @@ const Entry = z.discriminatedUnion('kind', [
     from: z.int(),
     at: z.number(),
   }),
-  /** A site failed (or was left in doubt): one against the wave's budget. */
-  z.object({ kind: z.literal('failed'), site: z.string(), worker: z.int(), at: z.number() }),
+  /** A site's run ended: a failure (or a call left in doubt) is one against the wave's budget. */
+  z.object({
+    kind: z.literal('ended'),
+    site: z.string(),
+    worker: z.int(),
+    outcome: z.enum(['success', 'failure']),
+    at: z.number(),
+  }),
 ]);
 export type WaveEntry = z.infer<typeof Entry>;
 
@@ -39,11 +45,13 @@ export interface WaveState {
   /** Each site's current owner: its latest start or takeover. */
   owners: Map<string, Extract<WaveEntry, { kind: 'start' | 'takeover' }>>;
   failed: Set<string>;
+  /** The sites whose run ended (the barrier: every site of the wave ended, or never to start). */
+  ended: Set<string>;
 }
 
 export class WaveLog {
   private readonly prefix: string;
-  private readonly state: WaveState = { seq: 0, entries: [], owners: new Map(), failed: new Set() };
+  private readonly state: WaveState = { seq: 0, entries: [], owners: new Map(), failed: new Set(), ended: new Set() };
 
   constructor(
     private readonly store: RunStore,
@@ -53,24 +61,28 @@ export class WaveLog {
     this.prefix = shardKeys(run).waveLog(wave);
   }
 
-  /** The log as the store holds it now (only the keys not read before are fetched). */
+  /**
+   * The log as the store holds it now: the keys after the last one read, fetched in order until
+   * one is absent (a sequence has no gap: each key is created only after the one before it), so a
+   * read costs what was appended since, never the whole log.
+   */
   async read(): Promise<WaveState> {
-    const keys = (await this.store.list(this.prefix)).filter((k) => /^[0-9]{8}$/.test(k.slice(this.prefix.length)));
-    for (const key of keys) {
-      const n = Number(key.slice(this.prefix.length));
-      if (n <= this.state.seq) continue;
-      if (n !== this.state.seq + 1)
-        throw new StoreError('STORE_FAILED', `${this.store.url}: ${this.prefix} skips from ${this.state.seq} to ${n}`, {
-          hint: 'nothing but enginectl writes under shards/ in a run store',
-        });
-      this.apply(await this.entry(key), n);
+    for (;;) {
+      const key = `${this.prefix}${sequenceKey(this.state.seq + 1)}`;
+      const body = await this.store.get(key);
+      if (!body) return this.state;
+      this.apply(this.entry(key, body), this.state.seq + 1);
     }
-    return this.state;
   }
 
-  private async entry(key: string): Promise<WaveEntry> {
-    const body = await this.store.get(key);
-    const parsed = body ? Entry.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
+  private entry(key: string, body: Buffer): WaveEntry {
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    const parsed = Entry.safeParse(json);
     if (!parsed?.success)
       throw new StoreError('STORE_FAILED', `${this.store.url}: ${key} is not an entry of a wave's log`, {
         hint: 'nothing but enginectl writes under shards/ in a run store',
@@ -81,8 +93,11 @@ export class WaveLog {
   private apply(entry: WaveEntry, n: number): void {
     this.state.seq = n;
     this.state.entries.push(entry);
-    if (entry.kind === 'failed') this.state.failed.add(entry.site);
-    else this.state.owners.set(entry.site, entry);
+    if (entry.kind !== 'ended') this.state.owners.set(entry.site, entry);
+    else {
+      this.state.ended.add(entry.site);
+      if (entry.outcome === 'failure') this.state.failed.add(entry.site);
+    }
   }
 
   /**

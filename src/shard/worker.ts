@@ -9,7 +9,7 @@
 // sites' runs, the analysis, the leases and the clock are the caller's.
 import { shardOf, type Manifest } from './manifest.ts';
 import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
-import { hasTerminal, readTerminal, terminalKeys, writeTerminal } from './terminal.ts';
+import { writeTerminal } from './terminal.ts';
 import { analysts, readVerdict, standFor, writeVerdict, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
 import { formatDuration } from '../duration.ts';
@@ -108,8 +108,11 @@ async function walkWave(
       if (end.lost) lost ??= owner.site;
       if (end.lost || end.outcome === 'cancelled') return;
       const at = deps.now();
-      if (end.outcome === 'failure')
-        await log.append({ kind: 'failed', site: owner.site, worker: index, at }, (s) => !s.failed.has(owner.site));
+      // Its end in the wave's log first (a failure counts against the budget there), then its record for the reports.
+      await log.append(
+        { kind: 'ended', site: owner.site, worker: index, outcome: end.outcome, at },
+        (s) => !s.ended.has(owner.site),
+      );
       await writeTerminal(store, manifest.run, {
         site: owner.site,
         wave,
@@ -125,10 +128,10 @@ async function walkWave(
   };
 
   /** Takes over a site whose owner is gone (an earlier attempt of this index, or a worker whose lease lapsed). */
-  const takeOver = async (state: WaveState, done: ReadonlySet<string>): Promise<Owner | undefined> => {
+  const takeOver = async (state: WaveState): Promise<Owner | undefined> => {
     for (const site of sites) {
       const owner = state.owners.get(site);
-      if (!owner || owner.holder === deps.holder || hasTerminal(done, site)) continue;
+      if (!owner || owner.holder === deps.holder || state.ended.has(site)) continue;
       // Static: a site stays with its shard (a retried shard resumes it); queue: anyone takes a gone worker's site.
       if (manifest.assign === 'static' && owner.worker !== index) continue;
       const gone = owner.worker === index || (await deps.isGone(owner.worker, owner.holder));
@@ -178,7 +181,7 @@ async function walkWave(
   const lane = async () => {
     while (!deps.signal.aborted && lost === undefined) {
       const state = await log.read();
-      const next = (await takeOver(state, await terminalKeys(store, manifest.run))) ?? (await claim());
+      const next = (await takeOver(state)) ?? (await claim());
       if (!next) return;
       await run(next);
     }
@@ -193,9 +196,8 @@ async function walkWave(
     if (deps.signal.aborted) return { outcome: 'cancelled' };
     // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
     const state = await log.read();
-    const done = await terminalKeys(store, manifest.run);
     const spent = state.failed.size > budget;
-    const open = sites.filter((s) => !hasTerminal(done, s) && (state.owners.has(s) || !spent));
+    const open = sites.filter((s) => !state.ended.has(s) && (state.owners.has(s) || !spent));
     if (open.length === 0) {
       const decided = await elect(deps, wave, sites, budget, state);
       if (decided === 'parked') return { outcome: 'parked', wave, waitingFor: `the bake after wave ${wave}` };
@@ -242,11 +244,7 @@ async function elect(
     if (!(await standFor(store, manifest.run, wave, list.length + 1, me))) return undefined;
   }
   const since = list[0]?.at ?? me.at;
-  const failed: string[] = [];
-  for (const site of sites) {
-    const t = await readTerminal(store, manifest.run, site);
-    if (t?.outcome === 'failure') failed.push(site);
-  }
+  const failed = sites.filter((s) => state.failed.has(s));
   const notStarted = sites.filter((s) => !state.owners.has(s));
   let verdict: Verdict;
   if (failed.length > budget)

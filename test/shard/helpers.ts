@@ -105,10 +105,22 @@ steps:
 }
 
 /** The entries of a wave's log, in order, as the store holds them. */
-export function waveLog(store: string, run: string, wave: number): { kind: string; site: string; worker: number }[] {
+export function waveLog(
+  store: string,
+  run: string,
+  wave: number,
+): { kind: string; site: string; worker: number; outcome?: string }[] {
   const dir = join(store, 'shards', run, 'waves', String(wave), 'log');
   return readdirSync(dir)
     .filter((k) => /^[0-9]{8}$/.test(k))
     .sort()
-    .map((k) => JSON.parse(readFileSync(join(dir, k), 'utf8')) as { kind: string; site: string; worker: number });
+    .map(
+      (k) =>
+        JSON.parse(readFileSync(join(dir, k), 'utf8')) as {
+          kind: string;
+          site: string;
+          worker: number;
+          outcome?: string;
+        },
+    );
 }

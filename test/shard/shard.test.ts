@@ -41,7 +41,10 @@ test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site
   // The wave's log: no start after the failure that spent the budget.
   const log = waveLog(f.store, run, 2);
   const spentAt = log.findIndex(
-    (e, i) => e.kind === 'failed' && log.slice(0, i + 1).filter((x) => x.kind === 'failed').length === 2,
+    (e, i) =>
+      e.kind === 'ended' &&
+      e.outcome === 'failure' &&
+      log.slice(0, i + 1).filter((x) => x.kind === 'ended' && x.outcome === 'failure').length === 2,
   );
   assert.ok(spentAt > 0);
   assert.deepEqual(

@@ -187,7 +187,10 @@ test(`no site starts after a wave's failure budget is spent, anywhere, over queu
   const budget = manifest.budgets[wave - 1]!;
   const log = waveLog(f.store, run, wave);
   const spent = log.findIndex(
-    (e, i) => e.kind === 'failed' && log.slice(0, i + 1).filter((x) => x.kind === 'failed').length === budget + 1,
+    (e, i) =>
+      e.kind === 'ended' &&
+      e.outcome === 'failure' &&
+      log.slice(0, i + 1).filter((x) => x.kind === 'ended' && x.outcome === 'failure').length === budget + 1,
   );
   assert.ok(spent > 0, 'the budget was spent');
   assert.deepEqual(

@@ -120,6 +120,11 @@ async function mergeSharded(
     throw new UsageError('BAD_ARGUMENTS', 'report --merge --run ID reads the sharded run from the store: name no file');
   const store = namedStore('report', values.store, io.env, io.cwd, '--run names a sharded run of a run store: ');
   const { report } = await shardedReport(store, values.run!, journalKey(io.env));
+  return publishFleet(report, values, io, publishing);
+}
+
+/** A fleet's report: its rows and line printed, its files and summary written; 0 when every job (or site) succeeded. */
+function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO, publishing: Publishing) {
   printFleet(report, io);
   return write(
     () => report,
@@ -154,14 +159,7 @@ async function merge(
   const shards = [];
   for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env)));
   const report = mergeReports(shards, { force: values.force === true });
-  printFleet(report, io);
-  return write(
-    () => report,
-    values,
-    io,
-    publishing,
-    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
-  );
+  return publishFleet(report, values, io, publishing);
 }
 
 /** Where a report is published besides its files and the CI's summary: --webhook, with the masker that knows its URL. */
