@@ -5,7 +5,19 @@ import { appendFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { cpus, totalmem } from 'node:os';
 
-const ALL = ['startup', 'release', 'per-step', 'fanout', 'validation', 'memory', 'size', 'journal', 'fleet', 'reports'];
+const ALL = [
+  'startup',
+  'release',
+  'per-step',
+  'fanout',
+  'validation',
+  'memory',
+  'size',
+  'journal',
+  'fleet',
+  'reports',
+  'shards',
+];
 // NODE_EXTRA_CA_CERTS makes Node 20 load every CA certificate at start-up (+80 ms to each
 // process here); a typical CI runner does not set it. Unset for every benchmark unless
 // BENCH_KEEP_CA=1; the table says which.
