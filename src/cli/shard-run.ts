@@ -10,6 +10,8 @@ import { parseDuration } from '../duration.ts';
 import { SHARD_INDEX_SOURCES, shardIndexOf } from '../ci/shard-index.ts';
 import type { CiSystem } from '../ci/system.ts';
 import { storeAt } from '../app/stored-run.ts';
+import { readManifest, shardOf } from '../shard/manifest.ts';
+import type { Selection } from '../pipeline/selection.ts';
 import { runShardWorker, type ShardWorkerDone } from '../app/shard-worker.ts';
 import { realClock, steadyNow } from '../app/clock.ts';
 import { preparePaths, REPORT_NOT_WRITTEN } from '../app/report-files.ts';
@@ -170,6 +172,31 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   // Lost its lease: nothing it left is lost (each site's journal is in the store); the index runs again.
   if (end.outcome === 'lost') return ExitCode.unavailable;
   return end.outcome === 'done' && failed.length === 0 && written ? ExitCode.ok : ExitCode.failed;
+}
+
+/**
+ * The instances a static shard runs, known from the manifest before the pipeline is loaded: the
+ * environment is asked only for its sites' secrets (a queue worker may claim any site: every
+ * one's). Undefined when nothing narrows it.
+ */
+export async function shardSelection(
+  given: { shard: string; run?: string | undefined },
+  storeUrl: string | undefined,
+  io: CliIO,
+): Promise<Selection | undefined> {
+  const run = given.run ?? io.env[RUN_VARIABLE];
+  if (storeUrl === undefined || run === undefined) return undefined;
+  const shard = parseShard(given.shard, io.env);
+  let manifest;
+  try {
+    manifest = await readManifest(storeAt(storeUrl, io.cwd, io.env), run);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
+    throw error;
+  }
+  if (manifest.assign !== 'static') return undefined;
+  const owned = manifest.waves.flat().filter((site) => shardOf(site, manifest.shards) === shard.index);
+  return owned.length ? { only: { [manifest.over]: owned }, skip: {} } : undefined;
 }
 
 class ShardUnavailable extends EnginectlError {

@@ -61,17 +61,26 @@ export class WaveLog {
     this.prefix = shardKeys(run).waveLog(wave);
   }
 
+  /** The read in flight: the lanes of one worker share it, so no entry is applied twice or out of turn. */
+  private reading: Promise<WaveState> | undefined;
+
   /**
    * The log as the store holds it now: the keys after the last one read, fetched in order until
    * one is absent (a sequence has no gap: each key is created only after the one before it), so a
    * read costs what was appended since, never the whole log.
    */
-  async read(): Promise<WaveState> {
+  read(): Promise<WaveState> {
+    this.reading ??= this.readOn().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private async readOn(): Promise<WaveState> {
     for (;;) {
-      const key = `${this.prefix}${sequenceKey(this.state.seq + 1)}`;
+      const n = this.state.seq + 1;
+      const key = `${this.prefix}${sequenceKey(n)}`;
       const body = await this.store.get(key);
       if (!body) return this.state;
-      this.apply(this.entry(key, body), this.state.seq + 1);
+      this.apply(this.entry(key, body), n);
     }
   }
 
@@ -90,7 +99,9 @@ export class WaveLog {
     return parsed.data;
   }
 
+  /** Applies the n-th entry, once: an entry already applied (read back by another lane) is not applied again. */
   private apply(entry: WaveEntry, n: number): void {
+    if (n !== this.state.seq + 1) return;
     this.state.seq = n;
     this.state.entries.push(entry);
     if (entry.kind !== 'ended') this.state.owners.set(entry.site, entry);

@@ -24,7 +24,16 @@ export interface FleetHooks {
   before?: (method: string, path: string) => void | Promise<void>;
 }
 
-export async function shardFleet(t: TestContext, n: number, rollout: string, hooks?: FleetHooks) {
+/** A site's password, a secret of its own (PW_SITE_0001): a job is given only its sites'. */
+export const passwordOf = (site: string) => `PW_${site.toUpperCase().replace(/-/g, '_')}`;
+
+export async function shardFleet(
+  t: TestContext,
+  n: number,
+  rollout: string,
+  hooks?: FleetHooks,
+  options: { passwords?: boolean } = {},
+) {
   // Each worker may call as a user of its own (SITE_USER, a secret: the pipeline's hash is the same), so a test can tell who sent a request.
   const users = Array.from({ length: 64 }, (_, i) => ({
     name: `worker-${i + 1}`,
@@ -54,7 +63,7 @@ name: Fleet release
 vars:
   sites: [${names.join(', ')}]
 servers:
-${names.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: "\${{ secrets.SITE_USER }}", password: admin }`).join('\n')}
+${names.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: "\${{ secrets.SITE_USER }}", password: ${options.passwords ? `"\${{ secrets.${passwordOf(s)} }}"` : 'admin'} }`).join('\n')}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 rollout:
@@ -75,7 +84,11 @@ steps:
 `,
   );
   const storeUrl = `file://${store}`;
-  const env = { PROD_TOKEN: 'prod-token', SITE_USER: 'admin' };
+  const env: Record<string, string> = {
+    PROD_TOKEN: 'prod-token',
+    SITE_USER: 'admin',
+    ...(options.passwords ? Object.fromEntries(names.map((s) => [passwordOf(s), 'admin'])) : {}),
+  };
   let reports = 0;
   const cli = async (args: string[]) => {
     const json = join(dir, `report-${++reports}.json`);

@@ -2,8 +2,10 @@
 // workers (run --shard I/N) share the run store, keep the waves and one failure budget, and
 // report --merge --store --run gives one result naming every site.
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { shardFleet, waveLog } from './helpers.ts';
+import { passwordOf, shardFleet, waveLog } from './helpers.ts';
 import { shardOf as shardOfSite } from '../../src/shard/manifest.ts';
 
 test('two static shards of a 12-site rollout in 3 waves: every site once, the merged report names all', async (t) => {
@@ -118,4 +120,50 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   const both = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
   for (const b of both) assert.equal(b.code, 0, b.stdout + b.stderr);
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
+});
+
+test("a static shard's worker asks only for its own sites' secrets; a queue worker, which may claim any site, for every one's", async (t) => {
+  const f = await shardFleet(t, 6, '  over: site\n  waves: [rest]', undefined, { passwords: true });
+  const { runCli } = await import('../helpers/cli.ts');
+  const only = (sites: string[]) => ({
+    ...Object.fromEntries(Object.entries(f.env).filter(([k]) => !k.startsWith('PW_'))),
+    ...Object.fromEntries(sites.map((s) => [passwordOf(s), 'admin'])),
+  });
+  const run = (await f.shard('--shards', '2')).run;
+  const owned = [0, 1].map((i) => f.names.filter((s) => shardOfSite(s, 2) === i));
+  const workers = await Promise.all(
+    ['1/2', '2/2'].map((spec, i) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec], { env: only(owned[i]!) }),
+    ),
+  );
+  for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
+  assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
+
+  const queue = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  const refused = await runCli(['run', f.file, '--store', f.storeUrl, '--run', queue, '--shard', '1/2'], {
+    env: only(owned[0]!),
+  });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, new RegExp(`secrets\\.${passwordOf(owned[1]![0]!)} is not set`));
+});
+
+test("queue workers of 4 lanes each (max-parallel 4): every site claimed once; the wave's log a sequence without a gap, each site started and ended once", async (t) => {
+  const f = await shardFleet(t, 60, '  over: site\n  waves: [rest]\n  max-parallel: 4');
+  const run = (await f.shard('--shards', '3', '--assign', 'queue')).run;
+  const workers = await Promise.all(['1/3', '2/3', '3/3'].map((s) => f.worker(run, s)));
+  for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
+  assert.deepEqual(Object.values(f.applied('/update/system')), Array(60).fill(1));
+  const keys = readdirSync(join(f.store, 'shards', run, 'waves', '1', 'log')).sort();
+  assert.deepEqual(
+    keys,
+    Array.from({ length: keys.length }, (_, i) => String(i + 1).padStart(8, '0')),
+    'no gap',
+  );
+  const log = waveLog(f.store, run, 1);
+  const count = (kind: string) => {
+    const sites = log.filter((e) => e.kind === kind).map((e) => e.site);
+    return [sites.length, new Set(sites).size];
+  };
+  assert.deepEqual(count('start'), [60, 60]);
+  assert.deepEqual(count('ended'), [60, 60]);
 });

@@ -41,7 +41,7 @@ import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
 import { parkedOf } from '../../runner/result.ts';
 import { neutralise } from '../../text/neutralise.ts';
-import { runShardCommand, SHARD_OPTIONS_HELP } from '../shard-run.ts';
+import { runShardCommand, SHARD_OPTIONS_HELP, shardSelection } from '../shard-run.ts';
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
 
@@ -149,7 +149,15 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const clock = clockStart(values);
-  const { pipeline, sources } = await loadPipelineFile(file, io, { vars, emulator: values.emulator, selection });
+  // A static shard's worker needs only its sites' secrets: the manifest says which they are.
+  const storeGiven = values.store ?? io.env[STORE_VARIABLE];
+  const owned =
+    values.shard === undefined ? undefined : await shardSelection(values as { shard: string }, storeGiven, io);
+  const { pipeline, sources } = await loadPipelineFile(file, io, {
+    vars,
+    emulator: values.emulator,
+    selection: owned ?? selection,
+  });
   // Windows and freezes (window-options.ts): checked before anything is opened.
   const windows = { override: windowOverride(pipeline, values, io.env), clock };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
