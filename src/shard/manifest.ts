@@ -40,7 +40,7 @@ export const shardKeys = (run: string) => {
     manifest: `${root}manifest`,
     /** Each attempt of shard I registers here: a shard no attempt registered is missing. */
     workers: (index: number) => `${root}workers/${String(index).padStart(5, '0')}/`,
-    /** The log of wave K: the starts, takeovers and failures of its sites, one create-only key each. */
+    /** The log of wave K: the starts, takeovers and ends of its sites, one create-only key each. */
     waveLog: (wave: number) => `${root}waves/${wave}/log/`,
     /** The analysts of wave K (elected by create-only writes) and its verdict. */
     analysts: (wave: number) => `${root}waves/${wave}/analyst/`,

@@ -1,8 +1,9 @@
 // The log of one wave of a sharded run: each start of a site, each takeover of a dead worker's
-// site and each failure, one create-only key of a sequence (`waves/K/log/00000001`, ...). Whoever
+// site and each end of a site's run, one create-only key of a sequence (`waves/K/log/00000001`, ...). Whoever
 // creates the next key first wins, so the log is a compare-and-swap register: a start is appended
 // only on the state it was judged on. That makes the wave's failure budget one counter: no site
-// starts anywhere once the failures passed it, and in queue mode two workers never claim one site.
+// starts anywhere once the failures passed it, in queue mode two workers never claim one site, and
+// the barrier reads from it which sites ended.
 import { z } from 'zod';
 import { sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 import { shardKeys } from './manifest.ts';
