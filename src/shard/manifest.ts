@@ -70,15 +70,8 @@ export async function writeManifest(store: RunStore, manifest: Manifest): Promis
   return store.create(shardKeys(manifest.run).manifest, Buffer.from(JSON.stringify(manifest)));
 }
 
-/** A record of a sharded run, parsed by its schema; undefined when the key is absent, STORE_FAILED when it is not one of ours. */
-export async function readShardRecord<T>(
-  store: RunStore,
-  key: string,
-  schema: z.ZodType<T>,
-  what: string,
-): Promise<T | undefined> {
-  const body = await store.get(key);
-  if (!body) return undefined;
+/** A record of a sharded run read from `key`, parsed by its schema: STORE_FAILED when it is not one of ours. */
+export function parseShardRecord<T>(store: RunStore, key: string, body: Buffer, schema: z.ZodType<T>, what: string): T {
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
@@ -91,6 +84,17 @@ export async function readShardRecord<T>(
       hint: 'nothing but enginectl writes under shards/ in a run store',
     });
   return parsed.data;
+}
+
+/** A record of a sharded run, parsed by its schema; undefined when the key is absent. */
+export async function readShardRecord<T>(
+  store: RunStore,
+  key: string,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T | undefined> {
+  const body = await store.get(key);
+  return body ? parseShardRecord(store, key, body, schema, what) : undefined;
 }
 
 export async function readManifest(store: RunStore, run: string): Promise<Manifest> {

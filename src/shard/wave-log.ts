@@ -5,8 +5,8 @@
 // starts anywhere once the failures passed it, in queue mode two workers never claim one site, and
 // the barrier reads from it which sites ended.
 import { z } from 'zod';
-import { sequenceKey, StoreError, type RunStore } from '../store/store.ts';
-import { shardKeys } from './manifest.ts';
+import { sequenceKey, type RunStore } from '../store/store.ts';
+import { parseShardRecord, shardKeys } from './manifest.ts';
 
 const Entry = z.discriminatedUnion('kind', [
   /** A worker claims a site and starts its run (its journal: the run `siteRun` of the store). */
@@ -86,18 +86,7 @@ export class WaveLog {
   }
 
   private entry(key: string, body: Buffer): WaveEntry {
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      json = undefined;
-    }
-    const parsed = Entry.safeParse(json);
-    if (!parsed?.success)
-      throw new StoreError('STORE_FAILED', `${this.store.url}: ${key} is not an entry of a wave's log`, {
-        hint: 'nothing but enginectl writes under shards/ in a run store',
-      });
-    return parsed.data;
+    return parseShardRecord(this.store, key, body, Entry, "an entry of a wave's log");
   }
 
   /** Applies the n-th entry, once: an entry already applied (read back by another lane) is not applied again. */
