@@ -15,8 +15,10 @@ export const PARALLEL_JOBS_MAX = 200;
 
 export interface FanOut {
   manifest: Manifest;
-  /** The worker's command as the user's job runs it, without --shard. */
+  /** The worker's command as the user's job runs it, without --shard: a shell line. */
   command: string;
+  /** The same command's words after `enginectl`, without the store, the run and --shard: a container's args. */
+  args: readonly string[];
   /** Where the run store is, for the worker's environment (k8s). */
   storeUrl: string;
   /** The image a Kubernetes worker runs. */
@@ -112,7 +114,7 @@ export function indexedJob(f: FanOut): Record<string, unknown> {
             {
               name: 'worker',
               image: f.image,
-              args: [...splitCommand(f.command).slice(1), '--shard', 'auto'],
+              args: [...f.args, '--shard', 'auto'],
               env: [
                 { name: 'ENGINECTL_STORE', value: f.storeUrl },
                 { name: 'ENGINECTL_RUN', value: manifest.run },
@@ -124,6 +126,3 @@ export function indexedJob(f: FanOut): Record<string, unknown> {
     },
   };
 }
-
-/** The worker's command as words (it is ours: no quoting beyond spaces). */
-const splitCommand = (command: string) => command.split(/\s+/).filter(Boolean);

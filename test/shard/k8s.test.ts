@@ -172,3 +172,39 @@ test("docs/ci/kubernetes.md's Job is valid against the Kubernetes API schema and
   ] as const)
     assert.equal(actionFor(docs, code), action, `exit ${code}`);
 });
+
+test("a --var value with spaces reaches the Job's worker as one argument, as shard was given it", async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  const r = await runCli(
+    [
+      'shard',
+      f.file,
+      '--store',
+      f.storeUrl,
+      '--shards',
+      '2',
+      '--format',
+      'k8s',
+      '--var',
+      'sites=[site-0001, site-0002]',
+    ],
+    { env: f.env },
+  );
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const job = parse(r.stdout) as JobManifest;
+  assert.deepEqual(job.spec.template.spec.containers[0]!.args, [
+    'run',
+    f.file,
+    '--var',
+    'sites=[site-0001, site-0002]',
+    '--shard',
+    'auto',
+  ]);
+  const plain = await runCli(
+    ['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--var', 'sites=[site-0001, site-0002]'],
+    {
+      env: f.env,
+    },
+  );
+  assert.match(plain.stdout, /--var 'sites=\[site-0001, site-0002\]' --store /);
+});

@@ -86,14 +86,15 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   const run = newRunId(clock.now());
   const manifest = makeManifest(pipeline, fleet, { run, shards, assign, at: clock.now(), by: operatorOf(io.env) });
   await writeManifest(store, manifest);
-  const varArgs = (values.var ?? []).map((v) => ` --var ${quote(v)}`).join('');
-  const worker = `enginectl run ${quote(file)}${varArgs}`;
+  // The worker's words, given to a container as they are and to a shell quoted.
+  const words = ['run', file, ...(values.var ?? []).flatMap((v) => ['--var', v])];
+  const worker = `enginectl ${words.map(quote).join(' ')}`;
   const command = format === 'k8s' ? worker : `${worker} --store ${quote(store.url)} --run ${run}`;
   io.stderr(
     `${neutralise(`run ${run} in ${store.url}: ${fleet.sites.length} ${fleet.over}(s) in ${manifest.waves.length} wave(s) over ${shards} shard(s), ${assign}`)}\n`,
   );
   io.stdout(
-    `${fanOut(format, { manifest, command, storeUrl: store.url, image: values.image ?? 'ghcr.io/enginectl/enginectl' })}\n`,
+    `${fanOut(format, { manifest, command, args: words, storeUrl: store.url, image: values.image ?? 'ghcr.io/enginectl/enginectl' })}\n`,
   );
   return ExitCode.ok;
 }
