@@ -30,6 +30,7 @@ import { openStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { sitePipeline } from './site-pipeline.ts';
+import { bakeOf } from '../runner/waves.ts';
 
 export interface ShardWorkerRequest {
   store: RunStore;
@@ -316,8 +317,7 @@ async function analyse(
 ): Promise<{ passed: boolean; text: string } | { parked: string }> {
   const rollout = request.pipeline.rollout!;
   const analysis = rollout.analysis!;
-  const bakes = analysis.bakeMs;
-  const bakeMs = typeof bakes === 'number' ? bakes : (bakes[wave - 1] ?? 0);
+  const bakeMs = bakeOf(rollout, wave);
   const left = since + bakeMs - request.clock.now();
   if (left > request.waitLimitMs) return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}` };
   if (left > 0) {

@@ -8,6 +8,7 @@ import type { StepRun, WaveResult } from './result.ts';
 import type { OperatorDecision, Park, RolloutResult } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
 import { formatDuration } from '../duration.ts';
+import { bakeOf } from './waves.ts';
 
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
 
@@ -47,8 +48,7 @@ export function leaveValue(runs: (readonly [Step, StepRun[]])[], wave: number, d
  * run parks. Returns the park, or undefined once it elapsed.
  */
 export async function bake(ctx: RunContext, rollout: Rollout, wave: WaveResult): Promise<Park | undefined> {
-  const bakes = rollout.analysis?.bakeMs ?? 0;
-  const bakeMs = typeof bakes === 'number' ? bakes : (bakes[wave.wave - 1] ?? 0);
+  const bakeMs = bakeOf(rollout, wave.wave);
   if (bakeMs <= 0 || goesOn(ctx, wave.wave)) return undefined;
   const earlier = ctx.resume?.parked?.park;
   const since = earlier?.wave === wave.wave && earlier.for === 'bake' ? earlier.since : ctx.deps.now();

@@ -29,3 +29,9 @@ export function wavesOf(rollout: Rollout, values: readonly string[]): string[][]
 export function budgetOf(budget: Budget, size: number): number {
   return 'count' in budget ? budget.count : Math.floor(budget.share * size);
 }
+
+/** How long the rollout bakes after wave `wave` (1-based) before its analysis: one bake for every wave, or one per wave. */
+export function bakeOf(rollout: Rollout, wave: number): number {
+  const bakes = rollout.analysis?.bakeMs ?? 0;
+  return typeof bakes === 'number' ? bakes : (bakes[wave - 1] ?? 0);
+}

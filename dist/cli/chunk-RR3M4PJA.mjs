@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-function u(n,s){let a=new Set(n.waves.flatMap(e=>"values"in e?e.values.map(String):[])),i=[...s],l=[];for(let e of n.waves){let r=i.filter(t=>!a.has(t)),o="values"in e?e.values.map(String).filter(t=>i.includes(t)):"count"in e?r.slice(0,e.count):"share"in e?r.slice(0,Math.max(1,Math.ceil(e.share*s.length))):r;"values"in e&&e.values.forEach(t=>a.delete(String(t))),i=i.filter(t=>!o.includes(t)),o.length>0&&l.push(o)}return i.length>0&&l.push(i),l}function c(n,s){return"count"in n?n.count:Math.floor(n.share*s)}export{u as a,c as b};
