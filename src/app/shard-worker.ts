@@ -15,11 +15,12 @@ import { formatDuration } from '../duration.ts';
 import { newRunId } from '../journal/replica.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Report } from '../report/model.ts';
-import { mergeReports } from '../report/merge.ts';
+import { workerReport, type SiteReport } from './shard-worker-report.ts';
+import { prepareRun } from '../runner/scope.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
 import { runWorker, type SiteEnd, type WorkerResult } from '../shard/worker.ts';
-import { checkFleet, fleetOf, fleetOptions } from './shard-plan.ts';
+import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
 import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
@@ -62,8 +63,8 @@ export interface ShardWorkerRequest {
 export interface ShardWorkerDone {
   manifest: Manifest;
   result: WorkerResult;
-  /** The worker's report: the sites it ran, merged; undefined when it ran none. */
-  report: Report | undefined;
+  /** The worker's report: the sites it ran, merged; which worker it is, how it ended. */
+  report: Report;
   /** The sites it may start (static), or undefined (queue: it claims them). */
   owns: string[] | undefined;
 }
@@ -125,7 +126,10 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
   request.say(
     `shard ${request.index + 1}/${manifest.shards} of run ${manifest.run}: ${owns ? `owns ${owns.length} ${manifest.over}(s)${owns.length ? `: ${list(owns)}` : ''}` : `claims ${manifest.over}s from each wave's queue`}`,
   );
-  const reports: Report[] = [];
+  const reports: SiteReport[] = [];
+  const startedAt = clock.now();
+  const watch = request.stopwatch ?? clock.now;
+  const started = watch();
   try {
     const result = await runWorker({
       store,
@@ -146,15 +150,15 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       ),
       analyse: (wave, passed, since) => analyse(request, manifest, wave, passed, since),
     });
-    const report = reports.length
-      ? mergeReports(
-          reports.map((r, i) => ({ source: result.ran[i]?.siteRun ?? `site ${i + 1}`, report: r })),
-          fleetOptions(
-            manifest,
-            result.ran.map((r) => r.site),
-          ),
-        )
-      : undefined;
+    const report = workerReport({
+      manifest,
+      index: request.index,
+      pipeline: { name: prepareRun(request.pipeline, request.env, request.masker).name, file: request.pipeline.file },
+      result,
+      sites: reports,
+      startedAt,
+      durationMs: watch() - started,
+    });
     return { manifest, result, report, owns };
   } finally {
     clearInterval(heartbeat);
@@ -210,7 +214,7 @@ async function runSite(
   lease: HeldLease,
   site: string,
   siteRun: { id: string; resume: boolean },
-  reports: Report[],
+  reports: SiteReport[],
 ): Promise<SiteEnd> {
   const pipeline = sitePipeline(request.pipeline, manifest.over, site);
   const selection = { only: { [manifest.over]: [site] }, skip: {} };
@@ -293,7 +297,7 @@ async function runSite(
         stopwatch: request.stopwatch,
       },
     );
-    reports.push(done.rendered.report);
+    reports.push({ site, siteRun: stored.runId, report: done.rendered.report });
     if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;
     const outcome =

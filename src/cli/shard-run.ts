@@ -215,7 +215,6 @@ async function publishReport(
   io: CliIO,
   masker: Masker,
 ): Promise<boolean> {
-  if (!report) return true;
   const print = (line: string) => io.stdout(`${line}\n`);
   const publish = publisher(
     [

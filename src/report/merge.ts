@@ -7,9 +7,10 @@
 // reports both claim. Each job's outcome and counts come from its steps (outcome.ts).
 import { UsageError } from '../errors.ts';
 import { describeSelection } from '../pipeline/selection.ts';
-import { countSteps } from '../runner/result.ts';
+import { countSteps, runOutcome } from '../runner/result.ts';
 import type { Report, ReportStep } from './model.ts';
 import { checkedOutcome } from './outcome.ts';
+import { leftBy, missingShards, shardLabel, supersededAttempt } from './merge-shards.ts';
 
 export interface ReportShard {
   /** Where it was read from, as given. */
@@ -24,6 +25,8 @@ export interface MergeOptions {
   matrix?: Report['matrix'] | undefined;
   /** The values of one matrix key the merged reports are to cover (a shard's sites): others are not "no report". */
   covers?: { key: string; values: readonly string[] } | undefined;
+  /** The reports are the workers' of a sharded run of this many shards: each shard no report is from fails it. */
+  expectShards?: number | undefined;
 }
 
 export function mergeReports(shards: readonly ReportShard[], options: MergeOptions = {}): Report {
@@ -32,15 +35,23 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
       hint: 'name the JSON reports (or journals) of the jobs: enginectl report --merge reports/*.json',
     });
   checkSamePipeline(shards, options);
+  const missing = options.expectShards === undefined ? [] : missingShards(shards, options.expectShards);
   const first = shards[0]!.report;
   const matrix = options.matrix ?? fleetMatrix(shards);
-  const steps = mergeSteps(shards, matrix);
-  const noReport = uncovered(matrix, shards, options.covers);
+  const kept = mergeSteps(shards, matrix);
+  const steps = kept.map((k) => k.step);
+  const noReport = [...uncovered(matrix, shards, options.covers), ...missing];
   const starts = shards.map((s) => Date.parse(s.report.startedAt));
   const start = Math.min(...starts);
   const end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
   // Each job's outcome and counts from its steps: a report's own fields are only claims.
   const outcomes = shards.map((s) => checkedOutcome(s.report));
+  // For the fleet, a worker's attempt cut short and taken up by another counts as what is kept of it.
+  const counted = shards.map((s, i) =>
+    supersededAttempt(s, shards, kept)
+      ? runOutcome(kept.filter((k) => k.report === s.report).map((k) => k.step))
+      : outcomes[i]!,
+  );
   return {
     reportVersion: first.reportVersion,
     // A rollout is one job's: the merged fleet has none of its own; the operator's decisions are each job's, kept.
@@ -54,9 +65,9 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     outcome:
       noReport.length > 0
         ? 'failure'
-        : outcomes.includes('cancelled')
+        : counted.includes('cancelled')
           ? 'cancelled'
-          : outcomes.includes('failure')
+          : counted.includes('failure')
             ? 'failure'
             : 'success',
     startedAt: new Date(start).toISOString(),
@@ -64,10 +75,11 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     counts: countSteps(steps),
     selection: null,
     matrix,
+    shard: null,
     merged: {
       reports: shards.map(({ source, report }, i) => ({
         source,
-        limitedTo: report.selection ? (describeSelection(report.selection) ?? null) : null,
+        limitedTo: shardLabel(report) ?? (report.selection ? (describeSelection(report.selection) ?? null) : null),
         outcome: outcomes[i]!,
         startedAt: report.startedAt,
         durationMs: report.durationMs,
@@ -127,16 +139,20 @@ function fleetMatrix(shards: readonly ReportShard[]): Report['matrix'] {
 
 /**
  * Every instance once, by step and then in matrix order. A step without a matrix runs in every
- * job: it is kept once, as the job where it went worst saw it.
+ * job: it is kept once, as the job where it went worst saw it. An instance of a site a sharded
+ * run's worker left is the resuming attempt's (when both left it, the later one's).
  */
-function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): ReportStep[] {
-  const byKey = new Map<string, { step: ReportStep; source: string }>();
+function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): Kept[] {
+  const byKey = new Map<string, Kept>();
   for (const { source, report } of shards) {
     for (const step of report.steps) {
       const key = `${step.step}:${JSON.stringify(step.matrix)}`;
       const seen = byKey.get(key);
-      if (!seen) byKey.set(key, { step, source });
-      else if (step.matrix) {
+      if (!seen) byKey.set(key, { step, source, report });
+      else if (leftBy(seen.report, step) || leftBy(report, step)) {
+        const later = Date.parse(report.startedAt) >= Date.parse(seen.report.startedAt);
+        if (!leftBy(report, step) || (leftBy(seen.report, step) && later)) byKey.set(key, { step, source, report });
+      } else if (step.matrix) {
         throw new UsageError(
           'MERGE_OVERLAP',
           `report --merge: ${seen.source} and ${source} both have step ${step.step + 1} (${Object.entries(step.matrix)
@@ -146,14 +162,21 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): R
             hint: 'merge one report per instance: each job runs its own --only KEY=VALUE; leave out the report of an earlier attempt',
           },
         );
-      } else if (severity(step) > severity(seen.step)) byKey.set(key, { step, source });
+      } else if (severity(step) > severity(seen.step)) byKey.set(key, { step, source, report });
     }
   }
   const position = (step: ReportStep) =>
     Object.entries(step.matrix ?? {}).map(([k, v]) => (matrix[k] ?? []).findIndex((x) => String(x) === String(v)));
-  return [...byKey.values()]
-    .map((x) => x.step)
-    .sort((a, b) => a.step - b.step || compareLists(position(a), position(b)));
+  return [...byKey.values()].sort(
+    (a, b) => a.step.step - b.step.step || compareLists(position(a.step), position(b.step)),
+  );
+}
+
+/** An instance kept, and the report it is from. */
+interface Kept {
+  step: ReportStep;
+  source: string;
+  report: Report;
 }
 
 const SEVERITY: Record<ReportStep['outcome'], number> = { success: 0, skipped: 1, cancelled: 2, failure: 3 };

@@ -133,6 +133,27 @@ export const Report = z.object({
     })
     .nullable()
     .describe('report --merge: the reports of the jobs it merged, and what none of them covers; null for one run'),
+  shard: z
+    .object({
+      run: z.string().describe('the sharded run (enginectl shard printed its id)'),
+      index: z.int().describe('this worker, 1-based'),
+      of: z.int().describe('how many shards the run was planned with'),
+      over: z.string().describe("the rollout's key: what a site is"),
+      end: z
+        .enum(['done', 'halted', 'parked', 'lost', 'cancelled'])
+        .describe(
+          'done: no site left to start; halted: a wave failed its budget or analysis; parked: it waits at a barrier (exit 75); lost: its lease lapsed (exit 69); cancelled: interrupted',
+        ),
+      sites: z.array(z.string()).describe('the sites it ran or resumed, in order'),
+      left: z
+        .array(z.string())
+        .describe(
+          "sites it started and did not end (its lease lapsed, or it was interrupted): a later attempt resumes them, and report --merge keeps that attempt's instances",
+        ),
+    })
+    .nullable()
+    .default(null)
+    .describe('a worker of a sharded run (run --shard I/N): which one, how it ended, its sites; null otherwise'),
   rollout: z
     .object({
       ...nullables(RolloutResultSchema.shape),
@@ -228,6 +249,7 @@ export function buildReport(result: RunResult): Report {
     selection: result.selection && describeSelection(result.selection) ? copyOf(result.selection) : null,
     matrix: result.matrix ?? {},
     merged: null,
+    shard: null,
     rollout: result.rollout
       ? {
           over: result.rollout.over,

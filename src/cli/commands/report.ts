@@ -48,7 +48,9 @@ other files, --var values or inventory are another pipeline's, refused unless --
 
 With --merge --store URL --run ID, the sharded run of that id (enginectl shard) as one report:
 every site of its manifest, each rendered from its run's journal in the store; a site no worker
-started, and a shard no worker registered, are "no report" and fail it.
+started, and a shard no worker registered, are "no report" and fail it. Without a store, merge
+the workers' own JSON reports with --expect-shards N: each site and each shard no report holds
+is "no report"; a site one worker left (its lease lapsed) and another resumed is the resumer's.
 
 Options:
 ${REPORT_OPTIONS_HELP}
@@ -56,6 +58,9 @@ ${REPORT_OPTIONS_HELP}
   --run ID           render the run of that id from the run store, as from its journal
   --merge            merge the reports or journals named (reports of one pipeline)
   --force            with --merge: merge reports of different pipelines too
+  --expect-shards N  with --merge FILE...: the files are the JSON reports of a sharded run's workers
+                     (run --shard I/N --report-json F); each of shards 1 to N with no report is
+                     named and fails the fleet
   --webhook URL      POST the JSON report (as --report-json writes it) to URL; the URL is a secret
                      (masked everywhere); a failure is a warning, never the exit code
   --ci NAME          put the summary where a CI system shows it: ${CI_NAMES.join(', ')}
@@ -74,6 +79,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     run: { type: 'string' },
     ci: { type: 'string' },
     webhook: { type: 'string' },
+    'expect-shards': { type: 'string' },
   });
   if (values.help) {
     io.stdout(`${REPORT_HELP}\n`);
@@ -86,6 +92,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
   const publishing = { webhook, masker };
   if (values.force && !values.merge) throw new UsageError('BAD_ARGUMENTS', 'report: --force goes with --merge');
+  const expectShards = expectedShards(values['expect-shards'], values.merge === true, values.run !== undefined);
   // The journal or the reports read are never written over by a report.
   const role = values.merge ? 'a report to merge' : 'the journal (JOURNAL)';
   checkOwnFiles(
@@ -93,7 +100,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     positionals.map((file) => named(role, file, io.cwd)),
   );
   if (values.merge && values.run !== undefined) return mergeSharded(positionals, values, io, publishing);
-  if (values.merge) return merge(positionals, values, io, publishing);
+  if (values.merge) return merge(positionals, { ...values, expectShards }, io, publishing);
   const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
@@ -148,7 +155,7 @@ function printFleet(report: Report, io: CliIO): void {
 
 async function merge(
   files: string[],
-  values: Record<string, unknown>,
+  values: Record<string, unknown> & { expectShards: number | undefined },
   io: CliIO,
   publishing: Publishing,
 ): Promise<number> {
@@ -158,8 +165,24 @@ async function merge(
     });
   const shards = [];
   for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env)));
-  const report = mergeReports(shards, { force: values.force === true });
+  const report = mergeReports(shards, { force: values.force === true, expectShards: values.expectShards });
   return publishFleet(report, values, io, publishing);
+}
+
+/** --expect-shards N: with --merge FILE... only (a store's manifest knows its shards). */
+function expectedShards(given: string | undefined, merge: boolean, fromStore: boolean): number | undefined {
+  if (given === undefined) return undefined;
+  if (!merge || fromStore)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `report: --expect-shards goes with --merge FILE... (${fromStore ? 'with --store and --run the manifest knows the shards' : "it merges the workers' reports"})`,
+      { hint: 'enginectl report --merge shard-*.json --expect-shards 8' },
+    );
+  if (!/^[1-9][0-9]*$/.test(given))
+    throw new UsageError('BAD_ARGUMENTS', `report: --expect-shards ${given}: give the number of shards (1 or more)`, {
+      hint: 'as enginectl shard --shards said: --expect-shards 8',
+    });
+  return Number(given);
 }
 
 /** Where a report is published besides its files and the CI's summary: --webhook, with the masker that knows its URL. */

@@ -1,0 +1,88 @@
+// A sharded run's worker's own report (run --shard I/N --report-json F): the sites it ran, merged,
+// and which worker of which run it is, how it ended and the sites it left to another attempt, so
+// that report --merge --expect-shards N can put the workers' files together without the store. A
+// worker that ran no site (its static shard is empty, the queue was drained, it parked at once)
+// writes one too: a report that is missing then means a worker that is missing.
+import { REPORT_VERSION } from '../report/model.ts';
+import type { Report } from '../report/model.ts';
+import { mergeReports } from '../report/merge.ts';
+import { countSteps } from '../runner/result.ts';
+import { VERSION } from '../version.ts';
+import type { Manifest } from '../shard/manifest.ts';
+import type { WorkerResult } from '../shard/worker.ts';
+import { fleetOptions } from './shard-plan.ts';
+
+/** A site's report, from the run this worker ran (or resumed) it as. */
+export interface SiteReport {
+  site: string;
+  siteRun: string;
+  report: Report;
+}
+
+export interface WorkerReportInput {
+  manifest: Manifest;
+  /** 0-based. */
+  index: number;
+  /** The pipeline's name, resolved, and file: a worker that ran no site has no site report to take them from. */
+  pipeline: { name: string; file: string };
+  result: WorkerResult;
+  sites: readonly SiteReport[];
+  startedAt: number;
+  durationMs: number;
+}
+
+export function workerReport(input: WorkerReportInput): Report {
+  const { manifest, result } = input;
+  const merged = input.sites.length
+    ? mergeReports(
+        input.sites.map((s) => ({ source: `${manifest.over} ${s.site}: run ${s.siteRun}`, report: s.report })),
+        fleetOptions(
+          manifest,
+          input.sites.map((s) => s.site),
+        ),
+      )
+    : emptyReport(input);
+  const end = result.end.outcome;
+  return {
+    ...merged,
+    // A halted rollout fails every worker (exit 1); one cut short is cancelled unless a site failed.
+    outcome:
+      end === 'halted'
+        ? 'failure'
+        : (end === 'lost' || end === 'cancelled') && merged.outcome !== 'failure'
+          ? 'cancelled'
+          : merged.outcome,
+    shard: {
+      run: manifest.run,
+      index: input.index + 1,
+      of: manifest.shards,
+      over: manifest.over,
+      end,
+      sites: [...new Set(result.ran.map((r) => r.site))],
+      // Started and not ended here: its end was not recorded (SiteEnd 'cancelled': lost or interrupted).
+      left: result.ran.filter((r) => r.outcome === 'cancelled').map((r) => r.site),
+    },
+  };
+}
+
+function emptyReport(input: WorkerReportInput): Report {
+  return {
+    reportVersion: REPORT_VERSION,
+    tool: { name: 'enginectl', version: VERSION },
+    pipeline: { name: input.pipeline.name, file: input.pipeline.file, sha256: input.manifest.sha256 },
+    outcome: 'success',
+    startedAt: new Date(input.startedAt).toISOString(),
+    durationMs: input.durationMs,
+    counts: countSteps([]),
+    selection: null,
+    matrix: fleetOptions(input.manifest, []).matrix,
+    merged: { reports: [], noReport: [] },
+    shard: null,
+    rollout: null,
+    decisions: [],
+    parked: null,
+    lease: null,
+    resumedFrom: null,
+    steps: [],
+  };
+}

@@ -1,0 +1,81 @@
+// What merging the reports of a sharded run's workers (run --shard I/N --report-json F) adds to a
+// fleet's merge: with --expect-shards N, every report must be a worker's of one run planned with N
+// shards, and each shard no report is from is named ("shard 3/8"), which fails the fleet; and a
+// site two reports hold, because a worker left it (its lease lapsed, or it was interrupted) and
+// another attempt resumed it, is the resuming attempt's: the report that left it is superseded.
+import { UsageError } from '../errors.ts';
+import type { Report, ReportStep } from './model.ts';
+
+interface Source {
+  source: string;
+  report: Report;
+}
+
+/** The shards (as "shard I/N") no report is from; refuses a report that is not a worker's of the same run of N shards. */
+export function missingShards(shards: readonly Source[], expect: number): string[] {
+  const first = shards[0]!;
+  for (const { source, report } of shards) {
+    const shard = report.shard;
+    if (!shard)
+      throw new UsageError(
+        'MERGE_MISMATCH',
+        `report --merge --expect-shards: ${source} is not the report of a sharded run's worker (run --shard I/N)`,
+        {
+          hint: 'merge the JSON reports each worker wrote (run --shard I/N --report-json F), or leave out --expect-shards',
+        },
+      );
+    if (shard.run !== first.report.shard?.run)
+      throw new UsageError(
+        'MERGE_MISMATCH',
+        `report --merge --expect-shards: ${source} is a worker's of run ${shard.run}, ${first.source} of run ${first.report.shard?.run ?? 'none'}`,
+        { hint: 'merge the reports of one sharded run (one --run ID)' },
+      );
+    if (shard.of !== expect)
+      throw new UsageError(
+        'MERGE_MISMATCH',
+        `report --merge --expect-shards ${expect}: ${source} is shard ${shard.index}/${shard.of}: run ${shard.run} was planned with ${shard.of} shards`,
+        { hint: `give --expect-shards ${shard.of}, as enginectl shard --shards said` },
+      );
+  }
+  const seen = new Set(shards.map((s) => s.report.shard!.index));
+  const missing: string[] = [];
+  for (let i = 1; i <= expect; i++) if (!seen.has(i)) missing.push(`shard ${i}/${expect}`);
+  return missing;
+}
+
+/** Whether a worker's report left this instance's site to another attempt (it started it and did not end it). */
+export function leftBy(report: Report, step: ReportStep): boolean {
+  const shard = report.shard;
+  if (!shard || !step.matrix || !Object.hasOwn(step.matrix, shard.over)) return false;
+  return shard.left.includes(String(step.matrix[shard.over]));
+}
+
+/** What a worker's report is of, in words ("shard 3/8"); undefined for any other report. */
+export const shardLabel = (report: Report): string | undefined =>
+  report.shard ? `shard ${report.shard.index}/${report.shard.of}` : undefined;
+
+/**
+ * Whether a worker's attempt was cut short (its lease lapsed, or it was interrupted) and another
+ * took up what it left: each site it left is held by another report's instances, and one it left
+ * nothing in (cut at a barrier) was followed by a later attempt of its index. Such a report counts
+ * for the fleet as what is kept of it, not as cancelled.
+ */
+export function supersededAttempt(
+  one: Source,
+  all: readonly Source[],
+  kept: readonly { step: ReportStep; report: Report }[],
+): boolean {
+  const shard = one.report.shard;
+  if (!shard || (shard.end !== 'lost' && shard.end !== 'cancelled')) return false;
+  const heldElsewhere = new Set(
+    kept.filter((k) => k.report !== one.report && k.step.matrix).map((k) => String(k.step.matrix![shard.over])),
+  );
+  if (shard.left.length > 0) return shard.left.every((site) => heldElsewhere.has(site));
+  const started = Date.parse(one.report.startedAt);
+  return all.some(
+    (o) =>
+      o.report.shard?.run === shard.run &&
+      o.report.shard.index === shard.index &&
+      Date.parse(o.report.startedAt) > started,
+  );
+}

@@ -1,0 +1,155 @@
+// The workers' own reports of a sharded run merged without the run store (report --merge F...
+// --expect-shards N): each worker's JSON report says which shard of which run it is, a worker
+// that ran no site writes one too, a missing shard and the sites no report holds fail the fleet,
+// and a site one attempt left (interrupted mid-call) and the next resumed is the resumer's.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { Report } from '../../src/report/index.ts';
+import { shardOf } from '../../src/shard/manifest.ts';
+import { runCli } from '../helpers/cli.ts';
+import { shardFleet } from './helpers.ts';
+
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Report;
+/** Each instance as step, site and outcome: what a merged report holds, timings aside. */
+const instances = (r: Report) =>
+  r.steps.map((s) => `${s.step} ${String(s.matrix?.site)} ${s.outcome}${s.inDoubt ? ' in doubt' : ''}`).sort();
+
+test("report --merge --expect-shards: the workers' own reports, a worker of no site included, make the store's one result; a missing shard and its sites fail it", async (t) => {
+  const f = await shardFleet(t, 5, '  over: site\n  waves: [[site-0001], rest]');
+  const run = (await f.shard('--shards', '6')).run;
+  const files = Array.from({ length: 6 }, (_, i) => join(f.dir, `shard-${i + 1}.json`));
+  const workers = await Promise.all(
+    files.map((json, i) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', `${i + 1}/6`, '--report-json', json], {
+        env: f.env,
+      }),
+    ),
+  );
+  for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
+  const owned = (i: number) => f.names.filter((s) => shardOf(s, 6) === i);
+  const empty = [0, 1, 2, 3, 4, 5].find((i) => owned(i).length === 0)!;
+  const busy = [0, 1, 2, 3, 4, 5].find((i) => owned(i).length > 0)!;
+  assert.notEqual(empty, undefined, 'five sites over six shards leave one empty');
+  // A worker that ran no site says so in a report of its own.
+  const none = read(files[empty]!);
+  assert.deepEqual(none.shard, {
+    run,
+    index: empty + 1,
+    of: 6,
+    over: 'site',
+    end: 'done',
+    sites: [],
+    left: [],
+  });
+  assert.deepEqual(none.steps, []);
+  assert.equal(none.outcome, 'success');
+  assert.deepEqual(read(files[busy]!).shard?.sites, owned(busy));
+
+  const merged = join(f.dir, 'merged.json');
+  const all = await runCli(['report', '--merge', ...files, '--expect-shards', '6', '--report-json', merged]);
+  assert.equal(all.code, 0, all.stdout + all.stderr);
+  const stored = join(f.dir, 'stored.json');
+  const fromStore = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', stored], {
+    env: f.env,
+  });
+  assert.equal(fromStore.code, 0, fromStore.stdout + fromStore.stderr);
+  assert.deepEqual(instances(read(merged)), instances(read(stored)));
+  assert.equal(read(merged).steps.length, 10, 'two steps of each of five sites, once');
+  assert.match(all.stdout, new RegExp(`^✔ shard ${busy + 1}/6: success`, 'm'));
+
+  // A busy worker's report lost: its shard and each of its sites are named, and the fleet fails.
+  const lost = await runCli(['report', '--merge', ...files.filter((_, i) => i !== busy), '--expect-shards', '6']);
+  assert.equal(lost.code, 1, lost.stdout + lost.stderr);
+  assert.match(lost.stdout, new RegExp(`^✖ shard ${busy + 1}/6: no report`, 'm'));
+  for (const site of owned(busy)) assert.match(lost.stdout, new RegExp(`^✖ site=${site}: no report`, 'm'));
+  // The empty worker's report lost: nothing of the fleet is missing but that worker.
+  const quiet = await runCli(['report', '--merge', ...files.filter((_, i) => i !== empty), '--expect-shards', '6']);
+  assert.equal(quiet.code, 1, quiet.stdout + quiet.stderr);
+  assert.match(quiet.stdout, new RegExp(`^✖ shard ${empty + 1}/6: no report`, 'm'));
+  assert.doesNotMatch(quiet.stdout, /site=\S+: no report/);
+
+  // Another count, and a report that is no worker's, are refused, saying what to give.
+  const other = await runCli(['report', '--merge', ...files, '--expect-shards', '4']);
+  assert.equal(other.code, 2, other.stdout + other.stderr);
+  assert.match(other.stderr, /is shard \d\/6: run \S+ was planned with 6 shards/);
+  assert.match(other.stderr, /--expect-shards 6/);
+  const plain = join(f.dir, 'plain.json');
+  await runCli(['run', f.file, '--emulator', '--only', 'site=site-0001', '--report-json', plain], { env: f.env });
+  const mixed = await runCli(['report', '--merge', files[0]!, plain, '--expect-shards', '6']);
+  assert.equal(mixed.code, 2, mixed.stdout + mixed.stderr);
+  assert.match(mixed.stderr, /plain\.json is not the report of a sharded run's worker/);
+  const withStore = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--expect-shards', '6'], {
+    env: f.env,
+  });
+  assert.equal(withStore.code, 2);
+  assert.match(withStore.stderr, /the manifest knows the shards/);
+});
+
+test("a site one attempt left mid-call and the next attempt resumed is the resumer's in the merged files: once, not refused as an overlap; the fleet succeeds", async (t) => {
+  const stop = new AbortController();
+  let cut: string | undefined;
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]', {
+    // The first system update of shard 1's second site is applied, and its worker is interrupted before the answer reaches it.
+    answered: (method, path) => {
+      if (cut === undefined && method === 'POST' && path.endsWith('/update/system') && path.includes(target)) {
+        cut = target;
+        stop.abort();
+      }
+    },
+  });
+  const run = (await f.shard('--shards', '2')).run;
+  const mine = f.names.filter((s) => shardOf(s, 2) === 0);
+  const other = f.names.filter((s) => shardOf(s, 2) === 1);
+  assert.ok(mine.length >= 2 && other.length >= 1, `a split of ${f.names.join(', ')} this test can use`);
+  const target = mine[1]!;
+  const args = (n: string, json: string) => [
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    n,
+    '--shard-ttl',
+    '5s',
+    '--report-json',
+    json,
+  ];
+  const [first, second, rest] = ['first', 'second', 'other'].map((n) => join(f.dir, `${n}.json`)) as [
+    string,
+    string,
+    string,
+  ];
+  const cutShort = await runCli(args('1/2', first), { env: f.env, signal: stop.signal });
+  assert.equal(cut, target);
+  assert.equal(cutShort.code, 130, cutShort.stdout + cutShort.stderr);
+  assert.deepEqual(read(first).shard?.left, [target]);
+  assert.equal(read(first).shard?.end, 'cancelled');
+  // The next attempt of shard 1 and shard 2's worker, together (each waits at the barrier for the other's sites).
+  const [again, others] = await Promise.all([
+    runCli(args('1/2', second), { env: f.env }),
+    runCli(args('2/2', rest), { env: f.env }),
+  ]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.equal(others.code, 0, others.stdout + others.stderr);
+  assert.equal(f.applied('/update/system')[target], 1, 'the update cut short was read as applied, not sent again');
+
+  const merged = join(f.dir, 'merged.json');
+  const r = await runCli(['report', '--merge', first, second, rest, '--expect-shards', '2', '--report-json', merged]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = read(merged);
+  assert.equal(report.outcome, 'success');
+  const ofTarget = report.steps.filter((s) => s.matrix?.site === target);
+  assert.equal(ofTarget.length, 2, 'each step of the site once');
+  // The update as the resuming attempt has it (verify read it applied: not sent again), not as the one cut short left it (cancelled).
+  const [update, alerts] = ofTarget;
+  assert.equal(update!.decision?.verdict, 'applied', JSON.stringify(update));
+  assert.equal(update!.outcome, 'skipped');
+  assert.equal(alerts!.outcome, 'success');
+  // The attempt cut short keeps its own row, as it ended.
+  assert.match(r.stdout, /^✖ shard 1\/2: cancelled/m);
+  assert.equal(report.steps.length, 8);
+});
