@@ -13,6 +13,7 @@ import { writeTerminal } from './terminal.ts';
 import { analysts, readVerdict, standFor, writeVerdict, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
 import { formatDuration } from '../duration.ts';
+import { BarrierPoll } from './barrier-poll.ts';
 
 export interface SiteEnd {
   outcome: 'success' | 'failure' | 'cancelled';
@@ -31,7 +32,7 @@ export interface WorkerDeps {
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   signal: AbortSignal;
-  /** How often a waiting worker reads the store again. */
+  /** The longest a worker waiting at a barrier sleeps between reads of the store (it starts shorter: barrier-poll.ts). */
   pollMs: number;
   /** How long it waits at a barrier (or on a bake) before it parks. */
   waitLimitMs: number;
@@ -98,6 +99,7 @@ async function walkWave(
   const running = new Set<string>();
   let lost: string | undefined;
   let waitingSince: number | undefined;
+  const poll = new BarrierPoll(deps.pollMs);
 
   /** Runs a site it owns now and records its end: a failure first in the wave's log (the budget), then its terminal record. */
   const run = async (owner: Owner): Promise<void> => {
@@ -214,7 +216,7 @@ async function walkWave(
             : `the verdict of wave ${wave} after ${formatDuration(deps.waitLimitMs)}`,
       };
     try {
-      await deps.sleep(deps.pollMs, deps.signal);
+      await deps.sleep(poll.next(state.seq), deps.signal);
     } catch {
       return { outcome: 'cancelled' };
     }
