@@ -1,15 +1,21 @@
 // The log of one wave of a sharded run: each start of a site, each takeover of a dead worker's
-// site and each end of a site's run, one create-only key of a sequence (`waves/K/log/00000001`, ...). Whoever
-// creates the next key first wins, so the log is a compare-and-swap register: a start is appended
-// only on the state it was judged on. That makes the wave's failure budget one counter: no site
-// starts anywhere once the failures passed it, in queue mode two workers never claim one site, and
-// the barrier reads from it which sites ended.
+// site and each end of a site's run (a success in the entry of the same lane's next start, when
+// there is one), one create-only key of a sequence (`waves/K/log/00000001`, ...). Whoever creates
+// the next key first wins, so the log is a compare-and-swap register: a start is appended only on
+// the state it was judged on. That makes the wave's failure budget one counter: no site starts
+// anywhere once the failures passed it, in queue mode two workers never claim one site, and the
+// barrier reads from it which sites ended. Every worker appends to it, so each entry fewer is a
+// race fewer: a lost race costs a read and a written, synced temporary file.
 import { z } from 'zod';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
 
 const Entry = z.discriminatedUnion('kind', [
-  /** A worker claims a site and starts its run (its journal: the run `siteRun` of the store). */
+  /**
+   * A worker claims a site and starts its run (its journal: the run `siteRun` of the store). `ended`:
+   * the site the same lane ran before succeeded (its end and this start one entry, not two; a
+   * failure is an entry of its own, before the lane starts anything else).
+   */
   z.object({
     kind: z.literal('start'),
     site: z.string(),
@@ -17,6 +23,7 @@ const Entry = z.discriminatedUnion('kind', [
     holder: z.string(),
     siteRun: z.string(),
     at: z.number(),
+    ended: z.object({ site: z.string(), outcome: z.literal('success'), at: z.number() }).optional(),
   }),
   /** A worker took a dead worker's site over (its lease expired or was given up): it resumes the site's run. */
   z.object({
@@ -94,6 +101,7 @@ export class WaveLog {
     if (n !== this.state.seq + 1) return;
     this.state.seq = n;
     this.state.entries.push(entry);
+    if (entry.kind === 'start' && entry.ended) this.state.ended.add(entry.ended.site);
     if (entry.kind !== 'ended') this.state.owners.set(entry.site, entry);
     else {
       this.state.ended.add(entry.site);
