@@ -57,6 +57,9 @@ export interface WaveState {
   ended: Set<string>;
 }
 
+/** The most keys a read asks for at once (a read of a quiet log asks for this many absent keys at most). */
+const MAX_AHEAD = 8;
+
 export class WaveLog {
   private readonly prefix: string;
   private readonly state: WaveState = { seq: 0, entries: [], owners: new Map(), failed: new Set(), ended: new Set() };
@@ -72,10 +75,15 @@ export class WaveLog {
   /** The read in flight: the lanes of one worker share it, so no entry is applied twice or out of turn. */
   private reading: Promise<WaveState> | undefined;
 
+  /** How many keys a read asks for at once: as many as the last read that found any found (the other workers' pace). */
+  private ahead = 1;
+
   /**
-   * The log as the store holds it now: the keys after the last one read, fetched in order until
-   * one is absent (a sequence has no gap: each key is created only after the one before it), so a
-   * read costs what was appended since, never the whole log.
+   * The log as the store holds it now: the keys after the last one read, applied in order up to
+   * the first absent one (a sequence has no gap: each key is created only after the one before
+   * it), so a read costs what was appended since, never the whole log. The keys are asked for
+   * several at once (`ahead`, doubled while every one is there): a worker back from a site meets
+   * an entry or two from each other worker, and waits for one round trip, not one per entry.
    */
   read(): Promise<WaveState> {
     this.reading ??= this.readOn().finally(() => (this.reading = undefined));
@@ -83,13 +91,20 @@ export class WaveLog {
   }
 
   private async readOn(): Promise<WaveState> {
-    for (;;) {
-      const n = this.state.seq + 1;
-      const key = `${this.prefix}${sequenceKey(n)}`;
-      const body = await this.store.get(key);
-      if (!body) return this.state;
-      this.apply(this.entry(key, body), n);
+    let found = 0;
+    for (let batch = this.ahead; ; batch = Math.min(batch * 2, MAX_AHEAD)) {
+      const first = this.state.seq + 1;
+      const keys = Array.from({ length: batch }, (_, i) => `${this.prefix}${sequenceKey(first + i)}`);
+      const bodies = await Promise.all(keys.map((key) => this.store.get(key)));
+      const absent = bodies.findIndex((body) => !body);
+      // Only up to the first absent key: one after it may have been created since.
+      for (const [i, body] of bodies.slice(0, absent === -1 ? batch : absent).entries())
+        this.apply(this.entry(keys[i]!, body!), first + i);
+      found += absent === -1 ? batch : absent;
+      if (absent !== -1) break;
     }
+    if (found > 0) this.ahead = Math.min(found, MAX_AHEAD);
+    return this.state;
   }
 
   private entry(key: string, body: Buffer): WaveEntry {
