@@ -124,11 +124,21 @@ export class WaveLog {
     }
   }
 
+  /** The append in flight: one at a time, so that the lanes of one worker never race each other for the next key. */
+  private appending: Promise<unknown> = Promise.resolve();
+
   /**
    * Appends `entry` when `still(state)` holds on the newest state: read, judge, create the next
-   * key; another worker's key in between means judging again. False when `still` said no.
+   * key; another worker's key in between means judging again. False when `still` said no. The
+   * worker's appends are made one after another (a lost race costs a written, synced temporary file).
    */
-  async append(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
+  append(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
+    const turn = this.appending.then(() => this.appendNow(entry, still));
+    this.appending = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async appendNow(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
     for (;;) {
       const state = await this.read();
       if (!still(state)) return false;
