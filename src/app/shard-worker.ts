@@ -51,7 +51,7 @@ export interface ShardWorkerRequest {
   signal: AbortSignal;
   clock: Clock;
   stopwatch?: (() => number) | undefined;
-  /** How long it waits at a barrier before it parks; how often it reads the store while waiting; its lease's ttl. */
+  /** How long it waits at a barrier before it parks; the longest it sleeps between reads of the store while waiting; its lease's ttl. */
   waitLimitMs: number;
   pollMs: number;
   ttlMs: number;

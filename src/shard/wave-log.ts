@@ -1,15 +1,21 @@
 // The log of one wave of a sharded run: each start of a site, each takeover of a dead worker's
-// site and each end of a site's run, one create-only key of a sequence (`waves/K/log/00000001`, ...). Whoever
-// creates the next key first wins, so the log is a compare-and-swap register: a start is appended
-// only on the state it was judged on. That makes the wave's failure budget one counter: no site
-// starts anywhere once the failures passed it, in queue mode two workers never claim one site, and
-// the barrier reads from it which sites ended.
+// site and each end of a site's run (a success in the entry of the same lane's next start, when
+// there is one), one create-only key of a sequence (`waves/K/log/00000001`, ...). Whoever creates
+// the next key first wins, so the log is a compare-and-swap register: a start is appended only on
+// the state it was judged on. That makes the wave's failure budget one counter: no site starts
+// anywhere once the failures passed it, in queue mode two workers never claim one site, and the
+// barrier reads from it which sites ended. Every worker appends to it, so each entry fewer is a
+// race fewer: a lost race costs a read and a written, synced temporary file.
 import { z } from 'zod';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
 
 const Entry = z.discriminatedUnion('kind', [
-  /** A worker claims a site and starts its run (its journal: the run `siteRun` of the store). */
+  /**
+   * A worker claims a site and starts its run (its journal: the run `siteRun` of the store). `ended`:
+   * the site the same lane ran before succeeded (its end and this start one entry, not two; a
+   * failure is an entry of its own, before the lane starts anything else).
+   */
   z.object({
     kind: z.literal('start'),
     site: z.string(),
@@ -17,6 +23,7 @@ const Entry = z.discriminatedUnion('kind', [
     holder: z.string(),
     siteRun: z.string(),
     at: z.number(),
+    ended: z.object({ site: z.string(), outcome: z.literal('success'), at: z.number() }).optional(),
   }),
   /** A worker took a dead worker's site over (its lease expired or was given up): it resumes the site's run. */
   z.object({
@@ -50,6 +57,9 @@ export interface WaveState {
   ended: Set<string>;
 }
 
+/** The most keys a read asks for at once (a read of a quiet log asks for this many absent keys at most). */
+const MAX_AHEAD = 8;
+
 export class WaveLog {
   private readonly prefix: string;
   private readonly state: WaveState = { seq: 0, entries: [], owners: new Map(), failed: new Set(), ended: new Set() };
@@ -65,10 +75,15 @@ export class WaveLog {
   /** The read in flight: the lanes of one worker share it, so no entry is applied twice or out of turn. */
   private reading: Promise<WaveState> | undefined;
 
+  /** How many keys a read asks for at once: as many as the last read that found any found (the other workers' pace). */
+  private ahead = 1;
+
   /**
-   * The log as the store holds it now: the keys after the last one read, fetched in order until
-   * one is absent (a sequence has no gap: each key is created only after the one before it), so a
-   * read costs what was appended since, never the whole log.
+   * The log as the store holds it now: the keys after the last one read, applied in order up to
+   * the first absent one (a sequence has no gap: each key is created only after the one before
+   * it), so a read costs what was appended since, never the whole log. The keys are asked for
+   * several at once (`ahead`, doubled while every one is there): a worker back from a site meets
+   * an entry or two from each other worker, and waits for one round trip, not one per entry.
    */
   read(): Promise<WaveState> {
     this.reading ??= this.readOn().finally(() => (this.reading = undefined));
@@ -76,13 +91,20 @@ export class WaveLog {
   }
 
   private async readOn(): Promise<WaveState> {
-    for (;;) {
-      const n = this.state.seq + 1;
-      const key = `${this.prefix}${sequenceKey(n)}`;
-      const body = await this.store.get(key);
-      if (!body) return this.state;
-      this.apply(this.entry(key, body), n);
+    let found = 0;
+    for (let batch = this.ahead; ; batch = Math.min(batch * 2, MAX_AHEAD)) {
+      const first = this.state.seq + 1;
+      const keys = Array.from({ length: batch }, (_, i) => `${this.prefix}${sequenceKey(first + i)}`);
+      const bodies = await Promise.all(keys.map((key) => this.store.get(key)));
+      const absent = bodies.findIndex((body) => !body);
+      // Only up to the first absent key: one after it may have been created since.
+      for (const [i, body] of bodies.slice(0, absent === -1 ? batch : absent).entries())
+        this.apply(this.entry(keys[i]!, body!), first + i);
+      found += absent === -1 ? batch : absent;
+      if (absent !== -1) break;
     }
+    if (found > 0) this.ahead = Math.min(found, MAX_AHEAD);
+    return this.state;
   }
 
   private entry(key: string, body: Buffer): WaveEntry {
@@ -94,6 +116,7 @@ export class WaveLog {
     if (n !== this.state.seq + 1) return;
     this.state.seq = n;
     this.state.entries.push(entry);
+    if (entry.kind === 'start' && entry.ended) this.state.ended.add(entry.ended.site);
     if (entry.kind !== 'ended') this.state.owners.set(entry.site, entry);
     else {
       this.state.ended.add(entry.site);
@@ -101,11 +124,21 @@ export class WaveLog {
     }
   }
 
+  /** The append in flight: one at a time, so that the lanes of one worker never race each other for the next key. */
+  private appending: Promise<unknown> = Promise.resolve();
+
   /**
    * Appends `entry` when `still(state)` holds on the newest state: read, judge, create the next
-   * key; another worker's key in between means judging again. False when `still` said no.
+   * key; another worker's key in between means judging again. False when `still` said no. The
+   * worker's appends are made one after another (a lost race costs a written, synced temporary file).
    */
-  async append(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
+  append(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
+    const turn = this.appending.then(() => this.appendNow(entry, still));
+    this.appending = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async appendNow(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
     for (;;) {
       const state = await this.read();
       if (!still(state)) return false;

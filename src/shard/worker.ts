@@ -13,6 +13,7 @@ import { writeTerminal } from './terminal.ts';
 import { analysts, readVerdict, standFor, writeVerdict, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
 import { formatDuration } from '../duration.ts';
+import { BarrierPoll } from './barrier-poll.ts';
 
 export interface SiteEnd {
   outcome: 'success' | 'failure' | 'cancelled';
@@ -31,7 +32,7 @@ export interface WorkerDeps {
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   signal: AbortSignal;
-  /** How often a waiting worker reads the store again. */
+  /** The longest a worker waiting at a barrier sleeps between reads of the store (it starts shorter: barrier-poll.ts). */
   pollMs: number;
   /** How long it waits at a barrier (or on a bake) before it parks. */
   waitLimitMs: number;
@@ -69,6 +70,15 @@ export interface WorkerResult {
 
 type Owner = Extract<WaveEntry, { kind: 'start' | 'takeover' }>;
 
+/** A site's run ended: what its entry in the wave's log and its terminal record say. */
+interface Done {
+  site: string;
+  siteRun: string;
+  outcome: 'success' | 'failure';
+  at: number;
+  detail?: string | undefined;
+}
+
 export async function runWorker(deps: WorkerDeps): Promise<WorkerResult> {
   const { manifest, index } = deps;
   const ran: WorkerResult['ran'] = [];
@@ -98,37 +108,67 @@ async function walkWave(
   const running = new Set<string>();
   let lost: string | undefined;
   let waitingSince: number | undefined;
+  const poll = new BarrierPoll(deps.pollMs);
+  // The sites' terminal records being written: only the reports read them (the wave's log says a
+  // site ended), so a lane goes on to its next site meanwhile; all written before the barrier.
+  const terminals: Promise<boolean>[] = [];
 
-  /** Runs a site it owns now and records its end: a failure first in the wave's log (the budget), then its terminal record. */
-  const run = async (owner: Owner): Promise<void> => {
+  /** Writes a site's terminal record, not waited for: only the reports read it (the wave's log says the site ended). */
+  const writeTerminalOf = (done: Done): void => {
+    const written = writeTerminal(store, manifest.run, {
+      site: done.site,
+      wave,
+      outcome: done.outcome,
+      worker: index,
+      siteRun: done.siteRun,
+      at: done.at,
+      ...(done.detail ? { detail: done.detail } : {}),
+    });
+    // Thrown where the terminals are awaited (after the lanes), not as an unhandled rejection now.
+    written.catch(() => undefined);
+    terminals.push(written);
+  };
+
+  /** A site's end on its own entry of the wave's log, then its terminal record. */
+  const recordEnd = async (done: Done): Promise<void> => {
+    await log.append(
+      { kind: 'ended', site: done.site, worker: index, outcome: done.outcome, at: done.at },
+      (s) => !s.ended.has(done.site),
+    );
+    writeTerminalOf(done);
+  };
+
+  /**
+   * Runs a site it owns now. A failure is recorded at once (it counts against the budget before
+   * this lane starts anything else); a success is returned, for the lane's next start to record.
+   */
+  const run = async (owner: Owner): Promise<Done | undefined> => {
     running.add(owner.site);
     try {
       const end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: owner.kind === 'takeover' });
       record({ site: owner.site, wave, siteRun: owner.siteRun, outcome: end.outcome });
       if (end.lost) lost ??= owner.site;
-      if (end.lost || end.outcome === 'cancelled') return;
-      const at = deps.now();
-      // Its end in the wave's log first (a failure counts against the budget there), then its record for the reports.
-      await log.append(
-        { kind: 'ended', site: owner.site, worker: index, outcome: end.outcome, at },
-        (s) => !s.ended.has(owner.site),
-      );
-      await writeTerminal(store, manifest.run, {
+      if (end.lost || end.outcome === 'cancelled') return undefined;
+      const done: Done = {
         site: owner.site,
-        wave,
-        outcome: end.outcome,
-        worker: index,
         siteRun: owner.siteRun,
-        at,
-        ...(end.detail ? { detail: end.detail } : {}),
-      });
+        outcome: end.outcome,
+        at: deps.now(),
+        detail: end.detail,
+      };
+      if (done.outcome === 'success') return done;
+      await recordEnd(done);
+      return undefined;
     } finally {
       running.delete(owner.site);
     }
   };
 
-  /** Takes over a site whose owner is gone (an earlier attempt of this index, or a worker whose lease lapsed). */
-  const takeOver = async (state: WaveState): Promise<Owner | undefined> => {
+  /**
+   * Takes over a site whose owner is gone (an earlier attempt of this index, or a worker whose
+   * lease lapsed); `before` runs before its takeover is appended (the lane's success not yet recorded).
+   */
+  const takeOver = async (state: WaveState, before: () => Promise<void>): Promise<Owner | undefined> => {
     for (const site of sites) {
       const owner = state.owners.get(site);
       if (!owner || owner.holder === deps.holder || state.ended.has(site)) continue;
@@ -136,11 +176,13 @@ async function walkWave(
       if (manifest.assign === 'static' && owner.worker !== index) continue;
       const gone = owner.worker === index || (await deps.isGone(owner.worker, owner.holder));
       if (!gone) continue;
+      await before();
       const entry: Owner = {
-        ...owner,
         kind: 'takeover',
+        site,
         worker: index,
         holder: deps.holder,
+        siteRun: owner.siteRun,
         from: owner.worker,
         at: deps.now(),
       };
@@ -158,13 +200,18 @@ async function walkWave(
     return undefined;
   };
 
-  /** Claims the next site this worker may start, within the budget. */
-  const claim = async (): Promise<Owner | undefined> => {
+  /**
+   * Claims the next site this worker may start, within the budget; its entry records the lane's
+   * previous site's success (`done`) too, one entry for both, unless that site's end is in the log already.
+   */
+  const claim = async (done: Done | undefined): Promise<Owner | undefined> => {
     for (;;) {
       const state = await log.read();
       if (state.failed.size > budget) return undefined;
       const site = sites.find((s) => mine(s) && !state.owners.has(s));
       if (site === undefined) return undefined;
+      // Ended already: this worker's lease was taken, and whoever took the site over ended it.
+      const along = done && !state.ended.has(done.site) ? done : undefined;
       const entry: Owner = {
         kind: 'start',
         site,
@@ -172,19 +219,30 @@ async function walkWave(
         holder: deps.holder,
         siteRun: deps.newRunId(),
         at: deps.now(),
+        ...(along ? { ended: { site: along.site, outcome: 'success' as const, at: along.at } } : {}),
       };
-      if (await log.append(entry, (s) => !s.owners.has(site) && s.failed.size <= budget)) return entry;
+      const still = (s: WaveState) =>
+        !s.owners.has(site) && s.failed.size <= budget && !(along && s.ended.has(along.site));
+      if (await log.append(entry, still)) return entry;
     }
   };
 
   /** One of the worker's lanes (rollout max-parallel of them): claims and runs until nothing is left to start. */
   const lane = async () => {
+    let done: Done | undefined;
+    // The last success, on an entry of its own when no start of this lane records it.
+    const flush = async () => {
+      if (done) await recordEnd(done);
+      done = undefined;
+    };
     while (!deps.signal.aborted && lost === undefined) {
       const state = await log.read();
-      const next = (await takeOver(state)) ?? (await claim());
-      if (!next) return;
-      await run(next);
+      const next = (await takeOver(state, flush)) ?? (await claim(done));
+      if (!next) break;
+      if (done) writeTerminalOf(done);
+      done = await run(next);
     }
+    await flush();
   };
 
   for (;;) {
@@ -192,6 +250,7 @@ async function walkWave(
     const verdict = await readVerdict(store, manifest.run, wave);
     if (verdict) return verdict.halted ? { outcome: 'halted', wave, reason: verdict.halted } : undefined;
     await Promise.all(Array.from({ length: Math.max(1, manifest.parallel) }, lane));
+    await Promise.all(terminals.splice(0));
     if (lost !== undefined) return { outcome: 'lost', site: lost };
     if (deps.signal.aborted) return { outcome: 'cancelled' };
     // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
@@ -214,7 +273,7 @@ async function walkWave(
             : `the verdict of wave ${wave} after ${formatDuration(deps.waitLimitMs)}`,
       };
     try {
-      await deps.sleep(deps.pollMs, deps.signal);
+      await deps.sleep(poll.next(state.seq), deps.signal);
     } catch {
       return { outcome: 'cancelled' };
     }

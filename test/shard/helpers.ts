@@ -117,23 +117,22 @@ steps:
   return { sites, url: running.url, dir, file, store, storeUrl, env, cli, shard, worker, applied, names };
 }
 
-/** The entries of a wave's log, in order, as the store holds them. */
-export function waveLog(
-  store: string,
-  run: string,
-  wave: number,
-): { kind: string; site: string; worker: number; outcome?: string }[] {
+type WaveEvent = { kind: string; site: string; worker: number; outcome?: string };
+
+/**
+ * The events of a wave's log, in order, as the store holds them: a start that records the success
+ * of the lane's site before it (its `ended`) is that end, then the start.
+ */
+export function waveLog(store: string, run: string, wave: number): WaveEvent[] {
   const dir = join(store, 'shards', run, 'waves', String(wave), 'log');
   return readdirSync(dir)
     .filter((k) => /^[0-9]{8}$/.test(k))
     .sort()
-    .map(
-      (k) =>
-        JSON.parse(readFileSync(join(dir, k), 'utf8')) as {
-          kind: string;
-          site: string;
-          worker: number;
-          outcome?: string;
-        },
-    );
+    .flatMap((k) => {
+      const e = JSON.parse(readFileSync(join(dir, k), 'utf8')) as WaveEvent & {
+        ended?: { site: string; outcome: string };
+      };
+      const { ended, ...entry } = e;
+      return ended ? [{ kind: 'ended', site: ended.site, worker: e.worker, outcome: ended.outcome }, entry] : [entry];
+    });
 }
