@@ -8,7 +8,7 @@ import { renderings, type Renderings } from '../report/renderings.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
-import type { RunResult } from '../runner/result.ts';
+import type { RunResult, StepRun } from '../runner/result.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ResumePlan } from '../runner/resume.ts';
@@ -195,7 +195,10 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
               ),
             ]
           : []),
-        { instanceFinished: (run) => publish.instanceEnded(masker.maskValue(run)) },
+        // Each instance masked again for the channels that hear it as it ends: without such a channel, not walked.
+        ...(publish.hearsInstances
+          ? [{ instanceFinished: (run: StepRun) => publish.instanceEnded(masker.maskValue(run)) }]
+          : []),
       ],
       signal: write ? AbortSignal.any([context.signal, halt.signal]) : context.signal,
       now: context.clock.now,

@@ -180,9 +180,10 @@ export function newInstance(identity: PlannedInstance, rest: Partial<StepRun> = 
 
 /** An instance's identity, as a run plans it. */
 export function identityOf(run: PlannedInstance): PlannedInstance {
-  const keys = Object.keys(InstanceIdentity.shape) as (keyof PlannedInstance)[];
-  return Object.fromEntries(keys.map((k) => [k, run[k]])) as PlannedInstance;
+  return Object.fromEntries(IDENTITY_KEYS.map((k) => [k, run[k]])) as PlannedInstance;
 }
+
+const IDENTITY_KEYS = Object.keys(InstanceIdentity.shape) as (keyof PlannedInstance)[];
 
 /** What an instance carried from an earlier run takes of it: all but its identity and place in a rollout. */
 export const CARRIED_FIELDS = (Object.keys(StepInstance.shape) as (keyof StepRun)[]).filter(

@@ -84,7 +84,7 @@ function snapshotBefore(
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
   const { deps, masker } = ctx;
   const log = ctx.tell;
-  const scope = instanceScope({ ...ctx, status: ctx.status }, run.matrix ?? {});
+  const scope = instanceScope(ctx, run.matrix ?? {});
   const condition = conditionOf(step, scope);
   if ('failure' in condition) return finish(ctx, run, position, 'failure', condition.failure);
   const type = STEP_TYPES.get(step.uses)!;

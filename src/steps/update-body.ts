@@ -69,6 +69,24 @@ export function targetOf(input: string | TargetDef, targets: Readonly<Record<str
   return found;
 }
 
+/** Inputs named otherwise in the body. */
+const FIELDS: readonly (readonly [string, string])[] = [
+  ['update-type', 'updateType'],
+  ['message', 'messageComplement'],
+  ['tracking-id', 'trackingId'],
+  ['online-index-drop', 'onlineIndexDrop'],
+  ['online-index-creation', 'onlineIndexCreation'],
+];
+
+/** Each flag of a list with its input's name, made once per list (not at every instance of a fleet). */
+const flagInputsOf = new WeakMap<readonly string[], (readonly [string, string])[]>();
+
+function flagInputs(flagNames: readonly string[]): (readonly [string, string])[] {
+  let pairs = flagInputsOf.get(flagNames);
+  if (!pairs) flagInputsOf.set(flagNames, (pairs = flagNames.map((flag) => [flag, kebab(flag)] as const)));
+  return pairs;
+}
+
 /** The request body of an update. */
 export function updateBody(
   inputs: UpdateInputs,
@@ -91,19 +109,9 @@ export function updateBody(
       body.sourcePassword = inputs.source.password;
     }
   }
-  const map: Record<string, string> = {
-    'update-type': 'updateType',
-    message: 'messageComplement',
-    'tracking-id': 'trackingId',
-    'online-index-drop': 'onlineIndexDrop',
-    'online-index-creation': 'onlineIndexCreation',
-  };
-  for (const [input, field] of Object.entries(map)) if (inputs[input] !== undefined) body[field] = inputs[input];
+  for (const [input, field] of FIELDS) if (inputs[input] !== undefined) body[field] = inputs[input];
   if (inputs.recipients) body.recipients = inputs.recipients.join(';');
-  for (const flag of flagNames) {
-    const input = kebab(flag);
-    if (inputs[input] !== undefined) body[flag] = inputs[input];
-  }
+  for (const [flag, input] of flagInputs(flagNames)) if (inputs[input] !== undefined) body[flag] = inputs[input];
   for (const list of ['products', 'files', 'directories'] as const)
     if (inputs[list] !== undefined) body[list] = inputs[list];
   return body;

@@ -27,9 +27,30 @@ export function parseBoundedJson(text: string, max = MAX_JSON_DEPTH): unknown {
   return value;
 }
 
-/** Whether `value` nests deeper than `max`. */
+/**
+ * Whether `value` nests deeper than `max`: a walk that allocates nothing (it runs on every answer
+ * of a fleet), recursing at most `max` + 1 calls deep (the callers' bounds, 100 and 1,000, are far
+ * from the stack's limit); pathPast says where, once a value is refused.
+ */
 export function nestsDeeper(value: unknown, max: number): boolean {
-  return pathPast(value, max) !== undefined;
+  return value !== null && typeof value === 'object' && past(value, 1, max);
+}
+
+function past(node: object, depth: number, max: number): boolean {
+  if (depth > max) return true;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      if (child !== null && typeof child === 'object' && past(child, depth + 1, max)) return true;
+    }
+    return false;
+  }
+  for (const key in node) {
+    const child = (node as Record<string, unknown>)[key];
+    if (Object.hasOwn(node, key) && child !== null && typeof child === 'object' && past(child, depth + 1, max))
+      return true;
+  }
+  return false;
 }
 
 /** An object or array still to see: its depth, and the key and node that hold it (its path, once needed). */

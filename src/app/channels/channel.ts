@@ -50,6 +50,8 @@ export interface PublisherOptions {
 export interface Publisher {
   started(run: RunStarted): Promise<void>;
   instanceEnded(run: StepRun): void;
+  /** Whether some channel hears each instance as it ends: without one, a run need not mask them for it. */
+  readonly hearsInstances: boolean;
   /** Tells every channel in order; returns the files not written (masked). */
   ended(end: RunEnded): Promise<string[]>;
 }
@@ -59,6 +61,7 @@ export function publisher(channels: readonly Channel[], options: PublisherOption
   const failedTo = (channel: Channel, what: string, error: unknown) =>
     options.warn(options.mask(`${channel.name}: ${what} failed: ${(error as Error)?.message ?? String(error)}`));
   return {
+    hearsInstances: channels.some((c) => c.instanceEnded !== undefined),
     async started(run) {
       for (const c of channels) {
         try {
