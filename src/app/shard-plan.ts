@@ -61,7 +61,7 @@ export function makeManifest(
   const rollout = pipeline.rollout!;
   const waves = wavesOf(rollout, fleet.sites);
   return {
-    v: 1,
+    v: 2,
     run: options.run,
     name: typeof pipeline.name === 'string' ? pipeline.name : pipeline.file,
     file: pipeline.file,

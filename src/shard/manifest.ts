@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { StoreError, type RunStore } from '../store/store.ts';
 
 export const Manifest = z.object({
-  v: z.literal(1),
+  /** 2: a site's success may ride on its lane's next start in the wave's log (wave-log.ts); a worker that knows only 1 refuses the run. */
+  v: z.union([z.literal(1), z.literal(2)]),
   run: z.string(),
   name: z.string(),
   file: z.string(),
