@@ -151,7 +151,10 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
               outcome: 'skipped',
               startedAt: state?.startedAt,
               attempts: 1,
-              figures: 'treated as applied by the operator',
+              figures:
+                decision.verdict === 'applied'
+                  ? 'verify read it applied: not sent again'
+                  : 'treated as applied by the operator',
               inDoubt: doubt,
               decision,
               earlierRunAt: last.at,

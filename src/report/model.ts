@@ -73,7 +73,9 @@ const Counts = z
     skipped: z.int().describe('that were skipped'),
     cancelled: z.int().describe('that were cancelled or not started'),
     inDoubt: z.int().describe('whose call may have been applied'),
-    treatedAsApplied: z.int().describe('in doubt, treated as applied by the operator'),
+    treatedAsApplied: z
+      .int()
+      .describe("in doubt, treated as applied: the operator's --in-doubt skip, or verify read it applied"),
   })
   .describe('step runs by outcome');
 const MatrixValue = z.union([z.string(), z.number(), z.boolean()]);

@@ -100,7 +100,8 @@ export function countsPhrase(c: StepCounts): string {
     `${c.skipped} skipped`,
     `${c.cancelled} cancelled`,
     `${c.inDoubt} in doubt`,
-    `${c.treatedAsApplied} treated as applied by the operator`,
+    // The operator's --in-doubt skip, or verify reading it applied: each instance's decision says which.
+    `${c.treatedAsApplied} treated as applied`,
   ].filter((p) => !p.startsWith('0 '));
   return parts.join(', ') || 'none';
 }

@@ -134,6 +134,9 @@ test("a site one attempt left mid-call and the next attempt resumed is the resum
     runCli(args('2/2', rest), { env: f.env }),
   ]);
   assert.equal(again.code, 0, again.stdout + again.stderr);
+  // Verify decided the call it took over, not an operator: no line says one did.
+  assert.match(again.stdout, /verify: "Update site-\d+": applied/);
+  assert.doesNotMatch(again.stdout, /by the operator/);
   assert.equal(others.code, 0, others.stdout + others.stderr);
   assert.equal(f.applied('/update/system')[target], 1, 'the update cut short was read as applied, not sent again');
 
