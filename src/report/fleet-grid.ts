@@ -3,9 +3,11 @@
 // the list of step runs (a line each: a table of 30,000 rows takes Chromium seconds to lay out).
 // The sites that failed or are in doubt come first, then the rest by wave. A fleet's timeline is
 // a bar per step of the file rather than per instance. Made in one pass over the instances: the
-// page grows linearly with the sites, a few hundred bytes each.
+// page grows linearly with the sites, a few hundred bytes each. The list's lines and the grid's
+// tiles are joined a slice at a time (text/slices.ts), so that its time grows linearly too.
 import { formatDuration } from '../duration.ts';
 import { escapeHtml as h } from '../text/escape.ts';
+import { joinMapped } from '../text/slices.ts';
 import type { Fleet } from './fleet.ts';
 import { doubtNote, durationText, statusOf, type Report, type ReportStep } from './model.ts';
 
@@ -90,7 +92,7 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
     return `${out}</span>`;
   };
   const group = (title: string, sites: string[], labelled = false) =>
-    `<h3>${h(title)}</h3>\n<div class="grid" role="group" aria-label="${h(title)}">${sites.map((s) => tile(s, labelled)).join('')}</div>\n`;
+    `<h3>${h(title)}</h3>\n<div class="grid" role="group" aria-label="${h(title)}">${joinMapped(sites, (s) => tile(s, labelled))}</div>\n`;
 
   const sites = fleet.sites.filter((s) => cellsOf.has(s));
   const bad = new Set(sites.filter((site) => cellsOf.get(site)!.some((c) => c.some((i) => failing(report.steps[i]!)))));
@@ -172,13 +174,15 @@ export function errorHtml(s: ReportStep): string {
 
 /** A fleet's step runs, a line each, anchored for the grid's links: its outcome, name, duration, figures, error. */
 export function fleetStepsHtml(report: Report): string {
-  return report.steps
-    .map((s, i) => {
+  return joinMapped(
+    report.steps,
+    (s, i) => {
       const status = statusOf(s);
       const duration = s.startedAt ? ` · ${h(durationText(s.durationMs, formatDuration))}` : '';
       return `<div id="${rowId(i)}" class="r"><span class="badge ${STATUS_CLASS[status]}">${h(status)}</span>${stepNameHtml(s)}${duration}${s.figures ? ` · ${h(s.figures)}` : ''}${errorHtml(s)}</div>`;
-    })
-    .join('\n');
+    },
+    '\n',
+  );
 }
 
 const n = (v: number) => v.toLocaleString('en');
