@@ -1,6 +1,7 @@
 // The JSON report: the model as it is, two-space indented, with a trailing newline. Produced as
 // pieces (each a token or a value's own JSON) so that a report holding a 50 MB update report is
 // written without first building one string of twice that size.
+import { joinPieces } from '../text/slices.ts';
 import type { Report } from './model.ts';
 
 /** Strings longer than this are escaped slice by slice, never copied whole. */
@@ -62,6 +63,7 @@ export function* reportJsonPieces(report: Report): Generator<string> {
   yield '\n';
 }
 
+/** The JSON report as one string (a webhook's body), its pieces joined a slice at a time (text/slices.ts). */
 export function renderJson(report: Report): string {
-  return [...reportJsonPieces(report)].join('');
+  return joinPieces(reportJsonPieces(report));
 }
