@@ -1,10 +1,10 @@
 // Long text made of many small pieces (a report's rows, a JSON report's tokens), joined in slices:
 // the pieces are joined into one string a slice at a time, as soon as the slice is made, and the
 // slices are joined at the end. The text is the same as joining every piece at once; what differs
-// is the memory. Held until one final join, a 10,000-site report's hundred thousand pieces live
-// through the young generation's collections, are copied at each and promoted to the old space:
-// the rendering took 11-15x the time of a 1,000-site one's instead of 10x (bench/README.md). Held
-// a slice at a time, they die young, and what lives on is a few large strings.
+// is the memory. Held until one final join, a 10,000-site report's tens of thousands of pieces
+// live through the young generation's collections, are copied at each and promoted to the old
+// space: the HTML took 13-15x the time of a 1,000-site one's instead of 10x (bench/README.md).
+// Held a slice at a time, they die young, and what lives on is a few large strings.
 
 /** Characters gathered before the pieces are joined into one slice. */
 export const SLICE_CHARS = 1 << 16;
