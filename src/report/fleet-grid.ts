@@ -3,9 +3,11 @@
 // the list of step runs (a line each: a table of 30,000 rows takes Chromium seconds to lay out).
 // The sites that failed or are in doubt come first, then the rest by wave. A fleet's timeline is
 // a bar per step of the file rather than per instance. Made in one pass over the instances: the
-// page grows linearly with the sites, a few hundred bytes each.
+// page grows linearly with the sites, a few hundred bytes each. The list's lines and the grid's
+// tiles are joined a slice at a time (text/slices.ts), so that its time grows linearly too.
 import { formatDuration } from '../duration.ts';
 import { escapeHtml as h } from '../text/escape.ts';
+import { joinMapped } from '../text/slices.ts';
 import type { Fleet } from './fleet.ts';
 import { doubtNote, durationText, statusOf, type Report, type ReportStep } from './model.ts';
 
@@ -49,37 +51,56 @@ ${classes}
 /** The grid: a legend, then the failed and in-doubt sites, then each wave's (or every other) site. */
 export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<string, string>): string {
   // The steps of the file the fleet's instances belong to (an analysis round is no cell), in order.
+  const inGrid = (s: ReportStep) => s.round === null && !!s.matrix && fleet.key in s.matrix;
   const columns = new Map<number, number>();
   const labels: string[] = [];
-  const cellsOf = new Map<string, number[][]>();
-  report.steps.forEach((s, i) => {
-    if (s.round !== null || !s.matrix || !(fleet.key in s.matrix)) return;
-    let column = columns.get(s.step);
-    if (column === undefined) {
-      columns.set(s.step, (column = labels.length));
+  for (const s of report.steps)
+    if (inGrid(s) && !columns.has(s.step)) {
+      columns.set(s.step, labels.length);
       labels.push(`${s.step + 1}${s.id ? ` (${s.id})` : ''} ${s.uses}`);
     }
-    const site = String(s.matrix[fleet.key]);
-    let cells = cellsOf.get(site);
-    if (!cells) cellsOf.set(site, (cells = []));
-    (cells[column] ??= []).push(i);
+  // A site is its place in fleet.sites, looked up by name once per instance and per wave's value;
+  // the rest is arrays indexed by it. Maps and sets of 10,000 names (a cell list, the failed, the
+  // placed, a wave each) were most of the grid's time, and slower per site the more sites there are.
+  const place = new Map<string, number>();
+  fleet.sites.forEach((site, k) => place.set(site, k));
+  const width = labels.length;
+  // Each cell's instances, in order: the first and last of a cell (site * width + column), the next of each.
+  const first = new Int32Array(fleet.sites.length * width).fill(-1);
+  const last = new Int32Array(first.length);
+  const next = new Int32Array(report.steps.length).fill(-1);
+  const ran = new Uint8Array(fleet.sites.length);
+  const bad = new Uint8Array(fleet.sites.length);
+  report.steps.forEach((s, i) => {
+    const k = inGrid(s) ? place.get(String(s.matrix![fleet.key])) : undefined;
+    if (k === undefined) return;
+    const cell = k * width + columns.get(s.step)!;
+    if (first[cell]! < 0) first[cell] = i;
+    else next[last[cell]!] = i;
+    last[cell] = i;
+    ran[k] = 1;
+    if (failing(s)) bad[k] = 1;
   });
   const escaped = labels.map(h);
   const counts = new Map<Status, number>();
-  const waveOf = new Map<string, number>();
-  for (const w of report.rollout?.waves ?? []) for (const v of w.values) waveOf.set(v, w.wave);
+  const waveOf = new Float64Array(fleet.sites.length).fill(Infinity);
+  const placesOf = (values: readonly string[]) =>
+    values.flatMap((v) => {
+      const k = place.get(v);
+      return k !== undefined && ran[k] ? [k] : [];
+    });
+  const waves = (report.rollout?.waves ?? []).map((w) => ({ w, own: placesOf(w.values) }));
+  for (const { w, own } of waves) for (const k of own) waveOf[k] = w.wave;
 
-  const tile = (site: string, labelled: boolean) => {
-    const name = h(site);
-    const cells = cellsOf.get(site)!;
+  const tile = (k: number, labelled: boolean) => {
+    const name = h(fleet.sites[k]!);
     let out = `<span class="t">${labelled ? `<b>${name}</b>` : ''}`;
-    for (let c = 0; c < labels.length; c++) {
-      const instances = cells[c];
-      if (!instances) {
+    for (let c = 0; c < width; c++) {
+      if (first[k * width + c]! < 0) {
         out += `<i class="n" title="${name} · ${escaped[c]} · not run"></i>`;
         continue;
       }
-      for (const i of instances) {
+      for (let i = first[k * width + c]!; i >= 0; i = next[i]!) {
         const s = report.steps[i]!;
         const status = statusOf(s);
         counts.set(status, (counts.get(status) ?? 0) + 1);
@@ -89,21 +110,21 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
     }
     return `${out}</span>`;
   };
-  const group = (title: string, sites: string[], labelled = false) =>
-    `<h3>${h(title)}</h3>\n<div class="grid" role="group" aria-label="${h(title)}">${sites.map((s) => tile(s, labelled)).join('')}</div>\n`;
+  const group = (title: string, sites: number[], labelled = false) =>
+    `<h3>${h(title)}</h3>\n<div class="grid" role="group" aria-label="${h(title)}">${joinMapped(sites, (k) => tile(k, labelled))}</div>\n`;
 
-  const sites = fleet.sites.filter((s) => cellsOf.has(s));
-  const bad = new Set(sites.filter((site) => cellsOf.get(site)!.some((c) => c.some((i) => failing(report.steps[i]!)))));
+  const sites = fleet.sites.flatMap((_, k) => (ran[k] ? [k] : []));
   const parts: string[] = [];
-  if (bad.size > 0) {
-    const first = [...bad].sort((a, b) => (waveOf.get(a) ?? Infinity) - (waveOf.get(b) ?? Infinity));
-    parts.push(group(`Failed or in doubt: ${n(first.length)} ${fleet.key}(s)`, first, true));
+  const failed = sites.filter((k) => bad[k]);
+  if (failed.length > 0) {
+    failed.sort((a, b) => waveOf[a]! - waveOf[b]!);
+    parts.push(group(`Failed or in doubt: ${n(failed.length)} ${fleet.key}(s)`, failed, true));
   }
-  const placed = new Set<string>();
-  for (const w of report.rollout?.waves ?? []) {
-    const own = w.values.filter((v) => cellsOf.has(v) && !placed.has(v));
-    for (const v of own) placed.add(v);
-    const rest = own.filter((v) => !bad.has(v));
+  const placed = new Uint8Array(fleet.sites.length);
+  for (const { w, own: all } of waves) {
+    const own = all.filter((k) => !placed[k]);
+    for (const k of own) placed[k] = 1;
+    const rest = own.filter((k) => !bad[k]);
     const above = own.length - rest.length;
     parts.push(
       group(
@@ -112,7 +133,7 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
       ),
     );
   }
-  const others = sites.filter((s) => !placed.has(s) && !bad.has(s));
+  const others = sites.filter((k) => !placed[k] && !bad[k]);
   if (others.length > 0)
     parts.push(
       group(`${report.rollout ? 'Outside the waves' : 'The rest'}: ${n(others.length)} ${fleet.key}(s)`, others),
@@ -172,13 +193,15 @@ export function errorHtml(s: ReportStep): string {
 
 /** A fleet's step runs, a line each, anchored for the grid's links: its outcome, name, duration, figures, error. */
 export function fleetStepsHtml(report: Report): string {
-  return report.steps
-    .map((s, i) => {
+  return joinMapped(
+    report.steps,
+    (s, i) => {
       const status = statusOf(s);
       const duration = s.startedAt ? ` · ${h(durationText(s.durationMs, formatDuration))}` : '';
       return `<div id="${rowId(i)}" class="r"><span class="badge ${STATUS_CLASS[status]}">${h(status)}</span>${stepNameHtml(s)}${duration}${s.figures ? ` · ${h(s.figures)}` : ''}${errorHtml(s)}</div>`;
-    })
-    .join('\n');
+    },
+    '\n',
+  );
 }
 
 const n = (v: number) => v.toLocaleString('en');

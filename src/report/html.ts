@@ -5,7 +5,16 @@
 // per step of the file, and only its failed updates' reports are rendered.
 import { formatDuration } from '../duration.ts';
 import { countsPhrase } from '../runner/result.ts';
-import { durationText, limitedTo, runNotes, statusOf, targetOf, updateReportOf, type Report } from './model.ts';
+import {
+  durationText,
+  limitedTo,
+  runNotes,
+  statusOf,
+  targetOf,
+  updateReportOf,
+  type Report,
+  type ReportStep,
+} from './model.ts';
 import { fleetOf, fleetPhrase, fleetRows } from './fleet.ts';
 import { errorHtml, fleetGridHtml, fleetStepsHtml, fleetStyle, stepNameHtml, stepTimelineHtml } from './fleet-grid.ts';
 import { markdownToHtml } from './server-markdown.ts';
@@ -77,14 +86,19 @@ export function renderHtml(report: Report): string {
             `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${stepNameHtml(s)}<br><code>${h(s.uses)}</code>${windowNote(s) ? `<br><small>${h(windowNote(s))}</small>` : ''}</td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${errorHtml(s)}</td></tr>`,
         )
         .join('\n');
-  const withUpdates = report.steps.map((s) => ({ s, u: updateReportOf(s) })).filter((x) => x.u);
-  // A fleet's thousands of updates that succeeded are in the JSON report; its failed ones are here.
-  const shownUpdates = fleet ? withUpdates.filter((x) => !x.u!.success) : withUpdates;
-  const succeededLeft = withUpdates.length - shownUpdates.length;
+  // A fleet's thousands of updates that succeeded are in the JSON report, counted here (not gathered:
+  // held to the end, a pair per instance would outlive the young generation); its failed ones are here.
+  const shownUpdates: { s: ReportStep; u: { report: string; success: boolean } }[] = [];
+  let succeededLeft = 0;
+  for (const s of report.steps) {
+    const u = updateReportOf(s);
+    if (u && fleet && u.success) succeededLeft++;
+    else if (u) shownUpdates.push({ s, u });
+  }
   const updates = shownUpdates
     .map(
       ({ s, u }) =>
-        `<details open><summary>${h(s.name)}: ${u!.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u!.report)}</div></details>`,
+        `<details open><summary>${h(s.name)}: ${u.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u.report)}</div></details>`,
     )
     .join('\n');
   const updatesNote = succeededLeft

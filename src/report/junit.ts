@@ -7,6 +7,7 @@
 // attribute on testcase: the file is on the testsuite.
 import { fleetPhrase, NO_REPORT_NOTE } from './fleet.ts';
 import { doubtNote, IN_DOUBT_NOTE, limitedTo, runNotes, type Report } from './model.ts';
+import { SliceJoiner } from '../text/slices.ts';
 
 function attr(text: string): string {
   return stripInvalid(text)
@@ -41,11 +42,13 @@ export function renderJunit(report: Report): string {
   const skipped = report.steps.filter(
     (s) => !failing(s) && (s.outcome === 'skipped' || s.outcome === 'cancelled'),
   ).length;
-  const lines = [
+  // A line or a few per instance: joined a slice at a time (text/slices.ts).
+  const lines = new SliceJoiner('\n');
+  lines.push(
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(report.pipeline.name)}" tests="${tests}" failures="${failures}" errors="0" time="${seconds(report.durationMs)}">`,
     `  <testsuite name="${attr(report.pipeline.name)}" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}" file="${attr(report.pipeline.file)}">`,
-  ];
+  );
   const limited = limitedTo(report);
   const fleet = fleetPhrase(report);
   const properties = [
@@ -113,5 +116,5 @@ export function renderJunit(report: Report): string {
     lines.push('    </testcase>');
   }
   lines.push('  </testsuite>', '</testsuites>');
-  return `${lines.join('\n')}\n`;
+  return `${lines.text()}\n`;
 }

@@ -200,6 +200,16 @@ test('the JSON report written in pieces is exactly JSON.stringify(report, null, 
     }),
     { numRuns: runs(1000) },
   );
+  // A value too big to be one piece is its members' pieces: each small one made at once and
+  // indented as deep as it is, at any depth.
+  const pad = 'x'.repeat(1 << 16);
+  fc.assert(
+    fc.property(withGaps, (value) => {
+      const nested = { pad, list: [pad, value, { value, pad }] };
+      assert.equal([...jsonPieces(nested)].join(''), JSON.stringify(nested, null, 2));
+    }),
+    { numRuns: runs(200) },
+  );
   // Strings over 1 MiB are escaped in slices: quotes, controls and a surrogate pair on every edge.
   const { SLICE } = await import('../../src/report/json.ts');
   const big = `${'a'.repeat(SLICE - 1)}😀"\n\u0001${'b'.repeat(SLICE - 2)}😀${'é'.repeat(SLICE)}`;
