@@ -1,64 +1,26 @@
-// Longer than 250 lines: a worker's wiring (its lease, each site's stored run, the analysis, its report) is one composition over the shard protocol.
 // A worker of a sharded run (run --shard I/N --run RUN), composed: the manifest read and checked,
 // the attempt registered, the worker's lease taken (a live earlier attempt of its index waited
 // for, an expired one taken over) and renewed, then shard/worker.ts walks the waves with each
 // site run as a stored run of its own (its journal in the store, fenced by the worker's lease;
 // a site taken over resumed with verify-and-retry), the analysis between waves run by whoever is
-// elected, and the worker's report merged from the sites it ran.
+// elected (shard-analysis.ts), and the worker's report merged from the sites it ran.
 import { hostname } from 'node:os';
-import { tmpdir } from 'node:os';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { actorOf, runUrlOf } from '../ci/facts.ts';
-import { EnginectlError, UsageError } from '../errors.ts';
-import { formatDuration } from '../duration.ts';
+import { UsageError } from '../errors.ts';
 import { newRunId } from '../journal/replica.ts';
-import type { Pipeline } from '../pipeline/model.ts';
 import type { Report } from '../report/model.ts';
 import { workerReport, type SiteReport } from './shard-worker-report.ts';
 import { prepareRun } from '../runner/scope.ts';
-import type { RunLogger } from '../runner/run-logger.ts';
-import type { Masker } from '../runner/masker.ts';
-import { runWorker, type SiteEnd, type WorkerResult } from '../shard/worker.ts';
+import { runWorker, type WorkerResult } from '../shard/worker.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
 import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
-import type { Env } from '../environment.ts';
 import type { Clock } from './clock.ts';
-import type { Source } from './pipeline-input.ts';
-import { openStoredRun } from './stored-run.ts';
-import { setUpJournal } from './journal-setup.ts';
-import { runAndReport } from './run.ts';
-import { sitePipeline } from './site-pipeline.ts';
-import { bakeOf } from '../runner/waves.ts';
-
-export interface ShardWorkerRequest {
-  store: RunStore;
-  storeUrl: string;
-  run: string;
-  /** This worker's index, 0-based, and the total it was told (checked against the manifest). */
-  index: number;
-  total: number | undefined;
-  pipeline: Pipeline;
-  sources: readonly Source[];
-  vars: Readonly<Record<string, unknown>>;
-  env: Env;
-  cwd: string;
-  emulatorUrl?: string | undefined;
-  masker: Masker;
-  logger: RunLogger;
-  signal: AbortSignal;
-  clock: Clock;
-  stopwatch?: (() => number) | undefined;
-  /** How long it waits at a barrier before it parks; the longest it sleeps between reads of the store while waiting; its lease's ttl. */
-  waitLimitMs: number;
-  pollMs: number;
-  ttlMs: number;
-  say(line: string): void;
-  /** Told as the worker starts (or resumes) its first site: from then on it may have sent something. */
-  onStart?(): void;
-}
+import { runSite } from './shard-site.ts';
+import type { ShardWorkerRequest } from './shard-request.ts';
+export type { ShardWorkerRequest } from './shard-request.ts';
+import { analyse } from './shard-analysis.ts';
 
 export interface ShardWorkerDone {
   manifest: Manifest;
@@ -205,161 +167,4 @@ function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string
     await taken.release().catch(() => undefined);
     return true;
   };
-}
-
-/** One site: a stored run of its own over the site's instances (a new run, or the resume of one taken over). */
-async function runSite(
-  request: ShardWorkerRequest,
-  manifest: Manifest,
-  lease: HeldLease,
-  site: string,
-  siteRun: { id: string; resume: boolean },
-  reports: SiteReport[],
-): Promise<SiteEnd> {
-  const pipeline = sitePipeline(request.pipeline, manifest.over, site);
-  const selection = { only: { [manifest.over]: [site] }, skip: {} };
-  let resume = siteRun.resume;
-  const now = request.clock.now();
-  // A local copy of its own: an earlier attempt's file of the same run (on this machine) is never appended to.
-  const local = () => join(tmpdir(), `enginectl-${siteRun.id}.${randomBytes(4).toString('hex')}.journal.jsonl`);
-  const stored = await openStoredRun({
-    url: request.storeUrl,
-    resumeId: resume ? siteRun.id : undefined,
-    newId: resume ? undefined : siteRun.id,
-    journal: resume ? undefined : local(),
-    cwd: request.cwd,
-    env: request.env,
-    tmpdir: tmpdir(),
-    now,
-  }).catch(async (error: unknown) => {
-    // Taken over before its journal's first segment: nothing of it was sent (the journal is written ahead).
-    if (!resume || !(error instanceof EnginectlError) || error.code !== 'STORE_REFUSED') throw error;
-    resume = false;
-    return openStoredRun({
-      url: request.storeUrl,
-      newId: siteRun.id,
-      journal: local(),
-      cwd: request.cwd,
-      env: request.env,
-      tmpdir: tmpdir(),
-      now,
-    });
-  });
-  let journal;
-  try {
-    journal = await setUpJournal({
-      path: stored.path,
-      resume,
-      force: false,
-      inDoubt: resume ? 'verify-and-retry' : undefined,
-      continueRollout: false,
-      pipeline,
-      sources: request.sources,
-      vars: request.vars,
-      selection,
-      env: request.env,
-      command: `enginectl run --shard ${request.index + 1}/${manifest.shards}`,
-      label: `run ${stored.runId}`,
-      now,
-      verify: { masker: request.masker, signal: request.signal },
-      masker: request.masker,
-      warn: (w) => request.logger.warn(undefined, w),
-    });
-  } catch (error) {
-    // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the operator.
-    if (!(error instanceof EnginectlError) || request.signal.aborted) throw error;
-    return {
-      outcome: 'failure',
-      detail: `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`,
-    };
-  }
-  journal.spec.file.replicateTo(stored.replica);
-  try {
-    for (const v of journal.verified) request.say(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
-    const done = await runAndReport(
-      {
-        pipeline,
-        env: request.env,
-        selection,
-        reports: {},
-        emulatorUrl: request.emulatorUrl,
-        journal: journal.spec,
-        resume: journal.resume,
-        sources: request.sources,
-        vars: request.vars,
-        lease,
-      },
-      {
-        masker: request.masker,
-        logger: request.logger,
-        signal: request.signal,
-        clock: request.clock,
-        stopwatch: request.stopwatch,
-      },
-    );
-    reports.push({ site, siteRun: stored.runId, report: done.rendered.report });
-    if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
-    if (done.halted) throw done.halted;
-    const outcome =
-      done.result.outcome === 'success' ? 'success' : done.result.outcome === 'cancelled' ? 'cancelled' : 'failure';
-    const failed = done.result.steps.find((s) => s.outcome === 'failure' || (s.inDoubt && !s.decision));
-    return { outcome, detail: failed ? `${failed.name}: ${failed.error?.message ?? failed.outcome}` : undefined };
-  } finally {
-    const unsettled = await journal.spec.file.settle();
-    if (unsettled) request.logger.warn(undefined, unsettled);
-    journal.spec.file.close();
-  }
-}
-
-/** The analysis after a wave, by the elected worker: the bake left (parked past the wait limit), then the gates' rounds over the sites that passed. */
-async function analyse(
-  request: ShardWorkerRequest,
-  manifest: Manifest,
-  wave: number,
-  passed: string[],
-  since: number,
-): Promise<{ passed: boolean; text: string } | { parked: string }> {
-  const rollout = request.pipeline.rollout!;
-  const analysis = rollout.analysis!;
-  const bakeMs = bakeOf(rollout, wave);
-  const left = since + bakeMs - request.clock.now();
-  if (left > request.waitLimitMs) return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}` };
-  if (left > 0) {
-    request.say(`wave ${wave}: baking ${formatDuration(left)} before its analysis`);
-    await request.clock.sleep(left, request.signal);
-  }
-  if (analysis.gates.length === 0) return { passed: true, text: 'baked; no gates to run again' };
-  const steps = request.pipeline.steps.filter((s) => s.id !== undefined && analysis.gates.includes(s.id));
-  const pipeline: Pipeline = { ...request.pipeline, rollout: undefined, steps };
-  let failedRounds = 0;
-  let text = `${analysis.count} round(s) of ${analysis.gates.join(', ')} held`;
-  for (let round = 1; round <= analysis.count; round++) {
-    await request.clock.sleep(analysis.intervalMs, request.signal);
-    const done = await runAndReport(
-      {
-        pipeline,
-        env: request.env,
-        selection: { only: { [manifest.over]: passed }, skip: {} },
-        reports: {},
-        emulatorUrl: request.emulatorUrl,
-        sources: request.sources,
-        vars: request.vars,
-      },
-      {
-        masker: request.masker,
-        logger: request.logger,
-        signal: request.signal,
-        clock: request.clock,
-        stopwatch: request.stopwatch,
-      },
-    );
-    if (done.result.outcome === 'success') continue;
-    failedRounds += 1;
-    const failures = done.result.steps
-      .filter((s) => s.outcome === 'failure')
-      .map((s) => `${s.name}: ${s.error?.message ?? 'failed'}`);
-    text = `round ${round}/${analysis.count}: ${failures.join('; ')}`;
-    if (failedRounds > analysis.failureLimit) return { passed: false, text };
-  }
-  return { passed: true, text };
 }

@@ -7,6 +7,7 @@ import type { StepRun, WaveResult } from './result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
 import { runInstance } from './run-instance.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
+import { gateRounds } from './gate-rounds.ts';
 
 /** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
 function roundRun(gate: StepRun, wave: number, round: number, count: number): StepRun {
@@ -47,41 +48,34 @@ export async function analyse(
   wave: number,
   out: StepRun[],
 ): Promise<NonNullable<WaveResult['analysis']>> {
-  const { count, intervalMs, failureLimit, gates } = rollout.analysis!;
-  // A bake alone (analysis: { bake: 12h }): nothing to run again once it elapsed.
-  if (gates.length === 0) return { passed: true, rounds: 0, failedRounds: 0, text: 'baked; no gates to run again' };
+  const { count } = rollout.analysis!;
+  const gates = rollout.analysis!.gates;
   const gateSteps = [...split].filter(([step]) => step.id !== undefined && gates.includes(step.id));
-  let failedRounds = 0;
-  let text = `${count} round(s) of ${gates.join(', ')} held`;
-  for (let round = 1; round <= count; round++) {
-    try {
-      await ctx.deps.sleep(intervalMs, ctx.deps.signal);
-    } catch {
-      return { passed: false, rounds: round - 1, failedRounds, text: 'cancelled' };
-    }
-    const failures: string[] = [];
-    for (const [step, runs] of gateSteps) {
-      for (const gate of runs.filter((r) => values.includes(String(r.matrix?.[rollout.over])))) {
-        const run = roundRun(gate, wave, round, count);
-        out.push(run);
-        await runInstance({ ...ctx, status: { failed: false, cancelled: false } }, step, run, stepPosition(ctx, step));
-        if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+  const verdict = await gateRounds(
+    rollout.analysis!,
+    (ms) => ctx.deps.sleep(ms, ctx.deps.signal),
+    async (round) => {
+      const failures: string[] = [];
+      for (const [step, runs] of gateSteps) {
+        for (const gate of runs.filter((r) => values.includes(String(r.matrix?.[rollout.over])))) {
+          const run = roundRun(gate, wave, round, count);
+          out.push(run);
+          await runInstance(
+            { ...ctx, status: { failed: false, cancelled: false } },
+            step,
+            run,
+            stepPosition(ctx, step),
+          );
+          if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+        }
       }
-    }
-    if (failures.length === 0) continue;
-    failedRounds += 1;
-    text = `round ${round}/${count}: ${failures.join('; ')}`;
+      return failures;
+    },
     // A failed round within the limit does not fail the run: the limit let it pass.
-    if (failedRounds <= failureLimit)
+    (round) =>
       out
         .filter((r) => r.round === round && r.wave === wave && r.outcome === 'failure')
-        .forEach((r) => (r.continuedOnError = true));
-    else return { passed: false, rounds: round, failedRounds, text };
-  }
-  return {
-    passed: true,
-    rounds: count,
-    failedRounds,
-    text: failedRounds ? `${failedRounds} failed round(s), within the limit of ${failureLimit}; last: ${text}` : text,
-  };
+        .forEach((r) => (r.continuedOnError = true)),
+  );
+  return { passed: verdict.passed, rounds: verdict.rounds, failedRounds: verdict.failedRounds, text: verdict.text };
 }

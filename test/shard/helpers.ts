@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { serve, Sites } from '../../src/emulator/index.ts';
+import { parseFault } from '../../src/emulator/faults/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { gatewayInFront } from '../helpers/gateway.ts';
@@ -32,7 +33,7 @@ export async function shardFleet(
   n: number,
   rollout: string,
   hooks?: FleetHooks,
-  options: { passwords?: boolean } = {},
+  options: { passwords?: boolean; faults?: string[] } = {},
 ) {
   // Each worker may call as a user of its own (SITE_USER, a secret: the pipeline's hash is the same), so a test can tell who sent a request.
   const users = Array.from({ length: 64 }, (_, i) => ({
@@ -40,7 +41,7 @@ export async function shardFleet(
     password: 'admin',
     scopes: new Set(ALL_SCOPES),
   }));
-  const sites = new Sites({ users });
+  const sites = new Sites({ users, faults: (options.faults ?? []).map(parseFault) });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
   const url = hooks

@@ -2,11 +2,13 @@
 // workers (run --shard I/N) share the run store, keep the waves and one failure budget, and
 // report --merge --store --run gives one result naming every site.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { passwordOf, shardFleet, waveLog } from './helpers.ts';
 import { shardOf as shardOfSite } from '../../src/shard/manifest.ts';
+import { realClock } from '../../src/app/clock.ts';
+import { runCli } from '../helpers/cli.ts';
 
 test('two static shards of a 12-site rollout in 3 waves: every site once, the merged report names all', async (t) => {
   const f = await shardFleet(t, 12, '  over: site\n  waves: [[site-0001], 3, rest]\n  max-failures: 0');
@@ -150,7 +152,22 @@ test("a static shard's worker asks only for its own sites' secrets; a queue work
 test("queue workers of 4 lanes each (max-parallel 4): every site claimed once; the wave's log a sequence without a gap, each site started and ended once, a success and its lane's next start one entry", async (t) => {
   const f = await shardFleet(t, 60, '  over: site\n  waves: [rest]\n  max-parallel: 4');
   const run = (await f.shard('--shards', '3', '--assign', 'queue')).run;
-  const workers = await Promise.all(['1/3', '2/3', '3/3'].map((s) => f.worker(run, s)));
+  // The analysis's 2-minute intervals pass at once on the workers' clock (a lease of an hour outlives them); every other wait is real.
+  const real = realClock();
+  let skipped = 0;
+  const clock = {
+    now: () => real.now() + skipped,
+    sleep: (ms: number, signal: AbortSignal) =>
+      ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
+  };
+  const workers = await Promise.all(
+    ['1/3', '2/3', '3/3'].map((s) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', s, '--shard-ttl', '1h'], {
+        env: f.env,
+        clock,
+      }),
+    ),
+  );
   for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
   assert.deepEqual(Object.values(f.applied('/update/system')), Array(60).fill(1));
   const keys = readdirSync(join(f.store, 'shards', run, 'waves', '1', 'log')).sort();
@@ -168,4 +185,51 @@ test("queue workers of 4 lanes each (max-parallel 4): every site claimed once; t
   assert.deepEqual(count('ended'), [60, 60]);
   // A success is recorded in its lane's next start: an entry of its own only for a lane's last site (12 lanes).
   assert.ok(keys.length <= 60 + 12, `${keys.length} entries for 60 sites`);
+});
+
+test('the analysis between waves is run once, by the elected worker: a gate failing after wave 1 halts the rollout in every shard; no site of wave 2 starts anywhere; the verdict names the round', async (t) => {
+  // site-0001's first alert read is answered clean (its own gate passes), then a critical alert is raised: the analysis sees it.
+  const f = await shardFleet(
+    t,
+    6,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m }',
+    undefined,
+    { faults: ['GET /api/monitoring/v1/alerts site=site-0001 raise-alert=critical:disk_full'] },
+  );
+  const run = (await f.shard('--shards', '3')).run;
+  // The analysis's 2-minute intervals pass at once on the workers' clock (a lease of an hour outlives them); every other wait is real.
+  const real = realClock();
+  let skipped = 0;
+  const clock = {
+    now: () => real.now() + skipped,
+    sleep: (ms: number, signal: AbortSignal) =>
+      ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
+  };
+  const workers = await Promise.all(
+    ['1/3', '2/3', '3/3'].map((s) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', s, '--shard-ttl', '1h'], {
+        env: f.env,
+        clock,
+      }),
+    ),
+  );
+  for (const w of workers) {
+    assert.equal(w.code, 1, w.stdout + w.stderr);
+    assert.match(
+      w.stdout + w.stderr,
+      /the rollout halted at wave 1: .*round 1\/2: No critical alert at site-0001.*disk_full/,
+    );
+  }
+  assert.deepEqual(Object.keys(f.applied('/update/system')), ['site-0001'], 'no site of wave 2 was updated');
+  // One analyst: its rounds' reads of the canary, and no more (each round one read, the site's own gate one).
+  const reads = [...f.sites.started()]
+    .find(([name]) => name === 'site-0001')![1]
+    .requests.filter((r) => r.path.endsWith('/monitoring/v1/alerts')).length;
+  assert.equal(reads, 2, "the site run's gate and one failed round, by one worker");
+  const verdict = JSON.parse(readFileSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'), 'utf8')) as {
+    passed: boolean;
+    text: string;
+  };
+  assert.equal(verdict.passed, false);
+  assert.match(verdict.text, /^round 1\/2: No critical alert at site-0001/);
 });

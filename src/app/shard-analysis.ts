@@ -1,0 +1,65 @@
+// The analysis after a wave of a sharded run, by the worker elected to run it: the bake left (a
+// wait past the worker's limit parks it, and a later job goes on), then the rollout's gates, round
+// by round, over the sites of the wave that passed; the verdict is the caller's to write.
+import { formatDuration } from '../duration.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { bakeOf } from '../runner/waves.ts';
+import type { Manifest } from '../shard/manifest.ts';
+import { runAndReport } from './run.ts';
+import { gateRounds } from '../runner/gate-rounds.ts';
+import type { ShardWorkerRequest } from './shard-request.ts';
+
+/** The analysis after a wave, by the elected worker: the bake left (parked past the wait limit), then the gates' rounds over the sites that passed. */
+export async function analyse(
+  request: ShardWorkerRequest,
+  manifest: Manifest,
+  wave: number,
+  passed: string[],
+  since: number,
+): Promise<{ passed: boolean; text: string } | { parked: string }> {
+  const rollout = request.pipeline.rollout!;
+  const analysis = rollout.analysis!;
+  const bakeMs = bakeOf(rollout, wave);
+  const left = since + bakeMs - request.clock.now();
+  if (left > request.waitLimitMs) return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}` };
+  if (left > 0) {
+    request.say(`wave ${wave}: baking ${formatDuration(left)} before its analysis`);
+    await request.clock.sleep(left, request.signal);
+  }
+  // The gates alone, numbered as a pipeline of their own (the runner indexes its instances by a step's place).
+  const steps = request.pipeline.steps
+    .filter((s) => s.id !== undefined && analysis.gates.includes(s.id))
+    .map((s, index) => ({ ...s, index }));
+  const pipeline: Pipeline = { ...request.pipeline, rollout: undefined, steps };
+  const verdict = await gateRounds(
+    analysis,
+    (ms) => request.clock.sleep(ms, request.signal),
+    async () => {
+      const done = await runAndReport(
+        {
+          pipeline,
+          env: request.env,
+          selection: { only: { [manifest.over]: passed }, skip: {} },
+          reports: {},
+          emulatorUrl: request.emulatorUrl,
+          sources: request.sources,
+          vars: request.vars,
+        },
+        {
+          masker: request.masker,
+          logger: request.logger,
+          signal: request.signal,
+          clock: request.clock,
+          stopwatch: request.stopwatch,
+        },
+      );
+      if (done.result.outcome === 'cancelled') throw request.signal.reason ?? new Error('interrupted');
+      return done.result.steps
+        .filter((s) => s.outcome === 'failure')
+        .map((s) => `${s.name}: ${s.error?.message ?? 'failed'}`);
+    },
+  );
+  // Interrupted before a verdict: no verdict is written; the worker ends as interrupted.
+  if (verdict.cancelled) throw request.signal.reason ?? new Error('interrupted');
+  return { passed: verdict.passed, text: verdict.text };
+}

@@ -1,0 +1,37 @@
+// What a worker of a sharded run is given: the store and the run, its index, the pipeline and its
+// sources, the environment, and the parts it runs with (masker, logger, clock, signal), with how
+// long it waits at a barrier, how often it reads the store, and its lease's ttl.
+import type { Pipeline } from '../pipeline/model.ts';
+import type { RunLogger } from '../runner/run-logger.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { RunStore } from '../store/store.ts';
+import type { Env } from '../environment.ts';
+import type { Clock } from './clock.ts';
+import type { Source } from './pipeline-input.ts';
+
+export interface ShardWorkerRequest {
+  store: RunStore;
+  storeUrl: string;
+  run: string;
+  /** This worker's index, 0-based, and the total it was told (checked against the manifest). */
+  index: number;
+  total: number | undefined;
+  pipeline: Pipeline;
+  sources: readonly Source[];
+  vars: Readonly<Record<string, unknown>>;
+  env: Env;
+  cwd: string;
+  emulatorUrl?: string | undefined;
+  masker: Masker;
+  logger: RunLogger;
+  signal: AbortSignal;
+  clock: Clock;
+  stopwatch?: (() => number) | undefined;
+  /** How long it waits at a barrier before it parks; the longest it sleeps between reads of the store while waiting; its lease's ttl. */
+  waitLimitMs: number;
+  pollMs: number;
+  ttlMs: number;
+  say(line: string): void;
+  /** Told as the worker starts (or resumes) its first site: from then on it may have sent something. */
+  onStart?(): void;
+}

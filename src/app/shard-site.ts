@@ -1,0 +1,121 @@
+// One site of a sharded run, run by a worker: a stored run of its own over the site's instances
+// (its journal written ahead in the run store, fenced by the worker's lease), or the resume of one
+// taken over from a worker that is gone, verify-and-retry deciding its calls in doubt: applied is
+// not sent again; what verify cannot tell fails the site, for an operator.
+import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { EnginectlError } from '../errors.ts';
+import type { SiteEnd } from '../shard/worker.ts';
+import type { Manifest } from '../shard/manifest.ts';
+import { LeaseError, type HeldLease } from '../store/lease.ts';
+import { openStoredRun } from './stored-run.ts';
+import { setUpJournal } from './journal-setup.ts';
+import { runAndReport } from './run.ts';
+import { sitePipeline } from './site-pipeline.ts';
+import type { SiteReport } from './shard-worker-report.ts';
+import type { ShardWorkerRequest } from './shard-request.ts';
+
+/** One site: a stored run of its own over the site's instances (a new run, or the resume of one taken over). */
+export async function runSite(
+  request: ShardWorkerRequest,
+  manifest: Manifest,
+  lease: HeldLease,
+  site: string,
+  siteRun: { id: string; resume: boolean },
+  reports: SiteReport[],
+): Promise<SiteEnd> {
+  const pipeline = sitePipeline(request.pipeline, manifest.over, site);
+  const selection = { only: { [manifest.over]: [site] }, skip: {} };
+  let resume = siteRun.resume;
+  const now = request.clock.now();
+  // A local copy of its own: an earlier attempt's file of the same run (on this machine) is never appended to.
+  const local = () => join(tmpdir(), `enginectl-${siteRun.id}.${randomBytes(4).toString('hex')}.journal.jsonl`);
+  const stored = await openStoredRun({
+    url: request.storeUrl,
+    resumeId: resume ? siteRun.id : undefined,
+    newId: resume ? undefined : siteRun.id,
+    journal: resume ? undefined : local(),
+    cwd: request.cwd,
+    env: request.env,
+    tmpdir: tmpdir(),
+    now,
+  }).catch(async (error: unknown) => {
+    // Taken over before its journal's first segment: nothing of it was sent (the journal is written ahead).
+    if (!resume || !(error instanceof EnginectlError) || error.code !== 'STORE_REFUSED') throw error;
+    resume = false;
+    return openStoredRun({
+      url: request.storeUrl,
+      newId: siteRun.id,
+      journal: local(),
+      cwd: request.cwd,
+      env: request.env,
+      tmpdir: tmpdir(),
+      now,
+    });
+  });
+  let journal;
+  try {
+    journal = await setUpJournal({
+      path: stored.path,
+      resume,
+      force: false,
+      inDoubt: resume ? 'verify-and-retry' : undefined,
+      continueRollout: false,
+      pipeline,
+      sources: request.sources,
+      vars: request.vars,
+      selection,
+      env: request.env,
+      command: `enginectl run --shard ${request.index + 1}/${manifest.shards}`,
+      label: `run ${stored.runId}`,
+      now,
+      verify: { masker: request.masker, signal: request.signal },
+      masker: request.masker,
+      warn: (w) => request.logger.warn(undefined, w),
+    });
+  } catch (error) {
+    // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the operator.
+    if (!(error instanceof EnginectlError) || request.signal.aborted) throw error;
+    return {
+      outcome: 'failure',
+      detail: `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`,
+    };
+  }
+  journal.spec.file.replicateTo(stored.replica);
+  try {
+    for (const v of journal.verified) request.say(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
+    const done = await runAndReport(
+      {
+        pipeline,
+        env: request.env,
+        selection,
+        reports: {},
+        emulatorUrl: request.emulatorUrl,
+        journal: journal.spec,
+        resume: journal.resume,
+        sources: request.sources,
+        vars: request.vars,
+        lease,
+      },
+      {
+        masker: request.masker,
+        logger: request.logger,
+        signal: request.signal,
+        clock: request.clock,
+        stopwatch: request.stopwatch,
+      },
+    );
+    reports.push({ site, siteRun: stored.runId, report: done.rendered.report });
+    if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
+    if (done.halted) throw done.halted;
+    const outcome =
+      done.result.outcome === 'success' ? 'success' : done.result.outcome === 'cancelled' ? 'cancelled' : 'failure';
+    const failed = done.result.steps.find((s) => s.outcome === 'failure' || (s.inDoubt && !s.decision));
+    return { outcome, detail: failed ? `${failed.name}: ${failed.error?.message ?? failed.outcome}` : undefined };
+  } finally {
+    const unsettled = await journal.spec.file.settle();
+    if (unsettled) request.logger.warn(undefined, unsettled);
+    journal.spec.file.close();
+  }
+}
