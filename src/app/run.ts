@@ -46,6 +46,12 @@ export interface RunRequest {
    * (`report --merge` compares it); none for a single-step action, whose inputs hold credentials.
    */
   sources?: readonly Source[] | undefined;
+  /**
+   * The files' hash (pipelineSha256) when the caller has it already: a shard worker's, checked
+   * against its files once, for each of its sites' runs (hashing every file at every site would
+   * cost the fleet's size at each site). Computed from `sources` otherwise.
+   */
+  sha256?: string | undefined;
   /** The --var values the run was given: part of what identifies the pipeline (another fleet). */
   vars?: Readonly<Record<string, unknown>> | undefined;
   /** With a run store: the run may park (a bake longer than afterMs, a decision on-failure: decide asks for). */
@@ -122,7 +128,7 @@ function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, mask
     servers: start.servers,
     resume: request.resume !== undefined,
     instances: start.planned(),
-    ...(request.sources ? { sha256: maskedSha256(request.sources, request.vars, masker) } : {}),
+    ...(request.sources ? { sha256: request.sha256 ?? maskedSha256(request.sources, request.vars, masker) } : {}),
     matrix: matrixValues(request.pipeline),
   };
 }
@@ -210,7 +216,10 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     },
     { selection: request.selection, resume: request.resume, park: request.park },
   );
-  raw = { ...raw, pipelineSha256: request.sources && maskedSha256(request.sources, request.vars, masker) };
+  raw = {
+    ...raw,
+    pipelineSha256: request.sources && (request.sha256 ?? maskedSha256(request.sources, request.vars, masker)),
+  };
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
   if (spec?.continueRollout) raw = { ...raw, continued: spec.continueRollout };
   if (request.resume?.parked?.decided.length) raw = { ...raw, decided: [...request.resume.parked.decided] };

@@ -43,6 +43,8 @@ export async function analyse(
           reports: {},
           emulatorUrl: request.emulatorUrl,
           sources: request.sources,
+          // The manifest's hash, which this worker's files were checked against: not hashed again at each site.
+          sha256: manifest.sha256,
           vars: request.vars,
         },
         {

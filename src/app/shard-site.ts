@@ -95,6 +95,8 @@ export async function runSite(
         journal: journal.spec,
         resume: journal.resume,
         sources: request.sources,
+        // The manifest's hash, which this worker's files were checked against: not hashed again at each site.
+        sha256: manifest.sha256,
         vars: request.vars,
         lease,
       },

@@ -10,7 +10,7 @@ import { expandMatrix } from '../pipeline/selection.ts';
 export function sitePipeline(pipeline: Pipeline, over: string, site: string): Pipeline {
   const steps = pipeline.steps.map((s) =>
     s.matrix && Object.hasOwn(s.matrix, over)
-      ? { ...s, matrix: { ...s.matrix, [over]: s.matrix[over]!.filter((v) => String(v) === site) } }
+      ? { ...s, matrix: { ...s.matrix, [over]: [...(valuesOf(s.matrix[over]!).get(site) ?? [])] } }
       : s,
   );
   const named = new Set<string>();
@@ -29,7 +29,25 @@ export function sitePipeline(pipeline: Pipeline, over: string, site: string): Pi
   }
   const reach =
     known && pipeline.reach
-      ? { ...pipeline.reach, servers: new Set([...pipeline.reach.servers].filter((n) => named.has(n))) }
+      ? { ...pipeline.reach, servers: new Set([...named].filter((n) => pipeline.reach!.servers.has(n))) }
       : pipeline.reach;
   return { ...pipeline, rollout: undefined, steps, reach };
+}
+
+type Values = NonNullable<Pipeline['steps'][number]['matrix']>[string];
+
+/** A matrix key's values by site, once per list (a worker's sites share it): a site's are found, not filtered from the fleet's. */
+const bySite = new WeakMap<Values, Map<string, Values>>();
+function valuesOf(values: Values): Map<string, Values> {
+  let found = bySite.get(values);
+  if (!found) {
+    found = new Map();
+    for (const v of values) {
+      const same = found.get(String(v));
+      if (same) same.push(v);
+      else found.set(String(v), [v]);
+    }
+    bySite.set(values, found);
+  }
+  return found;
 }

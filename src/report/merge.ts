@@ -128,10 +128,17 @@ const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12)
 /** The fleet's matrix: each key's values, from every report (they agree for one pipeline). */
 function fleetMatrix(shards: readonly ReportShard[]): Report['matrix'] {
   const out: Report['matrix'] = {};
+  const seen = new Map<string, Set<string>>();
   for (const { report } of shards) {
     for (const [key, values] of Object.entries(report.matrix)) {
-      const seen = (out[key] ??= []);
-      for (const v of values) if (!seen.some((x) => String(x) === String(v))) seen.push(v);
+      const list = (out[key] ??= []);
+      let known = seen.get(key);
+      if (!known) seen.set(key, (known = new Set()));
+      for (const v of values) {
+        if (known.has(String(v))) continue;
+        known.add(String(v));
+        list.push(v);
+      }
     }
   }
   return out;
@@ -165,11 +172,18 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): K
       } else if (severity(step) > severity(seen.step)) byKey.set(key, { step, source, report });
     }
   }
-  const position = (step: ReportStep) =>
-    Object.entries(step.matrix ?? {}).map(([k, v]) => (matrix[k] ?? []).findIndex((x) => String(x) === String(v)));
-  return [...byKey.values()].sort(
-    (a, b) => a.step.step - b.step.step || compareLists(position(a.step), position(b.step)),
+  // Each value's place in its key's list, looked up (a fleet's thousands of sites), each instance's places once.
+  const places = new Map(
+    Object.entries(matrix).map(([k, values]) => {
+      const at = new Map<string, number>();
+      values.forEach((v, i) => at.has(String(v)) || at.set(String(v), i));
+      return [k, at] as const;
+    }),
   );
+  const position = (step: ReportStep) =>
+    Object.entries(step.matrix ?? {}).map(([k, v]) => places.get(k)?.get(String(v)) ?? -1);
+  const kept = [...byKey.values()].map((k) => ({ k, at: position(k.step) }));
+  return kept.sort((a, b) => a.k.step.step - b.k.step.step || compareLists(a.at, b.at)).map((x) => x.k);
 }
 
 /** An instance kept, and the report it is from. */

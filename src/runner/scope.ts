@@ -142,8 +142,7 @@ function resolveServers(
   masker: Masker,
 ): Map<string, ResolvedServer> {
   const servers = new Map<string, ResolvedServer>();
-  for (const [name, s] of Object.entries(pipeline.servers)) {
-    if (pipeline.reach && !pipeline.reach.servers.has(name)) continue;
+  for (const [name, s] of reachedServers(pipeline)) {
     const r = resolveOrRefuse(
       {
         url: s.url,
@@ -177,6 +176,29 @@ function resolveServers(
     });
   }
   return servers;
+}
+
+/**
+ * The servers a run reaches, in the file's order: found by name, not by a walk of every server
+ * (a site's run of a sharded fleet reaches one of thousands, and would otherwise cost the fleet's
+ * size at each site).
+ */
+function reachedServers(pipeline: Pipeline): [string, Pipeline['servers'][string]][] {
+  const all = pipeline.servers;
+  if (!pipeline.reach) return Object.entries(all);
+  const order = orderOf(all);
+  return [...pipeline.reach.servers]
+    .filter((name) => order.has(name))
+    .sort((a, b) => order.get(a)! - order.get(b)!)
+    .map((name) => [name, all[name]!]);
+}
+
+/** Each server's place in the file, once per servers object (the runs of a fleet's sites share it). */
+const serverOrders = new WeakMap<object, Map<string, number>>();
+function orderOf(servers: Pipeline['servers']): Map<string, number> {
+  let order = serverOrders.get(servers);
+  if (!order) serverOrders.set(servers, (order = new Map(Object.keys(servers).map((name, i) => [name, i]))));
+  return order;
 }
 
 function resolveTargets(

@@ -55,6 +55,8 @@ export interface WaveState {
   failed: Set<string>;
   /** The sites whose run ended (the barrier: every site of the wave ended, or never to start). */
   ended: Set<string>;
+  /** The sites started (or taken over) and not ended, in the order they started: those a takeover looks at. */
+  unended: Set<string>;
 }
 
 /** The most keys a read asks for at once (a read of a quiet log asks for this many absent keys at most). */
@@ -62,7 +64,14 @@ const MAX_AHEAD = 8;
 
 export class WaveLog {
   private readonly prefix: string;
-  private readonly state: WaveState = { seq: 0, entries: [], owners: new Map(), failed: new Set(), ended: new Set() };
+  private readonly state: WaveState = {
+    seq: 0,
+    entries: [],
+    owners: new Map(),
+    failed: new Set(),
+    ended: new Set(),
+    unended: new Set(),
+  };
 
   constructor(
     private readonly store: RunStore,
@@ -116,10 +125,13 @@ export class WaveLog {
     if (n !== this.state.seq + 1) return;
     this.state.seq = n;
     this.state.entries.push(entry);
-    if (entry.kind === 'start' && entry.ended) this.state.ended.add(entry.ended.site);
-    if (entry.kind !== 'ended') this.state.owners.set(entry.site, entry);
-    else {
-      this.state.ended.add(entry.site);
+    const end = (site: string) => (this.state.ended.add(site), this.state.unended.delete(site));
+    if (entry.kind === 'start' && entry.ended) end(entry.ended.site);
+    if (entry.kind !== 'ended') {
+      this.state.owners.set(entry.site, entry);
+      if (!this.state.ended.has(entry.site)) this.state.unended.add(entry.site);
+    } else {
+      end(entry.site);
       if (entry.outcome === 'failure') this.state.failed.add(entry.site);
     }
   }

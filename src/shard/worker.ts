@@ -169,7 +169,8 @@ async function walkWave(
    * lease lapsed); `before` runs before its takeover is appended (the lane's success not yet recorded).
    */
   const takeOver = async (state: WaveState, before: () => Promise<void>): Promise<Owner | undefined> => {
-    for (const site of sites) {
+    // The sites started and not ended (a few per worker), not every site of the wave at every claim.
+    for (const site of [...state.unended]) {
       const owner = state.owners.get(site);
       if (!owner || owner.holder === deps.holder || state.ended.has(site)) continue;
       // Static: a site stays with its shard (a retried shard resumes it); queue: anyone takes a gone worker's site.
@@ -204,11 +205,18 @@ async function walkWave(
    * Claims the next site this worker may start, within the budget; its entry records the lane's
    * previous site's success (`done`) too, one entry for both, unless that site's end is in the log already.
    */
+  // The first site of the wave that may still be unowned: a site once owned stays owned, so each claim
+  // goes on from where the last one stopped, not from the wave's first site (a claim would cost the wave's size).
+  let cursor = 0;
+  const nextUnowned = (state: WaveState): string | undefined => {
+    while (cursor < sites.length && (!mine(sites[cursor]!) || state.owners.has(sites[cursor]!))) cursor++;
+    return sites[cursor];
+  };
   const claim = async (done: Done | undefined): Promise<Owner | undefined> => {
     for (;;) {
       const state = await log.read();
       if (state.failed.size > budget) return undefined;
-      const site = sites.find((s) => mine(s) && !state.owners.has(s));
+      const site = nextUnowned(state);
       if (site === undefined) return undefined;
       // Ended already: this worker's lease was taken, and whoever took the site over ended it.
       const along = done && !state.ended.has(done.site) ? done : undefined;
