@@ -152,22 +152,7 @@ test("a static shard's worker asks only for its own sites' secrets; a queue work
 test("queue workers of 4 lanes each (max-parallel 4): every site claimed once; the wave's log a sequence without a gap, each site started and ended once, a success and its lane's next start one entry", async (t) => {
   const f = await shardFleet(t, 60, '  over: site\n  waves: [rest]\n  max-parallel: 4');
   const run = (await f.shard('--shards', '3', '--assign', 'queue')).run;
-  // The analysis's 2-minute intervals pass at once on the workers' clock (a lease of an hour outlives them); every other wait is real.
-  const real = realClock();
-  let skipped = 0;
-  const clock = {
-    now: () => real.now() + skipped,
-    sleep: (ms: number, signal: AbortSignal) =>
-      ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
-  };
-  const workers = await Promise.all(
-    ['1/3', '2/3', '3/3'].map((s) =>
-      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', s, '--shard-ttl', '1h'], {
-        env: f.env,
-        clock,
-      }),
-    ),
-  );
+  const workers = await Promise.all(['1/3', '2/3', '3/3'].map((s) => f.worker(run, s)));
   for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
   assert.deepEqual(Object.values(f.applied('/update/system')), Array(60).fill(1));
   const keys = readdirSync(join(f.store, 'shards', run, 'waves', '1', 'log')).sort();
