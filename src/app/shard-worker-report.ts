@@ -3,11 +3,8 @@
 // that report --merge --expect-shards N can put the workers' files together without the store. A
 // worker that ran no site (its static shard is empty, the queue was drained, it parked at once)
 // writes one too: a report that is missing then means a worker that is missing.
-import { REPORT_VERSION } from '../report/model.ts';
-import type { Report } from '../report/model.ts';
+import { buildReport, type Report } from '../report/model.ts';
 import { mergeReports } from '../report/merge.ts';
-import { countSteps } from '../runner/result.ts';
-import { VERSION } from '../version.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import type { WorkerResult } from '../shard/worker.ts';
 import { fleetOptions } from './shard-plan.ts';
@@ -65,24 +62,18 @@ export function workerReport(input: WorkerReportInput): Report {
   };
 }
 
+/** A worker's report of no site: the report of a run of no step, over the fleet's sites. */
 function emptyReport(input: WorkerReportInput): Report {
-  return {
-    reportVersion: REPORT_VERSION,
-    tool: { name: 'enginectl', version: VERSION },
-    pipeline: { name: input.pipeline.name, file: input.pipeline.file, sha256: input.manifest.sha256 },
+  const report = buildReport({
+    file: input.pipeline.file,
+    name: input.pipeline.name,
     outcome: 'success',
-    startedAt: new Date(input.startedAt).toISOString(),
+    startedAt: input.startedAt,
     durationMs: input.durationMs,
-    counts: countSteps([]),
-    selection: null,
-    matrix: fleetOptions(input.manifest, []).matrix,
-    merged: { reports: [], noReport: [] },
-    shard: null,
-    rollout: null,
-    decisions: [],
-    parked: null,
-    lease: null,
-    resumedFrom: null,
     steps: [],
-  };
+    matrix: fleetOptions(input.manifest, []).matrix,
+    pipelineSha256: input.manifest.sha256,
+  });
+  // A worker's report is its sites' reports merged: of none, here.
+  return { ...report, merged: { reports: [], noReport: [] } };
 }

@@ -19,7 +19,6 @@ import { sequenceKey, type RunStore } from '../store/store.ts';
 import type { Clock } from './clock.ts';
 import { runSite } from './shard-site.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
-export type { ShardWorkerRequest } from './shard-request.ts';
 import { analyse } from './shard-analysis.ts';
 
 export interface ShardWorkerDone {

@@ -201,10 +201,6 @@ async function walkWave(
     return undefined;
   };
 
-  /**
-   * Claims the next site this worker may start, within the budget; its entry records the lane's
-   * previous site's success (`done`) too, one entry for both, unless that site's end is in the log already.
-   */
   // The first site of the wave that may still be unowned: a site once owned stays owned, so each claim
   // goes on from where the last one stopped, not from the wave's first site (a claim would cost the wave's size).
   let cursor = 0;
@@ -212,6 +208,11 @@ async function walkWave(
     while (cursor < sites.length && (!mine(sites[cursor]!) || state.owners.has(sites[cursor]!))) cursor++;
     return sites[cursor];
   };
+
+  /**
+   * Claims the next site this worker may start, within the budget; its entry records the lane's
+   * previous site's success (`done`) too, one entry for both, unless that site's end is in the log already.
+   */
   const claim = async (done: Done | undefined): Promise<Owner | undefined> => {
     for (;;) {
       const state = await log.read();
