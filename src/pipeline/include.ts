@@ -26,10 +26,17 @@ export interface Included {
 
 const WAITS = 'the checks that need what it defines (vars, servers, targets) wait until it is read';
 
+/**
+ * `fast`: read the inventories with the fast parser where it reads them as `yaml` would
+ * (yaml-doc.ts); the loader reads everything again with `yaml` when it refuses anything, so
+ * every refusal is `yaml`'s. Places are found only for what is said: locating every name of a
+ * 10,000-server inventory as it is merged cost a positioned parse and a walk of its mapping per name.
+ */
 export function includeInventories(
   source: YamlSource,
   data: Record<string, unknown>,
   readInclude: ((path: string) => string) | undefined,
+  fast = false,
 ): Included {
   const includes = data.include;
   const origins = new Map<string, YamlSource>();
@@ -44,8 +51,9 @@ export function includeInventories(
     windows: {},
     freezes: {},
   };
-  const where = new Map<string, string>();
-  const place = (src: YamlSource, path: (string | number)[]) => {
+  /** Where each name was first defined: its file and path, located only when it is defined again. */
+  const where = new Map<string, { src: YamlSource; path: string[] }>();
+  const place = ({ src, path }: { src: YamlSource; path: string[] }) => {
     const p = locate(src, path, { key: true });
     return `${src.file}:${p.line}:${p.col}`;
   };
@@ -53,18 +61,19 @@ export function includeInventories(
     if (!entries || typeof entries !== 'object' || Array.isArray(entries)) return;
     for (const [name, value] of Object.entries(entries)) {
       const key = `${kind}.${name}`;
-      if (where.has(key)) {
+      const first = where.get(key);
+      if (first) {
         const p = locate(src, [kind, name], { key: true });
         problems.push({
           file: src.file,
           line: p.line,
           col: p.col,
-          message: `${kind.slice(0, -1)} "${name}" is defined twice: here and at ${where.get(key)}`,
+          message: `${kind.slice(0, -1)} "${name}" is defined twice: here and at ${place(first)}`,
           hint: 'a name is defined once, in the pipeline or in one inventory',
         });
         continue;
       }
-      where.set(key, place(src, [kind, name]));
+      where.set(key, { src, path: [kind, name] });
       Object.defineProperty(merged[kind], name, { value, enumerable: true, writable: true, configurable: true });
       if (src !== source) origins.set(key, src);
     }
@@ -72,12 +81,12 @@ export function includeInventories(
   for (const kind of INVENTORY_KINDS) add(kind, data[kind], source);
   includes.forEach((path, index) => {
     if (typeof path !== 'string') return;
-    const at = locate(source, ['include', index]);
+    // Located only when something is said about it.
+    const at = () => locate(source, ['include', index]);
     if (!readInclude) {
       problems.push({
         file: source.file,
-        line: at.line,
-        col: at.col,
+        ...at(),
         message: `include ${path}: inventories are read next to a pipeline file`,
         hint: 'run the pipeline from its file',
       });
@@ -98,8 +107,7 @@ export function includeInventories(
             : (refused.code ?? refused.message);
       problems.push({
         file: source.file,
-        line: at.line,
-        col: at.col,
+        ...at(),
         message: `include ${path}: cannot read it (${why})`,
         hint: `${refused.hint ?? 'paths are relative to the pipeline file'}; ${WAITS}`,
       });
@@ -110,7 +118,7 @@ export function includeInventories(
     // a finding in it is annotated on the right file; `include:` itself is relative to the pipeline.
     const name = join(dirname(source.file), path);
     texts[name] = text;
-    const parsed = parseYaml(name, text, { fast: false });
+    const parsed = parseYaml(name, text, { fast });
     if (parsed.diagnostics.length > 0) {
       problems.push(...parsed.diagnostics);
       unread += 1;
@@ -122,7 +130,8 @@ export function includeInventories(
       unread += 1;
       return;
     }
-    const inventory = parsed.data as Record<string, unknown>;
+    // An empty file (or comments only) is an inventory of nothing yet.
+    const inventory = (parsed.data ?? {}) as Record<string, unknown>;
     for (const kind of INVENTORY_KINDS) add(kind, inventory[kind], parsed.source);
   });
   const out: Record<string, unknown> = { ...data };

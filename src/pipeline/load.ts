@@ -69,14 +69,14 @@ export function loadPipeline(options: LoadOptions): LoadResult {
   if (text.replace(/#.*$/gm, '').trim() === '')
     fail(file, 'the file is empty', 'a pipeline needs at least `version: 1` and `steps:`', text);
 
-  const parsed = parseYaml(file, text, { fast: options.fastYaml !== false });
+  const fast = options.fastYaml !== false;
   try {
-    return loadParsed(parsed, options, text);
+    return loadParsed(parseYaml(file, text, { fast }), options, text, fast);
   } catch (error) {
-    // A file the fast parser read is refused only as `yaml` reads it: its reading is the
-    // reference, and the positions come from it anyway (yaml-doc.ts).
-    if (!parsed.fast || !(error instanceof PipelineInvalid)) throw error;
-    return loadParsed(parseYaml(file, text, { fast: false }), options, text);
+    // A pipeline read with the fast parser (it, or an inventory) is refused only as `yaml` reads
+    // it: its reading is the reference, and the positions come from it anyway (yaml-doc.ts).
+    if (!fast || !(error instanceof PipelineInvalid)) throw error;
+    return loadParsed(parseYaml(file, text, { fast: false }), options, text, false);
   }
 }
 
@@ -84,6 +84,7 @@ function loadParsed(
   { source, data: own, diagnostics }: ReturnType<typeof parseYaml>,
   options: LoadOptions,
   text: string,
+  fast: boolean,
 ): LoadResult {
   const { file } = options;
   if (diagnostics.length > 0) throw new PipelineInvalid(diagnostics, text);
@@ -91,7 +92,7 @@ function loadParsed(
     fail(file, 'a pipeline file is a mapping with version: 1 and steps:', undefined, text);
 
   // Inventories first: what they define is checked in their own files, and merged.
-  const included = includeInventories(source, own as Record<string, unknown>, options.readInclude);
+  const included = includeInventories(source, own as Record<string, unknown>, options.readInclude, fast);
   // Matrix values from vars, before the schema: every later stage sees a list.
   const matrices = resolveMatrixVars(source, included.data, options.vars);
   const data = matrices.data;

@@ -320,6 +320,11 @@ export const mutatedPipeline = fc
   .tuple(fc.constantFrom(...COMMITTED), fc.array(mutation, { minLength: 1, maxLength: 4 }))
   .map(([text, ms]) => ms.reduce((t, m) => m(t), text));
 
+/** The committed inventory with one to four mutations. */
+export const mutatedInventory = fc
+  .array(mutation, { minLength: 1, maxLength: 4 })
+  .map((ms) => ms.reduce((t, m) => m(t), readFileSync(new URL('inventory/sites.yml', PIPELINES), 'utf8')));
+
 /** Any text at all, YAML-ish or not. */
 export const anyText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),

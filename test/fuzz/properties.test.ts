@@ -3,13 +3,21 @@
 // "internal error" or a stack trace. `npm test` runs a bounded number of cases (FUZZ_RUNS scales
 // them: `npm run fuzz` runs twenty times as many); a failure prints fast-check's seed to replay.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { runCommand } from '../../src/cli/run-command.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { evaluate, ExprError, parseExpression } from '../../src/expr/index.ts';
 import { EnginectlError } from '../../src/errors.ts';
-import { anyText, expressionBody, mutatedPipeline, pipelineText, runnablePipelineText } from './arbitraries.ts';
+import {
+  anyText,
+  expressionBody,
+  mutatedInventory,
+  mutatedPipeline,
+  pipelineText,
+  runnablePipelineText,
+} from './arbitraries.ts';
 
 const SCALE = Number(process.env.FUZZ_RUNS ?? 1);
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
@@ -183,6 +191,37 @@ test('YAML: loading with the fast parser gives what loading with `yaml` alone gi
     numRuns: runs(1000),
   });
   assert.ok(fast > 100, `${fast} files took the fast path`);
+});
+
+test('YAML: an inventory reads the same with the fast parser as with `yaml` alone: the same pipeline, or the same problems', async () => {
+  const { loadPipeline } = await import('../../src/pipeline/load.ts');
+  const { fastData } = await import('../../src/pipeline/yaml-doc.ts');
+  const pipeline = readFileSync(new URL('../../pipelines/three-site-release.yml', import.meta.url), 'utf8');
+  const load = (inventory: string, fastYaml: boolean) => {
+    try {
+      const readInclude = () => inventory;
+      return {
+        pipeline: JSON.stringify(
+          loadPipeline({ file: FILE, text: pipeline, env: ENV, fastYaml, readInclude, checkEnv: false }).pipeline,
+        ),
+      };
+    } catch (error) {
+      if (error instanceof EnginectlError) return { refused: error.describe() };
+      throw error;
+    }
+  };
+  let fast = 0;
+  let loaded = 0;
+  const agree = (inventory: string) => {
+    if (fastData(inventory)) fast++;
+    const read = load(inventory, true);
+    if ('pipeline' in read) loaded++;
+    assert.deepEqual(read, load(inventory, false), `the two readings differ:\n${JSON.stringify(inventory)}`);
+  };
+  // A name defined twice, in the pipeline and in the inventory, is said with both places.
+  agree('vars:\n  files: [1]\n');
+  fc.assert(fc.property(fc.oneof(anyText, mutatedInventory), agree), { numRuns: runs(500) });
+  assert.ok(fast > 50 && loaded > 20, `${fast} inventories took the fast path, ${loaded} loaded`);
 });
 
 test('the JSON report written in pieces is exactly JSON.stringify(report, null, 2)', async () => {

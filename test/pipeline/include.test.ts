@@ -113,6 +113,18 @@ test('a name defined twice (the pipeline and an inventory, or two inventories) n
   );
 });
 
+test('an empty inventory (comments only, or nothing) defines nothing: the pipeline validates, no internal error', async () => {
+  for (const text of ['', '# the sites go here\n']) {
+    const dir = workspace({
+      'p.yml': 'version: 1\ninclude: [inv.yml]\nsteps:\n  - uses: assert\n    with: { that: 1 < 2 }\n',
+      'inv.yml': text,
+    });
+    const r = await runCli(['validate', join(dir, 'p.yml')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /valid \(1 step\)/);
+  }
+});
+
 test('a missing inventory is told once: the findings that follow from what it would define (its vars, servers, targets) are not listed', async () => {
   const release = readFileSync('pipelines/three-site-release.yml', 'utf8').replace(
     'include: [inventory/sites.yml]',
