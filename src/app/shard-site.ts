@@ -33,6 +33,7 @@ export async function runSite(
   const local = () => join(tmpdir(), `enginectl-${siteRun.id}.${randomBytes(4).toString('hex')}.journal.jsonl`);
   const stored = await openStoredRun({
     url: request.storeUrl,
+    store: request.store,
     resumeId: resume ? siteRun.id : undefined,
     newId: resume ? undefined : siteRun.id,
     journal: resume ? undefined : local(),
@@ -46,6 +47,7 @@ export async function runSite(
     resume = false;
     return openStoredRun({
       url: request.storeUrl,
+      store: request.store,
       newId: siteRun.id,
       journal: local(),
       cwd: request.cwd,

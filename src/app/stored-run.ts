@@ -56,9 +56,14 @@ export async function openStoredRun(request: {
   env: Readonly<Record<string, string | undefined>>;
   tmpdir: string;
   now: number;
+  /** The store opened and probed already (a shard worker's, for each of its sites): not opened or probed again. */
+  store?: RunStore | undefined;
 }): Promise<StoredRun> {
-  const store = storeAt(request.url, request.cwd, request.env);
-  await probeStore(store, () => request.now);
+  let store = request.store;
+  if (!store) {
+    store = storeAt(request.url, request.cwd, request.env);
+    await probeStore(store, () => request.now);
+  }
   if (request.resumeId === undefined) {
     const runId = request.newId === undefined ? newRunId(request.now) : checkRunId(request.newId);
     const path = request.journal ?? join(request.tmpdir, `enginectl-${runId}.journal.jsonl`);

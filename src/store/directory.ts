@@ -15,6 +15,10 @@ const failed = (store: string, what: string, error: unknown) =>
     { cause: error, hint: 'check the directory is mounted and writable by this runner' },
   );
 
+/** A callback of node:fs as a promise (its file descriptors plain numbers: a FileHandle per write cost more than the write). */
+const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
+  new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
+
 export class DirectoryStore implements RunStore {
   readonly url: string;
   private readonly root: string;
@@ -33,28 +37,41 @@ export class DirectoryStore implements RunStore {
 
   async get(key: string): Promise<Buffer | undefined> {
     try {
-      return await this.fs.promises.readFile(this.path(key));
+      return await call<Buffer>((done) => this.fs.readFile(this.path(key), done));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw failed(this.url, `cannot read ${key}`, error);
     }
   }
 
+  /** Runs `act`; when a directory it needs is missing (ENOENT), makes `dir` and runs it again (a store's directories are made as keys first need them). */
+  private async inDirectory<T>(dir: string, act: () => Promise<T>): Promise<T> {
+    try {
+      return await act();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await call((done) => this.fs.mkdir(dir, { recursive: true }, done));
+      return act();
+    }
+  }
+
   async create(key: string, body: Buffer): Promise<boolean> {
     const target = this.path(key);
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
+    let made = false;
     try {
-      await this.fs.promises.mkdir(dirname(temp), { recursive: true });
-      await this.fs.promises.mkdir(dirname(target), { recursive: true });
-      const handle = await this.fs.promises.open(temp, 'wx', 0o600);
+      const fd = await this.inDirectory(dirname(temp), () =>
+        call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),
+      );
+      made = true;
       try {
-        await handle.writeFile(body);
-        await handle.sync();
+        await call((done) => this.fs.writeFile(fd, body, done));
+        await call((done) => this.fs.fsync(fd, done));
       } finally {
-        await handle.close();
+        await call((done) => this.fs.close(fd, done));
       }
       try {
-        await this.fs.promises.link(temp, target);
+        await this.inDirectory(dirname(target), () => call((done) => this.fs.link(temp, target, done)));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
         throw error;
@@ -66,16 +83,16 @@ export class DirectoryStore implements RunStore {
       throw failed(this.url, `cannot write ${key}`, error);
     } finally {
       // Nothing to remove when the temporary file could not even be made.
-      await this.fs.promises.rm(temp, { force: true }).catch(() => undefined);
+      if (made) await call((done) => this.fs.unlink(temp, done)).catch(() => undefined);
     }
   }
 
   private async syncDirectory(dir: string): Promise<void> {
-    const handle = await this.fs.promises.open(dir, 'r');
+    const fd = await call<number>((done) => this.fs.open(dir, 'r', done));
     try {
-      await handle.sync();
+      await call((done) => this.fs.fsync(fd, done));
     } finally {
-      await handle.close();
+      await call((done) => this.fs.close(fd, done));
     }
   }
 
