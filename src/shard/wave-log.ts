@@ -143,16 +143,18 @@ export class WaveLog {
    * Appends `entry` when `still(state)` holds on the newest state: read, judge, create the next
    * key; another worker's key in between means judging again. False when `still` said no. The
    * worker's appends are made one after another (a lost race costs a written, synced temporary file).
+   * `read`: the caller has just read the log; the first attempt judges on that (its key is the
+   * compare: were anything appended since, the key exists and the log is read again).
    */
-  append(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
-    const turn = this.appending.then(() => this.appendNow(entry, still));
+  append(entry: WaveEntry, still: (state: WaveState) => boolean, read = false): Promise<boolean> {
+    const turn = this.appending.then(() => this.appendNow(entry, still, read));
     this.appending = turn.catch(() => undefined);
     return turn;
   }
 
-  private async appendNow(entry: WaveEntry, still: (state: WaveState) => boolean): Promise<boolean> {
-    for (;;) {
-      const state = await this.read();
+  private async appendNow(entry: WaveEntry, still: (state: WaveState) => boolean, read: boolean): Promise<boolean> {
+    for (let first = read; ; first = false) {
+      const state = first ? this.state : await this.read();
       if (!still(state)) return false;
       const n = state.seq + 1;
       if (await this.store.create(`${this.prefix}${sequenceKey(n)}`, Buffer.from(JSON.stringify(entry)))) {

@@ -213,9 +213,10 @@ async function walkWave(
    * Claims the next site this worker may start, within the budget; its entry records the lane's
    * previous site's success (`done`) too, one entry for both, unless that site's end is in the log already.
    */
-  const claim = async (done: Done | undefined): Promise<Owner | undefined> => {
-    for (;;) {
-      const state = await log.read();
+  const claim = async (done: Done | undefined, read: WaveState): Promise<Owner | undefined> => {
+    // The log as the lane has just read it, then as read again after each race lost.
+    for (let first = true; ; first = false) {
+      const state = first ? read : await log.read();
       if (state.failed.size > budget) return undefined;
       const site = nextUnowned(state);
       if (site === undefined) return undefined;
@@ -232,7 +233,7 @@ async function walkWave(
       };
       const still = (s: WaveState) =>
         !s.owners.has(site) && s.failed.size <= budget && !(along && s.ended.has(along.site));
-      if (await log.append(entry, still)) return entry;
+      if (await log.append(entry, still, true)) return entry;
     }
   };
 
@@ -246,7 +247,7 @@ async function walkWave(
     };
     while (!deps.signal.aborted && lost === undefined) {
       const state = await log.read();
-      const next = (await takeOver(state, flush)) ?? (await claim(done));
+      const next = (await takeOver(state, flush)) ?? (await claim(done, state));
       if (!next) break;
       if (done) writeTerminalOf(done);
       done = await run(next);
