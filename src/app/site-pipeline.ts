@@ -7,10 +7,22 @@ import { resolveDeep } from '../expr/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { expandMatrix } from '../pipeline/selection.ts';
 
+type Step = Pipeline['steps'][number];
+
+/**
+ * The step with another matrix, its other properties as they are: a step's position is found in
+ * the file when it is first asked for (a getter), and a spread would ask for it (a positioned
+ * parse of the whole pipeline, in every worker, for a line no site's run prints).
+ */
+function withMatrix(step: Step, matrix: NonNullable<Step['matrix']>): Step {
+  const descriptors = Object.getOwnPropertyDescriptors(step);
+  return Object.defineProperties({}, { ...descriptors, matrix: { ...descriptors.matrix, value: matrix } }) as Step;
+}
+
 export function sitePipeline(pipeline: Pipeline, over: string, site: string): Pipeline {
   const steps = pipeline.steps.map((s) =>
     s.matrix && Object.hasOwn(s.matrix, over)
-      ? { ...s, matrix: { ...s.matrix, [over]: [...(valuesOf(s.matrix[over]!).get(site) ?? [])] } }
+      ? withMatrix(s, { ...s.matrix, [over]: [...(valuesOf(s.matrix[over]!).get(site) ?? [])] })
       : s,
   );
   const named = new Set<string>();

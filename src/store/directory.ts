@@ -60,6 +60,10 @@ export class DirectoryStore implements RunStore {
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
     let made = false;
     try {
+      // A key that exists already is refused before a temporary file is written and synced (a
+      // race for a log's next key is lost at the cost of a look); link(2) still decides the races
+      // run between this look and the link.
+      if (await this.exists(target)) return false;
       const fd = await this.inDirectory(dirname(temp), () =>
         call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),
       );
@@ -85,6 +89,14 @@ export class DirectoryStore implements RunStore {
       // Nothing to remove when the temporary file could not even be made.
       if (made) await call((done) => this.fs.unlink(temp, done)).catch(() => undefined);
     }
+  }
+
+  private exists(path: string): Promise<boolean> {
+    return new Promise((resolve, reject) =>
+      this.fs.lstat(path, (error) =>
+        !error ? resolve(true) : error.code === 'ENOENT' || error.code === 'ENOTDIR' ? resolve(false) : reject(error),
+      ),
+    );
   }
 
   private async syncDirectory(dir: string): Promise<void> {
