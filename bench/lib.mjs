@@ -95,6 +95,24 @@ export async function emulatorProcess(extra = []) {
 
 export const ADMIN = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
 
+/**
+ * fleetPipeline's release of `count` sites written to `dir` as `name`, its servers in inventory
+ * files beside it of at most 4,000 sites each (a pipeline file, an inventory too, is limited to
+ * 1 MiB: 10,000 servers written in the pipeline are 1.4 MB), as a user would split them; its path.
+ */
+export function fleetFiles(dir, name, count, urlOf, parallel = 50) {
+  const whole = fleetPipeline(count, urlOf, parallel);
+  const [head, rest] = whole.split('servers:\n');
+  const servers = rest.slice(0, rest.indexOf('targets:\n')).trimEnd().split('\n');
+  const includes = [];
+  for (let k = 0; k * 4000 < servers.length; k++) {
+    const file = `${name.replace(/\.yml$/, '')}-inventory-${k + 1}.yml`;
+    writeFile(dir, file, `servers:\n${servers.slice(k * 4000, (k + 1) * 4000).join('\n')}\n`);
+    includes.push(file);
+  }
+  return writeFile(dir, name, `${head}include: [${includes.join(', ')}]\n${rest.slice(rest.indexOf('targets:\n'))}`);
+}
+
 /** A pipeline of one update/vfs step over a matrix of `instances`, `parallel` at a time. */
 export function matrixPipeline(instances, parallel) {
   const values = Array.from({ length: instances }, (_, i) => i + 1).join(', ');
