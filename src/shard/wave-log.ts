@@ -5,7 +5,8 @@
 // the state it was judged on. That makes the wave's failure budget one counter: no site starts
 // anywhere once the failures passed it, in queue mode two workers never claim one site, and the
 // barrier reads from it which sites ended. Every worker appends to it, so each entry fewer is a
-// race fewer: a lost race costs a read and a written, synced temporary file.
+// race fewer: a lost race costs a read of the log and a refused create (in a directory a look at
+// the key; when the key is made meanwhile, a written, synced temporary file; in S3 a PUT).
 import { z } from 'zod';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
@@ -142,7 +143,7 @@ export class WaveLog {
   /**
    * Appends `entry` when `still(state)` holds on the newest state: read, judge, create the next
    * key; another worker's key in between means judging again. False when `still` said no. The
-   * worker's appends are made one after another (a lost race costs a written, synced temporary file).
+   * worker's appends are made one after another (its lanes would race each other for the same key).
    * `read`: the caller has just read the log; the first attempt judges on that (its key is the
    * compare: were anything appended since, the key exists and the log is read again).
    */

@@ -1,7 +1,8 @@
 // The run store in a directory (file:///PATH: a local disk, or a share every runner mounts): a
 // key is a file; create-only by writing a temporary file, syncing it, then link(2) to its key,
 // which fails when the key exists (atomic on every POSIX file system, NFS included, where O_EXCL
-// on old versions is not), and syncing the directory so the key survives a crash.
+// on old versions is not), and syncing the directory so the key survives a crash. A key seen to
+// exist is refused before any of that (the link still decides a race run meanwhile).
 import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
