@@ -33,7 +33,12 @@ export async function shardFleet(
   n: number,
   rollout: string,
   hooks?: FleetHooks,
-  options: { passwords?: boolean; faults?: string[] } = {},
+  options: {
+    passwords?: boolean;
+    faults?: string[];
+    /** Another store than a directory of the test's own (s3://... of RGW), and what it needs in the environment. */
+    store?: { url: string; env: Record<string, string> };
+  } = {},
 ) {
   // Each worker may call as a user of its own (SITE_USER, a secret: the pipeline's hash is the same), so a test can tell who sent a request.
   const users = Array.from({ length: 64 }, (_, i) => ({
@@ -84,8 +89,9 @@ steps:
     with: { fail-on: critical }
 `,
   );
-  const storeUrl = `file://${store}`;
+  const storeUrl = options.store?.url ?? `file://${store}`;
   const env: Record<string, string> = {
+    ...options.store?.env,
     PROD_TOKEN: 'prod-token',
     SITE_USER: 'admin',
     ...(options.passwords ? Object.fromEntries(names.map((s) => [passwordOf(s), 'admin'])) : {}),
