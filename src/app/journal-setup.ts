@@ -7,7 +7,7 @@ import { actorOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
-import { keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
+import { FILE_HASH, fileHash, keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
 import { journalState, parseRecords, type JournalState } from '../journal/read.ts';
 import { checkParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
@@ -110,8 +110,17 @@ export function filesHashes(
   sources: readonly Source[],
   salt: string,
   masker: Masker,
+  recorded: readonly { path: string; hash: string }[] = [],
 ): { path: string; hash: string }[] {
-  return sources.map((s) => ({ path: s.path, hash: keyedHash(salt, masker.mask(s.text)) }));
+  return sources.map((s, i) => {
+    // As the journal's last run hashed the same file (a journal of version 2: its text); else its SHA-256.
+    const then = i === 0 ? recorded[0] : recorded.find((f, j) => j > 0 && f.path === s.path);
+    const text = masker.mask(s.text);
+    return {
+      path: s.path,
+      hash: then && !then.hash.startsWith(FILE_HASH) ? keyedHash(salt, text) : fileHash(salt, text),
+    };
+  });
 }
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
@@ -124,7 +133,8 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
   try {
     const masker = request.masker ?? request.verify?.masker ?? new Masker();
     teachSecrets(request.pipeline, request.env, masker);
-    const hashes = (salt: string) => filesHashes(request.sources, salt, masker);
+    const hashes = (salt: string, recorded?: readonly { path: string; hash: string }[]) =>
+      filesHashes(request.sources, salt, masker, recorded);
     const vars = masker.maskValue({ ...request.vars });
     if (!request.resume) {
       refuseOpenDoubts(opened.framed, request.path);
@@ -145,7 +155,13 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       if (pendingDecisions(state.parked).length > 0) {
         const salt = state.runs[0]!.salt;
         return {
-          spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) },
+          spec: {
+            file: opened.file,
+            salt,
+            files: hashes(salt, state.runs.at(-1)!.files),
+            vars: request.vars,
+            varsHash: valuesHash(salt, vars),
+          },
           resume: undefined,
           warnings: [],
           verified: [],
@@ -168,7 +184,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         ? { wave: state.halted.wave, by: operatorOf(request.env), at: request.now }
         : undefined;
     const salt = state.runs[0]!.salt;
-    const files = hashes(salt);
+    const files = hashes(salt, state.runs.at(-1)!.files);
     const varsHash = valuesHash(salt, vars);
     const by = operatorOf(request.env);
     const mode = request.inDoubt;

@@ -3,7 +3,7 @@
 // line (exit 2), before any state is read from them (read.ts).
 import { UsageError } from '../errors.ts';
 import type { Framed } from './frame.ts';
-import { JOURNAL_VERSION, JournalRecordSchema, type JournalRecord } from './records.ts';
+import { JournalRecordSchema, READ_VERSIONS, type JournalRecord } from './records.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
 /** A damaged line before the end: not a crash's trace (a crash only ever tears the last line). */
@@ -31,10 +31,10 @@ export function parseRecords(framed: Framed, path: string): JournalRecord[] {
     const parsed = JournalRecordSchema.safeParse(value);
     if (parsed.success) return parsed.data;
     const version = (value as { t?: unknown; v?: unknown } | null)?.v;
-    if ((value as { t?: unknown } | null)?.t === 'run' && version !== JOURNAL_VERSION) {
+    if ((value as { t?: unknown } | null)?.t === 'run' && !READ_VERSIONS.includes(version as number)) {
       throw new UsageError(
         'BAD_JOURNAL',
-        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads version ${JOURNAL_VERSION}`,
+        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads versions ${READ_VERSIONS.join(' and ')}`,
         { hint: 'render it with the enginectl version that wrote it' },
       );
     }

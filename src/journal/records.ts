@@ -1,4 +1,4 @@
-// The journal's records, version 2: the journal's own on-disk format, parsed with a schema like
+// The journal's records, version 3: the journal's own on-disk format, parsed with a schema like
 // any input (a forged or damaged record is refused at its line, never trusted). Every value in
 // them is masked; what identifies the run is a keyed hash (HMAC-SHA-256 with the journal's own
 // random salt), so a journal is never an offline check of a secret.
@@ -7,15 +7,22 @@ import { z } from 'zod';
 import { DecisionSchema, InstanceIdentity, RunOutcomeSchema, StepInstance } from '../runner/instance.ts';
 import { OperatorDecisionSchema, ParkSchema, RolloutResultSchema } from '../runner/rollout-result.ts';
 
-export const JOURNAL_VERSION = 2;
+/**
+ * Version 3 hashes each file the run reads by its SHA-256 (hashing.ts, `fileHash`); version 2 by
+ * its text. Both are read; a journal is resumed in the way it hashed its files.
+ */
+export const JOURNAL_VERSION = 3;
+export const READ_VERSIONS: readonly number[] = [2, 3];
 
 const Call = { method: z.string().max(16), path: z.string() };
 
 const Hash = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
+/** A file's: of its text (version 2), or of its SHA-256 (version 3). */
+const FileHash = z.string().regex(/^hmac-sha256(-of-sha256)?:[0-9a-f]{64}$/);
 
 export const RunRecord = z.object({
   t: z.literal('run'),
-  v: z.literal(JOURNAL_VERSION),
+  v: z.union([z.literal(2), z.literal(JOURNAL_VERSION)]),
   at: z.number(),
   file: z.string(),
   name: z.string(),
@@ -23,7 +30,7 @@ export const RunRecord = z.object({
   salt: z.string().regex(/^[0-9a-f]{32}$/),
   /** Of every file the pipeline reads (the pipeline, its includes), in order. */
   hash: Hash,
-  files: z.array(z.object({ path: z.string(), hash: Hash })),
+  files: z.array(z.object({ path: z.string(), hash: FileHash })),
   vars: z.record(z.string(), z.unknown()),
   varsHash: Hash,
   /** --only and --skip: each key with its values. */

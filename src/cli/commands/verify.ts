@@ -53,7 +53,8 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // Compared as the journal hashed it: masked.
   const masker = new Masker();
   teachSecrets(pipeline, io.env, masker);
-  if (filesHashes(sources.slice(0, 1), first.salt, masker)[0]!.hash !== state.runs.at(-1)!.files[0]?.hash) {
+  const then = state.runs.at(-1)!.files;
+  if (filesHashes(sources.slice(0, 1), first.salt, masker, then)[0]!.hash !== then[0]?.hash) {
     io.stderr(
       `enginectl: warning: ${neutralise(file)} changed since the journal's run: its servers are read as they are now\n`,
     );

@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{createHmac as s,createSecretKey as o,randomBytes as c}from"node:crypto";function a(){return c(16).toString("hex")}var r;function f(n,t){return r?.salt!==n&&(r={salt:n,key:o(Buffer.from(n,"hex"))}),`hmac-sha256:${s("sha256",r.key).update(t).digest("hex")}`}function g(n,t){return f(n,e(t))}function e(n){return Array.isArray(n)?`[${n.map(e).join(",")}]`:n&&typeof n=="object"?`{${Object.keys(n).sort().map(i=>`${JSON.stringify(i)}:${e(n[i])}`).join(",")}}`:JSON.stringify(n??null)}export{a,f as b,g as c,e as d};
