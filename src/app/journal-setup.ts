@@ -7,7 +7,8 @@ import { actorOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
-import { FILE_HASH, fileHash, keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
+import { fileHash, keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
+import { JOURNAL_VERSION, type JournalVersion } from '../journal/records.ts';
 import { journalState, parseRecords, type JournalState } from '../journal/read.ts';
 import { checkParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
@@ -110,17 +111,11 @@ export function filesHashes(
   sources: readonly Source[],
   salt: string,
   masker: Masker,
-  recorded: readonly { path: string; hash: string }[] = [],
+  version: JournalVersion = JOURNAL_VERSION,
 ): { path: string; hash: string }[] {
-  return sources.map((s, i) => {
-    // As the journal's last run hashed the same file (a journal of version 2: its text); else its SHA-256.
-    const then = i === 0 ? recorded[0] : recorded.find((f, j) => j > 0 && f.path === s.path);
-    const text = masker.mask(s.text);
-    return {
-      path: s.path,
-      hash: then && !then.hash.startsWith(FILE_HASH) ? keyedHash(salt, text) : fileHash(salt, text),
-    };
-  });
+  // Version 2 hashed each file's text; version 3 hashes its SHA-256 (journal/hashing.ts).
+  const hash = version === 2 ? keyedHash : fileHash;
+  return sources.map((s) => ({ path: s.path, hash: hash(salt, masker.mask(s.text)) }));
 }
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
@@ -133,8 +128,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
   try {
     const masker = request.masker ?? request.verify?.masker ?? new Masker();
     teachSecrets(request.pipeline, request.env, masker);
-    const hashes = (salt: string, recorded?: readonly { path: string; hash: string }[]) =>
-      filesHashes(request.sources, salt, masker, recorded);
+    const hashes = (salt: string, version?: JournalVersion) => filesHashes(request.sources, salt, masker, version);
     const vars = masker.maskValue({ ...request.vars });
     if (!request.resume) {
       refuseOpenDoubts(opened.framed, request.path);
@@ -153,12 +147,13 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       checkParked(state, request.label ?? request.path);
       // A decision not yet made: parked again before anything is planned (an in-doubt call waits for it).
       if (pendingDecisions(state.parked).length > 0) {
-        const salt = state.runs[0]!.salt;
+        const { salt, v: version } = state.runs[0]!;
         return {
           spec: {
             file: opened.file,
             salt,
-            files: hashes(salt, state.runs.at(-1)!.files),
+            version,
+            files: hashes(salt, version),
             vars: request.vars,
             varsHash: valuesHash(salt, vars),
           },
@@ -183,8 +178,8 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       state.halted && request.continueRollout
         ? { wave: state.halted.wave, by: operatorOf(request.env), at: request.now }
         : undefined;
-    const salt = state.runs[0]!.salt;
-    const files = hashes(salt, state.runs.at(-1)!.files);
+    const { salt, v: version } = state.runs[0]!;
+    const files = hashes(salt, version);
     const varsHash = valuesHash(salt, vars);
     const by = operatorOf(request.env);
     const mode = request.inDoubt;
@@ -218,6 +213,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       spec: {
         file: opened.file,
         salt,
+        version,
         files,
         vars: request.vars,
         varsHash,

@@ -82,10 +82,16 @@ export function pipelineSha256(
  */
 export function includeReader(dir: string, sources: Source[]): (path: string) => string {
   let root: string | undefined;
+  // Each path read once: the loader may read the pipeline twice (its fast parser, then `yaml`),
+  // and both readings see the same text, listed once.
+  const read = new Map<string, string>();
   return (path) => {
+    const known = read.get(path);
+    if (known !== undefined) return known;
     // Found at the first include, once: a pipeline without includes never looks.
     root ??= includeRoot(dir);
     const included = readIncludeFile(root, dir, path);
+    read.set(path, included);
     sources.push({ path, text: included });
     return included;
   };

@@ -16,7 +16,7 @@ import type { RunnerDeps, RunStart } from '../runner/run-context.ts';
 import type { JournalFile, JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
 import { journalObserver, journalWriter } from '../journal/observer.ts';
-import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
+import { JOURNAL_VERSION, type JournalRecord, type JournalVersion } from '../journal/records.ts';
 import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
@@ -67,6 +67,8 @@ export interface JournalSpec {
   file: JournalFile;
   /** The key of every hash in the journal (a resume reuses the first run's). */
   salt: string;
+  /** The journal's version (a resume keeps the first run's: its files hashed as it hashed them); the newest when absent. */
+  version?: JournalVersion | undefined;
   /** Every file the pipeline reads (or a single-step action's inputs), hashed with the salt. */
   files: { path: string; hash: string }[];
   /** The --var values as given, and their keyed hash (what a resume compares). */
@@ -115,7 +117,7 @@ export interface RunDone {
 function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, masker: Masker, at: number): JournalRecord {
   return {
     t: 'run',
-    v: JOURNAL_VERSION,
+    v: spec.version ?? JOURNAL_VERSION,
     at,
     file: request.pipeline.file,
     name: start.name,

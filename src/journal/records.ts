@@ -9,10 +9,12 @@ import { OperatorDecisionSchema, ParkSchema, RolloutResultSchema } from '../runn
 
 /**
  * Version 3 hashes each file the run reads by its SHA-256 (hashing.ts, `fileHash`); version 2 by
- * its text. Both are read; a journal is resumed in the way it hashed its files.
+ * its text. Both are read; a journal keeps its first run's version (a resume hashes its files as
+ * the journal did, and says so).
  */
 export const JOURNAL_VERSION = 3;
-export const READ_VERSIONS: readonly number[] = [2, 3];
+export type JournalVersion = 2 | typeof JOURNAL_VERSION;
+export const READ_VERSIONS: readonly number[] = [2, JOURNAL_VERSION];
 
 const Call = { method: z.string().max(16), path: z.string() };
 

@@ -63,14 +63,21 @@ const CONTROL = /\t|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009
 const SYNTAX =
   /(^|[\s,[{:-])[&*!][^\s]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%|(^|[[{,\s]):(\s|$|[,}\]])|(?<!\$)[{,]\s*[[{]/m;
 
+// plain scalars the two read differently: js-yaml 4 reads binary integers and signed hex and octal
+// ones as numbers (`0b101`, `-0x1F`, `+0o7`), `yaml`'s core schema as strings; a signed float with
+// no digit before its point (`-.5`) the other way round; a null as a key (`~:`, `null:`) is the key
+// "null" to js-yaml, "" to `yaml`
+const SCALAR = /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d)|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])/m;
+
 /**
  * Whether the text is in the YAML both parsers read alike (test/fuzz/properties.test.ts looks for
  * counterexamples): no anchors or aliases (which `yaml` must bound), tags, directives, document
  * markers, explicit or empty keys, collections as keys, tabs, lone CRs or control characters, and
- * every quoted scalar and flow collection closed on the line that opens it.
+ * every quoted scalar and flow collection closed on the line that opens it, and none of the
+ * plain scalars they resolve differently (SCALAR).
  */
 function plainSubset(text: string): boolean {
-  return !CONTROL.test(text) && !SYNTAX.test(text) && text.split('\n').every(closedOnItsLine);
+  return !CONTROL.test(text) && !SYNTAX.test(text) && !SCALAR.test(text) && text.split('\n').every(closedOnItsLine);
 }
 
 /** Whether every quoted scalar and [ ] { } that opens on this line (outside a comment) closes on it. */

@@ -5,8 +5,8 @@
 // the state it was judged on. That makes the wave's failure budget one counter: no site starts
 // anywhere once the failures passed it, in queue mode two workers never claim one site, and the
 // barrier reads from it which sites ended. Every worker appends to it, so each entry fewer is a
-// race fewer: a lost race costs a read of the log and a refused create (in a directory a look at
-// the key; when the key is made meanwhile, a written, synced temporary file; in S3 a PUT).
+// race fewer: a lost race costs a read of the log and a refused create (in a directory a written,
+// synced temporary file; in S3 a PUT).
 import { z } from 'zod';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';

@@ -1,8 +1,9 @@
 // The run store in a directory (file:///PATH: a local disk, or a share every runner mounts): a
 // key is a file; create-only by writing a temporary file, syncing it, then link(2) to its key,
 // which fails when the key exists (atomic on every POSIX file system, NFS included, where O_EXCL
-// on old versions is not), and syncing the directory so the key survives a crash. A key seen to
-// exist is refused before any of that (the link still decides a race run meanwhile).
+// on old versions is not), and syncing the directory so the key survives a crash. Only the link
+// decides whether the key existed (the probe, store/probe.ts, checks that it does): a look first
+// would answer the probe itself, and measured no faster for a log's races.
 import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
@@ -61,10 +62,6 @@ export class DirectoryStore implements RunStore {
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
     let made = false;
     try {
-      // A key that exists already is refused before a temporary file is written and synced (a
-      // race for a log's next key is lost at the cost of a look); link(2) still decides the races
-      // run between this look and the link.
-      if (await this.exists(target)) return false;
       const fd = await this.inDirectory(dirname(temp), () =>
         call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),
       );
@@ -90,14 +87,6 @@ export class DirectoryStore implements RunStore {
       // Nothing to remove when the temporary file could not even be made.
       if (made) await call((done) => this.fs.unlink(temp, done)).catch(() => undefined);
     }
-  }
-
-  private exists(path: string): Promise<boolean> {
-    return new Promise((resolve, reject) =>
-      this.fs.lstat(path, (error) =>
-        !error ? resolve(true) : error.code === 'ENOENT' || error.code === 'ENOTDIR' ? resolve(false) : reject(error),
-      ),
-    );
   }
 
   private async syncDirectory(dir: string): Promise<void> {

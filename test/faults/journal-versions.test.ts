@@ -1,8 +1,8 @@
 // The journal's versions: version 3 hashes each file the run reads by its SHA-256 (so a shard's
 // sites hash their fleet's files in time that does not grow with them); a journal of version 2,
-// which hashed each file's text, is still resumed as it hashed (its unchanged file read as
-// unchanged, a changed one refused); a version this enginectl does not read is refused, naming
-// the versions it reads.
+// which hashed each file's text, is still resumed as it hashed, and stays version 2 (its
+// unchanged file read as unchanged, a changed one refused; an enginectl that reads version 2 only
+// can still read it); a version this enginectl does not read is refused, naming the versions it reads.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +75,7 @@ test('a journal of version 2 (each file hashed by its text) resumes here as it h
     .map((l) => JSON.parse(l) as RunLine)
     .filter((r) => r.t === 'run');
   assert.equal(records.length, 2);
+  assert.equal(records[1]!.v, 2, "the resume's record is of the journal's version");
   assert.equal(records[1]!.files[0]!.hash, records[0]!.files[0]!.hash, "the resume's record hashes as the journal did");
 
   // A changed file is still told.

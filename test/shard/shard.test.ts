@@ -27,7 +27,7 @@ test('two static shards of a 12-site rollout in 3 waves: every site once, the me
   );
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
-  // The store is probed once by each process that opens it (the plan, each worker, the merge), not once per site.
+  // The store is probed once by each process that writes to it (the plan, each worker), not once per site.
   assert.equal(readdirSync(join(f.store, 'probes')).length, 3, 'probe keys');
 });
 

@@ -3,6 +3,7 @@
 // that ignores If-None-Match (written here: the faulty server under test) and a real directory.
 // (The probe passing on a real S3 is in s3.test.ts, against Ceph's RGW.)
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,6 +78,24 @@ test('the probe refuses an S3 that ignores If-None-Match: STORE_REFUSED, exit 2,
   assert.deepEqual(
     server.puts.map((p) => p.ifNoneMatch),
     ['*', '*'],
+  );
+});
+
+test('a directory whose file system lets a link replace an existing key is refused by the probe (STORE_REFUSED, nothing else written)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'store-probe-'));
+  // link(2) as a file system without an atomic exclusive create would do it: the key replaced.
+  const replacing = {
+    ...fs,
+    link: (from: fs.PathLike, to: fs.PathLike, done: fs.NoParamCallback) => fs.copyFile(from, to, done),
+  } as typeof fs;
+  const store = new DirectoryStore(pathToFileURL(dir).href, replacing);
+  const error = await rejection(probeStore(store, () => 1_700_000_000_000));
+  assert.ok(error instanceof StoreError, String(error));
+  assert.equal(error.code, 'STORE_REFUSED');
+  assert.match(error.message, /accepted a create-only write of a key that exists/);
+  assert.deepEqual(
+    (await store.list('')).map((k) => k.replace(/[0-9a-f-]{36}$/, 'ID')),
+    ['probes/1700000000000-ID'],
   );
 });
 

@@ -53,8 +53,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // Compared as the journal hashed it: masked.
   const masker = new Masker();
   teachSecrets(pipeline, io.env, masker);
-  const then = state.runs.at(-1)!.files;
-  if (filesHashes(sources.slice(0, 1), first.salt, masker, then)[0]!.hash !== then[0]?.hash) {
+  if (filesHashes(sources.slice(0, 1), first.salt, masker, first.v)[0]!.hash !== state.runs.at(-1)!.files[0]?.hash) {
     io.stderr(
       `enginectl: warning: ${neutralise(file)} changed since the journal's run: its servers are read as they are now\n`,
     );
