@@ -66,8 +66,9 @@ const SYNTAX =
 // plain scalars the two read differently: js-yaml 4 reads binary integers and signed hex and octal
 // ones as numbers (`0b101`, `-0x1F`, `+0o7`), `yaml`'s core schema as strings; a signed float with
 // no digit before its point (`-.5`) the other way round; a null as a key (`~:`, `null:`) is the key
-// "null" to js-yaml, "" to `yaml`
-const SCALAR = /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d)|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])/m;
+// "null" to js-yaml, "" to `yaml`; a comment glued to a closing quote (`"x"#`), which js-yaml
+// reads and `yaml` refuses
+const SCALAR = /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d)|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])|["']#/m;
 
 /**
  * Whether the text is in the YAML both parsers read alike (test/fuzz/properties.test.ts looks for
