@@ -12,9 +12,14 @@ export function newSalt(): string {
 /** The last salt's key, made once: a run hashes every instance's inputs with one salt, and a key given as bytes is imported again by every HMAC. */
 let last: { salt: string; key: KeyObject } | undefined;
 
-export function keyedHash(salt: string, text: string): string {
+/** The HMAC-SHA-256 of `text` under the salt, in hex. */
+function hmac(salt: string, text: string): string {
   if (last?.salt !== salt) last = { salt, key: createSecretKey(Buffer.from(salt, 'hex')) };
-  return `hmac-sha256:${createHmac('sha256', last.key).update(text).digest('hex')}`;
+  return createHmac('sha256', last.key).update(text).digest('hex');
+}
+
+export function keyedHash(salt: string, text: string): string {
+  return `hmac-sha256:${hmac(salt, text)}`;
 }
 
 /** How a file's hash begins (journal version 3): the HMAC of the file's SHA-256, not of its text. */
@@ -40,7 +45,7 @@ export function fileHash(salt: string, text: string): string {
     if (digests.size >= KEPT_DIGESTS) digests.delete(digests.keys().next().value!);
     digests.set(text, digest);
   }
-  return `${FILE_HASH}${keyedHash(salt, `sha256:${digest}`).slice('hmac-sha256:'.length)}`;
+  return `${FILE_HASH}${hmac(salt, `sha256:${digest}`)}`;
 }
 
 /** A hash of values, keys in order: the same values give the same hash whatever their order. */

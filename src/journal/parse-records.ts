@@ -31,7 +31,7 @@ export function parseRecords(framed: Framed, path: string): JournalRecord[] {
     const parsed = JournalRecordSchema.safeParse(value);
     if (parsed.success) return parsed.data;
     const version = (value as { t?: unknown; v?: unknown } | null)?.v;
-    if ((value as { t?: unknown } | null)?.t === 'run' && !READ_VERSIONS.includes(version as number)) {
+    if ((value as { t?: unknown } | null)?.t === 'run' && !(READ_VERSIONS as readonly unknown[]).includes(version)) {
       throw new UsageError(
         'BAD_JOURNAL',
         `${path}:${line}: a journal of version ${String(version)}; this enginectl reads versions ${READ_VERSIONS.join(' and ')}`,

@@ -13,8 +13,8 @@ import { OperatorDecisionSchema, ParkSchema, RolloutResultSchema } from '../runn
  * the journal did, and says so).
  */
 export const JOURNAL_VERSION = 3;
-export type JournalVersion = 2 | typeof JOURNAL_VERSION;
-export const READ_VERSIONS: readonly number[] = [2, JOURNAL_VERSION];
+export const READ_VERSIONS = [2, JOURNAL_VERSION] as const;
+export type JournalVersion = (typeof READ_VERSIONS)[number];
 
 const Call = { method: z.string().max(16), path: z.string() };
 
@@ -24,7 +24,7 @@ const FileHash = z.string().regex(/^hmac-sha256(-of-sha256)?:[0-9a-f]{64}$/);
 
 export const RunRecord = z.object({
   t: z.literal('run'),
-  v: z.union([z.literal(2), z.literal(JOURNAL_VERSION)]),
+  v: z.literal(READ_VERSIONS),
   at: z.number(),
   file: z.string(),
   name: z.string(),

@@ -155,10 +155,15 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): K
     for (const step of report.steps) {
       const key = `${step.step}:${JSON.stringify(step.matrix)}`;
       const seen = byKey.get(key);
-      if (!seen) byKey.set(key, { step, source, report });
-      else if (leftBy(seen.report, step) || leftBy(report, step)) {
+      if (!seen) {
+        byKey.set(key, { step, source, report });
+        continue;
+      }
+      const [leftHere, leftThere] = [leftBy(report, step), leftBy(seen.report, step)];
+      if (leftHere || leftThere) {
+        // The attempt that resumed it keeps it; when both left it, the later one.
         const later = Date.parse(report.startedAt) >= Date.parse(seen.report.startedAt);
-        if (!leftBy(report, step) || (leftBy(seen.report, step) && later)) byKey.set(key, { step, source, report });
+        if (!leftHere || (leftThere && later)) byKey.set(key, { step, source, report });
       } else if (step.matrix) {
         throw new UsageError(
           'MERGE_OVERLAP',
