@@ -58,17 +58,20 @@ function lazySource(file: string, text: string): YamlSource {
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /\t|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]/;
-// anchors, aliases, tags; explicit keys; document markers; directives; empty keys (`{: x}`);
-// a collection after `{` or `,` (in a flow mapping it is a key: `{ [a] }`)
+// anchors, aliases, tags (a lone `!` too); explicit keys; document markers; directives; empty keys
+// (`{: x}`, `[:[x]]`); a collection as a key: after `{` or `,` in a flow mapping (`{ [a] }`), or
+// before a `:` (`[[a]: b]`); an empty sequence entry (`-` with nothing or a comment after it),
+// after which js-yaml takes a less indented `- b` into the inner sequence, where `yaml` ends the
+// inner sequence or refuses the file
 const SYNTAX =
-  /(^|[\s,[{:-])[&*!][^\s]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%|(^|[[{,\s]):(\s|$|[,}\]])|(?<!\$)[{,]\s*[[{]/m;
+  /(^|[\s,[{:-])[&*!]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%|(^|[[{,\s]):(\s|$|[,}\][{])|(?<!\$)[{,]\s*[[{]|[\]}]:|(^|\s)-([ ]+#|[ ]*$)/m;
 
 // plain scalars the two read differently: js-yaml 4 reads binary integers and signed hex and octal
 // ones as numbers (`0b101`, `-0x1F`, `+0o7`), `yaml`'s core schema as strings; a signed float with
 // no digit before its point (`-.5`) the other way round; a null as a key (`~:`, `null:`) is the key
-// "null" to js-yaml, "" to `yaml`; a comment glued to a closing quote (`"x"#`), which js-yaml
-// reads and `yaml` refuses
-const SCALAR = /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d)|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])|["']#/m;
+// "null" to js-yaml, "" to `yaml`; a comment glued to a quote, a bracket, a brace or a comma
+// (`"x"#`, `{ a: 1 }#`, `[1,#`), which js-yaml reads and `yaml` refuses
+const SCALAR = /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d)|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])|["'[\]{},]#/m;
 
 /**
  * Whether the text is in the YAML both parsers read alike (test/fuzz/properties.test.ts looks for

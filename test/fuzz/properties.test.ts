@@ -191,6 +191,14 @@ test('YAML: loading with the fast parser gives what loading with `yaml` alone gi
     'version: 1\nvars:\n  m: { ~: x }\n  n:\n    null: y\nsteps:\n  - uses: assert\n    with: { that: "1 < 2" }\n',
     // A comment glued to a closing quote: js-yaml reads it, `yaml` refuses it (found by CI's seed -420615117).
     'version: 1\nvars:\n  release: "26.11.0"#\nsteps:\n  - uses: assert\n    with: { that: "1 < 2" }\n',
+    // A comment glued to a closing brace (CI's seed -801053503), and what the sweep of every
+    // one-character slip found beside it (yaml-sweep.test.ts): a lone tag, an empty key before a
+    // collection, a collection as a key, an empty sequence entry before a less indented one.
+    'version: 1\nsteps:\n  - uses: assert\n    with: { that: "1 < 2" }#\n',
+    'version: !\nsteps:\n  - uses: assert\n    with: { that: "1 < 2" }\n',
+    'version: 1\nvars:\n  w: [:[test], rest]\nsteps:\n  - uses: assert\n    with: { that: "1 < 2" }\n',
+    'version: 1\nvars:\n  w: [[test]:, rest]\nsteps:\n  - uses: assert\n    with: { that: "1 < 2" }\n',
+    'version: 1\nsteps:\n  - uses: assert\n    with:\n      l:\n        - #{ a: 1 }\n\n  - uses: assert\n    with: { that: "1 < 2" }\n',
   ])
     agree(text);
   fc.assert(fc.property(fc.oneof(anyText, pipelineText, mutatedPipeline, runnablePipelineText), agree), {
