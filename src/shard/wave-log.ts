@@ -8,7 +8,7 @@
 // race fewer: a lost race costs a read of the log and a refused create (in a directory a written,
 // synced temporary file; in S3 a PUT).
 import { z } from 'zod';
-import { sequenceKey, type RunStore } from '../store/store.ts';
+import { sequenceKey, type PreparedBody, type RunStore } from '../store/store.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
 
 const Entry = z.discriminatedUnion('kind', [
@@ -146,22 +146,42 @@ export class WaveLog {
    * worker's appends are made one after another (its lanes would race each other for the same key).
    * `read`: the caller has just read the log; the first attempt judges on that (its key is the
    * compare: were anything appended since, the key exists and the log is read again).
+   *
+   * The entry is made ready first, while an earlier append of this worker may still be in its
+   * turn (in a directory: a temporary file written and synced), then tried at each next key: a race
+   * lost costs a read of the log and a link, not the entry written and synced again.
    */
   append(entry: WaveEntry, still: (state: WaveState) => boolean, read = false): Promise<boolean> {
-    const turn = this.appending.then(() => this.appendNow(entry, still, read));
+    const preparing = this.store.prepare(
+      `${this.prefix}${sequenceKey(this.state.seq + 1)}`,
+      Buffer.from(JSON.stringify(entry)),
+    );
+    // Awaited in its turn; a failure before then is that append's, not an unhandled rejection.
+    preparing.catch(() => undefined);
+    const turn = this.appending.then(() => this.appendNow(preparing, entry, still, read));
     this.appending = turn.catch(() => undefined);
     return turn;
   }
 
-  private async appendNow(entry: WaveEntry, still: (state: WaveState) => boolean, read: boolean): Promise<boolean> {
-    for (let first = read; ; first = false) {
-      const state = first ? this.state : await this.read();
-      if (!still(state)) return false;
-      const n = state.seq + 1;
-      if (await this.store.create(`${this.prefix}${sequenceKey(n)}`, Buffer.from(JSON.stringify(entry)))) {
-        this.apply(entry, n);
-        return true;
+  private async appendNow(
+    preparing: Promise<PreparedBody>,
+    entry: WaveEntry,
+    still: (state: WaveState) => boolean,
+    read: boolean,
+  ): Promise<boolean> {
+    const prepared = await preparing;
+    try {
+      for (let first = read; ; first = false) {
+        const state = first ? this.state : await this.read();
+        if (!still(state)) return false;
+        const n = state.seq + 1;
+        if (await prepared.create(`${this.prefix}${sequenceKey(n)}`)) {
+          this.apply(entry, n);
+          return true;
+        }
       }
+    } finally {
+      await prepared.release();
     }
   }
 }

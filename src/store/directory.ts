@@ -1,14 +1,15 @@
 // The run store in a directory (file:///PATH: a local disk, or a share every runner mounts): a
 // key is a file; create-only by writing a temporary file, syncing it, then link(2) to its key,
 // which fails when the key exists (atomic on every POSIX file system, NFS included, where O_EXCL
-// on old versions is not), and syncing the directory so the key survives a crash. Only the link
+// on old versions is not), and syncing the directory so the key survives a crash. A prepared body
+// (a sequence's next entry) is written and synced once and linked at each key tried. Only the link
 // decides whether the key existed (the probe, store/probe.ts, checks that it does): a look first
 // would answer the probe itself, and measured no faster for a log's races.
 import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkKey, StoreError, type RunStore } from './store.ts';
+import { checkKey, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
   new StoreError(
@@ -58,20 +59,48 @@ export class DirectoryStore implements RunStore {
   }
 
   async create(key: string, body: Buffer): Promise<boolean> {
-    const target = this.path(key);
-    const temp = join(this.root, '.tmp', `${randomUUID()}`);
-    let made = false;
+    const prepared = await this.prepare(key, body);
     try {
-      const fd = await this.inDirectory(dirname(temp), () =>
-        call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),
-      );
-      made = true;
+      return await prepared.create(key);
+    } finally {
+      await prepared.release();
+    }
+  }
+
+  /**
+   * The body in a temporary file, synced: each create of it is a link(2) to its key and a sync of
+   * the key's directory, so a race lost costs a link, not a file written and synced again.
+   */
+  async prepare(key: string, body: Buffer): Promise<PreparedBody> {
+    this.path(key);
+    const temp = join(this.root, '.tmp', `${randomUUID()}`);
+    const fd = await this.inDirectory(dirname(temp), () =>
+      call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),
+    ).catch((error: unknown) => {
+      throw failed(this.url, `cannot write ${key}`, error);
+    });
+    // From here the temporary file exists: every way out removes it.
+    const release = async () => {
+      await call((done) => this.fs.unlink(temp, done)).catch(() => undefined);
+    };
+    try {
       try {
         await call((done) => this.fs.writeFile(fd, body, done));
         await call((done) => this.fs.fsync(fd, done));
       } finally {
         await call((done) => this.fs.close(fd, done));
       }
+    } catch (error) {
+      await release();
+      throw failed(this.url, `cannot write ${key}`, error);
+    }
+    return { create: (key) => this.link(temp, key), release };
+  }
+
+  /** Creates `key` as a link to the synced temporary file: only the link decides whether the key existed. */
+  private async link(temp: string, key: string): Promise<boolean> {
+    const target = this.path(key);
+    try {
       try {
         await this.inDirectory(dirname(target), () => call((done) => this.fs.link(temp, target, done)));
       } catch (error) {
@@ -81,11 +110,7 @@ export class DirectoryStore implements RunStore {
       await this.syncDirectory(dirname(target));
       return true;
     } catch (error) {
-      if (error instanceof StoreError) throw error;
       throw failed(this.url, `cannot write ${key}`, error);
-    } finally {
-      // Nothing to remove when the temporary file could not even be made.
-      if (made) await call((done) => this.fs.unlink(temp, done)).catch(() => undefined);
     }
   }
 

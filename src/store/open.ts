@@ -50,6 +50,7 @@ function lazyS3(url: string, env: Record<string, string | undefined>, options: S
     url: nameOfStore(url),
     get: async (key) => (await store()).get(key),
     create: async (key, body) => (await store()).create(key, body),
+    prepare: async (key, body) => (await store()).prepare(key, body),
     list: async (prefix) => (await store()).list(prefix),
   };
 }

@@ -8,7 +8,7 @@
 // the key back: our body there means this call created it.
 import type { Env } from '../environment.ts';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { checkKey, StoreError, type RunStore } from './store.ts';
+import { checkKey, StoreError, type PreparedBody, type RunStore } from './store.ts';
 import { parseS3Url } from './s3-url.ts';
 
 export interface S3StoreOptions {
@@ -129,6 +129,12 @@ export class S3Store implements RunStore {
         throw this.failed(`cannot write ${key}`, error);
       return this.settle(key, body, error);
     }
+  }
+
+  /** Nothing to hold: each try is a create-only PUT of the body (no cost to share before the race). */
+  async prepare(key: string, body: Buffer): Promise<PreparedBody> {
+    checkKey(key);
+    return { create: (key) => this.create(key, body), release: async () => undefined };
   }
 
   /** A create whose outcome is unknown: the key holds our body (created), another (not), or nothing (failed). */

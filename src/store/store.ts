@@ -13,8 +13,22 @@ export interface RunStore {
   get(key: string): Promise<Buffer | undefined>;
   /** Writes `key` only if it does not exist: true when this call created it, false when it existed. */
   create(key: string, body: Buffer): Promise<boolean>;
+  /**
+   * `body` made ready to be created at `key`, then at another key when that one existed: the next
+   * key of a sequence, tried again after each race lost. A directory writes and syncs the body
+   * once, then each try is one link(2); in S3 each try is the create. `release` when done with it.
+   */
+  prepare(key: string, body: Buffer): Promise<PreparedBody>;
   /** The keys under `prefix`, in order. */
   list(prefix: string): Promise<string[]>;
+}
+
+/** A body ready to be created at a key (RunStore.prepare). */
+export interface PreparedBody {
+  /** As RunStore.create of the body at `key`: true when this call created it, false when it existed. */
+  create(key: string): Promise<boolean>;
+  /** Gives up what the store held for it (a directory's temporary file); the keys created stay. */
+  release(): Promise<void>;
 }
 
 /** The store failed or cannot be used: the run stops before its next call (exit 1), or refuses to start (exit 2). */

@@ -172,6 +172,20 @@ test("queue workers of 4 lanes each (max-parallel 4): every site claimed once; t
   assert.deepEqual(count('ended'), [60, 60]);
   // A success is recorded in its lane's next start: an entry of its own only for a lane's last site (12 lanes).
   assert.ok(keys.length <= 60 + 12, `${keys.length} entries for 60 sites`);
+  // Worker k of 3 starts k/3 of the way into the wave (the first site from there, going round, that
+  // no worker started before it): workers claiming at once want other sites.
+  const wave = (JSON.parse(readFileSync(join(f.store, 'shards', run, 'manifest'), 'utf8')) as { waves: string[][] })
+    .waves[0]!;
+  for (const w of [0, 1, 2]) {
+    const at = log.findIndex((e) => e.kind === 'start' && e.worker === w);
+    const before = new Set(log.slice(0, at).map((e) => e.site));
+    const from = Array.from({ length: 60 }, (_, k) => wave[(w * 20 + k) % 60]!);
+    assert.equal(
+      log[at]!.site,
+      from.find((site) => !before.has(site)),
+      `worker ${w + 1}'s first site`,
+    );
+  }
 });
 
 test('the analysis between waves is run once, by the elected worker: a gate failing after wave 1 halts the rollout in every shard; no site of wave 2 starts anywhere; the verdict names the round', async (t) => {

@@ -98,6 +98,19 @@ test('S3 on RGW: get of a missing key is undefined; create writes a key once, a 
   assert.deepEqual(await storeAt(t, 'elsewhere').list(''), []);
 });
 
+test('S3 on RGW: a prepared body is created at the first key tried that does not exist; the existing body stays; a key refused sends nothing', async (t) => {
+  const store = storeAt(t, 'prepared');
+  assert.equal(await store.create('log/00000001', Buffer.from('another worker')), true);
+  const prepared = await store.prepare('log/00000001', Buffer.from('mine'));
+  assert.equal(await prepared.create('log/00000001'), false);
+  assert.equal(await prepared.create('log/00000002'), true);
+  await prepared.release();
+  assert.equal(String(await store.get('log/00000001')), 'another worker');
+  assert.equal(String(await store.get('log/00000002')), 'mine');
+  assert.deepEqual(await store.list(''), ['log/00000001', 'log/00000002']);
+  await assert.rejects(store.prepare('log/../x', Buffer.from('mine')), /not a key of the run store/);
+});
+
 test('S3 on RGW: list gives every key under a prefix, in order, across pages (1,001 keys: two pages of 1,000; and pages of 100)', async (t) => {
   const store = storeAt(t, 'listing');
   const keys = Array.from({ length: 1001 }, (_, i) => `runs/r2/journal/${String(i).padStart(6, '0')}`);
