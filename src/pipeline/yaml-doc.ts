@@ -69,19 +69,32 @@ const SYNTAX =
 // plain scalars the two read differently: js-yaml 4 reads binary integers and signed hex and octal
 // ones as numbers (`0b101`, `-0x1F`, `+0o7`), `yaml`'s core schema as strings; a signed float with
 // no digit before its point (`-.5`) the other way round; a null as a key (`~:`, `null:`) is the key
-// "null" to js-yaml, "" to `yaml`; a comment glued to a quote, a bracket, a brace or a comma
-// (`"x"#`, `{ a: 1 }#`, `[1,#`), which js-yaml reads and `yaml` refuses
-const SCALAR = /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d)|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])|["'[\]{},]#/m;
+// "null" to js-yaml, "" to `yaml` (in a flow mapping without its `:` too: `{~}`); a comment glued
+// to a quote, a bracket, a brace or a comma (`"x"#`, `{ a: 1 }#`, `[1,#`), which js-yaml reads and
+// `yaml` refuses; an integer minus zero (`-0`: 0 to js-yaml, -0 to `yaml`); a number past a double
+// (`1e400`, 300 digits: a string to js-yaml, Infinity to `yaml`); a `\U` escape (js-yaml reads one
+// past Unicode, `yaml` refuses it); a comment line glued to its `#` (`#x`), which `yaml` reads as
+// the end of an implicit key where js-yaml goes on
+const SCALAR =
+  /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d|-0+(\s|$|[,}\]]))|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])|[{,]\s*(~|null|Null|NULL)\s*[,}]|["'[\]{},]#|[\d.][eE][-+]?\d{3}|\d{300}|0x[0-9a-fA-F]{250}|\\U|^\s*#\S/m;
+
+/** A key over 1,024 characters, which `yaml` refuses and js-yaml reads: its `:` is past that on its line. */
+const MAX_KEY = 1024;
 
 /**
  * Whether the text is in the YAML both parsers read alike (test/fuzz/properties.test.ts looks for
  * counterexamples): no anchors or aliases (which `yaml` must bound), tags, directives, document
  * markers, explicit or empty keys, collections as keys, tabs, lone CRs or control characters, and
- * every quoted scalar and flow collection closed on the line that opens it, and none of the
- * plain scalars they resolve differently (SCALAR).
+ * every quoted scalar and flow collection closed on the line that opens it, no key over 1,024
+ * characters, and none of the scalars they resolve differently (SCALAR).
  */
 function plainSubset(text: string): boolean {
-  return !CONTROL.test(text) && !SYNTAX.test(text) && !SCALAR.test(text) && text.split('\n').every(closedOnItsLine);
+  return (
+    !CONTROL.test(text) &&
+    !SYNTAX.test(text) &&
+    !SCALAR.test(text) &&
+    text.split('\n').every((line) => closedOnItsLine(line) && line.lastIndexOf(':') <= MAX_KEY)
+  );
 }
 
 /** Whether every quoted scalar and [ ] { } that opens on this line (outside a comment) closes on it. */

@@ -5,8 +5,8 @@
 // the state it was judged on. That makes the wave's failure budget one counter: no site starts
 // anywhere once the failures passed it, in queue mode two workers never claim one site, and the
 // barrier reads from it which sites ended. Every worker appends to it, so each entry fewer is a
-// race fewer: a lost race costs a read of the log and a refused create (in a directory a written,
-// synced temporary file; in S3 a PUT).
+// race fewer: a lost race costs a read of the log and a refused try of the entry at the next key
+// (in a directory a link of the entry's file, written and synced once; in S3 a PUT).
 import { z } from 'zod';
 import { sequenceKey, type PreparedBody, type RunStore } from '../store/store.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
@@ -146,34 +146,32 @@ export class WaveLog {
    * worker's appends are made one after another (its lanes would race each other for the same key).
    * `read`: the caller has just read the log; the first attempt judges on that (its key is the
    * compare: were anything appended since, the key exists and the log is read again).
-   *
-   * The entry is made ready first, while an earlier append of this worker may still be in its
-   * turn (in a directory: a temporary file written and synced), then tried at each next key: a race
-   * lost costs a read of the log and a link, not the entry written and synced again.
    */
   append(entry: WaveEntry, still: (state: WaveState) => boolean, read = false): Promise<boolean> {
-    const preparing = this.store.prepare(
-      `${this.prefix}${sequenceKey(this.state.seq + 1)}`,
-      Buffer.from(JSON.stringify(entry)),
-    );
-    // Awaited in its turn; a failure before then is that append's, not an unhandled rejection.
-    preparing.catch(() => undefined);
-    const turn = this.appending.then(() => this.appendNow(preparing, entry, still, read));
+    const turn = this.appending.then(() => this.appendNow(entry, still, read));
     this.appending = turn.catch(() => undefined);
     return turn;
   }
 
-  private async appendNow(
-    preparing: Promise<PreparedBody>,
-    entry: WaveEntry,
-    still: (state: WaveState) => boolean,
-    read: boolean,
-  ): Promise<boolean> {
-    const prepared = await preparing;
+  /**
+   * The entry is written once, when it first holds (in a directory: a temporary file, synced),
+   * then tried at each next key: a race lost costs a read of the log and a link, not the entry
+   * written and synced again; an entry that never holds (a site another lane just claimed) costs
+   * nothing. Between a judgement and the try of its key nothing is awaited.
+   */
+  private async appendNow(entry: WaveEntry, still: (state: WaveState) => boolean, read: boolean): Promise<boolean> {
+    let prepared: PreparedBody | undefined;
     try {
       for (let first = read; ; first = false) {
-        const state = first ? this.state : await this.read();
+        let state = first ? this.state : await this.read();
         if (!still(state)) return false;
+        if (!prepared) {
+          const key = `${this.prefix}${sequenceKey(state.seq + 1)}`;
+          prepared = await this.store.prepare(key, Buffer.from(JSON.stringify(entry)));
+          // Judged again on the log as it stands after the write: another lane may have read it since.
+          state = this.state;
+          if (!still(state)) return false;
+        }
         const n = state.seq + 1;
         if (await prepared.create(`${this.prefix}${sequenceKey(n)}`)) {
           this.apply(entry, n);
@@ -181,7 +179,7 @@ export class WaveLog {
         }
       }
     } finally {
-      await prepared.release();
+      await prepared?.release();
     }
   }
 }

@@ -203,9 +203,10 @@ async function walkWave(
 
   // The first site of the wave that may still be unowned: a site once owned stays owned, so each claim
   // goes on from where the last one stopped, not from the wave's first site (a claim would cost the wave's size).
-  // In queue mode worker k of N starts k/N of the way into the wave and goes round: workers claiming
-  // at once seldom want the same site, so one that lost the race for the log's next key still wants
-  // its site, and tries the key after with the entry it has written (wave-log.ts), not a new one.
+  // In queue mode the worker of index k (from 0) of N starts k/N of the way into the wave and goes
+  // round: workers claiming at once seldom want the same site, so one that lost the race for the
+  // log's next key still wants its site, and tries the key after with the entry it has written
+  // (wave-log.ts), not a new one.
   const from = manifest.assign === 'queue' ? Math.floor((index * sites.length) / manifest.shards) : 0;
   const siteAt = (k: number) => sites[(from + k) % sites.length]!;
   let cursor = 0;

@@ -178,6 +178,7 @@ test("queue workers of 4 lanes each (max-parallel 4): every site claimed once; t
     .waves[0]!;
   for (const w of [0, 1, 2]) {
     const at = log.findIndex((e) => e.kind === 'start' && e.worker === w);
+    assert.ok(at >= 0, `worker ${w + 1} started a site`);
     const before = new Set(log.slice(0, at).map((e) => e.site));
     const from = Array.from({ length: 60 }, (_, k) => wave[(w * 20 + k) % 60]!);
     assert.equal(

@@ -74,7 +74,7 @@ test('a prepared body that cannot be written (ENOSPC) fails with STORE_FAILED na
 });
 
 test("two workers' logs of one wave: the one that judged on a log grown since loses the key, reads again, judges again and takes the next key with the entry it wrote once", async () => {
-  const { counts, store } = countingStore();
+  const { dir, counts, store } = countingStore();
   const a = new WaveLog(store, 'r1', 1);
   const b = new WaveLog(store, 'r1', 1);
   const start = (site: string, worker: number) =>
@@ -89,7 +89,11 @@ test("two workers' logs of one wave: the one that judged on a log grown since lo
     true, // on the log a read before b's entry: its first try is key 1, b's
   );
   assert.equal(taken, true);
-  assert.deepEqual(judged, [0, 1], 'judged on the log it had read, then on the log read again');
+  assert.deepEqual(
+    judged,
+    [0, 0, 1],
+    'judged on the log it had read, again once its entry was written, then on the log read again after the key was lost',
+  );
   assert.deepEqual(
     (await new WaveLog(store, 'r1', 1).read()).entries.map((e) => [e.site, e.worker]),
     [
@@ -104,4 +108,29 @@ test("two workers' logs of one wave: the one that judged on a log grown since lo
   // An entry that no longer holds when judged again is not appended, and leaves nothing behind.
   assert.equal(await a.append(start('site-1', 0), (s) => !s.owners.has('site-1')), false);
   assert.equal((await a.read()).seq, 2);
+  assert.deepEqual(temporaries(dir), []);
+});
+
+test("a worker's four lanes claiming the same site at once: one entry appended, and only its file written", async () => {
+  const { dir, counts, store } = countingStore();
+  await store.create('warm', Buffer.from('the directories made'));
+  const log = new WaveLog(store, 'r1', 1);
+  await log.read();
+  const before = { ...counts };
+  const claimed = await Promise.all(
+    [0, 1, 2, 3].map((lane) =>
+      log.append(
+        { kind: 'start', site: 'site-1', worker: 0, holder: 'h0', siteRun: `run-${lane}`, at: 1 },
+        (s) => !s.owners.has('site-1'),
+        true,
+      ),
+    ),
+  );
+  assert.deepEqual(claimed, [true, false, false, false]);
+  assert.deepEqual(
+    { tempFiles: counts.tempFiles - before.tempFiles, fsyncs: counts.fsyncs - before.fsyncs },
+    { tempFiles: 1, fsyncs: 2 },
+    'one file written and synced, and the directory of its key',
+  );
+  assert.deepEqual(temporaries(dir), []);
 });

@@ -109,6 +109,7 @@ test('S3 on RGW: a prepared body is created at the first key tried that does not
   assert.equal(String(await store.get('log/00000002')), 'mine');
   assert.deepEqual(await store.list(''), ['log/00000001', 'log/00000002']);
   await assert.rejects(store.prepare('log/../x', Buffer.from('mine')), /not a key of the run store/);
+  assert.deepEqual(await store.list(''), ['log/00000001', 'log/00000002'], 'nothing more written');
 });
 
 test('S3 on RGW: list gives every key under a prefix, in order, across pages (1,001 keys: two pages of 1,000; and pages of 100)', async (t) => {
