@@ -59,6 +59,7 @@ for (const url of FILES) {
       }
     }
     assert.deepEqual(differ, [], `the fast parser read these otherwise than \`yaml\``);
-    assert.ok(fast > text.length, `${fast} slips took the fast path`);
+    // A file the fast path reads as it is (the pipelines with anchors or tags are not) is read so after most slips.
+    if (fastData(text)) assert.ok(fast > text.length, `${fast} slips took the fast path`);
   });
 }
