@@ -4,15 +4,15 @@
 // Two parsers: `yaml` builds a Document with the position of every node, which diagnostics need,
 // but costs about 0.1 ms per step (a 10,000-step file took 0.9 s); js-yaml reads the same YAML 1.2
 // core schema into data several times faster, without positions. A file in a plain subset of
-// YAML that js-yaml reads cleanly is taken from js-yaml, and its Document is built only if a
-// position is asked for; anything else goes through `yaml`, whose errors are located. A file the
-// fast path read but the checks refuse is read again by `yaml` (load.ts), so every refusal is
-// `yaml`'s; test/fuzz/properties.test.ts checks that loading gives the same either way.
-import { CORE_SCHEMA, load as fastLoad } from 'js-yaml';
+// YAML that js-yaml reads cleanly is taken from js-yaml (yaml-fast.ts), and its Document is built
+// only if a position is asked for; anything else goes through `yaml`, whose errors are located. A
+// file the fast path read but the checks refuse is read again by `yaml` (load.ts), so every
+// refusal is `yaml`'s; test/fuzz/properties.test.ts checks that loading gives the same either way.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
 import { indentationMistake } from './indentation.ts';
 import { MAX_JSON_DEPTH, pathPast } from '../text/bounded-json.ts';
+import { fastData } from './yaml-fast.ts';
 
 export type Path = readonly (string | number)[];
 
@@ -54,79 +54,6 @@ function lazySource(file: string, text: string): YamlSource {
       return get().lines;
     },
   };
-}
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /\t|\r(?!\n)|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFEFF\u2028\u2029]/;
-// anchors, aliases, tags (a lone `!` too); explicit keys; document markers; directives; empty keys
-// (`{: x}`, `[:[x]]`); a collection as a key: after `{` or `,` in a flow mapping (`{ [a] }`), or
-// before a `:` (`[[a]: b]`); an empty sequence entry (`-` with nothing or a comment after it),
-// after which js-yaml takes a less indented `- b` into the inner sequence, where `yaml` ends the
-// inner sequence or refuses the file
-const SYNTAX =
-  /(^|[\s,[{:-])[&*!]|(^|[\s,[{])\?(\s|$)|^(---|\.\.\.)(\s|$)|^\s*%|(^|[[{,\s]):(\s|$|[,}\][{])|(?<!\$)[{,]\s*[[{]|[\]}]:|(^|\s)-([ ]+#|[ ]*$)/m;
-
-// plain scalars the two read differently: js-yaml 4 reads binary integers and signed hex and octal
-// ones as numbers (`0b101`, `-0x1F`, `+0o7`), `yaml`'s core schema as strings; a signed float with
-// no digit before its point (`-.5`) the other way round; a null as a key (`~:`, `null:`) is the key
-// "null" to js-yaml, "" to `yaml` (in a flow mapping without its `:` too: `{~}`); a comment glued
-// to a quote, a bracket, a brace or a comma (`"x"#`, `{ a: 1 }#`, `[1,#`), which js-yaml reads and
-// `yaml` refuses; an integer minus zero (`-0`: 0 to js-yaml, -0 to `yaml`); a number past a double
-// (`1e400`, 300 digits: a string to js-yaml, Infinity to `yaml`); a `\U` escape (js-yaml reads one
-// past Unicode, `yaml` refuses it); a comment line glued to its `#` (`#x`), which `yaml` reads as
-// the end of an implicit key where js-yaml goes on
-const SCALAR =
-  /(^|[\s,[{:])([-+]?0b|[-+]0[xo]|[-+]\.\d|-0+(\s|$|[,}\]]))|(^|[\s,[{])(~|null|Null|NULL):(\s|$|[,}\]])|[{,]\s*(~|null|Null|NULL)\s*[,}]|["'[\]{},]#|[\d.][eE][-+]?\d{3}|\d{300}|0x[0-9a-fA-F]{250}|\\U|^\s*#\S/m;
-
-/** A key over 1,024 characters, which `yaml` refuses and js-yaml reads: its `:` is past that on its line. */
-const MAX_KEY = 1024;
-
-/**
- * Whether the text is in the YAML both parsers read alike (test/fuzz/properties.test.ts looks for
- * counterexamples): no anchors or aliases (which `yaml` must bound), tags, directives, document
- * markers, explicit or empty keys, collections as keys, tabs, lone CRs or control characters, and
- * every quoted scalar and flow collection closed on the line that opens it, no key over 1,024
- * characters, and none of the scalars they resolve differently (SCALAR).
- */
-function plainSubset(text: string): boolean {
-  return (
-    !CONTROL.test(text) &&
-    !SYNTAX.test(text) &&
-    !SCALAR.test(text) &&
-    text.split('\n').every((line) => closedOnItsLine(line) && line.lastIndexOf(':') <= MAX_KEY)
-  );
-}
-
-/** Whether every quoted scalar and [ ] { } that opens on this line (outside a comment) closes on it. */
-function closedOnItsLine(line: string): boolean {
-  let quote: string | undefined;
-  let depth = 0;
-  let previous = ' ';
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quote === '"') {
-      if (c === '\\') i++;
-      else if (c === '"') quote = undefined;
-    } else if (quote === "'") {
-      if (c === "'" && line[i + 1] === "'") i++;
-      else if (c === "'") quote = undefined;
-    } else if (c === '#' && /\s/.test(previous)) break;
-    else if ((c === '"' || c === "'") && /[\s,[{:-]/.test(previous)) quote = c;
-    else if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') depth--;
-    previous = c;
-  }
-  return quote === undefined && depth === 0;
-}
-
-/** The data by js-yaml, or undefined when it cannot be trusted to equal `yaml`'s reading. */
-export function fastData(text: string): { data: unknown } | undefined {
-  if (!plainSubset(text)) return undefined;
-  try {
-    return { data: fastLoad(text, { schema: CORE_SCHEMA }) ?? null };
-  } catch {
-    return undefined; // `yaml` says where and why
-  }
 }
 
 /** What nests past MAX_JSON_DEPTH: a value of a pipeline is bounded as every value from outside is. */

@@ -72,7 +72,7 @@ export class DirectoryStore implements RunStore {
    * the key's directory, so a race lost costs a link, not a file written and synced again.
    */
   async prepare(key: string, body: Buffer): Promise<PreparedBody> {
-    this.path(key);
+    checkKey(key);
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
     const fd = await this.inDirectory(dirname(temp), () =>
       call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),

@@ -156,7 +156,7 @@ test('expressions: parsing and evaluating any text throws only a located ExprErr
 
 test('YAML: loading with the fast parser gives what loading with `yaml` alone gives: the same pipeline, or the same problems', async () => {
   const { loadPipeline } = await import('../../src/pipeline/load.ts');
-  const { fastData } = await import('../../src/pipeline/yaml-doc.ts');
+  const { fastData } = await import('../../src/pipeline/yaml-fast.ts');
   const load = (text: string, fastYaml: boolean) => {
     try {
       return { pipeline: exactly(loadPipeline({ file: FILE, text, env: ENV, fastYaml }).pipeline) };
@@ -220,7 +220,7 @@ test('YAML: loading with the fast parser gives what loading with `yaml` alone gi
 
 test('YAML: an inventory reads the same with the fast parser as with `yaml` alone: the same pipeline, or the same problems', async () => {
   const { loadPipeline } = await import('../../src/pipeline/load.ts');
-  const { fastData } = await import('../../src/pipeline/yaml-doc.ts');
+  const { fastData } = await import('../../src/pipeline/yaml-fast.ts');
   const pipeline = readFileSync(new URL('../../pipelines/three-site-release.yml', import.meta.url), 'utf8');
   const load = (inventory: string, fastYaml: boolean) => {
     try {

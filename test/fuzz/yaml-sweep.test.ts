@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseDocument } from 'yaml';
-import { fastData, MAX_ALIAS_COUNT } from '../../src/pipeline/yaml-doc.ts';
+import { MAX_ALIAS_COUNT } from '../../src/pipeline/yaml-doc.ts';
+import { fastData } from '../../src/pipeline/yaml-fast.ts';
 import { exactly } from '../helpers/exact-json.ts';
 
 const ALL = Number(process.env.FUZZ_RUNS ?? 1) > 1;
