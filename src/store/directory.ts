@@ -38,9 +38,16 @@ export class DirectoryStore implements RunStore {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
+  /**
+   * Read synchronously: a key is a small record, and a read through the thread pool (an open, a
+   * stat, a read and a close, each a round trip) cost four times the CPU of the same system calls
+   * made in line (39 against 9.5 µs a key, measured), while each worker of a sharded run reads every
+   * entry of its wave's log. A read never waits on another process: the store's writes are
+   * create-only links of complete, synced files.
+   */
   async get(key: string): Promise<Buffer | undefined> {
     try {
-      return await call<Buffer>((done) => this.fs.readFile(this.path(key), done));
+      return this.fs.readFileSync(this.path(key));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw failed(this.url, `cannot read ${key}`, error);
