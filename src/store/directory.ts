@@ -4,7 +4,8 @@
 // on old versions is not), and syncing the directory so the key survives a crash. A prepared body
 // (a sequence's next entry) is written and synced once and linked at each key tried. Only the link
 // decides whether the key existed (the probe, store/probe.ts, checks that it does): a look first
-// would answer the probe itself, and measured no faster for a log's races.
+// would answer the probe itself, and measured no faster for a log's races. A key is read in line
+// when the directory is on this machine's own disk, through the thread pool on a share (`get`).
 import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
@@ -17,6 +18,12 @@ const failed = (store: string, what: string, error: unknown) =>
     `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     { cause: error, hint: 'check the directory is mounted and writable by this runner' },
   );
+
+/**
+ * Linux's statfs(2) magic numbers of file systems on this machine's own disks or memory: ext2-4,
+ * XFS, Btrfs, tmpfs, overlayfs (a container's), ZFS, F2FS. A key on one of them is read in line.
+ */
+const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
 
 /** A callback of node:fs as a promise (its file descriptors plain numbers: a FileHandle per write cost more than the write). */
 const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
@@ -38,16 +45,34 @@ export class DirectoryStore implements RunStore {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
+  /** Whether the store's directory is on a disk of this machine (`LOCAL_FILE_SYSTEMS`); undefined until it exists. */
+  private local: boolean | undefined;
+
+  private onLocalDisk(): boolean {
+    if (this.local === undefined) {
+      try {
+        this.local = process.platform === 'linux' && LOCAL_FILE_SYSTEMS.has(this.fs.statfsSync(this.root).type);
+      } catch {
+        return false;
+      }
+    }
+    return this.local;
+  }
+
   /**
-   * Read synchronously: a key is a small record, and a read through the thread pool (an open, a
-   * stat, a read and a close, each a round trip) cost four times the CPU of the same system calls
-   * made in line (39 against 9.5 µs a key, measured), while each worker of a sharded run reads every
-   * entry of its wave's log. A read never waits on another process: the store's writes are
-   * create-only links of complete, synced files.
+   * On a disk of this machine, a key is read in line: through the thread pool (an open, a stat, a
+   * read and a close, each a round trip) a read cost four times the CPU (39 against 9.5 µs a key,
+   * measured), and each worker of a sharded run reads every entry of its wave's log. On a share
+   * (NFS, SMB, a FUSE mount, anything not known to be local) through the thread pool: a share that
+   * hangs holds that read, not the process, so its signals, heartbeats and other calls go on. A
+   * reader never sees half a key: a key appears only as a link to a complete, synced file.
    */
   async get(key: string): Promise<Buffer | undefined> {
     try {
-      return this.fs.readFileSync(this.path(key));
+      const path = this.path(key);
+      return this.onLocalDisk()
+        ? this.fs.readFileSync(path)
+        : await call<Buffer>((done) => this.fs.readFile(path, done));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw failed(this.url, `cannot read ${key}`, error);
