@@ -22,8 +22,12 @@ const failed = (store: string, what: string, error: unknown) =>
 /**
  * Linux's statfs(2) magic numbers of file systems on this machine's own disks or memory: ext2-4,
  * XFS, Btrfs, tmpfs, overlayfs (a container's), ZFS, F2FS. A key on one of them is read in line.
+ * Other systems' types (macOS's and the BSDs' small indices, Windows' 0) are none of these.
  */
 const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
+
+/** A statfs type as Linux's unsigned 32 bits: a 32-bit system's signed f_type comes widened (Btrfs's as 0xFFFFFFFF9123683E). */
+const magic = (type: bigint) => Number(BigInt.asUintN(32, type));
 
 /** A callback of node:fs as a promise (its file descriptors plain numbers: a FileHandle per write cost more than the write). */
 const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
@@ -45,18 +49,20 @@ export class DirectoryStore implements RunStore {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
-  /** Whether the store's directory is on a disk of this machine (`LOCAL_FILE_SYSTEMS`); undefined until it exists. */
+  /** Whether the store's directory is on a disk of this machine (`LOCAL_FILE_SYSTEMS`); undefined until it was asked and exists. */
   private local: boolean | undefined;
+  private asking: Promise<boolean> | undefined;
 
-  private onLocalDisk(): boolean {
-    if (this.local === undefined) {
-      try {
-        this.local = process.platform === 'linux' && LOCAL_FILE_SYSTEMS.has(this.fs.statfsSync(this.root).type);
-      } catch {
-        return false;
-      }
-    }
-    return this.local;
+  /**
+   * Asked once, through the thread pool (a statfs of a share asks its server, and may hang like a
+   * read); a directory not there yet is asked again at the next read, and read through the pool meanwhile.
+   */
+  private onLocalDisk(): Promise<boolean> {
+    this.asking ??= call<nodeFs.BigIntStatsFs>((done) => this.fs.statfs(this.root, { bigint: true }, done)).then(
+      (fs) => (this.local = LOCAL_FILE_SYSTEMS.has(magic(fs.type))),
+      () => ((this.asking = undefined), false),
+    );
+    return this.asking;
   }
 
   /**
@@ -64,13 +70,14 @@ export class DirectoryStore implements RunStore {
    * read and a close, each a round trip) a read cost four times the CPU (39 against 9.5 µs a key,
    * measured), and each worker of a sharded run reads every entry of its wave's log. On a share
    * (NFS, SMB, a FUSE mount, anything not known to be local) through the thread pool: a share that
-   * hangs holds that read, not the process, so its signals, heartbeats and other calls go on. A
-   * reader never sees half a key: a key appears only as a link to a complete, synced file.
+   * hangs holds that read, not the process, so its signals, heartbeats and other calls go on. The
+   * type is the root's: a share mounted below the root is read as the root's disk is. A reader
+   * never sees half a key: a key appears only as a link to a complete, synced file.
    */
   async get(key: string): Promise<Buffer | undefined> {
     try {
       const path = this.path(key);
-      return this.onLocalDisk()
+      return (this.local ?? (await this.onLocalDisk()))
         ? this.fs.readFileSync(path)
         : await call<Buffer>((done) => this.fs.readFile(path, done));
     } catch (error) {
