@@ -49,20 +49,19 @@ export class DirectoryStore implements RunStore {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
-  /** Whether the store's directory is on a disk of this machine (`LOCAL_FILE_SYSTEMS`); undefined until it was asked and exists. */
-  private local: boolean | undefined;
-  private asking: Promise<boolean> | undefined;
+  /** Whether the store's directory is on a disk of this machine (`LOCAL_FILE_SYSTEMS`), once asked. */
+  private local: Promise<boolean> | undefined;
 
   /**
    * Asked once, through the thread pool (a statfs of a share asks its server, and may hang like a
    * read); a directory not there yet is asked again at the next read, and read through the pool meanwhile.
    */
   private onLocalDisk(): Promise<boolean> {
-    this.asking ??= call<nodeFs.BigIntStatsFs>((done) => this.fs.statfs(this.root, { bigint: true }, done)).then(
-      (fs) => (this.local = LOCAL_FILE_SYSTEMS.has(magic(fs.type))),
-      () => ((this.asking = undefined), false),
+    this.local ??= call<nodeFs.BigIntStatsFs>((done) => this.fs.statfs(this.root, { bigint: true }, done)).then(
+      (fs) => LOCAL_FILE_SYSTEMS.has(magic(fs.type)),
+      () => ((this.local = undefined), false),
     );
-    return this.asking;
+    return this.local;
   }
 
   /**
@@ -77,7 +76,7 @@ export class DirectoryStore implements RunStore {
   async get(key: string): Promise<Buffer | undefined> {
     try {
       const path = this.path(key);
-      return (this.local ?? (await this.onLocalDisk()))
+      return (await this.onLocalDisk())
         ? this.fs.readFileSync(path)
         : await call<Buffer>((done) => this.fs.readFile(path, done));
     } catch (error) {
