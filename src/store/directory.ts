@@ -29,6 +29,12 @@ const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 
 /** A statfs type as Linux's unsigned 32 bits: a 32-bit system's signed f_type comes widened (Btrfs's as 0xFFFFFFFF9123683E). */
 const magic = (type: bigint) => Number(BigInt.asUintN(32, type));
 
+/**
+ * How old a temporary file is when no writer can be using it still: a writer holds its own for a
+ * write, a sync and its links (seconds); one killed before it removed its file left it for good.
+ */
+const ABANDONED_MS = 24 * 60 * 60 * 1000;
+
 /** A callback of node:fs as a promise (its file descriptors plain numbers: a FileHandle per write cost more than the write). */
 const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
   new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
@@ -40,6 +46,7 @@ export class DirectoryStore implements RunStore {
   constructor(
     url: string,
     private readonly fs: typeof nodeFs = nodeFs,
+    private readonly now: () => number = Date.now,
   ) {
     this.url = url;
     this.root = fileURLToPath(url);
@@ -111,6 +118,7 @@ export class DirectoryStore implements RunStore {
    */
   async prepare(key: string, body: Buffer): Promise<PreparedBody> {
     checkKey(key);
+    await this.sweep();
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
     const fd = await this.inDirectory(dirname(temp), () =>
       call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),
@@ -133,6 +141,29 @@ export class DirectoryStore implements RunStore {
       throw failed(this.url, `cannot write ${key}`, error);
     }
     return { create: (key) => this.link(temp, key), release };
+  }
+
+  /** The sweep of `.tmp/`, once: made by this store's first write. */
+  private swept: Promise<void> | undefined;
+
+  /**
+   * Removes the temporary files a killed writer left (`ABANDONED_MS` old), at this store's first
+   * write: a store only read (a report) removes nothing. A file that was linked to its key is one
+   * name of that key's file: removing it leaves the key whole. Best effort: a file that cannot be
+   * removed, or a `.tmp/` that cannot be read, is left for the next writer.
+   */
+  private sweep(): Promise<void> {
+    this.swept ??= (async () => {
+      const dir = join(this.root, '.tmp');
+      const names = await this.fs.promises.readdir(dir).catch(() => [] as string[]);
+      const before = this.now() - ABANDONED_MS;
+      for (const name of names) {
+        const path = join(dir, name);
+        const stat = await this.fs.promises.lstat(path).catch(() => undefined);
+        if (stat?.isFile() && stat.mtimeMs < before) await this.fs.promises.unlink(path).catch(() => undefined);
+      }
+    })();
+    return this.swept;
   }
 
   /** Creates `key` as a link to the synced temporary file: only the link decides whether the key existed. */

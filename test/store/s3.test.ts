@@ -181,6 +181,21 @@ test('a create-only PUT answered 503 SlowDown after RGW wrote it is retried by t
   assert.equal(String(await store.get('leases/fleet/0001')), 'ours');
 });
 
+test("a prepared body's PUT at the second key tried, answered 503 SlowDown after RGW wrote it: retried, answered 412, settled by reading that key: created there, the first key left as it was", async (t) => {
+  await storeAt(t, 'settle-second').create('waves/1/log/00000001', Buffer.from('another worker'));
+  const proxy = await slowDownProxy(t, (method, n) =>
+    method === 'PUT' && n === 2 ? 'forward-then-slowdown' : 'forward',
+  );
+  const store = storeAt(t, 'settle-second', {}, proxy.endpoint);
+  const prepared = await store.prepare('waves/1/log/00000001', Buffer.from('mine'));
+  assert.equal(await prepared.create('waves/1/log/00000001'), false, 'the first key is taken: refused once, not read');
+  assert.equal(await prepared.create('waves/1/log/00000002'), true, 'the second key: ours, read back');
+  await prepared.release();
+  assert.deepEqual(proxy.seen, ['PUT forward', 'PUT forward-then-slowdown', 'PUT forward', 'GET forward']);
+  assert.equal(String(await store.get('waves/1/log/00000001')), 'another worker');
+  assert.equal(String(await store.get('waves/1/log/00000002')), 'mine');
+});
+
 test('a create-only PUT throttled before reaching RGW, retried and answered 412, with another body in the key: not created', async (t) => {
   await storeAt(t, 'settle-theirs').create('leases/fleet/0001', Buffer.from('theirs'));
   const proxy = await slowDownProxy(t, (method, n) => (method === 'PUT' && n === 1 ? 'slowdown' : 'forward'));
