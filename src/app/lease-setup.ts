@@ -11,7 +11,6 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { matrixValues, selects, type MatrixValue, type Selection } from '../pipeline/selection.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
-import type { RunObserver } from '../runner/observer.ts';
 import { hostname } from 'node:os';
 import {
   acquireLease,
@@ -222,29 +221,4 @@ export function wantedLease(pipeline: Pipeline, name: string | undefined): Pipel
 export function takeRunLease(request: LeaseRequest & { lease: NonNullable<Pipeline['lease']>; selection: Selection }) {
   const { lease, pipeline, selection } = request;
   return takeLease({ ...request, names: leaseNames(lease, selectedValues(pipeline, selection, lease.over)) });
-}
-
-/**
- * The journal's observer, fenced by the lease: before each write's record (and so before the
- * write), the lease is checked to be this run's still; a run that lost it sends nothing more and
- * stops, every report written.
- */
-export function fenced(
-  observer: RunObserver,
-  lease: { check(): Promise<void> } | undefined,
-  stop: (error: LeaseError) => void,
-): RunObserver {
-  if (!lease) return observer;
-  return {
-    ...observer,
-    async sending(run, call) {
-      try {
-        await lease.check();
-      } catch (error) {
-        if (error instanceof LeaseError) stop(error);
-        throw error;
-      }
-      return observer.sending(run, call);
-    },
-  };
 }

@@ -21,7 +21,7 @@ import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import type { Clock } from './clock.ts';
 import type { ReportPaths } from './report-files.ts';
-import { fenced } from './lease-setup.ts';
+import { fenced, stoppedBy } from './lease-fence.ts';
 import { publisher, endOf, type Channel } from './channels/channel.ts';
 import { reportFilesChannel, type ReportFilesChannel } from './channels/report-files.ts';
 import { clientFactory } from './clients.ts';
@@ -218,6 +218,8 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     },
     { selection: request.selection, resume: request.resume, park: request.park },
   );
+  // A journal refused while the lease was lost is said as that loss.
+  halted = await stoppedBy(halted, request.lease);
   raw = {
     ...raw,
     pipelineSha256: request.sources && (request.sha256 ?? maskedSha256(request.sources, request.vars, masker)),

@@ -9,7 +9,7 @@ import { EnginectlError } from '../errors.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { LeaseError, type HeldLease } from '../store/lease.ts';
-import { openStoredRun } from './stored-run.ts';
+import { fenceStoredRun, openStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { sitePipeline } from './site-pipeline.ts';
@@ -56,6 +56,8 @@ export async function runSite(
       now,
     });
   });
+  // A site taken over: its journal fenced before it is read into the run (the worker gone may only be paused).
+  if (resume) await fenceStoredRun(stored);
   let journal;
   try {
     journal = await setUpJournal({

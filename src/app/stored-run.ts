@@ -77,3 +77,19 @@ export async function openStoredRun(request: {
   writeFileSync(path, text, { mode: 0o600 });
   return { store, runId, path, resume: true, replica: new JournalReplica(store, runId, next) };
 }
+
+/**
+ * A resumed run's journal fenced before this runner goes on with it: its next segment taken,
+ * empty, so that a runner that was going on with the run (paused past its lease, its site taken
+ * over) puts nothing more in it, and the store never holds that runner's word after this one's
+ * decisions. A segment put since this runner read the journal is read with it (the local copy laid
+ * again) and the next one taken. Made once this runner may go on (its lease held, its takeover
+ * won): a runner refused must not stop a live one. An empty segment adds nothing to the journal.
+ */
+export async function fenceStoredRun(stored: StoredRun): Promise<void> {
+  while (!(await stored.replica.fence())) {
+    const { text, next } = await readStoredJournal(stored.store, stored.runId);
+    writeFileSync(stored.path, text, { mode: 0o600 });
+    stored.replica.readAgain(next);
+  }
+}

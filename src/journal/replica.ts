@@ -49,6 +49,21 @@ export class JournalReplica {
     }
     this.next++;
   }
+
+  /**
+   * Takes the journal's next segment, empty, so that no other runner can put one there: false when
+   * one is there already (another runner put it since this one read the journal).
+   */
+  async fence(): Promise<boolean> {
+    if (!(await this.store.create(`${journalPrefix(this.runId)}${segment(this.next)}`, Buffer.alloc(0)))) return false;
+    this.next++;
+    return true;
+  }
+
+  /** Goes on from segment `next`: the journal was read again, with the segments put since. */
+  readAgain(next: number): void {
+    this.next = next;
+  }
 }
 
 /** A run's journal as the store holds it: its segments in order, and the number of the next. */

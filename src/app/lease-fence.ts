@@ -1,0 +1,45 @@
+// A run's lease as a fence: the journal's observer checks it before each write leaves, and a run
+// whose journal the store refused while its lease was lost says that loss.
+import type { RunObserver } from '../runner/observer.ts';
+import { LeaseError } from '../store/lease.ts';
+
+/**
+ * The journal's observer, fenced by the lease: before each write's record (and so before the
+ * write), the lease is checked to be this run's still; a run that lost it sends nothing more and
+ * stops, every report written.
+ */
+export function fenced(
+  observer: RunObserver,
+  lease: { check(): Promise<void> } | undefined,
+  stop: (error: LeaseError) => void,
+): RunObserver {
+  if (!lease) return observer;
+  return {
+    ...observer,
+    async sending(run, call) {
+      try {
+        await lease.check();
+      } catch (error) {
+        if (error instanceof LeaseError) stop(error);
+        throw error;
+      }
+      return observer.sending(run, call);
+    },
+  };
+}
+
+/**
+ * What stopped a run: its journal refused by the store while its lease was lost is that loss (the
+ * runner that took the lease went on with the run and fenced its journal: app/stored-run.ts), said
+ * as a lease lost, not as a store's failure.
+ */
+export async function stoppedBy<E>(
+  halted: E | LeaseError | undefined,
+  lease: { check(): Promise<void> } | undefined,
+): Promise<E | LeaseError | undefined> {
+  if (!halted || halted instanceof LeaseError || !lease) return halted;
+  return lease.check().then(
+    () => halted,
+    (error: unknown) => (error instanceof LeaseError ? error : halted),
+  );
+}

@@ -1,0 +1,84 @@
+// A queue worker paused (SIGSTOP) with a write's answer on its way, past its lease's ttl: the
+// other worker takes its site over, and verify cannot tell whether the vfs update was applied, so
+// the site fails for an operator. Woken (SIGCONT), the paused worker has the answer, but the
+// site's stored journal is no longer its to write: its records never reach the store (the
+// takeover fenced the journal), so the store never says "success" for a site its verdict failed;
+// it stops LEASE_LOST (exit 69, its report written, `end: lost`) and sends nothing more.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CLI, cleanEnv } from '../helpers/cli.ts';
+import type { Report } from '../../src/report/index.ts';
+import { shardFleet } from './helpers.ts';
+
+/** A worker process of the built CLI; its exit and what it printed. */
+function workerProcess(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, out })),
+  );
+  return { child, done };
+}
+
+test("a worker paused past its ttl with a write's answer on its way: after the takeover its records never reach the store, the site is the verdict's failure in every report, and it stops LEASE_LOST (69), its report written", async (t) => {
+  const paused: { child?: ChildProcess; site?: string } = {};
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', {
+    // Worker 1's vfs update is applied, and the worker is stopped before its answer reaches it.
+    answered: (method, path, user) => {
+      if (paused.site || user !== 'worker-1' || method !== 'POST' || !path.endsWith('/update/vfs')) return;
+      paused.site = /\/sites\/([^/]+)\//.exec(path)?.[1];
+      paused.child!.kill('SIGSTOP');
+    },
+  });
+  // A vfs update, which verify cannot read back: the worker that takes the site over cannot tell.
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8')
+      .replace('uses: update/system', 'uses: update/vfs')
+      .replace('with: { target: prod }', 'with: { target: prod, files: [1001] }'),
+  );
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  const args = (index: string, json: string) => [
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    index,
+    '--shard-ttl',
+    '5s',
+    '--report-json',
+    json,
+  ];
+  const [firstJson, secondJson] = [join(f.dir, 'first.json'), join(f.dir, 'second.json')];
+  const first = workerProcess(args('1/2', firstJson), { ...f.env, SITE_USER: 'worker-1' });
+  paused.child = first.child;
+  t.after(() => first.child.kill('SIGKILL'));
+  while (!paused.site) await new Promise((resolve) => setTimeout(resolve, 20));
+  // The other worker runs its site, takes the paused one's over once its lease lapsed, and ends.
+  const second = await workerProcess(args('2/2', secondJson), { ...f.env, SITE_USER: 'worker-2' }).done;
+  assert.match(second.out, new RegExp(`${paused.site}`), second.out);
+  first.child.kill('SIGCONT');
+  const woke = await first.done;
+
+  assert.equal(woke.code, 69, woke.out);
+  assert.match(woke.out, /its lease lapsed and was taken/);
+  assert.ok(existsSync(firstJson), 'its report is written');
+  const report = JSON.parse(readFileSync(firstJson, 'utf8')) as Report;
+  assert.equal(report.shard?.end, 'lost');
+  assert.deepEqual(f.applied('/update/vfs')[paused.site!], 1, 'the write was sent once');
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  const site = merged.report!.steps.filter((i) => i.matrix?.site === paused.site);
+  assert.ok(site.length > 0, merged.stdout);
+  assert.ok(
+    site.every((i) => i.outcome !== 'success'),
+    `the store says the site failed, as its verdict: ${JSON.stringify(site.map((i) => [i.name, i.outcome]))}`,
+  );
+});
