@@ -44,6 +44,16 @@ export function fleetOf(
       `${pipeline.file}:${outside.position.line}:${outside.position.col}: step ${outside.id ?? `${outside.index + 1} (${outside.uses})`} has no matrix over ${rollout.over}: each shard would run it again`,
       { hint: `give it matrix: { ${rollout.over}: ... }, or run it in a job of its own before the shards` },
     );
+  // A decision parks a run in one job; a sharded run counts a failure against its wave's budget instead.
+  const decides = pipeline.steps.find((s) => (s.onFailure ?? rollout.onFailure) === 'decide');
+  if (decides)
+    throw new UsageError(
+      'SHARD_REFUSED',
+      `${pipeline.file}${decides.onFailure === 'decide' ? `:${decides.position.line}:${decides.position.col}: step ${decides.id ?? `${decides.index + 1} (${decides.uses})`}` : ': the rollout'} has on-failure: decide, which parks a run for an operator's decision: a sharded run does not park for decisions (its failures count against each wave's budget, and halt the rollout past it)`,
+      {
+        hint: 'shard it with on-failure: halt (or none), or run it in one job with --store to park for decisions (enginectl decide)',
+      },
+    );
   const sites = (matrixValues(pipeline)[rollout.over] ?? []).map(String);
   return {
     over: rollout.over,
@@ -79,8 +89,15 @@ export function makeManifest(
   };
 }
 
-/** A worker's pipeline against the run's manifest: the same files, --var values and inventory, or refused. */
-export function checkFleet(manifest: Manifest, fleet: Fleet): void {
+/**
+ * A worker's pipeline against the run's manifest: the same files, --var values and inventory, and
+ * the plan `enginectl shard` made of them (the waves, their budgets, max-parallel, the analysis),
+ * or refused: a manifest changed in the store would run sites out of their waves, past a budget,
+ * or twice (a site of a merged wave run again in its own).
+ */
+export function checkFleet(manifest: Manifest, fleet: Fleet, pipeline: Pipeline): void {
+  const planned = makeManifest(pipeline, fleet, manifest);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const differs =
     manifest.sha256 !== fleet.sha256
       ? 'its files or --var values differ'
@@ -91,6 +108,15 @@ export function checkFleet(manifest: Manifest, fleet: Fleet): void {
     throw new UsageError('SHARD_REFUSED', `run ${manifest.run} was sharded from another pipeline: ${differs}`, {
       hint: 'run each shard with the files and --var values enginectl shard was given',
     });
+  const changed = (['over', 'waves', 'budgets', 'parallel', 'analysis'] as const).filter(
+    (key) => !same(manifest[key], planned[key]),
+  );
+  if (changed.length > 0)
+    throw new UsageError(
+      'SHARD_REFUSED',
+      `run ${manifest.run}'s manifest is not the one enginectl shard planned from this pipeline: its ${changed.join(', ')} differ (the manifest in the store was changed)`,
+      { hint: 'nothing was sent; plan the rollout again with enginectl shard (a manifest is written by shard alone)' },
+    );
 }
 
 /**

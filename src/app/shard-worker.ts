@@ -50,7 +50,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
   const { store, clock } = request;
   const manifest = await readManifest(store, request.run);
   checkIndex(manifest, request.index, request.total);
-  checkFleet(manifest, fleetOf(request.pipeline, request.sources, request.vars, request.env));
+  checkFleet(manifest, fleetOf(request.pipeline, request.sources, request.vars, request.env), request.pipeline);
   const holder = newRunId(clock.now());
   // Registered before anything else: a shard no attempt registered is missing from the merged report.
   const attempts = await store.list(shardKeys(manifest.run).workers(request.index));

@@ -2,13 +2,14 @@
 // workers (run --shard I/N) share the run store, keep the waves and one failure budget, and
 // report --merge --store --run gives one result naming every site.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { passwordOf, shardFleet, waveLog } from './helpers.ts';
 import { shardOf as shardOfSite } from '../../src/shard/manifest.ts';
 import { realClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
+import { readManifestFile } from './manifest-file.ts';
 
 test('two static shards of a 12-site rollout in 3 waves: every site once, the merged report names all', async (t) => {
   const f = await shardFleet(t, 12, '  over: site\n  waves: [[site-0001], 3, rest]\n  max-failures: 0');
@@ -105,6 +106,54 @@ test('a worker refuses another pipeline, an index out of range, and --shard auto
   for (const g of gitlab) assert.equal(g.code, 0, g.stdout + g.stderr);
   assert.match(gitlab[0]!.stdout, /^shard 1\/2 of run \S+: owns \d+ site\(s\)/m);
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1]);
+});
+
+test('a manifest changed in the store (its waves merged, its budget raised) is refused by every worker: nothing is sent; the one shard planned goes on', async (t) => {
+  const f = await shardFleet(t, 6, '  over: site\n  waves: [2, rest]\n  max-failures: 0');
+  const run = (await f.shard('--shards', '2')).run!;
+  const path = join(f.store, 'shards', run, 'manifest');
+  const planned = readFileSync(path, 'utf8');
+  const manifest = readManifestFile(f.store, run);
+  for (const changed of [
+    { ...manifest, waves: [manifest.waves.flat()], budgets: [5] },
+    { ...manifest, budgets: manifest.budgets.map(() => 5) },
+    { ...manifest, parallel: 8 },
+  ]) {
+    writeFileSync(path, JSON.stringify(changed));
+    // Not refused, it would wait at the barrier for the other shard: it parks instead.
+    const worker = await f.worker(run, '1/2', '--shard-wait', '1s');
+    assert.equal(worker.code, 2, worker.stdout + worker.stderr);
+    assert.match(worker.stderr, /SHARD_REFUSED|is not the one enginectl shard planned/);
+    assert.deepEqual(f.applied('/update/system'), {}, 'nothing sent');
+  }
+  writeFileSync(path, planned);
+  const both = await Promise.all([f.worker(run, '1/2'), f.worker(run, '2/2')]);
+  for (const w of both) assert.equal(w.code, 0, w.stdout + w.stderr);
+  assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
+});
+
+test("a rollout with on-failure: decide (the rollout's or a step's) is refused by shard and by a worker, naming where: a sharded run does not park for decisions", async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '2')).run!;
+  const text = readFileSync(f.file, 'utf8');
+  for (const [changed, where] of [
+    [text.replace('  waves: [rest]', '  waves: [rest]\n  on-failure: decide'), /the rollout has on-failure: decide/],
+    [
+      text.replace('    uses: update/system', '    uses: update/system\n    on-failure: decide'),
+      /:\d+:\d+: step update has on-failure: decide/,
+    ],
+  ] as const) {
+    writeFileSync(f.file, changed);
+    const planned = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '2']);
+    assert.equal(planned.code, 2, planned.stdout + planned.stderr);
+    assert.match(planned.stderr, where);
+    assert.match(planned.stderr, /a sharded run does not park for decisions/);
+    const worker = await f.worker(run, '1/2', '--shard-wait', '1s');
+    assert.equal(worker.code, 2, worker.stdout + worker.stderr);
+    assert.match(worker.stderr, where);
+  }
+  assert.deepEqual(f.applied('/update/system'), {}, 'nothing sent');
+  assert.deepEqual(readdirSync(join(f.store, 'shards')), [run], 'no other run planned');
 });
 
 test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same command later goes on; wave 2 starts only after wave 1 ended everywhere', async (t) => {
