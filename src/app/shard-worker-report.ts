@@ -49,6 +49,19 @@ export function workerReport(input: WorkerReportInput): Report {
         : (end === 'lost' || end === 'cancelled') && merged.outcome !== 'failure'
           ? 'cancelled'
           : merged.outcome,
+    // Parked at its wave's barrier (exit 75): what it waits for, as a parked run says it.
+    ...(result.end.outcome === 'parked'
+      ? {
+          parked: {
+            wave: result.end.wave,
+            for: 'barrier' as const,
+            since: new Date(result.end.since).toISOString(),
+            until: null,
+            reason: result.end.waitingFor,
+            waits: [{ value: null, what: result.end.waitingFor, evidence: [] }],
+          },
+        }
+      : {}),
     shard: {
       run: manifest.run,
       index: input.index + 1,

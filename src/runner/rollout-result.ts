@@ -47,8 +47,10 @@ export const WaitSchema = z.object({
 export const ParkSchema = z.object({
   wave: z.int().describe('the wave it parked at; 0 for a run without rollout:'),
   for: z
-    .enum(['bake', 'decision', 'window'])
-    .describe("what it waits for: a bake's time, an operator's decision, or the next window a write fits in"),
+    .enum(['bake', 'decision', 'window', 'barrier'])
+    .describe(
+      "what it waits for: a bake's time, an operator's decision, the next window a write fits in, or (a sharded run's worker) its wave's barrier: the other workers' sites, the analysis and its verdict",
+    ),
   since: z.number().describe("when it began waiting, on the run's clock (epoch ms): a bake's start"),
   until: z
     .number()

@@ -56,7 +56,7 @@ export interface WorkerDeps {
 export type WorkerEnd =
   | { outcome: 'done' }
   | { outcome: 'halted'; wave: number; reason: string }
-  | { outcome: 'parked'; wave: number; waitingFor: string }
+  | { outcome: 'parked'; wave: number; waitingFor: string; since: number }
   | { outcome: 'cancelled' }
   | { outcome: 'lost'; site: string };
 
@@ -275,7 +275,13 @@ async function walkWave(
     const open = sites.filter((s) => !state.ended.has(s) && (state.owners.has(s) || !spent));
     if (open.length === 0) {
       const decided = await elect(deps, wave, sites, budget, state);
-      if (decided === 'parked') return { outcome: 'parked', wave, waitingFor: `the bake after wave ${wave}` };
+      if (decided === 'parked')
+        return {
+          outcome: 'parked',
+          wave,
+          waitingFor: `the bake after wave ${wave}`,
+          since: waitingSince ?? deps.now(),
+        };
       if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
     }
     waitingSince ??= deps.now();
@@ -283,6 +289,7 @@ async function walkWave(
       return {
         outcome: 'parked',
         wave,
+        since: waitingSince,
         waitingFor:
           open.length > 0
             ? `wave ${wave}'s ${open.length} ${manifest.over}(s) not ended (${open.slice(0, 5).join(', ')}${open.length > 5 ? ', ...' : ''}) after ${formatDuration(deps.waitLimitMs)}`

@@ -156,7 +156,7 @@ test("a rollout with on-failure: decide (the rollout's or a step's) is refused b
   assert.deepEqual(readdirSync(join(f.store, 'shards')), [run], 'no other run planned');
 });
 
-test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same command later goes on; wave 2 starts only after wave 1 ended everywhere', async (t) => {
+test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same command later goes on; wave 2 starts only after wave 1 ended everywhere; its report says it parked, and why', async (t) => {
   const f = await shardFleet(t, 6, '  over: site\n  waves: [[site-0001, site-0002], rest]');
   const run = (await f.shard('--shards', '2')).run!;
   const owner = (site: string) => (shardOfSite(site, 2) === 0 ? '1/2' : '2/2');
@@ -165,6 +165,12 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   const first = await f.worker(run, alone, '--shard-wait', '1s', '--shard-ttl', '5s');
   assert.equal(first.code, 75, first.stdout + first.stderr);
   assert.match(first.stdout, /^parked: waiting for wave 1's/m);
+  // Its report says it parked, at which wave, waiting for what, and how to go on.
+  assert.equal(first.report?.shard?.end, 'parked');
+  assert.equal(first.report?.parked?.for, 'barrier');
+  assert.equal(first.report?.parked?.wave, 1);
+  assert.match(first.report?.parked?.reason ?? '', /^wave 1's \d site\(s\) not ended/);
+  assert.match(first.stdout, /: success in .*; parked: waiting for wave 1's/);
   const wave2 = f.names.filter((s) => s !== 'site-0001' && s !== 'site-0002');
   assert.ok(
     wave2.every((s) => !(s in f.applied('/update/system'))),
