@@ -120,6 +120,9 @@ export const ERROR_CODES = {
   STORE_FAILED: step(
     'check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on',
   ),
+  STORE_DAMAGED: step(
+    "a record of the run store is not enginectl's (cut, altered, or written by something else): a retry reads the same record, so nothing goes on from it; put the record back, or plan the rollout again (enginectl shard)",
+  ),
   SHARD_REFUSED: usage(
     'run each shard with the pipeline, --var values and shard count enginectl shard was given (its manifest says), and an index from 1 to N; a pipeline to shard needs rollout: with every step over its key',
   ),

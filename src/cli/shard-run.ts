@@ -143,8 +143,12 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       onStart: () => (started = true),
     });
   } catch (error) {
-    // The store or the lease failed before anything was sent: safe to run the index again.
-    if (!started && (error instanceof StoreError || (error instanceof LeaseError && error.code === 'LEASE_HELD')))
+    // The store or the lease failed before anything was sent: safe to run the index again (a damaged record is read again as it is: not).
+    if (
+      !started &&
+      ((error instanceof StoreError && error.code === 'STORE_FAILED') ||
+        (error instanceof LeaseError && error.code === 'LEASE_HELD'))
+    )
       throw new ShardUnavailable(error);
     throw error;
   }

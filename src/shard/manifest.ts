@@ -71,7 +71,7 @@ export async function writeManifest(store: RunStore, manifest: Manifest): Promis
   return store.create(shardKeys(manifest.run).manifest, Buffer.from(JSON.stringify(manifest)));
 }
 
-/** A record of a sharded run read from `key`, parsed by its schema: STORE_FAILED when it is not one of ours. */
+/** A record of a sharded run read from `key`, parsed by its schema: STORE_DAMAGED when it is not one of ours (a retry would read it the same). */
 export function parseShardRecord<T>(store: RunStore, key: string, body: Buffer, schema: z.ZodType<T>, what: string): T {
   let json: unknown;
   try {
@@ -81,8 +81,8 @@ export function parseShardRecord<T>(store: RunStore, key: string, body: Buffer, 
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success)
-    throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not ${what} of enginectl`, {
-      hint: 'nothing but enginectl writes under shards/ in a run store',
+    throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not ${what} of enginectl`, {
+      hint: 'nothing but enginectl writes under shards/ in a run store: put the record back, or plan the rollout again (enginectl shard)',
     });
   return parsed.data;
 }

@@ -37,7 +37,7 @@ export class StoreError extends EnginectlError {
   readonly exitCode: ExitCode;
 
   constructor(
-    code: 'STORE_FAILED' | 'STORE_REFUSED',
+    code: 'STORE_FAILED' | 'STORE_REFUSED' | 'STORE_DAMAGED',
     message: string,
     options: { hint?: string; cause?: unknown } = {},
   ) {

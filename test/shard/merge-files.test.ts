@@ -55,6 +55,10 @@ test("report --merge --expect-shards: the workers' own reports, a worker of no s
     env: f.env,
   });
   assert.equal(fromStore.code, 0, fromStore.stdout + fromStore.stderr);
+  // The store without the run: asked for the run's id, not for a report.
+  const noRun = await runCli(['report', '--merge', '--store', f.storeUrl], { env: f.env });
+  assert.equal(noRun.code, 2, noRun.stdout + noRun.stderr);
+  assert.match(noRun.stderr, /which sharded run\? give --run ID/);
   assert.deepEqual(instances(read(merged)), instances(read(stored)));
   assert.equal(read(merged).steps.length, 10, 'two steps of each of five sites, once');
   assert.match(all.stdout, new RegExp(`^✔ shard ${busy + 1}/6: success`, 'm'));

@@ -132,6 +132,18 @@ test('a manifest changed in the store (its waves merged, its budget raised) is r
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
 });
 
+test('a manifest cut short in the store fails a worker STORE_DAMAGED (exit 1: running the index again reads it the same), nothing sent', async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '2')).run!;
+  const path = join(f.store, 'shards', run, 'manifest');
+  writeFileSync(path, readFileSync(path, 'utf8').slice(0, 40));
+  const worker = await f.worker(run, '1/2', '--shard-wait', '1s');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.match(worker.stderr, /STORE_DAMAGED|is not a manifest of enginectl/);
+  assert.doesNotMatch(worker.stderr, /run the same index again/);
+  assert.deepEqual(f.applied('/update/system'), {}, 'nothing sent');
+});
+
 test("a rollout with on-failure: decide (the rollout's or a step's) is refused by shard and by a worker, naming where: a sharded run does not park for decisions", async (t) => {
   const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
   const run = (await f.shard('--shards', '2')).run!;

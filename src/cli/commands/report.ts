@@ -100,6 +100,10 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     positionals.map((file) => named(role, file, io.cwd)),
   );
   if (values.merge && values.run !== undefined) return mergeSharded(positionals, values, io, publishing);
+  if (values.merge && values.store !== undefined && positionals.length === 0)
+    throw new UsageError('BAD_ARGUMENTS', 'report --merge --store: which sharded run? give --run ID', {
+      hint: 'enginectl report --merge --store URL --run ID, the id enginectl shard printed (run ID in URL)',
+    });
   if (values.merge) return merge(positionals, { ...values, expectShards }, io, publishing);
   const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
