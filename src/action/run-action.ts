@@ -31,8 +31,7 @@ import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
-import { continueInput, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
-
+import { continueInput, fenceToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export interface Loaded {
@@ -169,6 +168,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
   // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.
   if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
+  await fenceToGoOn(stored, journal, taken);
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? deploymentChannel(deps, label, environment, masker) : undefined;
   const webhookInput = kit.getInput('webhook').trim();

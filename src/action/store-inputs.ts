@@ -3,7 +3,7 @@
 // store refused as bad input; continue, a parked run of the store to go on with.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { fenceStoredRun, openStoredRun, STORE_VARIABLE } from '../app/stored-run.ts';
+import { fenceResumed, openStoredRun, STORE_VARIABLE, type StoredRun } from '../app/stored-run.ts';
 import { takeRunLease, wantedLease, type TakenLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
 import { pendingDecisions, waitLines } from '../app/parked.ts';
@@ -69,12 +69,6 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
           say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
         })
       : undefined;
-  // Going on with a stored run: its journal fenced, once the lease is held (app/stored-run.ts).
-  if (stored?.resume)
-    await fenceStoredRun(stored).catch(async (error: unknown) => {
-      await taken?.end();
-      throw error;
-    });
   return { stored, taken };
 }
 
@@ -101,4 +95,18 @@ export async function stillParked(
   journal.spec.file.close();
   await taken?.end({ keep: pipeline.keepLeaseParked === true });
   return true;
+}
+
+/** A stored run going on, its lease held: its journal fenced first (app/stored-run.ts); refused, the lease given back. */
+export async function fenceToGoOn(
+  stored: StoredRun | undefined,
+  journal: JournalSetup,
+  taken: TakenLease | undefined,
+): Promise<void> {
+  if (!taken || !stored?.resume) return;
+  await fenceResumed(stored).catch(async (error: unknown) => {
+    journal.spec.file.close();
+    await taken.end();
+    throw error;
+  });
 }

@@ -45,11 +45,17 @@ export function fleetOf(
       { hint: `give it matrix: { ${rollout.over}: ... }, or run it in a job of its own before the shards` },
     );
   // A decision parks a run in one job; a sharded run counts a failure against its wave's budget instead.
-  const decides = pipeline.steps.find((s) => (s.onFailure ?? rollout.onFailure) === 'decide');
+  // The rollout's (or the pipeline's) parks a wave past its budget or its analysis failed, whatever its steps say.
+  const step = pipeline.steps.find((s) => s.onFailure === 'decide');
+  const decides =
+    rollout.onFailure === 'decide'
+      ? ": the rollout's on-failure (or the pipeline's) is decide"
+      : step &&
+        `:${step.position.line}:${step.position.col}: step ${step.id ?? `${step.index + 1} (${step.uses})`} has on-failure: decide`;
   if (decides)
     throw new UsageError(
       'SHARD_REFUSED',
-      `${pipeline.file}${decides.onFailure === 'decide' ? `:${decides.position.line}:${decides.position.col}: step ${decides.id ?? `${decides.index + 1} (${decides.uses})`}` : ': the rollout'} has on-failure: decide, which parks a run for an operator's decision: a sharded run does not park for decisions (its failures count against each wave's budget, and halt the rollout past it)`,
+      `${pipeline.file}${decides}, which parks a run for an operator's decision: a sharded run does not park for decisions (its failures count against each wave's budget, and halt the rollout past it)`,
       {
         hint: 'shard it with on-failure: halt (or none), or run it in one job with --store to park for decisions (enginectl decide)',
       },

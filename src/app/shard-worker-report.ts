@@ -58,7 +58,8 @@ export function workerReport(input: WorkerReportInput): Report {
             since: new Date(result.end.since).toISOString(),
             until: null,
             reason: result.end.waitingFor,
-            waits: [{ value: null, what: result.end.waitingFor, evidence: [] }],
+            // What it waits for is its reason: no value's decision, no evidence of its own.
+            waits: [],
           },
         }
       : {}),

@@ -10,7 +10,7 @@ import { openStore } from '../store/open.ts';
 import { UsageError } from '../errors.ts';
 import { pathToFileURL } from 'node:url';
 import { probeStore } from '../store/probe.ts';
-import type { RunStore } from '../store/store.ts';
+import { StoreError, type RunStore } from '../store/store.ts';
 
 export const STORE_VARIABLE = 'ENGINECTL_STORE';
 
@@ -82,14 +82,30 @@ export async function openStoredRun(request: {
  * A resumed run's journal fenced before this runner goes on with it: its next segment taken,
  * empty, so that a runner that was going on with the run (paused past its lease, its site taken
  * over) puts nothing more in it, and the store never holds that runner's word after this one's
- * decisions. A segment put since this runner read the journal is read with it (the local copy laid
- * again) and the next one taken. Made once this runner may go on (its lease held, its takeover
- * won): a runner refused must not stop a live one. An empty segment adds nothing to the journal.
+ * decisions. Made once this runner may go on (its lease held, its takeover won): a runner refused
+ * must not stop a live one. An empty segment adds nothing to the journal.
+ *
+ * `fenceStoredRun`, before the journal is read into the run (a shard's site taken over): a segment
+ * put since this runner read the journal is read with it (the local copy laid again) and the next
+ * one taken, a few times at most.
  */
-export async function fenceStoredRun(stored: StoredRun): Promise<void> {
-  while (!(await stored.replica.fence())) {
+export async function fenceStoredRun(stored: StoredRun, tries = 8): Promise<void> {
+  for (let i = 0; !(await stored.replica.fence()); i++) {
+    if (i + 1 >= tries) throw grew(stored);
     const { text, next } = await readStoredJournal(stored.store, stored.runId);
     writeFileSync(stored.path, text, { mode: 0o600 });
     stored.replica.readAgain(next);
   }
 }
+
+/** `fenceResumed`, once the journal was read into the run (run --resume/--continue, the action): a segment put since is refused. */
+export async function fenceResumed(stored: StoredRun): Promise<void> {
+  if (!(await stored.replica.fence())) throw grew(stored);
+}
+
+const grew = (stored: StoredRun) =>
+  new StoreError(
+    'STORE_FAILED',
+    `${stored.store.url}: run ${stored.runId}'s journal grew after this runner read it (the runner that held it before is still writing): nothing was sent`,
+    { hint: 'run the same command again once that runner has stopped (its lease lapsed, it stops at its next write)' },
+  );

@@ -2,7 +2,7 @@
 // other worker takes its site over, and verify cannot tell whether the vfs update was applied, so
 // the site fails for an operator. Woken (SIGCONT), the paused worker has the answer, but the
 // site's stored journal is no longer its to write: its records never reach the store (the
-// takeover fenced the journal), so the store never says "success" for a site its verdict failed;
+// takeover fenced the journal), so no report says "success" for a site its verdict failed;
 // it stops LEASE_LOST (exit 69, its report written, `end: lost`) and sends nothing more.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,7 +25,7 @@ function workerProcess(args: string[], env: Record<string, string>) {
   return { child, done };
 }
 
-test("a worker paused past its ttl with a write's answer on its way: after the takeover its records never reach the store, the site is the verdict's failure in every report, and it stops LEASE_LOST (69), its report written", async (t) => {
+test("a worker paused past its ttl with a write's answer on its way: after the takeover its records never reach the store, no report says the site succeeded, and it stops LEASE_LOST (69), its report written", async (t) => {
   const paused: { child?: ChildProcess; site?: string } = {};
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', {
     // Worker 1's vfs update is applied, and the worker is stopped before its answer reaches it.
@@ -79,6 +79,6 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   assert.ok(site.length > 0, merged.stdout);
   assert.ok(
     site.every((i) => i.outcome !== 'success'),
-    `the store says the site failed, as its verdict: ${JSON.stringify(site.map((i) => [i.name, i.outcome]))}`,
+    `no report of the store says the site succeeded: ${JSON.stringify(site.map((i) => [i.name, i.outcome]))}`,
   );
 });

@@ -149,7 +149,18 @@ test("a rollout with on-failure: decide (the rollout's or a step's) is refused b
   const run = (await f.shard('--shards', '2')).run!;
   const text = readFileSync(f.file, 'utf8');
   for (const [changed, where] of [
-    [text.replace('  waves: [rest]', '  waves: [rest]\n  on-failure: decide'), /the rollout has on-failure: decide/],
+    [
+      text.replace('  waves: [rest]', '  waves: [rest]\n  on-failure: decide'),
+      /the rollout's on-failure \(or the pipeline's\) is decide/,
+    ],
+    // The rollout's parks a wave past its budget even when every step says halt.
+    [
+      text
+        .replace('  waves: [rest]', '  waves: [rest]\n  on-failure: decide')
+        .replaceAll('    uses: update/system', '    uses: update/system\n    on-failure: halt')
+        .replaceAll('    uses: monitoring/alerts', '    uses: monitoring/alerts\n    on-failure: halt'),
+      /the rollout's on-failure \(or the pipeline's\) is decide/,
+    ],
     [
       text.replace('    uses: update/system', '    uses: update/system\n    on-failure: decide'),
       /:\d+:\d+: step update has on-failure: decide/,

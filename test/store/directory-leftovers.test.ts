@@ -60,7 +60,7 @@ test("a killed writer's temporary files a day old are removed by the next writer
   assert.deepEqual(await store.list(''), ['sites/site-0001/journal/00000001', 'waves/1/log/00000003']);
 });
 
-test('a store only read (a report, a decision read) removes nothing', async () => {
+test('a store only read (a report) removes nothing', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-leftovers-'));
   const url = pathToFileURL(dir).href;
   await killedWriter(url, 'waves/1/log/00000001', 'prepared');
