@@ -13,6 +13,8 @@ import { probeStore } from '../store/probe.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 
 export const STORE_VARIABLE = 'ENGINECTL_STORE';
+/** A sharded run's id, as `enginectl shard --format gitlab|k8s` hands it to the workers and the merge. */
+export const RUN_VARIABLE = 'ENGINECTL_RUN';
 
 /** The store a URL names: s3://BUCKET/PREFIX or file:///PATH (a plain path is a directory, as users write one). */
 export function storeAt(url: string, cwd: string, env: Readonly<Record<string, string | undefined>>): RunStore {

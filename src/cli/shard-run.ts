@@ -9,7 +9,7 @@ import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
 import { SHARD_INDEX_SOURCES, shardIndexOf } from '../ci/shard-index.ts';
 import type { CiSystem } from '../ci/system.ts';
-import { storeAt } from '../app/stored-run.ts';
+import { RUN_VARIABLE, storeAt } from '../app/stored-run.ts';
 import { readManifest, shardOf } from '../shard/manifest.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { runShardWorker, type ShardWorkerDone } from '../app/shard-worker.ts';
@@ -31,8 +31,6 @@ import { RunLog, useColour } from '../log/run-log.ts';
 import { ciSink } from '../ci/ci-sink.ts';
 import { neutralise } from '../text/neutralise.ts';
 import type { CliIO } from './io.ts';
-
-export const RUN_VARIABLE = 'ENGINECTL_RUN';
 
 export const SHARD_OPTIONS_HELP = `  --shard I/N|auto   run as worker I of N of the sharded run --run ID (enginectl shard planned it):
                      auto reads the index its engine gives (${SHARD_INDEX_SOURCES}); needs --store

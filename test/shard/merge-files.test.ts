@@ -58,7 +58,14 @@ test("report --merge --expect-shards: the workers' own reports, a worker of no s
   // The store without the run: asked for the run's id, not for a report.
   const noRun = await runCli(['report', '--merge', '--store', f.storeUrl], { env: f.env });
   assert.equal(noRun.code, 2, noRun.stdout + noRun.stderr);
-  assert.match(noRun.stderr, /which sharded run\? give --run ID/);
+  assert.match(noRun.stderr, /which sharded run\? give --run ID \(or ENGINECTL_RUN\)/);
+  // ENGINECTL_RUN names it, as the workers read it (GitLab's dotenv, a Job's env): the same report.
+  const fromEnv = join(f.dir, 'from-env.json');
+  const byEnv = await runCli(['report', '--merge', '--store', f.storeUrl, '--report-json', fromEnv], {
+    env: { ...f.env, ENGINECTL_RUN: run },
+  });
+  assert.equal(byEnv.code, 0, byEnv.stdout + byEnv.stderr);
+  assert.deepEqual(instances(read(fromEnv)), instances(read(stored)));
   assert.deepEqual(instances(read(merged)), instances(read(stored)));
   assert.equal(read(merged).steps.length, 10, 'two steps of each of five sites, once');
   assert.match(all.stdout, new RegExp(`^✔ shard ${busy + 1}/6: success`, 'm'));

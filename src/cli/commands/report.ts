@@ -28,7 +28,7 @@ import { journalKey } from '../../journal/seal.ts';
 import { RunLog } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
-import { namedStore } from '../../app/stored-run.ts';
+import { namedStore, RUN_VARIABLE } from '../../app/stored-run.ts';
 import { shardedReport } from '../../app/shard-report.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
@@ -56,6 +56,7 @@ Options:
 ${REPORT_OPTIONS_HELP}
   --store URL        with --run: the run store the run is kept in (also ENGINECTL_STORE)
   --run ID           render the run of that id from the run store, as from its journal
+                     (with --merge and no file: also ENGINECTL_RUN, as the workers read it)
   --merge            merge the reports or journals named (reports of one pipeline)
   --force            with --merge: merge reports of different pipelines too
   --expect-shards N  with --merge FILE...: the files are the JSON reports of a sharded run's workers
@@ -92,18 +93,24 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
   const publishing = { webhook, masker };
   if (values.force && !values.merge) throw new UsageError('BAD_ARGUMENTS', 'report: --force goes with --merge');
-  const expectShards = expectedShards(values['expect-shards'], values.merge === true, values.run !== undefined);
+  // A sharded run's report: --run, or ENGINECTL_RUN (as its workers read it) when no report is named.
+  const run = values.run ?? (values.merge && positionals.length === 0 ? io.env[RUN_VARIABLE] : undefined);
+  const expectShards = expectedShards(values['expect-shards'], values.merge === true, run !== undefined);
   // The journal or the reports read are never written over by a report.
   const role = values.merge ? 'a report to merge' : 'the journal (JOURNAL)';
   checkOwnFiles(
     reportOutputs(reportPathsOf(values), io.cwd),
     positionals.map((file) => named(role, file, io.cwd)),
   );
-  if (values.merge && values.run !== undefined) return mergeSharded(positionals, values, io, publishing);
+  if (values.merge && run !== undefined) return mergeSharded(positionals, { ...values, run }, io, publishing);
   if (values.merge && values.store !== undefined && positionals.length === 0)
-    throw new UsageError('BAD_ARGUMENTS', 'report --merge --store: which sharded run? give --run ID', {
-      hint: 'enginectl report --merge --store URL --run ID, the id enginectl shard printed (run ID in URL)',
-    });
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `report --merge --store: which sharded run? give --run ID (or ${RUN_VARIABLE})`,
+      {
+        hint: 'enginectl report --merge --store URL --run ID, the id enginectl shard printed (run ID in URL)',
+      },
+    );
   if (values.merge) return merge(positionals, { ...values, expectShards }, io, publishing);
   const { state } = await readNamedJournal('report', positionals, values, io);
   const result = releaseOf(state);
