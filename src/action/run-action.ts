@@ -130,8 +130,10 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const mode = inDoubt === '' ? undefined : parseInDoubt(inDoubt, 'input in-doubt:');
   if (mode && !resumeFrom)
     throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
-  // Refused before the store, the lease or any call: an override the pipeline does not allow.
+  // Refused before the store, the lease or any call: an override the pipeline does not allow, a bad webhook.
   const override = overrideInputs(kit.getInput, pipeline, deps.env);
+  const webhookInput = kit.getInput('webhook').trim();
+  const webhook = webhookInput === '' ? undefined : webhookUrl(webhookInput, masker, 'input webhook', 'BAD_INPUT');
   const { stored, taken } = await storeAndLease(deps, {
     pipeline,
     selection: loaded.selection,
@@ -168,11 +170,9 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
   // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.
   if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
-  await fenceToGoOn(stored, journal, taken);
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? deploymentChannel(deps, label, environment, masker) : undefined;
-  const webhookInput = kit.getInput('webhook').trim();
-  const webhook = webhookInput === '' ? undefined : webhookUrl(webhookInput, masker, 'input webhook', 'BAD_INPUT');
+  await fenceToGoOn(stored, journal, taken);
   const full = `${paths.json} (output report) and ${paths.html}`;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   let parkedNow = false;
