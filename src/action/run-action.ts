@@ -6,11 +6,11 @@ import { EVERY_INSTANCE, type Selection } from '../pipeline/selection.ts';
 import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { includeReader, parseSelection, parseVars, readPipelineText } from '../app/pipeline-input.ts';
+import { includeReader, parseSelection, parseVars, readPipelineText, type Source } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
 import { parkingOf } from '../app/parked.ts';
-import type { Source } from '../app/pipeline-input.ts';
+import { fenceToGoOn } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -31,7 +31,7 @@ import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
-import { continueInput, fenceToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
+import { continueInput, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export interface Loaded {

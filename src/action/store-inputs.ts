@@ -3,7 +3,7 @@
 // store refused as bad input; continue, a parked run of the store to go on with.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { fenceResumed, openStoredRun, STORE_VARIABLE, type StoredRun } from '../app/stored-run.ts';
+import { openStoredRun, STORE_VARIABLE } from '../app/stored-run.ts';
 import { takeRunLease, wantedLease, type TakenLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
 import { pendingDecisions, waitLines } from '../app/parked.ts';
@@ -95,18 +95,4 @@ export async function stillParked(
   journal.spec.file.close();
   await taken?.end({ keep: pipeline.keepLeaseParked === true });
   return true;
-}
-
-/** A stored run going on, its lease held: its journal fenced first (app/stored-run.ts); refused, the lease given back. */
-export async function fenceToGoOn(
-  stored: StoredRun | undefined,
-  journal: JournalSetup,
-  taken: TakenLease | undefined,
-): Promise<void> {
-  if (!taken || !stored?.resume) return;
-  await fenceResumed(stored).catch(async (error: unknown) => {
-    journal.spec.file.close();
-    await taken.end();
-    throw error;
-  });
 }

@@ -100,9 +100,21 @@ export async function fenceStoredRun(stored: StoredRun, tries = 8): Promise<void
   }
 }
 
-/** `fenceResumed`, once the journal was read into the run (run --resume/--continue, the action): a segment put since is refused. */
-export async function fenceResumed(stored: StoredRun): Promise<void> {
-  if (!(await stored.replica.fence())) throw grew(stored);
+/**
+ * `fenceToGoOn`, once the journal was read into the run (run --resume/--continue, the action),
+ * its lease held: a segment put since is refused, the journal closed and the lease given back.
+ */
+export async function fenceToGoOn(
+  stored: StoredRun | undefined,
+  journal: { spec: { file: { close(): void } } } | undefined,
+  taken: { end(): Promise<unknown> } | undefined,
+): Promise<void> {
+  if (!taken || !stored?.resume) return;
+  await fenceStoredRun(stored, 1).catch(async (error: unknown) => {
+    journal?.spec.file.close();
+    await taken.end();
+    throw error;
+  });
 }
 
 const grew = (stored: StoredRun) =>

@@ -37,25 +37,31 @@ export class JournalReplica {
 
   /** Puts the bytes the journal synced as the next segment; throws when it cannot (the run stops before its next call). */
   async push(bytes: Buffer): Promise<void> {
-    const key = `${journalPrefix(this.runId)}${segment(this.next)}`;
-    if (!(await this.store.create(key, bytes))) {
+    if (!(await this.put(bytes)))
       throw new StoreError(
         'STORE_FAILED',
-        `${this.store.url}: the journal segment ${key} exists: another runner writes run ${this.runId}`,
+        `${this.store.url}: the journal segment ${this.key()} exists: another runner writes run ${this.runId}`,
         {
           hint: 'one runner at a time goes on with a run (a lease keeps it so); resume from the store once the other has stopped',
         },
       );
-    }
-    this.next++;
   }
 
   /**
    * Takes the journal's next segment, empty, so that no other runner can put one there: false when
    * one is there already (another runner put it since this one read the journal).
    */
-  async fence(): Promise<boolean> {
-    if (!(await this.store.create(`${journalPrefix(this.runId)}${segment(this.next)}`, Buffer.alloc(0)))) return false;
+  fence(): Promise<boolean> {
+    return this.put(Buffer.alloc(0));
+  }
+
+  private key(): string {
+    return `${journalPrefix(this.runId)}${segment(this.next)}`;
+  }
+
+  /** The next segment created with `bytes`, create-only; false when it exists. */
+  private async put(bytes: Buffer): Promise<boolean> {
+    if (!(await this.store.create(this.key(), bytes))) return false;
     this.next++;
     return true;
   }

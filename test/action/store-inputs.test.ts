@@ -121,6 +121,16 @@ test('input lease: a second run while the first holds the lease is refused (exit
   assert.equal(s.applied('/update/vfs'), 1, "the third run's update");
 });
 
+test('input webhook that is not a URL, with a store and a lease: refused (exit 2) before the lease is taken; the next run takes it at once', async (t) => {
+  const s = await setup(t);
+  const refused = await s.run({ store: s.storeUrl, lease: 'prod-fleet', webhook: 'not a url' });
+  assert.equal(refused.code, ExitCode.invalidInput, refused.failed.join('\n'));
+  assert.match(refused.failed.join('\n'), /input webhook/);
+  assert.equal(s.emulator.requests.length, 0, 'nothing sent');
+  const next = await s.run({ store: s.storeUrl, lease: 'prod-fleet' });
+  assert.equal(next.code, ExitCode.ok, next.failed.join('\n'));
+});
+
 test('input journal names a run of the store: resumed on another runner, nothing applied sent again', async (t) => {
   const s = await setup(t);
   // The update is applied, and its answer is lost: the write is in doubt.

@@ -9,7 +9,7 @@ import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
-import { fenceResumed, openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
+import { fenceToGoOn, openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
 import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
@@ -341,12 +341,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     return ExitCode.parked;
   }
   // Going on with a stored run, its lease held: its journal fenced first (app/stored-run.ts).
-  if (taken && stored?.resume)
-    await fenceResumed(stored).catch(async (error: unknown) => {
-      journal?.spec.file.close();
-      await taken.end();
-      throw error;
-    });
+  await fenceToGoOn(stored, journal, taken);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
     if (planned)
