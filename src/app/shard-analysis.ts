@@ -16,7 +16,7 @@ export async function analyse(
   wave: number,
   passed: string[],
   since: number,
-): Promise<{ passed: boolean; text: string } | { parked: string }> {
+): Promise<{ passed: boolean; text: string } | { parked: string } | { cancelled: true }> {
   const rollout = request.pipeline.rollout!;
   const analysis = rollout.analysis!;
   const bakeMs = bakeOf(rollout, wave);
@@ -24,13 +24,20 @@ export async function analyse(
   if (left > request.waitLimitMs) return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}` };
   if (left > 0) {
     request.say(`wave ${wave}: baking ${formatDuration(left)} before its analysis`);
-    await request.clock.sleep(left, request.signal);
+    try {
+      await request.clock.sleep(left, request.signal);
+    } catch (error) {
+      if (request.signal.aborted) return { cancelled: true };
+      throw error;
+    }
   }
   // The gates alone, numbered as a pipeline of their own (the runner indexes its instances by a step's place).
   const steps = request.pipeline.steps
     .filter((s) => s.id !== undefined && analysis.gates.includes(s.id))
     .map((s, index) => ({ ...s, index }));
   const pipeline: Pipeline = { ...request.pipeline, rollout: undefined, steps };
+  // A round interrupted: thrown out of the rounds, and told as the analysis cancelled.
+  const interrupted = new Error('interrupted');
   const verdict = await gateRounds(
     analysis,
     (ms) => request.clock.sleep(ms, request.signal),
@@ -55,13 +62,17 @@ export async function analyse(
           stopwatch: request.stopwatch,
         },
       );
-      if (done.result.outcome === 'cancelled') throw request.signal.reason ?? new Error('interrupted');
+      if (done.result.outcome === 'cancelled') throw interrupted;
       return done.result.steps
         .filter((s) => s.outcome === 'failure')
         .map((s) => `${s.name}: ${s.error?.message ?? 'failed'}`);
     },
-  );
-  // Interrupted before a verdict: no verdict is written; the worker ends as interrupted.
-  if (verdict.cancelled) throw request.signal.reason ?? new Error('interrupted');
+  ).catch((error: unknown) => {
+    if (error === interrupted) return { cancelled: true as const };
+    throw error;
+  });
+  // Interrupted before a verdict: no verdict is written; the worker ends as interrupted (its lease
+  // given up, so that a worker waiting at the barrier stands in its place).
+  if (verdict.cancelled) return { cancelled: true };
   return { passed: verdict.passed, text: verdict.text };
 }

@@ -179,7 +179,8 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
 /**
  * The instances a static shard runs, known from the manifest before the pipeline is loaded: the
  * environment is asked only for its sites' secrets (a queue worker may claim any site: every
- * one's). Undefined when nothing narrows it.
+ * one's; so may any worker elected to run an analysis between waves, over every site that passed).
+ * Undefined when nothing narrows it.
  */
 export async function shardSelection(
   given: { shard: string; run?: string | undefined },
@@ -196,7 +197,7 @@ export async function shardSelection(
     if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
     throw error;
   }
-  if (manifest.assign !== 'static') return undefined;
+  if (manifest.assign !== 'static' || manifest.analysis) return undefined;
   const owned = manifest.waves.flat().filter((site) => shardOf(site, manifest.shards) === shard.index);
   return owned.length ? { only: { [manifest.over]: owned }, skip: {} } : undefined;
 }

@@ -40,13 +40,14 @@ export interface WorkerDeps {
   runSite(site: string, wave: number, siteRun: { id: string; resume: boolean }): Promise<SiteEnd>;
   /**
    * The analysis after a wave (its bake since `since`, then its gates) for the sites that passed;
-   * `parked` when the bake outlasts the wait limit (a later job goes on).
+   * `parked` when the bake outlasts the wait limit (a later job goes on); `cancelled` when the
+   * worker was interrupted before a verdict.
    */
   analyse(
     wave: number,
     passed: string[],
     since: number,
-  ): Promise<{ passed: boolean; text: string } | { parked: string }>;
+  ): Promise<{ passed: boolean; text: string } | { parked: string } | { cancelled: true }>;
   /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
   isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;
@@ -275,13 +276,9 @@ async function walkWave(
     const open = sites.filter((s) => !state.ended.has(s) && (state.owners.has(s) || !spent));
     if (open.length === 0) {
       const decided = await elect(deps, wave, sites, budget, state);
-      if (decided === 'parked')
-        return {
-          outcome: 'parked',
-          wave,
-          waitingFor: `the bake after wave ${wave}`,
-          since: waitingSince ?? deps.now(),
-        };
+      if (decided && 'cancelled' in decided) return { outcome: 'cancelled' };
+      if (decided && 'parked' in decided)
+        return { outcome: 'parked', wave, waitingFor: decided.parked, since: waitingSince ?? deps.now() };
       if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
     }
     waitingSince ??= deps.now();
@@ -304,8 +301,9 @@ async function walkWave(
 }
 
 /**
- * At a barrier: stands for analyst (first, or after one whose lease lapsed); the analyst writes the
- * verdict. Returns the verdict once there is one, undefined to wait, parked when the bake outlasts the wait.
+ * At a barrier: stands for analyst (first, or after one whose lease lapsed or was given up); the
+ * analyst writes the verdict. Returns the verdict once there is one, undefined to wait, parked when
+ * the bake outlasts the wait, cancelled when interrupted before its verdict (none written).
  */
 async function elect(
   deps: WorkerDeps,
@@ -313,7 +311,7 @@ async function elect(
   sites: readonly string[],
   budget: number,
   state: WaveState,
-): Promise<Verdict | 'parked' | undefined> {
+): Promise<Verdict | { parked: string } | { cancelled: true } | undefined> {
   const { store, manifest, index } = deps;
   const existing = await readVerdict(store, manifest.run, wave);
   if (existing) return existing;
@@ -345,7 +343,7 @@ async function elect(
       passed.length === 0
         ? { passed: false, text: `no ${manifest.over} of the wave succeeded: nothing to analyse` }
         : await deps.analyse(wave, passed, since);
-    if ('parked' in analysed) return 'parked';
+    if (!('passed' in analysed)) return analysed;
     verdict = {
       wave,
       passed: analysed.passed,

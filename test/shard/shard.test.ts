@@ -313,3 +313,130 @@ test('the analysis between waves is run once, by the elected worker: a gate fail
   assert.equal(verdict.passed, false);
   assert.match(verdict.text, /^round 1\/2: No critical alert at site-0001/);
 });
+
+test("static shards: the analysis after a wave is run by whichever worker is elected, one that owns none of the wave's sites too; a static worker of a rollout with an analysis asks for every site's secrets, which it may analyse", async (t) => {
+  const f = await shardFleet(
+    t,
+    4,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], bake: 1h, count: 1 }',
+    undefined,
+    { passwords: true },
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  const owner = shardOfSite('site-0001', 2) === 0 ? '1/2' : '2/2';
+  const other = owner === '1/2' ? '2/2' : '1/2';
+  // The workers' clock: every wait passes at once (a bake of an hour, a barrier's polls), as a later job would find it.
+  const real = realClock();
+  let skipped = 0;
+  const clock = {
+    now: () => real.now() + skipped,
+    sleep: (ms: number) => Promise.resolve(void (skipped += ms)),
+  };
+  const worker = (spec: string, env = f.env) =>
+    runCli(
+      ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--shard-wait', '1m', '--shard-ttl', '1h'],
+      {
+        env,
+        clock,
+      },
+    );
+  // A worker missing a site's secret that the analysis reads is refused before it sends anything.
+  const without = Object.fromEntries(Object.entries(f.env).filter(([k]) => k !== passwordOf('site-0001')));
+  const refused = await worker(other, without);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, new RegExp(`secrets\\.${passwordOf('site-0001')} is not set`));
+  assert.deepEqual(f.applied('/update/system'), {});
+  // The owner of wave 1 runs its site, stands as analyst, and parks on the bake.
+  const first = await worker(owner);
+  assert.equal(first.code, 75, first.stdout + first.stderr);
+  assert.match(first.stdout, /parked: waiting for the 1h bake after wave 1/);
+  skipped += 3_600_000;
+  // The other worker, which owns no site of wave 1, finds the owner gone and runs the analysis itself.
+  const second = await worker(other);
+  assert.match(second.stdout + second.stderr, /wave 1: passed/);
+  assert.doesNotMatch(second.stdout + second.stderr, /names no server/);
+  const both = await Promise.all([worker(owner), worker(other)]);
+  for (const b of both) assert.equal(b.code, 0, b.stdout + b.stderr);
+  assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1]);
+  const verdict = JSON.parse(readFileSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'), 'utf8')) as {
+    passed: boolean;
+    worker: number;
+  };
+  assert.equal(verdict.passed, true);
+  assert.equal(verdict.worker, other === '1/2' ? 0 : 1);
+});
+
+test('an analyst that stops before its verdict (interrupted) gives its place up at once: a worker waiting at the barrier stands at its next read, not when the stopped lease would have lapsed', async (t) => {
+  // The owner's analysis reads site-0001's alerts a second time (the first is its own site's gate): held until the test lets it go.
+  let reads = 0;
+  let held: (() => void) | undefined;
+  let analysisHeld!: () => void;
+  const analysing = new Promise<void>((r) => (analysisHeld = r));
+  const f = await shardFleet(
+    t,
+    4,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 1 }',
+    {
+      before: (method, path) => {
+        if (method !== 'GET' || !path.endsWith('/sites/site-0001/api/monitoring/v1/alerts') || ++reads !== 2) return;
+        analysisHeld();
+        return new Promise<void>((go) => (held = go));
+      },
+    },
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  const owner = shardOfSite('site-0001', 2) === 0 ? '1/2' : '2/2';
+  const other = owner === '1/2' ? '2/2' : '1/2';
+  const args = (spec: string) => [
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    spec,
+    '--shard-ttl',
+    '1h',
+  ];
+  const stop = new AbortController();
+  // The owner's analysis waits its 2-minute interval at once on its clock (a lease of an hour outlives it).
+  const real = realClock();
+  let skippedByOwner = 0;
+  const ownerClock = {
+    now: () => real.now() + skippedByOwner,
+    sleep: (ms: number, signal: AbortSignal) =>
+      ms >= 120_000 ? Promise.resolve(void (skippedByOwner += ms)) : real.sleep(ms, signal),
+  };
+  const ownerDone = runCli([...args(owner), '--shard-wait', '2h'], {
+    env: f.env,
+    signal: stop.signal,
+    clock: ownerClock,
+  });
+  // The other worker's clock: its reads of the store come as fast as it sleeps, each sleep counted as
+  // time passed. Its first sleeps wait for the owner's analysis; at the one after it saw the owner
+  // elected and alive, the owner is interrupted and has ended before the other reads again.
+  let skipped = 0;
+  let sleeps = 0;
+  const clock = {
+    now: () => real.now() + skipped,
+    sleep: async (ms: number) => {
+      await analysing;
+      if (++sleeps === 2) {
+        stop.abort();
+        held?.();
+        await ownerDone;
+      }
+      skipped += ms;
+    },
+  };
+  const waiting = await runCli([...args(other), '--shard-wait', '30m'], { env: f.env, clock });
+  const stopped = await ownerDone;
+  assert.equal(stopped.code, 130, stopped.stdout + stopped.stderr);
+  assert.match(stopped.stdout, /interrupted/);
+  assert.match(waiting.stdout + waiting.stderr, /wave 1: passed/);
+  const verdict = JSON.parse(readFileSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'), 'utf8')) as {
+    worker: number;
+  };
+  assert.equal(verdict.worker, other === '1/2' ? 0 : 1);
+});
