@@ -48,8 +48,12 @@ export interface WorkerDeps {
     passed: string[],
     since: number,
   ): Promise<{ passed: boolean; text: string } | { parked: string } | { cancelled: true }>;
-  /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
-  isGone(worker: number, holder: string): Promise<boolean>;
+  /**
+   * Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its
+   * lease, fencing it. A live lease may be trusted, unread, until its expiry, unless `fresh` (the
+   * barrier's analyst, one lease read at a poll: an analyst that stopped is replaced at once).
+   */
+  isGone(worker: number, holder: string, fresh?: boolean): Promise<boolean>;
   newRunId(): string;
   say(line: string): void;
 }
@@ -320,7 +324,7 @@ async function elect(
   const me = { worker: index, holder: deps.holder, at: deps.now() };
   const mineNow = last?.holder === deps.holder;
   if (!mineNow) {
-    if (last && last.worker !== index && !(await deps.isGone(last.worker, last.holder))) return undefined;
+    if (last && last.worker !== index && !(await deps.isGone(last.worker, last.holder, true))) return undefined;
     if (!(await standFor(store, manifest.run, wave, list.length + 1, me))) return undefined;
   }
   const since = list[0]?.at ?? me.at;
