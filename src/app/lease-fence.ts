@@ -4,9 +4,12 @@ import type { RunObserver } from '../runner/observer.ts';
 import { LeaseError } from '../store/lease.ts';
 
 /**
- * The journal's observer, fenced by the lease: before each write's record (and so before the
- * write), the lease is checked to be this run's still; a run that lost it sends nothing more and
- * stops, every report written.
+ * The journal's observer, fenced by the lease: before each write's record, and again once the
+ * record is in the store and before the write leaves, the lease is checked to be this run's
+ * still; a run that lost it sends nothing more and stops, every report written. The second check
+ * is what a runner paused while its record was being put needs: woken after its lease lapsed and
+ * another runner took its run over (verify proving the write not applied, and sending it), it
+ * must not send the write as well.
  */
 export function fenced(
   observer: RunObserver,
@@ -14,16 +17,20 @@ export function fenced(
   stop: (error: LeaseError) => void,
 ): RunObserver {
   if (!lease) return observer;
+  const check = async () => {
+    try {
+      await lease.check();
+    } catch (error) {
+      if (error instanceof LeaseError) stop(error);
+      throw error;
+    }
+  };
   return {
     ...observer,
     async sending(run, call) {
-      try {
-        await lease.check();
-      } catch (error) {
-        if (error instanceof LeaseError) stop(error);
-        throw error;
-      }
-      return observer.sending(run, call);
+      await check();
+      await observer.sending(run, call);
+      await check();
     },
   };
 }

@@ -3,13 +3,67 @@
 // with one budget, and the merged result, all kept in the bucket. The directory store's runs are
 // test/shard/shard.test.ts; here the same protocol runs on conditional PUTs and paged lists.
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, test, type TestContext } from 'node:test';
+import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
+import { realClock } from '../../src/app/clock.ts';
 import { S3Store } from '../../src/store/s3.ts';
 import { startCeph } from '../helpers/ceph.ts';
 import { shardFleet } from './helpers.ts';
 
 const ceph = await startCeph();
 after(() => ceph.stop());
+
+/** A worker process of the built CLI; its exit and what it printed. */
+function workerProcess(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, out })),
+  );
+  return { child, done };
+}
+
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A proxy in front of RGW, headers untouched (the Host header is signed): `answered` sees each
+ * request with its body once RGW answered it, before the answer goes on. Its endpoint.
+ */
+async function proxyInFront(
+  t: TestContext,
+  upstream: string,
+  answered: (method: string, path: string, body: string) => void,
+): Promise<string> {
+  const target = new URL(upstream);
+  const server = createServer(async (req, res) => {
+    const body = await bodyOf(req);
+    const method = req.method ?? 'GET';
+    const forwarded = request(
+      { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
+      async (answer) => {
+        const text = await bodyOf(answer);
+        answered(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.end(text);
+      },
+    );
+    forwarded.on('error', () => (res.writeHead(502), res.end()));
+    forwarded.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 test('a sharded run in an S3 bucket: two queue workers, two waves, every site written once, the merged report from the bucket names all; one probe a process, the wave logs a sequence', async (t) => {
   const prefix = 'fleet-runs';
@@ -62,4 +116,58 @@ test('a sharded run in an S3 bucket: two queue workers, two waves, every site wr
     assert.equal(new Set(starts).size, sites, `wave ${wave}: ${starts.join(', ')}`);
     assert.equal(starts.length, sites, `wave ${wave}: each site started once`);
   }
+});
+
+test("a worker paused once its write's record is in the bucket, the write not sent yet: woken after the takeover, it checks its lease again and sends nothing; the write is applied once, by the worker that took the site over", async (t) => {
+  const paused: { child?: ChildProcess; site?: string } = {};
+  // A proxy in front of RGW, headers untouched (the Host header is signed): the first worker is
+  // stopped as the answer to the PUT of its system update's record comes back, before it has it.
+  const proxy = await proxyInFront(t, ceph.endpoint, (method, path, body) => {
+    if (paused.site || method !== 'PUT' || !path.includes('/journal/') || !/"t":"send"/.test(body)) return;
+    if (!body.includes('/update/system')) return;
+    paused.site = /site-[0-9]{4}/.exec(body)?.[0] ?? 'unknown';
+    paused.child!.kill('SIGSTOP');
+  });
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
+    store: { url: ceph.storeUrl('paused-record', proxy), env: ceph.env },
+  });
+  // The system update's effect is read back (against the source's Engines): past its longest and
+  // the 2 minutes monitoring lags, verify proves it not applied.
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      'with: { target: prod }',
+      'with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1s',
+    ),
+  );
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  const args = (index: string) => [
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    index,
+    '--shard-ttl',
+    '5s',
+  ];
+  const first = workerProcess(args('1/2'), { ...f.env, SITE_USER: 'worker-1' });
+  paused.child = first.child;
+  t.after(() => first.child.kill('SIGKILL'));
+  while (!paused.site) await new Promise((resolve) => setTimeout(resolve, 20));
+  // The other worker, on a clock 3 minutes on (the paused one's lease long lapsed, the call long past):
+  // it takes the site over, verify proves the update not applied, and it sends it.
+  const real = realClock();
+  const later = { now: () => real.now() + 180_000, sleep: real.sleep };
+  const second = await runCli(args('2/2'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(second.stdout, new RegExp(`${paused.site}: taken over`));
+  assert.match(second.stdout, /verify: .*not-applied/);
+  first.child.kill('SIGCONT');
+  const woke = await first.done;
+  assert.equal(woke.code, 69, woke.out);
+  assert.match(woke.out, /its lease lapsed and was taken/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 }, 'each system update applied once');
 });
