@@ -4,22 +4,22 @@ import type { RunObserver } from '../runner/observer.ts';
 import { LeaseError } from '../store/lease.ts';
 
 /**
- * The journal's observer, fenced by the lease: before each write's record, and again once the
- * record is in the store and before the write leaves, the lease is checked to be this run's
- * still; a run that lost it sends nothing more and stops, every report written. The second check
- * is what a runner paused while its record was being put needs: woken after its lease lapsed and
- * another runner took its run over (verify proving the write not applied, and sending it), it
- * must not send the write as well.
+ * The journal's observer, fenced by the lease: before each write's record, the lease is checked to
+ * be this run's still (read from the store); once the record is written, and before the write
+ * leaves, its expiry is checked again on this runner's clock. A run that lost it sends nothing
+ * more and stops, every report written. The second check is what a runner paused while its record
+ * was being put needs: woken after its lease lapsed and another runner took its run over (verify
+ * proving the write not applied, and sending it), it must not send the write as well.
  */
 export function fenced(
   observer: RunObserver,
-  lease: { check(): Promise<void> } | undefined,
+  lease: { check(): Promise<void>; stillHeld(): Promise<void> } | undefined,
   stop: (error: LeaseError) => void,
 ): RunObserver {
   if (!lease) return observer;
-  const check = async () => {
+  const guard = async (check: () => Promise<void>) => {
     try {
-      await lease.check();
+      await check();
     } catch (error) {
       if (error instanceof LeaseError) stop(error);
       throw error;
@@ -28,9 +28,9 @@ export function fenced(
   return {
     ...observer,
     async sending(run, call) {
-      await check();
+      await guard(() => lease.check());
       await observer.sending(run, call);
-      await check();
+      await guard(() => lease.stillHeld());
     },
   };
 }

@@ -44,7 +44,7 @@ export interface LeaseRequest {
 
 export interface TakenLease {
   /** What the run checks before each write and shows in its reports: every lease it holds. */
-  lease: { check(): Promise<void>; summary(): ReturnType<HeldLease['summary']> };
+  lease: { check(): Promise<void>; stillHeld(): Promise<void>; summary(): ReturnType<HeldLease['summary']> };
   /** Stops the heartbeat and releases the lease (kept: left to hold until its ttl, a parked run's `park: { keep-lease: true }`); a failure is said, never thrown. */
   end(options?: { keep?: boolean }): Promise<void>;
 }
@@ -142,6 +142,9 @@ export async function takeLease(request: LeaseRequest & { names?: string[] | und
     lease: {
       async check() {
         for (const h of held) await h.lease.check();
+      },
+      async stillHeld() {
+        for (const h of held) await h.lease.stillHeld();
       },
       summary() {
         const all = held.map((h) => h.lease.summary());

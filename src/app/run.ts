@@ -57,7 +57,8 @@ export interface RunRequest {
   /** With a run store: the run may park (a bake longer than afterMs, a decision on-failure: decide asks for). */
   park?: { afterMs: number } | undefined;
   /** The fleet lease this run holds: checked before every write is sent, shown in every report. */
-  lease?: { check(): Promise<void>; summary(): NonNullable<RunResult['lease']> } | undefined;
+  lease?:
+    { check(): Promise<void>; stillHeld(): Promise<void>; summary(): NonNullable<RunResult['lease']> } | undefined;
   /** Windows and freezes: earlier write durations (--history), and who overrides with --override-freeze. */
   windows?: Pick<RunnerDeps, 'history' | 'windowOverride'> | undefined;
 }

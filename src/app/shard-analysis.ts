@@ -62,10 +62,14 @@ export async function analyse(
           stopwatch: request.stopwatch,
         },
       );
-      if (done.result.outcome === 'cancelled') throw interrupted;
-      return done.result.steps
+      if (done.result.outcome === 'cancelled' && request.signal.aborted) throw interrupted;
+      const failures = done.result.steps
         .filter((s) => s.outcome === 'failure')
         .map((s) => `${s.name}: ${s.error?.message ?? 'failed'}`);
+      // Ended before every gate ran, the worker not interrupted: a round that did not hold.
+      if (done.result.outcome === 'cancelled' && failures.length === 0)
+        failures.push("the gates' run ended before every gate ran");
+      return failures;
     },
   ).catch((error: unknown) => {
     if (error === interrupted) return { cancelled: true as const };

@@ -9,7 +9,7 @@ import { EnginectlError } from '../errors.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { LeaseError, type HeldLease } from '../store/lease.ts';
-import { fenceStoredRun, openStoredRun } from './stored-run.ts';
+import { openStoredRun, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { sitePipeline } from './site-pipeline.ts';
@@ -27,37 +27,24 @@ export async function runSite(
 ): Promise<SiteEnd> {
   const pipeline = sitePipeline(request.pipeline, manifest.over, site);
   const selection = { only: { [manifest.over]: [site] }, skip: {} };
-  let resume = siteRun.resume;
   const now = request.clock.now();
   // A local copy of its own: an earlier attempt's file of the same run (on this machine) is never appended to.
   const local = () => join(tmpdir(), `enginectl-${siteRun.id}.${randomBytes(4).toString('hex')}.journal.jsonl`);
-  const stored = await openStoredRun({
-    url: request.storeUrl,
-    store: request.store,
-    resumeId: resume ? siteRun.id : undefined,
-    newId: resume ? undefined : siteRun.id,
-    journal: resume ? undefined : local(),
-    cwd: request.cwd,
-    env: request.env,
-    tmpdir: tmpdir(),
-    now,
-  }).catch(async (error: unknown) => {
-    // Taken over before its journal's first segment: nothing of it was sent (the journal is written ahead).
-    if (!resume || !(error instanceof EnginectlError) || error.code !== 'STORE_REFUSED') throw error;
-    resume = false;
-    return openStoredRun({
-      url: request.storeUrl,
-      store: request.store,
-      newId: siteRun.id,
-      journal: local(),
-      cwd: request.cwd,
-      env: request.env,
-      tmpdir: tmpdir(),
-      now,
-    });
-  });
-  // A site taken over: its journal fenced before it is read into the run (the worker gone may only be paused).
-  if (resume) await fenceStoredRun(stored);
+  // A site taken over: its journal fenced before it is read (the worker gone may only be paused);
+  // one with no record yet starts afresh after the fence.
+  const stored = siteRun.resume
+    ? await takeOverStoredRun(request.store, siteRun.id, local)
+    : await openStoredRun({
+        url: request.storeUrl,
+        store: request.store,
+        newId: siteRun.id,
+        journal: local(),
+        cwd: request.cwd,
+        env: request.env,
+        tmpdir: tmpdir(),
+        now,
+      });
+  const resume = stored.resume;
   let journal;
   try {
     journal = await setUpJournal({

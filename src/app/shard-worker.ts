@@ -135,14 +135,12 @@ const shardOfSite = (m: Manifest, site: string) => shardOf(site, m.shards);
 /**
  * Whether attempt `holder` of worker W is gone: its lease moved past it (released, taken, a new
  * attempt), or lapsed, which this worker then takes (the next key of its sequence) and gives back at
- * once, so that attempt sends nothing more. A live lease is trusted until its expiry, unread (a
- * claim checks the owners of every site running: a read each would cost the store a read per site
- * per claim), unless asked `fresh`.
+ * once, so that attempt sends nothing more. A live lease is trusted until its expiry, unread.
  */
 function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string) {
   const aliveUntil = new Map<string, number>();
-  return async (worker: number, holder: string, fresh = false): Promise<boolean> => {
-    if (!fresh && (aliveUntil.get(holder) ?? 0) > clock.now()) return false;
+  return async (worker: number, holder: string): Promise<boolean> => {
+    if ((aliveUntil.get(holder) ?? 0) > clock.now()) return false;
     const name = workerLease(manifest.run, worker);
     const state = await leaseState(store, name);
     if (!state || state.record.holder.runId !== holder || state.record.kind === 'release') return true;

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkRunId, JournalReplica, newRunId, readStoredJournal } from '../journal/replica.ts';
+import { checkRunId, JournalReplica, newRunId, readSegments, readStoredJournal } from '../journal/replica.ts';
 import { openStore } from '../store/open.ts';
 import { UsageError } from '../errors.ts';
 import { pathToFileURL } from 'node:url';
@@ -93,11 +93,40 @@ export async function openStoredRun(request: {
  */
 export async function fenceStoredRun(stored: StoredRun, tries = 8): Promise<void> {
   for (let i = 0; !(await stored.replica.fence()); i++) {
-    if (i + 1 >= tries) throw grew(stored);
+    if (i + 1 >= tries) throw grew(stored.store, stored.runId);
     const { text, next } = await readStoredJournal(stored.store, stored.runId);
     writeFileSync(stored.path, text, { mode: 0o600 });
     stored.replica.readAgain(next);
   }
+}
+
+/**
+ * A run taken over from a runner that is gone (a shard's site), fenced before anything is read or
+ * decided: its journal, when the store holds a record of it, laid in a local file of its own
+ * (`journal()`) and fenced as any resume; with no record yet (the runner gone put none, or fences
+ * alone), the next segment taken empty, and the run started afresh after it, so that a first
+ * segment the runner gone puts late is refused (it stops, its lease lost) rather than refusing
+ * this runner's. A segment put between the read and the fence is read with the rest.
+ */
+export async function takeOverStoredRun(
+  store: RunStore,
+  runId: string,
+  journal: () => string,
+  tries = 8,
+): Promise<StoredRun> {
+  checkRunId(runId);
+  for (let i = 0; i < tries; i++) {
+    const { text, next } = await readSegments(store, runId);
+    if (text !== '') {
+      const stored = { store, runId, path: journal(), resume: true, replica: new JournalReplica(store, runId, next) };
+      writeFileSync(stored.path, text, { mode: 0o600 });
+      await fenceStoredRun(stored, tries);
+      return stored;
+    }
+    const replica = new JournalReplica(store, runId, next);
+    if (await replica.fence()) return { store, runId, path: journal(), resume: false, replica };
+  }
+  throw grew(store, runId);
 }
 
 /**
@@ -117,9 +146,9 @@ export async function fenceToGoOn(
   });
 }
 
-const grew = (stored: StoredRun) =>
+const grew = (store: RunStore, runId: string) =>
   new StoreError(
     'STORE_FAILED',
-    `${stored.store.url}: run ${stored.runId}'s journal grew after this runner read it (the runner that held it before is still writing): nothing was sent`,
+    `${store.url}: run ${runId}'s journal grew after this runner read it (the runner that held it before is still writing): nothing was sent`,
     { hint: 'run the same command again once that runner has stopped (its lease lapsed, it stops at its next write)' },
   );

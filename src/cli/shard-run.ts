@@ -179,14 +179,15 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
 /**
  * The instances a static shard runs, known from the manifest before the pipeline is loaded: the
  * environment is asked only for its sites' secrets (a queue worker may claim any site: every
- * one's; so may any worker elected to run an analysis between waves, over every site that passed).
- * Undefined when nothing narrows it.
+ * one's). `analysed`: the rollout has an analysis between its waves, which any worker may be
+ * elected to run over every site that passed (when it has gates, every site's secrets are asked
+ * for). Undefined when nothing narrows it.
  */
 export async function shardSelection(
   given: { shard: string; run?: string | undefined },
   storeUrl: string | undefined,
   io: CliIO,
-): Promise<Selection | undefined> {
+): Promise<{ owned: Selection; analysed: boolean } | undefined> {
   const run = given.run ?? io.env[RUN_VARIABLE];
   if (storeUrl === undefined || run === undefined) return undefined;
   const shard = parseShard(given.shard, io.env);
@@ -197,9 +198,13 @@ export async function shardSelection(
     if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
     throw error;
   }
-  if (manifest.assign !== 'static' || manifest.analysis) return undefined;
+  if (manifest.assign !== 'static') return undefined;
   const owned = manifest.waves.flat().filter((site) => shardOf(site, manifest.shards) === shard.index);
-  return owned.length ? { only: { [manifest.over]: owned }, skip: {} } : undefined;
+  if (owned.length === 0) return undefined;
+  return {
+    owned: { only: { [manifest.over]: owned }, skip: {} },
+    analysed: manifest.analysis && manifest.waves.length > 1,
+  };
 }
 
 class ShardUnavailable extends EnginectlError {

@@ -74,11 +74,18 @@ export class JournalReplica {
 
 /** A run's journal as the store holds it: its segments in order, and the number of the next. */
 export async function readStoredJournal(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
-  const keys = await store.list(journalPrefix(runId));
-  if (keys.length === 0)
+  const read = await readSegments(store, runId);
+  // No segment, or fences alone (a runner took the run over and stopped before its first record): no run begun.
+  if (read.text === '')
     throw new StoreError('STORE_REFUSED', `${store.url} holds no run ${runId}`, {
       hint: "list the store's runs with enginectl runs --store URL",
     });
+  return read;
+}
+
+/** A run's segments as the store holds them, none and empty ones (fences) too: their text, and the number of the next. */
+export async function readSegments(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
+  const keys = await store.list(journalPrefix(runId));
   const parts: Buffer[] = [];
   for (const [i, key] of keys.entries()) {
     if (key !== `${journalPrefix(runId)}${segment(i + 1)}`)

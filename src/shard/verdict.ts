@@ -1,6 +1,6 @@
 // Between two waves of a sharded run: once every site of wave K has its terminal record, one worker,
 // elected by a create-only write (`waves/K/analyst/00000001`, the next key when the elected one's
-// lease lapsed), counts its failures against the budget, runs the analysis (a bake, the gates) and
+// lease lapsed, or once it gave its place up with a record of its own), counts its failures against the budget, runs the analysis (a bake, the gates) and
 // writes the wave's verdict once; every other worker waits for that verdict. Wave K+1 starts
 // nowhere before it.
 import { z } from 'zod';
@@ -21,7 +21,13 @@ export const Verdict = z.object({
 });
 export type Verdict = z.infer<typeof Verdict>;
 
-const Analyst = z.object({ worker: z.int(), holder: z.string(), at: z.number() });
+const Analyst = z.object({
+  worker: z.int(),
+  holder: z.string(),
+  at: z.number(),
+  /** Its place given up before a verdict (interrupted, or parked on a bake): the next worker stands at once. */
+  gaveUp: z.literal(true).optional(),
+});
 export type Analyst = z.infer<typeof Analyst>;
 
 export const readVerdict = (store: RunStore, run: string, wave: number): Promise<Verdict | undefined> =>

@@ -48,12 +48,8 @@ export interface WorkerDeps {
     passed: string[],
     since: number,
   ): Promise<{ passed: boolean; text: string } | { parked: string } | { cancelled: true }>;
-  /**
-   * Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its
-   * lease, fencing it. A live lease may be trusted, unread, until its expiry, unless `fresh` (the
-   * barrier's analyst, one lease read at a poll: an analyst that stopped is replaced at once).
-   */
-  isGone(worker: number, holder: string, fresh?: boolean): Promise<boolean>;
+  /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
+  isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;
   say(line: string): void;
 }
@@ -322,10 +318,15 @@ async function elect(
   const list = await analysts(store, manifest.run, wave);
   const last = list.at(-1);
   const me = { worker: index, holder: deps.holder, at: deps.now() };
-  const mineNow = last?.holder === deps.holder;
+  const mineNow = last?.holder === deps.holder && !last.gaveUp;
   if (!mineNow) {
-    if (last && last.worker !== index && !(await deps.isGone(last.worker, last.holder, true))) return undefined;
+    // An analyst that gave its place up (interrupted, parked) is gone; one that stopped without a word, once its lease lapsed.
+    if (last && !last.gaveUp && last.worker !== index && !(await deps.isGone(last.worker, last.holder)))
+      return undefined;
     if (!(await standFor(store, manifest.run, wave, list.length + 1, me))) return undefined;
+    // A verdict written (and the analyst gone) since it was read: not analysed again.
+    const written = await readVerdict(store, manifest.run, wave);
+    if (written) return written;
   }
   const since = list[0]?.at ?? me.at;
   const failed = sites.filter((s) => state.failed.has(s));
@@ -347,7 +348,12 @@ async function elect(
       passed.length === 0
         ? { passed: false, text: `no ${manifest.over} of the wave succeeded: nothing to analyse` }
         : await deps.analyse(wave, passed, since);
-    if (!('passed' in analysed)) return analysed;
+    if (!('passed' in analysed)) {
+      // Its place given up, for a worker waiting at the barrier (or a later job) to stand at its next read.
+      const n = (await analysts(store, manifest.run, wave)).length + 1;
+      await standFor(store, manifest.run, wave, n, { ...me, at: deps.now(), gaveUp: true });
+      return analysed;
+    }
     verdict = {
       wave,
       passed: analysed.passed,

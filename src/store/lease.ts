@@ -234,7 +234,18 @@ export class HeldLease {
     if (this.lost) throw this.lost;
     if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`))
       this.lost = this.lostTo('another run took it');
-    else if (this.clock.now() > this.record.expiresAt)
+    return this.stillHeld();
+  }
+
+  /**
+   * Its expiry not passed on this runner's clock, nothing read (the instant before a write leaves,
+   * its record written: a runner paused there past its expiry may have been taken over, on a clock
+   * within the ttl's margin of this one), or LEASE_LOST.
+   */
+  async stillHeld(): Promise<void> {
+    if (this.lost) throw this.lost;
+    await this.writing;
+    if (!this.lost && this.clock.now() > this.record.expiresAt)
       this.lost = this.lostTo(
         `it expired at ${new Date(this.record.expiresAt).toISOString()} without a renewal (this run was paused, or could not reach the store)`,
       );

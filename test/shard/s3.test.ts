@@ -29,6 +29,27 @@ function workerProcess(args: string[], env: Record<string, string>) {
   return { child, done };
 }
 
+/** Until `paused()`; fails the test if the worker ends before that. */
+async function untilPaused(paused: () => boolean, worker: { done: Promise<{ out: string }> }): Promise<void> {
+  let ended: string | undefined;
+  void worker.done.then((d) => (ended = d.out));
+  while (!paused()) {
+    if (ended !== undefined) assert.fail(`the first worker ended before it was paused: ${ended}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The requests a site's emulator received to `path`, whatever it answered. */
+const sent = (
+  f: { sites: { started(): Iterable<[string, { requests: { path: string }[] }]> } },
+  site: string,
+  path: string,
+) =>
+  [...f.sites.started()].find(([name]) => name === site)?.[1].requests.filter((r) => r.path.endsWith(path)).length ?? 0;
+
+/** Waits out a lease's ttl and a second, from now: a worker stopped now holds its lease no longer (its clock says so too). */
+const lapse = (ttlMs: number) => new Promise((resolve) => setTimeout(resolve, ttlMs + 1_000));
+
 async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -37,17 +58,20 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 
 /**
  * A proxy in front of RGW, headers untouched (the Host header is signed): `answered` sees each
- * request with its body once RGW answered it, before the answer goes on. Its endpoint.
+ * request with its body once RGW answered it, before the answer goes on; `before` sees it before it
+ * is forwarded, and a promise it returns holds it until it settles. Its endpoint.
  */
 async function proxyInFront(
   t: TestContext,
   upstream: string,
   answered: (method: string, path: string, body: string) => void,
+  before?: (method: string, path: string, body: string) => void | Promise<void>,
 ): Promise<string> {
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     const method = req.method ?? 'GET';
+    await before?.(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
     const forwarded = request(
       { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
       async (answer) => {
@@ -156,9 +180,10 @@ test("a worker paused once its write's record is in the bucket, the write not se
   const first = workerProcess(args('1/2'), { ...f.env, SITE_USER: 'worker-1' });
   paused.child = first.child;
   t.after(() => first.child.kill('SIGKILL'));
-  while (!paused.site) await new Promise((resolve) => setTimeout(resolve, 20));
-  // The other worker, on a clock 3 minutes on (the paused one's lease long lapsed, the call long past):
-  // it takes the site over, verify proves the update not applied, and it sends it.
+  await untilPaused(() => paused.site !== undefined, first);
+  await lapse(5_000);
+  // The other worker, on a clock 3 minutes on (the call long past; the paused one's lease lapsed on
+  // every clock): it takes the site over, verify proves the update not applied, and it sends it.
   const real = realClock();
   const later = { now: () => real.now() + 180_000, sleep: real.sleep };
   const second = await runCli(args('2/2'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
@@ -170,4 +195,75 @@ test("a worker paused once its write's record is in the bucket, the write not se
   assert.equal(woke.code, 69, woke.out);
   assert.match(woke.out, /its lease lapsed and was taken/);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 }, 'each system update applied once');
+  assert.equal(sent(f, paused.site!, '/update/system'), 1, 'the paused worker, woken, sent nothing');
+});
+
+test("a worker paused as it puts its site's first journal segment: the worker that takes the site over fences the journal's first segment before it starts the site afresh, so the paused segment, landing first, is read as the run it is (its call verified, sent once), and the paused worker, woken, stops LEASE_LOST", async (t) => {
+  const paused: { child?: ChildProcess; prefix?: string; release?: () => void; landed?: Promise<void> } = {};
+  let landed: () => void = () => undefined;
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    (method, path) => {
+      if (paused.prefix && method === 'PUT' && path === `${paused.prefix}00000001`) landed();
+    },
+    async (method, path) => {
+      if (method !== 'PUT' || !/\/runs\/[^/]+\/journal\/[0-9]+$/.test(path)) return;
+      const prefix = path.slice(0, path.lastIndexOf('/') + 1);
+      // The first worker's first segment: held, and the worker stopped, until the site is taken over.
+      if (!paused.prefix) {
+        paused.prefix = prefix;
+        paused.landed = new Promise<void>((resolve) => (landed = resolve));
+        const held = new Promise<void>((resolve) => (paused.release = resolve));
+        paused.child!.kill('SIGSTOP');
+        return held;
+      }
+      // The first PUT of the worker that took the site over: the paused segment lands first.
+      if (prefix === paused.prefix && paused.release) {
+        paused.release();
+        paused.release = undefined;
+        await paused.landed;
+      }
+    },
+  );
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
+    store: { url: ceph.storeUrl('paused-first-segment', proxy), env: ceph.env },
+  });
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      'with: { target: prod }',
+      'with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1s',
+    ),
+  );
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  const args = (index: string) => [
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    index,
+    '--shard-ttl',
+    '5s',
+  ];
+  const first = workerProcess(args('1/2'), { ...f.env, SITE_USER: 'worker-1' });
+  paused.child = first.child;
+  t.after(() => first.child.kill('SIGKILL'));
+  await untilPaused(() => paused.prefix !== undefined, first);
+  await lapse(5_000);
+  const real = realClock();
+  const later = { now: () => real.now() + 180_000, sleep: real.sleep };
+  const second = await runCli(args('2/2'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.match(second.stdout, /: taken over from shard 1/);
+  first.child.kill('SIGCONT');
+  const woke = await first.done;
+  assert.equal(woke.code, 69, woke.out);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 }, 'each system update applied once');
+  assert.equal(sent(f, 'site-0001', '/update/system'), 1, 'the paused worker, woken, sent nothing');
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
 });

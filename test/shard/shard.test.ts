@@ -204,8 +204,16 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
 });
 
-test("a static shard's worker asks only for its own sites' secrets; a queue worker, which may claim any site, for every one's", async (t) => {
-  const f = await shardFleet(t, 6, '  over: site\n  waves: [rest]', undefined, { passwords: true });
+test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {
+  const f = await shardFleet(
+    t,
+    6,
+    '  over: site\n  waves: [rest]\n  analysis: { gates: [alerts], count: 1 }',
+    undefined,
+    {
+      passwords: true,
+    },
+  );
   const { runCli } = await import('../helpers/cli.ts');
   const only = (sites: string[]) => ({
     ...Object.fromEntries(Object.entries(f.env).filter(([k]) => !k.startsWith('PW_'))),
@@ -413,16 +421,16 @@ test('an analyst that stops before its verdict (interrupted) gives its place up 
     signal: stop.signal,
     clock: ownerClock,
   });
-  // The other worker's clock: its reads of the store come as fast as it sleeps, each sleep counted as
-  // time passed. Its first sleeps wait for the owner's analysis; at the one after it saw the owner
-  // elected and alive, the owner is interrupted and has ended before the other reads again.
+  // The other worker starts once the owner stands and analyses. Its clock: its reads of the store
+  // come as fast as it sleeps, each sleep counted as time passed. At its first (it saw the owner
+  // elected and alive), the owner is interrupted and has ended before the other reads again.
+  await analysing;
   let skipped = 0;
   let sleeps = 0;
   const clock = {
     now: () => real.now() + skipped,
     sleep: async (ms: number) => {
-      await analysing;
-      if (++sleeps === 2) {
+      if (++sleeps === 1) {
         stop.abort();
         held?.();
         await ownerDone;

@@ -150,3 +150,24 @@ test('a store that cannot be written stops the run before anything is sent, sayi
   assert.match(r.stderr, /release\.yml\/store: cannot write probes\/\S+ \(ENOTDIR\)/);
   assert.equal(s.emulator.requests.length, 0);
 });
+
+test('a run of fences alone (taken over before its first record, the taker stopped before its own) is no run: runs lists the others, report and verify say the store holds no run', async (t) => {
+  const s = await setup(t);
+  const r = await runCli(['run', s.file, '--store', s.storeUrl], { env: s.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const id = runIdOf(r.stdout)!;
+  // What a worker's takeover leaves when it dies after its fence: the journal's first segment, empty.
+  const fenced = '20991231T000000Z-0f0f0f';
+  mkdirSync(join(s.store, 'runs', fenced, 'journal'), { recursive: true });
+  writeFileSync(join(s.store, 'runs', fenced, 'journal', '00000001'), '');
+  const listed = await runCli(['runs', '--store', s.storeUrl]);
+  assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+  assert.match(listed.stdout, new RegExp(`^${id}  `, 'm'));
+  assert.doesNotMatch(listed.stdout, new RegExp(fenced));
+  for (const command of ['report', 'verify']) {
+    const refused = await runCli([command, '--store', s.storeUrl, '--run', fenced], { env: s.env });
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, new RegExp(`holds no run ${fenced}`));
+    assert.doesNotMatch(refused.stderr, /\n\s+at /, 'no stack trace');
+  }
+});

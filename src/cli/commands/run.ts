@@ -149,15 +149,16 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const clock = clockStart(values);
-  // A static shard's worker needs only its sites' secrets: the manifest says which they are.
+  // A static shard's worker needs only its sites' secrets (the manifest says which they are), unless
+  // it may be elected to run the gates between waves over every site that passed.
   const storeGiven = values.store ?? io.env[STORE_VARIABLE];
-  const owned =
+  const shard =
     values.shard === undefined ? undefined : await shardSelection(values as { shard: string }, storeGiven, io);
-  const { pipeline, sources } = await loadPipelineFile(file, io, {
-    vars,
-    emulator: values.emulator,
-    selection: owned ?? selection,
-  });
+  const load = (narrowed: typeof selection | undefined) =>
+    loadPipelineFile(file, io, { vars, emulator: values.emulator, selection: narrowed ?? selection });
+  let loaded = await load(shard?.owned);
+  if (shard?.analysed && (loaded.pipeline.rollout?.analysis?.gates.length ?? 0) > 0) loaded = await load(undefined);
+  const { pipeline, sources } = loaded;
   // Windows and freezes (window-options.ts): checked before anything is opened.
   const windows = { override: windowOverride(pipeline, values, io.env), clock };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.

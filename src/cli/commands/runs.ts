@@ -7,6 +7,7 @@ import { releaseOf } from '../../journal/release.ts';
 import { readStoredJournal, storedRuns } from '../../journal/replica.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { namedStore } from '../../app/stored-run.ts';
+import { StoreError } from '../../store/store.ts';
 import { abortOf, inEffect, pendingDecisions, timeouts, waitLines } from '../../app/parked.ts';
 import { realClock } from '../../app/clock.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -49,7 +50,13 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   // The run's clock: a decision's timeout (decide --after) counts once its time came.
   const now = (io.clock ?? realClock()).now();
   for (const id of ids) {
-    const { text } = await readStoredJournal(store, id);
+    // A run of fences alone (taken over before its first record, and stopped) was never begun: not listed.
+    const read = await readStoredJournal(store, id).catch((error: unknown) => {
+      if (error instanceof StoreError && error.code === 'STORE_REFUSED') return undefined;
+      throw error;
+    });
+    if (!read) continue;
+    const { text } = read;
     const state = readJournal(text, `${store.url} run ${id}`, journalKey(io.env));
     const first = state.runs[0]!;
     if (values.parked) {

@@ -1,0 +1,50 @@
+import { createRequire as __enginectlCreateRequire } from 'node:module';
+const require = __enginectlCreateRequire(import.meta.url);
+import{a as l}from"./chunk-V7KUOQOW.mjs";import{a as U,b as x,c as T,d as k,e as C,f as M,h as B,i as F,j as H,k as q,l as z,n as Z,o as ee,p as b,q as ne,s as se}from"./chunk-TVOH2KYB.mjs";import{e as _,f as J,h as G,i as W,m as V}from"./chunk-IU7U2MVL.mjs";import{a as E}from"./chunk-EW74HRH6.mjs";import{b as Y}from"./chunk-P36RGVQJ.mjs";import{a as re,g as te,k as oe}from"./chunk-NJZTHBJT.mjs";import"./chunk-JEAK6UNT.mjs";import"./chunk-IASEUTAH.mjs";import"./chunk-SQBCQCS6.mjs";import"./chunk-JQ2F5QNC.mjs";import"./chunk-GVBDHJ2P.mjs";import"./chunk-7ZSVOTAE.mjs";import"./chunk-AWWMYYCR.mjs";import{b as D}from"./chunk-KZDBQLSD.mjs";import"./chunk-ODKN3ZZ4.mjs";import{b as $}from"./chunk-R5RFSW2F.mjs";import{C as y,E as X,f as O,l as R,y as K}from"./chunk-UZPFMIYG.mjs";import{a as Q}from"./chunk-L4VCQHX6.mjs";import{a as c}from"./chunk-DJA6MMAV.mjs";import{e as v,f as P}from"./chunk-XWKUUFGD.mjs";import{a as L,b as w}from"./chunk-Y4VFX5MH.mjs";import{d as N}from"./chunk-5PKOWVWT.mjs";import"./chunk-7G6XRFGQ.mjs";import"./chunk-7XIF3O5X.mjs";import"./chunk-BTQ6WZQA.mjs";import"./chunk-76HYHGJQ.mjs";import{c as I}from"./chunk-DDGOEYDW.mjs";import"./chunk-SP4LZA4E.mjs";import"./chunk-WUGSQBOW.mjs";import"./chunk-LXSNSHYN.mjs";import"./chunk-PW43Y33T.mjs";import"./chunk-FUHHALRG.mjs";import{b as A}from"./chunk-QYUEQ7AK.mjs";import"./chunk-F2F24H5K.mjs";import"./chunk-5AIDX52M.mjs";import{a as g,c as p}from"./chunk-NTAOO2Y5.mjs";import"./chunk-HDDVMAG4.mjs";async function ae(r,t,e){let o;try{o=await t(r)}catch(n){throw new p("BAD_REPORT",`report --merge: cannot read ${r} (${n.code??n.message})`,{hint:"give the JSON reports (--report-json) or journals (--journal) the jobs wrote"})}let s=fe(o);if(s===void 0&&!he(o))throw new p("BAD_REPORT",`report --merge: ${r} is neither a JSON report (--report-json) nor a journal (--journal)`,{hint:"give the JSON reports (--report-json) or journals (--journal) the jobs wrote, not a summary, HTML or JUnit file"});if(s===void 0)return{source:r,report:w(l(R(o,r,e)))};if(I(s,1e3))throw new p("BAD_REPORT",`report --merge: ${r} is not a JSON report of this enginectl: it nests more than ${1e3} levels deep`,{hint:"give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version"});let d=L.safeParse(s);if(d.success)return{source:r,report:d.data};let a=d.error.issues[0];throw new p("BAD_REPORT",`report --merge: ${r} is not a JSON report of this enginectl: ${a.path.join(".")||"(top)"}: ${a.message}`,{hint:"give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version"})}function he(r){let t=r.indexOf(`
+`);try{let e=JSON.parse(t<0?r:r.slice(0,t));return e!==null&&typeof e=="object"&&"t"in e}catch{return!1}}function fe(r){if(r.trimStart().startsWith("{"))try{let t=JSON.parse(r);return t&&typeof t=="object"&&"t"in t?void 0:t}catch{return}}function de(r){return{line:t=>r(`${t}
+`),sectionStart:()=>!1,sectionEnd:()=>{},annotate:()=>!1}}async function pe(r,t,e){let o=await te(r,t),s=[];for(let n=0;n<o.waves.length;n++){let h=await new ne(r,t,n+1).read();for(let f of o.waves[n]){let m=(await se(r,t,f))?.siteRun??h.owners.get(f)?.siteRun;if(m===void 0)continue;let i=await K(r,m).catch(()=>{});if(!i)continue;let S=`${r.url} run ${m}`;s.push({source:`${o.over} ${f}: run ${m}`,report:w(l(R(i.text,S,e)))})}}if(s.length===0)throw new p("BAD_ARGUMENTS",`report --merge: no site of sharded run ${t} has started yet`,{hint:"start its workers: enginectl run FILE --store URL --run ID --shard I/N"});let d=[];for(let n=0;n<o.shards;n++)(await r.list(re(t).workers(n))).length===0&&d.push(n+1);let a=b(s,oe(o,o.waves.flat()));return d.length&&a.merged&&(a.merged.noReport.push(...d.map(n=>`shard ${n}/${o.shards} (no worker started)`)),a.outcome="failure"),{report:a,missingShards:d,sites:o.waves.flat().length}}var le=`Usage: enginectl report JOURNAL [options]
+       enginectl report --store URL --run ID [options]
+       enginectl report --merge FILE... [options]
+       enginectl report --merge --store URL --run ID [options]
+
+Renders the reports of a run from its journal (run --journal F), also of a run that was killed:
+a step whose call was sent and never answered is "in doubt" (the server may have applied it).
+Prints each step's outcome; the reports are written where the options say.
+
+With --merge, the JSON reports (--report-json) or journals of a fleet's jobs (one per site,
+run --only site=X) become one report of the whole fleet: every instance once, a row per job,
+and each value of the fleet that no report holds an instance of as "no report" (its job died or
+never ran), which fails the fleet. Each job's outcome is read from its steps. Reports of
+other files, --var values or inventory are another pipeline's, refused unless --force.
+
+With --merge --store URL --run ID, the sharded run of that id (enginectl shard) as one report:
+every site of its manifest, each rendered from its run's journal in the store; a site no worker
+started, and a shard no worker registered, are "no report" and fail it. Without a store, merge
+the workers' own JSON reports with --expect-shards N: each site and each shard no report holds
+is "no report"; a site one worker left (its lease lapsed) and another resumed is the resumer's.
+
+Options:
+${T}
+  --store URL        with --run: the run store the run is kept in (also ENGINECTL_STORE)
+  --run ID           render the run of that id from the run store, as from its journal
+                     (with --merge and no file: also ENGINECTL_RUN, as the workers read it)
+  --merge            merge the reports or journals named (reports of one pipeline)
+  --force            with --merge: merge reports of different pipelines too
+  --expect-shards N  with --merge FILE...: the files are the JSON reports of a sharded run's workers
+                     (run --shard I/N --report-json F); each of shards 1 to N with no report is
+                     named and fails the fleet
+  --webhook URL      POST the JSON report (as --report-json writes it) to URL; the URL is a secret
+                     (masked everywhere); a failure is a warning, never the exit code
+  --ci NAME          put the summary where a CI system shows it: ${$.join(", ")}
+                     (default: detected from its environment variables)
+  -h, --help         show this help
+
+Exit codes: 0 the run (or every job of the fleet) succeeded, 1 it failed, was cancelled or
+killed, a step is in doubt or a job has no report, 2 invalid input.`;async function ur(r,t){let{values:e,positionals:o}=Q("report",r,{...x,merge:{type:"boolean"},force:{type:"boolean"},store:{type:"string"},run:{type:"string"},ci:{type:"string"},webhook:{type:"string"},"expect-shards":{type:"string"}});if(e.help)return t.stdout(`${le}
+`),g.ok;E(t,e.ci);let s=new D,a={webhook:e.webhook===void 0?void 0:q(e.webhook,s,"--webhook","BAD_ARGUMENTS"),masker:s};if(e.force&&!e.merge)throw new p("BAD_ARGUMENTS","report: --force goes with --merge");let n=e.run??(e.merge&&o.length===0?t.env[y]:void 0),h=Re(e["expect-shards"],e.merge===!0,n!==void 0),f=e.merge?"a report to merge":"the journal (JOURNAL)";if(J(M(k(e),t.cwd),o.map(u=>_(f,u,t.cwd))),e.merge&&n!==void 0)return ce(o,{...e,run:n},t,a);if(e.merge&&e.store!==void 0&&o.length===0)throw new p("BAD_ARGUMENTS",`report --merge --store: which sharded run? give --run ID (or ${y})`,{hint:"enginectl report --merge --store URL --run ID, the id enginectl shard printed (run ID in URL)"});if(e.merge)return we(o,{...e,expectShards:h},t,a);let{state:m}=await Y("report",o,e,t),i=l(m),S=new Z(de(t.stdout));i.steps.forEach(u=>S.stepFinished(u,`[${u.step+1}]`));let j=F(i);return t.stdout(`${ee(j.report)}
+`),ue(()=>j.report,e,t,a,i.outcome==="success"&&!i.steps.some(u=>u.inDoubt&&!u.decision))}async function ce(r,t,e,o){if(r.length>0)throw new p("BAD_ARGUMENTS","report --merge --run ID reads the sharded run from the store: name no file");let s=X("report",t.store,e.env,e.cwd,"--run names a sharded run of a run store: "),{report:d}=await pe(s,t.run,O(e.env));return me(d,t,e,o)}function me(r,t,e,o){return ge(r,e),ue(()=>r,t,e,o,r.outcome==="success"&&!r.steps.some(s=>s.inDoubt&&!s.decision))}function ge(r,t){for(let e of v(r))t.stdout(`${e.status==="success"?"\u2714":"\u2716"} ${c(e.label)}: ${e.status==="no report"?e.detail:`${e.status} (${e.detail})`}${e.source&&e.source!==e.label?`  ${c(e.source)}`:""}
+`);t.stdout(`fleet "${c(r.pipeline.name)}": ${r.outcome} in ${A(r.durationMs)} (${P(r)}; ${r.counts.total} step run(s): ${N(r.counts)})
+`)}async function we(r,t,e,o){if(r.length===0)throw new p("BAD_ARGUMENTS","report --merge: no report named",{hint:"enginectl report --merge reports/*.json --summary fleet.md"});let s=[];for(let a of r)s.push(await ae(a,e.readFile,O(e.env)));let d=b(s,{force:t.force===!0,expectShards:t.expectShards});return me(d,t,e,o)}function Re(r,t,e){if(r!==void 0){if(!t||e)throw new p("BAD_ARGUMENTS",`report: --expect-shards goes with --merge FILE... (${e?"with --store and --run the manifest knows the shards":"it merges the workers' reports"})`,{hint:"enginectl report --merge shard-*.json --expect-shards 8"});if(!/^[1-9][0-9]*$/.test(r))throw new p("BAD_ARGUMENTS",`report: --expect-shards ${r}: give the number of shards (1 or more)`,{hint:"as enginectl shard --shards said: --expect-shards 8"});return Number(r)}}async function ue(r,t,e,{webhook:o,masker:s},d){let a=await C(k(t),e.cwd),n=i=>e.stdout(`${i}
+`),h=[],m=await G([H(a,{said:i=>n(`report: ${i}`)}),...o?[z(o,{env:e.env,said:n})]:[],V(E(e),e.env,n,{summaryFile:a.summary,fullReport:a.json??a.html})],{warn:i=>h.push(i),mask:i=>s.mask(i)}).ended(W(r(),i=>U(r(),{fullReport:i.fullReport})));for(let i of m)e.stderr(`enginectl: ${B.code}: ${i}
+`);for(let i of h)e.stderr(`enginectl: warning: ${c(i)}
+`);return d&&m.length===0?g.ok:g.failed}export{le as REPORT_HELP,ur as reportCommand};
