@@ -142,7 +142,7 @@ export const ERROR_CODES = {
     'use a run store that honours create-only writes (If-None-Match: * on S3, a directory with O_EXCL and link); nothing was sent',
   ),
   JOURNAL_WRITE_FAILED: step(
-    "free space on the journal's disk (or choose another --journal), then --resume from it; the run stopped before its next call and every report was written",
+    "free space on the journal's disk (or choose another --journal), or wait for the run store to answer promptly, then --resume from it; the run stopped before its next call and every report was written",
   ),
   NOT_FINISHED: step('the run ended during this step (a killed run): resume it from its journal'),
   // After the run: its outcome stands, a report could not be written.

@@ -19,9 +19,10 @@ import { journalObserver, journalWriter } from '../journal/observer.ts';
 import { JOURNAL_VERSION, type JournalRecord, type JournalVersion } from '../journal/records.ts';
 import { inputsDigest, type Resume } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
-import type { Clock } from './clock.ts';
+import { steadyNow, type Clock } from './clock.ts';
 import type { ReportPaths } from './report-files.ts';
 import { fenced, stoppedBy } from './lease-fence.ts';
+import { boundedSend } from './bounded-send.ts';
 import { publisher, endOf, type Channel } from './channels/channel.ts';
 import { reportFilesChannel, type ReportFilesChannel } from './channels/report-files.ts';
 import { clientFactory } from './clients.ts';
@@ -141,13 +142,14 @@ const maskedSha256 = (sources: readonly Source[], vars: RunRequest['vars'], mask
   pipelineSha256(sources, (text) => masker.mask(text), vars);
 
 export async function runAndReport(request: RunRequest, context: RunWorld): Promise<RunDone> {
-  const { masker } = context;
+  const { masker, logger } = context;
+  const now = context.clock.now;
+  const steady = context.stopwatch ?? steadyNow;
   const reports = reportFilesChannel(request.reports, { said: context.reportWritten, fs: context.reportFs });
   const publish = publisher(context.channels ? context.channels(reports) : [reports], {
-    warn: (message) => context.logger.warn(undefined, message),
+    warn: (message) => logger.warn(undefined, message),
     mask: (text) => masker.mask(text),
   });
-  const { logger } = context;
   const clientFor = clientFactory({
     env: request.env,
     masker,
@@ -155,16 +157,16 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     onRetry: (message) => logger.info(undefined, message),
   });
   const spec = request.journal;
-  // A record that cannot be written stops the run before its next call; every report is still written.
+  // A record that cannot be written (or too slowly for its write to leave), or the lease lost, stops
+  // the run before its next call, the first cause standing; every report is still written.
   const halt = new AbortController();
   let halted: JournalWriteError | LeaseError | undefined;
-  const write = spec
-    ? journalWriter(spec.file, (error) => {
-        if (halted) return;
-        halted = error;
-        halt.abort(error);
-      })
-    : undefined;
+  const stopRun = (error: JournalWriteError | LeaseError) => {
+    if (halted) return;
+    halted = error;
+    halt.abort(error);
+  };
+  const write = spec ? journalWriter(spec.file, stopRun) : undefined;
   const onStart = async (start: RunStart) => {
     for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
       const now = start.servers[name];
@@ -175,7 +177,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
         );
     }
     if (write && spec) {
-      write(runRecord(request, spec, start, masker, context.clock.now()), true);
+      write(runRecord(request, spec, start, masker, now()), true);
       for (const d of spec.decisions ?? [])
         write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);
       if (spec.continueRollout) write({ t: 'continue', ...spec.continueRollout }, true);
@@ -189,18 +191,16 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     {
       clientFor,
       env: request.env,
-      // One list of listeners: the run log, the journal (fenced by the lease), the channels (each instance as it ends, masked).
+      // One list of listeners: the run log, the journal (each write leaving promptly after its record, fenced by the lease), the channels (each instance as it ends, masked).
       listeners: [
         logger,
         ...(write && spec
           ? [
               fenced(
-                journalObserver(write, masker, context.clock.now, inputsDigest(spec.salt)),
+                boundedSend(journalObserver(write, masker, now, inputsDigest(spec.salt)), steady, stopRun),
                 request.lease,
-                (error) => {
-                  halted ??= error;
-                  halt.abort(error);
-                },
+                steady,
+                stopRun,
               ),
             ]
           : []),
@@ -210,7 +210,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
           : []),
       ],
       signal: write ? AbortSignal.any([context.signal, halt.signal]) : context.signal,
-      now: context.clock.now,
+      now,
       stopwatch: context.stopwatch,
       sleep: context.clock.sleep,
       masker,
@@ -240,7 +240,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
       },
     };
   if (halted) raw = { ...raw, outcome: 'failure' };
-  else write?.({ t: 'finish', at: context.clock.now(), outcome: raw.outcome }, true);
+  else write?.({ t: 'finish', at: now(), outcome: raw.outcome }, true);
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
   const result = masker.maskValue(raw);
   const rendered = renderings(result);

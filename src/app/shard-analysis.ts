@@ -38,9 +38,15 @@ export async function analyse(
   const pipeline: Pipeline = { ...request.pipeline, rollout: undefined, steps };
   // A round interrupted: thrown out of the rounds, and told as the analysis cancelled.
   const interrupted = new Error('interrupted');
+  let round = 0;
   const verdict = await gateRounds(
     analysis,
-    (ms) => request.clock.sleep(ms, request.signal),
+    (ms) => {
+      request.say(
+        `wave ${wave}: analysis round ${++round}/${analysis.count} of ${analysis.gates.join(', ')} in ${formatDuration(ms)}`,
+      );
+      return request.clock.sleep(ms, request.signal);
+    },
     async () => {
       const done = await runAndReport(
         {

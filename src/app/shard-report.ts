@@ -1,7 +1,8 @@
 // One result of a sharded run (report --merge --store URL --run ID): the manifest names every site;
 // each site's report is rendered from its run's journal in the store (the run its terminal record
 // names, else the run its latest owner started: a site cut short shows its calls in doubt); a site
-// no worker started is "no report", and so is each shard no attempt registered.
+// no worker started is "no report" (unless the rollout halted before it: its `rollout`, from the
+// waves' verdicts, says where and why), and so is each shard no attempt registered.
 import { UsageError } from '../errors.ts';
 import { fleetOptions } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
@@ -9,7 +10,8 @@ import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
 import { buildReport, type Report } from '../report/model.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
-import { readManifest, shardKeys } from '../shard/manifest.ts';
+import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
+import { readVerdict, type Verdict } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import type { RunStore } from '../store/store.ts';
@@ -24,8 +26,13 @@ export interface ShardedReport {
 export async function shardedReport(store: RunStore, run: string, key: string | undefined): Promise<ShardedReport> {
   const manifest = await readManifest(store, run);
   const shards: ReportShard[] = [];
+  const verdicts = await Promise.all(manifest.waves.map((_, w) => readVerdict(store, run, w + 1)));
+  const haltedAt = verdicts.findIndex((v) => v?.halted !== undefined);
+  // The sites a report is owed for: every site, but once the rollout halted, only those that started.
+  const owed: string[] = [];
   for (let w = 0; w < manifest.waves.length; w++) {
     const log = await new WaveLog(store, run, w + 1).read();
+    owed.push(...manifest.waves[w]!.filter((site) => haltedAt < 0 || log.owners.has(site)));
     for (const site of manifest.waves[w]!) {
       const siteRun = (await readTerminal(store, run, site))?.siteRun ?? log.owners.get(site)?.siteRun;
       if (siteRun === undefined) continue;
@@ -45,10 +52,43 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   const missingShards: number[] = [];
   for (let i = 0; i < manifest.shards; i++)
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
-  const report = mergeReports(shards, fleetOptions(manifest, manifest.waves.flat()));
+  const report = mergeReports(shards, fleetOptions(manifest, owed));
+  // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
+  report.rollout = rolloutOf(manifest, verdicts);
+  if (report.rollout.halted) report.outcome = 'failure';
   if (missingShards.length && report.merged) {
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
     report.outcome = 'failure';
   }
   return { report, missingShards, sites: manifest.waves.flat().length };
+}
+
+/** The rollout as the waves' verdicts tell it: each wave decided (done, failed within its budget, halted) or not. */
+function rolloutOf(manifest: Manifest, verdicts: readonly (Verdict | undefined)[]): NonNullable<Report['rollout']> {
+  const at = verdicts.findIndex((v) => v?.halted !== undefined);
+  return {
+    over: manifest.over,
+    waves: manifest.waves.map((values, w) => {
+      const v = verdicts[w];
+      return {
+        wave: w + 1,
+        values,
+        // A wave without a verdict: after the halt, never started; otherwise still running (or its workers gone).
+        outcome: v
+          ? v.halted
+            ? 'halted'
+            : v.failed.length
+              ? 'failed-within-budget'
+              : 'done'
+          : at >= 0 && w > at
+            ? 'not-started'
+            : 'cancelled',
+        failed: v?.failed ?? [],
+        budget: manifest.budgets[w]!,
+        analysis: null,
+      };
+    }),
+    halted: at >= 0 ? { wave: at + 1, reason: verdicts[at]!.halted! } : null,
+    parked: null,
+  };
 }

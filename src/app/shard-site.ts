@@ -2,6 +2,7 @@
 // (its journal written ahead in the run store, fenced by the worker's lease), or the resume of one
 // taken over from a worker that is gone, verify-and-retry deciding its calls in doubt: applied is
 // not sent again; what verify cannot tell fails the site, for an operator.
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -45,6 +46,10 @@ export async function runSite(
         now,
       });
   const resume = stored.resume;
+  if (siteRun.resume && !resume)
+    request.say(
+      `${manifest.over} ${site}: its run ${siteRun.id} has no record in the store: started afresh, after a fence (a segment its worker puts late is refused)`,
+    );
   let journal;
   try {
     journal = await setUpJournal({
@@ -66,14 +71,18 @@ export async function runSite(
       warn: (w) => request.logger.warn(undefined, w),
     });
   } catch (error) {
+    // Nothing was added to the journal: its local copy (a taken-over run's, laid from the store) goes.
+    rmSync(stored.path, { force: true });
     // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the operator.
     if (!(error instanceof EnginectlError) || request.signal.aborted) throw error;
-    return {
-      outcome: 'failure',
-      detail: `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`,
-    };
+    const detail = `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`;
+    // Said where the operator reads (the worker's log), not only in the site's terminal record.
+    request.say(`✖ ${detail}${error.hint ? `; ${error.hint}` : ''}`);
+    return { outcome: 'failure', detail };
   }
   journal.spec.file.replicateTo(stored.replica);
+  // Nothing halted the journal: every record went to the store, and the local copy may go once settled.
+  let whole = false;
   try {
     for (const v of journal.verified) request.say(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
     const done = await runAndReport(
@@ -100,6 +109,7 @@ export async function runSite(
       },
     );
     reports.push({ site, siteRun: stored.runId, report: done.rendered.report });
+    whole = done.halted === undefined;
     if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;
     const outcome =
@@ -110,5 +120,7 @@ export async function runSite(
     const unsettled = await journal.spec.file.settle();
     if (unsettled) request.logger.warn(undefined, unsettled);
     journal.spec.file.close();
+    // The local copy, once the store holds every record of it (a site of 10,000 leaves none behind); kept when it holds the only copy of some.
+    if (whole && !unsettled) rmSync(stored.path, { force: true });
   }
 }

@@ -20,6 +20,8 @@ export interface CliIO {
    * clock unless given; tests give the simulated clock the emulator they serve reads too.
    */
   clock?: Clock | undefined;
+  /** The steady time durations are measured on (steadyNow); a test's own. */
+  stopwatch?: (() => number) | undefined;
   /**
    * The CI system whose conventions the command follows, chosen once per command: `forced` is
    * --ci NAME, else it is detected from the environment (run-command.ts keeps the choice, so an

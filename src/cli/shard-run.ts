@@ -133,7 +133,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       logger,
       signal: io.signal,
       clock,
-      stopwatch: steadyNow,
+      stopwatch: io.stopwatch ?? steadyNow,
       waitLimitMs,
       pollMs: Math.max(200, Math.min(5_000, Math.floor(ttlMs / 10))),
       ttlMs,

@@ -9,6 +9,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { Verdict } from '../steps/types.ts';
 import { doubtOf, standingDecision, type JournalState } from './read.ts';
 import { formatDuration } from '../duration.ts';
+import { SEND_WITHIN_MS } from './send-bound.ts';
 
 export interface InDoubtInstance {
   key: string;
@@ -47,22 +48,23 @@ export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
  */
 export function provenNotApplied(
   verdict: Verdict,
-  sentAt: number,
+  call: { at: number; leftBy: number },
   now: number,
   longestMs: number | undefined,
 ): Verdict {
   if (verdict.verdict !== 'not-applied') return verdict;
-  const since = now - sentAt;
+  const since = now - call.at;
   if (longestMs === undefined) {
     return {
       verdict: 'cannot-tell',
       evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the API cannot show a write still running at the server: declare longest: on the step (the longest its write can take) and verify again once that long has passed since the call`,
     };
   }
-  if (since < longestMs) {
+  // Counted from the latest the call can have left (its record's time and the bound on the send).
+  if (now - call.leftBy < longestMs) {
     return {
       verdict: 'cannot-tell',
-      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed yet: verify again after ${new Date(sentAt + longestMs).toISOString()}`,
+      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed yet: verify again after ${new Date(call.leftBy + longestMs).toISOString()}`,
     };
   }
   return {
@@ -95,15 +97,16 @@ export async function verifyInDoubt(
     else {
       try {
         const at = now();
+        const recorded = {
+          method: call.method,
+          path: call.path,
+          body: call.body,
+          at: call.at,
+          leftBy: call.at + SEND_WITHIN_MS,
+        };
         verdict = provenNotApplied(
-          await verifier.check(
-            clientFor(instance.server),
-            { method: call.method, path: call.path, body: call.body, at: call.at },
-            record.snapshot?.value,
-            at,
-            signal,
-          ),
-          call.at,
+          await verifier.check(clientFor(instance.server), recorded, record.snapshot?.value, at, signal),
+          recorded,
           at,
           longestOf(instance.step),
         );

@@ -344,14 +344,26 @@ async function elect(
     };
   else if (manifest.analysis && wave < manifest.waves.length) {
     const passed = sites.filter((s) => !failed.includes(s));
-    const analysed =
-      passed.length === 0
-        ? { passed: false, text: `no ${manifest.over} of the wave succeeded: nothing to analyse` }
-        : await deps.analyse(wave, passed, since);
+    // Its place given up at the key after its own (not when another stood there since: then it has
+    // no place to give), for a worker waiting at the barrier (or a later job) to stand at its next read.
+    const giveUp = () =>
+      standFor(store, manifest.run, wave, (mineNow ? list.length : list.length + 1) + 1, {
+        ...me,
+        at: deps.now(),
+        gaveUp: true,
+      }).catch(() => false);
+    let analysed: Awaited<ReturnType<WorkerDeps['analyse']>>;
+    try {
+      analysed =
+        passed.length === 0
+          ? { passed: false, text: `no ${manifest.over} of the wave succeeded: nothing to analyse` }
+          : await deps.analyse(wave, passed, since);
+    } catch (error) {
+      await giveUp();
+      throw error;
+    }
     if (!('passed' in analysed)) {
-      // Its place given up, for a worker waiting at the barrier (or a later job) to stand at its next read.
-      const n = (await analysts(store, manifest.run, wave)).length + 1;
-      await standFor(store, manifest.run, wave, n, { ...me, at: deps.now(), gaveUp: true });
+      await giveUp();
       return analysed;
     }
     verdict = {
@@ -364,7 +376,12 @@ async function elect(
       at: deps.now(),
     };
   } else verdict = { wave, passed: true, failed, text: 'no analysis', worker: index, at: deps.now() };
-  await writeVerdict(store, manifest.run, verdict);
-  deps.say(`wave ${wave}: ${verdict.halted ? `halted: ${verdict.halted}` : `passed (${verdict.text})`}`);
-  return (await readVerdict(store, manifest.run, wave)) ?? verdict;
+  // The stored verdict is the wave's: another worker may have stood and written it while this one
+  // was paused past its lease (its own analysis, read-only, then counts for nothing).
+  const written = await writeVerdict(store, manifest.run, verdict);
+  const stored = (await readVerdict(store, manifest.run, wave)) ?? verdict;
+  deps.say(
+    `wave ${wave}: ${stored.halted ? `halted: ${stored.halted}` : `passed (${stored.text})`}${written ? '' : ` (the verdict of shard ${stored.worker + 1}, written while this worker was away: its own analysis counts for nothing)`}`,
+  );
+  return stored;
 }

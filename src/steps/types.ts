@@ -127,8 +127,10 @@ export interface RecordedCall {
   method: string;
   path: string;
   body: unknown;
-  /** When it left (epoch ms). */
+  /** When its record was written (epoch ms), just before it left. */
   at: number;
+  /** The latest it can have left (epoch ms): its record's time and the bound on the send (journal/send-bound.ts). */
+  leftBy: number;
 }
 
 /** What a write would change, in words, and the facts it acts on (a saved plan holds them). */

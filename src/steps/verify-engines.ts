@@ -124,10 +124,11 @@ export const enginesUpdated: Verifier = {
       };
     }
     const since = now - call.at;
-    if (since < MONITORING_LAG_MS) {
+    // Counted from the latest the call can have left, not from its record.
+    if (now - call.leftBy < MONITORING_LAG_MS) {
       return {
         verdict: 'cannot-tell',
-        evidence: `${named(onTarget)} against the source's ${source}, ${formatDuration(since)} after the call: monitoring lags up to 2 minutes; verify again after ${new Date(call.at + MONITORING_LAG_MS).toISOString()}`,
+        evidence: `${named(onTarget)} against the source's ${source}, ${formatDuration(since)} after the call: monitoring lags up to 2 minutes; verify again after ${new Date(call.leftBy + MONITORING_LAG_MS).toISOString()}`,
       };
     }
     return {

@@ -39,6 +39,8 @@ export interface CliOptions {
   signal?: AbortSignal;
   /** The run's clock against a real server (in this process): a simulated one the test's emulator reads too. */
   clock?: Clock;
+  /** The steady time the run measures durations on (in this process): a test's own. */
+  stopwatch?: () => number;
 }
 
 /** The CLI's source, in this process; a process when the options need one (another program, another user, another start directory). */
@@ -65,6 +67,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     readFile: (path) => readFile(resolve(cwd, path), 'utf8'),
     readStdin: async () => options.input ?? '',
     clock: options.clock,
+    stopwatch: options.stopwatch,
   });
   return { code, signal: null, stdout, stderr };
 }

@@ -128,3 +128,20 @@ test('verify cannot tell a PATCH right after the kill: it may still be pending a
     /^cannot-tell +"Update an entity" .*iemailaddress still hold the values of just before the call, .* after the call; the step's longest: 1m has not passed yet: verify again after \d{4}-/m,
   );
 });
+
+test("verify counts from the latest the call can have left (its record's time and the 30 s a write may be handed to the network after it), not from its record: past its longest from the record but not from then, a PATCH is not proven not applied", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: update
+    uses: classes/update
+    longest: 1m
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+`,
+  );
+  s.emulator.state = structuredClone(s.before);
+  const within = await runCli(['verify', killedAfterSend(s.journal, 'id:update', 85_000)], { env: s.env });
+  assert.equal(within.code, 1, within.stdout + within.stderr);
+  assert.match(within.stdout, /^cannot-tell +"Update an entity" .*the step's longest: 1m has not passed yet/m);
+  const past = await runCli(['verify', killedAfterSend(s.journal, 'id:update', 95_000)], { env: s.env });
+  assert.match(past.stdout, /^not-applied +"Update an entity" /m);
+});

@@ -65,6 +65,8 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   // The other worker runs its site, takes the paused one's over once its lease lapsed, and ends.
   const second = await workerProcess(args('2/2', secondJson), { ...f.env, SITE_USER: 'worker-2' }).done;
   assert.match(second.out, new RegExp(`${paused.site}`), second.out);
+  // Why the site failed is said where the operator reads, not only in the store.
+  assert.match(second.out, new RegExp(`✖ site ${paused.site}: its run \\S+ cannot go on: .*verify could not settle`));
   first.child.kill('SIGCONT');
   const woke = await first.done;
 

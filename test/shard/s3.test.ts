@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, test, type TestContext } from 'node:test';
+import { proxyInFront } from '../helpers/s3-proxy.ts';
 import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
 import { realClock } from '../../src/app/clock.ts';
+import { READ_AGAIN_AFTER_MS } from '../../src/app/lease-fence.ts';
 import { S3Store } from '../../src/store/s3.ts';
 import { startCeph } from '../helpers/ceph.ts';
 import { shardFleet } from './helpers.ts';
@@ -50,43 +50,49 @@ const sent = (
 /** Waits out a lease's ttl and a second, from now: a worker stopped now holds its lease no longer (its clock says so too). */
 const lapse = (ttlMs: number) => new Promise((resolve) => setTimeout(resolve, ttlMs + 1_000));
 
-async function bodyOf(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /**
- * A proxy in front of RGW, headers untouched (the Host header is signed): `answered` sees each
- * request with its body once RGW answered it, before the answer goes on; `before` sees it before it
- * is forwarded, and a promise it returns holds it until it settles. Its endpoint.
+ * A 2-site queue run in the bucket through `proxy`, its system update verified against the source's
+ * Engines (`longest: 1s`: past it, and monitoring's lag, verify proves an update not applied):
+ * worker 1 started as a process (`started` is told its child at once, before it sends anything),
+ * and `taker()` runs worker 2 in this process on a clock 3 minutes on.
  */
-async function proxyInFront(
+async function pausedTakeover(
   t: TestContext,
-  upstream: string,
-  answered: (method: string, path: string, body: string) => void,
-  before?: (method: string, path: string, body: string) => void | Promise<void>,
-): Promise<string> {
-  const target = new URL(upstream);
-  const server = createServer(async (req, res) => {
-    const body = await bodyOf(req);
-    const method = req.method ?? 'GET';
-    await before?.(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
-    const forwarded = request(
-      { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
-      async (answer) => {
-        const text = await bodyOf(answer);
-        answered(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(text);
-      },
-    );
-    forwarded.on('error', () => (res.writeHead(502), res.end()));
-    forwarded.end(body);
+  proxy: string,
+  prefix: string,
+  ttl: string,
+  started: (child: ChildProcess) => void,
+) {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
+    store: { url: ceph.storeUrl(prefix, proxy), env: ceph.env },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      'with: { target: prod }',
+      'with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1s',
+    ),
+  );
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  const args = (index: string) => [
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    index,
+    '--shard-ttl',
+    ttl,
+  ];
+  const first = workerProcess(args('1/2'), { ...f.env, SITE_USER: 'worker-1' });
+  started(first.child);
+  t.after(() => first.child.kill('SIGKILL'));
+  const real = realClock();
+  const later = { now: () => real.now() + 180_000, sleep: real.sleep };
+  const taker = () => runCli(args('2/2'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
+  return { f, run, first, taker };
 }
 
 test('a sharded run in an S3 bucket: two queue workers, two waves, every site written once, the merged report from the bucket names all; one probe a process, the wave logs a sequence', async (t) => {
@@ -152,41 +158,14 @@ test("a worker paused once its write's record is in the bucket, the write not se
     paused.site = /site-[0-9]{4}/.exec(body)?.[0] ?? 'unknown';
     paused.child!.kill('SIGSTOP');
   });
-  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
-    store: { url: ceph.storeUrl('paused-record', proxy), env: ceph.env },
-  });
-  // The system update's effect is read back (against the source's Engines): past its longest and
-  // the 2 minutes monitoring lags, verify proves it not applied.
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8').replace(
-      'with: { target: prod }',
-      'with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1s',
-    ),
-  );
-  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
-  const args = (index: string) => [
-    'run',
-    f.file,
-    '--store',
-    f.storeUrl,
-    '--run',
-    run,
-    '--shard',
-    index,
-    '--shard-ttl',
-    '5s',
-  ];
-  const first = workerProcess(args('1/2'), { ...f.env, SITE_USER: 'worker-1' });
-  paused.child = first.child;
-  t.after(() => first.child.kill('SIGKILL'));
+  const { f, first, taker } = await pausedTakeover(t, proxy, 'paused-record', '60s', (child) => (paused.child = child));
   await untilPaused(() => paused.site !== undefined, first);
-  await lapse(5_000);
-  // The other worker, on a clock 3 minutes on (the call long past; the paused one's lease lapsed on
-  // every clock): it takes the site over, verify proves the update not applied, and it sends it.
-  const real = realClock();
-  const later = { now: () => real.now() + 180_000, sleep: real.sleep };
-  const second = await runCli(args('2/2'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
+  // Paused long enough for its record to count as slow (it reads its lease again before the write
+  // leaves), not so long that its own clock says its lease lapsed.
+  await new Promise((resolve) => setTimeout(resolve, READ_AGAIN_AFTER_MS + 100));
+  // The other worker, on a clock 3 minutes on (the call long past, the paused one's lease lapsed on
+  // that clock): it takes the site over, verify proves the update not applied, and it sends it.
+  const second = await taker();
   assert.equal(second.code, 0, second.stdout + second.stderr);
   assert.match(second.stdout, new RegExp(`${paused.site}: taken over`));
   assert.match(second.stdout, /verify: .*not-applied/);
@@ -198,72 +177,62 @@ test("a worker paused once its write's record is in the bucket, the write not se
   assert.equal(sent(f, paused.site!, '/update/system'), 1, 'the paused worker, woken, sent nothing');
 });
 
-test("a worker paused as it puts its site's first journal segment: the worker that takes the site over fences the journal's first segment before it starts the site afresh, so the paused segment, landing first, is read as the run it is (its call verified, sent once), and the paused worker, woken, stops LEASE_LOST", async (t) => {
-  const paused: { child?: ChildProcess; prefix?: string; release?: () => void; landed?: Promise<void> } = {};
-  let landed: () => void = () => undefined;
-  const proxy = await proxyInFront(
-    t,
-    ceph.endpoint,
-    (method, path) => {
-      if (paused.prefix && method === 'PUT' && path === `${paused.prefix}00000001`) landed();
-    },
-    async (method, path) => {
-      if (method !== 'PUT' || !/\/runs\/[^/]+\/journal\/[0-9]+$/.test(path)) return;
-      const prefix = path.slice(0, path.lastIndexOf('/') + 1);
-      // The first worker's first segment: held, and the worker stopped, until the site is taken over.
-      if (!paused.prefix) {
-        paused.prefix = prefix;
-        paused.landed = new Promise<void>((resolve) => (landed = resolve));
-        const held = new Promise<void>((resolve) => (paused.release = resolve));
-        paused.child!.kill('SIGSTOP');
-        return held;
-      }
-      // The first PUT of the worker that took the site over: the paused segment lands first.
-      if (prefix === paused.prefix && paused.release) {
-        paused.release();
-        paused.release = undefined;
-        await paused.landed;
-      }
-    },
-  );
-  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
-    store: { url: ceph.storeUrl('paused-first-segment', proxy), env: ceph.env },
+for (const order of ['its segment lands first', "the taker's fence lands first"] as const)
+  test(`a worker paused as it puts its site's first journal segment, ${order}: the worker that takes the site over fences the journal's next segment before it starts; the paused segment is read as the run it is (its call verified, sent once) or refused; the paused worker, woken, sends nothing and stops LEASE_LOST`, async (t) => {
+    const paused: { child?: ChildProcess; prefix?: string; release?: () => void } = {};
+    let landed: () => void = () => undefined;
+    const hasLanded = new Promise<void>((resolve) => (landed = resolve));
+    const proxy = await proxyInFront(
+      t,
+      ceph.endpoint,
+      (method, path) => {
+        if (paused.prefix && method === 'PUT' && path === `${paused.prefix}00000001`) landed();
+      },
+      async (method, path) => {
+        if (method !== 'PUT' || !/\/runs\/[^/]+\/journal\/[0-9]+$/.test(path)) return;
+        const prefix = path.slice(0, path.lastIndexOf('/') + 1);
+        // The first worker's first segment: held, and the worker stopped, until the site is taken over.
+        if (!paused.prefix) {
+          paused.prefix = prefix;
+          const held = new Promise<void>((resolve) => (paused.release = resolve));
+          paused.child!.kill('SIGSTOP');
+          return held;
+        }
+        // The first PUT of the worker that took the site over: the paused segment lands first, or after the taker is done.
+        if (order === 'its segment lands first' && prefix === paused.prefix && paused.release) {
+          paused.release();
+          paused.release = undefined;
+          await hasLanded;
+        }
+      },
+    );
+    const { f, run, first, taker } = await pausedTakeover(
+      t,
+      proxy,
+      `paused-first-segment-${order.startsWith('its') ? 'late' : 'fenced'}`,
+      '5s',
+      (child) => (paused.child = child),
+    );
+    await untilPaused(() => paused.prefix !== undefined, first);
+    await lapse(5_000);
+    const second = await taker();
+    assert.equal(second.code, 0, second.stdout + second.stderr);
+    assert.match(second.stdout, /site-0001: taken over from shard 1/);
+    if (order === "the taker's fence lands first") {
+      assert.match(second.stdout, /site-0001: its run \S+ has no record in the store: started afresh/);
+      paused.release?.();
+      await hasLanded;
+    }
+    first.child.kill('SIGCONT');
+    const woke = await first.done;
+    assert.equal(woke.code, 69, woke.out);
+    assert.match(woke.out, /its lease lapsed and was taken/);
+    assert.deepEqual(
+      f.applied('/update/system'),
+      { 'site-0001': 1, 'site-0002': 1 },
+      'each system update applied once',
+    );
+    assert.equal(sent(f, 'site-0001', '/update/system'), 1, 'the paused worker, woken, sent nothing');
+    const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+    assert.equal(merged.code, 0, merged.stdout + merged.stderr);
   });
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8').replace(
-      'with: { target: prod }',
-      'with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n    longest: 1s',
-    ),
-  );
-  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
-  const args = (index: string) => [
-    'run',
-    f.file,
-    '--store',
-    f.storeUrl,
-    '--run',
-    run,
-    '--shard',
-    index,
-    '--shard-ttl',
-    '5s',
-  ];
-  const first = workerProcess(args('1/2'), { ...f.env, SITE_USER: 'worker-1' });
-  paused.child = first.child;
-  t.after(() => first.child.kill('SIGKILL'));
-  await untilPaused(() => paused.prefix !== undefined, first);
-  await lapse(5_000);
-  const real = realClock();
-  const later = { now: () => real.now() + 180_000, sleep: real.sleep };
-  const second = await runCli(args('2/2'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
-  assert.equal(second.code, 0, second.stdout + second.stderr);
-  assert.match(second.stdout, /: taken over from shard 1/);
-  first.child.kill('SIGCONT');
-  const woke = await first.done;
-  assert.equal(woke.code, 69, woke.out);
-  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 }, 'each system update applied once');
-  assert.equal(sent(f, 'site-0001', '/update/system'), 1, 'the paused worker, woken, sent nothing');
-  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
-  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
-});

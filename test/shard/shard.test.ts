@@ -2,7 +2,8 @@
 // workers (run --shard I/N) share the run store, keep the waves and one failure budget, and
 // report --merge --store --run gives one result naming every site.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { passwordOf, shardFleet, waveLog } from './helpers.ts';
@@ -30,9 +31,14 @@ test('two static shards of a 12-site rollout in 3 waves: every site once, the me
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
   // The store is probed once by each process that writes to it (the plan, each worker), not once per site.
   assert.equal(readdirSync(join(f.store, 'probes')).length, 3, 'probe keys');
+  // Each site's local copy of its journal is gone once the store holds it all: none left in the temporary directory.
+  const siteRuns = readdirSync(join(f.store, 'runs'));
+  assert.equal(siteRuns.length, 12);
+  const left = readdirSync(tmpdir()).filter((name) => siteRuns.some((id) => name.startsWith(`enginectl-${id}`)));
+  assert.deepEqual(left, []);
 });
 
-test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site of the wave starts anywhere; every worker exits 1; the merged report fails, naming the sites not started', async (t) => {
+test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site of the wave starts anywhere; every worker exits 1; the merged report fails, saying where the rollout halted and why, naming the sites not started', async (t) => {
   const f = await shardFleet(t, 16, '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 1');
   for (const site of ['site-0003', 'site-0004'])
     f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site });
@@ -65,7 +71,23 @@ test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(merged.code, 1, merged.stdout + merged.stderr);
   const notStarted = f.names.filter((s) => !started.has(s));
-  for (const s of notStarted) assert.match(merged.stdout, new RegExp(`✖ site=${s}: no report`));
+  // Where the rollout halted and why, from the wave's verdict; the sites it left are not "no report" (no job died).
+  assert.match(
+    merged.stdout,
+    /^✖ the rollout halted at wave 2: 2 site\(s\) failed \(site-0003, site-0004\), over the budget of 1; nothing is undone/m,
+  );
+  for (const s of notStarted) {
+    assert.match(merged.stdout, new RegExp(`not started: .*\\b${s}\\b`));
+    assert.doesNotMatch(merged.stdout, new RegExp(`✖ site=${s}: no report`));
+  }
+  assert.deepEqual(merged.report?.rollout?.halted, {
+    wave: 2,
+    reason: '2 site(s) failed (site-0003, site-0004), over the budget of 1',
+  });
+  assert.deepEqual(
+    merged.report?.rollout?.waves.map((w) => w.outcome),
+    ['done', 'halted'],
+  );
 });
 
 test('a worker refuses another pipeline, an index out of range, and --shard auto without an index; GitLab parallel: gives it its index', async (t) => {
@@ -447,4 +469,64 @@ test('an analyst that stops before its verdict (interrupted) gives its place up 
     worker: number;
   };
   assert.equal(verdict.worker, other === '1/2' ? 0 : 1);
+});
+
+test("an analyst paused past its lease while another stood and wrote the verdict: woken, it says the stored verdict is another shard's, not its own analysis's", async (t) => {
+  // The owner's analysis reads site-0001's alerts a second time (the first is its own site's gate): held until the other's verdict is written.
+  let reads = 0;
+  let held: (() => void) | undefined;
+  let analysisHeld!: () => void;
+  const analysing = new Promise<void>((r) => (analysisHeld = r));
+  const f = await shardFleet(
+    t,
+    2,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 1 }',
+    {
+      before: (method, path) => {
+        if (method !== 'GET' || !path.endsWith('/sites/site-0001/api/monitoring/v1/alerts') || ++reads !== 2) return;
+        analysisHeld();
+        return new Promise<void>((go) => (held = go));
+      },
+    },
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  const owner = shardOfSite('site-0001', 2) === 0 ? '1/2' : '2/2';
+  const other = owner === '1/2' ? '2/2' : '1/2';
+  const args = (spec: string) => [
+    'run',
+    f.file,
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--shard',
+    spec,
+    '--shard-ttl',
+    '1h',
+  ];
+  // Both workers' clocks pass the 2-minute interval at once; the other's runs 2 hours on (the owner's lease lapsed on it).
+  const real = realClock();
+  const clockAt = (offset: number) => {
+    let skipped = offset;
+    return {
+      now: () => real.now() + skipped,
+      sleep: (ms: number, signal: AbortSignal) =>
+        ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
+    };
+  };
+  const ownerDone = runCli([...args(owner), '--shard-wait', '1m'], { env: f.env, clock: clockAt(0) });
+  await analysing;
+  const otherDone = runCli([...args(other), '--shard-wait', '1m'], { env: f.env, clock: clockAt(7_200_000) });
+  const verdictFile = join(f.store, 'shards', run, 'waves', '1', 'verdict');
+  while (!existsSync(verdictFile)) await real.sleep(20, new AbortController().signal);
+  held!();
+  const [woken] = await Promise.all([ownerDone, otherDone]);
+  const verdict = JSON.parse(readFileSync(verdictFile, 'utf8')) as { worker: number };
+  assert.equal(verdict.worker, other === '1/2' ? 0 : 1, 'the other stood and wrote it');
+  assert.match(
+    woken.stdout,
+    new RegExp(
+      `wave 1: passed \\(.*\\) \\(the verdict of shard ${verdict.worker + 1}, written while this worker was away`,
+    ),
+  );
 });

@@ -343,6 +343,57 @@ steps:
   assert.ok(!(r.stdout + r.stderr).includes(ceph.secretAccessKey));
 });
 
+test("a write's record that took longer than 30 s to be put in the bucket: the write is not sent, the run stops, every report written", async (t) => {
+  const { startEmulator } = await import('../helpers/emulator.ts');
+  const { proxyInFront } = await import('../helpers/s3-proxy.ts');
+  const { runCli } = await import('../helpers/cli.ts');
+  const { url, emulator } = await startEmulator(t);
+  // The run's steady time: the PUT of the vfs update's record takes 31 s on it (the store answering late).
+  let late = 0;
+  const stopwatch = () => performance.now() + late;
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    () => undefined,
+    (method, _path, body) => {
+      if (method === 'PUT' && body.includes('"t":"send"') && body.includes('/update/vfs')) late += 31_000;
+    },
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-s3-late-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: A late record
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - uses: transaction-log/clear
+  - uses: update/vfs
+    with: { target: prod, files: [1001] }
+`,
+  );
+  const env = {
+    ...ceph.env,
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+  };
+  const r = await runCli(
+    ['run', file, '--store', ceph.storeUrl('runs-late', proxy), '--report-json', join(dir, 'r.json')],
+    { env, stopwatch },
+  );
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(
+    r.stdout + r.stderr,
+    /took 31(\.0)?s to be written, longer than the 30s a write may be handed to the network after its record: it was not sent/,
+  );
+  assert.equal(emulator.requests.filter((q) => q.path.endsWith('/update/vfs')).length, 0, 'the write was not sent');
+  assert.equal(emulator.requests.filter((q) => q.path.endsWith('/transaction-log/clear')).length, 1);
+  assert.ok(readFileSync(join(dir, 'r.json'), 'utf8').includes('"outcome"'), 'the report is written');
+});
+
 test('RGW stopped (connection refused): get, create and list fail with STORE_FAILED naming the store and its endpoint, no credential', async (t) => {
   const store = storeAt(t, 'stopped');
   await store.create('runs/r1/lease/0001', Buffer.from('x'));

@@ -159,10 +159,22 @@ function printFleet(report: Report, io: CliIO): void {
     io.stdout(
       `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`,
     );
+  // A sharded run's rollout, from its waves' verdicts: where it halted, and which sites that left unstarted.
+  const halted = report.rollout?.halted;
+  if (halted) {
+    const unstarted = report.rollout!.waves.flatMap((w) => w.values).filter((v) => !ranValue(report, v));
+    io.stdout(
+      `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${unstarted.length ? `; not started: ${unstarted.map(neutralise).join(', ')}` : ''}\n`,
+    );
+  }
   io.stdout(
     `fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`,
   );
 }
+
+/** Whether any step of the report ran for the rollout's value `value`. */
+const ranValue = (report: Report, value: string) =>
+  report.steps.some((s) => report.rollout && s.matrix?.[report.rollout.over] === value);
 
 async function merge(
   files: string[],

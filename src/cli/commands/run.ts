@@ -375,7 +375,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         signal: io.signal,
         clock,
         // Reports time what really passed, not the emulator's simulated waits.
-        stopwatch: steadyNow,
+        stopwatch: io.stopwatch ?? steadyNow,
         // The terminal's lines, the report files, the CI's variables, dotenv, the webhook, the CI's summary and final lines.
         channels: (reportFiles): Channel[] => [
           reportFiles,

@@ -1,0 +1,44 @@
+// A proxy in front of an S3 endpoint (RGW), headers untouched (the Host header is signed): a test
+// sees each request with its body before it is forwarded (and may hold it) and once it was answered.
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
+
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A proxy in front of RGW, headers untouched (the Host header is signed): `answered` sees each
+ * request with its body once RGW answered it, before the answer goes on; `before` sees it before it
+ * is forwarded, and a promise it returns holds it until it settles. Its endpoint.
+ */
+export async function proxyInFront(
+  t: TestContext,
+  upstream: string,
+  answered: (method: string, path: string, body: string) => void,
+  before?: (method: string, path: string, body: string) => void | Promise<void>,
+): Promise<string> {
+  const target = new URL(upstream);
+  const server = createServer(async (req, res) => {
+    const body = await bodyOf(req);
+    const method = req.method ?? 'GET';
+    await before?.(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+    const forwarded = request(
+      { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
+      async (answer) => {
+        const text = await bodyOf(answer);
+        answered(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.end(text);
+      },
+    );
+    forwarded.on('error', () => (res.writeHead(502), res.end()));
+    forwarded.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
