@@ -8,7 +8,8 @@ import type { TestContext } from 'node:test';
 import { serve, Sites } from '../../src/emulator/index.ts';
 import { parseFault } from '../../src/emulator/faults/index.ts';
 import type { Report } from '../../src/report/index.ts';
-import { runCli } from '../helpers/cli.ts';
+import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
+import { spawn } from 'node:child_process';
 import { gatewayInFront } from '../helpers/gateway.ts';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
 
@@ -142,4 +143,16 @@ export function waveLog(store: string, run: string, wave: number): WaveEvent[] {
       const { ended, ...entry } = e;
       return ended ? [{ kind: 'ended', site: ended.site, worker: e.worker, outcome: ended.outcome }, entry] : [entry];
     });
+}
+
+/** A worker process of the built CLI; its exit and what it printed. */
+export function workerProcess(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, out })),
+  );
+  return { child, done };
 }

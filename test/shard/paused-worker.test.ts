@@ -5,25 +5,12 @@
 // takeover fenced the journal), so no report says "success" for a site its verdict failed;
 // it stops LEASE_LOST (exit 69, its report written, `end: lost`) and sends nothing more.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CLI, cleanEnv } from '../helpers/cli.ts';
 import type { Report } from '../../src/report/index.ts';
-import { shardFleet } from './helpers.ts';
-
-/** A worker process of the built CLI; its exit and what it printed. */
-function workerProcess(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, out })),
-  );
-  return { child, done };
-}
+import { shardFleet, workerProcess } from './helpers.ts';
 
 test("a worker paused past its ttl with a write's answer on its way: after the takeover its records never reach the store, no report says the site succeeded, and it stops LEASE_LOST (69), its report written", async (t) => {
   const paused: { child?: ChildProcess; site?: string } = {};

@@ -3,31 +3,19 @@
 // with one budget, and the merged result, all kept in the bucket. The directory store's runs are
 // test/shard/shard.test.ts; here the same protocol runs on conditional PUTs and paged lists.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { after, test, type TestContext } from 'node:test';
 import { proxyInFront } from '../helpers/s3-proxy.ts';
-import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { realClock } from '../../src/app/clock.ts';
 import { READ_AGAIN_AFTER_MS } from '../../src/app/lease-fence.ts';
 import { S3Store } from '../../src/store/s3.ts';
 import { startCeph } from '../helpers/ceph.ts';
-import { shardFleet } from './helpers.ts';
+import { shardFleet, workerProcess } from './helpers.ts';
 
 const ceph = await startCeph();
 after(() => ceph.stop());
-
-/** A worker process of the built CLI; its exit and what it printed. */
-function workerProcess(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
-  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, out })),
-  );
-  return { child, done };
-}
 
 /** Until `paused()`; fails the test if the worker ends before that. */
 async function untilPaused(paused: () => boolean, worker: { done: Promise<{ out: string }> }): Promise<void> {
