@@ -11,18 +11,21 @@ const segment = sequenceKey;
 
 export const journalPrefix = (runId: string) => `${PREFIX}/${runId}/journal/`;
 
-/** A run's id: when it started (UTC, to the second) and 6 random hex digits; sorts by start. */
+/** A run's id: when it started (UTC, to the second) and 12 random hex digits; sorts by start. */
 export function newRunId(now: number): string {
   const at = new Date(now)
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
-  return `${at}-${randomBytes(3).toString('hex')}`;
+  // 48 random bits: a sharded run starts a run per site, thousands in a second (24 bits gave two
+  // sites of 10,000 one id, and one journal, about once in fifty runs).
+  return `${at}-${randomBytes(6).toString('hex')}`;
 }
 
 export function checkRunId(id: string): string {
-  if (!/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$/.test(id))
-    throw new StoreError('STORE_REFUSED', `--run ${id}: not a run id (they look like 20261126T225343Z-a1b2c3)`, {
+  // Ids of 24 random bits are earlier runs'.
+  if (!/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}(?:[0-9a-f]{6})?$/.test(id))
+    throw new StoreError('STORE_REFUSED', `--run ${id}: not a run id (they look like 20261126T225343Z-a1b2c3d4e5f6)`, {
       hint: "list the store's runs with enginectl runs --store URL",
     });
   return id;

@@ -515,3 +515,13 @@ test("an analyst paused past its lease while another stood and wrote the verdict
     ),
   );
 });
+
+test("run ids: 20,000 started in one second are all distinct (a sharded run starts a run per site, thousands a second, each its own journal); an earlier run's id, of 6 hex digits, is still read", async () => {
+  const { newRunId, checkRunId } = await import('../../src/journal/replica.ts');
+  const at = Date.parse('2026-11-28T22:00:00Z');
+  const ids = Array.from({ length: 20_000 }, () => newRunId(at));
+  assert.equal(new Set(ids).size, ids.length, 'no two runs share an id');
+  for (const id of ids.slice(0, 3)) assert.equal(checkRunId(id), id);
+  assert.equal(checkRunId('20261126T225343Z-a1b2c3'), '20261126T225343Z-a1b2c3');
+  assert.throws(() => checkRunId('20261126T225343Z-a1b2c3d4'), /not a run id/);
+});
