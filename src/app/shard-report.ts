@@ -27,12 +27,12 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   const manifest = await readManifest(store, run);
   const shards: ReportShard[] = [];
   const verdicts = await Promise.all(manifest.waves.map((_, w) => readVerdict(store, run, w + 1)));
-  const haltedAt = verdicts.findIndex((v) => v?.halted !== undefined);
+  const rollout = rolloutOf(manifest, verdicts);
   // The sites a report is owed for: every site, but once the rollout halted, only those that started.
   const owed: string[] = [];
   for (let w = 0; w < manifest.waves.length; w++) {
     const log = await new WaveLog(store, run, w + 1).read();
-    owed.push(...manifest.waves[w]!.filter((site) => haltedAt < 0 || log.owners.has(site)));
+    owed.push(...manifest.waves[w]!.filter((site) => !rollout.halted || log.owners.has(site)));
     for (const site of manifest.waves[w]!) {
       const siteRun = (await readTerminal(store, run, site))?.siteRun ?? log.owners.get(site)?.siteRun;
       if (siteRun === undefined) continue;
@@ -54,7 +54,7 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
   const report = mergeReports(shards, fleetOptions(manifest, owed));
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
-  report.rollout = rolloutOf(manifest, verdicts);
+  report.rollout = rollout;
   if (report.rollout.halted) report.outcome = 'failure';
   if (missingShards.length && report.merged) {
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
