@@ -1,0 +1,83 @@
+// What every worker of a sharded run does before its first site, and `enginectl shard` once: load
+// the pipeline of the whole fleet and plan its waves and manifest. Here `enginectl shard` of a
+// rollout over N sites (a canary list, a count, a share, the rest) into a file store, run through
+// the CLI's own entry in this process from the source (`node --import tsx`), timed in CPU ms (the
+// least of RUNS rounds, the sizes alternating, after a round that warms the code up), and printed
+// as JSON for bench/shards.mjs. In process, so that a process's start (about as long as planning
+// 1,000 sites) does not hide a cost that grows faster than the sites: at 50 workers each planning
+// 10,000 sites, planning the waves by searching lists cost 0.8 s of CPU a worker.
+//   node --import tsx bench/shard-plan.ts RUNS DIR SIZE...
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runCommand } from '../src/cli/run-command.ts';
+
+const [runs, dir, ...sizes] = process.argv.slice(2);
+
+/** The release of bench/shards.mjs over `count` sites, each a server of an inventory file of at most 4,000; the pipeline's text. */
+function pipeline(count: number): string {
+  const sites = Array.from({ length: count }, (_, i) => `site-${String(i + 1).padStart(5, '0')}`);
+  const includes: string[] = [];
+  for (let k = 0; k * 4000 < count; k++) {
+    const file = `plan-${count}-inventory-${k + 1}.yml`;
+    const part = sites.slice(k * 4000, (k + 1) * 4000);
+    writeFileSync(
+      join(dir!, file),
+      `servers:\n${part.map((s) => `  ${s}: { url: "http://127.0.0.1:9/sites/${s}", username: admin, password: admin, allow-insecure-http: true }`).join('\n')}\n`,
+    );
+    includes.push(file);
+  }
+  const step = (text: string) =>
+    `  - ${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}`;
+  return `version: 1
+name: ${count} sites, planned
+include: [${includes.join(', ')}]
+vars:
+  sites: [${sites.join(', ')}]
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+rollout:
+  over: site
+  waves: [rest]
+steps:
+${step('uses: monitoring/alerts')}
+    with: { fail-on: critical }
+${step('uses: update/vfs')}
+    with: { target: prod, files: [1001] }
+${step('uses: update/system')}
+    with: { target: prod }
+`;
+}
+
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+const env = { PATH: '' };
+const out: Record<string, number[]> = {};
+for (const size of sizes) writeFileSync(join(dir!, `plan-${size}.yml`), pipeline(Number(size)));
+for (let round = 0; round <= Number(runs); round++) {
+  for (const size of sizes) {
+    const store = join(dir!, `plan-store-${size}`);
+    rmSync(store, { recursive: true, force: true });
+    mkdirSync(store);
+    let said = '';
+    const start = cpu();
+    const code = await runCommand(
+      ['shard', join(dir!, `plan-${size}.yml`), '--store', `file://${store}`, '--shards', '50', '--assign', 'queue'],
+      {
+        stdout: (t) => (said += t),
+        stderr: (t) => (said += t),
+        stdoutIsTTY: false,
+        env,
+        cwd: dir!,
+        signal: new AbortController().signal,
+        readFile: async (path) => readFileSync(resolve(dir!, path), 'utf8'),
+        readStdin: async () => '',
+      },
+    );
+    const took = cpu() - start;
+    if (code !== 0) throw new Error(`enginectl shard of ${size} sites exited ${code}: ${said}`);
+    if (round > 0) (out[size] ??= []).push(took);
+  }
+}
+process.stdout.write(JSON.stringify(out));

@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-function u(t,s){let r=new Set(t.waves.flatMap(e=>"values"in e?e.values.map(String):[])),i=[...s],o=[];for(let e of t.waves){let l=i.filter(n=>!r.has(n)),a="values"in e?e.values.map(String).filter(n=>i.includes(n)):"count"in e?l.slice(0,e.count):"share"in e?l.slice(0,Math.max(1,Math.ceil(e.share*s.length))):l;"values"in e&&e.values.forEach(n=>r.delete(String(n))),i=i.filter(n=>!a.includes(n)),a.length>0&&o.push(a)}return i.length>0&&o.push(i),o}function f(t,s){return"count"in t?t.count:Math.floor(t.share*s)}function c(t,s){let r=t.analysis?.bakeMs??0;return typeof r=="number"?r:r[s-1]??0}export{u as a,f as b,c};
