@@ -3,6 +3,7 @@
 // by round, over the sites of the wave that passed; the verdict is the caller's to write.
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
+import type { WaveAnalysis } from '../runner/rollout-result.ts';
 import { bakeOf } from '../runner/waves.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { runAndReport } from './run.ts';
@@ -16,7 +17,7 @@ export async function analyse(
   wave: number,
   passed: string[],
   since: number,
-): Promise<{ passed: boolean; text: string } | { parked: string } | { cancelled: true }> {
+): Promise<WaveAnalysis | { parked: string } | { cancelled: true }> {
   const rollout = request.pipeline.rollout!;
   const analysis = rollout.analysis!;
   const bakeMs = bakeOf(rollout, wave);
@@ -84,5 +85,5 @@ export async function analyse(
   // Interrupted before a verdict: no verdict is written; the worker ends as interrupted (its lease
   // given up, so that a worker waiting at the barrier stands in its place).
   if (verdict.cancelled) return { cancelled: true };
-  return { passed: verdict.passed, text: verdict.text };
+  return { passed: verdict.passed, rounds: verdict.rounds, failedRounds: verdict.failedRounds, text: verdict.text };
 }

@@ -85,7 +85,8 @@ function rolloutOf(manifest: Manifest, verdicts: readonly (Verdict | undefined)[
             : 'cancelled',
         failed: v?.failed ?? [],
         budget: manifest.budgets[w]!,
-        analysis: null,
+        // Its analysis, as the verdict's worker ran it (none after the last wave, or past the budget).
+        analysis: v?.analysis ?? null,
       };
     }),
     halted: at >= 0 ? { wave: at + 1, reason: verdicts[at]!.halted! } : null,

@@ -180,14 +180,14 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
  * The instances a static shard runs, known from the manifest before the pipeline is loaded: the
  * environment is asked only for its sites' secrets (a queue worker may claim any site: every
  * one's). `analysed`: the rollout has an analysis between its waves, which any worker may be
- * elected to run over every site that passed (when it has gates, every site's secrets are asked
- * for). Undefined when nothing narrows it.
+ * elected to run over the sites of a wave that passed: its own sites and those of every wave but
+ * the last (when it has gates, their secrets are asked for too). Undefined when nothing narrows it.
  */
 export async function shardSelection(
   given: { shard: string; run?: string | undefined },
   storeUrl: string | undefined,
   io: CliIO,
-): Promise<{ owned: Selection; analysed: boolean } | undefined> {
+): Promise<{ owned: Selection; analysed: Selection | undefined } | undefined> {
   const run = given.run ?? io.env[RUN_VARIABLE];
   if (storeUrl === undefined || run === undefined) return undefined;
   const shard = parseShard(given.shard, io.env);
@@ -201,9 +201,11 @@ export async function shardSelection(
   if (manifest.assign !== 'static') return undefined;
   const owned = manifest.waves.flat().filter((site) => shardOf(site, manifest.shards) === shard.index);
   if (owned.length === 0) return undefined;
+  // The sites of every wave but the last, which an analysis after it reads, whichever worker is elected to run it.
+  const read = manifest.analysis ? manifest.waves.slice(0, -1).flat() : [];
   return {
     owned: { only: { [manifest.over]: owned }, skip: {} },
-    analysed: manifest.analysis && manifest.waves.length > 1,
+    analysed: read.length ? { only: { [manifest.over]: [...new Set([...owned, ...read])] }, skip: {} } : undefined,
   };
 }
 

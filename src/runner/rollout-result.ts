@@ -11,6 +11,7 @@ export const WaveOutcomeSchema = z.enum([
   'parked',
 ]);
 export type WaveOutcome = z.infer<typeof WaveOutcomeSchema>;
+export type WaveAnalysis = z.infer<typeof WaveAnalysisSchema>;
 
 export const WaveAnalysisSchema = z.object({
   passed: z.boolean().describe('whether it held'),

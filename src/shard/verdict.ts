@@ -4,6 +4,7 @@
 // writes the wave's verdict once; every other worker waits for that verdict. Wave K+1 starts
 // nowhere before it.
 import { z } from 'zod';
+import { WaveAnalysisSchema } from '../runner/rollout-result.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
 
@@ -16,6 +17,8 @@ export const Verdict = z.object({
   failed: z.array(z.string()),
   /** The analysis, in words. */
   text: z.string(),
+  /** The analysis, when one was due after the wave: its rounds and what it found (the merged report's). */
+  analysis: WaveAnalysisSchema.optional(),
   worker: z.int(),
   at: z.number(),
 });

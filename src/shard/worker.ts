@@ -12,6 +12,7 @@ import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
 import { writeTerminal } from './terminal.ts';
 import { analysts, readVerdict, standFor, writeVerdict, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
+import type { WaveAnalysis } from '../runner/rollout-result.ts';
 import { formatDuration } from '../duration.ts';
 import { BarrierPoll } from './barrier-poll.ts';
 
@@ -47,7 +48,7 @@ export interface WorkerDeps {
     wave: number,
     passed: string[],
     since: number,
-  ): Promise<{ passed: boolean; text: string } | { parked: string } | { cancelled: true }>;
+  ): Promise<WaveAnalysis | { parked: string } | { cancelled: true }>;
   /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
   isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;
@@ -343,7 +344,7 @@ async function elect(
       at: deps.now(),
     };
   else if (manifest.analysis && wave < manifest.waves.length) {
-    const passed = sites.filter((s) => !failed.includes(s));
+    const passed = sites.filter((s) => !state.failed.has(s));
     // Its place given up at the key after its own (not when another stood there since: then it has
     // no place to give), for a worker waiting at the barrier (or a later job) to stand at its next read.
     const giveUp = () =>
@@ -356,7 +357,12 @@ async function elect(
     try {
       analysed =
         passed.length === 0
-          ? { passed: false, text: `no ${manifest.over} of the wave succeeded: nothing to analyse` }
+          ? {
+              passed: false,
+              rounds: 0,
+              failedRounds: 0,
+              text: `no ${manifest.over} of the wave succeeded (${failed.join(', ')} failed): nothing to analyse`,
+            }
           : await deps.analyse(wave, passed, since);
     } catch (error) {
       await giveUp();
@@ -372,6 +378,7 @@ async function elect(
       ...(analysed.passed ? {} : { halted: `the analysis after it failed: ${analysed.text}` }),
       failed,
       text: analysed.text,
+      analysis: analysed,
       worker: index,
       at: deps.now(),
     };

@@ -345,9 +345,57 @@ test('the analysis between waves is run once, by the elected worker: a gate fail
   };
   assert.equal(verdict.passed, false);
   assert.match(verdict.text, /^round 1\/2: No critical alert at site-0001/);
+  // The merged report tells the analysis as one process's report does: its rounds and what it found.
+  const summary = join(f.dir, 'merged.md');
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--summary', summary]);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  const analysis = merged.report?.rollout?.waves[0]?.analysis;
+  assert.deepEqual({ ...analysis, text: undefined }, { passed: false, rounds: 1, failedRounds: 1, text: undefined });
+  assert.match(analysis?.text ?? '', /^round 1\/2: No critical alert at site-0001/);
+  assert.equal(merged.report?.rollout?.waves[1]?.analysis, null, 'no analysis after the last wave');
+  assert.match(readFileSync(summary, 'utf8'), /\| failed: round 1\/2: No critical alert at site-0001/);
 });
 
-test("static shards: the analysis after a wave is run by whichever worker is elected, one that owns none of the wave's sites too; a static worker of a rollout with an analysis asks for every site's secrets, which it may analyse", async (t) => {
+test("a static shard's worker of a rollout analysed between waves asks for its own sites' secrets and those of the waves an analysis reads, not the last wave's", async (t) => {
+  const f = await shardFleet(
+    t,
+    6,
+    '  over: site\n  waves: [[site-0001], [site-0002], rest]\n  analysis: { gates: [alerts], count: 1 }',
+    undefined,
+    { passwords: true },
+  );
+  const analysed = ['site-0001', 'site-0002'];
+  const only = (sites: string[]) => ({
+    ...Object.fromEntries(Object.entries(f.env).filter(([k]) => !k.startsWith('PW_'))),
+    ...Object.fromEntries([...sites, ...analysed].map((s) => [passwordOf(s), 'admin'])),
+  });
+  const run = (await f.shard('--shards', '2')).run;
+  const owned = [0, 1].map((i) => f.names.filter((s) => shardOfSite(s, 2) === i && !analysed.includes(s)));
+  assert.ok(
+    owned.every((o) => o.length > 0),
+    'each worker owns a site of the last wave',
+  );
+  // The analysis's 2-minute waits pass at once on the workers' clock (a lease of an hour outlives them); every other wait is real.
+  const real = realClock();
+  let skipped = 0;
+  const clock = {
+    now: () => real.now() + skipped,
+    sleep: (ms: number, signal: AbortSignal) =>
+      ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
+  };
+  const workers = await Promise.all(
+    ['1/2', '2/2'].map((spec, i) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--shard-ttl', '1h'], {
+        env: only(owned[i]!),
+        clock,
+      }),
+    ),
+  );
+  for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
+  assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
+});
+
+test("static shards: the analysis after a wave is run by whichever worker is elected, one that owns none of the wave's sites too; a static worker of a rollout with an analysis asks for the secrets of the sites it may analyse", async (t) => {
   const f = await shardFleet(
     t,
     4,

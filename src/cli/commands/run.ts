@@ -149,15 +149,16 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const clock = clockStart(values);
-  // A static shard's worker needs only its sites' secrets (the manifest says which they are), unless
-  // it may be elected to run the gates between waves over every site that passed.
+  // A static shard's worker needs only its sites' secrets (the manifest says which they are), and,
+  // when it may be elected to run the gates between waves, those of the waves analysed.
   const storeGiven = values.store ?? io.env[STORE_VARIABLE];
   const shard =
     values.shard === undefined ? undefined : await shardSelection(values as { shard: string }, storeGiven, io);
   const load = (narrowed: typeof selection | undefined) =>
     loadPipelineFile(file, io, { vars, emulator: values.emulator, selection: narrowed ?? selection });
   let loaded = await load(shard?.owned);
-  if (shard?.analysed && (loaded.pipeline.rollout?.analysis?.gates.length ?? 0) > 0) loaded = await load(undefined);
+  if (shard?.analysed && (loaded.pipeline.rollout?.analysis?.gates.length ?? 0) > 0)
+    loaded = await load(shard.analysed);
   const { pipeline, sources } = loaded;
   // Windows and freezes (window-options.ts): checked before anything is opened.
   const windows = { override: windowOverride(pipeline, values, io.env), clock };
