@@ -150,6 +150,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
     continueParked: continued !== '',
     label: stored && `run ${stored.runId}`,
+    name: stored && `${stored.store.url} run ${stored.runId}`,
     verify: { masker, signal: deps.signal },
     pipeline,
     sources: loaded.sources,

@@ -34,6 +34,8 @@ export interface JournalRequest {
   continueParked?: boolean | undefined;
   /** What the journal is called in a refusal: `run ID` of a store (default: its path). */
   label?: string | undefined;
+  /** What the reports call the journal resumed: `URL run ID` of a store, not the runner's copy of it (default: its path). */
+  name?: string | undefined;
   /** For --in-doubt verify: masks what is read, and stops the reads on a signal. */
   verify?: { masker: Masker; signal: AbortSignal } | undefined;
   /** Masks every secret before it is hashed: no hash in the journal is a derivative of a secret. */
@@ -220,6 +222,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         decisions,
         previousServers: state.runs.at(-1)!.servers,
         resumedFrom: {
+          journal: request.name ?? request.path,
           name: state.runs.at(-1)!.name,
           file: state.runs.at(-1)!.file,
           sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash,

@@ -83,7 +83,7 @@ export interface JournalSpec {
   /** --resume: the servers' URLs (masked) in the journal's last run, to warn when they moved. */
   previousServers?: Record<string, string> | undefined;
   /** --resume: the pipeline that wrote the journal, and whether its pipeline file is this one's. */
-  resumedFrom?: { name: string; file: string; sameFile: boolean } | undefined;
+  resumedFrom?: { journal: string; name: string; file: string; sameFile: boolean } | undefined;
 }
 
 export interface RunWorld {
@@ -233,7 +233,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     raw = {
       ...raw,
       resumedFrom: {
-        journal: spec.file.path,
+        journal: spec.resumedFrom.journal,
         name: spec.resumedFrom.name,
         file: spec.resumedFrom.file,
         samePipeline: spec.resumedFrom.sameFile || spec.resumedFrom.name === raw.name,

@@ -65,6 +65,7 @@ export async function runSite(
       env: request.env,
       command: `enginectl run --shard ${request.index + 1}/${manifest.shards}`,
       label: `run ${stored.runId}`,
+      name: `${stored.store.url} run ${stored.runId}`,
       now,
       verify: { masker: request.masker, signal: request.signal },
       masker: request.masker,

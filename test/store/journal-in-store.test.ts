@@ -89,11 +89,17 @@ test('a runner lost with its disk: the run is resumed, reported and verified fro
   const refused = await runCli(['run', s.file, '--store', s.storeUrl, '--resume', id!], { env: s.env });
   assert.equal(refused.code, 2, refused.stdout + refused.stderr);
   assert.match(refused.stderr, /in doubt: "VFS update prod"/);
-  const resumed = await runCli(['run', s.file, '--store', s.storeUrl, '--resume', id!, '--in-doubt', 'skip'], {
-    env: s.env,
-  });
+  const resumedJson = join(s.dir, 'resumed.json');
+  const resumed = await runCli(
+    ['run', s.file, '--store', s.storeUrl, '--resume', id!, '--in-doubt', 'skip', '--report-json', resumedJson],
+    { env: s.env },
+  );
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.match(resumed.stdout, new RegExp(`run: ${id} in file://.* \\(resumed from the store\\)`));
+  // The report names the journal resumed as the store's run, not the runner's temporary copy of it.
+  const from = (JSON.parse(readFileSync(resumedJson, 'utf8')) as { resumedFrom: { journal: string } | null })
+    .resumedFrom;
+  assert.equal(from?.journal, `${s.storeUrl} run ${id}`);
   assert.deepEqual(
     [s.applied('/transaction-log/clear'), s.applied('/update/vfs')],
     [1, 1],

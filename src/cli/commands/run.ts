@@ -307,6 +307,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       env: io.env,
       command: `enginectl run ${file}`,
       label: stored && `run ${stored.runId}`,
+      name: stored && `${stored.store.url} run ${stored.runId}`,
       // The run's clock: a decision's timeout (decide --after) is taken on it.
       now: (io.clock ?? realClock()).now(),
       verify: { masker, signal: io.signal },
