@@ -5,11 +5,15 @@
 // least of RUNS rounds, the sizes alternating, after a round that warms the code up), and printed
 // as JSON for bench/shards.mjs. In process, so that a process's start (about as long as planning
 // 1,000 sites) does not hide a cost that grows faster than the sites: at 50 workers each planning
-// 10,000 sites, planning the waves by searching lists cost 0.8 s of CPU a worker.
+// 10,000 sites, planning the waves by searching lists cost 0.8 s of CPU a worker. Then a static
+// worker's load of the same pipeline with half its sites selected (its own and those of the waves
+// an analysis reads, as `run --shard` loads it: `waves: [50%, rest]` with gates), by the loader a
+// worker calls: selecting by searching the list of sites cost 0.3 s of CPU at 10,000.
 //   node --import tsx bench/shard-plan.ts RUNS DIR SIZE...
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCommand } from '../src/cli/run-command.ts';
+import { loadPipelineFile } from '../src/app/pipeline-input.ts';
 
 const [runs, dir, ...sizes] = process.argv.slice(2);
 
@@ -78,6 +82,17 @@ for (let round = 0; round <= Number(runs); round++) {
     const took = cpu() - start;
     if (code !== 0) throw new Error(`enginectl shard of ${size} sites exited ${code}: ${said}`);
     if (round > 0) (out[size] ??= []).push(took);
+    // A static worker's load: half the sites selected.
+    const half = Array.from({ length: Number(size) / 2 }, (_, i) => `site-${String(i + 1).padStart(5, '0')}`);
+    const loadStart = cpu();
+    await loadPipelineFile(
+      join(dir!, `plan-${size}.yml`),
+      { env, readFile: async (path) => readFileSync(resolve(dir!, path), 'utf8') },
+      {
+        selection: { only: { site: half }, skip: {} },
+      },
+    );
+    if (round > 0) (out[`load ${size}`] ??= []).push(cpu() - loadStart);
   }
 }
 process.stdout.write(JSON.stringify(out));

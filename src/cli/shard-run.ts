@@ -181,7 +181,8 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
  * environment is asked only for its sites' secrets (a queue worker may claim any site: every
  * one's). `analysed`: the rollout has an analysis between its waves, which any worker may be
  * elected to run over the sites of a wave that passed: its own sites and those of every wave but
- * the last (when it has gates, their secrets are asked for too). Undefined when nothing narrows it.
+ * the last (when it has gates, their secrets are asked for too; a worker that owns no site loads
+ * those alone). Undefined when nothing narrows it.
  */
 export async function shardSelection(
   given: { shard: string; run?: string | undefined },
@@ -200,13 +201,11 @@ export async function shardSelection(
   }
   if (manifest.assign !== 'static') return undefined;
   const owned = manifest.waves.flat().filter((site) => shardOf(site, manifest.shards) === shard.index);
-  if (owned.length === 0) return undefined;
   // The sites of every wave but the last, which an analysis after it reads, whichever worker is elected to run it.
   const read = manifest.analysis ? manifest.waves.slice(0, -1).flat() : [];
-  return {
-    owned: { only: { [manifest.over]: owned }, skip: {} },
-    analysed: read.length ? { only: { [manifest.over]: [...new Set([...owned, ...read])] }, skip: {} } : undefined,
-  };
+  const only = (sites: string[]): Selection => ({ only: { [manifest.over]: sites }, skip: {} });
+  if (owned.length === 0) return read.length ? { owned: only(read), analysed: undefined } : undefined;
+  return { owned: only(owned), analysed: read.length ? only([...new Set([...owned, ...read])]) : undefined };
 }
 
 class ShardUnavailable extends EnginectlError {

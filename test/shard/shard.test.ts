@@ -393,6 +393,38 @@ test("a static shard's worker of a rollout analysed between waves asks for its o
   );
   for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
+  // More shards than sites: a worker that owns no site asks only for the analysed waves' secrets.
+  const sparse = await shardFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 1 }',
+    undefined,
+    { passwords: true },
+  );
+  const envOf = (sites: string[]) => ({
+    ...Object.fromEntries(Object.entries(sparse.env).filter(([k]) => !k.startsWith('PW_'))),
+    ...Object.fromEntries([...sites, 'site-0001'].map((s) => [passwordOf(s), 'admin'])),
+  });
+  const sparseRun = (await sparse.shard('--shards', '4')).run;
+  const specs = ['1/4', '2/4', '3/4', '4/4'];
+  const ownedBy = specs.map((_, i) => sparse.names.filter((s) => shardOfSite(s, 4) === i));
+  assert.ok(
+    ownedBy.some((o) => o.length === 0),
+    'a shard owns no site',
+  );
+  const ends = await Promise.all(
+    specs.map((spec, i) =>
+      runCli(
+        ['run', sparse.file, '--store', sparse.storeUrl, '--run', sparseRun, '--shard', spec, '--shard-ttl', '1h'],
+        {
+          env: envOf(ownedBy[i]!),
+          clock,
+        },
+      ),
+    ),
+  );
+  for (const w of ends) assert.equal(w.code, 0, w.stdout + w.stderr);
+  assert.deepEqual(Object.values(sparse.applied('/update/system')), [1, 1, 1]);
 });
 
 test("static shards: the analysis after a wave is run by whichever worker is elected, one that owns none of the wave's sites too; a static worker of a rollout with an analysis asks for the secrets of the sites it may analyse", async (t) => {
