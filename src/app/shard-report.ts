@@ -1,8 +1,9 @@
 // One result of a sharded run (report --merge --store URL --run ID): the manifest names every site;
 // each site's report is rendered from its run's journal in the store (the run its terminal record
 // names, else the run its latest owner started: a site cut short shows its calls in doubt); a site
-// no worker started is "no report" (unless the rollout halted before it: its `rollout`, from the
-// waves' verdicts, says where and why), and so is each shard no attempt registered.
+// no worker started is "no report" (unless the rollout halted before it, or waits at an earlier
+// wave's barrier: its `rollout`, from the waves' verdicts, says where and why), and so is each
+// shard no attempt registered.
 import { UsageError } from '../errors.ts';
 import { fleetOptions } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
@@ -11,7 +12,7 @@ import { releaseOf } from '../journal/release.ts';
 import { buildReport, type Report } from '../report/model.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
-import { readVerdict, type Verdict } from '../shard/verdict.ts';
+import { analysts, readVerdict, type Verdict } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import type { RunStore } from '../store/store.ts';
@@ -28,13 +29,23 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   const shards: ReportShard[] = [];
   const verdicts = await Promise.all(manifest.waves.map((_, w) => readVerdict(store, run, w + 1)));
   const rollout = rolloutOf(manifest, verdicts);
-  // The sites a report is owed for: every site, but once the rollout halted, only those that started.
+  // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
+  const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
+  // The sites a report is owed for: every site, but those of the waves after the one the rollout
+  // halted or stands at only once started; and when the wave it stands at ended everywhere.
   const owed: string[] = [];
+  // Whether every site of the wave the rollout stands at has its end, and the latest of them.
+  let standingEnded = standing >= 0;
+  let lastEnd = 0;
   for (let w = 0; w < manifest.waves.length; w++) {
     const log = await new WaveLog(store, run, w + 1).read();
-    owed.push(...manifest.waves[w]!.filter((site) => !rollout.halted || log.owners.has(site)));
+    const after = rollout.halted ? true : standing >= 0 && w > standing;
+    owed.push(...manifest.waves[w]!.filter((site) => !after || log.owners.has(site)));
     for (const site of manifest.waves[w]!) {
-      const siteRun = (await readTerminal(store, run, site))?.siteRun ?? log.owners.get(site)?.siteRun;
+      const terminal = await readTerminal(store, run, site);
+      if (w === standing && terminal) lastEnd = Math.max(lastEnd, terminal.at);
+      else if (w === standing) standingEnded = false;
+      const siteRun = terminal?.siteRun ?? log.owners.get(site)?.siteRun;
       if (siteRun === undefined) continue;
       const stored = await readStoredJournal(store, siteRun).catch(() => undefined);
       if (!stored) continue;
@@ -56,6 +67,16 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
   report.rollout = rollout;
   if (report.rollout.halted) report.outcome = 'failure';
+  // Every site of the wave it stands at ended, no verdict yet: it waits at the barrier, as a parked run does.
+  if (standingEnded) {
+    const park = await barrierPark(store, run, manifest, standing + 1, lastEnd);
+    rollout.parked = park;
+    rollout.waves.forEach((wave, w) => {
+      if (w === standing) wave.outcome = 'parked';
+      else if (w > standing) wave.outcome = 'not-started';
+    });
+    report.parked = { ...park, since: new Date(park.since).toISOString(), until: null };
+  }
   if (missingShards.length && report.merged) {
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
     report.outcome = 'failure';
@@ -63,8 +84,28 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   return { report, missingShards, sites: manifest.waves.flat().length };
 }
 
+/**
+ * Where a sharded rollout waits when wave `wave` ended everywhere and has no verdict: its analysis
+ * (a bake or gates, run by the worker elected, since it stood) or the count of its failures, by a
+ * worker not yet there (parked at the barrier, or gone: run the workers again).
+ */
+async function barrierPark(store: RunStore, run: string, manifest: Manifest, wave: number, lastEnd: number) {
+  const first = (await analysts(store, run, wave))[0];
+  const what = manifest.analysis ? `the analysis after wave ${wave} and its verdict` : `wave ${wave}'s verdict`;
+  return {
+    wave,
+    for: 'barrier' as const,
+    since: first?.at ?? lastEnd,
+    reason: what,
+    waits: [],
+  };
+}
+
 /** The rollout as the waves' verdicts tell it: each wave decided (done, failed within its budget, halted) or not. */
-function rolloutOf(manifest: Manifest, verdicts: readonly (Verdict | undefined)[]): NonNullable<Report['rollout']> {
+export function rolloutOf(
+  manifest: Manifest,
+  verdicts: readonly (Verdict | undefined)[],
+): NonNullable<Report['rollout']> {
   const at = verdicts.findIndex((v) => v?.halted !== undefined);
   return {
     over: manifest.over,

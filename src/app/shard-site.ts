@@ -78,7 +78,10 @@ export async function runSite(
     if (!(error instanceof EnginectlError) || request.signal.aborted) throw error;
     const detail = `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`;
     // Said where the operator reads (the worker's log), not only in the site's terminal record.
-    request.say(`✖ ${detail}${error.hint ? `; ${error.hint}` : ''}`);
+    // Its hint is a run's (resume with --in-doubt), which a worker does not take: the site fails, for an operator.
+    request.say(
+      `✖ ${detail}; it counts as failed in its wave: check the call on the server (enginectl verify --store URL --run ${stored.runId} reads it again)`,
+    );
     return { outcome: 'failure', detail };
   }
   journal.spec.file.replicateTo(stored.replica);

@@ -11,7 +11,9 @@ import { newRunId } from '../journal/replica.ts';
 import type { Report } from '../report/model.ts';
 import { workerReport, type SiteReport } from './shard-worker-report.ts';
 import { prepareRun } from '../runner/scope.ts';
-import { runWorker, type WorkerResult } from '../shard/worker.ts';
+import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts';
+import { readVerdict } from '../shard/verdict.ts';
+import { rolloutOf } from './shard-report.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
 import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
@@ -120,6 +122,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       startedAt,
       durationMs: watch() - started,
     });
+    report.rollout = await rolloutAtEnd(store, manifest, result.end);
     return { manifest, result, report, owns };
   } finally {
     clearInterval(heartbeat);
@@ -166,4 +169,25 @@ function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string
     await taken.release().catch(() => undefined);
     return true;
   };
+}
+
+/**
+ * The rollout as the store's verdicts stood at the worker's end, for its report (report --merge of
+ * the workers' files tells the rollout from the one that knew the most): where it halted, or the
+ * wave a parked worker waits at; none when the store could not be read (the report is written all
+ * the same).
+ */
+async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd): Promise<Report['rollout']> {
+  const verdicts = await Promise.all(manifest.waves.map((_, w) => readVerdict(store, manifest.run, w + 1))).catch(
+    () => undefined,
+  );
+  if (!verdicts) return null;
+  const rollout = rolloutOf(manifest, verdicts);
+  if (end.outcome === 'parked' && !rollout.halted) {
+    rollout.parked = { wave: end.wave, for: 'barrier', since: end.since, reason: end.waitingFor, waits: [] };
+    for (const w of rollout.waves)
+      if (w.wave === end.wave) w.outcome = 'parked';
+      else if (w.wave > end.wave) w.outcome = 'not-started';
+  }
+  return rollout;
 }

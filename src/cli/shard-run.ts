@@ -182,7 +182,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
  * one's). `analysed`: the rollout has an analysis between its waves, which any worker may be
  * elected to run over the sites of a wave that passed: its own sites and those of every wave but
  * the last (when it has gates, their secrets are asked for too; a worker that owns no site loads
- * those alone). Undefined when nothing narrows it.
+ * those alone, or no site). Undefined when nothing narrows it (a queue worker).
  */
 export async function shardSelection(
   given: { shard: string; run?: string | undefined },
@@ -204,7 +204,8 @@ export async function shardSelection(
   // The sites of every wave but the last, which an analysis after it reads, whichever worker is elected to run it.
   const read = manifest.analysis ? manifest.waves.slice(0, -1).flat() : [];
   const only = (sites: string[]): Selection => ({ only: { [manifest.over]: sites }, skip: {} });
-  if (owned.length === 0) return read.length ? { owned: only(read), analysed: undefined } : undefined;
+  // A worker that owns no site runs none: it loads the sites it may analyse, or none at all.
+  if (owned.length === 0) return { owned: only(read), analysed: undefined };
   return { owned: only(owned), analysed: read.length ? only([...new Set([...owned, ...read])]) : undefined };
 }
 

@@ -148,7 +148,8 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
           'job',
         ),
       ),
-      tail: ['', '### Steps', ''],
+      // The steps' heading, unless the next section heads them (the waves' table, or a fleet's failures).
+      tail: ['', ...(fleet || report.rollout ? [] : ['### Steps', ''])],
     });
   }
   sections.push({

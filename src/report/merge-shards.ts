@@ -3,6 +3,8 @@
 // shards, and each shard no report is from is named ("shard 3/8"), which fails the fleet; and a
 // site two reports hold, because a worker left it (its lease lapsed, or it was interrupted) and
 // another attempt resumed it, is the resuming attempt's: the report that left it is superseded.
+// The rollout is the one the worker that knew the most told (the waves' verdicts at its end): the
+// sites it halted or stands before are not started, not "no report".
 import { UsageError } from '../errors.ts';
 import type { Report, ReportStep } from './model.ts';
 
@@ -48,6 +50,28 @@ export function leftBy(report: Report, step: ReportStep): boolean {
   const shard = report.shard;
   if (!shard || !step.matrix || !Object.hasOwn(step.matrix, shard.over)) return false;
   return shard.left.includes(String(step.matrix[shard.over]));
+}
+
+/** Waves decided by a verdict: how much of the rollout a worker's report knows. */
+const decided = (rollout: NonNullable<Report['rollout']>) =>
+  rollout.waves.filter((w) => w.outcome === 'done' || w.outcome === 'failed-within-budget' || w.outcome === 'halted')
+    .length;
+
+/** The rollout of a sharded run as its workers' reports tell it: the one that knows the most verdicts (a halt or a park before none). */
+export function shardRollout(shards: readonly Source[]): Report['rollout'] {
+  let best: Report['rollout'] = null;
+  for (const { report } of shards) {
+    const r = report.shard ? report.rollout : null;
+    if (!r) continue;
+    if (!best || decided(r) > decided(best) || (decided(r) === decided(best) && !best.parked && r.parked)) best = r;
+  }
+  return best;
+}
+
+/** The values of the waves after the one a rollout halted or waits at: never started, so no report is owed for them. */
+export function unstartedAfter(rollout: Report['rollout']): ReadonlySet<string> {
+  const at = rollout?.halted?.wave ?? rollout?.parked?.wave;
+  return new Set(at === undefined ? [] : rollout!.waves.filter((w) => w.wave > at).flatMap((w) => w.values));
 }
 
 /** What a worker's report is of, in words ("shard 3/8"); undefined for any other report. */

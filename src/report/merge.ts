@@ -10,7 +10,7 @@ import { describeSelection } from '../pipeline/selection.ts';
 import { countSteps, runOutcome } from '../runner/result.ts';
 import type { Report, ReportStep } from './model.ts';
 import { checkedOutcome } from './outcome.ts';
-import { leftBy, missingShards, shardLabel, supersededAttempt } from './merge-shards.ts';
+import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
 export interface ReportShard {
   /** Where it was read from, as given. */
@@ -40,7 +40,15 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   const matrix = options.matrix ?? fleetMatrix(shards);
   const kept = mergeSteps(shards, matrix);
   const steps = kept.map((k) => k.step);
-  const noReport = [...uncovered(matrix, shards, options.covers), ...missing];
+  // A sharded run's workers' reports: the rollout as the one that knew the most tells it.
+  const rollout = shardRollout(shards);
+  const unstarted = unstartedAfter(rollout);
+  const noReport = [
+    ...uncovered(matrix, shards, options.covers).filter(
+      (v) => !rollout || !v.startsWith(`${rollout.over}=`) || !unstarted.has(v.slice(rollout.over.length + 1)),
+    ),
+    ...missing,
+  ];
   const starts = shards.map((s) => Date.parse(s.report.startedAt));
   const start = Math.min(...starts);
   const end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
@@ -54,16 +62,18 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   );
   return {
     reportVersion: first.reportVersion,
-    // A rollout is one job's: the merged fleet has none of its own; the operator's decisions are each job's, kept.
-    rollout: null,
+    // A rollout is one job's (or a sharded run's, its workers' word): the operator's decisions are each job's, kept.
+    rollout,
     decisions: shards.flatMap((s) => s.report.decisions ?? []),
     resumedFrom: null,
     lease: null,
-    parked: null,
+    parked: rollout?.parked
+      ? { ...rollout.parked, since: new Date(rollout.parked.since).toISOString(), until: null }
+      : null,
     tool: first.tool,
     pipeline: first.pipeline,
     outcome:
-      noReport.length > 0
+      noReport.length > 0 || rollout?.halted
         ? 'failure'
         : counted.includes('cancelled')
           ? 'cancelled'

@@ -67,6 +67,12 @@ test("report --merge --expect-shards: the workers' own reports, a worker of no s
   assert.equal(byEnv.code, 0, byEnv.stdout + byEnv.stderr);
   assert.deepEqual(instances(read(fromEnv)), instances(read(stored)));
   assert.deepEqual(instances(read(merged)), instances(read(stored)));
+  // The rollout, as the workers' reports tell it (the verdicts at their end), is the store's.
+  assert.deepEqual(read(merged).rollout, read(stored).rollout);
+  assert.deepEqual(
+    read(merged).rollout?.waves.map((w) => w.outcome),
+    ['done', 'done'],
+  );
   assert.equal(read(merged).steps.length, 10, 'two steps of each of five sites, once');
   assert.match(all.stdout, new RegExp(`^✔ shard ${busy + 1}/6: success`, 'm'));
 
@@ -166,4 +172,31 @@ test("a site one attempt left mid-call and the next attempt resumed is the resum
   // The attempt cut short keeps its own row, as it ended.
   assert.match(r.stdout, /^✖ shard 1\/2: cancelled/m);
   assert.equal(report.steps.length, 8);
+});
+
+test("report --merge --expect-shards of a rollout halted at its canary: the workers' reports say where and why, and the sites the halt left unstarted are not 'no report'", async (t) => {
+  const f = await shardFleet(t, 5, '  over: site\n  waves: [[site-0001], rest]');
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
+  const run = (await f.shard('--shards', '2')).run;
+  const files = [1, 2].map((i) => join(f.dir, `shard-${i}.json`));
+  const workers = await Promise.all(
+    files.map((json, i) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', `${i + 1}/2`, '--report-json', json], {
+        env: f.env,
+      }),
+    ),
+  );
+  for (const w of workers) assert.equal(w.code, 1, w.stdout + w.stderr);
+  const merged = join(f.dir, 'merged.json');
+  const all = await runCli(['report', '--merge', ...files, '--expect-shards', '2', '--report-json', merged]);
+  assert.equal(all.code, 1, all.stdout + all.stderr);
+  assert.doesNotMatch(all.stdout, /site=\S+: no report/);
+  assert.match(
+    all.stdout,
+    /^✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\), over the budget of 0; nothing is undone; not started: site-0002, site-0003, site-0004, site-0005$/m,
+  );
+  const stored = join(f.dir, 'stored.json');
+  await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', stored], { env: f.env });
+  assert.deepEqual(read(merged).rollout, read(stored).rollout);
+  assert.equal(read(merged).outcome, 'failure');
 });

@@ -95,6 +95,13 @@ test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site
 
 test('a worker refuses another pipeline, an index out of range, and --shard auto without an index; GitLab parallel: gives it its index', async (t) => {
   const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  // The plan's own bad input says what to give.
+  const tooMany = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '100001']);
+  assert.equal(tooMany.code, 2);
+  assert.match(tooMany.stderr, /--shards 100001: give how many workers, 1 to 100,000/);
+  const bogus = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--assign', 'bogus']);
+  assert.equal(bogus.code, 2);
+  assert.match(bogus.stderr, /--assign bogus: static or queue\n.*static \(the default\)/);
   const run = (await f.shard('--shards', '2')).run!;
   const out = await f.worker(run, '3/2');
   assert.equal(out.code, 2);
@@ -119,6 +126,20 @@ test('a worker refuses another pipeline, an index out of range, and --shard auto
   const auto = await f.worker(run, 'auto');
   assert.equal(auto.code, 2);
   assert.match(auto.stderr, /--shard auto: no index in the environment/);
+  // A worker's sites are the manifest's, and a site taken over is decided by verify: options that would say otherwise are refused.
+  for (const [option, value, why] of [
+    ['--only', 'site=site-0001', /--shard and --only do not go together: a shard's sites are the manifest's/],
+    ['--skip', 'site=site-0001', /--shard and --skip do not go together: a shard's sites are the manifest's/],
+    [
+      '--in-doubt',
+      'skip',
+      /--shard and --in-doubt do not go together: a site a worker takes over is decided by verify/,
+    ],
+  ] as const) {
+    const refused = await f.worker(run, '1/2', option, value);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, why);
+  }
   assert.deepEqual(f.applied('/update/system'), {}, 'nothing sent');
   const { runCli } = await import('../helpers/cli.ts');
   const gitlab = await Promise.all(
@@ -227,6 +248,28 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   const both = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
   for (const b of both) assert.equal(b.code, 0, b.stdout + b.stderr);
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
+});
+
+test('the merged report of a sharded rollout parked on its bake says where it waits: what ran succeeded, the later waves not started (not "no report"), exit 0 as a parked run\'s report', async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [[site-0001], rest]\n  analysis: { bake: 1h }');
+  const run = (await f.shard('--shards', '2')).run!;
+  const workers = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s, '--shard-wait', '1s')));
+  for (const w of workers) assert.equal(w.code, 75, w.stdout + w.stderr);
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  assert.doesNotMatch(merged.stdout, /no report/);
+  assert.match(
+    merged.stdout,
+    /^⏸ the rollout waits at wave 1: the analysis after wave 1 and its verdict \(since .*\); run the workers again to go on; not started: site-0002, site-0003, site-0004$/m,
+  );
+  assert.equal(merged.report?.outcome, 'success');
+  assert.equal(merged.report?.parked?.wave, 1);
+  assert.equal(merged.report?.parked?.for, 'barrier');
+  assert.deepEqual(
+    merged.report?.rollout?.waves.map((w) => w.outcome),
+    ['parked', 'not-started'],
+  );
+  assert.equal(merged.report?.rollout?.parked?.wave, 1);
 });
 
 test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {
@@ -353,7 +396,10 @@ test('the analysis between waves is run once, by the elected worker: a gate fail
   assert.deepEqual({ ...analysis, text: undefined }, { passed: false, rounds: 1, failedRounds: 1, text: undefined });
   assert.match(analysis?.text ?? '', /^round 1\/2: No critical alert at site-0001/);
   assert.equal(merged.report?.rollout?.waves[1]?.analysis, null, 'no analysis after the last wave');
-  assert.match(readFileSync(summary, 'utf8'), /\| failed: round 1\/2: No critical alert at site-0001/);
+  const text = readFileSync(summary, 'utf8');
+  assert.match(text, /\| failed: round 1\/2: No critical alert at site-0001/);
+  // One heading a section: the jobs, the waves, then the steps.
+  assert.deepEqual(text.match(/^### .*$/gm), ['### Jobs', '### Waves', '### Steps', '### Update reports']);
 });
 
 test("a static shard's worker of a rollout analysed between waves asks for its own sites' secrets and those of the waves an analysis reads, not the last wave's", async (t) => {
@@ -425,6 +471,26 @@ test("a static shard's worker of a rollout analysed between waves asks for its o
   );
   for (const w of ends) assert.equal(w.code, 0, w.stdout + w.stderr);
   assert.deepEqual(Object.values(sparse.applied('/update/system')), [1, 1, 1]);
+  // With no analysis, a worker that owns no site asks for no site's secrets.
+  const plain = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, { passwords: true });
+  const plainRun = (await plain.shard('--shards', '4')).run;
+  const plainOwned = specs.map((_, i) => plain.names.filter((s) => shardOfSite(s, 4) === i));
+  assert.ok(
+    plainOwned.some((o) => o.length === 0),
+    'a shard owns no site',
+  );
+  const plainEnds = await Promise.all(
+    specs.map((spec, i) =>
+      runCli(['run', plain.file, '--store', plain.storeUrl, '--run', plainRun, '--shard', spec], {
+        env: {
+          ...Object.fromEntries(Object.entries(plain.env).filter(([k]) => !k.startsWith('PW_'))),
+          ...Object.fromEntries(plainOwned[i]!.map((s) => [passwordOf(s), 'admin'])),
+        },
+      }),
+    ),
+  );
+  for (const w of plainEnds) assert.equal(w.code, 0, w.stdout + w.stderr);
+  assert.deepEqual(Object.values(plain.applied('/update/system')), [1, 1]);
 });
 
 test("static shards: the analysis after a wave is run by whichever worker is elected, one that owns none of the wave's sites too; a static worker of a rollout with an analysis asks for the secrets of the sites it may analyse", async (t) => {

@@ -160,14 +160,17 @@ function printFleet(report: Report, io: CliIO): void {
       `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`,
     );
   // A sharded run's rollout, from its waves' verdicts: where it halted, and which sites that left unstarted.
-  const halted = report.rollout?.halted;
-  if (halted) {
+  const { halted, parked } = report.rollout ?? {};
+  if (halted || parked) {
     const { over, waves } = report.rollout!;
     // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps).
     const ran = new Set(report.steps.map((s) => s.matrix?.[over]));
     const unstarted = waves.flatMap((w) => w.values).filter((v) => !ran.has(v));
+    const left = unstarted.length ? `; not started: ${unstarted.map(neutralise).join(', ')}` : '';
     io.stdout(
-      `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${unstarted.length ? `; not started: ${unstarted.map(neutralise).join(', ')}` : ''}\n`,
+      halted
+        ? `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}\n`
+        : `⏸ the rollout waits at wave ${parked!.wave}: ${neutralise(parked!.reason)} (since ${new Date(parked!.since).toISOString()}); run the workers again to go on${left}\n`,
     );
   }
   io.stdout(

@@ -43,6 +43,22 @@ import { parkedOf } from '../../runner/result.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { runShardCommand, SHARD_OPTIONS_HELP, shardSelection } from '../shard-run.ts';
 
+/** Why an option does not go with --shard, for its refusal. */
+const SHARD_CLASH = {
+  resume: "a shard's sites keep their journals in the run store",
+  continue: "a shard's sites keep their journals in the run store",
+  journal: "a shard's sites keep their journals in the run store",
+  'dry-run': "a shard's sites keep their journals in the run store",
+  emulator: "a shard's sites keep their journals in the run store",
+  lease: "a shard's sites keep their journals in the run store",
+  plan: "a shard's sites keep their journals in the run store",
+  'continue-rollout': "a shard's sites keep their journals in the run store",
+  only: "a shard's sites are the manifest's (enginectl shard planned them): shard a pipeline of the sites to run",
+  skip: "a shard's sites are the manifest's (enginectl shard planned them): shard a pipeline of the sites to run",
+  'in-doubt':
+    'a site a worker takes over is decided by verify (what it cannot tell fails the site, for an operator), not by a decision given to the whole worker',
+} as const;
+
 export const RUN_HELP = `Usage: enginectl run FILE [options]
 
 Validates the pipeline, then runs its steps against the enterprise API.
@@ -167,16 +183,27 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   // A worker of a sharded run: each site a stored run of its own (cli/shard-run.ts).
   if (values.shard !== undefined) {
     const clash = (
-      ['resume', 'continue', 'journal', 'dry-run', 'emulator', 'lease', 'plan', 'continue-rollout'] as const
+      [
+        'resume',
+        'continue',
+        'journal',
+        'dry-run',
+        'emulator',
+        'lease',
+        'plan',
+        'continue-rollout',
+        'only',
+        'skip',
+        'in-doubt',
+      ] as const
     ).find((k) => values[k] !== undefined && values[k] !== false);
     if (clash)
-      throw new UsageError(
-        'BAD_ARGUMENTS',
-        `run: --shard and --${clash} do not go together: a shard's sites keep their journals in the run store`,
-        {
-          hint: 'enginectl run FILE --store URL --run ID --shard I/N',
-        },
-      );
+      throw new UsageError('BAD_ARGUMENTS', `run: --shard and --${clash} do not go together: ${SHARD_CLASH[clash]}`, {
+        hint:
+          clash === 'in-doubt'
+            ? "enginectl verify --store URL --run SITE_RUN reads again what a site's run left in doubt; check the call on the server"
+            : 'enginectl run FILE --store URL --run ID --shard I/N',
+      });
     return runShardCommand(
       {
         file,

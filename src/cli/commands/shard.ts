@@ -65,14 +65,16 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   if (values.shards === undefined || !Number.isInteger(shards) || shards < 1 || shards > 100_000)
     throw new UsageError(
       'BAD_ARGUMENTS',
-      `shard: --shards ${values.shards ?? '(missing)'}: give how many workers, 1 or more`,
+      `shard: --shards ${values.shards ?? '(missing)'}: give how many workers, 1 to 100,000`,
       {
         hint: 'enginectl shard fleet.yml --store URL --shards 8',
       },
     );
   const assign = values.assign ?? 'static';
   if (assign !== 'static' && assign !== 'queue')
-    throw new UsageError('BAD_ARGUMENTS', `shard: --assign ${assign}: static or queue`);
+    throw new UsageError('BAD_ARGUMENTS', `shard: --assign ${assign}: static or queue`, {
+      hint: 'static (the default): a stable hash of each site picks its shard; queue: each worker claims the next site',
+    });
   const format = (values.format ?? 'plain') as FanOutFormat;
   if (!FAN_OUT_FORMATS.includes(format))
     throw new UsageError('BAD_ARGUMENTS', `shard: --format ${format}: one of ${FAN_OUT_FORMATS.join(', ')}`);
