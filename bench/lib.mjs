@@ -155,3 +155,50 @@ steps:
     with: { target: prod }
 `;
 }
+
+/** Sites per inventory file: a pipeline file (an inventory too) is limited to 1 MiB, so a fleet of 10,000 is split as a user would split it. */
+const SITES_PER_INVENTORY = 4000;
+
+/**
+ * The release as a rollout over `count` sites (a wave of them all), `parallel` sites at a time per
+ * process, written to `dir` as `name` with its servers in inventory files beside it
+ * (`name`-inventory-K.yml, each at most SITES_PER_INVENTORY sites); the pipeline's path.
+ */
+export function shardPipeline(dir, name, count, url, parallel) {
+  const sites = Array.from({ length: count }, (_, i) => `site-${String(i + 1).padStart(5, '0')}`);
+  const step = (text) => `  - ${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}`;
+  const inventories = [];
+  for (let k = 0; k * SITES_PER_INVENTORY < count; k++) {
+    const part = sites.slice(k * SITES_PER_INVENTORY, (k + 1) * SITES_PER_INVENTORY);
+    const file = `${name.replace(/\.yml$/, '')}-inventory-${k + 1}.yml`;
+    writeFile(
+      dir,
+      file,
+      `servers:\n${part.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: admin, password: admin, allow-insecure-http: true }`).join('\n')}\n`,
+    );
+    inventories.push(file);
+  }
+  return writeFile(
+    dir,
+    name,
+    `version: 1
+name: ${count.toLocaleString('en')} sites, sharded
+include: [${inventories.join(', ')}]
+vars:
+  sites: [${sites.join(', ')}]
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+rollout:
+  over: site
+  waves: [rest]
+  max-parallel: ${parallel}
+steps:
+${step('uses: monitoring/alerts')}
+    with: { fail-on: critical }
+${step('uses: update/vfs')}
+    with: { target: prod, files: [1001] }
+${step('uses: update/system')}
+    with: { target: prod }
+`,
+  );
+}

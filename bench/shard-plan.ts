@@ -10,47 +10,14 @@
 // an analysis reads, as `run --shard` loads it: `waves: [50%, rest]` with gates), by the loader a
 // worker calls: selecting by searching the list of sites cost 0.3 s of CPU at 10,000.
 //   node --import tsx bench/shard-plan.ts RUNS DIR SIZE...
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runCommand } from '../src/cli/run-command.ts';
 import { loadPipelineFile } from '../src/app/pipeline-input.ts';
+// @ts-expect-error -- bench/lib.mjs is the benchmarks' plain JavaScript, without types
+import { shardPipeline } from './lib.mjs';
 
 const [runs, dir, ...sizes] = process.argv.slice(2);
-
-/** The release of bench/shards.mjs over `count` sites, each a server of an inventory file of at most 4,000; the pipeline's text. */
-function pipeline(count: number): string {
-  const sites = Array.from({ length: count }, (_, i) => `site-${String(i + 1).padStart(5, '0')}`);
-  const includes: string[] = [];
-  for (let k = 0; k * 4000 < count; k++) {
-    const file = `plan-${count}-inventory-${k + 1}.yml`;
-    const part = sites.slice(k * 4000, (k + 1) * 4000);
-    writeFileSync(
-      join(dir!, file),
-      `servers:\n${part.map((s) => `  ${s}: { url: "http://127.0.0.1:9/sites/${s}", username: admin, password: admin, allow-insecure-http: true }`).join('\n')}\n`,
-    );
-    includes.push(file);
-  }
-  const step = (text: string) =>
-    `  - ${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}`;
-  return `version: 1
-name: ${count} sites, planned
-include: [${includes.join(', ')}]
-vars:
-  sites: [${sites.join(', ')}]
-targets:
-  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
-rollout:
-  over: site
-  waves: [rest]
-steps:
-${step('uses: monitoring/alerts')}
-    with: { fail-on: critical }
-${step('uses: update/vfs')}
-    with: { target: prod, files: [1001] }
-${step('uses: update/system')}
-    with: { target: prod }
-`;
-}
 
 const cpu = () => {
   const { user, system } = process.cpuUsage();
@@ -58,7 +25,8 @@ const cpu = () => {
 };
 const env = { PATH: '' };
 const out: Record<string, number[]> = {};
-for (const size of sizes) writeFileSync(join(dir!, `plan-${size}.yml`), pipeline(Number(size)));
+// bench/shards.mjs's release (its servers never called: nothing is sent).
+for (const size of sizes) shardPipeline(dir!, `plan-${size}.yml`, Number(size), 'http://127.0.0.1:9', 1);
 for (let round = 0; round <= Number(runs); round++) {
   for (const size of sizes) {
     const store = join(dir!, `plan-store-${size}`);

@@ -30,9 +30,9 @@ import {
   ms,
   pairedRatio,
   ratio,
+  shardPipeline,
   tempDir,
   timed,
-  writeFile,
 } from './lib.mjs';
 
 const FULL = process.env.BENCH_FULL === '1';
@@ -54,53 +54,6 @@ const RUNS = Number(process.env.BENCH_RUNS_SHARDS ?? 1);
 // to 5 s either way (a tenth of the ttl, at most 5 s). BENCH_SHARD_TTL: another ttl.
 const TTL = process.env.BENCH_SHARD_TTL ? ['--shard-ttl', process.env.BENCH_SHARD_TTL] : [];
 const LARGE_RUNS = Number(process.env.BENCH_RUNS_SHARDS_LARGE ?? 1);
-
-/** Sites per inventory file: a pipeline file (an inventory too) is limited to 1 MiB, so a fleet of 10,000 is split as a user would split it. */
-const SITES_PER_INVENTORY = 4000;
-
-/**
- * The release as a rollout over `count` sites (a wave of them all), `parallel` sites at a time per
- * process, written to `dir` as `name` with its servers in inventory files beside it
- * (`name`-inventory-K.yml, each at most SITES_PER_INVENTORY sites); the pipeline's path.
- */
-function shardPipeline(dir, name, count, url, parallel) {
-  const sites = Array.from({ length: count }, (_, i) => `site-${String(i + 1).padStart(5, '0')}`);
-  const step = (text) => `  - ${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}`;
-  const inventories = [];
-  for (let k = 0; k * SITES_PER_INVENTORY < count; k++) {
-    const part = sites.slice(k * SITES_PER_INVENTORY, (k + 1) * SITES_PER_INVENTORY);
-    const file = `${name.replace(/\.yml$/, '')}-inventory-${k + 1}.yml`;
-    writeFile(
-      dir,
-      file,
-      `servers:\n${part.map((s) => `  ${s}: { url: "${url}/sites/${s}", username: admin, password: admin, allow-insecure-http: true }`).join('\n')}\n`,
-    );
-    inventories.push(file);
-  }
-  return writeFile(
-    dir,
-    name,
-    `version: 1
-name: ${count.toLocaleString('en')} sites, sharded
-include: [${inventories.join(', ')}]
-vars:
-  sites: [${sites.join(', ')}]
-targets:
-  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
-rollout:
-  over: site
-  waves: [rest]
-  max-parallel: ${parallel}
-steps:
-${step('uses: monitoring/alerts')}
-    with: { fail-on: critical }
-${step('uses: update/vfs')}
-    with: { target: prod, files: [1001] }
-${step('uses: update/system')}
-    with: { target: prod }
-`,
-  );
-}
 
 /** Runs a process to its end (asynchronously, so that several run at once); rejects unless it exits 0. */
 function proc(args, env) {

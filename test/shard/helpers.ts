@@ -11,6 +11,7 @@ import type { Report } from '../../src/report/index.ts';
 import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
 import { spawn } from 'node:child_process';
 import { gatewayInFront } from '../helpers/gateway.ts';
+import { realClock } from '../../src/app/clock.ts';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
 
 /** The user of a Basic authorization header. */
@@ -155,4 +156,19 @@ export function workerProcess(args: string[], env: Record<string, string>) {
     child.on('close', (code) => resolve({ code, out })),
   );
   return { child, done };
+}
+
+/**
+ * The workers' clock of a test of an analysis: its waits of 2 minutes or more (the analysis's
+ * intervals, past the monitoring refresh) pass at once, `offset` ms ahead of the real clock (a
+ * lease of an hour outlives them); every other wait (a barrier's polls, a heartbeat) is real.
+ */
+export function analysisClock(offset = 0) {
+  const real = realClock();
+  let skipped = offset;
+  return {
+    now: () => real.now() + skipped,
+    sleep: (ms: number, signal: AbortSignal) =>
+      ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
+  };
 }

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { passwordOf, shardFleet, waveLog } from './helpers.ts';
+import { analysisClock, passwordOf, shardFleet, waveLog } from './helpers.ts';
 import { shardOf as shardOfSite } from '../../src/shard/manifest.ts';
 import { realClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -354,13 +354,7 @@ test('the analysis between waves is run once, by the elected worker: a gate fail
   );
   const run = (await f.shard('--shards', '3')).run;
   // The analysis's 2-minute intervals pass at once on the workers' clock (a lease of an hour outlives them); every other wait is real.
-  const real = realClock();
-  let skipped = 0;
-  const clock = {
-    now: () => real.now() + skipped,
-    sleep: (ms: number, signal: AbortSignal) =>
-      ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
-  };
+  const clock = analysisClock();
   const workers = await Promise.all(
     ['1/3', '2/3', '3/3'].map((s) =>
       runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', s, '--shard-ttl', '1h'], {
@@ -422,13 +416,7 @@ test("a static shard's worker of a rollout analysed between waves asks for its o
     'each worker owns a site of the last wave',
   );
   // The analysis's 2-minute waits pass at once on the workers' clock (a lease of an hour outlives them); every other wait is real.
-  const real = realClock();
-  let skipped = 0;
-  const clock = {
-    now: () => real.now() + skipped,
-    sleep: (ms: number, signal: AbortSignal) =>
-      ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
-  };
+  const clock = analysisClock();
   const workers = await Promise.all(
     ['1/2', '2/2'].map((spec, i) =>
       runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec, '--shard-ttl', '1h'], {
@@ -592,13 +580,7 @@ test('an analyst that stops before its verdict (interrupted) gives its place up 
   const { f, run, owner, other, args, analysing, release } = await heldAnalysis(t, 4);
   const stop = new AbortController();
   // The owner's analysis waits its 2-minute interval at once on its clock (a lease of an hour outlives it).
-  const real = realClock();
-  let skippedByOwner = 0;
-  const ownerClock = {
-    now: () => real.now() + skippedByOwner,
-    sleep: (ms: number, signal: AbortSignal) =>
-      ms >= 120_000 ? Promise.resolve(void (skippedByOwner += ms)) : real.sleep(ms, signal),
-  };
+  const ownerClock = analysisClock();
   const ownerDone = runCli([...args(owner), '--shard-wait', '2h'], {
     env: f.env,
     signal: stop.signal,
@@ -608,6 +590,7 @@ test('an analyst that stops before its verdict (interrupted) gives its place up 
   // come as fast as it sleeps, each sleep counted as time passed. At its first (it saw the owner
   // elected and alive), the owner is interrupted and has ended before the other reads again.
   await analysing;
+  const real = realClock();
   let skipped = 0;
   let sleeps = 0;
   const clock = {
@@ -636,20 +619,11 @@ test("an analyst paused past its lease while another stood and wrote the verdict
   // The owner's analysis held until the other's verdict is written.
   const { f, run, owner, other, args, analysing, release } = await heldAnalysis(t, 2);
   // Both workers' clocks pass the 2-minute interval at once; the other's runs 2 hours on (the owner's lease lapsed on it).
-  const real = realClock();
-  const clockAt = (offset: number) => {
-    let skipped = offset;
-    return {
-      now: () => real.now() + skipped,
-      sleep: (ms: number, signal: AbortSignal) =>
-        ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
-    };
-  };
-  const ownerDone = runCli([...args(owner), '--shard-wait', '1m'], { env: f.env, clock: clockAt(0) });
+  const ownerDone = runCli([...args(owner), '--shard-wait', '1m'], { env: f.env, clock: analysisClock(0) });
   await analysing;
-  const otherDone = runCli([...args(other), '--shard-wait', '1m'], { env: f.env, clock: clockAt(7_200_000) });
+  const otherDone = runCli([...args(other), '--shard-wait', '1m'], { env: f.env, clock: analysisClock(7_200_000) });
   const verdictFile = join(f.store, 'shards', run, 'waves', '1', 'verdict');
-  while (!existsSync(verdictFile)) await real.sleep(20, new AbortController().signal);
+  while (!existsSync(verdictFile)) await realClock().sleep(20, new AbortController().signal);
   release();
   const [woken] = await Promise.all([ownerDone, otherDone]);
   const verdict = JSON.parse(readFileSync(verdictFile, 'utf8')) as { worker: number };
