@@ -31,20 +31,25 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   const rollout = rolloutOf(manifest, verdicts);
   // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
   const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
-  // The sites a report is owed for: every site, but those of the waves after the one the rollout
-  // halted or stands at only once started; and when the wave it stands at ended everywhere.
+  // The sites a report is owed for: every site, but once the rollout halted only those that
+  // started; and when the wave it stands at ended everywhere (every site's terminal record read;
+  // one not yet written counts as not ended), the later waves' only once started.
   const owed: string[] = [];
-  // Whether every site of the wave the rollout stands at has its end, and the latest of them.
+  // Whether every site of the wave the rollout stands at has its end, the latest of them, and those that failed.
   let standingEnded = standing >= 0;
   let lastEnd = 0;
+  const failed: string[] = [];
   for (let w = 0; w < manifest.waves.length; w++) {
     const log = await new WaveLog(store, run, w + 1).read();
-    const after = rollout.halted ? true : standing >= 0 && w > standing;
+    // The wave it stands at is read before any later one: standingEnded is known here.
+    const after = rollout.halted ? true : standingEnded && w > standing;
     owed.push(...manifest.waves[w]!.filter((site) => !after || log.owners.has(site)));
     for (const site of manifest.waves[w]!) {
       const terminal = await readTerminal(store, run, site);
-      if (w === standing && terminal) lastEnd = Math.max(lastEnd, terminal.at);
-      else if (w === standing) standingEnded = false;
+      if (w === standing && terminal) {
+        lastEnd = Math.max(lastEnd, terminal.at);
+        if (terminal.outcome === 'failure') failed.push(site);
+      } else if (w === standing) standingEnded = false;
       const siteRun = terminal?.siteRun ?? log.owners.get(site)?.siteRun;
       if (siteRun === undefined) continue;
       const stored = await readStoredJournal(store, siteRun).catch(() => undefined);
@@ -67,15 +72,25 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
   report.rollout = rollout;
   if (report.rollout.halted) report.outcome = 'failure';
-  // Every site of the wave it stands at ended, no verdict yet: it waits at the barrier, as a parked run does.
+  // Every site of the wave it stands at ended, no verdict yet: past its budget, the verdict to come
+  // halts the rollout (said so); within it, the rollout waits at the barrier, as a parked run does.
   if (standingEnded) {
-    const park = await barrierPark(store, run, manifest, standing + 1, lastEnd);
-    rollout.parked = park;
+    const budget = manifest.budgets[standing]!;
     rollout.waves.forEach((wave, w) => {
-      if (w === standing) wave.outcome = 'parked';
+      if (w === standing) Object.assign(wave, { outcome: failed.length > budget ? 'halted' : 'parked', failed });
       else if (w > standing) wave.outcome = 'not-started';
     });
-    report.parked = { ...park, since: new Date(park.since).toISOString(), until: null };
+    if (failed.length > budget) {
+      rollout.halted = {
+        wave: standing + 1,
+        reason: `${failed.length} ${manifest.over}(s) failed (${failed.join(', ')}), over the budget of ${budget} (the wave's verdict not yet written)`,
+      };
+      report.outcome = 'failure';
+    } else {
+      const park = await barrierPark(store, run, manifest, standing + 1, lastEnd);
+      rollout.parked = park;
+      report.parked = { ...park, since: new Date(park.since).toISOString(), until: null };
+    }
   }
   if (missingShards.length && report.merged) {
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));

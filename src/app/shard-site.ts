@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EnginectlError } from '../errors.ts';
+import { VerifyUnsettled } from '../journal/verify.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { LeaseError, type HeldLease } from '../store/lease.ts';
@@ -78,9 +79,11 @@ export async function runSite(
     if (!(error instanceof EnginectlError) || request.signal.aborted) throw error;
     const detail = `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`;
     // Said where the operator reads (the worker's log), not only in the site's terminal record.
-    // Its hint is a run's (resume with --in-doubt), which a worker does not take: the site fails, for an operator.
+    // Verify's hint is a run's (resume with --in-doubt), which a worker does not take: the site fails, for an operator.
     request.say(
-      `✖ ${detail}; it counts as failed in its wave: check the call on the server (enginectl verify --store URL --run ${stored.runId} reads it again)`,
+      error instanceof VerifyUnsettled
+        ? `✖ ${detail}; it counts as failed in its wave: check the call on the server (enginectl verify --store URL --run ${stored.runId} reads it again)`
+        : `✖ ${detail}${error.hint ? `; ${error.hint}` : ''}`,
     );
     return { outcome: 'failure', detail };
   }

@@ -146,7 +146,7 @@ export function verifiedDecisions(
   );
   if (open.length > 0) {
     const notApplied = open.every((v) => v.verdict === 'not-applied');
-    throw new UsageError(
+    throw new VerifyUnsettled(
       'RESUME_REFUSED',
       `cannot resume: verify could not settle ${open.length === 1 ? 'an in-doubt call' : `${open.length} in-doubt calls`}: ${open.map(line).join('; ')}`,
       {
@@ -169,3 +169,6 @@ export function verifiedDecisions(
     ]),
   );
 }
+
+/** Verify could not settle a call left in doubt: a resume is refused until the operator decides (a shard's site fails, for an operator). */
+export class VerifyUnsettled extends UsageError {}

@@ -68,10 +68,14 @@ export function shardRollout(shards: readonly Source[]): Report['rollout'] {
   return best;
 }
 
-/** The values of the waves after the one a rollout halted or waits at: never started, so no report is owed for them. */
+/**
+ * The values no report is owed for, when no report holds them: those of the waves after the one a
+ * rollout waits at, and once it halted, those of its halted wave too (the budget spent, they never
+ * started).
+ */
 export function unstartedAfter(rollout: Report['rollout']): ReadonlySet<string> {
-  const at = rollout?.halted?.wave ?? rollout?.parked?.wave;
-  return new Set(at === undefined ? [] : rollout!.waves.filter((w) => w.wave > at).flatMap((w) => w.values));
+  const from = rollout?.halted ? rollout.halted.wave : rollout?.parked ? rollout.parked.wave + 1 : undefined;
+  return new Set(from === undefined ? [] : rollout!.waves.filter((w) => w.wave >= from).flatMap((w) => w.values));
 }
 
 /** What a worker's report is of, in words ("shard 3/8"); undefined for any other report. */

@@ -199,4 +199,21 @@ test("report --merge --expect-shards of a rollout halted at its canary: the work
   await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', stored], { env: f.env });
   assert.deepEqual(read(merged).rollout, read(stored).rollout);
   assert.equal(read(merged).outcome, 'failure');
+
+  // The sites of the halted wave itself that the spent budget left unstarted are not "no report" either.
+  const g = await shardFleet(t, 3, '  over: site\n  waves: [rest]');
+  g.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
+  const one = (await g.shard('--shards', '1')).run;
+  const file = join(g.dir, 'shard-1.json');
+  const w = await runCli(
+    ['run', g.file, '--store', g.storeUrl, '--run', one, '--shard', '1/1', '--report-json', file],
+    {
+      env: g.env,
+    },
+  );
+  assert.equal(w.code, 1, w.stdout + w.stderr);
+  const alone = await runCli(['report', '--merge', file, '--expect-shards', '1']);
+  assert.equal(alone.code, 1, alone.stdout + alone.stderr);
+  assert.doesNotMatch(alone.stdout, /no report/);
+  assert.match(alone.stdout, /^✖ the rollout halted at wave 1: .*; not started: site-0002, site-0003$/m);
 });

@@ -2,7 +2,7 @@
 // workers (run --shard I/N) share the run store, keep the waves and one failure budget, and
 // report --merge --store --run gives one result naming every site.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -136,12 +136,17 @@ test('a worker refuses another pipeline, an index out of range, and --shard auto
       /--shard and --in-doubt do not go together: a site a worker takes over is decided by verify/,
     ],
   ] as const) {
-    const refused = await f.worker(run, '1/2', option, value);
+    // Refused before the pipeline is loaded: a secret missing too, the refusal is what is said.
+    const refused = await runCli(
+      ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/2', option, value],
+      {
+        env: Object.fromEntries(Object.entries(f.env).filter(([k]) => k !== 'PROD_TOKEN')),
+      },
+    );
     assert.equal(refused.code, 2, refused.stdout + refused.stderr);
     assert.match(refused.stderr, why);
   }
   assert.deepEqual(f.applied('/update/system'), {}, 'nothing sent');
-  const { runCli } = await import('../helpers/cli.ts');
   const gitlab = await Promise.all(
     ['1', '2'].map((i) =>
       runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', 'auto'], {
@@ -260,7 +265,7 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
   assert.doesNotMatch(merged.stdout, /no report/);
   assert.match(
     merged.stdout,
-    /^⏸ the rollout waits at wave 1: the analysis after wave 1 and its verdict \(since .*\); run the workers again to go on; not started: site-0002, site-0003, site-0004$/m,
+    /^⏸ the rollout waits at wave 1: the analysis after wave 1 and its verdict \(since .*\); the workers waiting go on once it is written, and any that parked when run again; not started: site-0002, site-0003, site-0004$/m,
   );
   assert.equal(merged.report?.outcome, 'success');
   assert.equal(merged.report?.parked?.wave, 1);
@@ -270,6 +275,34 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
     ['parked', 'not-started'],
   );
   assert.equal(merged.report?.rollout?.parked?.wave, 1);
+  // A site's terminal record not written yet (its worker killed after the log's entry): the wave has
+  // not ended everywhere, and the later waves' sites are owed a report as before.
+  rmSync(join(f.store, 'shards', run, 'sites', 's-site-0001'));
+  const early = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(early.code, 1, early.stdout + early.stderr);
+  for (const site of ['site-0002', 'site-0003', 'site-0004'])
+    assert.match(early.stdout, new RegExp(`^✖ site=${site}: no report`, 'm'));
+
+  // A wave that ended past its budget, its verdict not written yet: told as the halt it will be, not as a park.
+  const g = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001], rest]');
+  g.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
+  const halted = (await g.shard('--shards', '2')).run!;
+  for (const w of await Promise.all(['1/2', '2/2'].map((s) => g.worker(halted, s)))) assert.equal(w.code, 1);
+  rmSync(join(g.store, 'shards', halted, 'waves', '1', 'verdict'));
+  const pending = await g.cli(['report', '--merge', '--store', g.storeUrl, '--run', halted]);
+  assert.equal(pending.code, 1, pending.stdout + pending.stderr);
+  assert.doesNotMatch(pending.stdout, /no report|waits at/);
+  assert.match(
+    pending.stdout,
+    /^✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\), over the budget of 0 \(the wave's verdict not yet written\); nothing is undone; not started: site-0002, site-0003$/m,
+  );
+  assert.deepEqual(
+    pending.report?.rollout?.waves.map((w) => [w.outcome, w.failed]),
+    [
+      ['halted', ['site-0001']],
+      ['not-started', []],
+    ],
+  );
 });
 
 test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {

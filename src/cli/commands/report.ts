@@ -170,7 +170,7 @@ function printFleet(report: Report, io: CliIO): void {
     io.stdout(
       halted
         ? `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}\n`
-        : `⏸ the rollout waits at wave ${parked!.wave}: ${neutralise(parked!.reason)} (since ${new Date(parked!.since).toISOString()}); run the workers again to go on${left}\n`,
+        : `⏸ the rollout waits at wave ${parked!.wave}: ${neutralise(parked!.reason)} (since ${new Date(parked!.since).toISOString()}); the workers waiting go on once it is written, and any that parked when run again${left}\n`,
     );
   }
   io.stdout(

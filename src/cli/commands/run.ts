@@ -158,6 +158,31 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       hint: 'enginectl run pipelines/demo.yml',
     });
   const file = positionals[0]!;
+  // A worker of a sharded run: what does not go with --shard is refused before the store is read or the pipeline loaded.
+  if (values.shard !== undefined) {
+    const clash = (
+      [
+        'resume',
+        'continue',
+        'journal',
+        'dry-run',
+        'emulator',
+        'lease',
+        'plan',
+        'continue-rollout',
+        'only',
+        'skip',
+        'in-doubt',
+      ] as const
+    ).find((k) => values[k] !== undefined && values[k] !== false);
+    if (clash)
+      throw new UsageError('BAD_ARGUMENTS', `run: --shard and --${clash} do not go together: ${SHARD_CLASH[clash]}`, {
+        hint:
+          clash === 'in-doubt'
+            ? "enginectl verify --store URL --run SITE_RUN reads again what a site's run left in doubt; check the call on the server"
+            : 'enginectl run FILE --store URL --run ID --shard I/N',
+      });
+  }
   const selection = parseSelection(values.only, values.skip);
   const ci = chooseCi(io, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator)
@@ -182,28 +207,6 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const storeUrl = values.store ?? io.env[STORE_VARIABLE];
   // A worker of a sharded run: each site a stored run of its own (cli/shard-run.ts).
   if (values.shard !== undefined) {
-    const clash = (
-      [
-        'resume',
-        'continue',
-        'journal',
-        'dry-run',
-        'emulator',
-        'lease',
-        'plan',
-        'continue-rollout',
-        'only',
-        'skip',
-        'in-doubt',
-      ] as const
-    ).find((k) => values[k] !== undefined && values[k] !== false);
-    if (clash)
-      throw new UsageError('BAD_ARGUMENTS', `run: --shard and --${clash} do not go together: ${SHARD_CLASH[clash]}`, {
-        hint:
-          clash === 'in-doubt'
-            ? "enginectl verify --store URL --run SITE_RUN reads again what a site's run left in doubt; check the call on the server"
-            : 'enginectl run FILE --store URL --run ID --shard I/N',
-      });
     return runShardCommand(
       {
         file,
