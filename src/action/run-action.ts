@@ -10,7 +10,7 @@ import { includeReader, parseSelection, parseVars, readPipelineText, type Source
 import { setUpJournal } from '../app/journal-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
 import { parkingOf } from '../app/parked.ts';
-import { fenceToGoOn } from '../app/stored-run.ts';
+import { fenceToGoOn, storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -149,8 +149,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     inDoubt: mode,
     continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
     continueParked: continued !== '',
-    label: stored && `run ${stored.runId}`,
-    name: stored && `${stored.store.url} run ${stored.runId}`,
+    ...storedJournalNames(stored),
     verify: { masker, signal: deps.signal },
     pipeline,
     sources: loaded.sources,

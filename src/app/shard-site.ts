@@ -11,7 +11,7 @@ import { VerifyUnsettled } from '../journal/verify.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { LeaseError, type HeldLease } from '../store/lease.ts';
-import { openStoredRun, takeOverStoredRun } from './stored-run.ts';
+import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { sitePipeline } from './site-pipeline.ts';
@@ -65,8 +65,7 @@ export async function runSite(
       selection,
       env: request.env,
       command: `enginectl run --shard ${request.index + 1}/${manifest.shards}`,
-      label: `run ${stored.runId}`,
-      name: `${stored.store.url} run ${stored.runId}`,
+      ...storedJournalNames(stored),
       now,
       verify: { masker: request.masker, signal: request.signal },
       masker: request.masker,

@@ -152,3 +152,7 @@ const grew = (store: RunStore, runId: string) =>
     `${store.url}: run ${runId}'s journal grew after this runner read it (the runner that held it before is still writing): nothing was sent`,
     { hint: 'run the same command again once that runner has stopped (its lease lapsed, it stops at its next write)' },
   );
+
+/** What a stored run's journal is called: `run ID` in a refusal, `URL run ID` in the reports; nothing without a store. */
+export const storedJournalNames = (stored: StoredRun | undefined) =>
+  stored ? { label: `run ${stored.runId}`, name: `${stored.store.url} run ${stored.runId}` } : {};

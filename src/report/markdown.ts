@@ -136,7 +136,7 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
     tail: [],
   };
   const sections: Section[] = [top];
-  // A merged report's jobs come first: the jobs that failed or have no report are kept first.
+  // A merged report's jobs first (failed or reportless first); the steps' heading unless waves or failures head them.
   const rows = fleetRows(report);
   if (rows.length > 0) {
     sections.push({
@@ -148,7 +148,6 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
           'job',
         ),
       ),
-      // The steps' heading, unless the next section heads them (the waves' table, or a fleet's failures).
       tail: ['', ...(fleet || report.rollout ? [] : ['### Steps', ''])],
     });
   }

@@ -4,9 +4,12 @@
 // writes the wave's verdict once; every other worker waits for that verdict. Wave K+1 starts
 // nowhere before it.
 import { z } from 'zod';
-import { WaveAnalysisSchema } from '../runner/rollout-result.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
+
+/** The analysis after a wave, as the report's rollout tells it (its rounds, what it found). */
+const Analysis = z.object({ passed: z.boolean(), rounds: z.int(), failedRounds: z.int(), text: z.string() });
+export type Analysis = z.infer<typeof Analysis>;
 
 export const Verdict = z.object({
   wave: z.int().positive(),
@@ -18,7 +21,7 @@ export const Verdict = z.object({
   /** The analysis, in words. */
   text: z.string(),
   /** The analysis, when one was due after the wave: its rounds and what it found (the merged report's). */
-  analysis: WaveAnalysisSchema.optional(),
+  analysis: Analysis.optional(),
   worker: z.int(),
   at: z.number(),
 });

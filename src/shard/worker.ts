@@ -10,9 +10,8 @@
 import { shardOf, type Manifest } from './manifest.ts';
 import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
 import { writeTerminal } from './terminal.ts';
-import { analysts, readVerdict, standFor, writeVerdict, type Verdict } from './verdict.ts';
+import { analysts, readVerdict, standFor, writeVerdict, type Analysis, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
-import type { WaveAnalysis } from '../runner/rollout-result.ts';
 import { formatDuration } from '../duration.ts';
 import { BarrierPoll } from './barrier-poll.ts';
 
@@ -44,11 +43,7 @@ export interface WorkerDeps {
    * `parked` when the bake outlasts the wait limit (a later job goes on); `cancelled` when the
    * worker was interrupted before a verdict.
    */
-  analyse(
-    wave: number,
-    passed: string[],
-    since: number,
-  ): Promise<WaveAnalysis | { parked: string } | { cancelled: true }>;
+  analyse(wave: number, passed: string[], since: number): Promise<Analysis | { parked: string } | { cancelled: true }>;
   /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
   isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;

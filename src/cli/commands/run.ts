@@ -9,7 +9,7 @@ import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
-import { fenceToGoOn, openStoredRun, STORE_VARIABLE } from '../../app/stored-run.ts';
+import { fenceToGoOn, openStoredRun, STORE_VARIABLE, storedJournalNames } from '../../app/stored-run.ts';
 import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
@@ -336,8 +336,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       selection,
       env: io.env,
       command: `enginectl run ${file}`,
-      label: stored && `run ${stored.runId}`,
-      name: stored && `${stored.store.url} run ${stored.runId}`,
+      ...storedJournalNames(stored),
       // The run's clock: a decision's timeout (decide --after) is taken on it.
       now: (io.clock ?? realClock()).now(),
       verify: { masker, signal: io.signal },
