@@ -330,7 +330,7 @@ export function runNotes(
 ): string[] {
   const notes = report.parked
     ? [
-        `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${report.parked.for === 'barrier' ? 'go on by running the same worker command again' : `go on with enginectl run --continue ${report.parked.for === 'window' ? `at or after ${report.parked.until}` : 'once decided (enginectl decide)'}`}`,
+        `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${report.parked.for === 'barrier' ? 'a worker that parked goes on when its command is run again (one still waiting, by itself)' : `go on with enginectl run --continue ${report.parked.for === 'window' ? `at or after ${report.parked.until}` : 'once decided (enginectl decide)'}`}`,
       ]
     : [];
   notes.push(
