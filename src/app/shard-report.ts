@@ -9,10 +9,10 @@ import { fleetOptions } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
-import { buildReport, type Report } from '../report/model.ts';
+import { buildReport, reportParked, type Report } from '../report/model.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
-import { analysts, readVerdict, type Verdict } from '../shard/verdict.ts';
+import { analysts, overBudget, readVerdicts, type Verdict } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import type { RunStore } from '../store/store.ts';
@@ -27,7 +27,7 @@ export interface ShardedReport {
 export async function shardedReport(store: RunStore, run: string, key: string | undefined): Promise<ShardedReport> {
   const manifest = await readManifest(store, run);
   const shards: ReportShard[] = [];
-  const verdicts = await Promise.all(manifest.waves.map((_, w) => readVerdict(store, run, w + 1)));
+  const verdicts = await readVerdicts(store, manifest);
   const rollout = rolloutOf(manifest, verdicts);
   // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
   const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
@@ -76,20 +76,16 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   // halts the rollout (said so); within it, the rollout waits at the barrier, as a parked run does.
   if (standingEnded) {
     const budget = manifest.budgets[standing]!;
-    rollout.waves.forEach((wave, w) => {
-      if (w === standing) Object.assign(wave, { outcome: failed.length > budget ? 'halted' : 'parked', failed });
-      else if (w > standing) wave.outcome = 'not-started';
-    });
+    standsAt(rollout, standing + 1, failed.length > budget ? 'halted' : 'parked').failed = failed;
     if (failed.length > budget) {
       rollout.halted = {
         wave: standing + 1,
-        reason: `${failed.length} ${manifest.over}(s) failed (${failed.join(', ')}), over the budget of ${budget} (the wave's verdict not yet written)`,
+        reason: `${overBudget(manifest.over, failed, budget)} (the wave's verdict not yet written)`,
       };
       report.outcome = 'failure';
     } else {
-      const park = await barrierPark(store, run, manifest, standing + 1, lastEnd);
-      rollout.parked = park;
-      report.parked = { ...park, since: new Date(park.since).toISOString(), until: null };
+      rollout.parked = await barrierPark(store, run, manifest, standing + 1, lastEnd);
+      report.parked = reportParked(rollout.parked);
     }
   }
   if (missingShards.length && report.merged) {
@@ -114,6 +110,14 @@ async function barrierPark(store: RunStore, run: string, manifest: Manifest, wav
     reason: what,
     waits: [],
   };
+}
+
+/** Wave `wave` (1-based) is where the rollout stands (halted or parked there): the waves after it not started; the wave, to fill in. */
+export function standsAt(rollout: NonNullable<Report['rollout']>, wave: number, outcome: 'halted' | 'parked') {
+  for (const w of rollout.waves) if (w.wave > wave) w.outcome = 'not-started';
+  const at = rollout.waves[wave - 1]!;
+  at.outcome = outcome;
+  return at;
 }
 
 /** The rollout as the waves' verdicts tell it: each wave decided (done, failed within its budget, halted) or not. */

@@ -3,10 +3,11 @@
 // that report --merge --expect-shards N can put the workers' files together without the store. A
 // worker that ran no site (its static shard is empty, the queue was drained, it parked at once)
 // writes one too: a report that is missing then means a worker that is missing.
-import { buildReport, type Report } from '../report/model.ts';
+import { buildReport, reportParked, type Report } from '../report/model.ts';
+import type { Park } from '../runner/rollout-result.ts';
 import { mergeReports } from '../report/merge.ts';
 import type { Manifest } from '../shard/manifest.ts';
-import type { WorkerResult } from '../shard/worker.ts';
+import type { WorkerEnd, WorkerResult } from '../shard/worker.ts';
 import { fleetOptions } from './shard-plan.ts';
 
 /** A site's report, from the run this worker ran (or resumed) it as. */
@@ -50,19 +51,7 @@ export function workerReport(input: WorkerReportInput): Report {
           ? 'cancelled'
           : merged.outcome,
     // Parked at its wave's barrier (exit 75): what it waits for, as a parked run says it.
-    ...(result.end.outcome === 'parked'
-      ? {
-          parked: {
-            wave: result.end.wave,
-            for: 'barrier' as const,
-            since: new Date(result.end.since).toISOString(),
-            until: null,
-            reason: result.end.waitingFor,
-            // What it waits for is its reason: no value's decision, no evidence of its own.
-            waits: [],
-          },
-        }
-      : {}),
+    ...(result.end.outcome === 'parked' ? { parked: reportParked(barrierParkOf(result.end)) } : {}),
     shard: {
       run: manifest.run,
       index: input.index + 1,
@@ -91,3 +80,12 @@ function emptyReport(input: WorkerReportInput): Report {
   // A worker's report is its sites' reports merged: of none, here.
   return { ...report, merged: { reports: [], noReport: [] } };
 }
+
+/** A worker parked at its wave's barrier, as a park: what it waits for is its reason (no value's decision, no evidence of its own). */
+export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>): Park => ({
+  wave: end.wave,
+  for: 'barrier',
+  since: end.since,
+  reason: end.waitingFor,
+  waits: [],
+});

@@ -9,11 +9,11 @@ import { actorOf, runUrlOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
 import { newRunId } from '../journal/replica.ts';
 import type { Report } from '../report/model.ts';
-import { workerReport, type SiteReport } from './shard-worker-report.ts';
+import { barrierParkOf, workerReport, type SiteReport } from './shard-worker-report.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts';
-import { readVerdict } from '../shard/verdict.ts';
-import { rolloutOf } from './shard-report.ts';
+import { readVerdicts } from '../shard/verdict.ts';
+import { rolloutOf, standsAt } from './shard-report.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
 import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
@@ -178,16 +178,12 @@ function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string
  * the same).
  */
 async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd): Promise<Report['rollout']> {
-  const verdicts = await Promise.all(manifest.waves.map((_, w) => readVerdict(store, manifest.run, w + 1))).catch(
-    () => undefined,
-  );
+  const verdicts = await readVerdicts(store, manifest).catch(() => undefined);
   if (!verdicts) return null;
   const rollout = rolloutOf(manifest, verdicts);
   if (end.outcome === 'parked' && !rollout.halted) {
-    rollout.parked = { wave: end.wave, for: 'barrier', since: end.since, reason: end.waitingFor, waits: [] };
-    for (const w of rollout.waves)
-      if (w.wave === end.wave) w.outcome = 'parked';
-      else if (w.wave > end.wave) w.outcome = 'not-started';
+    rollout.parked = barrierParkOf(end);
+    standsAt(rollout, end.wave, 'parked');
   }
   return rollout;
 }

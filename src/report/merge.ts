@@ -8,7 +8,7 @@
 import { UsageError } from '../errors.ts';
 import { describeSelection } from '../pipeline/selection.ts';
 import { countSteps, runOutcome } from '../runner/result.ts';
-import type { Report, ReportStep } from './model.ts';
+import { reportParked, type Report, type ReportStep } from './model.ts';
 import { checkedOutcome } from './outcome.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
@@ -67,9 +67,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     decisions: shards.flatMap((s) => s.report.decisions ?? []),
     resumedFrom: null,
     lease: null,
-    parked: rollout?.parked
-      ? { ...rollout.parked, since: new Date(rollout.parked.since).toISOString(), until: null }
-      : null,
+    parked: rollout?.parked ? reportParked(rollout.parked) : null,
     tool: first.tool,
     pipeline: first.pipeline,
     outcome:

@@ -11,7 +11,7 @@ import {
   WindowVerdictSchema,
 } from '../runner/instance.ts';
 import { countSteps, decisionPhrase, parkedOf, type RunResult, type StepRun } from '../runner/result.ts';
-import { ParkSchema, RolloutResultSchema, WaveResultSchema } from '../runner/rollout-result.ts';
+import { ParkSchema, RolloutResultSchema, WaveResultSchema, type Park } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
 
@@ -281,13 +281,7 @@ export function buildReport(result: RunResult): Report {
         after: d.after === undefined ? null : new Date(d.after).toISOString(),
       })),
     ],
-    parked: park
-      ? {
-          ...park,
-          since: new Date(park.since).toISOString(),
-          until: park.until === undefined ? null : new Date(park.until).toISOString(),
-        }
-      : null,
+    parked: park ? reportParked(park) : null,
     resumedFrom: result.resumedFrom ?? null,
     lease: result.lease ?? null,
     steps: result.steps.map(reportStep),
@@ -322,6 +316,15 @@ export function statusOf(
 export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision'>): string {
   if (!step.inDoubt) return step.decision ? decisionPhrase(step.decision) : '';
   return step.decision ? `in doubt: ${decisionPhrase(step.decision)}` : 'in doubt';
+}
+
+/** A park as the report tells it: its times ISO 8601 on the run's clock. */
+export function reportParked(park: Park): NonNullable<Report['parked']> {
+  return {
+    ...park,
+    since: new Date(park.since).toISOString(),
+    until: park.until === undefined ? null : new Date(park.until).toISOString(),
+  };
 }
 
 /** The run-level lines every rendering shows: the operator's decisions about the run, and the journal a resume read. */

@@ -39,6 +39,14 @@ export type Analyst = z.infer<typeof Analyst>;
 export const readVerdict = (store: RunStore, run: string, wave: number): Promise<Verdict | undefined> =>
   readShardRecord(store, shardKeys(run).verdict(wave), Verdict, "a wave's verdict");
 
+/** The verdict of each wave of the run, in order; undefined for a wave not decided yet. */
+export const readVerdicts = (store: RunStore, manifest: { run: string; waves: readonly unknown[] }) =>
+  Promise.all(manifest.waves.map((_, w) => readVerdict(store, manifest.run, w + 1)));
+
+/** Why a wave past its budget halts the rollout, in words. */
+export const overBudget = (over: string, failed: readonly string[], budget: number) =>
+  `${failed.length} ${over}(s) failed (${failed.join(', ')}), over the budget of ${budget}`;
+
 export const writeVerdict = (store: RunStore, run: string, v: Verdict) =>
   store.create(shardKeys(run).verdict(v.wave), Buffer.from(JSON.stringify(v)));
 

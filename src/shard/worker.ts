@@ -10,7 +10,7 @@
 import { shardOf, type Manifest } from './manifest.ts';
 import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
 import { writeTerminal } from './terminal.ts';
-import { analysts, readVerdict, standFor, writeVerdict, type Analysis, type Verdict } from './verdict.ts';
+import { analysts, overBudget, readVerdict, standFor, writeVerdict, type Analysis, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
 import { formatDuration } from '../duration.ts';
 import { BarrierPoll } from './barrier-poll.ts';
@@ -332,7 +332,7 @@ async function elect(
     verdict = {
       wave,
       passed: false,
-      halted: `${failed.length} ${manifest.over}(s) failed (${failed.join(', ')}), over the budget of ${budget}${notStarted.length ? `; ${notStarted.length} never started` : ''}`,
+      halted: `${overBudget(manifest.over, failed, budget)}${notStarted.length ? `; ${notStarted.length} never started` : ''}`,
       failed,
       text: 'over budget',
       worker: index,
