@@ -1,11 +1,15 @@
 // The analysis after a wave of a sharded run, by the worker elected to run it: the bake left (a
 // wait past the worker's limit parks it, and a later job goes on), then the rollout's gates, round
-// by round, over the sites of the wave that passed; the verdict is the caller's to write.
+// by round, over the sites of the wave that passed; the verdict is the caller's to write. The
+// rounds' instances, as the report shows them, are kept in the store (`waves/K/rounds/HOLDER`,
+// named by the verdict) for the merged report, which lists them as one process's report does.
 import { formatDuration } from '../duration.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { WaveAnalysis } from '../runner/rollout-result.ts';
 import { bakeOf } from '../runner/waves.ts';
-import type { Manifest } from '../shard/manifest.ts';
+import { shardKeys, type Manifest } from '../shard/manifest.ts';
+import type { ReportStep } from '../report/model.ts';
+import { roundName } from '../runner/wave-analysis.ts';
 import { runAndReport } from './run.ts';
 import { gateRounds } from '../runner/gate-rounds.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
@@ -17,7 +21,8 @@ export async function analyse(
   wave: number,
   passed: string[],
   since: number,
-): Promise<WaveAnalysis | { parked: string } | { cancelled: true }> {
+  holder: string,
+): Promise<(WaveAnalysis & { steps?: string }) | { parked: string } | { cancelled: true }> {
   const rollout = request.pipeline.rollout!;
   const analysis = rollout.analysis!;
   const bakeMs = bakeOf(rollout, wave);
@@ -33,12 +38,13 @@ export async function analyse(
     }
   }
   // The gates alone, numbered as a pipeline of their own (the runner indexes its instances by a step's place).
-  const steps = request.pipeline.steps
-    .filter((s) => s.id !== undefined && analysis.gates.includes(s.id))
-    .map((s, index) => ({ ...s, index }));
+  const gates = request.pipeline.steps.filter((s) => s.id !== undefined && analysis.gates.includes(s.id));
+  const steps = gates.map((s, index) => ({ ...s, index }));
   const pipeline: Pipeline = { ...request.pipeline, rollout: undefined, steps };
   // A round interrupted: thrown out of the rounds, and told as the analysis cancelled.
   const interrupted = new Error('interrupted');
+  // Each round's instances as one process's report shows them: the gate's place in the file, the round named.
+  const rounds: ReportStep[] = [];
   let round = 0;
   const verdict = await gateRounds(
     analysis,
@@ -48,7 +54,7 @@ export async function analyse(
       );
       return request.clock.sleep(ms, request.signal);
     },
-    async () => {
+    async (round) => {
       const done = await runAndReport(
         {
           pipeline,
@@ -70,7 +76,15 @@ export async function analyse(
         },
       );
       if (done.result.outcome === 'cancelled' && request.signal.aborted) throw interrupted;
-      const failures = done.result.steps
+      const ran = done.rendered.report.steps.map((s) => ({
+        ...s,
+        step: gates[s.step]!.index,
+        name: roundName(s.name, wave, round, analysis.count),
+        wave,
+        round,
+      }));
+      rounds.push(...ran);
+      const failures = ran
         .filter((s) => s.outcome === 'failure')
         .map((s) => `${s.name}: ${s.error?.message ?? 'failed'}`);
       // Ended before every gate ran, the worker not interrupted: a round that did not hold.
@@ -78,6 +92,9 @@ export async function analyse(
         failures.push("the gates' run ended before every gate ran");
       return failures;
     },
+    // A failed round within the limit does not fail the run: the limit let it pass.
+    (round) =>
+      rounds.filter((s) => s.round === round && s.outcome === 'failure').forEach((s) => (s.continuedOnError = true)),
   ).catch((error: unknown) => {
     if (error === interrupted) return { cancelled: true as const };
     throw error;
@@ -85,5 +102,13 @@ export async function analyse(
   // Interrupted before a verdict: no verdict is written; the worker ends as interrupted (its lease
   // given up, so that a worker waiting at the barrier stands in its place).
   if (verdict.cancelled) return { cancelled: true };
-  return { passed: verdict.passed, rounds: verdict.rounds, failedRounds: verdict.failedRounds, text: verdict.text };
+  const key = shardKeys(manifest.run).rounds(wave, holder);
+  const kept = rounds.length > 0 && (await request.store.create(key, Buffer.from(JSON.stringify(rounds))));
+  return {
+    passed: verdict.passed,
+    rounds: verdict.rounds,
+    failedRounds: verdict.failedRounds,
+    text: verdict.text,
+    ...(kept ? { steps: key } : {}),
+  };
 }

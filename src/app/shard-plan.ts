@@ -3,6 +3,7 @@
 // other --var values or another inventory is another run). `enginectl shard` writes it as the
 // run's manifest; each worker reads it back.
 import { UsageError } from '../errors.ts';
+import type { ReportStep } from '../report/model.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inRollout, matrixValues } from '../pipeline/selection.ts';
 import { Masker } from '../runner/masker.ts';
@@ -136,4 +137,11 @@ export function fleetOptions(manifest: Manifest, covered: readonly string[]) {
     matrix: { [manifest.over]: manifest.waves.flat() },
     covers: { key: manifest.over, values: covered },
   };
+}
+
+/** Each site's steps given their wave (a site's own run knows no rollout); an analysis round keeps its own. */
+export function placeInWaves(steps: ReportStep[], manifest: Manifest): void {
+  const waveOf = new Map(manifest.waves.flatMap((sites, w) => sites.map((site) => [site, w + 1] as const)));
+  for (const step of steps)
+    if (step.round === null) step.wave = waveOf.get(String(step.matrix?.[manifest.over])) ?? null;
 }

@@ -5,13 +5,17 @@
 // wave's barrier: its `rollout`, from the waves' verdicts, says where and why), and so is each
 // shard no attempt registered.
 import { UsageError } from '../errors.ts';
-import { fleetOptions } from './shard-plan.ts';
+import { fleetOptions, placeInWaves } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
-import { buildReport, reportParked, type Report } from '../report/model.ts';
+import { buildReport, reportParked, reportStep, ReportStep, type Report } from '../report/model.ts';
+import { newInstance } from '../runner/instance.ts';
+import { haltedEarlier, pastBudget } from '../runner/rollout-result.ts';
+import { readPlanned } from './shard-instances.ts';
+import { z } from 'zod';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
-import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
+import { readManifest, readShardRecord, shardKeys, type Manifest } from '../shard/manifest.ts';
 import { analysts, overBudget, readVerdicts, type Verdict } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
@@ -35,6 +39,8 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   // started; and when the wave it stands at ended everywhere (every site's terminal record read;
   // one not yet written counts as not ended), the later waves' only once started.
   const owed: string[] = [];
+  // The sites a halt left not started, with their wave: listed as one process lists them.
+  const unstarted: { site: string; wave: number }[] = [];
   // Whether every site of the wave the rollout stands at has its end, the latest of them, and those that failed.
   let standingEnded = standing >= 0;
   let lastEnd = 0;
@@ -43,7 +49,9 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
     const log = await new WaveLog(store, run, w + 1).read();
     // The wave it stands at is read before any later one: standingEnded is known here.
     const after = rollout.halted ? true : standingEnded && w > standing;
-    owed.push(...manifest.waves[w]!.filter((site) => !after || log.owners.has(site)));
+    for (const site of manifest.waves[w]!)
+      if (!after || log.owners.has(site)) owed.push(site);
+      else if (rollout.halted) unstarted.push({ site, wave: w + 1 });
     for (const site of manifest.waves[w]!) {
       const terminal = await readTerminal(store, run, site);
       if (w === standing && terminal) {
@@ -68,7 +76,12 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   const missingShards: number[] = [];
   for (let i = 0; i < manifest.shards; i++)
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
-  const report = mergeReports(shards, fleetOptions(manifest, owed));
+  const report = mergeReports(shards, {
+    ...fleetOptions(manifest, owed),
+    listed: rollout.halted ? await notStarted(store, manifest, rollout.halted, verdicts, unstarted) : [],
+    after: await analysisRounds(store, verdicts),
+  });
+  placeInWaves(report.steps, manifest);
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
   report.rollout = rollout;
   if (report.rollout.halted) report.outcome = 'failure';
@@ -93,6 +106,46 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
     report.outcome = 'failure';
   }
   return { report, missingShards, sites: manifest.waves.flat().length };
+}
+
+/**
+ * The instances of the sites a halt left not started, as one process's report lists them (cancelled,
+ * and why): from the run's planned instances, which a run sharded before they were kept lacks.
+ */
+async function notStarted(
+  store: RunStore,
+  manifest: Manifest,
+  halted: { wave: number },
+  verdicts: readonly (Verdict | undefined)[],
+  unstarted: readonly { site: string; wave: number }[],
+): Promise<ReportStep[]> {
+  if (unstarted.length === 0) return [];
+  const planned = await readPlanned(store, manifest.run);
+  if (!planned) return [];
+  const bySite = new Map<string, typeof planned>();
+  for (const p of planned) {
+    const site = String(p.matrix?.[manifest.over]);
+    bySite.set(site, [...(bySite.get(site) ?? []), p]);
+  }
+  const failed = verdicts[halted.wave - 1]?.failed.length ?? 0;
+  return unstarted.flatMap(({ site, wave }) => {
+    const message =
+      wave === halted.wave
+        ? pastBudget(wave, failed, manifest.over, manifest.budgets[wave - 1]!)
+        : haltedEarlier(halted.wave);
+    return (bySite.get(site) ?? []).map((identity) =>
+      reportStep(newInstance({ ...identity, key: '' }, { wave, error: { code: 'ROLLOUT_HALTED', message } })),
+    );
+  });
+}
+
+/** The instances of each wave's analysis rounds, as its analyst kept them, in the order of the waves. */
+async function analysisRounds(store: RunStore, verdicts: readonly (Verdict | undefined)[]): Promise<ReportStep[]> {
+  const rounds: ReportStep[] = [];
+  for (const v of verdicts)
+    if (v?.steps)
+      rounds.push(...((await readShardRecord(store, v.steps, z.array(ReportStep), "an analysis's rounds")) ?? []));
+  return rounds;
 }
 
 /**

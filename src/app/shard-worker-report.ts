@@ -8,7 +8,7 @@ import type { Park } from '../runner/rollout-result.ts';
 import { mergeReports } from '../report/merge.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import type { WorkerEnd, WorkerResult } from '../shard/worker.ts';
-import { fleetOptions } from './shard-plan.ts';
+import { fleetOptions, placeInWaves } from './shard-plan.ts';
 
 /** A site's report, from the run this worker ran (or resumed) it as. */
 export interface SiteReport {
@@ -40,6 +40,7 @@ export function workerReport(input: WorkerReportInput): Report {
         ),
       )
     : emptyReport(input);
+  placeInWaves(merged.steps, manifest);
   const end = result.end.outcome;
   return {
     ...merged,

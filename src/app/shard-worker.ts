@@ -111,7 +111,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
         request.onStart?.(),
         runSite(request, manifest, lease, site, siteRun, reports)
       ),
-      analyse: (wave, passed, since) => analyse(request, manifest, wave, passed, since),
+      analyse: (wave, passed, since) => analyse(request, manifest, wave, passed, since, holder),
     });
     const report = workerReport({
       manifest,

@@ -91,7 +91,7 @@ export const shardLabel = (report: Report): string | undefined =>
 export function supersededAttempt(
   one: Source,
   all: readonly Source[],
-  kept: readonly { step: ReportStep; report: Report }[],
+  kept: readonly { step: ReportStep; report: Report | undefined }[],
 ): boolean {
   const shard = one.report.shard;
   if (!shard || (shard.end !== 'lost' && shard.end !== 'cancelled')) return false;

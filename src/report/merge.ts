@@ -27,6 +27,10 @@ export interface MergeOptions {
   covers?: { key: string; values: readonly string[] } | undefined;
   /** The reports are the workers' of a sharded run of this many shards: each shard no report is from fails it. */
   expectShards?: number | undefined;
+  /** Instances no report holds, listed as they are among the rest (a sharded rollout's halt left them not started). */
+  listed?: readonly ReportStep[] | undefined;
+  /** Instances listed after all the others, in their order (a sharded rollout's analysis rounds, as one process lists them). */
+  after?: readonly ReportStep[] | undefined;
 }
 
 export function mergeReports(shards: readonly ReportShard[], options: MergeOptions = {}): Report {
@@ -38,8 +42,8 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   const missing = options.expectShards === undefined ? [] : missingShards(shards, options.expectShards);
   const first = shards[0]!.report;
   const matrix = options.matrix ?? fleetMatrix(shards);
-  const kept = mergeSteps(shards, matrix);
-  const steps = kept.map((k) => k.step);
+  const kept = mergeSteps(shards, matrix, options.listed ?? []);
+  const steps = [...kept.map((k) => k.step), ...(options.after ?? [])];
   // A sharded run's workers' reports: the rollout as the one that knew the most tells it.
   const rollout = shardRollout(shards);
   const unstarted = unstartedAfter(rollout);
@@ -157,8 +161,8 @@ function fleetMatrix(shards: readonly ReportShard[]): Report['matrix'] {
  * job: it is kept once, as the job where it went worst saw it. An instance of a site a sharded
  * run's worker left is the resuming attempt's (when both left it, the later one's).
  */
-function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): Kept[] {
-  const byKey = new Map<string, Kept>();
+function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], listed: readonly ReportStep[]): Kept[] {
+  const byKey = new Map<string, Kept & { report: Report }>();
   for (const { source, report } of shards) {
     for (const step of report.steps) {
       const key = `${step.step}:${JSON.stringify(step.matrix)}`;
@@ -185,6 +189,12 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): K
       } else if (severity(step) > severity(seen.step)) byKey.set(key, { step, source, report });
     }
   }
+  const all: Kept[] = [
+    ...byKey.values(),
+    ...listed
+      .filter((step) => !byKey.has(`${step.step}:${JSON.stringify(step.matrix)}`))
+      .map((step) => ({ step, source: 'the plan', report: undefined })),
+  ];
   // Each value's place in its key's list, looked up (a fleet's thousands of sites), each instance's places once.
   const places = new Map(
     Object.entries(matrix).map(([k, values]) => {
@@ -195,15 +205,15 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix']): K
   );
   const position = (step: ReportStep) =>
     Object.entries(step.matrix ?? {}).map(([k, v]) => places.get(k)?.get(String(v)) ?? -1);
-  const kept = [...byKey.values()].map((k) => ({ k, at: position(k.step) }));
+  const kept = all.map((k) => ({ k, at: position(k.step) }));
   return kept.sort((a, b) => a.k.step.step - b.k.step.step || compareLists(a.at, b.at)).map((x) => x.k);
 }
 
-/** An instance kept, and the report it is from. */
+/** An instance kept, and the report it is from (none for one the merge was given to list). */
 interface Kept {
   step: ReportStep;
   source: string;
-  report: Report;
+  report: Report | undefined;
 }
 
 const SEVERITY: Record<ReportStep['outcome'], number> = { success: 0, skipped: 1, cancelled: 2, failure: 3 };

@@ -89,3 +89,10 @@ export const OperatorDecisionSchema = z.object({
   after: z.number().optional().describe("decide --after: in effect from this time on the run's clock (epoch ms)"),
 });
 export type OperatorDecision = z.infer<typeof OperatorDecisionSchema>;
+
+/** Why a value's instances did not start: the rollout halted at an earlier wave (the report's words, one process's and a sharded run's). */
+export const haltedEarlier = (wave: number) => `not started: the rollout halted at wave ${wave}`;
+
+/** Why a value's instances did not start: its own wave was past its failure budget. */
+export const pastBudget = (wave: number, failed: number, over: string, budget: number) =>
+  `not started: wave ${wave} had ${failed} failed ${over}(s), over its budget of ${budget}`;

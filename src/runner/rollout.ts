@@ -7,6 +7,7 @@
 // reported so. With a run store a rollout may park instead (park.ts): a long bake, a decision.
 import type { Rollout, Step } from '../pipeline/model.ts';
 import type { StepRun, RolloutResult } from './result.ts';
+import { haltedEarlier, pastBudget } from './rollout-result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
 import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
 import { notStarted } from './instance-end.ts';
@@ -115,7 +116,7 @@ export async function runRollout(
         if (signal.aborted)
           runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, true, signal), (r.wave = wave.wave))));
         // Where it halted; why is the rollout's (its halted reason), said once by the log and each report.
-        else halt(value, wave.wave, `not started: the rollout halted at wave ${result.halted!.wave}`);
+        else halt(value, wave.wave, haltedEarlier(result.halted!.wave));
       }
       continue;
     }
@@ -133,11 +134,7 @@ export async function runRollout(
           continue;
         }
         if (wave.failed.length > wave.budget && !goesOn(ctx, wave.wave)) {
-          halt(
-            value,
-            wave.wave,
-            `not started: wave ${wave.wave} had ${wave.failed.length} failed ${rollout.over}(s), over its budget of ${wave.budget}`,
-          );
+          halt(value, wave.wave, pastBudget(wave.wave, wave.failed.length, rollout.over, wave.budget));
           continue;
         }
         if (await runValue(value, wave.wave)) wave.failed.push(value);

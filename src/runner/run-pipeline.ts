@@ -8,7 +8,7 @@ import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, inRollout, matrixValues } from '../pipeline/selection.ts';
-import { instanceName } from './names.ts';
+import { instanceIdentity } from './planned.ts';
 import { instanceSet, type InstanceSet } from './instance-set.ts';
 import { identityOf, newInstance } from './instance.ts';
 import { runOutcome, type RunResult, type StepRun } from './result.ts';
@@ -59,17 +59,10 @@ async function openClients(
 
 /** The instances of a step: one, or one per matrix combination the selection keeps. */
 function instancesOf(ctx: RunContext, step: Step, options: RunOptions, set: InstanceSet): StepRun[] {
-  return set.steps[step.index]!.map(({ combination: c, key }) =>
+  const contexts = { ...ctx.base, steps: ctx.steps, targets: ctx.targets };
+  return set.steps[step.index]!.map(({ combination, key }) =>
     newInstance(
-      {
-        key,
-        step: step.index,
-        id: step.id,
-        name: instanceName(step, c, { ...ctx.base, steps: ctx.steps, targets: ctx.targets }, ctx.masker),
-        uses: step.uses,
-        matrix: step.matrix ? { ...c } : undefined,
-        server: serverName(step, c, ctx.base),
-      },
+      instanceIdentity(step, combination, key, contexts, ctx.masker),
       options.resume ? { resume: 'resumed' } : {},
     ),
   );

@@ -9,11 +9,14 @@ import { runInstance } from './run-instance.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { gateRounds } from './gate-rounds.ts';
 
+/** A gate's instance name in an analysis round (a sharded run's analyst names its rounds so too). */
+export const roundName = (name: string, wave: number, round: number, count: number) =>
+  `${name} (analysis after wave ${wave}, round ${round}/${count})`;
+
 /** A fresh instance of a gate for one analysis round: the gate's identity, nothing run yet. */
 function roundRun(gate: StepRun, wave: number, round: number, count: number): StepRun {
   const key = `${gate.key}@analysis-${wave}-${round}`;
-  const name = `${gate.name} (analysis after wave ${wave}, round ${round}/${count})`;
-  return newInstance({ ...identityOf(gate), key, name }, { wave, round });
+  return newInstance({ ...identityOf(gate), key, name: roundName(gate.name, wave, round, count) }, { wave, round });
 }
 
 /**

@@ -39,6 +39,8 @@ export const shardKeys = (run: string) => {
   return {
     root,
     manifest: `${root}manifest`,
+    /** Every instance the run plans, by identity (written by shard before the manifest): what the merged report lists a halt left not started. */
+    instances: `${root}instances`,
     /** Each attempt of shard I registers here: a shard no attempt registered is missing. */
     workers: (index: number) => `${root}workers/${String(index).padStart(5, '0')}/`,
     /** The log of wave K: the starts, takeovers and ends of its sites, one create-only key each. */
@@ -46,6 +48,8 @@ export const shardKeys = (run: string) => {
     /** The analysts of wave K (elected by create-only writes) and its verdict. */
     analysts: (wave: number) => `${root}waves/${wave}/analyst/`,
     verdict: (wave: number) => `${root}waves/${wave}/verdict`,
+    /** The rounds of the analysis after wave K as its analyst `holder` ran them (the report's steps); its verdict names the key. */
+    rounds: (wave: number, holder: string) => `${root}waves/${wave}/rounds/${holder}`,
     /** A site's terminal record: written once, when its steps ended. */
     site: (site: string) => `${root}sites/${siteKey(site)}`,
     sites: `${root}sites/`,

@@ -22,6 +22,8 @@ export const Verdict = z.object({
   text: z.string(),
   /** The analysis, when one was due after the wave: its rounds and what it found (the merged report's). */
   analysis: Analysis.optional(),
+  /** The key of the analysis rounds' instances, as its analyst kept them (the merged report lists them). */
+  steps: z.string().optional(),
   worker: z.int(),
   at: z.number(),
 });

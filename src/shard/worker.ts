@@ -43,7 +43,11 @@ export interface WorkerDeps {
    * `parked` when the bake outlasts the wait limit (a later job goes on); `cancelled` when the
    * worker was interrupted before a verdict.
    */
-  analyse(wave: number, passed: string[], since: number): Promise<Analysis | { parked: string } | { cancelled: true }>;
+  analyse(
+    wave: number,
+    passed: string[],
+    since: number,
+  ): Promise<(Analysis & { steps?: string }) | { parked: string } | { cancelled: true }>;
   /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
   isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;
@@ -326,13 +330,12 @@ async function elect(
   }
   const since = list[0]?.at ?? me.at;
   const failed = sites.filter((s) => state.failed.has(s));
-  const notStarted = sites.filter((s) => !state.owners.has(s));
   let verdict: Verdict;
   if (failed.length > budget)
     verdict = {
       wave,
       passed: false,
-      halted: `${overBudget(manifest.over, failed, budget)}${notStarted.length ? `; ${notStarted.length} never started` : ''}`,
+      halted: overBudget(manifest.over, failed, budget),
       failed,
       text: 'over budget',
       worker: index,
@@ -373,7 +376,13 @@ async function elect(
       ...(analysed.passed ? {} : { halted: `the analysis after it failed: ${analysed.text}` }),
       failed,
       text: analysed.text,
-      analysis: analysed,
+      analysis: {
+        passed: analysed.passed,
+        rounds: analysed.rounds,
+        failedRounds: analysed.failedRounds,
+        text: analysed.text,
+      },
+      ...(analysed.steps ? { steps: analysed.steps } : {}),
       worker: index,
       at: deps.now(),
     };

@@ -153,6 +153,9 @@ function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO
   );
 }
 
+const leftByRollout = (s: Report['steps'][number]) =>
+  s.error?.code === 'ROLLOUT_HALTED' || s.error?.code === 'ROLLOUT_PARKED';
+
 /** The fleet's rows and its line. */
 function printFleet(report: Report, io: CliIO): void {
   for (const row of fleetRows(report))
@@ -163,8 +166,9 @@ function printFleet(report: Report, io: CliIO): void {
   const { halted, parked } = report.rollout ?? {};
   if (halted || parked) {
     const { over, waves } = report.rollout!;
-    // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps).
-    const ran = new Set(report.steps.map((s) => s.matrix?.[over]));
+    // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps);
+    // an instance the halt or park left not started is listed, but did not run.
+    const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
     const unstarted = waves.flatMap((w) => w.values).filter((v) => !ran.has(v));
     const left = unstarted.length ? `; not started: ${unstarted.map(neutralise).join(', ')}` : '';
     io.stdout(

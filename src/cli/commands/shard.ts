@@ -6,6 +6,7 @@
 import { ExitCode, UsageError } from '../../errors.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { fleetOf, makeManifest } from '../../app/shard-plan.ts';
+import { storePlanned } from '../../app/shard-instances.ts';
 import { namedStore, STORE_VARIABLE } from '../../app/stored-run.ts';
 import { operatorOf } from '../../app/journal-setup.ts';
 import { newRunId } from '../../journal/replica.ts';
@@ -87,6 +88,8 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   await probeStore(store, clock.now);
   const run = newRunId(clock.now());
   const manifest = makeManifest(pipeline, fleet, { run, shards, assign, at: clock.now(), by: operatorOf(io.env) });
+  // The instances before the manifest: a worker starts once the manifest is there.
+  await storePlanned(store, run, pipeline, io.env);
   await writeManifest(store, manifest);
   // The worker's words, given to a container as they are and to a shell quoted.
   const words = ['run', file, ...(values.var ?? []).flatMap((v) => ['--var', v])];

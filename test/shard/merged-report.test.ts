@@ -1,0 +1,121 @@
+// The merged report of a sharded rollout is the single-process run's but for timings (issue 48):
+// the same steps (each with its wave), the analysis rounds between waves, the instances a halt left
+// not started and why, the same counts and the same words, for the same fleet and faults.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { analysisClock, shardFleet } from './helpers.ts';
+import { runCli } from '../helpers/cli.ts';
+import type { Report } from '../../src/report/index.ts';
+import { assertClean } from '../helpers/secrets.ts';
+
+/**
+ * A report with what differs between two runs of the same release blanked: times, durations, the
+ * temporary paths, how it was merged, and the pipeline's hash and the servers' port (each
+ * fleet has an emulator of its own).
+ */
+function comparable(report: Report, dir: string): unknown {
+  const walk = (v: unknown, key: string): unknown => {
+    if (['startedAt', 'durationMs', 'earlierRunAt', 'since'].includes(key)) return 'T';
+    if (typeof v === 'string')
+      return v
+        .split(dir)
+        .join('DIR')
+        .replace(/http:\/\/127\.0\.0\.1:\d+/g, 'EMULATOR');
+    if (Array.isArray(v)) return v.map((x) => walk(x, ''));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  return walk({ ...report, merged: null, pipeline: { ...report.pipeline, sha256: 'HASH' } }, '');
+}
+
+async function oneAndMerged(
+  t: TestContext,
+  rollout: string,
+  faults: string[],
+  assign: 'static' | 'queue',
+): Promise<{ one: unknown; merged: unknown; codes: [number | null, number | null] }> {
+  const single = await shardFleet(t, 6, rollout, undefined, { faults });
+  const json = join(single.dir, 'one.json');
+  // The analysis's intervals pass at once on the clock; every other wait is real.
+  const one = await runCli(['run', single.file, '--report-json', json], { env: single.env, clock: analysisClock() });
+  const f = await shardFleet(t, 6, rollout, undefined, { faults });
+  const run = (await f.shard('--shards', '3', '--assign', assign)).run;
+  const clock = analysisClock();
+  await Promise.all(
+    ['1/3', '2/3', '3/3'].map((s) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', s, '--shard-ttl', '1h'], {
+        env: f.env,
+        clock,
+      }),
+    ),
+  );
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  const oneReport = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  return {
+    one: comparable(oneReport, single.dir),
+    merged: comparable(merged.report!, f.dir),
+    codes: [one.code, merged.code],
+  };
+}
+
+const ANALYSED = '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m }';
+
+for (const [name, rollout, faults, code] of [
+  ['three waves that pass: each step with its wave', '  over: site\n  waves: [[site-0001], 50%, rest]', [], 0],
+  ['an analysis that passes: its rounds, as steps of their own', ANALYSED, [], 0],
+  [
+    'an analysis that fails at the canary: its round, and every later site not started, as the halt left it',
+    ANALYSED,
+    ['GET /api/monitoring/v1/alerts site=site-0001 raise-alert=critical:disk_full'],
+    1,
+  ],
+  [
+    'a canary past its budget: the later sites not started, and why',
+    '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 0',
+    ['POST /api/devops/v1/update/system site=site-0001 status=400'],
+    1,
+  ],
+] as const)
+  for (const assign of ['static', 'queue'] as const)
+    test(`the merged report of a sharded rollout is the single-process run's but for timings (${assign}): ${name}`, async (t) => {
+      const { one, merged, codes } = await oneAndMerged(t, rollout, [...faults], assign);
+      assert.deepEqual(codes, [code, code], 'the run and the merge exit alike');
+      assert.deepEqual(merged, one);
+    });
+
+test("no secret reaches the run store's planned instances or an analysis's rounds: a step name that reads one is masked there, as in the report", async (t) => {
+  const f = await shardFleet(t, 4, ANALYSED, undefined, {
+    faults: ['GET /api/monitoring/v1/alerts site=site-0001 raise-alert=critical:disk_full'],
+  });
+  const secret = 'tok-7f3a9c2e51b8d4';
+  f.env.RELEASE_TAG = secret;
+  // Both steps name a secret: the update (a planned instance the halt leaves) and the gate (an analysis round).
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(/^( +)name: "([^"]*)"/gm, '$1name: "$2 (${{ secrets.RELEASE_TAG }})"'),
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  const clock = analysisClock();
+  await Promise.all(
+    ['1/2', '2/2'].map((s) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', s, '--shard-ttl', '1h'], {
+        env: f.env,
+        clock,
+      }),
+    ),
+  );
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  const names = merged.report!.steps.map((s) => s.name);
+  assert.ok(names.includes('Update site-0002 (***)'), names.join('\n'));
+  assert.ok(
+    names.includes('No critical alert at site-0001 (***) (analysis after wave 1, round 1/2)'),
+    names.join('\n'),
+  );
+  const keys = readdirSync(f.store, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const read = keys.map((e) => join(e.parentPath, e.name));
+  assert.ok(read.some((p) => p.endsWith('/instances')) && read.some((p) => p.includes('/rounds/')), read.join('\n'));
+  for (const path of read) assertClean(path, readFileSync(path, 'latin1'), [secret]);
+});
