@@ -11,6 +11,7 @@ import { shardKeys, type Manifest } from '../shard/manifest.ts';
 import type { ReportStep } from '../report/model.ts';
 import { roundName } from '../runner/wave-analysis.ts';
 import { runAndReport } from './run.ts';
+import { StoreError } from '../store/store.ts';
 import { gateRounds } from '../runner/gate-rounds.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 
@@ -102,8 +103,16 @@ export async function analyse(
   // Interrupted before a verdict: no verdict is written; the worker ends as interrupted (its lease
   // given up, so that a worker waiting at the barrier stands in its place).
   if (verdict.cancelled) return { cancelled: true };
+  // Masked whole once more, as a run's result is at its end (a secret learnt in a later round); kept
+  // for the merged report only: a store that refuses it costs the report its rounds, not the verdict.
   const key = shardKeys(manifest.run).rounds(wave, holder);
-  const kept = rounds.length > 0 && (await request.store.create(key, Buffer.from(JSON.stringify(rounds))));
+  const kept =
+    rounds.length > 0 &&
+    (await request.store.create(key, Buffer.from(JSON.stringify(request.masker.maskValue(rounds)))).catch((error) => {
+      if (!(error instanceof StoreError)) throw error;
+      request.say(`wave ${wave}: the analysis's rounds were not kept for the merged report: ${error.message}`);
+      return false;
+    }));
   return {
     passed: verdict.passed,
     rounds: verdict.rounds,

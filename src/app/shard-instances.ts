@@ -1,10 +1,10 @@
 // A sharded run's planned instances in the store (`shards/RUN/instances`): each instance of the
 // rollout's steps as one process would plan it (its step, name, server, matrix values), written
 // once by `enginectl shard` before the manifest. A worker never reads it; the merged report does,
-// to list the instances a halt left not started, as one process's report lists them. A run
-// sharded before it existed has none: its merged report names the sites alone, as it did.
+// to list the instances a halt left not started, and the fleet's matrix in its order, as one
+// process's report does. A run sharded before it existed has none: its merged report names the
+// sites a halt left alone, in the order of the waves, as it did.
 import { z } from 'zod';
-import { EnginectlError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { InstanceIdentity } from '../runner/instance.ts';
 import { Masker } from '../runner/masker.ts';
@@ -18,22 +18,27 @@ import type { RunStore } from '../store/store.ts';
 const Planned = InstanceIdentity.omit({ key: true });
 export type Planned = z.infer<typeof Planned>;
 
-/**
- * Writes the pipeline's instances to the run's key, each name masked as a run masks it; nothing
- * when they cannot be named here (a var that reads a secret this job was not given): the merged
- * report then names the sites a halt left alone.
- */
+/** Writes the pipeline's instances to the run's key, each name masked as a run masks it. */
 export async function storePlanned(store: RunStore, run: string, pipeline: Pipeline, env: Env): Promise<void> {
   const masker = new Masker();
   teachSecrets(pipeline, env, masker);
-  let planned: Planned[];
-  try {
-    planned = plannedInstances(pipeline, env, masker).map(({ key: _key, ...identity }) => identity);
-  } catch (error) {
-    if (error instanceof EnginectlError) return;
-    throw error;
-  }
+  const planned = plannedInstances(pipeline, env, masker).map(({ key: _key, ...identity }) => identity);
   await store.create(shardKeys(run).instances, Buffer.from(JSON.stringify(planned)));
+}
+
+/** The fleet's matrix as one process's report gives it: each key's values in the order the instances meet them (the inventory's, not the waves'). */
+export function matrixOf(planned: readonly Planned[]): Record<string, (string | number | boolean)[]> {
+  const out: Record<string, (string | number | boolean)[]> = {};
+  const seen = new Map<string, Set<string>>();
+  for (const { matrix } of planned)
+    for (const [key, value] of Object.entries(matrix ?? {})) {
+      const known = seen.get(key) ?? new Set<string>();
+      seen.set(key, known);
+      if (known.has(String(value))) continue;
+      known.add(String(value));
+      (out[key] ??= []).push(value);
+    }
+  return out;
 }
 
 export const readPlanned = (store: RunStore, run: string): Promise<Planned[] | undefined> =>

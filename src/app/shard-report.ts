@@ -11,8 +11,8 @@ import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
 import { buildReport, reportParked, reportStep, ReportStep, type Report } from '../report/model.ts';
 import { newInstance } from '../runner/instance.ts';
-import { haltedEarlier, pastBudget } from '../runner/rollout-result.ts';
-import { readPlanned } from './shard-instances.ts';
+import { haltedEarlier, parkedAt, pastBudget } from '../runner/rollout-result.ts';
+import { matrixOf, readPlanned, type Planned } from './shard-instances.ts';
 import { z } from 'zod';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, readShardRecord, shardKeys, type Manifest } from '../shard/manifest.ts';
@@ -39,7 +39,7 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   // started; and when the wave it stands at ended everywhere (every site's terminal record read;
   // one not yet written counts as not ended), the later waves' only once started.
   const owed: string[] = [];
-  // The sites a halt left not started, with their wave: listed as one process lists them.
+  // The sites a halt (or the wave the rollout waits at) left not started, with their wave: listed as one process lists them.
   const unstarted: { site: string; wave: number }[] = [];
   // Whether every site of the wave the rollout stands at has its end, the latest of them, and those that failed.
   let standingEnded = standing >= 0;
@@ -51,7 +51,7 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
     const after = rollout.halted ? true : standingEnded && w > standing;
     for (const site of manifest.waves[w]!)
       if (!after || log.owners.has(site)) owed.push(site);
-      else if (rollout.halted) unstarted.push({ site, wave: w + 1 });
+      else unstarted.push({ site, wave: w + 1 });
     for (const site of manifest.waves[w]!) {
       const terminal = await readTerminal(store, run, site);
       if (w === standing && terminal) {
@@ -76,31 +76,32 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
   const missingShards: number[] = [];
   for (let i = 0; i < manifest.shards; i++)
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
-  const report = mergeReports(shards, {
-    ...fleetOptions(manifest, owed),
-    listed: rollout.halted ? await notStarted(store, manifest, rollout.halted, verdicts, unstarted) : [],
-    after: await analysisRounds(store, verdicts),
-  });
-  placeInWaves(report.steps, manifest);
-  // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
-  report.rollout = rollout;
-  if (report.rollout.halted) report.outcome = 'failure';
   // Every site of the wave it stands at ended, no verdict yet: past its budget, the verdict to come
   // halts the rollout (said so); within it, the rollout waits at the barrier, as a parked run does.
   if (standingEnded) {
     const budget = manifest.budgets[standing]!;
     standsAt(rollout, standing + 1, failed.length > budget ? 'halted' : 'parked').failed = failed;
-    if (failed.length > budget) {
+    if (failed.length > budget)
       rollout.halted = {
         wave: standing + 1,
         reason: `${overBudget(manifest.over, failed, budget)} (the wave's verdict not yet written)`,
       };
-      report.outcome = 'failure';
-    } else {
-      rollout.parked = await barrierPark(store, run, manifest, standing + 1, lastEnd);
-      report.parked = reportParked(rollout.parked);
-    }
+    else rollout.parked = await barrierPark(store, run, manifest, standing + 1, lastEnd);
   }
+  // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt or park left.
+  const planned = await readPlanned(store, run);
+  const fleet = fleetOptions(manifest, owed);
+  const report = mergeReports(shards, {
+    ...fleet,
+    matrix: planned ? matrixOf(planned) : fleet.matrix,
+    listed: planned ? notStarted(planned, manifest, rollout, verdicts, unstarted) : [],
+    after: await analysisRounds(store, run, verdicts),
+  });
+  placeInWaves(report.steps, manifest);
+  // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
+  report.rollout = rollout;
+  if (rollout.halted) report.outcome = 'failure';
+  if (rollout.parked) report.parked = reportParked(rollout.parked);
   if (missingShards.length && report.merged) {
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
     report.outcome = 'failure';
@@ -109,41 +110,51 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
 }
 
 /**
- * The instances of the sites a halt left not started, as one process's report lists them (cancelled,
- * and why): from the run's planned instances, which a run sharded before they were kept lacks.
+ * The instances of the sites a halt (or a park) left not started, as one process's report lists
+ * them (cancelled, and why), from the run's planned instances.
  */
-async function notStarted(
-  store: RunStore,
+function notStarted(
+  planned: readonly Planned[],
   manifest: Manifest,
-  halted: { wave: number },
+  rollout: NonNullable<Report['rollout']>,
   verdicts: readonly (Verdict | undefined)[],
   unstarted: readonly { site: string; wave: number }[],
-): Promise<ReportStep[]> {
-  if (unstarted.length === 0) return [];
-  const planned = await readPlanned(store, manifest.run);
-  if (!planned) return [];
-  const bySite = new Map<string, typeof planned>();
+): ReportStep[] {
+  const { halted, parked } = rollout;
+  if (unstarted.length === 0 || (!halted && !parked)) return [];
+  const bySite = new Map<string, Planned[]>();
   for (const p of planned) {
     const site = String(p.matrix?.[manifest.over]);
-    bySite.set(site, [...(bySite.get(site) ?? []), p]);
+    const list = bySite.get(site);
+    if (list) list.push(p);
+    else bySite.set(site, [p]);
   }
-  const failed = verdicts[halted.wave - 1]?.failed.length ?? 0;
-  return unstarted.flatMap(({ site, wave }) => {
-    const message =
-      wave === halted.wave
-        ? pastBudget(wave, failed, manifest.over, manifest.budgets[wave - 1]!)
-        : haltedEarlier(halted.wave);
-    return (bySite.get(site) ?? []).map((identity) =>
-      reportStep(newInstance({ ...identity, key: '' }, { wave, error: { code: 'ROLLOUT_HALTED', message } })),
-    );
-  });
+  const why = (wave: number) =>
+    parked
+      ? { code: 'ROLLOUT_PARKED' as const, message: parkedAt(parked.wave, parked.reason) }
+      : {
+          code: 'ROLLOUT_HALTED' as const,
+          message:
+            wave === halted!.wave
+              ? pastBudget(wave, verdicts[wave - 1]?.failed.length ?? 0, manifest.over, manifest.budgets[wave - 1]!)
+              : haltedEarlier(halted!.wave),
+        };
+  return unstarted.flatMap(({ site, wave }) =>
+    (bySite.get(site) ?? []).map((identity) =>
+      reportStep(newInstance({ ...identity, key: '' }, { wave, error: why(wave) })),
+    ),
+  );
 }
 
-/** The instances of each wave's analysis rounds, as its analyst kept them, in the order of the waves. */
-async function analysisRounds(store: RunStore, verdicts: readonly (Verdict | undefined)[]): Promise<ReportStep[]> {
+/** The instances of each wave's analysis rounds, as its analyst kept them (a key of the wave's rounds alone), in the order of the waves. */
+async function analysisRounds(
+  store: RunStore,
+  run: string,
+  verdicts: readonly (Verdict | undefined)[],
+): Promise<ReportStep[]> {
   const rounds: ReportStep[] = [];
   for (const v of verdicts)
-    if (v?.steps)
+    if (v?.steps?.startsWith(shardKeys(run).rounds(v.wave, '')))
       rounds.push(...((await readShardRecord(store, v.steps, z.array(ReportStep), "an analysis's rounds")) ?? []));
   return rounds;
 }

@@ -55,7 +55,11 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   ];
   const starts = shards.map((s) => Date.parse(s.report.startedAt));
   const start = Math.min(...starts);
-  const end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
+  let end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
+  // The analysis rounds run after their wave's sites: the run lasts until the last of them ends.
+  for (const step of options.after ?? [])
+    if (step.startedAt !== null && step.durationMs !== null)
+      end = Math.max(end, Date.parse(step.startedAt) + step.durationMs);
   // Each job's outcome and counts from its steps: a report's own fields are only claims.
   const outcomes = shards.map((s) => checkedOutcome(s.report));
   // For the fleet, a worker's attempt cut short and taken up by another counts as what is kept of it.

@@ -5,7 +5,7 @@
 // store nothing parks: a bake is waited, a failure halts as before.
 import type { Rollout, Step } from '../pipeline/model.ts';
 import type { StepRun, WaveResult } from './result.ts';
-import type { OperatorDecision, Park, RolloutResult } from './rollout-result.ts';
+import { parkedAt, type OperatorDecision, type Park, type RolloutResult } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
 import { formatDuration } from '../duration.ts';
 import { bakeOf } from './waves.ts';
@@ -146,5 +146,5 @@ export function parkedHeadline(park: Park): string {
 
 /** The instances of the waves after a park, and of its own values not run: not started, saying where it parked. */
 export function parkedMessage(result: RolloutResult): string {
-  return `not started: the rollout parked at wave ${result.parked!.wave} (waiting for ${result.parked!.reason})`;
+  return parkedAt(result.parked!.wave, result.parked!.reason);
 }

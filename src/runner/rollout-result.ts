@@ -96,3 +96,7 @@ export const haltedEarlier = (wave: number) => `not started: the rollout halted 
 /** Why a value's instances did not start: its own wave was past its failure budget. */
 export const pastBudget = (wave: number, failed: number, over: string, budget: number) =>
   `not started: wave ${wave} had ${failed} failed ${over}(s), over its budget of ${budget}`;
+
+/** Why a value's instances did not start: the rollout parked at a wave, waiting for `reason`. */
+export const parkedAt = (wave: number, reason: string) =>
+  `not started: the rollout parked at wave ${wave} (waiting for ${reason})`;

@@ -2,7 +2,7 @@
 // the same steps (each with its wave), the analysis rounds between waves, the instances a halt left
 // not started and why, the same counts and the same words, for the same fleet and faults.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { analysisClock, shardFleet } from './helpers.ts';
@@ -35,12 +35,15 @@ async function oneAndMerged(
   rollout: string,
   faults: string[],
   assign: 'static' | 'queue',
+  edit: (pipeline: string) => string = (p) => p,
 ): Promise<{ one: unknown; merged: unknown; codes: [number | null, number | null] }> {
   const single = await shardFleet(t, 6, rollout, undefined, { faults });
+  writeFileSync(single.file, edit(readFileSync(single.file, 'utf8')));
   const json = join(single.dir, 'one.json');
   // The analysis's intervals pass at once on the clock; every other wait is real.
   const one = await runCli(['run', single.file, '--report-json', json], { env: single.env, clock: analysisClock() });
   const f = await shardFleet(t, 6, rollout, undefined, { faults });
+  writeFileSync(f.file, edit(readFileSync(f.file, 'utf8')));
   const run = (await f.shard('--shards', '3', '--assign', assign)).run;
   const clock = analysisClock();
   await Promise.all(
@@ -53,6 +56,11 @@ async function oneAndMerged(
   );
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   const oneReport = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  // Its span covers every step it lists, an analysis round the last of them included.
+  const span = Date.parse(merged.report!.startedAt) + merged.report!.durationMs;
+  for (const step of merged.report!.steps)
+    if (step.startedAt !== null)
+      assert.ok(Date.parse(step.startedAt) + (step.durationMs ?? 0) <= span, `${step.name} ends within the run`);
   return {
     one: comparable(oneReport, single.dir),
     merged: comparable(merged.report!, f.dir),
@@ -62,7 +70,14 @@ async function oneAndMerged(
 
 const ANALYSED = '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m }';
 
-for (const [name, rollout, faults, code] of [
+/** The gate over two matrix keys: each site probed twice. */
+const twoKeys = (pipeline: string) =>
+  pipeline.replace(
+    'uses: monitoring/alerts\n    matrix: { site:',
+    'uses: monitoring/alerts\n    matrix: { probe: [a, b], site:',
+  );
+
+for (const [name, rollout, faults, code, edit] of [
   ['three waves that pass: each step with its wave', '  over: site\n  waves: [[site-0001], 50%, rest]', [], 0],
   ['an analysis that passes: its rounds, as steps of their own', ANALYSED, [], 0],
   [
@@ -77,10 +92,17 @@ for (const [name, rollout, faults, code] of [
     ['POST /api/devops/v1/update/system site=site-0001 status=400'],
     1,
   ],
+  [
+    "a canary not first in the inventory, a gate over two matrix keys, halted: the fleet's order, not the waves'",
+    '  over: site\n  waves: [[site-0004], rest]\n  max-failures: 0',
+    ['POST /api/devops/v1/update/system site=site-0004 status=400'],
+    1,
+    twoKeys,
+  ],
 ] as const)
   for (const assign of ['static', 'queue'] as const)
     test(`the merged report of a sharded rollout is the single-process run's but for timings (${assign}): ${name}`, async (t) => {
-      const { one, merged, codes } = await oneAndMerged(t, rollout, [...faults], assign);
+      const { one, merged, codes } = await oneAndMerged(t, rollout, [...faults], assign, edit);
       assert.deepEqual(codes, [code, code], 'the run and the merge exit alike');
       assert.deepEqual(merged, one);
     });
@@ -118,4 +140,36 @@ test("no secret reaches the run store's planned instances or an analysis's round
   const read = keys.map((e) => join(e.parentPath, e.name));
   assert.ok(read.some((p) => p.endsWith('/instances')) && read.some((p) => p.includes('/rounds/')), read.join('\n'));
   for (const path of read) assertClean(path, readFileSync(path, 'latin1'), [secret]);
+});
+
+test("a store that refuses the analysis's rounds costs the merged report its rounds, not the rollout: the verdict is written, the worker says so", async (t) => {
+  const f = await shardFleet(t, 4, ANALYSED);
+  const run = (await f.shard('--shards', '2')).run;
+  // A file where the rounds' folder goes: the store cannot create the analyst's key.
+  mkdirSync(join(f.store, 'shards', run, 'waves', '1'), { recursive: true });
+  writeFileSync(join(f.store, 'shards', run, 'waves', '1', 'rounds'), 'in the way');
+  const clock = analysisClock();
+  const workers = await Promise.all(
+    ['1/2', '2/2'].map((s) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', s, '--shard-ttl', '1h'], {
+        env: f.env,
+        clock,
+      }),
+    ),
+  );
+  for (const w of workers) assert.equal(w.code, 0, w.stdout + w.stderr);
+  assert.match(
+    workers.map((w) => w.stdout + w.stderr).join(''),
+    /wave 1: the analysis's rounds were not kept for the merged report: /,
+  );
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  assert.deepEqual(merged.report?.rollout?.waves[0]?.analysis, {
+    passed: true,
+    rounds: 2,
+    failedRounds: 0,
+    text: '2 round(s) of alerts held',
+  });
+  assert.equal(merged.report?.steps.filter((s) => s.round !== null).length, 0, 'no rounds listed');
+  assert.equal(merged.report?.counts.success, 8);
 });

@@ -288,6 +288,15 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
     ['parked', 'not-started'],
   );
   assert.equal(merged.report?.rollout?.parked?.wave, 1);
+  // The later sites' steps listed as a parked run lists them: not started, and what the rollout waits for.
+  assert.deepEqual(
+    merged.report?.steps.filter((s) => s.outcome === 'cancelled').map((s) => [s.matrix?.site, s.wave, s.error?.code]),
+    ['site-0002', 'site-0003', 'site-0004', 'site-0002', 'site-0003', 'site-0004'].map((s) => [s, 2, 'ROLLOUT_PARKED']),
+  );
+  assert.equal(
+    merged.report?.steps.find((s) => s.outcome === 'cancelled')?.error?.message,
+    'not started: the rollout parked at wave 1 (waiting for the analysis after wave 1 and its verdict)',
+  );
   // A site's terminal record not written yet (its worker killed after the log's entry): the wave has
   // not ended everywhere, and the later waves' sites are owed a report as before.
   rmSync(join(f.store, 'shards', run, 'sites', 's-site-0001'));
@@ -315,6 +324,10 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
       ['halted', ['site-0001']],
       ['not-started', []],
     ],
+  );
+  assert.deepEqual(
+    pending.report?.steps.filter((s) => s.outcome === 'cancelled').map((s) => [s.matrix?.site, s.error?.message]),
+    ['site-0002', 'site-0003', 'site-0002', 'site-0003'].map((s) => [s, 'not started: the rollout halted at wave 1']),
   );
 });
 
