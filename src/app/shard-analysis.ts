@@ -4,7 +4,7 @@
 // rounds' instances, as the report shows them, are kept in the store (`waves/K/rounds/HOLDER`,
 // named by the verdict) for the merged report, which lists them as one process's report does.
 import { formatDuration } from '../duration.ts';
-import type { Pipeline } from '../pipeline/model.ts';
+import type { Pipeline, Step } from '../pipeline/model.ts';
 import type { WaveAnalysis } from '../runner/rollout-result.ts';
 import { bakeOf } from '../runner/waves.ts';
 import { shardKeys, type Manifest } from '../shard/manifest.ts';
@@ -23,12 +23,13 @@ export async function analyse(
   passed: string[],
   since: number,
   holder: string,
-): Promise<(WaveAnalysis & { steps?: string }) | { parked: string } | { cancelled: true }> {
+): Promise<(WaveAnalysis & { steps?: string }) | { parked: string; until: number } | { cancelled: true }> {
   const rollout = request.pipeline.rollout!;
   const analysis = rollout.analysis!;
   const bakeMs = bakeOf(rollout, wave);
   const left = since + bakeMs - request.clock.now();
-  if (left > request.waitLimitMs) return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}` };
+  if (left > request.waitLimitMs)
+    return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}`, until: since + bakeMs };
   if (left > 0) {
     request.say(`wave ${wave}: baking ${formatDuration(left)} before its analysis`);
     try {
@@ -38,15 +39,51 @@ export async function analyse(
       throw error;
     }
   }
-  // The gates alone, numbered as a pipeline of their own (the runner indexes its instances by a step's place).
+  // Each gate alone, a pipeline of one step (the runner indexes its instances by a step's place),
+  // each of its instances run whatever the others gave, as one process's analysis runs them: no
+  // fail-fast in a round, and a gate that failed does not skip the next.
   const gates = request.pipeline.steps.filter((s) => s.id !== undefined && analysis.gates.includes(s.id));
-  const steps = gates.map((s, index) => ({ ...s, index }));
-  const pipeline: Pipeline = { ...request.pipeline, rollout: undefined, steps };
   // A round interrupted: thrown out of the rounds, and told as the analysis cancelled.
   const interrupted = new Error('interrupted');
   // Each round's instances as one process's report shows them: the gate's place in the file, the round named.
   const rounds: ReportStep[] = [];
   let round = 0;
+  const runGate = async (gate: Step, round: number): Promise<{ ran: ReportStep[]; ended: boolean }> => {
+    const pipeline: Pipeline = {
+      ...request.pipeline,
+      rollout: undefined,
+      steps: [{ ...gate, index: 0, failFast: false }],
+    };
+    const done = await runAndReport(
+      {
+        pipeline,
+        env: request.env,
+        selection: { only: { [manifest.over]: passed }, skip: {} },
+        reports: {},
+        emulatorUrl: request.emulatorUrl,
+        sources: request.sources,
+        // The manifest's hash, which this worker's files were checked against: not hashed again at each site.
+        sha256: manifest.sha256,
+        vars: request.vars,
+      },
+      {
+        masker: request.masker,
+        logger: request.logger,
+        signal: request.signal,
+        clock: request.clock,
+        stopwatch: request.stopwatch,
+      },
+    );
+    if (done.result.outcome === 'cancelled' && request.signal.aborted) throw interrupted;
+    const ran = done.rendered.report.steps.map((s) => ({
+      ...s,
+      step: gate.index,
+      name: roundName(s.name, wave, round, analysis.count),
+      wave,
+      round,
+    }));
+    return { ran, ended: done.result.outcome !== 'cancelled' };
+  };
   const verdict = await gateRounds(
     analysis,
     (ms) => {
@@ -56,41 +93,20 @@ export async function analyse(
       return request.clock.sleep(ms, request.signal);
     },
     async (round) => {
-      const done = await runAndReport(
-        {
-          pipeline,
-          env: request.env,
-          selection: { only: { [manifest.over]: passed }, skip: {} },
-          reports: {},
-          emulatorUrl: request.emulatorUrl,
-          sources: request.sources,
-          // The manifest's hash, which this worker's files were checked against: not hashed again at each site.
-          sha256: manifest.sha256,
-          vars: request.vars,
-        },
-        {
-          masker: request.masker,
-          logger: request.logger,
-          signal: request.signal,
-          clock: request.clock,
-          stopwatch: request.stopwatch,
-        },
-      );
-      if (done.result.outcome === 'cancelled' && request.signal.aborted) throw interrupted;
-      const ran = done.rendered.report.steps.map((s) => ({
-        ...s,
-        step: gates[s.step]!.index,
-        name: roundName(s.name, wave, round, analysis.count),
-        wave,
-        round,
-      }));
-      rounds.push(...ran);
-      const failures = ran
-        .filter((s) => s.outcome === 'failure')
-        .map((s) => `${s.name}: ${s.error?.message ?? 'failed'}`);
+      const failures: string[] = [];
+      let ended = true;
+      for (const gate of gates) {
+        const gateRun = await runGate(gate, round);
+        rounds.push(...gateRun.ran);
+        ended &&= gateRun.ended;
+        failures.push(
+          ...gateRun.ran
+            .filter((s) => s.outcome === 'failure')
+            .map((s) => `${s.name}: ${s.error?.message ?? 'failed'}`),
+        );
+      }
       // Ended before every gate ran, the worker not interrupted: a round that did not hold.
-      if (done.result.outcome === 'cancelled' && failures.length === 0)
-        failures.push("the gates' run ended before every gate ran");
+      if (!ended && failures.length === 0) failures.push("the gates' run ended before every gate ran");
       return failures;
     },
     // A failed round within the limit does not fail the run: the limit let it pass.

@@ -11,7 +11,7 @@ import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
 import { buildReport, reportParked, reportStep, ReportStep, type Report } from '../report/model.ts';
 import { newInstance } from '../runner/instance.ts';
-import { haltedEarlier, parkedAt, pastBudget } from '../runner/rollout-result.ts';
+import { haltedEarlier, parkedAt, pastBudget, type Park } from '../runner/rollout-result.ts';
 import { matrixOf, readPlanned, type Planned } from './shard-instances.ts';
 import { z } from 'zod';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
@@ -160,20 +160,25 @@ async function analysisRounds(
 }
 
 /**
- * Where a sharded rollout waits when wave `wave` ended everywhere and has no verdict: its analysis
- * (a bake or gates, run by the worker elected, since it stood) or the count of its failures, by a
- * worker not yet there (parked at the barrier, or gone: run the workers again).
+ * Where a sharded rollout waits when wave `wave` ended everywhere and has no verdict: its bake (the
+ * analyst parked on it), its analysis (a bake or gates, run by the worker elected, since it stood)
+ * or the count of its failures, by a worker not yet there (parked at the barrier, or gone: run the
+ * workers again).
  */
-async function barrierPark(store: RunStore, run: string, manifest: Manifest, wave: number, lastEnd: number) {
-  const first = (await analysts(store, run, wave))[0];
+async function barrierPark(
+  store: RunStore,
+  run: string,
+  manifest: Manifest,
+  wave: number,
+  lastEnd: number,
+): Promise<Park> {
+  const elected = await analysts(store, run, wave);
+  const since = elected[0]?.at ?? lastEnd;
+  // The last analyst parked on the bake (none stood since): the rollout waits for it, as a parked run says.
+  const bake = elected.at(-1)?.bake;
+  if (bake) return { wave, for: 'bake', since, until: bake.until, reason: bake.reason, waits: [] };
   const what = manifest.analysis ? `the analysis after wave ${wave} and its verdict` : `wave ${wave}'s verdict`;
-  return {
-    wave,
-    for: 'barrier' as const,
-    since: first?.at ?? lastEnd,
-    reason: what,
-    waits: [],
-  };
+  return { wave, for: 'barrier', since, reason: what, waits: [] };
 }
 
 /** Wave `wave` (1-based) is where the rollout stands (halted or parked there): the waves after it not started; the wave, to fill in. */

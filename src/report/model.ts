@@ -327,13 +327,22 @@ export function reportParked(park: Park): NonNullable<Report['parked']> {
   };
 }
 
+/** How a parked run goes on: a sharded run's workers run again, one process's run continued (once decided, or once its bake or window comes). */
+function goOn(parked: NonNullable<Report['parked']>, sharded: boolean): string {
+  if (parked.for === 'barrier')
+    return 'a worker that parked goes on when its command is run again (one still waiting, by itself)';
+  if (parked.for === 'bake' && sharded) return `run the workers again at or after ${parked.until ?? 'its end'}`;
+  if (parked.for === 'decision') return 'go on with enginectl run --continue once decided (enginectl decide)';
+  return `go on with enginectl run --continue at or after ${parked.until ?? 'its end'}`;
+}
+
 /** The run-level lines every rendering shows: the operator's decisions about the run, and the journal a resume read. */
 export function runNotes(
-  report: Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> & Partial<Pick<Report, 'parked'>>,
+  report: Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> & Partial<Pick<Report, 'parked' | 'shard' | 'merged'>>,
 ): string[] {
   const notes = report.parked
     ? [
-        `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${report.parked.for === 'barrier' ? 'a worker that parked goes on when its command is run again (one still waiting, by itself)' : `go on with enginectl run --continue ${report.parked.for === 'window' ? `at or after ${report.parked.until}` : 'once decided (enginectl decide)'}`}`,
+        `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${goOn(report.parked, Boolean(report.shard ?? report.merged))}`,
       ]
     : [];
   notes.push(

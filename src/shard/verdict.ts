@@ -35,6 +35,8 @@ const Analyst = z.object({
   at: z.number(),
   /** Its place given up before a verdict (interrupted, or parked on a bake): the next worker stands at once. */
   gaveUp: z.literal(true).optional(),
+  /** The bake it parked on: what the rollout waits for ("the 1h bake after wave 1"), and until when (the run's clock). */
+  bake: z.object({ reason: z.string(), until: z.number() }).optional(),
 });
 export type Analyst = z.infer<typeof Analyst>;
 

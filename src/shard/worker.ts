@@ -47,7 +47,7 @@ export interface WorkerDeps {
     wave: number,
     passed: string[],
     since: number,
-  ): Promise<(Analysis & { steps?: string }) | { parked: string } | { cancelled: true }>;
+  ): Promise<(Analysis & { steps?: string }) | { parked: string; until?: number } | { cancelled: true }>;
   /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
   isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;
@@ -345,11 +345,13 @@ async function elect(
     const passed = sites.filter((s) => !state.failed.has(s));
     // Its place given up at the key after its own (not when another stood there since: then it has
     // no place to give), for a worker waiting at the barrier (or a later job) to stand at its next read.
-    const giveUp = () =>
+    // A bake that parks it is said in the record, for the merged report to tell what the rollout waits for.
+    const giveUp = (bake?: { reason: string; until: number }) =>
       standFor(store, manifest.run, wave, (mineNow ? list.length : list.length + 1) + 1, {
         ...me,
         at: deps.now(),
         gaveUp: true,
+        ...(bake ? { bake } : {}),
       }).catch(() => false);
     let analysed: Awaited<ReturnType<WorkerDeps['analyse']>>;
     try {
@@ -367,7 +369,11 @@ async function elect(
       throw error;
     }
     if (!('passed' in analysed)) {
-      await giveUp();
+      await giveUp(
+        'parked' in analysed && analysed.until !== undefined
+          ? { reason: analysed.parked, until: analysed.until }
+          : undefined,
+      );
       return analysed;
     }
     verdict = {

@@ -199,6 +199,15 @@ test("report --merge --expect-shards of a rollout halted at its canary: the work
   await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', stored], { env: f.env });
   assert.deepEqual(read(merged).rollout, read(stored).rollout);
   assert.equal(read(merged).outcome, 'failure');
+  // The canary's worker's file left out: the canary ran in it, unseen; it is not said to be not started.
+  const canary = shardOf('site-0001', 2);
+  const without = await runCli(['report', '--merge', files[1 - canary]!, '--expect-shards', '2']);
+  assert.equal(without.code, 1, without.stdout + without.stderr);
+  assert.match(without.stdout, new RegExp(`^✖ shard ${canary + 1}/2: no report`, 'm'));
+  assert.match(
+    without.stdout,
+    /^✖ the rollout halted at wave 1: .*; nothing is undone; not started: site-0002, site-0003, site-0004, site-0005; in no report \(not started, or the missing shard's\): site-0001$/m,
+  );
 
   // The sites of the halted wave itself that the spent budget left unstarted are not "no report" either.
   const g = await shardFleet(t, 3, '  over: site\n  waves: [rest]');

@@ -93,6 +93,16 @@ for (const [name, rollout, faults, code, edit] of [
     1,
   ],
   [
+    'a round that fails at one site of the two analysed, within its limit: every site checked in every round',
+    '  over: site\n  waves: [2, rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m, failure-limit: 1 }',
+    [
+      // site-0001's own gate is answered as usual (a rule with no effect takes it); its first round's read fails.
+      'GET /api/monitoring/v1/alerts site=site-0001 latency=1ms times=1',
+      'GET /api/monitoring/v1/alerts site=site-0001 status=500 times=1',
+    ],
+    0,
+  ],
+  [
     "a canary not first in the inventory, a gate over two matrix keys, halted: the fleet's order, not the waves'",
     '  over: site\n  waves: [[site-0004], rest]\n  max-failures: 0',
     ['POST /api/devops/v1/update/system site=site-0004 status=400'],

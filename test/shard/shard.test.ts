@@ -278,11 +278,17 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
   assert.doesNotMatch(merged.stdout, /no report/);
   assert.match(
     merged.stdout,
-    /^⏸ the rollout waits at wave 1: the analysis after wave 1 and its verdict \(since .*\); the workers waiting go on once it is written, and any that parked when run again; not started: site-0002, site-0003, site-0004$/m,
+    /^⏸ the rollout waits at wave 1: the 1h bake after wave 1 \(until .*\); run the workers again once it has passed; not started: site-0002, site-0003, site-0004$/m,
   );
   assert.equal(merged.report?.outcome, 'success');
   assert.equal(merged.report?.parked?.wave, 1);
-  assert.equal(merged.report?.parked?.for, 'barrier');
+  // What it waits for, as one process's parked run says it: the bake, and until when.
+  assert.equal(merged.report?.parked?.for, 'bake');
+  assert.equal(merged.report?.parked?.reason, 'the 1h bake after wave 1');
+  assert.equal(
+    Date.parse(merged.report?.parked?.until ?? '') - Date.parse(merged.report?.parked?.since ?? ''),
+    3_600_000,
+  );
   assert.deepEqual(
     merged.report?.rollout?.waves.map((w) => w.outcome),
     ['parked', 'not-started'],
@@ -295,7 +301,7 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
   );
   assert.equal(
     merged.report?.steps.find((s) => s.outcome === 'cancelled')?.error?.message,
-    'not started: the rollout parked at wave 1 (waiting for the analysis after wave 1 and its verdict)',
+    'not started: the rollout parked at wave 1 (waiting for the 1h bake after wave 1)',
   );
   // A site's terminal record not written yet (its worker killed after the log's entry): the wave has
   // not ended everywhere, and the later waves' sites are owed a report as before.

@@ -14,12 +14,10 @@ import { Masker } from '../../runner/masker.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
-import { fleetPhrase, fleetRows } from '../../report/fleet.ts';
+import { fleetLines } from '../../report/fleet-lines.ts';
 import { mergeReports } from '../../report/merge.ts';
 import type { Report } from '../../report/model.ts';
 import { renderings } from '../../report/renderings.ts';
-import { countsPhrase } from '../../runner/result.ts';
-import { formatDuration } from '../../duration.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import { chooseCi, type CliIO } from '../io.ts';
@@ -153,33 +151,9 @@ function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO
   );
 }
 
-const leftByRollout = (s: Report['steps'][number]) =>
-  s.error?.code === 'ROLLOUT_HALTED' || s.error?.code === 'ROLLOUT_PARKED';
-
 /** The fleet's rows and its line. */
 function printFleet(report: Report, io: CliIO): void {
-  for (const row of fleetRows(report))
-    io.stdout(
-      `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}\n`,
-    );
-  // A sharded run's rollout, from its waves' verdicts: where it halted, and which sites that left unstarted.
-  const { halted, parked } = report.rollout ?? {};
-  if (halted || parked) {
-    const { over, waves } = report.rollout!;
-    // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps);
-    // an instance the halt or park left not started is listed, but did not run.
-    const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
-    const unstarted = waves.flatMap((w) => w.values).filter((v) => !ran.has(v));
-    const left = unstarted.length ? `; not started: ${unstarted.map(neutralise).join(', ')}` : '';
-    io.stdout(
-      halted
-        ? `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}\n`
-        : `⏸ the rollout waits at wave ${parked!.wave}: ${neutralise(parked!.reason)} (since ${new Date(parked!.since).toISOString()}); the workers waiting go on once it is written, and any that parked when run again${left}\n`,
-    );
-  }
-  io.stdout(
-    `fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})\n`,
-  );
+  for (const line of fleetLines(report)) io.stdout(`${line}\n`);
 }
 
 async function merge(

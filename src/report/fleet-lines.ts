@@ -1,0 +1,51 @@
+// What `report --merge` prints for a fleet: a line per job (or site) and its status, where a
+// sharded rollout stopped and which sites that left unstarted, then the fleet's line. Text made
+// safe for a terminal; the edge prints it.
+import { formatDuration } from '../duration.ts';
+import { countsPhrase } from '../runner/result.ts';
+import { neutralise } from '../text/neutralise.ts';
+import { fleetPhrase, fleetRows } from './fleet.ts';
+import type { Report, ReportStep } from './model.ts';
+
+/** An instance the rollout's halt or park left not started: listed, but it did not run. */
+const leftByRollout = (s: ReportStep) => s.error?.code === 'ROLLOUT_HALTED' || s.error?.code === 'ROLLOUT_PARKED';
+
+/** A shard no report file is from (report --merge FILES --expect-shards N): its sites may have run, unseen. */
+const missingFile = (noReport: string) => /^shard \d+\/\d+$/.test(noReport);
+
+export function fleetLines(report: Report): string[] {
+  const lines = fleetRows(report).map(
+    (row) =>
+      `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}`,
+  );
+  const stopped = rolloutLine(report);
+  if (stopped) lines.push(stopped);
+  lines.push(
+    `fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})`,
+  );
+  return lines;
+}
+
+/** A sharded run's rollout, from its waves' verdicts: where it halted or waits, and which sites that left unstarted. */
+function rolloutLine(report: Report): string | undefined {
+  const { halted, parked } = report.rollout ?? {};
+  if (!halted && !parked) return undefined;
+  const { over, waves } = report.rollout!;
+  // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps).
+  const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
+  // With a worker's file missing, a site no file holds may have run in it: only a wave the rollout never reached is sure.
+  const unsure = report.merged?.noReport.some(missingFile) ?? false;
+  const unstarted: string[] = [];
+  const unseen: string[] = [];
+  for (const w of waves)
+    for (const v of w.values)
+      if (!ran.has(v)) (unsure && w.outcome !== 'not-started' ? unseen : unstarted).push(neutralise(v));
+  const left = `${unstarted.length ? `; not started: ${unstarted.join(', ')}` : ''}${unseen.length ? `; in no report (not started, or the missing shard's): ${unseen.join(', ')}` : ''}`;
+  if (halted)
+    return `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}`;
+  const waits =
+    parked!.for === 'bake' && parked!.until !== undefined
+      ? `${neutralise(parked!.reason)} (until ${new Date(parked!.until).toISOString()}); run the workers again once it has passed`
+      : `${neutralise(parked!.reason)} (since ${new Date(parked!.since).toISOString()}); the workers waiting go on once it is written, and any that parked when run again`;
+  return `⏸ the rollout waits at wave ${parked!.wave}: ${waits}${left}`;
+}
