@@ -4,7 +4,8 @@
 // rounds' instances, as the report shows them, are kept in the store (`waves/K/rounds/HOLDER`,
 // named by the verdict) for the merged report, which lists them as one process's report does.
 import { formatDuration } from '../duration.ts';
-import type { Pipeline, Step } from '../pipeline/model.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { expandMatrix } from '../pipeline/selection.ts';
 import type { WaveAnalysis } from '../runner/rollout-result.ts';
 import { bakeOf } from '../runner/waves.ts';
 import { shardKeys, type Manifest } from '../shard/manifest.ts';
@@ -39,26 +40,33 @@ export async function analyse(
       throw error;
     }
   }
-  // Each gate alone, a pipeline of one step (the runner indexes its instances by a step's place),
-  // each of its instances run whatever the others gave, as one process's analysis runs them: no
-  // fail-fast in a round, and a gate that failed does not skip the next.
-  const gates = request.pipeline.steps.filter((s) => s.id !== undefined && analysis.gates.includes(s.id));
+  // Each gate alone, a pipeline of one step made once (the runner indexes its instances by a step's
+  // place), over the sites of the wave it has an instance for, each instance run whatever the others
+  // gave, as one process's analysis runs them: no fail-fast in a round, and a gate that failed does
+  // not skip the next; a gate with no site of the wave has nothing to run.
+  const gates = request.pipeline.steps
+    .filter((s) => s.id !== undefined && analysis.gates.includes(s.id))
+    .map((gate) => {
+      const has = new Set(expandMatrix(gate.matrix).map((c) => String(c[manifest.over])));
+      const pipeline: Pipeline = {
+        ...request.pipeline,
+        rollout: undefined,
+        steps: [{ ...gate, index: 0, failFast: false }],
+      };
+      return { gate, pipeline, sites: passed.filter((site) => has.has(site)) };
+    })
+    .filter((g) => g.sites.length > 0);
   // A round interrupted: thrown out of the rounds, and told as the analysis cancelled.
   const interrupted = new Error('interrupted');
   // Each round's instances as one process's report shows them: the gate's place in the file, the round named.
   const rounds: ReportStep[] = [];
   let round = 0;
-  const runGate = async (gate: Step, round: number): Promise<{ ran: ReportStep[]; ended: boolean }> => {
-    const pipeline: Pipeline = {
-      ...request.pipeline,
-      rollout: undefined,
-      steps: [{ ...gate, index: 0, failFast: false }],
-    };
+  const runGate = async ({ gate, pipeline, sites }: (typeof gates)[number], round: number) => {
     const done = await runAndReport(
       {
         pipeline,
         env: request.env,
-        selection: { only: { [manifest.over]: passed }, skip: {} },
+        selection: { only: { [manifest.over]: sites }, skip: {} },
         reports: {},
         emulatorUrl: request.emulatorUrl,
         sources: request.sources,
@@ -75,7 +83,7 @@ export async function analyse(
       },
     );
     if (done.result.outcome === 'cancelled' && request.signal.aborted) throw interrupted;
-    const ran = done.rendered.report.steps.map((s) => ({
+    const ran: ReportStep[] = done.rendered.report.steps.map((s) => ({
       ...s,
       step: gate.index,
       name: roundName(s.name, wave, round, analysis.count),

@@ -83,10 +83,7 @@ function emptyReport(input: WorkerReportInput): Report {
 }
 
 /** A worker parked at its wave's barrier, as a park: what it waits for is its reason (no value's decision, no evidence of its own). */
-export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>): Park => ({
-  wave: end.wave,
-  for: 'barrier',
-  since: end.since,
-  reason: end.waitingFor,
-  waits: [],
-});
+export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>): Park =>
+  end.until !== undefined
+    ? { wave: end.wave, for: 'bake', since: end.since, until: end.until, reason: end.waitingFor, waits: [] }
+    : { wave: end.wave, for: 'barrier', since: end.since, reason: end.waitingFor, waits: [] };

@@ -57,7 +57,8 @@ export interface WorkerDeps {
 export type WorkerEnd =
   | { outcome: 'done' }
   | { outcome: 'halted'; wave: number; reason: string }
-  | { outcome: 'parked'; wave: number; waitingFor: string; since: number }
+  /** `until`: parked on the wave's bake, which ends then. */
+  | { outcome: 'parked'; wave: number; waitingFor: string; since: number; until?: number }
   | { outcome: 'cancelled' }
   | { outcome: 'lost'; site: string };
 
@@ -278,7 +279,13 @@ async function walkWave(
       const decided = await elect(deps, wave, sites, budget, state);
       if (decided && 'cancelled' in decided) return { outcome: 'cancelled' };
       if (decided && 'parked' in decided)
-        return { outcome: 'parked', wave, waitingFor: decided.parked, since: waitingSince ?? deps.now() };
+        return {
+          outcome: 'parked',
+          wave,
+          waitingFor: decided.parked,
+          since: waitingSince ?? deps.now(),
+          ...(decided.until !== undefined ? { until: decided.until } : {}),
+        };
       if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
     }
     waitingSince ??= deps.now();
@@ -311,7 +318,7 @@ async function elect(
   sites: readonly string[],
   budget: number,
   state: WaveState,
-): Promise<Verdict | { parked: string } | { cancelled: true } | undefined> {
+): Promise<Verdict | { parked: string; until?: number } | { cancelled: true } | undefined> {
   const { store, manifest, index } = deps;
   const existing = await readVerdict(store, manifest.run, wave);
   if (existing) return existing;

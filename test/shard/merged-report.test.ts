@@ -77,6 +77,16 @@ const twoKeys = (pipeline: string) =>
     'uses: monitoring/alerts\n    matrix: { probe: [a, b], site:',
   );
 
+/** A second gate over two sites only: the canary (site-0003) is not among them. */
+const secondGate = (pipeline: string) =>
+  `${pipeline}  - id: alerts2
+    name: "Second look at \${{ matrix.site }}"
+    uses: monitoring/alerts
+    matrix: { site: [site-0001, site-0002] }
+    server: \${{ matrix.site }}
+    with: { fail-on: critical }
+`;
+
 for (const [name, rollout, faults, code, edit] of [
   ['three waves that pass: each step with its wave', '  over: site\n  waves: [[site-0001], 50%, rest]', [], 0],
   ['an analysis that passes: its rounds, as steps of their own', ANALYSED, [], 0],
@@ -101,6 +111,13 @@ for (const [name, rollout, faults, code, edit] of [
       'GET /api/monitoring/v1/alerts site=site-0001 status=500 times=1',
     ],
     0,
+  ],
+  [
+    'two gates over different sites, the canary in one only: each gate runs over the sites it has',
+    '  over: site\n  waves: [[site-0003], 2, rest]\n  analysis: { gates: [alerts, alerts2], count: 1, interval: 2m }',
+    [],
+    0,
+    secondGate,
   ],
   [
     "a canary not first in the inventory, a gate over two matrix keys, halted: the fleet's order, not the waves'",

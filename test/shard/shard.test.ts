@@ -273,6 +273,11 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
   const run = (await f.shard('--shards', '2')).run!;
   const workers = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s, '--shard-wait', '1s')));
   for (const w of workers) assert.equal(w.code, 75, w.stdout + w.stderr);
+  // The elected worker's own report says it parked on the bake, until its end, and how it goes on.
+  const analyst = workers.find((w) => w.report?.parked?.for === 'bake');
+  assert.ok(analyst, workers.map((w) => JSON.stringify(w.report?.parked)).join('\n'));
+  assert.equal(analyst.report?.parked?.reason, 'the 1h bake after wave 1');
+  assert.match(analyst.report?.parked?.until ?? '', /^\d{4}-/);
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
   assert.doesNotMatch(merged.stdout, /no report/);
