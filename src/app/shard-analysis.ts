@@ -24,13 +24,15 @@ export async function analyse(
   passed: string[],
   since: number,
   holder: string,
-): Promise<(WaveAnalysis & { steps?: string }) | { parked: string; until: number } | { cancelled: true }> {
+): Promise<
+  (WaveAnalysis & { steps?: string }) | { parked: string; since: number; until: number } | { cancelled: true }
+> {
   const rollout = request.pipeline.rollout!;
   const analysis = rollout.analysis!;
   const bakeMs = bakeOf(rollout, wave);
   const left = since + bakeMs - request.clock.now();
   if (left > request.waitLimitMs)
-    return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}`, until: since + bakeMs };
+    return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}`, since, until: since + bakeMs };
   if (left > 0) {
     request.say(`wave ${wave}: baking ${formatDuration(left)} before its analysis`);
     try {

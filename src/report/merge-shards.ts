@@ -63,7 +63,9 @@ export function shardRollout(shards: readonly Source[]): Report['rollout'] {
   for (const { report } of shards) {
     const r = report.shard ? report.rollout : null;
     if (!r) continue;
-    if (!best || decided(r) > decided(best) || (decided(r) === decided(best) && !best.parked && r.parked)) best = r;
+    // At a tie, a park before none, and a bake's park (what the rollout waits for) before a worker's wait at the barrier.
+    const parkedMore = r.parked && (!best?.parked || (best.parked.for !== 'bake' && r.parked.for === 'bake'));
+    if (!best || decided(r) > decided(best) || (decided(r) === decided(best) && parkedMore)) best = r;
   }
   return best;
 }

@@ -47,7 +47,9 @@ export interface WorkerDeps {
     wave: number,
     passed: string[],
     since: number,
-  ): Promise<(Analysis & { steps?: string }) | { parked: string; until?: number } | { cancelled: true }>;
+  ): Promise<
+    (Analysis & { steps?: string }) | { parked: string; since?: number; until?: number } | { cancelled: true }
+  >;
   /** Whether worker W's attempt `holder` is gone (its lease lapsed or was given up): true takes its lease, fencing it. */
   isGone(worker: number, holder: string): Promise<boolean>;
   newRunId(): string;
@@ -283,7 +285,8 @@ async function walkWave(
           outcome: 'parked',
           wave,
           waitingFor: decided.parked,
-          since: waitingSince ?? deps.now(),
+          // A bake's park is the bake's: since it began, until it ends (one process says so too).
+          since: decided.since ?? waitingSince ?? deps.now(),
           ...(decided.until !== undefined ? { until: decided.until } : {}),
         };
       if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
@@ -318,7 +321,7 @@ async function elect(
   sites: readonly string[],
   budget: number,
   state: WaveState,
-): Promise<Verdict | { parked: string; until?: number } | { cancelled: true } | undefined> {
+): Promise<Verdict | { parked: string; since?: number; until?: number } | { cancelled: true } | undefined> {
   const { store, manifest, index } = deps;
   const existing = await readVerdict(store, manifest.run, wave);
   if (existing) return existing;

@@ -277,7 +277,30 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
   const analyst = workers.find((w) => w.report?.parked?.for === 'bake');
   assert.ok(analyst, workers.map((w) => JSON.stringify(w.report?.parked)).join('\n'));
   assert.equal(analyst.report?.parked?.reason, 'the 1h bake after wave 1');
-  assert.match(analyst.report?.parked?.until ?? '', /^\d{4}-/);
+  assert.equal(
+    Date.parse(analyst.report?.parked?.until ?? '') - Date.parse(analyst.report?.parked?.since ?? ''),
+    3_600_000,
+    "from the bake's start to its end",
+  );
+  // The workers' files merged, in either order: the bake is what the rollout waits for, not another
+  // worker's wait at the barrier (here the first worker's file told as one that parked at the barrier first).
+  const files = workers.map((w, i) => {
+    const file = join(f.dir, `worker-${i + 1}.json`);
+    const report = structuredClone(w.report!);
+    if (i === 0 && report.rollout?.parked)
+      report.rollout.parked = {
+        ...report.rollout.parked,
+        for: 'barrier',
+        until: undefined,
+        reason: 'the verdict of wave 1 after 1s',
+      };
+    writeFileSync(file, JSON.stringify(report));
+    return file;
+  });
+  for (const order of [files, [...files].reverse()]) {
+    const byFiles = await f.cli(['report', '--merge', ...order, '--expect-shards', '2']);
+    assert.equal(byFiles.report?.rollout?.parked?.for, 'bake', byFiles.stdout + byFiles.stderr);
+  }
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
   assert.doesNotMatch(merged.stdout, /no report/);
