@@ -12,6 +12,7 @@ import { releaseOf } from '../journal/release.ts';
 import { buildReport, reportParked, reportStep, ReportStep, type Report } from '../report/model.ts';
 import { newInstance } from '../runner/instance.ts';
 import { haltedEarlier, parkedAt, pastBudget, type Park } from '../runner/rollout-result.ts';
+import { bakePark } from '../runner/park.ts';
 import { matrixOf, readPlanned, type Planned } from './shard-instances.ts';
 import { z } from 'zod';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
@@ -86,7 +87,7 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
         wave: standing + 1,
         reason: `${overBudget(manifest.over, failed, budget)} (the wave's verdict not yet written)`,
       };
-    else rollout.parked = await barrierPark(store, run, manifest, standing + 1, lastEnd);
+    else rollout.parked = await barrierPark(store, run, manifest, standing + 1, lastEnd, failed.length);
   }
   // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt or park left.
   const planned = await readPlanned(store, run);
@@ -171,12 +172,17 @@ async function barrierPark(
   manifest: Manifest,
   wave: number,
   lastEnd: number,
+  failed: number,
 ): Promise<Park> {
   const elected = await analysts(store, run, wave);
   const since = elected[0]?.at ?? lastEnd;
-  // The last analyst parked on the bake (none stood since): the rollout waits for it, as a parked run says.
-  const bake = elected.at(-1)?.bake;
-  if (bake) return { wave, for: 'bake', since, until: bake.until, reason: bake.reason, waits: [] };
+  // The last analyst parked on the bake (none stood since): the rollout waits for it, as a parked run
+  // says it, with its evidence as the analyst parked (the time left then, the wave's sites done).
+  const last = elected.at(-1);
+  if (last?.bake) {
+    const of = manifest.waves[wave - 1]!.length;
+    return bakePark(wave, since, last.bake.until - since, last.bake.until - last.at, of - failed, of);
+  }
   const what = manifest.analysis ? `the analysis after wave ${wave} and its verdict` : `wave ${wave}'s verdict`;
   return { wave, for: 'barrier', since, reason: what, waits: [] };
 }

@@ -62,9 +62,14 @@ export async function bake(ctx: RunContext, rollout: Rollout, wave: WaveResult):
     await ctx.deps.sleep(left, ctx.deps.signal).catch(() => undefined);
     return undefined;
   }
-  const reason = `the ${formatDuration(bakeMs)} bake after wave ${wave.wave}`;
+  return bakePark(wave.wave, since, bakeMs, left, wave.values.length - wave.failed.length, wave.values.length);
+}
+
+/** A rollout parked on the bake after `wave` (one process's, or a sharded run's analyst's): what it waits for, and the evidence: the time left when it parked, the wave's values done. */
+export function bakePark(wave: number, since: number, bakeMs: number, left: number, done: number, of: number): Park {
+  const reason = `the ${formatDuration(bakeMs)} bake after wave ${wave}`;
   return {
-    wave: wave.wave,
+    wave,
     for: 'bake',
     since,
     until: since + bakeMs,
@@ -75,7 +80,7 @@ export async function bake(ctx: RunContext, rollout: Rollout, wave: WaveResult):
         what: reason,
         evidence: [
           `${formatDuration(left)} left (until ${new Date(since + bakeMs).toISOString()} on the run's clock)`,
-          `wave ${wave.wave}: ${wave.values.length - wave.failed.length} of ${wave.values.length} done`,
+          `wave ${wave}: ${done} of ${of} done`,
         ],
       },
     ],

@@ -313,6 +313,12 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
   // What it waits for, as one process's parked run says it: the bake, and until when.
   assert.equal(merged.report?.parked?.for, 'bake');
   assert.equal(merged.report?.parked?.reason, 'the 1h bake after wave 1');
+  // With its evidence, as one process's bake park gives it: the time left when it parked, the wave's sites done.
+  assert.deepEqual(
+    merged.report?.parked?.waits.map((w) => [w.value, w.what, w.evidence.length, w.evidence[1]]),
+    [[null, 'the 1h bake after wave 1', 2, 'wave 1: 1 of 1 done']],
+  );
+  assert.match(merged.report?.parked?.waits[0]?.evidence[0] ?? '', /^\S+ left \(until \S+ on the run's clock\)$/);
   assert.equal(
     Date.parse(merged.report?.parked?.until ?? '') - Date.parse(merged.report?.parked?.since ?? ''),
     3_600_000,
