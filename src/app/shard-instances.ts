@@ -8,11 +8,11 @@ import { z } from 'zod';
 import type { Pipeline } from '../pipeline/model.ts';
 import { InstanceIdentity } from '../runner/instance.ts';
 import { Masker } from '../runner/masker.ts';
-import { teachSecrets } from './journal-setup.ts';
 import { plannedInstances } from '../runner/planned.ts';
 import type { Env } from '../runner/scope.ts';
 import { readShardRecord, shardKeys } from '../shard/manifest.ts';
 import type { RunStore } from '../store/store.ts';
+import { matrixUnion } from '../report/matrix-union.ts';
 
 /** An instance as the store keeps it: its identity but its key (the report shows none). */
 const Planned = InstanceIdentity.omit({ key: true });
@@ -20,26 +20,14 @@ export type Planned = z.infer<typeof Planned>;
 
 /** Writes the pipeline's instances to the run's key, each name masked as a run masks it. */
 export async function storePlanned(store: RunStore, run: string, pipeline: Pipeline, env: Env): Promise<void> {
-  const masker = new Masker();
-  teachSecrets(pipeline, env, masker);
-  const planned = plannedInstances(pipeline, env, masker).map(({ key: _key, ...identity }) => identity);
+  // A new masker, taught the pipeline's secrets as the plan resolves the run.
+  const planned = plannedInstances(pipeline, env, new Masker()).map(({ key: _key, ...identity }) => identity);
   await store.create(shardKeys(run).instances, Buffer.from(JSON.stringify(planned)));
 }
 
 /** The fleet's matrix as one process's report gives it: each key's values in the order the instances meet them (the inventory's, not the waves'). */
-export function matrixOf(planned: readonly Planned[]): Record<string, (string | number | boolean)[]> {
-  const out: Record<string, (string | number | boolean)[]> = {};
-  const seen = new Map<string, Set<string>>();
-  for (const { matrix } of planned)
-    for (const [key, value] of Object.entries(matrix ?? {})) {
-      const known = seen.get(key) ?? new Set<string>();
-      seen.set(key, known);
-      if (known.has(String(value))) continue;
-      known.add(String(value));
-      (out[key] ??= []).push(value);
-    }
-  return out;
-}
+export const matrixOf = (planned: readonly Planned[]) =>
+  matrixUnion(planned.flatMap(({ matrix }) => Object.entries(matrix ?? {})));
 
 export const readPlanned = (store: RunStore, run: string): Promise<Planned[] | undefined> =>
   readShardRecord(store, shardKeys(run).instances, z.array(Planned), "a sharded run's planned instances");

@@ -82,7 +82,7 @@ function emptyReport(input: WorkerReportInput): Report {
   return { ...report, merged: { reports: [], noReport: [] } };
 }
 
-/** A worker parked at its wave's barrier, as a park: what it waits for is its reason (no value's decision, no evidence of its own). */
+/** A worker parked at its wave's barrier (or, elected, on the wave's bake), as a park: what it waits for is its reason (no value's decision, no evidence of its own). */
 export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>): Park =>
   end.until !== undefined
     ? { wave: end.wave, for: 'bake', since: end.since, until: end.until, reason: end.waitingFor, waits: [] }

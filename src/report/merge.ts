@@ -6,7 +6,8 @@
 // --var values, or another fleet's matrix) are refused unless forced, as is an instance two
 // reports both claim. Each job's outcome and counts come from its steps (outcome.ts).
 import { UsageError } from '../errors.ts';
-import { describeSelection } from '../pipeline/selection.ts';
+import { describeSelection, type MatrixValue } from '../pipeline/selection.ts';
+import { matrixUnion } from './matrix-union.ts';
 import { countSteps, runOutcome } from '../runner/result.ts';
 import { reportParked, type Report, type ReportStep } from './model.ts';
 import { checkedOutcome } from './outcome.ts';
@@ -142,22 +143,12 @@ const fleetOf = (report: Report) =>
 const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');
 
 /** The fleet's matrix: each key's values, from every report (they agree for one pipeline). */
-function fleetMatrix(shards: readonly ReportShard[]): Report['matrix'] {
-  const out: Report['matrix'] = {};
-  const seen = new Map<string, Set<string>>();
-  for (const { report } of shards) {
-    for (const [key, values] of Object.entries(report.matrix)) {
-      const list = (out[key] ??= []);
-      let known = seen.get(key);
-      if (!known) seen.set(key, (known = new Set()));
-      for (const v of values) {
-        if (known.has(String(v))) continue;
-        known.add(String(v));
-        list.push(v);
-      }
-    }
-  }
-  return out;
+const fleetMatrix = (shards: readonly ReportShard[]): Report['matrix'] => matrixUnion(matrixPairs(shards));
+
+/** Each report's matrix values as (key, value), one at a time (the workers of a fleet of 10,000 sites each list them all). */
+function* matrixPairs(shards: readonly ReportShard[]): Generator<readonly [string, MatrixValue]> {
+  for (const { report } of shards)
+    for (const [key, values] of Object.entries(report.matrix)) for (const v of values) yield [key, v];
 }
 
 /**
