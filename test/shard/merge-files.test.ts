@@ -130,8 +130,6 @@ test("a site one attempt left mid-call and the next attempt resumed is the resum
     run,
     '--shard',
     n,
-    '--shard-ttl',
-    '5s',
     '--report-json',
     json,
   ];

@@ -30,7 +30,9 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
       .replace('with: { target: prod }', 'with: { target: prod, files: [1001] }'),
   );
   const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
-  const args = (index: string, json: string) => [
+  // The paused worker's lease is short, to lapse soon; the taker's is the default (60s), renewed
+  // every 20s, which a loaded machine does not miss.
+  const args = (index: string, json: string, ttl = ['--shard-ttl', '5s']) => [
     'run',
     f.file,
     '--store',
@@ -39,8 +41,7 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
     run,
     '--shard',
     index,
-    '--shard-ttl',
-    '5s',
+    ...ttl,
     '--report-json',
     json,
   ];
@@ -50,7 +51,7 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   t.after(() => first.child.kill('SIGKILL'));
   while (!paused.site) await new Promise((resolve) => setTimeout(resolve, 20));
   // The other worker runs its site, takes the paused one's over once its lease lapsed, and ends.
-  const second = await workerProcess(args('2/2', secondJson), { ...f.env, SITE_USER: 'worker-2' }).done;
+  const second = await workerProcess(args('2/2', secondJson, []), { ...f.env, SITE_USER: 'worker-2' }).done;
   assert.match(second.out, new RegExp(`${paused.site}`), second.out);
   // Why the site failed is said where the operator reads, not only in the store.
   assert.match(second.out, new RegExp(`✖ site ${paused.site}: its run \\S+ cannot go on: .*verify could not settle`));

@@ -41,8 +41,10 @@ const lapse = (ttlMs: number) => new Promise((resolve) => setTimeout(resolve, tt
 /**
  * A 2-site queue run in the bucket through `proxy`, its system update verified against the source's
  * Engines (`longest: 1s`: past it, and monitoring's lag, verify proves an update not applied):
- * worker 1 started as a process (`started` is told its child at once, before it sends anything),
- * and `taker()` runs worker 2 in this process on a clock 3 minutes on.
+ * worker 1 started as a process with `--shard-ttl ttl` (`started` is told its child at once, before
+ * it sends anything), and `taker()` runs worker 2 in this process on a clock 3 minutes on. The taker's
+ * own lease is 10 minutes, so that no renewal of it is due while the test runs: a loaded machine
+ * cannot make it lapse (with the first worker's short ttl it once did, and the taker stopped).
  */
 async function pausedTakeover(
   t: TestContext,
@@ -62,7 +64,7 @@ async function pausedTakeover(
     ),
   );
   const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
-  const args = (index: string) => [
+  const args = (index: string, leaseTtl: string) => [
     'run',
     f.file,
     '--store',
@@ -72,14 +74,14 @@ async function pausedTakeover(
     '--shard',
     index,
     '--shard-ttl',
-    ttl,
+    leaseTtl,
   ];
-  const first = workerProcess(args('1/2'), { ...f.env, SITE_USER: 'worker-1' });
+  const first = workerProcess(args('1/2', ttl), { ...f.env, SITE_USER: 'worker-1' });
   started(first.child);
   t.after(() => first.child.kill('SIGKILL'));
   const real = realClock();
   const later = { now: () => real.now() + 180_000, sleep: real.sleep };
-  const taker = () => runCli(args('2/2'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
+  const taker = () => runCli(args('2/2', '10m'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
   return { f, run, first, taker };
 }
 
@@ -198,11 +200,11 @@ for (const order of ['its segment lands first', "the taker's fence lands first"]
       t,
       proxy,
       `paused-first-segment-${order.startsWith('its') ? 'late' : 'fenced'}`,
-      '5s',
+      '10s',
       (child) => (paused.child = child),
     );
     await untilPaused(() => paused.prefix !== undefined, first);
-    await lapse(5_000);
+    await lapse(10_000);
     const second = await taker();
     assert.equal(second.code, 0, second.stdout + second.stderr);
     assert.match(second.stdout, /site-0001: taken over from shard 1/);

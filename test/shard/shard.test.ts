@@ -45,7 +45,7 @@ test('queue mode, a failure budget of 1 in wave 2: once two sites failed no site
   const planned = await f.shard('--shards', '3', '--assign', 'queue');
   assert.equal(planned.code, 0, planned.stderr);
   const run = planned.run!;
-  const workers = await Promise.all(['1/3', '2/3', '3/3'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
+  const workers = await Promise.all(['1/3', '2/3', '3/3'].map((s) => f.worker(run, s)));
   for (const w of workers) assert.equal(w.code, 1, w.stdout + w.stderr);
   assert.match(
     workers.map((w) => w.stdout).join('\n'),
@@ -249,7 +249,7 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   const owner = (site: string) => (shardOfSite(site, 2) === 0 ? '1/2' : '2/2');
   // Only the shard that owns none of wave 1's ... or the other: one worker runs alone.
   const alone = owner('site-0001') === owner('site-0002') ? (owner('site-0001') === '1/2' ? '2/2' : '1/2') : '1/2';
-  const first = await f.worker(run, alone, '--shard-wait', '1s', '--shard-ttl', '5s');
+  const first = await f.worker(run, alone, '--shard-wait', '1s');
   assert.equal(first.code, 75, first.stdout + first.stderr);
   assert.match(first.stdout, /^parked: waiting for wave 1's/m);
   // Its report says it parked, at which wave, waiting for what, and how to go on.
@@ -263,7 +263,7 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
     wave2.every((s) => !(s in f.applied('/update/system'))),
     'no site of wave 2 before wave 1 ended',
   );
-  const both = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s, '--shard-ttl', '5s')));
+  const both = await Promise.all(['1/2', '2/2'].map((s) => f.worker(run, s)));
   for (const b of both) assert.equal(b.code, 0, b.stdout + b.stderr);
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
 });
