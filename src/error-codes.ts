@@ -144,6 +144,9 @@ export const ERROR_CODES = {
   JOURNAL_WRITE_FAILED: step(
     "free space on the journal's disk (or choose another --journal), or wait for the run store to answer promptly, then --resume from it; the run stopped before its next call and every report was written",
   ),
+  UNDER_WAY: step(
+    'a sharded run was still under way when its merged report was read (report --merge --store): its worker held the site, or the site had not started; read the report again once the workers ended',
+  ),
   NOT_FINISHED: step('the run ended during this step (a killed run): resume it from its journal'),
   // After the run: its outcome stands, a report could not be written.
   REPORT_NOT_WRITTEN: step(

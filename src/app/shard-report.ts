@@ -5,6 +5,7 @@
 // wave's barrier: its `rollout`, from the waves' verdicts, says where and why), and so is each
 // shard no attempt registered.
 import { UsageError } from '../errors.ts';
+import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
@@ -14,6 +15,7 @@ import { newInstance } from '../runner/instance.ts';
 import { haltedEarlier, parkedAt, pastBudget, type Park } from '../runner/rollout-result.ts';
 import { bakePark } from '../runner/park.ts';
 import { matrixOf, readPlanned, type Planned } from './shard-instances.ts';
+import { asUnderWay, heldBy, liveWorkers, notStartedYet } from './shard-under-way.ts';
 import { z } from 'zod';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, readShardRecord, shardKeys, type Manifest } from '../shard/manifest.ts';
@@ -29,13 +31,26 @@ export interface ShardedReport {
   sites: number;
 }
 
-export async function shardedReport(store: RunStore, run: string, key: string | undefined): Promise<ShardedReport> {
+/** `now`: the reader's clock, against which a worker's lease is read as held or lapsed. */
+export async function shardedReport(
+  store: RunStore,
+  run: string,
+  key: string | undefined,
+  now: number,
+): Promise<ShardedReport> {
   const manifest = await readManifest(store, run);
   const shards: ReportShard[] = [];
   const verdicts = await readVerdicts(store, manifest);
   const rollout = rolloutOf(manifest, verdicts);
   // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
   const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
+  // A worker alive (its lease held, not lapsed) while the rollout stands at a wave: the run is under way.
+  const live = await liveWorkers(store, manifest, now);
+  const underWay = standing >= 0 && live.size > 0;
+  // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt, a park or a run under way left.
+  const planned = await readPlanned(store, run);
+  const running: string[] = [];
+  const notYet: { site: string; wave: number }[] = [];
   // The sites a report is owed for: every site, but once the rollout halted only those that
   // started; and when the wave it stands at ended everywhere (every site's terminal record read;
   // one not yet written counts as not ended), the later waves' only once started.
@@ -51,8 +66,11 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
     // The wave it stands at is read before any later one: standingEnded is known here.
     const after = rollout.halted ? true : standingEnded && w > standing;
     for (const site of manifest.waves[w]!)
-      if (!after || log.owners.has(site)) owed.push(site);
-      else unstarted.push({ site, wave: w + 1 });
+      if (!after || log.owners.has(site)) {
+        // Under way, a site no worker started is not started yet, not "no report".
+        if (underWay && planned && !log.owners.has(site)) notYet.push({ site, wave: w + 1 });
+        else owed.push(site);
+      } else unstarted.push({ site, wave: w + 1 });
     for (const site of manifest.waves[w]!) {
       const terminal = await readTerminal(store, run, site);
       if (w === standing && terminal) {
@@ -64,9 +82,16 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
       const stored = await readStoredJournal(store, siteRun).catch(() => undefined);
       if (!stored) continue;
       const name = `${store.url} run ${siteRun}`;
+      const report = buildReport(releaseOf(readJournal(stored.text, name, key)));
+      // Not ended, its owner alive: running, as it stands.
+      const owner = terminal ? undefined : log.owners.get(site);
+      const holds = owner && live.get(owner.worker);
+      const held = holds?.holder === owner?.holder && holds ? heldBy(owner!.worker, manifest, holds.until) : undefined;
+      if (held) running.push(site);
       shards.push({
         source: `${manifest.over} ${site}: run ${siteRun}`,
-        report: buildReport(releaseOf(readJournal(stored.text, name, key))),
+        report: held ? asUnderWay(report, site, held) : report,
+        underWay: held,
       });
     }
   }
@@ -89,19 +114,31 @@ export async function shardedReport(store: RunStore, run: string, key: string | 
       };
     else rollout.parked = await barrierPark(store, run, manifest, standing + 1, lastEnd, failed.length);
   }
-  // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt or park left.
-  const planned = await readPlanned(store, run);
   const fleet = fleetOptions(manifest, owed);
   const report = mergeReports(shards, {
     ...fleet,
     matrix: planned ? matrixOf(planned) : fleet.matrix,
-    listed: planned ? notStarted(planned, manifest, rollout, verdicts, unstarted) : [],
+    listed: planned
+      ? [
+          ...notStarted(planned, manifest, rollout, verdicts, unstarted),
+          ...notStartedYet(planned, manifest, notYet, standing + 1),
+        ]
+      : [],
     after: await analysisRounds(store, run, verdicts),
   });
   placeInWaves(report.steps, manifest);
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
   report.rollout = rollout;
   if (rollout.halted) report.outcome = 'failure';
+  if (underWay && (running.length > 0 || notYet.length > 0) && report.merged) {
+    report.merged.underWay = {
+      at: new Date(now).toISOString(),
+      wave: standing + 1,
+      sites: running,
+      notStarted: notYet.map((n) => n.site),
+    };
+    standsAt(rollout, standing + 1, 'under-way');
+  }
   if (rollout.parked) report.parked = reportParked(rollout.parked);
   if (missingShards.length && report.merged) {
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
@@ -185,46 +222,4 @@ async function barrierPark(
   }
   const what = manifest.analysis ? `the analysis after wave ${wave} and its verdict` : `wave ${wave}'s verdict`;
   return { wave, for: 'barrier', since, reason: what, waits: [] };
-}
-
-/** Wave `wave` (1-based) is where the rollout stands (halted or parked there): the waves after it not started; the wave, to fill in. */
-export function standsAt(rollout: NonNullable<Report['rollout']>, wave: number, outcome: 'halted' | 'parked') {
-  for (const w of rollout.waves) if (w.wave > wave) w.outcome = 'not-started';
-  const at = rollout.waves[wave - 1]!;
-  at.outcome = outcome;
-  return at;
-}
-
-/** The rollout as the waves' verdicts tell it: each wave decided (done, failed within its budget, halted) or not. */
-export function rolloutOf(
-  manifest: Manifest,
-  verdicts: readonly (Verdict | undefined)[],
-): NonNullable<Report['rollout']> {
-  const at = verdicts.findIndex((v) => v?.halted !== undefined);
-  return {
-    over: manifest.over,
-    waves: manifest.waves.map((values, w) => {
-      const v = verdicts[w];
-      return {
-        wave: w + 1,
-        values,
-        // A wave without a verdict: after the halt, never started; otherwise still running (or its workers gone).
-        outcome: v
-          ? v.halted
-            ? 'halted'
-            : v.failed.length
-              ? 'failed-within-budget'
-              : 'done'
-          : at >= 0 && w > at
-            ? 'not-started'
-            : 'cancelled',
-        failed: v?.failed ?? [],
-        budget: manifest.budgets[w]!,
-        // Its analysis, as the verdict's worker ran it (none after the last wave, or past the budget).
-        analysis: v?.analysis ?? null,
-      };
-    }),
-    halted: at >= 0 ? { wave: at + 1, reason: verdicts[at]!.halted! } : null,
-    parked: null,
-  };
 }

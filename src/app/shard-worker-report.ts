@@ -79,7 +79,7 @@ function emptyReport(input: WorkerReportInput): Report {
     pipelineSha256: input.manifest.sha256,
   });
   // A worker's report is its sites' reports merged: of none, here.
-  return { ...report, merged: { reports: [], noReport: [] } };
+  return { ...report, merged: { reports: [], noReport: [], underWay: null } };
 }
 
 /** A worker parked at its wave's barrier (or, elected, on the wave's bake), as a park: what it waits for is its reason (no value's decision, no evidence of its own). */

@@ -13,7 +13,7 @@ import { barrierParkOf, workerReport, type SiteReport } from './shard-worker-rep
 import { prepareRun } from '../runner/scope.ts';
 import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts';
 import { readVerdicts } from '../shard/verdict.ts';
-import { rolloutOf, standsAt } from './shard-report.ts';
+import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
 import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';

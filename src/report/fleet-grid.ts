@@ -20,6 +20,7 @@ export const STATUS_CLASS: Record<Status, string> = {
   skipped: 'k',
   cancelled: 'c',
   'in doubt': 'd',
+  'under way': 'u',
 };
 
 /** The anchor of an instance's row in the step table: its place in the report's steps. */
@@ -139,7 +140,15 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
       group(`${report.rollout ? 'Outside the waves' : 'The rest'}: ${n(others.length)} ${fleet.key}(s)`, others),
     );
 
-  const legend = (['failure', 'in doubt', 'cancelled', 'skipped', 'success'] as const)
+  const shown = [
+    'failure',
+    'in doubt',
+    'cancelled',
+    ...(report.merged?.underWay ? ['under way' as const] : []),
+    'skipped',
+    'success',
+  ] as const;
+  const legend = shown
     .map((s) => `<span><i style="background:${colours[s]}"></i>${s} ${n(counts.get(s) ?? 0)}</span>`)
     .join('');
   return `<h2>${h(fleet.key)}: ${n(sites.length)} at a glance</h2>
@@ -152,12 +161,15 @@ ${parts.join('')}`;
 export function stepTimelineHtml(report: Report, colours: Record<string, string>): string {
   const start = Date.parse(report.startedAt);
   const total = Math.max(1, report.durationMs);
-  const WORST: Status[] = ['failure', 'in doubt', 'cancelled', 'skipped', 'success'];
+  const WORST: Status[] = ['failure', 'in doubt', 'cancelled', 'under way', 'skipped', 'success'];
   const steps = new Map<number, { label: string; runs: number; from: number; to: number; worst: number }>();
   for (const s of report.steps) {
     let e = steps.get(s.step);
     if (!e)
-      steps.set(s.step, (e = { label: `${s.step + 1} ${s.uses}`, runs: 0, from: Infinity, to: -Infinity, worst: 4 }));
+      steps.set(
+        s.step,
+        (e = { label: `${s.step + 1} ${s.uses}`, runs: 0, from: Infinity, to: -Infinity, worst: WORST.length - 1 }),
+      );
     e.runs++;
     e.worst = Math.min(e.worst, WORST.indexOf(statusOf(s)));
     if (!s.startedAt) continue;

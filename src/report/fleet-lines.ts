@@ -2,10 +2,9 @@
 // sharded rollout stopped and which sites that left unstarted, then the fleet's line. Text made
 // safe for a terminal; the edge prints it.
 import { formatDuration } from '../duration.ts';
-import { countsPhrase } from '../runner/result.ts';
 import { neutralise } from '../text/neutralise.ts';
-import { fleetPhrase, fleetRows } from './fleet.ts';
-import type { Report, ReportStep } from './model.ts';
+import { fleetPhrase, fleetRows, UNDER_WAY } from './fleet.ts';
+import { countsText, outcomeWord, type Report, type ReportStep } from './model.ts';
 
 /** An instance the rollout's halt or park left not started: listed, but it did not run. */
 const leftByRollout = (s: ReportStep) => s.error?.code === 'ROLLOUT_HALTED' || s.error?.code === 'ROLLOUT_PARKED';
@@ -16,14 +15,22 @@ const missingFile = (noReport: string) => /^shard \d+\/\d+$/.test(noReport);
 export function fleetLines(report: Report): string[] {
   const lines = fleetRows(report).map(
     (row) =>
-      `${row.status === 'success' ? '✔' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}`,
+      `${row.status === 'success' ? '✔' : row.status === UNDER_WAY ? '⋯' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}`,
   );
-  const stopped = rolloutLine(report);
+  const stopped = rolloutLine(report) ?? underWayLine(report);
   if (stopped) lines.push(stopped);
   lines.push(
-    `fleet "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsPhrase(report.counts)})`,
+    `fleet "${neutralise(report.pipeline.name)}": ${outcomeWord(report)} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsText(report)})`,
   );
   return lines;
+}
+
+/** A sharded run read while its workers ran: where it stood, what ran and what had not started. */
+function underWayLine(report: Report): string | undefined {
+  const at = report.merged?.underWay;
+  if (!at) return undefined;
+  const names = (sites: string[]) => sites.map(neutralise).join(', ');
+  return `⋯ the run is under way at wave ${at.wave}${at.sites.length ? `: running: ${names(at.sites)}` : ''}${at.notStarted.length ? `; not started yet: ${names(at.notStarted)}` : ''}; this report is not its result: read it again once its workers ended`;
 }
 
 /** A sharded run's rollout, from its waves' verdicts: where it halted or waits, and which sites that left unstarted. */

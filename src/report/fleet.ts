@@ -7,11 +7,12 @@ import type { Report } from './model.ts';
 
 export const NO_REPORT = 'no report';
 export const NO_REPORT_NOTE = 'no report: its job died or never ran';
+export const UNDER_WAY = 'under way';
 
 export interface FleetRow {
   /** What the job ran ("site=emea"), or its report's file for a job that ran every instance. */
   label: string;
-  status: Report['outcome'] | typeof NO_REPORT;
+  status: Report['outcome'] | typeof NO_REPORT | typeof UNDER_WAY;
   /** "3 step run(s): 3 succeeded", or the no-report note. */
   detail: string;
   durationMs: number | null;
@@ -23,8 +24,8 @@ export function fleetRows(report: Report): FleetRow[] {
   return [
     ...report.merged.reports.map((r): FleetRow => ({
       label: r.limitedTo ?? r.source,
-      status: r.outcome,
-      detail: `${r.counts.total} step run(s): ${countsPhrase(r.counts)}`,
+      status: r.underWay ? UNDER_WAY : r.outcome,
+      detail: r.underWay ?? `${r.counts.total} step run(s): ${countsPhrase(r.counts)}`,
       durationMs: r.durationMs,
       source: r.source,
     })),

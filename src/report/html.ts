@@ -4,7 +4,6 @@
 // fleet's (report/fleet.ts) opens with a grid of its sites (fleet-grid.ts), its timeline has a bar
 // per step of the file, and only its failed updates' reports are rendered.
 import { formatDuration } from '../duration.ts';
-import { countsPhrase } from '../runner/result.ts';
 import {
   durationText,
   limitedTo,
@@ -14,6 +13,8 @@ import {
   updateReportOf,
   type Report,
   type ReportStep,
+  outcomeWord,
+  countsText,
 } from './model.ts';
 import { fleetOf, fleetPhrase, fleetRows } from './fleet.ts';
 import { errorHtml, fleetGridHtml, fleetStepsHtml, fleetStyle, stepNameHtml, stepTimelineHtml } from './fleet-grid.ts';
@@ -28,6 +29,7 @@ const COLOURS: Record<string, string> = {
   skipped: '#8c959f',
   cancelled: '#bf8700',
   'in doubt': '#bc4c00',
+  'under way': '#0969da',
 };
 const JOB_COLOURS: Record<string, string> = { ...COLOURS, 'no report': '#82071e' };
 
@@ -118,19 +120,21 @@ export function renderHtml(report: Report): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${h(report.pipeline.name)}: ${h(report.outcome)}</title>
+<title>${h(report.pipeline.name)}: ${h(outcomeWord(report))}</title>
 <style>${STYLE}${fleet ? fleetStyle(COLOURS) : ''}</style>
 </head>
 <body>
-<header style="background:${COLOURS[report.outcome]}">
-<h1>${h(report.pipeline.name)}: ${h(report.outcome)}</h1>
-<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsPhrase(c))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${merged ? ` · merged from ${h(merged)}` : ''}</p>
+<header style="background:${COLOURS[outcomeWord(report)]}">
+<h1>${h(report.pipeline.name)}: ${h(outcomeWord(report))}</h1>
+<p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsText(report))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${merged ? ` · merged from ${h(merged)}` : ''}</p>
 ${haltHtml(report)}${runNotes(report)
     .map((n) => `<p><strong>${h(n)}</strong></p>\n`)
     .join('')}</header>
 <main>
 ${fleet ? fleetGridHtml(report, fleet, COLOURS) : ''}${jobs ? `<h2>Jobs</h2>\n<table>\n<thead><tr><th>Outcome</th><th>Job</th><th>Step runs</th><th>Duration</th></tr></thead>\n<tbody>\n${jobs}\n</tbody>\n</table>\n` : ''}${wavesHtml(report)}<h2>Timeline${fleet ? ' by step' : ''}</h2>
 <div class="legend">${Object.entries(COLOURS)
+    // "under way" only in a sharded run's report read while its workers ran.
+    .filter(([k]) => k !== 'under way' || report.merged?.underWay)
     .map(([k, v]) => `<span><i style="background:${v}"></i>${k}</span>`)
     .join('')}</div>
 <div class="timeline">

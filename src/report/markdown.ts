@@ -1,3 +1,4 @@
+// Longer than 250 lines: the summary's sections, each ranked for when they do not all fit, read together.
 // The Markdown summary (GitHub job summary, --summary): outcome first, the step table, failures
 // with what to do, each update's own report in <details>, warnings and errors. Always under the
 // 1 MiB limit of a job summary, fitted in one pass (markdown-fit.ts): when it does not all fit,
@@ -6,7 +7,7 @@
 // summary (report/fleet.ts) leads with what failed or is in doubt and counts the rest
 // (markdown-fleet.ts), in a few KiB.
 import { formatDuration } from '../duration.ts';
-import { countsPhrase, isWindowOverride } from '../runner/result.ts';
+import { isWindowOverride } from '../runner/result.ts';
 import { windowNote } from './window-note.ts';
 import {
   doubtNote,
@@ -19,6 +20,9 @@ import {
   updateReportOf,
   type Report,
   type ReportStep,
+  outcomeWord,
+  underWay,
+  countsText,
 } from './model.ts';
 import { serverReportMarkdown } from './summary-server-text.ts';
 import { cell, codeSpan } from '../text/escape.ts';
@@ -113,21 +117,21 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
     if (options.work) options.work.pieces++;
     return { text, rank, what, cut };
   };
-  const icon = ICONS[report.outcome] ?? '';
+  const icon = ICONS[outcomeWord(report)] ?? '';
   const c = report.counts;
   const limited = limitedTo(report);
   const merged = fleetPhrase(report);
   const failing = (s: ReportStep) =>
-    s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null);
+    s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null && !underWay(s));
   // A fleet's summary lists what failed or is in doubt and counts the rest.
   const failed = report.steps.filter(failing);
   const shown = fleet ? failed : report.steps;
   const where = options.fullReport ?? 'the JSON and HTML reports';
   const top: Section = {
     head: [
-      `## ${icon} ${cell(report.pipeline.name)}: ${report.outcome}`,
+      `## ${icon} ${cell(report.pipeline.name)}: ${outcomeWord(report)}`,
       '',
-      `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsPhrase(c)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${merged ? ` · merged from ${cell(merged)}` : ''}`,
+      `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsText(report)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${merged ? ` · merged from ${cell(merged)}` : ''}`,
       '',
       ...runNotes(report).flatMap((note) => [`**${cell(note)}**`, '']),
       ...(fleet ? fleetLead(report, fleet, failed.length, where) : []),

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.ts';
 import { describeSelection, type MatrixValue } from '../pipeline/selection.ts';
 import { matrixUnion } from './matrix-union.ts';
 import { countSteps, runOutcome } from '../runner/result.ts';
-import { reportParked, type Report, type ReportStep } from './model.ts';
+import { reportParked, underWay, type Report, type ReportStep } from './model.ts';
 import { checkedOutcome } from './outcome.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
@@ -17,6 +17,8 @@ export interface ReportShard {
   /** Where it was read from, as given. */
   source: string;
   report: Report;
+  /** A sharded run's site still under way when read: who holds it, until when (its steps not ended are UNDER_WAY). */
+  underWay?: string | undefined;
 }
 
 export interface MergeOptions {
@@ -61,8 +63,11 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   for (const step of options.after ?? [])
     if (step.startedAt !== null && step.durationMs !== null)
       end = Math.max(end, Date.parse(step.startedAt) + step.durationMs);
-  // Each job's outcome and counts from its steps: a report's own fields are only claims.
-  const outcomes = shards.map((s) => checkedOutcome(s.report));
+  // Each job's outcome and counts from its steps: a report's own fields are only claims. A site under
+  // way is told by what of it ended: a step not ended yet is neither cancelled nor failed.
+  const outcomes = shards.map((s) =>
+    s.underWay === undefined ? checkedOutcome(s.report) : runOutcome(s.report.steps.filter((x) => !underWay(x))),
+  );
   // For the fleet, a worker's attempt cut short and taken up by another counts as what is kept of it.
   const counted = shards.map((s, i) =>
     supersededAttempt(s, shards, kept)
@@ -101,8 +106,10 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
         startedAt: report.startedAt,
         durationMs: report.durationMs,
         counts: countSteps(report.steps),
+        underWay: shards[i]!.underWay ?? null,
       })),
       noReport,
+      underWay: null,
     },
     steps,
   };

@@ -10,7 +10,7 @@ import {
   StepInstance,
   WindowVerdictSchema,
 } from '../runner/instance.ts';
-import { countSteps, decisionPhrase, parkedOf, type RunResult, type StepRun } from '../runner/result.ts';
+import { countSteps, countsPhrase, decisionPhrase, parkedOf, type RunResult, type StepRun } from '../runner/result.ts';
 import { ParkSchema, RolloutResultSchema, WaveResultSchema, type Park } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
@@ -126,12 +126,31 @@ export const Report = z.object({
             startedAt: z.string().describe('ISO 8601'),
             durationMs: z.number().describe('how long the job ran'),
             counts: Counts,
+            underWay: z
+              .string()
+              .nullable()
+              .default(null)
+              .describe(
+                "a sharded run's site still under way when the report was read: the shard that holds it and until when its lease runs ('shard 1/8 holds it until …'); null otherwise",
+              ),
           }),
         )
         .describe("one entry per job's report"),
       noReport: z
         .array(z.string())
         .describe('instances of the fleet (KEY=VALUE) that no report covers: their job died or never ran'),
+      underWay: z
+        .object({
+          at: z.string().describe('when the report was read from the store (ISO 8601)'),
+          wave: z.int().describe('the wave the rollout stood at'),
+          sites: z.array(z.string()).describe('the sites under way: their worker held its lease'),
+          notStarted: z.array(z.string()).describe('the sites no worker had started yet'),
+        })
+        .nullable()
+        .default(null)
+        .describe(
+          "report --merge --store of a sharded run whose workers still ran: what was under way; the report is not the run's result (exit 1) until they ended. null otherwise",
+        ),
     })
     .nullable()
     .describe('report --merge: the reports of the jobs it merged, and what none of them covers; null for one run'),
@@ -302,11 +321,13 @@ export function reportStep(s: StepRun): ReportStep {
 /**
  * What a step's status shows: its outcome, or "in doubt" for an instance stopped (killed,
  * interrupted) after its call left. A failure whose call got no answer (a timeout, a reset)
- * stays a failure, noted in doubt.
+ * stays a failure, noted in doubt. A sharded run's step not ended when its report was read while
+ * the run was under way is "under way".
  */
 export function statusOf(
-  step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decision'>,
-): ReportStep['outcome'] | 'in doubt' {
+  step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decision' | 'error'>,
+): ReportStep['outcome'] | 'in doubt' | 'under way' {
+  if (underWay(step)) return 'under way';
   return step.inDoubt && (step.outcome === 'cancelled' || step.decision?.decision === 'skip')
     ? 'in doubt'
     : step.outcome;
@@ -345,6 +366,11 @@ export function runNotes(
         `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${goOn(report.parked, Boolean(report.shard ?? report.merged))}`,
       ]
     : [];
+  const underWay = report.merged?.underWay;
+  if (underWay)
+    notes.push(
+      `under way when read (${underWay.at}), at wave ${underWay.wave}: ${underWay.sites.length} site(s) running, ${underWay.notStarted.length} not started yet; this report is not the run's result: read it again once its workers ended`,
+    );
   notes.push(
     ...report.decisions.map((d) =>
       d.decision === 'continue-rollout'
@@ -383,7 +409,22 @@ export const ICONS: Record<string, string> = {
   cancelled: '⏹️',
   'in doubt': '⚠️',
   'no report': '⛔',
+  'under way': '🔄',
 };
+
+/** A step of a sharded run's site (or one not started) that was still under way when the report was read. */
+export const underWay = (s: Pick<ReportStep, 'error'>) => s.error?.code === 'UNDER_WAY';
+
+/** The counts of a report's step runs in words; a step not ended yet (a run read under way) counted as such, not as cancelled. */
+export function countsText(report: Pick<Report, 'counts' | 'steps'>): string {
+  const notEnded = report.steps.filter(underWay).length;
+  if (notEnded === 0) return countsPhrase(report.counts);
+  return `${countsPhrase(countSteps(report.steps.filter((s) => !underWay(s))))}, ${notEnded} not ended yet`;
+}
+
+/** What a report says it came to: its outcome, or "under way" for a sharded run read while its workers ran (not its result). */
+export const outcomeWord = (report: Pick<Report, 'outcome'> & Partial<Pick<Report, 'merged'>>) =>
+  report.merged?.underWay ? 'under way' : report.outcome;
 
 export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 

@@ -15,6 +15,7 @@ const WORDS: Record<NonNullable<Report['rollout']>['waves'][number]['outcome'], 
   'not-started': '⏸️ not started',
   cancelled: '■ cancelled',
   parked: '⏸️ parked',
+  'under-way': '🔄 under way',
 };
 
 const HALTED_AFTER = 'Nothing was undone; the waves after it did not start.';

@@ -9,6 +9,7 @@ export const WaveOutcomeSchema = z.enum([
   'not-started',
   'cancelled',
   'parked',
+  'under-way',
 ]);
 export type WaveOutcome = z.infer<typeof WaveOutcomeSchema>;
 export type WaveAnalysis = z.infer<typeof WaveAnalysisSchema>;

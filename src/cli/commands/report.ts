@@ -28,6 +28,7 @@ import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
 import { namedStore, RUN_VARIABLE } from '../../app/stored-run.ts';
 import { shardedReport } from '../../app/shard-report.ts';
+import { realClock } from '../../app/clock.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
        enginectl report --store URL --run ID [options]
@@ -67,7 +68,8 @@ ${REPORT_OPTIONS_HELP}
   -h, --help         show this help
 
 Exit codes: 0 the run (or every job of the fleet) succeeded, 1 it failed, was cancelled or
-killed, a step is in doubt or a job has no report, 2 invalid input.`;
+killed, a step is in doubt, a job has no report or a sharded run is still under way, 2 invalid
+input.`;
 
 export async function reportCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('report', args, {
@@ -135,7 +137,7 @@ async function mergeSharded(
   if (files.length > 0)
     throw new UsageError('BAD_ARGUMENTS', 'report --merge --run ID reads the sharded run from the store: name no file');
   const store = namedStore('report', values.store, io.env, io.cwd, '--run names a sharded run of a run store: ');
-  const { report } = await shardedReport(store, values.run!, journalKey(io.env));
+  const { report } = await shardedReport(store, values.run!, journalKey(io.env), (io.clock ?? realClock()).now());
   return publishFleet(report, values, io, publishing);
 }
 
@@ -147,7 +149,8 @@ function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO
     values,
     io,
     publishing,
-    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
+    // A sharded run read while its workers ran is not its result yet.
+    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision) && !report.merged?.underWay,
   );
 }
 

@@ -1,0 +1,114 @@
+// A sharded run's merged report read from the store while its workers still run (an operator
+// watching the rollout, or a final job started before a worker's lease lapsed): what is under way
+// is said to be under way, never "cancelled", "in doubt" or "no report: its job died", and the
+// report is not the run's result (exit 1 until every site ended). Once a worker's lease lapsed
+// on the reader's clock, what it left is told as a killed run's: its call in doubt.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { realClock } from '../../src/app/clock.ts';
+import type { Report } from '../../src/report/index.ts';
+import { runCli } from '../helpers/cli.ts';
+import { shardFleet } from './helpers.ts';
+
+/** A 3-site run of one worker, its system update at site-0002 held at the server until `release()`. */
+async function heldRun(t: Parameters<typeof shardFleet>[0]) {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [rest]\n  max-parallel: 1', {
+    before: (method, path) => {
+      if (method !== 'POST' || !path.includes('/site-0002/') || !path.endsWith('/update/system')) return;
+      reached();
+      return held;
+    },
+  });
+  const run = (await f.shard('--shards', '1')).run;
+  const worker = f.worker(run, '1/1', '--shard-ttl', '1h');
+  t.after(async () => (release(), await worker));
+  await atServer;
+  return { f, run, worker, release };
+}
+
+const rowsOf = (r: Report) =>
+  r.steps.map(
+    (s) =>
+      `${String(s.matrix?.site)} ${s.id}: ${s.outcome}${s.error ? ` ${s.error.code}` : ''}${s.inDoubt ? ' in doubt' : ''}`,
+  );
+
+test('a sharded run merged while its worker runs: the site under way is under way (not cancelled, not in doubt), the site not started yet is not "no report"; the report says it is not the result, exit 1; once the worker ended, success', async (t) => {
+  const { f, run, worker, release } = await heldRun(t);
+  const during = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(during.code, 1, 'not the result yet: a CI gate on it does not pass');
+  const report = during.report!;
+  assert.deepEqual(rowsOf(report), [
+    'site-0001 update: success',
+    'site-0002 update: cancelled UNDER_WAY',
+    'site-0003 update: cancelled UNDER_WAY',
+    'site-0001 alerts: success',
+    'site-0002 alerts: cancelled UNDER_WAY',
+    'site-0003 alerts: cancelled UNDER_WAY',
+  ]);
+  assert.equal(report.counts.inDoubt, 0, 'a call in flight is not in doubt');
+  assert.deepEqual(report.merged?.noReport, [], 'no site is "no report" while the run is under way');
+  assert.deepEqual(report.merged?.underWay?.sites, ['site-0002']);
+  assert.deepEqual(report.merged?.underWay?.notStarted, ['site-0003']);
+  assert.equal(report.rollout?.waves[0]?.outcome, 'under-way');
+  const update = report.steps.find((s) => s.matrix?.site === 'site-0002' && s.id === 'update')!;
+  assert.match(
+    update.error!.message,
+    /^under way when this report was read: shard 1\/1 holds site-0002 \(its lease until \S+\); its call POST \/api\/devops\/v1\/update\/system is sent, its answer not yet recorded$/,
+  );
+  const later = report.steps.find((s) => s.matrix?.site === 'site-0003' && s.id === 'update')!;
+  assert.equal(later.error!.message, 'not started yet: the run is under way at wave 1');
+  // The terminal: the site's row and the fleet's line say under way; nothing says died, cancelled or in doubt.
+  assert.match(during.stdout, /^⋯ site=site-0002: under way \(shard 1\/1 holds it until \S+\)/m);
+  assert.match(
+    during.stdout,
+    /^⋯ the run is under way at wave 1: running: site-0002; not started yet: site-0003; this report is not its result: read it again once its workers ended$/m,
+  );
+  assert.match(during.stdout, /^fleet "Fleet release": under way in /m);
+  assert.doesNotMatch(during.stdout, /no report|in doubt|cancelled/);
+  // The summary says so first.
+  const md = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--summary', `${f.dir}/during.md`]);
+  assert.equal(md.code, 1);
+  const summary = readFileSync(`${f.dir}/during.md`, 'utf8');
+  assert.match(summary, /^## 🔄 Fleet release: under way$/m);
+  assert.match(
+    summary,
+    /^\*\*under way when read \(\S+\), at wave 1: 1 site\(s\) running, 1 not started yet; this report is not the run's result: read it again once its workers ended\*\*$/m,
+  );
+  assert.doesNotMatch(summary, /in doubt|no report|cancelled|⏹️|^### (Failed|Cancelled)/m);
+  release();
+  const ended = await worker;
+  assert.equal(ended.code, 0, ended.stdout + ended.stderr);
+  const after = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  assert.equal(after.report!.merged?.underWay, null);
+  assert.ok(
+    after.report!.steps.every((s) => s.outcome === 'success'),
+    rowsOf(after.report!).join('\n'),
+  );
+});
+
+test("a sharded run merged once its worker's lease lapsed on the reader's clock (the worker gone): what it left is told as a killed run's, its call in doubt, the sites it never started 'no report'", async (t) => {
+  const { f, run } = await heldRun(t);
+  const real = realClock();
+  const hoursOn = { now: () => real.now() + 2 * 3_600_000, sleep: real.sleep };
+  const json = `${f.dir}/lapsed.json`;
+  const read = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
+    env: f.env,
+    clock: hoursOn,
+  });
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.deepEqual(rowsOf(report), [
+    'site-0001 update: success',
+    'site-0002 update: cancelled IN_DOUBT in doubt',
+    'site-0001 alerts: success',
+    'site-0002 alerts: cancelled NOT_STARTED',
+  ]);
+  assert.equal(report.merged?.underWay, null);
+  assert.deepEqual(report.merged?.noReport, ['site=site-0003']);
+});
