@@ -18,7 +18,7 @@ export async function publishJobSummary(
   ci: CiSystem,
   env: Env,
   markdown: () => string,
-  outcome: 'success' | 'failure' | 'cancelled',
+  outcome: 'success' | 'failure' | 'cancelled' | 'under-way',
   options: { summaryFile?: string | undefined; withIssues?: boolean },
 ): Promise<JobSummaryDone> {
   let summaryFile = options.summaryFile;

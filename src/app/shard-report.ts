@@ -10,12 +10,12 @@ import { fleetOptions, placeInWaves } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
-import { buildReport, reportParked, reportStep, ReportStep, type Report } from '../report/model.ts';
-import { newInstance } from '../runner/instance.ts';
+import { buildReport, reportParked, ReportStep, type Report } from '../report/model.ts';
+import type { StepError } from '../runner/instance.ts';
 import { haltedEarlier, parkedAt, pastBudget, type Park } from '../runner/rollout-result.ts';
 import { bakePark } from '../runner/park.ts';
 import { matrixOf, readPlanned, type Planned } from './shard-instances.ts';
-import { asUnderWay, heldBy, liveWorkers, notStartedYet } from './shard-under-way.ts';
+import { asUnderWay, holderOf, listedSteps, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
 import { z } from 'zod';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, readShardRecord, shardKeys, type Manifest } from '../shard/manifest.ts';
@@ -50,7 +50,8 @@ export async function shardedReport(
   // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt, a park or a run under way left.
   const planned = await readPlanned(store, run);
   const running: string[] = [];
-  const notYet: { site: string; wave: number }[] = [];
+  // The sites of a run under way with no step of their own yet, listed from the planned instances: not started yet, or held with no step recorded.
+  const waiting: { site: string; wave: number; error: StepError }[] = [];
   // The sites a report is owed for: every site, but once the rollout halted only those that
   // started; and when the wave it stands at ended everywhere (every site's terminal record read;
   // one not yet written counts as not ended), the later waves' only once started.
@@ -65,33 +66,38 @@ export async function shardedReport(
     const log = await new WaveLog(store, run, w + 1).read();
     // The wave it stands at is read before any later one: standingEnded is known here.
     const after = rollout.halted ? true : standingEnded && w > standing;
-    for (const site of manifest.waves[w]!)
-      if (!after || log.owners.has(site)) {
-        // Under way, a site no worker started is not started yet, not "no report".
-        if (underWay && planned && !log.owners.has(site)) notYet.push({ site, wave: w + 1 });
-        else owed.push(site);
-      } else unstarted.push({ site, wave: w + 1 });
+    const budget = manifest.budgets[w]!;
+    const spent = log.failed.size > budget ? { wave: w + 1, budget } : undefined;
     for (const site of manifest.waves[w]!) {
+      const owner = log.owners.get(site);
+      if (after && !owner) {
+        unstarted.push({ site, wave: w + 1 });
+        continue;
+      }
       const terminal = await readTerminal(store, run, site);
       if (w === standing && terminal) {
         lastEnd = Math.max(lastEnd, terminal.at);
         if (terminal.outcome === 'failure') failed.push(site);
       } else if (w === standing) standingEnded = false;
-      const siteRun = terminal?.siteRun ?? log.owners.get(site)?.siteRun;
-      if (siteRun === undefined) continue;
-      const stored = await readStoredJournal(store, siteRun).catch(() => undefined);
-      if (!stored) continue;
-      const name = `${store.url} run ${siteRun}`;
-      const report = buildReport(releaseOf(readJournal(stored.text, name, key)));
-      // Not ended, its owner alive: running, as it stands.
-      const owner = terminal ? undefined : log.owners.get(site);
-      const holds = owner && live.get(owner.worker);
-      const held = holds?.holder === owner?.holder && holds ? heldBy(owner!.worker, manifest, holds.until) : undefined;
+      const siteRun = terminal?.siteRun ?? owner?.siteRun;
+      // Not ended, the attempt that owns it alive: running, as it stands.
+      const held = underWay && !terminal ? holderOf(site, log, live, manifest) : undefined;
+      const stored = siteRun === undefined ? undefined : await readStoredJournal(store, siteRun).catch(() => undefined);
+      if (!stored) {
+        // No step of it in the store: under way, one a worker alive holds or will start is listed, not "no report".
+        if (underWay && planned && (held || (!owner && willStart(site, w, standing, live, manifest)))) {
+          waiting.push({ site, wave: w + 1, error: waitingError(site, standing + 1, held, held ? undefined : spent) });
+          if (held) running.push(site);
+        } else owed.push(site);
+        continue;
+      }
+      owed.push(site);
       if (held) running.push(site);
+      const report = buildReport(releaseOf(readJournal(stored.text, `${store.url} run ${siteRun}`, key)));
       shards.push({
-        source: `${manifest.over} ${site}: run ${siteRun}`,
+        source: `${manifest.over} ${site}: run ${siteRun!}`,
         report: held ? asUnderWay(report, site, held) : report,
-        underWay: held,
+        underWay: held && { shard: held.shard, of: held.of, until: new Date(held.until).toISOString() },
       });
     }
   }
@@ -121,7 +127,7 @@ export async function shardedReport(
     listed: planned
       ? [
           ...notStarted(planned, manifest, rollout, verdicts, unstarted),
-          ...notStartedYet(planned, manifest, notYet, standing + 1),
+          ...listedSteps(planned, manifest.over, waiting),
         ]
       : [],
     after: await analysisRounds(store, run, verdicts),
@@ -130,19 +136,23 @@ export async function shardedReport(
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
   report.rollout = rollout;
   if (rollout.halted) report.outcome = 'failure';
-  if (underWay && (running.length > 0 || notYet.length > 0) && report.merged) {
+  if ((running.length > 0 || waiting.length > 0) && report.merged) {
+    // Read under way, the report is not the run's result: it says what ran and what is under way.
+    report.outcome = 'under-way';
     report.merged.underWay = {
       at: new Date(now).toISOString(),
       wave: standing + 1,
       sites: running,
-      notStarted: notYet.map((n) => n.site),
+      notStarted: waiting.filter((x) => !running.includes(x.site)).map((x) => x.site),
     };
     standsAt(rollout, standing + 1, 'under-way');
   }
   if (rollout.parked) report.parked = reportParked(rollout.parked);
   if (missingShards.length && report.merged) {
-    report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started)`));
-    report.outcome = 'failure';
+    // Under way, a shard's worker may still start: the run's outcome is told once it ended.
+    const yet = report.outcome === 'under-way' ? ' yet' : '';
+    report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started${yet})`));
+    if (!yet) report.outcome = 'failure';
   }
   return { report, missingShards, sites: manifest.waves.flat().length };
 }
@@ -160,27 +170,20 @@ function notStarted(
 ): ReportStep[] {
   const { halted, parked } = rollout;
   if (unstarted.length === 0 || (!halted && !parked)) return [];
-  const bySite = new Map<string, Planned[]>();
-  for (const p of planned) {
-    const site = String(p.matrix?.[manifest.over]);
-    const list = bySite.get(site);
-    if (list) list.push(p);
-    else bySite.set(site, [p]);
-  }
-  const why = (wave: number) =>
+  const why = (wave: number): StepError =>
     parked
-      ? { code: 'ROLLOUT_PARKED' as const, message: parkedAt(parked.wave, parked.reason) }
+      ? { code: 'ROLLOUT_PARKED', message: parkedAt(parked.wave, parked.reason) }
       : {
-          code: 'ROLLOUT_HALTED' as const,
+          code: 'ROLLOUT_HALTED',
           message:
             wave === halted!.wave
               ? pastBudget(wave, verdicts[wave - 1]?.failed.length ?? 0, manifest.over, manifest.budgets[wave - 1]!)
               : haltedEarlier(halted!.wave),
         };
-  return unstarted.flatMap(({ site, wave }) =>
-    (bySite.get(site) ?? []).map((identity) =>
-      reportStep(newInstance({ ...identity, key: '' }, { wave, error: why(wave) })),
-    ),
+  return listedSteps(
+    planned,
+    manifest.over,
+    unstarted.map((u) => ({ ...u, error: why(u.wave) })),
   );
 }
 

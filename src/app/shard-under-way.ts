@@ -1,19 +1,28 @@
 // A sharded run read while its workers still run (report --merge --store): what is under way is
-// told as under way. A site whose worker still holds its lease (the attempt that owns the site,
-// its lease not lapsed on the reader's clock) is running: its steps not ended are UNDER_WAY, a call
-// sent and not yet answered is in flight, not in doubt. A site no worker started while a worker of
-// the run is alive is not started yet, not "no report". Once a lease lapsed, what its worker left is
-// a killed run's (its calls in doubt), as the store holds it: a later attempt resumes it.
+// told as under way. A site whose worker still holds it (the attempt that owns the site, its lease
+// not lapsed on the reader's clock, the site not ended) is running: its steps not ended are
+// UNDER_WAY, a call sent and not yet answered is in flight, not in doubt. A site no worker started
+// is not started yet when a worker alive will start it (queue: any; static: its own shard's; a
+// later wave: any), not "no report". Once a lease lapsed, what its worker left is a killed run's
+// (its calls in doubt), as the store holds it: a later attempt resumes it.
 import { reportStep, type Report, type ReportStep } from '../report/model.ts';
-import { newInstance } from '../runner/instance.ts';
+import { newInstance, type StepError } from '../runner/instance.ts';
 import { leaseState } from '../store/lease.ts';
 import type { RunStore } from '../store/store.ts';
-import { workerLease, type Manifest } from '../shard/manifest.ts';
+import { shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
+import type { WaveState } from '../shard/wave-log.ts';
 import type { Planned } from './shard-instances.ts';
 
 /** A worker attempt alive when read: its lease held by it, not released, not lapsed. */
-export interface LiveHolder {
+interface LiveHolder {
   holder: string;
+  until: number;
+}
+
+/** Who holds a site under way: its shard (1-based) of how many, and until when its lease runs (epoch ms). */
+export interface Holder {
+  shard: number;
+  of: number;
   until: number;
 }
 
@@ -28,16 +37,45 @@ export async function liveWorkers(store: RunStore, manifest: Manifest, now: numb
   return live;
 }
 
-/** Who holds a site under way, in the words every rendering shows. */
-export const heldBy = (worker: number, manifest: Manifest, until: number) =>
-  `shard ${worker + 1}/${manifest.shards} holds it until ${new Date(until).toISOString()}`;
+/** Who holds `site`, when the attempt that owns it is alive and it has not ended; else undefined. */
+export function holderOf(
+  site: string,
+  log: WaveState,
+  live: ReadonlyMap<number, LiveHolder>,
+  manifest: Manifest,
+): Holder | undefined {
+  const owner = log.owners.get(site);
+  if (!owner || log.ended.has(site)) return undefined;
+  const alive = live.get(owner.worker);
+  return alive?.holder === owner.holder
+    ? { shard: owner.worker + 1, of: manifest.shards, until: alive.until }
+    : undefined;
+}
+
+/** Whether a worker alive will start `site` of wave `wave` (0-based), the rollout standing at `standing`. */
+export function willStart(
+  site: string,
+  wave: number,
+  standing: number,
+  live: ReadonlyMap<number, LiveHolder>,
+  manifest: Manifest,
+): boolean {
+  if (live.size === 0) return false;
+  return wave > standing || manifest.assign === 'queue' || live.has(shardOf(site, manifest.shards));
+}
+
+/** "shard 1/8 holds site-0002 (its lease until …)": who holds a site, in words. */
+export const holdsText = (site: string, h: Holder) =>
+  `shard ${h.shard}/${h.of} holds ${site} (its lease until ${new Date(h.until).toISOString()})`;
+
+const HINT = 'read the report again once the run’s workers ended';
 
 /**
  * A running site's report as it stands: each step not ended (in flight, started, or not yet
  * started) UNDER_WAY, saying who holds the site; its ended steps as they ended.
  */
-export function asUnderWay(report: Report, site: string, held: string): Report {
-  const holds = held.replace(' holds it ', ` holds ${site} (its lease `) + ')';
+export function asUnderWay(report: Report, site: string, holder: Holder): Report {
+  const holds = holdsText(site, holder);
   return {
     ...report,
     steps: report.steps.map((s) => {
@@ -48,38 +86,37 @@ export function asUnderWay(report: Report, site: string, held: string): Report {
         code === 'NOT_STARTED'
           ? `not started yet: ${holds}`
           : `under way when this report was read: ${holds}${s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its answer not yet recorded` : ''}`;
-      return { ...s, inDoubt: null, decision: null, error: { code: 'UNDER_WAY', message, hint: HINT } };
+      return { ...s, inDoubt: null, error: { code: 'UNDER_WAY', message, hint: HINT } };
     }),
   };
 }
 
-const HINT = 'read the report again once the run’s workers ended';
-
-/** The steps of the sites no worker had started while the run was under way at wave `at`, as planned. */
-export function notStartedYet(
-  planned: readonly Planned[],
-  manifest: Manifest,
-  sites: readonly { site: string; wave: number }[],
+/** Why a site of a run under way has no step of its own yet: held (no step recorded), not started yet, or never to start (its wave's budget spent). */
+export function waitingError(
+  site: string,
   at: number,
+  held: Holder | undefined,
+  budgetSpent: { wave: number; budget: number } | undefined,
+): StepError {
+  const message = held
+    ? `under way when this report was read: ${holdsText(site, held)}; no step of it recorded yet`
+    : budgetSpent
+      ? `not started: wave ${budgetSpent.wave}'s failures passed its budget of ${budgetSpent.budget}; the rollout halts once its sites ended`
+      : `not started yet: the run is under way at wave ${at}`;
+  return { code: 'UNDER_WAY', message, hint: HINT };
+}
+
+/** The planned instances of each site listed, as steps that did not run (cancelled, in their wave, with why): what a halt, a park or a run under way left. */
+export function listedSteps(
+  planned: readonly Planned[],
+  over: string,
+  sites: readonly { site: string; wave: number; error: StepError }[],
 ): ReportStep[] {
-  const waiting = new Map(sites.map(({ site, wave }) => [site, wave]));
+  const bySite = new Map(sites.map((s) => [s.site, s]));
   return planned.flatMap((identity) => {
-    const wave = waiting.get(String(identity.matrix?.[manifest.over]));
-    if (wave === undefined) return [];
-    return [
-      reportStep(
-        newInstance(
-          { ...identity, key: '' },
-          {
-            wave,
-            error: {
-              code: 'UNDER_WAY',
-              message: `not started yet: the run is under way at wave ${at}`,
-              hint: HINT,
-            },
-          },
-        ),
-      ),
-    ];
+    const listed = bySite.get(String(identity.matrix?.[over]));
+    return listed
+      ? [reportStep(newInstance({ ...identity, key: '' }, { wave: listed.wave, error: listed.error }))]
+      : [];
   });
 }

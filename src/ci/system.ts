@@ -42,7 +42,11 @@ export interface CiSystem {
    * Lines after the run: the summary upload, the task result. `withIssues`: it succeeded, but a
    * step failed and continue-on-error let it pass.
    */
-  finish(outcome: 'success' | 'failure' | 'cancelled', summaryFile: string | undefined, withIssues?: boolean): string[];
+  finish(
+    outcome: 'success' | 'failure' | 'cancelled' | 'under-way',
+    summaryFile: string | undefined,
+    withIssues?: boolean,
+  ): string[];
   /** Registers a secret with the CI's own log masking, when it has one. */
   mask(secret: string): string | undefined;
 }

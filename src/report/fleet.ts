@@ -12,7 +12,7 @@ export const UNDER_WAY = 'under way';
 export interface FleetRow {
   /** What the job ran ("site=emea"), or its report's file for a job that ran every instance. */
   label: string;
-  status: Report['outcome'] | typeof NO_REPORT | typeof UNDER_WAY;
+  status: Exclude<Report['outcome'], 'under-way'> | typeof NO_REPORT | typeof UNDER_WAY;
   /** "3 step run(s): 3 succeeded", or the no-report note. */
   detail: string;
   durationMs: number | null;
@@ -24,8 +24,10 @@ export function fleetRows(report: Report): FleetRow[] {
   return [
     ...report.merged.reports.map((r): FleetRow => ({
       label: r.limitedTo ?? r.source,
-      status: r.underWay ? UNDER_WAY : r.outcome,
-      detail: r.underWay ?? `${r.counts.total} step run(s): ${countsPhrase(r.counts)}`,
+      status: r.outcome === 'under-way' ? UNDER_WAY : r.outcome,
+      detail: r.underWay
+        ? `shard ${r.underWay.shard}/${r.underWay.of} holds it until ${r.underWay.until}`
+        : `${r.counts.total} step run(s): ${countsPhrase(r.counts)}`,
       durationMs: r.durationMs,
       source: r.source,
     })),

@@ -2,10 +2,9 @@
 // outcome (and, for a fleet, its failures by error code), standing in for the rows a summary
 // leaves out. A fleet's summary (report/fleet.ts: 50 sites or more) lists only what failed or is
 // in doubt and counts the rest, under a smaller limit than the job summary's 1 MiB.
-import { countSteps, countsPhrase } from '../runner/result.ts';
 import { cell, codeSpan } from '../text/escape.ts';
 import type { Fleet } from './fleet.ts';
-import type { Report, ReportStep } from './model.ts';
+import { stepsCounted, type Report, type ReportStep } from './model.ts';
 
 /** A fleet's summary stays under this many bytes, whatever failed: its counts say the rest. */
 export const FLEET_SUMMARY_LIMIT = 64 * 1024;
@@ -21,7 +20,7 @@ export function stepCounts(report: Report, fleet?: Fleet): string[] {
   const out = ['### Step runs by step', '', '| Step | Type | Runs | Outcomes |', '|---|---|---|---|'];
   for (const [step, runs] of byStep)
     out.push(
-      `| ${step + 1}${runs[0]!.id ? ` (${cell(runs[0]!.id)})` : ''} | ${codeSpan(runs[0]!.uses)} | ${runs.length} | ${countsPhrase(countSteps(runs))}${fleet ? errorCodes(runs) : ''} |`,
+      `| ${step + 1}${runs[0]!.id ? ` (${cell(runs[0]!.id)})` : ''} | ${codeSpan(runs[0]!.uses)} | ${runs.length} | ${stepsCounted(runs)}${fleet ? errorCodes(runs) : ''} |`,
     );
   out.push('');
   return out;

@@ -9,16 +9,16 @@ import { UsageError } from '../errors.ts';
 import { describeSelection, type MatrixValue } from '../pipeline/selection.ts';
 import { matrixUnion } from './matrix-union.ts';
 import { countSteps, runOutcome } from '../runner/result.ts';
-import { reportParked, underWay, type Report, type ReportStep } from './model.ts';
-import { checkedOutcome } from './outcome.ts';
+import { reportParked, type Report, type ReportStep } from './model.ts';
+import { checkedOutcome, underWayOutcome } from './outcome.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
 export interface ReportShard {
   /** Where it was read from, as given. */
   source: string;
   report: Report;
-  /** A sharded run's site still under way when read: who holds it, until when (its steps not ended are UNDER_WAY). */
-  underWay?: string | undefined;
+  /** A sharded run's site still under way when read: who holds it (its steps not ended are UNDER_WAY). */
+  underWay?: NonNullable<Report['merged']>['reports'][number]['underWay'] | undefined;
 }
 
 export interface MergeOptions {
@@ -65,9 +65,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
       end = Math.max(end, Date.parse(step.startedAt) + step.durationMs);
   // Each job's outcome and counts from its steps: a report's own fields are only claims. A site under
   // way is told by what of it ended: a step not ended yet is neither cancelled nor failed.
-  const outcomes = shards.map((s) =>
-    s.underWay === undefined ? checkedOutcome(s.report) : runOutcome(s.report.steps.filter((x) => !underWay(x))),
-  );
+  const outcomes = shards.map((s) => (s.underWay ? underWayOutcome(s.report) : checkedOutcome(s.report)));
   // For the fleet, a worker's attempt cut short and taken up by another counts as what is kept of it.
   const counted = shards.map((s, i) =>
     supersededAttempt(s, shards, kept)

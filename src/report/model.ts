@@ -97,7 +97,11 @@ export const Report = z.object({
         ),
     })
     .describe('the pipeline run'),
-  outcome: RunOutcome.describe('success, failure or cancelled'),
+  outcome: z
+    .enum([...RunOutcome.options, 'under-way'])
+    .describe(
+      'success, failure or cancelled; under-way: report --merge --store read a sharded run whose workers still ran (merged.underWay says what), not its result',
+    ),
   startedAt: z.string().describe('ISO 8601'),
   durationMs: z.number().describe('how long it ran'),
   counts: Counts,
@@ -122,17 +126,21 @@ export const Report = z.object({
           z.object({
             source: z.string().describe('the file it was read from, as given'),
             limitedTo: z.string().nullable().describe('the instances its run was limited to, in words ("site=emea")'),
-            outcome: RunOutcome.describe("the job's outcome"),
+            outcome: z
+              .enum([...RunOutcome.options, 'under-way'])
+              .describe("the job's outcome; under-way: a sharded run's site still running when the report was read"),
             startedAt: z.string().describe('ISO 8601'),
             durationMs: z.number().describe('how long the job ran'),
             counts: Counts,
             underWay: z
-              .string()
+              .object({
+                shard: z.int().describe('the shard whose worker holds it, from 1'),
+                of: z.int().describe('how many shards the run was planned with'),
+                until: z.string().describe("when that worker's lease runs out unless renewed (ISO 8601)"),
+              })
               .nullable()
               .default(null)
-              .describe(
-                "a sharded run's site still under way when the report was read: the shard that holds it and until when its lease runs ('shard 1/8 holds it until …'); null otherwise",
-              ),
+              .describe("a sharded run's site still under way when the report was read: who holds it; null otherwise"),
           }),
         )
         .describe("one entry per job's report"),
@@ -417,14 +425,19 @@ export const underWay = (s: Pick<ReportStep, 'error'>) => s.error?.code === 'UND
 
 /** The counts of a report's step runs in words; a step not ended yet (a run read under way) counted as such, not as cancelled. */
 export function countsText(report: Pick<Report, 'counts' | 'steps'>): string {
-  const notEnded = report.steps.filter(underWay).length;
-  if (notEnded === 0) return countsPhrase(report.counts);
-  return `${countsPhrase(countSteps(report.steps.filter((s) => !underWay(s))))}, ${notEnded} not ended yet`;
+  return report.steps.some(underWay) ? stepsCounted(report.steps) : countsPhrase(report.counts);
+}
+
+/** Some steps counted in words, each not ended yet (a run read under way) as such, not as cancelled. */
+export function stepsCounted(steps: readonly ReportStep[]): string {
+  const notEnded = steps.filter(underWay).length;
+  if (notEnded === 0) return countsPhrase(countSteps(steps));
+  return `${countsPhrase(countSteps(steps.filter((s) => !underWay(s))))}, ${notEnded} not ended yet`;
 }
 
 /** What a report says it came to: its outcome, or "under way" for a sharded run read while its workers ran (not its result). */
-export const outcomeWord = (report: Pick<Report, 'outcome'> & Partial<Pick<Report, 'merged'>>) =>
-  report.merged?.underWay ? 'under way' : report.outcome;
+export const outcomeWord = (report: Pick<Report, 'outcome'>) =>
+  report.outcome === 'under-way' ? 'under way' : report.outcome;
 
 export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 

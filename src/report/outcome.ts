@@ -10,3 +10,8 @@ export function checkedOutcome(report: Pick<Report, 'outcome' | 'steps' | 'rollo
   if (report.outcome !== 'success') return report.outcome;
   return runOutcome(report.steps, report.rollout);
 }
+
+/** A sharded run's site still under way when read: failure once a step of it failed, else under-way (what has not ended is neither). */
+export function underWayOutcome(report: Pick<Report, 'steps'>): Report['outcome'] {
+  return report.steps.some((s) => s.outcome === 'failure' && !s.continuedOnError) ? 'failure' : 'under-way';
+}

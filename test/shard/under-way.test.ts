@@ -9,23 +9,24 @@ import { test } from 'node:test';
 import { realClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
+import { shardOf } from '../../src/shard/manifest.ts';
 import { shardFleet } from './helpers.ts';
 
-/** A 3-site run of one worker, its system update at site-0002 held at the server until `release()`. */
-async function heldRun(t: Parameters<typeof shardFleet>[0]) {
+/** A run of `n` sites (3 unless given) over `shards` workers (1: all of them worker 1's), the system update at site-0002 held at the server until `release()`. */
+async function heldRun(t: Parameters<typeof shardFleet>[0], n = 3, shards = 1) {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   let reached: () => void = () => undefined;
   const atServer = new Promise<void>((resolve) => (reached = resolve));
-  const f = await shardFleet(t, 3, '  over: site\n  waves: [rest]\n  max-parallel: 1', {
+  const f = await shardFleet(t, n, '  over: site\n  waves: [rest]\n  max-parallel: 1', {
     before: (method, path) => {
       if (method !== 'POST' || !path.includes('/site-0002/') || !path.endsWith('/update/system')) return;
       reached();
       return held;
     },
   });
-  const run = (await f.shard('--shards', '1')).run;
-  const worker = f.worker(run, '1/1', '--shard-ttl', '1h');
+  const run = (await f.shard('--shards', String(shards))).run;
+  const worker = f.worker(run, `${shardOf('site-0002', shards) + 1}/${shards}`, '--shard-ttl', '1h');
   t.after(async () => (release(), await worker));
   await atServer;
   return { f, run, worker, release };
@@ -50,6 +51,14 @@ test('a sharded run merged while its worker runs: the site under way is under wa
     'site-0002 alerts: cancelled UNDER_WAY',
     'site-0003 alerts: cancelled UNDER_WAY',
   ]);
+  assert.equal(report.outcome, 'under-way', 'not success, failure or cancelled: the run has not ended');
+  assert.deepEqual(
+    report.merged?.reports.map((r) => [r.limitedTo, r.outcome, r.underWay?.shard ?? null]),
+    [
+      ['site=site-0001', 'success', null],
+      ['site=site-0002', 'under-way', 1],
+    ],
+  );
   assert.equal(report.counts.inDoubt, 0, 'a call in flight is not in doubt');
   assert.deepEqual(report.merged?.noReport, [], 'no site is "no report" while the run is under way');
   assert.deepEqual(report.merged?.underWay?.sites, ['site-0002']);
@@ -111,4 +120,64 @@ test("a sharded run merged once its worker's lease lapsed on the reader's clock 
   ]);
   assert.equal(report.merged?.underWay, null);
   assert.deepEqual(report.merged?.noReport, ['site=site-0003']);
+});
+
+test("a static run under way whose other shard's worker has not started: that shard is 'no worker started yet' and its sites 'no report', the run's own shard's sites not started yet; the outcome is under-way, not failure", async (t) => {
+  const { f, run } = await heldRun(t, 6, 2);
+  const mine = shardOf('site-0002', 2);
+  const json = `${f.dir}/static.json`;
+  const read = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
+    env: f.env,
+  });
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.equal(report.outcome, 'under-way');
+  const others = f.names.filter((s) => shardOf(s, 2) !== mine);
+  const own = f.names.filter((s) => shardOf(s, 2) === mine && s !== 'site-0002');
+  assert.ok(others.length > 0, 'a split this test can use');
+  assert.deepEqual(report.merged?.noReport, [
+    ...others.map((s) => `site=${s}`),
+    `shard ${2 - mine}/2 (no worker started yet)`,
+  ]);
+  assert.deepEqual(report.merged?.underWay?.sites, ['site-0002']);
+  // The run's own shard runs its sites one at a time: those after site-0002 are not started yet (site-0001 ended, if it is this shard's).
+  assert.deepEqual(
+    report.merged?.underWay?.notStarted,
+    own.filter((s) => s > 'site-0002'),
+  );
+  assert.match(read.stdout, new RegExp(`^✖ shard ${2 - mine}/2 \\(no worker started yet\\): no report`, 'm'));
+});
+
+test('the summary, HTML and JUnit of a fleet of 50 sites read under way count what has not ended as such, not as cancelled', async (t) => {
+  const { f, run } = await heldRun(t, 50);
+  const files = ['md', 'html', 'xml'].map((ext) => `${f.dir}/fleet.${ext}`);
+  const read = await runCli(
+    [
+      'report',
+      '--merge',
+      '--store',
+      f.storeUrl,
+      '--run',
+      run,
+      '--summary',
+      files[0]!,
+      '--html',
+      files[1]!,
+      '--junit',
+      files[2]!,
+    ],
+    { env: f.env },
+  );
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  const [md, html, junit] = files.map((file) => readFileSync(file, 'utf8'));
+  assert.match(md!, /^## 🔄 Fleet release: under way$/m);
+  // The fleet's counts by step: site-0001 ended, 49 not.
+  assert.match(md!, /^\| 1 \(update\) \| `update\/system` \| 50 \| 1 succeeded, 49 not ended yet \|$/m);
+  assert.doesNotMatch(md!, /cancelled|⏹️|⚠️/);
+  assert.match(html!, /<h1>Fleet release: under way<\/h1>/);
+  assert.match(html!, /<i style="background:#0969da"><\/i>under way 98<\/span>/, 'the grid counts the cells under way');
+  assert.doesNotMatch(html!, /in doubt [1-9]/);
+  // JUnit: nothing failed yet; what has not ended is skipped, saying why.
+  assert.match(junit!, /<testsuites [^>]*tests="100" failures="0"/);
+  assert.match(junit!, /<skipped message="not started yet: the run is under way at wave 1"\/>/);
 });

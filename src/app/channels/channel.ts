@@ -7,7 +7,8 @@
 import type { Report } from '../../report/model.ts';
 import type { StepRun } from '../../runner/result.ts';
 
-export type Outcome = 'success' | 'failure' | 'cancelled';
+/** A run's or a fleet's outcome; under-way: a sharded run's merged report read while its workers ran. */
+export type Outcome = 'success' | 'failure' | 'cancelled' | 'under-way';
 
 export interface RunStarted {
   /** The run's resolved name (masked). */

@@ -149,8 +149,8 @@ function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO
     values,
     io,
     publishing,
-    // A sharded run read while its workers ran is not its result yet.
-    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision) && !report.merged?.underWay,
+    // A sharded run read while its workers ran (outcome under-way) is not its result yet.
+    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
   );
 }
 
