@@ -181,3 +181,41 @@ test('the summary, HTML and JUnit of a fleet of 50 sites read under way count wh
   assert.match(junit!, /<testsuites [^>]*tests="100" failures="0"/);
   assert.match(junit!, /<skipped message="not started yet: the run is under way at wave 1"\/>/);
 });
+
+test("a queue run under way whose wave's failures passed its budget: the sites no worker will start say so, not 'not started yet'", async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]\n  max-parallel: 2\n  max-failures: 0', {
+    before: (method, path) => {
+      if (method !== 'POST' || !path.includes('/site-0002/') || !path.endsWith('/update/system')) return;
+      reached();
+      return held;
+    },
+  });
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
+  const run = (await f.shard('--shards', '1', '--assign', 'queue')).run;
+  const worker = f.worker(run, '1/1', '--shard-ttl', '1h');
+  t.after(async () => (release(), await worker));
+  await atServer;
+  // Read again until site-0001 has ended, its failure in the wave's log (until then it is under way, failing).
+  let read: Awaited<ReturnType<typeof f.cli>> | undefined;
+  for (;;) {
+    read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+    if (read.report?.merged?.reports.some((r) => r.outcome === 'failure' && r.underWay === null)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(read.code, 1);
+  assert.equal(read.report!.outcome, 'under-way');
+  assert.deepEqual(read.report!.merged?.underWay?.sites, ['site-0002']);
+  const later = read.report!.steps.filter((s) => s.matrix?.site === 'site-0003' || s.matrix?.site === 'site-0004');
+  assert.equal(later.length, 4);
+  for (const s of later)
+    assert.equal(
+      s.error?.message,
+      "not started: wave 1's failures passed its budget of 0; the rollout halts once its sites ended",
+    );
+  release();
+  assert.equal((await worker).code, 1);
+});
