@@ -110,15 +110,30 @@ export async function shardedReport(
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
   // Every site of the wave it stands at ended, no verdict yet: past its budget, the verdict to come
   // halts the rollout (said so); within it, the rollout waits at the barrier, as a parked run does.
+  // A worker still alive then (its analysis running, or waiting at the barrier) goes on by itself: the
+  // run is under way, waiting for what the park would name; with none alive, it is parked.
+  let waitingFor: string | null = null;
   if (standingEnded) {
     const budget = manifest.budgets[standing]!;
-    standsAt(rollout, standing + 1, failed.length > budget ? 'halted' : 'parked').failed = failed;
-    if (failed.length > budget)
-      rollout.halted = {
-        wave: standing + 1,
-        reason: `${overBudget(manifest.over, failed, budget)} (the wave's verdict not yet written)`,
-      };
-    else rollout.parked = await barrierPark(store, run, manifest, standing + 1, lastEnd, failed.length);
+    const park =
+      failed.length > budget
+        ? undefined
+        : await barrierPark(store, run, manifest, standing + 1, lastEnd, failed.length);
+    if (park && underWay && planned && unstarted.length > 0) {
+      waitingFor = park.reason;
+      waiting.push(
+        ...unstarted.map((u) => ({ ...u, error: waitingError(u.site, standing + 1, undefined, undefined) })),
+      );
+      unstarted.length = 0;
+    } else {
+      standsAt(rollout, standing + 1, park ? 'parked' : 'halted').failed = failed;
+      if (park) rollout.parked = park;
+      else
+        rollout.halted = {
+          wave: standing + 1,
+          reason: `${overBudget(manifest.over, failed, budget)} (the wave's verdict not yet written)`,
+        };
+    }
   }
   const fleet = fleetOptions(manifest, owed);
   const report = mergeReports(shards, {
@@ -144,8 +159,9 @@ export async function shardedReport(
       wave: standing + 1,
       sites: running,
       notStarted: waiting.filter((x) => !running.includes(x.site)).map((x) => x.site),
+      waitingFor,
     };
-    standsAt(rollout, standing + 1, 'under-way');
+    standsAt(rollout, standing + 1, 'under-way').failed = failed;
   }
   if (rollout.parked) report.parked = reportParked(rollout.parked);
   if (missingShards.length && report.merged) {

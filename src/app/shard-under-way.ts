@@ -85,7 +85,7 @@ export function asUnderWay(report: Report, site: string, holder: Holder): Report
       const message =
         code === 'NOT_STARTED'
           ? `not started yet: ${holds}`
-          : `under way when this report was read: ${holds}${s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its answer not yet recorded` : ''}`;
+          : `under way when this report was read: ${holds}${s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its outcome not yet recorded` : ''}`;
       return { ...s, inDoubt: null, error: { code: 'UNDER_WAY', message, hint: HINT } };
     }),
   };

@@ -30,7 +30,8 @@ function underWayLine(report: Report): string | undefined {
   const at = report.merged?.underWay;
   if (!at) return undefined;
   const names = (sites: string[]) => sites.map(neutralise).join(', ');
-  return `⋯ the run is under way at wave ${at.wave}${at.sites.length ? `: running: ${names(at.sites)}` : ''}${at.notStarted.length ? `; not started yet: ${names(at.notStarted)}` : ''}; this report is not its result: read it again once its workers ended`;
+  const doing = at.waitingFor ? `waiting for ${neutralise(at.waitingFor)}` : `running: ${names(at.sites)}`;
+  return `⋯ the run is under way at wave ${at.wave}: ${doing}${at.notStarted.length ? `; not started yet: ${names(at.notStarted)}` : ''}; this report is not its result: read it again once its workers ended`;
 }
 
 /** A sharded run's rollout, from its waves' verdicts: where it halted or waits, and which sites that left unstarted. */

@@ -76,7 +76,7 @@ export function renderHtml(report: Report): string {
           const bar = s.startedAt
             ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>`
             : '';
-          return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(s.outcome)}</div></div>`;
+          return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(statusOf(s))}</div></div>`;
         })
         .join('\n');
   // A fleet's step runs are a list (fleet-grid.ts): a table of 30,000 rows takes Chromium seconds to lay out.

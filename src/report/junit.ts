@@ -37,8 +37,10 @@ export function renderJunit(report: Report): string {
     .replace(/[\\/]/g, '.');
   // An instance of the fleet no job reported is a failure: its job died or never ran.
   const missing = report.merged?.noReport ?? [];
-  const failures = report.steps.filter(failing).length + missing.length;
-  const tests = report.steps.length + missing.length;
+  // A sharded run read while its workers ran is not its result: one failure says so, so that no test view shows it green.
+  const underWay = report.merged?.underWay;
+  const failures = report.steps.filter(failing).length + missing.length + (underWay ? 1 : 0);
+  const tests = report.steps.length + missing.length + (underWay ? 1 : 0);
   const skipped = report.steps.filter(
     (s) => !failing(s) && (s.outcome === 'skipped' || s.outcome === 'cancelled'),
   ).length;
@@ -69,6 +71,12 @@ export function renderJunit(report: Report): string {
       '    </testcase>',
     );
   }
+  if (underWay)
+    lines.push(
+      `    <testcase name="under way (not the run's result)" classname="${attr(classname)}" time="0">`,
+      `      <failure type="UNDER_WAY" message="${attr(`the run was under way at wave ${underWay.wave} when this report was read (${underWay.at}): read it again once its workers ended`)}"/>`,
+      '    </testcase>',
+    );
   for (const s of report.steps) {
     const label = `${s.id ?? `step-${s.step + 1}`}${
       s.matrix

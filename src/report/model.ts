@@ -153,6 +153,13 @@ export const Report = z.object({
           wave: z.int().describe('the wave the rollout stood at'),
           sites: z.array(z.string()).describe('the sites under way: their worker held its lease'),
           notStarted: z.array(z.string()).describe('the sites no worker had started yet'),
+          waitingFor: z
+            .string()
+            .nullable()
+            .default(null)
+            .describe(
+              "every site of the wave ended: what the workers still alive wait for ('the analysis after wave 1 and its verdict'); null while a site of it runs",
+            ),
         })
         .nullable()
         .default(null)
@@ -377,7 +384,7 @@ export function runNotes(
   const underWay = report.merged?.underWay;
   if (underWay)
     notes.push(
-      `under way when read (${underWay.at}), at wave ${underWay.wave}: ${underWay.sites.length} site(s) running, ${underWay.notStarted.length} not started yet; this report is not the run's result: read it again once its workers ended`,
+      `under way when read (${underWay.at}), at wave ${underWay.wave}: ${underWay.waitingFor ? `waiting for ${underWay.waitingFor}` : `${underWay.sites.length} site(s) running`}, ${underWay.notStarted.length} not started yet; this report is not the run's result: read it again once its workers ended`,
     );
   notes.push(
     ...report.decisions.map((d) =>
@@ -432,7 +439,8 @@ export function countsText(report: Pick<Report, 'counts' | 'steps'>): string {
 export function stepsCounted(steps: readonly ReportStep[]): string {
   const notEnded = steps.filter(underWay).length;
   if (notEnded === 0) return countsPhrase(countSteps(steps));
-  return `${countsPhrase(countSteps(steps.filter((s) => !underWay(s))))}, ${notEnded} not ended yet`;
+  const ended = steps.filter((s) => !underWay(s));
+  return `${ended.length ? `${countsPhrase(countSteps(ended))}, ` : ''}${notEnded} not ended yet`;
 }
 
 /** What a report says it came to: its outcome, or "under way" for a sharded run read while its workers ran (not its result). */

@@ -10,7 +10,7 @@ import { realClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { shardOf } from '../../src/shard/manifest.ts';
-import { shardFleet } from './helpers.ts';
+import { shardFleet, workerProcess } from './helpers.ts';
 
 /** A run of `n` sites (3 unless given) over `shards` workers (1: all of them worker 1's), the system update at site-0002 held at the server until `release()`. */
 async function heldRun(t: Parameters<typeof shardFleet>[0], n = 3, shards = 1) {
@@ -67,7 +67,7 @@ test('a sharded run merged while its worker runs: the site under way is under wa
   const update = report.steps.find((s) => s.matrix?.site === 'site-0002' && s.id === 'update')!;
   assert.match(
     update.error!.message,
-    /^under way when this report was read: shard 1\/1 holds site-0002 \(its lease until \S+\); its call POST \/api\/devops\/v1\/update\/system is sent, its answer not yet recorded$/,
+    /^under way when this report was read: shard 1\/1 holds site-0002 \(its lease until \S+\); its call POST \/api\/devops\/v1\/update\/system is sent, its outcome not yet recorded$/,
   );
   const later = report.steps.find((s) => s.matrix?.site === 'site-0003' && s.id === 'update')!;
   assert.equal(later.error!.message, 'not started yet: the run is under way at wave 1');
@@ -177,8 +177,12 @@ test('the summary, HTML and JUnit of a fleet of 50 sites read under way count wh
   assert.match(html!, /<h1>Fleet release: under way<\/h1>/);
   assert.match(html!, /<i style="background:#0969da"><\/i>under way 98<\/span>/, 'the grid counts the cells under way');
   assert.doesNotMatch(html!, /in doubt [1-9]/);
-  // JUnit: nothing failed yet; what has not ended is skipped, saying why.
-  assert.match(junit!, /<testsuites [^>]*tests="100" failures="0"/);
+  // JUnit: one failure says the run was under way (no test view shows it green); what has not ended is skipped, saying why.
+  assert.match(junit!, /<testsuites [^>]*tests="101" failures="1"/);
+  assert.match(
+    junit!,
+    /<testcase name="under way \(not the run's result\)"[^>]*>\s*<failure type="UNDER_WAY" message="the run was under way at wave 1 when this report was read/,
+  );
   assert.match(junit!, /<skipped message="not started yet: the run is under way at wave 1"\/>/);
 });
 
@@ -203,7 +207,7 @@ test("a queue run under way whose wave's failures passed its budget: the sites n
   let read: Awaited<ReturnType<typeof f.cli>> | undefined;
   for (;;) {
     read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
-    if (read.report?.merged?.reports.some((r) => r.outcome === 'failure' && r.underWay === null)) break;
+    if (read.report?.merged?.reports.some((r) => r.outcome === 'failure' && !r.underWay)) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assert.equal(read.code, 1);
@@ -218,4 +222,48 @@ test("a queue run under way whose wave's failures passed its budget: the sites n
     );
   release();
   assert.equal((await worker).code, 1);
+});
+
+test('a rollout read between waves while its workers are alive (one runs the analysis, one waits at the barrier) is under way, not parked: exit 1, the later sites not started yet', async (t) => {
+  const f = await shardFleet(
+    t,
+    4,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 2, interval: 2m }',
+  );
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  const workers = ['1/2', '2/2'].map((index) =>
+    workerProcess(
+      ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', index, '--shard-ttl', '1h', '--shard-wait', '1h'],
+      f.env,
+    ),
+  );
+  t.after(() => workers.forEach((w) => w.child.kill('SIGKILL')));
+  // Read again until wave 1 ended everywhere (told as waiting, or as parked): its analysis then waits
+  // 2 minutes between its rounds.
+  let read: Awaited<ReturnType<typeof f.cli>>;
+  for (;;) {
+    read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+    if (read.report?.parked || read.report?.merged?.underWay?.waitingFor) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  const report = read.report!;
+  assert.equal(report.outcome, 'under-way');
+  assert.equal(report.parked, null);
+  assert.equal(report.merged?.underWay?.waitingFor, 'the analysis after wave 1 and its verdict');
+  assert.deepEqual(report.merged?.underWay?.notStarted, ['site-0002', 'site-0003', 'site-0004']);
+  assert.deepEqual(
+    report.rollout?.waves.map((w) => w.outcome),
+    ['under-way', 'not-started'],
+  );
+  assert.ok(
+    report.steps
+      .filter((s) => s.matrix?.site !== 'site-0001' && s.round === null)
+      .every((s) => s.error?.message === 'not started yet: the run is under way at wave 1'),
+    JSON.stringify(report.steps.map((s) => s.error?.message ?? s.outcome)),
+  );
+  assert.match(
+    read.stdout,
+    /^⋯ the run is under way at wave 1: waiting for the analysis after wave 1 and its verdict; not started yet: site-0002, site-0003, site-0004;/m,
+  );
 });
