@@ -3,7 +3,8 @@
 // names, else the run its latest owner started: a site cut short shows its calls in doubt); a site
 // no worker started is "no report" (unless the rollout halted before it, or waits at an earlier
 // wave's barrier: its `rollout`, from the waves' verdicts, says where and why), and so is each
-// shard no attempt registered.
+// shard no attempt registered. Read while a worker is alive, what is under way is told as under
+// way (shard-under-way.ts), not as cut short or "no report".
 import { UsageError } from '../errors.ts';
 import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
@@ -12,10 +13,11 @@ import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
 import { buildReport, reportParked, ReportStep, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
-import { haltedEarlier, parkedAt, pastBudget, type Park } from '../runner/rollout-result.ts';
+import type { Park } from '../runner/rollout-result.ts';
 import { bakePark } from '../runner/park.ts';
-import { matrixOf, readPlanned, type Planned } from './shard-instances.ts';
-import { asUnderWay, holderOf, listedSteps, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
+import { matrixOf, readPlanned } from './shard-instances.ts';
+import { asUnderWay, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
+import { listedSteps, notStarted } from './shard-listed.ts';
 import { z } from 'zod';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, readShardRecord, shardKeys, type Manifest } from '../shard/manifest.ts';
@@ -51,7 +53,9 @@ export async function shardedReport(
   const planned = await readPlanned(store, run);
   const running: string[] = [];
   // The sites of a run under way with no step of their own yet, listed from the planned instances: not started yet, or held with no step recorded.
-  const waiting: { site: string; wave: number; error: StepError }[] = [];
+  const waiting: { site: string; wave: number; error: StepError; never: boolean }[] = [];
+  // The wave it stands at, once its failures passed its budget: no site of it or after it will start.
+  let spentAt: { wave: number; budget: number } | undefined;
   // The sites a report is owed for: every site, but once the rollout halted only those that
   // started; and when the wave it stands at ended everywhere (every site's terminal record read;
   // one not yet written counts as not ended), the later waves' only once started.
@@ -67,7 +71,7 @@ export async function shardedReport(
     // The wave it stands at is read before any later one: standingEnded is known here.
     const after = rollout.halted ? true : standingEnded && w > standing;
     const budget = manifest.budgets[w]!;
-    const spent = log.failed.size > budget ? { wave: w + 1, budget } : undefined;
+    if (w === standing && log.failed.size > budget) spentAt = { wave: w + 1, budget };
     for (const site of manifest.waves[w]!) {
       const owner = log.owners.get(site);
       if (after && !owner) {
@@ -86,7 +90,8 @@ export async function shardedReport(
       if (!stored) {
         // No step of it in the store: under way, one a worker alive holds or will start is listed, not "no report".
         if (underWay && planned && (held || (!owner && willStart(site, w, standing, live, manifest)))) {
-          waiting.push({ site, wave: w + 1, error: waitingError(site, standing + 1, held, held ? undefined : spent) });
+          const never = held ? undefined : spentAt;
+          waiting.push({ site, wave: w + 1, error: waitingError(site, standing + 1, held, never), never: !!never });
           if (held) running.push(site);
         } else owed.push(site);
         continue;
@@ -102,9 +107,15 @@ export async function shardedReport(
     }
   }
   if (shards.length === 0)
-    throw new UsageError('BAD_ARGUMENTS', `report --merge: no site of sharded run ${run} has started yet`, {
-      hint: 'start its workers: enginectl run FILE --store URL --run ID --shard I/N',
-    });
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `report --merge: no site of sharded run ${run} has ${running.length ? `a step recorded yet (its workers hold ${running.length} site(s))` : 'started yet'}`,
+      {
+        hint: running.length
+          ? 'read it again in a moment'
+          : 'start its workers: enginectl run FILE --store URL --run ID --shard I/N',
+      },
+    );
   const missingShards: number[] = [];
   for (let i = 0; i < manifest.shards; i++)
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
@@ -119,12 +130,18 @@ export async function shardedReport(
       failed.length > budget
         ? undefined
         : await barrierPark(store, run, manifest, standing + 1, lastEnd, failed.length);
-    if (park && underWay && planned && unstarted.length > 0) {
+    if (park && underWay) {
       waitingFor = park.reason;
-      waiting.push(
-        ...unstarted.map((u) => ({ ...u, error: waitingError(u.site, standing + 1, undefined, undefined) })),
-      );
-      unstarted.length = 0;
+      if (planned) {
+        waiting.push(
+          ...unstarted.map((u) => ({
+            ...u,
+            error: waitingError(u.site, standing + 1, undefined, undefined),
+            never: false,
+          })),
+        );
+        unstarted.length = 0;
+      }
     } else {
       standsAt(rollout, standing + 1, park ? 'parked' : 'halted').failed = failed;
       if (park) rollout.parked = park;
@@ -151,14 +168,14 @@ export async function shardedReport(
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
   report.rollout = rollout;
   if (rollout.halted) report.outcome = 'failure';
-  if ((running.length > 0 || waiting.length > 0) && report.merged) {
+  if ((running.length > 0 || waiting.length > 0 || waitingFor !== null) && report.merged) {
     // Read under way, the report is not the run's result: it says what ran and what is under way.
     report.outcome = 'under-way';
     report.merged.underWay = {
       at: new Date(now).toISOString(),
       wave: standing + 1,
       sites: running,
-      notStarted: waiting.filter((x) => !running.includes(x.site)).map((x) => x.site),
+      notStarted: waiting.filter((x) => !x.never && !running.includes(x.site)).map((x) => x.site),
       waitingFor,
     };
     standsAt(rollout, standing + 1, 'under-way').failed = failed;
@@ -171,36 +188,6 @@ export async function shardedReport(
     if (!yet) report.outcome = 'failure';
   }
   return { report, missingShards, sites: manifest.waves.flat().length };
-}
-
-/**
- * The instances of the sites a halt (or a park) left not started, as one process's report lists
- * them (cancelled, and why), from the run's planned instances.
- */
-function notStarted(
-  planned: readonly Planned[],
-  manifest: Manifest,
-  rollout: NonNullable<Report['rollout']>,
-  verdicts: readonly (Verdict | undefined)[],
-  unstarted: readonly { site: string; wave: number }[],
-): ReportStep[] {
-  const { halted, parked } = rollout;
-  if (unstarted.length === 0 || (!halted && !parked)) return [];
-  const why = (wave: number): StepError =>
-    parked
-      ? { code: 'ROLLOUT_PARKED', message: parkedAt(parked.wave, parked.reason) }
-      : {
-          code: 'ROLLOUT_HALTED',
-          message:
-            wave === halted!.wave
-              ? pastBudget(wave, verdicts[wave - 1]?.failed.length ?? 0, manifest.over, manifest.budgets[wave - 1]!)
-              : haltedEarlier(halted!.wave),
-        };
-  return listedSteps(
-    planned,
-    manifest.over,
-    unstarted.map((u) => ({ ...u, error: why(u.wave) })),
-  );
 }
 
 /** The instances of each wave's analysis rounds, as its analyst kept them (a key of the wave's rounds alone), in the order of the waves. */

@@ -5,13 +5,12 @@
 // is not started yet when a worker alive will start it (queue: any; static: its own shard's; a
 // later wave: any), not "no report". Once a lease lapsed, what its worker left is a killed run's
 // (its calls in doubt), as the store holds it: a later attempt resumes it.
-import { reportStep, type Report, type ReportStep } from '../report/model.ts';
-import { newInstance, type StepError } from '../runner/instance.ts';
+import type { Report } from '../report/model.ts';
+import type { StepError } from '../runner/instance.ts';
 import { leaseState } from '../store/lease.ts';
 import type { RunStore } from '../store/store.ts';
 import { shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
 import type { WaveState } from '../shard/wave-log.ts';
-import type { Planned } from './shard-instances.ts';
 
 /** A worker attempt alive when read: its lease held by it, not released, not lapsed. */
 interface LiveHolder {
@@ -104,19 +103,4 @@ export function waitingError(
       ? `not started: wave ${budgetSpent.wave}'s failures passed its budget of ${budgetSpent.budget}; the rollout halts once its sites ended`
       : `not started yet: the run is under way at wave ${at}`;
   return { code: 'UNDER_WAY', message, hint: HINT };
-}
-
-/** The planned instances of each site listed, as steps that did not run (cancelled, in their wave, with why): what a halt, a park or a run under way left. */
-export function listedSteps(
-  planned: readonly Planned[],
-  over: string,
-  sites: readonly { site: string; wave: number; error: StepError }[],
-): ReportStep[] {
-  const bySite = new Map(sites.map((s) => [s.site, s]));
-  return planned.flatMap((identity) => {
-    const listed = bySite.get(String(identity.matrix?.[over]));
-    return listed
-      ? [reportStep(newInstance({ ...identity, key: '' }, { wave: listed.wave, error: listed.error }))]
-      : [];
-  });
 }

@@ -30,7 +30,11 @@ function underWayLine(report: Report): string | undefined {
   const at = report.merged?.underWay;
   if (!at) return undefined;
   const names = (sites: string[]) => sites.map(neutralise).join(', ');
-  const doing = at.waitingFor ? `waiting for ${neutralise(at.waitingFor)}` : `running: ${names(at.sites)}`;
+  const doing = at.waitingFor
+    ? `waiting for ${neutralise(at.waitingFor)}`
+    : at.sites.length
+      ? `running: ${names(at.sites)}`
+      : 'none running';
   return `⋯ the run is under way at wave ${at.wave}: ${doing}${at.notStarted.length ? `; not started yet: ${names(at.notStarted)}` : ''}; this report is not its result: read it again once its workers ended`;
 }
 

@@ -7,6 +7,9 @@ import type { Report } from './model.ts';
 
 export const NO_REPORT = 'no report';
 export const NO_REPORT_NOTE = 'no report: its job died or never ran';
+/** What a "no report" row says: a shard no worker registered in a run read under way may still start. */
+export const noReportNote = (instance: string) =>
+  instance.endsWith('(no worker started yet)') ? 'no report yet: no worker of it has started' : NO_REPORT_NOTE;
 export const UNDER_WAY = 'under way';
 
 export interface FleetRow {
@@ -34,7 +37,7 @@ export function fleetRows(report: Report): FleetRow[] {
     ...report.merged.noReport.map((instance): FleetRow => ({
       label: instance,
       status: NO_REPORT,
-      detail: NO_REPORT_NOTE,
+      detail: noReportNote(instance),
       durationMs: null,
       source: null,
     })),

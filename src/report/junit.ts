@@ -5,7 +5,7 @@
 // position) with its matrix values. A failure continue-on-error let pass is not a <failure>: the
 // run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
 // attribute on testcase: the file is on the testsuite.
-import { fleetPhrase, NO_REPORT_NOTE } from './fleet.ts';
+import { fleetPhrase, noReportNote } from './fleet.ts';
 import { doubtNote, IN_DOUBT_NOTE, limitedTo, runNotes, type Report } from './model.ts';
 import { SliceJoiner } from '../text/slices.ts';
 
@@ -67,7 +67,7 @@ export function renderJunit(report: Report): string {
   for (const instance of missing) {
     lines.push(
       `    <testcase name="${attr(`no report (${instance})`)}" classname="${attr(classname)}" time="0">`,
-      `      <failure type="NO_REPORT" message="${attr(`${instance}: ${NO_REPORT_NOTE}`)}"/>`,
+      `      <failure type="NO_REPORT" message="${attr(`${instance}: ${noReportNote(instance)}`)}"/>`,
       '    </testcase>',
     );
   }

@@ -89,7 +89,10 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
           ? 'cancelled'
           : counted.includes('failure')
             ? 'failure'
-            : 'success',
+            : // A report read under way (a sharded run's, given again as a file) is no run's result.
+              counted.includes('under-way')
+              ? 'under-way'
+              : 'success',
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
     counts: countSteps(steps),

@@ -384,7 +384,7 @@ export function runNotes(
   const underWay = report.merged?.underWay;
   if (underWay)
     notes.push(
-      `under way when read (${underWay.at}), at wave ${underWay.wave}: ${underWay.waitingFor ? `waiting for ${underWay.waitingFor}` : `${underWay.sites.length} site(s) running`}, ${underWay.notStarted.length} not started yet; this report is not the run's result: read it again once its workers ended`,
+      `under way when read (${underWay.at}), at wave ${underWay.wave}: ${underWay.waitingFor ? `waiting for ${underWay.waitingFor}` : underWay.sites.length ? `${underWay.sites.length} site(s) running` : 'none running'}, ${underWay.notStarted.length} not started yet; this report is not the run's result: read it again once its workers ended`,
     );
   notes.push(
     ...report.decisions.map((d) =>

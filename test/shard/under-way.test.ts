@@ -4,7 +4,7 @@
 // report is not the run's result (exit 1 until every site ended). Once a worker's lease lapsed
 // on the reader's clock, what it left is told as a killed run's: its call in doubt.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { realClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
@@ -79,6 +79,12 @@ test('a sharded run merged while its worker runs: the site under way is under wa
   );
   assert.match(during.stdout, /^fleet "Fleet release": under way in /m);
   assert.doesNotMatch(during.stdout, /no report|in doubt|cancelled/);
+  // Given again as a file to report --merge, it is still no run's result.
+  const file = `${f.dir}/read-under-way.json`;
+  writeFileSync(file, JSON.stringify(report));
+  const again = await f.cli(['report', '--merge', file]);
+  assert.equal(again.code, 1, again.stdout + again.stderr);
+  assert.equal(again.report!.outcome, 'under-way');
   // The summary says so first.
   const md = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--summary', `${f.dir}/during.md`]);
   assert.equal(md.code, 1);
@@ -201,6 +207,8 @@ test("a queue run under way whose wave's failures passed its budget: the sites n
   f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
   const run = (await f.shard('--shards', '1', '--assign', 'queue')).run;
   const worker = f.worker(run, '1/1', '--shard-ttl', '1h');
+  let ended = false;
+  void worker.then(() => (ended = true));
   t.after(async () => (release(), await worker));
   await atServer;
   // Read again until site-0001 has ended, its failure in the wave's log (until then it is under way, failing).
@@ -208,6 +216,7 @@ test("a queue run under way whose wave's failures passed its budget: the sites n
   for (;;) {
     read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
     if (read.report?.merged?.reports.some((r) => r.outcome === 'failure' && !r.underWay)) break;
+    if (ended) assert.fail(`the worker ended while site-0002 was held: ${(await worker).stdout}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assert.equal(read.code, 1);
@@ -244,6 +253,8 @@ test('a rollout read between waves while its workers are alive (one runs the ana
   for (;;) {
     read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
     if (read.report?.parked || read.report?.merged?.underWay?.waitingFor) break;
+    const gone = workers.find((w) => w.child.exitCode !== null);
+    if (gone) assert.fail(`a worker ended before the analysis's interval: ${(await gone.done).out}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.equal(read.code, 1, read.stdout + read.stderr);
