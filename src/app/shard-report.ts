@@ -48,7 +48,7 @@ export async function shardedReport(
   const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
   // A worker alive (its lease held, not lapsed) while the rollout stands at a wave: the run is under way.
   const live = await liveWorkers(store, manifest, now);
-  const underWay = standing >= 0 && live.size > 0;
+  const alive = standing >= 0 && live.size > 0;
   // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt, a park or a run under way left.
   const planned = await readPlanned(store, run);
   const running: string[] = [];
@@ -85,11 +85,11 @@ export async function shardedReport(
       } else if (w === standing) standingEnded = false;
       const siteRun = terminal?.siteRun ?? owner?.siteRun;
       // Not ended, the attempt that owns it alive: running, as it stands.
-      const held = underWay && !terminal ? holderOf(site, log, live, manifest) : undefined;
+      const held = alive && !terminal ? holderOf(site, log, live, manifest) : undefined;
       const stored = siteRun === undefined ? undefined : await readStoredJournal(store, siteRun).catch(() => undefined);
       if (!stored) {
         // No step of it in the store: under way, one a worker alive holds or will start is listed, not "no report".
-        if (underWay && planned && (held || (!owner && willStart(site, w, standing, live, manifest)))) {
+        if (alive && planned && (held || (!owner && willStart(site, w, standing, live, manifest)))) {
           const never = held ? undefined : spentAt;
           waiting.push({ site, wave: w + 1, error: waitingError(site, standing + 1, held, never), never: !!never });
           if (held) running.push(site);
@@ -130,7 +130,7 @@ export async function shardedReport(
       failed.length > budget
         ? undefined
         : await barrierPark(store, run, manifest, standing + 1, lastEnd, failed.length);
-    if (park && underWay) {
+    if (park && alive) {
       waitingFor = park.reason;
       if (planned) {
         waiting.push(
