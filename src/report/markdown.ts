@@ -155,25 +155,27 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
       tail: ['', ...(fleet || report.rollout ? [] : ['### Steps', ''])],
     });
   }
-  sections.push({
-    head: [
-      ...(fleet ? ['### Failed or in doubt', ''] : wavesMarkdown(report)),
-      '| | Step | Target | Duration | Key figures |',
-      '|---|---|---|---|---|',
-    ],
-    blocks: shown.map((s) => {
-      const doubt = doubtNote(s);
-      const window = windowNote(s);
-      const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}${window ? ` (${cell(window)})` : ''}`;
-      return block(
-        `| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`,
-        failing(s) ? RANK.failingRow : RANK.row,
-        'row',
-      );
-    }),
-    tail: [''],
-    optional: fleet !== undefined,
-  });
+  // A fleet in which nothing failed has no table of its failures: its lead says none did.
+  if (!fleet || shown.length > 0)
+    sections.push({
+      head: [
+        ...(fleet ? ['### Failed or in doubt', ''] : wavesMarkdown(report)),
+        '| | Step | Target | Duration | Key figures |',
+        '|---|---|---|---|---|',
+      ],
+      blocks: shown.map((s) => {
+        const doubt = doubtNote(s);
+        const window = windowNote(s);
+        const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}${window ? ` (${cell(window)})` : ''}`;
+        return block(
+          `| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`,
+          failing(s) ? RANK.failingRow : RANK.row,
+          'row',
+        );
+      }),
+      tail: [''],
+      optional: fleet !== undefined,
+    });
 
   if (failed.length > 0) {
     const title = failed.some((s) => s.inDoubt)

@@ -14,15 +14,15 @@ import { updateReportOf, type Report } from '../../src/report/model.ts';
 
 const SITES = Array.from({ length: 1000 }, (_, i) => `site-${String(i + 1).padStart(4, '0')}`);
 
-function fleetPipeline(): string {
+function fleetPipeline(sites = SITES): string {
   const step = (text: string) =>
     `${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    max-parallel: 50\n    server: \${{ matrix.site }}`;
   return `version: 1
 name: 1,000 sites
 vars:
-  sites: [${SITES.join(', ')}]
+  sites: [${sites.join(', ')}]
 servers:
-${SITES.map((s) => `  ${s}: { url: "https://${s}.example.com", username: admin, password: admin }`).join('\n')}
+${sites.map((s) => `  ${s}: { url: "https://${s}.example.com", username: admin, password: admin }`).join('\n')}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: prod-token }
 steps:
@@ -125,4 +125,21 @@ test("a 1,000-site release's summary lists what failed or is in doubt, counts th
     `${work.pieces} pieces made for ${json.steps.length} instances: a row and an entry for each listed`,
   );
   assert.ok(Buffer.byteLength(renderMarkdown(json, { limit: SUMMARY_LIMIT })) <= 16 * 1024);
+});
+
+test('a fleet where nothing failed: its summary says so once, with no empty table of what failed', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fleet-summary-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'fleet.yml'), fleetPipeline(SITES.slice(0, 50)));
+  const summary = join(dir, 'fleet.md');
+  const r = await runCli(['run', join(dir, 'fleet.yml'), '--emulator', '--summary', summary]);
+  assert.equal(r.code, 0, r.stdout.slice(-3000) + r.stderr);
+  const text = readFileSync(summary, 'utf8');
+  assert.match(
+    text,
+    /^\*\*A fleet of 50 site\(s\)\.\*\* None failed or is in doubt; the 150 are counted by step below/m,
+  );
+  assert.doesNotMatch(text, /Failed or in doubt/, 'no heading of what failed');
+  assert.doesNotMatch(text, /\| \| Step \| Target \| Duration \| Key figures \|/, 'no empty table');
+  assert.match(text, /^\| 3 \| `update\/system` \| 50 \| 50 succeeded \|$/m, 'the counts by step');
 });
