@@ -6,7 +6,7 @@
 // run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
 // attribute on testcase: the file is on the testsuite.
 import { fleetPhrase, noReportNote } from './fleet.ts';
-import { doubtNote, IN_DOUBT_NOTE, limitedTo, runNotes, type Report } from './model.ts';
+import { doubtNote, IN_DOUBT_NOTE, limitedTo, namedRunNotes, type Report } from './model.ts';
 import { SliceJoiner } from '../text/slices.ts';
 
 function attr(text: string): string {
@@ -56,7 +56,7 @@ export function renderJunit(report: Report): string {
   const properties = [
     ...(limited ? [['limited to', limited]] : []),
     ...(fleet ? [['merged from', fleet]] : []),
-    ...runNotes(report).map((n) => ['decision', n]),
+    ...namedRunNotes(report).map((n) => [n.kind, n.text]),
   ];
   if (properties.length)
     lines.push(

@@ -372,40 +372,58 @@ function goOn(parked: NonNullable<Report['parked']>, sharded: boolean): string {
   return `go on with enginectl run --continue at or after ${parked.until ?? 'its end'}`;
 }
 
-/** The run-level lines every rendering shows: the operator's decisions about the run, and the journal a resume read. */
-export function runNotes(
-  report: Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> & Partial<Pick<Report, 'parked' | 'shard' | 'merged'>>,
-): string[] {
-  const notes = report.parked
-    ? [
-        `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${goOn(report.parked, Boolean(report.shard ?? report.merged))}`,
-      ]
-    : [];
+/** What a run-level note is about: a JUnit `<property>` is named by it. */
+export type RunNoteKind = 'parked' | 'under way' | 'decision' | 'lease' | 'lease takeover' | 'resumed from';
+
+/** The run-level lines every rendering shows, in words. */
+export function runNotes(report: RunNoteSource): string[] {
+  return namedRunNotes(report).map((n) => n.text);
+}
+
+type RunNoteSource = Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> &
+  Partial<Pick<Report, 'parked' | 'shard' | 'merged'>>;
+
+/**
+ * The run-level notes, each with what it is about: why the run parked or is under way, the
+ * operator's decisions about it, the lease it held, and the journal a resume read.
+ */
+export function namedRunNotes(report: RunNoteSource): { kind: RunNoteKind; text: string }[] {
+  const notes: { kind: RunNoteKind; text: string }[] = [];
+  const note = (kind: RunNoteKind, text: string) => notes.push({ kind, text });
+  if (report.parked)
+    note(
+      'parked',
+      `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${goOn(report.parked, Boolean(report.shard ?? report.merged))}`,
+    );
   const underWay = report.merged?.underWay;
   if (underWay)
-    notes.push(
+    note(
+      'under way',
       `under way when read (${underWay.at}), at wave ${underWay.wave}: ${underWay.waitingFor ? `waiting for ${underWay.waitingFor}` : underWay.sites.length ? `${underWay.sites.length} site(s) running` : 'none running'}, ${underWay.notStarted.length} not started yet; this report is not the run's result: read it again once its workers ended`,
     );
-  notes.push(
-    ...report.decisions.map((d) =>
+  for (const d of report.decisions)
+    note(
+      'decision',
       d.decision === 'continue-rollout'
         ? `The rollout went on past wave ${d.wave}, where it had halted, on the operator's decision (${d.by}, ${d.at})`
         : `The operator decided ${d.decision}${d.value === null ? ` at wave ${d.wave}` : ` for ${d.value} (wave ${d.wave})`} (${d.by}, ${d.at}${d.after ? `; in effect at ${d.after}` : ''})${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? `; on the evidence: ${d.evidence.join('; ')}` : ''}`,
-    ),
-  );
+    );
   const lease = report.lease;
   if (lease) {
-    notes.push(
+    note(
+      'lease',
       `Held the lease ${lease.name} as ${lease.holder}${lease.waitedMs >= 1000 ? `, after waiting ${Math.round(lease.waitedMs / 1000)}s` : ''}`,
     );
     if (lease.takeover)
-      notes.push(
+      note(
+        'lease takeover',
         `Took the lease over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`,
       );
   }
   const from = report.resumedFrom;
   if (from && !from.samePipeline)
-    notes.push(
+    note(
+      'resumed from',
       `Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`,
     );
   return notes;

@@ -3,6 +3,8 @@
 // goes on; every write reaches its site once. The bake is on the simulated clock the emulator and
 // the runs share: 12 hours pass in no time.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
 
@@ -118,4 +120,14 @@ test('park: { keep-lease: true }: the parked run keeps the fleet lease, another 
   const done = await f.run('--continue', id);
   assert.equal(done.code, 0, done.stdout + done.stderr);
   assert.deepEqual(f.applied('/update/system'), Object.fromEntries(f.names.map((s) => [s, 1])));
+});
+
+test("a parked run's JUnit names its note 'parked', not an operator's decision", async (t) => {
+  const f = await parkFleet(t, 2, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`);
+  const junit = join(f.dir, 'parked.junit.xml');
+  const r = await f.run('--junit', junit);
+  assert.equal(r.code, PARKED, r.stdout + r.stderr);
+  const xml = readFileSync(junit, 'utf8');
+  assert.match(xml, /<property name="parked" value="parked: waiting for the 12h bake after wave 1 /);
+  assert.doesNotMatch(xml, /name="decision"/, 'no operator decided anything');
 });
