@@ -226,6 +226,10 @@ async function barrierPark(
     const of = manifest.waves[wave - 1]!.length;
     return bakePark(wave, since, last.bake.until - since, last.bake.until - last.at, of - failed, of);
   }
-  const what = manifest.analysis ? `the analysis after wave ${wave} and its verdict` : `wave ${wave}'s verdict`;
+  // No analysis runs after the last wave: only its verdict is written.
+  const what =
+    manifest.analysis && wave < manifest.waves.length
+      ? `the analysis after wave ${wave} and its verdict`
+      : `wave ${wave}'s verdict`;
   return { wave, for: 'barrier', since, reason: what, waits: [] };
 }

@@ -4,9 +4,10 @@
 // report is not the run's result (exit 1 until every site ended). Once a worker's lease lapsed
 // on the reader's clock, what it left is told as a killed run's: its call in doubt.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { realClock } from '../../src/app/clock.ts';
+import { realClock, simulatedClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { shardOf } from '../../src/shard/manifest.ts';
@@ -277,4 +278,28 @@ test('a rollout read between waves while its workers are alive (one runs the ana
     read.stdout,
     /^⋯ the run is under way at wave 1: waiting for the analysis after wave 1 and its verdict; not started yet: site-0002, site-0003, site-0004;/m,
   );
+});
+
+test("a rollout whose workers were killed after its last wave's sites ended, before that wave's verdict: parked for the verdict, not for an analysis that never runs after the last wave", async (t) => {
+  const f = await shardFleet(
+    t,
+    2,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 1, interval: 2m }',
+  );
+  const run = (await f.shard('--shards', '1', '--assign', 'queue')).run;
+  // On a simulated clock: the analysis's round waits out the monitoring's lag in no time.
+  const done = await runCli(
+    ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '1h'],
+    {
+      env: f.env,
+      clock: simulatedClock(),
+    },
+  );
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  // What a worker killed between the last site's end and its verdict leaves: the wave's log whole, no verdict.
+  rmSync(join(f.store, 'shards', run, 'waves', '2', 'verdict'));
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(read.report?.parked?.wave, 2, read.stdout + read.stderr);
+  assert.equal(read.report?.parked?.reason, "wave 2's verdict");
+  assert.doesNotMatch(read.stdout, /analysis after wave 2/);
 });
