@@ -2,7 +2,7 @@
 // emulator process), a gate, a vfs update and a system update per site, max-parallel 50,
 // journaled; against a bare undici pool process making the same calls with the same parallelism
 // and an fdatasync before each write (bench/fleet-pool.mjs). Runs alternate; the ratio is the
-// median of the pairs. Target (issue 29): within 1.15x. Then the reports of that run from its
+// median of the pairs. Target (issue 48): within 1.5x (issue 29 asked 1.15x). Then the reports of that run from its
 // journal, with the Markdown summary (over 1 MiB whole: fitted) and without it (issue 44: the
 // summary cost 40 s for 1,000 sites when it was fitted by rendering it again and again). Then the
 // same release of 10,000 sites in one process against the 1,000 (each pair run one after the
@@ -87,8 +87,8 @@ export async function run() {
     {
       name: 'fleet: run / bare pool with fsync (median of pairs)',
       figure: ratio(pairs),
-      target: '<= 1.15x',
-      holds: pairs <= 1.15,
+      target: '<= 1.5x (issue 48; issue 29 asked 1.15x)',
+      holds: pairs <= 1.5,
     },
     {
       name: `fleet: ${LARGE} sites in one process vs ${SITES} (the same release, journaled, max-parallel ${PARALLEL}; median of pairs)`,
