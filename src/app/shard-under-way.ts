@@ -81,10 +81,14 @@ export function asUnderWay(report: Report, site: string, holder: Holder): Report
       const code = s.error?.code;
       if (s.outcome !== 'cancelled' || (code !== 'IN_DOUBT' && code !== 'NOT_FINISHED' && code !== 'NOT_STARTED'))
         return s;
-      const message =
+      // A step with no record yet may be running already (its worker reads before it writes): not "not started".
+      const message = `under way when this report was read: ${holds}${
         code === 'NOT_STARTED'
-          ? `not started yet: ${holds}`
-          : `under way when this report was read: ${holds}${s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its outcome not yet recorded` : ''}`;
+          ? '; this step is not recorded as started yet'
+          : s.inDoubt
+            ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its outcome not yet recorded`
+            : ''
+      }`;
       return { ...s, inDoubt: null, error: { code: 'UNDER_WAY', message, hint: HINT } };
     }),
   };

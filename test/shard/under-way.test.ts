@@ -13,21 +13,27 @@ import { runCli } from '../helpers/cli.ts';
 import { shardOf } from '../../src/shard/manifest.ts';
 import { shardFleet, workerProcess } from './helpers.ts';
 
-/** A run of `n` sites (3 unless given) over `shards` workers (1: all of them worker 1's), the system update at site-0002 held at the server until `release()`. */
-async function heldRun(t: Parameters<typeof shardFleet>[0], n = 3, shards = 1) {
+/** A run of `n` sites (3 unless given) over `shards` workers (1: all of them worker 1's), the system update at `site` (site-0002) held at the server until `release()`; `what`: its engines' read before it instead. */
+async function heldRun(
+  t: Parameters<typeof shardFleet>[0],
+  n = 3,
+  shards = 1,
+  { site = 'site-0002', what = 'update' }: { site?: string; what?: 'update' | 'engines' } = {},
+) {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   let reached: () => void = () => undefined;
   const atServer = new Promise<void>((resolve) => (reached = resolve));
   const f = await shardFleet(t, n, '  over: site\n  waves: [rest]\n  max-parallel: 1', {
     before: (method, path) => {
-      if (method !== 'POST' || !path.includes('/site-0002/') || !path.endsWith('/update/system')) return;
+      const call = what === 'update' ? ['POST', '/update/system'] : ['GET', '/monitoring/v1/engines'];
+      if (method !== call[0] || !path.includes(`/${site}/`) || !path.endsWith(call[1]!)) return;
       reached();
       return held;
     },
   });
   const run = (await f.shard('--shards', String(shards))).run;
-  const worker = f.worker(run, `${shardOf('site-0002', shards) + 1}/${shards}`, '--shard-ttl', '1h');
+  const worker = f.worker(run, `${shardOf(site, shards) + 1}/${shards}`, '--shard-ttl', '1h');
   t.after(async () => (release(), await worker));
   await atServer;
   return { f, run, worker, release };
@@ -302,4 +308,46 @@ test("a rollout whose workers were killed after its last wave's sites ended, bef
   assert.equal(read.report?.parked?.wave, 2, read.stdout + read.stderr);
   assert.equal(read.report?.parked?.reason, "wave 2's verdict");
   assert.doesNotMatch(read.stdout, /analysis after wave 2/);
+});
+
+test('a site whose worker reads its Engines before its update (held at the server), the update not recorded as started: under way, not "not started yet"', async (t) => {
+  const { f, run, worker, release } = await heldRun(t, 3, 1, { what: 'engines' });
+  // Read again until the site's journal is in the store (its run record goes up as the site starts):
+  // before, the site has no step recorded at all, and says that.
+  let ended = false;
+  void worker.then(() => (ended = true));
+  let during: Awaited<ReturnType<typeof f.cli>>;
+  for (;;) {
+    during = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+    if (during.report?.merged?.reports.some((r) => r.limitedTo === 'site=site-0002')) break;
+    assert.match(
+      during.report?.steps.find((s) => s.matrix?.site === 'site-0002' && s.id === 'update')?.error?.message ?? '',
+      /; no step of it recorded yet$/,
+    );
+    if (ended) assert.fail(`the worker ended with its site held: ${(await worker).stdout}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(during.code, 1, during.stdout + during.stderr);
+  const report = during.report!;
+  assert.equal(report.outcome, 'under-way');
+  assert.deepEqual(report.merged?.underWay?.sites, ['site-0002']);
+  assert.deepEqual(report.merged?.noReport, []);
+  const update = report.steps.find((s) => s.matrix?.site === 'site-0002' && s.id === 'update')!;
+  assert.match(
+    update.error!.message,
+    /^under way when this report was read: shard 1\/1 holds site-0002 \(its lease until \S+\); this step is not recorded as started yet$/,
+  );
+  assert.equal(report.counts.inDoubt, 0);
+  release();
+  assert.equal((await worker).code, 0);
+});
+
+test('a sharded run read before any of its sites has a step in the store, its worker holding one: refused, exit 2, read it again in a moment', async (t) => {
+  const { f, run, worker, release } = await heldRun(t, 1, 1, { site: 'site-0001', what: 'engines' });
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(read.code, 2, read.stdout + read.stderr);
+  assert.match(read.stderr, /no site of sharded run \S+ has a step recorded yet \(its workers hold 1 site\(s\)\)/);
+  assert.match(read.stderr, /read it again in a moment/);
+  release();
+  assert.equal((await worker).code, 0);
 });
