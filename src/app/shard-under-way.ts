@@ -75,20 +75,23 @@ const HINT = 'read the report again once the run’s workers ended';
  */
 export function asUnderWay(report: Report, site: string, holder: Holder): Report {
   const holds = holdsText(site, holder);
+  const open = (s: Report['steps'][number], codes: string[]) =>
+    s.outcome === 'cancelled' && codes.includes(s.error?.code ?? '');
+  // With no step of the site open, the first with no record may be running already (a system
+  // update reads the Engines before its write's record): not "not started". Those after it are not.
+  const running = report.steps.some((s) => open(s, ['IN_DOUBT', 'NOT_FINISHED']))
+    ? undefined
+    : report.steps.find((s) => open(s, ['NOT_STARTED']));
   return {
     ...report,
     steps: report.steps.map((s) => {
-      const code = s.error?.code;
-      if (s.outcome !== 'cancelled' || (code !== 'IN_DOUBT' && code !== 'NOT_FINISHED' && code !== 'NOT_STARTED'))
-        return s;
-      // A step with no record yet may be running already (its worker reads before it writes): not "not started".
-      const message = `under way when this report was read: ${holds}${
-        code === 'NOT_STARTED'
-          ? '; this step is not recorded as started yet'
-          : s.inDoubt
-            ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its outcome not yet recorded`
-            : ''
-      }`;
+      if (!open(s, ['IN_DOUBT', 'NOT_FINISHED', 'NOT_STARTED'])) return s;
+      const message =
+        s.error?.code !== 'NOT_STARTED'
+          ? `under way when this report was read: ${holds}${s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its outcome not yet recorded` : ''}`
+          : s === running
+            ? `under way when this report was read: ${holds}; this step is not recorded as started yet`
+            : `not started yet: ${holds}`;
       return { ...s, inDoubt: null, error: { code: 'UNDER_WAY', message, hint: HINT } };
     }),
   };
