@@ -11,17 +11,18 @@ import { fleetOptions, placeInWaves } from './shard-plan.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
-import { buildReport, reportParked, ReportStep, type Report } from '../report/model.ts';
+import { buildReport, reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
 import type { Park } from '../runner/rollout-result.ts';
 import { bakePark } from '../runner/park.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
 import { asUnderWay, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
 import { listedSteps, notStarted } from './shard-listed.ts';
-import { z } from 'zod';
+import { shardedHints } from './shard-hints.ts';
+import { analysisRounds } from './shard-rounds.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
-import { readManifest, readShardRecord, shardKeys, type Manifest } from '../shard/manifest.ts';
-import { analysts, overBudget, readVerdicts, type Verdict } from '../shard/verdict.ts';
+import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
+import { analysts, overBudget, readVerdicts } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import type { RunStore } from '../store/store.ts';
@@ -62,6 +63,8 @@ export async function shardedReport(
   const owed: string[] = [];
   // The sites a halt (or the wave the rollout waits at) left not started, with their wave: listed as one process lists them.
   const unstarted: { site: string; wave: number }[] = [];
+  // The sites of waves the rollout has not reached, its workers gone mid-wave: not started.
+  const beyond: { site: string; wave: number; error: StepError }[] = [];
   // Whether every site of the wave the rollout stands at has its end, the latest of them, and those that failed.
   let standingEnded = standing >= 0;
   let lastEnd = 0;
@@ -76,6 +79,12 @@ export async function shardedReport(
       const owner = log.owners.get(site);
       if (after && !owner) {
         unstarted.push({ site, wave: w + 1 });
+        continue;
+      }
+      // A wave the rollout has not reached (the one it stands at not ended, no worker alive): its
+      // sites have not started, for no job died holding them; listed so, not "no report".
+      if (w > standing && standing >= 0 && !alive && planned && !owner) {
+        beyond.push({ site, wave: w + 1, error: beyondError(standing + 1) });
         continue;
       }
       const terminal = await readTerminal(store, run, site);
@@ -98,7 +107,11 @@ export async function shardedReport(
       }
       owed.push(site);
       if (held) running.push(site);
-      const report = buildReport(releaseOf(readJournal(stored.text, `${store.url} run ${siteRun}`, key)));
+      const report = shardedHints(
+        buildReport(releaseOf(readJournal(stored.text, `${store.url} run ${siteRun}`, key))),
+        siteRun!,
+        terminal !== undefined,
+      );
       shards.push({
         source: `${manifest.over} ${site}: run ${siteRun!}`,
         report: held ? asUnderWay(report, site, held) : report,
@@ -106,6 +119,8 @@ export async function shardedReport(
       });
     }
   }
+  // The wave it stands at has no verdict: its failures are those its sites' ends record.
+  if (standing >= 0) rollout.waves[standing]!.failed = failed;
   if (shards.length === 0)
     throw new UsageError(
       'BAD_ARGUMENTS',
@@ -160,6 +175,7 @@ export async function shardedReport(
       ? [
           ...notStarted(planned, manifest, rollout, verdicts, unstarted),
           ...listedSteps(planned, manifest.over, waiting),
+          ...listedSteps(planned, manifest.over, beyond),
         ]
       : [],
     after: await analysisRounds(store, run, verdicts),
@@ -168,6 +184,12 @@ export async function shardedReport(
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).
   report.rollout = rollout;
   if (rollout.halted) report.outcome = 'failure';
+  // Cut mid-wave, no worker running it: the rollout did not end, whatever ran succeeded; the
+  // waves after the one it stands at are not started.
+  if (beyond.length > 0) {
+    report.outcome = 'failure';
+    for (const w of rollout.waves) if (w.wave > standing + 1) w.outcome = 'not-started';
+  }
   if ((running.length > 0 || waiting.length > 0 || waitingFor !== null) && report.merged) {
     // Read under way, the report is not the run's result: it says what ran and what is under way.
     report.outcome = 'under-way';
@@ -190,18 +212,12 @@ export async function shardedReport(
   return { report, missingShards, sites: manifest.waves.flat().length };
 }
 
-/** The instances of each wave's analysis rounds, as its analyst kept them (a key of the wave's rounds alone), in the order of the waves. */
-async function analysisRounds(
-  store: RunStore,
-  run: string,
-  verdicts: readonly (Verdict | undefined)[],
-): Promise<ReportStep[]> {
-  const rounds: ReportStep[] = [];
-  for (const v of verdicts)
-    if (v?.steps?.startsWith(shardKeys(run).rounds(v.wave, '')))
-      rounds.push(...((await readShardRecord(store, v.steps, z.array(ReportStep), "an analysis's rounds")) ?? []));
-  return rounds;
-}
+/** Why a site of a wave the rollout has not reached did not start, its workers gone mid-wave. */
+const beyondError = (at: number): StepError => ({
+  code: 'NOT_STARTED',
+  message: `not started: the rollout stands at wave ${at}, which has not ended everywhere, and no worker of the run is running`,
+  hint: 'run the shards whose sites of that wave have not ended again (the same command): the rollout goes on from there',
+});
 
 /**
  * Where a sharded rollout waits when wave `wave` ended everywhere and has no verdict: its bake (the

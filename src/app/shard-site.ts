@@ -2,18 +2,23 @@
 // (its journal written ahead in the run store, fenced by the worker's lease), or the resume of one
 // taken over from a worker that is gone, verify-and-retry deciding its calls in doubt: applied is
 // not sent again; what verify cannot tell fails the site, for an operator.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EnginectlError } from '../errors.ts';
+import { readJournal } from '../journal/read.ts';
+import { releaseOf } from '../journal/release.ts';
+import { journalKey } from '../journal/seal.ts';
 import { VerifyUnsettled } from '../journal/verify.ts';
+import { buildReport } from '../report/model.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { LeaseError, type HeldLease } from '../store/lease.ts';
 import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
+import { shardedHints } from './shard-hints.ts';
 import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
@@ -72,9 +77,19 @@ export async function runSite(
       warn: (w) => request.logger.warn(undefined, w),
     });
   } catch (error) {
+    // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the
+    // operator, and this worker's reports show it as the store holds it (its call in doubt).
+    if (error instanceof VerifyUnsettled && !request.signal.aborted) {
+      const text = readFileSync(stored.path, 'utf8');
+      const state = readJournal(text, `${request.storeUrl} run ${stored.runId}`, journalKey(request.env));
+      reports.push({
+        site,
+        siteRun: stored.runId,
+        report: shardedHints(buildReport(releaseOf(state)), stored.runId, true),
+      });
+    }
     // Nothing was added to the journal: its local copy (a taken-over run's, laid from the store) goes.
     rmSync(stored.path, { force: true });
-    // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the operator.
     if (!(error instanceof EnginectlError) || request.signal.aborted) throw error;
     const detail = `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`;
     // Said where the operator reads (the worker's log), not only in the site's terminal record.
@@ -114,7 +129,7 @@ export async function runSite(
         stopwatch: request.stopwatch,
       },
     );
-    reports.push({ site, siteRun: stored.runId, report: done.rendered.report });
+    reports.push({ site, siteRun: stored.runId, report: shardedHints(done.rendered.report, stored.runId, true) });
     whole = done.halted === undefined;
     if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;

@@ -22,6 +22,7 @@ import type { Clock } from './clock.ts';
 import { runSite } from './shard-site.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 import { analyse } from './shard-analysis.ts';
+import { WaveLog } from '../shard/wave-log.ts';
 
 export interface ShardWorkerDone {
   manifest: Manifest;
@@ -183,7 +184,9 @@ async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd)
   const rollout = rolloutOf(manifest, verdicts);
   if (end.outcome === 'parked' && !rollout.halted) {
     rollout.parked = barrierParkOf(end);
-    standsAt(rollout, end.wave, 'parked');
+    // No verdict yet: the wave's failures are those its log records.
+    const log = await new WaveLog(store, manifest.run, end.wave).read().catch(() => undefined);
+    standsAt(rollout, end.wave, 'parked').failed = manifest.waves[end.wave - 1]!.filter((s) => log?.failed.has(s));
   }
   return rollout;
 }

@@ -6,8 +6,9 @@ import { neutralise } from '../text/neutralise.ts';
 import { fleetPhrase, fleetRows, UNDER_WAY } from './fleet.ts';
 import { countsText, outcomeWord, type Report, type ReportStep } from './model.ts';
 
-/** An instance the rollout's halt or park left not started: listed, but it did not run. */
-const leftByRollout = (s: ReportStep) => s.error?.code === 'ROLLOUT_HALTED' || s.error?.code === 'ROLLOUT_PARKED';
+/** An instance the rollout's halt, park or stop left not started: listed, but it did not run. */
+const leftByRollout = (s: ReportStep) =>
+  s.error?.code === 'ROLLOUT_HALTED' || s.error?.code === 'ROLLOUT_PARKED' || s.error?.code === 'NOT_STARTED';
 
 /** A shard no report file is from (report --merge FILES --expect-shards N): its sites may have run, unseen. */
 const missingFile = (noReport: string) => /^shard \d+\/\d+$/.test(noReport);
@@ -38,10 +39,14 @@ function underWayLine(report: Report): string | undefined {
   return `⋯ the run is under way at wave ${at.wave}: ${doing}${at.notStarted.length ? `; not started yet: ${names(at.notStarted)}` : ''}; this report is not its result: read it again once its workers ended`;
 }
 
-/** A sharded run's rollout, from its waves' verdicts: where it halted or waits, and which sites that left unstarted. */
+/** A sharded run's rollout, from its waves' verdicts: where it halted, waits or stopped, and which sites that left unstarted. */
 function rolloutLine(report: Report): string | undefined {
   const { halted, parked } = report.rollout ?? {};
-  if (!halted && !parked) return undefined;
+  // Stopped mid-wave, no worker running it (the wave cancelled, a later one not started).
+  const cut = report.merged?.underWay
+    ? undefined
+    : report.rollout?.waves.find((w, i, all) => w.outcome === 'cancelled' && all[i + 1]?.outcome === 'not-started');
+  if (!halted && !parked && !cut) return undefined;
   const { over, waves } = report.rollout!;
   // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps).
   const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
@@ -55,6 +60,8 @@ function rolloutLine(report: Report): string | undefined {
   const left = `${unstarted.length ? `; not started: ${unstarted.join(', ')}` : ''}${unseen.length ? `; in no report (not started, or the missing shard's): ${unseen.join(', ')}` : ''}`;
   if (halted)
     return `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}`;
+  if (!parked)
+    return `✖ the rollout stopped in wave ${cut!.wave}: not every ${neutralise(over)} of it ended, and no worker is running it${left}; run the shards whose ${neutralise(over)}s have not ended again (the same commands): the rollout goes on from there`;
   const waits =
     parked!.for === 'bake' && parked!.until !== undefined
       ? `${neutralise(parked!.reason)} (until ${new Date(parked!.until).toISOString()}); run the workers again once it has passed`

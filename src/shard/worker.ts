@@ -292,6 +292,18 @@ async function walkWave(
       if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
     }
     waitingSince ??= deps.now();
+    // Past its wait with the wave's budget spent, the rollout halts here whatever is left to end:
+    // this worker's job fails (exit 1), not parked; the verdict goes with the wave's last end.
+    if (deps.now() - waitingSince > deps.waitLimitMs && spent)
+      return {
+        outcome: 'halted',
+        wave,
+        reason: `${overBudget(
+          manifest.over,
+          sites.filter((s) => state.failed.has(s)),
+          budget,
+        )} (its verdict is written once the wave's sites ended)`,
+      };
     if (deps.now() - waitingSince > deps.waitLimitMs)
       return {
         outcome: 'parked',

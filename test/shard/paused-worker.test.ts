@@ -55,6 +55,19 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   assert.match(second.out, new RegExp(`${paused.site}`), second.out);
   // Why the site failed is said where the operator reads, not only in the store.
   assert.match(second.out, new RegExp(`✖ site ${paused.site}: its run \\S+ cannot go on: .*verify could not settle`));
+  // Its own report says so too: the site taken over is there, its write in doubt, and the worker's outcome a failure.
+  assert.equal(second.code, 1, second.out);
+  const taker = JSON.parse(readFileSync(secondJson, 'utf8')) as Report;
+  assert.equal(taker.outcome, 'failure', second.out);
+  assert.equal(taker.counts.inDoubt, 1, second.out);
+  const doubt = taker.steps.find((s) => s.matrix?.site === paused.site && s.inDoubt);
+  assert.deepEqual(doubt?.inDoubt && [doubt.inDoubt.method, doubt.inDoubt.path], ['POST', '/api/devops/v1/update/vfs']);
+  // Its hint is a sharded site's, not a run's (--resume, --in-doubt skip|retry: a worker refuses both).
+  assert.match(
+    doubt!.error!.hint ?? '',
+    /check the call on the server \(enginectl verify --store URL --run \S+ reads its target back\)$/,
+  );
+  assert.doesNotMatch(doubt!.error!.hint ?? '', /resume|enginectl verify JOURNAL|--in-doubt (skip|retry|verify)/);
   first.child.kill('SIGCONT');
   const woke = await first.done;
 

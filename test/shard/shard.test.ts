@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { analysisClock, passwordOf, shardFleet, waveLog } from './helpers.ts';
+import { analysisClock, passwordOf, shardFleet, waveLog, workerProcess } from './helpers.ts';
 import { shardOf as shardOfSite } from '../../src/shard/manifest.ts';
 import { realClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -268,6 +268,70 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1, 1, 1]);
 });
 
+test('a wave with no verdict yet names the sites of it that failed: a worker parked at its barrier, in its own report and in the merged one', async (t) => {
+  const f = await shardFleet(t, 6, '  over: site\n  waves: [rest]\n  max-failures: 2');
+  const run = (await f.shard('--shards', '2')).run!;
+  // One site of shard 1/2 fails; shard 2/2 never runs, so shard 1/2 parks at the wave's barrier.
+  const failing = f.names.find((s) => shardOfSite(s, 2) === 0)!;
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: failing });
+  const worker = await f.worker(run, '1/2', '--shard-wait', '1s');
+  assert.equal(worker.code, 75, worker.stdout + worker.stderr);
+  assert.equal(worker.report?.rollout?.waves[0]?.outcome, 'parked');
+  assert.deepEqual(worker.report?.rollout?.waves[0]?.failed, [failing], "the worker's report");
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.deepEqual(merged.report?.rollout?.waves[0]?.failed, [failing], merged.stdout);
+});
+
+test("a queue worker that reaches the barrier once its wave's budget is spent, a site still running elsewhere, exits 1 at its wait limit (the rollout halts there), not parked", async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  let answered: () => void = () => undefined;
+  const spent = new Promise<void>((resolve) => (answered = resolve));
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [rest]\n  max-parallel: 2\n  max-failures: 0', {
+    before: (method, path) => {
+      if (method !== 'POST' || !path.includes('/site-0002/') || !path.endsWith('/update/system')) return;
+      reached();
+      return held;
+    },
+    answered: (method, path) => {
+      if (method === 'POST' && path.includes('/site-0001/')) answered();
+    },
+  });
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  // Worker 2/2 claims every site (two lanes): site-0002 is held at the server; site-0001 fails, spending the budget of 0.
+  const other = workerProcess(
+    ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '2/2', '--shard-ttl', '1h'],
+    f.env,
+  );
+  t.after(() => (release(), other.child.kill('SIGKILL')));
+  await Promise.all([atServer, spent]);
+  // Its failure recorded in the wave's log: the budget is spent for every worker from then on.
+  while (!waveLog(f.store, run, 1).some((e) => e.kind === 'ended' && e.site === 'site-0001')) {
+    if (other.child.exitCode !== null) assert.fail(`worker 2/2 ended with site-0002 held: ${(await other.done).out}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const worker = await f.worker(run, '1/2', '--shard-wait', '1s');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.match(
+    worker.stdout,
+    /the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\), over the budget of 0 \(its verdict is written once the wave's sites ended\)/,
+  );
+  assert.equal(worker.report?.shard?.end, 'halted');
+  assert.equal(worker.report?.parked, null);
+  release();
+  const ended = await other.done;
+  assert.equal(ended.code, 1, ended.out);
+  const log = waveLog(f.store, run, 1);
+  assert.deepEqual(
+    log.filter((e) => e.kind === 'start' && e.worker === 0),
+    [],
+    'worker 1/2 started no site: the budget was spent',
+  );
+});
+
 test('the merged report of a sharded rollout parked on its bake says where it waits: what ran succeeded, the later waves not started (not "no report"), exit 0 as a parked run\'s report', async (t) => {
   const f = await shardFleet(t, 4, '  over: site\n  waves: [[site-0001], rest]\n  analysis: { bake: 1h }');
   const run = (await f.shard('--shards', '2')).run!;
@@ -338,12 +402,25 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
     'not started: the rollout parked at wave 1 (waiting for the 1h bake after wave 1)',
   );
   // A site's terminal record not written yet (its worker killed after the log's entry): the wave has
-  // not ended everywhere, and the later waves' sites are owed a report as before.
+  // not ended everywhere, and no worker runs it: the rollout stopped there (exit 1); the later
+  // waves' sites did not start (no job died holding them), not "no report".
   rmSync(join(f.store, 'shards', run, 'sites', 's-site-0001'));
   const early = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(early.code, 1, early.stdout + early.stderr);
-  for (const site of ['site-0002', 'site-0003', 'site-0004'])
-    assert.match(early.stdout, new RegExp(`^✖ site=${site}: no report`, 'm'));
+  assert.equal(early.report?.outcome, 'failure');
+  assert.doesNotMatch(early.stdout, /no report/);
+  assert.match(
+    early.stdout,
+    /^✖ the rollout stopped in wave 1: not every site of it ended, and no worker is running it; not started: site-0002, site-0003, site-0004; run the shards/m,
+  );
+  assert.deepEqual(
+    early.report?.rollout?.waves.map((w) => w.outcome),
+    ['cancelled', 'not-started'],
+  );
+  assert.deepEqual(
+    [...new Set(early.report?.steps.filter((s) => s.matrix?.site !== 'site-0001').map((s) => s.error?.message))],
+    ['not started: the rollout stands at wave 1, which has not ended everywhere, and no worker of the run is running'],
+  );
 
   // A wave that ended past its budget, its verdict not written yet: told as the halt it will be, not as a park.
   const g = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001], rest]');

@@ -1,0 +1,23 @@
+// What to do about a step a sharded site left in doubt or unfinished. A worker takes no --resume
+// and no --in-doubt (the hints of one run's journal): a site not ended is resumed by running its
+// shard's index again, the worker that takes it over reading each call in doubt back; a site that
+// ended with a call in doubt (verify could not tell, or the call lost its answer) failed in its
+// wave, for an operator to check on the server.
+import type { Report } from '../report/model.ts';
+
+/** `report` with the hints of its steps in doubt or not finished those of a sharded run's site `siteRun`; `ended`: the site has ended. */
+export function shardedHints(report: Report, siteRun: string, ended: boolean): Report {
+  const doubt = ended
+    ? `the site counts as failed in its wave, and a sharded run takes no --in-doubt decision: check the call on the server (enginectl verify --store URL --run ${siteRun} reads its target back)`
+    : `run its shard's index again: the worker that takes the site over reads the target back and sends again only what was not applied (where it cannot tell, the site fails in its wave)`;
+  const unfinished = ended
+    ? `the site ended before this step finished (enginectl verify --store URL --run ${siteRun} reads back any call in doubt)`
+    : "run its shard's index again: the worker that takes the site over resumes it";
+  return {
+    ...report,
+    steps: report.steps.map((s) => {
+      const hint = s.error?.code === 'IN_DOUBT' ? doubt : s.error?.code === 'NOT_FINISHED' ? unfinished : undefined;
+      return hint && s.error ? { ...s, error: { ...s.error, hint } } : s;
+    }),
+  };
+}
