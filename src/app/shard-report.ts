@@ -110,7 +110,8 @@ export async function shardedReport(
       const report = shardedHints(
         buildReport(releaseOf(readJournal(stored.text, `${store.url} run ${siteRun}`, key))),
         siteRun!,
-        terminal !== undefined,
+        // Ended: its terminal record read, or its end in the wave's log (the record still being written).
+        terminal !== undefined || log.ended.has(site),
       );
       shards.push({
         source: `${manifest.over} ${site}: run ${siteRun!}`,

@@ -80,13 +80,21 @@ export async function runSite(
     // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the
     // operator, and this worker's reports show it as the store holds it (its call in doubt).
     if (error instanceof VerifyUnsettled && !request.signal.aborted) {
-      const text = readFileSync(stored.path, 'utf8');
-      const state = readJournal(text, `${request.storeUrl} run ${stored.runId}`, journalKey(request.env));
-      reports.push({
-        site,
-        siteRun: stored.runId,
-        report: shardedHints(buildReport(releaseOf(state)), stored.runId, true),
-      });
+      try {
+        const text = readFileSync(stored.path, 'utf8');
+        const state = readJournal(text, `${request.storeUrl} run ${stored.runId}`, journalKey(request.env));
+        reports.push({
+          site,
+          siteRun: stored.runId,
+          report: shardedHints(buildReport(releaseOf(state)), stored.runId, true),
+        });
+      } catch (unread) {
+        // The site still fails for the operator below; only its steps are missing from this worker's reports.
+        request.logger.warn(
+          undefined,
+          `${manifest.over} ${site}: its steps could not be read back for this worker's reports (${(unread as Error).message}); the merged report reads them from the store`,
+        );
+      }
     }
     // Nothing was added to the journal: its local copy (a taken-over run's, laid from the store) goes.
     rmSync(stored.path, { force: true });
@@ -129,7 +137,9 @@ export async function runSite(
         stopwatch: request.stopwatch,
       },
     );
-    reports.push({ site, siteRun: stored.runId, report: shardedHints(done.rendered.report, stored.runId, true) });
+    // Ended here (not cut short: a lost lease, an interrupt or a halt leaves it to a later attempt).
+    const ended = done.halted === undefined && done.result.outcome !== 'cancelled';
+    reports.push({ site, siteRun: stored.runId, report: shardedHints(done.rendered.report, stored.runId, ended) });
     whole = done.halted === undefined;
     if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;

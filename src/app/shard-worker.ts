@@ -182,11 +182,14 @@ async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd)
   const verdicts = await readVerdicts(store, manifest).catch(() => undefined);
   if (!verdicts) return null;
   const rollout = rolloutOf(manifest, verdicts);
-  if (end.outcome === 'parked' && !rollout.halted) {
-    rollout.parked = barrierParkOf(end);
-    // No verdict yet: the wave's failures are those its log records.
+  // Parked, or halted before the wave's verdict (its budget spent): the wave as this worker left it,
+  // its failures those its log records.
+  if ((end.outcome === 'parked' || end.outcome === 'halted') && !rollout.halted) {
     const log = await new WaveLog(store, manifest.run, end.wave).read().catch(() => undefined);
-    standsAt(rollout, end.wave, 'parked').failed = manifest.waves[end.wave - 1]!.filter((s) => log?.failed.has(s));
+    const failed = manifest.waves[end.wave - 1]!.filter((s) => log?.failed.has(s));
+    if (end.outcome === 'parked') rollout.parked = barrierParkOf(end);
+    else rollout.halted = { wave: end.wave, reason: end.reason };
+    standsAt(rollout, end.wave, end.outcome).failed = failed;
   }
   return rollout;
 }
