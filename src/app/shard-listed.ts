@@ -44,7 +44,7 @@ export function notStarted(
           code: 'ROLLOUT_HALTED',
           message:
             wave === halted!.wave
-              ? pastBudget(wave, verdicts[wave - 1]?.failed.length ?? 0, manifest.over, manifest.budgets[wave - 1]!)
+              ? pastBudget(wave, rollout.waves[wave - 1]!.failed.length, manifest.over, manifest.budgets[wave - 1]!)
               : haltedEarlier(halted!.wave),
         };
   return listedSteps(

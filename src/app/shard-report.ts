@@ -13,16 +13,15 @@ import { readStoredJournal } from '../journal/replica.ts';
 import { releaseOf } from '../journal/release.ts';
 import { buildReport, reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
-import type { Park } from '../runner/rollout-result.ts';
-import { bakePark } from '../runner/park.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
 import { asUnderWay, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
 import { listedSteps, notStarted } from './shard-listed.ts';
 import { shardedHints } from './shard-hints.ts';
 import { analysisRounds } from './shard-rounds.ts';
+import { barrierPark } from './shard-barrier.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
-import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
-import { analysts, overBudget, readVerdicts } from '../shard/verdict.ts';
+import { readManifest, shardKeys } from '../shard/manifest.ts';
+import { overBudget, readVerdicts } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import type { RunStore } from '../store/store.ts';
@@ -65,6 +64,8 @@ export async function shardedReport(
   const unstarted: { site: string; wave: number }[] = [];
   // The sites of waves the rollout has not reached, its workers gone mid-wave: not started.
   const beyond: { site: string; wave: number; error: StepError }[] = [];
+  // The sites of the wave it stands at that no worker started once its budget was spent, none alive.
+  const spentLeft: { site: string; wave: number }[] = [];
   // Whether every site of the wave the rollout stands at has its end, the latest of them, and those that failed.
   let standingEnded = standing >= 0;
   let lastEnd = 0;
@@ -85,6 +86,12 @@ export async function shardedReport(
       // sites have not started, for no job died holding them; listed so, not "no report".
       if (w > standing && standing >= 0 && !alive && planned && !owner) {
         beyond.push({ site, wave: w + 1, error: beyondError(standing + 1) });
+        continue;
+      }
+      // Past its budget, a site of the wave no worker started never will: it does not hold the
+      // wave's end; with no worker alive, it is left by the halt to come (or listed so).
+      if (w === standing && spentAt && !alive && planned && !owner) {
+        spentLeft.push({ site, wave: w + 1 });
         continue;
       }
       const terminal = await readTerminal(store, run, site);
@@ -120,6 +127,17 @@ export async function shardedReport(
       });
     }
   }
+  if (standingEnded) unstarted.push(...spentLeft);
+  else
+    beyond.push(
+      ...spentLeft.map((u) => ({
+        ...u,
+        error: {
+          code: 'NOT_STARTED' as const,
+          message: `not started: wave ${u.wave}'s failures passed its budget of ${spentAt!.budget}`,
+        },
+      })),
+    );
   // The wave it stands at has no verdict: its failures are those its sites' ends record.
   if (standing >= 0) rollout.waves[standing]!.failed = failed;
   if (shards.length === 0)
@@ -219,34 +237,3 @@ const beyondError = (at: number): StepError => ({
   message: `not started: the rollout stands at wave ${at}, which has not ended everywhere, and no worker of the run is running`,
   hint: 'run the shards whose sites of that wave have not ended again (the same command): the rollout goes on from there',
 });
-
-/**
- * Where a sharded rollout waits when wave `wave` ended everywhere and has no verdict: its bake (the
- * analyst parked on it), its analysis (a bake or gates, run by the worker elected, since it stood)
- * or the count of its failures, by a worker not yet there (parked at the barrier, or gone: run the
- * workers again).
- */
-async function barrierPark(
-  store: RunStore,
-  run: string,
-  manifest: Manifest,
-  wave: number,
-  lastEnd: number,
-  failed: number,
-): Promise<Park> {
-  const elected = await analysts(store, run, wave);
-  const since = elected[0]?.at ?? lastEnd;
-  // The last analyst parked on the bake (none stood since): the rollout waits for it, as a parked run
-  // says it, with its evidence as the analyst parked (the time left then, the wave's sites done).
-  const last = elected.at(-1);
-  if (last?.bake) {
-    const of = manifest.waves[wave - 1]!.length;
-    return bakePark(wave, since, last.bake.until - since, last.bake.until - last.at, of - failed, of);
-  }
-  // No analysis runs after the last wave: only its verdict is written.
-  const what =
-    manifest.analysis && wave < manifest.waves.length
-      ? `the analysis after wave ${wave} and its verdict`
-      : `wave ${wave}'s verdict`;
-  return { wave, for: 'barrier', since, reason: what, waits: [] };
-}

@@ -458,6 +458,28 @@ test('the merged report of a sharded rollout parked on its bake says where it wa
   );
 });
 
+test("a queue wave past its budget, its verdict never written and no worker alive: told as the halt it will be, the sites no worker started listed not started, not 'no report'", async (t) => {
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [rest]\n  max-failures: 0');
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
+  const run = (await f.shard('--shards', '1', '--assign', 'queue')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.deepEqual(f.applied('/update/system'), {}, 'site-0001 failed first: no other site started');
+  // What a worker killed before writing the verdict leaves.
+  rmSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'));
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  assert.doesNotMatch(read.stdout, /no report|stopped in wave/);
+  assert.match(
+    read.stdout,
+    /^✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\), over the budget of 0 \(the wave's verdict not yet written\); nothing is undone; not started: site-0002, site-0003$/m,
+  );
+  assert.deepEqual(
+    [...new Set(read.report?.steps.filter((s) => s.matrix?.site !== 'site-0001').map((s) => s.error?.message))],
+    ['not started: wave 1 had 1 failed site(s), over its budget of 0'],
+  );
+});
+
 test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {
   const f = await shardFleet(
     t,
