@@ -6,7 +6,6 @@ import { reportStep, type Report, type ReportStep } from '../report/model.ts';
 import { newInstance, type StepError } from '../runner/instance.ts';
 import { haltedEarlier, parkedAt, pastBudget } from '../runner/rollout-result.ts';
 import type { Manifest } from '../shard/manifest.ts';
-import type { Verdict } from '../shard/verdict.ts';
 import type { Planned } from './shard-instances.ts';
 
 /** The planned instances of each site listed, as steps that did not run (cancelled, in their wave, with why): what a halt, a park or a run under way left. */
@@ -32,7 +31,6 @@ export function notStarted(
   planned: readonly Planned[],
   manifest: Manifest,
   rollout: NonNullable<Report['rollout']>,
-  verdicts: readonly (Verdict | undefined)[],
   unstarted: readonly { site: string; wave: number }[],
 ): ReportStep[] {
   const { halted, parked } = rollout;

@@ -127,17 +127,10 @@ export async function shardedReport(
       });
     }
   }
+  // Left by the halt to come once the wave ended; else (a started site of it has no end) owed a
+  // report as before.
   if (standingEnded) unstarted.push(...spentLeft);
-  else
-    beyond.push(
-      ...spentLeft.map((u) => ({
-        ...u,
-        error: {
-          code: 'NOT_STARTED' as const,
-          message: `not started: wave ${u.wave}'s failures passed its budget of ${spentAt!.budget}`,
-        },
-      })),
-    );
+  else owed.push(...spentLeft.map((u) => u.site));
   // The wave it stands at has no verdict: its failures are those its sites' ends record.
   if (standing >= 0) rollout.waves[standing]!.failed = failed;
   if (shards.length === 0)
@@ -192,7 +185,7 @@ export async function shardedReport(
     matrix: planned ? matrixOf(planned) : fleet.matrix,
     listed: planned
       ? [
-          ...notStarted(planned, manifest, rollout, verdicts, unstarted),
+          ...notStarted(planned, manifest, rollout, unstarted),
           ...listedSteps(planned, manifest.over, waiting),
           ...listedSteps(planned, manifest.over, beyond),
         ]

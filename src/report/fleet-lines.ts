@@ -60,8 +60,14 @@ function rolloutLine(report: Report): string | undefined {
   const left = `${unstarted.length ? `; not started: ${unstarted.join(', ')}` : ''}${unseen.length ? `; in no report (not started, or the missing shard's): ${unseen.join(', ')}` : ''}`;
   if (halted)
     return `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}`;
-  if (!parked)
-    return `✖ the rollout stopped in wave ${cut!.wave}: not every ${neutralise(over)} of it ended, and no worker is running it${left}; run the shards whose ${neutralise(over)}s have not ended again (the same commands): the rollout goes on from there`;
+  if (!parked) {
+    // Its failures past its budget already, the wave halts the rollout once it ends.
+    const then =
+      cut!.failed.length > cut!.budget
+        ? `its failures passed its budget of ${cut!.budget}: the rollout halts there once they ended`
+        : 'the rollout goes on from there';
+    return `✖ the rollout stopped in wave ${cut!.wave}: not every ${neutralise(over)} of it ended, and no worker is running it${left}; run the shards whose ${neutralise(over)}s have not ended again (the same commands): ${then}`;
+  }
   const waits =
     parked!.for === 'bake' && parked!.until !== undefined
       ? `${neutralise(parked!.reason)} (until ${new Date(parked!.until).toISOString()}); run the workers again once it has passed`

@@ -480,6 +480,34 @@ test("a queue wave past its budget, its verdict never written and no worker aliv
   );
 });
 
+test('a rollout stopped in a wave whose failures already passed its budget, a started site of it with no end, no worker alive: the terminal says it halts there once they ended, not that it goes on', async (t) => {
+  const f = await shardFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-parallel: 2\n  max-failures: 0',
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0001' });
+  const run = (await f.shard('--shards', '1', '--assign', 'queue')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  // What a worker killed after site-0002's last call and before its end and the verdict leaves.
+  rmSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'));
+  rmSync(join(f.store, 'shards', run, 'sites', 's-site-0002'));
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  assert.match(
+    read.stdout,
+    /^✖ the rollout stopped in wave 1: not every site of it ended, and no worker is running it; not started: site-0003; run the shards whose sites have not ended again \(the same commands\): its failures passed its budget of 0: the rollout halts there once they ended$/m,
+  );
+  assert.deepEqual(
+    read.report?.rollout?.waves.map((w) => [w.outcome, w.failed]),
+    [
+      ['cancelled', ['site-0001']],
+      ['not-started', []],
+    ],
+  );
+});
+
 test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {
   const f = await shardFleet(
     t,
