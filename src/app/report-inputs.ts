@@ -1,10 +1,9 @@
 // The reports `report --merge` reads: each file a JSON report (--report-json) or a journal
 // (--journal), told apart by content; a journal becomes the report of the release it records, and
 // a file that opens as neither (a Markdown summary) is refused as such.
-import { readJournal } from '../journal/read.ts';
-import { releaseOf } from '../journal/release.ts';
+import { journalReport } from '../journal/release.ts';
 import { UsageError } from '../errors.ts';
-import { buildReport, Report } from '../report/model.ts';
+import { Report } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
@@ -33,7 +32,7 @@ export async function readReportShard(
       },
     );
   }
-  if (json === undefined) return { source: path, report: buildReport(releaseOf(readJournal(text, path, key))) };
+  if (json === undefined) return { source: path, report: journalReport(text, path, key) };
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {
     throw new UsageError(

@@ -8,10 +8,9 @@
 import { UsageError } from '../errors.ts';
 import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
-import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
-import { releaseOf } from '../journal/release.ts';
-import { buildReport, reportParked, type Report } from '../report/model.ts';
+import { journalReport } from '../journal/release.ts';
+import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
 import { asUnderWay, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
@@ -82,15 +81,17 @@ export async function shardedReport(
         unstarted.push({ site, wave: w + 1 });
         continue;
       }
+      // No worker started it, and none is alive to (of a run that planned its instances).
+      const left = !alive && planned && !owner;
       // A wave the rollout has not reached (the one it stands at not ended, no worker alive): its
       // sites have not started, for no job died holding them; listed so, not "no report".
-      if (w > standing && standing >= 0 && !alive && planned && !owner) {
+      if (left && w > standing && standing >= 0) {
         beyond.push({ site, wave: w + 1, error: beyondError(standing + 1) });
         continue;
       }
       // Past its budget, a site of the wave no worker started never will: it does not hold the
       // wave's end; with no worker alive, it is left by the halt to come (or listed so).
-      if (w === standing && spentAt && !alive && planned && !owner) {
+      if (left && w === standing && spentAt) {
         spentLeft.push({ site, wave: w + 1 });
         continue;
       }
@@ -115,7 +116,7 @@ export async function shardedReport(
       owed.push(site);
       if (held) running.push(site);
       const report = shardedHints(
-        buildReport(releaseOf(readJournal(stored.text, `${store.url} run ${siteRun}`, key))),
+        journalReport(stored.text, `${store.url} run ${siteRun}`, key),
         siteRun!,
         // Ended: its terminal record read, or its end in the wave's log (the record still being written).
         terminal !== undefined || log.ended.has(site),

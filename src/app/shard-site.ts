@@ -7,11 +7,9 @@ import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EnginectlError } from '../errors.ts';
-import { readJournal } from '../journal/read.ts';
-import { releaseOf } from '../journal/release.ts';
+import { journalReport } from '../journal/release.ts';
 import { journalKey } from '../journal/seal.ts';
 import { VerifyUnsettled } from '../journal/verify.ts';
-import { buildReport } from '../report/model.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import { LeaseError, type HeldLease } from '../store/lease.ts';
@@ -82,12 +80,8 @@ export async function runSite(
     if (error instanceof VerifyUnsettled && !request.signal.aborted) {
       try {
         const text = readFileSync(stored.path, 'utf8');
-        const state = readJournal(text, `${request.storeUrl} run ${stored.runId}`, journalKey(request.env));
-        reports.push({
-          site,
-          siteRun: stored.runId,
-          report: shardedHints(buildReport(releaseOf(state)), stored.runId, true),
-        });
+        const report = journalReport(text, `${request.storeUrl} run ${stored.runId}`, journalKey(request.env));
+        reports.push({ site, siteRun: stored.runId, report: shardedHints(report, stored.runId, true) });
       } catch (unread) {
         // The site still fails for the operator below; only its steps are missing from this worker's reports.
         request.logger.warn(

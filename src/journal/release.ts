@@ -3,10 +3,10 @@
 // not started), names as the run resolved them. The outcome is computed from the instances,
 // never read from a record.
 import { selectionOf } from './records.ts';
-import { IN_DOUBT_NOTE } from '../report/model.ts';
+import { buildReport, IN_DOUBT_NOTE, type Report } from '../report/model.ts';
 import { identityOf, newInstance, type PlannedInstance } from '../runner/instance.ts';
 import { IN_DOUBT_HINT, runOutcome, type RunResult, type StepRun } from '../runner/result.ts';
-import { doubtOf, type InstanceState, type JournalState } from './read.ts';
+import { doubtOf, readJournal, type InstanceState, type JournalState } from './read.ts';
 
 function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun {
   const doubt = doubtOf(state);
@@ -52,6 +52,11 @@ function ended(state: InstanceState, lastRunAt: number): StepRun {
   const run = e.run;
   if (e.runAt >= lastRunAt || run.resume === 'earlier-run') return run;
   return { ...run, resume: 'earlier-run', earlierRunAt: e.runAt };
+}
+
+/** The report of the release a journal's text records (`path` names it in errors; `key`: its seal key). */
+export function journalReport(text: string, path: string, key?: string): Report {
+  return buildReport(releaseOf(readJournal(text, path, key)));
 }
 
 export function releaseOf(state: JournalState): RunResult {

@@ -292,19 +292,14 @@ async function walkWave(
       if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
     }
     waitingSince ??= deps.now();
-    // Past its wait with the wave's budget spent, the rollout halts here whatever is left to end:
-    // this worker's job fails (exit 1), not parked; the verdict goes with the wave's last end.
-    if (deps.now() - waitingSince > deps.waitLimitMs && spent)
-      return {
-        outcome: 'halted',
-        wave,
-        reason: `${overBudget(
-          manifest.over,
-          sites.filter((s) => state.failed.has(s)),
-          budget,
-        )} (its verdict is written once the wave's sites ended)`,
-      };
-    if (deps.now() - waitingSince > deps.waitLimitMs)
+    // Past its wait: parked, but with the wave's budget spent the rollout halts here whatever is
+    // left to end, so this worker's job fails (exit 1); the verdict goes with the wave's last end.
+    if (deps.now() - waitingSince > deps.waitLimitMs) {
+      if (spent) {
+        const failed = sites.filter((s) => state.failed.has(s));
+        const reason = `${overBudget(manifest.over, failed, budget)} (its verdict is written once the wave's sites ended)`;
+        return { outcome: 'halted', wave, reason };
+      }
       return {
         outcome: 'parked',
         wave,
@@ -314,6 +309,7 @@ async function walkWave(
             ? `wave ${wave}'s ${open.length} ${manifest.over}(s) not ended (${open.slice(0, 5).join(', ')}${open.length > 5 ? ', ...' : ''}) after ${formatDuration(deps.waitLimitMs)}`
             : `the verdict of wave ${wave} after ${formatDuration(deps.waitLimitMs)}`,
       };
+    }
     try {
       await deps.sleep(poll.next(state.seq), deps.signal);
     } catch {
