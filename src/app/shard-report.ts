@@ -86,7 +86,7 @@ export async function shardedReport(
       // A wave the rollout has not reached (the one it stands at not ended, no worker alive): its
       // sites have not started, for no job died holding them; listed so, not "no report".
       if (left && w > standing && standing >= 0) {
-        beyond.push({ site, wave: w + 1, error: beyondError(standing + 1) });
+        beyond.push({ site, wave: w + 1, error: beyondError(standing + 1, spentAt) });
         continue;
       }
       // Past its budget, a site of the wave no worker started never will: it does not hold the
@@ -128,10 +128,10 @@ export async function shardedReport(
       });
     }
   }
-  // Left by the halt to come once the wave ended; else (a started site of it has no end) owed a
-  // report as before.
+  // Left by the halt to come once the wave ended; else (a started site of it has no end, no worker
+  // alive) not started either, as the wave's sites no worker will start.
   if (standingEnded) unstarted.push(...spentLeft);
-  else owed.push(...spentLeft.map((u) => u.site));
+  else beyond.push(...spentLeft.map((u) => ({ ...u, error: beyondError(standing + 1, spentAt) })));
   // The wave it stands at has no verdict: its failures are those its sites' ends record.
   if (standing >= 0) rollout.waves[standing]!.failed = failed;
   if (shards.length === 0)
@@ -198,8 +198,9 @@ export async function shardedReport(
   report.rollout = rollout;
   if (rollout.halted) report.outcome = 'failure';
   // Cut mid-wave, no worker running it: the rollout did not end, whatever ran succeeded; the
-  // waves after the one it stands at are not started.
-  if (beyond.length > 0) {
+  // waves after the one it stands at are not started (and, past its budget, the sites of it no
+  // worker started).
+  if (standing >= 0 && !standingEnded && !alive) {
     report.outcome = 'failure';
     for (const w of rollout.waves) if (w.wave > standing + 1) w.outcome = 'not-started';
   }
@@ -225,9 +226,19 @@ export async function shardedReport(
   return { report, missingShards, sites: manifest.waves.flat().length };
 }
 
-/** Why a site of a wave the rollout has not reached did not start, its workers gone mid-wave. */
-const beyondError = (at: number): StepError => ({
-  code: 'NOT_STARTED',
-  message: `not started: the rollout stands at wave ${at}, which has not ended everywhere, and no worker of the run is running`,
-  hint: 'run the shards whose sites of that wave have not ended again (the same command): the rollout goes on from there',
-});
+/**
+ * Why a site did not start, its workers gone mid-wave: its wave not reached, or (`spent`) the wave
+ * it stands at past its budget, where no site starts any more.
+ */
+const beyondError = (at: number, spent: { wave: number; budget: number } | undefined): StepError =>
+  spent
+    ? {
+        code: 'NOT_STARTED',
+        message: `not started: wave ${spent.wave}'s failures passed its budget of ${spent.budget}; the rollout halts once its sites ended`,
+        hint: 'run the shards whose sites of that wave have not ended again (the same command): once they ended, the rollout halts there',
+      }
+    : {
+        code: 'NOT_STARTED',
+        message: `not started: the rollout stands at wave ${at}, which has not ended everywhere, and no worker of the run is running`,
+        hint: 'run the shards whose sites of that wave have not ended again (the same command): the rollout goes on from there',
+      };

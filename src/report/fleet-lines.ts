@@ -42,12 +42,16 @@ function underWayLine(report: Report): string | undefined {
 /** A sharded run's rollout, from its waves' verdicts: where it halted, waits or stopped, and which sites that left unstarted. */
 function rolloutLine(report: Report): string | undefined {
   const { halted, parked } = report.rollout ?? {};
-  // Stopped mid-wave, no worker running it (the wave cancelled, a later one not started).
-  const cut = report.merged?.underWay
-    ? undefined
-    : report.rollout?.waves.find((w, i, all) => w.outcome === 'cancelled' && all[i + 1]?.outcome === 'not-started');
+  // Stopped mid-wave, no worker running it: the wave cancelled, every later one not started (the
+  // last wave too, with none after it).
+  const waves = report.rollout?.waves ?? [];
+  const first = waves.findIndex((w) => w.outcome === 'cancelled');
+  const cut =
+    report.merged?.underWay || first < 0 || !waves.slice(first + 1).every((w) => w.outcome === 'not-started')
+      ? undefined
+      : waves[first];
   if (!halted && !parked && !cut) return undefined;
-  const { over, waves } = report.rollout!;
+  const { over } = report.rollout!;
   // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps).
   const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
   // With a worker's file missing, a site no file holds may have run in it: only a wave the rollout never reached is sure.
@@ -65,7 +69,9 @@ function rolloutLine(report: Report): string | undefined {
     const then =
       cut!.failed.length > cut!.budget
         ? `its failures passed its budget of ${cut!.budget}: the rollout halts there once they ended`
-        : 'the rollout goes on from there';
+        : cut!.wave === waves.length
+          ? 'the rollout ends once they ended'
+          : 'the rollout goes on from there';
     return `✖ the rollout stopped in wave ${cut!.wave}: not every ${neutralise(over)} of it ended, and no worker is running it${left}; run the shards whose ${neutralise(over)}s have not ended again (the same commands): ${then}`;
   }
   const waits =

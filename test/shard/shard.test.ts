@@ -508,6 +508,64 @@ test('a rollout stopped in a wave whose failures already passed its budget, a st
   );
 });
 
+test("a queue wave past its budget, a started site of it with no end, no worker alive: the sites no worker started are listed not started (the budget is spent), not 'no report'", async (t) => {
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [rest]\n  max-failures: 0');
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: 'site-0002' });
+  const run = (await f.shard('--shards', '1', '--assign', 'queue')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.deepEqual(
+    Object.keys(f.applied('/update/system')),
+    ['site-0001'],
+    'site-0002 failed: site-0003 never started',
+  );
+  // What a worker killed after site-0001's end reached the wave's log, before its terminal record and the verdict, leaves.
+  rmSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'));
+  rmSync(join(f.store, 'shards', run, 'sites', 's-site-0001'));
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  assert.doesNotMatch(read.stdout, /no report/);
+  assert.match(
+    read.stdout,
+    /^✖ the rollout stopped in wave 1: not every site of it ended, and no worker is running it; not started: site-0003; run the shards whose sites have not ended again \(the same commands\): its failures passed its budget of 0: the rollout halts there once they ended$/m,
+  );
+  assert.deepEqual(read.report?.merged?.noReport, []);
+  const left = read.report?.steps.filter((s) => s.matrix?.site === 'site-0003') ?? [];
+  assert.deepEqual(
+    left.map((s) => [s.outcome, s.wave, s.error?.code]),
+    [0, 1].map(() => ['cancelled', 1, 'NOT_STARTED']),
+  );
+  assert.deepEqual(
+    read.report?.rollout?.waves.map((w) => [w.outcome, w.failed]),
+    [['cancelled', ['site-0002']]],
+  );
+  assert.equal(
+    left[0]?.error?.message,
+    "not started: wave 1's failures passed its budget of 0; the rollout halts once its sites ended",
+  );
+});
+
+test('a rollout stopped in its last wave (a site of it with no end, no worker alive) says it stopped there and that it ends once they ended: not a success', async (t) => {
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '1', '--assign', 'queue')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 0, worker.stdout + worker.stderr);
+  // What a worker killed after site-0002's end reached the wave's log, before its terminal record and the verdict, leaves.
+  rmSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'));
+  rmSync(join(f.store, 'shards', run, 'sites', 's-site-0002'));
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  assert.equal(read.report?.outcome, 'failure');
+  assert.match(
+    read.stdout,
+    /^✖ the rollout stopped in wave 1: not every site of it ended, and no worker is running it; run the shards whose sites have not ended again \(the same commands\): the rollout ends once they ended$/m,
+  );
+  assert.deepEqual(
+    read.report?.rollout?.waves.map((w) => w.outcome),
+    ['cancelled'],
+  );
+});
+
 test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {
   const f = await shardFleet(
     t,
