@@ -1,6 +1,7 @@
 // How an instance ends: finished with its outcome, not started (interrupted or fail-fast),
 // cancelled (in doubt when its last call got no answer), or carried whole from an earlier run; and
 // what it gave, masked into the StepRun the reports show.
+import type { Attempt } from '../api/fate.ts';
 import { EnginectlError } from '../errors.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepOutcome } from '../steps/types.ts';
@@ -30,9 +31,22 @@ export function errorOf(error: unknown): StepError {
   return { code: 'STEP_ERROR', message: error instanceof Error ? error.message : String(error) };
 }
 
-/** A cancelled instance: in doubt when its last call left and got no answer. */
-export function cancelledError(run: StepRun, signal: AbortSignal): StepError {
-  if (!run.inDoubt) return stopped(signal);
+/**
+ * A cancelled instance: in doubt when its last call left and got no answer; a write the server
+ * answered (applied) before the run stopped is named, not hidden behind "the run stopped" (its
+ * answer may not be in the journal: the journal's failure is what stopped the run).
+ */
+export function cancelledError(run: StepRun, signal: AbortSignal, attempts: readonly Attempt[] = []): StepError {
+  if (!run.inDoubt) {
+    const why = stopped(signal);
+    const applied = attempts.findLast((a) => a.fate === 'applied');
+    return applied
+      ? {
+          ...why,
+          message: `cancelled after ${applied.method} ${applied.path} was applied (answered ${applied.status ?? '2xx'}), before the step ended: ${why.message.replace(/^cancelled: /, '')}`,
+        }
+      : why;
+  }
   return {
     code: 'IN_DOUBT',
     message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,

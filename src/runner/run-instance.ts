@@ -165,7 +165,8 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       clearInterval(heartbeat);
       time?.clear();
     }
-    if (deps.signal.aborted) return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal));
+    if (deps.signal.aborted)
+      return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
     if (time?.timedOut)
       error = {
         code: 'STEP_TIMEOUT',

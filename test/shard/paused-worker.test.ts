@@ -6,7 +6,7 @@
 // it stops LEASE_LOST (exit 69, its report written, `end: lost`) and sends nothing more.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Report } from '../../src/report/index.ts';
@@ -76,6 +76,14 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   assert.ok(existsSync(firstJson), 'its report is written');
   const report = JSON.parse(readFileSync(firstJson, 'utf8')) as Report;
   assert.equal(report.shard?.end, 'lost');
+  // Its own report does not hide the write it sent: the server answered it, applied; the worker
+  // could not record the answer (the site was no longer its own): cancelled, saying so.
+  const lost = report.steps.find((s) => s.matrix?.site === paused.site && s.uses === 'update/vfs');
+  assert.equal(lost?.outcome, 'cancelled');
+  assert.match(
+    lost?.error?.message ?? '',
+    /^cancelled after POST \/api\/devops\/v1\/update\/vfs was applied \(answered 200\), before the step ended: the run stopped: journal .*another runner writes run/,
+  );
   assert.deepEqual(f.applied('/update/vfs')[paused.site!], 1, 'the write was sent once');
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   const site = merged.report!.steps.filter((i) => i.matrix?.site === paused.site);
@@ -83,5 +91,16 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   assert.ok(
     site.every((i) => i.outcome !== 'success'),
     `no report of the store says the site succeeded: ${JSON.stringify(site.map((i) => [i.name, i.outcome]))}`,
+  );
+  const ended = (r: Report) => r.steps.find((s) => s.matrix?.site === paused.site && s.error?.code === 'IN_DOUBT');
+  assert.match(ended(merged.report!)?.error?.hint ?? '', /check the call on the server/);
+  // Its terminal record not written yet (the taker killed after the wave's log had its end): it
+  // has ended all the same, its hint the same, not "run its shard's index again".
+  rmSync(join(f.store, 'shards', run, 'sites', `s-${paused.site}`));
+  const early = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.match(
+    ended(early.report!)?.error?.hint ?? '',
+    /^the site counts as failed in its wave, and a sharded run takes no --in-doubt decision: check the call on the server \(enginectl verify --store URL --run \S+ reads its target back\)$/,
+    early.stdout,
   );
 });
