@@ -120,3 +120,17 @@ export function inApiShape(status: number, contentType: string, text: string): b
     return false;
   }
 }
+
+/**
+ * The write in doubt of an instance that did not end: the join's, else its last write when that
+ * was applied (answered 2xx): the step's own result, read from that answer, was never recorded,
+ * so what the step would have made of it is unknown. One rule for the run that stopped (its live
+ * reports) and for its journal read back (journal/read.ts).
+ */
+export function unendedDoubt(attempts: readonly Attempt[]): InstanceFate['doubt'] {
+  const joined = joinFates(attempts);
+  if (joined.doubt) return joined.doubt;
+  const last = attempts.at(-1);
+  if (last?.fate !== 'applied') return undefined;
+  return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
+}

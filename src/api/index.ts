@@ -4,6 +4,7 @@ export { ApiError, unreachable, type ApiErrorCode } from './errors.ts';
 export {
   attemptFate,
   joinFates,
+  unendedDoubt,
   type Attempt,
   type AttemptEvidence,
   type AttemptFate,

@@ -3,7 +3,7 @@
 // release (the first run and the resumes appended after it), by identity: its last end, its last
 // call and what the server said of it, and the operator's decisions.
 import { UsageError } from '../errors.ts';
-import { attemptFate, joinFates, type Attempt } from '../api/index.ts';
+import { attemptFate, unendedDoubt, type Attempt } from '../api/index.ts';
 import type { Decision, InDoubtCall, RolloutResult } from '../runner/result.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 import { decodeJournal } from './frame.ts';
@@ -186,12 +186,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
 export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefined {
   if (!state) return undefined;
   if (state.ended) return state.ended.run.inDoubt;
-  const joined = joinFates(state.attempts);
-  if (joined.doubt) return joined.doubt;
-  const last = state.attempts.at(-1);
-  if (last?.fate === 'applied')
-    return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
-  return undefined;
+  return unendedDoubt(state.attempts);
 }
 
 /**

@@ -1,7 +1,7 @@
 // How an instance ends: finished with its outcome, not started (interrupted or fail-fast),
 // cancelled (in doubt when its last call got no answer), or carried whole from an earlier run; and
 // what it gave, masked into the StepRun the reports show.
-import type { Attempt } from '../api/fate.ts';
+import { unendedDoubt, type Attempt } from '../api/fate.ts';
 import { EnginectlError } from '../errors.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepOutcome } from '../steps/types.ts';
@@ -32,24 +32,20 @@ export function errorOf(error: unknown): StepError {
 }
 
 /**
- * A cancelled instance: in doubt when its last call left and got no answer; a write the server
- * answered (applied) before the run stopped is named, not hidden behind "the run stopped" (its
- * answer may not be in the journal: the journal's failure is what stopped the run).
+ * A cancelled instance: in doubt when a write of it left and its fate is unknown, or (the step not
+ * ended) its last write was applied and the step's result from it never recorded: as the journal
+ * reads it back (api/fate.ts unendedDoubt). What stopped the run is named when it is not a signal.
  */
 export function cancelledError(run: StepRun, signal: AbortSignal, attempts: readonly Attempt[] = []): StepError {
-  if (!run.inDoubt) {
-    const why = stopped(signal);
-    const applied = attempts.findLast((a) => a.fate === 'applied');
-    return applied
-      ? {
-          ...why,
-          message: `cancelled after ${applied.method} ${applied.path} was applied (answered ${applied.status ?? '2xx'}), before the step ended: ${why.message.replace(/^cancelled: /, '')}`,
-        }
-      : why;
-  }
+  run.inDoubt ??= unendedDoubt(attempts);
+  if (!run.inDoubt) return stopped(signal);
+  const { method, path, status } = run.inDoubt;
+  const reason: unknown = signal.reason;
+  const answered = status === undefined ? '' : ` (answered ${status}, before the step ended)`;
+  const why = reason instanceof EnginectlError ? ` (the run stopped: ${reason.message})` : '';
   return {
     code: 'IN_DOUBT',
-    message: `cancelled after sending ${run.inDoubt.method} ${run.inDoubt.path}: the request was sent; the server may have applied it`,
+    message: `cancelled after sending ${method} ${path}${answered}: the request was sent; the server may have applied it${why}`,
     hint: IN_DOUBT_HINT,
   };
 }

@@ -76,14 +76,18 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   assert.ok(existsSync(firstJson), 'its report is written');
   const report = JSON.parse(readFileSync(firstJson, 'utf8')) as Report;
   assert.equal(report.shard?.end, 'lost');
-  // Its own report does not hide the write it sent: the server answered it, applied; the worker
-  // could not record the answer (the site was no longer its own): cancelled, saying so.
+  // Its own report does not hide the write it sent: the server answered it (200), and the worker
+  // could not record the answer nor end the step (the site was no longer its own): cancelled in
+  // doubt, as the journal reads a write answered before its step ended, saying why it stopped.
   const lost = report.steps.find((s) => s.matrix?.site === paused.site && s.uses === 'update/vfs');
   assert.equal(lost?.outcome, 'cancelled');
+  assert.deepEqual(lost?.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 200 });
+  assert.equal(lost?.error?.code, 'IN_DOUBT');
   assert.match(
     lost?.error?.message ?? '',
-    /^cancelled after POST \/api\/devops\/v1\/update\/vfs was applied \(answered 200\), before the step ended: the run stopped: journal .*another runner writes run/,
+    /^cancelled after sending POST \/api\/devops\/v1\/update\/vfs \(answered 200, before the step ended\): the request was sent; the server may have applied it \(the run stopped: journal .*another runner writes run/,
   );
+  assert.equal(report.counts.inDoubt, 1);
   assert.deepEqual(f.applied('/update/vfs')[paused.site!], 1, 'the write was sent once');
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   const site = merged.report!.steps.filter((i) => i.matrix?.site === paused.site);
