@@ -67,6 +67,8 @@ export async function shardedReport(
   const spentLeft: { site: string; wave: number }[] = [];
   // Whether every site of the wave the rollout stands at has its end, the latest of them, and those that failed.
   let standingEnded = standing >= 0;
+  // The sites of that wave not ended that no worker alive holds or will start, a worker alive.
+  const orphans: string[] = [];
   let lastEnd = 0;
   const failed: string[] = [];
   for (let w = 0; w < manifest.waves.length; w++) {
@@ -103,6 +105,9 @@ export async function shardedReport(
       const siteRun = terminal?.siteRun ?? owner?.siteRun;
       // Not ended, the attempt that owns it alive: running, as it stands.
       const held = alive && !terminal ? holderOf(site, log, live, manifest) : undefined;
+      // Not ended, and no worker alive holds it or will start it: the wave waits for its shard to run again.
+      if (alive && w === standing && !terminal && !held && !willStart(site, w, standing, live, manifest))
+        orphans.push(site);
       const stored = siteRun === undefined ? undefined : await readStoredJournal(store, siteRun).catch(() => undefined);
       if (!stored) {
         // No step of it in the store: under way, one a worker alive holds or will start is listed, not "no report".
@@ -180,6 +185,9 @@ export async function shardedReport(
         };
     }
   }
+  // A worker alive, nothing of the wave running: it waits at the barrier for sites only their shards' next workers run.
+  if (alive && !standingEnded && running.length === 0 && orphans.length > 0)
+    waitingFor = `the ${manifest.over}s of wave ${standing + 1} that no worker running holds: ${orphans.join(', ')} (run their shards)`;
   const fleet = fleetOptions(manifest, owed);
   const report = mergeReports(shards, {
     ...fleet,

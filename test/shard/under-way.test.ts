@@ -4,7 +4,7 @@
 // report is not the run's result (exit 1 until every site ended). Once a worker's lease lapsed
 // on the reader's clock, what it left is told as a killed run's: its call in doubt.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { realClock, simulatedClock } from '../../src/app/clock.ts';
@@ -349,4 +349,40 @@ test('a site whose worker reads its Engines before its update (held at the serve
   assert.equal(report.counts.inDoubt, 0);
   release();
   assert.equal((await worker).code, 0);
+});
+
+test('a rollout read while a worker waits at the barrier for sites of a shard no worker runs: under way, saying which sites it waits for, not a failure with nothing said of the worker', async (t) => {
+  const f = await shardFleet(
+    t,
+    8,
+    '  over: site\n  waves: [[site-0001, site-0002, site-0003, site-0004], rest]\n  max-failures: 1',
+  );
+  const wave1 = ['site-0001', 'site-0002', 'site-0003', 'site-0004'];
+  const mine = shardOf('site-0001', 2);
+  const own = wave1.filter((s) => shardOf(s, 2) === mine);
+  const others = wave1.filter((s) => shardOf(s, 2) !== mine);
+  assert.ok(others.length > 0, 'a split this test can use');
+  // One of the waiting worker's sites fails, within the wave's budget.
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, site: own[0] });
+  const run = (await f.shard('--shards', '2')).run;
+  const waiting = f.worker(run, `${mine + 1}/2`, '--shard-ttl', '1h', '--shard-wait', '1h');
+  // Until its wave-1 sites ended: it waits at the barrier for the other shard's.
+  const ended = (s: string) => existsSync(join(f.store, 'shards', run, 'sites', `s-${s}`));
+  while (!own.every(ended)) await new Promise((resolve) => setTimeout(resolve, 50));
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  // The other shard's worker runs them: the wave ends, and both go on to the end (before any
+  // assertion: the waiting worker would wait an hour).
+  const other = await f.worker(run, `${2 - mine}/2`, '--shard-wait', '1h');
+  const first = await waiting;
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  assert.equal(read.report?.outcome, 'under-way');
+  const waitsFor = `the sites of wave 1 that no worker running holds: ${others.join(', ')} (run their shards)`;
+  assert.equal(read.report?.merged?.underWay?.waitingFor, waitsFor);
+  assert.match(
+    read.stdout,
+    new RegExp(`^⋯ the run is under way at wave 1: waiting for ${waitsFor.replace(/[()]/g, '\\$&')};`, 'm'),
+  );
+  assert.equal(other.code, 0, other.stdout + other.stderr);
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.deepEqual(Object.keys(f.applied('/update/system')).length, 7, 'every site but the failed one updated once');
 });
