@@ -7,7 +7,7 @@ import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.t
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import type { Report } from '../report/index.ts';
 import type { Masker } from '../runner/masker.ts';
-import { parkedOf } from '../runner/result.ts';
+import { doubtsLine, parkedOf, undecidedDoubts } from '../runner/result.ts';
 import type { ActionDef } from './definitions.ts';
 import type { GitHubContext } from './github-context.ts';
 import type { GitHubDeps } from './github-records.ts';
@@ -105,7 +105,12 @@ export function endRun(
     );
     return ExitCode.ok;
   }
-  if (result.outcome === 'success') return ExitCode.ok;
+  const doubts = undecidedDoubts(result.steps);
+  if (result.outcome === 'success' && doubts.length === 0) return ExitCode.ok;
+  if (result.outcome === 'success') {
+    kit.setFailed(masker.mask(`"${result.name}": ${doubtsLine(doubts.length)}`));
+    return ExitCode.failed;
+  }
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
   kit.setFailed(
     result.outcome === 'cancelled'

@@ -85,10 +85,15 @@ export class RunLog implements RunLogger {
           : formatDuration(run.durationMs);
     this.sink.line(`${head}  ${took}${figures}${run.resume === 'earlier-run' ? '' : attempts}`);
     if (run.inDoubt && run.outcome !== 'cancelled') {
+      const { status } = run.inDoubt;
+      // A 2xx whose body was not the API's answer; any other status in doubt is a gateway's or a
+      // failing server's, which was read, and says nothing of what the API did.
       const how =
-        run.inDoubt.status === undefined
+        status === undefined
           ? 'got no answer'
-          : `was answered ${run.inDoubt.status} but its answer could not be read`;
+          : status >= 200 && status <= 299
+            ? `was answered ${status} but its answer could not be read`
+            : `was answered ${status}, which does not say what the server did`;
       const decided = run.decision ? `; ${n(decisionPhrase(run.decision))}` : '; the server may have applied it';
       this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and ${how}${decided}`);
     }

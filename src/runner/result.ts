@@ -114,6 +114,19 @@ export interface OutcomeView {
   round?: number | null | undefined;
 }
 
+/**
+ * The steps that left a write in doubt no one decided: a run with any does not end clean (exit 1,
+ * whatever its outcome: continue-on-error lets a failure pass, not a doubt), for run, report and
+ * the actions alike.
+ */
+export function undecidedDoubts<S extends { inDoubt?: unknown; decision?: unknown }>(steps: readonly S[]): S[] {
+  return steps.filter((s) => s.inDoubt && !s.decision);
+}
+
+/** What a run that ended with such steps says of them (its outcome a success, its exit 1). */
+export const doubtsLine = (n: number) =>
+  `${n} step run(s) left a write in doubt that no one decided: continue-on-error lets a failure pass, not a doubt; decide it (run --resume JOURNAL --in-doubt skip|retry|verify)`;
+
 /** Cancelled because another failed or a rollout halted (or parked): what ran decides the outcome, not the cancellation. */
 const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED', 'ROLLOUT_PARKED', 'WINDOW_PARKED'];
 

@@ -7,22 +7,13 @@ import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome, StepType, TargetDef } from '../steps/types.ts';
 import { instanceCalls, type InstanceCalls } from './observer.ts';
-import type { StepError, StepRun } from './result.ts';
+import type { Decision, StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { maskDeclared } from './declared-secrets.ts';
 import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
-import {
-  MAYBE_TWICE,
-  PIPELINE_DECIDES,
-  cancelledError,
-  carry,
-  errorOf,
-  finish,
-  record,
-  stopped,
-} from './instance-end.ts';
+import { MAYBE_TWICE, PIPELINE_DECIDES, cancelledError, carry, errorOf, finish, record } from './instance-end.ts';
 
 /** What the reports and the journal keep of resolved inputs: masked, and the target database they name. */
 function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>): Pick<StepRun, 'inputs' | 'target'> {
@@ -42,9 +33,12 @@ function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>)
 
 /**
  * With a journal: the instance's calls as the step's client reports them, and what the step's
- * verifier compares against, read just before the attempt's write leaves (the write as it leaves,
- * body and all) and recorded ahead of it. A read that fails is recorded as such (verify then
- * cannot tell) and never stops the write.
+ * verifier compares against, read just before the instance's first write leaves (the write as it
+ * leaves, body and all) and recorded ahead of it: once, whatever the attempts. The doubt a retry
+ * leaves may be its first attempt's (a create a gateway cut, then refused as a conflict): read
+ * before a later attempt, the target would already hold what the first applied, and verify would
+ * call it not applied. A read that fails is recorded as such (verify then cannot tell) and never
+ * stops the write.
  */
 function snapshotBefore(
   ctx: RunContext,
@@ -52,15 +46,15 @@ function snapshotBefore(
   run: StepRun,
   calls: InstanceCalls,
   signal: AbortSignal,
+  once: { taken: boolean },
 ): CallObserver {
   const observer = ctx.tell;
   const snapshot = type.verify?.snapshot;
   if (!observer.snapshots || !snapshot) return calls;
-  let taken = false;
   return {
     async sending(call) {
-      if (!taken) {
-        taken = true;
+      if (!once.taken) {
+        once.taken = true;
         try {
           observer.snapshot(run, { value: await snapshot(ctx.client(run.server), call, signal) });
         } catch (error) {
@@ -127,11 +121,12 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   Object.assign(run, shown(ctx, type, inputs));
   const attempts = step.retry?.attempts ?? 1;
   const calls = instanceCalls(run, ctx.tell);
+  const snapshotted = { taken: false };
   for (let attempt = 1; attempt <= attempts; attempt++) {
     run.attempts = attempt;
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
     const signal = time?.signal ?? deps.signal;
-    const observer = snapshotBefore(ctx, type, run, calls, signal);
+    const observer = snapshotBefore(ctx, type, run, calls, signal, snapshotted);
     const env: StepEnv = {
       client: () => ctx.client(run.server).bind({ signal, observer }),
       call: { signal },
@@ -208,13 +203,16 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       );
       return failed();
     }
-    if (attempt < attempts && run.inDoubt)
-      run.decision = {
-        decision: 'retry',
-        by: PIPELINE_DECIDES,
-        at: deps.now(),
-        evidence: `attempt ${attempt}: ${masker.mask(error!.message)}`,
-      };
+    // Decided now, recorded once the attempt is made: a run stopped in the wait did not send it again.
+    const decision: Decision | undefined =
+      attempt < attempts && run.inDoubt
+        ? {
+            decision: 'retry',
+            by: PIPELINE_DECIDES,
+            at: deps.now(),
+            evidence: `attempt ${attempt}: ${masker.mask(error!.message)}`,
+          }
+        : undefined;
     if (attempt < attempts) {
       const delay = step.retry!.delayMs * step.retry!.backoff ** (attempt - 1);
       log.warn(
@@ -226,8 +224,10 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       try {
         await deps.sleep(delay, deps.signal);
       } catch {
-        return finish(ctx, run, position, 'cancelled', stopped(deps.signal));
+        // Stopped in the wait: the step has not ended, its writes' fate as the journal reads it.
+        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
       }
+      if (decision) run.decision = decision;
       continue;
     }
     return failed();

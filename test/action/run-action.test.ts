@@ -184,3 +184,23 @@ test('dry-run: the plan in the log and the summary, no call, outcome dry-run', a
   assert.match(run.log.join('\n'), /POST \/api\/devops\/v1\/update\/vfs/, 'the plan in the log');
   assert.equal(emulator.requests.length, 0);
 });
+
+test('a continue-on-error step that left its write in doubt: the action fails (exit 1), saying why, its outcome a success', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    files: {
+      'pipelines/release.yml': PIPELINE.replace(
+        '    uses: update/vfs\n',
+        '    uses: update/vfs\n    continue-on-error: true\n',
+      ),
+    },
+    inputs: { pipeline: 'pipelines/release.yml', vars: 'files=[1001]', url, username: 'admin', password: 'admin' },
+    env: { PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(run.code, ExitCode.failed);
+  assert.equal(run.outputs.outcome, 'success');
+  assert.deepEqual(run.failed, [
+    '"Release": 1 step run(s) left a write in doubt that no one decided: continue-on-error lets a failure pass, not a doubt; decide it (run --resume JOURNAL --in-doubt skip|retry|verify)',
+  ]);
+});

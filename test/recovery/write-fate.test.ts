@@ -10,6 +10,7 @@ import { test, type TestContext } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { gatewayInFront } from '../helpers/gateway.ts';
+import { encodeLine } from '../../src/journal/frame.ts';
 
 const head = (name: string) => `version: 1
 name: ${name}
@@ -394,4 +395,137 @@ test('no write leaves unjournaled: for every step type that writes, its send rec
     assert.equal(emulator.requests.filter((q) => q.method !== 'GET').length, seen.length);
     assert.deepEqual(problems, []);
   }
+});
+
+/** The journal with every record moved `age` ms into the past (a call long enough ago for verify to decide). */
+function aged(journal: string, age: number): string {
+  const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean);
+  const kept = lines.map((l) => {
+    const { crc: _crc, ...r } = JSON.parse(l) as Record<string, unknown>;
+    return typeof r.at === 'number' ? { ...r, at: r.at - age } : r;
+  });
+  const to = `${journal}.aged.jsonl`;
+  writeFileSync(to, kept.map((r) => encodeLine(r)).join(''));
+  return to;
+}
+
+test('a create whose first attempt a gateway cut (504, applied) and whose retry was refused (409): verify reads the target as before the first attempt, says applied, and verify-and-retry sends nothing', async (t) => {
+  const s = await setup(
+    t,
+    `  - id: create
+    uses: classes/create
+    longest: 1m
+    retry: { attempts: 2, delay: 1ms, in-doubt: retry }
+    with: { class: 12, fields: { iname: mnew, ifullname: Mary New } }
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/classes/*', gateway: 504, times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/classes/*', status: 409, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(stepOf(`${s.journal}.json`, 'create').inDoubt?.status, 504);
+  const created = () => s.emulator.state.entities.filter((e) => e.iname === 'mnew').length;
+  assert.equal(created(), 1, 'the first attempt created it');
+  const old = aged(s.journal, 3 * 60_000);
+  const verified = await runCli(['verify', old], { env: s.env });
+  assert.match(verified.stdout, /^applied /m, verified.stdout + verified.stderr);
+  assert.doesNotMatch(verified.stdout, /not-applied/);
+  const resumed = await runCli(['run', s.file, '--resume', old, '--in-doubt', 'verify-and-retry'], { env: s.env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(created(), 1, 'not created a second time');
+  assert.deepEqual(
+    s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/entities')).map((r) => r.status),
+    [504, 409],
+    'no third POST',
+  );
+});
+
+/** `run` interrupted once the journal holds the answer of the step's first write: in the retry's wait (or just before it). */
+async function interruptedInRetryWait(s: Awaited<ReturnType<typeof setup>>, env = s.env) {
+  const stop = new AbortController();
+  const json = `${s.journal}.json`;
+  const summary = `${s.journal}.md`;
+  const run = runCli(['run', s.file, '--journal', s.journal, '--report-json', json, '--summary', summary], {
+    env,
+    signal: stop.signal,
+  });
+  const answered = () => existsSync(s.journal) && readFileSync(s.journal, 'utf8').includes('"t":"answer"');
+  while (!answered()) await new Promise((resolve) => setTimeout(resolve, 20));
+  stop.abort();
+  return { run: await run, json, summary };
+}
+
+test('interrupted in the wait before a retry, after a write the server answered 200 (its update refused in the body): in doubt as the journal reads it, live and read back; resume asks, it does not send again unasked', async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    retry: { attempts: 2, delay: 30s }
+    with: { target: prod, files: [1001] }
+`,
+  );
+  const { run, json } = await interruptedInRetryWait(s, { ...s.env, PROD_TOKEN: 'wrong-token' });
+  assert.notEqual(run.code, 0, run.stdout + run.stderr);
+  const live = stepOf(json, 'vfs');
+  assert.deepEqual(live.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 200 });
+  assert.equal(live.error?.code, 'IN_DOUBT');
+  await runCli(['report', s.journal, '--report-json', `${s.journal}.report.json`]);
+  assert.deepEqual(stepOf(`${s.journal}.report.json`, 'vfs').inDoubt, live.inDoubt, 'the journal reads the same');
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /in doubt/);
+  assert.equal(s.applied('/update/vfs'), 1, 'not sent again unasked');
+});
+
+test("interrupted in the wait before a retry the pipeline's in-doubt: retry allows: in doubt, and no report says it was sent again", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    retry: { attempts: 2, delay: 30s, in-doubt: retry }
+    with: { target: prod, files: [1001] }
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  const { run, json, summary } = await interruptedInRetryWait(s);
+  assert.notEqual(run.code, 0, run.stdout + run.stderr);
+  const live = stepOf(json, 'vfs');
+  assert.equal(live.attempts, 1);
+  assert.equal(live.inDoubt?.status, 504);
+  assert.equal(live.error?.code, 'IN_DOUBT');
+  assert.equal(live.decision, null, 'the retry was decided, never made');
+  assert.doesNotMatch(readFileSync(summary, 'utf8'), /sent again/);
+  assert.equal(s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/vfs')).length, 1);
+});
+
+test('a continue-on-error step that left its write in doubt: the run goes on, its outcome a success, but it exits 1 saying a doubt is not a failure to let pass, as report of its journal does', async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    continue-on-error: true
+    with: { target: prod, files: [1001] }
+  - id: clear
+    uses: transaction-log/clear
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(
+    run.stdout,
+    /^✖ 1 step run\(s\) left a write in doubt that no one decided: continue-on-error lets a failure pass, not a doubt; decide it \(run --resume JOURNAL --in-doubt skip\|retry\|verify\)$/m,
+  );
+  // A gateway's page was read: it says nothing of what the server did (not "could not be read").
+  assert.match(
+    run.stdout,
+    /^ {4}in doubt: POST \/api\/devops\/v1\/update\/vfs was sent and was answered 504, which does not say what the server did; the server may have applied it$/m,
+  );
+  assert.equal(stepOf(`${s.journal}.json`, 'clear').outcome, 'success', 'the run went on');
+  const report = await runCli(['report', s.journal]);
+  assert.equal(report.code, 1, 'report of its journal exits the same');
 });

@@ -11,6 +11,7 @@ import { reportFilesChannel } from '../../app/channels/report-files.ts';
 import { ciSummaryChannel } from '../../app/channels/ci.ts';
 import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
 import { Masker } from '../../runner/masker.ts';
+import { undecidedDoubts } from '../../runner/result.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
@@ -123,7 +124,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     values,
     io,
     publishing,
-    result.outcome === 'success' && !result.steps.some((s) => s.inDoubt && !s.decision),
+    result.outcome === 'success' && undecidedDoubts(result.steps).length === 0,
   );
 }
 
@@ -150,7 +151,7 @@ function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO
     io,
     publishing,
     // A sharded run read while its workers ran (outcome under-way) is not its result yet.
-    report.outcome === 'success' && !report.steps.some((s) => s.inDoubt && !s.decision),
+    report.outcome === 'success' && undecidedDoubts(report.steps).length === 0,
   );
 }
 

@@ -39,7 +39,7 @@ import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
-import { parkedOf } from '../../runner/result.ts';
+import { doubtsLine, parkedOf, undecidedDoubts } from '../../runner/result.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { runShardCommand, SHARD_OPTIONS_HELP, shardSelection } from '../shard-run.ts';
 
@@ -455,7 +455,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       return ExitCode.parked;
     }
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
-    return result.outcome === 'success' && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
+    const doubts = undecidedDoubts(result.steps);
+    if (result.outcome === 'success' && doubts.length > 0) print(`✖ ${doubtsLine(doubts.length)}`);
+    return result.outcome === 'success' && failed.length === 0 && doubts.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
 
   if (journal)
