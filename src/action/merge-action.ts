@@ -14,7 +14,7 @@ import { fleetPhrase, fleetRows } from '../report/fleet.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
-import { undecidedDoubts } from '../runner/result.ts';
+import { doubtsLine, undecidedDoubts } from '../runner/result.ts';
 import type { GitHubDeps } from './github-records.ts';
 import { varsLines } from './inputs.ts';
 import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
@@ -78,11 +78,13 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
     ],
     { warn: (m) => kit.warning(m, { title: 'enginectl' }), mask: (text) => masker.mask(text) },
   ).ended(endOf(report, (o) => renderMarkdown(report, o)));
-  if (report.outcome === 'success' && failed.length === 0 && undecidedDoubts(report.steps).length === 0)
-    return ExitCode.ok;
+  const doubts = undecidedDoubts(report.steps);
+  if (report.outcome === 'success' && failed.length === 0 && doubts.length === 0) return ExitCode.ok;
   const missing = report.merged?.noReport ?? [];
   kit.setFailed(
-    `"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`,
+    report.outcome === 'success' && doubts.length > 0
+      ? `"${report.pipeline.name}": ${doubtsLine(doubts.length)}`
+      : `"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`,
   );
   return ExitCode.failed;
 }

@@ -123,14 +123,16 @@ export function inApiShape(status: number, contentType: string, text: string): b
 
 /**
  * The write in doubt of an instance that did not end: the join's, else its last write when that
- * was applied (answered 2xx): the step's own result, read from that answer, was never recorded,
+ * was applied (answered 2xx) or cut: the step's own result, read from that answer, was never recorded,
  * so what the step would have made of it is unknown. One rule for the run that stopped (its live
  * reports) and for its journal read back (journal/read.ts).
  */
 export function unendedDoubt(attempts: readonly Attempt[]): InstanceFate['doubt'] {
   const joined = joinFates(attempts);
   if (joined.doubt) return joined.doubt;
+  // Its last write applied, or cut with an earlier attempt of it applied (the join calls that
+  // write applied): either way the step's end is unknown, and a later send would be one more.
   const last = attempts.at(-1);
-  if (last?.fate !== 'applied') return undefined;
+  if (last?.fate !== 'applied' && last?.fate !== 'unknown') return undefined;
   return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
 }

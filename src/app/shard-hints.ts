@@ -16,7 +16,10 @@ export function shardedHints(report: Report, siteRun: string, ended: boolean): R
   return {
     ...report,
     steps: report.steps.map((s) => {
-      const hint = s.error?.code === 'IN_DOUBT' ? doubt : s.error?.code === 'NOT_FINISHED' ? unfinished : undefined;
+      // A doubt verify settled (a takeover's decision) is no longer one: its hint stays.
+      const open = !s.decision || s.decision.decision !== 'skip';
+      const hint =
+        s.error?.code === 'IN_DOUBT' && open ? doubt : s.error?.code === 'NOT_FINISHED' ? unfinished : undefined;
       return hint && s.error ? { ...s, error: { ...s.error, hint } } : s;
     }),
   };

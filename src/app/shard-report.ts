@@ -69,6 +69,8 @@ export async function shardedReport(
   let standingEnded = standing >= 0;
   // The sites of that wave not ended that no worker alive holds or will start, a worker alive.
   const orphans: string[] = [];
+  // The sites of that wave whose worker is gone, that a worker alive will take over.
+  const takeovers: string[] = [];
   let lastEnd = 0;
   const failed: string[] = [];
   for (let w = 0; w < manifest.waves.length; w++) {
@@ -101,13 +103,21 @@ export async function shardedReport(
       if (w === standing && terminal) {
         lastEnd = Math.max(lastEnd, terminal.at);
         if (terminal.outcome === 'failure') failed.push(site);
-      } else if (w === standing) standingEnded = false;
+      } else if (w === standing) {
+        standingEnded = false;
+        // Its failure in the wave's log, its terminal record not written yet (its worker killed between): it counts.
+        if (log.failed.has(site)) failed.push(site);
+      }
       const siteRun = terminal?.siteRun ?? owner?.siteRun;
       // Not ended, the attempt that owns it alive: running, as it stands.
       const held = alive && !terminal ? holderOf(site, log, live, manifest) : undefined;
-      // Not ended, and no worker alive holds it or will start it: the wave waits for its shard to run again.
-      if (alive && w === standing && !terminal && !held && !willStart(site, w, standing, live, manifest))
-        orphans.push(site);
+      // Not ended (nor its end in the wave's log), no worker alive holding it: one alive will take it
+      // over (its own worker gone: a queue's, or its shard's next attempt) or none will, and the wave
+      // waits for its shard to run again; past the budget, a site no worker started never holds the wave.
+      if (alive && w === standing && !terminal && !held && !log.ended.has(site) && (owner || !spentAt)) {
+        if (!willStart(site, w, standing, live, manifest)) orphans.push(site);
+        else if (owner) takeovers.push(site);
+      }
       const stored = siteRun === undefined ? undefined : await readStoredJournal(store, siteRun).catch(() => undefined);
       if (!stored) {
         // No step of it in the store: under way, one a worker alive holds or will start is listed, not "no report".
@@ -188,6 +198,8 @@ export async function shardedReport(
   // A worker alive, nothing of the wave running: it waits at the barrier for sites only their shards' next workers run.
   if (alive && !standingEnded && running.length === 0 && orphans.length > 0)
     waitingFor = `the ${manifest.over}s of wave ${standing + 1} that no worker running holds: ${orphans.join(', ')} (run their shards)`;
+  else if (alive && !standingEnded && running.length === 0 && takeovers.length > 0)
+    waitingFor = `a worker to take over the ${manifest.over}s of wave ${standing + 1} whose worker is gone: ${takeovers.join(', ')} (once their leases lapsed)`;
   const fleet = fleetOptions(manifest, owed);
   const report = mergeReports(shards, {
     ...fleet,
@@ -210,6 +222,7 @@ export async function shardedReport(
   // worker started).
   if (standing >= 0 && !standingEnded && !alive) {
     report.outcome = 'failure';
+    rollout.stopped = standing + 1;
     for (const w of rollout.waves) if (w.wave > standing + 1) w.outcome = 'not-started';
   }
   if ((running.length > 0 || waiting.length > 0 || waitingFor !== null) && report.merged) {

@@ -47,6 +47,7 @@ export function rolloutOf(
       };
     }),
     halted: at >= 0 ? { wave: at + 1, reason: verdicts[at]!.halted! } : null,
+    stopped: null,
     parked: null,
   };
 }

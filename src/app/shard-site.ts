@@ -17,6 +17,7 @@ import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-r
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { shardedHints } from './shard-hints.ts';
+import { undecidedDoubts } from '../runner/result.ts';
 import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
@@ -137,9 +138,16 @@ export async function runSite(
     whole = done.halted === undefined;
     if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;
+    // A write left in doubt, no one having decided, fails the site in its wave, whatever
+    // continue-on-error let pass (runner/result.ts undecidedDoubts): as its exit would.
+    const doubts = undecidedDoubts(done.result.steps);
     const outcome =
-      done.result.outcome === 'success' ? 'success' : done.result.outcome === 'cancelled' ? 'cancelled' : 'failure';
-    const failed = done.result.steps.find((s) => s.outcome === 'failure' || (s.inDoubt && !s.decision));
+      done.result.outcome === 'success' && doubts.length === 0
+        ? 'success'
+        : done.result.outcome === 'cancelled'
+          ? 'cancelled'
+          : 'failure';
+    const failed = doubts[0] ?? done.result.steps.find((s) => s.outcome === 'failure');
     return { outcome, detail: failed ? `${failed.name}: ${failed.error?.message ?? failed.outcome}` : undefined };
   } finally {
     const unsettled = await journal.spec.file.settle();

@@ -42,14 +42,10 @@ function underWayLine(report: Report): string | undefined {
 /** A sharded run's rollout, from its waves' verdicts: where it halted, waits or stopped, and which sites that left unstarted. */
 function rolloutLine(report: Report): string | undefined {
   const { halted, parked } = report.rollout ?? {};
-  // Stopped mid-wave, no worker running it: the wave cancelled, every later one not started (the
-  // last wave too, with none after it).
+  // Stopped mid-wave, no worker running it: as the store's read says (report files cannot know it).
   const waves = report.rollout?.waves ?? [];
-  const first = waves.findIndex((w) => w.outcome === 'cancelled');
-  const cut =
-    report.merged?.underWay || first < 0 || !waves.slice(first + 1).every((w) => w.outcome === 'not-started')
-      ? undefined
-      : waves[first];
+  const stopped = report.rollout?.stopped;
+  const cut = stopped === null || stopped === undefined ? undefined : waves[stopped - 1];
   if (!halted && !parked && !cut) return undefined;
   const { over } = report.rollout!;
   // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps).

@@ -291,6 +291,7 @@ export function buildReport(result: RunResult): Report {
           over: result.rollout.over,
           waves: result.rollout.waves.map((w) => ({ ...w, analysis: w.analysis ?? null })),
           halted: result.rollout.halted ?? null,
+          stopped: result.rollout.stopped ?? null,
           parked: result.rollout.parked ?? null,
         }
       : null,

@@ -115,17 +115,20 @@ export interface OutcomeView {
 }
 
 /**
- * The steps that left a write in doubt no one decided: a run with any does not end clean (exit 1,
+ * The steps that left a write in doubt no one settled (treated as applied): a run with any does not end clean (exit 1,
  * whatever its outcome: continue-on-error lets a failure pass, not a doubt), for run, report and
  * the actions alike.
  */
-export function undecidedDoubts<S extends { inDoubt?: unknown; decision?: unknown }>(steps: readonly S[]): S[] {
-  return steps.filter((s) => s.inDoubt && !s.decision);
+export function undecidedDoubts<S extends { inDoubt?: unknown; decision?: { decision: string } | null | undefined }>(
+  steps: readonly S[],
+): S[] {
+  // A decision to send again was acted on: the doubt it left is undecided (journal/read.ts standingDecision).
+  return steps.filter((s) => s.inDoubt && s.decision?.decision !== 'skip');
 }
 
 /** What a run that ended with such steps says of them (its outcome a success, its exit 1). */
 export const doubtsLine = (n: number) =>
-  `${n} step run(s) left a write in doubt that no one decided: continue-on-error lets a failure pass, not a doubt; decide it (run --resume JOURNAL --in-doubt skip|retry|verify)`;
+  `${n} step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (run --resume JOURNAL --in-doubt skip|retry|verify)`;
 
 /** Cancelled because another failed or a rollout halted (or parked): what ran decides the outcome, not the cancellation. */
 const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED', 'ROLLOUT_PARKED', 'WINDOW_PARKED'];

@@ -70,6 +70,13 @@ export const RolloutResultSchema = z.object({
   halted: HaltSchema.optional().describe(
     'where the rollout halted, and why; null when every wave ran. Nothing is undone',
   ),
+  /** A sharded run read from its store: the wave it stopped in (not every site of it ended, no worker running it). */
+  stopped: z
+    .int()
+    .optional()
+    .describe(
+      'report --merge --store of a sharded run: the wave it stopped in, not every site of it ended and no worker of the run running; null otherwise',
+    ),
   /** Where it parked (saved, to go on in a later job), and what it waits for. */
   parked: ParkSchema.optional().describe(
     'where the rollout parked (saved in the run store, to go on with run --continue), and what it waits for; null when it did not',

@@ -89,9 +89,14 @@ export async function runRollout(
       ? ctx.resume.parked.decided.find((d) => d.decision === 'continue')
       : undefined;
 
-  /** One value's steps in order; a failure stops that value's later steps (their `if` sees it). */
+  /**
+   * One value's steps in order; a failure stops that value's later steps (their `if` sees it).
+   * Whether the value failed in its wave: a failure, or a write left in doubt no one decided, which
+   * continue-on-error lets the later steps go on past but not the wave's budget.
+   */
   const runValue = async (value: string, wave: number): Promise<boolean> => {
     const status = { failed: false, cancelled: false };
+    let doubt = false;
     for (const [step, runs] of runsOf(value)) {
       for (const run of runs) {
         run.wave = wave;
@@ -99,9 +104,10 @@ export async function runRollout(
         else await runInstance({ ...ctx, status }, step, run, stepPosition(ctx, step));
         await ctx.tell.settled();
         if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
+        if (run.inDoubt && !run.decision) doubt = true;
       }
     }
-    return status.failed;
+    return status.failed || doubt;
   };
 
   for (const wave of result.waves) {

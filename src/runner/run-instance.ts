@@ -54,11 +54,13 @@ function snapshotBefore(
   return {
     async sending(call) {
       if (!once.taken) {
-        once.taken = true;
         try {
           observer.snapshot(run, { value: await snapshot(ctx.client(run.server), call, signal) });
+          once.taken = true;
         } catch (error) {
+          // Cut (the step's timeout, a stop): nothing recorded, nothing sent; a later attempt reads it.
           if (signal.aborted) throw error;
+          once.taken = true;
           observer.snapshot(run, { error: (error as Error).message });
           ctx.tell.warn(
             run,
@@ -122,11 +124,21 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const attempts = step.retry?.attempts ?? 1;
   const calls = instanceCalls(run, ctx.tell);
   const snapshotted = { taken: false };
+  // The pipeline's decision to send a write in doubt again: recorded once its send is (the write leaves).
+  let pending: Decision | undefined;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     run.attempts = attempt;
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
     const signal = time?.signal ?? deps.signal;
-    const observer = snapshotBefore(ctx, type, run, calls, signal, snapshotted);
+    const before = snapshotBefore(ctx, type, run, calls, signal, snapshotted);
+    const observer: CallObserver = {
+      async sending(call) {
+        await before.sending(call);
+        if (pending) [run.decision, pending] = [pending, undefined];
+      },
+      status: (call, status) => before.status(call, status),
+      answered: (call, end) => before.answered(call, end),
+    };
     const env: StepEnv = {
       client: () => ctx.client(run.server).bind({ signal, observer }),
       call: { signal },
@@ -203,7 +215,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       );
       return failed();
     }
-    // Decided now, recorded once the attempt is made: a run stopped in the wait did not send it again.
+    // Decided now, recorded once the write is sent again: a run stopped before did not send it again.
     const decision: Decision | undefined =
       attempt < attempts && run.inDoubt
         ? {
@@ -227,7 +239,10 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
         // Stopped in the wait: the step has not ended, its writes' fate as the journal reads it.
         return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
       }
-      if (decision) run.decision = decision;
+      // Stopped as the wait ended: nothing more is sent.
+      if (deps.signal.aborted)
+        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
+      pending = decision;
       continue;
     }
     return failed();

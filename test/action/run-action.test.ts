@@ -201,6 +201,6 @@ test('a continue-on-error step that left its write in doubt: the action fails (e
   assert.equal(run.code, ExitCode.failed);
   assert.equal(run.outputs.outcome, 'success');
   assert.deepEqual(run.failed, [
-    '"Release": 1 step run(s) left a write in doubt that no one decided: continue-on-error lets a failure pass, not a doubt; decide it (run --resume JOURNAL --in-doubt skip|retry|verify)',
+    `"Release": 1 step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (run --resume JOURNAL --in-doubt skip|retry|verify)`,
   ]);
 });

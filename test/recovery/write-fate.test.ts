@@ -452,7 +452,10 @@ async function interruptedInRetryWait(s: Awaited<ReturnType<typeof setup>>, env 
     signal: stop.signal,
   });
   const answered = () => existsSync(s.journal) && readFileSync(s.journal, 'utf8').includes('"t":"answer"');
-  while (!answered()) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Until the answer is recorded, or the run ended (which fails the test below instead of hanging it).
+  let ended = false;
+  void run.then(() => (ended = true));
+  while (!answered() && !ended) await new Promise((resolve) => setTimeout(resolve, 20));
   stop.abort();
   return { run: await run, json, summary };
 }
@@ -518,7 +521,7 @@ test('a continue-on-error step that left its write in doubt: the run goes on, it
   assert.equal(run.code, 1, run.stdout + run.stderr);
   assert.match(
     run.stdout,
-    /^✖ 1 step run\(s\) left a write in doubt that no one decided: continue-on-error lets a failure pass, not a doubt; decide it \(run --resume JOURNAL --in-doubt skip\|retry\|verify\)$/m,
+    /^✖ 1 step run\(s\) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal \(run --resume JOURNAL --in-doubt skip\|retry\|verify\)$/m,
   );
   // A gateway's page was read: it says nothing of what the server did (not "could not be read").
   assert.match(
@@ -528,4 +531,52 @@ test('a continue-on-error step that left its write in doubt: the run goes on, it
   assert.equal(stepOf(`${s.journal}.json`, 'clear').outcome, 'success', 'the run went on');
   const report = await runCli(['report', s.journal]);
   assert.equal(report.code, 1, 'report of its journal exits the same');
+});
+
+test("a continue-on-error step whose write the pipeline's in-doubt: retry sent again, in doubt both times: the retry settles nothing, run and report exit 1 as resume refuses", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    continue-on-error: true
+    retry: { attempts: 2, delay: 1ms, in-doubt: retry }
+    with: { target: prod, files: [1001] }
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 2 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(stepOf(`${s.journal}.json`, 'vfs').decision?.decision, 'retry');
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal((await runCli(['report', s.journal])).code, 1);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+});
+
+test("a create whose first read of the target (verify's snapshot) the step's timeout cut: the retry reads it before its write, and verify decides the 504 from it", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: create
+    uses: classes/create
+    timeout: 15s
+    longest: 1m
+    retry: { attempts: 2, delay: 1ms, in-doubt: retry }
+    with: { class: 12, fields: { iname: mnew, ifullname: Mary New } }
+`,
+  );
+  // The first attempt's read hangs until the step's timeout cuts it: nothing is sent then.
+  s.emulator.faults.add({ method: 'GET', path: '/api/classes/*', hang: true, times: 1 });
+  s.emulator.faults.add({ method: 'POST', path: '/api/classes/*', gateway: 504, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal], { env: s.env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const snapshots = readFileSync(s.journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { t: string; value?: unknown })
+    .filter((r) => r.t === 'snapshot');
+  assert.equal(snapshots.length, 1, 'read once, before the write');
+  assert.ok(snapshots[0]!.value !== undefined, 'its value recorded');
+  const verified = await runCli(['verify', aged(s.journal, 3 * 60_000)], { env: s.env });
+  assert.match(verified.stdout, /^applied /m, verified.stdout + verified.stderr);
 });

@@ -543,6 +543,15 @@ test("a queue wave past its budget, a started site of it with no end, no worker 
     left[0]?.error?.message,
     "not started: wave 1's failures passed its budget of 0; the rollout halts once its sites ended",
   );
+  // The failed site's terminal record not written either (its worker killed after the log's entry):
+  // its failure in the wave's log counts all the same.
+  rmSync(join(f.store, 'shards', run, 'sites', 's-site-0002'));
+  const again = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.deepEqual(
+    again.report?.rollout?.waves.map((w) => [w.outcome, w.failed]),
+    [['cancelled', ['site-0002']]],
+  );
+  assert.match(again.stdout, /its failures passed its budget of 0: the rollout halts there once they ended$/m);
 });
 
 test('a rollout stopped in its last wave (a site of it with no end, no worker alive) says it stopped there and that it ends once they ended: not a success', async (t) => {
@@ -564,6 +573,67 @@ test('a rollout stopped in its last wave (a site of it with no end, no worker al
     read.report?.rollout?.waves.map((w) => w.outcome),
     ['cancelled'],
   );
+});
+
+test('a site whose write continue-on-error left in doubt fails in its wave: the budget spent, the next wave starts nowhere, the worker exits 1', async (t) => {
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 0');
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      '    uses: update/system\n',
+      '    uses: update/system\n    continue-on-error: true\n',
+    ),
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', gateway: 504, site: 'site-0001' });
+  const run = (await f.shard('--shards', '1')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.deepEqual(Object.keys(f.applied('/update/system')), ['site-0001'], 'no site of wave 2 was updated');
+  assert.deepEqual(
+    worker.report?.rollout?.waves.map((w) => [w.outcome, w.failed]),
+    [
+      ['halted', ['site-0001']],
+      ['not-started', []],
+    ],
+  );
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  assert.match(merged.stdout, /^✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\)/m);
+});
+
+test('report --merge of worker files: a worker interrupted at its last wave, the other shard not run yet, is not said to be stopped with no worker running it (files cannot know)', async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '2')).run;
+  const mine = shardOfSite('site-0001', 2);
+  const own = f.names.filter((s) => shardOfSite(s, 2) === mine);
+  const stop = new AbortController();
+  const json = join(f.dir, 'a.json');
+  const worker = runCli(
+    [
+      'run',
+      f.file,
+      '--store',
+      f.storeUrl,
+      '--run',
+      run,
+      '--shard',
+      `${mine + 1}/2`,
+      '--shard-wait',
+      '1h',
+      '--report-json',
+      json,
+    ],
+    { env: f.env, signal: stop.signal },
+  );
+  const ended = (s: string) => existsSync(join(f.store, 'shards', run, 'sites', `s-${s}`));
+  let gone = false;
+  void worker.then(() => (gone = true));
+  while (!own.every(ended) && !gone) await new Promise((resolve) => setTimeout(resolve, 50));
+  stop.abort();
+  await worker;
+  const merged = await runCli(['report', '--merge', json, '--expect-shards', '2']);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  assert.doesNotMatch(merged.stdout, /no worker is running it/);
 });
 
 test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {

@@ -368,7 +368,10 @@ test('a rollout read while a worker waits at the barrier for sites of a shard no
   const waiting = f.worker(run, `${mine + 1}/2`, '--shard-ttl', '1h', '--shard-wait', '1h');
   // Until its wave-1 sites ended: it waits at the barrier for the other shard's.
   const ended = (s: string) => existsSync(join(f.store, 'shards', run, 'sites', `s-${s}`));
-  while (!own.every(ended)) await new Promise((resolve) => setTimeout(resolve, 50));
+  let gone = false;
+  void waiting.then(() => (gone = true));
+  while (!own.every(ended) && !gone) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(!gone, `the worker ended before waiting at the barrier: ${gone && (await waiting).stdout}`);
   const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   // The other shard's worker runs them: the wave ends, and both go on to the end (before any
   // assertion: the waiting worker would wait an hour).

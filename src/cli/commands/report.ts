@@ -11,7 +11,7 @@ import { reportFilesChannel } from '../../app/channels/report-files.ts';
 import { ciSummaryChannel } from '../../app/channels/ci.ts';
 import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
 import { Masker } from '../../runner/masker.ts';
-import { undecidedDoubts } from '../../runner/result.ts';
+import { doubtsLine, undecidedDoubts } from '../../runner/result.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
@@ -119,6 +119,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
   const rendered = renderings(result);
   io.stdout(`${summaryLine(rendered.report)}\n`);
+  printDoubts(rendered.report, io);
   return write(
     () => rendered.report,
     values,
@@ -158,6 +159,13 @@ function publishFleet(report: Report, values: Record<string, unknown>, io: CliIO
 /** The fleet's rows and its line. */
 function printFleet(report: Report, io: CliIO): void {
   for (const line of fleetLines(report)) io.stdout(`${line}\n`);
+  printDoubts(report, io);
+}
+
+/** A success with a write left in doubt exits 1: said why, as run says it. */
+function printDoubts(report: Report, io: CliIO): void {
+  const doubts = undecidedDoubts(report.steps);
+  if (report.outcome === 'success' && doubts.length > 0) io.stdout(`✖ ${doubtsLine(doubts.length)}\n`);
 }
 
 async function merge(
