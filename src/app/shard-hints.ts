@@ -7,20 +7,24 @@ import type { Report } from '../report/model.ts';
 
 /** `report` with the hints of its steps in doubt or not finished those of a sharded run's site `siteRun`; `ended`: the site has ended. */
 export function shardedHints(report: Report, siteRun: string, ended: boolean): Report {
+  return { ...report, steps: report.steps.map((s) => withShardedHint(s, siteRun, ended)) };
+}
+
+/** A step (of a report, or as the worker's terminal prints it) with a sharded site's hint, when it is in doubt or not finished. */
+export function withShardedHint<S extends Step>(s: S, siteRun: string, ended: boolean): S {
   const doubt = ended
     ? `the site counts as failed in its wave, and a sharded run takes no --in-doubt decision: check the call on the server (enginectl verify --store URL --run ${siteRun} reads its target back)`
     : `run its shard's index again: the worker that takes the site over reads the target back and sends again only what was not applied (where it cannot tell, the site fails in its wave)`;
   const unfinished = ended
     ? `the site ended before this step finished (enginectl verify --store URL --run ${siteRun} reads back any call in doubt)`
     : "run its shard's index again: the worker that takes the site over resumes it";
-  return {
-    ...report,
-    steps: report.steps.map((s) => {
-      // A doubt verify settled (a takeover's decision) is no longer one: its hint stays.
-      const open = !s.decision || s.decision.decision !== 'skip';
-      const hint =
-        s.error?.code === 'IN_DOUBT' && open ? doubt : s.error?.code === 'NOT_FINISHED' ? unfinished : undefined;
-      return hint && s.error ? { ...s, error: { ...s.error, hint } } : s;
-    }),
-  };
+  // A doubt verify settled (a takeover's decision) is no longer one: its hint stays.
+  const open = !s.decision || s.decision.decision !== 'skip';
+  const hint = s.error?.code === 'IN_DOUBT' && open ? doubt : s.error?.code === 'NOT_FINISHED' ? unfinished : undefined;
+  return hint && s.error ? { ...s, error: { ...s.error, hint } } : s;
+}
+
+interface Step {
+  error?: { code: string; message: string; hint?: string | null | undefined } | null | undefined;
+  decision?: { decision: string } | null | undefined;
 }

@@ -16,7 +16,7 @@ import { LeaseError, type HeldLease } from '../store/lease.ts';
 import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
-import { shardedHints } from './shard-hints.ts';
+import { shardedHints, withShardedHint } from './shard-hints.ts';
 import { undecidedDoubts } from '../runner/result.ts';
 import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
@@ -126,7 +126,14 @@ export async function runSite(
       },
       {
         masker: request.masker,
-        logger: request.logger,
+        // The worker's terminal says what a sharded site's steps say in its reports: a worker takes no --in-doubt.
+        logger: {
+          stepStarted: (run, position) => request.logger.stepStarted(run, position),
+          stepFinished: (run, position) =>
+            request.logger.stepFinished(withShardedHint(run, stored.runId, false), position),
+          info: (run, message) => request.logger.info(run, message),
+          warn: (run, message) => request.logger.warn(run, message),
+        },
         signal: request.signal,
         clock: request.clock,
         stopwatch: request.stopwatch,

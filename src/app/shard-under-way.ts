@@ -86,9 +86,13 @@ export function asUnderWay(report: Report, site: string, holder: Holder): Report
     ...report,
     steps: report.steps.map((s) => {
       if (!open(s, ['IN_DOUBT', 'NOT_FINISHED', 'NOT_STARTED'])) return s;
+      // A call answered (a gateway's 504 recorded, the step waiting to retry) is not one with no outcome yet.
+      const call = s.inDoubt
+        ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${s.inDoubt.status === undefined || s.inDoubt.status === null ? 'its outcome not yet recorded' : `answered ${s.inDoubt.status}, which does not say what the server did; the step is not ended`}`
+        : '';
       const message =
         s.error?.code !== 'NOT_STARTED'
-          ? `under way when this report was read: ${holds}${s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, its outcome not yet recorded` : ''}`
+          ? `under way when this report was read: ${holds}${call}`
           : s === running
             ? `under way when this report was read: ${holds}; this step is not recorded as started yet`
             : `not started yet: ${holds}`;

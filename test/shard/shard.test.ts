@@ -636,6 +636,52 @@ test('report --merge of worker files: a worker interrupted at its last wave, the
   assert.doesNotMatch(merged.stdout, /no worker is running it/);
 });
 
+test("a worker stopped (SIGTERM) with a site's write in doubt: its terminal gives a sharded site's hint, as its reports do, not a run's --in-doubt; read before, its call's 504 is told as recorded", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [[site-0001], rest]');
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      '    uses: update/system\n',
+      '    uses: update/system\n    retry: { attempts: 3, delay: 30m, in-doubt: retry }\n',
+    ),
+  );
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    gateway: 504,
+    site: 'site-0001',
+    times: 1,
+  });
+  const run = (await f.shard('--shards', '1')).run;
+  const worker = workerProcess(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1'], f.env);
+  t.after(() => worker.child.kill('SIGKILL'));
+  // Stopped in the retry's wait: its write in doubt (the gateway's 504).
+  let out = '';
+  await new Promise<void>((resolve) => {
+    worker.child.on('exit', () => resolve());
+    worker.child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      if (/retrying in/.test(out)) resolve();
+    });
+  });
+  assert.match(out, /retrying in/, out);
+  // Read meanwhile: under way, its call answered (504) and recorded, not "its outcome not yet recorded".
+  const during = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  const update = during.report?.steps.find((s) => s.matrix?.site === 'site-0001' && s.uses === 'update/system');
+  assert.match(
+    update?.error?.message ?? '',
+    /; its call POST \/api\/devops\/v1\/update\/system is sent, answered 504, which does not say what the server did; the step is not ended$/,
+    during.stdout,
+  );
+  worker.child.kill('SIGTERM');
+  const done = await worker.done;
+  assert.match(
+    done.out,
+    /^ {4}hint: run its shard's index again: the worker that takes the site over reads the target back/m,
+  );
+  assert.doesNotMatch(done.out, /hint: .*(--in-doubt|--resume)/);
+});
+
 test("a static shard's worker asks only for its own sites' secrets (an analysis with no wave after it included); a queue worker, which may claim any site, for every one's", async (t) => {
   const f = await shardFleet(
     t,
