@@ -389,3 +389,63 @@ test('a rollout read while a worker waits at the barrier for sites of a shard no
   assert.equal(first.code, 1, first.stdout + first.stderr);
   assert.deepEqual(Object.keys(f.applied('/update/system')).length, 7, 'every site but the failed one updated once');
 });
+
+test("a queue run read once a worker stopped (SIGTERM) in a site's retry wait while another waits at the barrier: under way, that worker taking the site over, not 'stopped, no worker running it'", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]\n  max-failures: 1');
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      '    uses: update/system\n',
+      '    uses: update/system\n    retry: { attempts: 3, delay: 30m, in-doubt: retry }\n',
+    ),
+  );
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    gateway: 504,
+    site: 'site-0001',
+    times: 1,
+  });
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  const workers = ['1/2', '2/2'].map((index) =>
+    workerProcess(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', index, '--shard-ttl', '20s'], f.env),
+  );
+  t.after(() => workers.forEach((w) => w.child.kill('SIGKILL')));
+  // The worker holding site-0001 waits to retry its update; the other ended site-0002 and waits at the barrier.
+  const outs = ['', ''];
+  const holder = await new Promise<number>((resolve, reject) =>
+    workers.forEach((w, i) => {
+      w.child.on('exit', () => reject(new Error(`a worker ended first: ${outs[i]}`)));
+      w.child.stdout!.on('data', (chunk) => {
+        outs[i] += chunk;
+        if (/retrying in/.test(outs[i]!)) resolve(i);
+      });
+    }),
+  );
+  const other = 1 - holder;
+  while (!existsSync(join(f.store, 'shards', run, 'sites', 's-site-0002')))
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  workers[holder]!.child.kill('SIGTERM');
+  assert.equal((await workers[holder]!.done).code, 143);
+  const read = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  const done = await workers[other]!.done;
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  assert.equal(read.report?.outcome, 'under-way', read.stdout);
+  assert.doesNotMatch(read.stdout, /no worker is running it/);
+  const underWay = read.report?.merged?.underWay;
+  assert.ok(
+    underWay?.sites.includes('site-0001') ||
+      underWay?.waitingFor ===
+        'a worker to take over the sites of wave 1 whose worker is gone: site-0001 (once their leases lapsed)',
+    JSON.stringify(underWay),
+  );
+  // The other worker took it over: verify read the update as applied, sent nothing again.
+  assert.equal(done.code, 0, done.out);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
+  // Its doubt settled by verify (applied), the site succeeded: its hint does not say it counts as failed.
+  const after = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+  const settled = after.report?.steps.find((s) => s.matrix?.site === 'site-0001' && s.uses === 'update/system');
+  assert.equal(settled?.decision?.verdict, 'applied', JSON.stringify(settled));
+  assert.doesNotMatch(settled?.error?.hint ?? '', /counts as failed/);
+});
