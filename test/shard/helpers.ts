@@ -147,6 +147,22 @@ export function waveLog(store: string, run: string, wave: number): WaveEvent[] {
 }
 
 /** A worker process of the built CLI; its exit and what it printed. */
+/**
+ * The fleet's update step retried (3 attempts, 30 minutes apart, in doubt sent again), and its
+ * first POST at `site` answered by a gateway's 504 after the API applied it: a worker then waits
+ * in the retry's wait, its write in doubt, for as long as a test needs.
+ */
+export function retryingUpdate(f: { file: string; sites: Sites }, site = 'site-0001'): void {
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      '    uses: update/system\n',
+      '    uses: update/system\n    retry: { attempts: 3, delay: 30m, in-doubt: retry }\n',
+    ),
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', gateway: 504, site, times: 1 });
+}
+
 export function workerProcess(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { analysisClock, passwordOf, shardFleet, waveLog, workerProcess } from './helpers.ts';
+import { analysisClock, passwordOf, retryingUpdate, shardFleet, waveLog, workerProcess } from './helpers.ts';
 import { shardOf as shardOfSite } from '../../src/shard/manifest.ts';
 import { realClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -638,20 +638,7 @@ test('report --merge of worker files: a worker interrupted at its last wave, the
 
 test("a worker stopped (SIGTERM) with a site's write in doubt: its terminal gives a sharded site's hint, as its reports do, not a run's --in-doubt; read before, its call's 504 is told as recorded", async (t) => {
   const f = await shardFleet(t, 2, '  over: site\n  waves: [[site-0001], rest]');
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8').replace(
-      '    uses: update/system\n',
-      '    uses: update/system\n    retry: { attempts: 3, delay: 30m, in-doubt: retry }\n',
-    ),
-  );
-  f.sites.faults.add({
-    method: 'POST',
-    path: '/api/devops/v1/update/system',
-    gateway: 504,
-    site: 'site-0001',
-    times: 1,
-  });
+  retryingUpdate(f);
   const run = (await f.shard('--shards', '1')).run;
   const worker = workerProcess(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1'], f.env);
   t.after(() => worker.child.kill('SIGKILL'));

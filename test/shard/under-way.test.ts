@@ -11,7 +11,7 @@ import { realClock, simulatedClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { shardOf } from '../../src/shard/manifest.ts';
-import { shardFleet, workerProcess } from './helpers.ts';
+import { retryingUpdate, shardFleet, workerProcess } from './helpers.ts';
 
 /** A run of `n` sites (3 unless given) over `shards` workers (1: all of them worker 1's), the system update at `site` (site-0002) held at the server until `release()`; `what`: its engines' read before it instead. */
 async function heldRun(
@@ -392,20 +392,7 @@ test('a rollout read while a worker waits at the barrier for sites of a shard no
 
 test("a queue run read once a worker stopped (SIGTERM) in a site's retry wait while another waits at the barrier: under way, that worker taking the site over, not 'stopped, no worker running it'", async (t) => {
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]\n  max-failures: 1');
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8').replace(
-      '    uses: update/system\n',
-      '    uses: update/system\n    retry: { attempts: 3, delay: 30m, in-doubt: retry }\n',
-    ),
-  );
-  f.sites.faults.add({
-    method: 'POST',
-    path: '/api/devops/v1/update/system',
-    gateway: 504,
-    site: 'site-0001',
-    times: 1,
-  });
+  retryingUpdate(f);
   const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
   const workers = ['1/2', '2/2'].map((index) =>
     workerProcess(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', index, '--shard-ttl', '20s'], f.env),
