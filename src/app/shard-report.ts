@@ -13,7 +13,7 @@ import { journalReport } from '../journal/release.ts';
 import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
-import { asUnderWay, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
+import { asUnderWay, beyondError, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
 import { listedSteps, notStarted } from './shard-listed.ts';
 import { shardedHints } from './shard-hints.ts';
 import { analysisRounds } from './shard-rounds.ts';
@@ -246,20 +246,3 @@ export async function shardedReport(
   }
   return { report, missingShards, sites: manifest.waves.flat().length };
 }
-
-/**
- * Why a site did not start, its workers gone mid-wave: its wave not reached, or (`spent`) the wave
- * it stands at past its budget, where no site starts any more.
- */
-const beyondError = (at: number, spent: { wave: number; budget: number } | undefined): StepError =>
-  spent
-    ? {
-        code: 'NOT_STARTED',
-        message: `not started: wave ${spent.wave}'s failures passed its budget of ${spent.budget}; the rollout halts once its sites ended`,
-        hint: 'run the shards whose sites of that wave have not ended again (the same command): once they ended, the rollout halts there',
-      }
-    : {
-        code: 'NOT_STARTED',
-        message: `not started: the rollout stands at wave ${at}, which has not ended everywhere, and no worker of the run is running`,
-        hint: 'run the shards whose sites of that wave have not ended again (the same command): the rollout goes on from there',
-      };

@@ -111,7 +111,28 @@ export function waitingError(
   const message = held
     ? `under way when this report was read: ${holdsText(site, held)}; no step of it recorded yet`
     : budgetSpent
-      ? `not started: wave ${budgetSpent.wave}'s failures passed its budget of ${budgetSpent.budget}; the rollout halts once its sites ended`
+      ? spentText(budgetSpent)
       : `not started yet: the run is under way at wave ${at}`;
   return { code: 'UNDER_WAY', message, hint: HINT };
 }
+
+/**
+ * Why a site did not start, its workers gone mid-wave: its wave not reached, or (`spent`) the wave
+ * it stands at past its budget, where no site starts any more.
+ */
+export const beyondError = (at: number, spent: { wave: number; budget: number } | undefined): StepError =>
+  spent
+    ? {
+        code: 'NOT_STARTED',
+        message: spentText(spent),
+        hint: 'run the shards whose sites of that wave have not ended again (the same command): once they ended, the rollout halts there',
+      }
+    : {
+        code: 'NOT_STARTED',
+        message: `not started: the rollout stands at wave ${at}, which has not ended everywhere, and no worker of the run is running`,
+        hint: 'run the shards whose sites of that wave have not ended again (the same command): the rollout goes on from there',
+      };
+
+/** A site of a wave past its budget that no worker started: it never will. */
+const spentText = (spent: { wave: number; budget: number }) =>
+  `not started: wave ${spent.wave}'s failures passed its budget of ${spent.budget}; the rollout halts once its sites ended`;

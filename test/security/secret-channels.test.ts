@@ -80,7 +80,8 @@ test('the root action leaks no secret into any channel, though the server echoes
     inputs: { pipeline: 'hostile.yml', url, username: 'deployer', password: API_PASSWORD },
     env: ENV,
   });
-  assert.equal(run.code, 0, run.stdout);
+  // Its update (continue-on-error) is left in doubt by the server's 500: exit 1, the run gone on.
+  assert.equal(run.code, 1, run.stdout);
   const report = JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as {
     steps: { id: string; outcome: string; result: unknown }[];
   };
@@ -157,7 +158,8 @@ test('the CLI leaks no secret into its output or any report it writes', async (t
   const r = await runCli(['run', file, ...reports], {
     env: { ...ENV, ENGINE_URL: url, ENGINE_USERNAME: 'deployer', ENGINE_PASSWORD: API_PASSWORD },
   });
-  assert.equal(r.code, 0, r.stdout + r.stderr);
+  // Its update (continue-on-error) is left in doubt by the server's 500: exit 1, the run gone on.
+  assert.equal(r.code, 1, r.stdout + r.stderr);
   assertClean('stdout', r.stdout, SECRETS);
   assertClean('stderr', r.stderr, SECRETS);
   for (const name of ['r.json', 'r.xml', 'r.md', 'r.html'])

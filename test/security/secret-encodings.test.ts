@@ -122,7 +122,8 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
     ],
     { env },
   );
-  assert.equal(r.code, 0, r.stdout + r.stderr);
+  // Its update (continue-on-error) is left in doubt by the server's 500: exit 1, the run gone on.
+  assert.equal(r.code, 1, r.stdout + r.stderr);
   const report = readFileSync(out('r.json'), 'utf8');
   assert.match(report, /base64 URL-safe of the target token: \*\*\*/, 'the server did echo every form');
 
