@@ -196,10 +196,11 @@ export async function shardedReport(
     }
   }
   // A worker alive, nothing of the wave running: it waits at the barrier for sites only their shards' next workers run.
-  if (alive && !standingEnded && running.length === 0 && orphans.length > 0)
-    waitingFor = `the ${manifest.over}s of wave ${standing + 1} that no worker running holds: ${orphans.join(', ')} (run their shards)`;
-  else if (alive && !standingEnded && running.length === 0 && takeovers.length > 0)
-    waitingFor = `a worker to take over the ${manifest.over}s of wave ${standing + 1} whose worker is gone: ${takeovers.join(', ')} (once their leases lapsed)`;
+  if (alive && !standingEnded && running.length === 0)
+    if (orphans.length > 0)
+      waitingFor = `the ${manifest.over}s of wave ${standing + 1} that no worker running holds: ${orphans.join(', ')} (run their shards)`;
+    else if (takeovers.length > 0)
+      waitingFor = `a worker to take over the ${manifest.over}s of wave ${standing + 1} whose worker is gone: ${takeovers.join(', ')} (once their leases lapsed)`;
   const fleet = fleetOptions(manifest, owed);
   const report = mergeReports(shards, {
     ...fleet,

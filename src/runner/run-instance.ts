@@ -131,14 +131,18 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
     const signal = time?.signal ?? deps.signal;
     const before = snapshotBefore(ctx, type, run, calls, signal, snapshotted);
-    const observer: CallObserver = {
-      async sending(call) {
-        await before.sending(call);
-        if (pending) [run.decision, pending] = [pending, undefined];
-      },
-      status: (call, status) => before.status(call, status),
-      answered: (call, end) => before.answered(call, end),
-    };
+    // Only a retry can carry a decision: the first attempt (every instance's) goes through as it is.
+    const observer: CallObserver =
+      attempt === 1
+        ? before
+        : {
+            async sending(call) {
+              await before.sending(call);
+              if (pending) [run.decision, pending] = [pending, undefined];
+            },
+            status: (call, status) => before.status(call, status),
+            answered: (call, end) => before.answered(call, end),
+          };
     const env: StepEnv = {
       client: () => ctx.client(run.server).bind({ signal, observer }),
       call: { signal },
