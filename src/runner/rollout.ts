@@ -6,7 +6,7 @@
 // never passes it). The API has no rollback: a halt undoes nothing; the values not started are
 // reported so. With a run store a rollout may park instead (park.ts): a long bake, a decision.
 import type { Rollout, Step } from '../pipeline/model.ts';
-import type { StepRun, RolloutResult } from './result.ts';
+import { undecidedDoubts, type StepRun, type RolloutResult } from './result.ts';
 import { haltedEarlier, pastBudget } from './rollout-result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
 import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
@@ -104,7 +104,7 @@ export async function runRollout(
         else await runInstance({ ...ctx, status }, step, run, stepPosition(ctx, step));
         await ctx.tell.settled();
         if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
-        if (run.inDoubt && !run.decision) doubt = true;
+        if (undecidedDoubts([run]).length > 0) doubt = true;
       }
     }
     return status.failed || doubt;

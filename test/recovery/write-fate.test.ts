@@ -580,3 +580,37 @@ test("a create whose first read of the target (verify's snapshot) the step's tim
   const verified = await runCli(['verify', aged(s.journal, 3 * 60_000)], { env: s.env });
   assert.match(verified.stdout, /^applied /m, verified.stdout + verified.stderr);
 });
+
+test("in a rollout, a value whose write the pipeline's in-doubt: retry sent again, in doubt both times, under continue-on-error, fails in its wave: the next wave does not start", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    matrix: { n: [a, b] }
+    continue-on-error: true
+    retry: { attempts: 2, delay: 1ms, in-doubt: retry }
+    with: { target: prod, files: [1001], tracking-id: "T-\${{ matrix.n }}" }
+`,
+  );
+  writeFileSync(
+    s.file,
+    readFileSync(s.file, 'utf8').replace(
+      'steps:\n',
+      'rollout:\n  over: n\n  waves: [[a], rest]\n  max-failures: 0\nsteps:\n',
+    ),
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 2 });
+  const run = await runCli(['run', s.file, '--report-json', `${s.journal}.json`], { env: s.env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const report = JSON.parse(readFileSync(`${s.journal}.json`, 'utf8')) as {
+    rollout: { waves: { outcome: string; failed: string[] }[] };
+  };
+  assert.deepEqual(
+    report.rollout.waves.map((w) => [w.outcome, w.failed]),
+    [
+      ['halted', ['a']],
+      ['not-started', []],
+    ],
+  );
+  assert.equal(s.emulator.requests.filter((r) => r.method === 'POST').length, 2, 'b was never sent');
+});
