@@ -32,13 +32,9 @@ function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>)
 }
 
 /**
- * With a journal: the instance's calls as the step's client reports them, and what the step's
- * verifier compares against, read just before the instance's first write leaves (the write as it
- * leaves, body and all) and recorded ahead of it: once, whatever the attempts. The doubt a retry
- * leaves may be its first attempt's (a create a gateway cut, then refused as a conflict): read
- * before a later attempt, the target would already hold what the first applied, and verify would
- * call it not applied. A read that fails is recorded as such (verify then cannot tell) and never
- * stops the write.
+ * With a journal: the instance's calls, and what the step's verifier compares against, read once
+ * before its first write leaves (a retry's doubt may be the first attempt's) and recorded ahead of
+ * it. A read that fails is recorded as such (verify then cannot tell) and never stops the write.
  */
 function snapshotBefore(
   ctx: RunContext,
