@@ -7,7 +7,9 @@
 // summary cost 40 s for 1,000 sites when it was fitted by rendering it again and again). Then the
 // same release of 10,000 sites in one process against the 1,000 (each pair run one after the
 // other): issue 48's cost linear in sites, the runner's own (target <= 10.5x; shards.mjs measures
-// it over workers).
+// it over workers). Last, the same release and the pool's each made again in one process
+// (bench/fleet-warm.ts): their costs once warm, with no start-up on either side.
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -17,6 +19,7 @@ import {
   ADMIN,
   CLI,
   NODE,
+  ROOT,
   median,
   ms,
   pairedRatio,
@@ -31,6 +34,28 @@ const SITES = 1000;
 const LARGE = 10000;
 const PARALLEL = 50;
 const RUNS = Number(process.env.BENCH_RUNS_FLEET ?? 3);
+const WARM_ROUNDS = Number(process.env.BENCH_RUNS_FLEET_WARM ?? 5);
+
+/** bench/fleet-warm.ts's rounds: each side's wall and CPU ms, made again in one process. */
+function warmRounds(url, pipeline, dir) {
+  const r = spawnSync(
+    NODE,
+    [
+      '--import',
+      'tsx',
+      'bench/fleet-warm.ts',
+      url,
+      pipeline,
+      String(SITES),
+      String(PARALLEL),
+      String(WARM_ROUNDS),
+      dir,
+    ],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  if (r.status !== 0) throw new Error(`bench/fleet-warm.ts exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
 
 export async function run() {
   const dir = tempDir('fleet');
@@ -46,6 +71,7 @@ export async function run() {
   const pool = join(dir, 'pool.journal');
   const t = { run: [], pool: [], summary: [], report: [], large: [] };
   let peak;
+  let warm;
   try {
     for (let i = 0; i < RUNS; i++) {
       rmSync(journal, { force: true });
@@ -67,6 +93,7 @@ export async function run() {
     }
     rmSync(journal, { force: true });
     rmSync(pool, { force: true });
+    warm = warmRounds(emulator.url, pipeline, dir);
     peak = await peakRow('fleet', {
       run: [NODE, [CLI, 'run', pipeline, '--journal', journal], ADMIN],
       'bare pool': [NODE, ['bench/fleet-pool.mjs', emulator.url, String(SITES), String(PARALLEL), pool]],
@@ -89,6 +116,12 @@ export async function run() {
       figure: ratio(pairs),
       target: '<= 1.5x (issue 48; issue 29 asked 1.15x)',
       holds: pairs <= 1.5,
+    },
+    {
+      name: `fleet, warm: the ${SITES}-site release made again in one process vs the pool's made again in one (from the source; median of ${WARM_ROUNDS} pairs after one not kept)`,
+      figure: `wall ${ms(median(warm.run.wall))} vs ${ms(median(warm.pool.wall))}: ${ratio(pairedRatio(warm.run.wall, warm.pool.wall))}; CPU ${ms(median(warm.run.cpu))} vs ${ms(median(warm.pool.cpu))}: ${ratio(pairedRatio(warm.run.cpu, warm.pool.cpu))}`,
+      target: "reported: the runner's own cost per site, without start-up",
+      holds: undefined,
     },
     {
       name: `fleet: ${LARGE} sites in one process vs ${SITES} (the same release, journaled, max-parallel ${PARALLEL}; median of pairs)`,
