@@ -178,6 +178,19 @@ export const entityUpdated: Verifier = {
       };
     }
     if (before.success && differing(entity, before.data).filter((k) => k in fields).length === 0) {
+      // The old values prove nothing alone: the write may have been applied and written back since.
+      // Its version (iversion) tells: the same as just before the call, nothing was written since.
+      const [was, now] = [before.data.iversion, entity.iversion];
+      if (was === undefined || now === undefined)
+        return {
+          verdict: 'cannot-tell',
+          evidence: `${listText(off)} hold the values of just before the call, but the entity has no version (iversion) to tell whether it was written since`,
+        };
+      if (!same(was, now))
+        return {
+          verdict: 'cannot-tell',
+          evidence: `${listText(off)} hold the values of just before the call again, but the entity was written since (version ${JSON.stringify(was)} then, ${JSON.stringify(now)} now): the write may have been applied and written back`,
+        };
       return { verdict: 'not-applied', evidence: `${listText(off)} still hold the values of just before the call` };
     }
     return {
@@ -188,6 +201,7 @@ export const entityUpdated: Verifier = {
 };
 
 export const entityDeleted: Verifier = {
+  snapshot: async (client, call, signal) => (await entityAt(client, call.path, signal)).entity ?? null,
   async preview(client, call, signal) {
     const { status, entity } = await entityAt(client, call.path, signal);
     const observed = { [fact('entity', call.path)]: status === 200 ? 'there' : `HTTP ${status}` };
@@ -202,11 +216,24 @@ export const entityDeleted: Verifier = {
       observed,
     };
   },
-  async check(client, call: RecordedCall, _snapshot, _now, signal): Promise<Verdict> {
-    const { status } = await entityAt(client, call.path, signal);
+  async check(client, call: RecordedCall, snapshot, _now, signal): Promise<Verdict> {
+    const { status, entity } = await entityAt(client, call.path, signal);
     if (status === 404) return { verdict: 'applied', evidence: `GET ${call.path} answers 404: the entity is gone` };
-    if (status === 200)
-      return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: the entity is still there` };
-    return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
+    if (status !== 200) return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
+    // The path may name the entity by its name: one created since under that name answers too.
+    const was = Entity.safeParse(snapshot).data?.ikey;
+    const now = entity?.ikey;
+    const named = decodeURIComponent(call.path.slice(call.path.lastIndexOf('/') + 1));
+    if (was !== undefined && now !== undefined && !same(was, now))
+      return {
+        verdict: 'applied',
+        evidence: `the entity it named (${JSON.stringify(was)} just before the call) is gone: ${named} now names entity ${JSON.stringify(now)}, created since`,
+      };
+    if (was === undefined && String(now) !== named)
+      return {
+        verdict: 'cannot-tell',
+        evidence: `GET ${call.path} answers 200 (entity ${JSON.stringify(now ?? null)}), and no snapshot says which entity ${named} named just before the call: one created since under that name answers too`,
+      };
+    return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: the entity is still there` };
   },
 };

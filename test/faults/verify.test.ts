@@ -240,3 +240,69 @@ test('run --resume --in-doubt verify skips what was applied with the evidence in
   ).steps[0]!.decision;
   assert.deepEqual([decision.decision, decision.verdict], ['retry', 'not-applied']);
 });
+
+test('verify never calls an update not applied when the entity was written since: applied, then written back, it cannot tell, and verify-and-retry does not send it again', async (t) => {
+  const s = await setup(
+    t,
+    '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n',
+  );
+  const killed = killedAfterSend(s.journal, 'id:update', 3 * 60_000);
+  // The write was applied; another write (a later step, another operator) puts the field back.
+  const old = s.before.entities.find((e) => e.ikey === 2001)!.iemailaddress;
+  const back = await fetch(`${s.env.ENGINE_URL}/api/classes/v1/classes/12/entities/2001`, {
+    method: 'PATCH',
+    headers: { authorization: `Basic ${btoa('admin:admin')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ iemailaddress: old }),
+  });
+  assert.equal(back.status, 200);
+  const patches = () => s.sent('/entities/2001', 'PATCH');
+  const sentBefore = patches();
+  const verdict = await verify(s, killed);
+  assert.equal(verdict.code, 1, verdict.stdout + verdict.stderr);
+  assert.match(
+    verdict.stdout,
+    /^cannot-tell +"Update an entity" .*: iemailaddress hold the values of just before the call again, but the entity was written since \(version \d+ then, \d+ now\): the write may have been applied and written back/m,
+  );
+  const resumed = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], {
+    env: s.env,
+  });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /verify could not settle an in-doubt call: "Update an entity" .*: cannot-tell/);
+  assert.equal(patches(), sentBefore, 'not sent again');
+});
+
+test('verify of a delete by name reads which entity the name names: one created since under that name is not the one deleted, so the delete is applied and verify-and-retry does not delete the new one', async (t) => {
+  const s = await setup(
+    t,
+    `  - id: make
+    uses: classes/create
+    with: { class: 30, fields: { iname: REL-CUR, irelease: "1", itarget: prod, ioutcome: success, imessage: old } }
+  - id: delete
+    uses: classes/delete
+    with: { class: 30, id: REL-CUR }
+    longest: 1m
+`,
+  );
+  const killed = killedAfterSend(s.journal, 'id:delete', 3 * 60_000);
+  // Deleted; then a new entity under the same name (a later step, another job).
+  const made = await fetch(`${s.env.ENGINE_URL}/api/classes/v1/classes/30/entities`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${btoa('admin:admin')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ iname: 'REL-CUR', irelease: '2', itarget: 'prod', ioutcome: 'success', imessage: 'new' }),
+  });
+  assert.ok(made.ok, String(made.status));
+  const verdict = await verify(s, killed);
+  assert.equal(verdict.code, 0, verdict.stdout + verdict.stderr);
+  assert.match(
+    verdict.stdout,
+    /^applied +"Delete an entity" .*: the entity it named \(\d+ just before the call\) is gone: REL-CUR now names entity \d+, created since$/m,
+  );
+  const deletes = () => s.sent('/entities/REL-CUR', 'DELETE');
+  const sentBefore = deletes();
+  const resumed = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], {
+    env: s.env,
+  });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(deletes(), sentBefore, 'not sent again');
+  assert.equal(s.emulator.state.entities.filter((e) => e.iname === 'REL-CUR').length, 1, 'the new one is kept');
+});
