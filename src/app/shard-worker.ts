@@ -31,6 +31,11 @@ export interface ShardWorkerDone {
   report: Report;
   /** The sites it may start (static), or undefined (queue: it claims them). */
   owns: string[] | undefined;
+  /**
+   * The sites an earlier attempt of this index ended failed (before it parked, was stopped or
+   * lost its lease): the index's last job says so too (exit 1), not only the attempt that ran them.
+   */
+  failedEarlier: { site: string; wave: number }[];
 }
 
 /** Refuses an index out of range, or a total other than the manifest's. */
@@ -124,11 +129,30 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       durationMs: watch() - started,
     });
     report.rollout = await rolloutAtEnd(store, manifest, result.end);
-    return { manifest, result, report, owns };
+    const failedEarlier = attempts.length > 0 ? await endedFailed(store, manifest, request.index, result) : [];
+    return { manifest, result, report, owns, failedEarlier };
   } finally {
     clearInterval(heartbeat);
     await lease.release().catch(() => undefined);
   }
+}
+
+/** The sites whose end this index recorded as a failure in an earlier attempt (not run by this one). */
+async function endedFailed(
+  store: RunStore,
+  manifest: Manifest,
+  index: number,
+  result: WorkerResult,
+): Promise<{ site: string; wave: number }[]> {
+  const ranNow = new Set(result.ran.map((r) => r.site));
+  const found: { site: string; wave: number }[] = [];
+  for (let wave = 1; wave <= manifest.waves.length; wave++) {
+    const { entries } = await new WaveLog(store, manifest.run, wave).read();
+    for (const e of entries)
+      if (e.kind === 'ended' && e.outcome === 'failure' && e.worker === index && !ranNow.has(e.site))
+        found.push({ site: e.site, wave });
+  }
+  return found;
 }
 
 const list = (vs: string[]) =>

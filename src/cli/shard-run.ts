@@ -150,8 +150,10 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       throw new ShardUnavailable(error);
     throw error;
   }
-  const { result, report, manifest } = done;
-  const failed = result.ran.filter((r) => r.outcome === 'failure');
+  const { result, report, manifest, failedEarlier } = done;
+  const failed = [...result.ran.filter((r) => r.outcome === 'failure'), ...failedEarlier];
+  for (const r of failedEarlier)
+    say(`✖ ${manifest.over} ${r.site} (wave ${r.wave}): failure, in an earlier attempt of this shard`);
   for (const r of result.ran)
     say(
       `${r.outcome === 'success' ? '✔' : '✖'} ${manifest.over} ${r.site} (wave ${r.wave}): ${r.outcome}  run ${r.siteRun}`,
@@ -159,7 +161,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   const end = result.end;
   const headline =
     end.outcome === 'done'
-      ? `shard ${shard.index + 1}/${manifest.shards}: done, ${result.ran.length} ${manifest.over}(s) run, ${failed.length} failed`
+      ? `shard ${shard.index + 1}/${manifest.shards}: done, ${result.ran.length} ${manifest.over}(s) run, ${failed.length} failed${failedEarlier.length ? ` (${failedEarlier.length} in an earlier attempt)` : ''}`
       : end.outcome === 'halted'
         ? `shard ${shard.index + 1}/${manifest.shards}: the rollout halted at wave ${end.wave}: ${end.reason}; nothing is undone`
         : end.outcome === 'parked'

@@ -282,6 +282,25 @@ test('a wave with no verdict yet names the sites of it that failed: a worker par
   assert.deepEqual(merged.report?.rollout?.waves[0]?.failed, [failing], merged.stdout);
 });
 
+test('a shard whose site failed within the budget, parked at the barrier, and run again by the same command exits 1: its last job says its site failed, not only the attempt that ran it', async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]\n  max-failures: 1');
+  const run = (await f.shard('--shards', '2')).run!;
+  const failing = f.names.find((s) => shardOfSite(s, 2) === 0)!;
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 400, site: failing });
+  const first = await f.worker(run, '1/2', '--shard-wait', '1s');
+  assert.equal(first.code, 75, first.stdout + first.stderr);
+  const other = await f.worker(run, '2/2');
+  assert.equal(other.code, 0, other.stdout + other.stderr);
+  const again = await f.worker(run, '1/2');
+  assert.equal(again.code, 1, again.stdout + again.stderr);
+  assert.match(
+    again.stdout,
+    new RegExp(`^✖ site ${failing} \\(wave 1\\): failure, in an earlier attempt of this shard$`, 'm'),
+  );
+  assert.match(again.stdout, /^shard 1\/2: done, 0 site\(s\) run, 1 failed \(1 in an earlier attempt\)$/m);
+  assert.equal(f.applied('/update/system')[failing], undefined, 'refused, never applied, not sent again');
+});
+
 test("a queue worker that reaches the barrier once its wave's budget is spent, a site still running elsewhere, exits 1 at its wait limit (the rollout halts there), not parked", async (t) => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
