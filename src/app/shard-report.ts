@@ -5,7 +5,6 @@
 // wave's barrier: its `rollout`, from the waves' verdicts, says where and why), and so is each
 // shard no attempt registered. Read while a worker is alive, what is under way is told as under
 // way (shard-under-way.ts), not as cut short or "no report".
-import { UsageError } from '../errors.ts';
 import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
 import { readStoredJournal } from '../journal/replica.ts';
@@ -13,7 +12,15 @@ import { journalReport } from '../journal/release.ts';
 import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
-import { asUnderWay, beyondError, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
+import {
+  asUnderWay,
+  beyondError,
+  holderOf,
+  liveWorkers,
+  nothingToMerge,
+  waitingError,
+  willStart,
+} from './shard-under-way.ts';
 import { listedSteps, notStarted } from './shard-listed.ts';
 import { shardedHints } from './shard-hints.ts';
 import { analysisRounds } from './shard-rounds.ts';
@@ -136,6 +143,9 @@ export async function shardedReport(
         // Ended: its terminal record read, or its end in the wave's log (the record still being written).
         terminal !== undefined || log.ended.has(site),
       );
+      // Failed in its wave (a write continue-on-error left in doubt), as the worker's report says.
+      if ((terminal ? terminal.outcome === 'failure' : log.failed.has(site)) && report.outcome === 'success')
+        report.outcome = 'failure';
       shards.push({
         source: `${manifest.over} ${site}: run ${siteRun!}`,
         report: held ? asUnderWay(report, site, held) : report,
@@ -149,16 +159,7 @@ export async function shardedReport(
   else beyond.push(...spentLeft.map((u) => ({ ...u, error: beyondError(standing + 1, spentAt) })));
   // The wave it stands at has no verdict: its failures are those its sites' ends record.
   if (standing >= 0) rollout.waves[standing]!.failed = failed;
-  if (shards.length === 0)
-    throw new UsageError(
-      'BAD_ARGUMENTS',
-      `report --merge: no site of sharded run ${run} has ${running.length ? `a step recorded yet (its workers hold ${running.length} site(s))` : 'started yet'}`,
-      {
-        hint: running.length
-          ? 'read it again in a moment'
-          : 'start its workers: enginectl run FILE --store URL --run ID --shard I/N',
-      },
-    );
+  if (shards.length === 0) throw nothingToMerge(run, running.length);
   const missingShards: number[] = [];
   for (let i = 0; i < manifest.shards; i++)
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);

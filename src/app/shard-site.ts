@@ -141,13 +141,15 @@ export async function runSite(
     );
     // Ended here (not cut short: a lost lease, an interrupt or a halt leaves it to a later attempt).
     const ended = done.halted === undefined && done.result.outcome !== 'cancelled';
-    reports.push({ site, siteRun: stored.runId, report: shardedHints(done.rendered.report, stored.runId, ended) });
+    // A write left in doubt, no one having decided, fails the site in its wave, whatever
+    // continue-on-error let pass (runner/result.ts undecidedDoubts): as its exit would, and its report.
+    const doubts = undecidedDoubts(done.result.steps);
+    const report = shardedHints(done.rendered.report, stored.runId, ended);
+    if (ended && doubts.length > 0 && report.outcome === 'success') report.outcome = 'failure';
+    reports.push({ site, siteRun: stored.runId, report });
     whole = done.halted === undefined;
     if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;
-    // A write left in doubt, no one having decided, fails the site in its wave, whatever
-    // continue-on-error let pass (runner/result.ts undecidedDoubts): as its exit would.
-    const doubts = undecidedDoubts(done.result.steps);
     const outcome =
       done.result.outcome === 'success' && doubts.length === 0
         ? 'success'

@@ -620,6 +620,34 @@ test('a site whose write continue-on-error left in doubt fails in its wave: the 
   assert.match(merged.stdout, /^✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\)/m);
 });
 
+test('within the budget, a site whose write continue-on-error left in doubt fails in its wave and in every report: the worker\'s and the merged one say failure, as the wave and the exit do', async (t) => {
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 1');
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      '    uses: update/system\n',
+      '    uses: update/system\n    continue-on-error: true\n',
+    ),
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', gateway: 504, site: 'site-0001' });
+  const run = (await f.shard('--shards', '1')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.deepEqual(worker.report?.rollout?.waves[0]?.failed, ['site-0001']);
+  assert.equal(worker.report?.outcome, 'failure', "the worker's report");
+  const row = (r: typeof worker.report, site: string) =>
+    r?.merged?.reports.find((x) => x.source.startsWith(`site ${site}:`))?.outcome;
+  assert.equal(row(worker.report, 'site-0001'), 'failure');
+  assert.equal(row(worker.report, 'site-0002'), 'success');
+  assert.match(worker.stdout, /^pipeline "Fleet release": failure/m);
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  assert.equal(merged.report?.outcome, 'failure', merged.stdout);
+  assert.equal(row(merged.report, 'site-0001'), 'failure');
+  assert.match(merged.stdout, /^✖ site=site-0001: failure/m);
+  assert.doesNotMatch(merged.stdout, /--resume JOURNAL/, 'a sharded run takes no --resume');
+});
+
 test('report --merge of worker files: a worker interrupted at its last wave, the other shard not run yet, is not said to be stopped with no worker running it (files cannot know)', async (t) => {
   const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
   const run = (await f.shard('--shards', '2')).run;
