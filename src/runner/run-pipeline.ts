@@ -79,8 +79,12 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
       const run = instances[next++]!;
       if (stop || signal.aborted) {
         notStarted(run, signal.aborted, signal);
-        // Fail-fast's cancellations are told as they happen; an interruption says so once for the run.
-        if (!signal.aborted) ctx.tell.stepFinished(run, position);
+        // Fail-fast's cancellations are told as they happen, and end in the journal as the run left
+        // them (a resume runs them); an interruption says so once for the run, and leaves them unended.
+        if (!signal.aborted) {
+          ctx.tell.stepFinished(run, position);
+          ctx.tell.instanceFinished(run, undefined);
+        }
         continue;
       }
       await runInstance(ctx, step, run, position);

@@ -614,3 +614,51 @@ test("in a rollout, a value whose write the pipeline's in-doubt: retry sent agai
   );
   assert.equal(s.emulator.requests.filter((r) => r.method === 'POST').length, 2, 'b was never sent');
 });
+
+test("a matrix instance fail-fast cancelled before it started is in the journal as the run left it: report of the journal says failure (FAIL_FAST), as the run did, not cancelled, and resume runs it", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Fail fast
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+  staging: { server: staging-db.example.com, database: STAGING, token: staging-token }
+steps:
+  - id: up
+    name: Update \${{ matrix.t }}
+    uses: update/system
+    matrix: { t: [staging, prod] }
+    max-parallel: 1
+    with: { target: "\${{ matrix.t }}" }
+`,
+  );
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 400, times: 1 });
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const journal = join(dir, 'run.journal.jsonl');
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', join(dir, 'live.json')], { env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const report = await runCli(['report', journal, '--report-json', join(dir, 'read.json')]);
+  assert.equal(report.code, 1, report.stdout + report.stderr);
+  const seen = (path: string) => {
+    const r = JSON.parse(readFileSync(path, 'utf8')) as { outcome: string; steps: Step[] };
+    return [r.outcome, r.steps.map((s) => [s.outcome, s.error?.code ?? null])];
+  };
+  assert.deepEqual(seen(join(dir, 'live.json')), [
+    'failure',
+    [
+      ['failure', 'API_HTTP_STATUS'],
+      ['cancelled', 'FAIL_FAST'],
+    ],
+  ]);
+  assert.deepEqual(seen(join(dir, 'read.json')), seen(join(dir, 'live.json')), 'the journal read back says the same');
+  const resumed = await runCli(['run', file, '--resume', journal], { env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(
+    emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.status === 200).length,
+    2,
+    'resume ran both: the refused one and the one fail-fast never started',
+  );
+});
