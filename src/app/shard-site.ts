@@ -93,7 +93,10 @@ export async function runSite(
     }
     // Nothing was added to the journal: its local copy (a taken-over run's, laid from the store) goes.
     rmSync(stored.path, { force: true });
-    if (!(error instanceof EnginectlError) || request.signal.aborted) throw error;
+    // Interrupted while its journal was opened (a takeover's verify reading the target): the site is
+    // left, not ended, for a later attempt; the worker ends interrupted, its reports written.
+    if (request.signal.aborted) return { outcome: 'cancelled' };
+    if (!(error instanceof EnginectlError)) throw error;
     const detail = `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`;
     // Said where the operator reads (the worker's log), not only in the site's terminal record.
     // Verify's hint is a run's (resume with --in-doubt), which a worker does not take: the site fails, for an operator.

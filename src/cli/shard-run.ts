@@ -141,13 +141,13 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       onStart: () => (started = true),
     });
   } catch (error) {
+    if (started) throw error;
+    // Stopped before it sent anything (waiting for its index's lease, say): nothing to report, and no fault of its own.
+    if (io.signal.aborted)
+      return (say(`shard ${values.shard}: interrupted before it sent anything`), ExitCode.interrupted);
     // The store or the lease failed before anything was sent: safe to run the index again (a damaged record is read again as it is: not).
-    if (
-      !started &&
-      ((error instanceof StoreError && error.code === 'STORE_FAILED') ||
-        (error instanceof LeaseError && error.code === 'LEASE_HELD'))
-    )
-      throw new ShardUnavailable(error);
+    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
+    if (error instanceof LeaseError && error.code === 'LEASE_HELD') throw new ShardUnavailable(error);
     throw error;
   }
   const { result, report, manifest, failedEarlier } = done;

@@ -301,6 +301,81 @@ test('a shard whose site failed within the budget, parked at the barrier, and ru
   assert.equal(f.applied('/update/system')[failing], undefined, 'refused, never applied, not sent again');
 });
 
+test("a second worker of the same index stopped (SIGTERM) while it waits for the index's lease says it was interrupted before it sent anything (143), not an internal error", async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', {
+    before: (method, path) => {
+      if (method !== 'POST' || !path.endsWith('/update/system')) return;
+      reached();
+      return held;
+    },
+  });
+  const run = (await f.shard('--shards', '1')).run;
+  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '1h'];
+  const first = workerProcess(args, f.env);
+  t.after(() => (release(), first.child.kill('SIGKILL')));
+  await atServer;
+  const second = workerProcess(args, f.env);
+  t.after(() => second.child.kill('SIGKILL'));
+  let out = '';
+  await new Promise<void>((resolve) => {
+    second.child.on('exit', () => resolve());
+    second.child.stdout!.on('data', (chunk) => {
+      out += String(chunk);
+      if (/waiting/.test(out)) resolve();
+    });
+  });
+  assert.match(out, /held by run .*waiting/);
+  second.child.kill('SIGTERM');
+  const ended = await second.done;
+  assert.equal(ended.code, 143, ended.out);
+  assert.match(ended.out, /^shard 1\/1: interrupted before it sent anything$/m);
+  assert.doesNotMatch(ended.out, /internal error/);
+});
+
+test("a worker stopped (SIGTERM) while its takeover's verify reads the target back ends interrupted with its report written, the site left for a later attempt", async (t) => {
+  let releaseWrite: () => void = () => undefined;
+  const write = new Promise<void>((resolve) => (releaseWrite = resolve));
+  let wrote: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (wrote = resolve));
+  let releaseRead: () => void = () => undefined;
+  const read = new Promise<void>((resolve) => (releaseRead = resolve));
+  let reading: () => void = () => undefined;
+  const verifying = new Promise<void>((resolve) => (reading = resolve));
+  let takenOver = false;
+  const f = await shardFleet(t, 1, '  over: site\n  waves: [rest]', {
+    before: (method, path) => {
+      if (method === 'POST' && path.endsWith('/update/system')) return (wrote(), write);
+      // The takeover's verify reads the site's Engines: held there.
+      if (takenOver && method === 'GET' && path.endsWith('/monitoring/v1/engines')) return (reading(), read);
+      return undefined;
+    },
+  });
+  t.after(() => (releaseWrite(), releaseRead()));
+  const run = (await f.shard('--shards', '1')).run;
+  const json = join(f.dir, 'second.json');
+  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '2s'];
+  const first = workerProcess(args, f.env);
+  t.after(() => first.child.kill('SIGKILL'));
+  await atServer;
+  first.child.kill('SIGKILL');
+  await first.done;
+  takenOver = true;
+  const second = workerProcess([...args, '--report-json', json], f.env);
+  t.after(() => second.child.kill('SIGKILL'));
+  await verifying;
+  second.child.kill('SIGTERM');
+  const ended = await second.done;
+  assert.equal(ended.code, 143, ended.out);
+  assert.match(ended.out, /^shard 1\/1: interrupted$/m);
+  assert.doesNotMatch(ended.out, /enginectl: GET /);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { shard: { end: string; left: string[] } };
+  assert.deepEqual([report.shard.end, report.shard.left], ['cancelled', ['site-0001']]);
+});
+
 test("a queue worker that reaches the barrier once its wave's budget is spent, a site still running elsewhere, exits 1 at its wait limit (the rollout halts there), not parked", async (t) => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -620,7 +695,7 @@ test('a site whose write continue-on-error left in doubt fails in its wave: the 
   assert.match(merged.stdout, /^✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\)/m);
 });
 
-test('within the budget, a site whose write continue-on-error left in doubt fails in its wave and in every report: the worker\'s and the merged one say failure, as the wave and the exit do', async (t) => {
+test("within the budget, a site whose write continue-on-error left in doubt fails in its wave and in every report: the worker's and the merged one say failure, as the wave and the exit do", async (t) => {
   const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 1');
   writeFileSync(
     f.file,
