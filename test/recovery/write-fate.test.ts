@@ -615,7 +615,7 @@ test("in a rollout, a value whose write the pipeline's in-doubt: retry sent agai
   assert.equal(s.emulator.requests.filter((r) => r.method === 'POST').length, 2, 'b was never sent');
 });
 
-test("a matrix instance fail-fast cancelled before it started is in the journal as the run left it: report of the journal says failure (FAIL_FAST), as the run did, not cancelled, and resume runs it", async (t) => {
+test('a matrix instance fail-fast cancelled before it started is in the journal as the run left it: report of the journal says failure (FAIL_FAST), as the run did, not cancelled, and resume runs it', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
   const file = join(dir, 'release.yml');
@@ -657,7 +657,8 @@ steps:
   const resumed = await runCli(['run', file, '--resume', journal], { env });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.equal(
-    emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.status === 200).length,
+    emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.status === 200)
+      .length,
     2,
     'resume ran both: the refused one and the one fail-fast never started',
   );
