@@ -228,6 +228,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
           sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash,
         },
         ...(going ? { continueRollout: going } : {}),
+        ...(state.continued ? { continuedBefore: state.continued } : {}),
       },
       resume: request.continueParked && state.parked ? { ...plan, parked: state.parked } : plan,
       warnings: [...warnings, ...extra],

@@ -80,6 +80,8 @@ export interface JournalSpec {
   decisions?: Resume['decisions'] | undefined;
   /** --continue-rollout: the operator's word to go on past a halted wave, recorded as the run starts. */
   continueRollout?: { wave: number; by: string; at: number } | undefined;
+  /** --resume: the last such word the journal holds already (every report shows it, as report JOURNAL does). */
+  continuedBefore?: { wave: number; by: string; at: number } | undefined;
   /** --resume: the servers' URLs (masked) in the journal's last run, to warn when they moved. */
   previousServers?: Record<string, string> | undefined;
   /** --resume: the pipeline that wrote the journal, and whether its pipeline file is this one's. */
@@ -226,7 +228,8 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     pipelineSha256: request.sources && (request.sha256 ?? maskedSha256(request.sources, request.vars, masker)),
   };
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
-  if (spec?.continueRollout) raw = { ...raw, continued: spec.continueRollout };
+  const continued = spec?.continueRollout ?? spec?.continuedBefore;
+  if (continued) raw = { ...raw, continued };
   if (request.resume?.parked?.decided.length) raw = { ...raw, decided: [...request.resume.parked.decided] };
   if (request.lease) raw = { ...raw, lease: request.lease.summary() };
   if (spec?.resumedFrom)

@@ -663,3 +663,42 @@ steps:
     'resume ran both: the refused one and the one fail-fast never started',
   );
 });
+
+test("a later resume's reports keep the operator's earlier --continue-rollout, as report of the journal does", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: rec
+    uses: classes/create
+    matrix: { t: [x, y] }
+    with: { class: 30, fields: { iname: "REL-\${{ matrix.t }}", irelease: "1", itarget: prod, ioutcome: success, imessage: hi } }
+`,
+  );
+  writeFileSync(
+    s.file,
+    readFileSync(s.file, 'utf8').replace(
+      'steps:\n',
+      'rollout:\n  over: t\n  waves: [[x], [y]]\n  max-failures: 0\nsteps:\n',
+    ),
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/classes/v1/classes/30/entities', status: 400, times: 1 });
+  const first = await runCli(['run', s.file, '--journal', s.journal], { env: s.env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.match(first.stdout, /the rollout halted at wave 1/);
+  const decisions = (path: string) =>
+    (JSON.parse(readFileSync(path, 'utf8')) as { decisions: { decision: string; wave: number }[] }).decisions.map(
+      (d) => [d.decision, d.wave],
+    );
+  const going = await runCli(
+    ['run', s.file, '--resume', s.journal, '--continue-rollout', '--report-json', join(s.dir, 'r1.json')],
+    { env: s.env },
+  );
+  assert.equal(going.code, 0, going.stdout + going.stderr);
+  assert.deepEqual(decisions(join(s.dir, 'r1.json')), [['continue-rollout', 1]]);
+  const again = await runCli(['run', s.file, '--resume', s.journal, '--report-json', join(s.dir, 'r2.json')], {
+    env: s.env,
+  });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  await runCli(['report', s.journal, '--report-json', join(s.dir, 'read.json')]);
+  assert.deepEqual(decisions(join(s.dir, 'read.json')), [['continue-rollout', 1]], 'the journal keeps it');
+  assert.deepEqual(decisions(join(s.dir, 'r2.json')), decisions(join(s.dir, 'read.json')), 'and so does the run');
+});
