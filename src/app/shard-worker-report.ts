@@ -24,6 +24,8 @@ export interface WorkerReportInput {
   /** The pipeline's name, resolved, and file: a worker that ran no site has no site report to take them from. */
   pipeline: { name: string; file: string };
   result: WorkerResult;
+  /** Which attempt of its index this worker is, from 1. */
+  attempt: number;
   sites: readonly SiteReport[];
   startedAt: number;
   durationMs: number;
@@ -62,6 +64,7 @@ export function workerReport(input: WorkerReportInput): Report {
       sites: [...new Set(result.ran.map((r) => r.site))],
       // Started and not ended here: its end was not recorded (SiteEnd 'cancelled': lost or interrupted).
       left: result.ran.filter((r) => r.outcome === 'cancelled').map((r) => r.site),
+      attempt: input.attempt,
     },
   };
 }

@@ -124,6 +124,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       index: request.index,
       pipeline: { name: prepareRun(request.pipeline, request.env, request.masker).name, file: request.pipeline.file },
       result,
+      attempt: attempts.length + 1,
       sites: reports,
       startedAt,
       durationMs: watch() - started,

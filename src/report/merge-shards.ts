@@ -70,13 +70,26 @@ export function shardRollout(shards: readonly Source[]): Report['rollout'] {
   return best;
 }
 
+/** Whether an attempt of some index wrote none of these reports (killed before it wrote its file) while a later one did. */
+function attemptMissing(shards: readonly Source[]): boolean {
+  const byIndex = new Map<number, Set<number>>();
+  for (const { report } of shards)
+    if (report.shard)
+      byIndex.set(report.shard.index, (byIndex.get(report.shard.index) ?? new Set()).add(report.shard.attempt));
+  return [...byIndex.values()].some((seen) => seen.size < Math.max(...seen));
+}
+
 /**
  * The values no report is owed for, when no report holds them: those of the waves after the one a
  * rollout waits at, and once it halted, those of its halted wave too (the budget spent, they never
- * started).
+ * started), unless an attempt of some index whose report is not among `shards` may have run them.
  */
-export function unstartedAfter(rollout: Report['rollout']): ReadonlySet<string> {
-  const from = rollout?.halted ? rollout.halted.wave : rollout?.parked ? rollout.parked.wave + 1 : undefined;
+export function unstartedAfter(rollout: Report['rollout'], shards: readonly Source[]): ReadonlySet<string> {
+  const from = rollout?.halted
+    ? rollout.halted.wave + (attemptMissing(shards) ? 1 : 0)
+    : rollout?.parked
+      ? rollout.parked.wave + 1
+      : undefined;
   return new Set(from === undefined ? [] : rollout!.waves.filter((w) => w.wave >= from).flatMap((w) => w.values));
 }
 

@@ -49,7 +49,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   const steps = [...kept.map((k) => k.step), ...(options.after ?? [])];
   // A sharded run's workers' reports: the rollout as the one that knew the most tells it.
   const rollout = shardRollout(shards);
-  const unstarted = unstartedAfter(rollout);
+  const unstarted = unstartedAfter(rollout, shards);
   const noReport = [
     ...uncovered(matrix, shards, options.covers).filter(
       (v) => !rollout || !v.startsWith(`${rollout.over}=`) || !unstarted.has(v.slice(rollout.over.length + 1)),

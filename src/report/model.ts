@@ -186,6 +186,13 @@ export const Report = z.object({
         .describe(
           "sites it started and did not end (its lease lapsed, or it was interrupted): a later attempt resumes them, and report --merge keeps that attempt's instances",
         ),
+      attempt: z
+        .int()
+        .positive()
+        .default(1)
+        .describe(
+          "which attempt of its index this worker was, from 1: report --merge of files without an earlier attempt's does not say a site of a halted wave no file holds was not started (that attempt may have run it)",
+        ),
     })
     .nullable()
     .default(null)

@@ -42,6 +42,7 @@ test("report --merge --expect-shards: the workers' own reports, a worker of no s
     end: 'done',
     sites: [],
     left: [],
+    attempt: 1,
   });
   assert.deepEqual(none.steps, []);
   assert.equal(none.outcome, 'success');

@@ -376,6 +376,48 @@ test("a worker stopped (SIGTERM) while its takeover's verify reads the target ba
   assert.deepEqual([report.shard.end, report.shard.left], ['cancelled', ['site-0001']]);
 });
 
+test('report --merge of worker files never says a site ran by an attempt killed before it wrote its file was not started: it is in no report, its job died', async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]\n  max-failures: 0', {
+    before: (method, path) => {
+      if (method !== 'POST' || !path.includes('/site-0002/') || !path.endsWith('/update/system')) return;
+      reached();
+      return held;
+    },
+  });
+  t.after(() => release());
+  const run = (await f.shard('--shards', '1')).run;
+  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '2s'];
+  // Attempt 1 ends site-0001, then is killed while site-0002's update is held at the server: no file.
+  const first = workerProcess(args, f.env);
+  t.after(() => first.child.kill('SIGKILL'));
+  await atServer;
+  first.child.kill('SIGKILL');
+  await first.done;
+  // Attempt 2 takes site-0002 over; verify cannot tell an update/system with no source: the wave halts.
+  const json = join(f.dir, 'second.json');
+  const second = workerProcess([...args, '--report-json', json], f.env);
+  t.after(() => second.child.kill('SIGKILL'));
+  const ended = await second.done;
+  assert.equal(ended.code, 1, ended.out);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 }, 'site-0001 ran, in the attempt that died');
+  const merged = await f.cli(['report', '--merge', json, '--expect-shards', '1']);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  const line = /^✖ the rollout halted at wave 1: .*$/m.exec(merged.stdout)?.[0] ?? '';
+  // The file of attempt 2 cannot tell which of the wave's other sites attempt 1 ran: none is said not started.
+  assert.match(
+    line,
+    /; nothing is undone; in no report \(its job died or never ran\): site-0001, site-0003, site-0004$/,
+  );
+  assert.match(merged.stdout, /^✖ site=site-0001: no report: its job died or never ran/m);
+  // The store knows: site-0001 ran; the others never started.
+  const stored = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.match(stored.stdout, /^✖ the rollout halted at wave 1: .*; not started: site-0003, site-0004$/m);
+});
+
 test("a queue worker that reaches the barrier once its wave's budget is spent, a site still running elsewhere, exits 1 at its wait limit (the rollout halts there), not parked", async (t) => {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
