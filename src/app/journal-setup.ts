@@ -20,7 +20,7 @@ import { prepareRun } from '../runner/scope.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
-import type { JournalSpec } from './run.ts';
+import type { JournalSpec } from './journal-spec.ts';
 
 export interface JournalRequest {
   path: string;
@@ -229,6 +229,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         },
         ...(going ? { continueRollout: going } : {}),
         ...(state.continued ? { continuedBefore: state.continued } : {}),
+        ...(state.decided.length ? { decidedBefore: state.decided } : {}),
       },
       resume: request.continueParked && state.parked ? { ...plan, parked: state.parked } : plan,
       warnings: [...warnings, ...extra],

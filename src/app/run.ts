@@ -9,15 +9,16 @@ import { renderMarkdown } from '../report/markdown.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
+import type { JournalSpec } from './journal-spec.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { RunnerDeps, RunStart } from '../runner/run-context.ts';
-import type { JournalFile, JournalWriteError } from '../journal/file.ts';
+import type { JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
 import { journalObserver, journalWriter } from '../journal/observer.ts';
-import { JOURNAL_VERSION, type JournalRecord, type JournalVersion } from '../journal/records.ts';
-import { inputsDigest, type Resume } from '../journal/resume.ts';
+import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
+import { inputsDigest } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import { steadyNow, type Clock } from './clock.ts';
 import type { ReportPaths } from './report-files.ts';
@@ -62,30 +63,6 @@ export interface RunRequest {
     { check(): Promise<void>; stillHeld(): Promise<void>; summary(): NonNullable<RunResult['lease']> } | undefined;
   /** Windows and freezes: earlier write durations (--history), and who overrides with --override-freeze. */
   windows?: Pick<RunnerDeps, 'history' | 'windowOverride'> | undefined;
-}
-
-export interface JournalSpec {
-  /** The journal, opened and locked for this run. */
-  file: JournalFile;
-  /** The key of every hash in the journal (a resume reuses the first run's). */
-  salt: string;
-  /** The journal's version (a resume keeps the first run's: its files hashed as it hashed them); the newest when absent. */
-  version?: JournalVersion | undefined;
-  /** Every file the pipeline reads (or a single-step action's inputs), hashed with the salt. */
-  files: { path: string; hash: string }[];
-  /** The --var values as given, and their keyed hash (what a resume compares). */
-  vars: Readonly<Record<string, unknown>>;
-  varsHash: string;
-  /** --resume: the operator's decisions to record as the run starts. */
-  decisions?: Resume['decisions'] | undefined;
-  /** --continue-rollout: the operator's word to go on past a halted wave, recorded as the run starts. */
-  continueRollout?: { wave: number; by: string; at: number } | undefined;
-  /** --resume: the last such word the journal holds already (every report shows it, as report JOURNAL does). */
-  continuedBefore?: { wave: number; by: string; at: number } | undefined;
-  /** --resume: the servers' URLs (masked) in the journal's last run, to warn when they moved. */
-  previousServers?: Record<string, string> | undefined;
-  /** --resume: the pipeline that wrote the journal, and whether its pipeline file is this one's. */
-  resumedFrom?: { journal: string; name: string; file: string; sameFile: boolean } | undefined;
 }
 
 export interface RunWorld {
@@ -230,7 +207,8 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
   const continued = spec?.continueRollout ?? spec?.continuedBefore;
   if (continued) raw = { ...raw, continued };
-  if (request.resume?.parked?.decided.length) raw = { ...raw, decided: [...request.resume.parked.decided] };
+  const decided = spec?.decidedBefore ?? request.resume?.parked?.decided ?? [];
+  if (decided.length) raw = { ...raw, decided: [...decided] };
   if (request.lease) raw = { ...raw, lease: request.lease.summary() };
   if (spec?.resumedFrom)
     raw = {

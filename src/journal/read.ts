@@ -56,6 +56,8 @@ export interface JournalState {
   finished: boolean;
   /** The operator's last word to go on past a halted wave (--continue-rollout). */
   continued?: { wave: number; by: string; at: number } | undefined;
+  /** Every decision of the operator's about a parked run (enginectl decide), in order: every report shows them. */
+  decided: OperatorDecision[];
   /** The waves of the last run's rollout, as it ended them. */
   rollout?: RolloutResult | undefined;
   /** Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not park. */
@@ -84,6 +86,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   let halted: JournalState['halted'];
   let rollout: JournalState['rollout'];
   let continued: JournalState['continued'];
+  const decided: JournalState['decided'] = [];
   let parked: JournalState['parked'];
   // The park the last run went on from: its word while that run has not ended (a killed continue).
   let wentOnFrom: JournalState['parked'];
@@ -113,6 +116,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     if (r.t === 'decide') {
       const { t: _t, ...decision } = r;
       (parked ?? wentOnFrom)?.decided.push(decision);
+      decided.push(decision);
       continue;
     }
     // The outcome is computed from the instances, never read from the finish record.
@@ -174,7 +178,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     instances.set(r.key, state);
   }
   parked ??= wentOnFrom; // a continue killed before it ended: still parked there, with its decisions
-  return { runs, instances, lastAt, halted, rollout, continued, finished, parked };
+  return { runs, instances, lastAt, halted, rollout, continued, decided, finished, parked };
 }
 
 /**

@@ -83,5 +83,6 @@ export function releaseOf(state: JournalState): RunResult {
     pipelineSha256: last.sha256,
     ...(state.rollout ? { rollout: state.rollout } : {}),
     ...(state.continued ? { continued: state.continued } : {}),
+    ...(state.decided.length ? { decided: state.decided } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { undecidedDoubts, type StepRun, type RolloutResult } from './result.ts';
 import { haltedEarlier, pastBudget } from './rollout-result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
 import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
-import { notStarted } from './instance-end.ts';
+import { carry, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
@@ -136,6 +136,12 @@ export async function runRollout(
         // The operator's word about a value of the wave it parked at: not sent again (skip, exclude, continue).
         const decided = decidedFor(ctx, wave.wave, value) ?? (goesOn(ctx, wave.wave) ? decisionsOf(value) : undefined);
         if (decided && decided.decision !== 'retry') {
+          // What the resume carries of it (done earlier, or a call in doubt treated as applied with its decision) shows as such.
+          for (const [step, runs] of runsOf(value))
+            for (const run of runs) {
+              const carried = ctx.resume?.carried.get(run.key);
+              if (carried) carry(ctx, Object.assign(run, { wave: wave.wave }), stepPosition(ctx, step), carried);
+            }
           if (leaveValue(runsOf(value), wave.wave, decided)) wave.failed.push(value);
           continue;
         }

@@ -4,7 +4,10 @@
 // evidence, and shown in the reports; no applied write is sent again; a retry on "cannot tell"
 // is refused without a reason.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import type { Report } from '../../src/report/model.ts';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
 
 const FLEET = (budget: number) => `  over: site
@@ -102,6 +105,29 @@ test('--exclude: the wave goes on without the value, within its budget; --abort 
   assert.match(refused.stderr, /the operator aborted it \(.*: rolling back by hand\)/);
   const parked = await other.f.cli(['runs', '--store', other.f.storeUrl, '--parked']);
   assert.match(parked.stdout, /^no parked run in /m);
+});
+
+test("--exclude of a value in doubt: the run that goes on and report of the store tell one story of its write (in doubt, treated as applied on verify's word) and keep the decision", async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after', 1);
+  const excluded = await f.decide(id, '--exclude', 'site-002', '--reason', 'site under repair');
+  assert.equal(excluded.code, 0, excluded.stdout + excluded.stderr);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 1, done.stdout + done.stderr);
+  const json = join(f.dir, 'stored.json');
+  const stored = await f.cli(['report', '--store', f.storeUrl, '--run', id, '--report-json', json]);
+  assert.equal(stored.code, 1, stored.stdout + stored.stderr);
+  const read = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  const story = (r: Report) => {
+    const s = r.steps.find((x) => x.id === 'update' && x.matrix?.site === 'site-002')!;
+    return [s.outcome, s.inDoubt?.method ?? null, s.decision?.decision, s.decision?.verdict];
+  };
+  assert.deepEqual(story(done.report!), ['skipped', 'POST', 'skip', 'applied'], 'the run');
+  assert.deepEqual(story(read), story(done.report!), 'report of the store');
+  assert.equal(done.report!.counts.treatedAsApplied, 1);
+  assert.equal(read.counts.treatedAsApplied, 1);
+  const said = (r: Report) => r.decisions.map((d) => [d.decision, d.value]);
+  assert.deepEqual(said(done.report!), [['exclude', 'site-002']]);
+  assert.deepEqual(said(read), said(done.report!));
 });
 
 test('--continue past the wave: the value in doubt is left as it is (not sent again), the wave goes on', async (t) => {
