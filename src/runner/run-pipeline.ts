@@ -80,10 +80,11 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
       if (stop || signal.aborted) {
         notStarted(run, signal.aborted, signal);
         // Fail-fast's cancellations are told as they happen, and end in the journal as the run left
-        // them (a resume runs them); an interruption says so once for the run, and leaves them unended.
+        // them (a resume runs them), but for one a resume carries: its earlier end stands (done, or
+        // decided), or the next resume would send it again. An interruption says so once for the run.
         if (!signal.aborted) {
           ctx.tell.stepFinished(run, position);
-          ctx.tell.instanceFinished(run, undefined);
+          if (!ctx.resume?.carried.has(run.key)) ctx.tell.instanceFinished(run, undefined);
         }
         continue;
       }

@@ -702,3 +702,43 @@ test("a later resume's reports keep the operator's earlier --continue-rollout, a
   assert.deepEqual(decisions(join(s.dir, 'read.json')), [['continue-rollout', 1]], 'the journal keeps it');
   assert.deepEqual(decisions(join(s.dir, 'r2.json')), decisions(join(s.dir, 'read.json')), 'and so does the run');
 });
+
+test('a carried instance fail-fast passes over on a resume keeps its end: the next resume still carries it and never sends its applied write again', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
+  const file = join(dir, 'release.yml');
+  const pipeline = (tracking: string) => `version: 1
+name: Fail fast on a resume
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+  staging: { server: staging-db.example.com, database: STAGING, token: staging-token }
+steps:
+  - id: up
+    name: Update \${{ matrix.t }}
+    uses: update/system
+    matrix: { t: [staging, prod] }
+    max-parallel: 1
+    with: { target: "\${{ matrix.t }}", tracking-id: "\${{ matrix.t == 'staging' && '${tracking}' || 'REL-1' }}" }
+  - id: after
+    uses: api/request
+    with: { path: /api/licensing/v1/products/999 }
+`;
+  writeFileSync(file, pipeline('REL-1'));
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const journal = join(dir, 'run.journal.jsonl');
+  const updates = () =>
+    emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.status === 200)
+      .length;
+  const first = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.equal(updates(), 2, 'both applied; the step after failed');
+  // Staging's inputs change: it runs again and is refused; prod, done, waits behind it (fail-fast).
+  writeFileSync(file, pipeline('REL-2'));
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 400, times: 1 });
+  const second = await runCli(['run', file, '--resume', journal, '--force'], { env });
+  assert.equal(second.code, 1, second.stdout + second.stderr);
+  // Staging runs again and is applied; prod is still carried.
+  const third = await runCli(['run', file, '--resume', journal, '--force'], { env });
+  assert.equal(updates(), 3, "staging's update once more; prod's never again");
+  assert.match(third.stdout, /Update prod\b.*done in an earlier run/);
+});
