@@ -131,6 +131,8 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     });
     report.rollout = await rolloutAtEnd(store, manifest, result.end);
     const failedEarlier = attempts.length > 0 ? await endedFailed(store, manifest, request.index, result) : [];
+    // Its exit says a site of its index failed: so do its reports.
+    if (failedEarlier.length > 0 && report.outcome === 'success') report.outcome = 'failure';
     return { manifest, result, report, owns, failedEarlier };
   } finally {
     clearInterval(heartbeat);

@@ -298,6 +298,8 @@ test('a shard whose site failed within the budget, parked at the barrier, and ru
     new RegExp(`^✖ site ${failing} \\(wave 1\\): failure, in an earlier attempt of this shard$`, 'm'),
   );
   assert.match(again.stdout, /^shard 1\/2: done, 0 site\(s\) run, 1 failed \(1 in an earlier attempt\)$/m);
+  assert.match(again.stdout, /^pipeline "Fleet release": failure/m, 'its summary line');
+  assert.equal(again.report?.outcome, 'failure', 'its report');
   assert.equal(f.applied('/update/system')[failing], undefined, 'refused, never applied, not sent again');
 });
 
