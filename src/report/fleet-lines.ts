@@ -52,15 +52,19 @@ function rolloutLine(report: Report): string | undefined {
   const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
   // With a worker's file missing, a site no file holds may have run in it: only a wave the rollout never reached is sure.
   const unsure = report.merged?.noReport.some(missingFile) ?? false;
-  // A site listed "no report" (its job died: an attempt killed before it wrote its file) is not said not started.
-  const owed = new Set(report.merged?.noReport ?? []);
+  // A site of the halted wave listed "no report" (an attempt whose file is missing may have run it:
+  // merge-shards.ts unstartedAfter) is not said not started.
+  const owed = new Set(halted ? (report.merged?.noReport ?? []) : []);
   const [unstarted, unseen, died]: [string[], string[], string[]] = [[], [], []];
   for (const w of waves)
     for (const v of w.values)
       if (!ran.has(v))
-        (owed.has(`${over}=${v}`) ? died : unsure && w.outcome !== 'not-started' ? unseen : unstarted).push(
-          neutralise(v),
-        );
+        (w.wave === halted?.wave && owed.has(`${over}=${v}`)
+          ? died
+          : unsure && w.outcome !== 'not-started'
+            ? unseen
+            : unstarted
+        ).push(neutralise(v));
   const left = `${unstarted.length ? `; not started: ${unstarted.join(', ')}` : ''}${unseen.length ? `; in no report (not started, or the missing shard's): ${unseen.join(', ')}` : ''}${died.length ? `; in no report (its job died or never ran): ${died.join(', ')}` : ''}`;
   if (halted)
     return `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}`;

@@ -181,7 +181,7 @@ export const entityUpdated: Verifier = {
       // The old values prove nothing alone: the write may have been applied and written back since.
       // Its version (iversion) tells: the same as just before the call, nothing was written since.
       const [was, now] = [before.data.iversion, entity.iversion];
-      if (was === undefined || now === undefined)
+      if (was == null || now == null)
         return {
           verdict: 'cannot-tell',
           evidence: `${listText(off)} hold the values of just before the call, but the entity has no version (iversion) to tell whether it was written since`,
@@ -233,6 +233,14 @@ export const entityDeleted: Verifier = {
       return {
         verdict: 'cannot-tell',
         evidence: `GET ${call.path} answers 200 (entity ${JSON.stringify(now ?? null)}), and no snapshot says which entity ${named} named just before the call: one created since under that name answers too`,
+      };
+    // The same key: still there, unless it was deleted and inserted again since (a replication's
+    // insert keeps keys): its version (iversion) the same as just before the call says it was not.
+    const version = Entity.safeParse(snapshot).data?.iversion;
+    if (was !== undefined && (version == null || !same(version, entity?.iversion)))
+      return {
+        verdict: 'cannot-tell',
+        evidence: `GET ${call.path} answers 200, but ${version == null ? 'no version (iversion) says' : `its version moved since (${JSON.stringify(version)} then, ${JSON.stringify(entity?.iversion ?? null)} now): nothing says`} it is the entity just before the call: it may have been deleted and inserted again`,
       };
     return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: the entity is still there` };
   },

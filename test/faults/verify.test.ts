@@ -306,3 +306,45 @@ test('verify of a delete by name reads which entity the name names: one created 
   assert.equal(deletes(), sentBefore, 'not sent again');
   assert.equal(s.emulator.state.entities.filter((e) => e.iname === 'REL-CUR').length, 1, 'the new one is kept');
 });
+
+test('verify says not applied of an update or a delete only when the version (iversion) proves nothing was written since: an entity without one, or deleted and inserted again under its key, cannot tell', async (t) => {
+  // An update of an entity whose iversion is null (unset): put back as before, nothing proves it was not written.
+  const s = await setup(
+    t,
+    '  - id: update\n    uses: classes/update\n    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }\n    longest: 1m\n  - id: delete\n    uses: classes/delete\n    with: { id: 2011, class: 13 }\n    longest: 1m\n',
+  );
+  const unversioned = structuredClone(s.before);
+  for (const e of unversioned.entities) if (e.ikey === 2001) e.iversion = null;
+  s.emulator.state = structuredClone(unversioned);
+  const update = killedAfterSend(s.journal, 'id:update', 3 * 60_000);
+  const snapshot = records(update).find((r) => r.t === 'snapshot' && r.key === 'id:update') as Rec & {
+    value: { iversion: unknown };
+  };
+  snapshot.value.iversion = null;
+  const { crc: _crc, ...rest } = snapshot as Rec & { crc?: string };
+  writeFileSync(
+    update,
+    records(update)
+      .map((r) => {
+        const { crc: _c, ...plain } = r as Rec & { crc?: string };
+        return encodeLine(r.t === 'snapshot' && r.key === 'id:update' ? rest : plain);
+      })
+      .join(''),
+  );
+  const unknown = await verify(s, update);
+  assert.equal(unknown.code, 1, unknown.stdout + unknown.stderr);
+  assert.match(
+    unknown.stdout,
+    /^cannot-tell +"Update an entity" .*: iemailaddress hold the values of just before the call, but the entity has no version \(iversion\) to tell whether it was written since/m,
+  );
+  // A delete: the entity is back under its key, at another version (deleted, then inserted again).
+  const again = structuredClone(s.before);
+  for (const e of again.entities) if (e.ikey === 2011) e.iversion = (Number(e.iversion) || 0) + 5;
+  s.emulator.state = again;
+  const deleted = await verify(s, killedAfterSend(s.journal, 'id:delete', 3 * 60_000));
+  assert.equal(deleted.code, 1, deleted.stdout + deleted.stderr);
+  assert.match(
+    deleted.stdout,
+    /^cannot-tell +"Delete an entity" .*: GET \S+ answers 200, but its version moved since \(\d+ then, \d+ now\): nothing says it is the entity just before the call/m,
+  );
+});
