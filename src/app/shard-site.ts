@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { ApiError } from '../api/index.ts';
 import { EnginectlError } from '../errors.ts';
 import { journalReport } from '../journal/release.ts';
 import { journalKey } from '../journal/seal.ts';
@@ -93,9 +94,9 @@ export async function runSite(
     }
     // Nothing was added to the journal: its local copy (a taken-over run's, laid from the store) goes.
     rmSync(stored.path, { force: true });
-    // Interrupted while its journal was opened (a takeover's verify reading the target): the site is
-    // left, not ended, for a later attempt; the worker ends interrupted, its reports written.
-    if (request.signal.aborted) return { outcome: 'cancelled' };
+    // Cut by the stop while its journal was opened (a takeover's verify reading the target): the site
+    // is left, not ended, for a later attempt; the worker ends interrupted, its reports written.
+    if (request.signal.aborted && cutByStop(error, request.signal)) return { outcome: 'cancelled' };
     if (!(error instanceof EnginectlError)) throw error;
     const detail = `${manifest.over} ${site}: its run ${stored.runId} cannot go on: ${error.message}`;
     // Said where the operator reads (the worker's log), not only in the site's terminal record.
@@ -169,3 +170,9 @@ export async function runSite(
     if (whole && !unsettled) rmSync(stored.path, { force: true });
   }
 }
+
+/** An error that only says the stop cut what was under way (a call aborted), not a fault of its own. */
+const cutByStop = (error: unknown, signal: AbortSignal): boolean =>
+  error === signal.reason ||
+  (error instanceof ApiError && error.code === 'API_ABORTED') ||
+  (error instanceof Error && error.name === 'AbortError');
