@@ -615,14 +615,9 @@ test("in a rollout, a value whose write the pipeline's in-doubt: retry sent agai
   assert.equal(s.emulator.requests.filter((r) => r.method === 'POST').length, 2, 'b was never sent');
 });
 
-test('a matrix instance fail-fast cancelled before it started is in the journal as the run left it: report of the journal says failure (FAIL_FAST), as the run did, not cancelled, and resume runs it', async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
-  const file = join(dir, 'release.yml');
-  writeFileSync(
-    file,
-    `version: 1
-name: Fail fast
+/** Two targets updated one at a time (max-parallel: 1, fail-fast): prod waits behind staging. */
+const oneAtATime = (name: string, inputs: string, after = '') => `version: 1
+name: ${name}
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: prod-token }
   staging: { server: staging-db.example.com, database: STAGING, token: staging-token }
@@ -632,9 +627,14 @@ steps:
     uses: update/system
     matrix: { t: [staging, prod] }
     max-parallel: 1
-    with: { target: "\${{ matrix.t }}" }
-`,
-  );
+    with: ${inputs}
+${after}`;
+
+test('a matrix instance fail-fast cancelled before it started is in the journal as the run left it: report of the journal says failure (FAIL_FAST), as the run did, not cancelled, and resume runs it', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, oneAtATime('Fail fast', '{ target: "${{ matrix.t }}" }'));
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 400, times: 1 });
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
   const journal = join(dir, 'run.journal.jsonl');
@@ -707,22 +707,12 @@ test('a carried instance fail-fast passes over on a resume keeps its end: the ne
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
   const file = join(dir, 'release.yml');
-  const pipeline = (tracking: string) => `version: 1
-name: Fail fast on a resume
-targets:
-  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
-  staging: { server: staging-db.example.com, database: STAGING, token: staging-token }
-steps:
-  - id: up
-    name: Update \${{ matrix.t }}
-    uses: update/system
-    matrix: { t: [staging, prod] }
-    max-parallel: 1
-    with: { target: "\${{ matrix.t }}", tracking-id: "\${{ matrix.t == 'staging' && '${tracking}' || 'REL-1' }}" }
-  - id: after
-    uses: api/request
-    with: { path: /api/licensing/v1/products/999 }
-`;
+  const pipeline = (tracking: string) =>
+    oneAtATime(
+      'Fail fast on a resume',
+      `{ target: "\${{ matrix.t }}", tracking-id: "\${{ matrix.t == 'staging' && '${tracking}' || 'REL-1' }}" }`,
+      '  - id: after\n    uses: api/request\n    with: { path: /api/licensing/v1/products/999 }\n',
+    );
   writeFileSync(file, pipeline('REL-1'));
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
   const journal = join(dir, 'run.journal.jsonl');

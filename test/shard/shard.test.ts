@@ -713,8 +713,9 @@ test('a rollout stopped in its last wave (a site of it with no end, no worker al
   );
 });
 
-test('a site whose write continue-on-error left in doubt fails in its wave: the budget spent, the next wave starts nowhere, the worker exits 1', async (t) => {
-  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 0');
+/** Three sites in two waves, one shard: site-0001's update, continue-on-error, left in doubt by a gateway's 504; its worker run. */
+async function doubtUnderContinueOnError(t: TestContext, budget: number) {
+  const f = await shardFleet(t, 3, `  over: site\n  waves: [[site-0001], rest]\n  max-failures: ${budget}`);
   writeFileSync(
     f.file,
     readFileSync(f.file, 'utf8').replace(
@@ -724,7 +725,11 @@ test('a site whose write continue-on-error left in doubt fails in its wave: the 
   );
   f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', gateway: 504, site: 'site-0001' });
   const run = (await f.shard('--shards', '1')).run;
-  const worker = await f.worker(run, '1/1');
+  return { f, run, worker: await f.worker(run, '1/1') };
+}
+
+test('a site whose write continue-on-error left in doubt fails in its wave: the budget spent, the next wave starts nowhere, the worker exits 1', async (t) => {
+  const { f, run, worker } = await doubtUnderContinueOnError(t, 0);
   assert.equal(worker.code, 1, worker.stdout + worker.stderr);
   assert.deepEqual(Object.keys(f.applied('/update/system')), ['site-0001'], 'no site of wave 2 was updated');
   assert.deepEqual(
@@ -740,17 +745,7 @@ test('a site whose write continue-on-error left in doubt fails in its wave: the 
 });
 
 test("within the budget, a site whose write continue-on-error left in doubt fails in its wave and in every report: the worker's and the merged one say failure, as the wave and the exit do", async (t) => {
-  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 1');
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8').replace(
-      '    uses: update/system\n',
-      '    uses: update/system\n    continue-on-error: true\n',
-    ),
-  );
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', gateway: 504, site: 'site-0001' });
-  const run = (await f.shard('--shards', '1')).run;
-  const worker = await f.worker(run, '1/1');
+  const { f, run, worker } = await doubtUnderContinueOnError(t, 1);
   assert.equal(worker.code, 1, worker.stdout + worker.stderr);
   assert.deepEqual(worker.report?.rollout?.waves[0]?.failed, ['site-0001']);
   assert.equal(worker.report?.outcome, 'failure', "the worker's report");
