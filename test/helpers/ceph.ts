@@ -7,7 +7,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -58,12 +58,15 @@ function run(command: string, args: string[]): Promise<string> {
   });
 }
 
-async function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
+/** Whether radosgw answers on the port: an S3 answer carries its request id (another server's does not). */
+async function servesS3(port: number): Promise<boolean> {
+  try {
+    const answer = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(5_000) });
+    await answer.arrayBuffer();
+    return answer.headers.has('x-amz-request-id');
+  } catch {
+    return false;
+  }
 }
 
 export async function startCeph(bucket = 'enginectl-tests'): Promise<Ceph> {
@@ -78,7 +81,7 @@ export async function startCeph(bucket = 'enginectl-tests'): Promise<Ceph> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'ceph-'));
   for (const sub of ['run', 'log', 'mon', 'osd/ceph-0', 'rgw']) mkdirSync(join(dir, sub), { recursive: true });
-  const [monPort, rgwPort] = [await freePort(), await freePort()];
+  const monPort = await freePort();
   const fsid = randomUUID();
   const conf = join(dir, 'ceph.conf');
   writeFileSync(
@@ -113,7 +116,6 @@ keyring = ${dir}/keyring
 [client.rgw]
 # With no authentication the monitor offers only crc, and radosgw asks for secure by default.
 ms mon client mode = crc
-rgw frontends = beast endpoint=127.0.0.1:${rgwPort}
 rgw exit timeout secs = 2
 rgw data = ${dir}/rgw
 `,
@@ -203,11 +205,31 @@ rgw data = ${dir}/rgw
     const id = (await run('ceph', ['-c', conf, 'osd', 'new', osdUuid])).trim();
     await run('ceph-osd', ['-c', conf, '-i', id, '--mkfs', '--osd-uuid', osdUuid]);
     await daemon(`osd.${id}`, 'ceph-osd', ['-i', id]);
-    const rgw = await daemon('client.rgw', 'radosgw', ['-n', 'client.rgw']);
-    // radosgw creates its pools, then serves: wait for its port, as long as it lives.
-    while (!(await listening(rgwPort))) {
-      if (!alive(rgw)) throw new Error(`radosgw exited before serving:\n${logTail('client.rgw')}`);
-      await pause(100);
+    // radosgw creates its pools, then binds its port: a port free when it was chosen may be taken by
+    // then (a server of a test running beside this one), so radosgw is started again on another
+    // until it serves, and what answers on the port is checked to be radosgw.
+    let rgwPort = 0;
+    for (let attempt = 1; rgwPort === 0; attempt++) {
+      const port = await freePort();
+      rmSync(join(dir, 'run', 'client.rgw.pid'), { force: true });
+      const rgw = await daemon('client.rgw', 'radosgw', [
+        '-n',
+        'client.rgw',
+        '--rgw-frontends',
+        `beast endpoint=127.0.0.1:${port}`,
+      ]);
+      for (;;) {
+        if (logTail('client.rgw').includes(`failed to bind address 127.0.0.1:${port}`)) break;
+        if (!alive(rgw)) throw new Error(`radosgw exited before serving:\n${logTail('client.rgw')}`);
+        if (await servesS3(port)) {
+          rgwPort = port;
+          break;
+        }
+        await pause(100);
+      }
+      if (rgwPort !== 0) break;
+      await stopOne('client.rgw');
+      if (attempt === 5) throw new Error(`radosgw found no free port in ${attempt} tries`);
     }
     const accessKeyId = `ENGINECTL${randomBytes(6).toString('hex').toUpperCase()}`;
     const secretAccessKey = randomBytes(30).toString('base64url');
