@@ -4,7 +4,8 @@
 // A later attempt's answer never says anything about an earlier attempt's fate.
 //
 //   not-sent  the request never left (refused before sending, connection refused, DNS, TLS, proxy)
-//   refused   the API answered and refused: 4xx in the API's shape (JSON), or a documented refusal
+//   refused   the API answered and refused: 4xx in the API's shape (JSON), a documented refusal,
+//             or a 2xx whose body the step read as the server's refusal (an update's success: false)
 //   applied   the API answered 2xx and its answer was read
 //   unknown   everything else: no status line, a reset, a timeout, a 2xx whose body could not be
 //             read, 408, 502, 503, 504, any other 5xx, any answer not in the API's shape (a
@@ -23,6 +24,8 @@ export type AttemptEvidence =
       api?: boolean | undefined;
       /** The error code that ended the exchange (a reset, a timeout, an unreadable 2xx body). */
       error?: string | undefined;
+      /** The step read its 2xx body as the server's refusal (an update's success: false). */
+      refused?: boolean | undefined;
     };
 
 /** Errors that prove the request never reached the server. */
@@ -48,7 +51,7 @@ export function attemptFate(method: string, path: string, evidence: AttemptEvide
   if (status === undefined) return error !== undefined && NEVER_LEFT.has(error) ? 'not-sent' : 'unknown';
   // A status line came, then the exchange broke (a body cut, unreadable, too large): unknown.
   if (error !== undefined) return 'unknown';
-  if (status >= 200 && status <= 299) return 'applied';
+  if (status >= 200 && status <= 299) return evidence.refused ? 'refused' : 'applied';
   if (GATEWAY.has(status)) return 'unknown';
   // An old journal kept no shape: its 4xx answers were the API's, as enginectl read them then.
   const api = evidence.api ?? status < 500;
@@ -68,8 +71,11 @@ export interface Attempt {
 /** An instance's fate: the join over all its attempts of all its writes. */
 export interface InstanceFate {
   fate: AttemptFate | 'none';
-  /** The write whose fate is unknown (the first such), when the instance is in doubt. */
-  doubt?: { method: string; path: string; status?: number | undefined } | undefined;
+  /**
+   * The write whose fate is unknown (the first such), when the instance is in doubt; `applied`
+   * when it was applied by a step that did not succeed (stepDoubt).
+   */
+  doubt?: { method: string; path: string; status?: number | undefined; applied?: true | undefined } | undefined;
   /** A write applied once and sent again after an attempt that may have applied it too (or applied twice). */
   maybeTwice?: { method: string; path: string } | undefined;
 }
@@ -122,17 +128,33 @@ export function inApiShape(status: number, contentType: string, text: string): b
 }
 
 /**
- * The write in doubt of an instance that did not end: the join's, else its last write when that
- * was applied (answered 2xx) or cut: the step's own result, read from that answer, was never recorded,
- * so what the step would have made of it is unknown. One rule for the run that stopped (its live
- * reports) and for its journal read back (journal/read.ts).
+ * The write in doubt of an instance that did not succeed: it failed, or never ended. The join's,
+ * else a write the server applied (answered 2xx and read, no refusal in its body): the step failed
+ * on it or after it, or never said what it made of it, and sending it again applies it twice. Its
+ * last write when that was applied or cut (the join calls a write cut after an applied attempt
+ * applied), else its last write applied. One rule for the live run (a retry, a stop) and for its
+ * journal read back (journal/read.ts).
  */
-export function unendedDoubt(attempts: readonly Attempt[]): InstanceFate['doubt'] {
+export function stepDoubt(attempts: readonly Attempt[]): InstanceFate['doubt'] {
   const joined = joinFates(attempts);
   if (joined.doubt) return joined.doubt;
-  // Its last write applied, or cut with an earlier attempt of it applied (the join calls that
-  // write applied): either way the step's end is unknown, and a later send would be one more.
   const last = attempts.at(-1);
-  if (last?.fate !== 'applied' && last?.fate !== 'unknown') return undefined;
-  return { method: last.method, path: last.path, ...(last.status === undefined ? {} : { status: last.status }) };
+  const write =
+    last?.fate === 'applied' || last?.fate === 'unknown' ? last : attempts.findLast((a) => a.fate === 'applied');
+  if (!write) return undefined;
+  return {
+    method: write.method,
+    path: write.path,
+    ...(write.status === undefined ? {} : { status: write.status }),
+    ...(write.fate === 'applied' ? { applied: true as const } : {}),
+  };
+}
+
+/** A call in doubt in words, for a list: "POST /path, answered 201; its step did not end in success". */
+export function doubtCall(doubt: NonNullable<InstanceFate['doubt']>): string {
+  const answered =
+    doubt.status === undefined
+      ? ''
+      : `, answered ${doubt.status}${doubt.applied ? '; its step did not end in success' : ''}`;
+  return `${doubt.method} ${doubt.path}${answered}`;
 }

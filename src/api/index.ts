@@ -4,7 +4,8 @@ export { ApiError, unreachable, type ApiErrorCode } from './errors.ts';
 export {
   attemptFate,
   joinFates,
-  unendedDoubt,
+  stepDoubt,
+  doubtCall,
   type Attempt,
   type AttemptEvidence,
   type AttemptFate,

@@ -5,6 +5,7 @@ import type { Selection } from '../pipeline/selection.ts';
 import { hostname } from 'node:os';
 import { actorOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
+import { doubtCall } from '../api/index.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
 import { fileHash, keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
@@ -78,10 +79,7 @@ function refuseOpenDoubts(framed: Framed, path: string): void {
   if (framed.lines.length === 0) return;
   const open = undecidedInDoubt(journalState(parseRecords(framed, path), path));
   if (open.length === 0) return;
-  const named = open.map(
-    (i) =>
-      `"${i.name}" (${i.doubt.method} ${i.doubt.path}${i.doubt.status === undefined ? '' : `, answered ${i.doubt.status}`})`,
-  );
+  const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
   throw new UsageError(
     'RESUME_REFUSED',
     `journal ${path}: its last run left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt: ${named.join(', ')}; a new run on it would send ${open.length === 1 ? 'it' : 'them'} again`,

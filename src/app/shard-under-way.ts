@@ -88,9 +88,13 @@ export function asUnderWay(report: Report, site: string, holder: Holder): Report
     steps: report.steps.map((s) => {
       if (!open(s, ['IN_DOUBT', 'NOT_FINISHED', 'NOT_STARTED'])) return s;
       // A call answered (a gateway's 504 recorded, the step waiting to retry) is not one with no outcome yet.
-      const call = s.inDoubt
-        ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${s.inDoubt.status === undefined || s.inDoubt.status === null ? 'its outcome not yet recorded' : `answered ${s.inDoubt.status}, which does not say what the server did; the step is not ended`}`
-        : '';
+      const answer = (d: NonNullable<typeof s.inDoubt>) =>
+        d.status === undefined || d.status === null
+          ? 'its outcome not yet recorded'
+          : d.applied
+            ? `answered ${d.status} (applied); the step is not ended`
+            : `answered ${d.status}, which does not say what the server did; the step is not ended`;
+      const call = s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${answer(s.inDoubt)}` : '';
       const message =
         s.error?.code !== 'NOT_STARTED'
           ? `under way when this report was read: ${holds}${call}`

@@ -108,7 +108,10 @@ export function journalObserver(
       void write({ t: 'status', key: run.key, at: now(), ...call(c), status }, true);
     },
     answered(run, c, end: CallEnd) {
-      const outcome = 'status' in end ? { status: end.status, api: end.api } : { error: end.error };
+      const outcome =
+        'status' in end
+          ? { status: end.status, api: end.api, ...(end.refused ? { refused: true } : {}) }
+          : { error: end.error };
       return write({ t: 'answer', key: run.key, at: now(), ...call(c), ...outcome }, true);
     },
     overridden(run, o) {

@@ -3,7 +3,7 @@
 // release (the first run and the resumes appended after it), by identity: its last end, its last
 // call and what the server said of it, and the operator's decisions.
 import { UsageError } from '../errors.ts';
-import { attemptFate, unendedDoubt, type Attempt } from '../api/index.ts';
+import { attemptFate, stepDoubt, type Attempt } from '../api/index.ts';
 import type { Decision, InDoubtCall, RolloutResult } from '../runner/result.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 import { decodeJournal } from './frame.ts';
@@ -163,8 +163,9 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
         if (!state.call || state.attempts.length === 0) break;
         const status = r.status ?? state.call.status;
         Object.assign(state.call, { ended: true, status });
-        // An answer after the answer: the step could not read a 2xx it heard (status kept, fate unknown).
-        const evidence = { sent: true as const, status, api: r.api, error: r.error };
+        // An answer after the answer: the step could not read a 2xx it heard (status kept, fate
+        // unknown), or read it as the server's refusal (refused).
+        const evidence = { sent: true as const, status, api: r.api, error: r.error, refused: r.refused };
         Object.assign(state.attempts.at(-1)!, { status, fate: attemptFate(r.method, r.path, evidence) });
         break;
       }
@@ -182,15 +183,19 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
 }
 
 /**
- * Whether an instance is in doubt, and about which call: the join of its attempts' fates
- * (api/fate.ts). Its end says so when it ended (the run saw every answer, and whether each could
- * be read); otherwise (the run was killed) the journal's attempts decide, and a write answered
- * 2xx whose result was never recorded is in doubt too: what the step made of its answer is lost.
+ * Whether an instance is in doubt, and about which call (api/fate.ts stepDoubt). Its end says so
+ * when it ended (the run saw every answer, and whether each could be read); otherwise (the run was
+ * killed) the journal's attempts decide, and a write answered 2xx whose result was never recorded
+ * is in doubt too: what the step made of its answer is lost.
  */
 export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefined {
   if (!state) return undefined;
-  if (state.ended) return state.ended.run.inDoubt;
-  return unendedDoubt(state.attempts);
+  if (!state.ended) return stepDoubt(state.attempts);
+  const { run } = state.ended;
+  // A step that failed with a write applied: in doubt. A journal of an earlier version ended it
+  // with no doubt; its attempts say so (an update it read as refused in its body then reads in
+  // doubt too: the cautious side).
+  return run.inDoubt ?? (run.outcome === 'failure' || run.continuedOnError ? stepDoubt(state.attempts) : undefined);
 }
 
 /**

@@ -80,6 +80,8 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     api: z.boolean().optional(),
     error: z.string().optional(),
     unknown: z.boolean().optional(),
+    /** Written after the first answer: the step read the 2xx body as the server's refusal (an update's success: false). */
+    refused: z.boolean().optional(),
   }),
   z.object({
     t: z.literal('end'),

@@ -8,6 +8,7 @@
 import { canonicalSelection, describeSelection, type Selection } from '../pipeline/selection.ts';
 import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
+import { doubtCall } from '../api/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Carried, ResumePlan } from '../runner/resume.ts';
 import { instanceSet } from '../runner/instance-set.ts';
@@ -131,9 +132,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       const told = toldFor(request, p.key);
       const decision: Decision | undefined = told ?? standingDecision(state);
       if (!decision) {
-        undecided.push(
-          `"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`,
-        );
+        undecided.push(`"${state?.name ?? p.name}" (${doubtCall(doubt)})`);
         continue;
       }
       if (told) decisions.push({ key: p.key, decision, method: doubt.method, path: doubt.path });
@@ -185,7 +184,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const state = journal.instances.get(p.key);
     const doubt = doubtOf(state);
     if (!doubt || standingDecision(state)) continue;
-    const what = `"${state?.name ?? p.name}" (${doubt.method} ${doubt.path}${doubt.status === undefined ? '' : `, answered ${doubt.status}`})`;
+    const what = `"${state?.name ?? p.name}" (${doubtCall(doubt)})`;
     if (whole.has(p.key)) {
       warnings.push(
         `${what} stays in doubt: it is not selected in this run; a later run that selects it must decide it`,
@@ -205,7 +204,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   if (undecided.length > 0) {
     refuse(
       `cannot resume: ${undecided.length === 1 ? 'an instance is' : `${undecided.length} instances are`} in doubt: ${undecided.join(', ')}; the request was sent and the server may have applied it`,
-      'check on the server, then resume with --in-doubt skip (it was applied: do not send it again) or --in-doubt retry (it was not: send it again)',
+      'check on the server, then resume with --in-doubt skip (it was applied: do not send it again) or --in-doubt retry (it was not, or it is to be repeated: send it again)',
     );
   }
 

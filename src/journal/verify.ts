@@ -87,7 +87,15 @@ export async function verifyInDoubt(
     const record = state.instances.get(instance.key);
     const call = record?.call;
     let verdict: Verdict;
-    if (!verifier)
+    // Answered 2xx and read by a step that then failed, as its end says: the server's own answer
+    // says it applied it. Not for a step that never ended, nor for a journal of an earlier version
+    // (doubtOf): what the step read in that body (a refusal?) is not in the journal.
+    if (record?.ended?.run.inDoubt?.applied)
+      verdict = {
+        verdict: 'applied',
+        evidence: `answered ${instance.doubt.status} and the answer was read: the server applied it, and the step failed`,
+      };
+    else if (!verifier)
       verdict = {
         verdict: 'cannot-tell',
         evidence: `a ${instance.uses} cannot be verified through the API: check on the server, then decide (skip or retry)`,

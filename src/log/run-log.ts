@@ -91,10 +91,13 @@ export class RunLog implements RunLogger {
       const how =
         status === undefined
           ? 'got no answer'
-          : status >= 200 && status <= 299
-            ? `was answered ${status} but its answer could not be read`
-            : `was answered ${status}, which does not say what the server did`;
-      const decided = run.decision ? `; ${n(decisionPhrase(run.decision))}` : '; the server may have applied it';
+          : run.inDoubt.applied
+            ? `was answered ${status}: the server applied it, and the step failed`
+            : status >= 200 && status <= 299
+              ? `was answered ${status} but its answer could not be read`
+              : `was answered ${status}, which does not say what the server did`;
+      const unsaid = run.inDoubt.applied ? '; sending it again applies it twice' : '; the server may have applied it';
+      const decided = run.decision ? `; ${n(decisionPhrase(run.decision))}` : unsaid;
       this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and ${how}${decided}`);
     }
     if (!run.error) return;

@@ -79,7 +79,7 @@ export const RetrySchema = z.strictObject({
     .enum(['stop', 'retry'])
     .optional()
     .describe(
-      "after an attempt whose write the server may have applied (no answer, a gateway's 502/503/504, a timeout): stop (default: the step fails in doubt) or retry (send it again: recorded in every report as the pipeline's decision)",
+      "after an attempt whose write the server may have applied (no answer, a gateway's 502/503/504, a timeout), or applied while the step failed (answered 2xx: an api/request whose expect-status it missed): stop (default: the step fails in doubt) or retry (send it again: recorded in every report as the pipeline's decision)",
     ),
 });
 

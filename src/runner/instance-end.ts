@@ -1,13 +1,20 @@
 // How an instance ends: finished with its outcome, not started (interrupted or fail-fast),
 // cancelled (in doubt when its last call got no answer), or carried whole from an earlier run; and
 // what it gave, masked into the StepRun the reports show.
-import { unendedDoubt, type Attempt } from '../api/fate.ts';
+import { stepDoubt, type Attempt, type InstanceFate } from '../api/fate.ts';
 import { EnginectlError } from '../errors.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepOutcome } from '../steps/types.ts';
 import { CARRIED_FIELDS } from './instance.ts';
 import type { Carried } from './resume.ts';
-import { IN_DOUBT_HINT, isWindowOverride, type Outcome, type StepError, type StepRun } from './result.ts';
+import {
+  IN_DOUBT_HINT,
+  isWindowOverride,
+  type InDoubtCall,
+  type Outcome,
+  type StepError,
+  type StepRun,
+} from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared } from './declared-secrets.ts';
 
@@ -34,10 +41,10 @@ export function errorOf(error: unknown): StepError {
 /**
  * A cancelled instance: in doubt when a write of it left and its fate is unknown, or (the step not
  * ended) its last write was applied and the step's result from it never recorded: as the journal
- * reads it back (api/fate.ts unendedDoubt). What stopped the run is named when it is not a signal.
+ * reads it back (api/fate.ts stepDoubt). What stopped the run is named when it is not a signal.
  */
 export function cancelledError(run: StepRun, signal: AbortSignal, attempts: readonly Attempt[] = []): StepError {
-  run.inDoubt ??= unendedDoubt(attempts);
+  run.inDoubt ??= stepDoubt(attempts);
   if (!run.inDoubt) return stopped(signal);
   const { method, path, status } = run.inDoubt;
   const reason: unknown = signal.reason;
@@ -48,6 +55,25 @@ export function cancelledError(run: StepRun, signal: AbortSignal, attempts: read
     message: `cancelled after sending ${method} ${path}${answered}: the request was sent; the server may have applied it${why}`,
     hint: IN_DOUBT_HINT,
   };
+}
+
+/** Warns, once, of a write applied after an earlier attempt of it that the server may have applied too. */
+export function warnIfTwice(ctx: RunContext, run: StepRun, fate: InstanceFate): void {
+  const twice = fate.maybeTwice;
+  if (!twice || run.warnings.some((w) => w.startsWith(MAYBE_TWICE))) return;
+  run.warnings = [
+    ...run.warnings,
+    `${MAYBE_TWICE}: ${twice.method} ${twice.path} was applied after an earlier attempt the server may have applied too`,
+  ];
+  ctx.tell.warn(run, run.warnings.at(-1)!);
+}
+
+/** Why a step's retry stops after an attempt that may have applied its write, or applied it. */
+export function notRetried(doubt: InDoubtCall): string {
+  const fate = doubt.applied
+    ? `was answered ${doubt.status}: the server applied it, and the step failed`
+    : 'was sent and the server may have applied it';
+  return `${doubt.method} ${doubt.path} ${fate} (retry: { in-doubt: retry } sends it again)`;
 }
 
 /** An instance not started: the run was interrupted, or a sibling failed under fail-fast. */

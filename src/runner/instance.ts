@@ -23,6 +23,12 @@ export const InDoubtSchema = z.object({
     .int()
     .optional()
     .describe('the status line the server sent, when it arrived (a 2xx whose answer could not be read)'),
+  applied: z
+    .literal(true)
+    .optional()
+    .describe(
+      'the server answered 2xx and its answer was read: it applied the write, and the step failed on it or after it (or was stopped before it ended); sending it again applies it twice',
+    ),
 });
 export type InDoubtCall = z.infer<typeof InDoubtSchema>;
 

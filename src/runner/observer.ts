@@ -14,7 +14,8 @@ import {
 import type { RolloutResult, StepRun } from './result.ts';
 import type { Park } from './rollout-result.ts';
 
-export type CallEnd = { status: number; api: boolean } | { error: string };
+/** How a call ended: its status line and body's shape (and, told after, the step's reading of a 2xx as a refusal), or the error. */
+export type CallEnd = { status: number; api: boolean; refused?: boolean | undefined } | { error: string };
 
 export interface RunObserver {
   instanceStarted(run: StepRun): void;
@@ -50,6 +51,8 @@ export interface InstanceCalls extends CallObserver {
   fate(): InstanceFate;
   /** A write answered 2xx whose answer could not be read (not JSON, not the documented shape): its fate is unknown. */
   unreadable(error: unknown): void;
+  /** The step read its last write's 2xx answer as the server's refusal (an update's success: false): refused. */
+  refusedInBody(): void;
 }
 
 /**
@@ -84,6 +87,7 @@ export function instanceCalls(run: StepRun, observer: RunObserver | undefined): 
           'error' in end
             ? { sent: true as const, status: current.status, error: end.error }
             : { sent: true as const, status: end.status, api: end.api };
+        if ('status' in end) current.status = end.status;
         current.fate = attemptFate(call.method, call.path, evidence);
         current = undefined;
         judge();
@@ -103,6 +107,18 @@ export function instanceCalls(run: StepRun, observer: RunObserver | undefined): 
         run,
         { method: attempt.method, path: attempt.path, body: undefined },
         { error: error.code },
+      );
+    },
+    refusedInBody() {
+      const attempt = attempts.at(-1);
+      if (attempt?.fate !== 'applied' || attempt.status === undefined) return;
+      attempt.fate = 'refused';
+      judge();
+      // Told after the answer, as the journal reads it: were it lost, the write reads applied (in doubt).
+      void observer?.answered(
+        run,
+        { method: attempt.method, path: attempt.path, body: undefined },
+        { status: attempt.status, api: true, refused: true },
       );
     },
   };

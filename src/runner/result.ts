@@ -10,7 +10,7 @@ export type { RolloutResult, WaveOutcome, WaveResult } from './rollout-result.ts
 
 /** What to do about an in-doubt call: said by the run that saw it and by a report of its journal. */
 export const IN_DOUBT_HINT =
-  'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)';
+  'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not, or it is to be repeated)';
 
 /** What an operator's decision says in every report and the terminal, after "in doubt: ". */
 export function decisionPhrase(d: {

@@ -1,19 +1,29 @@
 // One instance of a step (the step, or one combination of its matrix): its condition, its inputs
 // resolved and checked, its attempts under the step's timeout and retry, its outcome masked into
 // the StepRun the reports show, and the run's listeners told (the log, the journal).
-import { ApiError, deadline, type CallObserver } from '../api/index.ts';
+import { ApiError, deadline, stepDoubt, type CallObserver } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome, StepType, TargetDef } from '../steps/types.ts';
-import { instanceCalls, type InstanceCalls } from './observer.ts';
+import { instanceCalls } from './observer.ts';
+import { snapshotBefore } from './snapshot-before.ts';
 import type { Decision, StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { maskDeclared } from './declared-secrets.ts';
 import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
-import { MAYBE_TWICE, PIPELINE_DECIDES, cancelledError, carry, errorOf, finish, record } from './instance-end.ts';
+import {
+  PIPELINE_DECIDES,
+  cancelledError,
+  carry,
+  errorOf,
+  finish,
+  notRetried,
+  record,
+  warnIfTwice,
+} from './instance-end.ts';
 
 /** What the reports and the journal keep of resolved inputs: masked, and the target database they name. */
 function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>): Pick<StepRun, 'inputs' | 'target'> {
@@ -28,48 +38,6 @@ function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>)
     inputs: maskDeclared(ctx.masker.maskValue(inputs), type.secretInputs),
     target:
       def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined,
-  };
-}
-
-/**
- * With a journal: the instance's calls, and what the step's verifier compares against, read once
- * before its first write leaves (a retry's doubt may be the first attempt's) and recorded ahead of
- * it. A read that fails is recorded as such (verify then cannot tell) and never stops the write.
- */
-function snapshotBefore(
-  ctx: RunContext,
-  type: StepType,
-  run: StepRun,
-  calls: InstanceCalls,
-  signal: AbortSignal,
-  once: { taken: boolean },
-): CallObserver {
-  const observer = ctx.tell;
-  const snapshot = type.verify?.snapshot;
-  if (!observer.snapshots || !snapshot) return calls;
-  return {
-    async sending(call) {
-      if (!once.taken) {
-        try {
-          observer.snapshot(run, { value: await snapshot(ctx.client(run.server), call, signal) });
-          once.taken = true;
-        } catch (error) {
-          // Cut (the step's timeout, a stop): nothing recorded, nothing sent; a later attempt reads it.
-          if (signal.aborted) throw error;
-          once.taken = true;
-          observer.snapshot(run, { error: (error as Error).message });
-          ctx.tell.warn(
-            run,
-            ctx.masker.mask(
-              `could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`,
-            ),
-          );
-        }
-      }
-      return calls.sending(call);
-    },
-    status: (call, status) => calls.status(call, status),
-    answered: (call, end) => calls.answered(call, end),
   };
 }
 
@@ -181,20 +149,17 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
         hint: "raise the step's timeout: if the operation is expected to take longer, and check the server is responsive",
       };
     if (outcome) record(ctx, run, outcome);
-    const twice = calls.fate().maybeTwice;
-    if (twice && !run.warnings.some((w) => w.startsWith(MAYBE_TWICE))) {
-      run.warnings = [
-        ...run.warnings,
-        `${MAYBE_TWICE}: ${twice.method} ${twice.path} was applied after an earlier attempt the server may have applied too`,
-      ];
-      log.warn(run, run.warnings.at(-1)!);
-    }
+    // The step read its write's 2xx answer as the server's refusal: refused, before "maybe twice" is judged.
+    if (outcome?.refused && (outcome.failure || error)) calls.refusedInBody();
+    warnIfTwice(ctx, run, calls.fate());
     if (outcome) {
       for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
       if (!outcome.failure && !error) return finish(ctx, run, position, 'success', undefined, outcome.outputs);
       error ??=
         typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
     }
+    // The attempt failed: a write the server applied (not refused in its body) is in doubt too (api/fate.ts).
+    run.inDoubt = stepDoubt(calls.attempts);
     // The attempt's failure as the instance's, masked, with what the step gave.
     const failed = () =>
       finish(
@@ -210,7 +175,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       log.warn(
         run,
         masker.mask(
-          `attempt ${attempt} of ${attempts} failed: ${error!.message}; not retried: ${run.inDoubt.method} ${run.inDoubt.path} was sent and the server may have applied it (retry: { in-doubt: retry } sends it again)`,
+          `attempt ${attempt} of ${attempts} failed: ${error!.message}; not retried: ${notRetried(run.inDoubt)}`,
         ),
       );
       return failed();

@@ -32,7 +32,7 @@ export default defineStep<Inputs>({
     query: 'Query parameters: { name: value }.',
     body: 'The request body: JSON, or text with content-type.',
     'content-type': 'Media type of the body; default application/json.',
-    'expect-status': 'The status (or list of statuses) that means success; default any 2xx.',
+    'expect-status': 'The statuses that mean success, as a list ([200] or [200, 201]); default any 2xx.',
   },
   outputs: ['status', 'body'],
   // A method written as an expression is not known to be GET: not read-only.

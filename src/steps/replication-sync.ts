@@ -46,7 +46,10 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
               .join(', ')})`
           : ''
       }, inserts ${outputs.inserts}, updates ${outputs.updates}, deletes ${outputs.deletes}`,
-      ...(failedTargets.length > 0 ? { failure: `replication failed for ${failedTargets.join(', ')}` } : {}),
+      // The server's word that a replication failed (its documented 500, or a 200 saying so): refused.
+      ...(failedTargets.length > 0
+        ? { refused: true, failure: `replication failed for ${failedTargets.join(', ')}` }
+        : {}),
       ...(inconsistent
         ? {
             failure: {

@@ -67,6 +67,13 @@ export interface StepOutcome {
    * message; STEP_FAILED), or an answer the step did not expect (a code and a hint of its own).
    */
   failure?: string | { code: ErrorCode; message: string; hint?: string | undefined };
+  /**
+   * With a failure: the step read its write's 2xx answer as the server's refusal (an update's
+   * success: false, a replication's failed targets), so its write's fate is refused (api/fate.ts)
+   * and a retry may send it again. Without it, a write answered 2xx by a step that failed is in
+   * doubt: the server applied it, and only the pipeline's or the operator's word sends it again.
+   */
+  refused?: boolean;
   warnings?: string[];
 }
 

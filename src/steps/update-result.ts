@@ -44,6 +44,8 @@ export function updateOutcome(result: Result, extra: Record<string, unknown> = {
     ...(result.success
       ? {}
       : {
+          // The server's own word that the update failed: a retry may send it again.
+          refused: true,
           failure: {
             code: 'STEP_FAILED',
             message: `the server reported success: false${errors.length ? `: ${errors.join('; ')}` : ''}`,

@@ -144,7 +144,10 @@ test('a full disk tears the journal mid-run: the run stops before its next call 
   assert.match(report.stdout, /in doubt/);
   const resumed = await runCli(['run', file, '--resume', journalPath], { env });
   assert.equal(resumed.code, 2, resumed.stdout);
-  assert.match(resumed.stderr, /in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200\)/);
+  assert.match(
+    resumed.stderr,
+    /in doubt: "VFS update prod" \(POST \/api\/devops\/v1\/update\/vfs, answered 200; its step did not end in success\)/,
+  );
   assert.equal(
     emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length,
     1,

@@ -25,7 +25,19 @@ const SCALE = Number(process.env.FUZZ_RUNS ?? 0);
 /** Schedules per run: a few dozen in npm test, a hundred times FUZZ_RUNS in npm run fuzz (2,000). */
 const RUNS = SCALE > 0 ? SCALE * 100 : 24;
 
-const WRITES = STEP_CASES.filter((c) => !isReadOnly(STEP_TYPES.get(c.uses)!, parse(c.with) as Record<string, unknown>));
+/** A write the server applies and answers 2xx, which its step then fails on its own check. */
+type WriteCase = StepCase & { failsOnApplied?: boolean };
+const WRITES: WriteCase[] = [
+  ...STEP_CASES.filter((c) => !isReadOnly(STEP_TYPES.get(c.uses)!, parse(c.with) as Record<string, unknown>)),
+  {
+    uses: 'api/request',
+    with: '{ method: POST, path: /api/devops/v1/transaction-log/clear, expect-status: [202] }',
+    method: 'POST',
+    path: '/api/devops/v1/transaction-log/clear',
+    body: 'none',
+    failsOnApplied: true,
+  },
+];
 
 /** What the server does and answers, per fault; `none` answers as the API does. */
 const FAULTS = [
@@ -109,21 +121,28 @@ function modelAttempt(c: StepCase, fault: Fault, appliedBefore: boolean): { appl
 }
 
 /** The model of a run: the attempts it sends under its retry policy, what was applied, whether it is in doubt. */
-function modelRun(c: StepCase, s: Schedule): { sent: Fate[]; applied: number; success: boolean } {
+function modelRun(c: WriteCase, s: Schedule): { sent: Fate[]; applied: number; success: boolean } {
   const sent: Fate[] = [];
   let applied = 0;
   for (let i = 0; i < s.attempts; i++) {
-    const a = modelAttempt(c, s.faults[i]!, applied > 0);
+    // The faults are put on the requests up to the first answered as the API would (check()).
+    const fault = s.faults.slice(0, i).includes('none') ? 'none' : s.faults[i]!;
+    const a = modelAttempt(c, fault, applied > 0);
     sent.push(a.fate);
     if (a.applied) applied++;
-    if (a.fate === 'applied') return { sent, applied, success: true };
-    if (a.fate === 'unknown' && s.inDoubt === 'stop') break;
+    if (a.fate === 'applied' && !c.failsOnApplied) return { sent, applied, success: true };
+    // An attempt the server may have applied, or applied, is followed by another only on the pipeline's word.
+    if ((a.fate === 'unknown' || a.fate === 'applied') && s.inDoubt === 'stop') break;
   }
   return { sent, applied, success: false };
 }
 
-/** In doubt: some attempt's fate is unknown and none was applied (the join). */
-const inDoubt = (fates: readonly Fate[]) => fates.includes('unknown') && !fates.includes('applied');
+/**
+ * In doubt: some attempt's fate is unknown and none was applied (the join); or the step did not
+ * succeed (it failed, or its run was killed) and a write of it was applied.
+ */
+const inDoubt = (fates: readonly Fate[], success: boolean) =>
+  (fates.includes('unknown') && !fates.includes('applied')) || (!success && fates.includes('applied'));
 
 const HEAD = `version: 1
 name: Fate
@@ -178,15 +197,15 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
   assert.equal(applied(), model.applied, `${where}: the server applied what the model says (${run.stdout})`);
   assert.equal(
     stepOf(join(dir, 'run.json')).inDoubt !== null,
-    inDoubt(model.sent),
+    inDoubt(model.sent, model.success),
     `${where}: the run's report says in doubt exactly when the model does`,
   );
   emulator.faults.clear();
 
   // A kill right after the last write left: its answer, whatever it was, never reached the journal.
   const fates: Fate[] = s.killed ? [...model.sent.slice(0, -1), 'unknown'] : model.sent;
-  const doubt = inDoubt(fates);
   const done = !s.killed && model.success;
+  const doubt = inDoubt(fates, done);
   const from = s.killed ? cutAfterLastSend(journal) : journal;
   const before = applied();
   const report = await runCli(['report', from, '--report-json', join(dir, 'report.json')]);
@@ -203,7 +222,10 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
     runCli(['run', file, '--resume', from, ...(decision ? ['--in-doubt', decision] : [])], { env });
   // What the follow-up may send: nothing while in doubt, but on a recorded decision to send again;
   // once when the write is known not applied (refused, never sent); nothing when it is done.
-  const resent = (decided: boolean) => (once ? 0 : doubt ? (decided ? 1 : 0) : done ? 0 : 1);
+  // A run of the step sends its write once, but a write its step fails on under in-doubt: retry
+  // is sent by every attempt.
+  const perRun = c.failsOnApplied && s.inDoubt === 'retry' ? s.attempts : 1;
+  const resent = (decided: boolean) => (once ? 0 : doubt ? (decided ? perRun : 0) : done ? 0 : perRun);
   switch (s.followUp) {
     case 'report':
       return;
@@ -232,7 +254,7 @@ async function check(t: TestContext, s: Schedule): Promise<void> {
       const r = await runCli(['run', file, '--journal', from], { env });
       // A new release on the same journal: refused while a call is in doubt; else it sends its write once.
       if (doubt) assert.equal(r.code, 2, `${where}: ${r.stdout}${r.stderr}`);
-      assert.equal(applied() - before, doubt || once ? 0 : 1, `${where}: applied again (${r.stdout}${r.stderr})`);
+      assert.equal(applied() - before, doubt || once ? 0 : perRun, `${where}: applied again (${r.stdout}${r.stderr})`);
       return;
     }
     case 'two-resumes': {
@@ -258,6 +280,41 @@ const schedule = fc.record({
 
 /** Schedules kept as they were found or as the issue told them: each runs first, every time. */
 const REGRESSIONS: Schedule[] = [
+  // Found by a probe: a write the server applied (200), which its step then failed on its own check
+  // (expect-status), was sent again by its retry and by a plain resume.
+  {
+    step: WRITES.findIndex((c) => c.failsOnApplied),
+    attempts: 3,
+    inDoubt: 'stop',
+    faults: ['none', 'none', 'none'],
+    killed: false,
+    followUp: 'resume',
+  },
+  {
+    step: WRITES.findIndex((c) => c.failsOnApplied),
+    attempts: 2,
+    inDoubt: 'retry',
+    faults: ['none', 'refused', 'none'],
+    killed: false,
+    followUp: 'run-again',
+  },
+  // Found by the review: the model said a follow-up sends such a write once, where each attempt does.
+  {
+    step: WRITES.findIndex((c) => c.failsOnApplied),
+    attempts: 2,
+    inDoubt: 'retry',
+    faults: ['none', 'none', 'none'],
+    killed: false,
+    followUp: 'resume-retry',
+  },
+  {
+    step: WRITES.findIndex((c) => c.failsOnApplied),
+    attempts: 2,
+    inDoubt: 'retry',
+    faults: ['refused', 'refused', 'refused'],
+    killed: false,
+    followUp: 'resume',
+  },
   // A retry after a cut: applied, reset; then a 503 (api-5xx) — resumed without a decision.
   {
     step: WRITES.findIndex((c) => c.uses === 'update/vfs'),

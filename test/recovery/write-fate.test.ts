@@ -442,8 +442,8 @@ test('a create whose first attempt a gateway cut (504, applied) and whose retry 
   );
 });
 
-/** `run` interrupted once the journal holds the answer of the step's first write: in the retry's wait (or just before it). */
-async function interruptedInRetryWait(s: Awaited<ReturnType<typeof setup>>, env = s.env) {
+/** `run` interrupted once the journal holds the answer of the step's first write (or `until`): in the retry's wait (or just before it). */
+async function interruptedInRetryWait(s: Awaited<ReturnType<typeof setup>>, env = s.env, until = '"t":"answer"') {
   const stop = new AbortController();
   const json = `${s.journal}.json`;
   const summary = `${s.journal}.md`;
@@ -451,7 +451,7 @@ async function interruptedInRetryWait(s: Awaited<ReturnType<typeof setup>>, env 
     env,
     signal: stop.signal,
   });
-  const answered = () => existsSync(s.journal) && readFileSync(s.journal, 'utf8').includes('"t":"answer"');
+  const answered = () => existsSync(s.journal) && readFileSync(s.journal, 'utf8').includes(until);
   // Until the answer is recorded, or the run ended (which fails the test below instead of hanging it).
   let ended = false;
   void run.then(() => (ended = true));
@@ -460,7 +460,7 @@ async function interruptedInRetryWait(s: Awaited<ReturnType<typeof setup>>, env 
   return { run: await run, json, summary };
 }
 
-test('interrupted in the wait before a retry, after a write the server answered 200 (its update refused in the body): in doubt as the journal reads it, live and read back; resume asks, it does not send again unasked', async (t) => {
+test("interrupted in the wait before a retry, after an update the server answered 200 with success: false: the journal holds the step's reading (refused), so live and read back it is not in doubt, and resume sends it again as the retry would have", async (t) => {
   const s = await setup(
     t,
     `  - id: vfs
@@ -469,17 +469,16 @@ test('interrupted in the wait before a retry, after a write the server answered 
     with: { target: prod, files: [1001] }
 `,
   );
-  const { run, json } = await interruptedInRetryWait(s, { ...s.env, PROD_TOKEN: 'wrong-token' });
+  const { run, json } = await interruptedInRetryWait(s, { ...s.env, PROD_TOKEN: 'wrong-token' }, '"refused":true');
   assert.notEqual(run.code, 0, run.stdout + run.stderr);
   const live = stepOf(json, 'vfs');
-  assert.deepEqual(live.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 200 });
-  assert.equal(live.error?.code, 'IN_DOUBT');
+  assert.equal(live.inDoubt, null, run.stdout + run.stderr);
+  assert.equal(live.attempts, 1);
   await runCli(['report', s.journal, '--report-json', `${s.journal}.report.json`]);
-  assert.deepEqual(stepOf(`${s.journal}.report.json`, 'vfs').inDoubt, live.inDoubt, 'the journal reads the same');
+  assert.equal(stepOf(`${s.journal}.report.json`, 'vfs').inDoubt, null, 'the journal reads the same');
   const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
-  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
-  assert.match(resumed.stderr, /in doubt/);
-  assert.equal(s.applied('/update/vfs'), 1, 'not sent again unasked');
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(s.applied('/update/vfs'), 2, 'the refused update sent again, as its retry would have');
 });
 
 test("interrupted in the wait before a retry the pipeline's in-doubt: retry allows: in doubt, and no report says it was sent again", async (t) => {
@@ -731,4 +730,96 @@ test('a carried instance fail-fast passes over on a resume keeps its end: the ne
   const third = await runCli(['run', file, '--resume', journal, '--force'], { env });
   assert.equal(updates(), 3, "staging's update once more; prod's never again");
   assert.match(third.stdout, /Update prod\b.*done in an earlier run/);
+});
+
+test("a write the server applied (201) that the step then failed on its own check (expect-status: 200) is in doubt: retry does not send it again, report and resume read the same, and only the operator's decision sends it again", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: create
+    uses: api/request
+    retry: { attempts: 3, delay: 1ms }
+    with:
+      method: POST
+      path: /api/classes/v1/classes/12/entities
+      body: [{ iname: mnew, ifullname: Mary New }]
+      expect-status: [200]
+`,
+  );
+  const created = () => s.emulator.state.entities.filter((e) => e.iname === 'mnew').length;
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(created(), 1, 'the retry did not create it again');
+  const live = stepOf(`${s.journal}.json`, 'create');
+  assert.equal(live.attempts, 1);
+  assert.deepEqual(live.inDoubt, {
+    method: 'POST',
+    path: '/api/classes/v1/classes/12/entities',
+    status: 201,
+    applied: true,
+  });
+  assert.match(run.stdout + run.stderr, /not retried: POST \/api\/classes\/v1\/classes\/12\/entities was answered 201/);
+
+  await runCli(['report', s.journal, '--report-json', `${s.journal}.report.json`]);
+  assert.deepEqual(stepOf(`${s.journal}.report.json`, 'create').inDoubt, live.inDoubt, 'the journal reads the same');
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /in doubt/);
+  const again = await runCli(['run', s.file, '--journal', s.journal], { env: s.env });
+  assert.equal(again.code, 2, again.stdout + again.stderr);
+  assert.match(again.stderr, /answered 201; its step did not end in success/);
+  // A journal of an earlier version ended the step with no doubt: its attempts say it was applied.
+  const earlier = `${s.journal}.earlier.jsonl`;
+  writeFileSync(
+    earlier,
+    readFileSync(s.journal, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const { crc: _crc, ...r } = JSON.parse(l) as { crc: unknown; t: string; run?: Record<string, unknown> };
+        if (r.t === 'end') delete r.run!.inDoubt;
+        return encodeLine(r);
+      })
+      .join(''),
+  );
+  const fromEarlier = await runCli(['run', s.file, '--resume', earlier], { env: s.env });
+  assert.equal(fromEarlier.code, 2, fromEarlier.stdout + fromEarlier.stderr);
+  assert.equal(created(), 1, 'neither resume nor the same job again sent it unasked');
+  // verify takes the server's read answer for what it is; verify-and-retry sends nothing.
+  const verified = await runCli(['verify', s.journal], { env: s.env });
+  assert.match(verified.stdout, /^applied .*answered 201 and the answer was read/m, verified.stdout + verified.stderr);
+  const byVerify = await runCli(['run', s.file, '--resume', aged(s.journal, 0), '--in-doubt', 'verify-and-retry'], {
+    env: s.env,
+  });
+  assert.equal(byVerify.code, 0, byVerify.stdout + byVerify.stderr);
+  assert.equal(created(), 1, 'verify-and-retry did not send it again');
+
+  const skipped = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip'], { env: s.env });
+  assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+  assert.match(skipped.stdout, /1 treated as applied/);
+  assert.equal(created(), 1, '--in-doubt skip treats it as applied');
+  const retried = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'retry'], { env: s.env });
+  assert.equal(retried.code, 1, retried.stdout + retried.stderr);
+  assert.equal(created(), 2, "--in-doubt retry sends it again: the operator's word");
+});
+
+test("an update retried after a gateway's 504 and answered 200 with success: false is refused, not maybe applied twice: it stays in doubt for the 504 alone", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    retry: { attempts: 2, delay: 1ms, in-doubt: retry }
+    with: { target: prod, files: [1001] }
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: { ...s.env, PROD_TOKEN: 'wrong-token' },
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.doesNotMatch(run.stdout + run.stderr, /maybe applied twice/);
+  const vfs = stepOf(`${s.journal}.json`, 'vfs');
+  assert.equal(vfs.attempts, 2);
+  assert.deepEqual(vfs.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 504 });
 });

@@ -1,5 +1,5 @@
 // A run stopped around a retry (SIGTERM, a cancelled job) reads its write's fate by the one rule
-// (src/api/fate.ts unendedDoubt) and records the pipeline's in-doubt: retry only once the write
+// (src/api/fate.ts stepDoubt) and records the pipeline's in-doubt: retry only once the write
 // was sent again. The runner's own clock (tickingClock) makes the retry's wait; the stop is the
 // run's signal, aborted at a known point of the run.
 import assert from 'node:assert/strict';

@@ -81,7 +81,7 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   // doubt, as the journal reads a write answered before its step ended, saying why it stopped.
   const lost = report.steps.find((s) => s.matrix?.site === paused.site && s.uses === 'update/vfs');
   assert.equal(lost?.outcome, 'cancelled');
-  assert.deepEqual(lost?.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 200 });
+  assert.deepEqual(lost?.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 200, applied: true });
   assert.equal(lost?.error?.code, 'IN_DOUBT');
   assert.match(
     lost?.error?.message ?? '',

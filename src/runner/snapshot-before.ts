@@ -1,0 +1,49 @@
+// What a write's verifier compares against (enginectl verify, --in-doubt verify): the target read
+// once, before the instance's first write leaves, and recorded in the journal ahead of it.
+import type { CallObserver } from '../api/index.ts';
+import type { StepType } from '../steps/types.ts';
+import type { InstanceCalls } from './observer.ts';
+import type { StepRun } from './result.ts';
+import type { RunContext } from './run-context.ts';
+
+/**
+ * With a journal: the instance's calls, and what the step's verifier compares against, read once
+ * before its first write leaves (a retry's doubt may be the first attempt's) and recorded ahead of
+ * it. A read that fails is recorded as such (verify then cannot tell) and never stops the write.
+ */
+export function snapshotBefore(
+  ctx: RunContext,
+  type: StepType,
+  run: StepRun,
+  calls: InstanceCalls,
+  signal: AbortSignal,
+  once: { taken: boolean },
+): CallObserver {
+  const observer = ctx.tell;
+  const snapshot = type.verify?.snapshot;
+  if (!observer.snapshots || !snapshot) return calls;
+  return {
+    async sending(call) {
+      if (!once.taken) {
+        try {
+          observer.snapshot(run, { value: await snapshot(ctx.client(run.server), call, signal) });
+          once.taken = true;
+        } catch (error) {
+          // Cut (the step's timeout, a stop): nothing recorded, nothing sent; a later attempt reads it.
+          if (signal.aborted) throw error;
+          once.taken = true;
+          observer.snapshot(run, { error: (error as Error).message });
+          ctx.tell.warn(
+            run,
+            ctx.masker.mask(
+              `could not read the target before the write (${(error as Error).message}): if its answer is lost, verify cannot decide it`,
+            ),
+          );
+        }
+      }
+      return calls.sending(call);
+    },
+    status: (call, status) => calls.status(call, status),
+    answered: (call, end) => calls.answered(call, end),
+  };
+}
