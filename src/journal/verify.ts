@@ -87,13 +87,14 @@ export async function verifyInDoubt(
     const record = state.instances.get(instance.key);
     const call = record?.call;
     let verdict: Verdict;
-    // Answered 2xx and read by a step that then failed, as its end says: the server's own answer
-    // says it applied it. Not for a step that never ended, nor for a journal of an earlier version
-    // (doubtOf): what the step read in that body (a refusal?) is not in the journal.
+    // Answered 2xx and read by a step that then failed, as its end says: the server applied it, and
+    // reading the target back adds nothing (an entity deleted since is no proof of the contrary).
+    // Nor does verify decide it: "applied" would let --in-doubt verify go on past the step's own
+    // failure (its check of that answer) with no one's word. The operator decides: skip or retry.
     if (record?.ended?.run.inDoubt?.applied)
       verdict = {
-        verdict: 'applied',
-        evidence: `answered ${instance.doubt.status} and the answer was read: the server applied it, and the step failed`,
+        verdict: 'cannot-tell',
+        evidence: `answered ${instance.doubt.status} and the answer was read: the server applied it, and the step failed on it or after it; verify does not decide a step's own failure: skip keeps it as applied, retry sends it again`,
       };
     else if (!verifier)
       verdict = {

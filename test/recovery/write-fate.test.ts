@@ -786,22 +786,29 @@ test("a write the server applied (201) that the step then failed on its own chec
   const fromEarlier = await runCli(['run', s.file, '--resume', earlier], { env: s.env });
   assert.equal(fromEarlier.code, 2, fromEarlier.stdout + fromEarlier.stderr);
   assert.equal(created(), 1, 'neither resume nor the same job again sent it unasked');
-  // verify takes the server's read answer for what it is; verify-and-retry sends nothing.
+  // verify says what the read answer says, and leaves the step's own failure to the operator:
+  // --in-doubt verify-and-retry neither sends it again nor goes on past the failed check.
+  s.emulator.state.entities = s.emulator.state.entities.filter((e) => e.iname !== 'mnew');
   const verified = await runCli(['verify', s.journal], { env: s.env });
-  assert.match(verified.stdout, /^applied .*answered 201 and the answer was read/m, verified.stdout + verified.stderr);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell .*answered 201 and the answer was read: the server applied it/m,
+    verified.stdout + verified.stderr,
+  );
   const byVerify = await runCli(['run', s.file, '--resume', aged(s.journal, 0), '--in-doubt', 'verify-and-retry'], {
     env: s.env,
   });
-  assert.equal(byVerify.code, 0, byVerify.stdout + byVerify.stderr);
-  assert.equal(created(), 1, 'verify-and-retry did not send it again');
+  assert.equal(byVerify.code, 2, byVerify.stdout + byVerify.stderr);
+  assert.equal(created(), 0, 'verify-and-retry did not send it again, though the entity is gone since');
 
   const skipped = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip'], { env: s.env });
   assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
   assert.match(skipped.stdout, /1 treated as applied/);
-  assert.equal(created(), 1, '--in-doubt skip treats it as applied');
+  assert.equal(created(), 0, '--in-doubt skip treats it as applied');
   const retried = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'retry'], { env: s.env });
   assert.equal(retried.code, 1, retried.stdout + retried.stderr);
-  assert.equal(created(), 2, "--in-doubt retry sends it again: the operator's word");
+  assert.equal(created(), 1, "--in-doubt retry sends it again: the operator's word");
 });
 
 test("an update retried after a gateway's 504 and answered 200 with success: false is refused, not maybe applied twice: it stays in doubt for the 504 alone", async (t) => {
