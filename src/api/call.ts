@@ -6,6 +6,7 @@ import { requiredScopes } from './scopes.ts';
 import type { CallObserver, HttpRequest, HttpResponse, Transport } from './transport.ts';
 import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
 import { boundedParse } from './bounded-parse.ts';
+import { inApiShape } from './fate.ts';
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -114,7 +115,13 @@ export function statusError(spec: CallSpec, response: HttpResponse, transport: T
         `${at}: the server answered HTTP ${response.status}${said || ' with no body'}`,
         {
           ...details,
-          hint: `${html ? viaProxy : ''}${response.status >= 500 ? 'the server failed; its logs say why' : 'the server refused the request; its message says why'}`,
+          hint: `${html ? viaProxy : ''}${
+            response.status >= 500
+              ? 'the server failed; its logs say why'
+              : inApiShape(response.status, response.contentType, response.text)
+                ? 'the server refused the request; its message says why'
+                : "the answer is not the API's (its body is not JSON): something in front of the API may have answered, after the server acted; check on the server before sending it again"
+          }`,
         },
       );
   }

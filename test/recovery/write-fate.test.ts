@@ -830,3 +830,27 @@ test("an update retried after a gateway's 504 and answered 200 with success: fal
   assert.equal(vfs.attempts, 2);
   assert.deepEqual(vfs.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 504 });
 });
+
+test("a 400 whose body is not the API's (not JSON) is in doubt, and its hint does not say the server refused it", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: clear
+    uses: transaction-log/clear
+`,
+  );
+  s.emulator.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/transaction-log/clear',
+    status: 400,
+    body: '{oops',
+    contentType: 'application/json',
+  });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const clear = stepOf(`${s.journal}.json`, 'clear') as Step & { error: { hint?: string } };
+  assert.equal(clear.inDoubt?.status, 400, "not the API's answer: in doubt");
+  assert.doesNotMatch(clear.error.hint ?? '', /refused/);
+  assert.match(clear.error.hint ?? '', /not the API's/);
+});
