@@ -115,13 +115,17 @@ export function joinFates(attempts: readonly Attempt[]): InstanceFate {
   return { fate, ...(doubt ? { doubt } : {}), ...(maybeTwice ? { maybeTwice } : {}) };
 }
 
-/** The body's shape, as attemptFate reads it: the API answers JSON (a 2xx may be empty or text, as documented). */
+/**
+ * The body's shape, as attemptFate reads it: the API answers JSON (a 2xx may be empty or text, as
+ * documented). Its one documented 5xx (a replication sync's 500) carries the result array: a 5xx
+ * with any other body is not the API's word of what it did.
+ */
 export function inApiShape(status: number, contentType: string, text: string): boolean {
   if (status >= 200 && status <= 299) return true;
   if (!(contentType === 'application/json' || contentType.endsWith('+json'))) return false;
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object';
+    return status >= 500 ? Array.isArray(value) : value !== null && typeof value === 'object';
   } catch {
     return false;
   }

@@ -102,8 +102,9 @@ function modelAttempt(c: StepCase, fault: Fault, appliedBefore: boolean): { appl
     case 'refused':
       return { applied: false, fate: 'refused' };
     case 'api-5xx':
-      // A 500 is the API's word only where the API documents one (a replication sync's results).
-      return { applied: false, fate: /replication\/(configs\/[^/]+\/)?sync$/.test(c.path) ? 'refused' : 'unknown' };
+      // A 500 is the API's word only where the API documents one, with its body (a replication
+      // sync's result array); the fault's body is a JSON error object: in doubt everywhere.
+      return { applied: false, fate: 'unknown' };
     case 'reset-before':
       return { applied: false, fate: 'unknown' };
     case 'reset-after':

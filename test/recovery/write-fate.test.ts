@@ -854,3 +854,47 @@ test("a 400 whose body is not the API's (not JSON) is in doubt, and its hint doe
   assert.doesNotMatch(clear.error.hint ?? '', /refused/);
   assert.match(clear.error.hint ?? '', /not the API's/);
 });
+
+test("a replication sync's 500 whose body is not its documented result array is no refusal: in doubt, and resume does not send it again", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: sync
+    uses: replication/sync
+    with: { config: 1 }
+`,
+  );
+  const path = '/api/devops/v1/replication/configs/1/sync';
+  s.emulator.faults.add({ method: 'POST', path, status: 500, body: '{"error": "internal"}', times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(stepOf(`${s.journal}.json`, 'sync').inDoubt?.status, 500, run.stdout + run.stderr);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.equal(s.emulator.requests.filter((r) => r.method === 'POST' && r.path === path).length, 1);
+});
+
+test("a replication sync's documented 500 (its result array, a replication failed) is the API's refusal: not in doubt, and resume sends it again", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: sync
+    uses: replication/sync
+    with: { config: 1 }
+`,
+  );
+  s.emulator.failReplication('REPLICA-2', 'disk full');
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(stepOf(`${s.journal}.json`, 'sync').inDoubt, null, run.stdout + run.stderr);
+  s.emulator.failReplication('REPLICA-2', null);
+  const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  const path = '/api/devops/v1/replication/configs/1/sync';
+  assert.deepEqual(
+    s.emulator.requests.filter((r) => r.method === 'POST' && r.path === path).map((r) => r.status),
+    [500, 200],
+  );
+});
