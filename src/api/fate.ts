@@ -154,6 +154,11 @@ export function stepDoubt(attempts: readonly Attempt[]): InstanceFate['doubt'] {
   };
 }
 
+/** What a write in doubt because it was applied says of its answer: "was answered 201: …". */
+export function appliedAnswer(status: number | undefined): string {
+  return `was answered ${status}: the server applied it, and the step failed`;
+}
+
 /** A call in doubt in words, for a list: "POST /path, answered 201; its step did not end in success". */
 export function doubtCall(doubt: NonNullable<InstanceFate['doubt']>): string {
   const answered =

@@ -70,6 +70,14 @@ export const holdsText = (site: string, h: Holder) =>
 
 const HINT = 'read the report again once the run’s workers ended';
 
+/** What a read of a site under way says of its call's answer so far. */
+function answerSoFar(d: NonNullable<Report['steps'][number]['inDoubt']>): string {
+  if (d.status === undefined || d.status === null) return 'its outcome not yet recorded';
+  return d.applied
+    ? `answered ${d.status} (applied); the step is not ended`
+    : `answered ${d.status}, which does not say what the server did; the step is not ended`;
+}
+
 /**
  * A running site's report as it stands: each step not ended (in flight, started, or not yet
  * started) UNDER_WAY, saying who holds the site; its ended steps as they ended.
@@ -88,13 +96,9 @@ export function asUnderWay(report: Report, site: string, holder: Holder): Report
     steps: report.steps.map((s) => {
       if (!open(s, ['IN_DOUBT', 'NOT_FINISHED', 'NOT_STARTED'])) return s;
       // A call answered (a gateway's 504 recorded, the step waiting to retry) is not one with no outcome yet.
-      const answer = (d: NonNullable<typeof s.inDoubt>) =>
-        d.status === undefined || d.status === null
-          ? 'its outcome not yet recorded'
-          : d.applied
-            ? `answered ${d.status} (applied); the step is not ended`
-            : `answered ${d.status}, which does not say what the server did; the step is not ended`;
-      const call = s.inDoubt ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${answer(s.inDoubt)}` : '';
+      const call = s.inDoubt
+        ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${answerSoFar(s.inDoubt)}`
+        : '';
       const message =
         s.error?.code !== 'NOT_STARTED'
           ? `under way when this report was read: ${holds}${call}`

@@ -4,6 +4,7 @@
 // each naming its step); failures and warnings as annotations (a continue-on-error failure is a
 // warning). Every text may hold the server's words, so each is neutralised: no CI command, escape
 // sequence or line start of the server's reaches the log. Colour only when asked (a TTY).
+import { appliedAnswer } from '../api/fate.ts';
 import { formatDuration } from '../duration.ts';
 import type { StepRun } from '../runner/result.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
@@ -92,7 +93,7 @@ export class RunLog implements RunLogger {
         status === undefined
           ? 'got no answer'
           : run.inDoubt.applied
-            ? `was answered ${status}: the server applied it, and the step failed`
+            ? appliedAnswer(status)
             : status >= 200 && status <= 299
               ? `was answered ${status} but its answer could not be read`
               : `was answered ${status}, which does not say what the server did`;

@@ -1,7 +1,7 @@
 // How an instance ends: finished with its outcome, not started (interrupted or fail-fast),
 // cancelled (in doubt when its last call got no answer), or carried whole from an earlier run; and
 // what it gave, masked into the StepRun the reports show.
-import { stepDoubt, type Attempt, type InstanceFate } from '../api/fate.ts';
+import { appliedAnswer, stepDoubt, type Attempt, type InstanceFate } from '../api/fate.ts';
 import { EnginectlError } from '../errors.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepOutcome } from '../steps/types.ts';
@@ -70,9 +70,7 @@ export function warnIfTwice(ctx: RunContext, run: StepRun, fate: InstanceFate): 
 
 /** Why a step's retry stops after an attempt that may have applied its write, or applied it. */
 export function notRetried(doubt: InDoubtCall): string {
-  const fate = doubt.applied
-    ? `was answered ${doubt.status}: the server applied it, and the step failed`
-    : 'was sent and the server may have applied it';
+  const fate = doubt.applied ? appliedAnswer(doubt.status) : 'was sent and the server may have applied it';
   return `${doubt.method} ${doubt.path} ${fate} (retry: { in-doubt: retry } sends it again)`;
 }
 
