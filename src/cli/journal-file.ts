@@ -7,6 +7,7 @@ import { journalKey } from '../journal/seal.ts';
 import { checkRunId, readStoredJournal } from '../journal/replica.ts';
 import { namedStore } from '../app/stored-run.ts';
 import type { CliIO } from './io.ts';
+import { neutralise } from '../text/neutralise.ts';
 
 export async function readJournalFile(
   command: string,
@@ -28,6 +29,22 @@ export async function readJournalFile(
 
 /** The journal a command reads: a file (JOURNAL), or a run of the run store (--store URL --run ID). */
 export async function readNamedJournal(
+  command: string,
+  positionals: readonly string[],
+  values: { store?: string | undefined; run?: string | undefined },
+  io: Pick<CliIO, 'readFile' | 'env' | 'cwd' | 'stderr'>,
+): Promise<{ state: JournalState; name: string }> {
+  const read = await namedJournal(command, positionals, values, io);
+  if (read.state.torn !== undefined) io.stderr(`enginectl: warning: ${tornWarning(read.name, read.state.torn)}\n`);
+  return read;
+}
+
+/** A torn last line is what a run killed mid-write leaves: left out, read as never written (the cautious side). */
+export function tornWarning(name: string, line: number): string {
+  return `${neutralise(name)}:${line}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt`;
+}
+
+async function namedJournal(
   command: string,
   positionals: readonly string[],
   values: { store?: string | undefined; run?: string | undefined },

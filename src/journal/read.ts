@@ -54,6 +54,8 @@ export interface JournalState {
   halted?: { wave: number; reason: string } | undefined;
   /** The last run ended: its finish record is the journal's last (a killed or lost run's is not). */
   finished: boolean;
+  /** Its last line was torn (a run killed mid-write) and is left out: that line's number. */
+  torn?: number | undefined;
   /** The operator's last word to go on past a halted wave (--continue-rollout). */
   continued?: { wave: number; by: string; at: number } | undefined;
   /** Every decision of the operator's about a parked run (enginectl decide), in order: every report shows them. */
@@ -68,7 +70,7 @@ export interface JournalState {
 export function readJournal(text: string, path: string, key?: string): JournalState {
   const framed = decodeJournal(text);
   if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);
-  return journalState(parseRecords(framed, path), path);
+  return { ...journalState(parseRecords(framed, path), path), torn: framed.torn };
 }
 
 export function journalState(records: JournalRecord[], path: string): JournalState {

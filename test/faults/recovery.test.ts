@@ -311,6 +311,20 @@ test('a torn last record is cut off before a resume appends, so every later repo
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/replication/sync', status: 409, times: 1 });
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   appendFileSync(s.journal, '{"t":"end","key":"id:sync","at":1,"ru');
+  const torn = readFileSync(s.journal, 'utf8').split('\n').length;
+  // Read as it is, before any resume cuts it: the report says what it left out, and still renders.
+  const before = await runCli(['report', s.journal, '--report-json', join(s.dir, 'torn.json')]);
+  assert.equal(before.code, 1, before.stdout + before.stderr);
+  assert.equal(
+    before.stderr.match(
+      /warning: .*:(\d+): the last record is torn \(the run that wrote it was killed while writing it\); it is left out/,
+    )?.[1],
+    String(torn),
+    before.stderr,
+  );
+  assert.equal(jsonOf(join(s.dir, 'torn.json')).outcome, 'failure');
+  const verified = await runCli(['verify', s.journal], { env: s.env });
+  assert.match(verified.stderr, /warning: .*: the last record is torn/);
   const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.match(resumed.stdout, /the last record was torn .*; it was cut off/);
