@@ -98,7 +98,14 @@ export function journalObserver(
     sending(run, c) {
       wrote.add(run.key);
       return write(
-        { t: 'send', key: run.key, at: now(), ...call(c), body: masker.maskValue(c.body ?? null) },
+        {
+          t: 'send',
+          key: run.key,
+          at: now(),
+          ...call(c),
+          body: masker.maskValue(c.body ?? null),
+          ...(run.attempts > 1 ? { attempt: run.attempts } : {}),
+        },
         true,
         true,
       );

@@ -39,6 +39,8 @@ export interface InstanceState {
   call?: CallState | undefined;
   /** Every attempt of every write of its last start, each with its fate (api/fate.ts): their join is its fate. */
   attempts: Attempt[];
+  /** The step's attempts (retry:) its last start is known to have made: the last that sent a write (1 when none did). */
+  tried?: number | undefined;
   /** What its verifier read just before its last write left. */
   snapshot?: { value?: unknown; error?: string | undefined } | undefined;
   /** The operator's last decision about it, when no start came after. */
@@ -145,6 +147,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
           ended: undefined,
           call: undefined,
           attempts: [],
+          tried: 1,
           snapshot: undefined,
           decision: undefined,
         });
@@ -154,6 +157,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
         break;
       case 'send':
         state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false };
+        state.tried = Math.max(state.tried ?? 1, r.attempt ?? 1);
         // Sent and not yet answered: unknown until an answer says otherwise.
         state.attempts.push({ method: r.method, path: r.path, fate: 'unknown' });
         break;

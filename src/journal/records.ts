@@ -68,7 +68,15 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     value: z.unknown().optional(),
     error: z.string().optional(),
   }),
-  z.object({ t: z.literal('send'), key: z.string(), at: z.number(), ...Call, body: z.unknown() }),
+  // attempt: the step's attempt (retry:) that sent it, from the second on.
+  z.object({
+    t: z.literal('send'),
+    key: z.string(),
+    at: z.number(),
+    ...Call,
+    body: z.unknown(),
+    attempt: z.int().min(2).optional(),
+  }),
   z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
   // How a call ended: its status and whether the body was the API's (api/fate.ts reads its fate from these), or the error that ended it.
   z.object({

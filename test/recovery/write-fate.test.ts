@@ -898,3 +898,28 @@ test("a replication sync's documented 500 (its result array, a replication faile
     [500, 200],
   );
 });
+
+test("a run killed during a step's second attempt: report of its journal says two attempts, not one", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    retry: { attempts: 3, delay: 1ms, in-doubt: retry }
+    with: { target: prod, files: [1001] }
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 2 });
+  const run = await runCli(['run', s.file, '--journal', s.journal], { env: s.env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  // The journal as a kill just after the second attempt's answer leaves it: that attempt's lines, none after.
+  const lines = readFileSync(s.journal, 'utf8').split('\n');
+  const answers = lines.flatMap((line, i) => (line.includes('"t":"answer"') ? [i] : []));
+  assert.equal(answers.length, 3, 'three attempts sent');
+  const killed = join(s.dir, 'killed.journal.jsonl');
+  writeFileSync(killed, `${lines.slice(0, answers[1]! + 1).join('\n')}\n`);
+  const report = await runCli(['report', killed, '--report-json', `${killed}.json`]);
+  assert.equal(report.code, 1, report.stdout + report.stderr);
+  const vfs = stepOf(`${killed}.json`, 'vfs');
+  assert.equal(vfs.error?.code, 'IN_DOUBT');
+  assert.equal(vfs.attempts, 2);
+});
