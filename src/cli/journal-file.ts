@@ -35,13 +35,12 @@ export async function readNamedJournal(
   io: Pick<CliIO, 'readFile' | 'env' | 'cwd' | 'stderr'>,
 ): Promise<{ state: JournalState; name: string }> {
   const read = await namedJournal(command, positionals, values, io);
-  if (read.state.torn !== undefined) io.stderr(`enginectl: warning: ${tornWarning(read.name, read.state.torn)}\n`);
+  // What a run killed mid-write leaves: left out, read as never written (the cautious side).
+  if (read.state.torn !== undefined)
+    io.stderr(
+      `enginectl: warning: ${neutralise(read.name)}:${read.state.torn}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt\n`,
+    );
   return read;
-}
-
-/** A torn last line is what a run killed mid-write leaves: left out, read as never written (the cautious side). */
-export function tornWarning(name: string, line: number): string {
-  return `${neutralise(name)}:${line}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt`;
 }
 
 async function namedJournal(

@@ -40,7 +40,7 @@ export interface InstanceState {
   /** Every attempt of every write of its last start, each with its fate (api/fate.ts): their join is its fate. */
   attempts: Attempt[];
   /** The step's attempts (retry:) its last start is known to have made: the last that sent a write (1 when none did). */
-  tried?: number | undefined;
+  tried: number;
   /** What its verifier read just before its last write left. */
   snapshot?: { value?: unknown; error?: string | undefined } | undefined;
   /** The operator's last decision about it, when no start came after. */
@@ -137,7 +137,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       if (r.t === 'continue') continued = { wave: r.wave, by: r.by, at: r.at };
       continue;
     }
-    const state: InstanceState = instances.get(r.key) ?? { started: false, attempts: [] };
+    const state: InstanceState = instances.get(r.key) ?? { started: false, attempts: [], tried: 1 };
     switch (r.t) {
       case 'start':
         Object.assign(state, {
@@ -157,7 +157,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
         break;
       case 'send':
         state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false };
-        state.tried = Math.max(state.tried ?? 1, r.attempt ?? 1);
+        state.tried = Math.max(state.tried, r.attempt ?? 1);
         // Sent and not yet answered: unknown until an answer says otherwise.
         state.attempts.push({ method: r.method, path: r.path, fate: 'unknown' });
         break;

@@ -30,7 +30,7 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun
     { ...identityOf(p), name: state?.name ?? p.name },
     {
       startedAt: state?.startedAt,
-      attempts: state?.started ? (state.tried ?? 1) : 0,
+      attempts: state?.started ? state.tried : 0,
       error,
       inDoubt: doubt,
       decision:
