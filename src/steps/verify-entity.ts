@@ -27,6 +27,18 @@ async function classKeys(
   );
 }
 
+/**
+ * The entity at `path` just before a write, for its verifier: null when there is none (404). Any
+ * other answer is a read that failed, thrown, so the journal records it as such (and verify cannot
+ * tell), never as "no entity".
+ */
+async function entityBefore(client: EngineClient, path: string, signal: AbortSignal): Promise<Fields | null> {
+  const { status, entity } = await entityAt(client, path, signal);
+  if (status === 404) return null;
+  if (!entity) throw new Error(`GET ${path} answered ${status}${status === 200 ? ', not an entity' : ''}`);
+  return entity;
+}
+
 /** The written fields that can be compared: those the journal kept readable. */
 function writtenFields(body: unknown): Fields {
   const first = Array.isArray(body) ? body[0] : body;
@@ -137,7 +149,7 @@ export const entityCreated: Verifier = {
 };
 
 export const entityUpdated: Verifier = {
-  snapshot: async (client, call, signal) => (await entityAt(client, call.path, signal)).entity ?? null,
+  snapshot: (client, call, signal) => entityBefore(client, call.path, signal),
   async preview(client, call, signal) {
     const fields = writtenFields(call.body);
     const { status, entity } = await entityAt(client, call.path, signal);
@@ -201,7 +213,7 @@ export const entityUpdated: Verifier = {
 };
 
 export const entityDeleted: Verifier = {
-  snapshot: async (client, call, signal) => (await entityAt(client, call.path, signal)).entity ?? null,
+  snapshot: (client, call, signal) => entityBefore(client, call.path, signal),
   async preview(client, call, signal) {
     const { status, entity } = await entityAt(client, call.path, signal);
     const observed = { [fact('entity', call.path)]: status === 200 ? 'there' : `HTTP ${status}` };
@@ -234,10 +246,16 @@ export const entityDeleted: Verifier = {
         verdict: 'cannot-tell',
         evidence: `GET ${call.path} answers 200 (entity ${JSON.stringify(now ?? null)}), and no snapshot says which entity ${named} named just before the call: one created since under that name answers too`,
       };
+    // Still there under its key: not applied only if it is the entity of just before the call.
+    if (was === undefined)
+      return {
+        verdict: 'cannot-tell',
+        evidence: `GET ${call.path} answers 200, but no snapshot says which entity it was just before the call (its version): it may have been deleted and inserted again`,
+      };
     // The same key: still there, unless it was deleted and inserted again since (a replication's
     // insert keeps keys): its version (iversion) the same as just before the call says it was not.
     const version = Entity.safeParse(snapshot).data?.iversion;
-    if (was !== undefined && (version == null || !same(version, entity?.iversion)))
+    if (version == null || !same(version, entity?.iversion))
       return {
         verdict: 'cannot-tell',
         evidence: `GET ${call.path} answers 200, but ${version == null ? 'no version (iversion) says' : `its version moved since (${JSON.stringify(version)} then, ${JSON.stringify(entity?.iversion ?? null)} now): nothing says`} it is the entity just before the call: it may have been deleted and inserted again`,

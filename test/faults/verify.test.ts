@@ -348,3 +348,39 @@ test('verify says not applied of an update or a delete only when the version (iv
     /^cannot-tell +"Delete an entity" .*: GET \S+ answers 200, but its version moved since \(\d+ then, \d+ now\): nothing says it is the entity just before the call/m,
   );
 });
+
+test('verify of a delete whose read before the write failed never says not applied: the snapshot is the read failed (warned), and an entity under its key again may have been deleted and inserted again, so verify-and-retry does not delete it a second time', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    `${HEAD}  - id: delete\n    uses: classes/delete\n    with: { id: 2011, class: 13 }\n    longest: 1m\n`,
+  );
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const s = { env };
+  const journal = join(dir, 'run.journal.jsonl');
+  const entity = structuredClone(emulator.state.entities.find((e) => e.ikey === 2011)!);
+  // The read before the write answers 503 (every retry); the delete is applied behind a gateway's 504.
+  emulator.faults.add({ method: 'GET', path: '/api/classes/v1/classes/13/entities/2011', status: 503 });
+  emulator.faults.add({ method: 'DELETE', path: '/api/classes/v1/classes/13/entities/2011', gateway: 504, times: 1 });
+  const run = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(run.stdout + run.stderr, /could not read the target before the write \(.*503.*\)/);
+  const snapshot = records(journal).find((r) => r.t === 'snapshot') as Rec & { error?: string; value?: unknown };
+  assert.ok(snapshot && 'error' in snapshot && !('value' in snapshot), JSON.stringify(snapshot));
+  emulator.faults.clear();
+  assert.equal(emulator.state.entities.filter((e) => e.ikey === 2011).length, 0, 'the delete was applied');
+  // A replication puts it back under its key, at another version.
+  emulator.state.entities.push({ ...entity, iversion: (Number(entity.iversion) || 0) + 5 });
+  const killed = killedAfterSend(journal, 'id:delete', 3 * 60_000);
+  const verdict = await verify(s, killed);
+  assert.equal(verdict.code, 1, verdict.stdout + verdict.stderr);
+  assert.match(verdict.stdout, /^cannot-tell +"Delete an entity" .*no snapshot says .*just before the call/m);
+  const deletes = () => emulator.requests.filter((r) => r.method === 'DELETE').length;
+  const sentBefore = deletes();
+  const resumed = await runCli(['run', file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env });
+  assert.notEqual(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(deletes(), sentBefore, 'not deleted a second time');
+  assert.equal(emulator.state.entities.filter((e) => e.ikey === 2011).length, 1, 'the entity put back is kept');
+});
