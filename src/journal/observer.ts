@@ -77,7 +77,8 @@ export function journalObserver(
   now: () => number,
   digest: (run: StepRun) => string,
 ): RunObserver {
-  const call = (c: SentCall) => ({ method: c.method, path: c.path });
+  // A path may hold a secret (an entity named by one): masked as every value the journal keeps.
+  const call = (c: SentCall) => ({ method: c.method, path: masker.mask(c.path) });
   /** Instances that sent a write: their end is synced (a read-only one is simply read again on resume). */
   const wrote = new Set<string>();
   return {

@@ -2,6 +2,7 @@
 // by reading its target back, where the API allows it (steps/verify-*.ts), with the evidence. A
 // step type without a verifier (update/vfs, replication/sync, transaction-log/clear) cannot be
 // verified through the API: the operator decides, as without verify.
+import { MASK } from '../text/mask.ts';
 import type { EngineClient } from '../api/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Decision, InDoubtCall } from '../runner/result.ts';
@@ -103,6 +104,12 @@ export async function verifyInDoubt(
       };
     else if (!call)
       verdict = { verdict: 'cannot-tell', evidence: 'the journal holds no record of the call as it was sent' };
+    // Read back at the masked path, a 404 would read as "gone": the target is not known.
+    else if (call.path.includes(MASK))
+      verdict = {
+        verdict: 'cannot-tell',
+        evidence: `the path the journal kept is masked (${call.path}: a secret was in it), so the target cannot be read back: check on the server, then decide (skip or retry)`,
+      };
     else {
       try {
         const at = now();

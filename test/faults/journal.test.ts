@@ -331,6 +331,98 @@ steps:
   assert.ok(!r.stdout.includes(TOKEN));
 });
 
+test("a secret in a write's path never reaches the journal, nor any report of a run killed after it left", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-path-'));
+  const SECRET = 'S3cretEntityName';
+  const file = join(dir, 'path.yml');
+  writeFileSync(
+    file,
+    `version: 1
+steps:
+  - id: req
+    uses: api/request
+    with: { method: DELETE, path: "/api/classes/v1/classes/13/entities/\${{ secrets.ENTITY_SECRET }}" }
+`,
+  );
+  const journal = join(dir, 'j.jsonl');
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ENTITY_SECRET: SECRET };
+  const r = await runCli(['run', file, '--journal', journal], { env });
+  assert.ok(
+    emulator.requests.some((q) => q.method === 'DELETE' && q.path.endsWith(`/entities/${SECRET}`)),
+    'the call went out with the secret in its path',
+  );
+  assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), r.stdout + r.stderr);
+  const text = readFileSync(journal, 'utf8');
+  assert.match(text, /"t":"send",.*"method":"DELETE","path":"\/api\/classes\/v1\/classes\/13\/entities\/\*\*\*"/);
+  assert.ok(!text.includes(SECRET), 'no record of the journal holds the secret');
+  // Killed right after the write left: every report of that journal names the call, masked.
+  const lines = text.split('\n');
+  const killed = join(dir, 'killed.jsonl');
+  writeFileSync(killed, `${lines.slice(0, lines.findIndex((l) => l.includes('"t":"send"')) + 1).join('\n')}\n`);
+  const out = (n: string) => join(dir, n);
+  const report = await runCli(
+    [
+      'report',
+      killed,
+      '--report-json',
+      out('r.json'),
+      '--summary',
+      out('r.md'),
+      '--junit',
+      out('r.xml'),
+      '--html',
+      out('r.html'),
+    ],
+    { env: {} },
+  );
+  assert.match(report.stdout + report.stderr, /DELETE \/api\/classes\/v1\/classes\/13\/entities\/\*\*\*/);
+  assert.ok(!(report.stdout + report.stderr).includes(SECRET));
+  for (const n of ['r.json', 'r.md', 'r.xml', 'r.html']) assert.ok(!readFileSync(out(n), 'utf8').includes(SECRET), n);
+});
+
+test('verify of a delete whose path the journal holds masked (a secret named the entity) cannot tell: it never reads the masked path back and calls a 404 there applied', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-path-'));
+  const SECRET = 'S3cretEntityName';
+  const entity = emulator.state.entities.find((e) => e.ikey === 2011)!;
+  entity.iname = SECRET;
+  const file = join(dir, 'delete.yml');
+  writeFileSync(
+    file,
+    `version: 1
+steps:
+  - id: delete
+    uses: classes/delete
+    with: { class: 13, id: "\${{ secrets.ENTITY_SECRET }}" }
+`,
+  );
+  emulator.faults.add({
+    method: 'DELETE',
+    path: `/api/classes/v1/classes/13/entities/${SECRET}`,
+    hang: true,
+    times: 1,
+  });
+  const journal = join(dir, 'j.jsonl');
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', ENTITY_SECRET: SECRET };
+  // Killed while the delete hangs: it never reached the server, the entity is still there.
+  const child = spawn(process.execPath, [CLI, 'run', file, '--journal', journal], {
+    env: cleanEnv(env),
+    stdio: 'ignore',
+  });
+  const poll = setInterval(() => {
+    if (emulator.requests.some((q) => q.method === 'DELETE')) child.kill('SIGKILL');
+  }, 10);
+  await new Promise((resolve) => child.on('close', resolve));
+  clearInterval(poll);
+  emulator.faults.clear();
+  assert.ok(!readFileSync(journal, 'utf8').includes(SECRET), 'the journal holds no secret');
+  const verdict = await runCli(['verify', journal], { env });
+  assert.equal(verdict.code, 1, verdict.stdout + verdict.stderr);
+  assert.match(verdict.stdout, /^cannot-tell +"Delete an entity" .*the path the journal kept is masked/m);
+  assert.ok(!(verdict.stdout + verdict.stderr).includes(SECRET));
+});
+
 test('report JOURNAL under GitHub Actions puts the summary in the job summary, as run does (a step after a lost run)', async (t) => {
   const { url } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-summary-'));
