@@ -1,31 +1,14 @@
-// Reading an entity back to decide a classes/create, update or delete whose fate is unknown. The
-// call's path names the entity (update, delete) or its class (create); its body, as the journal
-// recorded it (secrets masked), holds the fields written. Masked fields are not compared.
+// Reading an entity back to decide a classes/update or delete whose fate is unknown (a create:
+// verify-entity-created.ts). The call's path names the entity; its body, as the journal recorded
+// it (secrets masked), holds the fields written. Masked fields are not compared.
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
 import { fact } from './observed.ts';
-import type { PlannedCall, RecordedCall, Verdict, Verifier } from './types.ts';
+import type { RecordedCall, Verdict, Verifier } from './types.ts';
 
-type Fields = Record<string, unknown>;
+export type Fields = Record<string, unknown>;
 const Entity = z.record(z.string(), z.unknown());
-const Count = z.object({ count: z.int(), keys: z.array(z.union([z.string(), z.number()])).optional() });
-
-/** Up to this many entities of the class, their keys are kept with the snapshot: what shows an entity created since. */
-const KEYS_KEPT = 10_000;
-
-/** The keys of every entity of the class (children included), when there are few enough to keep. */
-async function classKeys(
-  client: EngineClient,
-  path: string,
-  signal: AbortSignal,
-): Promise<(string | number)[] | undefined> {
-  const answer = await client.request({ method: 'GET', path }, { signal });
-  if (answer.status !== 200 || !Array.isArray(answer.body) || answer.body.length > KEYS_KEPT) return undefined;
-  return (answer.body as Fields[]).map((e) =>
-    typeof e.ikey === 'number' || typeof e.ikey === 'string' ? e.ikey : JSON.stringify(e),
-  );
-}
 
 /**
  * The entity at `path` just before a write, for its verifier: null when there is none (404). Any
@@ -40,7 +23,7 @@ async function entityBefore(client: EngineClient, path: string, signal: AbortSig
 }
 
 /** The written fields that can be compared: those the journal kept readable. */
-function writtenFields(body: unknown): Fields {
+export function writtenFields(body: unknown): Fields {
   const first = Array.isArray(body) ? body[0] : body;
   const fields = Entity.safeParse(first);
   if (!fields.success) return {};
@@ -49,7 +32,7 @@ function writtenFields(body: unknown): Fields {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const differing = (entity: Fields, fields: Fields) => Object.keys(fields).filter((k) => !same(entity[k], fields[k]));
-const listText = (names: string[]) => names.join(', ');
+export const listText = (names: string[]) => names.join(', ');
 
 async function entityAt(
   client: EngineClient,
@@ -60,93 +43,6 @@ async function entityAt(
   const entity = answer.status === 200 ? Entity.safeParse(answer.body) : undefined;
   return { status: answer.status, entity: entity?.success ? entity.data : undefined };
 }
-
-/** The equality filters of a create: its written scalar fields. */
-function filterOf(body: unknown): Record<string, string | number | boolean> {
-  return Object.fromEntries(
-    Object.entries(writtenFields(body)).filter((e): e is [string, string | number | boolean] =>
-      ['string', 'number', 'boolean'].includes(typeof e[1]),
-    ),
-  );
-}
-
-async function matching(
-  client: EngineClient,
-  call: Pick<PlannedCall, 'path' | 'body'>,
-  signal: AbortSignal,
-): Promise<Fields[]> {
-  const answer = await client.request({ method: 'GET', path: call.path, query: filterOf(call.body) }, { signal });
-  if (answer.status !== 200 || !Array.isArray(answer.body))
-    throw new Error(`GET ${call.path} with the written fields as filters answered ${answer.status}`);
-  return answer.body as Fields[];
-}
-
-export const entityCreated: Verifier = {
-  snapshot: async (client, call, signal) => {
-    const count = (await matching(client, call, signal)).length;
-    const keys = await classKeys(client, call.path, signal);
-    return keys ? { count, keys } : { count };
-  },
-  async preview(client, call, signal) {
-    const filter = filterOf(call.body);
-    const count = (await matching(client, call, signal)).length;
-    const by = listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`));
-    const subject = `entities with ${by && by.length <= 80 ? by : 'the written fields'}`;
-    return {
-      text: `${count} ${subject.replace('entities', `entit${count === 1 ? 'y' : 'ies'}`)} now; one more after`,
-      observed: { [fact('field', subject)]: String(count) },
-    };
-  },
-  async check(client, call, snapshot, _now, signal) {
-    const filter = filterOf(call.body);
-    if (Object.keys(filter).length === 0)
-      return {
-        verdict: 'cannot-tell',
-        evidence: 'the journal kept none of the written fields readable to look the entity up by',
-      };
-    const before = Count.safeParse(snapshot);
-    const now = await matching(client, call, signal);
-    const by = `with ${listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`))}`;
-    if (!before.success)
-      return now.length === 0
-        ? { verdict: 'not-applied', evidence: `no entity ${by}` }
-        : {
-            verdict: 'cannot-tell',
-            evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, and no snapshot of how many there were before the call`,
-          };
-    if (now.length > before.data.count)
-      return {
-        verdict: 'applied',
-        evidence: `entity ${String(now.at(-1)?.ikey ?? '?')} ${by}: ${before.data.count} such just before the call, ${now.length} now`,
-      };
-    if (now.length === before.data.count) {
-      // No entity with the written fields: proof only when no entity at all was created since (the
-      // server may store a field otherwise: a computed version, a date with a zone, a trimmed text).
-      const was = before.data.keys;
-      const keys = was && (await classKeys(client, call.path, signal));
-      if (!was || !keys)
-        return {
-          verdict: 'cannot-tell',
-          evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, as just before the call; but the entities of the class were not all read (a journal without them, or more than ${KEYS_KEPT}), so one created with fields the server stores otherwise cannot be ruled out`,
-        };
-      const known = new Set(was.map(String));
-      const added = keys.filter((k) => !known.has(String(k)));
-      if (added.length > 0)
-        return {
-          verdict: 'cannot-tell',
-          evidence: `no entity ${by}, but ${added.length === 1 ? `entity ${String(added[0])} was` : `entities ${added.slice(0, 5).map(String).join(', ')} were`} created since just before the call: the server may store a written field otherwise (a computed field, a date with a zone, a trimmed text); compare ${added.length === 1 ? 'it' : 'them'} with the call's fields`,
-        };
-      return {
-        verdict: 'not-applied',
-        evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, as just before the call, and no entity of the class was created since`,
-      };
-    }
-    return {
-      verdict: 'cannot-tell',
-      evidence: `${before.data.count} entities ${by} just before the call, ${now.length} now: some were deleted since`,
-    };
-  },
-};
 
 export const entityUpdated: Verifier = {
   snapshot: (client, call, signal) => entityBefore(client, call.path, signal),
