@@ -131,7 +131,7 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
   for (const value of values) {
     for (const v of verdicts(value)) {
       evidence.push(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
-      // Not sent again unless retried: skip, exclude and continue treat the call as the run left it.
+      // Not sent again unless retried: skip, exclude and continue leave the call as the run left it.
       const decision = d.kind === 'retry' ? 'retry' : 'skip';
       if (decision === 'retry' && v.verdict === 'applied')
         refuse(
@@ -143,10 +143,13 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
           `--retry ${value}: verify cannot tell whether "${v.name}" was applied (${v.evidence})`,
           'check on the server; then --retry with --accept-cannot-tell --reason "what you checked" (recorded), or --skip / --exclude',
         );
+      // Going on without it (exclude, continue) says nothing of its fate: applied only on verify's word.
+      const left = decision === 'skip' && d.kind !== 'skip' && v.verdict !== 'applied';
       records.push({
         t: 'decision',
         key: v.key,
         decision,
+        ...(left ? { leftInDoubt: true as const } : {}),
         by,
         at: request.now,
         verdict: v.verdict,

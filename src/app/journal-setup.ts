@@ -201,6 +201,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       varsHash,
       selection: request.selection,
       force: request.force,
+      goingOn: Boolean(request.continueParked && state.parked),
       inDoubt,
       by,
       now: request.now,

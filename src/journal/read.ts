@@ -209,9 +209,19 @@ export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefin
  * start, or a "treat as applied" its end carries. A decision to send again was acted on once the
  * instance ran after it: the doubt that run left is undecided.
  */
-export function standingDecision(state: InstanceState | undefined): Decision | undefined {
+export function standingDecision(state: InstanceState | undefined, goingOn = false): Decision | undefined {
   const d = state?.decision ?? (state?.ended?.run.decision?.decision === 'skip' ? state.ended.run.decision : undefined);
-  return d && { decision: d.decision, by: d.by, at: d.at, verdict: d.verdict, evidence: d.evidence };
+  if (d?.leftInDoubt && !goingOn) return undefined;
+  return (
+    d && {
+      decision: d.decision,
+      by: d.by,
+      at: d.at,
+      verdict: d.verdict,
+      evidence: d.evidence,
+      ...(d.leftInDoubt ? { leftInDoubt: true as const } : {}),
+    }
+  );
 }
 
 /** An end record with the outputs it wrote once, in the result, back in its outputs. */

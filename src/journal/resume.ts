@@ -38,6 +38,8 @@ export interface ResumeRequest {
   varsHash: string;
   selection: Selection;
   force: boolean;
+  /** The run goes on from its park (run --continue): what the operator left in doubt to go on without is carried, not asked again. */
+  goingOn?: boolean;
   /** The operator's decision for every undecided in-doubt call, or per instance (verify). */
   inDoubt: InDoubtDecision | ReadonlyMap<string, Decision> | undefined;
   /** Who decides: recorded with the decision. */
@@ -130,7 +132,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     const ended = state?.ended?.run;
     if (doubt) {
       const told = toldFor(request, p.key);
-      const decision: Decision | undefined = told ?? standingDecision(state);
+      const decision: Decision | undefined = told ?? standingDecision(state, request.goingOn);
       if (!decision) {
         undecided.push(`"${state?.name ?? p.name}" (${doubtCall(doubt)})`);
         continue;
@@ -153,7 +155,9 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
               figures:
                 decision.verdict === 'applied'
                   ? 'verify read it applied: not sent again'
-                  : 'treated as applied by the operator',
+                  : decision.leftInDoubt
+                    ? "left in doubt by the operator's decision to go on without it: not sent again"
+                    : 'treated as applied by the operator',
               inDoubt: doubt,
               decision,
               earlierRunAt: last.at,
@@ -183,7 +187,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     if (now.has(p.key)) continue;
     const state = journal.instances.get(p.key);
     const doubt = doubtOf(state);
-    if (!doubt || standingDecision(state)) continue;
+    if (!doubt || standingDecision(state, request.goingOn)) continue;
     const what = `"${state?.name ?? p.name}" (${doubtCall(doubt)})`;
     if (whole.has(p.key)) {
       warnings.push(

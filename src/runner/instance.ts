@@ -44,6 +44,17 @@ export const DecisionSchema = z.object({
     .optional()
     .describe('what reading the target back found (--in-doubt verify)'),
   evidence: z.string().optional().describe('what reading the target back showed'),
+  /**
+   * Not sent again on the operator's word to go on without it (decide --exclude, --continue), while
+   * verify did not read it applied: its fate is still unknown, so it is not treated as applied, a
+   * run with it does not end clean, and only the run that goes on from that park carries it.
+   */
+  leftInDoubt: z
+    .literal(true)
+    .optional()
+    .describe(
+      "not sent again on the operator's word to go on without it (decide --exclude, --continue), verify not having read it applied: still in doubt, not treated as applied",
+    ),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

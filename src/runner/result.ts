@@ -18,13 +18,17 @@ export function decisionPhrase(d: {
   by: string;
   verdict?: Decision['verdict'] | null;
   evidence?: string | null | undefined;
+  leftInDoubt?: true | null | undefined;
 }): string {
+  const left = `not sent again: left in doubt by the operator's decision to go on without it (${d.by})`;
+  if (d.leftInDoubt && !d.verdict) return left;
   if (!d.verdict)
     return d.decision === 'skip'
       ? `treated as applied by the operator (${d.by})`
       : `sent again by the operator's decision (${d.by})`;
   const read = d.verdict === 'applied' ? 'applied' : d.verdict === 'not-applied' ? 'not applied' : 'cannot tell';
-  return `verify read the target: ${read}${d.evidence ? ` (${d.evidence})` : ''}; ${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
+  const then = d.leftInDoubt ? left : `${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
+  return `verify read the target: ${read}${d.evidence ? ` (${d.evidence})` : ''}; ${then}`;
 }
 
 export interface RunResult {
@@ -71,7 +75,7 @@ export interface StepCounts {
 export function countSteps(
   steps: readonly (Pick<StepRun, 'outcome'> & {
     inDoubt?: unknown;
-    decision?: { decision: string } | null | undefined;
+    decision?: { decision: string; leftInDoubt?: true | null | undefined } | null | undefined;
   })[],
 ): StepCounts {
   const counts: StepCounts = {
@@ -86,7 +90,7 @@ export function countSteps(
   for (const s of steps) {
     if (s.inDoubt) counts.inDoubt++;
     // Treated as applied on the operator's word: counted as that, never as a success.
-    if (s.inDoubt && s.decision?.decision === 'skip') counts.treatedAsApplied++;
+    if (s.inDoubt && s.decision?.decision === 'skip' && !s.decision.leftInDoubt) counts.treatedAsApplied++;
     else counts[s.outcome]++;
   }
   return counts;
@@ -119,11 +123,15 @@ export interface OutcomeView {
  * whatever its outcome: continue-on-error lets a failure pass, not a doubt), for run, report and
  * the actions alike.
  */
-export function undecidedDoubts<S extends { inDoubt?: unknown; decision?: { decision: string } | null | undefined }>(
-  steps: readonly S[],
-): S[] {
-  // A decision to send again was acted on: the doubt it left is undecided (journal/read.ts standingDecision).
-  return steps.filter((s) => s.inDoubt && s.decision?.decision !== 'skip');
+export function undecidedDoubts<
+  S extends {
+    inDoubt?: unknown;
+    decision?: { decision: string; leftInDoubt?: true | null | undefined } | null | undefined;
+  },
+>(steps: readonly S[]): S[] {
+  // A decision to send again was acted on: the doubt it left is undecided (journal/read.ts standingDecision);
+  // one left in doubt by going on without it was never decided.
+  return steps.filter((s) => s.inDoubt && (s.decision?.decision !== 'skip' || s.decision.leftInDoubt));
 }
 
 /** What a run that ended with such steps says of them (its outcome a success, its exit 1). */

@@ -130,6 +130,37 @@ test("--exclude of a value in doubt: the run that goes on and report of the stor
   assert.deepEqual(said(read), said(done.report!));
 });
 
+test("--exclude (or --continue) of a value whose write verify cannot tell leaves it in doubt, never treated as applied: the run that goes on and report of the store say so, and a later --resume asks for the operator's word instead of ending in success", async (t) => {
+  for (const decision of ['--exclude', '--continue'] as const) {
+    // Cut before the server saw it (never applied); verify cannot tell (the source's version unknown).
+    const { f, id } = await parkedOnDoubt(t, 'before', 1);
+    const args = decision === '--continue' ? [decision] : [decision, 'site-002'];
+    const decided = await f.decide(id, ...args, '--reason', 'site under repair');
+    assert.equal(decided.code, 0, decided.stdout + decided.stderr);
+    assert.match(decided.stdout, /verify: "Update site-002" .*: cannot-tell/);
+    const done = await f.run('--continue', id);
+    assert.equal(done.code, 1, done.stdout + done.stderr);
+    assert.doesNotMatch(done.stdout, /treated as applied/, decision);
+    const json = join(f.dir, 'stored.json');
+    const stored = await f.cli(['report', '--store', f.storeUrl, '--run', id, '--report-json', json]);
+    assert.equal(stored.code, 1, stored.stdout + stored.stderr);
+    const read = JSON.parse(readFileSync(json, 'utf8')) as Report;
+    for (const r of [done.report!, read]) {
+      const s = r.steps.find((x) => x.id === 'update' && x.matrix?.site === 'site-002')!;
+      assert.equal(s.inDoubt?.method, 'POST', decision);
+      assert.equal(s.decision?.verdict, 'cannot-tell', decision);
+      assert.equal(s.decision?.leftInDoubt, true, decision);
+      assert.equal(r.counts.treatedAsApplied, 0, decision);
+      assert.equal(r.counts.inDoubt, 1, decision);
+    }
+    // No one said it was applied: a resume of the run refuses until the operator decides, and sends nothing.
+    const resumed = await f.run('--resume', id);
+    assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stderr, /cannot resume: an instance is in doubt: "Update site-002"/);
+    assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-003': 1, 'site-004': 1 }, decision);
+  }
+});
+
 test('--continue past the wave: the value in doubt is left as it is (not sent again), the wave goes on', async (t) => {
   const { f, id } = await parkedOnDoubt(t, 'after');
   const listed = await f.cli(['runs', '--store', f.storeUrl, '--parked']);
