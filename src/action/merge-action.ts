@@ -38,7 +38,8 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
   const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);
   const shards: ReportShard[] = [];
-  for (const file of files) shards.push(await readReportShard(file, deps.readFile, journalKey(deps.env)));
+  const warn = (m: string) => kit.warning(neutralise(m), { title: 'enginectl' });
+  for (const file of files) shards.push(await readReportShard(file, deps.readFile, journalKey(deps.env), warn));
   const report = mergeReports(shards);
   for (const row of fleetRows(report))
     kit.info(

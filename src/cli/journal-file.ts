@@ -2,7 +2,7 @@
 // invalid input (exit 2), a damaged or forged one is refused at its line; or a run of the run
 // store, by its id, read as a file is.
 import { UsageError } from '../errors.ts';
-import { readJournal, type JournalState } from '../journal/read.ts';
+import { readJournal, tornLine, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkRunId, readStoredJournal } from '../journal/replica.ts';
 import { namedStore } from '../app/stored-run.ts';
@@ -37,9 +37,7 @@ export async function readNamedJournal(
   const read = await namedJournal(command, positionals, values, io);
   // What a run killed mid-write leaves: left out, read as never written (the cautious side).
   if (read.state.torn !== undefined)
-    io.stderr(
-      `enginectl: warning: ${neutralise(read.name)}:${read.state.torn}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt\n`,
-    );
+    io.stderr(`enginectl: warning: ${neutralise(tornLine(read.name, read.state.torn))}\n`);
   return read;
 }
 

@@ -69,6 +69,10 @@ export interface JournalState {
 }
 
 /** A journal's text read back; with `key`, every record's seal is checked first (seal.ts). */
+/** What a reader of a journal as it is says of its torn last line (report, verify, report --merge). */
+export const tornLine = (name: string, line: number) =>
+  `${name}:${line}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt`;
+
 export function readJournal(text: string, path: string, key?: string): JournalState {
   const framed = decodeJournal(text);
   if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);

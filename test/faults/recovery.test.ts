@@ -325,6 +325,10 @@ test('a torn last record is cut off before a resume appends, so every later repo
   assert.equal(jsonOf(join(s.dir, 'torn.json')).outcome, 'failure');
   const verified = await runCli(['verify', s.journal], { env: s.env });
   assert.match(verified.stderr, /warning: .*: the last record is torn/);
+  // A job's journal merged with the fleet's reports: the same warning, and the merged report still written.
+  const merged = await runCli(['report', '--merge', s.journal, '--report-json', join(s.dir, 'merged.json')]);
+  assert.match(merged.stderr, new RegExp(`warning: .*:${torn}: the last record is torn`), merged.stderr);
+  assert.equal(jsonOf(join(s.dir, 'merged.json')).outcome, 'failure');
   const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.match(resumed.stdout, /the last record was torn .*; it was cut off/);

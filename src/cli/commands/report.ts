@@ -179,7 +179,8 @@ async function merge(
       hint: 'enginectl report --merge reports/*.json --summary fleet.md',
     });
   const shards = [];
-  for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env)));
+  const warn = (m: string) => io.stderr(`enginectl: warning: ${neutralise(m)}\n`);
+  for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env), warn));
   const report = mergeReports(shards, { force: values.force === true, expectShards: values.expectShards });
   return publishFleet(report, values, io, publishing);
 }
