@@ -68,11 +68,11 @@ export interface JournalState {
   parked?: { park: Park; at: number; decided: OperatorDecision[] } | undefined;
 }
 
-/** A journal's text read back; with `key`, every record's seal is checked first (seal.ts). */
 /** What a reader of a journal as it is says of its torn last line (report, verify, report --merge). */
 export const tornLine = (name: string, line: number) =>
   `${name}:${line}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt`;
 
+/** A journal's text read back; with `key`, every record's seal is checked first (seal.ts). */
 export function readJournal(text: string, path: string, key?: string): JournalState {
   const framed = decodeJournal(text);
   if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);
@@ -211,7 +211,8 @@ export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefin
 /**
  * The operator's decision about an instance's doubt that still stands: one recorded since its last
  * start, or a "treat as applied" its end carries. A decision to send again was acted on once the
- * instance ran after it: the doubt that run left is undecided.
+ * instance ran after it: the doubt that run left is undecided. One that left it in doubt to go on
+ * without it (decide --exclude, --continue) stands only for the run going on from that park.
  */
 export function standingDecision(state: InstanceState | undefined, goingOn = false): Decision | undefined {
   const d = state?.decision ?? (state?.ended?.run.decision?.decision === 'skip' ? state.ended.run.decision : undefined);
