@@ -128,11 +128,16 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
   const override = ctx.deps.windowOverride;
   const rule = override && matchingRule(spec.overrideFreeze, override.identity);
   if (override && rule) {
-    window.override = { by: override.by, reason: override.reason, as: ruleText(rule) };
-    run.warnings = [...run.warnings, `${WINDOW_OVERRIDDEN} ${override.by} for "${override.reason}": ${why}`];
-    ctx.tell.warn(run, ctx.masker.mask(run.warnings.at(-1)!));
+    // Masked as it is kept: the instance's end record holds them as they are.
+    const { masker } = ctx;
+    window.override = masker.maskValue({ by: override.by, reason: override.reason, as: ruleText(rule) });
+    run.warnings = [
+      ...run.warnings,
+      masker.mask(`${WINDOW_OVERRIDDEN} ${override.by} for "${override.reason}": ${why}`),
+    ];
+    ctx.tell.warn(run, run.warnings.at(-1)!);
     // On disk before the write leaves: the journal holds who overrode, why and what, ahead of it.
-    await ctx.tell.overridden(run, ctx.masker.maskValue({ ...window.override, why }));
+    await ctx.tell.overridden(run, masker.maskValue({ ...window.override, why }));
     return undefined;
   }
   const next = nextFit(schedule, now, need);

@@ -150,6 +150,32 @@ test('inside a freeze, an allowed override goes through and is recorded; anyone 
   assert.equal(mallory.journal, '', 'nothing was run');
 });
 
+test("a secret in the override's --reason is masked in the journal and every report, also those report renders from the journal", async () => {
+  const SECRET = 'S3cretIncident99';
+  const pipeline = PIPELINE.replace('version: 1\n', 'version: 1\nvars:\n  incident: "${{ secrets.INCIDENT_TOKEN }}"\n');
+  const alice = await run(
+    '2026-03-30T01:05:00Z',
+    ['--override-freeze', '--reason', `hotfix, token ${SECRET}`],
+    { USER: 'alice', INCIDENT_TOKEN: SECRET },
+    pipeline,
+  );
+  assert.equal(alice.code, 0, alice.stdout + alice.stderr);
+  assert.equal(alice.step('clear')!.window?.override?.reason, 'hotfix, token ***');
+  assert.ok(!alice.journal.includes(SECRET), 'no record of the journal holds it');
+  assert.ok(!alice.summary.includes(SECRET) && !alice.stdout.includes(SECRET));
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-windows-'));
+  const again = await runCli([
+    'report',
+    alice.journalPath,
+    '--summary',
+    join(dir, 'r.md'),
+    '--report-json',
+    join(dir, 'r.json'),
+  ]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  for (const f of ['r.md', 'r.json']) assert.ok(!readFileSync(join(dir, f), 'utf8').includes(SECRET), f);
+});
+
 test("without expected:, the p95 of earlier runs' durations (--history) is what must fit; without history, an hour", async () => {
   const undeclared = PIPELINE.replace('    expected: 40m\n', '');
   // No history and no declaration: an hour (+10%) does not fit in the 30 minutes left.
