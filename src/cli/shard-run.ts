@@ -5,6 +5,7 @@
 // the lease failed before it sent anything, or its lease lapsed (run the index again: what it left
 // is resumed with verify), 75 parked at a barrier (the same command later goes on), 130/143
 // interrupted.
+import { checkRunId } from '../journal/replica.ts';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
 import { SHARD_INDEX_SOURCES, shardIndexOf } from '../ci/shard-index.ts';
@@ -100,6 +101,8 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
         hint: 'enginectl shard FILE --store URL --shards N plans it',
       },
     );
+  // Not a run id (a path, or empty: ENGINECTL_RUN unset in the job): invalid input, not the store's failure to retry.
+  checkRunId(run);
   const shard = parseShard(values.shard, io.env);
   const waitLimitMs = durationOf(values['shard-wait'], '30m', '--shard-wait');
   const ttlMs = durationOf(values['shard-ttl'], '60s', '--shard-ttl');
@@ -193,6 +196,7 @@ export async function shardSelection(
 ): Promise<{ owned: Selection; analysed: Selection | undefined } | undefined> {
   const run = given.run ?? io.env[RUN_VARIABLE];
   if (storeUrl === undefined || run === undefined) return undefined;
+  checkRunId(run);
   const shard = parseShard(given.shard, io.env);
   let manifest;
   try {

@@ -172,6 +172,19 @@ test('a worker refuses another pipeline, an index out of range, and --shard auto
   assert.deepEqual(Object.values(f.applied('/update/system')), [1, 1, 1, 1]);
 });
 
+test('a worker or a merge given what is not a run id (a path, or empty: ENGINECTL_RUN unset) refuses it as invalid input (exit 2), never as a store failure to run again (69)', async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  for (const id of ['../x', '', 'x\\y']) {
+    const worker = await f.cli(['run', f.file, '--store', f.storeUrl, '--run', id, '--shard', '1/2']);
+    assert.equal(worker.code, 2, `${JSON.stringify(id)}: ${worker.stdout}${worker.stderr}`);
+    assert.match(worker.stderr, /--run .*: not a run id/);
+    const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', id]);
+    assert.equal(merged.code, 2, `${JSON.stringify(id)}: ${merged.stdout}${merged.stderr}`);
+    assert.match(merged.stderr, /--run .*: not a run id/);
+  }
+  assert.equal([...f.sites.started()].length, 0, 'no site was called');
+});
+
 test('a manifest changed in the store (its waves merged, its budget raised) is refused by every worker: nothing is sent; the one shard planned goes on', async (t) => {
   const f = await shardFleet(t, 6, '  over: site\n  waves: [2, rest]\n  max-failures: 0');
   const run = (await f.shard('--shards', '2')).run!;

@@ -1,6 +1,7 @@
 // `enginectl report JOURNAL`: the reports of a run rendered from its journal, also of a run that
 // was killed: an instance whose call was sent and never answered shows as in doubt.
 // `enginectl report --merge FILE...`: the reports (or journals) of a fleet's jobs as one report.
+import { checkRunId } from '../../journal/replica.ts';
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { releaseOf } from '../../journal/release.ts';
 import { checkOwnFiles, named } from '../../app/own-files.ts';
@@ -139,7 +140,12 @@ async function mergeSharded(
   if (files.length > 0)
     throw new UsageError('BAD_ARGUMENTS', 'report --merge --run ID reads the sharded run from the store: name no file');
   const store = namedStore('report', values.store, io.env, io.cwd, '--run names a sharded run of a run store: ');
-  const { report } = await shardedReport(store, values.run!, journalKey(io.env), (io.clock ?? realClock()).now());
+  const { report } = await shardedReport(
+    store,
+    checkRunId(values.run!),
+    journalKey(io.env),
+    (io.clock ?? realClock()).now(),
+  );
   return publishFleet(report, values, io, publishing);
 }
 
