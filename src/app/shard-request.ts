@@ -1,6 +1,7 @@
 // What a worker of a sharded run is given: the store and the run, its index, the pipeline and its
 // sources, the environment, and the parts it runs with (masker, logger, clock, signal), with how
 // long it waits at a barrier, how often it reads the store, and its lease's ttl.
+import type { WindowOverride } from '../runner/run-context.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -22,6 +23,8 @@ export interface ShardWorkerRequest {
   env: Env;
   cwd: string;
   emulatorUrl?: string | undefined;
+  /** --override-freeze --reason: each site's writes let through a freeze, recorded in its journal. */
+  windowOverride?: WindowOverride | undefined;
   masker: Masker;
   logger: RunLogger;
   signal: AbortSignal;

@@ -127,6 +127,7 @@ export async function runSite(
         sha256: manifest.sha256,
         vars: request.vars,
         lease,
+        windows: { windowOverride: request.windowOverride },
       },
       {
         masker: request.masker,

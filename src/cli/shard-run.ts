@@ -5,6 +5,7 @@
 // the lease failed before it sent anything, or its lease lapsed (run the index again: what it left
 // is resumed with verify), 75 parked at a barrier (the same command later goes on), 130/143
 // interrupted.
+import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
@@ -80,6 +81,7 @@ export interface ShardRunInput {
   vars: Readonly<Record<string, unknown>>;
   reports: ReportPaths;
   ci: CiSystem;
+  windowOverride?: WindowOverride | undefined;
 }
 
 export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<number> {
@@ -132,6 +134,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       vars: input.vars,
       env: io.env,
       cwd: io.cwd,
+      windowOverride: input.windowOverride,
       masker,
       logger,
       signal: io.signal,

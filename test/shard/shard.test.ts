@@ -185,6 +185,38 @@ test('a worker or a merge given what is not a run id (a path, or empty: ENGINECT
   assert.equal([...f.sites.started()].length, 0, 'no site was called');
 });
 
+test("a worker takes --override-freeze --reason as a run does (each site's write let through its freeze, recorded), and refuses --webhook and --dotenv, whose result is the merged report's", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      'rollout:\n',
+      'freezes:\n  all-year:\n    zone: UTC\n    dates: [{ from: 2000-01-01, to: 2999-12-31 }]\noverride-freeze: [alice]\nrollout:\n',
+    ),
+  );
+  f.env.USER = 'alice';
+  const run = (await f.shard('--shards', '1')).run;
+  for (const [flag, value] of [
+    ['--webhook', 'http://127.0.0.1:9/hook'],
+    ['--dotenv', join(f.dir, 'out.env')],
+  ] as const) {
+    const refused = await f.worker(run, '1/1', flag, value);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(
+      refused.stderr,
+      new RegExp(`--shard and ${flag} do not go together: .*report --merge --store URL --run ID`),
+    );
+  }
+  const worker = await f.worker(run, '1/1', '--override-freeze', '--reason', 'INC-42 hotfix');
+  assert.equal(worker.code, 0, worker.stdout + worker.stderr);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
+  const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  const updates = merged.report!.steps.filter((s) => s.id === 'update');
+  assert.equal(updates.length, 2);
+  for (const u of updates) assert.deepEqual(u.window?.override, { by: 'alice', reason: 'INC-42 hotfix', as: 'alice' });
+});
+
 test('a manifest changed in the store (its waves merged, its budget raised) is refused by every worker: nothing is sent; the one shard planned goes on', async (t) => {
   const f = await shardFleet(t, 6, '  over: site\n  waves: [2, rest]\n  max-failures: 0');
   const run = (await f.shard('--shards', '2')).run!;

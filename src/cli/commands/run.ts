@@ -57,6 +57,12 @@ const SHARD_CLASH = {
   skip: "a shard's sites are the manifest's (enginectl shard planned them): shard a pipeline of the sites to run",
   'in-doubt':
     'a site a worker takes over is decided by verify (what it cannot tell fails the site, for an operator), not by a decision given to the whole worker',
+  webhook:
+    "a worker's sites are a part of the fleet: enginectl report --merge --store URL --run ID --webhook URL posts the fleet's result",
+  dotenv:
+    "a worker's sites are a part of the fleet: the fleet's result is the merged report's (enginectl report --merge --store URL --run ID --report-json F)",
+  'dotenv-var':
+    "a worker's sites are a part of the fleet: the fleet's result is the merged report's (enginectl report --merge --store URL --run ID --report-json F)",
 } as const;
 
 export const RUN_HELP = `Usage: enginectl run FILE [options]
@@ -173,6 +179,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         'only',
         'skip',
         'in-doubt',
+        'webhook',
+        'dotenv',
+        'dotenv-var',
       ] as const
     ).find((k) => values[k] !== undefined && values[k] !== false);
     if (clash)
@@ -217,6 +226,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         vars,
         reports: reportPathsOf(values),
         ci,
+        windowOverride: windows.override,
       },
       io,
     );
