@@ -157,27 +157,31 @@ export async function runRollout(
       wave.outcome = 'cancelled';
       continue;
     }
-    // A write of the wave waits for its window (window-park.ts): the wave's values not started are the continue's.
-    if (ctx.windowPark.park) {
-      wave.outcome = 'parked';
-      result.parked = { ...ctx.windowPark.park, wave: wave.wave };
-      continue;
-    }
     // on-failure: decide: a value that failed in this run, or the budget passed, waits for the operator.
+    // Its failures come first: a write of the wave waiting for its window never hides them (the
+    // window is judged again when the operator's word lets the run go on).
     const fresh = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
     const asks = fresh.some((v) => valueDecides(ctx, rollout, runsOf(v)));
     const overBudget = wave.failed.length > wave.budget && decides(ctx, rollout);
     if (!goesOn(ctx, wave.wave) && (asks || overBudget)) {
+      ctx.windowPark.park = undefined;
       wave.outcome = 'parked';
       result.parked = decisionPark(ctx, rollout, wave, runsOf, undefined);
       continue;
     }
     if (wave.failed.length > wave.budget && !goesOn(ctx, wave.wave)) {
+      ctx.windowPark.park = undefined;
       wave.outcome = 'halted';
       result.halted = {
         wave: wave.wave,
         reason: `${wave.failed.length} ${rollout.over}(s) failed (${wave.failed.join(', ')}), over the budget of ${wave.budget}`,
       };
+      continue;
+    }
+    // A write of the wave waits for its window (window-park.ts): the wave's values not started are the continue's.
+    if (ctx.windowPark.park) {
+      wave.outcome = 'parked';
+      result.parked = { ...ctx.windowPark.park, wave: wave.wave };
       continue;
     }
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';

@@ -171,6 +171,43 @@ test('a rollout: the value whose write does not fit parks the run; the values af
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
 });
 
+test("a wave whose failure spends its budget halts (or, with on-failure: decide, parks for a decision) even when another of its writes waits for its window: the window's park never hides the failure", async (t) => {
+  for (const decides of [false, true]) {
+    const f = await parkFleet(
+      t,
+      3,
+      `  over: site\n  waves: [[site-001, site-002], rest]\n  max-parallel: 2\n  max-failures: 0${decides ? '\n  on-failure: decide' : ''}`,
+      `windows:\n  site-002-night: { cron: '0 2 * * *', duration: 2h, zone: UTC, matrix: { site: [site-002] } }`,
+    );
+    f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 409, site: 'site-001' });
+    // 05:30Z on the fleet's clock: site-002's window is closed until 02:00Z.
+    const day = 86_400_000;
+    const now = f.clock.now();
+    const at = now - (now % day) + 5.5 * 3_600_000;
+    await f.clock.sleep((at > now ? at : at + day) - now, never);
+    const first = await f.run();
+    const report = first.report!;
+    if (decides) {
+      assert.equal(first.code, PARKED, first.stdout + first.stderr);
+      assert.equal(report.parked?.for, 'decision', JSON.stringify(report.parked));
+      assert.match(first.stdout, /^parked: waiting for a decision on wave 1: site-001 failed$/m);
+    } else {
+      assert.equal(first.code, 1, first.stdout + first.stderr);
+      assert.equal(report.parked, null);
+      assert.equal(report.rollout!.halted?.wave, 1);
+      assert.match(first.stdout, /the rollout halted at wave 1/);
+    }
+    assert.equal(report.rollout!.waves[1]!.outcome, 'not-started');
+    assert.deepEqual(f.applied('/update/system'), {}, 'nothing applied: site-001 refused, site-002 not started');
+    // Later, site-002's window open: nothing goes on without the operator's word.
+    await f.clock.sleep(day, never);
+    const id = runIdOf(first.stdout);
+    const again = id ? await f.run('--continue', id) : await f.run('--resume', id ?? '');
+    assert.notEqual(again.code, 0, again.stdout + again.stderr);
+    assert.deepEqual(f.applied('/update/system'), {}, 'nothing sent');
+  }
+});
+
 test('decide on a run parked for its window lists it without a wave and refuses a decision: the window opens on its clock, or a freeze is overridden', async (t) => {
   const f = await nightly(t, '2026-03-10T05:00:00Z');
   const first = await f.run();
