@@ -35,6 +35,8 @@ export interface DecideRequest {
   afterMs?: number | undefined;
   /** Reads the targets of in-doubt calls back (verify), for the instances given. */
   verify(state: JournalState, instances: readonly InDoubtInstance[]): Promise<Verified[]>;
+  /** What masks the pipeline's secrets in what a decision records (its reason): the pipeline that wrote the run, read. */
+  masking(state: JournalState): Promise<(text: string) => string>;
   /** A fresh plan --live (GET requests only) of the instances of each value, as its lines; for the listing. */
   livePlan?(state: JournalState, values: readonly string[]): Promise<{ value: string; lines: string[] }[]>;
 }
@@ -168,13 +170,15 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
       .filter((w) => w.value === null || values.includes(w.value))
       .flatMap((w) => w.evidence.filter((e) => e.startsWith("the wave's budget"))),
   );
+  // The operator's words may hold a secret (a token rotated): masked before they are kept or said.
+  const reason = request.reason?.trim() ? (await request.masking(state))(request.reason.trim()) : undefined;
   const recorded: OperatorDecision = {
     decision: d.kind,
     value: d.value ?? null,
     wave: park.wave,
     by,
     at: request.now,
-    reason: request.reason?.trim() || null,
+    reason: reason || null,
     evidence: [...new Set(evidence)],
     ...(request.afterMs === undefined ? {} : { after: request.now + request.afterMs }),
   };

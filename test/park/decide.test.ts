@@ -4,7 +4,7 @@
 // evidence, and shown in the reports; no applied write is sent again; a retry on "cannot tell"
 // is refused without a reason.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Report } from '../../src/report/model.ts';
@@ -159,6 +159,26 @@ test("--exclude (or --continue) of a value whose write verify cannot tell leaves
     assert.match(resumed.stderr, /cannot resume: an instance is in doubt: "Update site-002"/);
     assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-003': 1, 'site-004': 1 }, decision);
   }
+});
+
+test("a secret in decide's --reason is masked where the decision is recorded and said: the run's journal in the store, decide's own line and every report after it", async (t) => {
+  const SECRET = 'prod-token';
+  const f = await parkFleet(t, 3, FLEET(0));
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 409, times: 1, site: 'site-002' });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const decided = await f.decide(id, '--exclude', 'site-002', '--reason', `rotated ${SECRET} on site-002`);
+  assert.equal(decided.code, 0, decided.stdout + decided.stderr);
+  assert.match(decided.stdout, /^recorded: exclude site-002 by .*: rotated \*\*\* on site-002/m);
+  const stored = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? stored(join(dir, e.name)) : [readFileSync(join(dir, e.name), 'utf8')],
+    );
+  assert.ok(!stored(join(f.dir, 'store')).some((text) => text.includes(SECRET)), 'no object of the store holds it');
+  const done = await f.run('--continue', id);
+  assert.equal(done.report!.decisions[0]?.reason, 'rotated *** on site-002');
+  assert.ok(!(done.stdout + done.stderr).includes(SECRET));
 });
 
 test('--continue past the wave: the value in doubt is left as it is (not sent again), the wave goes on', async (t) => {

@@ -135,6 +135,15 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       const all = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: clock.now });
       return all.filter((v) => keys.has(v.key));
     },
+    // A pipeline that cannot be read here (decided from another checkout) leaves the reason as given, said.
+    masking: async (state) => {
+      await pipelineOf(state).catch((error: Error) =>
+        io.stderr(
+          `enginectl: warning: ${neutralise(`the reason is recorded as given: the pipeline that wrote the run could not be read to mask its secrets in it (${error.message}); give --pipeline FILE`)}\n`,
+        ),
+      );
+      return (text) => masker.mask(text);
+    },
     // plan --live of each value waited on: its read-only steps run once through GET-only clients.
     livePlan: async (state, waited) => {
       const pipeline = await pipelineOf(state);
