@@ -112,6 +112,12 @@ test('a worker refuses another pipeline, an index out of range, and --shard auto
   const tooMany = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '100001']);
   assert.equal(tooMany.code, 2);
   assert.match(tooMany.stderr, /--shards 100001: give how many workers, 1 to 100,000/);
+  // Digits only, as --shard I/N reads them: not a number JavaScript would read (1e2, 0x10, " 2").
+  for (const odd of ['1e2', '0x10', ' 2']) {
+    const read = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', odd]);
+    assert.equal(read.code, 2, `${JSON.stringify(odd)}: ${read.stdout}${read.stderr}`);
+    assert.match(read.stderr, /: give how many workers, 1 to 100,000/);
+  }
   const bogus = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--assign', 'bogus']);
   assert.equal(bogus.code, 2);
   assert.match(bogus.stderr, /--assign bogus: static or queue\n.*static \(the default\)/);

@@ -62,7 +62,8 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('BAD_ARGUMENTS', `shard: expected one pipeline FILE, got ${positionals.length}`, {
       hint: 'enginectl shard fleet.yml --store s3://BUCKET/PREFIX --shards 8',
     });
-  const shards = Number(values.shards);
+  // Digits only, as a worker's --shard I/N: not any text Number() reads (1e2, 0x10, " 2").
+  const shards = /^\d+$/.test(values.shards ?? '') ? Number(values.shards) : NaN;
   if (values.shards === undefined || !Number.isInteger(shards) || shards < 1 || shards > 100_000)
     throw new UsageError(
       'BAD_ARGUMENTS',
