@@ -7,13 +7,12 @@
 // interrupted.
 import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';
-import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
+import { ExitCode, UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
-import { SHARD_INDEX_SOURCES, shardIndexOf } from '../ci/shard-index.ts';
+import { SHARD_INDEX_SOURCES } from '../ci/shard-index.ts';
+import { parseShard, ShardUnavailable } from './shard-own.ts';
 import type { CiSystem } from '../ci/system.ts';
 import { RUN_VARIABLE, storeAt } from '../app/stored-run.ts';
-import { readManifest, shardOf } from '../shard/manifest.ts';
-import type { Selection } from '../pipeline/selection.ts';
 import { runShardWorker, type ShardWorkerDone } from '../app/shard-worker.ts';
 import { realClock, steadyNow } from '../app/clock.ts';
 import { preparePaths, REPORT_NOT_WRITTEN } from '../app/report-files.ts';
@@ -41,31 +40,6 @@ export const SHARD_OPTIONS_HELP = `  --shard I/N|auto   run as worker I of N of 
                      it parks, exit 75 (default 30m); the same command later goes on
   --shard-ttl D      with --shard: the worker's lease (its claim on its sites) lapses D after its
                      last heartbeat (default 60s); another worker then takes its sites over`;
-
-/** --shard I/N or auto: the 0-based index and the total it names (auto: the engine's variables). */
-export function parseShard(
-  given: string,
-  env: CliIO['env'],
-): { index: number; total: number | undefined; from: string } {
-  if (given === 'auto') {
-    const found = shardIndexOf(env);
-    if (!found)
-      throw new UsageError('SHARD_REFUSED', `--shard auto: no index in the environment (${SHARD_INDEX_SOURCES})`, {
-        hint: 'give --shard I/N (1 <= I <= N)',
-      });
-    if (!Number.isInteger(found.index) || found.index < 0)
-      throw new UsageError('SHARD_REFUSED', `--shard auto: ${found.from} is not an index`, {
-        hint: 'give --shard I/N (1 <= I <= N)',
-      });
-    return found;
-  }
-  const m = /^([0-9]+)\/([0-9]+)$/.exec(given);
-  if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
-    throw new UsageError('SHARD_REFUSED', `--shard ${given}: give I/N with 1 <= I <= N, or auto`, {
-      hint: 'enginectl run fleet.yml --store URL --run ID --shard 3/8',
-    });
-  return { index: Number(m[1]) - 1, total: Number(m[2]), from: `--shard ${given}` };
-}
 
 export interface ShardRunInput {
   file: string;
@@ -182,48 +156,6 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   // Lost its lease: nothing it left is lost (each site's journal is in the store); the index runs again.
   if (end.outcome === 'lost') return ExitCode.unavailable;
   return end.outcome === 'done' && failed.length === 0 && written ? ExitCode.ok : ExitCode.failed;
-}
-
-/**
- * The instances a static shard runs, known from the manifest before the pipeline is loaded: the
- * environment is asked only for its sites' secrets (a queue worker may claim any site: every
- * one's). `analysed`: the rollout has an analysis between its waves, which any worker may be
- * elected to run over the sites of a wave that passed: its own sites and those of every wave but
- * the last (when it has gates, their secrets are asked for too; a worker that owns no site loads
- * those alone, or no site). Undefined when nothing narrows it (a queue worker).
- */
-export async function shardSelection(
-  given: { shard: string; run?: string | undefined },
-  storeUrl: string | undefined,
-  io: CliIO,
-): Promise<{ owned: Selection; analysed: Selection | undefined } | undefined> {
-  const run = given.run ?? io.env[RUN_VARIABLE];
-  if (storeUrl === undefined || run === undefined) return undefined;
-  checkRunId(run);
-  const shard = parseShard(given.shard, io.env);
-  let manifest;
-  try {
-    manifest = await readManifest(storeAt(storeUrl, io.cwd, io.env), run);
-  } catch (error) {
-    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
-    throw error;
-  }
-  if (manifest.assign !== 'static') return undefined;
-  const owned = manifest.waves.flat().filter((site) => shardOf(site, manifest.shards) === shard.index);
-  // The sites of every wave but the last, which an analysis after it reads, whichever worker is elected to run it.
-  const read = manifest.analysis ? manifest.waves.slice(0, -1).flat() : [];
-  const only = (sites: string[]): Selection => ({ only: { [manifest.over]: sites }, skip: {} });
-  // A worker that owns no site runs none: it loads the sites it may analyse, or none at all.
-  if (owned.length === 0) return { owned: only(read), analysed: undefined };
-  return { owned: only(owned), analysed: read.length ? only([...new Set([...owned, ...read])]) : undefined };
-}
-
-class ShardUnavailable extends EnginectlError {
-  readonly code = 'SHARD_UNAVAILABLE' as const;
-  readonly exitCode = ExitCode.unavailable;
-  constructor(cause: EnginectlError) {
-    super(`${cause.message}; this worker sent nothing: run the same index again`, { hint: cause.hint, cause });
-  }
 }
 
 /** The worker's report files (the sites it ran, merged) and its CI summary; false when one could not be written. */

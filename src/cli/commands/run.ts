@@ -41,7 +41,8 @@ import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
 import { doubtsLine, parkedOf, undecidedDoubts } from '../../runner/result.ts';
 import { neutralise } from '../../text/neutralise.ts';
-import { runShardCommand, SHARD_OPTIONS_HELP, shardSelection } from '../shard-run.ts';
+import { runShardCommand, SHARD_OPTIONS_HELP } from '../shard-run.ts';
+import { shardSelection } from '../shard-own.ts';
 
 /** Why an option does not go with --shard, for its refusal. */
 const SHARD_CLASH = {
