@@ -1,9 +1,8 @@
 // The reports `report --merge` reads: each file a JSON report (--report-json) or a journal
 // (--journal), told apart by content; a journal becomes the report of the release it records, and
 // a file that opens as neither (a Markdown summary) is refused as such.
-import { buildReport } from '../report/model.ts';
-import { readJournal, tornLine } from '../journal/read.ts';
-import { releaseOf } from '../journal/release.ts';
+import { tornLine } from '../journal/read.ts';
+import { journalReport } from '../journal/release.ts';
 import { UsageError } from '../errors.ts';
 import { Report } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
@@ -36,11 +35,8 @@ export async function readReportShard(
       },
     );
   }
-  if (json === undefined) {
-    const state = readJournal(text, path, key);
-    if (state.torn !== undefined) warn(tornLine(path, state.torn));
-    return { source: path, report: buildReport(releaseOf(state)) };
-  }
+  if (json === undefined)
+    return { source: path, report: journalReport(text, path, key, (line) => warn(tornLine(path, line))) };
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {
     throw new UsageError(

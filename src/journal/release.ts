@@ -54,9 +54,14 @@ function ended(state: InstanceState, lastRunAt: number): StepRun {
   return { ...run, resume: 'earlier-run', earlierRunAt: e.runAt };
 }
 
-/** The report of the release a journal's text records (`path` names it in errors; `key`: its seal key). */
-export function journalReport(text: string, path: string, key?: string): Report {
-  return buildReport(releaseOf(readJournal(text, path, key)));
+/**
+ * The report of the release a journal's text records (`path` names it in errors; `key`: its seal
+ * key); `torn` hears the line of a torn last record it left out.
+ */
+export function journalReport(text: string, path: string, key?: string, torn?: (line: number) => void): Report {
+  const state = readJournal(text, path, key);
+  if (state.torn !== undefined) torn?.(state.torn);
+  return buildReport(releaseOf(state));
 }
 
 export function releaseOf(state: JournalState): RunResult {

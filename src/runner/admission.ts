@@ -137,7 +137,7 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
     ];
     ctx.tell.warn(run, run.warnings.at(-1)!);
     // On disk before the write leaves: the journal holds who overrode, why and what, ahead of it.
-    await ctx.tell.overridden(run, masker.maskValue({ ...window.override, why }));
+    await ctx.tell.overridden(run, { ...window.override, why: masker.mask(why) });
     return undefined;
   }
   const next = nextFit(schedule, now, need);

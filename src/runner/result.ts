@@ -71,11 +71,14 @@ export interface StepCounts {
   treatedAsApplied: number;
 }
 
+/** A decision as the counts read it: a run's (Decision) or a report's (its nulls). */
+type DecisionView = { decision: string; leftInDoubt?: true | null | undefined };
+
 /** Step runs by outcome: the one count the terminal, the reports and the summary all show. */
 export function countSteps(
   steps: readonly (Pick<StepRun, 'outcome'> & {
     inDoubt?: unknown;
-    decision?: { decision: string; leftInDoubt?: true | null | undefined } | null | undefined;
+    decision?: DecisionView | null | undefined;
   })[],
 ): StepCounts {
   const counts: StepCounts = {
@@ -126,7 +129,7 @@ export interface OutcomeView {
 export function undecidedDoubts<
   S extends {
     inDoubt?: unknown;
-    decision?: { decision: string; leftInDoubt?: true | null | undefined } | null | undefined;
+    decision?: DecisionView | null | undefined;
   },
 >(steps: readonly S[]): S[] {
   // A decision to send again was acted on: the doubt it left is undecided (journal/read.ts standingDecision);
