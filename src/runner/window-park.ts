@@ -35,8 +35,10 @@ export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: 
   if (!held.park || next < held.park.until!) held.park = park;
   return {
     code: 'WINDOW_PARKED',
-    message: `not started: ${why}; the run parks until ${iso(next)}, the next window it fits in`,
-    hint: 'a scheduled job goes on with enginectl run FILE --store URL --continue RUN at or after then',
+    // The instance's own words hold whatever the wave comes to: a failure beside it halts the
+    // rollout or parks it for a decision instead (rollout.ts), and its end record is written now.
+    message: `not started: ${why}; the next window it fits in opens at ${iso(next)}`,
+    hint: 'when the run parked for it (exit 75), a scheduled job goes on with enginectl run FILE --store URL --continue RUN at or after then',
   };
 }
 
@@ -45,6 +47,6 @@ export function parkedBefore(ctx: RunContext, run: StepRun, position: string): v
   const park = ctx.windowPark.park!;
   finish(ctx, run, position, 'cancelled', {
     code: 'WINDOW_PARKED',
-    message: `not started: the run parked until ${iso(park.until!)} (waiting for ${park.reason})`,
+    message: `not started: a write before it waits for ${park.reason}`,
   });
 }

@@ -90,7 +90,7 @@ test('a write that would overrun its window parks the run until the next window;
   assert.equal(step(report, 'long').error?.code, 'WINDOW_PARKED');
   assert.match(
     step(report, 'long').error!.message,
-    /would overrun its window .* by 1h12m\S*; the run parks until 2026-03-11T02:00:00.000Z/,
+    /would overrun its window .* by 1h12m\S*; the next window it fits in opens at 2026-03-11T02:00:00.000Z/,
   );
   assert.equal(step(report, 'long').window?.next, '2026-03-11T02:00:00.000Z');
   assert.equal(step(report, 'after').error?.code, 'WINDOW_PARKED', 'a step after the park is not started');
@@ -198,6 +198,16 @@ test("a wave whose failure spends its budget halts (or, with on-failure: decide,
       assert.match(first.stdout, /the rollout halted at wave 1/);
     }
     assert.equal(report.rollout!.waves[1]!.outcome, 'not-started');
+    // site-002 waited for its window; the run did not park for it, and nothing it says claims so.
+    const waited = report.steps.find((s) => s.id === 'update' && s.matrix?.site === 'site-002')!;
+    assert.equal(waited.error?.code, 'WINDOW_PARKED');
+    assert.match(waited.error!.message, /the next window it fits in opens at \S+Z/);
+    const said = JSON.stringify(report.steps) + first.stdout + first.stderr;
+    assert.doesNotMatch(
+      said,
+      /the run parks until|the run parked until/,
+      'a halted run (or one parked for a decision) is not parked for a window',
+    );
     assert.deepEqual(f.applied('/update/system'), {}, 'nothing applied: site-001 refused, site-002 not started');
     // Later, site-002's window open: nothing goes on without the operator's word.
     await f.clock.sleep(day, never);
