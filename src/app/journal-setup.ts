@@ -10,7 +10,7 @@ import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
 import { fileHash, keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
 import { JOURNAL_VERSION, type JournalVersion } from '../journal/records.ts';
-import { journalState, parseRecords, type JournalState } from '../journal/read.ts';
+import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
 import { checkParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
@@ -130,7 +130,13 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     teachSecrets(request.pipeline, request.env, masker);
     const hashes = (salt: string, version?: JournalVersion) => filesHashes(request.sources, salt, masker, version);
     const vars = masker.maskValue({ ...request.vars });
-    if (!request.resume) {
+    // A resume of a run killed while writing its first record: nothing was sent under it, so it starts over.
+    const startsOver = request.resume && killedAtFirstRecord(opened.framed);
+    if (startsOver)
+      request.warn(
+        `journal ${request.path} held no whole record: the run that wrote it was killed while writing its first, before anything was sent; this run starts from the beginning`,
+      );
+    if (!request.resume || startsOver) {
       refuseOpenDoubts(opened.framed, request.path);
       const salt = newSalt();
       return {

@@ -13,7 +13,7 @@ import { acquireLock, type Lock, type LockFs } from './lock.ts';
 import { checkSeals, isSealed, JOURNAL_KEY_VARIABLE, sealLine } from './seal.ts';
 import type { JournalReplica } from './replica.ts';
 import { StoreError } from '../store/store.ts';
-import { damagedJournal } from './read.ts';
+import { damagedJournal, notAJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
 
 export type JournalFs = LockFs &
@@ -111,6 +111,7 @@ export class JournalFile {
       const text = fs.readFileSync(fd, 'utf8');
       const framed = decodeJournal(text);
       const warnings = warning ? [warning] : [];
+      if (framed.foreign) throw notAJournal(path, '; nothing was run and the file is left as it was');
       if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
       if (framed.torn !== undefined) {
         fs.ftruncateSync(fd, framed.wholeBytes);

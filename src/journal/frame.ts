@@ -106,6 +106,12 @@ export function decodeLine(line: string): unknown {
   }
 }
 
+/** How every journal's first record starts (the run record, written before anything is sent). */
+const RUN_RECORD_START = '{"t":"run",';
+
+/** Whether a torn first line may be a run record cut short: the start of one, or one begun. */
+const mayBeRunRecord = (line: string) => RUN_RECORD_START.startsWith(line) || line.startsWith(RUN_RECORD_START);
+
 export interface Framed {
   /** Each whole line's record, with its line number (from 1). */
   lines: { line: number; value: unknown }[];
@@ -115,6 +121,8 @@ export interface Framed {
   torn: number | undefined;
   /** A damaged line before the last: its line number (the journal is not to be trusted). */
   damaged: number | undefined;
+  /** The only line, with no line break, is no record's start: a file that never was a journal (never cut). */
+  foreign?: true | undefined;
 }
 
 /** Splits a journal into its records; a torn last line is reported, not an error. */
@@ -130,6 +138,8 @@ export function decodeJournal(text: string): Framed {
     const value = end < 0 ? undefined : decodeLine(line);
     const last = end < 0 || end === text.length - 1;
     if (value === undefined) {
+      if (last && n === 1 && !mayBeRunRecord(line))
+        return { lines, wholeBytes, torn: undefined, damaged: undefined, foreign: true };
       if (last) return { lines, wholeBytes, torn: n, damaged: undefined };
       return { lines, wholeBytes, torn: undefined, damaged: n };
     }

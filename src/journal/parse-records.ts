@@ -17,8 +17,16 @@ export function damagedJournal(path: string, line: number): UsageError {
   );
 }
 
+/** A file of one line that no record starts like: never a journal, and never cut as a torn one. */
+export function notAJournal(path: string, left = ''): UsageError {
+  return new UsageError('BAD_JOURNAL', `${path}:1: not a record of an enginectl journal${left}`, {
+    hint: 'give the file written by enginectl run --journal, or a new file for a new journal',
+  });
+}
+
 /** Checks every whole record of a journal; a torn last line is left out (the writer cuts it). */
 export function parseRecords(framed: Framed, path: string): JournalRecord[] {
+  if (framed.foreign) throw notAJournal(path);
   if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
   return framed.lines.map(({ line, value }) => {
     // Every later walk of a record recurses: one nested past any record enginectl writes is refused first.

@@ -6,10 +6,10 @@ import { UsageError } from '../errors.ts';
 import { attemptFate, stepDoubt, type Attempt } from '../api/index.ts';
 import type { Decision, InDoubtCall, RolloutResult } from '../runner/result.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
-import { decodeJournal } from './frame.ts';
+import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 
-export { damagedJournal, parseRecords } from './parse-records.ts';
+export { damagedJournal, notAJournal, parseRecords } from './parse-records.ts';
 import { parseRecords } from './parse-records.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
 
@@ -68,6 +68,9 @@ export interface JournalState {
   parked?: { park: Park; at: number; decided: OperatorDecision[] } | undefined;
 }
 
+/** A journal of one torn line: its run was killed while writing its run record, before anything was sent. */
+export const killedAtFirstRecord = (framed: Framed) => framed.lines.length === 0 && framed.torn !== undefined;
+
 /** What a reader of a journal as it is says of its torn last line (report, verify, report --merge). */
 export const tornLine = (name: string, line: number) =>
   `${name}:${line}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt`;
@@ -75,6 +78,12 @@ export const tornLine = (name: string, line: number) =>
 /** A journal's text read back; with `key`, every record's seal is checked first (seal.ts). */
 export function readJournal(text: string, path: string, key?: string): JournalState {
   const framed = decodeJournal(text);
+  if (killedAtFirstRecord(framed))
+    throw new UsageError(
+      'BAD_JOURNAL',
+      `${path}: the run that wrote it was killed while writing its first record, before anything was sent: there is no run to report`,
+      { hint: 'run the pipeline again: with --resume on this file, or with a new journal (nothing of it was done)' },
+    );
   if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);
   return { ...journalState(parseRecords(framed, path), path), torn: framed.torn };
 }
