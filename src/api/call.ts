@@ -134,7 +134,7 @@ export function invalidResponse(spec: CallSpec, transport: Transport, response: 
     status: response.status,
     body: trimBody(transport.redact(response.text)),
     attempts: response.attempts,
-    hint: 'the server is not answering as enterprise-api.md describes; check the URL points at the API and not at a proxy or login page',
+    hint: "the server's answer is not in the shape of the enterprise system's API; check the URL points at the API and not at a proxy or login page",
   });
 }
 

@@ -65,6 +65,9 @@ export const SAMPLE_CLASSES: ClassDef[] = [
       icustomer: str,
       itotal: { type: 'number' },
       idate: { type: 'string', format: 'date' },
+      // Names a users-and-groups class types otherwise: a class defines its own fields (api 2.1).
+      istatus: { type: 'string', enum: ['open', 'paid'] },
+      iproduct: int,
     },
   },
   {
@@ -272,6 +275,8 @@ export function sampleState(now: number): EmulatorState {
       icustomer: 'ACME',
       itotal: 1200.5,
       idate: '2026-10-02',
+      istatus: 'paid',
+      iproduct: 1,
     },
     {
       iclass: 21,
@@ -282,6 +287,8 @@ export function sampleState(now: number): EmulatorState {
       icustomer: 'Globex',
       itotal: 87,
       idate: '2026-10-15',
+      istatus: 'open',
+      iproduct: 2,
     },
     { iclass: 22, ikey: 4001, iversion: 1, iname: 'line 1', entidade: 3001, iproductcode: 'SKU-1', iquantity: 10 },
     { iclass: 22, ikey: 4002, iversion: 1, iname: 'line 2', entidade: 3001, iproductcode: 'SKU-2', iquantity: 1 },
@@ -300,6 +307,8 @@ export function sampleState(now: number): EmulatorState {
     icustomer: 'Initech',
     itotal: 455,
     idate: '2026-11-20',
+    istatus: 'open',
+    iproduct: 1,
   });
 
   const target = (key: number, name: string, server: string, tokens: string[]) => ({

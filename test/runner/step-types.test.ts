@@ -216,6 +216,33 @@ steps:
   assert.match(result.steps[6]!.error!.message, /HTTP 400/);
 });
 
+test("classes steps read an entity of any class: a class's own fields are its own, whatever a users-and-groups class calls by the same name", async (t) => {
+  // Invoices (21) define istatus as a string and iproduct as an integer: the other way round from users.
+  const yaml = `version: 1
+name: invoices
+steps:
+  - id: query
+    uses: classes/query
+    with: { class: 21, where: { istatus: open } }
+  - id: get
+    uses: classes/get
+    with: { id: 3001 }
+  - id: update
+    uses: classes/update
+    with: { id: 3001, class: 21, fields: { istatus: open } }
+`;
+  const { result } = await runYaml(t, yaml);
+  const [query, get, update] = result.steps;
+  assert.equal(result.outcome, 'success', JSON.stringify(result.steps.map((s) => s.error)));
+  assert.equal(query!.outputs.count, 2);
+  assert.deepEqual(
+    [(get!.outputs.entity as { istatus: string }).istatus, (get!.outputs.entity as { iproduct: number }).iproduct],
+    ['paid', 1],
+  );
+  assert.equal((update!.outputs.entity as { istatus: string }).istatus, 'open');
+  assert.equal(update!.inDoubt, undefined, 'an update the server answered 200 is applied, never in doubt');
+});
+
 test('classes/query filters entities of child classes', async (t) => {
   const { result } = await runYaml(t, oneStep('classes/query', '{ class: 22, where: { entidade: 3001 } }'));
   assert.equal(result.steps[0]!.outputs.count, 2);

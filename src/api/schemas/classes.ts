@@ -2,30 +2,16 @@
 import { z } from 'zod';
 import { int, intList } from './common.ts';
 
-const nullableString = z.string().nullable().optional();
-const nullableInt = z.int().nullable().optional();
-
-/** An entity: class fields in lower case; unset fields are null; unknown fields are kept. */
+/**
+ * An entity of any class: its key and its class's key, and the class's own fields in lower case
+ * (unset ones null), kept as they come. Only the users-and-groups classes are described field by
+ * field (api 2.1); every other class defines its own, and may give a name those classes use
+ * (istatus, iproduct) another type: so no field but the keys is checked here.
+ */
 export const Entity = z.lazy(() =>
   z.looseObject({
     iclass: int,
     ikey: int,
-    iname: nullableString,
-    ifullname: nullableString,
-    iversion: nullableInt,
-    istatus: nullableInt,
-    ilastpasswdchg: nullableString,
-    igroups: intList.nullable().optional(),
-    isecuritypolicy: nullableInt,
-    iemailaddress: nullableString,
-    ismtpserver: nullableInt,
-    ichangeablelicenses: nullableString,
-    iissuablelicenses: nullableString,
-    ihomeprocess: nullableInt,
-    ishortcuts: intList.nullable().optional(),
-    inavtreevisibilitymode: nullableInt,
-    iinformedfields: nullableString,
-    iproduct: nullableString,
   }),
 );
 export type Entity = z.infer<typeof Entity>;
