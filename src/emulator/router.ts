@@ -1,4 +1,5 @@
-// A route table: `{name}` placeholders, 404 for unknown paths, 405 with Allow for known paths.
+// A route table: `{name}` placeholders, 404 for unknown paths (a trailing slash or an empty
+// segment included), 405 with Allow for known paths.
 import type { EmuRequest, EmuResponse } from './http.ts';
 
 export type Params = Readonly<Record<string, string>>;
@@ -24,7 +25,9 @@ export class Router {
   }
 
   match(method: string, path: string): Match {
-    const parts = path.split('/').filter(Boolean);
+    // The path as written: a trailing slash or an empty segment ("//") is a segment no route has, so
+    // 404: no spelling of a path reaches a handler past the scope check made for the path as given.
+    const parts = path.split('/').slice(1);
     const allowed: string[] = [];
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
@@ -43,6 +46,7 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
     const p = pattern[i]!;
     const part = parts[i]!;
     if (p.startsWith('{') && p.endsWith('}')) {
+      if (part === '') return undefined;
       try {
         params[p.slice(1, -1)] = decodeURIComponent(part);
       } catch {
