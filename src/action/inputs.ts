@@ -22,6 +22,15 @@ export function booleanInput(get: GetInput, name: string, fallback: boolean): bo
   });
 }
 
+/** Every boolean input of an action, read before anything runs: a wrong one is refused then, never found after the writes. */
+export function checkBooleanInputs(
+  inputs: Readonly<Record<string, { default?: string | undefined }>>,
+  get: GetInput,
+): void {
+  for (const [name, input] of Object.entries(inputs))
+    if (name !== 'dry-run' && (input.default === 'true' || input.default === 'false')) booleanInput(get, name, false);
+}
+
 /** A list input: one value per line, comma-separated values, or a YAML flow list `[1001, 1002]`. */
 export function listInput(get: GetInput, name: string): string[] | number[] | undefined {
   const raw = get(name).trim();

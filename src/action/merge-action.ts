@@ -32,8 +32,22 @@ export interface MergeDeps extends GitHubDeps {
   reportDir: string;
 }
 
+/** Inputs of a run that merge mode does not read: given with merge, they are refused, never ignored. */
+const RUN_INPUTS = { pipeline: '', vars: '', only: '', skip: '', 'dry-run': 'false' } as const;
+
 export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<number> {
   const { kit } = deps;
+  for (const [name, unset] of Object.entries(RUN_INPUTS)) {
+    const given = kit.getInput(name).trim();
+    if (given !== '' && given !== unset)
+      throw new UsageError(
+        'BAD_INPUT',
+        `input merge: merges the reports of jobs that ran; it runs nothing, so input ${name} is not read`,
+        {
+          hint: `leave ${name} out of the merge job's with:, or run the pipeline in a job of its own`,
+        },
+      );
+  }
   const hook = kit.getInput('webhook').trim();
   const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
   const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);

@@ -25,7 +25,7 @@ import { deploymentChannel, jobSummaryChannel, outputsChannel, prCommentChannel 
 import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
-import { booleanInput, overrideInputs, varsLines } from './inputs.ts';
+import { booleanInput, checkBooleanInputs, overrideInputs, varsLines } from './inputs.ts';
 import { actionServer, stepPipeline } from './step-pipeline.ts';
 import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
@@ -51,11 +51,12 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
     onSecret: (form) => kit.setSecret(form),
     onWeak: (_name, why) => kit.warning(why, { title: 'enginectl' }),
   });
-  // Every credential input is masked before anything is printed.
+  // Every credential input is masked before anything is printed; every boolean one read before anything runs.
   for (const [name, input] of Object.entries(def.inputs))
     if (input.secret) masker.add(kit.getInput(name), `input ${name}`);
   const say = (text: string) => kit.info(neutralise(masker.mask(text)));
   try {
+    checkBooleanInputs(def.inputs, kit.getInput);
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
     const loaded = await load(def, deps);
     const dry = dryRunMode(kit.getInput);
@@ -86,12 +87,8 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
       hint: 'with: { pipeline: pipelines/multi-target-release.yml }',
     });
   const text = await readPipelineText(resolve(deps.cwd, file), { readFile: deps.readFile }).catch((error: unknown) => {
-    if (error instanceof PipelineInvalid)
-      throw new PipelineInvalid(
-        error.diagnostics.map((d) => ({ ...d, file })),
-        undefined,
-      );
-    throw error;
+    const located = error instanceof PipelineInvalid && error.diagnostics.map((d) => ({ ...d, file }));
+    throw located ? new PipelineInvalid(located, undefined) : error;
   });
   const vars = parseVars(varsLines(get));
   const selection = parseSelection(varsLines(get, 'only'), varsLines(get, 'skip'));

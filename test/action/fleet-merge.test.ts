@@ -134,3 +134,23 @@ test('merge mode: a directory without a report, or a file that is none, is inval
   assert.equal(bad.code, 2, bad.failed.join('\n'));
   assert.match(bad.failed.join('\n'), /a\.json is not a JSON report of this enginectl/);
 });
+
+test('merge mode refuses the inputs of a run it would not read (pipeline, vars, only, skip, dry-run): exit 2, naming them', async () => {
+  for (const [name, value] of [
+    ['pipeline', 'pipelines/release.yml'],
+    ['vars', 'release=9.9'],
+    ['only', 'target=nowhere'],
+    ['skip', 'site=site-1'],
+    ['dry-run', 'true'],
+  ] as const) {
+    const run = await runActionInProcess(ROOT, {
+      files: { 'reports/notes.txt': 'x' },
+      inputs: { merge: 'reports', [name]: value },
+    });
+    assert.equal(run.code, 2, `${name}: ${run.failed.join('\n')}`);
+    assert.match(
+      run.failed.join('\n'),
+      new RegExp(`input merge: merges the reports of jobs that ran; it runs nothing, so input ${name} is not read`),
+    );
+  }
+});

@@ -164,6 +164,30 @@ test('single-step inputs are checked by input name: exit 2, what to write', asyn
   );
 });
 
+test('every boolean input is checked before anything runs: a wrong summary or pr-comment is exit 2 with nothing sent, not a warning after the writes', async (t) => {
+  for (const [name, value] of [
+    ['summary', 'nope'],
+    ['pr-comment', 'yes'],
+  ]) {
+    const { url, emulator } = await startEmulator(t);
+    const run = await runActionInProcess(actionDef('enginectl'), {
+      files: { 'pipelines/release.yml': PIPELINE },
+      inputs: {
+        pipeline: 'pipelines/release.yml',
+        vars: 'files=[1001]',
+        url,
+        username: 'admin',
+        password: 'admin',
+        [name!]: value!,
+      },
+      env: { PROD_TOKEN: 'prod-token' },
+    });
+    assert.equal(run.code, ExitCode.invalidInput, `${name}: ${run.failed.join('\n')}`);
+    assert.match(run.failed.join('\n'), new RegExp(`input ${name}: "${value}" is not a boolean`));
+    assert.equal(emulator.requests.length, 0, `${name}: nothing sent`);
+  }
+});
+
 test('dry-run: the plan in the log and the summary, no call, outcome dry-run', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const run = await runActionInProcess(actionDef('vfs-update'), {
