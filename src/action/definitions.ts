@@ -195,9 +195,9 @@ export const ACTIONS: readonly ActionDef[] = [
     inputs: {
       files: {
         description:
-          'Keys of vfs files: one per line, comma-separated, or [1001, 1002]. files or directories is required.',
+          'Keys of vfs files: one per line, comma- or semicolon-separated, or [1001, 1002]. files or directories is required.',
       },
-      directories: { description: 'Vfs directories: one per line or comma-separated.' },
+      directories: { description: 'Vfs directories: one per line, comma- or semicolon-separated.' },
       ...updateInputs(VFS_UPDATE_FLAGS),
       ...SERVER,
       ...REPORTING,
@@ -212,7 +212,9 @@ export const ACTIONS: readonly ActionDef[] = [
       'Upgrade the Engine and the schema of a target database (POST update/system), with the server report in the job summary.',
     uses: 'update/system',
     inputs: {
-      products: { description: 'Product keys: one per line, comma-separated, or [1, 2]. Default: every product.' },
+      products: {
+        description: 'Product keys: one per line, comma- or semicolon-separated, or [1, 2]. Default: every product.',
+      },
       ...updateInputs(SYSTEM_UPDATE_FLAGS),
       ...SERVER,
       ...REPORTING,

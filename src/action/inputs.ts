@@ -31,7 +31,7 @@ export function checkBooleanInputs(
     if (name !== 'dry-run' && (input.default === 'true' || input.default === 'false')) booleanInput(get, name, false);
 }
 
-/** A list input: one value per line, comma-separated values, or a YAML flow list `[1001, 1002]`. */
+/** A list input: one value per line, values separated by commas or semicolons (as a pipeline's lists), or a YAML flow list `[1001, 1002]`. */
 export function listInput(get: GetInput, name: string): string[] | number[] | undefined {
   const raw = get(name).trim();
   if (raw === '') return undefined;
@@ -54,7 +54,7 @@ export function listInput(get: GetInput, name: string): string[] | number[] | un
     return value as string[] | number[];
   }
   return raw
-    .split(/[\n,]/)
+    .split(/[\n,;]/)
     .map((s) => s.trim())
     .filter(Boolean);
 }

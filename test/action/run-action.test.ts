@@ -188,6 +188,29 @@ test('every boolean input is checked before anything runs: a wrong summary or pr
   }
 });
 
+test("single-step list inputs split on semicolons too, as a pipeline's lists do", async (t) => {
+  const { url } = await startEmulator(t);
+  const target = {
+    url,
+    username: 'admin',
+    password: 'admin',
+    'target-server': 'prod-db.example.com',
+    'target-database': 'PROD',
+    'target-token': 'prod-token',
+  };
+  const inputsOf = (run: InProcessRun) =>
+    (JSON.parse(readFileSync(run.outputs.report!, 'utf8')) as { steps: { inputs: Record<string, unknown> }[] })
+      .steps[0]!.inputs;
+  const vfs = await runActionInProcess(actionDef('vfs-update'), { inputs: { ...target, files: '1001;1002' } });
+  assert.equal(vfs.code, 0, vfs.failed.join('\n'));
+  assert.deepEqual(inputsOf(vfs).files, [1001, 1002]);
+  const system = await runActionInProcess(actionDef('system-update'), {
+    inputs: { ...target, recipients: 'ops@example.com; dba@example.com' },
+  });
+  assert.equal(system.code, 0, system.failed.join('\n'));
+  assert.deepEqual(inputsOf(system).recipients, ['ops@example.com', 'dba@example.com']);
+});
+
 test('dry-run: the plan in the log and the summary, no call, outcome dry-run', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const run = await runActionInProcess(actionDef('vfs-update'), {
