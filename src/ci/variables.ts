@@ -18,19 +18,44 @@ const name = (...parts: string[]) =>
     .toUpperCase()
     .replace(/[^A-Z0-9_]/g, '_');
 
-export function variablesOf(report: Report): CiVariable[] {
-  const out: CiVariable[] = [];
+/** Every output as a variable, and what it is ("step a-b's status"), clashing names included. */
+function everyVariable(report: Report): (CiVariable & { of: string })[] {
+  const out: (CiVariable & { of: string })[] = [];
   for (const run of report.steps) {
     if (!run.id || run.outcome === 'skipped') continue;
-    const prefix = run.matrix ? [run.id, ...Object.values(run.matrix).map(String)] : [run.id];
-    out.push({ name: name(...prefix, 'OUTCOME'), value: run.outcome, secret: false });
+    const values = run.matrix ? Object.values(run.matrix).map(String) : [];
+    const prefix = [run.id, ...values];
+    const step = `step ${run.id}${values.length ? ` (${values.join(', ')})` : ''}`;
+    out.push({ name: name(...prefix, 'OUTCOME'), value: run.outcome, secret: false, of: `${step}'s outcome` });
     for (const [key, value] of Object.entries(run.outputs)) {
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
       const text = String(value);
-      out.push({ name: name(...prefix, key), value: text, secret: text.includes(MASK) });
+      out.push({ name: name(...prefix, key), value: text, secret: text.includes(MASK), of: `${step}'s ${key}` });
     }
   }
   return out;
+}
+
+/** Names that outputs share: none of them is written (a later job would read one under the other's name). */
+function shared(variables: readonly (CiVariable & { of: string })[]): Map<string, string[]> {
+  const by = new Map<string, string[]>();
+  for (const v of variables) by.set(v.name, [...(by.get(v.name) ?? []), v.of]);
+  return new Map([...by].filter(([, of]) => of.length > 1));
+}
+
+/** The outputs a CI variable carries, each under a name no other output has. */
+export function variablesOf(report: Report): CiVariable[] {
+  const every = everyVariable(report);
+  const clashing = shared(every);
+  return every.filter((v) => !clashing.has(v.name)).map(({ of: _of, ...v }) => v);
+}
+
+/** Each name outputs share, left out, and why: said as a warning where the variables are written. */
+export function clashesOf(report: Report): { name: string; why: string }[] {
+  return [...shared(everyVariable(report))].map(([clash, of]) => ({
+    name: clash,
+    why: `the name of ${of.join(' and ')}: neither is written; give the steps ids (or the matrix values) that differ in more than punctuation or case`,
+  }));
 }
 
 /** GitLab refuses a whole dotenv artifact over its variable limit: 20 on a default self-managed instance. */

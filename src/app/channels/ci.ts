@@ -2,12 +2,12 @@
 // (Azure's setvariable), and the job summary where it shows one with the lines that end the job
 // (GitHub's GITHUB_STEP_SUMMARY, Azure's uploadsummary and task result).
 import type { CiSystem, Env } from '../../ci/system.ts';
-import { variablesOf } from '../../ci/variables.ts';
+import { clashesOf, variablesOf } from '../../ci/variables.ts';
 import { publishJobSummary } from '../job-summary.ts';
 import type { Channel } from './channel.ts';
 
 /** Each step output a CI variable can carry, as the system's variable line (none for most systems). */
-export function ciVariablesChannel(ci: CiSystem, print: (line: string) => void): Channel {
+export function ciVariablesChannel(ci: CiSystem, print: (line: string) => void, warn: (m: string) => void): Channel {
   return {
     name: `${ci.name} variables`,
     ended(end) {
@@ -17,6 +17,9 @@ export function ciVariablesChannel(ci: CiSystem, print: (line: string) => void):
         const line = ci.variable(v);
         if (line) print(line);
       }
+      // Where the system carries variables, a name two outputs share is said (its line written for neither).
+      if (ci.variable({ name: 'ANY', value: '', secret: false }) === undefined) return;
+      for (const { name, why } of clashesOf(end.report)) warn(`${ci.name} variables: ${name} left out (${why})`);
     },
   };
 }

@@ -2,7 +2,7 @@
 // at most GitLab's limit; what is left out is said as a warning.
 import { dirname } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { renderDotenv, variablesOf } from '../../ci/variables.ts';
+import { clashesOf, renderDotenv, variablesOf } from '../../ci/variables.ts';
 import { writeAtomic } from '../atomic-write.ts';
 import type { Channel } from './channel.ts';
 
@@ -15,7 +15,7 @@ export function dotenvChannel(
     async ended(end) {
       if (!end.report) return;
       const file = renderDotenv(variablesOf(end.report), { only: options.only });
-      for (const { name, why } of file.left)
+      for (const { name, why } of [...clashesOf(end.report), ...file.left])
         options.warn(
           `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`,
         );

@@ -433,7 +433,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
               for (const path of reportFiles.written) print(`report: ${neutralise(path)}`);
             },
           },
-          ciVariablesChannel(ci, print),
+          ciVariablesChannel(ci, print, (m) => logger.warn(undefined, m)),
           ...(dotenv
             ? [
                 dotenvChannel(dotenv, {
