@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { ProblemDetail } from './http.ts';
 
+/** The problems of a body parsed with `{ reportInput: true }`: a field whose input is undefined is missing, any other is of the wrong type. */
 export function zodProblems(error: z.ZodError): ProblemDetail[] {
   return error.issues.flatMap((issue) => {
     const base = issue.path

@@ -19,7 +19,7 @@ function product(ctx: RouteContext, key: number) {
 }
 
 function create(ctx: RouteContext, req: EmuRequest) {
-  const parsed = LicenseCreateRequest.safeParse(jsonBody(req));
+  const parsed = LicenseCreateRequest.safeParse(jsonBody(req), { reportInput: true });
   if (!parsed.success) throw badRequest('the license request is not valid', zodProblems(parsed.error));
   const body = parsed.data;
   const licenseVersion = body.licenseVersion ?? ctx.state.licenser.licenseVersion;

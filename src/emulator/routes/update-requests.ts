@@ -109,7 +109,7 @@ export function parse<S extends typeof SystemUpdateOptions | typeof VfsUpdateOpt
   schema: S,
   req: EmuRequest,
 ): Body {
-  const parsed = schema.safeParse(jsonBody(req));
+  const parsed = schema.safeParse(jsonBody(req), { reportInput: true });
   if (!parsed.success) throw badRequest('the update options are not valid', zodProblems(parsed.error));
   return parsed.data as Body;
 }
