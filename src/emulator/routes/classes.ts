@@ -39,6 +39,12 @@ function scopeOf(ctx: RouteContext, classKey: number): number[] {
   return [classKey, ...descendants(ctx.state, classKey)];
 }
 
+/** The classes an entity asked for through `classKey` may be of: an error when that class defines no table (api 1.2). */
+function entityScope(ctx: RouteContext, classKey: number): number[] {
+  requireTable(ctx.state, findClass(ctx.state, classKey));
+  return scopeOf(ctx, classKey);
+}
+
 function refuseLogWrites(ctx: RouteContext, cls: ClassDef): void {
   if (isLogClass(ctx.state, cls.key)) {
     throw badRequest(
@@ -71,6 +77,7 @@ function list(ctx: RouteContext, classKey: number, query: URLSearchParams) {
 
 function create(ctx: RouteContext, classKey: number, req: EmuRequest) {
   const routeClass = findClass(ctx.state, classKey);
+  requireTable(ctx.state, routeClass);
   const objects = entityObjects(req);
   if (objects.length > 1) throw badRequest(`the body holds ${objects.length} entities; create one entity per request`);
   const fields = { ...objects[0]! };
@@ -172,12 +179,14 @@ export function classesRoutes(router: Router, ctx: () => RouteContext): void {
     .on('GET', `${BASE}/classes/{classKey}/entities`, (req, p) => json(200, list(ctx(), key(p), req.query)))
     .on('POST', `${BASE}/classes/{classKey}/entities`, (req, p) => create(ctx(), key(p), req))
     .on('GET', `${BASE}/classes/{classKey}/entities/{id}`, (_req, p) =>
-      json(200, findEntity(ctx().state, p.id!, scopeOf(ctx(), key(p)))),
+      json(200, findEntity(ctx().state, p.id!, entityScope(ctx(), key(p)))),
     )
     .on(['POST', 'PATCH', 'PUT'], `${BASE}/classes/{classKey}/entities/{id}`, (req, p) =>
-      update(ctx(), p.id!, req, scopeOf(ctx(), key(p))),
+      update(ctx(), p.id!, req, entityScope(ctx(), key(p))),
     )
-    .on('DELETE', `${BASE}/classes/{classKey}/entities/{id}`, (_req, p) => remove(ctx(), p.id!, scopeOf(ctx(), key(p))))
+    .on('DELETE', `${BASE}/classes/{classKey}/entities/{id}`, (_req, p) =>
+      remove(ctx(), p.id!, entityScope(ctx(), key(p))),
+    )
     .on('GET', `${BASE}/entities/{id}`, (_req, p) => json(200, findEntity(ctx().state, p.id!)))
     .on(['POST', 'PATCH', 'PUT'], `${BASE}/entities/{id}`, (req, p) => update(ctx(), p.id!, req))
     .on('DELETE', `${BASE}/entities/{id}`, (_req, p) => remove(ctx(), p.id!));
