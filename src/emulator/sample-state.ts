@@ -327,7 +327,12 @@ export function sampleState(now: number): EmulatorState {
   });
 
   return {
-    source: { server: 'main-db.example.com', database: 'MAIN' },
+    source: {
+      server: 'main-db.example.com',
+      database: 'MAIN',
+      users: [{ name: 'deploy', password: 'deploy-pass' }],
+      tokens: ['main-token'],
+    },
     classes: SAMPLE_CLASSES,
     entities,
     iLogClass: 90,

@@ -80,7 +80,13 @@ export const JournalEntry = z.object({ version: z.int(), ikey: z.int(), op: z.en
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
 export const EmulatorState = z.object({
-  source: z.object({ server: z.string(), database: z.string() }),
+  /** The database the API runs on, as an update's source fields name it, with the credentials it takes. */
+  source: z.object({
+    server: z.string(),
+    database: z.string(),
+    users: z.array(z.object({ name: z.string(), password: z.string() })).default([]),
+    tokens: z.array(z.string()).default([]),
+  }),
   classes: z.array(ClassDef),
   entities: z.array(StoredEntity),
   /** Key of the iLog class, whose entities are the transaction log records. */

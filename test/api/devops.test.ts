@@ -158,6 +158,34 @@ test('a target that refuses the credentials gives success false, errors and a re
   assert.match(result.report!, /failed/);
 });
 
+test("a source's credentials, when given, are checked as the target's are: a wrong token or password is success false and nothing installed", async (t) => {
+  const { client, emulator } = await startEmulator(t);
+  const source = { sourceServer: 'main-db.example.com', sourceDBName: 'MAIN' };
+  const installed = () => JSON.stringify(emulator.state.databases.find((d) => d.name === 'PROD')!.vfsFiles);
+  const before = installed();
+  for (const [credentials, why] of [
+    [{ sourceAuthToken: 'garbage' }, 'the token was refused'],
+    [{ sourceUserName: 'deploy', sourcePassword: 'wrong' }, 'wrong user name or password'],
+  ] as const) {
+    const result = await client().devops.updateVfs({ ...prod, ...source, ...credentials, files: [1001] });
+    assert.equal(result.success, false, JSON.stringify(credentials));
+    assert.deepEqual(result.errors, [
+      {
+        code: 'source_authentication_failed',
+        message: `authentication to MAIN on main-db.example.com failed: ${why}`,
+      },
+    ]);
+    assert.equal(installed(), before, 'nothing installed');
+  }
+  for (const credentials of [
+    { sourceAuthToken: 'main-token' },
+    { sourceUserName: 'deploy', sourcePassword: 'deploy-pass' },
+  ]) {
+    const result = await client().devops.updateVfs({ ...prod, ...source, ...credentials, files: [1001] });
+    assert.equal(result.success, true, JSON.stringify(credentials) + JSON.stringify(result.errors));
+  }
+});
+
 test('vfs update: inserts and updates files by key or directory; summary and stats tell which', async (t) => {
   const { client, emulator } = await startEmulator(t);
   const c = client();

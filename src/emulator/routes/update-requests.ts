@@ -87,6 +87,18 @@ export function connect(ctx: RouteContext, body: Body): { db: TargetDatabase } |
       message: `source database ${body.sourceDBName} on ${body.sourceServer} cannot be reached`,
     };
   }
+  // A source named comes with its credentials (the body's schema): checked as the target's are, the token first (api 5.3).
+  if (body.sourceAuthToken || body.sourceUserName || body.sourcePassword) {
+    const { source } = state;
+    const ok = body.sourceAuthToken
+      ? source.tokens.includes(body.sourceAuthToken)
+      : source.users.some((u) => u.name === body.sourceUserName && u.password === body.sourcePassword);
+    if (!ok)
+      return {
+        code: 'source_authentication_failed',
+        message: `authentication to ${source.database} on ${source.server} failed: ${body.sourceAuthToken ? 'the token was refused' : 'wrong user name or password'}`,
+      };
+  }
   const db = state.databases.find((d) => d.server === body.targetServer && d.name === body.targetDBName);
   if (!db)
     return {
