@@ -218,3 +218,19 @@ steps:
   assert.deepEqual(sent, ['ab'], `the code the pipeline gave, not its mask: ${JSON.stringify(result.steps[0]!.error)}`);
   assert.deepEqual(result.steps[0]!.inputs, { code: '***' }, 'shown masked in the result');
 });
+
+test('a password with colons, echoed by the server in every encoding, is masked whole: no part of it is left', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const password = 'Op$Pw:/+=%Zq9:x';
+  emulator.users.push({ name: 'ops', password, scopes: new Set(ALL_SCOPES) });
+  emulator.faults.add({ path: '/api/*', echoCredentials: true });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-colon-'));
+  const file = join(dir, 'colon.yml');
+  writeFileSync(file, 'version: 1\nsteps:\n  - id: alerts\n    uses: monitoring/alerts\n    with: { fail-on: none }\n');
+  const r = await runCli(['run', file, '--report-json', join(dir, 'r.json')], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'ops', ENGINE_PASSWORD: password },
+  });
+  const said = r.stdout + r.stderr + readFileSync(join(dir, 'r.json'), 'utf8');
+  assert.match(said, /\[echo: /, 'the server echoed the credentials');
+  assertClean('output and report', said, [password, 'Op$Pw', '/+=%Zq9']);
+});

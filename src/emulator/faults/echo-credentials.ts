@@ -15,8 +15,12 @@ function credentialsOf(req: EmuRequest): string[] {
   if (auth) {
     found.push(auth);
     const [scheme, value = ''] = auth.split(' ');
-    if (scheme?.toLowerCase() === 'basic') found.push(...Buffer.from(value, 'base64').toString('utf8').split(':'));
-    else found.push(value);
+    if (scheme?.toLowerCase() === 'basic') {
+      // user-id:password, split at the first colon only: a password may hold colons (RFC 7617).
+      const pair = Buffer.from(value, 'base64').toString('utf8');
+      const at = pair.indexOf(':');
+      found.push(...(at < 0 ? [pair] : [pair.slice(0, at), pair.slice(at + 1)]));
+    } else found.push(value);
   }
   const walk = (value: unknown, key = ''): void => {
     if (typeof value === 'string' && CREDENTIAL_KEY.test(key) && value.length > 0) found.push(value);
