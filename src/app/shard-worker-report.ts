@@ -90,3 +90,16 @@ export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>): P
   end.until !== undefined
     ? { wave: end.wave, for: 'bake', since: end.since, until: end.until, reason: end.waitingFor, waits: [] }
     : { wave: end.wave, for: 'barrier', since: end.since, reason: end.waitingFor, waits: [] };
+
+/**
+ * A worker stopped by a fault after it sent something (its store refused a site's record): the
+ * fault, and the report of the sites it ran, which is written all the same before the fault is said.
+ */
+export class WorkerStopped extends Error {
+  constructor(
+    readonly fault: unknown,
+    readonly report: Report,
+  ) {
+    super(fault instanceof Error ? fault.message : String(fault));
+  }
+}

@@ -9,7 +9,7 @@ import { actorOf, runUrlOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
 import { newRunId } from '../journal/replica.ts';
 import type { Report } from '../report/model.ts';
-import { barrierParkOf, workerReport, type SiteReport } from './shard-worker-report.ts';
+import { barrierParkOf, workerReport, WorkerStopped, type SiteReport } from './shard-worker-report.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts';
 import { readVerdicts } from '../shard/verdict.ts';
@@ -99,6 +99,18 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
   const startedAt = clock.now();
   const watch = request.stopwatch ?? clock.now;
   const started = watch();
+  let sent = false;
+  const reportOf = (result: WorkerResult) =>
+    workerReport({
+      manifest,
+      index: request.index,
+      pipeline: { name: prepareRun(request.pipeline, request.env, request.masker).name, file: request.pipeline.file },
+      result,
+      attempt: attempts.length + 1,
+      sites: reports,
+      startedAt,
+      durationMs: watch() - started,
+    });
   try {
     const result = await runWorker({
       store,
@@ -114,21 +126,23 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       say: request.say,
       isGone: goneCheck(store, manifest, clock, holder),
       runSite: (site, wave, siteRun) => (
+        (sent = true),
         request.onStart?.(),
         runSite(request, manifest, lease, site, siteRun, reports)
       ),
       analyse: (wave, passed, since) => analyse(request, manifest, wave, passed, since, holder),
+    }).catch((fault: unknown) => {
+      // A fault after a site started: the sites it ran are reported all the same (cut short), then the fault is said.
+      if (!sent) throw fault;
+      const ran = reports.map((r) => ({
+        site: r.site,
+        siteRun: r.siteRun,
+        wave: 1 + manifest.waves.findIndex((w) => w.includes(r.site)),
+        outcome: r.report.outcome === 'success' ? ('success' as const) : ('failure' as const),
+      }));
+      throw new WorkerStopped(fault, reportOf({ end: { outcome: 'cancelled' }, ran, started: true }));
     });
-    const report = workerReport({
-      manifest,
-      index: request.index,
-      pipeline: { name: prepareRun(request.pipeline, request.env, request.masker).name, file: request.pipeline.file },
-      result,
-      attempt: attempts.length + 1,
-      sites: reports,
-      startedAt,
-      durationMs: watch() - started,
-    });
+    const report = reportOf(result);
     report.rollout = await rolloutAtEnd(store, manifest, result.end);
     const failedEarlier = attempts.length > 0 ? await endedFailed(store, manifest, request.index, result) : [];
     // Its exit says a site of its index failed: so do its reports.

@@ -14,6 +14,7 @@ import { parseShard, ShardUnavailable } from './shard-own.ts';
 import type { CiSystem } from '../ci/system.ts';
 import { RUN_VARIABLE, storeAt } from '../app/stored-run.ts';
 import { runShardWorker, type ShardWorkerDone } from '../app/shard-worker.ts';
+import { WorkerStopped } from '../app/shard-worker-report.ts';
 import { realClock, steadyNow } from '../app/clock.ts';
 import { preparePaths, REPORT_NOT_WRITTEN } from '../app/report-files.ts';
 import { endOf, publisher } from '../app/channels/channel.ts';
@@ -121,6 +122,12 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       onStart: () => (started = true),
     });
   } catch (error) {
+    // Stopped by a fault after it sent something: its report is written first (every report is), then the fault is said.
+    if (error instanceof WorkerStopped) {
+      say(`shard ${values.shard}: stopped before its next call: ${error.message}`);
+      await publishReport(error.report, paths, input.ci, io, masker);
+      throw error.fault;
+    }
     if (started) throw error;
     // Stopped before it sent anything (waiting for its index's lease, say): nothing to report, and no fault of its own.
     if (io.signal.aborted)
