@@ -9,6 +9,7 @@ import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { parseDuration } from '../duration.ts';
+import { MIN_LEASE_TTL_MS } from '../pipeline/schema.ts';
 import { SHARD_INDEX_SOURCES } from '../ci/shard-index.ts';
 import { parseShard, ShardUnavailable } from './shard-own.ts';
 import type { CiSystem } from '../ci/system.ts';
@@ -83,6 +84,10 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   const shard = parseShard(values.shard, io.env);
   const waitLimitMs = durationOf(values['shard-wait'], '30m', '--shard-wait');
   const ttlMs = durationOf(values['shard-ttl'], '60s', '--shard-ttl');
+  if (ttlMs < MIN_LEASE_TTL_MS)
+    throw new UsageError('BAD_ARGUMENTS', `run: --shard-ttl ${values['shard-ttl']}: at least 3s`, {
+      hint: "the worker renews its index's lease every third of it, and a renewal must reach the store in time",
+    });
   const paths = await preparePaths(input.reports, io.cwd);
   const clock = io.clock ?? realClock();
   const logger = new RunLog(ciSink(input.ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env) });

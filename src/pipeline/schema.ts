@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { parseSize } from '../size.ts';
 import { durationString } from '../steps/inputs.ts';
+import { parseDuration } from '../duration.ts';
 import { STEP_NAMES } from '../steps/registry.ts';
 import type { Wrap } from '../steps/types.ts';
 import { freezes, SCHEDULE_KEYS, windows } from './schedule-schema.ts';
@@ -158,6 +159,9 @@ function waveError(issue: { input?: unknown }): string {
 
 const share = z.union([z.int().min(1), z.string().regex(/^(100|[1-9]\d?)%$/, { error: waveError })]);
 
+/** The shortest lease: renewed every third of its ttl, at most once a second (a store's write takes time). */
+export const MIN_LEASE_TTL_MS = 3_000;
+
 /** A rollout in waves over a matrix key (rollout.ts): ordered waves, a failure budget, analysis between them. */
 export const LeaseSchema = z.strictObject({
   name: z
@@ -165,8 +169,13 @@ export const LeaseSchema = z.strictObject({
     .regex(/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/, 'letters, digits, dots, dashes, underscores')
     .describe('the lease: every pipeline that names it takes turns (prod-fleet)'),
   ttl: durationString
+    .refine((s) => (parseDuration(s) ?? Infinity) >= MIN_LEASE_TTL_MS, {
+      message: 'at least 3s: the run renews it every third of it, and a renewal must reach the store in time',
+    })
     .optional()
-    .describe('how long the lease holds without a renewal (the run renews it every third of it); default 10m'),
+    .describe(
+      'how long the lease holds without a renewal (the run renews it every third of it); at least 3s, default 10m',
+    ),
   wait: durationString
     .optional()
     .describe('how long to queue for it (first come, first served); 0s refuses at once (the default)'),

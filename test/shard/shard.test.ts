@@ -410,7 +410,7 @@ test("a worker stopped (SIGTERM) while its takeover's verify reads the target ba
   t.after(() => (releaseWrite(), releaseRead()));
   const run = (await f.shard('--shards', '1')).run;
   const json = join(f.dir, 'second.json');
-  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '2s'];
+  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '3s'];
   const first = workerProcess(args, f.env);
   t.after(() => first.child.kill('SIGKILL'));
   await atServer;
@@ -443,7 +443,7 @@ test('report --merge of worker files never says a site ran by an attempt killed 
   });
   t.after(() => release());
   const run = (await f.shard('--shards', '1')).run;
-  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '2s'];
+  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '3s'];
   // Attempt 1 ends site-0001, then is killed while site-0002's update is held at the server: no file.
   const first = workerProcess(args, f.env);
   t.after(() => first.child.kill('SIGKILL'));
