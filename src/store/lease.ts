@@ -331,7 +331,8 @@ async function queueFor(
       !free && !expired && state!.record.parked === true && state!.record.holder.runId === options.holder.runId;
     const served = state?.record.served ?? 0;
     const line = await queuedRuns(store, name, served, now);
-    const myTurn = ticket === undefined ? line.length === 0 : line[0]?.n === ticket;
+    // Its turn: no live ticket before its own (its own lapses at its deadline, the check it still makes then).
+    const myTurn = ticket === undefined ? line.length === 0 : !line.some((t) => t.n < ticket);
     if ((free || expired || kept) && myTurn) {
       const verified = expired ? await options.verifyTakeover(state!.record) : undefined;
       const record: LeaseRecord = {

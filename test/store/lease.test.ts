@@ -57,6 +57,44 @@ test('a lease queues first come, first served up to its wait, and is free again 
   assert.equal((await leaseState(store, 'fleet'))!.record.kind, 'release');
 });
 
+test("a lease released before a waiter's deadline is the waiter's, even when its wait ends at that check (its own ticket lapses then)", async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-deadline-'))).href);
+  let now = 0;
+  let release: (() => Promise<void>) | undefined;
+  // The holder releases at 4.2s, while the waiter sleeps towards its deadline at 5s.
+  const simulated: LeaseClock = {
+    now: () => now,
+    sleep: async (ms) => {
+      const to = now + ms;
+      if (release && to >= 4_200) {
+        now = 4_200;
+        await release();
+        release = undefined;
+      }
+      now = to;
+    },
+  };
+  const first = await acquireLease(store, 'fleet', {
+    holder: holder('first'),
+    ttlMs: 20_000,
+    waitMs: 0,
+    clock: simulated,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  release = () => first.release();
+  const start = now;
+  const waiter = await acquireLease(store, 'fleet', {
+    holder: holder('waiter'),
+    ttlMs: 20_000,
+    waitMs: 5_000,
+    clock: simulated,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  assert.equal(now - start, 5_000, 'taken at the check of its deadline');
+  assert.equal((await leaseState(store, 'fleet'))!.record.holder.runId, 'waiter');
+  await waiter.release();
+});
+
 test('a holder that stops renewing is taken over within its ttl and one heartbeat of its last renewal, never before it expired (the simulated clock)', async () => {
   const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-expiry-'))).href);
   let now = 0;
