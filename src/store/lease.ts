@@ -71,12 +71,20 @@ export function checkLeaseName(name: string): string {
   return name;
 }
 
+/** A record's JSON, or undefined when it is not JSON (cut, altered, written by something else). */
+function jsonOf(body: Buffer | undefined): unknown {
+  try {
+    return body ? (JSON.parse(body.toString('utf8')) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function readRecord(store: RunStore, key: string): Promise<LeaseRecord> {
-  const body = await store.get(key);
-  const parsed = body ? LeaseRecord.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
-  if (!parsed?.success)
-    throw new StoreError('STORE_FAILED', `${store.url}: ${key} is not a lease record of enginectl`, {
-      hint: 'nothing but enginectl writes under leases/ in a run store',
+  const parsed = LeaseRecord.safeParse(jsonOf(await store.get(key)));
+  if (!parsed.success)
+    throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not a lease record of enginectl`, {
+      hint: 'nothing but enginectl writes under leases/ in a run store: put the record back, or remove the lease (nothing was sent)',
     });
   return parsed.data;
 }
@@ -108,9 +116,9 @@ export async function queuedRuns(
     if (!/\/[0-9]{8}$/.test(key) || withdrawn.has(key)) continue;
     const n = Number(key.slice(-8));
     if (n <= served) continue;
-    const body = await store.get(key);
-    const t = body ? Ticket.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
-    if (t?.success && t.data.until > now) out.push({ n, runId: t.data.runId, until: t.data.until });
+    // A ticket that is not one (cut, altered) holds no place in the line.
+    const t = Ticket.safeParse(jsonOf(await store.get(key)));
+    if (t.success && t.data.until > now) out.push({ n, runId: t.data.runId, until: t.data.until });
   }
   return out;
 }

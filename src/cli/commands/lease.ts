@@ -22,7 +22,7 @@ Options:
   --reason TEXT  with release: why (recorded with who released it)
   -h, --help     show this help
 
-Exit codes: 0, 2 invalid input.`;
+Exit codes: 0, 1 the store failed or holds a lease record that is not enginectl's, 2 invalid input.`;
 
 export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('lease', args, {
