@@ -18,6 +18,8 @@ export function openStore(
   if (scheme === 's3') return lazyS3(url, env, options);
   if (scheme === 'file') {
     try {
+      // file:dir (no //) reads as the path /dir, at the file system's root: never what was meant.
+      if (!/^file:\/\//i.test(url)) throw new Error('it has no // after file:');
       return new DirectoryStore(url);
     } catch (error) {
       throw new StoreError(

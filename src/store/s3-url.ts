@@ -42,7 +42,15 @@ export function parseS3Url(
     throw new StoreError('STORE_REFUSED', `${named}: ${JSON.stringify(bucket)} is not a bucket name`, {
       hint: 'write it as s3://BUCKET/PREFIX, BUCKET in lower case (3 to 63 letters, digits, dots and hyphens)',
     });
-  const path = decodeURIComponent(parsed.pathname).replace(/^\/+|\/+$/g, '');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(parsed.pathname);
+  } catch {
+    throw new StoreError('STORE_REFUSED', `${named}: the prefix is not a %-escaped UTF-8 path`, {
+      hint: 'write it as s3://BUCKET/PREFIX, escaping a character of the prefix as the %-escapes of its UTF-8 bytes',
+    });
+  }
+  const path = decoded.replace(/^\/+|\/+$/g, '');
   if (path !== '' && !isKey(path))
     throw new StoreError(
       'STORE_REFUSED',

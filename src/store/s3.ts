@@ -40,6 +40,10 @@ function what(error: unknown): string {
 
 const statusOf = (error: unknown): number | undefined => (error as SdkError).$metadata?.httpStatusCode;
 
+/** The SDK had no region to sign for (none in the URL, the environment or a profile): nothing was sent. */
+const noRegion = (error: unknown): boolean =>
+  statusOf(error) === undefined && /^Region is missing/.test((error as Error)?.message ?? '');
+
 export class S3Store implements RunStore {
   readonly url: string;
   private readonly bucket: string;
@@ -74,6 +78,12 @@ export class S3Store implements RunStore {
   }
 
   private failed(action: string, error: unknown): StoreError {
+    // Input, not the store's failure: a retry of the same command cannot help.
+    if (noRegion(error))
+      return new StoreError('STORE_REFUSED', `${this.url}: no region to sign for (${action})`, {
+        cause: error,
+        hint: `give the bucket's region: ?region=eu-west-1 in the store URL, or AWS_REGION; nothing was sent`,
+      });
     const e = error as SdkError;
     const status = statusOf(error);
     const code = e.Code ?? e.name;
@@ -122,7 +132,7 @@ export class S3Store implements RunStore {
       const attempts = (error as SdkError).$metadata?.attempts ?? 1;
       if ((status === 412 || status === 409) && attempts === 1) return false;
       // Nothing was sent: no credentials, or no endpoint or region to send to.
-      if (status === undefined && /Credentials|Region|Endpoint/i.test((error as SdkError).name))
+      if (status === undefined && (/Credentials|Region|Endpoint/i.test((error as SdkError).name) || noRegion(error)))
         throw this.failed(`cannot write ${key}`, error);
       // Refused for certain (a 4xx on the only attempt, or before anything was sent): not written.
       if (status !== undefined && status < 500 && status !== 412 && status !== 409 && attempts === 1)

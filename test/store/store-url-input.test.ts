@@ -1,0 +1,29 @@
+// A store URL that cannot name a store is invalid input (exit 2, STORE_REFUSED), said before
+// anything is read or sent, never an internal error nor a store "not reachable": a file: URL
+// without its // (which named the file system's root), a prefix whose %-escapes are not UTF-8, an
+// S3 store with no region to sign for.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+
+test('a file: URL without //, a malformed %-escape, an S3 store with no region: exit 2, saying what to write', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'enginectl-no-aws-'));
+  const cases: [string, RegExp][] = [
+    [
+      'file:enginectl-relstore-probe',
+      /file:enginectl-relstore-probe is not a directory's file URL.*\n  hint: write it as file:\/\/\/ABSOLUTE\/PATH/,
+    ],
+    ['s3://my-bucket/a%E0b', /s3:\/\/my-bucket\/a%E0b: the prefix is not a %-escaped UTF-8 path/],
+    ['s3://my-bucket/runs', /s3:\/\/my-bucket\/runs: no region to sign for.*\n  hint: .*\?region=/],
+  ];
+  for (const [url, says] of cases) {
+    const r = await runCli(['runs', '--store', url], { env: { HOME: home, AWS_CONFIG_FILE: join(home, 'none') } });
+    assert.equal(r.code, 2, `${url}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, says, r.stderr);
+    assert.doesNotMatch(r.stderr, /internal error/);
+  }
+  assert.ok(!existsSync('/enginectl-relstore-probe'), 'nothing written at the root');
+});
