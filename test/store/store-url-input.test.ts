@@ -14,10 +14,10 @@ test('a file: URL without //, a malformed %-escape, an S3 store with no region: 
   const cases: [string, RegExp][] = [
     [
       'file:enginectl-relstore-probe',
-      /file:enginectl-relstore-probe is not a directory's file URL.*\n  hint: write it as file:\/\/\/ABSOLUTE\/PATH/,
+      /file:enginectl-relstore-probe is not a directory's file URL.*\n {2}hint: write it as file:\/\/\/ABSOLUTE\/PATH/,
     ],
     ['s3://my-bucket/a%E0b', /s3:\/\/my-bucket\/a%E0b: the prefix is not a %-escaped UTF-8 path/],
-    ['s3://my-bucket/runs', /s3:\/\/my-bucket\/runs: no region to sign for.*\n  hint: .*\?region=/],
+    ['s3://my-bucket/runs', /s3:\/\/my-bucket\/runs: no region to sign for.*\n {2}hint: .*\?region=/],
   ];
   for (const [url, says] of cases) {
     const r = await runCli(['runs', '--store', url], { env: { HOME: home, AWS_CONFIG_FILE: join(home, 'none') } });
