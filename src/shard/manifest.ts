@@ -56,9 +56,19 @@ export const shardKeys = (run: string) => {
   };
 };
 
-/** A site's name as a key segment (s- then letters, digits, . _ -; any other character as =XX): one key per name. */
-export const siteKey = (site: string) =>
-  `s-${site.replace(/[^A-Za-z0-9._-]/g, (c) => `=${c.codePointAt(0)!.toString(16).padStart(2, '0')}`)}`;
+/**
+ * A site's name as a key segment: s- then letters, digits, . _ - as they are, any other character
+ * as =XX for each byte of its UTF-8 (two hex digits each, so one key per name). A key that would
+ * pass 160 characters keeps its first 100 and a hash of the whole name after == (which no escaped
+ * name holds: an = is followed by hex digits): file systems take a name of at most 255 bytes.
+ */
+export function siteKey(site: string): string {
+  const escaped = site.replace(/[^A-Za-z0-9._-]/gu, (c) =>
+    [...Buffer.from(c)].map((b) => `=${b.toString(16).padStart(2, '0')}`).join(''),
+  );
+  if (escaped.length <= 160) return `s-${escaped}`;
+  return `s-${escaped.slice(0, 100)}==${createHash('sha256').update(site).digest('hex').slice(0, 32)}`;
+}
 
 /** The fleet's sites in order, hashed: what says two manifests (or a worker) name the same fleet. */
 export const inventoryHash = (sites: readonly string[]) => createHash('sha256').update(sites.join('\n')).digest('hex');
