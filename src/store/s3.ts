@@ -156,6 +156,13 @@ export class S3Store implements RunStore {
       throw this.failed(`cannot write ${key}, and cannot read it back to tell whether it was written`, error);
     }
     if (found === undefined) throw this.failed(`cannot write ${key}`, error);
+    // Every body of the protocol is its writer's own but a journal's fence (empty): one found there
+    // may be another runner's, so whether this write made it cannot be told (reliability.md).
+    if (body.length === 0 && found.length === 0)
+      throw this.failed(
+        `cannot write ${key}: an empty one is there, and enginectl cannot tell whether it was this runner's: an empty body names no writer`,
+        error,
+      );
     return found.equals(body);
   }
 

@@ -205,6 +205,21 @@ test('a create-only PUT throttled before reaching RGW, retried and answered 412,
   assert.equal(String(await store.get('leases/fleet/0001')), 'theirs');
 });
 
+test("an empty body (a journal's fence) throttled, retried and answered 412 with an empty body there: whose it is cannot be told, so never 'created'", async (t) => {
+  // Another runner's fence took the segment first; this runner's PUT was throttled, then refused.
+  await storeAt(t, 'settle-fence').create('runs/r/journal/00000002', Buffer.alloc(0));
+  const proxy = await slowDownProxy(t, (method, n) => (method === 'PUT' && n === 1 ? 'slowdown' : 'forward'));
+  const store = storeAt(t, 'settle-fence', {}, proxy.endpoint);
+  await assert.rejects(
+    () => store.create('runs/r/journal/00000002', Buffer.alloc(0)),
+    (error: Error & Record<string, unknown>) => (
+      assertFailed(error, store, /cannot tell whether it was this runner's: an empty body names no writer/),
+      true
+    ),
+  );
+  assert.deepEqual(proxy.seen, ['PUT slowdown', 'PUT forward', 'GET forward']);
+});
+
 test('503 SlowDown on every attempt: get, create and list fail with STORE_FAILED naming the store and what to check, no credential', async (t) => {
   const proxy = await slowDownProxy(t, () => 'slowdown');
   const store = storeAt(t, 'throttled', {}, proxy.endpoint);
