@@ -14,6 +14,7 @@ import { withAllFields } from './entity-model.ts';
 import { sampleState } from './sample-state.ts';
 import type { EmulatorState } from './state.ts';
 import { authenticate, defaultUsers, type User } from './users.ts';
+import { EngineView } from './engine-view.ts';
 
 export interface EmulatorOptions {
   /** Initial state; the documented sample state when absent. */
@@ -25,6 +26,12 @@ export interface EmulatorOptions {
   faultSet?: FaultSet;
   /** The clock (epoch ms); Date.now when absent. */
   now?: () => number;
+  /**
+   * How long monitoring shows an Engine a system update changed as it was (engine-view.ts): until
+   * its next refresh, every 2 minutes, when absent; 0 shows it at once, for a test whose subject is
+   * not monitoring (a sharded run's protocol over workers on real clocks).
+   */
+  monitoringRefreshMs?: number;
 }
 
 export interface RequestRecord {
@@ -39,7 +46,15 @@ export interface RequestRecord {
 }
 
 export class Emulator {
-  state: EmulatorState;
+  private world!: EmulatorState;
+  /** The whole state; one set in its place (a state file, a test's rewind) is shown to monitoring as it is. */
+  get state(): EmulatorState {
+    return this.world;
+  }
+  set state(state: EmulatorState) {
+    this.world = state;
+    this.shown.forget();
+  }
   readonly users: User[];
   readonly faults: FaultSet;
   readonly requests: RequestRecord[] = [];
@@ -52,15 +67,23 @@ export class Emulator {
   private currentUser: User | undefined;
   /** State changes due later on the clock (a fault's raise-alert or stop-engine with after=). */
   private readonly pending: { at: number; apply: () => void }[] = [];
+  /** The Engines as monitoring shows them (engine-view.ts). */
+  private readonly shown: EngineView;
 
   constructor(options: EmulatorOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.shown = new EngineView(options.monitoringRefreshMs);
     this.faults = options.faultSet ?? new FaultSet();
     this.state = normaliseEntities(structuredClone(options.state ?? sampleState(this.now())));
     const extra = options.users ?? [];
     this.users = [...defaultUsers().filter((u) => !extra.some((e) => e.name === u.name)), ...extra];
     for (const rule of options.faults ?? []) this.faults.add(rule);
-    const ctx = (): RouteContext => ({ state: this.state, now: this.now, user: this.currentUser! });
+    const ctx = (): RouteContext => ({
+      state: this.state,
+      now: this.now,
+      user: this.currentUser!,
+      engines: this.shown,
+    });
     classesRoutes(this.router, ctx);
     licensingRoutes(this.router, ctx);
     monitoringRoutes(this.router, ctx);

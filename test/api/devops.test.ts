@@ -1,6 +1,7 @@
 // The DevOps API (enterprise-api.md 4.4) through the client, against the emulator over HTTP.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
 import { rejection, startEmulator } from '../helpers/emulator.ts';
 
 const prod = { targetDBName: 'PROD', targetServer: 'prod-db.example.com', targetAuthToken: 'prod-token' };
@@ -76,7 +77,8 @@ test('a failed target makes the sync a 500 whose results are all returned, failu
 });
 
 test('system update: upgrades the target, its Engines, and answers the full result with a Markdown report', async (t) => {
-  const { client, emulator } = await startEmulator(t);
+  const clock = simulatedClock();
+  const { client, emulator } = await startEmulator(t, { now: clock.now });
   const c = client();
   const result = await c.devops.updateSystem({ ...prod, trackingId: 'REL-42', products: [1] });
   assert.equal(result.success, true);
@@ -104,8 +106,16 @@ test('system update: upgrades the target, its Engines, and answers the full resu
   ]) {
     assert.ok(Array.isArray(result[key]), `${key} is an array`);
   }
-  const versions = (await c.monitoring.engines()).map((e) => [e.mainDatabase, e.version]);
-  assert.deepEqual(versions, [
+  // Monitoring shows the Engines as its last refresh read them: the new version from the next one (2 minutes).
+  const versions = async () => (await c.monitoring.engines()).map((e) => [e.mainDatabase, e.version]);
+  assert.deepEqual(await versions(), [
+    ['MAIN', '26.11.0'],
+    ['PROD', '26.10.3'],
+    ['PROD', '26.10.3'],
+    ['STAGING', '26.10.3'],
+  ]);
+  await clock.sleep(2 * 60_000, new AbortController().signal);
+  assert.deepEqual(await versions(), [
     ['MAIN', '26.11.0'],
     ['PROD', '26.11.0'],
     ['PROD', '26.11.0'],

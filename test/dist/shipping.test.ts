@@ -37,7 +37,7 @@ test('the single executable runs the demo pipeline on the embedded emulator with
   const out = execFileSync(exe, ['run', join(ROOT, 'pipelines/demo.yml'), '--emulator', '--report-json', join(dir, 'r.json')], { env, encoding: 'utf8', cwd: dir });
   // Reports say what really passed; the simulated waits are told apart (no time on this machine's speed).
   assert.match(out, /pipeline "Release 2026\.11 \(demo\)": success in \S+ \(10 step run\(s\): 10 succeeded\)/);
-  assert.match(out, /\(simulated clock: waits took 30m of emulator time\)/);
+  assert.match(out, /\(simulated clock: waits took 32m of emulator time\)/);
   assert.equal((JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { outcome: string }).outcome, 'success');
   assert.doesNotMatch(out, /ExperimentalWarning|SEA/);
   // It starts from a snapshot made at build time (a pipeline validated then): what it says comes

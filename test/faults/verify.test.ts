@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { encodeLine } from '../../src/journal/frame.ts';
+import { simulatedClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 
@@ -21,7 +22,9 @@ steps:
 `;
 
 async function setup(t: TestContext, steps: string) {
-  const { url, emulator } = await startEmulator(t);
+  // The emulator's clock: a call the journal ages is as old at the server (monitoring refreshed since).
+  const clock = simulatedClock();
+  const { url, emulator } = await startEmulator(t, { now: clock.now });
   const before = structuredClone(emulator.state);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-'));
   const file = join(dir, 'release.yml');
@@ -32,7 +35,7 @@ async function setup(t: TestContext, steps: string) {
   assert.equal(full.code, 0, full.stdout + full.stderr);
   const sent = (suffix: string, method: string) =>
     emulator.requests.filter((r) => r.path.endsWith(suffix) && r.method === method).length;
-  return { dir, file, env, emulator, before, journal, sent, cwd: dir };
+  return { dir, file, env, emulator, before, journal, sent, cwd: dir, clock };
 }
 
 type Rec = { t: string; key?: string; at?: number };
@@ -128,6 +131,7 @@ for (const c of CASES) {
     const s = await setup(t, c.steps);
     const gets = s.emulator.requests.length;
     const killed = killedAfterSend(s.journal, c.key, 3 * 60_000);
+    await s.clock.sleep(3 * 60_000, new AbortController().signal);
     const applied = await verify(s, killed);
     assert.equal(applied.code, 0, applied.stdout + applied.stderr);
     assert.match(applied.stdout, c.applied);

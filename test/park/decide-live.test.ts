@@ -16,6 +16,8 @@ test('decide lists a fresh plan --live of the value waited on, read-only: the em
   const first = await f.run();
   assert.equal(first.code, PARKED, first.stdout + first.stderr);
   const id = runIdOf(first.stdout)!;
+  // Past the monitoring refresh after the update: the Engines report the version it installed.
+  await f.clock.sleep(3 * 60_000, new AbortController().signal);
   const seen = new Map([...f.sites.started()].map(([name, site]) => [name, site.requests.length]));
 
   const listed = await f.decide(id);

@@ -109,6 +109,8 @@ test('--exclude: the wave goes on without the value, within its budget; --abort 
 
 test("--exclude of a value in doubt: the run that goes on and report of the store tell one story of its write (in doubt, treated as applied on verify's word) and keep the decision", async (t) => {
   const { f, id } = await parkedOnDoubt(t, 'after', 1);
+  // Past the monitoring refresh after the update: verify reads the Engines on the new version.
+  await f.clock.sleep(3 * 60_000, new AbortController().signal);
   const excluded = await f.decide(id, '--exclude', 'site-002', '--reason', 'site under repair');
   assert.equal(excluded.code, 0, excluded.stdout + excluded.stderr);
   const done = await f.run('--continue', id);
@@ -233,6 +235,8 @@ test('on-failure: decide on the step (the rollout halts by default): its failure
   const first = await f.run();
   assert.equal(first.code, PARKED, first.stdout + first.stderr);
   const id = runIdOf(first.stdout)!;
+  // Past the monitoring refresh after the update: verify reads the Engines on the new version.
+  await f.clock.sleep(3 * 60_000, new AbortController().signal);
   const retry = await f.decide(id, '--retry', 'site-002');
   assert.equal(retry.code, 2, 'a retry of a call applied at the server is refused');
   assert.match(retry.stderr, /--retry site-002: verify read "Update site-002" as applied/);

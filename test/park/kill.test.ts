@@ -115,7 +115,8 @@ test('SIGKILL while continuing, with a write sent and applied behind the killed 
   );
   assert.equal(updates('site-003').length, 1, 'nothing sent');
 
-  // verify reads it as applied: not sent again, the rollout goes on to its end.
+  // Past the monitoring refresh after the update, verify reads it as applied: not sent again, the rollout goes on to its end.
+  await f.clock.sleep(3 * 60_000, new AbortController().signal);
   const verified = await f.run('--continue', id, '--in-doubt', 'verify');
   assert.equal(verified.code, 0, verified.stdout + verified.stderr);
   assert.match(verified.stdout, /^verify: "Update site-003": applied: /m);

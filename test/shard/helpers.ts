@@ -48,7 +48,9 @@ export async function shardFleet(
     password: 'admin',
     scopes: new Set(ALL_SCOPES),
   }));
-  const sites = new Sites({ users, faults: (options.faults ?? []).map(parseFault) });
+  // Workers on real clocks resume a killed one's sites within seconds: monitoring shows an update at
+  // once here (the subject is the shards' protocol; test/emulator/monitoring-refresh.test.ts the lag).
+  const sites = new Sites({ users, faults: (options.faults ?? []).map(parseFault), monitoringRefreshMs: 0 });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
   const url = hooks

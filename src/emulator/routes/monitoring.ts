@@ -1,14 +1,16 @@
 // Monitoring area routes (enterprise-api.md 4.3). A reporting Engine's data is refreshed every
-// 2 minutes (its updatedAt is the last refresh); an Engine is listed only while its updatedAt is
+// 2 minutes (its updatedAt is the last refresh; its version and start as that refresh read them,
+// engine-view.ts); an Engine is listed only while its updatedAt is
 // within 5 minutes. Sessions past their expiresAt, or past their dropsAt (a drop requested), are gone.
 import type { RouteContext } from '../context.ts';
 import { json, notFound } from '../http.ts';
 import type { Router } from '../router.ts';
 import type { EngineRecord } from '../state.ts';
 import { API_BASE } from '../../api/areas.ts';
+import { REFRESH_MS } from '../engine-view.ts';
 
 const BASE = API_BASE.monitoring;
-export const REFRESH_MS = 2 * 60_000;
+export { REFRESH_MS };
 export const ONLINE_MS = 5 * 60_000;
 
 export function lastUpdate(engine: EngineRecord, now: number): number {
@@ -40,6 +42,7 @@ function engineInfo(ctx: RouteContext, engine: EngineRecord) {
   const { reporting: _reporting, ...info } = engine;
   return {
     ...info,
+    ...ctx.engines.of(engine, ctx.now()),
     updatedAt: lastUpdate(engine, ctx.now()),
     applicationSessions: liveSessions(ctx, engine.instanceId),
     alerts: alertsOf(ctx, engine.instanceId),

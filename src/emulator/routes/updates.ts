@@ -34,6 +34,8 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
   // An offline Engine (it stopped reporting) is not restarted: it runs the new version once it is started.
   const now = ctx.now();
   const restarted = body.disableEngineRestart ? [] : updatedEngines.filter((e) => isOnline(e, now));
+  // Monitoring shows the Engines as they were until its next refresh (engine-view.ts).
+  for (const engine of updatedEngines) ctx.engines.changing(engine, now);
   for (const engine of updatedEngines) engine.version = release.engine;
   for (const engine of restarted) engine.startedAt = now;
   const products = (
