@@ -1,5 +1,6 @@
 // Azure Pipelines: logging commands; the summary is a Markdown file it is told to upload.
 import { neutralise } from '../../text/neutralise.ts';
+import { visibleControls } from '../../text/escape.ts';
 import type { CiSystem } from '../system.ts';
 
 const esc = (s: string) => s.replace(/%/g, '%AZP25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -24,8 +25,11 @@ export const azure: CiSystem = {
       .join(';');
     return `##vso[task.logissue ${props};]${esc(neutralise(message))}`;
   },
+  // The agent reads the first logging command of a line, this one from its start: the value after
+  // the ] is data (a later job reads it), kept as it is but for its % and line breaks escaped as the
+  // agent unescapes them, and terminal controls made visible; :: or ##[ in it command nothing.
   variable: (v) =>
-    `##vso[task.setvariable variable=${v.name};isoutput=true${v.secret ? ';issecret=true' : ''}]${esc(neutralise(v.value))}`,
+    `##vso[task.setvariable variable=${v.name};isoutput=true${v.secret ? ';issecret=true' : ''}]${esc(visibleControls(v.value))}`,
   summary: (env, tempDir) => ({ uploadFrom: env.AGENT_TEMPDIRECTORY ?? tempDir }),
   finish: (outcome, summaryFile, withIssues) => [
     ...(summaryFile ? [`##vso[task.uploadsummary]${esc(summaryFile)}`] : []),
