@@ -17,6 +17,7 @@ import type { Masker } from '../runner/masker.ts';
 import { doubtsLine, undecidedDoubts } from '../runner/result.ts';
 import type { GitHubDeps } from './github-records.ts';
 import { varsLines } from './inputs.ts';
+import { actionDef } from './definitions.ts';
 import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { journalKey } from '../journal/seal.ts';
@@ -32,14 +33,15 @@ export interface MergeDeps extends GitHubDeps {
   reportDir: string;
 }
 
-/** Inputs of a run that merge mode does not read: given with merge, they are refused, never ignored. */
-const RUN_INPUTS = { pipeline: '', vars: '', only: '', skip: '', 'dry-run': 'false' } as const;
+/** Inputs of a run that merge mode does not read: given with merge (other than as their default), refused, never ignored. */
+const RUN_INPUTS = ['pipeline', 'vars', 'only', 'skip', 'dry-run'];
 
 export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<number> {
   const { kit } = deps;
-  for (const [name, unset] of Object.entries(RUN_INPUTS)) {
+  const inputs = actionDef('enginectl').inputs;
+  for (const name of RUN_INPUTS) {
     const given = kit.getInput(name).trim();
-    if (given !== '' && given !== unset)
+    if (given !== '' && given !== inputs[name]?.default)
       throw new UsageError(
         'BAD_INPUT',
         `input merge: merges the reports of jobs that ran; it runs nothing, so input ${name} is not read`,

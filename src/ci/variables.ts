@@ -43,19 +43,20 @@ function shared(variables: readonly (CiVariable & { of: string })[]): Map<string
   return new Map([...by].filter(([, of]) => of.length > 1));
 }
 
-/** The outputs a CI variable carries, each under a name no other output has. */
-export function variablesOf(report: Report): CiVariable[] {
+/**
+ * The outputs a CI variable carries, each under a name no other output has; and each name outputs
+ * share, left out, with why: said as a warning where the variables are written.
+ */
+export function ciVariablesOf(report: Report): { variables: CiVariable[]; clashes: { name: string; why: string }[] } {
   const every = everyVariable(report);
   const clashing = shared(every);
-  return every.filter((v) => !clashing.has(v.name)).map(({ of: _of, ...v }) => v);
-}
-
-/** Each name outputs share, left out, and why: said as a warning where the variables are written. */
-export function clashesOf(report: Report): { name: string; why: string }[] {
-  return [...shared(everyVariable(report))].map(([clash, of]) => ({
-    name: clash,
-    why: `the name of ${of.join(' and ')}: neither is written; give the steps ids (or the matrix values) that differ in more than punctuation or case`,
-  }));
+  return {
+    variables: every.filter((v) => !clashing.has(v.name)).map(({ of: _of, ...v }) => v),
+    clashes: [...clashing].map(([clash, of]) => ({
+      name: clash,
+      why: `the name of ${of.join(' and ')}: neither is written; give the steps ids (or the matrix values) that differ in more than punctuation or case`,
+    })),
+  };
 }
 
 /** GitLab refuses a whole dotenv artifact over its variable limit: 20 on a default self-managed instance. */

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { StoreError, type RunStore } from '../store/store.ts';
+import { parseStoreRecord } from '../store/record.ts';
 
 export const Manifest = z.object({
   /** 2: a site's success may ride on its lane's next start in the wave's log (wave-log.ts); a worker that knows only 1 refuses the run. */
@@ -87,18 +88,14 @@ export async function writeManifest(store: RunStore, manifest: Manifest): Promis
 
 /** A record of a sharded run read from `key`, parsed by its schema: STORE_DAMAGED when it is not one of ours (a retry would read it the same). */
 export function parseShardRecord<T>(store: RunStore, key: string, body: Buffer, schema: z.ZodType<T>, what: string): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    json = undefined;
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success)
-    throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not ${what} of enginectl`, {
-      hint: 'nothing but enginectl writes under shards/ in a run store: put the record back, or plan the rollout again (enginectl shard)',
-    });
-  return parsed.data;
+  return parseStoreRecord(
+    store,
+    key,
+    body,
+    schema,
+    what,
+    'nothing but enginectl writes under shards/ in a run store: put the record back, or plan the rollout again (enginectl shard)',
+  );
 }
 
 /** A record of a sharded run, parsed by its schema; undefined when the key is absent. */

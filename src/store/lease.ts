@@ -10,7 +10,8 @@
 import { z } from 'zod';
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
-import { sequenceKey, StoreError, type RunStore } from './store.ts';
+import { sequenceKey, type RunStore } from './store.ts';
+import { parseStoreRecord, recordJson } from './record.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -71,22 +72,15 @@ export function checkLeaseName(name: string): string {
   return name;
 }
 
-/** A record's JSON, or undefined when it is not JSON (cut, altered, written by something else). */
-function jsonOf(body: Buffer | undefined): unknown {
-  try {
-    return body ? (JSON.parse(body.toString('utf8')) as unknown) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function readRecord(store: RunStore, key: string): Promise<LeaseRecord> {
-  const parsed = LeaseRecord.safeParse(jsonOf(await store.get(key)));
-  if (!parsed.success)
-    throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not a lease record of enginectl`, {
-      hint: 'nothing but enginectl writes under leases/ in a run store: put the record back, or remove the lease (nothing was sent)',
-    });
-  return parsed.data;
+  return parseStoreRecord(
+    store,
+    key,
+    await store.get(key),
+    LeaseRecord,
+    'a lease record',
+    'nothing but enginectl writes under leases/ in a run store: put the record back, or remove the lease (nothing was sent)',
+  );
 }
 
 /** The lease's state: its newest record and where it stands in the sequence; undefined when it was never taken. */
@@ -117,7 +111,7 @@ export async function queuedRuns(
     const n = Number(key.slice(-8));
     if (n <= served) continue;
     // A ticket that is not one (cut, altered) holds no place in the line.
-    const t = Ticket.safeParse(jsonOf(await store.get(key)));
+    const t = Ticket.safeParse(recordJson(await store.get(key)));
     if (t.success && t.data.until > now) out.push({ n, runId: t.data.runId, until: t.data.until });
   }
   return out;

@@ -2,7 +2,7 @@
 // (Azure's setvariable), and the job summary where it shows one with the lines that end the job
 // (GitHub's GITHUB_STEP_SUMMARY, Azure's uploadsummary and task result).
 import type { CiSystem, Env } from '../../ci/system.ts';
-import { clashesOf, variablesOf } from '../../ci/variables.ts';
+import { ciVariablesOf } from '../../ci/variables.ts';
 import { publishJobSummary } from '../job-summary.ts';
 import type { Channel } from './channel.ts';
 
@@ -13,13 +13,14 @@ export function ciVariablesChannel(ci: CiSystem, print: (line: string) => void, 
     ended(end) {
       if (!end.report) return;
       // CI variables carry key figures: a Markdown report or a long text stays in the JSON report.
-      for (const v of variablesOf(end.report).filter((x) => x.value.length <= 1024 && !/[\r\n]/.test(x.value))) {
+      const { variables, clashes } = ciVariablesOf(end.report);
+      for (const v of variables.filter((x) => x.value.length <= 1024 && !/[\r\n]/.test(x.value))) {
         const line = ci.variable(v);
         if (line) print(line);
       }
       // Where the system carries variables, a name two outputs share is said (its line written for neither).
       if (ci.variable({ name: 'ANY', value: '', secret: false }) === undefined) return;
-      for (const { name, why } of clashesOf(end.report)) warn(`${ci.name} variables: ${name} left out (${why})`);
+      for (const { name, why } of clashes) warn(`${ci.name} variables: ${name} left out (${why})`);
     },
   };
 }

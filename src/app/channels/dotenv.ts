@@ -2,7 +2,7 @@
 // at most GitLab's limit; what is left out is said as a warning.
 import { dirname } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { clashesOf, renderDotenv, variablesOf } from '../../ci/variables.ts';
+import { ciVariablesOf, renderDotenv } from '../../ci/variables.ts';
 import { writeAtomic } from '../atomic-write.ts';
 import type { Channel } from './channel.ts';
 
@@ -14,8 +14,9 @@ export function dotenvChannel(
     name: 'dotenv',
     async ended(end) {
       if (!end.report) return;
-      const file = renderDotenv(variablesOf(end.report), { only: options.only });
-      for (const { name, why } of [...clashesOf(end.report), ...file.left])
+      const { variables, clashes } = ciVariablesOf(end.report);
+      const file = renderDotenv(variables, { only: options.only });
+      for (const { name, why } of [...clashes, ...file.left])
         options.warn(
           `--dotenv: ${name} left out (${why})${why.startsWith('over') ? '; choose the ones later jobs read with --dotenv-var NAME' : ''}`,
         );
