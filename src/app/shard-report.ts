@@ -12,15 +12,7 @@ import { journalReport } from '../journal/release.ts';
 import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
-import {
-  asUnderWay,
-  beyondError,
-  holderOf,
-  liveWorkers,
-  nothingToMerge,
-  waitingError,
-  willStart,
-} from './shard-under-way.ts';
+import { asUnderWay, beyondError, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
 import { listedSteps, notStarted } from './shard-listed.ts';
 import { shardedHints } from './shard-hints.ts';
 import { analysisRounds } from './shard-rounds.ts';
@@ -159,7 +151,6 @@ export async function shardedReport(
   else beyond.push(...spentLeft.map((u) => ({ ...u, error: beyondError(standing + 1, spentAt) })));
   // The wave it stands at has no verdict: its failures are those its sites' ends record.
   if (standing >= 0) rollout.waves[standing]!.failed = failed;
-  if (shards.length === 0) throw nothingToMerge(run, running.length);
   const missingShards: number[] = [];
   for (let i = 0; i < manifest.shards; i++)
     if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
@@ -214,6 +205,8 @@ export async function shardedReport(
         ]
       : [],
     after: await analysisRounds(store, run, verdicts),
+    // No site has a step in the store yet: the run as planned, each site as it stands (held, not started, or no report).
+    empty: { pipeline: { name: manifest.name, file: manifest.file, sha256: manifest.sha256 }, startedAt: manifest.at },
   });
   placeInWaves(report.steps, manifest);
   // Where the rollout stopped and why, from the waves' verdicts (a merged report of jobs has no rollout of its own).

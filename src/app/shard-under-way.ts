@@ -5,7 +5,6 @@
 // is not started yet when a worker alive will start it (queue: any; static: its own shard's; a
 // later wave: any), not "no report". Once a lease lapsed, what its worker left is a killed run's
 // (its calls in doubt), as the store holds it: a later attempt resumes it.
-import { UsageError } from '../errors.ts';
 import type { Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
 import { leaseState } from '../store/lease.ts';
@@ -145,15 +144,3 @@ export const beyondError = (at: number, spent: { wave: number; budget: number } 
 /** A site of a wave past its budget that no worker started: it never will. */
 const spentText = (spent: { wave: number; budget: number }) =>
   `not started: wave ${spent.wave}'s failures passed its budget of ${spent.budget}; the rollout halts once its sites ended`;
-
-/** report --merge of a sharded run none of whose sites has a step in the store yet (`running`: the sites its workers hold). */
-export const nothingToMerge = (run: string, running: number) =>
-  new UsageError(
-    'BAD_ARGUMENTS',
-    `report --merge: no site of sharded run ${run} has ${running ? `a step recorded yet (its workers hold ${running} site(s))` : 'started yet'}`,
-    {
-      hint: running
-        ? 'read it again in a moment'
-        : 'start its workers: enginectl run FILE --store URL --run ID --shard I/N',
-    },
-  );

@@ -9,7 +9,8 @@ import { UsageError } from '../errors.ts';
 import { describeSelection, type MatrixValue } from '../pipeline/selection.ts';
 import { matrixUnion } from './matrix-union.ts';
 import { countSteps, runOutcome } from '../runner/result.ts';
-import { reportParked, type Report, type ReportStep } from './model.ts';
+import { REPORT_VERSION, reportParked, type Report, type ReportStep } from './model.ts';
+import { VERSION } from '../version.ts';
 import { checkedOutcome, underWayOutcome } from './outcome.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
@@ -34,16 +35,18 @@ export interface MergeOptions {
   listed?: readonly ReportStep[] | undefined;
   /** Instances listed after all the others, in their order (a sharded rollout's analysis rounds, as one process lists them). */
   after?: readonly ReportStep[] | undefined;
+  /** With no report to merge (a sharded run none of whose sites has a step in the store yet): the pipeline and when the run was planned. */
+  empty?: { pipeline: Report['pipeline']; startedAt: number } | undefined;
 }
 
 export function mergeReports(shards: readonly ReportShard[], options: MergeOptions = {}): Report {
-  if (shards.length === 0)
+  if (shards.length === 0 && !options.empty)
     throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report to merge', {
       hint: 'name the JSON reports (or journals) of the jobs: enginectl report --merge reports/*.json',
     });
   checkSamePipeline(shards, options);
   const missing = options.expectShards === undefined ? [] : missingShards(shards, options.expectShards);
-  const first = shards[0]!.report;
+  const first = shards[0]?.report;
   const matrix = options.matrix ?? fleetMatrix(shards);
   const kept = mergeSteps(shards, matrix, options.listed ?? []);
   const steps = [...kept.map((k) => k.step), ...(options.after ?? [])];
@@ -57,8 +60,8 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     ...missing,
   ];
   const starts = shards.map((s) => Date.parse(s.report.startedAt));
-  const start = Math.min(...starts);
-  let end = Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs));
+  const start = first ? Math.min(...starts) : options.empty!.startedAt;
+  let end = first ? Math.max(...shards.map((s, i) => starts[i]! + s.report.durationMs)) : start;
   // The analysis rounds run after their wave's sites: the run lasts until the last of them ends.
   for (const step of options.after ?? [])
     if (step.startedAt !== null && step.durationMs !== null)
@@ -73,15 +76,15 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
       : outcomes[i]!,
   );
   return {
-    reportVersion: first.reportVersion,
+    reportVersion: REPORT_VERSION,
     // A rollout is one job's (or a sharded run's, its workers' word): the operator's decisions are each job's, kept.
     rollout,
     decisions: shards.flatMap((s) => s.report.decisions ?? []),
     resumedFrom: null,
     lease: null,
     parked: rollout?.parked ? reportParked(rollout.parked) : null,
-    tool: first.tool,
-    pipeline: first.pipeline,
+    tool: first?.tool ?? { name: 'enginectl', version: VERSION },
+    pipeline: first?.pipeline ?? options.empty!.pipeline,
     outcome:
       noReport.length > 0 || rollout?.halted
         ? 'failure'

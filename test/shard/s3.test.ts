@@ -226,3 +226,56 @@ for (const order of ['its segment lands first', "the taker's fence lands first"]
     const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
     assert.equal(merged.code, 0, merged.stdout + merged.stderr);
   });
+
+test("a sharded run read before any site has a step in the bucket: planned and never started, a failure naming every site and shard (exit 1, the summary written); its worker holding its sites, their journals' first segments not landed yet, under way (exit 1), not a usage error", async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atPut = new Promise<void>((resolve) => (reached = resolve));
+  let holding = false;
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    () => undefined,
+    async (method, path) => {
+      if (!holding || method !== 'PUT' || !/\/runs\/[^/]+\/journal\/[0-9]+$/.test(path)) return;
+      reached();
+      return held;
+    },
+  );
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]\n  max-parallel: 1', undefined, {
+    store: { url: ceph.storeUrl('nothing-recorded', proxy), env: ceph.env },
+  });
+  const never = (await f.shard('--shards', '2')).run;
+  const summary = `${f.dir}/never.md`;
+  const none = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', never, '--summary', summary]);
+  assert.equal(none.code, 1, none.stdout + none.stderr);
+  assert.equal(none.report!.outcome, 'failure');
+  assert.deepEqual(none.report!.merged?.noReport, [
+    'site=site-0001',
+    'site=site-0002',
+    'shard 1/2 (no worker started)',
+    'shard 2/2 (no worker started)',
+  ]);
+  assert.match(readFileSync(summary, 'utf8'), /no worker started/);
+  holding = true;
+  const run = (await f.shard('--shards', '1')).run;
+  const worker = f.worker(run, '1/1', '--shard-ttl', '1h');
+  t.after(async () => (release(), await worker));
+  await atPut;
+  const during = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(during.code, 1, during.stdout + during.stderr);
+  assert.equal(during.report!.outcome, 'under-way');
+  assert.deepEqual(during.report!.merged?.underWay?.sites, ['site-0001']);
+  assert.deepEqual(during.report!.merged?.underWay?.notStarted, ['site-0002']);
+  assert.deepEqual(during.report!.merged?.noReport, []);
+  assert.match(
+    during.report!.steps.find((s) => s.matrix?.site === 'site-0001')!.error!.message,
+    /^under way when this report was read: shard 1\/1 holds site-0001 \(its lease until \S+\); no step of it recorded yet$/,
+  );
+  release();
+  const ended = await worker;
+  assert.equal(ended.code, 0, ended.stdout + ended.stderr);
+  const after = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+});
