@@ -38,6 +38,21 @@ export function namedStore(
   return storeAt(url, cwd, env);
 }
 
+/** The store a command that only reads names (runs, lease): one that is not there is a wrong URL, refused, not a store with nothing in it. */
+export async function storeToRead(
+  command: string,
+  given: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Promise<RunStore> {
+  const store = namedStore(command, given, env, cwd);
+  if (store.exists && !(await store.exists()))
+    throw new StoreError('STORE_REFUSED', `${store.url}: no such directory: no run was written to this store`, {
+      hint: `give the directory the runs wrote to (their --store or ENGINECTL_STORE), as file:///ABSOLUTE/PATH`,
+    });
+  return store;
+}
+
 export interface StoredRun {
   store: RunStore;
   runId: string;

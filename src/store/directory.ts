@@ -192,6 +192,16 @@ export class DirectoryStore implements RunStore {
     }
   }
 
+  /** Whether the root is a directory: a writer makes it at its first key, a reader of one that is not there has a wrong path. */
+  async exists(): Promise<boolean> {
+    try {
+      return (await this.fs.promises.stat(this.root)).isDirectory();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw failed(this.url, 'cannot read the directory', error);
+    }
+  }
+
   async list(prefix: string): Promise<string[]> {
     const base = join(this.root, ...prefix.split('/').filter(Boolean));
     const start = prefix.endsWith('/') || prefix === '' ? base : dirname(base);

@@ -21,6 +21,8 @@ export interface RunStore {
   prepare(key: string, body: Buffer): Promise<PreparedBody>;
   /** The keys under `prefix`, in order. */
   list(prefix: string): Promise<string[]>;
+  /** Whether the store is there to be read (a directory's root); a store without it (S3: a missing bucket fails its first call) says so itself. */
+  exists?(): Promise<boolean>;
 }
 
 /** A body ready to be created at a key (RunStore.prepare). */

@@ -27,3 +27,23 @@ test('a file: URL without //, a malformed %-escape, an S3 store with no region: 
   }
   assert.ok(!existsSync('/enginectl-relstore-probe'), 'nothing written at the root');
 });
+
+test('a directory store that is not there, read by runs, runs --parked and lease status or release: exit 2, naming it (a mistyped path is not a store with no run), and nothing created', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-missing-store-'));
+  const missing = join(dir, 'runz');
+  for (const args of [
+    ['runs', '--store', `file://${missing}`],
+    ['runs', '--parked', '--store', missing],
+    ['lease', 'status', 'prod-fleet', '--store', `file://${missing}`],
+    ['lease', 'release', 'prod-fleet', '--reason', 'gone', '--store', `file://${missing}`],
+  ]) {
+    const r = await runCli(args, { env: {} });
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.match(
+      r.stderr,
+      new RegExp(`^enginectl: file://${missing}: no such directory.*\\n {2}hint: give the directory the runs wrote to`),
+    );
+    assert.doesNotMatch(r.stdout, /no run|never taken|already free/);
+    assert.ok(!existsSync(missing), `${args.join(' ')} created the directory`);
+  }
+});

@@ -3,7 +3,7 @@
 // recorded in the lease as a release by that operator (the next waiter takes it at once).
 import { ExitCode, UsageError } from '../../errors.ts';
 import { operatorOf } from '../../app/journal-setup.ts';
-import { namedStore } from '../../app/stored-run.ts';
+import { storeToRead } from '../../app/stored-run.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
@@ -38,7 +38,7 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('BAD_ARGUMENTS', 'lease: say lease status NAME or lease release NAME --reason TEXT', {
       hint: 'enginectl lease status --store s3://BUCKET/PREFIX prod-fleet',
     });
-  const store = namedStore('lease', values.store, io.env, io.cwd);
+  const store = await storeToRead('lease', values.store, io.env, io.cwd);
   const state = await leaseState(store, checkLeaseName(name));
   const at = (ms: number) => new Date(ms).toISOString();
   if (action === 'status') {

@@ -6,7 +6,7 @@ import { readJournal } from '../../journal/read.ts';
 import { releaseOf } from '../../journal/release.ts';
 import { readStoredJournal, storedRuns } from '../../journal/replica.ts';
 import { journalKey } from '../../journal/seal.ts';
-import { namedStore } from '../../app/stored-run.ts';
+import { storeToRead } from '../../app/stored-run.ts';
 import { StoreError } from '../../store/store.ts';
 import { abortOf, inEffect, pendingDecisions, timeouts, waitLines } from '../../app/parked.ts';
 import { realClock } from '../../app/clock.ts';
@@ -43,7 +43,7 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   const last = values.last === undefined ? 20 : Number(values.last);
   if (!Number.isInteger(last) || last < 1)
     throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
-  const store = namedStore('runs', values.store, io.env, io.cwd);
+  const store = await storeToRead('runs', values.store, io.env, io.cwd);
   // --parked: every run is read (a parked one may be older than the newest N), the parked ones listed.
   const ids = (await storedRuns(store)).slice(0, values.parked ? undefined : last);
   let listed = 0;
