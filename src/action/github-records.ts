@@ -26,7 +26,12 @@ export async function prComment(deps: GitHubDeps, key: string, markdown: string,
     return;
   }
   try {
-    const done = await upsertComment(deps.github(kit.getInput('github-token')), context.pullRequest, key, markdown);
+    const done = await upsertComment(
+      deps.github(kit.getInput('github-token')),
+      context.pullRequest,
+      masker.mask(key),
+      markdown,
+    );
     kit.info(`pr-comment: ${done} the report comment on #${context.pullRequest}`);
   } catch (error) {
     kit.warning(masker.mask(`pr-comment: the comment could not be written: ${(error as Error).message}`), {
@@ -91,13 +96,16 @@ export async function finishDeployment(
 }
 
 /**
- * What a PR comment is of: a single-step action's target, or the pipeline file and what the run was
+ * What a PR comment is of: a single-step action's target (its server and database), or the pipeline file and what the run was
  * limited to. A job of one site keeps its own comment; the merge job's (and a run of every
  * instance's) is the pipeline's.
  */
 export function commentKey(def: ActionDef, pipeline: Pipeline, selection: Selection): string {
-  if (def.uses)
-    return `${def.id}:${pipeline.steps[0]?.with.target ? JSON.stringify(pipeline.steps[0].with.target) : ''}`;
+  if (def.uses) {
+    // The target's server and database name it: its token or password are secrets, and a rotated one is the same target.
+    const target = pipeline.steps[0]?.with.target as { server?: unknown; database?: unknown } | undefined;
+    return `${def.id}:${target ? `${String(target.server)}/${String(target.database)}` : ''}`;
+  }
   const limited = describeSelection(selection);
   return limited ? `${pipeline.file} (${limited})` : pipeline.file;
 }

@@ -11,6 +11,7 @@ import { actionDef } from '../../src/action/definitions.ts';
 import { FAKE_GITHUB_TOKEN, runActionBundle, startGitHubApi } from '../helpers/action.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
+import { assertClean } from '../helpers/secrets.ts';
 
 const ROOT = actionDef('enginectl');
 
@@ -313,4 +314,25 @@ test('dry-run: live posts the preflight as the PR comment (golden): versions now
   );
   assert.doesNotMatch(body, /prod-token|staging-token/);
   golden('live-plan-comment.md', body);
+});
+
+test("pr-comment of a single-step action: the comment's hidden marker names the target's server and database, never its token or password; a rotated credential updates the same comment", async (t) => {
+  const { url } = await startEmulator(t);
+  const github = await startGitHubApi(t);
+  const target = { url, username: 'admin', password: 'admin', 'pr-comment': 'true', files: '1001' };
+  const options = (credentials: Record<string, string>) => ({
+    inputs: { ...target, 'target-server': 'prod-db.example.com', 'target-database': 'PROD', ...credentials },
+    event: { pull_request: { number: 7 } },
+    githubApi: github.url,
+  });
+  const first = await runActionInProcess(actionDef('vfs-update'), options({ 'target-token': 'prod-token' }));
+  assert.equal(first.code, 0, first.failed.join('\n'));
+  const second = await runActionInProcess(
+    actionDef('vfs-update'),
+    options({ 'target-username': 'deploy', 'target-password': 'deploy-pass' }),
+  );
+  assert.equal(github.comments.length, 1, `one comment for one target: ${second.failed.join('\n')}`);
+  const sent = github.calls.map((c) => JSON.stringify(c)).join('\n') + github.comments.map((c) => c.body).join('\n');
+  assertClean('the comments sent to GitHub', sent, ['prod-token', 'deploy-pass']);
+  assert.match(github.comments[0]!.body, /^<!-- enginectl:vfs-update:prod-db\.example\.com\/PROD -->\n/);
 });
