@@ -6,6 +6,7 @@ import { EnginectlError } from '../errors.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { ActionDef } from './definitions.ts';
 import type { DeploymentState } from './github-api.ts';
+import { undecidedDoubts } from '../runner/result.ts';
 import { finishDeployment, prComment, startDeployment, type GitHubDeps } from './github-records.ts';
 import { booleanInput } from './inputs.ts';
 import type { Toolkit } from './toolkit.ts';
@@ -54,16 +55,30 @@ export function deploymentChannel(
     async ended(end) {
       const made = await start();
       if (!made) return;
+      const name = end.report?.pipeline.name ?? label;
+      // Parked, nothing ended: the Deployment stays in progress, saying what it waits for; the job that goes on ends it.
+      const parked = end.report?.parked;
+      if (parked) {
+        await finishDeployment(
+          deps,
+          made,
+          'in_progress',
+          `${name}: parked: waiting for ${parked.reason}`,
+          environment,
+          masker,
+        );
+        return;
+      }
+      // A write left in doubt fails the job (exit 1) whatever continue-on-error let pass: not a success.
+      const doubts = end.report ? undecidedDoubts(end.report.steps).length : 0;
       const state: DeploymentState =
-        end.outcome === 'success' ? 'success' : end.outcome === 'failure' ? 'failure' : 'error';
-      await finishDeployment(
-        deps,
-        made,
-        state,
-        `${end.report?.pipeline.name ?? label}: ${end.outcome}`,
-        environment,
-        masker,
-      );
+        end.outcome === 'success' && doubts === 0
+          ? 'success'
+          : end.outcome === 'failure' || end.outcome === 'success'
+            ? 'failure'
+            : 'error';
+      const said = state === 'failure' && end.outcome === 'success' ? `${doubts} write(s) left in doubt` : end.outcome;
+      await finishDeployment(deps, made, state, `${name}: ${said}`, environment, masker);
     },
     async notRun(error) {
       const made = await start();

@@ -56,7 +56,7 @@ const REPORTING: Record<string, InputDef> = {
   },
   'deployment-environment': {
     description:
-      'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed) or error (cancelled, or not run).',
+      'When set, record a GitHub Deployment to this environment and its statuses: in_progress, then success, failure (a step failed, or a write left in doubt) or error (cancelled, or not run); a parked run leaves it in_progress.',
   },
   webhook: {
     description:

@@ -32,6 +32,8 @@ const COLOURS: Record<string, string> = {
   'under way': '#0969da',
 };
 const JOB_COLOURS: Record<string, string> = { ...COLOURS, 'no report': '#82071e' };
+/** The header's colour: a run's outcome, or parked. */
+const RUN_COLOURS: Record<string, string> = { ...COLOURS, parked: '#8250df' };
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #fff; }
@@ -124,7 +126,7 @@ export function renderHtml(report: Report): string {
 <style>${STYLE}${fleet ? fleetStyle(COLOURS) : ''}</style>
 </head>
 <body>
-<header style="background:${COLOURS[outcomeWord(report)]}">
+<header style="background:${RUN_COLOURS[outcomeWord(report)]}">
 <h1>${h(report.pipeline.name)}: ${h(outcomeWord(report))}</h1>
 <p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsText(report))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${merged ? ` · merged from ${h(merged)}` : ''}</p>
 ${haltHtml(report)}${runNotes(report)

@@ -185,7 +185,7 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
         : 'Failed steps';
     // Under a success header, the failures are those continue-on-error let pass: say so.
     sections.push({
-      head: [`### ${title}${report.outcome === 'success' ? ' (continue-on-error let them pass)' : ''}`, ''],
+      head: [`### ${title}${outcomeWord(report) === 'success' ? ' (continue-on-error let them pass)' : ''}`, ''],
       blocks: failed.map((s) =>
         block(
           [

@@ -12,6 +12,7 @@ import { countSteps, runOutcome } from '../runner/result.ts';
 import { REPORT_VERSION, reportParked, type Report, type ReportStep } from './model.ts';
 import { VERSION } from '../version.ts';
 import { checkedOutcome, underWayOutcome } from './outcome.ts';
+import { checkSamePipeline } from './merge-check.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
 export interface ReportShard {
@@ -118,40 +119,6 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     steps,
   };
 }
-
-function checkSamePipeline(shards: readonly ReportShard[], options: MergeOptions): void {
-  if (options.force) return;
-  const first = shards[0]!;
-  for (const shard of shards.slice(1)) {
-    if (shard.report.pipeline.sha256 !== first.report.pipeline.sha256) {
-      throw new UsageError(
-        'MERGE_MISMATCH',
-        `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other --var values)`,
-        {
-          hint: 'merge the reports of one release, run with the same files and --var values; --force merges them anyway',
-        },
-      );
-    }
-    // The same files may make another fleet (an inventory chosen by the environment).
-    if (fleetOf(shard.report) !== fleetOf(first.report)) {
-      throw new UsageError(
-        'MERGE_MISMATCH',
-        `report --merge: ${shard.source} is a report of another pipeline than ${first.source}: its fleet is ${fleetOf(shard.report) || 'no matrix'}, not ${fleetOf(first.report) || 'no matrix'}`,
-        {
-          hint: 'merge the reports of one release, run with the same files, --var values and inventory; --force merges them anyway',
-        },
-      );
-    }
-  }
-}
-
-/** A report's whole fleet in words: "site=test, staging, prod". */
-const fleetOf = (report: Report) =>
-  Object.entries(report.matrix)
-    .map(([k, values]) => `${k}=${values.map(String).join(', ')}`)
-    .join('; ');
-
-const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');
 
 /** The fleet's matrix: each key's values, from every report (they agree for one pipeline). */
 const fleetMatrix = (shards: readonly ReportShard[]): Report['matrix'] => matrixUnion(matrixPairs(shards));

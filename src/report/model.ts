@@ -451,6 +451,7 @@ export const ICONS: Record<string, string> = {
   'in doubt': '⚠️',
   'no report': '⛔',
   'under way': '🔄',
+  parked: '⏸️',
 };
 
 /** A step of a sharded run's site (or one not started) that was still under way when the report was read. */
@@ -470,8 +471,9 @@ export function stepsCounted(steps: readonly ReportStep[]): string {
 }
 
 /** What a report says it came to: its outcome, or "under way" for a sharded run read while its workers ran (not its result). */
-export const outcomeWord = (report: Pick<Report, 'outcome'>) =>
-  report.outcome === 'under-way' ? 'under way' : report.outcome;
+/** The run's outcome in words: a parked run's is "parked" (its JSON outcome is what ran, its `parked` what it waits for). */
+export const outcomeWord = (report: Pick<Report, 'outcome'> & { parked?: Report['parked'] | undefined }) =>
+  report.parked ? 'parked' : report.outcome === 'under-way' ? 'under way' : report.outcome;
 
 export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 

@@ -9,6 +9,7 @@ import { actionDef } from '../../src/action/definitions.ts';
 import { ExitCode } from '../../src/errors.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { draft2020 } from '../helpers/schemas.ts';
+import { startGitHubApi } from '../helpers/action.ts';
 import { runActionInProcess, type InProcessRun } from '../helpers/toolkit.ts';
 
 const PIPELINE = `version: 1
@@ -232,8 +233,9 @@ test('dry-run: the plan in the log and the summary, no call, outcome dry-run', a
   assert.equal(emulator.requests.length, 0);
 });
 
-test('a continue-on-error step that left its write in doubt: the action fails (exit 1), saying why, its outcome a success', async (t) => {
+test('a continue-on-error step that left its write in doubt: the action fails (exit 1), saying why, its outcome a success; its Deployment a failure, not a success', async (t) => {
   const { url, emulator } = await startEmulator(t);
+  const github = await startGitHubApi(t);
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
   const run = await runActionInProcess(actionDef('enginectl'), {
     files: {
@@ -242,11 +244,22 @@ test('a continue-on-error step that left its write in doubt: the action fails (e
         '    uses: update/vfs\n    continue-on-error: true\n',
       ),
     },
-    inputs: { pipeline: 'pipelines/release.yml', vars: 'files=[1001]', url, username: 'admin', password: 'admin' },
+    inputs: {
+      pipeline: 'pipelines/release.yml',
+      vars: 'files=[1001]',
+      url,
+      username: 'admin',
+      password: 'admin',
+      'deployment-environment': 'production',
+    },
     env: { PROD_TOKEN: 'prod-token' },
+    githubApi: github.url,
   });
   assert.equal(run.code, ExitCode.failed);
   assert.equal(run.outputs.outcome, 'success');
+  const last = github.calls.at(-1)!;
+  assert.equal(last.body.state, 'failure');
+  assert.match(String(last.body.description), /1 write\(s\) left in doubt/);
   assert.deepEqual(run.failed, [
     `"Release": 1 step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (run --resume JOURNAL --in-doubt skip|retry|verify)`,
   ]);

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { ExitCode } from '../../src/errors.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
+import { startGitHubApi } from '../helpers/action.ts';
 import { parkFleet } from './helpers.ts';
 import { readFileSync } from 'node:fs';
 
@@ -38,4 +39,29 @@ test('the action: a parked run sets outcome parked without failing the step; inp
   assert.equal(done.code, ExitCode.ok, done.failed.join('\n'));
   assert.equal(done.outputs.outcome, 'success');
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
+});
+
+test("the action's Deployment and summary of a parked run: the Deployment stays in_progress saying what it waits for (not success), the summary heads 'parked', never 'success' nor 'continue-on-error let them pass'; the job that goes on ends it success", async (t) => {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`);
+  const github = await startGitHubApi(t);
+  const job = (inputs: Record<string, string>) =>
+    runActionInProcess(ROOT, {
+      files: { 'fleet.yml': readFileSync(f.file, 'utf8') },
+      inputs: { pipeline: 'fleet.yml', store: f.storeUrl, 'deployment-environment': 'production', ...inputs },
+      env: f.env,
+      clock: f.clock,
+      githubApi: github.url,
+    });
+  const first = await job({});
+  assert.equal(first.outputs.outcome, 'parked');
+  const states = () => github.calls.filter((c) => c.path.endsWith('/statuses')).map((c) => c.body.state);
+  assert.deepEqual(states(), ['in_progress', 'in_progress']);
+  const last = github.calls.at(-1)!;
+  assert.match(String(last.body.description), /parked: waiting for the 12h bake after wave 1/);
+  assert.match(first.summary, /^## ⏸️ .*: parked$/m);
+  assert.doesNotMatch(first.summary, /: success$|continue-on-error let them pass/m);
+  await f.clock.sleep(12 * HOUR, new AbortController().signal);
+  const done = await job({ continue: first.outputs['run-id']! });
+  assert.equal(done.outputs.outcome, 'success');
+  assert.equal(states().at(-1), 'success');
 });
