@@ -6,9 +6,20 @@
 import { runOutcome } from '../runner/result.ts';
 import type { Report } from './model.ts';
 
-export function checkedOutcome(report: Pick<Report, 'outcome' | 'steps' | 'rollout'>): Report['outcome'] {
+export function checkedOutcome(
+  report: Pick<Report, 'outcome' | 'steps' | 'rollout'> & Partial<Pick<Report, 'shard'>>,
+): Report['outcome'] {
   if (report.outcome !== 'success') return report.outcome;
-  return runOutcome(report.steps, report.rollout);
+  // A sharded run's worker knows the whole rollout: another shard's failure within a wave's budget is not this job's.
+  const own = report.shard && new Set(report.shard.sites);
+  const rollout =
+    own && report.rollout
+      ? {
+          ...report.rollout,
+          waves: report.rollout.waves.map((w) => ({ ...w, failed: w.failed.filter((v) => own.has(v)) })),
+        }
+      : report.rollout;
+  return runOutcome(report.steps, rollout);
 }
 
 /** A sharded run's site still under way when read: failure once a step of it failed, else under-way (what has not ended is neither). */

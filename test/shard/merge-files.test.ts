@@ -225,3 +225,37 @@ test("report --merge --expect-shards of a rollout halted at its canary: the work
   assert.doesNotMatch(alone.stdout, /no report/);
   assert.match(alone.stdout, /^✖ the rollout halted at wave 1: .*; not started: site-0002, site-0003$/m);
 });
+
+test("report --merge --expect-shards: a worker whose own sites all succeeded is a success though its report's rollout lists another shard's failure within the budget", async (t) => {
+  const f = await shardFleet(
+    t,
+    6,
+    '  over: site\n  waves: [[site-0001, site-0002, site-0003], rest]\n  max-failures: 1',
+    undefined,
+    {
+      faults: ['POST /api/devops/v1/update/system site=site-0001 status=409'],
+    },
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  const failing = shardOf('site-0001', 2);
+  const clean = 1 - failing;
+  assert.ok(
+    f.names.some((s) => shardOf(s, 2) === clean),
+    'the other shard has sites',
+  );
+  const files = [0, 1].map((i) => join(f.dir, `shard-${i + 1}.json`));
+  const workers = await Promise.all(
+    files.map((json, i) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', `${i + 1}/2`, '--report-json', json], {
+        env: f.env,
+      }),
+    ),
+  );
+  assert.equal(workers[clean]!.code, 0, workers[clean]!.stdout + workers[clean]!.stderr);
+  const merged = join(f.dir, 'merged.json');
+  const all = await runCli(['report', '--merge', ...files, '--expect-shards', '2', '--report-json', merged]);
+  assert.equal(all.code, 1, 'the fleet failed (site-0001)');
+  const rows = read(merged).merged!.reports.map((r) => [r.limitedTo, r.outcome]);
+  assert.deepEqual(rows[clean], [`shard ${clean + 1}/2`, 'success'], JSON.stringify(rows));
+  assert.deepEqual(rows[failing], [`shard ${failing + 1}/2`, 'failure']);
+});
