@@ -40,6 +40,7 @@ export function fleetStyle(colours: Record<string, string>): string {
 .grid .t b { font-weight: 600; font-size: 12px; margin: 0 4px 0 2px; }
 .grid a, .grid i { display: inline-block; width: 7px; height: 14px; border-radius: 1px; }
 .grid .n { background: #eaeef2; }
+.x { background: #82071e; }
 .grid a:hover, .grid a:focus { outline: 2px solid #0969da; }
 h3 { font-size: 14px; margin: 14px 0 4px; }
 .rows .r { padding: 3px 0; border-bottom: 1px solid #d8dee4; }
@@ -82,13 +83,21 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
     ran[k] = 1;
     if (failing(s)) bad[k] = 1;
   });
+  // A merged report's sites no job's report holds: they fail the fleet, a tile each after the failures.
+  const missing = new Uint8Array(fleet.sites.length);
+  const prefix = `${fleet.key}=`;
+  for (const instance of report.merged?.noReport ?? []) {
+    const k = instance.startsWith(prefix) ? place.get(instance.slice(prefix.length)) : undefined;
+    if (k !== undefined && !ran[k]) missing[k] = 1;
+  }
   const escaped = labels.map(h);
   const counts = new Map<Status, number>();
+  let failedInDoubt = 0;
   const waveOf = new Float64Array(fleet.sites.length).fill(Infinity);
   const placesOf = (values: readonly string[]) =>
     values.flatMap((v) => {
       const k = place.get(v);
-      return k !== undefined && ran[k] ? [k] : [];
+      return k !== undefined && (ran[k] || missing[k]) ? [k] : [];
     });
   const waves = (report.rollout?.waves ?? []).map((w) => ({ w, own: placesOf(w.values) }));
   for (const { w, own } of waves) for (const k of own) waveOf[k] = w.wave;
@@ -96,6 +105,7 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
   const tile = (k: number, labelled: boolean) => {
     const name = h(fleet.sites[k]!);
     let out = `<span class="t">${labelled ? `<b>${name}</b>` : ''}`;
+    if (missing[k]) return `${out}<i class="x" title="${name} · no report: its job died or never ran"></i></span>`;
     for (let c = 0; c < width; c++) {
       if (first[k * width + c]! < 0) {
         out += `<i class="n" title="${name} · ${escaped[c]} · not run"></i>`;
@@ -106,6 +116,7 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
         const status = statusOf(s);
         counts.set(status, (counts.get(status) ?? 0) + 1);
         const doubt = s.inDoubt && status !== 'in doubt' ? ', in doubt' : '';
+        if (doubt) failedInDoubt++;
         out += `<a href="#${rowId(i)}" class="${STATUS_CLASS[status]}" title="${name} · ${escaped[c]} · ${status}${doubt}"></a>`;
       }
     }
@@ -114,27 +125,30 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
   const group = (title: string, sites: number[], labelled = false) =>
     `<h3>${h(title)}</h3>\n<div class="grid" role="group" aria-label="${h(title)}">${joinMapped(sites, (k) => tile(k, labelled))}</div>\n`;
 
-  const sites = fleet.sites.flatMap((_, k) => (ran[k] ? [k] : []));
+  const sites = fleet.sites.flatMap((_, k) => (ran[k] || missing[k] ? [k] : []));
   const parts: string[] = [];
   const failed = sites.filter((k) => bad[k]);
   if (failed.length > 0) {
     failed.sort((a, b) => waveOf[a]! - waveOf[b]!);
     parts.push(group(`Failed or in doubt: ${n(failed.length)} ${fleet.key}(s)`, failed, true));
   }
+  const reportless = sites.filter((k) => missing[k]);
+  if (reportless.length > 0) parts.push(group(`No report: ${n(reportless.length)} ${fleet.key}(s)`, reportless, true));
   const placed = new Uint8Array(fleet.sites.length);
   for (const { w, own: all } of waves) {
     const own = all.filter((k) => !placed[k]);
     for (const k of own) placed[k] = 1;
-    const rest = own.filter((k) => !bad[k]);
+    const rest = own.filter((k) => !bad[k] && !missing[k]);
     const above = own.length - rest.length;
+    const what = own.some((k) => missing[k]) ? 'failed, in doubt or with no report' : 'failed or in doubt';
     parts.push(
       group(
-        `Wave ${w.wave}: ${w.outcome.replace(/-/g, ' ')} · ${n(own.length)} ${fleet.key}(s)${above ? `, ${n(above)} failed or in doubt (above)` : ''}`,
+        `Wave ${w.wave}: ${w.outcome.replace(/-/g, ' ')} · ${n(own.length)} ${fleet.key}(s)${above ? `, ${n(above)} ${what} (above)` : ''}`,
         rest,
       ),
     );
   }
-  const others = sites.filter((k) => !placed[k] && !bad[k]);
+  const others = sites.filter((k) => !placed[k] && !bad[k] && !missing[k]);
   if (others.length > 0)
     parts.push(
       group(`${report.rollout ? 'Outside the waves' : 'The rest'}: ${n(others.length)} ${fleet.key}(s)`, others),
@@ -148,9 +162,12 @@ export function fleetGridHtml(report: Report, fleet: Fleet, colours: Record<stri
     'skipped',
     'success',
   ] as const;
-  const legend = shown
-    .map((s) => `<span><i style="background:${colours[s]}"></i>${s} ${n(counts.get(s) ?? 0)}</span>`)
-    .join('');
+  // A failed cell whose call may have been applied is a failure's colour, counted in doubt as the header counts it.
+  const note = (s: Status) => (s === 'failure' && failedInDoubt ? ` (${n(failedInDoubt)} in doubt)` : '');
+  const legend =
+    shown
+      .map((s) => `<span><i style="background:${colours[s]}"></i>${s} ${n(counts.get(s) ?? 0)}${note(s)}</span>`)
+      .join('') + (reportless.length ? `<span><i class="x"></i>no report ${n(reportless.length)}</span>` : '');
   return `<h2>${h(fleet.key)}: ${n(sites.length)} at a glance</h2>
 <p class="hint">A tile per ${h(fleet.key)}, a cell per step, left to right: ${escaped.join(' · ')}. Each cell links to its row in the table of steps; hover for what it is.</p>
 <div class="legend">${legend}</div>

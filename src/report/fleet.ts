@@ -44,11 +44,16 @@ export function fleetRows(report: Report): FleetRow[] {
   ];
 }
 
-/** The fleet in one line: "3 job report(s), 1 instance without a report (site=prod)". */
+/** How many instances without a report the one line names: the rest are counted (every one is a row, and in the JSON's merged.noReport). */
+const NAMED = 10;
+
+/** The fleet in one line: "3 job report(s), 1 instance without a report (site=prod)"; past 10, "(…, and 986 more)". */
 export function fleetPhrase(report: Report): string | undefined {
   if (!report.merged) return undefined;
   const { reports, noReport } = report.merged;
-  return `${reports.length} job report(s)${noReport.length ? `, ${noReport.length} instance(s) without a report (${noReport.join(', ')})` : ''}`;
+  const more = noReport.length - NAMED;
+  const named = `${noReport.slice(0, NAMED).join(', ')}${more > 0 ? `, and ${more.toLocaleString('en')} more` : ''}`;
+  return `${reports.length} job report(s)${noReport.length ? `, ${noReport.length.toLocaleString('en')} instance(s) without a report (${named})` : ''}`;
 }
 
 /** From this many sites on, the HTML report opens with a grid and the summary counts what succeeded. */
@@ -65,7 +70,9 @@ export interface Fleet {
  * instances that run on servers of their own (each value a site, `server: ${{ matrix.site }}`);
  * undefined under FLEET_SITES values. A matrix over one server (500 files) is no fleet.
  */
-export function fleetOf(report: Pick<Report, 'rollout' | 'steps'>): Fleet | undefined {
+export function fleetOf(
+  report: Pick<Report, 'rollout' | 'steps'> & Partial<Pick<Report, 'matrix' | 'merged'>>,
+): Fleet | undefined {
   // Of the servers, only whether there are two is asked, kept without a set of them: a second set
   // of 10,000 names to look up in was a third of this function's time (bench/reports.mjs).
   const keys = new Map<string, { sites: Set<string>; server: string | null; servers: boolean }>();
@@ -84,6 +91,10 @@ export function fleetOf(report: Pick<Report, 'rollout' | 'steps'>): Fleet | unde
   if (key === undefined)
     for (const [k, seen] of keys)
       if (seen.servers && (key === undefined || seen.sites.size > keys.get(key)!.sites.size)) key = k;
-  const sites = key === undefined ? undefined : keys.get(key)?.sites;
-  return key !== undefined && sites && sites.size >= FLEET_SITES ? { key, sites: [...sites] } : undefined;
+  if (key === undefined) return undefined;
+  const ran = keys.get(key)?.sites ?? new Set<string>();
+  // A merged report's fleet is its whole matrix, the sites no report holds too (in the matrix's order).
+  const whole = report.merged ? (report.matrix?.[key] ?? []).map(String) : [];
+  const sites = whole.length ? [...new Set([...whole, ...ran])] : [...ran];
+  return sites.length >= FLEET_SITES ? { key, sites } : undefined;
 }

@@ -27,7 +27,7 @@ import {
 import { serverReportMarkdown } from './summary-server-text.ts';
 import { cell, codeSpan } from '../text/escape.ts';
 import { wavesMarkdown } from './waves.ts';
-import { fleetOf, fleetPhrase, fleetRows, type Fleet } from './fleet.ts';
+import { fleetOf, fleetPhrase, fleetRows, NO_REPORT, type Fleet } from './fleet.ts';
 import { FLEET_SUMMARY_LIMIT, fleetLead, stepCounts } from './markdown-fleet.ts';
 import {
   fitSections,
@@ -123,8 +123,11 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
   const merged = fleetPhrase(report);
   const failing = (s: ReportStep) =>
     s.outcome === 'failure' || s.inDoubt !== null || (s.outcome === 'cancelled' && s.error !== null && !underWay(s));
-  // A fleet's summary lists what failed or is in doubt and counts the rest.
-  const failed = report.steps.filter(failing);
+  // A fleet's summary lists what failed, is in doubt or was cut short, and counts the rest: what
+  // never started (left by a halt, an interrupt or a park) is counted by step, not listed.
+  const listed = (s: ReportStep) =>
+    failing(s) && (!fleet || s.outcome !== 'cancelled' || s.inDoubt !== null || s.startedAt !== null);
+  const failed = report.steps.filter(listed);
   const shown = fleet ? failed : report.steps;
   const where = options.fullReport ?? 'the JSON and HTML reports';
   const top: Section = {
@@ -141,18 +144,29 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
   };
   const sections: Section[] = [top];
   // A merged report's jobs first (failed or reportless first); the steps' heading unless waves or failures head them.
-  const rows = fleetRows(report);
-  if (rows.length > 0) {
+  // A fleet's jobs that succeeded are counted, not listed; a job with no report ranks after the failures, whose hints say more.
+  const allRows = fleetRows(report);
+  const rows = fleet ? allRows.filter((r) => r.status !== 'success') : allRows;
+  const succeeded = allRows.length - rows.length;
+  if (allRows.length > 0) {
     sections.push({
-      head: ['### Jobs', '', '| | Job | Outcome | Step runs | Duration |', '|---|---|---|---|---|'],
+      head: [
+        '### Jobs',
+        '',
+        ...(rows.length ? ['| | Job | Outcome | Step runs | Duration |', '|---|---|---|---|---|'] : []),
+      ],
       blocks: rows.map((r) =>
         block(
           `| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`,
-          r.status === 'success' ? RANK.job : RANK.failure,
+          r.status === 'success' ? RANK.job : r.status === NO_REPORT ? RANK.noReport : RANK.failure,
           'job',
         ),
       ),
-      tail: ['', ...(fleet || report.rollout ? [] : ['### Steps', ''])],
+      tail: [
+        '',
+        ...(succeeded ? [`${succeeded.toLocaleString('en')} job(s) succeeded: each is in ${cell(where)}.`, ''] : []),
+        ...(fleet || report.rollout ? [] : ['### Steps', '']),
+      ],
     });
   }
   // A fleet in which nothing failed has no table of its failures: its lead says none did.
@@ -253,4 +267,4 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
 }
 
 /** What is kept first when not everything fits. */
-const RANK = { failure: 0, job: 1, failingRow: 2, failedUpdate: 3, row: 4, update: 5, note: 6 } as const;
+const RANK = { failure: 0, job: 1, failingRow: 2, noReport: 3, failedUpdate: 4, row: 5, update: 6, note: 7 } as const;
