@@ -24,6 +24,7 @@ interface Received {
   method: string;
   url: string;
   type: string | undefined;
+  authorization: string | undefined;
   body: string;
 }
 
@@ -33,7 +34,13 @@ async function hook(t: TestContext, status: number) {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
-      received.push({ method: req.method!, url: req.url!, type: req.headers['content-type'], body });
+      received.push({
+        method: req.method!,
+        url: req.url!,
+        type: req.headers['content-type'],
+        authorization: req.headers.authorization,
+        body,
+      });
       res.writeHead(status).end(status === 200 ? 'ok' : `failed, token ${TOKEN}`);
     });
   });
@@ -162,4 +169,31 @@ test('run --webhook with its token in the path (as Slack and Teams give them): t
   const out = `${r.stdout}${r.stderr}${readFileSync(join(dir, 'r.json'), 'utf8')}`;
   for (const secret of [token, 'T0A1B2C3D', 'B0A1B2C3D']) assert.ok(!out.includes(secret), `${secret} is shown`);
   assert.match(r.stdout, /Clear the log of services/, 'a word of the path that is no token is not masked');
+});
+
+test('run --webhook with a user and password in the URL: sent as Basic authorization, never shown; a malformed %-escape in the URL is invalid input (exit 2), not an internal error', async (t) => {
+  const server = await hook(t, 200);
+  const base = new URL(server.url);
+  const password = 'HookP@ss w0rd:1';
+  const webhook = `http://hook-user:${encodeURIComponent(password)}@${base.host}/hooks/x`;
+  const r = await run(t, webhook);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(server.received[0]!.url, '/hooks/x');
+  assert.equal(
+    server.received[0]!.authorization,
+    `Basic ${Buffer.from(`hook-user:${password}`).toString('base64')}`,
+    "the URL's credentials are sent",
+  );
+  for (const form of [password, encodeURIComponent(password), Buffer.from(`hook-user:${password}`).toString('base64')])
+    assert.ok(
+      !`${r.stdout}${r.stderr}${readFileSync(join(r.dir, 'r.json'), 'utf8')}`.includes(form),
+      `${form} is shown`,
+    );
+  for (const bad of [`http://u:p%ZZassword123@${base.host}/x`, `http://${base.host}/hooks/%E0%A4%Asecret-token-1`]) {
+    const refused = await run(t, bad);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /--webhook: .*%-escape/);
+    assert.doesNotMatch(refused.stderr, /internal error|p%ZZassword123|secret-token-1/);
+  }
+  assert.equal(server.received.length, 1, 'nothing posted for a URL refused');
 });

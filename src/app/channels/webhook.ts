@@ -1,5 +1,6 @@
 // The webhook channel: as a run ends, its JSON report (the document --report-json writes) is
-// POSTed to a URL with undici, Content-Type application/json. The URL is a secret (a query string
+// POSTed to a URL with undici, Content-Type application/json (a user and password in the URL sent
+// as Basic authorization). The URL is a secret (a query string
 // or a path often carries a token): registered with the masker before anything is printed, never
 // named in what this channel says. A failure (refused, a status other than 2xx, no answer in
 // time) is a warning; the run's outcome and exit code stay what they were.
@@ -35,12 +36,22 @@ export function webhookUrl(text: string, masker: Masker, where: string, code: Er
     throw new UsageError(code, `${where}: ${url.protocol} is not http:// or https://`, {
       hint: 'give an http:// or https:// URL',
     });
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      throw new UsageError(code, `${where}: a %-escape in it is not UTF-8 (the URL is a secret and not shown)`, {
+        hint: 'write each % of the URL that is no escape as %25',
+      });
+    }
+  };
   const parts = [
     url.href,
-    decodeURIComponent(url.password),
+    decode(url.password),
     ...[...url.searchParams.values()],
-    ...url.pathname.split('/').map((p) => decodeURIComponent(p)),
+    ...url.pathname.split('/').map(decode),
   ];
+  decode(url.username);
   // Only parts long enough to be a token: a short one ("hooks") is no secret, and would be refused as weak.
   for (const part of parts) if (part.trim().length >= 8) masker.add(part, where);
   return url;
@@ -59,13 +70,25 @@ export function webhookChannel(
     async ended(end) {
       if (!end.report) return;
       const { request } = await loadUndici();
-      const lazy = createDispatcher({}, options.env, undefined, url.href);
+      // A user and password in the URL are sent as Basic authorization (undici sends no userinfo); the URL goes without them.
+      const target = new URL(url.href);
+      const credentials =
+        target.username || target.password
+          ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`
+          : undefined;
+      target.username = '';
+      target.password = '';
+      const lazy = createDispatcher({}, options.env, undefined, target.href);
       let status: number;
       try {
-        const res = await request(url.href, {
+        const res = await request(target.href, {
           method: 'POST',
           dispatcher: await lazy.get(),
-          headers: { 'content-type': 'application/json', 'user-agent': 'enginectl' },
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'enginectl',
+            ...(credentials ? { authorization: credentials } : {}),
+          },
           body: renderJson(end.report),
           signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
         });
