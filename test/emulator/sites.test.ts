@@ -99,3 +99,24 @@ test('an error names the server with its path: the site that failed, not only th
   );
   assert.doesNotMatch(r.stdout + r.stderr, /unused-3/);
 });
+
+test('run --emulator with a server whose name holds a lone surrogate (a YAML "\\ud800" escape): it runs and writes its reports, not an internal error', async () => {
+  const d = dir();
+  const file = join(d, 'odd.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: odd names
+servers:
+  "sur\\ud800rogate": { url: "https://odd.example.com", username: admin, password: admin }
+steps:
+  - uses: monitoring/alerts
+    server: "sur\\ud800rogate"
+    with: { fail-on: critical }
+`,
+  );
+  const json = join(d, 'r.json');
+  const r = await runCli(['run', file, '--emulator', '--report-json', json]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stderr, /internal error/);
+});
