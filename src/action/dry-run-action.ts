@@ -1,6 +1,7 @@
 // The root action's and single-step actions' dry run: `dry-run: true` shows each call and makes
 // none; `dry-run: live` is the preflight (GET requests only), posted as the job summary and the PR
 // comment, failing the action when a step fails now.
+import { UsageError } from '../errors.ts';
 import { makePlan } from '../app/plan.ts';
 import { ExitCode } from '../errors.ts';
 import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
@@ -18,8 +19,15 @@ import { neutralise } from '../text/neutralise.ts';
 
 /** The dry-run input: false (run), true (the calls; no request), live (the preflight: GET requests only). */
 export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'live' {
-  if (get('dry-run').trim() === 'live') return 'live';
-  return booleanInput(get, 'dry-run', false) ? 'true' : 'false';
+  const raw = get('dry-run').trim();
+  if (raw === 'live') return 'live';
+  try {
+    return booleanInput(get, 'dry-run', false) ? 'true' : 'false';
+  } catch {
+    throw new UsageError('BAD_INPUT', `input dry-run: "${raw}" is none of true, false or live`, {
+      hint: 'write dry-run: true (the calls, no request), live (the preflight: GET requests only) or false',
+    });
+  }
 }
 
 export async function dryRun(

@@ -187,6 +187,21 @@ test('every boolean input is checked before anything runs: a wrong summary or pr
     assert.match(run.failed.join('\n'), new RegExp(`input ${name}: "${value}" is not a boolean`));
     assert.equal(emulator.requests.length, 0, `${name}: nothing sent`);
   }
+  // dry-run takes a third value: its refusal names it.
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    files: { 'pipelines/release.yml': PIPELINE },
+    inputs: {
+      pipeline: 'pipelines/release.yml',
+      vars: 'files=[1001]',
+      url: 'http://127.0.0.1:9',
+      username: 'a',
+      password: 'b',
+      'dry-run': 'maybe',
+    },
+    env: { PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(run.failed.join('\n'), /input dry-run: "maybe" is none of true, false or live/);
 });
 
 test("single-step list inputs split on semicolons too, as a pipeline's lists do", async (t) => {
