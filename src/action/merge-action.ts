@@ -3,7 +3,7 @@
 // whole fleet (report/merge.ts): one job summary, one PR comment, the report files and outputs.
 // Nothing is run and no server is called.
 import { mkdtempSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { endOf, publisher } from '../app/channels/channel.ts';
 import { reportFilesChannel } from '../app/channels/report-files.ts';
 import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
@@ -55,7 +55,13 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);
   const shards: ReportShard[] = [];
   const warn = (m: string) => kit.warning(neutralise(m), { title: 'enginectl' });
-  for (const file of files) shards.push(await readReportShard(file, deps.readFile, journalKey(deps.env), warn));
+  // Each report named by its path in the workspace (the job's artifact), not the runner's absolute path.
+  const shown = (file: string) => {
+    const path = relative(deps.cwd, file);
+    return path && !path.startsWith('..') && !isAbsolute(path) ? path : file;
+  };
+  const read = (path: string) => deps.readFile(resolve(deps.cwd, path));
+  for (const file of files) shards.push(await readReportShard(shown(file), read, journalKey(deps.env), warn));
   const report = mergeReports(shards);
   for (const row of fleetRows(report))
     kit.info(

@@ -154,3 +154,19 @@ test('merge mode refuses the inputs of a run it would not read (pipeline, vars, 
     );
   }
 });
+
+test("merge mode names a job that ran every instance by its report's path in the workspace, not the runner's absolute path", async (t) => {
+  const { urls } = await startSites(t);
+  const files: Record<string, string> = { ...FILES };
+  const env = Object.assign({}, ...SITES.map((site) => siteSecrets(site, urls[site]))) as Record<string, string>;
+  const job = await runActionInProcess(ROOT, {
+    files: FILES,
+    inputs: { pipeline: 'pipelines/three-site-release.yml' },
+    env,
+  });
+  assert.equal(job.code, 0, job.failed.join('\n'));
+  files['reports/all/whole.json'] = readFileSync(job.outputs.report!, 'utf8');
+  const merge = await runActionInProcess(ROOT, { files, inputs: { merge: 'reports' } });
+  assert.equal(merge.code, 0, merge.failed.join('\n'));
+  assert.match(merge.summary, /^\| ✅ \| reports\/all\/whole\.json \| success \|/m);
+});
