@@ -1,9 +1,8 @@
 // The root action's and single-step actions' dry run: `dry-run: true` shows each call and makes
 // none; `dry-run: live` is the preflight (GET requests only), posted as the job summary and the PR
 // comment, failing the action when a step fails now.
-import { UsageError } from '../errors.ts';
 import { makePlan } from '../app/plan.ts';
-import { ExitCode } from '../errors.ts';
+import { ExitCode, UsageError } from '../errors.ts';
 import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { ActionDef } from './definitions.ts';

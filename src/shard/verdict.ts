@@ -3,6 +3,7 @@
 // lease lapsed, or once it gave its place up with a record of its own), counts its failures against the budget, runs the analysis (a bake, the gates) and
 // writes the wave's verdict once; every other worker waits for that verdict. Wave K+1 starts
 // nowhere before it.
+import { parseStoreRecord } from '../store/record.ts';
 import { z } from 'zod';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
@@ -58,11 +59,18 @@ export const writeVerdict = (store: RunStore, run: string, v: Verdict) =>
 export async function analysts(store: RunStore, run: string, wave: number): Promise<Analyst[]> {
   const prefix = shardKeys(run).analysts(wave);
   const out: Analyst[] = [];
-  for (const key of await store.list(prefix)) {
-    const body = await store.get(key);
-    const parsed = body ? Analyst.safeParse(JSON.parse(body.toString('utf8'))) : undefined;
-    if (parsed?.success) out.push(parsed.data);
-  }
+  // A damaged analyst's record is the store's damage (STORE_DAMAGED): skipped, it would shift who is elected.
+  for (const key of await store.list(prefix))
+    out.push(
+      parseStoreRecord(
+        store,
+        key,
+        await store.get(key),
+        Analyst,
+        "an analyst's record",
+        "put the record back as it was, or plan the rollout again (enginectl shard): the wave's election cannot be read",
+      ),
+    );
   return out;
 }
 

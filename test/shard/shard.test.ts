@@ -2,7 +2,7 @@
 // workers (run --shard I/N) share the run store, keep the waves and one failure budget, and
 // report --merge --store --run gives one result naming every site.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -1259,4 +1259,27 @@ test("run ids: 20,000 started in one second are all distinct (a sharded run star
   for (const id of ids.slice(0, 3)) assert.equal(checkRunId(id), id);
   assert.equal(checkRunId('20261126T225343Z-a1b2c3'), '20261126T225343Z-a1b2c3');
   assert.throws(() => checkRunId('20261126T225343Z-a1b2c3d4'), /not a run id/);
+});
+
+test("an analyst's record of a wave cut short in the store fails the worker that reads it STORE_DAMAGED (exit 1), naming the record, not an internal error; no site of the next wave starts", async (t) => {
+  const f = await shardFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-0001], rest]\n  analysis: { gates: [alerts], count: 1 }',
+  );
+  const run = (await f.shard('--shards', '1')).run;
+  const dir = join(f.store, 'shards', run, 'waves', '1', 'analyst');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, '00000001'), '{"worker":0,"hol');
+  const worker = await runCli(
+    ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '1h'],
+    {
+      env: f.env,
+      clock: analysisClock(),
+    },
+  );
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.match(worker.stderr, /STORE_DAMAGED|waves\/1\/analyst\/00000001 is not an analyst's record of enginectl/);
+  assert.doesNotMatch(worker.stderr, /internal error/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 }, 'wave 2 not started');
 });
