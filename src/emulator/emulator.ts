@@ -143,6 +143,11 @@ export class Emulator {
         missing.map((s) => ({ field: 'scope', message: s })),
       ).toResponse();
     }
+    // The contract: no query string or body unless the operation states one. A client that sends one is told, not ignored.
+    if (!match.takes.query && [...req.query.keys()].length > 0)
+      return new HttpProblem(400, 'bad_request', `${req.method} ${req.path} takes no query string`).toResponse();
+    if (!match.takes.body && req.body.trim() !== '')
+      return new HttpProblem(400, 'bad_request', `${req.method} ${req.path} takes no request body`).toResponse();
     this.currentUser = user;
     try {
       return match.handler(req, match.params);

@@ -1,25 +1,37 @@
 // A route table: `{name}` placeholders, 404 for unknown paths (a trailing slash or an empty
-// segment included), 405 with Allow for known paths.
+// segment included), 405 with Allow for known paths. What a route takes besides its path: the
+// API's contract says the query string and the body are absent unless it states them.
 import type { EmuRequest, EmuResponse } from './http.ts';
 
 export type Params = Readonly<Record<string, string>>;
 export type Handler = (req: EmuRequest, params: Params) => EmuResponse;
 
+/** What a route takes: a query string (an entity list's filters), a body (GET and DELETE never do). */
+export interface Takes {
+  query?: boolean;
+  body?: boolean;
+}
+
 interface Route {
   method: string;
   segments: string[];
   handler: Handler;
+  takes: Takes;
 }
 
 export type Match =
-  { kind: 'found'; handler: Handler; params: Params } | { kind: 'method'; allowed: string[] } | { kind: 'none' };
+  | { kind: 'found'; handler: Handler; params: Params; takes: Takes }
+  | { kind: 'method'; allowed: string[] }
+  | { kind: 'none' };
 
 export class Router {
   private readonly routes: Route[] = [];
 
-  on(methods: string | string[], pattern: string, handler: Handler): this {
+  /** `takes`: a query string (none by default), a body (by default when the method sends one). */
+  on(methods: string | string[], pattern: string, handler: Handler, takes: Takes = {}): this {
     for (const method of Array.isArray(methods) ? methods : [methods]) {
-      this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler });
+      const body = takes.body ?? (method !== 'GET' && method !== 'DELETE');
+      this.routes.push({ method, segments: pattern.split('/').filter(Boolean), handler, takes: { ...takes, body } });
     }
     return this;
   }
@@ -32,7 +44,7 @@ export class Router {
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
-      if (route.method === method) return { kind: 'found', handler: route.handler, params };
+      if (route.method === method) return { kind: 'found', handler: route.handler, params, takes: route.takes };
       allowed.push(route.method);
     }
     return allowed.length > 0 ? { kind: 'method', allowed } : { kind: 'none' };

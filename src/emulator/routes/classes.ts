@@ -176,7 +176,9 @@ export function classesRoutes(router: Router, ctx: () => RouteContext): void {
       const c = ctx();
       return json(200, descendants(c.state, findClass(c.state, key(p)).key));
     })
-    .on('GET', `${BASE}/classes/{classKey}/entities`, (req, p) => json(200, list(ctx(), key(p), req.query)))
+    .on('GET', `${BASE}/classes/{classKey}/entities`, (req, p) => json(200, list(ctx(), key(p), req.query)), {
+      query: true,
+    })
     .on('POST', `${BASE}/classes/{classKey}/entities`, (req, p) => create(ctx(), key(p), req))
     .on('GET', `${BASE}/classes/{classKey}/entities/{id}`, (_req, p) =>
       json(200, findEntity(ctx().state, p.id!, entityScope(ctx(), key(p)))),

@@ -10,10 +10,15 @@ import { updateRoutes } from './updates.ts';
 export function devopsRoutes(router: Router, ctx: () => RouteContext): void {
   // "Only the status is specified": 200 with no body. The emulator's log-cleanup configuration
   // keeps nothing, so the log is emptied.
-  router.on('POST', CLEAR_TRANSACTION_LOG_PATH, () => {
-    ctx().state.iLog = [];
-    return empty(200);
-  });
+  router.on(
+    'POST',
+    CLEAR_TRANSACTION_LOG_PATH,
+    () => {
+      ctx().state.iLog = [];
+      return empty(200);
+    },
+    { body: false },
+  );
   replicationRoutes(router, ctx);
   updateRoutes(router, ctx);
 }

@@ -95,11 +95,15 @@ export function replicationRoutes(router: Router, ctx: () => RouteContext): void
     .on('GET', `${BASE}/configs`, () => json(200, ctx().state.replication.configs))
     .on('GET', `${BASE}/configs/{key}`, (_req, p) => json(200, config(ctx(), key(p))))
     // An explicit sync runs the configuration even when it is disabled; the global sync skips those.
-    .on('POST', `${BASE}/configs/{key}/sync`, (_req, p) => sync(ctx(), [config(ctx(), key(p))]))
-    .on('POST', `${BASE}/sync`, () =>
-      sync(
-        ctx(),
-        ctx().state.replication.configs.filter((c) => c.enabled),
-      ),
+    .on('POST', `${BASE}/configs/{key}/sync`, (_req, p) => sync(ctx(), [config(ctx(), key(p))]), { body: false })
+    .on(
+      'POST',
+      `${BASE}/sync`,
+      () =>
+        sync(
+          ctx(),
+          ctx().state.replication.configs.filter((c) => c.enabled),
+        ),
+      { body: false },
     );
 }
