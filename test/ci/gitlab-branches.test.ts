@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { ROOT } from '../helpers/action.ts';
+import { committedRepo } from '../helpers/git-repo.ts';
 import { pathForNestedNpx } from '../helpers/cli.ts';
 
 const GCL = join(ROOT, 'node_modules/gitlab-ci-local/dist/index.js');
@@ -44,14 +45,7 @@ test("docs/ci/gitlab.md's pipeline with its reports, on a feature branch in gitl
   const block = blocks.find((b) => b.includes('after-release:'))!;
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-gitlab-branch-'));
   writeFileSync(join(dir, '.gitlab-ci.yml'), block);
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], {
-      cwd: dir,
-      stdio: 'ignore',
-    });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-qm', 'pipeline');
+  const git = committedRepo(dir, 'pipeline');
   git('checkout', '-q', '-b', 'feature');
   const listed = JSON.parse(
     execFileSync('npx', ['-y', 'node@24', GCL, '--list-json'], {

@@ -6,7 +6,7 @@
 // nothing; the same job 13 hours later (the job's clock moved by libfaketime, as a schedule that
 // fires the next day finds it) rolls out staging and prod, the canary's writes not sent again.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../helpers/action.ts';
+import { committedRepo } from '../helpers/git-repo.ts';
 import { pathForNestedNpx } from '../helpers/cli.ts';
 import { SITES, siteSecrets, startSites } from '../helpers/sites.ts';
 
@@ -49,14 +50,7 @@ function project(): string {
     copyFileSync(join(ROOT, 'pipelines', f), join(dir, 'pipelines', f));
   symlinkSync(join(ROOT, 'dist'), join(dir, 'dist'));
   writeFileSync(join(dir, '.gitlab-ci.yml'), docsJobs());
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], {
-      cwd: dir,
-      stdio: 'ignore',
-    });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-qm', 'release');
+  committedRepo(dir, 'release');
   return dir;
 }
 

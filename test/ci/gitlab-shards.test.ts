@@ -5,12 +5,13 @@
 // run's id, parallel: gives each its index, the workers keep the waves, and the merge job's
 // report of the run passes: every site's update applied once.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT } from '../helpers/action.ts';
+import { committedRepo } from '../helpers/git-repo.ts';
 import { pathForNestedNpx } from '../helpers/cli.ts';
 import { shardFleet, waveLog } from '../shard/helpers.ts';
 
@@ -33,14 +34,7 @@ test(
     copyFileSync(f.file, join(dir, 'pipelines/fleet.yml'));
     symlinkSync(join(ROOT, 'dist'), join(dir, 'dist'));
     writeFileSync(join(dir, '.gitlab-ci.yml'), docsPipeline());
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], {
-        cwd: dir,
-        stdio: 'ignore',
-      });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-qm', 'fleet');
+    committedRepo(dir, 'fleet');
     const variables = { ENGINECTL_STORE: f.storeUrl, ...f.env };
     // Asynchronously: the emulator answers from this process while the jobs run.
     const r = await new Promise<{ status: number; said: string }>((resolve) =>
