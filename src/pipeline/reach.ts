@@ -3,7 +3,17 @@
 // environment for what is reached, and the run resolves nothing else: a job of one site needs that
 // site's secrets only, a pipeline calling one server of an inventory that server's only. Where a name cannot be known at load (an expression over a step's
 // outputs, a secret), every server or target counts as reached: asking for too much is safe.
-import { compiledReferences, compileString, compileValue, isStatic, resolveDeep, toText } from '../expr/index.ts';
+import {
+  compileCondition,
+  compiledReferences,
+  compileString,
+  compileValue,
+  conditionText,
+  Expression,
+  isStatic,
+  resolveDeep,
+  toText,
+} from '../expr/index.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { Reach } from './model.ts';
 import type { PipelineFile } from './schema.ts';
@@ -59,7 +69,9 @@ export function reachOf(
     names(choice.serverOf(step, index), combos, serverNames, servers);
     const type = STEP_TYPES.get(step.uses);
     if (type?.targetInput) names(step.with?.[type.targetInput], combos, targetNames, targets);
-    read.push(step.name, step.with, step.if, step.server);
+    // A condition (a step's if:, an input its type takes as one) is an expression bare too: its vars are read.
+    read.push(step.name, step.with, safeCondition(step.if), step.server);
+    for (const input of type?.conditions ?? []) read.push(safeCondition(step.with?.[input]));
   });
   // targets.NAME read in an expression; every target when the name is computed.
   for (const ref of references(read))
@@ -88,7 +100,17 @@ function varsRead(values: unknown[], fileVars: Record<string, unknown>): Set<str
 }
 
 function references(values: unknown[]) {
-  return compiledReferences(values.map(safeCompile));
+  return compiledReferences(values.map((v) => (v instanceof Expression ? v : safeCompile(v))));
+}
+
+/** A condition compiled, bare or in one ${{ }}; undefined when it is none or does not parse (refused by the semantic stage). */
+function safeCondition(raw: unknown): Expression | undefined {
+  if (typeof raw !== 'string') return undefined;
+  try {
+    return compileCondition(conditionText(raw).text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A value compiled, or undefined where an expression does not parse (refused by the semantic stage). */

@@ -2,7 +2,11 @@
 // the emulator), matrix concurrency (observed at the emulator), fail-fast, --only, heartbeats,
 // cancellation and masking.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
 import type { Emulator } from '../../src/emulator/index.ts';
 import { runYaml } from '../helpers/run.ts';
 import { manualTimer, until } from '../helpers/timing.ts';
@@ -258,4 +262,38 @@ steps:
   );
   assert.equal(result.outcome, 'success', JSON.stringify(result.steps.map((s) => s.error)));
   assert.deepEqual(result.steps[0]!.inputs.files, [1001, 1004]);
+});
+
+test("a var read only in a bare condition (if:, an assert's that:) has its value when the run starts: a step guarded against prod is skipped on prod", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-bare-vars-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'guarded.yml');
+  writeFileSync(
+    file,
+    `version: 1
+vars:
+  stage: prod
+  on: true
+  n: 3
+steps:
+  - name: Clear the transaction log (never on prod)
+    uses: transaction-log/clear
+    if: vars.stage != 'prod'
+  - name: on
+    uses: assert
+    if: vars.on
+    with: { that: vars.n == 3 }
+`,
+  );
+  const json = join(dir, 'r.json');
+  const r = await runCli(['run', file, '--emulator', '--report-json', json]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { steps: { name: string; outcome: string }[] };
+  assert.deepEqual(
+    report.steps.map((s) => [s.name, s.outcome]),
+    [
+      ['Clear the transaction log (never on prod)', 'skipped'],
+      ['on', 'success'],
+    ],
+  );
 });
