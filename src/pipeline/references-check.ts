@@ -60,7 +60,8 @@ function checkReference(
   const [context, name, field, output] = path;
   if (!scope.allowed.has(context!))
     return { message: `${context}.* cannot be used here`, hint: CONTEXT_HELP[context!] };
-  if (name === undefined) {
+  // env.* and secrets.* (the filter over every value) are the whole context, as a computed name is.
+  if (name === undefined || (name === '*' && (context === 'env' || context === 'secrets'))) {
     if (context === 'env') {
       return {
         message: 'environment names are static: write env.NAME',

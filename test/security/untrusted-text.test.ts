@@ -346,3 +346,30 @@ ${names.map((n) => `  - uses: classes/update\n    with: { id: 2001, fields: { ie
   assert.equal(shown.includes('orders-leak-6'), false, 'the password is masked');
   assert.ok(shown.includes('db.example.com/orders'), 'the rest of the URL is shown');
 });
+
+test('env.* and secrets.* (the filter over every value) are the whole context: refused at validation with their column, never run (with a variable named * set, the whole environment was dumped unmasked)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-env-star-'));
+  const file = join(dir, 'star.yml');
+  writeFileSync(
+    file,
+    `version: 1
+steps:
+  - uses: assert
+    with: { that: "true", message: "\${{ join(env.*, ' | ') }}" }
+  - uses: assert
+    name: "leak \${{ join(secrets.*, ' | ') }}"
+    with: { that: "true" }
+`,
+  );
+  const env = { '*': '1', MY_SECRET_TOKEN: 'hunter2-star-leak' };
+  for (const command of [
+    ['validate', file],
+    ['run', file, '--emulator', '--report-json', join(dir, 'r.json')],
+  ]) {
+    const r = await runCli(command, { env });
+    assert.equal(r.code, 2, `${command[0]}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /star\.yml:4:\d+ environment names are static: write env\.NAME/);
+    assert.match(r.stderr, /star\.yml:6:\d+ secret names are static/);
+    assert.doesNotMatch(r.stdout + r.stderr, /hunter2-star-leak/);
+  }
+});
