@@ -47,11 +47,18 @@ export const vfsUpdateInputs = (w: Wrap) =>
       files: w(listOf(intKey)).optional(),
       directories: w(listOf(z.string())).optional(),
     })
-    .refine((i) => i.files !== undefined || i.directories !== undefined, {
-      message: 'update/vfs needs files or directories (at least one of them)',
+    // An empty list ([] or "") names nothing: the API refuses the update (400). An expression's list is known at run time.
+    .refine((i) => given(i.files) || given(i.directories), {
+      message: 'update/vfs needs files or directories (at least one of them, with at least one value)',
       path: ['files'],
       when: (payload) => typeof payload.value === 'object' && payload.value !== null,
     });
+
+/** An input given with a value: a list of at least one (as an array, or a string of values as listOf reads it), or an expression. */
+const given = (v: unknown) =>
+  typeof v === 'string'
+    ? v.includes('${{') || v.split(/[\n,;]/).some((s) => s.trim() !== '')
+    : v !== undefined && (!Array.isArray(v) || v.length > 0);
 
 export type UpdateInputs = Record<string, unknown> & {
   target: string | TargetDef;

@@ -121,3 +121,32 @@ test('a matrix of a billion instances is refused at its line by validate and mat
     );
   }
 });
+
+test('update/vfs with empty files and directories ([], "", " , ") is refused by validate at its line, as the API would refuse the update (400); an expression for them is checked at run time', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-vfs-empty-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'empty.yml');
+  writeFileSync(
+    file,
+    `version: 1
+vars:
+  files: [1001]
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - uses: update/vfs
+    with: { target: prod, files: [] }
+  - uses: update/vfs
+    with: { target: prod, files: " , ", directories: "" }
+  - uses: update/vfs
+    with: { target: prod, files: "\${{ vars.files }}" }
+  - uses: update/vfs
+    with: { target: prod, directories: /reports }
+`,
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /empty\.yml:8:\d+ steps\[0\]\.with\.files: update\/vfs needs files or directories/);
+  assert.match(r.stderr, /empty\.yml:10:\d+ steps\[1\]\.with\.files: update\/vfs needs files or directories/);
+  assert.match(r.stderr, /^2 problem\(s\)/m);
+});
