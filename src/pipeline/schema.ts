@@ -42,6 +42,13 @@ export const lenientCheck: Wrap = (schema) =>
 
 export const STEP_ID = /^[a-z][a-z0-9_-]*$/;
 
+/** The shortest timeout of a call: under it, a write is sent and cut before a server can answer, and left in doubt. */
+export const MIN_CALL_TIMEOUT_MS = 1_000;
+const callTimeout = durationString.refine((s) => (parseDuration(s) ?? Infinity) >= MIN_CALL_TIMEOUT_MS, {
+  message:
+    "a call's timeout is at least 1s: shorter, a write is sent and cut before the server can answer, and left in doubt",
+});
+
 const text = z.string();
 const boolOrExpr = z.union([z.boolean(), ExprString]);
 
@@ -49,7 +56,7 @@ export const ServerSchema = z.strictObject({
   url: text.describe('base_url of the API'),
   username: text.optional().describe('user name of HTTP Basic authentication'),
   password: text.optional().describe('its password (write ${{ secrets.NAME }})'),
-  timeout: durationString.optional().describe('per-request limit; default 2h'),
+  timeout: callTimeout.optional().describe('per-request limit, at least 1s; default 2h'),
   'max-response-size': z
     .union([
       z.int().min(1),
@@ -107,7 +114,7 @@ const stepShape = {
   'on-failure': OnFailureSchema.optional().describe(
     "in a rollout: decide parks the run for an operator's decision (with a run store) when this step fails or its call is in doubt; halt does not; default: the rollout's. Refused on a step no rollout splits",
   ),
-  timeout: durationString.optional().describe('aborts the call in flight: 90s, 30m, 2h'),
+  timeout: callTimeout.optional().describe('aborts the call in flight: 90s, 30m, 2h; at least 1s'),
   retry: RetrySchema.optional().describe('run the step again when it fails, attempts in all'),
   longest: durationString
     .optional()
@@ -132,7 +139,7 @@ export const StepSchema = z.strictObject(stepShape);
 
 export const DefaultsSchema = z.strictObject({
   server: text.optional().describe('the server of every step that names none'),
-  timeout: durationString.optional().describe('the timeout of every step that sets none'),
+  timeout: callTimeout.optional().describe('the timeout of every step that sets none; at least 1s'),
   'continue-on-error': z.boolean().optional().describe('continue-on-error of every step that sets none'),
   retry: RetrySchema.optional().describe('retry of every step that sets none'),
 });

@@ -150,3 +150,28 @@ steps:
   assert.match(r.stderr, /empty\.yml:10:\d+ steps\[1\]\.with\.files: update\/vfs needs files or directories/);
   assert.match(r.stderr, /^2 problem\(s\)/m);
 });
+
+test("a call timeout under 1s (a step's, the defaults', a server's) is refused at its line: a write sent and cut at once is left in doubt", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-timeout-zero-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'zero.yml');
+  writeFileSync(
+    file,
+    `version: 1
+defaults:
+  timeout: 500ms
+servers:
+  main: { url: "https://engine.example.com", username: a, password: b, timeout: 0s }
+steps:
+  - uses: transaction-log/clear
+    timeout: 0s
+  - uses: transaction-log/clear
+    timeout: 1s
+`,
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  for (const line of [3, 5, 8])
+    assert.match(r.stderr, new RegExp(`zero\\.yml:${line}:\\d+ .*a call's timeout is at least 1s`));
+  assert.match(r.stderr, /^3 problem\(s\)/m);
+});
