@@ -159,7 +159,8 @@ test('single-step inputs are checked by input name: exit 2, what to write', asyn
     missing.errors.some(
       (e) =>
         e.props?.title === 'enginectl: invalid input' &&
-        e.message === 'input files: update/vfs needs files or directories (at least one of them, with at least one value)',
+        e.message ===
+          'input files: update/vfs needs files or directories (at least one of them, with at least one value)',
     ),
     JSON.stringify(missing.errors),
   );
