@@ -4,9 +4,36 @@ import { z } from 'zod';
 import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
+import { LIST_INPUTS } from '../steps/inputs.ts';
 import { InventorySchema, lenient, MATRIX_VALUES, PipelineFileSchema, StepSchema } from './schema.ts';
 
 type Json = Record<string, unknown>;
+
+/** The formats of JSON Schema 2020-12 (a validator may check them; any other is refused by a strict one). */
+const FORMATS = new Set([
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+]);
+
+/** A list's element written as an expression. */
+const EXPRESSION = { type: 'string', pattern: '\\$\\{\\{' };
 
 /** JSON Schema of a zod schema, as editors see the file (an expression allowed for any input). */
 function toJson(schema: z.ZodType): Json {
@@ -16,6 +43,29 @@ function toJson(schema: z.ZodType): Json {
     io: 'input',
     // A condition input holds, in the file, its text or a literal.
     override: (ctx) => {
+      const json = ctx.jsonSchema as Json;
+      // zod's own formats (starts_with, …) are no JSON Schema format: a strict validator refuses the schema; the pattern says it.
+      if (typeof json.format === 'string' && !FORMATS.has(json.format)) delete json.format;
+      // What the validator coerces or splits, in the file: an integer as its digits, a list as one string of values (or holding expressions).
+      const def = ctx.zodSchema._zod.def as { type: string; coerce?: boolean };
+      if (def.coerce && (def.type === 'number' || def.type === 'string')) {
+        const own = { ...json };
+        for (const key of Object.keys(json)) delete json[key];
+        const other =
+          def.type === 'number'
+            ? { type: 'string', pattern: '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' }
+            : { type: ['number', 'boolean'] };
+        Object.assign(json, { anyOf: [own, other] });
+        return;
+      }
+      if (LIST_INPUTS.has(ctx.zodSchema as unknown as z.ZodType)) {
+        const list = { ...json, items: { anyOf: [json.items ?? {}, EXPRESSION] } };
+        for (const key of Object.keys(json)) delete json[key];
+        Object.assign(json, {
+          anyOf: [list, { type: 'string', description: 'values separated by commas, semicolons or newlines' }],
+        });
+        return;
+      }
       if (ctx.zodSchema === MATRIX_VALUES) {
         const list = { ...ctx.jsonSchema };
         for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];

@@ -7,9 +7,12 @@ export const durationString = z
   .string()
   .refine((s) => parseDuration(s) !== undefined, { message: 'must be a duration such as 90s, 30m, 2h or 1h30m' });
 
+/** The list inputs' schemas: the editor's JSON Schema takes their string form too (pipeline/json-schema.ts). */
+export const LIST_INPUTS = new WeakSet<z.ZodType>();
+
 /** A list input: an array, or a string of values separated by newlines, commas or semicolons. */
 export function listOf<T extends z.ZodType>(item: T) {
-  return z.preprocess(
+  const list = z.preprocess(
     (v) =>
       typeof v === 'string'
         ? v
@@ -19,6 +22,8 @@ export function listOf<T extends z.ZodType>(item: T) {
         : v,
     z.array(item),
   );
+  LIST_INPUTS.add(list);
+  return list;
 }
 
 export const intKey = z.coerce.number().int();

@@ -4,7 +4,12 @@
 // the list of types; hover shows what an input means; completion offers the step types.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { runCli } from '../helpers/cli.ts';
+import { ROOT } from '../helpers/action.ts';
 import { test, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
@@ -227,4 +232,36 @@ test('yaml-language-server: inventory files are validated with their own schema'
   const lines = broken.map((d) => d.range.start.line);
   assert.ok(lines.includes(2), `the unknown target key is flagged: ${JSON.stringify(broken)}`);
   assert.ok(lines.includes(3), 'steps: does not belong in an inventory');
+});
+
+test("the editor schemas compile in ajv's strict mode with its formats (a CI lint with ajv-cli), and the pipeline schema takes every form of an input the validator takes: a list as one string of values, a list holding an expression, a number as digits", async () => {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const addFormats = (await import('ajv-formats')).default;
+  const ajv = new Ajv2020({ allowUnionTypes: true });
+  addFormats.default(ajv);
+  const read = (name: string) => JSON.parse(readFileSync(join(ROOT, 'schema', name), 'utf8')) as object;
+  const validate = ajv.compile(read('pipeline.schema.json'));
+  ajv.compile(read('inventory.schema.json'));
+  ajv.compile(read('report.schema.json'));
+  const file = parseYaml(`version: 1
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - uses: update/vfs
+    with: { target: prod, files: "1001, 1002" }
+  - uses: update/vfs
+    with: { target: prod, files: [1001, "\${{ 1 }}"] }
+  - uses: monitoring/alerts
+    with: { ignore-codes: "disk_full;replica_lag" }
+  - uses: update/system
+    with: { target: prod, recipients: "ops@example.com" }
+  - uses: monitoring/engines
+    with: { min-online: "2" }
+`) as unknown;
+  const valid = validate(file);
+  assert.ok(valid, JSON.stringify(validate.errors?.slice(0, 3)));
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-editor-forms-'));
+  writeFileSync(join(dir, 'forms.yml'), stringifyYaml(file));
+  const cli = await runCli(['validate', join(dir, 'forms.yml')]);
+  assert.equal(cli.code, 0, cli.stdout + cli.stderr);
 });
