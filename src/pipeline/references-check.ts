@@ -1,5 +1,6 @@
 // The semantic rules of expressions: every steps.X, vars.X, targets.X, matrix.X reference resolves
 // (a step reads only steps before it), and every secrets.X and env.X is in the environment.
+import { at } from './located.ts';
 import { conditionText, references, scanTemplate, parseExpression, ExprError, type Node } from '../expr/index.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
@@ -225,6 +226,8 @@ export function checkString(
   }
 }
 
+const KEY_EXPRESSION = 'an expression in a key is not evaluated: it would be sent as written';
+
 /** Checks every string inside `value` (walking lists and mappings). */
 export function checkValue(
   source: YamlSource,
@@ -236,6 +239,12 @@ export function checkValue(
   if (typeof value === 'string') return value.includes('${{') ? checkString(source, path, value, scope, world) : [];
   if (Array.isArray(value)) return value.flatMap((v, i) => checkValue(source, [...path, i], v, scope, world));
   if (value && typeof value === 'object')
-    return Object.entries(value).flatMap(([k, v]) => checkValue(source, [...path, k], v, scope, world));
+    return Object.entries(value).flatMap(([k, v]) => [
+      // A key is never evaluated: an expression in one would be sent as its text.
+      ...(k.includes('${{')
+        ? [at(source, [...path, k], KEY_EXPRESSION, 'write the key as text; put what varies in the value', true)]
+        : []),
+      ...checkValue(source, [...path, k], v, scope, world),
+    ]);
   return [];
 }

@@ -175,3 +175,24 @@ steps:
     assert.match(r.stderr, new RegExp(`zero\\.yml:${line}:\\d+ .*a call's timeout is at least 1s`));
   assert.match(r.stderr, /^3 problem\(s\)/m);
 });
+
+test('an expression in a mapping key is refused at its position: a key is never evaluated, and was sent as its text', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-key-expr-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'key.yml');
+  writeFileSync(
+    file,
+    `version: 1
+vars:
+  k: istatus
+steps:
+  - uses: api/request
+    with:
+      path: /api/classes/v1/classes/21/entities
+      query: { "\${{ vars.k }}": open }
+`,
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /key\.yml:8:16 an expression in a key is not evaluated: it would be sent as written/);
+});
