@@ -87,23 +87,33 @@ export function parseYaml(
   }
   const { doc, lines } = positioned(text);
   const source = { file, text, doc, lines };
-  const diagnostics: Diagnostic[] = doc.errors.map((e) => {
+  // An unknown tag (!custom) is read as its plain value by `yaml`, a warning only: refused, as it means something to whoever wrote it.
+  const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code === 'TAG_RESOLVE_FAILED')];
+  const diagnostics: Diagnostic[] = problems.map((e) => {
     const at = lines.linePos(e.pos[0]);
     const indent = indentationMistake(e.code, text, at.line);
     if (indent) return { file, ...indent };
     const message =
       e.code === 'DUPLICATE_KEY'
         ? 'duplicate key: a key may appear once in a mapping'
-        : /Maximum call stack size exceeded/.test(e.message)
-          ? TOO_DEEP
-          : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+        : e.code === 'MULTIPLE_DOCS'
+          ? 'a second YAML document: a pipeline (or inventory) file is one document'
+          : e.code === 'TAG_RESOLVE_FAILED'
+            ? `${/tag: (\S+)/.exec(e.message)?.[1] ?? 'this tag'} is not a YAML tag enginectl reads: a value is plain YAML (or !!str, !!int, …)`
+            : /Maximum call stack size exceeded/.test(e.message)
+              ? TOO_DEEP
+              : e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     const lineText = text.split(/\r?\n/)[at.line - 1] ?? '';
     const hint =
       e.code === 'DUPLICATE_KEY'
         ? 'remove or rename one of them'
-        : lineText.includes('${{') && /flow|Unexpected/.test(e.message)
-          ? 'a ${{ }} inside { } or [ ] must be quoted: "${{ ... }}"'
-          : undefined;
+        : e.code === 'MULTIPLE_DOCS'
+          ? 'remove the --- line and what follows it, or put each document in a file of its own (include: lists inventories)'
+          : e.code === 'TAG_RESOLVE_FAILED'
+            ? 'remove the tag'
+            : lineText.includes('${{') && /flow|Unexpected/.test(e.message)
+              ? 'a ${{ }} inside { } or [ ] must be quoted: "${{ ... }}"'
+              : undefined;
     return { file, line: at.line, col: at.col, message, hint };
   });
   const firstPerLine = diagnostics.filter((d, i) => diagnostics.findIndex((o) => o.line === d.line) === i);

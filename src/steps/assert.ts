@@ -14,7 +14,10 @@ export const CONDITION_INPUT = z.union([
   z.string(),
   z.number(),
   z.null(),
-  z.custom<Expression>((v) => v instanceof Expression, 'a compiled condition'),
+  z.custom<Expression>(
+    (v) => v instanceof Expression,
+    'a condition: an expression as text (bare or in ${{ }}), or true, false, a number or null',
+  ),
 ]);
 
 const inputs = (w: Wrap) =>

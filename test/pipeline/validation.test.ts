@@ -196,3 +196,30 @@ steps:
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /key\.yml:8:16 an expression in a key is not evaluated: it would be sent as written/);
 });
+
+test("a second YAML document, an unknown tag and a condition that is a list are refused in words a pipeline author reads, each with a hint, not in the YAML library's or the runner's", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-yaml-words-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+  const step = 'version: 1\nsteps:\n  - uses: assert\n    with: { that: "true" }\n';
+  const cases: [string, RegExp][] = [
+    [
+      write('two.yml', `${step}---\nversion: 1\n`),
+      /two\.yml:5:1 a second YAML document: a pipeline \(or inventory\) file is one document\n(.*\n){2} {2}hint: remove the --- line/,
+    ],
+    [
+      write('tag.yml', 'version: 1\nsteps:\n  - uses: !custom assert\n    with: { that: "true" }\n'),
+      /tag\.yml:3:11 !custom is not a YAML tag enginectl reads.*\n(.*\n){2} {2}hint: remove the tag/,
+    ],
+    [
+      write('list.yml', 'version: 1\nsteps:\n  - uses: assert\n    with: { that: [1] }\n'),
+      /list\.yml:4:19 steps\[0\]\.with\.that: a condition: an expression as text/,
+    ],
+  ];
+  for (const [file, says] of cases) {
+    const r = await runCli(['validate', file]);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, says);
+    assert.doesNotMatch(r.stderr, /parseAllDocuments|compiled condition/);
+  }
+});
