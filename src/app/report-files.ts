@@ -3,11 +3,13 @@
 // attempted even when another fails, and failures are collected for the caller to tell.
 import type { ErrorCode } from '../error-codes.ts';
 import { fstatSync } from 'node:fs';
-import { access, constants, lstat, mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, constants, lstat, open, unlink } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { descriptorOf, notWritable, writeAtomic, writtenInPlace, type AtomicFs } from './atomic-write.ts';
 import { named, type NamedFile } from './own-files.ts';
 import { UsageError } from '../errors.ts';
+import { makeDirectories } from '../make-directories.ts';
 import { REPORT_FORMATS, type ReportPaths } from '../report/formats.ts';
 import type { Report } from '../report/model.ts';
 
@@ -61,8 +63,12 @@ async function writable(path: string): Promise<void> {
     if (refused) throw new Error(refused);
     return access(path, constants.W_OK);
   }
-  await mkdir(dirname(path), { recursive: true });
-  await access(dirname(path), constants.W_OK);
+  const dir = dirname(path);
+  await makeDirectories(dir);
+  // A file made and removed: access(W_OK) says yes to root anywhere (/proc, /sys, a read-only mount).
+  const probe = join(dir, `.enginectl-probe-${process.pid}-${randomUUID()}`);
+  await (await open(probe, 'wx')).close();
+  await unlink(probe);
 }
 
 export function fullReportOf(paths: ReportPaths): string | undefined {
@@ -84,7 +90,7 @@ export async function writeReports(
     const path = paths[key];
     if (!path) continue;
     try {
-      await mkdir(dirname(path), { recursive: true });
+      await makeDirectories(dirname(path));
       await writeAtomic(path, await render(report(), fullReportOf(paths)), fs);
       written.push(path);
     } catch (error) {

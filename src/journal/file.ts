@@ -9,6 +9,7 @@ import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { decodeJournal, encodeLineBytes, type Framed } from './frame.ts';
+import { makeDirectoriesSync } from '../make-directories.ts';
 import { acquireLock, type Lock, type LockFs } from './lock.ts';
 import { checkSeals, isSealed, JOURNAL_KEY_VARIABLE, sealLine } from './seal.ts';
 import type { JournalReplica } from './replica.ts';
@@ -95,7 +96,7 @@ export class JournalFile {
     ) => new UsageError('BAD_JOURNAL', `journal ${path}: ${why}`, { hint });
     if (!options.mustExist) {
       try {
-        fs.mkdirSync(dirname(path), { recursive: true });
+        makeDirectoriesSync(dirname(path), fs);
       } catch (error) {
         throw refuse(`cannot create its directory ${dirname(path)} (${errno(error)})`);
       }

@@ -10,6 +10,7 @@ import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeDirectories } from '../make-directories.ts';
 import { checkKey, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
@@ -98,7 +99,7 @@ export class DirectoryStore implements RunStore {
       return await act();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await call((done) => this.fs.mkdir(dir, { recursive: true }, done));
+      await makeDirectories(dir, this.fs.promises);
       return act();
     }
   }

@@ -1,7 +1,7 @@
 // Step outputs as a dotenv file (GitLab's artifacts:reports:dotenv) as a channel: NAME=VALUE lines,
 // at most GitLab's limit; what is left out is said as a warning.
+import { makeDirectories } from '../../make-directories.ts';
 import { dirname } from 'node:path';
-import { mkdir } from 'node:fs/promises';
 import { ciVariablesOf, renderDotenv } from '../../ci/variables.ts';
 import { writeAtomic } from '../atomic-write.ts';
 import type { Channel } from './channel.ts';
@@ -22,7 +22,7 @@ export function dotenvChannel(
         );
       try {
         // Its directory is made as a report's is.
-        await mkdir(dirname(path), { recursive: true });
+        await makeDirectories(dirname(path));
         await writeAtomic(path, file.text);
       } catch (error) {
         return { failed: [`--dotenv ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`] };

@@ -1,0 +1,36 @@
+// A directory and its missing parents, made one at a time from the nearest that exists: Node's own
+// recursive mkdir spins forever, at full CPU and deaf to signals, where a parent cannot be made
+// (/proc/nope on Linux) instead of failing with the parent's error.
+import * as nodeFs from 'node:fs';
+import { dirname } from 'node:path';
+
+/** The directories to make for `dir`, the nearest existing one's child first. */
+function missing(dir: string, exists: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (let at = dir; !exists(at); at = dirname(at)) {
+    out.push(at);
+    if (dirname(at) === at) break;
+  }
+  return out.reverse();
+}
+
+const made = (error: unknown) => {
+  if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+};
+
+export function makeDirectoriesSync(dir: string, fs: Pick<typeof nodeFs, 'mkdirSync'> = nodeFs): void {
+  const exists = (path: string) => nodeFs.existsSync(path);
+  for (const d of missing(dir, exists))
+    try {
+      fs.mkdirSync(d);
+    } catch (error) {
+      made(error);
+    }
+}
+
+export async function makeDirectories(
+  dir: string,
+  fs: Pick<typeof nodeFs.promises, 'mkdir'> = nodeFs.promises,
+): Promise<void> {
+  for (const d of missing(dir, (path) => nodeFs.existsSync(path))) await fs.mkdir(d).catch(made);
+}
