@@ -1,7 +1,7 @@
 // `enginectl schema [--report | --inventory]`: the pipeline JSON Schema, for editors
 // (yaml-language-server) and checks; with --report, the schema of the JSON report
 // (docs/report-format.md); with --inventory, the schema of inventory files (include:).
-import { ExitCode } from '../../errors.ts';
+import { ExitCode, UsageError } from '../../errors.ts';
 import { inventoryJsonSchema, pipelineJsonSchema } from '../../pipeline/json-schema.ts';
 import { reportJsonSchema } from '../../report/model.ts';
 import { parseCommandArgs } from '../args.ts';
@@ -14,14 +14,28 @@ Prints the JSON Schema of pipeline files. Editors use it through a first line
 
 Options:
   --report     print the JSON Schema of the run report (run --report-json) instead
-  --inventory  print the JSON Schema of inventory files (include:) instead`;
+  --inventory  print the JSON Schema of inventory files (include:) instead
+  -h, --help   show this help
+
+Exit codes: 0, 2 invalid arguments.`;
 
 export async function schemaCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs('schema', args, { report: { type: 'boolean' }, inventory: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('schema', args, {
+    report: { type: 'boolean' },
+    inventory: { type: 'boolean' },
+  });
   if (values.help) {
     io.stdout(`${SCHEMA_HELP}\n`);
     return ExitCode.ok;
   }
+  if (positionals.length > 0)
+    throw new UsageError('BAD_ARGUMENTS', `schema: takes no argument, got ${positionals.join(' ')}`, {
+      hint: 'enginectl schema > pipeline.schema.json (or --report, --inventory)',
+    });
+  if (values.report && values.inventory)
+    throw new UsageError('BAD_ARGUMENTS', 'schema: --report and --inventory do not go together: one schema at a time', {
+      hint: 'enginectl schema --report, or enginectl schema --inventory',
+    });
   const schema = values.report ? reportJsonSchema() : values.inventory ? inventoryJsonSchema() : pipelineJsonSchema();
   io.stdout(`${JSON.stringify(schema, null, 2)}\n`);
   return ExitCode.ok;
