@@ -44,6 +44,20 @@ import { neutralise } from '../../text/neutralise.ts';
 import { runShardCommand, SHARD_OPTIONS_HELP } from '../shard-run.ts';
 import { shardSelection } from '../shard-own.ts';
 
+/** What a dry run would leave unwritten or undone. */
+const DRY_RUN_CLASH = [
+  'journal',
+  'resume',
+  'continue',
+  'report-json',
+  'junit',
+  'summary',
+  'html',
+  'dotenv',
+  'webhook',
+  'plan',
+] as const;
+
 /** Why an option does not go with --shard, for its refusal. */
 const SHARD_CLASH = {
   resume: "a shard's sites keep their journals in the run store",
@@ -75,7 +89,8 @@ Options:
   --only KEY=VALUE   keep only the matrix instances with that value, one per CI job (repeatable:
                      a key given twice keeps either value)
   --skip KEY=VALUE   leave out the matrix instances with that value (repeatable)
-  --dry-run          print each call the pipeline would make, secrets masked; make none
+  --dry-run          print each call the pipeline would make, secrets masked; make none,
+                     write no report or journal (refused beside those flags)
   --emulator         run against the embedded emulator (as admin/admin); waits pass on a
                      simulated clock, so gates that poll every 2 minutes finish at once; with the
                      sample state, PROD_TOKEN, STAGING_TOKEN and PROD_DEPLOY_PASSWORD default to
@@ -192,6 +207,19 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
             ? "enginectl verify --store URL --run SITE_RUN reads again what a site's run left in doubt; check the call on the server"
             : 'enginectl run FILE --store URL --run ID --shard I/N',
       });
+  }
+  // A dry run sends nothing and writes nothing: an output or a journal asked of it would be silently missing.
+  if (values['dry-run']) {
+    const given = values as Record<string, unknown>;
+    const ignored = DRY_RUN_CLASH.find((k) => given[k] !== undefined && given[k] !== false);
+    if (ignored)
+      throw new UsageError(
+        'BAD_ARGUMENTS',
+        `run: --dry-run and --${ignored} do not go together: a dry run only prints the calls it would make`,
+        {
+          hint: 'drop --dry-run to run and write it, or use enginectl plan FILE (--live reads the servers, --out saves the plan)',
+        },
+      );
   }
   const selection = parseSelection(values.only, values.skip);
   const ci = chooseCi(io, values.ci);

@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{a as i}from"./chunk-PW43Y33T.mjs";import{c as r}from"./chunk-NTAOO2Y5.mjs";import{parseArgs as l}from"node:util";function h(e,p,o){try{return l({args:p,options:{...o,help:{type:"boolean",short:"h"}},allowPositionals:!0,strict:!0})}catch(a){let s=a.message.replace(/\. To specify a positional argument.*$/s,""),t=/Unknown option '--?([^']+)'/.exec(s)?.[1],n=t?i(t,[...Object.keys(o),"help"]):void 0;throw new r("BAD_ARGUMENTS",`${e}: ${s}`,{hint:n?`did you mean --${n}? (enginectl ${e} --help lists the options)`:`see enginectl ${e} --help`})}}export{h as a};
