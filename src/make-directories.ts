@@ -5,9 +5,9 @@ import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The directories to make for `dir`, the nearest existing one's child first. */
-function missing(dir: string, exists: (path: string) => boolean): string[] {
+function missing(dir: string): string[] {
   const out: string[] = [];
-  for (let at = dir; !exists(at); at = dirname(at)) {
+  for (let at = dir; !nodeFs.existsSync(at); at = dirname(at)) {
     out.push(at);
     if (dirname(at) === at) break;
   }
@@ -19,8 +19,7 @@ const made = (error: unknown) => {
 };
 
 export function makeDirectoriesSync(dir: string, fs: Pick<typeof nodeFs, 'mkdirSync'> = nodeFs): void {
-  const exists = (path: string) => nodeFs.existsSync(path);
-  for (const d of missing(dir, exists))
+  for (const d of missing(dir))
     try {
       fs.mkdirSync(d);
     } catch (error) {
@@ -32,5 +31,5 @@ export async function makeDirectories(
   dir: string,
   fs: Pick<typeof nodeFs.promises, 'mkdir'> = nodeFs.promises,
 ): Promise<void> {
-  for (const d of missing(dir, (path) => nodeFs.existsSync(path))) await fs.mkdir(d).catch(made);
+  for (const d of missing(dir)) await fs.mkdir(d).catch(made);
 }

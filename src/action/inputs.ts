@@ -2,6 +2,7 @@
 // list inputs as newlines, commas or a YAML flow list, vars as lines of K=V.
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../errors.ts';
+import { listValues } from '../steps/inputs.ts';
 import { windowOverride } from '../app/window-override.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { WindowOverride } from '../runner/run-context.ts';
@@ -53,10 +54,7 @@ export function listInput(get: GetInput, name: string): string[] | number[] | un
     }
     return value as string[] | number[];
   }
-  return raw
-    .split(/[\n,;]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return listValues(raw);
 }
 
 /** `vars`: lines of NAME=VALUE; blank lines and lines starting with # are ignored. */

@@ -144,7 +144,7 @@ export class Emulator {
       ).toResponse();
     }
     // The contract: no query string or body unless the operation states one. A client that sends one is told, not ignored.
-    if (!match.takes.query && [...req.query.keys()].length > 0)
+    if (!match.takes.query && req.query.size > 0)
       return new HttpProblem(400, 'bad_request', `${req.method} ${req.path} takes no query string`).toResponse();
     if (!match.takes.body && req.body.trim() !== '')
       return new HttpProblem(400, 'bad_request', `${req.method} ${req.path} takes no request body`).toResponse();

@@ -35,6 +35,13 @@ const FORMATS = new Set([
 /** A list's element written as an expression. */
 const EXPRESSION = { type: 'string', pattern: '\\$\\{\\{' };
 
+/** Rewrites a node of the schema being made in place (zod keeps the object): `next` of what it was. */
+function replaceSchema(json: Json, next: (was: Json) => Json): void {
+  const was = { ...json };
+  for (const key of Object.keys(json)) delete json[key];
+  Object.assign(json, next(was));
+}
+
 /** JSON Schema of a zod schema, as editors see the file (an expression allowed for any input). */
 function toJson(schema: z.ZodType): Json {
   return z.toJSONSchema(schema, {
@@ -49,27 +56,22 @@ function toJson(schema: z.ZodType): Json {
       // What the validator coerces or splits, in the file: an integer as its digits, a list as one string of values (or holding expressions).
       const def = ctx.zodSchema._zod.def as { type: string; coerce?: boolean };
       if (def.coerce && (def.type === 'number' || def.type === 'string')) {
-        const own = { ...json };
-        for (const key of Object.keys(json)) delete json[key];
         const other =
           def.type === 'number'
             ? { type: 'string', pattern: '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' }
             : { type: ['number', 'boolean'] };
-        Object.assign(json, { anyOf: [own, other] });
-        return;
+        return replaceSchema(json, (own) => ({ anyOf: [own, other] }));
       }
       if (LIST_INPUTS.has(ctx.zodSchema as unknown as z.ZodType)) {
-        const list = { ...json, items: { anyOf: [json.items ?? {}, EXPRESSION] } };
-        for (const key of Object.keys(json)) delete json[key];
-        Object.assign(json, {
-          anyOf: [list, { type: 'string', description: 'values separated by commas, semicolons or newlines' }],
-        });
-        return;
+        return replaceSchema(json, (list) => ({
+          anyOf: [
+            { ...list, items: { anyOf: [list.items ?? {}, EXPRESSION] } },
+            { type: 'string', description: 'values separated by commas, semicolons or newlines' },
+          ],
+        }));
       }
-      if (ctx.zodSchema === MATRIX_VALUES) {
-        const list = { ...ctx.jsonSchema };
-        for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
-        Object.assign(ctx.jsonSchema, {
+      if (ctx.zodSchema === MATRIX_VALUES)
+        return replaceSchema(json, (list) => ({
           anyOf: [
             list,
             {
@@ -78,15 +80,12 @@ function toJson(schema: z.ZodType): Json {
               description: 'a var holding the list: ${{ vars.NAME }}',
             },
           ],
-        });
-        return;
-      }
+        }));
       if (ctx.zodSchema !== CONDITION_INPUT) return;
-      for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Json)[key];
-      Object.assign(ctx.jsonSchema, {
+      replaceSchema(json, () => ({
         type: ['string', 'boolean', 'number', 'null'],
         description: 'a condition: an expression, bare or in ${{ }}',
-      });
+      }));
     },
   }) as Json;
 }

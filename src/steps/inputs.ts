@@ -10,18 +10,16 @@ export const durationString = z
 /** The list inputs' schemas: the editor's JSON Schema takes their string form too (pipeline/json-schema.ts). */
 export const LIST_INPUTS = new WeakSet<z.ZodType>();
 
+/** The values of a list written as one string: separated by newlines, commas or semicolons, trimmed, empty ones dropped. */
+export const listValues = (text: string): string[] =>
+  text
+    .split(/[\n,;]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
 /** A list input: an array, or a string of values separated by newlines, commas or semicolons. */
 export function listOf<T extends z.ZodType>(item: T) {
-  const list = z.preprocess(
-    (v) =>
-      typeof v === 'string'
-        ? v
-            .split(/[\n,;]/)
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : v,
-    z.array(item),
-  );
+  const list = z.preprocess((v) => (typeof v === 'string' ? listValues(v) : v), z.array(item));
   LIST_INPUTS.add(list);
   return list;
 }

@@ -2,7 +2,7 @@
 // (enterprise-api.md 2.12, 2.13): kebab-case inputs -> camelCase fields.
 import { z } from 'zod';
 import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
-import { intKey, listOf } from './inputs.ts';
+import { intKey, listOf, listValues } from './inputs.ts';
 import type { TargetDef, Wrap } from './types.ts';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -57,7 +57,7 @@ export const vfsUpdateInputs = (w: Wrap) =>
 /** An input given with a value: a list of at least one (as an array, or a string of values as listOf reads it), or an expression. */
 const given = (v: unknown) =>
   typeof v === 'string'
-    ? v.includes('${{') || v.split(/[\n,;]/).some((s) => s.trim() !== '')
+    ? v.includes('${{') || listValues(v).length > 0
     : v !== undefined && (!Array.isArray(v) || v.length > 0);
 
 export type UpdateInputs = Record<string, unknown> & {
