@@ -61,6 +61,8 @@ export function ciVariablesOf(report: Report): { variables: CiVariable[]; clashe
 
 /** GitLab refuses a whole dotenv artifact over its variable limit: 20 on a default self-managed instance. */
 export const DOTENV_LIMIT = 20;
+/** And over its size limit (`dotenv_size`), 5 KiB on every plan: the file's bytes, line breaks included. */
+export const DOTENV_SIZE = 5120;
 
 export interface Dotenv {
   text: string;
@@ -72,7 +74,9 @@ export interface Dotenv {
  * A dotenv file as GitLab reads it (artifacts:reports:dotenv): `NAME=VALUE` per line, the value
  * taken as it is, with no quote handling; so values are written raw, and one GitLab cannot carry
  * (a line break) is left out, and said only when `only` named it. At most `limit` variables: `only`
- * names the ones later jobs read; without it the first ones are kept, and the rest said.
+ * names the ones later jobs read; without it the first ones are kept, and the rest said. At most
+ * DOTENV_SIZE bytes too: a line that would take the file past it is left out and said (a shorter
+ * one after it may still fit).
  */
 export function renderDotenv(
   variables: readonly CiVariable[],
@@ -84,6 +88,7 @@ export function renderDotenv(
   for (const name of options.only ?? [])
     if (!variables.some((v) => v.name === name)) left.push({ name, why: 'no such output' });
   const lines: string[] = [];
+  let bytes = 0;
   // A value no one named that a dotenv file cannot carry (an update's Markdown report) is skipped
   // silently: only what was asked for is said.
   const asked = options.only?.length
@@ -93,7 +98,19 @@ export function renderDotenv(
     if (/[\r\n]/.test(v.value)) asked('a value with a line break, which a dotenv file cannot carry', v);
     else if (v.value.length > 1024) asked('a value longer than 1024 characters', v);
     else if (lines.length >= limit) left.push({ name: v.name, why: `over GitLab's limit of ${limit} variables` });
-    else lines.push(`${v.name}=${v.value}\n`);
+    else {
+      const line = `${v.name}=${v.value}\n`;
+      const size = Buffer.byteLength(line);
+      if (bytes + size > DOTENV_SIZE)
+        left.push({
+          name: v.name,
+          why: `over GitLab's limit of 5 KiB (${DOTENV_SIZE.toLocaleString('en-US')} bytes) for a dotenv file`,
+        });
+      else {
+        lines.push(line);
+        bytes += size;
+      }
+    }
   }
   return { text: lines.join(''), left };
 }

@@ -215,3 +215,43 @@ steps:
     /--dotenv: VFS_1_REPORT left out \(a value with a line break, which a dotenv file cannot carry\)/,
   );
 });
+
+test("GitLab dotenv: the file stays within GitLab's 5 KiB (5,120 bytes), whose excess makes GitLab refuse the whole artifact; what does not fit is left out and said", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-dotenv-size-'));
+  const file = join(dir, 'long.yml');
+  // Eight answers of 900 bytes each, read as the steps' `body` outputs: each under 1,024 characters, 7.2 KB together.
+  writeFileSync(
+    file,
+    `version: 1
+steps:
+  - id: get
+    uses: api/request
+    matrix: { n: [1, 2, 3, 4, 5, 6, 7, 8] }
+    with: { path: /api/monitoring/v1/alerts }
+`,
+  );
+  const names = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `GET_${n}_BODY`);
+  const r = await runCli(
+    [
+      'run',
+      file,
+      '--emulator',
+      '--fault',
+      `GET /api/monitoring/v1/alerts status=200 content-type=text/plain body=${'x'.repeat(900)}`,
+      '--dotenv',
+      join(dir, 'long.env'),
+      ...names.flatMap((n) => ['--dotenv-var', n]),
+    ],
+    { env: { GITLAB_CI: 'true' } },
+  );
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const text = readFileSync(join(dir, 'long.env'), 'utf8');
+  assert.ok(Buffer.byteLength(text) <= 5120, `${Buffer.byteLength(text)} bytes: over GitLab's dotenv_size`);
+  const written = Object.keys(gitlabDotenv(text));
+  assert.deepEqual(written, names.slice(0, 5), 'the first ones asked for are kept, as many as fit');
+  for (const name of names.slice(5))
+    assert.match(
+      r.stdout,
+      new RegExp(`--dotenv: ${name} left out \\(over GitLab's limit of 5 KiB \\(5,120 bytes\\) for a dotenv file\\)`),
+    );
+});
