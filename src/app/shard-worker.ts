@@ -52,6 +52,18 @@ function checkIndex(manifest: Manifest, index: number, total: number | undefined
     );
 }
 
+/**
+ * Registers this attempt of an index as the next after those listed; when another attempt of it
+ * registered that number meanwhile (two started together), as the one after: every attempt is
+ * registered under a number of its own, which its report gives. Returns that number, from 1.
+ */
+async function register(store: RunStore, prefix: string, entry: object): Promise<number> {
+  const body = Buffer.from(JSON.stringify(entry));
+  let attempt = (await store.list(prefix)).length + 1;
+  while (!(await store.create(`${prefix}${sequenceKey(attempt)}`, body))) attempt++;
+  return attempt;
+}
+
 const refused = (message: string, hint: string) => new UsageError('SHARD_REFUSED', message, { hint });
 
 export async function runShardWorker(request: ShardWorkerRequest): Promise<ShardWorkerDone> {
@@ -61,11 +73,12 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
   checkFleet(manifest, fleetOf(request.pipeline, request.sources, request.vars, request.env), request.pipeline);
   const holder = newRunId(clock.now());
   // Registered before anything else: a shard no attempt registered is missing from the merged report.
-  const attempts = await store.list(shardKeys(manifest.run).workers(request.index));
-  await store.create(
-    `${shardKeys(manifest.run).workers(request.index)}${sequenceKey(attempts.length + 1)}`,
-    Buffer.from(JSON.stringify({ holder, actor: actorOf(request.env), host: hostname(), at: clock.now() })),
-  );
+  const attempt = await register(store, shardKeys(manifest.run).workers(request.index), {
+    holder,
+    actor: actorOf(request.env),
+    host: hostname(),
+    at: clock.now(),
+  });
   const lease = await acquireLease(store, workerLease(manifest.run, request.index), {
     holder: {
       runId: holder,
@@ -106,7 +119,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       index: request.index,
       pipeline: { name: prepareRun(request.pipeline, request.env, request.masker).name, file: request.pipeline.file },
       result,
-      attempt: attempts.length + 1,
+      attempt,
       sites: reports,
       startedAt,
       durationMs: watch() - started,
@@ -144,7 +157,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     });
     const report = reportOf(result);
     report.rollout = await rolloutAtEnd(store, manifest, result.end);
-    const failedEarlier = attempts.length > 0 ? await endedFailed(store, manifest, request.index, result) : [];
+    const failedEarlier = attempt > 1 ? await endedFailed(store, manifest, request.index, result) : [];
     // Its exit says a site of its index failed: so do its reports.
     if (failedEarlier.length > 0 && report.outcome === 'success') report.outcome = 'failure';
     return { manifest, result, report, owns, failedEarlier };

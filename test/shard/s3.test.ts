@@ -279,3 +279,39 @@ test("a sharded run read before any site has a step in the bucket: planned and n
   const after = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(after.code, 0, after.stdout + after.stderr);
 });
+
+test('two attempts of one index starting together both register: the one whose registration lost the race registers as the next attempt, not silently as the same one (its report says attempt 2)', async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atPut = new Promise<void>((resolve) => (reached = resolve));
+  let holds = 0;
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    () => undefined,
+    async (method, path) => {
+      // Only the first attempt's registration is held: the second lists none and registers first.
+      if (method !== 'PUT' || !/\/shards\/[^/]+\/workers\/00000\/00000001$/.test(path) || holds++ > 0) return;
+      reached();
+      return held;
+    },
+  );
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
+    store: { url: ceph.storeUrl('registration-race', proxy), env: ceph.env },
+  });
+  const run = (await f.shard('--shards', '1')).run;
+  const first = f.worker(run, '1/1', '--shard-ttl', '1h');
+  t.after(async () => (release(), await first));
+  await atPut;
+  const second = await f.worker(run, '1/1', '--shard-ttl', '1h');
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  assert.equal(second.report!.shard!.attempt, 1);
+  release();
+  const late = await first;
+  assert.equal(late.code, 0, late.stdout + late.stderr);
+  assert.equal(late.report!.shard!.attempt, 2, 'the attempt whose registration was refused is the next one');
+  const store = new S3Store(ceph.storeUrl('registration-race'), ceph.env);
+  const registered = await store.list(`shards/${run}/workers/00000/`);
+  assert.equal(registered.length, 2, `registrations: ${registered.join(', ')}`);
+});
