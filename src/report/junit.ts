@@ -8,6 +8,7 @@
 import { fleetPhrase, noReportNote } from './fleet.ts';
 import { doubtNote, IN_DOUBT_NOTE, limitedTo, namedRunNotes, type Report } from './model.ts';
 import { SliceJoiner } from '../text/slices.ts';
+import { visibleBidi } from '../text/escape.ts';
 
 function attr(text: string): string {
   return stripInvalid(text)
@@ -19,10 +20,10 @@ function body(text: string): string {
   return stripInvalid(text).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 }
 
-/** Characters XML 1.0 cannot hold (control characters but tab, LF, CR). */
+/** Characters XML 1.0 cannot hold (control characters but tab, LF, CR) dropped; bidi controls made visible. */
 function stripInvalid(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
+  return visibleBidi(text).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

@@ -4,13 +4,26 @@
 /**
  * Control characters made visible: every C0 control but tab and newline (ESC, NUL, CR...), DEL
  * and every C1 control (U+0080 to U+009F: a terminal reads U+009B as CSI, U+009D as OSC, U+0090
- * as DCS): a report or a log line never carries a terminal escape.
+ * as DCS): a report or a log line never carries a terminal escape. The bidirectional embeddings,
+ * overrides and isolates (U+202A to U+202E, U+2066 to U+2069) are shown as their code point,
+ * `<U+202E>`: unseen, they make a line read as something it is not (Trojan Source). The marks
+ * (U+200E, U+200F, U+061C) stay: Arabic and Hebrew text carries them, and they reorder nothing.
  */
 export function visibleControls(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g, (c) =>
-    c === '\x1b' ? '␛' : c === '\r' ? '␍' : '�',
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, (c) =>
+    c === '\x1b' ? '␛' : c === '\r' ? '␍' : c > '\u009F' ? codePoint(c) : '�',
   );
+}
+
+/** Bidirectional controls only made visible, as visibleControls shows them (the JUnit report drops the others). */
+export function visibleBidi(text: string): string {
+  return text.replace(/[\u202A-\u202E\u2066-\u2069]/g, codePoint);
+}
+
+/** A character as its code point: `<U+202E>`. */
+function codePoint(c: string): string {
+  return `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
 export function escapeHtml(text: string): string {
