@@ -13,7 +13,7 @@ import { booleanInput } from './inputs.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import type { Env } from '../runner/scope.ts';
-import { cell } from '../text/escape.ts';
+import { cell, visibleControls } from '../text/escape.ts';
 import { neutralise } from '../text/neutralise.ts';
 
 /** The dry-run input: false (run), true (the calls; no request), live (the preflight: GET requests only). */
@@ -51,7 +51,7 @@ export async function dryRun(
   const fence = '```';
   const markdown = live
     ? livePlanMarkdown(plan)
-    : `## 🔍 ${cell(plan.name)}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${plan.text.replaceAll(fence, "'''")}\n${fence}\n`;
+    : `## 🔍 ${cell(plan.name)}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${visibleControls(plan.text).replaceAll(fence, "'''")}\n${fence}\n`;
   // Published as a run is, through one publisher: the job summary, the PR comment, the outputs.
   await publisher(
     [

@@ -2,7 +2,7 @@
 // `plan --live --summary F`. What each step finds now (holds, would wait, fails now), what each
 // write would change, what no GET request can prove, and every call in a fold.
 import type { PlannedStep } from '../runner/plan.ts';
-import { cell, noMentions } from '../text/escape.ts';
+import { cell, noMentions, visibleControls } from '../text/escape.ts';
 
 const NOW: Record<NonNullable<PlannedStep['live']>['state'], { icon: string; word: string }> = {
   holds: { icon: '✅', word: 'holds' },
@@ -49,7 +49,7 @@ export function livePlanMarkdown(plan: LivePlanView): string {
     '<details><summary>Every call (secrets masked)</summary>',
     '',
     fence,
-    plan.text.replaceAll(fence, "'''"),
+    visibleControls(plan.text).replaceAll(fence, "'''"),
     fence,
     '',
     '</details>',

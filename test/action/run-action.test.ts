@@ -249,6 +249,37 @@ test('dry-run: the plan in the log and the summary, no call, outcome dry-run', a
   assert.equal(emulator.requests.length, 0);
 });
 
+test("dry-run: a step's name carrying ESC or a bidi override reaches the job summary made visible, as in a run's summary", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  for (const dryRun of ['true', 'live']) {
+    const run = await runActionInProcess(actionDef('enginectl'), {
+      files: {
+        'pipelines/release.yml': PIPELINE.replace(
+          'name: Reports to production',
+          'name: "Reports \\e[31mto\\u202Enoitcudorp\\u202C"',
+        ),
+      },
+      inputs: {
+        pipeline: 'pipelines/release.yml',
+        vars: 'files=[1001]',
+        url,
+        username: 'admin',
+        password: 'admin',
+        'dry-run': dryRun,
+      },
+      env: { PROD_TOKEN: 'prod-token' },
+    });
+    assert.equal(run.code, ExitCode.ok, `dry-run ${dryRun}: ${run.failed.join('\n')}`);
+    assert.match(run.summary, /Reports ␛\[31mto<U\+202E>noitcudorp<U\+202C>/, `dry-run ${dryRun}`);
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(run.summary, /[\u001b\u202A-\u202E]/, `dry-run ${dryRun}: no raw control in the job summary`);
+  }
+  assert.ok(
+    emulator.requests.every((r) => r.method === 'GET'),
+    'no write sent',
+  );
+});
+
 test('a continue-on-error step that left its write in doubt: the action fails (exit 1), saying why, its outcome a success; its Deployment a failure, not a success', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const github = await startGitHubApi(t);
