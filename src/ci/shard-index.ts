@@ -13,15 +13,26 @@ export interface FoundIndex {
   from: string;
 }
 
-export function shardIndexOf(env: Env): FoundIndex | undefined {
+/**
+ * The index the environment gives, or undefined when none does; `ambiguous` when two engines give
+ * one (GitLab's and a Kubernetes Indexed Job's): neither is guessed, since a worker that took the
+ * wrong one would run another shard's sites and leave its own to none.
+ */
+export function shardIndexOf(env: Env): FoundIndex | { ambiguous: string[] } | undefined {
+  const found: FoundIndex[] = [];
   for (const system of CI_SYSTEMS) {
-    const found = system.shardIndex?.(env);
-    if (found) return found;
+    const index = system.shardIndex?.(env);
+    if (index) found.push(index);
   }
   const k8s = env.JOB_COMPLETION_INDEX;
   if (k8s !== undefined)
-    return { index: /^[0-9]+$/.test(k8s) ? Number(k8s) : NaN, total: undefined, from: `JOB_COMPLETION_INDEX=${k8s}` };
-  return undefined;
+    found.push({
+      index: /^[0-9]+$/.test(k8s) ? Number(k8s) : NaN,
+      total: undefined,
+      from: `JOB_COMPLETION_INDEX=${k8s}`,
+    });
+  if (found.length > 1) return { ambiguous: found.map((f) => f.from) };
+  return found[0];
 }
 
 /** Where --shard auto looks, for the help and the refusal. */

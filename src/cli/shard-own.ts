@@ -22,6 +22,12 @@ export function parseShard(
       throw new UsageError('SHARD_REFUSED', `--shard auto: no index in the environment (${SHARD_INDEX_SOURCES})`, {
         hint: 'give --shard I/N (1 <= I <= N)',
       });
+    if ('ambiguous' in found)
+      throw new UsageError(
+        'SHARD_REFUSED',
+        `--shard auto: two indexes in the environment, ${found.ambiguous.join(' and ')}; which is this worker's is not guessed`,
+        { hint: 'give --shard I/N (1 <= I <= N), or unset the variable of the engine that does not run this worker' },
+      );
     if (!Number.isInteger(found.index) || found.index < 0)
       throw new UsageError('SHARD_REFUSED', `--shard auto: ${found.from} is not an index`, {
         hint: 'give --shard I/N (1 <= I <= N)',

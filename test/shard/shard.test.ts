@@ -145,6 +145,15 @@ test('a worker refuses another pipeline, an index out of range, and --shard auto
   const auto = await f.worker(run, 'auto');
   assert.equal(auto.code, 2);
   assert.match(auto.stderr, /--shard auto: no index in the environment/);
+  // Two engines' indexes at once (GitLab's and a Kubernetes Indexed Job's): neither is guessed.
+  const both = await runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', 'auto'], {
+    env: { ...f.env, GITLAB_CI: 'true', CI_NODE_INDEX: '1', CI_NODE_TOTAL: '2', JOB_COMPLETION_INDEX: '1' },
+  });
+  assert.equal(both.code, 2, both.stdout + both.stderr);
+  assert.match(
+    both.stderr,
+    /--shard auto: two indexes in the environment, CI_NODE_INDEX=1 CI_NODE_TOTAL=2 and JOB_COMPLETION_INDEX=1; which is this worker's is not guessed/,
+  );
   // A worker's sites are the manifest's, and a site taken over is decided by verify: options that would say otherwise are refused.
   for (const [option, value, why] of [
     ['--only', 'site=site-0001', /--shard and --only do not go together: a shard's sites are the manifest's/],
