@@ -92,6 +92,19 @@ function call(node: Extract<Node, { kind: 'call' }>, scope: EvalScope): Value {
   throw new ExprError(`unknown function ${node.name}()`, node.pos);
 }
 
+/**
+ * A call whose first argument is a literal (a format string, fromJSON's text) made once with the
+ * others as null, when the expression is parsed: what fails whatever a run gives (format()'s {2}
+ * with one argument, a lone brace, text that is not JSON) throws its ExprError then, so validate
+ * says it at its column, not the step after the writes before it.
+ */
+export function checkLiteralCall(node: Extract<Node, { kind: 'call' }>): void {
+  const [first, ...rest] = node.args;
+  if (first?.kind !== 'literal') return;
+  const nulls = rest.map((a): Node => ({ kind: 'literal', value: null, pos: a.pos }));
+  call({ ...node, args: [first, ...nulls] }, { contexts: {} });
+}
+
 export function evaluate(node: Node, scope: EvalScope): Value {
   switch (node.kind) {
     case 'literal':

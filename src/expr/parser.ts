@@ -2,6 +2,7 @@
 import { ExprError, type BinaryOp, type Node } from './ast.ts';
 import { didYouMean } from '../did-you-mean.ts';
 import { tokenize, type Token } from './lexer.ts';
+import { checkLiteralCall } from './evaluate.ts';
 
 export const CONTEXTS = ['env', 'secrets', 'vars', 'matrix', 'steps', 'targets', 'pipeline'] as const;
 export const FUNCTIONS: Readonly<Record<string, [min: number, max: number]>> = {
@@ -124,7 +125,9 @@ function parseUncached(text: string): Node {
                 : `${arity[0]} or ${arity[1]}`;
           throw new ExprError(`${token.value}() takes ${want} argument(s), got ${args.length}`, token.pos);
         }
-        return made({ kind: 'call', name: token.value, args, pos: token.pos }, ...args);
+        const node = made({ kind: 'call', name: token.value, args, pos: token.pos } as const, ...args);
+        checkLiteralCall(node);
+        return node;
       }
       if (!(CONTEXTS as readonly string[]).includes(token.value)) {
         const guess = didYouMean(token.value, CONTEXTS);

@@ -197,6 +197,34 @@ steps:
   assert.match(r.stderr, /key\.yml:8:16 an expression in a key is not evaluated: it would be sent as written/);
 });
 
+test("a function whose literal argument cannot work (format()'s {2} with one argument, a lone brace, fromJSON() of text that is not JSON) is refused by validate at its column, not when the step runs after earlier writes", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-literal-args-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'literal.yml');
+  writeFileSync(
+    file,
+    `version: 1
+vars:
+  a: x
+steps:
+  - uses: assert
+    with: { that: "true", message: "\${{ format('{0} {2}', vars.a) }}" }
+  - uses: assert
+    with: { that: "format('{0', vars.a) == 'x'" }
+  - uses: assert
+    with: { that: "fromJSON('{bad').a == 1" }
+  - uses: assert
+    with: { that: "format('{0}-{{}}', vars.a) == fromJSON('\\"x-{}\\"')" }
+`,
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /literal\.yml:6:41 invalid expression: format\(\): \{2\} has no argument/);
+  assert.match(r.stderr, /literal\.yml:8:20 invalid expression: format\(\): a lone \{ in the format string/);
+  assert.match(r.stderr, /literal\.yml:10:20 invalid expression: fromJSON\(\): not valid JSON/);
+  assert.doesNotMatch(r.stderr, /literal\.yml:12:/, 'a format and a fromJSON that work are not refused');
+});
+
 test("a second YAML document, an unknown tag and a condition that is a list are refused in words a pipeline author reads, each with a hint, not in the YAML library's or the runner's", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-yaml-words-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
