@@ -13,6 +13,7 @@ import type { Diagnostic } from './diagnostics.ts';
 import { indentationMistake } from './indentation.ts';
 import { MAX_JSON_DEPTH, pathPast } from '../text/bounded-json.ts';
 import { fastData } from './yaml-fast.ts';
+import { sourceOffset } from './scalar-offset.ts';
 
 export type Path = readonly (string | number)[];
 
@@ -178,9 +179,9 @@ export function locate(source: YamlSource, path: Path, options: { key?: boolean;
         : (node ?? keyNode);
   const start = target?.range?.[0] ?? 0;
   let shift = 0;
-  if (options.offset !== undefined && isScalar(target) && depth === path.length) {
-    shift = options.offset + (target.type === 'QUOTE_DOUBLE' || target.type === 'QUOTE_SINGLE' ? 1 : 0);
-    if (target.type === 'BLOCK_LITERAL' || target.type === 'BLOCK_FOLDED') shift = 0;
+  if (options.offset !== undefined && isScalar(target) && depth === path.length && typeof target.value === 'string') {
+    const written = source.text.slice(start, target.range?.[1] ?? start);
+    shift = sourceOffset(written, target.type, target.value, options.offset);
   }
   const at = source.lines.linePos(start + shift);
   return { line: at.line, col: at.col };

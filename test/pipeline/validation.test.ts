@@ -225,6 +225,47 @@ steps:
   assert.doesNotMatch(r.stderr, /literal\.yml:12:/, 'a format and a fromJSON that work are not refused');
 });
 
+test("an expression's problem is said at its own line and column whatever the string's style: a literal or folded block, a double-quoted string's escapes, a single-quoted string's '', a plain string over two lines", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-positions-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'pos.yml');
+  writeFileSync(
+    file,
+    `version: 1
+steps:
+  - uses: assert
+    with:
+      that: "true"
+      message: |
+        first line
+        then \${{ vars.nope1 }}
+  - uses: assert
+    with:
+      that: >-
+        \${{ vars.nope2 }}
+  - uses: assert
+    with: { that: "true", message: "a\\tb \${{ vars.nope3 }}" }
+  - uses: assert
+    with: { that: "true", message: 'it''s \${{ vars.nope4 }}' }
+  - uses: assert
+    with:
+      that: "true"
+      message: a plain
+        folded \${{ vars.nope5 }}
+  - uses: assert
+    with:
+      that: "true"
+      message: "a \\u00e9 \\x41 \${{ vars.nope6 }}"
+`,
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  const said = [...r.stderr.matchAll(/pos\.yml:(\d+:\d+) unknown var "(nope\d)"/g)].map(
+    ([, at, name]) => `${name} ${at}`,
+  );
+  assert.deepEqual(said, ['nope1 8:18', 'nope2 12:13', 'nope3 14:46', 'nope4 16:47', 'nope5 21:20', 'nope6 25:35']);
+});
+
 test("a second YAML document, an unknown tag and a condition that is a list are refused in words a pipeline author reads, each with a hint, not in the YAML library's or the runner's", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-yaml-words-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
