@@ -212,7 +212,9 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
           'the job summary and the JSON/HTML reports of the run',
         ),
         ...(deployment ? [deployment] : []),
-        ...(webhook ? [webhookChannel(webhook, { env: deps.env, said: (line) => kit.info(line) })] : []),
+        ...(webhook
+          ? [webhookChannel(webhook, { env: deps.env, signal: deps.signal, said: (line) => kit.info(line) })]
+          : []),
         outputsChannel(def, kit, {
           reportPath: paths.json,
           reportWritten: () => reportFiles.written.includes(paths.json),

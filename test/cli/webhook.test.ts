@@ -197,3 +197,31 @@ test('run --webhook with a user and password in the URL: sent as Basic authoriza
   }
   assert.equal(server.received.length, 1, 'nothing posted for a URL refused');
 });
+
+test('run --webhook that never answers follows the signal: SIGTERM while it is posted cuts it at once (not at its 10 s limit), saying so; the report files are written before it', async (t) => {
+  let arrived: () => void = () => undefined;
+  const posted = new Promise<void>((resolve) => (arrived = resolve));
+  // Reads the report and never answers.
+  const server = createServer((req) => req.on('data', () => arrived()).resume());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => (server.closeAllConnections(), server.close()));
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-webhook-hang-'));
+  const file = join(dir, 'nightly.yml');
+  writeFileSync(file, PIPELINE);
+  const stop = new AbortController();
+  void posted.then(() => stop.abort(new Error('received SIGTERM')));
+  const r = await runCli(
+    [
+      'run',
+      file,
+      '--report-json',
+      join(dir, 'r.json'),
+      '--webhook',
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    ],
+    { env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' }, signal: stop.signal },
+  );
+  assert.match(`${r.stdout}${r.stderr}`, /webhook: publishing failed: the report could not be posted \(interrupted\)/);
+  assert.equal((JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { outcome: string }).outcome, 'success');
+});

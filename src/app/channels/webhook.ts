@@ -3,7 +3,7 @@
 // as Basic authorization). The URL is a secret (a query string
 // or a path often carries a token): registered with the masker before anything is printed, never
 // named in what this channel says. A failure (refused, a status other than 2xx, no answer in
-// time) is a warning; the run's outcome and exit code stay what they were.
+// time, cut by SIGINT or SIGTERM) is a warning; the run's outcome and exit code stay what they were.
 import { createDispatcher } from '../../api/dispatcher.ts';
 import { loadUndici } from '../../api/undici.ts';
 import type { Env } from '../../environment.ts';
@@ -15,6 +15,11 @@ import type { Channel } from './channel.ts';
 
 /** How long the whole POST may take (connect, send, answer). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/**
+ * How long it may take when the command was interrupted before it (the report of a cancelled run
+ * is still posted); a signal while it is posted cuts it at once, as the action's GitHub calls.
+ */
+export const WEBHOOK_AFTER_CANCEL_MS = 5_000;
 
 /**
  * The webhook's URL, checked (http or https) and registered with the masker: the whole URL, and
@@ -63,7 +68,7 @@ export function webhookUrl(text: string, masker: Masker, where: string, code: Er
  */
 export function webhookChannel(
   url: URL,
-  options: { env: Env; timeoutMs?: number; said?: (text: string) => void },
+  options: { env: Env; signal?: AbortSignal; timeoutMs?: number; said?: (text: string) => void },
 ): Channel {
   return {
     name: 'webhook',
@@ -79,6 +84,7 @@ export function webhookChannel(
       target.username = '';
       target.password = '';
       const lazy = createDispatcher({}, options.env, undefined, target.href);
+      const cancelledBefore = options.signal?.aborted === true;
       let status: number;
       try {
         const res = await request(target.href, {
@@ -90,14 +96,25 @@ export function webhookChannel(
             ...(credentials ? { authorization: credentials } : {}),
           },
           body: renderJson(end.report),
-          signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+          // Follows the command's signal: a run interrupted before it still posts its report, within a short grace.
+          signal: cancelledBefore
+            ? AbortSignal.timeout(WEBHOOK_AFTER_CANCEL_MS)
+            : AbortSignal.any([
+                AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+                ...(options.signal ? [options.signal] : []),
+              ]),
         });
         status = res.statusCode;
         await res.body.dump();
       } catch (error) {
         const e = error as NodeJS.ErrnoException;
         // The reason only: undici's message may hold the URL.
-        const why = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'no answer in time' : (e.code ?? e.name);
+        const why =
+          !cancelledBefore && options.signal?.aborted
+            ? 'interrupted'
+            : e.name === 'TimeoutError' || e.name === 'AbortError'
+              ? 'no answer in time'
+              : (e.code ?? e.name);
         throw new Error(`the report could not be posted (${why})`, { cause: error });
       } finally {
         void lazy.close();

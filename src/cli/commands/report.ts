@@ -227,7 +227,7 @@ async function write(
   const publish = publisher(
     [
       reportFilesChannel(paths, { said: (p) => print(`report: ${p}`) }),
-      ...(webhook ? [webhookChannel(webhook, { env: io.env, said: print })] : []),
+      ...(webhook ? [webhookChannel(webhook, { env: io.env, signal: io.signal, said: print })] : []),
       ciSummaryChannel(chooseCi(io), io.env, print, {
         summaryFile: paths.summary,
         fullReport: paths.json ?? paths.html,

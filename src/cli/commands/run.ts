@@ -471,7 +471,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
                 }),
               ]
             : []),
-          ...(webhook ? [webhookChannel(webhook, { env: io.env, said: print })] : []),
+          ...(webhook ? [webhookChannel(webhook, { env: io.env, signal: io.signal, said: print })] : []),
           // Last: Azure's final lines end the task.
           ciSummaryChannel(ci, io.env, print, { summaryFile: paths.summary, fullReport: fullReportOf(paths) }),
         ],
