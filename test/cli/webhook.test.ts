@@ -225,3 +225,26 @@ test('run --webhook that never answers follows the signal: SIGTERM while it is p
   assert.match(`${r.stdout}${r.stderr}`, /webhook: publishing failed: the report could not be posted \(interrupted\)/);
   assert.equal((JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { outcome: string }).outcome, 'success');
 });
+
+test('run --webhook of a run interrupted mid-step: the cancelled run is still posted, its report saying so', async (t) => {
+  const received = await hook(t, 200);
+  const { url, emulator } = await startEmulator(t);
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/transaction-log/clear', hang: true });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-webhook-cancelled-'));
+  const file = join(dir, 'nightly.yml');
+  writeFileSync(file, PIPELINE);
+  const stop = new AbortController();
+  const interrupted = (async () => {
+    while (!emulator.requests.some((r) => r.path.endsWith('/transaction-log/clear')))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort(new Error('received SIGTERM'));
+  })();
+  const r = await runCli(['run', file, '--webhook', received.url], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+    signal: stop.signal,
+  });
+  await interrupted;
+  assert.match(r.stdout, /webhook: the report was posted \(200\)/, r.stdout + r.stderr);
+  assert.equal(received.received.length, 1);
+  assert.equal((JSON.parse(received.received[0]!.body) as { outcome: string }).outcome, 'cancelled');
+});
