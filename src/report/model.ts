@@ -10,7 +10,15 @@ import {
   StepInstance,
   WindowVerdictSchema,
 } from '../runner/instance.ts';
-import { countSteps, countsPhrase, decisionPhrase, parkedOf, type RunResult, type StepRun } from '../runner/result.ts';
+import {
+  countSteps,
+  countsPhrase,
+  decisionPhrase,
+  parkedOf,
+  undecidedDoubts,
+  type RunResult,
+  type StepRun,
+} from '../runner/result.ts';
 import { ParkSchema, RolloutResultSchema, WaveResultSchema, type Park } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
@@ -470,10 +478,22 @@ export function stepsCounted(steps: readonly ReportStep[]): string {
   return `${ended.length ? `${countsPhrase(countSteps(ended))}, ` : ''}${notEnded} not ended yet`;
 }
 
-/** What a report says it came to: its outcome, or "under way" for a sharded run read while its workers ran (not its result). */
-/** The run's outcome in words: a parked run's is "parked" (its JSON outcome is what ran, its `parked` what it waits for). */
-export const outcomeWord = (report: Pick<Report, 'outcome'> & { parked?: Report['parked'] | undefined }) =>
-  report.parked ? 'parked' : report.outcome === 'under-way' ? 'under way' : report.outcome;
+/**
+ * The run's outcome in words: a parked run's is "parked" (its JSON outcome is what ran, its
+ * `parked` what it waits for); "under way" for a sharded run read while its workers ran (not its
+ * result); "in doubt" for a success that left a write in doubt no one decided (continue-on-error
+ * lets a failure pass, not a doubt: the job exits 1, and its heading never says success).
+ */
+export const outcomeWord = (
+  report: Pick<Report, 'outcome'> & { parked?: Report['parked'] | undefined; steps?: readonly ReportStep[] },
+) =>
+  report.parked
+    ? 'parked'
+    : report.outcome === 'under-way'
+      ? 'under way'
+      : report.outcome === 'success' && report.steps && undecidedDoubts(report.steps).length > 0
+        ? 'in doubt'
+        : report.outcome;
 
 export const IN_DOUBT_NOTE = 'the request was sent; the server may have applied it';
 

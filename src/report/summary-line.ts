@@ -3,11 +3,11 @@ import { formatDuration } from '../duration.ts';
 import { describeSelection } from '../pipeline/selection.ts';
 import { countsPhrase } from '../runner/result.ts';
 import { neutralise } from '../text/neutralise.ts';
-import type { Report } from './model.ts';
+import { outcomeWord, type Report } from './model.ts';
 
-/** The run's last line: its outcome, duration and the count of step runs by outcome. */
+/** The run's last line: its outcome (in doubt for a success that left a write in doubt), duration and the count of step runs by outcome. */
 export function summaryLine(report: Report): string {
   const { counts } = report;
   const limited = report.selection && describeSelection(report.selection);
-  return `pipeline "${neutralise(report.pipeline.name)}": ${report.outcome} in ${formatDuration(report.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})${limited ? `; limited to: ${neutralise(limited)}` : ''}${report.parked ? `; parked: waiting for ${neutralise(report.parked.reason)}` : ''}`;
+  return `pipeline "${neutralise(report.pipeline.name)}": ${report.parked ? report.outcome : outcomeWord(report)} in ${formatDuration(report.durationMs)} (${counts.total} step run(s): ${countsPhrase(counts)})${limited ? `; limited to: ${neutralise(limited)}` : ''}${report.parked ? `; parked: waiting for ${neutralise(report.parked.reason)}` : ''}`;
 }

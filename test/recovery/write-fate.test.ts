@@ -514,10 +514,28 @@ test('a continue-on-error step that left its write in doubt: the run goes on, it
 `,
   );
   s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
-  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
-    env: s.env,
-  });
+  const run = await runCli(
+    [
+      'run',
+      s.file,
+      '--journal',
+      s.journal,
+      '--report-json',
+      `${s.journal}.json`,
+      '--summary',
+      `${s.journal}.md`,
+      '--html',
+      `${s.journal}.html`,
+    ],
+    { env: s.env },
+  );
   assert.equal(run.code, 1, run.stdout + run.stderr);
+  // What a person reads first says so too: not "✅ success" over a job that exits 1.
+  const summary = readFileSync(`${s.journal}.md`, 'utf8');
+  assert.match(summary, /^## ⚠️ .+: in doubt$/m);
+  assert.doesNotMatch(summary, /continue-on-error let them pass/);
+  assert.match(readFileSync(`${s.journal}.html`, 'utf8'), /<h1>[^<]*: in doubt<\/h1>/);
+  assert.match(run.stdout, /^pipeline "[^"]*": in doubt in /m);
   assert.match(
     run.stdout,
     /^✖ 1 step run\(s\) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal \(run --resume JOURNAL --in-doubt skip\|retry\|verify\)$/m,
