@@ -134,7 +134,8 @@ export function serverMessage(text: string): string {
 
 /**
  * Errors that say the server could not be reached or read at all (refused, reset, no DNS name, a
- * failed TLS handshake, a proxy, no answer in time): nothing was learnt of its state.
+ * failed TLS handshake, a proxy, no answer in time); with those of `unreachable`, an answer that
+ * tells nothing of its state either: nothing was learnt of it.
  */
 const UNREACHABLE: ReadonlySet<string> = new Set([
   'API_CONNECTION_REFUSED',
@@ -146,6 +147,14 @@ const UNREACHABLE: ReadonlySet<string> = new Set([
   'API_TIMEOUT',
 ]);
 
+/**
+ * Whether nothing was learnt of the server's state: it could not be reached (UNREACHABLE), its
+ * credentials were refused (401, 403: a password rotated), or it or a gateway in front of it
+ * failed (a 5xx, a load balancer's 503 page). A drift audit calls such a site unreachable, not
+ * drifted: a 404 or a refusal in the API's words says something of the state, these do not.
+ */
 export function unreachable(error: unknown): boolean {
-  return error instanceof ApiError && UNREACHABLE.has(error.code);
+  if (!(error instanceof ApiError)) return false;
+  if (UNREACHABLE.has(error.code) || error.code === 'API_UNAUTHORIZED' || error.code === 'API_FORBIDDEN') return true;
+  return error.code === 'API_HTTP_STATUS' && (error.status ?? 0) >= 500;
 }

@@ -171,3 +171,40 @@ test('a site that cannot be reached is no drift: the audit names it unreachable,
   const both = JSON.parse(readFileSync(join(dir, 'both.json'), 'utf8'));
   assert.deepEqual([both.drifted, both.unreachable], [['test', 'staging'], ['prod']]);
 });
+
+test("a site whose every read was refused (401: a rotated password) or answered by a gateway's 503 page is no drift: nothing was read of it, it is unreachable (exit 3)", async (t) => {
+  const { urls, emulators } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-unread-'));
+  for (const site of ['test', 'staging', 'prod'] as const)
+    for (const engine of emulators[site].state.engines) engine.version = '26.10.3';
+  emulators.staging.faults.add({
+    path: '/api/*',
+    status: 503,
+    contentType: 'text/html',
+    body: '<html><body>503 Service Unavailable</body></html>',
+  });
+  const env = {
+    ...siteSecrets('test', urls.test),
+    ...siteSecrets('staging', urls.staging),
+    ...siteSecrets('prod', urls.prod),
+    PROD_ENGINE_PASSWORD: 'rotated-since',
+  };
+  const r = await runCli(
+    [
+      'plan',
+      'pipelines/drift-audit.yml',
+      '--live',
+      '--expect',
+      '--var',
+      'release=26.10.3',
+      '--json',
+      join(dir, 'drift.json'),
+    ],
+    { env },
+  );
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout, /DRIFT/);
+  const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
+  assert.deepEqual(audit.drifted, []);
+  assert.deepEqual(audit.unreachable, ['staging', 'prod']);
+});
