@@ -58,7 +58,7 @@ test('the single executable runs the demo pipeline on the embedded emulator with
   }
 });
 
-test('npm pack: the tarball installs globally, its bin `enginectl` runs with no dependency to fetch, and it validates and runs the demo on Node 22 and 24', { timeout: 300_000 }, async () => {
+test('npm pack: the tarball installs globally, its bin `enginectl` runs with no dependency to fetch, and it validates and runs its own demo (pipelines/, as its README says) on Node 22 and 24', { timeout: 300_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-pack-'));
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as { filename: string; files: { path: string }[] }[];
   const files = packed[0]!.files.map((f) => f.path);
@@ -74,12 +74,14 @@ test('npm pack: the tarball installs globally, its bin `enginectl` runs with no 
   assert.equal(r.stdout, `${VERSION}\n`);
   // The installed package on the Node lines CI images carry (from the npm registry's node package).
   const installed = join(prefix, 'lib', 'node_modules', 'enginectl', 'dist', 'cli.mjs');
+  // The demo the package's README runs is in the package: a user of the npm package has no clone.
+  const demoFile = join(prefix, 'lib', 'node_modules', 'enginectl', 'pipelines', 'demo.yml');
   const PATH = pathForNestedNpx().join(':');
   for (const line of ['22', '24']) {
     const node = ['npx', '-y', `node@${line}`, installed];
-    const valid = await runCli(['validate', join(ROOT, 'pipelines', 'demo.yml'), '--emulator'], { command: node, env: { PATH } });
+    const valid = await runCli(['validate', demoFile, '--emulator'], { command: node, env: { PATH } });
     assert.equal(valid.code, 0, `Node ${line}: ${valid.stderr}`);
-    const demo = await runCli(['run', join(ROOT, 'pipelines', 'demo.yml'), '--emulator'], { command: node, env: { PATH } });
+    const demo = await runCli(['run', demoFile, '--emulator'], { command: node, env: { PATH } });
     assert.equal(demo.code, 0, `Node ${line}: ${demo.stdout}${demo.stderr}`);
     assert.match(demo.stdout, /^pipeline "Release 2026\.11 \(demo\)": success /m, `Node ${line}`);
   }
