@@ -2,7 +2,8 @@
 // docs/error-codes.md shows it as it is (UPDATE_GOLDEN=1 npm test rewrites the page), and every
 // flag its hints name is one the CLI accepts.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ERROR_CODES } from '../src/error-codes.ts';
@@ -94,4 +95,26 @@ test('every flag a hint of the table names is an option of the CLI, of the comma
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test("the terminal says each error's code, as this page promises: a command's under its message, a failed step's under its error line", async (t) => {
+  const unknown = await runCli(['frobnicate']);
+  assert.equal(unknown.code, 2);
+  assert.match(
+    unknown.stderr,
+    /^enginectl: unknown command "frobnicate"\n {2}hint: .*\n {2}code: UNKNOWN_COMMAND \(exit 2\)\n$/,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-codes-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'fails.yml'),
+    `version: 1
+steps:
+  - uses: assert
+    with: { that: "false", message: deliberate failure }
+`,
+  );
+  const failed = await runCli(['run', join(dir, 'fails.yml'), '--emulator']);
+  assert.equal(failed.code, 1);
+  assert.match(failed.stdout, /^ {4}error: deliberate failure\n(?: {4}hint: .*\n)? {4}code: STEP_FAILED\n/m);
 });

@@ -1,6 +1,6 @@
 // Dispatches argv to a command and turns every error into a message and an exit code. Testable:
 // it never exits the process and prints only through `io`.
-import { describeError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
+import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
 import { annotationsOf } from './annotations.ts';
 import { VERSION } from '../version.ts';
 import { MAIN_HELP } from './help.ts';
@@ -42,6 +42,8 @@ export async function runCommand(argv: string[], given: CliIO): Promise<number> 
   const failed = (error: unknown) => {
     for (const line of annotationsOf(error, io, chosen ?? detectCi(io.env))) io.stdout(`${line}\n`);
     io.stderr(`enginectl: ${neutralise(describeError(error))}\n`);
+    // The code docs/error-codes.md lists, under the message: what to search for, and what a script matches.
+    if (error instanceof EnginectlError) io.stderr(`  code: ${error.code} (exit ${error.exitCode})\n`);
     return exitCodeOf(error);
   };
   let command: Command;

@@ -104,6 +104,7 @@ export class RunLog implements RunLogger {
     if (!run.error) return;
     this.sink.line(`    ${run.continuedOnError ? 'failed (continue-on-error)' : 'error'}: ${n(run.error.message)}`);
     if (run.error.hint) this.sink.line(`    hint: ${n(run.error.hint)}`);
+    this.sink.line(`    code: ${n(run.error.code)}`);
     if (run.outcome !== 'failure') return;
     // An annotation is rendered by GitHub: server text in it mentions no one (noMentions).
     const message = noMentions(neutralise(`${run.error.message}${run.error.hint ? `\nhint: ${run.error.hint}` : ''}`));

@@ -145,7 +145,7 @@ steps:
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(
     r.stderr,
-    /^enginectl: --plan .*plan\.json: the saved plan of another pipeline \("Release with a saved plan", .*release\.yml\), not of "Licence renewal" \(.*other\.yml\)\n {2}hint: make a plan of this pipeline \(enginectl plan FILE --live --out F\) and run with it\n$/,
+    /^enginectl: --plan .*plan\.json: the saved plan of another pipeline \("Release with a saved plan", .*release\.yml\), not of "Licence renewal" \(.*other\.yml\)\n {2}hint: make a plan of this pipeline \(enginectl plan FILE --live --out F\) and run with it\n {2}code: BAD_PLAN \(exit 2\)\n$/,
   );
   assert.doesNotMatch(r.stderr, /stale/);
   assert.deepEqual(

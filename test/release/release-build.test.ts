@@ -3,8 +3,16 @@
 // qemu (arm64), the Windows one as far as this machine can, the OCI image as docker, GitLab and
 // Jenkins start it, the npm package installed.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
@@ -231,6 +239,38 @@ test('the amd64 image runs as `docker run IMAGE validate`, as a GitLab job scrip
   assert.match(cat.stdout, /ID=enginectl/);
   // HTTPS clients in the image find the CA bundle update-ca-certificates would have written.
   assert.match(readFileSync(join(rootfs, 'etc/ssl/certs/ca-certificates.crt'), 'utf8'), /-----BEGIN CERTIFICATE-----/);
+});
+
+test("the image trusts a CA added to its bundle (as a runner mounts its company's): enginectl in it reaches an HTTPS server that CA signed", async (t) => {
+  const { config, rootfs } = oci().unpack('amd64');
+  const tls = join(ROOT, 'test/fixtures/tls');
+  // The server runs in a process of its own: runImage waits for the image's process synchronously.
+  const server = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const https = require('node:https'); const fs = require('node:fs');
+       const s = https.createServer({ key: fs.readFileSync(process.argv[1]), cert: fs.readFileSync(process.argv[2]) }, (q, a) => (a.writeHead(200, { 'content-type': 'application/json' }), a.end('[]')));
+       s.listen(0, '127.0.0.1', () => console.log(s.address().port));`,
+      join(tls, 'server-key.pem'),
+      join(tls, 'server-cert.pem'),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  t.after(() => server.kill());
+  const port = await new Promise<string>((resolve) =>
+    server.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())),
+  );
+  const bundle = join(rootfs, 'etc/ssl/certs/ca-certificates.crt');
+  const original = readFileSync(bundle);
+  t.after(() => writeFileSync(bundle, original));
+  appendFileSync(bundle, readFileSync(join(tls, 'server-cert.pem')));
+  const r = runImage(rootfs, config, [
+    'sh',
+    '-c',
+    `ENGINE_URL=https://127.0.0.1:${port} ENGINE_USERNAME=admin ENGINE_PASSWORD=admin enginectl api GET /api/monitoring/v1/engines`,
+  ]);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
 test('the arm64 image holds an arm64 root file system whose libraries run the executable (under qemu)', () => {
