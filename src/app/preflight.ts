@@ -24,10 +24,12 @@ export async function preflight(
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
   const masker = new Masker();
   const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live });
+  const mask = (t: string) => masker.mask(t);
   const identity = {
     name: plan.name,
     file: input.pipeline.file,
-    sha256: pipelineSha256(input.sources, (t) => masker.mask(t)),
+    sha256: pipelineSha256(input.sources, mask),
+    files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], mask) })),
     vars: masker.maskValue({ ...input.vars }),
     selection: input.selection,
   };

@@ -11,11 +11,13 @@ import { observedChanges } from '../steps/observed.ts';
 import { valuesHashPlain } from './plain-hash.ts';
 
 /**
- * 2: each instance is known by its key (runner/resume.ts instanceKey: its step's identity and
- * matrix values), `at` only shown. A plan of version 1 is still read: its instances are known by
- * their `at`, as that version knew them.
+ * 3: each file the pipeline reads (the pipeline, then each include) has its own hash, so a change
+ * names the file that changed. 2: each instance is known by its key (runner/resume.ts
+ * instanceKey: its step's identity and matrix values), `at` only shown. Plans of versions 1 and 2
+ * are still read: their instances known as they knew them (by `at` in 1), a change of their files
+ * told as one (they keep one hash for all).
  */
-export const PLAN_VERSION = 2;
+export const PLAN_VERSION = 3;
 
 const InstanceV1 = z.object({
   /** What the messages show of it. */
@@ -32,9 +34,12 @@ const InstanceV1 = z.object({
 
 const Instance = InstanceV1.extend({ key: z.string() });
 
+/** Each file the pipeline reads, in order (the pipeline, then each include by the name it is given), hashed plainly with secrets masked. */
+const Files = z.array(z.object({ path: z.string(), sha256: z.string() }));
+
 const Plan = z.object({
   planVersion: z.literal(PLAN_VERSION),
-  pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string() }),
+  pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string(), files: Files }),
   varsHash: z.string(),
   selection: z.object({
     only: z.record(z.string(), z.array(z.string())),
@@ -43,9 +48,13 @@ const Plan = z.object({
   createdAt: z.string(),
   instances: z.array(Instance),
 });
-const PlanV1 = Plan.extend({ planVersion: z.literal(1), instances: z.array(InstanceV1) });
+const PlanV2 = Plan.extend({
+  planVersion: z.literal(2),
+  pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string() }),
+});
+const PlanV1 = PlanV2.extend({ planVersion: z.literal(1), instances: z.array(InstanceV1) });
 
-export const SavedPlan = z.discriminatedUnion('planVersion', [Plan, PlanV1]);
+export const SavedPlan = z.discriminatedUnion('planVersion', [Plan, PlanV2, PlanV1]);
 export type SavedPlan = z.infer<typeof SavedPlan>;
 /** A plan as this version saves it (and as the run makes it again to compare). */
 export type CurrentPlan = z.infer<typeof Plan>;
@@ -60,6 +69,7 @@ export interface PlanIdentity {
   name: string;
   file: string;
   sha256: string;
+  files: { path: string; sha256: string }[];
   vars: Readonly<Record<string, unknown>>;
   selection: Selection;
 }
@@ -67,7 +77,7 @@ export interface PlanIdentity {
 export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): CurrentPlan {
   return {
     planVersion: PLAN_VERSION,
-    pipeline: { name: identity.name, file: identity.file, sha256: identity.sha256 },
+    pipeline: { name: identity.name, file: identity.file, sha256: identity.sha256, files: identity.files },
     varsHash: valuesHashPlain(identity.vars),
     selection: canonicalSelection(identity.selection),
     createdAt: new Date(now).toISOString(),
@@ -132,10 +142,25 @@ const STATES: Record<string, string> = {
   'not-read': 'was not read',
 };
 
+/** Each file that changed since the plan, as a resume names them (journal/resume.ts): the pipeline file, then each include by its path. */
+function filesChanged(saved: SavedPlan, now: CurrentPlan): string[] {
+  if (!('files' in saved.pipeline)) return [`the pipeline's files changed (${saved.pipeline.file})`];
+  const [pipeline, ...includes] = now.pipeline.files;
+  const [pipelineThen, ...includesThen] = saved.pipeline.files;
+  const out = pipeline?.sha256 === pipelineThen?.sha256 ? [] : [`the pipeline file changed (${now.pipeline.file})`];
+  const then = new Map(includesThen.map((f) => [f.path, f.sha256]));
+  for (const f of includes)
+    if (then.get(f.path) !== f.sha256)
+      out.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
+  for (const f of includesThen)
+    if (!includes.some((g) => g.path === f.path)) out.push(`${f.path} is no longer included`);
+  return out.length > 0 ? out : [`the pipeline's files changed (${saved.pipeline.file})`];
+}
+
 export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {
   const id = identify(saved);
   const out: string[] = [];
-  if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(`the pipeline's files changed (${saved.pipeline.file})`);
+  if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(...filesChanged(saved, now));
   if (saved.varsHash !== now.varsHash) out.push('the --var values differ');
   if (JSON.stringify(saved.selection) !== JSON.stringify(now.selection)) out.push('--only or --skip differ');
   const fresh = new Map(now.instances.map((i) => [id(i), i]));

@@ -1,7 +1,7 @@
 // A saved live plan: plan --live --out F, then run --plan F, which reads again (GET requests only)
 // what the plan saw and refuses to run stale, naming each difference.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -80,7 +80,7 @@ test('run --plan refuses a stale plan (exit 2) naming each difference, and sends
   );
   const changed = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(changed.code, 2);
-  assert.match(changed.stderr, /the pipeline's files changed/);
+  assert.match(changed.stderr, /- the pipeline file changed \(.*release\.yml\)$/m);
   const bad = await runCli(['run', s.file, '--plan', s.file], { env: s.env });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--plan .*release\.yml: not JSON/);
@@ -161,7 +161,7 @@ test('run --plan knows an instance by its key, not its text; a plan of version 1
     planVersion: number;
     instances: { key?: string; at: string }[];
   };
-  assert.equal(saved.planVersion, 2);
+  assert.equal(saved.planVersion, 3);
   assert.ok(saved.instances.every((i) => typeof i.key === 'string'));
   const runWith = async (plan: unknown) => {
     writeFileSync(s.plan, JSON.stringify(plan));
@@ -196,4 +196,35 @@ test('run --plan knows an instance by its key, not its text; a plan of version 1
   const old = await runWith(v1);
   assert.equal(old.code, 0, old.stdout + old.stderr);
   assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
+});
+
+test('run --plan names the included file that changed, not the pipeline file, which did not', async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-'));
+  mkdirSync(join(dir, 'inventory'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE.replace(/^targets:\n.*\n/m, 'include: [inventory/prod.yml]\n'));
+  const inventory = join(dir, 'inventory', 'prod.yml');
+  writeFileSync(
+    inventory,
+    'targets:\n  prod: { server: prod-db.example.com, database: PROD, token: "${{ secrets.PROD_TOKEN }}" }\n',
+  );
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const plan = join(dir, 'plan.json');
+  const made = await runCli(['plan', file, '--live', '--out', plan], { env });
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  // Only the inventory changes.
+  writeFileSync(inventory, `# the prod site\n${readFileSync(inventory, 'utf8')}`);
+  const r = await runCli(['run', file, '--plan', plan], { env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  const listed = r.stderr.split('\n').filter((l) => l.startsWith('  - '));
+  assert.deepEqual(listed, ['  - the included inventory/prod.yml changed']);
+  // The pipeline file too: named as such.
+  writeFileSync(file, `# the release\n${readFileSync(file, 'utf8')}`);
+  const both = await runCli(['run', file, '--plan', plan], { env });
+  assert.equal(both.code, 2, both.stdout + both.stderr);
+  assert.deepEqual(
+    both.stderr.split('\n').filter((l) => l.startsWith('  - ')),
+    [`  - the pipeline file changed (${file})`, '  - the included inventory/prod.yml changed'],
+  );
 });
