@@ -4,7 +4,7 @@ import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { Masker } from '../runner/masker.ts';
-import type { Env } from '../runner/scope.ts';
+import { prepareRun, type Env } from '../runner/scope.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
 import { ofAnotherPipeline, savedPlan, staleness, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
@@ -32,8 +32,32 @@ export async function preflight(
     files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], mask) })),
     vars: masker.maskValue({ ...input.vars }),
     selection: input.selection,
+    servers: calledServers(input, plan, masker, live.emulatorUrl),
   };
   return { plan, saved: savedPlan(identity, plan.steps, now) };
+}
+
+/**
+ * The server each planned instance calls, by its name in the pipeline: its URL without the
+ * credentials it may hold, masked (a run against another server is refused), or the embedded
+ * emulator's (--emulator).
+ */
+function calledServers(
+  input: PreflightInput,
+  plan: PlanOutput,
+  masker: Masker,
+  emulatorUrl: string | undefined,
+): Record<string, string> {
+  const { servers } = prepareRun(input.pipeline, input.env, masker);
+  const out: Record<string, string> = {};
+  for (const name of new Set(plan.steps.flatMap((s) => (s.server === undefined ? [] : [s.server])))) {
+    const server = servers.get(name);
+    if (!server) continue;
+    out[name] = emulatorUrl
+      ? 'the embedded emulator (--emulator)'
+      : masker.mask(server.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1'));
+  }
+  return out;
 }
 
 /** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference; a plan of another pipeline (BAD_PLAN) in one line. */

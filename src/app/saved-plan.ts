@@ -11,7 +11,7 @@ import { observedChanges } from '../steps/observed.ts';
 import { valuesHashPlain } from './plain-hash.ts';
 
 /**
- * 3: each file the pipeline reads (the pipeline, then each include) has its own hash, so a change
+ * 3: the server each instance calls, by name (a run against another one is refused), and each file the pipeline reads (the pipeline, then each include) has its own hash, so a change
  * names the file that changed. 2: each instance is known by its key (runner/resume.ts
  * instanceKey: its step's identity and matrix values), `at` only shown. Plans of versions 1 and 2
  * are still read: their instances known as they knew them (by `at` in 1), a change of their files
@@ -46,9 +46,11 @@ const Plan = z.object({
     skip: z.record(z.string(), z.array(z.string())),
   }),
   createdAt: z.string(),
+  /** The server each planned instance calls, by its name in the pipeline: its URL, without credentials and masked. */
+  servers: z.record(z.string(), z.string()),
   instances: z.array(Instance),
 });
-const PlanV2 = Plan.extend({
+const PlanV2 = Plan.omit({ servers: true }).extend({
   planVersion: z.literal(2),
   pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string() }),
 });
@@ -72,6 +74,7 @@ export interface PlanIdentity {
   files: { path: string; sha256: string }[];
   vars: Readonly<Record<string, unknown>>;
   selection: Selection;
+  servers: Record<string, string>;
 }
 
 export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): CurrentPlan {
@@ -81,6 +84,7 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
     varsHash: valuesHashPlain(identity.vars),
     selection: canonicalSelection(identity.selection),
     createdAt: new Date(now).toISOString(),
+    servers: identity.servers,
     instances: steps.map((s) => {
       const write = s.live?.state === 'not-sent';
       return {
@@ -163,6 +167,11 @@ export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {
   if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(...filesChanged(saved, now));
   if (saved.varsHash !== now.varsHash) out.push('the --var values differ');
   if (JSON.stringify(saved.selection) !== JSON.stringify(now.selection)) out.push('--only or --skip differ');
+  // A plan of version 1 or 2 kept no server.
+  for (const [name, url] of Object.entries('servers' in saved ? saved.servers : {})) {
+    const is = now.servers[name];
+    if (is !== undefined && is !== url) out.push(`server ${name} was ${url} when planned, and is ${is} now`);
+  }
   const fresh = new Map(now.instances.map((i) => [id(i), i]));
   for (const was of saved.instances) {
     const is = fresh.get(id(was));

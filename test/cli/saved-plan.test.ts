@@ -228,3 +228,29 @@ test('run --plan names the included file that changed, not the pipeline file, wh
     [`  - the pipeline file changed (${file})`, '  - the included inventory/prod.yml changed'],
   );
 });
+
+test('run --plan refuses (exit 2) a plan made against another server, naming it without its credentials; nothing is sent', async (t) => {
+  const s = await setup(t);
+  const other = await startEmulator(t);
+  const saved = readFileSync(s.plan, 'utf8');
+  assert.ok(saved.includes(s.env.ENGINE_URL), 'the plan keeps the server it read');
+  // The same state, another server: its address given with the credentials in it.
+  const { ENGINE_USERNAME: _user, ENGINE_PASSWORD: _password, ...rest } = s.env;
+  const withLogin = other.url.replace('://', '://admin:admin@');
+  const r = await runCli(['run', s.file, '--plan', s.plan], { env: { ...rest, ENGINE_URL: withLogin } });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /--plan .*plan\.json: the saved plan of \S+ is stale:/);
+  assert.deepEqual(
+    r.stderr.split('\n').filter((l) => l.startsWith('  - ')),
+    [`  - server default was ${s.env.ENGINE_URL} when planned, and is ${other.url} now`],
+  );
+  assert.doesNotMatch(r.stderr + r.stdout, /admin@/);
+  assert.deepEqual(
+    other.emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'nothing was written',
+  );
+  // The same server again: it runs.
+  const same = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+  assert.equal(same.code, 0, same.stdout + same.stderr);
+});
