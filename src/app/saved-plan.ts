@@ -115,7 +115,30 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
       `--plan ${path}: not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`,
       { hint: 'make it again with plan --live --out' },
     );
+  const wrong = notWritten(parsed.data);
+  if (wrong)
+    throw new UsageError('BAD_PLAN', `--plan ${path}: not a plan plan --live --out wrote: ${wrong}`, {
+      hint: 'give run --plan the file plan --live --out wrote',
+    });
   return parsed.data;
+}
+
+/**
+ * What plan --out could not have written (a file edited by hand): a createdAt that is not the time
+ * it writes (toISOString), an instance listed twice. By key: a plan of version 1 knew its
+ * instances by their text, which two instances could share.
+ */
+function notWritten(saved: SavedPlan): string | undefined {
+  const at = Date.parse(saved.createdAt);
+  if (Number.isNaN(at) || new Date(at).toISOString() !== saved.createdAt)
+    return `its createdAt (${JSON.stringify(saved.createdAt)}) is not a time it writes`;
+  if (saved.planVersion === 1) return undefined;
+  const seen = new Set<string>();
+  for (const i of saved.instances) {
+    if (seen.has(i.key)) return `${i.at} is listed twice`;
+    seen.add(i.key);
+  }
+  return undefined;
 }
 
 /**

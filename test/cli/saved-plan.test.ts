@@ -254,3 +254,29 @@ test('run --plan refuses (exit 2) a plan made against another server, naming it 
   const same = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(same.code, 0, same.stdout + same.stderr);
 });
+
+test('run --plan refuses (BAD_PLAN, exit 2) a plan plan --out could not have written: a createdAt that is no date, an instance listed twice', async (t) => {
+  const s = await setup(t);
+  const saved = JSON.parse(readFileSync(s.plan, 'utf8')) as { createdAt: string; instances: unknown[] };
+  const cases: [string, unknown, RegExp][] = [
+    ['not a date', { ...saved, createdAt: 'not a date' }, /its createdAt \("not a date"\) is not a time it writes/],
+    [
+      'an instance twice',
+      { ...saved, instances: [...saved.instances, saved.instances[1]] },
+      /: \[2\/3\] System update prod is listed twice\n/,
+    ],
+  ];
+  for (const [what, plan, why] of cases) {
+    writeFileSync(s.plan, JSON.stringify(plan));
+    const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+    assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /^enginectl: --plan .*plan\.json: not a plan plan --live --out wrote: /, what);
+    assert.match(r.stderr, why, what);
+    assert.match(r.stderr, /\n {2}hint: give run --plan the file plan --live --out wrote\n$/, what);
+  }
+  assert.deepEqual(
+    s.emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'nothing was written',
+  );
+});
