@@ -5,7 +5,8 @@
 // it; a lock left by a process of this host that no longer exists (a killed run) is stale: it is
 // taken over, and said, under a takeover lock of its own (`JOURNAL.lock.takeover`, O_EXCL), so two
 // runs that both find it stale never both take it. A lock of another host cannot be checked from
-// here: the operator removes it.
+// here: the operator removes it. verify, which reads a journal and writes nothing, takes no lock:
+// it is refused while a run holds it, and reads past a stale one.
 import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -184,5 +185,47 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
     'JOURNAL_LOCKED',
     `journal ${journal}: its lock ${path} keeps changing; another run is starting`,
     { hint: 'run one resume at a time; nothing was run' },
+  );
+}
+
+/**
+ * For a command that reads a journal and must not while a run writes it (verify: the calls that
+ * run has in flight are not in doubt, it waits for their answers): refuses (JOURNAL_LOCKED) while
+ * a run holds the lock, as a run is refused, and takes no lock of its own (it writes nothing). A
+ * lock left by a process of this host that no longer runs is stale: it does not stop the reading,
+ * and is said (the warning); a lock of another host cannot be checked from here.
+ */
+export function refuseWhileLocked(
+  journal: string,
+  command: string,
+  fs: Pick<LockFs, 'readFileSync' | 'realpathSync'> = nodeFs,
+): { warning?: string } {
+  const path = lockPathOf(journal, fs);
+  let text: string;
+  try {
+    text = fs.readFileSync(path, 'utf8');
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code;
+    if (why === 'ENOENT') return {};
+    throw new UsageError(
+      'BAD_JOURNAL',
+      `journal ${journal}: cannot read its lock ${path} (${why ?? (error as Error).message})`,
+      { hint: `make ${path} readable, or remove it if no run holds it; nothing was read` },
+    );
+  }
+  const holder = holderOf(text);
+  if (holder && holder.host === hostname() && !alive(holder.pid))
+    return {
+      warning: `journal ${journal}: its lock was left by process ${holder.pid} (${holder.command}, since ${holder.at}), which no longer runs`,
+    };
+  const who = holder
+    ? `process ${holder.pid} on ${holder.host} (${holder.command}, since ${holder.at})`
+    : `an unreadable lock (${path})`;
+  throw new UsageError(
+    'JOURNAL_LOCKED',
+    `journal ${journal} is in use by ${who}: the run that writes it is still running, and a call it has in flight is not in doubt`,
+    {
+      hint: `${command} once that run has ended. If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and ${command} again; nothing was read or written`,
+    },
   );
 }

@@ -9,6 +9,7 @@ import { Masker } from '../../runner/masker.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readNamedJournal } from '../journal-file.ts';
+import { refuseWhileLocked } from '../../journal/lock.ts';
 import { filesHashes, teachSecrets } from '../../app/journal-setup.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
@@ -18,7 +19,9 @@ Reads back the target of each call a run sent and never saw answered ("in doubt"
 whether the server applied it: applied, not-applied or cannot-tell, with the evidence. It sends
 only GET requests, to the servers of the pipeline that wrote the journal (their URLs and
 credentials from the environment, as for run), and changes nothing: resume with
-run --resume JOURNAL --in-doubt verify (or verify-and-retry) to act on it.
+run --resume JOURNAL --in-doubt verify (or verify-and-retry) to act on it. A journal a run still
+writes (its lock held by a live process) is refused: the calls that run has in flight are not in
+doubt; verify once it has ended.
 
 Read back: licensing/add and licensing/remove (the licenses against those recorded just before
 the call), classes/create, update and delete (the entity), update/system (the Engine versions
@@ -33,7 +36,7 @@ Options:
   -h, --help         show this help
 
 Exit codes: 0 nothing is in doubt or every in-doubt call was settled (applied or not applied),
-1 at least one cannot be told, 2 invalid input.`;
+1 at least one cannot be told, 2 invalid input or the journal in use by a live run.`;
 
 export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs('verify', args, {
@@ -45,6 +48,11 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   if (values.help) {
     io.stdout(`${VERIFY_HELP}\n`);
     return ExitCode.ok;
+  }
+  // A journal a live run writes has nothing in doubt yet: its calls in flight are awaited.
+  if (values.run === undefined && positionals.length === 1) {
+    const { warning } = refuseWhileLocked(resolve(io.cwd, positionals[0]!), 'verify');
+    if (warning) io.stderr(`enginectl: warning: ${neutralise(warning)}\n`);
   }
   const { state, name: path } = await readNamedJournal('verify', positionals, values, io);
   const first = state.runs[0]!;
