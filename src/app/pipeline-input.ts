@@ -101,7 +101,13 @@ export function includeReader(dir: string, sources: Source[]): (path: string) =>
 export async function loadPipelineFile(
   file: string,
   io: FileSource & { env: Readonly<Record<string, string | undefined>> },
-  options: { vars?: Record<string, unknown>; emulator?: boolean; checkEnv?: boolean; selection?: Selection } = {},
+  options: {
+    vars?: Record<string, unknown>;
+    emulator?: boolean;
+    checkEnv?: boolean;
+    selection?: Selection;
+    readBack?: Iterable<string>;
+  } = {},
 ): Promise<LoadResult & { text: string; sources: Source[] }> {
   const text = await readPipelineText(file, io);
   const sources: Source[] = [{ path: basename(file), text }];
@@ -115,6 +121,7 @@ export async function loadPipelineFile(
       emulator: options.emulator,
       checkEnv: options.checkEnv,
       selection: options.selection,
+      readBack: options.readBack,
       readInclude,
     }),
     text,

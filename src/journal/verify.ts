@@ -38,6 +38,16 @@ export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
 }
 
 /**
+ * The servers verify reads: those of the in-doubt instances whose type it can verify (the others
+ * are "cannot tell" unread). Only their URLs and credentials are asked of the environment.
+ */
+export function serversToRead(instances: readonly InDoubtInstance[]): Set<string> {
+  return new Set(
+    instances.flatMap((i) => (i.server !== undefined && STEP_TYPES.get(i.uses)?.verify ? [i.server] : [])),
+  );
+}
+
+/**
  * Reads each in-doubt instance's target. `clientFor` gives the client of the instance's server
  * (throws when it cannot be built); a read that fails is "cannot tell", with why.
  */

@@ -13,7 +13,7 @@ import { semanticProblems } from './semantics.ts';
 import { serverChoice } from './servers-check.ts';
 import { parseYaml } from './yaml-doc.ts';
 import type { Reach } from './model.ts';
-import { reachOf } from './reach.ts';
+import { reachOf, readBackReach } from './reach.ts';
 import { EVERY_INSTANCE, type Selection } from './selection.ts';
 import type { DefaultServer } from '../api/server-env.ts';
 
@@ -44,6 +44,11 @@ export interface LoadOptions {
    * secrets only, a pipeline using one server of an inventory that server's only.
    */
   selection?: Selection;
+  /**
+   * verify: only these servers are reached (those of the instances in doubt), and nothing else is
+   * asked of the environment: no step's input, no target (reach.ts readBackReach).
+   */
+  readBack?: Iterable<string> | undefined;
   /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */
   fastYaml?: boolean;
 }
@@ -114,7 +119,9 @@ function loadParsed(
   // Each step's server, decided once: for what the run reaches, the rules and the pipeline.
   const servers = serverChoice(source, doc, options);
   try {
-    reach = reachOf(doc, servers, options.selection ?? EVERY_INSTANCE, options);
+    reach = options.readBack
+      ? readBackReach(doc, servers.names, options.readBack)
+      : reachOf(doc, servers, options.selection ?? EVERY_INSTANCE, options);
     problems.push(...semanticProblems(source, doc, { ...options, reach }, servers, included.origins));
   } catch (error) {
     if (checked.data || !(error instanceof TypeError)) throw error;

@@ -82,6 +82,19 @@ export function reachOf(
   return { steps, servers, targets, vars: varsRead(read, fileVars) };
 }
 
+/**
+ * What verify reaches: the servers named (those of the instances in doubt, as the journal
+ * recorded them) and the vars they and the pipeline's name read; no step's inputs and no target
+ * (its GET requests send neither). A name the pipeline does not define is left out (verify says it
+ * cannot read that instance).
+ */
+export function readBackReach(doc: PipelineFile, names: readonly string[], servers: Iterable<string>): Reach {
+  const known = new Set(names);
+  const reached = new Set([...servers].filter((name) => known.has(name)));
+  const read = [doc.name, ...[...reached].map((name) => doc.servers?.[name])];
+  return { steps: new Set(), servers: reached, targets: new Set(), vars: varsRead(read, doc.vars ?? {}) };
+}
+
 /** The vars `values` read, and the vars those read, in turn. */
 function varsRead(values: unknown[], fileVars: Record<string, unknown>): Set<string> {
   const vars = new Set<string>();

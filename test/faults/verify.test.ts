@@ -388,3 +388,58 @@ test('verify of a delete whose read before the write failed never says not appli
   assert.equal(deletes(), sentBefore, 'not deleted a second time');
   assert.equal(emulator.state.entities.filter((e) => e.ikey === 2011).length, 1, 'the entity put back is kept');
 });
+
+test('verify asks the environment only for what its reads need: nothing when nothing is in doubt; the servers of the instances in doubt, never a target token nor another server', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Verify
+servers:
+  a: { url: "\${{ env.ENGINE_URL }}", username: admin, password: "\${{ secrets.A_PASSWORD }}" }
+  b: { url: "\${{ env.ENGINE_URL }}", username: admin, password: "\${{ secrets.B_PASSWORD }}" }
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: update
+    uses: classes/update
+    server: a
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+    longest: 1m
+  - id: vfs
+    uses: update/vfs
+    server: b
+    with: { target: prod, files: [1001] }
+`,
+  );
+  const env = { ENGINE_URL: url, A_PASSWORD: 'admin', B_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const journal = join(dir, 'run.journal.jsonl');
+  const full = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(full.code, 0, full.stdout + full.stderr);
+
+  // Nothing in doubt: said, with no server, secret or variable given.
+  const clean = await runCli(['verify', journal], { env: {} });
+  assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+  assert.equal(clean.stdout, `nothing is in doubt in ${journal}\n`);
+  assert.equal(clean.stderr, '');
+
+  // The update in doubt: read on its server (a) with a's credentials alone.
+  const killed = killedAfterSend(journal, 'id:update');
+  const requests = emulator.requests.length;
+  const { B_PASSWORD: _b, PROD_TOKEN: _p, ...only } = env;
+  const read = await runCli(['verify', killed], { env: only });
+  assert.equal(read.code, 0, read.stdout + read.stderr);
+  assert.match(read.stdout, /^applied +"Update an entity" \(PATCH [^)]+\): iemailaddress hold the written values$/m);
+  assert.deepEqual(
+    emulator.requests.slice(requests).map((r) => r.method),
+    ['GET'],
+    'verify only reads',
+  );
+  // Its own server's credentials are still asked for.
+  const { A_PASSWORD: _a, ...without } = env;
+  const missing = await runCli(['verify', killed], { env: without });
+  assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+  assert.match(missing.stderr, /secrets\.A_PASSWORD is not set/);
+});

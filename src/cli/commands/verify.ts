@@ -10,6 +10,7 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readNamedJournal } from '../journal-file.ts';
 import { refuseWhileLocked } from '../../journal/lock.ts';
+import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
 import { filesHashes, teachSecrets } from '../../app/journal-setup.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
@@ -17,9 +18,10 @@ export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
 Reads back the target of each call a run sent and never saw answered ("in doubt") and says
 whether the server applied it: applied, not-applied or cannot-tell, with the evidence. It sends
-only GET requests, to the servers of the pipeline that wrote the journal (their URLs and
-credentials from the environment, as for run), and changes nothing: resume with
-run --resume JOURNAL --in-doubt verify (or verify-and-retry) to act on it. A journal a run still
+only GET requests, to the servers of the pipeline that wrote the journal (the URLs and
+credentials of those it reads from the environment, as for run; no target token), and changes
+nothing: resume with run --resume JOURNAL --in-doubt verify (or verify-and-retry) to act on it.
+With nothing in doubt it says so, asking the environment for nothing. A journal a run still
 writes (its lock held by a live process) is refused: the calls that run has in flight are not in
 doubt; verify once it has ended.
 
@@ -55,9 +57,21 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     if (warning) io.stderr(`enginectl: warning: ${neutralise(warning)}\n`);
   }
   const { state, name: path } = await readNamedJournal('verify', positionals, values, io);
+  // Nothing in doubt: said without the pipeline, its servers or any secret.
+  const inDoubt = inDoubtInstances(state);
+  if (inDoubt.length === 0) {
+    io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
+    return ExitCode.ok;
+  }
   const first = state.runs[0]!;
   const file = values.pipeline ?? state.runs.at(-1)!.file;
-  const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(values.var) });
+  // The environment is asked only for the servers read (GET: no target token, no step input).
+  const servers = serversToRead(inDoubt);
+  const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, {
+    vars: parseVars(values.var),
+    readBack: servers,
+    checkEnv: servers.size > 0,
+  });
   // Compared as the journal hashed it: masked.
   const masker = new Masker();
   teachSecrets(pipeline, io.env, masker);
