@@ -272,7 +272,11 @@ test('run --plan refuses (BAD_PLAN, exit 2) a plan plan --out could not have wri
     assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
     assert.match(r.stderr, /^enginectl: --plan .*plan\.json: not a plan plan --live --out wrote: /, what);
     assert.match(r.stderr, why, what);
-    assert.match(r.stderr, /\n {2}hint: give run --plan the file plan --live --out wrote\n$/, what);
+    assert.match(
+      r.stderr,
+      /\n {2}hint: give run --plan the file plan --live --out wrote\n {2}code: BAD_PLAN \(exit 2\)\n$/,
+      what,
+    );
   }
   assert.deepEqual(
     s.emulator.requests.filter((q) => q.method !== 'GET'),
