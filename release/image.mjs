@@ -122,6 +122,10 @@ export function buildImage({ executables, version, work, cache, out, epoch = 0 }
       'PATH=/usr/local/bin:/usr/bin:/bin',
       '--config.env',
       'SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt',
+      // Node reads no SSL_CERT_FILE (busybox's wget does): the bundle, a CA a runner adds to it
+      // included, is given to enginectl as extra CAs, besides the ones Node carries.
+      '--config.env',
+      'NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt',
       '--config.label',
       `org.opencontainers.image.version=${version}`,
       '--config.label',
