@@ -6,19 +6,26 @@ import type { Selection } from '../pipeline/selection.ts';
 import { parse as parseYamlValue } from 'yaml';
 import { UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
-import { loadPipeline, type LoadResult } from '../pipeline/load.ts';
+import { loadPipeline, MAX_FILE_BYTES, tooLarge, type LoadResult } from '../pipeline/load.ts';
+import { TooLarge, type ReadTextOptions } from '../read-text-file.ts';
 import { includeRoot, readIncludeFile } from './include-file.ts';
 import { canonical } from '../journal/hashing.ts';
 
 export interface FileSource {
-  readFile(path: string): Promise<string>;
+  /**
+   * The file's text. With a limit, a reader that can tell (the process edge's, read-text-file.ts)
+   * reads no further than it and refuses a longer file (TooLarge); the loader checks
+   * the size of what it is given in any case.
+   */
+  readFile(path: string, options?: ReadTextOptions): Promise<string>;
 }
 
 export async function readPipelineText(file: string, io: FileSource): Promise<string> {
   let text: string;
   try {
-    text = await io.readFile(file);
+    text = await io.readFile(file, { limit: MAX_FILE_BYTES });
   } catch (error) {
+    if (error instanceof TooLarge) throw new PipelineInvalid([tooLarge(file, error.size)], undefined);
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT'

@@ -3,6 +3,7 @@
 import { detectCi } from '../ci/detect.ts';
 import type { CiSystem } from '../ci/system.ts';
 import type { Clock } from '../app/clock.ts';
+import type { ReadTextOptions } from '../read-text-file.ts';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -13,7 +14,8 @@ export interface CliIO {
   cwd: string;
   /** Aborted when the process is asked to stop (SIGINT, SIGTERM). */
   signal: AbortSignal;
-  readFile(path: string): Promise<string>;
+  /** A file's text; read no further than `options.limit` bytes by the process edge (read-text-file.ts). */
+  readFile(path: string, options?: ReadTextOptions): Promise<string>;
   readStdin(): Promise<string>;
   /**
    * The run's clock against a real server (its waits, a bake, a park's times): the steady real

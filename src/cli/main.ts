@@ -1,5 +1,5 @@
 // The process edge of the CLI: real streams, environment and signals in; exit code out.
-import { readFile } from 'node:fs/promises';
+import { readTextFile } from '../read-text-file.ts';
 import { trapSignals } from '../signals.ts';
 import { runCommand } from './run-command.ts';
 
@@ -39,7 +39,7 @@ export async function runMain(argv: string[]): Promise<void> {
     env: process.env,
     cwd,
     signal: signals.signal,
-    readFile: (path) => readFile(path, 'utf8'),
+    readFile: (path, options) => readTextFile(path, options),
     // Loaded when read: the single executable's start-up snapshot cannot hold node:stream/consumers.
     readStdin: () => process.getBuiltinModule('node:stream/consumers').text(process.stdin),
   });

@@ -61,15 +61,22 @@ function fail(file: string, message: string, hint?: string, text?: string): neve
   throw new PipelineInvalid([{ file, line: 1, col: 1, message, hint }], text);
 }
 
+/** A pipeline file over the limit: its size, when it is known (a stream's is not: it was read up to the limit). */
+export function tooLarge(file: string, size: number | undefined): Diagnostic {
+  const bytes = size === undefined ? `over ${MAX_FILE_BYTES}` : String(size);
+  return {
+    file,
+    line: 1,
+    col: 1,
+    message: `the file is ${bytes} bytes; pipelines are limited to ${MAX_FILE_BYTES} bytes (1 MiB)`,
+    hint: 'split it, or move data into vars files',
+  };
+}
+
 export function loadPipeline(options: LoadOptions): LoadResult {
   const { file } = options;
-  if (Buffer.byteLength(options.text) > MAX_FILE_BYTES) {
-    fail(
-      file,
-      `the file is ${Buffer.byteLength(options.text)} bytes; pipelines are limited to ${MAX_FILE_BYTES} bytes (1 MiB)`,
-      'split it, or move data into vars files',
-    );
-  }
+  const size = Buffer.byteLength(options.text);
+  if (size > MAX_FILE_BYTES) throw new PipelineInvalid([tooLarge(file, size)], undefined);
   const text = options.text.replace(/^\uFEFF/, '');
   if (text.replace(/#.*$/gm, '').trim() === '')
     fail(file, 'the file is empty', 'a pipeline needs at least `version: 1` and `steps:`', text);
