@@ -61,6 +61,15 @@ export class UsageError extends EnginectlError {
   }
 }
 
+/**
+ * A command stopped by SIGINT or SIGTERM before it sent anything (reading its pipeline): exit 130,
+ * which the process edge makes 143 for SIGTERM (signals.ts).
+ */
+export class Interrupted extends EnginectlError {
+  readonly code = 'CANCELLED';
+  readonly exitCode = ExitCode.interrupted;
+}
+
 /** Turns anything thrown into a line a person can read: never a stack trace. */
 export function describeError(error: unknown): string {
   if (error instanceof EnginectlError) return error.describe();

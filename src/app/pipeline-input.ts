@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import type { Selection } from '../pipeline/selection.ts';
 import { parse as parseYamlValue } from 'yaml';
-import { UsageError } from '../errors.ts';
+import { Interrupted, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, MAX_FILE_BYTES, tooLarge, type LoadResult } from '../pipeline/load.ts';
 import { TooLarge, type ReadTextOptions } from '../read-text-file.ts';
@@ -18,13 +18,19 @@ export interface FileSource {
    * the size of what it is given in any case.
    */
   readFile(path: string, options?: ReadTextOptions): Promise<string>;
+  /** Aborted on SIGINT or SIGTERM: a read it stops is told as an interruption (exit 130/143), not a bad file. */
+  signal?: AbortSignal;
 }
 
 export async function readPipelineText(file: string, io: FileSource): Promise<string> {
   let text: string;
   try {
-    text = await io.readFile(file, { limit: MAX_FILE_BYTES });
+    text = await io.readFile(file, { limit: MAX_FILE_BYTES, signal: io.signal });
   } catch (error) {
+    if (io.signal?.aborted) {
+      const why = io.signal.reason instanceof Error ? ` (${io.signal.reason.message})` : '';
+      throw new Interrupted(`${file}: reading the pipeline was interrupted${why}; nothing was run`);
+    }
     if (error instanceof TooLarge) throw new PipelineInvalid([tooLarge(file, error.size)], undefined);
     const code = (error as NodeJS.ErrnoException).code;
     const why =

@@ -39,7 +39,8 @@ export async function runMain(argv: string[]): Promise<void> {
     env: process.env,
     cwd,
     signal: signals.signal,
-    readFile: (path, options) => readTextFile(path, options),
+    // Every read stops at the first signal (a FIFO, /dev/stdin): nothing is left waiting in the thread pool.
+    readFile: (path, options) => readTextFile(path, { ...options, signal: options?.signal ?? signals.signal }),
     // Loaded when read: the single executable's start-up snapshot cannot hold node:stream/consumers.
     readStdin: () => process.getBuiltinModule('node:stream/consumers').text(process.stdin),
   });

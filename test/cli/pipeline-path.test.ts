@@ -1,25 +1,70 @@
 // A pipeline path that is no plain file: a device that never ends (/dev/zero) is read up to the
-// 1 MiB limit and refused with the limit's message. The CLI runs as a process, from the source: the
-// reading is the process edge's (main.ts), and a hang is killed, not waited on.
+// 1 MiB limit and refused with the limit's message; a FIFO or a pipe that stays open (/dev/stdin)
+// is read so that the first SIGINT or SIGTERM ends the command (130/143), as everywhere else. The
+// CLI runs as a process, from the source: the reading and the signals are the process edge's
+// (main.ts), and a hang is killed, not waited on.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv } from '../helpers/cli.ts';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+const DEMO = fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url));
 
-/** The CLI from the source as a process; killed (code null) if it has not ended a minute on. */
-function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/** The CLI from the source as a process; killed (code null, SIGKILL) if it has not ended a minute on. */
+function start(
+  args: string[],
+  stdin: 'ignore' | number = 'ignore',
+): { child: ChildProcess; ended: Promise<Ended>; stdout: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
     env: cleanEnv(),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const hung = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  return new Promise((resolve) => child.on('close', (code) => (clearTimeout(hung), resolve({ code, stderr }))));
+  const ended = new Promise<Ended>((resolve) =>
+    child.on('close', (code, signal) => (clearTimeout(hung), resolve({ code, signal, stderr }))),
+  );
+  return { child, ended, stdout: () => stdout };
+}
+
+function cli(args: string[]): Promise<Ended> {
+  return start(args).ended;
+}
+
+/** Waits for `ready` (the process is where the test wants it), or for the process to end. */
+async function until(ready: () => boolean, child: ChildProcess): Promise<void> {
+  while (!ready() && child.exitCode === null && child.signalCode === null) await sleep(20);
+}
+
+/** An interrupt told in one line, no stack trace, with the signal's exit code. */
+function assertInterrupted(r: Ended, signal: 'SIGINT' | 'SIGTERM', file: string): void {
+  const killed = r.signal === 'SIGKILL' ? ` (killed a minute on: the ${signal} was not heeded)` : '';
+  assert.equal(r.code, signal === 'SIGINT' ? 130 : 143, `exit ${r.code}${killed}; stderr: ${r.stderr}`);
+  assert.equal(
+    r.stderr,
+    `enginectl: ${file}: reading the pipeline was interrupted (received ${signal}); nothing was run\n`,
+  );
+}
+
+function fifo(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'enginectl-fifo-')), 'pipeline.yml');
+  execFileSync('mkfifo', [path]);
+  return path;
 }
 
 test(
@@ -35,3 +80,51 @@ test(
     assert.doesNotMatch(r.stderr, /Invalid string length|\n\s+at /);
   },
 );
+
+test(
+  'the first SIGINT ends a validate blocked reading /dev/stdin, a pipe that stays open: exit 130, one line',
+  { skip: !existsSync('/dev/stdin') },
+  async () => {
+    // A pipe, as `producer | enginectl validate /dev/stdin` gives (Node's own stdio pipes are
+    // sockets, which /dev/stdin does not open): a FIFO's read end, its write end held and never closed.
+    const path = fifo();
+    const input = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(path, constants.O_WRONLY);
+    const { child, ended, stdout } = start(['validate', DEMO, '/dev/stdin'], input);
+    closeSync(input);
+    // The first file is told valid: the signals are trapped, and /dev/stdin is read next.
+    await until(() => stdout().includes('valid'), child);
+    child.kill('SIGINT');
+    const r = await ended;
+    closeSync(writer);
+    assertInterrupted(r, 'SIGINT', '/dev/stdin');
+  },
+);
+
+test('the first SIGTERM ends a validate waiting for a FIFO nobody writes to: exit 143, one line', async () => {
+  const path = fifo();
+  const { child, ended, stdout } = start(['validate', DEMO, path]);
+  await until(() => stdout().includes('valid'), child);
+  child.kill('SIGTERM');
+  assertInterrupted(await ended, 'SIGTERM', path);
+});
+
+test('the first SIGINT ends a run reading a FIFO whose writer stalls: exit 130, one line, nothing run', async () => {
+  const path = fifo();
+  const { child, ended } = start(['run', path, '--emulator']);
+  // Opened for writing once the CLI has it open for reading (ENXIO until then): the CLI is reading it.
+  let writer: number | undefined;
+  await until(() => {
+    try {
+      writer = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      return true;
+    } catch {
+      return false;
+    }
+  }, child);
+  writeSync(writer!, 'version: 1\nsteps:\n');
+  child.kill('SIGINT');
+  const r = await ended;
+  closeSync(writer!);
+  assertInterrupted(r, 'SIGINT', path);
+});

@@ -1,5 +1,5 @@
 // `enginectl validate FILE...`: schema and reference checks; every problem as FILE:LINE:COL.
-import { describeError, EnginectlError, ExitCode, UsageError } from '../../errors.ts';
+import { describeError, EnginectlError, ExitCode, Interrupted, UsageError } from '../../errors.ts';
 import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import { chooseCi, type CliIO } from '../io.ts';
@@ -55,7 +55,8 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
         `${neutralise(file)}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`,
       );
     } catch (error) {
-      if (!(error instanceof EnginectlError)) throw error;
+      // Interrupted (SIGINT, SIGTERM): the files after it are not read.
+      if (!(error instanceof EnginectlError) || error instanceof Interrupted) throw error;
       for (const line of annotationsOf(error, io, ci)) io.stdout(`${line}\n`);
       io.stderr(`${neutralise(describeError(error))}\n`);
       code = Math.max(code, error.exitCode);
