@@ -69,7 +69,7 @@ export function tooLarge(file: string, size: number | undefined): Diagnostic {
     line: 1,
     col: 1,
     message: `the file is ${bytes} bytes; pipelines are limited to ${MAX_FILE_BYTES} bytes (1 MiB)`,
-    hint: 'split it, or move data into vars files',
+    hint: 'move its servers, targets, vars, windows and freezes into inventories it includes (include:, docs/pipeline-format.md), or split its steps into several pipelines',
   };
 }
 
