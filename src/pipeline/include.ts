@@ -1,8 +1,9 @@
 // `include: [inventory/prod.yml, ...]`: inventory files (servers, targets, vars, windows, freezes) merged into the
 // pipeline before it is checked. Each file is read through the loader's `readInclude` (the edge
 // resolves it next to the pipeline); its problems are located in it; a name defined twice (in the
-// pipeline and an inventory, or in two inventories) is an error naming both places. An inventory
-// that cannot be merged is counted, so the loader does not go on to list what follows from it.
+// pipeline and an inventory, or in two inventories) is an error naming both places, and so is an
+// inventory included twice. An inventory that cannot be merged is counted, so the loader does not
+// go on to list what follows from it.
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
@@ -79,10 +80,31 @@ export function includeInventories(
     }
   };
   for (const kind of INVENTORY_KINDS) add(kind, data[kind], source);
+  /** The include (its index) each inventory was first named by, by its name as findings give it. */
+  const includedBy = new Map<string, number>();
+  const includeAt = (i: number) => {
+    const p = locate(source, ['include', i]);
+    return `${source.file}:${p.line}:${p.col}`;
+  };
   includes.forEach((path, index) => {
     if (typeof path !== 'string') return;
     // Located only when something is said about it.
     const at = () => locate(source, ['include', index]);
+    // Named as the pipeline file is (from where the run was started: the workspace root in CI), so
+    // a finding in it is annotated on the right file; `include:` itself is relative to the pipeline.
+    const name = join(dirname(source.file), path);
+    // Merged once: read again, each of its names would be "defined twice", here and at itself.
+    const first = includedBy.get(name);
+    if (first !== undefined) {
+      problems.push({
+        file: source.file,
+        ...at(),
+        message: `include ${path}: ${name} is included twice, at ${includeAt(first)} and at ${includeAt(index)}`,
+        hint: 'include each inventory once',
+      });
+      return;
+    }
+    includedBy.set(name, index);
     if (!readInclude) {
       problems.push({
         file: source.file,
@@ -114,9 +136,6 @@ export function includeInventories(
       unread += 1;
       return;
     }
-    // Named as the pipeline file is (from where the run was started: the workspace root in CI), so
-    // a finding in it is annotated on the right file; `include:` itself is relative to the pipeline.
-    const name = join(dirname(source.file), path);
     texts[name] = text;
     const parsed = parseYaml(name, text, { fast });
     if (parsed.diagnostics.length > 0) {

@@ -113,6 +113,34 @@ test('a name defined twice (the pipeline and an inventory, or two inventories) n
   );
 });
 
+test('an inventory included twice is told once, at its second include, naming both; not as each of its names defined twice, here and at itself', async () => {
+  const dir = workspace({
+    'p.yml':
+      'version: 1\ninclude:\n  - inv/sites.yml\n  - ./inv/sites.yml\nsteps:\n  - uses: assert\n    with: { that: 1 < 2 }\n',
+    'inv/sites.yml': 'servers:\n  prod: { url: "https://prod.example.com" }\nvars:\n  files: [1]\n',
+  });
+  const p = join(dir, 'p.yml');
+  const r = await runCli(['validate', p]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `^${escape(p)}:4:5 include \\./inv/sites\\.yml: ${escape(join(dir, 'inv', 'sites.yml'))} is included twice, at ${escape(p)}:3:5 and at ${escape(p)}:4:5\n`,
+    ),
+  );
+  assert.match(r.stderr, /\n {2}hint: include each inventory once\n1 problem\(s\) in /);
+  assert.doesNotMatch(r.stderr, /defined twice/);
+  // The same name twice in a flow list, as well.
+  const flow = workspace({
+    'p.yml': 'version: 1\ninclude: [inv.yml, inv.yml]\nsteps:\n  - uses: assert\n    with: { that: 1 < 2 }\n',
+    'inv.yml': 'vars:\n  files: [1]\n',
+  });
+  const again = await runCli(['validate', join(flow, 'p.yml')]);
+  assert.equal(again.code, 2, again.stderr);
+  assert.match(again.stderr, /:2:20 include inv\.yml: \S+ is included twice, at \S+:2:11 and at \S+:2:20\n/);
+  assert.doesNotMatch(again.stderr, /defined twice/);
+});
+
 test('an empty inventory (comments only, or nothing) defines nothing: the pipeline validates, no internal error', async () => {
   for (const text of ['', '# the sites go here\n']) {
     const dir = workspace({
