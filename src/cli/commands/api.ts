@@ -115,16 +115,22 @@ function printResponse(
   io.stdout(body.endsWith('\n') ? body : `${body}\n`);
 }
 
+/**
+ * What `enginectl api` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  data: { type: 'string', short: 'd' },
+  'content-type': { type: 'string' },
+  include: { type: 'boolean', short: 'i' },
+  timeout: { type: 'string' },
+  'ca-file': { type: 'string' },
+  insecure: { type: 'boolean' },
+  emulator: { type: 'boolean' },
+} as const;
+
 export async function apiCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('api', args, {
-    data: { type: 'string', short: 'd' },
-    'content-type': { type: 'string' },
-    include: { type: 'boolean', short: 'i' },
-    timeout: { type: 'string' },
-    'ca-file': { type: 'string' },
-    insecure: { type: 'boolean' },
-    emulator: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs('api', args, OPTIONS);
   if (values.help) {
     io.stdout(`${API_HELP}\n`);
     return ExitCode.ok;

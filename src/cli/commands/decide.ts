@@ -51,22 +51,28 @@ Options:
 
 Exit codes: 0 listed or recorded, 2 invalid input or a decision refused (nothing recorded).`;
 
+/**
+ * What `enginectl decide` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  store: { type: 'string' },
+  run: { type: 'string' },
+  retry: { type: 'string' },
+  skip: { type: 'string' },
+  exclude: { type: 'string' },
+  continue: { type: 'boolean' },
+  abort: { type: 'boolean' },
+  reason: { type: 'string' },
+  'accept-cannot-tell': { type: 'boolean' },
+  after: { type: 'string' },
+  then: { type: 'string' },
+  pipeline: { type: 'string' },
+  var: { type: 'string', multiple: true },
+} as const;
+
 export async function decideCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('decide', args, {
-    store: { type: 'string' },
-    run: { type: 'string' },
-    retry: { type: 'string' },
-    skip: { type: 'string' },
-    exclude: { type: 'string' },
-    continue: { type: 'boolean' },
-    abort: { type: 'boolean' },
-    reason: { type: 'string' },
-    'accept-cannot-tell': { type: 'boolean' },
-    after: { type: 'string' },
-    then: { type: 'string' },
-    pipeline: { type: 'string' },
-    var: { type: 'string', multiple: true },
-  });
+  const { values, positionals } = parseCommandArgs('decide', args, OPTIONS);
   if (values.help) {
     io.stdout(`${DECIDE_HELP}\n`);
     return ExitCode.ok;

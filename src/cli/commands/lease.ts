@@ -24,11 +24,17 @@ Options:
 
 Exit codes: 0, 1 the store failed or holds a lease record that is not enginectl's, 2 invalid input.`;
 
+/**
+ * What `enginectl lease` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  store: { type: 'string' },
+  reason: { type: 'string' },
+} as const;
+
 export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('lease', args, {
-    store: { type: 'string' },
-    reason: { type: 'string' },
-  });
+  const { values, positionals } = parseCommandArgs('lease', args, OPTIONS);
   if (values.help) {
     io.stdout(`${LEASE_HELP}\n`);
     return ExitCode.ok;

@@ -25,12 +25,18 @@ Options:
 
 Exit codes: 0, 2 invalid input or no such matrix.`;
 
+/**
+ * What `enginectl matrix` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  step: { type: 'string' },
+  var: { type: 'string', multiple: true },
+  emulator: { type: 'boolean' },
+} as const;
+
 export async function matrixCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('matrix', args, {
-    step: { type: 'string' },
-    var: { type: 'string', multiple: true },
-    emulator: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs('matrix', args, OPTIONS);
   if (values.help) {
     io.stdout(`${MATRIX_HELP}\n`);
     return ExitCode.ok;

@@ -61,20 +61,26 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
 Exit codes: 0 (with --live: nothing fails now), 1 with --live: a step fails now (with --expect: a
 site drifted), 2 invalid input, 3 with --expect: no site drifted but one could not be read.`;
 
+/**
+ * What `enginectl plan` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  var: { type: 'string', multiple: true },
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  emulator: { type: 'boolean' },
+  live: { type: 'boolean' },
+  out: { type: 'string' },
+  expect: { type: 'boolean' },
+  json: { type: 'string' },
+  summary: { type: 'string' },
+  ci: { type: 'string' },
+  ...EMULATOR_OPTIONS,
+} as const;
+
 export async function planCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('plan', args, {
-    var: { type: 'string', multiple: true },
-    only: { type: 'string', multiple: true },
-    skip: { type: 'string', multiple: true },
-    emulator: { type: 'boolean' },
-    live: { type: 'boolean' },
-    out: { type: 'string' },
-    expect: { type: 'boolean' },
-    json: { type: 'string' },
-    summary: { type: 'string' },
-    ci: { type: 'string' },
-    ...EMULATOR_OPTIONS,
-  });
+  const { values, positionals } = parseCommandArgs('plan', args, OPTIONS);
   if (values.help) {
     io.stdout(`${PLAN_HELP}\n`);
     return ExitCode.ok;

@@ -73,17 +73,23 @@ Exit codes: 0 the run (or every job of the fleet) succeeded, 1 it failed, was ca
 killed, a step is in doubt, a job has no report or a sharded run is still under way, 2 invalid
 input.`;
 
+/**
+ * What `enginectl report` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  ...REPORT_OPTIONS,
+  merge: { type: 'boolean' },
+  force: { type: 'boolean' },
+  store: { type: 'string' },
+  run: { type: 'string' },
+  ci: { type: 'string' },
+  webhook: { type: 'string' },
+  'expect-shards': { type: 'string' },
+} as const;
+
 export async function reportCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('report', args, {
-    ...REPORT_OPTIONS,
-    merge: { type: 'boolean' },
-    force: { type: 'boolean' },
-    store: { type: 'string' },
-    run: { type: 'string' },
-    ci: { type: 'string' },
-    webhook: { type: 'string' },
-    'expect-shards': { type: 'string' },
-  });
+  const { values, positionals } = parseCommandArgs('report', args, OPTIONS);
   if (values.help) {
     io.stdout(`${REPORT_HELP}\n`);
     return ExitCode.ok;

@@ -141,36 +141,42 @@ Exit codes: 0 success, 1 a step failed (or a report could not be written), 2 inv
 69 (--shard) the store or lease failed before the worker sent anything, or its lease lapsed (run the index again),
 75 parked (with --store: saved, to go on with --continue), 130/143 interrupted (SIGINT/SIGTERM).`;
 
+/**
+ * What `enginectl run` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  var: { type: 'string', multiple: true },
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  'dry-run': { type: 'boolean' },
+  emulator: { type: 'boolean' },
+  ...EMULATOR_OPTIONS,
+  ...REPORT_OPTIONS,
+  dotenv: { type: 'string' },
+  'dotenv-var': { type: 'string', multiple: true },
+  ci: { type: 'string' },
+  webhook: { type: 'string' },
+  journal: { type: 'string' },
+  resume: { type: 'string' },
+  store: { type: 'string' },
+  lease: { type: 'string' },
+  'take-over': { type: 'boolean' },
+  reason: { type: 'string' },
+  'in-doubt': { type: 'string' },
+  'continue-rollout': { type: 'boolean' },
+  continue: { type: 'string' },
+  force: { type: 'boolean' },
+  plan: { type: 'string' },
+  shard: { type: 'string' },
+  run: { type: 'string' },
+  'shard-wait': { type: 'string' },
+  'shard-ttl': { type: 'string' },
+  ...WINDOW_OPTIONS,
+} as const;
+
 export async function runPipelineCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('run', args, {
-    var: { type: 'string', multiple: true },
-    only: { type: 'string', multiple: true },
-    skip: { type: 'string', multiple: true },
-    'dry-run': { type: 'boolean' },
-    emulator: { type: 'boolean' },
-    ...EMULATOR_OPTIONS,
-    ...REPORT_OPTIONS,
-    dotenv: { type: 'string' },
-    'dotenv-var': { type: 'string', multiple: true },
-    ci: { type: 'string' },
-    webhook: { type: 'string' },
-    journal: { type: 'string' },
-    resume: { type: 'string' },
-    store: { type: 'string' },
-    lease: { type: 'string' },
-    'take-over': { type: 'boolean' },
-    reason: { type: 'string' },
-    'in-doubt': { type: 'string' },
-    'continue-rollout': { type: 'boolean' },
-    continue: { type: 'string' },
-    force: { type: 'boolean' },
-    plan: { type: 'string' },
-    shard: { type: 'string' },
-    run: { type: 'string' },
-    'shard-wait': { type: 'string' },
-    'shard-ttl': { type: 'string' },
-    ...WINDOW_OPTIONS,
-  });
+  const { values, positionals } = parseCommandArgs('run', args, OPTIONS);
   if (values.help) {
     io.stdout(`${RUN_HELP}\n`);
     return ExitCode.ok;

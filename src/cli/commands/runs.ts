@@ -29,12 +29,18 @@ Options:
 
 Exit codes: 0, 2 invalid input (or a store that cannot be read).`;
 
+/**
+ * What `enginectl runs` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  store: { type: 'string' },
+  last: { type: 'string' },
+  parked: { type: 'boolean' },
+} as const;
+
 export async function runsCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('runs', args, {
-    store: { type: 'string' },
-    last: { type: 'string' },
-    parked: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs('runs', args, OPTIONS);
   if (values.help) {
     io.stdout(`${RUNS_HELP}\n`);
     return ExitCode.ok;

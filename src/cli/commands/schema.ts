@@ -19,11 +19,17 @@ Options:
 
 Exit codes: 0, 2 invalid arguments.`;
 
+/**
+ * What `enginectl schema` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  report: { type: 'boolean' },
+  inventory: { type: 'boolean' },
+} as const;
+
 export async function schemaCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('schema', args, {
-    report: { type: 'boolean' },
-    inventory: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs('schema', args, OPTIONS);
   if (values.help) {
     io.stdout(`${SCHEMA_HELP}\n`);
     return ExitCode.ok;

@@ -45,15 +45,21 @@ Options:
 
 Exit codes: 0 planned, 2 invalid input (a pipeline without rollout:, a step outside it).`;
 
+/**
+ * What `enginectl shard` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  store: { type: 'string' },
+  shards: { type: 'string' },
+  assign: { type: 'string' },
+  format: { type: 'string' },
+  image: { type: 'string' },
+  var: { type: 'string', multiple: true },
+} as const;
+
 export async function shardCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('shard', args, {
-    store: { type: 'string' },
-    shards: { type: 'string' },
-    assign: { type: 'string' },
-    format: { type: 'string' },
-    image: { type: 'string' },
-    var: { type: 'string', multiple: true },
-  });
+  const { values, positionals } = parseCommandArgs('shard', args, OPTIONS);
   if (values.help) {
     io.stdout(`${SHARD_HELP}\n`);
     return ExitCode.ok;

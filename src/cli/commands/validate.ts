@@ -26,13 +26,19 @@ Options:
 
 Exit codes: 0 every file is valid, 2 any is not.`;
 
+/**
+ * What `enginectl validate` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  var: { type: 'string', multiple: true },
+  emulator: { type: 'boolean' },
+  'check-env': { type: 'boolean' },
+  ci: { type: 'string' },
+} as const;
+
 export async function validateCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('validate', args, {
-    var: { type: 'string', multiple: true },
-    emulator: { type: 'boolean' },
-    'check-env': { type: 'boolean' },
-    ci: { type: 'string' },
-  });
+  const { values, positionals } = parseCommandArgs('validate', args, OPTIONS);
   if (values.help) {
     io.stdout(`${VALIDATE_HELP}\n`);
     return ExitCode.ok;

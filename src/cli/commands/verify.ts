@@ -40,13 +40,19 @@ Options:
 Exit codes: 0 nothing is in doubt or every in-doubt call was settled (applied or not applied),
 1 at least one cannot be told, 2 invalid input or the journal in use by a live run.`;
 
+/**
+ * What `enginectl verify` accepts (and -h, --help), as its parser reads it: the table of
+ * commands in docs/pipeline-format.md is tested against it (test/cli/command-table.test.ts).
+ */
+export const OPTIONS = {
+  pipeline: { type: 'string' },
+  var: { type: 'string', multiple: true },
+  store: { type: 'string' },
+  run: { type: 'string' },
+} as const;
+
 export async function verifyCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs('verify', args, {
-    pipeline: { type: 'string' },
-    var: { type: 'string', multiple: true },
-    store: { type: 'string' },
-    run: { type: 'string' },
-  });
+  const { values, positionals } = parseCommandArgs('verify', args, OPTIONS);
   if (values.help) {
     io.stdout(`${VERIFY_HELP}\n`);
     return ExitCode.ok;
