@@ -43,7 +43,7 @@ export async function runCommand(argv: string[], given: CliIO): Promise<number> 
     for (const line of annotationsOf(error, io, chosen ?? detectCi(io.env))) io.stdout(`${line}\n`);
     io.stderr(`enginectl: ${neutralise(describeError(error))}\n`);
     // The code docs/error-codes.md lists, under the message: what to search for, and what a script matches.
-    if (error instanceof EnginectlError) io.stderr(`  code: ${error.code} (exit ${error.exitCode})\n`);
+    if (error instanceof EnginectlError) io.stderr(`  code: ${error.code}\n`);
     return exitCodeOf(error);
   };
   let command: Command;

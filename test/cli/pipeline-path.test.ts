@@ -51,13 +51,13 @@ async function until(ready: () => boolean, child: ChildProcess): Promise<void> {
   while (!ready() && child.exitCode === null && child.signalCode === null) await sleep(20);
 }
 
-/** An interrupt told in one line, no stack trace, with the signal's exit code. */
+/** An interrupt told in one line and its code, no stack trace, with the signal's exit code. */
 function assertInterrupted(r: Ended, signal: 'SIGINT' | 'SIGTERM', file: string): void {
   const killed = r.signal === 'SIGKILL' ? ` (killed a minute on: the ${signal} was not heeded)` : '';
   assert.equal(r.code, signal === 'SIGINT' ? 130 : 143, `exit ${r.code}${killed}; stderr: ${r.stderr}`);
   assert.equal(
     r.stderr,
-    `enginectl: ${file}: reading the pipeline was interrupted (received ${signal}); nothing was run\n`,
+    `enginectl: ${file}: reading the pipeline was interrupted (received ${signal}); nothing was run\n  code: CANCELLED\n`,
   );
 }
 
