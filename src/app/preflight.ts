@@ -53,11 +53,24 @@ function calledServers(
   for (const name of new Set(plan.steps.flatMap((s) => (s.server === undefined ? [] : [s.server])))) {
     const server = servers.get(name);
     if (!server) continue;
-    out[name] = emulatorUrl
-      ? 'the embedded emulator (--emulator)'
-      : masker.mask(server.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1'));
+    out[name] = emulatorUrl ? 'the embedded emulator (--emulator)' : masker.mask(withoutLogin(server.url));
   }
   return out;
+}
+
+/**
+ * A server's URL without its user and password, as the URL parser reads them: up to the last `@`
+ * of the authority (a password may hold one: `https://ops:s3cr@t@host`), never a part of them.
+ */
+function withoutLogin(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.pathname === '/' && !url.endsWith('/') ? parsed.href.slice(0, -1) : parsed.href;
+  } catch {
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
+  }
 }
 
 /** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference; a plan of another pipeline (BAD_PLAN) in one line. */

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { ALL_SCOPES } from '../../src/api/scopes.ts';
 
 const PIPELINE = `version: 1
 name: Release with a saved plan
@@ -229,7 +230,7 @@ test('run --plan names the included file that changed, not the pipeline file, wh
   );
 });
 
-test('run --plan refuses (exit 2) a plan made against another server, naming it without its credentials; nothing is sent', async (t) => {
+test('run --plan refuses (exit 2) a plan made against another server, naming it without its credentials; no write is sent', async (t) => {
   const s = await setup(t);
   const other = await startEmulator(t);
   const saved = readFileSync(s.plan, 'utf8');
@@ -279,4 +280,26 @@ test('run --plan refuses (BAD_PLAN, exit 2) a plan plan --out could not have wri
     [],
     'nothing was written',
   );
+});
+
+test('a server URL whose password holds an @ (https://ops:s3cr@tPassw0rd@host): no part of the password reaches the saved plan or its refusal', async (t) => {
+  const users = [{ name: 'ops', password: 's3cr@tPassw0rd', scopes: new Set(ALL_SCOPES) }];
+  const first = await startEmulator(t, { users });
+  const second = await startEmulator(t, { users });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-at-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE);
+  const plan = join(dir, 'plan.json');
+  const login = (url: string) => url.replace('://', '://ops:s3cr@tPassw0rd@');
+  const made = await runCli(['plan', file, '--live', '--out', plan], {
+    env: { ENGINE_URL: login(first.url), PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  assert.doesNotMatch(readFileSync(plan, 'utf8'), /s3cr|tPassw0rd/);
+  const r = await runCli(['run', file, '--plan', plan], {
+    env: { ENGINE_URL: login(second.url), PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, new RegExp(`server default was ${first.url} when planned, and is ${second.url} now`));
+  assert.doesNotMatch(r.stdout + r.stderr, /s3cr|tPassw0rd/);
 });
