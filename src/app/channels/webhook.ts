@@ -85,6 +85,10 @@ export function webhookChannel(
       target.password = '';
       const lazy = createDispatcher({}, options.env, undefined, target.href);
       const cancelledBefore = options.signal?.aborted === true;
+      // Its own limit, kept to tell its end from the command's signal.
+      const limit = AbortSignal.timeout(
+        cancelledBefore ? WEBHOOK_AFTER_CANCEL_MS : (options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+      );
       let status: number;
       try {
         const res = await request(target.href, {
@@ -97,24 +101,19 @@ export function webhookChannel(
           },
           body: renderJson(end.report),
           // Follows the command's signal: a run interrupted before it still posts its report, within a short grace.
-          signal: cancelledBefore
-            ? AbortSignal.timeout(WEBHOOK_AFTER_CANCEL_MS)
-            : AbortSignal.any([
-                AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
-                ...(options.signal ? [options.signal] : []),
-              ]),
+          signal: cancelledBefore || !options.signal ? limit : AbortSignal.any([limit, options.signal]),
         });
         status = res.statusCode;
         await res.body.dump();
       } catch (error) {
         const e = error as NodeJS.ErrnoException;
         // The reason only: undici's message may hold the URL.
-        const why =
-          !cancelledBefore && options.signal?.aborted
+        // Its limit first: a signal that came after the limit ended it did not cut it.
+        const why = limit.aborted
+          ? 'no answer in time'
+          : !cancelledBefore && options.signal?.aborted
             ? 'interrupted'
-            : e.name === 'TimeoutError' || e.name === 'AbortError'
-              ? 'no answer in time'
-              : (e.code ?? e.name);
+            : (e.code ?? e.name);
         throw new Error(`the report could not be posted (${why})`, { cause: error });
       } finally {
         void lazy.close();
