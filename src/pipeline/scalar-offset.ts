@@ -20,6 +20,8 @@ export function sourceOffset(text: string, type: Scalar.Type | undefined, value:
       v++;
     } else s++;
   }
+  // The end of the value (an expression that ends too early): where the walk stopped, after its last character.
+  if (offset >= value.length) return Math.min(s, text.length);
   // Past what comes before the character (indentation, a folded line break) to the character itself.
   while (s < text.length && text[s] !== value[offset] && !(escapes && text[s] === '\\')) s++;
   return s < text.length ? s : 0;

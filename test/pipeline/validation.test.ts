@@ -256,6 +256,11 @@ steps:
     with:
       that: "true"
       message: "a \\u00e9 \\x41 \${{ vars.nope6 }}"
+  - uses: assert
+    with: { that: "vars.nope6 ==" }
+  - uses: assert
+    with:
+      that: vars.nope6 ==
 `,
   );
   const r = await runCli(['validate', file]);
@@ -264,6 +269,11 @@ steps:
     ([, at, name]) => `${name} ${at}`,
   );
   assert.deepEqual(said, ['nope1 8:18', 'nope2 12:13', 'nope3 14:46', 'nope4 16:47', 'nope5 21:20', 'nope6 25:35']);
+  // A problem at the very end of the value (the expression ends too early) is at its end, not its start.
+  const ends = [...r.stderr.matchAll(/pos\.yml:(\d+:\d+) invalid expression: the expression ends too early/g)].map(
+    ([, at]) => at,
+  );
+  assert.deepEqual(ends, ['27:33', '30:26']);
 });
 
 test("a second YAML document, an unknown tag and a condition that is a list are refused in words a pipeline author reads, each with a hint, not in the YAML library's or the runner's", async (t) => {
