@@ -147,14 +147,23 @@ const UNREACHABLE: ReadonlySet<string> = new Set([
   'API_TIMEOUT',
 ]);
 
+/** Answers that tell nothing of the state: credentials refused (a rotated password), a redirect (to a login), an answer not the API's (a login page). */
+const UNREAD: ReadonlySet<string> = new Set([
+  'API_UNAUTHORIZED',
+  'API_FORBIDDEN',
+  'API_REDIRECT',
+  'API_INVALID_RESPONSE',
+]);
+
 /**
  * Whether nothing was learnt of the server's state: it could not be reached (UNREACHABLE), its
- * credentials were refused (401, 403: a password rotated), or it or a gateway in front of it
- * failed (a 5xx, a load balancer's 503 page). A drift audit calls such a site unreachable, not
- * drifted: a 404 or a refusal in the API's words says something of the state, these do not.
+ * answer was none of the API's (UNREAD), it or a gateway in front of it failed (a 5xx, a load
+ * balancer's 503 page), or it would not answer yet (408, 429). A drift audit calls such a site
+ * unreachable, not drifted: a 404 or a refusal in the API's words says something of the state.
  */
 export function unreachable(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
-  if (UNREACHABLE.has(error.code) || error.code === 'API_UNAUTHORIZED' || error.code === 'API_FORBIDDEN') return true;
-  return error.code === 'API_HTTP_STATUS' && (error.status ?? 0) >= 500;
+  if (UNREACHABLE.has(error.code) || UNREAD.has(error.code)) return true;
+  const status = error.status ?? 0;
+  return error.code === 'API_HTTP_STATUS' && (status >= 500 || status === 408 || status === 429);
 }

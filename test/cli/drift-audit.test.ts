@@ -208,3 +208,25 @@ test("a site whose every read was refused (401: a rotated password) or answered 
   assert.deepEqual(audit.drifted, []);
   assert.deepEqual(audit.unreachable, ['staging', 'prod']);
 });
+
+test('a site answered only by a redirect to a login, a login page (200, HTML) or 429 Too Many Requests is no drift either: nothing was read of it', async (t) => {
+  const { urls, emulators } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-login-'));
+  const page = '<html><body>Sign in</body></html>';
+  emulators.test.faults.add({ path: '/api/*', status: 302, contentType: 'text/html', body: page });
+  emulators.staging.faults.add({ path: '/api/*', status: 200, contentType: 'text/html', body: page });
+  emulators.prod.faults.add({ path: '/api/*', status: 429, contentType: 'text/html', body: page });
+  const env = {
+    ...siteSecrets('test', urls.test),
+    ...siteSecrets('staging', urls.staging),
+    ...siteSecrets('prod', urls.prod),
+  };
+  const r = await runCli(
+    ['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--json', join(dir, 'drift.json')],
+    { env },
+  );
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
+  assert.deepEqual(audit.drifted, []);
+  assert.deepEqual(audit.unreachable, ['test', 'staging', 'prod']);
+});
