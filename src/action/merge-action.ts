@@ -11,6 +11,7 @@ import { readReportShard } from '../app/report-inputs.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { reportFilesAt } from '../report/formats.ts';
 import { fleetPhrase, fleetRows } from '../report/fleet.ts';
+import { outcomeWord } from '../report/model.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -69,7 +70,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
         `${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
       ),
     );
-  kit.info(`fleet "${neutralise(report.pipeline.name)}": ${report.outcome} (${fleetPhrase(report)})`);
+  kit.info(`fleet "${neutralise(report.pipeline.name)}": ${outcomeWord(report)} (${fleetPhrase(report)})`);
 
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));

@@ -15,7 +15,8 @@ export const UNDER_WAY = 'under way';
 export interface FleetRow {
   /** What the job ran ("site=emea"), or its report's file for a job that ran every instance. */
   label: string;
-  status: Exclude<Report['outcome'], 'under-way'> | typeof NO_REPORT | typeof UNDER_WAY;
+  /** "in doubt": the job's run was a success that left a write in doubt no one decided (its job exited 1). */
+  status: Exclude<Report['outcome'], 'under-way'> | typeof NO_REPORT | typeof UNDER_WAY | 'in doubt';
   /** "3 step run(s): 3 succeeded", or the no-report note. */
   detail: string;
   durationMs: number | null;
@@ -27,7 +28,12 @@ export function fleetRows(report: Report): FleetRow[] {
   return [
     ...report.merged.reports.map((r): FleetRow => ({
       label: r.limitedTo ?? r.source,
-      status: r.outcome === 'under-way' ? UNDER_WAY : r.outcome,
+      status:
+        r.outcome === 'under-way'
+          ? UNDER_WAY
+          : r.outcome === 'success' && r.counts.inDoubt > r.counts.treatedAsApplied
+            ? 'in doubt'
+            : r.outcome,
       detail: r.underWay
         ? `shard ${r.underWay.shard}/${r.underWay.of} holds it until ${r.underWay.until}`
         : `${r.counts.total} step run(s): ${countsPhrase(r.counts)}`,

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { startGitHubApi } from '../helpers/action.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
+import { startEmulator } from '../helpers/emulator.ts';
 import { SITES, siteSecrets, startSites } from '../helpers/sites.ts';
 
 const ROOT = actionDef('enginectl');
@@ -169,4 +170,31 @@ test("merge mode names a job that ran every instance by its report's path in the
   const merge = await runActionInProcess(ROOT, { files, inputs: { merge: 'reports' } });
   assert.equal(merge.code, 0, merge.failed.join('\n'));
   assert.match(merge.summary, /^\| ✅ \| reports\/all\/whole\.json \| success \|/m);
+});
+
+test('merge mode: a fleet whose only job left a continue-on-error write in doubt is logged "in doubt", not "success", as its summary heads it', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  const pipeline = `version: 1
+name: Doubtful
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - uses: update/vfs
+    continue-on-error: true
+    with: { target: prod, files: [1001] }
+`;
+  const job = await runActionInProcess(ROOT, {
+    files: { 'pipelines/doubt.yml': pipeline },
+    inputs: { pipeline: 'pipelines/doubt.yml', url, username: 'admin', password: 'admin' },
+  });
+  assert.equal(job.code, 1, 'a doubt fails the job');
+  const merge = await runActionInProcess(ROOT, {
+    files: { 'reports/doubt.json': readFileSync(job.outputs.report!, 'utf8') },
+    inputs: { merge: 'reports' },
+  });
+  assert.match(merge.log.join('\n'), /^✖ reports\/doubt\.json: in doubt \(1 step run\(s\): 1 failed, 1 in doubt\)$/m);
+  assert.match(merge.log.join('\n'), /^fleet "Doubtful": in doubt \(/m);
+  assert.match(merge.summary, /^\| ⚠️ \| reports\/doubt\.json \| in doubt \|/m);
+  assert.match(merge.summary, /^## ⚠️ Doubtful: in doubt/m);
 });
