@@ -9,6 +9,7 @@ import { canonicalSelection, type Selection } from '../pipeline/selection.ts';
 import type { PlannedStep } from '../runner/plan.ts';
 import { observedChanges } from '../steps/observed.ts';
 import { valuesHashPlain } from './plain-hash.ts';
+import { fileChanges } from '../pipeline/file-changes.ts';
 
 /**
  * 3: the server each instance calls, by name (a run against another one is refused), and each file the pipeline reads (the pipeline, then each include) has its own hash, so a change
@@ -172,15 +173,9 @@ const STATES: Record<string, string> = {
 /** Each file that changed since the plan, as a resume names them (journal/resume.ts): the pipeline file, then each include by its path. */
 function filesChanged(saved: SavedPlan, now: CurrentPlan): string[] {
   if (!('files' in saved.pipeline)) return [`the pipeline's files changed (${saved.pipeline.file})`];
-  const [pipeline, ...includes] = now.pipeline.files;
-  const [pipelineThen, ...includesThen] = saved.pipeline.files;
-  const out = pipeline?.sha256 === pipelineThen?.sha256 ? [] : [`the pipeline file changed (${now.pipeline.file})`];
-  const then = new Map(includesThen.map((f) => [f.path, f.sha256]));
-  for (const f of includes)
-    if (then.get(f.path) !== f.sha256)
-      out.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
-  for (const f of includesThen)
-    if (!includes.some((g) => g.path === f.path)) out.push(`${f.path} is no longer included`);
+  const read = (files: readonly { path: string; sha256: string }[]) =>
+    files.map((f) => ({ path: f.path, hash: f.sha256 }));
+  const out = fileChanges(read(saved.pipeline.files), read(now.pipeline.files), now.pipeline.file);
   return out.length > 0 ? out : [`the pipeline's files changed (${saved.pipeline.file})`];
 }
 

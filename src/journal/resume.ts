@@ -18,6 +18,7 @@ import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
 import { doubtOf, standingDecision, type JournalState } from './read.ts';
 import { selectionOf, type RunRecord } from './records.ts';
+import { fileChanges } from '../pipeline/file-changes.ts';
 
 export type InDoubtDecision = 'retry' | 'skip';
 /** What the operator says of in-doubt calls: decide them all, or read their targets first. */
@@ -72,16 +73,7 @@ export function inputsDigest(salt: string): (run: StepRun) => string {
 }
 
 function changes(last: RunRecord, request: ResumeRequest): string[] {
-  // The pipeline file first (its name may differ: a copy), then each include by its path.
-  const [pipeline, ...includes] = request.files;
-  const [pipelineThen, ...includesThen] = last.files;
-  const files = pipeline?.hash === pipelineThen?.hash ? [] : ['the pipeline file changed'];
-  const then = new Map(includesThen.map((f) => [f.path, f.hash]));
-  for (const f of includes)
-    if (then.get(f.path) !== f.hash)
-      files.push(then.has(f.path) ? `the included ${f.path} changed` : `${f.path} is now included`);
-  for (const f of includesThen)
-    if (!includes.some((g) => g.path === f.path)) files.push(`${f.path} is no longer included`);
+  const files = fileChanges(last.files, request.files);
   const selected = selectionOf(last);
   const same = (a: Selection, b: Selection) =>
     JSON.stringify(canonicalSelection(a)) === JSON.stringify(canonicalSelection(b));
