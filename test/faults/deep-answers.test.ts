@@ -110,14 +110,26 @@ test('report --merge refuses a job report holding a value nested past any report
   assert.equal(existsSync(at('fleet.json')), false);
 });
 
-test("a pipeline's fromJSON of a value nested past 100 levels fails its step, and the reports are written", async (t) => {
+test("a pipeline's fromJSON of a value nested past 100 levels fails its step, and the reports are written; written as a literal, validate refuses it", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-deep-fromjson-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const at = (f: string) => join(dir, f);
   const deep = `${'['.repeat(50_000)}${']'.repeat(50_000)}`;
+  // A literal cannot work whatever the run gives: refused before anything runs (exit 2), at its column.
+  writeFileSync(
+    at('literal.yml'),
+    `version: 1\nsteps:\n  - uses: api/request\n    with: { method: POST, path: /api/classes/v1/entity/30, body: "\${{ fromJSON('${deep}') }}" }\n`,
+  );
+  const literal = await runCli(['validate', at('literal.yml')]);
+  assert.equal(literal.code, 2, literal.stderr);
+  assert.match(
+    literal.stderr,
+    /literal\.yml:4:\d+ invalid expression: fromJSON\(\): the value nests more than 100 levels deep/,
+  );
+  // A value the run reads (a var) is known only then: its step fails.
   writeFileSync(
     at('p.yml'),
-    `version: 1\nsteps:\n  - uses: api/request\n    with: { method: POST, path: /api/classes/v1/entity/30, body: "\${{ fromJSON('${deep}') }}" }\n`,
+    `version: 1\nvars:\n  deep: "${deep}"\nsteps:\n  - uses: api/request\n    with: { method: POST, path: /api/classes/v1/entity/30, body: "\${{ fromJSON(vars.deep) }}" }\n`,
   );
   const r = await runCli(['run', at('p.yml'), '--emulator', '--report-json', at('r.json')]);
   assert.equal(r.code, 1, r.stderr);
