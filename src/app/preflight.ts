@@ -8,6 +8,7 @@ import { prepareRun, type Env } from '../runner/scope.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
 import { ofAnotherPipeline, savedPlan, staleness, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
+import { serverUrl } from '../api/server-url.ts';
 
 export interface PreflightInput {
   pipeline: Pipeline;
@@ -53,24 +54,11 @@ function calledServers(
   for (const name of new Set(plan.steps.flatMap((s) => (s.server === undefined ? [] : [s.server])))) {
     const server = servers.get(name);
     if (!server) continue;
-    out[name] = emulatorUrl ? 'the embedded emulator (--emulator)' : masker.mask(withoutLogin(server.url));
+    out[name] = emulatorUrl
+      ? 'the embedded emulator (--emulator)'
+      : masker.mask(serverUrl({ url: server.url }, `server ${name}`).url);
   }
   return out;
-}
-
-/**
- * A server's URL without its user and password, as the URL parser reads them: up to the last `@`
- * of the authority (a password may hold one: `https://ops:s3cr@t@host`), never a part of them.
- */
-function withoutLogin(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.pathname === '/' && !url.endsWith('/') ? parsed.href.slice(0, -1) : parsed.href;
-  } catch {
-    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
-  }
 }
 
 /** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference; a plan of another pipeline (BAD_PLAN) in one line. */
