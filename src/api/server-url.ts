@@ -10,9 +10,9 @@ export interface ServerUrl {
   password: string | undefined;
 }
 
-/** The URL as it may be shown: its user part masked. */
+/** The URL as it may be shown: its user part masked, up to the last @ of the authority (a password may hold one). */
 export function shownUrl(url: string): string {
-  return JSON.stringify(url.replace(/\/\/[^@/]*@/, '//***@'));
+  return JSON.stringify(url.replace(/\/\/[^/]*@/, '//***@'));
 }
 
 /** What is wrong with `url` as a server's base URL, or undefined. */

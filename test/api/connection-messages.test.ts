@@ -200,3 +200,12 @@ test('a proxy variable that is not a URL is invalid input (exit 2) naming the va
     }
   }
 });
+
+test('a server URL that is not one, whose password holds an @, is refused without any part of the password (the user part ends at the last @)', async () => {
+  const r = await runCli(['api', 'GET', '/api/monitoring/v1/engines'], {
+    env: { ENGINE_URL: 'https://admin:s3cr@tPassw0rd@host:99999' },
+  });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /ENGINE_URL: the URL "https:\/\/\*\*\*@host:99999"/);
+  assert.doesNotMatch(r.stdout + r.stderr, /s3cr|tPassw0rd/);
+});
