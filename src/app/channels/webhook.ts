@@ -12,6 +12,7 @@ import { UsageError } from '../../errors.ts';
 import { renderJson } from '../../report/json.ts';
 import type { Masker } from '../../runner/masker.ts';
 import type { Channel } from './channel.ts';
+import { serverUrl } from '../../api/server-url.ts';
 
 /** How long the whole POST may take (connect, send, answer). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -76,14 +77,12 @@ export function webhookChannel(
       if (!end.report) return;
       const { request } = await loadUndici();
       // A user and password in the URL are sent as Basic authorization (undici sends no userinfo); the URL goes without them.
-      const target = new URL(url.href);
+      const target = serverUrl({ url: url.href }, '--webhook');
       const credentials =
-        target.username || target.password
-          ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`
+        target.password !== undefined
+          ? `Basic ${Buffer.from(`${target.username ?? ''}:${target.password}`).toString('base64')}`
           : undefined;
-      target.username = '';
-      target.password = '';
-      const lazy = createDispatcher({}, options.env, undefined, target.href);
+      const lazy = createDispatcher({}, options.env, undefined, target.url);
       const cancelledBefore = options.signal?.aborted === true;
       // Its own limit, kept to tell its end from the command's signal.
       const limit = AbortSignal.timeout(
@@ -91,7 +90,7 @@ export function webhookChannel(
       );
       let status: number;
       try {
-        const res = await request(target.href, {
+        const res = await request(target.url, {
           method: 'POST',
           dispatcher: await lazy.get(),
           headers: {
