@@ -1,5 +1,6 @@
 // The preflight: a live plan of a pipeline (GET requests only) as a saved plan, and the check a run
-// with --plan makes before anything runs: the saved plan against one made now.
+// with --plan makes before anything runs: the saved plan against one made now, its servers first,
+// before any request.
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
@@ -7,7 +8,15 @@ import { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
-import { ofAnotherPipeline, savedPlan, staleness, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
+import {
+  identityChanges,
+  ofAnotherPipeline,
+  savedPlan,
+  serverChanges,
+  staleness,
+  type CurrentPlan,
+  type SavedPlan,
+} from './saved-plan.ts';
 import { serverUrl } from '../api/server-url.ts';
 
 export interface PreflightInput {
@@ -23,8 +32,17 @@ export async function preflight(
   live: LiveOptions,
   now: number,
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
+  return planned(input, { live, emulator: live.emulatorUrl !== undefined }, now);
+}
+
+/** The plan, live (GET requests only) or dry (no request), as a saved plan. */
+async function planned(
+  input: PreflightInput,
+  how: { live?: LiveOptions; emulator: boolean },
+  now: number,
+): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
   const masker = new Masker();
-  const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live });
+  const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live: how.live });
   const mask = (t: string) => masker.mask(t);
   const identity = {
     name: plan.name,
@@ -33,7 +51,7 @@ export async function preflight(
     files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], mask) })),
     vars: masker.maskValue({ ...input.vars }),
     selection: input.selection,
-    servers: calledServers(input, plan, masker, live.emulatorUrl),
+    servers: calledServers(input, plan, masker, how.emulator),
   };
   return { plan, saved: savedPlan(identity, plan.steps, now) };
 }
@@ -47,18 +65,37 @@ function calledServers(
   input: PreflightInput,
   plan: PlanOutput,
   masker: Masker,
-  emulatorUrl: string | undefined,
+  emulator: boolean,
 ): Record<string, string> {
   const { servers } = prepareRun(input.pipeline, input.env, masker);
   const out: Record<string, string> = {};
   for (const name of new Set(plan.steps.flatMap((s) => (s.server === undefined ? [] : [s.server])))) {
     const server = servers.get(name);
     if (!server) continue;
-    out[name] = emulatorUrl
+    out[name] = emulator
       ? 'the embedded emulator (--emulator)'
       : masker.mask(serverUrl({ url: server.url }, `server ${name}`).url);
   }
   return out;
+}
+
+/**
+ * Before anything is read: refuses the run (PLAN_STALE, exit 2) when a server it would call is not
+ * the one the plan read under that name, naming what moved that is known without a request (the
+ * files, vars, selection, servers). A read of it would carry this run's credentials to a server
+ * the plan was not made against. `emulator`: the run's servers are the embedded emulator.
+ */
+export async function checkPlanServers(
+  saved: SavedPlan,
+  path: string,
+  input: PreflightInput,
+  emulator: boolean,
+  now: number,
+): Promise<void> {
+  const { saved: dry } = await planned(input, { emulator }, now);
+  if (serverChanges(saved, dry).length === 0) return;
+  refuseAnotherPipeline(saved, path, dry);
+  throw stale(saved, path, identityChanges(saved, dry));
 }
 
 /** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference; a plan of another pipeline (BAD_PLAN) in one line. */
@@ -70,19 +107,25 @@ export async function checkPlan(
   now: number,
 ): Promise<void> {
   const { saved: fresh } = await preflight(input, live, now);
-  if (ofAnotherPipeline(saved, fresh)) {
-    const { name, file } = saved.pipeline;
-    throw new UsageError(
-      'BAD_PLAN',
-      `--plan ${path}: the saved plan of another pipeline ("${name}", ${file}), not of "${fresh.pipeline.name}" (${fresh.pipeline.file})`,
-      {
-        hint: 'make a plan of this pipeline (enginectl plan FILE --live --out F) and run with it',
-      },
-    );
-  }
+  refuseAnotherPipeline(saved, path, fresh);
   const moved = staleness(saved, fresh);
-  if (moved.length === 0) return;
+  if (moved.length > 0) throw stale(saved, path, moved);
+}
+
+function refuseAnotherPipeline(saved: SavedPlan, path: string, fresh: CurrentPlan): void {
+  if (!ofAnotherPipeline(saved, fresh)) return;
+  const { name, file } = saved.pipeline;
   throw new UsageError(
+    'BAD_PLAN',
+    `--plan ${path}: the saved plan of another pipeline ("${name}", ${file}), not of "${fresh.pipeline.name}" (${fresh.pipeline.file})`,
+    {
+      hint: 'make a plan of this pipeline (enginectl plan FILE --live --out F) and run with it',
+    },
+  );
+}
+
+function stale(saved: SavedPlan, path: string, moved: readonly string[]): UsageError {
+  return new UsageError(
     'PLAN_STALE',
     `--plan ${path}: the saved plan of ${saved.createdAt} is stale:\n${moved.map((m) => `  - ${m}`).join('\n')}`,
     {

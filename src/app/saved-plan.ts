@@ -179,17 +179,34 @@ function filesChanged(saved: SavedPlan, now: CurrentPlan): string[] {
   return out.length > 0 ? out : [`the pipeline's files changed (${saved.pipeline.file})`];
 }
 
-export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {
-  const id = identify(saved);
+/**
+ * Each server the run calls now that is not the one the plan read under its name: another URL, or
+ * a name the plan called none by. Known before anything is read, and refused then: a read would
+ * send this run's credentials to a server the plan was not made against. A server the plan called
+ * and the run does not is told by its instances, gone.
+ */
+export function serverChanges(saved: SavedPlan, now: CurrentPlan): string[] {
+  // A plan of version 1 or 2 kept no server.
+  if (!('servers' in saved)) return [];
+  return Object.entries(now.servers).flatMap(([name, is]) => {
+    if (!Object.hasOwn(saved.servers, name)) return [`server ${name} was not called when planned, and is ${is} now`];
+    const was = saved.servers[name];
+    return was === is ? [] : [`server ${name} was ${was} when planned, and is ${is} now`];
+  });
+}
+
+/** What moved that is known without reading anything: the files, vars, selection, servers. */
+export function identityChanges(saved: SavedPlan, now: CurrentPlan): string[] {
   const out: string[] = [];
   if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(...filesChanged(saved, now));
   if (saved.varsHash !== now.varsHash) out.push('the --var values differ');
   if (JSON.stringify(saved.selection) !== JSON.stringify(now.selection)) out.push('--only or --skip differ');
-  // A plan of version 1 or 2 kept no server.
-  for (const [name, url] of Object.entries('servers' in saved ? saved.servers : {})) {
-    const is = now.servers[name];
-    if (is !== undefined && is !== url) out.push(`server ${name} was ${url} when planned, and is ${is} now`);
-  }
+  return [...out, ...serverChanges(saved, now)];
+}
+
+export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {
+  const id = identify(saved);
+  const out = identityChanges(saved, now);
   const fresh = new Map(now.instances.map((i) => [id(i), i]));
   for (const was of saved.instances) {
     const is = fresh.get(id(was));

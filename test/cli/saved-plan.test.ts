@@ -230,7 +230,7 @@ test('run --plan names the included file that changed, not the pipeline file, wh
   );
 });
 
-test('run --plan refuses (exit 2) a plan made against another server, naming it without its credentials; no write is sent', async (t) => {
+test('run --plan refuses (PLAN_STALE, exit 2) a plan made against another server, naming it without its credentials, before any request reaches it', async (t) => {
   const s = await setup(t);
   const other = await startEmulator(t);
   const saved = readFileSync(s.plan, 'utf8');
@@ -245,15 +245,53 @@ test('run --plan refuses (exit 2) a plan made against another server, naming it 
     r.stderr.split('\n').filter((l) => l.startsWith('  - ')),
     [`  - server default was ${s.env.ENGINE_URL} when planned, and is ${other.url} now`],
   );
+  assert.match(r.stderr, /\n {2}code: PLAN_STALE\n$/);
   assert.doesNotMatch(r.stderr + r.stdout, /admin@/);
+  // Not even a GET: it would carry this server's credentials to a server the plan was not made against.
   assert.deepEqual(
-    other.emulator.requests.filter((q) => q.method !== 'GET'),
+    other.emulator.requests.map((q) => `${q.method} ${q.path}`),
     [],
-    'nothing was written',
+    'no request reached the other server',
   );
   // The same server again: it runs.
   const same = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(same.code, 0, same.stdout + same.stderr);
+});
+
+test('run --plan refuses (PLAN_STALE, exit 2) to call a server the plan did not call, before any request reaches it', async (t) => {
+  const a = await startEmulator(t);
+  const b = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-'));
+  const file = join(dir, 'sites.yml');
+  writeFileSync(
+    file,
+    `version: 1
+vars: { site: a }
+servers:
+  a: { url: "\${{ env.A_URL }}", username: admin, password: "\${{ secrets.A_PASSWORD }}" }
+  b: { url: "\${{ env.B_URL }}", username: admin, password: "\${{ secrets.B_PASSWORD }}" }
+steps:
+  - uses: monitoring/engines
+    server: \${{ vars.site }}
+    with: { min-online: 1 }
+`,
+  );
+  const env = { A_URL: a.url, B_URL: b.url, A_PASSWORD: 'admin', B_PASSWORD: 'admin' };
+  const plan = join(dir, 'plan.json');
+  const made = await runCli(['plan', file, '--live', '--out', plan], { env });
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  const r = await runCli(['run', file, '--plan', plan, '--var', 'site=b'], { env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /\n {2}code: PLAN_STALE\n$/);
+  assert.deepEqual(
+    b.emulator.requests.map((q) => `${q.method} ${q.path}`),
+    [],
+    'no request reached the server the plan did not call',
+  );
+  assert.deepEqual(
+    r.stderr.split('\n').filter((l) => l.startsWith('  - ')),
+    ['  - the --var values differ', `  - server b was not called when planned, and is ${b.url} now`],
+  );
 });
 
 test('run --plan refuses (BAD_PLAN, exit 2) a plan plan --out could not have written: a createdAt that is no date, an instance listed twice', async (t) => {

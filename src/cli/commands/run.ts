@@ -18,7 +18,7 @@ import type { Channel } from '../../app/channels/channel.ts';
 import { ciSummaryChannel, ciVariablesChannel } from '../../app/channels/ci.ts';
 import { dotenvChannel } from '../../app/channels/dotenv.ts';
 import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
-import { checkPlan } from '../../app/preflight.ts';
+import { checkPlan, checkPlanServers } from '../../app/preflight.ts';
 import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -320,6 +320,15 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     ],
   );
   const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
+  // --plan against another server than the plan's: refused before any request carries it this run's credentials.
+  if (planned)
+    await checkPlanServers(
+      planned,
+      values.plan!,
+      { pipeline, sources, vars, selection, env: io.env },
+      values.emulator === true,
+      Date.now(),
+    );
 
   if (values['dry-run']) {
     const plan = await makePlan(pipeline, io.env, { selection });
