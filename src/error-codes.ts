@@ -40,7 +40,9 @@ export const ERROR_CODES = {
   MERGE_OVERLAP: usage(
     'merge one report per matrix instance: leave out the report of an earlier attempt of the same job',
   ),
-  BAD_PLAN: usage('give run --plan the file plan --live --out wrote'),
+  BAD_PLAN: usage(
+    'make the plan again (enginectl plan FILE --live --out F) and run with it (enginectl run FILE --plan F)',
+  ),
   RESUME_HALTED: usage("the journal's rollout halted: check that wave's sites, then resume with --continue-rollout"),
   PLAN_STALE: usage(
     'the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it',

@@ -9,6 +9,7 @@ import { prepareRun, type Env } from '../runner/scope.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
 import {
+  badPlan,
   identityChanges,
   ofAnotherPipeline,
   savedPlan,
@@ -115,12 +116,9 @@ export async function checkPlan(
 function refuseAnotherPipeline(saved: SavedPlan, path: string, fresh: CurrentPlan): void {
   if (!ofAnotherPipeline(saved, fresh)) return;
   const { name, file } = saved.pipeline;
-  throw new UsageError(
-    'BAD_PLAN',
-    `--plan ${path}: the saved plan of another pipeline ("${name}", ${file}), not of "${fresh.pipeline.name}" (${fresh.pipeline.file})`,
-    {
-      hint: 'make a plan of this pipeline (enginectl plan FILE --live --out F) and run with it',
-    },
+  throw badPlan(
+    path,
+    `the saved plan of another pipeline ("${name}", ${file}), not of "${fresh.pipeline.name}" (${fresh.pipeline.file})`,
   );
 }
 

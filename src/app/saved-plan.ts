@@ -5,6 +5,7 @@
 // such.
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
+import { ERROR_CODES } from '../error-codes.ts';
 import { canonicalSelection, type Selection } from '../pipeline/selection.ts';
 import type { PlannedStep } from '../runner/plan.ts';
 import { observedChanges } from '../steps/observed.ts';
@@ -101,26 +102,27 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
   };
 }
 
+/** A --plan file this run cannot use (BAD_PLAN, exit 2), saying why; what to do is one wording for all, the table's. */
+export function badPlan(path: string, why: string): UsageError {
+  return new UsageError('BAD_PLAN', `--plan ${path}: ${why}`, { hint: ERROR_CODES.BAD_PLAN.action });
+}
+
 /** Parses a saved plan file's text, or says why it is none. */
 export function readSavedPlan(text: string, path: string): SavedPlan {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new UsageError('BAD_PLAN', `--plan ${path}: not JSON`, { hint: 'give the file plan --live --out wrote' });
+    throw badPlan(path, 'not JSON');
   }
   const parsed = SavedPlan.safeParse(json);
   if (!parsed.success)
-    throw new UsageError(
-      'BAD_PLAN',
-      `--plan ${path}: not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`,
-      { hint: 'make it again with plan --live --out' },
+    throw badPlan(
+      path,
+      `not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`,
     );
   const wrong = notWritten(parsed.data);
-  if (wrong)
-    throw new UsageError('BAD_PLAN', `--plan ${path}: not a plan plan --live --out wrote: ${wrong}`, {
-      hint: 'give run --plan the file plan --live --out wrote',
-    });
+  if (wrong) throw badPlan(path, `not a plan plan --live --out wrote: ${wrong}`);
   return parsed.data;
 }
 

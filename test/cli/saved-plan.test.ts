@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
+import { ERROR_CODES } from '../../src/error-codes.ts';
 
 const PIPELINE = `version: 1
 name: Release with a saved plan
@@ -146,7 +147,7 @@ steps:
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(
     r.stderr,
-    /^enginectl: --plan .*plan\.json: the saved plan of another pipeline \("Release with a saved plan", .*release\.yml\), not of "Licence renewal" \(.*other\.yml\)\n {2}hint: make a plan of this pipeline \(enginectl plan FILE --live --out F\) and run with it\n {2}code: BAD_PLAN\n$/,
+    /^enginectl: --plan .*plan\.json: the saved plan of another pipeline \("Release with a saved plan", .*release\.yml\), not of "Licence renewal" \(.*other\.yml\)\n {2}hint: make the plan again \(enginectl plan FILE --live --out F\) and run with it \(enginectl run FILE --plan F\)\n {2}code: BAD_PLAN\n$/,
   );
   assert.doesNotMatch(r.stderr, /stale/);
   assert.deepEqual(
@@ -311,8 +312,43 @@ test('run --plan refuses (BAD_PLAN, exit 2) a plan plan --out could not have wri
     assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
     assert.match(r.stderr, /^enginectl: --plan .*plan\.json: not a plan plan --live --out wrote: /, what);
     assert.match(r.stderr, why, what);
-    assert.match(r.stderr, /\n {2}hint: give run --plan the file plan --live --out wrote\n {2}code: BAD_PLAN\n$/, what);
+    assert.match(
+      r.stderr,
+      /\n {2}hint: make the plan again \(enginectl plan FILE --live --out F\) and run with it \(enginectl run FILE --plan F\)\n {2}code: BAD_PLAN\n$/,
+      what,
+    );
   }
+  assert.deepEqual(
+    s.emulator.requests.filter((q) => q.method !== 'GET'),
+    [],
+    'nothing was written',
+  );
+});
+
+test("every BAD_PLAN refusal (exit 2) says what to do in one wording, the table of error codes' (src/error-codes.ts); nothing is sent", async (t) => {
+  const s = await setup(t);
+  const saved = JSON.parse(readFileSync(s.plan, 'utf8')) as { createdAt: string };
+  const other = join(s.dir, 'other.yml');
+  writeFileSync(other, 'version: 1\nname: Licence renewal\nsteps:\n  - uses: monitoring/engines\n');
+  const written = (name: string, text: string) => (writeFileSync(join(s.dir, name), text), join(s.dir, name));
+  const cases: [string, string[]][] = [
+    ['a file that is not there', ['run', s.file, '--plan', join(s.dir, 'missing.json')]],
+    ['not JSON', ['run', s.file, '--plan', written('text.json', 'not JSON')]],
+    ['not a saved plan', ['run', s.file, '--plan', written('other.json', '{"planVersion": 3}')]],
+    [
+      'edited by hand',
+      ['run', s.file, '--plan', written('edited.json', JSON.stringify({ ...saved, createdAt: 'not a date' }))],
+    ],
+    ['of another pipeline', ['run', other, '--plan', s.plan]],
+  ];
+  const hints = new Set<string>();
+  for (const [what, args] of cases) {
+    const r = await runCli(args, { env: s.env });
+    assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
+    const [, hint] = /\n {2}hint: (.*)\n {2}code: BAD_PLAN\n$/.exec(r.stderr) ?? assert.fail(`${what}: ${r.stderr}`);
+    hints.add(hint!);
+  }
+  assert.deepEqual([...hints], [ERROR_CODES.BAD_PLAN.action]);
   assert.deepEqual(
     s.emulator.requests.filter((q) => q.method !== 'GET'),
     [],

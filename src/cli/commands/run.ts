@@ -19,7 +19,7 @@ import { ciSummaryChannel, ciVariablesChannel } from '../../app/channels/ci.ts';
 import { dotenvChannel } from '../../app/channels/dotenv.ts';
 import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
 import { checkPlan, checkPlanServers } from '../../app/preflight.ts';
-import { readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
+import { badPlan, readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { parseCommandArgs } from '../args.ts';
@@ -539,9 +539,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 /** The saved plan of --plan, read and checked before anything is opened. */
 async function readPlanFile(path: string, io: CliIO): Promise<SavedPlan> {
   const text = await io.readFile(resolve(io.cwd, path)).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError('BAD_PLAN', `--plan ${path}: cannot read it (${error.code ?? error.message})`, {
-      hint: 'give the file plan --live --out wrote',
-    });
+    throw badPlan(path, `cannot read it (${error.code ?? error.message})`);
   });
   return readSavedPlan(text, path);
 }
