@@ -13,15 +13,17 @@ import { valuesHashPlain } from './plain-hash.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
 
 /**
- * 3: the server each instance calls, by name (a run against another one is refused), and each file the pipeline reads (the pipeline, then each include) has its own hash, so a change
- * names the file that changed. 2: each instance is known by its key (runner/resume.ts
- * instanceKey: its step's identity and matrix values), `at` only shown. Plans of versions 1 and 2
- * are still read: their instances known as they knew them (by `at` in 1), a change of their files
- * told as one (they keep one hash for all).
+ * 3: the server each instance calls, by name (a run against another one is refused), and each file
+ * the pipeline reads (the pipeline, then each include) has its own hash, so a change names the
+ * file that changed. 2: each instance is known by its key (runner/resume.ts instanceKey: its
+ * step's identity and matrix values), `at` only shown. Plans of versions 1 and 2 kept no server:
+ * refused (BAD_PLAN), as a run cannot check that it calls the servers they read.
  */
 export const PLAN_VERSION = 3;
 
-const InstanceV1 = z.object({
+const Instance = z.object({
+  /** Who it is: runner/resume.ts instanceKey. */
+  key: z.string(),
   /** What the messages show of it. */
   at: z.string().describe('"[7/9] System update (target=prod)"'),
   state: z.string(),
@@ -33,8 +35,6 @@ const InstanceV1 = z.object({
   /** What decides it, by subject (observed.ts): the Engines and versions, licenses, alerts, fields. */
   observed: z.record(z.string(), z.string()).optional(),
 });
-
-const Instance = InstanceV1.extend({ key: z.string() });
 
 /** Each file the pipeline reads, in order (the pipeline, then each include by the name it is given), hashed plainly with secrets masked. */
 const Files = z.array(z.object({ path: z.string(), sha256: z.string() }));
@@ -52,22 +52,13 @@ const Plan = z.object({
   servers: z.record(z.string(), z.string()),
   instances: z.array(Instance),
 });
-const PlanV2 = Plan.omit({ servers: true }).extend({
-  planVersion: z.literal(2),
-  pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string() }),
-});
-const PlanV1 = PlanV2.extend({ planVersion: z.literal(1), instances: z.array(InstanceV1) });
+/** A plan of an earlier version, known by its version only. */
+const OlderPlan = z.object({ planVersion: z.union([z.literal(1), z.literal(2)]) });
 
-export const SavedPlan = z.discriminatedUnion('planVersion', [Plan, PlanV2, PlanV1]);
+export const SavedPlan = Plan;
 export type SavedPlan = z.infer<typeof SavedPlan>;
 /** A plan as this version saves it (and as the run makes it again to compare). */
-export type CurrentPlan = z.infer<typeof Plan>;
-
-/** How `saved` knows an instance: by its key, or by its text in a plan of version 1. */
-const identify =
-  (saved: SavedPlan) =>
-  (i: { at: string; key?: string }): string =>
-    saved.planVersion === 1 ? i.at : (i.key ?? i.at);
+export type CurrentPlan = SavedPlan;
 
 export interface PlanIdentity {
   name: string;
@@ -115,6 +106,12 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
   } catch {
     throw badPlan(path, 'not JSON');
   }
+  const older = OlderPlan.safeParse(json);
+  if (older.success)
+    throw badPlan(
+      path,
+      `a saved plan of version ${older.data.planVersion}, made by an older enginectl: it recorded no server, so the run cannot check that it calls the servers the plan read`,
+    );
   const parsed = SavedPlan.safeParse(json);
   if (!parsed.success)
     throw badPlan(
@@ -128,14 +125,12 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
 
 /**
  * What plan --out could not have written (a file edited by hand): a createdAt that is not the time
- * it writes (toISOString), an instance listed twice. By key: a plan of version 1 knew its
- * instances by their text, which two instances could share.
+ * it writes (toISOString), an instance listed twice (by its key).
  */
 function notWritten(saved: SavedPlan): string | undefined {
   const at = Date.parse(saved.createdAt);
   if (Number.isNaN(at) || new Date(at).toISOString() !== saved.createdAt)
     return `its createdAt (${JSON.stringify(saved.createdAt)}) is not a time it writes`;
-  if (saved.planVersion === 1) return undefined;
   const seen = new Set<string>();
   for (const i of saved.instances) {
     if (seen.has(i.key)) return `${i.at} is listed twice`;
@@ -174,7 +169,6 @@ const STATES: Record<string, string> = {
 
 /** Each file that changed since the plan, as a resume names them (journal/resume.ts): the pipeline file, then each include by its path. */
 function filesChanged(saved: SavedPlan, now: CurrentPlan): string[] {
-  if (!('files' in saved.pipeline)) return [`the pipeline's files changed (${saved.pipeline.file})`];
   const read = (files: readonly { path: string; sha256: string }[]) =>
     files.map((f) => ({ path: f.path, hash: f.sha256 }));
   const out = fileChanges(read(saved.pipeline.files), read(now.pipeline.files), now.pipeline.file);
@@ -188,8 +182,6 @@ function filesChanged(saved: SavedPlan, now: CurrentPlan): string[] {
  * and the run does not is told by its instances, gone.
  */
 export function serverChanges(saved: SavedPlan, now: CurrentPlan): string[] {
-  // A plan of version 1 or 2 kept no server.
-  if (!('servers' in saved)) return [];
   return Object.entries(now.servers).flatMap(([name, is]) => {
     if (!Object.hasOwn(saved.servers, name)) return [`server ${name} was not called when planned, and is ${is} now`];
     const was = saved.servers[name];
@@ -207,11 +199,10 @@ export function identityChanges(saved: SavedPlan, now: CurrentPlan): string[] {
 }
 
 export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {
-  const id = identify(saved);
   const out = identityChanges(saved, now);
-  const fresh = new Map(now.instances.map((i) => [id(i), i]));
+  const fresh = new Map(now.instances.map((i) => [i.key, i]));
   for (const was of saved.instances) {
-    const is = fresh.get(id(was));
+    const is = fresh.get(was.key);
     const changes = is && was.observed && is.observed ? observedChanges(was.observed, is.observed) : [];
     if (!is) out.push(`${was.at}: planned, and not in the run now`);
     else if (changes.length > 0 && was.state !== is.state)
@@ -226,7 +217,7 @@ export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {
     else if (was.write && was.text !== is.text)
       out.push(`${was.at}: what it acts on moved: was "${was.text}", now "${is.text}"`);
   }
-  const planned = new Set(saved.instances.map(id));
-  for (const is of now.instances) if (!planned.has(id(is))) out.push(`${is.at}: in the run now, and not planned`);
+  const planned = new Set(saved.instances.map((i) => i.key));
+  for (const is of now.instances) if (!planned.has(is.key)) out.push(`${is.at}: in the run now, and not planned`);
   return out;
 }

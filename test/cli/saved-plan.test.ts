@@ -157,7 +157,7 @@ steps:
   );
 });
 
-test('run --plan knows an instance by its key, not its text; a plan of version 1 (known by text) is still read', async (t) => {
+test('run --plan knows an instance by its key, not its text', async (t) => {
   const s = await setup(t);
   const saved = JSON.parse(readFileSync(s.plan, 'utf8')) as {
     planVersion: number;
@@ -181,23 +181,46 @@ test('run --plan knows an instance by its key, not its text; a plan of version 1
     '  - [1/3] Alerts (then): planned, and not in the run now',
     '  - [1/3] Alerts: in the run now, and not planned',
   ]);
-  // Version 1: no keys, each instance known by its text, as then.
-  const v1 = { ...saved, planVersion: 1, instances: saved.instances.map(({ key: _key, ...i }) => i) };
-  const v1Retold = {
-    ...v1,
-    instances: v1.instances.map((i, n) => (n === 0 ? { ...i, at: '[1/3] Something else' } : i)),
-  };
-  const oldMoved = await runWith(v1Retold);
-  assert.equal(oldMoved.code, 2, oldMoved.stdout + oldMoved.stderr);
-  assert.match(oldMoved.stderr, /- \[1\/3\] Something else: planned, and not in the run now$/m);
   assert.deepEqual(
     s.emulator.requests.filter((q) => q.method !== 'GET'),
     [],
     'nothing was written',
   );
-  const old = await runWith(v1);
-  assert.equal(old.code, 0, old.stdout + old.stderr);
-  assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
+});
+
+test('run --plan refuses (BAD_PLAN, exit 2) a plan of version 1 or 2, which kept no server, as made by an older enginectl, before any request, on any server', async (t) => {
+  const s = await setup(t);
+  const other = await startEmulator(t);
+  const saved = JSON.parse(readFileSync(s.plan, 'utf8')) as {
+    pipeline: { files?: unknown };
+    servers?: unknown;
+    instances: { key?: string }[];
+  };
+  // As those versions wrote them: no servers, one hash of the files (and in 1, no keys).
+  const { servers: _servers, ...rest } = saved;
+  const { files: _files, ...pipeline } = saved.pipeline;
+  const v2 = { ...rest, planVersion: 2, pipeline };
+  const v1 = { ...v2, planVersion: 1, instances: v2.instances.map(({ key: _key, ...i }) => i) };
+  s.emulator.requests.length = 0;
+  for (const [version, plan] of [
+    [2, v2],
+    [1, v1],
+  ] as const) {
+    writeFileSync(s.plan, JSON.stringify(plan));
+    // The server it was made against, and another, which it could not tell from it.
+    for (const url of [s.env.ENGINE_URL, other.url]) {
+      const r = await runCli(['run', s.file, '--plan', s.plan], { env: { ...s.env, ENGINE_URL: url } });
+      assert.equal(r.code, 2, `version ${version}, ${url}: ${r.stdout}${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^enginectl: --plan .*plan\\.json: a saved plan of version ${version}, made by an older enginectl: it recorded no server, so the run cannot check that it calls the servers the plan read\n {2}hint: make the plan again \\(enginectl plan FILE --live --out F\\) and run with it \\(enginectl run FILE --plan F\\)\n {2}code: BAD_PLAN\n$`,
+        ),
+      );
+    }
+  }
+  assert.deepEqual(s.emulator.requests, [], 'no request reached the server the plan was made against');
+  assert.deepEqual(other.emulator.requests, [], 'no request reached the other server');
 });
 
 test('run --plan names the included file that changed, not the pipeline file, which did not', async (t) => {
