@@ -31,7 +31,7 @@ export const ERROR_CODES = {
     'the journal is sealed with ENGINECTL_JOURNAL_KEY and a record is not: read it with the key that wrote it, and check where the file came from',
   ),
   JOURNAL_LOCKED: usage(
-    'another run appends to this journal: wait for it, or delete JOURNAL.lock if that run is gone (a lost runner)',
+    'another run appends to this journal (its lock, or in a run store its lease, held): wait for it, or delete JOURNAL.lock if that run is gone (a lost runner); a lease lapses by itself',
   ),
   BAD_REPORT: usage('give report --merge the JSON reports (--report-json) or journals (--journal) the jobs wrote'),
   MERGE_MISMATCH: usage(

@@ -6,6 +6,7 @@ import { readJournal, tornLine, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkRunId, readStoredJournal } from '../journal/replica.ts';
 import { namedStore } from '../app/stored-run.ts';
+import type { RunStore } from '../store/store.ts';
 import type { CliIO } from './io.ts';
 import { neutralise } from '../text/neutralise.ts';
 
@@ -27,14 +28,18 @@ export async function readJournalFile(
   return readJournal(text, path, journalKey(io.env));
 }
 
-/** The journal a command reads: a file (JOURNAL), or a run of the run store (--store URL --run ID). */
+/** What a command asks of a stored run once it is read, before it uses it (verify: that no live runner holds it). */
+export type StoredRunCheck = (store: RunStore, runId: string, state: JournalState) => Promise<void>;
+
+/** The journal a command reads: a file (JOURNAL), or a run of the run store (--store URL --run ID), checked by `check`. */
 export async function readNamedJournal(
   command: string,
   positionals: readonly string[],
   values: { store?: string | undefined; run?: string | undefined },
   io: Pick<CliIO, 'readFile' | 'env' | 'cwd' | 'stderr'>,
+  check?: StoredRunCheck,
 ): Promise<{ state: JournalState; name: string }> {
-  const read = await namedJournal(command, positionals, values, io);
+  const read = await namedJournal(command, positionals, values, io, check);
   // What a run killed mid-write leaves: left out, read as never written (the cautious side).
   if (read.state.torn !== undefined)
     io.stderr(`enginectl: warning: ${neutralise(tornLine(read.name, read.state.torn))}\n`);
@@ -46,6 +51,7 @@ async function namedJournal(
   positionals: readonly string[],
   values: { store?: string | undefined; run?: string | undefined },
   io: Pick<CliIO, 'readFile' | 'env' | 'cwd'>,
+  check: StoredRunCheck | undefined,
 ): Promise<{ state: JournalState; name: string }> {
   if (values.run !== undefined) {
     if (positionals.length > 0)
@@ -53,7 +59,9 @@ async function namedJournal(
     const store = namedStore(command, values.store, io.env, io.cwd, '--run names a run of a run store: ');
     const { text } = await readStoredJournal(store, checkRunId(values.run));
     const name = `${store.url} run ${values.run}`;
-    return { state: readJournal(text, name, journalKey(io.env)), name };
+    const state = readJournal(text, name, journalKey(io.env));
+    await check?.(store, values.run, state);
+    return { state, name };
   }
   if (positionals.length !== 1)
     throw new UsageError('BAD_ARGUMENTS', `${command}: expected one JOURNAL, got ${positionals.length}`, {

@@ -72,7 +72,8 @@ export function checkLeaseName(name: string): string {
   return name;
 }
 
-async function readRecord(store: RunStore, key: string): Promise<LeaseRecord> {
+/** A lease's record at `key`: STORE_DAMAGED when it is not one of enginectl's. */
+export async function readLeaseRecord(store: RunStore, key: string): Promise<LeaseRecord> {
   return parseStoreRecord(
     store,
     key,
@@ -93,7 +94,7 @@ export async function leaseState(
   );
   const last = keys.at(-1);
   if (!last) return undefined;
-  return { seq: Number(last.slice(-8)), record: await readRecord(store, last) };
+  return { seq: Number(last.slice(-8)), record: await readLeaseRecord(store, last) };
 }
 
 /** The queue's live tickets after the last one served, in order. */

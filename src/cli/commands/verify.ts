@@ -10,6 +10,8 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readNamedJournal } from '../journal-file.ts';
 import { refuseWhileLocked } from '../../journal/lock.ts';
+import { refuseWhileHeld } from '../../app/stored-run-held.ts';
+import { realClock } from '../../app/clock.ts';
 import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
 import { filesHashes, teachSecrets } from '../../app/journal-setup.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -22,8 +24,10 @@ only GET requests, to the servers of the pipeline that wrote the journal (the UR
 credentials of those it reads from the environment, as for run; no target token), and changes
 nothing: resume with run --resume JOURNAL --in-doubt verify (or verify-and-retry) to act on it.
 With nothing in doubt it says so, asking the environment for nothing. A journal a run still
-writes (its lock held by a live process) is refused: the calls that run has in flight are not in
-doubt; verify once it has ended.
+writes (its lock held by a live process; in a run store, its runner's lease renewed: the run's
+fleet lease, or the worker lease of the sharded run whose site it is) is refused: the calls that
+run has in flight are not in doubt; verify once it has ended. A stale lock or a lapsed lease is
+said, and does not stop it.
 
 Read back: licensing/add and licensing/remove (the licenses against those recorded just before
 the call), classes/create, update and delete (the entity), update/system (the Engine versions
@@ -62,7 +66,11 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     const { warning } = refuseWhileLocked(resolve(io.cwd, positionals[0]!), 'verify');
     if (warning) io.stderr(`enginectl: warning: ${neutralise(warning)}\n`);
   }
-  const { state, name: path } = await readNamedJournal('verify', positionals, values, io);
+  // A stored run a live runner writes (its lease renewed) is refused the same way, before anything is verified.
+  const { state, name: path } = await readNamedJournal('verify', positionals, values, io, async (store, id, read) => {
+    const { warning } = await refuseWhileHeld(store, id, read, 'verify', (io.clock ?? realClock()).now());
+    if (warning) io.stderr(`enginectl: warning: ${neutralise(warning)}\n`);
+  });
   // Nothing in doubt: said without the pipeline, its servers or any secret.
   const inDoubt = inDoubtInstances(state);
   if (inDoubt.length === 0) {

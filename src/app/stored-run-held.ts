@@ -1,0 +1,147 @@
+// A run of the run store that a live runner still writes: verify --store URL --run ID refuses it
+// (JOURNAL_LOCKED, exit 2), as verify of a JOURNAL file refuses one whose lock a live process
+// holds: the calls that runner has in flight are not in doubt, it waits for their answers. What
+// says a runner is alive is the lease it renews, read as the lease's takeover rules read it
+// (store/lease.ts): held while its newest record is not a release and its expiry has not passed
+// on this machine's clock; lapsed after (its runner stopped, or was cut from the store: a takeover
+// verifies its calls then, and so may verify, saying so). A run's fleet lease (lease:, --lease)
+// names the run as its holder. A site of a sharded run is its worker's while the attempt its
+// wave's log names as the site's owner holds that worker's lease (RUN.shard-I) and the site has
+// not ended (app/shard-under-way.ts reads a run under way the same way). A lease kept by a parked
+// run (park: { keep-lease: true }) has no runner behind it: that run exited.
+import { UsageError } from '../errors.ts';
+import type { JournalState } from '../journal/read.ts';
+import { readManifest, workerLease, type Manifest } from '../shard/manifest.ts';
+import { WaveLog } from '../shard/wave-log.ts';
+import { holderText, readLeaseRecord, type LeaseRecord } from '../store/lease.ts';
+import { StoreError, type RunStore } from '../store/store.ts';
+
+interface Lease {
+  name: string;
+  record: LeaseRecord;
+}
+
+/** What holds a run: the lease, and the words that say whose it is. */
+interface Holding {
+  lease: Lease;
+  /** "run R of A on H", or "site S of sharded run R, by shard I/N (run R of A on H)". */
+  who: string;
+  /** What to read while it runs (enginectl lease status, report --merge). */
+  watch: string;
+}
+
+/** How many lease records are read at once. */
+const AT_ONCE = 16;
+
+/** The newest record of each lease the store holds (its keys in order: the last of each name is its newest). */
+async function newestLeases(store: RunStore): Promise<Map<string, Lease>> {
+  const newest = new Map<string, string>();
+  for (const key of await store.list('leases/')) {
+    const found = /^leases\/([^/]+)\/[0-9]{8}$/.exec(key);
+    if (found) newest.set(found[1]!, key);
+  }
+  const leases = new Map<string, Lease>();
+  const names = [...newest.keys()];
+  for (let i = 0; i < names.length; i += AT_ONCE)
+    for (const lease of await Promise.all(
+      names
+        .slice(i, i + AT_ONCE)
+        .map(async (name) => ({ name, record: await readLeaseRecord(store, newest.get(name)!) })),
+    ))
+      leases.set(lease.name, lease);
+  return leases;
+}
+
+/** A lease with a runner behind it, held or lapsed: not given up, not kept by a parked run. */
+const heldOnce = (r: LeaseRecord) => r.kind !== 'release' && r.parked !== true;
+
+/** The sharded run whose worker a lease is (RUN.shard-I), when its name says one. */
+function workerOf(name: string): { run: string; index: number } | undefined {
+  const found = /^(.+)\.shard-([0-9]+)$/.exec(name);
+  return found ? { run: found[1]!, index: Number(found[2]) } : undefined;
+}
+
+/** The site of a sharded run whose worker holds run `runId`, with that worker's lease; undefined when none does. */
+async function siteHolding(
+  store: RunStore,
+  runId: string,
+  state: JournalState,
+  leases: ReadonlyMap<string, Lease>,
+): Promise<Holding | undefined> {
+  const runs = new Set<string>();
+  for (const lease of leases.values()) {
+    const worker = workerOf(lease.name);
+    if (worker && heldOnce(lease.record)) runs.add(worker.run);
+  }
+  const selected = state.runs.at(-1)?.only ?? {};
+  for (const run of runs) {
+    let manifest: Manifest;
+    try {
+      manifest = await readManifest(store, run);
+    } catch (error) {
+      // A lease named like a worker's that is not one (no such sharded run): not this run's holder.
+      if (error instanceof StoreError && error.code === 'STORE_REFUSED') continue;
+      throw error;
+    }
+    const site = selected[manifest.over]?.length === 1 ? selected[manifest.over]![0]! : undefined;
+    const wave = site === undefined ? -1 : manifest.waves.findIndex((w) => w.includes(site));
+    if (wave < 0) continue;
+    const log = await new WaveLog(store, run, wave + 1).read();
+    const owner = log.owners.get(site!);
+    if (!owner || owner.siteRun !== runId || log.ended.has(site!)) continue;
+    const lease = leases.get(workerLease(run, owner.worker));
+    if (!lease || !heldOnce(lease.record) || lease.record.holder.runId !== owner.holder) continue;
+    return {
+      lease,
+      who: `${manifest.over} ${site} of sharded run ${run}, by shard ${owner.worker + 1}/${manifest.shards} (${holderText(lease.record.holder)})`,
+      watch: `enginectl report --merge --store URL --run ${run} shows it under way`,
+    };
+  }
+  return undefined;
+}
+
+/** What holds run `runId`: its fleet lease, or the worker lease of the sharded run whose site it is; undefined when nothing does. */
+async function holdingOf(store: RunStore, runId: string, state: JournalState): Promise<Holding | undefined> {
+  const leases = await newestLeases(store);
+  const own = [...leases.values()].filter((l) => heldOnce(l.record) && l.record.holder.runId === runId);
+  // A run over several leases (lease: over:) holds them all: the one that lapses last says it best.
+  const fleet = own.sort((a, b) => b.record.expiresAt - a.record.expiresAt)[0];
+  if (fleet)
+    return {
+      lease: fleet,
+      who: holderText(fleet.record.holder),
+      watch: `enginectl lease status --store URL ${fleet.name}`,
+    };
+  return siteHolding(store, runId, state, leases);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * For a command that reads a stored run and must not while a runner writes it (verify): refuses
+ * (JOURNAL_LOCKED) while the lease of the runner that holds the run is held, and reads nothing
+ * more of the store. A lease that lapsed does not stop it: said (the warning).
+ */
+export async function refuseWhileHeld(
+  store: RunStore,
+  runId: string,
+  state: JournalState,
+  command: string,
+  now: number,
+): Promise<{ warning?: string }> {
+  const holding = await holdingOf(store, runId, state);
+  if (!holding) return {};
+  const { lease, who } = holding;
+  const name = `${store.url} run ${runId}`;
+  if (now > lease.record.expiresAt)
+    return {
+      warning: `${name}: its lease ${lease.name} (${who}) lapsed at ${iso(lease.record.expiresAt)} without a renewal: its runner stopped, or was cut from the store`,
+    };
+  throw new UsageError(
+    'JOURNAL_LOCKED',
+    `${name} is in use by ${who}, whose lease ${lease.name} is renewed until ${iso(lease.record.expiresAt)}: the run that writes it is still running, and a call it has in flight is not in doubt`,
+    {
+      hint: `${command} once that run has ended (${holding.watch}). If its runner is gone, its lease lapses at ${iso(lease.record.expiresAt)} unless renewed; ${command} again then. Nothing was verified`,
+    },
+  );
+}
