@@ -13,6 +13,7 @@ import { encodeLine } from '../../src/journal/frame.ts';
 import { simulatedClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { assertClean, pageText } from '../helpers/secrets.ts';
 
 const HEAD = `version: 1
 name: Verify
@@ -389,8 +390,12 @@ test('verify of a delete whose read before the write failed never says not appli
   assert.equal(emulator.state.entities.filter((e) => e.ikey === 2011).length, 1, 'the entity put back is kept');
 });
 
-test('verify asks the environment only for what its reads need: nothing when nothing is in doubt; the servers of the instances in doubt, never a target token nor another server', async (t) => {
-  const { url, emulator } = await startEmulator(t);
+test('verify asks the environment only for what its reads need: nothing when nothing is in doubt; the servers of the instances in doubt, never a target token nor another server; a write in doubt that sent the target token is read without it, and the token is in no output, report or journal in any encoding', async (t) => {
+  const clock = simulatedClock();
+  const { url, emulator } = await startEmulator(t, { now: clock.now });
+  // A target token of its own, with characters that URL, base64, JSON and HTML each spell otherwise.
+  const TOKEN = 'Tgt/T0ken+&<x>=9';
+  emulator.state.databases.find((d) => d.name === 'PROD')!.tokens = [TOKEN];
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-'));
   const file = join(dir, 'release.yml');
   writeFileSync(
@@ -408,15 +413,21 @@ steps:
     server: a
     with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
     longest: 1m
+  - id: system
+    uses: update/system
+    server: a
+    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }
+    longest: 1m
   - id: vfs
     uses: update/vfs
     server: b
     with: { target: prod, files: [1001] }
 `,
   );
-  const env = { ENGINE_URL: url, A_PASSWORD: 'admin', B_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const env = { ENGINE_URL: url, A_PASSWORD: 'admin', B_PASSWORD: 'admin', PROD_TOKEN: TOKEN };
   const journal = join(dir, 'run.journal.jsonl');
   const full = await runCli(['run', file, '--journal', journal], { env });
+  // The updates succeeded: each sent the target token, and PROD took it.
   assert.equal(full.code, 0, full.stdout + full.stderr);
 
   // Nothing in doubt: said, with no server, secret or variable given.
@@ -442,4 +453,43 @@ steps:
   const missing = await runCli(['verify', killed], { env: without });
   assert.equal(missing.code, 2, missing.stdout + missing.stderr);
   assert.match(missing.stderr, /secrets\.A_PASSWORD is not set/);
+
+  // The system update in doubt, 3 minutes on (monitoring refreshed): its call sent the target
+  // token, and verify reads the Engines without it, on a's credentials alone.
+  const system = killedAfterSend(journal, 'id:system', 3 * 60_000);
+  await clock.sleep(3 * 60_000, new AbortController().signal);
+  const sent = records(system).find((r) => r.t === 'send' && r.key === 'id:system') as Rec & { body?: unknown };
+  assert.match(JSON.stringify(sent?.body), /"targetAuthToken":"\*+"/, 'the write in doubt sent the target token');
+  const outputs: [string, string][] = [];
+  const withoutToken = await runCli(['verify', system], { env: only });
+  outputs.push(['verify without the token', withoutToken.stdout + withoutToken.stderr]);
+  assert.equal(withoutToken.code, 0, withoutToken.stdout + withoutToken.stderr);
+  assert.match(
+    withoutToken.stdout,
+    /^applied +"System update prod" \(POST \/api\/devops\/v1\/update\/system\): the Engines of PROD moved since just before the call/m,
+  );
+  // Given the token (every secret in the environment, as a CI job has them), verify shows it nowhere either.
+  const withToken = await runCli(['verify', system], { env });
+  outputs.push(['verify with the token', withToken.stdout + withToken.stderr]);
+  assert.equal(withToken.code, 0, withToken.stdout + withToken.stderr);
+  // The resume that acts on verify's reading: the evidence in every report and in the journal, the token in none.
+  const reports = {
+    '--report-json': join(dir, 'r.json'),
+    '--junit': join(dir, 'r.xml'),
+    '--html': join(dir, 'r.html'),
+    '--summary': join(dir, 'r.md'),
+  };
+  const resumed = await runCli(
+    ['run', file, '--resume', system, '--in-doubt', 'verify', ...Object.entries(reports).flat()],
+    { env },
+  );
+  outputs.push(['the resume', resumed.stdout + resumed.stderr]);
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.match(readFileSync(reports['--report-json'], 'utf8'), /the Engines of PROD moved since just before the call/);
+  for (const [flag, path] of Object.entries(reports)) {
+    const text = readFileSync(path, 'utf8');
+    outputs.push([flag, flag === '--html' ? `${text}\n${pageText(text)}` : text]);
+  }
+  for (const path of [journal, killed, system]) outputs.push([path, readFileSync(path, 'utf8')]);
+  for (const [channel, text] of outputs) assertClean(channel, text, [TOKEN]);
 });
