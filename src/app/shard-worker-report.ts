@@ -92,13 +92,15 @@ export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>): P
     : { wave: end.wave, for: 'barrier', since: end.since, reason: end.waitingFor, waits: [] };
 
 /**
- * A worker stopped by a fault after it sent something (its store refused a site's record): the
- * fault, and the report of the sites it ran, which is written all the same before the fault is said.
+ * A worker stopped by a fault after it sent something (its store refused a site's record), or at
+ * its end (its index's earlier failures unread): the fault, the report of the sites it ran, which
+ * is written all the same before the fault is said, and what the fault stopped, in words.
  */
 export class WorkerStopped extends Error {
   constructor(
     readonly fault: unknown,
     readonly report: Report,
+    readonly stopped = 'stopped before its next call',
   ) {
     super(fault instanceof Error ? fault.message : String(fault));
   }

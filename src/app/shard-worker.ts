@@ -10,6 +10,7 @@ import { UsageError } from '../errors.ts';
 import { newRunId } from '../journal/replica.ts';
 import type { Report } from '../report/model.ts';
 import { barrierParkOf, workerReport, WorkerStopped, type SiteReport } from './shard-worker-report.ts';
+import { endedFailed } from './shard-earlier.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts';
 import { readVerdicts } from '../shard/verdict.ts';
@@ -157,7 +158,14 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     });
     const report = reportOf(result);
     report.rollout = await rolloutAtEnd(store, manifest, result.end);
-    const failedEarlier = attempt > 1 ? await endedFailed(store, manifest, request.index, result) : [];
+    // Unread (its store failed), its reports are written all the same, cut short: not a success it cannot know.
+    const failedEarlier =
+      attempt > 1
+        ? await endedFailed(store, manifest, request.index, result, () => ({
+            ...reportOf({ ...result, end: { outcome: 'cancelled' } }),
+            rollout: report.rollout,
+          }))
+        : [];
     // Its exit says a site of its index failed: so do its reports.
     if (failedEarlier.length > 0 && report.outcome === 'success') report.outcome = 'failure';
     return { manifest, result, report, owns, failedEarlier };
@@ -165,24 +173,6 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     clearInterval(heartbeat);
     await lease.release().catch(() => undefined);
   }
-}
-
-/** The sites whose end this index recorded as a failure in an earlier attempt (not run by this one). */
-async function endedFailed(
-  store: RunStore,
-  manifest: Manifest,
-  index: number,
-  result: WorkerResult,
-): Promise<{ site: string; wave: number }[]> {
-  const ranNow = new Set(result.ran.map((r) => r.site));
-  const found: { site: string; wave: number }[] = [];
-  for (let wave = 1; wave <= manifest.waves.length; wave++) {
-    const { entries } = await new WaveLog(store, manifest.run, wave).read();
-    for (const e of entries)
-      if (e.kind === 'ended' && e.outcome === 'failure' && e.worker === index && !ranNow.has(e.site))
-        found.push({ site: e.site, wave });
-  }
-  return found;
 }
 
 const list = (vs: string[]) =>

@@ -129,8 +129,11 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   } catch (error) {
     // Stopped by a fault after it sent something: its report is written first (every report is), then the fault is said.
     if (error instanceof WorkerStopped) {
-      say(`shard ${values.shard}: stopped before its next call: ${error.message}`);
+      say(`shard ${values.shard}: ${error.stopped}: ${error.message}`);
       await publishReport(error.report, paths, input.ci, io, masker);
+      // This attempt sent nothing (a retried index with no site left): safe to run the index again, as below.
+      if (!started && error.fault instanceof StoreError && error.fault.code === 'STORE_FAILED')
+        throw new ShardUnavailable(error.fault);
       throw error.fault;
     }
     if (started) throw error;

@@ -10,22 +10,43 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** An answer the proxy gives instead of RGW's: the request is not forwarded. */
+export interface ProxyAnswer {
+  status: number;
+  body: string;
+}
+
+/** S3's own front end throttling: 503 SlowDown (the SDK retries it, then fails the request). */
+export const SLOW_DOWN: ProxyAnswer = {
+  status: 503,
+  body: '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message><RequestId>tx-proxy</RequestId></Error>',
+};
+
 /**
  * A proxy in front of RGW, headers untouched (the Host header is signed): `answered` sees each
  * request with its body once RGW answered it, before the answer goes on; `before` sees it before it
- * is forwarded, and a promise it returns holds it until it settles. Its endpoint.
+ * is forwarded, and a promise it returns holds it until it settles; an answer it returns (or
+ * settles with) is given instead, the request not forwarded. Its endpoint.
  */
 export async function proxyInFront(
   t: TestContext,
   upstream: string,
   answered: (method: string, path: string, body: string) => void,
-  before?: (method: string, path: string, body: string) => void | Promise<void>,
+  before?: (
+    method: string,
+    path: string,
+    body: string,
+  ) => void | ProxyAnswer | Promise<void> | Promise<ProxyAnswer | undefined>,
 ): Promise<string> {
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     const method = req.method ?? 'GET';
-    await before?.(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+    const instead = await before?.(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+    if (instead) {
+      res.writeHead(instead.status, { 'content-type': 'application/xml' });
+      return res.end(instead.body);
+    }
     const forwarded = request(
       { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
       async (answer) => {
