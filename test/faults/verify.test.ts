@@ -14,6 +14,7 @@ import { simulatedClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { assertClean, pageText } from '../helpers/secrets.ts';
+import { ALL_SCOPES } from '../../src/api/scopes.ts';
 
 const HEAD = `version: 1
 name: Verify
@@ -492,4 +493,96 @@ steps:
   }
   for (const path of [journal, killed, system]) outputs.push([path, readFileSync(path, 'utf8')]);
   for (const [channel, text] of outputs) assertClean(channel, text, [TOKEN]);
+});
+
+test("verify compares the pipeline file with its run's hash as the run made it, every secret masked: what the file writes literally (another server's password, a target's token) and a secret verify is given are no change; a file edited since is said changed; without a secret whose value the file writes, verify says it cannot tell, never that the file changed, and shows no secret", async (t) => {
+  const users = ['b-deployer', 'sa-deployer', 'sb-deployer'].map((name) => ({
+    name,
+    password: `${name}-pw-literal`,
+    scopes: new Set(ALL_SCOPES),
+  }));
+  const { url } = await startEmulator(t, { users });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-'));
+  const file = join(dir, 'release.yml');
+  // A secret whose value the file also writes literally (a tracking id that is the release note).
+  const NOTE = 'release-note-7f3a9c';
+  writeFileSync(
+    file,
+    `version: 1
+name: Verify
+servers:
+  a: { url: "\${{ env.ENGINE_URL }}", username: admin, password: "\${{ secrets.A_PASSWORD }}" }
+  b: { url: "\${{ env.ENGINE_URL }}", username: b-deployer, password: b-deployer-pw-literal }
+targets:
+  lit: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - id: update
+    uses: classes/update
+    server: a
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+    longest: 1m
+  - id: system
+    uses: update/system
+    server: b
+    with: { target: lit, message: "\${{ secrets.NOTE }}", tracking-id: ${NOTE} }
+`,
+  );
+  const env = { ENGINE_URL: url, A_PASSWORD: 'admin', NOTE };
+  const journal = join(dir, 'run.journal.jsonl');
+  const full = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(full.code, 0, full.stdout + full.stderr);
+  const killed = killedAfterSend(journal, 'id:update');
+  const secrets = ['b-deployer-pw-literal', 'prod-token', NOTE, 'admin'];
+
+  // Every secret given: the file is the run's, whatever its reads need.
+  const given = await runCli(['verify', killed], { env });
+  assert.equal(given.code, 0, given.stdout + given.stderr);
+  assert.equal(given.stderr, '', 'no word of a change');
+  // Only what its reads need (server a): the literal credentials are the file's own; NOTE's value,
+  // written in the file, was masked in the run's hash and verify is not given it: it cannot tell.
+  const { NOTE: _n, ...reads } = env;
+  const needed = await runCli(['verify', killed], { env: reads });
+  assert.equal(needed.code, 0, needed.stdout + needed.stderr);
+  assert.doesNotMatch(needed.stderr, /warning: \S+release\.yml changed since/, 'not said changed');
+  assert.match(
+    needed.stderr,
+    /^enginectl: warning: cannot tell whether \S+release\.yml changed since the journal's run: the run hashed it with the value of secrets\.NOTE masked, which verify is not given \(its reads do not need it\): give it to compare; its servers are read as they are now$/m,
+  );
+  assertClean('verify given what its reads need', needed.stdout + needed.stderr, secrets);
+
+  // Edited since: changed, with every secret given.
+  writeFileSync(file, `${readFileSync(file, 'utf8')}# edited\n`);
+  const edited = await runCli(['verify', killed], { env });
+  assert.match(
+    edited.stderr,
+    /^enginectl: warning: \S+release\.yml changed since the journal's run: its servers are read as they are now$/m,
+  );
+  assertClean('verify of an edited file', edited.stdout + edited.stderr, secrets);
+
+  // A run limited to one site (--only) masked that site's literal password alone: verify, which
+  // learns every site's from the file, still finds the file the run's.
+  const sites = join(dir, 'sites.yml');
+  writeFileSync(
+    sites,
+    `version: 1
+name: Sites
+servers:
+  sa: { url: "\${{ env.ENGINE_URL }}", username: sa-deployer, password: sa-deployer-pw-literal }
+  sb: { url: "\${{ env.ENGINE_URL }}", username: sb-deployer, password: sb-deployer-pw-literal }
+steps:
+  - id: update
+    uses: classes/update
+    matrix: { site: [sa, sb] }
+    server: \${{ matrix.site }}
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+    longest: 1m
+`,
+  );
+  const limited = join(dir, 'sites.journal.jsonl');
+  const one = await runCli(['run', sites, '--journal', limited, '--only', 'site=sa'], { env: { ENGINE_URL: url } });
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  const key = records(limited).find((r) => r.t === 'send')!.key!;
+  const site = await runCli(['verify', killedAfterSend(limited, key)], { env: { ENGINE_URL: url } });
+  assert.equal(site.code, 0, site.stdout + site.stderr);
+  assert.equal(site.stderr, '', 'no word of a change');
 });

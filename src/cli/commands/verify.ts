@@ -13,7 +13,8 @@ import { refuseWhileLocked } from '../../journal/lock.ts';
 import { refuseWhileHeld } from '../../app/stored-run-held.ts';
 import { realClock } from '../../app/clock.ts';
 import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
-import { filesHashes, teachSecrets } from '../../app/journal-setup.ts';
+import { teachSecrets } from '../../app/journal-setup.ts';
+import { compareWithRun, type FileVerdict } from '../../app/verify-file.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
@@ -77,7 +78,6 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
     return ExitCode.ok;
   }
-  const first = state.runs[0]!;
   const file = values.pipeline ?? state.runs.at(-1)!.file;
   // The environment is asked only for the servers read (GET: no target token, no step input).
   const servers = serversToRead(inDoubt);
@@ -86,14 +86,11 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     readBack: servers,
     checkEnv: servers.size > 0,
   });
-  // Compared as the journal hashed it: masked.
   const masker = new Masker();
   teachSecrets(pipeline, io.env, masker);
-  if (filesHashes(sources.slice(0, 1), first.salt, masker, first.v)[0]!.hash !== state.runs.at(-1)!.files[0]?.hash) {
-    io.stderr(
-      `enginectl: warning: ${neutralise(file)} changed since the journal's run: its servers are read as they are now\n`,
-    );
-  }
+  // Compared as the journal hashed it: masked, with what the run knew (verify may not be given it).
+  const compared = compareWithRun(pipeline, sources, state, io.env);
+  if (!compared.same) io.stderr(`enginectl: warning: ${neutralise(fileWords(file, compared))}\n`);
   const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
   if (verified.length === 0) {
     io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
@@ -108,4 +105,17 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     `${verified.length} in doubt: ${count('applied')} applied, ${count('not-applied')} not applied, ${count('cannot-tell')} cannot tell\n`,
   );
   return count('cannot-tell') > 0 ? ExitCode.failed : ExitCode.ok;
+}
+
+/** What verify says of a pipeline file that is not, or may not be, the one its journal's run hashed. */
+function fileWords(file: string, compared: Exclude<FileVerdict, { same: true }>): string {
+  const read = 'its servers are read as they are now';
+  if (compared.changed) return `${file} changed since the journal's run: ${read}`;
+  const { missing } = compared;
+  const names = missing.map((name) => `secrets.${name}`).join(', ');
+  const why =
+    missing.length === 0
+      ? 'the secrets it holds could not all be learnt here (the run hashed it with them masked)'
+      : `the run hashed it with the value${missing.length > 1 ? 's' : ''} of ${names} masked, which verify is not given (its reads do not need ${missing.length > 1 ? 'them' : 'it'}): give ${missing.length > 1 ? 'them' : 'it'} to compare`;
+  return `cannot tell whether ${file} changed since the journal's run: ${why}; ${read}`;
 }
