@@ -70,6 +70,21 @@ export class Interrupted extends EnginectlError {
   readonly exitCode = ExitCode.interrupted;
 }
 
+/**
+ * A read that `signal` stopped (SIGINT, SIGTERM: a FIFO or standard input whose writer stalls),
+ * told as the interruption it is, not as a file that cannot be read: `${what} was interrupted
+ * (received SIGINT); ${after}`. Undefined when the signal did not abort.
+ */
+export function interruptedRead(
+  signal: AbortSignal | undefined,
+  what: string,
+  after = 'nothing was run',
+): Interrupted | undefined {
+  if (!signal?.aborted) return undefined;
+  const why = signal.reason instanceof Error ? ` (${signal.reason.message})` : '';
+  return new Interrupted(`${what} was interrupted${why}; ${after}`);
+}
+
 /** Turns anything thrown into a line a person can read: never a stack trace. */
 export function describeError(error: unknown): string {
   if (error instanceof EnginectlError) return error.describe();

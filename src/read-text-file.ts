@@ -1,9 +1,10 @@
-// A file a command is named (a pipeline), read whole as UTF-8 text, never past a limit and never
-// deaf to SIGINT or SIGTERM. A device or a stream that never ends (/dev/zero) is read up to the
-// limit and refused, not until a string or the memory runs out. It is opened without waiting
-// (O_NONBLOCK: a FIFO nobody writes to yet is not waited on), and a FIFO, a pipe (/dev/stdin) or a
-// terminal is read as the event loop reads a socket, which `signal` stops: a read in the thread
-// pool cannot be stopped, and kept the process alive after the first signal.
+// A file a command is named (a pipeline), or standard input (api --data @-), read whole as UTF-8
+// text, never past a limit and never deaf to SIGINT or SIGTERM. A device or a stream that never
+// ends (/dev/zero) is read up to the limit and refused, not until a string or the memory runs
+// out. It is opened without waiting (O_NONBLOCK: a FIFO nobody writes to yet is not waited on),
+// and a FIFO, a pipe (/dev/stdin) or a terminal is read as the event loop reads a socket, which
+// `signal` stops: a read in the thread pool cannot be stopped, and kept the process alive after
+// the first signal.
 import { constants, createReadStream, fstat, open, read, close, type Stats } from 'node:fs';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -75,7 +76,7 @@ async function readRegular(fd: number, size: number, limit: number, signal?: Abo
 async function readStream(fd: number, stat: Stats, limit: number, signal?: AbortSignal): Promise<Buffer> {
   let stream: Readable;
   try {
-    // Loaded when needed, as main.ts loads node:stream/consumers: kept out of the single executable's start-up snapshot.
+    // Loaded when needed: kept out of the single executable's start-up snapshot.
     const tty = process.getBuiltinModule('node:tty');
     stream = tty.isatty(fd)
       ? new tty.ReadStream(fd)
@@ -86,6 +87,19 @@ async function readStream(fd: number, stat: Stats, limit: number, signal?: Abort
     await promisify(close)(fd);
     throw error;
   }
+  return readAll(stream, limit, signal);
+}
+
+/**
+ * The text of a stream already open (process.stdin), read as a FIFO is above: never past
+ * `options.limit`, and stopped by `options.signal` (the stream is destroyed then, its error an
+ * AbortError). The stream is destroyed once read.
+ */
+export async function readTextStream(stream: Readable, options: ReadTextOptions = {}): Promise<string> {
+  return (await readAll(stream, options.limit ?? Infinity, options.signal)).toString('utf8');
+}
+
+async function readAll(stream: Readable, limit: number, signal?: AbortSignal): Promise<Buffer> {
   if (signal) addAbortSignal(signal, stream);
   const chunks: Buffer[] = [];
   let total = 0;

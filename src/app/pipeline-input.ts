@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import type { Selection } from '../pipeline/selection.ts';
 import { parse as parseYamlValue } from 'yaml';
-import { Interrupted, UsageError } from '../errors.ts';
+import { interruptedRead, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, MAX_FILE_BYTES, tooLarge, type LoadResult } from '../pipeline/load.ts';
 import { TooLarge, type ReadTextOptions } from '../read-text-file.ts';
@@ -27,10 +27,8 @@ export async function readPipelineText(file: string, io: FileSource): Promise<st
   try {
     text = await io.readFile(file, { limit: MAX_FILE_BYTES, signal: io.signal });
   } catch (error) {
-    if (io.signal?.aborted) {
-      const why = io.signal.reason instanceof Error ? ` (${io.signal.reason.message})` : '';
-      throw new Interrupted(`${file}: reading the pipeline was interrupted${why}; nothing was run`);
-    }
+    const interrupted = interruptedRead(io.signal, `${file}: reading the pipeline`);
+    if (interrupted) throw interrupted;
     if (error instanceof TooLarge) throw new PipelineInvalid([tooLarge(file, error.size)], undefined);
     const code = (error as NodeJS.ErrnoException).code;
     const why =

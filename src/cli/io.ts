@@ -16,7 +16,8 @@ export interface CliIO {
   signal: AbortSignal;
   /** A file's text; read no further than `options.limit` bytes by the process edge (read-text-file.ts). */
   readFile(path: string, options?: ReadTextOptions): Promise<string>;
-  readStdin(): Promise<string>;
+  /** Standard input's text; stopped by `options.signal` (the process's signal, by the process edge). */
+  readStdin(options?: ReadTextOptions): Promise<string>;
   /**
    * The run's clock against a real server (its waits, a bake, a park's times): the steady real
    * clock unless given; tests give the simulated clock the emulator they serve reads too.

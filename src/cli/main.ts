@@ -1,5 +1,5 @@
 // The process edge of the CLI: real streams, environment and signals in; exit code out.
-import { readTextFile } from '../read-text-file.ts';
+import { readTextFile, readTextStream } from '../read-text-file.ts';
 import { trapSignals } from '../signals.ts';
 import { runCommand } from './run-command.ts';
 
@@ -41,8 +41,8 @@ export async function runMain(argv: string[]): Promise<void> {
     signal: signals.signal,
     // Every read stops at the first signal (a FIFO, /dev/stdin): nothing is left waiting in the thread pool.
     readFile: (path, options) => readTextFile(path, { ...options, signal: options?.signal ?? signals.signal }),
-    // Loaded when read: the single executable's start-up snapshot cannot hold node:stream/consumers.
-    readStdin: () => process.getBuiltinModule('node:stream/consumers').text(process.stdin),
+    // Read as a FIFO is: the first signal stops it (process.stdin is created only then, when read).
+    readStdin: (options) => readTextStream(process.stdin, { ...options, signal: options?.signal ?? signals.signal }),
   });
   signals.release();
   // A server stopped on request exits 0; a call cut short by a signal exits 130/143.

@@ -3,7 +3,7 @@
 import { EngineClient, type RawRequest, type ServerConfig } from '../../api/index.ts';
 import { serverMessage } from '../../api/errors.ts';
 import { parseDuration } from '../../duration.ts';
-import { ExitCode, UsageError } from '../../errors.ts';
+import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { serverFromEnv } from '../../api/server-env.ts';
@@ -42,18 +42,19 @@ Examples:
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 async function readData(value: string, io: CliIO): Promise<string> {
-  if (value === '@-') return io.readStdin();
-  if (value.startsWith('@')) {
-    try {
-      return await io.readFile(value.slice(1));
-    } catch (error) {
-      throw new UsageError(
-        'BAD_DATA',
-        `--data ${value}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      );
-    }
+  if (!value.startsWith('@')) return value;
+  try {
+    return await (value === '@-' ? io.readStdin() : io.readFile(value.slice(1)));
+  } catch (error) {
+    // A signal stopped the read (a pipe or a FIFO whose writer stalls): an interruption, not a bad file.
+    const from = value === '@-' ? 'standard input' : 'the file';
+    const interrupted = interruptedRead(io.signal, `--data ${value}: reading ${from}`, 'nothing was sent');
+    if (interrupted) throw interrupted;
+    throw new UsageError(
+      'BAD_DATA',
+      `--data ${value}: cannot read ${from} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
-  return value;
 }
 
 function buildRequest(
