@@ -62,7 +62,8 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
     return path && !path.startsWith('..') && !isAbsolute(path) ? path : file;
   };
   const read = (path: string) => deps.readFile(resolve(deps.cwd, path));
-  for (const file of files) shards.push(await readReportShard(shown(file), read, journalKey(deps.env), warn));
+  for (const file of files)
+    shards.push(await readReportShard(shown(file), { readFile: read }, journalKey(deps.env), warn));
   const report = mergeReports(shards);
   for (const row of fleetRows(report))
     kit.info(

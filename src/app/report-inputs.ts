@@ -3,26 +3,32 @@
 // a file that opens as neither (a Markdown summary) is refused as such.
 import { tornLine } from '../journal/read.ts';
 import { journalReport } from '../journal/release.ts';
-import { UsageError } from '../errors.ts';
+import { interruptedRead, UsageError } from '../errors.ts';
 import { Report } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
-/** `warn` hears what a journal read as it is leaves out (its torn last line). */
+/**
+ * `warn` hears what a journal read as it is leaves out (its torn last line). A read `files.signal`
+ * stops (SIGINT, SIGTERM: a FIFO whose writer stalls) is told as the interruption it is.
+ */
 export async function readReportShard(
   path: string,
-  readFile: (path: string) => Promise<string>,
+  files: { readFile(path: string): Promise<string>; signal?: AbortSignal | undefined },
   key: string | undefined,
   warn: (message: string) => void,
 ): Promise<ReportShard> {
   let text: string;
   try {
-    text = await readFile(path);
+    text = await files.readFile(path);
   } catch (error) {
-    throw new UsageError(
-      'BAD_REPORT',
-      `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      { hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote' },
+    throw (
+      interruptedRead(files.signal, `report --merge: reading ${path}`, 'nothing was done') ??
+      new UsageError(
+        'BAD_REPORT',
+        `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        { hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote' },
+      )
     );
   }
   const json = wholeJson(text);

@@ -1,7 +1,7 @@
 // A journal named on the command line (report, verify), read and checked: an unreadable file is
 // invalid input (exit 2), a damaged or forged one is refused at its line; or a run of the run
 // store, by its id, read as a file is.
-import { UsageError } from '../errors.ts';
+import { interruptedRead, UsageError } from '../errors.ts';
 import { readJournal, tornLine, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkRunId, readStoredJournal } from '../journal/replica.ts';
@@ -13,16 +13,20 @@ import { neutralise } from '../text/neutralise.ts';
 export async function readJournalFile(
   command: string,
   path: string,
-  io: Pick<CliIO, 'readFile' | 'env'>,
+  io: Pick<CliIO, 'readFile' | 'env' | 'signal'>,
 ): Promise<JournalState> {
   let text: string;
   try {
     text = await io.readFile(path);
   } catch (error) {
-    throw new UsageError(
-      'BAD_JOURNAL',
-      `${command}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      { hint: 'give the file a run wrote with --journal' },
+    // A FIFO whose writer stalls, stopped by SIGINT or SIGTERM: an interruption, not a bad file.
+    throw (
+      interruptedRead(io.signal, `${command}: reading ${path}`, 'nothing was done') ??
+      new UsageError(
+        'BAD_JOURNAL',
+        `${command}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        { hint: 'give the file a run wrote with --journal' },
+      )
     );
   }
   return readJournal(text, path, journalKey(io.env));
@@ -36,7 +40,7 @@ export async function readNamedJournal(
   command: string,
   positionals: readonly string[],
   values: { store?: string | undefined; run?: string | undefined },
-  io: Pick<CliIO, 'readFile' | 'env' | 'cwd' | 'stderr'>,
+  io: Pick<CliIO, 'readFile' | 'env' | 'cwd' | 'stderr' | 'signal'>,
   check?: StoredRunCheck,
 ): Promise<{ state: JournalState; name: string }> {
   const read = await namedJournal(command, positionals, values, io, check);
@@ -50,7 +54,7 @@ async function namedJournal(
   command: string,
   positionals: readonly string[],
   values: { store?: string | undefined; run?: string | undefined },
-  io: Pick<CliIO, 'readFile' | 'env' | 'cwd'>,
+  io: Pick<CliIO, 'readFile' | 'env' | 'cwd' | 'signal'>,
   check: StoredRunCheck | undefined,
 ): Promise<{ state: JournalState; name: string }> {
   if (values.run !== undefined) {

@@ -53,7 +53,7 @@ export const STORED_HISTORY_RUNS = 20;
  */
 export async function historyOf(
   values: WindowValues,
-  io: Pick<CliIO, 'readFile' | 'env'>,
+  io: Pick<CliIO, 'readFile' | 'env' | 'signal'>,
   store?: RunStore,
 ): Promise<((uses: string, server: string | undefined) => readonly number[]) | undefined> {
   if (!values.history?.length && !store) return undefined;

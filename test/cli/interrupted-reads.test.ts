@@ -1,15 +1,20 @@
-// What a command reads besides its pipeline (a body on standard input), cut short by the first
-// SIGINT or SIGTERM while its writer stalls: the command ends at once with 130/143 and says the
+// What a command reads besides its pipeline (a body on standard input, a saved plan, a journal, a
+// report to merge), cut short by the first SIGINT or SIGTERM while its writer stalls: the command ends at once with 130/143 and says the
 // read was interrupted, in one line and its code, as the pipeline's read does
 // (pipeline-path.test.ts). The CLI runs as a process, from the source: the reading and the signals
 // are the process edge's (main.ts), and a hang is killed, not waited on.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv } from '../helpers/cli.ts';
 
 const BIN = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+const DEMO = fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url));
 
 interface Ended {
   code: number | null;
@@ -59,4 +64,58 @@ test('the first SIGINT ends an api --data @- reading a standard input left open:
     'SIGINT',
     '--data @-: reading standard input was interrupted (received SIGINT); nothing was sent',
   );
+});
+
+/** A FIFO named `name`, in a directory of its own. */
+function fifo(name: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'enginectl-fifo-')), name);
+  execFileSync('mkfifo', [path]);
+  return path;
+}
+
+/**
+ * Once the CLI has the FIFO open for reading (opening it for writing fails with ENXIO until then),
+ * writes `text` and stalls: the CLI is reading it, and waits for the rest.
+ */
+async function stallWriting(path: string, text: string, child: ChildProcess): Promise<number> {
+  for (;;) {
+    try {
+      const writer = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+      writeSync(writer, text);
+      return writer;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENXIO' || child.exitCode !== null) throw error;
+      await sleep(20);
+    }
+  }
+}
+
+test('the first SIGINT ends a run whose --plan is a FIFO whose writer stalls: exit 130, told as interrupted, nothing run', async () => {
+  const plan = fifo('plan.json');
+  const { child, ended } = start(['run', DEMO, '--emulator', '--plan', plan]);
+  const writer = await stallWriting(plan, '{"kind": ', child);
+  child.kill('SIGINT');
+  const r = await ended;
+  closeSync(writer);
+  assertInterrupted(
+    r,
+    'SIGINT',
+    `--plan ${plan}: reading the saved plan was interrupted (received SIGINT); nothing was run`,
+  );
+});
+
+test('the first SIGTERM ends a report of a journal, or a merge of one, that is a FIFO whose writer stalls: exit 143, told as interrupted', async () => {
+  for (const args of [['report'], ['report', '--merge']]) {
+    const journal = fifo('run.journal.jsonl');
+    const { child, ended } = start([...args, journal]);
+    const writer = await stallWriting(journal, '{"t": ', child);
+    child.kill('SIGTERM');
+    const r = await ended;
+    closeSync(writer);
+    assertInterrupted(
+      r,
+      'SIGTERM',
+      `${args.join(' ')}: reading ${journal} was interrupted (received SIGTERM); nothing was done`,
+    );
+  }
 });

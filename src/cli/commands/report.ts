@@ -192,7 +192,7 @@ async function merge(
     });
   const shards = [];
   const warn = (m: string) => io.stderr(`enginectl: warning: ${neutralise(m)}\n`);
-  for (const file of files) shards.push(await readReportShard(file, io.readFile, journalKey(io.env), warn));
+  for (const file of files) shards.push(await readReportShard(file, io, journalKey(io.env), warn));
   const report = mergeReports(shards, { force: values.force === true, expectShards: values.expectShards });
   return publishFleet(report, values, io, publishing);
 }

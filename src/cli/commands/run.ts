@@ -1,7 +1,7 @@
 // Longer than 250 lines: the run command is its flags, their checks and their wiring to src/app, one command read top to bottom.
 // `enginectl run FILE`: validates, then runs the pipeline (or prints its plan with --dry-run).
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
-import { ExitCode, UsageError } from '../../errors.ts';
+import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
 import { formatDuration } from '../../duration.ts';
 import { makePlan } from '../../app/plan.ts';
 import { Masker } from '../../runner/masker.ts';
@@ -539,7 +539,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 /** The saved plan of --plan, read and checked before anything is opened. */
 async function readPlanFile(path: string, io: CliIO): Promise<SavedPlan> {
   const text = await io.readFile(resolve(io.cwd, path)).catch((error: NodeJS.ErrnoException) => {
-    throw badPlan(path, `cannot read it (${error.code ?? error.message})`);
+    throw (
+      interruptedRead(io.signal, `--plan ${path}: reading the saved plan`) ??
+      badPlan(path, `cannot read it (${error.code ?? error.message})`)
+    );
   });
   return readSavedPlan(text, path);
 }
