@@ -1,6 +1,6 @@
 // The edge of the action bundles: the real @actions/core, the event payload, Octokit, signals
 // and the process exit code, wired to runAction.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +52,6 @@ export async function main(id: ActionDef['id']): Promise<void> {
     env: process.env,
     cwd: process.env.GITHUB_WORKSPACE ?? process.cwd(),
     context,
-    readFile: (path) => readFile(path, 'utf8'),
     filesUnder: async (path) => {
       const found = await stat(path).catch(() => undefined);
       if (!found?.isDirectory()) return undefined;

@@ -8,6 +8,7 @@ import { endOf, publisher } from '../app/channels/channel.ts';
 import { reportFilesChannel } from '../app/channels/report-files.ts';
 import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
 import { readReportShard } from '../app/report-inputs.ts';
+import { readTextFile } from '../read-text-file.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { reportFilesAt } from '../report/formats.ts';
 import { fleetPhrase, fleetRows } from '../report/fleet.ts';
@@ -27,7 +28,8 @@ export interface MergeDeps extends GitHubDeps {
   cwd: string;
   /** ENGINECTL_JOURNAL_KEY, when the journals merged are sealed. */
   env: Readonly<Record<string, string | undefined>>;
-  readFile(path: string): Promise<string>;
+  /** Aborted on SIGINT or SIGTERM: it stops a file's read (a FIFO whose writer stalls). */
+  signal: AbortSignal;
   /** Every file under a directory (recursively), or undefined when the path is not a directory. */
   filesUnder(path: string): Promise<string[] | undefined>;
   /** Where the reports go (RUNNER_TEMP on a runner). */
@@ -61,9 +63,10 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
     const path = relative(deps.cwd, file);
     return path && !path.startsWith('..') && !isAbsolute(path) ? path : file;
   };
-  const read = (path: string) => deps.readFile(resolve(deps.cwd, path));
-  for (const file of files)
-    shards.push(await readReportShard(shown(file), { readFile: read }, journalKey(deps.env), warn));
+  // Read as the CLI reads a file it is named (read-text-file.ts): the first signal stops it.
+  const { signal } = deps;
+  const reader = { readFile: (path: string) => readTextFile(resolve(deps.cwd, path), { signal }), signal };
+  for (const file of files) shards.push(await readReportShard(shown(file), reader, journalKey(deps.env), warn));
   const report = mergeReports(shards);
   for (const row of fleetRows(report))
     kit.info(

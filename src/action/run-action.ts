@@ -15,6 +15,7 @@ import { runAndReport } from '../app/run.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
+import { readTextFile } from '../read-text-file.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { Masker } from '../runner/masker.ts';
 import { parkedOf } from '../runner/result.ts';
@@ -86,7 +87,9 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
     throw new UsageError('BAD_INPUT', 'input pipeline is required', {
       hint: 'with: { pipeline: pipelines/multi-target-release.yml }',
     });
-  const text = await readPipelineText(resolve(deps.cwd, file), { readFile: deps.readFile }).catch((error: unknown) => {
+  // Read as the CLI reads it (read-text-file.ts): never past the 1 MiB limit, stopped by the first signal.
+  const source = { readFile: readTextFile, signal: deps.signal };
+  const text = await readPipelineText(resolve(deps.cwd, file), source).catch((error: unknown) => {
     const located = error instanceof PipelineInvalid && error.diagnostics.map((d) => ({ ...d, file }));
     throw located ? new PipelineInvalid(located, undefined) : error;
   });

@@ -16,7 +16,6 @@ import type { Env } from '../runner/scope.ts';
 /** What an action is given: the toolkit, the GitHub API, the environment, the clock. */
 export interface ActionDeps extends MergeDeps {
   env: Env;
-  signal: AbortSignal;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }

@@ -3,7 +3,11 @@
 // the job summary, and the calls the server received. What only the bundles show (the runner's
 // INPUT_* and GITHUB_OUTPUT files, @actions/core's encoding, Node 20 and 24) is in bundles.test.ts.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { ExitCode } from '../../src/errors.ts';
@@ -143,6 +147,36 @@ test("an invalid pipeline: exit 2, an annotation on the file's line and column, 
   assert.equal(at(5, 11), 'unknown step type "monitoring/nope"\nhint: did you mean "monitoring/engines"?');
   assert.match(run.summary, /## ❌ enginectl: invalid input/);
   assert.equal(emulator.requests.length, 0);
+});
+
+test('a pipeline that is a FIFO fed past 1 MiB is read up to the limit and refused as the CLI refuses it (exit 2), not read to its end', async () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'enginectl-workspace-'));
+  mkdirSync(join(workspace, 'pipelines'));
+  const path = join(workspace, 'pipelines', 'huge.yml');
+  execFileSync('mkfifo', [path]);
+  // 2 MiB offered once the action opens the FIFO; a reader that stops at the limit and closes it refuses the rest (EPIPE).
+  const fed = (async () => {
+    const writer = await open(path, 'w');
+    try {
+      await writer.writeFile(`version: 1\n${'#'.repeat(2 * 1024 * 1024)}\n`);
+      return 'all of it';
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code;
+    } finally {
+      await writer.close();
+    }
+  })();
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    workspace,
+    inputs: { pipeline: 'pipelines/huge.yml', url: 'http://127.0.0.1:9', username: 'a', password: 'b' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput, run.failed.join('\n'));
+  const annotation = run.errors.find((e) => e.props?.file === 'pipelines/huge.yml' && e.props.startLine === 1);
+  assert.match(
+    annotation?.message ?? JSON.stringify(run.errors),
+    /^the file is over 1048576 bytes; pipelines are limited to 1048576 bytes \(1 MiB\)\nhint: /,
+  );
+  assert.equal(await fed, 'EPIPE', 'the read stopped at the limit');
 });
 
 test('single-step inputs are checked by input name: exit 2, what to write', async (t) => {

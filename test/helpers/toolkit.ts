@@ -4,7 +4,7 @@
 // variables and event, the real clock and file system, and the real GitHub API client (Octokit)
 // pointed at a local GitHub API (startGitHubApi in action.ts; nothing listens by default).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { realClock, type Clock } from '../../src/app/clock.ts';
@@ -104,7 +104,6 @@ export async function runActionInProcess(def: ActionDef, options: InProcessActio
     env,
     cwd: workspace,
     context,
-    readFile: (path) => readFile(path, 'utf8'),
     filesUnder: async (path) => {
       const found = await stat(path).catch(() => undefined);
       if (!found?.isDirectory()) return undefined;
