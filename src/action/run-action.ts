@@ -59,8 +59,9 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   try {
     checkBooleanInputs(def.inputs, kit.getInput);
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
-    const loaded = await load(def, deps);
+    // An input's error first, before the pipeline loaded for it is judged (a secret not set).
     const dry = dryRunMode(kit.getInput);
+    const loaded = await load(def, deps);
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker);
   } catch (error) {

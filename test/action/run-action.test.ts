@@ -239,6 +239,24 @@ test('every boolean input is checked before anything runs: a wrong summary or pr
   assert.match(run.failed.join('\n'), /input dry-run: "maybe" is none of true, false or live/);
 });
 
+test('an invalid dry-run input is told first, before the pipeline is loaded and found wanting (a secret not set)', async () => {
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    files: { 'pipelines/release.yml': PIPELINE },
+    inputs: {
+      pipeline: 'pipelines/release.yml',
+      vars: 'files=[1001]',
+      url: 'http://127.0.0.1:9',
+      username: 'a',
+      password: 'b',
+      'dry-run': 'maybe',
+    },
+    // No PROD_TOKEN: loading the pipeline refuses it, after the inputs it is loaded for.
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.deepEqual(run.failed, ['input dry-run: "maybe" is none of true, false or live']);
+  assert.deepEqual(run.errors, [], 'no annotation of the pipeline: it was not judged');
+});
+
 test("single-step list inputs split on semicolons too, as a pipeline's lists do", async (t) => {
   const { url } = await startEmulator(t);
   const target = {
