@@ -76,6 +76,28 @@ test('enginectl validate on every bad fixture exits 2 and prints each FILE:LINE:
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
 });
 
+test("validate prints the code under each file's problems, as every command prints it under its error", async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'enginectl-validate-code-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const bad = join(tmp, 'bad.yml');
+  writeFileSync(bad, 'version: 1\nsteps:\n  - uses: monitoring/nope\n');
+  const missing = join(tmp, 'missing.yml');
+  const r = await runCli(['validate', bad, 'pipelines/demo.yml', missing]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^1 problem\(s\) in .*bad\.yml\n {2}code: PIPELINE_INVALID\n/m);
+  assert.match(
+    r.stderr,
+    /cannot read the pipeline: no such file\n1 problem\(s\) in .*missing\.yml\n {2}code: PIPELINE_INVALID\n$/,
+  );
+  // The same lines run prints for the file, but for its "enginectl: " lead.
+  const run = await runCli(['run', bad], { env });
+  const first = r.stderr.slice(
+    0,
+    r.stderr.indexOf('\n  code: PIPELINE_INVALID\n') + '\n  code: PIPELINE_INVALID\n'.length,
+  );
+  assert.equal(`enginectl: ${first}`, run.stderr);
+});
+
 test('every pipeline in pipelines/ validates (exit 0)', async () => {
   const files = readdirSync('pipelines')
     .filter((f) => f.endsWith('.yml'))

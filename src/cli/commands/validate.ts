@@ -64,7 +64,8 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
       // Interrupted (SIGINT, SIGTERM): the files after it are not read.
       if (!(error instanceof EnginectlError) || error instanceof Interrupted) throw error;
       for (const line of annotationsOf(error, io, ci)) io.stdout(`${line}\n`);
-      io.stderr(`${neutralise(describeError(error))}\n`);
+      // The code under the file's problems, as every command prints it under its error (run-command.ts).
+      io.stderr(`${neutralise(describeError(error))}\n  code: ${error.code}\n`);
       code = Math.max(code, error.exitCode);
     }
   }
