@@ -1,7 +1,8 @@
 // licensing/check: the licenses of a product (key or name) and the days before the first expires.
 import { z } from 'zod';
-import type { License } from '../api/index.ts';
+import type { License, Product } from '../api/index.ts';
 import { licenseFacts } from './observed.ts';
+import { readsInOrder } from './reads-in-order.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
@@ -26,20 +27,11 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   needsServer: true,
   async run(i, env) {
     const api = env.client().licensing;
-    // Both reads at once; when one fails the other is stopped and awaited, so no call (or retry
-    // of one) outlives the step.
-    const sibling = new AbortController();
-    const call = { ...env.call, signal: AbortSignal.any([env.signal, sibling.signal]) };
-    const reads = [api.licenses(call), api.products(call)] as const;
-    let licenses: Awaited<(typeof reads)[0]>;
-    let products: Awaited<(typeof reads)[1]>;
-    try {
-      [licenses, products] = await Promise.all(reads);
-    } catch (error) {
-      sibling.abort();
-      await Promise.allSettled(reads);
-      throw error;
-    }
+    // Both reads at once; when both fail, the failure named is that of licenses, the first (reads-in-order.ts).
+    const [licenses, products] = await readsInOrder<[License[], Product[]]>(env.signal, [
+      (signal) => api.licenses({ ...env.call, signal }),
+      (signal) => api.products({ ...env.call, signal }),
+    ]);
     let selected = licenses;
     let what = 'all products';
     if (i.product !== undefined) {

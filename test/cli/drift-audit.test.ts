@@ -5,10 +5,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { sampleState } from '../../src/emulator/index.ts';
+import { Emulator, sampleState, serve } from '../../src/emulator/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { closedPort } from '../helpers/emulator.ts';
 import { siteSecrets, startSites } from '../helpers/sites.ts';
+import { until } from '../helpers/timing.ts';
 
 const SECRETS = {
   TEST_ENGINE_PASSWORD: 'unused-test',
@@ -229,4 +230,31 @@ test('a site answered only by a redirect to a login, a login page (200, HTML) or
   const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
   assert.deepEqual(audit.drifted, []);
   assert.deepEqual(audit.unreachable, ['test', 'staging', 'prod']);
+});
+
+test('a check whose reads all fail names the first of them in its own order (GET licenses), not the first to fail in time', async (t) => {
+  const emulator = new Emulator();
+  const running = await serve(emulator, { port: 0 });
+  t.after(() => running.close());
+  // licensing/check reads licenses and products at once. Products is refused at once (401: nothing
+  // read), licenses gets no answer until the server goes away, and fails after it.
+  const base = '/api/licensing/v1';
+  emulator.faults.add({ method: 'GET', path: `${base}/licenses`, hang: true });
+  emulator.faults.add({ method: 'GET', path: `${base}/products`, status: 401 });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-order-'));
+  const file = join(dir, 'licenses.yml');
+  writeFileSync(
+    file,
+    'version: 1\nname: Licenses\nsteps:\n  - name: ERP Core licensed\n    uses: licensing/check\n    with: { product: ERP Core }\n',
+  );
+  const audit = runCli(['plan', file, '--live', '--expect', '--json', join(dir, 'audit.json')], {
+    env: { ENGINE_URL: running.url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  await until(() => emulator.requests.some((r) => r.path === `${base}/products` && r.status === 401));
+  await running.close();
+  const r = await audit;
+  assert.equal(r.code, 3, r.stdout + r.stderr);
+  const { sites } = JSON.parse(readFileSync(join(dir, 'audit.json'), 'utf8'));
+  assert.equal(sites[0].checks[0].state, 'unreachable');
+  assert.match(sites[0].checks[0].found, /^GET \/api\/licensing\/v1\/licenses /);
 });
