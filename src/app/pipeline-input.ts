@@ -8,6 +8,7 @@ import { interruptedRead, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, MAX_FILE_BYTES, tooLarge, type LoadResult } from '../pipeline/load.ts';
 import { TooLarge, type ReadTextOptions } from '../read-text-file.ts';
+import { undecodedNameHint } from '../file-name.ts';
 import { includeRoot, readIncludeFile } from './include-file.ts';
 import { canonical } from '../journal/hashing.ts';
 
@@ -46,7 +47,7 @@ export async function readPipelineText(file: string, io: FileSource): Promise<st
           line: 1,
           col: 1,
           message: `cannot read the pipeline: ${why}`,
-          hint: code === 'EISDIR' ? 'name a .yml file in it' : undefined,
+          hint: code === 'EISDIR' ? 'name a .yml file in it' : undecodedNameHint(file, error),
         },
       ],
       undefined,

@@ -4,6 +4,7 @@
 import { tornLine } from '../journal/read.ts';
 import { journalReport } from '../journal/release.ts';
 import { interruptedRead, UsageError } from '../errors.ts';
+import { undecodedNameHint } from '../file-name.ts';
 import { Report } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
@@ -27,7 +28,11 @@ export async function readReportShard(
       new UsageError(
         'BAD_REPORT',
         `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        { hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote' },
+        {
+          hint:
+            undecodedNameHint(path, error) ??
+            'give the JSON reports (--report-json) or journals (--journal) the jobs wrote',
+        },
       )
     );
   }

@@ -2,6 +2,7 @@
 // invalid input (exit 2), a damaged or forged one is refused at its line; or a run of the run
 // store, by its id, read as a file is.
 import { interruptedRead, UsageError } from '../errors.ts';
+import { undecodedNameHint } from '../file-name.ts';
 import { readJournal, tornLine, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkRunId, readStoredJournal } from '../journal/replica.ts';
@@ -25,7 +26,7 @@ export async function readJournalFile(
       new UsageError(
         'BAD_JOURNAL',
         `${command}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        { hint: 'give the file a run wrote with --journal' },
+        { hint: undecodedNameHint(path, error) ?? 'give the file a run wrote with --journal' },
       )
     );
   }

@@ -5,7 +5,7 @@
 // (main.ts), and a hang is killed, not waited on.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdtempSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -127,4 +127,43 @@ test('the first SIGINT ends a run reading a FIFO whose writer stalls: exit 130, 
   const r = await ended;
   closeSync(writer!);
   assertInterrupted(r, 'SIGINT', path);
+});
+
+/**
+ * The CLI from the source as a process, run by sh with its last argument `name` made by printf:
+ * bytes no JavaScript string can pass (a name that is not UTF-8), as a shell passes them.
+ */
+function withBytes(args: string[], name: string): Promise<Ended> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      'sh',
+      ['-c', 'exec "$0" --import tsx "$@" "$(printf "$NAME")"', process.execPath, BIN, ...args],
+      { env: { ...cleanEnv(), NAME: name }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
+  });
+}
+
+test('a file named with bytes that are not UTF-8 (Node reads them as U+FFFD) is no such file, and the hint says why', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-latin1-'));
+  // caf\xe9.yml, as Latin-1 writes "café.yml": the file is there, under a name Node cannot give back.
+  writeFileSync(
+    Buffer.from(`${dir}/caf\xe9.yml`, 'latin1'),
+    'version: 1\nsteps:\n  - uses: assert\n    with: { that: "${{ true }}" }\n',
+  );
+  const given = `${dir}/caf\uFFFD.yml`;
+  const hint = /\n {2}hint: the name holds \uFFFD \(U\+FFFD\), which stands for bytes that are not UTF-8: /;
+  const validate = await withBytes(['validate'], `${dir}/caf\\351.yml`);
+  assert.equal(validate.code, 2, validate.stderr);
+  assert.match(
+    validate.stderr,
+    new RegExp(`^${given.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}:1:1 cannot read the pipeline: no such file\n`),
+  );
+  assert.match(validate.stderr, hint);
+  const report = await withBytes(['report'], `${dir}/caf\\351.yml`);
+  assert.equal(report.code, 2, report.stderr);
+  assert.match(report.stderr, /^enginectl: report: cannot read .*\(ENOENT\)\n/);
+  assert.match(report.stderr, hint);
 });

@@ -4,6 +4,7 @@ import { EngineClient, type RawRequest, type ServerConfig } from '../../api/inde
 import { serverMessage } from '../../api/errors.ts';
 import { parseDuration } from '../../duration.ts';
 import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
+import { undecodedNameHint } from '../../file-name.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { serverFromEnv } from '../../api/server-env.ts';
@@ -53,6 +54,7 @@ async function readData(value: string, io: CliIO): Promise<string> {
     throw new UsageError(
       'BAD_DATA',
       `--data ${value}: cannot read ${from} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { hint: undecodedNameHint(value.slice(1), error) },
     );
   }
 }

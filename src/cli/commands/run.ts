@@ -2,6 +2,7 @@
 // `enginectl run FILE`: validates, then runs the pipeline (or prints its plan with --dry-run).
 import { REPORT_OPTIONS, REPORT_OPTIONS_HELP, reportPathsOf } from '../../report/formats.ts';
 import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
+import { undecodedNameHint } from '../../file-name.ts';
 import { formatDuration } from '../../duration.ts';
 import { makePlan } from '../../app/plan.ts';
 import { Masker } from '../../runner/masker.ts';
@@ -541,10 +542,15 @@ async function readPlanFile(path: string, io: CliIO): Promise<SavedPlan> {
   const text = await io.readFile(resolve(io.cwd, path)).catch((error: NodeJS.ErrnoException) => {
     throw (
       interruptedRead(io.signal, `--plan ${path}: reading the saved plan`) ??
-      badPlan(path, `cannot read it (${error.code ?? error.message})`)
+      withHint(badPlan(path, `cannot read it (${error.code ?? error.message})`), undecodedNameHint(path, error))
     );
   });
   return readSavedPlan(text, path);
+}
+
+/** `error` with `hint` in place of its own, when there is one. */
+function withHint(error: UsageError, hint: string | undefined): UsageError {
+  return hint === undefined ? error : new UsageError(error.code, error.message, { hint });
 }
 
 /** --journal, --resume, --in-doubt, --force: checked before anything is opened. */
