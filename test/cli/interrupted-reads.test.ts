@@ -1,55 +1,24 @@
 // What a command reads besides its pipeline (a body on standard input, a saved plan, a journal, a
-// report to merge), cut short by the first SIGINT or SIGTERM while its writer stalls: the command ends at once with 130/143 and says the
-// read was interrupted, in one line and its code, as the pipeline's read does
-// (pipeline-path.test.ts). The CLI runs as a process, from the source: the reading and the signals
-// are the process edge's (main.ts), and a hang is killed, not waited on.
-import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// report to merge), cut short by the first SIGINT or SIGTERM while its writer stalls: the command
+// ends at once with 130/143 and says the read was interrupted, in one line and its code, as the
+// pipeline's read does (pipeline-path.test.ts). The CLI runs as a process, from the source
+// (source-process.ts): the reading and the signals are the process edge's (main.ts).
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { cleanEnv } from '../helpers/cli.ts';
+import { assertInterrupted, startSource as start } from '../helpers/source-process.ts';
 
-const BIN = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../pipelines/demo.yml', import.meta.url));
-
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
-/** The CLI from the source as a process, its stdin a pipe; killed (code null, SIGKILL) if it has not ended a minute on. */
-function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; ended: Promise<Ended> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
-    env: cleanEnv(env),
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const hung = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const ended = new Promise<Ended>((resolve) =>
-    child.on('close', (code, signal) => (clearTimeout(hung), resolve({ code, signal, stderr }))),
-  );
-  return { child, ended };
-}
-
-/** An interrupt told in one line and its code, no stack trace, with the signal's exit code. */
-function assertInterrupted(r: Ended, signal: 'SIGINT' | 'SIGTERM', line: string): void {
-  const killed = r.signal === 'SIGKILL' ? ` (killed a minute on: the ${signal} was not heeded)` : '';
-  assert.equal(r.code, signal === 'SIGINT' ? 130 : 143, `exit ${r.code}${killed}; stderr: ${r.stderr}`);
-  assert.equal(r.stderr, `enginectl: ${line}\n  code: CANCELLED\n`);
-}
 
 test('the first SIGINT ends an api --data @- reading a standard input left open: exit 130, one line, nothing sent', async () => {
   // A server nobody listens on: were the call made, it would fail (exit 1), not be interrupted.
   const { child, ended } = start(['api', 'POST', '/api/devops/v1/transaction-log/clear', '--data', '@-'], {
-    ENGINE_URL: 'http://127.0.0.1:9',
-    ENGINE_USERNAME: 'admin',
-    ENGINE_PASSWORD: 'admin',
+    stdin: 'pipe',
+    env: { ENGINE_URL: 'http://127.0.0.1:9', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
   });
   // A MiB written is taken only once the CLI reads it (more than a pipe holds): its signals are
   // trapped then, and it waits for the rest of the body, stdin being left open.
