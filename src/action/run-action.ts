@@ -15,7 +15,6 @@ import { runAndReport } from '../app/run.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline } from '../pipeline/load.ts';
-import { readTextFile } from '../read-text-file.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { Masker } from '../runner/masker.ts';
 import { parkedOf } from '../runner/result.ts';
@@ -59,8 +58,7 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   try {
     checkBooleanInputs(def.inputs, kit.getInput);
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
-    // An input's error first, before the pipeline loaded for it is judged (a secret not set).
-    const dry = dryRunMode(kit.getInput);
+    const dry = dryRunMode(kit.getInput); // an input's error first, before the pipeline is judged
     const loaded = await load(def, deps);
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker);
@@ -88,9 +86,8 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
     throw new UsageError('BAD_INPUT', 'input pipeline is required', {
       hint: 'with: { pipeline: pipelines/multi-target-release.yml }',
     });
-  // Read as the CLI reads it (read-text-file.ts): never past the 1 MiB limit, stopped by the first signal.
-  const source = { readFile: readTextFile, signal: deps.signal };
-  const text = await readPipelineText(resolve(deps.cwd, file), source).catch((error: unknown) => {
+  // Read as the CLI reads it (read-text-file.ts): never past 1 MiB, stopped by the first signal.
+  const text = await readPipelineText(resolve(deps.cwd, file), { signal: deps.signal }).catch((error: unknown) => {
     const located = error instanceof PipelineInvalid && error.diagnostics.map((d) => ({ ...d, file }));
     throw located ? new PipelineInvalid(located, undefined) : error;
   });

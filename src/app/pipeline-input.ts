@@ -7,18 +7,18 @@ import { parse as parseYamlValue } from 'yaml';
 import { interruptedRead, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { loadPipeline, MAX_FILE_BYTES, tooLarge, type LoadResult } from '../pipeline/load.ts';
-import { TooLarge, type ReadTextOptions } from '../read-text-file.ts';
+import { readTextFile, TooLarge, type ReadTextOptions } from '../read-text-file.ts';
 import { undecodedNameHint } from '../file-name.ts';
 import { includeRoot, readIncludeFile } from './include-file.ts';
 import { canonical } from '../journal/hashing.ts';
 
 export interface FileSource {
   /**
-   * The file's text. With a limit, a reader that can tell (the process edge's, read-text-file.ts)
-   * reads no further than it and refuses a longer file (TooLarge); the loader checks
-   * the size of what it is given in any case.
+   * The file's text. With a limit, a reader that can tell (the process edge's, read-text-file.ts,
+   * the one used when none is given) reads no further than it and refuses a longer file
+   * (TooLarge); the loader checks the size of what it is given in any case.
    */
-  readFile(path: string, options?: ReadTextOptions): Promise<string>;
+  readFile?(path: string, options?: ReadTextOptions): Promise<string>;
   /** Aborted on SIGINT or SIGTERM: a read it stops is told as an interruption (exit 130/143), not a bad file. */
   signal?: AbortSignal;
 }
@@ -26,7 +26,8 @@ export interface FileSource {
 export async function readPipelineText(file: string, io: FileSource): Promise<string> {
   let text: string;
   try {
-    text = await io.readFile(file, { limit: MAX_FILE_BYTES, signal: io.signal });
+    const options = { limit: MAX_FILE_BYTES, signal: io.signal };
+    text = await (io.readFile ? io.readFile(file, options) : readTextFile(file, options));
   } catch (error) {
     const interrupted = interruptedRead(io.signal, `${file}: reading the pipeline`);
     if (interrupted) throw interrupted;
