@@ -12,13 +12,15 @@ import {
   badPlan,
   identityChanges,
   ofAnotherPipeline,
+  planServerChanges,
   savedPlan,
-  serverChanges,
   staleness,
   type CurrentPlan,
   type SavedPlan,
 } from './saved-plan.ts';
 import { serverUrl } from '../api/server-url.ts';
+import { newSalt } from '../journal/hashing.ts';
+import { planServer, type PlanServer } from './plan-servers.ts';
 
 export interface PreflightInput {
   pipeline: Pipeline;
@@ -28,18 +30,20 @@ export interface PreflightInput {
   env: Env;
 }
 
+/** `salt`: the key of its servers' hashes; a new one for a plan to save, the saved plan's to compare with it. */
 export async function preflight(
   input: PreflightInput,
   live: LiveOptions,
   now: number,
+  salt = newSalt(),
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
-  return planned(input, { live, emulator: live.emulatorUrl !== undefined }, now);
+  return planned(input, { live, emulator: live.emulatorUrl !== undefined, salt }, now);
 }
 
 /** The plan, live (GET requests only) or dry (no request), as a saved plan. */
 async function planned(
   input: PreflightInput,
-  how: { live?: LiveOptions; emulator: boolean },
+  how: { live?: LiveOptions; emulator: boolean; salt: string },
   now: number,
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
   const masker = new Masker();
@@ -52,30 +56,32 @@ async function planned(
     files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], mask) })),
     vars: masker.maskValue({ ...input.vars }),
     selection: input.selection,
-    servers: calledServers(input, plan, masker, how.emulator),
+    salt: how.salt,
+    servers: calledServers(input, plan, masker, how),
   };
   return { plan, saved: savedPlan(identity, plan.steps, now) };
 }
 
 /**
  * The server each planned instance calls, by its name in the pipeline: its URL without the
- * credentials it may hold, masked (a run against another server is refused), or the embedded
- * emulator's (--emulator).
+ * credentials it may hold, or the embedded emulator's (--emulator), masked and hashed under the
+ * salt (a run against another server is refused).
  */
 function calledServers(
   input: PreflightInput,
   plan: PlanOutput,
   masker: Masker,
-  emulator: boolean,
-): Record<string, string> {
+  how: { emulator: boolean; salt: string },
+): Record<string, PlanServer> {
   const { servers } = prepareRun(input.pipeline, input.env, masker);
-  const out: Record<string, string> = {};
+  const out: Record<string, PlanServer> = {};
   for (const name of new Set(plan.steps.flatMap((s) => (s.server === undefined ? [] : [s.server])))) {
     const server = servers.get(name);
     if (!server) continue;
-    out[name] = emulator
+    const url = how.emulator
       ? 'the embedded emulator (--emulator)'
-      : masker.mask(serverUrl({ url: server.url }, `server ${name}`).url);
+      : serverUrl({ url: server.url }, `server ${name}`).url;
+    out[name] = planServer(how.salt, url, masker.mask(url));
   }
   return out;
 }
@@ -93,8 +99,8 @@ export async function checkPlanServers(
   emulator: boolean,
   now: number,
 ): Promise<void> {
-  const { saved: dry } = await planned(input, { emulator }, now);
-  if (serverChanges(saved, dry).length === 0) return;
+  const { saved: dry } = await planned(input, { emulator, salt: saved.salt ?? newSalt() }, now);
+  if (planServerChanges(saved, dry).length === 0) return;
   refuseAnotherPipeline(saved, path, dry);
   throw stale(saved, path, identityChanges(saved, dry));
 }
@@ -107,7 +113,7 @@ export async function checkPlan(
   live: LiveOptions,
   now: number,
 ): Promise<void> {
-  const { saved: fresh } = await preflight(input, live, now);
+  const { saved: fresh } = await preflight(input, live, now, saved.salt);
   refuseAnotherPipeline(saved, path, fresh);
   const moved = staleness(saved, fresh);
   if (moved.length > 0) throw stale(saved, path, moved);

@@ -11,15 +11,19 @@ import type { PlannedStep } from '../runner/plan.ts';
 import { observedChanges } from '../steps/observed.ts';
 import { valuesHashPlain } from './plain-hash.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
+import { maskedServer, PlanServer, serverChanges, type KeptServer } from './plan-servers.ts';
 
 /**
+ * 4: each server is kept with a keyed hash of its URL under a salt of the plan (app/plan-servers.ts),
+ * as its masked URL cannot tell servers apart when a secret is in it. Plans of version 3 are read
+ * still, their servers compared by the masked URL, unless a secret was in one: refused (BAD_PLAN).
  * 3: the server each instance calls, by name (a run against another one is refused), and each file
  * the pipeline reads (the pipeline, then each include) has its own hash, so a change names the
  * file that changed. 2: each instance is known by its key (runner/resume.ts instanceKey: its
  * step's identity and matrix values), `at` only shown. Plans of versions 1 and 2 kept no server:
  * refused (BAD_PLAN), as a run cannot check that it calls the servers they read.
  */
-export const PLAN_VERSION = 3;
+export const PLAN_VERSION = 4;
 
 const Instance = z.object({
   /** Who it is: runner/resume.ts instanceKey. */
@@ -39,8 +43,7 @@ const Instance = z.object({
 /** Each file the pipeline reads, in order (the pipeline, then each include by the name it is given), hashed plainly with secrets masked. */
 const Files = z.array(z.object({ path: z.string(), sha256: z.string() }));
 
-const Plan = z.object({
-  planVersion: z.literal(PLAN_VERSION),
+const Common = {
   pipeline: z.object({ name: z.string(), file: z.string(), sha256: z.string(), files: Files }),
   varsHash: z.string(),
   selection: z.object({
@@ -48,17 +51,30 @@ const Plan = z.object({
     skip: z.record(z.string(), z.array(z.string())),
   }),
   createdAt: z.string(),
-  /** The server each planned instance calls, by its name in the pipeline: its URL, without credentials and masked. */
-  servers: z.record(z.string(), z.string()),
   instances: z.array(Instance),
+};
+
+const Plan = z.object({
+  planVersion: z.literal(PLAN_VERSION),
+  ...Common,
+  /** The key of the servers' hashes (hex), drawn for each plan. */
+  salt: z.string().regex(/^[0-9a-f]{32}$/),
+  /** The server each planned instance calls, by its name in the pipeline: its URL without credentials, masked, and hashed. */
+  servers: z.record(z.string(), PlanServer),
 });
+/** Version 3: each server's URL masked, no hash. */
+const PlanV3 = z.object({ planVersion: z.literal(3), ...Common, servers: z.record(z.string(), z.string()) });
 /** A plan of an earlier version, known by its version only. */
 const OlderPlan = z.object({ planVersion: z.union([z.literal(1), z.literal(2)]) });
 
-export const SavedPlan = Plan;
-export type SavedPlan = z.infer<typeof SavedPlan>;
-/** A plan as this version saves it (and as the run makes it again to compare). */
-export type CurrentPlan = SavedPlan;
+/** A plan as this version saves it (and as the run makes it again, under the saved plan's salt, to compare). */
+export type CurrentPlan = z.infer<typeof Plan>;
+/** A saved plan as read: of this version, or of version 3 (no salt, no hashes). */
+export type SavedPlan = Omit<CurrentPlan, 'planVersion' | 'salt' | 'servers'> & {
+  planVersion: 3 | typeof PLAN_VERSION;
+  salt?: string;
+  servers: Record<string, KeptServer>;
+};
 
 export interface PlanIdentity {
   name: string;
@@ -67,7 +83,8 @@ export interface PlanIdentity {
   files: { path: string; sha256: string }[];
   vars: Readonly<Record<string, unknown>>;
   selection: Selection;
-  servers: Record<string, string>;
+  salt: string;
+  servers: Record<string, PlanServer>;
 }
 
 export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): CurrentPlan {
@@ -77,6 +94,7 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
     varsHash: valuesHashPlain(identity.vars),
     selection: canonicalSelection(identity.selection),
     createdAt: new Date(now).toISOString(),
+    salt: identity.salt,
     servers: identity.servers,
     instances: steps.map((s) => {
       const write = s.live?.state === 'not-sent';
@@ -112,15 +130,28 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
       path,
       `a saved plan of version ${older.data.planVersion}, made by an older enginectl: it recorded no server, so the run cannot check that it calls the servers the plan read`,
     );
-  const parsed = SavedPlan.safeParse(json);
+  const v3 = (json as { planVersion?: unknown } | null)?.planVersion === 3;
+  const parsed = (v3 ? PlanV3 : Plan).safeParse(json);
   if (!parsed.success)
     throw badPlan(
       path,
       `not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`,
     );
-  const wrong = notWritten(parsed.data);
+  const plan = parsed.data.planVersion === 3 ? fromVersion3(parsed.data, path) : parsed.data;
+  const wrong = notWritten(plan);
   if (wrong) throw badPlan(path, `not a plan plan --live --out wrote: ${wrong}`);
-  return parsed.data;
+  return plan;
+}
+
+/** A plan of version 3, whose servers are compared by their masked URLs: refused if a secret was masked in one, as nothing then tells which server it named. */
+function fromVersion3(plan: z.infer<typeof PlanV3>, path: string): SavedPlan {
+  const masked = maskedServer(plan.servers);
+  if (masked)
+    throw badPlan(
+      path,
+      `a saved plan of version 3, made by an older enginectl: it recorded server ${masked[0]} masked (${masked[1]}), so the run cannot check that it calls the server the plan read`,
+    );
+  return { ...plan, servers: Object.fromEntries(Object.entries(plan.servers).map(([name, url]) => [name, { url }])) };
 }
 
 /**
@@ -175,18 +206,9 @@ function filesChanged(saved: SavedPlan, now: CurrentPlan): string[] {
   return out.length > 0 ? out : [`the pipeline's files changed (${saved.pipeline.file})`];
 }
 
-/**
- * Each server the run calls now that is not the one the plan read under its name: another URL, or
- * a name the plan called none by. Known before anything is read, and refused then: a read would
- * send this run's credentials to a server the plan was not made against. A server the plan called
- * and the run does not is told by its instances, gone.
- */
-export function serverChanges(saved: SavedPlan, now: CurrentPlan): string[] {
-  return Object.entries(now.servers).flatMap(([name, is]) => {
-    if (!Object.hasOwn(saved.servers, name)) return [`server ${name} was not called when planned, and is ${is} now`];
-    const was = saved.servers[name];
-    return was === is ? [] : [`server ${name} was ${was} when planned, and is ${is} now`];
-  });
+/** Each server the run calls now that is not the one the plan read under its name (app/plan-servers.ts). */
+export function planServerChanges(saved: SavedPlan, now: CurrentPlan): string[] {
+  return serverChanges(saved.servers, now.servers);
 }
 
 /** What moved that is known without reading anything: the files, vars, selection, servers. */
@@ -195,7 +217,7 @@ export function identityChanges(saved: SavedPlan, now: CurrentPlan): string[] {
   if (saved.pipeline.sha256 !== now.pipeline.sha256) out.push(...filesChanged(saved, now));
   if (saved.varsHash !== now.varsHash) out.push('the --var values differ');
   if (JSON.stringify(saved.selection) !== JSON.stringify(now.selection)) out.push('--only or --skip differ');
-  return [...out, ...serverChanges(saved, now)];
+  return [...out, ...planServerChanges(saved, now)];
 }
 
 export function staleness(saved: SavedPlan, now: CurrentPlan): string[] {

@@ -163,7 +163,7 @@ test('run --plan knows an instance by its key, not its text', async (t) => {
     planVersion: number;
     instances: { key?: string; at: string }[];
   };
-  assert.equal(saved.planVersion, 3);
+  assert.equal(saved.planVersion, 4);
   assert.ok(saved.instances.every((i) => typeof i.key === 'string'));
   const runWith = async (plan: unknown) => {
     writeFileSync(s.plan, JSON.stringify(plan));
@@ -399,4 +399,137 @@ test('a server URL whose password holds an @ (https://ops:s3cr@tPassw0rd@host): 
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, new RegExp(`server default was ${first.url} when planned, and is ${second.url} now`));
   assert.doesNotMatch(r.stdout + r.stderr, /s3cr|tPassw0rd/);
+});
+
+/** Each spelling of `secret` a file could hold it in: as written, JSON-escaped, URL-encoded, hex, and base64 (standard and URL-safe) at each of the 3 byte offsets it may start at in longer text. */
+function spellings(secret: string): string[] {
+  const base64 = [0, 1, 2].flatMap((offset) => {
+    const bytes = Buffer.concat([Buffer.alloc(offset, 'x'), Buffer.from(secret)]);
+    // Only the characters made of the secret's bytes alone: not the first ones (mixed with the
+    // offset's), nor the last group (padding, or mixed with what follows).
+    const core = bytes
+      .toString('base64')
+      .slice(Math.ceil((offset * 4) / 3), -4)
+      .replace(/=+$/, '');
+    return [core, core.replaceAll('+', '-').replaceAll('/', '_')];
+  });
+  return [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('hex'),
+    ...base64,
+  ];
+}
+
+for (const [how, url, secretOf] of [
+  ['a server URL taken from a secret (url: ${{ secrets.PROD_URL }})', '${{ secrets.PROD_URL }}', (u: string) => u],
+  [
+    'a server URL holding a secret (url: http://${{ secrets.PROD_HOST }})',
+    'http://${{ secrets.PROD_HOST }}',
+    (u: string) => u.replace('http://', ''),
+  ],
+] as const) {
+  test(`${how}: a run --plan against another server is refused (PLAN_STALE, exit 2) before any request, though masked both read ***; the plan holds neither secret in any spelling; against the same one it runs`, async (t) => {
+    const a = await startEmulator(t);
+    const b = await startEmulator(t);
+    const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-secret-url-'));
+    const file = join(dir, 'release.yml');
+    writeFileSync(
+      file,
+      PIPELINE.replace(
+        'targets:',
+        `servers:\n  default: { url: "${url}", username: admin, password: "\${{ secrets.PROD_PASSWORD }}" }\ntargets:`,
+      ),
+    );
+    const env = (server: string) => ({
+      PROD_URL: server,
+      PROD_HOST: server.replace('http://', ''),
+      PROD_PASSWORD: 'admin',
+      PROD_TOKEN: 'prod-token',
+    });
+    const plan = join(dir, 'plan.json');
+    const made = await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url) });
+    assert.equal(made.code, 0, made.stdout + made.stderr);
+    const saved = readFileSync(plan, 'utf8');
+    for (const server of [a.url, b.url])
+      for (const spelling of spellings(secretOf(server)))
+        assert.ok(!saved.includes(spelling), `the plan holds ${spelling} (of ${server}):\n${saved}`);
+
+    const r = await runCli(['run', file, '--plan', plan], { env: env(b.url) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /--plan .*plan\.json: the saved plan of \S+ is stale:/);
+    assert.match(r.stderr, /\n {2}code: PLAN_STALE\n$/);
+    assert.deepEqual(
+      r.stderr.split('\n').filter((l) => l.startsWith('  - ')),
+      [
+        `  - server default is not the one planned: its URL differs in a masked part (${secretOf(url) === url ? '***' : 'http://***'} then and now)`,
+      ],
+    );
+    assert.deepEqual(
+      b.emulator.requests.map((q) => `${q.method} ${q.path}`),
+      [],
+      'no request reached the server the plan was not made against',
+    );
+    for (const spelling of spellings(secretOf(b.url))) assert.ok(!(r.stdout + r.stderr).includes(spelling), spelling);
+
+    a.emulator.requests.length = 0;
+    const same = await runCli(['run', file, '--plan', plan], { env: env(a.url) });
+    assert.equal(same.code, 0, same.stdout + same.stderr);
+    assert.equal(a.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
+  });
+}
+
+/** A saved plan as version 3 wrote it: each server's masked URL only, no salt, no hash. */
+function asVersion3(plan: { servers: Record<string, string | { url: string }>; salt?: unknown }): unknown {
+  const { salt: _salt, ...rest } = plan;
+  const servers = Object.fromEntries(
+    Object.entries(plan.servers).map(([name, s]) => [name, typeof s === 'string' ? s : s.url]),
+  );
+  return { ...rest, planVersion: 3, servers };
+}
+
+test('a plan of version 3 whose server URL holds a secret (masked ***) is refused (BAD_PLAN, exit 2) as made by an older enginectl, before any request, on any server', async (t) => {
+  const a = await startEmulator(t);
+  const b = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-v3-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    PIPELINE.replace(
+      'targets:',
+      'servers:\n  default: { url: "${{ secrets.PROD_URL }}", username: admin, password: admin }\ntargets:',
+    ),
+  );
+  const env = (server: string) => ({ PROD_URL: server, PROD_TOKEN: 'prod-token' });
+  const plan = join(dir, 'plan.json');
+  assert.equal((await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url) })).code, 0);
+  writeFileSync(plan, JSON.stringify(asVersion3(JSON.parse(readFileSync(plan, 'utf8')))));
+  a.emulator.requests.length = 0;
+  for (const server of [a.url, b.url]) {
+    const r = await runCli(['run', file, '--plan', plan], { env: env(server) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /^enginectl: --plan .*plan\.json: a saved plan of version 3, made by an older enginectl: it recorded server default masked \(\*\*\*\), so the run cannot check that it calls the server the plan read\n {2}hint: make the plan again \(enginectl plan FILE --live --out F\) and run with it \(enginectl run FILE --plan F\)\n {2}code: BAD_PLAN\n$/,
+    );
+  }
+  assert.deepEqual(a.emulator.requests, [], 'no request reached the server the plan was made against');
+  assert.deepEqual(b.emulator.requests, [], 'no request reached the other server');
+});
+
+test('a plan of version 3 whose server URLs hold no secret is still checked by them: refused against another server before any request, run against its own', async (t) => {
+  const s = await setup(t);
+  const other = await startEmulator(t);
+  writeFileSync(s.plan, JSON.stringify(asVersion3(JSON.parse(readFileSync(s.plan, 'utf8')))));
+  const r = await runCli(['run', s.file, '--plan', s.plan], { env: { ...s.env, ENGINE_URL: other.url } });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.deepEqual(
+    r.stderr.split('\n').filter((l) => l.startsWith('  - ')),
+    [`  - server default was ${s.env.ENGINE_URL} when planned, and is ${other.url} now`],
+  );
+  assert.match(r.stderr, /\n {2}code: PLAN_STALE\n$/);
+  assert.deepEqual(other.emulator.requests, [], 'no request reached the other server');
+  const same = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+  assert.equal(same.code, 0, same.stdout + same.stderr);
 });
