@@ -130,8 +130,13 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
       path,
       `a saved plan of version ${older.data.planVersion}, made by an older enginectl: it recorded no server, so the run cannot check that it calls the servers the plan read`,
     );
-  const v3 = (json as { planVersion?: unknown } | null)?.planVersion === 3;
-  const parsed = (v3 ? PlanV3 : Plan).safeParse(json);
+  const version = (json as { planVersion?: unknown } | null)?.planVersion;
+  if (typeof version === 'number' && Number.isInteger(version) && version > PLAN_VERSION)
+    throw badPlan(
+      path,
+      `a saved plan of version ${version}, made by a newer enginectl than this one (it reads versions 3 to ${PLAN_VERSION}): upgrade enginectl, or make the plan with this one`,
+    );
+  const parsed = (version === 3 ? PlanV3 : Plan).safeParse(json);
   if (!parsed.success)
     throw badPlan(
       path,

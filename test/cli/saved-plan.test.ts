@@ -533,3 +533,20 @@ test('a plan of version 3 whose server URLs hold no secret is still checked by t
   const same = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
   assert.equal(same.code, 0, same.stdout + same.stderr);
 });
+
+test('a plan of a newer version than this enginectl writes is refused (BAD_PLAN, exit 2) as made by a newer enginectl, not as no saved plan; nothing is sent', async (t) => {
+  const s = await setup(t);
+  const { PLAN_VERSION } = await import('../../src/app/saved-plan.ts');
+  const saved = JSON.parse(readFileSync(s.plan, 'utf8')) as Record<string, unknown>;
+  s.emulator.requests.length = 0;
+  writeFileSync(s.plan, JSON.stringify({ ...saved, planVersion: PLAN_VERSION + 1, somethingNew: true }));
+  const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `^enginectl: --plan .*plan\\.json: a saved plan of version ${PLAN_VERSION + 1}, made by a newer enginectl than this one \\(it reads versions 3 to ${PLAN_VERSION}\\): upgrade enginectl, or make the plan with this one\n {2}hint: make the plan again \\(enginectl plan FILE --live --out F\\) and run with it \\(enginectl run FILE --plan F\\)\n {2}code: BAD_PLAN\n$`,
+    ),
+  );
+  assert.deepEqual(s.emulator.requests, [], 'no request was sent');
+});
