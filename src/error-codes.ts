@@ -45,7 +45,7 @@ export const ERROR_CODES = {
   ),
   RESUME_HALTED: usage("the journal's rollout halted: check that wave's sites, then resume with --continue-rollout"),
   PLAN_STALE: usage(
-    'the state moved since the plan was saved: review the differences, make the plan again (plan --live --out) and run with it',
+    'review what moved since the plan was saved, then make the plan again (enginectl plan FILE --live --out F) and run with it (enginectl run FILE --plan F)',
   ),
   AUDIT_WRITES: usage('a drift audit (plan --live --expect) only reads: audit with a pipeline of checks'),
   NOT_PARKED: usage(

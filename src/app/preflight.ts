@@ -2,6 +2,7 @@
 // with --plan makes before anything runs: the saved plan against one made now, its servers first,
 // before any request.
 import { UsageError } from '../errors.ts';
+import { ERROR_CODES } from '../error-codes.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { Masker } from '../runner/masker.ts';
@@ -132,8 +133,6 @@ function stale(saved: SavedPlan, path: string, moved: readonly string[]): UsageE
   return new UsageError(
     'PLAN_STALE',
     `--plan ${path}: the saved plan of ${saved.createdAt} is stale:\n${moved.map((m) => `  - ${m}`).join('\n')}`,
-    {
-      hint: 'review what moved, then make the plan again (enginectl plan FILE --live --out F) and run with it',
-    },
+    { hint: ERROR_CODES.PLAN_STALE.action },
   );
 }

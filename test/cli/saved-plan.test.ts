@@ -68,7 +68,13 @@ test('run --plan refuses a stale plan (exit 2) naming each difference, and sends
     /- \[1\/3\] Alerts: alert critical replica_lag on eng-prod-02 raised \(REPLICA-2 is 3 hours behind\): it held then, and failed now$/m,
   );
   assert.match(r.stderr, /- \[2\/3\] System update prod: eng-prod-02 moved from 26\.10\.3 to 26\.10\.4$/m);
-  assert.match(r.stderr, /hint: review what moved, then make the plan again/);
+  // What to do is one wording, the table's, naming the commands as the BAD_PLAN hint does.
+  const [, hint] = /\n {2}hint: (.*)\n {2}code: PLAN_STALE\n$/.exec(r.stderr) ?? assert.fail(r.stderr);
+  assert.equal(hint, ERROR_CODES.PLAN_STALE.action);
+  assert.match(
+    hint!,
+    /^review what moved since the plan was saved, then make the plan again \(enginectl plan FILE --live --out F\)/,
+  );
   assert.deepEqual(
     s.emulator.requests.filter((q) => q.method !== 'GET'),
     [],
