@@ -144,7 +144,7 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
     );
   const plan = parsed.data.planVersion === 3 ? fromVersion3(parsed.data, path) : parsed.data;
   const wrong = notWritten(plan);
-  if (wrong) throw badPlan(path, `not a plan plan --live --out wrote: ${wrong}`);
+  if (wrong) throw badPlan(path, `not as enginectl plan --out writes it: ${wrong}`);
   return plan;
 }
 

@@ -324,7 +324,7 @@ steps:
   );
 });
 
-test('run --plan refuses (BAD_PLAN, exit 2) a plan plan --out could not have written: a createdAt that is no date, an instance listed twice', async (t) => {
+test('run --plan refuses (BAD_PLAN, exit 2) a plan not as enginectl plan --out writes it: a createdAt that is no date, an instance listed twice', async (t) => {
   const s = await setup(t);
   const saved = JSON.parse(readFileSync(s.plan, 'utf8')) as { createdAt: string; instances: unknown[] };
   const cases: [string, unknown, RegExp][] = [
@@ -339,7 +339,7 @@ test('run --plan refuses (BAD_PLAN, exit 2) a plan plan --out could not have wri
     writeFileSync(s.plan, JSON.stringify(plan));
     const r = await runCli(['run', s.file, '--plan', s.plan], { env: s.env });
     assert.equal(r.code, 2, `${what}: ${r.stdout}${r.stderr}`);
-    assert.match(r.stderr, /^enginectl: --plan .*plan\.json: not a plan plan --live --out wrote: /, what);
+    assert.match(r.stderr, /^enginectl: --plan .*plan\.json: not as enginectl plan --out writes it: /, what);
     assert.match(r.stderr, why, what);
     assert.match(
       r.stderr,

@@ -128,9 +128,9 @@ ${REPORT_OPTIONS_HELP}
                      the run's clock, or a decision not yet made (enginectl decide), parks it again
   --continue-rollout with --resume: go on past the wave the journal's rollout halted at (recorded
                      in the journal as your decision); without it such a resume sends nothing
-  --plan F           run the plan plan --live --out saved: first read again (GET requests only)
-                     what it saw, and refuse (exit 2) when the file, vars, selection or that state
-                     moved, naming each difference
+  --plan F           run the plan enginectl plan --live --out saved: first read again (GET
+                     requests only) what it saw, and refuse (exit 2) when the file, vars,
+                     selection or that state moved, naming each difference
 ${WINDOW_OPTIONS_HELP}
 ${SHARD_OPTIONS_HELP}
   -h, --help         show this help
