@@ -9,16 +9,8 @@ import { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
-import {
-  badPlan,
-  identityChanges,
-  ofAnotherPipeline,
-  planServerChanges,
-  savedPlan,
-  staleness,
-  type CurrentPlan,
-  type SavedPlan,
-} from './saved-plan.ts';
+import { badPlan, savedPlan, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
+import { identityChanges, ofAnotherPipeline, planServerChanges, staleness } from './plan-staleness.ts';
 import { serverUrl } from '../api/server-url.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { planServer, type PlanServer } from './plan-servers.ts';
