@@ -43,6 +43,9 @@ export const ERROR_CODES = {
   BAD_PLAN: usage(
     'make the plan again (enginectl plan FILE --live --out F) and run with it (enginectl run FILE --plan F)',
   ),
+  PLAN_KEY: usage(
+    'run with ENGINECTL_JOURNAL_KEY set to the key the plan was made with (one CI secret for plan and run), or make the plan again (enginectl plan FILE --live --out F) with the key of the run',
+  ),
   RESUME_HALTED: usage("the journal's rollout halted: check that wave's sites, then resume with --continue-rollout"),
   PLAN_STALE: usage(
     'review what moved since the plan was saved, then make the plan again (enginectl plan FILE --live --out F) and run with it (enginectl run FILE --plan F)',

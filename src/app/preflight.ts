@@ -13,7 +13,9 @@ import { badPlan, savedPlan, type CurrentPlan, type SavedPlan } from './saved-pl
 import { identityChanges, ofAnotherPipeline, planServerChanges, staleness } from './plan-staleness.ts';
 import { serverUrl } from '../api/server-url.ts';
 import { newSalt } from '../journal/hashing.ts';
-import { planServer, type PlanServer } from './plan-servers.ts';
+import { journalKey } from '../journal/seal.ts';
+import { checkPlanKey, planKeyCheck, planServer, type PlanServer } from './plan-servers.ts';
+import type { FingerprintKey } from './plan-fingerprint.ts';
 
 export interface PreflightInput {
   pipeline: Pipeline;
@@ -23,7 +25,7 @@ export interface PreflightInput {
   env: Env;
 }
 
-/** `salt`: the key of its servers' hashes; a new one for a plan to save, the saved plan's to compare with it. */
+/** `salt`: with ENGINECTL_JOURNAL_KEY, the key of its servers' fingerprints; a new one for a plan to save, the saved plan's to compare with it. */
 export async function preflight(
   input: PreflightInput,
   live: LiveOptions,
@@ -42,6 +44,12 @@ async function planned(
   const masker = new Masker();
   const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live: how.live });
   const mask = (t: string) => masker.mask(t);
+  // The journal's key, read only when a server's URL holds a secret (a plan of other servers needs none).
+  const key = (): FingerprintKey | undefined => {
+    const journal = journalKey(input.env);
+    return journal === undefined ? undefined : { key: journal, salt: how.salt };
+  };
+  const servers = calledServers(input, plan, masker, { emulator: how.emulator, key });
   const identity = {
     name: plan.name,
     file: input.pipeline.file,
@@ -50,21 +58,22 @@ async function planned(
     vars: masker.maskValue({ ...input.vars }),
     selection: input.selection,
     salt: how.salt,
-    servers: calledServers(input, plan, masker, how),
+    servers,
+    ...planKeyCheck(servers, key),
   };
   return { plan, saved: savedPlan(identity, plan.steps, now) };
 }
 
 /**
  * The server each planned instance calls, by its name in the pipeline: its URL without the
- * credentials it may hold, or the embedded emulator's (--emulator), masked and hashed under the
- * salt (a run against another server is refused).
+ * credentials it may hold, or the embedded emulator's (--emulator), masked, and fingerprinted by
+ * `key` where a secret is in it (a run against another server is refused).
  */
 function calledServers(
   input: PreflightInput,
   plan: PlanOutput,
   masker: Masker,
-  how: { emulator: boolean; salt: string },
+  how: { emulator: boolean; key: () => FingerprintKey | undefined },
 ): Record<string, PlanServer> {
   const { servers } = prepareRun(input.pipeline, input.env, masker);
   const out: Record<string, PlanServer> = {};
@@ -74,7 +83,7 @@ function calledServers(
     const url = how.emulator
       ? 'the embedded emulator (--emulator)'
       : serverUrl({ url: server.url }, `server ${name}`).url;
-    out[name] = planServer(how.salt, url, masker.mask(url));
+    out[name] = planServer(url, masker.mask(url), how.key);
   }
   return out;
 }
@@ -83,7 +92,9 @@ function calledServers(
  * Before anything is read: refuses the run (PLAN_STALE, exit 2) when a server it would call is not
  * the one the plan read under that name, naming what moved that is known without a request (the
  * files, vars, selection, servers). A read of it would carry this run's credentials to a server
- * the plan was not made against. `emulator`: the run's servers are the embedded emulator.
+ * the plan was not made against. The saved plan of another pipeline is refused first (BAD_PLAN),
+ * then a run without the key of the plan's fingerprints (PLAN_KEY), which could prove nothing.
+ * `emulator`: the run's servers are the embedded emulator.
  */
 export async function checkPlanServers(
   saved: SavedPlan,
@@ -93,8 +104,9 @@ export async function checkPlanServers(
   now: number,
 ): Promise<void> {
   const { saved: dry } = await planned(input, { emulator, salt: saved.salt ?? newSalt() }, now);
-  if (planServerChanges(saved, dry).length === 0) return;
   refuseAnotherPipeline(saved, path, dry);
+  checkPlanKey(saved, path, input.env);
+  if (planServerChanges(saved, dry).length === 0) return;
   throw stale(saved, path, identityChanges(saved, dry));
 }
 

@@ -9,12 +9,14 @@ import { ERROR_CODES } from '../error-codes.ts';
 import { canonicalSelection, type Selection } from '../pipeline/selection.ts';
 import type { PlannedStep } from '../runner/plan.ts';
 import { valuesHashPlain } from './plain-hash.ts';
-import { maskedServer, PlanServer, type KeptServer } from './plan-servers.ts';
+import { JOURNAL_KEY_VARIABLE } from '../journal/seal.ts';
+import { KeyCheck, PlanServer, unproven, unprovenRefusal } from './plan-servers.ts';
 
 /**
- * 4: each server is kept with a keyed hash of its URL under a salt of the plan (app/plan-servers.ts),
- * as its masked URL cannot tell servers apart when a secret is in it. Plans of version 3 are read
- * still, their servers compared by the masked URL, unless a secret was in one: refused (BAD_PLAN).
+ * 4: a server whose URL holds a secret (masked, it cannot be told from another) is kept with a
+ * fingerprint of its URL keyed by ENGINECTL_JOURNAL_KEY and the plan's salt (app/plan-servers.ts);
+ * without the key it has none, and the plan is refused (BAD_PLAN). Plans of version 3 are read
+ * still, their servers compared by the masked URL, unless a secret was in one: refused the same.
  * 3: the server each instance calls, by name (a run against another one is refused), and each file
  * the pipeline reads (the pipeline, then each include) has its own hash, so a change names the
  * file that changed. 2: each instance is known by its key (runner/resume.ts instanceKey: its
@@ -55,23 +57,24 @@ const Common = {
 const Plan = z.object({
   planVersion: z.literal(PLAN_VERSION),
   ...Common,
-  /** The key of the servers' hashes (hex), drawn for each plan. */
+  /** Drawn for each plan (hex): with ENGINECTL_JOURNAL_KEY, the key of its fingerprints. */
   salt: z.string().regex(/^[0-9a-f]{32}$/),
-  /** The server each planned instance calls, by its name in the pipeline: its URL without credentials, masked, and hashed. */
+  /** The server each planned instance calls, by its name in the pipeline: its URL without credentials, masked, and fingerprinted where a secret is in it. */
   servers: z.record(z.string(), PlanServer),
+  /** What tells the key of its fingerprints from another key (app/plan-fingerprint.ts), when it has some. */
+  keyCheck: KeyCheck.optional(),
 });
-/** Version 3: each server's URL masked, no hash. */
+/** Version 3: each server's URL masked, no fingerprint. */
 const PlanV3 = z.object({ planVersion: z.literal(3), ...Common, servers: z.record(z.string(), z.string()) });
 /** A plan of an earlier version, known by its version only. */
 const OlderPlan = z.object({ planVersion: z.union([z.literal(1), z.literal(2)]) });
 
 /** A plan as this version saves it (and as the run makes it again, under the saved plan's salt, to compare). */
 export type CurrentPlan = z.infer<typeof Plan>;
-/** A saved plan as read: of this version, or of version 3 (no salt, no hashes). */
-export type SavedPlan = Omit<CurrentPlan, 'planVersion' | 'salt' | 'servers'> & {
+/** A saved plan as read: of this version, or of version 3 (no salt, no fingerprint). */
+export type SavedPlan = Omit<CurrentPlan, 'planVersion' | 'salt'> & {
   planVersion: 3 | typeof PLAN_VERSION;
   salt?: string;
-  servers: Record<string, KeptServer>;
 };
 
 export interface PlanIdentity {
@@ -83,6 +86,8 @@ export interface PlanIdentity {
   selection: Selection;
   salt: string;
   servers: Record<string, PlanServer>;
+  /** planKeyCheck: when it fingerprinted a server. */
+  keyCheck?: string;
 }
 
 export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): CurrentPlan {
@@ -94,6 +99,7 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
     createdAt: new Date(now).toISOString(),
     salt: identity.salt,
     servers: identity.servers,
+    ...(identity.keyCheck === undefined ? {} : { keyCheck: identity.keyCheck }),
     instances: steps.map((s) => {
       const write = s.live?.state === 'not-sent';
       return {
@@ -140,21 +146,28 @@ export function readSavedPlan(text: string, path: string): SavedPlan {
       path,
       `not a saved plan of this enginectl (${parsed.error.issues[0]?.path.join('.') || 'top'}: ${parsed.error.issues[0]?.message})`,
     );
-  const plan = parsed.data.planVersion === 3 ? fromVersion3(parsed.data, path) : parsed.data;
+  const plan: SavedPlan =
+    parsed.data.planVersion === 3
+      ? {
+          ...parsed.data,
+          servers: Object.fromEntries(Object.entries(parsed.data.servers).map(([name, url]) => [name, { url }])),
+        }
+      : parsed.data;
+  // A server whose URL holds a secret, kept without a fingerprint, could be any server: nothing is compared.
+  const [first] = unproven(plan.servers);
+  if (first)
+    throw badPlan(
+      path,
+      unprovenRefusal(
+        ...first,
+        plan.planVersion === 3
+          ? 'the plan is of version 3 (an older enginectl), which kept no fingerprint of it'
+          : `the plan was made without ${JOURNAL_KEY_VARIABLE}`,
+      ),
+    );
   const wrong = notWritten(plan);
   if (wrong) throw badPlan(path, `not as enginectl plan --out writes it: ${wrong}`);
   return plan;
-}
-
-/** A plan of version 3, whose servers are compared by their masked URLs: refused if a secret was masked in one, as nothing then tells which server it named. */
-function fromVersion3(plan: z.infer<typeof PlanV3>, path: string): SavedPlan {
-  const masked = maskedServer(plan.servers);
-  if (masked)
-    throw badPlan(
-      path,
-      `a saved plan of version 3, made by an older enginectl: it recorded server ${masked[0]} masked (${masked[1]}), so the run cannot check that it calls the server the plan read`,
-    );
-  return { ...plan, servers: Object.fromEntries(Object.entries(plan.servers).map(([name, url]) => [name, { url }])) };
 }
 
 /**
@@ -165,6 +178,9 @@ function notWritten(saved: SavedPlan): string | undefined {
   const at = Date.parse(saved.createdAt);
   if (Number.isNaN(at) || new Date(at).toISOString() !== saved.createdAt)
     return `its createdAt (${JSON.stringify(saved.createdAt)}) is not a time it writes`;
+  const fingerprinted = Object.keys(saved.servers).find((name) => saved.servers[name]!.fingerprint !== undefined);
+  if (fingerprinted !== undefined && saved.keyCheck === undefined)
+    return `server ${fingerprinted} has a fingerprint, and the plan no keyCheck`;
   const seen = new Set<string>();
   for (const i of saved.instances) {
     if (seen.has(i.key)) return `${i.at} is listed twice`;

@@ -1,6 +1,7 @@
 // A saved live plan: plan --live --out F, then run --plan F, which reads again (GET requests only)
 // what the plan saw and refuses to run stale, naming each difference.
 import assert from 'node:assert/strict';
+import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -428,6 +429,50 @@ function spellings(secret: string): string[] {
   ];
 }
 
+/** The journal's key (ENGINECTL_JOURNAL_KEY, a CI secret), which also keys a saved plan's fingerprints of servers whose URL holds a secret; and another one. */
+const KEY = 'plan-and-run-key-5c1e0f7a9b2d4e68';
+const OTHER_KEY = 'another-ci-secret-a17f3e9c0b5d2468';
+
+/** The release pipeline against the server a secret names (`url`), two emulators to name, and the environment of a plan or run against one, with a key or none. */
+async function secretServer(t: Parameters<typeof startEmulator>[0], url = '${{ secrets.PROD_URL }}') {
+  const a = await startEmulator(t);
+  const b = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-secret-url-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    PIPELINE.replace(
+      'targets:',
+      `servers:\n  default: { url: "${url}", username: admin, password: "\${{ secrets.PROD_PASSWORD }}" }\ntargets:`,
+    ),
+  );
+  const env = (server: string, key?: string) => ({
+    PROD_URL: server,
+    PROD_HOST: server.replace('http://', ''),
+    PROD_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+    ...(key === undefined ? {} : { ENGINECTL_JOURNAL_KEY: key }),
+  });
+  return { a, b, file, env, plan: join(dir, 'plan.json') };
+}
+
+/** Every hash of `text` that whoever holds the plan could make without a key of their own: its SHA-256, and its HMAC-SHA-256 under the plan's salt (as bytes, as text). */
+function offlineHashes(salt: string, text: string): string[] {
+  return [
+    createHash('sha256').update(text).digest('hex'),
+    createHmac('sha256', Buffer.from(salt, 'hex')).update(text).digest('hex'),
+    createHmac('sha256', salt).update(text).digest('hex'),
+  ];
+}
+
+/** Asserts the saved plan holds no hash of the server's URL, nor of its secret part, that can be checked against a guess without the key. */
+function assertNoOfflineCheck(saved: string, server: string, secret: string): void {
+  const { salt } = JSON.parse(saved) as { salt: string };
+  for (const text of new Set([server, secret, `${server}/`]))
+    for (const hash of offlineHashes(salt, text))
+      assert.ok(!saved.includes(hash), `the plan holds a hash of ${text} checkable without the key:\n${saved}`);
+}
+
 for (const [how, url, secretOf] of [
   ['a server URL taken from a secret (url: ${{ secrets.PROD_URL }})', '${{ secrets.PROD_URL }}', (u: string) => u],
   [
@@ -436,41 +481,33 @@ for (const [how, url, secretOf] of [
     (u: string) => u.replace('http://', ''),
   ],
 ] as const) {
-  test(`${how}: a run --plan against another server is refused (PLAN_STALE, exit 2) before any request, though masked both read ***; the plan holds neither secret in any spelling; against the same one it runs`, async (t) => {
-    const a = await startEmulator(t);
-    const b = await startEmulator(t);
-    const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-secret-url-'));
-    const file = join(dir, 'release.yml');
-    writeFileSync(
-      file,
-      PIPELINE.replace(
-        'targets:',
-        `servers:\n  default: { url: "${url}", username: admin, password: "\${{ secrets.PROD_PASSWORD }}" }\ntargets:`,
-      ),
-    );
-    const env = (server: string) => ({
-      PROD_URL: server,
-      PROD_HOST: server.replace('http://', ''),
-      PROD_PASSWORD: 'admin',
-      PROD_TOKEN: 'prod-token',
-    });
-    const plan = join(dir, 'plan.json');
-    const made = await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url) });
+  test(`${how}, with ENGINECTL_JOURNAL_KEY: a run --plan against another server is refused (PLAN_STALE, exit 2) before any request, though masked both read ***; the plan holds neither secret in any spelling, nor a hash of it checkable without the key; against the same one it runs`, async (t) => {
+    const { a, b, file, env, plan } = await secretServer(t, url);
+    const made = await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url, KEY) });
     assert.equal(made.code, 0, made.stdout + made.stderr);
+    assert.doesNotMatch(made.stderr, /warning/);
     const saved = readFileSync(plan, 'utf8');
     for (const server of [a.url, b.url])
       for (const spelling of spellings(secretOf(server)))
         assert.ok(!saved.includes(spelling), `the plan holds ${spelling} (of ${server}):\n${saved}`);
+    assertNoOfflineCheck(saved, a.url, secretOf(a.url));
+    // The fingerprint is the key's: not the salted hash a350780 kept, and another key gives another one.
+    const { keyedHash } = await import('../../src/journal/hashing.ts');
+    const { fingerprint } = await import('../../src/app/plan-fingerprint.ts');
+    const json = JSON.parse(saved) as { salt: string; servers: { default: { url: string; fingerprint?: string } } };
+    const kept = json.servers.default;
+    assert.equal(kept.url, secretOf(url) === url ? '***' : 'http://***');
+    assert.equal(kept.fingerprint, fingerprint({ key: KEY, salt: json.salt }, a.url));
+    assert.notEqual(kept.fingerprint, keyedHash(json.salt, a.url));
+    assert.notEqual(kept.fingerprint, fingerprint({ key: OTHER_KEY, salt: json.salt }, a.url));
 
-    const r = await runCli(['run', file, '--plan', plan], { env: env(b.url) });
+    const r = await runCli(['run', file, '--plan', plan], { env: env(b.url, KEY) });
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /--plan .*plan\.json: the saved plan of \S+ is stale:/);
     assert.match(r.stderr, /\n {2}code: PLAN_STALE\n$/);
     assert.deepEqual(
       r.stderr.split('\n').filter((l) => l.startsWith('  - ')),
-      [
-        `  - server default is not the one planned: its URL differs in a masked part (${secretOf(url) === url ? '***' : 'http://***'} then and now)`,
-      ],
+      [`  - server default is not the one planned: its URL differs in a masked part (${kept.url} then and now)`],
     );
     assert.deepEqual(
       b.emulator.requests.map((q) => `${q.method} ${q.path}`),
@@ -480,46 +517,97 @@ for (const [how, url, secretOf] of [
     for (const spelling of spellings(secretOf(b.url))) assert.ok(!(r.stdout + r.stderr).includes(spelling), spelling);
 
     a.emulator.requests.length = 0;
-    const same = await runCli(['run', file, '--plan', plan], { env: env(a.url) });
+    const same = await runCli(['run', file, '--plan', plan], { env: env(a.url, KEY) });
     assert.equal(same.code, 0, same.stdout + same.stderr);
     assert.equal(a.emulator.requests.filter((q) => q.method === 'POST').length, 1, 'the update was sent, once');
   });
 }
 
+test('a server URL taken from a secret, without ENGINECTL_JOURNAL_KEY: plan --out warns that the plan cannot prove which server the secret names and keeps no hash of it; run --plan refuses it (BAD_PLAN, exit 2) before any request, on any server', async (t) => {
+  const { a, b, file, env, plan } = await secretServer(t);
+  const made = await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url) });
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  assert.equal(
+    made.stderr,
+    'warning: server default (***): its URL holds a secret, and ENGINECTL_JOURNAL_KEY is not set: the saved plan cannot prove at run time which server that secret names, and run --plan will refuse it; set ENGINECTL_JOURNAL_KEY (a CI secret, the same for plan and run) and make the plan again\n',
+  );
+  const saved = readFileSync(plan, 'utf8');
+  assertNoOfflineCheck(saved, a.url, a.url);
+  assert.deepEqual((JSON.parse(saved) as { servers: unknown }).servers, { default: { url: '***' } });
+  a.emulator.requests.length = 0;
+  for (const [server, key] of [
+    [a.url, undefined],
+    [b.url, undefined],
+    [a.url, KEY],
+  ] as const) {
+    const r = await runCli(['run', file, '--plan', plan], { env: env(server, key) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /^enginectl: --plan .*plan\.json: the plan cannot prove that server default \(\*\*\*\) is the one it read: its URL holds a secret, and the plan was made without ENGINECTL_JOURNAL_KEY; set ENGINECTL_JOURNAL_KEY \(a CI secret, the same for plan and run\)\n {2}hint: make the plan again \(enginectl plan FILE --live --out F\) and run with it \(enginectl run FILE --plan F\)\n {2}code: BAD_PLAN\n$/,
+    );
+  }
+  assert.deepEqual(a.emulator.requests, [], 'no request reached the server the plan was made against');
+  assert.deepEqual(b.emulator.requests, [], 'no request reached the other server');
+});
+
+test('a plan made with ENGINECTL_JOURNAL_KEY, run without it or with another key: refused (PLAN_KEY, exit 2) before any request, as unprovable with this key, not as another server', async (t) => {
+  const { a, b, file, env, plan } = await secretServer(t);
+  assert.equal((await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url, KEY) })).code, 0);
+  a.emulator.requests.length = 0;
+  for (const [server, key, why] of [
+    [
+      a.url,
+      undefined,
+      'the plan was made with ENGINECTL_JOURNAL_KEY, which is not set: it cannot prove without the key',
+    ],
+    [
+      b.url,
+      undefined,
+      'the plan was made with ENGINECTL_JOURNAL_KEY, which is not set: it cannot prove without the key',
+    ],
+    [a.url, OTHER_KEY, 'ENGINECTL_JOURNAL_KEY is not the key the plan was made with: it cannot prove with this key'],
+    [b.url, OTHER_KEY, 'ENGINECTL_JOURNAL_KEY is not the key the plan was made with: it cannot prove with this key'],
+  ] as const) {
+    const r = await runCli(['run', file, '--plan', plan], { env: env(server, key) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(
+      r.stderr.replace(/--plan \S*plan\.json/, '--plan plan.json'),
+      `enginectl: --plan plan.json: ${why} that server default (***) is the one it read\n  hint: ${ERROR_CODES.PLAN_KEY.action}\n  code: PLAN_KEY\n`,
+    );
+    assert.doesNotMatch(r.stderr, /not the one planned|stale/);
+  }
+  assert.deepEqual(a.emulator.requests, [], 'no request reached the server the plan was made against');
+  assert.deepEqual(b.emulator.requests, [], 'no request reached the other server');
+});
+
 /** A saved plan as version 3 wrote it: each server's masked URL only, no salt, no hash. */
-function asVersion3(plan: { servers: Record<string, string | { url: string }>; salt?: unknown }): unknown {
-  const { salt: _salt, ...rest } = plan;
+function asVersion3(plan: {
+  servers: Record<string, string | { url: string }>;
+  salt?: unknown;
+  keyCheck?: unknown;
+}): unknown {
+  const { salt: _salt, keyCheck: _keyCheck, ...rest } = plan;
   const servers = Object.fromEntries(
     Object.entries(plan.servers).map(([name, s]) => [name, typeof s === 'string' ? s : s.url]),
   );
   return { ...rest, planVersion: 3, servers };
 }
 
-test('a plan of version 3 whose server URL holds a secret (masked ***) is refused (BAD_PLAN, exit 2) as made by an older enginectl, before any request, on any server', async (t) => {
-  const a = await startEmulator(t);
-  const b = await startEmulator(t);
-  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-v3-'));
-  const file = join(dir, 'release.yml');
-  writeFileSync(
-    file,
-    PIPELINE.replace(
-      'targets:',
-      'servers:\n  default: { url: "${{ secrets.PROD_URL }}", username: admin, password: admin }\ntargets:',
-    ),
-  );
-  const env = (server: string) => ({ PROD_URL: server, PROD_TOKEN: 'prod-token' });
-  const plan = join(dir, 'plan.json');
-  assert.equal((await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url) })).code, 0);
+test('a plan of version 3 whose server URL holds a secret (masked ***) is refused (BAD_PLAN, exit 2) as one that cannot prove which server it read, before any request, on any server, with the key or without', async (t) => {
+  const { a, b, file, env, plan } = await secretServer(t);
+  assert.equal((await runCli(['plan', file, '--live', '--out', plan], { env: env(a.url, KEY) })).code, 0);
   writeFileSync(plan, JSON.stringify(asVersion3(JSON.parse(readFileSync(plan, 'utf8')))));
   a.emulator.requests.length = 0;
-  for (const server of [a.url, b.url]) {
-    const r = await runCli(['run', file, '--plan', plan], { env: env(server) });
-    assert.equal(r.code, 2, r.stdout + r.stderr);
-    assert.match(
-      r.stderr,
-      /^enginectl: --plan .*plan\.json: a saved plan of version 3, made by an older enginectl: it recorded server default masked \(\*\*\*\), so the run cannot check that it calls the server the plan read\n {2}hint: make the plan again \(enginectl plan FILE --live --out F\) and run with it \(enginectl run FILE --plan F\)\n {2}code: BAD_PLAN\n$/,
-    );
-  }
+  for (const server of [a.url, b.url])
+    for (const key of [KEY, undefined]) {
+      const r = await runCli(['run', file, '--plan', plan], { env: env(server, key) });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(
+        r.stderr,
+        /^enginectl: --plan .*plan\.json: the plan cannot prove that server default \(\*\*\*\) is the one it read: its URL holds a secret, and the plan is of version 3 \(an older enginectl\), which kept no fingerprint of it; set ENGINECTL_JOURNAL_KEY \(a CI secret, the same for plan and run\)\n {2}hint: make the plan again \(enginectl plan FILE --live --out F\) and run with it \(enginectl run FILE --plan F\)\n {2}code: BAD_PLAN\n$/,
+      );
+    }
   assert.deepEqual(a.emulator.requests, [], 'no request reached the server the plan was made against');
   assert.deepEqual(b.emulator.requests, [], 'no request reached the other server');
 });

@@ -8,6 +8,7 @@ import { CI_NAMES } from '../../ci/detect.ts';
 import { driftMarkdown, driftText } from '../../report/drift-table.ts';
 import { livePlanMarkdown } from '../../report/live-plan-markdown.ts';
 import { preflight } from '../../app/preflight.ts';
+import { unproven, unprovenWarning } from '../../app/plan-servers.ts';
 import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
@@ -150,6 +151,9 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
     if (values.summary !== undefined) await writeAtomic(resolve(io.cwd, values.summary), livePlanMarkdown(plan));
     if (out) {
+      // A server whose URL holds a secret, kept without a fingerprint (no ENGINECTL_JOURNAL_KEY): run --plan will refuse the plan.
+      for (const [name, server] of unproven(saved.servers))
+        io.stderr(`warning: ${neutralise(unprovenWarning(name, server))}\n`);
       await writeAtomic(out, `${JSON.stringify(saved, null, 2)}\n`);
       io.stdout(neutralise(`plan: ${out} (run it with enginectl run ${positionals[0]!} --plan ${values.out})\n`));
     }
