@@ -1,4 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-var r={ok:0,failed:1,invalidInput:2,unreachable:3,parked:75,unavailable:69,interrupted:130,terminated:143},t=class extends Error{hint;constructor(i,n={}){super(i,n.cause===void 0?void 0:{cause:n.cause}),this.name=new.target.name,this.hint=n.hint}describe(){return this.hint?`${this.message}
-  hint: ${this.hint}`:this.message}},o=class extends t{constructor(n,d,a){super(d,a);this.code=n}code;exitCode=r.invalidInput},s=class extends t{code="CANCELLED";exitCode=r.interrupted};function c(e){return e instanceof t?e.describe():e instanceof Error?`internal error: ${e.message}`:`internal error: ${String(e)}`}function u(e){return e instanceof t?e.exitCode:r.failed}export{r as a,t as b,o as c,s as d,c as e,u as f};

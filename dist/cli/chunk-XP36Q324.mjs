@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{n as o}from"./chunk-TYBMTELL.mjs";import{c as t}from"./chunk-JI3UUNSM.mjs";function i(e){return{url:e.ENGINE_URL||void 0,username:e.ENGINE_USERNAME,password:e.ENGINE_PASSWORD,allowInsecureHttp:e.ENGINE_ALLOW_INSECURE_HTTP==="true"}}function f(e,{check:u=!0}={}){let r=i(e);if(!r.url)return;let n=u?o(r.url):void 0;if(n)throw new t("BAD_SERVER_URL",`ENGINE_URL: the URL ${n}`,{hint:"set ENGINE_URL to the base_url of the API, e.g. https://erp.example.com"});return{...r,url:r.url}}export{i as a,f as b};
