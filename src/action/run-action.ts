@@ -10,7 +10,7 @@ import { includeReader, parseSelection, parseVars, readPipelineText, type Source
 import { setUpJournal } from '../app/journal-setup.ts';
 import { parseInDoubt } from '../journal/resume.ts';
 import { parkingOf } from '../app/parked.ts';
-import { fenceToGoOn, storedJournalNames } from '../app/stored-run.ts';
+import { storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -31,7 +31,7 @@ import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
-import { continueInput, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
+import { continueInput, leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export interface Loaded {
@@ -170,7 +170,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? deploymentChannel(deps, label, environment, masker) : undefined;
-  await fenceToGoOn(stored, journal, taken);
+  const holding = await leaseToGoOn(deps, stored, journal, taken, pipeline, masker);
   const full = `${paths.json} (output report) and ${paths.html}`;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   let parkedNow = false;
@@ -184,7 +184,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
       resume: journal.resume,
       sources: loaded.files,
       vars: loaded.vars,
-      lease: taken?.lease,
+      lease: holding?.lease,
       park: stored && parkingOf(pipeline),
       windows: { windowOverride: override },
     },
@@ -230,7 +230,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     })
     .then((done) => ((parkedNow = parkedOf(done.result) !== undefined), done))
     .finally(async () => {
-      await taken?.end({ keep: parkedNow && pipeline.keepLeaseParked === true });
+      await holding?.end({ keep: parkedNow && pipeline.keepLeaseParked === true && taken !== undefined });
       const unsettled = await journal.spec.file.settle();
       if (unsettled) kit.warning(masker.mask(unsettled), { title: 'enginectl' });
       journal.spec.file.close();

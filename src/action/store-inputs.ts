@@ -1,9 +1,11 @@
 // The action's run store and lease inputs (store, lease, journal as a run id): the store opened
 // (ENGINECTL_STORE when the input is empty), the lease taken before the run, a lease without a
-// store refused as bad input; continue, a parked run of the store to go on with.
+// store refused as bad input; continue, a parked run of the store to go on with, its own lease
+// held while it goes on when it has no fleet lease (app/run-own-lease.ts).
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { openStoredRun, STORE_VARIABLE } from '../app/stored-run.ts';
+import { fenceToGoOn, openStoredRun, STORE_VARIABLE, type StoredRun } from '../app/stored-run.ts';
+import { takeOwnLease, type OwnLease } from '../app/run-own-lease.ts';
 import { takeRunLease, wantedLease, type TakenLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
 import { pendingDecisions, waitLines } from '../app/parked.ts';
@@ -94,4 +96,34 @@ export async function stillParked(
   journal.spec.file.close();
   await taken?.end({ keep: pipeline.keepLeaseParked === true });
   return true;
+}
+
+/** Going on with a stored run: the lease it holds (the fleet's, else the run's own), its journal fenced first. */
+export async function leaseToGoOn(
+  deps: ActionDeps,
+  stored: StoredRun | undefined,
+  journal: JournalSetup,
+  taken: TakenLease | undefined,
+  pipeline: Pipeline,
+  masker: Masker,
+): Promise<TakenLease | OwnLease | undefined> {
+  const holding =
+    taken ??
+    (stored?.resume
+      ? await takeOwnLease({
+          store: stored.store,
+          runId: stored.runId,
+          pipeline,
+          env: deps.env,
+          masker,
+          signal: deps.signal,
+          clock: { now: deps.now, sleep: deps.sleep },
+          say: (m) => deps.kit.warning(masker.mask(m), { title: 'enginectl' }),
+        }).catch((error: unknown) => {
+          journal.spec.file.close();
+          throw error;
+        })
+      : undefined);
+  await fenceToGoOn(stored, journal, holding);
+  return holding;
 }

@@ -4,12 +4,15 @@
 // clock; the wave's budget left. A retry of an in-doubt call needs verify to say it was not applied
 // (or the operator to accept a cannot-tell with a reason); every decision records who, when, why,
 // and the evidence, and the in-doubt calls it settles get their decision records as a resume's.
+// A later decision on a value replaces the earlier one (fresh verify, same gates); a run a runner
+// holds now (a continue under way) is refused, JOURNAL_LOCKED.
 import { operatorOf } from './journal-setup.ts';
 import { openStoredRun } from './stored-run.ts';
 import { abortOf, checkParked, inEffect, timeouts, type Parked } from './parked.ts';
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../duration.ts';
-import { JournalFile } from '../journal/file.ts';
+import { recordDecision, supersedes } from './decide-record.ts';
+import { refuseWhileHeld } from './stored-run-held.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 import { inDoubtInstances, type InDoubtInstance, type Verified } from '../journal/verify.ts';
@@ -55,13 +58,18 @@ const refuse = (message: string, hint: string): never => {
   throw new UsageError('DECISION_REFUSED', message, { hint });
 };
 
-/** The in-doubt instances of a value of the rollout's key (all of the park's values for a wave decision). */
-function doubtsOf(state: JournalState, values: readonly string[]): InDoubtInstance[] {
+/**
+ * The in-doubt instances of a value of the rollout's key (all of the park's values for a wave
+ * decision). A decision on a value reads them all, decided before or not: the later decision
+ * replaces the earlier one, on fresh evidence, through the same gates. A wave's decision (continue)
+ * leaves those already decided as they were decided (`decided: false`).
+ */
+function doubtsOf(state: JournalState, values: readonly string[], decided = true): InDoubtInstance[] {
   const over = state.rollout?.over;
   const planned = new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
   return inDoubtInstances(state).filter((i) => {
     const v = over === undefined ? undefined : planned.get(i.key)?.matrix?.[over];
-    return v !== undefined && values.includes(String(v)) && !state.instances.get(i.key)?.decision;
+    return v !== undefined && values.includes(String(v)) && (decided || !state.instances.get(i.key)?.decision);
   });
 }
 
@@ -76,15 +84,20 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
   });
   const key = journalKey(request.env);
   const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
+  // A runner going on with the run holds it (its lease): it is not parked now, whatever its journal said last.
+  await refuseWhileHeld(stored.store, stored.runId, read, 'decide', Date.now(), 'Nothing was recorded');
   // The decisions in effect now on the run's clock (a timeout's only once its time came).
   const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
   checkParked(state, `run ${stored.runId}`);
   const { park } = state.parked;
   const d = request.decision;
   const waited = park.waits.flatMap((w) => (w.value === null ? [] : [w.value]));
-  const values = d?.value !== undefined ? [d.value] : d?.kind === 'continue' ? waited : [];
-  const verified = await request.verify(state, doubtsOf(state, d ? values : waited));
-  const verdicts = (value: string) => verified.filter((v) => doubtsOf(state, [value]).some((i) => i.key === v.key));
+  // A bake's continue ends the bake: a call in doubt its park also waits on needs a decision of its own.
+  const values = d?.value !== undefined ? [d.value] : d?.kind === 'continue' && park.for !== 'bake' ? waited : [];
+  const again = d?.value !== undefined || !d;
+  const verified = await request.verify(state, doubtsOf(state, d ? values : waited, again));
+  const verdicts = (value: string) =>
+    verified.filter((v) => doubtsOf(state, [value], again).some((i) => i.key === v.key));
   const lines = park.waits.map((w) => {
     const evidence = [...w.evidence];
     if (park.for === 'bake' && park.until !== undefined)
@@ -122,13 +135,13 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
       `--${d.kind}: run ${stored.runId} waits for its window (${park.reason}), not a decision`,
       `run FILE --store URL --continue ${stored.runId} at or after ${park.until === undefined ? 'its opening' : new Date(park.until).toISOString()}, or with --override-freeze --reason "..." as an identity the pipeline allows; decide --abort ends it`,
     );
-  if (park.for === 'bake' && d.kind !== 'continue' && d.kind !== 'abort')
+  if (park.for === 'bake' && d.value === undefined && d.kind !== 'continue' && d.kind !== 'abort')
     refuse(
       `--${d.kind}: run ${stored.runId} waits for a bake, not a decision on a value`,
-      'decide --continue to end the bake now, or --abort',
+      'decide --continue to end the bake now, or --abort; a value whose call is in doubt is decided with --retry, --skip or --exclude VALUE',
     );
   const by = operatorOf(request.env);
-  const evidence: string[] = [];
+  const evidence: string[] = supersedes(state.parked, d.value);
   const records: JournalRecord[] = [];
   for (const value of values) {
     for (const v of verdicts(value)) {
@@ -183,17 +196,6 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     ...(request.afterMs === undefined ? {} : { after: request.now + request.afterMs }),
   };
   records.push({ t: 'decide', ...recorded });
-  const opened = JournalFile.open(stored.path, `enginectl decide --run ${stored.runId}`, { mustExist: true, key });
-  try {
-    opened.file.replicateTo(stored.replica);
-    for (const r of records) await opened.file.append(r, true);
-    const unsettled = await opened.file.settle();
-    if (unsettled)
-      throw new UsageError('DECISION_REFUSED', `the decision could not be written to the store: ${unsettled}`, {
-        hint: 'check the run store and decide again',
-      });
-  } finally {
-    opened.file.close();
-  }
+  await recordDecision(stored, key, records);
   return { runId: stored.runId, parked: state.parked, lines, recorded };
 }

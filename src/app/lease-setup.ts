@@ -40,6 +40,8 @@ export interface LeaseRequest {
   /** The pipeline's hash and the sites it selects, shown to whoever waits for the lease. */
   pipelineHash?: string | undefined;
   sites?: string[] | undefined;
+  /** The run's own lease (app/run-own-lease.ts): taken at once from an earlier runner of the same run. */
+  sameRun?: boolean | undefined;
 }
 
 export interface TakenLease {
@@ -187,6 +189,7 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
     signal: request.signal,
     verifyTakeover: (expired) => verifyTakeover(request, expired),
     onWait: request.say,
+    sameRun: request.sameRun,
   });
   if (lease.record.kind === 'takeover')
     request.say(

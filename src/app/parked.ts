@@ -35,10 +35,14 @@ export const abortOf = (parked: Parked): OperatorDecision | undefined =>
 /**
  * What the park still waits for that only a decision gives: each wait without a decision of its
  * value, none once the wave was decided (continue). A bake's wait is the runner's to judge, on the
- * run's clock: not listed here unless a decision is all that is left.
+ * run's clock: not listed here unless a decision is all that is left; a value of the baked wave
+ * whose call is in doubt waits for a decision on it.
  */
 export function pendingDecisions(parked: Parked): Park['waits'] {
-  if (parked.park.for === 'bake' || parked.park.for === 'window') return [];
+  if (parked.park.for === 'window') return [];
+  // A bake's park may wait on a value whose call is in doubt too: a decision on that value only (ending the bake is not one).
+  if (parked.park.for === 'bake')
+    return parked.park.waits.filter((w) => w.value !== null && !parked.decided.some((d) => d.value === w.value));
   if (parked.decided.some((d) => d.decision === 'continue' || d.decision === 'abort')) return [];
   return parked.park.waits.filter((w) =>
     w.value === null ? parked.park.waits.length === 1 : !parked.decided.some((d) => d.value === w.value),

@@ -58,9 +58,9 @@ export interface RunRequest {
   vars?: Readonly<Record<string, unknown>> | undefined;
   /** With a run store: the run may park (a bake longer than afterMs, a decision on-failure: decide asks for). */
   park?: { afterMs: number } | undefined;
-  /** The fleet lease this run holds: checked before every write is sent, shown in every report. */
+  /** The lease this run holds: checked before every write is sent; a fleet lease (its summary) shown in every report. */
   lease?:
-    { check(): Promise<void>; stillHeld(): Promise<void>; summary(): NonNullable<RunResult['lease']> } | undefined;
+    { check(): Promise<void>; stillHeld(): Promise<void>; summary?(): NonNullable<RunResult['lease']> } | undefined;
   /** Windows and freezes: earlier write durations (--history), and who overrides with --override-freeze. */
   windows?: Pick<RunnerDeps, 'history' | 'windowOverride'> | undefined;
 }
@@ -209,7 +209,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   if (continued) raw = { ...raw, continued };
   const decided = spec?.decidedBefore ?? request.resume?.parked?.decided ?? [];
   if (decided.length) raw = { ...raw, decided: [...decided] };
-  if (request.lease) raw = { ...raw, lease: request.lease.summary() };
+  if (request.lease?.summary) raw = { ...raw, lease: request.lease.summary() };
   if (spec?.resumedFrom)
     raw = {
       ...raw,

@@ -1,6 +1,6 @@
 // A run of the run store that a live runner still writes: verify --store URL --run ID refuses it
 // (JOURNAL_LOCKED, exit 2), as verify of a JOURNAL file refuses one whose lock a live process
-// holds: the calls that runner has in flight are not in doubt, it waits for their answers. What
+// holds, and so does decide (a run going on is not parked now, whatever its journal said last): the calls that runner has in flight are not in doubt, it waits for their answers. What
 // says a runner is alive is the lease it renews, read as the lease's takeover rules read it
 // (store/lease.ts): held while its newest record is not a release and its expiry has not passed
 // on this machine's clock; lapsed after (its runner stopped, or was cut from the store: a takeover
@@ -128,6 +128,8 @@ export async function refuseWhileHeld(
   state: JournalState,
   command: string,
   now: number,
+  /** What the refusal says it did not do. */
+  nothing = 'Nothing was verified',
 ): Promise<{ warning?: string }> {
   const holding = await holdingOf(store, runId, state);
   if (!holding) return {};
@@ -141,7 +143,7 @@ export async function refuseWhileHeld(
     'JOURNAL_LOCKED',
     `${name} is in use by ${who}, whose lease ${lease.name} is renewed until ${iso(lease.record.expiresAt)}: the run that writes it is still running, and a call it has in flight is not in doubt`,
     {
-      hint: `${command} once that run has ended (${holding.watch}). If its runner is gone, its lease lapses at ${iso(lease.record.expiresAt)} unless renewed; ${command} again then. Nothing was verified`,
+      hint: `${command} once that run has ended (${holding.watch}). If its runner is gone, its lease lapses at ${iso(lease.record.expiresAt)} unless renewed; ${command} again then. ${nothing}`,
     },
   );
 }

@@ -4,7 +4,7 @@
 // once the bake elapsed on the run's clock or an operator decided (enginectl decide). Without a
 // store nothing parks: a bake is waited, a failure halts as before.
 import type { Rollout, Step } from '../pipeline/model.ts';
-import type { StepRun, WaveResult } from './result.ts';
+import { undecidedDoubts, type StepRun, type WaveResult } from './result.ts';
 import { parkedAt, type OperatorDecision, type Park, type RolloutResult } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
 import { formatDuration } from '../duration.ts';
@@ -45,9 +45,15 @@ export function leaveValue(runs: (readonly [Step, StepRun[]])[], wave: number, d
 /**
  * The bake after a wave: on a continue, counted from its start as the journal's park recorded it.
  * What is left is waited when the run cannot park or it is no longer than park-after; else the
- * run parks. Returns the park, or undefined once it elapsed.
+ * run parks (with a decision asked on each value of the wave left in doubt). Returns the park, or
+ * undefined once it elapsed.
  */
-export async function bake(ctx: RunContext, rollout: Rollout, wave: WaveResult): Promise<Park | undefined> {
+export async function bake(
+  ctx: RunContext,
+  rollout: Rollout,
+  wave: WaveResult,
+  runsOf: RunsOf,
+): Promise<Park | undefined> {
   const bakeMs = bakeOf(rollout, wave.wave);
   if (bakeMs <= 0 || goesOn(ctx, wave.wave)) return undefined;
   const earlier = ctx.resume?.parked?.park;
@@ -62,7 +68,8 @@ export async function bake(ctx: RunContext, rollout: Rollout, wave: WaveResult):
     await ctx.deps.sleep(left, ctx.deps.signal).catch(() => undefined);
     return undefined;
   }
-  return bakePark(wave.wave, since, bakeMs, left, wave.values.length - wave.failed.length, wave.values.length);
+  const park = bakePark(wave.wave, since, bakeMs, left, wave.values.length - wave.failed.length, wave.values.length);
+  return withDoubts(park, rollout, wave, runsOf);
 }
 
 /** A rollout parked on the bake after `wave` (one process's, or a sharded run's analyst's): what it waits for, and the evidence: the time left when it parked, the wave's values done. */
@@ -83,6 +90,27 @@ export function bakePark(wave: number, since: number, bakeMs: number, left: numb
           `wave ${wave}: ${done} of ${of} done`,
         ],
       },
+    ],
+  };
+}
+
+/**
+ * A bake's park with the values of its wave that left a call in doubt no one decided: each waits
+ * for a decision of its own (retry, skip, exclude), its call the evidence, so the continue after
+ * the bake parks again asking for it rather than refusing the doubt.
+ */
+export function withDoubts(park: Park, rollout: Rollout, wave: WaveResult, runsOf: RunsOf): Park {
+  const values = wave.values.filter((v) => runsOf(v).some(([, list]) => undecidedDoubts(list).length > 0));
+  if (values.length === 0) return park;
+  return {
+    ...park,
+    waits: [
+      ...park.waits,
+      ...values.map((value) => ({
+        value,
+        what: `a decision on ${rollout.over} ${value} (its call in doubt: retry, skip, exclude)`,
+        evidence: evidenceOf(runsOf(value)),
+      })),
     ],
   };
 }

@@ -201,7 +201,7 @@ export async function runRollout(
           `wave ${wave.wave}/${waves.length}: its analysis passed in an earlier run and none of its ${rollout.over}s ran again: not repeated`,
         );
       // The bake before the analysis: waited, or the run parks (with a store) until a later job.
-      const baking = earlier ? undefined : await bake(ctx, rollout, wave);
+      const baking = earlier ? undefined : await bake(ctx, rollout, wave, runsOf);
       if (baking) {
         wave.outcome = 'parked';
         result.parked = baking;

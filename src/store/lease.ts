@@ -282,6 +282,8 @@ export interface AcquireOptions {
   verifyTakeover(expired: LeaseRecord): Promise<{ evidence: string[]; reason?: string | undefined }>;
   /** Said while the run waits: who holds it, until when. */
   onWait?(message: string): void;
+  /** A run's own lease (app/run-own-lease.ts): held by this same run, it is taken at once (its journal's fence keeps one runner). */
+  sameRun?: boolean | undefined;
 }
 
 export const holderText = (h: LeaseHolder) =>
@@ -331,7 +333,10 @@ async function queueFor(
     const expired = !free && now > state!.record.expiresAt;
     // Kept by this same run while it was parked: its continue takes it back, nothing to verify.
     const kept =
-      !free && !expired && state!.record.parked === true && state!.record.holder.runId === options.holder.runId;
+      !free &&
+      !expired &&
+      (state!.record.parked === true || options.sameRun === true) &&
+      state!.record.holder.runId === options.holder.runId;
     const served = state?.record.served ?? 0;
     const line = await queuedRuns(store, name, served, now);
     // Its turn: no live ticket before its own (its own lapses at its deadline, the check it still makes then).

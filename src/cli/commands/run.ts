@@ -12,6 +12,7 @@ import { runAndReport } from '../../app/run.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { fenceToGoOn, openStoredRun, STORE_VARIABLE, storedJournalNames } from '../../app/stored-run.ts';
 import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
+import { takeOwnLease } from '../../app/run-own-lease.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
@@ -427,8 +428,25 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     await taken?.end({ keep: keepLease });
     return ExitCode.parked;
   }
-  // Going on with a stored run, its lease held: its journal fenced first (app/stored-run.ts).
-  await fenceToGoOn(stored, journal, taken);
+  // Going on with a stored run: its lease held (the fleet's, else the run's own: decide refuses the run meanwhile), its journal fenced first (app/stored-run.ts).
+  const holding =
+    taken ??
+    (stored?.resume && journal
+      ? await takeOwnLease({
+          store: stored.store,
+          runId: stored.runId,
+          pipeline,
+          env: io.env,
+          masker,
+          signal: io.signal,
+          clock: realClock(),
+          say: (m) => logger.warn(undefined, m),
+        }).catch((error: unknown) => {
+          journal.spec.file.close();
+          throw error;
+        })
+      : undefined);
+  await fenceToGoOn(stored, journal, holding);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
     if (planned)
@@ -451,7 +469,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         resume: journal?.resume,
         sources,
         vars,
-        lease: taken?.lease,
+        lease: holding?.lease,
         windows: { history, windowOverride: windows.override },
         park: stored && parkingOf(pipeline),
       },
@@ -529,7 +547,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
     return code;
   } finally {
-    await taken?.end({ keep: keepLease });
+    await holding?.end({ keep: keepLease && taken !== undefined });
     // What the run wrote after its last durable record goes to the store too, before the file closes.
     const unsettled = await journal?.spec.file.settle();
     if (unsettled) logger.warn(undefined, unsettled);
