@@ -9,6 +9,7 @@ import type { Step } from '../pipeline/model.ts';
 import { expectedOf, type Expected } from '../schedule/expected.ts';
 import { fits, nextFit, type Schedule, type Verdict } from '../schedule/schedule.ts';
 import { needOf, scheduleFor, type ScheduleSpec } from '../schedule/spec.ts';
+import { isReadOnly } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import type { WindowVerdict } from './instance.ts';
 import { WINDOW_OVERRIDDEN, type StepError, type StepRun } from './result.ts';
@@ -49,8 +50,8 @@ export function judge(
   now: number,
   history?: RunnerDeps['history'],
 ): Judgement | undefined {
-  // A step that may write (readOnly depending on its inputs counts as a write).
-  if (!spec || type.readOnly === true) return undefined;
+  // A read (as written: an api/request whose method is an expression counts as a write) is never held back.
+  if (!spec || isReadOnly(type, step.with ?? {})) return undefined;
   const schedule = scheduleFor(spec, instance.matrix);
   if (schedule.windows.length === 0 && schedule.freezes.length === 0) return undefined;
   const expected = expectedOf({
@@ -79,7 +80,7 @@ export function expectedSource(expected: Expected): string {
 export async function admit(ctx: RunContext, step: Step, run: StepRun, type: StepType): Promise<StepError | undefined> {
   const spec = ctx.pipeline.schedule;
   // Without windows or freezes, or for a read, the clock is not even read.
-  if (!spec || type.readOnly === true) return undefined;
+  if (!spec || isReadOnly(type, step.with ?? {})) return undefined;
   const judgedAt = ctx.deps.now();
   const judged = judge(spec, step, type, run, judgedAt, ctx.deps.history);
   if (!judged) return undefined;

@@ -1,0 +1,74 @@
+// Admission per write, each write and only writes (docs/pipeline-format.md, Windows and freezes),
+// end to end on the emulator's simulated clock (run --emulator --clock): each retry attempt of a
+// write is admitted as a first one; a write in doubt the window refuses stays in doubt with the
+// operator's decision in every report, until a run inside the window sends it; a GET api/request
+// is a read (steps/registry.ts isReadOnly), never held back; the schedule's mistakes are said
+// where they are.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+
+interface Step {
+  name: string;
+  outcome: string;
+  attempts?: number;
+  error: { code: string; message: string } | null;
+  window: { verdict: string; next?: string | null } | null;
+  inDoubt: { method: string; path: string } | null;
+  decision: { decision: string; by: string } | null;
+}
+interface Report {
+  counts: { inDoubt: number; failure: number };
+  steps: Step[];
+}
+
+function workspace(pipeline: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-admission-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, pipeline);
+  const path = (name: string) => join(dir, name);
+  const read = (name: string) => readFileSync(path(name), 'utf8');
+  const report = (name: string) => JSON.parse(read(name)) as Report;
+  return { dir, file, path, read, report };
+}
+
+test('a GET api/request is a read: never held back by a window, given no write duration', async () => {
+  const w = workspace(`version: 1
+windows:
+  w: { cron: '0 7 * * *', duration: 4h, zone: UTC }
+steps:
+  - name: classes get
+    uses: classes/get
+    with: { id: 2001 }
+  - name: read engines
+    uses: api/request
+    with: { method: GET, path: /api/monitoring/v1/engines }
+  - name: read again
+    uses: api/request
+    with: { path: /api/monitoring/v1/engines }
+  - name: write
+    uses: api/request
+    with: { method: POST, path: /api/devops/v1/transaction-log/clear }
+`);
+  const r = await runCli([
+    'run',
+    w.file,
+    '--emulator',
+    '--clock',
+    '2026-12-05T12:00:00Z',
+    '--report-json',
+    w.path('r.json'),
+  ]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const steps = w.report('r.json').steps;
+  for (const name of ['classes get', 'read engines', 'read again']) {
+    const s = steps.find((x) => x.name === name)!;
+    assert.equal(s.outcome, 'success', `${name}: ${s.error?.message}`);
+    assert.equal(s.window, null, `${name}: a read has no verdict`);
+  }
+  const write = steps.find((x) => x.name === 'write')!;
+  assert.equal(write.error?.code, 'WINDOW_CLOSED', 'a POST is a write: held back');
+});
