@@ -207,6 +207,25 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       // Stopped as the wait ended: nothing more is sent.
       if (deps.signal.aborted)
         return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
+      // Each attempt is a write admitted into its window as a first one: one that does not fit is
+      // not sent (WINDOW_CLOSED, or the run parks), the earlier attempts' failure and fates kept.
+      const again = await admit(ctx, step, run, type);
+      if (deps.signal.aborted)
+        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
+      if (again)
+        return finish(
+          ctx,
+          run,
+          position,
+          again.code === 'WINDOW_PARKED' ? 'cancelled' : 'failure',
+          {
+            ...again,
+            message: masker.mask(
+              `attempt ${attempt + 1} of ${attempts} ${again.message}; attempt ${attempt} failed: ${error!.message}`,
+            ),
+          },
+          outcome?.outputs,
+        );
       pending = decision;
       continue;
     }

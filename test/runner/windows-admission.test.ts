@@ -11,6 +11,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 
+const WINDOW = `version: 1
+windows:
+  w: { cron: '0 7 * * *', duration: 1h, zone: UTC }
+`;
+
 interface Step {
   name: string;
   outcome: string;
@@ -34,6 +39,47 @@ function workspace(pipeline: string) {
   const report = (name: string) => JSON.parse(read(name)) as Report;
   return { dir, file, path, read, report };
 }
+
+const sends = (journal: string) => journal.split('\n').filter((l) => l.includes('"t":"send"')).length;
+
+test('each retry attempt of a write is admitted into its window as a first one: one that would overrun is not sent, the earlier attempts kept', async () => {
+  const w = workspace(`${WINDOW}steps:
+  - name: clear
+    uses: transaction-log/clear
+    expected: 30m
+    retry: { attempts: 3, delay: 20m, backoff: 1 }
+`);
+  // Attempt 1 at 07:20 needs 33m: fits (08:00). Attempt 2 at 07:40 would end 08:13: not started.
+  const r = await runCli(
+    [
+      'run',
+      w.file,
+      '--emulator',
+      '--clock',
+      '2026-12-05T07:20:00Z',
+      '--fault',
+      'POST /api/devops/v1/transaction-log/clear status=409 times=2',
+      '--report-json',
+      w.path('r.json'),
+      '--journal',
+      w.path('j.jsonl'),
+    ],
+    {},
+  );
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.equal(sends(w.read('j.jsonl')), 1, 'only the first attempt was sent');
+  const clear = w.report('r.json').steps[0]!;
+  assert.equal(clear.outcome, 'failure');
+  assert.equal(clear.error?.code, 'WINDOW_CLOSED');
+  assert.match(
+    clear.error!.message,
+    /attempt 2 of 3 not started: .*would overrun its window \(ending 2026-12-05T08:00:00.000Z\) by 13m/,
+  );
+  assert.match(clear.error!.message, /attempt 1 failed: .*HTTP 409/, "the earlier attempt's failure is kept");
+  assert.equal(clear.attempts, 1);
+  assert.equal(clear.window?.verdict, 'overrun');
+  assert.equal(clear.window?.next, '2026-12-06T07:00:00.000Z');
+});
 
 test('a GET api/request is a read: never held back by a window, given no write duration', async () => {
   const w = workspace(`version: 1
