@@ -12,7 +12,7 @@ import { doubtCall } from '../api/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Carried, ResumePlan } from '../runner/resume.ts';
 import { instanceSet } from '../runner/instance-set.ts';
-import { identityOf, newInstance } from '../runner/instance.ts';
+import { identityOf, newInstance, type InDoubtCall } from '../runner/instance.ts';
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
@@ -113,6 +113,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
 
   const carried = new Map<string, Carried>();
   const retried = new Map<string, Decision>();
+  const doubts = new Map<string, InDoubtCall>();
   const decisions: Resume['decisions'] = [];
   /** Outputs that cannot come back, by step id: masked ones, or all of an instance treated as applied without its result. */
   const lost = new Map<string, { names: Set<string> | 'all'; index: number }>();
@@ -132,6 +133,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       if (told) decisions.push({ key: p.key, decision, method: doubt.method, path: doubt.path });
       if (decision.decision === 'retry') {
         retried.set(p.key, decision);
+        doubts.set(p.key, doubt);
         continue;
       }
       // Treated as applied: shown as the earlier run left it (or as far as the journal knows it), kept in doubt.
@@ -226,5 +228,5 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       w.analysis?.passed ? [[w.wave, { values: w.values, analysis: w.analysis }] as const] : [],
     ),
   );
-  return { plan: { carried, retried, digest: inputsDigest(salt), analysed }, decisions, warnings };
+  return { plan: { carried, retried, doubts, digest: inputsDigest(salt), analysed }, decisions, warnings };
 }

@@ -98,7 +98,7 @@ export class RunLog implements RunLogger {
               ? `was answered ${status} but its answer could not be read`
               : `was answered ${status}, which does not say what the server did`;
       const unsaid = run.inDoubt.applied ? '; sending it again applies it twice' : '; the server may have applied it';
-      const decided = run.decision ? `; ${n(decisionPhrase(run.decision))}` : unsaid;
+      const decided = run.decision ? `; ${n(decisionPhrase(run.decision, run.attempts !== 0))}` : unsaid;
       this.sink.line(`    in doubt: ${run.inDoubt.method} ${n(run.inDoubt.path)} was sent and ${how}${decided}`);
     }
     if (!run.error) return;

@@ -13,21 +13,27 @@ export const IN_DOUBT_HINT =
   'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not, or it is to be repeated)';
 
 /** What an operator's decision says in every report and the terminal, after "in doubt: ". */
-export function decisionPhrase(d: {
-  decision: Decision['decision'];
-  by: string;
-  verdict?: Decision['verdict'] | null;
-  evidence?: string | null | undefined;
-  leftInDoubt?: true | null | undefined;
-}): string {
+export function decisionPhrase(
+  d: {
+    decision: Decision['decision'];
+    by: string;
+    verdict?: Decision['verdict'] | null;
+    evidence?: string | null | undefined;
+    leftInDoubt?: true | null | undefined;
+  },
+  sent = true,
+): string {
   const left = `not sent again: left in doubt by the operator's decision to go on without it (${d.by})`;
   if (d.leftInDoubt && !d.verdict) return left;
   if (!d.verdict)
     return d.decision === 'skip'
       ? `treated as applied by the operator (${d.by})`
-      : `sent again by the operator's decision (${d.by})`;
+      : sent
+        ? `sent again by the operator's decision (${d.by})`
+        : `to be sent again by the operator's decision (${d.by}), not sent yet`;
   const read = d.verdict === 'applied' ? 'applied' : d.verdict === 'not-applied' ? 'not applied' : 'cannot tell';
-  const then = d.leftInDoubt ? left : `${d.decision === 'skip' ? 'not sent again' : 'sent again'} (${d.by})`;
+  const again = d.decision === 'skip' ? 'not sent again' : sent ? 'sent again' : 'to be sent again, not sent yet';
+  const then = d.leftInDoubt ? left : `${again} (${d.by})`;
   return `verify read the target: ${read}${d.evidence ? ` (${d.evidence})` : ''}; ${then}`;
 }
 

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import type { Combination } from '../pipeline/selection.ts';
+import type { InDoubtCall } from './instance.ts';
 import type { Decision, StepRun, WaveResult } from './result.ts';
 import type { OperatorDecision, Park } from './rollout-result.ts';
 
@@ -21,6 +22,8 @@ export interface ResumePlan {
   carried: ReadonlyMap<string, Carried>;
   /** Instances sent again by the operator's decision (--in-doubt retry), by identity. */
   retried: ReadonlyMap<string, Decision>;
+  /** The call in doubt each of those is about: kept on an instance its window does not admit. */
+  doubts?: ReadonlyMap<string, InDoubtCall>;
   /** The digest of an instance's resolved inputs (masked), as the journal keeps it. */
   digest(run: StepRun): string;
   /** The rollout's waves whose analysis passed in the journal's last run, by wave number: not repeated when none of their values runs again. */

@@ -69,6 +69,10 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   if (!condition.runs) return finish(ctx, run, position, 'skipped');
   // A write that does not fit its window is not started (admission.ts), or parks the run.
   const refused = await admit(ctx, step, run, type);
+  // A write in doubt the operator decided to send again, not admitted: still in doubt, the decision
+  // shown and standing (recorded, not acted on) for the run that sends it.
+  const decided = refused && ctx.resume?.retried.get(run.key);
+  if (decided) Object.assign(run, { inDoubt: ctx.resume!.doubts?.get(run.key), decision: decided });
   if (refused)
     return finish(
       ctx,

@@ -81,6 +81,63 @@ test('each retry attempt of a write is admitted into its window as a first one: 
   assert.equal(clear.window?.next, '2026-12-06T07:00:00.000Z');
 });
 
+test('a write in doubt whose resume --in-doubt retry the window refuses stays in doubt with the decision in every report; a resume inside the window carries the decision and sends it', async () => {
+  const w = workspace(`${WINDOW}name: window resume
+steps:
+  - name: clear
+    uses: transaction-log/clear
+    expected: 30m
+`);
+  const run = (clock: string, extra: string[]) =>
+    runCli(['run', w.file, '--emulator', '--clock', clock, '--journal', w.path('j.jsonl'), ...extra], {
+      env: { USER: 'alice' },
+    });
+  const first = await run('2026-12-05T07:20:00Z', [
+    '--fault',
+    'POST /api/devops/v1/transaction-log/clear reset=after times=1',
+  ]);
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  // Outside the window: the retry is not sent.
+  const refused = await run('2026-12-05T09:00:00Z', [
+    '--resume',
+    w.path('j.jsonl'),
+    '--in-doubt',
+    'retry',
+    '--report-json',
+    w.path('refused.json'),
+    '--summary',
+    w.path('refused.md'),
+  ]);
+  assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+  assert.equal(sends(w.read('j.jsonl')), 1, 'nothing sent outside the window');
+  const rep = await runCli(['report', w.path('j.jsonl'), '--report-json', w.path('after.json')]);
+  assert.equal(rep.code, 1, rep.stdout + rep.stderr);
+  for (const name of ['refused.json', 'after.json']) {
+    const report = w.report(name);
+    const clear = report.steps[0]!;
+    assert.equal(report.counts.inDoubt, 1, `${name}: the doubt is kept`);
+    assert.equal(clear.inDoubt?.path, '/api/devops/v1/transaction-log/clear', name);
+    assert.equal(clear.decision?.decision, 'retry', `${name}: the decision is shown`);
+    assert.equal(clear.error?.code, 'WINDOW_CLOSED', name);
+  }
+  const summary = w.read('refused.md');
+  assert.match(summary, /in doubt/);
+  assert.doesNotMatch(summary, /in doubt: sent again/, 'it was not sent again');
+  assert.match(summary, /to be sent again by the operator's decision \(alice[^)]*\), not sent yet/);
+  // Inside the next window: the recorded decision is carried, shown, and the write goes out once.
+  const later = await run('2026-12-06T07:05:00Z', [
+    '--resume',
+    w.path('j.jsonl'),
+    '--report-json',
+    w.path('later.json'),
+  ]);
+  assert.equal(later.code, 0, later.stdout + later.stderr);
+  assert.equal(sends(w.read('j.jsonl')), 2);
+  const clear = w.report('later.json').steps[0]!;
+  assert.equal(clear.outcome, 'success');
+  assert.equal(clear.decision?.decision, 'retry', "the operator's recorded decision is what sent it");
+});
+
 test('a GET api/request is a read: never held back by a window, given no write duration', async () => {
   const w = workspace(`version: 1
 windows:
