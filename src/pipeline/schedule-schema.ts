@@ -67,7 +67,10 @@ export const freezes = z
 /** The top-level keys of the schedule besides windows and freezes. */
 export const SCHEDULE_KEYS = {
   'window-margin': z
-    .union([z.string().regex(/^(100|[1-9]?\d)%$/, 'a percentage (10%) or a duration (15m)'), durationString])
+    .union([
+      z.string().regex(/^(100|[1-9]?\d)%$/, 'a percentage from 0% to 100% (10%) or a duration (15m)'),
+      durationString,
+    ])
     .optional()
     .describe("added to a write's expected duration before it is admitted into a window: 10% (the default) or 15m"),
   'override-freeze': z

@@ -44,8 +44,9 @@ function cronOf(cron: string, zone: string): Cron {
 /** Why croner refuses a cron expression, or undefined. */
 export function cronProblem(cron: string): string | undefined {
   try {
-    new Cron(cron, { timezone: 'UTC', paused: true });
-    return undefined;
+    // croner says no occurrence before the year 3000 (February 31st): a window that never opens.
+    const job = new Cron(cron, { timezone: 'UTC', paused: true });
+    return job.nextRun() === null ? 'no date matches it: it never opens' : undefined;
   } catch (error) {
     return (error as Error).message.replace(/^CronPattern: /, '');
   }

@@ -175,3 +175,35 @@ steps:
   const write = steps.find((x) => x.name === 'write')!;
   assert.equal(write.error?.code, 'WINDOW_CLOSED', 'a POST is a write: held back');
 });
+
+test('validate says where a window-margin out of range is and the range it may take', async () => {
+  const w = workspace(`version: 1
+window-margin: 150%
+windows:
+  w: { cron: '0 2 * * *', duration: 1h, zone: UTC }
+steps:
+  - name: clear
+    uses: transaction-log/clear
+`);
+  const r = await runCli(['validate', w.file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stdout + r.stderr, /p\.yml:2:16 window-margin: .*from 0% to 100%/);
+  assert.doesNotMatch(r.stdout + r.stderr, /at .*\.ts:\d+/, 'no stack trace');
+});
+
+test('validate refuses a window whose cron never fires, saying where', async () => {
+  const w = workspace(`version: 1
+windows:
+  w:
+    cron: '0 2 31 2 *'
+    duration: 1h
+    zone: UTC
+steps:
+  - name: clear
+    uses: transaction-log/clear
+`);
+  const r = await runCli(['validate', w.file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stdout + r.stderr, /p\.yml:4:11 .*"0 2 31 2 \*" .*never opens/);
+  assert.doesNotMatch(r.stdout + r.stderr, /at .*\.ts:\d+/, 'no stack trace');
+});
