@@ -23,6 +23,7 @@ import {
 import { actorOf, runUrlOf } from '../ci/facts.ts';
 import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
+import { teachSecrets } from './journal-setup.ts';
 
 export interface LeaseRequest {
   store: RunStore;
@@ -81,7 +82,12 @@ async function verifyTakeover(
     cannot = evidence;
   }
   if (cannot.length === 0) return { evidence };
-  if (request.takeOver) return { evidence, reason: `${request.takeOver.reason} (${request.takeOver.by})` };
+  if (request.takeOver) {
+    // The operator's words may hold a secret (a token checked by hand): masked, as decide's reason
+    // and --override-freeze's, before they are kept in the lease, said or recorded in the journal.
+    teachSecrets(request.pipeline, request.env, request.masker);
+    return request.masker.maskValue({ evidence, reason: `${request.takeOver.reason} (${request.takeOver.by})` });
+  }
   throw new LeaseError(
     'LEASE_TAKEOVER_REFUSED',
     `lease ${request.lease.name} expired in the hands of run ${previous}, which left calls verify cannot tell: ${cannot.join('; ')}; nothing was sent`,

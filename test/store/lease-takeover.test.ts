@@ -1,0 +1,131 @@
+// The fleet lease through the CLI (in this process) against the emulator, on a directory store:
+// what a takeover records (the operator's reason masked everywhere, the takeover a record of the
+// taking run's journal, so a report rebuilt from the store says what the run said) and what a
+// holder says of a lease an operator released under it. The previous holder's lease is written
+// expired on a simulated clock: nothing waits for a ttl to pass.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { DirectoryStore } from '../../src/store/directory.ts';
+import { acquireLease, type LeaseClock } from '../../src/store/lease.ts';
+import { readStoredJournal } from '../../src/journal/replica.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { gatewayInFront } from '../helpers/gateway.ts';
+import { assertClean } from '../helpers/secrets.ts';
+
+const TOKEN = 'prod-token-7Qx9';
+
+const PIPELINE = (lease: string, steps: string) => `version: 1
+name: Leased release
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+${lease}
+steps:
+${steps}`;
+
+const VFS = '  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n';
+const GATE = '  - uses: monitoring/alerts\n    with: { fail-on: none }\n';
+
+async function setup(
+  t: TestContext,
+  hooks: {
+    replace?: (method: string, path: string) => number | undefined;
+    before?: (method: string, path: string) => void | Promise<void>;
+  } = {},
+) {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-lease-takeover-'));
+  const storeDir = join(dir, 'store');
+  mkdirSync(storeDir);
+  const proxy = await gatewayInFront(t, url, (m, p) => hooks.replace?.(m, p), hooks.before);
+  const env = {
+    ENGINE_URL: proxy,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: TOKEN,
+    ENGINECTL_STORE: pathToFileURL(storeDir).href,
+  };
+  const store = new DirectoryStore(env.ENGINECTL_STORE);
+  const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+  return { dir, storeDir, env, store, emulator, file };
+}
+
+/** Every file under `dir`, its path and text. */
+function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((p) => join(dir, p))
+    .filter((p) => statSync(p).isFile())
+    .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+}
+
+/**
+ * A run that left a call verify cannot tell (the gateway answers 504 once the server applied the
+ * vfs update), and the lease it held left expired in the store (written on a clock an hour behind):
+ * the next run may take it over only with --take-over --reason.
+ */
+async function expiredHolder(s: Awaited<ReturnType<typeof setup>>) {
+  const first = await runCli(['run', s.file('release.yml', PIPELINE('', VFS))], { env: s.env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  const id = /^run: (\S+) in /m.exec(first.stdout)?.[1];
+  assert.ok(id, first.stdout);
+  const hourAgo: LeaseClock = { now: () => Date.now() - 3_600_000, sleep: async () => undefined };
+  await acquireLease(s.store, 'prod-fleet', {
+    holder: { runId: id!, actor: 'night-job', host: 'runner-7' },
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock: hourAgo,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  return id!;
+}
+
+const reportArgs = (dir: string, tag: string) => [
+  '--report-json',
+  join(dir, `${tag}.json`),
+  '--summary',
+  join(dir, `${tag}.md`),
+  '--html',
+  join(dir, `${tag}.html`),
+  '--junit',
+  join(dir, `${tag}.xml`),
+];
+
+test('a --take-over --reason holding a secret is masked in the log, the lease record in the store, the journal and every report, in any encoding', async (t) => {
+  let gateway504 = true;
+  const s = await setup(t, {
+    replace: (method, path) => (gateway504 && method === 'POST' && path.endsWith('/update/vfs') ? 504 : undefined),
+  });
+  await expiredHolder(s);
+  gateway504 = false;
+  const gate = s.file('gate.yml', PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', GATE));
+  const reason = `checked PROD by hand; token ${TOKEN} still valid`;
+  const taken = await runCli(['run', gate, '--take-over', '--reason', reason, ...reportArgs(s.dir, 'run')], {
+    env: s.env,
+  });
+  assert.equal(taken.code, 0, taken.stdout + taken.stderr);
+  assert.match(taken.stdout + taken.stderr, /lease prod-fleet: taken over; .*accepted by the operator: checked PROD/);
+  const id = /^run: (\S+) in /m.exec(taken.stdout)?.[1];
+  assert.ok(id, taken.stdout);
+  const rebuilt = await runCli(['report', '--run', id!, ...reportArgs(s.dir, 'rebuilt')], { env: s.env });
+  assert.equal(rebuilt.code, 0, rebuilt.stdout + rebuilt.stderr);
+
+  assertClean("the run's stdout and stderr", taken.stdout + taken.stderr, [TOKEN]);
+  assertClean("report --store's stdout and stderr", rebuilt.stdout + rebuilt.stderr, [TOKEN]);
+  for (const tag of ['run', 'rebuilt'])
+    for (const ext of ['json', 'md', 'html', 'xml'])
+      assertClean(`${tag}.${ext}`, readFileSync(join(s.dir, `${tag}.${ext}`), 'utf8'), [TOKEN]);
+  assert.ok(
+    filesUnder(s.storeDir).some((f) => f.path.includes('leases')),
+    'the lease is in the store',
+  );
+  for (const f of filesUnder(s.storeDir)) assertClean(f.path, f.text, [TOKEN]);
+  assertClean("the taking run's journal", (await readStoredJournal(s.store, id!)).text, [TOKEN]);
+  // The runner's own copy of the journal.
+  const local = /^journal: (\S+)$/m.exec(taken.stdout)?.[1];
+  assert.ok(local, taken.stdout);
+  assertClean(local!, readFileSync(local!, 'utf8'), [TOKEN]);
+});
