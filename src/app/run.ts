@@ -146,6 +146,8 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     halt.abort(error);
   };
   const write = spec ? journalWriter(spec.file, stopRun) : undefined;
+  // The lease as the journal records it, before the first call: what every report of the run says of it.
+  const lease = request.lease?.summary && masker.maskValue(request.lease.summary());
   const onStart = async (start: RunStart) => {
     for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
       const now = start.servers[name];
@@ -157,6 +159,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     }
     if (write && spec) {
       write(runRecord(request, spec, start, masker, now()), true);
+      if (lease) write({ t: 'lease', at: now(), lease }, true);
       for (const d of spec.decisions ?? [])
         write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);
       if (spec.continueRollout) write({ t: 'continue', ...spec.continueRollout }, true);
@@ -209,7 +212,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   if (continued) raw = { ...raw, continued };
   const decided = spec?.decidedBefore ?? request.resume?.parked?.decided ?? [];
   if (decided.length) raw = { ...raw, decided: [...decided] };
-  if (request.lease?.summary) raw = { ...raw, lease: request.lease.summary() };
+  if (lease) raw = { ...raw, lease };
   if (spec?.resumedFrom)
     raw = {
       ...raw,

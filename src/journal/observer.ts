@@ -9,6 +9,7 @@ import type { CallEnd, RunObserver } from '../runner/observer.ts';
 import type { StepRun } from '../runner/result.ts';
 import type { JournalFile, JournalWriteError } from './file.ts';
 import type { JournalRecord } from './records.ts';
+import { stepRecord } from './shared-outputs.ts';
 
 /**
  * The masked output names of an instance: those whose value the masker changed (it copies only
@@ -41,34 +42,6 @@ export function journalWriter(file: JournalFile, halt: (error: JournalWriteError
     }
   };
   return Object.assign(write, { flushed: () => file.flushed().catch(failed(false)) });
-}
-
-type EndRecord = Extract<JournalRecord, { t: 'end' }>;
-
-/** An output this long that is also a field of the result is written once, in the result. */
-const SHARED_TEXT = 256;
-
-/**
- * A StepRun as the journal keeps it (its fields left undefined are left out when it is written),
- * and the outputs that are a field of its result, written once: an update's report is both the
- * step's `report` output and the answer's `report`, and may be tens of MiB.
- */
-function stepRecord(run: StepRun): Pick<EndRecord, 'run' | 'fromResult'> {
-  const result = run.result;
-  if (!run.outputs || !result || typeof result !== 'object') return { run };
-  const fields = Object.entries(result as Record<string, unknown>).filter(
-    ([, v]) => typeof v === 'string' && v.length >= SHARED_TEXT,
-  );
-  const fromResult: Record<string, string> = {};
-  const outputs: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(run.outputs)) {
-    const field =
-      typeof value === 'string' && value.length >= SHARED_TEXT ? fields.find(([, v]) => v === value)?.[0] : undefined;
-    if (field === undefined) outputs[name] = value;
-    else fromResult[name] = field;
-  }
-  if (Object.keys(fromResult).length === 0) return { run };
-  return { run: { ...run, outputs }, fromResult };
 }
 
 export function journalObserver(

@@ -12,6 +12,7 @@ import { checkSeals } from './seal.ts';
 export { damagedJournal, notAJournal, parseRecords } from './parse-records.ts';
 import { parseRecords } from './parse-records.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
+import { withSharedOutputs } from './shared-outputs.ts';
 
 type EndRecord = Extract<JournalRecord, { t: 'end' }>;
 type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
@@ -64,6 +65,8 @@ export interface JournalState {
   decided: OperatorDecision[];
   /** The waves of the last run's rollout, as it ended them. */
   rollout?: RolloutResult | undefined;
+  /** The fleet lease the last run held, as its `lease` record says (a takeover's evidence and reason). */
+  lease?: Extract<JournalRecord, { t: 'lease' }>['lease'] | undefined;
   /** Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not park. */
   parked?: { park: Park; at: number; decided: OperatorDecision[] } | undefined;
 }
@@ -105,6 +108,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   let continued: JournalState['continued'];
   const decided: JournalState['decided'] = [];
   let parked: JournalState['parked'];
+  let lease: JournalState['lease'];
   // The park the last run went on from: its word while that run has not ended (a killed continue).
   let wentOnFrom: JournalState['parked'];
   let finished = false;
@@ -120,6 +124,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       runs.push(r);
       runAt = r.at;
       rollout = undefined;
+      lease = undefined;
       // A run after a park went on from it: once it ends, a later park (or none) is the run's word.
       wentOnFrom = parked ?? wentOnFrom;
       parked = undefined;
@@ -141,8 +146,9 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
       wentOnFrom = undefined;
       continue;
     }
-    if (r.t === 'rollout') {
-      rollout = r.result;
+    if (r.t === 'rollout' || r.t === 'lease') {
+      if (r.t === 'lease') lease = r.lease;
+      else rollout = r.result;
       continue;
     }
     if (r.t === 'halt' || r.t === 'continue') {
@@ -198,7 +204,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     instances.set(r.key, state);
   }
   parked ??= wentOnFrom; // a continue killed before it ended: still parked there, with its decisions
-  return { runs, instances, lastAt, halted, rollout, continued, decided, finished, parked };
+  return { runs, instances, lastAt, halted, rollout, continued, decided, finished, parked, lease };
 }
 
 /**
@@ -236,13 +242,4 @@ export function standingDecision(state: InstanceState | undefined, goingOn = fal
       ...(d.leftInDoubt ? { leftInDoubt: true as const } : {}),
     }
   );
-}
-
-/** An end record with the outputs it wrote once, in the result, back in its outputs. */
-function withSharedOutputs(r: EndRecord): EndRecord {
-  if (!r.fromResult) return r;
-  const result = (r.run.result ?? {}) as Record<string, unknown>;
-  const outputs = { ...r.run.outputs };
-  for (const [name, field] of Object.entries(r.fromResult)) outputs[name] = result[field];
-  return { ...r, run: { ...r.run, outputs } };
 }

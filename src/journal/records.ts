@@ -7,6 +7,13 @@ import { z } from 'zod';
 import { DecisionSchema, InstanceIdentity, RunOutcomeSchema, StepInstance } from '../runner/instance.ts';
 import { OperatorDecisionSchema, ParkSchema, RolloutResultSchema } from '../runner/rollout-result.ts';
 
+const LeaseSchema = z.object({
+  name: z.string(),
+  holder: z.string(),
+  waitedMs: z.number(),
+  takeover: z.object({ evidence: z.array(z.string()), reason: z.string().nullable() }).nullable(),
+});
+
 /**
  * Version 3 hashes each file the run reads by its SHA-256 (hashing.ts, `fileHash`); version 2 by
  * its text. Both are read; a journal keeps its first run's version (a resume hashes its files as
@@ -112,6 +119,10 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
   // operator's decision about it (enginectl decide), appended to the stored journal by that command.
   z.object({ t: z.literal('park'), at: z.number(), park: ParkSchema }),
   z.object({ t: z.literal('decide'), ...OperatorDecisionSchema.shape }),
+  // The fleet lease the run holds (lease:, --lease), before its first call: this run as the lease
+  // names it, how long it queued, a takeover's evidence and the operator's reason (masked). Every
+  // report's lease is this record of the last run: a report rebuilt from the journal says what the run did.
+  z.object({ t: z.literal('lease'), at: z.number(), lease: LeaseSchema }),
   // A write started by an override of its window (--override-freeze): who, why, the rule met, what it overrode; before the write.
   z.object({
     t: z.literal('override'),

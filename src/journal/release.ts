@@ -89,5 +89,6 @@ export function releaseOf(state: JournalState): RunResult {
     ...(state.rollout ? { rollout: state.rollout } : {}),
     ...(state.continued ? { continued: state.continued } : {}),
     ...(state.decided.length ? { decided: state.decided } : {}),
+    ...(state.lease ? { lease: state.lease } : {}),
   };
 }

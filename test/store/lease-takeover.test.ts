@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { DirectoryStore } from '../../src/store/directory.ts';
 import { acquireLease, type LeaseClock } from '../../src/store/lease.ts';
 import { readStoredJournal } from '../../src/journal/replica.ts';
+import { decodeJournal } from '../../src/journal/frame.ts';
+import { parseRecords } from '../../src/journal/read.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { gatewayInFront } from '../helpers/gateway.ts';
@@ -128,4 +130,54 @@ test('a --take-over --reason holding a secret is masked in the log, the lease re
   const local = /^journal: (\S+)$/m.exec(taken.stdout)?.[1];
   assert.ok(local, taken.stdout);
   assertClean(local!, readFileSync(local!, 'utf8'), [TOKEN]);
+});
+
+test("a takeover is a record of the taking run's journal, ahead of its calls: the report rebuilt from the store shows the lease and takeover the run reported", async (t) => {
+  let gateway504 = true;
+  const s = await setup(t, {
+    replace: (method, path) => (gateway504 && method === 'POST' && path.endsWith('/update/vfs') ? 504 : undefined),
+  });
+  const previous = await expiredHolder(s);
+  gateway504 = false;
+  const gate = s.file('gate.yml', PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', GATE));
+  const taken = await runCli(
+    [
+      'run',
+      gate,
+      '--take-over',
+      '--reason',
+      'checked PROD: vfs file 1001 is at the new version',
+      ...reportArgs(s.dir, 'run'),
+    ],
+    { env: { ...s.env, USER: 'ops-jane' } },
+  );
+  assert.equal(taken.code, 0, taken.stdout + taken.stderr);
+  const id = /^run: (\S+) in /m.exec(taken.stdout)?.[1];
+  assert.ok(id, taken.stdout);
+  const rebuilt = await runCli(['report', '--run', id!, ...reportArgs(s.dir, 'rebuilt')], { env: s.env });
+  assert.equal(rebuilt.code, 0, rebuilt.stdout + rebuilt.stderr);
+
+  type Lease = { name: string; takeover: { evidence: string[]; reason: string | null } | null } | null;
+  const leaseOf = (tag: string) =>
+    (JSON.parse(readFileSync(join(s.dir, `${tag}.json`), 'utf8')) as { lease: Lease }).lease;
+  const atRun = leaseOf('run');
+  assert.ok(atRun?.takeover, 'the run reported its takeover');
+  assert.match(atRun.takeover.evidence.join('; '), new RegExp(`took over from run ${previous} .*cannot-tell`));
+  assert.match(atRun.takeover.reason ?? '', /^checked PROD: vfs file 1001 is at the new version \(ops-jane@/);
+  assert.deepEqual(leaseOf('rebuilt'), atRun, 'the report rebuilt from the store shows the lease the run reported');
+  const tookOver = /^.*Took the lease over: .*$/m;
+  assert.equal(
+    tookOver.exec(readFileSync(join(s.dir, 'rebuilt.md'), 'utf8'))?.[0],
+    tookOver.exec(readFileSync(join(s.dir, 'run.md'), 'utf8'))?.[0] ?? 'the run summary says the takeover',
+  );
+
+  // In the journal, after the run's record and ahead of any call of the run.
+  const records = parseRecords(decodeJournal((await readStoredJournal(s.store, id!)).text), `run ${id}`);
+  const at = records.findIndex((r) => r.t === ('lease' as string));
+  assert.ok(at > 0, `a lease record in the journal: ${records.map((r) => r.t).join(', ')}`);
+  assert.equal(records[at - 1]!.t, 'run');
+  assert.ok(
+    records.slice(0, at).every((r) => r.t === 'run'),
+    'written before the run sent anything',
+  );
 });
