@@ -138,7 +138,7 @@ export const ERROR_CODES = {
     'another run holds the lease: wait for it (enginectl lease status), give lease: a longer wait:, or release a lease whose holder is gone (enginectl lease release --reason)',
   ),
   LEASE_LOST: step(
-    'another run took the lease (this run was paused or cut from the store past its ttl): it verified what this run sent; resume from the store once it is done',
+    "the lease is no longer this run's: another run took it over (this run was paused or cut from the store past its ttl: that run verified what this one sent; resume from the store once it is done), or an operator released it (lease release: nothing verified this run's calls; resume from the store, which verifies them)",
   ),
   LEASE_TAKEOVER_REFUSED: usage(
     'the expired holder left calls verify cannot tell: check each on the server, then take over with --take-over --reason "...", recorded',

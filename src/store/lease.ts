@@ -220,7 +220,7 @@ export class HeldLease {
   /** The heartbeat: the next key of the sequence, with a new expiry. A key already there is another's: the lease is lost. */
   async renew(): Promise<void> {
     if (this.lost) throw this.lost;
-    if (!(await this.write('renew'))) this.lost = this.lostTo('another run took it');
+    if (!(await this.write('renew'))) this.lost = await this.lostToNext();
   }
 
   /** A parked run keeps it (park: { keep-lease: true }): renewed once more, marked for the run's own continue to take back. */
@@ -235,8 +235,7 @@ export class HeldLease {
     // Its own renewal being written: the key after its last is its own until that write answers.
     await this.writing;
     if (this.lost) throw this.lost;
-    if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`))
-      this.lost = this.lostTo('another run took it');
+    if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`)) this.lost = await this.lostToNext();
     return this.stillHeld();
   }
 
@@ -251,13 +250,33 @@ export class HeldLease {
     if (!this.lost && this.clock.now() > this.record.expiresAt)
       this.lost = this.lostTo(
         `it expired at ${new Date(this.record.expiresAt).toISOString()} without a renewal (this run was paused, or could not reach the store)`,
+        'a run that takes it over verifies what this one may have sent first; run --resume from the store once the lease is free (every report of this run is written)',
       );
     if (this.lost) throw this.lost;
   }
 
-  private lostTo(why: string): LeaseError {
+  /**
+   * Lost to the record after this holder's last: an operator's release (lease release: no run
+   * took it over, nothing verified this run's calls) or another run's takeover (which verified them).
+   */
+  private async lostToNext(): Promise<LeaseError> {
+    const next = await readLeaseRecord(this.store, `${leasePrefix(this.name)}${seq(this.seq + 1)}`).catch(
+      () => undefined,
+    );
+    if (next?.kind === 'release')
+      return this.lostTo(
+        `it was released by ${next.by ?? holderText(next.holder)}${next.reason ? ` (${next.reason})` : ''} at ${new Date(next.at).toISOString()}; no run took it over`,
+        'nothing verified what this run may have sent: run --resume from the store, which verifies the calls it left in doubt (every report of this run is written)',
+      );
+    return this.lostTo(
+      `${next ? holderText(next.holder) : 'another run'} took it over`,
+      'the run that took it verified what this one may have sent before it did; run --resume from the store once it is done (every report of this run is written)',
+    );
+  }
+
+  private lostTo(why: string, hint: string): LeaseError {
     return new LeaseError('LEASE_LOST', `lease ${this.name} is no longer this run's: ${why}; nothing more is sent`, {
-      hint: 'the run that holds it now verified what this one may have sent; run --resume from the store once it is done (every report of this run is written)',
+      hint,
     });
   }
 

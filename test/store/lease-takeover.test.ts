@@ -181,3 +181,43 @@ test("a takeover is a record of the taking run's journal, ahead of its calls: th
     'written before the run sent anything',
   );
 });
+
+test('a holder whose lease an operator released says so when it stops: released by whom and why, no run took it over, nothing verified its calls', async (t) => {
+  const held: (() => void)[] = [];
+  let hold = true;
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  const s = await setup(t, {
+    // The first write is held at the gateway until the operator has released the lease.
+    before: (method, path) => {
+      if (!hold || method !== 'POST' || !path.endsWith('/transaction-log/clear')) return undefined;
+      hold = false;
+      reached();
+      return new Promise<void>((go) => held.push(go));
+    },
+  });
+  const file = s.file(
+    'release.yml',
+    PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', `  - uses: transaction-log/clear\n${VFS}`),
+  );
+  const holder = runCli(['run', file, '--report-json', join(s.dir, 'holder.json')], { env: s.env });
+  await atServer;
+  const released = await runCli(['lease', 'release', 'prod-fleet', '--reason', 'runner-7 looked lost'], {
+    env: { ...s.env, USER: 'ops-jane' },
+  });
+  assert.equal(released.code, 0, released.stdout + released.stderr);
+  held.splice(0).forEach((go) => go());
+  const stopped = await holder;
+  assert.equal(stopped.code, 1, stopped.stdout + stopped.stderr);
+  assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 0, 'nothing more was sent');
+  const said = stopped.stdout + stopped.stderr;
+  assert.match(said, /LEASE_LOST/);
+  assert.match(
+    said,
+    /lease prod-fleet is no longer this run's: it was released by ops-jane@\S+ \(runner-7 looked lost\)/,
+  );
+  assert.doesNotMatch(said, /another run took it/);
+  assert.doesNotMatch(said, /verified what this one may have sent/);
+  assert.match(said, /no run took it over/);
+  assert.ok(readFileSync(join(s.dir, 'holder.json'), 'utf8').length > 0, 'its report is written');
+});
