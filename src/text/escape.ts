@@ -42,10 +42,15 @@ export function noMentions(text: string): string {
   return text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u200B').replace(/#(?=\d)/g, '#\u200B');
 }
 
-/** Text in a Markdown table cell or list item: no pipes, line breaks, HTML, links, controls or mentions. */
+/**
+ * Text in a Markdown table cell or list item: no pipes, line breaks, HTML, links, controls or
+ * mentions. A backslash is escaped too: left as it is, the one before a pipe would escape the
+ * pipe's own backslash (`\\|`), and the pipe would end the cell under GFM.
+ */
 export function cell(text: string): string {
   return noMentions(
     visibleControls(text.replace(/\r?\n|\r/g, ' '))
+      .replace(/\\/g, '\\\\')
       .replace(/\|/g, '\\|')
       .replace(/</g, '&lt;')
       .replace(/[[\]]/g, '\\$&'),

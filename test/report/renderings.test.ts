@@ -2,10 +2,14 @@
 // Chromium, no JavaScript, no network), hostile server text kept inert, and the job summary
 // under GitHub's 1 MiB limit however large the server's reports are.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildReport, renderHtml, renderJson, renderMarkdown, SUMMARY_LIMIT } from '../../src/report/index.ts';
 import { browse } from '../helpers/chromium.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
 import { oneStep, runYaml } from '../helpers/run.ts';
 
 const HOSTILE =
@@ -150,4 +154,38 @@ test('a summary of 3,000 step runs is cut at the limit with a pointer, never ove
   );
   assert.ok(Buffer.byteLength(md) <= SUMMARY_LIMIT);
   assert.match(md, /The summary was cut at \d+ KiB\.\*\* The full report is in report\.json\./);
+});
+
+test('a backslash before a pipe in server text or a step name does not end its summary table cell (GFM)', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.state.engines[0]!.version = '9.9\\| <b>B</b> | FORGED CELL | x';
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-cells-'));
+  writeFileSync(
+    join(dir, 'p.yml'),
+    `version: 1
+steps:
+  - name: 'slash \\| forged-by-name'
+    uses: monitoring/engines
+    continue-on-error: true
+    with: { min-online: 99, version: "26.11.0" }
+`,
+  );
+  const r = await runCli(['run', join(dir, 'p.yml'), '--summary', join(dir, 's.md')], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const md = readFileSync(join(dir, 's.md'), 'utf8');
+  const { Marked } = await import('marked');
+  const html = new Marked({ gfm: true, async: false }).parse(md) as string;
+  const rows = html.match(/<tr>[\s\S]*?<\/tr>/g) ?? [];
+  const cells = (row: string) => [...row.matchAll(/<t[hd]>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1]);
+  assert.deepEqual(cells(rows[0]!), ['', 'Step', 'Target', 'Duration', 'Key figures']);
+  // A cell ended early pushes the rest right, and GFM drops the cells past the header's.
+  const [, name, , , figures] = cells(rows.find((row) => row.includes('forged-by-name'))!);
+  assert.equal(name, 'slash \\| forged-by-name (continue-on-error)', 'the name is shown as written, in its cell');
+  assert.match(
+    figures!,
+    /9\.9\\\| &lt;b&gt;B&lt;\/b&gt; \| FORGED CELL \| x/,
+    'the version is shown as written, in its cell',
+  );
 });
