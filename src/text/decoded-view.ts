@@ -1,7 +1,9 @@
 // Text as a reader sees it once every escape is undone: percent-encoding (either case, UTF-8
 // runs), HTML references (named, decimal, hex), JSON escapes (`\"`, `\/`, `\u00e9`), and what a
 // rendered page hides dropped (emphasis and strike marks, code-span backticks, link brackets and
-// targets, Markdown's backslash escapes, zero-width characters). The masker
+// targets, Markdown's backslash escapes). Characters no reader sees (zero-width, soft hyphen,
+// joiners, bidi controls, fillers, NUL and other controls) are dropped from every view, however
+// they are written: as themselves or as an escape (`&shy;`, `&#x200B;`, `%C2%AD`, `\u0000`). The masker
 // looks for a secret's view in the text's view, so a secret spelt in any of these ways, or split
 // by Markdown that a page joins again, is found; each match maps back to the raw text it came from.
 import { characterEntities } from 'character-entities';
@@ -14,24 +16,62 @@ const ESCAPE: Readonly<Record<string, RegExp>> = {
   ']': /\](?:\([^)\s]*\))?/y,
 };
 
-/** Characters a page may not show: emphasis and strike marks, backticks, `[`, zero-width characters. */
-function hidden(code: number): boolean {
+/** Marks a rendered page may not show: emphasis and strike marks, backticks, `[`. */
+function markup(code: number): boolean {
+  return code === 42 || code === 95 || code === 126 || code === 96 || code === 91;
+}
+
+/**
+ * A code point no reader sees, which joins the text around it: every default-ignorable code point
+ * (Unicode's Default_Ignorable_Code_Point: soft hyphen, zero-width characters and joiners, bidi
+ * marks, embeddings and isolates, invisible operators, fillers, variation selectors, tags) and
+ * every control but white space (NUL, ESC, DEL, C1): a browser, GitHub and a terminal show none.
+ */
+export function invisible(cp: number): boolean {
+  if (cp < 0x7f) return cp < 0x20 && (cp < 9 || cp > 13);
+  if (cp < 0x34f) return cp <= 0x9f || cp === 0xad;
   return (
-    code === 42 ||
-    code === 95 ||
-    code === 126 ||
-    code === 96 ||
-    code === 91 ||
-    (code >= 0x200b && code <= 0x200d) ||
-    code === 0x2060 ||
-    code === 0xfeff ||
-    code === 0xad
+    cp === 0x34f ||
+    cp === 0x61c ||
+    cp === 0x115f ||
+    cp === 0x1160 ||
+    cp === 0x17b4 ||
+    cp === 0x17b5 ||
+    (cp >= 0x180b && cp <= 0x180f) ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x206f) ||
+    cp === 0x3164 ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    cp === 0xfeff ||
+    cp === 0xffa0 ||
+    (cp >= 0xfff0 && cp <= 0xfff8) ||
+    (cp >= 0x1bca0 && cp <= 0x1bca3) ||
+    (cp >= 0x1d173 && cp <= 0x1d17a) ||
+    (cp >= 0xe0000 && cp <= 0xe0fff)
   );
 }
 
-/** A character a page may drop: hidden, a link's `]` or a Markdown escape's backslash. */
+/** How many code units of `raw` at `at` the view drops as one hidden character (0: none). */
+function hiddenAt(raw: string, at: number, page: boolean): number {
+  const code = raw.charCodeAt(at);
+  if (page && markup(code)) return 1;
+  if (code < 0xd800 || code > 0xdbff) return invisible(code) ? 1 : 0;
+  const cp = raw.codePointAt(at)!;
+  return cp > 0xffff && invisible(cp) ? 2 : 0;
+}
+
+/** `text` without its invisible characters (an escape's decoded text). */
+function visible(text: string): string {
+  let out = '';
+  for (const c of text) if (!invisible(c.codePointAt(0)!)) out += c;
+  return out;
+}
+
+/** A character a page may drop: a mark, an invisible character, a link's `]` or a Markdown escape's backslash. */
 export function hiddenOnPage(char: string): boolean {
-  return char.length === 1 && (hidden(char.charCodeAt(0)) || char === ']' || char === '\\');
+  const cp = char.codePointAt(0)!;
+  return char.length === (cp > 0xffff ? 2 : 1) && (markup(cp) || invisible(cp) || char === ']' || char === '\\');
 }
 
 /** The escape starting at `at`, or '' when none does. */
@@ -93,9 +133,14 @@ export class DecodedView {
     };
     for (let at = 0; at < raw.length; at++) {
       const code = raw.charCodeAt(at);
-      if (page && hidden(code)) {
-        let end = at + 1;
-        while (end < raw.length && hidden(raw.charCodeAt(end))) end++;
+      const width = hiddenAt(raw, at, page);
+      if (width) {
+        let end = at + width;
+        while (end < raw.length) {
+          const next = hiddenAt(raw, end, page);
+          if (!next) break;
+          end += next;
+        }
         replace(at, end - at, '');
         at = end - 1;
       } else if (
@@ -104,7 +149,7 @@ export class DecodedView {
       ) {
         const token = escapeAt(raw, at);
         if (token === '' || (!page && token[0] === '\\' && token.length === 1)) continue;
-        const view = decode(token);
+        const view = visible(decode(token));
         if (view !== token) replace(at, token.length, view);
         at += token.length - 1;
       }
@@ -148,5 +193,9 @@ export class DecodedView {
 
 /** Text in which no escape, hidden character or `+` for a space can hide anything: the plain forms suffice. */
 export function viewIsRaw(text: string): boolean {
-  return !/[%&+\\\]*_~`[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(text);
+  return !MAY_HIDE.test(text);
 }
+
+/** An escape's first character, a mark, `+`, or an invisible character (as `invisible` says). */
+// eslint-disable-next-line no-control-regex
+const MAY_HIDE = /[%&+\\\]*_~`[\0-\x08\x0E-\x1F\x7F-\x9F\p{Default_Ignorable_Code_Point}]/u;

@@ -77,6 +77,14 @@ export function assertClean(channel: string, text: string, secrets: string[]): v
   }
 }
 
+/**
+ * Characters a reader never sees, which join the text around them again: every default-ignorable
+ * code point (zero-width, soft hyphen, joiners, bidi marks and controls, fillers, variation
+ * selectors, tags) and NUL.
+ */
+// eslint-disable-next-line no-control-regex
+export const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u0000]/gu;
+
 /** HTML as a browser shows it: no tags, scripts or styles; every character reference decoded. */
 export function pageText(html: string): string {
   return decodeReferences(html.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, ''));

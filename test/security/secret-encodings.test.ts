@@ -15,7 +15,7 @@ import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import type { Emulator } from '../../src/emulator/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
-import { ENCODINGS, pageText } from '../helpers/secrets.ts';
+import { ENCODINGS, INVISIBLE, pageText } from '../helpers/secrets.ts';
 
 const API_USER = 'deployer';
 const API_PASSWORD = 'api pass/+word';
@@ -46,6 +46,33 @@ const SPLIT = {
   'decimal reference': 'release&#45;note-secret-NT42',
   'hex reference': 'release-note-secr&#x65;t-NT42',
   'zero-width space': 'release-note-\u200Bsecret-NT42',
+  // Invisible characters as HTML references (a page shows none of them), and NUL and bidi
+  // controls as written (a terminal printing the JSON report or the journal shows none).
+  ...Object.fromEntries(
+    [
+      '&shy;',
+      '&#173;',
+      '&#xAD;',
+      '&#8203;',
+      '&#x200B;',
+      '&ZeroWidthSpace;',
+      '&zwj;',
+      '&zwnj;',
+      '&#x2060;',
+      '&NoBreak;',
+      '&#xFEFF;',
+      '&#8204;',
+      '&InvisibleTimes;',
+      '&#x034F;',
+      '&#x180E;',
+      '&lrm;',
+      '&#x200E;',
+      '&#x3164;',
+    ].map((ref) => [`reference ${ref.slice(1)}`, `release-note${ref}-secret-NT42`]),
+  ),
+  NUL: 'release-note-\u0000secret-NT42',
+  'bidi override': 'release-\u202Dnote-secret-NT42',
+  'bidi isolate': 'release-note-s\u2066ecret-NT42',
 };
 
 function echoed(): string[] {
@@ -143,7 +170,7 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
     'r.html as a browser shows it': pageText(channels['r.html']!),
     'r.md as GitHub renders it': pageText(marked.parse(channels['r.md']!, { gfm: true, async: false })),
   };
-  const visible = (text: string) => text.replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '');
+  const visible = (text: string) => text.replace(INVISIBLE, '');
 
   for (const [channel, text] of Object.entries(channels)) {
     await t.test(channel, () => {
@@ -158,6 +185,16 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
         }
       }
       assert.deepEqual(found, [], `forms of secrets in ${channel}`);
+    });
+  }
+  // A terminal printing the JSON report or the journal shows neither an invisible character nor a
+  // NUL, however JSON escapes it.
+  for (const channel of ['r.json', 'journal', 'the terminal']) {
+    await t.test(`${channel} as a terminal shows it`, () => {
+      const shown = visible(channels[channel]!.replace(/\\u0000/g, ''))
+        .split('\n')
+        .filter((l) => l.includes(NOTE));
+      assert.deepEqual(shown, [], `lines of ${channel} that show the note`);
     });
   }
   for (const [page, text] of Object.entries(pages)) {
