@@ -1,5 +1,6 @@
-// Secrets registered once, then masked in values and in log lines: as written, in base64 (four
-// spellings, inside longer values too) and each line of a multi-line secret, however the text
+// Secrets registered once, then masked in values and in log lines: as written, in hex, in base64
+// (four spellings, inside longer values too, wrapped at a fixed width: runner/wrapped-base64.ts)
+// and each line of a multi-line secret, however the text
 // escapes them (JSON, URL, form, HTML references) or a page would join them again (Markdown
 // emphasis, code, links, zero-width characters): text/decoded-view.ts. Reports are masked as
 // values (maskValue) before they are rendered, so a secret whose value is `true`, `null` or `ver`
@@ -12,6 +13,7 @@ import { MASK } from '../text/mask.ts';
 import { escapeRegExp } from '../text/escape.ts';
 import { ciForms, MIN_LENGTH, secretForms } from './secret-forms.ts';
 import { maskViews, viewPattern } from './mask-views.ts';
+import { maskWrapped } from './wrapped-base64.ts';
 
 export { MASK };
 export { MIN_LENGTH };
@@ -99,7 +101,7 @@ export class Masker {
     const memo = text.length >= LONG_TEXT ? this.long : text.length <= SHORT_TEXT ? this.short : this.medium;
     const known = memo.get(text, this.forms.size);
     if (known !== undefined) return known;
-    const raw = text.replace(patterns.raw, MASK);
+    const raw = maskWrapped(text.replace(patterns.raw, MASK), patterns.raw);
     const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, patterns.view) : raw;
     memo.set(text, masked, this.forms.size);
     return masked;

@@ -5,10 +5,16 @@
 /** Shorter secrets are masked only in credential fields: in free text they would mask everything. */
 export const MIN_LENGTH = 3;
 
-/** The texts a secret may be written as before any escaping: itself, each line, base64. */
+/** The texts a secret may be written as before any escaping: itself, each line, base64, hex. */
 export function secretForms(secret: string): string[] {
   const texts = textsOf(secret);
-  return unique([...texts, ...texts.flatMap(base64Forms)]);
+  return unique([...texts, ...texts.flatMap(base64Forms), ...texts.flatMap(hexForms)]);
+}
+
+/** Hex of a text's bytes, lower and upper case (inside a longer encoding too: hex is byte-aligned). */
+function hexForms(text: string): string[] {
+  const hex = Buffer.from(text).toString('hex');
+  return [hex, hex.toUpperCase()];
 }
 
 /** A secret, trimmed, and each line of a multi-line one. */

@@ -54,7 +54,29 @@ export const ENCODINGS: Readonly<Record<string, (secret: string) => string>> = {
   'HTML-escaped (&amp; &lt; &gt; &quot; &#39;)': (s) =>
     s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
   'whitespace folded': (s) => s.replace(/\s+/g, ' ').trim(),
+  'hex, lower case': (s) => Buffer.from(s).toString('hex'),
+  'hex, upper case': (s) => Buffer.from(s).toString('hex').toUpperCase(),
+  // MIME (and PEM) base64 of a longer body: lines of 76, the first break inside the secret's base64.
+  'base64 of a longer value wrapped at 76 columns (MIME)': (s) =>
+    b64(`${'w'.repeat(55)}${s}${'z'.repeat(30)}`)
+      .match(/.{1,76}/g)!
+      .join('\r\n'),
 };
+
+/** A line break between base64 characters, as written or escaped (JSON, XML). */
+const WRAP = /(?<=[A-Za-z0-9+/=])(?:\r?\n|\\r\\n|\\n|&#13;|&#xD;|&#10;|&#xA;)+[ \t]*(?=[A-Za-z0-9+/=])/gi;
+
+/**
+ * Where `form` is in `text` (-1: nowhere), and the text it was found in: a form holding line
+ * breaks (wrapped base64) is also looked for in the text with the line breaks inside its base64
+ * runs removed, however the channel writes them.
+ */
+export function findForm(text: string, form: string): { at: number; in: string } {
+  const at = text.indexOf(form);
+  if (at !== -1 || !/[\r\n]/.test(form)) return { at, in: text };
+  const unwrapped = text.replace(WRAP, '');
+  return { at: unwrapped.indexOf(form.replace(/\r?\n/g, '')), in: unwrapped };
+}
 
 /** Every form of `secret`, and of each line of a multi-line one. */
 export function secretForms(secret: string): string[] {
@@ -67,11 +89,11 @@ export function secretForms(secret: string): string[] {
 export function assertClean(channel: string, text: string, secrets: string[]): void {
   for (const secret of secrets) {
     for (const form of secretForms(secret)) {
-      const at = text.indexOf(form);
+      const { at, in: seen } = findForm(text, form);
       assert.equal(
         at,
         -1,
-        `${channel} holds a form of a secret ("${form.slice(0, 6)}…") near: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`,
+        `${channel} holds a form of a secret ("${form.slice(0, 6)}…") near: ${JSON.stringify(seen.slice(Math.max(0, at - 40), at + 40))}`,
       );
     }
   }

@@ -15,7 +15,7 @@ import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import type { Emulator } from '../../src/emulator/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
-import { ENCODINGS, INVISIBLE, pageText } from '../helpers/secrets.ts';
+import { ENCODINGS, findForm, INVISIBLE, pageText } from '../helpers/secrets.ts';
 
 const API_USER = 'deployer';
 const API_PASSWORD = 'api pass/+word';
@@ -177,10 +177,10 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
       const found: string[] = [];
       for (const [label, secret] of Object.entries(SECRETS)) {
         for (const [name, encode] of Object.entries(ENCODINGS)) {
-          const at = text.indexOf(encode(secret));
+          const { at, in: seen } = findForm(text, encode(secret));
           if (at !== -1)
             found.push(
-              `${name} of ${label}: ${JSON.stringify(text.slice(Math.max(0, at - 20), at + encode(secret).length + 10))}`,
+              `${name} of ${label}: ${JSON.stringify(seen.slice(Math.max(0, at - 20), at + encode(secret).length + 10))}`,
             );
         }
       }
