@@ -7,6 +7,7 @@
 // sites it halted or stands before are not started, not "no report".
 import { UsageError } from '../errors.ts';
 import type { Report, ReportStep } from './model.ts';
+import { barrierReasonWithout } from '../shard/barrier-reason.ts';
 
 interface Source {
   source: string;
@@ -57,17 +58,46 @@ const decided = (rollout: NonNullable<Report['rollout']>) =>
   rollout.waves.filter((w) => w.outcome === 'done' || w.outcome === 'failed-within-budget' || w.outcome === 'halted')
     .length;
 
-/** The rollout of a sharded run as its workers' reports tell it: the one that knows the most verdicts (a halt or a park before none). */
+/** When a report was written: its run's end. */
+const endOf = (report: Report) => Date.parse(report.startedAt) + report.durationMs;
+
+/**
+ * The rollout of a sharded run as its workers' reports tell it: the one that knows the most verdicts
+ * (a halt or a park before none); a park at the barrier without the sites another report shows ended.
+ */
 export function shardRollout(shards: readonly Source[]): Report['rollout'] {
-  let best: Report['rollout'] = null;
-  for (const { report } of shards) {
-    const r = report.shard ? report.rollout : null;
+  let best: Source | undefined;
+  for (const one of shards) {
+    const r = one.report.shard ? one.report.rollout : null;
     if (!r) continue;
-    // At a tie, a park before none, and a bake's park (what the rollout waits for) before a worker's wait at the barrier.
-    const parkedMore = r.parked && (!best?.parked || (best.parked.for !== 'bake' && r.parked.for === 'bake'));
-    if (!best || decided(r) > decided(best) || (decided(r) === decided(best) && parkedMore)) best = r;
+    const b = best?.report.rollout;
+    if (!b || decided(r) > decided(b) || (decided(r) === decided(b) && parkedMore(one, best!))) best = one;
   }
-  return best;
+  const rollout = best?.report.rollout ?? null;
+  if (rollout?.parked?.for !== 'barrier') return rollout;
+  const reason = barrierReasonWithout(rollout.parked.reason, endedSites(shards));
+  return reason === rollout.parked.reason ? rollout : { ...rollout, parked: { ...rollout.parked, reason } };
+}
+
+/**
+ * At a tie of verdicts, whether `one`'s park tells more than `best`'s: a park before none, a bake's
+ * (what the rollout waits for) before a worker's wait at the barrier, and of two alike the one
+ * written last (it read the most of the wave ended).
+ */
+function parkedMore(one: Source, best: Source): boolean {
+  const [r, b] = [one.report.rollout!.parked, best.report.rollout!.parked];
+  if (!r) return false;
+  if (!b) return true;
+  if ((r.for === 'bake') !== (b.for === 'bake')) return r.for === 'bake';
+  return endOf(one.report) > endOf(best.report);
+}
+
+/** The sites a worker's report shows ended: those it ran or resumed, less those it left to another attempt. */
+function endedSites(shards: readonly Source[]): ReadonlySet<string> {
+  const ended = new Set<string>();
+  for (const { report } of shards)
+    if (report.shard) for (const site of report.shard.sites) if (!report.shard.left.includes(site)) ended.add(site);
+  return ended;
 }
 
 /** Whether an attempt of some index wrote none of these reports (killed before it wrote its file) while a later one did. */

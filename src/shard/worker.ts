@@ -14,6 +14,7 @@ import { analysts, overBudget, readVerdict, standFor, writeVerdict, type Analysi
 import type { RunStore } from '../store/store.ts';
 import { formatDuration } from '../duration.ts';
 import { BarrierPoll } from './barrier-poll.ts';
+import { barrierReason } from './barrier-reason.ts';
 
 export interface SiteEnd {
   outcome: 'success' | 'failure' | 'cancelled';
@@ -304,10 +305,7 @@ async function walkWave(
         outcome: 'parked',
         wave,
         since: waitingSince,
-        waitingFor:
-          open.length > 0
-            ? `wave ${wave}'s ${open.length} ${manifest.over}(s) not ended (${open.slice(0, 5).join(', ')}${open.length > 5 ? ', ...' : ''}) after ${formatDuration(deps.waitLimitMs)}`
-            : `the verdict of wave ${wave} after ${formatDuration(deps.waitLimitMs)}`,
+        waitingFor: barrierReason(wave, manifest.over, open, formatDuration(deps.waitLimitMs)),
       };
     }
     try {
