@@ -4,6 +4,8 @@
 export interface ErrorCodeDoc {
   /** The process exit code when this error ends a command (1 for a step's failure). */
   exit: 1 | 2 | 69 | 75;
+  /** A sharded run's worker (run --shard I/N) exits otherwise: 69, run the same index again. */
+  worker?: 69;
   /** What to do about it. */
   action: string;
 }
@@ -137,9 +139,12 @@ export const ERROR_CODES = {
   LEASE_HELD: usage(
     'another run holds the lease: wait for it (enginectl lease status), give lease: a longer wait:, or release a lease whose holder is gone (enginectl lease release --reason)',
   ),
-  LEASE_LOST: step(
-    "the lease is no longer this run's: another run took it over (this run was paused or cut from the store past its ttl: that run verified what this one sent; resume from the store once it is done), or an operator released it (lease release: nothing verified this run's calls; resume from the store, which verifies them)",
-  ),
+  LEASE_LOST: {
+    ...step(
+      "the lease is no longer this run's: another run took it over (this run was paused or cut from the store past its ttl: that run verified what this one sent; resume from the store once it is done), or an operator released it (lease release: nothing verified this run's calls; resume from the store, which verifies them). A sharded run's worker whose lease lapsed exits 69: run the same index again, what it left is resumed with verify",
+    ),
+    worker: 69,
+  },
   LEASE_TAKEOVER_REFUSED: usage(
     'the expired holder left calls verify cannot tell: check each on the server, then take over with --take-over --reason "...", recorded',
   ),

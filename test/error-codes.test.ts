@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ERROR_CODES } from '../src/error-codes.ts';
+import { ERROR_CODES, type ErrorCodeDoc } from '../src/error-codes.ts';
 import { COMMAND_NAMES } from '../src/cli/run-command.ts';
 import { runCli } from './helpers/cli.ts';
 
@@ -44,8 +44,11 @@ function codesInSource(): Set<string> {
 
 const PAGE = 'docs/error-codes.md';
 
+/** A code's exit, and a sharded run's worker's where it differs ("1; a shard's worker: 69"). */
+const exitOf = (d: ErrorCodeDoc) => (d.worker === undefined ? `${d.exit}` : `${d.exit}; a shard's worker: ${d.worker}`);
+
 function page(): string {
-  const rows = Object.entries(ERROR_CODES).map(([code, d]) => `| \`${code}\` | ${d.exit} | ${d.action} |`);
+  const rows = Object.entries(ERROR_CODES).map(([code, d]) => `| \`${code}\` | ${exitOf(d)} | ${d.action} |`);
   return `# Error codes
 
 Every error enginectl gives has a stable code: in the terminal (the \`code:\` line under a
