@@ -17,7 +17,7 @@ import type { RunnerDeps, RunStart } from '../runner/run-context.ts';
 import type { JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
 import { journalObserver, journalWriter } from '../journal/observer.ts';
-import { JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
+import { JOURNAL_VERSION, LEASE_JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import { steadyNow, type Clock } from './clock.ts';
@@ -95,10 +95,18 @@ export interface RunDone {
   halted: JournalWriteError | LeaseError | undefined;
 }
 
-function runRecord(request: RunRequest, spec: JournalSpec, start: RunStart, masker: Masker, at: number): JournalRecord {
+function runRecord(
+  request: RunRequest,
+  spec: JournalSpec,
+  start: RunStart,
+  masker: Masker,
+  at: number,
+  leased: boolean,
+): JournalRecord {
   return {
     t: 'run',
-    v: spec.version ?? JOURNAL_VERSION,
+    // A run that writes a lease record says version 4 (an older reader refuses it by its version).
+    v: leased ? LEASE_JOURNAL_VERSION : (spec.version ?? JOURNAL_VERSION),
     at,
     file: request.pipeline.file,
     name: start.name,
@@ -158,7 +166,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
         );
     }
     if (write && spec) {
-      write(runRecord(request, spec, start, masker, now()), true);
+      write(runRecord(request, spec, start, masker, now(), lease !== undefined), true);
       if (lease) write({ t: 'lease', at: now(), lease }, true);
       for (const d of spec.decisions ?? [])
         write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);

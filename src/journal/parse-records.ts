@@ -42,7 +42,7 @@ export function parseRecords(framed: Framed, path: string): JournalRecord[] {
     if ((value as { t?: unknown } | null)?.t === 'run' && !(READ_VERSIONS as readonly unknown[]).includes(version)) {
       throw new UsageError(
         'BAD_JOURNAL',
-        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads versions ${READ_VERSIONS.join(' and ')}`,
+        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads versions ${READ_VERSIONS.slice(0, -1).join(', ')} and ${READ_VERSIONS.at(-1)}`,
         { hint: 'render it with the enginectl version that wrote it' },
       );
     }

@@ -1,4 +1,4 @@
-// The journal's records, version 3: the journal's own on-disk format, parsed with a schema like
+// The journal's records, versions 2 to 4: the journal's own on-disk format, parsed with a schema like
 // any input (a forged or damaged record is refused at its line, never trusted). Every value in
 // them is masked; what identifies the run is a keyed hash (HMAC-SHA-256 with the journal's own
 // random salt), so a journal is never an offline check of a secret.
@@ -16,11 +16,15 @@ const LeaseSchema = z.object({
 
 /**
  * Version 3 hashes each file the run reads by its SHA-256 (hashing.ts, `fileHash`); version 2 by
- * its text. Both are read; a journal keeps its first run's version (a resume hashes its files as
- * the journal did, and says so).
+ * its text. Version 4 is version 3 with a `lease` record: the run record of a run that holds a
+ * fleet lease says 4 (LEASE_JOURNAL_VERSION), so an enginectl that reads 2 and 3 refuses that
+ * journal with the version refusal rather than as a damaged record at the lease line; a journal
+ * with no lease record stays 3, readable by those versions. All are read; a journal's hashes are
+ * its first run's version's (a resume hashes its files as the journal did, and says so).
  */
 export const JOURNAL_VERSION = 3;
-export const READ_VERSIONS = [2, JOURNAL_VERSION] as const;
+export const LEASE_JOURNAL_VERSION = 4;
+export const READ_VERSIONS = [2, JOURNAL_VERSION, LEASE_JOURNAL_VERSION] as const;
 export type JournalVersion = (typeof READ_VERSIONS)[number];
 
 const Call = { method: z.string().max(16), path: z.string() };
