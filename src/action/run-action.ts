@@ -170,7 +170,7 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
   const environment = deps.kit.getInput('deployment-environment').trim();
   const deployment = environment ? deploymentChannel(deps, label, environment, masker) : undefined;
-  const holding = await leaseToGoOn(deps, stored, journal, taken, pipeline, masker);
+  const holding = await leaseToGoOn(stored, journal, taken);
   const full = `${paths.json} (output report) and ${paths.html}`;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   let parkedNow = false;

@@ -1,7 +1,7 @@
 // The action's run store and lease inputs (store, lease, journal as a run id): the store opened
 // (ENGINECTL_STORE when the input is empty), the lease taken before the run, a lease without a
 // store refused as bad input; continue, a parked run of the store to go on with, its own lease
-// held while it goes on when it has no fleet lease (app/run-own-lease.ts).
+// held while it goes on when it has no fleet lease (app/run-own-lease.ts), taken with the store.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { fenceToGoOn, openStoredRun, STORE_VARIABLE, type StoredRun } from '../app/stored-run.ts';
@@ -70,7 +70,22 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
           say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
         })
       : undefined;
-  return { stored, taken };
+  // Without a fleet lease, a continue holds the run's own lease, taken before its journal is read
+  // or anything in doubt verified or decided (a live runner of the run: refused, JOURNAL_LOCKED).
+  const own =
+    !taken && stored?.resume
+      ? await takeOwnLease({
+          store: stored.store,
+          runId: stored.runId,
+          pipeline,
+          env: deps.env,
+          masker,
+          signal: deps.signal,
+          clock: { now: deps.now, sleep: deps.sleep },
+          say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
+        })
+      : undefined;
+  return { stored, taken: taken ?? own };
 }
 
 /** The continue input: a parked run of the store to go on with (as run --continue), resumed from the store as journal: RUN_ID is. */
@@ -85,7 +100,7 @@ export function continueInput(kit: Toolkit, env: Env): string {
 export async function stillParked(
   kit: Toolkit,
   journal: JournalSetup,
-  taken: TakenLease | undefined,
+  taken: TakenLease | OwnLease | undefined,
   pipeline: Pipeline,
   masker: Masker,
 ): Promise<boolean> {
@@ -98,32 +113,12 @@ export async function stillParked(
   return true;
 }
 
-/** Going on with a stored run: the lease it holds (the fleet's, else the run's own), its journal fenced first. */
-export async function leaseToGoOn(
-  deps: ActionDeps,
+/** Going on with a stored run: the lease it holds (the fleet's, else the run's own, taken by storeAndLease), its journal fenced first. */
+export async function leaseToGoOn<L extends TakenLease | OwnLease>(
   stored: StoredRun | undefined,
   journal: JournalSetup,
-  taken: TakenLease | undefined,
-  pipeline: Pipeline,
-  masker: Masker,
-): Promise<TakenLease | OwnLease | undefined> {
-  const holding =
-    taken ??
-    (stored?.resume
-      ? await takeOwnLease({
-          store: stored.store,
-          runId: stored.runId,
-          pipeline,
-          env: deps.env,
-          masker,
-          signal: deps.signal,
-          clock: { now: deps.now, sleep: deps.sleep },
-          say: (m) => deps.kit.warning(masker.mask(m), { title: 'enginectl' }),
-        }).catch((error: unknown) => {
-          journal.spec.file.close();
-          throw error;
-        })
-      : undefined);
-  await fenceToGoOn(stored, journal, holding);
-  return holding;
+  taken: L | undefined,
+): Promise<L | undefined> {
+  await fenceToGoOn(stored, journal, taken);
+  return taken;
 }

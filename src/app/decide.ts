@@ -84,8 +84,9 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
   });
   const key = journalKey(request.env);
   const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
-  // A runner going on with the run holds it (its lease): it is not parked now, whatever its journal said last.
-  await refuseWhileHeld(stored.store, stored.runId, read, 'decide', Date.now(), 'Nothing was recorded');
+  // A runner going on with the run holds it (its lease): it is not parked now, whatever its journal
+  // said last. Its lapse is read on the run's clock (this machine's), request.now, as verify reads it.
+  await refuseWhileHeld(stored.store, stored.runId, read, 'decide', request.now, 'Nothing was recorded');
   // The decisions in effect now on the run's clock (a timeout's only once its time came).
   const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
   checkParked(state, `run ${stored.runId}`);

@@ -41,7 +41,7 @@ export interface LeaseRequest {
   /** The pipeline's hash and the sites it selects, shown to whoever waits for the lease. */
   pipelineHash?: string | undefined;
   sites?: string[] | undefined;
-  /** The run's own lease (app/run-own-lease.ts): taken at once from an earlier runner of the same run. */
+  /** The run's own lease (app/run-own-lease.ts): taken when released, lapsed or parked, never from a live runner of the same run. */
   sameRun?: boolean | undefined;
 }
 

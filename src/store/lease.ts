@@ -256,8 +256,11 @@ export class HeldLease {
   }
 
   /**
-   * Lost to the record after this holder's last: an operator's release (lease release: no run
-   * took it over, nothing verified this run's calls) or another run's takeover (which verified them).
+   * Lost to the record after this holder's last, by its kind: an operator's release (lease
+   * release: no run took it over, nothing verified this run's calls), another run's takeover
+   * (which verified them first), or another runner of this same run that went on with it (an
+   * acquire, or a takeover of its own run's expired lease: nothing verified this runner's calls
+   * for it; the resume that goes on refuses them until --in-doubt decides them).
    */
   private async lostToNext(): Promise<LeaseError> {
     const next = await readLeaseRecord(this.store, `${leasePrefix(this.name)}${seq(this.seq + 1)}`).catch(
@@ -268,14 +271,33 @@ export class HeldLease {
         `it was released by ${next.by ?? holderText(next.holder)}${next.reason ? ` (${next.reason})` : ''} at ${new Date(next.at).toISOString()}; no run took it over`,
         'nothing verified what this run may have sent: run --resume from the store, which verifies the calls it left in doubt (every report of this run is written)',
       );
+    if (next?.kind === 'takeover' && next.holder.runId !== this.record.holder.runId)
+      return this.lostTo(
+        `${holderText(next.holder)} took it over`,
+        'the run that took it verified what this one may have sent before it did; run --resume from the store once it is done (every report of this run is written)',
+      );
+    if (next) {
+      const same = next.holder.runId === this.record.holder.runId;
+      return this.lostTo(
+        `${same ? 'another runner of this run' : holderText(next.holder)} (${next.holder.actor} on ${next.holder.host}) went on with it at ${new Date(next.at).toISOString()}, verifying nothing of this runner's calls`,
+        'the calls this runner left in doubt must be checked before anything is sent again: once that runner has ended, run --resume from the store with --in-doubt verify (every report of this run is written)',
+      );
+    }
     return this.lostTo(
-      `${next ? holderText(next.holder) : 'another run'} took it over`,
-      'the run that took it verified what this one may have sent before it did; run --resume from the store once it is done (every report of this run is written)',
+      'the record after its last could not be read',
+      'what this run may have sent is unchecked: run --resume from the store with --in-doubt verify once the lease is free (every report of this run is written)',
     );
   }
 
+  /** What a message calls it: a run's own lease (app/run-own-lease.ts) is no name an operator sees. */
+  private get label(): string {
+    return this.name === `run.${this.record.holder.runId}`
+      ? `run ${this.record.holder.runId}'s hold on itself`
+      : `lease ${this.name}`;
+  }
+
   private lostTo(why: string, hint: string): LeaseError {
-    return new LeaseError('LEASE_LOST', `lease ${this.name} is no longer this run's: ${why}; nothing more is sent`, {
+    return new LeaseError('LEASE_LOST', `${this.label} is no longer this run's: ${why}; nothing more is sent`, {
       hint,
     });
   }
@@ -301,7 +323,10 @@ export interface AcquireOptions {
   verifyTakeover(expired: LeaseRecord): Promise<{ evidence: string[]; reason?: string | undefined }>;
   /** Said while the run waits: who holds it, until when. */
   onWait?(message: string): void;
-  /** A run's own lease (app/run-own-lease.ts): held by this same run, it is taken at once (its journal's fence keeps one runner). */
+  /**
+   * A run's own lease (app/run-own-lease.ts): taken when its last record was released, lapsed or
+   * parked, never from a live runner, not even one of this same run; refused at once then.
+   */
   sameRun?: boolean | undefined;
 }
 
@@ -351,11 +376,10 @@ async function queueFor(
     const free = !state || state.record.kind === 'release';
     const expired = !free && now > state!.record.expiresAt;
     // Kept by this same run while it was parked: its continue takes it back, nothing to verify.
+    // A live record is never taken, not even by its own run's next runner (a run's own lease,
+    // `sameRun`): that runner may have a call in flight, which the next would read as not applied.
     const kept =
-      !free &&
-      !expired &&
-      (state!.record.parked === true || options.sameRun === true) &&
-      state!.record.holder.runId === options.holder.runId;
+      !free && !expired && state!.record.parked === true && state!.record.holder.runId === options.holder.runId;
     const served = state?.record.served ?? 0;
     const line = await queuedRuns(store, name, served, now);
     // Its turn: no live ticket before its own (its own lapses at its deadline, the check it still makes then).
@@ -387,6 +411,14 @@ async function queueFor(
     }
     if (now >= deadline) {
       const by = state && !free ? holderText(state.record.holder) : `the ${line.length} run(s) queued before this one`;
+      if (options.sameRun && state && !free)
+        throw new LeaseError(
+          'LEASE_HELD',
+          `run ${options.holder.runId} is held by another runner of it (${holderText(state.record.holder)}), whose hold is renewed until ${new Date(state.record.expiresAt).toISOString()}: a call it has in flight is not in doubt; nothing was sent`,
+          {
+            hint: `go on once that runner has ended; if it is gone (killed), its hold lapses at ${new Date(state.record.expiresAt).toISOString()} unless renewed: run the same command again then`,
+          },
+        );
       throw new LeaseError(
         'LEASE_HELD',
         `lease ${name} is held by ${by}${state && !free ? ` until ${new Date(state.record.expiresAt).toISOString()}` : ''}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round((now - started) / 1000)}s`}`,

@@ -1,7 +1,9 @@
 // A parked run and the processes that decide about it and continue it, killed (SIGKILL) at a
 // moment the test holds still: a request of theirs is held at a gateway in front of the emulator
 // until the process is dead, then let through (so a write the killed process sent is applied
-// behind its back). A later decide or run --continue goes on from what the store holds, and the
+// behind its back). A later decide or run --continue goes on from what the store holds (once the
+// killed continue's hold on the run lapsed, SIGKILL releases nothing: its 2-minute ttl is the
+// price, or an operator's lease release), and the
 // emulator's request logs show no applied write sent again. The processes are the CLI's source
 // (node --import tsx src/cli/bin.ts), as the lead rebuilds dist/ only at the end.
 import assert from 'node:assert/strict';
@@ -104,9 +106,24 @@ test('SIGKILL while continuing, with a write sent and applied behind the killed 
   h.release();
   await until(() => applied('site-003') === 1);
 
-  // Still parked where it was (its decision stands); the call the killed run left is in doubt: refused, nothing sent.
+  // Still parked where it was (its decision stands). The killed runner's hold on the run lapses
+  // only with its 2-minute ttl (SIGKILL released nothing): until then a continue is refused, as a
+  // live runner's would be, nothing read or decided.
   const listed = await f.cli(['runs', '--store', f.storeUrl, '--parked']);
   assert.match(listed.stdout, new RegExp(`^${id} .* parked at wave 2 since`, 'm'));
+  const held = await f.run('--continue', id, '--in-doubt', 'verify');
+  assert.equal(held.code, 2, held.stdout + held.stderr);
+  assert.match(held.stderr, /run \S+ is held by another runner of it .* lapses at .*code: JOURNAL_LOCKED/s);
+  // decide and verify read the hold's lapse on one clock, the run's: past its ttl there, both read the run, saying so.
+  await f.clock.sleep(3 * 60_000, new AbortController().signal);
+  const listing = await f.decide(id);
+  assert.doesNotMatch(listing.stderr, /JOURNAL_LOCKED/, 'decide reads the lapse as verify does');
+  const verifying = await f.cli(['verify', '--store', f.storeUrl, '--run', id, '--pipeline', f.file]);
+  assert.doesNotMatch(verifying.stderr, /JOURNAL_LOCKED/, 'verify reads the lapse as decide does');
+  // The operator who knows the runner is gone gives its hold up (rather than wait out its ttl).
+  const released = await f.cli(['lease', 'release', '--store', f.storeUrl, `run.${id}`, '--reason', 'runner killed']);
+  assert.equal(released.code, 0, released.stdout + released.stderr);
+  // The call the killed run left is in doubt: refused, nothing sent.
   const again = await f.run('--continue', id);
   assert.equal(again.code, 2, again.stdout + again.stderr);
   assert.match(
@@ -136,6 +153,12 @@ test('SIGKILL of a continue before its first write: run --continue again goes on
   assert.match(killed.what, /^GET /, 'the continue is killed at its first request, a read');
   h.release();
 
+  // Its hold on the run lapses with its ttl (SIGKILL released nothing): refused until then, or until an operator releases it.
+  const held = await f.run('--continue', id);
+  assert.equal(held.code, 2, held.stdout + held.stderr);
+  assert.match(held.stderr, /JOURNAL_LOCKED/);
+  const released = await f.cli(['lease', 'release', '--store', f.storeUrl, `run.${id}`, '--reason', 'runner killed']);
+  assert.equal(released.code, 0, released.stdout + released.stderr);
   const again = await f.run('--continue', id);
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.deepEqual(f.applied(UPDATE), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });

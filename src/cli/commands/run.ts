@@ -380,6 +380,22 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
           say: (m) => logger.warn(undefined, m),
         })
       : undefined;
+  // Going on with a stored run without a fleet lease: the run's own lease (decide refuses the run
+  // meanwhile), taken before its journal is read or anything in doubt verified or decided: a
+  // live runner of the run holds it (refused, JOURNAL_LOCKED), its call in flight is not in doubt.
+  const own =
+    !taken && stored?.resume
+      ? await takeOwnLease({
+          store: stored.store,
+          runId: stored.runId,
+          pipeline,
+          env: io.env,
+          masker,
+          signal: io.signal,
+          clock: realClock(),
+          say: (m) => logger.warn(undefined, m),
+        })
+      : undefined;
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   // A journal refused (a call in doubt, a changed file) gives the lease back at once.
   const journal: JournalSetup | undefined =
@@ -398,7 +414,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       verify: { masker, signal: io.signal },
       warn: (w) => logger.warn(undefined, w),
     }).catch(async (error: unknown) => {
-      await taken?.end();
+      await (taken ?? own)?.end();
       throw error;
     }));
   if (stored && journal) {
@@ -426,26 +442,11 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     keepLease = pipeline.keepLeaseParked === true;
     journal.spec.file.close();
     await taken?.end({ keep: keepLease });
+    await own?.end();
     return ExitCode.parked;
   }
-  // Going on with a stored run: its lease held (the fleet's, else the run's own: decide refuses the run meanwhile), its journal fenced first (app/stored-run.ts).
-  const holding =
-    taken ??
-    (stored?.resume && journal
-      ? await takeOwnLease({
-          store: stored.store,
-          runId: stored.runId,
-          pipeline,
-          env: io.env,
-          masker,
-          signal: io.signal,
-          clock: realClock(),
-          say: (m) => logger.warn(undefined, m),
-        }).catch((error: unknown) => {
-          journal.spec.file.close();
-          throw error;
-        })
-      : undefined);
+  // Going on with a stored run: its lease held (the fleet's, else the run's own), its journal fenced first (app/stored-run.ts).
+  const holding = taken ?? own;
   await fenceToGoOn(stored, journal, holding);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
