@@ -8,8 +8,8 @@ import { UsageError } from '../errors.ts';
 import { doubtCall } from '../api/index.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
-import { fileHash, keyedHash, newSalt, valuesHash } from '../journal/hashing.ts';
-import { JOURNAL_VERSION, type JournalVersion } from '../journal/records.ts';
+import { newSalt, valuesHash } from '../journal/hashing.ts';
+import type { JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
 import { checkParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
@@ -18,6 +18,8 @@ import type { Framed } from '../journal/frame.ts';
 import { Masker } from '../runner/masker.ts';
 import { verifyJournal } from './verify.ts';
 import { prepareRun } from '../runner/scope.ts';
+import { fileMasker } from '../runner/file-secrets.ts';
+import { comparedFiles, filesHashes } from './file-hashes.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
@@ -102,22 +104,6 @@ export function teachSecrets(pipeline: Pipeline, env: JournalRequest['env'], mas
   }
 }
 
-/**
- * The journal's hashes of the files the pipeline reads, of their masked text: the salt lies
- * beside them, so a hash of a secret would be an offline check of it. What is masked is what a
- * resume (and verify) cannot compare, as in the reports.
- */
-export function filesHashes(
-  sources: readonly Source[],
-  salt: string,
-  masker: Masker,
-  version: JournalVersion = JOURNAL_VERSION,
-): { path: string; hash: string }[] {
-  // Version 2 hashed each file's text; version 3 hashes its SHA-256 (journal/hashing.ts).
-  const hash = version === 2 ? keyedHash : fileHash;
-  return sources.map((s) => ({ path: s.path, hash: hash(salt, masker.mask(s.text)) }));
-}
-
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
   const opened = JournalFile.open(request.path, request.command, {
     mustExist: request.resume,
@@ -128,7 +114,9 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
   try {
     const masker = request.masker ?? request.verify?.masker ?? new Masker();
     teachSecrets(request.pipeline, request.env, masker);
-    const hashes = (salt: string, version?: JournalVersion) => filesHashes(request.sources, salt, masker, version);
+    // Hashed with every secret the file holds masked, whatever the selection (runner/file-secrets.ts).
+    const hashing = fileMasker(request.pipeline, request.env);
+    const hashes = (salt: string, version?: JournalVersion) => filesHashes(request.sources, salt, hashing, version);
     const vars = masker.maskValue({ ...request.vars });
     // A resume of a run killed while writing its first record: nothing was sent under it, so it starts over.
     const startsOver = request.resume && killedAtFirstRecord(opened.framed);
@@ -186,6 +174,8 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         : undefined;
     const { salt, v: version } = state.runs[0]!;
     const files = hashes(salt, version);
+    const last = state.runs.at(-1)!;
+    const compared = comparedFiles(last.files, files, () => filesHashes(request.sources, salt, masker, version));
     const varsHash = valuesHash(salt, vars);
     const by = operatorOf(request.env);
     const mode = request.inDoubt;
@@ -203,7 +193,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now })
       : mode;
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, {
-      files,
+      files: compared,
       varsHash,
       selection: request.selection,
       force: request.force,
@@ -230,7 +220,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
           journal: request.name ?? request.path,
           name: state.runs.at(-1)!.name,
           file: state.runs.at(-1)!.file,
-          sameFile: files[0]?.hash === state.runs.at(-1)!.files[0]?.hash,
+          sameFile: compared[0]?.hash === last.files[0]?.hash,
         },
         ...(going ? { continueRollout: going } : {}),
         ...(state.continued ? { continuedBefore: state.continued } : {}),

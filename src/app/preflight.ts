@@ -9,6 +9,7 @@ import { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
+import { fileMasker } from '../runner/file-secrets.ts';
 import { badPlan, savedPlan, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
 import { identityChanges, ofAnotherPipeline, planServerChanges, staleness } from './plan-staleness.ts';
 import { serverUrl } from '../api/server-url.ts';
@@ -43,7 +44,9 @@ async function planned(
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
   const masker = new Masker();
   const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live: how.live });
-  const mask = (t: string) => masker.mask(t);
+  // The files hashed as the run hashes them: every secret the file holds masked, whatever the selection.
+  const hashing = fileMasker(input.pipeline, input.env);
+  const mask = (t: string) => hashing.mask(t);
   // The journal's key, read only when a server's URL holds a secret (a plan of other servers needs none).
   const key = (): FingerprintKey | undefined => {
     const journal = journalKey(input.env);

@@ -29,6 +29,7 @@ import { reportFilesChannel, type ReportFilesChannel } from './channels/report-f
 import { clientFactory } from './clients.ts';
 import type { AtomicFs } from './atomic-write.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
+import { fileMasker } from '../runner/file-secrets.ts';
 
 export interface RunRequest {
   pipeline: Pipeline;
@@ -119,14 +120,17 @@ function runRecord(
     servers: start.servers,
     resume: request.resume !== undefined,
     instances: start.planned(),
-    ...(request.sources ? { sha256: request.sha256 ?? maskedSha256(request.sources, request.vars, masker) } : {}),
+    ...(request.sources ? { sha256: request.sha256 ?? maskedSha256(request, request.sources) } : {}),
     matrix: matrixValues(request.pipeline),
   };
 }
 
 /** The files' (and --var values') hash with every secret they write literally masked first: no offline check of a literal credential. */
-const maskedSha256 = (sources: readonly Source[], vars: RunRequest['vars'], masker: Masker) =>
-  pipelineSha256(sources, (text) => masker.mask(text), vars);
+const maskedSha256 = (request: RunRequest, sources: readonly Source[]) => {
+  // Every secret the file holds masked, whatever the selection (runner/file-secrets.ts): the same hash for every --only.
+  const masker = fileMasker(request.pipeline, request.env);
+  return pipelineSha256(sources, (text) => masker.mask(text), request.vars);
+};
 
 export async function runAndReport(request: RunRequest, context: RunWorld): Promise<RunDone> {
   const { masker, logger } = context;
@@ -213,7 +217,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   halted = await stoppedBy(halted, request.lease);
   raw = {
     ...raw,
-    pipelineSha256: request.sources && (request.sha256 ?? maskedSha256(request.sources, request.vars, masker)),
+    pipelineSha256: request.sources && (request.sha256 ?? maskedSha256(request, request.sources)),
   };
   // The operator's decisions about the run itself, and the journal a resume read, in every report.
   const continued = spec?.continueRollout ?? spec?.continuedBefore;

@@ -6,8 +6,7 @@ import { UsageError } from '../errors.ts';
 import type { ReportStep } from '../report/model.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inRollout, matrixValues } from '../pipeline/selection.ts';
-import { Masker } from '../runner/masker.ts';
-import { teachSecrets } from './journal-setup.ts';
+import { fileMasker } from '../runner/file-secrets.ts';
 import { budgetOf, wavesOf } from '../runner/waves.ts';
 import { inventoryHash, type Manifest } from '../shard/manifest.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
@@ -26,9 +25,9 @@ export function fleetOf(
   vars: Readonly<Record<string, unknown>>,
   env: Readonly<Record<string, string | undefined>>,
 ): Fleet {
-  // Hashed as the journal and the reports hash it: every secret the pipeline writes masked first.
-  const masker = new Masker();
-  teachSecrets(pipeline, env, masker);
+  // Hashed as the journal and the reports hash it: every secret the file holds masked first, every
+  // site's (a static worker reaches its own sites alone, and hashes the file as shard did).
+  const masker = fileMasker(pipeline, env);
   const rollout = pipeline.rollout;
   if (!rollout)
     throw new UsageError(

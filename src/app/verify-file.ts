@@ -1,5 +1,6 @@
-// Whether the pipeline file verify reads is the one its journal's run hashed. The run hashed the
-// file's text with every secret it knew masked (journal-setup.ts filesHashes): the secrets the file
+// Whether the pipeline file verify reads is the one its journal's run hashed. A run hashes it with
+// every secret the file holds masked (runner/file-secrets.ts), compared first. A run before that
+// hashed the file's text with every secret it knew masked (journal-setup.ts filesHashes): the secrets the file
 // names (secrets.X, from the run's environment), the credentials it writes literally (a server's
 // password, a target's token, a step's secret input), the vars that read a secret; those of the
 // instances the run selected (--only, --skip), or more (a shard worker's masker has learnt the
@@ -14,7 +15,8 @@ import type { JournalState } from '../journal/read.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
-import { filesHashes } from './journal-setup.ts';
+import { filesHashes } from './file-hashes.ts';
+import { fileMasker } from '../runner/file-secrets.ts';
 import type { Source } from './pipeline-input.ts';
 
 export type FileVerdict =
@@ -52,6 +54,8 @@ export function compareWithRun(
   const first = state.runs[0]!;
   const recorded = state.runs.at(-1)!.files[0]?.hash;
   const hashOf = (masker: Masker) => filesHashes(sources.slice(0, 1), first.salt, masker, first.v)[0]!.hash;
+  // A run since every hash masks every secret the file holds (runner/file-secrets.ts) hashed it so, whatever it selected.
+  if (hashOf(fileMasker(pipeline, env)) === recorded) return { same: true };
   // The secrets verify is not given stand for themselves: no text holds them, and the rest resolves.
   const missing = pipeline.secrets.filter((name) => env[name] === undefined);
   const stand = randomBytes(16).toString('hex');

@@ -1,0 +1,103 @@
+// The masking behind every hash of a pipeline's files (the journal's, the reports' pipeline.sha256,
+// a shard manifest's, a saved plan's): every secret the FILE holds, whatever the run selects. A
+// masking by what the selection reaches (prepareRun) would hash another server's literal password
+// in the clear (an offline check of a guess of it), and hash one file otherwise for each selection:
+// a static shard worker (its own sites) refused its manifest, a resume with another --only saw a
+// changed file. Learnt: the secrets the file names (secrets.X) that the run is given; every
+// server's, target's and step input's credential, literal or resolved; the vars that read a
+// secret. Nothing else from the environment (an env.X holding a URL with a password is the run's
+// masker's to learn, not the hash's: the hash would then depend on the machine).
+import { compiledReferences, isStatic, resolveDeep, toText } from '../expr/index.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import { registerInputSecrets } from './declared-secrets.ts';
+import { Masker } from './masker.ts';
+import type { Env } from './scope.ts';
+
+/** A record without a prototype: `__proto__` and `constructor` are plain keys. */
+function plainRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true });
+  return out;
+}
+
+function strings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) strings(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  return out;
+}
+
+/** What `value` resolves to, or undefined where it cannot (a secret this job is not given). */
+function tryResolve(value: unknown, contexts: Record<string, unknown>): unknown {
+  try {
+    return resolveDeep(value, { contexts });
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (v: unknown) => (v === undefined || v === null ? undefined : toText(v));
+
+/** Teaches `masker` every secret the pipeline's file holds (see above), every server and target whatever `pipeline.reach` says. */
+export function learnFileSecrets(pipeline: Pipeline, env: Env, masker: Masker): void {
+  const secrets = plainRecord(
+    pipeline.secrets.flatMap((name): [string, unknown][] => (env[name] === undefined ? [] : [[name, env[name]]])),
+  );
+  for (const [name, value] of Object.entries(secrets)) masker.add(value as string, `secrets.${name}`);
+  const envContext = plainRecord(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  const vars: Record<string, unknown> = Object.create(null);
+  const secretVars = new Set<string>();
+  for (const [name, value] of Object.entries(pipeline.vars)) {
+    const resolved = isStatic(value) ? value : tryResolve(value, { env: envContext, secrets, vars });
+    const reads = isStatic(value) ? [] : compiledReferences(value);
+    if (reads.some((r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')))) {
+      secretVars.add(name);
+      for (const s of strings(resolved)) masker.add(s, `vars.${name}`);
+    }
+    Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
+  }
+  const contexts = { env: envContext, secrets, vars };
+  for (const step of pipeline.steps) {
+    const type = STEP_TYPES.get(step.uses);
+    if (type && step.with) registerInputSecrets(type, step.with as Record<string, unknown>, masker);
+  }
+  for (const [name, s] of Object.entries(pipeline.servers)) {
+    const where = `servers.${name}.password`;
+    const password = str(isStatic(s.password) ? s.password : tryResolve(s.password, contexts));
+    const username = str(isStatic(s.username) ? s.username : tryResolve(s.username, contexts));
+    masker.addLogin(username, password, where);
+    const url = str(isStatic(s.url) ? s.url : tryResolve(s.url, contexts));
+    try {
+      const inUrl = new URL(url ?? '').password;
+      if (inUrl) masker.add(decodeURIComponent(inUrl), `servers.${name}.url`);
+    } catch {
+      // not a URL
+    }
+  }
+  for (const [name, t] of Object.entries(pipeline.targets)) {
+    for (const field of ['token', 'password'] as const) {
+      const value = (t as unknown as Record<string, unknown>)[field];
+      masker.add(str(isStatic(value) ? value : tryResolve(value, contexts)), `targets.${name}.${field}`);
+    }
+  }
+}
+
+/** Once per servers object and environment: the sites of a sharded fleet share them, and each would otherwise cost the fleet's size. */
+const learnt = new WeakMap<object, WeakMap<object, Masker>>();
+
+/**
+ * The masker every hash of the pipeline's files is taken with (its own, never the run's, which
+ * learns more as it goes): the same for every selection of the same file and secrets.
+ */
+export function fileMasker(pipeline: Pipeline, env: Env): Masker {
+  const byEnv = learnt.get(pipeline.servers) ?? new WeakMap<object, Masker>();
+  learnt.set(pipeline.servers, byEnv);
+  let masker = byEnv.get(env);
+  if (!masker) {
+    masker = new Masker();
+    learnFileSecrets(pipeline, env, masker);
+    byEnv.set(env, masker);
+  }
+  return masker;
+}

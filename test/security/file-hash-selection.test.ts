@@ -1,0 +1,172 @@
+// The hashes of a pipeline's files (the report's pipeline.sha256, the journal's run record, a shard
+// manifest's) are of the file's text with every secret the FILE holds masked, whatever the run
+// selects: every server's literal password, not only the selected servers'. A hash that left
+// another server's literal password in the clear would be an offline check of a guess of it, a
+// static shard worker (which reaches its own sites) would hash the file otherwise than `shard`,
+// and a resume with another selection would see a changed file where none changed.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { serve, Sites } from '../../src/emulator/index.ts';
+import { ALL_SCOPES } from '../../src/api/scopes.ts';
+import { Masker } from '../../src/runner/masker.ts';
+import { pipelineSha256 } from '../../src/app/pipeline-input.ts';
+import { fileHash, valuesHash } from '../../src/journal/hashing.ts';
+import { encodeLine } from '../../src/journal/frame.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const siteName = (i: number) => `site-${String(i).padStart(4, '0')}`;
+/** Each site's own literal password, written in the file. */
+const passwordOf = (site: string) => `LitPw-${site.replace('-', '')}-K9q`;
+
+async function literalFleet(t: TestContext, n: number, rollout = '  over: site\n  waves: [rest]\n  max-failures: 1') {
+  const names = Array.from({ length: n }, (_, i) => siteName(i + 1));
+  const users = names.map((s, i) => ({ name: `u${i + 1}`, password: passwordOf(s), scopes: new Set(ALL_SCOPES) }));
+  const sites = new Sites({ users, monitoringRefreshMs: 0 });
+  const running = await serve(sites, { port: 0 });
+  t.after(() => running.close());
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-hash-'));
+  mkdirSync(join(dir, 'store'));
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Fleet release
+vars:
+  sites: [${names.join(', ')}]
+servers:
+${names.map((s, i) => `  ${s}: { url: "${running.url}/sites/${s}", username: u${i + 1}, password: ${passwordOf(s)} }`).join('\n')}
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+rollout:
+${rollout}
+steps:
+  - id: update
+    name: "Update \${{ matrix.site }}"
+    uses: update/system
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { target: prod }
+  - id: alerts
+    name: "No critical alert at \${{ matrix.site }}"
+    uses: monitoring/alerts
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { fail-on: critical }
+`,
+  );
+  const env = { PROD_TOKEN: 'prod-token' };
+  const applied = (path: string) =>
+    Object.fromEntries(
+      [...sites.started()]
+        .map(([name, site]) => [name, site.requests.filter((r) => r.applied && r.path.endsWith(path)).length] as const)
+        .filter(([, count]) => count > 0),
+    );
+  const cli = (args: string[]) => runCli(args, { env });
+  return { names, sites, dir, file, storeUrl: `file://${join(dir, 'store')}`, env, cli, applied };
+}
+
+/** The file's text with the given secrets masked, hashed as the reports hash it. */
+function maskedSha256(file: string, secrets: readonly string[]): string {
+  const masker = new Masker();
+  for (const s of secrets) masker.add(s);
+  return pipelineSha256([{ path: basename(file), text: readFileSync(file, 'utf8') }], (text) => masker.mask(text));
+}
+
+const runRecord = (journal: string) =>
+  JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!) as {
+    salt: string;
+    files: { path: string; hash: string }[];
+    sha256?: string;
+  };
+
+test('static shards of a fleet whose servers each write their own literal password: every worker runs its sites (the manifest hashes the file as each worker does), every site once', async (t) => {
+  const f = await literalFleet(t, 6, '  over: site\n  waves: [[site-0001], 3, rest]\n  max-failures: 1');
+  const planned = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '2']);
+  assert.equal(planned.code, 0, planned.stdout + planned.stderr);
+  const run = /^run (\S+) in /m.exec(planned.stderr)![1]!;
+  const specs = ['1/2', '2/2'];
+  const workers = await Promise.all(
+    specs.map((spec) => f.cli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec])),
+  );
+  workers.forEach((w, i) => assert.equal(w.code, 0, `worker ${specs[i]}: ${w.stdout}${w.stderr}`));
+  const counts = f.applied('/update/system');
+  assert.deepEqual(Object.keys(counts).sort(), f.names);
+  assert.ok(
+    Object.values(counts).every((c) => c === 1),
+    JSON.stringify(counts),
+  );
+});
+
+test("an --only run's report and journal hash the file as the full run does, every server's literal password masked: no offline check of another server's password", async (t) => {
+  const f = await literalFleet(t, 4);
+  const all = f.names.map(passwordOf);
+  const fullJson = join(f.dir, 'full.json');
+  const full = await f.cli(['run', f.file, '--journal', join(f.dir, 'full.jsonl'), '--report-json', fullJson]);
+  assert.equal(full.code, 0, full.stdout + full.stderr);
+  const oneJson = join(f.dir, 'one.json');
+  const oneJournal = join(f.dir, 'one.jsonl');
+  const one = await f.cli([
+    'run',
+    f.file,
+    '--only',
+    'site=site-0001',
+    '--journal',
+    oneJournal,
+    '--report-json',
+    oneJson,
+  ]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  const sha = (path: string) =>
+    (JSON.parse(readFileSync(path, 'utf8')) as { pipeline: { sha256: string } }).pipeline.sha256;
+  const everyMasked = maskedSha256(f.file, [...all, 'prod-token']);
+  assert.equal(sha(fullJson), everyMasked, "the full run's hash: every literal password masked");
+  assert.equal(sha(oneJson), everyMasked, "the --only run's hash: every literal password masked, not its site's alone");
+  assert.notEqual(sha(oneJson), maskedSha256(f.file, [passwordOf('site-0001'), 'prod-token']));
+  const record = runRecord(oneJournal);
+  assert.equal(record.sha256, everyMasked, "the journal's sha256");
+  assert.equal(runRecord(join(f.dir, 'full.jsonl')).sha256, everyMasked);
+  const masker = new Masker();
+  for (const s of [...all, 'prod-token']) masker.add(s);
+  assert.equal(record.files[0]!.hash, fileHash(record.salt, masker.mask(readFileSync(f.file, 'utf8'))));
+});
+
+test('a resume with no selection of an --only journal is told --only changed, never that the file changed', async (t) => {
+  const f = await literalFleet(t, 4);
+  const journal = join(f.dir, 'one.jsonl');
+  const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--journal', journal]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  const refused = await f.cli(['run', f.file, '--resume', journal]);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.doesNotMatch(refused.stderr, /file changed/);
+  assert.match(refused.stderr, /cannot resume: --only or --skip changed \(site=site-0001 then\)/);
+  const forced = await f.cli(['run', f.file, '--resume', journal, '--force']);
+  assert.equal(forced.code, 0, forced.stdout + forced.stderr);
+  assert.doesNotMatch(forced.stdout + forced.stderr, /file changed/);
+  // site-0001's update was carried; every other site's ran once.
+  assert.deepEqual(f.applied('/update/system'), Object.fromEntries(f.names.map((s) => [s, 1])));
+});
+
+test('a journal written before (its file hashed with the secrets its --only reached masked) resumes with that selection as unchanged: nothing applied is sent again', async (t) => {
+  const f = await literalFleet(t, 4);
+  const journal = join(f.dir, 'one.jsonl');
+  const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--journal', journal]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  // The run record as enginectl wrote it before: site-0001's password and the token masked, no other site's.
+  const [first, ...rest] = readFileSync(journal, 'utf8').split('\n');
+  const { crc: _crc, ...run } = JSON.parse(first!) as ReturnType<typeof runRecord> & { crc?: string; hash: string };
+  const masker = new Masker();
+  for (const s of [passwordOf('site-0001'), 'prod-token']) masker.add(s);
+  const files = run.files.map((file) => ({
+    path: file.path,
+    hash: fileHash(run.salt, masker.mask(readFileSync(f.file, 'utf8'))),
+  }));
+  assert.notEqual(files[0]!.hash, run.files[0]!.hash);
+  writeFileSync(journal, encodeLine({ ...run, files, hash: valuesHash(run.salt, files) }) + rest.join('\n'));
+  const resumed = await f.cli(['run', f.file, '--only', 'site=site-0001', '--resume', journal]);
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.doesNotMatch(resumed.stdout + resumed.stderr, /changed/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 });
+});
