@@ -94,7 +94,10 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   // doubt left by an earlier run is never dropped because a later run did not plan its instance.
   const planned = new Map(journal.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
   const common = [...planned.values()].filter((p) => now.has(p.key));
-  if (common.length === 0) {
+  // Another pipeline has none of the journal's instances in its file; another --only or --skip has
+  // them, not selected: a change of selection, refused unless --force as any other change.
+  const whole = instanceSet(pipeline, { only: {}, skip: {} }).keys;
+  if (common.length === 0 && ![...planned.keys()].some((key) => whole.has(key))) {
     refuse(
       `cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`,
       "resume with the pipeline that wrote the journal; --force does not make another pipeline's journal apply",
@@ -175,7 +178,6 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   }
   // In doubt and not in this run: another selection leaves it in doubt for a later run; a step
   // renamed, removed or moved (--force) cannot be matched, so it is decided here or the run refuses.
-  const whole = instanceSet(pipeline, { only: {}, skip: {} }).keys;
   const unmatched: string[] = [];
   for (const p of planned.values()) {
     if (now.has(p.key)) continue;

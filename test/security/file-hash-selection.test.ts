@@ -5,7 +5,7 @@
 // static shard worker (which reaches its own sites) would hash the file otherwise than `shard`,
 // and a resume with another selection would see a changed file where none changed.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -147,6 +147,22 @@ test('a resume with no selection of an --only journal is told --only changed, ne
   assert.doesNotMatch(forced.stdout + forced.stderr, /file changed/);
   // site-0001's update was carried; every other site's ran once.
   assert.deepEqual(f.applied('/update/system'), Object.fromEntries(f.names.map((s) => [s, 1])));
+});
+
+test('a resume with another selection (--only picks none of the journal instances) names --only, not another pipeline; with --force the selected sites run', async (t) => {
+  const f = await literalFleet(t, 4);
+  const journal = join(f.dir, 'one.jsonl');
+  const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--journal', journal]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  const copy = join(f.dir, 'copy.jsonl');
+  copyFileSync(journal, copy);
+  const refused = await f.cli(['run', f.file, '--only', 'site=site-0002', '--resume', copy]);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.doesNotMatch(refused.stderr, /another pipeline/);
+  assert.match(refused.stderr, /cannot resume: --only or --skip changed \(site=site-0001 then\)/);
+  const forced = await f.cli(['run', f.file, '--only', 'site=site-0002', '--resume', copy, '--force']);
+  assert.equal(forced.code, 0, forced.stdout + forced.stderr);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
 });
 
 test('a journal written before (its file hashed with the secrets its --only reached masked) resumes with that selection as unchanged: nothing applied is sent again', async (t) => {
