@@ -58,6 +58,11 @@ export class JournalReplica {
     return this.put(Buffer.alloc(0));
   }
 
+  /** The number of the segment the next push creates. */
+  get position(): number {
+    return this.next;
+  }
+
   private key(): string {
     return `${journalPrefix(this.runId)}${segment(this.next)}`;
   }

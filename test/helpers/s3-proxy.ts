@@ -10,10 +10,11 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** An answer the proxy gives instead of RGW's: the request is not forwarded. */
+/** An answer the proxy gives instead of RGW's: the request is not forwarded, unless `forwarded` (RGW did it; its answer lost). */
 export interface ProxyAnswer {
   status: number;
   body: string;
+  forwarded?: boolean;
 }
 
 /** S3's own front end throttling: 503 SlowDown (the SDK retries it, then fails the request). */
@@ -26,7 +27,8 @@ export const SLOW_DOWN: ProxyAnswer = {
  * A proxy in front of RGW, headers untouched (the Host header is signed): `answered` sees each
  * request with its body once RGW answered it, before the answer goes on; `before` sees it before it
  * is forwarded, and a promise it returns holds it until it settles; an answer it returns (or
- * settles with) is given instead, the request not forwarded. Its endpoint.
+ * settles with) is given instead, the request not forwarded (forwarded first when the answer says
+ * `forwarded`: RGW did it, and its answer was lost). Its endpoint.
  */
 export async function proxyInFront(
   t: TestContext,
@@ -43,15 +45,17 @@ export async function proxyInFront(
     const body = await bodyOf(req);
     const method = req.method ?? 'GET';
     const instead = await before?.(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
-    if (instead) {
-      res.writeHead(instead.status, { 'content-type': 'application/xml' });
-      return res.end(instead.body);
-    }
+    const answerInstead = () => {
+      res.writeHead(instead!.status, { 'content-type': 'application/xml' });
+      res.end(instead!.body);
+    };
+    if (instead && !instead.forwarded) return answerInstead();
     const forwarded = request(
       { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
       async (answer) => {
         const text = await bodyOf(answer);
         answered(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+        if (instead) return answerInstead();
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         res.end(text);
       },
