@@ -14,6 +14,7 @@ import type { JournalState } from '../journal/read.ts';
 import { readManifest, workerLease, type Manifest } from '../shard/manifest.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import { holderText, readLeaseRecord, type LeaseRecord } from '../store/lease.ts';
+import { ownLeaseName } from './run-own-lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 
 interface Lease {
@@ -33,23 +34,47 @@ interface Holding {
 /** How many lease records are read at once. */
 const AT_ONCE = 16;
 
-/** The newest record of each lease the store holds (its keys in order: the last of each name is its newest). */
-async function newestLeases(store: RunStore): Promise<Map<string, Lease>> {
+/**
+ * The newest record of each lease the store holds (its keys in order: the last of each name is its
+ * newest). A damaged record (STORE_DAMAGED) of a lease `mayHold` says cannot hold the run is left
+ * out: that lease is not this run's, whatever it says; one of a lease that may hold it refuses.
+ */
+async function newestLeases(store: RunStore, mayHold: (name: string) => boolean): Promise<Map<string, Lease>> {
   const newest = new Map<string, string>();
   for (const key of await store.list('leases/')) {
     const found = /^leases\/([^/]+)\/[0-9]{8}$/.exec(key);
     if (found) newest.set(found[1]!, key);
   }
+  const read = async (name: string): Promise<Lease | undefined> => {
+    try {
+      return { name, record: await readLeaseRecord(store, newest.get(name)!) };
+    } catch (error) {
+      if (error instanceof StoreError && error.code === 'STORE_DAMAGED' && !mayHold(name)) return undefined;
+      throw error;
+    }
+  };
   const leases = new Map<string, Lease>();
   const names = [...newest.keys()];
   for (let i = 0; i < names.length; i += AT_ONCE)
-    for (const lease of await Promise.all(
-      names
-        .slice(i, i + AT_ONCE)
-        .map(async (name) => ({ name, record: await readLeaseRecord(store, newest.get(name)!) })),
-    ))
-      leases.set(lease.name, lease);
+    for (const lease of await Promise.all(names.slice(i, i + AT_ONCE).map(read)))
+      if (lease) leases.set(lease.name, lease);
   return leases;
+}
+
+/**
+ * Whether lease `name` may hold run `runId`: its own lease (run.ID), the fleet lease(s) its
+ * journal's last run names in its `lease` record (journal version 4; "a, b" for a run over
+ * several), or a sharded run's worker (RUN.shard-I: siteHolding reads which). A journal whose last
+ * run has no lease record (version 3) may be an enginectl's that recorded no lease, and held a
+ * fleet lease of any name: every lease may hold it then. So may any when the record names a lease
+ * in words that are not a lease's name (masked). All leases are still read, whatever their names:
+ * a continue that took a lease its journal does not name yet (the pipeline's lease renamed since)
+ * holds the run before its run record says so, and is found by the holder its record names.
+ */
+function leasesThatMayHold(runId: string, state: JournalState): (name: string) => boolean {
+  const named = state.lease?.name.split(', ');
+  if (!named || !named.every((n) => /^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(n))) return () => true;
+  return (name) => name === ownLeaseName(runId) || named.includes(name) || workerOf(name) !== undefined;
 }
 
 /** A lease with a runner behind it, held or lapsed: not given up, not kept by a parked run. */
@@ -102,7 +127,7 @@ async function siteHolding(
 
 /** What holds run `runId`: its fleet lease, or the worker lease of the sharded run whose site it is; undefined when nothing does. */
 async function holdingOf(store: RunStore, runId: string, state: JournalState): Promise<Holding | undefined> {
-  const leases = await newestLeases(store);
+  const leases = await newestLeases(store, leasesThatMayHold(runId, state));
   const own = [...leases.values()].filter((l) => heldOnce(l.record) && l.record.holder.runId === runId);
   // A run over several leases (lease: over:) holds them all: the one that lapses last says it best.
   const fleet = own.sort((a, b) => b.record.expiresAt - a.record.expiresAt)[0];
