@@ -230,9 +230,9 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
     })
     .then((done) => ((parkedNow = parkedOf(done.result) !== undefined), done))
     .finally(async () => {
-      await holding?.end({ keep: parkedNow && pipeline.keepLeaseParked === true && taken !== undefined });
       const unsettled = await journal.spec.file.settle();
       if (unsettled) kit.warning(masker.mask(unsettled), { title: 'enginectl' });
+      await holding?.end({ keep: parkedNow && pipeline.keepLeaseParked === true && taken !== undefined });
       journal.spec.file.close();
     });
   if (halted) kit.error(masker.mask(halted.describe()), { title: `enginectl: ${halted.code}` });

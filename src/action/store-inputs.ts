@@ -1,12 +1,12 @@
 // The action's run store and lease inputs (store, lease, journal as a run id): the store opened
 // (ENGINECTL_STORE when the input is empty), the lease taken before the run, a lease without a
-// store refused as bad input; continue, a parked run of the store to go on with, its own lease
-// held while it goes on when it has no fleet lease (app/run-own-lease.ts), taken with the store.
+// store refused as bad input; continue, a parked run of the store to go on with. Every run of the
+// store holds the run's own lease while it runs (app/run-own-lease.ts), taken with the store.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { fenceToGoOn, openStoredRun, STORE_VARIABLE, type StoredRun } from '../app/stored-run.ts';
-import { takeOwnLease, type OwnLease } from '../app/run-own-lease.ts';
-import { takeRunLease, wantedLease, type TakenLease } from '../app/lease-setup.ts';
+import { holdStoredRun, type RunHold } from '../app/run-own-lease.ts';
+import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
 import { pendingDecisions, waitLines } from '../app/parked.ts';
 import type { Toolkit } from './toolkit.ts';
@@ -70,22 +70,17 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
           say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
         })
       : undefined;
-  // Without a fleet lease, a continue holds the run's own lease, taken before its journal is read
-  // or anything in doubt verified or decided (a live runner of the run: refused, JOURNAL_LOCKED).
-  const own =
-    !taken && stored?.resume
-      ? await takeOwnLease({
-          store: stored.store,
-          runId: stored.runId,
-          pipeline,
-          env: deps.env,
-          masker,
-          signal: deps.signal,
-          clock: { now: deps.now, sleep: deps.sleep },
-          say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
-        })
-      : undefined;
-  return { stored, taken: taken ?? own };
+  // Every runner of a stored run holds its own lease too, taken before its journal is read again
+  // and anything in doubt verified or decided (a live runner of the run: refused, JOURNAL_LOCKED).
+  const held = await holdStoredRun(stored, taken, {
+    pipeline,
+    env: deps.env,
+    masker,
+    signal: deps.signal,
+    clock: { now: deps.now, sleep: deps.sleep },
+    say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
+  });
+  return { stored, taken: held };
 }
 
 /** The continue input: a parked run of the store to go on with (as run --continue), resumed from the store as journal: RUN_ID is. */
@@ -100,7 +95,7 @@ export function continueInput(kit: Toolkit, env: Env): string {
 export async function stillParked(
   kit: Toolkit,
   journal: JournalSetup,
-  taken: TakenLease | OwnLease | undefined,
+  taken: RunHold | undefined,
   pipeline: Pipeline,
   masker: Masker,
 ): Promise<boolean> {
@@ -113,8 +108,8 @@ export async function stillParked(
   return true;
 }
 
-/** Going on with a stored run: the lease it holds (the fleet's, else the run's own, taken by storeAndLease), its journal fenced first. */
-export async function leaseToGoOn<L extends TakenLease | OwnLease>(
+/** Going on with a stored run: the leases it holds (its own, and the fleet's, taken by storeAndLease), its journal fenced first. */
+export async function leaseToGoOn<L extends RunHold>(
   stored: StoredRun | undefined,
   journal: JournalSetup,
   taken: L | undefined,

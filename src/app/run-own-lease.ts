@@ -1,16 +1,21 @@
-// A run that goes on with a stored run (run --continue or --resume from a store, the action's
-// continue) with no fleet lease holds the run's own lease, `run.ID`: what says a runner holds the
-// run (app/stored-run-held.ts), so `decide` refuses it (JOURNAL_LOCKED) until the run parks again
-// or ends, rather than write in the middle of its journal. Taken first, before the journal is read
-// and anything in doubt is verified or decided: a call another runner of the run has in flight is
-// not in doubt, and reading it as not applied would send it twice. Taken only when its last record
-// was released or lapsed (a runner killed by SIGKILL: its 2-minute ttl is the price), never from a
-// live runner, not even one of the same run: a second continue is refused (JOURNAL_LOCKED, saying
-// when the hold lapses). Renewed every third of its ttl and released at the end, on SIGTERM and
+// Every runner of a stored run (the first run --store, run --continue or --resume from a store,
+// the action's, with a fleet lease or without) holds the run's own lease, `run.ID`: what says a
+// runner holds the run (app/stored-run-held.ts), so `decide` refuses it (JOURNAL_LOCKED) until the
+// run parks again or ends, and so does any other runner of the run, rather than write in the
+// middle of its journal. Taken first, before the run's first record, and before the journal is
+// read (a resume's is read again from the store once it is held) and anything in doubt verified
+// or decided: a call another runner of the run has in flight is not in doubt, and reading it as
+// not applied would send it twice. A fleet lease, when the run has one, is taken before it (in one
+// order everywhere) and given back if it is refused. Taken only when its last record was released
+// or lapsed (a runner killed by SIGKILL: its 2-minute ttl is the price), never from a live runner,
+// not even one of the same run: a second runner is refused (JOURNAL_LOCKED, saying when the hold
+// lapses). Renewed every third of its ttl and released when the run parks or ends, on SIGTERM and
 // SIGINT too (the run ends through its finally). Not shown in the reports: it is no fleet lease.
+// A shard worker's site runs are held by the worker's lease (app/shard-site.ts), not by this one.
 import { UsageError } from '../errors.ts';
 import { LeaseError } from '../store/lease.ts';
-import { takeLease, type LeaseRequest } from './lease-setup.ts';
+import { takeLease, type LeaseRequest, type TakenLease } from './lease-setup.ts';
+import { readStoredRunAgain, type StoredRun } from './stored-run.ts';
 
 /** How long the own lease of a runner that stopped without releasing it keeps decide refused. */
 export const OWN_LEASE_TTL_MS = 2 * 60_000;
@@ -21,6 +26,15 @@ export interface OwnLease {
   lease: { check(): Promise<void>; stillHeld(): Promise<void> };
   end(options?: { keep?: boolean }): Promise<void>;
 }
+
+/** What a runner of a stored run holds: the run's own lease, and its fleet lease when it has one (its summary in the reports). */
+export interface RunHold {
+  lease: { check(): Promise<void>; stillHeld(): Promise<void>; summary?(): ReturnType<TakenLease['lease']['summary']> };
+  /** The own lease released, the fleet lease released or (keep) kept for the parked run's continue. */
+  end(options?: { keep?: boolean }): Promise<void>;
+}
+
+type OwnLeaseRequest = Omit<LeaseRequest, 'lease' | 'takeOver' | 'sameRun' | 'store' | 'runId'>;
 
 export async function takeOwnLease(request: Omit<LeaseRequest, 'lease' | 'takeOver' | 'sameRun'>): Promise<OwnLease> {
   const taken = await takeLease({
@@ -36,5 +50,47 @@ export async function takeOwnLease(request: Omit<LeaseRequest, 'lease' | 'takeOv
   return {
     lease: { check: () => taken.lease.check(), stillHeld: () => taken.lease.stillHeld() },
     end: () => taken.end(),
+  };
+}
+
+/**
+ * A runner of a stored run takes hold of it (the CLI's run and the action's): its own lease, once
+ * its fleet lease (`fleet`) is held; then a resume's journal read again, so that nothing is read or
+ * verified from a copy made before. Refused or failed: what it held is given back. Without a
+ * store, the fleet lease alone (there is none without a store).
+ */
+export async function holdStoredRun(
+  stored: StoredRun | undefined,
+  fleet: TakenLease | undefined,
+  request: OwnLeaseRequest,
+): Promise<RunHold | undefined> {
+  if (!stored) return fleet;
+  let own: OwnLease | undefined;
+  try {
+    own = await takeOwnLease({ ...request, store: stored.store, runId: stored.runId });
+    if (stored.resume) await readStoredRunAgain(stored);
+  } catch (error) {
+    await own?.end();
+    await fleet?.end();
+    throw error;
+  }
+  const held = own;
+  return {
+    lease: {
+      async check() {
+        await fleet?.lease.check();
+        await held.lease.check();
+      },
+      async stillHeld() {
+        await fleet?.lease.stillHeld();
+        await held.lease.stillHeld();
+      },
+      ...(fleet ? { summary: () => fleet.lease.summary() } : {}),
+    },
+    async end(options) {
+      // The own lease first: a runner of this run waiting for the fleet lease finds the run free once it has it.
+      await held.end();
+      await fleet?.end(options);
+    },
   };
 }

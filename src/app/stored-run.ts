@@ -109,10 +109,19 @@ export async function openStoredRun(request: {
 export async function fenceStoredRun(stored: StoredRun, tries = 8): Promise<void> {
   for (let i = 0; !(await stored.replica.fence()); i++) {
     if (i + 1 >= tries) throw grew(stored.store, stored.runId);
-    const { text, next } = await readStoredJournal(stored.store, stored.runId);
-    writeFileSync(stored.path, text, { mode: 0o600 });
-    stored.replica.readAgain(next);
+    await readStoredRunAgain(stored);
   }
+}
+
+/**
+ * A resumed run's journal read again from the store, its local copy laid anew: once this runner
+ * holds the run (app/run-own-lease.ts), so that what it verifies and decides is what the runner
+ * before it left, not the copy openStoredRun read before the lease was taken.
+ */
+export async function readStoredRunAgain(stored: StoredRun): Promise<void> {
+  const { text, next } = await readStoredJournal(stored.store, stored.runId);
+  writeFileSync(stored.path, text, { mode: 0o600 });
+  stored.replica.readAgain(next);
 }
 
 /**

@@ -12,7 +12,7 @@ import { runAndReport } from '../../app/run.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { fenceToGoOn, openStoredRun, STORE_VARIABLE, storedJournalNames } from '../../app/stored-run.ts';
 import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
-import { takeOwnLease } from '../../app/run-own-lease.ts';
+import { holdStoredRun } from '../../app/run-own-lease.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
 import { ciSink } from '../../ci/ci-sink.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
@@ -380,22 +380,18 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
           say: (m) => logger.warn(undefined, m),
         })
       : undefined;
-  // Going on with a stored run without a fleet lease: the run's own lease (decide refuses the run
-  // meanwhile), taken before its journal is read or anything in doubt verified or decided: a
-  // live runner of the run holds it (refused, JOURNAL_LOCKED), its call in flight is not in doubt.
-  const own =
-    !taken && stored?.resume
-      ? await takeOwnLease({
-          store: stored.store,
-          runId: stored.runId,
-          pipeline,
-          env: io.env,
-          masker,
-          signal: io.signal,
-          clock: realClock(),
-          say: (m) => logger.warn(undefined, m),
-        })
-      : undefined;
+  // Every runner of a stored run holds its own lease (decide and any other runner of the run refused
+  // meanwhile), taken before its first record, before its journal is read (a resume's read again
+  // once it is held) or anything in doubt verified or decided: a live runner of the run holds it
+  // (refused, JOURNAL_LOCKED), its call in flight is not in doubt.
+  const holding = await holdStoredRun(stored, taken, {
+    pipeline,
+    env: io.env,
+    masker,
+    signal: io.signal,
+    clock: realClock(),
+    say: (m) => logger.warn(undefined, m),
+  });
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   // A journal refused (a call in doubt, a changed file) gives the lease back at once.
   const journal: JournalSetup | undefined =
@@ -414,7 +410,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       verify: { masker, signal: io.signal },
       warn: (w) => logger.warn(undefined, w),
     }).catch(async (error: unknown) => {
-      await (taken ?? own)?.end();
+      await holding?.end();
       throw error;
     }));
   if (stored && journal) {
@@ -441,12 +437,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     io.stdout(`decide first: enginectl decide --store URL --run ${stored!.runId}\n`);
     keepLease = pipeline.keepLeaseParked === true;
     journal.spec.file.close();
-    await taken?.end({ keep: keepLease });
-    await own?.end();
+    await holding?.end({ keep: keepLease });
     return ExitCode.parked;
   }
-  // Going on with a stored run: its lease held (the fleet's, else the run's own), its journal fenced first (app/stored-run.ts).
-  const holding = taken ?? own;
+  // Going on with a stored run: its leases held (its own, and the fleet's), its journal fenced first (app/stored-run.ts).
   await fenceToGoOn(stored, journal, holding);
   const execute = async (emulatorUrl: string | undefined, clock: ReturnType<typeof realClock>) => {
     // --plan: the state the plan saw is read again before anything is sent; a stale plan is refused.
@@ -548,10 +542,11 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       io.stdout(`(simulated clock: waits took ${formatDuration(clock.advanced())} of emulator time)\n`);
     return code;
   } finally {
-    await holding?.end({ keep: keepLease && taken !== undefined });
-    // What the run wrote after its last durable record goes to the store too, before the file closes.
+    // What the run wrote after its last durable record goes to the store too, before the file closes
+    // and before the run is let go: a runner that holds it next reads every record of this one.
     const unsettled = await journal?.spec.file.settle();
     if (unsettled) logger.warn(undefined, unsettled);
+    await holding?.end({ keep: keepLease && taken !== undefined });
     journal?.spec.file.close();
   }
 }
