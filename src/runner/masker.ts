@@ -11,9 +11,9 @@ import { viewIsRaw } from '../text/decoded-view.ts';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { MASK } from '../text/mask.ts';
 import { escapeRegExp } from '../text/escape.ts';
-import { ciForms, MIN_LENGTH, secretForms } from './secret-forms.ts';
+import { ciForms, hasHexRun, hexRuns, MIN_LENGTH, secretForms, secretHexForms } from './secret-forms.ts';
 import { maskViews, viewPattern } from './mask-views.ts';
-import { maskWrapped } from './wrapped-base64.ts';
+import { maskSpans, maskWrapped } from './wrapped-base64.ts';
 
 export { MASK };
 export { MIN_LENGTH };
@@ -27,12 +27,14 @@ export interface MaskerHooks {
 
 export class Masker {
   private readonly forms = new Set<string>();
+  /** The hex forms, searched only where a text holds a run of hex digits (secret-forms.ts hasHexRun). */
+  private readonly hexForms = new Set<string>();
   /** The spellings given to onSecret so far. */
   private readonly announced = new Set<string>();
   /** The secrets added so far: a step's target token is added again at every instance. */
   private readonly secrets = new Set<string>();
   private readonly weak = new Set<string>();
-  private patterns: { raw: RegExp; view: RegExp | undefined } | undefined;
+  private patterns: Patterns | undefined;
 
   constructor(private readonly on: MaskerHooks = {}) {}
 
@@ -64,6 +66,7 @@ export class Masker {
       this.on.onSecret?.(form);
     }
     for (const form of secretForms(secret)) this.forms.add(form);
+    for (const form of secretHexForms(secret)) this.hexForms.add(form);
     this.patterns = undefined;
   }
 
@@ -78,17 +81,35 @@ export class Masker {
     for (const secret of [password, pair, Buffer.from(pair).toString('base64')]) this.add(secret, name);
   }
 
-  /** The forms as written, longest first (white space as any run of it), and as a reader sees them once every escape is undone. */
-  private compiled(): { raw: RegExp; view: RegExp | undefined } | undefined {
+  /**
+   * The forms as written, longest first (white space as any run of it), and as a reader sees them
+   * once every escape is undone; the hex forms apart, as written only.
+   */
+  private compiled(): Patterns | undefined {
     if (this.patterns || this.forms.size === 0) return this.patterns;
     const forms = [...this.forms].sort((a, b) => b.length - a.length);
+    const hex = [...this.hexForms].sort((a, b) => b.length - a.length);
     const raw = forms.map((f) => escapeRegExp(f).replace(/\s+/g, '\\s+'));
     const view = forms.map(viewPattern);
     this.patterns = {
       raw: new RegExp(raw.join('|'), 'g'),
+      hex: hex.length ? new RegExp(hex.map(escapeRegExp).join('|'), 'g') : undefined,
       view: view.length ? new RegExp(view.join('|'), 'g') : undefined,
+      longest: Math.max(forms[0]!.length, hex[0]?.length ?? 0),
     };
     return this.patterns;
+  }
+
+  /** `text` with every form as written replaced: the hex forms only inside runs of hex digits. */
+  private maskRaw(text: string, patterns: Patterns): string {
+    const hex = patterns.hex && hasHexRun(text) ? patterns.hex : undefined;
+    if (!hex) return text.replace(patterns.raw, MASK);
+    const spans: [number, number][] = [];
+    for (const [from, to] of hexRuns(text))
+      for (const m of text.slice(from, to).matchAll(hex)) spans.push([from + m.index, from + m.index + m[0].length]);
+    if (spans.length === 0) return text.replace(patterns.raw, MASK);
+    for (const m of text.matchAll(patterns.raw)) spans.push([m.index, m.index + m[0].length]);
+    return maskSpans(text, spans);
   }
 
   /** A line of text with every form of every secret replaced, however it is escaped: for logs and messages. */
@@ -99,11 +120,12 @@ export class Masker {
     // and a short text (a key, a status, a version) at every instance of a fleet: each is
     // searched once while the secrets stay the same. Fewer long texts are kept than short ones.
     const memo = text.length >= LONG_TEXT ? this.long : text.length <= SHORT_TEXT ? this.short : this.medium;
-    const known = memo.get(text, this.forms.size);
+    const version = this.forms.size + this.hexForms.size;
+    const known = memo.get(text, version);
     if (known !== undefined) return known;
-    const raw = maskWrapped(text.replace(patterns.raw, MASK), patterns.raw);
+    const raw = maskWrapped(this.maskRaw(text, patterns), patterns.raw, patterns.hex, patterns.longest);
     const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, patterns.view) : raw;
-    memo.set(text, masked, this.forms.size);
+    memo.set(text, masked, version);
     return masked;
   }
 
@@ -155,6 +177,14 @@ export class Masker {
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
   }
+}
+
+interface Patterns {
+  raw: RegExp;
+  hex: RegExp | undefined;
+  view: RegExp | undefined;
+  /** The longest form's length: how far around a wrapped line's break a form may reach. */
+  longest: number;
 }
 
 /** A text this long, or this short, is remembered once masked (Masker.mask). */

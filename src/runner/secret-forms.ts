@@ -5,17 +5,42 @@
 /** Shorter secrets are masked only in credential fields: in free text they would mask everything. */
 export const MIN_LENGTH = 3;
 
-/** The texts a secret may be written as before any escaping: itself, each line, base64, hex. */
+/** The texts a secret may be written as before any escaping: itself, each line, base64 (hex: secretHexForms). */
 export function secretForms(secret: string): string[] {
   const texts = textsOf(secret);
-  return unique([...texts, ...texts.flatMap(base64Forms), ...texts.flatMap(hexForms)]);
+  return unique([...texts, ...texts.flatMap(base64Forms)]);
 }
 
-/** Hex of a text's bytes, lower and upper case (inside a longer encoding too: hex is byte-aligned). */
-function hexForms(text: string): string[] {
-  const hex = Buffer.from(text).toString('hex');
-  return [hex, hex.toUpperCase()];
+/**
+ * Hex of each text's bytes, lower and upper case (inside a longer encoding too: hex is
+ * byte-aligned). Kept apart from the other forms: only hex digits, so they are looked for only
+ * in a text holding a run of hex digits as long as the shortest of them (hasHexRun), and never
+ * in a text's decoded view (no escape writes hex digits).
+ */
+export function secretHexForms(secret: string): string[] {
+  return unique(
+    textsOf(secret).flatMap((text) => {
+      const hex = Buffer.from(text).toString('hex');
+      return [hex, hex.toUpperCase()];
+    }),
+  );
 }
+
+/** A run of hex digits as long as the shortest hex form (2 × MIN_LENGTH). */
+const HEX_RUN = new RegExp(`[0-9a-fA-F]{${2 * MIN_LENGTH}}`);
+
+/** Whether `text` may hold a hex form: a run of hex digits at least 2 × MIN_LENGTH long. */
+export function hasHexRun(text: string): boolean {
+  return HEX_RUN.test(text);
+}
+
+/** The runs of hex digits in `text` long enough to hold a hex form: [from, to). */
+export function hexRuns(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(HEX_RUNS)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+const HEX_RUNS = new RegExp(`[0-9a-fA-F]{${2 * MIN_LENGTH},}`, 'g');
 
 /** A secret, trimmed, and each line of a multi-line one. */
 function textsOf(secret: string): string[] {

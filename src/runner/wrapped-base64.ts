@@ -4,6 +4,7 @@
 // LINE base64 characters before it, one after it); any other text costs one look per line break.
 
 import { MASK } from '../text/mask.ts';
+import { hasHexRun } from './secret-forms.ts';
 
 /** The fewest base64 characters before a line break that make it a wrapped line's end. */
 const LINE = 16;
@@ -45,11 +46,12 @@ function wraps(text: string): [number, number][] {
 }
 
 /**
- * `text` with every match of `pattern` (the forms as written) that spans a line break inside a
- * base64 run masked: the text is searched with those line breaks removed (matches that span none
- * were masked already).
+ * `text` with every match of `pattern` (the forms as written, global) or of `hex` (the hex forms) that
+ * spans a line break inside a base64 run masked: around each such break, as far as `longest` (the
+ * longest form's length, a run of white space counted once) either side, the text is searched with
+ * those line breaks removed (matches that span none were masked already).
  */
-export function maskWrapped(text: string, pattern: RegExp): string {
+export function maskWrapped(text: string, pattern: RegExp, hex: RegExp | undefined, longest: number): string {
   if (!text.includes('\n') && !text.includes('\\n')) return text;
   const cuts = wraps(text);
   if (cuts.length === 0) return text;
@@ -73,17 +75,67 @@ export function maskWrapped(text: string, pattern: RegExp): string {
     return pos + shift;
   };
   const spans: [number, number][] = [];
-  for (const m of joined.matchAll(pattern)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    if (marks.some(([mark]) => mark > start && mark < end)) spans.push([raw(start, false), raw(end, true)]);
+  for (const [from, to] of windows(joined, marks, longest)) {
+    const window = joined.slice(from, to);
+    for (const re of hex && hasHexRun(window) ? [pattern, hex] : [pattern])
+      for (const [start, end] of spanning(window, re, marks, from))
+        spans.push([raw(start + from, false), raw(end + from, true)]);
   }
+  return maskSpans(text, spans);
+}
+
+/**
+ * The stretches [from, to) of `joined` within `longest` characters (a run of white space counted
+ * once: a form's white space matches any run of it) of a cut, overlapping ones merged.
+ */
+function windows(joined: string, marks: [number, number][], longest: number): [number, number][] {
+  const out: [number, number][] = [];
+  const space = (at: number) => /\s/.test(joined[at] ?? '');
+  for (const [mark] of marks) {
+    let from = mark;
+    for (let n = 0; n < longest && from > 0; n++) {
+      from--;
+      while (from > 0 && space(from) && space(from - 1)) from--;
+    }
+    let to = mark;
+    for (let n = 0; n < longest && to < joined.length; n++) {
+      to++;
+      while (to < joined.length && space(to - 1) && space(to)) to++;
+    }
+    const last = out[out.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
+/**
+ * The matches of `pattern` in `window` (at `offset` in the joined text) that span a cut. A match
+ * that spans none does not hide one that starts inside it: the search goes on from its second
+ * character.
+ */
+function spanning(window: string, pattern: RegExp, marks: [number, number][], offset: number): [number, number][] {
+  const out: [number, number][] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(window); m !== null; m = pattern.exec(window)) {
+    const start = m.index + offset;
+    const end = start + m[0].length;
+    if (marks.some(([mark]) => mark > start && mark < end)) out.push([m.index, m.index + m[0].length]);
+    else pattern.lastIndex = m.index + 1;
+    if (m[0].length === 0) pattern.lastIndex = m.index + 1;
+  }
+  pattern.lastIndex = 0;
+  return out;
+}
+
+/** `text` with each span [from, to) replaced by MASK, overlapping spans as one. */
+export function maskSpans(text: string, spans: [number, number][]): string {
   if (spans.length === 0) return text;
   let out = '';
-  at = 0;
-  for (const [from, to] of spans) {
-    if (from < at) continue;
-    out += text.slice(at, from) + MASK;
+  let at = 0;
+  for (const [from, to] of spans.sort((a, b) => a[0] - b[0] || b[1] - a[1])) {
+    if (to <= at) continue;
+    out += from >= at ? text.slice(at, from) + MASK : '';
     at = to;
   }
   return out + text.slice(at);
