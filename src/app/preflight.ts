@@ -32,7 +32,7 @@ export async function preflight(
   live: LiveOptions,
   now: number,
   salt = newSalt(),
-): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
+): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => FileHashes }> {
   return planned(input, { live, emulator: live.emulatorUrl !== undefined, salt }, now);
 }
 
@@ -41,7 +41,7 @@ async function planned(
   input: PreflightInput,
   how: { live?: LiveOptions; emulator: boolean; salt: string },
   now: number,
-): Promise<{ plan: PlanOutput; saved: CurrentPlan }> {
+): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => FileHashes }> {
   const masker = new Masker();
   const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live: how.live });
   // The files hashed as the run hashes them: every secret the file holds masked, whatever the selection.
@@ -64,7 +64,30 @@ async function planned(
     servers,
     ...planKeyCheck(servers, key),
   };
-  return { plan, saved: savedPlan(identity, plan.steps, now) };
+  // A plan saved before that masking hashed the files with the secrets its selection reached
+  // (the plan's masker, as it stands now): compared too when the new hashes differ (withOlderHashes).
+  const legacy = (): FileHashes => {
+    const old = (t: string) => masker.mask(t);
+    return {
+      sha256: pipelineSha256(input.sources, old),
+      files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], old) })),
+    };
+  };
+  return { plan, saved: savedPlan(identity, plan.steps, now), legacy };
+}
+
+type FileHashes = { sha256: string; files: { path: string; sha256: string }[] };
+
+/**
+ * `current` with the files' hashes the saved plan holds when it was saved by a build that hashed
+ * them with the secrets its selection reached (app/file-hashes.ts comparedFiles, for journals):
+ * no field tells the two apart, so an unchanged file is not said changed. The new hashes otherwise.
+ */
+function withOlderHashes(saved: SavedPlan, current: CurrentPlan, legacy: () => FileHashes): CurrentPlan {
+  if (saved.pipeline.sha256 === current.pipeline.sha256) return current;
+  const old = legacy();
+  if (old.sha256 !== saved.pipeline.sha256) return current;
+  return { ...current, pipeline: { ...current.pipeline, ...old } };
 }
 
 /**
@@ -106,7 +129,8 @@ export async function checkPlanServers(
   emulator: boolean,
   now: number,
 ): Promise<void> {
-  const { saved: dry } = await planned(input, { emulator, salt: saved.salt ?? newSalt() }, now);
+  const made = await planned(input, { emulator, salt: saved.salt ?? newSalt() }, now);
+  const dry = withOlderHashes(saved, made.saved, made.legacy);
   refuseAnotherPipeline(saved, path, dry);
   checkPlanKey(saved, path, input.env);
   if (planServerChanges(saved, dry).length === 0) return;
@@ -121,7 +145,8 @@ export async function checkPlan(
   live: LiveOptions,
   now: number,
 ): Promise<void> {
-  const { saved: fresh } = await preflight(input, live, now, saved.salt);
+  const made = await preflight(input, live, now, saved.salt);
+  const fresh = withOlderHashes(saved, made.saved, made.legacy);
   refuseAnotherPipeline(saved, path, fresh);
   const moved = staleness(saved, fresh);
   if (moved.length > 0) throw stale(saved, path, moved);

@@ -186,3 +186,28 @@ test('a journal written before (its file hashed with the secrets its --only reac
   assert.doesNotMatch(resumed.stdout + resumed.stderr, /changed/);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 });
 });
+
+test('a plan saved before (its file hashed with the secrets its --only reached masked) runs with --plan: the file is not said changed', async (t) => {
+  const f = await literalFleet(t, 4);
+  const plan = join(f.dir, 'plan.json');
+  const made = await f.cli(['plan', f.file, '--live', '--only', 'site=site-0001', '--out', plan]);
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  // The plan as enginectl saved it before: site-0001's password and the token masked, no other site's.
+  const saved = JSON.parse(readFileSync(plan, 'utf8')) as {
+    pipeline: { sha256: string; files: { path: string; sha256: string }[] };
+  };
+  const old = maskedSha256(f.file, [passwordOf('site-0001'), 'prod-token']);
+  assert.notEqual(saved.pipeline.sha256, old);
+  saved.pipeline.sha256 = old;
+  saved.pipeline.files = saved.pipeline.files.map((file) => ({ path: file.path, sha256: old }));
+  writeFileSync(plan, JSON.stringify(saved, null, 2));
+  const ran = await f.cli(['run', f.file, '--only', 'site=site-0001', '--plan', plan]);
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.doesNotMatch(ran.stdout + ran.stderr, /changed/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 });
+  // A file that did change is still said changed.
+  writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('name: Fleet release', 'name: Fleet release\n# edited'));
+  const stale = await f.cli(['run', f.file, '--only', 'site=site-0001', '--plan', plan]);
+  assert.equal(stale.code, 2, stale.stdout + stale.stderr);
+  assert.match(stale.stderr, /PLAN_STALE|stale/);
+});
