@@ -1,7 +1,7 @@
 // The drift audit as the terminal shows it and as Markdown (job summary, an issue's body): a row
 // per site, what drifted and what was found, or that it could not be read.
 import type { AuditCheck, DriftAudit, SiteAudit } from './drift-audit.ts';
-import { cell, noMentions } from '../text/escape.ts';
+import { cell, codeSpan, noMentions } from '../text/escape.ts';
 
 const held = (checks: AuditCheck[]) =>
   `${checks.filter((c) => c.state === 'holds').length}/${checks.filter((c) => c.state === 'holds' || c.state === 'drift').length} hold`;
@@ -37,7 +37,7 @@ export function driftText(audit: DriftAudit): string {
 export function driftMarkdown(audit: DriftAudit): string {
   const icon = audit.drifted.length ? '🟥' : audit.unreachable.length ? '🟧' : '🟩';
   const out = [`## ${icon} ${cell(audit.name)}: ${cell(headline(audit))}`, ''];
-  out.push(`\`${cell(audit.file)}\` · read at ${audit.at} with GET requests only`, '');
+  out.push(`${codeSpan(audit.file)} · read at ${audit.at} with GET requests only`, '');
   out.push('| site | result | checks | what drifted or could not be read |', '|---|---|---|---|');
   for (const site of audit.sites) {
     const drift = site.checks

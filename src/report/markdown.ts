@@ -134,7 +134,7 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
     head: [
       `## ${icon} ${cell(report.pipeline.name)}: ${outcomeWord(report)}`,
       '',
-      `\`${cell(report.pipeline.file)}\` · ${c.total} step run(s): ${countsText(report)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${merged ? ` · merged from ${cell(merged)}` : ''}`,
+      `${codeSpan(report.pipeline.file)} · ${c.total} step run(s): ${countsText(report)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${merged ? ` · merged from ${cell(merged)}` : ''}`,
       '',
       ...runNotes(report).flatMap((note) => [`**${cell(note)}**`, '']),
       ...(fleet ? fleetLead(report, fleet, failed.length, where) : []),
