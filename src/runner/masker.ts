@@ -105,11 +105,9 @@ export class Masker {
     const hex = patterns.hex && hasHexRun(text) ? patterns.hex : undefined;
     if (!hex) return text.replace(patterns.raw, MASK);
     const spans: [number, number][] = [];
-    for (const [from, to] of hexRuns(text))
-      for (const m of text.slice(from, to).matchAll(hex)) spans.push([from + m.index, from + m.index + m[0].length]);
+    for (const [from, to] of hexRuns(text)) matches(hex, text.slice(from, to), from, spans);
     if (spans.length === 0) return text.replace(patterns.raw, MASK);
-    for (const m of text.matchAll(patterns.raw)) spans.push([m.index, m.index + m[0].length]);
-    return maskSpans(text, spans);
+    return maskSpans(text, matches(patterns.raw, text, 0, spans));
   }
 
   /** A line of text with every form of every secret replaced, however it is escaped: for logs and messages. */
@@ -177,6 +175,20 @@ export class Masker {
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
   }
+}
+
+/**
+ * `spans` with every match of `pattern` (global) in `text`, at `offset`. By exec on the pattern
+ * itself: matchAll would copy it, and a copy of a pattern of thousands of forms is compiled again.
+ */
+function matches(pattern: RegExp, text: string, offset: number, spans: [number, number][]): [number, number][] {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    spans.push([offset + m.index, offset + m.index + m[0].length]);
+    if (m[0].length === 0) pattern.lastIndex++;
+  }
+  pattern.lastIndex = 0;
+  return spans;
 }
 
 interface Patterns {
