@@ -39,7 +39,7 @@ const AT_ONCE = 16;
  * newest). A damaged record (STORE_DAMAGED) of a lease `mayHold` says cannot hold the run is left
  * out: that lease is not this run's, whatever it says; one of a lease that may hold it refuses.
  */
-async function newestLeases(store: RunStore, mayHold: (name: string) => boolean): Promise<Map<string, Lease>> {
+async function newestLeases(store: RunStore, mayHold: (name: string) => Promise<boolean>): Promise<Map<string, Lease>> {
   const newest = new Map<string, string>();
   for (const key of await store.list('leases/')) {
     const found = /^leases\/([^/]+)\/[0-9]{8}$/.exec(key);
@@ -49,7 +49,7 @@ async function newestLeases(store: RunStore, mayHold: (name: string) => boolean)
     try {
       return { name, record: await readLeaseRecord(store, newest.get(name)!) };
     } catch (error) {
-      if (error instanceof StoreError && error.code === 'STORE_DAMAGED' && !mayHold(name)) return undefined;
+      if (error instanceof StoreError && error.code === 'STORE_DAMAGED' && !(await mayHold(name))) return undefined;
       throw error;
     }
   };
@@ -64,17 +64,24 @@ async function newestLeases(store: RunStore, mayHold: (name: string) => boolean)
 /**
  * Whether lease `name` may hold run `runId`: its own lease (run.ID), the fleet lease(s) its
  * journal's last run names in its `lease` record (journal version 4; "a, b" for a run over
- * several), or a sharded run's worker (RUN.shard-I: siteHolding reads which). A journal whose last
+ * several), or the worker of a sharded run whose wave log names `runId` as the run of the site that
+ * worker owns (RUN.shard-I: ownerOf, as siteHolding reads it). A journal whose last
  * run has no lease record (version 3) may be an enginectl's that recorded no lease, and held a
  * fleet lease of any name: every lease may hold it then. So may any when the record names a lease
  * in words that are not a lease's name (masked). All leases are still read, whatever their names:
  * a continue that took a lease its journal does not name yet (the pipeline's lease renamed since)
  * holds the run before its run record says so, and is found by the holder its record names.
  */
-function leasesThatMayHold(runId: string, state: JournalState): (name: string) => boolean {
+function leasesThatMayHold(store: RunStore, runId: string, state: JournalState): (name: string) => Promise<boolean> {
   const named = state.lease?.name.split(', ');
-  if (!named || !named.every((n) => /^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(n))) return () => true;
-  return (name) => name === ownLeaseName(runId) || named.includes(name) || workerOf(name) !== undefined;
+  if (!named || !named.every((n) => /^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(n))) return () => Promise.resolve(true);
+  return async (name) => {
+    if (name === ownLeaseName(runId) || named.includes(name)) return true;
+    const worker = workerOf(name);
+    if (!worker) return false;
+    const owned = await ownerOf(store, worker.run, state);
+    return owned?.owner.siteRun === runId && owned.owner.worker === worker.index;
+  };
 }
 
 /** A lease with a runner behind it, held or lapsed: not given up, not kept by a parked run. */
@@ -84,6 +91,28 @@ const heldOnce = (r: LeaseRecord) => r.kind !== 'release' && r.parked !== true;
 function workerOf(name: string): { run: string; index: number } | undefined {
   const found = /^(.+)\.shard-([0-9]+)$/.exec(name);
   return found ? { run: found[1]!, index: Number(found[2]) } : undefined;
+}
+
+/**
+ * The site of sharded run `run` that the journal's last run was selected to (its one value of the
+ * manifest's `over`), with the owner its wave's log names for it and whether it has ended;
+ * undefined when there is none (no such sharded run: a lease named like a worker's that is not one).
+ */
+async function ownerOf(store: RunStore, run: string, state: JournalState) {
+  let manifest: Manifest;
+  try {
+    manifest = await readManifest(store, run);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'STORE_REFUSED') return undefined;
+    throw error;
+  }
+  const selected = state.runs.at(-1)?.only?.[manifest.over];
+  const site = selected?.length === 1 ? selected[0]! : undefined;
+  const wave = site === undefined ? -1 : manifest.waves.findIndex((w) => w.includes(site));
+  if (wave < 0) return undefined;
+  const log = await new WaveLog(store, run, wave + 1).read();
+  const owner = log.owners.get(site!);
+  return owner ? { manifest, site: site!, owner, ended: log.ended.has(site!) } : undefined;
 }
 
 /** The site of a sharded run whose worker holds run `runId`, with that worker's lease; undefined when none does. */
@@ -98,22 +127,11 @@ async function siteHolding(
     const worker = workerOf(lease.name);
     if (worker && heldOnce(lease.record)) runs.add(worker.run);
   }
-  const selected = state.runs.at(-1)?.only ?? {};
   for (const run of runs) {
-    let manifest: Manifest;
-    try {
-      manifest = await readManifest(store, run);
-    } catch (error) {
-      // A lease named like a worker's that is not one (no such sharded run): not this run's holder.
-      if (error instanceof StoreError && error.code === 'STORE_REFUSED') continue;
-      throw error;
-    }
-    const site = selected[manifest.over]?.length === 1 ? selected[manifest.over]![0]! : undefined;
-    const wave = site === undefined ? -1 : manifest.waves.findIndex((w) => w.includes(site));
-    if (wave < 0) continue;
-    const log = await new WaveLog(store, run, wave + 1).read();
-    const owner = log.owners.get(site!);
-    if (!owner || owner.siteRun !== runId || log.ended.has(site!)) continue;
+    const owned = await ownerOf(store, run, state);
+    if (!owned) continue;
+    const { manifest, site, owner, ended } = owned;
+    if (owner.siteRun !== runId || ended) continue;
     const lease = leases.get(workerLease(run, owner.worker));
     if (!lease || !heldOnce(lease.record) || lease.record.holder.runId !== owner.holder) continue;
     return {
@@ -127,7 +145,7 @@ async function siteHolding(
 
 /** What holds run `runId`: its fleet lease, or the worker lease of the sharded run whose site it is; undefined when nothing does. */
 async function holdingOf(store: RunStore, runId: string, state: JournalState): Promise<Holding | undefined> {
-  const leases = await newestLeases(store, leasesThatMayHold(runId, state));
+  const leases = await newestLeases(store, leasesThatMayHold(store, runId, state));
   const own = [...leases.values()].filter((l) => heldOnce(l.record) && l.record.holder.runId === runId);
   // A run over several leases (lease: over:) holds them all: the one that lapses last says it best.
   const fleet = own.sort((a, b) => b.record.expiresAt - a.record.expiresAt)[0];

@@ -60,6 +60,16 @@ test("a damaged record of a lease that cannot hold the run (another fleet's): de
   assert.equal(f.records(id).filter((r) => r.t === 'decide').length, 1, 'the decision recorded');
 });
 
+test("a damaged record of another sharded run's worker lease (RUN.shard-I of no shard of this run): decide and verify --store read the run as before", async (t) => {
+  const { f, id, damage, verify } = await parked(t, true);
+  damage('r-other-fleet.shard-0');
+  const listed = await f.decide(id);
+  assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+  const verified = await verify();
+  assert.doesNotMatch(verified.stdout + verified.stderr, /STORE_DAMAGED|is not a lease record/);
+  assert.match(verified.stdout, /^1 in doubt: /m, 'verify read the run and its call in doubt');
+});
+
 for (const lease of ['fleet', 'run.ID'])
   test(`a damaged record of a lease that can hold the run (${lease}): decide and verify --store refuse, STORE_DAMAGED, nothing recorded`, async (t) => {
     const { f, id, damage, verify } = await parked(t, true);
