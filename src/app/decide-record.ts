@@ -61,7 +61,8 @@ export async function recordDecision(
   if (failure instanceof UsageError && unsettled === undefined) throw failure;
   // The write failed, maybe after the store wrote it (an answer lost, its read-back failed too): what
   // the store holds now says. This decide's own bytes there: recorded. Another segment: another
-  // decision (or a runner) came first. None: nothing was recorded.
+  // decision (or a runner) came first. None: not there now, though a write that timed out on this
+  // side (an S3 PUT) may still land later: said so, with how to look before deciding again.
   const pushed = readFileSync(stored.path).subarray(read.length);
   let landed: Buffer | undefined;
   try {
@@ -76,7 +77,17 @@ export async function recordDecision(
       },
     );
   }
-  if (landed === undefined) throw failure;
+  if (landed === undefined) {
+    const message = `run ${stored.runId}: the decision could not be written to the store (${unsettled ?? (failure as Error).message}), and is not found in the store now; a write that timed out may still land later`;
+    const hint = `look again with enginectl decide --store URL --run ${stored.runId} (it lists what is decided) before deciding again: decide again only if this decision is not there`;
+    if (failure instanceof UsageError) throw new UsageError('DECISION_REFUSED', message, { hint });
+    if (failure instanceof StoreError)
+      throw new StoreError(failure.code as ConstructorParameters<typeof StoreError>[0], message, {
+        cause: failure,
+        hint,
+      });
+    throw failure;
+  }
   if (pushed.length > 0 && landed.equals(pushed)) return;
   throw new UsageError(
     'DECISION_REFUSED',
