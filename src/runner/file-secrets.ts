@@ -5,8 +5,10 @@
 // a static shard worker (its own sites) refused its manifest, a resume with another --only saw a
 // changed file. Learnt: the secrets the file names (secrets.X) that the run is given; every
 // server's, target's and step input's credential, literal or resolved; the vars that read a
-// secret. Nothing else from the environment (an env.X holding a URL with a password is the run's
-// masker's to learn, not the hash's: the hash would then depend on the machine).
+// secret; the password in a server's URL (servers.X.url), literal or resolved, from the environment
+// too (the pipeline names that URL as a server's: `url: ${{ env.PROD_URL }}`). Nothing else from
+// the environment (an env.X the pipeline does not name as a server's URL, holding a URL with a
+// password, is the run's masker's to learn, not the hash's: the hash would then depend on the machine).
 import { compiledReferences, isStatic, resolveDeep, toText } from '../expr/index.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
