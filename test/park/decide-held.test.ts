@@ -6,42 +6,12 @@
 // are held at a gateway in front of the emulator until the test lets them through; the clock is
 // the fleet's simulated one.
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { gatewayInFront } from '../helpers/gateway.ts';
+import { test } from 'node:test';
+import { heldFleet } from './held-fleet.ts';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
 
 const UPDATE = '/api/devops/v1/update/system';
 const HOUR = 3_600_000;
-
-/** A fleet behind a gateway that holds the next request `hold` matches until `release`. */
-async function heldFleet(t: TestContext, n: number, rollout: string) {
-  let hold: { match: (m: string, p: string) => boolean; arrived: () => void; released: Promise<void> } | undefined;
-  const f = await parkFleet(t, n, rollout, '', '', {
-    front: (url) =>
-      gatewayInFront(
-        t,
-        url,
-        () => undefined,
-        async (method, path) => {
-          const h = hold;
-          if (!h?.match(method, path)) return;
-          hold = undefined;
-          h.arrived();
-          await h.released;
-        },
-      ),
-  });
-  const holdNext = (match: (m: string, p: string) => boolean) => {
-    let arrived!: () => void;
-    let release!: () => void;
-    const reached = new Promise<void>((resolve) => (arrived = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    hold = { match, arrived, released };
-    t.after(release);
-    return { reached, release };
-  };
-  return { f, holdNext };
-}
 
 test('decide while a --continue of the run is under way (its write held) is refused, JOURNAL_LOCKED, and records nothing; the continue ends undamaged', async (t) => {
   const { f, holdNext } = await heldFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`);

@@ -5,51 +5,14 @@
 // a runner with a fleet lease, and a first run, held no own lease: the second took it, read the
 // first's write in flight as in doubt, verified it not applied and sent it again (applied twice).
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { gatewayInFront } from '../helpers/gateway.ts';
-import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { heldFleet, UPDATE_ENTITY, WRITE } from './held-fleet.ts';
+import { PARKED, runIdOf } from './helpers.ts';
 
-const UPDATE = '/api/classes/v1/classes/12/entities/2001';
-const WRITE = `  - id: update
-    name: "Update \${{ matrix.site }}"
-    uses: classes/update
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    longest: 1m
-    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }`;
-
-/** A fleet of 3 whose gateway holds the next request `holdNext` names until released. */
-async function heldFleet(t: TestContext) {
-  let hold: { match: (m: string, p: string) => boolean; arrived: () => void; released: Promise<void> } | undefined;
-  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`, '', '', {
-    write: WRITE,
-    front: (url) =>
-      gatewayInFront(
-        t,
-        url,
-        () => undefined,
-        async (method, path) => {
-          const h = hold;
-          if (!h?.match(method, path)) return;
-          hold = undefined;
-          h.arrived();
-          await h.released;
-        },
-      ),
-  });
-  const holdNext = (match: (m: string, p: string) => boolean) => {
-    let arrived!: () => void;
-    let release!: () => void;
-    const reached = new Promise<void>((resolve) => (arrived = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    hold = { match, arrived, released };
-    t.after(release);
-    return { reached, release };
-  };
-  return { f, holdNext };
-}
+const UPDATE = UPDATE_ENTITY;
+const ROLLOUT = `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`;
 
 /** The second runner refused before it read or recorded anything: the run's journal is in use. */
 function refused(second: { code: number | null; stdout: string; stderr: string }) {
@@ -60,7 +23,7 @@ function refused(second: { code: number | null; stdout: string; stderr: string }
 }
 
 test('a continue holding the fleet lease (--lease fleet) with its PATCH in flight: a second continue without --lease is refused (JOURNAL_LOCKED), the write applied once', async (t) => {
-  const { f, holdNext } = await heldFleet(t);
+  const { f, holdNext } = await heldFleet(t, 3, ROLLOUT, WRITE);
   const first = await f.run();
   assert.equal(first.code, PARKED, first.stdout + first.stderr);
   const id = runIdOf(first.stdout)!;
@@ -84,7 +47,7 @@ test('a continue holding the fleet lease (--lease fleet) with its PATCH in fligh
 });
 
 test('the first run --store (no lease) with its PATCH in flight: a --resume of it with --in-doubt verify-and-retry is refused (JOURNAL_LOCKED), the write applied once', async (t) => {
-  const { f, holdNext } = await heldFleet(t);
+  const { f, holdNext } = await heldFleet(t, 3, ROLLOUT, WRITE);
   const h = holdNext((m, path) => m === 'PATCH' && path === `/sites/site-001${UPDATE}`);
   const going = f.run();
   await h.reached;

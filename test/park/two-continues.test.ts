@@ -4,58 +4,21 @@
 // took the live own lease at once ("from an earlier runner of the same run"), read the first's
 // write in flight as in doubt, decided it (verify read it not applied) and sent it again.
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import { acquireLease, type LeaseClock } from '../../src/store/lease.ts';
 import { DirectoryStore } from '../../src/store/directory.ts';
-import { gatewayInFront } from '../helpers/gateway.ts';
-import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { heldFleet, UPDATE_ENTITY, WRITE } from './held-fleet.ts';
+import { PARKED, runIdOf } from './helpers.ts';
 
-const UPDATE = '/api/classes/v1/classes/12/entities/2001';
-const WRITE = `  - id: update
-    name: "Update \${{ matrix.site }}"
-    uses: classes/update
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    longest: 1m
-    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }`;
-
-/** A fleet of 3 whose gateway holds the next request `holdNext` names until released. */
-async function heldFleet(t: TestContext) {
-  let hold: { match: (m: string, p: string) => boolean; arrived: () => void; released: Promise<void> } | undefined;
-  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`, '', '', {
-    write: WRITE,
-    front: (url) =>
-      gatewayInFront(
-        t,
-        url,
-        () => undefined,
-        async (method, path) => {
-          const h = hold;
-          if (!h?.match(method, path)) return;
-          hold = undefined;
-          h.arrived();
-          await h.released;
-        },
-      ),
-  });
-  const holdNext = (match: (m: string, p: string) => boolean) => {
-    let arrived!: () => void;
-    let release!: () => void;
-    const reached = new Promise<void>((resolve) => (arrived = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    hold = { match, arrived, released };
-    t.after(release);
-    return { reached, release };
-  };
-  return { f, holdNext };
-}
+const UPDATE = UPDATE_ENTITY;
+const ROLLOUT = `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`;
 
 for (const [what, method, inDoubt] of [
   ['its PATCH in flight, the second with --in-doubt verify-and-retry', 'PATCH', ['--in-doubt', 'verify-and-retry']],
   ['its read before the write in flight, the second with no --in-doubt', 'GET', []],
 ] as const)
   test(`a second --continue while the first has ${what}: refused (JOURNAL_LOCKED), the write applied once`, async (t) => {
-    const { f, holdNext } = await heldFleet(t);
+    const { f, holdNext } = await heldFleet(t, 3, ROLLOUT, WRITE);
     const first = await f.run();
     assert.equal(first.code, PARKED, first.stdout + first.stderr);
     const id = runIdOf(first.stdout)!;
@@ -82,7 +45,7 @@ for (const [what, method, inDoubt] of [
   });
 
 test('a continue whose hold another runner of the run went on with stops LEASE_LOST saying so: nothing verified its calls, --in-doubt verify checks them', async (t) => {
-  const { f, holdNext } = await heldFleet(t);
+  const { f, holdNext } = await heldFleet(t, 3, ROLLOUT, WRITE);
   const first = await f.run();
   assert.equal(first.code, PARKED, first.stdout + first.stderr);
   const id = runIdOf(first.stdout)!;
