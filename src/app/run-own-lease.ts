@@ -11,11 +11,18 @@
 // not even one of the same run: a second runner is refused (JOURNAL_LOCKED, saying when the hold
 // lapses). Renewed every third of its ttl and released when the run parks or ends, on SIGTERM and
 // SIGINT too (the run ends through its finally). Not shown in the reports: it is no fleet lease.
-// A shard worker's site runs are held by the worker's lease (app/shard-site.ts), not by this one.
+// A shard worker's site runs are held by the worker's lease (app/shard-site.ts), not by this one:
+// a runner of a site's run (run --resume SITE_RUN) is refused (JOURNAL_LOCKED) while that worker's
+// lease is live and the site not ended, as verify and decide are (app/stored-run-held.ts), once
+// it holds the run's own lease and has read its journal, before anything is verified or sent.
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { LeaseError } from '../store/lease.ts';
 import { takeLease, type LeaseRequest, type TakenLease } from './lease-setup.ts';
 import { readStoredRunAgain, type StoredRun } from './stored-run.ts';
+import { refuseWhileHeld } from './stored-run-held.ts';
+import { readJournal } from '../journal/read.ts';
+import { journalKey } from '../journal/seal.ts';
 
 /** How long the own lease of a runner that stopped without releasing it keeps decide refused. */
 export const OWN_LEASE_TTL_MS = 2 * 60_000;
@@ -68,7 +75,10 @@ export async function holdStoredRun(
   let own: OwnLease | undefined;
   try {
     own = await takeOwnLease({ ...request, store: stored.store, runId: stored.runId });
-    if (stored.resume) await readStoredRunAgain(stored);
+    if (stored.resume) {
+      await readStoredRunAgain(stored);
+      await refuseWhileSiteHeld(stored, request);
+    }
   } catch (error) {
     await own?.end();
     await fleet?.end();
@@ -93,4 +103,25 @@ export async function holdStoredRun(
       await fleet?.end(options);
     },
   };
+}
+
+/** A site of a sharded run whose live worker writes it (its worker lease, not run.ID) is refused: its call in flight is not in doubt. */
+async function refuseWhileSiteHeld(stored: StoredRun, request: OwnLeaseRequest): Promise<void> {
+  let state;
+  try {
+    state = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, journalKey(request.env));
+  } catch {
+    return; // A journal that cannot be read is refused as it is when the run opens it (app/journal-setup.ts).
+  }
+  const now = request.clock.now();
+  const said = await refuseWhileHeld(
+    stored.store,
+    stored.runId,
+    state,
+    'resume it',
+    now,
+    'Nothing was verified or sent',
+    true,
+  );
+  if (said.warning) request.say(said.warning);
 }

@@ -7,7 +7,8 @@
 // verifies its calls then, and so may verify, saying so). A run's fleet lease (lease:, --lease)
 // names the run as its holder. A site of a sharded run is its worker's while the attempt its
 // wave's log names as the site's owner holds that worker's lease (RUN.shard-I) and the site has
-// not ended (app/shard-under-way.ts reads a run under way the same way). A lease kept by a parked
+// not ended (app/shard-under-way.ts reads a run under way the same way): run --resume/--continue of
+// that site's run is refused too (app/run-own-lease.ts), its worker holding no run.ID. A lease kept by a parked
 // run (park: { keep-lease: true }) has no runner behind it: that run exited.
 import { UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
@@ -143,9 +144,18 @@ async function siteHolding(
   return undefined;
 }
 
-/** What holds run `runId`: its fleet lease, or the worker lease of the sharded run whose site it is; undefined when nothing does. */
-async function holdingOf(store: RunStore, runId: string, state: JournalState): Promise<Holding | undefined> {
+/**
+ * What holds run `runId`: its fleet lease, or the worker lease of the sharded run whose site it is;
+ * undefined when nothing does. `sites`: the worker's alone (a runner of the run holding its fleet lease itself).
+ */
+async function holdingOf(
+  store: RunStore,
+  runId: string,
+  state: JournalState,
+  sites = false,
+): Promise<Holding | undefined> {
   const leases = await newestLeases(store, leasesThatMayHold(store, runId, state));
+  if (sites) return siteHolding(store, runId, state, leases);
   const own = [...leases.values()].filter((l) => heldOnce(l.record) && l.record.holder.runId === runId);
   // A run over several leases (lease: over:) holds them all: the one that lapses last says it best.
   const fleet = own.sort((a, b) => b.record.expiresAt - a.record.expiresAt)[0];
@@ -173,8 +183,10 @@ export async function refuseWhileHeld(
   now: number,
   /** What the refusal says it did not do. */
   nothing = 'Nothing was verified',
+  /** A runner of the run itself (run --resume/--continue, the action), its own leases held: refused only by a site's live worker. */
+  sites = false,
 ): Promise<{ warning?: string }> {
-  const holding = await holdingOf(store, runId, state);
+  const holding = await holdingOf(store, runId, state, sites);
   if (!holding) return {};
   const { lease, who } = holding;
   const name = `${store.url} run ${runId}`;
