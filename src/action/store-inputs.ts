@@ -72,14 +72,19 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
       : undefined;
   // Every runner of a stored run holds its own lease too, taken before its journal is read again
   // and anything in doubt verified or decided (a live runner of the run: refused, JOURNAL_LOCKED).
-  const held = await holdStoredRun(stored, taken, {
-    pipeline,
-    env: deps.env,
-    masker,
-    signal: deps.signal,
-    clock: { now: deps.now, sleep: deps.sleep },
-    say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
-  });
+  const held = await holdStoredRun(
+    stored,
+    taken,
+    {
+      pipeline,
+      env: deps.env,
+      masker,
+      signal: deps.signal,
+      clock: { now: deps.now, sleep: deps.sleep },
+      say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
+    },
+    leaseWanted?.ttlMs,
+  );
   return { stored, taken: held };
 }
 

@@ -20,14 +20,12 @@ import { UsageError } from '../errors.ts';
 import { LeaseError } from '../store/lease.ts';
 import { takeLease, type LeaseRequest, type TakenLease } from './lease-setup.ts';
 import { readStoredRunAgain, type StoredRun } from './stored-run.ts';
-import { refuseWhileHeld } from './stored-run-held.ts';
+import { ownLeaseName, refuseWhileHeld } from './stored-run-held.ts';
 import { readJournal } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 
-/** How long the own lease of a runner that stopped without releasing it keeps decide refused. */
+/** How long the own lease of a runner that stopped without releasing it keeps decide refused, when the runner holds no fleet lease (with one, the fleet lease's ttl: both say the same runner is alive). */
 export const OWN_LEASE_TTL_MS = 2 * 60_000;
-
-export const ownLeaseName = (runId: string) => `run.${runId}`;
 
 export interface OwnLease {
   lease: { check(): Promise<void>; stillHeld(): Promise<void> };
@@ -43,10 +41,13 @@ export interface RunHold {
 
 type OwnLeaseRequest = Omit<LeaseRequest, 'lease' | 'takeOver' | 'sameRun' | 'store' | 'runId'>;
 
-export async function takeOwnLease(request: Omit<LeaseRequest, 'lease' | 'takeOver' | 'sameRun'>): Promise<OwnLease> {
+export async function takeOwnLease(
+  request: Omit<LeaseRequest, 'lease' | 'takeOver' | 'sameRun'>,
+  ttlMs = OWN_LEASE_TTL_MS,
+): Promise<OwnLease> {
   const taken = await takeLease({
     ...request,
-    lease: { name: ownLeaseName(request.runId), ttlMs: OWN_LEASE_TTL_MS, waitMs: 0 },
+    lease: { name: ownLeaseName(request.runId), ttlMs, waitMs: 0 },
     sameRun: true,
   }).catch((error: unknown) => {
     // Held by a live runner of this run: its journal is in use, as a JOURNAL file's lock says.
@@ -70,11 +71,13 @@ export async function holdStoredRun(
   stored: StoredRun | undefined,
   fleet: TakenLease | undefined,
   request: OwnLeaseRequest,
+  /** The fleet lease's ttl, when the runner holds one: the own lease lapses with it (one runner, one liveness). */
+  fleetTtlMs?: number,
 ): Promise<RunHold | undefined> {
   if (!stored) return fleet;
   let own: OwnLease | undefined;
   try {
-    own = await takeOwnLease({ ...request, store: stored.store, runId: stored.runId });
+    own = await takeOwnLease({ ...request, store: stored.store, runId: stored.runId }, fleet ? fleetTtlMs : undefined);
     if (stored.resume) {
       await readStoredRunAgain(stored);
       await refuseWhileSiteHeld(stored, request);

@@ -15,7 +15,6 @@ import type { JournalState } from '../journal/read.ts';
 import { readManifest, workerLease, type Manifest } from '../shard/manifest.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import { holderText, readLeaseRecord, type LeaseRecord } from '../store/lease.ts';
-import { ownLeaseName } from './run-own-lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 
 interface Lease {
@@ -31,6 +30,9 @@ interface Holding {
   /** What to read while it runs (enginectl lease status, report --merge). */
   watch: string;
 }
+
+/** The name of a run's own lease, which every runner of a stored run holds (app/run-own-lease.ts). */
+export const ownLeaseName = (runId: string) => `run.${runId}`;
 
 /** How many lease records are read at once. */
 const AT_ONCE = 16;

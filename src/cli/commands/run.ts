@@ -384,14 +384,19 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   // meanwhile), taken before its first record, before its journal is read (a resume's read again
   // once it is held) or anything in doubt verified or decided: a live runner of the run holds it
   // (refused, JOURNAL_LOCKED), its call in flight is not in doubt.
-  const holding = await holdStoredRun(stored, taken, {
-    pipeline,
-    env: io.env,
-    masker,
-    signal: io.signal,
-    clock: realClock(),
-    say: (m) => logger.warn(undefined, m),
-  });
+  const holding = await holdStoredRun(
+    stored,
+    taken,
+    {
+      pipeline,
+      env: io.env,
+      masker,
+      signal: io.signal,
+      clock: realClock(),
+      say: (m) => logger.warn(undefined, m),
+    },
+    leaseWanted?.ttlMs,
+  );
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   // A journal refused (a call in doubt, a changed file) gives the lease back at once.
   const journal: JournalSetup | undefined =
