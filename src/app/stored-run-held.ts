@@ -159,8 +159,12 @@ async function holdingOf(
   const leases = await newestLeases(store, leasesThatMayHold(store, runId, state));
   if (sites) return siteHolding(store, runId, state, leases);
   const own = [...leases.values()].filter((l) => heldOnce(l.record) && l.record.holder.runId === runId);
-  // A run over several leases (lease: over:) holds them all: the one that lapses last says it best.
-  const fleet = own.sort((a, b) => b.record.expiresAt - a.record.expiresAt)[0];
+  // A run over several leases (lease: over:) holds them all: the one that lapses last says it best;
+  // a fleet lease before the run's own (the name the operator gave and watches), which every runner holds too.
+  const mine = ownLeaseName(runId);
+  const fleet = own.sort(
+    (a, b) => +(a.name === mine) - +(b.name === mine) || b.record.expiresAt - a.record.expiresAt,
+  )[0];
   if (fleet)
     return {
       lease: fleet,
