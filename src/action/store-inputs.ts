@@ -55,36 +55,22 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
       'BAD_INPUT',
       `the lease ${leaseWanted.name} lives in a run store: set input store (or ENGINECTL_STORE)`,
     );
+  // What each lease this runner takes is told of it: one set for its fleet lease and its own.
+  const runner = {
+    pipeline,
+    env: deps.env,
+    masker,
+    signal: deps.signal,
+    clock: { now: deps.now, sleep: deps.sleep },
+    say: (m: string) => kit.warning(masker.mask(m), { title: 'enginectl' }),
+  };
   const taken =
     leaseWanted && stored
-      ? await takeRunLease({
-          store: stored.store,
-          lease: leaseWanted,
-          selection,
-          runId: stored.runId,
-          pipeline,
-          env: deps.env,
-          masker,
-          signal: deps.signal,
-          clock: { now: deps.now, sleep: deps.sleep },
-          say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
-        })
+      ? await takeRunLease({ ...runner, store: stored.store, lease: leaseWanted, selection, runId: stored.runId })
       : undefined;
   // Every runner of a stored run holds its own lease too, taken before its journal is read again
   // and anything in doubt verified or decided (a live runner of the run: refused, JOURNAL_LOCKED).
-  const held = await holdStoredRun(
-    stored,
-    taken,
-    {
-      pipeline,
-      env: deps.env,
-      masker,
-      signal: deps.signal,
-      clock: { now: deps.now, sleep: deps.sleep },
-      say: (m) => kit.warning(masker.mask(m), { title: 'enginectl' }),
-    },
-    leaseWanted?.ttlMs,
-  );
+  const held = await holdStoredRun(stored, taken, runner, leaseWanted?.ttlMs);
   return { stored, taken: held };
 }
 

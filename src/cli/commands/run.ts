@@ -364,39 +364,31 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       'BAD_ARGUMENTS',
       'run: --take-over takes over an expired lease, with --reason "what you checked" (recorded)',
     );
+  // What each lease this runner takes is told of it: one set for its fleet lease and its own.
+  const runner = {
+    pipeline,
+    env: io.env,
+    masker,
+    signal: io.signal,
+    clock: realClock(),
+    say: (m: string) => logger.warn(undefined, m),
+  };
   const taken =
     leaseWanted && stored
       ? await takeRunLease({
+          ...runner,
           store: stored.store,
           lease: leaseWanted,
           selection,
           runId: stored.runId,
-          pipeline,
-          env: io.env,
-          masker,
-          signal: io.signal,
-          clock: realClock(),
           takeOver: values['take-over'] ? { reason: values.reason!, by: operatorOf(io.env) } : undefined,
-          say: (m) => logger.warn(undefined, m),
         })
       : undefined;
   // Every runner of a stored run holds its own lease (decide and any other runner of the run refused
   // meanwhile), taken before its first record, before its journal is read (a resume's read again
   // once it is held) or anything in doubt verified or decided: a live runner of the run holds it
   // (refused, JOURNAL_LOCKED), its call in flight is not in doubt.
-  const holding = await holdStoredRun(
-    stored,
-    taken,
-    {
-      pipeline,
-      env: io.env,
-      masker,
-      signal: io.signal,
-      clock: realClock(),
-      say: (m) => logger.warn(undefined, m),
-    },
-    leaseWanted?.ttlMs,
-  );
+  const holding = await holdStoredRun(stored, taken, runner, leaseWanted?.ttlMs);
   // Opened (and locked) last, once every other input was checked; closed whatever happens.
   // A journal refused (a call in doubt, a changed file) gives the lease back at once.
   const journal: JournalSetup | undefined =
