@@ -1,4 +1,4 @@
-// Secrets registered once, then masked in values and in log lines: as written, in hex, in base64
+// Secrets registered once, then masked in values and in log lines: as written, in hex (any case), in base64
 // (four spellings, inside longer values too, wrapped at a fixed width: runner/wrapped-base64.ts)
 // and each line of a multi-line secret, however the text
 // escapes them (JSON, URL, form, HTML references) or a page would join them again (Markdown
@@ -93,7 +93,8 @@ export class Masker {
     const view = forms.map(viewPattern);
     this.patterns = {
       raw: new RegExp(raw.join('|'), 'g'),
-      hex: hex.length ? new RegExp(hex.map(escapeRegExp).join('|'), 'g') : undefined,
+      // Hex in any case: a server may write `6A6b...` as well as all-lower or all-upper.
+      hex: hex.length ? new RegExp(hex.join('|'), 'gi') : undefined,
       view: view.length ? new RegExp(view.join('|'), 'g') : undefined,
       longest: Math.max(forms[0]!.length, hex[0]?.length ?? 0),
     };

@@ -12,18 +12,13 @@ export function secretForms(secret: string): string[] {
 }
 
 /**
- * Hex of each text's bytes, lower and upper case (inside a longer encoding too: hex is
- * byte-aligned). Kept apart from the other forms: only hex digits, so they are looked for only
- * in a text holding a run of hex digits as long as the shortest of them (hasHexRun), and never
- * in a text's decoded view (no escape writes hex digits).
+ * Hex of each text's bytes, lower case: the masker matches them in any case (`6A6b...` too), and
+ * inside a longer encoding (hex is byte-aligned). Kept apart from the other forms: only hex
+ * digits, so they are looked for only in a text holding a run of hex digits as long as the
+ * shortest of them (hasHexRun), and never in a text's decoded view (no escape writes hex digits).
  */
 export function secretHexForms(secret: string): string[] {
-  return unique(
-    textsOf(secret).flatMap((text) => {
-      const hex = Buffer.from(text).toString('hex');
-      return [hex, hex.toUpperCase()];
-    }),
-  );
+  return unique(textsOf(secret).map((text) => Buffer.from(text).toString('hex')));
 }
 
 /** A run of hex digits as long as the shortest hex form (2 × MIN_LENGTH). */

@@ -56,6 +56,13 @@ export const ENCODINGS: Readonly<Record<string, (secret: string) => string>> = {
   'whitespace folded': (s) => s.replace(/\s+/g, ' ').trim(),
   'hex, lower case': (s) => Buffer.from(s).toString('hex'),
   'hex, upper case': (s) => Buffer.from(s).toString('hex').toUpperCase(),
+  // Every other letter upper case: `6A6b...`, as neither all-lower nor all-upper.
+  'hex, mixed case': (s) => {
+    let letters = 0;
+    return Buffer.from(s)
+      .toString('hex')
+      .replace(/[a-f]/g, (c) => (letters++ % 2 === 0 ? c.toUpperCase() : c));
+  },
   // MIME (and PEM) base64 of a longer body: lines of 76, the first break inside the secret's base64.
   'base64 of a longer value wrapped at 76 columns (MIME)': (s) =>
     b64(`${'w'.repeat(55)}${s}${'z'.repeat(30)}`)
