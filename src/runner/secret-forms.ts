@@ -69,11 +69,14 @@ function base64Forms(text: string): string[] {
 }
 
 /**
- * The spellings a CI system's own log masking is told: each text and its base64, and the secret
- * JSON-, URL- and HTML-escaped. GitHub's and Azure's runners derive the other encodings themselves.
+ * The spellings a CI system's own log masking is told: every form the masker looks for as written
+ * (each text, its base64 in every spelling and at every offset, its hex in lower and upper case:
+ * a runner matches a registered value exactly, so a mixed-case hex is left to the masker), and
+ * the secret JSON-, URL- and HTML-escaped. GitHub's runner derives standard base64 (at each
+ * offset) and some escapes of each value itself, but no hex nor URL-safe or unpadded base64.
  */
 export function ciForms(secret: string): string[] {
-  const texts = textsOf(secret);
+  const hex = secretHexForms(secret);
   const html = secret
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -81,7 +84,9 @@ export function ciForms(secret: string): string[] {
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
   return unique([
-    ...texts.flatMap((t) => [t, Buffer.from(t).toString('base64')]),
+    ...secretForms(secret),
+    ...hex,
+    ...hex.map((h) => h.toUpperCase()),
     JSON.stringify(secret).slice(1, -1),
     encodeURIComponent(secret),
     html,

@@ -109,7 +109,35 @@ test('the root action leaks no secret into any channel, though the server echoes
     .map((l) => unescape(l.slice('::add-mask::'.length)));
   for (const s of [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT, FAKE_GITHUB_TOKEN])
     assert.ok(masks.includes(s), `::add-mask:: for ${s.slice(0, 4)}… comes first`);
+  // The forms the runner does not derive itself are registered too: hex, base64's other spellings.
+  assert.deepEqual(unregistered(masks, [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT]), []);
 });
+
+/**
+ * The derived forms of each secret (and each line of a multi-line one) that the masker masks as
+ * written and a CI runner's own masking does not derive (GitHub's and Azure's derive standard
+ * base64, JSON, URL and HTML escapes): hex in lower and upper case, base64 URL-safe and unpadded.
+ */
+function unregistered(registered: string[], secrets: string[]): string[] {
+  const missing: string[] = [];
+  for (const secret of secrets)
+    for (const text of [secret, ...(secret.includes('\n') ? secret.split('\n') : [])]) {
+      const hex = Buffer.from(text).toString('hex');
+      const b64 = Buffer.from(text).toString('base64');
+      const url = Buffer.from(text).toString('base64url');
+      const forms = {
+        hex,
+        'upper-case hex': hex.toUpperCase(),
+        base64: b64,
+        'base64 without padding': b64.replace(/=+$/, ''),
+        'base64 URL-safe': url,
+        'base64 URL-safe, padded': url.padEnd(b64.length, '='),
+      };
+      for (const [name, form] of Object.entries(forms))
+        if (!registered.includes(form)) missing.push(`${name} of ${text.slice(0, 4)}…`);
+    }
+  return [...new Set(missing)];
+}
 
 test('a single-step action leaks no target credential, on success and on a failed call', async (t) => {
   const { url, emulator } = await startEmulator(t);
@@ -216,6 +244,18 @@ test('other CI systems, a call cut mid-way, the dry run: no secret in their log 
       steps: { error: { code: string } | null }[];
     };
     assert.equal(report.steps.at(-1)!.error?.code, 'API_CONNECTION_RESET', 'the sync failed mid-call');
+    if (ci === 'azure') {
+      const unescape = (v: string) =>
+        v
+          .replace(/%0D/g, '\r')
+          .replace(/%0A/g, '\n')
+          .replace(/%AZP25/g, '%');
+      const masks = r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('##vso[task.setsecret]'))
+        .map((l) => unescape(l.slice('##vso[task.setsecret]'.length)));
+      assert.deepEqual(unregistered(masks, [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT]), []);
+    }
     // Azure's own masking commands name the secrets on purpose (##vso[task.setsecret]): the rest may not.
     assertClean(`${ci} stdout`, r.stdout.replace(/^##vso\[task\.setsecret\].*$/gm, ''), SECRETS);
     assertClean(`${ci} stderr`, r.stderr, SECRETS);
