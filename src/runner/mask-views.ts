@@ -2,6 +2,7 @@
 // as there, and the raw spans of the text its matches came from, masked.
 
 import { DecodedView, hiddenOnPage } from '../text/decoded-view.ts';
+import { TerminalView } from '../text/terminal-view.ts';
 import { MASK } from '../text/mask.ts';
 import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
 import { escapeRegExp } from '../text/escape.ts';
@@ -33,21 +34,28 @@ export function viewPattern(form: string): string {
   return out + literal(form.slice(at));
 }
 
+/** A reading of a text: what it reads as, and the raw text behind each stretch of it. */
+interface View {
+  readonly text: string;
+  rawSpan(start: number, end: number): [number, number];
+}
+
 /**
- * `text` with every match of `pattern` in its view replaced, in the raw text it came from. Page
- * noise counts only in a text short enough to be rendered as Markdown; a long text is searched in
- * overlapping windows, so the view never copies more than a window of it.
+ * `text` with every match of `pattern` in its views replaced, in the raw text it came from: the
+ * decoded view (text/decoded-view.ts), and, where it dropped a terminal's escape control, the
+ * terminal's view too (text/terminal-view.ts), which drops each sequence whole. Page noise counts
+ * only in a text short enough to be rendered as Markdown; a long text is searched in overlapping
+ * windows, so a view never copies more than a window of it.
  */
 export function maskViews(text: string, pattern: RegExp): string {
   const page = text.length <= MARKDOWN_LIMIT;
   const spans: [number, number][] = [];
   for (let start = 0; start < text.length; start += WINDOW) {
     const end = Math.min(text.length, start + WINDOW + WINDOW_OVERLAP);
-    const view = new DecodedView(start === 0 && end === text.length ? text : text.slice(start, end), page);
-    for (const m of view.text.matchAll(pattern)) {
-      const [from, to] = view.rawSpan(m.index, m.index + m[0].length);
-      spans.push([from + start, to + start]);
-    }
+    const window = start === 0 && end === text.length ? text : text.slice(start, end);
+    const view = new DecodedView(window, page);
+    found(view, pattern, start, spans);
+    if (view.terminal) found(new TerminalView(window), pattern, start, spans);
     if (end === text.length) break;
   }
   if (spans.length === 0) return text;
@@ -59,4 +67,12 @@ export function maskViews(text: string, pattern: RegExp): string {
     at = to;
   }
   return out + text.slice(at);
+}
+
+/** `spans` with the raw span (at `offset`) of every match of `pattern` in `view`. */
+function found(view: View, pattern: RegExp, offset: number, spans: [number, number][]): void {
+  for (const m of view.text.matchAll(pattern)) {
+    const [from, to] = view.rawSpan(m.index, m.index + m[0].length);
+    spans.push([from + offset, to + offset]);
+  }
 }

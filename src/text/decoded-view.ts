@@ -6,7 +6,10 @@
 // they are written: as themselves or as an escape (`&shy;`, `&#x200B;`, `%C2%AD`, `\u0000`). The masker
 // looks for a secret's view in the text's view, so a secret spelt in any of these ways, or split
 // by Markdown that a page joins again, is found; each match maps back to the raw text it came from.
+// A terminal's escape sequences are dropped whole by the terminal's view (text/terminal-view.ts),
+// which this view's `terminal` says is worth building.
 import { characterEntities } from 'character-entities';
+import { Spliced, type Edit } from './spliced.ts';
 
 /** Each escape, at the position of its first character (sticky). */
 const ESCAPE: Readonly<Record<string, RegExp>> = {
@@ -52,19 +55,36 @@ export function invisible(cp: number): boolean {
   );
 }
 
+/**
+ * The controls a terminal reads as an escape sequence's start (ESC; C1's DCS, SOS, CSI, OSC, PM
+ * and APC) or end (BEL, C1's ST): kept by the view a terminal's view is built on, which drops
+ * each sequence whole.
+ */
+function sequenceControl(cp: number): boolean {
+  return cp === 0x1b || cp === 0x07 || cp === 0x90 || cp === 0x98 || (cp >= 0x9b && cp <= 0x9f);
+}
+
+/** Whether `cp` starts a terminal's escape sequence (ESC, or a C1 introducer). */
+function introducer(cp: number): boolean {
+  return cp === 0x1b || cp === 0x90 || cp === 0x98 || cp === 0x9b || cp === 0x9d || cp === 0x9e || cp === 0x9f;
+}
+
 /** How many code units of `raw` at `at` the view drops as one hidden character (0: none). */
-function hiddenAt(raw: string, at: number, page: boolean): number {
+function hiddenAt(raw: string, at: number, page: boolean, keep: boolean): number {
   const code = raw.charCodeAt(at);
   if (page && markup(code)) return 1;
-  if (code < 0xd800 || code > 0xdbff) return invisible(code) ? 1 : 0;
+  if (code < 0xd800 || code > 0xdbff) return invisible(code) && !(keep && sequenceControl(code)) ? 1 : 0;
   const cp = raw.codePointAt(at)!;
   return cp > 0xffff && invisible(cp) ? 2 : 0;
 }
 
-/** `text` without its invisible characters (an escape's decoded text). */
-function visible(text: string): string {
+/** `text` without its invisible characters (an escape's decoded text); `keep`: but a terminal's sequence controls. */
+function visible(text: string, keep: boolean): string {
   let out = '';
-  for (const c of text) if (!invisible(c.codePointAt(0)!)) out += c;
+  for (const c of text) {
+    const cp = c.codePointAt(0)!;
+    if (!invisible(cp) || (keep && sequenceControl(cp))) out += c;
+  }
   return out;
 }
 
@@ -107,88 +127,54 @@ function decode(token: string): string {
   return token;
 }
 
-export class DecodedView {
-  /** The text as a reader sees it. */
-  readonly text: string;
-  // Where each replaced token starts in the view and in the raw text, and how long it is in each.
-  private readonly at: number[] = [];
-  private readonly rawAt: number[] = [];
-  private readonly len: number[] = [];
-  private readonly rawLen: number[] = [];
+export class DecodedView extends Spliced {
+  /** Whether the view dropped a control that starts a terminal's escape sequence: a terminal's view may read otherwise. */
+  readonly terminal: boolean;
 
-  /** `page`: also drop what a rendered page hides (for text short enough to be rendered as Markdown). */
-  constructor(raw: string, page: boolean) {
-    const parts: string[] = [];
-    let copied = 0;
-    let shift = 0;
-    const replace = (at: number, rawLen: number, view: string) => {
-      if (at > copied) parts.push(raw.slice(copied, at));
-      if (view) parts.push(view);
-      copied = at + rawLen;
-      this.at.push(at + shift);
-      this.rawAt.push(at);
-      this.len.push(view.length);
-      this.rawLen.push(rawLen);
-      shift += view.length - rawLen;
-    };
-    for (let at = 0; at < raw.length; at++) {
-      const code = raw.charCodeAt(at);
-      const width = hiddenAt(raw, at, page);
-      if (width) {
-        let end = at + width;
-        while (end < raw.length) {
-          const next = hiddenAt(raw, end, page);
-          if (!next) break;
-          end += next;
-        }
-        replace(at, end - at, '');
-        at = end - 1;
-      } else if (
-        ((code === 37 || code === 38 || code === 92) && at + 1 < raw.length && raw.charCodeAt(at + 1) > 32) ||
-        (page && code === 93)
-      ) {
-        const token = escapeAt(raw, at);
-        if (token === '' || (!page && token[0] === '\\' && token.length === 1)) continue;
-        const view = visible(decode(token));
-        if (view !== token) replace(at, token.length, view);
-        at += token.length - 1;
+  /**
+   * `page`: also drop what a rendered page hides (for text short enough to be rendered as
+   * Markdown). `keep`: keep the controls of a terminal's escape sequences (text/terminal-view.ts).
+   */
+  constructor(raw: string, page: boolean, keep = false) {
+    const decoded = decodedEdits(raw, page, keep);
+    super(raw, decoded.edits);
+    this.terminal = decoded.terminal;
+  }
+}
+
+/** The edits that make `raw` read as a reader sees it, and whether a terminal's sequence control was dropped. */
+function decodedEdits(raw: string, page: boolean, keep: boolean): { edits: Edit[]; terminal: boolean } {
+  const edits: Edit[] = [];
+  let terminal = false;
+  for (let at = 0; at < raw.length; at++) {
+    const code = raw.charCodeAt(at);
+    const width = hiddenAt(raw, at, page, keep);
+    if (width) {
+      let end = at + width;
+      while (end < raw.length) {
+        const next = hiddenAt(raw, end, page, keep);
+        if (!next) break;
+        end += next;
       }
+      for (let k = at; k < end && !terminal; k++) terminal = introducer(raw.charCodeAt(k));
+      edits.push({ at, length: end - at, text: '' });
+      at = end - 1;
+    } else if (
+      ((code === 37 || code === 38) && at + 1 < raw.length && raw.charCodeAt(at + 1) > 32) ||
+      (page && code === 93) ||
+      // A backslash after ESC ends a terminal's string (ST), kept as it is where the controls are.
+      (code === 92 && at + 1 < raw.length && raw.charCodeAt(at + 1) > 32 && !(keep && raw.charCodeAt(at - 1) === 0x1b))
+    ) {
+      const token = escapeAt(raw, at);
+      if (token === '' || (!page && token[0] === '\\' && token.length === 1)) continue;
+      const decoded = decode(token);
+      const view = visible(decoded, keep);
+      if (!terminal && view !== decoded) for (const c of decoded) terminal ||= introducer(c.codePointAt(0)!);
+      if (view !== token) edits.push({ at, length: token.length, text: view });
+      at += token.length - 1;
     }
-    this.text = copied === 0 ? raw : parts.join('') + raw.slice(copied);
   }
-
-  /** Each stretch of the raw text that reads differently in the view, in order. */
-  *edits(): Generator<{ rawAt: number; rawLength: number; text: string }> {
-    for (let k = 0; k < this.at.length; k++)
-      yield {
-        rawAt: this.rawAt[k]!,
-        rawLength: this.rawLen[k]!,
-        text: this.text.slice(this.at[k]!, this.at[k]! + this.len[k]!),
-      };
-  }
-
-  /** The raw text behind the view's characters [start, end). */
-  rawSpan(start: number, end: number): [number, number] {
-    return [this.rawOf(start)[0], this.rawOf(end - 1)[1]];
-  }
-
-  private rawOf(index: number): [number, number] {
-    let lo = 0;
-    let hi = this.at.length - 1;
-    let k = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.at[mid]! <= index) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    if (k === -1) return [index, index + 1];
-    const into = index - this.at[k]!;
-    if (into < this.len[k]!) return [this.rawAt[k]!, this.rawAt[k]! + this.rawLen[k]!];
-    const raw = this.rawAt[k]! + this.rawLen[k]! + into - this.len[k]!;
-    return [raw, raw + 1];
-  }
+  return { edits, terminal };
 }
 
 /** Text in which no escape, hidden character or `+` for a space can hide anything: the plain forms suffice. */

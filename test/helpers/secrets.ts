@@ -114,6 +114,25 @@ export function assertClean(channel: string, text: string, secrets: string[]): v
 // eslint-disable-next-line no-control-regex
 export const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u0000]/gu;
 
+/**
+ * Text as a terminal shows it once printed raw (`cat`, or `jq -r` of a JSON file: its `\u001b`
+ * escapes of controls are controls again): every escape sequence (CSI, 7- or 8-bit; OSC, DCS,
+ * SOS, PM and APC strings up to BEL or ST; ESC and a final character) and every invisible
+ * character gone. Written here from ECMA-48, independently of the product's masker.
+ */
+export function terminalText(text: string): string {
+  return text
+    .replace(/\\(?:u00([01][0-9a-fA-F]|[89][0-9a-fA-F]|7[fF])|(\\))/g, (whole, code?: string, backslash?: string) =>
+      code ? String.fromCharCode(parseInt(code, 16)) : (backslash ?? whole),
+    )
+    .replace(
+      // eslint-disable-next-line no-control-regex
+      /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^]*?(?:\x07|\x1b\\|\x9c)|\x1b[ -/]*[0-~]/g,
+      '',
+    )
+    .replace(INVISIBLE, '');
+}
+
 /** HTML as a browser shows it: no tags, scripts or styles; every character reference decoded. */
 export function pageText(html: string): string {
   return decodeReferences(html.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, ''));

@@ -15,7 +15,7 @@ import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import type { Emulator } from '../../src/emulator/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
-import { ENCODINGS, findForm, INVISIBLE, pageText } from '../helpers/secrets.ts';
+import { ENCODINGS, findForm, INVISIBLE, pageText, terminalText } from '../helpers/secrets.ts';
 
 const API_USER = 'deployer';
 const API_PASSWORD = 'api pass/+word';
@@ -73,6 +73,14 @@ const SPLIT = {
   NUL: 'release-note-\u0000secret-NT42',
   'bidi override': 'release-\u202Dnote-secret-NT42',
   'bidi isolate': 'release-note-s\u2066ecret-NT42',
+  // Whole terminal escape sequences, which a terminal printing the JSON report or the journal
+  // (`jq -r`), or a later step's output, shows as nothing.
+  'CSI (SGR reset)': 'release-note-\x1b[0msecret-NT42',
+  'CSI with parameters (colour)': 'release-\x1b[1;31mnote-secret-NT42',
+  '8-bit CSI': 'release-note-\u009b0msecret-NT42',
+  'OSC 8 hyperlink, ended by ST': 'release-\x1b]8;;https://example.com\x1b\\note\x1b]8;;\x1b\\-secret-NT42',
+  'OSC title, ended by BEL': 'release-note\x1b]0;title\x07-secret-NT42',
+  'ESC ( B (character set)': 'release-\x1b(Bnote-secret-NT42',
 };
 
 function echoed(): string[] {
@@ -187,13 +195,13 @@ test('a secret echoed in any encoding, or split to reassemble on the page, reach
       assert.deepEqual(found, [], `forms of secrets in ${channel}`);
     });
   }
-  // A terminal printing the JSON report or the journal shows neither an invisible character nor a
-  // NUL, however JSON escapes it.
-  for (const channel of ['r.json', 'journal', 'the terminal']) {
+  // A terminal printing any channel (the JSON report and the journal with `jq -r`) shows neither an
+  // invisible character, a NUL nor an escape sequence, however JSON escapes it.
+  for (const channel of Object.keys(channels)) {
     await t.test(`${channel} as a terminal shows it`, () => {
-      const shown = visible(channels[channel]!.replace(/\\u0000/g, ''))
+      const shown = terminalText(channels[channel]!)
         .split('\n')
-        .filter((l) => l.includes(NOTE));
+        .flatMap((l) => (l.includes(NOTE) ? [l.slice(Math.max(0, l.indexOf(NOTE) - 60), l.indexOf(NOTE) + 30)] : []));
       assert.deepEqual(shown, [], `lines of ${channel} that show the note`);
     });
   }
