@@ -3,7 +3,8 @@
 
 import { DecodedView, hiddenOnPage } from '../text/decoded-view.ts';
 import { TerminalView } from '../text/terminal-view.ts';
-import { MASK } from '../text/mask.ts';
+import { hasHexRun, hexRuns } from './secret-forms.ts';
+import { maskSpans, wrappedSpans } from './wrapped-base64.ts';
 import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
 import { escapeRegExp } from '../text/escape.ts';
 
@@ -40,39 +41,68 @@ interface View {
   rawSpan(start: number, end: number): [number, number];
 }
 
+/** What the views are searched for: the forms as they read there, the hex forms, the longest form's length. */
+export interface ViewPatterns {
+  view: RegExp;
+  hex: RegExp | undefined;
+  longest: number;
+}
+
 /**
- * `text` with every match of `pattern` in its views replaced, in the raw text it came from: the
- * decoded view (text/decoded-view.ts), and, where it dropped a terminal's escape control, the
- * terminal's view too (text/terminal-view.ts), which drops each sequence whole. Page noise counts
- * only in a text short enough to be rendered as Markdown; a long text is searched in overlapping
- * windows, so a view never copies more than a window of it.
+ * `text` with every form found in its views replaced, in the raw text it came from: the decoded
+ * view (text/decoded-view.ts), and, where it dropped a terminal's escape control, the terminal's
+ * view too (text/terminal-view.ts), which drops each sequence whole. Page noise counts only in a
+ * text short enough to be rendered as Markdown; a long text is searched in overlapping windows,
+ * so a view never copies more than a window of it.
  */
-export function maskViews(text: string, pattern: RegExp): string {
+export function maskViews(text: string, patterns: ViewPatterns): string {
   const page = text.length <= MARKDOWN_LIMIT;
   const spans: [number, number][] = [];
   for (let start = 0; start < text.length; start += WINDOW) {
     const end = Math.min(text.length, start + WINDOW + WINDOW_OVERLAP);
     const window = start === 0 && end === text.length ? text : text.slice(start, end);
     const view = new DecodedView(window, page);
-    found(view, pattern, start, spans);
-    if (view.terminal) found(new TerminalView(window), pattern, start, spans);
+    found(view, window, patterns, start, spans);
+    if (view.terminal) found(new TerminalView(window), window, patterns, start, spans);
     if (end === text.length) break;
   }
-  if (spans.length === 0) return text;
-  let out = '';
-  let at = 0;
-  for (const [from, to] of spans.sort((a, b) => a[0] - b[0])) {
-    if (to <= at) continue;
-    out += `${text.slice(at, Math.max(at, from))}${from >= at ? MASK : ''}`;
-    at = to;
-  }
-  return out + text.slice(at);
+  return maskSpans(text, spans);
 }
 
-/** `spans` with the raw span (at `offset`) of every match of `pattern` in `view`. */
-function found(view: View, pattern: RegExp, offset: number, spans: [number, number][]): void {
-  for (const m of view.text.matchAll(pattern)) {
-    const [from, to] = view.rawSpan(m.index, m.index + m[0].length);
-    spans.push([from + offset, to + offset]);
+/**
+ * `spans` with the raw span (at `offset`) of every form found in `view` of `raw`: the forms as
+ * they read there; where the view reads otherwise than the raw text (the raw text as it is was
+ * searched already), the hex forms in each run of hex digits the view joined or decoded (its raw
+ * text is longer than it), and the forms across a wrapped line's break (base64 wrapped at 76
+ * columns, then URL- or HTML-escaped, or split by invisible characters).
+ */
+function found(view: View, raw: string, patterns: ViewPatterns, offset: number, spans: [number, number][]): void {
+  const at: [number, number][] = [];
+  matches(patterns.view, view.text, 0, at);
+  if (view.text !== raw) {
+    if (patterns.hex && hasHexRun(view.text))
+      for (const [from, to] of hexRuns(view.text)) {
+        const [rawFrom, rawTo] = view.rawSpan(from, to);
+        if (rawTo - rawFrom !== to - from) matches(patterns.hex, view.text.slice(from, to), from, at);
+      }
+    at.push(...wrappedSpans(view.text, patterns.view, patterns.hex, patterns.longest));
   }
+  for (const [from, to] of at) {
+    const [rawFrom, rawTo] = view.rawSpan(from, to);
+    spans.push([rawFrom + offset, rawTo + offset]);
+  }
+}
+
+/**
+ * `spans` with every match of `pattern` (global) in `text`, at `offset`. By exec on the pattern
+ * itself: matchAll would copy it, and a copy of a pattern of thousands of forms is compiled again.
+ */
+export function matches(pattern: RegExp, text: string, offset: number, spans: [number, number][]): [number, number][] {
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    spans.push([offset + m.index, offset + m.index + m[0].length]);
+    if (m[0].length === 0) pattern.lastIndex++;
+  }
+  pattern.lastIndex = 0;
+  return spans;
 }

@@ -13,7 +13,7 @@ import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { MASK } from '../text/mask.ts';
 import { escapeRegExp } from '../text/escape.ts';
 import { ciForms, hasHexRun, hexRuns, MIN_LENGTH, secretForms, secretHexForms } from './secret-forms.ts';
-import { maskViews, viewPattern } from './mask-views.ts';
+import { maskViews, matches, viewPattern } from './mask-views.ts';
 import { maskSpans, maskWrapped } from './wrapped-base64.ts';
 
 export { MASK };
@@ -84,7 +84,7 @@ export class Masker {
 
   /**
    * The forms as written, longest first (white space as any run of it), and as a reader sees them
-   * once every escape is undone; the hex forms apart, as written only.
+   * once every escape is undone; the hex forms apart, in any case, for runs of hex digits only.
    */
   private compiled(): Patterns | undefined {
     if (this.patterns || this.forms.size === 0) return this.patterns;
@@ -124,7 +124,7 @@ export class Masker {
     const known = memo.get(text, version);
     if (known !== undefined) return known;
     const raw = maskWrapped(this.maskRaw(text, patterns), patterns.raw, patterns.hex, patterns.longest);
-    const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, patterns.view) : raw;
+    const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, { ...patterns, view: patterns.view }) : raw;
     memo.set(text, masked, version);
     return masked;
   }
@@ -177,20 +177,6 @@ export class Masker {
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
   }
-}
-
-/**
- * `spans` with every match of `pattern` (global) in `text`, at `offset`. By exec on the pattern
- * itself: matchAll would copy it, and a copy of a pattern of thousands of forms is compiled again.
- */
-function matches(pattern: RegExp, text: string, offset: number, spans: [number, number][]): [number, number][] {
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    spans.push([offset + m.index, offset + m.index + m[0].length]);
-    if (m[0].length === 0) pattern.lastIndex++;
-  }
-  pattern.lastIndex = 0;
-  return spans;
 }
 
 interface Patterns {

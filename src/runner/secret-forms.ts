@@ -14,8 +14,9 @@ export function secretForms(secret: string): string[] {
 /**
  * Hex of each text's bytes, lower case: the masker matches them in any case (`6A6b...` too), and
  * inside a longer encoding (hex is byte-aligned). Kept apart from the other forms: only hex
- * digits, so they are looked for only in a text holding a run of hex digits as long as the
- * shortest of them (hasHexRun), and never in a text's decoded view (no escape writes hex digits).
+ * digits, so they are looked for only in a run of hex digits as long as the shortest of them
+ * (hasHexRun, hexRuns): in the raw text, and in a text's view only in a run the view joined or
+ * decoded (split by a zero-width space, say: runner/mask-views.ts).
  */
 export function secretHexForms(secret: string): string[] {
   return unique(textsOf(secret).map((text) => Buffer.from(text).toString('hex')));

@@ -47,14 +47,27 @@ function wraps(text: string): [number, number][] {
 
 /**
  * `text` with every match of `pattern` (the forms as written, global) or of `hex` (the hex forms) that
- * spans a line break inside a base64 run masked: around each such break, as far as `longest` (the
- * longest form's length, a run of white space counted once) either side, the text is searched with
- * those line breaks removed (matches that span none were masked already).
+ * spans a line break inside a base64 run masked (wrappedSpans).
  */
 export function maskWrapped(text: string, pattern: RegExp, hex: RegExp | undefined, longest: number): string {
-  if (!text.includes('\n') && !text.includes('\\n')) return text;
+  return maskSpans(text, wrappedSpans(text, pattern, hex, longest));
+}
+
+/**
+ * The spans [from, to) of `text` that match `pattern` (global) or `hex` across a line break inside a
+ * base64 run: around each such break, as far as `longest` (the longest form's length, a run of
+ * white space counted once) either side, the text is searched with those line breaks removed
+ * (matches that span none are not given: they were found without the joining).
+ */
+export function wrappedSpans(
+  text: string,
+  pattern: RegExp,
+  hex: RegExp | undefined,
+  longest: number,
+): [number, number][] {
+  if (!text.includes('\n') && !text.includes('\\n')) return [];
   const cuts = wraps(text);
-  if (cuts.length === 0) return text;
+  if (cuts.length === 0) return [];
   // The joined text, and where each cut falls in it: [joined position, raw length removed before it].
   let joined = '';
   let at = 0;
@@ -81,7 +94,7 @@ export function maskWrapped(text: string, pattern: RegExp, hex: RegExp | undefin
       for (const [start, end] of spanning(window, re, marks, from))
         spans.push([raw(start + from, false), raw(end + from, true)]);
   }
-  return maskSpans(text, spans);
+  return spans;
 }
 
 /**

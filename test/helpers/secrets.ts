@@ -63,12 +63,28 @@ export const ENCODINGS: Readonly<Record<string, (secret: string) => string>> = {
       .toString('hex')
       .replace(/[a-f]/g, (c) => (letters++ % 2 === 0 ? c.toUpperCase() : c));
   },
+  // Hex with a zero-width space between each pair of digits: no reader sees them.
+  'hex split by zero-width spaces': (s) =>
+    Buffer.from(s)
+      .toString('hex')
+      .replace(/(..)(?=.)/g, '$1\u200B'),
   // MIME (and PEM) base64 of a longer body: lines of 76, the first break inside the secret's base64.
-  'base64 of a longer value wrapped at 76 columns (MIME)': (s) =>
-    b64(`${'w'.repeat(55)}${s}${'z'.repeat(30)}`)
-      .match(/.{1,76}/g)!
-      .join('\r\n'),
+  'base64 of a longer value wrapped at 76 columns (MIME)': mime,
+  // The same body URL-encoded (a form field, a query string): `%0D%0A`, `%2B`, `%2F`, `%3D`.
+  'base64 wrapped at 76 columns (MIME), URL-encoded': (s) => encodeURIComponent(mime(s)),
+  // ... and HTML-escaped as an encoder that escapes every sign does: `&#13;&#10;`, `&#x2B;`, `&#x2F;`, `&#x3D;`.
+  'base64 wrapped at 76 columns (MIME), HTML-escaped': (s) =>
+    mime(s).replace(/[\r\n+/=]/g, (c) =>
+      c === '\r' || c === '\n' ? `&#${c.charCodeAt(0)};` : `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
+    ),
 };
+
+/** Base64 of a longer body holding `s`, in lines of 76 (MIME), the first break inside the secret's base64. */
+function mime(s: string): string {
+  return b64(`${'w'.repeat(55)}${s}${'z'.repeat(30)}`)
+    .match(/.{1,76}/g)!
+    .join('\r\n');
+}
 
 /** A line break between base64 characters, as written or escaped (JSON, XML). */
 const WRAP = /(?<=[A-Za-z0-9+/=])(?:\r?\n|\\r\\n|\\n|&#13;|&#xD;|&#10;|&#xA;)+[ \t]*(?=[A-Za-z0-9+/=])/gi;
