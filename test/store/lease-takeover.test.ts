@@ -221,3 +221,81 @@ test('a holder whose lease an operator released says so when it stops: released 
   assert.match(said, /no run took it over/);
   assert.ok(readFileSync(join(s.dir, 'holder.json'), 'utf8').length > 0, 'its report is written');
 });
+
+test("a lease release --reason holding a secret is masked with the secrets of the pipeline the holder's run named: in what it says, the lease record, lease status, and the holder's log, reports and journal", async (t) => {
+  const held: (() => void)[] = [];
+  let hold = true;
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  const s = await setup(t, {
+    before: (method, path) => {
+      if (!hold || method !== 'POST' || !path.endsWith('/transaction-log/clear')) return undefined;
+      hold = false;
+      reached();
+      return new Promise<void>((go) => held.push(go));
+    },
+  });
+  const file = s.file(
+    'release.yml',
+    PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', `  - uses: transaction-log/clear\n${VFS}`),
+  );
+  const holder = runCli(['run', file, ...reportArgs(s.dir, 'holder')], { env: s.env });
+  await atServer;
+  // The operator's shell holds the pipeline's secrets (PROD_TOKEN), as the runner's did.
+  const released = await runCli(
+    ['lease', 'release', 'prod-fleet', '--reason', `runner-7 looked lost; its token ${TOKEN} is rotated`],
+    { env: { ...s.env, USER: 'ops-jane' } },
+  );
+  assert.equal(released.code, 0, released.stdout + released.stderr);
+  assert.match(released.stdout, /released by ops-jane@\S+: runner-7 looked lost; its token \*\*\* is rotated/);
+  held.splice(0).forEach((go) => go());
+  const stopped = await holder;
+  assert.equal(stopped.code, 1, stopped.stdout + stopped.stderr);
+  assert.match(stopped.stdout + stopped.stderr, /released by ops-jane@\S+ \(runner-7 looked lost; its token \*\*\* is/);
+  const status = await runCli(['lease', 'status', 'prod-fleet'], { env: s.env });
+  assert.match(
+    status.stdout,
+    /free \(released \S+ by ops-jane@\S+: runner-7 looked lost; its token \*\*\* is rotated\)/,
+  );
+
+  assertClean('lease release', released.stdout + released.stderr, [TOKEN]);
+  assertClean('lease status', status.stdout + status.stderr, [TOKEN]);
+  assertClean("the holder's stdout and stderr", stopped.stdout + stopped.stderr, [TOKEN]);
+  for (const ext of ['json', 'md', 'html', 'xml'])
+    assertClean(`holder.${ext}`, readFileSync(join(s.dir, `holder.${ext}`), 'utf8'), [TOKEN]);
+  for (const f of filesUnder(s.storeDir)) assertClean(f.path, f.text, [TOKEN]);
+});
+
+test("lease release --pipeline FILE masks the reason with that pipeline's secrets when the store holds no run of the holder; without it, a warning says the reason is kept as given", async (t) => {
+  const s = await setup(t);
+  const file = s.file('release.yml', PIPELINE('', GATE));
+  // Runners lost before their first record: the store holds no journal of theirs.
+  for (const name of ['fleet-a', 'fleet-b'])
+    await acquireLease(s.store, name, {
+      holder: { runId: '20261126T000000Z-abcdef', actor: 'night-job', host: 'runner-7' },
+      ttlMs: 3_600_000,
+      waitMs: 0,
+      clock: { now: () => Date.now(), sleep: async () => undefined },
+      verifyTakeover: async () => ({ evidence: [] }),
+    });
+  const reason = `rotated ${TOKEN}`;
+  const missing = await runCli(['lease', 'release', 'fleet-a', '--reason', reason, '--pipeline', 'gone.yml'], {
+    env: s.env,
+  });
+  assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+  assert.match(missing.stderr, /lease release --pipeline gone\.yml: .*nothing was released/);
+  assertClean('lease release --pipeline gone.yml', missing.stdout + missing.stderr, [TOKEN]);
+  const given = await runCli(['lease', 'release', 'fleet-a', '--reason', reason, '--pipeline', file], { env: s.env });
+  assert.equal(given.code, 0, given.stdout + given.stderr);
+  assert.match(given.stdout, /: rotated \*\*\*$/m);
+  assert.equal(given.stderr, '');
+  const unread = await runCli(['lease', 'release', 'fleet-b', '--reason', 'runner-7 was lost'], { env: s.env });
+  assert.equal(unread.code, 0, unread.stdout + unread.stderr);
+  assert.match(
+    unread.stderr,
+    /warning: the reason is recorded as given: the pipeline of the lease's holder \(run 20261126T000000Z-abcdef\) could not be read to mask its secrets in it \(.*holds no run 20261126T000000Z-abcdef.*\); give --pipeline FILE/,
+  );
+  assertClean('lease release --pipeline', given.stdout + given.stderr, [TOKEN]);
+  for (const f of filesUnder(s.storeDir).filter((f) => f.path.includes('fleet-a')))
+    assertClean(f.path, f.text, [TOKEN]);
+});

@@ -1,8 +1,10 @@
 // `enginectl lease status|release --store URL NAME`: who holds a fleet lease, since when, until
 // when, and who waits; and an operator's release of a lease whose holder is gone, with a reason,
-// recorded in the lease as a release by that operator (the next waiter takes it at once).
+// recorded in the lease as a release by that operator (the next waiter takes it at once). The
+// reason is masked first, with the secrets of the holder's pipeline (app/lease-release.ts).
 import { ExitCode, UsageError } from '../../errors.ts';
 import { operatorOf } from '../../app/journal-setup.ts';
+import { releaseMasker } from '../../app/lease-release.ts';
 import { storeToRead } from '../../app/stored-run.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -10,17 +12,21 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 
 export const LEASE_HELP = `Usage: enginectl lease status --store URL NAME
-       enginectl lease release --store URL NAME --reason TEXT
+       enginectl lease release --store URL NAME --reason TEXT [--pipeline FILE [--var NAME=VALUE]...]
 
 status: who holds the fleet lease NAME (run id, actor, host, CI run), since when and until when,
 and the runs queued for it. release: gives up a lease whose holder is gone (a lost runner), with
 your reason, recorded in the lease: the next run takes it at once, and the holder, if it still
-runs, sends nothing more.
+runs, sends nothing more. The reason is masked first with the secrets of the pipeline the holder
+ran (their values read from this environment, as decide --reason masks its own).
 
 Options:
-  --store URL    the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
-  --reason TEXT  with release: why (recorded with who released it)
-  -h, --help     show this help
+  --store URL       the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
+  --reason TEXT     with release: why (recorded with who released it, masked)
+  --pipeline FILE   with release: the pipeline whose secrets are masked in the reason (default: the
+                    file the holder's run named, read from the store; said when it cannot be read)
+  --var NAME=VALUE  a var that pipeline reads, as given to run (repeatable)
+  -h, --help        show this help
 
 Exit codes: 0, 1 the store failed or holds a lease record that is not enginectl's, 2 invalid input.`;
 
@@ -31,6 +37,8 @@ Exit codes: 0, 1 the store failed or holds a lease record that is not enginectl'
 export const OPTIONS = {
   store: { type: 'string' },
   reason: { type: 'string' },
+  pipeline: { type: 'string' },
+  var: { type: 'string', multiple: true },
 } as const;
 
 export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
@@ -69,7 +77,16 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   const by = operatorOf(io.env);
-  const reason = values.reason.trim();
+  const masker = await releaseMasker({
+    store,
+    name,
+    record: state.record,
+    pipeline: values.pipeline,
+    vars: values.var,
+    io,
+    warn: (message) => io.stderr(`enginectl: warning: ${neutralise(message)}\n`),
+  });
+  const reason = masker.mask(values.reason.trim());
   if (!(await releaseAs(store, name, state, by, reason, Date.now()))) {
     throw new UsageError(
       'LEASE_HELD',

@@ -1,0 +1,73 @@
+// `enginectl lease release`: the operator's reason masked before it is said or kept in the lease,
+// as `decide --reason` and `run --take-over --reason` mask theirs: with the secrets of the
+// pipeline of the lease's holder, their values read from this environment (the operator's shell or
+// job holds them as the runner's did). The pipeline is --pipeline FILE, else the file the holder's
+// run named: its journal in the store (a fleet lease, a run's own lease), or, for a worker of a
+// sharded run (`RUN.shard-I`, whose holder is an attempt with no journal), the run's manifest. A
+// holder's pipeline that cannot be read (a runner lost before its first record, another checkout)
+// leaves the reason as given, said; a --pipeline FILE that cannot be read releases nothing.
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.ts';
+import { readJournal } from '../journal/read.ts';
+import { readStoredJournal } from '../journal/replica.ts';
+import { journalKey } from '../journal/seal.ts';
+import { Masker } from '../runner/masker.ts';
+import { readManifest } from '../shard/manifest.ts';
+import type { LeaseRecord } from '../store/lease.ts';
+import type { RunStore } from '../store/store.ts';
+import { teachSecrets } from './journal-setup.ts';
+import { loadPipelineFile, parseVars } from './pipeline-input.ts';
+
+export interface ReleaseMasking {
+  store: RunStore;
+  /** The lease's name and its record now (held, or expired). */
+  name: string;
+  record: LeaseRecord;
+  /** --pipeline FILE and its --var values. */
+  pipeline?: string | undefined;
+  vars?: readonly string[] | undefined;
+  io: Parameters<typeof loadPipelineFile>[1] & { cwd: string };
+  warn(message: string): void;
+}
+
+/** The masker of a release's reason: the secrets of the holder's pipeline (or --pipeline FILE) taught. */
+export async function releaseMasker(request: ReleaseMasking): Promise<Masker> {
+  const masker = new Masker();
+  const { io } = request;
+  const teach = async (file: string) => {
+    const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(request.vars) });
+    teachSecrets(pipeline, io.env, masker);
+  };
+  if (request.pipeline !== undefined) {
+    await teach(request.pipeline).catch((error: Error) => {
+      throw new UsageError(
+        'BAD_ARGUMENTS',
+        `lease release --pipeline ${request.pipeline}: ${error.message}: nothing was released (its secrets mask the reason)`,
+      );
+    });
+    return masker;
+  }
+  const runId = request.record.holder.runId;
+  try {
+    await teach(await holderPipelineFile(request.store, request.name, runId, io.env));
+  } catch (error) {
+    request.warn(
+      `the reason is recorded as given: the pipeline of the lease's holder (run ${runId}) could not be read to mask its secrets in it (${(error as Error).message}); give --pipeline FILE`,
+    );
+  }
+  return masker;
+}
+
+/** The pipeline file the holder of lease `name` ran: its run's journal's, or its sharded run's manifest's. */
+async function holderPipelineFile(
+  store: RunStore,
+  name: string,
+  runId: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
+  const worker = /^(.+)\.shard-\d+$/.exec(name);
+  const manifest = worker ? await readManifest(store, worker[1]!).catch(() => undefined) : undefined;
+  if (manifest) return manifest.file;
+  const { text } = await readStoredJournal(store, runId);
+  return readJournal(text, `run ${runId}`, journalKey(env)).runs.at(-1)!.file;
+}
