@@ -1,5 +1,7 @@
-// A secret's forms found in a text's decoded view (text/decoded-view.ts): the pattern a form reads
-// as there, and the raw spans of the text its matches came from, masked.
+// A secret's forms found in a text's views (text/decoded-view.ts, and text/terminal-view.ts where
+// a terminal would read it otherwise): the pattern a form reads as there, the hex forms in the runs
+// of hex digits a view joined, the forms across a wrapped line's break, and the raw spans of the
+// text their matches came from, masked.
 
 import { DecodedView, hiddenOnPage } from '../text/decoded-view.ts';
 import { TerminalView } from '../text/terminal-view.ts';
