@@ -62,7 +62,7 @@ export const ERROR_CODES = {
   RESUME_REFUSED: usage(
     'resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force',
   ),
-  BAD_DATA: usage('give --data valid JSON (or @FILE, @-) or another --content-type'),
+  BAD_DATA: usage('give --data valid JSON (or @FILE, @-) of 16 MiB at most, or another --content-type'),
   NO_SERVER: usage(
     'set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator',
   ),

@@ -8,6 +8,12 @@ import type { ApiError } from './errors.ts';
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 /** The largest answer read by default (a string holds ~512 MiB; update reports reach tens of MiB); see max-response-size. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/**
+ * The largest request body: what `enginectl api --data` sends (read no further) and what the
+ * emulator accepts (413 beyond). The API states no limit; a step's body is far smaller (the
+ * pipeline that holds it is 1 MiB at most).
+ */
+export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
 /** What is kept of an answer a call reads only the status of (an error body, for its message). */
 export const STATUS_ONLY_KEEP = 64 * 1024;
 

@@ -8,11 +8,12 @@ import type { Sites } from './sites.ts';
 import { describeRule, kindsOf } from './faults/index.ts';
 import { send } from './faults/wire.ts';
 import { HttpProblem, type EmuRequest, type EmuResponse } from './http.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../api/exchange.ts';
 
 export interface ServeOptions {
   port?: number;
   host?: string;
-  /** Largest request body accepted; 16 MiB by default. */
+  /** Largest request body accepted; MAX_REQUEST_BODY_BYTES (16 MiB) by default, as enginectl api sends. */
   maxBodyBytes?: number;
 }
 
@@ -35,7 +36,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
 
 /** Serves one emulator, or several sites (sites.ts) at /sites/NAME/. */
 export async function serve(target: Emulator | Sites, options: ServeOptions = {}): Promise<RunningEmulator> {
-  const limit = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const limit = options.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const locate =
     target instanceof Emulator
       ? (path: string) => ({ site: target, path, name: undefined as string | undefined })

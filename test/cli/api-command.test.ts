@@ -1,11 +1,12 @@
 // `enginectl api` as a process, against the embedded emulator and a served one.
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { startSource } from '../helpers/source-process.ts';
 
 test('api GET --emulator prints the JSON body pretty-printed and exits 0', async () => {
   const r = await runCli(['api', 'GET', '/api/monitoring/v1/engines', '--emulator']);
@@ -121,3 +122,57 @@ test('a transport failure is exit 1 with what failed and what to check; the pass
   assert.doesNotMatch(r.stdout + r.stderr, /Pa55-w0rd-XYZ/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
 });
+
+test('--data @FILE or @- over the 16 MiB a request body may hold is refused (exit 2) naming the limit; nothing is sent', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  // Valid JSON, one byte over 16 MiB: what is refused is its size, not its text.
+  const body = `"${'x'.repeat(16 * 1024 * 1024 - 1)}"`;
+  const file = join(mkdtempSync(join(tmpdir(), 'enginectl-')), 'big.json');
+  writeFileSync(file, body);
+  const cases: [string, string[], string | undefined, RegExp][] = [
+    [
+      '@FILE',
+      ['--data', `@${file}`],
+      undefined,
+      /^enginectl: --data @\S+big\.json: the body is 16777217 bytes; a request body is limited to 16777216 bytes \(16 MiB\); nothing was sent\n {2}hint: /,
+    ],
+    [
+      '@-',
+      ['--data', '@-'],
+      body,
+      /^enginectl: --data @-: the body is (16777217|over 16777216) bytes; a request body is limited to 16777216 bytes \(16 MiB\); nothing was sent\n/,
+    ],
+  ];
+  for (const [what, data, input, message] of cases) {
+    const r = await runCli(['api', 'PATCH', '/api/classes/v1/entities/2001', ...data], { env, input });
+    assert.equal(r.code, 2, `${what}: ${r.stderr}`);
+    assert.match(r.stderr, message, what);
+    assert.match(r.stderr, /code: BAD_DATA\n$/, what);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, what);
+  }
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
+
+test(
+  'a --data @FILE or @- that never ends (/dev/zero) is read up to the 16 MiB limit and refused with it (exit 2), not read until memory runs out',
+  { skip: !existsSync('/dev/zero') },
+  async () => {
+    // The CLI from its source as a process: the reader is the process edge's (main.ts). A server
+    // nobody listens on: were the call made, it would fail (exit 1).
+    const env = { ENGINE_URL: 'http://127.0.0.1:9', ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+    const file = await startSource(['api', 'POST', '/api/devops/v1/update/vfs', '--data', '@/dev/zero'], { env }).ended;
+    assert.equal(file.code, 2, file.stderr);
+    assert.match(
+      file.stderr,
+      /^enginectl: --data @\/dev\/zero: the body is over 16777216 bytes; a request body is limited/,
+    );
+    const zero = openSync('/dev/zero', 'r');
+    const stdin = await startSource(['api', 'POST', '/api/devops/v1/update/vfs', '-d', '@-'], { env, stdin: zero })
+      .ended;
+    closeSync(zero);
+    assert.equal(stdin.code, 2, stdin.stderr);
+    assert.match(stdin.stderr, /^enginectl: --data @-: the body is over 16777216 bytes; a request body is limited/);
+    assert.doesNotMatch(file.stderr + stdin.stderr, /Invalid string length|\n\s+at /);
+  },
+);

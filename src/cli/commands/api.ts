@@ -12,6 +12,8 @@ import { withEmbeddedEmulator } from '../embedded.ts';
 import { CREDENTIAL_FIELDS } from '../../api/credentials.ts';
 import { Masker } from '../../runner/masker.ts';
 import { API_BASE } from '../../api/areas.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../../api/exchange.ts';
+import { TooLarge } from '../../read-text-file.ts';
 
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
 
@@ -24,7 +26,7 @@ Arguments:
   PATH                  an API path, e.g. /api/monitoring/v1/engines (a ?query is kept)
 
 Options:
-  -d, --data BODY       request body: JSON text, or @FILE, or @- for standard input
+  -d, --data BODY       request body: JSON text, or @FILE, or @- for standard input (16 MiB at most)
   --content-type TYPE   body media type (default application/json; text/plain for a license code)
   -i, --include         print the status line and response headers first
   --timeout DURATION    per-request limit (default 2h), e.g. 30s, 5m
@@ -42,15 +44,35 @@ Examples:
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/** A body over MAX_REQUEST_BODY_BYTES, refused before anything is sent; `size` unknown when a stream was read up to the limit. */
+function tooLarge(value: string, size: number | undefined): UsageError {
+  const bytes = size === undefined ? `over ${MAX_REQUEST_BODY_BYTES}` : String(size);
+  return new UsageError(
+    'BAD_DATA',
+    `--data ${value.startsWith('@') ? `${value}: the body` : 'the body'} is ${bytes} bytes; a request body is limited to ${MAX_REQUEST_BODY_BYTES} bytes (16 MiB); nothing was sent`,
+    { hint: 'send less in one call (a call per entity, per file), or check that you named the right file' },
+  );
+}
+
+/** The body --data gives: its text, or the file's or standard input's, read no further than the limit of a request body. */
 async function readData(value: string, io: CliIO): Promise<string> {
-  if (!value.startsWith('@')) return value;
+  const text = value.startsWith('@') ? await readDataFile(value, io) : value;
+  // The reader of a test (or any other) may not stop at the limit: the size is checked here in any case.
+  const size = Buffer.byteLength(text);
+  if (size > MAX_REQUEST_BODY_BYTES) throw tooLarge(value, size);
+  return text;
+}
+
+async function readDataFile(value: string, io: CliIO): Promise<string> {
+  const options = { limit: MAX_REQUEST_BODY_BYTES };
   try {
-    return await (value === '@-' ? io.readStdin() : io.readFile(value.slice(1)));
+    return await (value === '@-' ? io.readStdin(options) : io.readFile(value.slice(1), options));
   } catch (error) {
     // A signal stopped the read (a pipe or a FIFO whose writer stalls): an interruption, not a bad file.
     const from = value === '@-' ? 'standard input' : 'the file';
     const interrupted = interruptedRead(io.signal, `--data ${value}: reading ${from}`, 'nothing was sent');
     if (interrupted) throw interrupted;
+    if (error instanceof TooLarge) throw tooLarge(value, error.size);
     throw new UsageError(
       'BAD_DATA',
       `--data ${value}: cannot read ${from} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
