@@ -8,7 +8,6 @@ import { mkdtempSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { includeReader, parseSelection, parseVars, readPipelineText, type Source } from '../app/pipeline-input.ts';
 import { setUpJournal } from '../app/journal-setup.ts';
-import { parseInDoubt } from '../journal/resume.ts';
 import { parkingOf } from '../app/parked.ts';
 import { storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
@@ -22,7 +21,7 @@ import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey } from './github-records.ts';
 import { deploymentChannel, jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
-import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
+import { webhookChannel } from '../app/channels/webhook.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
 import { booleanInput, checkBooleanInputs, overrideInputs, varsLines } from './inputs.ts';
@@ -31,7 +30,8 @@ import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
-import { continueInput, leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
+import { leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
+import { runInputs, type RunInputs } from './run-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export interface Loaded {
@@ -58,10 +58,12 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   try {
     checkBooleanInputs(def.inputs, kit.getInput);
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
-    const dry = dryRunMode(kit.getInput); // an input's error first, before the pipeline is judged
+    // Every input's error first, before the pipeline (or the step) is judged.
+    const dry = dryRunMode(kit.getInput);
+    const inputs = runInputs(kit, deps.env, masker);
     const loaded = await load(def, deps);
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
-    return await execute(def, deps, loaded, masker);
+    return await execute(def, deps, loaded, masker, inputs);
   } catch (error) {
     return await failEarly(def, deps, error, masker, say);
   }
@@ -106,7 +108,13 @@ async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
   return { pipeline, sources, vars, env, selection, files: sources };
 }
 
-async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker: Masker): Promise<number> {
+async function execute(
+  def: ActionDef,
+  deps: ActionDeps,
+  loaded: Loaded,
+  masker: Masker,
+  { continued, resumeFrom, inDoubt: mode, webhook }: RunInputs,
+): Promise<number> {
   const { kit, context } = deps;
   const { pipeline } = loaded;
   const label = masker.mask(String(pipeline.name));
@@ -122,16 +130,8 @@ async function execute(def: ActionDef, deps: ActionDeps, loaded: Loaded, masker:
   const base = join(mkdtempSync(join(deps.reportDir, `${name}-`)), name);
   const dir = dirname(base);
   const paths = reportFilesAt(base);
-  const continued = continueInput(kit, deps.env);
-  const resumeFrom = continued || kit.getInput('journal').trim();
-  const inDoubt = kit.getInput('in-doubt').trim();
-  const mode = inDoubt === '' ? undefined : parseInDoubt(inDoubt, 'input in-doubt:');
-  if (mode && !resumeFrom)
-    throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
-  // Refused before the store, the lease or any call: an override the pipeline does not allow, a bad webhook.
+  // Refused before the store, the lease or any call: an override the pipeline does not allow.
   const override = overrideInputs(kit.getInput, pipeline, deps.env);
-  const webhookInput = kit.getInput('webhook').trim();
-  const webhook = webhookInput === '' ? undefined : webhookUrl(webhookInput, masker, 'input webhook', 'BAD_INPUT');
   const { stored, taken } = await storeAndLease(deps, {
     pipeline,
     selection: loaded.selection,

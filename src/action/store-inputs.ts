@@ -1,6 +1,7 @@
 // The action's run store and lease inputs (store, lease, journal as a run id): the store opened
-// (ENGINECTL_STORE when the input is empty), the lease taken before the run, a lease without a
-// store refused as bad input; continue, a parked run of the store to go on with. Every run of the
+// (ENGINECTL_STORE when the input is empty), the lease taken before the run, a pipeline's lease:
+// without a store refused as bad input (the inputs themselves are checked first: run-inputs.ts);
+// a parked run of the store gone on with, or parked again. Every run of the
 // store holds the run's own lease while it runs (app/run-own-lease.ts), taken with the store.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
@@ -10,10 +11,10 @@ import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
 import { pendingDecisions, waitLines } from '../app/parked.ts';
 import type { Toolkit } from './toolkit.ts';
-import { UsageError } from '../errors.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { MergeDeps } from './merge-action.ts';
 import type { Env } from '../runner/scope.ts';
+import { leaseWithoutStore } from './run-inputs.ts';
 
 /** What an action is given: the toolkit, the GitHub API, the environment, the clock. */
 export interface ActionDeps extends MergeDeps {
@@ -50,11 +51,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
       })
     : undefined;
   const leaseWanted = wantedLease(pipeline, kit.getInput('lease').trim());
-  if (leaseWanted && !stored)
-    throw new UsageError(
-      'BAD_INPUT',
-      `the lease ${leaseWanted.name} lives in a run store: set input store (or ENGINECTL_STORE)`,
-    );
+  if (leaseWanted && !stored) throw leaseWithoutStore(leaseWanted.name);
   // What each lease this runner takes is told of it: one set for its fleet lease and its own.
   const runner = {
     pipeline,
@@ -72,14 +69,6 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
   // and anything in doubt verified or decided (a live runner of the run: refused, JOURNAL_LOCKED).
   const held = await holdStoredRun(stored, taken, runner, leaseWanted?.ttlMs);
   return { stored, taken: held };
-}
-
-/** The continue input: a parked run of the store to go on with (as run --continue), resumed from the store as journal: RUN_ID is. */
-export function continueInput(kit: Toolkit, env: Env): string {
-  const continued = kit.getInput('continue').trim();
-  if (continued && (kit.getInput('journal').trim() || !(kit.getInput('store').trim() || env[STORE_VARIABLE])))
-    throw new UsageError('BAD_INPUT', 'input continue names a parked run of the store: give store, and no journal');
-  return continued;
 }
 
 /** A continue whose decision is not made yet: parked again, nothing run, the outcome parked (not a failure). */

@@ -1,0 +1,48 @@
+// The inputs of a run an action reads besides its pipeline or its step: journal, continue,
+// in-doubt, webhook, lease (with store). Checked before anything is loaded, as dry-run and the
+// boolean inputs are: a bad one is told first and alone, never after the pipeline's problems (a
+// secret not set) or the step's, and never left unread by a dry run.
+import { webhookUrl } from '../app/channels/webhook.ts';
+import { STORE_VARIABLE } from '../app/stored-run.ts';
+import { UsageError } from '../errors.ts';
+import { parseInDoubt, type InDoubtMode } from '../journal/resume.ts';
+import type { Masker } from '../runner/masker.ts';
+import type { Env } from '../runner/scope.ts';
+import type { Toolkit } from './toolkit.ts';
+
+export interface RunInputs {
+  /** The parked run of the store to go on with (input continue); '' for none. */
+  continued: string;
+  /** What the run resumes from: the parked run, else input journal (a file, or with a store a run id); '' for a new run. */
+  resumeFrom: string;
+  inDoubt: InDoubtMode | undefined;
+  webhook: URL | undefined;
+}
+
+/** A fleet lease without a run store to hold it in: refused as bad input. */
+export function leaseWithoutStore(name: string): UsageError {
+  return new UsageError('BAD_INPUT', `the lease ${name} lives in a run store: set input store (or ENGINECTL_STORE)`);
+}
+
+/** Input continue: a parked run of the store to go on with (as run --continue), resumed from the store as journal: RUN_ID is. */
+export function continueInput(kit: Toolkit, env: Env): string {
+  const continued = kit.getInput('continue').trim();
+  if (continued && (kit.getInput('journal').trim() || !(kit.getInput('store').trim() || env[STORE_VARIABLE])))
+    throw new UsageError('BAD_INPUT', 'input continue names a parked run of the store: give store, and no journal');
+  return continued;
+}
+
+export function runInputs(kit: Toolkit, env: Env, masker: Masker): RunInputs {
+  const continued = continueInput(kit, env);
+  const resumeFrom = continued || kit.getInput('journal').trim();
+  const given = kit.getInput('in-doubt').trim();
+  const inDoubt = given === '' ? undefined : parseInDoubt(given, 'input in-doubt:', 'BAD_INPUT');
+  if (inDoubt && !resumeFrom)
+    throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
+  const hook = kit.getInput('webhook').trim();
+  const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
+  // The pipeline's own lease: (without the input) is the pipeline's, checked once it is loaded (store-inputs.ts).
+  const lease = kit.getInput('lease').trim();
+  if (lease !== '' && !(kit.getInput('store').trim() || env[STORE_VARIABLE])) throw leaseWithoutStore(lease);
+  return { continued, resumeFrom, inDoubt, webhook };
+}
