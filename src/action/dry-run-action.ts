@@ -2,6 +2,7 @@
 // none; `dry-run: live` is the preflight (GET requests only), posted as the job summary and the PR
 // comment, failing the action when a step fails now.
 import { makePlan } from '../app/plan.ts';
+import { standInWarning } from '../app/stand-ins.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -32,11 +33,14 @@ export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'l
 export async function dryRun(
   def: ActionDef,
   deps: GitHubDeps & { signal: AbortSignal },
-  loaded: { pipeline: Pipeline; env: Env; selection: Selection },
+  loaded: { pipeline: Pipeline; env: Env; selection: Selection; stoodIn?: string[] | undefined },
   masker: Masker,
   live: boolean,
 ): Promise<number> {
   const { kit } = deps;
+  // It sends nothing: what it was not given stood in, masked; named, as a run needs it (app/stand-ins.ts).
+  const stoodIn = standInWarning(loaded.stoodIn ?? []);
+  if (stoodIn) kit.warning(stoodIn, { title: 'enginectl' });
   const plan = await makePlan(loaded.pipeline, loaded.env, {
     masker,
     selection: loaded.selection,

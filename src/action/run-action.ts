@@ -2,30 +2,24 @@
 // annotations, PR comment and Deployment out. The run itself is the one composition the CLI
 // uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
 // API, the environment, the clock), so tests run it without a runner.
-import { EVERY_INSTANCE, type Selection } from '../pipeline/selection.ts';
 import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { includeReader, parseSelection, parseVars, readPipelineText, type Source } from '../app/pipeline-input.ts';
+import { dirname, join, resolve } from 'node:path';
 import { setUpJournal } from '../app/journal-setup.ts';
 import { parkingOf } from '../app/parked.ts';
 import { storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
-import { ExitCode, UsageError } from '../errors.ts';
-import { PipelineInvalid } from '../pipeline/diagnostics.ts';
-import { loadPipeline } from '../pipeline/load.ts';
-import type { Pipeline } from '../pipeline/model.ts';
+import { ExitCode } from '../errors.ts';
 import { Masker } from '../runner/masker.ts';
 import { parkedOf } from '../runner/result.ts';
-import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey } from './github-records.ts';
 import { deploymentChannel, jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
 import { webhookChannel } from '../app/channels/webhook.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
-import { booleanInput, checkBooleanInputs, overrideInputs, varsLines } from './inputs.ts';
-import { actionServer, stepPipeline } from './step-pipeline.ts';
+import { booleanInput, checkBooleanInputs, overrideInputs } from './inputs.ts';
+import { loadAction, type Loaded } from './action-pipeline.ts';
 import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
 import { neutralise } from '../text/neutralise.ts';
@@ -33,17 +27,6 @@ import { endRun, failEarly, inWorkspace } from './action-end.ts';
 import { leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 import { runInputs, type RunInputs } from './run-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
-
-export interface Loaded {
-  pipeline: Pipeline;
-  /** What identifies the run in its journal: the files it read (or the inputs). */
-  sources: Source[];
-  vars: Record<string, unknown>;
-  env: Env;
-  selection: Selection;
-  /** The pipeline's files, whose hash the reports carry; none for a single-step action (its inputs hold credentials). */
-  files?: Source[] | undefined;
-}
 
 export async function runAction(def: ActionDef, deps: ActionDeps): Promise<number> {
   const { kit } = deps;
@@ -61,51 +44,12 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
     // Every input's error first, before the pipeline (or the step) is judged.
     const dry = dryRunMode(kit.getInput);
     const inputs = runInputs(kit, deps.env, masker);
-    const loaded = await load(def, deps);
+    const loaded = await loadAction(def, deps, dry === 'true');
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker, inputs);
   } catch (error) {
     return await failEarly(def, deps, error, masker, say);
   }
-}
-
-async function load(def: ActionDef, deps: ActionDeps): Promise<Loaded> {
-  const get = deps.kit.getInput;
-  const env = deps.env;
-  const server = actionServer(get, env);
-  if (def.uses) {
-    const pipeline = stepPipeline(def, get, server);
-    return {
-      pipeline,
-      sources: [{ path: `inputs of ${def.id}`, text: JSON.stringify(pipeline.steps[0]!.with) }],
-      vars: {},
-      env,
-      selection: EVERY_INSTANCE,
-    };
-  }
-  const file = get('pipeline').trim();
-  if (!file)
-    throw new UsageError('BAD_INPUT', 'input pipeline is required', {
-      hint: 'with: { pipeline: pipelines/multi-target-release.yml }',
-    });
-  // Read as the CLI reads it (read-text-file.ts): never past 1 MiB, stopped by the first signal.
-  const text = await readPipelineText(resolve(deps.cwd, file), { signal: deps.signal }).catch((error: unknown) => {
-    const located = error instanceof PipelineInvalid && error.diagnostics.map((d) => ({ ...d, file }));
-    throw located ? new PipelineInvalid(located, undefined) : error;
-  });
-  const vars = parseVars(varsLines(get));
-  const selection = parseSelection(varsLines(get, 'only'), varsLines(get, 'skip'));
-  const sources: Source[] = [{ path: basename(file), text }];
-  const { pipeline } = loadPipeline({
-    file,
-    text,
-    env,
-    defaultServer: server,
-    vars,
-    selection,
-    readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources),
-  });
-  return { pipeline, sources, vars, env, selection, files: sources };
 }
 
 async function execute(

@@ -15,6 +15,7 @@ import { resolved } from '../steps/types.ts';
 import type { Env } from '../runner/scope.ts';
 import type { ActionDef } from './definitions.ts';
 import { booleanInput, listInput, type GetInput } from './inputs.ts';
+import { STAND_IN } from '../app/stand-ins.ts';
 
 const LISTS = new Set(['files', 'directories', 'products', 'recipients']);
 const NOT_STEP_INPUTS = new Set([
@@ -37,6 +38,30 @@ export function actionServer(get: GetInput, env: Env): DefaultServer {
     url: get('url').trim() || server.url,
     username: get('username').trim() || server.username,
     password: get('password') || server.password,
+  };
+}
+
+/**
+ * A dry run's inputs (dry-run: true): it sends nothing, so a credential the step needs and is not
+ * given stands in (app/stand-ins.ts), as a secret the root action's pipeline reads does: the target's
+ * (or a source's) token when it has no credential, its password when it has a user name only.
+ * `stoodIn` names them, for the dry run's warning.
+ */
+export function dryRunInputs(def: ActionDef, get: GetInput): { get: GetInput; stoodIn: string[] } {
+  const stoodIn: string[] = [];
+  for (const which of ['target', 'source'] as const) {
+    const field = (name: string) => `${which}-${name}`;
+    if (def.inputs[field('token')] === undefined) continue;
+    const given = (name: string) => get(field(name)).trim() !== '';
+    // A source is optional: only one that is given needs a credential.
+    if (which === 'source' && ![...CONNECTION].some(given)) continue;
+    if (given('token') || given('password')) continue;
+    stoodIn.push(field(given('username') ? 'password' : 'token'));
+  }
+  const standIn = new Set(stoodIn);
+  return {
+    get: (name) => (standIn.has(name) ? STAND_IN : get(name)),
+    stoodIn: stoodIn.map((name) => `input ${name}`),
   };
 }
 

@@ -120,6 +120,7 @@ export async function loadPipelineFile(
     checkEnv?: boolean;
     selection?: Selection;
     readBack?: Iterable<string>;
+    dryRun?: boolean;
   } = {},
 ): Promise<LoadResult & { text: string; sources: Source[] }> {
   const text = await readPipelineText(file, io);
@@ -135,6 +136,7 @@ export async function loadPipelineFile(
       checkEnv: options.checkEnv,
       selection: options.selection,
       readBack: options.readBack,
+      dryRun: options.dryRun,
       readInclude,
     }),
     text,

@@ -7,6 +7,8 @@ export interface Diagnostic {
   col: number;
   message: string;
   hint?: string | undefined;
+  /** The secret this finding says is not set: no problem of a dry run, which stands in for it (load.ts dryRun). */
+  unsetSecret?: string | undefined;
 }
 
 /** The source line as shown under a finding: at most FRAME_WIDTH characters around the column. */

@@ -49,12 +49,20 @@ export interface LoadOptions {
    * asked of the environment: no step's input, no target (reach.ts readBackReach).
    */
   readBack?: Iterable<string> | undefined;
+  /**
+   * A dry run (run --dry-run, plan, an action's dry-run: true): it sends nothing, so a secret not set
+   * is no problem (the edge stands in for it, app/stand-ins.ts, named in LoadResult.unsetSecrets);
+   * an env.NAME not set still is (a dry run shows its value).
+   */
+  dryRun?: boolean;
   /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */
   fastYaml?: boolean;
 }
 
 export interface LoadResult {
   pipeline: Pipeline;
+  /** dryRun: the secrets the run would need and the environment does not set (a run refuses them). */
+  unsetSecrets: string[];
 }
 
 function fail(file: string, message: string, hint?: string, text?: string): never {
@@ -133,8 +141,13 @@ function loadParsed(
   } catch (error) {
     if (checked.data || !(error instanceof TypeError)) throw error;
   }
-  if (problems.length > 0) throw new PipelineInvalid(sorted(problems, file), text, included.texts);
-  return { pipeline: normalise(source, doc, doc.steps.map(servers.serverOf), { ...options, reach }) };
+  const unset = options.dryRun ? problems.filter((p) => p.unsetSecret !== undefined) : [];
+  const left = unset.length > 0 ? problems.filter((p) => p.unsetSecret === undefined) : problems;
+  if (left.length > 0) throw new PipelineInvalid(sorted(left, file), text, included.texts);
+  return {
+    pipeline: normalise(source, doc, doc.steps.map(servers.serverOf), { ...options, reach }),
+    unsetSecrets: [...new Set(unset.map((p) => p.unsetSecret!))],
+  };
 }
 
 function sorted(list: Diagnostic[], file: string): Diagnostic[] {

@@ -1,5 +1,6 @@
 // The semantic rules of expressions: every steps.X, vars.X, targets.X, matrix.X reference resolves
-// (a step reads only steps before it), and every secrets.X and env.X is in the environment.
+// (a step reads only steps before it), and every secrets.X and env.X is in the environment (a
+// secret that is not is marked, unsetSecret: a dry run stands in for it).
 import { at } from './located.ts';
 import { conditionText, references, scanTemplate, parseExpression, ExprError, type Node } from '../expr/index.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -57,7 +58,7 @@ function checkReference(
   path: string[],
   scope: RefScope,
   world: RefWorld,
-): { message: string; hint?: string } | undefined {
+): Pick<Diagnostic, 'message' | 'hint' | 'unsetSecret'> | undefined {
   const [context, name, field, output] = path;
   if (!scope.allowed.has(context!))
     return { message: `${context}.* cannot be used here`, hint: CONTEXT_HELP[context!] };
@@ -87,10 +88,9 @@ function checkReference(
       if (scope.skipEnv || world.env[name] !== undefined) return undefined;
       return {
         message: `${context}.${name} is not set: no environment variable ${name}`,
-        hint:
-          context === 'secrets'
-            ? `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run`
-            : `set ${name} in the environment`,
+        ...(context === 'secrets'
+          ? { hint: `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run`, unsetSecret: name }
+          : { hint: `set ${name} in the environment` }),
       };
     case 'vars': {
       if (world.vars.has(name)) return undefined;
@@ -189,7 +189,7 @@ function exprDiagnostics(
       const problem = checkReference(ref.path, scope, world);
       if (!problem) continue;
       const pos = locate(source, path, { offset: offset + ref.pos });
-      out.push({ file: source.file, ...pos, message: problem.message, hint: problem.hint });
+      out.push({ file: source.file, ...pos, ...problem });
     }
   }
   return out;

@@ -1,5 +1,6 @@
 // `enginectl plan FILE`: the dry run, each call that would be made, secrets masked.
 import { ExitCode, UsageError } from '../../errors.ts';
+import { standInWarning, withStandIns } from '../../app/stand-ins.ts';
 import { makePlan, type PlanOutput } from '../../app/plan.ts';
 import { driftAudit } from '../../report/drift-audit.ts';
 import { publisher } from '../../app/channels/channel.ts';
@@ -28,12 +29,14 @@ import { neutralise } from '../../text/neutralise.ts';
 export const PLAN_HELP = `Usage: enginectl plan FILE [options]
 
 The dry run: validates the pipeline and prints each call it would make (method, path, body),
-secrets masked. Makes no request. Outputs of earlier steps appear as <steps.ID.outputs.NAME>.
+secrets masked. Makes no request, so it needs no secret: one not set stands in, masked, and a
+warning names it. Outputs of earlier steps appear as <steps.ID.outputs.NAME>.
 
 With --live, the preflight before a change window: every read-only step (gates, checks, reads)
 runs for real, once and without waiting, and says what it finds now: it holds, it would wait
 (and for what), or it FAILS NOW; later steps see the values read. Only GET requests are sent,
-whatever a step or the server does: every write is shown and not sent.
+whatever a step or the server does: every write is shown and not sent. Its requests carry the
+credentials: every secret it uses must be set.
 
 Options:
   --var NAME=VALUE   override a var (repeatable)
@@ -115,13 +118,16 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
       { hint: 'enginectl plan audit.yml --live --expect --json drift.json' },
     );
   const vars = parseVars(values.var);
-  const { pipeline, sources } = await loadPipelineFile(
+  const { pipeline, sources, unsetSecrets } = await loadPipelineFile(
     positionals[0]!,
     { ...io, env },
-    { vars, emulator: values.emulator, selection },
+    { vars, emulator: values.emulator, selection, dryRun: !values.live },
   );
   if (!values.live) {
-    const plan = await makePlan(pipeline, env, { selection });
+    // It sends nothing: a secret not set stands in, masked, and is named (app/stand-ins.ts).
+    const warning = standInWarning(unsetSecrets.map((name) => `secrets.${name}`));
+    if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
+    const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), { selection });
     io.stdout(`plan of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }

@@ -5,6 +5,7 @@ import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
 import { undecodedNameHint } from '../../file-name.ts';
 import { formatDuration } from '../../duration.ts';
 import { makePlan } from '../../app/plan.ts';
+import { standInWarning, withStandIns } from '../../app/stand-ins.ts';
 import { Masker } from '../../runner/masker.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
@@ -92,7 +93,8 @@ Options:
                      a key given twice keeps either value)
   --skip KEY=VALUE   leave out the matrix instances with that value (repeatable)
   --dry-run          print each call the pipeline would make, secrets masked; make none,
-                     write no report or journal (refused beside those flags)
+                     write no report or journal (refused beside those flags); a secret not
+                     set stands in, masked, and is named in a warning
   --emulator         run against the embedded emulator (as admin/admin); waits pass on a
                      simulated clock, so gates that poll every 2 minutes finish at once; with the
                      sample state, PROD_TOKEN, STAGING_TOKEN and PROD_DEPLOY_PASSWORD default to
@@ -242,7 +244,12 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const shard =
     values.shard === undefined ? undefined : await shardSelection(values as { shard: string }, storeGiven, io);
   const load = (narrowed: typeof selection | undefined) =>
-    loadPipelineFile(file, io, { vars, emulator: values.emulator, selection: narrowed ?? selection });
+    loadPipelineFile(file, io, {
+      vars,
+      emulator: values.emulator,
+      selection: narrowed ?? selection,
+      dryRun: values['dry-run'],
+    });
   let loaded = await load(shard?.owned);
   if (shard?.analysed && (loaded.pipeline.rollout?.analysis?.gates.length ?? 0) > 0)
     loaded = await load(shard.analysed);
@@ -333,7 +340,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     );
 
   if (values['dry-run']) {
-    const plan = await makePlan(pipeline, io.env, { selection });
+    // It sends nothing: a secret not set stands in, masked, and is named (app/stand-ins.ts).
+    const warning = standInWarning(loaded.unsetSecrets.map((name) => `secrets.${name}`));
+    if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
+    const plan = await makePlan(pipeline, withStandIns(io.env, loaded.unsetSecrets), { selection });
     io.stdout(`dry run of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
