@@ -114,7 +114,7 @@ export const ERROR_CODES = {
     'the write did not fit its window (none open, it would overrun the end, or a freeze): the message names the next window it fits in; run then, or with --override-freeze --reason "..." as an identity override-freeze: lists',
   ),
   SHARD_UNAVAILABLE: unavailable(
-    'a worker of a sharded run could not reach its run store or take its lease and sent nothing: run the same index again (a Kubernetes Job retries it; a CI job: re-run it)',
+    "a worker of a sharded run could not reach its run store (STORE_FAILED) or take its index's lease (LEASE_HELD) and sent nothing: run the same index again (a Kubernetes Job retries it; a CI job: re-run it)",
   ),
   ROLLOUT_PARKED: parked(
     'the run parked (saved in the run store, exit 75): enginectl decide --store URL --run ID says what it waits for; once decided (or its bake elapsed), run --store URL --continue ID goes on',
@@ -124,9 +124,12 @@ export const ERROR_CODES = {
   ),
   FAIL_FAST: step('another instance of the matrix failed: fix it, or set fail-fast: false'),
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
-  STORE_FAILED: step(
-    'check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on',
-  ),
+  STORE_FAILED: {
+    ...step(
+      "check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on. A sharded run's worker that met it before it sent anything exits 69 (SHARD_UNAVAILABLE): run the same index again; after, 1",
+    ),
+    worker: 69,
+  },
   STORE_DAMAGED: step(
     "a record of the run store is not enginectl's (cut, altered, or written by something else): a retry reads the same record, so nothing goes on from it; put the record back, or plan the rollout again (enginectl shard)",
   ),
@@ -136,9 +139,12 @@ export const ERROR_CODES = {
   OVERRIDE_REFUSED: usage(
     "--override-freeze is only for the identities the pipeline's override-freeze: lists (matched on the CI's actor): ask one of them, or add yours to the pipeline",
   ),
-  LEASE_HELD: usage(
-    'another run holds the lease: wait for it (enginectl lease status), give lease: a longer wait:, or release a lease whose holder is gone (enginectl lease release --reason)',
-  ),
+  LEASE_HELD: {
+    ...usage(
+      "another run holds the lease: wait for it (enginectl lease status), give lease: a longer wait:, or release a lease whose holder is gone (enginectl lease release --reason). A sharded run's worker whose index's lease a live attempt of it still holds when its wait ends exits 69 (SHARD_UNAVAILABLE), having sent nothing: run the same index again once that attempt ended",
+    ),
+    worker: 69,
+  },
   LEASE_LOST: {
     ...step(
       "the lease is no longer this run's: another run took it over (this run was paused or cut from the store past its ttl: that run verified what this one sent; resume from the store once it is done), or an operator released it (lease release: nothing verified this run's calls; resume from the store, which verifies them). A sharded run's worker whose lease lapsed exits 69: run the same index again, what it left is resumed with verify",

@@ -57,7 +57,9 @@ failed step's \`error:\` line), in the JSON report (\`steps[].error.code\`), as 
 code 2 means invalid input (nothing was sent); 1 means a step failed (its call, its result, or
 the run was interrupted: 130 for SIGINT, 143 for SIGTERM); 3 is no error but the drift audit's
 verdict that a site could not be read and none drifted (\`plan --live --expect\`); 75 is no error
-either: the run parked, saved in the run store to go on later (\`run --continue\`). The table is
+either: the run parked, saved in the run store to go on later (\`run --continue\`); 69 is a sharded
+run's worker (\`run --shard\`) that stopped on its run store or its lease, to run again (the
+exit column says "a shard's worker: 69" on each code whose exit it changes for a worker). The table is
 \`src/error-codes.ts\`; a test keeps it and this page complete.
 
 | code | exit | what to do |
