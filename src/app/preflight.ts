@@ -17,6 +17,7 @@ import { newSalt } from '../journal/hashing.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkPlanKey, planKeyCheck, planServer, type PlanServer } from './plan-servers.ts';
 import type { FingerprintKey } from './plan-fingerprint.ts';
+import { formatDuration } from '../duration.ts';
 
 export interface PreflightInput {
   pipeline: Pipeline;
@@ -161,10 +162,48 @@ function refuseAnotherPipeline(saved: SavedPlan, path: string, fresh: CurrentPla
   );
 }
 
-function stale(saved: SavedPlan, path: string, moved: readonly string[]): UsageError {
+/** The age of a saved plan run --plan runs without --plan-max-age: 7 days, a weekly change window. */
+export const DEFAULT_PLAN_MAX_AGE = '168h';
+/** How far after the run's clock a plan may be dated (two machines' clocks); beyond, one of them is wrong. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Before anything is read: refuses a plan made longer than `maxAge` before `now` (PLAN_STALE, exit
+ * 2), as one whose state moved is: what it read, and what was reviewed, is that old. A plan dated
+ * after `now` by more than a clock's skew is refused (BAD_PLAN): a clock is wrong, its age unknown.
+ */
+export function checkPlanAge(saved: SavedPlan, path: string, now: number, maxAge: PlanMaxAge): void {
+  const made = Date.parse(saved.createdAt);
+  if (made - now > CLOCK_SKEW_MS)
+    throw badPlan(
+      path,
+      `it was made at ${saved.createdAt}, ${formatDuration(made - now)} later than this machine's clock says it is now (${new Date(now).toISOString()}): one of the two clocks is wrong, and the plan's age cannot be told`,
+    );
+  if (now - made <= maxAge.ms) return;
+  const limit = maxAge.given ?? `${DEFAULT_PLAN_MAX_AGE} (the default)`;
+  throw stale(
+    saved,
+    path,
+    [`it was made ${formatDuration(now - made)} ago, over --plan-max-age ${limit}`],
+    'make the plan again (enginectl plan FILE --live --out F) and run with it; or, having reviewed that it still holds, run it with a longer --plan-max-age',
+  );
+}
+
+/** --plan-max-age: its milliseconds, and the text given (none for the default). */
+export interface PlanMaxAge {
+  ms: number;
+  given?: string | undefined;
+}
+
+function stale(
+  saved: SavedPlan,
+  path: string,
+  moved: readonly string[],
+  hint: string = ERROR_CODES.PLAN_STALE.action,
+): UsageError {
   return new UsageError(
     'PLAN_STALE',
     `--plan ${path}: the saved plan of ${saved.createdAt} is stale:\n${moved.map((m) => `  - ${m}`).join('\n')}`,
-    { hint: ERROR_CODES.PLAN_STALE.action },
+    { hint },
   );
 }

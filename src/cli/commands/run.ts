@@ -21,7 +21,13 @@ import type { Channel } from '../../app/channels/channel.ts';
 import { ciSummaryChannel, ciVariablesChannel } from '../../app/channels/ci.ts';
 import { dotenvChannel } from '../../app/channels/dotenv.ts';
 import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
-import { checkPlan, checkPlanServers } from '../../app/preflight.ts';
+import {
+  checkPlan,
+  checkPlanAge,
+  checkPlanServers,
+  DEFAULT_PLAN_MAX_AGE,
+  type PlanMaxAge,
+} from '../../app/preflight.ts';
 import { badPlan, readSavedPlan, type SavedPlan } from '../../app/saved-plan.ts';
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -37,6 +43,7 @@ import {
 import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
+import { parseDuration } from '../../duration.ts';
 import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
@@ -134,6 +141,8 @@ ${REPORT_OPTIONS_HELP}
   --plan F           run the plan enginectl plan --live --out saved: first read again (GET
                      requests only) what it saw, and refuse (exit 2) when the file, vars,
                      selection or that state moved, naming each difference
+  --plan-max-age D   with --plan: refuse (exit 2) a plan made longer ago than D, e.g. 24h
+                     (default ${DEFAULT_PLAN_MAX_AGE}: 7 days)
 ${WINDOW_OPTIONS_HELP}
 ${SHARD_OPTIONS_HELP}
   -h, --help         show this help
@@ -172,6 +181,7 @@ export const OPTIONS = {
   continue: { type: 'string' },
   force: { type: 'boolean' },
   plan: { type: 'string' },
+  'plan-max-age': { type: 'string' },
   shard: { type: 'string' },
   run: { type: 'string' },
   'shard-wait': { type: 'string' },
@@ -231,6 +241,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         },
       );
   }
+  const planMaxAge = planMaxAgeOf(values);
   const selection = parseSelection(values.only, values.skip);
   const ci = chooseCi(io, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator)
@@ -329,6 +340,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     ],
   );
   const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
+  // Too old (or dated after this clock): refused before anything is read, on the run's clock.
+  if (planned) checkPlanAge(planned, values.plan!, (io.clock ?? realClock()).now(), planMaxAge);
   // --plan against another server than the plan's: refused before any request carries it this run's credentials.
   if (planned)
     await checkPlanServers(
@@ -567,6 +580,22 @@ async function readPlanFile(path: string, io: CliIO): Promise<SavedPlan> {
     );
   });
   return readSavedPlan(text, path);
+}
+
+/** --plan-max-age D (with --plan only), or the default. */
+function planMaxAgeOf(values: { plan?: string | undefined; 'plan-max-age'?: string | undefined }): PlanMaxAge {
+  const given = values['plan-max-age'];
+  if (given === undefined) return { ms: parseDuration(DEFAULT_PLAN_MAX_AGE)! };
+  if (values.plan === undefined)
+    throw new UsageError('BAD_ARGUMENTS', 'run: --plan-max-age goes with --plan F', {
+      hint: 'enginectl run FILE --plan plan.json --plan-max-age 24h',
+    });
+  const ms = parseDuration(given);
+  if (!ms)
+    throw new UsageError('BAD_ARGUMENTS', `run: --plan-max-age ${given}: not a duration`, {
+      hint: 'write 30m, 24h or 168h (7 days)',
+    });
+  return { ms, given };
 }
 
 /** `error` with `hint` in place of its own, when there is one. */
