@@ -9,6 +9,7 @@ import { hasHexRun, hexRuns } from './secret-forms.ts';
 import { maskSpans, wrappedSpans } from './wrapped-base64.ts';
 import { MARKDOWN_LIMIT } from '../text/markdown-limit.ts';
 import { escapeRegExp } from '../text/escape.ts';
+import type { Alternation } from './form-index.ts';
 
 /** Long texts are searched for escaped secrets in windows this long, overlapping by WINDOW_OVERLAP. */
 const WINDOW = 1 << 20;
@@ -37,6 +38,26 @@ export function viewPattern(form: string): string {
   return out + literal(form.slice(at));
 }
 
+/**
+ * Whether each code unit of `form` reads as itself, side by side with its plain neighbours, in
+ * every match of viewPattern(form): not white space, not a character a page may drop, not part
+ * of what looks like an escape (form-index.ts keys a form by such units).
+ */
+export function viewPlain(form: string): (i: number) => boolean {
+  if (!/[^A-Za-z0-9+/=-]/.test(form)) return () => true; // base64 and most passwords: nothing to undo
+  const plain = Array.from({ length: form.length }, (_, i) => !/\s/.test(form[i]!));
+  for (let i = 0; i < form.length; i++) {
+    const cp = form.codePointAt(i)!;
+    const units = cp > 0xffff ? 2 : 1;
+    if (hiddenOnPage(String.fromCodePoint(cp))) plain.fill(false, i, i + units);
+    i += units - 1;
+  }
+  // Only these begin an escape (text/decoded-view.ts); what else the view drops is hidden on a page.
+  if (/[%&\\\]]/.test(form))
+    for (const edit of new DecodedView(form, true).edits()) plain.fill(false, edit.rawAt, edit.rawAt + edit.rawLength);
+  return (i) => plain[i]!;
+}
+
 /** A reading of a text: what it reads as, and the raw text behind each stretch of it. */
 interface View {
   readonly text: string;
@@ -45,8 +66,8 @@ interface View {
 
 /** What the views are searched for: the forms as they read there, the hex forms, the longest form's length. */
 export interface ViewPatterns {
-  view: RegExp;
-  hex: RegExp | undefined;
+  view: Alternation;
+  hex: Alternation;
   longest: number;
 }
 
@@ -80,12 +101,15 @@ export function maskViews(text: string, patterns: ViewPatterns): string {
  */
 function found(view: View, raw: string, patterns: ViewPatterns, offset: number, spans: [number, number][]): void {
   const at: [number, number][] = [];
-  matches(patterns.view, view.text, 0, at);
+  const forms = patterns.view.for(view.text);
+  if (forms) matches(forms, view.text, 0, at);
   if (view.text !== raw) {
-    if (patterns.hex && hasHexRun(view.text))
+    if (patterns.hex.size > 0 && hasHexRun(view.text))
       for (const [from, to] of hexRuns(view.text)) {
         const [rawFrom, rawTo] = view.rawSpan(from, to);
-        if (rawTo - rawFrom !== to - from) matches(patterns.hex, view.text.slice(from, to), from, at);
+        const run = view.text.slice(from, to);
+        const hex = rawTo - rawFrom !== to - from ? patterns.hex.for(run) : undefined;
+        if (hex) matches(hex, run, from, at);
       }
     at.push(...wrappedSpans(view.text, patterns.view, patterns.hex, patterns.longest));
   }

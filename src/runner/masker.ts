@@ -6,15 +6,18 @@
 // escape sequences between its parts): text/terminal-view.ts. Reports are masked as
 // values (maskValue) before they are rendered, so a secret whose value is `true`, `null` or `ver`
 // never breaks the JSON or XML a renderer writes; a credential field (targetAuthToken, a target's
-// password, ...) is masked whole, whatever its length.
+// password, ...) is masked whole, whatever its length. Many secrets (a login per site of a fleet)
+// are searched for through an index of their forms, at a cost that does not grow with them:
+// runner/form-index.ts.
 
 import { viewIsRaw } from '../text/decoded-view.ts';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { MASK } from '../text/mask.ts';
 import { escapeRegExp } from '../text/escape.ts';
 import { ciForms, hasHexRun, hexRuns, MIN_LENGTH, secretForms, secretHexForms } from './secret-forms.ts';
-import { maskViews, matches, viewPattern } from './mask-views.ts';
+import { maskViews, matches, viewPattern, viewPlain } from './mask-views.ts';
 import { maskSpans, maskWrapped } from './wrapped-base64.ts';
+import { Alternation, notSpace } from './form-index.ts';
 
 export { MASK };
 export { MIN_LENGTH };
@@ -35,9 +38,25 @@ export class Masker {
   /** The secrets added so far: a step's target token is added again at every instance. */
   private readonly secrets = new Set<string>();
   private readonly weak = new Set<string>();
-  private patterns: Patterns | undefined;
+  /**
+   * The forms as written (white space as any run of it), as a reader sees them once every escape
+   * is undone, and the hex forms (in any case: a server may write `6A6b...`): each one alternation,
+   * longest first.
+   */
+  private readonly raw: Alternation;
+  private readonly view: Alternation;
+  private readonly hex: Alternation;
+  private longest = 0;
 
-  constructor(private readonly on: MaskerHooks = {}) {}
+  /** `indexFrom`: from how many forms each alternation is searched through its index (form-index.ts; tests only). */
+  constructor(
+    private readonly on: MaskerHooks = {},
+    indexFrom?: number,
+  ) {
+    this.raw = new Alternation('g', (form) => escapeRegExp(form).replace(/\s+/g, '\\s+'), indexFrom);
+    this.view = new Alternation('g', viewPattern, indexFrom);
+    this.hex = new Alternation('gi', (form) => form, indexFrom);
+  }
 
   /** Registers a secret; `name` says which one in a warning when it is too short to mask in text. */
   add(secret: string | undefined | null, name = 'a secret'): void {
@@ -66,9 +85,19 @@ export class Masker {
       this.announced.add(form);
       this.on.onSecret?.(form);
     }
-    for (const form of secretForms(secret)) this.forms.add(form);
-    for (const form of secretHexForms(secret)) this.hexForms.add(form);
-    this.patterns = undefined;
+    for (const form of secretForms(secret)) {
+      if (this.forms.has(form)) continue;
+      this.forms.add(form);
+      this.raw.add(form, notSpace(form));
+      this.view.add(form, viewPlain(form));
+      this.longest = Math.max(this.longest, form.length);
+    }
+    for (const form of secretHexForms(secret)) {
+      if (this.hexForms.has(form)) continue;
+      this.hexForms.add(form);
+      this.hex.add(form);
+      this.longest = Math.max(this.longest, form.length);
+    }
   }
 
   /**
@@ -82,40 +111,23 @@ export class Masker {
     for (const secret of [password, pair, Buffer.from(pair).toString('base64')]) this.add(secret, name);
   }
 
-  /**
-   * The forms as written, longest first (white space as any run of it), and as a reader sees them
-   * once every escape is undone; the hex forms apart, in any case, for runs of hex digits only.
-   */
-  private compiled(): Patterns | undefined {
-    if (this.patterns || this.forms.size === 0) return this.patterns;
-    const forms = [...this.forms].sort((a, b) => b.length - a.length);
-    const hex = [...this.hexForms].sort((a, b) => b.length - a.length);
-    const raw = forms.map((f) => escapeRegExp(f).replace(/\s+/g, '\\s+'));
-    const view = forms.map(viewPattern);
-    this.patterns = {
-      raw: new RegExp(raw.join('|'), 'g'),
-      // Hex in any case: a server may write `6A6b...` as well as all-lower or all-upper.
-      hex: hex.length ? new RegExp(hex.join('|'), 'gi') : undefined,
-      view: view.length ? new RegExp(view.join('|'), 'g') : undefined,
-      longest: Math.max(forms[0]!.length, hex[0]?.length ?? 0),
-    };
-    return this.patterns;
-  }
-
   /** `text` with every form as written replaced: the hex forms only inside runs of hex digits. */
-  private maskRaw(text: string, patterns: Patterns): string {
-    const hex = patterns.hex && hasHexRun(text) ? patterns.hex : undefined;
-    if (!hex) return text.replace(patterns.raw, MASK);
+  private maskRaw(text: string): string {
+    const raw = this.raw.for(text);
     const spans: [number, number][] = [];
-    for (const [from, to] of hexRuns(text)) matches(hex, text.slice(from, to), from, spans);
-    if (spans.length === 0) return text.replace(patterns.raw, MASK);
-    return maskSpans(text, matches(patterns.raw, text, 0, spans));
+    if (this.hex.size > 0 && hasHexRun(text))
+      for (const [from, to] of hexRuns(text)) {
+        const run = text.slice(from, to);
+        const hex = this.hex.for(run);
+        if (hex) matches(hex, run, from, spans);
+      }
+    if (spans.length === 0) return raw ? text.replace(raw, MASK) : text;
+    return maskSpans(text, raw ? matches(raw, text, 0, spans) : spans);
   }
 
   /** A line of text with every form of every secret replaced, however it is escaped: for logs and messages. */
   mask(text: string): string {
-    const patterns = this.compiled();
-    if (!patterns) return text;
+    if (this.forms.size === 0) return text;
     // An update's report is met several times (its output, its result, the whole result again),
     // and a short text (a key, a status, a version) at every instance of a fleet: each is
     // searched once while the secrets stay the same. Fewer long texts are kept than short ones.
@@ -123,8 +135,9 @@ export class Masker {
     const version = this.forms.size + this.hexForms.size;
     const known = memo.get(text, version);
     if (known !== undefined) return known;
-    const raw = maskWrapped(this.maskRaw(text, patterns), patterns.raw, patterns.hex, patterns.longest);
-    const masked = patterns.view && !viewIsRaw(raw) ? maskViews(raw, { ...patterns, view: patterns.view }) : raw;
+    const raw = maskWrapped(this.maskRaw(text), this.raw, this.hex, this.longest);
+    const forms = { view: this.view, hex: this.hex, longest: this.longest };
+    const masked = !viewIsRaw(raw) ? maskViews(raw, forms) : raw;
     memo.set(text, masked, version);
     return masked;
   }
@@ -177,14 +190,6 @@ export class Masker {
     // numbers, booleans, null; functions and symbols do not occur in results
     return value;
   }
-}
-
-interface Patterns {
-  raw: RegExp;
-  hex: RegExp | undefined;
-  view: RegExp | undefined;
-  /** The longest form's length: how far around a wrapped line's break a form may reach. */
-  longest: number;
 }
 
 /** A text this long, or this short, is remembered once masked (Masker.mask). */

@@ -5,6 +5,7 @@
 
 import { MASK } from '../text/mask.ts';
 import { hasHexRun } from './secret-forms.ts';
+import type { Alternation } from './form-index.ts';
 
 /** The fewest base64 characters before a line break that make it a wrapped line's end. */
 const LINE = 16;
@@ -49,7 +50,7 @@ function wraps(text: string): [number, number][] {
  * `text` with every match of `pattern` (the forms as written, global) or of `hex` (the hex forms) that
  * spans a line break inside a base64 run masked (wrappedSpans).
  */
-export function maskWrapped(text: string, pattern: RegExp, hex: RegExp | undefined, longest: number): string {
+export function maskWrapped(text: string, pattern: Alternation, hex: Alternation, longest: number): string {
   return maskSpans(text, wrappedSpans(text, pattern, hex, longest));
 }
 
@@ -61,8 +62,8 @@ export function maskWrapped(text: string, pattern: RegExp, hex: RegExp | undefin
  */
 export function wrappedSpans(
   text: string,
-  pattern: RegExp,
-  hex: RegExp | undefined,
+  pattern: Alternation,
+  hex: Alternation,
   longest: number,
 ): [number, number][] {
   if (!text.includes('\n') && !text.includes('\\n')) return [];
@@ -90,9 +91,12 @@ export function wrappedSpans(
   const spans: [number, number][] = [];
   for (const [from, to] of windows(joined, marks, longest)) {
     const window = joined.slice(from, to);
-    for (const re of hex && hasHexRun(window) ? [pattern, hex] : [pattern])
-      for (const [start, end] of spanning(window, re, marks, from))
-        spans.push([raw(start + from, false), raw(end + from, true)]);
+    for (const forms of hex.size > 0 && hasHexRun(window) ? [pattern, hex] : [pattern]) {
+      const re = forms.for(window);
+      if (re)
+        for (const [start, end] of spanning(window, re, marks, from))
+          spans.push([raw(start + from, false), raw(end + from, true)]);
+    }
   }
   return spans;
 }
