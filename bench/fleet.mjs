@@ -8,7 +8,9 @@
 // same release of 10,000 sites in one process against the 1,000 (each pair run one after the
 // other): issue 48's cost linear in sites, the runner's own (target <= 10.5x; shards.mjs measures
 // it over workers). Last, the same release and the pool's each made again in one process
-// (bench/fleet-warm.ts): their costs once warm, with no start-up on either side.
+// (bench/fleet-warm.ts): their costs once warm, with no start-up on either side. Between them, the
+// release with a login per site against the pool with the same logins: what secrets that grow with
+// the sites cost (each site's password is three secrets, about 50 forms, to mask).
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import {
   emulatorProcess,
   fleetFiles,
   fleetPipeline,
+  siteUserFlags,
   ADMIN,
   CLI,
   NODE,
@@ -35,6 +38,35 @@ const LARGE = 10000;
 const PARALLEL = 50;
 const RUNS = Number(process.env.BENCH_RUNS_FLEET ?? 3);
 const WARM_ROUNDS = Number(process.env.BENCH_RUNS_FLEET_WARM ?? 5);
+
+/**
+ * The release again with a login per site (lib.mjs siteLogin): its own emulator, which knows
+ * those users, and its own pairs of the run and the pool, alternately, into `t.ownRun` and `t.ownPool`.
+ */
+async function ownLogins(dir, t) {
+  const emulator = await emulatorProcess(siteUserFlags(SITES));
+  try {
+    const pipeline = writeFile(
+      dir,
+      'own-logins.yml',
+      fleetPipeline(SITES, (site) => `${emulator.url}/sites/${site}`, PARALLEL, true),
+    );
+    const journal = join(dir, 'own-logins.journal.jsonl');
+    const pool = join(dir, 'own-logins.pool.journal');
+    for (let i = 0; i < RUNS; i++) {
+      rmSync(journal, { force: true });
+      t.ownRun.push(timed(NODE, [CLI, 'run', pipeline, '--journal', journal]));
+      rmSync(pool, { force: true });
+      t.ownPool.push(
+        timed(NODE, ['bench/fleet-pool.mjs', emulator.url, String(SITES), String(PARALLEL), pool, 'logins']),
+      );
+    }
+    rmSync(journal, { force: true });
+    rmSync(pool, { force: true });
+  } finally {
+    await emulator.stop();
+  }
+}
 
 /** bench/fleet-warm.ts's rounds: each side's wall and CPU ms, made again in one process. */
 function warmRounds(url, pipeline, dir) {
@@ -69,7 +101,7 @@ export async function run() {
   const journal = join(dir, 'run.journal.jsonl');
   const largeJournal = join(dir, 'large.journal.jsonl');
   const pool = join(dir, 'pool.journal');
-  const t = { run: [], pool: [], summary: [], report: [], large: [] };
+  const t = { run: [], pool: [], summary: [], report: [], large: [], ownRun: [], ownPool: [] };
   let peak;
   let warm;
   try {
@@ -82,6 +114,7 @@ export async function run() {
       t.large.push(timed(NODE, [CLI, 'run', large, '--journal', largeJournal], ADMIN));
     }
     rmSync(largeJournal, { force: true });
+    await ownLogins(dir, t);
     // The last run's journal: its reports, with the summary and without, alternately.
     for (let i = 0; i < RUNS; i++) {
       t.summary.push(
@@ -121,6 +154,12 @@ export async function run() {
       name: `fleet, warm: the ${SITES}-site release made again in one process vs the pool's made again in one (from the source; median of ${WARM_ROUNDS} pairs after one not kept)`,
       figure: `wall ${ms(median(warm.run.wall))} vs ${ms(median(warm.pool.wall))}: ${ratio(pairedRatio(warm.run.wall, warm.pool.wall))}; CPU ${ms(median(warm.run.cpu))} vs ${ms(median(warm.pool.cpu))}: ${ratio(pairedRatio(warm.run.cpu, warm.pool.cpu))}`,
       target: "reported: the runner's own cost per site, without start-up",
+      holds: undefined,
+    },
+    {
+      name: `fleet, a login per site: the same release, each of the ${SITES} sites with its own user and password (${SITES} more secrets to mask), run / bare pool with the same logins (median of pairs)`,
+      figure: `${ms(median(t.ownRun))} vs ${ms(median(t.ownPool))}: ${ratio(pairedRatio(t.ownRun, t.ownPool))}`,
+      target: 'reported: the cost of secrets that grow with the sites',
       holds: undefined,
     },
     {
