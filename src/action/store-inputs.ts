@@ -5,7 +5,7 @@
 // store holds the run's own lease while it runs (app/run-own-lease.ts), taken with the store.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { fenceToGoOn, openStoredRun, STORE_VARIABLE, type StoredRun } from '../app/stored-run.ts';
+import { fenceToGoOn, openStoredRun, storeUrlOf, type StoredRun } from '../app/stored-run.ts';
 import { holdStoredRun, type RunHold } from '../app/run-own-lease.ts';
 import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
@@ -38,7 +38,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
   const { kit } = deps;
   const { pipeline, selection, resumeFrom, base, dir, masker } = inputs;
   // With a store, the journal is the store's, and journal: names a run of it to resume.
-  const storeUrl = kit.getInput('store').trim() || deps.env[STORE_VARIABLE];
+  const storeUrl = storeUrlOf(kit.getInput('store').trim() || undefined, deps.env, 'input store');
   const stored = storeUrl
     ? await openStoredRun({
         url: storeUrl,

@@ -16,8 +16,29 @@ export const STORE_VARIABLE = 'ENGINECTL_STORE';
 /** A sharded run's id, as `enginectl shard --format gitlab|k8s` hands it to the workers and the merge. */
 export const RUN_VARIABLE = 'ENGINECTL_RUN';
 
+/**
+ * The store URL a command is given: --store, else ENGINECTL_STORE; undefined when neither is. An
+ * empty or blank one (`--store ""`, a CI variable never defined) names no store and is refused,
+ * never read as the directory the command runs in, where each runner would hold a lease of its own.
+ */
+export function storeUrlOf(
+  given: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  option = '--store',
+): string | undefined {
+  const url = given ?? env[STORE_VARIABLE];
+  if (url !== undefined && url.trim() === '') throw emptyStoreUrl(given !== undefined ? option : STORE_VARIABLE, url);
+  return url;
+}
+
+const emptyStoreUrl = (where: string, url: string) =>
+  new StoreError('STORE_REFUSED', `${where} is ${url === '' ? 'empty' : 'blank'}: an empty store URL names no store`, {
+    hint: 'give it as s3://BUCKET/PREFIX or file:///PATH (file://$PWD for the directory the command runs in), or leave it unset for a run without a store',
+  });
+
 /** The store a URL names: s3://BUCKET/PREFIX or file:///PATH (a plain path is a directory, as users write one). */
 export function storeAt(url: string, cwd: string, env: Readonly<Record<string, string | undefined>>): RunStore {
+  if (url.trim() === '') throw emptyStoreUrl('the store URL', url);
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env });
   return openStore(url, { ...env });
 }
@@ -30,7 +51,7 @@ export function namedStore(
   cwd: string,
   why = '',
 ): RunStore {
-  const url = given ?? env[STORE_VARIABLE];
+  const url = storeUrlOf(given, env);
   if (url === undefined)
     throw new UsageError('BAD_ARGUMENTS', `${command}: ${why}give --store URL (or ENGINECTL_STORE)`, {
       hint: `enginectl ${command} --store s3://BUCKET/PREFIX (or file:///PATH)`,

@@ -12,7 +12,7 @@ import type { JournalState } from '../../journal/read.ts';
 import type { Pipeline } from '../../pipeline/model.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
-import { STORE_VARIABLE } from '../../app/stored-run.ts';
+import { storeUrlOf } from '../../app/stored-run.ts';
 import { realClock } from '../../app/clock.ts';
 import { parseDuration } from '../../duration.ts';
 import { Masker } from '../../runner/masker.ts';
@@ -78,7 +78,7 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     return ExitCode.ok;
   }
   if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', 'decide: takes no FILE; --store URL --run ID');
-  const url = values.store ?? io.env[STORE_VARIABLE];
+  const url = storeUrlOf(values.store, io.env);
   if (url === undefined || values.run === undefined)
     throw new UsageError('BAD_ARGUMENTS', 'decide: give --store URL (or ENGINECTL_STORE) and --run ID', {
       hint: 'enginectl runs --store URL --parked lists the parked runs',

@@ -11,7 +11,7 @@ import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
-import { fenceToGoOn, openStoredRun, STORE_VARIABLE, storedJournalNames } from '../../app/stored-run.ts';
+import { fenceToGoOn, openStoredRun, storedJournalNames, storeUrlOf } from '../../app/stored-run.ts';
 import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
 import { holdStoredRun } from '../../app/run-own-lease.ts';
 import { parseInDoubt, type InDoubtMode } from '../../journal/resume.ts';
@@ -251,7 +251,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const clock = clockStart(values);
   // A static shard's worker needs only its sites' secrets (the manifest says which they are), and,
   // when it may be elected to run the gates between waves, those of the waves analysed.
-  const storeGiven = values.store ?? io.env[STORE_VARIABLE];
+  const storeGiven = storeUrlOf(values.store, io.env);
   const shard =
     values.shard === undefined ? undefined : await shardSelection(values as { shard: string }, storeGiven, io);
   const load = (narrowed: typeof selection | undefined) =>
@@ -268,7 +268,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   // Windows and freezes (window-options.ts): checked before anything is opened.
   const windows = { override: windowOverride(pipeline, values, io.env), clock };
   // With a run store, the journal is the store's (--resume names a run of it); the local file is its copy.
-  const storeUrl = values.store ?? io.env[STORE_VARIABLE];
+  const storeUrl = storeGiven;
   // A worker of a sharded run: each site a stored run of its own (cli/shard-run.ts).
   if (values.shard !== undefined) {
     return runShardCommand(
