@@ -11,6 +11,8 @@ import { storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
 import { ExitCode } from '../errors.ts';
 import { Masker } from '../runner/masker.ts';
+import { storeUrlLogin } from '../store/store.ts';
+import { STORE_VARIABLE } from '../app/stored-run.ts';
 import { parkedOf } from '../runner/result.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey } from './github-records.ts';
@@ -37,6 +39,9 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   // Every credential input is masked before anything is printed; every boolean one read before anything runs.
   for (const [name, input] of Object.entries(def.inputs))
     if (input.secret) masker.add(kit.getInput(name), `input ${name}`);
+  // A store URL is refused when it carries a login (the store takes none), but the login is a secret all the same.
+  const storeLogin = storeUrlLogin(kit.getInput('store').trim() || (deps.env[STORE_VARIABLE] ?? ''));
+  if (storeLogin) masker.addLogin(storeLogin.username, storeLogin.password, 'the store URL');
   const say = (text: string) => kit.info(neutralise(masker.mask(text)));
   try {
     checkBooleanInputs(def.inputs, kit.getInput);

@@ -4,10 +4,10 @@
 import { DirectoryStore } from './directory.ts';
 import type { S3StoreOptions } from './s3.ts';
 import { parseS3Url } from './s3-url.ts';
-import { StoreError, type RunStore } from './store.ts';
+import { nameOfStore, StoreError, type RunStore } from './store.ts';
 
 /** The URL as it may be printed: any user or password in it replaced. */
-export const nameOfStore = (url: string): string => url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1***@');
+export { nameOfStore };
 
 export function openStore(
   url: string,

@@ -4,7 +4,7 @@
 import type { Env } from '../environment.ts';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { parseDuration } from '../duration.ts';
-import { checkKey, StoreError } from './store.ts';
+import { checkKey, nameOfStore, StoreError } from './store.ts';
 
 const isKey = (path: string): boolean => {
   try {
@@ -27,11 +27,12 @@ export function parseS3Url(
   try {
     parsed = new URL(url);
   } catch {
-    throw new StoreError('STORE_REFUSED', `not an s3:// URL: ${JSON.stringify(url.replace(/\/\/[^/@]*@/, '//***@'))}`, {
+    throw new StoreError('STORE_REFUSED', `not an s3:// URL: ${JSON.stringify(nameOfStore(url))}`, {
       hint: 'write it as s3://BUCKET/PREFIX',
     });
   }
-  const named = `s3://${parsed.host}${parsed.pathname}`;
+  // Without its host (s3:/user:pw@bucket, one slash too few) the user part is in the path: hidden too.
+  const named = nameOfStore(`s3://${parsed.host}${parsed.pathname}`);
   if (parsed.username || parsed.password) {
     throw new StoreError('STORE_REFUSED', `${named}: the store URL holds credentials`, {
       hint: 'remove them from the URL: credentials come from the AWS SDK chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a web identity role, an instance role)',

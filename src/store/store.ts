@@ -49,6 +49,21 @@ export class StoreError extends EnginectlError {
   }
 }
 
+/**
+ * A store URL as it may be printed: everything from after its scheme (and its slashes, however
+ * many) up to its last @ replaced. A password may hold / and @ (AWS secret keys hold /), and a URL
+ * that does not parse (`s3:/user:pw@bucket`) has no authority to trust: the last @ bounds them all.
+ */
+export const nameOfStore = (url: string): string => url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/*)[^]*@/, '$1***@');
+
+/** The user and password a store URL carries (up to its last @, as nameOfStore hides them), for the masking; undefined when it has none. */
+export function storeUrlLogin(url: string): { username: string; password: string } | undefined {
+  const userinfo = /^[A-Za-z][A-Za-z0-9+.-]*:\/*([^]*)@/.exec(url)?.[1];
+  const colon = userinfo?.indexOf(':') ?? -1;
+  if (userinfo === undefined || colon < 0 || colon === userinfo.length - 1) return undefined;
+  return { username: userinfo.slice(0, colon), password: userinfo.slice(colon + 1) };
+}
+
 /** A key is a path of plain segments: nothing a store could read as another place (.., //, a backslash). */
 export function checkKey(key: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._=-]*(\/[A-Za-z0-9][A-Za-z0-9._=-]*)*$/.test(key))
