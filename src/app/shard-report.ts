@@ -7,7 +7,7 @@
 // way (shard-under-way.ts), not as cut short or "no report".
 import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
-import { readStoredJournal } from '../journal/replica.ts';
+import { readSegments } from '../journal/replica.ts';
 import { journalReport } from '../journal/release.ts';
 import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
@@ -117,7 +117,9 @@ export async function shardedReport(
         if (!willStart(site, w, standing, live, manifest)) orphans.push(site);
         else if (owner) takeovers.push(site);
       }
-      const stored = siteRun === undefined ? undefined : await readStoredJournal(store, siteRun).catch(() => undefined);
+      // No segment (or fences alone) is no report; a store that fails the read fails the merge (STORE_FAILED).
+      const segments = siteRun === undefined ? undefined : await readSegments(store, siteRun);
+      const stored = segments?.text ? segments : undefined;
       if (!stored) {
         // No step of it in the store: under way, one a worker alive holds or will start is listed, not "no report".
         if (alive && planned && (held || (!owner && willStart(site, w, standing, live, manifest)))) {
