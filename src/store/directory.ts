@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectories } from '../make-directories.ts';
-import { checkKey, StoreError, type PreparedBody, type RunStore } from './store.ts';
+import { readInLine, readInPool } from './read-key.ts';
+import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
   new StoreError(
@@ -84,10 +85,12 @@ export class DirectoryStore implements RunStore {
   async get(key: string): Promise<Buffer | undefined> {
     try {
       const path = this.path(key);
-      return (await this.onLocalDisk())
-        ? this.fs.readFileSync(path)
-        : await call<Buffer>((done) => this.fs.readFile(path, done));
+      const check = (stat: nodeFs.Stats) => {
+        if (stat.size > MAX_KEY_BYTES) throw keyTooLarge(this.url, key, stat.size);
+      };
+      return (await this.onLocalDisk()) ? readInLine(this.fs, path, check) : await readInPool(this.fs, path, check);
     } catch (error) {
+      if (error instanceof StoreError) throw error;
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw failed(this.url, `cannot read ${key}`, error);
     }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { sequenceKey, type RunStore } from './store.ts';
-import { parseStoreRecord, recordJson } from './record.ts';
+import { Instant, parseStoreRecord, recordJson } from './record.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -27,8 +27,8 @@ const LeaseRecord = z.object({
   v: z.literal(1),
   kind: z.enum(['acquire', 'renew', 'takeover', 'release']),
   holder: Holder,
-  at: z.number(),
-  expiresAt: z.number(),
+  at: Instant,
+  expiresAt: Instant,
   /** The highest queue ticket served so far (carried by every record): tickets at or below it are done. */
   served: z.int().nonnegative().default(0),
   /** A takeover's or a release's: why, and what verify read of the previous holder's calls. */
@@ -41,7 +41,7 @@ const LeaseRecord = z.object({
 });
 export type LeaseRecord = z.infer<typeof LeaseRecord>;
 
-const Ticket = z.object({ runId: z.string(), at: z.number(), until: z.number() });
+const Ticket = z.object({ runId: z.string(), at: Instant, until: Instant });
 
 /** The lease cannot be had or was lost: a run that lost it sends nothing more (exit 1); one that could not take it sent nothing (exit 2). */
 export class LeaseError extends EnginectlError {

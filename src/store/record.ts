@@ -1,8 +1,11 @@
 // A record of the run store read back: its JSON, parsed by its schema. A body that is not JSON, or
 // not of the schema, was cut, altered or written by something else: STORE_DAMAGED, for a retry
 // reads the same record (the lease's records, a sharded run's).
-import type { z } from 'zod';
+import { z } from 'zod';
 import { StoreError, type RunStore } from './store.ts';
+
+/** A time of a record (epoch ms) a date can hold (±8.64e15): a record past it was not written by enginectl. */
+export const Instant = z.number().min(-8.64e15).max(8.64e15);
 
 /** A record's JSON, or undefined when it is absent or not JSON. */
 export function recordJson(body: Buffer | undefined): unknown {

@@ -8,7 +8,7 @@
 // the key back: our body there means this call created it.
 import type { Env } from '../environment.ts';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { checkKey, StoreError, type PreparedBody, type RunStore } from './store.ts';
+import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
 import { parseS3Url } from './s3-url.ts';
 
 export interface S3StoreOptions {
@@ -113,8 +113,13 @@ export class S3Store implements RunStore {
     checkKey(key);
     try {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
+      if ((out.ContentLength ?? 0) > MAX_KEY_BYTES) {
+        (out.Body as { destroy?: () => void } | undefined)?.destroy?.();
+        throw keyTooLarge(this.url, key, out.ContentLength!);
+      }
       return Buffer.from(await out.Body!.transformToByteArray());
     } catch (error) {
+      if (error instanceof StoreError) throw error;
       if (statusOf(error) === 404 && (error as SdkError).name !== 'NoSuchBucket') return undefined;
       throw this.failed(`cannot read ${key}`, error);
     }

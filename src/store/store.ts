@@ -64,6 +64,21 @@ export function storeUrlLogin(url: string): { username: string; password: string
   return { username: userinfo.slice(0, colon), password: userinfo.slice(colon + 1) };
 }
 
+/**
+ * The most bytes a key holds: a lease record, a journal segment (one group of records the journal
+ * synced: hashes and names, not bodies), a shard's manifest. A larger one was not written by
+ * enginectl, and is refused before it is read (a store's read bound, not the string's limit).
+ */
+export const MAX_KEY_BYTES = 64 * 1024 * 1024;
+
+/** A key over MAX_KEY_BYTES: damaged, named, and read no further. */
+export const keyTooLarge = (store: string, key: string, size: number) =>
+  new StoreError(
+    'STORE_DAMAGED',
+    `${store}: ${key} holds ${size} bytes, over the ${MAX_KEY_BYTES / 1024 / 1024} MiB any record of enginectl takes: it was not written by enginectl`,
+    { hint: 'move that key out of the store (it may be a file copied or planted there), then run the command again' },
+  );
+
 /** A key is a path of plain segments: nothing a store could read as another place (.., //, a backslash). */
 export function checkKey(key: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._=-]*(\/[A-Za-z0-9][A-Za-z0-9._=-]*)*$/.test(key))

@@ -33,13 +33,15 @@ function seam(type: bigint) {
         nodeFs.statfs(path, { bigint: true }, (error, stats) => done(error, stats && Object.assign(stats, { type }))),
       );
     },
-    readFileSync: (...args: Parameters<typeof nodeFs.readFileSync>) => {
-      counts.inLine++;
-      return nodeFs.readFileSync(...args);
+    // A key is opened by its flags as a number (a directory, to be synced, and a temporary file by letters).
+    openSync: (...args: Parameters<typeof nodeFs.openSync>) => {
+      if (typeof args[1] === 'number') counts.inLine++;
+      return nodeFs.openSync(...args);
     },
-    readFile: (path: string, done: Done) => {
+    open: (path: string, flags: string | number, ...rest: unknown[]) => {
+      if (typeof flags !== 'number') return (nodeFs.open as (...a: unknown[]) => void)(path, flags, ...rest);
       counts.pooled++;
-      later('read', () => nodeFs.readFile(path, done));
+      later('read', () => nodeFs.open(path, flags, rest[0] as Done));
     },
   };
   return {

@@ -1,0 +1,45 @@
+// A key of a directory store read from its file: opened, looked at (fstat: `check` refuses what no
+// key of enginectl is, before a byte is read), then read whole. In line (a disk of this machine)
+// or through the thread pool (a share that may hang: directory.ts says why).
+import { constants } from 'node:fs';
+import type * as nodeFs from 'node:fs';
+
+/** How a key is opened. */
+const READ = constants.O_RDONLY;
+
+/** A callback of node:fs as a promise. */
+const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
+  new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
+
+export function readInLine(fs: typeof nodeFs, path: string, check: (stat: nodeFs.Stats) => void): Buffer {
+  const fd = fs.openSync(path, READ);
+  try {
+    const stat = fs.fstatSync(fd);
+    check(stat);
+    const body = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    for (let n = -1; got < stat.size && n !== 0; got += n) n = fs.readSync(fd, body, got, stat.size - got, null);
+    return body.subarray(0, got);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export async function readInPool(
+  fs: typeof nodeFs,
+  path: string,
+  check: (stat: nodeFs.Stats) => void,
+): Promise<Buffer> {
+  const fd = await call<number>((done) => fs.open(path, READ, done));
+  try {
+    const stat = await call<nodeFs.Stats>((done) => fs.fstat(fd, done));
+    check(stat);
+    const body = Buffer.allocUnsafe(stat.size);
+    let got = 0;
+    for (let n = -1; got < stat.size && n !== 0; got += n)
+      n = await call<number>((done) => fs.read(fd, body, got, stat.size - got, null, done));
+    return body.subarray(0, got);
+  } finally {
+    await call((done) => fs.close(fd, done));
+  }
+}
