@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectories } from '../make-directories.ts';
-import { readInLine, readInPool } from './read-key.ts';
+import { kindOf, readInLine, readInPool } from './read-key.ts';
 import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
@@ -20,6 +20,11 @@ const failed = (store: string, what: string, error: unknown) =>
     `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     { cause: error, hint: 'check the directory is mounted and writable by this runner' },
   );
+
+const notAFile = (store: string, key: string, kind: string) =>
+  new StoreError('STORE_DAMAGED', `${store}: ${key} is not a file (${kind}): it was not written by enginectl`, {
+    hint: 'remove it from the store (a key is a regular file, linked to its name by enginectl), then run the command again',
+  });
 
 /**
  * Linux's statfs(2) magic numbers of file systems on this machine's own disks or memory: ext2-4,
@@ -85,7 +90,10 @@ export class DirectoryStore implements RunStore {
   async get(key: string): Promise<Buffer | undefined> {
     try {
       const path = this.path(key);
+      // What is not a regular file (a FIFO planted there, whose read would block) is no key enginectl wrote.
       const check = (stat: nodeFs.Stats) => {
+        const kind = kindOf(stat);
+        if (kind) throw notAFile(this.url, key, kind);
         if (stat.size > MAX_KEY_BYTES) throw keyTooLarge(this.url, key, stat.size);
       };
       return (await this.onLocalDisk()) ? readInLine(this.fs, path, check) : await readInPool(this.fs, path, check);

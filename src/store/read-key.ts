@@ -4,8 +4,17 @@
 import { constants } from 'node:fs';
 import type * as nodeFs from 'node:fs';
 
-/** How a key is opened. */
-const READ = constants.O_RDONLY;
+/** How a key is opened: without waiting (a FIFO planted as a key opens, and is then refused by `check`). */
+const READ = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** What a file that is not a regular one is, for a message. */
+export function kindOf(stat: nodeFs.Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSocket()) return 'a socket';
+  return stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
+}
 
 /** A callback of node:fs as a promise. */
 const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
