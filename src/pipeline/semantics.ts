@@ -9,6 +9,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import { checkString, checkValue, type RefScope, type RefStep, type RefWorld } from './references-check.ts';
+import { leaseProblems } from './lease-check.ts';
 import { rolloutProblems } from './rollout-check.ts';
 import { scheduleProblems } from './schedule-check.ts';
 import { varInputProblems } from './var-inputs-check.ts';
@@ -192,6 +193,9 @@ const stepTargets: Rule = ({ source, doc, targets }) =>
 /** A rollout splits steps by a matrix key they have, its waves and gates name what exists (rollout-check.ts). */
 const rollout: Rule = ({ source, doc }) => rolloutProblems(source, doc);
 
+/** A lease over a matrix key: each value's lease name fits the limit (lease-check.ts). */
+const lease: Rule = ({ source, doc }) => leaseProblems(source, doc);
+
 /** Windows and freezes: valid cron expressions, zones, durations and dates (schedule-check.ts). */
 const schedule: Rule = ({ doc, src }) => scheduleProblems(doc, src);
 
@@ -205,6 +209,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   varInputs,
   stepTargets,
   rollout,
+  lease,
   schedule,
 };
 

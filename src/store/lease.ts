@@ -63,6 +63,14 @@ const seq = sequenceKey;
 export const leasePrefix = (name: string) => `leases/${name}/`;
 
 export function checkLeaseName(name: string): string {
+  if (name.length > 100)
+    throw new LeaseError(
+      'LEASE_HELD',
+      `lease ${name} is ${name.length} characters long, over the 100 a lease's name may have`,
+      {
+        hint: "shorten it (with lease: { over: KEY }, the lease's name and each value together: NAME.VALUE)",
+      },
+    );
   if (!/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(name))
     throw new LeaseError(
       'LEASE_HELD',
