@@ -3,6 +3,11 @@
 const PART = /(\d+)(ms|h|m|s)/g;
 const UNIT: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
+/** The longest a timer holds (2^31-1 ms, about 596h): Node fires a longer one after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** What a duration that becomes a timer is held to, for a message. */
+export const TIMER_LIMIT = 'at most 596h (2^31-1 ms, the longest a timer holds)';
+
 /** Milliseconds of a duration, or undefined when the text is not one. */
 export function parseDuration(text: string): number | undefined {
   const value = text.trim();

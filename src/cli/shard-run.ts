@@ -8,7 +8,7 @@
 import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';
 import { ExitCode, UsageError } from '../errors.ts';
-import { parseDuration } from '../duration.ts';
+import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import { MIN_LEASE_TTL_MS } from '../pipeline/schema.ts';
 import { SHARD_INDEX_SOURCES } from '../ci/shard-index.ts';
 import { parseShard, ShardUnavailable } from './shard-own.ts';
@@ -82,8 +82,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   // Not a run id (a path, or empty: ENGINECTL_RUN unset in the job): invalid input, not the store's failure to retry.
   checkRunId(run);
   const shard = parseShard(values.shard, io.env);
-  const waitLimitMs = durationOf(values['shard-wait'], '30m', '--shard-wait');
-  const ttlMs = durationOf(values['shard-ttl'], '60s', '--shard-ttl');
+  const { waitLimitMs, ttlMs } = shardDurations(values);
   if (ttlMs < MIN_LEASE_TTL_MS)
     throw new UsageError('BAD_ARGUMENTS', `run: --shard-ttl ${values['shard-ttl']}: at least 3s`, {
       hint: "the worker renews its index's lease every third of it, and a renewal must reach the store in time",
@@ -200,5 +199,14 @@ function durationOf(given: string | undefined, fallback: string, flag: string): 
   const ms = parseDuration(given ?? fallback);
   if (ms === undefined || ms <= 0)
     throw new UsageError('BAD_ARGUMENTS', `run: ${flag} ${given}: give a duration such as 30m, 1h or 90s`);
+  if (ms > MAX_TIMER_MS) throw new UsageError('BAD_ARGUMENTS', `run: ${flag} ${given}: ${TIMER_LIMIT}`);
   return ms;
+}
+
+/** --shard-wait and --shard-ttl read, before anything is read from the store. */
+export function shardDurations(values: { 'shard-wait'?: string | undefined; 'shard-ttl'?: string | undefined }) {
+  return {
+    waitLimitMs: durationOf(values['shard-wait'], '30m', '--shard-wait'),
+    ttlMs: durationOf(values['shard-ttl'], '60s', '--shard-ttl'),
+  };
 }

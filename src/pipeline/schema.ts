@@ -3,7 +3,7 @@
 // JSON Schema that `enginectl schema` prints from it.
 import { z } from 'zod';
 import { parseSize } from '../size.ts';
-import { durationString } from '../steps/inputs.ts';
+import { durationString, timerDuration } from '../steps/inputs.ts';
 import { parseDuration } from '../duration.ts';
 import { STEP_NAMES } from '../steps/registry.ts';
 import type { Wrap } from '../steps/types.ts';
@@ -44,7 +44,7 @@ export const STEP_ID = /^[a-z][a-z0-9_-]*$/;
 
 /** The shortest timeout of a call: under it, a write is sent and cut before a server can answer, and left in doubt. */
 export const MIN_CALL_TIMEOUT_MS = 1_000;
-const callTimeout = durationString.refine((s) => (parseDuration(s) ?? Infinity) >= MIN_CALL_TIMEOUT_MS, {
+const callTimeout = timerDuration.refine((s) => (parseDuration(s) ?? Infinity) >= MIN_CALL_TIMEOUT_MS, {
   message:
     "a call's timeout is at least 1s: shorter, a write is sent and cut before the server can answer, and left in doubt",
 });
@@ -81,7 +81,7 @@ export const TargetSchema = z.strictObject({
 
 export const RetrySchema = z.strictObject({
   attempts: z.int().min(1).max(100).describe('attempts in all, the first included'),
-  delay: durationString.optional().describe('the wait before the second attempt; default 10s'),
+  delay: timerDuration.optional().describe('the wait before the second attempt; default 10s'),
   backoff: z.number().min(1).max(10).optional().describe('each later wait is the one before times this; default 2'),
   'in-doubt': z
     .enum(['stop', 'retry'])
@@ -175,7 +175,7 @@ export const LeaseSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/, 'letters, digits, dots, dashes, underscores')
     .describe('the lease: every pipeline that names it takes turns (prod-fleet)'),
-  ttl: durationString
+  ttl: timerDuration
     .refine((s) => (parseDuration(s) ?? Infinity) >= MIN_LEASE_TTL_MS, {
       message: 'at least 3s: the run renews it every third of it, and a renewal must reach the store in time',
     })
@@ -183,7 +183,7 @@ export const LeaseSchema = z.strictObject({
     .describe(
       'how long the lease holds without a renewal (the run renews it every third of it); at least 3s, default 10m',
     ),
-  wait: durationString
+  wait: timerDuration
     .optional()
     .describe('how long to queue for it (first come, first served); 0s refuses at once (the default)'),
   over: z
@@ -227,7 +227,7 @@ export const RolloutSchema = z.strictObject({
           "the wait after each wave before its analysis (and the next wave), or a list: the bake after wave 1, 2, ... (none after the list's end); with a run store, a bake longer than park-after parks the run",
         ),
       count: z.int().min(1).max(100).optional().describe('rounds (default 3)'),
-      interval: durationString.optional().describe('between rounds, at least 2m (the monitoring refresh); default 2m'),
+      interval: timerDuration.optional().describe('between rounds, at least 2m (the monitoring refresh); default 2m'),
       'failure-limit': z.int().min(0).optional().describe('rounds that may fail before the rollout halts (default 0)'),
     })
     .optional()

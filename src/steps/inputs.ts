@@ -1,6 +1,6 @@
 // Input schemas shared by several step types.
 import { z } from 'zod';
-import { parseDuration } from '../duration.ts';
+import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import type { Wrap } from './types.ts';
 
 export const durationString = z
@@ -27,14 +27,19 @@ export function listOf<T extends z.ZodType>(item: T) {
 export const intKey = z.coerce.number().int();
 
 /** Monitoring data is refreshed about every 2 minutes (enterprise-api.md): a check sooner reads the same data. */
+/** A duration that becomes a timer (a wait, a timeout, a lease's ttl): no longer than one holds. */
+export const timerDuration = durationString.refine((s) => (parseDuration(s) ?? 0) <= MAX_TIMER_MS, {
+  message: TIMER_LIMIT,
+});
+
 export const MIN_INTERVAL_MS = 2 * 60_000;
 
 /** `wait: { timeout, interval }` of gates: interval default and minimum 2m (monitoring refresh). */
 export function waitInput(w: Wrap) {
   return w(
     z.strictObject({
-      timeout: w(durationString).describe('how long to wait at most: 30m, 2h'),
-      interval: w(durationString).optional().describe('between checks; default and minimum 2m'),
+      timeout: w(timerDuration).describe('how long to wait at most: 30m, 2h'),
+      interval: w(timerDuration).optional().describe('between checks; default and minimum 2m'),
     }),
   )
     .superRefine((wait, ctx) => {

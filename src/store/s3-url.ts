@@ -3,7 +3,7 @@
 // the SDK itself is loaded only by a run that uses the store (open.ts).
 import type { Env } from '../environment.ts';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
-import { parseDuration } from '../duration.ts';
+import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import { checkKey, nameOfStore, StoreError } from './store.ts';
 
 const isKey = (path: string): boolean => {
@@ -85,10 +85,12 @@ export function parseS3Url(
   const forcePathStyle = pathStyle === null ? endpoint !== undefined : pathStyle === 'true';
   const timeoutText = parsed.searchParams.get('timeout');
   const timeoutMs = timeoutText === null ? DEFAULT_STORE_TIMEOUT_MS : parseDuration(timeoutText);
-  if (timeoutMs === undefined || timeoutMs <= 0)
-    throw new StoreError('STORE_REFUSED', `${named}: timeout is a duration, not ${JSON.stringify(timeoutText)}`, {
-      hint: 'give it as ?timeout=30s (how long a request may wait on a silent store; 60s by default)',
-    });
+  if (timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS)
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${named}: timeout is a duration${timeoutMs === undefined || timeoutMs <= 0 ? '' : ` ${TIMER_LIMIT}`}, not ${JSON.stringify(timeoutText)}`,
+      { hint: 'give it as ?timeout=30s (how long a request may wait on a silent store; 60s by default)' },
+    );
   const region =
     parsed.searchParams.get('region') ??
     env.AWS_REGION ??

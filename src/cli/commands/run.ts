@@ -51,7 +51,7 @@ import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
 import { doubtsLine, parkedOf, undecidedDoubts } from '../../runner/result.ts';
 import { neutralise } from '../../text/neutralise.ts';
-import { runShardCommand, SHARD_OPTIONS_HELP } from '../shard-run.ts';
+import { runShardCommand, shardDurations, SHARD_OPTIONS_HELP } from '../shard-run.ts';
 import { shardSelection } from '../shard-own.ts';
 
 /** What a dry run would leave unwritten or undone. */
@@ -252,6 +252,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   // A static shard's worker needs only its sites' secrets (the manifest says which they are), and,
   // when it may be elected to run the gates between waves, those of the waves analysed.
   const storeGiven = storeUrlOf(values.store, io.env);
+  // A worker's durations are read before its manifest (shard-own.ts): bad input is said before the store is.
+  if (values.shard !== undefined) shardDurations(values);
   const shard =
     values.shard === undefined ? undefined : await shardSelection(values as { shard: string }, storeGiven, io);
   const load = (narrowed: typeof selection | undefined) =>
