@@ -132,8 +132,11 @@ export class DirectoryStore implements RunStore {
     checkKey(key);
     await this.sweep();
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
+    // 0666 less the umask, as any file: a share every runner mounts is read by each runner's account
+    // (a group's, setgid, umask 002); a key holds no secret's value (hashes, masked text), and a
+    // store kept to one account is a directory of its own (0700), or a umask of 077.
     const fd = await this.inDirectory(dirname(temp), () =>
-      call<number>((done) => this.fs.open(temp, 'wx', 0o600, done)),
+      call<number>((done) => this.fs.open(temp, 'wx', 0o666, done)),
     ).catch((error: unknown) => {
       throw failed(this.url, `cannot write ${key}`, error);
     });

@@ -76,7 +76,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
  * A node binary another user can run: this one, or, when its directory is closed to them (npx
  * keeps Node 24 under /root/.npm), a copy in the run's temporary directory.
  */
-function nodeFor(uid: number): string {
+export function nodeFor(uid: number): string {
   if (spawnSync(process.execPath, ['-e', '0'], { uid }).error === undefined) return process.execPath;
   const copy = join(mkdtempSync(join(tmpdir(), 'enginectl-node-')), 'node');
   copyFileSync(process.execPath, copy);
