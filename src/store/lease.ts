@@ -202,27 +202,63 @@ export class HeldLease {
     return next;
   }
 
-  private writeNext(kind: LeaseRecord['kind'], extra: Partial<LeaseRecord>): Promise<boolean> {
-    const now = this.clock.now();
-    const record: LeaseRecord = {
-      ...this.record,
-      kind,
-      at: now,
-      expiresAt: kind === 'release' ? now : now + this.ttlMs,
-      reason: undefined,
-      evidence: undefined,
-      parked: undefined,
-      ...extra,
-    };
-    return this.store
-      .create(`${leasePrefix(this.name)}${seq(this.seq + 1)}`, Buffer.from(JSON.stringify(record)))
-      .then((created) => {
-        if (created) {
-          this.seq += 1;
-          this.record = record;
-        }
-        return created;
-      });
+  private async writeNext(kind: LeaseRecord['kind'], extra: Partial<LeaseRecord>): Promise<boolean> {
+    for (;;) {
+      const now = this.clock.now();
+      const record: LeaseRecord = {
+        ...this.record,
+        kind,
+        at: now,
+        expiresAt: kind === 'release' ? now : now + this.ttlMs,
+        reason: undefined,
+        evidence: undefined,
+        parked: undefined,
+        ...extra,
+      };
+      const at = this.seq + 1;
+      const body = Buffer.from(JSON.stringify(record));
+      let created: boolean;
+      try {
+        created = await this.store.create(`${leasePrefix(this.name)}${seq(at)}`, body);
+      } catch (error) {
+        // Its outcome unknown (the store may have applied it and failed the answer): remembered, so
+        // the key found there later is known for this holder's own.
+        this.unsettled.push({ seq: at, body, record });
+        throw error;
+      }
+      if (created) {
+        this.seq = at;
+        this.record = record;
+        this.unsettled = [];
+        return true;
+      }
+      // Taken: by this holder's own earlier record whose answer was lost, and the record is written
+      // at the key after it; else by another's.
+      if (!(await this.ownNext())) return false;
+    }
+  }
+
+  /** This holder's records whose writes failed without an answer: one of them may be at the key after its last. */
+  private unsettled: { seq: number; body: Buffer; record: LeaseRecord }[] = [];
+
+  /**
+   * Whether the key after this holder's last holds its own record, one whose write failed without an
+   * answer (the store applied it, then failed: a 503 after the write, its read-back failed too):
+   * the same bytes it wrote. Then it is this holder's last (its token) and true. Only those bytes
+   * are its own: any other record there (a release copies the holder) is another's. Nothing to
+   * compare with: false, unread. The key cannot be read: the store's error, the lease not lost.
+   */
+  private async ownNext(): Promise<boolean> {
+    const at = this.seq + 1;
+    const mine = this.unsettled.filter((u) => u.seq === at);
+    if (mine.length === 0) return false;
+    const found = await this.store.get(`${leasePrefix(this.name)}${seq(at)}`);
+    const own = found && mine.find((u) => u.body.equals(found));
+    if (!own) return false;
+    this.seq = at;
+    this.record = own.record;
+    this.unsettled = this.unsettled.filter((u) => u.seq > at);
+    return true;
   }
 
   /** The heartbeat: the next key of the sequence, with a new expiry. A key already there is another's: the lease is lost. */
@@ -243,7 +279,12 @@ export class HeldLease {
     // Its own renewal being written: the key after its last is its own until that write answers.
     await this.writing;
     if (this.lost) throw this.lost;
-    if (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`)) this.lost = await this.lostToNext();
+    // The key after its last: another's record (lost), or its own renewal whose answer was lost (its token now, and the key after that is read).
+    while (await this.store.get(`${leasePrefix(this.name)}${seq(this.seq + 1)}`))
+      if (!(await this.ownNext())) {
+        this.lost = await this.lostToNext();
+        break;
+      }
     return this.stillHeld();
   }
 
