@@ -5,8 +5,10 @@
 // holder and expiry; the newest is the state, and whoever creates the next key first wins. The
 // holder's last key is its fencing token: the lease is still its own while no key follows it and
 // its expiry has not passed, which it checks before every write it sends (one GET). Waiters queue
-// FIFO by ticket (`leases/NAME/queue/N`). Expiry is read on each machine's clock: give a ttl well
-// above the skew between runners' clocks.
+// FIFO by ticket (`leases/NAME/queue/N`), each renewed while its waiter waits (`queue/N.beat.AT`,
+// a heartbeat as the lease's): a ticket not renewed for the lease's ttl holds no place (its waiter
+// is gone). Expiry is read on each machine's clock: give a ttl well above the skew between
+// runners' clocks.
 import { z } from 'zod';
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
@@ -41,7 +43,16 @@ const LeaseRecord = z.object({
 });
 export type LeaseRecord = z.infer<typeof LeaseRecord>;
 
-const Ticket = z.object({ runId: z.string(), at: Instant, until: Instant });
+/** A waiter's place in the line: until its wait ends, and (`ttl`: the lease's) while renewed within that time. */
+const Ticket = z.object({
+  runId: z.string(),
+  at: Instant,
+  until: Instant,
+  ttl: z.number().nonnegative().max(8.64e15).optional(),
+});
+
+/** A ticket's heartbeat: `queue/N.beat.AT`, its time in its key (read from the listing, no GET). */
+const BEAT = /\/([0-9]{8})\.beat\.([0-9]+)$/;
 
 /** The lease cannot be had or was lost: a run that lost it sends nothing more (exit 1); one that could not take it sent nothing (exit 2). */
 export class LeaseError extends EnginectlError {
@@ -105,7 +116,10 @@ export async function leaseState(
   return { seq: Number(last.slice(-8)), record: await readLeaseRecord(store, last) };
 }
 
-/** The queue's live tickets after the last one served, in order. */
+/**
+ * The queue's live tickets after the last one served, in order: not withdrawn, their wait not
+ * over, and renewed within the lease's ttl (a ticket without one, of an earlier enginectl: its wait alone).
+ */
 export async function queuedRuns(
   store: RunStore,
   name: string,
@@ -114,6 +128,11 @@ export async function queuedRuns(
 ): Promise<{ n: number; runId: string; until: number }[]> {
   const keys = await store.list(`${leasePrefix(name)}queue/`);
   const withdrawn = new Set(keys.filter((k) => k.endsWith('.withdrawn')).map((k) => k.slice(0, -'.withdrawn'.length)));
+  const beats = new Map<number, number>();
+  for (const key of keys) {
+    const beat = BEAT.exec(key);
+    if (beat) beats.set(Number(beat[1]), Math.max(beats.get(Number(beat[1])) ?? 0, Number(beat[2])));
+  }
   const out: { n: number; runId: string; until: number }[] = [];
   for (const key of keys) {
     if (!/\/[0-9]{8}$/.test(key) || withdrawn.has(key)) continue;
@@ -121,7 +140,9 @@ export async function queuedRuns(
     if (n <= served) continue;
     // A ticket that is not one (cut, altered) holds no place in the line.
     const t = Ticket.safeParse(recordJson(await store.get(key)));
-    if (t.success && t.data.until > now) out.push({ n, runId: t.data.runId, until: t.data.until });
+    const renewed = Math.max(t.data?.at ?? 0, beats.get(n) ?? 0);
+    const lapsed = t.data?.ttl !== undefined && now > renewed + t.data.ttl;
+    if (t.success && t.data.until > now && !lapsed) out.push({ n, runId: t.data.runId, until: t.data.until });
   }
   return out;
 }
@@ -398,13 +419,14 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
     );
   } catch (error) {
     // A waiter that gives up (its wait ran out, a takeover refused, interrupted) leaves the queue: the next is not held behind it.
-    if (ticket !== undefined)
-      await store
-        .create(`${leasePrefix(name)}queue/${seq(ticket)}.withdrawn`, Buffer.from('{}'))
-        .catch(() => undefined);
+    if (ticket !== undefined) await withdraw(store, name, ticket);
     throw error;
   }
 }
+
+/** A ticket given up: the next in line is not held behind it. */
+const withdraw = (store: RunStore, name: string, ticket: number) =>
+  store.create(`${leasePrefix(name)}queue/${seq(ticket)}.withdrawn`, Buffer.from('{}')).catch(() => undefined);
 
 async function queueFor(
   store: RunStore,
@@ -412,16 +434,29 @@ async function queueFor(
   options: AcquireOptions,
   started: number,
   mine: () => number | undefined,
-  took: (n: number) => void,
+  took: (n: number | undefined) => void,
 ): Promise<HeldLease> {
   const { clock } = options;
   const deadline = started + options.waitMs;
   const poll = Math.max(1_000, Math.min(options.ttlMs / 4, 5_000));
   let said = '';
+  /** When its ticket was last renewed (taken, or its heartbeat). */
+  let renewed = 0;
   for (;;) {
-    const ticket = mine();
+    let ticket = mine();
     const state = await leaseState(store, name);
     const now = clock.now();
+    if (ticket !== undefined && now > renewed + options.ttlMs) {
+      // Not renewed for the ttl (this waiter was paused): others passed it over; it queues again, at the end.
+      await withdraw(store, name, ticket);
+      took((ticket = undefined));
+    } else if (ticket !== undefined && now - renewed >= options.ttlMs / 3) {
+      // The ticket's heartbeat: a waiter that is gone (killed) holds no place once the ttl passed without one.
+      await store
+        .create(`${leasePrefix(name)}queue/${seq(ticket)}.beat.${Math.max(0, Math.floor(now))}`, Buffer.from('{}'))
+        .catch(() => false);
+      renewed = now;
+    }
     const free = !state || state.record.kind === 'release';
     const expired = !free && now > state!.record.expiresAt;
     // Kept by this same run while it was parked: its continue takes it back, nothing to verify.
@@ -476,7 +511,8 @@ async function queueFor(
         },
       );
     }
-    const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, deadline));
+    if (ticket === undefined) renewed = now;
+    const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, deadline, options.ttlMs));
     took(taken);
     const message =
       state && !free
@@ -488,11 +524,18 @@ async function queueFor(
   }
 }
 
-async function takeTicket(store: RunStore, name: string, runId: string, now: number, until: number): Promise<number> {
+async function takeTicket(
+  store: RunStore,
+  name: string,
+  runId: string,
+  now: number,
+  until: number,
+  ttl: number,
+): Promise<number> {
   const prefix = `${leasePrefix(name)}queue/`;
   for (;;) {
     const keys = (await store.list(prefix)).filter((k) => /\/[0-9]{8}$/.test(k));
     const n = (keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8))) + 1;
-    if (await store.create(`${prefix}${seq(n)}`, Buffer.from(JSON.stringify({ runId, at: now, until })))) return n;
+    if (await store.create(`${prefix}${seq(n)}`, Buffer.from(JSON.stringify({ runId, at: now, until, ttl })))) return n;
   }
 }

@@ -4,6 +4,7 @@
 // reason is masked first, with the secrets of the holder's pipeline (app/lease-release.ts).
 import { ExitCode, UsageError } from '../../errors.ts';
 import { operatorOf } from '../../app/journal-setup.ts';
+import { realClock } from '../../app/clock.ts';
 import { releaseMasker } from '../../app/lease-release.ts';
 import { storeToRead } from '../../app/stored-run.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
@@ -15,7 +16,8 @@ export const LEASE_HELP = `Usage: enginectl lease status --store URL NAME
        enginectl lease release --store URL NAME --reason TEXT [--pipeline FILE [--var NAME=VALUE]...]
 
 status: who holds the fleet lease NAME (run id, actor, host, CI run), since when and until when,
-and the runs queued for it. release: gives up a lease whose holder is gone (a lost runner), with
+and the runs queued for it (a waiter renews its place while it waits; one that is gone holds it
+no longer than the lease's ttl). release: gives up a lease whose holder is gone (a lost runner), with
 your reason, recorded in the lease: the next run takes it at once, and the holder, if it still
 runs, sends nothing more. The reason is masked first with the secrets of the pipeline the holder
 ran (their values read from this environment, as decide --reason masks its own).
@@ -55,25 +57,30 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
   const store = await storeToRead('lease', values.store, io.env, io.cwd);
   const state = await leaseState(store, checkLeaseName(name));
   const at = (ms: number) => new Date(ms).toISOString();
+  const now = (io.clock ?? realClock()).now();
   if (action === 'status') {
     if (!state) io.stdout(`lease ${name}: never taken\n`);
     else {
       const r = state.record;
-      const held = r.kind !== 'release' && Date.now() <= r.expiresAt;
+      const held = r.kind !== 'release' && now <= r.expiresAt;
       io.stdout(
         neutralise(
           `lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : `${held ? 'held' : 'expired'} by ${holderText(r.holder)}, ${held ? 'until' : 'since'} ${at(r.expiresAt)}`}`,
         ) + '\n',
       );
     }
-    for (const q of await queuedRuns(store, name, state?.record.served ?? 0, Date.now()))
+    for (const q of await queuedRuns(store, name, state?.record.served ?? 0, now))
       io.stdout(neutralise(`  queued: run ${q.runId} (ticket ${q.n}), waiting until ${at(q.until)}`) + '\n');
     return ExitCode.ok;
   }
   if (!values.reason?.trim())
     throw new UsageError('BAD_ARGUMENTS', 'lease release: give --reason TEXT (recorded with who released it)');
   if (!state || state.record.kind === 'release') {
-    io.stdout(`lease ${name}: already free\n`);
+    // A queued run is a waiter renewing its ticket: it takes the lease next. One that is gone lapses by itself.
+    const queued = await queuedRuns(store, name, state?.record.served ?? 0, now);
+    io.stdout(
+      `lease ${name}: already free${queued.length ? `; ${queued.length} run(s) queued for it take it in turn (a waiter that is gone holds its place no longer than the lease's ttl)` : ''}\n`,
+    );
     return ExitCode.ok;
   }
   const by = operatorOf(io.env);
@@ -87,7 +94,7 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     warn: (message) => io.stderr(`enginectl: warning: ${neutralise(message)}\n`),
   });
   const reason = masker.mask(values.reason.trim());
-  if (!(await releaseAs(store, name, state, by, reason, Date.now()))) {
+  if (!(await releaseAs(store, name, state, by, reason, now))) {
     throw new UsageError(
       'LEASE_HELD',
       `lease ${name} changed while it was being released (its holder renewed it, or another took it): nothing was released`,

@@ -1,0 +1,122 @@
+// A lease's queue of waiters: each waiter's ticket is renewed while it waits (a heartbeat, as the
+// lease's own), so a waiter that is gone (SIGKILL, a lost machine) holds no place in the line once
+// the lease's ttl has passed without a renewal of its ticket, not for the whole of its wait; one
+// that waits on keeps its place past that ttl.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { simulatedClock } from '../../src/app/clock.ts';
+import { DirectoryStore } from '../../src/store/directory.ts';
+import { acquireLease, type HeldLease, type LeaseClock } from '../../src/store/lease.ts';
+import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+const real: LeaseClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+const holder = (runId: string) => ({ runId, actor: 'tester', host: 'test-host' });
+
+const PIPELINE = (wait: string) => `version: 1
+name: Queued release
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+lease: { name: L2, ttl: 3s, wait: ${wait} }
+steps:
+  - uses: monitoring/alerts
+    with: { fail-on: none }
+`;
+
+test("a waiter killed while queued holds no place once the lease's ttl passed without its ticket's heartbeat: lease status shows no queue, and the next run takes the free lease then, not at the end of the dead waiter's wait", async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-lease-queue-'));
+  mkdirSync(join(dir, 'store'));
+  const env = {
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+    ENGINECTL_STORE: pathToFileURL(join(dir, 'store')).href,
+  };
+  writeFileSync(join(dir, 'wait.yml'), PIPELINE('5m'));
+  writeFileSync(join(dir, 'next.yml'), PIPELINE('60s'));
+  const store = new DirectoryStore(env.ENGINECTL_STORE);
+  const held = await acquireLease(store, 'L2', {
+    holder: holder('holding'),
+    ttlMs: 3_600_000,
+    waitMs: 0,
+    clock: real,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  // The waiter, a process: queued (its ticket in the store), then killed with SIGKILL.
+  const waiter = spawn(process.execPath, [CLI, 'run', join(dir, 'wait.yml')], { env: cleanEnv(env), stdio: 'ignore' });
+  const gone = new Promise((resolve) => waiter.on('close', resolve));
+  while (!(await store.list('leases/L2/queue/')).some((k) => /\/[0-9]{8}$/.test(k))) await real.sleep(20);
+  waiter.kill('SIGKILL');
+  await gone;
+  await held.release();
+  // A minute later (the lease's ttl is 3s; the waiter's wait, 5m, not over): its ticket has lapsed.
+  const status = await runCli(['lease', 'status', 'L2'], { env, clock: simulatedClock(Date.now() + 60_000) });
+  assert.equal(status.code, 0, status.stderr);
+  assert.doesNotMatch(status.stdout, /queued/, status.stdout);
+  // A run that waits (its lease on the real clock): it takes the free lease once that ticket lapsed,
+  // not after the dead waiter's 5 minutes (before, it was refused at the end of its own wait).
+  const next = await runCli(['run', join(dir, 'next.yml')], { env });
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+});
+
+test("a waiter that waits on keeps its place past the lease's ttl: its ticket is renewed while it waits (the simulated clock)", async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-queue-'))).href);
+  let now = 0;
+  const order: string[] = [];
+  let wake = () => {};
+  const woken = new Promise<void>((r) => (wake = r));
+  let tookIt = () => {};
+  const took = new Promise<void>((r) => (tookIt = r));
+  let released = false;
+  // The ttl is 60s. The early waiter sleeps from 95s until the late one has looked at the free
+  // lease once; the holder releases at 100s, in the late waiter's sleep, which looks first: the
+  // early waiter's ticket, renewed while it waited, still holds its place (taken at 0s, it would
+  // have lapsed at 60s).
+  const early: LeaseClock = {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+      if (now >= 95_000) await woken;
+      await new Promise((r) => setImmediate(r));
+    },
+  };
+  const late: LeaseClock = {
+    now: () => now,
+    sleep: async (ms) => {
+      if (released) {
+        wake();
+        await took;
+      }
+      now += ms;
+      if (!released && now >= 100_000) {
+        released = true;
+        await first.release();
+      }
+    },
+  };
+  const options = (id: string, clock: LeaseClock) => ({
+    holder: holder(id),
+    ttlMs: 60_000,
+    waitMs: 300_000,
+    clock,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  const first: HeldLease = await acquireLease(store, 'fleet', { ...options('holding', early), waitMs: 0 });
+  const take = (id: string, clock: LeaseClock) =>
+    acquireLease(store, 'fleet', options(id, clock)).then(async (lease) => {
+      order.push(id);
+      if (id === 'early') tookIt();
+      await lease.release();
+    });
+  const waiting = take('early', early);
+  while ((await store.list('leases/fleet/queue/')).length < 1) await real.sleep(5);
+  await Promise.all([waiting, take('late', late)]);
+  assert.deepEqual(order, ['early', 'late']);
+});
