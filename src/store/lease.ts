@@ -442,9 +442,23 @@ async function queueFor(
   let said = '';
   /** When its ticket was last renewed (taken, or its heartbeat). */
   let renewed = 0;
+  /** Its record whose write failed without an answer (the store may have applied it): read again once. */
+  let inDoubt: { seq: number; body: Buffer; record: LeaseRecord; error: unknown } | undefined;
   for (;;) {
     let ticket = mine();
     const state = await leaseState(store, name);
+    if (inDoubt) {
+      // The newest record is its own (the bytes it wrote): it holds the lease. Else that write failed; said.
+      const own =
+        state?.seq === inDoubt.seq &&
+        (await store.get(`${leasePrefix(name)}${seq(inDoubt.seq)}`))?.equals(inDoubt.body);
+      if (!own) throw inDoubt.error;
+      // Renewed at once: the store's retries may have outlasted its expiry (a run that took it meanwhile stops this one, nothing sent).
+      const held = new HeldLease(store, name, inDoubt.seq, inDoubt.record, options.ttlMs, clock, clock.now() - started);
+      await held.renew();
+      await held.stillHeld();
+      return held;
+    }
     const now = clock.now();
     if (ticket !== undefined && now > renewed + options.ttlMs) {
       // Not renewed for the ttl (this waiter was paused): others passed it over; it queues again, at the end.
@@ -488,8 +502,13 @@ async function queueFor(
           : {}),
       };
       const next = (state?.seq ?? 0) + 1;
-      if (await store.create(`${leasePrefix(name)}${seq(next)}`, Buffer.from(JSON.stringify(record)))) {
-        return new HeldLease(store, name, next, record, options.ttlMs, clock, clock.now() - started);
+      const body = Buffer.from(JSON.stringify(record));
+      try {
+        if (await store.create(`${leasePrefix(name)}${seq(next)}`, body))
+          return new HeldLease(store, name, next, record, options.ttlMs, clock, clock.now() - started);
+      } catch (error) {
+        // Its outcome unknown: the lease read again, and this record known by its bytes if it is there.
+        inDoubt = { seq: next, body, record, error };
       }
       continue;
     }

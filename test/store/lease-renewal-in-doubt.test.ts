@@ -119,3 +119,41 @@ test("a record after the holder's last that is not its own stops the run, its re
   assert.match(out, /LEASE_LOST: lease fleet1 is no longer this run's: it was released by ops-jane\S* \(runner lost\)/);
   assert.equal(vfs, 0, 'nothing is sent once the lease is released');
 });
+
+test("a lease's first record that RGW applied, answered 503 and could not be read back is the run's own: it holds the lease and goes on, not STORE_FAILED with the lease left blocked", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const key = /\/leases\/fleet1\/00000001$/;
+  let put = false;
+  let listed = false;
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    () => undefined,
+    (method, path): ProxyAnswer | undefined => {
+      // A listing after the PUT (the lease read again): the store answers from then on.
+      if (put && method === 'GET' && path.split('/').filter(Boolean).length === 1) listed = true;
+      if (listed || !key.test(path)) return undefined;
+      if (method === 'GET' && put) return SLOW_DOWN;
+      if (method !== 'PUT') return undefined;
+      if (!put) {
+        put = true;
+        return { ...SLOW_DOWN, forwarded: true };
+      }
+      return SLOW_DOWN;
+    },
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-acquire-in-doubt-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE);
+  const env = {
+    ...ceph.env,
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+  };
+  const r = await runCli(['run', file, '--store', ceph.storeUrl('in-doubt-acquire', proxy)], { env });
+  assert.ok(put, 'the first record was put');
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(emulator.requests.filter((q) => q.path.endsWith('/update/vfs')).length, 1, 'the write is sent once');
+});
