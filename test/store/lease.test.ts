@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { DirectoryStore } from '../../src/store/directory.ts';
-import { acquireLease, leaseState, type LeaseClock } from '../../src/store/lease.ts';
+import { acquireLease, leaseState, releaseAs, type LeaseClock } from '../../src/store/lease.ts';
 import { raceRounds } from '../helpers/lease-race.ts';
 import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
@@ -457,4 +457,53 @@ test("a check while the holder's own renewal is being written is not a loss: the
   await renewing;
   assert.equal(await checked, 'held');
   await lease.check();
+});
+
+test("the check before a write that finds the holder's own renewal, applied by the store but failed to the holder, holds the lease; another's record there is still a loss", async () => {
+  const inner = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-in-doubt-'))).href);
+  // The next create is applied and then fails (the store's answer lost).
+  let failNext = false;
+  const store = Object.assign(Object.create(inner) as DirectoryStore, {
+    create: async (key: string, body: Buffer) => {
+      const created = await inner.create(key, body);
+      if (failNext) {
+        failNext = false;
+        throw new Error('503 SlowDown after the write');
+      }
+      return created;
+    },
+  });
+  const lease = await acquireLease(store, 'fleet', {
+    holder: holder('me'),
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  failNext = true;
+  await assert.rejects(lease.renew(), /503 SlowDown after the write/);
+  await lease.check();
+  assert.equal(lease.token, 'leases/fleet/00000002', 'its own renewal is its token');
+  await lease.renew();
+  assert.equal(lease.token, 'leases/fleet/00000003');
+  // A renewal that failed unapplied, and an operator's release at that key (the holder's identity, its own bytes): a loss.
+  const failing = Object.assign(Object.create(inner) as DirectoryStore, {
+    create: async (key: string, body: Buffer) => {
+      if (key.endsWith('/00000004') && JSON.parse(body.toString()).kind === 'renew') throw new Error('503');
+      return inner.create(key, body);
+    },
+  });
+  const other = await acquireLease(failing, 'other', {
+    holder: holder('me'),
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  await other.renew();
+  await other.renew();
+  await assert.rejects(other.renew(), /503/);
+  const state = (await leaseState(inner, 'other'))!;
+  await releaseAs(inner, 'other', state, 'ops', 'gone', Date.now());
+  await assert.rejects(other.check(), /released by ops \(gone\)/);
 });
