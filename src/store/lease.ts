@@ -282,7 +282,7 @@ export class HeldLease {
     return true;
   }
 
-  /** The heartbeat: the next key of the sequence, with a new expiry. A key already there is another's: the lease is lost. */
+  /** The heartbeat: the next key of the sequence, with a new expiry. A key already there that is not its own (ownNext) is another's: the lease is lost. */
   async renew(): Promise<void> {
     if (this.lost) throw this.lost;
     if (!(await this.write('renew'))) this.lost = await this.lostToNext();
