@@ -1,5 +1,6 @@
 // The journal's hashes of the files the pipeline reads: keyed with the journal's salt, of each
-// file's text with every secret the file holds masked (runner/file-secrets.ts fileMasker).
+// file's text with every secret the file holds masked (runner/file-secrets.ts fileMasker); those
+// of a journal written before, as its run made them (legacy-masker.ts).
 import { fileChanges } from '../pipeline/file-changes.ts';
 import { fileHash, keyedHash } from '../journal/hashing.ts';
 import { JOURNAL_VERSION, type JournalVersion } from '../journal/records.ts';
@@ -26,12 +27,17 @@ export function filesHashes(
 
 /**
  * The files' hashes a resume compares with the journal's last run: `files` (every secret the file
- * holds masked). A journal written before that masking hashed them with the secrets its selection
- * reached (the run's masker, `legacy`): no version field tells them apart (both are version 2 or
- * 3), so those are tried when the new ones differ, and an unchanged file is not said changed.
+ * holds masked). A journal written before that masking hashed them with the run's masker, taught
+ * the secrets its selection reached: no version field tells them apart (both are version 2 or 3),
+ * so where `files` differ each of `legacy` is tried in turn (the run's masker as it stands, for
+ * the same selection; one taught what the selection the journal's run recorded reached, for
+ * another --only: legacy-masker.ts), and an unchanged file is not said changed.
  */
-export function comparedFiles(recorded: Hashed, files: Hashed, legacy: () => Hashed): Hashed {
+export function comparedFiles(recorded: Hashed, files: Hashed, legacy: readonly (() => Hashed | undefined)[]): Hashed {
   if (fileChanges(recorded, files).length === 0) return files;
-  const old = legacy();
-  return fileChanges(recorded, old).length === 0 ? old : files;
+  for (const hashes of legacy) {
+    const old = hashes();
+    if (old && fileChanges(recorded, old).length === 0) return old;
+  }
+  return files;
 }

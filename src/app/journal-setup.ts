@@ -9,7 +9,7 @@ import { doubtCall } from '../api/index.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
 import { newSalt, valuesHash } from '../journal/hashing.ts';
-import type { JournalVersion } from '../journal/records.ts';
+import { selectionOf, type JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
 import { checkParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
@@ -20,6 +20,7 @@ import { verifyJournal } from './verify.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
 import { comparedFiles, filesHashes } from './file-hashes.ts';
+import { legacyMasker } from './legacy-masker.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
@@ -175,7 +176,12 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const { salt, v: version } = state.runs[0]!;
     const files = hashes(salt, version);
     const last = state.runs.at(-1)!;
-    const compared = comparedFiles(last.files, files, () => filesHashes(request.sources, salt, masker, version));
+    const legacy = (selection: Selection) => () => {
+      const m = selection === request.selection ? masker : legacyMasker(request, selection);
+      return m && filesHashes(request.sources, salt, m, version);
+    };
+    // A journal written before the file masker: as its run hashed them, for this selection or the one it recorded.
+    const compared = comparedFiles(last.files, files, [legacy(request.selection), legacy(selectionOf(last))]);
     const varsHash = valuesHash(salt, vars);
     const by = operatorOf(request.env);
     const mode = request.inDoubt;

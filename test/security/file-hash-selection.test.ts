@@ -165,26 +165,94 @@ test('a resume with another selection (--only picks none of the journal instance
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
 });
 
+/**
+ * The journal as enginectl wrote it before the file masker: its run record's file hashes of the
+ * text with `secrets` masked (those its selection reached), sealed again (CRC and hash of the files).
+ */
+function asWrittenBefore(journal: string, file: string, secrets: readonly string[]): void {
+  const [first, ...rest] = readFileSync(journal, 'utf8').split('\n');
+  const { crc: _crc, ...run } = JSON.parse(first!) as ReturnType<typeof runRecord> & { crc?: string; hash: string };
+  const masker = new Masker();
+  for (const s of secrets) masker.add(s);
+  const files = run.files.map((f) => ({
+    path: f.path,
+    hash: fileHash(run.salt, masker.mask(readFileSync(file, 'utf8'))),
+  }));
+  assert.notEqual(files[0]!.hash, run.files[0]!.hash, 'the old hash is not the new one');
+  writeFileSync(journal, encodeLine({ ...run, files, hash: valuesHash(run.salt, files) }) + rest.join('\n'));
+}
+
 test('a journal written before (its file hashed with the secrets its --only reached masked) resumes with that selection as unchanged: nothing applied is sent again', async (t) => {
   const f = await literalFleet(t, 4);
   const journal = join(f.dir, 'one.jsonl');
   const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--journal', journal]);
   assert.equal(one.code, 0, one.stdout + one.stderr);
   // The run record as enginectl wrote it before: site-0001's password and the token masked, no other site's.
-  const [first, ...rest] = readFileSync(journal, 'utf8').split('\n');
-  const { crc: _crc, ...run } = JSON.parse(first!) as ReturnType<typeof runRecord> & { crc?: string; hash: string };
-  const masker = new Masker();
-  for (const s of [passwordOf('site-0001'), 'prod-token']) masker.add(s);
-  const files = run.files.map((file) => ({
-    path: file.path,
-    hash: fileHash(run.salt, masker.mask(readFileSync(f.file, 'utf8'))),
-  }));
-  assert.notEqual(files[0]!.hash, run.files[0]!.hash);
-  writeFileSync(journal, encodeLine({ ...run, files, hash: valuesHash(run.salt, files) }) + rest.join('\n'));
+  asWrittenBefore(journal, f.file, [passwordOf('site-0001'), 'prod-token']);
   const resumed = await f.cli(['run', f.file, '--only', 'site=site-0001', '--resume', journal]);
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.doesNotMatch(resumed.stdout + resumed.stderr, /changed/);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 });
+});
+
+test('a journal written before, resumed with another --only: told --only changed, never that the file changed; with --force the file is the same and the selected site runs', async (t) => {
+  // More sites than verify tries every choice of (8): the old hash is found by the selection the journal recorded.
+  const f = await literalFleet(t, 10);
+  const journal = join(f.dir, 'one.jsonl');
+  const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--journal', journal]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  asWrittenBefore(journal, f.file, [passwordOf('site-0001'), 'prod-token']);
+  const copy = join(f.dir, 'copy.jsonl');
+  copyFileSync(journal, copy);
+  const refused = await f.cli(['run', f.file, '--only', 'site=site-0002', '--resume', copy]);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(
+    refused.stderr,
+    /cannot resume: --only or --skip changed \(site=site-0001 then\) since the journal's run/,
+  );
+  assert.doesNotMatch(refused.stderr, /file changed/);
+  const json = join(f.dir, 'forced.json');
+  const forced = await f.cli([
+    'run',
+    f.file,
+    '--only',
+    'site=site-0002',
+    '--resume',
+    copy,
+    '--force',
+    '--report-json',
+    json,
+  ]);
+  assert.equal(forced.code, 0, forced.stdout + forced.stderr);
+  assert.doesNotMatch(forced.stdout + forced.stderr, /file changed/);
+  assert.match(
+    forced.stdout + forced.stderr,
+    /resuming with --force although --only or --skip changed \(site=site-0001 then\):/,
+  );
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { resumedFrom: { samePipeline: boolean } };
+  assert.equal(report.resumedFrom.samePipeline, true, 'the pipeline file is the one that wrote the journal');
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
+  // A file that did change is still said changed.
+  writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('name: Fleet release', 'name: Fleet release\n# edited'));
+  const edited = await f.cli(['run', f.file, '--only', 'site=site-0002', '--resume', journal]);
+  assert.equal(edited.code, 2, edited.stdout + edited.stderr);
+  assert.match(edited.stderr, /file changed/);
+});
+
+test('verify of a journal written before by an --only run of a fleet of more literal passwords than it tries every choice of: the file is the run\'s, not "cannot tell"', async (t) => {
+  const f = await literalFleet(t, 10);
+  const journal = join(f.dir, 'one.jsonl');
+  const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--journal', journal]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  asWrittenBefore(journal, f.file, [passwordOf('site-0001'), 'prod-token']);
+  // Killed right after its update's send record: the update is in doubt, and verify reads the file.
+  const lines = readFileSync(journal, 'utf8').split('\n');
+  const sent = lines.findIndex((l) => l.startsWith('{"t":"send"'));
+  assert.ok(sent > 0, 'a send record');
+  writeFileSync(journal, lines.slice(0, sent + 1).join('\n') + '\n');
+  const verified = await f.cli(['verify', journal]);
+  assert.doesNotMatch(verified.stderr, /changed since the journal's run/, verified.stdout + verified.stderr);
+  assert.equal(verified.stderr, '', 'no word of the file');
 });
 
 test('a plan saved before (its file hashed with the secrets its --only reached masked) runs with --plan: the file is not said changed', async (t) => {

@@ -81,15 +81,16 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   const file = values.pipeline ?? state.runs.at(-1)!.file;
   // The environment is asked only for the servers read (GET: no target token, no step input).
   const servers = serversToRead(inDoubt);
+  const vars = parseVars(values.var);
   const { pipeline, sources } = await loadPipelineFile(resolve(io.cwd, file), io, {
-    vars: parseVars(values.var),
+    vars,
     readBack: servers,
     checkEnv: servers.size > 0,
   });
   const masker = new Masker();
   teachSecrets(pipeline, io.env, masker);
   // Compared as the journal hashed it: masked, with what the run knew (verify may not be given it).
-  const compared = compareWithRun(pipeline, sources, state, io.env);
+  const compared = compareWithRun(pipeline, sources, state, io.env, vars);
   if (!compared.same) io.stderr(`enginectl: warning: ${neutralise(fileWords(file, compared))}\n`);
   const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
   if (verified.length === 0) {
