@@ -8,7 +8,7 @@ import { UsageError } from '../errors.ts';
 import { doubtCall } from '../api/index.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
-import { newSalt, valuesHash } from '../journal/hashing.ts';
+import { newSalt } from '../journal/hashing.ts';
 import { selectionOf, type JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
 import { checkParked, inEffect, pendingDecisions } from './parked.ts';
@@ -19,7 +19,7 @@ import { Masker } from '../runner/masker.ts';
 import { verifyJournal } from './verify.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
-import { comparedFiles, filesHashes } from './file-hashes.ts';
+import { comparedIdentity, filesHashes, varsHashOf } from './file-hashes.ts';
 import { legacyMasker } from './legacy-masker.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
@@ -118,7 +118,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     // Hashed with every secret the file holds masked, whatever the selection (runner/file-secrets.ts).
     const hashing = fileMasker(request.pipeline, request.env);
     const hashes = (salt: string, version?: JournalVersion) => filesHashes(request.sources, salt, hashing, version);
-    const vars = masker.maskValue({ ...request.vars });
+    const varsHash = (salt: string) => varsHashOf(salt, request.vars, hashing, masker);
     // A resume of a run killed while writing its first record: nothing was sent under it, so it starts over.
     const startsOver = request.resume && killedAtFirstRecord(opened.framed);
     if (startsOver)
@@ -129,7 +129,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       refuseOpenDoubts(opened.framed, request.path);
       const salt = newSalt();
       return {
-        spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: valuesHash(salt, vars) },
+        spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: varsHash(salt) },
         resume: undefined,
         warnings: [],
         verified: [],
@@ -150,7 +150,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
             version,
             files: hashes(salt, version),
             vars: request.vars,
-            varsHash: valuesHash(salt, vars),
+            varsHash: varsHash(salt),
           },
           resume: undefined,
           warnings: [],
@@ -174,15 +174,14 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         ? { wave: state.halted.wave, by: operatorOf(request.env), at: request.now }
         : undefined;
     const { salt, v: version } = state.runs[0]!;
-    const files = hashes(salt, version);
+    const now = { files: hashes(salt, version), varsHash: varsHash(salt) };
     const last = state.runs.at(-1)!;
-    const legacy = (selection: Selection) => () => {
-      const m = selection === request.selection ? masker : legacyMasker(request, selection);
-      return m && filesHashes(request.sources, salt, m, version);
-    };
     // A journal written before the file masker: as its run hashed them, for this selection or the one it recorded.
-    const compared = comparedFiles(last.files, files, [legacy(request.selection), legacy(selectionOf(last))]);
-    const varsHash = valuesHash(salt, vars);
+    const compared = comparedIdentity(last, now, [() => masker, () => legacyMasker(request, selectionOf(last))], {
+      ...request,
+      salt,
+      version,
+    });
     const by = operatorOf(request.env);
     const mode = request.inDoubt;
     const verifying = mode === 'verify' || mode === 'verify-and-retry';
@@ -199,8 +198,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now })
       : mode;
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, {
-      files: compared,
-      varsHash,
+      ...compared,
       selection: request.selection,
       force: request.force,
       goingOn: Boolean(request.continueParked && state.parked),
@@ -217,16 +215,15 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         file: opened.file,
         salt,
         version,
-        files,
+        ...now,
         vars: request.vars,
-        varsHash,
         decisions,
         previousServers: state.runs.at(-1)!.servers,
         resumedFrom: {
           journal: request.name ?? request.path,
           name: state.runs.at(-1)!.name,
           file: state.runs.at(-1)!.file,
-          sameFile: compared[0]?.hash === last.files[0]?.hash,
+          sameFile: compared.files[0]?.hash === last.files[0]?.hash,
         },
         ...(going ? { continueRollout: going } : {}),
         ...(state.continued ? { continuedBefore: state.continued } : {}),

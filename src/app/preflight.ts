@@ -9,6 +9,7 @@ import { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
+import { valuesHashPlain } from './plain-hash.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
 import { badPlan, savedPlan, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
 import { identityChanges, ofAnotherPipeline, planServerChanges, staleness } from './plan-staleness.ts';
@@ -33,7 +34,7 @@ export async function preflight(
   live: LiveOptions,
   now: number,
   salt = newSalt(),
-): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => FileHashes }> {
+): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes }> {
   return planned(input, { live, emulator: live.emulatorUrl !== undefined, salt }, now);
 }
 
@@ -42,7 +43,7 @@ async function planned(
   input: PreflightInput,
   how: { live?: LiveOptions; emulator: boolean; salt: string },
   now: number,
-): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => FileHashes }> {
+): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes }> {
   const masker = new Masker();
   const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live: how.live });
   // The files hashed as the run hashes them: every secret the file holds masked, whatever the selection.
@@ -59,36 +60,42 @@ async function planned(
     file: input.pipeline.file,
     sha256: pipelineSha256(input.sources, mask),
     files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], mask) })),
-    vars: masker.maskValue({ ...input.vars }),
+    // Masked as the files are (every secret the file holds), then as the plan's masker knows: one hash for every --only.
+    vars: masker.maskValue(hashing.maskValue({ ...input.vars })),
     selection: input.selection,
     salt: how.salt,
     servers,
     ...planKeyCheck(servers, key),
   };
-  // A plan saved before that masking hashed the files with the secrets its selection reached
-  // (the plan's masker, as it stands now): compared too when the new hashes differ (withOlderHashes).
-  const legacy = (): FileHashes => {
+  // A plan saved before that masking hashed the files and the values with the secrets its selection
+  // reached (the plan's masker, as it stands now): compared too when the new hashes differ (withOlderHashes).
+  const legacy = (): OlderHashes => {
     const old = (t: string) => masker.mask(t);
     return {
       sha256: pipelineSha256(input.sources, old),
       files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], old) })),
+      varsHash: valuesHashPlain(masker.maskValue({ ...input.vars })),
     };
   };
   return { plan, saved: savedPlan(identity, plan.steps, now), legacy };
 }
 
-type FileHashes = { sha256: string; files: { path: string; sha256: string }[] };
+type OlderHashes = { sha256: string; files: { path: string; sha256: string }[]; varsHash: string };
 
 /**
- * `current` with the files' hashes the saved plan holds when it was saved by a build that hashed
- * them with the secrets its selection reached (app/file-hashes.ts comparedFiles, for journals):
- * no field tells the two apart, so an unchanged file is not said changed. The new hashes otherwise.
+ * `current` with the files' hashes, and the values' hash, the saved plan holds when it was saved by
+ * a build that hashed them with the secrets its selection reached (app/file-hashes.ts
+ * comparedIdentity, for journals): no field tells the two apart, so unchanged files or values are
+ * not said changed. The new hashes otherwise, each on its own.
  */
-function withOlderHashes(saved: SavedPlan, current: CurrentPlan, legacy: () => FileHashes): CurrentPlan {
-  if (saved.pipeline.sha256 === current.pipeline.sha256) return current;
-  const old = legacy();
-  if (old.sha256 !== saved.pipeline.sha256) return current;
-  return { ...current, pipeline: { ...current.pipeline, ...old } };
+function withOlderHashes(saved: SavedPlan, current: CurrentPlan, legacy: () => OlderHashes): CurrentPlan {
+  if (saved.pipeline.sha256 === current.pipeline.sha256 && saved.varsHash === current.varsHash) return current;
+  const { varsHash, ...files } = legacy();
+  const pipeline =
+    saved.pipeline.sha256 !== current.pipeline.sha256 && files.sha256 === saved.pipeline.sha256
+      ? { ...current.pipeline, ...files }
+      : current.pipeline;
+  return { ...current, pipeline, varsHash: saved.varsHash === varsHash ? varsHash : current.varsHash };
 }
 
 /**

@@ -14,6 +14,7 @@ import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import { Masker } from '../../src/runner/masker.ts';
 import { pipelineSha256 } from '../../src/app/pipeline-input.ts';
 import { fileHash, valuesHash } from '../../src/journal/hashing.ts';
+import { valuesHashPlain } from '../../src/app/plain-hash.ts';
 import { encodeLine } from '../../src/journal/frame.ts';
 import { runCli } from '../helpers/cli.ts';
 
@@ -21,7 +22,13 @@ const siteName = (i: number) => `site-${String(i).padStart(4, '0')}`;
 /** Each site's own literal password, written in the file. */
 const passwordOf = (site: string) => `LitPw-${site.replace('-', '')}-K9q`;
 
-async function literalFleet(t: TestContext, n: number, rollout = '  over: site\n  waves: [rest]\n  max-failures: 1') {
+async function literalFleet(
+  t: TestContext,
+  n: number,
+  rollout = '  over: site\n  waves: [rest]\n  max-failures: 1',
+  /** A var `note` (given by --var) that each update sends as its message. */
+  note = false,
+) {
   const names = Array.from({ length: n }, (_, i) => siteName(i + 1));
   const users = names.map((s, i) => ({ name: `u${i + 1}`, password: passwordOf(s), scopes: new Set(ALL_SCOPES) }));
   const sites = new Sites({ users, monitoringRefreshMs: 0 });
@@ -35,7 +42,7 @@ async function literalFleet(t: TestContext, n: number, rollout = '  over: site\n
     `version: 1
 name: Fleet release
 vars:
-  sites: [${names.join(', ')}]
+  sites: [${names.join(', ')}]${note ? '\n  note: none' : ''}
 servers:
 ${names.map((s, i) => `  ${s}: { url: "${running.url}/sites/${s}", username: u${i + 1}, password: ${passwordOf(s)} }`).join('\n')}
 targets:
@@ -48,7 +55,7 @@ steps:
     uses: update/system
     matrix: { site: "\${{ vars.sites }}" }
     server: \${{ matrix.site }}
-    with: { target: prod }
+    with: { target: prod${note ? ', message: "${{ vars.note }}"' : ''} }
   - id: alerts
     name: "No critical alert at \${{ matrix.site }}"
     uses: monitoring/alerts
@@ -80,6 +87,7 @@ const runRecord = (journal: string) =>
     salt: string;
     files: { path: string; hash: string }[];
     sha256?: string;
+    varsHash: string;
   };
 
 test('static shards of a fleet whose servers each write their own literal password: every worker runs its sites (the manifest hashes the file as each worker does), every site once', async (t) => {
@@ -278,4 +286,74 @@ test('a plan saved before (its file hashed with the secrets its --only reached m
   const stale = await f.cli(['run', f.file, '--only', 'site=site-0001', '--plan', plan]);
   assert.equal(stale.code, 2, stale.stdout + stale.stderr);
   assert.match(stale.stderr, /PLAN_STALE|stale/);
+});
+
+test("a --var value holding another site's literal password hashes alike under every --only: a resume with another --only is told --only changed, never that the --var values did; the journal's and the saved plan's hashes are of it masked", async (t) => {
+  const f = await literalFleet(t, 4, undefined, true);
+  const note = `note=${passwordOf('site-0002')}`;
+  const journal = join(f.dir, 'one.jsonl');
+  const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--var', note, '--journal', journal]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  const record = runRecord(journal);
+  assert.equal(record.varsHash, valuesHash(record.salt, { note: '***' }), 'no offline check of the password');
+  const copy = join(f.dir, 'copy.jsonl');
+  copyFileSync(journal, copy);
+  const refused = await f.cli(['run', f.file, '--only', 'site=site-0002', '--var', note, '--resume', copy]);
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(
+    refused.stderr,
+    /cannot resume: --only or --skip changed \(site=site-0001 then\) since the journal's run/,
+  );
+  const forced = await f.cli(['run', f.file, '--only', 'site=site-0002', '--var', note, '--resume', copy, '--force']);
+  assert.equal(forced.code, 0, forced.stdout + forced.stderr);
+  assert.doesNotMatch(forced.stdout + forced.stderr, /--var values/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
+  // The same with a plan saved for --only: its plain hash of the values is no check of the password either.
+  const plan = join(f.dir, 'plan.json');
+  const made = await f.cli(['plan', f.file, '--live', '--only', 'site=site-0003', '--var', note, '--out', plan]);
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  const saved = JSON.parse(readFileSync(plan, 'utf8')) as { varsHash: string };
+  assert.equal(saved.varsHash, valuesHashPlain({ note: '***' }), 'no offline check of the password');
+  const ran = await f.cli(['run', f.file, '--only', 'site=site-0003', '--var', note, '--plan', plan]);
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+});
+
+test('a journal and a plan written before (their --var values hashed with the secrets the --only reached masked): resumed with that selection, or another with --force, and run with --plan, the values are not said changed', async (t) => {
+  const f = await literalFleet(t, 4, undefined, true);
+  const note = `note=${passwordOf('site-0002')}`;
+  const journal = join(f.dir, 'one.jsonl');
+  const one = await f.cli(['run', f.file, '--only', 'site=site-0001', '--var', note, '--journal', journal]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  // The run record as enginectl wrote it before: site-0001's masker did not know site-0002's password.
+  const [first, ...rest] = readFileSync(journal, 'utf8').split('\n');
+  const { crc: _crc, ...run } = JSON.parse(first!) as ReturnType<typeof runRecord> & { crc?: string };
+  const varsHash = valuesHash(run.salt, { note: passwordOf('site-0002') });
+  assert.notEqual(varsHash, run.varsHash);
+  writeFileSync(journal, encodeLine({ ...run, varsHash }) + rest.join('\n'));
+  const copy = join(f.dir, 'copy.jsonl');
+  copyFileSync(journal, copy);
+  const same = await f.cli(['run', f.file, '--only', 'site=site-0001', '--var', note, '--resume', journal]);
+  assert.equal(same.code, 0, same.stdout + same.stderr);
+  assert.doesNotMatch(same.stdout + same.stderr, /changed/);
+  const other = await f.cli(['run', f.file, '--only', 'site=site-0002', '--var', note, '--resume', copy, '--force']);
+  assert.equal(other.code, 0, other.stdout + other.stderr);
+  assert.doesNotMatch(other.stdout + other.stderr, /--var values/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
+  // Another value is still said changed.
+  const moved = await f.cli(['run', f.file, '--only', 'site=site-0001', '--var', 'note=other', '--resume', journal]);
+  assert.equal(moved.code, 2, moved.stdout + moved.stderr);
+  assert.match(moved.stderr, /the --var values changed/);
+
+  const plan = join(f.dir, 'plan.json');
+  const made = await f.cli(['plan', f.file, '--live', '--only', 'site=site-0003', '--var', note, '--out', plan]);
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  const saved = JSON.parse(readFileSync(plan, 'utf8')) as { varsHash: string };
+  saved.varsHash = valuesHashPlain({ note: passwordOf('site-0002') });
+  writeFileSync(plan, JSON.stringify(saved, null, 2));
+  const ran = await f.cli(['run', f.file, '--only', 'site=site-0003', '--var', note, '--plan', plan]);
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.doesNotMatch(ran.stdout + ran.stderr, /--var values/);
+  const differ = await f.cli(['run', f.file, '--only', 'site=site-0003', '--var', 'note=other', '--plan', plan]);
+  assert.equal(differ.code, 2, differ.stdout + differ.stderr);
+  assert.match(differ.stderr, /the --var values differ/);
 });
