@@ -65,6 +65,7 @@ export function workerReport(input: WorkerReportInput): Report {
       // Started and not ended here: its end was not recorded (SiteEnd 'cancelled': lost or interrupted).
       left: result.ran.filter((r) => r.outcome === 'cancelled').map((r) => r.site),
       attempt: input.attempt,
+      assign: manifest.assign,
     },
   };
 }

@@ -52,15 +52,20 @@ function rolloutLine(report: Report): string | undefined {
   const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
   // With a worker's file missing, a site no file holds may have run in it: only a wave the rollout never reached is sure.
   const unsure = report.merged?.noReport.some(missingFile) ?? false;
-  // A site of the halted wave listed "no report" (an attempt whose file is missing may have run it:
-  // merge-shards.ts unstartedAfter) is not said not started.
+  // Halted, the merge decided which sites no report holds may have run (merge-shards.ts
+  // unstartedAfter, from the records: which attempts' reports are missing, and whose sites they
+  // run): those are "no report"; a site not among them provably never started.
   const owed = new Set(halted ? (report.merged?.noReport ?? []) : []);
   const [unstarted, unseen, died]: [string[], string[], string[]] = [[], [], []];
   for (const w of waves)
     for (const v of w.values)
       if (!ran.has(v))
-        (w.wave === halted?.wave && owed.has(`${over}=${v}`)
-          ? died
+        (halted
+          ? owed.has(`${over}=${v}`)
+            ? unsure
+              ? unseen
+              : died
+            : unstarted
           : unsure && w.outcome !== 'not-started'
             ? unseen
             : unstarted

@@ -8,6 +8,7 @@
 import { UsageError } from '../errors.ts';
 import type { Report, ReportStep } from './model.ts';
 import { barrierReasonWithout } from '../shard/barrier-reason.ts';
+import { shardOf } from '../shard/manifest.ts';
 
 interface Source {
   source: string;
@@ -100,26 +101,44 @@ function endedSites(shards: readonly Source[]): ReadonlySet<string> {
   return ended;
 }
 
-/** Whether an attempt of some index wrote none of these reports (killed before it wrote its file) while a later one did. */
-function attemptMissing(shards: readonly Source[]): boolean {
+/**
+ * Whether a site no report holds may have run in a worker attempt none of these reports is from:
+ * an index with no report at all, or an earlier attempt of one killed before it wrote its file
+ * (a later attempt's is here). With static assignment (every report says so) only its own shard's
+ * attempts run a site; in a queue (or in reports of an earlier version, which do not say) any.
+ */
+function unseenRunner(shards: readonly Source[]): (site: string) => boolean {
+  const workers = shards.flatMap(({ report }) => (report.shard ? [report.shard] : []));
+  const of = workers[0]?.of ?? 0;
   const byIndex = new Map<number, Set<number>>();
-  for (const { report } of shards)
-    if (report.shard)
-      byIndex.set(report.shard.index, (byIndex.get(report.shard.index) ?? new Set()).add(report.shard.attempt));
-  return [...byIndex.values()].some((seen) => seen.size < Math.max(...seen));
+  for (const w of workers) byIndex.set(w.index, (byIndex.get(w.index) ?? new Set()).add(w.attempt));
+  const unseen = new Set<number>();
+  for (let i = 1; i <= of; i++) {
+    const seen = byIndex.get(i);
+    if (!seen || seen.size < Math.max(...seen)) unseen.add(i);
+  }
+  if (unseen.size === 0) return () => false;
+  if (!workers.every((w) => w.assign === 'static')) return () => true;
+  return (site) => unseen.has(shardOf(site, of) + 1);
 }
 
 /**
  * The values no report is owed for, when no report holds them: those of the waves after the one a
- * rollout waits at, and once it halted, those of its halted wave too (the budget spent, they never
- * started), unless an attempt of some index whose report is not among `shards` may have run them.
+ * rollout waits at, and once it halted, those of its halted wave too that provably never started:
+ * the budget spent, no worker whose report is here started them, and no attempt whose report is
+ * not here could have (unseenRunner). One that may have run is owed: "no report", not "not started".
  */
 export function unstartedAfter(rollout: Report['rollout'], shards: readonly Source[]): ReadonlySet<string> {
-  const from = rollout?.halted
-    ? rollout.halted.wave + (attemptMissing(shards) ? 1 : 0)
-    : rollout?.parked
-      ? rollout.parked.wave + 1
-      : undefined;
+  if (rollout?.halted) {
+    const { wave } = rollout.halted;
+    const mayHaveRun = unseenRunner(shards);
+    return new Set(
+      rollout.waves
+        .filter((w) => w.wave >= wave)
+        .flatMap((w) => (w.wave === wave ? w.values.filter((v) => !mayHaveRun(String(v))) : w.values)),
+    );
+  }
+  const from = rollout?.parked ? rollout.parked.wave + 1 : undefined;
   return new Set(from === undefined ? [] : rollout!.waves.filter((w) => w.wave >= from).flatMap((w) => w.values));
 }
 

@@ -201,6 +201,13 @@ export const Report = z.object({
         .describe(
           "which attempt of its index this worker was, from 1: report --merge of files without an earlier attempt's does not say a site of a halted wave no file holds was not started (that attempt may have run it)",
         ),
+      assign: z
+        .enum(['static', 'queue'])
+        .nullable()
+        .default(null)
+        .describe(
+          "how the run's sites are assigned (enginectl shard --assign): static, each site to the shard its name hashes to, so report --merge of files without a shard's tells the sites only that shard may have run; queue, any worker may claim any site. null in the report of an earlier version: read as queue",
+        ),
     })
     .nullable()
     .default(null)

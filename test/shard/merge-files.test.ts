@@ -43,6 +43,7 @@ test("report --merge --expect-shards: the workers' own reports, a worker of no s
     sites: [],
     left: [],
     attempt: 1,
+    assign: 'static',
   });
   assert.deepEqual(none.steps, []);
   assert.equal(none.outcome, 'success');
@@ -258,4 +259,79 @@ test("report --merge --expect-shards: a worker whose own sites all succeeded is 
   const rows = read(merged).merged!.reports.map((r) => [r.limitedTo, r.outcome]);
   assert.deepEqual(rows[clean], [`shard ${clean + 1}/2`, 'success'], JSON.stringify(rows));
   assert.deepEqual(rows[failing], [`shard ${failing + 1}/2`, 'failure']);
+});
+
+test("report --merge --expect-shards of a static rollout halted mid-wave, a worker's file missing: a site its own shard's file shows it never started is not started; each site the missing shard may have run is 'no report', in the JSON too", async (t) => {
+  // Shard 1 owns site-0002..0004 (wave 2); shard 2 owns site-0001 (the canary) and site-0005, site-0006, which fail.
+  const a = ['site-0002', 'site-0003', 'site-0004'];
+  const b = ['site-0005', 'site-0006'];
+  let answeredA = 0;
+  let release: () => void = () => undefined;
+  const allOfA = new Promise<void>((resolve) => (release = resolve));
+  t.after(() => release());
+  let held = false;
+  const f = await shardFleet(
+    t,
+    6,
+    '  over: site\n  waves: [[site-0001], rest]\n  max-failures: 0',
+    {
+      // Shard 2's first update of wave 2 (whichever it starts) waits until every update of shard 1 was answered.
+      before: (method, path) => {
+        if (method !== 'POST' || !path.endsWith('/update/system') || !b.some((s) => path.includes(`/${s}/`))) return;
+        if (held) return;
+        held = true;
+        return allOfA;
+      },
+      answered: (method, path) => {
+        if (method === 'POST' && path.endsWith('/update/system') && a.some((s) => path.includes(`/${s}/`)))
+          if (++answeredA === a.length) release();
+      },
+    },
+    { faults: b.map((s) => `POST /api/devops/v1/update/system site=${s} status=500`) },
+  );
+  for (const s of a) assert.equal(shardOf(s, 2), 0, `${s} is shard 1's`);
+  for (const s of ['site-0001', ...b]) assert.equal(shardOf(s, 2), 1, `${s} is shard 2's`);
+  const run = (await f.shard('--shards', '2')).run;
+  const files = [1, 2].map((i) => join(f.dir, `shard-${i}.json`));
+  const workers = await Promise.all(
+    files.map((json, i) =>
+      runCli(['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', `${i + 1}/2`, '--report-json', json], {
+        env: f.env,
+      }),
+    ),
+  );
+  for (const w of workers) assert.equal(w.code, 1, w.stdout + w.stderr);
+  assert.equal(read(files[1]!).shard?.assign, 'static');
+  // Shard 2 started one of its wave-2 sites, which failed and spent the budget: the other never started.
+  const ranB = read(files[1]!).shard!.sites.filter((s) => b.includes(s));
+  assert.equal(ranB.length, 1, JSON.stringify(read(files[1]!).shard));
+  const never = b.filter((s) => !ranB.includes(s));
+  const stored = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run], { env: f.env });
+  assert.match(stored.stdout, new RegExp(`^✖ the rollout halted at wave 2: .*; not started: ${never[0]}$`, 'm'));
+
+  // Shard 1's file missing: its sites ran, unseen (no report, in the JSON too); shard 2's file shows what it never started.
+  const json = join(f.dir, 'without-1.json');
+  const without1 = await runCli(['report', '--merge', files[1]!, '--expect-shards', '2', '--report-json', json]);
+  assert.equal(without1.code, 1, without1.stdout + without1.stderr);
+  assert.match(
+    without1.stdout,
+    new RegExp(
+      `^✖ the rollout halted at wave 2: .*; nothing is undone; not started: ${never[0]}; in no report \\(not started, or the missing shard's\\): ${a.join(', ')}$`,
+      'm',
+    ),
+  );
+  assert.deepEqual(read(json).merged!.noReport.sort(), [...a.map((s) => `site=${s}`), 'shard 1/2'].sort());
+
+  // Shard 2's file missing: each of its sites may have run in it (the canary did, and one of wave 2).
+  const json2 = join(f.dir, 'without-2.json');
+  const without2 = await runCli(['report', '--merge', files[0]!, '--expect-shards', '2', '--report-json', json2]);
+  assert.equal(without2.code, 1, without2.stdout + without2.stderr);
+  assert.match(
+    without2.stdout,
+    /^✖ the rollout halted at wave 2: .*; nothing is undone; in no report \(not started, or the missing shard's\): site-0001, site-0005, site-0006$/m,
+  );
+  assert.deepEqual(
+    read(json2).merged!.noReport.sort(),
+    ['site=site-0001', 'site=site-0005', 'site=site-0006', 'shard 2/2'].sort(),
+  );
 });
