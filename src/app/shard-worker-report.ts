@@ -8,6 +8,7 @@ import type { Park } from '../runner/rollout-result.ts';
 import { mergeReports } from '../report/merge.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import type { WorkerEnd, WorkerResult } from '../shard/worker.ts';
+import { barrierWaits } from '../shard/barrier-reason.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
 
 /** A site's report, from the run this worker ran (or resumed) it as. */
@@ -54,7 +55,7 @@ export function workerReport(input: WorkerReportInput): Report {
           ? 'cancelled'
           : merged.outcome,
     // Parked at its wave's barrier (exit 75): what it waits for, as a parked run says it.
-    ...(result.end.outcome === 'parked' ? { parked: reportParked(barrierParkOf(result.end)) } : {}),
+    ...(result.end.outcome === 'parked' ? { parked: reportParked(barrierParkOf(result.end, manifest.over)) } : {}),
     shard: {
       run: manifest.run,
       index: input.index + 1,
@@ -86,11 +87,18 @@ function emptyReport(input: WorkerReportInput): Report {
   return { ...report, merged: { reports: [], noReport: [], underWay: null } };
 }
 
-/** A worker parked at its wave's barrier (or, elected, on the wave's bake), as a park: what it waits for is its reason (no value's decision, no evidence of its own). */
-export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>): Park =>
+/** A worker parked at its wave's barrier (or, elected, on the wave's bake), as a park: what it waits for is its reason, and at the barrier each site not ended (no decision, no evidence of its own). */
+export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>, over: string): Park =>
   end.until !== undefined
     ? { wave: end.wave, for: 'bake', since: end.since, until: end.until, reason: end.waitingFor, waits: [] }
-    : { wave: end.wave, for: 'barrier', since: end.since, reason: end.waitingFor, waits: [] };
+    : // Each site of the wave not ended a wait of its own: the reason names five, the JSON report every one.
+      {
+        wave: end.wave,
+        for: 'barrier',
+        since: end.since,
+        reason: end.waitingFor,
+        waits: barrierWaits(over, end.open ?? []),
+      };
 
 /**
  * A worker stopped by a fault after it sent something (its store refused a site's record), or at

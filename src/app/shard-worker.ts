@@ -231,7 +231,7 @@ async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd)
   if ((end.outcome === 'parked' || end.outcome === 'halted') && !rollout.halted) {
     const log = await new WaveLog(store, manifest.run, end.wave).read().catch(() => undefined);
     const failed = manifest.waves[end.wave - 1]!.filter((s) => log?.failed.has(s));
-    if (end.outcome === 'parked') rollout.parked = barrierParkOf(end);
+    if (end.outcome === 'parked') rollout.parked = barrierParkOf(end, manifest.over);
     else rollout.halted = { wave: end.wave, reason: end.reason };
     standsAt(rollout, end.wave, end.outcome).failed = failed;
   }

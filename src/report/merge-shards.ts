@@ -7,7 +7,7 @@
 // sites it halted or stands before are not started, not "no report".
 import { UsageError } from '../errors.ts';
 import type { Report, ReportStep } from './model.ts';
-import { barrierReasonWithout } from '../shard/barrier-reason.ts';
+import { barrierParkWithout } from '../shard/barrier-reason.ts';
 import { shardOf } from '../shard/manifest.ts';
 
 interface Source {
@@ -76,8 +76,8 @@ export function shardRollout(shards: readonly Source[]): Report['rollout'] {
   }
   const rollout = best?.report.rollout ?? null;
   if (rollout?.parked?.for !== 'barrier') return rollout;
-  const reason = barrierReasonWithout(rollout.parked.reason, endedSites(shards));
-  return reason === rollout.parked.reason ? rollout : { ...rollout, parked: { ...rollout.parked, reason } };
+  const parked = barrierParkWithout(rollout.parked, endedSites(shards));
+  return parked === rollout.parked ? rollout : { ...rollout, parked };
 }
 
 /**

@@ -409,6 +409,15 @@ type RunNoteSource = Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> &
   Partial<Pick<Report, 'parked' | 'shard' | 'merged'>>;
 
 /**
+ * Each wait of a park with its evidence; a barrier's, each site not ended (thousands, in a fleet),
+ * only as its reason tells them: five named and counted, each in the JSON report's parked.waits.
+ */
+const waitsText = (parked: NonNullable<Report['parked']>): string =>
+  parked.for === 'barrier' || parked.waits.length === 0
+    ? ''
+    : `: ${parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}`;
+
+/**
  * The run-level notes, each with what it is about: why the run parked or is under way, the
  * operator's decisions about it, the lease it held, and the journal a resume read.
  */
@@ -418,7 +427,7 @@ export function namedRunNotes(report: RunNoteSource): { kind: RunNoteKind; text:
   if (report.parked)
     note(
       'parked',
-      `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${report.parked.waits.length ? `: ${report.parked.waits.map((w) => `${w.what}: ${w.evidence.join('; ')}`).join(' | ')}` : ''}; ${goOn(report.parked, Boolean(report.shard ?? report.merged))}`,
+      `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${waitsText(report.parked)}; ${goOn(report.parked, Boolean(report.shard ?? report.merged))}`,
     );
   const underWay = report.merged?.underWay;
   if (underWay)

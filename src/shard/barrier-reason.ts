@@ -1,6 +1,17 @@
 // What a worker parked at its wave's barrier says it waits for, written in one place and read
-// back in one: the worker's words, and report --merge F... --expect-shards N dropping from them
-// the sites another worker's report shows ended (that worker read the store after this one parked).
+// back in one: the worker's words (the first five sites named, and how many there are), each site
+// not ended a wait of its park (parked.waits: every one, in the JSON report), and report --merge
+// F... --expect-shards N dropping from them the sites another worker's report shows ended (that
+// worker read the store after this one parked).
+
+/** What of a park a barrier's wait is told by (runner/rollout-result.ts Park): its reason, and each wait. */
+interface BarrierPark {
+  reason: string;
+  waits: { value: string | null; what: string; evidence: string[] }[];
+}
+
+/** How many sites a reason names; the rest are counted, and each is in the park's waits. */
+const NAMED = 5;
 
 /** The wait for the sites of a wave not ended (the first five named), or, all ended, for its verdict; `after` is the wait in words. */
 export function barrierReason(
@@ -11,27 +22,45 @@ export function barrierReason(
   count = open.length,
 ): string {
   if (count === 0) return `the verdict of wave ${wave} after ${after}`;
-  const shown = open.slice(0, 5);
-  const list = [...shown, ...(count > shown.length ? ['...'] : [])].join(', ');
-  return `wave ${wave}'s ${count} ${over}(s) not ended (${list}) after ${after}`;
+  const shown = open.slice(0, NAMED);
+  // Every site given (a worker's own list): the rest counted, and where they are. Fewer than the
+  // count (the five an earlier version's reason named): the rest are unknown here.
+  const more = count - shown.length;
+  const rest =
+    more <= 0 ? '' : open.length > shown.length ? ` and ${more} more: each in the JSON report's parked.waits` : ', ...';
+  return `wave ${wave}'s ${count} ${over}(s) not ended (${shown.join(', ')}${rest}) after ${after}`;
 }
 
+/** Each site a worker parked at the barrier waits for, as its park's waits. */
+export const barrierWaits = (over: string, open: readonly string[]): BarrierPark['waits'] =>
+  open.map((site) => ({ value: site, what: `${over} ${site} not ended`, evidence: [] }));
+
 const NOT_ENDED = /^wave (\d+)'s (\d+) (.+)\(s\) not ended \((.*)\) after (.+)$/;
+const MORE = / and \d+ more: each in the JSON report's parked\.waits$/;
 
 /**
- * The reason without the sites in `ended`; the count less those of them it named (a site past the
+ * The park without the sites in `ended`. Its waits name every site (a worker's report since they
+ * do): the reason is told again of those left. A report of an earlier version names five in its
+ * reason and counts the rest: those it named are left out, the count less them (a site past the
  * first five it did not name stays counted: which ones they are is not in the reason). A reason of
  * other words, or one that names a site in `ended` no more, is given back as it was.
  */
-export function barrierReasonWithout(reason: string, ended: ReadonlySet<string>): string {
-  const m = NOT_ENDED.exec(reason);
-  if (!m) return reason;
+export function barrierParkWithout<P extends BarrierPark>(park: P, ended: ReadonlySet<string>): P {
+  const m = NOT_ENDED.exec(park.reason);
+  if (!m) return park;
   const [, wave, count, over, list, after] = m as unknown as [string, string, string, string, string, string];
+  if (park.waits.length > 0) {
+    const waits = park.waits.filter((w) => w.value === null || !ended.has(w.value));
+    if (waits.length === park.waits.length) return park;
+    const open = waits.flatMap((w) => (w.value === null ? [] : [w.value]));
+    return { ...park, reason: barrierReason(Number(wave), over, open, after), waits };
+  }
   const more = list.endsWith(', ...');
-  const named = (more ? list.slice(0, -', ...'.length) : list).split(', ');
+  const named = (more ? list.slice(0, -', ...'.length) : list.replace(MORE, '')).split(', ');
   const open = named.filter((site) => !ended.has(site));
-  if (open.length === named.length) return reason;
+  if (open.length === named.length) return park;
   const left = Number(count) - (named.length - open.length);
   // The sites it did not name may be among those still open: only the count says so.
-  return barrierReason(Number(wave), over, open, after, more ? Math.max(left, open.length) : open.length);
+  const reason = barrierReason(Number(wave), over, open, after, more ? Math.max(left, open.length) : open.length);
+  return { ...park, reason };
 }

@@ -61,7 +61,8 @@ export type WorkerEnd =
   | { outcome: 'done' }
   | { outcome: 'halted'; wave: number; reason: string }
   /** `until`: parked on the wave's bake, which ends then. */
-  | { outcome: 'parked'; wave: number; waitingFor: string; since: number; until?: number }
+  /** `open`: at the barrier, every site of the wave not ended (its reason names five). */
+  | { outcome: 'parked'; wave: number; waitingFor: string; since: number; until?: number; open?: readonly string[] }
   | { outcome: 'cancelled' }
   | { outcome: 'lost'; site: string };
 
@@ -306,6 +307,7 @@ async function walkWave(
         wave,
         since: waitingSince,
         waitingFor: barrierReason(wave, manifest.over, open, formatDuration(deps.waitLimitMs)),
+        open,
       };
     }
     try {

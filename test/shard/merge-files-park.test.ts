@@ -94,3 +94,68 @@ test("report --merge --expect-shards: a worker parked at the barrier, and anothe
   assert.ok(named.length > 0);
   for (const site of named) assert.match(report.parked!.reason, new RegExp(site));
 });
+
+test("report --merge --expect-shards of a park at the barrier that waits for more than five sites: the JSON report lists every one (parked.waits), the summary counts them and points there; another worker's ended sites are left out of both", async (t) => {
+  const f = await shardFleet(t, 14, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '3')).run;
+  const owned = (i: number) => f.names.filter((s) => shardOf(s, 3) === i);
+  assert.ok(owned(2).length > 5 && owned(1).length > 0, JSON.stringify([0, 1, 2].map(owned)));
+  const [w1, w2] = ['w1.json', 'w2.json'].map((n) => join(f.dir, n)) as [string, string];
+  const base = ['run', f.file, '--store', f.storeUrl, '--run', run];
+  const first = await runCli([...base, '--shard', '1/3', '--shard-wait', '1s', '--report-json', w1], { env: f.env });
+  assert.equal(first.code, 75, first.stdout + first.stderr);
+  // Parked waiting for every site of shards 2 and 3: each one is in its report, the reason names five.
+  const open = [...owned(1), ...owned(2)].sort();
+  assert.deepEqual(
+    read(w1)
+      .parked!.waits.map((w) => w.value)
+      .sort(),
+    open,
+  );
+  // Shard 2 ends its sites, then is stopped (Ctrl-C) at the barrier: its report shows them ended.
+  const stop = new AbortController();
+  const second = runCli([...base, '--shard', '2/3', '--shard-wait', '1h', '--report-json', w2], {
+    env: f.env,
+    signal: stop.signal,
+  });
+  const endedBy2 = () => waveLog(f.store, run, 1).filter((e) => e.kind === 'ended' && owned(1).includes(e.site)).length;
+  while (endedBy2() < owned(1).length) await new Promise((resolve) => setTimeout(resolve, 20));
+  stop.abort();
+  assert.equal((await second).code, 130);
+  assert.equal(read(w2).shard?.end, 'cancelled');
+
+  const summary = join(f.dir, 'merged.md');
+  const r = await runCli([
+    'report',
+    '--merge',
+    w1,
+    w2,
+    '--expect-shards',
+    '3',
+    '--report-json',
+    join(f.dir, 'm.json'),
+    '--summary',
+    summary,
+  ]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const report = read(join(f.dir, 'm.json'));
+  assert.deepEqual(
+    report.parked!.waits.map((w) => w.value).sort(),
+    owned(2).sort(),
+    'every site waited for, none ended',
+  );
+  assert.deepEqual(report.rollout!.parked!.waits, report.parked!.waits);
+  assert.match(report.parked!.reason, new RegExp(`^wave 1's ${owned(2).length} site\\(s\\) not ended \\(`));
+  const headline =
+    readFileSync(summary, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('**Parked at wave 1')) ?? '';
+  assert.match(
+    headline,
+    new RegExp(
+      `${owned(2).length} site\\(s\\) not ended .*and ${owned(2).length - 5} more: each in the JSON report's parked\\.waits`,
+    ),
+  );
+  // Short: five named, not every one.
+  assert.equal(owned(2).filter((s) => headline.includes(s)).length, 5, headline);
+});
