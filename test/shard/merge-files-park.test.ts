@@ -112,17 +112,16 @@ test("report --merge --expect-shards of a park at the barrier that waits for mor
       .sort(),
     open,
   );
-  // Shard 2 ends its sites, then is stopped (Ctrl-C) at the barrier: its report shows them ended.
-  const stop = new AbortController();
-  const second = runCli([...base, '--shard', '2/3', '--shard-wait', '1h', '--report-json', w2], {
-    env: f.env,
-    signal: stop.signal,
-  });
+  // Shard 2 ends its sites, then is stopped (SIGTERM) at the barrier: its report shows them ended.
+  const second = workerProcess([...base, '--shard', '2/3', '--shard-wait', '1h', '--report-json', w2], f.env);
+  t.after(() => second.child.kill('SIGKILL'));
+  let exited = false;
+  void second.done.then(() => (exited = true));
   const endedBy2 = () => waveLog(f.store, run, 1).filter((e) => e.kind === 'ended' && owned(1).includes(e.site)).length;
-  while (endedBy2() < owned(1).length) await new Promise((resolve) => setTimeout(resolve, 20));
-  stop.abort();
-  assert.equal((await second).code, 130);
-  assert.equal(read(w2).shard?.end, 'cancelled');
+  while (!exited && endedBy2() < owned(1).length) await new Promise((resolve) => setTimeout(resolve, 50));
+  second.child.kill('SIGTERM');
+  const stopped = await second.done;
+  assert.equal(read(w2).shard?.end, 'cancelled', stopped.out);
 
   const summary = join(f.dir, 'merged.md');
   const r = await runCli([
