@@ -15,7 +15,6 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import type { Env } from '../runner/scope.ts';
 import { cell, visibleControls } from '../text/escape.ts';
-import { neutralise } from '../text/neutralise.ts';
 
 /** The dry-run input: false (run), true (the calls; no request), live (the preflight: GET requests only). */
 export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'live' {
@@ -48,10 +47,10 @@ export async function dryRun(
   });
   kit.info(
     live
-      ? `live plan of "${neutralise(plan.name)}": GET requests only; no write is sent`
-      : `dry run of "${neutralise(plan.name)}": no request is made`,
+      ? `live plan of "${plan.name}": GET requests only; no write is sent`
+      : `dry run of "${plan.name}": no request is made`,
   );
-  for (const line of plan.text.split('\n')) kit.info(neutralise(line));
+  for (const line of plan.text.split('\n')) kit.info(line);
   const fence = '```';
   const markdown = live
     ? livePlanMarkdown(plan)

@@ -21,7 +21,6 @@ import type { GitHubDeps } from './github-records.ts';
 import { varsLines } from './inputs.ts';
 import { actionDef } from './definitions.ts';
 import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
-import { neutralise } from '../text/neutralise.ts';
 import { journalKey } from '../journal/seal.ts';
 
 export interface MergeDeps extends GitHubDeps {
@@ -57,7 +56,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
   const files = await reportFiles(varsLines(kit.getInput, 'merge'), deps);
   const shards: ReportShard[] = [];
-  const warn = (m: string) => kit.warning(neutralise(m), { title: 'enginectl' });
+  const warn = (m: string) => kit.warning(m, { title: 'enginectl' });
   // Each report named by its path in the workspace (the job's artifact), not the runner's absolute path.
   const shown = (file: string) => {
     const path = relative(deps.cwd, file);
@@ -70,11 +69,9 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const report = mergeReports(shards);
   for (const row of fleetRows(report))
     kit.info(
-      neutralise(
-        `${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
-      ),
+      `${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
     );
-  kit.info(`fleet "${neutralise(report.pipeline.name)}": ${outcomeWord(report)} (${fleetPhrase(report)})`);
+  kit.info(`fleet "${report.pipeline.name}": ${outcomeWord(report)} (${fleetPhrase(report)})`);
 
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));

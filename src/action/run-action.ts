@@ -1,7 +1,7 @@
 // The core of every action: inputs in, a validated pipeline run, reports, job summary, outputs,
-// annotations, PR comment and Deployment out. The run itself is the one composition the CLI
-// uses too (app/run.ts); everything this touches is passed in (the Actions toolkit, the GitHub
-// API, the environment, the clock), so tests run it without a runner.
+// annotations, PR comment and Deployment out; the run is the CLI's composition too (app/run.ts).
+// All it touches is passed in (the Actions toolkit, wrapped so every print is neutralised:
+// inert-kit.ts; the GitHub API, the environment, the clock), so tests run it without a runner.
 import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -24,14 +24,15 @@ import { booleanInput, checkBooleanInputs, overrideInputs } from './inputs.ts';
 import { loadAction, type Loaded } from './action-pipeline.ts';
 import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
-import { neutralise } from '../text/neutralise.ts';
+import { inertKit } from './inert-kit.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
 import { leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 import { runInputs, type RunInputs } from './run-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
-export async function runAction(def: ActionDef, deps: ActionDeps): Promise<number> {
-  const { kit } = deps;
+export async function runAction(def: ActionDef, given: ActionDeps): Promise<number> {
+  const kit = inertKit(given.kit);
+  const deps: ActionDeps = { ...given, kit };
   const masker = new Masker({
     onSecret: (form) => kit.setSecret(form),
     onWeak: (_name, why) => kit.warning(why, { title: 'enginectl' }),
@@ -42,7 +43,6 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
   // A store URL is refused when it carries a login (the store takes none), but the login is a secret all the same.
   const storeLogin = storeUrlLogin(kit.getInput('store').trim() || (deps.env[STORE_VARIABLE] ?? ''));
   if (storeLogin) masker.addLogin(storeLogin.username, storeLogin.password, 'the store URL');
-  const say = (text: string) => kit.info(neutralise(masker.mask(text)));
   try {
     checkBooleanInputs(def.inputs, kit.getInput);
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
@@ -53,7 +53,7 @@ export async function runAction(def: ActionDef, deps: ActionDeps): Promise<numbe
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker, inputs);
   } catch (error) {
-    return await failEarly(def, deps, error, masker, say);
+    return await failEarly(def, deps, error, masker, (text) => kit.info(masker.mask(text)));
   }
 }
 
@@ -114,7 +114,7 @@ async function execute(
   // Every documented output is set: the run's id in the store, empty without one.
   kit.setOutput('run-id', stored?.runId ?? '');
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
-  for (const v of journal.verified) kit.info(neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
+  for (const v of journal.verified) kit.info(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
   // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.
   if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
   const environment = deps.kit.getInput('deployment-environment').trim();

@@ -1,5 +1,6 @@
 // What the action needs from the Actions runner: the @actions/core calls, passed in so the core
-// of the action is tested with a recording fake and run for real with @actions/core.
+// of the action is tested with a recording fake and run for real with @actions/core. runAction
+// wraps the one it is given in inertKit (inert-kit.ts): whatever the action prints is neutralised.
 
 export interface AnnotationProps {
   title?: string;

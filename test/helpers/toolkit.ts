@@ -49,6 +49,30 @@ export function recordingKit(def: ActionDef, inputs: Record<string, string>): { 
   return { kit, recorded };
 }
 
+/** Data of a workflow command as @actions/core writes it: %, CR and LF escaped. */
+const commandData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const commandProperty = (s: string) => commandData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/**
+ * What the runner reads of a recorded action, as @actions/core prints it: info lines as they are,
+ * groups, annotations and the failure as workflow commands (their data escaped).
+ */
+export function runnerLog(recorded: Recorded): string {
+  const annotation = (kind: string, a: { message: string; props?: AnnotationProps | undefined }) => {
+    const props = Object.entries(a.props ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${commandProperty(String(v))}`)
+      .join(',');
+    return `::${kind}${props ? ` ${props}` : ''}::${commandData(a.message)}`;
+  };
+  return [
+    ...recorded.log.map((line) => (line.startsWith('group: ') ? `::group::${commandData(line.slice(7))}` : line)),
+    ...recorded.warnings.map((w) => annotation('warning', w)),
+    ...recorded.errors.map((e) => annotation('error', e)),
+    ...recorded.failed.map((m) => `::error::${commandData(m)}`),
+  ].join('\n');
+}
+
 export interface InProcessAction {
   inputs: Record<string, string>;
   /** The runner's environment (GITHUB_*, ENGINE_*, ENGINECTL_STORE ...). */
