@@ -1,15 +1,24 @@
 // Untrusted text (server reports, error bodies, names from files) made inert for every CI log
 // parser at once, so a server cannot inject commands whichever CI prints it: GitHub workflow
-// commands (`::error::`), Azure logging commands (`##vso[`, `##[group]`), GitLab section markers
-// and any terminal escape sequence (ESC, CR) are broken with a zero-width space or made visible.
+// commands (`::error::`), Azure logging commands (`##vso[`, `##[group]`), TeamCity service
+// messages (`##teamcity[`, acted on anywhere in a line), GitLab section markers, Buildkite's log
+// groups (a line starting `--- `, `+++ `, `~~~ ` or `^^^ +++`) and any terminal escape sequence
+// (ESC, CR) are broken with a zero-width space or made visible. Jenkins, CircleCI and Bitbucket
+// act on no line of a log (Jenkins' console notes are escape sequences, made visible here).
 
 import { visibleControls } from './escape.ts';
 
 const ZWSP = '\u200B';
 
 export function neutralise(text: string): string {
-  return visibleControls(text)
-    .replace(/::/g, `:${ZWSP}:`)
-    .replace(/##(\s*)(vso|\[)/gi, `#${ZWSP}#$1$2`)
-    .replace(/section_(start|end):/g, `section_${ZWSP}$1:`);
+  return (
+    visibleControls(text)
+      .replace(/::/g, `:${ZWSP}:`)
+      .replace(/##(\s*)(vso|teamcity|\[)/gi, `#${ZWSP}#$1$2`)
+      .replace(/section_(start|end):/g, `section_${ZWSP}$1:`)
+      // Buildkite's agent reads `^(---|\+\+\+|~~~)\s` and `^\^\^\^\s\+\+\+` (indented too, to be safe).
+      .replace(/^([ \t]*)(---|\+\+\+|\^\^\^)(?=[ \t])/gm, `$1${ZWSP}$2`)
+      // `~~~ js` loses its space rather than gaining a character: still the same Markdown code fence.
+      .replace(/^([ \t]*~~~)[ \t]+/gm, '$1')
+  );
 }

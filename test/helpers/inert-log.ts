@@ -1,5 +1,6 @@
 // A CI log that carries no command it did not mean: whatever text from outside it shows (a
-// server's, a pipeline file's from a pull request), no line makes GitHub, Azure or GitLab act.
+// server's, a pipeline file's from a pull request), no line makes GitHub, Azure, GitLab, TeamCity
+// or Buildkite act.
 /* eslint-disable no-control-regex -- it looks for control characters on purpose */
 import assert from 'node:assert/strict';
 
@@ -29,9 +30,15 @@ export function assertInertLog(channel: string, text: string) {
     } else
       assert.doesNotMatch(
         line,
-        /^\s*(::|##vso\[|##\[|section_(start|end):)/,
+        /^\s*(::|##vso\[|##\[|section_(start|end):|(---|\+\+\+|~~~)[ \t]+\S|\^\^\^[ \t]+\+\+\+)/,
         `${channel}: outside text at the start of a line: ${JSON.stringify(line.slice(0, 200))}`,
       );
+    // TeamCity acts on a service message wherever it is in a line; enginectl writes none.
+    assert.doesNotMatch(
+      line,
+      /##teamcity\[/i,
+      `${channel}: a TeamCity service message: ${JSON.stringify(line.slice(0, 200))}`,
+    );
   }
   // Outside GitLab's own section markers, no escape sequence and no carriage return reach the log.
   const own = text.replace(/^\x1b\[0Ksection_(start|end):[^\n]*$/gm, '');
