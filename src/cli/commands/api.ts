@@ -1,5 +1,7 @@
 // `enginectl api METHOD PATH [--data JSON]`: one raw call to the API, like `gh api`. Prints the
-// body (JSON pretty-printed) on stdout; exits 0 for a 2xx answer, 1 otherwise.
+// body (JSON pretty-printed) on stdout; exits 0 for a 2xx answer, 1 otherwise. What it prints is
+// the server's, and is inert wherever it lands (a CI log, a terminal, jq): JSON as JSON escapes
+// that parse to the same values, text neutralised unless --raw, headers and errors neutralised.
 import { EngineClient, type RawRequest, type ServerConfig } from '../../api/index.ts';
 import { serverMessage } from '../../api/errors.ts';
 import { parseDuration } from '../../duration.ts';
@@ -14,12 +16,16 @@ import { Masker } from '../../runner/masker.ts';
 import { API_BASE } from '../../api/areas.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../../api/exchange.ts';
 import { TooLarge } from '../../read-text-file.ts';
+import { neutralise } from '../../text/neutralise.ts';
+import { inertJson } from '../../text/inert-json.ts';
 
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
 
 One raw call to the enterprise API. The server is ENGINE_URL with ENGINE_USERNAME and
 ENGINE_PASSWORD, or the embedded emulator with --emulator (as admin/admin unless
-ENGINE_USERNAME is set). Prints the response body; JSON is pretty-printed.
+ENGINE_USERNAME is set). Prints the response body; JSON is pretty-printed, its strings written
+so that no CI log or terminal acts on them and they parse to the server's exact values (for jq);
+a text body is shown inert (CI commands broken, control characters made visible) unless --raw.
 
 Arguments:
   METHOD                GET, POST, PUT, PATCH or DELETE
@@ -29,6 +35,8 @@ Options:
   -d, --data BODY       request body: JSON text, or @FILE, or @- for standard input (16 MiB at most)
   --content-type TYPE   body media type (default application/json; text/plain for a license code)
   -i, --include         print the status line and response headers first
+  --raw                 the body not made inert (secrets still masked): text as the server
+                        sent it, JSON without the escapes; for a file or a pipe, not a CI log
   --timeout DURATION    per-request limit (default 2h), e.g. 30s, 5m
   --ca-file FILE        extra CA certificate (PEM) to trust
   --insecure            skip TLS certificate verification (self-signed test servers only)
@@ -125,18 +133,26 @@ function credentialsOf(server: ServerConfig, request: RawRequest, masker: Masker
 function printResponse(
   io: CliIO,
   res: Awaited<ReturnType<EngineClient['request']>>,
-  include: boolean,
+  options: { include: boolean; raw: boolean },
   masker: Masker,
 ): void {
-  if (include) {
+  if (options.include) {
     io.stdout(`HTTP ${res.status}\n`);
-    for (const [k, v] of Object.entries(res.headers)) io.stdout(`${masker.mask(`${k}: ${v}`)}\n`);
+    for (const [k, v] of Object.entries(res.headers)) io.stdout(`${neutralise(masker.mask(`${k}: ${v}`))}\n`);
     io.stdout('\n');
   }
   if (res.text === '') return;
-  // JSON is masked as values (it stays valid JSON whatever a secret's value is); text as text.
-  const body =
-    typeof res.body === 'string' ? masker.mask(res.body) : JSON.stringify(masker.maskValue(res.body), null, 2);
+  // JSON is masked as values (it stays valid JSON whatever a secret's value is), then written with
+  // JSON escapes where a CI would read a command (the same values for jq); text is masked as text,
+  // then neutralised. --raw keeps what the server sent (masked).
+  let body: string;
+  if (typeof res.body === 'string') {
+    const text = masker.mask(res.body);
+    body = options.raw ? text : neutralise(text.replace(/\r\n/g, '\n'));
+  } else {
+    const value = masker.maskValue(res.body);
+    body = options.raw ? JSON.stringify(value, null, 2) : inertJson(value);
+  }
   io.stdout(body.endsWith('\n') ? body : `${body}\n`);
 }
 
@@ -148,6 +164,7 @@ export const OPTIONS = {
   data: { type: 'string', short: 'd' },
   'content-type': { type: 'string' },
   include: { type: 'boolean', short: 'i' },
+  raw: { type: 'boolean' },
   timeout: { type: 'string' },
   'ca-file': { type: 'string' },
   insecure: { type: 'boolean' },
@@ -191,10 +208,10 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
     );
     try {
       const res = await client.request(request, { signal: io.signal });
-      printResponse(io, res, values.include ?? false, masker);
+      printResponse(io, res, { include: values.include ?? false, raw: values.raw ?? false }, masker);
       if (res.status >= 200 && res.status < 300) return ExitCode.ok;
       io.stderr(
-        `enginectl: ${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(masker.mask(res.text))}` : ''}\n`,
+        `enginectl: ${neutralise(`${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(masker.mask(res.text))}` : ''}`)}\n`,
       );
       return ExitCode.failed;
     } finally {
