@@ -110,3 +110,16 @@ test("the root action: a pipeline's name and step names are inert in a run, a dr
   assert.match(merge.stdout, /fleet "Release/);
   assertInertLog('action merge', merge.stdout);
 });
+
+test('report: the path of each file it writes is inert on GitHub', async (t) => {
+  const { dir, hostile } = files(t);
+  const journal = join(dir, 'run.journal.jsonl');
+  const run = await runCli(['run', hostile, '--emulator', '--journal', journal]);
+  assert.equal(run.code, 0, run.stderr);
+  const r = await runCli(['report', journal, '--summary', join(dir, `summary-${FILE}.md`)], {
+    env: { GITHUB_ACTIONS: 'true' },
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^report: .*summary-release$/m, 'the file written is named');
+  assertInert('report', r);
+});

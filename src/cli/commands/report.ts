@@ -232,7 +232,7 @@ async function write(
   const warnings: string[] = [];
   const publish = publisher(
     [
-      reportFilesChannel(paths, { said: (p) => print(`report: ${p}`) }),
+      reportFilesChannel(paths, { said: (p) => print(`report: ${neutralise(p)}`) }),
       ...(webhook ? [webhookChannel(webhook, { env: io.env, signal: io.signal, said: print })] : []),
       ciSummaryChannel(chooseCi(io), io.env, print, {
         summaryFile: paths.summary,
@@ -242,7 +242,7 @@ async function write(
     { warn: (m) => warnings.push(m), mask: (text) => masker.mask(text) },
   );
   const failed = await publish.ended(endOf(report(), (o) => renderMarkdown(report(), { fullReport: o.fullReport })));
-  for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${f}\n`);
+  for (const f of failed) io.stderr(`enginectl: ${REPORT_NOT_WRITTEN.code}: ${neutralise(f)}\n`);
   for (const w of warnings) io.stderr(`enginectl: warning: ${neutralise(w)}\n`);
   // An in-doubt call the operator decided about is a decision, shown as such; an undecided one fails.
   return succeeded && failed.length === 0 ? ExitCode.ok : ExitCode.failed;
