@@ -38,5 +38,11 @@ export function markdownToHtml(markdown: string): string {
     const kib = (n: number) => `${Math.round(n / 1024)} KiB`;
     return `<p class="note">This report is ${kib(markdown.length)}: its first ${kib(MARKDOWN_LIMIT)} are shown as plain text; the JSON report holds it whole (the step's <code>result.report</code>).</p><pre class="plain">${escapeHtml(markdown.slice(0, MARKDOWN_LIMIT))}</pre>`;
   }
-  return marked.parse(visibleControls(markdown.replace(/\r\n/g, '\n'))) as string;
+  try {
+    return marked.parse(visibleControls(markdown.replace(/\r\n/g, '\n'))) as string;
+  } catch {
+    // marked recurses once per level of nesting: a report nested deeper than its stack (6,000
+    // quotes in 12 KB) throws RangeError, which cost the whole HTML report. It is shown as text.
+    return `<p class="note">This report is nested too deep to be shown as Markdown: it is shown as plain text.</p><pre class="plain">${escapeHtml(markdown)}</pre>`;
+  }
 }

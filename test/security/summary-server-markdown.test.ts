@@ -120,3 +120,13 @@ test('a report nested deeper than the parser can read is shown as text, in its s
   assert.match(markdown, /^`{4}\n(> ){6000}deep\n```\nopen\n`{4}$/m, 'the report as a code block');
   assertContained('deep', markdown);
 });
+
+test('the HTML report of a run whose server report is nested deeper than the parser reads is written, that report as text, and the run succeeds', async (t) => {
+  const url = await reporting(t, `${'> '.repeat(6000)}deep`);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-summary-md-'));
+  writeFileSync(join(dir, 'p.yml'), PIPELINE(url));
+  const r = await runCli(['run', join(dir, 'p.yml'), '--html', join(dir, 'r.html')]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const page = readFileSync(join(dir, 'r.html'), 'utf8');
+  assert.match(page, /<pre class="plain">(&gt; ){6000}deep<\/pre>/, 'the report as text');
+});
