@@ -6,10 +6,10 @@
 
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
-/** Pretty-printed (two spaces) JSON of `value` whose lines command no CI system and no terminal. */
-export function inertJson(value: unknown): string {
+/** JSON of `value` (pretty-printed by `indent` spaces, on one line with 0) whose lines command no CI system and no terminal. */
+export function inertJson(value: unknown, indent = 2): string {
   return (
-    JSON.stringify(value, null, 2)
+    JSON.stringify(value, null, indent)
       // Outside a string JSON has no `::` nor `#`: each is in a string, where an escape reads the same.
       .replace(/::/g, ':\\u003a')
       .replace(/##/g, '#\\u0023')

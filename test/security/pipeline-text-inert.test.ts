@@ -123,3 +123,20 @@ test('report: the path of each file it writes is inert on GitHub', async (t) => 
   assert.match(r.stdout, /^report: .*summary-release$/m, 'the file written is named');
   assertInert('report', r);
 });
+
+test("matrix: a matrix value holding CI commands is printed as JSON escapes: the job matrix reads the value, Azure's log no command", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-pipeline-text-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const site =
+    "a ##vso[task.setvariable variable=PWNED]1 ::warning::PWNED ##teamcity[buildStatus text='PWNED'] \u009b2J";
+  const file = join(dir, 'm.yml');
+  writeFileSync(
+    file,
+    `version: 1\nsteps:\n  - id: clear\n    uses: transaction-log/clear\n    matrix: { site: [${JSON.stringify(site)}, b] }\n`,
+  );
+  const r = await runCli(['matrix', file], { env: { TF_BUILD: 'True' } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { include: [{ site }, { site: 'b' }] }, 'the values as written');
+  assertInertLog('matrix', r.stdout);
+  assert.doesNotMatch(r.stdout, /##vso\[|##teamcity\[|::|\u009b/, 'no command Azure or TeamCity reads mid-line');
+});

@@ -8,6 +8,7 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise } from '../../text/neutralise.ts';
+import { inertJson } from '../../text/inert-json.ts';
 import { jobMatrixTooLong } from '../../ci/facts.ts';
 
 export const MATRIX_HELP = `Usage: enginectl matrix FILE [--step ID]
@@ -70,7 +71,8 @@ export async function matrixCommand(args: string[], io: CliIO): Promise<number> 
     step = withMatrix[0]!;
   }
   const include = expandMatrix(step.matrix);
-  io.stdout(`${JSON.stringify({ include })}\n`);
+  // A value from the pipeline file (a pull request's) reaches the job matrix as written, and a log as no command.
+  io.stdout(`${inertJson({ include }, 0)}\n`);
   const over = jobMatrixTooLong(include.length);
   if (over) {
     const name = step.id ?? `${step.index + 1}`;
