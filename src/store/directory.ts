@@ -63,6 +63,13 @@ export class DirectoryStore implements RunStore {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
+  /** A key's mode, asked once: 0660 when the store's directory is its group's to write (a share runner accounts of one group use: setgid, g+w), else 0600; never other users' (a key holds masked text, and a masker's gap would be every account's). The umask may narrow it. */
+  private keyMode(): Promise<number> {
+    const groups = (s: nodeFs.Stats) => ((s.mode & 0o020) !== 0 ? 0o660 : 0o600);
+    return (this.mode ??= this.fs.promises.stat(this.root).then(groups, () => 0o600));
+  }
+  private mode: Promise<number> | undefined;
+
   /** Whether the store's directory is on a disk of this machine (`LOCAL_FILE_SYSTEMS`), once asked. */
   private local: Promise<boolean> | undefined;
 
@@ -132,12 +139,10 @@ export class DirectoryStore implements RunStore {
     checkKey(key);
     await this.sweep();
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
-    // 0666 less the umask, as any file: a share every runner mounts is read by each runner's account
-    // (a group's, setgid, umask 002); a key holds no secret's value (hashes, masked text), and a
-    // store kept to one account is a directory of its own (0700), or a umask of 077.
-    const fd = await this.inDirectory(dirname(temp), () =>
-      call<number>((done) => this.fs.open(temp, 'wx', 0o666, done)),
-    ).catch((error: unknown) => {
+    const fd = await this.inDirectory(dirname(temp), async () => {
+      const mode = await this.keyMode();
+      return call<number>((done) => this.fs.open(temp, 'wx', mode, done));
+    }).catch((error: unknown) => {
       throw failed(this.url, `cannot write ${key}`, error);
     });
     // From here the temporary file exists: every way out removes it.

@@ -1,7 +1,8 @@
-// A directory store is "a share every runner mounts": two runner accounts of one group (a setgid
-// directory, umask 002) use it in turn. A key is created as any file is (0666 less the umask), so
-// the other account reads it; with umask 077 it stays the writer's own. The CLI as processes of
-// two users (run as root; skipped otherwise).
+// A directory store is "a share every runner mounts": two runner accounts of one group (a setgid,
+// group-writable directory, umask 002) use it in turn. A key there is created 0660 (less the
+// umask), so the other account reads it; with umask 077 it stays the writer's own; in a directory
+// its group cannot write it is 0600 whatever the umask, and no key is ever other users' to read.
+// The CLI as processes of two users (run as root; skipped otherwise).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -53,7 +54,7 @@ test(
     assert.equal(first.code, 0, first.out);
     const [run] = readdirSync(join(make, 'runs'));
     const segment = join(make, 'runs', run!, 'journal', '00000001');
-    assert.equal(statSync(segment).mode & 0o777, 0o664, 'created 0666 less the umask 002');
+    assert.equal(statSync(segment).mode & 0o777, 0o660, "created 0660: the group's, never other users'");
     for (const args of [
       ['report', '--store', url, '--run', run!],
       ['runs', '--store', url],
@@ -70,9 +71,19 @@ test(
         assert.ok(!text.includes(form), `${join(e.parentPath, e.name)} holds the token`);
     }
     // A runner that wants its keys its own says so with its umask.
+    const before = new Set(readdirSync(join(make, 'runs')));
     const own = await as(1001, '077', ['run', file, '--emulator', '--store', url]);
     assert.equal(own.code, 0, own.out);
-    const newest = readdirSync(join(make, 'runs')).sort().at(-1)!;
+    // Its run by the list, not the name: two runs in one second sort by their random part.
+    const newest = readdirSync(join(make, 'runs')).find((r) => !before.has(r))!;
     assert.equal(statSync(join(make, 'runs', newest, 'journal', '00000001')).mode & 0o777, 0o600);
+    // A directory of one account (its group cannot write it): its keys are that account's alone, even under umask 000.
+    const single = mkdtempSync(join(dir, 'single-'));
+    chownSync(single, 1001, GROUP);
+    chmodSync(single, 0o755);
+    const alone = await as(1001, '000', ['run', file, '--emulator', '--store', `file://${single}`]);
+    assert.equal(alone.code, 0, alone.out);
+    const [only] = readdirSync(join(single, 'runs'));
+    assert.equal(statSync(join(single, 'runs', only!, 'journal', '00000001')).mode & 0o777, 0o600);
   },
 );
