@@ -77,4 +77,7 @@ test('a plan made later than the run clock says (beyond a few minutes: a clock s
   const bad = await runCli(['run', 'pipelines/demo.yml', '--emulator', '--plan', 'p.json', '--plan-max-age', 'a week']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--plan-max-age a week: not a duration/);
+  const zero = await runCli(['run', 'pipelines/demo.yml', '--emulator', '--plan', 'p.json', '--plan-max-age', '0s']);
+  assert.equal(zero.code, 2);
+  assert.match(zero.stderr, /--plan-max-age 0s: must be more than 0/);
 });

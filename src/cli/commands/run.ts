@@ -594,9 +594,13 @@ function planMaxAgeOf(values: { plan?: string | undefined; 'plan-max-age'?: stri
     });
   const ms = parseDuration(given);
   if (!ms)
-    throw new UsageError('BAD_ARGUMENTS', `run: --plan-max-age ${given}: not a duration`, {
-      hint: 'write 30m, 24h or 168h (7 days)',
-    });
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `run: --plan-max-age ${given}: ${ms === 0 ? 'must be more than 0' : 'not a duration'}`,
+      {
+        hint: 'write 30m, 24h or 168h (7 days)',
+      },
+    );
   return { ms, given };
 }
 
