@@ -6,7 +6,8 @@
 // changed file. Learnt: the secrets the file names (secrets.X) that the run is given; every
 // server's, target's and step input's credential, literal or resolved; the vars that read a
 // secret; the password in a server's URL (servers.X.url), literal or resolved, from the environment
-// too (the pipeline names that URL as a server's: `url: ${{ env.PROD_URL }}`). Nothing else from
+// too (the pipeline names that URL as a server's: `url: ${{ env.PROD_URL }}`), and a URL that holds
+// a secret as the URL parser spells it (server-url-secrets.ts). Nothing else from
 // the environment (an env.X the pipeline does not name as a server's URL, holding a URL with a
 // password, is the run's masker's to learn, not the hash's: the hash would then depend on the machine).
 import { compiledReferences, isStatic, resolveDeep, toText } from '../expr/index.ts';
@@ -14,6 +15,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
 import { Masker } from './masker.ts';
+import { learnServerUrl } from './server-url-secrets.ts';
 import type { Env } from './scope.ts';
 
 /** A record without a prototype: `__proto__` and `constructor` are plain keys. */
@@ -69,13 +71,7 @@ export function learnFileSecrets(pipeline: Pipeline, env: Env, masker: Masker): 
     const password = str(isStatic(s.password) ? s.password : tryResolve(s.password, contexts));
     const username = str(isStatic(s.username) ? s.username : tryResolve(s.username, contexts));
     masker.addLogin(username, password, where);
-    const url = str(isStatic(s.url) ? s.url : tryResolve(s.url, contexts));
-    try {
-      const inUrl = new URL(url ?? '').password;
-      if (inUrl) masker.add(decodeURIComponent(inUrl), `servers.${name}.url`);
-    } catch {
-      // not a URL
-    }
+    learnServerUrl(str(isStatic(s.url) ? s.url : tryResolve(s.url, contexts)), masker, `servers.${name}.url`);
   }
   for (const [name, t] of Object.entries(pipeline.targets)) {
     for (const field of ['token', 'password'] as const) {

@@ -8,6 +8,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { TargetDef } from '../steps/types.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
 import type { Masker } from './masker.ts';
+import { learnServerUrl } from './server-url-secrets.ts';
 
 export interface ResolvedServer {
   name: string;
@@ -157,12 +158,7 @@ function resolveServers(
     ) as Record<string, unknown>;
     const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
     masker.addLogin(str(r.username), str(r.password), `servers.${name}.password`);
-    try {
-      const inUrl = new URL(String(r.url ?? '')).password;
-      if (inUrl) masker.add(decodeURIComponent(inUrl), `servers.${name}.url`);
-    } catch {
-      // not a URL; the client reports it
-    }
+    learnServerUrl(str(r.url), masker, `servers.${name}.url`);
     servers.set(name, {
       name,
       url: String(r.url ?? ''),
