@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname } from 'node:path';
 import type { Selection } from '../pipeline/selection.ts';
+import type { Pipeline } from '../pipeline/model.ts';
 import { parse as parseYamlValue } from 'yaml';
 import { interruptedRead, UsageError } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
@@ -113,7 +114,11 @@ export function includeReader(dir: string, sources: Source[]): (path: string) =>
 /** The pipeline loaded, with the text of every file it read (their hashes identify the run in a journal). */
 export async function loadPipelineFile(
   file: string,
-  io: FileSource & { env: Readonly<Record<string, string | undefined>> },
+  io: FileSource & {
+    env: Readonly<Record<string, string | undefined>>;
+    /** Told the pipeline once it loaded (the CLI masks an error it ends with by the secrets of each pipeline it loaded). */
+    pipelineLoaded?(pipeline: Pipeline, env: Readonly<Record<string, string | undefined>>): void;
+  },
   options: {
     vars?: Record<string, unknown>;
     emulator?: boolean;
@@ -126,22 +131,20 @@ export async function loadPipelineFile(
   const text = await readPipelineText(file, io);
   const sources: Source[] = [{ path: basename(file), text }];
   const readInclude = includeReader(dirname(file), sources);
-  return {
-    ...loadPipeline({
-      file,
-      text,
-      env: io.env,
-      vars: options.vars,
-      emulator: options.emulator,
-      checkEnv: options.checkEnv,
-      selection: options.selection,
-      readBack: options.readBack,
-      dryRun: options.dryRun,
-      readInclude,
-    }),
+  const loaded = loadPipeline({
+    file,
     text,
-    sources,
-  };
+    env: io.env,
+    vars: options.vars,
+    emulator: options.emulator,
+    checkEnv: options.checkEnv,
+    selection: options.selection,
+    readBack: options.readBack,
+    dryRun: options.dryRun,
+    readInclude,
+  });
+  io.pipelineLoaded?.(loaded.pipeline, io.env);
+  return { ...loaded, text, sources };
 }
 
 /**

@@ -7,14 +7,19 @@ import type { CiSystem } from '../ci/system.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import type { CliIO } from './io.ts';
 
-/** `ci`: the system the command chose (--ci, or detected). */
-export function annotationsOf(error: unknown, io: Pick<CliIO, 'env' | 'cwd'>, ci: CiSystem): string[] {
+/** `ci`: the system the command chose (--ci, or detected); `mask`: the secrets each message may hold masked. */
+export function annotationsOf(
+  error: unknown,
+  io: Pick<CliIO, 'env' | 'cwd'>,
+  ci: CiSystem,
+  mask: (text: string) => string = (text) => text,
+): string[] {
   if (!(error instanceof PipelineInvalid)) return [];
   const root = workspaceOf(io.env, io.cwd);
   return error.diagnostics.flatMap((d) => {
     const path = relative(root, resolve(io.cwd, d.file));
     const file = path.startsWith('..') || isAbsolute(path) ? d.file : path.split('\\').join('/');
-    const line = ci.issue('error', `${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`, {
+    const line = ci.issue('error', mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`), {
       file,
       line: d.line,
       col: d.col,

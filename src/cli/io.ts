@@ -4,6 +4,7 @@ import { detectCi } from '../ci/detect.ts';
 import type { CiSystem } from '../ci/system.ts';
 import type { Clock } from '../app/clock.ts';
 import type { ReadTextOptions } from '../read-text-file.ts';
+import type { Pipeline } from '../pipeline/model.ts';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -31,6 +32,12 @@ export interface CliIO {
    * error the command ends with is annotated in the same system's syntax).
    */
   chooseCi?(forced?: string): CiSystem;
+  /**
+   * Told each pipeline the command loaded (app/pipeline-input.ts loadPipelineFile): an error the
+   * command ends with is masked with the secrets that pipeline's file holds (run-command.ts), as
+   * a server URL from a secret in "the URL ... holds white space".
+   */
+  pipelineLoaded?(pipeline: Pipeline, env: Readonly<Record<string, string | undefined>>): void;
 }
 
 /** The command's CI system: --ci NAME, or the one the environment names; the same for the whole command. */

@@ -8,6 +8,8 @@ import type { CliIO } from './io.ts';
 import { detectCi } from '../ci/detect.ts';
 import type { CiSystem } from '../ci/system.ts';
 import { neutralise } from '../text/neutralise.ts';
+import { fileMasker } from '../runner/file-secrets.ts';
+import type { Masker } from '../runner/masker.ts';
 
 type Command = (args: string[], io: CliIO) => Promise<number>;
 
@@ -38,10 +40,17 @@ export async function runCommand(argv: string[], given: CliIO): Promise<number> 
   const [name, ...rest] = argv;
   // The CI system is chosen once for the command (--ci, or detected) and kept for its errors' annotations.
   let chosen: CiSystem | undefined;
-  const io: CliIO = { ...given, chooseCi: (forced) => (chosen ??= detectCi(given.env, forced)) };
+  // The secrets of each pipeline the command loaded, masked in the error it ends with (a server URL from a secret).
+  const maskers: (() => Masker)[] = [];
+  const io: CliIO = {
+    ...given,
+    chooseCi: (forced) => (chosen ??= detectCi(given.env, forced)),
+    pipelineLoaded: (pipeline, env) => void maskers.push(() => fileMasker(pipeline, env)),
+  };
+  const mask = (text: string) => maskers.reduce((masked, masker) => masker().mask(masked), text);
   const failed = (error: unknown) => {
-    for (const line of annotationsOf(error, io, chosen ?? detectCi(io.env))) io.stdout(`${line}\n`);
-    io.stderr(`enginectl: ${neutralise(describeError(error))}\n`);
+    for (const line of annotationsOf(error, io, chosen ?? detectCi(io.env), mask)) io.stdout(`${line}\n`);
+    io.stderr(`enginectl: ${neutralise(mask(describeError(error)))}\n`);
     // The code docs/error-codes.md lists, under the message: what to search for, and what a script matches.
     if (error instanceof EnginectlError) io.stderr(`  code: ${error.code}\n`);
     return exitCodeOf(error);

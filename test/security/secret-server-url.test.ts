@@ -107,3 +107,30 @@ test('a server URL from a secret, spelt otherwise than the URL parser spells it 
     assert.ok(masks.includes(c.mask), `${given}: ::add-mask:: of ${c.mask}: ${masks.join(' ')}`);
   }
 });
+
+test('an error that stops a command before its first call names a server URL from a secret as ***: run and plan --live, refused over plain http:// or for white space', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-secret-url-refused-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, pipeline('${{ secrets.PROD_URL }}'));
+  const cases = [
+    {
+      secret: 'http://Secret-Host.example/',
+      refused: /refusing to send the user name and password over plain http:\/\/ to \*\*\*/,
+    },
+    { secret: 'https://secret-host.example/ x', refused: /the URL "\*\*\*" holds white space/ },
+  ];
+  for (const c of cases)
+    for (const command of [
+      ['run', file],
+      ['plan', file, '--live'],
+    ]) {
+      const r = await runCli([...command, '--ci', 'github'], {
+        env: { PROD_URL: c.secret, PW: 'a-password', ALLOW: 'false' },
+      });
+      const said = `${command[0]} with ${c.secret}: ${r.stdout}${r.stderr}`;
+      assert.notEqual(r.code, 0, said);
+      assert.match(r.stdout + r.stderr, c.refused, said);
+      assert.doesNotMatch(r.stderr.toLowerCase(), /secret-host/, said);
+      assert.doesNotMatch(r.stdout.replace(/^::add-mask::.*$/gm, '').toLowerCase(), /secret-host/, said);
+    }
+});
