@@ -43,8 +43,8 @@ export abstract class EnginectlError extends Error {
     this.hint = options.hint;
   }
 
-  /** The message and the hint, as printed to a person. */
-  describe(): string {
+  /** The message and the hint, as printed to a person; `mask` is for an error that quotes a file's lines before it cuts them (PipelineInvalid). */
+  describe(_mask?: (text: string) => string): string {
     return this.hint ? `${this.message}\n  hint: ${this.hint}` : this.message;
   }
 }
@@ -86,10 +86,13 @@ export function interruptedRead(
 }
 
 /** Turns anything thrown into a line a person can read: never a stack trace. */
-export function describeError(error: unknown): string {
-  if (error instanceof EnginectlError) return error.describe();
-  if (error instanceof Error) return `internal error: ${error.message}`;
-  return `internal error: ${String(error)}`;
+/** The error as printed to a person; `mask`: the secrets it may quote, masked in each text before it is cut (and then in the whole). */
+export function describeError(error: unknown, mask?: (text: string) => string): string {
+  const text =
+    error instanceof EnginectlError
+      ? error.describe(mask)
+      : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+  return mask ? mask(text) : text;
 }
 
 export function exitCodeOf(error: unknown): ExitCode {

@@ -7,6 +7,8 @@ import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.t
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import type { Report } from '../report/index.ts';
 import type { Masker } from '../runner/masker.ts';
+import { learnInvalidFileSecrets } from '../runner/file-secrets.ts';
+import type { Env } from '../runner/scope.ts';
 import { doubtsLine, parkedOf, undecidedDoubts } from '../runner/result.ts';
 import type { ActionDef } from './definitions.ts';
 import type { GitHubContext } from './github-context.ts';
@@ -30,12 +32,16 @@ export function outputsOf(report: Report): Record<string, unknown> {
 /** Invalid inputs or pipeline: annotations on the file's lines, a summary, outputs, exit 2. */
 export async function failEarly(
   def: ActionDef,
-  deps: GitHubDeps,
+  deps: GitHubDeps & { env: Env },
   error: unknown,
   masker: Masker,
   say: (t: string) => void,
 ): Promise<number> {
   const { kit, context } = deps;
+  // An invalid pipeline's findings quote its lines: the credentials it writes literally (and the
+  // secrets it names) are learnt from its YAML, and registered with the runner, before any is shown.
+  if (error instanceof PipelineInvalid) learnInvalidFileSecrets(error, deps.env, masker);
+  const mask = (text: string) => masker.mask(text);
   if (error instanceof PipelineInvalid) {
     for (const d of error.diagnostics) {
       const message = masker.mask(`${d.message}${d.hint ? `\nhint: ${d.hint}` : ''}`);
@@ -52,7 +58,7 @@ export async function failEarly(
       );
     }
   }
-  const text = masker.mask(describeError(error));
+  const text = describeError(error, mask);
   say(text);
   const known = error instanceof EnginectlError;
   let summary = true;

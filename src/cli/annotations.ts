@@ -6,6 +6,8 @@ import { workspaceOf } from '../ci/facts.ts';
 import type { CiSystem } from '../ci/system.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import type { CliIO } from './io.ts';
+import { learnInvalidFileSecrets } from '../runner/file-secrets.ts';
+import { Masker } from '../runner/masker.ts';
 
 /** `ci`: the system the command chose (--ci, or detected); `mask`: the secrets each message may hold masked. */
 export function annotationsOf(
@@ -26,4 +28,25 @@ export function annotationsOf(
     });
     return line === undefined ? [] : [line];
   });
+}
+
+/**
+ * What an invalid pipeline's findings may quote masked: the credentials its files write literally
+ * and the secrets they name (runner/file-secrets.ts learnInvalidFileSecrets), each registered with
+ * the CI's own masking as it is learnt, before any finding is printed. Identity for any other error.
+ */
+export function findingsMask(
+  error: unknown,
+  io: Pick<CliIO, 'env' | 'stdout'>,
+  ci: CiSystem,
+): ((text: string) => string) | undefined {
+  if (!(error instanceof PipelineInvalid)) return undefined;
+  const masker = new Masker({
+    onSecret: (form) => {
+      const line = ci.mask(form);
+      if (line) io.stdout(`${line}\n`);
+    },
+  });
+  learnInvalidFileSecrets(error, io.env, masker);
+  return (text) => masker.mask(text);
 }

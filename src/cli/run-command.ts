@@ -1,7 +1,7 @@
 // Dispatches argv to a command and turns every error into a message and an exit code. Testable:
 // it never exits the process and prints only through `io`.
 import { describeError, EnginectlError, ExitCode, exitCodeOf, UsageError } from '../errors.ts';
-import { annotationsOf } from './annotations.ts';
+import { annotationsOf, findingsMask } from './annotations.ts';
 import { VERSION } from '../version.ts';
 import { MAIN_HELP } from './help.ts';
 import type { CliIO } from './io.ts';
@@ -47,10 +47,14 @@ export async function runCommand(argv: string[], given: CliIO): Promise<number> 
     chooseCi: (forced) => (chosen ??= detectCi(given.env, forced)),
     pipelineLoaded: (pipeline, env) => void maskers.push(() => fileMasker(pipeline, env)),
   };
-  const mask = (text: string) => maskers.reduce((masked, masker) => masker().mask(masked), text);
   const failed = (error: unknown) => {
-    for (const line of annotationsOf(error, io, chosen ?? detectCi(io.env), mask)) io.stdout(`${line}\n`);
-    io.stderr(`enginectl: ${neutralise(mask(describeError(error)))}\n`);
+    const ci = chosen ?? detectCi(io.env);
+    // An invalid pipeline: what its files hold, though it never loaded (its findings quote their lines).
+    const findings = findingsMask(error, io, ci);
+    const mask = (text: string) =>
+      maskers.reduce((masked, masker) => masker().mask(masked), findings ? findings(text) : text);
+    for (const line of annotationsOf(error, io, ci, mask)) io.stdout(`${line}\n`);
+    io.stderr(`enginectl: ${neutralise(describeError(error, mask))}\n`);
     // The code docs/error-codes.md lists, under the message: what to search for, and what a script matches.
     if (error instanceof EnginectlError) io.stderr(`  code: ${error.code}\n`);
     return exitCodeOf(error);

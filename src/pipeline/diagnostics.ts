@@ -29,18 +29,27 @@ function oneLine(text: string, limit = 300): string {
   return line.length > limit ? `${line.slice(0, limit)}…` : line;
 }
 
-export function formatDiagnostic(d: Diagnostic, source?: string): string {
-  const out = [`${d.file}:${d.line}:${d.col} ${oneLine(d.message)}`];
+/**
+ * A finding as printed: its place, its message, its source line framed around the column, its
+ * hint. `mask` (the credentials the files hold) is applied to each text before it is cut to its
+ * frame or length, so no part of a credential is shown where a cut falls inside it; the caret
+ * follows the column in the masked line.
+ */
+export function formatDiagnostic(d: Diagnostic, source?: string, mask: (text: string) => string = unmasked): string {
+  const out = [`${d.file}:${d.line}:${d.col} ${oneLine(mask(d.message))}`];
   const text = source?.split(/\r?\n/)[d.line - 1];
   if (text !== undefined) {
     const gutter = String(d.line).length;
-    const { shown, caret } = frame(text, d.col);
+    const col = mask(text.slice(0, d.col - 1)).length + 1;
+    const { shown, caret } = frame(mask(text), col);
     out.push(`  ${String(d.line)} | ${shown}`);
     out.push(`  ${' '.repeat(gutter)} | ${' '.repeat(Math.max(0, caret))}^`);
   }
-  if (d.hint) out.push(`  hint: ${oneLine(d.hint)}`);
+  if (d.hint) out.push(`  hint: ${oneLine(mask(d.hint))}`);
   return out.join('\n');
 }
+
+const unmasked = (text: string) => text;
 
 /** An invalid pipeline: every finding, in file order. Exit 2. */
 export class PipelineInvalid extends EnginectlError {
@@ -56,8 +65,9 @@ export class PipelineInvalid extends EnginectlError {
     super(`${diagnostics.length} problem(s) in ${diagnostics[0]?.file ?? 'the pipeline'}`);
   }
 
-  override describe(): string {
-    return `${this.diagnostics.map((d) => formatDiagnostic(d, Object.hasOwn(this.others, d.file) ? this.others[d.file] : this.source)).join('\n')}\n${this.message}`;
+  /** Every finding with its source line; `mask`: the credentials the files hold (runner/file-secrets.ts learnInvalidFileSecrets). */
+  override describe(mask: (text: string) => string = unmasked): string {
+    return `${this.diagnostics.map((d) => formatDiagnostic(d, Object.hasOwn(this.others, d.file) ? this.others[d.file] : this.source, mask)).join('\n')}\n${this.message}`;
   }
 }
 

@@ -11,6 +11,8 @@
 // the environment (an env.X the pipeline does not name as a server's URL, holding a URL with a
 // password, is the run's masker's to learn, not the hash's: the hash would then depend on the machine).
 import { compiledReferences, isStatic, resolveDeep, toText } from '../expr/index.ts';
+import type { PipelineInvalid } from '../pipeline/diagnostics.ts';
+import { literalCredentials } from '../pipeline/literal-credentials.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
@@ -98,4 +100,23 @@ export function fileMasker(pipeline: Pipeline, env: Env): Masker {
     byEnv.set(env, masker);
   }
   return masker;
+}
+
+/** The names a text reads as `secrets.NAME` or `secrets['NAME']`. */
+const SECRET_NAMES = /\bsecrets\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*['"]([^'"]+)['"]\s*\])/g;
+
+/**
+ * Teaches `masker` what the files of a pipeline that failed to load hold (its findings quote their
+ * lines): the credentials they write literally, read from their YAML as far as it parses
+ * (pipeline/literal-credentials.ts), and the secrets they name that `env` gives.
+ */
+export function learnInvalidFileSecrets(error: PipelineInvalid, env: Env, masker: Masker): void {
+  for (const text of [error.source, ...Object.values(error.others)]) {
+    if (text === undefined) continue;
+    for (const { value, where } of literalCredentials(text)) masker.add(value, where);
+    for (const [, dotted, quoted] of text.matchAll(SECRET_NAMES)) {
+      const name = (dotted ?? quoted)!;
+      if (Object.hasOwn(env, name)) masker.add(env[name], `secrets.${name}`);
+    }
+  }
 }

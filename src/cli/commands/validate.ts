@@ -4,7 +4,7 @@ import { withSampleEnv } from '../../emulator/sample-env.ts';
 import { parseCommandArgs } from '../args.ts';
 import { chooseCi, type CliIO } from '../io.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
-import { annotationsOf } from '../annotations.ts';
+import { annotationsOf, findingsMask } from '../annotations.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise } from '../../text/neutralise.ts';
 
@@ -63,9 +63,11 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     } catch (error) {
       // Interrupted (SIGINT, SIGTERM): the files after it are not read.
       if (!(error instanceof EnginectlError) || error instanceof Interrupted) throw error;
-      for (const line of annotationsOf(error, io, ci)) io.stdout(`${line}\n`);
+      // The credentials the file writes literally masked in its findings, as run-command.ts masks them.
+      const mask = findingsMask(error, io, ci);
+      for (const line of annotationsOf(error, io, ci, mask)) io.stdout(`${line}\n`);
       // The code under the file's problems, as every command prints it under its error (run-command.ts).
-      io.stderr(`${neutralise(describeError(error))}\n  code: ${error.code}\n`);
+      io.stderr(`${neutralise(describeError(error, mask))}\n  code: ${error.code}\n`);
       code = Math.max(code, error.exitCode);
     }
   }

@@ -1,0 +1,78 @@
+// The credentials a pipeline's text writes literally, found in its YAML as far as it parses: the
+// file masker (runner/file-secrets.ts) learns them from a loaded pipeline, but a pipeline that
+// failed to load shows its source lines under its findings, and its credentials must be masked
+// there too. Read here from the YAML document itself, whatever the schema check said of it: every
+// credential field (api/credentials.ts: token, password, ...) at any depth, the password in any
+// `url`, and the secret inputs a known step type declares (a license code). A value holding an
+// expression (`${{ secrets.X }}`) is no literal: its secret is the environment's.
+import { parseAllDocuments } from 'yaml';
+import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
+import { STEP_TYPES } from '../steps/registry.ts';
+import { MAX_ALIAS_COUNT } from './yaml-doc.ts';
+
+export interface LiteralCredential {
+  value: string;
+  /** Where it is, for a warning that names it (never its value): `servers.main.password`. */
+  where: string;
+}
+
+/** Deeper than this, a document is refused anyway (yaml-doc.ts): its credentials are not looked for further down. */
+const MAX_DEPTH = 64;
+
+const literal = (value: unknown): string | undefined =>
+  (typeof value === 'string' && !value.includes('${{')) || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : undefined;
+
+function urlPassword(url: string): string | undefined {
+  try {
+    const { password } = new URL(url);
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value at a dotted path of `value` (`target.token`), if any. */
+function at(value: unknown, path: string): unknown {
+  let here = value;
+  for (const key of path.split('.'))
+    here =
+      here && typeof here === 'object' && Object.hasOwn(here, key) ? (here as Record<string, unknown>)[key] : undefined;
+  return here;
+}
+
+function walk(value: unknown, where: string, out: LiteralCredential[], depth: number): void {
+  if (depth > MAX_DEPTH || !value || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => walk(v, `${where}[${i}]`, out, depth + 1));
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const type = typeof record.uses === 'string' ? STEP_TYPES.get(record.uses) : undefined;
+  for (const path of type?.secretInputs ?? []) {
+    const found = literal(at(record.with, path));
+    if (found !== undefined) out.push({ value: found, where: `${where}.with.${path}` });
+  }
+  for (const [key, v] of Object.entries(record)) {
+    const here = where ? `${where}.${key}` : key;
+    const found = CREDENTIAL_FIELDS.has(key) ? literal(v) : undefined;
+    if (found !== undefined) out.push({ value: found, where: here });
+    const inUrl = key === 'url' && typeof v === 'string' ? urlPassword(v) : undefined;
+    if (inUrl !== undefined && !inUrl.includes('${{')) out.push({ value: inUrl, where: here });
+    walk(v, here, out, depth + 1);
+  }
+}
+
+/** Every credential `text` writes literally (see above), its YAML read as far as it parses. */
+export function literalCredentials(text: string): LiteralCredential[] {
+  const out: LiteralCredential[] = [];
+  for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
+    try {
+      walk(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), '', out, 0);
+    } catch {
+      // a document that does not become data (an alias bomb): nothing found in it
+    }
+  }
+  return out;
+}
