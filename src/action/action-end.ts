@@ -3,6 +3,7 @@
 // file's lines, a summary, the documented outputs and its exit code; annotation paths relative to
 // the checkout.
 import type { RunDone } from '../app/run.ts';
+import { REPORT_NOT_WRITTEN } from '../app/report-files.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import type { Report } from '../report/index.ts';
@@ -88,15 +89,36 @@ export function inWorkspace(context: GitHubContext, file: string): string {
     : file;
 }
 
-/** A run's end as the action's status (its outputs were set by the outputs channel): failed, cancelled or ok. */
+/** Each report not written (a file, the job summary) as a warning, as the CLI prints each. */
+export function warnNotWritten(kit: GitHubDeps['kit'], masker: Masker, failed: readonly string[]): void {
+  for (const f of failed) kit.warning(masker.mask(`${REPORT_NOT_WRITTEN.code}: ${f}`), { title: 'enginectl' });
+}
+
+/** `what` (a run, a dry run, a merge) went as it should, but a report was not written: the step fails as the CLI's run exits, 1. */
+export function failNotWritten(
+  kit: GitHubDeps['kit'],
+  masker: Masker,
+  what: string,
+  failed: readonly string[],
+): number {
+  kit.setFailed(
+    masker.mask(
+      `${what}, but ${failed.length} report(s) could not be written (${REPORT_NOT_WRITTEN.code}): ${failed.join('; ')}`,
+    ),
+  );
+  return ExitCode.failed;
+}
+
+/** A run's end as the action's status (its outputs were set by the outputs channel): failed, cancelled or ok; a report not written fails a run that succeeded. */
 export function endRun(
   kit: GitHubDeps['kit'],
-  end: { done: Pick<RunDone, 'result' | 'halted'>; masker: Masker },
+  end: { done: Pick<RunDone, 'result' | 'halted'> & { failed?: readonly string[] }; masker: Masker },
 ): number {
   const {
-    done: { result, halted },
+    done: { result, halted, failed = [] },
     masker,
   } = end;
+  warnNotWritten(kit, masker, failed);
   if (halted) {
     kit.setFailed(masker.mask(`"${result.name}" stopped: ${halted.message}`));
     return ExitCode.failed;
@@ -112,7 +134,8 @@ export function endRun(
     return ExitCode.ok;
   }
   const doubts = undecidedDoubts(result.steps);
-  if (result.outcome === 'success' && doubts.length === 0) return ExitCode.ok;
+  if (result.outcome === 'success' && doubts.length === 0)
+    return failed.length === 0 ? ExitCode.ok : failNotWritten(kit, masker, `"${result.name}" succeeded`, failed);
   if (result.outcome === 'success') {
     kit.setFailed(masker.mask(`"${result.name}": ${doubtsLine(doubts.length)}`));
     return ExitCode.failed;

@@ -1,7 +1,7 @@
 // The action's channels (app/channels/channel.ts): the job summary, the PR comment, the GitHub
 // Deployment (in progress as the run starts, its final status as it ends) and the step's outputs.
 // Each failure to record on GitHub is a warning (github-records.ts): the run's outcome stands.
-import type { Channel } from '../app/channels/channel.ts';
+import type { Channel, RunEnded } from '../app/channels/channel.ts';
 import { EnginectlError } from '../errors.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { ActionDef } from './definitions.ts';
@@ -15,14 +15,41 @@ import { outputsOf } from './action-end.ts';
 /** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
 export const COMMENT_LIMIT = 60_000;
 
-/** The Markdown where the job summary is, unless the summary input is false. */
+/**
+ * The Markdown where the job summary is, unless the summary input is false. A summary the runner
+ * cannot take (a full disk) is a report not written, as the CLI's (app/channels/ci.ts): exit 1.
+ */
 export function jobSummaryChannel(kit: Toolkit, fullReport: string): Channel {
   return {
     name: 'job summary',
     async ended(end) {
-      if (booleanInput(kit.getInput, 'summary', true)) await kit.appendSummary(end.markdown({ fullReport }));
+      if (!booleanInput(kit.getInput, 'summary', true)) return;
+      try {
+        await kit.appendSummary(end.markdown({ fullReport }));
+      } catch (error) {
+        return { failed: [`job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`] };
+      }
     },
   };
+}
+
+/** The run's last line in the log: its outcome, and the report files written at `base` (none claimed that was not). */
+export function reportsLineChannel(kit: Toolkit, masker: Masker, base: string, files: { written: readonly string[] }) {
+  return {
+    name: 'log',
+    ended(end: RunEnded) {
+      const extensions = files.written.map((path) =>
+        path.startsWith(`${base}.`) ? path.slice(base.length + 1) : path,
+      );
+      const where =
+        extensions.length === 0
+          ? 'no report written'
+          : extensions.length === 1
+            ? `report in ${files.written[0]}`
+            : `reports in ${base}.{${extensions.join(',')}}`;
+      kit.info(masker.mask(`${end.outcome}: ${where}`));
+    },
+  } satisfies Channel;
 }
 
 /** One comment per `key` and pull request, with pr-comment: true. */

@@ -11,6 +11,7 @@ import { commentKey, type GitHubDeps } from './github-records.ts';
 import { publisher } from '../app/channels/channel.ts';
 import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
 import { booleanInput } from './inputs.ts';
+import { failNotWritten, warnNotWritten } from './action-end.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import type { Env } from '../runner/scope.ts';
@@ -56,7 +57,7 @@ export async function dryRun(
     ? livePlanMarkdown(plan)
     : `## 🔍 ${cell(plan.name)}: dry run\n\nNo request was made. The calls the pipeline would make (secrets masked):\n\n${fence}\n${visibleControls(plan.text).replaceAll(fence, "'''")}\n${fence}\n`;
   // Published as a run is, through one publisher: the job summary, the PR comment, the outputs.
-  await publisher(
+  const failed = await publisher(
     [
       jobSummaryChannel(kit, ''),
       prCommentChannel(deps, commentKey(def, loaded.pipeline, loaded.selection), masker, ''),
@@ -64,9 +65,12 @@ export async function dryRun(
     ],
     { warn: (m) => kit.warning(m, { title: 'enginectl' }), mask: (text) => masker.mask(text) },
   ).ended({ outcome: live && plan.failsNow > 0 ? 'failure' : 'success', markdown: () => markdown });
+  warnNotWritten(kit, masker, failed);
   if (live && plan.failsNow > 0) {
     kit.setFailed(`${plan.failsNow} step run(s) fail now: see the live plan`);
     return ExitCode.failed;
   }
-  return ExitCode.ok;
+  return failed.length === 0
+    ? ExitCode.ok
+    : failNotWritten(kit, masker, `the ${live ? 'live plan' : 'dry run'}`, failed);
 }

@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { endOf, publisher } from '../app/channels/channel.ts';
 import { reportFilesChannel } from '../app/channels/report-files.ts';
+import type { AtomicFs } from '../app/atomic-write.ts';
 import { webhookChannel, webhookUrl } from '../app/channels/webhook.ts';
 import { readReportShard } from '../app/report-inputs.ts';
 import { readTextFile } from '../read-text-file.ts';
@@ -21,6 +22,7 @@ import type { GitHubDeps } from './github-records.ts';
 import { varsLines } from './inputs.ts';
 import { actionDef } from './definitions.ts';
 import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
+import { failNotWritten, warnNotWritten } from './action-end.ts';
 import { journalKey } from '../journal/seal.ts';
 
 export interface MergeDeps extends GitHubDeps {
@@ -33,6 +35,8 @@ export interface MergeDeps extends GitHubDeps {
   filesUnder(path: string): Promise<string[] | undefined>;
   /** Where the reports go (RUNNER_TEMP on a runner). */
   reportDir: string;
+  /** The file system the report files are written with (tests pass a full disk); the real one when absent. */
+  reportFs?: AtomicFs | undefined;
 }
 
 /** Inputs of a run that merge mode does not read: given with merge (other than as their default), refused, never ignored. */
@@ -76,17 +80,10 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));
   // Published as a run is: the report files, the job summary, one PR comment, the webhook, the outputs.
-  const outFiles = reportFilesChannel(paths);
+  const outFiles = reportFilesChannel(paths, { fs: deps.reportFs });
   const failed = await publisher(
     [
       outFiles,
-      {
-        name: 'log',
-        ended: () => {
-          for (const f of outFiles.failed)
-            kit.warning(`a report could not be written: ${masker.mask(f)}`, { title: 'enginectl' });
-        },
-      },
       jobSummaryChannel(kit, `${paths.json} (output report) and ${paths.html}`),
       // The fleet's comment is the pipeline's: a run of every instance would have written the same one.
       prCommentChannel(
@@ -103,8 +100,12 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
     ],
     { warn: (m) => kit.warning(m, { title: 'enginectl' }), mask: (text) => masker.mask(text) },
   ).ended(endOf(report, (o) => renderMarkdown(report, o)));
+  warnNotWritten(kit, masker, failed);
   const doubts = undecidedDoubts(report.steps);
-  if (report.outcome === 'success' && failed.length === 0 && doubts.length === 0) return ExitCode.ok;
+  if (report.outcome === 'success' && doubts.length === 0)
+    return failed.length === 0
+      ? ExitCode.ok
+      : failNotWritten(kit, masker, `fleet "${report.pipeline.name}" succeeded`, failed);
   const missing = report.merged?.noReport ?? [];
   kit.setFailed(
     report.outcome === 'success' && doubts.length > 0

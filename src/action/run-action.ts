@@ -2,7 +2,7 @@
 // annotations, PR comment and Deployment out; the run is the CLI's composition too (app/run.ts).
 // All it touches is passed in (the Actions toolkit, wrapped so every print is neutralised:
 // inert-kit.ts; the GitHub API, the environment, the clock), so tests run it without a runner.
-import { REPORT_FORMATS, reportFilesAt } from '../report/formats.ts';
+import { reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setUpJournal } from '../app/journal-setup.ts';
@@ -16,7 +16,13 @@ import { STORE_VARIABLE } from '../app/stored-run.ts';
 import { parkedOf } from '../runner/result.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey } from './github-records.ts';
-import { deploymentChannel, jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
+import {
+  deploymentChannel,
+  jobSummaryChannel,
+  outputsChannel,
+  prCommentChannel,
+  reportsLineChannel,
+} from './channels.ts';
 import { webhookChannel } from '../app/channels/webhook.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
@@ -123,7 +129,7 @@ async function execute(
   const full = `${paths.json} (output report) and ${paths.html}`;
   // A run refused before its first call (credentials over plain http://) still ends its Deployment.
   let parkedNow = false;
-  const { result, halted } = await runAndReport(
+  const { result, halted, failed } = await runAndReport(
     {
       pipeline,
       env: loaded.env,
@@ -142,18 +148,10 @@ async function execute(
       logger,
       signal: deps.signal,
       clock: { now: deps.now, sleep: deps.sleep },
+      reportFs: deps.reportFs,
       channels: (reportFiles) => [
         reportFiles,
-        {
-          name: 'log',
-          ended: (end) => {
-            for (const f of reportFiles.failed)
-              kit.warning(`a report could not be written: ${masker.mask(f)}`, { title: 'enginectl' });
-            kit.info(
-              masker.mask(`${end.outcome}: reports in ${base}.{${REPORT_FORMATS.map((f) => f.extension).join(',')}}`),
-            );
-          },
-        },
+        reportsLineChannel(kit, masker, base, reportFiles),
         jobSummaryChannel(kit, full),
         prCommentChannel(
           deps,
@@ -185,7 +183,7 @@ async function execute(
       journal.spec.file.close();
     });
   if (halted) kit.error(masker.mask(halted.describe()), { title: `enginectl: ${halted.code}` });
-  return endRun(kit, { done: { result, halted }, masker });
+  return endRun(kit, { done: { result, halted, failed }, masker });
 }
 
 /** The reports' file name for a pipeline: its name as a slug, prefixed enginectl-. */

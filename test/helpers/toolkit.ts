@@ -8,6 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { realClock, type Clock } from '../../src/app/clock.ts';
+import type { AtomicFs } from '../../src/app/atomic-write.ts';
 import { githubContext } from '../../src/action/github-context.ts';
 import { octokitApi } from '../../src/action/octokit-api.ts';
 import type { ActionDef } from '../../src/action/definitions.ts';
@@ -88,6 +89,8 @@ export interface InProcessAction {
   githubApi?: string;
   /** The run's clock (default: the real one): a simulated one the test's emulator reads too. */
   clock?: Clock;
+  /** The file system the report files are written with (a full disk). */
+  reportFs?: AtomicFs;
 }
 
 export interface InProcessRun extends Recorded {
@@ -139,6 +142,7 @@ export async function runActionInProcess(def: ActionDef, options: InProcessActio
     now: clock.now,
     sleep: clock.sleep,
     reportDir,
+    ...(options.reportFs ? { reportFs: options.reportFs } : {}),
   };
   const code = await runAction(def, deps);
   return { code, workspace, ...recorded };
