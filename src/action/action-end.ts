@@ -6,6 +6,8 @@ import type { RunDone } from '../app/run.ts';
 import { REPORT_NOT_WRITTEN } from '../app/report-files.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
+import { cutMarkdown } from '../report/markdown-cut.ts';
+import { SUMMARY_BUDGET } from '../report/markdown.ts';
 import type { Report } from '../report/index.ts';
 import type { Masker } from '../runner/masker.ts';
 import { learnInvalidFileSecrets } from '../runner/file-secrets.ts';
@@ -29,6 +31,9 @@ export function outputsOf(report: Report): Record<string, unknown> {
   }
   return out;
 }
+
+/** How many findings of an invalid pipeline the log and the summary list (each is annotated, GitHub showing the first). */
+const FINDINGS_SHOWN = 50;
 
 /** Invalid inputs or pipeline: annotations on the file's lines, a summary, outputs, exit 2. */
 export async function failEarly(
@@ -59,7 +64,9 @@ export async function failEarly(
       );
     }
   }
-  const text = describeError(error, mask);
+  // The first findings of an invalid pipeline, the others counted: the log and the summary stay readable (and under GitHub's 1 MiB).
+  const text =
+    error instanceof PipelineInvalid ? mask(error.describe(mask, FINDINGS_SHOWN)) : describeError(error, mask);
   say(text);
   const known = error instanceof EnginectlError;
   let summary = true;
@@ -69,9 +76,14 @@ export async function failEarly(
     // the input error being reported may be this one: the summary is written as by default
   }
   if (summary) {
+    const markdown = `## ❌ enginectl: ${known ? 'invalid input' : 'internal error'}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`;
     await kit
       .appendSummary(
-        `## ❌ enginectl: ${known ? 'invalid input' : 'internal error'}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`,
+        cutMarkdown(
+          markdown,
+          SUMMARY_BUDGET,
+          (kib) => `The summary was cut at ${kib} KiB: the log holds the whole message.`,
+        ),
       )
       .catch(() => undefined);
   }

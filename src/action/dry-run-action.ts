@@ -5,6 +5,8 @@ import { makePlan } from '../app/plan.ts';
 import { standInWarning } from '../app/stand-ins.ts';
 import { ExitCode, UsageError } from '../errors.ts';
 import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
+import { cutMarkdown } from '../report/markdown-cut.ts';
+import { SUMMARY_BUDGET } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey, type GitHubDeps } from './github-records.ts';
@@ -64,7 +66,16 @@ export async function dryRun(
       outputsChannel({ outputs: {} }, kit, { outcome: 'dry-run' }),
     ],
     { warn: (m) => kit.warning(m, { title: 'enginectl' }), mask: (text) => masker.mask(text) },
-  ).ended({ outcome: live && plan.failsNow > 0 ? 'failure' : 'success', markdown: () => markdown });
+  ).ended({
+    outcome: live && plan.failsNow > 0 ? 'failure' : 'success',
+    // Under the place's limit (the summary's 1 MiB, the comment's): cut with a note, the log holding every call.
+    markdown: (o) =>
+      cutMarkdown(
+        markdown,
+        o.limit ?? SUMMARY_BUDGET,
+        (kib) => `The ${live ? 'live plan' : 'dry run'} was cut at ${kib} KiB: the step's log holds every call.`,
+      ),
+  });
   warnNotWritten(kit, masker, failed);
   if (live && plan.failsNow > 0) {
     kit.setFailed(`${plan.failsNow} step run(s) fail now: see the live plan`);

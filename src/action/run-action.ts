@@ -32,13 +32,17 @@ import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
 import { inertKit } from './inert-kit.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
+import { annotationBudget } from './annotation-budget.ts';
+import { reportName } from './report-name.ts';
 import { leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 import { runInputs, type RunInputs } from './run-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export async function runAction(def: ActionDef, given: ActionDeps): Promise<number> {
-  const kit = inertKit(given.kit);
-  const deps: ActionDeps = { ...given, kit };
+  // Every print neutralised (inert-kit.ts); GitHub shows 10 annotations of each kind a step: the others are counted as the step ends.
+  const budget = annotationBudget(inertKit(given.kit));
+  const deps: ActionDeps = { ...given, kit: budget.kit };
+  const { kit } = deps;
   const masker = new Masker({
     onSecret: (form) => kit.setSecret(form),
     onWeak: (_name, why) => kit.warning(why, { title: 'enginectl' }),
@@ -60,6 +64,8 @@ export async function runAction(def: ActionDef, given: ActionDeps): Promise<numb
     return await execute(def, deps, loaded, masker, inputs);
   } catch (error) {
     return await failEarly(def, deps, error, masker, (text) => kit.info(masker.mask(text)));
+  } finally {
+    budget.end();
   }
 }
 
@@ -184,14 +190,4 @@ async function execute(
     });
   if (halted) kit.error(masker.mask(halted.describe()), { title: `enginectl: ${halted.code}` });
   return endRun(kit, { done: { result, halted, failed }, masker });
-}
-
-/** The reports' file name for a pipeline: its name as a slug, prefixed enginectl-. */
-function reportName(label: string): string {
-  const slug =
-    label
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'pipeline';
-  return slug.startsWith('enginectl') ? slug : `enginectl-${slug}`;
 }

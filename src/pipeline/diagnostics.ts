@@ -65,9 +65,20 @@ export class PipelineInvalid extends EnginectlError {
     super(`${diagnostics.length} problem(s) in ${diagnostics[0]?.file ?? 'the pipeline'}`);
   }
 
-  /** Every finding with its source line; `mask`: the credentials the files hold (runner/file-secrets.ts learnInvalidFileSecrets). */
-  override describe(mask: (text: string) => string = unmasked): string {
-    return `${this.diagnostics.map((d) => formatDiagnostic(d, Object.hasOwn(this.others, d.file) ? this.others[d.file] : this.source, mask)).join('\n')}\n${this.message}`;
+  /**
+   * The findings with their source lines; `mask`: the credentials the files hold (runner/file-secrets.ts
+   * learnInvalidFileSecrets); `shown`: how many are listed, the others counted (a log GitHub shows).
+   */
+  override describe(mask: (text: string) => string = unmasked, shown = Infinity): string {
+    const listed = this.diagnostics
+      .slice(0, shown)
+      .map((d) => formatDiagnostic(d, Object.hasOwn(this.others, d.file) ? this.others[d.file] : this.source, mask));
+    const more = this.diagnostics.length - listed.length;
+    if (more > 0)
+      listed.push(
+        `… ${more} more problem(s) not shown here: enginectl validate ${this.diagnostics[0]!.file} lists every one`,
+      );
+    return `${listed.join('\n')}\n${this.message}`;
   }
 }
 

@@ -41,7 +41,8 @@ import {
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Room left for GitHub's own framing of the summary. */
-const BUDGET = SUMMARY_LIMIT - 16 * 1024;
+export const SUMMARY_BUDGET = SUMMARY_LIMIT - 16 * 1024;
+const BUDGET = SUMMARY_BUDGET;
 
 export interface MarkdownOptions {
   /** Where the full reports are, for the note when parts are cut. */
