@@ -42,10 +42,12 @@ export function ciSummaryChannel(
       const done = await publishJobSummary(
         ci,
         env,
-        () => end.markdown({ fullReport: options.fullReport }),
+        (limit) => end.markdown({ fullReport: options.fullReport, limit }),
         end.outcome,
         { summaryFile: options.summaryFile, withIssues: end.withIssues === true },
       );
+      if (done.said) print(done.said);
+      if (done.warning) print(ci.issue('warning', done.warning) ?? `warning: ${done.warning}`);
       for (const line of done.finish) print(line);
       return done.problem ? { failed: [done.problem] } : undefined;
     },
