@@ -35,6 +35,8 @@ export interface CiSystem {
   sectionStart(key: string, title: string, nowMs: number): string | undefined;
   sectionEnd(key: string, nowMs: number): string | undefined;
   issue(kind: 'error' | 'warning', message: string, where?: Where): string | undefined;
+  /** It shows only the first annotations of a step (GitHub: 10 of each kind): the others are counted (annotation-budget.ts). */
+  annotationsLimited?: boolean;
   variable(v: CiVariable): string | undefined;
   /** Where its job summary goes, when it shows one. */
   summary(env: Env, tempDir: string): SummaryPlace | undefined;

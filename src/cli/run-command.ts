@@ -6,6 +6,7 @@ import { VERSION } from '../version.ts';
 import { MAIN_HELP } from './help.ts';
 import type { CliIO } from './io.ts';
 import { detectCi } from '../ci/detect.ts';
+import { withAnnotationBudget } from '../ci/annotation-budget.ts';
 import type { CiSystem } from '../ci/system.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
@@ -38,17 +39,19 @@ export function loadCommand(name: string): Promise<Command> {
 
 export async function runCommand(argv: string[], given: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  // The CI system is chosen once for the command (--ci, or detected) and kept for its errors' annotations.
-  let chosen: CiSystem | undefined;
+  // The CI system is chosen once for the command (--ci, or detected) and kept for its errors' annotations,
+  // which it makes no more of than the CI shows (GitHub: 10 of each kind a step), counting the others at the end.
+  let chosen: ReturnType<typeof withAnnotationBudget> | undefined;
+  const choose = (forced?: string): CiSystem => (chosen ??= withAnnotationBudget(detectCi(given.env, forced)));
   // The secrets of each pipeline the command loaded, masked in the error it ends with (a server URL from a secret).
   const maskers: (() => Masker)[] = [];
   const io: CliIO = {
     ...given,
-    chooseCi: (forced) => (chosen ??= detectCi(given.env, forced)),
+    chooseCi: choose,
     pipelineLoaded: (pipeline, env) => void maskers.push(() => fileMasker(pipeline, env)),
   };
   const failed = (error: unknown) => {
-    const ci = chosen ?? detectCi(io.env);
+    const ci = choose();
     // An invalid pipeline: what its files hold, though it never loaded (its findings quote their lines).
     const findings = findingsMask(error, io, ci);
     const mask = (text: string) =>
@@ -86,5 +89,7 @@ export async function runCommand(argv: string[], given: CliIO): Promise<number> 
   } catch (error) {
     // An error as the terminal shows it: annotations first, under a CI that reads them.
     return failed(error);
+  } finally {
+    for (const line of chosen?.endAnnotations() ?? []) io.stdout(`${line}\n`);
   }
 }

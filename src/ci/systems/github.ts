@@ -29,6 +29,8 @@ export const github: CiSystem = {
       .join(',');
     return `::${kind}${props ? ` ${props}` : ''}::${esc(neutralise(message))}`;
   },
+  // 10 errors and 10 warnings of a step are shown, the rest dropped: the others are counted.
+  annotationsLimited: true,
   variable: () => undefined,
   summary: (env) => (env.GITHUB_STEP_SUMMARY ? { append: env.GITHUB_STEP_SUMMARY } : undefined),
   finish: () => [],
