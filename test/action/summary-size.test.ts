@@ -109,3 +109,34 @@ test('dry-run: live over 1,500 instances: a summary under 1 MiB and a PR comment
     assert.match(text, /was cut at \d+ KiB/);
   }
 });
+
+test('a run of 30 failed instances and 30 let pass by continue-on-error: at most 10 error and 10 warning annotations, the others counted', async (t) => {
+  const { url } = await startEmulator(t);
+  const matrix = `matrix: { n: [${Array.from({ length: 30 }, (_, i) => i).join(', ')}] }`;
+  const pipeline = `version: 1
+steps:
+  - name: Let pass \${{ matrix.n }}
+    uses: api/request
+    continue-on-error: true
+    ${matrix}
+    with: { path: "/api/nope/\${{ matrix.n }}" }
+  - name: Fail \${{ matrix.n }}
+    uses: api/request
+    fail-fast: false
+    ${matrix}
+    with: { path: "/api/nope/\${{ matrix.n }}" }
+`;
+  const run = await runActionInProcess(actionDef('enginectl'), {
+    files: { 'failing.yml': pipeline },
+    inputs: { pipeline: 'failing.yml', url, username: 'admin', password: 'admin' },
+  });
+  assert.equal(run.code, ExitCode.failed);
+  assertAnnotations(run);
+  assert.match(run.errors.at(-1)!.message, /^22 more errors are not annotated/);
+  assert.match(run.warnings.at(-1)!.message, /^21 more warnings are not annotated/);
+  for (let n = 0; n < 30; n++)
+    assert.ok(
+      run.log.some((l) => l.includes(`GET /api/nope/${n} on`)),
+      `instance ${n} is in the log`,
+    );
+});
