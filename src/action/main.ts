@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import * as core from '@actions/core';
 import { realClock } from '../app/clock.ts';
+import { appendWithin } from '../app/job-summary.ts';
 import { trapSignals } from '../signals.ts';
 import { actionDef, type ActionDef } from './definitions.ts';
 import { githubContext } from './github-context.ts';
@@ -40,9 +41,12 @@ export async function main(id: ActionDef['id']): Promise<void> {
     error: (m, p) => core.error(m, p),
     warning: (m, p) => core.warning(m, p),
     setFailed: (m) => core.setFailed(m),
+    // Within GitHub's 1 MiB of the step's summary file, counting what it holds already.
     appendSummary: async (markdown) => {
       if (!process.env.GITHUB_STEP_SUMMARY) return;
-      await core.summary.addRaw(markdown, true).write();
+      const done = await appendWithin(process.env.GITHUB_STEP_SUMMARY, () => `${markdown}\n`);
+      if (done.said) core.info(done.said);
+      if (done.warning) core.warning(done.warning, { title: 'enginectl' });
     },
   };
   const context = githubContext(process.env, event(process.env.GITHUB_EVENT_PATH));

@@ -52,8 +52,8 @@ export async function publishJobSummary(
   return { finish: ci.finish(outcome, summaryFile, options.withIssues), ...done };
 }
 
-/** Appended to `path` within the step's budget, less what the file holds already. */
-async function appendWithin(
+/** Appended to `path` within the step's budget, less what the file holds already (the actions' summary goes through it too). */
+export async function appendWithin(
   path: string,
   markdown: (limit?: number) => string,
 ): Promise<Omit<JobSummaryDone, 'finish'>> {

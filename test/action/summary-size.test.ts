@@ -4,10 +4,13 @@
 // rest unsaid): the first shown, the others counted. An invalid pipeline of thousands of findings,
 // a dry run and a live plan of thousands of instances.
 import assert from 'node:assert/strict';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { ExitCode } from '../../src/errors.ts';
-import { startGitHubApi } from '../helpers/action.ts';
+import { runActionBundle, startGitHubApi } from '../helpers/action.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess, type InProcessRun } from '../helpers/toolkit.ts';
 
@@ -139,4 +142,31 @@ steps:
       run.log.some((l) => l.includes(`GET /api/nope/${n} on`)),
       `instance ${n} is in the log`,
     );
+});
+
+test('the action bundle counts what $GITHUB_STEP_SUMMARY holds already: a summary fitted in what is left, none added past 1 MiB', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-step-summary-'));
+  for (const [held, said] of [
+    [
+      900 * 1024,
+      /job summary: \$GITHUB_STEP_SUMMARY held 900 KiB already: this summary was fitted in the \d+ KiB left/,
+    ],
+    [
+      SUMMARY_LIMIT - 200,
+      /::warning title=enginectl::job summary: \$GITHUB_STEP_SUMMARY held 1023 KiB already, of GitHub's 1024 KiB: this run's summary is left out/,
+    ],
+  ] as const) {
+    const summary = join(dir, `summary-${held}.md`);
+    writeFileSync(summary, `${'y'.repeat(held - 1)}\n`);
+    const run = await runActionBundle(t, {
+      action: '.',
+      files: { 'dry.yml': matrix(4000) },
+      inputs: { pipeline: 'dry.yml', url: 'https://engine.example.com', 'dry-run': 'true' },
+      env: { PROD_TOKEN: 'prod-token-xyz', GITHUB_STEP_SUMMARY: summary },
+    });
+    assert.equal(run.code, ExitCode.ok, run.stdout + run.stderr);
+    const size = statSync(summary).size;
+    assert.ok(size <= SUMMARY_LIMIT, `${held}: $GITHUB_STEP_SUMMARY is ${size} bytes`);
+    assert.match(run.stdout, said);
+  }
 });
