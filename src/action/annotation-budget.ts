@@ -4,6 +4,7 @@
 // step's lines, an invalid pipeline's findings, which say how many there are).
 import { AnnotationBudget, heldBackMessage } from '../ci/annotation-budget.ts';
 import type { AnnotationProps, Toolkit } from './toolkit.ts';
+import { neutralise } from '../text/neutralise.ts';
 
 export interface ToolkitBudget {
   kit: Toolkit;
@@ -15,7 +16,8 @@ export function annotationBudget(kit: Toolkit): ToolkitBudget {
   const budget = new AnnotationBudget<{ message: string; props?: AnnotationProps | undefined }>();
   const annotate = (kind: 'error' | 'warning') => (message: string, props?: AnnotationProps) => {
     if (budget.offer(kind, { message, props })) kit[kind](message, props);
-    else if (kind === 'warning') kit.info(`warning: ${props?.title ? `${props.title}: ` : ''}${message}`);
+    // A line of the log, not an annotation's message: made inert as a line (a `::` in it starts no command).
+    else if (kind === 'warning') kit.info(neutralise(`warning: ${props?.title ? `${props.title}: ` : ''}${message}`));
   };
   return {
     kit: { ...kit, error: annotate('error'), warning: annotate('warning') },
