@@ -48,7 +48,11 @@ export async function runCommand(argv: string[], given: CliIO): Promise<number> 
   const io: CliIO = {
     ...given,
     chooseCi: choose,
-    pipelineLoaded: (pipeline, env) => void maskers.push(() => fileMasker(pipeline, env)),
+    // Each built once, when an error is first masked (review: it was built again for every text it masked).
+    pipelineLoaded: (pipeline, env) => {
+      let built: Masker | undefined;
+      maskers.push(() => (built ??= fileMasker(pipeline, env)));
+    },
   };
   const failed = (error: unknown) => {
     const ci = choose();
