@@ -1,0 +1,3 @@
+import { createRequire as __enginectlCreateRequire } from 'node:module';
+const require = __enginectlCreateRequire(import.meta.url);
+var i=class{constructor(t=""){this.separator=t}separator;slices=[];pieces=[];chars=0;push(...t){for(let s of t)this.pieces.push(s),this.chars+=s.length;this.chars>=65536&&this.flush()}text(){return this.flush(),this.slices.join(this.separator)}flush(){this.pieces.length!==0&&(this.slices.push(this.pieces.join(this.separator)),this.pieces=[],this.chars=0)}};function h(e,t,s=""){let r=new i(s),n=0;for(let o of e)r.push(t(o,n++));return r.text()}function p(e){let t=new i;for(let s of e)t.push(s);return t.text()}export{i as a,h as b,p as c};

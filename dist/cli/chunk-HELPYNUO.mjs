@@ -1,6 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{a as c,b as a}from"./chunk-FNEGLNLQ.mjs";var s=120;function u(e,t){let n=e.replace(/\t/g," ");if(n.length<=s)return{shown:n,caret:t-1};let r=Math.max(0,Math.min(t-1-s/2,n.length-s)),i=r>0?"\u2026":"",o=r+s<n.length?"\u2026":"";return{shown:`${i}${n.slice(r,r+s)}${o}`,caret:t-1-r+i.length}}function g(e,t=300){let n=e.replace(/\s*[\r\n]+\s*/g," ");return n.length>t?`${n.slice(0,t)}\u2026`:n}function f(e,t){let n=[`${e.file}:${e.line}:${e.col} ${g(e.message)}`],r=t?.split(/\r?\n/)[e.line-1];if(r!==void 0){let i=String(e.line).length,{shown:o,caret:h}=u(r,e.col);n.push(`  ${String(e.line)} | ${o}`),n.push(`  ${" ".repeat(i)} | ${" ".repeat(Math.max(0,h))}^`)}return e.hint&&n.push(`  hint: ${g(e.hint)}`),n.join(`
-`)}var l=class extends a{constructor(n,r,i={}){super(`${n.length} problem(s) in ${n[0]?.file??"the pipeline"}`);this.diagnostics=n;this.source=r;this.others=i}diagnostics;source;others;code="PIPELINE_INVALID";exitCode=c.invalidInput;describe(){return`${this.diagnostics.map(n=>f(n,Object.hasOwn(this.others,n.file)?this.others[n.file]:this.source)).join(`
-`)}
-${this.message}`}};export{l as a};
