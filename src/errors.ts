@@ -43,6 +43,12 @@ export abstract class EnginectlError extends Error {
     this.hint = options.hint;
   }
 
+  /**
+   * Whether `describe` masks each text it quotes itself, around places (`FILE:LINE:COL`, a line's
+   * gutter) that are no secret's and must read as written: the whole is then not masked again.
+   */
+  readonly masksEachText: boolean = false;
+
   /** The message and the hint, as printed to a person; `mask` is for an error that quotes a file's lines before it cuts them (PipelineInvalid). */
   describe(_mask?: (text: string) => string): string {
     return this.hint ? `${this.message}\n  hint: ${this.hint}` : this.message;
@@ -86,13 +92,13 @@ export function interruptedRead(
 }
 
 /** Turns anything thrown into a line a person can read: never a stack trace. */
-/** The error as printed to a person; `mask`: the secrets it may quote, masked in each text before it is cut (and then in the whole). */
+/** The error as printed to a person; `mask`: the secrets it may quote, masked in each text before it is cut (and then in the whole, but for an error that masks each text itself). */
 export function describeError(error: unknown, mask?: (text: string) => string): string {
   const text =
     error instanceof EnginectlError
       ? error.describe(mask)
       : `internal error: ${error instanceof Error ? error.message : String(error)}`;
-  return mask ? mask(text) : text;
+  return mask && !(error instanceof EnginectlError && error.masksEachText) ? mask(text) : text;
 }
 
 export function exitCodeOf(error: unknown): ExitCode {

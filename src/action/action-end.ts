@@ -65,9 +65,10 @@ export async function failEarly(
     }
   }
   // The first findings of an invalid pipeline, the others counted: the log and the summary stay readable (and under GitHub's 1 MiB).
-  const text =
-    error instanceof PipelineInvalid ? mask(error.describe(mask, FINDINGS_SHOWN)) : describeError(error, mask);
-  say(text);
+  // Each of an invalid pipeline's texts is masked, never a finding's place (FILE:LINE:COL): printed as it is.
+  const text = error instanceof PipelineInvalid ? error.describe(mask, FINDINGS_SHOWN) : describeError(error, mask);
+  if (error instanceof PipelineInvalid) kit.info(text);
+  else say(text);
   const known = error instanceof EnginectlError;
   let summary = true;
   try {

@@ -55,6 +55,8 @@ const unmasked = (text: string) => text;
 export class PipelineInvalid extends EnginectlError {
   readonly code = 'PIPELINE_INVALID';
   readonly exitCode = ExitCode.invalidInput;
+  /** Each message, line and hint masked (formatDiagnostic); never a finding's place. */
+  override readonly masksEachText = true;
 
   constructor(
     readonly diagnostics: Diagnostic[],

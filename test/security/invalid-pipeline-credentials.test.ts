@@ -98,3 +98,18 @@ test('the root action, given an invalid pipeline with literal credentials: no cr
   for (const secret of [TOKEN, PASSWORD, URL_PASSWORD])
     assert.ok(run.secrets.includes(secret), `setSecret of ${secret.slice(0, 4)}…`);
 });
+
+test('a finding keeps its place (FILE:LINE:COL and the gutter) as written though a literal credential reads like it; the credential is still masked in the line shown', async () => {
+  // A token of `~10`: a page drops the `~`, so its view reads `10`, the line of the second finding.
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-place-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    'version: 1\ntargets:\n  prod: { server: prod-db.example.com, database: PROD, token: "~10" }\nsteps:\n  - uses: update/vfs\n    with: { target: prod, files: [1001] }\n    max-parallel: ""\n    continue-on-error: ""\n    retry: {}\n    x-junk: 1\n',
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, ExitCode.invalidInput, r.stderr);
+  assert.match(r.stderr, /p\.yml:10:5 unknown key "x-junk"/);
+  assert.match(r.stderr, /\n {2}10 \| {5}x-junk: 1\n/);
+  assert.ok(!r.stderr.includes('~10'), r.stderr);
+});
