@@ -41,7 +41,6 @@ export async function failEarly(
   deps: GitHubDeps & { env: Env },
   error: unknown,
   masker: Masker,
-  say: (t: string) => void,
 ): Promise<number> {
   const { kit, context } = deps;
   // An invalid pipeline's findings quote its lines: the credentials it writes literally (and the
@@ -65,10 +64,10 @@ export async function failEarly(
     }
   }
   // The first findings of an invalid pipeline, the others counted: the log and the summary stay readable (and under GitHub's 1 MiB).
-  // Each of an invalid pipeline's texts is masked, never a finding's place (FILE:LINE:COL): printed as it is.
+  // Masked as it is described (describeError: each text, and the whole but for an invalid
+  // pipeline's findings, whose places are never masked): printed as it is.
   const text = error instanceof PipelineInvalid ? error.describe(mask, FINDINGS_SHOWN) : describeError(error, mask);
-  if (error instanceof PipelineInvalid) kit.info(text);
-  else say(text);
+  kit.info(text);
   const known = error instanceof EnginectlError;
   let summary = true;
   try {

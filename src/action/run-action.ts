@@ -12,7 +12,6 @@ import { runAndReport } from '../app/run.ts';
 import { ExitCode } from '../errors.ts';
 import { Masker } from '../runner/masker.ts';
 import { storeUrlLogin } from '../store/store.ts';
-import { STORE_VARIABLE } from '../app/stored-run.ts';
 import { parkedOf } from '../runner/result.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey } from './github-records.ts';
@@ -35,7 +34,7 @@ import { endRun, failEarly, inWorkspace } from './action-end.ts';
 import { annotationBudget } from './annotation-budget.ts';
 import { reportName } from './report-name.ts';
 import { leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
-import { runInputs, type RunInputs } from './run-inputs.ts';
+import { runInputs, storeGiven, type RunInputs } from './run-inputs.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export async function runAction(def: ActionDef, given: ActionDeps): Promise<number> {
@@ -51,7 +50,7 @@ export async function runAction(def: ActionDef, given: ActionDeps): Promise<numb
   for (const [name, input] of Object.entries(def.inputs))
     if (input.secret) masker.add(kit.getInput(name), `input ${name}`);
   // A store URL is refused when it carries a login (the store takes none), but the login is a secret all the same.
-  const storeLogin = storeUrlLogin(kit.getInput('store').trim() || (deps.env[STORE_VARIABLE] ?? ''));
+  const storeLogin = storeUrlLogin(storeGiven(kit, deps.env));
   if (storeLogin) masker.addLogin(storeLogin.username, storeLogin.password, 'the store URL');
   try {
     checkBooleanInputs(def.inputs, kit.getInput);
@@ -63,7 +62,7 @@ export async function runAction(def: ActionDef, given: ActionDeps): Promise<numb
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker, inputs);
   } catch (error) {
-    return await failEarly(def, deps, error, masker, (text) => kit.info(masker.mask(text)));
+    return await failEarly(def, deps, error, masker);
   } finally {
     budget.end();
   }

@@ -19,6 +19,11 @@ export interface RunInputs {
   webhook: URL | undefined;
 }
 
+/** The store URL given: input store, else ENGINECTL_STORE; '' for none (an empty one is refused where it is opened: store-inputs.ts). */
+export function storeGiven(kit: Toolkit, env: Env): string {
+  return kit.getInput('store').trim() || env[STORE_VARIABLE] || '';
+}
+
 /** A fleet lease without a run store to hold it in: refused as bad input. */
 export function leaseWithoutStore(name: string): UsageError {
   return new UsageError('BAD_INPUT', `the lease ${name} lives in a run store: set input store (or ENGINECTL_STORE)`);
@@ -27,7 +32,7 @@ export function leaseWithoutStore(name: string): UsageError {
 /** Input continue: a parked run of the store to go on with (as run --continue), resumed from the store as journal: RUN_ID is. */
 export function continueInput(kit: Toolkit, env: Env): string {
   const continued = kit.getInput('continue').trim();
-  if (continued && (kit.getInput('journal').trim() || !(kit.getInput('store').trim() || env[STORE_VARIABLE])))
+  if (continued && (kit.getInput('journal').trim() || !storeGiven(kit, env)))
     throw new UsageError('BAD_INPUT', 'input continue names a parked run of the store: give store, and no journal');
   return continued;
 }
@@ -43,6 +48,6 @@ export function runInputs(kit: Toolkit, env: Env, masker: Masker): RunInputs {
   const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
   // The pipeline's own lease: (without the input) is the pipeline's, checked once it is loaded (store-inputs.ts).
   const lease = kit.getInput('lease').trim();
-  if (lease !== '' && !(kit.getInput('store').trim() || env[STORE_VARIABLE])) throw leaseWithoutStore(lease);
+  if (lease !== '' && !storeGiven(kit, env)) throw leaseWithoutStore(lease);
   return { continued, resumeFrom, inDoubt, webhook };
 }

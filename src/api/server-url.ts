@@ -56,3 +56,14 @@ export function serverUrl(
   parsed.password = '';
   return { url: parsed.toString().replace(/\/$/, config.url.endsWith('/') ? '/' : ''), username, password };
 }
+
+/** The password a URL carries (scheme://user:PASSWORD@host), decoded; undefined for any other text. */
+export function urlPassword(text: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(text)) return undefined;
+  try {
+    const { password } = new URL(text);
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -7,6 +7,7 @@
 // expression (`${{ secrets.X }}`) is no literal: its secret is the environment's.
 import { parseAllDocuments } from 'yaml';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
+import { urlPassword } from '../api/server-url.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { MAX_ALIAS_COUNT } from './yaml-doc.ts';
 
@@ -23,15 +24,6 @@ const literal = (value: unknown): string | undefined =>
   (typeof value === 'string' && !value.includes('${{')) || typeof value === 'number' || typeof value === 'boolean'
     ? String(value)
     : undefined;
-
-function urlPassword(url: string): string | undefined {
-  try {
-    const { password } = new URL(url);
-    return password ? decodeURIComponent(password) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The value at a dotted path of `value` (`target.token`), if any. */
 function at(value: unknown, path: string): unknown {

@@ -9,6 +9,7 @@ import type { TargetDef } from '../steps/types.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
 import type { Masker } from './masker.ts';
 import { learnServerUrl } from './server-url-secrets.ts';
+import { urlPassword } from '../api/server-url.ts';
 
 export interface ResolvedServer {
   name: string;
@@ -115,17 +116,6 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker): Prepared {
     servers: resolveServers(pipeline, contexts, masker),
     targets: resolveTargets(pipeline, contexts, masker),
   };
-}
-
-/** The password a URL carries (scheme://user:PASSWORD@host), decoded; undefined for any other text. */
-function urlPassword(text: string): string | undefined {
-  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(text)) return undefined;
-  try {
-    const { password } = new URL(text);
-    return password ? decodeURIComponent(password) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A switch resolved from an expression: true or false, never a silent false for "yes". */
