@@ -45,7 +45,7 @@ export function legacyMasker(input: LegacyInput, selection: Selection): Masker |
   }
   const masker = new Masker();
   try {
-    prepareRun(pipeline, input.env, masker);
+    prepareRun(pipeline, input.env, masker, 'reached');
   } catch {
     // What it learnt before a value it cannot resolve here: as the run's masker would have (journal-setup.ts teachSecrets).
   }

@@ -68,13 +68,16 @@ async function planned(
     ...planKeyCheck(servers, key),
   };
   // A plan saved before that masking hashed the files and the values with the secrets its selection
-  // reached (the plan's masker, as it stands now): compared too when the new hashes differ (withOlderHashes).
+  // reached (what the plan's masker learnt before it learnt the whole file's too): compared too when
+  // the new hashes differ (withOlderHashes).
   const legacy = (): OlderHashes => {
-    const old = (t: string) => masker.mask(t);
+    const reached = new Masker();
+    prepareRun(input.pipeline, input.env, reached, 'reached');
+    const old = (t: string) => reached.mask(t);
     return {
       sha256: pipelineSha256(input.sources, old),
       files: input.sources.map((s) => ({ path: s.path, sha256: pipelineSha256([s], old) })),
-      varsHash: valuesHashPlain(masker.maskValue({ ...input.vars })),
+      varsHash: valuesHashPlain(reached.maskValue({ ...input.vars })),
     };
   };
   return { plan, saved: savedPlan(identity, plan.steps, now), legacy };

@@ -18,7 +18,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
 import { Masker } from './masker.ts';
 import { learnServerUrl } from './server-url-secrets.ts';
-import type { Env } from './scope.ts';
+import type { Env } from '../environment.ts';
 
 /** A record without a prototype: `__proto__` and `constructor` are plain keys. */
 function plainRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {

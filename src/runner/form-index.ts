@@ -58,14 +58,24 @@ export class Alternation {
    * pattern holds the form's unit i as written, next to its plain neighbours.
    */
   add(form: string, plain: (i: number) => boolean = () => true): void {
+    // A form whose lower case is not as long (no hex form: they are ASCII) keeps no key.
+    const folded = this.caseless ? form.toLowerCase() : form;
+    this.addKeyed(form, folded.length === form.length ? this.keyOf(folded, plain) : undefined);
+  }
+
+  /** The key each form was given, in the order they were added ('' for none): for another alternation of the same pattern (addKeyed). */
+  keyed(): readonly string[] {
+    return this.keys;
+  }
+
+  /** Adds a form with the key an alternation of the same source and flags gave it (keyed()): no key is looked for again. */
+  addKeyed(form: string, key: string | undefined): void {
     const id = this.forms.length;
     this.forms.push(form);
     this.sources.push(undefined);
     this.lengths.push(form.length);
     this.whole = undefined;
-    // A form whose lower case is not as long (no hex form: they are ASCII) keeps no key.
-    const folded = this.caseless ? form.toLowerCase() : form;
-    const key = folded.length === form.length ? this.keyOf(folded, plain) : undefined;
+    if (key === '') key = undefined;
     this.keys.push(key ?? '');
     if (key === undefined) {
       this.keyless.push(id);

@@ -18,6 +18,7 @@ import { ciForms, hasHexRun, hexRuns, MIN_LENGTH, secretForms, secretHexForms } 
 import { maskViews, matches, viewPattern, viewPlain } from './mask-views.ts';
 import { maskSpans, maskWrapped } from './wrapped-base64.ts';
 import { Alternation, notSpace } from './form-index.ts';
+import { Remembered } from './remembered.ts';
 
 export { MASK };
 export { MIN_LENGTH };
@@ -98,6 +99,34 @@ export class Masker {
       this.hex.add(form);
       this.longest = Math.max(this.longest, form.length);
     }
+  }
+
+  /**
+   * Learns every form `other` masks (a run limited by --only learns those of the whole file,
+   * runner/file-secrets.ts), with the keys it found for them: masked as if each secret had been
+   * added, but neither announced to the CI system (onSecret) nor warned of again. A secret added
+   * later is announced as any other.
+   */
+  learnFrom(other: Masker): void {
+    const [raw, view, hex] = [other.raw.keyed(), other.view.keyed(), other.hex.keyed()];
+    let i = 0;
+    for (const form of other.forms) {
+      if (!this.forms.has(form)) {
+        this.forms.add(form);
+        this.raw.addKeyed(form, raw[i]);
+        this.view.addKeyed(form, view[i]);
+      }
+      i++;
+    }
+    i = 0;
+    for (const form of other.hexForms) {
+      if (!this.hexForms.has(form)) {
+        this.hexForms.add(form);
+        this.hex.addKeyed(form, hex[i]);
+      }
+      i++;
+    }
+    this.longest = Math.max(this.longest, other.longest);
   }
 
   /**
@@ -195,26 +224,6 @@ export class Masker {
 /** A text this long, or this short, is remembered once masked (Masker.mask). */
 const LONG_TEXT = 1 << 16;
 const SHORT_TEXT = 256;
-
-/** The last `capacity` texts and their masked forms, for one set of secrets (`version`: how many forms it had). */
-class Remembered {
-  private readonly entries = new Map<string, string>();
-  private version = -1;
-
-  constructor(private readonly capacity: number) {}
-
-  get(text: string, version: number): string | undefined {
-    return version === this.version ? this.entries.get(text) : undefined;
-  }
-
-  set(text: string, masked: string, version: number): void {
-    if (version !== this.version) this.entries.clear();
-    this.version = version;
-    this.entries.set(text, masked);
-    if (masked !== text) this.entries.set(masked, masked);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-  }
-}
 
 /** A plain object holding the first `count` entries of `source` (unchanged so far). */
 function copyHead(

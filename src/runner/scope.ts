@@ -7,6 +7,7 @@ import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { TargetDef } from '../steps/types.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
+import { fileMasker } from './file-secrets.ts';
 import type { Masker } from './masker.ts';
 import { learnServerUrl } from './server-url-secrets.ts';
 import { urlPassword } from '../api/server-url.ts';
@@ -57,23 +58,33 @@ function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unkno
   }
 }
 
+/**
+ * What the masker learns: every secret the file holds ('file', a run's), or only those the
+ * selection reaches ('reached': the masker with which runs made before the file masker hashed their files,
+ * app/legacy-masker.ts).
+ */
+export type Learn = 'file' | 'reached';
+
 const preparedRuns = new WeakMap<Masker, WeakMap<Env, WeakMap<Pipeline, Prepared>>>();
 
 /**
  * Resolves what the run needs before its first step, once per pipeline, environment and masker:
  * the run prepares what its journal's setup prepared to teach the masker (and verify, too) once.
  */
-export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker): Prepared {
+export function prepareRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn = 'file'): Prepared {
   const byEnv = preparedRuns.get(masker) ?? new WeakMap<Env, WeakMap<Pipeline, Prepared>>();
   const byPipeline = byEnv.get(env) ?? new WeakMap<Pipeline, Prepared>();
   preparedRuns.set(masker, byEnv.set(env, byPipeline));
-  const prepared = byPipeline.get(pipeline) ?? resolveRun(pipeline, env, masker);
+  const prepared = byPipeline.get(pipeline) ?? resolveRun(pipeline, env, masker, learn);
   byPipeline.set(pipeline, prepared);
   return prepared;
 }
 
 /** vars resolve in file order (a var may read env, secrets and earlier vars); a var that reads a secret, or a var that does, is a secret too. */
-function resolveRun(pipeline: Pipeline, env: Env, masker: Masker): Prepared {
+function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn): Prepared {
+  // A run limited by --only resolves only what it reaches, but a value it shows may hold another
+  // site's secret (a --var given another server's literal password): it masks what the file holds.
+  if (pipeline.reach && learn === 'file') masker.learnFrom(fileMasker(pipeline, env));
   const secrets = plainRecord(
     pipeline.secrets.flatMap((name): [string, unknown][] => (env[name] === undefined ? [] : [[name, env[name]]])),
   );

@@ -357,3 +357,21 @@ test('a journal and a plan written before (their --var values hashed with the se
   assert.equal(differ.code, 2, differ.stdout + differ.stderr);
   assert.match(differ.stderr, /the --var values differ/);
 });
+
+test("an --only run masks every secret the file holds, not only its selection's: a --var holding another site's literal password is masked in the terminal, the journal, every report and the server's update report", async (t) => {
+  const f = await literalFleet(t, 3, undefined, true);
+  const other = passwordOf('site-0002');
+  const journal = join(f.dir, 'one.jsonl');
+  const reports = ['--report-json', join(f.dir, 'one.json'), '--junit', join(f.dir, 'one.xml')];
+  const args = ['run', f.file, '--only', 'site=site-0001', '--var', `note=${other}`, '--journal', journal];
+  const one = await f.cli([...args, ...reports, '--html', join(f.dir, 'one.html')]);
+  assert.equal(one.code, 0, one.stdout + one.stderr);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 }, 'the update was sent');
+  const shown = [
+    one.stdout,
+    one.stderr,
+    ...['one.jsonl', 'one.json', 'one.xml', 'one.html'].map((n) => readFileSync(join(f.dir, n), 'utf8')),
+  ];
+  shown.forEach((text, i) => assert.ok(!text.includes(other), `channel ${i} shows site-0002's literal password`));
+  assert.ok(shown[2]!.includes('***'), 'the journal holds the masked value');
+});
