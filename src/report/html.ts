@@ -18,7 +18,7 @@ import {
 } from './model.ts';
 import { fleetOf, fleetPhrase, fleetRows } from './fleet.ts';
 import { errorHtml, fleetGridHtml, fleetStepsHtml, fleetStyle, stepNameHtml, stepTimelineHtml } from './fleet-grid.ts';
-import { markdownToHtml } from './server-markdown.ts';
+import { markdownBudget, markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import { haltHtml, wavesHtml } from './waves.ts';
 import { windowNote } from './window-note.ts';
@@ -99,10 +99,12 @@ export function renderHtml(report: Report): string {
     if (u && fleet && u.success) succeededLeft++;
     else if (u) shownUpdates.push({ s, u });
   }
+  // One budget of Markdown for the page: the reports past it are shown as plain text.
+  const budget = markdownBudget();
   const updates = shownUpdates
     .map(
       ({ s, u }) =>
-        `<details open><summary>${h(s.name)}: ${u.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u.report)}</div></details>`,
+        `<details open><summary>${h(s.name)}: ${u.success ? 'succeeded' : 'failed'}</summary><div class="report">${markdownToHtml(u.report, budget)}</div></details>`,
     )
     .join('\n');
   const updatesNote = succeededLeft
