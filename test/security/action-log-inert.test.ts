@@ -4,11 +4,16 @@
 // through the action's entry function (runAction, in this process, on the simulated clock the
 // emulator reads) and read as the runner reads @actions/core's output: no line of the server's
 // makes GitHub act (a workflow command, add-mask, stop-commands), in any of the action's lines.
+// So too a warning past GitHub's annotations of a step, printed as a line of the log.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
+import { ANNOTATIONS_A_STEP } from '../../src/ci/annotation-budget.ts';
 import { ExitCode } from '../../src/errors.ts';
+import { startEmulator } from '../helpers/emulator.ts';
 import { assertInertLog } from '../helpers/inert-log.ts';
 import { runActionInProcess, runnerLog } from '../helpers/toolkit.ts';
 import { parkFleet } from '../park/helpers.ts';
@@ -63,4 +68,50 @@ test("the action's parked lines (its last line, and a later continue's 'still pa
     again.log.join('\n'),
   );
   assertInertLog('the continue before a decision', runnerLog(again));
+});
+
+test("a warning held back by the annotation budget is a line of the log, inert: a GitHub API's error quoted in it commands nothing", async (t) => {
+  // Nine warnings of the server's fill the step's warning annotations (one kept for the count).
+  const { url, emulator } = await startEmulator(t);
+  emulator.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/vfs',
+    status: 200,
+    times: 1,
+    contentType: 'application/json',
+    body: JSON.stringify({
+      success: true,
+      report: '# VFS update',
+      warnings: Array.from({ length: ANNOTATIONS_A_STEP - 1 }, (_, i) => ({ code: `W${i}`, message: `warning ${i}` })),
+    }),
+  });
+  // Then the PR comment fails: a GitHub API (or one in its place) whose error carries commands on lines of their own.
+  const github = createServer((req, res) => {
+    req.resume();
+    res.writeHead(403, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ message: `Resource not accessible\n${HOSTILE_CODE}` }));
+  });
+  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => (github.close(() => resolve()), github.closeAllConnections())));
+  const run = await runActionInProcess(ROOT, {
+    files: {
+      'p.yml': `version: 1
+name: Held back
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - { id: vfs, name: VFS to prod, uses: update/vfs, with: { target: prod, files: [1001] } }
+`,
+    },
+    inputs: { pipeline: 'p.yml', url, username: 'admin', password: 'admin', 'pr-comment': 'true' },
+    event: { pull_request: { number: 7 } },
+    githubApi: `http://127.0.0.1:${(github.address() as AddressInfo).port}`,
+  });
+  assert.equal(run.code, ExitCode.ok, run.failed.join('\n'));
+  // The step's warning annotations are the server's nine and the one held back (shown alone as the step ends).
+  assert.equal(run.warnings.length, ANNOTATIONS_A_STEP, JSON.stringify(run.warnings));
+  const held = run.log.filter((l) => l.startsWith('warning: enginectl: pr-comment: the comment could not be written'));
+  assert.equal(held.length, 1, run.log.join('\n'));
+  assert.match(held[0]!, /Resource not accessible.*PWNED/s, 'the error is shown');
+  assertInertLog('the held-back warning', runnerLog(run));
 });
