@@ -21,9 +21,14 @@ export function localAction(
       .join('\n'),
   );
   const bin = join(ROOT, 'node_modules', '.bin', 'local-action');
+  // The tool stubs @actions/core at the path `npm ls` gives (node_modules/@actions/core/lib/core.js
+  // under this checkout), and Node's loader loads a module at its real path: with node_modules a
+  // link to another checkout's (a git worktree's), the two differ, the real @actions/core ran
+  // unstubbed (its outputs printed as ::set-output) and the tool said "No outputs were set!".
+  // Links kept as they are, the path loaded is the path stubbed; without a link it changes nothing.
   const child = spawn(bin, ['run', actionDir, entry, envFile], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_OPTIONS: '--preserve-symlinks' },
   });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
