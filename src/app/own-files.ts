@@ -4,7 +4,7 @@
 // record of what it sent, which resume and report read back. Checked before anything runs. A
 // stream (/dev/stdout, a FIFO, /dev/null) is never replaced (atomic-write.ts), so never counts.
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { descriptorOf, writtenInPlace } from './atomic-write.ts';
 
@@ -54,9 +54,20 @@ function places(path: string): string[] {
 
 /**
  * Refuses (exit 2, nothing run) an output that shares a file with an earlier output or with a
- * file the command reads. `outputs` are in the order the message should name them.
+ * file the command reads, or whose path is a directory another of them is in. `outputs` are in the order the message should name them.
  */
 export function checkOwnFiles(outputs: readonly NamedFile[], inputs: readonly NamedFile[]): void {
+  // An output on the path of a directory another file is in: the report paths' check makes that
+  // directory, and the output then fails after the run (`--junit out/x --html out/x/r.html`).
+  for (const file of outputs) {
+    const inside = [...inputs, ...outputs].find((other) => other.path.startsWith(file.path + sep));
+    if (inside)
+      throw new UsageError(
+        'SAME_FILE',
+        `${file.role} ${file.given} is the directory of ${inside.role} ${inside.given}: each output needs a file of its own`,
+        { hint: `give ${file.role} another path; nothing was run` },
+      );
+  }
   const taken = new Map<string, { file: NamedFile; output: boolean }>();
   const claim = (file: NamedFile, output: boolean) => {
     for (const place of places(file.path)) if (!taken.has(place)) taken.set(place, { file, output });

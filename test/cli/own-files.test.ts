@@ -141,3 +141,25 @@ test('two outputs on one file are refused, and so is an output on an emulator st
   assert.equal(readFileSync(state, 'utf8'), saved);
   assert.equal(existsSync(out), false);
 });
+
+test('an output whose path is the directory of another file the command writes or reads is refused before anything runs, and no directory is made', async (t) => {
+  const dir = workspace(t);
+  const demo = join(dir, 'demo.yml');
+  const x = join(dir, 'out', 'x');
+  await refused(
+    ['run', demo, '--emulator', '--junit', x, '--html', join(x, 'r.html')],
+    /^enginectl: --junit .*out\/x is the directory of --html .*out\/x\/r\.html: each output needs a file of its own$/,
+    /give --junit another path/,
+  );
+  assert.ok(!existsSync(x), 'no directory was made in the place of --junit');
+  await refused(
+    ['run', demo, '--emulator', '--html', join(x, 'r.html'), '--summary', x],
+    /^enginectl: --summary .*out\/x is the directory of --html .*out\/x\/r\.html/,
+    /give --summary another path/,
+  );
+  await refused(
+    ['report', '--merge', join(x, 'a.json'), '--report-json', x],
+    /^enginectl: --report-json .*out\/x is the directory of a report to merge .*out\/x\/a\.json/,
+    /give --report-json another path/,
+  );
+});

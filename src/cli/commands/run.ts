@@ -319,7 +319,6 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     io,
   );
   const given = reportPathsOf(values);
-  const paths = await preparePaths(given, io.cwd);
   const dotenv = values.dotenv === undefined ? undefined : resolve(io.cwd, values.dotenv);
   checkOwnFiles(
     [
@@ -341,6 +340,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd)),
     ],
   );
+  // After the paths are known to be apart: checking a report's path makes its directory.
+  const paths = await preparePaths(given, io.cwd);
   const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
   // Too old (or dated after this clock): refused before anything is read, on the run's clock.
   if (planned) checkPlanAge(planned, values.plan!, (io.clock ?? realClock()).now(), planMaxAge);
