@@ -71,7 +71,7 @@ export function compareWithRun(
   let unlearnt = false;
   try {
     // Every server, target and var: the run's own selection, or the instances it ran, are among them.
-    prepareRun({ ...pipeline, reach: undefined }, given, taught);
+    prepareRun({ ...pipeline, reach: undefined }, given, taught, 'reached');
   } catch {
     // What it could not resolve here (an env.X not set), it could not learn.
     unlearnt = true;
