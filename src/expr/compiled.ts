@@ -9,6 +9,7 @@ import { parseExpression } from './parser.ts';
 import { references, type Reference } from './references.ts';
 import { scanTemplate, type ExprSegment, type Segment } from './template.ts';
 import { toText, type Value } from './values.ts';
+import { readsSecret, secretSinkOf } from './secret-sink.ts';
 
 /** A string of the file with ${{ }} in it: text and parsed expressions. */
 export class Template {
@@ -22,8 +23,14 @@ export class Template {
   resolve(scope: EvalScope): Value {
     const exprs = this.segments.filter((s): s is ExprSegment => 'node' in s);
     const onlyBlank = this.segments.every((s) => 'node' in s || s.text.trim() === '');
-    if (exprs.length === 1 && onlyBlank) return evaluate(exprs[0]!.node, scope);
-    return this.segments.map((s) => ('node' in s ? toText(evaluate(s.node, scope)) : s.text)).join('');
+    const sink = secretSinkOf(scope.contexts);
+    // A value computed from a secret is told to the sink before anyone can show it (secret-sink.ts).
+    const told = <T extends Value>(s: ExprSegment, value: T): T => {
+      if (sink && readsSecret(s.node, sink)) sink.learn(value, s.source.trim());
+      return value;
+    };
+    if (exprs.length === 1 && onlyBlank) return told(exprs[0]!, evaluate(exprs[0]!.node, scope));
+    return this.segments.map((s) => ('node' in s ? told(s, toText(evaluate(s.node, scope))) : s.text)).join('');
   }
 
   /** Shown as written (the dry run, messages). */

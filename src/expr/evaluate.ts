@@ -84,12 +84,21 @@ function call(node: Extract<Node, { kind: 'call' }>, scope: EvalScope): Value {
         throw new ExprError(
           error instanceof TooDeep
             ? `fromJSON(): the value ${error.message}`
-            : `fromJSON(): not valid JSON (${(error as Error).message})`,
+            : `fromJSON(): not valid JSON${jsonErrorAt(error)}`,
           node.pos,
         );
       }
   }
   throw new ExprError(`unknown function ${node.name}()`, node.pos);
+}
+
+/**
+ * Where JSON.parse stopped, when it says: never its message, which quotes the text (a secret's
+ * first characters, or those around a typo in a JSON secret).
+ */
+function jsonErrorAt(error: unknown): string {
+  const at = /\bposition (\d+)/.exec(error instanceof Error ? error.message : '');
+  return at ? ` (at character ${Number(at[1]) + 1})` : '';
 }
 
 /**

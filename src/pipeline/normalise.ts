@@ -113,10 +113,17 @@ export function normalise(
   if (Object.keys(servers).length === 0 && (fromEnv.url || options.emulator || options.checkEnv === false)) {
     servers[DEFAULT_SERVER] = { name: DEFAULT_SERVER, ...fromEnv, url: fromEnv.url ?? '' };
   }
-  // File vars are compiled; --var values are data.
+  // File vars are compiled; --var values are data. A var the file makes of a secret (or of a var
+  // that is one) holds a secret, whatever --var gives it.
   const vars: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of Object.entries(data.vars ?? {}))
-    Object.defineProperty(vars, k, { value: compileValue(v), enumerable: true, writable: true });
+  const secretVars = new Set<string>();
+  for (const [k, v] of Object.entries(data.vars ?? {})) {
+    const compiledVar = compileValue(v);
+    const reads = compiledReferences(compiledVar);
+    if (reads.some((r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? ''))))
+      secretVars.add(k);
+    Object.defineProperty(vars, k, { value: compiledVar, enumerable: true, writable: true });
+  }
   for (const [k, v] of Object.entries(options.vars ?? {}))
     Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });
   const targets: Record<string, TargetSpec> = Object.create(null);
@@ -171,6 +178,7 @@ export function normalise(
     file: options.file,
     name,
     vars,
+    secretVars,
     secrets: [...secrets],
     servers,
     targets,

@@ -21,7 +21,7 @@ import { learnServerUrl } from './server-url-secrets.ts';
 import type { Env } from '../environment.ts';
 
 /** A record without a prototype: `__proto__` and `constructor` are plain keys. */
-function plainRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
+export function plainRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true });
   return out;
@@ -57,7 +57,10 @@ export function learnFileSecrets(pipeline: Pipeline, env: Env, masker: Masker): 
   for (const [name, value] of Object.entries(pipeline.vars)) {
     const resolved = isStatic(value) ? value : tryResolve(value, { env: envContext, secrets, vars });
     const reads = isStatic(value) ? [] : compiledReferences(value);
-    if (reads.some((r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')))) {
+    const readsSecret = reads.some(
+      (r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')),
+    );
+    if (readsSecret || pipeline.secretVars?.has(name)) {
       secretVars.add(name);
       for (const s of strings(resolved)) masker.add(s, `vars.${name}`);
     }

@@ -1,13 +1,21 @@
 // What a run (or its dry run) knows before its first step: the secrets the file names, its vars
 // and name resolved in order, its servers and targets; every secret registered with the masker.
 import type { Env } from '../environment.ts';
-import { ExprError, compiledReferences, isStatic, resolveDeep, toText, type EvalScope } from '../expr/index.ts';
+import {
+  ExprError,
+  compiledReferences,
+  isStatic,
+  resolveDeep,
+  toText,
+  withSecretSink,
+  type EvalScope,
+} from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { TargetDef } from '../steps/types.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
-import { fileMasker } from './file-secrets.ts';
+import { fileMasker, plainRecord } from './file-secrets.ts';
 import type { Masker } from './masker.ts';
 import { learnServerUrl } from './server-url-secrets.ts';
 import { urlPassword } from '../api/server-url.ts';
@@ -35,17 +43,13 @@ export interface Prepared {
   targets: Record<string, TargetDef>;
 }
 
-/** A record without a prototype: `__proto__` and `constructor` are plain keys. */
-function plainRecord(entries: Iterable<[string, unknown]>): Record<string, unknown> {
-  const out: Record<string, unknown> = Object.create(null);
-  for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true });
-  return out;
-}
-
+/** Every string and number of a value that holds a secret (a number as text: 48213377 read from a JSON secret). */
 function registerStrings(value: unknown, masker: Masker, name: string): void {
   if (typeof value === 'string') masker.add(value, name);
+  else if (typeof value === 'number' && Number.isFinite(value)) masker.add(String(value), name);
   else if (Array.isArray(value)) for (const v of value) registerStrings(v, masker, name);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) registerStrings(v, masker, name);
+  else if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value)))
+    for (const v of Object.values(value)) registerStrings(v, masker, name);
 }
 
 function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unknown {
@@ -105,19 +109,31 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     // A var no selected instance reads is not resolved: it may read another site's secret.
     if (pipeline.reach && !pipeline.reach.vars.has(name)) continue;
     let resolved = value;
+    let secret = pipeline.secretVars?.has(name) ?? false;
     if (!isStatic(value)) {
       resolved = resolveOrRefuse(value, { contexts: { env: envContext, secrets, vars } }, `vars.${name}`);
       const reads = compiledReferences(value);
-      if (reads.some((r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')))) {
-        secretVars.add(name);
-        registerStrings(resolved, masker, `vars.${name}`);
-      }
+      secret ||= reads.some(
+        (r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')),
+      );
+    }
+    // A var the file makes of a secret holds one also when --var gives it (pipeline/normalise.ts).
+    if (secret) {
+      secretVars.add(name);
+      registerStrings(resolved, masker, `vars.${name}`);
     }
     Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
   }
   const named = resolveOrRefuse(pipeline.name, { contexts: { env: envContext, vars } }, 'name');
   const name = masker.mask(toText(named));
-  const contexts = { env: envContext, secrets, vars, pipeline: { name } };
+  // From here on, what an expression computes from a secret is learnt as one (expr/secret-sink.ts).
+  const contexts = withSecretSink(
+    { env: envContext, secrets, vars, pipeline: { name } },
+    {
+      vars: secretVars,
+      learn: (value, expression) => registerStrings(value, masker, `the value of \${{ ${expression} }}`),
+    },
+  );
   // A credential written literally in a step (an inline target's token) is known before the
   // first step, so no record, log line or report before that step shows it plain either.
   for (const step of pipeline.steps) {

@@ -1,0 +1,57 @@
+// Who hears a value an expression computed from a secret: a field of a JSON secret
+// (`fromJSON(secrets.CREDS).password`), a list secret joined, a format string that is a secret, a
+// number read from one. Each is a secret too, wherever the expression is written (a step's name,
+// its inputs, a server's fields), as a var that reads one always was: the run's masker learns it
+// before anything shows it (runner/scope.ts).
+//
+// The sink travels in the contexts under a symbol: copied with them wherever they are spread (an
+// instance's scope, a name's), never seen by an expression, which reads contexts by name.
+import type { Node } from './ast.ts';
+import { references } from './references.ts';
+import type { Value } from './values.ts';
+
+export interface SecretSink {
+  /** The vars that hold a secret (they read one): reading them is reading a secret. */
+  readonly vars: ReadonlySet<string>;
+  /** Hears a value computed from a secret (`expression`: its text, to name it in a warning). */
+  learn(value: Value, expression: string): void;
+}
+
+export const SECRET_SINK = Symbol('secret sink');
+
+/** `contexts` carrying `sink` (see above). */
+export function withSecretSink<T extends object>(contexts: T, sink: SecretSink): T {
+  return Object.defineProperty(contexts, SECRET_SINK, { value: sink, enumerable: true });
+}
+
+export function secretSinkOf(contexts: object): SecretSink | undefined {
+  return (contexts as { [SECRET_SINK]?: SecretSink })[SECRET_SINK];
+}
+
+const readsOf = new WeakMap<Node, { secrets: boolean; vars: string[] }>();
+
+/**
+ * Whether the expression computes a value from a secret: it reads `secrets`, or a var that holds
+ * one, and is more than a name of one (`secrets.X`, `vars.pw`: learnt as themselves already).
+ */
+export function readsSecret(node: Node, sink: SecretSink): boolean {
+  let reads = readsOf.get(node);
+  if (!reads) {
+    const refs = references(node);
+    const named = namesOne(node, 0);
+    reads = {
+      secrets: !named && refs.some((r) => r.path[0] === 'secrets'),
+      vars: named ? [] : refs.flatMap((r) => (r.path[0] === 'vars' && r.path[1] !== undefined ? [r.path[1]] : [])),
+    };
+    readsOf.set(node, reads);
+  }
+  return reads.secrets || reads.vars.some((name) => sink.vars.has(name));
+}
+
+/** Whether `node` names a value of a context by literal names (`secrets.X`, `vars['pw'].y`), not a whole context. */
+function namesOne(node: Node, depth: number): boolean {
+  if (node.kind === 'context') return depth > 0;
+  if (node.kind === 'member') return namesOne(node.object, depth + 1);
+  if (node.kind === 'index') return node.index.kind === 'literal' && namesOne(node.object, depth + 1);
+  return false;
+}

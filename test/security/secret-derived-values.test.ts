@@ -1,0 +1,165 @@
+// A value an expression computes from a secret is a secret too, wherever the expression is written
+// (a step's name, its inputs, a server's or a target's fields), as a var that reads one always was:
+// a field of a JSON secret (`fromJSON(secrets.CREDS).password`), a list secret joined, the secret
+// re-serialised compactly, a format string that is a secret, a number read from one. Each is sent
+// to the server as given (the server's update report echoes the message and the tracking id), and
+// no channel shows it: the terminal, GitHub's annotations, the journal, every report and the
+// reports `enginectl report` makes again from the journal. A secret that is not JSON is never
+// quoted by fromJSON()'s error.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { assertClean } from '../helpers/secrets.ts';
+
+const PASSWORD = 'hunter2-Secret-99';
+const USER = 'uSERNAME-xyz';
+const ENV = {
+  PROD_TOKEN: 'prod-token',
+  CREDS: JSON.stringify({ user: USER, password: PASSWORD }),
+  SPACED: `{ "user": "svc-account", "password": "${PASSWORD}x" }`,
+  PARTS: '["hunter2","-Sec-A"]',
+  FMT: 'Fmt{{Secret}}-42',
+  PIN: '{"pin": 48213377}',
+};
+/** What each derivation gives: none of it may be shown. */
+const DERIVED = [
+  PASSWORD,
+  USER,
+  `{"user":"svc-account","password":"${PASSWORD}x"}`,
+  'hunter2-Sec-A',
+  'Fmt{Secret}-42',
+  '48213377',
+];
+
+const PIPELINE = `version: 1
+name: Derived secrets
+vars:
+  pin: "\${{ fromJSON(secrets.PIN).pin }}"
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: vfs
+    name: "vfs for \${{ fromJSON(secrets.CREDS).user }}"
+    uses: update/vfs
+    with:
+      target: prod
+      files: [1001]
+      message: "deploy by \${{ fromJSON(secrets.CREDS).password }} as \${{ fromJSON(secrets.SPACED) }}"
+      tracking-id: "\${{ fromJSON(secrets.CREDS).password }}"
+  - name: "assert \${{ join(fromJSON(secrets.PARTS), '') }} \${{ format(secrets.FMT) }} pin \${{ vars.pin }}"
+    uses: assert
+    continue-on-error: true
+    with:
+      that: "fromJSON(secrets.CREDS).password == 'nope'"
+      message: "pw was \${{ fromJSON(secrets.CREDS).password }}"
+`;
+
+test('a value computed from a secret by an expression (a JSON field, a join, a re-serialisation, a format, a number) is masked in every channel, though the server is sent it and echoes it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'derived.yml');
+  writeFileSync(file, PIPELINE);
+  const summary = join(dir, 'gh-summary.md');
+  writeFileSync(summary, '');
+  const env = { ...ENV, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
+  const outputs = (prefix: string) => [
+    '--report-json',
+    join(dir, `${prefix}.json`),
+    '--junit',
+    join(dir, `${prefix}.xml`),
+    '--html',
+    join(dir, `${prefix}.html`),
+    '--summary',
+    join(dir, `${prefix}.md`),
+  ];
+  const journal = join(dir, 'run.jsonl');
+  const run = await runCli(['run', file, '--emulator', '--journal', journal, ...outputs('run')], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const again = await runCli(['report', journal, ...outputs('again')], { env });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  const channels: [string, string][] = [
+    ['run stdout', run.stdout],
+    ['run stderr', run.stderr],
+    ['report stdout', again.stdout + again.stderr],
+    ...readdirSync(dir)
+      .filter((name) => name !== 'derived.yml')
+      .map((name): [string, string] => [name, readFileSync(join(dir, name), 'utf8')]),
+  ];
+  // ::add-mask:: lines tell GitHub what to mask: they hold the secrets by design.
+  for (const [channel, text] of channels) assertClean(channel, text.replace(/^::add-mask::.*$/gm, ''), DERIVED);
+  // The server was sent the values themselves: its update report echoes the tracking id, masked.
+  const report = readFileSync(join(dir, 'run.json'), 'utf8');
+  assert.match(report, /Tracking id:\*\* \*\*\*/, 'the server echoed the tracking id it was sent');
+});
+
+test('a secret that is not JSON, read with fromJSON(), is not quoted by the error: neither its first characters nor the text around a typo', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'bad.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Bad JSON
+steps:
+  - name: not JSON
+    uses: assert
+    continue-on-error: true
+    with: { that: "fromJSON(secrets.PW) == 1" }
+  - name: a typo
+    uses: assert
+    continue-on-error: true
+    with: { that: "fromJSON(secrets.BAD).password == 1" }
+`,
+  );
+  const env = {
+    PW: 'hunter2-Secret-99-abcdefghijklmnop',
+    BAD: '{"user":"svc","password":hunter2-Secret-88}',
+  };
+  const json = join(dir, 'r.json');
+  const run = await runCli(['run', file, '--emulator', '--report-json', json], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /fromJSON\(\): not valid JSON/);
+  const channels: [string, string][] = [
+    ['stdout', run.stdout + run.stderr],
+    ['report', readFileSync(json, 'utf8')],
+  ];
+  for (const [channel, text] of channels)
+    for (const piece of ['hunter2', 'Secret-8', 'password":h'])
+      assert.ok(!text.includes(piece), `${channel} quotes the secret: ${piece}`);
+});
+
+test('a --var given to a var the file makes of a secret holds a secret: it is masked in every channel and in the journal', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'override.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Override
+vars:
+  pw: "\${{ secrets.PW }}"
+  note: "by \${{ vars.pw }}"
+steps:
+  - name: "V \${{ vars.pw }}"
+    uses: assert
+    with: { that: true }
+`,
+  );
+  const given = 'Gvar-given-on-cli';
+  const journal = join(dir, 'run.jsonl');
+  const json = join(dir, 'r.json');
+  const run = await runCli(
+    ['run', file, '--emulator', '--var', `pw=${given}`, '--journal', journal, '--report-json', json],
+    {
+      env: { PW: 'Gsecret-in-the-environment' },
+    },
+  );
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /V \*\*\*/);
+  const channels: [string, string][] = [
+    ['terminal', run.stdout + run.stderr],
+    ['journal', readFileSync(journal, 'utf8')],
+    ['report', readFileSync(json, 'utf8')],
+  ];
+  for (const [channel, text] of channels) assertClean(channel, text, [given]);
+});
