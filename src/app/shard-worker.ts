@@ -157,14 +157,14 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       throw new WorkerStopped(fault, reportOf({ end: { outcome: 'cancelled' }, ran, started: true }));
     });
     const report = reportOf(result);
-    report.rollout = await rolloutAtEnd(store, manifest, result.end);
     // Unread (its store failed), its reports are written all the same, cut short: not a success it cannot know.
+    const cut = () => reportOf({ ...result, end: { outcome: 'cancelled' } });
+    report.rollout = await rolloutAtEnd(store, manifest, result.end).catch((fault: unknown) => {
+      throw new WorkerStopped(fault, cut(), 'where the rollout stands at its end could not be read from the store');
+    });
     const failedEarlier =
       attempt > 1
-        ? await endedFailed(store, manifest, request.index, result, () => ({
-            ...reportOf({ ...result, end: { outcome: 'cancelled' } }),
-            rollout: report.rollout,
-          }))
+        ? await endedFailed(store, manifest, request.index, result, () => ({ ...cut(), rollout: report.rollout }))
         : [];
     // Its exit says a site of its index failed: so do its reports.
     if (failedEarlier.length > 0 && report.outcome === 'success') report.outcome = 'failure';
@@ -219,18 +219,17 @@ function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string
 /**
  * The rollout as the store's verdicts stood at the worker's end, for its report (report --merge of
  * the workers' files tells the rollout from the one that knew the most): where it halted, or the
- * wave a parked worker waits at; none when the store could not be read (the report is written all
- * the same).
+ * wave a parked worker waits at. A verdict or a log not there is a wave not decided or not begun;
+ * a store that fails at the read is its error (the caller writes the reports cut short, then says
+ * it): never a wave read as having no failure.
  */
 async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd): Promise<Report['rollout']> {
-  const verdicts = await readVerdicts(store, manifest).catch(() => undefined);
-  if (!verdicts) return null;
-  const rollout = rolloutOf(manifest, verdicts);
+  const rollout = rolloutOf(manifest, await readVerdicts(store, manifest));
   // Parked, or halted before the wave's verdict (its budget spent): the wave as this worker left it,
   // its failures those its log records.
   if ((end.outcome === 'parked' || end.outcome === 'halted') && !rollout.halted) {
-    const log = await new WaveLog(store, manifest.run, end.wave).read().catch(() => undefined);
-    const failed = manifest.waves[end.wave - 1]!.filter((s) => log?.failed.has(s));
+    const log = await new WaveLog(store, manifest.run, end.wave).read();
+    const failed = manifest.waves[end.wave - 1]!.filter((s) => log.failed.has(s));
     if (end.outcome === 'parked') rollout.parked = barrierParkOf(end, manifest.over);
     else rollout.halted = { wave: end.wave, reason: end.reason };
     standsAt(rollout, end.wave, end.outcome).failed = failed;
