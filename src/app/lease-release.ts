@@ -5,16 +5,18 @@
 // run named: its journal in the store (a fleet lease, a run's own lease), or, for a worker of a
 // sharded run (`RUN.shard-I`, whose holder is an attempt with no journal), the run's manifest. A
 // holder's pipeline that cannot be read (a runner lost before its first record, another checkout)
-// leaves the reason as given, said; a --pipeline FILE that cannot be read releases nothing.
+// leaves the reason as given, said; a --pipeline FILE that cannot be read releases nothing, and
+// neither does a store that fails as the holder's pipeline is looked for (STORE_FAILED): only a
+// manifest or a journal that is not there is read as absent.
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
 import { Masker } from '../runner/masker.ts';
-import { readManifest } from '../shard/manifest.ts';
+import { Manifest, readShardRecord, shardKeys } from '../shard/manifest.ts';
 import type { LeaseRecord } from '../store/lease.ts';
-import type { RunStore } from '../store/store.ts';
+import { StoreError, type RunStore } from '../store/store.ts';
 import { teachSecrets } from './journal-setup.ts';
 import { loadPipelineFile, parseVars } from './pipeline-input.ts';
 
@@ -51,6 +53,16 @@ export async function releaseMasker(request: ReleaseMasking): Promise<Masker> {
   try {
     await teach(await holderPipelineFile(request.store, request.name, runId, io.env));
   } catch (error) {
+    // The store failed: nothing is released (the reason is never kept unmasked on a store's fault).
+    if (error instanceof StoreError && error.code === 'STORE_FAILED')
+      throw new StoreError(
+        'STORE_FAILED',
+        `lease release: the pipeline of the lease's holder (run ${runId}) could not be read to mask its secrets in the reason: ${error.message}; nothing was released`,
+        {
+          hint: 'run it again once the store answers, or give --pipeline FILE (the pipeline the holder ran)',
+          cause: error,
+        },
+      );
     request.warn(
       `the reason is recorded as given: the pipeline of the lease's holder (run ${runId}) could not be read to mask its secrets in it (${(error as Error).message}); give --pipeline FILE`,
     );
@@ -66,7 +78,10 @@ async function holderPipelineFile(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string> {
   const worker = /^(.+)\.shard-\d+$/.exec(name);
-  const manifest = worker ? await readManifest(store, worker[1]!).catch(() => undefined) : undefined;
+  // Not there (no such sharded run: a lease named like a worker's that is not one): the holder's journal.
+  const manifest = worker
+    ? await readShardRecord(store, shardKeys(worker[1]!).manifest, Manifest, 'a manifest')
+    : undefined;
   if (manifest) return manifest.file;
   const { text } = await readStoredJournal(store, runId);
   return readJournal(text, `run ${runId}`, journalKey(env)).runs.at(-1)!.file;
