@@ -3,9 +3,9 @@
 // of its ttl, and released at the end, on failure and on SIGTERM. An expired lease is taken over
 // only once verify has read the previous holder's in-doubt calls from its journal in the store:
 // each applied or not applied, or an operator's --take-over --reason for those it cannot tell,
-// recorded in the lease as the takeover's evidence.
+// recorded in the lease as the takeover's evidence (a journal with no record: no call left).
 import { readJournal } from '../journal/read.ts';
-import { readStoredJournal } from '../journal/replica.ts';
+import { readSegments } from '../journal/replica.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { matrixValues, selects, type MatrixValue, type Selection } from '../pipeline/selection.ts';
@@ -64,7 +64,17 @@ async function verifyTakeover(
   let cannot: string[];
   let evidence: string[];
   try {
-    const { text } = await readStoredJournal(request.store, previous);
+    const { text } = await readSegments(request.store, previous);
+    // No record at all (no segment, or fences alone: it died at acquire, before its run record): a
+    // call's record is in the store before the call leaves, and its lease checked once that record
+    // is written, so it sent nothing. Only a journal read whole and found empty says so: a store
+    // that fails at the read is no proof (below).
+    if (text === '')
+      return {
+        evidence: [
+          `run ${previous} left no record in the store's journal: it sent nothing (a call's record is in the store before the call leaves)`,
+        ],
+      };
     const state = readJournal(text, `${request.store.url} run ${previous}`);
     if (inDoubtInstances(state).length === 0) return { evidence: [`run ${previous} left no call in doubt`] };
     const verified = await verifyJournal(state, {
