@@ -10,9 +10,17 @@ export interface ServerUrl {
   password: string | undefined;
 }
 
-/** The URL as it may be shown: its user part masked, up to the last @ of the authority (a password may hold one). */
+/**
+ * The user part of a URL as a person wrote it, up to its last @: a password may hold @ and / (one
+ * written as is, not %2F, makes the URL's authority end inside it), and a URL that does not parse
+ * has no authority to trust. What shownUrl hides and urlPassword reads; the store URL's rule too
+ * (store/store.ts, nameOfStore).
+ */
+const USER_PART = /^([A-Za-z][A-Za-z0-9+.-]*:\/*)([^]*)@/;
+
+/** The URL as it may be shown: everything from after its scheme up to its last @ masked (see USER_PART). */
 export function shownUrl(url: string): string {
-  return JSON.stringify(url.replace(/\/\/[^/]*@/, '//***@'));
+  return JSON.stringify(url.replace(USER_PART, '$1***@'));
 }
 
 /** What is wrong with `url` as a server's base URL, or undefined. */
@@ -25,7 +33,7 @@ export function serverUrlProblem(url: string): string | undefined {
     const port = /^https?:\/\/[^/:]+:(\d+)/.exec(url)?.[1];
     return port && Number(port) > 65535
       ? `${shownUrl(url)} has port ${port}; ports go up to 65535`
-      : `${shownUrl(url)} is not a URL`;
+      : `${shownUrl(url)} is not a URL${USER_PART.exec(url)?.[2]?.includes('/') ? ' (a / in its password is written %2F)' : ''}`;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return `${shownUrl(url)} is not an http:// or https:// URL`;
@@ -57,13 +65,28 @@ export function serverUrl(
   return { url: parsed.toString().replace(/\/$/, config.url.endsWith('/') ? '/' : ''), username, password };
 }
 
-/** The password a URL carries (scheme://user:PASSWORD@host), decoded; undefined for any other text. */
+/**
+ * The password a URL carries (scheme://user:PASSWORD@host), decoded; undefined for any other text.
+ * A URL that does not parse (a password holding a / as is, not %2F, ends its authority at a port
+ * that is none) has its password read up to its last @, as shownUrl hides it.
+ */
 export function urlPassword(text: string): string | undefined {
-  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(text)) return undefined;
+  let parsed: URL;
   try {
-    const { password } = new URL(text);
-    return password ? decodeURIComponent(password) : undefined;
+    parsed = new URL(text);
   } catch {
-    return undefined;
+    const login = /^[a-z][a-z0-9+.-]*:\/\/[^/@:\s]*:(\S+)@/i.exec(text)?.[1];
+    return login === undefined ? undefined : decoded(login);
+  }
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(text) || !parsed.password) return undefined;
+  return decoded(parsed.password);
+}
+
+/** A %-escaped text decoded; as written when its escapes are not UTF-8. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
