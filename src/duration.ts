@@ -8,6 +8,21 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** What a duration that becomes a timer is held to, for a message. */
 export const TIMER_LIMIT = 'at most 596h (2^31-1 ms, the longest a timer holds)';
 
+/**
+ * Waits `ms` with a clock's `sleep`, in waits of at most MAX_TIMER_MS each: a wait that may be
+ * longer than a timer holds (a bake, which park-after may let be waited: neither is held to 596h,
+ * since with a run store a longer one parks). One wait when it fits, as `sleep(ms)` itself.
+ */
+export async function sleepWhole(
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>,
+  ms: number,
+  signal: AbortSignal,
+): Promise<void> {
+  let left = ms;
+  for (; left > MAX_TIMER_MS; left -= MAX_TIMER_MS) await sleep(MAX_TIMER_MS, signal);
+  await sleep(left, signal);
+}
+
 /** Milliseconds of a duration, or undefined when the text is not one. */
 export function parseDuration(text: string): number | undefined {
   const value = text.trim();

@@ -7,7 +7,7 @@ import type { Rollout, Step } from '../pipeline/model.ts';
 import { undecidedDoubts, type StepRun, type WaveResult } from './result.ts';
 import { parkedAt, type OperatorDecision, type Park, type RolloutResult } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
-import { formatDuration } from '../duration.ts';
+import { formatDuration, sleepWhole } from '../duration.ts';
 import { bakeOf } from './waves.ts';
 
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
@@ -65,7 +65,7 @@ export async function bake(
   }
   if (!ctx.park || left <= ctx.park.afterMs) {
     ctx.tell.info(undefined, `wave ${wave.wave}: baking ${formatDuration(left)} before its analysis`);
-    await ctx.deps.sleep(left, ctx.deps.signal).catch(() => undefined);
+    await sleepWhole((ms, signal) => ctx.deps.sleep(ms, signal), left, ctx.deps.signal).catch(() => undefined);
     return undefined;
   }
   const park = bakePark(wave.wave, since, bakeMs, left, wave.values.length - wave.failed.length, wave.values.length);

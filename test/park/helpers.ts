@@ -73,11 +73,17 @@ ${step}
   );
   const storeUrl = `file://${store}`;
   const env = { PROD_TOKEN: 'prod-token' };
+  /** Each wait the runs asked of the clock (a timer's length), in order; the test's own advances of it are not among them. */
+  const waits: number[] = [];
+  const runClock = {
+    now: clock.now,
+    sleep: (ms: number, signal: AbortSignal) => (waits.push(ms), clock.sleep(ms, signal)),
+  };
   let reports = 0;
   /** `enginectl ARGS` on this fleet's clock, with a JSON report of its own. */
   const cli = async (args: string[]) => {
     const json = join(dir, `report-${++reports}.json`);
-    const r = await runCli(args[0] === 'run' ? [...args, '--report-json', json] : args, { env, clock });
+    const r = await runCli(args[0] === 'run' ? [...args, '--report-json', json] : args, { env, clock: runClock });
     const report = existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as Report) : undefined;
     return { ...r, report };
   };
@@ -102,7 +108,7 @@ ${step}
       );
   };
   const decide = (id: string, ...args: string[]) => cli(['decide', '--store', storeUrl, '--run', id, ...args]);
-  return { decide, clock, sites, url: running.url, dir, file, storeUrl, env, run, cli, applied, records, names };
+  return { decide, clock, waits, sites, url: running.url, dir, file, storeUrl, env, run, cli, applied, records, names };
 }
 
 export const runIdOf = (stdout: string) => /^run: (\S+) in /m.exec(stdout)?.[1];
