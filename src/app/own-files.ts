@@ -59,7 +59,9 @@ function places(path: string): string[] {
 export function checkOwnFiles(outputs: readonly NamedFile[], inputs: readonly NamedFile[]): void {
   // An output on the path of a directory another file is in: the report paths' check makes that
   // directory, and the output then fails after the run (`--junit out/x --html out/x/r.html`).
+  // (A directory already there is said to be one by the report paths' check.)
   for (const file of outputs) {
+    if (lstatOf(file.path)?.isDirectory()) continue;
     const inside = [...inputs, ...outputs].find((other) => other.path.startsWith(file.path + sep));
     if (inside)
       throw new UsageError(
