@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-var s=/(\d+)(ms|h|m|s)/g,u={ms:1,s:1e3,m:6e4,h:36e5},i=2**31-1,c="at most 596h (2^31-1 ms, the longest a timer holds)";function m(t){let n=t.trim();if(!/^(\d+(ms|h|m|s))+$/.test(n))return;let o=0;for(let[,r,e]of n.matchAll(s))o+=Number(r)*u[e];return o}function a(t){if(t<1e3)return`${Math.round(t)}ms`;if(t<6e4)return`${(t/1e3).toFixed(t%1e3===0?0:1)}s`;let n=Math.round(t/1e3),o=Math.floor(n/3600),r=Math.floor(n%3600/60),e=n%60;return[o?`${o}h`:"",r?`${r}m`:"",e?`${e}s`:""].join("")||"0s"}export{i as a,c as b,m as c,a as d};
