@@ -2,6 +2,7 @@
 // white space. Credentials written in its user part (https://user:pass@host) are the server's
 // Basic credentials when it has no username of its own; given both ways, it is refused.
 import { UsageError } from '../errors.ts';
+import { hideUrlLogins } from './url-logins.ts';
 
 export interface ServerUrl {
   /** The URL without its user part. */
@@ -10,17 +11,9 @@ export interface ServerUrl {
   password: string | undefined;
 }
 
-/**
- * The user part of a URL as a person wrote it, up to its last @: a password may hold @ and / (one
- * written as is, not %2F, makes the URL's authority end inside it), and a URL that does not parse
- * has no authority to trust. What shownUrl hides and urlPassword reads; the store URL's rule too
- * (store/store.ts, nameOfStore).
- */
-const USER_PART = /^([A-Za-z][A-Za-z0-9+.-]*:\/*)([^]*)@/;
-
-/** The URL as it may be shown: everything from after its scheme up to its last @ masked (see USER_PART). */
+/** The URL as it may be shown: its user part masked, up to the furthest @ its password may end at (url-logins.ts). */
 export function shownUrl(url: string): string {
-  return JSON.stringify(url.replace(USER_PART, '$1***@'));
+  return JSON.stringify(hideUrlLogins(url));
 }
 
 /** What is wrong with `url` as a server's base URL, or undefined. */
@@ -33,7 +26,7 @@ export function serverUrlProblem(url: string): string | undefined {
     const port = /^https?:\/\/[^/:]+:(\d+)/.exec(url)?.[1];
     return port && Number(port) > 65535
       ? `${shownUrl(url)} has port ${port}; ports go up to 65535`
-      : `${shownUrl(url)} is not a URL${USER_PART.exec(url)?.[2]?.includes('/') ? ' (a / in its password is written %2F)' : ''}`;
+      : `${shownUrl(url)} is not a URL`;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return `${shownUrl(url)} is not an http:// or https:// URL`;
@@ -63,30 +56,4 @@ export function serverUrl(
   parsed.username = '';
   parsed.password = '';
   return { url: parsed.toString().replace(/\/$/, config.url.endsWith('/') ? '/' : ''), username, password };
-}
-
-/**
- * The password a URL carries (scheme://user:PASSWORD@host), decoded; undefined for any other text.
- * A URL that does not parse (a password holding a / as is, not %2F, ends its authority at a port
- * that is none) has its password read up to its last @, as shownUrl hides it.
- */
-export function urlPassword(text: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(text);
-  } catch {
-    const login = /^[a-z][a-z0-9+.-]*:\/\/[^/@:\s]*:(\S+)@/i.exec(text)?.[1];
-    return login === undefined ? undefined : decoded(login);
-  }
-  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i.test(text) || !parsed.password) return undefined;
-  return decoded(parsed.password);
-}
-
-/** A %-escaped text decoded; as written when its escapes are not UTF-8. */
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

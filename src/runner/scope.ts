@@ -18,7 +18,7 @@ import { registerInputSecrets } from './declared-secrets.ts';
 import { fileMasker, plainRecord } from './file-secrets.ts';
 import type { Masker } from './masker.ts';
 import { learnServerUrl } from './server-url-secrets.ts';
-import { urlPassword } from '../api/server-url.ts';
+import { urlPasswords } from '../api/url-logins.ts';
 
 export interface ResolvedServer {
   name: string;
@@ -98,10 +98,8 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
   for (const [name, value] of Object.entries(secrets)) masker.add(value as string, `secrets.${name}`);
   const envContext = plainRecord(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   // A URL with a password in it (postgres://app:PASSWORD@db/app), under any name, is shown without it.
-  for (const [name, value] of Object.entries(envContext)) {
-    const password = urlPassword(value as string);
-    if (password) masker.add(password, `env.${name}`);
-  }
+  for (const [name, value] of Object.entries(envContext))
+    for (const password of urlPasswords(value as string)) masker.add(password, `env.${name}`);
 
   const vars: Record<string, unknown> = Object.create(null);
   const secretVars = new Set<string>();
