@@ -7,15 +7,20 @@
 // part only (`http://${{ secrets.PROD_HOST }}`) is taught as the host with and without its port
 // (`prod-db.example.com`, as a TLS error names it): "on http://***"; a secret in the path only as
 // the path, the host, which names no secret, left as it is.
+import { urlPasswords } from '../api/url-logins.ts';
 import { MASK } from '../text/mask.ts';
 import { MIN_LENGTH, type Masker } from './masker.ts';
 
-/** The user part of a URL (`//user:password@`), up to the last @ of its authority. */
+/** The user part of a URL the parser read (`//user:password@`), up to the last @ of its authority. */
 const USER_PART = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i;
 
 /** Teaches `masker` the secrets of a server's resolved URL (see above); `name` names it in a warning. */
 export function learnServerUrl(url: string | undefined, masker: Masker, name: string): void {
   if (!url) return;
+  // Every password its user part may hold, found as leniently as in any text (api/url-logins.ts):
+  // a URL the parser refuses is refused by the client too, named with its login hidden, but a
+  // message or a finding may still quote it.
+  for (const password of urlPasswords(url)) masker.add(password, name);
   let parsed: URL;
   try {
     parsed = new URL(url);

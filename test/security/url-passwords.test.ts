@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ExitCode } from '../../src/errors.ts';
 import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
 import { assertClean } from '../helpers/secrets.ts';
 
 /** What the CLI registered with ::add-mask:: (a command's value escapes `%`, CR and LF). */
@@ -153,4 +154,32 @@ test('a long value with many @ after a URL password: the password is shown by no
     ['r.json', readFileSync(json, 'utf8')],
   ])
     assert.ok(!text!.includes('pa#ss-Word-40'), `${channel} shows the password`);
+});
+
+test("a run's journal hashes its file with a server URL's password masked, though the URL does not parse or parses with another password: no hash is an offline check of it", async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-url-hash-'));
+  const file = join(dir, 'p.yml');
+  // `other` resolves to a URL no parser reads (`#`); `third` parses as password `pa` at host `ss`.
+  const text = `version: 1
+name: Hashes
+vars: { host: s.example.com }
+servers:
+  main: { url: "\${{ env.ENGINE_URL }}", username: "\${{ env.ENGINE_USERNAME }}", password: "\${{ secrets.ENGINE_PASSWORD }}" }
+  other: { url: "https://deploy:pa#ss-Word-60@\${{ vars.host }}" }
+  third: { url: "https://deploy:pa@ss/Word-61@s.example.com" }
+steps:
+  - uses: monitoring/engines
+    server: main
+`;
+  writeFileSync(file, text);
+  const journal = join(dir, 'run.journal.jsonl');
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const r = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const { fileHash } = await import('../../src/journal/hashing.ts');
+  const run = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!) as { salt: string; files: { hash: string }[] };
+  const masked = text.replace('pa#ss-Word-60', '***').replace('pa@ss/Word-61', '***');
+  assert.notEqual(run.files[0]!.hash, fileHash(run.salt, text), 'the hash is an offline check of the passwords');
+  assert.equal(run.files[0]!.hash, fileHash(run.salt, masked));
 });
