@@ -91,7 +91,18 @@ function create(ctx: RouteContext, classKey: number, req: EmuRequest) {
   refuseLogWrites(ctx, cls);
   delete fields.iclass;
   delete fields.iversion;
-  const problems = fieldProblems(ctx.state, cls, fields);
+  const { ikey: givenKey, ...rest } = fields;
+  // The key is an integer, null never (api 2.1: Required): left out, one is given.
+  const problems =
+    givenKey === undefined || Number.isInteger(givenKey)
+      ? []
+      : [
+          {
+            field: 'ikey',
+            message: `ikey must be an integer key (or left out to have one given), got ${JSON.stringify(givenKey)}`,
+          },
+        ];
+  problems.push(...fieldProblems(ctx.state, cls, rest));
   const missing = requiredOf(ctx.state, cls).filter(
     (f) => f !== 'iclass' && f !== 'ikey' && (fields[f] === undefined || fields[f] === null),
   );
