@@ -33,6 +33,9 @@ export class EngineView {
   /** An Engine as monitoring shows it at `now`. */
   of(engine: EngineRecord, now: number): Shown {
     const held = this.held.get(engine.instanceId);
-    return held && now < held.until ? { version: held.version, startedAt: held.startedAt } : engine;
+    // Only the two fields: the whole record would bring the emulator's own controls (reporting) into the answer.
+    return held && now < held.until
+      ? { version: held.version, startedAt: held.startedAt }
+      : { version: engine.version, startedAt: engine.startedAt };
   }
 }
