@@ -128,7 +128,7 @@ function user(ikey: number, iname: string, ifullname: string, extra: Record<stri
 
 function engine(
   now: number,
-  instanceId: string,
+  [instanceId, name]: readonly [string, string],
   mainDatabase: string,
   hostName: string,
   reporting = true,
@@ -137,7 +137,8 @@ function engine(
   const startedAt = now - 3 * DAY;
   return {
     instanceId,
-    name: instanceId,
+    // Not the instanceId nor the host name (api 2.7 has three fields): a client that takes one for another fails here.
+    name,
     version,
     mainDatabase,
     reporting,
@@ -380,11 +381,11 @@ export function sampleState(now: number): EmulatorState {
     ],
     licenser: { key: 7001, licenseVersion: 3 },
     engines: [
-      engine(now, 'eng-main-01', 'MAIN', 'main-app-01', true, '26.11.0'),
-      engine(now, 'eng-prod-01', 'PROD', 'prod-app-01'),
-      engine(now, 'eng-prod-02', 'PROD', 'prod-app-02'),
-      engine(now, 'eng-stg-01', 'STAGING', 'stg-app-01'),
-      engine(now, 'eng-prod-old', 'PROD', 'prod-app-old', false),
+      engine(now, ['eng-main-01', 'main-engine-1'], 'MAIN', 'main-app-01', true, '26.11.0'),
+      engine(now, ['eng-prod-01', 'prod-engine-1'], 'PROD', 'prod-app-01'),
+      engine(now, ['eng-prod-02', 'prod-engine-2'], 'PROD', 'prod-app-02'),
+      engine(now, ['eng-stg-01', 'stg-engine-1'], 'STAGING', 'stg-app-01'),
+      engine(now, ['eng-prod-old', 'prod-engine-old'], 'PROD', 'prod-app-old', false),
     ],
     sessions: [
       session(now, 'sess-1001', 'eng-prod-01', 'jdoe', 2001),

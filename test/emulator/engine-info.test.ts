@@ -54,3 +54,21 @@ test('EngineInfo answers hold only the fields of api 2.7: no "reporting", on the
     assert.deepEqual(extra, [], `${String(info.instanceId)} answers fields api 2.7 does not name`);
   }
 });
+
+test("every sample Engine's name is not its instanceId nor its host name; engines/{engineId} takes the instanceId only", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const engines = emulator.state.engines;
+  assert.ok(engines.length > 1);
+  for (const engine of engines) {
+    const { instanceId, name, hostName } = engine as Record<string, unknown>;
+    assert.equal(typeof name, 'string');
+    assert.notEqual(name, instanceId, `${String(instanceId)}: name and instanceId are separate fields (api 2.7)`);
+    assert.notEqual(name, hostName, `${String(instanceId)}: name and hostName are separate fields (api 2.7)`);
+    assert.equal((await get(url, `/engines/${encodeURIComponent(String(instanceId))}`)).status, 200);
+    for (const path of ['', '/sessions', '/alerts']) {
+      const byName = await get(url, `/engines/${encodeURIComponent(String(name))}${path}`);
+      assert.equal(byName.status, 404, `engines/{name}${path} of ${String(instanceId)}`);
+    }
+  }
+  assert.equal(new Set(engines.map((e) => e.name)).size, engines.length, 'names are distinct');
+});
