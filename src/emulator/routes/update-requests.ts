@@ -81,13 +81,16 @@ export function failure(kind: Kind, body: Body, code: string, message: string, w
 /** The target database, authenticated as the body says (the token wins over user and password). */
 export function connect(ctx: RouteContext, body: Body): { db: TargetDatabase } | { code: string; message: string } {
   const { state } = ctx;
-  if (body.sourceServer && (body.sourceServer !== state.source.server || body.sourceDBName !== state.source.database)) {
+  // Each source field is optional (api 2.12); a part not named is that of the database the API runs on, the source when none is given.
+  const sourceServer = body.sourceServer || state.source.server;
+  const sourceDBName = body.sourceDBName || state.source.database;
+  if (sourceServer !== state.source.server || sourceDBName !== state.source.database) {
     return {
       code: 'source_unreachable',
-      message: `source database ${body.sourceDBName} on ${body.sourceServer} cannot be reached`,
+      message: `source database ${sourceDBName} on ${sourceServer} cannot be reached`,
     };
   }
-  // A source named comes with its credentials (the body's schema): checked as the target's are, the token first (api 5.3).
+  // Source credentials are optional (api 5.3: "and optionally source"); when given, checked as the target's are, the token first.
   if (body.sourceAuthToken || body.sourceUserName || body.sourcePassword) {
     const { source } = state;
     const ok = body.sourceAuthToken
