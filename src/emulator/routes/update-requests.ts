@@ -2,7 +2,12 @@
 // authenticated, the options echoed without credentials, and the empty and failed result shapes
 // (enterprise-api.md 4.4, 2.12 to 2.14).
 import type { z } from 'zod';
-import { SystemUpdateOptions, VfsUpdateOptions } from '../../api/schemas/devops.ts';
+import {
+  SYSTEM_UPDATE_FLAGS,
+  SystemUpdateOptions,
+  VFS_UPDATE_FLAGS,
+  VfsUpdateOptions,
+} from '../../api/schemas/devops.ts';
 import type { RouteContext } from '../context.ts';
 import { badRequest, json, jsonBody, type EmuRequest } from '../http.ts';
 import type { TargetDatabase } from '../state.ts';
@@ -15,18 +20,48 @@ const CREDENTIALS = [
   'targetAuthToken',
   'targetUserName',
   'targetPassword',
-  'sourceAuthToken',
   'sourceUserName',
   'sourcePassword',
-];
+  'sourceAuthToken',
+] as const;
 
 export type Body = z.infer<typeof SystemUpdateOptions> & { files?: number[]; directories?: unknown[] };
 export type Kind = ReportInput['kind'];
 
-/** The options as the result echoes them: credential fields as empty strings. */
-export function echoOptions(body: Record<string, unknown>) {
-  const options: Record<string, unknown> = { onlineIndexDrop: null, onlineIndexCreation: null, ...body };
-  for (const field of CREDENTIALS) if (field in options) options[field] = '';
+/**
+ * Every option of the kind's body (api 2.12, 2.13) at its default as the samples show it: the
+ * booleans false, the credential fields empty strings, onlineIndexDrop and onlineIndexCreation
+ * null. The other defaults are not shown: null, the value of a field not given.
+ */
+function defaults(kind: Kind): Record<string, unknown> {
+  const flags: readonly string[] = kind === 'System' ? SYSTEM_UPDATE_FLAGS : VFS_UPDATE_FLAGS;
+  return {
+    targetDBName: null,
+    targetServer: null,
+    targetAuthToken: '',
+    targetUserName: '',
+    targetPassword: '',
+    sourceServer: null,
+    sourceDBName: null,
+    sourceUserName: '',
+    sourcePassword: '',
+    sourceAuthToken: '',
+    recipients: null,
+    messageComplement: null,
+    trackingId: null,
+    updateType: null,
+    ...(kind === 'System' ? { products: null } : {}),
+    ...Object.fromEntries(flags.map((f) => [f, false])),
+    onlineIndexDrop: null,
+    onlineIndexCreation: null,
+    ...(kind === 'VFS' ? { files: null, directories: null } : {}),
+  };
+}
+
+/** The options as the result echoes them (api 2.14): every option of the kind, credential fields as empty strings. */
+export function echoOptions(kind: Kind, body: Record<string, unknown>) {
+  const options: Record<string, unknown> = { ...defaults(kind), ...body };
+  for (const field of CREDENTIALS) options[field] = '';
   return options;
 }
 
@@ -35,9 +70,9 @@ export function versionInfo(db: TargetDatabase) {
   return { client: { ...db.application }, server: { major, minor, name: db.engine } };
 }
 
-export function emptyResult(body: Record<string, unknown>) {
+export function emptyResult(kind: Kind, body: Record<string, unknown>) {
   return {
-    options: echoOptions(body),
+    options: echoOptions(kind, body),
     versions: [] as number[],
     report: '',
     success: false,
@@ -65,7 +100,7 @@ export function emptyResult(body: Record<string, unknown>) {
 }
 
 export function failure(kind: Kind, body: Body, code: string, message: string, withSummary: boolean) {
-  const result = emptyResult(body);
+  const result = emptyResult(kind, body);
   result.errors.push({ code, message });
   result.report = renderUpdateReport({
     kind,

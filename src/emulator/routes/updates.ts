@@ -23,7 +23,7 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
   if (!('db' in target)) return failure('System', body, target.code, target.message, false);
   const { db } = target;
   const before = { application: db.application.name, engine: db.engine, schema: db.schemaVersion };
-  const result = emptyResult(body);
+  const result = emptyResult('System', body);
   const release = state.release;
   const pending = body.disableDatabaseSchemaUpdate ? [] : release.schemaVersions.filter((v) => v > db.schemaVersion);
   if (pending.length > 0) db.schemaVersion = pending[pending.length - 1]!;
@@ -137,7 +137,7 @@ function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
   if (!('db' in target)) return failure('VFS', body, target.code, target.message, true);
   const { db } = target;
   const startedAt = ctx.now();
-  const result = emptyResult(body);
+  const result = emptyResult('VFS', body);
   const dirs = (body.directories ?? []) as string[];
   const selected = state.release.vfsFiles.filter(
     (f) => body.files?.includes(f.key) || dirs.some((d) => f.path.startsWith(d.endsWith('/') ? d : `${d}/`)),
