@@ -15,7 +15,11 @@ async function update(url: string, kind: 'system' | 'vfs', body: unknown) {
     body: JSON.stringify(body),
   });
   assert.equal(res.status, 200, `${kind}: ${JSON.stringify(body)}`);
-  return (await res.json()) as Record<string, unknown> & { options: Record<string, unknown> };
+  return (await res.json()) as Record<string, unknown> & {
+    success: boolean;
+    options: Record<string, unknown>;
+    stats: Record<string, unknown>;
+  };
 }
 
 const CONNECTION = {
@@ -75,4 +79,22 @@ test('a vfs update echoes every option of api 2.13, succeeded or failed, with th
   const failed = await update(url, 'vfs', { ...body, files: [4242] });
   assert.equal(failed.success, false);
   assert.deepEqual(failed.options, { ...expected, files: [4242] });
+});
+
+test('a failed vfs result carries startedAt and finishedAt in its stats, as a succeeded one does (api 2.14)', async (t) => {
+  const at = Date.parse('2026-03-10T05:00:00Z');
+  const { url } = await startEmulator(t, { now: () => at });
+  for (const body of [
+    { ...prod, files: [1001] },
+    { ...prod, files: [4242] },
+    { ...prod, targetAuthToken: 'stolen', files: [1001] },
+    { ...prod, targetDBName: 'NOWHERE', files: [1001] },
+  ]) {
+    const result = await update(url, 'vfs', body);
+    assert.deepEqual(
+      [result.stats.startedAt, result.stats.finishedAt],
+      [at, at],
+      `${JSON.stringify(body)} (success ${result.success})`,
+    );
+  }
 });

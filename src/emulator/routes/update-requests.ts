@@ -99,18 +99,30 @@ export function emptyResult(kind: Kind, body: Record<string, unknown>) {
   };
 }
 
-export function failure(kind: Kind, body: Body, code: string, message: string, withSummary: boolean) {
+/**
+ * A result with success false. A vfs result also has its summary and, in its stats, when it
+ * started (`startedAt`, the request's arrival) and finished (now), as a succeeded one has (api 2.14).
+ */
+export function failure(
+  ctx: RouteContext,
+  kind: Kind,
+  body: Body,
+  failed: { code: string; message: string },
+  startedAt = ctx.now(),
+) {
   const result = emptyResult(kind, body);
-  result.errors.push({ code, message });
+  result.errors.push(failed);
   result.report = renderUpdateReport({
     kind,
     database: body.targetDBName,
     server: body.targetServer,
     success: false,
     trackingId: body.trackingId,
-    sections: [{ title: 'Errors', lines: [`- ${message}`] }],
+    sections: [{ title: 'Errors', lines: [`- ${failed.message}`] }],
   });
-  return json(200, withSummary ? { ...result, summary: `${kind} update failed: ${message}` } : result);
+  if (kind === 'System') return json(200, result);
+  const stats = { ...result.stats, startedAt, finishedAt: ctx.now() };
+  return json(200, { ...result, stats, summary: `${kind} update failed: ${failed.message}` });
 }
 
 /** The target database, authenticated as the body says (the token wins over user and password). */

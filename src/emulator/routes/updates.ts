@@ -20,7 +20,7 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
     );
   }
   const target = connect(ctx, body);
-  if (!('db' in target)) return failure('System', body, target.code, target.message, false);
+  if (!('db' in target)) return failure(ctx, 'System', body, target);
   const { db } = target;
   const before = { application: db.application.name, engine: db.engine, schema: db.schemaVersion };
   const result = emptyResult('System', body);
@@ -109,6 +109,7 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
 }
 
 function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
+  const startedAt = ctx.now();
   const body = parse(VfsUpdateOptions, req);
   const badDirs = (body.directories ?? [])
     .map((d, i) => ({ d, i }))
@@ -125,18 +126,12 @@ function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
   const { state } = ctx;
   const missing = (body.files ?? []).filter((k) => !state.release.vfsFiles.some((f) => f.key === k));
   if (missing.length > 0) {
-    return failure(
-      'VFS',
-      body,
-      'vfs_file_not_found',
-      `the source has no vfs file with key ${missing.join(', ')}`,
-      true,
-    );
+    const message = `the source has no vfs file with key ${missing.join(', ')}`;
+    return failure(ctx, 'VFS', body, { code: 'vfs_file_not_found', message }, startedAt);
   }
   const target = connect(ctx, body);
-  if (!('db' in target)) return failure('VFS', body, target.code, target.message, true);
+  if (!('db' in target)) return failure(ctx, 'VFS', body, target, startedAt);
   const { db } = target;
-  const startedAt = ctx.now();
   const result = emptyResult('VFS', body);
   const dirs = (body.directories ?? []) as string[];
   const selected = state.release.vfsFiles.filter(
