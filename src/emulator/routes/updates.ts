@@ -146,10 +146,12 @@ function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
   const counts = { inserted: 0, updated: 0, unchanged: 0 };
   for (const file of selected) {
     const before = db.vfsFiles[String(file.key)];
-    const op = before === undefined ? 'inserted' : before < file.version ? 'updated' : 'unchanged';
+    // The target gets the source's file (api 4.4: "updates or inserts vfs files on the target"): one at
+    // another version, newer too, is updated to the source's; one already at the source's is unchanged.
+    const op = before === undefined ? 'inserted' : before !== file.version ? 'updated' : 'unchanged';
     counts[op] += 1;
-    if (op !== 'unchanged') db.vfsFiles[String(file.key)] = file.version;
-    rows.push([file.key, file.path, before ?? '-', op === 'unchanged' ? before! : file.version, op]);
+    db.vfsFiles[String(file.key)] = file.version;
+    rows.push([file.key, file.path, before ?? '-', file.version, op]);
   }
   result.success = true;
   result.targetDatabaseVersionInfo = versionInfo(db);
