@@ -65,7 +65,8 @@ export const LicenseRequestItem = z.lazy(() =>
 export const LicenseCreateRequest = z.lazy(() =>
   z.strictObject({
     licenserKey: z.number().optional(),
-    licenseVersion: z.number().optional(),
+    // "Optional; when empty the most current licensing version is used" (4.2): absent, null or "".
+    licenseVersion: z.union([z.number(), z.null(), z.literal('')]).optional(),
     licenseeId: z.string().min(1),
     licenseeName: z.string().min(1),
     expiration: isoDate,

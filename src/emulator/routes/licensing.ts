@@ -22,13 +22,22 @@ function create(ctx: RouteContext, req: EmuRequest) {
   const parsed = LicenseCreateRequest.safeParse(jsonBody(req), { reportInput: true });
   if (!parsed.success) throw badRequest('the license request is not valid', zodProblems(parsed.error));
   const body = parsed.data;
-  const licenseVersion = body.licenseVersion ?? ctx.state.licenser.licenseVersion;
-  if (licenseVersion < 1 || licenseVersion > ctx.state.licenser.licenseVersion) {
-    throw badRequest(
-      `licenseVersion ${licenseVersion} is not known; the current licensing version is ${ctx.state.licenser.licenseVersion}`,
-      [{ field: 'licenseVersion', message: `must be between 1 and ${ctx.state.licenser.licenseVersion}` }],
-    );
-  }
+  const current = ctx.state.licenser.licenseVersion;
+  // Empty (absent, null or ""): the most current version (api 4.2). The versions are the integers 1 to the current one.
+  const licenseVersion = body.licenseVersion === '' ? current : (body.licenseVersion ?? current);
+  const keyProblems: { field: string; message: string }[] = [];
+  if (!Number.isInteger(licenseVersion) || licenseVersion < 1 || licenseVersion > current)
+    keyProblems.push({
+      field: 'licenseVersion',
+      message: `licenseVersion ${licenseVersion} is not a licensing version: the versions are the integers 1 to ${current} (the current one, used when licenseVersion is empty)`,
+    });
+  // The key of a License's licenser is an integer (api 2.4), as the licenses this code adds hold it.
+  if (body.licenserKey !== undefined && !Number.isInteger(body.licenserKey))
+    keyProblems.push({
+      field: 'licenserKey',
+      message: `licenserKey must be an integer key (api 2.4), got ${body.licenserKey}`,
+    });
+  if (keyProblems.length > 0) throw badRequest('the license request is not valid', keyProblems);
   const problems: { field: string; message: string }[] = [];
   const licenses = body.licenses.map((item, i) => {
     const prod = ctx.state.products.find((p) => p.key === item.productKey);
