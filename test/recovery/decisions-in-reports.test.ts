@@ -137,7 +137,7 @@ steps:
   const journal = join(dir, 'run.journal.jsonl');
   const r = await runCli(['run', file, '--journal', journal, '--var', 'note=admin'], { env });
   assert.equal(r.code, 1, 'the emulator refuses the token: the journal is written all the same');
-  const { keyedHash, valuesHash } = await import('../../src/journal/hashing.ts');
+  const { fileHash, keyedHash, valuesHash } = await import('../../src/journal/hashing.ts');
   const { valuesHashPlain } = await import('../../src/app/plain-hash.ts');
   const written = readFileSync(journal, 'utf8');
   const run = JSON.parse(written.split('\n')[0]!) as {
@@ -146,10 +146,17 @@ steps:
     varsHash: string;
     vars: Record<string, unknown>;
   };
-  assert.notEqual(
+  // In either form a journal hashes a file (version 3's, and the text's own before it).
+  for (const hash of [fileHash(run.salt, text), keyedHash(run.salt, text)])
+    assert.notEqual(
+      run.files[0]!.hash,
+      hash,
+      'the salt beside the hash would let a dictionary test the literal password',
+    );
+  assert.equal(
     run.files[0]!.hash,
-    keyedHash(run.salt, text),
-    'the salt beside the hash would let a dictionary test the literal password',
+    fileHash(run.salt, text.replace('Hunter2-literal', '***')),
+    'the hash of the masked text',
   );
   assert.equal(written.includes('Hunter2-literal'), false);
   assert.notEqual(run.vars.note, 'admin', "a var holding a secret (the server's password) is masked");
