@@ -13,6 +13,8 @@ import type { Value } from './values.ts';
 export interface SecretSink {
   /** The vars that hold a secret (they read one): reading them is reading a secret. */
   readonly vars: ReadonlySet<string>;
+  /** The environment variables that are secrets (the file reads them as secrets.NAME): env.NAME is one too. */
+  readonly env: ReadonlySet<string>;
   /** Hears a value computed from a secret (`expression`: its text, to name it in a warning). */
   learn(value: Value, expression: string): void;
 }
@@ -28,24 +30,49 @@ export function secretSinkOf(contexts: object): SecretSink | undefined {
   return (contexts as { [SECRET_SINK]?: SecretSink })[SECRET_SINK];
 }
 
-const readsOf = new WeakMap<Node, { secrets: boolean; vars: string[] }>();
+/** What an expression reads of vars and env: the names, and whether it reads one it cannot name (`vars[x]`, `toJSON(env)`). */
+interface Reads {
+  secrets: boolean;
+  vars: string[];
+  anyVar: boolean;
+  env: string[];
+  anyEnv: boolean;
+}
+
+const readsOf = new WeakMap<Node, Reads>();
+
+const NONE: Reads = { secrets: false, vars: [], anyVar: false, env: [], anyEnv: false };
 
 /**
- * Whether the expression computes a value from a secret: it reads `secrets`, or a var that holds
- * one, and is more than a name of one (`secrets.X`, `vars.pw`: learnt as themselves already).
+ * Whether the expression computes a value from a secret: it reads `secrets`, a var that holds one
+ * or an environment variable that is one (or vars or env by a name it computes, when any is), and
+ * is more than a name of one (`secrets.X`, `vars.pw`: learnt as themselves already).
  */
 export function readsSecret(node: Node, sink: SecretSink): boolean {
   let reads = readsOf.get(node);
   if (!reads) {
     const refs = references(node);
-    const named = namesOne(node, 0);
-    reads = {
-      secrets: !named && refs.some((r) => r.path[0] === 'secrets'),
-      vars: named ? [] : refs.flatMap((r) => (r.path[0] === 'vars' && r.path[1] !== undefined ? [r.path[1]] : [])),
-    };
+    const named = (context: string) =>
+      refs.flatMap((r) => (r.path[0] === context && r.path[1] !== undefined ? [r.path[1]] : []));
+    const unnamed = (context: string) => refs.some((r) => r.path[0] === context && r.path[1] === undefined);
+    reads = namesOne(node, 0)
+      ? NONE
+      : {
+          secrets: refs.some((r) => r.path[0] === 'secrets'),
+          vars: named('vars'),
+          anyVar: unnamed('vars'),
+          env: named('env'),
+          anyEnv: unnamed('env'),
+        };
     readsOf.set(node, reads);
   }
-  return reads.secrets || reads.vars.some((name) => sink.vars.has(name));
+  return (
+    reads.secrets ||
+    reads.vars.some((name) => sink.vars.has(name)) ||
+    (reads.anyVar && sink.vars.size > 0) ||
+    reads.env.some((name) => sink.env.has(name)) ||
+    (reads.anyEnv && sink.env.size > 0)
+  );
 }
 
 /** Whether `node` names a value of a context by literal names (`secrets.X`, `vars['pw'].y`), not a whole context. */

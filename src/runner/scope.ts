@@ -129,6 +129,7 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     { env: envContext, secrets, vars, pipeline: { name } },
     {
       vars: secretVars,
+      env: new Set(pipeline.secrets),
       learn: (value, expression) => registerStrings(value, masker, `the value of \${{ ${expression} }}`),
     },
   );

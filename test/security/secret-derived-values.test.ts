@@ -163,3 +163,43 @@ steps:
   ];
   for (const [channel, text] of channels) assertClean(channel, text, [given]);
 });
+
+test('a value computed from a secret read through env.NAME, or from a secret var named by a computed index, is masked; a var read by a computed index when no var holds a secret is not', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'indirect.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Indirect
+vars:
+  creds: "\${{ secrets.CREDS }}"
+  which: creds
+steps:
+  - name: "E \${{ fromJSON(env.CREDS).password }} V \${{ fromJSON(vars[vars.which]).user }}"
+    uses: assert
+    with: { that: "secrets.CREDS != ''" }
+`,
+  );
+  const run = await runCli(['run', file, '--emulator'], { env: { CREDS: ENV.CREDS } });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assertClean('terminal', run.stdout + run.stderr, [PASSWORD, USER]);
+  assert.match(run.stdout, /E \*\*\* V \*\*\*/);
+  // Data stays data: no var holds a secret, and a list read by a computed index is shown.
+  const plain = join(dir, 'plain.yml');
+  writeFileSync(
+    plain,
+    `version: 1
+name: Plain
+vars:
+  sites: [site-east-0001, site-west-0002]
+  which: sites
+steps:
+  - name: "P \${{ vars[vars.which][1] }} \${{ join(vars.sites, '+') }}"
+    uses: assert
+    with: { that: "secrets.CREDS != ''" }
+`,
+  );
+  const shown = await runCli(['run', plain, '--emulator'], { env: { CREDS: ENV.CREDS } });
+  assert.equal(shown.code, 0, shown.stdout + shown.stderr);
+  assert.match(shown.stdout, /P site-west-0002 site-east-0001\+site-west-0002/);
+});
