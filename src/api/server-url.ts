@@ -2,7 +2,7 @@
 // white space. Credentials written in its user part (https://user:pass@host) are the server's
 // Basic credentials when it has no username of its own; given both ways, it is refused.
 import { UsageError } from '../errors.ts';
-import { hideUrlLogins } from './url-logins.ts';
+import { hideUrlLogins, urlPasswords } from './url-logins.ts';
 
 export interface ServerUrl {
   /** The URL without its user part. */
@@ -26,7 +26,7 @@ export function serverUrlProblem(url: string): string | undefined {
     const port = /^https?:\/\/[^/:]+:(\d+)/.exec(url)?.[1];
     return port && Number(port) > 65535
       ? `${shownUrl(url)} has port ${port}; ports go up to 65535`
-      : `${shownUrl(url)} is not a URL`;
+      : `${shownUrl(url)} is not a URL${urlPasswords(url).some((p) => p.includes('/')) ? ' (a / in its password is written %2F)' : ''}`;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return `${shownUrl(url)} is not an http:// or https:// URL`;
