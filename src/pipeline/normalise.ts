@@ -20,6 +20,7 @@ import type { StepType } from '../steps/types.ts';
 import { didYouMean } from './diagnostics.ts';
 import type { Pipeline, Rollout, ServerDef, Step, TargetSpec, WaveSpec } from './model.ts';
 import type { PipelineFile } from './schema.ts';
+import { RETRY_BACKOFF, RETRY_DELAY_MS } from './schema.ts';
 import type { SemanticOptions } from './semantics.ts';
 import { DEFAULT_SERVER } from './servers-check.ts';
 import { scheduleSpecOf } from './schedule-spec.ts';
@@ -147,8 +148,8 @@ export function normalise(
       retry: retry
         ? {
             attempts: retry.attempts,
-            delayMs: retry.delay ? parseDuration(retry.delay)! : 10_000,
-            backoff: retry.backoff ?? 2,
+            delayMs: retry.delay ? parseDuration(retry.delay)! : RETRY_DELAY_MS,
+            backoff: retry.backoff ?? RETRY_BACKOFF,
             inDoubt: retry['in-doubt'] ?? 'stop',
           }
         : undefined,

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { parseSize } from '../size.ts';
 import { durationString, timerDuration } from '../steps/inputs.ts';
-import { parseDuration } from '../duration.ts';
+import { formatDuration, MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import { STEP_NAMES } from '../steps/registry.ts';
 import type { Wrap } from '../steps/types.ts';
 import { freezes, SCHEDULE_KEYS, windows } from './schedule-schema.ts';
@@ -79,17 +79,43 @@ export const TargetSchema = z.strictObject({
   password: text.optional().describe('-> targetPassword (write ${{ secrets.NAME }})'),
 });
 
-export const RetrySchema = z.strictObject({
-  attempts: z.int().min(1).max(100).describe('attempts in all, the first included'),
-  delay: timerDuration.optional().describe('the wait before the second attempt; default 10s'),
-  backoff: z.number().min(1).max(10).optional().describe('each later wait is the one before times this; default 2'),
-  'in-doubt': z
-    .enum(['stop', 'retry'])
-    .optional()
-    .describe(
-      "after an attempt whose write the server may have applied (no answer, a gateway's 502/503/504, a timeout), or applied while the step failed (answered 2xx: an api/request whose expect-status it missed): stop (default: the step fails in doubt) or retry (send it again: recorded in every report as the pipeline's decision)",
-    ),
-});
+/** A retry's wait before its second attempt, and what each later wait is the one before times, by default. */
+export const RETRY_DELAY_MS = 10_000;
+export const RETRY_BACKOFF = 2;
+
+export const RetrySchema = z
+  .strictObject({
+    attempts: z.int().min(1).max(100).describe('attempts in all, the first included'),
+    delay: timerDuration.optional().describe('the wait before the second attempt; default 10s'),
+    backoff: z.number().min(1).max(10).optional().describe('each later wait is the one before times this; default 2'),
+    'in-doubt': z
+      .enum(['stop', 'retry'])
+      .optional()
+      .describe(
+        "after an attempt whose write the server may have applied (no answer, a gateway's 502/503/504, a timeout), or applied while the step failed (answered 2xx: an api/request whose expect-status it missed): stop (default: the step fails in doubt) or retry (send it again: recorded in every report as the pipeline's decision)",
+      ),
+  })
+  .superRefine((retry, ctx) => {
+    // Every wait is a timer, the longest the one before the last attempt: delay × backoff^(attempts-2).
+    const delayMs = retry.delay === undefined ? RETRY_DELAY_MS : parseDuration(retry.delay);
+    const backoff = retry.backoff ?? RETRY_BACKOFF;
+    if (delayMs === undefined || delayMs > MAX_TIMER_MS || retry.attempts < 2) return;
+    const longest = delayMs * backoff ** (retry.attempts - 2);
+    if (longest <= MAX_TIMER_MS) return;
+    let fits = 2;
+    while (delayMs * backoff ** (fits - 1) <= MAX_TIMER_MS) fits++;
+    const product = `${formatDuration(delayMs)} × ${backoff}^${retry.attempts - 2}`;
+    // A product past whole seconds a number holds is shown as the product alone.
+    const shown = Number.isSafeInteger(Math.round(longest / 1_000))
+      ? `${formatDuration(longest)} (${product})`
+      : product;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['attempts'],
+      input: retry.attempts,
+      message: `a wait between attempts is ${TIMER_LIMIT}: the wait before attempt ${retry.attempts} would be ${shown}; give at most ${fits} attempts, a smaller delay or a smaller backoff`,
+    });
+  });
 
 const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A matrix key's values: a list; in the file also `${{ vars.NAME }}`, resolved at load (matrix-values.ts). */

@@ -62,3 +62,40 @@ test('--shard-ttl and --shard-wait over 596h are usage errors, ?timeout= over it
     assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
   }
 });
+
+test('validate refuses a retry whose longest wait (delay × backoff^(attempts-2)) is over 596h, at its attempts, saying what fits', async () => {
+  // The default delay 10s and backoff 2: the wait before attempt 20 is 10s × 2^18 = 728h10m40s,
+  // which a timer fires after 1 ms; 19 attempts wait at most 10s × 2^17 = 364h5m20s.
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-retry-limit-'));
+  const cases: [string, string, RegExp][] = [
+    [
+      'steps:\n  - uses: transaction-log/clear\n    retry: { attempts: 20 }\n',
+      ':4:',
+      /the wait before attempt 20 would be 728h10m40s \(10s × 2\^18\).*give at most 19 attempts, a smaller delay or a smaller backoff/,
+    ],
+    [
+      'defaults:\n  retry:\n    attempts: 3\n    delay: 400h\n    backoff: 1.5\nsteps:\n  - uses: transaction-log/clear\n',
+      ':4:',
+      /the wait before attempt 3 would be 600h \(400h × 1\.5\^1\).*give at most 2 attempts, a smaller delay or a smaller backoff/,
+    ],
+  ];
+  for (const [body, line, words] of cases) {
+    const file = join(dir, 'p.yml');
+    writeFileSync(file, `version: 1\n${body}`);
+    const r = await runCli(['validate', file]);
+    const said = `${body}: exit ${r.code}\n${r.stdout}${r.stderr}`;
+    assert.equal(r.code, 2, said);
+    assert.match(r.stdout + r.stderr, new RegExp(`p\\.yml${line}\\d+ .*${LIMIT.source}`), said);
+    assert.match(r.stdout + r.stderr, words, said);
+    // run validates first: nothing is sent.
+    const run = await runCli(['run', file, '--emulator']);
+    assert.equal(run.code, 2, `run: ${run.stdout}${run.stderr}`);
+    assert.doesNotMatch(run.stdout, /▶/, run.stdout);
+  }
+  // At the limit: valid (19 attempts of the defaults; a backoff of 1 never grows the delay).
+  for (const retry of ['{ attempts: 19 }', '{ attempts: 100, delay: 596h, backoff: 1 }']) {
+    writeFileSync(join(dir, 'ok.yml'), `version: 1\nsteps:\n  - uses: transaction-log/clear\n    retry: ${retry}\n`);
+    const ok = await runCli(['validate', join(dir, 'ok.yml')]);
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  }
+});
