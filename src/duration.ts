@@ -9,6 +9,18 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const TIMER_LIMIT = 'at most 596h (2^31-1 ms, the longest a timer holds)';
 
 /**
+ * The longest duration given anywhere (a freeze, a bake, a write's expected time, a flag): a date
+ * that far on is still a date. Past it, hundreds of digits make Infinity, or a number no date holds.
+ */
+export const MAX_DURATION_MS = 876_000 * 3_600_000;
+/** What every duration is held to, for a message. */
+export const DURATION_LIMIT = 'at most 876000h (100 years)';
+
+/** A duration's text in a message: one of hundreds of digits is shown by its start and length. */
+export const shownDuration = (text: string): string =>
+  text.length <= 24 ? text : `${text.slice(0, 12)}… (${text.length} characters)`;
+
+/**
  * Waits `ms` with a clock's `sleep`, in waits of at most MAX_TIMER_MS each: a wait that may be
  * longer than a timer holds (a bake, which park-after may let be waited: neither is held to 596h,
  * since with a run store a longer one parks). One wait when it fits, as `sleep(ms)` itself.

@@ -8,7 +8,7 @@
 import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';
 import { ExitCode, UsageError } from '../errors.ts';
-import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
+import { MAX_TIMER_MS, parseDuration, shownDuration, TIMER_LIMIT } from '../duration.ts';
 import { MIN_LEASE_TTL_MS } from '../pipeline/schema.ts';
 import { SHARD_INDEX_SOURCES } from '../ci/shard-index.ts';
 import { parseShard, ShardUnavailable } from './shard-own.ts';
@@ -197,9 +197,10 @@ async function publishReport(
 /** A duration flag (30m, 1h, 90s), or its default. */
 function durationOf(given: string | undefined, fallback: string, flag: string): number {
   const ms = parseDuration(given ?? fallback);
+  const shown = given === undefined ? given : shownDuration(given);
   if (ms === undefined || ms <= 0)
-    throw new UsageError('BAD_ARGUMENTS', `run: ${flag} ${given}: give a duration such as 30m, 1h or 90s`);
-  if (ms > MAX_TIMER_MS) throw new UsageError('BAD_ARGUMENTS', `run: ${flag} ${given}: ${TIMER_LIMIT}`);
+    throw new UsageError('BAD_ARGUMENTS', `run: ${flag} ${shown}: give a duration such as 30m, 1h or 90s`);
+  if (ms > MAX_TIMER_MS) throw new UsageError('BAD_ARGUMENTS', `run: ${flag} ${shown}: ${TIMER_LIMIT}`);
   return ms;
 }
 

@@ -2,8 +2,17 @@
 // and `freezes:` by name (in the pipeline or an inventory), `window-margin:` and `override-freeze:`.
 import { z } from 'zod';
 import { durationString } from '../steps/inputs.ts';
+import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration } from '../duration.ts';
 
 const text = z.string();
+
+/** A margin that is no percentage: a duration past the limit is told so, as the duration branch would. */
+function marginError(issue: { input?: unknown }): string {
+  const ms = typeof issue.input === 'string' ? parseDuration(issue.input) : undefined;
+  return ms !== undefined && ms > MAX_DURATION_MS
+    ? DURATION_LIMIT
+    : 'a percentage from 0% to 100% (10%) or a duration (15m)';
+}
 const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
 
 const scopeKey = z
@@ -67,10 +76,7 @@ export const freezes = z
 /** The top-level keys of the schedule besides windows and freezes. */
 export const SCHEDULE_KEYS = {
   'window-margin': z
-    .union([
-      z.string().regex(/^(100|[1-9]?\d)%$/, 'a percentage from 0% to 100% (10%) or a duration (15m)'),
-      durationString,
-    ])
+    .union([z.string().regex(/^(100|[1-9]?\d)%$/, { error: marginError }), durationString])
     .optional()
     .describe("added to a write's expected duration before it is admitted into a window: 10% (the default) or 15m"),
   'override-freeze': z

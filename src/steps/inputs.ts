@@ -1,11 +1,19 @@
 // Input schemas shared by several step types.
 import { z } from 'zod';
-import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
+import { DURATION_LIMIT, MAX_DURATION_MS, MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import type { Wrap } from './types.ts';
 
-export const durationString = z
-  .string()
-  .refine((s) => parseDuration(s) !== undefined, { message: 'must be a duration such as 90s, 30m, 2h or 1h30m' });
+/** A duration no longer than `limitMs`: one issue, the format's or the limit's. */
+const durationUpTo = (limitMs: number, limit: string) =>
+  z.string().superRefine((s, ctx) => {
+    const ms = parseDuration(s);
+    if (ms === undefined)
+      ctx.addIssue({ code: 'custom', input: s, message: 'must be a duration such as 90s, 30m, 2h or 1h30m' });
+    else if (ms > limitMs) ctx.addIssue({ code: 'custom', input: s, message: limit });
+  });
+
+/** A duration (a freeze, a bake, a write's expected time): at most 100 years, so a date that far on is one. */
+export const durationString = durationUpTo(MAX_DURATION_MS, DURATION_LIMIT);
 
 /** The list inputs' schemas: the editor's JSON Schema takes their string form too (pipeline/json-schema.ts). */
 export const LIST_INPUTS = new WeakSet<z.ZodType>();
@@ -26,12 +34,10 @@ export function listOf<T extends z.ZodType>(item: T) {
 
 export const intKey = z.coerce.number().int();
 
-/** Monitoring data is refreshed about every 2 minutes (enterprise-api.md): a check sooner reads the same data. */
 /** A duration that becomes a timer (a wait, a timeout, a lease's ttl): no longer than one holds. */
-export const timerDuration = durationString.refine((s) => (parseDuration(s) ?? 0) <= MAX_TIMER_MS, {
-  message: TIMER_LIMIT,
-});
+export const timerDuration = durationUpTo(MAX_TIMER_MS, TIMER_LIMIT);
 
+/** Monitoring data is refreshed about every 2 minutes (enterprise-api.md): a check sooner reads the same data. */
 export const MIN_INTERVAL_MS = 2 * 60_000;
 
 /** `wait: { timeout, interval }` of gates: interval default and minimum 2m (monitoring refresh). */

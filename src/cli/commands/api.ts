@@ -4,7 +4,7 @@
 // that parse to the same values, text neutralised unless --raw, headers and errors neutralised.
 import { EngineClient, type RawRequest, type ServerConfig } from '../../api/index.ts';
 import { serverMessage } from '../../api/errors.ts';
-import { parseDuration } from '../../duration.ts';
+import { MAX_TIMER_MS, parseDuration, shownDuration, TIMER_LIMIT } from '../../duration.ts';
 import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
 import { undecodedNameHint } from '../../file-name.ts';
 import { parseCommandArgs } from '../args.ts';
@@ -190,10 +190,13 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     timeoutMs = parseDuration(values.timeout);
-    if (!timeoutMs)
-      throw new UsageError('BAD_ARGUMENTS', `--timeout ${values.timeout}: not a duration`, {
-        hint: 'write 30s, 5m, 2h or 1h30m',
-      });
+    // The timeout is a timer: a longer one would fire after 1 ms.
+    if (!timeoutMs || timeoutMs > MAX_TIMER_MS)
+      throw new UsageError(
+        'BAD_ARGUMENTS',
+        `--timeout ${shownDuration(values.timeout)}: ${timeoutMs ? TIMER_LIMIT : 'not a duration'}`,
+        { hint: 'write 30s, 5m, 2h or 1h30m' },
+      );
   }
   const data = values.data === undefined ? undefined : await readData(values.data, io);
   const request = buildRequest(method, positionals[1]!, data, values['content-type']);

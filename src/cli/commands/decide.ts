@@ -14,7 +14,7 @@ import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
 import { storeUrlOf } from '../../app/stored-run.ts';
 import { realClock } from '../../app/clock.ts';
-import { parseDuration } from '../../duration.ts';
+import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '../../duration.ts';
 import { Masker } from '../../runner/masker.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
@@ -99,6 +99,8 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       'BAD_ARGUMENTS',
       'decide: --after DURATION goes with --then abort|continue (--after 4h --then abort)',
     );
+  if (afterMs !== undefined && afterMs > MAX_DURATION_MS)
+    throw new UsageError('BAD_ARGUMENTS', `decide: --after ${shownDuration(values.after!)}: ${DURATION_LIMIT}`);
   if (values.then !== undefined) {
     if (values.then !== 'abort' && values.then !== 'continue')
       throw new UsageError('BAD_ARGUMENTS', `decide --then ${values.then}: say abort or continue`);

@@ -43,7 +43,7 @@ import {
 import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { realClock, simulatedClock, steadyNow } from '../../app/clock.ts';
-import { parseDuration } from '../../duration.ts';
+import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '../../duration.ts';
 import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
@@ -594,10 +594,10 @@ function planMaxAgeOf(values: { plan?: string | undefined; 'plan-max-age'?: stri
       hint: 'enginectl run FILE --plan plan.json --plan-max-age 24h',
     });
   const ms = parseDuration(given);
-  if (!ms)
+  if (!ms || ms > MAX_DURATION_MS)
     throw new UsageError(
       'BAD_ARGUMENTS',
-      `run: --plan-max-age ${given}: ${ms === 0 ? 'must be more than 0' : 'not a duration'}`,
+      `run: --plan-max-age ${shownDuration(given)}: ${ms === 0 ? 'must be more than 0' : ms ? DURATION_LIMIT : 'not a duration'}`,
       {
         hint: 'write 30m, 24h or 168h (7 days)',
       },

@@ -1,14 +1,21 @@
 // Readers of fault setting values, from `--fault` text and from a posted rule object: durations,
 // whole numbers, words, flags. Each wrong value is a UsageError (exit 2, HTTP 400) naming it.
+import { MAX_TIMER_MS, shownDuration, TIMER_LIMIT } from '../../duration.ts';
 import { UsageError } from '../../errors.ts';
 
 const DURATION = /^(\d+)(ms|s|m)?$/;
 
 export function textDuration(value: string, keyword: string): number {
   const m = DURATION.exec(value);
-  if (!m)
-    throw new UsageError('BAD_FAULT', `--fault ${keyword}=${value}: not a duration`, { hint: 'write 250ms, 2s or 1m' });
-  return Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1);
+  const ms = m ? Number(m[1]) * (m[2] === 's' ? 1000 : m[2] === 'm' ? 60_000 : 1) : undefined;
+  // A latency, a chunk's delay or an event's delay: a timer, no longer than one holds.
+  if (ms === undefined || ms > MAX_TIMER_MS)
+    throw new UsageError(
+      'BAD_FAULT',
+      `--fault ${keyword}=${shownDuration(value)}: ${ms === undefined ? 'not a duration' : TIMER_LIMIT}`,
+      { hint: 'write 250ms, 2s or 1m' },
+    );
+  return ms;
 }
 
 export function textInteger(value: string, keyword: string): number {
