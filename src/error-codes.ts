@@ -66,7 +66,9 @@ export const ERROR_CODES = {
   NO_SERVER: usage(
     'set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), add a servers: block, or use --emulator',
   ),
-  BAD_SERVER_URL: usage('give the base_url of the API: an http(s) URL, a port up to 65535, no white space'),
+  BAD_SERVER_URL: usage(
+    'give the base_url of the API: an http(s) URL, a port up to 65535, no white space, no @ after its host (a / in a password is written %2F)',
+  ),
   BAD_SERVER: usage('write true or false for insecure-skip-tls-verify and allow-insecure-http'),
   UNKNOWN_SERVER: usage("make the step's server name (or its matrix values) one of the servers"),
   INSECURE_HTTP: usage('use https://, or on a trusted network allow-insecure-http: true'),

@@ -3,7 +3,7 @@
 // default server. Nothing is written as YAML or parsed again, so an input is always data: a
 // `${{ }}` in a commit message passed to `message` reaches the server as the text it is.
 import { defaultServerOf, type DefaultServer } from '../api/server-env.ts';
-import { serverUrlProblem } from '../api/server-url.ts';
+import { baseUrlProblem } from '../api/base-url.ts';
 import { UsageError } from '../errors.ts';
 import { compileCondition } from '../expr/index.ts';
 import type { Diagnostic } from '../pipeline/diagnostics.ts';
@@ -157,7 +157,7 @@ export function stepPipeline(def: ActionDef, get: GetInput, server: DefaultServe
       hint: 'set the url input (with username and password), or ENGINE_URL in the environment',
     });
   }
-  const urlProblem = server.url ? serverUrlProblem(server.url) : undefined;
+  const urlProblem = server.url ? baseUrlProblem(server.url) : undefined;
   if (urlProblem)
     throw new UsageError('BAD_INPUT', `input url (or ENGINE_URL): the URL ${urlProblem}`, {
       hint: 'give the base_url of the API, e.g. https://erp.example.com',

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { Caller, responseValue, statusError, type BoundCall, type CallOptions } from './call.ts';
 import type { ApiError } from './errors.ts';
 import { insecureHttpError } from './insecure-http.ts';
-import { serverUrl } from './server-url.ts';
+import { baseServerUrl } from './base-url.ts';
 import { ClassesApi } from './classes.ts';
 import { DevOpsApi } from './devops.ts';
 import { createDispatcher, givenDispatcher, type Env, type LazyDispatcher, type TlsOptions } from './dispatcher.ts';
@@ -78,7 +78,7 @@ export class EngineClient {
 
   constructor(given: ServerConfig, deps: ClientDeps = {}) {
     // An invalid URL is refused before anything is sent; credentials in its user part are used.
-    const config = { ...given, ...serverUrl(given, given.name ? `server "${given.name}"` : 'the server') };
+    const config = { ...given, ...baseServerUrl(given, given.name ? `server "${given.name}"` : 'the server') };
     const insecure = insecureHttpError({
       url: config.url,
       credentials: config.username !== undefined,

@@ -3,7 +3,7 @@
 // `default`. The one reading of those variables: `enginectl api`, the pipeline loader, and the
 // actions (whose url, username and password inputs override them as values, not as variables).
 import type { ServerConfig } from './client.ts';
-import { serverUrlProblem } from './server-url.ts';
+import { baseUrlProblem } from './base-url.ts';
 import { UsageError } from '../errors.ts';
 
 /** The default server as the environment gives it; its URL is absent without ENGINE_URL. */
@@ -33,7 +33,7 @@ export function serverFromEnv(
 ): ServerConfig | undefined {
   const server = defaultServerOf(env);
   if (!server.url) return undefined;
-  const problem = check ? serverUrlProblem(server.url) : undefined;
+  const problem = check ? baseUrlProblem(server.url) : undefined;
   if (problem)
     throw new UsageError('BAD_SERVER_URL', `ENGINE_URL: the URL ${problem}`, {
       hint: 'set ENGINE_URL to the base_url of the API, e.g. https://erp.example.com',

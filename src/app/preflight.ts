@@ -13,7 +13,7 @@ import { valuesHashPlain } from './plain-hash.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
 import { badPlan, savedPlan, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
 import { identityChanges, ofAnotherPipeline, planServerChanges, staleness } from './plan-staleness.ts';
-import { serverUrl } from '../api/server-url.ts';
+import { baseServerUrl } from '../api/base-url.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkPlanKey, planKeyCheck, planServer, type PlanServer } from './plan-servers.ts';
@@ -119,7 +119,7 @@ function calledServers(
     if (!server) continue;
     const url = how.emulator
       ? 'the embedded emulator (--emulator)'
-      : serverUrl({ url: server.url }, `server ${name}`).url;
+      : baseServerUrl({ url: server.url }, `server ${name}`).url;
     out[name] = planServer(url, masker.mask(url), how.key);
   }
   return out;

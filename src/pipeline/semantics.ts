@@ -4,7 +4,7 @@
 // is written, vars the file fixes valid for the inputs reading them.
 import type { DefaultServer } from '../api/server-env.ts';
 import { insecureHttpError } from '../api/insecure-http.ts';
-import { serverUrlProblem } from '../api/server-url.ts';
+import { baseUrlProblem } from '../api/base-url.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
@@ -80,7 +80,7 @@ const targetCredentials: Rule = ({ doc, src }) =>
 const serverUrls: Rule = ({ doc, src, options }) =>
   Object.entries(doc.servers ?? {}).flatMap(([name, s]) => {
     if (typeof s?.url !== 'string' || s.url.includes('${{')) return [];
-    const problem = serverUrlProblem(s.url);
+    const problem = baseUrlProblem(s.url);
     if (problem)
       return [
         at(
