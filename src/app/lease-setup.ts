@@ -225,9 +225,7 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
         // Kept while parked: renewed once more and marked, so the run's own continue takes it back.
         await (options?.keep ? lease.park() : lease.release());
       } catch (error) {
-        request.say(
-          `lease ${request.lease.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(lease.record.expiresAt).toISOString()}`,
-        );
+        request.say(lease.releaseFailed(error));
       }
     },
   };

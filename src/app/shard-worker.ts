@@ -171,7 +171,11 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     return { manifest, result, report, owns, failedEarlier };
   } finally {
     clearInterval(heartbeat);
-    await lease.release().catch(() => undefined);
+    // A release that fails leaves the lease held until its ttl (the index's next attempt waits for
+    // it): a warning, as a run says of its lease (lease-setup.ts); the worker's outcome is its sites'.
+    await lease
+      .release()
+      .catch((error: unknown) => request.logger.warn(undefined, request.masker.mask(lease.releaseFailed(error))));
   }
 }
 

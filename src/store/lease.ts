@@ -377,6 +377,11 @@ export class HeldLease {
     if (this.lost) return;
     await this.write('release');
   }
+
+  /** What its holder says when release() failed (a run's lease, a shard worker's): it holds until its ttl. */
+  releaseFailed(error: unknown): string {
+    return `lease ${this.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(this.record.expiresAt).toISOString()}`;
+  }
 }
 
 export interface AcquireOptions {
