@@ -23,8 +23,8 @@ const leaked = (text: string) => PIECES.filter((p) => text.includes(p));
 const SAID = /the URL "https:\/\/\*\*\*@erp\.example\.com" holds an @ after its host.*write a \/ in a password as %2F/;
 
 /**
- * A finding's lines without the file's line quoted under it: the gutter masks a URL's password
- * as urlPassword (api/server-url.ts) finds it, which is not this check's.
+ * A finding's lines without the file's line quoted under it, which shows the file as written but
+ * its secrets: the URL's password is masked there (api/url-logins.ts), its user name is not.
  */
 const withoutGutter = (text: string) =>
   text
@@ -60,6 +60,11 @@ test('a server URL with an @ after its host is refused, its user part not shown:
     assert.equal(r.code, 2, said);
     assert.match(out, new RegExp(`${where.source}${SAID.source}`), said);
     assert.deepEqual(leaked(withoutGutter(out)), [], said);
+    assert.deepEqual(
+      leaked(out),
+      out === withoutGutter(out) ? [] : ['ciuser'],
+      `the password, in the file's line too: ${said}`,
+    );
     assert.doesNotMatch(out, /▶/, said);
   }
   // A password's / written %2F, or an @ of the path as %40: valid.
