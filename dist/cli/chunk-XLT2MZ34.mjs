@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-var i=/(\d+)(ms|h|m|s)/g,u={ms:1,s:1e3,m:6e4,h:36e5},s=2**31-1,a="at most 596h (2^31-1 ms, the longest a timer holds)";async function m(t,o,n){let r=o;for(;r>s;r-=s)await t(s,n);await t(r,n)}function c(t){let o=t.trim();if(!/^(\d+(ms|h|m|s))+$/.test(o))return;let n=0;for(let[,r,e]of o.matchAll(i))n+=Number(r)*u[e];return n}function f(t){if(t<1e3)return`${Math.round(t)}ms`;if(t<6e4)return`${(t/1e3).toFixed(t%1e3===0?0:1)}s`;let o=Math.round(t/1e3),n=Math.floor(o/3600),r=Math.floor(o%3600/60),e=o%60;return[n?`${n}h`:"",r?`${r}m`:"",e?`${e}s`:""].join("")||"0s"}export{s as a,a as b,m as c,c as d,f as e};
