@@ -7,14 +7,18 @@
 // The sink travels in the contexts under a symbol: copied with them wherever they are spread (an
 // instance's scope, a name's), never seen by an expression, which reads contexts by name.
 import type { Node } from './ast.ts';
-import { references } from './references.ts';
+import { references, type Reference } from './references.ts';
 import type { Value } from './values.ts';
 
-export interface SecretSink {
+/** The names whose values are secrets besides `secrets.*`. */
+export interface SecretNames {
   /** The vars that hold a secret (they read one): reading them is reading a secret. */
   readonly vars: ReadonlySet<string>;
   /** The environment variables that are secrets (the file reads them as secrets.NAME): env.NAME is one too. */
   readonly env: ReadonlySet<string>;
+}
+
+export interface SecretSink extends SecretNames {
   /** Hears a value computed from a secret (`expression`: its text, to name it in a warning). */
   learn(value: Value, expression: string): void;
 }
@@ -51,27 +55,42 @@ const NONE: Reads = { secrets: false, vars: [], anyVar: false, env: [], anyEnv: 
 export function readsSecret(node: Node, sink: SecretSink): boolean {
   let reads = readsOf.get(node);
   if (!reads) {
-    const refs = references(node);
-    const named = (context: string) =>
-      refs.flatMap((r) => (r.path[0] === context && r.path[1] !== undefined ? [r.path[1]] : []));
-    const unnamed = (context: string) => refs.some((r) => r.path[0] === context && r.path[1] === undefined);
-    reads = namesOne(node, 0)
-      ? NONE
-      : {
-          secrets: refs.some((r) => r.path[0] === 'secrets'),
-          vars: named('vars'),
-          anyVar: unnamed('vars'),
-          env: named('env'),
-          anyEnv: unnamed('env'),
-        };
+    reads = namesOne(node, 0) ? NONE : readsOfRefs(references(node));
     readsOf.set(node, reads);
   }
+  return secretIn(reads, sink);
+}
+
+/**
+ * Whether references read a secret (`secrets`, a secret var, an environment variable that is a
+ * secret, or vars or env by a computed name when any is): the one rule of what holds a secret,
+ * for a var's definition (runner/scope.ts, runner/file-secrets.ts, pipeline/normalise.ts) as for
+ * any expression (readsSecret).
+ */
+export function refsReadSecret(refs: readonly Reference[], known: SecretNames): boolean {
+  return secretIn(readsOfRefs(refs), known);
+}
+
+function readsOfRefs(refs: readonly Reference[]): Reads {
+  const named = (context: string) =>
+    refs.flatMap((r) => (r.path[0] === context && r.path[1] !== undefined ? [r.path[1]] : []));
+  const unnamed = (context: string) => refs.some((r) => r.path[0] === context && r.path[1] === undefined);
+  return {
+    secrets: refs.some((r) => r.path[0] === 'secrets'),
+    vars: named('vars'),
+    anyVar: unnamed('vars'),
+    env: named('env'),
+    anyEnv: unnamed('env'),
+  };
+}
+
+function secretIn(reads: Reads, known: SecretNames): boolean {
   return (
     reads.secrets ||
-    reads.vars.some((name) => sink.vars.has(name)) ||
-    (reads.anyVar && sink.vars.size > 0) ||
-    reads.env.some((name) => sink.env.has(name)) ||
-    (reads.anyEnv && sink.env.size > 0)
+    reads.vars.some((name) => known.vars.has(name)) ||
+    (reads.anyVar && known.vars.size > 0) ||
+    reads.env.some((name) => known.env.has(name)) ||
+    (reads.anyEnv && known.env.size > 0)
   );
 }
 

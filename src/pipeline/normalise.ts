@@ -6,6 +6,7 @@ import {
   callsStatus,
   compileCondition,
   compiledReferences,
+  refsReadSecret,
   compileString,
   compileValue,
   conditionText,
@@ -117,14 +118,9 @@ export function normalise(
   // File vars are compiled; --var values are data. A var the file makes of a secret (or of a var
   // that is one) holds a secret, whatever --var gives it.
   const vars: Record<string, unknown> = Object.create(null);
-  const secretVars = new Set<string>();
-  for (const [k, v] of Object.entries(data.vars ?? {})) {
-    const compiledVar = compileValue(v);
-    const reads = compiledReferences(compiledVar);
-    if (reads.some((r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? ''))))
-      secretVars.add(k);
-    Object.defineProperty(vars, k, { value: compiledVar, enumerable: true, writable: true });
-  }
+  for (const [k, v] of Object.entries(data.vars ?? {}))
+    Object.defineProperty(vars, k, { value: compileValue(v), enumerable: true, writable: true });
+  const fileVars = { ...vars };
   for (const [k, v] of Object.entries(options.vars ?? {}))
     Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true });
   const targets: Record<string, TargetSpec> = Object.create(null);
@@ -175,6 +171,9 @@ export function normalise(
   const secrets = new Set<string>();
   for (const ref of compiledReferences(compiled))
     if (ref.path[0] === 'secrets' && ref.path[1] !== undefined) secrets.add(ref.path[1]);
+  const secretVars = new Set<string>();
+  for (const [k, v] of Object.entries(fileVars))
+    if (refsReadSecret(compiledReferences(v), { vars: secretVars, env: secrets })) secretVars.add(k);
   return {
     file: options.file,
     name,

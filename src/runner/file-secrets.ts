@@ -10,7 +10,7 @@
 // a secret as the URL parser spells it (server-url-secrets.ts). Nothing else from
 // the environment (an env.X the pipeline does not name as a server's URL, holding a URL with a
 // password, is the run's masker's to learn, not the hash's: the hash would then depend on the machine).
-import { compiledReferences, isStatic, resolveDeep, toText } from '../expr/index.ts';
+import { compiledReferences, isStatic, refsReadSecret, resolveDeep, toText } from '../expr/index.ts';
 import type { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { literalCredentials } from '../pipeline/literal-credentials.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -54,13 +54,11 @@ export function learnFileSecrets(pipeline: Pipeline, env: Env, masker: Masker): 
   const envContext = plainRecord(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   const vars: Record<string, unknown> = Object.create(null);
   const secretVars = new Set<string>();
+  const secretEnv = new Set(pipeline.secrets);
   for (const [name, value] of Object.entries(pipeline.vars)) {
     const resolved = isStatic(value) ? value : tryResolve(value, { env: envContext, secrets, vars });
     const reads = isStatic(value) ? [] : compiledReferences(value);
-    const readsSecret = reads.some(
-      (r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')),
-    );
-    if (readsSecret || pipeline.secretVars?.has(name)) {
+    if (refsReadSecret(reads, { vars: secretVars, env: secretEnv }) || pipeline.secretVars?.has(name)) {
       secretVars.add(name);
       for (const s of strings(resolved)) masker.add(s, `vars.${name}`);
     }

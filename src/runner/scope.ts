@@ -5,10 +5,12 @@ import {
   ExprError,
   compiledReferences,
   isStatic,
+  refsReadSecret,
   resolveDeep,
   toText,
   withSecretSink,
   type EvalScope,
+  type SecretSink,
 } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
@@ -43,13 +45,16 @@ export interface Prepared {
   targets: Record<string, TargetDef>;
 }
 
-/** Every string and number of a value that holds a secret (a number as text: 48213377 read from a JSON secret). */
+/** Every string, number and key of a value that holds a secret (a number as text: 48213377 read from a JSON secret). */
 function registerStrings(value: unknown, masker: Masker, name: string): void {
   if (typeof value === 'string') masker.add(value, name);
   else if (typeof value === 'number' && Number.isFinite(value)) masker.add(String(value), name);
   else if (Array.isArray(value)) for (const v of value) registerStrings(v, masker, name);
   else if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value)))
-    for (const v of Object.values(value)) registerStrings(v, masker, name);
+    for (const [k, v] of Object.entries(value)) {
+      masker.add(k, name);
+      registerStrings(v, masker, name);
+    }
 }
 
 function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unknown {
@@ -103,6 +108,7 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
 
   const vars: Record<string, unknown> = Object.create(null);
   const secretVars = new Set<string>();
+  const secretEnv = new Set(pipeline.secrets);
   for (const [name, value] of Object.entries(pipeline.vars)) {
     // A var no selected instance reads is not resolved: it may read another site's secret.
     if (pipeline.reach && !pipeline.reach.vars.has(name)) continue;
@@ -111,9 +117,7 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     if (!isStatic(value)) {
       resolved = resolveOrRefuse(value, { contexts: { env: envContext, secrets, vars } }, `vars.${name}`);
       const reads = compiledReferences(value);
-      secret ||= reads.some(
-        (r) => r.path[0] === 'secrets' || (r.path[0] === 'vars' && secretVars.has(r.path[1] ?? '')),
-      );
+      secret ||= refsReadSecret(reads, { vars: secretVars, env: secretEnv });
     }
     // A var the file makes of a secret holds one also when --var gives it (pipeline/normalise.ts).
     if (secret) {
@@ -122,17 +126,15 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     }
     Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
   }
-  const named = resolveOrRefuse(pipeline.name, { contexts: { env: envContext, vars } }, 'name');
-  const name = masker.mask(toText(named));
   // From here on, what an expression computes from a secret is learnt as one (expr/secret-sink.ts).
-  const contexts = withSecretSink(
-    { env: envContext, secrets, vars, pipeline: { name } },
-    {
-      vars: secretVars,
-      env: new Set(pipeline.secrets),
-      learn: (value, expression) => registerStrings(value, masker, `the value of \${{ ${expression} }}`),
-    },
-  );
+  const sink: SecretSink = {
+    vars: secretVars,
+    env: secretEnv,
+    learn: (value, expression) => registerStrings(value, masker, `the value of \${{ ${expression} }}`),
+  };
+  const named = resolveOrRefuse(pipeline.name, { contexts: withSecretSink({ env: envContext, vars }, sink) }, 'name');
+  const name = masker.mask(toText(named));
+  const contexts = withSecretSink({ env: envContext, secrets, vars, pipeline: { name } }, sink);
   // A credential written literally in a step (an inline target's token) is known before the
   // first step, so no record, log line or report before that step shows it plain either.
   for (const step of pipeline.steps) {

@@ -203,3 +203,41 @@ steps:
   assert.equal(shown.code, 0, shown.stdout + shown.stderr);
   assert.match(shown.stdout, /P site-west-0002 site-east-0001\+site-west-0002/);
 });
+
+test("a var made of a secret however it reads it (env.NAME of a secret, a secret var by a computed name), the pipeline's name computed from a secret, and the keys of a secret object are masked", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'vars.yml');
+  const TOKMAP = JSON.stringify({ 'tok_Abc123SecretKey-77': 'reader-role' });
+  writeFileSync(
+    file,
+    `version: 1
+name: "release \${{ fromJSON(vars.viaEnv).user }}"
+vars:
+  viaEnv: "\${{ env.CREDS }}"
+  creds: "\${{ secrets.CREDS }}"
+  computed: "\${{ fromJSON(vars[format('{0}', 'creds')]).password }}"
+  tokens: "\${{ fromJSON(secrets.TOKMAP) }}"
+steps:
+  - name: "B \${{ fromJSON(vars.viaEnv).password }} C \${{ vars.computed }} K \${{ toJSON(vars.tokens) }}"
+    uses: assert
+    with: { that: "secrets.CREDS != ''" }
+  - name: a body of the secret's keys
+    uses: api/request
+    continue-on-error: true
+    with: { method: POST, path: /api/classes/v1/classes/12/entities, body: "\${{ fromJSON(secrets.TOKMAP) }}" }
+`,
+  );
+  const journal = join(dir, 'run.jsonl');
+  const json = join(dir, 'r.json');
+  const run = await runCli(['run', file, '--emulator', '--journal', journal, '--report-json', json], {
+    env: { CREDS: ENV.CREDS, TOKMAP },
+  });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const channels: [string, string][] = [
+    ['terminal', run.stdout + run.stderr],
+    ['journal', readFileSync(journal, 'utf8')],
+    ['report', readFileSync(json, 'utf8')],
+  ];
+  for (const [channel, text] of channels) assertClean(channel, text, [PASSWORD, USER, 'tok_Abc123SecretKey-77']);
+  assert.match(run.stdout, /running "release \*\*\*"/);
+});
