@@ -150,3 +150,30 @@ test('each API path is written once, in src/api/: no /api/ path literal elsewher
     "build the path from src/api/ (areas.ts, an area's call builders)",
   );
 });
+
+test("src/emulator takes neither the client's request schemas nor its scope table: it reads the contract itself", () => {
+  // The emulator must never hide the client's bugs: one rule shared by both sides is wrong on both
+  // at once, and no run against the emulator can show it. Type-only, dynamic and indirect imports
+  // (through another file of src/api/, such as its index) count too.
+  const client = [resolve(SRC, 'api', 'schemas'), resolve(SRC, 'api', 'scopes.ts')];
+  const isClient = (target: string) => client.some((c) => target === c || target.startsWith(`${c}/`));
+  const imports = (file: string) =>
+    [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.[^'"]+)['"]/g)].map((m) =>
+      resolve(dirname(file), m[1]!),
+    );
+  const offending: string[] = [];
+  for (const file of files(join(SRC, 'emulator'))) {
+    const seen = new Set<string>();
+    const walk = (from: string, chain: string[]) => {
+      for (const target of imports(from)) {
+        if (isClient(target)) offending.push([...chain, relative('.', target)].join(' -> '));
+        else if (!seen.has(target) && target.startsWith(resolve(SRC, 'api')) && target.endsWith('.ts')) {
+          seen.add(target);
+          walk(target, [...chain, relative('.', target)]);
+        }
+      }
+    };
+    walk(file, [file]);
+  }
+  assert.deepEqual(offending, []);
+});

@@ -1,6 +1,5 @@
 // The emulator of the whole enterprise API: state, users, faults and the request log, and
 // `handle`, a function from request to response (authenticate, route, check scopes, run).
-import { requiredScopes } from '../api/scopes.ts';
 import type { RouteContext } from './context.ts';
 import { control } from './control.ts';
 import { FaultSet, type FaultRule } from './faults/index.ts';
@@ -12,6 +11,7 @@ import { licensingRoutes } from './routes/licensing.ts';
 import { monitoringRoutes } from './routes/monitoring.ts';
 import { withAllFields } from './entity-model.ts';
 import { sampleState } from './sample-state.ts';
+import { scopesFor } from './scopes.ts';
 import type { EmulatorState } from './state.ts';
 import { authenticate, defaultUsers, type User } from './users.ts';
 import { EngineView } from './engine-view.ts';
@@ -134,7 +134,7 @@ export class Emulator {
         },
       ).toResponse();
     }
-    const missing = requiredScopes(req.path).filter((s) => !user.scopes.has(s));
+    const missing = scopesFor(req.method, req.path).filter((s) => !user.scopes.has(s));
     if (missing.length > 0) {
       return new HttpProblem(
         403,

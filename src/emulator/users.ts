@@ -1,7 +1,7 @@
 // Emulator users and HTTP Basic authentication. Defaults (pipeline-format.md section 3):
 // admin/admin with every scope, monitor/monitor with api.monitoring only.
 import { timingSafeEqual } from 'node:crypto';
-import { ALL_SCOPES, Scope } from '../api/scopes.ts';
+import { ALL_SCOPES, SCOPE } from './scopes.ts';
 import { UsageError } from '../errors.ts';
 
 export interface User {
@@ -13,7 +13,7 @@ export interface User {
 export function defaultUsers(): User[] {
   return [
     { name: 'admin', password: 'admin', scopes: new Set(ALL_SCOPES) },
-    { name: 'monitor', password: 'monitor', scopes: new Set([Scope.monitoring]) },
+    { name: 'monitor', password: 'monitor', scopes: new Set([SCOPE.monitoring]) },
   ];
 }
 

@@ -1,9 +1,9 @@
 // DevOps area routes (enterprise-api.md 4.4): the transaction-log clear here; replication and
 // updates in their own files.
-import { CLEAR_TRANSACTION_LOG_PATH } from '../../api/scopes.ts';
 import type { RouteContext } from '../context.ts';
 import { empty } from '../http.ts';
 import type { Router } from '../router.ts';
+import { CLEAR_TRANSACTION_LOG } from '../scopes.ts';
 import { replicationRoutes } from './replication.ts';
 import { updateRoutes } from './updates.ts';
 
@@ -11,8 +11,8 @@ export function devopsRoutes(router: Router, ctx: () => RouteContext): void {
   // "Only the status is specified": 200 with no body. The emulator's log-cleanup configuration
   // keeps nothing, so the log is emptied.
   router.on(
-    'POST',
-    CLEAR_TRANSACTION_LOG_PATH,
+    CLEAR_TRANSACTION_LOG.method,
+    CLEAR_TRANSACTION_LOG.path,
     () => {
       ctx().state.iLog = [];
       return empty(200);

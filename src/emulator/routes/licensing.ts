@@ -1,11 +1,10 @@
 // Licensing area routes (enterprise-api.md 4.2). Licenses are keyed by their product's key.
 import { z } from 'zod';
-import { LicenseCreateRequest, licenseTypeName } from '../../api/schemas/licensing.ts';
 import type { RouteContext } from '../context.ts';
 import { badRequest, empty, HttpProblem, intParam, json, jsonBody, notFound, text, type EmuRequest } from '../http.ts';
 import { openLicenses, sealLicenses } from '../license-code.ts';
+import { accept, licenseCreateBody, licenseType, type LicenseCreateBody } from '../request-bodies.ts';
 import type { Router } from '../router.ts';
-import { zodProblems } from '../validation.ts';
 import { API_BASE } from '../../api/areas.ts';
 
 const BASE = API_BASE.licensing;
@@ -19,25 +18,17 @@ function product(ctx: RouteContext, key: number) {
 }
 
 function create(ctx: RouteContext, req: EmuRequest) {
-  const parsed = LicenseCreateRequest.safeParse(jsonBody(req), { reportInput: true });
-  if (!parsed.success) throw badRequest('the license request is not valid', zodProblems(parsed.error));
-  const body = parsed.data;
+  const body = accept<LicenseCreateBody>(licenseCreateBody, jsonBody(req), 'the license request is not valid');
   const current = ctx.state.licenser.licenseVersion;
   // Empty (absent, null or ""): the most current version (api 4.2). The versions are the integers 1 to the current one.
   const licenseVersion = body.licenseVersion === '' ? current : (body.licenseVersion ?? current);
-  const keyProblems: { field: string; message: string }[] = [];
   if (!Number.isInteger(licenseVersion) || licenseVersion < 1 || licenseVersion > current)
-    keyProblems.push({
-      field: 'licenseVersion',
-      message: `licenseVersion ${licenseVersion} is not a licensing version: the versions are the integers 1 to ${current} (the current one, used when licenseVersion is empty)`,
-    });
-  // The key of a License's licenser is an integer (api 2.4), as the licenses this code adds hold it.
-  if (body.licenserKey !== undefined && !Number.isInteger(body.licenserKey))
-    keyProblems.push({
-      field: 'licenserKey',
-      message: `licenserKey must be an integer key (api 2.4), got ${body.licenserKey}`,
-    });
-  if (keyProblems.length > 0) throw badRequest('the license request is not valid', keyProblems);
+    throw badRequest('the license request is not valid', [
+      {
+        field: 'licenseVersion',
+        message: `licenseVersion ${licenseVersion} is not a licensing version: the versions are the integers 1 to ${current} (the current one, used when licenseVersion is empty)`,
+      },
+    ]);
   const problems: { field: string; message: string }[] = [];
   const licenses = body.licenses.map((item, i) => {
     const prod = ctx.state.products.find((p) => p.key === item.productKey);
@@ -54,7 +45,7 @@ function create(ctx: RouteContext, req: EmuRequest) {
     return {
       productName: prod?.name ?? '',
       productKey: item.productKey,
-      type: licenseTypeName(item.type)!,
+      type: licenseType(item.type)!,
       quantity: item.quantity,
       extensions: item.extensions ?? [],
       licenseeName: body.licenseeName,

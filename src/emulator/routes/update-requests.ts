@@ -1,31 +1,25 @@
 // What both update routes share: the body parsed as the spec requires, the target reached and
 // authenticated, the options echoed without credentials, and the empty and failed result shapes
 // (enterprise-api.md 4.4, 2.12 to 2.14).
-import type { z } from 'zod';
-import {
-  SYSTEM_UPDATE_FLAGS,
-  SystemUpdateOptions,
-  VFS_UPDATE_FLAGS,
-  VfsUpdateOptions,
-} from '../../api/schemas/devops.ts';
 import type { RouteContext } from '../context.ts';
-import { badRequest, json, jsonBody, type EmuRequest } from '../http.ts';
+import { json, jsonBody, type EmuRequest } from '../http.ts';
+import {
+  accept,
+  CREDENTIAL_FIELDS,
+  flagsOf,
+  SYSTEM_UPDATE_FIELDS,
+  systemUpdateBody,
+  VFS_UPDATE_FIELDS,
+  vfsUpdateBody,
+  type UpdateBody,
+} from '../request-bodies.ts';
 import type { TargetDatabase } from '../state.ts';
 import { renderUpdateReport, type ReportInput } from '../update-report.ts';
-import { zodProblems } from '../validation.ts';
 import { API_BASE } from '../../api/areas.ts';
 
 export const BASE = `${API_BASE.devops}/update`;
-const CREDENTIALS = [
-  'targetAuthToken',
-  'targetUserName',
-  'targetPassword',
-  'sourceUserName',
-  'sourcePassword',
-  'sourceAuthToken',
-] as const;
 
-export type Body = z.infer<typeof SystemUpdateOptions> & { files?: number[]; directories?: unknown[] };
+export type Body = UpdateBody;
 export type Kind = ReportInput['kind'];
 
 /**
@@ -34,34 +28,18 @@ export type Kind = ReportInput['kind'];
  * null. The other defaults are not shown: null, the value of a field not given.
  */
 function defaults(kind: Kind): Record<string, unknown> {
-  const flags: readonly string[] = kind === 'System' ? SYSTEM_UPDATE_FLAGS : VFS_UPDATE_FLAGS;
-  return {
-    targetDBName: null,
-    targetServer: null,
-    targetAuthToken: '',
-    targetUserName: '',
-    targetPassword: '',
-    sourceServer: null,
-    sourceDBName: null,
-    sourceUserName: '',
-    sourcePassword: '',
-    sourceAuthToken: '',
-    recipients: null,
-    messageComplement: null,
-    trackingId: null,
-    updateType: null,
-    ...(kind === 'System' ? { products: null } : {}),
-    ...Object.fromEntries(flags.map((f) => [f, false])),
-    onlineIndexDrop: null,
-    onlineIndexCreation: null,
-    ...(kind === 'VFS' ? { files: null, directories: null } : {}),
-  };
+  const fields = kind === 'System' ? SYSTEM_UPDATE_FIELDS : VFS_UPDATE_FIELDS;
+  const credentials: readonly string[] = CREDENTIAL_FIELDS;
+  const flags = flagsOf(fields);
+  return Object.fromEntries(
+    Object.keys(fields).map((f) => [f, credentials.includes(f) ? '' : flags.includes(f) ? false : null]),
+  );
 }
 
 /** The options as the result echoes them (api 2.14): every option of the kind, credential fields as empty strings. */
 export function echoOptions(kind: Kind, body: Record<string, unknown>) {
   const options: Record<string, unknown> = { ...defaults(kind), ...body };
-  for (const field of CREDENTIALS) options[field] = '';
+  for (const field of CREDENTIAL_FIELDS) options[field] = '';
   return options;
 }
 
@@ -167,11 +145,11 @@ export function connect(ctx: RouteContext, body: Body): { db: TargetDatabase } |
   return { db };
 }
 
-export function parse<S extends typeof SystemUpdateOptions | typeof VfsUpdateOptions>(
-  schema: S,
-  req: EmuRequest,
-): Body {
-  const parsed = schema.safeParse(jsonBody(req), { reportInput: true });
-  if (!parsed.success) throw badRequest('the update options are not valid', zodProblems(parsed.error));
-  return parsed.data as Body;
+/** The body of an update of `kind`, or a 400 naming each problem (request-bodies.ts). */
+export function parse(kind: Kind, req: EmuRequest): Body {
+  return accept<Body>(
+    kind === 'System' ? systemUpdateBody : vfsUpdateBody,
+    jsonBody(req),
+    'the update options are not valid',
+  );
 }

@@ -1,7 +1,6 @@
 // System and vfs update routes (enterprise-api.md 4.4, 2.12 to 2.14). Bodies are validated as the
-// spec requires (400 with details); a target that cannot be reached or authenticated, or files the
+// spec requires (request-bodies.ts: 400 with details); a target that cannot be reached or authenticated, or files the
 // source does not have, give a 200 result with success false, errors and a report.
-import { SystemUpdateOptions, VfsUpdateOptions } from '../../api/schemas/devops.ts';
 import type { RouteContext } from '../context.ts';
 import { badRequest, json, type EmuRequest } from '../http.ts';
 import type { Router } from '../router.ts';
@@ -10,7 +9,7 @@ import { isOnline } from './monitoring.ts';
 import { BASE, connect, emptyResult, failure, parse, versionInfo } from './update-requests.ts';
 
 function systemUpdate(ctx: RouteContext, req: EmuRequest) {
-  const body = parse(SystemUpdateOptions, req);
+  const body = parse('System', req);
   const { state } = ctx;
   const unknownProducts = (body.products ?? []).filter((k) => !state.products.some((p) => p.key === k));
   if (unknownProducts.length > 0) {
@@ -110,7 +109,7 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
 
 function vfsUpdate(ctx: RouteContext, req: EmuRequest) {
   const startedAt = ctx.now();
-  const body = parse(VfsUpdateOptions, req);
+  const body = parse('VFS', req);
   const badDirs = (body.directories ?? [])
     .map((d, i) => ({ d, i }))
     .filter(({ d }) => typeof d !== 'string' || !d.startsWith('/'));
