@@ -63,3 +63,23 @@ test('a licenserKey that is not an integer (-3.7) is refused at create with a 40
   const renewed = await create(url, { ...request, licenserKey: 7001 });
   assert.equal(renewed.status, 200, 'an integer licenserKey is taken');
 });
+
+test('a license type that is neither a name of api 2.4 nor its code (constructor, toString, __proto__) is a 400, and no code is made', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const before = JSON.stringify(emulator.state.licenses);
+  for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    const made = await create(url, { ...request, licenses: [{ productKey: 3, quantity: 10, type }] });
+    assert.equal(made.status, 400, `${type}: ${made.text}`);
+    const body = JSON.parse(made.text) as { details: { field: string; message: string }[] };
+    assert.deepEqual(
+      body.details.map((d) => d.field),
+      ['licenses[0].type'],
+      type,
+    );
+    assert.match(
+      body.details[0]!.message,
+      /must be one of connection, processor, nominalUser, simultaneousUser, custom/,
+    );
+  }
+  assert.equal(JSON.stringify(emulator.state.licenses), before, 'no license added');
+});

@@ -14,10 +14,13 @@ export const LICENSE_TYPE_CODES: Readonly<Record<string, LicenseType>> = {
   X: 'custom',
 };
 
-/** A type name or its one-letter code, as the name; undefined when it is neither. */
+/**
+ * A type name or its one-letter code, as the name; undefined when it is neither. A code is an own
+ * key of the table: "constructor" or "toString" is not a code (2.4 lists the five).
+ */
 export function licenseTypeName(value: string): LicenseType | undefined {
   if ((LICENSE_TYPES as readonly string[]).includes(value)) return value as LicenseType;
-  return LICENSE_TYPE_CODES[value];
+  return Object.hasOwn(LICENSE_TYPE_CODES, value) ? LICENSE_TYPE_CODES[value] : undefined;
 }
 
 export const License = z.lazy(() =>
