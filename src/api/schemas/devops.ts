@@ -107,9 +107,13 @@ export function credentialProblems(body: Credentials): { path: string; message: 
   ];
 }
 
-/** Runs a rule even when other fields already failed, so that every problem is told at once. */
+/**
+ * Runs a rule even when other fields already failed, so that every problem is told at once; but
+ * only on an object: a body that is not one (an array, a string) has no fields to name.
+ */
 const whenObject = {
-  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+  when: (payload: { value: unknown }) =>
+    typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
 };
 
 function withCredentialRules<T extends z.ZodType<Credentials>>(schema: T): T {
@@ -141,8 +145,10 @@ export const VfsUpdateOptions = z.lazy(() =>
         // Element shape not shown; the emulator takes directory paths.
         directories: z.array(z.unknown()).optional(),
       })
+      // A list of the wrong type is told as that alone: the rule is about lists that name nothing.
       .refine(
         (b) =>
+          [b.files, b.directories].some((l) => l !== undefined && !Array.isArray(l)) ||
           (Array.isArray(b.files) ? b.files.length : 0) + (Array.isArray(b.directories) ? b.directories.length : 0) > 0,
         {
           ...whenObject,

@@ -52,22 +52,26 @@ export const Extension = z.lazy(() =>
 );
 export type Extension = z.infer<typeof Extension>;
 
-/** One item of `licenses` in the create body. */
+/**
+ * One item of `licenses` in the create body. 4.2 calls its keys "number"; they are the keys of
+ * the License it makes (2.4: productKey integer, extensions array of integer), so integers.
+ */
 export const LicenseRequestItem = z.lazy(() =>
   z.strictObject({
-    productKey: z.number(),
+    productKey: int,
     quantity: z.number(),
     type: z.string().refine((t) => licenseTypeName(t) !== undefined, {
       message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
     }),
-    extensions: z.array(z.number()).optional(),
+    extensions: intList.optional(),
   }),
 );
 
 /** Body of POST licenses/create. */
 export const LicenseCreateRequest = z.lazy(() =>
   z.strictObject({
-    licenserKey: z.number().optional(),
+    // "number" in 4.2, the licenser of a License: an integer key (2.4).
+    licenserKey: int.optional(),
     // "Optional; when empty the most current licensing version is used" (4.2): absent, null or "".
     licenseVersion: z.union([z.number(), z.null(), z.literal('')]).optional(),
     licenseeId: z.string().min(1),
