@@ -1,5 +1,6 @@
 // What a command gets from the world. The edge (main.ts) passes the real process; tests pass
 // recording fakes and run the same code.
+import type { Masker } from '../runner/masker.ts';
 import { detectCi } from '../ci/detect.ts';
 import type { CiSystem } from '../ci/system.ts';
 import type { Clock } from '../app/clock.ts';
@@ -38,6 +39,12 @@ export interface CliIO {
    * a server URL from a secret in "the URL ... holds white space".
    */
   pipelineLoaded?(pipeline: Pipeline, env: Readonly<Record<string, string | undefined>>): void;
+  /**
+   * Told the masker a command's run learns its secrets with: an error the command ends with is
+   * masked with what it learnt too (a value computed from a secret: a CA file's path, a server's
+   * name), not only with what the file holds.
+   */
+  maskerMade?(masker: Masker): void;
 }
 
 /** The command's CI system: --ci NAME, or the one the environment names; the same for the whole command. */

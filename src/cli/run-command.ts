@@ -53,6 +53,7 @@ export async function runCommand(argv: string[], given: CliIO): Promise<number> 
       let built: Masker | undefined;
       maskers.push(() => (built ??= fileMasker(pipeline, env)));
     },
+    maskerMade: (masker) => maskers.push(() => masker),
   };
   const failed = (error: unknown) => {
     const ci = choose();

@@ -96,6 +96,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       if (line) io.stdout(`${line}\n`);
     },
   });
+  io.maskerMade?.(masker);
   const say = (line: string) => io.stdout(`${neutralise(masker.mask(line))}\n`);
   let done: ShardWorkerDone;
   let started = false;

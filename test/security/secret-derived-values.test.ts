@@ -241,3 +241,40 @@ steps:
   for (const [channel, text] of channels) assertClean(channel, text, [PASSWORD, USER, 'tok_Abc123SecretKey-77']);
   assert.match(run.stdout, /running "release \*\*\*"/);
 });
+
+test('an error that stops a run before its first call masks what the run learnt from its secrets: a CA file path or a server name computed from a secret', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const ca = join(dir, 'ca.yml');
+  writeFileSync(
+    ca,
+    `version: 1
+name: CA
+servers:
+  default: { url: "https://127.0.0.1:9", username: admin, password: admin, ca-file: "/nonexistent/\${{ fromJSON(secrets.CREDS).password }}" }
+steps:
+  - uses: monitoring/engines
+`,
+  );
+  const server = join(dir, 'server.yml');
+  writeFileSync(
+    server,
+    `version: 1
+name: Server
+vars: { creds: "\${{ secrets.CREDS }}" }
+servers:
+  a: { url: "https://127.0.0.1:9", username: admin, password: admin }
+steps:
+  - uses: monitoring/engines
+    server: \${{ fromJSON(vars.creds).password }}
+`,
+  );
+  for (const [file, code] of [
+    [ca, /CA_FILE_UNREADABLE/],
+    [server, /UNKNOWN_SERVER/],
+  ] as const) {
+    const r = await runCli(['run', file], { env: { CREDS: ENV.CREDS, GITHUB_ACTIONS: 'true' } });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, code);
+    assertClean(file, r.stdout.replace(/^::add-mask::.*$/gm, '') + r.stderr, [PASSWORD]);
+  }
+});

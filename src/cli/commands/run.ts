@@ -372,6 +372,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     },
     onWeak: (_name, why) => logger.warn(undefined, why),
   });
+  io.maskerMade?.(masker);
   const webhook =
     values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
   function where(run: { step: number }) {
