@@ -278,3 +278,30 @@ steps:
     assertClean(file, r.stdout.replace(/^::add-mask::.*$/gm, '') + r.stderr, [PASSWORD]);
   }
 });
+
+test("a value computed by fromJSON, format, join or toJSON from a value that holds a known secret (a step's output the server echoes) is a secret too", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'outputs.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Outputs
+steps:
+  - id: c
+    uses: classes/update
+    with: { id: 3001, fields: { icustomer: "\${{ secrets.CREDS }}" } }
+  - name: "derived \${{ fromJSON(steps.c.outputs.entity.icustomer).password }}"
+    uses: assert
+    with: { that: true }
+`,
+  );
+  const json = join(dir, 'r.json');
+  const run = await runCli(['run', file, '--emulator', '--report-json', json], { env: { CREDS: ENV.CREDS } });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /derived \*\*\*/);
+  const channels: [string, string][] = [
+    ['terminal', run.stdout + run.stderr],
+    ['report', readFileSync(json, 'utf8')],
+  ];
+  for (const [channel, text] of channels) assertClean(channel, text, [PASSWORD, USER]);
+});
