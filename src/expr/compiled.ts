@@ -112,6 +112,36 @@ export function resolveDeep(value: unknown, scope: EvalScope): Value {
   return mapObject(value as Record<string, unknown>, (v) => resolveDeep(v, scope));
 }
 
+/** The contexts known before a run's first step: what an expression over them alone gives is known then. */
+const BEFORE_THE_FIRST_STEP = new Set(['secrets', 'vars', 'env', 'pipeline']);
+
+/**
+ * Tells the sink of `scope` (secret-sink.ts), before the first step, each value an expression
+ * inside a compiled value computes from a secret that it can compute then: one over secrets,
+ * vars, env and the pipeline alone. An earlier step's answer, its record written ahead, may
+ * hold what a later step computes (runner/scope.ts). One that reads a step or the matrix is
+ * learnt when it is resolved, as any other; one that fails here fails at its step.
+ */
+export function learnSecretsAhead(value: unknown, scope: EvalScope): void {
+  const sink = secretSinkOf(scope.contexts);
+  if (!sink) return;
+  if (value instanceof Template) {
+    for (const s of value.segments) {
+      if (!('node' in s) || !readsSecret(s.node, sink)) continue;
+      if (!references(s.node).every((r) => BEFORE_THE_FIRST_STEP.has(r.path[0]!))) continue;
+      try {
+        const found = evaluate(s.node, scope);
+        sink.learn(found, s.source.trim());
+        sink.learn(toText(found), s.source.trim());
+      } catch {
+        // it fails at its step, which says why
+      }
+    }
+  } else if (Array.isArray(value)) for (const v of value) learnSecretsAhead(v, scope);
+  else if (value && typeof value === 'object' && !(value instanceof Expression))
+    for (const v of Object.values(value)) learnSecretsAhead(v, scope);
+}
+
 /** Whether a compiled value holds anything to evaluate. */
 export function isStatic(value: unknown): boolean {
   if (value instanceof Template || value instanceof Expression) return false;

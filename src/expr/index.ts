@@ -13,6 +13,7 @@ export {
   resolveDeep,
   isStatic,
   compiledReferences,
+  learnSecretsAhead,
 } from './compiled.ts';
 export { references, callsStatus, type Reference } from './references.ts';
 export { truthy, looseEquals, toText } from './values.ts';

@@ -5,6 +5,7 @@ import {
   ExprError,
   compiledReferences,
   isStatic,
+  learnSecretsAhead,
   refsReadSecret,
   resolveDeep,
   toText,
@@ -136,11 +137,12 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
   const named = resolveOrRefuse(pipeline.name, { contexts: withSecretSink({ env: envContext, vars }, sink) }, 'name');
   const name = masker.mask(toText(named));
   const contexts = withSecretSink({ env: envContext, secrets, vars, pipeline: { name } }, sink);
-  // A credential written literally in a step (an inline target's token) is known before the
-  // first step, so no record, log line or report before that step shows it plain either.
+  // A credential written literally in a step (an inline target's token), and a value its name or inputs
+  // compute from a secret alone, are known before the first step: no record before that step shows them.
   for (const step of pipeline.steps) {
     const type = STEP_TYPES.get(step.uses);
     if (type && step.with) registerInputSecrets(type, step.with as Record<string, unknown>, masker);
+    learnSecretsAhead([step.name, step.with], { contexts });
   }
   return {
     name,

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
 import { assertClean } from '../helpers/secrets.ts';
 
 const PASSWORD = 'hunter2-Secret-99';
@@ -304,4 +305,37 @@ steps:
     ['report', readFileSync(json, 'utf8')],
   ];
   for (const [channel, text] of channels) assertClean(channel, text, [PASSWORD, USER]);
+});
+
+test("a value a step's inputs compute from a secret is learnt before the first step: an earlier step's answer that holds it is masked in the journal, written ahead", async (t) => {
+  const { emulator, url } = await startEmulator(t);
+  // An earlier run left the password on the entity the first step reads.
+  const entity = emulator.state.entities.find((e) => e.ikey === 3002)!;
+  entity.icustomer = PASSWORD;
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'early.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Early
+steps:
+  - uses: classes/get
+    with: { id: 3002 }
+  - uses: classes/update
+    with: { id: 3002, fields: { icustomer: "\${{ fromJSON(secrets.CREDS).password }}" } }
+`,
+  );
+  const journal = join(dir, 'run.jsonl');
+  const env = { CREDS: ENV.CREDS, ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const again = join(dir, 'again.json');
+  const report = await runCli(['report', journal, '--report-json', again], { env: {} });
+  assert.equal(report.code, 0, report.stdout + report.stderr);
+  const channels: [string, string][] = [
+    ['terminal', run.stdout + run.stderr],
+    ['journal', readFileSync(journal, 'utf8')],
+    ['report from the journal', readFileSync(again, 'utf8')],
+  ];
+  for (const [channel, text] of channels) assertClean(channel, text, [PASSWORD]);
 });
