@@ -10,6 +10,7 @@ import { inDoubtInstances } from '../journal/verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { matrixValues, selects, type MatrixValue, type Selection } from '../pipeline/selection.ts';
 import type { Masker } from '../runner/masker.ts';
+import { maskTakeover } from '../runner/mask-model.ts';
 import type { Env } from '../runner/scope.ts';
 import { hostname } from 'node:os';
 import {
@@ -96,7 +97,7 @@ async function verifyTakeover(
     // The operator's words may hold a secret (a token checked by hand): masked, as decide's reason
     // and --override-freeze's, before they are kept in the lease, said or recorded in the journal.
     teachSecrets(request.pipeline, request.env, request.masker);
-    return request.masker.maskValue({ evidence, reason: `${request.takeOver.reason} (${request.takeOver.by})` });
+    return maskTakeover(request.masker, { evidence, reason: `${request.takeOver.reason} (${request.takeOver.by})` });
   }
   throw new LeaseError(
     'LEASE_TAKEOVER_REFUSED',

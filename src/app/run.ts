@@ -8,6 +8,7 @@ import { renderings, type Renderings } from '../report/renderings.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import type { Masker } from '../runner/masker.ts';
+import { maskInstance, maskLease, maskRun } from '../runner/mask-model.ts';
 import type { RunResult, StepRun } from '../runner/result.ts';
 import type { JournalSpec } from './journal-spec.ts';
 import { runPipeline } from '../runner/run-pipeline.ts';
@@ -159,7 +160,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   };
   const write = spec ? journalWriter(spec.file, stopRun) : undefined;
   // The lease as the journal records it, before the first call: what every report of the run says of it.
-  const lease = request.lease?.summary && masker.maskValue(request.lease.summary());
+  const lease = request.lease?.summary && maskLease(masker, request.lease.summary());
   const onStart = async (start: RunStart) => {
     for (const [name, url] of Object.entries(spec?.previousServers ?? {})) {
       const now = start.servers[name];
@@ -200,7 +201,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
           : []),
         // Each instance masked again for the channels that hear it as it ends: without such a channel, not walked.
         ...(publish.hearsInstances
-          ? [{ instanceFinished: (run: StepRun) => publish.instanceEnded(masker.maskValue(run)) }]
+          ? [{ instanceFinished: (run: StepRun) => publish.instanceEnded(maskInstance(masker, run)) }]
           : []),
       ],
       signal: write ? AbortSignal.any([context.signal, halt.signal]) : context.signal,
@@ -238,7 +239,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   if (halted) raw = { ...raw, outcome: 'failure' };
   else write?.({ t: 'finish', at: now(), outcome: raw.outcome }, true);
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
-  const result = masker.maskValue(raw);
+  const result = maskRun(masker, raw);
   const rendered = renderings(result);
   const failed = await publish.ended(endOf(rendered.report, (o) => renderMarkdown(rendered.report, o)));
   return { result, rendered, written: [...reports.written], failed, halted };

@@ -14,6 +14,7 @@ import { roundName } from '../runner/wave-analysis.ts';
 import { runAndReport } from './run.ts';
 import { StoreError } from '../store/store.ts';
 import { gateRounds } from '../runner/gate-rounds.ts';
+import { maskInstances } from '../runner/mask-model.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 
 /** The analysis after a wave, by the elected worker: the bake left (parked past the wait limit), then the gates' rounds over the sites that passed. */
@@ -134,11 +135,13 @@ export async function analyse(
   const key = shardKeys(manifest.run).rounds(wave, holder);
   const kept =
     rounds.length > 0 &&
-    (await request.store.create(key, Buffer.from(JSON.stringify(request.masker.maskValue(rounds)))).catch((error) => {
-      if (!(error instanceof StoreError)) throw error;
-      request.say(`wave ${wave}: the analysis's rounds were not kept for the merged report: ${error.message}`);
-      return false;
-    }));
+    (await request.store
+      .create(key, Buffer.from(JSON.stringify(maskInstances(request.masker, rounds))))
+      .catch((error) => {
+        if (!(error instanceof StoreError)) throw error;
+        request.say(`wave ${wave}: the analysis's rounds were not kept for the merged report: ${error.message}`);
+        return false;
+      }));
   return {
     passed: verdict.passed,
     rounds: verdict.rounds,

@@ -9,6 +9,7 @@ import type { CallEnd, RunObserver } from '../runner/observer.ts';
 import type { StepRun } from '../runner/result.ts';
 import type { JournalFile, JournalWriteError } from './file.ts';
 import type { JournalRecord } from './records.ts';
+import { maskPark, maskRollout } from '../runner/mask-model.ts';
 import { stepRecord } from './shared-outputs.ts';
 
 /**
@@ -100,10 +101,10 @@ export function journalObserver(
       return write({ t: 'override', key: run.key, at: now(), ...o }, true, true);
     },
     rolloutDone(result) {
-      void write({ t: 'rollout', at: now(), result: masker.maskValue(result) }, false);
+      void write({ t: 'rollout', at: now(), result: maskRollout(masker, result) }, false);
     },
     rolloutParked(park) {
-      void write({ t: 'park', at: now(), park: masker.maskValue(park) }, true);
+      void write({ t: 'park', at: now(), park: maskPark(masker, park) }, true);
     },
     rolloutHalted(halt) {
       void write({ t: 'halt', at: now(), wave: halt.wave, reason: masker.mask(halt.reason) }, true);

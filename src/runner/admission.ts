@@ -12,6 +12,7 @@ import { needOf, scheduleFor, type ScheduleSpec } from '../schedule/spec.ts';
 import { isReadOnly } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import type { WindowVerdict } from './instance.ts';
+import { maskOverride } from './mask-model.ts';
 import { WINDOW_OVERRIDDEN, type StepError, type StepRun } from './result.ts';
 import type { RunContext, RunnerDeps } from './run-context.ts';
 import { parkForWindow } from './window-park.ts';
@@ -131,7 +132,7 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
   if (override && rule) {
     // Masked as it is kept: the instance's end record holds them as they are.
     const { masker } = ctx;
-    window.override = masker.maskValue({ by: override.by, reason: override.reason, as: ruleText(rule) });
+    window.override = maskOverride(masker, { by: override.by, reason: override.reason, as: ruleText(rule) });
     run.warnings = [
       ...run.warnings,
       masker.mask(`${WINDOW_OVERRIDDEN} ${override.by} for "${override.reason}": ${why}`),

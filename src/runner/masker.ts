@@ -3,10 +3,10 @@
 // and each line of a multi-line secret, however the text
 // escapes them (JSON, URL, form, HTML references) or a page would join them again (Markdown
 // emphasis, code, links, zero-width characters): text/decoded-view.ts; or a terminal would (whole
-// escape sequences between its parts): text/terminal-view.ts. Reports are masked as
-// values (maskValue) before they are rendered, so a secret whose value is `true`, `null` or `ver`
-// never breaks the JSON or XML a renderer writes; a credential field (targetAuthToken, a target's
-// password, ...) is masked whole, whatever its length. Many secrets (a login per site of a fleet)
+// escape sequences between its parts): text/terminal-view.ts. Reports are masked as values
+// (maskValue, through the model: mask-model.ts) before they are rendered, so a secret whose value
+// is `true`, `null` or `ver` never breaks the JSON or XML a renderer writes; a credential field
+// (targetAuthToken, a target's password, ...) is masked whole, whatever its length. Many secrets (a login per site of a fleet)
 // are searched for through an index of their forms, at a cost that does not grow with them:
 // runner/form-index.ts.
 
