@@ -5,6 +5,7 @@ import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderPlan, renderWaves, renderWindows } from '../report/plan-text.ts';
 import { Masker } from '../runner/masker.ts';
+import { maskPlanned } from '../runner/mask-model.ts';
 import { planPipeline, type LiveReading, type PlannedStep } from '../runner/plan.ts';
 import type { Env } from '../runner/scope.ts';
 import { clientFactory } from './clients.ts';
@@ -51,6 +52,6 @@ export async function makePlan(
     ),
     failsNow: count('fails-now'),
     wouldWait: count('would-wait'),
-    steps: masker.maskValue(plan.steps),
+    steps: maskPlanned(masker, plan.steps),
   };
 }

@@ -9,6 +9,7 @@
 // rollout-result.ts): a field added there is masked as what it is. A key no plan names is masked
 // as data. Copied on write, as Masker.maskValue: a record in which nothing changes is returned as is.
 import type { z } from 'zod';
+import type { PlannedCall } from '../api/index.ts';
 import type { Masker } from './masker.ts';
 import { StepInstance, WindowVerdictSchema } from './instance.ts';
 import type { RunResult, StepRun } from './result.ts';
@@ -87,6 +88,30 @@ const RUN = fields({
   resumedFrom: fields({ journal: 'text', name: 'text', file: 'text', samePipeline: 'keep' }),
 } satisfies Record<keyof RunResult, Plan>);
 
+/** A call the plan would make (api/recording.ts PlannedCall): its body and query are the pipeline's values. */
+const CALL = fields({
+  method: 'text',
+  path: 'text',
+  query: 'data',
+  body: 'data',
+  contentType: 'text',
+} satisfies Record<keyof PlannedCall, Plan>);
+const LIVE = fields({ state: 'keep', text: 'text', unprovable: 'text', observed: 'data', unreachable: 'keep' });
+/** A step of the plan (plan.ts PlannedStep, which imports this file): a field this does not name is masked as data. */
+const PLANNED = fields({
+  key: 'text',
+  position: 'text',
+  name: 'text',
+  uses: 'keep',
+  server: 'text',
+  condition: 'text',
+  runs: 'keep',
+  calls: { items: CALL },
+  note: 'text',
+  how: { items: 'text' },
+  live: LIVE,
+});
+
 /** A run's result, masked through its model: what every report renders. */
 export const maskRun = (masker: Masker, result: RunResult): RunResult => by(masker, result, RUN) as RunResult;
 /** An instance as it ended, masked again (a channel that hears each instance). */
@@ -94,6 +119,11 @@ export const maskInstance = (masker: Masker, run: StepRun): StepRun => by(masker
 /** Instances in the runner's form or the report's (each time ISO 8601, each absent value null: report/model.ts ReportStep). */
 export const maskInstances = <T extends object>(masker: Masker, steps: readonly T[]): T[] =>
   by(masker, steps, { items: INSTANCE }) as T[];
+/** The plan's steps, and the calls of one. */
+export const maskPlanned = <T extends object>(masker: Masker, steps: readonly T[]): T[] =>
+  by(masker, steps, { items: PLANNED }) as T[];
+export const maskCalls = <T extends object>(masker: Masker, calls: T[]): T[] =>
+  by(masker, calls, { items: CALL }) as T[];
 export const maskRollout = (masker: Masker, r: RolloutResult): RolloutResult => by(masker, r, ROLLOUT) as RolloutResult;
 export const maskPark = (masker: Masker, park: Park): Park => by(masker, park, PARK) as Park;
 /** Who overrode a window, why and by which rule. */

@@ -9,6 +9,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { Observed } from '../steps/observed.ts';
 import type { PlannedCall, StepType } from '../steps/types.ts';
 import { Masker } from './masker.ts';
+import { maskCalls } from './mask-model.ts';
 import { checkSelection, EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import { instanceSet } from './instance-set.ts';
@@ -161,7 +162,7 @@ export async function planPipeline(
           server,
           condition: step.if.source === 'success()' ? undefined : step.if.source,
           runs,
-          calls: masker.maskValue(calls),
+          calls: maskCalls(masker, calls),
           note: note && masker.mask(note),
           how: howItRuns(step, prepared.values, inRollout(pipeline.rollout, step) ? pipeline.rollout!.over : undefined),
           ...(live ? { live } : {}),

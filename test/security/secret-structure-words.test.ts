@@ -175,6 +175,58 @@ steps:
   assert.equal(report.outcome, 'success');
 });
 
+/** A word of a plan's steps and calls (plan --live --out, run --plan, plan --expect). */
+const PLAN_WORDS = ['calls', 'state', 'steps', 'path', 'method', 'key', 'text', 'live'];
+
+const PLANNED = `version: 1
+name: t8
+vars: { creds: "\${{ fromJSON(secrets.CREDS) }}" }
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ vars.creds.token }}" }
+steps:
+  - id: alerts
+    name: "alerts as \${{ vars.creds.user }}"
+    uses: monitoring/alerts
+    with: { fail-on: critical }
+`;
+const WRITES = `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001], message: "by \${{ vars.creds.user }}" }
+`;
+
+test('a secret equal to a word of the plan (calls, path, state, ...) leaves the live plan, its saved form and the drift audit whole', async () => {
+  for (const word of PLAN_WORDS) {
+    const dir = mkdtempSync(join(tmpdir(), 'enginectl-structure-'));
+    writeFileSync(join(dir, 'p.yml'), PLANNED + WRITES);
+    writeFileSync(join(dir, 'audit.yml'), PLANNED);
+    const creds = JSON.stringify({ user: 'deployer', token: 'prod-token', x: word });
+    const env = { CREDS: creds };
+    const saved = join(dir, 'plan.json');
+    const plan = await runCli(
+      ['plan', join(dir, 'p.yml'), '--emulator', '--live', '--out', saved, '--summary', join(dir, 'plan.md')],
+      { env },
+    );
+    assert.equal(plan.code, 0, `${word}: ${plan.stdout}${plan.stderr}`);
+    const run = await runCli(['run', join(dir, 'p.yml'), '--emulator', '--plan', saved], { env });
+    assert.equal(run.code, 0, `${word}: ${run.stdout}${run.stderr}`);
+    const audit = await runCli(
+      ['plan', join(dir, 'audit.yml'), '--emulator', '--live', '--expect', '--json', join(dir, 'audit.json')],
+      { env },
+    );
+    assert.equal(audit.code, 0, `${word}: ${audit.stdout}${audit.stderr}`);
+    const channels: [string, string][] = [
+      ['plan', plan.stdout + plan.stderr],
+      ['run', run.stdout + run.stderr],
+      ['audit', audit.stdout + audit.stderr],
+      ...['plan.json', 'plan.md', 'audit.json'].map((name): [string, string] => [
+        name,
+        readFileSync(join(dir, name), 'utf8'),
+      ]),
+    ];
+    for (const [channel, text] of channels) assertClean(`${word}: ${channel}`, text, ['deployer', 'prod-token', creds]);
+  }
+});
+
 test('a secret equal to a word of the fleet lease a run held (holder, takeover) leaves its record in every report whole', async () => {
   for (const word of ['holder', 'takeover', 'waitedMs']) {
     const dir = mkdtempSync(join(tmpdir(), 'enginectl-structure-'));
