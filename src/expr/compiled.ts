@@ -9,7 +9,7 @@ import { parseExpression } from './parser.ts';
 import { references, type Reference } from './references.ts';
 import { scanTemplate, type ExprSegment, type Segment } from './template.ts';
 import { toText, type Value } from './values.ts';
-import { callsAny, readsSecret, secretSinkOf } from './secret-sink.ts';
+import { readsSecret, secretSinkOf } from './secret-sink.ts';
 
 /** A string of the file with ${{ }} in it: text and parsed expressions. */
 export class Template {
@@ -24,18 +24,13 @@ export class Template {
     const exprs = this.segments.filter((s): s is ExprSegment => 'node' in s);
     const onlyBlank = this.segments.every((s) => 'node' in s || s.text.trim() === '');
     const sink = secretSinkOf(scope.contexts);
-    // A value computed from a secret is told to the sink before anyone can show it (secret-sink.ts):
-    // one that reads a secret by name, or a function's given a value that holds one.
-    const value = (s: ExprSegment, text: boolean): Value => {
-      if (!sink) return text ? toText(evaluate(s.node, scope)) : evaluate(s.node, scope);
-      const derived = callsAny(s.node) ? { found: false, holds: sink.holds } : undefined;
-      const found = evaluate(s.node, derived ? { ...scope, derived } : scope);
-      const shown = text ? toText(found) : found;
-      if (readsSecret(s.node, sink) || derived?.found) sink.learn(shown, s.source.trim());
-      return shown;
+    // A value computed from a secret is told to the sink before anyone can show it (secret-sink.ts).
+    const told = <T extends Value>(s: ExprSegment, value: T): T => {
+      if (sink && readsSecret(s.node, sink)) sink.learn(value, s.source.trim());
+      return value;
     };
-    if (exprs.length === 1 && onlyBlank) return value(exprs[0]!, false);
-    return this.segments.map((s) => ('node' in s ? value(s, true) : s.text)).join('');
+    if (exprs.length === 1 && onlyBlank) return told(exprs[0]!, evaluate(exprs[0]!.node, scope));
+    return this.segments.map((s) => ('node' in s ? told(s, toText(evaluate(s.node, scope))) : s.text)).join('');
   }
 
   /** Shown as written (the dry run, messages). */

@@ -9,15 +9,7 @@ export interface EvalScope {
   contexts: Readonly<Record<string, Value>>;
   /** For success(), failure(), cancelled(). */
   status?: { failed: boolean; cancelled: boolean };
-  /**
-   * Told when a function that computes text or data from its arguments (fromJSON, format, join,
-   * toJSON) is given one that holds a known secret: its value is one too (secret-sink.ts).
-   */
-  derived?: { found: boolean; holds(text: string): boolean };
 }
-
-/** The functions whose value is made of their arguments' text or data (not a yes or no). */
-const DERIVING = new Set(['fromJSON', 'format', 'join', 'toJSON']);
 
 /** The result of an object filter (`.*`): a property read on it reads each element's. */
 class Filtered extends Array<Value> {}
@@ -67,9 +59,6 @@ function call(node: Extract<Node, { kind: 'call' }>, scope: EvalScope): Value {
       return status.cancelled;
   }
   const args = node.args.map((a) => evaluate(a, scope));
-  const derived = scope.derived;
-  if (derived && !derived.found && DERIVING.has(node.name) && args.some((a) => derived.holds(toText(a))))
-    derived.found = true;
   switch (node.name) {
     case 'contains': {
       const [haystack, needle] = args;

@@ -19,8 +19,6 @@ export interface SecretNames {
 }
 
 export interface SecretSink extends SecretNames {
-  /** Whether a text holds a secret known so far (a step's output the server echoed it in). */
-  holds(text: string): boolean;
   /** Hears a value computed from a secret (`expression`: its text, to name it in a warning). */
   learn(value: Value, expression: string): void;
 }
@@ -102,30 +100,4 @@ function namesOne(node: Node, depth: number): boolean {
   if (node.kind === 'member') return namesOne(node.object, depth + 1);
   if (node.kind === 'index') return node.index.kind === 'literal' && namesOne(node.object, depth + 1);
   return false;
-}
-
-const callsOf = new WeakMap<Node, boolean>();
-
-/** Whether the expression calls a function (only a call computes a new value from what it reads). */
-export function callsAny(node: Node): boolean {
-  let found = callsOf.get(node);
-  if (found === undefined) callsOf.set(node, (found = calls(node)));
-  return found;
-}
-
-function calls(node: Node): boolean {
-  switch (node.kind) {
-    case 'call':
-      return true;
-    case 'member':
-      return calls(node.object);
-    case 'index':
-      return calls(node.object) || calls(node.index);
-    case 'not':
-      return calls(node.operand);
-    case 'binary':
-      return calls(node.left) || calls(node.right);
-    default:
-      return false;
-  }
 }

@@ -132,7 +132,6 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     vars: secretVars,
     env: secretEnv,
     learn: (value, expression) => registerStrings(value, masker, `the value of \${{ ${expression} }}`),
-    holds: (text) => masker.mask(text) !== text,
   };
   const named = resolveOrRefuse(pipeline.name, { contexts: withSecretSink({ env: envContext, vars }, sink) }, 'name');
   const name = masker.mask(toText(named));
