@@ -9,7 +9,7 @@ import { parseExpression } from './parser.ts';
 import { references, type Reference } from './references.ts';
 import { scanTemplate, type ExprSegment, type Segment } from './template.ts';
 import { toText, type Value } from './values.ts';
-import { readsSecret, secretSinkOf } from './secret-sink.ts';
+import { readsSecret, secretSinkOf, worthLearning } from './secret-sink.ts';
 
 /** A string of the file with ${{ }} in it: text and parsed expressions. */
 export class Template {
@@ -25,12 +25,15 @@ export class Template {
     const onlyBlank = this.segments.every((s) => 'node' in s || s.text.trim() === '');
     const sink = secretSinkOf(scope.contexts);
     // A value computed from a secret is told to the sink before anyone can show it (secret-sink.ts).
-    const told = <T extends Value>(s: ExprSegment, value: T): T => {
-      if (sink && readsSecret(s.node, sink)) sink.learn(value, s.source.trim());
-      return value;
+    // `text`: the value is written into the text around it, and learnt as it is written there.
+    const told = (s: ExprSegment, text: boolean): Value => {
+      const value = evaluate(s.node, scope);
+      const shown = text ? toText(value) : value;
+      if (sink && readsSecret(s.node, sink) && worthLearning(s.node, value)) sink.learn(shown, s.source.trim());
+      return shown;
     };
-    if (exprs.length === 1 && onlyBlank) return told(exprs[0]!, evaluate(exprs[0]!.node, scope));
-    return this.segments.map((s) => ('node' in s ? told(s, toText(evaluate(s.node, scope))) : s.text)).join('');
+    if (exprs.length === 1 && onlyBlank) return told(exprs[0]!, false);
+    return this.segments.map((s) => ('node' in s ? told(s, true) : s.text)).join('');
   }
 
   /** Shown as written (the dry run, messages). */
@@ -126,8 +129,9 @@ export function learnSecretsAhead(value: unknown, scope: EvalScope): void {
       if (!references(s.node).every((r) => BEFORE_THE_FIRST_STEP.has(r.path[0]!))) continue;
       try {
         const found = evaluate(s.node, scope);
+        if (!worthLearning(s.node, found)) continue;
         sink.learn(found, s.source.trim());
-        sink.learn(toText(found), s.source.trim());
+        if (typeof found === 'object') sink.learn(toText(found), s.source.trim());
       } catch {
         // it fails at its step, which says why
       }

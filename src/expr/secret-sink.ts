@@ -101,3 +101,36 @@ function namesOne(node: Node, depth: number): boolean {
   if (node.kind === 'index') return node.index.kind === 'literal' && namesOne(node.object, depth + 1);
   return false;
 }
+
+const literalsOf = new WeakMap<Node, Set<string>>();
+
+/**
+ * Whether a value an expression computed from a secret is one to learn: not a yes or no, nor
+ * nothing, nor one of the expression's own literals (`secrets.REGION || 'eu-west-1'` gives the
+ * default, which is no secret; a secret it gives is learnt as itself).
+ */
+export function worthLearning(node: Node, value: Value): boolean {
+  if (value === null || value === undefined || typeof value === 'boolean') return false;
+  let literals = literalsOf.get(node);
+  if (!literals) literalsOf.set(node, (literals = new Set(literalTexts(node))));
+  return typeof value !== 'string' || !literals.has(value);
+}
+
+function literalTexts(node: Node): string[] {
+  switch (node.kind) {
+    case 'literal':
+      return node.value === null ? [] : [String(node.value)];
+    case 'member':
+      return literalTexts(node.object);
+    case 'index':
+      return [...literalTexts(node.object), ...literalTexts(node.index)];
+    case 'not':
+      return [];
+    case 'call':
+      return node.args.flatMap(literalTexts);
+    case 'binary':
+      return [...literalTexts(node.left), ...literalTexts(node.right)];
+    default:
+      return [];
+  }
+}

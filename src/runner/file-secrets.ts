@@ -30,8 +30,20 @@ export function plainRecord(entries: Iterable<[string, unknown]>): Record<string
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) strings(v, out);
+  else if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value)))
+    for (const v of Object.values(value)) strings(v, out);
   return out;
+}
+
+/**
+ * Teaches `masker` a value that holds a secret (a var that reads one, a value computed from one):
+ * each string in it, and the value itself when it is a number (48213377 read from a JSON secret).
+ * Not the keys of an object, nor a number inside one: those are a secret's field names and
+ * settings (`user`, `password`, a site's name, a year), which masked would hide ordinary words.
+ */
+export function registerSecretValue(value: unknown, masker: Masker, name: string): void {
+  if (typeof value === 'number' && Number.isFinite(value)) masker.add(String(value), name);
+  else for (const s of strings(value)) masker.add(s, name);
 }
 
 /** What `value` resolves to, or undefined where it cannot (a secret this job is not given). */
@@ -60,7 +72,7 @@ export function learnFileSecrets(pipeline: Pipeline, env: Env, masker: Masker): 
     const reads = isStatic(value) ? [] : compiledReferences(value);
     if (refsReadSecret(reads, { vars: secretVars, env: secretEnv }) || pipeline.secretVars?.has(name)) {
       secretVars.add(name);
-      for (const s of strings(resolved)) masker.add(s, `vars.${name}`);
+      registerSecretValue(resolved, masker, `vars.${name}`);
     }
     Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
   }

@@ -18,7 +18,7 @@ import type { Pipeline, Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { TargetDef } from '../steps/types.ts';
 import { registerInputSecrets } from './declared-secrets.ts';
-import { fileMasker, plainRecord } from './file-secrets.ts';
+import { fileMasker, plainRecord, registerSecretValue } from './file-secrets.ts';
 import type { Masker } from './masker.ts';
 import { learnServerUrl } from './server-url-secrets.ts';
 import { urlPasswords } from '../api/url-logins.ts';
@@ -44,18 +44,6 @@ export interface Prepared {
   contexts: Record<string, unknown>;
   servers: Map<string, ResolvedServer>;
   targets: Record<string, TargetDef>;
-}
-
-/** Every string, number and key of a value that holds a secret (a number as text: 48213377 read from a JSON secret). */
-function registerStrings(value: unknown, masker: Masker, name: string): void {
-  if (typeof value === 'string') masker.add(value, name);
-  else if (typeof value === 'number' && Number.isFinite(value)) masker.add(String(value), name);
-  else if (Array.isArray(value)) for (const v of value) registerStrings(v, masker, name);
-  else if (value && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value)))
-    for (const [k, v] of Object.entries(value)) {
-      masker.add(k, name);
-      registerStrings(v, masker, name);
-    }
 }
 
 function resolveOrRefuse(value: unknown, scope: EvalScope, where: string): unknown {
@@ -123,7 +111,7 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     // A var the file makes of a secret holds one also when --var gives it (pipeline/normalise.ts).
     if (secret) {
       secretVars.add(name);
-      registerStrings(resolved, masker, `vars.${name}`);
+      registerSecretValue(resolved, masker, `vars.${name}`);
     }
     Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
   }
@@ -131,7 +119,7 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
   const sink: SecretSink = {
     vars: secretVars,
     env: secretEnv,
-    learn: (value, expression) => registerStrings(value, masker, `the value of \${{ ${expression} }}`),
+    learn: (value, expression) => registerSecretValue(value, masker, `the value of \${{ ${expression} }}`),
   };
   const named = resolveOrRefuse(pipeline.name, { contexts: withSecretSink({ env: envContext, vars }, sink) }, 'name');
   const name = masker.mask(toText(named));
