@@ -1,15 +1,11 @@
-// Secrets registered once, then masked in values and in log lines: as written, in hex (any case), in base64
-// (four spellings, inside longer values too, wrapped at a fixed width: runner/wrapped-base64.ts)
-// and each line of a multi-line secret, however the text
-// escapes them (JSON, URL, form, HTML references) or a page would join them again (Markdown
-// emphasis, code, links, zero-width characters): text/decoded-view.ts; or a terminal would (whole
-// escape sequences between its parts): text/terminal-view.ts. Reports are masked as values
-// (maskValue, through the model: mask-model.ts) before they are rendered, so a secret whose value
-// is `true`, `null` or `ver` never breaks the JSON or XML a renderer writes; a credential field
-// (targetAuthToken, a target's password, ...) is masked whole, whatever its length. Many secrets (a login per site of a fleet)
-// are searched for through an index of their forms, at a cost that does not grow with them:
-// runner/form-index.ts.
-
+// Secrets registered once, then masked in values and in log lines: as written, in hex (any case), in
+// base64 (four spellings, inside longer values too, wrapped at a fixed width: wrapped-base64.ts) and
+// each line of a multi-line secret, however the text escapes them (JSON, URL, form, HTML) or a page
+// would join them again (Markdown, links, zero-width characters: text/decoded-view.ts) or a terminal
+// (its escape sequences: text/terminal-view.ts). Reports are masked as values (maskValue, through
+// the model: mask-model.ts) before they are rendered, so a secret whose value is `true` or `ver`
+// never breaks the JSON or XML written; a credential field (targetAuthToken, ...) is masked whole.
+// Many secrets (a login per site) are searched for through an index of their forms (form-index.ts).
 import { viewIsRaw } from '../text/decoded-view.ts';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { MASK } from '../text/mask.ts';
@@ -39,6 +35,8 @@ export class Masker {
   /** The secrets added so far: a step's target token is added again at every instance. */
   private readonly secrets = new Set<string>();
   private readonly weak = new Set<string>();
+  /** The maskers learnt from (learnFrom), with how many forms each had then. */
+  private readonly learntFrom = new WeakMap<Masker, number>();
   /**
    * The forms as written (white space as any run of it), as a reader sees them once every escape
    * is undone, and the hex forms (in any case: a server may write `6A6b...`): each one alternation,
@@ -108,6 +106,10 @@ export class Masker {
    * later is announced as any other.
    */
   learnFrom(other: Masker): void {
+    // Once for each state of `other`: a shard worker prepares each of its sites' runs with it.
+    const version = other.forms.size + other.hexForms.size;
+    if (this.learntFrom.get(other) === version) return;
+    this.learntFrom.set(other, version);
     const [raw, view, hex] = [other.raw.keyed(), other.view.keyed(), other.hex.keyed()];
     let i = 0;
     for (const form of other.forms) {
