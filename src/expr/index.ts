@@ -18,4 +18,4 @@ export {
 export { references, callsStatus, type Reference } from './references.ts';
 export { truthy, looseEquals, toText } from './values.ts';
 export { Placeholder } from './placeholder.ts';
-export { refsReadSecret, withSecretSink, type SecretNames, type SecretSink } from './secret-sink.ts';
+export { refsReadSecret, withSecretSink, type SecretSink } from './secret-sink.ts';
