@@ -3,6 +3,7 @@ import { ExprError, type Node } from './ast.ts';
 import { Placeholder } from './placeholder.ts';
 import { compare, looseEquals, toText, truthy, type Value } from './values.ts';
 import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
+import { secretSinkOf } from './secret-sink.ts';
 
 export interface EvalScope {
   /** env, secrets, vars, matrix, steps, targets, pipeline. */
@@ -77,19 +78,28 @@ function call(node: Extract<Node, { kind: 'call' }>, scope: EvalScope): Value {
     }
     case 'toJSON':
       return JSON.stringify(args[0] ?? null, null, 2);
-    case 'fromJSON':
-      try {
-        return parseBoundedJson(toText(args[0])) as Value;
-      } catch (error) {
-        throw new ExprError(
-          error instanceof TooDeep
-            ? `fromJSON(): the value ${error.message}`
-            : `fromJSON(): not valid JSON${jsonErrorAt(error)}`,
-          node.pos,
-        );
-      }
+    case 'fromJSON': {
+      const parsed = fromJSON(node, toText(args[0]));
+      // A JSON secret a server answered back: what it is made of is a secret wherever it is read from.
+      const sink = secretSinkOf(scope.contexts);
+      if (sink?.isJsonSecret(parsed)) sink.learn(parsed, 'fromJSON(…)');
+      return parsed;
+    }
   }
   throw new ExprError(`unknown function ${node.name}()`, node.pos);
+}
+
+function fromJSON(node: Node, text: string): Value {
+  try {
+    return parseBoundedJson(text) as Value;
+  } catch (error) {
+    throw new ExprError(
+      error instanceof TooDeep
+        ? `fromJSON(): the value ${error.message}`
+        : `fromJSON(): not valid JSON${jsonErrorAt(error)}`,
+      node.pos,
+    );
+  }
 }
 
 /**

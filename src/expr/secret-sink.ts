@@ -21,6 +21,8 @@ export interface SecretNames {
 export interface SecretSink extends SecretNames {
   /** Hears a value computed from a secret (`expression`: its text, to name it in a warning). */
   learn(value: Value, expression: string): void;
+  /** Whether `value`, which fromJSON() parsed, is a JSON secret given (a server answered one back). */
+  isJsonSecret(value: Value): boolean;
 }
 
 export const SECRET_SINK = Symbol('secret sink');

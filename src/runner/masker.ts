@@ -15,6 +15,7 @@ import { maskViews, matches, viewPattern, viewPlain } from './mask-views.ts';
 import { maskSpans, maskWrapped } from './wrapped-base64.ts';
 import { Alternation, notSpace } from './form-index.ts';
 import { Remembered } from './remembered.ts';
+import { JsonSecrets } from './json-secrets.ts';
 
 export { MASK };
 export { MIN_LENGTH };
@@ -35,6 +36,8 @@ export class Masker {
   /** The secrets added so far: a step's target token is added again at every instance. */
   private readonly secrets = new Set<string>();
   private readonly weak = new Set<string>();
+  /** The secrets that are JSON objects or lists, for fromJSON() of a text a server answered back. */
+  readonly json = new JsonSecrets();
   /** The maskers learnt from (learnFrom), with how many forms each had then. */
   private readonly learntFrom = new WeakMap<Masker, number>();
   /**
@@ -79,6 +82,7 @@ export class Masker {
     }
     if (this.secrets.has(secret)) return;
     this.secrets.add(secret);
+    this.json.add(secret);
     for (const form of ciForms(secret)) {
       if (this.announced.has(form)) continue;
       this.announced.add(form);
@@ -110,6 +114,7 @@ export class Masker {
     const version = other.forms.size + other.hexForms.size;
     if (this.learntFrom.get(other) === version) return;
     this.learntFrom.set(other, version);
+    this.json.learnFrom(other.json);
     const [raw, view, hex] = [other.raw.keyed(), other.view.keyed(), other.hex.keyed()];
     let i = 0;
     for (const form of other.forms) {
@@ -228,12 +233,7 @@ const LONG_TEXT = 1 << 16;
 const SHORT_TEXT = 256;
 
 /** A plain object holding the first `count` entries of `source` (unchanged so far). */
-function copyHead(
-  source: Record<string, unknown>,
-  keys: string[],
-  count: number,
-  nullProto: boolean,
-): Record<string, unknown> {
+function copyHead(source: Record<string, unknown>, keys: string[], count: number, nullProto: boolean) {
   const out: Record<string, unknown> = Object.create(nullProto ? null : Object.prototype);
   for (let i = 0; i < count; i++) if (source[keys[i]!] !== undefined) set(out, keys[i]!, source[keys[i]!]);
   return out;

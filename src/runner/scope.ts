@@ -120,6 +120,7 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     vars: secretVars,
     env: secretEnv,
     learn: (value, expression) => registerSecretValue(value, masker, `the value of \${{ ${expression} }}`),
+    isJsonSecret: (value) => masker.json.holds(value),
   };
   const named = resolveOrRefuse(pipeline.name, { contexts: withSecretSink({ env: envContext, vars }, sink) }, 'name');
   const name = masker.mask(toText(named));

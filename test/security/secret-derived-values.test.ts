@@ -344,3 +344,52 @@ steps:
   ];
   for (const [channel, text] of channels) assertClean(channel, text, [PASSWORD]);
 });
+
+test("a JSON secret the server echoes, read back from a step's output with fromJSON(), gives secrets: its fields are masked in every channel; a JSON answer that is not a secret gives none", async (t) => {
+  const { emulator, url } = await startEmulator(t);
+  // The server keeps the JSON secret in a field (an earlier run stored it) and answers it back.
+  emulator.state.entities.find((e) => e.ikey === 3002)!.icustomer = ENV.CREDS;
+  // Re-written by another tool with spaces: the same secret, other text.
+  emulator.state.entities.find((e) => e.ikey === 3003)!.icustomer = ENV.SPACED.replace(/ /g, '  ');
+  // Not a secret, though its field is named as one's is.
+  emulator.state.entities.find((e) => e.ikey === 3001)!.icustomer =
+    '{"user":"visible-user-7","password":"visible-pw-7"}';
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'echo.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Echo
+steps:
+  - { id: a, uses: classes/get, with: { id: 3002 } }
+  - { id: b, uses: classes/get, with: { id: 3003 } }
+  - { id: c, uses: classes/get, with: { id: 3001 } }
+  - { uses: assert, with: { that: "secrets.CREDS != '' && secrets.SPACED != ''" } }
+  - name: "as \${{ fromJSON(steps.a.outputs.entity.icustomer).user }} and \${{ fromJSON(steps.b.outputs.entity.icustomer).password }}"
+    uses: assert
+    continue-on-error: true
+    with:
+      that: "false"
+      message: "pw \${{ fromJSON(steps.a.outputs.entity.icustomer).password }}, \${{ join(fromJSON(steps.b.outputs.entity.icustomer).*, '+') }}; not \${{ fromJSON(steps.c.outputs.entity.icustomer).password }}"
+`,
+  );
+  const journal = join(dir, 'run.jsonl');
+  const env = {
+    CREDS: ENV.CREDS,
+    SPACED: ENV.SPACED,
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+  };
+  const html = join(dir, 'run.html');
+  const run = await runCli(['run', file, '--journal', journal, '--html', html], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const channels: [string, string][] = [
+    ['terminal', run.stdout + run.stderr],
+    ['journal', readFileSync(journal, 'utf8')],
+    ['HTML report', readFileSync(html, 'utf8')],
+  ];
+  for (const [channel, text] of channels) assertClean(channel, text, [PASSWORD, USER, `${PASSWORD}x`, 'svc-account']);
+  // What is no secret's stays visible.
+  assert.match(run.stdout + run.stderr, /not visible-pw-7/);
+});
