@@ -167,6 +167,7 @@ export function stepPipeline(def: ActionDef, get: GetInput, server: DefaultServe
     name: def.name,
     vars: {},
     secrets: [],
+    secretVars: new Set(),
     servers: {
       [DEFAULT_SERVER]: { name: DEFAULT_SERVER, ...server, url: server.url ?? '' },
     },

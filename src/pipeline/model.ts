@@ -77,8 +77,11 @@ export interface Pipeline {
   name: Text;
   /** Compiled vars of the file, overridden by --var values (data). */
   vars: Record<string, unknown>;
-  /** The vars the file makes of a secret, or of such a var: each holds a secret, also when --var gives it. */
-  secretVars?: ReadonlySet<string> | undefined;
+  /**
+   * The vars the file makes of a secret, or of such a var (expr/secret-sink.ts refsReadSecret): each
+   * holds a secret, also when --var gives it. Decided once, here; the run and the file's hash ask it.
+   */
+  secretVars: ReadonlySet<string>;
   /** The environment variables the file reads as secrets.NAME: names are static. */
   secrets: readonly string[];
   servers: Record<string, ServerDef>;

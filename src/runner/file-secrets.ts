@@ -10,7 +10,7 @@
 // a secret as the URL parser spells it (server-url-secrets.ts). Nothing else from
 // the environment (an env.X the pipeline does not name as a server's URL, holding a URL with a
 // password, is the run's masker's to learn, not the hash's: the hash would then depend on the machine).
-import { compiledReferences, isStatic, refsReadSecret, resolveDeep, toText } from '../expr/index.ts';
+import { isStatic, resolveDeep, toText } from '../expr/index.ts';
 import type { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { literalCredentials } from '../pipeline/literal-credentials.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -65,15 +65,9 @@ export function learnFileSecrets(pipeline: Pipeline, env: Env, masker: Masker): 
   for (const [name, value] of Object.entries(secrets)) masker.add(value as string, `secrets.${name}`);
   const envContext = plainRecord(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
   const vars: Record<string, unknown> = Object.create(null);
-  const secretVars = new Set<string>();
-  const secretEnv = new Set(pipeline.secrets);
   for (const [name, value] of Object.entries(pipeline.vars)) {
     const resolved = isStatic(value) ? value : tryResolve(value, { env: envContext, secrets, vars });
-    const reads = isStatic(value) ? [] : compiledReferences(value);
-    if (refsReadSecret(reads, { vars: secretVars, env: secretEnv }) || pipeline.secretVars?.has(name)) {
-      secretVars.add(name);
-      registerSecretValue(resolved, masker, `vars.${name}`);
-    }
+    if (pipeline.secretVars.has(name)) registerSecretValue(resolved, masker, `vars.${name}`);
     Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
   }
   const contexts = { env: envContext, secrets, vars };

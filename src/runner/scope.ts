@@ -3,10 +3,8 @@
 import type { Env } from '../environment.ts';
 import {
   ExprError,
-  compiledReferences,
   isStatic,
   learnSecretsAhead,
-  refsReadSecret,
   resolveDeep,
   toText,
   withSecretSink,
@@ -96,28 +94,20 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     for (const password of urlPasswords(value as string)) masker.add(password, `env.${name}`);
 
   const vars: Record<string, unknown> = Object.create(null);
-  const secretVars = new Set<string>();
   const secretEnv = new Set(pipeline.secrets);
   for (const [name, value] of Object.entries(pipeline.vars)) {
     // A var no selected instance reads is not resolved: it may read another site's secret.
     if (pipeline.reach && !pipeline.reach.vars.has(name)) continue;
-    let resolved = value;
-    let secret = pipeline.secretVars?.has(name) ?? false;
-    if (!isStatic(value)) {
-      resolved = resolveOrRefuse(value, { contexts: { env: envContext, secrets, vars } }, `vars.${name}`);
-      const reads = compiledReferences(value);
-      secret ||= refsReadSecret(reads, { vars: secretVars, env: secretEnv });
-    }
+    const resolved = isStatic(value)
+      ? value
+      : resolveOrRefuse(value, { contexts: { env: envContext, secrets, vars } }, `vars.${name}`);
     // A var the file makes of a secret holds one also when --var gives it (pipeline/normalise.ts).
-    if (secret) {
-      secretVars.add(name);
-      registerSecretValue(resolved, masker, `vars.${name}`);
-    }
+    if (pipeline.secretVars.has(name)) registerSecretValue(resolved, masker, `vars.${name}`);
     Object.defineProperty(vars, name, { value: resolved, enumerable: true, writable: true });
   }
   // From here on, what an expression computes from a secret is learnt as one (expr/secret-sink.ts).
   const sink: SecretSink = {
-    vars: secretVars,
+    vars: pipeline.secretVars,
     env: secretEnv,
     learn: (value, expression) => registerSecretValue(value, masker, `the value of \${{ ${expression} }}`),
     isJsonSecret: (value) => masker.json.holds(value),
