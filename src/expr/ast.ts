@@ -10,6 +10,24 @@ export type Node =
 
 export type BinaryOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||';
 
+/** The nodes a node is made of, in the order they are written: the one walk every reading of the tree builds on. */
+export function children(node: Node): readonly Node[] {
+  switch (node.kind) {
+    case 'member':
+      return [node.object];
+    case 'index':
+      return [node.object, node.index];
+    case 'call':
+      return node.args;
+    case 'not':
+      return [node.operand];
+    case 'binary':
+      return [node.left, node.right];
+    default:
+      return [];
+  }
+}
+
 /** A mistake in an expression, at `offset` within its text. */
 export class ExprError extends Error {
   constructor(

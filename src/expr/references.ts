@@ -1,6 +1,6 @@
 // The context references of an expression (steps.build.outputs.x -> ['steps', 'build', 'outputs', 'x']),
 // for validation before anything runs.
-import type { Node } from './ast.ts';
+import { children, type Node } from './ast.ts';
 
 export interface Reference {
   path: string[];
@@ -42,42 +42,12 @@ export function references(node: Node, out: Reference[] = []): Reference[] {
     }
     return out;
   }
-  switch (node.kind) {
-    case 'member':
-      references(node.object, out);
-      break;
-    case 'index':
-      references(node.object, out);
-      references(node.index, out);
-      break;
-    case 'call':
-      node.args.forEach((a) => references(a, out));
-      break;
-    case 'not':
-      references(node.operand, out);
-      break;
-    case 'binary':
-      references(node.left, out);
-      references(node.right, out);
-      break;
-  }
+  for (const child of children(node)) references(child, out);
   return out;
 }
 
 /** Whether the expression calls one of the status functions (so `if` needs no success() prefix). */
 export function callsStatus(node: Node): boolean {
-  switch (node.kind) {
-    case 'call':
-      return ['success', 'failure', 'always', 'cancelled'].includes(node.name) || node.args.some(callsStatus);
-    case 'member':
-      return callsStatus(node.object);
-    case 'index':
-      return callsStatus(node.object) || callsStatus(node.index);
-    case 'not':
-      return callsStatus(node.operand);
-    case 'binary':
-      return callsStatus(node.left) || callsStatus(node.right);
-    default:
-      return false;
-  }
+  if (node.kind === 'call' && ['success', 'failure', 'always', 'cancelled'].includes(node.name)) return true;
+  return children(node).some(callsStatus);
 }

@@ -6,7 +6,7 @@
 //
 // The sink travels in the contexts under a symbol: copied with them wherever they are spread (an
 // instance's scope, a name's), never seen by an expression, which reads contexts by name.
-import type { Node } from './ast.ts';
+import { children, type Node } from './ast.ts';
 import { references, type Reference } from './references.ts';
 import type { Value } from './values.ts';
 
@@ -119,20 +119,7 @@ export function worthLearning(node: Node, value: Value): boolean {
 }
 
 function literalTexts(node: Node): string[] {
-  switch (node.kind) {
-    case 'literal':
-      return node.value === null ? [] : [String(node.value)];
-    case 'member':
-      return literalTexts(node.object);
-    case 'index':
-      return [...literalTexts(node.object), ...literalTexts(node.index)];
-    case 'not':
-      return [];
-    case 'call':
-      return node.args.flatMap(literalTexts);
-    case 'binary':
-      return [...literalTexts(node.left), ...literalTexts(node.right)];
-    default:
-      return [];
-  }
+  if (node.kind === 'literal') return node.value === null ? [] : [String(node.value)];
+  // What `!` gives is a yes or no, never learnt: its operand's literals are not the expression's to give.
+  return node.kind === 'not' ? [] : children(node).flatMap(literalTexts);
 }
