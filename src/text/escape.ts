@@ -34,12 +34,27 @@ export function escapeHtml(text: string): string {
 }
 
 /**
+ * `@` and `#` as hexadecimal or named HTML references: a page shows them as the sign, where GitHub
+ * finds mentions. A decimal one (`&#64;`) is broken by the `#` before its digits.
+ */
+const AT_REFERENCE = /&(?:#[xX]0*40|commat);(?=[A-Za-z0-9])/g;
+const HASH_REFERENCE = /&(?:#[xX]0*23|num);(?=\d)/g;
+
+/**
  * Text GitHub renders (summary, PR comment, annotations) that notifies no one and links nothing:
- * `@user`, `@org/team` and `#12`, `owner/repo#12` get a zero-width space after their sign, so a
- * server's text mentions no one and adds no backlink to an issue. An e-mail address stays as it is.
+ * `@user`, `@org/team` and `#12`, `owner/repo#12`, `GH-12` get a zero-width space after their
+ * sign, so a server's text mentions no one and adds no backlink to an issue. GitHub looks for them
+ * in each text node of the rendered page: after a lone backtick, an emphasis mark (`_@user_` is a
+ * node of its own) and as an HTML reference (`&#x40;user`, `&commat;user`) too. Only a letter or a
+ * digit before `@` keeps it as it is: an e-mail address (`ops@example.com`).
  */
 export function noMentions(text: string): string {
-  return text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u200B').replace(/#(?=\d)/g, '#\u200B');
+  return text
+    .replace(/(?<![A-Za-z0-9])@(?=[A-Za-z0-9])/g, '@\u200B')
+    .replace(AT_REFERENCE, '$&\u200B')
+    .replace(/#(?=\d)/g, '#\u200B')
+    .replace(HASH_REFERENCE, '$&\u200B')
+    .replace(/\bGH-(?=\d)/g, 'GH-\u200B');
 }
 
 /**
