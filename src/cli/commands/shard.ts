@@ -88,6 +88,7 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('BAD_ARGUMENTS', `shard: --format ${format}: one of ${FAN_OUT_FORMATS.join(', ')}`);
   const file = positionals[0]!;
   const vars = parseVars(values.var);
+  if (format === 'plain') oneLineWords(file, values.var ?? []);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars });
   const fleet = fleetOf(pipeline, sources, vars, io.env);
   const store = namedStore('shard', values.store, io.env, io.cwd, 'the manifest and the workers live in a run store: ');
@@ -109,6 +110,28 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
     `${fanOut(format, { manifest, command, args: words, storeUrl: store.url, image: values.image ?? 'ghcr.io/enginectl/enginectl' })}\n`,
   );
   return ExitCode.ok;
+}
+
+/**
+ * A line break, a carriage return or a terminal's control in a worker's word: no quoting a POSIX
+ * shell reads keeps it on the one line of its shard (dash has no $'...'), so a line-by-line runner
+ * (xargs -L 1, GNU parallel, \`while read\`) would run what follows it as a command of its own, and
+ * a terminal would act on an escape. The run is not planned.
+ */
+// eslint-disable-next-line no-control-regex
+const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+function oneLineWords(file: string, vars: readonly string[]): void {
+  const refuse = (what: string) =>
+    new UsageError(
+      'BAD_ARGUMENTS',
+      `shard --format plain: ${what} holds a line break or a control character, which a command line per shard cannot carry`,
+      {
+        hint: 'give the value in the pipeline file (vars:), or start the workers with --format github, gitlab or k8s, whose commands you write',
+      },
+    );
+  if (NOT_ONE_LINE.test(file)) throw refuse("the pipeline file's path");
+  for (const v of vars) if (NOT_ONE_LINE.test(v)) throw refuse(`--var ${v.split('=')[0]}`);
 }
 
 /** A word for a shell line: as is when plain, else single-quoted. */
