@@ -33,7 +33,8 @@ function errorCodes(runs: ReportStep[]): string {
     if (s.outcome === 'failure' && s.error) codes.set(s.error.code, (codes.get(s.error.code) ?? 0) + 1);
   if (codes.size === 0) return '';
   const sorted = [...codes].sort((a, b) => b[1] - a[1]);
-  return ` (${sorted.map(([code, count]) => `${code} ${count}`).join(', ')})`;
+  // A merged report's codes are read from the jobs' reports: text from outside, shown as text.
+  return ` (${sorted.map(([code, count]) => `${cell(code)} ${count}`).join(', ')})`;
 }
 
 /** The line under a fleet summary's headline: what it lists, what it counts, where the rest is. */
