@@ -48,12 +48,18 @@ function nulled<T extends object>(value: T, shape: z.core.$ZodShape): Nulled<T> 
 const iso = (at: number | undefined) => (at === undefined ? null : new Date(at).toISOString());
 
 /**
+ * A time a report holds (ISO 8601): one read back from a job's report (report --merge) that is not
+ * a time is refused with its field named, not met later as an internal error of the merge.
+ */
+const IsoTime = z.string().refine((text) => !Number.isNaN(Date.parse(text)), { message: 'not an ISO 8601 time' });
+
+/**
  * A step instance (runner/instance.ts) as every report has it: all its fields but the key, each
  * absent one null and each time ISO 8601.
  */
 export const ReportStep = z.object({
   ...nullables(StepInstance.omit({ key: true }).shape),
-  startedAt: z.string().nullable().describe('ISO 8601; null when the step did not start'),
+  startedAt: IsoTime.nullable().describe('ISO 8601; null when the step did not start'),
   error: z
     .object({ ...nullables(StepErrorSchema.shape), code: z.string().describe('an error code (docs/error-codes.md)') })
     .nullable()
@@ -110,7 +116,7 @@ export const Report = z.object({
     .describe(
       'success, failure or cancelled; under-way: report --merge --store read a sharded run whose workers still ran (merged.underWay says what), not its result',
     ),
-  startedAt: z.string().describe('ISO 8601'),
+  startedAt: IsoTime.describe('ISO 8601'),
   durationMs: z.number().describe('how long it ran'),
   counts: Counts,
   selection: z
@@ -137,7 +143,7 @@ export const Report = z.object({
             outcome: z
               .enum([...RunOutcome.options, 'under-way'])
               .describe("the job's outcome; under-way: a sharded run's site still running when the report was read"),
-            startedAt: z.string().describe('ISO 8601'),
+            startedAt: IsoTime.describe('ISO 8601'),
             durationMs: z.number().describe('how long the job ran'),
             counts: Counts,
             underWay: z
