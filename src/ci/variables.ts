@@ -72,7 +72,8 @@ export interface Dotenv {
 
 /**
  * A dotenv file as GitLab reads it (artifacts:reports:dotenv): `NAME=VALUE` per line, the value
- * taken as it is, with no quote handling; so values are written raw, and one GitLab cannot carry
+ * taken as it is, with no quote handling; so values are written raw but for each `$`, written `$$`
+ * (GitLab expands variables in them where a later job reads them), and one GitLab cannot carry
  * (a line break) is left out, and said only when `only` named it. At most `limit` variables: `only`
  * names the ones later jobs read; without it the first ones are kept, and the rest said. At most
  * DOTENV_SIZE bytes too: a line that would take the file past it is left out and said (a shorter
@@ -99,7 +100,9 @@ export function renderDotenv(
     else if (v.value.length > 1024) asked('a value longer than 1024 characters', v);
     else if (lines.length >= limit) left.push({ name: v.name, why: `over GitLab's limit of ${limit} variables` });
     else {
-      const line = `${v.name}=${v.value}\n`;
+      // GitLab expands `$NAME` in a value in the jobs that read it (`$$` is a `$`): a server's text
+      // holding `$CI_JOB_TOKEN` would reach them as that token. Each `$` is written as `$$`.
+      const line = `${v.name}=${v.value.replace(/\$/g, () => '$$')}\n`;
       const size = Buffer.byteLength(line);
       if (bytes + size > DOTENV_SIZE)
         left.push({
