@@ -76,8 +76,28 @@ function decoded(text: string): string {
  * it holds `%`-escapes, as the server reads it. Empty for a text without one.
  */
 export function urlPasswords(text: string): string[] {
+  return passwords(text, text);
+}
+
+/** A pipeline's expression, `${{ … }}`: white space and any sign inside its braces. */
+const EXPRESSION = /\$\{\{[^]*?\}\}/g;
+
+/**
+ * The passwords a pipeline's value writes literally in its URLs: each `${{ … }}` read as one word
+ * (a user name an expression gives has spaces inside its braces, `https://${{ vars.user }}:pw@h`),
+ * and a candidate an expression is part of left out (it is no literal).
+ */
+export function literalUrlPasswords(value: string): string[] {
+  return passwords(
+    value.replace(EXPRESSION, (e) => 'x'.repeat(e.length)),
+    value,
+  ).filter((p) => !p.includes('${{'));
+}
+
+/** The candidates found in `read`, taken from `text` (the same length: `read` is `text` with some parts made opaque). */
+function passwords(read: string, text: string): string[] {
   const out = new Set<string>();
-  for (const login of logins(text)) {
+  for (const login of logins(read)) {
     for (const at of login.ats) {
       const raw = text.slice(login.colon + 1, at);
       if (raw === '') continue;

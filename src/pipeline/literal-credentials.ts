@@ -7,7 +7,7 @@
 // expression (`${{ secrets.X }}`) is no literal: its secret is the environment's.
 import { parseAllDocuments } from 'yaml';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
-import { urlPasswords } from '../api/url-logins.ts';
+import { literalUrlPasswords } from '../api/url-logins.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { MAX_ALIAS_COUNT } from './yaml-doc.ts';
 
@@ -50,8 +50,8 @@ function walk(value: unknown, where: string, out: LiteralCredential[], depth: nu
     const here = where ? `${where}.${key}` : key;
     const found = CREDENTIAL_FIELDS.has(key) ? literal(v) : undefined;
     if (found !== undefined) out.push({ value: found, where: here });
-    for (const inUrl of key === 'url' && typeof v === 'string' ? urlPasswords(v) : [])
-      if (!inUrl.includes('${{')) out.push({ value: inUrl, where: here });
+    for (const inUrl of key === 'url' && typeof v === 'string' ? literalUrlPasswords(v) : [])
+      out.push({ value: inUrl, where: here });
     walk(v, here, out, depth + 1);
   }
 }

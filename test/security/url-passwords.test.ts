@@ -186,3 +186,33 @@ steps:
   assert.notEqual(run.files[0]!.hash, fileHash(run.salt, text), 'the hash is an offline check of the passwords');
   assert.equal(run.files[0]!.hash, fileHash(run.salt, masked));
 });
+
+test("a literal URL password after a user name an expression gives (spaces inside its braces) is not quoted by an invalid pipeline's finding", async () => {
+  const password = 'pa#ss-Word-30';
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-url-literal-'));
+  const file = join(dir, 't10.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: t10
+vars: { user: deploy }
+servers:
+  main: { url: "https://\${{ vars.user }}:${password}@s.example.com", bogus: 1 }
+steps:
+  - uses: monitoring/engines
+`,
+  );
+  for (const command of [
+    ['validate', file],
+    ['run', file, '--emulator'],
+  ]) {
+    const r = await runCli([...command, '--ci', 'github']);
+    const said = `${command[0]}: ${r.stdout}${r.stderr}`;
+    assert.equal(r.code, ExitCode.invalidInput, said);
+    // The finding and its source line, the user's expression kept, the password hidden.
+    assert.match(r.stderr, /\n {2}5 \| .*url: "https:\/\/\$\{\{ vars\.user \}\}:\*\*\*@s\.example\.com/, said);
+    assert.ok(registered(r.stdout).includes(password), `::add-mask:: of it: ${said}`);
+    assertClean(`${said}: stdout`, r.stdout.replace(/^::add-mask::.*$/gm, ''), [password]);
+    assertClean(`${said}: stderr`, r.stderr, [password]);
+  }
+});
