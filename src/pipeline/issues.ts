@@ -13,6 +13,7 @@ export function pathLabel(path: Path): string {
 /** The keys a schema accepts at `path` (for "did you mean"), walking objects, arrays and records. */
 export function keysAt(schema: z.ZodType, path: Path): string[] {
   let current: z.ZodType | undefined = schema;
+  const typeOf = (o: z.ZodType) => (o as unknown as { def: { type: string } }).def.type;
   for (const part of [...path, null]) {
     for (let guard = 0; current && guard < 10; guard++) {
       const wrapper: { type: string; innerType?: z.ZodType; options?: z.ZodType[]; in?: z.ZodType } = (
@@ -22,8 +23,11 @@ export function keysAt(schema: z.ZodType, path: Path): string[] {
       if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') current = def.innerType;
       else if (def.type === 'pipe') current = def.in;
       else if (def.type === 'union')
+        // An input is its type or an expression (a string): the branch the next part walks into.
         current =
-          def.options?.find((o) => (o as unknown as { def: { type: string } }).def.type === 'object') ??
+          (typeof part === 'number' ? def.options?.find((o) => typeOf(o) === 'array') : undefined) ??
+          def.options?.find((o) => typeOf(o) === 'object') ??
+          def.options?.find((o) => typeOf(o) === 'record' || typeOf(o) === 'array') ??
           def.options?.[0];
       else break;
     }
@@ -72,6 +76,9 @@ export function issueDiagnostics(
     const pos = locate(source, [...base, ...path], { key });
     out.push({ file: source.file, line: pos.line, col: pos.col, message, hint });
   };
+  // Where a missing key goes: the base as `where` names it, or the mapping below it by its path.
+  const inPlace = (parent: Path) =>
+    parent.length === 0 ? (where ? ` in ${where}` : '') : ` in ${pathLabel([...base, ...parent])}`;
   for (const issue of issues) {
     const path = issue.path as Path;
     const label = pathLabel([...base, ...path]);
@@ -79,7 +86,9 @@ export function issueDiagnostics(
       case 'unrecognized_keys':
         for (const key of issue.keys) {
           const known = keysAt(schema, path);
-          const unknown = `unknown key "${key}"${where ? ` in ${where}` : ` in ${label || 'the pipeline'}`}`;
+          // `where` names the base (the inputs of a step type); a key deeper down is told at its path.
+          const place = where && path.length === 0 ? where : label || 'the pipeline';
+          const unknown = `unknown key "${key}" in ${place}`;
           // A key of a mapping one level down (rollout's gates, which are analysis.gates) is told where it goes, not as a typo of a sibling.
           const home = known.find((child) => keysAt(schema, [...path, child]).includes(key));
           if (home) {
@@ -105,7 +114,7 @@ export function issueDiagnostics(
           const key = path[path.length - 1];
           at(
             path.slice(0, -1),
-            `missing required key "${String(key)}"${where ? ` in ${where}` : ''}`,
+            `missing required key "${String(key)}"${inPlace(path.slice(0, -1))}`,
             missingHint(base, path),
             true,
           );
@@ -142,7 +151,7 @@ export function issueDiagnostics(
         if (issue.input === undefined) {
           at(
             path.slice(0, -1),
-            `missing required key "${String(path[path.length - 1])}"${where ? ` in ${where}` : ''}`,
+            `missing required key "${String(path[path.length - 1])}"${inPlace(path.slice(0, -1))}`,
             missingHint(base, path),
             true,
           );

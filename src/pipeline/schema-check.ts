@@ -5,7 +5,7 @@ import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics, keysAt } from './issues.ts';
 import { at } from './located.ts';
-import { lenientCheck, LOADER_PARSE, PipelineFileSchema, StepSchema, type PipelineFile } from './schema.ts';
+import { lenient, lenientCheck, LOADER_PARSE, PipelineFileSchema, StepSchema, type PipelineFile } from './schema.ts';
 import type { YamlSource } from './yaml-doc.ts';
 
 type RawStep = PipelineFile['steps'][number];
@@ -35,7 +35,8 @@ export function schemaCheck(source: YamlSource, data: unknown): { problems: Diag
           source,
           result.error.issues,
           ['steps', index, 'with'],
-          schema,
+          // The keys of each input for "did you mean": lenientCheck hides them, the JSON Schema's wrap does not.
+          inputSchema(type, lenient),
           `the inputs of ${type.uses}`,
         ),
       );
