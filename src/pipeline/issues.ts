@@ -63,6 +63,10 @@ function missingHint(base: Path, path: Path): string | undefined {
   return undefined;
 }
 
+/** Where an expression is read, for a key that reads none (docs/pipeline-format.md, Expressions). */
+const LITERAL_HINT =
+  "write the value itself (90s, 3, true): this key is fixed when the file is loaded; expressions are read in vars, name, servers (but timeout and max-response-size), targets, and a step's name, if, server and with (docs/pipeline-format.md, Expressions)";
+
 /** Diagnostics for the issues of parsing the value at `base` with `schema`. */
 export function issueDiagnostics(
   source: YamlSource,
@@ -79,9 +83,17 @@ export function issueDiagnostics(
   // Where a missing key goes: the base as `where` names it, or the mapping below it by its path.
   const inPlace = (parent: Path) =>
     parent.length === 0 ? (where ? ` in ${where}` : '') : ` in ${pathLabel([...base, ...parent])}`;
+  const literal = new Set<string>();
   for (const issue of issues) {
     const path = issue.path as Path;
     const label = pathLabel([...base, ...path]);
+    // A key that takes no expression, given one: said as such, once, not as the type it is not.
+    const value = issue.code === 'unrecognized_keys' ? undefined : source.doc.getIn([...base, ...path]);
+    if (typeof value === 'string' && value.includes('${{')) {
+      if (!literal.has(label)) at(path, `${label} takes no expression`, LITERAL_HINT);
+      literal.add(label);
+      continue;
+    }
     switch (issue.code) {
       case 'unrecognized_keys':
         for (const key of issue.keys) {
