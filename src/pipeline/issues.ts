@@ -1,5 +1,6 @@
 // zod issues as diagnostics: a position in the file, a message a person can act on, and a
 // "did you mean" for unknown keys and step types.
+import { isMap } from 'yaml';
 import { z } from 'zod';
 import { STEP_NAMES } from '../steps/registry.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
@@ -63,6 +64,9 @@ function missingHint(base: Path, path: Path): string | undefined {
   return undefined;
 }
 
+/** A rollout's keys, which the contract also names on a matrix step. */
+const ROLLOUT_KEYS = ['waves', 'max-failures', 'analysis'];
+
 /** Where an expression is read, for a key that reads none (docs/pipeline-format.md, Expressions). */
 const LITERAL_HINT =
   "write the value itself (90s, 3, true): this key is fixed when the file is loaded; expressions are read in vars, name, servers (but timeout and max-response-size), targets, and a step's name, if, server and with (docs/pipeline-format.md, Expressions)";
@@ -101,6 +105,24 @@ export function issueDiagnostics(
           // `where` names the base (the inputs of a step type); a key deeper down is told at its path.
           const place = where && path.length === 0 ? where : label || 'the pipeline';
           const unknown = `unknown key "${key}" in ${place}`;
+          // The contract's waves on a matrix step are the pipeline's rollout: (docs: Deviations): told where they go.
+          const stepPath = [...base, ...path];
+          if (
+            ROLLOUT_KEYS.includes(key) &&
+            stepPath.length === 2 &&
+            stepPath[0] === 'steps' &&
+            typeof stepPath[1] === 'number'
+          ) {
+            const matrix = source.doc.getIn([...stepPath, 'matrix']);
+            const over = isMap(matrix) && matrix.items.length === 1 ? String(matrix.items[0]!.key) : 'KEY';
+            at(
+              [...path, key],
+              `${unknown}: waves are the pipeline's rollout:`,
+              `write them at the top level: rollout: { over: ${over}, waves: [...], max-failures: ..., analysis: ... } (docs/pipeline-format.md, Rollouts in waves)`,
+              true,
+            );
+            continue;
+          }
           // A key of a mapping one level down (rollout's gates, which are analysis.gates) is told where it goes, not as a typo of a sibling.
           const home = known.find((child) => keysAt(schema, [...path, child]).includes(key));
           if (home) {
