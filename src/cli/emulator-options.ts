@@ -53,6 +53,18 @@ export function emulatorEnv(
   return values.emulator && (values.state ?? []).length === 0 ? withSampleEnv(env) : env;
 }
 
+/**
+ * The state files read before the pipeline is: with --state the sample's secrets are not filled in,
+ * so a path that cannot be read must be told as such, not as the secrets the sample would have given.
+ */
+export async function checkStateFiles(
+  values: EmulatorOptionValues & { emulator?: boolean | undefined },
+): Promise<void> {
+  if (!values.emulator || stateFiles(values).length === 0) return;
+  const { loadStateFile } = await import('../emulator/index.ts');
+  for (const file of stateFiles(values)) await loadStateFile(file);
+}
+
 /** `body` with the sites the options set up, served on 127.0.0.1 for its length (loaded only then). */
 export async function withEmulatedSites<T>(
   values: EmulatorOptionValues,

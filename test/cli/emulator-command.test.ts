@@ -1,6 +1,6 @@
 // `enginectl emulator` as a process: its first line, its flags, and how it stops.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -131,4 +131,19 @@ test('the system update report of the emulator does not list an offline Engine a
   assert.match(result.report, /^\| eng-prod-01 \| prod-app-01 \| 26\.11\.0 \| yes \|$/m);
   assert.match(result.report, /^\| eng-prod-old \| prod-app-old \| 26\.11\.0 \| no \(offline\) \|$/m);
   assert.equal(result.stats.operations['restart engine'], 2);
+});
+
+test('run and plan --emulator --state name a state file they cannot read first, not the secrets the sample would have given', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-state-first-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // With --state the sample's tokens are not filled in (the state may hold others): a mistyped
+  // path must be told as such, not as "secrets.PROD_TOKEN is not set".
+  for (const command of [['run'], ['plan', '--live']]) {
+    const r = await runCli([...command, 'pipelines/demo.yml', '--emulator', '--state', join(dir, 'sate.json')], {
+      env: {},
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /cannot read the state file .*sate\.json: ENOENT/, command.join(' '));
+    assert.doesNotMatch(r.stderr, /PROD_TOKEN/, command.join(' '));
+  }
 });

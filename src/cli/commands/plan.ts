@@ -17,6 +17,7 @@ import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import {
   EMULATOR_OPTIONS,
   EMULATOR_OPTIONS_HELP,
+  checkStateFiles,
   emulatorEnv,
   hasEmulatorOptions,
   stateFiles,
@@ -98,6 +99,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
       'BAD_ARGUMENTS',
       'plan: --state, --user, --fault and --fail-replication go with --emulator --live',
     );
+  await checkStateFiles(values);
   const env = emulatorEnv(values, io.env);
   if (values.out !== undefined && !values.live)
     throw new UsageError('BAD_ARGUMENTS', 'plan: --out goes with --live', {

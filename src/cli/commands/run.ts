@@ -35,6 +35,7 @@ import { parseCommandArgs } from '../args.ts';
 import {
   EMULATOR_OPTIONS,
   EMULATOR_OPTIONS_HELP,
+  checkStateFiles,
   emulatorEnv,
   hasEmulatorOptions,
   stateFiles,
@@ -246,6 +247,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const ci = chooseCi(io, values.ci);
   if (hasEmulatorOptions(values) && !values.emulator)
     throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
+  await checkStateFiles(values);
   io = { ...io, env: emulatorEnv(values, io.env) };
   const vars = parseVars(values.var);
   const clock = clockStart(values);
