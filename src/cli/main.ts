@@ -6,18 +6,27 @@ import { runCommand } from './run-command.ts';
 /**
  * Writes to a stream that its reader may close (`enginectl run … | head`): once it is closed
  * (EPIPE), later writes are dropped. Losing the log's reader never stops or crashes a deployment:
- * the run goes on, its reports are written, and the exit code is the run's.
+ * the run goes on, its reports are written, and the exit code is the run's. Any other failure (a
+ * full disk) is kept in `failed`, for the commands whose stdout is what they make.
  */
-function writer(stream: NodeJS.WriteStream): (text: string) => void {
+function writer(stream: NodeJS.WriteStream): { write: (text: string) => void; failed: () => string | undefined } {
   let closed = false;
-  stream.on('error', () => {
+  let failed: string | undefined;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
     closed = true;
+    if (error.code !== 'EPIPE') failed ??= error.code ?? error.message;
   });
-  return (s) => {
-    if (closed || stream.destroyed) return;
-    stream.write(s);
+  return {
+    write: (s) => {
+      if (closed || stream.destroyed) return;
+      stream.write(s);
+    },
+    failed: () => failed,
   };
 }
+
+/** The commands whose stdout is their product (a schema, a job matrix, an answer, a plan), not a log. */
+const PRINTING = new Set(['schema', 'matrix', 'api', 'plan']);
 
 export async function runMain(argv: string[]): Promise<void> {
   let cwd: string;
@@ -32,9 +41,10 @@ export async function runMain(argv: string[]): Promise<void> {
     return;
   }
   const signals = trapSignals();
+  const stdout = writer(process.stdout);
   const code = await runCommand(argv, {
-    stdout: writer(process.stdout),
-    stderr: writer(process.stderr),
+    stdout: stdout.write,
+    stderr: writer(process.stderr).write,
     stdoutIsTTY: process.stdout.isTTY === true,
     env: process.env,
     cwd,
@@ -47,4 +57,13 @@ export async function runMain(argv: string[]): Promise<void> {
   signals.release();
   // A server stopped on request exits 0; a call cut short by a signal exits 130/143.
   process.exitCode = signals.exitCode(code);
+  // What a command prints is what it makes: not written (a full disk), it did not succeed. A
+  // write's failure is told on a later tick: one turn of the event loop lets it arrive.
+  if (!PRINTING.has(argv[0] ?? '') || process.exitCode !== 0) return;
+  await new Promise((resolve) => setImmediate(resolve));
+  const failed = stdout.failed();
+  if (failed !== undefined) {
+    process.stderr.write(`enginectl: cannot write the output to standard output (${failed})\n`);
+    process.exitCode = 1;
+  }
 }

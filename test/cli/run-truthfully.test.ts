@@ -2,7 +2,7 @@
 // that selects nothing is refused, and the dry run shows values known only at run time as such.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -171,4 +171,36 @@ test('a selection whose values each exist but that together leave no instance is
     'site=staging',
   ]);
   assert.equal(one.code, 0, one.stdout + one.stderr);
+});
+
+test('a command whose output is its stdout (schema, matrix, api, plan) fails when stdout cannot be written (a full disk), never exit 0 with nothing written', async (t) => {
+  const { url } = await startEmulator(t);
+  const env = cleanEnv({ ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' });
+  // A process (the emulator answers in this one meanwhile) whose stdout is /dev/full.
+  const full = async (args: string[]) => {
+    const out = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', out, 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (c) => (stderr += c));
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      return { status, stderr };
+    } finally {
+      closeSync(out);
+    }
+  };
+  for (const args of [
+    ['schema'],
+    ['matrix', 'pipelines/demo.yml'],
+    ['api', 'GET', '/api/monitoring/v1/engines'],
+    ['plan', 'pipelines/demo.yml', '--emulator'],
+  ]) {
+    const r = await full(args);
+    assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /enginectl: cannot write the output to standard output \(ENOSPC\)/, args.join(' '));
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+  // A run's stdout is its log, not its product: a lost log never changes the run's exit code.
+  const run = await full(['run', 'pipelines/demo.yml', '--emulator']);
+  assert.equal(run.status, 0, run.stderr);
 });
