@@ -94,9 +94,13 @@ export function parseYaml(
     const at = lines.linePos(e.pos[0]);
     const indent = indentationMistake(e.code, text, at.line);
     if (indent) return { file, ...indent };
+    // The key a duplicate is (the error's position is its first character): as written on its line.
+    const key = /^("[^"]*"|'[^']*'|[^:,{}[\]]+?)\s*:/.exec(
+      (text.split(/\r?\n/)[at.line - 1] ?? '').slice(at.col - 1),
+    )?.[1];
     const message =
       e.code === 'DUPLICATE_KEY'
-        ? 'duplicate key: a key may appear once in a mapping'
+        ? `duplicate key${key ? ` ${key.startsWith('"') ? key : JSON.stringify(key.replace(/^'|'$/g, ''))}` : ''}: a key may appear once in a mapping`
         : e.code === 'MULTIPLE_DOCS'
           ? 'a second YAML document: a pipeline (or inventory) file is one document'
           : e.code === 'TAG_RESOLVE_FAILED'

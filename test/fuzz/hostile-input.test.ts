@@ -180,7 +180,7 @@ test('a duplicate key is refused at the second one', async () => {
   assert.equal(r.code, 2);
   assert.match(
     r.stderr,
-    /dup\.yml:4:5 duplicate key: a key may appear once in a mapping\n.*\n.*\n\s+hint: remove or rename one of them/,
+    /dup\.yml:4:5 duplicate key "uses": a key may appear once in a mapping\n.*\n.*\n\s+hint: remove or rename one of them/,
   );
 });
 
