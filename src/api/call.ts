@@ -217,6 +217,23 @@ export class Caller {
     return response;
   }
 
+  /**
+   * Sends and requires a 2xx status, for a call whose answer is its status alone (the clear, a
+   * license added or removed): a 2xx that is an HTML page (an SSO proxy's login page, a portal in
+   * front of the API) is not the API's word that it acted, and is an invalid response.
+   */
+  async status(spec: CallSpec, options?: CallOptions): Promise<HttpResponse> {
+    const response = await this.ok(spec, options);
+    if (isHtml(response.text, response.contentType))
+      throw invalidResponse(
+        spec,
+        this.transport,
+        response,
+        `HTTP ${response.status} with ${htmlGist(this.transport.redact(response.text))}, not an answer of the API`,
+      );
+    return response;
+  }
+
   /** Sends, requires 2xx, and returns the JSON body checked against `schema`. */
   async json<S extends z.ZodType>(spec: CallSpec, schema: S, options?: CallOptions): Promise<z.infer<S>> {
     const response = await this.ok(spec, options);

@@ -57,7 +57,7 @@ export class DevOpsApi {
 
   /** Empties iLog per the system's own log-cleanup configuration. Only the status is specified. */
   async clearTransactionLog(options?: CallOptions): Promise<{ status: number }> {
-    const response = await this.call.ok(devopsCalls.clearTransactionLog(), options);
+    const response = await this.call.status(devopsCalls.clearTransactionLog(), options);
     return { status: response.status };
   }
 

@@ -14,7 +14,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
  * pipeline that holds it is 1 MiB at most).
  */
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024 * 1024;
-/** What is kept of an answer a call reads only the status of (an error body, for its message). */
+/** What is kept of an answer a call reads only the status of (an error body for its message, a login page's title). */
 export const STATUS_ONLY_KEEP = 64 * 1024;
 
 export type Query = Record<string, string | number | boolean>;
@@ -30,7 +30,7 @@ export interface HttpRequest {
   accept?: string | undefined;
   /** May be retried on transient faults. Defaults to true for GET only. */
   idempotent?: boolean | undefined;
-  /** Only the status matters (transaction-log clear): a 2xx body is read and dropped, never held. */
+  /** Only the status matters (transaction-log clear): the body is read to its end, its first STATUS_ONLY_KEEP bytes held. */
   statusOnly?: boolean | undefined;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;

@@ -56,20 +56,20 @@ export class LicensingApi {
   }
 
   async remove(key: number, options?: CallOptions): Promise<RemoveResult> {
-    const response = await this.call.ok(licensingCalls.remove(key), options);
+    const response = await this.call.status(licensingCalls.remove(key), options);
     return { status: response.status === 204 ? 204 : 200 };
   }
 
   /** Adds the licenses held in an encrypted license code (sent as text/plain). */
   async add(code: string, options?: CallOptions): Promise<{ status: number }> {
-    const response = await this.call.ok(licensingCalls.add(code), options);
+    const response = await this.call.status(licensingCalls.add(code), options);
     return { status: response.status };
   }
 
   /** Asks the server for an encrypted license code (text/plain) to give to `add`. */
   async create(body: LicenseCreateRequest, options?: CallOptions): Promise<string> {
     const spec = licensingCalls.create(body);
-    const response = await this.call.ok(spec, options);
+    const response = await this.call.status(spec, options);
     const code = response.text.trim();
     if (code === '') {
       throw invalidResponse(spec, this.call.transport, response, 'the license code is empty');

@@ -162,8 +162,7 @@ export class Transport {
         res.body.destroy();
         throw new TooLarge(limit);
       }
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      const text = await readText(res.body, limit, statusOnly ? (ok ? 0 : STATUS_ONLY_KEEP) : Infinity, length);
+      const text = await readText(res.body, limit, statusOnly ? STATUS_ONLY_KEEP : Infinity, length);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers))
         if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
