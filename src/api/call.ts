@@ -6,6 +6,7 @@ import { requiredScopes } from './scopes.ts';
 import type { CallObserver, HttpRequest, HttpResponse, Transport } from './transport.ts';
 import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
 import { boundedParse } from './bounded-parse.ts';
+import { twiceNamed } from './duplicate-keys.ts';
 import { inApiShape } from './fate.ts';
 
 export interface CallOptions {
@@ -171,6 +172,8 @@ export function parseBody<S extends z.ZodType>(
     if (!(error instanceof SyntaxError)) throw error;
     throw invalidResponse(spec, transport, response, `the body is not valid JSON (${error.message})`);
   }
+  const twice = twiceNamed(response.text);
+  if (twice !== undefined) throw invalidResponse(spec, transport, response, twice);
   // Checked at a cost bounded whatever the answer: a list of millions of wrong elements names its first issues.
   const parsed = boundedParse(schema, value);
   if (parsed.success) return parsed.data;

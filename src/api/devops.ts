@@ -13,6 +13,7 @@ import {
 import { CLEAR_TRANSACTION_LOG_PATH } from './scopes.ts';
 import { API_BASE } from './areas.ts';
 import { parseBoundedJson } from '../text/bounded-json.ts';
+import { duplicateKey } from './duplicate-keys.ts';
 
 const BASE = API_BASE.devops;
 /** The replication configurations, a list built once. */
@@ -98,9 +99,11 @@ export class DevOpsApi {
   }
 }
 
+/** The value of a JSON text, or undefined when it is none or says two things (a key twice in one object). */
 function safeJson(text: string): unknown {
   try {
-    return parseBoundedJson(text);
+    const value = parseBoundedJson(text);
+    return duplicateKey(text) === undefined ? value : undefined;
   } catch {
     return undefined;
   }
