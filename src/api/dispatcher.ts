@@ -4,7 +4,7 @@ import type { Env } from '../environment.ts';
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
-import { isLoopback } from './insecure-http.ts';
+import { isLoopback, localhostLookup } from './insecure-http.ts';
 import { loadUndici } from './undici.ts';
 
 export interface TlsOptions {
@@ -130,7 +130,8 @@ export function createDispatcher(
     connections: 64,
     headersTimeout: 0,
     bodyTimeout: 0,
-    connect: { ...connect, ...KEEP_ALIVE },
+    // localhost names are this machine whatever DNS says: loopback is trusted by name (insecure-http.ts).
+    connect: { ...connect, ...KEEP_ALIVE, lookup: localhostLookup },
   };
   // Loopback never goes through a proxy: plain http:// with credentials is allowed there only
   // because it never leaves the machine (insecure-http.ts), and a proxy would carry it away.
