@@ -93,6 +93,7 @@ export const ERROR_CODES = {
   API_TRANSPORT: step('check the network path to the server'),
   API_TIMEOUT: step("raise the server's timeout if the operation takes longer; check the server"),
   API_READ_ONLY: step('a live plan never writes: run the pipeline to make this call'),
+  API_BAD_PATH: step('an id of . or .. names no entity the API can be asked for: check where the value came from'),
   API_ABORTED: step('the run was interrupted: resume it from its journal if it had one'),
   API_UNAUTHORIZED: step("check the server's user name and password"),
   API_FORBIDDEN: step('ask for the scope the message names'),

@@ -18,7 +18,8 @@ export type ApiErrorCode =
   | 'API_RESPONSE_TOO_LARGE'
   | 'API_PROXY'
   | 'API_REDIRECT'
-  | 'API_READ_ONLY';
+  | 'API_READ_ONLY'
+  | 'API_BAD_PATH';
 
 /** Transport faults worth another try for an idempotent call. */
 const TRANSIENT: ReadonlySet<ApiErrorCode> = new Set([

@@ -11,6 +11,7 @@ import { readText, TooLarge } from './read-body.ts';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts';
 import { loadUndici } from './undici.ts';
 import { readOnlyRefusal } from './read-only.ts';
+import { dotSegmentRefusal } from './dot-segments.ts';
 import { inApiShape } from './fate.ts';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -67,6 +68,8 @@ export class Transport {
   async send(req: HttpRequest): Promise<HttpResponse> {
     if (this.options.answerInstead) return this.options.answerInstead(req);
     if (this.options.readOnly && req.method !== 'GET') throw readOnlyRefusal(req, this.server);
+    const badPath = dotSegmentRefusal(req, this.server);
+    if (badPath) throw badPath;
     const idempotent = req.idempotent ?? req.method === 'GET';
     if (!idempotent) return this.sendOnce(req);
     for (let attempt = 1; ; attempt++) {
