@@ -119,9 +119,11 @@ export function statusError(spec: CallSpec, response: HttpResponse, transport: T
           hint: `${html ? viaProxy : ''}${
             response.status >= 500
               ? 'the server failed; its logs say why'
-              : inApiShape(response.status, response.contentType, response.text)
-                ? 'the server refused the request; its message says why'
-                : "the answer is not the API's (its body is not JSON): something in front of the API may have answered, after the server acted; check on the server before sending it again"
+              : response.status === 408
+                ? 'the server or a proxy in front of it stopped waiting (408), and may have acted on it: check on the server before sending it again'
+                : inApiShape(response.status, response.contentType, response.text)
+                  ? 'the server refused the request; its message says why'
+                  : "the answer is not the API's (its body is not JSON): something in front of the API may have answered, after the server acted; check on the server before sending it again"
           }`,
         },
       );
