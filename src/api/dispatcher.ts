@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
 import { isLoopback, localhostLookup } from './insecure-http.ts';
+import { userPartDecodes } from './server-url.ts';
 import { loadUndici } from './undici.ts';
 
 export interface TlsOptions {
@@ -29,9 +30,10 @@ function proxyUrl(env: Env, name: string): string | undefined {
   const value = envValue(env, name);
   if (value === undefined || value === '') return value;
   const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
-  if (URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)) return url;
+  if (URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && userPartDecodes(new URL(url))) return url;
   const set = env[name.toLowerCase()] !== undefined ? name.toLowerCase() : name.toUpperCase();
-  throw new UsageError('BAD_PROXY', `${set} is not a proxy URL`, {
+  const why = URL.canParse(url) && !userPartDecodes(new URL(url)) ? ' (a % in its user part starts no %XX escape)' : '';
+  throw new UsageError('BAD_PROXY', `${set} is not a proxy URL${why}`, {
     hint: `set ${set} to the proxy's URL, e.g. http://proxy.example.com:3128 (with user:password@ when it asks for them), or unset it`,
   });
 }

@@ -30,7 +30,20 @@ export function serverUrlProblem(url: string): string | undefined {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return `${shownUrl(url)} is not an http:// or https:// URL`;
+  if (!userPartDecodes(parsed))
+    return `${shownUrl(url)} has a % that starts no %XX escape in its user part (write a % of a user name or password as %25)`;
   return undefined;
+}
+
+/** Whether the user name and password of a parsed URL decode (each % starts a %XX escape of UTF-8). */
+export function userPartDecodes(parsed: URL): boolean {
+  try {
+    decodeURIComponent(parsed.username);
+    decodeURIComponent(parsed.password);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The URL checked and its credentials split off; `where` names the server in messages. */
