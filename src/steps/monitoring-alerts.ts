@@ -13,7 +13,13 @@ const inputs = (w: Wrap) =>
     engine: w(z.string()).optional(),
   });
 
-const RANK: Record<string, number> = { warning: 1, critical: 2 };
+const RANK: ReadonlyMap<string, number> = new Map([
+  ['warning', 1],
+  ['critical', 2],
+]);
+
+/** A severity's rank; one the spec does not list ranks as critical (a Map: `constructor` is no rank). */
+const rank = (severity: string): number => RANK.get(severity) ?? 2;
 
 export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'monitoring/alerts',
@@ -32,7 +38,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     const deciding =
       failOn === 'none'
         ? []
-        : ((o.alerts as EngineAlert[] | undefined) ?? []).filter((a) => (RANK[a.severity] ?? 2) >= RANK[failOn]!);
+        : ((o.alerts as EngineAlert[] | undefined) ?? []).filter((a) => rank(a.severity) >= rank(failOn));
     return Object.fromEntries(
       deciding.map((a) => [fact('alert', `${a.severity} ${a.code} on ${a.engineId ?? '?'}`), a.message ?? '']),
     );
@@ -46,7 +52,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
     const warnings = alerts.filter((a) => a.severity === 'warning').length;
     const criticals = alerts.filter((a) => a.severity === 'critical').length;
     const failOn = i['fail-on'] ?? 'critical';
-    const blocking = failOn === 'none' ? [] : alerts.filter((a) => (RANK[a.severity] ?? 2) >= RANK[failOn]!);
+    const blocking = failOn === 'none' ? [] : alerts.filter((a) => rank(a.severity) >= rank(failOn));
     return {
       outputs: { warnings, criticals, alerts },
       result: all,
