@@ -102,6 +102,18 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
   const make = (c: ApiErrorCode, what: string, hint: string) =>
     new ApiError(c, `${where}: ${what}`, { ...details, hint });
   if (code === 'ECONNREFUSED') {
+    // A refusal at another port than the server's came from the proxy the request went through.
+    const by = withCode(error, code) as { address?: unknown; port?: unknown } | undefined;
+    const origin = new URL(req.origin);
+    const port = Number(origin.port || (origin.protocol === 'https:' ? 443 : 80));
+    if (typeof by?.port === 'number' && typeof by.address === 'string' && by.port !== port) {
+      const address = by.address.includes(':') ? `[${by.address}]` : by.address;
+      return make(
+        'API_CONNECTION_REFUSED',
+        `connection refused by ${address}:${by.port}, not the server's port ${port}: the proxy the call goes through`,
+        'check that the proxy HTTPS_PROXY or HTTP_PROXY names is running and its port is right, or exclude this host with NO_PROXY',
+      );
+    }
     return make(
       'API_CONNECTION_REFUSED',
       'connection refused',
