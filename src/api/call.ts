@@ -229,8 +229,8 @@ export class Caller {
    */
   async status(spec: CallSpec, options?: CallOptions): Promise<HttpResponse> {
     const response = await this.ok(spec, options);
-    // An empty body is no page, whatever its type says (PHP labels every answer text/html).
-    if (response.text.trim() !== '' && isHtml(response.text, response.contentType))
+    // Only markup is a page, whatever the type says: PHP labels every answer text/html, empty or JSON.
+    if (response.text.trimStart().startsWith('<') && isHtml(response.text, response.contentType))
       throw invalidResponse(
         spec,
         this.transport,
