@@ -174,7 +174,7 @@ export function parseBody<S extends z.ZodType>(
     if (!(error instanceof SyntaxError)) throw error;
     throw invalidResponse(spec, transport, response, `the body is not valid JSON (${error.message})`);
   }
-  const twice = twiceNamed(response.text);
+  const twice = twiceNamed(response.text, value);
   if (twice !== undefined) throw invalidResponse(spec, transport, response, twice);
   // Checked at a cost bounded whatever the answer: a list of millions of wrong elements names its first issues.
   const parsed = boundedParse(schema, value);

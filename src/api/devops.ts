@@ -13,7 +13,7 @@ import {
 import { CLEAR_TRANSACTION_LOG_PATH } from './scopes.ts';
 import { API_BASE } from './areas.ts';
 import { parseBoundedJson } from '../text/bounded-json.ts';
-import { duplicateKey } from './duplicate-keys.ts';
+import { twiceNamed } from './duplicate-keys.ts';
 
 const BASE = API_BASE.devops;
 /** The replication configurations, a list built once. */
@@ -103,7 +103,7 @@ export class DevOpsApi {
 function safeJson(text: string): unknown {
   try {
     const value = parseBoundedJson(text);
-    return duplicateKey(text) === undefined ? value : undefined;
+    return twiceNamed(text, value) === undefined ? value : undefined;
   } catch {
     return undefined;
   }

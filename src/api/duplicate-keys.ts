@@ -63,10 +63,52 @@ export function duplicateKey(text: string): string | undefined {
   return undefined;
 }
 
-/** What an answer that names a key twice says, for its invalid-response message; undefined when it names none twice. */
-export function twiceNamed(text: string): string | undefined {
+/**
+ * What an answer that names a key twice says, for its invalid-response message; undefined when it
+ * names none twice. `value` is what JSON.parse gave for `text`: when its objects hold as many keys
+ * as the text writes at least, no key was named twice (each one named again is one fewer held),
+ * and the text is not walked character by character (an answer of a fleet's every site is met here).
+ */
+export function twiceNamed(text: string, value: unknown): string | undefined {
+  if (keysWritten(text) === keysHeld(value)) return undefined;
   const key = duplicateKey(text);
   if (key === undefined) return undefined;
   const shown = JSON.stringify(key.length > 100 ? `${key.slice(0, 100)}…` : key);
   return `the answer names ${shown} twice in one object: which of its values holds cannot be told`;
+}
+
+/**
+ * At least how many keys `text` (JSON that parsed) writes: each `:` a `"` ends the white space
+ * before. Every key is counted (its closing quote, white space, its colon); a string value that
+ * holds an escaped quote and a colon (`"a\\": b"`) is counted too, which only makes the counts differ
+ * and the walk decide.
+ */
+export function keysWritten(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(':'); at >= 0; at = text.indexOf(':', at + 1)) {
+    let before = at - 1;
+    for (
+      let c = text.charCodeAt(before);
+      c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+      c = text.charCodeAt(before)
+    )
+      before--;
+    if (text.charCodeAt(before) === QUOTE) count++;
+  }
+  return count;
+}
+
+/** How many keys the objects of `value` (what JSON.parse gave: plain objects and arrays, nested no deeper than an answer may) hold. */
+export function keysHeld(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) count += keysHeld(value[i]);
+    return count;
+  }
+  for (const key in value) {
+    count++;
+    count += keysHeld((value as Record<string, unknown>)[key]);
+  }
+  return count;
 }
