@@ -9,7 +9,7 @@ import { checkRunId, readStoredJournal } from '../journal/replica.ts';
 import { namedStore } from '../app/stored-run.ts';
 import type { RunStore } from '../store/store.ts';
 import type { CliIO } from './io.ts';
-import { neutralise } from '../text/neutralise.ts';
+import { neutraliseLines } from '../text/neutralise.ts';
 
 export async function readJournalFile(
   command: string,
@@ -47,7 +47,7 @@ export async function readNamedJournal(
   const read = await namedJournal(command, positionals, values, io, check);
   // What a run killed mid-write leaves: left out, read as never written (the cautious side).
   if (read.state.torn !== undefined)
-    io.stderr(`enginectl: warning: ${neutralise(tornLine(read.name, read.state.torn))}\n`);
+    io.stderr(`enginectl: warning: ${neutraliseLines(tornLine(read.name, read.state.torn))}\n`);
   return read;
 }
 

@@ -9,15 +9,12 @@ import { formatDuration } from '../duration.ts';
 import type { StepRun } from '../runner/result.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
 import { decisionPhrase } from '../runner/result.ts';
-import { neutralise } from '../text/neutralise.ts';
+import { neutralise, neutraliseLines as n } from '../text/neutralise.ts';
 import { noMentions } from '../text/escape.ts';
 import type { LogSink, Where } from './sink.ts';
 
 const ICON: Record<StepRun['outcome'], string> = { success: '✔', failure: '✖', skipped: '-', cancelled: '■' };
 const COLOUR: Record<StepRun['outcome'], number> = { success: 32, failure: 31, skipped: 90, cancelled: 33 };
-
-/** Text from outside made inert, its further lines indented under the first. */
-const n = (text: string) => neutralise(text).replace(/\r?\n/g, '\n    ');
 
 export function useColour(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
   return isTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb';

@@ -22,3 +22,13 @@ export function neutralise(text: string): string {
       .replace(/^([ \t]*~~~)[ \t]+/gm, '$1')
   );
 }
+
+/**
+ * Text from outside made inert, its further lines indented under the first (four spaces, or
+ * `indent`): a line break in it (a step's name, a server's answer) starts no line of its own that
+ * could pass for one the tool wrote, a verdict or a run entry. The run's log and every command
+ * that prints such text use it.
+ */
+export function neutraliseLines(text: string, indent = '    '): string {
+  return neutralise(text).replace(/\r?\n/g, `\n${indent}`);
+}

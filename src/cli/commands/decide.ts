@@ -16,7 +16,7 @@ import { storeUrlOf } from '../../app/stored-run.ts';
 import { realClock } from '../../app/clock.ts';
 import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '../../duration.ts';
 import { Masker } from '../../runner/masker.ts';
-import { neutralise } from '../../text/neutralise.ts';
+import { neutraliseLines } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 
@@ -147,7 +147,7 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     masking: async (state) => {
       await pipelineOf(state).catch((error: Error) =>
         io.stderr(
-          `enginectl: warning: ${neutralise(`the reason is recorded as given: the pipeline that wrote the run could not be read to mask its secrets in it (${error.message}); give --pipeline FILE`)}\n`,
+          `enginectl: warning: ${neutraliseLines(`the reason is recorded as given: the pipeline that wrote the run could not be read to mask its secrets in it (${error.message}); give --pipeline FILE`)}\n`,
         ),
       );
       return (text) => masker.mask(text);
@@ -171,17 +171,17 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
   });
   const park = result.parked.park;
   io.stdout(
-    `${neutralise(`run ${result.runId}: parked${park.wave ? ` at wave ${park.wave}` : ''} since ${new Date(park.since).toISOString()}, waiting for ${park.reason}`)}\n`,
+    `${neutraliseLines(`run ${result.runId}: parked${park.wave ? ` at wave ${park.wave}` : ''} since ${new Date(park.since).toISOString()}, waiting for ${park.reason}`)}\n`,
   );
-  for (const line of result.lines) io.stdout(`  ${neutralise(masker.mask(line))}\n`);
+  for (const line of result.lines) io.stdout(`  ${neutraliseLines(masker.mask(line))}\n`);
   for (const { value, lines } of result.live ?? []) {
-    io.stdout(`  ${neutralise(`plan --live of ${value} now (GET requests only):`)}\n`);
-    for (const line of lines) io.stdout(`    ${neutralise(masker.mask(line))}\n`);
+    io.stdout(`  ${neutraliseLines(`plan --live of ${value} now (GET requests only):`)}\n`);
+    for (const line of lines) io.stdout(`    ${neutraliseLines(masker.mask(line), '      ')}\n`);
   }
   if (result.recorded) {
     const d = result.recorded;
     io.stdout(
-      `${neutralise(masker.mask(`recorded: ${d.decision}${d.value === null ? '' : ` ${d.value}`}${d.after === undefined ? '' : ` at ${new Date(d.after).toISOString()} unless decided before`} by ${d.by}${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? ` (on: ${d.evidence.join('; ')})` : ''}`))}\n`,
+      `${neutraliseLines(masker.mask(`recorded: ${d.decision}${d.value === null ? '' : ` ${d.value}`}${d.after === undefined ? '' : ` at ${new Date(d.after).toISOString()} unless decided before`} by ${d.by}${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? ` (on: ${d.evidence.join('; ')})` : ''}`))}\n`,
     );
     if (d.decision !== 'abort' && d.after === undefined)
       io.stdout(`go on: enginectl run FILE --store URL --continue ${result.runId}\n`);

@@ -10,7 +10,7 @@ import { storeToRead } from '../../app/stored-run.ts';
 import { StoreError } from '../../store/store.ts';
 import { abortOf, inEffect, pendingDecisions, timeouts, waitLines } from '../../app/parked.ts';
 import { realClock } from '../../app/clock.ts';
-import { neutralise } from '../../text/neutralise.ts';
+import { neutraliseLines } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 
@@ -71,17 +71,17 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
       listed++;
       const { park, decided } = parked;
       io.stdout(
-        `${neutralise(`${id}  "${first.name}" (${first.file})  parked${park.wave ? ` at wave ${park.wave}` : ''} since ${new Date(park.since).toISOString()}: waiting for ${park.reason}${decided.length ? ` (${decided.length} decision(s) since)` : ''}`)}\n`,
+        `${neutraliseLines(`${id}  "${first.name}" (${first.file})  parked${park.wave ? ` at wave ${park.wave}` : ''} since ${new Date(park.since).toISOString()}: waiting for ${park.reason}${decided.length ? ` (${decided.length} decision(s) since)` : ''}`)}\n`,
       );
       for (const line of [...waitLines(pendingDecisions(parked)), ...timeouts(state.parked!, now)])
-        io.stdout(`  ${neutralise(line)}\n`);
+        io.stdout(`  ${neutraliseLines(line)}\n`);
       continue;
     }
     listed++;
     io.stdout(
-      `${id}  ${new Date(first.at).toISOString()}  ${neutralise(`"${first.name}" (${first.file})`)}  ${state.parked && !abortOf(inEffect(state.parked, now)) ? 'parked' : state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
+      `${id}  ${new Date(first.at).toISOString()}  ${neutraliseLines(`"${first.name}" (${first.file})`)}  ${state.parked && !abortOf(inEffect(state.parked, now)) ? 'parked' : state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
     );
   }
-  if (listed === 0) io.stdout(`no ${values.parked ? 'parked ' : ''}run in ${neutralise(store.url)}\n`);
+  if (listed === 0) io.stdout(`no ${values.parked ? 'parked ' : ''}run in ${neutraliseLines(store.url)}\n`);
   return ExitCode.ok;
 }

@@ -15,7 +15,7 @@ import { realClock } from '../../app/clock.ts';
 import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
 import { compareWithRun, type FileVerdict } from '../../app/verify-file.ts';
-import { neutralise } from '../../text/neutralise.ts';
+import { neutraliseLines } from '../../text/neutralise.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -65,17 +65,17 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // A journal a live run writes has nothing in doubt yet: its calls in flight are awaited.
   if (values.run === undefined && positionals.length === 1) {
     const { warning } = refuseWhileLocked(resolve(io.cwd, positionals[0]!), 'verify');
-    if (warning) io.stderr(`enginectl: warning: ${neutralise(warning)}\n`);
+    if (warning) io.stderr(`enginectl: warning: ${neutraliseLines(warning)}\n`);
   }
   // A stored run a live runner writes (its lease renewed) is refused the same way, before anything is verified.
   const { state, name: path } = await readNamedJournal('verify', positionals, values, io, async (store, id, read) => {
     const { warning } = await refuseWhileHeld(store, id, read, 'verify', (io.clock ?? realClock()).now());
-    if (warning) io.stderr(`enginectl: warning: ${neutralise(warning)}\n`);
+    if (warning) io.stderr(`enginectl: warning: ${neutraliseLines(warning)}\n`);
   });
   // Nothing in doubt: said without the pipeline, its servers or any secret.
   const inDoubt = inDoubtInstances(state);
   if (inDoubt.length === 0) {
-    io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
+    io.stdout(`nothing is in doubt in ${neutraliseLines(path)}\n`);
     return ExitCode.ok;
   }
   const file = values.pipeline ?? state.runs.at(-1)!.file;
@@ -91,15 +91,15 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   teachSecrets(pipeline, io.env, masker);
   // Compared as the journal hashed it: masked, with what the run knew (verify may not be given it).
   const compared = compareWithRun(pipeline, sources, state, io.env, vars);
-  if (!compared.same) io.stderr(`enginectl: warning: ${neutralise(fileWords(file, compared))}\n`);
+  if (!compared.same) io.stderr(`enginectl: warning: ${neutraliseLines(fileWords(file, compared))}\n`);
   const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
   if (verified.length === 0) {
-    io.stdout(`nothing is in doubt in ${neutralise(path)}\n`);
+    io.stdout(`nothing is in doubt in ${neutraliseLines(path)}\n`);
     return ExitCode.ok;
   }
   for (const v of verified)
     io.stdout(
-      neutralise(`${v.verdict.padEnd(12)} "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.evidence}`) + '\n',
+      neutraliseLines(`${v.verdict.padEnd(12)} "${v.name}" (${v.doubt.method} ${v.doubt.path}): ${v.evidence}`) + '\n',
     );
   const count = (verdict: string) => verified.filter((v) => v.verdict === verdict).length;
   io.stdout(
