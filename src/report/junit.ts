@@ -20,10 +20,15 @@ function body(text: string): string {
   return stripInvalid(text).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 }
 
-/** Characters XML 1.0 cannot hold (control characters but tab, LF, CR) dropped; bidi controls made visible. */
+/**
+ * Control characters but tab, LF and CR dropped: the C0 ones XML 1.0 cannot hold, and DEL and the
+ * C1 controls (U+007F to U+009F) it allows but discourages: a test view that shows a failure in a
+ * terminal would act on them (U+009B is CSI, U+009D OSC, U+0090 DCS), and XML 1.1 forbids them
+ * raw. U+FFFE and U+FFFF dropped too; bidi controls made visible.
+ */
 function stripInvalid(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return visibleBidi(text).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
+  return visibleBidi(text).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g, '');
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
