@@ -9,6 +9,7 @@ import { EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection
 import { instanceSet } from '../runner/instance-set.ts';
 import type { PlannedStep } from '../runner/plan.ts';
 import { budgetOf, wavesOf } from '../runner/waves.ts';
+import { indentLines } from '../text/neutralise.ts';
 
 /** A placeholder in a path reads as written, not URL-encoded: <steps.find.outputs.entities[0].ikey>. */
 function readablePath(path: string): string {
@@ -26,9 +27,12 @@ const LIVE_WORDS: Record<NonNullable<PlannedStep['live']>['state'], string> = {
 
 export function renderPlan(plan: PlannedStep[]): string {
   const lines: string[] = [];
+  // Names and the server's words, from outside: a line break in one starts no line of the plan's.
+  const under = (text: string) => indentLines(text, '      ');
   for (const p of plan) {
-    lines.push(`${p.position} ${p.name} (${p.uses})${p.server ? ` on server ${p.server}` : ''}`);
-    if (p.condition) lines.push(`    if: ${p.condition}${p.runs ? '' : '  (false when every step before succeeds)'}`);
+    lines.push(indentLines(`${p.position} ${p.name} (${p.uses})${p.server ? ` on server ${p.server}` : ''}`));
+    if (p.condition)
+      lines.push(`    if: ${under(p.condition)}${p.runs ? '' : '  (false when every step before succeeds)'}`);
     for (const how of p.how) lines.push(`    ${how}`);
     for (const c of p.calls) {
       const query =
@@ -46,9 +50,9 @@ export function renderPlan(plan: PlannedStep[]): string {
         );
     }
     if (p.calls.length === 0 && !p.note) lines.push('    (no API call)');
-    if (p.note) lines.push(`    note: ${p.note}`);
-    if (p.live) lines.push(`    now: ${LIVE_WORDS[p.live.state]}: ${p.live.text}`);
-    if (p.live?.unprovable) lines.push(`    unverified until it is sent: ${p.live.unprovable}`);
+    if (p.note) lines.push(`    note: ${under(p.note)}`);
+    if (p.live) lines.push(`    now: ${LIVE_WORDS[p.live.state]}: ${under(p.live.text)}`);
+    if (p.live?.unprovable) lines.push(`    unverified until it is sent: ${under(p.live.unprovable)}`);
   }
   return lines.join('\n');
 }

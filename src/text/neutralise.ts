@@ -30,5 +30,10 @@ export function neutralise(text: string): string {
  * that prints such text use it.
  */
 export function neutraliseLines(text: string, indent = '    '): string {
-  return neutralise(text).replace(/\r?\n/g, `\n${indent}`);
+  return indentLines(neutralise(text), indent);
+}
+
+/** Text's further lines indented under its first, as neutraliseLines does, for text neutralised where it is printed (a plan's). */
+export function indentLines(text: string, indent = '    '): string {
+  return text.replace(/\r?\n/g, `\n${indent}`);
 }

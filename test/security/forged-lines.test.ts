@@ -64,8 +64,11 @@ test('a line break in a step name, the pipeline name or a server answer forges n
   assert.match(decided.stdout, /FORGED-SERVER/, 'the server text is shown');
   const skipped = await f.decide(id, '--skip', 'site-002', '--reason', `checked\n${FORGED[2]}`);
   assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+  // The plan the live plan is rendered as: plan FILE prints it too.
+  const planned = await f.cli(['plan', f.file]);
+  assert.equal(planned.code, 0, planned.stdout + planned.stderr);
 
-  for (const [name, r] of Object.entries({ verified, listed, parkedRuns, decided, skipped })) {
+  for (const [name, r] of Object.entries({ verified, listed, parkedRuns, decided, skipped, planned })) {
     assert.match(r.stdout + r.stderr, /FORGED/, `${name}: the attacker's text is shown`);
     assertNoForgedLine(`${name} stdout`, r.stdout);
     assertNoForgedLine(`${name} stderr`, r.stderr);
@@ -74,5 +77,9 @@ test('a line break in a step name, the pipeline name or a server answer forges n
   assert.match(verified.stdout, /^ {4}✔ FORGED verified$/m);
   assert.match(verified.stdout, /^ {4}FORGED-SERVER, eng-prod-02/m);
   assert.match(listed.stdout, /^ {4}run FORGED-2026 ok" \(/m);
+  // The live plan decide prints (at 4 spaces, as the steps of a plan): a name's further line is no step of it.
+  const plan = decided.stdout.slice(decided.stdout.indexOf('plan --live of site-002'));
+  assert.match(plan, /^ {4}\[1\/2\] Update site-002$/m);
+  assertNoForgedLine('decide plan --live', plan.replace(/^ {4}/gm, ''));
   assert.match(skipped.stdout, /^recorded: skip site-002 by .*: checked\n {4}run FORGED-2026 ok \(on: verify:/m);
 });

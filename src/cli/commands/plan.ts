@@ -25,7 +25,7 @@ import {
 } from '../emulator-options.ts';
 import { chooseCi, type CliIO } from '../io.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
-import { neutralise } from '../../text/neutralise.ts';
+import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
 
 export const PLAN_HELP = `Usage: enginectl plan FILE [options]
 
@@ -130,7 +130,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     const warning = standInWarning(unsetSecrets.map((name) => `secrets.${name}`));
     if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
     const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), { selection });
-    io.stdout(`plan of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
+    io.stdout(`plan of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
   const out = values.out === undefined ? undefined : resolve(io.cwd, values.out);
@@ -154,7 +154,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     }
     if (values.expect) return audit(plan, { file: positionals[0]!, json: values.json, summary: values.summary }, io);
     io.stdout(
-      `live plan of "${neutralise(plan.name)}": GET requests only; no write is sent\n${neutralise(plan.text)}\n`,
+      `live plan of "${neutraliseLines(plan.name)}": GET requests only; no write is sent\n${neutralise(plan.text)}\n`,
     );
     io.stdout(`${plan.failsNow} step run(s) fail now, ${plan.wouldWait} would wait\n`);
     if (values.summary !== undefined) await writeAtomic(resolve(io.cwd, values.summary), livePlanMarkdown(plan));

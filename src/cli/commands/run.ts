@@ -51,7 +51,7 @@ import { summaryLine } from '../../report/summary-line.ts';
 import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
 import { doubtsLine, parkedOf, undecidedDoubts } from '../../runner/result.ts';
-import { neutralise } from '../../text/neutralise.ts';
+import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
 import { runShardCommand, shardDurations, SHARD_OPTIONS_HELP } from '../shard-run.ts';
 import { shardSelection } from '../shard-own.ts';
 
@@ -362,7 +362,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     const warning = standInWarning(loaded.unsetSecrets.map((name) => `secrets.${name}`));
     if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
     const plan = await makePlan(pipeline, withStandIns(io.env, loaded.unsetSecrets), { selection });
-    io.stdout(`dry run of "${neutralise(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
+    io.stdout(`dry run of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
 
