@@ -19,6 +19,7 @@ import { inDoubtInstances, type InDoubtInstance, type Verified } from '../journa
 import type { JournalRecord } from '../journal/records.ts';
 import type { OperatorDecision } from '../runner/rollout-result.ts';
 import { readFileSync } from 'node:fs';
+import { indentLines } from '../text/neutralise.ts';
 
 export type DecisionKind = OperatorDecision['decision'];
 
@@ -54,8 +55,9 @@ export interface DecideResult {
   live?: { value: string; lines: string[] }[] | undefined;
 }
 
+// Its words name steps and quote verify's evidence: their further lines indented, as the edge prints no line of theirs.
 const refuse = (message: string, hint: string): never => {
-  throw new UsageError('DECISION_REFUSED', message, { hint });
+  throw new UsageError('DECISION_REFUSED', indentLines(message), { hint: indentLines(hint) });
 };
 
 /**

@@ -62,13 +62,16 @@ test('a line break in a step name, the pipeline name or a server answer forges n
   const decided = await f.decide(id);
   assert.equal(decided.code, 0, decided.stdout + decided.stderr);
   assert.match(decided.stdout, /FORGED-SERVER/, 'the server text is shown');
+  // A decision refused names the step: on stderr, through the CLI's edge.
+  const refused = await f.decide(id, '--retry', 'site-002');
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
   const skipped = await f.decide(id, '--skip', 'site-002', '--reason', `checked\n${FORGED[2]}`);
   assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
   // The plan the live plan is rendered as: plan FILE prints it too.
   const planned = await f.cli(['plan', f.file]);
   assert.equal(planned.code, 0, planned.stdout + planned.stderr);
 
-  for (const [name, r] of Object.entries({ verified, listed, parkedRuns, decided, skipped, planned })) {
+  for (const [name, r] of Object.entries({ verified, listed, parkedRuns, decided, refused, skipped, planned })) {
     assert.match(r.stdout + r.stderr, /FORGED/, `${name}: the attacker's text is shown`);
     assertNoForgedLine(`${name} stdout`, r.stdout);
     assertNoForgedLine(`${name} stderr`, r.stderr);
