@@ -24,12 +24,15 @@ export class Template {
     const exprs = this.segments.filter((s): s is ExprSegment => 'node' in s);
     const onlyBlank = this.segments.every((s) => 'node' in s || s.text.trim() === '');
     const sink = secretSinkOf(scope.contexts);
-    // A value computed from a secret is told to the sink before anyone can show it (secret-sink.ts).
+    // A value computed from a secret is told to the sink before anyone can show it (secret-sink.ts):
+    // one read from a secret, or from a JSON secret a server answered back (fromJSON() parsed one).
     // `text`: the value is written into the text around it, and learnt as it is written there.
     const told = (s: ExprSegment, text: boolean): Value => {
+      const parsed = sink?.jsonSecretsParsed;
       const value = evaluate(s.node, scope);
       const shown = text ? toText(value) : value;
-      if (sink && readsSecret(s.node, sink) && worthLearning(s.node, value)) sink.learn(shown, s.source.trim());
+      if (sink && (readsSecret(s.node, sink) || sink.jsonSecretsParsed !== parsed) && worthLearning(s.node, value))
+        sink.learn(shown, s.source.trim());
       return shown;
     };
     if (exprs.length === 1 && onlyBlank) return told(exprs[0]!, false);

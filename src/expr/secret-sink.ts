@@ -23,6 +23,11 @@ export interface SecretSink extends SecretNames {
   learn(value: Value, expression: string): void;
   /** Whether `value`, which fromJSON() parsed, is a JSON secret given (a server answered one back). */
   isJsonSecret(value: Value): boolean;
+  /**
+   * How many JSON secrets fromJSON() has parsed so far (expr/evaluate.ts counts them): an
+   * expression during which it grew gives a value made of a secret, learnt as one (compiled.ts).
+   */
+  jsonSecretsParsed: number;
 }
 
 export const SECRET_SINK = Symbol('secret sink');

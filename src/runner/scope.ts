@@ -111,6 +111,7 @@ function resolveRun(pipeline: Pipeline, env: Env, masker: Masker, learn: Learn):
     env: secretEnv,
     learn: (value, expression) => registerSecretValue(value, masker, `the value of \${{ ${expression} }}`),
     isJsonSecret: (value) => masker.json.holds(value),
+    jsonSecretsParsed: 0,
   };
   const named = resolveOrRefuse(pipeline.name, { contexts: withSecretSink({ env: envContext, vars }, sink) }, 'name');
   const name = masker.mask(toText(named));

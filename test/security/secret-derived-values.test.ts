@@ -393,3 +393,50 @@ steps:
   // What is no secret's stays visible.
   assert.match(run.stdout + run.stderr, /not visible-pw-7/);
 });
+
+test('a JSON secret a server answers back with its keys in another order gives secrets too; what an expression gives of a JSON secret is learnt, not its every field', async (t) => {
+  const { emulator, url } = await startEmulator(t);
+  const creds = {
+    password: 'hunter2-Secret-77x',
+    user: 'svc-account-77',
+    region: 'eu-west-region-9',
+    host: 'db-host-visible.example',
+  };
+  // A store that orders keys (Go's maps, jsonb) answers it back sorted otherwise. (The journal's
+  // record of that answer, written before any expression reads it, holds it as the server wrote
+  // it: the masker knows a JSON secret's text, not each order of its keys. The reports, masked at
+  // the end with all the run learnt, do not.)
+  emulator.state.entities.find((e) => e.ikey === 3002)!.icustomer = JSON.stringify({
+    user: creds.user,
+    host: creds.host,
+    region: creds.region,
+    password: creds.password,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'order.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Order
+steps:
+  - { id: a, uses: classes/get, with: { id: 3002 } }
+  - name: "as \${{ fromJSON(secrets.CREDS).user }}"
+    uses: assert
+    continue-on-error: true
+    with:
+      that: "false"
+      message: "pw \${{ fromJSON(steps.a.outputs.entity.icustomer).password }}; region is ${creds.region}, host ${creds.host}"
+`,
+  );
+  const report = join(dir, 'run.json');
+  const env = { CREDS: JSON.stringify(creds), ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--report-json', report], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  for (const [channel, text] of [
+    ['terminal', run.stdout + run.stderr],
+    ['JSON report', readFileSync(report, 'utf8')],
+  ] as const)
+    assertClean(channel, text, [creds.password, creds.user]);
+  // The fields no expression gives alone stay visible.
+  assert.match(run.stdout + run.stderr, /pw \*\*\*; region is eu-west-region-9, host db-host-visible\.example/);
+});
