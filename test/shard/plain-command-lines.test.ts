@@ -74,9 +74,9 @@ for (const [what, note] of [
   });
 }
 
-test('shard --format plain: a --var with quotes and spaces is one line per shard that a shell runs with the exact value', async () => {
+test('shard --format plain: a --var with quotes, spaces and a tab is one line per shard that a shell runs with the exact value', async () => {
   const f = fleet();
-  const note = `it's a "note" with $HOME, \`tick\` and \\ back`;
+  const note = `it's a "note" with $HOME, \`tick\`, a\ttab and \\ back`;
   const r = await shard(f, note);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split('\n').filter(Boolean);

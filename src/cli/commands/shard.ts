@@ -116,10 +116,10 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
  * A line break, a carriage return or a terminal's control in a worker's word: no quoting a POSIX
  * shell reads keeps it on the one line of its shard (dash has no $'...'), so a line-by-line runner
  * (xargs -L 1, GNU parallel, \`while read\`) would run what follows it as a command of its own, and
- * a terminal would act on an escape. The run is not planned.
+ * a terminal would act on an escape. The run is not planned. A tab is carried, quoted as any blank.
  */
 // eslint-disable-next-line no-control-regex
-const NOT_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const NOT_ONE_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/;
 
 function oneLineWords(file: string, vars: readonly string[]): void {
   const refuse = (what: string) =>
