@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
-import { LIST_INPUTS } from '../steps/inputs.ts';
+import { LIST_INPUTS, NUMBER_TEXT, SCALAR_INPUTS } from '../steps/inputs.ts';
 import { InventorySchema, lenient, MATRIX_VALUES, PipelineFileSchema, StepSchema } from './schema.ts';
 
 type Json = Record<string, unknown>;
@@ -54,12 +54,10 @@ function toJson(schema: z.ZodType): Json {
       // zod's own formats (starts_with, …) are no JSON Schema format: a strict validator refuses the schema; the pattern says it.
       if (typeof json.format === 'string' && !FORMATS.has(json.format)) delete json.format;
       // What the validator coerces or splits, in the file: an integer as its digits, a list as one string of values (or holding expressions).
-      const def = ctx.zodSchema._zod.def as { type: string; coerce?: boolean };
-      if (def.coerce && (def.type === 'number' || def.type === 'string')) {
+      const scalar = SCALAR_INPUTS.get(ctx.zodSchema as unknown as z.ZodType);
+      if (scalar) {
         const other =
-          def.type === 'number'
-            ? { type: 'string', pattern: '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' }
-            : { type: ['number', 'boolean'] };
+          scalar === 'number' ? { type: 'string', pattern: NUMBER_TEXT.source } : { type: ['number', 'boolean'] };
         return replaceSchema(json, (own) => ({ anyOf: [own, other] }));
       }
       if (LIST_INPUTS.has(ctx.zodSchema as unknown as z.ZodType)) {

@@ -1,6 +1,6 @@
 // api/request: any call to the API; fails unless the status is expected (default any 2xx).
 import { z } from 'zod';
-import { listOf } from './inputs.ts';
+import { listOf, numberInput } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
@@ -10,7 +10,7 @@ const inputs = (w: Wrap) =>
     query: w(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))).optional(),
     body: z.unknown().optional(),
     'content-type': w(z.string()).optional(),
-    'expect-status': w(listOf(z.coerce.number().int().min(100).max(599))).optional(),
+    'expect-status': w(listOf(numberInput(z.number().int().min(100).max(599)))).optional(),
   });
 
 type Inputs = z.infer<ReturnType<typeof inputs>>;

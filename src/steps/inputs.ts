@@ -32,7 +32,46 @@ export function listOf<T extends z.ZodType>(item: T) {
   return list;
 }
 
-export const intKey = z.coerce.number().int();
+/** A number as a file may write it besides as a number: its digits (the editor's schema says the same, pipeline/json-schema.ts). */
+export const NUMBER_TEXT = /^\s*-?[0-9]+(\.[0-9]+)?\s*$/;
+
+/**
+ * The inputs taken as written in another type, and which: a number (from its digits) or a text
+ * (from a number or a boolean). Nothing else is converted: an empty key, a list, a boolean or
+ * "0x3E9" is no number, and an empty key or a list is no text (zod's coercion made them 0, 1 and "null").
+ */
+export const SCALAR_INPUTS = new WeakMap<z.ZodType, 'number' | 'string'>();
+
+/**
+ * The converting input, registered for the editor's schema. zod deems a conversion's input
+ * optional (a function may take undefined): the input is as optional as the schema it converts
+ * to, so the editor's schema keeps it required where the validator requires it.
+ */
+function scalarInput<P extends z.ZodType>(input: P, schema: z.ZodType, kind: 'number' | 'string'): P {
+  Object.defineProperty(input._zod, 'optin', { value: schema._zod.optin, configurable: true, writable: true });
+  SCALAR_INPUTS.set(input, kind);
+  return input;
+}
+
+/** A number input: a number, or its digits in a string. */
+export function numberInput<T extends z.ZodType<number>>(schema: T) {
+  return scalarInput(
+    z.preprocess((v) => (typeof v === 'string' && NUMBER_TEXT.test(v) ? Number(v) : v), schema),
+    schema,
+    'number',
+  );
+}
+
+/** A text input: a string, or a number or a boolean as its text (26.11, true). */
+export function textInput<T extends z.ZodType<string>>(schema: T) {
+  return scalarInput(
+    z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), schema),
+    schema,
+    'string',
+  );
+}
+
+export const intKey = numberInput(z.number().int());
 
 /** A duration that becomes a timer (a wait, a timeout, a lease's ttl): no longer than one holds. */
 export const timerDuration = durationUpTo(MAX_TIMER_MS, TIMER_LIMIT);

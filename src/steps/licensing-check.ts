@@ -2,13 +2,14 @@
 import { z } from 'zod';
 import type { License, Product } from '../api/index.ts';
 import { licenseFacts } from './observed.ts';
+import { numberInput } from './inputs.ts';
 import { readsInOrder } from './reads-in-order.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
   z.strictObject({
     product: w(z.union([z.number().int(), z.string().min(1)])).optional(),
-    'min-days-left': w(z.coerce.number().int()).optional(),
+    'min-days-left': w(numberInput(z.number().int())).optional(),
   });
 
 const DAY = 86_400_000;

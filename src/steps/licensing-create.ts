@@ -6,14 +6,14 @@ import {
   LICENSE_TYPE_CODES,
   type LicenseCreateRequest,
 } from '../api/schemas/licensing.ts';
-import { intKey, listOf } from './inputs.ts';
+import { intKey, listOf, numberInput, textInput } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const isoDate = z.iso.date({ message: 'must be a date YYYY-MM-DD' });
 
 const inputs = (w: Wrap) =>
   z.strictObject({
-    'licensee-id': w(z.coerce.string().min(1)),
+    'licensee-id': w(textInput(z.string().min(1))),
     'licensee-name': w(z.string().min(1)),
     expiration: w(isoDate),
     licenses: w(
@@ -21,7 +21,7 @@ const inputs = (w: Wrap) =>
         .array(
           z.strictObject({
             product: w(intKey).describe('the product key'),
-            quantity: w(z.coerce.number().positive()).describe('how many (users, connections, processors)'),
+            quantity: w(numberInput(z.number().positive())).describe('how many (users, connections, processors)'),
             type: w(
               z.string().refine((t) => licenseTypeName(t) !== undefined, {
                 message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,

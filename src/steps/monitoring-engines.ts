@@ -8,7 +8,7 @@ import type { CallOptions } from '../api/index.ts';
 import type { EngineInfo } from '../api/schemas/monitoring.ts';
 import { formatDuration } from '../duration.ts';
 import { notMet, pollUntil } from './gate.ts';
-import { listOf, waitInput, waitSpec } from './inputs.ts';
+import { listOf, numberInput, textInput, waitInput, waitSpec } from './inputs.ts';
 import { engineFacts } from './observed.ts';
 import { defineStep, type Wrap } from './types.ts';
 
@@ -17,13 +17,13 @@ export const ONLINE_MS = 5 * 60_000;
 
 const inputs = (w: Wrap) =>
   z.strictObject({
-    'min-online': w(z.coerce.number().int().min(0)).optional(),
-    version: w(z.coerce.string()).optional(),
+    'min-online': w(numberInput(z.number().int().min(0))).optional(),
+    version: w(textInput(z.string())).optional(),
     engine: w(z.string()).optional(),
     /** Only the Engines of this database (their mainDatabase): a check per target. */
     database: w(z.string()).optional(),
     /** The Engines expected, by name or instanceId: each must be online (and on `version`). */
-    engines: w(listOf(z.coerce.string())).optional(),
+    engines: w(listOf(textInput(z.string()))).optional(),
     wait: waitInput(w),
   });
 

@@ -3,12 +3,12 @@ import { ENGINE, WAIT } from './input-docs.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
 import { notMet, pollUntil } from './gate.ts';
-import { waitInput, waitSpec } from './inputs.ts';
+import { numberInput, waitInput, waitSpec } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
   z.strictObject({
-    'max-active': w(z.coerce.number().int().min(0)).optional(),
+    'max-active': w(numberInput(z.number().int().min(0))).optional(),
     engine: w(z.string()).optional(),
     wait: waitInput(w),
   });

@@ -1,14 +1,14 @@
 // replication/check: the replication configurations, each expected enabled (a drift audit's check
 // that a nightly sync still runs). Reads only; replication/sync is the write.
 import { z } from 'zod';
-import { listOf } from './inputs.ts';
+import { listOf, textInput } from './inputs.ts';
 import { fact } from './observed.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const inputs = (w: Wrap) =>
   z.strictObject({
     /** The configurations expected enabled, by key or name; every one when absent. */
-    configs: w(listOf(z.coerce.string())).optional(),
+    configs: w(listOf(textInput(z.string()))).optional(),
   });
 
 export default defineStep<z.infer<ReturnType<typeof inputs>>>({

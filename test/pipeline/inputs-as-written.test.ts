@@ -1,0 +1,97 @@
+// An input is taken as the schema editors are given says (schema/pipeline.schema.json): a number
+// as a number or its digits, a text as a text, a number or a boolean, a list as a list or one
+// string of values. `validate` and the schema agree on each value below, and a value neither
+// takes (an empty key, a list of one where one value goes, a hexadecimal number) is refused by
+// validate at its line: it never reaches a run as 0, 1 or "null".
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
+import { runCli } from '../helpers/cli.ts';
+import { pipelineJsonSchema } from '../../src/pipeline/json-schema.ts';
+
+const HEAD = `version: 1
+vars: { r: "26.11.0" }
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+`;
+
+/** A step's inputs (YAML flow or block text under `with:`), as one pipeline file. */
+const file = (uses: string, withText: string) =>
+  `${HEAD}  - uses: ${uses}\n    with:\n${withText.replace(/^/gm, '      ')}\n`;
+
+const REFUSED: [string, string, string][] = [
+  ['licensing/remove', 'key: ""', 'key'],
+  ['licensing/remove', 'key: " "', 'key'],
+  ['licensing/remove', 'key: "0x3E9"', 'key'],
+  ['licensing/remove', 'key: [7]', 'key'],
+  ['licensing/remove', 'key: true', 'key'],
+  ['update/vfs', 'target: prod\nfiles: [null]', 'files'],
+  ['update/vfs', 'target: prod\nfiles: [true]', 'files'],
+  ['update/vfs', 'target: prod\nfiles: ["1e3"]', 'files'],
+  ['update/vfs', 'target: prod\nfiles: [[1001]]', 'files'],
+  ['monitoring/sessions', 'max-active:', 'max-active'],
+  ['monitoring/engines', 'min-online: [3]', 'min-online'],
+  ['monitoring/engines', 'version: [a]', 'version'],
+  ['monitoring/engines', 'version:', 'version'],
+  ['replication/sync', 'config: true', 'config'],
+  ['classes/create', 'class: ""\nfields: { iname: X }', 'class'],
+  [
+    'licensing/create',
+    'licensee-id:\nlicensee-name: ACME\nexpiration: 2027-01-31\nlicenses: [{ product: 1, quantity: 5, type: connection }]',
+    'licensee-id',
+  ],
+];
+
+const ACCEPTED: [string, string][] = [
+  ['licensing/remove', 'key: 7'],
+  ['licensing/remove', 'key: " 7 "'],
+  ['update/vfs', 'target: prod\nfiles: "1001, 1002"'],
+  ['update/vfs', 'target: prod\nfiles: ["1001", 1002]'],
+  ['update/vfs', 'target: prod\nfiles: [1001, "${{ 1 }}"]'],
+  ['monitoring/sessions', 'max-active: "0"'],
+  ['monitoring/engines', 'min-online: 3\nversion: 26.11'],
+  ['monitoring/engines', 'version: "${{ vars.r }}"'],
+  ['classes/create', 'class: "30"\nfields: { iname: X }'],
+  [
+    'licensing/create',
+    'licensee-id: 42\nlicensee-name: ACME\nexpiration: 2027-01-31\nlicenses: [{ product: "1", quantity: 5, type: connection }]',
+  ],
+];
+
+async function validate(text: string): Promise<{ code: number | null; out: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-as-written-'));
+  writeFileSync(join(dir, 'p.yml'), text);
+  const cli = await runCli(['validate', join(dir, 'p.yml'), '--emulator']);
+  return { code: cli.code, out: cli.stdout + cli.stderr };
+}
+
+async function editorSchema(): Promise<(doc: unknown) => boolean> {
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const ajv = new Ajv2020({ allowUnionTypes: true, strict: false });
+  return ajv.compile(pipelineJsonSchema()) as (doc: unknown) => boolean;
+}
+
+test('validate refuses at its line an input value the editor schema refuses: no empty key, list of one, boolean or hexadecimal read as a number or a text', async () => {
+  const schema = await editorSchema();
+  for (const [uses, inputs, key] of REFUSED) {
+    const text = file(uses, inputs);
+    const { code, out } = await validate(text);
+    assert.equal(code, 2, `${uses} ${inputs}: validate must refuse it\n${out}`);
+    assert.match(out, new RegExp(`steps\\[0\\]\\.with\\.${key}`), `${uses} ${inputs}: the input is named\n${out}`);
+    assert.equal(schema(parseYaml(text)), false, `${uses} ${inputs}: the editor schema refuses it too`);
+  }
+});
+
+test('validate and the editor schema both take an input as its type, its digits, a string of values or an expression', async () => {
+  const schema = await editorSchema();
+  for (const [uses, inputs] of ACCEPTED) {
+    const text = file(uses, inputs);
+    const { code, out } = await validate(text);
+    assert.equal(code, 0, `${uses} ${inputs}: validate takes it\n${out}`);
+    assert.equal(schema(parseYaml(text)), true, `${uses} ${inputs}: the editor schema takes it too`);
+  }
+});
