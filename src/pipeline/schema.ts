@@ -29,13 +29,35 @@ export const LOADER_PARSE = { reportInput: true, jitless: true } as const;
 /** For the JSON Schema: the input's type, or an expression string. */
 export const lenient: Wrap = (schema) => z.union([ExprString, schema]) as unknown as typeof schema;
 
+const listTakers = new WeakMap<z.ZodType, boolean>();
+
+/**
+ * Whether an input is a list (a list of files, of licenses): a list holding an expression waits
+ * to be checked once resolved. An input of one value (a text, a number) is no list, whatever it
+ * holds: such a list is refused now, as the editor's schema refuses it, not by the run once the
+ * steps before it wrote.
+ */
+function takesList(schema: z.ZodType): boolean {
+  let takes = listTakers.get(schema);
+  if (takes === undefined) {
+    const result = schema.safeParse([], LOADER_PARSE);
+    takes =
+      result.success ||
+      !result.error.issues.some(
+        (i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_union'),
+      );
+    listTakers.set(schema, takes);
+  }
+  return takes;
+}
+
 /**
  * For validation: an expression is accepted (it is checked once resolved, at run time); any
  * other value must fit the input's type, and its own issues are reported, not the union's.
  */
 export const lenientCheck: Wrap = (schema) =>
   z.unknown().superRefine((value, ctx) => {
-    if (isExpression(value) || (Array.isArray(value) && holdsExpression(value))) return;
+    if (isExpression(value) || (Array.isArray(value) && holdsExpression(value) && takesList(schema))) return;
     const result = schema.safeParse(value, LOADER_PARSE);
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue } as never);
   }) as unknown as typeof schema;

@@ -71,7 +71,9 @@ async function validate(text: string): Promise<{ code: number | null; out: strin
 
 async function editorSchema(): Promise<(doc: unknown) => boolean> {
   const { Ajv2020 } = await import('ajv/dist/2020.js');
-  const ajv = new Ajv2020({ allowUnionTypes: true, strict: false });
+  const addFormats = (await import('ajv-formats')).default;
+  const ajv = new Ajv2020({ allowUnionTypes: true });
+  addFormats.default(ajv);
   return ajv.compile(pipelineJsonSchema()) as (doc: unknown) => boolean;
 }
 
@@ -90,6 +92,36 @@ test('validate and the editor schema both take an input as its type, its digits,
   const schema = await editorSchema();
   for (const [uses, inputs] of ACCEPTED) {
     const text = file(uses, inputs);
+    const { code, out } = await validate(text);
+    assert.equal(code, 0, `${uses} ${inputs}: validate takes it\n${out}`);
+    assert.equal(schema(parseYaml(text)), true, `${uses} ${inputs}: the editor schema takes it too`);
+  }
+});
+
+test('a list holding an expression, where one value goes, is refused by validate as the editor schema refuses it, not by the run once the steps before it wrote', async () => {
+  const schema = await editorSchema();
+  for (const [uses, inputs, key] of [
+    ['update/system', 'target: prod\ntracking-id: ["R-${{ vars.r }}"]', 'tracking-id'],
+    ['update/system', 'target: prod\nmessage: ["${{ vars.r }}", b]', 'message'],
+    ['update/system', 'target: ["${{ vars.r }}"]', 'target'],
+    ['licensing/remove', 'key: ["${{ vars.r }}"]', 'key'],
+  ]) {
+    const text = file(uses!, inputs!);
+    const { code, out } = await validate(text);
+    assert.equal(code, 2, `${uses} ${inputs}: validate must refuse it\n${out}`);
+    assert.match(out, new RegExp(`steps\\[0\\]\\.with\\.${key}: expected a (string|number), got a list`), out);
+    assert.equal(schema(parseYaml(text)), false, `${uses} ${inputs}: the editor schema refuses it too`);
+  }
+  // A list input, or a mapping's values, may hold an expression: checked once resolved.
+  for (const [uses, inputs] of [
+    ['update/vfs', 'target: prod\nfiles: ["${{ vars.r }}", 1001]'],
+    ['classes/create', 'class: 30\nfields: { iname: "${{ vars.r }}" }'],
+    [
+      'licensing/create',
+      'licensee-id: "${{ vars.r }}"\nlicensee-name: ACME\nexpiration: 2027-01-31\nlicenses: [{ product: "${{ 1 }}", quantity: 5, type: connection }]',
+    ],
+  ]) {
+    const text = file(uses!, inputs!);
     const { code, out } = await validate(text);
     assert.equal(code, 0, `${uses} ${inputs}: validate takes it\n${out}`);
     assert.equal(schema(parseYaml(text)), true, `${uses} ${inputs}: the editor schema takes it too`);
