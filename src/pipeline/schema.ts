@@ -52,12 +52,32 @@ function takesList(schema: z.ZodType): boolean {
 }
 
 /**
+ * A list holding an expression: its items written as values are checked now, each at its own
+ * index; an item that is an expression (or a list holding one) waits to be resolved, and so does
+ * the list's length.
+ */
+function checkWritten(schema: z.ZodType, list: unknown[], ctx: z.RefinementCtx): void {
+  const kept = list.flatMap((v, i) => (isExpression(v) || (Array.isArray(v) && holdsExpression(v)) ? [] : [i]));
+  const result = schema.safeParse(
+    kept.map((i) => list[i]),
+    LOADER_PARSE,
+  );
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    const [first, ...rest] = issue.path;
+    if (typeof first !== 'number') continue;
+    ctx.addIssue({ ...issue, path: [kept[first] ?? first, ...rest] } as never);
+  }
+}
+
+/**
  * For validation: an expression is accepted (it is checked once resolved, at run time); any
  * other value must fit the input's type, and its own issues are reported, not the union's.
  */
 export const lenientCheck: Wrap = (schema) =>
   z.unknown().superRefine((value, ctx) => {
-    if (isExpression(value) || (Array.isArray(value) && holdsExpression(value) && takesList(schema))) return;
+    if (isExpression(value)) return;
+    if (Array.isArray(value) && holdsExpression(value) && takesList(schema)) return checkWritten(schema, value, ctx);
     const result = schema.safeParse(value, LOADER_PARSE);
     if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue } as never);
   }) as unknown as typeof schema;

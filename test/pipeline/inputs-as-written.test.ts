@@ -127,3 +127,26 @@ test('a list holding an expression, where one value goes, is refused by validate
     assert.equal(schema(parseYaml(text)), true, `${uses} ${inputs}: the editor schema takes it too`);
   }
 });
+
+test('in a list holding an expression, the items written as values are checked now, each at its index, as the editor schema checks them', async () => {
+  const schema = await editorSchema();
+  for (const [uses, inputs, where] of [
+    [
+      'licensing/create',
+      'licensee-id: A\nlicensee-name: ACME\nexpiration: 2027-01-31\nlicenses: [{ product: "${{ vars.r }}", type: U }]',
+      'missing required key "quantity"',
+    ],
+    [
+      'licensing/create',
+      'licensee-id: A\nlicensee-name: ACME\nexpiration: 2027-01-31\nlicenses: [{ product: "${{ vars.r }}", quantity: -1, type: U }]',
+      'licenses\\[0\\]\\.quantity',
+    ],
+    ['update/vfs', 'target: prod\nfiles: ["${{ vars.r }}", 1001, abc]', 'files\\[2\\]'],
+  ]) {
+    const text = file(uses!, inputs!);
+    const { code, out } = await validate(text);
+    assert.equal(code, 2, `${uses} ${inputs}: validate must refuse it\n${out}`);
+    assert.match(out, new RegExp(where!.startsWith('missing') ? where! : `steps\\[0\\]\\.with\\.${where}`), out);
+    assert.equal(schema(parseYaml(text)), false, `${uses} ${inputs}: the editor schema refuses it too`);
+  }
+});
