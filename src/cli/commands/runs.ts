@@ -1,18 +1,37 @@
 // `enginectl runs --store URL`: the runs a run store holds, newest first, each with its pipeline,
 // when it started, and what its journal says of it (finished and how, or not finished: killed,
 // lost with its runner, or still running), so an operator finds the id to resume, report or verify.
-import { ExitCode, UsageError } from '../../errors.ts';
+import { EnginectlError, ExitCode, UsageError } from '../../errors.ts';
 import { readJournal } from '../../journal/read.ts';
 import { releaseOf } from '../../journal/release.ts';
-import { readStoredJournal, storedRuns } from '../../journal/replica.ts';
+import { journalPrefix, readStoredJournal, storedRuns } from '../../journal/replica.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { storeToRead } from '../../app/stored-run.ts';
-import { StoreError } from '../../store/store.ts';
+import { checkKey, StoreError } from '../../store/store.ts';
 import { abortOf, inEffect, pendingDecisions, timeouts, waitLines } from '../../app/parked.ts';
 import { realClock } from '../../app/clock.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
+
+/** What makes one run unreadable (its records, its name), not the store: the listing goes on past it. */
+const RUN_UNREADABLE = new Set(['BAD_JOURNAL', 'STORE_DAMAGED']);
+
+/** A run's name no store key takes (a directory named with terminal escapes): not a run of enginectl's. */
+function nameOfRun(url: string, id: string): void {
+  const key = journalPrefix(id).slice(0, -1);
+  try {
+    checkKey(key);
+  } catch {
+    throw new StoreError(
+      'STORE_DAMAGED',
+      `${url}: ${JSON.stringify(key)} is not a key of the run store: no run of enginectl`,
+      {
+        hint: 'move it out of the store (it may have been copied or planted there)',
+      },
+    );
+  }
+}
 
 export const RUNS_HELP = `Usage: enginectl runs --store URL [--last N] [--parked]
 
@@ -27,7 +46,11 @@ Options:
                 --store URL --run ID: the evidence; run --continue ID: go on)
   -h, --help    show this help
 
-Exit codes: 0, 2 invalid input (or a store that cannot be read).`;
+A run that cannot be read (its records not enginectl's, or damaged) is listed as "cannot be
+read" with why, and the others still are; the command then exits as its error says.
+
+Exit codes: 0, 1 the store failed or a run's records are damaged (STORE_DAMAGED), 2 invalid input
+(or a journal that is not enginectl's).`;
 
 /**
  * What `enginectl runs` accepts (and -h, --help), as its parser reads it: the table of
@@ -55,15 +78,27 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   let listed = 0;
   // The run's clock: a decision's timeout (decide --after) counts once its time came.
   const now = (io.clock ?? realClock()).now();
+  // A run that cannot be read (records not enginectl's, a name no store key takes) is named with
+  // why, the others still listed; the first such error ends the command once all are listed.
+  let unreadable: EnginectlError | undefined;
   for (const id of ids) {
-    // A run of fences alone (taken over before its first record, and stopped) was never begun: not listed.
-    const read = await readStoredJournal(store, id).catch((error: unknown) => {
-      if (error instanceof StoreError && error.code === 'STORE_REFUSED') return undefined;
-      throw error;
-    });
-    if (!read) continue;
-    const { text } = read;
-    const state = readJournal(text, `${store.url} run ${id}`, journalKey(io.env));
+    let state;
+    try {
+      nameOfRun(store.url, id);
+      // A run of fences alone (taken over before its first record, and stopped) was never begun: not listed.
+      const read = await readStoredJournal(store, id).catch((error: unknown) => {
+        if (error instanceof StoreError && error.code === 'STORE_REFUSED') return undefined;
+        throw error;
+      });
+      if (!read) continue;
+      state = readJournal(read.text, `${store.url} run ${id}`, journalKey(io.env));
+    } catch (error) {
+      if (!(error instanceof EnginectlError) || !RUN_UNREADABLE.has(error.code)) throw error;
+      unreadable ??= error;
+      listed++;
+      io.stdout(`${neutraliseLines(`${id}  cannot be read: ${error.message}`)}\n`);
+      continue;
+    }
     const first = state.runs[0]!;
     if (values.parked) {
       const parked = state.parked && inEffect(state.parked, now);
@@ -82,6 +117,7 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
       `${id}  ${new Date(first.at).toISOString()}  ${neutraliseLines(`"${first.name}" (${first.file})`)}  ${state.parked && !abortOf(inEffect(state.parked, now)) ? 'parked' : state.finished ? releaseOf(state).outcome : 'not finished'}\n`,
     );
   }
+  if (unreadable) throw unreadable;
   if (listed === 0) io.stdout(`no ${values.parked ? 'parked ' : ''}run in ${neutraliseLines(store.url)}\n`);
   return ExitCode.ok;
 }
