@@ -176,3 +176,23 @@ test(
     assert.doesNotMatch(file.stderr + stdin.stderr, /Invalid string length|\n\s+at /);
   },
 );
+
+test('a PATH the URL parser would rewrite is refused before anything is sent: a dot segment (written or %2e), an authority (//host), a fragment, a backslash', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  for (const path of [
+    '/api/../_emulator/state',
+    '/api/monitoring/v1/%2e%2e/%2E%2e/_emulator/state',
+    '/api/monitoring/v1/./engines',
+    '//evil.example/api/monitoring/v1/engines',
+    '/api/monitoring/v1/engines#fragment',
+    '/api\\..\\_emulator/state',
+  ]) {
+    const r = await runCli(['api', 'GET', path], { env });
+    assert.equal(r.code, 2, `${path}: exit ${r.code}\n${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /api: PATH /, path);
+    assert.match(r.stderr, /code: BAD_ARGUMENTS/, path);
+    assert.equal(r.stdout, '', path);
+  }
+  assert.deepEqual(emulator.requests, [], 'nothing was sent');
+});

@@ -18,6 +18,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../../api/exchange.ts';
 import { TooLarge } from '../../read-text-file.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { inertJson } from '../../text/inert-json.ts';
+import { rewrittenPath } from '../api-path.ts';
 
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
 
@@ -98,6 +99,11 @@ function buildRequest(
   if (!target.startsWith('/'))
     throw new UsageError('BAD_ARGUMENTS', `api: PATH must start with /, got "${target}"`, {
       hint: 'e.g. /api/monitoring/v1/engines',
+    });
+  const rewritten = rewrittenPath(target);
+  if (rewritten)
+    throw new UsageError('BAD_ARGUMENTS', `api: PATH ${JSON.stringify(target)} ${rewritten}; nothing was sent`, {
+      hint: 'write the path as the server is to read it, e.g. /api/monitoring/v1/engines (a ?query is kept)',
     });
   const url = new URL(target, 'http://x');
   const query: Record<string, string> = {};

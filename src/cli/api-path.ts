@@ -1,0 +1,17 @@
+// The PATH of `enginectl api` as given: refused where a URL parser would call another path than it says.
+
+/**
+ * Why a URL parser would call another path than PATH says, if it would: a dot segment (also
+ * written %2e) is resolved away, so /api/../x calls /x; //host names a host, dropped here; a
+ * fragment is never sent; a backslash is read as a slash.
+ */
+export function rewrittenPath(target: string): string | undefined {
+  const path = target.split('?')[0]!;
+  if (path.startsWith('//'))
+    return 'starts with //, which names a host: the server of ENGINE_URL would be called on another path';
+  if (target.includes('#')) return 'holds a #: a fragment is never sent';
+  if (path.includes('\\')) return 'holds a backslash, which a URL reads as /';
+  if (path.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment)))
+    return 'holds a . or .. segment (or %2e): it would be resolved away, and another path called';
+  return undefined;
+}
