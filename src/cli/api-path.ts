@@ -1,11 +1,12 @@
 // The PATH of `enginectl api` as given: refused where a URL parser would call another path than it says.
+import { UsageError } from '../errors.ts';
 
 /**
  * Why a URL parser would call another path than PATH says, if it would: a dot segment (also
  * written %2e) is resolved away, so /api/../x calls /x; //host names a host, dropped here; a
  * fragment is never sent; a backslash is read as a slash.
  */
-export function rewrittenPath(target: string): string | undefined {
+function rewrittenPath(target: string): string | undefined {
   const path = target.split('?')[0]!;
   if (path.startsWith('//'))
     return 'starts with //, which names a host: the server of ENGINE_URL would be called on another path';
@@ -14,4 +15,13 @@ export function rewrittenPath(target: string): string | undefined {
   if (path.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment)))
     return 'holds a . or .. segment (or %2e): it would be resolved away, and another path called';
   return undefined;
+}
+
+/** PATH refused (BAD_ARGUMENTS) where a URL parser would call another path than it says. */
+export function refuseRewrittenPath(target: string): void {
+  const rewritten = rewrittenPath(target);
+  if (rewritten)
+    throw new UsageError('BAD_ARGUMENTS', `api: PATH ${JSON.stringify(target)} ${rewritten}; nothing was sent`, {
+      hint: 'write the path as the server is to read it, e.g. /api/monitoring/v1/engines (a ?query is kept)',
+    });
 }

@@ -196,3 +196,41 @@ test('a PATH the URL parser would rewrite is refused before anything is sent: a 
   }
   assert.deepEqual(emulator.requests, [], 'nothing was sent');
 });
+
+test("a write whose fate is unknown (a 503, a gateway's page, cancelled while the server holds it) is said to be maybe applied, to check before sending it again; a refusal or a read is not", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const vfs = JSON.stringify({
+    targetDBName: 'PROD',
+    targetServer: 'prod-db.example.com',
+    targetAuthToken: 'prod-token',
+    files: [1001],
+  });
+  const maybe = /may have applied it[\s\S]*check on the server whether the change was made before sending it again/;
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 503, times: 1 });
+  const unavailable = await runCli(['api', 'POST', '/api/devops/v1/update/vfs', '--data', vfs], { env });
+  assert.equal(unavailable.code, 1, unavailable.stderr);
+  assert.match(unavailable.stderr, maybe, unavailable.stderr);
+  // A proxy that gave up: the change made, its own HTML page answered.
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  const page = await runCli(['api', 'POST', '/api/devops/v1/update/vfs', '--data', vfs], { env });
+  assert.match(page.stderr, maybe, page.stderr);
+
+  // Cancelled (Ctrl-C) while the server holds the request: sent, and its fate unknown.
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', hang: true, times: 1 });
+  const stop = new AbortController();
+  const held = runCli(['api', 'POST', '/api/devops/v1/update/vfs', '--data', vfs], { env, signal: stop.signal });
+  while (!emulator.requests.some((r) => r.fault?.includes('hang'))) await new Promise((r) => setImmediate(r));
+  stop.abort();
+  const cancelled = await held;
+  assert.notEqual(cancelled.code, 0);
+  assert.match(cancelled.stderr, maybe, cancelled.stderr);
+
+  // Refused by the API (its 4xx), or a read: nothing to check.
+  const refused = await runCli(['api', 'POST', '/api/devops/v1/update/vfs', '--data', '{}'], { env });
+  assert.equal(refused.code, 1);
+  assert.doesNotMatch(refused.stderr, /may have applied/, refused.stderr);
+  emulator.faults.add({ method: 'GET', path: '/api/monitoring/v1/engines', status: 503, times: 5 });
+  const read = await runCli(['api', 'GET', '/api/monitoring/v1/engines', '--timeout', '1m'], { env });
+  assert.doesNotMatch(read.stderr, /may have applied/, read.stderr);
+});

@@ -18,7 +18,8 @@ import { MAX_REQUEST_BODY_BYTES } from '../../api/exchange.ts';
 import { TooLarge } from '../../read-text-file.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { inertJson } from '../../text/inert-json.ts';
-import { rewrittenPath } from '../api-path.ts';
+import { refuseRewrittenPath } from '../api-path.ts';
+import { toldOfWrite, unknownWriteLine } from '../api-write.ts';
 
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
 
@@ -100,11 +101,7 @@ function buildRequest(
     throw new UsageError('BAD_ARGUMENTS', `api: PATH must start with /, got "${target}"`, {
       hint: 'e.g. /api/monitoring/v1/engines',
     });
-  const rewritten = rewrittenPath(target);
-  if (rewritten)
-    throw new UsageError('BAD_ARGUMENTS', `api: PATH ${JSON.stringify(target)} ${rewritten}; nothing was sent`, {
-      hint: 'write the path as the server is to read it, e.g. /api/monitoring/v1/engines (a ?query is kept)',
-    });
+  refuseRewrittenPath(target);
   const url = new URL(target, 'http://x');
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = v;
@@ -216,12 +213,13 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
       { env: io.env, redact: (text) => masker.mask(text) },
     );
     try {
-      const res = await client.request(request, { signal: io.signal });
+      const res = await client.request(request, { signal: io.signal }).catch(toldOfWrite(method, request.path));
       printResponse(io, res, { include: values.include ?? false, raw: values.raw ?? false }, masker);
       if (res.status >= 200 && res.status < 300) return ExitCode.ok;
       io.stderr(
         `enginectl: ${neutralise(`${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(masker.mask(res.text))}` : ''}`)}\n`,
       );
+      io.stderr(unknownWriteLine(method, request.path, res) ?? '');
       return ExitCode.failed;
     } finally {
       await client.close();
