@@ -5,12 +5,14 @@ import type { Wrap } from './types.ts';
 
 /** A duration no longer than `limitMs`: one issue, the format's or the limit's. */
 const durationUpTo = (limitMs: number, limit: string) =>
-  z.string().superRefine((s, ctx) => {
-    const ms = parseDuration(s);
-    if (ms === undefined)
-      ctx.addIssue({ code: 'custom', input: s, message: 'must be a duration such as 90s, 30m, 2h or 1h30m' });
-    else if (ms > limitMs) ctx.addIssue({ code: 'custom', input: s, message: limit });
-  });
+  z
+    .string()
+    // The form parseDuration reads, as a pattern: the editor's schema says it too (10 minutes is flagged there).
+    .regex(/^\s*(\d+(ms|h|m|s))+\s*$/, { message: 'must be a duration such as 90s, 30m, 2h or 1h30m' })
+    .superRefine((s, ctx) => {
+      const ms = parseDuration(s);
+      if (ms !== undefined && ms > limitMs) ctx.addIssue({ code: 'custom', input: s, message: limit });
+    });
 
 /** A duration (a freeze, a bake, a write's expected time): at most 100 years, so a date that far on is one. */
 export const durationString = durationUpTo(MAX_DURATION_MS, DURATION_LIMIT);

@@ -150,3 +150,26 @@ test('in a list holding an expression, the items written as values are checked n
     assert.equal(schema(parseYaml(text)), false, `${uses} ${inputs}: the editor schema refuses it too`);
   }
 });
+
+test('a duration that is none (10 minutes, an empty one) is refused by the editor schema as validate refuses it, wherever a duration goes', async () => {
+  const schema = await editorSchema();
+  for (const text of [
+    `${HEAD}  - uses: transaction-log/clear\n    timeout: 10 minutes\n`,
+    `${HEAD}  - uses: transaction-log/clear\n    retry: { attempts: 2, delay: "" }\n`,
+    `${HEAD}  - uses: monitoring/engines\n    with: { wait: { timeout: 1 hour } }\n`,
+    `version: 1\ndefaults: { timeout: soon }\nsteps:\n  - uses: transaction-log/clear\n`,
+  ]) {
+    const { code, out } = await validate(text);
+    assert.equal(code, 2, `${text}\n${out}`);
+    assert.match(out, /must be a duration such as 90s, 30m, 2h or 1h30m/, out);
+    assert.equal(schema(parseYaml(text)), false, `the editor schema refuses it too:\n${text}`);
+  }
+  for (const text of [
+    `${HEAD}  - uses: transaction-log/clear\n    timeout: 1h30m\n`,
+    `${HEAD}  - uses: monitoring/engines\n    with: { wait: { timeout: " 10m ", interval: 2m } }\n`,
+  ]) {
+    const { code, out } = await validate(text);
+    assert.equal(code, 0, `${text}\n${out}`);
+    assert.equal(schema(parseYaml(text)), true, `the editor schema takes it too:\n${text}`);
+  }
+});
