@@ -147,3 +147,32 @@ test('run and plan --emulator --state name a state file they cannot read first, 
     assert.doesNotMatch(r.stderr, /PROD_TOKEN/, command.join(' '));
   }
 });
+
+test('--host other than loopback warns that its users (admin/admin) and its control routes, which take no login, are open to whoever reaches that address; loopback does not', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const { createInterface } = await import('node:readline');
+  const { CLI, cleanEnv } = await import('../helpers/cli.ts');
+  const serve = async (args: string[]) => {
+    const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', ...args], {
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const first = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stdout }).once('line', resolve),
+    );
+    child.kill('SIGTERM');
+    return { first, code: await exited, stderr };
+  };
+  const open = await serve(['--host', '0.0.0.0']);
+  assert.match(open.first, /^listening on http:\/\/0\.0\.0\.0:\d+$/);
+  assert.equal(open.code, 0);
+  assert.match(open.stderr, /warning: .*0\.0\.0\.0.*admin\/admin.*\/_emulator\//s, open.stderr);
+  const local = await serve([]);
+  assert.equal(local.stderr, '');
+});

@@ -70,6 +70,11 @@ export async function emulatorCommand(args: string[], io: CliIO): Promise<number
       },
     );
   }
+  // Its users' passwords are the documented ones, and its control routes take no login: fine on loopback only.
+  if (!/^(127\.\d+\.\d+\.\d+|::1|\[::1\]|localhost)$/i.test(values.host))
+    io.stderr(
+      `enginectl: warning: the emulator listens on ${values.host}: whoever reaches it there can call it as admin/admin and change its state and faults through /_emulator/ (no login)\n  hint: drop --host (127.0.0.1) unless another machine must reach it, and then only on a network you trust\n`,
+    );
   io.stdout(`listening on ${running.url}\n`);
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
