@@ -1,7 +1,7 @@
 // The undici dispatcher of one server: a keep-alive pool, TLS options, and the proxy from the
 // environment (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, read from the injected env, not process.env).
 import type { Env } from '../environment.ts';
-import { readFileSync } from 'node:fs';
+import * as fs from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
 import { isLoopback, localhostLookup } from './insecure-http.ts';
@@ -45,6 +45,24 @@ function proxyUrl(env: Env, name: string): string | undefined {
  * stay silent for hours: the probes keep NATs and firewalls from dropping it meanwhile.
  */
 const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelay: 60_000 } as const;
+
+/**
+ * A CA file's text: opened without waiting, and refused unless a regular file (a FIFO nobody
+ * writes to blocked the process in line, deaf to signals), then read.
+ */
+function readCaFile(path: string): string {
+  const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile())
+      throw new Error(
+        `it is not a file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a directory' : stat.isSocket() ? 'a socket' : 'a device'})`,
+      );
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) {
   const connect: { ca?: string[]; rejectUnauthorized?: boolean } = {};
@@ -122,7 +140,7 @@ export function givenDispatcher(dispatcher: Dispatcher): LazyDispatcher {
 export function createDispatcher(
   tls: TlsOptions,
   env: Env,
-  readFile: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+  readFile: (path: string) => string = readCaFile,
   /** The server's URL: a loopback server is never reached through a proxy. */
   url?: string,
 ): LazyDispatcher {
