@@ -47,3 +47,15 @@ test('runs lists the runs it can read around one that cannot be, and names that 
   );
   assert.notEqual(listed.code, 0, said);
 });
+
+test('runs --last takes a whole number written as digits: 1e1, 0x10, 2.0 and an empty one are refused, naming the flag', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-runs-last-'));
+  mkdirSync(join(dir, 'store', 'runs'), { recursive: true });
+  for (const last of ['1e1', '0x10', '2.0', '', ' 3', '0']) {
+    const r = await runCli(['runs', '--store', `file://${join(dir, 'store')}`, '--last', last]);
+    assert.equal(r.code, 2, `--last ${JSON.stringify(last)}: exit ${r.code}\n${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /runs --last .*: a whole number from 1/, r.stderr);
+  }
+  const ok = await runCli(['runs', '--store', `file://${join(dir, 'store')}`, '--last', '3']);
+  assert.equal(ok.code, 0, ok.stderr);
+});

@@ -69,7 +69,8 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   if (positionals.length > 0) throw new UsageError('BAD_ARGUMENTS', 'runs: takes no FILE; --store URL names the store');
-  const last = values.last === undefined ? 20 : Number(values.last);
+  // Digits only: Number() reads 1e1, 0x10 and " 3" too, and "" as 0.
+  const last = values.last === undefined ? 20 : /^\d+$/.test(values.last) ? Number(values.last) : NaN;
   if (!Number.isInteger(last) || last < 1)
     throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
   const store = await storeToRead('runs', values.store, io.env, io.cwd);
