@@ -177,7 +177,7 @@ export function issueDiagnostics(
               : issue.input;
           at(
             path,
-            `${label}: expected ${issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, got ${typeName(raw)}`,
+            `${label}: expected ${issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}, got ${typeName(raw)}`,
           );
         }
         break;

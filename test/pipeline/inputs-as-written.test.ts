@@ -173,3 +173,9 @@ test('a duration that is none (10 minutes, an empty one) is refused by the edito
     assert.equal(schema(parseYaml(text)), true, `the editor schema takes it too:\n${text}`);
   }
 });
+
+test('a fraction where a whole number goes is told in words: expected a whole number, got the number 1.5', async () => {
+  const { code, out } = await validate(file('update/vfs', 'target: prod\nfiles: [1.5]'));
+  assert.equal(code, 2, out);
+  assert.match(out, /steps\[0\]\.with\.files\[0\]: expected a whole number, got the number 1\.5/, out);
+});
