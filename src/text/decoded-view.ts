@@ -2,8 +2,9 @@
 // runs), HTML references (named, decimal, hex), JSON escapes (`\"`, `\/`, `\u00e9`), and what a
 // rendered page hides dropped (emphasis and strike marks, code-span backticks, link brackets and
 // targets, Markdown's backslash escapes). Characters no reader sees (zero-width, soft hyphen,
-// joiners, bidi controls, fillers, NUL and other controls) are dropped from every view, however
-// they are written: as themselves or as an escape (`&shy;`, `&#x200B;`, `%C2%AD`, `\u0000`). The masker
+// joiners, bidi controls, fillers, NUL and other controls, noncharacters, lone surrogates) are
+// dropped from every view, however they are written: as themselves or as an escape (`&shy;`,
+// `&#x200B;`, `%C2%AD`, `\u0000`; a JSON escape of a surrogate pair is one escape). The masker
 // looks for a secret's view in the text's view, so a secret spelt in any of these ways, or split
 // by Markdown that a page joins again, is found; each match maps back to the raw text it came from.
 // A terminal's escape sequences are dropped whole by the terminal's view (text/terminal-view.ts),
@@ -15,7 +16,7 @@ import { Spliced, type Edit } from './spliced.ts';
 const ESCAPE: Readonly<Record<string, RegExp>> = {
   '%': /(?:%[0-9a-fA-F]{2})+/y,
   '&': /&(?:#\d+;?|#[xX][0-9a-fA-F]+;?|[A-Za-z][A-Za-z0-9]*;)/y,
-  '\\': /\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt]|(?=[!-/:-@[-`{-~]))/y,
+  '\\': /\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|["\\/bfnrt]|(?=[!-/:-@[-`{-~]))/y,
   ']': /\](?:\([^)\s]*\))?/y,
 };
 
@@ -29,6 +30,9 @@ function markup(code: number): boolean {
  * (Unicode's Default_Ignorable_Code_Point: soft hyphen, zero-width characters and joiners, bidi
  * marks, embeddings and isolates, invisible operators, fillers, variation selectors, tags) and
  * every control but white space (NUL, ESC, DEL, C1): a browser, GitHub and a terminal show none.
+ * And what a report may drop after the masker: every noncharacter (U+FDD0 to U+FDEF, U+xFFFE and
+ * U+xFFFF in every plane: the JUnit report drops U+FFFE and U+FFFF, which XML cannot hold) and a
+ * lone surrogate (a caller passes a surrogate only when it is not one half of a pair).
  */
 export function invisible(cp: number): boolean {
   if (cp < 0x7f) return cp < 0x20 && (cp < 9 || cp > 13);
@@ -45,6 +49,9 @@ export function invisible(cp: number): boolean {
     (cp >= 0x202a && cp <= 0x202e) ||
     (cp >= 0x2060 && cp <= 0x206f) ||
     cp === 0x3164 ||
+    (cp >= 0xd800 && cp <= 0xdfff) ||
+    (cp >= 0xfdd0 && cp <= 0xfdef) ||
+    (cp & 0xfffe) === 0xfffe ||
     (cp >= 0xfe00 && cp <= 0xfe0f) ||
     cp === 0xfeff ||
     cp === 0xffa0 ||
@@ -73,9 +80,12 @@ function introducer(cp: number): boolean {
 function hiddenAt(raw: string, at: number, page: boolean, keep: boolean): number {
   const code = raw.charCodeAt(at);
   if (page && markup(code)) return 1;
-  if (code < 0xd800 || code > 0xdbff) return invisible(code) && !(keep && sequenceControl(code)) ? 1 : 0;
+  if (code < 0xd800 || code > 0xdfff) return invisible(code) && !(keep && sequenceControl(code)) ? 1 : 0;
   const cp = raw.codePointAt(at)!;
-  return cp > 0xffff && invisible(cp) ? 2 : 0;
+  if (cp > 0xffff) return invisible(cp) ? 2 : 0;
+  // A lone surrogate, but a pair's low half (read with its high half, or the view's loop is at it).
+  const pairLow = code >= 0xdc00 && at > 0 && (raw.charCodeAt(at - 1) & 0xfc00) === 0xd800;
+  return pairLow ? 0 : 1;
 }
 
 /** `text` without its invisible characters (an escape's decoded text); `keep`: but a terminal's sequence controls. */
@@ -121,7 +131,11 @@ function decode(token: string): string {
   if (first === ']') return '';
   if (first === '\\') {
     if (token.length === 1) return '';
-    if (token[1] === 'u') return String.fromCharCode(parseInt(token.slice(2), 16));
+    if (token[1] === 'u')
+      return String.fromCharCode(
+        parseInt(token.slice(2, 6), 16),
+        ...(token.length > 6 ? [parseInt(token.slice(8), 16)] : []),
+      );
     return { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' }[token[1] as 'b'] ?? token[1]!;
   }
   return token;
@@ -182,6 +196,7 @@ export function viewIsRaw(text: string): boolean {
   return !MAY_HIDE.test(text);
 }
 
-/** An escape's first character, a mark, `+`, or an invisible character (as `invisible` says). */
-// eslint-disable-next-line no-control-regex
-const MAY_HIDE = /[%&+\\\]*_~`[\0-\x08\x0E-\x1F\x7F-\x9F\p{Default_Ignorable_Code_Point}]/u;
+/** An escape's first character, a mark, `+`, or an invisible character (as `invisible` says; `\p{Cs}`: a lone surrogate). */
+const MAY_HIDE =
+  // eslint-disable-next-line no-control-regex
+  /[%&+\\\]*_~`[\0-\x08\x0E-\x1F\x7F-\x9F\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\p{Cs}]/u;

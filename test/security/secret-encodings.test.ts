@@ -81,7 +81,15 @@ const SPLIT = {
   'OSC 8 hyperlink, ended by ST': 'release-\x1b]8;;https://example.com\x1b\\note\x1b]8;;\x1b\\-secret-NT42',
   'OSC title, ended by BEL': 'release-note\x1b]0;title\x07-secret-NT42',
   'ESC ( B (character set)': 'release-\x1b(Bnote-secret-NT42',
+  // What the JUnit report drops (XML cannot hold it, or a test view would act on it): a DEL, and
+  // the noncharacters U+FFFE and U+FFFF.
+  DEL: 'release-note-secret\u007F-NT42',
+  'noncharacter U+FFFE': 'release-note\uFFFE-secret-NT42',
+  'noncharacter U+FFFF': 'release-\uFFFFnote-secret-NT42',
 };
+
+/** The splits the JUnit report drops, which it shows only in a failure's message: first in the server's error body, within what a message keeps of it. */
+const DROPPED_BY_JUNIT = ['NUL', 'DEL', 'noncharacter U+FFFE', 'noncharacter U+FFFF'] as const;
 
 function echoed(): string[] {
   const lines: string[] = [];
@@ -99,8 +107,15 @@ function hostile(emulator: Emulator): void {
     const answer = handle(req);
     if (!req.path.startsWith('/api/devops/v1/update/')) return answer;
     const lines = echoed();
-    if (req.path.endsWith('/system'))
-      return { ...answer, status: 500, contentType: 'text/plain', body: `update refused:\n${lines.join('\n')}` };
+    if (req.path.endsWith('/system')) {
+      const first = DROPPED_BY_JUNIT.map((name) => `split by ${name}: ${SPLIT[name]}`).join('; ');
+      return {
+        ...answer,
+        status: 500,
+        contentType: 'text/plain',
+        body: `update refused: ${first}\n${lines.join('\n')}`,
+      };
+    }
     const result = JSON.parse(answer.body!) as Record<string, unknown>;
     const report = `${String(result.report)}\n\n## Echo\n\n${lines.map((l) => `- ${l}`).join('\n')}\n\n| echo |\n|---|\n${lines.map((l) => `| ${l} |`).join('\n')}\n`;
     return { ...answer, body: JSON.stringify({ ...result, report, summary: lines.join('; '), warnings: lines }) };
