@@ -54,3 +54,45 @@ steps:
   assert.match(junit, /disk 2J31mPWNED-CSI0m 8;;https:\/\/evil\.examplePWNED-OSC8;; qPWNED-DCS next end/);
   assert.equal(await junitProblems(xml), undefined, 'valid against junit-10.xsd');
 });
+
+// The report drops U+FFFE (XML cannot hold it) after the masker: the masker reads the text without
+// it (text/decoded-view.ts), and a surrogate pair's halves it splits are each U+FFFD, never joined
+// again by the drop into the character the secret holds.
+test('run --junit: a secret split by U+FFFE, or its surrogate pair split by it, is masked in the JUnit report', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const PW = 'pass\u{1F600}word-99';
+  emulator.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/vfs',
+    status: 400,
+    body: JSON.stringify({
+      status: 400,
+      message: 'split pass\u{1F600}\uFFFEword-99; halves pass\uD83D\uFFFE\uDE00word-99 end',
+    }),
+    contentType: 'application/json',
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-junit-fffe-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Noncharacters
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001], message: "\${{ secrets.PW }}" }
+`,
+  );
+  const xml = join(dir, 'r.xml');
+  const r = await runCli(['run', file, '--junit', xml], {
+    env: { PW, ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const junit = readFileSync(xml, 'utf8');
+  assert.match(junit, /<failure [^>]*message="[^"]*halves/, "the server's message is in the report");
+  const lines = junit.split('\n').filter((l) => l.includes(PW));
+  assert.deepEqual(lines, [], 'lines of the JUnit report that show the secret');
+  assert.equal(await junitProblems(xml), undefined, 'valid against junit-10.xsd');
+});
