@@ -150,7 +150,7 @@ export function createDispatcher(
     connections: 64,
     headersTimeout: 0,
     bodyTimeout: 0,
-    // localhost names are this machine whatever DNS says: loopback is trusted by name (insecure-http.ts).
+    // localhost names must resolve to this machine: loopback is trusted by name (insecure-http.ts).
     connect: { ...connect, ...KEEP_ALIVE, lookup: localhostLookup },
   };
   // Loopback never goes through a proxy: plain http:// with credentials is allowed there only

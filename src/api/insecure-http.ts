@@ -15,25 +15,67 @@ export function isLoopback(hostname: string): boolean {
   return localhostName(host) || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/** An address of this machine: 127.0.0.0/8, ::1, or 127.x as IPv4-mapped IPv6. */
+export function loopbackAddress(address: string): boolean {
+  return /^(?:::ffff:)?127(\.\d{1,3}){3}$/i.test(address) || /^(?:0{0,4}:){2,7}0{0,3}1$/.test(address);
+}
+
+/** The system's answers that mean it knows no address for the name. */
+const UNRESOLVED = new Set(['ENOTFOUND', 'ENODATA', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
+
+/** The code of the lookup's refusal of a localhost name the system resolves off this machine (network-errors.ts). */
+export const LOCALHOST_OFF_MACHINE = 'ENGINECTL_LOCALHOST_OFF_MACHINE';
+
+type Address = { address: string; family: number };
+
 /**
- * The lookup of every connection to a server: localhost and *.localhost are the loopback
- * addresses, never asked of DNS (RFC 6761 6.3), as isLoopback takes them (their credentials may go
- * over http:// and past the proxy); any other name is the system's lookup. glibc asks DNS for a
- * name /etc/hosts lacks, and a resolver could answer it with any address.
+ * The lookup of every connection to a server. isLoopback takes localhost and *.localhost for this
+ * machine (their credentials may go over http:// and past the proxy), so their addresses must be
+ * this machine's: the system's lookup is asked (/etc/hosts may give `engine2.localhost`
+ * 127.0.0.2), its loopback answers are taken, any other is refused (glibc asks DNS for a name
+ * /etc/hosts lacks, and a resolver could answer with any address). A name the system cannot
+ * resolve is 127.0.0.1 and ::1 (RFC 6761 6.3). Any other name is the system's lookup as it is.
  */
-export const localhostLookup: LookupFunction = (hostname, options, callback) => {
-  if (!localhostName(hostname.toLowerCase())) {
-    process.getBuiltinModule('node:dns').lookup(hostname, options, callback as never);
-    return;
-  }
-  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-  const all = [
-    { address: '127.0.0.1', family: 4 },
-    { address: '::1', family: 6 },
-  ].filter((a) => !family || a.family === family);
-  if (options.all) callback(null, all);
-  else callback(null, all[0]!.address, all[0]!.family);
-};
+export function localhostLookupWith(system: LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    if (!localhostName(hostname.toLowerCase())) {
+      system(hostname, options, callback);
+      return;
+    }
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+    const answer = (error: NodeJS.ErrnoException | null, all: Address[]) => {
+      if (error) callback(error, '', 0);
+      else if (options.all) callback(null, all);
+      else callback(null, all[0]!.address, all[0]!.family);
+    };
+    system(hostname, { ...options, all: true }, (error, found) => {
+      if (error && !UNRESOLVED.has(error.code ?? '')) return answer(error, []);
+      const all = error ? [] : (found as unknown as Address[]);
+      const away = all.find((a) => !loopbackAddress(a.address));
+      if (away)
+        return answer(
+          Object.assign(new Error(`${hostname} resolves to ${away.address}, not this machine`), {
+            code: LOCALHOST_OFF_MACHINE,
+            hostname,
+            address: away.address,
+          }),
+          [],
+        );
+      if (all.length > 0) return answer(null, all);
+      answer(
+        null,
+        [
+          { address: '127.0.0.1', family: 4 },
+          { address: '::1', family: 6 },
+        ].filter((a) => !family || a.family === family),
+      );
+    });
+  };
+}
+
+export const localhostLookup: LookupFunction = localhostLookupWith((hostname, options, callback) =>
+  process.getBuiltinModule('node:dns').lookup(hostname, options, callback as never),
+);
 
 export interface InsecureHttpCheck {
   url: string;

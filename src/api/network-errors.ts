@@ -2,6 +2,7 @@
 // ECONNREFUSED, CERT_HAS_EXPIRED...), as typed ApiErrors that say what to check.
 import { PROXY_TUNNEL_CLOSED } from './dispatcher.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
+import { LOCALHOST_OFF_MACHINE } from './insecure-http.ts';
 
 /** The exchange an error is about. */
 export interface Exchange {
@@ -130,6 +131,16 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
       'API_CONNECTION_RESET',
       'the connection was closed before the response was complete',
       'the server or a proxy between us dropped the connection; check its logs. A write may or may not have been applied',
+    );
+  }
+  if (code === LOCALHOST_OFF_MACHINE) {
+    // A name of this machine (trusted as loopback: credentials over http://, no proxy) the system
+    // resolved to another machine's address (insecure-http.ts): never connected to.
+    const off = withCode(error, code) as { hostname?: string; address?: string } | undefined;
+    return make(
+      'API_DNS_FAILURE',
+      `${off?.hostname} resolves to ${off?.address}, off this machine: a localhost name must be this machine (its credentials go over plain http:// and never through the proxy); nothing was sent`,
+      `map ${off?.hostname} to a 127.x.x.x address in /etc/hosts, or put the server's real host name (with https://) in the server URL`,
     );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL') {

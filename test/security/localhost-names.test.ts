@@ -1,16 +1,22 @@
 // A server named `localhost` or `*.localhost` is taken for this machine: its Basic credentials may
 // go over plain http:// and never through HTTP_PROXY (insecure-http.ts, dispatcher.ts). So it must
-// be this machine whatever DNS says: RFC 6761 6.3 ("name resolution APIs and libraries SHOULD
-// recognize localhost names as special and SHOULD always return the IP loopback address"). Before,
-// the name went to the system resolver (glibc asks DNS for any name /etc/hosts lacks): a resolver
-// that answers every name (NXDOMAIN rewriting) or a hostile one had the credentials sent in clear
-// to an address of its choice. On this test's machines the name then did not resolve at all.
+// be this machine whatever DNS says. The system's lookup is asked (/etc/hosts may name another
+// loopback address), but glibc asks DNS for any name /etc/hosts lacks, and a resolver that answers
+// every name (NXDOMAIN rewriting) or a hostile one could send the credentials in clear to an
+// address of its choice: only loopback answers are taken, and a name the system cannot resolve is
+// the loopback address (RFC 6761 6.3). On this test's machines such a name does not resolve.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { runCli, runCliProcess } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { BIN } from '../helpers/source-process.ts';
 
-test('a server named *.localhost is reached on the loopback address, never through DNS', async (t) => {
+test('a server named *.localhost the system cannot resolve is reached on the loopback address', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const port = new URL(url).port;
   const r = await runCli(['api', 'GET', '/api/monitoring/v1/alerts'], {
@@ -24,4 +30,65 @@ test('a server named *.localhost is reached on the loopback address, never throu
   });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(emulator.requests.length, 1, 'the call reached the server on 127.0.0.1');
+});
+
+// The system's lookup is asked first (/etc/hosts may give a *.localhost name another loopback
+// address); only its loopback answers are taken. The CLI runs from the source in a mount
+// namespace of its own (`unshare -rm`) where a private hosts file is bound over /etc/hosts: the
+// machine's file is never touched.
+const HOSTS_RUN = ['unshare', '-rm', 'sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"'];
+
+/** A server on `host`:`port` (0: a free one) that records each request it gets and answers `[]`. */
+async function recorder(t: TestContext, host: string, port: number): Promise<{ port: number; got: string[] }> {
+  const got: string[] = [];
+  const server = createServer((req, res) => {
+    got.push(`${req.method} ${req.url} ${req.headers.authorization ? 'with credentials' : ''}`.trim());
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  t.after(() => (server.closeAllConnections(), server.close()));
+  return { port: (server.address() as AddressInfo).port, got };
+}
+
+/** The CLI from the source, run where /etc/hosts reads `hosts`. */
+async function withHosts(t: TestContext, hosts: string, args: string[], env: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-hosts-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'hosts'), hosts);
+  return runCliProcess(args, {
+    command: [...HOSTS_RUN, join(dir, 'hosts'), process.execPath, '--import', 'tsx', BIN],
+    env,
+  });
+}
+
+/** Servers on 127.0.0.2 and 127.0.0.1 at one port: which of them a name reached. */
+async function twoLoopbacks(t: TestContext) {
+  const other = await recorder(t, '127.0.0.2', 0);
+  const first = await recorder(t, '127.0.0.1', other.port);
+  return { port: other.port, other: other.got, first: first.got };
+}
+
+const CREDENTIALS = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+
+test('a *.localhost name /etc/hosts gives another loopback address is reached there, not on 127.0.0.1', async (t) => {
+  const { port, other, first } = await twoLoopbacks(t);
+  const r = await withHosts(t, '127.0.0.2 engine2.localhost\n', ['api', 'GET', '/api/monitoring/v1/alerts'], {
+    ENGINE_URL: `http://engine2.localhost:${port}`,
+    ...CREDENTIALS,
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(other, ['GET /api/monitoring/v1/alerts with credentials'], 'the call reached 127.0.0.2');
+  assert.deepEqual(first, [], 'nothing reached 127.0.0.1');
+});
+
+test('a *.localhost name the system resolves off this machine is refused: nothing is sent', async (t) => {
+  const { port, other, first } = await twoLoopbacks(t);
+  const r = await withHosts(t, '192.0.2.7 engine2.localhost\n', ['api', 'GET', '/api/monitoring/v1/alerts'], {
+    ENGINE_URL: `http://engine2.localhost:${port}`,
+    ...CREDENTIALS,
+  });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, /engine2\.localhost resolves to 192\.0\.2\.7, off this machine: .*nothing was sent/);
+  assert.match(r.stderr, /code: API_DNS_FAILURE/);
+  assert.deepEqual([...other, ...first], [], 'nothing was sent');
 });
