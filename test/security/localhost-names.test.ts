@@ -6,6 +6,7 @@
 // address of its choice: only loopback answers are taken, and a name the system cannot resolve is
 // the loopback address (RFC 6761 6.3). On this test's machines such a name does not resolve.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,9 +35,16 @@ test('a server named *.localhost the system cannot resolve is reached on the loo
 
 // The system's lookup is asked first (/etc/hosts may give a *.localhost name another loopback
 // address); only its loopback answers are taken. The CLI runs from the source in a mount
-// namespace of its own (`unshare -rm`) where a private hosts file is bound over /etc/hosts: the
-// machine's file is never touched.
-const HOSTS_RUN = ['unshare', '-rm', 'sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"'];
+// namespace of its own where a private hosts file is bound over /etc/hosts: the machine's file is
+// never touched. A mount namespace needs root: as root, through a password-less sudo (a CI
+// runner's: Ubuntu 24.04 restricts unprivileged user namespaces), else a user namespace.
+const BIND_HOSTS = ['sh', '-c', 'mount --bind "$0" /etc/hosts && exec "$@"'];
+const HOSTS_RUN =
+  process.getuid?.() === 0
+    ? ['unshare', '-m', ...BIND_HOSTS]
+    : spawnSync('sudo', ['-n', 'true']).status === 0
+      ? ['sudo', '-n', '--preserve-env', 'unshare', '-m', ...BIND_HOSTS]
+      : ['unshare', '-rm', ...BIND_HOSTS];
 
 /** A server on `host`:`port` (0: a free one) that records each request it gets and answers `[]`. */
 async function recorder(t: TestContext, host: string, port: number): Promise<{ port: number; got: string[] }> {
