@@ -6,11 +6,13 @@
 // journal recorded `…/entities/..` and `…/entities/.` (its 404s named routes the step never named).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { listen } from '../helpers/http.ts';
 
 const PIPELINE = `version: 1
 steps:
@@ -74,5 +76,39 @@ test('an entity id of . or .. is refused before it leaves: the call would reach 
     ),
     [],
     'nothing but the query was sent',
+  );
+});
+
+test('a . or .. in the query string is no path segment: the call is sent as written', async (t) => {
+  // A server that records the request line as it arrives, query included (the emulator's log has no query).
+  const got: string[] = [];
+  const server = createServer((req, res) => {
+    got.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  const port = await listen(t, server);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-dot-segments-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const at = (f: string) => join(dir, f);
+  writeFileSync(
+    at('p.yml'),
+    `version: 1
+steps:
+  - id: alerts
+    uses: api/request
+    with: { method: GET, path: "/api/monitoring/v1/alerts?next=/a/../b" }
+  - id: encoded
+    uses: api/request
+    with: { method: GET, path: "/api/monitoring/v1/alerts?next=%2e%2e#/x/." }
+`,
+  );
+  const r = await runCli(['run', at('p.yml')], {
+    env: { ENGINE_URL: `http://127.0.0.1:${port}`, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(
+    got,
+    ['GET /api/monitoring/v1/alerts?next=/a/../b', 'GET /api/monitoring/v1/alerts?next=%2e%2e'],
+    r.stdout,
   );
 });
