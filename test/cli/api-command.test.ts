@@ -177,7 +177,7 @@ test(
   },
 );
 
-test('a PATH the URL parser would rewrite is refused before anything is sent: a dot segment (written or %2e), an authority (//host), a fragment, a backslash', async (t) => {
+test('a PATH the URL parser would rewrite is refused before anything is sent: a dot segment (written or %2e), an authority (//host), a fragment, a backslash, and each of them hidden by a tab, a line break or a space the parser drops', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
   for (const path of [
@@ -187,6 +187,11 @@ test('a PATH the URL parser would rewrite is refused before anything is sent: a 
     '//evil.example/api/monitoring/v1/engines',
     '/api/monitoring/v1/engines#fragment',
     '/api\\..\\_emulator/state',
+    // What a URL parser drops before it resolves: a tab or a line break inside, a space at the end.
+    '/api/.\t./_emulator/state',
+    '/api/.\n./_emulator/state',
+    '/api/monitoring/v1/engines/.. ',
+    '/\t/evil.example/api/monitoring/v1/engines',
   ]) {
     const r = await runCli(['api', 'GET', path], { env });
     assert.equal(r.code, 2, `${path}: exit ${r.code}\n${r.stdout}${r.stderr}`);

@@ -112,3 +112,30 @@ steps:
     r.stdout,
   );
 });
+
+test('an api/request path whose dot segment a tab, a line break or a backslash hides is refused too: the URL parser drops the first two and reads the third as a slash', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-dot-segments-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const paths = ['/api/.\t./_emulator/state', '/api/.\n./_emulator/state', '/api\\..\\_emulator/state'];
+  writeFileSync(
+    join(dir, 'p.yml'),
+    `version: 1\nsteps:\n${paths
+      .map(
+        (p, i) =>
+          `  - { id: r${i}, uses: api/request, continue-on-error: true, with: { method: GET, path: ${JSON.stringify(p)} } }`,
+      )
+      .join('\n')}\n`,
+  );
+  const r = await runCli(['run', join(dir, 'p.yml'), '--report-json', join(dir, 'r.json')], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
+  assert.deepEqual(
+    report.steps.map((s) => [s.id, s.error?.code]),
+    paths.map((_, i) => [`r${i}`, 'API_BAD_PATH']),
+    r.stdout,
+  );
+  assert.deepEqual(emulator.requests, [], 'nothing was sent');
+});
