@@ -47,21 +47,49 @@ function proxyUrl(env: Env, name: string): string | undefined {
 const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelay: 60_000 } as const;
 
 /**
- * A CA file's text: opened without waiting, and refused unless a regular file (a FIFO nobody
- * writes to blocked the process in line, deaf to signals), then read.
+ * A CA file's text, opened without waiting. A regular file is read; a pipe (a shell's `<(...)`,
+ * /dev/stdin) is read as its writer fills it, once one is there: a FIFO nobody writes to is
+ * refused at once, never waited on in line (deaf to signals). Anything else is refused.
  */
 function readCaFile(path: string): string {
   const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile())
+    if (stat.isFile()) return fs.readFileSync(fd, 'utf8');
+    if (!stat.isFIFO())
       throw new Error(
-        `it is not a file (${stat.isFIFO() ? 'a FIFO' : stat.isDirectory() ? 'a directory' : stat.isSocket() ? 'a socket' : 'a device'})`,
+        `it is not a file (${stat.isDirectory() ? 'a directory' : stat.isSocket() ? 'a socket' : 'a device'})`,
       );
-    return fs.readFileSync(fd, 'utf8');
+    return readPipe(path, fd);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A pipe's text: what is there now, then, while its writer has more to give, the rest (read blocking). */
+function readPipe(path: string, fd: number): string {
+  const chunks: Buffer[] = [];
+  const chunk = Buffer.alloc(64 * 1024);
+  for (;;) {
+    let read: number;
+    try {
+      read = fs.readSync(fd, chunk);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      // A writer is there, its text not yet: read the rest as it writes it.
+      const blocking = fs.openSync(path, 'r');
+      try {
+        chunks.push(fs.readFileSync(blocking));
+      } finally {
+        fs.closeSync(blocking);
+      }
+      break;
+    }
+    if (read === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, read)));
+  }
+  if (chunks.length === 0) throw new Error('it is a FIFO nobody writes to');
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) {
