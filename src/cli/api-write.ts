@@ -15,13 +15,15 @@ export function unknownWriteLine(method: string, path: string, ended: RawRespons
     evidence = { sent: true, status: res.status, api: inApiShape(res.status, res.contentType, res.text) };
   } else return undefined;
   if (attemptFate(method, path, evidence) !== 'unknown') return undefined;
-  return `enginectl: ${neutralise(`${method} ${path}`)}: the request was sent, and the server may have applied it (no answer of the API says it did or did not)\n  hint: check on the server whether the change was made before sending it again\n`;
+  return `enginectl: ${neutralise(`${method} ${path}`)}: the request may have reached the server, and the server may have applied it (no answer of the API says it did or did not)\n  hint: check on the server whether the change was made before sending it again\n`;
 }
 
 /** For a call's rejection: an error that ended a write that may have been applied says so in its hint; rethrown. */
 export function toldOfWrite(method: string, path: string): (error: unknown) => never {
   return (error) => {
     if (!(error instanceof ApiError) || !unknownWriteLine(method, path, error)) throw error;
+    // An error that says so already (an answer too large to read) is not told it again.
+    if (/may have applied it/.test(`${error.message} ${error.hint ?? ''}`)) throw error;
     throw new ApiError(error.code, error.message, {
       method: error.method,
       path: error.path,
@@ -30,7 +32,7 @@ export function toldOfWrite(method: string, path: string): (error: unknown) => n
       attempts: error.attempts,
       server: error.server,
       cause: error,
-      hint: `the request was sent, and the server may have applied it: check on the server whether the change was made before sending it again${error.hint ? `; ${error.hint}` : ''}`,
+      hint: `the request may have reached the server, and the server may have applied it: check on the server whether the change was made before sending it again${error.hint ? `; ${error.hint}` : ''}`,
     });
   };
 }
