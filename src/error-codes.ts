@@ -87,6 +87,9 @@ export const ERROR_CODES = {
   API_CONNECTION_REFUSED: step('check that the server runs and the URL and port are right'),
   API_CONNECTION_RESET: step('check the server and any proxy; a write may or may not have been applied'),
   API_DNS_FAILURE: step('check the host name of the server URL and this machine’s DNS'),
+  API_LOCALHOST_OFF_MACHINE: step(
+    'map the localhost name to a 127.x.x.x address in /etc/hosts, or use the server’s real host name with https://',
+  ),
   API_TLS_FAILURE: step('fix what the message says: the URL’s host, the certificate’s expiry, or ca-file'),
   API_PROXY: step('fix HTTPS_PROXY/HTTP_PROXY (credentials for a 407) or NO_PROXY'),
   API_REDIRECT: step('use the address the redirect points to as the server URL, if it is the API'),

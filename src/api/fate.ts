@@ -32,6 +32,7 @@ export type AttemptEvidence =
 const NEVER_LEFT: ReadonlySet<string> = new Set([
   'API_CONNECTION_REFUSED',
   'API_DNS_FAILURE',
+  'API_LOCALHOST_OFF_MACHINE',
   'API_TLS_FAILURE',
   'API_PROXY',
 ]);

@@ -137,8 +137,9 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
     // A name of this machine (trusted as loopback: credentials over http://, no proxy) the system
     // resolved to another machine's address (insecure-http.ts): never connected to.
     const off = withCode(error, code) as { hostname?: string; address?: string } | undefined;
+    // Not a DNS fault: the answer is the system's, and asking again gives it again (never retried).
     return make(
-      'API_DNS_FAILURE',
+      'API_LOCALHOST_OFF_MACHINE',
       `${off?.hostname} resolves to ${off?.address}, off this machine: a localhost name must be this machine (its credentials go over plain http:// and never through the proxy); nothing was sent`,
       `map ${off?.hostname} to a 127.x.x.x address in /etc/hosts, or put the server's real host name (with https://) in the server URL`,
     );

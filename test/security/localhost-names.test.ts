@@ -7,7 +7,7 @@
 // the loopback address (RFC 6761 6.3). On this test's machines such a name does not resolve.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -97,6 +97,49 @@ test('a *.localhost name the system resolves off this machine is refused: nothin
   });
   assert.equal(r.code, 1, r.stdout + r.stderr);
   assert.match(r.stderr, /engine2\.localhost resolves to 192\.0\.2\.7, off this machine: .*nothing was sent/);
-  assert.match(r.stderr, /code: API_DNS_FAILURE/);
+  assert.match(r.stderr, /code: API_LOCALHOST_OFF_MACHINE/);
+  assert.deepEqual([...other, ...first], [], 'nothing was sent');
+});
+
+// No lookup changes its answer between attempts: the name is refused at once, never retried as a
+// DNS fault is (API_DNS_FAILURE is transient: a GET-only step asks again up to three times).
+test('a GET-only step to a *.localhost name resolved off this machine fails at once, not retried', async (t) => {
+  const { port, other, first } = await twoLoopbacks(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-hosts-run-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, 'version: 1\nname: p\nsteps:\n  - id: a\n    uses: monitoring/alerts\n');
+  const report = join(dir, 'report.json');
+  const r = await withHosts(t, '192.0.2.7 engine2.localhost\n', ['run', file, '--report-json', report], {
+    ENGINE_URL: `http://engine2.localhost:${port}`,
+    ...CREDENTIALS,
+  });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, /retry/i, 'no retry was logged');
+  const json = JSON.parse(readFileSync(report, 'utf8')) as { steps: { error?: { code?: string } }[] };
+  assert.equal(json.steps[0]?.error?.code, 'API_LOCALHOST_OFF_MACHINE');
+  assert.deepEqual([...other, ...first], [], 'nothing was sent');
+});
+
+test('a write to a *.localhost name resolved off this machine is known not applied, not in doubt', async (t) => {
+  const { port, other, first } = await twoLoopbacks(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-hosts-write-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, 'version: 1\nname: p\nsteps:\n  - id: a\n    uses: transaction-log/clear\n');
+  const report = join(dir, 'report.json');
+  const r = await withHosts(t, '192.0.2.7 engine2.localhost\n', ['run', file, '--report-json', report], {
+    ENGINE_URL: `http://engine2.localhost:${port}`,
+    ...CREDENTIALS,
+  });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, /may have (been applied|reached)|in doubt/i);
+  const json = JSON.parse(readFileSync(report, 'utf8')) as {
+    counts: { inDoubt: number };
+    steps: { inDoubt?: unknown; error?: { code?: string } }[];
+  };
+  assert.equal(json.steps[0]?.error?.code, 'API_LOCALHOST_OFF_MACHINE');
+  assert.equal(json.steps[0]?.inDoubt ?? null, null, 'the call never left');
+  assert.equal(json.counts.inDoubt, 0);
   assert.deepEqual([...other, ...first], [], 'nothing was sent');
 });
