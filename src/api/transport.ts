@@ -82,7 +82,7 @@ export class Transport {
           path: req.path,
           status: response.status,
         });
-        await this.wait(req, attempt, error, response.headers['retry-after']);
+        await this.wait(req, attempt, error, response.headers['retry-after'], response.headers.date);
       } catch (caught) {
         if (!(caught instanceof ApiError)) throw caught;
         caught.attempts = attempt;
@@ -114,8 +114,14 @@ export class Transport {
     }
   }
 
-  private async wait(req: HttpRequest, attempt: number, error: ApiError, retryAfter?: string): Promise<void> {
-    const delayMs = backoffDelay(this.retry, attempt, this.random, retryAfter);
+  private async wait(
+    req: HttpRequest,
+    attempt: number,
+    error: ApiError,
+    retryAfter?: string,
+    date?: string,
+  ): Promise<void> {
+    const delayMs = backoffDelay(this.retry, attempt, this.random, retryAfter, date);
     this.options.onRetry?.({ attempt, delayMs, error });
     try {
       await this.sleep(delayMs, req.signal);

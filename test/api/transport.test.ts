@@ -146,3 +146,31 @@ test('backoff doubles from the base with jitter, is capped, and honours a longer
     'capped',
   );
 });
+
+// RFC 9110 10.2.3: Retry-After is seconds or an HTTP date. A date is counted from the answer's own
+// Date header (the server's clock, so this machine's clock skew does not matter), else from now.
+test("a 503's Retry-After given as an HTTP date is honoured, counted from the answer's Date", async (t) => {
+  const date = new Date('2026-12-05T10:00:00Z');
+  let calls = 0;
+  const server = createServer((_req, res) => {
+    calls++;
+    if (calls === 1) {
+      res
+        .writeHead(503, {
+          date: date.toUTCString(),
+          'retry-after': new Date(date.getTime() + 6_000).toUTCString(),
+          'content-type': 'application/json',
+        })
+        .end('{"message":"restarting"}');
+    } else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  const port = await listen(t, server);
+  const slept: number[] = [];
+  const client = new EngineClient(
+    { url: `http://127.0.0.1:${port}`, username: 'u', password: 'p' },
+    { sleep: async (ms) => void slept.push(ms), random: () => 0 },
+  );
+  t.after(() => client.close());
+  assert.deepEqual(await client.monitoring.alerts(), []);
+  assert.deepEqual(slept, [6_000], 'waited until the date the server named, not the 250 ms backoff');
+});
