@@ -20,6 +20,7 @@ import { neutralise } from '../../text/neutralise.ts';
 import { inertJson } from '../../text/inert-json.ts';
 import { refuseRewrittenPath } from '../api-path.ts';
 import { toldOfWrite, unknownWriteLine } from '../api-write.ts';
+import { shownHeader } from '../response-headers.ts';
 
 export const API_HELP = `Usage: enginectl api METHOD PATH [options]
 
@@ -36,7 +37,7 @@ Arguments:
 Options:
   -d, --data BODY       request body: JSON text, or @FILE, or @- for standard input (16 MiB at most)
   --content-type TYPE   body media type (default application/json; text/plain for a license code)
-  -i, --include         print the status line and response headers first
+  -i, --include         print the status line and response headers first (cookie values masked)
   --raw                 the body not made inert (secrets still masked): text as the server
                         sent it, JSON without the escapes; for a file or a pipe, not a CI log
   --timeout DURATION    per-request limit (default 2h), e.g. 30s, 5m
@@ -141,7 +142,8 @@ function printResponse(
 ): void {
   if (options.include) {
     io.stdout(`HTTP ${res.status}\n`);
-    for (const [k, v] of Object.entries(res.headers)) io.stdout(`${neutralise(masker.mask(`${k}: ${v}`))}\n`);
+    for (const [k, v] of Object.entries(res.headers))
+      io.stdout(`${neutralise(masker.mask(`${k}: ${shownHeader(k, v)}`))}\n`);
     io.stdout('\n');
   }
   if (res.text === '') return;
