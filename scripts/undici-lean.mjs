@@ -1,8 +1,9 @@
-// The parts of undici enginectl calls (Agent, EnvHttpProxyAgent, Pool, request), imported one by one.
+// The parts of undici enginectl calls (Agent, Client, EnvHttpProxyAgent, Pool, request), imported one by one.
 // build.mjs bundles this in place of undici's index, which also brings fetch, WebSocket, the
 // caches and the mocks: half of undici's 524 KiB in the CLI bundle, compiled at every start.
 // `request` is undici's own, called on the dispatcher as undici's index does.
 import Agent from 'undici/lib/dispatcher/agent.js';
+import Client from 'undici/lib/dispatcher/client.js';
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
 import Pool from 'undici/lib/dispatcher/pool.js';
 import api from 'undici/lib/api/index.js';
@@ -13,7 +14,7 @@ import globalDispatcher from 'undici/lib/global.js';
 // (ProxyAgent connects through its proxy with them).
 Object.assign(Dispatcher.prototype, api);
 
-export { Agent, EnvHttpProxyAgent, Pool };
+export { Agent, Client, EnvHttpProxyAgent, Pool };
 
 export function request(url, opts = {}) {
   const { dispatcher = globalDispatcher.getGlobalDispatcher(), ...rest } = opts;

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import { UsageError } from '../errors.ts';
 import { isLoopback, localhostLookup } from './insecure-http.ts';
 import { userPartDecodes } from './server-url.ts';
+import { closingOnError, tunnelFailing } from './undici-fixes.ts';
 import { loadUndici } from './undici.ts';
 
 export interface TlsOptions {
@@ -115,39 +116,6 @@ function tlsConnectOptions(tls: TlsOptions, readFile: (path: string) => string) 
   return connect;
 }
 
-/** The code of a tunnel the proxy closed while it was being opened (network-errors.ts names it). */
-export const PROXY_TUNNEL_CLOSED = 'ENGINECTL_PROXY_TUNNEL_CLOSED';
-
-/**
- * The client of the proxy, whose CONNECT failing on a closed socket fails the request. undici 7
- * takes that socket error for a recoverable one and opens the tunnel again at once, forever
- * (nodejs/undici#3897: thousands of CONNECTs a second, deaf to signals); undici 8 fails it
- * (#5441) but needs Node 22. This does what undici 8 does, from the outside.
- */
-function tunnelFailing(Pool: typeof import('undici').Pool) {
-  return (origin: URL | string, options: object) => {
-    const pool = new Pool(origin, options);
-    const connect = pool.connect.bind(pool) as (opts: unknown, callback?: unknown) => unknown;
-    const failed = (error: { code?: string; message?: string }) =>
-      error?.code === 'UND_ERR_SOCKET'
-        ? Object.assign(
-            new Error(`the proxy closed the connection while opening the tunnel (CONNECT): ${error.message ?? ''}`),
-            { code: PROXY_TUNNEL_CLOSED, cause: error },
-          )
-        : error;
-    // ProxyAgent opens each tunnel with the promise form; the callback form is left as it is.
-    Object.assign(pool, {
-      connect: (opts: unknown, callback?: unknown) =>
-        callback
-          ? connect(opts, callback)
-          : (connect(opts) as Promise<unknown>).catch((error: { code?: string; message?: string }) =>
-              Promise.reject(failed(error)),
-            ),
-    });
-    return pool;
-  };
-}
-
 /** A server's dispatcher, made at its first request (undici loads then); closed with the client. */
 export interface LazyDispatcher {
   get(): Promise<Dispatcher>;
@@ -204,17 +172,18 @@ export function createDispatcher(
   let closed = false;
   return {
     get: () =>
-      (own.made ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, Pool }) =>
+      (own.made ??= loadUndici().then((undici) =>
         !httpProxy && !httpsProxy
-          ? new Agent(common)
-          : new EnvHttpProxyAgent({
+          ? new undici.Agent({ ...common, factory: closingOnError(undici) })
+          : new undici.EnvHttpProxyAgent({
               ...common,
+              factory: closingOnError(undici),
               requestTls: connect,
               httpProxy: httpProxy ?? '',
               httpsProxy: httpsProxy ?? '',
               noProxy,
-              clientFactory: tunnelFailing(Pool),
-            } as ConstructorParameters<typeof EnvHttpProxyAgent>[0]),
+              clientFactory: tunnelFailing(undici.Pool),
+            } as ConstructorParameters<typeof undici.EnvHttpProxyAgent>[0]),
       )),
     close: async () => {
       if (closed) return;

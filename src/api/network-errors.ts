@@ -1,6 +1,6 @@
 // What undici's socket and TLS errors mean, dug out of their wrappers (the system code:
 // ECONNREFUSED, CERT_HAS_EXPIRED...), as typed ApiErrors that say what to check.
-import { PROXY_TUNNEL_CLOSED } from './dispatcher.ts';
+import { AFTER_CONNECT, PROXY_TUNNEL_CLOSED } from './undici-fixes.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 import { LOCALHOST_OFF_MACHINE } from './insecure-http.ts';
 
@@ -149,6 +149,17 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
       'API_DNS_FAILURE',
       `the host name could not be resolved (${code})`,
       'check the host name in the server URL and the DNS of this machine',
+    );
+  }
+  if (
+    TLS_CODES.test(code) &&
+    (withCode(error, code) as { [AFTER_CONNECT]?: unknown } | undefined)?.[AFTER_CONNECT] === true
+  ) {
+    // Not a failed handshake: the connection was open, so the request may have gone out (fate.ts).
+    return make(
+      'API_CONNECTION_RESET',
+      `the TLS connection broke after it was open (${code}): the answer could not be read`,
+      'a middlebox rewriting bytes or the server failing mid-answer; check it. A write may or may not have been applied',
     );
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
