@@ -25,6 +25,22 @@ export class JsonSecrets {
     return this.values.size > 0 && value !== null && typeof value === 'object' && this.values.has(canonical(value));
   }
 
+  /**
+   * Whether `text` is, whole, one of the JSON secrets written another way (its keys in another
+   * order, its spacing its own): a server kept one in a field and answers it back. Parsed only
+   * when it could be one (a JSON secret is given, the text starts as one's does).
+   */
+  isWritten(text: string): boolean {
+    if (this.values.size === 0) return false;
+    const first = text.trimStart()[0];
+    if (first !== '{' && first !== '[') return false;
+    try {
+      return this.holds(JSON.parse(text));
+    } catch {
+      return false;
+    }
+  }
+
   /** Keeps every JSON secret `other` keeps. */
   learnFrom(other: JsonSecrets): void {
     for (const value of other.values) this.values.add(value);

@@ -4,7 +4,8 @@
 // would join them again (Markdown, links, zero-width characters: text/decoded-view.ts) or a terminal
 // (its escape sequences: text/terminal-view.ts). Reports are masked as values (maskValue, through
 // the model: mask-model.ts) before they are rendered, so a secret whose value is `true` or `ver`
-// never breaks the JSON or XML written; a credential field (targetAuthToken, ...) is masked whole.
+// never breaks the JSON or XML written; a credential field (targetAuthToken, ...) is masked whole,
+// as is a field that is a JSON secret written another way (keys reordered: json-secrets.ts).
 // Many secrets (a login per site) are searched for through an index of their forms (form-index.ts).
 import { viewIsRaw } from '../text/decoded-view.ts';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
@@ -17,8 +18,7 @@ import { Alternation, notSpace } from './form-index.ts';
 import { Remembered } from './remembered.ts';
 import { JsonSecrets } from './json-secrets.ts';
 
-export { MASK };
-export { MIN_LENGTH };
+export { MASK, MIN_LENGTH };
 
 export interface MaskerHooks {
   /** Hears each new form, e.g. to register it with a CI system's own log masking. */
@@ -36,15 +36,12 @@ export class Masker {
   /** The secrets added so far: a step's target token is added again at every instance. */
   private readonly secrets = new Set<string>();
   private readonly weak = new Set<string>();
-  /** The secrets that are JSON objects or lists, for fromJSON() of a text a server answered back. */
+  /** The JSON secrets: for fromJSON() of a text a server answered back, and such a text whole. */
   readonly json = new JsonSecrets();
   /** The maskers learnt from (learnFrom), with how many forms each had then. */
   private readonly learntFrom = new WeakMap<Masker, number>();
-  /**
-   * The forms as written (white space as any run of it), as a reader sees them once every escape
-   * is undone, and the hex forms (in any case: a server may write `6A6b...`): each one alternation,
-   * longest first.
-   */
+  /** The forms as written (white space as any run of it), as a reader sees them once every escape is
+   * undone, and the hex forms (in any case: a server may write `6A6b...`): each one alternation, longest first. */
   private readonly raw: Alternation;
   private readonly view: Alternation;
   private readonly hex: Alternation;
@@ -194,7 +191,8 @@ export class Masker {
   }
 
   private walk(value: unknown, credential: boolean): unknown {
-    if (typeof value === 'string') return credential && value !== '' ? MASK : this.mask(value);
+    if (typeof value === 'string')
+      return (credential && value !== '') || this.json.isWritten(value) ? MASK : this.mask(value);
     if (Array.isArray(value)) {
       let out: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {

@@ -402,10 +402,7 @@ test('a JSON secret a server answers back with its keys in another order gives s
     region: 'eu-west-region-9',
     host: 'db-host-visible.example',
   };
-  // A store that orders keys (Go's maps, jsonb) answers it back sorted otherwise. (The journal's
-  // record of that answer, written before any expression reads it, holds it as the server wrote
-  // it: the masker knows a JSON secret's text, not each order of its keys. The reports, masked at
-  // the end with all the run learnt, do not.)
+  // A store that orders keys (Go's maps, jsonb) answers it back sorted otherwise.
   emulator.state.entities.find((e) => e.ikey === 3002)!.icustomer = JSON.stringify({
     user: creds.user,
     host: creds.host,
@@ -439,4 +436,34 @@ steps:
     assertClean(channel, text, [creds.password, creds.user]);
   // The fields no expression gives alone stay visible.
   assert.match(run.stdout + run.stderr, /pw \*\*\*; region is eu-west-region-9, host db-host-visible\.example/);
+});
+
+test('a JSON secret a server answers back whole, its keys in another order, is masked in the journal written ahead, though no expression reads it', async (t) => {
+  const { emulator, url } = await startEmulator(t);
+  const creds = { password: 'hunter2-Whole-88q', user: 'svc-whole-88', region: 'eu-whole-region-3' };
+  // Kept by a store that orders keys (Go's maps, jsonb), spaced its own way.
+  emulator.state.entities.find((e) => e.ikey === 3002)!.icustomer =
+    `{ "user": "${creds.user}", "region": "${creds.region}", "password": "${creds.password}" }`;
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'whole.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Whole
+steps:
+  - { id: a, uses: classes/get, with: { id: 3002 } }
+  - { uses: assert, with: { that: "secrets.CREDS != ''" } }
+`,
+  );
+  const journal = join(dir, 'run.jsonl');
+  const report = join(dir, 'run.json');
+  const env = { CREDS: JSON.stringify(creds), ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', report], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  for (const [channel, text] of [
+    ['terminal', run.stdout + run.stderr],
+    ['journal', readFileSync(journal, 'utf8')],
+    ['JSON report', readFileSync(report, 'utf8')],
+  ] as const)
+    assertClean(channel, text, [creds.password]);
 });
