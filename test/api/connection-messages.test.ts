@@ -114,6 +114,19 @@ test('a redirect is never followed; the message shows where it points and why', 
   assert.equal(hits, 1);
 });
 
+// 304 (a cache's answer to a conditional request enginectl never makes), 300 and 305 point nowhere
+// to follow: not called redirects, and still never a success.
+test('a 3xx that is no redirect (304, 300) is said to be what it is, not a redirect', async (t) => {
+  for (const status of [304, 300]) {
+    const server = createServer((_req, res) => res.writeHead(status).end());
+    const port = await listen(t, server);
+    const error = await rejection(client(t, `http://127.0.0.1:${port}`).monitoring.alerts());
+    assert.equal(error.code, 'API_HTTP_STATUS', `HTTP ${status}`);
+    assert.doesNotMatch(error.message, /redirect/, `HTTP ${status}`);
+    assert.match(error.message, new RegExp(`HTTP ${status}.*no answer of the API`), `HTTP ${status}`);
+  }
+});
+
 test('invalid server URLs are invalid input (exit 2), located in the file; credentials in a URL are the Basic credentials', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-url-'));
   const file = join(dir, 'p.yml');
