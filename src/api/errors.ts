@@ -160,13 +160,15 @@ const UNREAD: ReadonlySet<string> = new Set([
 
 /**
  * Whether nothing was learnt of the server's state: it could not be reached (UNREACHABLE), its
- * answer was none of the API's (UNREAD), it or a gateway in front of it failed (a 5xx, a load
- * balancer's 503 page), or it would not answer yet (408, 429). A drift audit calls such a site
+ * answer was none of the API's (UNREAD, a 3xx), it or a gateway in front of it failed (a 5xx, a
+ * load balancer's 503 page), or it would not answer yet (408, 429). A drift audit calls such a site
  * unreachable, not drifted: a 404 or a refusal in the API's words says something of the state.
  */
 export function unreachable(error: unknown): boolean {
   if (!(error instanceof ApiError)) return false;
   if (UNREACHABLE.has(error.code) || UNREAD.has(error.code)) return true;
   const status = error.status ?? 0;
-  return error.code === 'API_HTTP_STATUS' && (status >= 500 || status === 408 || status === 429);
+  // A 3xx here is no redirect (a cache's 304, a 300: status-error.ts): no answer of the API either.
+  const noAnswer = (status >= 300 && status < 400) || status >= 500 || status === 408 || status === 429;
+  return error.code === 'API_HTTP_STATUS' && noAnswer;
 }

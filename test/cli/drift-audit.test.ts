@@ -232,6 +232,25 @@ test('a site answered only by a redirect to a login, a login page (200, HTML) or
   assert.deepEqual(audit.unreachable, ['test', 'staging', 'prod']);
 });
 
+test("a site answered only by a cache's 304 (or a 300) is no drift: nothing was read of it", async (t) => {
+  const { urls, emulators } = await startSites(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-drift-304-'));
+  emulators.test.faults.add({ path: '/api/*', status: 304, contentType: 'text/plain', body: '' });
+  emulators.staging.faults.add({ path: '/api/*', status: 300, contentType: 'text/plain', body: '' });
+  const env = {
+    ...siteSecrets('test', urls.test),
+    ...siteSecrets('staging', urls.staging),
+    ...siteSecrets('prod', urls.prod),
+  };
+  const r = await runCli(
+    ['plan', 'pipelines/drift-audit.yml', '--live', '--expect', '--json', join(dir, 'drift.json')],
+    { env },
+  );
+  const audit = JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8'));
+  assert.deepEqual(audit.unreachable, ['test', 'staging'], r.stdout + r.stderr);
+  assert.ok(!audit.drifted.includes('test') && !audit.drifted.includes('staging'), r.stdout);
+});
+
 test('a check whose reads all fail names the first of them in its own order (GET licenses), not the first to fail in time', async (t) => {
   const emulator = new Emulator();
   const running = await serve(emulator, { port: 0 });
