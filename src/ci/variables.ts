@@ -96,13 +96,15 @@ export function renderDotenv(
     ? (why: string, v: CiVariable) => left.push({ name: v.name, why })
     : () => undefined;
   for (const v of chosen) {
+    // GitLab expands `$NAME` in a value in the jobs that read it (`$$` is a `$`): a server's text
+    // holding `$CI_JOB_TOKEN` would reach them as that token. Each `$` is written as `$$`, and
+    // GitLab keeps the value as written: its length is counted so.
+    const value = v.value.replace(/\$/g, () => '$$');
     if (/[\r\n]/.test(v.value)) asked('a value with a line break, which a dotenv file cannot carry', v);
-    else if (v.value.length > 1024) asked('a value longer than 1024 characters', v);
+    else if (value.length > 1024) asked('a value longer than 1024 characters as written (each $ doubled)', v);
     else if (lines.length >= limit) left.push({ name: v.name, why: `over GitLab's limit of ${limit} variables` });
     else {
-      // GitLab expands `$NAME` in a value in the jobs that read it (`$$` is a `$`): a server's text
-      // holding `$CI_JOB_TOKEN` would reach them as that token. Each `$` is written as `$$`.
-      const line = `${v.name}=${v.value.replace(/\$/g, () => '$$')}\n`;
+      const line = `${v.name}=${value}\n`;
       const size = Buffer.byteLength(line);
       if (bytes + size > DOTENV_SIZE)
         left.push({

@@ -255,3 +255,31 @@ steps:
       new RegExp(`--dotenv: ${name} left out \\(over GitLab's limit of 5 KiB \\(5,120 bytes\\) for a dotenv file\\)`),
     );
 });
+
+test("GitLab dotenv: a value's length is counted as written, each `$` doubled: one that the doubling takes past 1,024 characters is left out and said", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-dotenv-dollars-'));
+  const file = join(dir, 'dollars.yml');
+  writeFileSync(
+    file,
+    'version: 1\nsteps:\n  - id: get\n    uses: api/request\n    with: { path: /api/monitoring/v1/alerts }\n',
+  );
+  // 1,000 characters read, 1,030 written.
+  const body = `${'x'.repeat(970)}${'$'.repeat(30)}`;
+  const r = await runCli(
+    [
+      'run',
+      file,
+      '--emulator',
+      '--fault',
+      `GET /api/monitoring/v1/alerts status=200 content-type=text/plain body=${body}`,
+      '--dotenv',
+      join(dir, 'out.env'),
+      '--dotenv-var',
+      'GET_BODY',
+    ],
+    { env: { GITLAB_CI: 'true' } },
+  );
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(Object.keys(gitlabDotenv(readFileSync(join(dir, 'out.env'), 'utf8'))), []);
+  assert.match(r.stdout, /--dotenv: GET_BODY left out \(a value longer than 1024 characters as written/);
+});
