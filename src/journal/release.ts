@@ -90,5 +90,8 @@ export function releaseOf(state: JournalState): RunResult {
     ...(state.continued ? { continued: state.continued } : {}),
     ...(state.decided.length ? { decided: state.decided } : {}),
     ...(state.lease ? { lease: state.lease } : {}),
+    // The last run parked (a write waiting for its window, or its rollout): every report says parked,
+    // never what ran so far. A park an earlier run went on from is not this run's word.
+    ...(state.parked && state.parked.at >= last.at ? { parked: state.parked.park } : {}),
   };
 }

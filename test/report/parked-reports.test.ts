@@ -1,0 +1,78 @@
+// A run parked for its window (exit 75) is "parked" in every report made of it later, never
+// "success": the report of its journal (report --store URL --run ID, report JOURNAL).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
+import { serve, Sites } from '../../src/emulator/index.ts';
+import { PARKED, runIdOf } from '../park/helpers.ts';
+import { runCli } from '../helpers/cli.ts';
+import type { Report } from '../../src/report/index.ts';
+
+/** Two sites, each a job (--only site=X); site b may be written 02:00-03:00 UTC only, and it is noon. */
+async function twoSites(t: TestContext) {
+  const clock = simulatedClock(Date.parse('2026-12-05T12:00:00Z'));
+  const sites = new Sites({ now: clock.now });
+  const running = await serve(sites, { port: 0 });
+  t.after(() => running.close());
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-parked-reports-'));
+  const store = join(dir, 'store');
+  mkdirSync(store);
+  const file = join(dir, 'win.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Windowed fleet
+servers:
+  a: { url: "${running.url}/sites/a", username: admin, password: admin }
+  b: { url: "${running.url}/sites/b", username: admin, password: admin }
+windows:
+  b-night: { cron: '0 2 * * *', duration: 1h, zone: UTC, matrix: { site: [b] } }
+steps:
+  - name: Clear (\${{ matrix.site }})
+    uses: transaction-log/clear
+    matrix: { site: [a, b] }
+    server: \${{ matrix.site }}
+    expected: 10m
+`,
+  );
+  const job = (site: string) =>
+    runCli(
+      ['run', file, '--only', `site=${site}`, '--store', `file://${store}`, '--report-json', join(dir, `${site}.json`)],
+      { clock },
+    );
+  return { dir, clock, job, storeUrl: `file://${store}` };
+}
+
+const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
+
+test("the report of a parked run's journal says parked, as the run's own report did, never success", async (t) => {
+  const f = await twoSites(t);
+  const b = await f.job('b');
+  assert.equal(b.code, PARKED, b.stdout + b.stderr);
+  assert.equal(read(join(f.dir, 'b.json')).parked?.for, 'window');
+  const id = runIdOf(b.stdout)!;
+  const again = await runCli(
+    [
+      'report',
+      '--store',
+      f.storeUrl,
+      '--run',
+      id,
+      '--report-json',
+      join(f.dir, 'again.json'),
+      '--summary',
+      join(f.dir, 'again.md'),
+    ],
+    { clock: f.clock },
+  );
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  const report = read(join(f.dir, 'again.json'));
+  assert.equal(report.parked?.for, 'window', 'the journal holds the park record');
+  assert.equal(report.parked?.until, '2026-12-06T02:00:00.000Z');
+  assert.match(readFileSync(join(f.dir, 'again.md'), 'utf8'), /^## ⏸️ Windowed fleet: parked$/m);
+  // The last line as the run's own: what ran, then that it parked.
+  assert.match(again.stdout, /; parked: waiting for the next window "Clear \(b\)" fits in/);
+});
