@@ -73,7 +73,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const report = mergeReports(shards);
   for (const row of fleetRows(report))
     kit.info(
-      `${row.status === 'success' ? '✔' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
+      `${row.status === 'success' ? '✔' : row.status === 'parked' ? '⏸' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
     );
   kit.info(`fleet "${report.pipeline.name}": ${outcomeWord(report)} (${fleetPhrase(report)})`);
 

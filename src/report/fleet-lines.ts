@@ -16,7 +16,7 @@ const missingFile = (noReport: string) => /^shard \d+\/\d+$/.test(noReport);
 export function fleetLines(report: Report): string[] {
   const lines = fleetRows(report).map(
     (row) =>
-      `${row.status === 'success' ? '✔' : row.status === UNDER_WAY ? '⋯' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}`,
+      `${row.status === 'success' ? '✔' : row.status === UNDER_WAY ? '⋯' : row.status === 'parked' ? '⏸' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}`,
   );
   const stopped = rolloutLine(report) ?? underWayLine(report);
   if (stopped) lines.push(stopped);

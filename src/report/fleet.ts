@@ -16,7 +16,7 @@ export interface FleetRow {
   /** What the job ran ("site=emea"), or its report's file for a job that ran every instance. */
   label: string;
   /** "in doubt": the job's run was a success that left a write in doubt no one decided (its job exited 1). */
-  status: Exclude<Report['outcome'], 'under-way'> | typeof NO_REPORT | typeof UNDER_WAY | 'in doubt';
+  status: Exclude<Report['outcome'], 'under-way'> | typeof NO_REPORT | typeof UNDER_WAY | 'in doubt' | 'parked';
   /** "3 step run(s): 3 succeeded", or the no-report note. */
   detail: string;
   durationMs: number | null;
@@ -28,15 +28,18 @@ export function fleetRows(report: Report): FleetRow[] {
   return [
     ...report.merged.reports.map((r): FleetRow => ({
       label: r.limitedTo ?? r.source,
+      // A job whose run parked is parked, as its own report heads it, whatever ran before.
       status:
         r.outcome === 'under-way'
           ? UNDER_WAY
-          : r.outcome === 'success' && r.counts.inDoubt > r.counts.treatedAsApplied
-            ? 'in doubt'
-            : r.outcome,
+          : r.parked !== null
+            ? 'parked'
+            : r.outcome === 'success' && r.counts.inDoubt > r.counts.treatedAsApplied
+              ? 'in doubt'
+              : r.outcome,
       detail: r.underWay
         ? `shard ${r.underWay.shard}/${r.underWay.of} holds it until ${r.underWay.until}`
-        : `${r.counts.total} step run(s): ${countsPhrase(r.counts)}`,
+        : `${r.counts.total} step run(s): ${countsPhrase(r.counts)}${r.parked === null ? '' : `; waiting for ${r.parked}`}`,
       durationMs: r.durationMs,
       source: r.source,
     })),

@@ -31,9 +31,9 @@ const COLOURS: Record<string, string> = {
   'in doubt': '#bc4c00',
   'under way': '#0969da',
 };
-const JOB_COLOURS: Record<string, string> = { ...COLOURS, 'no report': '#82071e' };
 /** The header's colour: a run's outcome, or parked. */
 const RUN_COLOURS: Record<string, string> = { ...COLOURS, parked: '#8250df' };
+const JOB_COLOURS: Record<string, string> = { ...RUN_COLOURS, 'no report': '#82071e' };
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1f2328; background: #fff; }

@@ -13,6 +13,7 @@ import { REPORT_VERSION, reportParked, type Report, type ReportStep } from './mo
 import { VERSION } from '../version.ts';
 import { checkedOutcome, underWayOutcome } from './outcome.ts';
 import { checkSamePipeline } from './merge-check.ts';
+import { jobParked, jobsParked } from './merge-parked.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
 export interface ReportShard {
@@ -83,7 +84,8 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     decisions: shards.flatMap((s) => s.report.decisions ?? []),
     resumedFrom: null,
     lease: null,
-    parked: rollout?.parked ? reportParked(rollout.parked) : null,
+    // A sharded run's park is its rollout's; a fleet's jobs' (report --merge FILE...), theirs.
+    parked: rollout?.parked ? reportParked(rollout.parked) : options.covers ? null : jobsParked(shards),
     tool: first?.tool ?? { name: 'enginectl', version: VERSION },
     pipeline: first?.pipeline ?? options.empty!.pipeline,
     outcome:
@@ -112,6 +114,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
         durationMs: report.durationMs,
         counts: countSteps(report.steps),
         underWay: shards[i]!.underWay ?? null,
+        parked: jobParked(report),
       })),
       noReport,
       underWay: null,

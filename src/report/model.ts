@@ -155,6 +155,13 @@ export const Report = z.object({
               .nullable()
               .default(null)
               .describe("a sharded run's site still under way when the report was read: who holds it; null otherwise"),
+            parked: z
+              .string()
+              .nullable()
+              .default(null)
+              .describe(
+                "the job's run parked (exit 75): what it waits for, in words; null when it did not (a sharded run's worker: see rollout)",
+              ),
           }),
         )
         .describe("one entry per job's report"),

@@ -1,5 +1,6 @@
 // A run parked for its window (exit 75) is "parked" in every report made of it later, never
-// "success": the report of its journal (report --store URL --run ID, report JOURNAL).
+// "success": the report of its journal (report --store URL --run ID, report JOURNAL) and the fleet's
+// merge of the jobs' reports (report --merge), one job per site, one of them parked.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,4 +76,42 @@ test("the report of a parked run's journal says parked, as the run's own report 
   assert.match(readFileSync(join(f.dir, 'again.md'), 'utf8'), /^## ⏸️ Windowed fleet: parked$/m);
   // The last line as the run's own: what ran, then that it parked.
   assert.match(again.stdout, /; parked: waiting for the next window "Clear \(b\)" fits in/);
+});
+
+test("report --merge of a fleet's jobs, one of them parked for its window, says parked, not success", async (t) => {
+  const f = await twoSites(t);
+  const a = await f.job('a');
+  assert.equal(a.code, 0, a.stdout + a.stderr);
+  const b = await f.job('b');
+  assert.equal(b.code, PARKED, b.stdout + b.stderr);
+  const out = (name: string) => join(f.dir, name);
+  const merged = await runCli([
+    'report',
+    '--merge',
+    out('a.json'),
+    out('b.json'),
+    '--report-json',
+    out('m.json'),
+    '--summary',
+    out('m.md'),
+    '--junit',
+    out('m.xml'),
+    '--html',
+    out('m.html'),
+  ]);
+  const report = read(out('m.json'));
+  assert.equal(report.parked?.for, 'window', 'the merged report keeps the park');
+  assert.equal(report.parked?.until, '2026-12-06T02:00:00.000Z');
+  const summary = readFileSync(out('m.md'), 'utf8');
+  assert.match(summary, /^## ⏸️ Windowed fleet: parked$/m);
+  assert.match(summary, /^\| ⏸️ \| site=b \| parked \|/m, 'the job that parked is told as parked');
+  assert.doesNotMatch(summary, /continue-on-error let them pass/, 'no step continued on error');
+  assert.match(readFileSync(out('m.html'), 'utf8'), /<h1>Windowed fleet: parked<\/h1>/);
+  assert.match(
+    readFileSync(out('m.xml'), 'utf8'),
+    /<property name="parked" value="parked: waiting for the next window/,
+  );
+  assert.match(merged.stdout, /site=b: parked/);
+  // Nothing failed: parked is neither green nor red, as the run's own report exits.
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
 });
