@@ -141,7 +141,7 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], li
   const byKey = new Map<string, Kept & { report: Report }>();
   for (const { source, report } of shards) {
     for (const step of report.steps) {
-      const key = `${step.step}:${JSON.stringify(step.matrix)}`;
+      const key = keyOf(step);
       const seen = byKey.get(key);
       if (!seen) {
         byKey.set(key, { step, source, report });
@@ -168,7 +168,7 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], li
   const all: Kept[] = [
     ...byKey.values(),
     ...listed
-      .filter((step) => !byKey.has(`${step.step}:${JSON.stringify(step.matrix)}`))
+      .filter((step) => !byKey.has(keyOf(step)))
       .map((step) => ({ step, source: 'the plan', report: undefined })),
   ];
   // Each value's place in its key's list, looked up (a fleet's thousands of sites), each instance's places once.
@@ -181,9 +181,15 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], li
   );
   const position = (step: ReportStep) =>
     Object.entries(step.matrix ?? {}).map(([k, v]) => places.get(k)?.get(String(v)) ?? -1);
-  const kept = all.map((k) => ({ k, at: position(k.step) }));
-  return kept.sort((a, b) => a.k.step.step - b.k.step.step || compareLists(a.at, b.at)).map((x) => x.k);
+  // An analysis round after the other instances, by its wave and round, as one run lists them.
+  const order = (s: ReportStep) => (s.round === null ? [0, 0, 0] : [1, s.wave ?? 0, s.round]);
+  const kept = all.map((k) => ({ k, at: [...order(k.step), k.step.step, ...position(k.step)] }));
+  return kept.sort((a, b) => compareLists(a.at, b.at)).map((x) => x.k);
 }
+
+/** An instance's identity: its step and matrix values, and an analysis round's wave and round (it runs the gate again). */
+const keyOf = (step: ReportStep) =>
+  `${step.step}:${JSON.stringify(step.matrix)}${step.round === null ? '' : `:${step.wave}:${step.round}`}`;
 
 /** An instance kept, and the report it is from (none for one the merge was given to list). */
 interface Kept {
