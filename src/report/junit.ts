@@ -2,7 +2,8 @@
 // and cancelled steps marked skipped. Valid against Jenkins' junit-10.xsd. Names are stable and
 // unique, so test tabs (GitLab, Jenkins, Azure) keep each step's history: the classname is the
 // pipeline file (pipelines/release.yml -> pipelines.release), the name the step's id (or its
-// position) with its matrix values. A failure continue-on-error let pass is not a <failure>: the
+// position) with its matrix values (an analysis round's with its wave and round: it runs the gate
+// again). A failure continue-on-error let pass is not a <failure>: the
 // run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
 // attribute on testcase: the file is on the testsuite.
 import { fleetPhrase, noReportNote } from './fleet.ts';
@@ -96,7 +97,7 @@ export function renderJunit(report: Report): string {
             .map(([k, v]) => `${k}=${String(v)}`)
             .join(', ')})`
         : ''
-    }`;
+    }${s.round === null ? '' : ` analysis after wave ${s.wave ?? '?'}, round ${s.round}`}`;
     const open = `    <testcase name="${attr(label)}" classname="${attr(classname)}" time="${seconds(s.durationMs ?? 0)}"`;
     // An instance in doubt is a failure whatever its outcome, the operator's decision said with it.
     if (s.outcome === 'success' && !failing(s)) {

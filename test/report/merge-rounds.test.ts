@@ -27,3 +27,15 @@ test("report --merge of a rollout's report keeps each analysis round once, after
   assert.deepEqual(report.steps.map(identity), original.steps.map(identity), 'every instance once, in its place');
   assert.deepEqual(report.counts, original.counts);
 });
+
+test("JUnit names each analysis round's testcase apart from its site's own run of the gate", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-junit-rounds-'));
+  const xml = join(dir, 'r.xml');
+  const run = await runCli(['run', 'pipelines/fleet-rollout.yml', '--emulator', '--junit', xml]);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const names = [...readFileSync(xml, 'utf8').matchAll(/<testcase name="([^"]*)"/g)].map((m) => m[1]!);
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  assert.deepEqual(twice, [], 'every testcase name is unique');
+  assert.ok(names.includes('alerts (site=test)'), "the site's own run of the gate keeps its name");
+  assert.ok(names.includes('alerts (site=test) analysis after wave 1, round 2'), names.join('\n'));
+});
