@@ -133,9 +133,10 @@ function* matrixPairs(shards: readonly ReportShard[]): Generator<readonly [strin
 }
 
 /**
- * Every instance once, by step and then in matrix order. A step without a matrix runs in every
- * job: it is kept once, as the job where it went worst saw it. An instance of a site a sharded
- * run's worker left is the resuming attempt's (when both left it, the later one's).
+ * Every instance once, by step and then in matrix order. A step without a matrix (or over other
+ * keys than the jobs' selections) runs in every job: it is kept once, as the job where it went
+ * worst saw it. An instance of a site a sharded run's worker left is the resuming attempt's (when
+ * both left it, the later one's).
  */
 function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], listed: readonly ReportStep[]): Kept[] {
   const byKey = new Map<string, Kept & { report: Report }>();
@@ -152,7 +153,7 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], li
         // The attempt that resumed it keeps it; when both left it, the later one.
         const later = Date.parse(report.startedAt) >= Date.parse(seen.report.startedAt);
         if (!leftHere || (leftThere && later)) byKey.set(key, { step, source, report });
-      } else if (step.matrix) {
+      } else if (step.matrix && (!ranInEvery(report, step.matrix) || !ranInEvery(seen.report, step.matrix))) {
         throw new UsageError(
           'MERGE_OVERLAP',
           `report --merge: ${seen.source} and ${source} both have step ${step.step + 1} (${Object.entries(step.matrix)
@@ -190,6 +191,17 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], li
 /** An instance's identity: its step and matrix values, and an analysis round's wave and round (it runs the gate again). */
 const keyOf = (step: ReportStep) =>
   `${step.step}:${JSON.stringify(step.matrix)}${step.round === null ? '' : `:${step.wave}:${step.round}`}`;
+
+/**
+ * Whether a job ran this matrix instance because its selection does not filter it, as every job
+ * did (and a step without a matrix): its matrix is over other keys than the job's --only and
+ * --skip (a key an instance does not have never filters it). Kept once, as the job where it went
+ * worst saw it.
+ */
+function ranInEvery(report: Report, matrix: NonNullable<ReportStep['matrix']>): boolean {
+  const keys = report.selection ? [...Object.keys(report.selection.only), ...Object.keys(report.selection.skip)] : [];
+  return keys.length > 0 && !keys.some((key) => Object.hasOwn(matrix, key));
+}
 
 /** An instance kept, and the report it is from (none for one the merge was given to list). */
 interface Kept {
