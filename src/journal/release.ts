@@ -49,9 +49,19 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun
 
 function ended(state: InstanceState, lastRunAt: number): StepRun {
   const e = state.ended!;
-  const run = e.run;
+  const run = journalTimed(e.run, state.startedAt, e.at);
   if (e.runAt >= lastRunAt || run.resume === 'earlier-run') return run;
   return { ...run, resume: 'earlier-run', earlierRunAt: e.runAt };
+}
+
+/**
+ * An instance timed by its start and end records, on the clock that times the run (the journal's:
+ * under --emulator the simulated one, its waits included), not by the run's stopwatch, which its
+ * record holds: the steps lie within the run. One carried from an earlier run keeps its own.
+ */
+function journalTimed(run: StepRun, start: number | undefined, end: number): StepRun {
+  if (run.startedAt === undefined || start === undefined || run.resume === 'earlier-run') return run;
+  return { ...run, startedAt: start, durationMs: Math.max(0, end - start) };
 }
 
 /**
