@@ -77,6 +77,17 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
       ? runOutcome(kept.filter((k) => k.report === s.report).map((k) => k.step))
       : outcomes[i]!,
   );
+  const outcome: Report['outcome'] =
+    noReport.length > 0 || rollout?.halted
+      ? 'failure'
+      : counted.includes('cancelled')
+        ? 'cancelled'
+        : counted.includes('failure')
+          ? 'failure'
+          : // A report read under way (a sharded run's, given again as a file) is no run's result.
+            counted.includes('under-way')
+            ? 'under-way'
+            : 'success';
   return {
     reportVersion: REPORT_VERSION,
     // A rollout is one job's (or a sharded run's, its workers' word): the operator's decisions are each job's, kept.
@@ -84,21 +95,16 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     decisions: shards.flatMap((s) => s.report.decisions ?? []),
     resumedFrom: null,
     lease: null,
-    // A sharded run's park is its rollout's; a fleet's jobs' (report --merge FILE...), theirs.
-    parked: rollout?.parked ? reportParked(rollout.parked) : options.covers ? null : jobsParked(shards),
+    // A sharded run's park is its rollout's; a fleet's jobs' (report --merge FILE...), theirs, when
+    // nothing else ended the fleet (a job failed: failure, its parked jobs each a row saying so).
+    parked: rollout?.parked
+      ? reportParked(rollout.parked)
+      : options.covers || outcome !== 'success'
+        ? null
+        : jobsParked(shards),
     tool: first?.tool ?? { name: 'enginectl', version: VERSION },
     pipeline: first?.pipeline ?? options.empty!.pipeline,
-    outcome:
-      noReport.length > 0 || rollout?.halted
-        ? 'failure'
-        : counted.includes('cancelled')
-          ? 'cancelled'
-          : counted.includes('failure')
-            ? 'failure'
-            : // A report read under way (a sharded run's, given again as a file) is no run's result.
-              counted.includes('under-way')
-              ? 'under-way'
-              : 'success',
+    outcome,
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
     counts: countSteps(steps),

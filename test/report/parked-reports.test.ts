@@ -44,7 +44,7 @@ steps:
       ['run', file, '--only', `site=${site}`, '--store', `file://${store}`, '--report-json', join(dir, `${site}.json`)],
       { clock },
     );
-  return { dir, clock, job, storeUrl: `file://${store}` };
+  return { dir, clock, job, sites, storeUrl: `file://${store}` };
 }
 
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Report;
@@ -114,4 +114,26 @@ test("report --merge of a fleet's jobs, one of them parked for its window, says 
   assert.match(merged.stdout, /site=b: parked/);
   // Nothing failed: parked is neither green nor red, as the run's own report exits.
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+});
+
+test("report --merge of a fleet in which one job failed and another parked is headed failure, the parked job's row parked", async (t) => {
+  const f = await twoSites(t);
+  // Site a refuses its write: its job fails.
+  f.sites.faults.add({ path: '/api/devops/v1/transaction-log/clear', site: 'a', status: 403 });
+  const a = await f.job('a');
+  assert.equal(a.code, 1, a.stdout + a.stderr);
+  assert.equal((await f.job('b')).code, PARKED);
+  const merged = await runCli([
+    'report',
+    '--merge',
+    join(f.dir, 'a.json'),
+    join(f.dir, 'b.json'),
+    '--summary',
+    join(f.dir, 'm.md'),
+  ]);
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  const summary = readFileSync(join(f.dir, 'm.md'), 'utf8');
+  assert.match(summary, /^## ❌ Windowed fleet: failure$/m, 'a failed job is not hidden under parked');
+  assert.match(summary, /^\| ❌ \| site=a \| failure \|/m);
+  assert.match(summary, /^\| ⏸️ \| site=b \| parked \|/m);
 });
