@@ -1,7 +1,8 @@
 // The reports merged are of one pipeline: the same files and --var values (their hash) and the
-// same fleet (an inventory the environment chose makes another), unless forced.
+// same fleet (an inventory the environment chose makes another), unless forced; and no instance is
+// in two of them, but one every job ran (a step without a matrix, or over other keys than theirs).
 import { UsageError } from '../errors.ts';
-import type { Report } from './model.ts';
+import type { Report, ReportStep } from './model.ts';
 
 interface Source {
   source: string;
@@ -41,3 +42,42 @@ const fleetOf = (report: Report) =>
     .join('; ');
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');
+
+/**
+ * Refuses an instance two reports both have, unless every job ran it: an instance of a site (a
+ * value of the key the jobs were limited by), or any instance of two reports limited to nothing
+ * (two runs of the same: two attempts of one job). `jobs`: the reports are a fleet's jobs (report
+ * --merge FILE...), not a sharded run's sites.
+ */
+export function checkOverlap(seen: Source, here: Source, step: ReportStep, jobs: boolean): void {
+  if (step.matrix && (!ranInEvery(here.report, step.matrix) || !ranInEvery(seen.report, step.matrix)))
+    throw new UsageError(
+      'MERGE_OVERLAP',
+      `report --merge: ${seen.source} and ${here.source} both have step ${step.step + 1} (${Object.entries(step.matrix)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ')})`,
+      {
+        hint: 'merge one report per instance: each job runs its own --only KEY=VALUE; leave out the report of an earlier attempt',
+      },
+    );
+  if (jobs && !step.matrix && everyInstance(here.report) && everyInstance(seen.report))
+    throw new UsageError(
+      'MERGE_OVERLAP',
+      `report --merge: ${seen.source} and ${here.source} both ran every instance of the pipeline (neither was limited by --only or --skip)`,
+      { hint: "merge one report per job, each run with its own --only KEY=VALUE: the report of a job's last attempt" },
+    );
+}
+
+/**
+ * Whether a job ran this matrix instance because its selection does not filter it, as every job
+ * did (and a step without a matrix): its matrix is over other keys than the job's --only and
+ * --skip (a key an instance does not have never filters it). Kept once, as the job where it went
+ * worst saw it.
+ */
+function ranInEvery(report: Report, matrix: NonNullable<ReportStep['matrix']>): boolean {
+  const keys = report.selection ? [...Object.keys(report.selection.only), ...Object.keys(report.selection.skip)] : [];
+  return keys.length > 0 && !keys.some((key) => Object.hasOwn(matrix, key));
+}
+
+/** A job's report of every instance: not limited by --only or --skip, nor a sharded run's worker's. */
+const everyInstance = (report: Report) => report.selection === null && report.shard === null;

@@ -12,7 +12,7 @@ import { countSteps, runOutcome } from '../runner/result.ts';
 import { REPORT_VERSION, reportParked, type Report, type ReportStep } from './model.ts';
 import { VERSION } from '../version.ts';
 import { checkedOutcome, underWayOutcome } from './outcome.ts';
-import { checkSamePipeline } from './merge-check.ts';
+import { checkOverlap, checkSamePipeline } from './merge-check.ts';
 import { jobParked, jobsParked } from './merge-parked.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
@@ -50,7 +50,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   const missing = options.expectShards === undefined ? [] : missingShards(shards, options.expectShards);
   const first = shards[0]?.report;
   const matrix = options.matrix ?? fleetMatrix(shards);
-  const kept = mergeSteps(shards, matrix, options.listed ?? []);
+  const kept = mergeSteps(shards, matrix, options.listed ?? [], options.covers === undefined);
   const steps = [...kept.map((k) => k.step), ...(options.after ?? [])];
   // A sharded run's workers' reports: the rollout as the one that knew the most tells it.
   const rollout = shardRollout(shards);
@@ -144,7 +144,12 @@ function* matrixPairs(shards: readonly ReportShard[]): Generator<readonly [strin
  * worst saw it. An instance of a site a sharded run's worker left is the resuming attempt's (when
  * both left it, the later one's).
  */
-function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], listed: readonly ReportStep[]): Kept[] {
+function mergeSteps(
+  shards: readonly ReportShard[],
+  matrix: Report['matrix'],
+  listed: readonly ReportStep[],
+  jobs: boolean,
+): Kept[] {
   const byKey = new Map<string, Kept & { report: Report }>();
   for (const { source, report } of shards) {
     for (const step of report.steps) {
@@ -159,17 +164,10 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], li
         // The attempt that resumed it keeps it; when both left it, the later one.
         const later = Date.parse(report.startedAt) >= Date.parse(seen.report.startedAt);
         if (!leftHere || (leftThere && later)) byKey.set(key, { step, source, report });
-      } else if (step.matrix && (!ranInEvery(report, step.matrix) || !ranInEvery(seen.report, step.matrix))) {
-        throw new UsageError(
-          'MERGE_OVERLAP',
-          `report --merge: ${seen.source} and ${source} both have step ${step.step + 1} (${Object.entries(step.matrix)
-            .map(([k, v]) => `${k}=${String(v)}`)
-            .join(', ')})`,
-          {
-            hint: 'merge one report per instance: each job runs its own --only KEY=VALUE; leave out the report of an earlier attempt',
-          },
-        );
-      } else if (severity(step) > severity(seen.step)) byKey.set(key, { step, source, report });
+      } else {
+        checkOverlap({ source: seen.source, report: seen.report }, { source, report }, step, jobs);
+        if (severity(step) > severity(seen.step)) byKey.set(key, { step, source, report });
+      }
     }
   }
   const all: Kept[] = [
@@ -197,17 +195,6 @@ function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], li
 /** An instance's identity: its step and matrix values, and an analysis round's wave and round (it runs the gate again). */
 const keyOf = (step: ReportStep) =>
   `${step.step}:${JSON.stringify(step.matrix)}${step.round === null ? '' : `:${step.wave}:${step.round}`}`;
-
-/**
- * Whether a job ran this matrix instance because its selection does not filter it, as every job
- * did (and a step without a matrix): its matrix is over other keys than the job's --only and
- * --skip (a key an instance does not have never filters it). Kept once, as the job where it went
- * worst saw it.
- */
-function ranInEvery(report: Report, matrix: NonNullable<ReportStep['matrix']>): boolean {
-  const keys = report.selection ? [...Object.keys(report.selection.only), ...Object.keys(report.selection.skip)] : [];
-  return keys.length > 0 && !keys.some((key) => Object.hasOwn(matrix, key));
-}
 
 /** An instance kept, and the report it is from (none for one the merge was given to list). */
 interface Kept {

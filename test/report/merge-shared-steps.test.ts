@@ -61,3 +61,34 @@ test('report --merge keeps once each instance of a matrix over another key than 
   assert.equal(twice.code, 2);
   assert.match(twice.stderr, /both have step 1 \(site=a\)/);
 });
+
+test('report --merge refuses two reports that each ran every instance, as it refuses two of one site', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-unlimited-'));
+  const file = join(dir, 'one.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: No matrix
+steps:
+  - name: Clear
+    uses: transaction-log/clear
+`,
+  );
+  // The job's first attempt failed, its second succeeded: merged, the fleet would fail on the first.
+  const first = await runCli([
+    'run',
+    file,
+    '--emulator',
+    '--report-json',
+    join(dir, '1.json'),
+    '--fault',
+    'POST /api/devops/v1/transaction-log/clear status=403',
+  ]);
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  const second = await runCli(['run', file, '--emulator', '--report-json', join(dir, '2.json')]);
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  const merged = await runCli(['report', '--merge', join(dir, '1.json'), join(dir, '2.json')]);
+  assert.equal(merged.code, 2, merged.stdout + merged.stderr);
+  assert.match(merged.stderr, /both ran every instance/);
+  assert.match(merged.stderr, /code: MERGE_OVERLAP/);
+});
