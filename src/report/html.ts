@@ -72,13 +72,16 @@ export function renderHtml(report: Report): string {
     ? stepTimelineHtml(report, COLOURS)
     : report.steps
         .map((s) => {
+          // An instance done in an earlier run (a resume's, carried) did not run in this one: no bar.
+          const earlier = s.resume === 'earlier-run';
           const offset = s.startedAt ? Math.max(0, Date.parse(s.startedAt) - start) : 0;
           const left = Math.min(100, (offset / total) * 100);
           const width = s.startedAt ? Math.max(0.4, Math.min(100 - left, ((s.durationMs ?? 0) / total) * 100)) : 0;
-          const bar = s.startedAt
-            ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>`
-            : '';
-          return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(statusOf(s))}</div></div>`;
+          const bar =
+            s.startedAt && !earlier
+              ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${COLOURS[statusOf(s)]}" title="${h(statusOf(s))}"></div>`
+              : '';
+          return `<div class="row"><div class="label" title="${h(s.name)}">${h(s.name)}</div><div class="track">${bar}</div><div class="time">${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : h(statusOf(s))}${earlier ? ' (earlier run)' : ''}</div></div>`;
         })
         .join('\n');
   // A fleet's step runs are a list (fleet-grid.ts): a table of 30,000 rows takes Chromium seconds to lay out.
