@@ -102,7 +102,8 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
       : options.covers || outcome !== 'success'
         ? null
         : jobsParked(shards),
-    tool: first?.tool ?? { name: 'enginectl', version: VERSION },
+    // What wrote this report: the enginectl that merged it, whatever wrote the jobs'.
+    tool: { name: 'enginectl', version: VERSION },
     pipeline: first?.pipeline ?? options.empty!.pipeline,
     outcome,
     startedAt: new Date(start).toISOString(),

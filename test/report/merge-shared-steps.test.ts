@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import type { Report } from '../../src/report/index.ts';
+import { VERSION } from '../../src/version.ts';
 
 const PIPELINE = `version: 1
 name: Two keys
@@ -91,4 +92,36 @@ steps:
   assert.equal(merged.code, 2, merged.stdout + merged.stderr);
   assert.match(merged.stderr, /both ran every instance/);
   assert.match(merged.stderr, /code: MERGE_OVERLAP/);
+});
+
+test("the merged report names the enginectl that wrote it, not the first job report's", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-tool-'));
+  const file = join(dir, 'k.yml');
+  writeFileSync(file, PIPELINE);
+  for (const site of ['a', 'b']) {
+    const r = await runCli([
+      'run',
+      file,
+      '--emulator',
+      '--only',
+      `site=${site}`,
+      '--report-json',
+      join(dir, `${site}.json`),
+    ]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+  }
+  // Site a's job ran an older enginectl.
+  const a = JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8')) as Report;
+  writeFileSync(join(dir, 'a.json'), JSON.stringify({ ...a, tool: { name: 'enginectl', version: '0.0.1' } }));
+  const merged = await runCli([
+    'report',
+    '--merge',
+    join(dir, 'a.json'),
+    join(dir, 'b.json'),
+    '--report-json',
+    join(dir, 'm.json'),
+  ]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  const report = JSON.parse(readFileSync(join(dir, 'm.json'), 'utf8')) as Report;
+  assert.equal(report.tool.version, VERSION);
 });
