@@ -5,6 +5,7 @@ import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
 import { LIST_INPUTS, NUMBER_TEXT, SCALAR_INPUTS } from '../steps/inputs.ts';
+import type { Wrap } from '../steps/types.ts';
 import { InventorySchema, lenient, MATRIX_VALUES, PipelineFileSchema, StepSchema } from './schema.ts';
 
 type Json = Record<string, unknown>;
@@ -34,6 +35,16 @@ const FORMATS = new Set([
 
 /** A list's element written as an expression. */
 const EXPRESSION = { type: 'string', pattern: '\\$\\{\\{' };
+
+/**
+ * The inputs wrapped for the editor (an expression allowed in place of each): a list among them
+ * takes an expression as any of its items, as validation does (schema.ts, lenientCheck).
+ */
+const WRAPPED = new WeakSet<z.ZodType>();
+const editorInputs: Wrap = (schema) => {
+  WRAPPED.add(schema);
+  return lenient(schema);
+};
 
 /** Rewrites a node of the schema being made in place (zod keeps the object): `next` of what it was. */
 function replaceSchema(json: Json, next: (was: Json) => Json): void {
@@ -68,6 +79,9 @@ function toJson(schema: z.ZodType): Json {
           ],
         }));
       }
+      // Another list of inputs (of objects: licenses): an item written as an expression waits to be resolved.
+      if (WRAPPED.has(ctx.zodSchema as unknown as z.ZodType) && json.type === 'array' && json.items)
+        return replaceSchema(json, (list) => ({ ...list, items: { anyOf: [list.items, EXPRESSION] } }));
       if (ctx.zodSchema === MATRIX_VALUES)
         return replaceSchema(json, (list) => ({
           anyOf: [
@@ -94,7 +108,7 @@ function toJson(schema: z.ZodType): Json {
  * needed (update/vfs: files or directories).
  */
 function stepVariant(type: StepType): Json {
-  const inputs = toJson(type.inputs(lenient) as z.ZodType);
+  const inputs = toJson(type.inputs(editorInputs) as z.ZodType);
   delete inputs.$schema;
   const properties = (inputs.properties ?? {}) as Record<string, Json>;
   for (const [name, doc] of Object.entries(type.inputDocs))

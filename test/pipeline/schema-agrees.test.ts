@@ -1,9 +1,10 @@
 // The editor's schema (schema/pipeline.schema.json) and `validate` held against each other on the
 // inputs of every step of the example pipelines, each changed one way at a time: a value taken
 // away or set to nothing, a list of one where a value goes, a number as text and back, a
-// fraction, a negative or a huge number, an unknown key beside it. For each, either both take the
-// file or both refuse it: an editor that shows no problem where validate refuses one (or the
-// other way round) is a mistake of one of them.
+// fraction, a negative or a huge number, an unknown key beside it, an expression in its place (a
+// value or a list's item: `${{ vars.x }}`, the var holding what was there). For each, either both
+// take the file or both refuse it: an editor that shows no problem where validate refuses one (or
+// the other way round) is a mistake of one of them.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,11 @@ import { runCli } from '../helpers/cli.ts';
 import { pipelineJsonSchema } from '../../src/pipeline/json-schema.ts';
 
 type Path = (string | number)[];
-type Change = (parent: Record<string | number, unknown>, key: string | number) => boolean;
+type Change = (
+  parent: Record<string | number, unknown>,
+  key: string | number,
+  doc: Record<string | number, unknown>,
+) => boolean;
 
 const CHANGES: [string, Change][] = [
   [
@@ -34,6 +39,18 @@ const CHANGES: [string, Change][] = [
   ['negative', (o, k) => typeof o[k] === 'number' && ((o[k] = -1), true)],
   ['huge', (o, k) => typeof o[k] === 'number' && ((o[k] = 1e12), true)],
   ['an unknown key beside it', (o) => !Array.isArray(o) && ((o['zz-unknown'] = 1), true)],
+  [
+    'an expression',
+    (o, k, doc) => {
+      if (o[k] === null || (typeof o[k] === 'string' && o[k].includes('${{'))) return false;
+      // The var holds what was there: only what a var may read (the vars above it), not steps or matrix.
+      const reads = JSON.stringify(o[k]).match(/\$\{\{.*?\}\}/g) ?? [];
+      if (reads.some((e) => !/^\$\{\{\s*vars\.[\w-]+\s*\}\}$/.test(e))) return false;
+      doc.vars = { ...(doc.vars as object | undefined), x: o[k] };
+      o[k] = '${{ vars.x }}';
+      return true;
+    },
+  ],
 ];
 
 /** Every path under the steps' `with`. */
@@ -66,7 +83,7 @@ test('on every input of the example pipelines, changed one way at a time, the ed
         const doc = structuredClone(base) as unknown as Record<string | number, unknown>;
         let parent = doc;
         for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-        if (!change(parent, path.at(-1)!)) continue;
+        if (!change(parent, path.at(-1)!, doc)) continue;
         cases++;
         const file = join(dir, 'changed.yml');
         writeFileSync(file, stringifyYaml(doc));
