@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { STEP_NAMES, STEP_TYPES } from '../steps/registry.ts';
 import type { StepType } from '../steps/types.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
-import { LIST_INPUTS, NUMBER_TEXT, SCALAR_INPUTS } from '../steps/inputs.ts';
+import { CREDENTIAL_OBJECTS, LIST_INPUTS, NUMBER_TEXT, SCALAR_INPUTS } from '../steps/inputs.ts';
 import type { Wrap } from '../steps/types.ts';
 import { InventorySchema, lenient, MATRIX_VALUES, PipelineFileSchema, StepSchema } from './schema.ts';
 
@@ -46,6 +46,15 @@ const editorInputs: Wrap = (schema) => {
   return lenient(schema);
 };
 
+/** A list input given with a value: a list of one or more, or a string holding a value (or an expression). */
+const GIVEN = { type: ['array', 'string'], minItems: 1, minLength: 1, pattern: '^$|[^\\s,;]' };
+
+/** A target's credentials, as validation wants them (targets-check.ts): a token, or a username and a password. */
+const CREDENTIALS = [{ required: ['username', 'password'] }, { required: ['token'] }];
+
+/** A condition's text: not empty, nor an empty ${{ }} (validation: the expression ends too early). */
+const CONDITION_TEXT = '^(?!\\s+$|\\s*\\$\\{\\{\\s*\\}\\}\\s*$)';
+
 /** Rewrites a node of the schema being made in place (zod keeps the object): `next` of what it was. */
 function replaceSchema(json: Json, next: (was: Json) => Json): void {
   const was = { ...json };
@@ -71,6 +80,7 @@ function toJson(schema: z.ZodType): Json {
           scalar === 'number' ? { type: 'string', pattern: NUMBER_TEXT.source } : { type: ['number', 'boolean'] };
         return replaceSchema(json, (own) => ({ anyOf: [own, other] }));
       }
+      if (CREDENTIAL_OBJECTS.has(ctx.zodSchema as unknown as z.ZodType)) json.anyOf = CREDENTIALS;
       if (LIST_INPUTS.has(ctx.zodSchema as unknown as z.ZodType)) {
         return replaceSchema(json, (list) => ({
           anyOf: [
@@ -95,7 +105,7 @@ function toJson(schema: z.ZodType): Json {
         }));
       if (ctx.zodSchema !== CONDITION_INPUT) return;
       replaceSchema(json, () => ({
-        type: ['string', 'boolean', 'number', 'null'],
+        anyOf: [{ type: 'string', minLength: 1, pattern: CONDITION_TEXT }, { type: ['boolean', 'number', 'null'] }],
         description: 'a condition: an expression, bare or in ${{ }}',
       }));
     },
@@ -113,7 +123,11 @@ function stepVariant(type: StepType): Json {
   const properties = (inputs.properties ?? {}) as Record<string, Json>;
   for (const [name, doc] of Object.entries(type.inputDocs))
     if (properties[name]) properties[name] = { ...properties[name], description: doc };
-  if (type.anyOfInputs) inputs.anyOf = type.anyOfInputs.map((name) => ({ required: [name] }));
+  const anyOf = type.anyOfInputs;
+  if (anyOf) {
+    const description = `${anyOf.join(' or ')}: at least one of them, with at least one value`;
+    inputs.anyOf = anyOf.map((name) => ({ required: [name], properties: { [name]: { ...GIVEN, description } } }));
+  }
   const required = Array.isArray(inputs.required) && inputs.required.length > 0;
   return {
     title: `${type.uses}: ${type.summary}`,
@@ -124,7 +138,7 @@ function stepVariant(type: StepType): Json {
         ...inputs,
       },
     },
-    ...(required || type.anyOfInputs ? { required: ['with'] } : {}),
+    ...(required || anyOf ? { required: ['with'] } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 // JSON Schema that `enginectl schema` prints from it.
 import { z } from 'zod';
 import { parseSize } from '../size.ts';
-import { durationString, timerDuration } from '../steps/inputs.ts';
+import { credentialObject, durationString, timerDuration } from '../steps/inputs.ts';
 import { formatDuration, MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import { STEP_NAMES } from '../steps/registry.ts';
 import type { Wrap } from '../steps/types.ts';
@@ -113,13 +113,15 @@ export const ServerSchema = z.strictObject({
     .describe('send the user name and password over plain http:// to a host that is not loopback'),
 });
 
-export const TargetSchema = z.strictObject({
-  server: text.describe('-> targetServer'),
-  database: text.describe('-> targetDBName'),
-  token: text.optional().describe('-> targetAuthToken; or username and password'),
-  username: text.optional().describe('-> targetUserName, with password, instead of a token'),
-  password: text.optional().describe('-> targetPassword (write ${{ secrets.NAME }})'),
-});
+export const TargetSchema = credentialObject(
+  z.strictObject({
+    server: text.describe('-> targetServer'),
+    database: text.describe('-> targetDBName'),
+    token: text.optional().describe('-> targetAuthToken; or username and password'),
+    username: text.optional().describe('-> targetUserName, with password, instead of a token'),
+    password: text.optional().describe('-> targetPassword (write ${{ secrets.NAME }})'),
+  }),
+);
 
 /** A retry's wait before its second attempt, and what each later wait is the one before times, by default. */
 export const RETRY_DELAY_MS = 10_000;

@@ -34,6 +34,18 @@ export function listOf<T extends z.ZodType>(item: T) {
   return list;
 }
 
+/**
+ * Objects of credentials (a target, an update's inline target): a token, or both a
+ * username and a password. Registered so the editor's schema says so too (pipeline/json-schema.ts);
+ * validation checks it in pipeline/targets-check.ts.
+ */
+export const CREDENTIAL_OBJECTS = new WeakSet<z.ZodType>();
+
+export function credentialObject<T extends z.ZodType>(schema: T): T {
+  CREDENTIAL_OBJECTS.add(schema);
+  return schema;
+}
+
 /** A number as a file may write it besides as a number: its digits (the editor's schema says the same, pipeline/json-schema.ts). */
 export const NUMBER_TEXT = /^\s*-?[0-9]+(\.[0-9]+)?\s*$/;
 

@@ -1,15 +1,13 @@
 // licensing/create: POST licenses/create; the code it answers is an output, and masked.
 import { z } from 'zod';
-import {
-  licenseTypeName,
-  LICENSE_TYPES,
-  LICENSE_TYPE_CODES,
-  type LicenseCreateRequest,
-} from '../api/schemas/licensing.ts';
+import { LICENSE_TYPES, LICENSE_TYPE_CODES, type LicenseCreateRequest } from '../api/schemas/licensing.ts';
 import { intKey, listOf, numberInput, textInput } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
 
 const isoDate = z.iso.date({ message: 'must be a date YYYY-MM-DD' });
+
+/** A license's type: a name or its code (licenseTypeName reads them), an enum so the editor's schema lists them. */
+const LICENSE_TYPE_WORDS = [...LICENSE_TYPES, ...Object.keys(LICENSE_TYPE_CODES)] as [string, ...string[]];
 
 const inputs = (w: Wrap) =>
   z.strictObject({
@@ -23,7 +21,7 @@ const inputs = (w: Wrap) =>
             product: w(intKey).describe('the product key'),
             quantity: w(numberInput(z.number().positive())).describe('how many (users, connections, processors)'),
             type: w(
-              z.string().refine((t) => licenseTypeName(t) !== undefined, {
+              z.enum(LICENSE_TYPE_WORDS, {
                 message: `must be one of ${LICENSE_TYPES.join(', ')} or a code ${Object.keys(LICENSE_TYPE_CODES).join(', ')}`,
               }),
             ).describe('connection, processor, nominalUser, simultaneousUser, custom, or their codes C, P, U, S, X'),

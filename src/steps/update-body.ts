@@ -2,7 +2,7 @@
 // (enterprise-api.md 2.12, 2.13): kebab-case inputs -> camelCase fields.
 import { z } from 'zod';
 import { SYSTEM_UPDATE_FLAGS, VFS_UPDATE_FLAGS } from '../api/schemas/devops.ts';
-import { intKey, listOf, listValues } from './inputs.ts';
+import { credentialObject, intKey, listOf, listValues } from './inputs.ts';
 import type { TargetDef, Wrap } from './types.ts';
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -25,7 +25,8 @@ function flags(w: Wrap, names: readonly string[]) {
 
 function common(w: Wrap, flagNames: readonly string[]) {
   return {
-    target: z.union([w(z.string().min(1)), connectionSchema(w)]),
+    // A target's credentials are checked (pipeline/targets-check.ts), a source's are not.
+    target: z.union([w(z.string().min(1)), credentialObject(connectionSchema(w))]),
     source: connectionSchema(w).optional(),
     'update-type': w(intKey).optional(),
     recipients: w(listOf(z.string())).optional(),
