@@ -6,7 +6,7 @@ import type { StepType } from '../steps/types.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
 import { CREDENTIAL_OBJECTS, LIST_INPUTS, NUMBER_TEXT, SCALAR_INPUTS } from '../steps/inputs.ts';
 import type { Wrap } from '../steps/types.ts';
-import { InventorySchema, lenient, MATRIX_VALUES, PipelineFileSchema, StepSchema } from './schema.ts';
+import { EXPRESSION_TEXT, InventorySchema, lenient, MATRIX_VALUES, PipelineFileSchema, StepSchema } from './schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,6 +46,9 @@ const editorInputs: Wrap = (schema) => {
   return lenient(schema);
 };
 
+/** Whether a node is the expression alternative of a value (ExprString). */
+const isExpressionText = (json: unknown) => (json as Json | undefined)?.pattern === EXPRESSION_TEXT.source;
+
 /** A list input given with a value: a list of one or more, or a string holding a value (or an expression). */
 const GIVEN = { type: ['array', 'string'], minItems: 1, minLength: 1, pattern: '^$|[^\\s,;]' };
 
@@ -80,6 +83,10 @@ function toJson(schema: z.ZodType): Json {
           scalar === 'number' ? { type: 'string', pattern: NUMBER_TEXT.source } : { type: ['number', 'boolean'] };
         return replaceSchema(json, (own) => ({ anyOf: [own, other] }));
       }
+      // A value or its expression: the value's own schema first, so an editor tells its mistakes
+      // (an enum's values, a number's minimum), not that the text is no expression.
+      if (Array.isArray(json.anyOf) && json.anyOf.some(isExpressionText))
+        json.anyOf = [...json.anyOf.filter((a) => !isExpressionText(a)), ...json.anyOf.filter(isExpressionText)];
       if (CREDENTIAL_OBJECTS.has(ctx.zodSchema as unknown as z.ZodType)) json.anyOf = CREDENTIALS;
       if (LIST_INPUTS.has(ctx.zodSchema as unknown as z.ZodType)) {
         return replaceSchema(json, (list) => ({

@@ -10,7 +10,8 @@ import type { Wrap } from '../steps/types.ts';
 import { freezes, SCHEDULE_KEYS, windows } from './schedule-schema.ts';
 
 /** A string holding a ${{ }} expression, accepted where the resolved value is checked at run time. */
-export const ExprString = z.string().regex(/\$\{\{[\s\S]*\}\}/, 'an expression ${{ ... }}');
+export const EXPRESSION_TEXT = /\$\{\{[\s\S]*\}\}/;
+export const ExprString = z.string().regex(EXPRESSION_TEXT, 'an expression ${{ ... }}');
 const isExpression = (v: unknown) => typeof v === 'string' && v.includes('${{');
 /** A list holding an expression at any depth is checked once resolved, at run time. */
 const holdsExpression = (v: unknown): boolean =>

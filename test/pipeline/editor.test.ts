@@ -265,3 +265,46 @@ steps:
   const cli = await runCli(['validate', join(dir, 'forms.yml')]);
   assert.equal(cli.code, 0, cli.stdout + cli.stderr);
 });
+
+test(
+  'yaml-language-server: a list item written as an expression is no problem; a target without its password, a license type no name or code, an empty files or that: are flagged on their line, saying what is wanted',
+  { timeout: 60_000 },
+  async (t) => {
+    const lsp = await start(t);
+    const text = [
+      'version: 1',
+      'vars: { license: { product: 2, quantity: 1, type: U } }',
+      'targets:',
+      '  prod: { server: p, database: PROD, username: deploy }',
+      'steps:',
+      '  - uses: licensing/create',
+      '    with:',
+      '      licensee-id: a',
+      '      licensee-name: b',
+      '      expiration: "2027-12-31"',
+      '      licenses:',
+      '        - "${{ vars.license }}"',
+      '        - { product: 1, quantity: 1, type: u }',
+      '  - uses: update/vfs',
+      '    with: { target: prod, files: "" }',
+      '  - uses: assert',
+      '    with: { that: "" }',
+      '',
+    ].join('\n');
+    const diagnostics = await lsp.open(doc('test/fixtures/editor/mistakes.yml'), text);
+    const on = (line: number) =>
+      diagnostics
+        .filter((d) => d.range.start.line === line)
+        .map((d) => d.message)
+        .join(' | ');
+    assert.deepEqual(
+      [...new Set(diagnostics.map((d) => d.range.start.line))].sort((a, b) => a - b),
+      [3, 12, 14, 16],
+      JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.message])),
+    );
+    assert.match(on(3), /password/, `a target with a username and no password: ${on(3)}`);
+    assert.match(on(12), /"nominalUser".*"U"/, `a license type is told with the names and codes: ${on(12)}`);
+    assert.match(on(14), /minimum length of 1/, `files: "" names no file: ${on(14)}`);
+    assert.match(on(16), /minimum length of 1/, `that: "" is no condition: ${on(16)}`);
+  },
+);
