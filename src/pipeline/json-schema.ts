@@ -6,7 +6,15 @@ import type { StepType } from '../steps/types.ts';
 import { CONDITION_INPUT } from '../steps/assert.ts';
 import { CREDENTIAL_OBJECTS, LIST_INPUTS, NUMBER_TEXT, SCALAR_INPUTS } from '../steps/inputs.ts';
 import type { Wrap } from '../steps/types.ts';
-import { EXPRESSION_TEXT, InventorySchema, lenient, MATRIX_VALUES, PipelineFileSchema, StepSchema } from './schema.ts';
+import {
+  EXPRESSION_TEXT,
+  InventorySchema,
+  lenient,
+  MATRIX_VALUES,
+  PipelineFileSchema,
+  STEP_CONDITION,
+  StepSchema,
+} from './schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -109,6 +117,10 @@ function toJson(schema: z.ZodType): Json {
               description: 'a var holding the list: ${{ vars.NAME }}',
             },
           ],
+        }));
+      if (ctx.zodSchema === STEP_CONDITION)
+        return replaceSchema(json, () => ({
+          anyOf: [{ type: 'string', minLength: 1, pattern: CONDITION_TEXT }, { type: 'boolean' }],
         }));
       if (ctx.zodSchema !== CONDITION_INPUT) return;
       replaceSchema(json, () => ({

@@ -169,6 +169,9 @@ export const MATRIX_VALUES = z.array(matrixValue).min(1);
 /** What a failure in a rollout does: halt it, or park the run for an operator's decision (with a run store). */
 const OnFailureSchema = z.enum(['halt', 'decide']);
 
+/** A step's `if`: a condition's text or a literal (the editor's schema refuses an empty text, as validation does). */
+export const STEP_CONDITION = z.union([text, z.boolean()]);
+
 const stepShape = {
   id: z
     .string()
@@ -180,7 +183,7 @@ const stepShape = {
     .describe('shown everywhere; may hold expressions (${{ matrix.site }}); derived from uses when absent'),
   uses: z.enum(STEP_NAMES),
   with: z.record(z.string(), z.unknown()).optional(),
-  if: z.union([text, z.boolean()]).optional().describe('a condition, bare or in ${{ }}; success() when absent'),
+  if: STEP_CONDITION.optional().describe('a condition, bare or in ${{ }}; success() when absent'),
   'continue-on-error': z.boolean().optional().describe('a failure does not stop the pipeline; default false'),
   'on-failure': OnFailureSchema.optional().describe(
     "in a rollout: decide parks the run for an operator's decision (with a run store) when this step fails or its call is in doubt; halt does not; default: the rollout's. Refused on a step no rollout splits",

@@ -267,7 +267,7 @@ steps:
 });
 
 test(
-  'yaml-language-server: a list item written as an expression is no problem; a target without its password, a license type no name or code, an empty files or that: are flagged on their line, saying what is wanted',
+  'yaml-language-server: a list item written as an expression is no problem; a target without its password, a license type no name or code, an empty files, if or that: are flagged on their line, saying what is wanted',
   { timeout: 60_000 },
   async (t) => {
     const lsp = await start(t);
@@ -288,6 +288,7 @@ test(
       '  - uses: update/vfs',
       '    with: { target: prod, files: "" }',
       '  - uses: assert',
+      '    if: ""',
       '    with: { that: "" }',
       '',
     ].join('\n');
@@ -299,12 +300,13 @@ test(
         .join(' | ');
     assert.deepEqual(
       [...new Set(diagnostics.map((d) => d.range.start.line))].sort((a, b) => a - b),
-      [3, 12, 14, 16],
+      [3, 12, 14, 16, 17],
       JSON.stringify(diagnostics.map((d) => [d.range.start.line, d.message])),
     );
     assert.match(on(3), /password/, `a target with a username and no password: ${on(3)}`);
     assert.match(on(12), /"nominalUser".*"U"/, `a license type is told with the names and codes: ${on(12)}`);
     assert.match(on(14), /minimum length of 1/, `files: "" names no file: ${on(14)}`);
-    assert.match(on(16), /minimum length of 1/, `that: "" is no condition: ${on(16)}`);
+    assert.match(on(16), /minimum length of 1/, `if: "" is no condition: ${on(16)}`);
+    assert.match(on(17), /minimum length of 1/, `that: "" is no condition: ${on(17)}`);
   },
 );

@@ -3,9 +3,9 @@
 // away or set to nothing, a list of one where a value goes, a number as text and back, a
 // fraction, a negative or a huge number, an unknown key beside it, an expression in its place (a
 // value or a list's item: `${{ vars.x }}`, the var holding what was there), an empty text or list,
-// the text in lower case. The targets the pipelines define are changed the same ways. For each,
-// either both take the file or both refuse it: an editor that shows no problem where validate
-// refuses one (or the other way round) is a mistake of one of them.
+// the text in lower case. The targets the pipelines define, and each step's `if`, are changed the
+// same ways. For each, either both take the file or both refuse it: an editor that shows no
+// problem where validate refuses one (or the other way round) is a mistake of one of them.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +86,8 @@ test('on every input of the example pipelines, changed one way at a time, the ed
       ...base.steps.flatMap((step, i) => inputPaths((step as { with?: unknown }).with, ['steps', i, 'with'], [])),
       // Each key of each target.
       ...inputPaths(base.targets, ['targets'], [], 2),
+      // Each step's condition.
+      ...base.steps.flatMap((step, i) => ((step as { if?: unknown }).if === undefined ? [] : [['steps', i, 'if']])),
     ];
     for (const path of paths)
       for (const [how, change] of CHANGES) {
