@@ -51,6 +51,8 @@ export class ApiError extends EnginectlError {
   readonly body: string | undefined;
   readonly server: string | undefined;
   attempts: number;
+  /** Cut by the run's signal before the request was handed to the connection: it never left. */
+  neverLeft = false;
 
   constructor(
     readonly code: ApiErrorCode,

@@ -28,8 +28,15 @@ export type AttemptEvidence =
       refused?: boolean | undefined;
     };
 
+/**
+ * What a write's answer record says of one the run stopped (a signal, a journal that failed) after
+ * its record was kept and before it was handed to the connection: it never left.
+ */
+export const STOPPED_BEFORE_SENDING = 'STOPPED_BEFORE_SENDING';
+
 /** Errors that prove the request never reached the server. */
 const NEVER_LEFT: ReadonlySet<string> = new Set([
+  STOPPED_BEFORE_SENDING,
   'API_CONNECTION_REFUSED',
   'API_DNS_FAILURE',
   'API_LOCALHOST_OFF_MACHINE',

@@ -12,7 +12,7 @@ import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.ts
 import { loadUndici } from './undici.ts';
 import { readOnlyRefusal } from './read-only.ts';
 import { dotSegmentRefusal } from './dot-segments.ts';
-import { inApiShape } from './fate.ts';
+import { inApiShape, STOPPED_BEFORE_SENDING } from './fate.ts';
 import {
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
@@ -109,7 +109,8 @@ export class Transport {
       });
       return response;
     } catch (error) {
-      await req.observer?.answered(call, { error: error instanceof ApiError ? error.code : 'ERROR' });
+      const code = error instanceof ApiError ? (error.neverLeft ? STOPPED_BEFORE_SENDING : error.code) : 'ERROR';
+      await req.observer?.answered(call, { error: code });
       throw error;
     }
   }
@@ -156,6 +157,8 @@ export class Transport {
     }
     try {
       const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.options.dispatcher.get()]);
+      // Stopped while its record was made durable (or undici loaded): it is not handed to the connection.
+      if (req.signal?.aborted) throw Object.assign(this.aborted(req, attempt), { neverLeft: true });
       const res = await request(this.url(req), {
         method: req.method as Dispatcher.HttpMethod,
         headers,
@@ -179,6 +182,7 @@ export class Transport {
       return { status: res.statusCode, headers: flat, contentType, text, attempts: attempt };
     } catch (error) {
       if (error instanceof TooLarge) throw this.tooLarge(req, attempt, error.limit);
+      if (error instanceof ApiError && error.neverLeft) throw error;
       if (req.signal?.aborted) throw this.aborted(req, attempt, error);
       if (time.timedOut) {
         throw new ApiError(

@@ -9,7 +9,8 @@ import { neutralise } from '../text/neutralise.ts';
 export function unknownWriteLine(method: string, path: string, ended: RawResponse | unknown): string | undefined {
   if (method === 'GET') return undefined;
   let evidence: AttemptEvidence;
-  if (ended instanceof ApiError) evidence = { sent: true, status: ended.status, error: ended.code };
+  if (ended instanceof ApiError)
+    evidence = ended.neverLeft ? { sent: false } : { sent: true, status: ended.status, error: ended.code };
   else if (ended && typeof ended === 'object' && 'status' in ended) {
     const res = ended as RawResponse;
     evidence = { sent: true, status: res.status, api: inApiShape(res.status, res.contentType, res.text) };
