@@ -10,7 +10,7 @@
 // is gone). Expiry is read on each machine's clock: give a ttl well above the skew between
 // runners' clocks.
 import { z } from 'zod';
-import { EnginectlError, ExitCode } from '../errors.ts';
+import { EnginectlError, ExitCode, interruptedRead } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseStoreRecord, recordJson } from './record.ts';
@@ -425,7 +425,8 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
   } catch (error) {
     // A waiter that gives up (its wait ran out, a takeover refused, interrupted) leaves the queue: the next is not held behind it.
     if (ticket !== undefined) await withdraw(store, name, ticket);
-    throw error;
+    // A signal (SIGINT, SIGTERM) cut the wait: told as the interruption it is, never as the wait's own failure.
+    throw interruptedRead(options.signal, `waiting for lease ${name}`, 'nothing was sent') ?? error;
   }
 }
 
