@@ -111,7 +111,7 @@ export const ERROR_CODES = {
   GATE_TIMEOUT: step("the server did not answer a gate's check within its wait: check the server"),
   REPLICATION_FAILED: step('the server answered HTTP 500 to a sync: its logs say which replication failed'),
   INPUT_INVALID: step('an input resolved at run time is not of its type: fix the expression or value'),
-  CANCELLED: step('the run was interrupted (exit 130/143): run it again, or resume from its journal'),
+  CANCELLED: step('the run was interrupted (exit 130/143/129): run it again, or resume from its journal'),
   IN_DOUBT: step('enginectl verify JOURNAL reads the target back; then --resume with --in-doubt verify, skip or retry'),
   ROLLOUT_HALTED: step(
     'a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then let the rollout go on: run --resume JOURNAL --continue-rollout',

@@ -21,6 +21,8 @@ export const ExitCode = {
    * safe to run the index again. 69 is EX_UNAVAILABLE of sysexits.h.
    */
   unavailable: 69,
+  /** SIGHUP: the terminal closed (an SSH session dropped); 128 + 1, as a shell reports it. */
+  hangup: 129,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -69,7 +71,7 @@ export class UsageError extends EnginectlError {
 
 /**
  * A command stopped by SIGINT or SIGTERM before it sent anything (reading its pipeline): exit 130,
- * which the process edge makes 143 for SIGTERM (signals.ts).
+ * which the process edge makes 143 for SIGTERM, 129 for SIGHUP (signals.ts).
  */
 export class Interrupted extends EnginectlError {
   readonly code = 'CANCELLED';

@@ -1,11 +1,14 @@
-// SIGINT and SIGTERM at a process edge: they abort a signal (the runner aborts the call in
-// flight and cancels the rest, and every report is still written) and decide the exit code, 130
-// or 143. A second signal is the operator insisting: the process exits at once.
+// SIGINT, SIGTERM and SIGHUP at a process edge: they abort a signal (the runner aborts the call in
+// flight and cancels the rest, and every report is still written) and decide the exit code, 130,
+// 143 or 129. A second signal is the operator insisting: the process exits at once. SIGHUP (the
+// terminal closed: an SSH session dropped) would otherwise end the process at once, mid-call, no
+// report written; Node resets it to its default at start-up even under nohup, so trapping it
+// takes nothing from nohup that Node had left.
 import { ExitCode } from './errors.ts';
 
 export interface TrappedSignals {
   signal: AbortSignal;
-  /** The process exit code for a command's result: a result cut short by a signal exits 130/143. */
+  /** The process exit code for a command's result: a result cut short by a signal exits 130/143/129. */
   exitCode(code: number): number;
   release(): void;
 }
@@ -19,19 +22,22 @@ export function trapSignals(
   const stop = new AbortController();
   let signalExit: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    const code = signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
+    const code =
+      signal === 'SIGINT' ? ExitCode.interrupted : signal === 'SIGHUP' ? ExitCode.hangup : ExitCode.terminated;
     if (signalExit !== undefined) return exit(code, signal);
     signalExit = code;
     stop.abort(new Error(`received ${signal}`));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   return {
     signal: stop.signal,
     exitCode: (code) => (code === ExitCode.ok || signalExit === undefined ? code : signalExit),
     release: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
     },
   };
 }

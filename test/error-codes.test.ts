@@ -55,7 +55,7 @@ Every error enginectl gives has a stable code: in the terminal (the \`code:\` li
 command's \`enginectl: ...\` message, under each file's problems that \`enginectl validate\` lists, or under a
 failed step's \`error:\` line), in the JSON report (\`steps[].error.code\`), as the JUnit failure's \`type\`. Exit
 code 2 means invalid input (nothing was sent); 1 means a step failed (its call, its result, or
-the run was interrupted: 130 for SIGINT, 143 for SIGTERM); 3 is no error but the drift audit's
+the run was interrupted: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP); 3 is no error but the drift audit's
 verdict that a site could not be read and none drifted (\`plan --live --expect\`); 75 is no error
 either: the run parked, saved in the run store to go on later (\`run --continue\`); 69 is a sharded
 run's worker (\`run --shard\`) that stopped on its run store or its lease, to run again (the

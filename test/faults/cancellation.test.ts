@@ -1,6 +1,6 @@
-// SIGINT and SIGTERM while a pipeline is busy: during a long update, during a gate's wait between
+// SIGINT, SIGTERM and SIGHUP while a pipeline is busy: during a long update, during a gate's wait between
 // two checks, and during a matrix with calls in flight. The calls never answer, so the CLI process
-// can only end because of the signal: it must end with 130/143, abort the calls in flight (the
+// can only end because of the signal: it must end with 130/143/129, abort the calls in flight (the
 // server sees their connections close), and write every report with each step's true outcome.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -69,6 +69,8 @@ describe('interrupted while busy', { concurrency: true }, () => {
     for (const [signal, code] of [
       ['SIGINT', 130],
       ['SIGTERM', 143],
+      // The terminal closed (an SSH session dropped): before, the process died at once, no report written.
+      ['SIGHUP', 129],
     ] as const) {
       it(`${signal} during ${s.name}: exit ${code} while the calls hang, calls aborted, every report true`, async (t) => {
         const { url, emulator } = await startEmulator(t, { faults: s.faults });
