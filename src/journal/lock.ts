@@ -2,7 +2,8 @@
 // host and start of the run that holds it. The lock is the file's, not its spelling's: it lies
 // beside the journal's real path (links resolved), so a resume through a symbolic link or another
 // spelling of the directory takes the same lock. A second run is refused (exit 2) saying who holds
-// it; a lock left by a process of this host that no longer exists (a killed run) is stale: it is
+// it; a lock left by a process of this host that no longer exists (a killed run), or that names
+// this process's own pid without being one of its locks (a container's pid 1, restarted), is stale: it is
 // taken over, and said, under a takeover lock of its own (`JOURNAL.lock.takeover`, O_EXCL), so two
 // runs that both find it stale never both take it. A lock of another host cannot be checked from
 // here: the operator removes it. verify, which reads a journal and writes nothing, takes no lock:
@@ -101,12 +102,26 @@ function takeOver(fs: LockFs, path: string, seen: string, me: string): boolean {
   }
 }
 
+/** The locks this process holds: a lock naming this process's pid and not among them was left by an earlier process that had the same pid. */
+const heldHere = new Set<string>();
+
+/**
+ * Whether the holder of a lock of this host is gone: its process no longer runs, or it names this
+ * very process without being one of its locks (a container's CLI is pid 1 at every start, and a
+ * container restarted in place keeps its host name: the killed run's lock names this process).
+ */
+function gone(holder: Holder, path: string): boolean {
+  return holder.pid === process.pid ? !heldHere.has(path) : !alive(holder.pid);
+}
+
 function held(fs: LockFs, path: string): Lock {
   let released = false;
+  heldHere.add(path);
   return {
     release() {
       if (released) return;
       released = true;
+      heldHere.delete(path);
       try {
         fs.unlinkSync(path);
       } catch {
@@ -150,7 +165,7 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
         );
       }
       const holder = holderOf(text);
-      if (holder && holder.host === me.host && !alive(holder.pid)) {
+      if (holder && holder.host === me.host && gone(holder, path)) {
         if (!takeOver(fs, path, text, `${JSON.stringify(me)}\n`)) {
           throw new UsageError(
             'JOURNAL_LOCKED',
@@ -214,7 +229,7 @@ export function refuseWhileLocked(
     );
   }
   const holder = holderOf(text);
-  if (holder && holder.host === hostname() && !alive(holder.pid))
+  if (holder && holder.host === hostname() && gone(holder, path))
     return {
       warning: `journal ${journal}: its lock was left by process ${holder.pid} (${holder.command}, since ${holder.at}), which no longer runs`,
     };

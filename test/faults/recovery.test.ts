@@ -348,7 +348,7 @@ test("one run at a time per journal: a live holder is named and refused; a dead 
   writeFileSync(
     `${s.journal}.lock`,
     JSON.stringify({
-      pid: process.pid,
+      pid: process.ppid,
       host: hostname(),
       at: '2026-11-25T10:00:00Z',
       command: 'enginectl run release.yml',
@@ -357,7 +357,7 @@ test("one run at a time per journal: a live holder is named and refused; a dead 
   const before = s.emulator.requests.length;
   const locked = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
   assert.equal(locked.code, 2);
-  assert.match(locked.stderr, new RegExp(`JOURNAL_LOCKED|in use by process ${process.pid} on ${hostname()}`));
+  assert.match(locked.stderr, new RegExp(`JOURNAL_LOCKED|in use by process ${process.ppid} on ${hostname()}`));
   assert.equal(s.emulator.requests.length, before, 'nothing was sent');
   writeFileSync(
     `${s.journal}.lock`,

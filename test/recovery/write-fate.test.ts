@@ -181,11 +181,12 @@ test(`the journal's lock is the file's, not its spelling's: a resume through a s
   assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
   const link = join(s.dir, 'link.jsonl');
   symlinkSync(s.journal, link);
-  // Another resume holds the journal, by its own name: this process is alive.
+  // Another resume holds the journal, by its own name: a live process (not this one: a lock naming this
+  // process is one it left before, under the same pid, when it does not hold it now).
   writeFileSync(
     `${s.journal}.lock`,
     JSON.stringify({
-      pid: process.pid,
+      pid: process.ppid,
       host: hostname(),
       at: '2026-11-26T10:00:00Z',
       command: 'enginectl run release.yml --resume run.journal.jsonl',
@@ -194,7 +195,7 @@ test(`the journal's lock is the file's, not its spelling's: a resume through a s
   const before = s.emulator.requests.length;
   const viaLink = await runCli(['run', s.file, '--resume', link], { env: s.env });
   assert.equal(viaLink.code, 2, viaLink.stdout + viaLink.stderr);
-  assert.match(viaLink.stderr, new RegExp(`in use by process ${process.pid}`));
+  assert.match(viaLink.stderr, new RegExp(`in use by process ${process.ppid}`));
   assert.equal(s.emulator.requests.length, before, 'nothing was sent');
 });
 
