@@ -10,6 +10,10 @@ import { namedStore } from '../app/stored-run.ts';
 import type { RunStore } from '../store/store.ts';
 import type { CliIO } from './io.ts';
 import { neutraliseLines } from '../text/neutralise.ts';
+import { resolve } from 'node:path';
+import { refuseWhileLocked } from '../journal/lock.ts';
+import { refuseWhileHeld } from '../app/stored-run-held.ts';
+import { realClock } from '../app/clock.ts';
 
 export async function readJournalFile(
   command: string,
@@ -73,4 +77,26 @@ async function namedJournal(
       hint: `enginectl ${command} run.journal.jsonl, or enginectl ${command} --store URL --run ID`,
     });
   return { state: await readJournalFile(command, positionals[0]!, io), name: positionals[0]! };
+}
+
+/**
+ * A journal read as the record of a run that ended (report): refused (JOURNAL_LOCKED) while a live
+ * run writes it, its file's lock or its stored run's hold live, as verify refuses it: a call that
+ * run has in flight is not in doubt, and the steps after it are still to come. A hold whose run is
+ * gone is said, and the journal read.
+ */
+export async function readEndedJournal(
+  command: string,
+  positionals: readonly string[],
+  values: { store?: string | undefined; run?: string | undefined },
+  io: Pick<CliIO, 'readFile' | 'env' | 'cwd' | 'stderr' | 'signal' | 'clock'>,
+): Promise<{ state: JournalState; name: string }> {
+  const warn = ({ warning }: { warning?: string }) => {
+    if (warning) io.stderr(`enginectl: warning: ${neutraliseLines(warning)}\n`);
+  };
+  if (values.run === undefined && positionals.length === 1)
+    warn(refuseWhileLocked(resolve(io.cwd, positionals[0]!), `enginectl ${command}`));
+  return readNamedJournal(command, positionals, values, io, async (store, id, read) =>
+    warn(await refuseWhileHeld(store, id, read, command, (io.clock ?? realClock()).now(), 'Nothing was reported')),
+  );
 }

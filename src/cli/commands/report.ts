@@ -23,7 +23,7 @@ import { renderings } from '../../report/renderings.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import { chooseCi, type CliIO } from '../io.ts';
-import { readNamedJournal } from '../journal-file.ts';
+import { readEndedJournal } from '../journal-file.ts';
 import { journalKey } from '../../journal/seal.ts';
 import { RunLog } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
@@ -120,7 +120,7 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
       },
     );
   if (values.merge) return merge(positionals, { ...values, expectShards }, io, publishing);
-  const { state } = await readNamedJournal('report', positionals, values, io);
+  const { state } = await readEndedJournal('report', positionals, values, io);
   const result = releaseOf(state);
   const terminal = new RunLog(terminalSink(io.stdout));
   result.steps.forEach((run) => terminal.stepFinished(run, `[${run.step + 1}]`));
