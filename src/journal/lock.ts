@@ -1,3 +1,4 @@
+// Longer than 250 lines: taking a lock, taking a stale one over and refusing a live one are one protocol over the same files; split, its races would be read across files.
 // One run at a time per journal: `JOURNAL.lock`, created exclusively (O_EXCL) and holding the pid,
 // host and start of the run that holds it. The lock is the file's, not its spelling's: it lies
 // beside the journal's real path (links resolved), so a resume through a symbolic link or another
@@ -114,6 +115,25 @@ function gone(holder: Holder, path: string): boolean {
   return holder.pid === process.pid ? !heldHere.has(path) : !alive(holder.pid);
 }
 
+/**
+ * takeOver, its file system's failure (a directory this process cannot write, a read-only mount,
+ * another user's lock under a sticky bit) told as the invalid input it is, naming the lock.
+ */
+function takeOverOrRefuse(fs: LockFs, path: string, seen: string, me: string, journal: string, pid: number): boolean {
+  try {
+    return takeOver(fs, path, seen, me);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(
+      'BAD_JOURNAL',
+      `journal ${journal}: its lock was left by process ${pid}, which no longer runs, and cannot be taken over (${code})`,
+      {
+        hint: `delete ${path} if no run holds it, or choose a journal in a directory this process can write; nothing was run`,
+      },
+    );
+  }
+}
+
 function held(fs: LockFs, path: string): Lock {
   let released = false;
   heldHere.add(path);
@@ -166,7 +186,7 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
       }
       const holder = holderOf(text);
       if (holder && holder.host === me.host && gone(holder, path)) {
-        if (!takeOver(fs, path, text, `${JSON.stringify(me)}\n`)) {
+        if (!takeOverOrRefuse(fs, path, text, `${JSON.stringify(me)}\n`, journal, holder.pid)) {
           throw new UsageError(
             'JOURNAL_LOCKED',
             `journal ${journal}: its lock was left by process ${holder.pid}, which no longer runs, and another run is taking it over`,
