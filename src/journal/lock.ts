@@ -72,12 +72,24 @@ function create(fs: LockFs, path: string, text: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
+  writeHolder(fs, fd, path, text);
+  return true;
+}
+
+/** Writes the holder into the lock just created at `path`; a write that fails (a full disk) leaves no empty lock behind. */
+function writeHolder(fs: LockFs, fd: number, path: string, text: string): void {
   try {
     fs.writeSync(fd, text);
-  } finally {
+  } catch (error) {
     fs.closeSync(fd);
+    try {
+      fs.unlinkSync(path);
+    } catch {
+      // Gone already: nothing is left.
+    }
+    throw error;
   }
-  return true;
+  fs.closeSync(fd);
 }
 
 /**
@@ -210,9 +222,13 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
       );
     }
     try {
-      fs.writeSync(fd, `${JSON.stringify(me)}\n`);
-    } finally {
-      fs.closeSync(fd);
+      writeHolder(fs, fd, path, `${JSON.stringify(me)}\n`);
+    } catch (error) {
+      throw new UsageError(
+        'BAD_JOURNAL',
+        `journal ${journal}: cannot write its lock ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        { hint: 'free space on that disk, or choose a journal in a directory this process can write; nothing was run' },
+      );
     }
     return { lock: held(fs, path) };
   }
