@@ -3,7 +3,7 @@
 // laid anew from the store's copy, which is the run's truth wherever it ran before. Every group
 // the journal syncs then goes to the store (journal/replica.ts).
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkRunId, JournalReplica, newRunId, readSegments, readStoredJournal } from '../journal/replica.ts';
 import { openStore } from '../store/open.ts';
@@ -112,8 +112,32 @@ export async function openStoredRun(request: {
   // A copy of its own: two jobs going on with the same run at once never write one file (the lease, or the store's create-only segment, refuses one).
   const path =
     request.journal ?? join(request.tmpdir, `enginectl-${runId}.${randomBytes(4).toString('hex')}.journal.jsonl`);
-  writeFileSync(path, text, { mode: 0o600 });
+  layCopy(path, runId, text);
   return { store, runId, path, resume: true, replica: new JournalReplica(store, runId, next) };
+}
+
+/**
+ * The run's journal read from the store, laid in its local copy. A copy that cannot be written (a
+ * full disk) is invalid input naming the file, nothing run; a torn regular file is not left (a
+ * device or a FIFO given as --journal is left as it is).
+ */
+function layCopy(path: string, runId: string, text: string): void {
+  try {
+    writeFileSync(path, text, { mode: 0o600 });
+  } catch (error) {
+    try {
+      if (lstatSync(path).isFile()) unlinkSync(path);
+    } catch {
+      // Not there: nothing is left.
+    }
+    throw new UsageError(
+      'BAD_JOURNAL',
+      `journal ${path}: cannot lay the journal of run ${runId} from the store in it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      {
+        hint: 'free space on that disk, or give --journal a file in a directory this process can write; nothing was run',
+      },
+    );
+  }
 }
 
 /**
@@ -141,7 +165,7 @@ export async function fenceStoredRun(stored: StoredRun, tries = 8): Promise<void
  */
 export async function readStoredRunAgain(stored: StoredRun): Promise<void> {
   const { text, next } = await readStoredJournal(stored.store, stored.runId);
-  writeFileSync(stored.path, text, { mode: 0o600 });
+  layCopy(stored.path, stored.runId, text);
   stored.replica.readAgain(next);
 }
 
@@ -164,7 +188,7 @@ export async function takeOverStoredRun(
     const { text, next } = await readSegments(store, runId);
     if (text !== '') {
       const stored = { store, runId, path: journal(), resume: true, replica: new JournalReplica(store, runId, next) };
-      writeFileSync(stored.path, text, { mode: 0o600 });
+      layCopy(stored.path, runId, text);
       await fenceStoredRun(stored, tries);
       return stored;
     }
