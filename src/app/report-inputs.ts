@@ -1,7 +1,9 @@
 // The reports `report --merge` reads: each file a JSON report (--report-json) or a journal
 // (--journal), told apart by content; a journal becomes the report of the release it records, and
 // a file that opens as neither (a Markdown summary) is refused as such.
+import { resolve } from 'node:path';
 import { tornLine } from '../journal/read.ts';
+import { refuseWhileLocked } from '../journal/lock.ts';
 import { journalReport } from '../journal/release.ts';
 import { interruptedRead, UsageError } from '../errors.ts';
 import { undecodedNameHint } from '../file-name.ts';
@@ -15,7 +17,12 @@ import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
  */
 export async function readReportShard(
   path: string,
-  files: { readFile(path: string): Promise<string>; signal?: AbortSignal | undefined },
+  files: {
+    readFile(path: string): Promise<string>;
+    signal?: AbortSignal | undefined;
+    /** Where a relative path is: a journal a live run writes (its lock held) is then refused, as report refuses it. */
+    cwd?: string | undefined;
+  },
   key: string | undefined,
   warn: (message: string) => void,
 ): Promise<ReportShard> {
@@ -46,8 +53,14 @@ export async function readReportShard(
       },
     );
   }
-  if (json === undefined)
+  if (json === undefined) {
+    // Its run still under way: its call in flight is not in doubt, its later steps still to come.
+    if (files.cwd !== undefined) {
+      const { warning } = refuseWhileLocked(resolve(files.cwd, path), 'enginectl report --merge');
+      if (warning) warn(warning);
+    }
     return { source: path, report: journalReport(text, path, key, (line) => warn(tornLine(path, line))) };
+  }
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {
     throw new UsageError(
