@@ -95,6 +95,9 @@ const REPORTING: Record<string, InputDef> = {
   },
 };
 
+/** The inputs every action reads for its run (the server, the reports, the journal, the store): never a step's input. */
+export const RUN_INPUT_NAMES: ReadonlySet<string> = new Set([...Object.keys(SERVER), ...Object.keys(REPORTING)]);
+
 const OUTPUTS: Record<string, string> = {
   outcome:
     'success, failure or cancelled (dry-run for a dry run); parked: the run is saved in the store (a bake, a decision), the step not failed; go on with input continue',

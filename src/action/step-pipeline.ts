@@ -13,21 +13,11 @@ import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
 import { resolved } from '../steps/types.ts';
 import type { Env } from '../runner/scope.ts';
-import type { ActionDef } from './definitions.ts';
+import { RUN_INPUT_NAMES, type ActionDef } from './definitions.ts';
 import { booleanInput, listInput, type GetInput } from './inputs.ts';
 import { STAND_IN } from '../app/stand-ins.ts';
 
 const LISTS = new Set(['files', 'directories', 'products', 'recipients']);
-const NOT_STEP_INPUTS = new Set([
-  'url',
-  'username',
-  'password',
-  'dry-run',
-  'summary',
-  'pr-comment',
-  'deployment-environment',
-  'github-token',
-]);
 const CONNECTION = new Set(['server', 'database', 'token', 'username', 'password']);
 
 /** The action's default server: its url, username and password inputs over what ENGINE_* give. */
@@ -81,7 +71,8 @@ function problem(def: ActionDef, input: string, message: string, hint?: string):
 function stepInputs(def: ActionDef, get: GetInput): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};
   for (const [name, input] of Object.entries(def.inputs)) {
-    if (NOT_STEP_INPUTS.has(name)) continue;
+    // The run's inputs (url, dry-run, webhook, journal, store ...) are read as the root action reads them.
+    if (RUN_INPUT_NAMES.has(name)) continue;
     const connection = /^(target|source)-(.+)$/.exec(name);
     if (connection && CONNECTION.has(connection[2]!)) {
       const value = get(name).trim();
