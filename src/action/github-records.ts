@@ -47,21 +47,13 @@ export async function startDeployment(
   masker: Masker,
 ): Promise<{ id: number } | undefined> {
   const { kit, context } = deps;
+  let id: number;
   try {
-    const api = deps.github(kit.getInput('github-token'));
-    const id = await api.createDeployment({
+    id = await deps.github(kit.getInput('github-token')).createDeployment({
       ref: context.sha || context.ref,
       environment,
       description: `enginectl: ${name}`,
     });
-    await api.createDeploymentStatus(id, {
-      state: 'in_progress',
-      description: `running ${name}`,
-      logUrl: context.runUrl,
-      environment,
-    });
-    kit.info(`deployment ${id} to ${environment}: in_progress`);
-    return { id };
   } catch (error) {
     kit.warning(
       masker.mask(`deployment-environment: the Deployment could not be recorded: ${(error as Error).message}`),
@@ -69,6 +61,24 @@ export async function startDeployment(
     );
     return undefined;
   }
+  // The Deployment exists on GitHub now: a status it refuses is said as such, and its final one is still recorded.
+  try {
+    await deps.github(kit.getInput('github-token')).createDeploymentStatus(id, {
+      state: 'in_progress',
+      description: `running ${name}`,
+      logUrl: context.runUrl,
+      environment,
+    });
+    kit.info(`deployment ${id} to ${environment}: in_progress`);
+  } catch (error) {
+    kit.warning(
+      masker.mask(
+        `deployment-environment: Deployment ${id} to ${environment} was created, but its in_progress status could not be recorded: ${(error as Error).message}`,
+      ),
+      { title: 'enginectl' },
+    );
+  }
+  return { id };
 }
 
 export async function finishDeployment(

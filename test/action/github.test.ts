@@ -336,3 +336,53 @@ test("pr-comment of a single-step action: the comment's hidden marker names the 
   assertClean('the comments sent to GitHub', sent, ['prod-token', 'deploy-pass']);
   assert.match(github.comments[0]!.body, /^<!-- enginectl:vfs-update:prod-db\.example\.com\/PROD -->\n/);
 });
+
+/** A GitHub API that creates Deployment 42 and answers its statuses as `statuses` says, in turn (403 when they run out). */
+async function statusesGitHub(t: import('node:test').TestContext, statuses: number[]) {
+  const { createServer } = await import('node:http');
+  const calls: string[] = [];
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+    req.on('end', () => {
+      const body = JSON.parse(raw || '{}') as { state?: string };
+      calls.push(`${req.method} ${req.url} ${body.state ?? ''}`.trim());
+      const status = req.url === '/repos/acme/erp/deployments' ? 201 : (statuses.shift() ?? 403);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(status === 201 ? { id: 42 } : { message: 'Resource not accessible by integration' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`, calls };
+}
+
+test('a Deployment GitHub created but whose in_progress status it refused: said as created, and its final status still recorded', async (t) => {
+  const { url } = await startEmulator(t);
+  const github = await statusesGitHub(t, [403, 201]);
+  const run = await runActionInProcess(ROOT, {
+    files: { 'release.yml': PIPELINE },
+    inputs: {
+      pipeline: 'release.yml',
+      url,
+      username: 'admin',
+      password: 'admin',
+      'deployment-environment': 'production',
+    },
+    githubApi: github.url,
+  });
+  assert.equal(run.code, 0, run.failed.join('\n'));
+  assert.deepEqual(github.calls, [
+    'POST /repos/acme/erp/deployments',
+    'POST /repos/acme/erp/deployments/42/statuses in_progress',
+    'POST /repos/acme/erp/deployments/42/statuses success',
+  ]);
+  const warnings = run.warnings.map((w) => w.message);
+  assert.deepEqual(warnings, [
+    'deployment-environment: Deployment 42 to production was created, but its in_progress status could not be recorded: Resource not accessible by integration',
+  ]);
+  assert.match(run.log.join('\n'), /deployment 42 to production: success/);
+});
