@@ -39,8 +39,15 @@ export interface MergeDeps extends GitHubDeps {
   reportFs?: AtomicFs | undefined;
 }
 
-/** Inputs of a run that merge mode does not read: given with merge (other than as their default), refused, never ignored. */
-const RUN_INPUTS = ['pipeline', 'vars', 'only', 'skip', 'dry-run'];
+/** What merge mode reads: its reports, and where it publishes them. */
+const MERGE_INPUTS = new Set(['merge', 'summary', 'pr-comment', 'webhook', 'github-token']);
+
+/**
+ * Inputs of a run that merge mode does not read (the pipeline and its selection, a dry run, a
+ * Deployment, a journal or a store, an override, the server): given with merge (other than as
+ * their default), refused, never ignored.
+ */
+const RUN_INPUTS = Object.keys(actionDef('enginectl').inputs).filter((name) => !MERGE_INPUTS.has(name));
 
 export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<number> {
   const { kit } = deps;

@@ -156,6 +156,36 @@ test('merge mode refuses the inputs of a run it would not read (pipeline, vars, 
   }
 });
 
+test('merge mode refuses every other input of a run it would not read (a Deployment, a journal, a store, a lease, an override, the server): exit 2, naming it, nothing recorded', async (t) => {
+  const github = await startGitHubApi(t);
+  for (const [name, value] of [
+    ['deployment-environment', 'production'],
+    ['journal', 'release.journal.jsonl'],
+    ['store', 'file:///tmp/enginectl-store'],
+    ['lease', 'fleet'],
+    ['continue', 'run-1'],
+    ['in-doubt', 'skip'],
+    ['continue-rollout', 'true'],
+    ['override-freeze', 'true'],
+    ['override-reason', 'INC-1'],
+    ['url', 'https://erp.example.com'],
+    ['username', 'deploy'],
+    ['password', 'p4ss'],
+  ] as const) {
+    const run = await runActionInProcess(ROOT, {
+      files: { 'reports/notes.txt': 'x' },
+      inputs: { merge: 'reports', [name]: value },
+      githubApi: github.url,
+    });
+    assert.equal(run.code, 2, `${name}: ${run.failed.join('\n')}`);
+    assert.match(
+      run.failed.join('\n'),
+      new RegExp(`input merge: merges the reports of jobs that ran; it runs nothing, so input ${name} is not read`),
+    );
+  }
+  assert.deepEqual(github.calls, [], 'no Deployment recorded');
+});
+
 test("merge mode names a job that ran every instance by its report's path in the workspace, not the runner's absolute path", async (t) => {
   const { urls } = await startSites(t);
   const files: Record<string, string> = { ...FILES };
