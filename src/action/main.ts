@@ -2,7 +2,7 @@
 // and the process exit code, wired to runAction.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import * as core from '@actions/core';
@@ -24,9 +24,21 @@ function event(path: string | undefined): unknown {
   }
 }
 
-/** Whether the module at `url` is the program the runner started (not a module imported by a test tool). */
+/**
+ * Whether the module at `url` is the program the runner started (not a module imported by a test
+ * tool). Node loads the program at its real path: a runner's work directory that is a symbolic
+ * link (a self-hosted runner's, moved to a larger disk) starts it by another path, which must not
+ * make the action exit 0 having done nothing.
+ */
 export function isEntry(url: string): boolean {
-  return process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === url;
+  const started = process.argv[1];
+  if (started === undefined) return false;
+  if (pathToFileURL(started).href === url) return true;
+  try {
+    return pathToFileURL(realpathSync(started)).href === url;
+  } catch {
+    return false;
+  }
 }
 
 export async function main(id: ActionDef['id']): Promise<void> {

@@ -5,9 +5,11 @@
 // their inputs is tested in this process through runAction (run-action.test.ts,
 // store-inputs.test.ts), where it costs no process and no build.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { node24Path, runActionBundle, type ActionRun } from '../helpers/action.ts';
+import { node24Path, ROOT, runActionBundle, type ActionRun } from '../helpers/action.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { draft2020 } from '../helpers/schemas.ts';
 
@@ -133,4 +135,24 @@ test('a failed step, as the runner sees it: exit 1, an ::error on the step line 
   assert.equal(run.outputs.outcome, 'failure');
   assert.match(run.stdout, /^::error title=Reports to production failed,file=pipelines\/release\.yml,line=6::/m);
   assert.match(run.stdout, /^::error::"Release" failed: Reports to production/m, 'setFailed');
+});
+
+// A self-hosted runner whose work directory is a symbolic link (to a larger disk) starts the
+// bundle by a path through the link: Node loads the module at its real path. The action runs all
+// the same; it never exits 0 having done nothing.
+test('a bundle started by a path through a symbolic link runs the action', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const root = join(mkdtempSync(join(tmpdir(), 'enginectl-linked-')), 'enginectl');
+  symlinkSync(ROOT, root);
+  for (const action of ['.', 'actions/transaction-log-clear']) {
+    const run = await runActionBundle(t, {
+      action,
+      root,
+      files: { 'release.yml': 'version: 1\nname: Release\nsteps:\n  - uses: transaction-log/clear\n' },
+      inputs: { ...(action === '.' ? { pipeline: 'release.yml' } : {}), url, username: 'admin', password: 'admin' },
+    });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.outputs.outcome, 'success', `${action}: ${run.stdout}`);
+  }
+  assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 2);
 });

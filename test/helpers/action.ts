@@ -59,6 +59,8 @@ export interface ActionOptions {
   event?: unknown;
   githubApi?: string;
   node?: string;
+  /** Where the runner finds the action's checkout (ROOT by default; a path through a symbolic link). */
+  root?: string;
   /** Told of the process once it is started (to signal it). */
   onSpawn?: (child: ChildProcess) => void;
 }
@@ -110,7 +112,7 @@ export async function runActionBundle(t: TestContext, options: ActionOptions): P
   }
   for (const name of Object.keys(options.inputs))
     if (!(name in meta.inputs)) throw new Error(`${options.action}/action.yml has no input ${name}`);
-  const main = join(ROOT, options.action, meta.runs.main);
+  const main = join(options.root ?? ROOT, options.action, meta.runs.main);
   const child = spawn(options.node ?? process.execPath, [main], {
     cwd: workspace,
     env,
