@@ -57,7 +57,7 @@ export async function runAction(def: ActionDef, given: ActionDeps): Promise<numb
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
     // Every input's error first, before the pipeline (or the step) is judged.
     const dry = dryRunMode(kit.getInput);
-    const inputs = runInputs(kit, deps.env, masker);
+    const inputs = runInputs(kit, deps.env, masker, dry !== 'false');
     const loaded = await loadAction(def, deps, dry === 'true');
     if (dry !== 'false') return await dryRun(def, deps, loaded, masker, dry === 'live');
     return await execute(def, deps, loaded, masker, inputs);

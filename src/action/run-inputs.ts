@@ -8,6 +8,7 @@ import { UsageError } from '../errors.ts';
 import { parseInDoubt, type InDoubtMode } from '../journal/resume.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
+import { booleanInput } from './inputs.ts';
 import type { Toolkit } from './toolkit.ts';
 
 export interface RunInputs {
@@ -37,7 +38,11 @@ export function continueInput(kit: Toolkit, env: Env): string {
   return continued;
 }
 
-export function runInputs(kit: Toolkit, env: Env, masker: Masker): RunInputs {
+/** What a dry run (true or live) would leave silently undone: refused, as run --dry-run refuses --journal and --webhook. */
+const DRY_RUN_CLASH = ['journal', 'continue', 'webhook', 'deployment-environment'];
+
+/** `dry`: the action makes a dry run (dry-run: true or live). */
+export function runInputs(kit: Toolkit, env: Env, masker: Masker, dry: boolean): RunInputs {
   const continued = continueInput(kit, env);
   const resumeFrom = continued || kit.getInput('journal').trim();
   const given = kit.getInput('in-doubt').trim();
@@ -49,5 +54,19 @@ export function runInputs(kit: Toolkit, env: Env, masker: Masker): RunInputs {
   // The pipeline's own lease: (without the input) is the pipeline's, checked once it is loaded (store-inputs.ts).
   const lease = kit.getInput('lease').trim();
   if (lease !== '' && !storeGiven(kit, env)) throw leaseWithoutStore(lease);
+  if (booleanInput(kit.getInput, 'continue-rollout', false) && !resumeFrom)
+    throw new UsageError(
+      'BAD_INPUT',
+      'input continue-rollout goes with input journal (the journal of the halted rollout) or continue',
+    );
+  const clash = dry ? DRY_RUN_CLASH.find((name) => kit.getInput(name).trim() !== '') : undefined;
+  if (clash)
+    throw new UsageError(
+      'BAD_INPUT',
+      `input dry-run: a dry run sends and records nothing, so input ${clash} is not read`,
+      {
+        hint: `leave ${clash} out of the dry run's with:, or set dry-run: false to run`,
+      },
+    );
   return { continued, resumeFrom, inDoubt, webhook };
 }

@@ -56,3 +56,28 @@ test("a single-step action's bad in-doubt, continue or webhook input is told bef
     assert.deepEqual(run.failed, [message], JSON.stringify(inputs));
   }
 });
+
+test('a dry run refuses what it would leave silently undone (a journal, a continue, a webhook, a Deployment), and continue-rollout goes with journal or continue, as run --dry-run and --continue-rollout are refused (exit 2)', async () => {
+  const journal = 'input dry-run: a dry run sends and records nothing, so input';
+  for (const [inputs, message] of [
+    [{ 'dry-run': 'true', journal: 'run.journal.jsonl' }, `${journal} journal is not read`],
+    [{ 'dry-run': 'live', journal: 'run.journal.jsonl' }, `${journal} journal is not read`],
+    [{ 'dry-run': 'true', continue: 'RUN', store: 'file:///tmp' }, `${journal} continue is not read`],
+    [{ 'dry-run': 'true', webhook: 'https://hooks.example.com/x' }, `${journal} webhook is not read`],
+    [{ 'dry-run': 'live', 'deployment-environment': 'production' }, `${journal} deployment-environment is not read`],
+    [
+      { 'continue-rollout': 'true' },
+      'input continue-rollout goes with input journal (the journal of the halted rollout) or continue',
+    ],
+  ] as [Record<string, string>, string][]) {
+    for (const def of [actionDef('enginectl'), actionDef('transaction-log-clear')]) {
+      const run = await runActionInProcess(def, {
+        files: { 'release.yml': PIPELINE },
+        inputs: { ...(def.uses ? {} : { pipeline: 'release.yml' }), url: 'http://127.0.0.1:9', ...inputs },
+      });
+      const what = `${def.id}, ${JSON.stringify(inputs)}`;
+      assert.equal(run.code, ExitCode.invalidInput, `${what}: ${run.failed.join('\n')}`);
+      assert.deepEqual(run.failed, [message], what);
+    }
+  }
+});
