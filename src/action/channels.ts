@@ -7,7 +7,7 @@ import type { Masker } from '../runner/masker.ts';
 import type { ActionDef } from './definitions.ts';
 import type { DeploymentState } from './github-api.ts';
 import { undecidedDoubts } from '../runner/result.ts';
-import { finishDeployment, prComment, startDeployment, type GitHubDeps } from './github-records.ts';
+import { finishDeployment, prComment, startDeployment, type DeployedRun, type GitHubDeps } from './github-records.ts';
 import { booleanInput } from './inputs.ts';
 import type { Toolkit } from './toolkit.ts';
 import { outputsOf } from './action-end.ts';
@@ -71,9 +71,10 @@ export function deploymentChannel(
   label: string,
   environment: string,
   masker: Masker,
+  run?: DeployedRun,
 ): DeploymentChannel {
   let deployment: Promise<{ id: number } | undefined> | undefined;
-  const start = () => (deployment ??= startDeployment(deps, label, environment, masker));
+  const start = () => (deployment ??= startDeployment(deps, label, environment, masker, run));
   return {
     name: 'deployment',
     async started() {

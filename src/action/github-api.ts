@@ -14,7 +14,15 @@ export interface GitHubApi {
   viewerLogin(): Promise<string>;
   createComment(issue: number, body: string): Promise<void>;
   updateComment(id: number, body: string): Promise<void>;
-  createDeployment(input: { ref: string; environment: string; description: string }): Promise<number>;
+  /** `payload`: what the Deployment is of (a stored run's id), for the job that goes on with a parked run to find it again. */
+  createDeployment(input: {
+    ref: string;
+    environment: string;
+    description: string;
+    payload?: Record<string, unknown> | undefined;
+  }): Promise<number>;
+  /** The Deployments to `environment`, newest first, page by page (the caller stops when it has found what it looks for). */
+  deployments(environment: string): AsyncIterable<{ id: number; payload?: unknown }>;
   createDeploymentStatus(
     id: number,
     input: { state: DeploymentState; description: string; logUrl?: string | undefined; environment: string },

@@ -40,19 +40,58 @@ export async function prComment(deps: GitHubDeps, key: string, markdown: string,
   }
 }
 
+/** A run of a store, named in its Deployment's payload: `continued`, the job goes on with it (it parked). */
+export interface DeployedRun {
+  id: string;
+  continued: boolean;
+}
+
+/** The most Deployments of the environment read to find a parked run's (newest first). */
+const DEPLOYMENTS_SEARCHED = 1000;
+
+const runOf = (payload: unknown) =>
+  payload && typeof payload === 'object' ? (payload as { enginectl?: { run?: unknown } }).enginectl?.run : undefined;
+
+/** The Deployment a parked run's job started, found by the run's id in its payload; undefined when there is none. */
+async function parkedDeployment(api: GitHubApi, environment: string, runId: string): Promise<number | undefined> {
+  let read = 0;
+  for await (const d of api.deployments(environment)) {
+    if (runOf(d.payload) === runId) return d.id;
+    if (++read >= DEPLOYMENTS_SEARCHED) return undefined;
+  }
+  return undefined;
+}
+
 export async function startDeployment(
   deps: GitHubDeps,
   name: string,
   environment: string,
   masker: Masker,
+  run?: DeployedRun,
 ): Promise<{ id: number } | undefined> {
   const { kit, context } = deps;
+  // Going on with a parked run: the Deployment its job left in progress is the one this job ends.
+  if (run?.continued) {
+    const found = await parkedDeployment(deps.github(kit.getInput('github-token')), environment, run.id).catch(
+      (error: unknown) => {
+        kit.warning(
+          masker.mask(
+            `deployment-environment: the Deployment of parked run ${run.id} could not be looked up (a new one is recorded): ${(error as Error).message}`,
+          ),
+          { title: 'enginectl' },
+        );
+        return undefined;
+      },
+    );
+    if (found !== undefined) return inProgress(deps, found, name, environment, masker);
+  }
   let id: number;
   try {
     id = await deps.github(kit.getInput('github-token')).createDeployment({
       ref: context.sha || context.ref,
       environment,
       description: `enginectl: ${name}`,
+      payload: run && { enginectl: { run: run.id } },
     });
   } catch (error) {
     kit.warning(
@@ -61,7 +100,18 @@ export async function startDeployment(
     );
     return undefined;
   }
-  // The Deployment exists on GitHub now: a status it refuses is said as such, and its final one is still recorded.
+  return inProgress(deps, id, name, environment, masker);
+}
+
+/** The Deployment exists on GitHub: in progress; a status it refuses is said as such, and its final one is still recorded. */
+async function inProgress(
+  deps: GitHubDeps,
+  id: number,
+  name: string,
+  environment: string,
+  masker: Masker,
+): Promise<{ id: number }> {
+  const { kit, context } = deps;
   try {
     await deps.github(kit.getInput('github-token')).createDeploymentStatus(id, {
       state: 'in_progress',

@@ -48,13 +48,14 @@ export function octokitApi(
     async updateComment(id, body) {
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body, request: request() });
     },
-    async createDeployment({ ref, environment, description }) {
+    async createDeployment({ ref, environment, description, payload }) {
       const response = await octokit.rest.repos.createDeployment({
         owner,
         repo,
         ref,
         environment,
         description,
+        ...(payload ? { payload } : {}),
         auto_merge: false,
         required_contexts: [],
         request: request(),
@@ -62,6 +63,16 @@ export function octokitApi(
       if (response.status !== 201 || !('id' in response.data))
         throw new Error(`GitHub did not create the deployment: ${JSON.stringify(response.data).slice(0, 200)}`);
       return response.data.id;
+    },
+    async *deployments(environment) {
+      const pages = octokit.paginate.iterator(octokit.rest.repos.listDeployments, {
+        owner,
+        repo,
+        environment,
+        per_page: 100,
+        request: request(),
+      });
+      for await (const page of pages) for (const d of page.data) yield { id: d.id, payload: d.payload };
     },
     async createDeploymentStatus(id, { state, description, logUrl, environment }) {
       await octokit.rest.repos.createDeploymentStatus({
