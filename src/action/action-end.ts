@@ -76,7 +76,13 @@ export async function failEarly(
     // the input error being reported may be this one: the summary is written as by default
   }
   if (summary) {
-    const markdown = `## ❌ enginectl: ${known ? 'invalid input' : 'internal error'}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`;
+    // Refused before it started: invalid input (exit 2), or what kept it from starting (a store, a lease: its code).
+    const heading = !known
+      ? 'internal error'
+      : exitCodeOf(error) === ExitCode.invalidInput
+        ? 'invalid input'
+        : `not run (${error.code})`;
+    const markdown = `## ❌ enginectl: ${heading}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`;
     await kit
       .appendSummary(
         cutMarkdown(

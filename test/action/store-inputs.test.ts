@@ -5,7 +5,7 @@
 // it on another runner; input lease takes the fleet lease (refused without a store, and refused
 // while another run holds it when the run does not wait).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -158,4 +158,16 @@ test('input journal names a run of the store: resumed on another runner, nothing
     ['clear', 'success'],
     ['vfs', 'skipped'],
   ]);
+});
+
+test("a store that cannot be written as the run opens it: exit 1, nothing sent, and the summary says the run did not start (STORE_FAILED), not 'invalid input'", async (t) => {
+  const s = await setup(t);
+  const file = join(mkdtempSync(join(tmpdir(), 'enginectl-action-store-')), 'a-file');
+  writeFileSync(file, 'not a directory');
+  const run = await s.run({ store: `file://${file}` });
+  assert.equal(run.code, ExitCode.failed, run.failed.join('\n'));
+  assert.equal(s.emulator.requests.length, 0, 'nothing sent');
+  assert.match(run.summary, /^## ❌ enginectl: not run \(STORE_FAILED\)$/m);
+  assert.doesNotMatch(run.summary, /invalid input/);
+  assert.equal(run.outputs.outcome, 'failure');
 });
