@@ -4,7 +4,7 @@
 // the checkout.
 import type { RunDone } from '../app/run.ts';
 import { REPORT_NOT_WRITTEN } from '../app/report-files.ts';
-import { describeError, EnginectlError, ExitCode, exitCodeOf } from '../errors.ts';
+import { describeError, EnginectlError, ExitCode, exitCodeOf, Interrupted } from '../errors.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import { cutMarkdown } from '../report/markdown-cut.ts';
 import { SUMMARY_BUDGET } from '../report/markdown.ts';
@@ -93,7 +93,8 @@ export async function failEarly(
       )
       .catch(() => undefined);
   }
-  kit.setOutput('outcome', 'failure');
+  // Stopped (SIGINT, SIGTERM) before it started: cancelled, as a run stopped midway is.
+  kit.setOutput('outcome', error instanceof Interrupted ? 'cancelled' : 'failure');
   kit.setOutput('report', '');
   kit.setOutput('outputs', '{}');
   kit.setFailed(masker.mask(error instanceof PipelineInvalid ? error.message : text.split('\n')[0]!));

@@ -4,6 +4,7 @@
 // only once verify has read the previous holder's in-doubt calls from its journal in the store:
 // each applied or not applied, or an operator's --take-over --reason for those it cannot tell,
 // recorded in the lease as the takeover's evidence (a journal with no record: no call left).
+import { EnginectlError, interruptedRead } from '../errors.ts';
 import { readJournal } from '../journal/read.ts';
 import { readSegments } from '../journal/replica.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
@@ -154,7 +155,9 @@ export async function takeLease(request: LeaseRequest & { names?: string[] | und
     for (const name of names) held.push(await takeOne({ ...request, lease: { ...request.lease, name } }));
   } catch (error) {
     for (const h of held) await h.end();
-    throw error;
+    // A wait the run's stop cut (SIGINT, SIGTERM): the interruption it is, never an internal error.
+    const waiting = `waiting for the lease ${names.join(', ')}`;
+    throw (!(error instanceof EnginectlError) && interruptedRead(request.signal, waiting, 'nothing was sent')) || error;
   }
   const first = held[0]!.lease;
   return {

@@ -171,3 +171,25 @@ test("a store that cannot be written as the run opens it: exit 1, nothing sent, 
   assert.doesNotMatch(run.summary, /invalid input/);
   assert.equal(run.outputs.outcome, 'failure');
 });
+
+test("a job cancelled while it waits for the fleet lease ends cancelled (exit 130, outcome cancelled), saying it was waiting, not an 'internal error'", async (t) => {
+  const s = await setup(t);
+  const files = { 'release.yml': PIPELINE.replace('targets:', 'lease: { name: prod-fleet, wait: 1h }\ntargets:') };
+  // The first run holds the lease while its update hangs, until it is cancelled.
+  s.emulator.faults.add({ method: 'POST', path: VFS, hang: true, times: 1 });
+  const cancelFirst = new AbortController();
+  const first = s.run({ store: s.storeUrl }, { files, signal: cancelFirst.signal });
+  await until(() => s.emulator.count('POST', VFS) === 1);
+  const cancel = new AbortController();
+  const second = s.run({ store: s.storeUrl }, { files, signal: cancel.signal });
+  // Its ticket in the lease's queue: it waits.
+  await until(() => existsSync(join(s.store, 'leases', 'prod-fleet', 'queue')));
+  cancel.abort();
+  const waited = await second;
+  assert.equal(waited.code, ExitCode.interrupted, waited.failed.join('\n'));
+  assert.equal(waited.outputs.outcome, 'cancelled');
+  assert.match(waited.failed.join('\n'), /^waiting for the lease prod-fleet was interrupted.*; nothing was sent$/);
+  assert.doesNotMatch(waited.summary, /internal error/);
+  cancelFirst.abort();
+  assert.equal((await first).code, ExitCode.interrupted);
+});
