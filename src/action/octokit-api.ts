@@ -1,6 +1,7 @@
 // GitHubApi over Octokit (@actions/github): loaded only by the action bundles. Every call has a
-// time limit and follows the run's cancellation: a GitHub API that never answers neither delays
-// the deployment nor outlives SIGTERM (after it, a final status gets a short grace to be told).
+// time limit and follows the run's cancellation: a GitHub API that never answers delays the
+// deployment by that limit only, and never outlives SIGTERM (after it, a final status gets a short
+// grace to be told).
 import { getOctokit } from '@actions/github';
 import type { GitHubApi } from './github-api.ts';
 
