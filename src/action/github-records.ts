@@ -40,20 +40,20 @@ export async function prComment(deps: GitHubDeps, key: string, markdown: string,
   }
 }
 
-/** A run of a store, named in its Deployment's payload: `continued`, the job goes on with it (it parked). */
+/** A run of a store, named in its Deployment's payload: `resumed`, this job goes on with it (it parked, failed or was cut short). */
 export interface DeployedRun {
   id: string;
-  continued: boolean;
+  resumed: boolean;
 }
 
-/** The most Deployments of the environment read to find a parked run's (newest first). */
+/** The most Deployments of the environment read to find a stored run's (newest first). */
 const DEPLOYMENTS_SEARCHED = 1000;
 
 const runOf = (payload: unknown) =>
   payload && typeof payload === 'object' ? (payload as { enginectl?: { run?: unknown } }).enginectl?.run : undefined;
 
-/** The Deployment a parked run's job started, found by the run's id in its payload; undefined when there is none. */
-async function parkedDeployment(api: GitHubApi, environment: string, runId: string): Promise<number | undefined> {
+/** The Deployment a stored run's job started, found by the run's id in its payload; undefined when there is none. */
+async function runDeployment(api: GitHubApi, environment: string, runId: string): Promise<number | undefined> {
   let read = 0;
   for await (const d of api.deployments(environment)) {
     if (runOf(d.payload) === runId) return d.id;
@@ -70,13 +70,13 @@ export async function startDeployment(
   run?: DeployedRun,
 ): Promise<{ id: number } | undefined> {
   const { kit, context } = deps;
-  // Going on with a parked run: the Deployment its job left in progress is the one this job ends.
-  if (run?.continued) {
-    const found = await parkedDeployment(deps.github(kit.getInput('github-token')), environment, run.id).catch(
+  // Going on with a run of the store (parked, or resumed): the Deployment its job started is the one this job ends.
+  if (run?.resumed) {
+    const found = await runDeployment(deps.github(kit.getInput('github-token')), environment, run.id).catch(
       (error: unknown) => {
         kit.warning(
           masker.mask(
-            `deployment-environment: the Deployment of parked run ${run.id} could not be looked up (a new one is recorded): ${(error as Error).message}`,
+            `deployment-environment: the Deployment of run ${run.id} could not be looked up (a new one is recorded): ${(error as Error).message}`,
           ),
           { title: 'enginectl' },
         );

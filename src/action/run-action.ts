@@ -129,8 +129,8 @@ async function execute(
   // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.
   if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
   const environment = deps.kit.getInput('deployment-environment').trim();
-  // A stored run's Deployment names the run: the job that goes on with it, parked, ends that one.
-  const run = stored && { id: stored.runId, continued: continued !== '' };
+  // A stored run's Deployment names the run: the job that goes on with it (continue, journal: RUN_ID) ends that one.
+  const run = stored && { id: stored.runId, resumed: resumeFrom !== '' };
   const deployment = environment ? deploymentChannel(deps, label, environment, masker, run) : undefined;
   const holding = await leaseToGoOn(stored, journal, taken);
   const full = `${paths.json} (output report) and ${paths.html}`;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { ExitCode } from '../../src/errors.ts';
+import { startDeploymentsGitHub } from '../helpers/action.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess, type InProcessAction } from '../helpers/toolkit.ts';
@@ -192,4 +193,22 @@ test("a job cancelled while it waits for the fleet lease ends cancelled (exit 13
   assert.doesNotMatch(waited.summary, /internal error/);
   cancelFirst.abort();
   assert.equal((await first).code, ExitCode.interrupted);
+});
+
+test('journal: RUN_ID ends the Deployment of the job it resumes (a write left in doubt failed it), not a new one', async (t) => {
+  const s = await setup(t);
+  const github = await startDeploymentsGitHub(t);
+  const deployed = { 'deployment-environment': 'production' };
+  s.emulator.faults.add({ method: 'POST', path: VFS, reset: 'after', times: 1 });
+  const first = await s.run({ store: s.storeUrl, ...deployed }, { githubApi: github.url });
+  assert.equal(first.code, ExitCode.failed);
+  const resumed = await s.run(
+    { store: s.storeUrl, journal: first.outputs['run-id']!, 'in-doubt': 'skip', ...deployed },
+    { githubApi: github.url },
+  );
+  assert.equal(resumed.code, ExitCode.ok, resumed.failed.join('\n'));
+  assert.deepEqual(
+    github.deployments.map((d) => [d.id, d.states]),
+    [[100, ['in_progress', 'failure', 'in_progress', 'success']]],
+  );
 });

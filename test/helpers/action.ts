@@ -195,3 +195,43 @@ export async function startGitHubApi(t: TestContext) {
   );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, comments };
 }
+
+/** A GitHub API keeping its Deployments (each its own id, payload and statuses), listed newest first as GitHub lists them. */
+export async function startDeploymentsGitHub(t: TestContext) {
+  const deployments: { id: number; environment: string; payload: unknown; states: string[] }[] = [];
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const body = JSON.parse(raw || '{}') as { environment?: string; payload?: unknown; state?: string };
+      const send = (status: number, value: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (url.pathname === '/repos/acme/erp/deployments' && req.method === 'GET')
+        return send(
+          200,
+          deployments
+            .filter((d) => d.environment === url.searchParams.get('environment'))
+            .reverse()
+            .map(({ id, environment, payload }) => ({ id, environment, payload })),
+        );
+      if (url.pathname === '/repos/acme/erp/deployments' && req.method === 'POST') {
+        const made = {
+          id: 100 + deployments.length,
+          environment: body.environment!,
+          payload: body.payload,
+          states: [],
+        };
+        deployments.push(made);
+        return send(201, { id: made.id, environment: made.environment, payload: made.payload });
+      }
+      const status = /^\/repos\/acme\/erp\/deployments\/(\d+)\/statuses$/.exec(url.pathname);
+      const deployment = status && deployments.find((d) => d.id === Number(status[1]));
+      if (deployment && req.method === 'POST') return (deployment.states.push(body.state!), send(201, {}));
+      send(404, { message: 'Not Found' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.close());
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, deployments };
+}
