@@ -2,6 +2,7 @@
 // status, and a run refused before it started (invalid inputs or pipeline) as annotations on the
 // file's lines, a summary, the documented outputs and its exit code; annotation paths relative to
 // the checkout.
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { RunDone } from '../app/run.ts';
 import { REPORT_NOT_WRITTEN } from '../app/report-files.ts';
 import { describeError, EnginectlError, ExitCode, exitCodeOf, Interrupted } from '../errors.ts';
@@ -101,11 +102,12 @@ export async function failEarly(
   return exitCodeOf(error);
 }
 
-/** Annotation paths are relative to the checkout. */
+/** Annotation paths are relative to the checkout, spelt as the checkout names the file (no ./ nor .. segment). */
 export function inWorkspace(context: GitHubContext, file: string): string {
-  return context.workspace && file.startsWith(`${context.workspace}/`)
-    ? file.slice(context.workspace.length + 1)
-    : file;
+  const root = context.workspace;
+  if (!root) return file;
+  const path = relative(root, resolve(root, file));
+  return path !== '' && !path.startsWith('..') && !isAbsolute(path) ? path.split(sep).join('/') : file;
 }
 
 /** Each report not written (a file, the job summary) as a warning, as the CLI prints each. */

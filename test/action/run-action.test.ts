@@ -363,3 +363,29 @@ test('a continue-on-error step that left its write in doubt: the action fails (e
     `"Release": 1 step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (run --resume JOURNAL --in-doubt skip|retry|verify)`,
   ]);
 });
+
+test('annotations name the pipeline file as the checkout does, however the input spells its path (./, a .. segment), as an included file is named', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/transaction-log/clear', status: 500 });
+  for (const pipeline of ['./pipelines/release.yml', 'pipelines/../pipelines/release.yml']) {
+    const failed = await runActionInProcess(actionDef('enginectl'), {
+      files: { 'pipelines/release.yml': 'version: 1\nname: R\nsteps:\n  - uses: transaction-log/clear\n' },
+      inputs: { pipeline, url, username: 'admin', password: 'admin' },
+    });
+    assert.equal(failed.code, ExitCode.failed, failed.failed.join('\n'));
+    assert.deepEqual(
+      failed.errors.map((e) => [e.props?.file, e.props?.startLine]),
+      [['pipelines/release.yml', 4]],
+      pipeline,
+    );
+    const invalid = await runActionInProcess(actionDef('enginectl'), {
+      files: { 'pipelines/release.yml': 'version: 1\nsteps:\n  - uses: monitoring/nope\n' },
+      inputs: { pipeline, url, username: 'admin', password: 'admin' },
+    });
+    assert.deepEqual(
+      invalid.errors.map((e) => e.props?.file),
+      ['pipelines/release.yml'],
+      pipeline,
+    );
+  }
+});
