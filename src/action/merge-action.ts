@@ -54,7 +54,13 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const inputs = actionDef('enginectl').inputs;
   for (const name of RUN_INPUTS) {
     const given = kit.getInput(name).trim();
-    if (given !== '' && given !== inputs[name]?.default)
+    const byDefault = inputs[name]?.default;
+    // A boolean's default however it is spelt (False, FALSE), as a boolean input is read; dry-run: live is no default.
+    const isDefault =
+      given === byDefault ||
+      ((byDefault === 'false' || byDefault === 'true') &&
+        [byDefault, byDefault[0]!.toUpperCase() + byDefault.slice(1), byDefault.toUpperCase()].includes(given));
+    if (given !== '' && !isDefault)
       throw new UsageError(
         'BAD_INPUT',
         `input merge: merges the reports of jobs that ran; it runs nothing, so input ${name} is not read`,

@@ -228,3 +228,18 @@ steps:
   assert.match(merge.summary, /^\| ⚠️ \| reports\/doubt\.json \| in doubt \|/m);
   assert.match(merge.summary, /^## ⚠️ Doubtful: in doubt/m);
 });
+
+test('merge mode reads a boolean input of a run given as its default in another spelling (False, FALSE) as the default: not refused', async () => {
+  for (const [name, value] of [
+    ['dry-run', 'False'],
+    ['override-freeze', 'FALSE'],
+    ['continue-rollout', 'False'],
+  ] as const) {
+    const run = await runActionInProcess(ROOT, {
+      files: { 'reports/notes.txt': 'x' },
+      inputs: { merge: 'reports', [name]: value },
+    });
+    // Past the inputs: the reports are read, and this directory holds none.
+    assert.match(run.failed.join('\n'), /input merge: reports holds no JSON report/, `${name}: ${value}`);
+  }
+});
