@@ -426,7 +426,7 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
     // A waiter that gives up (its wait ran out, a takeover refused, interrupted) leaves the queue: the next is not held behind it.
     if (ticket !== undefined) await withdraw(store, name, ticket);
     // A signal (SIGINT, SIGTERM) cut the wait: told as the interruption it is, never as the wait's own failure.
-    throw interruptedRead(options.signal, `waiting for lease ${name}`, 'nothing was sent') ?? error;
+    throw interruptedRead(options.signal, `waiting for the lease ${name}`, 'nothing was sent') ?? error;
   }
 }
 

@@ -57,7 +57,11 @@ test('SIGTERM while waiting in a lease queue: an interruption (CANCELLED), nothi
   stop.abort(new Error('received SIGTERM'));
   const r = await running;
   assert.doesNotMatch(r.stderr, /internal error/, r.stderr);
-  assert.match(r.stderr, /waiting for lease fleet was interrupted \(received SIGTERM\); nothing was sent/, r.stderr);
+  assert.match(
+    r.stderr,
+    /waiting for the lease fleet was interrupted \(received SIGTERM\); nothing was sent/,
+    r.stderr,
+  );
   assert.match(r.stderr, /code: CANCELLED/, r.stderr);
   assert.equal(r.code, 130, 'an interruption: the process edge turns it into 130 or 143 by the signal');
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
