@@ -1,6 +1,6 @@
 // What undici's socket and TLS errors mean, dug out of their wrappers (the system code:
 // ECONNREFUSED, CERT_HAS_EXPIRED...), as typed ApiErrors that say what to check.
-import { AFTER_CONNECT, PROXY_TUNNEL_CLOSED } from './undici-fixes.ts';
+import { AFTER_CONNECT, PROXY_TUNNEL_CLOSED, TLS_VERSION } from './undici-fixes.ts';
 import { ApiError, type ApiErrorCode } from './errors.ts';
 import { LOCALHOST_OFF_MACHINE } from './insecure-http.ts';
 
@@ -15,6 +15,15 @@ export interface Exchange {
 }
 
 const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_)/;
+
+/**
+ * The alerts a server sends only in a handshake, refusing the client's part of it: no certificate
+ * (certificate_required), one it does not accept, access denied, a handshake it fails. TLS 1.3 has
+ * no renegotiation: on a connection open in 1.3 they refuse the handshake the client thought done,
+ * before the server read anything the client sent after it.
+ */
+const HANDSHAKE_REFUSAL =
+  /^ERR_SSL_(TLSV13_ALERT_CERTIFICATE_REQUIRED|SSLV3_ALERT_(BAD_CERTIFICATE|UNSUPPORTED_CERTIFICATE|CERTIFICATE_REVOKED|CERTIFICATE_EXPIRED|CERTIFICATE_UNKNOWN|HANDSHAKE_FAILURE)|TLSV1_ALERT_(UNKNOWN_CA|ACCESS_DENIED|DECRYPT_ERROR))$/;
 
 /** The innermost error that carries `code` (undici wraps socket and TLS errors). */
 function withCode(error: unknown, code: string): Record<string, unknown> | undefined {
@@ -151,10 +160,17 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
       'check the host name in the server URL and the DNS of this machine',
     );
   }
-  if (
-    TLS_CODES.test(code) &&
-    (withCode(error, code) as { [AFTER_CONNECT]?: unknown } | undefined)?.[AFTER_CONNECT] === true
-  ) {
+  const open = withCode(error, code) as { [AFTER_CONNECT]?: unknown; [TLS_VERSION]?: unknown } | undefined;
+  if (open?.[AFTER_CONNECT] === true && open[TLS_VERSION] === 'TLSv1.3' && HANDSHAKE_REFUSAL.test(code)) {
+    // The server refused the client's part of the handshake (TLS 1.3: after the client's was done).
+    const certificate = code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED';
+    return make(
+      'API_TLS_FAILURE',
+      `TLS: the server refused the handshake (${code})${certificate ? ': it requires a client certificate, which enginectl does not send' : ''}; it read no request`,
+      'the server or a gateway in front of it requires mutual TLS (a client certificate): reach the API at an address that does not, or have client certificates not required for this client',
+    );
+  }
+  if (TLS_CODES.test(code) && open?.[AFTER_CONNECT] === true) {
     // Not a failed handshake: the connection was open, so the request may have gone out (fate.ts).
     return make(
       'API_CONNECTION_RESET',

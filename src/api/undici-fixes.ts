@@ -38,6 +38,9 @@ export function tunnelFailing(Pool: typeof import('undici').Pool) {
 /** Marks an error a connection gave once open, after the TLS handshake (network-errors.ts reads it). */
 export const AFTER_CONNECT = Symbol('enginectl.afterConnect');
 
+/** The TLS version of the open connection an error came from (`TLSv1.3`), when it was TLS. */
+export const TLS_VERSION = Symbol('enginectl.tlsVersion');
+
 type Connector = (options: object, callback: (error: Error | null, socket: Socket | null) => void) => void;
 
 /**
@@ -45,8 +48,10 @@ type Connector = (options: object, callback: (error: Error | null, socket: Socke
  * emits a record it cannot decrypt (a middlebox rewriting bytes, an alert mid-answer) as an
  * error but stays open, and undici fails the request in flight only at the close: it hung until
  * the call's timeout. The error is marked as the open connection's (AFTER_CONNECT): the request
- * may have gone out, unlike a failed handshake's. Made for the direct pools and the tunnels alike
- * (ProxyAgent builds its pools with the agent's factory).
+ * may have gone out, unlike a failed handshake's; with its TLS version (TLS_VERSION): in TLS 1.3
+ * the server checks the client's part of the handshake (its certificate) after the client's is
+ * done, and refuses it once open. Made for the direct pools and the tunnels alike (ProxyAgent builds
+ * its pools with the agent's factory).
  */
 export function closingOnError(undici: typeof import('undici')) {
   const guard =
@@ -54,7 +59,9 @@ export function closingOnError(undici: typeof import('undici')) {
     (options, callback) =>
       connect(options, (error, socket) => {
         socket?.on('error', (failure: unknown) => {
-          if (failure !== null && typeof failure === 'object') Object.assign(failure, { [AFTER_CONNECT]: true });
+          const version = (socket as { getProtocol?: () => string | null }).getProtocol?.() ?? undefined;
+          if (failure !== null && typeof failure === 'object')
+            Object.assign(failure, { [AFTER_CONNECT]: true, [TLS_VERSION]: version });
           socket.destroy();
         });
         callback(error, socket);
