@@ -5,7 +5,8 @@
 // (its escape sequences: text/terminal-view.ts). Reports are masked as values (maskValue, through
 // the model: mask-model.ts) before they are rendered, so a secret whose value is `true` or `ver`
 // never breaks the JSON or XML written; a credential field (targetAuthToken, ...) is masked whole,
-// as is a field that is a JSON secret written another way (keys reordered: json-secrets.ts).
+// as is a field that is a JSON secret written another way (keys reordered: json-secrets.ts), then
+// learnt as written for the texts that give it (a message, a log line).
 // Many secrets (a login per site) are searched for through an index of their forms (form-index.ts).
 import { viewIsRaw } from '../text/decoded-view.ts';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
@@ -31,15 +32,12 @@ export class Masker {
   private readonly forms = new Set<string>();
   /** The hex forms, searched only where a text holds a run of hex digits (secret-forms.ts hasHexRun). */
   private readonly hexForms = new Set<string>();
-  /** The spellings given to onSecret so far. */
-  private readonly announced = new Set<string>();
-  /** The secrets added so far: a step's target token is added again at every instance. */
-  private readonly secrets = new Set<string>();
+  private readonly announced = new Set<string>(); // the spellings given to onSecret so far
+  private readonly secrets = new Set<string>(); // added so far: a target token is added at every instance
   private readonly weak = new Set<string>();
   /** The JSON secrets: for fromJSON() of a text a server answered back, and such a text whole. */
   readonly json = new JsonSecrets();
-  /** The maskers learnt from (learnFrom), with how many forms each had then. */
-  private readonly learntFrom = new WeakMap<Masker, number>();
+  private readonly learntFrom = new WeakMap<Masker, number>(); // learnt from, with how many forms each had then
   /** The forms as written (white space as any run of it), as a reader sees them once every escape is
    * undone, and the hex forms (in any case: a server may write `6A6b...`): each one alternation, longest first. */
   private readonly raw: Alternation;
@@ -191,8 +189,12 @@ export class Masker {
   }
 
   private walk(value: unknown, credential: boolean): unknown {
-    if (typeof value === 'string')
-      return (credential && value !== '') || this.json.isWritten(value) ? MASK : this.mask(value);
+    if (typeof value === 'string') {
+      if (credential && value !== '') return MASK;
+      if (!this.json.isWritten(value)) return this.mask(value);
+      this.add(value, 'a JSON secret written another way');
+      return MASK;
+    }
     if (Array.isArray(value)) {
       let out: unknown[] | undefined;
       for (let i = 0; i < value.length; i++) {

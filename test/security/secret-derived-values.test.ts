@@ -467,3 +467,38 @@ steps:
   ] as const)
     assertClean(channel, text, [creds.password]);
 });
+
+test('a JSON secret a server answers back whole, its keys in another order, is masked in a message that gives it, as in the values kept', async (t) => {
+  const { emulator, url } = await startEmulator(t);
+  const creds = { password: 'hunter2-Text-41k', user: 'svc-text-41', region: 'eu-text-region-4' };
+  // Kept by a store that orders keys (Go's maps, jsonb), spaced its own way.
+  emulator.state.entities.find((e) => e.ikey === 3002)!.icustomer =
+    `{ "user": "${creds.user}", "region": "${creds.region}", "password": "${creds.password}" }`;
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'message.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Message
+steps:
+  - { id: a, uses: classes/get, with: { id: 3002 } }
+  - uses: assert
+    continue-on-error: true
+    with:
+      that: "false"
+      message: "the customer is \${{ steps.a.outputs.entity.icustomer }} (\${{ secrets.CREDS != '' }})"
+`,
+  );
+  const journal = join(dir, 'run.jsonl');
+  const report = join(dir, 'run.json');
+  const env = { CREDS: JSON.stringify(creds), ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', report], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout + run.stderr, /the customer is/);
+  for (const [channel, text] of [
+    ['terminal', run.stdout + run.stderr],
+    ['journal', readFileSync(journal, 'utf8')],
+    ['JSON report', readFileSync(report, 'utf8')],
+  ] as const)
+    assertClean(channel, text, [creds.password]);
+});
