@@ -42,3 +42,31 @@ test('api -i masks the values of the cookies a server sets, and keeps their name
   assert.match(r.stdout, /^authentication-info: \*\*\*$/m);
   assert.match(r.stdout, /^content-type: application\/json$/m, 'other headers as sent');
 });
+
+test('api -i masks the value of a cookie whatever its name: brackets (PHP), none at all, spaces around its =', async (t) => {
+  const values = [
+    'c4e1a9f0b2d3e4f5a6b7c8d9e0f1a2b3',
+    'd5f2b0a1c3e4f5a6b7c8d9e0f1a2b3c4',
+    'e6a3c1b2d4f5a6b7c8d9e0f1a2b3c4d5',
+  ];
+  const server = createServer((_req, res) => {
+    res.setHeader('set-cookie', [
+      `cart[token]=${values[0]}; Path=/`,
+      `${values[1]}; Path=/; Secure`,
+      `sid = ${values[2]}; HttpOnly`,
+    ]);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const r = await runCli(['api', 'GET', '/api/monitoring/v1/alerts', '-i'], {
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout + r.stderr, new RegExp(values.join('|')), 'no cookie value shown');
+  assert.match(
+    r.stdout,
+    /^set-cookie: cart\[token\]=\*\*\*; Path=\/, \*\*\*; Path=\/; Secure, sid =\*\*\*; HttpOnly$/m,
+  );
+});
