@@ -8,13 +8,17 @@
 
 export class JsonSecrets {
   private readonly values = new Set<string>();
+  /** Each one's shape (its keys, or its length): a value of another shape is none of them, found without writing it. */
+  private readonly shapes = new Set<string>();
 
   /** Keeps `secret` when it is a JSON object or list. */
   add(secret: string): void {
     const first = secret.trimStart()[0];
     if (first !== '{' && first !== '[') return;
     try {
-      this.values.add(canonical(JSON.parse(secret)));
+      const value: unknown = JSON.parse(secret);
+      this.values.add(canonical(value));
+      if (value !== null && typeof value === 'object') this.shapes.add(shape(value));
     } catch {
       // not JSON: a secret like any other
     }
@@ -41,10 +45,32 @@ export class JsonSecrets {
     }
   }
 
+  /**
+   * The texts that give `value` (a parse, e.g. a server's answer) when it is one of the JSON secrets,
+   * whatever the order of its keys, as an expression or a report would write it: compact, spaced
+   * on one line (a space stands for any run of white space, new lines too: masker.ts; one line, so
+   * that no line of it is learnt alone), and spaced after `:` and `,` only.
+   */
+  writtenForms(value: object): string[] {
+    if (this.values.size === 0 || !this.shapes.has(shape(value)) || !this.holds(value)) return [];
+    const compact = JSON.stringify(value);
+    return [
+      compact,
+      JSON.stringify(value, null, 1).replace(/\n */g, ' '),
+      compact.replace(/("(?:[^"\\]|\\.)*"|[^",:]+)([,:])/g, '$1$2 '),
+    ];
+  }
+
   /** Keeps every JSON secret `other` keeps. */
   learnFrom(other: JsonSecrets): void {
     for (const value of other.values) this.values.add(value);
+    for (const value of other.shapes) this.shapes.add(value);
   }
+}
+
+/** An object's keys in order, or a list's length. */
+function shape(value: object): string {
+  return Array.isArray(value) ? `[${value.length}` : `{${Object.keys(value).sort().join('\u0000')}`;
 }
 
 /** `value` as JSON, each object's keys in order. */

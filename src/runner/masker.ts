@@ -1,3 +1,5 @@
+// Longer than 250 lines: one class, whose forms, alternations and memos the text and the value
+// maskers share (a value's JSON secret is learnt as a text form); split, each would reach into the other.
 // Secrets registered once, then masked in values and in log lines: as written, in hex (any case), in
 // base64 (four spellings, inside longer values too, wrapped at a fixed width: wrapped-base64.ts) and
 // each line of a multi-line secret, however the text escapes them (JSON, URL, form, HTML) or a page
@@ -188,12 +190,16 @@ export class Masker {
     return this.walk(value, false) as T;
   }
 
+  /** A JSON secret written another way, learnt as written: a message or a log line that gives it is text. */
+  private learnWritten(texts: readonly string[]): string {
+    for (const text of texts) this.add(text, 'a JSON secret written another way');
+    return MASK;
+  }
+
   private walk(value: unknown, credential: boolean): unknown {
     if (typeof value === 'string') {
       if (credential && value !== '') return MASK;
-      if (!this.json.isWritten(value)) return this.mask(value);
-      this.add(value, 'a JSON secret written another way');
-      return MASK;
+      return this.json.isWritten(value) ? this.learnWritten([value]) : this.mask(value);
     }
     if (Array.isArray(value)) {
       let out: unknown[] | undefined;
@@ -205,6 +211,8 @@ export class Masker {
       return out ?? value;
     }
     if (value && typeof value === 'object') {
+      const written = this.json.writtenForms(value);
+      if (written.length > 0) return this.learnWritten(written);
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
         return this.walk((value as { toJSON(): unknown }).toJSON(), credential);
       const proto: unknown = Object.getPrototypeOf(value);

@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
@@ -495,6 +497,48 @@ steps:
   const run = await runCli(['run', file, '--journal', journal, '--report-json', report], { env });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout + run.stderr, /the customer is/);
+  for (const [channel, text] of [
+    ['terminal', run.stdout + run.stderr],
+    ['journal', readFileSync(journal, 'utf8')],
+    ['JSON report', readFileSync(report, 'utf8')],
+  ] as const)
+    assertClean(channel, text, [creds.password]);
+});
+
+test('a JSON secret a server answers back as a JSON value, its keys in another order, is masked wherever it is kept or given', async (t) => {
+  const creds = { password: 'hunter2-Object-52m', user: 'svc-object-52', region: 'eu-object-region-5' };
+  // A store that keeps JSON as JSON (jsonb) answers it back as an object, its keys its own order.
+  const server = createServer((_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        `{"id": 7, "config": {"user": "${creds.user}", "region": "${creds.region}", "password": "${creds.password}"}}`,
+      ),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-derived-'));
+  const file = join(dir, 'object.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Object
+steps:
+  - { id: a, uses: api/request, with: { path: /api/monitoring/v1/alerts } }
+  - uses: assert
+    continue-on-error: true
+    with:
+      that: "false"
+      message: "the config is \${{ toJSON(steps.a.outputs.body.config) }} (\${{ secrets.CREDS != '' }})"
+`,
+  );
+  const journal = join(dir, 'run.jsonl');
+  const report = join(dir, 'run.json');
+  const env = { CREDS: JSON.stringify(creds), ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', report], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout + run.stderr, /the config is/);
   for (const [channel, text] of [
     ['terminal', run.stdout + run.stderr],
     ['journal', readFileSync(journal, 'utf8')],
