@@ -209,7 +209,9 @@ export function networkError(req: Exchange, error: unknown, attempts: number): A
     return make(
       'API_TLS_FAILURE',
       `TLS failed (${code})`,
-      "check the server's certificate and the TLS settings of the server (ca-file)",
+      HANDSHAKE_REFUSAL.test(code)
+        ? 'the server refused the handshake: it may require a client certificate (mutual TLS), which enginectl does not send, or accept no TLS version or cipher this machine offers; check its TLS settings'
+        : "check the server's certificate and the TLS settings of the server (ca-file)",
     );
   if (code === PROXY_TUNNEL_CLOSED) {
     return make(

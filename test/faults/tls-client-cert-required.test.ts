@@ -13,7 +13,10 @@ import { runCli } from '../helpers/cli.ts';
 import { tlsFixture } from '../helpers/http.ts';
 
 /** A TLS 1.3 server that requires a client certificate; counts the requests it reads. */
-async function mtlsServer(t: TestContext): Promise<{ url: string; handshakes: () => number; requests: () => number }> {
+async function mtlsServer(
+  t: TestContext,
+  version: { minVersion: 'TLSv1.3' } | { maxVersion: 'TLSv1.2' } = { minVersion: 'TLSv1.3' },
+): Promise<{ url: string; handshakes: () => number; requests: () => number }> {
   let handshakes = 0;
   let requests = 0;
   const server = createServer(
@@ -23,7 +26,7 @@ async function mtlsServer(t: TestContext): Promise<{ url: string; handshakes: ()
       ca: readFileSync(tlsFixture('server-cert.pem')),
       requestCert: true,
       rejectUnauthorized: true,
-      minVersion: 'TLSv1.3',
+      ...version,
     },
     (tls) => {
       tls.on('error', () => undefined);
@@ -77,4 +80,19 @@ test('a GET refused by a server asking for a client certificate is not retried',
   assert.match(r.stderr, /code: API_TLS_FAILURE/);
   assert.doesNotMatch(r.stderr, /retry/i);
   assert.equal(handshakes(), 1, 'one handshake: a refused certificate is refused again');
+});
+
+test('in TLS 1.2 too, a server refusing the handshake for want of a client certificate is told as such', async (t) => {
+  // TLS 1.2 refuses it within the handshake, with a generic alert (handshake failure).
+  const { url } = await mtlsServer(t, { maxVersion: 'TLSv1.2' });
+  const r = await runCli(
+    ['api', 'POST', '/api/devops/v1/transaction-log/clear', '--ca-file', tlsFixture('server-cert.pem')],
+    {
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+    },
+  );
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, /code: API_TLS_FAILURE/);
+  assert.match(r.stderr, /hint: .*client certificate/, 'the hint names what the server may want');
+  assert.doesNotMatch(r.stderr, /may have reached the server/);
 });
