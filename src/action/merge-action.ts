@@ -105,7 +105,9 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
         masker,
         'the job summary and the JSON/HTML reports of the merge job',
       ),
-      ...(webhook ? [webhookChannel(webhook, { env: deps.env, said: (line) => kit.info(line) })] : []),
+      ...(webhook
+        ? [webhookChannel(webhook, { env: deps.env, signal: deps.signal, said: (line) => kit.info(line) })]
+        : []),
       outputsChannel({ outputs: {} }, kit, {
         reportPath: paths.json,
         reportWritten: () => outFiles.written.includes(paths.json),

@@ -5,6 +5,8 @@
 // a local GitHub API) on a runner of its own.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
@@ -242,4 +244,34 @@ test('merge mode reads a boolean input of a run given as its default in another 
     // Past the inputs: the reports are read, and this directory holds none.
     assert.match(run.failed.join('\n'), /input merge: reports holds no JSON report/, `${name}: ${value}`);
   }
+});
+
+// The merge job's webhook follows the job's cancel as a run's does: a POST the webhook holds is cut
+// when the job is cancelled, not waited on until its own limit (10 s) with the job's grace running out.
+test("merge mode: a cancel while the webhook holds the report's POST cuts it at once: told as interrupted, not as no answer in time", async (t) => {
+  const { urls } = await startSites(t);
+  const job = await runActionInProcess(ROOT, {
+    files: FILES,
+    inputs: { pipeline: 'pipelines/three-site-release.yml', only: 'site=test' },
+    env: siteSecrets('test', urls.test),
+  });
+  assert.equal(job.code, 0, job.failed.join('\n'));
+  const stop = new AbortController();
+  const held: ServerResponse[] = [];
+  const hook = createServer((req, res) => {
+    held.push(res);
+    req.resume();
+    // The POST is in: the job is cancelled now; the webhook never answers until the test ends.
+    stop.abort(new Error('received SIGTERM'));
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  t.after(() => (held.forEach((r) => r.destroy()), hook.closeAllConnections(), hook.close()));
+  const merge = await runActionInProcess(ROOT, {
+    files: { 'reports/test/report.json': readFileSync(job.outputs.report!, 'utf8') },
+    inputs: { merge: 'reports', webhook: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` },
+    signal: stop.signal,
+  });
+  assert.equal(held.length, 1, 'the webhook got the POST');
+  const warned = merge.warnings.map((w) => w.message).join('\n');
+  assert.match(warned, /the report could not be posted \(interrupted\)/, warned);
 });
