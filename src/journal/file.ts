@@ -246,11 +246,23 @@ export class JournalFile {
     this.broken ??= new JournalWriteError(
       `journal ${this.path}: a record could not be written (${errno(error)}); the run stopped before its next call`,
       {
-        hint: 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
+        // An empty journal has nothing to resume from (resume refuses it) and no write was sent without its record.
+        hint: this.empty()
+          ? 'free space on that disk (or choose another --journal), then run the pipeline again: the journal holds no record, so no write was sent'
+          : 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
         cause: error,
       },
     );
     return this.broken;
+  }
+
+  /** Whether the file holds nothing (a first record that never reached the disk). */
+  private empty(): boolean {
+    try {
+      return this.fs.fstatSync(this.fd).size === 0;
+    } catch {
+      return false;
+    }
   }
 
   /** Settles once every durable record appended so far is on disk, and every other one written. */

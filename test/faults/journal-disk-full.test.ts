@@ -212,3 +212,51 @@ test('a full disk never leaves a truncated report: each is written whole beside 
     'no temporary file is left',
   );
 });
+
+// A journal whose first record never reached the disk holds nothing to resume from (resume refuses
+// an empty file: "not a journal"): its hint says to run again, not to resume.
+test('a full disk before the journal holds a record: nothing was sent, and the hint says to run again, not to resume', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-full-first-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const io = { readFile: (p: string) => fs.promises.readFile(p, 'utf8'), env };
+  const { pipeline, sources } = await loadPipelineFile(file, io);
+  const journalPath = join(dir, 'run.journal.jsonl');
+  let halted: { code: string; hint?: string | undefined; message: string } | undefined;
+  try {
+    const journal = await setUpJournal({
+      path: journalPath,
+      resume: false,
+      force: false,
+      inDoubt: undefined,
+      pipeline,
+      sources,
+      vars: {},
+      selection: EVERY_INSTANCE,
+      env,
+      command: 'test',
+      now: Date.now(),
+      fs: fullAfter(0),
+      warn: (w) => assert.fail(w),
+    });
+    const done = await runAndReport(
+      { pipeline, env, selection: EVERY_INSTANCE, reports: {}, journal: journal.spec },
+      { masker: new Masker(), logger: new RecordingLogger(), signal: new AbortController().signal, clock: realClock() },
+    );
+    journal.spec.file.close();
+    halted = done.halted as typeof halted;
+  } catch (error) {
+    halted = error as typeof halted;
+  }
+  assert.equal(halted?.code, 'JOURNAL_WRITE_FAILED', String(halted?.message));
+  assert.equal(readFileSync(journalPath, 'utf8'), '', 'the journal holds nothing');
+  assert.deepEqual(
+    emulator.requests.filter((r) => r.method !== 'GET'),
+    [],
+    'no write was sent',
+  );
+  assert.doesNotMatch(String(halted?.hint), /resume/);
+  assert.match(String(halted?.hint), /run the pipeline again/);
+});
