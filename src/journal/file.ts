@@ -117,7 +117,7 @@ export class JournalFile {
       if (framed.torn !== undefined) {
         fs.ftruncateSync(fd, framed.wholeBytes);
         warnings.push(
-          `journal ${path}:${framed.torn}: the last record was torn (the run that wrote it was killed mid-write); it was cut off`,
+          `journal ${path}:${framed.torn}: the last record was torn (the run that wrote it was killed, or its disk filled, mid-write); it was cut off`,
         );
       }
       // Sealed records are checked before anything is read from them; a sealed journal is appended to only with its key.
