@@ -39,6 +39,9 @@ export class JournalWriteError extends EnginectlError {
 
 const { O_RDWR, O_CREAT, O_APPEND, O_NONBLOCK } = nodeFs.constants;
 
+/** The journal's file was deleted while the run wrote it (JournalFile.break). */
+const DELETED = Symbol('journal deleted');
+
 /** Queued records up to this many bytes are written with one call. */
 const ONE_WRITE = 1 << 20;
 
@@ -106,7 +109,8 @@ export class JournalFile {
     try {
       // O_NONBLOCK: opening a FIFO never waits for a peer (and SIGTERM is handled meanwhile).
       fd = fs.openSync(path, O_RDWR | (options.mustExist ? 0 : O_CREAT) | O_APPEND | O_NONBLOCK, 0o600);
-      if (!fs.fstatSync(fd).isFile()) throw refuse('not a regular file (a FIFO, a device or a directory)');
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) throw refuse('not a regular file (a FIFO, a device or a directory)');
       // The store's copy is the run's truth: the local file it is written into starts empty.
       if (options.truncate) fs.ftruncateSync(fd, 0);
       const text = fs.readFileSync(fd, 'utf8');
@@ -130,6 +134,8 @@ export class JournalFile {
       }
       const file = new JournalFile(path, fd, lock, fs, options.key);
       file.lastSeal = lastSeal;
+      // A file system that counts no links (some FUSE mounts say 0) is never taken for one that lost the file.
+      file.countsLinks = stat.nlink > 0;
       return { file, framed, warnings };
     } catch (error) {
       if (fd !== undefined) fs.closeSync(fd);
@@ -212,7 +218,9 @@ export class JournalFile {
     const batch = this.waiting;
     this.waiting = [];
     this.syncing = true;
-    this.fs.fdatasync(this.fd, (error) => {
+    this.fs.fdatasync(this.fd, (synced) => {
+      // A journal no path names any more (deleted under the run) keeps nothing a resume or verify could read.
+      const error = synced ?? (!this.replica && this.deleted() ? DELETED : null);
       const settle = (failure: unknown) => {
         this.syncing = false;
         if (failure || this.broken) {
@@ -236,6 +244,15 @@ export class JournalFile {
   }
 
   private break(error: unknown): JournalWriteError {
+    if (error === DELETED) {
+      this.broken ??= new JournalWriteError(
+        `journal ${this.path} was deleted while the run wrote it; the run stopped before its next call`,
+        {
+          hint: 'its records went with it: check on the server what the run did (its report says which calls were answered) before running the pipeline again, with a journal nothing removes',
+        },
+      );
+      return this.broken;
+    }
     if (error instanceof StoreError) {
       this.broken ??= new JournalWriteError(
         `journal ${this.path}: a record could not be put in the run store: ${error.message}; the run stopped before its next call`,
@@ -254,6 +271,18 @@ export class JournalFile {
       },
     );
     return this.broken;
+  }
+
+  private countsLinks = false;
+
+  /** Whether no path names the file any more (its last link removed). */
+  private deleted(): boolean {
+    if (!this.countsLinks) return false;
+    try {
+      return this.fs.fstatSync(this.fd).nlink === 0;
+    } catch {
+      return false;
+    }
   }
 
   /** Whether the file holds nothing (a first record that never reached the disk). */
