@@ -77,17 +77,20 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
       ? runOutcome(kept.filter((k) => k.report === s.report).map((k) => k.step))
       : outcomes[i]!,
   );
-  const outcome: Report['outcome'] =
+  const outcomeOf = (of: readonly Report['outcome'][]): Report['outcome'] =>
     noReport.length > 0 || rollout?.halted
       ? 'failure'
-      : counted.includes('cancelled')
+      : of.includes('cancelled')
         ? 'cancelled'
-        : counted.includes('failure')
+        : of.includes('failure')
           ? 'failure'
           : // A report read under way (a sharded run's, given again as a file) is no run's result.
-            counted.includes('under-way')
+            of.includes('under-way')
             ? 'under-way'
             : 'success';
+  const outcome = outcomeOf(counted);
+  // The jobs that did not park: a job parked for a decision failed (the write decided on), which is its park's, not another's.
+  const others = outcomeOf(counted.filter((_, i) => jobParked(shards[i]!.report) === null));
   return {
     reportVersion: REPORT_VERSION,
     // A rollout is one job's (or a sharded run's, its workers' word): the operator's decisions are each job's, kept.
@@ -96,10 +99,10 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     resumedFrom: null,
     lease: null,
     // A sharded run's park is its rollout's; a fleet's jobs' (report --merge FILE...), theirs, when
-    // nothing else ended the fleet (a job failed: failure, its parked jobs each a row saying so).
+    // nothing else ended the fleet (another job failed: failure, its parked jobs each a row saying so).
     parked: rollout?.parked
       ? reportParked(rollout.parked)
-      : options.covers || outcome !== 'success'
+      : options.covers || others !== 'success'
         ? null
         : jobsParked(shards),
     // What wrote this report: the enginectl that merged it, whatever wrote the jobs'.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
 import { serve, Sites } from '../../src/emulator/index.ts';
-import { PARKED, runIdOf } from '../park/helpers.ts';
+import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 import { runCli } from '../helpers/cli.ts';
 import type { Report } from '../../src/report/index.ts';
 
@@ -136,4 +136,39 @@ test("report --merge of a fleet in which one job failed and another parked is he
   assert.match(summary, /^## ❌ Windowed fleet: failure$/m, 'a failed job is not hidden under parked');
   assert.match(summary, /^\| ❌ \| site=a \| failure \|/m);
   assert.match(summary, /^\| ⏸️ \| site=b \| parked \|/m);
+});
+
+test("report --merge of a fleet whose only troubled job parked for a decision is headed parked, its park kept, as that job's own report", async (t) => {
+  // Each site a job (--only); site-002's write fails once and its rollout parks for a decision.
+  const f = await parkFleet(t, 2, `  over: site\n  waves: [[site-001], rest]`, 'on-failure: decide');
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, times: 1, site: 'site-002' });
+  const a = await f.run('--only', 'site=site-001');
+  assert.equal(a.code, 0, a.stdout + a.stderr);
+  const b = await f.run('--only', 'site=site-002');
+  assert.equal(b.code, PARKED, b.stdout + b.stderr);
+  assert.equal(b.report!.parked?.for, 'decision');
+  const merged = await runCli([
+    'report',
+    '--merge',
+    join(f.dir, 'report-1.json'),
+    join(f.dir, 'report-2.json'),
+    '--report-json',
+    join(f.dir, 'm.json'),
+    '--summary',
+    join(f.dir, 'm.md'),
+  ]);
+  const summary = readFileSync(join(f.dir, 'm.md'), 'utf8');
+  assert.match(summary, /^\| ⏸️ \| site=site-002 \| parked \|/m);
+  assert.equal(
+    read(join(f.dir, 'm.json')).parked?.for,
+    'decision',
+    'the fleet waits for the decision its job waits for',
+  );
+  assert.match(
+    summary,
+    /^## ⏸️ Fleet release: parked$/m,
+    'no job but the parked one failed: the fleet is parked, as its job',
+  );
+  // What ran so far failed (the write the decision is about): not green, as the job's report of its journal exits.
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
 });
