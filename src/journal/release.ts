@@ -81,9 +81,10 @@ export function releaseOf(state: JournalState): RunResult {
     const s = state.instances.get(p.key);
     return s?.ended ? ended(s, last.at) : notEnded(p, s);
   });
-  // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too.
+  // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too,
+  // timed on the journal's clock as the others are.
   for (const [key, s] of state.instances)
-    if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(s.ended.run);
+    if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(ended(s, last.at));
   // An instance the journal has no end of is cancelled (not started, not finished, in doubt): so is the release.
   const outcome = runOutcome(steps, state.rollout);
   return {

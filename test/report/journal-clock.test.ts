@@ -31,3 +31,25 @@ test("the report of an --emulator run's journal times its steps on the journal's
   const drained = Number(/<testcase name="step-3" [^>]*time="([\d.]+)"/.exec(xml)![1]);
   assert.ok(drained >= 1800 && drained <= suite, `JUnit: the drain's ${drained} s, within the suite's ${suite} s`);
 });
+
+test("the report of an --emulator rollout's journal times its analysis rounds on the journal's clock too, after their wave", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-clock-'));
+  const journal = join(dir, 'run.journal');
+  const run = await runCli(['run', 'pipelines/fleet-rollout.yml', '--emulator', '--journal', journal]);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const again = await runCli(['report', journal, '--report-json', join(dir, 'r.json')]);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
+  const rounds = report.steps.filter((s) => s.round !== null);
+  assert.ok(rounds.length > 0, 'the rollout ran its analysis');
+  for (const round of rounds) {
+    const site = round.matrix!['site'];
+    // The site's own instances of the wave ran before the analysis after it.
+    const own = report.steps.filter((s) => s.round === null && s.matrix?.['site'] === site);
+    const latest = Math.max(...own.map((s) => Date.parse(s.startedAt!) + s.durationMs!));
+    assert.ok(
+      Date.parse(round.startedAt!) >= latest,
+      `${round.name} at ${round.startedAt}, after ${String(site)}'s own instances (ended ${new Date(latest).toISOString()})`,
+    );
+  }
+});
