@@ -179,17 +179,29 @@ export function stepTimelineHtml(report: Report, colours: Record<string, string>
   const start = Date.parse(report.startedAt);
   const total = Math.max(1, report.durationMs);
   const WORST: Status[] = ['failure', 'in doubt', 'cancelled', 'under way', 'skipped', 'success'];
-  const steps = new Map<number, { label: string; runs: number; from: number; to: number; worst: number }>();
+  const steps = new Map<
+    number,
+    { label: string; runs: number; from: number; to: number; worst: number; earlier: number }
+  >();
   for (const s of report.steps) {
     let e = steps.get(s.step);
     if (!e)
       steps.set(
         s.step,
-        (e = { label: `${s.step + 1} ${s.uses}`, runs: 0, from: Infinity, to: -Infinity, worst: WORST.length - 1 }),
+        (e = {
+          label: `${s.step + 1} ${s.uses}`,
+          runs: 0,
+          from: Infinity,
+          to: -Infinity,
+          worst: WORST.length - 1,
+          earlier: 0,
+        }),
       );
     e.runs++;
     e.worst = Math.min(e.worst, WORST.indexOf(statusOf(s)));
-    if (!s.startedAt) continue;
+    // An instance done in an earlier run (a resume's, carried) did not run in this one: not on its bar.
+    if (s.resume === 'earlier-run') e.earlier++;
+    if (!s.startedAt || s.resume === 'earlier-run') continue;
     const at = Date.parse(s.startedAt) - start;
     e.from = Math.min(e.from, at);
     e.to = Math.max(e.to, at + (s.durationMs ?? 0));
@@ -204,7 +216,7 @@ export function stepTimelineHtml(report: Report, colours: Record<string, string>
         ? `<div class="bar" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%;background:${colours[worst]}" title="${h(worst)}"></div>`
         : '';
       const label = `${e.label} (${n(e.runs)} runs)`;
-      return `<div class="row"><div class="label" title="${h(label)}">${h(label)}</div><div class="track">${bar}</div><div class="time">${ran ? h(formatDuration(e.to - e.from)) : ''}</div></div>`;
+      return `<div class="row"><div class="label" title="${h(label)}">${h(label)}</div><div class="track">${bar}</div><div class="time">${ran ? h(formatDuration(e.to - e.from)) : e.earlier > 0 ? '(earlier run)' : ''}</div></div>`;
     })
     .join('\n');
 }
