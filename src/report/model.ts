@@ -419,7 +419,14 @@ export function runNotes(report: RunNoteSource): string[] {
 }
 
 type RunNoteSource = Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> &
-  Partial<Pick<Report, 'parked' | 'shard' | 'merged'>>;
+  Partial<Pick<Report, 'parked' | 'shard' | 'merged' | 'rollout'>>;
+
+/**
+ * A sharded run's report: a worker's, or the workers' merged (their rollout is the run's). A fleet's
+ * jobs merged (report --merge FILE...) have no rollout of their own: each parked job goes on with
+ * its own run --continue.
+ */
+const sharded = (report: RunNoteSource) => Boolean(report.shard ?? (report.merged && report.rollout));
 
 /**
  * Each wait of a park with its evidence; a barrier's, each site not ended (thousands, in a fleet),
@@ -440,7 +447,7 @@ export function namedRunNotes(report: RunNoteSource): { kind: RunNoteKind; text:
   if (report.parked)
     note(
       'parked',
-      `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${waitsText(report.parked)}; ${goOn(report.parked, Boolean(report.shard ?? report.merged))}`,
+      `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${waitsText(report.parked)}; ${goOn(report.parked, sharded(report))}`,
     );
   const underWay = report.merged?.underWay;
   if (underWay)

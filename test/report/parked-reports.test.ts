@@ -172,3 +172,28 @@ test("report --merge of a fleet whose only troubled job parked for a decision is
   // What ran so far failed (the write the decision is about): not green, as the job's report of its journal exits.
   assert.equal(merged.code, 1, merged.stdout + merged.stderr);
 });
+
+test("report --merge of a fleet's jobs, one of them parked for its rollout's bake, says to continue that job's run, not to run workers again", async (t) => {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`);
+  // Two jobs: one of the rollout's first two sites (it bakes after wave 1), one of the third.
+  const a = await f.run('--skip', 'site=site-003');
+  assert.equal(a.code, PARKED, a.stdout + a.stderr);
+  assert.match(a.stdout, /--continue /);
+  const b = await f.run('--only', 'site=site-003');
+  assert.equal(b.code, 0, b.stdout + b.stderr);
+  const merged = await runCli([
+    'report',
+    '--merge',
+    join(f.dir, 'report-1.json'),
+    join(f.dir, 'report-2.json'),
+    '--summary',
+    join(f.dir, 'm.md'),
+  ]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  const summary = readFileSync(join(f.dir, 'm.md'), 'utf8');
+  const note = /^\*\*parked: .*\*\*$/m.exec(summary)?.[0] ?? '';
+  assert.match(note, /the 12h bake after wave 1/);
+  // A job is no sharded run's worker: running its command again starts another run, wave 1 sent again.
+  assert.doesNotMatch(note, /run the workers again/, note);
+  assert.match(note, /go on with enginectl run --continue at or after 20\d\d-/, note);
+});
