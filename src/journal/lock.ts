@@ -3,11 +3,12 @@
 // host and start of the run that holds it. The lock is the file's, not its spelling's: it lies
 // beside the journal's real path (links resolved), so a resume through a symbolic link or another
 // spelling of the directory takes the same lock. A second run is refused (exit 2) saying who holds
-// it; a lock left by a process of this host that no longer exists (a killed run), or that names
-// this process's own pid without being one of its locks (a container's pid 1, restarted), is stale: it is
+// it; a lock left by a process of this host that no longer exists (a killed run) is stale: it is
 // taken over, and said, under a takeover lock of its own (`JOURNAL.lock.takeover`, O_EXCL), so two
 // runs that both find it stale never both take it. A lock of another host cannot be checked from
-// here: the operator removes it. verify, which reads a journal and writes nothing, takes no lock:
+// here: the operator removes it, and so is one naming this process's own pid that it does not hold
+// (another container's pid 1 on a shared host name, or a run killed before its container restarted:
+// the file cannot tell which). verify, which reads a journal and writes nothing, takes no lock:
 // it is refused while a run holds it, and reads past a stale one.
 import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
@@ -115,16 +116,24 @@ function takeOver(fs: LockFs, path: string, seen: string, me: string): boolean {
   }
 }
 
-/** The locks this process holds: a lock naming this process's pid and not among them was left by an earlier process that had the same pid. */
+/** The locks this process holds: one naming this process's pid and not among them is another process's. */
 const heldHere = new Set<string>();
 
 /**
- * Whether the holder of a lock of this host is gone: its process no longer runs, or it names this
- * very process without being one of its locks (a container's CLI is pid 1 at every start, and a
- * container restarted in place keeps its host name: the killed run's lock names this process).
+ * Whether the holder of a lock of this host is gone: its process no longer runs. One naming this
+ * very process's pid is never gone: this process holds it, or another with the same pid in its
+ * own pid namespace does (two containers of one pod share its host name, and each is pid 1), or a
+ * run killed before this container restarted in place left it. The file cannot tell these apart,
+ * and taking a live run's lock is two runs appending one journal, sending its writes twice.
  */
-function gone(holder: Holder, path: string): boolean {
-  return holder.pid === process.pid ? !heldHere.has(path) : !alive(holder.pid);
+function gone(holder: Holder): boolean {
+  return holder.pid !== process.pid && !alive(holder.pid);
+}
+
+/** The hint's words for a lock naming this process's pid that it does not hold, else ''. */
+function ownPid(holder: Holder | undefined, path: string): string {
+  if (holder?.pid !== process.pid || holder.host !== hostname() || heldHere.has(path)) return '';
+  return ` It names this process's own pid, which this process does not hold: a run in another container of this host with the same pid (its own pid namespace) holds it, or a run killed before this container restarted left it.`;
 }
 
 /**
@@ -197,7 +206,7 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
         );
       }
       const holder = holderOf(text);
-      if (holder && holder.host === me.host && gone(holder, path)) {
+      if (holder && holder.host === me.host && gone(holder)) {
         if (!takeOverOrRefuse(fs, path, text, `${JSON.stringify(me)}\n`, journal, holder.pid)) {
           throw new UsageError(
             'JOURNAL_LOCKED',
@@ -217,7 +226,7 @@ export function acquireLock(journal: string, command: string, fs: LockFs = nodeF
         'JOURNAL_LOCKED',
         `journal ${journal} is in use by ${who}; one run at a time may append to a journal`,
         {
-          hint: `wait for that run to end. If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and resume; nothing was run`,
+          hint: `wait for that run to end.${ownPid(holder, path)} If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and resume; nothing was run`,
         },
       );
     }
@@ -265,7 +274,7 @@ export function refuseWhileLocked(
     );
   }
   const holder = holderOf(text);
-  if (holder && holder.host === hostname() && gone(holder, path))
+  if (holder && holder.host === hostname() && gone(holder))
     return {
       warning: `journal ${journal}: its lock was left by process ${holder.pid} (${holder.command}, since ${holder.at}), which no longer runs`,
     };
@@ -276,7 +285,7 @@ export function refuseWhileLocked(
     'JOURNAL_LOCKED',
     `journal ${journal} is in use by ${who}: the run that writes it is still running, and a call it has in flight is not in doubt`,
     {
-      hint: `${command} once that run has ended. If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and ${command} again; nothing was read or written`,
+      hint: `${command} once that run has ended.${ownPid(holder, path)} If it is gone (a lost runner on ${holder?.host ?? 'another host'}), delete ${path} and ${command} again; nothing was read or written`,
     },
   );
 }

@@ -1,12 +1,15 @@
-// A journal's lock left by a killed run whose pid is this process's own: in a container the CLI is
-// often pid 1 (or another fixed small pid) at every start, and a container restarted in place (a
-// Kubernetes pod's restartPolicy, docker restart) keeps its host name, so the killed run's lock
-// names this very process. Before, it was read as held by a live run (the pid is alive: it is
-// this one) and every resume was refused (JOURNAL_LOCKED) until someone deleted the lock by hand.
-// A lock this process holds itself (a second run of the same journal in one process) is still
-// refused. Through the CLI's entry function, in this process: its pid is the killed run's.
+// A journal's lock naming this process's own pid on this host, which this process does not hold.
+// Two processes of one host have the same pid in their own pid namespaces: two containers of one
+// pod (which share its host name), or two started with the host's network (`docker run --network
+// host`, which takes the host's name), are each pid 1. From here, such a lock cannot be told from
+// one a killed run left before its container restarted in place: the file is the same. A live
+// holder's lock taken over is two runs appending one journal and sending its writes twice (seen
+// with `unshare -pf`: the second run took the first's lock "which no longer runs" and sent the
+// POST the first still had in flight), so it is refused, the hint saying both cases; deleted by
+// the operator, the resume goes on. A lock this process holds itself is refused too.
+// Through the CLI's entry function, in this process: its pid is the other holder's.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -26,7 +29,7 @@ steps:
     uses: transaction-log/clear
 `;
 
-test("a journal's lock left by a killed run with this process's pid (a container's pid 1) is taken over; one this process holds is refused", async (t) => {
+test("a journal's lock naming this process's pid (a container's pid 1), not held by it, is refused, never taken over: another container's live run may hold it", async (t) => {
   const { url, emulator } = await startEmulator(t);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-own-pid-'));
   const file = join(dir, 'release.yml');
@@ -35,7 +38,7 @@ test("a journal's lock left by a killed run with this process's pid (a container
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/transaction-log/clear', status: 409, times: 1 });
   assert.equal((await runCli(['run', file, '--journal', journal], { env })).code, 1);
-  // The run was killed before it unlocked: its lock names this process's pid, on this host.
+  // A lock naming this process's pid, on this host: another container's run (pid 1 there too), or a killed one.
   writeFileSync(
     `${journal}.lock`,
     JSON.stringify({
@@ -45,9 +48,22 @@ test("a journal's lock left by a killed run with this process's pid (a container
       command: `enginectl run ${file}`,
     }),
   );
+  const clears = emulator.count('POST', '/api/devops/v1/transaction-log/clear');
+  const refused = await runCli(['run', file, '--resume', journal], { env });
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, new RegExp(`in use by process ${process.pid} on ${hostname()}`));
+  assert.match(refused.stderr, /code: JOURNAL_LOCKED/);
+  assert.match(refused.stderr, /this process's own pid.*another container/s);
+  assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), clears, 'nothing was sent');
+  assert.equal(existsSync(`${journal}.lock`), true, 'the lock is left to its holder');
+  const verify = await runCli(['verify', journal], { env });
+  assert.equal(verify.code, 2, verify.stdout + verify.stderr);
+  assert.match(verify.stderr, /code: JOURNAL_LOCKED/);
+
+  // The operator, who knows no run holds it, deletes it: the resume goes on.
+  rmSync(`${journal}.lock`);
   const resumed = await runCli(['run', file, '--resume', journal], { env });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
-  assert.match(resumed.stdout, new RegExp(`its lock was left by process ${process.pid} .*; taken over`));
   assert.equal(emulator.count('POST', '/api/devops/v1/update/vfs'), 1, 'the update done before is not sent again');
   assert.equal(existsSync(`${journal}.lock`), false, 'released at the end');
 
@@ -57,9 +73,9 @@ test("a journal's lock left by a killed run with this process's pid (a container
   const second = join(dir, 'second.jsonl');
   const holding = runCli(['run', file, '--journal', second], { env, signal: stop.signal });
   await until(() => emulator.inFlight === 1);
-  const refused = await runCli(['run', file, '--journal', second], { env });
-  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
-  assert.match(refused.stderr, new RegExp(`in use by process ${process.pid}`));
+  const again = await runCli(['run', file, '--journal', second], { env });
+  assert.equal(again.code, 2, again.stdout + again.stderr);
+  assert.match(again.stderr, new RegExp(`in use by process ${process.pid}`));
   stop.abort(new Error('received SIGTERM'));
   await holding;
 });
