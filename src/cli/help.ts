@@ -35,6 +35,7 @@ Options:
 
 Exit codes: 0 success, 1 a call or step failed, 2 invalid input, 3 a drift audit could
 not read a site (plan --live --expect), 69 a shard's worker sent nothing (run the same index
-again), 75 parked (run --store: saved to go on with run --continue), 130/143 interrupted.
+again), 75 parked (run --store: saved to go on with run --continue), 130/143/129 interrupted
+(SIGINT/SIGTERM/SIGHUP).
 The codes of each error: docs/error-codes.md.
 Docs: docs/pipeline-format.md, docs/emulator.md, docs/api-client.md`;

@@ -3,7 +3,7 @@
 // what the worker did; its reports are the sites it ran, merged. Exit codes the engines act on:
 // 0 its sites succeeded, 1 a site failed or the rollout halted, 2 invalid input, 69 the store or
 // the lease failed before it sent anything, or its lease lapsed (run the index again: what it left
-// is resumed with verify), 75 parked at a barrier (the same command later goes on), 130/143
+// is resumed with verify), 75 parked at a barrier (the same command later goes on), 130/143/129
 // interrupted.
 import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';

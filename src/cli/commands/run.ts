@@ -153,7 +153,7 @@ before anything runs.
 
 Exit codes: 0 success, 1 a step failed (or a report could not be written), 2 invalid input,
 69 (--shard) the store or lease failed before the worker sent anything, or its lease lapsed (run the index again),
-75 parked (with --store: saved, to go on with --continue), 130/143 interrupted (SIGINT/SIGTERM).`;
+75 parked (with --store: saved, to go on with --continue), 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).`;
 
 /**
  * What `enginectl run` accepts (and -h, --help), as its parser reads it: the table of
