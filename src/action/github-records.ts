@@ -52,14 +52,21 @@ const DEPLOYMENTS_SEARCHED = 1000;
 const runOf = (payload: unknown) =>
   payload && typeof payload === 'object' ? (payload as { enginectl?: { run?: unknown } }).enginectl?.run : undefined;
 
-/** The Deployment a stored run's job started, found by the run's id in its payload; undefined when there is none. */
-async function runDeployment(api: GitHubApi, environment: string, runId: string): Promise<number | undefined> {
+/**
+ * The Deployment a stored run's job started, found by the run's id in its payload: `id` undefined
+ * when there is none; `cut` when the search stopped at its limit (it may be older).
+ */
+async function runDeployment(
+  api: GitHubApi,
+  environment: string,
+  runId: string,
+): Promise<{ id?: number | undefined; cut: boolean }> {
   let read = 0;
   for await (const d of api.deployments(environment)) {
-    if (runOf(d.payload) === runId) return d.id;
-    if (++read >= DEPLOYMENTS_SEARCHED) return undefined;
+    if (runOf(d.payload) === runId) return { id: d.id, cut: false };
+    if (++read >= DEPLOYMENTS_SEARCHED) return { cut: true };
   }
-  return undefined;
+  return { cut: false };
 }
 
 export async function startDeployment(
@@ -70,20 +77,20 @@ export async function startDeployment(
   run?: DeployedRun,
 ): Promise<{ id: number } | undefined> {
   const { kit, context } = deps;
+  const warn = (message: string) => kit.warning(masker.mask(message), { title: 'enginectl' });
   // Going on with a run of the store (parked, or resumed): the Deployment its job started is the one this job ends.
+  let notAmongNewest = false;
   if (run?.resumed) {
     const found = await runDeployment(deps.github(kit.getInput('github-token')), environment, run.id).catch(
       (error: unknown) => {
-        kit.warning(
-          masker.mask(
-            `deployment-environment: the Deployment of run ${run.id} could not be looked up (a new one is recorded): ${(error as Error).message}`,
-          ),
-          { title: 'enginectl' },
+        warn(
+          `deployment-environment: the Deployment of run ${run.id} could not be looked up (a new one is recorded): ${(error as Error).message}`,
         );
-        return undefined;
+        return { id: undefined, cut: false };
       },
     );
-    if (found !== undefined) return inProgress(deps, found, name, environment, masker);
+    if (found.id !== undefined) return inProgress(deps, found.id, name, environment, masker);
+    notAmongNewest = found.cut;
   }
   let id: number;
   try {
@@ -100,6 +107,11 @@ export async function startDeployment(
     );
     return undefined;
   }
+  // Never silent: a Deployment an earlier job of the run left in progress stays so, and this one is another.
+  if (notAmongNewest && run)
+    warn(
+      `deployment-environment: the Deployment of run ${run.id} is not among the ${DEPLOYMENTS_SEARCHED} newest of environment ${environment}: a new one is recorded (${id}); one it had before is left as it was`,
+    );
   return inProgress(deps, id, name, environment, masker);
 }
 

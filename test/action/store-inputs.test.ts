@@ -212,3 +212,31 @@ test('journal: RUN_ID ends the Deployment of the job it resumes (a write left in
     [[100, ['in_progress', 'failure', 'in_progress', 'success']]],
   );
 });
+
+test("journal: RUN_ID whose Deployment is not among the environment's newest GitHub lists says so: the earlier one is left as it was, a new one recorded", async (t) => {
+  const s = await setup(t);
+  const github = await startDeploymentsGitHub(t);
+  const deployed = { 'deployment-environment': 'production' };
+  s.emulator.faults.add({ method: 'POST', path: VFS, reset: 'after', times: 1 });
+  const first = await s.run({ store: s.storeUrl, ...deployed }, { githubApi: github.url });
+  assert.equal(first.code, ExitCode.failed);
+  // A busy environment: a thousand Deployments of other runs since.
+  for (let i = 0; i < 1000; i++)
+    github.deployments.push({ id: 10_000 + i, environment: 'production', payload: {}, states: ['success'] });
+  const resumed = await s.run(
+    { store: s.storeUrl, journal: first.outputs['run-id']!, 'in-doubt': 'skip', ...deployed },
+    { githubApi: github.url },
+  );
+  assert.equal(resumed.code, ExitCode.ok, resumed.failed.join('\n'));
+  assert.deepEqual(github.deployments[0]!.states, ['in_progress', 'failure'], 'the first job ended its own');
+  const made = github.deployments.at(-1)!;
+  assert.deepEqual(made.states, ['in_progress', 'success']);
+  const said = resumed.warnings.map((w) => w.message).join('\n');
+  assert.match(
+    said,
+    new RegExp(
+      `deployment-environment: the Deployment of run ${first.outputs['run-id']} is not among the 1000 newest of environment production: a new one is recorded \\(${made.id}\\); one it had before is left as it was`,
+    ),
+    said,
+  );
+});
