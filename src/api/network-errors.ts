@@ -20,10 +20,11 @@ const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|E
  * The alerts a server sends only in a handshake, refusing the client's part of it: no certificate
  * (certificate_required), one it does not accept, access denied, a handshake it fails. TLS 1.3 has
  * no renegotiation: on a connection open in 1.3 they refuse the handshake the client thought done,
- * before the server read anything the client sent after it.
+ * before the server read anything the client sent after it. OpenSSL 3.2 and later (Node 24) name
+ * the SSLv3-era alerts SSL/TLS_ALERT_*, before it SSLV3_ALERT_*.
  */
 const HANDSHAKE_REFUSAL =
-  /^ERR_SSL_(TLSV13_ALERT_CERTIFICATE_REQUIRED|SSLV3_ALERT_(BAD_CERTIFICATE|UNSUPPORTED_CERTIFICATE|CERTIFICATE_REVOKED|CERTIFICATE_EXPIRED|CERTIFICATE_UNKNOWN|HANDSHAKE_FAILURE)|TLSV1_ALERT_(UNKNOWN_CA|ACCESS_DENIED|DECRYPT_ERROR))$/;
+  /^ERR_SSL_(TLSV13_ALERT_CERTIFICATE_REQUIRED|(SSLV3|SSL\/TLS)_ALERT_(BAD_CERTIFICATE|UNSUPPORTED_CERTIFICATE|CERTIFICATE_REVOKED|CERTIFICATE_EXPIRED|CERTIFICATE_UNKNOWN|HANDSHAKE_FAILURE)|TLSV1_ALERT_(UNKNOWN_CA|ACCESS_DENIED|DECRYPT_ERROR))$/;
 
 /** The innermost error that carries `code` (undici wraps socket and TLS errors). */
 function withCode(error: unknown, code: string): Record<string, unknown> | undefined {
