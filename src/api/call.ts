@@ -9,8 +9,6 @@ import { boundedParse } from './bounded-parse.ts';
 import { twiceNamed } from './duplicate-keys.ts';
 import { statusError, where } from './status-error.ts';
 
-export { statusError };
-
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;

@@ -1,7 +1,8 @@
 // The client of one enterprise server: the four API areas over one keep-alive connection pool,
 // plus `request` for raw calls (the CLI's `api` command, the `api/request` step).
 import type { Dispatcher } from 'undici';
-import { Caller, responseValue, statusError, type BoundCall, type CallOptions } from './call.ts';
+import { Caller, responseValue, type BoundCall, type CallOptions } from './call.ts';
+import { statusError } from './status-error.ts';
 import type { ApiError } from './errors.ts';
 import { insecureHttpError } from './insecure-http.ts';
 import { baseServerUrl } from './base-url.ts';

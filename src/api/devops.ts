@@ -1,7 +1,8 @@
 // DevOps area (enterprise-api.md 4.4): transaction-log clear, replication, system and vfs updates.
 // None of the POSTs here is ever retried implicitly.
 import { z } from 'zod';
-import { parseBody, statusError, type Caller, type CallOptions, type CallSpec } from './call.ts';
+import { parseBody, type Caller, type CallOptions, type CallSpec } from './call.ts';
+import { statusError } from './status-error.ts';
 import {
   ReplicationConfig,
   ReplicationResultList,
