@@ -111,9 +111,12 @@ export async function readShardRecord<T>(
 
 export async function readManifest(store: RunStore, run: string): Promise<Manifest> {
   const manifest = await readShardRecord(store, shardKeys(run).manifest, Manifest, 'a manifest');
-  if (!manifest)
+  if (!manifest) {
+    // A store whose directory is not there (a runner without the share) is the store's failure, to retry.
+    await store.there?.();
     throw new StoreError('STORE_REFUSED', `${store.url} holds no sharded run ${run}`, {
       hint: 'enginectl shard FILE --store URL --shards N writes it and prints its id',
     });
+  }
   return manifest;
 }

@@ -1,4 +1,5 @@
-// The run store in a directory (file:///PATH: a local disk, or a share every runner mounts): a
+// The run store in a directory (file:///PATH, made beforehand: a local disk, or a share every
+// runner mounts; `there` says why enginectl never makes it): a
 // key is a file; create-only by writing a temporary file, syncing it, then link(2) to its key,
 // which fails when the key exists (atomic on every POSIX file system, NFS included, where O_EXCL
 // on old versions is not), and syncing the directory so the key survives a crash. A prepared body
@@ -11,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectories } from '../make-directories.ts';
-import { kindOf, readInLine, readInPool } from './read-key.ts';
+import { call, kindOf, onThisMachine, readInLine, readInPool } from './read-key.ts';
 import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
@@ -27,35 +28,19 @@ const notAFile = (store: string, key: string, kind: string) =>
   });
 
 /**
- * Linux's statfs(2) magic numbers of file systems on this machine's own disks or memory: ext2-4,
- * XFS, Btrfs, tmpfs, overlayfs (a container's), ZFS, F2FS. A key on one of them is read in line.
- * Other systems' types (macOS's and the BSDs' small indices, Windows' 0) are none of these.
- */
-const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
-
-/** A statfs type as Linux's unsigned 32 bits: a 32-bit system's signed f_type comes widened (Btrfs's as 0xFFFFFFFF9123683E). */
-const magic = (type: bigint) => Number(BigInt.asUintN(32, type));
-
-/**
  * How old a temporary file is when no writer can be using it still: a writer holds its own for a
  * write, a sync and its links (seconds); one killed before it removed its file left it for good.
  */
 const ABANDONED_MS = 24 * 60 * 60 * 1000;
 
-/** A callback of node:fs as a promise (its file descriptors plain numbers: a FileHandle per write cost more than the write). */
-const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
-  new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
-
 export class DirectoryStore implements RunStore {
-  readonly url: string;
   private readonly root: string;
 
   constructor(
-    url: string,
+    readonly url: string,
     private readonly fs: typeof nodeFs = nodeFs,
     private readonly now: () => number = Date.now,
   ) {
-    this.url = url;
     this.root = fileURLToPath(url);
   }
 
@@ -70,20 +55,18 @@ export class DirectoryStore implements RunStore {
   }
   private mode: Promise<number> | undefined;
 
-  /** Whether the store's directory is on a disk of this machine (`LOCAL_FILE_SYSTEMS`), once asked. */
-  private local: Promise<boolean> | undefined;
-
   /**
    * Asked once, through the thread pool (a statfs of a share asks its server, and may hang like a
    * read); a directory not there yet is asked again at the next read, and read through the pool meanwhile.
    */
   private onLocalDisk(): Promise<boolean> {
     this.local ??= call<nodeFs.BigIntStatsFs>((done) => this.fs.statfs(this.root, { bigint: true }, done)).then(
-      (fs) => LOCAL_FILE_SYSTEMS.has(magic(fs.type)),
+      (fs) => onThisMachine(fs.type),
       () => ((this.local = undefined), false),
     );
     return this.local;
   }
+  private local: Promise<boolean> | undefined;
 
   /**
    * On a disk of this machine, a key is read in line: through the thread pool (an open, a stat, a
@@ -137,6 +120,7 @@ export class DirectoryStore implements RunStore {
    */
   async prepare(key: string, body: Buffer): Promise<PreparedBody> {
     checkKey(key);
+    await this.there();
     await this.sweep();
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
     const fd = await this.inDirectory(dirname(temp), async () => {
@@ -162,6 +146,22 @@ export class DirectoryStore implements RunStore {
     }
     return { create: (key) => this.link(temp, key), release };
   }
+
+  /**
+   * The store's own directory, seen there once (until then each write asks): never made, so a
+   * runner without the share mounted fails rather than keep a store, and a lease, of its own.
+   */
+  there(): Promise<void> {
+    this.root_ ??= this.exists().then((there) => {
+      if (there) return;
+      this.root_ = undefined;
+      throw new StoreError('STORE_FAILED', `${this.url}: the store's directory ${this.root} is not there`, {
+        hint: `mount the share that holds it on this runner, or make it once where every runner sees it (mkdir -p ${this.root}): enginectl never makes a store's own directory`,
+      });
+    });
+    return this.root_;
+  }
+  private root_: Promise<void> | undefined;
 
   /** The sweep of `.tmp/`, once: made by this store's first write. */
   private swept: Promise<void> | undefined;
@@ -212,7 +212,7 @@ export class DirectoryStore implements RunStore {
     }
   }
 
-  /** Whether the root is a directory: a writer makes it at its first key, a reader of one that is not there has a wrong path. */
+  /** Whether the root is a directory: a writer or a reader of one that is not there has a wrong path, or a runner without the share. */
   async exists(): Promise<boolean> {
     try {
       return (await this.fs.promises.stat(this.root)).isDirectory();

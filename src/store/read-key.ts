@@ -4,6 +4,19 @@
 import { constants } from 'node:fs';
 import type * as nodeFs from 'node:fs';
 
+/**
+ * Linux's statfs(2) magic numbers of file systems on this machine's own disks or memory: ext2-4,
+ * XFS, Btrfs, tmpfs, overlayfs (a container's), ZFS, F2FS. A key on one of them is read in line.
+ * Other systems' types (macOS's and the BSDs' small indices, Windows' 0) are none of these.
+ */
+const LOCAL_FILE_SYSTEMS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
+
+/** A statfs type as Linux's unsigned 32 bits: a 32-bit system's signed f_type comes widened (Btrfs's as 0xFFFFFFFF9123683E). */
+const magic = (type: bigint) => Number(BigInt.asUintN(32, type));
+
+/** Whether a statfs type is a file system of this machine's own disks or memory: a key there is read in line. */
+export const onThisMachine = (type: bigint): boolean => LOCAL_FILE_SYSTEMS.has(magic(type));
+
 /** How a key is opened: without waiting (a FIFO planted as a key opens, and is then refused by `check`). */
 const READ = constants.O_RDONLY | constants.O_NONBLOCK;
 
@@ -16,8 +29,8 @@ export function kindOf(stat: nodeFs.Stats): string | undefined {
   return stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
 }
 
-/** A callback of node:fs as a promise. */
-const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
+/** A callback of node:fs as a promise (its file descriptors plain numbers: a FileHandle per write cost more than the write). */
+export const call = <T>(start: (done: (error: NodeJS.ErrnoException | null, value?: T) => void) => void): Promise<T> =>
   new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
 
 export function readInLine(fs: typeof nodeFs, path: string, check: (stat: nodeFs.Stats) => void): Buffer {

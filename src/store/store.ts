@@ -23,6 +23,8 @@ export interface RunStore {
   list(prefix: string): Promise<string[]>;
   /** Whether the store is there to be read (a directory's root); a store without it (S3: a missing bucket fails its first call) says so itself. */
   exists?(): Promise<boolean>;
+  /** Fails (STORE_FAILED) when the store's own place is not there: a directory's root, never made by enginectl. */
+  there?(): Promise<void>;
 }
 
 /** A body ready to be created at a key (RunStore.prepare). */

@@ -48,6 +48,6 @@ test(
     assert.match(dotenv.stderr, /--dotenv \/proc\/nope\/x\.env: ENOENT/);
     const store = await cli(['run', DEMO, '--emulator', '--store', 'file:///proc/nope/store']);
     assert.equal(store.code, 1, store.stderr);
-    assert.match(store.stderr, /file:\/\/\/proc\/nope\/store: cannot write/);
+    assert.match(store.stderr, /file:\/\/\/proc\/nope\/store: the store's directory \/proc\/nope\/store is not there/);
   },
 );

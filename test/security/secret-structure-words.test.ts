@@ -3,7 +3,7 @@
 // the result's envelope: the run passes as it passed, every report is written and valid, the
 // journal renders the same outcome, and no channel shows the secret's other values.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -233,6 +233,7 @@ test('a secret equal to a word of the fleet lease a run held (holder, takeover) 
     const file = join(dir, 't6.yml');
     writeFileSync(file, PIPELINE);
     const creds = JSON.stringify({ user: 'deployer', x: word });
+    mkdirSync(join(dir, 'store'));
     const store = `file://${join(dir, 'store')}`;
     const run = await runCli(
       ['run', file, '--emulator', '--store', store, '--lease', 'fleet', ...reports(dir, 'run')],

@@ -4,7 +4,7 @@
 // (docs/error-codes.md) says so on those codes' rows. Through the CLI (runCli), the wait on the
 // simulated clock.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
@@ -62,4 +62,22 @@ test('a worker whose store fails before it sends anything (its attempt cannot be
   assert.match(r.stderr, /code: SHARD_UNAVAILABLE\n$/);
   assert.deepEqual(f.applied('/update/system'), {}, 'nothing was sent');
   assert.equal(documentedExit('STORE_FAILED'), "1; a shard's worker: 69");
+});
+
+test("a worker on a runner without the store's share (its directory not there) exits 69, sending nothing and making no store of its own", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
+  const { run } = await f.shard('--shards', '1');
+  // This runner's mount point, empty: the share holding the store is not mounted here.
+  const mountPoint = join(f.dir, 'unmounted');
+  mkdirSync(mountPoint);
+  const here = `file://${join(mountPoint, 'store')}`;
+  const r = await runCli(['run', f.file, '--store', here, '--run', run, '--shard', '1/1'], { env: f.env });
+  assert.equal(r.code, 69, r.stdout + r.stderr);
+  assert.match(
+    r.stderr,
+    /the store's directory \S+\/unmounted\/store is not there.*this worker sent nothing: run the same index again/,
+  );
+  assert.match(r.stderr, /code: SHARD_UNAVAILABLE\n$/);
+  assert.deepEqual(readdirSync(mountPoint), [], 'no store made on the runner');
+  assert.deepEqual(f.applied('/update/system'), {}, 'nothing was sent');
 });

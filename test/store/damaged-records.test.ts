@@ -56,6 +56,7 @@ test('a journal segment of 600 MB is STORE_DAMAGED naming its key (read no furth
   const file = join(dir, 'p.yml');
   writeFileSync(file, 'version: 1\nsteps:\n  - uses: transaction-log/clear\n');
   const store = join(dir, 'store');
+  mkdirSync(store);
   const url = `file://${store}`;
   const first = await runCli(['run', file, '--emulator', '--store', url]);
   assert.equal(first.code, 0, first.stdout + first.stderr);

@@ -4,7 +4,7 @@
 // deadline) and signals go on. Whether the disk is local is asked once, through the pool too.
 import assert from 'node:assert/strict';
 import * as nodeFs from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,6 +75,7 @@ test('a directory not there yet: read through the pool, asked again once it exis
   const store = storeIn(dir, s);
   assert.equal(await store.get('waves/1/log/00000001'), undefined);
   assert.deepEqual(s.counts, { statfs: 1, inLine: 0, pooled: 1 });
+  mkdirSync(dir); // the share mounted
   assert.equal(await store.create('waves/1/log/00000001', Buffer.from('{"a":1}')), true);
   assert.equal(String(await store.get('waves/1/log/00000001')), '{"a":1}');
   assert.deepEqual(s.counts, { statfs: 2, inLine: 1, pooled: 1 });

@@ -153,8 +153,33 @@ test('a store that cannot be written stops the run before anything is sent, sayi
   // A store under a file: no directory can be made there.
   const r = await runCli(['run', s.file, '--store', `file://${s.file}/store`], { env: s.env });
   assert.equal(r.code, 1, r.stdout + r.stderr);
-  assert.match(r.stderr, /release\.yml\/store: cannot write probes\/\S+ \(ENOTDIR\)/);
+  assert.match(r.stderr, /release\.yml\/store: cannot read the directory \(ENOTDIR\)/);
   assert.equal(s.emulator.requests.length, 0);
+});
+
+test("a runner without the share: a store's directory that is not there is never made, and the run (and its lease) stops before anything is sent", async (t) => {
+  const s = await setup(t);
+  // The share's mount point, empty on a runner where it is not mounted: the store is a directory on the share.
+  const mountPoint = join(s.dir, 'mnt');
+  mkdirSync(mountPoint);
+  const root = join(mountPoint, 'enginectl-runs');
+  for (const lease of [[], ['--lease', 'fleet']]) {
+    const r = await runCli(['run', s.file, '--store', `file://${root}`, ...lease], { env: s.env });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, new RegExp(`enginectl-runs: the store's directory ${root} is not there`));
+    assert.match(r.stderr, /hint: mount the share that holds it on this runner, or make it once .*\(mkdir -p /);
+    assert.match(r.stderr, /code: STORE_FAILED/);
+    assert.deepEqual(
+      readdirSync(mountPoint),
+      [],
+      "nothing made on the runner's own disk: no store, no lease of its own",
+    );
+    assert.equal(s.emulator.requests.length, 0, 'nothing sent');
+  }
+  // Once the directory is there (the share mounted), the same command runs.
+  mkdirSync(root);
+  const r = await runCli(['run', s.file, '--store', `file://${root}`, '--lease', 'fleet'], { env: s.env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
 });
 
 test('a run of fences alone (taken over before its first record, the taker stopped before its own) is no run: runs lists the others, report and verify say the store holds no run', async (t) => {

@@ -3,7 +3,7 @@
 // gives its place in the queue back, and the holder's lease is untouched. Before, the signal's
 // reason came out of the wait as it was: "enginectl: internal error: received SIGTERM".
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -36,6 +36,7 @@ test('SIGTERM while waiting in a lease queue: an interruption (CANCELLED), nothi
   const file = join(dir, 'fleet.yml');
   writeFileSync(file, PIPELINE);
   const storeDir = join(dir, 'store');
+  mkdirSync(storeDir);
   const storeUrl = `file://${storeDir}`;
   const store = openStore(storeUrl, {});
   const other = await acquireLease(store, 'fleet', {

@@ -5,7 +5,7 @@
 // input (BAD_JOURNAL, exit 2) naming the file and the reason, nothing run; a path that is no
 // regular file (/dev/full here, the full disk's stand-in) is left as it is.
 import assert from 'node:assert/strict';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -26,6 +26,7 @@ test("a stored run's journal that cannot be laid in its local copy (a full disk)
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-copy-full-'));
   const file = join(dir, 'release.yml');
   writeFileSync(file, PIPELINE);
+  mkdirSync(join(dir, 'store'));
   const store = `file://${join(dir, 'store')}`;
   const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
   emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 409, times: 1 });

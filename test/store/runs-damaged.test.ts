@@ -14,6 +14,7 @@ test('runs lists the runs it can read around one that cannot be, and names that 
   const file = join(dir, 'p.yml');
   writeFileSync(file, 'version: 1\nname: Stored\nsteps:\n  - uses: transaction-log/clear\n');
   const store = join(dir, 'store');
+  mkdirSync(store);
   const url = `file://${store}`;
   const ids: string[] = [];
   for (let i = 0; i < 2; i++) {
