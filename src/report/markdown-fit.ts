@@ -1,13 +1,16 @@
 // A Markdown summary fitted under a byte limit in one pass, in time linear in its pieces: each
 // piece (a table row, a failure, an update report) is made once and measured once; when they do
-// not all fit, they are taken by rank (the failing and in-doubt instances first, then the rest)
-// while room is left, and put back in their places, and the caller says what was left out.
+// not all fit, they are taken by rank (the failing and in-doubt instances first, then the rest;
+// within a rank, in the order its pieces give) while room is left, and put back in their places,
+// and the caller says what was left out.
 
 /** A piece of a section, one or more lines. */
 export interface Block {
   text: string;
   /** Lower ranks are kept first when not everything fits. */
   rank: number;
+  /** Within its rank, lower first (default: its place): pieces of two kinds of one rank taken in turn. */
+  order?: number;
   /** What it is, for the note of what was left out: "step row", "update report". */
   what: string;
   /** Shown in its place when it is left out and there is room for this (a pointer). */
@@ -65,10 +68,18 @@ export function fitSections(
   for (const s of sections) for (const line of [...s.head, ...s.tail]) room -= bytesOf(line);
   // 0: left out, 1: kept, 2: its pointer kept.
   const kept = new Uint8Array(blocks.length);
-  const ranks = [...new Set(blocks.map((b) => b.rank))].sort((a, b) => a - b);
-  for (const rank of ranks) {
-    for (let i = 0; i < blocks.length; i++) {
-      if (blocks[i]!.rank !== rank || sizes[i]! > room) continue;
+  const byRank = new Map<number, number[]>();
+  blocks.forEach((b, i) => {
+    const group = byRank.get(b.rank);
+    if (group) group.push(i);
+    else byRank.set(b.rank, [i]);
+  });
+  for (const rank of [...byRank.keys()].sort((a, b) => a - b)) {
+    const group = byRank.get(rank)!;
+    if (group.some((i) => blocks[i]!.order !== undefined))
+      group.sort((a, b) => (blocks[a]!.order ?? a) - (blocks[b]!.order ?? b));
+    for (const i of group) {
+      if (sizes[i]! > room) continue;
       kept[i] = 1;
       room -= sizes[i]!;
     }

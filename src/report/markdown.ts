@@ -156,13 +156,15 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
         '',
         ...(rows.length ? ['| | Job | Outcome | Step runs | Duration |', '|---|---|---|---|---|'] : []),
       ],
-      blocks: rows.map((r) =>
-        block(
+      // A failed job's row and a failure's message are taken in turn: 1,000 failed jobs' rows leave room for why.
+      blocks: rows.map((r, j) => ({
+        ...block(
           `| ${ICONS[r.status]} | ${cell(r.label)} | ${r.status} | ${cell(r.detail)} | ${r.durationMs === null ? '' : formatDuration(r.durationMs)} |`,
           r.status === 'success' ? RANK.job : r.status === NO_REPORT ? RANK.noReport : RANK.failure,
           'job',
         ),
-      ),
+        order: 2 * j,
+      })),
       tail: [
         '',
         ...(succeeded ? [`${succeeded.toLocaleString('en')} job(s) succeeded: each is in ${cell(where)}.`, ''] : []),
@@ -201,8 +203,8 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
     // Under a success header, the failures are those continue-on-error let pass: say so.
     sections.push({
       head: [`### ${title}${outcomeWord(report) === 'success' ? ' (continue-on-error let them pass)' : ''}`, ''],
-      blocks: failed.map((s) =>
-        block(
+      blocks: failed.map((s, k) => ({
+        ...block(
           [
             `- **${cell(s.name)}** (${codeSpan(s.uses)}): ${cell(s.error?.message ?? s.outcome)}`,
             ...(s.error?.hint ? [`  - what to do: ${cell(s.error.hint)}`] : []),
@@ -210,7 +212,8 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
           RANK.failure,
           'failure',
         ),
-      ),
+        order: 2 * k + 1,
+      })),
       tail: [''],
       optional: true,
     });

@@ -126,3 +126,34 @@ test("a merge of three jobs' reports of a 1,000-site fleet: the header counts th
   assert.equal(html.match(/class="x" title="site-\d+ · no report/g)?.length, 996);
   assert.ok(html.indexOf('Failed or in doubt:') < html.indexOf('No report:'));
 });
+
+test("a merge of 1,000 jobs that all failed: the summary keeps failures' messages and what to do beside the jobs' rows, not rows alone", async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(file, fleetPipeline(''));
+  const one = join(dir, 'site-0003.json');
+  const r = await runCli(['run', file, '--emulator', ...FAULT, '--only', 'site=site-0003', '--report-json', one]);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  // One real job's report, as each of 1,000 jobs whose update was refused would write it.
+  const template = readFileSync(one, 'utf8');
+  const files = SITES.map((site) => {
+    const path = join(dir, `job-${site}.json`);
+    const report = JSON.parse(template.replaceAll('site-0003', site)) as Record<string, unknown>;
+    report.matrix = { site: SITES };
+    writeFileSync(path, JSON.stringify(report));
+    return path;
+  });
+  const merged = await runCli(['report', '--merge', ...files, '--summary', join(dir, 'merged.md')]);
+  assert.equal(merged.code, 1, merged.stdout.slice(-2000) + merged.stderr);
+  const text = readFileSync(join(dir, 'merged.md'), 'utf8');
+  assert.ok(Buffer.byteLength(text) <= 64 * 1024, `${Buffer.byteLength(text)} bytes`);
+  const rows = text.match(/^\| ❌ \| site=site-\d+ \| failure \|/gm) ?? [];
+  const messages =
+    text.match(/^- \*\*.*site=site-\d+.*\*\* \(`update\/vfs`\): .*vfs-file-1001-locked-at-site-\d+/gm) ?? [];
+  const hints = text.match(/^ {2}- what to do: /gm) ?? [];
+  t.diagnostic(`${rows.length} job rows, ${messages.length} failures' messages, ${hints.length} hints`);
+  assert.ok(rows.length >= 50, `job rows: ${rows.length}`);
+  assert.ok(messages.length >= 50, `failures' messages: ${messages.length}`);
+  assert.equal(hints.length, messages.length, 'each failure kept with what to do');
+  assert.match(text, /The summary was cut/);
+});
