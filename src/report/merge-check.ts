@@ -26,7 +26,7 @@ export function checkSamePipeline(shards: readonly Source[], options: { force?: 
     if (fleetOf(shard.report) !== fleetOf(first.report)) {
       throw new UsageError(
         'MERGE_MISMATCH',
-        `report --merge: ${shard.source} is a report of another pipeline than ${first.source}: its fleet is ${fleetOf(shard.report) || 'no matrix'}, not ${fleetOf(first.report) || 'no matrix'}`,
+        `report --merge: ${shard.source} is a report of another fleet than ${first.source}: ${fleetDifference(shard.report, first.report)}`,
         {
           hint: 'merge the reports of one release, run with the same files, --var values and inventory; --force merges them anyway',
         },
@@ -40,6 +40,43 @@ const fleetOf = (report: Report) =>
   Object.entries(report.matrix)
     .map(([k, values]) => `${k}=${values.map(String).join(', ')}`)
     .join('; ');
+
+/** A few values, the rest counted: "site-150, site-151" or "site-1, … and 95 more". */
+const some = (values: readonly string[]) =>
+  values.length <= 5 ? values.join(', ') : `${values.slice(0, 5).join(', ')} and ${values.length - 5} more`;
+
+/** How `here`'s fleet differs from `there`'s, key by key: "its fleet's site has site-002 once more and lacks site-003". */
+function fleetDifference(here: Report, there: Report): string {
+  const keys = [...new Set([...Object.keys(here.matrix), ...Object.keys(there.matrix)])];
+  const out: string[] = [];
+  for (const key of keys) {
+    const mine = here.matrix[key]?.map(String);
+    const theirs = there.matrix[key]?.map(String);
+    if (!mine || !theirs) {
+      out.push(mine ? `its fleet has a key ${key} the other's has not` : `its fleet has no key ${key}`);
+      continue;
+    }
+    const count = new Map<string, number>();
+    for (const v of theirs) count.set(v, (count.get(v) ?? 0) + 1);
+    const more: string[] = [];
+    for (const v of mine) {
+      const left = count.get(v) ?? 0;
+      if (left > 0) count.set(v, left - 1);
+      else more.push(v);
+    }
+    const lacks = [...count].flatMap(([v, n]) => Array.from({ length: n }, () => v));
+    const said = [
+      ...(more.length
+        ? [more.every((v) => theirs.includes(v)) ? `has ${some(more)} once more` : `adds ${some(more)}`]
+        : []),
+      ...(lacks.length ? [`lacks ${some(lacks)}`] : []),
+    ];
+    if (said.length) out.push(`its fleet's ${key} ${said.join(' and ')}`);
+    else if (mine.join('\u0000') !== theirs.join('\u0000'))
+      out.push(`its fleet's ${key} holds the same values in another order`);
+  }
+  return out.join('; ') || 'its fleet differs';
+}
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');
 

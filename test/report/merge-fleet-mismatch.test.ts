@@ -1,0 +1,55 @@
+// report --merge of two jobs whose fleets differ (an inventory the environment chose, a --var)
+// says how they differ, in a line: before, it printed both fleets whole, 600 site names for a
+// 300-site fleet with one site swapped.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+
+const SITES = Array.from({ length: 300 }, (_, i) => `site-${String(i + 1).padStart(3, '0')}`);
+
+const PIPELINE = `version: 1
+name: Fleet
+vars:
+  sites: [${SITES.join(', ')}]
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - name: "Clear \${{ matrix.site }}"
+    uses: transaction-log/clear
+    matrix: { site: "\${{ vars.sites }}" }
+`;
+
+test('report --merge of jobs of two fleets says how they differ (a site missing, one twice, another order), not both fleets whole', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-fleets-'));
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(file, PIPELINE);
+  const first = join(dir, 'one.json');
+  const r = await runCli(['run', file, '--emulator', '--only', 'site=site-001', '--report-json', first]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(first, 'utf8')) as { matrix: Record<string, string[]> };
+  const other = (name: string, sites: string[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify({ ...report, matrix: { site: sites } }));
+    return path;
+  };
+  const cases: [string[], RegExp][] = [
+    [
+      SITES.map((s) => (s === 'site-003' ? 'site-002' : s)),
+      /its fleet's site has site-002 once more and lacks site-003/,
+    ],
+    [SITES.filter((s) => s !== 'site-150' && s !== 'site-151'), /its fleet's site lacks site-150, site-151/],
+    [[...SITES, 'site-301'], /its fleet's site adds site-301/],
+    [[...SITES].reverse(), /its fleet's site holds the same values in another order/],
+  ];
+  for (const [sites, said] of cases) {
+    const merged = await runCli(['report', '--merge', first, other('two.json', sites)]);
+    assert.equal(merged.code, 2, merged.stderr);
+    assert.match(merged.stderr, /two\.json is a report of another fleet than .*one\.json/);
+    assert.match(merged.stderr, said);
+    assert.match(merged.stderr, /code: MERGE_MISMATCH/);
+    assert.ok(merged.stderr.length < 600, `${merged.stderr.length} characters:\n${merged.stderr}`);
+  }
+});
