@@ -6,7 +6,7 @@ import type { JournalState } from '../journal/read.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
-import { UsageError } from '../errors.ts';
+import { EnginectlError, interruptedRead, UsageError } from '../errors.ts';
 import { clientFactory } from './clients.ts';
 
 export interface VerifySetup {
@@ -41,6 +41,13 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
       setup.signal,
       (text) => setup.masker.mask(text),
       (step) => setup.pipeline.steps[step]?.longestMs,
+    );
+  } catch (error) {
+    // A read a signal cut (API_ABORTED) is the interruption it is: nothing was written, nothing decided.
+    const cut = error instanceof EnginectlError && error.code !== 'API_ABORTED' ? undefined : error;
+    throw (
+      (cut && interruptedRead(setup.signal, 'reading back the calls in doubt', 'only reads were sent: run it again')) ||
+      error
     );
   } finally {
     await Promise.all([...clients.values()].map((c) => c.close()));
