@@ -17,7 +17,7 @@ import type { ResumePlan } from '../runner/resume.ts';
 import type { RunnerDeps, RunStart } from '../runner/run-context.ts';
 import type { JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
-import { journalObserver, journalWriter } from '../journal/observer.ts';
+import { finishRecord, journalObserver, journalWriter } from '../journal/observer.ts';
 import { JOURNAL_VERSION, LEASE_JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
 import { inputsDigest } from '../journal/resume.ts';
 import { valuesHash } from '../journal/hashing.ts';
@@ -237,7 +237,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
       },
     };
   if (halted) raw = { ...raw, outcome: 'failure' };
-  else write?.({ t: 'finish', at: now(), outcome: raw.outcome }, true);
+  else write?.(finishRecord(raw, masker, now()), true);
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
   const result = maskRun(masker, raw);
   const rendered = renderings(result);

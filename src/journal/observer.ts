@@ -6,7 +6,7 @@
 import type { SentCall } from '../api/index.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { CallEnd, RunObserver } from '../runner/observer.ts';
-import type { StepRun } from '../runner/result.ts';
+import type { RunResult, StepRun } from '../runner/result.ts';
 import type { JournalFile, JournalWriteError } from './file.ts';
 import type { JournalRecord } from './records.ts';
 import { maskPark, maskRollout } from '../runner/mask-model.ts';
@@ -126,4 +126,18 @@ export function journalObserver(
       );
     },
   };
+}
+
+/**
+ * The run's finish record; a cancelled run's says why it stopped, as its unrun steps say it (a
+ * signal, or what stopped it), so a report of the journal words them as the live report did.
+ */
+export function finishRecord(raw: RunResult, masker: Masker, at: number): JournalRecord {
+  const error = raw.outcome === 'cancelled' ? raw.steps.find((s) => s.error?.code === 'CANCELLED')?.error : undefined;
+  const stopped = error && {
+    code: error.code,
+    message: masker.mask(error.message),
+    ...(error.hint ? { hint: masker.mask(error.hint) } : {}),
+  };
+  return { t: 'finish', at, outcome: raw.outcome, ...(stopped ? { stopped } : {}) };
 }

@@ -4,7 +4,7 @@
 // call and what the server said of it, and the operator's decisions.
 import { UsageError } from '../errors.ts';
 import { attemptFate, stepDoubt, type Attempt } from '../api/index.ts';
-import type { Decision, InDoubtCall, RolloutResult } from '../runner/result.ts';
+import type { Decision, InDoubtCall, RolloutResult, StepError } from '../runner/result.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
@@ -57,6 +57,8 @@ export interface JournalState {
   halted?: { wave: number; reason: string } | undefined;
   /** The last run ended: its finish record is the journal's last (a killed or lost run's is not). */
   finished: boolean;
+  /** Why the last run stopped before ending its steps, as its finish record says (a signal, or what stopped it). */
+  stopped?: StepError | undefined;
   /** Its last line was torn (a run killed mid-write) and is left out: that line's number. */
   torn?: number | undefined;
   /** The operator's last word to go on past a halted wave (--continue-rollout). */
@@ -112,6 +114,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
   // The park the last run went on from: its word while that run has not ended (a killed continue).
   let wentOnFrom: JournalState['parked'];
   let finished = false;
+  let stopped: StepError | undefined;
   for (const r of release) {
     lastAt = Math.max(lastAt, r.at);
     // The finish record says the run ended: it is the last one of a run that was not killed (a decision after it is no run).
@@ -123,6 +126,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
         });
       runs.push(r);
       runAt = r.at;
+      stopped = undefined;
       rollout = undefined;
       lease = undefined;
       // A run after a park went on from it: once it ends, a later park (or none) is the run's word.
@@ -143,6 +147,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     }
     // The outcome is computed from the instances, never read from the finish record.
     if (r.t === 'finish') {
+      stopped = r.stopped;
       wentOnFrom = undefined;
       continue;
     }
@@ -204,7 +209,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     instances.set(r.key, state);
   }
   parked ??= wentOnFrom; // a continue killed before it ended: still parked there, with its decisions
-  return { runs, instances, lastAt, halted, rollout, continued, decided, finished, parked, lease };
+  return { runs, instances, lastAt, halted, rollout, continued, decided, finished, stopped, parked, lease };
 }
 
 /**

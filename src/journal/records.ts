@@ -4,7 +4,13 @@
 // random salt), so a journal is never an offline check of a secret.
 import type { Selection } from '../pipeline/selection.ts';
 import { z } from 'zod';
-import { DecisionSchema, InstanceIdentity, RunOutcomeSchema, StepInstance } from '../runner/instance.ts';
+import {
+  DecisionSchema,
+  InstanceIdentity,
+  RunOutcomeSchema,
+  StepErrorSchema,
+  StepInstance,
+} from '../runner/instance.ts';
 import { OperatorDecisionSchema, ParkSchema, RolloutResultSchema } from '../runner/rollout-result.ts';
 
 const LeaseSchema = z.object({
@@ -114,7 +120,9 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     fromResult: z.record(z.string(), z.string()).optional(),
   }),
   z.object({ t: z.literal('decision'), key: z.string(), ...DecisionSchema.shape, ...Call }),
-  z.object({ t: z.literal('finish'), at: z.number(), outcome: RunOutcomeSchema }),
+  // `stopped`: why a run that did not end its steps stopped (a signal, or what stopped it), as its
+  // live report words them; a journal without it (a killed run) words them "not started".
+  z.object({ t: z.literal('finish'), at: z.number(), outcome: RunOutcomeSchema, stopped: StepErrorSchema.optional() }),
   // A rollout halted at a wave (nothing undone), and the operator's word to go on past it on a resume.
   z.object({ t: z.literal('halt'), at: z.number(), wave: z.int(), reason: z.string() }),
   z.object({ t: z.literal('continue'), at: z.number(), by: z.string(), wave: z.int() }),

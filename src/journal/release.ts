@@ -5,10 +5,10 @@
 import { selectionOf } from './records.ts';
 import { buildReport, IN_DOUBT_NOTE, type Report } from '../report/model.ts';
 import { identityOf, newInstance, type PlannedInstance } from '../runner/instance.ts';
-import { IN_DOUBT_HINT, runOutcome, type RunResult, type StepRun } from '../runner/result.ts';
+import { IN_DOUBT_HINT, runOutcome, type RunResult, type StepError, type StepRun } from '../runner/result.ts';
 import { doubtOf, readJournal, type InstanceState, type JournalState } from './read.ts';
 
-function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun {
+function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped: StepError | undefined): StepRun {
   const doubt = doubtOf(state);
   const answered =
     doubt?.status === undefined ? '' : ` (answered ${doubt.status}; the run ended before its result was recorded)`;
@@ -18,13 +18,15 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined): StepRun
         message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`,
         hint: IN_DOUBT_HINT,
       }
-    : state?.started
-      ? {
-          code: 'NOT_FINISHED' as const,
-          message: 'the run ended before this step finished',
-          hint: 'run it again with --resume JOURNAL',
-        }
-      : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
+    : stopped
+      ? stopped
+      : state?.started
+        ? {
+            code: 'NOT_FINISHED' as const,
+            message: 'the run ended before this step finished',
+            hint: 'run it again with --resume JOURNAL',
+          }
+        : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
   const decision = state?.decision;
   return newInstance(
     { ...identityOf(p), name: state?.name ?? p.name },
@@ -79,7 +81,7 @@ export function releaseOf(state: JournalState): RunResult {
   const planned = new Set(last.instances.map((p) => p.key));
   const steps = last.instances.map((p) => {
     const s = state.instances.get(p.key);
-    return s?.ended ? ended(s, last.at) : notEnded(p, s);
+    return s?.ended ? ended(s, last.at) : notEnded(p, s, state.stopped);
   });
   // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too,
   // timed on the journal's clock as the others are.
