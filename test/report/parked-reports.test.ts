@@ -197,3 +197,36 @@ test("report --merge of a fleet's jobs, one of them parked for its rollout's bak
   assert.doesNotMatch(note, /run the workers again/, note);
   assert.match(note, /go on with enginectl run --continue at or after 20\d\d-/, note);
 });
+
+test('report --merge of jobs parked for a bake and for a decision: the fleet waits for the decision, and says to go on once decided', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`,
+    'on-failure: decide',
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, times: 1, site: 'site-003' });
+  // One job bakes after its first wave; the other's write fails and it parks for a decision.
+  const a = await f.run('--skip', 'site=site-003');
+  assert.equal(a.code, PARKED, a.stdout + a.stderr);
+  assert.equal(a.report!.parked?.for, 'bake');
+  const b = await f.run('--only', 'site=site-003');
+  assert.equal(b.code, PARKED, b.stdout + b.stderr);
+  assert.equal(b.report!.parked?.for, 'decision');
+  await runCli([
+    'report',
+    '--merge',
+    join(f.dir, 'report-1.json'),
+    join(f.dir, 'report-2.json'),
+    '--report-json',
+    join(f.dir, 'm.json'),
+    '--summary',
+    join(f.dir, 'm.md'),
+  ]);
+  const parked = read(join(f.dir, 'm.json')).parked;
+  assert.equal(parked?.for, 'decision', 'a decision no time brings: the fleet waits for it');
+  assert.equal(parked?.until, null);
+  const note = /^\*\*parked: .*\*\*$/m.exec(readFileSync(join(f.dir, 'm.md'), 'utf8'))?.[0] ?? '';
+  assert.match(note, /once decided/, note);
+  assert.doesNotMatch(note, /at or after its end/, note);
+});
