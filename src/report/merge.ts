@@ -125,6 +125,8 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
         counts: countSteps(report.steps),
         underWay: shards[i]!.underWay ?? null,
         parked: jobParked(report),
+        lease: report.lease ?? null,
+        resumedFrom: report.resumedFrom ?? null,
       })),
       noReport,
       underWay: null,

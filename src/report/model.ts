@@ -94,6 +94,35 @@ const Counts = z
   .describe('step runs by outcome');
 const MatrixValue = z.union([z.string(), z.number(), z.boolean()]);
 
+/** The fleet lease a run held in the run store. */
+const HeldLease = z.object({
+  name: z.string().describe('the lease (lease: name, or --lease)'),
+  holder: z.string().describe('this run as the lease names it: run id, actor, host, CI run URL'),
+  waitedMs: z.number().describe('how long the run queued for it'),
+  takeover: z
+    .object({
+      evidence: z.array(z.string()).describe("what verify read of the expired holder's calls in doubt"),
+      reason: z
+        .string()
+        .nullable()
+        .describe("the operator's --take-over --reason, with who; null when verify settled every call"),
+    })
+    .nullable()
+    .describe('the lease was taken over from an expired holder; null when it was free'),
+});
+
+/** The journal a resumed run resumed. */
+const ResumedFrom = z.object({
+  journal: z.string().describe('the journal resumed'),
+  name: z.string().describe('the name of the pipeline that wrote it'),
+  file: z.string().describe('its file, as that run was given it'),
+  samePipeline: z
+    .boolean()
+    .describe(
+      'false: another pipeline wrote it (resumed with --force); its instances done are carried as that run left them',
+    ),
+});
+
 export const Report = z.object({
   reportVersion: z.literal(REPORT_VERSION).describe('the version of this format'),
   tool: z
@@ -162,6 +191,14 @@ export const Report = z.object({
               .describe(
                 "the job's run parked (exit 75): what it waits for, in words; null when it did not (a sharded run's worker: see rollout)",
               ),
+            lease: HeldLease.nullable()
+              .default(null)
+              .describe(
+                "the fleet lease the job's run held: a takeover's evidence and the operator's reason; null without one",
+              ),
+            resumedFrom: ResumedFrom.nullable()
+              .default(null)
+              .describe("the journal the job's run resumed; null when it resumed none"),
           }),
         )
         .describe("one entry per job's report"),
@@ -270,37 +307,8 @@ export const Report = z.object({
     .describe(
       'the run parked (saved in the run store, exit 75): what it waits for, since when, with the evidence; null when it did not',
     ),
-  lease: z
-    .object({
-      name: z.string().describe('the lease (lease: name, or --lease)'),
-      holder: z.string().describe('this run as the lease names it: run id, actor, host, CI run URL'),
-      waitedMs: z.number().describe('how long the run queued for it'),
-      takeover: z
-        .object({
-          evidence: z.array(z.string()).describe("what verify read of the expired holder's calls in doubt"),
-          reason: z
-            .string()
-            .nullable()
-            .describe("the operator's --take-over --reason, with who; null when verify settled every call"),
-        })
-        .nullable()
-        .describe('the lease was taken over from an expired holder; null when it was free'),
-    })
-    .nullable()
-    .default(null)
-    .describe('the fleet lease the run held in the run store; null without one'),
-  resumedFrom: z
-    .object({
-      journal: z.string().describe('the journal resumed'),
-      name: z.string().describe('the name of the pipeline that wrote it'),
-      file: z.string().describe('its file, as that run was given it'),
-      samePipeline: z
-        .boolean()
-        .describe(
-          'false: another pipeline wrote it (resumed with --force); its instances done are carried as that run left them',
-        ),
-    })
-    .nullable()
+  lease: HeldLease.nullable().default(null).describe('the fleet lease the run held in the run store; null without one'),
+  resumedFrom: ResumedFrom.nullable()
     .default(null)
     .describe('a resumed run: the journal it resumed; null for a run that resumed none'),
   steps: z.array(ReportStep).describe('one entry per step instance, in file order'),
@@ -463,24 +471,35 @@ export function namedRunNotes(report: RunNoteSource): { kind: RunNoteKind; text:
         : `The operator decided ${d.decision}${d.value === null ? ` at wave ${d.wave}` : ` for ${d.value} (wave ${d.wave})`} (${d.by}, ${d.at}${d.after ? `; in effect at ${d.after}` : ''})${d.reason ? `: ${d.reason}` : ''}${d.evidence.length ? `; on the evidence: ${d.evidence.join('; ')}` : ''}`,
     );
   const lease = report.lease;
-  if (lease) {
+  if (lease)
     note(
       'lease',
       `Held the lease ${lease.name} as ${lease.holder}${lease.waitedMs >= 1000 ? `, after waiting ${Math.round(lease.waitedMs / 1000)}s` : ''}`,
     );
-    if (lease.takeover)
-      note(
-        'lease takeover',
-        `Took the lease over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`,
-      );
-  }
-  const from = report.resumedFrom;
+  jobNotes(note, '', lease ?? null, report.resumedFrom);
+  // A fleet's jobs each held the lease as a matter of course: a takeover, or a journal of another pipeline resumed, is said.
+  for (const job of report.merged?.reports ?? [])
+    jobNotes(note, `${job.limitedTo ?? job.source}: `, job.lease, job.resumedFrom);
+  return notes;
+}
+
+/** A run's (or a merged fleet's job's, `who` naming it) lease takeover, and a journal of another pipeline it resumed. */
+function jobNotes(
+  note: (kind: RunNoteKind, text: string) => void,
+  who: string,
+  lease: z.infer<typeof HeldLease> | null,
+  from: z.infer<typeof ResumedFrom> | null,
+): void {
+  if (lease?.takeover)
+    note(
+      'lease takeover',
+      `${who}Took the lease${who ? ` ${lease.name}` : ''} over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`,
+    );
   if (from && !from.samePipeline)
     note(
       'resumed from',
-      `Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`,
+      `${who}Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`,
     );
-  return notes;
 }
 
 /** A duration for a person: "unknown" when the journal cannot tell. */

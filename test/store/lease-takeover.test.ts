@@ -299,3 +299,44 @@ test("lease release --pipeline FILE masks the reason with that pipeline's secret
   for (const f of filesUnder(s.storeDir).filter((f) => f.path.includes('fleet-a')))
     assertClean(f.path, f.text, [TOKEN]);
 });
+
+test("report --merge of a fleet's jobs keeps a job's lease takeover, its evidence and the operator's reason, named by its job", async (t) => {
+  let gateway504 = true;
+  const s = await setup(t, {
+    replace: (method, path) => (gateway504 && method === 'POST' && path.endsWith('/update/vfs') ? 504 : undefined),
+  });
+  await expiredHolder(s);
+  gateway504 = false;
+  const gates = `  - uses: monitoring/alerts\n    matrix: { site: [emea, apac] }\n    with: { fail-on: none }\n`;
+  const gate = s.file('gates.yml', PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', gates));
+  const reason = 'checked PROD: vfs file 1001 is at the new version';
+  const emea = await runCli(
+    ['run', gate, '--only', 'site=emea', '--take-over', '--reason', reason, '--report-json', join(s.dir, 'emea.json')],
+    { env: { ...s.env, USER: 'ops-jane' } },
+  );
+  assert.equal(emea.code, 0, emea.stdout + emea.stderr);
+  const apac = await runCli(['run', gate, '--only', 'site=apac', '--report-json', join(s.dir, 'apac.json')], {
+    env: s.env,
+  });
+  assert.equal(apac.code, 0, apac.stdout + apac.stderr);
+  const merged = await runCli([
+    'report',
+    '--merge',
+    join(s.dir, 'emea.json'),
+    join(s.dir, 'apac.json'),
+    ...reportArgs(s.dir, 'merged'),
+  ]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  type Job = { limitedTo: string; lease: { takeover: { reason: string | null } | null } | null };
+  const jobs = (JSON.parse(readFileSync(join(s.dir, 'merged.json'), 'utf8')) as { merged: { reports: Job[] } }).merged
+    .reports;
+  const taken = jobs.find((j) => j.limitedTo === 'site=emea');
+  assert.match(taken?.lease?.takeover?.reason ?? '', /^checked PROD: vfs file 1001 is at the new version \(ops-jane@/);
+  assert.equal(jobs.find((j) => j.limitedTo === 'site=apac')?.lease?.takeover, null);
+  for (const tag of ['merged.md', 'merged.html', 'merged.xml'])
+    assert.match(
+      readFileSync(join(s.dir, tag), 'utf8'),
+      /site=emea: Took the lease prod-fleet over: took over from run \S+ .*accepted by the operator: checked PROD/,
+      tag,
+    );
+});
