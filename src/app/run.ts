@@ -107,7 +107,8 @@ function runRecord(
 ): JournalRecord {
   return {
     t: 'run',
-    // A run that writes a lease record says version 4 (an older reader refuses it by its version).
+    // A run held by a lease says version 4: a fleet lease's record, or the run's own lease (a stored
+    // run's), which an enginectl that reads 2 and 3 does not know; it refuses the journal by its version.
     v: leased ? LEASE_JOURNAL_VERSION : (spec.version ?? JOURNAL_VERSION),
     at,
     file: request.pipeline.file,
@@ -171,7 +172,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
         );
     }
     if (write && spec) {
-      write(runRecord(request, spec, start, masker, now(), lease !== undefined), true);
+      write(runRecord(request, spec, start, masker, now(), request.lease !== undefined), true);
       if (lease) write({ t: 'lease', at: now(), lease }, true);
       for (const d of spec.decisions ?? [])
         write({ t: 'decision', key: d.key, ...d.decision, method: d.method, path: d.path }, true);

@@ -22,11 +22,14 @@ const LeaseSchema = z.object({
 
 /**
  * Version 3 hashes each file the run reads by its SHA-256 (hashing.ts, `fileHash`); version 2 by
- * its text. Version 4 is version 3 with a `lease` record: the run record of a run that holds a
- * fleet lease says 4 (LEASE_JOURNAL_VERSION), so an enginectl that reads 2 and 3 refuses that
- * journal with the version refusal rather than as a damaged record at the lease line; a journal
- * with no lease record stays 3, readable by those versions. All are read; a journal's hashes are
- * its first run's version's (a resume hashes its files as the journal did, and says so).
+ * its text. Version 4 is version 3 written by a run a lease holds: the run record of a run that
+ * holds a fleet lease (its `lease` record) or a run of a store (the run's own lease, which says a
+ * runner holds it: app/run-own-lease.ts) says 4 (LEASE_JOURNAL_VERSION). An enginectl that reads
+ * 2 and 3 knows neither: it would read the lease line as damaged, and go on with a stored run a
+ * live runner holds (its write in flight read as in doubt, sent again on --in-doubt retry), so it
+ * refuses such a journal by its version. A journal file of a run without a store stays 3,
+ * readable by those versions. All are read; a journal's hashes are its first run's version's (a
+ * resume hashes its files as the journal did, and says so).
  */
 export const JOURNAL_VERSION = 3;
 export const LEASE_JOURNAL_VERSION = 4;
