@@ -160,6 +160,9 @@ export const ERROR_CODES = {
   LEASE_TAKEOVER_REFUSED: usage(
     'the expired holder left calls verify cannot tell: check each on the server, then take over with --take-over --reason "...", recorded',
   ),
+  STORE_VERSION: usage(
+    'a record of the run store was written by a newer enginectl than this one (a job of the rollout ran a newer version): run every job of this store (run, --continue, --resume, the shards, decide, verify, report, lease) with that enginectl or a later one; nothing was done from that record, and it is no damage: do not remove it',
+  ),
   STORE_REFUSED: usage(
     'use a run store that honours create-only writes (If-None-Match: * on S3, a directory with O_EXCL and link); nothing was sent',
   ),

@@ -14,7 +14,7 @@ import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
 import { Masker } from '../runner/masker.ts';
-import { Manifest, readShardRecord, shardKeys } from '../shard/manifest.ts';
+import { Manifest, MANIFEST_VERSIONS, readShardRecord, shardKeys } from '../shard/manifest.ts';
 import type { LeaseRecord } from '../store/lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { teachSecrets } from './journal-setup.ts';
@@ -80,7 +80,7 @@ async function holderPipelineFile(
   const worker = /^(.+)\.shard-\d+$/.exec(name);
   // Not there (no such sharded run: a lease named like a worker's that is not one): the holder's journal.
   const manifest = worker
-    ? await readShardRecord(store, shardKeys(worker[1]!).manifest, Manifest, 'a manifest')
+    ? await readShardRecord(store, shardKeys(worker[1]!).manifest, Manifest, 'a manifest', MANIFEST_VERSIONS)
     : undefined;
   if (manifest) return manifest.file;
   const { text } = await readStoredJournal(store, runId);

@@ -52,7 +52,9 @@ async function newestLeases(store: RunStore, mayHold: (name: string) => Promise<
     try {
       return { name, record: await readLeaseRecord(store, newest.get(name)!) };
     } catch (error) {
-      if (error instanceof StoreError && error.code === 'STORE_DAMAGED' && !(await mayHold(name))) return undefined;
+      // A newer enginectl's record (STORE_VERSION) of such a lease alike: another fleet may run a newer version.
+      if (error instanceof StoreError && (error.code === 'STORE_DAMAGED' || error.code === 'STORE_VERSION'))
+        if (!(await mayHold(name))) return undefined;
       throw error;
     }
   };

@@ -8,9 +8,12 @@ import { z } from 'zod';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { parseStoreRecord } from '../store/record.ts';
 
+/** The manifest's versions this enginectl reads: one of a later version is a newer enginectl's (STORE_VERSION). */
+export const MANIFEST_VERSIONS = [1, 2] as const;
+
 export const Manifest = z.object({
   /** 2: a site's success may ride on its lane's next start in the wave's log (wave-log.ts); a worker that knows only 1 refuses the run. */
-  v: z.union([z.literal(1), z.literal(2)]),
+  v: z.literal(MANIFEST_VERSIONS),
   run: z.string(),
   name: z.string(),
   file: z.string(),
@@ -86,8 +89,18 @@ export async function writeManifest(store: RunStore, manifest: Manifest): Promis
   return store.create(shardKeys(manifest.run).manifest, Buffer.from(JSON.stringify(manifest)));
 }
 
-/** A record of a sharded run read from `key`, parsed by its schema: STORE_DAMAGED when it is not one of ours (a retry would read it the same). */
-export function parseShardRecord<T>(store: RunStore, key: string, body: Buffer, schema: z.ZodType<T>, what: string): T {
+/**
+ * A record of a sharded run read from `key`, parsed by its schema: STORE_DAMAGED when it is not one
+ * of ours (a retry would read it the same); STORE_VERSION when its `v` is above `versions`.
+ */
+export function parseShardRecord<T>(
+  store: RunStore,
+  key: string,
+  body: Buffer,
+  schema: z.ZodType<T>,
+  what: string,
+  versions: readonly number[] = [],
+): T {
   return parseStoreRecord(
     store,
     key,
@@ -95,6 +108,7 @@ export function parseShardRecord<T>(store: RunStore, key: string, body: Buffer, 
     schema,
     what,
     'nothing but enginectl writes under shards/ in a run store: put the record back, or plan the rollout again (enginectl shard)',
+    versions,
   );
 }
 
@@ -104,13 +118,14 @@ export async function readShardRecord<T>(
   key: string,
   schema: z.ZodType<T>,
   what: string,
+  versions: readonly number[] = [],
 ): Promise<T | undefined> {
   const body = await store.get(key);
-  return body ? parseShardRecord(store, key, body, schema, what) : undefined;
+  return body ? parseShardRecord(store, key, body, schema, what, versions) : undefined;
 }
 
 export async function readManifest(store: RunStore, run: string): Promise<Manifest> {
-  const manifest = await readShardRecord(store, shardKeys(run).manifest, Manifest, 'a manifest');
+  const manifest = await readShardRecord(store, shardKeys(run).manifest, Manifest, 'a manifest', MANIFEST_VERSIONS);
   if (!manifest) {
     // A store whose directory is not there (a runner without the share) is the store's failure, to retry.
     await store.there?.();

@@ -25,8 +25,11 @@ const Holder = z.object({
 });
 export type LeaseHolder = z.infer<typeof Holder>;
 
+/** The versions of a lease record this enginectl reads: one of a later version is a newer enginectl's (STORE_VERSION). */
+const LEASE_RECORD_VERSIONS = [1] as const;
+
 const LeaseRecord = z.object({
-  v: z.literal(1),
+  v: z.literal(LEASE_RECORD_VERSIONS),
   kind: z.enum(['acquire', 'renew', 'takeover', 'release']),
   holder: Holder,
   at: Instant,
@@ -100,6 +103,7 @@ export async function readLeaseRecord(store: RunStore, key: string): Promise<Lea
     LeaseRecord,
     'a lease record',
     'nothing but enginectl writes under leases/ in a run store: put the record back, or remove the lease (nothing was sent)',
+    LEASE_RECORD_VERSIONS,
   );
 }
 

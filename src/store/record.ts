@@ -16,7 +16,12 @@ export function recordJson(body: Buffer | undefined): unknown {
   }
 }
 
-/** The record at `key` parsed by `schema`; STORE_DAMAGED naming it as not `what` of enginectl, with `hint`. */
+/**
+ * The record at `key` parsed by `schema`; STORE_DAMAGED naming it as not `what` of enginectl, with
+ * `hint`. A record whose `v` is an integer above every one of `versions` (the versions the schema
+ * reads) was written by a newer enginectl (a job of the rollout on a newer version than this
+ * one): STORE_VERSION, saying so, never read as damaged (whose hints say to put it back or remove it).
+ */
 export function parseStoreRecord<T>(
   store: RunStore,
   key: string,
@@ -24,9 +29,19 @@ export function parseStoreRecord<T>(
   schema: z.ZodType<T>,
   what: string,
   hint: string,
+  versions: readonly number[] = [],
 ): T {
-  const parsed = schema.safeParse(recordJson(body));
-  if (!parsed.success)
-    throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not ${what} of enginectl`, { hint });
-  return parsed.data;
+  const json = recordJson(body);
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const v = (json as { v?: unknown } | null | undefined)?.v;
+  if (versions.length > 0 && Number.isSafeInteger(v) && (v as number) > Math.max(...versions))
+    throw new StoreError(
+      'STORE_VERSION',
+      `${store.url}: ${key} is ${what} of version ${v as number}, written by a newer enginectl than this one (which reads ${versions.length === 1 ? 'version' : 'versions'} ${versions.slice(0, -1).join(', ')}${versions.length > 1 ? ' and ' : ''}${versions.at(-1)!})`,
+      {
+        hint: 'run every job of this run store (run, --continue, --resume, the shards, decide, verify, report, lease) with that enginectl or a later one; nothing was done from this record',
+      },
+    );
+  throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not ${what} of enginectl`, { hint });
 }

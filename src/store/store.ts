@@ -41,13 +41,13 @@ export class StoreError extends EnginectlError {
   readonly exitCode: ExitCode;
 
   constructor(
-    code: 'STORE_FAILED' | 'STORE_REFUSED' | 'STORE_DAMAGED',
+    code: 'STORE_FAILED' | 'STORE_REFUSED' | 'STORE_DAMAGED' | 'STORE_VERSION',
     message: string,
     options: { hint?: string; cause?: unknown } = {},
   ) {
     super(message, options);
     this.code = code;
-    this.exitCode = code === 'STORE_REFUSED' ? ExitCode.invalidInput : ExitCode.failed;
+    this.exitCode = code === 'STORE_REFUSED' || code === 'STORE_VERSION' ? ExitCode.invalidInput : ExitCode.failed;
   }
 }
 

@@ -15,7 +15,7 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 
 /** What makes one run unreadable (its records, its name), not the store: the listing goes on past it. */
-const RUN_UNREADABLE = new Set(['BAD_JOURNAL', 'STORE_DAMAGED']);
+const RUN_UNREADABLE = new Set(['BAD_JOURNAL', 'STORE_DAMAGED', 'STORE_VERSION']);
 
 /** A run's name no store key takes (a directory named with terminal escapes): not a run of enginectl's. */
 function nameOfRun(url: string, id: string): void {
