@@ -7,7 +7,7 @@ import { refuseWhileLocked } from '../journal/lock.ts';
 import { journalReport } from '../journal/release.ts';
 import { interruptedRead, UsageError } from '../errors.ts';
 import { undecodedNameHint } from '../file-name.ts';
-import { Report } from '../report/model.ts';
+import { Report, REPORT_VERSION } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
 
@@ -73,6 +73,7 @@ export async function readReportShard(
   }
   const parsed = Report.safeParse(json);
   if (parsed.success) return { source: path, report: parsed.data };
+  refuseOtherVersion(path, json);
   const issue = parsed.error.issues[0]!;
   throw new UsageError(
     'BAD_REPORT',
@@ -81,6 +82,31 @@ export async function readReportShard(
       hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
     },
   );
+}
+
+/**
+ * A report of a later reportVersion (a job of the fleet on a newer enginectl: a format that would
+ * break this reader), or of none: refused saying so, not by the schema's first issue with it.
+ */
+function refuseOtherVersion(path: string, json: unknown): void {
+  const version =
+    json !== null && typeof json === 'object' ? (json as { reportVersion?: unknown }).reportVersion : undefined;
+  if (version === undefined)
+    throw new UsageError(
+      'BAD_REPORT',
+      `report --merge: ${path} is not a JSON report of this enginectl: it has no reportVersion`,
+      {
+        hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote',
+      },
+    );
+  if (Number.isSafeInteger(version) && (version as number) > REPORT_VERSION)
+    throw new UsageError(
+      'BAD_REPORT',
+      `report --merge: ${path} is a JSON report of version ${version as number}, written by a newer enginectl than this one (which reads version ${REPORT_VERSION})`,
+      {
+        hint: 'merge the reports with that enginectl or a later one (it reads the reports of this one too); nothing was merged',
+      },
+    );
 }
 
 /** Whether the file's first line is a journal record (a JSON object with its `t`), damaged records after it or not. */
