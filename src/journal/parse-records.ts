@@ -39,13 +39,8 @@ export function parseRecords(framed: Framed, path: string): JournalRecord[] {
     const parsed = JournalRecordSchema.safeParse(value);
     if (parsed.success) return parsed.data;
     const version = (value as { t?: unknown; v?: unknown } | null)?.v;
-    if ((value as { t?: unknown } | null)?.t === 'run' && !(READ_VERSIONS as readonly unknown[]).includes(version)) {
-      throw new UsageError(
-        'BAD_JOURNAL',
-        `${path}:${line}: a journal of version ${String(version)}; this enginectl reads versions ${READ_VERSIONS.slice(0, -1).join(', ')} and ${READ_VERSIONS.at(-1)}`,
-        { hint: 'render it with the enginectl version that wrote it' },
-      );
-    }
+    if ((value as { t?: unknown } | null)?.t === 'run' && !(READ_VERSIONS as readonly unknown[]).includes(version))
+      throw versionRefused(path, line, version);
     const issue = parsed.error.issues[0]!;
     throw new UsageError(
       'BAD_JOURNAL',
@@ -53,4 +48,29 @@ export function parseRecords(framed: Framed, path: string): JournalRecord[] {
       { hint: 'give the file written by enginectl run --journal' },
     );
   });
+}
+
+/**
+ * A run record of a version this enginectl does not read: a later one, a newer enginectl's (one job
+ * of a rollout on a newer version than the next); an earlier one; or none, or no number, which
+ * no enginectl writes.
+ */
+function versionRefused(path: string, line: number, version: unknown): UsageError {
+  if (typeof version !== 'number')
+    return new UsageError(
+      'BAD_JOURNAL',
+      `${path}:${line}: not a journal of enginectl: ${version === undefined ? 'its run record has no version' : `its run record's version is ${JSON.stringify(version)}, not a number`}`,
+      { hint: 'give the file written by enginectl run --journal' },
+    );
+  const reads = `this enginectl reads versions ${READ_VERSIONS.slice(0, -1).join(', ')} and ${READ_VERSIONS.at(-1)}`;
+  const newer = version > READ_VERSIONS.at(-1)!;
+  return new UsageError(
+    'BAD_JOURNAL',
+    `${path}:${line}: a journal of version ${version}; ${reads}${newer ? ': a newer enginectl wrote it' : ''}`,
+    {
+      hint: newer
+        ? 'read, resume or continue it with that enginectl or a later one (every job of the run on it); nothing was run'
+        : 'render it with the enginectl version that wrote it',
+    },
+  );
 }

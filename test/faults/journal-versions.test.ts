@@ -99,3 +99,41 @@ test('a journal of a version this enginectl does not read is refused at its run 
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /run\.journal\.jsonl:1: a journal of version 9; this enginectl reads versions 2, 3 and 4/);
 });
+
+test('a journal of a later version says a newer enginectl wrote it, with what to do, to report and run --resume alike; a run record with no version, or one that is no number, is said so, not "version undefined"', async (t) => {
+  const { url } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-journal-v-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, PIPELINE);
+  const journal = join(dir, 'run.journal.jsonl');
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  assert.equal((await runCli(['run', file, '--journal', journal], { env })).code, 0);
+  const original = readFileSync(journal, 'utf8');
+  rewriteRunRecord(journal, (run) => ({ ...run, v: 5 }));
+  for (const args of [
+    ['report', journal],
+    ['run', file, '--resume', journal],
+  ]) {
+    const r = await runCli(args, { env });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /run\.journal\.jsonl:1: a journal of version 5; this enginectl reads versions 2, 3 and 4: a newer enginectl wrote it/,
+    );
+    assert.match(r.stderr, /hint: read, resume or continue it with that enginectl or a later one/);
+  }
+  for (const [v, words] of [
+    [undefined, 'its run record has no version'],
+    ['3', 'its run record\'s version is "3", not a number'],
+  ] as const) {
+    writeFileSync(journal, original);
+    rewriteRunRecord(
+      journal,
+      ({ v: _v, ...run }) => (v === undefined ? run : { ...run, v: v as unknown as number }) as RunLine,
+    );
+    const r = await runCli(['report', journal]);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.ok(r.stderr.includes(`run.journal.jsonl:1: not a journal of enginectl: ${words}`), r.stderr);
+    assert.doesNotMatch(r.stderr, /version undefined|a journal of version 3;/);
+  }
+});
