@@ -79,18 +79,18 @@ export async function startDeployment(
   const { kit, context } = deps;
   const warn = (message: string) => kit.warning(masker.mask(message), { title: 'enginectl' });
   // Going on with a run of the store (parked, or resumed): the Deployment its job started is the one this job ends.
-  let notAmongNewest = false;
+  let notFound: 'cut' | 'none' | undefined;
   if (run?.resumed) {
     const found = await runDeployment(deps.github(kit.getInput('github-token')), environment, run.id).catch(
       (error: unknown) => {
         warn(
           `deployment-environment: the Deployment of run ${run.id} could not be looked up (a new one is recorded): ${(error as Error).message}`,
         );
-        return { id: undefined, cut: false };
+        return undefined;
       },
     );
-    if (found.id !== undefined) return inProgress(deps, found.id, name, environment, masker);
-    notAmongNewest = found.cut;
+    if (found?.id !== undefined) return inProgress(deps, found.id, name, environment, masker);
+    if (found) notFound = found.cut ? 'cut' : 'none';
   }
   let id: number;
   try {
@@ -107,10 +107,16 @@ export async function startDeployment(
     );
     return undefined;
   }
-  // Never silent: a Deployment an earlier job of the run left in progress stays so, and this one is another.
-  if (notAmongNewest && run)
+  // Never silent: a Deployment an earlier job of the run left in progress stays so, and this one is
+  // another. None names the run: the job that parked it (or was cut short) recorded none, or ran an
+  // earlier enginectl, whose Deployment names no run.
+  if (notFound === 'cut' && run)
     warn(
       `deployment-environment: the Deployment of run ${run.id} is not among the ${DEPLOYMENTS_SEARCHED} newest of environment ${environment}: a new one is recorded (${id}); one it had before is left as it was`,
+    );
+  if (notFound === 'none' && run)
+    warn(
+      `deployment-environment: no Deployment of environment ${environment} names run ${run.id} (the job that began it recorded none, or ran an earlier enginectl, whose Deployments name no run): a new one is recorded (${id}); one an earlier job of the run left in progress stays so`,
     );
   return inProgress(deps, id, name, environment, masker);
 }

@@ -94,3 +94,38 @@ test('the job that goes on with a parked run ends the Deployment the parked job 
   );
   assert.ok(done.log.includes('deployment 100 to production: success'), done.log.join('\n'));
 });
+
+test('the job that goes on with a run parked by an earlier enginectl, whose Deployment names no run, says it found none of the run: a new one is recorded, the one left in_progress is not ended silently', async (t) => {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`);
+  const github = await startDeploymentsGitHub(t);
+  const job = (inputs: Record<string, string>) =>
+    runActionInProcess(ROOT, {
+      files: { 'fleet.yml': readFileSync(f.file, 'utf8') },
+      inputs: { pipeline: 'fleet.yml', store: f.storeUrl, 'deployment-environment': 'production', ...inputs },
+      env: f.env,
+      clock: f.clock,
+      githubApi: github.url,
+    });
+  const first = await job({});
+  assert.equal(first.outputs.outcome, 'parked');
+  // The parked job's action was of an enginectl that named no run in its Deployment's payload.
+  github.deployments[0]!.payload = null;
+  await f.clock.sleep(12 * HOUR, new AbortController().signal);
+  const done = await job({ continue: first.outputs['run-id']! });
+  assert.equal(done.outputs.outcome, 'success', done.failed.join('\n'));
+  assert.deepEqual(
+    github.deployments.map((d) => [d.id, d.states]),
+    [
+      [100, ['in_progress', 'in_progress']],
+      [101, ['in_progress', 'success']],
+    ],
+  );
+  const warned = done.warnings.map((w) => w.message).join('\n');
+  assert.match(
+    warned,
+    new RegExp(
+      `deployment-environment: no Deployment of environment production names run ${first.outputs['run-id']} \\(the job that began it recorded none, or ran an earlier enginectl, whose Deployments name no run\\): a new one is recorded \\(101\\); one an earlier job of the run left in progress stays so`,
+    ),
+    warned,
+  );
+});
