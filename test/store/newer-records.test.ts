@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 
 async function fleet(t: Parameters<typeof startEmulator>[0]) {
   const { url } = await startEmulator(t);
@@ -116,4 +117,50 @@ steps:
   );
   assert.doesNotMatch(said, /plan the rollout again|STORE_DAMAGED/, said);
   assert.equal(readdirSync(join(store, 'shards', run)).includes('waves'), false, 'no wave started');
+});
+
+test("decide and verify --store: a newer enginectl's lease record of a lease that cannot hold the run (another fleet's) is passed over, as a damaged one is; one of the run's own lease refuses (STORE_VERSION), nothing recorded", async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001], rest]\n  max-failures: 0\n  on-failure: decide`,
+    'lease: { name: fleet, ttl: 10m }',
+  );
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    reset: 'after',
+    times: 1,
+    site: 'site-002',
+  });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const store = f.storeUrl.slice('file://'.length);
+  const newer = (name: string) => {
+    mkdirSync(join(store, 'leases', name), { recursive: true });
+    const at = Date.now();
+    writeFileSync(
+      join(store, 'leases', name, '00000099'),
+      JSON.stringify({
+        v: 2,
+        kind: 'acquire',
+        holder: { runId: 'newer', actor: 'ci', host: 'h' },
+        at,
+        expiresAt: at + 600_000,
+      }),
+    );
+  };
+  newer('other-fleet');
+  const listed = await f.decide(id);
+  assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+  const verified = await f.cli(['verify', '--store', f.storeUrl, '--run', id]);
+  assert.doesNotMatch(verified.stdout + verified.stderr, /STORE_VERSION|STORE_DAMAGED/);
+  assert.match(verified.stdout, /^1 in doubt: /m);
+  newer(`run.${id}`);
+  const refused = await f.decide(id, '--skip', 'site-002', '--reason', 'x');
+  assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /is a lease record of version 2, written by a newer enginectl/);
+  assert.match(refused.stderr, /code: STORE_VERSION/);
+  assert.equal(f.records(id).filter((r) => r.t === 'decide').length, 0, 'nothing recorded');
 });
