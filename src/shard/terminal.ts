@@ -21,5 +21,23 @@ export type Terminal = z.infer<typeof Terminal>;
 export const writeTerminal = (store: RunStore, run: string, t: Terminal) =>
   store.create(shardKeys(run).site(t.site), Buffer.from(JSON.stringify(t)));
 
-export const readTerminal = (store: RunStore, run: string, site: string): Promise<Terminal | undefined> =>
-  readShardRecord(store, shardKeys(run).site(site), Terminal, "a site's record");
+/**
+ * A site's key as an enginectl before 4345893 wrote it: each UTF-16 unit outside [A-Za-z0-9._-] as
+ * =XX of its value (zürich: s-z=fcrich; 中 and Ӣd shared one), unbounded.
+ */
+const earlierSiteKey = (site: string) =>
+  `s-${site.replace(/[^A-Za-z0-9._-]/g, (c) => `=${c.codePointAt(0)!.toString(16).padStart(2, '0')}`)}`;
+
+/**
+ * A site's terminal record: at its key, or, when none is there, at the key an earlier enginectl
+ * gave it (one job of the rollout on it) when the record there names this site.
+ */
+export async function readTerminal(store: RunStore, run: string, site: string): Promise<Terminal | undefined> {
+  const found = await readShardRecord(store, shardKeys(run).site(site), Terminal, "a site's record");
+  const key = earlierSiteKey(site);
+  const earlier = `${shardKeys(run).sites}${key}`;
+  // Past a file name's 255 bytes no directory store held one (on S3, such a record is left unread).
+  if (found || earlier === shardKeys(run).site(site) || key.length > 255) return found;
+  const then = await readShardRecord(store, earlier, Terminal, "a site's record");
+  return then?.site === site ? then : undefined;
+}
