@@ -14,11 +14,17 @@ export function checkSamePipeline(shards: readonly Source[], options: { force?: 
   const first = shards[0]!;
   for (const shard of shards.slice(1)) {
     if (shard.report.pipeline.sha256 !== first.report.pipeline.sha256) {
+      // Two versions may hash the same files otherwise (an earlier one hashed a job's files with only
+      // its own selection's literal credentials masked): said as the cause it may be.
+      const [a, b] = [first.report.tool.version, shard.report.tool.version];
+      const versions = a === b ? '' : `, or the same hashed otherwise: the reports are of enginectl ${b} and ${a}`;
       throw new UsageError(
         'MERGE_MISMATCH',
-        `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other --var values)`,
+        `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other --var values${versions})`,
         {
-          hint: 'merge the reports of one release, run with the same files and --var values; --force merges them anyway',
+          hint: versions
+            ? 'run every job of one release on one enginectl version, with the same files and --var values; --force merges them anyway'
+            : 'merge the reports of one release, run with the same files and --var values; --force merges them anyway',
         },
       );
     }

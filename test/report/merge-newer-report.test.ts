@@ -38,3 +38,35 @@ test("report --merge of a JSON report of a newer reportVersion refuses it as a n
   assert.equal(n.code, 2, n.stdout + n.stderr);
   assert.match(n.stderr, /none\.json is not a JSON report of this enginectl: it has no reportVersion/);
 });
+
+test('report --merge of reports of another pipeline hash written by two enginectl versions says the versions differ, as the cause it may be', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-versions-'));
+  const json = join(dir, 'job.json');
+  const ran = await runCli(['run', 'pipelines/demo.yml', '--emulator', '--report-json', json]);
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as {
+    tool: { name: string; version: string };
+    pipeline: { sha256: string };
+    steps: unknown[];
+  };
+  // The same job's report as an earlier enginectl wrote it: its version, and the files hashed otherwise.
+  const earlier = join(dir, 'earlier.json');
+  writeFileSync(
+    earlier,
+    JSON.stringify({
+      ...report,
+      tool: { ...report.tool, version: '0.0.9' },
+      pipeline: { ...report.pipeline, sha256: `sha256:${'0'.repeat(64)}` },
+    }),
+  );
+  const r = await runCli(['report', '--merge', earlier, json]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /code: MERGE_MISMATCH/);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `job\\.json is a report of another pipeline than .*earlier\\.json \\(.*: other files or other --var values, or the same hashed otherwise: the reports are of enginectl ${report.tool.version.replaceAll('.', '\\.')} and 0\\.0\\.9\\)`,
+    ),
+  );
+  assert.match(r.stderr, /hint: run every job of one release on one enginectl version/);
+});
