@@ -68,10 +68,10 @@ async function newestLeases(store: RunStore, mayHold: (name: string) => Promise<
 
 /**
  * Whether lease `name` may hold run `runId`: its own lease (run.ID), the fleet lease(s) its
- * journal's last run names in its `lease` record (journal version 4; "a, b" for a run over
- * several), or the worker of a sharded run whose wave log names `runId` as the run of the site that
- * worker owns (RUN.shard-I: ownerOf, as siteHolding reads it). A journal whose last
- * run has no lease record (version 3) may be an enginectl's that recorded no lease, and held a
+ * journal's last run names in its `lease` record ("a, b" for a run over several), or the worker of
+ * a sharded run whose wave log names `runId` as the run of the site that worker owns (RUN.shard-I:
+ * ownerOf, as siteHolding reads it). A journal whose last run has no lease record (a run of
+ * version 4 without a fleet lease, or of version 3) may be an enginectl's that recorded no lease, and held a
  * fleet lease of any name: every lease may hold it then. So may any when the record names a lease
  * in words that are not a lease's name (masked). All leases are still read, whatever their names:
  * a continue that took a lease its journal does not name yet (the pipeline's lease renamed since)
