@@ -3,6 +3,7 @@
 // other --var values or another inventory is another run). `enginectl shard` writes it as the
 // run's manifest; each worker reads it back.
 import { UsageError } from '../errors.ts';
+import { StoreError } from '../store/store.ts';
 import type { ReportStep } from '../report/model.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inRollout, matrixValues } from '../pipeline/selection.ts';
@@ -104,6 +105,16 @@ export function makeManifest(
 export function checkFleet(manifest: Manifest, fleet: Fleet, pipeline: Pipeline): void {
   const planned = makeManifest(pipeline, fleet, manifest);
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  // Hashed otherwise (another algorithm): another enginectl version wrote it, not another pipeline.
+  const [theirs, ours] = [manifest.sha256, fleet.sha256].map((h) => h.slice(0, Math.max(0, h.indexOf(':'))));
+  if (theirs !== ours)
+    throw new StoreError(
+      'STORE_VERSION',
+      `run ${manifest.run}'s manifest hashes the pipeline's files with ${theirs || 'no named algorithm'}, this enginectl with ${ours}: another enginectl version wrote it`,
+      {
+        hint: 'run every worker of the run with the enginectl that ran enginectl shard (or plan the rollout again with this one); nothing was sent',
+      },
+    );
   const differs =
     manifest.sha256 !== fleet.sha256
       ? 'its files or --var values differ'

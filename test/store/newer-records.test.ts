@@ -164,3 +164,43 @@ test("decide and verify --store: a newer enginectl's lease record of a lease tha
   assert.match(refused.stderr, /code: STORE_VERSION/);
   assert.equal(f.records(id).filter((r) => r.t === 'decide').length, 0, 'nothing recorded');
 });
+
+test("a sharded run's manifest whose pipeline hash is of another algorithm (another enginectl's): its worker says so (STORE_VERSION, exit 2), not that the pipeline differs", async (t) => {
+  const { dir, store, storeUrl, env } = await fleet(t);
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Sharded release
+vars:
+  sites: [a, b]
+rollout:
+  over: site
+  waves: [rest]
+steps:
+  - id: clear
+    name: "Clear at \${{ matrix.site }}"
+    uses: transaction-log/clear
+    matrix: { site: "\${{ vars.sites }}" }
+`,
+  );
+  const planned = await runCli(['shard', file, '--store', storeUrl, '--shards', '1'], { env });
+  assert.equal(planned.code, 0, planned.stdout + planned.stderr);
+  const run = /^run (\S+) in /m.exec(planned.stderr)![1]!;
+  const path = join(store, 'shards', run, 'manifest');
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  writeFileSync(path, JSON.stringify({ ...manifest, sha256: `sha512:${'ab'.repeat(64)}` }));
+  const worker = await runCli(['run', file, '--store', storeUrl, '--run', run, '--shard', '1/1'], { env });
+  const said = worker.stdout + worker.stderr;
+  assert.equal(worker.code, 2, said);
+  assert.match(said, /code: STORE_VERSION/, said);
+  assert.match(
+    said,
+    new RegExp(
+      `run ${run}'s manifest hashes the pipeline's files with sha512, this enginectl with sha256: another enginectl version wrote it`,
+    ),
+    said,
+  );
+  assert.doesNotMatch(said, /sharded from another pipeline/, said);
+  assert.equal(readdirSync(join(store, 'shards', run)).includes('waves'), false, 'no wave started');
+});
