@@ -20,14 +20,11 @@ import { UsageError } from '../errors.ts';
 import { LeaseError } from '../store/lease.ts';
 import { takeLease, type LeaseRequest, type TakenLease } from './lease-setup.ts';
 import { readStoredRunAgain, type StoredRun } from './stored-run.ts';
-import { ownLeaseName, refuseWhileHeld } from './stored-run-held.ts';
-import { readJournal, type JournalState } from '../journal/read.ts';
-import { LEASE_JOURNAL_VERSION } from '../journal/records.ts';
-import { formatDuration } from '../duration.ts';
-import { journalKey } from '../journal/seal.ts';
+import { OWN_LEASE_TTL_MS, ownLeaseName, refuseEarlierRunner, refuseWhileHeld } from './stored-run-held.ts';
 
-/** How long the own lease of a runner that stopped without releasing it keeps decide refused, when the runner holds no fleet lease (with one, the fleet lease's ttl: both say the same runner is alive). */
-export const OWN_LEASE_TTL_MS = 2 * 60_000;
+export { OWN_LEASE_TTL_MS };
+import { readJournal } from '../journal/read.ts';
+import { journalKey } from '../journal/seal.ts';
 
 export interface OwnLease {
   lease: { check(): Promise<void>; stillHeld(): Promise<void> };
@@ -129,27 +126,5 @@ async function refuseWhileSiteHeld(stored: StoredRun, request: OwnLeaseRequest):
     true,
   );
   if (said.warning) request.say(said.warning);
-  refuseEarlierRunner(stored, state, now);
-}
-
-/**
- * A run whose last runner was an earlier enginectl, which held no lease a live runner keeps (its
- * run record of version 2 or 3: a first run took none, a continue took a live one's over), and
- * which did not end: whether it is alive cannot be read from the store. Its last record stands for
- * its hold for as long as a run's own lease would (OWN_LEASE_TTL_MS on this runner's clock):
- * refused until then (JOURNAL_LOCKED), for a call it has in flight is not in doubt.
- */
-function refuseEarlierRunner(stored: StoredRun, state: JournalState, now: number): void {
-  const last = state.runs.at(-1)!;
-  const ago = now - state.lastAt;
-  // It ended: its finish record, or a park of its own (a park after its run record; one before it is the park it went on from).
-  const ended = state.finished || (state.parked !== undefined && state.parked.at >= last.at);
-  if (last.v >= LEASE_JOURNAL_VERSION || ended || ago >= OWN_LEASE_TTL_MS) return;
-  throw new UsageError(
-    'JOURNAL_LOCKED',
-    `${stored.store.url} run ${stored.runId}: its last runner, an earlier enginectl (journal version ${last.v}) that holds no lease a live runner keeps, wrote its last record ${formatDuration(Math.max(0, ago))} ago and did not end: it may still be running, and a call it has in flight is not in doubt`,
-    {
-      hint: `resume it once that runner's job has ended, or after ${new Date(state.lastAt + OWN_LEASE_TTL_MS).toISOString()} (2 minutes after its last record, as a run's own lease lapses); nothing was verified or sent`,
-    },
-  );
+  refuseEarlierRunner(stored.store, stored.runId, state, now, 'resume it', 'Nothing was verified or sent');
 }

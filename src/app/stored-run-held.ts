@@ -12,6 +12,8 @@
 // run (park: { keep-lease: true }) has no runner behind it: that run exited.
 import { UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
+import { LEASE_JOURNAL_VERSION } from '../journal/records.ts';
+import { formatDuration } from '../duration.ts';
 import { readManifest, workerLease, type Manifest } from '../shard/manifest.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import { holderText, readLeaseRecord, type LeaseRecord } from '../store/lease.ts';
@@ -30,6 +32,9 @@ interface Holding {
   /** What to read while it runs (enginectl lease status, report --merge). */
   watch: string;
 }
+
+/** How long the own lease of a runner that stopped without releasing it keeps decide refused, when the runner holds no fleet lease (with one, the fleet lease's ttl: both say the same runner is alive). */
+export const OWN_LEASE_TTL_MS = 2 * 60_000;
 
 /** The name of a run's own lease, which every runner of a stored run holds (app/run-own-lease.ts). */
 export const ownLeaseName = (runId: string) => `run.${runId}`;
@@ -207,6 +212,35 @@ export async function refuseWhileHeld(
     `${name} is in use by ${who}, whose lease ${lease.name} is renewed until ${iso(lease.record.expiresAt)}: the run that writes it is still running, and a call it has in flight is not in doubt`,
     {
       hint: `${command} once that run has ended (${holding.watch}). If its runner is gone, its lease lapses at ${iso(lease.record.expiresAt)} unless renewed; ${command} again then. ${nothing}`,
+    },
+  );
+}
+
+/**
+ * A run whose last runner was an earlier enginectl, which held no lease a live runner keeps (its
+ * run record of version 2 or 3: a first run took none, a continue took a live one's over), and
+ * which did not end: whether it is alive cannot be read from the store. Its last record stands for
+ * its hold for as long as a run's own lease would (OWN_LEASE_TTL_MS on this machine's clock):
+ * refused until then (JOURNAL_LOCKED), for a call it has in flight is not in doubt.
+ */
+export function refuseEarlierRunner(
+  store: RunStore,
+  runId: string,
+  state: JournalState,
+  now: number,
+  command: string,
+  nothing: string,
+): void {
+  const last = state.runs.at(-1)!;
+  const ago = now - state.lastAt;
+  // It ended: its finish record, or a park of its own (a park after its run record; one before it is the park it went on from).
+  const ended = state.finished || (state.parked !== undefined && state.parked.at >= last.at);
+  if (last.v >= LEASE_JOURNAL_VERSION || ended || ago >= OWN_LEASE_TTL_MS) return;
+  throw new UsageError(
+    'JOURNAL_LOCKED',
+    `${store.url} run ${runId}: its last runner, an earlier enginectl (journal version ${last.v}) that holds no lease a live runner keeps, wrote its last record ${formatDuration(Math.max(0, ago))} ago and did not end: it may still be running, and a call it has in flight is not in doubt`,
+    {
+      hint: `${command} once that runner's job has ended, or after ${iso(state.lastAt + OWN_LEASE_TTL_MS)} (2 minutes after its last record, as a run's own lease lapses); ${nothing.charAt(0).toLowerCase()}${nothing.slice(1)}`,
     },
   );
 }

@@ -16,6 +16,7 @@ import { simulatedClock } from '../../src/app/clock.ts';
 import { encodeLine } from '../../src/journal/frame.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 
 const PIPELINE = `version: 1
 name: Release by an earlier runner
@@ -90,4 +91,45 @@ test('a stored run an earlier enginectl (journal version 3) was writing moments 
   const later = await runCli(['run', file, '--resume', gone, '--in-doubt', 'retry'], { env });
   assert.equal(later.code, 0, later.stdout + later.stderr);
   assert.equal(sent(), 3);
+});
+
+test('decide of a parked run whose continue an earlier enginectl (journal version 3) runs, its last record moments old, is refused (JOURNAL_LOCKED): nothing recorded into the journal it writes', async (t) => {
+  const f = await parkFleet(t, 3, `  over: site\n  waves: [[site-001], rest]\n  max-failures: 0\n  on-failure: decide`);
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 400, times: 1, site: 'site-002' });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  // As an earlier enginectl leaves it: the run records of version 3, no run lease in the store, and
+  // its continue under way (its run record and site-002's start, its write on its way).
+  const segments = join(f.storeUrl.slice('file://'.length), 'runs', id, 'journal');
+  const names = readdirSync(segments).sort();
+  let run: Record<string, unknown> | undefined;
+  for (const name of names) {
+    const path = join(segments, name);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(
+      path,
+      lines
+        .map((line) => {
+          const { crc: _crc, ...record } = JSON.parse(line) as Record<string, unknown>;
+          if (record.t !== 'run') return `${line}\n`;
+          run = { ...record, v: 3 };
+          return encodeLine(run);
+        })
+        .join(''),
+    );
+  }
+  rmSync(join(f.storeUrl.slice('file://'.length), 'leases', `run.${id}`), { recursive: true, force: true });
+  const at = f.clock.now();
+  const key = 'id:update {"site":"site-002"}';
+  writeFileSync(
+    join(segments, String(Number(names.at(-1)) + 1).padStart(8, '0')),
+    encodeLine({ ...run!, resume: true, at }) + encodeLine({ t: 'start', key, at, name: 'Update site-002' }),
+  );
+  const decided = await f.decide(id, '--retry', 'site-002', '--reason', 'it failed');
+  assert.equal(decided.code, 2, decided.stdout + decided.stderr);
+  assert.match(decided.stderr, /code: JOURNAL_LOCKED/);
+  assert.match(decided.stderr, /its last runner, an earlier enginectl \(journal version 3\)/);
+  assert.match(decided.stderr, /hint: decide once that runner's job has ended, .*; nothing was recorded/);
+  assert.equal(f.records(id).filter((r) => r.t === 'decide').length, 0, 'nothing recorded');
 });
