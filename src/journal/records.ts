@@ -25,8 +25,8 @@ const LeaseSchema = z.object({
  * its text. Version 4 is version 3 written by a run a lease holds: the run record of a run that
  * holds a fleet lease (its `lease` record) or a run of a store (the run's own lease, which says a
  * runner holds it: app/run-own-lease.ts) says 4 (LEASE_JOURNAL_VERSION). An enginectl that reads
- * 2 and 3 knows no lease record, and takes a live runner's own lease over (as an earlier runner's
- * of the same run) or, on a first run or a resume, holds none: it would read the lease line as
+ * 2 and 3 knows no lease record, and holds no run lease, or (a continue of 12-04 16:24 to 16:59)
+ * takes a live runner's over as an earlier runner's of the same run: it would read the lease line as
  * damaged, and go on with a stored run a live runner holds (its write in flight read as in doubt,
  * sent again on --in-doubt retry), so it refuses such a journal by its version. A journal file of a run without a store stays 3,
  * readable by those versions. All are read; a journal's hashes are its first run's version's (a

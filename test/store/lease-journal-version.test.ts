@@ -2,7 +2,7 @@
 // and the `lease` record): an enginectl that reads versions 2 and 3 refuses it at its run record
 // with the version refusal ("a journal of version 4"), not as a damaged record at the lease line.
 // So is the journal of every run of a store: its runner holds the run's own lease, which an
-// enginectl that reads versions 2 and 3 takes over from a live runner, so it would go on with a run a live runner
+// enginectl that reads versions 2 and 3 holds not, or takes over from a live runner, so it would go on with a run a live runner
 // holds (its write in flight read as in doubt, and sent again on --in-doubt retry). A journal file
 // of a run without a store (--journal F, held by its lock file) stays version 3, readable by
 // those versions; this enginectl reads both (report rebuilt from the store, and from the file).
