@@ -84,6 +84,11 @@ test('a stored run an earlier enginectl (journal version 3) was writing moments 
   );
   assert.match(early.stderr, /hint: .*once that runner's job has ended, or after 20\d\d-\d\d-\d\dT[0-9:.]+Z/);
   assert.equal(sent(), 1, 'nothing sent again while the earlier runner may be alive');
+  // verify reads its write in flight no more than a resume does.
+  const verified = await runCli(['verify', '--run', live], { env });
+  assert.equal(verified.code, 2, verified.stdout + verified.stderr);
+  assert.match(verified.stderr, /code: JOURNAL_LOCKED/);
+  assert.match(verified.stderr, /hint: verify once that runner's job has ended, .*; nothing was verified/);
 
   // Its last record 3 minutes old: its hold would have lapsed; the operator's retry goes on.
   const gone = await earlierRun(3 * 60_000);
