@@ -12,7 +12,7 @@ import type { CliIO } from './io.ts';
 import { neutraliseLines } from '../text/neutralise.ts';
 import { resolve } from 'node:path';
 import { refuseWhileLocked } from '../journal/lock.ts';
-import { refuseWhileHeld } from '../app/stored-run-held.ts';
+import { refuseEarlierRunner, refuseWhileHeld } from '../app/stored-run-held.ts';
 import { realClock } from '../app/clock.ts';
 
 export async function readJournalFile(
@@ -96,7 +96,9 @@ export async function readEndedJournal(
   };
   if (values.run === undefined && positionals.length === 1)
     warn(refuseWhileLocked(resolve(io.cwd, positionals[0]!), `enginectl ${command}`));
-  return readNamedJournal(command, positionals, values, io, async (store, id, read) =>
-    warn(await refuseWhileHeld(store, id, read, command, (io.clock ?? realClock()).now(), 'Nothing was reported')),
-  );
+  return readNamedJournal(command, positionals, values, io, async (store, id, read) => {
+    const now = (io.clock ?? realClock()).now();
+    warn(await refuseWhileHeld(store, id, read, command, now, 'Nothing was reported'));
+    refuseEarlierRunner(store, id, read, now, command, 'Nothing was reported');
+  });
 }

@@ -84,7 +84,10 @@ test('a stored run an earlier enginectl (journal version 3) was writing moments 
   );
   assert.match(early.stderr, /hint: .*once that runner's job has ended, or after 20\d\d-\d\d-\d\dT[0-9:.]+Z/);
   assert.equal(sent(), 1, 'nothing sent again while the earlier runner may be alive');
-  // verify reads its write in flight no more than a resume does.
+  // report and verify read its write in flight no more than a resume does.
+  const reported = await runCli(['report', '--run', live], { env });
+  assert.equal(reported.code, 2, reported.stdout + reported.stderr);
+  assert.match(reported.stderr, /code: JOURNAL_LOCKED/);
   const verified = await runCli(['verify', '--run', live], { env });
   assert.equal(verified.code, 2, verified.stdout + verified.stderr);
   assert.match(verified.stderr, /code: JOURNAL_LOCKED/);
