@@ -8,6 +8,8 @@ import type { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import { EnginectlError, interruptedRead, UsageError } from '../errors.ts';
 import { clientFactory } from './clients.ts';
+import { instanceSet } from '../runner/instance-set.ts';
+import { EVERY_INSTANCE } from '../pipeline/selection.ts';
 
 export interface VerifySetup {
   pipeline: Pipeline;
@@ -40,7 +42,12 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
       setup.now,
       setup.signal,
       (text) => setup.masker.mask(text),
-      (step) => setup.pipeline.steps[step]?.longestMs,
+      // The step as the pipeline reads now, by the instance's identity: a step inserted, removed or moved
+      // since the run would otherwise lend its own bound (its place holds another step now).
+      (instance) => {
+        const at = instanceSet(setup.pipeline, EVERY_INSTANCE).keys.get(instance.key)?.step;
+        return at === undefined ? undefined : setup.pipeline.steps[at]?.longestMs;
+      },
     );
   } catch (error) {
     // A read a signal cut (API_ABORTED) is the interruption it is: nothing was written, nothing decided.

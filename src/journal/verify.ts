@@ -90,7 +90,8 @@ export async function verifyInDoubt(
   now: () => number,
   signal: AbortSignal,
   mask: (text: string) => string,
-  longestOf: (step: number) => number | undefined = () => undefined,
+  /** The `longest:` of the instance's step in the pipeline read now: found by its identity (its key), never by its place. */
+  longestOf: (instance: InDoubtInstance) => number | undefined = () => undefined,
 ): Promise<Verified[]> {
   const out: Verified[] = [];
   for (const instance of inDoubtInstances(state)) {
@@ -134,7 +135,7 @@ export async function verifyInDoubt(
           await verifier.check(clientFor(instance.server), recorded, record.snapshot?.value, at, signal),
           recorded,
           at,
-          longestOf(instance.step),
+          longestOf(instance),
         );
         if (record.snapshot?.error && verdict.verdict === 'cannot-tell')
           verdict = {

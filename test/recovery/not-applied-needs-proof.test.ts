@@ -145,3 +145,32 @@ test("verify counts from the latest the call can have left (its record's time an
   const past = await runCli(['verify', killedAfterSend(s.journal, 'id:update', 95_000)], { env: s.env });
   assert.match(past.stdout, /^not-applied +"Update an entity" /m);
 });
+
+test("verify reads the step's own longest:, found by its identity, not by its place: a step inserted before it since the run lends it no bound", async (t) => {
+  const s = await setup(t, SYSTEM);
+  s.emulator.state = structuredClone(s.before);
+  const killed = killedAfterSend(s.journal, 'id:system', 3 * 60_000);
+  // A step with a bound of its own now stands where the update stood; the update, unchanged, has none.
+  writeFileSync(
+    s.file,
+    HEAD +
+      `  - id: contact
+    uses: classes/update
+    longest: 1m
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+` +
+      SYSTEM,
+  );
+  const verified = await runCli(['verify', killed], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*declare longest: on the step/m);
+  const updates = () =>
+    s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system')).length;
+  const sent = updates();
+  const retried = await runCli(['run', s.file, '--resume', killed, '--force', '--in-doubt', 'verify-and-retry'], {
+    env: s.env,
+  });
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.match(retried.stderr, /cannot-tell/);
+  assert.equal(updates(), sent, 'a second update is not sent while the first may run');
+});
