@@ -942,3 +942,38 @@ test("a run killed during a step's second attempt: report of its journal says tw
   assert.equal(vfs.error?.code, 'IN_DOUBT');
   assert.equal(vfs.attempts, 2);
 });
+
+test("a write the server did not answer within the server's timeout is in doubt: no status line is no proof it never left, and resume does not send it again unasked", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Timed out
+servers:
+  main: { url: "\${{ env.ENGINE_URL }}", username: admin, password: admin, timeout: 2s }
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`,
+  );
+  const env = { ENGINE_URL: url, PROD_TOKEN: 'prod-token' };
+  const journal = join(dir, 'run.journal.jsonl');
+  // The server reads the request and never answers: the client's timeout ends the call.
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', hang: true, times: 1 });
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', `${journal}.json`], { env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const vfs = stepOf(`${journal}.json`, 'vfs');
+  assert.equal(vfs.error?.code, 'API_TIMEOUT', JSON.stringify(vfs.error));
+  assert.equal(vfs.inDoubt?.path, '/api/devops/v1/update/vfs', 'it left: the server may have applied it');
+  await runCli(['report', journal, '--report-json', `${journal}.report.json`]);
+  assert.equal(stepOf(`${journal}.report.json`, 'vfs').inDoubt?.path, '/api/devops/v1/update/vfs');
+  const resumed = await runCli(['run', file, '--resume', journal], { env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /in doubt/);
+  assert.equal(emulator.count('POST', '/api/devops/v1/update/vfs'), 1, 'not sent again unasked');
+});
