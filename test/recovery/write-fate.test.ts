@@ -977,3 +977,26 @@ steps:
   assert.match(resumed.stderr, /in doubt/);
   assert.equal(emulator.count('POST', '/api/devops/v1/update/vfs'), 1, 'not sent again unasked');
 });
+
+test("a run killed after the journal holds the step's reading of an update answered 200 with success: false (refused), before its end: report reads it refused, not in doubt, and resume sends it again unasked", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`,
+  );
+  const run = await runCli(['run', s.file, '--journal', s.journal], { env: { ...s.env, PROD_TOKEN: 'wrong-token' } });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  // The journal a kill right after the step's reading was recorded leaves: no end of the step.
+  const lines = readFileSync(s.journal, 'utf8').split('\n');
+  const reading = lines.findIndex((l) => l.includes('"t":"answer"') && l.includes('"refused":true'));
+  assert.ok(reading > 0, 'the journal holds the reading');
+  const killed = `${s.journal}.killed.jsonl`;
+  writeFileSync(killed, lines.slice(0, reading + 1).join('\n') + '\n');
+  await runCli(['report', killed, '--report-json', `${killed}.json`]);
+  assert.equal(stepOf(`${killed}.json`, 'vfs').inDoubt, null, 'the server refused it: nothing to decide');
+  const resumed = await runCli(['run', s.file, '--resume', killed], { env: s.env });
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(s.applied('/update/vfs'), 2, 'sent again: the refused update and the one applied now');
+});
