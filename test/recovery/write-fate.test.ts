@@ -4,6 +4,8 @@
 // of what was applied: a write the server applied is never sent again without the operator's word.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -1000,3 +1002,52 @@ test("a run killed after the journal holds the step's reading of an update answe
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.equal(s.applied('/update/vfs'), 2, 'sent again: the refused update and the one applied now');
 });
+
+/** A proxy that refuses every tunnel (CONNECT) with 407: nothing goes past it. */
+async function refusingProxy(t: TestContext): Promise<string> {
+  const proxy = createServer();
+  proxy.on('connect', (_req, socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n'));
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    proxy.closeAllConnections();
+    proxy.close();
+  });
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+const NEVER_LEFT: { name: string; code: string; env: (t: TestContext) => Promise<Record<string, string>> }[] = [
+  {
+    name: 'its host name could not be resolved',
+    code: 'API_DNS_FAILURE',
+    env: async () => ({ ENGINE_URL: 'https://enginectl-fate.invalid' }),
+  },
+  {
+    name: 'the proxy refused the tunnel (407)',
+    code: 'API_PROXY',
+    env: async (t) => ({ ENGINE_URL: 'https://erp.example.com', HTTPS_PROXY: await refusingProxy(t) }),
+  },
+];
+
+for (const c of NEVER_LEFT) {
+  test(`a write that never left (${c.name}) is not in doubt: report says so, and resume sends it unasked`, async (t) => {
+    const s = await setup(
+      t,
+      `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`,
+    );
+    const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+      env: { ...s.env, ...(await c.env(t)) },
+    });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const vfs = stepOf(`${s.journal}.json`, 'vfs');
+    assert.equal(vfs.error?.code, c.code, JSON.stringify(vfs.error));
+    assert.equal(vfs.inDoubt, null, 'nothing reached the server');
+    await runCli(['report', s.journal, '--report-json', `${s.journal}.report.json`]);
+    assert.equal(stepOf(`${s.journal}.report.json`, 'vfs').inDoubt, null, 'the journal reads the same');
+    const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.equal(s.applied('/update/vfs'), 1);
+  });
+}
