@@ -1051,3 +1051,31 @@ for (const c of NEVER_LEFT) {
     assert.equal(s.applied('/update/vfs'), 1);
   });
 }
+
+// JSON the API never answers with these: a redirect, or a 5xx of another write than a replication sync.
+const NOT_A_REFUSAL = [
+  { status: 307, body: '{"message":"moved to the primary"}' },
+  { status: 500, body: '[{"error":"internal"}]' },
+];
+
+for (const answer of NOT_A_REFUSAL) {
+  test(`a write answered ${answer.status} with JSON is no refusal the API documents: in doubt, and resume does not send it again`, async (t) => {
+    const s = await setup(
+      t,
+      `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`,
+    );
+    s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', ...answer, times: 1 });
+    const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+      env: s.env,
+    });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.equal(stepOf(`${s.journal}.json`, 'vfs').inDoubt?.status, answer.status);
+    const resumed = await runCli(['run', s.file, '--resume', s.journal], { env: s.env });
+    assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stderr, /in doubt/);
+    assert.equal(s.emulator.count('POST', '/api/devops/v1/update/vfs'), 1);
+  });
+}
