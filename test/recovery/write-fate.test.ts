@@ -1079,3 +1079,31 @@ for (const answer of NOT_A_REFUSAL) {
     assert.equal(s.emulator.count('POST', '/api/devops/v1/update/vfs'), 1);
   });
 }
+
+test('a write whose answer was cut after its status line is in doubt with that status, live and read back from its journal', async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', truncate: true, times: 1 });
+  const run = await runCli(['run', s.file, '--journal', s.journal, '--report-json', `${s.journal}.json`], {
+    env: s.env,
+  });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const live = stepOf(`${s.journal}.json`, 'vfs');
+  assert.equal(live.error?.code, 'API_CONNECTION_RESET', JSON.stringify(live.error));
+  assert.deepEqual(live.inDoubt, { method: 'POST', path: '/api/devops/v1/update/vfs', status: 200 });
+  await runCli(['report', s.journal, '--report-json', `${s.journal}.report.json`]);
+  assert.deepEqual(stepOf(`${s.journal}.report.json`, 'vfs').inDoubt, live.inDoubt, 'the journal reads the same');
+  // Killed before its end: the journal's records of the call alone say the same.
+  const lines = readFileSync(s.journal, 'utf8').split('\n');
+  const end = lines.findIndex((l) => l.includes('"t":"end"'));
+  const killed = `${s.journal}.killed.jsonl`;
+  writeFileSync(killed, lines.slice(0, end).join('\n') + '\n');
+  const resumed = await runCli(['run', s.file, '--resume', killed], { env: s.env });
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /POST \/api\/devops\/v1\/update\/vfs, answered 200/);
+});
