@@ -1107,3 +1107,36 @@ test('a write whose answer was cut after its status line is in doubt with that s
   assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
   assert.match(resumed.stderr, /POST \/api\/devops\/v1\/update\/vfs, answered 200/);
 });
+
+test('a write whose send record the journal could not keep (deleted as the step read its target first) never left: no report says it is in doubt', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    head('Journal gone') +
+      `  - id: update
+    uses: classes/update
+    with: { id: 2001, class: 12, fields: { iemailaddress: new@example.com } }
+`,
+  );
+  const journal = join(dir, 'run.journal.jsonl');
+  // The step reads the entity before its write (verify's snapshot): the journal is deleted then.
+  const gateway = await gatewayInFront(
+    t,
+    url,
+    () => undefined,
+    (method, path) => {
+      if (method === 'GET' && path.endsWith('/entities/2001') && existsSync(journal)) unlinkSync(journal);
+    },
+  );
+  const env = { ENGINE_URL: gateway, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', `${journal}.json`], { env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(run.stdout + run.stderr, /was deleted while the run wrote it/);
+  const writes = emulator.requests.filter((r) => r.method !== 'GET' && r.path.endsWith('/entities/2001'));
+  assert.equal(writes.length, 0, 'the write did not leave');
+  const update = stepOf(`${journal}.json`, 'update');
+  assert.equal(update.inDoubt, null, JSON.stringify(update));
+  assert.doesNotMatch(run.stdout + run.stderr, /in doubt/);
+});
