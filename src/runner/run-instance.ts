@@ -2,6 +2,7 @@
 // resolved and checked, its attempts under the step's timeout and retry, its outcome masked into
 // the StepRun the reports show, and the run's listeners told (the log, the journal).
 import { ApiError, deadline, stepDoubt, type CallObserver } from '../api/index.ts';
+import { STOPPED_BEFORE_SENDING } from '../api/fate.ts';
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -94,6 +95,8 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const snapshotted = { taken: false };
   // The pipeline's decision to send a write in doubt again: recorded once its send is (the write leaves).
   let pending: Decision | undefined;
+  // The decision it replaced, back when the write was stopped before it was handed to the connection.
+  let replaced: { decision: Decision | undefined } | undefined;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     run.attempts = attempt;
     const time = step.timeoutMs === undefined ? undefined : deadline(deps.signal, step.timeoutMs, deps.timer);
@@ -106,10 +109,15 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
         : {
             async sending(call) {
               await before.sending(call);
-              if (pending) [run.decision, pending] = [pending, undefined];
+              if (pending) [replaced, run.decision, pending] = [{ decision: run.decision }, pending, undefined];
             },
             status: (call, status) => before.status(call, status),
-            answered: (call, end) => before.answered(call, end),
+            answered: (call, end) => {
+              // Its record kept, then stopped before it left: not sent again, the decision not acted on.
+              if (replaced && 'error' in end && end.error === STOPPED_BEFORE_SENDING) run.decision = replaced.decision;
+              replaced = undefined;
+              return before.answered(call, end);
+            },
           };
     const env: StepEnv = {
       client: () => ctx.client(run.server).bind({ signal, observer }),

@@ -34,8 +34,9 @@ steps:
     uses: transaction-log/clear
 `;
 
-/** node:fs whose first sync after a write's `send` record is held until `release()`; `held` settles once it is. */
-function syncHeldAtSend() {
+/** node:fs whose first sync after the `nth` write's `send` record is held until `release()`; `held` settles once it is. */
+function syncHeldAtSend(nth = 1) {
+  let sends = 0;
   let armed = false;
   let release: (() => void) | undefined;
   let told: () => void = () => undefined;
@@ -44,7 +45,7 @@ function syncHeldAtSend() {
     ...fs,
     writeSync: ((fd: number, buffer: Buffer | string, offset: number, length: number) => {
       if (typeof buffer === 'string') return fs.writeSync(fd, buffer);
-      if (buffer.subarray(offset, offset + length).includes('"t":"send"')) armed = true;
+      if (buffer.subarray(offset, offset + length).includes('"t":"send"')) armed = ++sends >= nth;
       return fs.writeSync(fd, buffer, offset, length);
     }) as JournalFs['writeSync'],
     fdatasync: ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
@@ -119,4 +120,68 @@ test("a signal while a write's record is synced: the request never leaves, and n
   const resumed = await runCli(['run', file, '--resume', journalPath], { env });
   assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
   assert.equal(emulator.requests.filter((r) => r.path.endsWith('/update/vfs')).length, 1, 'sent once, by the resume');
+});
+
+test("a signal while the record of a write the pipeline's in-doubt: retry sends again is synced: it never leaves, and no report says the pipeline sent it again", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-cancel-retry-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    PIPELINE.replace(
+      '    uses: update/vfs\n',
+      '    uses: update/vfs\n    retry: { attempts: 2, delay: 1ms, in-doubt: retry }\n',
+    ),
+  );
+  // The first attempt: a gateway's 504 after the server applied it (in doubt).
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const journalPath = join(dir, 'run.journal.jsonl');
+  const { pipeline, sources } = await loadPipelineFile(file, {
+    readFile: (p: string) => fs.promises.readFile(p, 'utf8'),
+    env,
+  });
+  const sync = syncHeldAtSend(2);
+  const journal = await setUpJournal({
+    path: journalPath,
+    resume: false,
+    force: false,
+    inDoubt: undefined,
+    pipeline,
+    sources,
+    vars: {},
+    selection: EVERY_INSTANCE,
+    env,
+    command: 'test',
+    now: Date.now(),
+    fs: sync.journalFs,
+    warn: (w) => assert.fail(w),
+  });
+  const reports = { json: join(dir, 'r.json'), summary: join(dir, 'r.md') };
+  const stop = new AbortController();
+  const running = runAndReport(
+    { pipeline, env, selection: EVERY_INSTANCE, reports, journal: journal.spec },
+    { masker: new Masker(), logger: new RecordingLogger(), signal: stop.signal, clock: realClock() },
+  );
+  // The second attempt's record is being synced: SIGTERM now, then the sync completes.
+  await sync.held;
+  stop.abort(new Error('received SIGTERM'));
+  sync.release();
+  await running;
+  journal.spec.file.close();
+
+  assert.equal(emulator.requests.filter((r) => r.method === 'POST').length, 1, 'the second attempt never left');
+  const json = JSON.parse(readFileSync(reports.json, 'utf8')) as {
+    steps: { id: string; inDoubt: { status?: number } | null; decision: unknown }[];
+  };
+  const vfs = json.steps.find((s) => s.id === 'vfs')!;
+  assert.equal(vfs.inDoubt?.status, 504, 'in doubt for the first attempt');
+  assert.equal(vfs.decision, null, 'nothing was sent again: no decision to send it again was acted on');
+  assert.doesNotMatch(readFileSync(reports.summary, 'utf8'), /sent again/);
+  const report = await runCli(['report', journalPath, '--report-json', join(dir, 'read.json')]);
+  assert.equal(report.code, 1, report.stdout + report.stderr);
+  const read = (JSON.parse(readFileSync(join(dir, 'read.json'), 'utf8')) as typeof json).steps.find(
+    (s) => s.id === 'vfs',
+  )!;
+  assert.equal(read.decision, null, 'the journal reads the same');
 });
