@@ -1140,3 +1140,27 @@ test('a write whose send record the journal could not keep (deleted as the step 
   assert.equal(update.inDoubt, null, JSON.stringify(update));
   assert.doesNotMatch(run.stdout + run.stderr, /in doubt/);
 });
+
+test("the operator's --in-doubt decision is in the journal as the resume starts: a resume killed right after holds it, and the next resume goes on with it, never asking again nor sending", async (t) => {
+  const s = await setup(
+    t,
+    `  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`,
+  );
+  s.emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', gateway: 504, times: 1 });
+  assert.equal((await runCli(['run', s.file, '--journal', s.journal], { env: s.env })).code, 1);
+  const decided = await runCli(['run', s.file, '--resume', s.journal, '--in-doubt', 'skip'], { env: s.env });
+  assert.notEqual(decided.code, 2, decided.stdout + decided.stderr);
+  // The resume killed right after its decision was recorded: nothing of its steps in the journal.
+  const lines = readFileSync(s.journal, 'utf8').split('\n');
+  const decision = lines.findIndex((l) => l.includes('"t":"decision"'));
+  assert.ok(decision > 0, 'the decision is recorded');
+  const killed = `${s.journal}.killed.jsonl`;
+  writeFileSync(killed, lines.slice(0, decision + 1).join('\n') + '\n');
+  const again = await runCli(['run', s.file, '--resume', killed], { env: s.env });
+  assert.notEqual(again.code, 2, again.stdout + again.stderr);
+  assert.doesNotMatch(again.stderr, /cannot resume/);
+  assert.equal(s.emulator.count('POST', '/api/devops/v1/update/vfs'), 1, 'treated as applied: not sent again');
+});
