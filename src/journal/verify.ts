@@ -103,10 +103,13 @@ export async function verifyInDoubt(
     // reading the target back adds nothing (an entity deleted since is no proof of the contrary).
     // Nor does verify decide it: "applied" would let --in-doubt verify go on past the step's own
     // failure (its check of that answer) with no one's word. The operator decides: skip or retry.
-    if (record?.ended?.run.inDoubt?.applied)
+    // So is one whose run ended before the step's result was recorded (killed): the journal holds its 2xx.
+    if (instance.doubt.applied)
       verdict = {
         verdict: 'cannot-tell',
-        evidence: `answered ${instance.doubt.status} and the answer was read: the server applied it, and the step failed on it or after it; verify does not decide a step's own failure: skip keeps it as applied, retry sends it again`,
+        evidence: record?.ended
+          ? `answered ${instance.doubt.status} and the answer was read: the server applied it, and the step failed on it or after it; verify does not decide a step's own failure: skip keeps it as applied, retry sends it again`
+          : `answered ${instance.doubt.status}: the server applied it, and the run ended before the step's result was recorded; verify does not decide what the step made of it: skip keeps it as applied, retry sends it again`,
       };
     else if (!verifier)
       verdict = {

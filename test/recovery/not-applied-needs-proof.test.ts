@@ -174,3 +174,39 @@ test("verify reads the step's own longest:, found by its identity, not by its pl
   assert.match(retried.stderr, /cannot-tell/);
   assert.equal(updates(), sent, 'a second update is not sent while the first may run');
 });
+
+test('verify never calls not applied a write its journal holds answered 2xx, its step killed before its end: the entity deleted since is no proof, and verify-and-retry creates no second one', async (t) => {
+  const s = await setup(
+    t,
+    `  - id: create
+    uses: classes/create
+    longest: 1m
+    with: { class: 12, fields: { iname: mnew, ifullname: Mary New } }
+`,
+  );
+  // Killed right after the answer (201) was recorded, before the step's end; its call 3 minutes ago.
+  const all = readFileSync(s.journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec & { status?: number });
+  const answer = all.findIndex((r) => r.t === 'answer' && r.key === 'id:create');
+  assert.equal(all[answer]?.status, 201);
+  const killed = `${s.journal}.answered.jsonl`;
+  writeFileSync(
+    killed,
+    all
+      .slice(0, answer + 1)
+      .map(({ crc: _crc, ...r }) => encodeLine(r.t === 'send' ? { ...r, at: r.at! - 3 * 60_000 } : r))
+      .join(''),
+  );
+  // Someone deleted the entity since: the class holds what it held before the call.
+  s.emulator.state = structuredClone(s.before);
+  const verified = await runCli(['verify', killed], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"Create an entity" .*answered 201/m);
+  const created = () => s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/entities')).length;
+  const sent = created();
+  const retried = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env: s.env });
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(created(), sent, 'no second create');
+});
