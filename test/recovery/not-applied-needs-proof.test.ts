@@ -210,3 +210,12 @@ test('verify never calls not applied a write its journal holds answered 2xx, its
   assert.equal(retried.code, 2, retried.stdout + retried.stderr);
   assert.equal(created(), sent, 'no second create');
 });
+
+test("verify counts monitoring's 2-minute lag from the latest a system update can have left, not from its record: 2m10s after the record, Engines on the old version are no proof", async (t) => {
+  const s = await setup(t, SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 30s'));
+  s.emulator.state = structuredClone(s.before);
+  const killed = killedAfterSend(s.journal, 'id:system', 130_000);
+  const verified = await runCli(['verify', killed], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*monitoring lags up to 2 minutes/m);
+});
