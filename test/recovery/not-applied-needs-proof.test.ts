@@ -11,6 +11,7 @@ import { test, type TestContext } from 'node:test';
 import { encodeLine } from '../../src/journal/frame.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import type { Emulator } from '../../src/emulator/index.ts';
 
 const HEAD = `version: 1
 name: Proof
@@ -19,8 +20,9 @@ targets:
 steps:
 `;
 
-async function setup(t: TestContext, steps: string) {
+async function setup(t: TestContext, steps: string, prepare?: (emulator: Emulator) => void) {
   const { url, emulator } = await startEmulator(t);
+  prepare?.(emulator);
   const before = structuredClone(emulator.state);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-proof-'));
   const file = join(dir, 'release.yml');
@@ -218,4 +220,27 @@ test("verify counts monitoring's 2-minute lag from the latest a system update ca
   const verified = await runCli(['verify', killed], { env: s.env });
   assert.equal(verified.code, 1, verified.stdout + verified.stderr);
   assert.match(verified.stdout, /^cannot-tell +"System update prod" .*monitoring lags up to 2 minutes/m);
+});
+
+test('verify cannot tell a system update sent with disable-engine-update from the Engines: their old version is no proof', async (t) => {
+  const s = await setup(
+    t,
+    SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 2m').replace(
+      'with: { target: prod,',
+      'with: { target: prod, disable-engine-update: true,',
+    ),
+  );
+  s.emulator.state = structuredClone(s.before);
+  const verified = await runCli(['verify', killedAfterSend(s.journal, 'id:system', 3 * 60_000)], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*sent with disableEngineUpdate/m);
+});
+
+test("verify cannot tell a system update to a database whose Engines ran the source's version already: nothing moved is no proof", async (t) => {
+  const s = await setup(t, SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 2m'), (emulator) => {
+    for (const e of emulator.state.engines) if (e.mainDatabase === 'PROD') e.version = '26.11.0';
+  });
+  const verified = await runCli(['verify', killedAfterSend(s.journal, 'id:system', 3 * 60_000)], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*cannot tell whether the update ran/m);
 });
