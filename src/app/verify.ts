@@ -35,6 +35,8 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
     if (!client) clients.set(server.name, (client = make(server)));
     return client;
   };
+  // The pipeline's instances, expanded once when a doubt first asks for its step's bound.
+  let keys: ReturnType<typeof instanceSet>['keys'] | undefined;
   try {
     return await verifyInDoubt(
       state,
@@ -45,7 +47,7 @@ export async function verifyJournal(state: JournalState, setup: VerifySetup): Pr
       // The step as the pipeline reads now, by the instance's identity: a step inserted, removed or moved
       // since the run would otherwise lend its own bound (its place holds another step now).
       (instance) => {
-        const at = instanceSet(setup.pipeline, EVERY_INSTANCE).keys.get(instance.key)?.step;
+        const at = (keys ??= instanceSet(setup.pipeline, EVERY_INSTANCE).keys).get(instance.key)?.step;
         return at === undefined ? undefined : setup.pipeline.steps[at]?.longestMs;
       },
     );
