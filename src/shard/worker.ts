@@ -249,6 +249,14 @@ async function walkWave(
     }
   };
 
+  /**
+   * A lane's fault (the store failing as it claims or records an end): no lane starts anything
+   * more, and the worker stops with it only once every other lane's site ended. Its lease is given
+   * up when it stops: given up under a call in flight, another worker would take that site over,
+   * verify the call "not applied" before it arrived, and send it a second time.
+   */
+  let fault: { error: unknown } | undefined;
+
   /** One of the worker's lanes (rollout max-parallel of them): claims and runs until nothing is left to start. */
   const lane = async () => {
     let done: Done | undefined;
@@ -257,14 +265,23 @@ async function walkWave(
       if (done) await recordEnd(done);
       done = undefined;
     };
-    while (!deps.signal.aborted && lost === undefined) {
-      const state = await log.read();
-      const next = (await takeOver(state, flush)) ?? (await claim(done, state));
-      if (!next) break;
-      if (done) writeTerminalOf(done);
-      done = await run(next);
+    try {
+      while (!deps.signal.aborted && lost === undefined && fault === undefined) {
+        const state = await log.read();
+        const next = (await takeOver(state, flush)) ?? (await claim(done, state));
+        if (!next) break;
+        if (done) writeTerminalOf(done);
+        done = await run(next);
+      }
+      await flush();
+    } catch (error) {
+      if (fault) return;
+      fault = { error };
+      if (running.size > 0)
+        deps.say(
+          `shard ${index + 1}: ${(error as Error).message}: it stops once the ${manifest.over}(s) it has in flight end (${[...running].join(', ')}), starting nothing more`,
+        );
     }
-    await flush();
   };
 
   for (;;) {
@@ -272,6 +289,10 @@ async function walkWave(
     const verdict = await readVerdict(store, manifest.run, wave);
     if (verdict) return verdict.halted ? { outcome: 'halted', wave, reason: verdict.halted } : undefined;
     await Promise.all(Array.from({ length: Math.max(1, manifest.parallel) }, lane));
+    if (fault) {
+      await Promise.allSettled(terminals.splice(0));
+      throw fault.error;
+    }
     await Promise.all(terminals.splice(0));
     if (lost !== undefined) return { outcome: 'lost', site: lost };
     if (deps.signal.aborted) return { outcome: 'cancelled' };
