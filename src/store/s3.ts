@@ -51,6 +51,7 @@ export class S3Store implements RunStore {
   private readonly where: string;
   private readonly client: S3Client;
   private readonly pageSize: number | undefined;
+  private readonly maxAttempts: number;
 
   constructor(url: string, env: Env, options: S3StoreOptions = {}) {
     const { bucket, prefix, config, where, timeoutMs } = parseS3Url(url, env);
@@ -59,6 +60,7 @@ export class S3Store implements RunStore {
     this.prefix = prefix;
     this.where = where;
     this.pageSize = options.pageSize;
+    this.maxAttempts = options.maxAttempts ?? 3;
     // The SDK is bundled with enginectl: its notice that later SDK versions need Node 22 is ours
     // to act on, not a user's, so it is not printed in their logs.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -66,7 +68,7 @@ export class S3Store implements RunStore {
     // the key) rather than holding the run: 10 s to connect, 60 s of silence on a socket (?timeout=).
     this.client = new S3Client({
       ...config,
-      maxAttempts: options.maxAttempts ?? 3,
+      maxAttempts: this.maxAttempts,
       requestHandler: {
         connectionTimeout: Math.min(10_000, timeoutMs),
         // Both limits fail the request: the SDK's requestTimeout alone only logs a warning.
@@ -109,19 +111,31 @@ export class S3Store implements RunStore {
     return new StoreError('STORE_FAILED', `${this.url}: ${action} (${what(error)})`, { cause: error, hint });
   }
 
+  /**
+   * The key's body. A body cut after its headers (a connection reset mid-body) is read again, up to
+   * the store's attempts: the SDK retries a read cut before its headers, never one cut in its body,
+   * which it hands over as a stream.
+   */
   async get(key: string): Promise<Buffer | undefined> {
     checkKey(key);
-    try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
-      if ((out.ContentLength ?? 0) > MAX_KEY_BYTES) {
-        (out.Body as { destroy?: () => void } | undefined)?.destroy?.();
-        throw keyTooLarge(this.url, key, out.ContentLength!);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
+        if ((out.ContentLength ?? 0) > MAX_KEY_BYTES) {
+          (out.Body as { destroy?: () => void } | undefined)?.destroy?.();
+          throw keyTooLarge(this.url, key, out.ContentLength!);
+        }
+        try {
+          return Buffer.from(await out.Body!.transformToByteArray());
+        } catch (cut) {
+          if (attempt < this.maxAttempts) continue;
+          throw cut;
+        }
+      } catch (error) {
+        if (error instanceof StoreError) throw error;
+        if (statusOf(error) === 404 && (error as SdkError).name !== 'NoSuchBucket') return undefined;
+        throw this.failed(`cannot read ${key}`, error);
       }
-      return Buffer.from(await out.Body!.transformToByteArray());
-    } catch (error) {
-      if (error instanceof StoreError) throw error;
-      if (statusOf(error) === 404 && (error as SdkError).name !== 'NoSuchBucket') return undefined;
-      throw this.failed(`cannot read ${key}`, error);
     }
   }
 

@@ -10,12 +10,20 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** An answer the proxy gives instead of RGW's: the request is not forwarded, unless `forwarded` (RGW did it; its answer lost). */
+/**
+ * An answer the proxy gives instead of RGW's: the request is not forwarded, unless `forwarded` (RGW
+ * did it; its answer lost). `cut`: RGW's own answer, its status, headers and the first half of its
+ * body, then the connection reset (a network cut mid-body; status and body are unused).
+ */
 export interface ProxyAnswer {
   status: number;
   body: string;
   forwarded?: boolean;
+  cut?: boolean;
 }
+
+/** RGW's answer cut mid-body: its headers (Content-Length the whole body's) and half its body, then the connection reset. */
+export const CUT_MID_BODY: ProxyAnswer = { status: 0, body: '', forwarded: true, cut: true };
 
 /** S3's own front end throttling: 503 SlowDown (the SDK retries it, then fails the request). */
 export const SLOW_DOWN: ProxyAnswer = {
@@ -55,6 +63,12 @@ export async function proxyInFront(
       async (answer) => {
         const text = await bodyOf(answer);
         answered(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+        if (instead?.cut) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.write(text.subarray(0, Math.floor(text.length / 2)));
+          // Once the half is on the wire: the client reads it, then the reset.
+          return void res.socket?.end(() => res.socket?.destroy());
+        }
         if (instead) return answerInstead();
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         res.end(text);
