@@ -96,18 +96,26 @@ export function checkLeaseName(name: string): string {
 
 /** A lease's record at `key`: STORE_DAMAGED when it is not one of enginectl's. */
 export async function readLeaseRecord(store: RunStore, key: string): Promise<LeaseRecord> {
-  return parseStoreRecord(
+  return parseLeaseRecord(store, key, await store.get(key));
+}
+
+const parseLeaseRecord = (store: RunStore, key: string, body: Buffer | undefined): LeaseRecord =>
+  parseStoreRecord(
     store,
     key,
-    await store.get(key),
+    body,
     LeaseRecord,
     'a lease record',
     'nothing but enginectl writes under leases/ in a run store: put the record back, or remove the lease (nothing was sent)',
     LEASE_RECORD_VERSIONS,
   );
-}
 
-/** The lease's state: its newest record and where it stands in the sequence; undefined when it was never taken. */
+/**
+ * The lease's state: its newest record and where it stands in the sequence; undefined when it was
+ * never taken. The newest listed key, then the keys after it read by name until one is absent: a
+ * listing may lag the keys just created (an NFS client's cached directory, an eventually consistent
+ * S3), a read by name does not, and a lease read one record behind is a live holder read as gone.
+ */
 export async function leaseState(
   store: RunStore,
   name: string,
@@ -115,9 +123,11 @@ export async function leaseState(
   const keys = (await store.list(leasePrefix(name))).filter((k) =>
     /^[0-9]{8}$/.test(k.slice(leasePrefix(name).length)),
   );
-  const last = keys.at(-1);
-  if (!last) return undefined;
-  return { seq: Number(last.slice(-8)), record: await readLeaseRecord(store, last) };
+  let n = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+  let body = n === 0 ? undefined : await store.get(`${leasePrefix(name)}${seq(n)}`);
+  for (let next; (next = await store.get(`${leasePrefix(name)}${seq(n + 1)}`)); n++) body = next;
+  if (n === 0) return undefined;
+  return { seq: n, record: parseLeaseRecord(store, `${leasePrefix(name)}${seq(n)}`, body) };
 }
 
 /**

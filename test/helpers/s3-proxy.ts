@@ -20,6 +20,26 @@ export interface ProxyAnswer {
   body: string;
   forwarded?: boolean;
   cut?: boolean;
+  /** RGW's own answer, its body rewritten by this (a listing that lags: keys left out); status and body are unused. */
+  rewrite?: (body: string) => string;
+}
+
+/** RGW's answer with its body rewritten by `rewrite`. */
+export const rewritten = (rewrite: (body: string) => string): ProxyAnswer => ({
+  status: 0,
+  body: '',
+  forwarded: true,
+  rewrite,
+});
+
+/** A ListObjectsV2 answer without its last `n` keys: a listing that lags the keys just created (an NFS client's cached directory, an eventually consistent S3). */
+export function withoutNewest(xml: string, n = 1): string {
+  const keys = [...xml.matchAll(/<Contents>[^]*?<\/Contents>/g)];
+  const kept = keys.slice(0, Math.max(0, keys.length - n));
+  const left = keys.slice(kept.length);
+  let out = xml;
+  for (const k of left) out = out.replace(k[0], '');
+  return out.replace(/<KeyCount>\d+<\/KeyCount>/, `<KeyCount>${kept.length}</KeyCount>`);
 }
 
 /** RGW's answer cut mid-body: its headers (Content-Length the whole body's) and half its body, then the connection reset. */
@@ -46,13 +66,15 @@ export async function proxyInFront(
     method: string,
     path: string,
     body: string,
+    query: URLSearchParams,
   ) => void | ProxyAnswer | Promise<void> | Promise<ProxyAnswer | undefined>,
 ): Promise<string> {
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
     const body = await bodyOf(req);
     const method = req.method ?? 'GET';
-    const instead = await before?.(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+    const url = new URL(req.url ?? '/', 'http://x');
+    const instead = await before?.(method, url.pathname, body.toString('utf8'), url.searchParams);
     const answerInstead = () => {
       res.writeHead(instead!.status, { 'content-type': 'application/xml' });
       res.end(instead!.body);
@@ -68,6 +90,11 @@ export async function proxyInFront(
           res.write(text.subarray(0, Math.floor(text.length / 2)));
           // Once the half is on the wire: the client reads it, then the reset.
           return void res.socket?.end(() => res.socket?.destroy());
+        }
+        if (instead?.rewrite) {
+          const { 'content-length': _length, ...headers } = answer.headers;
+          res.writeHead(answer.statusCode ?? 502, headers);
+          return void res.end(instead.rewrite(text.toString('utf8')));
         }
         if (instead) return answerInstead();
         res.writeHead(answer.statusCode ?? 502, answer.headers);
