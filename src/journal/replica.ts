@@ -91,7 +91,12 @@ export async function readStoredJournal(store: RunStore, runId: string): Promise
   return read;
 }
 
-/** A run's segments as the store holds them, none and empty ones (fences) too: their text, and the number of the next. */
+/**
+ * A run's segments as the store holds them, none and empty ones (fences) too: their text, and the
+ * number of the next. The listed segments, then those after them read by name until one is
+ * absent: a listing may lag the segments just put (an NFS client's cached directory, an eventually
+ * consistent S3), a read by name does not.
+ */
 export async function readSegments(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
   const keys = await store.list(journalPrefix(runId));
   const parts: Buffer[] = [];
@@ -106,7 +111,9 @@ export async function readSegments(store: RunStore, runId: string): Promise<{ te
     if (!body) throw new StoreError('STORE_FAILED', `${store.url}: ${key} was listed and is gone`);
     parts.push(body);
   }
-  return { text: Buffer.concat(parts).toString('utf8'), next: keys.length + 1 };
+  let next = keys.length + 1;
+  for (let body; (body = await store.get(`${journalPrefix(runId)}${segment(next)}`)); next++) parts.push(body);
+  return { text: Buffer.concat(parts).toString('utf8'), next };
 }
 
 /** The runs a store holds, newest first. */
