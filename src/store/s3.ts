@@ -90,7 +90,11 @@ export class S3Store implements RunStore {
     const status = statusOf(error);
     const code = e.Code ?? e.name;
     let hint: string;
-    if (
+    if (/^(RequestTimeTooSkewed|RequestExpired)$/.test(code)) {
+      hint = `this runner's clock is more than 15 minutes from the store's: set it right (NTP; a container's clock is its host's), then resume from the store`;
+    } else if (/^(ExpiredToken|ExpiredTokenException|TokenRefreshRequired)$/.test(code)) {
+      hint = `the credentials expired (a session token past its lifetime): give the run credentials that outlast it (a role the SDK renews: GitHub OIDC with AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE, an instance profile; not a fixed AWS_SESSION_TOKEN), then resume from the store`;
+    } else if (
       status === 403 ||
       status === 401 ||
       /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken/.test(code)
