@@ -4,7 +4,7 @@
 // with its disk leaves the store knowing every call that left. Group commit shares the round-trip
 // as it shares the fsync. A segment that exists already is another writer's: the run stops.
 import { randomBytes } from 'node:crypto';
-import { sequenceKey, StoreError, type RunStore } from '../store/store.ts';
+import { keysAfterListing, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 
 const PREFIX = 'runs';
 const segment = sequenceKey;
@@ -111,9 +111,8 @@ export async function readSegments(store: RunStore, runId: string): Promise<{ te
     if (!body) throw new StoreError('STORE_FAILED', `${store.url}: ${key} was listed and is gone`);
     parts.push(body);
   }
-  let next = keys.length + 1;
-  for (let body; (body = await store.get(`${journalPrefix(runId)}${segment(next)}`)); next++) parts.push(body);
-  return { text: Buffer.concat(parts).toString('utf8'), next };
+  parts.push(...(await keysAfterListing(store, journalPrefix(runId), keys.length + 1)));
+  return { text: Buffer.concat(parts).toString('utf8'), next: parts.length + 1 };
 }
 
 /** The runs a store holds, newest first. */

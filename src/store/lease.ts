@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { EnginectlError, ExitCode, interruptedRead } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
-import { sequenceKey, type RunStore } from './store.ts';
+import { keysAfterListing, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseStoreRecord, recordJson } from './record.ts';
 
 const Holder = z.object({
@@ -123,10 +123,11 @@ export async function leaseState(
   const keys = (await store.list(leasePrefix(name))).filter((k) =>
     /^[0-9]{8}$/.test(k.slice(leasePrefix(name).length)),
   );
-  let n = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
-  let body = n === 0 ? undefined : await store.get(`${leasePrefix(name)}${seq(n)}`);
-  for (let next; (next = await store.get(`${leasePrefix(name)}${seq(n + 1)}`)); n++) body = next;
+  const listed = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+  const after = await keysAfterListing(store, leasePrefix(name), listed + 1);
+  const n = listed + after.length;
   if (n === 0) return undefined;
+  const body = after.at(-1) ?? (await store.get(`${leasePrefix(name)}${seq(n)}`));
   return { seq: n, record: parseLeaseRecord(store, `${leasePrefix(name)}${seq(n)}`, body) };
 }
 

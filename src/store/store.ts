@@ -90,3 +90,30 @@ export function checkKey(key: string): string {
 
 /** The key of the n-th entry of a sequence (a journal segment, a lease record): 8 digits, so keys sort as numbers. */
 export const sequenceKey = (n: number): string => String(n).padStart(8, '0');
+
+/** How many keys past a listing are read before the store is asked whether it answers a key never written. */
+const PAST_LISTING = 16;
+
+/**
+ * The bodies of a sequence's keys from number `from` on (`prefix` + sequenceKey), read by name until
+ * one is absent: those a listing left out, for a listing may lag the keys just created (an NFS
+ * client's cached directory, an eventually consistent S3) where a read by name does not. Past 16,
+ * the last key a sequence could have is read once: a store that answers it (an endpoint that
+ * answers every path alike, a web page) holds no sequence, and is refused rather than read forever.
+ */
+export async function keysAfterListing(store: RunStore, prefix: string, from: number): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for (let n = from; ; n++) {
+    if (n - from === PAST_LISTING && (await store.get(`${prefix}${sequenceKey(99_999_999)}`)))
+      throw new StoreError(
+        'STORE_REFUSED',
+        `${store.url} answers a key never written (${prefix}${sequenceKey(99_999_999)}): it is not a store of keys`,
+        {
+          hint: 'check the store URL names the bucket (or the directory) and its endpoint, not a web page or a proxy that answers every path',
+        },
+      );
+    const body = await store.get(`${prefix}${sequenceKey(n)}`);
+    if (!body) return out;
+    out.push(body);
+  }
+}
