@@ -215,6 +215,10 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     },
     { selection: request.selection, resume: request.resume, park: request.park },
   );
+  // The durable records the run's last moments wrote and did not wait for (a park, a halt, an
+  // instance's end) are in the store before the run says what it left there: one the store failed
+  // stops the run (a park the store does not hold is no park to decide on or continue).
+  await write?.flushed();
   // A journal refused while the lease was lost is said as that loss.
   halted = await stoppedBy(halted, request.lease);
   raw = {
