@@ -575,7 +575,9 @@ async function takeTicket(
   const prefix = `${leasePrefix(name)}queue/`;
   for (;;) {
     const keys = (await store.list(prefix)).filter((k) => /\/[0-9]{8}$/.test(k));
-    const n = (keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8))) + 1;
+    const listed = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+    // The tickets a listing that lags left out, read by name: else the same taken number, tried again and again.
+    const n = listed + (await keysAfterListing(store, prefix, listed + 1)).length + 1;
     if (await store.create(`${prefix}${seq(n)}`, Buffer.from(JSON.stringify({ runId, at: now, until, ttl })))) return n;
   }
 }
