@@ -12,14 +12,14 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectories } from '../make-directories.ts';
-import { call, kindOf, onThisMachine, readInLine, readInPool } from './read-key.ts';
+import { call, directoryFaultHint, kindOf, onThisMachine, readInLine, readInPool } from './read-key.ts';
 import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
   new StoreError(
     'STORE_FAILED',
     `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    { cause: error, hint: 'check the directory is mounted and writable by this runner' },
+    { cause: error, hint: directoryFaultHint((error as NodeJS.ErrnoException).code) },
   );
 
 const notAFile = (store: string, key: string, kind: string) =>

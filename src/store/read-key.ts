@@ -1,6 +1,7 @@
 // A key of a directory store read from its file: opened, looked at (fstat: `check` refuses what no
 // key of enginectl is, before a byte is read), then read whole. In line (a disk of this machine)
-// or through the thread pool (a share that may hang: directory.ts says why).
+// or through the thread pool (a share that may hang: directory.ts says why). And what to check when
+// the file system fails a call.
 import { constants } from 'node:fs';
 import type * as nodeFs from 'node:fs';
 
@@ -64,4 +65,17 @@ export async function readInPool(
   } finally {
     await call((done) => fs.close(fd, done));
   }
+}
+
+/** What to check when the file system of a directory store fails a call, by its error's code. */
+export function directoryFaultHint(code: string | undefined): string {
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return "the store's file system is full (or this runner's quota there is spent): free space on it, then resume from the store";
+  if (code === 'EROFS')
+    return "the store's file system is mounted read-only: mount it read-write, then resume from the store";
+  if (code === 'EIO')
+    return "the store's file system failed the call (EIO: a failing disk, a share whose server dropped): check it, then resume from the store";
+  if (code === 'EACCES' || code === 'EPERM')
+    return "this runner may not write there: check the directory's owner and mode (a share runners of one group use: setgid, group-writable)";
+  return 'check the directory is mounted and writable by this runner';
 }
