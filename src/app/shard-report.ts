@@ -22,7 +22,7 @@ import { readManifest, shardKeys } from '../shard/manifest.ts';
 import { overBudget, readVerdicts } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
-import type { RunStore } from '../store/store.ts';
+import { sequenceKey, type RunStore } from '../store/store.ts';
 
 export interface ShardedReport {
   report: Report;
@@ -154,8 +154,10 @@ export async function shardedReport(
   // The wave it stands at has no verdict: its failures are those its sites' ends record.
   if (standing >= 0) rollout.waves[standing]!.failed = failed;
   const missingShards: number[] = [];
-  for (let i = 0; i < manifest.shards; i++)
-    if ((await store.list(shardKeys(run).workers(i))).length === 0) missingShards.push(i + 1);
+  // None listed: its first attempt's key read by name too (a listing may lag the keys just created).
+  const started = async (at: string) =>
+    (await store.list(at)).length > 0 || (await store.get(`${at}${sequenceKey(1)}`)) !== undefined;
+  for (let i = 0; i < manifest.shards; i++) if (!(await started(shardKeys(run).workers(i)))) missingShards.push(i + 1);
   // Every site of the wave it stands at ended, no verdict yet: past its budget, the verdict to come
   // halts the rollout (said so); within it, the rollout waits at the barrier, as a parked run does.
   // A worker still alive then (its analysis running, or waiting at the barrier) goes on by itself: the
