@@ -476,29 +476,46 @@ export function namedRunNotes(report: RunNoteSource): { kind: RunNoteKind; text:
       'lease',
       `Held the lease ${lease.name} as ${lease.holder}${lease.waitedMs >= 1000 ? `, after waiting ${Math.round(lease.waitedMs / 1000)}s` : ''}`,
     );
-  jobNotes(note, '', lease ?? null, report.resumedFrom);
-  // A fleet's jobs each held the lease as a matter of course: a takeover, or a journal of another pipeline resumed, is said.
+  jobNotes(note, false, lease ?? null, report.resumedFrom);
+  // A fleet's jobs each held the lease as a matter of course: a takeover, or a journal of another
+  // pipeline resumed, is said; once for the jobs it is the same for (a sharded run's sites, each run
+  // under its worker's lease: one takeover, not one note per site of a fleet of thousands).
+  const same = new Map<string, { kind: RunNoteKind; jobs: string[] }>();
   for (const job of report.merged?.reports ?? [])
-    jobNotes(note, `${job.limitedTo ?? job.source}: `, job.lease, job.resumedFrom);
+    jobNotes(
+      (kind, text) => {
+        const entry = same.get(`${kind}\n${text}`) ?? { kind, jobs: [] };
+        entry.jobs.push(job.limitedTo ?? job.source);
+        same.set(`${kind}\n${text}`, entry);
+      },
+      true,
+      job.lease,
+      job.resumedFrom,
+    );
+  for (const [key, { kind, jobs }] of same) note(kind, `${jobsNamed(jobs)}: ${key.slice(key.indexOf('\n') + 1)}`);
   return notes;
 }
 
-/** A run's (or a merged fleet's job's, `who` naming it) lease takeover, and a journal of another pipeline it resumed. */
+/** The jobs a note is about: five named, the rest counted. */
+const jobsNamed = (jobs: string[]) =>
+  `${jobs.slice(0, 5).join(', ')}${jobs.length > 5 ? ` and ${jobs.length - 5} more job(s)` : ''}`;
+
+/** A run's (or a merged fleet's job's, `ofJob`: the lease named, the caller naming the jobs) lease takeover, and a journal of another pipeline it resumed. */
 function jobNotes(
   note: (kind: RunNoteKind, text: string) => void,
-  who: string,
+  ofJob: boolean,
   lease: z.infer<typeof HeldLease> | null,
   from: z.infer<typeof ResumedFrom> | null,
 ): void {
   if (lease?.takeover)
     note(
       'lease takeover',
-      `${who}Took the lease${who ? ` ${lease.name}` : ''} over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`,
+      `Took the lease${ofJob ? ` ${lease.name}` : ''} over: ${lease.takeover.evidence.join('; ')}${lease.takeover.reason ? `; accepted by the operator: ${lease.takeover.reason}` : ''}`,
     );
   if (from && !from.samePipeline)
     note(
       'resumed from',
-      `${who}Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`,
+      `Resumed from the journal ${from.journal}, written by another pipeline ("${from.name}", ${from.file}): the instances it had done are carried as that run left them`,
     );
 }
 

@@ -1,0 +1,66 @@
+// A worker attempt that took its worker's lease over (the attempt before it killed) runs each of its
+// sites under that lease: the merged report of the run (report --merge --store) says the takeover
+// once, not once per site (a fleet of 10,000 sites would have 10,000 notes in its summary, HTML and
+// JUnit properties).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { shardFleet, workerProcess } from './helpers.ts';
+
+test('report --merge --store of a run whose worker attempt took its lease over: the takeover is one note, not one per site', async (t) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const atServer = new Promise<void>((resolve) => (reached = resolve));
+  let holding = false;
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]', {
+    before: (method, path) => {
+      // Attempt 1 is held at site-0002's alerts read (its update ended): nothing of it in doubt.
+      if (holding || method !== 'GET' || !path.includes('/site-0002/') || !path.endsWith('/alerts')) return;
+      holding = true;
+      reached();
+      return held;
+    },
+  });
+  t.after(() => release());
+  const run = (await f.shard('--shards', '1')).run;
+  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-ttl', '3s'];
+  const first = workerProcess(args, f.env);
+  t.after(() => first.child.kill('SIGKILL'));
+  await atServer;
+  first.child.kill('SIGKILL');
+  await first.done;
+  // Attempt 2 takes the worker's lease over once it lapsed, resumes site-0002 and runs the others.
+  const second = workerProcess([...args, '--report-json', join(f.dir, 'second.json')], f.env);
+  t.after(() => second.child.kill('SIGKILL'));
+  const ended = await second.done;
+  assert.equal(ended.code, 0, ended.out);
+  const summary = join(f.dir, 'summary.md');
+  const junit = join(f.dir, 'junit.xml');
+  const merged = await f.cli([
+    'report',
+    '--merge',
+    '--store',
+    f.storeUrl,
+    '--run',
+    run,
+    '--summary',
+    summary,
+    '--junit',
+    junit,
+  ]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  const notes = readFileSync(summary, 'utf8')
+    .split('\n')
+    .filter((l) => /Took the lease/.test(l));
+  const properties = readFileSync(junit, 'utf8')
+    .split('\n')
+    .filter((l) => /<property name="lease takeover"/.test(l));
+  assert.equal(notes.length, 1, notes.join('\n'));
+  assert.match(
+    notes[0]!,
+    /^\*\*site=site-0002, site=site-0003, site=site-0004: Took the lease \S+\.shard-0 over: took over from run /,
+  );
+  assert.equal(properties.length, 1, properties.join('\n'));
+});
