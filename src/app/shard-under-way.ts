@@ -83,13 +83,18 @@ function answerSoFar(d: NonNullable<Report['steps'][number]['inDoubt']>): string
  */
 export function asUnderWay(report: Report, site: string, holder: Holder): Report {
   const holds = holdsText(site, holder);
+  // An earlier attempt interrupted left its steps cancelled (CANCELLED, as its journal says why it
+  // stopped): the site is held again, those are under way too, begun or not as that attempt left them.
+  const cut = (s: Report['steps'][number]) => s.outcome === 'cancelled' && s.error?.code === 'CANCELLED';
   const open = (s: Report['steps'][number], codes: string[]) =>
-    s.outcome === 'cancelled' && codes.includes(s.error?.code ?? '');
+    (s.outcome === 'cancelled' && codes.includes(s.error?.code ?? '')) ||
+    (cut(s) && codes.includes(s.startedAt === null ? 'NOT_STARTED' : 'NOT_FINISHED'));
+  const fresh = (s: Report['steps'][number]) => open(s, ['NOT_STARTED']);
   // With no step of the site open, the first with no record may be running already (a system
   // update reads the Engines before its write's record): not "not started". Those after it are not.
   const running = report.steps.some((s) => open(s, ['IN_DOUBT', 'NOT_FINISHED']))
     ? undefined
-    : report.steps.find((s) => open(s, ['NOT_STARTED']));
+    : report.steps.find(fresh);
   return {
     ...report,
     steps: report.steps.map((s) => {
@@ -98,12 +103,11 @@ export function asUnderWay(report: Report, site: string, holder: Holder): Report
       const call = s.inDoubt
         ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${answerSoFar(s.inDoubt)}`
         : '';
-      const message =
-        s.error?.code !== 'NOT_STARTED'
-          ? `under way when this report was read: ${holds}${call}`
-          : s === running
-            ? `under way when this report was read: ${holds}; this step is not recorded as started yet`
-            : `not started yet: ${holds}`;
+      const message = !fresh(s)
+        ? `under way when this report was read: ${holds}${call}`
+        : s === running
+          ? `under way when this report was read: ${holds}; this step is not recorded as started yet`
+          : `not started yet: ${holds}`;
       return { ...s, inDoubt: null, error: { code: 'UNDER_WAY', message, hint: HINT } };
     }),
   };
