@@ -124,8 +124,9 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     fromResult: z.record(z.string(), z.string()).optional(),
   }),
   z.object({ t: z.literal('decision'), key: z.string(), ...DecisionSchema.shape, ...Call }),
-  // `stopped`: why a run that did not end its steps stopped (a signal, or what stopped it), as its
-  // live report words them; a journal without it (a killed run) words them "not started".
+  // `stopped`: why a run that did not end its steps stopped (a signal: a run its journal, store or
+  // lease stopped writes no finish), as its live report words them; a journal without it (a killed
+  // run) words them "not started".
   z.object({ t: z.literal('finish'), at: z.number(), outcome: RunOutcomeSchema, stopped: StepErrorSchema.optional() }),
   // A rollout halted at a wave (nothing undone), and the operator's word to go on past it on a resume.
   z.object({ t: z.literal('halt'), at: z.number(), wave: z.int(), reason: z.string() }),
