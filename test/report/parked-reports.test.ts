@@ -230,3 +230,34 @@ test('report --merge of jobs parked for a bake and for a decision: the fleet wai
   assert.match(note, /once decided/, note);
   assert.doesNotMatch(note, /at or after its end/, note);
 });
+
+test('report --merge of a job parked for its bake at wave 1 and one for a decision at wave 2: the fleet waits for the decision, at its wave', async (t) => {
+  const f = await parkFleet(
+    t,
+    4,
+    `  over: site\n  waves: [[site-001], [site-002], rest]\n  analysis: { bake: 12h }`,
+    'on-failure: decide',
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 500, times: 1, site: 'site-003' });
+  // The decision's job: its bake after wave 1 passes, then its write at wave 2 fails and it parks for a decision.
+  const b = await f.run('--only', 'site=site-001', '--only', 'site=site-003');
+  assert.equal(b.code, PARKED, b.stdout + b.stderr);
+  await f.clock.sleep(13 * 3_600_000, new AbortController().signal);
+  const decision = await f.run('--continue', runIdOf(b.stdout)!, '--only', 'site=site-001', '--only', 'site=site-003');
+  assert.equal(decision.code, PARKED, decision.stdout + decision.stderr);
+  assert.deepEqual([decision.report!.parked?.for, decision.report!.parked?.wave], ['decision', 2]);
+  // The bake's job, listed first: it bakes after its wave 1.
+  const a = await f.run('--only', 'site=site-002', '--only', 'site=site-004');
+  assert.equal(a.code, PARKED, a.stdout + a.stderr);
+  assert.deepEqual([a.report!.parked?.for, a.report!.parked?.wave], ['bake', 1]);
+  await runCli([
+    'report',
+    '--merge',
+    join(f.dir, 'report-3.json'),
+    join(f.dir, 'report-2.json'),
+    '--report-json',
+    join(f.dir, 'm.json'),
+  ]);
+  const parked = read(join(f.dir, 'm.json')).parked;
+  assert.deepEqual([parked?.for, parked?.wave, parked?.until], ['decision', 2, null]);
+});
