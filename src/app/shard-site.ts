@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { ApiError } from '../api/index.ts';
-import { EnginectlError } from '../errors.ts';
+import { EnginectlError, Interrupted } from '../errors.ts';
 import { journalReport } from '../journal/release.ts';
 import { journalKey } from '../journal/seal.ts';
 import { VerifyUnsettled } from '../journal/verify.ts';
@@ -172,8 +172,9 @@ export async function runSite(
   }
 }
 
-/** An error that only says the stop cut what was under way (a call aborted), not a fault of its own. */
+/** An error that only says the stop cut what was under way (a call aborted, a verify told as interrupted), not a fault of its own. */
 const cutByStop = (error: unknown, signal: AbortSignal): boolean =>
   error === signal.reason ||
+  error instanceof Interrupted ||
   (error instanceof ApiError && error.code === 'API_ABORTED') ||
   (error instanceof Error && error.name === 'AbortError');
