@@ -2,7 +2,7 @@
 // recursive mkdir spins forever, at full CPU and deaf to signals, where a parent cannot be made
 // (/proc/nope on Linux) instead of failing with the parent's error.
 import * as nodeFs from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 /** The directories to make for `dir`, the nearest existing one's child first. */
 function missing(dir: string): string[] {
@@ -32,4 +32,14 @@ export async function makeDirectories(
   fs: Pick<typeof nodeFs.promises, 'mkdir'> = nodeFs.promises,
 ): Promise<void> {
   for (const d of missing(dir)) await fs.mkdir(d).catch(made);
+}
+
+/** The directories below `root` down to `dir`, each made when missing; `root` itself never (gone, the first fails ENOENT). */
+export async function makeDirectoriesUnder(
+  root: string,
+  dir: string,
+  fs: Pick<typeof nodeFs.promises, 'mkdir'> = nodeFs.promises,
+): Promise<void> {
+  let at = root;
+  for (const name of relative(root, dir).split(sep).filter(Boolean)) await fs.mkdir((at = join(at, name))).catch(made);
 }

@@ -1,26 +1,28 @@
 // The run store in a directory (file:///PATH, made beforehand: a local disk, or a share every
-// runner mounts; `there` says why enginectl never makes it): a
-// key is a file; create-only by writing a temporary file, syncing it, then link(2) to its key,
-// which fails when the key exists (atomic on every POSIX file system, NFS included, where O_EXCL
-// on old versions is not), and syncing the directory so the key survives a crash. A prepared body
-// (a sequence's next entry) is written and synced once and linked at each key tried. Only the link
-// decides whether the key existed (the probe, store/probe.ts, checks that it does): a look first
-// would answer the probe itself, and measured no faster for a log's races. A key is read in line
-// when the directory is on this machine's own disk, through the thread pool on a share (`get`).
+// runner mounts; `there` says why enginectl never makes it): a key is a file; create-only by
+// writing a temporary file, syncing it, then link(2) to its key, which fails when the key exists
+// (atomic on every POSIX file system, NFS included, where O_EXCL on old versions is not), and
+// syncing the directory so the key survives a crash. A prepared body (a sequence's next entry) is
+// written and synced once and linked at each key tried. Only the link decides whether the key
+// existed (the probe, store/probe.ts, checks that it does): a look first would answer the probe
+// itself, and measured no faster for a log's races. A key is read in line when the directory is on
+// this machine's own disk, through the thread pool on a share (`get`).
 import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeDirectories } from '../make-directories.ts';
+import { makeDirectoriesUnder } from '../make-directories.ts';
 import { call, directoryFaultHint, kindOf, onThisMachine, readInLine, readInPool } from './read-key.ts';
 import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
-  new StoreError(
-    'STORE_FAILED',
-    `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    { cause: error, hint: directoryFaultHint((error as NodeJS.ErrnoException).code) },
-  );
+  error instanceof StoreError
+    ? error
+    : new StoreError(
+        'STORE_FAILED',
+        `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        { cause: error, hint: directoryFaultHint((error as NodeJS.ErrnoException).code) },
+      );
 
 const notAFile = (store: string, key: string, kind: string) =>
   new StoreError('STORE_DAMAGED', `${store}: ${key} is not a file (${kind}): it was not written by enginectl`, {
@@ -94,13 +96,14 @@ export class DirectoryStore implements RunStore {
     }
   }
 
-  /** Runs `act`; when a directory it needs is missing (ENOENT), makes `dir` and runs it again (a store's directories are made as keys first need them). */
+  /** Runs `act`; when a directory it needs is missing (ENOENT), makes `dir` and runs it again (a store's directories are made as keys first need them), never the root: one gone since `there` saw it (a share unmounted mid-run) is not made again on this runner's disk. */
   private async inDirectory<T>(dir: string, act: () => Promise<T>): Promise<T> {
     try {
       return await act();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await makeDirectories(dir, this.fs.promises);
+      await ((this.root_ = undefined), this.there());
+      await makeDirectoriesUnder(this.root, dir, this.fs.promises);
       return act();
     }
   }
@@ -147,10 +150,7 @@ export class DirectoryStore implements RunStore {
     return { create: (key) => this.link(temp, key), release };
   }
 
-  /**
-   * The store's own directory, seen there once (until then each write asks): never made, so a
-   * runner without the share mounted fails rather than keep a store, and a lease, of its own.
-   */
+  /** The store's own directory, seen there once (until then each write asks): never made, so a runner without the share mounted fails rather than keep a store, and a lease, of its own. */
   there(): Promise<void> {
     this.root_ ??= this.exists().then((there) => {
       if (there) return;

@@ -3,7 +3,16 @@
 // another machine with nothing but the store's URL and the run's id. Here the store is a real
 // directory (file:///...); the S3 store's own tests run against Ceph's RADOS Gateway.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -180,6 +189,24 @@ test("a runner without the share: a store's directory that is not there is never
   mkdirSync(root);
   const r = await runCli(['run', s.file, '--store', `file://${root}`, '--lease', 'fleet'], { env: s.env });
   assert.equal(r.code, 0, r.stdout + r.stderr);
+});
+
+test("a share unmounted while a run goes on: the store's directory is never made again on the runner's disk, and the run stops before its next call", async (t) => {
+  let root = '';
+  let unmounted = false;
+  const s = await setup(t, (method, path) => {
+    // The share goes away while the first write is at the server: the store's directory with it.
+    if (method !== 'POST' || !path.endsWith('/transaction-log/clear') || unmounted) return;
+    renameSync(root, `${root}.away`);
+    unmounted = true;
+  });
+  root = s.store;
+  const r = await runCli(['run', s.file, '--store', s.storeUrl], { env: s.env });
+  assert.ok(unmounted, r.stdout + r.stderr);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stdout + r.stderr, new RegExp(`the store's directory ${s.store} is not there`));
+  assert.equal(existsSync(s.store), false, "no store made on the runner's own disk");
+  assert.equal(s.applied('/update/vfs'), 0, 'the next call was not sent');
 });
 
 test('a run of fences alone (taken over before its first record, the taker stopped before its own) is no run: runs lists the others, report and verify say the store holds no run', async (t) => {
