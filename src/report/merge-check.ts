@@ -53,11 +53,12 @@ const some = (values: readonly string[]) =>
 
 /** How `here`'s fleet differs from `there`'s, key by key: "its fleet's site has site-002 once more and lacks site-003". */
 function fleetDifference(here: Report, there: Report): string {
-  const keys = [...new Set([...Object.keys(here.matrix), ...Object.keys(there.matrix)])];
+  // Each fleet's own keys only: a key named as an object's own (toString, constructor) is no value of the other.
+  const [hers, others] = [new Map(Object.entries(here.matrix)), new Map(Object.entries(there.matrix))];
   const out: string[] = [];
-  for (const key of keys) {
-    const mine = here.matrix[key]?.map(String);
-    const theirs = there.matrix[key]?.map(String);
+  for (const key of new Set([...hers.keys(), ...others.keys()])) {
+    const mine = hers.get(key)?.map(String);
+    const theirs = others.get(key)?.map(String);
     if (!mine || !theirs) {
       out.push(mine ? `its fleet has a key ${key} the other's has not` : `its fleet has no key ${key}`);
       continue;

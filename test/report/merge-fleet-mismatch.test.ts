@@ -53,3 +53,31 @@ test('report --merge of jobs of two fleets says how they differ (a site missing,
     assert.ok(merged.stderr.length < 600, `${merged.stderr.length} characters:\n${merged.stderr}`);
   }
 });
+
+test("report --merge of jobs whose fleets differ by a key named as an object's own (toString, constructor) says so, not an internal error", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-fleet-keys-'));
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(file, PIPELINE);
+  const first = join(dir, 'one.json');
+  const r = await runCli(['run', file, '--emulator', '--only', 'site=site-001', '--report-json', first]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(first, 'utf8')) as { matrix: Record<string, string[]> };
+  const other = join(dir, 'two.json');
+  writeFileSync(
+    other,
+    JSON.stringify({ ...report, matrix: { ...report.matrix, toString: ['x'], constructor: ['y'] } }),
+  );
+  for (const [args, said] of [
+    [[other, first], /its fleet has no key toString; its fleet has no key constructor/],
+    [
+      [first, other],
+      /its fleet has a key toString the other's has not; its fleet has a key constructor the other's has not/,
+    ],
+  ] as const) {
+    const merged = await runCli(['report', '--merge', ...args]);
+    assert.equal(merged.code, 2, merged.stderr);
+    assert.doesNotMatch(merged.stderr, /internal error/);
+    assert.match(merged.stderr, said);
+    assert.match(merged.stderr, /code: MERGE_MISMATCH/);
+  }
+});
