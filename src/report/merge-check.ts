@@ -51,6 +51,15 @@ const fleetOf = (report: Report) =>
 const some = (values: readonly string[]) =>
   values.length <= 5 ? values.join(', ') : `${values.slice(0, 5).join(', ')} and ${values.length - 5} more`;
 
+/** Each value with how many times it is held, in the order first held. */
+function counts(values: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const v of values) out.set(v, (out.get(v) ?? 0) + 1);
+  return out;
+}
+
+const once = (n: number) => (n === 1 ? 'once' : `${n} times`);
+
 /** How `here`'s fleet differs from `there`'s, key by key: "its fleet's site has site-002 once more and lacks site-003". */
 function fleetDifference(here: Report, there: Report): string {
   // Each fleet's own keys only: a key named as an object's own (toString, constructor) is no value of the other.
@@ -63,26 +72,25 @@ function fleetDifference(here: Report, there: Report): string {
       out.push(mine ? `its fleet has a key ${key} the other's has not` : `its fleet has no key ${key}`);
       continue;
     }
-    const count = new Map<string, number>();
-    for (const v of theirs) count.set(v, (count.get(v) ?? 0) + 1);
-    const more: string[] = [];
-    for (const v of mine) {
-      const left = count.get(v) ?? 0;
-      if (left > 0) count.set(v, left - 1);
-      else more.push(v);
-    }
-    const lacks = [...count].flatMap(([v, n]) => Array.from({ length: n }, () => v));
+    // By value, in one pass each: a value both hold is never said added or lacking, only held more or fewer times.
+    const [a, b] = [counts(mine), counts(theirs)];
+    const added = [...a.keys()].filter((v) => !b.has(v));
+    const lacks = [...b.keys()].filter((v) => !a.has(v));
+    const times = (x: Map<string, number>, y: Map<string, number>, word: string) =>
+      [...x].filter(([v, n]) => n > (y.get(v) ?? n)).map(([v, n]) => `${v} ${once(n - y.get(v)!)} ${word}`);
+    const [more, fewer] = [times(a, b, 'more'), times(b, a, 'less')];
     const said = [
-      ...(more.length
-        ? [more.every((v) => theirs.includes(v)) ? `has ${some(more)} once more` : `adds ${some(more)}`]
-        : []),
+      ...(added.length ? [`adds ${some(added)}`] : []),
+      ...(more.length ? [`has ${some(more)}`] : []),
+      ...(fewer.length ? [`has ${some(fewer)}`] : []),
       ...(lacks.length ? [`lacks ${some(lacks)}`] : []),
     ];
     if (said.length) out.push(`its fleet's ${key} ${said.join(' and ')}`);
     else if (mine.join('\u0000') !== theirs.join('\u0000'))
       out.push(`its fleet's ${key} holds the same values in another order`);
   }
-  return out.join('; ') || 'its fleet differs';
+  // Every key holds the same values in the same order: only the keys' order differs.
+  return out.join('; ') || "its fleet's keys are in another order";
 }
 
 const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12) : 'no hash');

@@ -81,3 +81,50 @@ test("report --merge of jobs whose fleets differ by a key named as an object's o
     assert.match(merged.stderr, /code: MERGE_MISMATCH/);
   }
 });
+
+test('report --merge of fleets that differ by values held more or fewer times says how many, and never that a value both hold was added or is lacking', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-fleet-counts-'));
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(file, PIPELINE);
+  const first = join(dir, 'one.json');
+  const r = await runCli(['run', file, '--emulator', '--only', 'site=site-001', '--report-json', first]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(first, 'utf8')) as { matrix: Record<string, string[]> };
+  const write = (name: string, sites: string[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify({ ...report, matrix: { site: sites } }));
+    return path;
+  };
+  const cases: [string[], string[], RegExp][] = [
+    [SITES, [...SITES, 'site-002', 'site-002'], /its fleet's site has site-002 2 times more$/m],
+    [
+      SITES,
+      [...SITES.filter((s) => s !== 'site-003'), 'site-002', 'site-999'],
+      /its fleet's site adds site-999 and has site-002 once more and lacks site-003$/m,
+    ],
+    [[...SITES, 'site-002', 'site-002'], SITES, /its fleet's site has site-002 2 times less$/m],
+  ];
+  for (const [one, two, said] of cases) {
+    const merged = await runCli(['report', '--merge', write('a.json', one), write('b.json', two)]);
+    assert.equal(merged.code, 2, merged.stderr);
+    assert.match(merged.stderr, said);
+    assert.match(merged.stderr, /code: MERGE_MISMATCH/);
+  }
+  // The same keys and values, the keys in another order: said so, not "its fleet differs".
+  const keyed = (name: string, matrix: Record<string, string[]>) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify({ ...report, matrix }));
+    return path;
+  };
+  const merged = await runCli([
+    'report',
+    '--merge',
+    keyed('c.json', { site: SITES, region: ['eu'] }),
+    keyed('d.json', { region: ['eu'], site: SITES }),
+  ]);
+  assert.equal(merged.code, 2, merged.stderr);
+  assert.match(
+    merged.stderr,
+    /d\.json is a report of another fleet than .*c\.json: its fleet's keys are in another order$/m,
+  );
+});
