@@ -340,3 +340,50 @@ test("report --merge of a fleet's jobs keeps a job's lease takeover, its evidenc
       tag,
     );
 });
+
+test("a takeover whose verify a signal cuts (SIGTERM while it reads the target back) is interrupted: the lease is not taken, still the expired holder's, and nothing is sent", async (t) => {
+  let gateway504 = true;
+  let hold = false;
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const reading = new Promise<void>((resolve) => (reached = resolve));
+  const s = await setup(t, {
+    replace: (method, path) => (gateway504 && method === 'POST' && path.endsWith('/update/system') ? 504 : undefined),
+    // The takeover's verify reads the Engines back: held there.
+    before: (method, path) => (hold && method === 'GET' && path.endsWith('/engines') ? (reached(), held) : undefined),
+  });
+  t.after(() => release());
+  // A holder that left an update/system in doubt (verify reads it back), its lease expired.
+  const system =
+    '  - uses: update/system\n    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }\n';
+  const first = await runCli(['run', s.file('system.yml', PIPELINE('', system))], { env: s.env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  const previous = /^run: (\S+) in /m.exec(first.stdout)?.[1];
+  assert.ok(previous, first.stdout);
+  const hourAgo: LeaseClock = { now: () => Date.now() - 3_600_000, sleep: async () => undefined };
+  await acquireLease(s.store, 'prod-fleet', {
+    holder: { runId: previous, actor: 'night-job', host: 'runner-7' },
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock: hourAgo,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  gateway504 = false;
+  hold = true;
+  const posts = s.emulator.requests.filter((r) => r.method === 'POST').length;
+  const gate = s.file('gate.yml', PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', GATE));
+  const stop = new AbortController();
+  const cut = runCli(['run', gate], { env: s.env, signal: stop.signal });
+  const early = await Promise.race([reading.then(() => undefined), cut]);
+  assert.equal(early, undefined, "the takeover's verify reads the Engines back");
+  stop.abort(new Error('received SIGTERM'));
+  const r = await cut;
+  assert.equal(r.code, 130, r.stdout + r.stderr);
+  assert.match(r.stderr, /lease prod-fleet was interrupted \(received SIGTERM\); nothing was sent/);
+  assert.match(r.stderr, /code: CANCELLED/);
+  const records = (await s.store.list('leases/prod-fleet/')).filter((k) => /\/\d{8}$/.test(k));
+  const last = JSON.parse(String(await s.store.get(records.at(-1)!))) as { kind: string; holder: { runId: string } };
+  assert.deepEqual([last.kind, last.holder.runId], ['acquire', previous], "the lease is still the expired holder's");
+  assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, posts, 'nothing sent');
+});
