@@ -26,3 +26,12 @@ test("enginectl run --help's exit codes name each signal's", async () => {
   const line = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
   for (const code of signalCodes) assert.match(line, new RegExp(`\\b${code}\\b`), `exit code ${code}`);
 });
+
+test("enginectl verify --help and decide --help name each signal's exit code: a verify a signal cuts is an interruption", async () => {
+  for (const command of ['verify', 'decide']) {
+    const r = await runCli([command, '--help']);
+    assert.equal(r.code, 0);
+    const line = r.stdout.slice(r.stdout.indexOf('Exit codes:'));
+    for (const code of signalCodes) assert.match(line, new RegExp(`\\b${code}\\b`), `${command}: exit code ${code}`);
+  }
+});

@@ -49,7 +49,8 @@ Options:
   --var NAME=VALUE      a var the servers read, as given to run (repeatable)
   -h, --help            show this help
 
-Exit codes: 0 listed or recorded, 1 the store failed (STORE_FAILED), 2 invalid input or a decision refused (nothing recorded).`;
+Exit codes: 0 listed or recorded, 1 the store failed (STORE_FAILED), 2 invalid input or a decision refused (nothing recorded),
+130/143/129 interrupted while it read calls in doubt back (nothing recorded).`;
 
 /**
  * What `enginectl decide` accepts (and -h, --help), as its parser reads it: the table of

@@ -43,7 +43,8 @@ Options:
   -h, --help         show this help
 
 Exit codes: 0 nothing is in doubt or every in-doubt call was settled (applied or not applied),
-1 at least one cannot be told, 2 invalid input or the journal in use by a live run.`;
+1 at least one cannot be told, 2 invalid input or the journal in use by a live run,
+130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP: only reads were sent, run it again).`;
 
 /**
  * What `enginectl verify` accepts (and -h, --help), as its parser reads it: the table of
