@@ -1,17 +1,18 @@
 // The run store in a directory (file:///PATH, made beforehand: a local disk, or a share every
-// runner mounts; `there` says why enginectl never makes it): a key is a file; create-only by
-// writing a temporary file, syncing it, then link(2) to its key, which fails when the key exists
-// (atomic on every POSIX file system, NFS included, where O_EXCL on old versions is not), and
-// syncing the directory so the key survives a crash. A prepared body (a sequence's next entry) is
-// written and synced once and linked at each key tried. Only the link decides whether the key
-// existed (the probe, store/probe.ts, checks that it does): a look first would answer the probe
-// itself, and measured no faster for a log's races. A key is read in line when the directory is on
-// this machine's own disk, through the thread pool on a share (`get`).
+// runner mounts; directory-root.ts says why enginectl never makes it): a key is a file;
+// create-only by writing a temporary file, syncing it, then link(2) to its key, which fails when
+// the key exists (atomic on every POSIX file system, NFS included, where O_EXCL on old versions is
+// not), and syncing the directory so the key survives a crash. A prepared body (a sequence's next
+// entry) is written and synced once and linked at each key tried. Only the link decides whether
+// the key existed (the probe, store/probe.ts, checks that it does): a look first would answer the
+// probe itself, and measured no faster for a log's races. A key is read in line when the directory
+// is on this machine's own disk, through the thread pool on a share (`get`).
 import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectoriesUnder } from '../make-directories.ts';
+import { checkStoreRoot } from './directory-root.ts';
 import { call, directoryFaultHint, kindOf, onThisMachine, readInLine, readInPool } from './read-key.ts';
 import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
 
@@ -152,14 +153,10 @@ export class DirectoryStore implements RunStore {
 
   /** The store's own directory, seen there once (until then each write asks): never made, so a runner without the share mounted fails rather than keep a store, and a lease, of its own. */
   there(): Promise<void> {
-    this.root_ ??= this.exists().then((there) => {
-      if (there) return;
+    return (this.root_ ??= checkStoreRoot(this.fs, this.url, this.root).catch((error: unknown) => {
       this.root_ = undefined;
-      throw new StoreError('STORE_FAILED', `${this.url}: the store's directory ${this.root} is not there`, {
-        hint: `mount the share that holds it on this runner, or make it once where every runner sees it (mkdir -p ${this.root}): enginectl never makes a store's own directory`,
-      });
-    });
-    return this.root_;
+      throw error;
+    }));
   }
   private root_: Promise<void> | undefined;
 

@@ -209,6 +209,16 @@ test("a share unmounted while a run goes on: the store's directory is never made
   assert.equal(s.applied('/update/vfs'), 0, 'the next call was not sent');
 });
 
+test("a store URL naming a file, not a directory: the run stops before anything is sent, saying so, never told to mkdir the file's path", async (t) => {
+  const s = await setup(t);
+  const r = await runCli(['run', s.file, '--store', `file://${s.file}`], { env: s.env });
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, new RegExp(`release\\.yml: the store's directory ${s.file} is not a directory`));
+  assert.doesNotMatch(r.stderr, /mkdir -p/);
+  assert.match(r.stderr, /code: STORE_FAILED/);
+  assert.equal(s.emulator.requests.length, 0, 'nothing sent');
+});
+
 test('a run of fences alone (taken over before its first record, the taker stopped before its own) is no run: runs lists the others, report and verify say the store holds no run', async (t) => {
   const s = await setup(t);
   const r = await runCli(['run', s.file, '--store', s.storeUrl], { env: s.env });
