@@ -59,14 +59,15 @@ export function namedStore(
   return storeAt(url, cwd, env);
 }
 
-/** The store a command that only reads names (runs, lease): one that is not there is a wrong URL, refused, not a store with nothing in it. */
+/** The store a command that only reads names (runs, lease, report --merge --store): one that is not there is a wrong URL, refused, not a store with nothing in it. */
 export async function storeToRead(
   command: string,
   given: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
+  why = '',
 ): Promise<RunStore> {
-  const store = namedStore(command, given, env, cwd);
+  const store = namedStore(command, given, env, cwd, why);
   if (store.exists && !(await store.exists()))
     throw new StoreError('STORE_REFUSED', `${store.url}: no such directory: no run was written to this store`, {
       hint: `give the directory the runs wrote to (their --store or ENGINECTL_STORE), as file:///ABSOLUTE/PATH`,

@@ -28,7 +28,7 @@ test('a file: URL without //, a malformed %-escape, an S3 store with no region: 
   assert.ok(!existsSync('/enginectl-relstore-probe'), 'nothing written at the root');
 });
 
-test('a directory store that is not there, read by runs, runs --parked and lease status or release: exit 2, naming it (a mistyped path is not a store with no run), and nothing created', async () => {
+test('a directory store that is not there, read by runs, runs --parked, lease status or release and report --merge --store: exit 2, naming it (a mistyped path is not a store with no run), and nothing created', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-missing-store-'));
   const missing = join(dir, 'runz');
   for (const args of [
@@ -36,6 +36,7 @@ test('a directory store that is not there, read by runs, runs --parked and lease
     ['runs', '--parked', '--store', missing],
     ['lease', 'status', 'prod-fleet', '--store', `file://${missing}`],
     ['lease', 'release', 'prod-fleet', '--reason', 'gone', '--store', `file://${missing}`],
+    ['report', '--merge', '--store', `file://${missing}`, '--run', '20261205T083402Z-c3b5db567dd8'],
   ]) {
     const r = await runCli(args, { env: {} });
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);

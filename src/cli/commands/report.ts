@@ -28,7 +28,7 @@ import { journalKey } from '../../journal/seal.ts';
 import { RunLog } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
-import { namedStore, RUN_VARIABLE } from '../../app/stored-run.ts';
+import { RUN_VARIABLE, storeToRead } from '../../app/stored-run.ts';
 import { shardedReport } from '../../app/shard-report.ts';
 import { realClock } from '../../app/clock.ts';
 
@@ -145,7 +145,8 @@ async function mergeSharded(
 ): Promise<number> {
   if (files.length > 0)
     throw new UsageError('BAD_ARGUMENTS', 'report --merge --run ID reads the sharded run from the store: name no file');
-  const store = namedStore('report', values.store, io.env, io.cwd, '--run names a sharded run of a run store: ');
+  // Only read: a store that is not there is a wrong URL (as runs and lease say), never one to make.
+  const store = await storeToRead('report', values.store, io.env, io.cwd, '--run names a sharded run of a run store: ');
   const { report } = await shardedReport(
     store,
     checkRunId(values.run!),
