@@ -107,8 +107,7 @@ function runRecord(
 ): JournalRecord {
   return {
     t: 'run',
-    // A run held by a lease says version 4: a fleet lease's record, or the run's own lease (a stored
-    // run's), which an enginectl that reads 2 and 3 holds not or takes from a live runner; it refuses the journal by its version.
+    // A run a lease holds (a fleet lease, a stored run's own) says 4: an enginectl reading 2 and 3 refuses it (records.ts).
     v: leased ? LEASE_JOURNAL_VERSION : (spec.version ?? JOURNAL_VERSION),
     at,
     file: request.pipeline.file,
