@@ -174,7 +174,8 @@ export function parseVars(specs: readonly string[] = []): Record<string, unknown
 /** --only KEY=VALUE and --skip KEY=VALUE (each repeatable; a key given twice keeps either value). */
 export function parseSelection(onlySpecs: readonly string[] = [], skipSpecs: readonly string[] = []): Selection {
   const parse = (flag: string, specs: readonly string[]) => {
-    const out: Record<string, string[]> = {};
+    // No prototype: a key named as every object's own (constructor, __proto__) is a key like any, refused later as naming no matrix key.
+    const out = Object.create(null) as Record<string, string[]>;
     for (const spec of specs) {
       const eq = spec.indexOf('=');
       if (eq <= 0)

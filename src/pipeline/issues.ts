@@ -1,5 +1,4 @@
-// zod issues as diagnostics: a position in the file, a message a person can act on, and a
-// "did you mean" for unknown keys and step types.
+// zod issues as diagnostics: a position in the file, a message to act on, "did you mean" for keys and step types.
 import { isMap } from 'yaml';
 import { z } from 'zod';
 import { STEP_NAMES } from '../steps/registry.ts';
@@ -47,7 +46,6 @@ export function keysAt(schema: z.ZodType, path: Path): string[] {
 }
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
-
 function typeName(v: unknown): string {
   if (v === null || v === undefined) return 'nothing';
   if (Array.isArray(v)) return 'a list';
@@ -59,9 +57,9 @@ function typeName(v: unknown): string {
 function missingHint(base: Path, path: Path): string | undefined {
   if (base.length === 0 && path.length === 1 && path[0] === 'version')
     return 'start the file with `version: 1`, the file format version';
-  if (path[path.length - 1] === 'uses')
-    return `every step says what it does: uses: ${STEP_NAMES.slice(0, 4).join(', ')}, …`;
-  return undefined;
+  return path[path.length - 1] === 'uses'
+    ? `every step says what it does: uses: ${STEP_NAMES.slice(0, 4).join(', ')}, …`
+    : undefined;
 }
 
 /** A rollout's keys, which the contract also names on a matrix step. */
@@ -206,6 +204,9 @@ export function issueDiagnostics(
         }
         break;
       }
+      case 'invalid_key': // a key the record's key schema refuses: its own message, at the key
+        at(path, `${label}: ${issue.issues[0]?.message ?? issue.message}`, undefined, true);
+        break;
       case 'invalid_union': {
         const branch =
           issue.errors.find((b) => !b.every((i) => i.code === 'invalid_type' && i.path.length === 0)) ??

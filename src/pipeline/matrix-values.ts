@@ -10,6 +10,10 @@ const WHOLE_VAR = /^\s*\$\{\{\s*vars\.([A-Za-z_][\w-]*)\s*\}\}\s*$/;
 
 type Data = { steps?: unknown; vars?: unknown };
 
+/** Why a matrix key named as every object's own (constructor, toString, __proto__) is refused. */
+export const OBJECT_NAME_KEY =
+  'a matrix key may not be a name every JavaScript object holds (constructor, toString, valueOf, …)';
+
 /** `data` with each matrix key given as `${{ vars.NAME }}` replaced by the var's list, and the problems. */
 export function resolveMatrixVars(
   source: YamlSource,
@@ -25,10 +29,16 @@ export function resolveMatrixVars(
     let changed = false;
     const resolved: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(matrix)) {
+      const where = ['steps', index, 'matrix', key];
+      // A name every JavaScript object holds reads as the object's own (`__proto__` as no key at all): refused here, where it is still a key.
+      if (Object.hasOwn(Object.prototype, key)) {
+        problems.push(at(source, where, `matrix.${key}: ${OBJECT_NAME_KEY}`, 'name it otherwise, e.g. site', true));
+        changed = true;
+        continue;
+      }
       resolved[key] = value;
       if (typeof value !== 'string') continue;
       changed = true;
-      const where = ['steps', index, 'matrix', key];
       const name = WHOLE_VAR.exec(value)?.[1];
       // A value that cannot be resolved stays as a one-value list, so it is reported once, here.
       resolved[key] = [value];

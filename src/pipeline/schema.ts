@@ -2,6 +2,7 @@
 // The zod schema of a pipeline file (pipeline-format.md section 1); json-schema.ts makes the
 // JSON Schema that `enginectl schema` prints from it.
 import { z } from 'zod';
+import { OBJECT_NAME_KEY } from './matrix-values.ts';
 import { parseSize } from '../size.ts';
 import { credentialObject, durationString, timerDuration } from '../steps/inputs.ts';
 import { formatDuration, MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
@@ -165,6 +166,13 @@ export const RetrySchema = z
 const matrixValue = z.union([z.string(), z.number(), z.boolean()]);
 /** A matrix key's values: a list; in the file also `${{ vars.NAME }}`, resolved at load (matrix-values.ts). */
 export const MATRIX_VALUES = z.array(matrixValue).min(1);
+/** A matrix key: any name but those every JavaScript object holds (`constructor`, `toString`, …), which would read as the object's own. */
+const MATRIX_KEY = z
+  .string()
+  .regex(
+    /^(?!(?:constructor|toString|toLocaleString|valueOf|hasOwnProperty|isPrototypeOf|propertyIsEnumerable|__proto__|__defineGetter__|__defineSetter__|__lookupGetter__|__lookupSetter__)$)/,
+    { message: OBJECT_NAME_KEY },
+  );
 
 /** What a failure in a rollout does: halt it, or park the run for an operator's decision (with a run store). */
 const OnFailureSchema = z.enum(['halt', 'decide']);
@@ -196,7 +204,7 @@ const stepShape = {
       'the longest its write can take at the server (an update: 3h): verify reads "not applied" only once that long has passed since the call, as the API cannot show a write still running',
     ),
   matrix: z
-    .record(z.string(), MATRIX_VALUES)
+    .record(MATRIX_KEY, MATRIX_VALUES)
     .optional()
     .describe('one instance per combination of the values: { site: [test, prod] } or ${{ vars.sites }}'),
   'max-parallel': z.int().min(1).optional().describe('instances of the matrix at once; default 1'),
