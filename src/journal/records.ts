@@ -25,11 +25,11 @@ const LeaseSchema = z.object({
  * its text. Version 4 is version 3 written by a run a lease holds: the run record of a run that
  * holds a fleet lease (its `lease` record) or a run of a store (the run's own lease, which says a
  * runner holds it: app/run-own-lease.ts) says 4 (LEASE_JOURNAL_VERSION). An enginectl that reads
- * 2 and 3 knows no lease record, and holds no run lease, or (a continue of 12-04 16:24 to 16:59)
- * takes a live runner's over as an earlier runner's of the same run: it would read the lease line as
- * damaged, and go on with a stored run a live runner holds (its write in flight read as in doubt,
- * sent again on --in-doubt retry), so it refuses such a journal by its version. A journal file of a run without a store stays 3,
- * readable by those versions. All are read; a journal's hashes are its first run's version's (a
+ * 2 and 3 knows no lease record, and holds no run lease, or (some of its builds, on a continue)
+ * takes a live runner's over as an earlier runner's of the same run: it would read the lease line
+ * as damaged, and go on with a stored run a live runner holds (its write in flight read as in
+ * doubt, sent again on --in-doubt retry), so it refuses such a journal by its version. A journal
+ * file of a run without a store stays 3, readable by those versions. All are read; a journal's hashes are its first run's version's (a
  * resume hashes its files as the journal did, and says so).
  */
 export const JOURNAL_VERSION = 3;
