@@ -12,7 +12,7 @@ import { abortOf, checkParked, inEffect, timeouts, type Parked } from './parked.
 import { UsageError } from '../errors.ts';
 import { formatDuration } from '../duration.ts';
 import { recordDecision, supersedes } from './decide-record.ts';
-import { refuseEarlierRunner, refuseWhileHeld } from './stored-run-held.ts';
+import { refuseWhileRunning } from './stored-run-held.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { journalKey } from '../journal/seal.ts';
 import { inDoubtInstances, type InDoubtInstance, type Verified } from '../journal/verify.ts';
@@ -88,8 +88,7 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
   const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
   // A runner going on with the run holds it (its lease): it is not parked now, whatever its journal
   // said last. Its lapse is read on the run's clock (this machine's), request.now, as verify reads it.
-  await refuseWhileHeld(stored.store, stored.runId, read, 'decide', request.now, 'Nothing was recorded');
-  refuseEarlierRunner(stored.store, stored.runId, read, request.now, 'decide', 'Nothing was recorded');
+  await refuseWhileRunning(stored.store, stored.runId, read, 'decide', request.now, 'Nothing was recorded');
   // The decisions in effect now on the run's clock (a timeout's only once its time came).
   const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
   checkParked(state, `run ${stored.runId}`);

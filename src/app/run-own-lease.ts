@@ -20,7 +20,7 @@ import { UsageError } from '../errors.ts';
 import { LeaseError } from '../store/lease.ts';
 import { takeLease, type LeaseRequest, type TakenLease } from './lease-setup.ts';
 import { readStoredRunAgain, type StoredRun } from './stored-run.ts';
-import { OWN_LEASE_TTL_MS, ownLeaseName, refuseEarlierRunner, refuseWhileHeld } from './stored-run-held.ts';
+import { OWN_LEASE_TTL_MS, ownLeaseName, refuseWhileRunning } from './stored-run-held.ts';
 
 export { OWN_LEASE_TTL_MS };
 import { readJournal } from '../journal/read.ts';
@@ -116,15 +116,8 @@ async function refuseWhileSiteHeld(stored: StoredRun, request: OwnLeaseRequest):
     return; // A journal that cannot be read is refused as it is when the run opens it (app/journal-setup.ts).
   }
   const now = request.clock.now();
-  const said = await refuseWhileHeld(
-    stored.store,
-    stored.runId,
-    state,
-    'resume it',
-    now,
-    'Nothing was verified or sent',
-    true,
-  );
-  if (said.warning) request.say(said.warning);
-  refuseEarlierRunner(stored.store, stored.runId, state, now, 'resume it', 'Nothing was verified or sent');
+  await refuseWhileRunning(stored.store, stored.runId, state, 'resume it', now, 'Nothing was verified or sent', {
+    sites: true,
+    warn: request.say,
+  });
 }

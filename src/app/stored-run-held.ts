@@ -183,30 +183,22 @@ async function holdingOf(
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/**
- * For a command that reads a stored run and must not while a runner writes it (verify): refuses
- * (JOURNAL_LOCKED) while the lease of the runner that holds the run is held, and reads nothing
- * more of the store. A lease that lapsed does not stop it: said (the warning).
- */
-export async function refuseWhileHeld(
+/** The lease that holds the run, when one does: refused (JOURNAL_LOCKED) while renewed; a lapsed one's warning. */
+async function leaseHeld(
   store: RunStore,
   runId: string,
   state: JournalState,
   command: string,
   now: number,
-  /** What the refusal says it did not do. */
-  nothing = 'Nothing was verified',
-  /** A runner of the run itself (run --resume/--continue, the action), its own leases held: refused only by a site's live worker. */
-  sites = false,
-): Promise<{ warning?: string }> {
+  nothing: string,
+  sites: boolean,
+): Promise<string | undefined> {
   const holding = await holdingOf(store, runId, state, sites);
-  if (!holding) return {};
+  if (!holding) return undefined;
   const { lease, who } = holding;
   const name = `${store.url} run ${runId}`;
   if (now > lease.record.expiresAt)
-    return {
-      warning: `${name}: its lease ${lease.name} (${who}) lapsed at ${iso(lease.record.expiresAt)} without a renewal: its runner stopped, or was cut from the store`,
-    };
+    return `${name}: its lease ${lease.name} (${who}) lapsed at ${iso(lease.record.expiresAt)} without a renewal: its runner stopped, or was cut from the store`;
   throw new UsageError(
     'JOURNAL_LOCKED',
     `${name} is in use by ${who}, whose lease ${lease.name} is renewed until ${iso(lease.record.expiresAt)}: the run that writes it is still running, and a call it has in flight is not in doubt`,
@@ -217,20 +209,26 @@ export async function refuseWhileHeld(
 }
 
 /**
- * A run whose last runner was an earlier enginectl, which held no lease a live runner keeps (its
- * run record of version 2 or 3: a first run took none, a continue took a live one's over), and
- * which did not end: whether it is alive cannot be read from the store. Its last record stands for
- * its hold for as long as a run's own lease would (OWN_LEASE_TTL_MS on this machine's clock):
- * refused until then (JOURNAL_LOCKED), for a call it has in flight is not in doubt.
+ * For a command that reads a stored run and must not while a runner writes it (a resume, verify,
+ * decide, report): refused (JOURNAL_LOCKED) while the lease of the runner that holds the run is
+ * renewed (one that lapsed does not stop it: told to `warn`). `sites`: a runner of the run itself,
+ * its own leases held, refused only by a site's live worker. So is a run whose last runner was an
+ * earlier enginectl, which held no lease a live runner keeps (its run record of version 2 or 3),
+ * and which did not end: whether it is alive cannot be read from the store, so its last record
+ * stands for its hold as long as a run's own lease would (OWN_LEASE_TTL_MS, this machine's clock).
  */
-export function refuseEarlierRunner(
+export async function refuseWhileRunning(
   store: RunStore,
   runId: string,
   state: JournalState,
-  now: number,
   command: string,
+  now: number,
+  /** What the refusal says it did not do. */
   nothing: string,
-): void {
+  options: { sites?: boolean; warn?: (warning: string) => void } = {},
+): Promise<void> {
+  const warning = await leaseHeld(store, runId, state, command, now, nothing, options.sites ?? false);
+  if (warning) options.warn?.(warning);
   const last = state.runs.at(-1)!;
   const ago = now - state.lastAt;
   // It ended: its finish record, or a park of its own (a park after its run record; one before it is the park it went on from).

@@ -12,7 +12,7 @@ import type { CliIO } from './io.ts';
 import { neutraliseLines } from '../text/neutralise.ts';
 import { resolve } from 'node:path';
 import { refuseWhileLocked } from '../journal/lock.ts';
-import { refuseEarlierRunner, refuseWhileHeld } from '../app/stored-run-held.ts';
+import { refuseWhileRunning } from '../app/stored-run-held.ts';
 import { realClock } from '../app/clock.ts';
 
 export async function readJournalFile(
@@ -98,7 +98,8 @@ export async function readEndedJournal(
     warn(refuseWhileLocked(resolve(io.cwd, positionals[0]!), `enginectl ${command}`));
   return readNamedJournal(command, positionals, values, io, async (store, id, read) => {
     const now = (io.clock ?? realClock()).now();
-    warn(await refuseWhileHeld(store, id, read, command, now, 'Nothing was reported'));
-    refuseEarlierRunner(store, id, read, now, command, 'Nothing was reported');
+    await refuseWhileRunning(store, id, read, command, now, 'Nothing was reported', {
+      warn: (warning) => warn({ warning }),
+    });
   });
 }

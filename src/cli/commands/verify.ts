@@ -10,7 +10,7 @@ import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 import { readNamedJournal } from '../journal-file.ts';
 import { refuseWhileLocked } from '../../journal/lock.ts';
-import { refuseEarlierRunner, refuseWhileHeld } from '../../app/stored-run-held.ts';
+import { refuseWhileRunning } from '../../app/stored-run-held.ts';
 import { realClock } from '../../app/clock.ts';
 import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
@@ -71,9 +71,9 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // A stored run a live runner writes (its lease renewed) is refused the same way, before anything is verified.
   const { state, name: path } = await readNamedJournal('verify', positionals, values, io, async (store, id, read) => {
     const now = (io.clock ?? realClock()).now();
-    const { warning } = await refuseWhileHeld(store, id, read, 'verify', now);
-    if (warning) io.stderr(`enginectl: warning: ${neutraliseLines(warning)}\n`);
-    refuseEarlierRunner(store, id, read, now, 'verify', 'Nothing was verified');
+    await refuseWhileRunning(store, id, read, 'verify', now, 'Nothing was verified', {
+      warn: (warning) => io.stderr(`enginectl: warning: ${neutraliseLines(warning)}\n`),
+    });
   });
   // Nothing in doubt: said without the pipeline, its servers or any secret.
   const inDoubt = inDoubtInstances(state);
