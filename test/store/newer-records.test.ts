@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
@@ -79,7 +79,8 @@ steps:
   }
 });
 
-test("a sharded run's manifest of a newer version: its worker refuses it as that (STORE_VERSION, exit 2), sending nothing", async (t) => {
+/** A sharded run planned into the store, its manifest rewritten by `rewrite` (what another enginectl might have written), and its worker run. */
+async function shardedWith(t: TestContext, rewrite: (manifest: Record<string, unknown>) => Record<string, unknown>) {
   const { dir, store, storeUrl, env } = await fleet(t);
   const file = join(dir, 'fleet.yml');
   writeFileSync(
@@ -103,8 +104,17 @@ steps:
   const run = /^run (\S+) in /m.exec(planned.stderr)![1]!;
   const path = join(store, 'shards', run, 'manifest');
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  writeFileSync(path, JSON.stringify({ ...manifest, v: 3, lanes: 'a field this enginectl does not know' }));
+  writeFileSync(path, JSON.stringify(rewrite(manifest)));
   const worker = await runCli(['run', file, '--store', storeUrl, '--run', run, '--shard', '1/1'], { env });
+  return { store, run, worker };
+}
+
+test("a sharded run's manifest of a newer version: its worker refuses it as that (STORE_VERSION, exit 2), sending nothing", async (t) => {
+  const { store, run, worker } = await shardedWith(t, (manifest) => ({
+    ...manifest,
+    v: 3,
+    lanes: 'a field this enginectl does not know',
+  }));
   const said = worker.stdout + worker.stderr;
   assert.equal(worker.code, 2, said);
   assert.match(said, /code: STORE_VERSION/, said);
@@ -166,31 +176,10 @@ test("decide and verify --store: a newer enginectl's lease record of a lease tha
 });
 
 test("a sharded run's manifest whose pipeline hash is of another algorithm (another enginectl's): its worker says so (STORE_VERSION, exit 2), not that the pipeline differs", async (t) => {
-  const { dir, store, storeUrl, env } = await fleet(t);
-  const file = join(dir, 'fleet.yml');
-  writeFileSync(
-    file,
-    `version: 1
-name: Sharded release
-vars:
-  sites: [a, b]
-rollout:
-  over: site
-  waves: [rest]
-steps:
-  - id: clear
-    name: "Clear at \${{ matrix.site }}"
-    uses: transaction-log/clear
-    matrix: { site: "\${{ vars.sites }}" }
-`,
-  );
-  const planned = await runCli(['shard', file, '--store', storeUrl, '--shards', '1'], { env });
-  assert.equal(planned.code, 0, planned.stdout + planned.stderr);
-  const run = /^run (\S+) in /m.exec(planned.stderr)![1]!;
-  const path = join(store, 'shards', run, 'manifest');
-  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  writeFileSync(path, JSON.stringify({ ...manifest, sha256: `sha512:${'ab'.repeat(64)}` }));
-  const worker = await runCli(['run', file, '--store', storeUrl, '--run', run, '--shard', '1/1'], { env });
+  const { store, run, worker } = await shardedWith(t, (manifest) => ({
+    ...manifest,
+    sha256: `sha512:${'ab'.repeat(64)}`,
+  }));
   const said = worker.stdout + worker.stderr;
   assert.equal(worker.code, 2, said);
   assert.match(said, /code: STORE_VERSION/, said);
