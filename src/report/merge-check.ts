@@ -41,11 +41,9 @@ export function checkSamePipeline(shards: readonly Source[], options: { force?: 
   }
 }
 
-/** A report's whole fleet in words: "site=test, staging, prod". */
+/** A report's whole fleet, each key and value kept apart (joined text made "a, b" one value of a, b). */
 const fleetOf = (report: Report) =>
-  Object.entries(report.matrix)
-    .map(([k, values]) => `${k}=${values.map(String).join(', ')}`)
-    .join('; ');
+  JSON.stringify(Object.entries(report.matrix).map(([k, values]) => [k, values.map(String)]));
 
 /** A few values, the rest counted: "site-150, site-151" or "site-1, … and 95 more". */
 const some = (values: readonly string[]) =>
@@ -66,18 +64,20 @@ function fleetDifference(here: Report, there: Report): string {
   const [hers, others] = [new Map(Object.entries(here.matrix)), new Map(Object.entries(there.matrix))];
   const out: string[] = [];
   for (const key of new Set([...hers.keys(), ...others.keys()])) {
-    const mine = hers.get(key)?.map(String);
-    const theirs = others.get(key)?.map(String);
+    const [mine, theirs] = [hers.get(key)?.map(String), others.get(key)?.map(String)];
     if (!mine || !theirs) {
       out.push(mine ? `its fleet has a key ${key} the other's has not` : `its fleet has no key ${key}`);
       continue;
     }
+    // A value holding a comma is said quoted, the key's others with it: "eu-1, eu-2" is not eu-1, eu-2.
+    const quoted = [...mine, ...theirs].some((v) => /,|^\s|\s$|^$/.test(v));
+    const word = (v: string) => (quoted ? JSON.stringify(v) : v);
     // By value, in one pass each: a value both hold is never said added or lacking, only held more or fewer times.
     const [a, b] = [counts(mine), counts(theirs)];
-    const added = [...a.keys()].filter((v) => !b.has(v));
-    const lacks = [...b.keys()].filter((v) => !a.has(v));
-    const times = (x: Map<string, number>, y: Map<string, number>, word: string) =>
-      [...x].filter(([v, n]) => n > (y.get(v) ?? n)).map(([v, n]) => `${v} ${once(n - y.get(v)!)} ${word}`);
+    const added = [...a.keys()].filter((v) => !b.has(v)).map(word);
+    const lacks = [...b.keys()].filter((v) => !a.has(v)).map(word);
+    const times = (x: Map<string, number>, y: Map<string, number>, than: string) =>
+      [...x].filter(([v, n]) => n > (y.get(v) ?? n)).map(([v, n]) => `${word(v)} ${once(n - y.get(v)!)} ${than}`);
     const [more, fewer] = [times(a, b, 'more'), times(b, a, 'less')];
     const said = [
       ...(added.length ? [`adds ${some(added)}`] : []),

@@ -128,3 +128,33 @@ test('report --merge of fleets that differ by values held more or fewer times sa
     /d\.json is a report of another fleet than .*c\.json: its fleet's keys are in another order$/m,
   );
 });
+
+test('report --merge of fleets whose values or keys read alike only when joined ("a, b" and a, b) refuses them as two fleets', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-fleet-joined-'));
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(file, PIPELINE);
+  const first = join(dir, 'one.json');
+  const r = await runCli(['run', file, '--emulator', '--only', 'site=site-001', '--report-json', first]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(readFileSync(first, 'utf8')) as { matrix: Record<string, string[]> };
+  const write = (name: string, matrix: Record<string, string[]>) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify({ ...report, matrix }));
+    return path;
+  };
+  const cases: [Record<string, string[]>, Record<string, string[]>, RegExp][] = [
+    [
+      { site: ['eu-1, eu-2'] },
+      { site: ['eu-1', 'eu-2'] },
+      /its fleet's site adds "eu-1", "eu-2" and lacks "eu-1, eu-2"$/m,
+    ],
+    [{ site: ['a; region=eu'] }, { site: ['a'], region: ['eu'] }, /its fleet has a key region the other's has not/],
+  ];
+  for (const [one, two, said] of cases) {
+    const merged = await runCli(['report', '--merge', write('a.json', one), write('b.json', two)]);
+    assert.equal(merged.code, 2, merged.stdout + merged.stderr);
+    assert.match(merged.stderr, /b\.json is a report of another fleet than .*a\.json/);
+    assert.match(merged.stderr, said);
+    assert.match(merged.stderr, /code: MERGE_MISMATCH/);
+  }
+});
