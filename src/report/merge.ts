@@ -125,7 +125,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
         counts: countSteps(report.steps),
         underWay: shards[i]!.underWay ?? null,
         parked: jobParked(report),
-        lease: report.lease ?? null,
+        lease: report.lease ?? workerLease(report),
         resumedFrom: report.resumedFrom ?? null,
       })),
       noReport,
@@ -133,6 +133,17 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
     },
     steps,
   };
+}
+
+/**
+ * A sharded run's worker's report (its sites merged, each run under the worker's lease) holds no
+ * lease of its own: the lease its sites were run under, a takeover's first, so that merging the
+ * workers' files (--expect-shards) keeps a takeover as merging from the store does.
+ */
+function workerLease(report: Report): Report['lease'] {
+  if (!report.shard) return null;
+  const leases = (report.merged?.reports ?? []).flatMap((r) => (r.lease ? [r.lease] : []));
+  return leases.find((l) => l.takeover) ?? leases[0] ?? null;
 }
 
 /** The fleet's matrix: each key's values, from every report (they agree for one pipeline). */

@@ -63,4 +63,23 @@ test('report --merge --store of a run whose worker attempt took its lease over: 
     /^\*\*site=site-0002, site=site-0003, site=site-0004: Took the lease \S+\.shard-0 over: took over from run /,
   );
   assert.equal(properties.length, 1, properties.join('\n'));
+  // The workers' own reports merged without the store (--expect-shards) keep the takeover too, said for the worker.
+  const files = join(f.dir, 'files.md');
+  const fromFiles = await f.cli([
+    'report',
+    '--merge',
+    join(f.dir, 'second.json'),
+    '--expect-shards',
+    '1',
+    '--summary',
+    files,
+  ]);
+  // Attempt 1 was killed: site-0001, which it ran, is in no report file.
+  assert.equal(fromFiles.code, 1, fromFiles.stdout + fromFiles.stderr);
+  assert.match(fromFiles.stdout, /site=site-0001: no report/);
+  const said = readFileSync(files, 'utf8')
+    .split('\n')
+    .filter((l) => /Took the lease/.test(l));
+  assert.equal(said.length, 1, readFileSync(files, 'utf8'));
+  assert.match(said[0]!, /^\*\*shard 1\/1[^:]*: Took the lease \S+\.shard-0 over: took over from run /);
 });
