@@ -51,9 +51,21 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped:
 
 function ended(state: InstanceState, lastRunAt: number): StepRun {
   const e = state.ended!;
-  const run = journalTimed(e.run, state.startedAt, e.at);
+  const run = withPending(journalTimed(e.run, state.startedAt, e.at), state);
   if (e.runAt >= lastRunAt || run.resume === 'earlier-run') return run;
   return { ...run, resume: 'earlier-run', earlierRunAt: e.runAt };
+}
+
+/**
+ * An instance in doubt with the operator's decision recorded since it ended (a resume killed before
+ * acting on it): the decision stands, and the next --resume acts on it, so the report says so. One
+ * to go on without it (decide --exclude, --continue) stands only for the run going on from its park.
+ */
+function withPending(run: StepRun, state: InstanceState): StepRun {
+  const d = state.decision;
+  if (!d || d.leftInDoubt || run.decision || !doubtOf(state)) return run;
+  const { decision, by, at, verdict, evidence } = d;
+  return { ...run, decision: { decision, by, at, verdict, evidence, pending: true } };
 }
 
 /**

@@ -387,7 +387,8 @@ export function statusOf(
   step: Pick<ReportStep, 'outcome' | 'inDoubt' | 'decision' | 'error'>,
 ): ReportStep['outcome'] | 'in doubt' | 'under way' {
   if (underWay(step)) return 'under way';
-  return step.inDoubt && (step.outcome === 'cancelled' || step.decision?.decision === 'skip')
+  return step.inDoubt &&
+    (step.outcome === 'cancelled' || (step.decision?.decision === 'skip' && !step.decision.pending))
     ? 'in doubt'
     : step.outcome;
 }

@@ -55,6 +55,11 @@ export const DecisionSchema = z.object({
     .describe(
       "not sent again on the operator's word to go on without it (decide --exclude, --continue), verify not having read it applied: still in doubt, not treated as applied",
     ),
+  /** Recorded by a resume that ended (was killed) before acting on it: the next --resume does. */
+  pending: z
+    .literal(true)
+    .optional()
+    .describe('the run that recorded it ended before acting on it: the next --resume of the journal does'),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

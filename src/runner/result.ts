@@ -20,9 +20,13 @@ export function decisionPhrase(
     verdict?: Decision['verdict'] | null;
     evidence?: string | null | undefined;
     leftInDoubt?: true | null | undefined;
+    pending?: true | null | undefined;
   },
   sent = true,
 ): string {
+  // Recorded by a resume killed before acting on it: not acted on, the next --resume acts on it.
+  if (d.pending)
+    return `${decisionPhrase({ ...d, pending: null }, false)}; the run that recorded it ended before going on with it: enginectl run --resume JOURNAL does`;
   const left = `not sent again: left in doubt by the operator's decision to go on without it (${d.by})`;
   if (d.leftInDoubt && !d.verdict) return left;
   if (!d.verdict)
@@ -78,7 +82,7 @@ export interface StepCounts {
 }
 
 /** A decision as the counts read it: a run's (Decision) or a report's (its nulls). */
-type DecisionView = { decision: string; leftInDoubt?: true | null | undefined };
+type DecisionView = { decision: string; leftInDoubt?: true | null | undefined; pending?: true | null | undefined };
 
 /** Step runs by outcome: the one count the terminal, the reports and the summary all show. */
 export function countSteps(
@@ -99,7 +103,8 @@ export function countSteps(
   for (const s of steps) {
     if (s.inDoubt) counts.inDoubt++;
     // Treated as applied on the operator's word: counted as that, never as a success.
-    if (s.inDoubt && s.decision?.decision === 'skip' && !s.decision.leftInDoubt) counts.treatedAsApplied++;
+    if (s.inDoubt && s.decision?.decision === 'skip' && !s.decision.leftInDoubt && !s.decision.pending)
+      counts.treatedAsApplied++;
     else counts[s.outcome]++;
   }
   return counts;
@@ -139,8 +144,10 @@ export function undecidedDoubts<
   },
 >(steps: readonly S[]): S[] {
   // A decision to send again was acted on: the doubt it left is undecided (journal/read.ts standingDecision);
-  // one left in doubt by going on without it was never decided.
-  return steps.filter((s) => s.inDoubt && (s.decision?.decision !== 'skip' || s.decision.leftInDoubt));
+  // one left in doubt by going on without it was never decided; one a killed resume recorded is not acted on yet.
+  return steps.filter(
+    (s) => s.inDoubt && (s.decision?.decision !== 'skip' || s.decision.leftInDoubt || s.decision.pending),
+  );
 }
 
 /** What a run that ended with such steps says of them (its outcome a success, its exit 1). */

@@ -186,3 +186,42 @@ test('verify does not call a pipeline changed whose file holds a literal secret:
   assert.equal(verified.code, 0, verified.stdout + verified.stderr);
   assert.doesNotMatch(verified.stderr, /changed since the journal's run/);
 });
+
+test("report of a resume killed right after recording the operator's --in-doubt decision shows that decision, standing and not acted on, in every report", async (t) => {
+  const s = await cut(t);
+  for (const [choice, said] of [
+    [
+      'skip',
+      /treated as applied by the operator \(octo-operator@\S+\); the run that recorded it ended before going on with it/,
+    ],
+    [
+      'retry',
+      /to be sent again by the operator's decision \(octo-operator@\S+\), not sent yet; the run that recorded it ended/,
+    ],
+  ] as const) {
+    const journal = join(s.dir, `${choice}.journal.jsonl`);
+    writeFileSync(journal, readFileSync(s.journal));
+    assert.equal((await runCli(['run', s.file, '--resume', journal, '--in-doubt', choice], { env: s.env })).code, 0);
+    // The resume killed right after its decision was recorded: nothing of its steps in the journal.
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    const decision = lines.findIndex((l) => l.includes('"t":"decision"'));
+    assert.ok(decision > 0, 'the decision is recorded');
+    writeFileSync(journal, lines.slice(0, decision + 1).join('\n') + '\n');
+    const r = await runCli(['report', journal, ...s.out(choice)], { env: s.env });
+    // Not acted on: the run is not over, nor the doubt settled.
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, said);
+    const { json, xml, md, html } = s.read(choice);
+    const vfs = json.steps.find((x) => x.id === 'vfs')!;
+    assert.equal(vfs.decision?.decision, choice);
+    assert.equal(vfs.decision?.pending, true);
+    assert.equal(json.counts.treatedAsApplied, 0, JSON.stringify(json.counts));
+    assert.equal(json.counts.failure, 1, JSON.stringify(json.counts));
+    for (const [name, text] of [
+      ['JUnit', xml],
+      ['summary', md],
+      ['HTML', html.replaceAll('&#39;', "'")],
+    ] as const)
+      assert.match(text, /the run that recorded it ended before going on with it/, name);
+  }
+});
