@@ -10,7 +10,7 @@
 // is gone). Expiry is read on each machine's clock: give a ttl well above the skew between
 // runners' clocks.
 import { z } from 'zod';
-import { EnginectlError, ExitCode, interruptedRead } from '../errors.ts';
+import { EnginectlError, ExitCode, Interrupted, interruptedRead } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { keysAfterListing, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseStoreRecord, recordJson } from './record.ts';
@@ -440,7 +440,9 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
   } catch (error) {
     // A waiter that gives up (its wait ran out, a takeover refused, interrupted) leaves the queue: the next is not held behind it.
     if (ticket !== undefined) await withdraw(store, name, ticket);
-    // A signal (SIGINT, SIGTERM) cut the wait: told as the interruption it is, never as the wait's own failure.
+    // A signal (SIGINT, SIGTERM) cut the wait: told as the interruption it is, never as the wait's own
+    // failure; one that cut a takeover's read-back of the calls in doubt, as that.
+    if (error instanceof Interrupted) throw new Interrupted(`taking the lease ${name} over: ${error.message}`);
     throw interruptedRead(options.signal, `waiting for the lease ${name}`, 'nothing was sent') ?? error;
   }
 }

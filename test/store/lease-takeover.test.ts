@@ -380,7 +380,12 @@ test("a takeover whose verify a signal cuts (SIGTERM while it reads the target b
   stop.abort(new Error('received SIGTERM'));
   const r = await cut;
   assert.equal(r.code, 130, r.stdout + r.stderr);
-  assert.match(r.stderr, /lease prod-fleet was interrupted \(received SIGTERM\); nothing was sent/);
+  // Said as what was cut: the takeover's read-back, not a wait in the lease's queue.
+  assert.match(
+    r.stderr,
+    /taking the lease prod-fleet over: reading back the calls in doubt was interrupted \(received SIGTERM\); only reads were sent/,
+  );
+  assert.doesNotMatch(r.stderr, /waiting for the lease/);
   assert.match(r.stderr, /code: CANCELLED/);
   const records = (await s.store.list('leases/prod-fleet/')).filter((k) => /\/\d{8}$/.test(k));
   const last = JSON.parse(String(await s.store.get(records.at(-1)!))) as { kind: string; holder: { runId: string } };
