@@ -5,7 +5,14 @@
 import { selectionOf } from './records.ts';
 import { buildReport, IN_DOUBT_NOTE, type Report } from '../report/model.ts';
 import { identityOf, newInstance, type PlannedInstance } from '../runner/instance.ts';
-import { IN_DOUBT_HINT, runOutcome, type RunResult, type StepError, type StepRun } from '../runner/result.ts';
+import {
+  IN_DOUBT_HINT,
+  runOutcome,
+  type Decision,
+  type RunResult,
+  type StepError,
+  type StepRun,
+} from '../runner/result.ts';
 import { doubtOf, readJournal, type InstanceState, type JournalState } from './read.ts';
 
 function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped: StepError | undefined): StepRun {
@@ -27,7 +34,6 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped:
             hint: 'run it again with --resume JOURNAL',
           }
         : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
-  const decision = state?.decision;
   return newInstance(
     { ...identityOf(p), name: state?.name ?? p.name },
     {
@@ -35,16 +41,8 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped:
       attempts: state?.started ? state.tried : 0,
       error,
       inDoubt: doubt,
-      decision:
-        decision && doubt
-          ? {
-              decision: decision.decision,
-              by: decision.by,
-              at: decision.at,
-              verdict: decision.verdict,
-              evidence: decision.evidence,
-            }
-          : undefined,
+      // No end since the decision was recorded: nothing acted on it (a carried one is ended, a retried one started).
+      decision: doubt ? pendingDecision(state) : undefined,
     },
   );
 }
@@ -56,16 +54,23 @@ function ended(state: InstanceState, lastRunAt: number): StepRun {
   return { ...run, resume: 'earlier-run', earlierRunAt: e.runAt };
 }
 
-/**
- * An instance in doubt with the operator's decision recorded since it ended (a resume killed before
- * acting on it): the decision stands, and the next --resume acts on it, so the report says so. One
- * to go on without it (decide --exclude, --continue) stands only for the run going on from its park.
- */
+/** An instance in doubt with the operator's decision recorded since it ended: shown standing, not acted on. */
 function withPending(run: StepRun, state: InstanceState): StepRun {
-  const d = state.decision;
-  if (!d || d.leftInDoubt || run.decision || !doubtOf(state)) return run;
+  const d = run.decision || !doubtOf(state) ? undefined : pendingDecision(state);
+  return d ? { ...run, decision: d } : run;
+}
+
+/**
+ * The operator's decision recorded since the instance's last end or start (a resume killed before
+ * acting on it, or decide on a parked run): it stands, and the run that goes on acts on it, so the
+ * report says so, as not acted on yet. One to go on without it (decide --exclude, --continue)
+ * stands only for the run going on from its park, and is not shown so.
+ */
+function pendingDecision(state: InstanceState | undefined): Decision | undefined {
+  const d = state?.decision;
+  if (!d || d.leftInDoubt) return undefined;
   const { decision, by, at, verdict, evidence } = d;
-  return { ...run, decision: { decision, by, at, verdict, evidence, pending: true } };
+  return { decision, by, at, verdict, evidence, pending: true };
 }
 
 /**

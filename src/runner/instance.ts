@@ -55,11 +55,13 @@ export const DecisionSchema = z.object({
     .describe(
       "not sent again on the operator's word to go on without it (decide --exclude, --continue), verify not having read it applied: still in doubt, not treated as applied",
     ),
-  /** Recorded by a resume that ended (was killed) before acting on it: the next --resume does. */
+  /** Recorded and not acted on yet (a resume killed first, or decide on a parked run): the run that goes on does. */
   pending: z
     .literal(true)
     .optional()
-    .describe('the run that recorded it ended before acting on it: the next --resume of the journal does'),
+    .describe(
+      'recorded and not acted on yet (the resume that recorded it was killed first, or decide recorded it on a parked run): the run that goes on (--resume, --continue) does',
+    ),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
 

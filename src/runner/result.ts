@@ -24,9 +24,9 @@ export function decisionPhrase(
   },
   sent = true,
 ): string {
-  // Recorded by a resume killed before acting on it: not acted on, the next --resume acts on it.
+  // Recorded and not acted on (a resume killed first, or decide on a parked run): the run that goes on acts on it.
   if (d.pending)
-    return `${decisionPhrase({ ...d, pending: null }, false)}; the run that recorded it ended before going on with it: enginectl run --resume JOURNAL does`;
+    return `${decisionPhrase({ ...d, pending: null }, false)}; not acted on yet: the run that goes on (run --resume JOURNAL, or run --continue ID of a parked run) acts on it`;
   const left = `not sent again: left in doubt by the operator's decision to go on without it (${d.by})`;
   if (d.leftInDoubt && !d.verdict) return left;
   if (!d.verdict)

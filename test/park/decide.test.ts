@@ -259,3 +259,26 @@ test('without on-failure: decide a failure halts as before, even with a store', 
   assert.equal(r.report!.parked, null);
   assert.equal(r.report!.rollout!.halted?.wave, 2);
 });
+
+test('report of a parked run once decide recorded its --skip, before the continue: the decision shown not acted on yet, said for the continue that acts on it, not for a run that recorded it and was killed', async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after');
+  const skipped = await f.decide(id, '--skip', 'site-002', '--reason', 'engines show the new version');
+  assert.equal(skipped.code, 0, skipped.stdout + skipped.stderr);
+  const json = join(f.dir, 'decided.json');
+  const stored = await f.cli(['report', '--store', f.storeUrl, '--run', id, '--report-json', json]);
+  const line = stored.stdout.split('\n').find((l) => /in doubt: .*by the operator|not sent again/.test(l)) ?? '';
+  assert.match(line, /not acted on yet: the run that goes on .*run --continue/, stored.stdout);
+  assert.doesNotMatch(line, /the run that recorded it ended/);
+  const read = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  const site2 = read.steps.find((x) => x.id === 'update' && x.matrix?.site === 'site-002')!;
+  assert.deepEqual([site2.decision?.decision, site2.decision?.pending], ['skip', true]);
+  assert.equal(read.counts.treatedAsApplied, 0);
+  // Once the continue acted on it: treated as applied, no longer pending.
+  assert.equal((await f.run('--continue', id)).code, 0);
+  const after = join(f.dir, 'after.json');
+  await f.cli(['report', '--store', f.storeUrl, '--run', id, '--report-json', after]);
+  const done = JSON.parse(readFileSync(after, 'utf8')) as Report;
+  const acted = done.steps.find((x) => x.id === 'update' && x.matrix?.site === 'site-002')!;
+  assert.deepEqual([acted.decision?.decision, acted.decision?.pending], ['skip', null]);
+  assert.equal(done.counts.treatedAsApplied, 1);
+});

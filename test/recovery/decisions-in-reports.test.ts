@@ -190,14 +190,8 @@ test('verify does not call a pipeline changed whose file holds a literal secret:
 test("report of a resume killed right after recording the operator's --in-doubt decision shows that decision, standing and not acted on, in every report", async (t) => {
   const s = await cut(t);
   for (const [choice, said] of [
-    [
-      'skip',
-      /treated as applied by the operator \(octo-operator@\S+\); the run that recorded it ended before going on with it/,
-    ],
-    [
-      'retry',
-      /to be sent again by the operator's decision \(octo-operator@\S+\), not sent yet; the run that recorded it ended/,
-    ],
+    ['skip', /treated as applied by the operator \(octo-operator@\S+\); not acted on yet: the run that goes on/],
+    ['retry', /to be sent again by the operator's decision \(octo-operator@\S+\), not sent yet; not acted on yet/],
   ] as const) {
     const journal = join(s.dir, `${choice}.journal.jsonl`);
     writeFileSync(journal, readFileSync(s.journal));
@@ -222,6 +216,31 @@ test("report of a resume killed right after recording the operator's --in-doubt 
       ['summary', md],
       ['HTML', html.replaceAll('&#39;', "'")],
     ] as const)
-      assert.match(text, /the run that recorded it ended before going on with it/, name);
+      assert.match(text, /not acted on yet: the run that goes on \(run --resume JOURNAL/, name);
+  }
+});
+
+test('report of a resume killed right after recording its --in-doubt decision on a step whose own run was killed mid-call: the decision stands, not acted on, never counted as treated as applied nor said sent again', async (t) => {
+  const s = await cut(t);
+  // The first run killed while its update was in flight: its journal ends at the call's send.
+  const whole = readFileSync(s.journal, 'utf8').split('\n');
+  const killed = whole.slice(0, whole.findIndex((l) => l.includes('"t":"send"')) + 1).join('\n') + '\n';
+  for (const [choice, said] of [
+    ['skip', /treated as applied by the operator \(octo-operator@\S+\); not acted on yet/],
+    ['retry', /to be sent again by the operator's decision \(octo-operator@\S+\), not sent yet; not acted on yet/],
+  ] as const) {
+    const journal = join(s.dir, `killed-${choice}.journal.jsonl`);
+    writeFileSync(journal, killed);
+    assert.equal((await runCli(['run', s.file, '--resume', journal, '--in-doubt', choice], { env: s.env })).code, 0);
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    writeFileSync(journal, lines.slice(0, lines.findIndex((l) => l.includes('"t":"decision"')) + 1).join('\n') + '\n');
+    const r = await runCli(['report', journal, ...s.out(`killed-${choice}`)], { env: s.env });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const { json, md } = s.read(`killed-${choice}`);
+    const vfs = json.steps.find((x) => x.id === 'vfs')!;
+    assert.deepEqual([vfs.decision?.decision, vfs.decision?.pending], [choice, true], JSON.stringify(vfs.decision));
+    assert.equal(json.counts.treatedAsApplied, 0, JSON.stringify(json.counts));
+    assert.match(md, said);
+    assert.doesNotMatch(md, /(?<!to be )sent again by the operator's decision/);
   }
 });
