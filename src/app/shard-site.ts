@@ -19,6 +19,7 @@ import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { shardedHints, withShardedHint } from './shard-hints.ts';
 import { undecidedDoubts } from '../runner/result.ts';
+import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
@@ -83,7 +84,14 @@ export async function runSite(
       try {
         const text = readFileSync(stored.path, 'utf8');
         const report = journalReport(text, `${request.storeUrl} run ${stored.runId}`, journalKey(request.env));
-        reports.push({ site, siteRun: stored.runId, report: shardedHints(report, stored.runId, true) });
+        // Read back under this worker's lease (a takeover's), not the one the journal's run held: the
+        // lease this worker's report (and report --merge of its file) says it held is its own.
+        const held = maskLease(request.masker, lease.summary());
+        reports.push({
+          site,
+          siteRun: stored.runId,
+          report: { ...shardedHints(report, stored.runId, true), lease: held },
+        });
       } catch (unread) {
         // The site still fails for the operator below; only its steps are missing from this worker's reports.
         request.logger.warn(

@@ -468,6 +468,12 @@ test('report --merge of worker files never says a site ran by an attempt killed 
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1 }, 'site-0001 ran, in the attempt that died');
   const merged = await f.cli(['report', '--merge', json, '--expect-shards', '1']);
   assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  // Attempt 2 took the lease attempt 1 held over, and read site-0002 back under it: the job's lease is its own.
+  const killed = /held by (run \S+)/.exec(ended.out)?.[1];
+  assert.ok(killed, ended.out);
+  const job = merged.report!.merged!.reports[0]!;
+  assert.notEqual(job.lease?.holder.split(' of ')[0], killed, JSON.stringify(job.lease));
+  assert.match(job.lease?.takeover?.evidence.join('; ') ?? '', new RegExp(`took over from ${killed} `));
   const line = /^✖ the rollout halted at wave 1: .*$/m.exec(merged.stdout)?.[0] ?? '';
   // The file of attempt 2 cannot tell which of the wave's other sites attempt 1 ran: none is said not started.
   assert.match(
