@@ -77,8 +77,10 @@ export async function runRollout(
         if (run.resume === 'earlier-run' && parked) continue;
         const error = parked ? { code: 'ROLLOUT_PARKED', message } : { code: 'ROLLOUT_HALTED', message };
         Object.assign(run, { outcome: 'cancelled', wave, error });
-        // The journal keeps it too: a report rendered from the journal says why it did not start.
-        ctx.tell.instanceFinished(run, undefined);
+        // The journal keeps it too: a report rendered from the journal says why it did not start. But
+        // for one a resume carries (done earlier, or a call in doubt decided): its earlier end and the
+        // decision stand, or the next resume would send it again.
+        if (!ctx.resume?.carried.has(run.key)) ctx.tell.instanceFinished(run, undefined);
       }
     }
   };

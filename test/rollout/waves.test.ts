@@ -467,3 +467,39 @@ test('plan shows the waves, their budgets and the analysis, and each step of the
   );
   assert.doesNotMatch(r.stdout, /matrix: max-parallel/);
 });
+
+test("a resume that halts at an earlier wave leaves a later wave's write in doubt as it was, the operator's --in-doubt skip standing: the next resume never sends it again", async () => {
+  const { file, dir } = fleet(3, `  over: site\n  waves: [[site-001], rest]\n  max-failures: 0`);
+  const journal = join(dir, 'run.journal.jsonl');
+  const sends = (site: string) =>
+    readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"t":"send"') && l.includes(`\\"site\\":\\"${site}\\"`) && l.includes('update/system'))
+      .length;
+  // site-002's update answered and its answer cut: in doubt; the rollout halts at wave 2.
+  const first = await runCli([
+    ...['run', file, '--emulator', '--journal', journal],
+    ...['--fault', 'POST /api/devops/v1/update/system site=site-002 reset=after times=1'],
+  ]);
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  // The operator checked: it was applied. The resume's gate at site-001 fails now: it halts at wave 1.
+  const resumed = await runCli([
+    ...['run', file, '--emulator', '--resume', journal, '--in-doubt', 'skip', '--continue-rollout'],
+    ...['--fault', 'GET /api/monitoring/v1/alerts site=site-001 status=500'],
+  ]);
+  assert.equal(resumed.code, 1, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stdout, /the rollout halted at wave 1/);
+  const json = join(dir, 'halted.json');
+  await runCli(['report', journal, '--report-json', json]);
+  const update2 = (JSON.parse(readFileSync(json, 'utf8')) as Report).steps.find(
+    (s) => s.id === 'update' && s.matrix?.site === 'site-002',
+  )!;
+  assert.deepEqual(
+    [update2.inDoubt?.method, update2.decision?.decision],
+    ['POST', 'skip'],
+    'still in doubt, the decision standing',
+  );
+  const again = await runCli(['run', file, '--emulator', '--resume', journal, '--continue-rollout']);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.equal(sends('site-002'), 1, 'the write the operator said was applied is not sent again');
+});
