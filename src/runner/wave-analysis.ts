@@ -54,31 +54,54 @@ export async function analyse(
   const { count } = rollout.analysis!;
   const gates = rollout.analysis!.gates;
   const gateSteps = [...split].filter(([step]) => step.id !== undefined && gates.includes(step.id));
-  const verdict = await gateRounds(
-    rollout.analysis!,
-    (ms) => ctx.deps.sleep(ms, ctx.deps.signal),
-    async (round) => {
-      const failures: string[] = [];
-      for (const [step, runs] of gateSteps) {
-        for (const gate of runs.filter((r) => values.includes(String(r.matrix?.[rollout.over])))) {
-          const run = roundRun(gate, wave, round, count);
-          out.push(run);
-          await runInstance(
-            { ...ctx, status: { failed: false, cancelled: false } },
-            step,
-            run,
-            stepPosition(ctx, step),
-          );
-          if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+  // Cut short (the run interrupted in the bake before it, or a gate of a round cancelled): no
+  // verdict, and never a pass, which a resume would carry and start the next wave on.
+  const cut = (rounds: number, failedRounds: number) => ({
+    passed: false,
+    rounds,
+    failedRounds,
+    text: 'cancelled: the run was interrupted before the analysis reached its verdict',
+  });
+  if (ctx.deps.signal.aborted) return cut(0, 0);
+  const interrupted = new Error('a gate of the round was cancelled');
+  let round = 0;
+  let failedRounds = 0;
+  let verdict: Awaited<ReturnType<typeof gateRounds>>;
+  try {
+    verdict = await gateRounds(
+      rollout.analysis!,
+      (ms) => ctx.deps.sleep(ms, ctx.deps.signal),
+      async (r) => {
+        round = r;
+        const failures: string[] = [];
+        for (const [step, runs] of gateSteps) {
+          for (const gate of runs.filter((g) => values.includes(String(g.matrix?.[rollout.over])))) {
+            const run = roundRun(gate, wave, r, count);
+            out.push(run);
+            await runInstance(
+              { ...ctx, status: { failed: false, cancelled: false } },
+              step,
+              run,
+              stepPosition(ctx, step),
+            );
+            // A gate that did not run to its end read nothing: the round holds no verdict.
+            if (run.outcome === 'cancelled') throw interrupted;
+            if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+          }
         }
-      }
-      return failures;
-    },
-    // A failed round within the limit does not fail the run: the limit let it pass.
-    (round) =>
-      out
-        .filter((r) => r.round === round && r.wave === wave && r.outcome === 'failure')
-        .forEach((r) => (r.continuedOnError = true)),
-  );
+        if (failures.length > 0) failedRounds += 1;
+        return failures;
+      },
+      // A failed round within the limit does not fail the run: the limit let it pass.
+      (r) =>
+        out
+          .filter((run) => run.round === r && run.wave === wave && run.outcome === 'failure')
+          .forEach((run) => (run.continuedOnError = true)),
+    );
+  } catch (error) {
+    if (error === interrupted) return cut(round - 1, failedRounds);
+    throw error;
+  }
+  if (verdict.cancelled || ctx.deps.signal.aborted) return cut(verdict.rounds, verdict.failedRounds);
   return { passed: verdict.passed, rounds: verdict.rounds, failedRounds: verdict.failedRounds, text: verdict.text };
 }

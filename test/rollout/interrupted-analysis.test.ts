@@ -1,0 +1,135 @@
+// An analysis between waves that the run's interruption cut short reached no verdict: the journal
+// must not hold it as passed, or a resume carries it ("its analysis passed in an earlier run: not
+// repeated") and starts the next wave on monitoring nobody read, or a bake nobody waited.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { simulatedClock, type Clock } from '../../src/app/clock.ts';
+import { serve, Sites, type FaultRule } from '../../src/emulator/index.ts';
+import type { Report } from '../../src/report/index.ts';
+import { runCli } from '../helpers/cli.ts';
+import { until } from '../helpers/timing.ts';
+
+const ALERTS = '/api/monitoring/v1/alerts';
+const UPDATE = '/api/devops/v1/update/system';
+
+/** Two sites, a canary wave then the rest, each site's update then its alerts gate; served over HTTP on one simulated clock. */
+async function fleet(t: TestContext, analysis: string, faults: FaultRule[] = []) {
+  const clock = simulatedClock();
+  const sites = new Sites({ now: clock.now, faults });
+  const running = await serve(sites, { port: 0 });
+  t.after(() => running.close());
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-analysis-cut-'));
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Fleet release
+vars:
+  sites: [site-001, site-002]
+servers:
+  site-001: { url: "${running.url}/sites/site-001", username: admin, password: admin }
+  site-002: { url: "${running.url}/sites/site-002", username: admin, password: admin }
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+rollout:
+  over: site
+  waves: [[site-001], rest]
+  analysis: ${analysis}
+steps:
+  - id: update
+    name: "Update \${{ matrix.site }}"
+    uses: update/system
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { target: prod }
+  - id: alerts
+    name: "No critical alert at \${{ matrix.site }}"
+    uses: monitoring/alerts
+    matrix: { site: "\${{ vars.sites }}" }
+    server: \${{ matrix.site }}
+    with: { fail-on: critical }
+`,
+  );
+  const journal = join(dir, 'run.journal.jsonl');
+  const json = join(dir, 'report.json');
+  const run = (args: string[], options: { signal?: AbortSignal; clock?: Clock } = {}) =>
+    runCli(['run', file, '--report-json', json, ...args], { clock: options.clock ?? clock, signal: options.signal });
+  const report = () => JSON.parse(readFileSync(json, 'utf8')) as Report;
+  const requests = (site: string, path: string) =>
+    sites
+      .started()
+      .get(site)
+      ?.requests.filter((r) => r.path.startsWith(path)) ?? [];
+  return { clock, sites, journal, run, report, requests };
+}
+
+test("interrupted while the analysis's last round reads monitoring: no verdict is recorded as passed, and the resume runs the analysis before wave 2", async (t) => {
+  // The canary's alerts answer its own gate and rounds 1 and 2; round 3's read never answers.
+  const f = await fleet(t, '{ gates: [alerts], count: 3, interval: 2m }', [
+    { method: 'GET', path: `${ALERTS}*`, site: 'site-001', latencyMs: 1, times: 3 },
+    { method: 'GET', path: `${ALERTS}*`, site: 'site-001', hang: true },
+  ]);
+  const ctrl = new AbortController();
+  const first = f.run(['--journal', f.journal], { signal: ctrl.signal });
+  await until(() => f.requests('site-001', ALERTS).length === 4);
+  ctrl.abort();
+  const r = await first;
+  assert.equal(r.code, 130, r.stdout + r.stderr);
+  const cut = f.report().rollout!.waves[0]!;
+  assert.notEqual(
+    cut.analysis?.passed,
+    true,
+    `an analysis cut short in its last round is no pass: ${JSON.stringify(cut)}`,
+  );
+  assert.equal(f.requests('site-002', UPDATE).length, 0, 'wave 2 not started');
+
+  // Now the canary's monitoring fails: the resume must read it before wave 2, and halt.
+  f.sites.faults.clear();
+  f.sites.faults.add({ method: 'GET', path: `${ALERTS}*`, site: 'site-001', latencyMs: 1, times: 1 });
+  f.sites.faults.add({ method: 'GET', path: `${ALERTS}*`, site: 'site-001', status: 500 });
+  const again = await f.run(['--resume', f.journal]);
+  assert.equal(again.code, 1, again.stdout + again.stderr);
+  assert.doesNotMatch(again.stdout, /its analysis passed in an earlier run/);
+  assert.equal(f.report().rollout!.halted?.wave, 1, again.stdout);
+  assert.equal(f.requests('site-002', UPDATE).length, 0, 'wave 2 never sent: its analysis did not pass');
+});
+
+test('interrupted during the bake after wave 1 (no run store: the bake is waited): the resume bakes again before wave 2', async (t) => {
+  const f = await fleet(t, '{ bake: 1h }');
+  // The run's clock: the bake's wait is held until the run is interrupted (a bake nobody waits through).
+  let baking = false;
+  const held: Clock = {
+    now: f.clock.now,
+    sleep: (ms, signal) =>
+      ms < 3_600_000
+        ? f.clock.sleep(ms, signal)
+        : new Promise((_, reject) => {
+            baking = true;
+            if (signal.aborted) reject(signal.reason as Error);
+            signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+          }),
+  };
+  const ctrl = new AbortController();
+  const first = f.run(['--journal', f.journal], { signal: ctrl.signal, clock: held });
+  await until(() => baking);
+  ctrl.abort();
+  const r = await first;
+  assert.equal(r.code, 130, r.stdout + r.stderr);
+  const cut = f.report().rollout!.waves[0]!;
+  assert.notEqual(cut.analysis?.passed, true, `a bake cut short is no pass: ${JSON.stringify(cut)}`);
+
+  // The resume on a clock that records its waits: the bake is waited again before wave 2's write.
+  const waits: number[] = [];
+  const counting: Clock = { now: f.clock.now, sleep: (ms, signal) => (waits.push(ms), f.clock.sleep(ms, signal)) };
+  const again = await f.run(['--resume', f.journal], { clock: counting });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.doesNotMatch(again.stdout, /its analysis passed in an earlier run/);
+  assert.ok(
+    waits.reduce((a, b) => a + b, 0) >= 3_600_000,
+    `the 1h bake waited before wave 2: ${JSON.stringify(waits)}\n${again.stdout}`,
+  );
+  assert.equal(f.requests('site-002', UPDATE).length, 1, 'wave 2 sent once, after the bake');
+});
