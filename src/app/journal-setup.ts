@@ -135,7 +135,11 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         verified: [],
       };
     }
-    const read = journalState(parseRecords(opened.framed, request.path), request.path);
+    const records = parseRecords(opened.framed, request.path);
+    const read = journalState(records, request.path);
+    // This release's parks, in order: a wave the run went past at one keeps the operator's word about it.
+    const release = records.slice(records.findLastIndex((r) => r.t === 'run' && !r.resume));
+    const parks = release.flatMap((r) => (r.t === 'park' ? [r.park] : []));
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
     if (request.continueParked) {
@@ -229,7 +233,12 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         ...(state.continued ? { continuedBefore: state.continued } : {}),
         ...(state.decided.length ? { decidedBefore: state.decided } : {}),
       },
-      resume: request.continueParked && state.parked ? { ...plan, parked: state.parked } : plan,
+      resume: {
+        ...plan,
+        ...(request.continueParked && state.parked ? { parked: state.parked } : {}),
+        decided: state.decided.filter((d) => d.after === undefined || d.after <= request.now),
+        parks,
+      },
       warnings: [...warnings, ...extra],
       verified,
       parked: request.continueParked ? state.parked : undefined,

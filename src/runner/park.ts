@@ -12,10 +12,24 @@ import { bakeOf } from './waves.ts';
 
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
 
-/** The operator's decisions about the wave this run parked at before (none for another wave). */
+/**
+ * The operator's decisions about a wave: those about the wave this run parked at, since it parked;
+ * for a wave before it (the run went past it at an earlier park), every decision made about that
+ * wave, so a value left out of it stays out after a later park (the bake after the next wave).
+ */
 export function decisionsAt(ctx: RunContext, wave: number): readonly OperatorDecision[] {
   const parked = ctx.resume?.parked;
-  return parked && parked.park.wave === wave ? parked.decided : [];
+  if (parked && parked.park.wave === wave) return parked.decided;
+  if (parked && wave > parked.park.wave) return [];
+  return (ctx.resume?.decided ?? []).filter((d) => d.wave === wave);
+}
+
+/** A wave's continue that covers `value`: one the park at that wave (the last one there) waited on, its failure left as it was. */
+export function continuedFor(ctx: RunContext, wave: number, value: string): OperatorDecision | undefined {
+  const parked = ctx.resume?.parked;
+  const park = parked && parked.park.wave === wave ? parked.park : ctx.resume?.parks?.findLast((p) => p.wave === wave);
+  if (!park?.waits.some((w) => w.value === value)) return undefined;
+  return decisionsAt(ctx, wave).findLast((d) => d.decision === 'continue');
 }
 
 /** Whether the operator said to go on past this wave (its failures, its bake, its analysis). */

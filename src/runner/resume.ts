@@ -30,6 +30,10 @@ export interface ResumePlan {
   analysed?: ReadonlyMap<number, { values: readonly string[]; analysis: NonNullable<WaveResult['analysis']> }>;
   /** run --continue: where the journal's last run parked (a bake goes on from its start), and the operator's decisions since. */
   parked?: { park: Park; decided: readonly OperatorDecision[] } | undefined;
+  /** Every decision of the operator's the journal holds, in order (those with a timeout once in effect): a wave the run went past keeps its word. */
+  decided?: readonly OperatorDecision[] | undefined;
+  /** The parks of the journal's release, in order: what each waited for. */
+  parks?: readonly Park[] | undefined;
 }
 
 /** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */

@@ -14,7 +14,17 @@ import { carry, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
-import { bake, decidedFor, decides, decisionPark, goesOn, leaveValue, parkedMessage, valueDecides } from './park.ts';
+import {
+  bake,
+  continuedFor,
+  decidedFor,
+  decides,
+  decisionPark,
+  goesOn,
+  leaveValue,
+  parkedMessage,
+  valueDecides,
+} from './park.ts';
 
 /**
  * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
@@ -85,12 +95,6 @@ export async function runRollout(
     }
   };
 
-  /** A wave-level continue, for a value the park waited on (its failure left as it was). */
-  const decisionsOf = (value: string) =>
-    ctx.resume?.parked?.park.waits.some((w) => w.value === value)
-      ? ctx.resume.parked.decided.find((d) => d.decision === 'continue')
-      : undefined;
-
   /**
    * One value's steps in order; a failure stops that value's later steps (their `if` sees it).
    * Whether the value failed in its wave: a failure, or a write left in doubt no one decided, which
@@ -136,7 +140,7 @@ export async function runRollout(
     const worker = async () => {
       for (let value = queue.shift(); value !== undefined; value = queue.shift()) {
         // The operator's word about a value of the wave it parked at: not sent again (skip, exclude, continue).
-        const decided = decidedFor(ctx, wave.wave, value) ?? (goesOn(ctx, wave.wave) ? decisionsOf(value) : undefined);
+        const decided = decidedFor(ctx, wave.wave, value) ?? continuedFor(ctx, wave.wave, value);
         if (decided && decided.decision !== 'retry') {
           // What the resume carries of it (done earlier, or a call in doubt treated as applied with its decision) shows as such.
           for (const [step, runs] of runsOf(value))
