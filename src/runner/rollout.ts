@@ -14,17 +14,8 @@ import { carry, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
-import {
-  bake,
-  continuedFor,
-  decidedFor,
-  decides,
-  decisionPark,
-  goesOn,
-  leaveValue,
-  parkedMessage,
-  valueDecides,
-} from './park.ts';
+import { bake, continuedFor, decidedFor, decides, decisionPark, goesOn } from './park.ts';
+import { leaveValue, parkedMessage, valueDecides } from './park.ts';
 
 /**
  * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
@@ -224,10 +215,13 @@ export async function runRollout(
               text: `no ${rollout.over} of the wave succeeded (${wave.failed.join(', ')} failed): nothing to analyse`,
             }
           : await analyse(ctx, rollout, split, passed, wave.wave, analysisRuns);
-      if (!wave.analysis.passed && !signal.aborted && decides(ctx, rollout)) {
+      // Cut short by an interruption: no verdict; a failure it saw stands, interrupted or not.
+      const { cut, ...analysis } = wave.analysis as typeof wave.analysis & { cut?: true };
+      wave.analysis = analysis;
+      if (!analysis.passed && !cut && !signal.aborted && decides(ctx, rollout)) {
         wave.outcome = 'parked';
         result.parked = decisionPark(ctx, rollout, wave, runsOf, `the analysis after it failed: ${wave.analysis.text}`);
-      } else if (!wave.analysis.passed && !signal.aborted) {
+      } else if (!analysis.passed && !cut) {
         wave.outcome = 'halted';
         result.halted = { wave: wave.wave, reason: `the analysis after it failed: ${wave.analysis.text}` };
       }

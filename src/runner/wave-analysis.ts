@@ -50,7 +50,7 @@ export async function analyse(
   values: string[],
   wave: number,
   out: StepRun[],
-): Promise<NonNullable<WaveResult['analysis']>> {
+): Promise<NonNullable<WaveResult['analysis']> & { cut?: true }> {
   const { count } = rollout.analysis!;
   const gates = rollout.analysis!.gates;
   const gateSteps = [...split].filter(([step]) => step.id !== undefined && gates.includes(step.id));
@@ -61,6 +61,7 @@ export async function analyse(
     rounds,
     failedRounds,
     text: 'cancelled: the run was interrupted before the analysis reached its verdict',
+    cut: true as const,
   });
   if (ctx.deps.signal.aborted) return cut(0, 0);
   const interrupted = new Error('a gate of the round was cancelled');
@@ -84,10 +85,13 @@ export async function analyse(
               run,
               stepPosition(ctx, step),
             );
-            // A gate that did not run to its end read nothing: the round holds no verdict.
-            if (run.outcome === 'cancelled') throw interrupted;
             if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+            // A gate that did not run to its end read nothing: the round failed by what failed before
+            // it (a verdict the interruption does not take back), else it holds none.
+            if (run.outcome === 'cancelled' && failures.length === 0) throw interrupted;
+            if (run.outcome === 'cancelled') break;
           }
+          if (failures.length > 0 && ctx.deps.signal.aborted) break;
         }
         if (failures.length > 0) failedRounds += 1;
         return failures;
@@ -102,6 +106,8 @@ export async function analyse(
     if (error === interrupted) return cut(round - 1, failedRounds);
     throw error;
   }
-  if (verdict.cancelled || ctx.deps.signal.aborted) return cut(verdict.rounds, verdict.failedRounds);
+  // A failure the rounds saw before the interruption stands; a pass the interruption cut short is none.
+  if (verdict.cancelled || (ctx.deps.signal.aborted && verdict.passed))
+    return cut(verdict.rounds, verdict.failedRounds);
   return { passed: verdict.passed, rounds: verdict.rounds, failedRounds: verdict.failedRounds, text: verdict.text };
 }

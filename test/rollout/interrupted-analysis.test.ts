@@ -16,7 +16,7 @@ const ALERTS = '/api/monitoring/v1/alerts';
 const UPDATE = '/api/devops/v1/update/system';
 
 /** Two sites, a canary wave then the rest, each site's update then its alerts gate; served over HTTP on one simulated clock. */
-async function fleet(t: TestContext, analysis: string, faults: FaultRule[] = []) {
+async function fleet(t: TestContext, analysis: string, faults: FaultRule[] = [], canaries = ['site-001']) {
   const clock = simulatedClock();
   const sites = new Sites({ now: clock.now, faults });
   const running = await serve(sites, { port: 0 });
@@ -28,15 +28,17 @@ async function fleet(t: TestContext, analysis: string, faults: FaultRule[] = [])
     `version: 1
 name: Fleet release
 vars:
-  sites: [site-001, site-002]
+  sites: [site-001, site-002, site-003]
 servers:
   site-001: { url: "${running.url}/sites/site-001", username: admin, password: admin }
   site-002: { url: "${running.url}/sites/site-002", username: admin, password: admin }
+  site-003: { url: "${running.url}/sites/site-003", username: admin, password: admin }
 targets:
   prod: { server: prod-db.example.com, database: PROD, token: prod-token }
 rollout:
   over: site
-  waves: [[site-001], rest]
+  waves: [[${canaries.join(', ')}], rest]
+  max-parallel: 2
   analysis: ${analysis}
 steps:
   - id: update
@@ -132,4 +134,36 @@ test('interrupted during the bake after wave 1 (no run store: the bake is waited
     `the 1h bake waited before wave 2: ${JSON.stringify(waits)}\n${again.stdout}`,
   );
   assert.equal(f.requests('site-002', UPDATE).length, 1, 'wave 2 sent once, after the bake');
+});
+
+test('a round that failed before the run was interrupted keeps its verdict: the rollout halted, and the resume asks the operator before wave 2', async (t) => {
+  // Round 1: site-001's monitoring fails, then site-002's read never answers and the run is interrupted.
+  const f = await fleet(
+    t,
+    '{ gates: [alerts], count: 3, interval: 2m }',
+    [
+      { method: 'GET', path: `${ALERTS}*`, site: 'site-001', latencyMs: 1, times: 1 },
+      { method: 'GET', path: `${ALERTS}*`, site: 'site-001', status: 500 },
+      { method: 'GET', path: `${ALERTS}*`, site: 'site-002', latencyMs: 1, times: 1 },
+      { method: 'GET', path: `${ALERTS}*`, site: 'site-002', hang: true },
+    ],
+    ['site-001', 'site-002'],
+  );
+  const ctrl = new AbortController();
+  const first = f.run(['--journal', f.journal], { signal: ctrl.signal });
+  await until(() => f.requests('site-002', ALERTS).length === 2);
+  ctrl.abort();
+  const r = await first;
+  assert.equal(r.code, 130, r.stdout + r.stderr);
+  const [wave1] = f.report().rollout!.waves;
+  assert.equal(wave1!.analysis?.passed, false);
+  assert.match(wave1!.analysis!.text, /^round 1\/3: No critical alert at site-001 .*HTTP 500/, JSON.stringify(wave1));
+  assert.equal(f.report().rollout!.halted?.wave, 1, 'the failed analysis halted the rollout');
+
+  // Monitoring is healthy again: the resume must not run the analysis again and go on as if it never failed.
+  f.sites.faults.clear();
+  const again = await f.run(['--resume', f.journal]);
+  assert.equal(again.code, 2, again.stdout + again.stderr);
+  assert.match(again.stderr, /RESUME_HALTED/);
+  assert.equal(f.requests('site-003', UPDATE).length, 0, 'wave 2 never sent');
 });
