@@ -150,8 +150,15 @@ export async function runRollout(
       }
     };
     await Promise.all(Array.from({ length: Math.min(rollout.maxParallel, wave.values.length) }, worker));
+    // Interrupted past its budget: it halted all the same, and the journal says so (a resume asks the operator).
+    const spent = wave.failed.length > wave.budget && !goesOn(ctx, wave.wave);
+    const overBudget = () => ({
+      wave: wave.wave,
+      reason: `${wave.failed.length} ${rollout.over}(s) failed (${wave.failed.join(', ')}), over the budget of ${wave.budget}`,
+    });
     if (signal.aborted) {
-      wave.outcome = 'cancelled';
+      wave.outcome = spent ? 'halted' : 'cancelled';
+      if (spent) result.halted = overBudget();
       continue;
     }
     // on-failure: decide: a value that failed in this run, or the budget passed, waits for the operator.
@@ -159,20 +166,16 @@ export async function runRollout(
     // window is judged again when the operator's word lets the run go on).
     const fresh = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
     const asks = fresh.some((v) => valueDecides(ctx, rollout, runsOf(v)));
-    const overBudget = wave.failed.length > wave.budget && decides(ctx, rollout);
-    if (!goesOn(ctx, wave.wave) && (asks || overBudget)) {
+    if (!goesOn(ctx, wave.wave) && (asks || (spent && decides(ctx, rollout)))) {
       ctx.windowPark.park = undefined;
       wave.outcome = 'parked';
       result.parked = decisionPark(ctx, rollout, wave, runsOf, undefined);
       continue;
     }
-    if (wave.failed.length > wave.budget && !goesOn(ctx, wave.wave)) {
+    if (spent) {
       ctx.windowPark.park = undefined;
       wave.outcome = 'halted';
-      result.halted = {
-        wave: wave.wave,
-        reason: `${wave.failed.length} ${rollout.over}(s) failed (${wave.failed.join(', ')}), over the budget of ${wave.budget}`,
-      };
+      result.halted = overBudget();
       continue;
     }
     // A write of the wave waits for its window (window-park.ts): the wave's values not started are the continue's.

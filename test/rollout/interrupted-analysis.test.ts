@@ -1,6 +1,8 @@
-// An analysis between waves that the run's interruption cut short reached no verdict: the journal
-// must not hold it as passed, or a resume carries it ("its analysis passed in an earlier run: not
-// repeated") and starts the next wave on monitoring nobody read, or a bake nobody waited.
+// A rollout interrupted between or inside its waves: an analysis the interruption cut short reached
+// no verdict, so the journal must not hold it as passed, or a resume carries it ("its analysis
+// passed in an earlier run: not repeated") and starts the next wave on monitoring nobody read, or
+// a bake nobody waited; and a verdict reached before the interruption (a round failed, a wave past
+// its budget) stands: the rollout halted there, and the resume asks the operator.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,5 +167,32 @@ test('a round that failed before the run was interrupted keeps its verdict: the 
   const again = await f.run(['--resume', f.journal]);
   assert.equal(again.code, 2, again.stdout + again.stderr);
   assert.match(again.stderr, /RESUME_HALTED/);
+  assert.equal(f.requests('site-003', UPDATE).length, 0, 'wave 2 never sent');
+});
+
+test('a wave past its failure budget when the run is interrupted (another site of it in flight) halted: the resume asks the operator before wave 2', async (t) => {
+  // site-001's update is refused (budget 0 spent), site-002's never answers; the run is interrupted.
+  const f = await fleet(
+    t,
+    '{ gates: [alerts], count: 1, interval: 2m }',
+    [
+      { method: 'POST', path: UPDATE, site: 'site-001', status: 400 },
+      { method: 'POST', path: UPDATE, site: 'site-002', hang: true },
+    ],
+    ['site-001', 'site-002'],
+  );
+  const ctrl = new AbortController();
+  const first = f.run(['--journal', f.journal], { signal: ctrl.signal });
+  await until(() => f.requests('site-001', UPDATE).length === 1 && f.requests('site-002', UPDATE).length === 1);
+  ctrl.abort();
+  const r = await first;
+  assert.equal(r.code, 130, r.stdout + r.stderr);
+  assert.equal(f.report().rollout!.halted?.wave, 1, JSON.stringify(f.report().rollout));
+
+  f.sites.faults.clear();
+  const again = await f.run(['--resume', f.journal, '--in-doubt', 'skip']);
+  assert.equal(again.code, 2, again.stdout + again.stderr);
+  assert.match(again.stderr, /RESUME_HALTED/);
+  assert.equal(f.requests('site-001', UPDATE).length, 1, 'the refused update not sent again unasked');
   assert.equal(f.requests('site-003', UPDATE).length, 0, 'wave 2 never sent');
 });
