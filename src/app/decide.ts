@@ -181,10 +181,16 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     evidence.push(
       park.until > request.now ? `${formatDuration(park.until - request.now)} of the bake left` : 'the bake elapsed',
     );
+  // The wave's own wait (a failed analysis, a budget passed) is what a wave's decision is made on; a bake's time left is said above.
   evidence.push(
     ...park.waits
       .filter((w) => w.value === null || values.includes(w.value))
-      .flatMap((w) => w.evidence.filter((e) => e.startsWith("the wave's budget"))),
+      .flatMap((w) =>
+        w.evidence.filter(
+          (e) =>
+            e.startsWith("the wave's budget") || (w.value === null && d.value === undefined && park.for === 'decision'),
+        ),
+      ),
   );
   // The operator's words may hold a secret (a token rotated): masked before they are kept or said.
   const reason = request.reason?.trim() ? (await request.masking(state))(request.reason.trim()) : undefined;

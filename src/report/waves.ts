@@ -22,7 +22,11 @@ const HALTED_AFTER = 'Nothing was undone; the waves after it did not start.';
 
 const valuesOf = (w: Wave) =>
   w.values.length > 8 ? `${w.values.slice(0, 8).join(', ')} and ${w.values.length - 8} more` : w.values.join(', ');
-const analysisOf = (w: Wave) => (w.analysis ? `${w.analysis.passed ? 'held' : 'failed'}: ${w.analysis.text}` : '');
+/** Held; failed (the wave halted or parked on it); else not run to a verdict (interrupted, or the operator went on past it). */
+const analysisOf = (w: Wave) =>
+  w.analysis
+    ? `${w.analysis.passed ? 'held' : w.outcome === 'halted' || w.outcome === 'parked' ? 'failed' : 'not run'}: ${w.analysis.text}`
+    : '';
 
 /** The Waves section of the summary; then the heading of its step table, unless `steps` is false. */
 export function wavesMarkdown(report: Report, steps = true): string[] {

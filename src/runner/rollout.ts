@@ -186,8 +186,9 @@ export async function runRollout(
     }
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
     if (rollout.analysis && wave.wave < waves.length && goesOn(ctx, wave.wave)) {
+      // Not run, so it did not pass (the operator may have gone on past its failure).
       wave.analysis = {
-        passed: true,
+        passed: false,
         rounds: 0,
         failedRounds: 0,
         text: "not waited: the operator's decision to go on",
