@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { decide, type DecisionKind } from '../../app/decide.ts';
 import { verifyJournal } from '../../app/verify.ts';
+import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
 import { makePlan } from '../../app/plan.ts';
+import { PipelineInvalid } from '../../pipeline/diagnostics.ts';
 import type { JournalState } from '../../journal/read.ts';
 import type { Pipeline } from '../../pipeline/model.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
@@ -120,11 +122,17 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
   const clock = io.clock ?? realClock();
   const masker = new Masker();
   let loaded: Promise<Pipeline> | undefined;
-  // The pipeline that wrote the run (or --pipeline), loaded once, its secrets taught to the masker.
-  const pipelineOf = (state: JournalState) =>
-    (loaded ??= loadPipelineFile(resolve(io.cwd, values.pipeline ?? state.runs.at(-1)!.file), io, {
+  const fileOf = (state: JournalState) => resolve(io.cwd, values.pipeline ?? state.runs.at(-1)!.file);
+  // The pipeline that wrote the run (or --pipeline), loaded once, its secrets taught to the masker. As
+  // verify, it asks the environment only for the servers read back (GET: no target token, no step input).
+  const pipelineOf = (state: JournalState) => {
+    const servers = serversToRead(inDoubtInstances(state));
+    return (loaded ??= loadPipelineFile(fileOf(state), io, {
       vars: parseVars(values.var),
+      readBack: servers,
+      checkEnv: servers.size > 0,
     }).then(({ pipeline }) => (teachSecrets(pipeline, io.env, masker), pipeline)));
+  };
   const result = await decide({
     url,
     runId: values.run,
@@ -154,17 +162,18 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       return (text) => masker.mask(text);
     },
     // plan --live of each value waited on: its read-only steps run once through GET-only clients.
+    // It needs what a live plan needs (every secret the value's steps use): without it, it says so.
     livePlan: async (state, waited) => {
-      const pipeline = await pipelineOf(state);
-      const over = pipeline.rollout?.over;
+      const over = (await pipelineOf(state)).rollout?.over;
       if (over === undefined) return [];
       const out: { value: string; lines: string[] }[] = [];
       for (const value of waited) {
-        const plan = await makePlan(pipeline, io.env, {
-          selection: { only: { [over]: [value] }, skip: {} },
-          masker,
-          live: { signal: io.signal },
-        }).catch((error: Error) => ({ text: `the live plan failed: ${error.message}` }));
+        const selection = { only: { [over]: [value] }, skip: {} };
+        const plan = await loadPipelineFile(fileOf(state), io, { vars: parseVars(values.var), selection })
+          .then(({ pipeline }) => makePlan(pipeline, io.env, { selection, masker, live: { signal: io.signal } }))
+          .catch((error: Error) => ({
+            text: `the live plan failed: ${error instanceof PipelineInvalid ? error.diagnostics.map((d) => d.message).join('; ') : error.message}`,
+          }));
         out.push({ value, lines: plan.text.split('\n').filter((l) => l.trim() !== '') });
       }
       return out;
