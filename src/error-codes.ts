@@ -59,6 +59,9 @@ export const ERROR_CODES = {
   DECISION_REFUSED: usage(
     'decide on what the parked run waits for (enginectl decide --store URL --run ID lists it); --retry needs verify to say not applied, or --accept-cannot-tell --reason',
   ),
+  RESUME_PARKED: usage(
+    'the run is parked: go on with run FILE --store URL --continue RUN (enginectl decide --store URL --run RUN lists what it waits for)',
+  ),
   RESUME_REFUSED: usage(
     'resume the same file, vars and --only, or decide with --in-doubt verify, retry or skip, or pass --force',
   ),

@@ -11,7 +11,7 @@ import { journalKey } from '../journal/seal.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { selectionOf, type JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
-import { checkParked, inEffect, pendingDecisions } from './parked.ts';
+import { checkParked, refuseResumeParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
 import type { Framed } from '../journal/frame.ts';
@@ -162,7 +162,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
           parked: state.parked,
         };
       }
-    }
+    } else refuseResumeParked(state, request.label ?? request.path);
     // A halted rollout goes on only on the operator's word, recorded as a decision.
     if (state.halted && !request.continueRollout) {
       throw new UsageError(

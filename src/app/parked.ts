@@ -64,6 +64,25 @@ export function checkParked(state: JournalState, where: string): asserts state i
     );
 }
 
+/**
+ * run --resume of a run parked for a decision or a bake, or aborted: refused, nothing sent.
+ * --continue goes on with it, honouring what it waits for (the decision, the bake from its start)
+ * and what was decided (an abort: nothing more is sent). A window's park is judged again by any run.
+ */
+export function refuseResumeParked(state: JournalState, where: string): void {
+  if (!state.parked) return;
+  checkParked(state, where);
+  const { park } = state.parked;
+  if (park.for !== 'decision' && park.for !== 'bake') return;
+  throw new UsageError(
+    'RESUME_PARKED',
+    `${where}: the run is parked${park.wave ? ` at wave ${park.wave}` : ''}, waiting for ${park.reason}; --resume does not go around it. Nothing was sent`,
+    {
+      hint: 'enginectl decide --store URL --run ID lists what it waits for; then go on with enginectl run FILE --store URL --continue ID',
+    },
+  );
+}
+
 /** "waiting for X: evidence" lines of a park's waits. */
 export function waitLines(waits: Park['waits']): string[] {
   return waits.map((w) => `waiting for ${w.what}${w.evidence.length ? `: ${w.evidence.join('; ')}` : ''}`);
