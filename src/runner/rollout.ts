@@ -150,15 +150,17 @@ export async function runRollout(
       }
     };
     await Promise.all(Array.from({ length: Math.min(rollout.maxParallel, wave.values.length) }, worker));
-    // Interrupted past its budget: it halted all the same, and the journal says so (a resume asks the operator).
     const spent = wave.failed.length > wave.budget && !goesOn(ctx, wave.wave);
-    const overBudget = () => ({
+    const overBudget = (failed = wave.failed) => ({
       wave: wave.wave,
-      reason: `${wave.failed.length} ${rollout.over}(s) failed (${wave.failed.join(', ')}), over the budget of ${wave.budget}`,
+      reason: `${failed.length} ${rollout.over}(s) failed (${failed.join(', ')}), over the budget of ${wave.budget}`,
     });
     if (signal.aborted) {
-      wave.outcome = spent ? 'halted' : 'cancelled';
-      if (spent) result.halted = overBudget();
+      // Interrupted past its budget by failures of their own (a value the interruption cut is none): it halted all the same.
+      const own = wave.failed.filter((v) => runsOf(v).some(([, rs]) => rs.some((r) => r.outcome === 'failure')));
+      const halts = own.length > wave.budget && !goesOn(ctx, wave.wave);
+      wave.outcome = halts ? 'halted' : 'cancelled';
+      if (halts) result.halted = overBudget(own);
       continue;
     }
     // on-failure: decide: a value that failed in this run, or the budget passed, waits for the operator.
@@ -186,7 +188,6 @@ export async function runRollout(
     }
     wave.outcome = wave.failed.length > 0 ? 'failed-within-budget' : 'done';
     if (rollout.analysis && wave.wave < waves.length && goesOn(ctx, wave.wave)) {
-      // Not run, so it did not pass (the operator may have gone on past its failure).
       wave.analysis = {
         passed: false,
         rounds: 0,

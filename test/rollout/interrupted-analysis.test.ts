@@ -4,7 +4,7 @@
 // a bake nobody waited; and a verdict reached before the interruption (a round failed, a wave past
 // its budget) stands: the rollout halted there, and the resume asks the operator.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -18,7 +18,7 @@ const ALERTS = '/api/monitoring/v1/alerts';
 const UPDATE = '/api/devops/v1/update/system';
 
 /** Two sites, a canary wave then the rest, each site's update then its alerts gate; served over HTTP on one simulated clock. */
-async function fleet(t: TestContext, analysis: string, faults: FaultRule[] = [], canaries = ['site-001']) {
+async function fleet(t: TestContext, analysis: string, faults: FaultRule[] = [], canaries = ['site-001'], budget = 0) {
   const clock = simulatedClock();
   const sites = new Sites({ now: clock.now, faults });
   const running = await serve(sites, { port: 0 });
@@ -41,6 +41,7 @@ rollout:
   over: site
   waves: [[${canaries.join(', ')}], rest]
   max-parallel: 2
+  max-failures: ${budget}
   analysis: ${analysis}
 steps:
   - id: update
@@ -62,12 +63,25 @@ steps:
   const run = (args: string[], options: { signal?: AbortSignal; clock?: Clock } = {}) =>
     runCli(['run', file, '--report-json', json, ...args], { clock: options.clock ?? clock, signal: options.signal });
   const report = () => JSON.parse(readFileSync(json, 'utf8')) as Report;
+  /** The outcome the journal's end record of a site's update holds, once it holds one. */
+  const ended = (site: string) =>
+    (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n') : [])
+      .flatMap((line) => {
+        try {
+          return [
+            JSON.parse(line) as { t: string; run?: { id?: string; matrix?: { site?: string }; outcome?: string } },
+          ];
+        } catch {
+          return [];
+        }
+      })
+      .find((r) => r.t === 'end' && r.run?.id === 'update' && r.run.matrix?.site === site)?.run?.outcome;
   const requests = (site: string, path: string) =>
     sites
       .started()
       .get(site)
       ?.requests.filter((r) => r.path.startsWith(path)) ?? [];
-  return { clock, sites, journal, run, report, requests };
+  return { clock, sites, journal, run, report, requests, ended };
 }
 
 test("interrupted while the analysis's last round reads monitoring: no verdict is recorded as passed, and the resume runs the analysis before wave 2", async (t) => {
@@ -183,7 +197,8 @@ test('a wave past its failure budget when the run is interrupted (another site o
   );
   const ctrl = new AbortController();
   const first = f.run(['--journal', f.journal], { signal: ctrl.signal });
-  await until(() => f.requests('site-001', UPDATE).length === 1 && f.requests('site-002', UPDATE).length === 1);
+  // site-001's failure on the journal (its end record), site-002's update at the server.
+  await until(() => f.ended('site-001') === 'failure' && f.requests('site-002', UPDATE).length === 1);
   ctrl.abort();
   const r = await first;
   assert.equal(r.code, 130, r.stdout + r.stderr);
@@ -195,4 +210,27 @@ test('a wave past its failure budget when the run is interrupted (another site o
   assert.match(again.stderr, /RESUME_HALTED/);
   assert.equal(f.requests('site-001', UPDATE).length, 1, 'the refused update not sent again unasked');
   assert.equal(f.requests('site-003', UPDATE).length, 0, 'wave 2 never sent');
+});
+
+test('a site the interruption cut is no failure of its own: within the budget without it, the wave is not halted', async (t) => {
+  // max-failures 1: site-001's update refused, site-002's cut by the interruption (in doubt, not failed).
+  const f = await fleet(
+    t,
+    '{ gates: [alerts], count: 1, interval: 2m }',
+    [
+      { method: 'POST', path: UPDATE, site: 'site-001', status: 400 },
+      { method: 'POST', path: UPDATE, site: 'site-002', hang: true },
+    ],
+    ['site-001', 'site-002'],
+    1,
+  );
+  const ctrl = new AbortController();
+  const first = f.run(['--journal', f.journal], { signal: ctrl.signal });
+  // site-001's failure on the journal (its end record), site-002's update at the server.
+  await until(() => f.ended('site-001') === 'failure' && f.requests('site-002', UPDATE).length === 1);
+  ctrl.abort();
+  const r = await first;
+  assert.equal(r.code, 130, r.stdout + r.stderr);
+  assert.equal(f.report().rollout!.halted, null, JSON.stringify(f.report().rollout));
+  assert.equal(f.report().rollout!.waves[0]!.outcome, 'cancelled');
 });
