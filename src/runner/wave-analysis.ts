@@ -75,6 +75,7 @@ export async function analyse(
       async (r) => {
         round = r;
         const failures: string[] = [];
+        let ran = 0;
         for (const [step, runs] of gateSteps) {
           for (const gate of runs.filter((g) => values.includes(String(g.matrix?.[rollout.over])))) {
             const run = roundRun(gate, wave, r, count);
@@ -86,6 +87,7 @@ export async function analyse(
               stepPosition(ctx, step),
             );
             if (run.outcome === 'failure') failures.push(`${run.name}: ${run.error?.message ?? 'failed'}`);
+            if (run.outcome === 'success' || run.outcome === 'failure') ran += 1;
             // A gate that did not run to its end read nothing: the round failed by what failed before
             // it (a verdict the interruption does not take back), else it holds none.
             if (run.outcome === 'cancelled' && failures.length === 0) throw interrupted;
@@ -93,6 +95,9 @@ export async function analyse(
           }
           if (failures.length > 0 && ctx.deps.signal.aborted) break;
         }
+        // A round in which no gate ran (each skipped by its if:) read nothing: it did not hold.
+        if (ran === 0 && failures.length === 0 && !ctx.deps.signal.aborted)
+          failures.push(`no gate ran (${gates.join(', ')}: each skipped by its if:), so nothing was read`);
         if (failures.length > 0) failedRounds += 1;
         return failures;
       },
