@@ -11,7 +11,7 @@ import { journalKey } from '../journal/seal.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { selectionOf, type JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
-import { checkParked, refuseResumeParked, inEffect, pendingDecisions } from './parked.ts';
+import { checkParked, parksOf, refuseResumeParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
 import type { Framed } from '../journal/frame.ts';
@@ -137,9 +137,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     }
     const records = parseRecords(opened.framed, request.path);
     const read = journalState(records, request.path);
-    // This release's parks, in order: a wave the run went past at one keeps the operator's word about it.
-    const release = records.slice(records.findLastIndex((r) => r.t === 'run' && !r.resume));
-    const parks = release.flatMap((r) => (r.t === 'park' ? [r.park] : []));
+    const parks = parksOf(records, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
     if (request.continueParked) {

@@ -3,6 +3,7 @@
 // the park names, or one on the wave; a bake waits on the run's clock, which the runner reads.
 import { UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
+import type { JournalRecord } from '../journal/records.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 
@@ -81,6 +82,22 @@ export function refuseResumeParked(state: JournalState, where: string): void {
       hint: 'enginectl decide --store URL --run ID lists what it waits for; then go on with enginectl run FILE --store URL --continue ID',
     },
   );
+}
+
+/**
+ * The parks of a journal's release, in order, each with the decisions recorded while it stood (in
+ * effect by `now`): a wave the run went past at one keeps the operator's word about it.
+ */
+export function parksOf(records: readonly JournalRecord[], now: number): Parked[] {
+  const parks: Parked[] = [];
+  for (const r of records.slice(records.findLastIndex((x) => x.t === 'run' && !x.resume))) {
+    if (r.t === 'park') parks.push({ park: r.park, at: r.at, decided: [] });
+    else if (r.t === 'decide' && parks.length > 0) {
+      const { t: _t, ...decision } = r;
+      if (decision.after === undefined || decision.after <= now) parks.at(-1)!.decided.push(decision);
+    }
+  }
+  return parks;
 }
 
 /** "waiting for X: evidence" lines of a park's waits. */

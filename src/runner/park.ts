@@ -24,12 +24,18 @@ export function decisionsAt(ctx: RunContext, wave: number): readonly OperatorDec
   return (ctx.resume?.decided ?? []).filter((d) => d.wave === wave);
 }
 
-/** A wave's continue that covers `value`: one the park at that wave (the last one there) waited on, its failure left as it was. */
+/**
+ * A wave's continue that covers `value`, its failure left as it was: decided at a park of that wave
+ * that waited on the value (the one the run parked at, or an earlier one there).
+ */
 export function continuedFor(ctx: RunContext, wave: number, value: string): OperatorDecision | undefined {
   const parked = ctx.resume?.parked;
-  const park = parked && parked.park.wave === wave ? parked.park : ctx.resume?.parks?.findLast((p) => p.wave === wave);
-  if (!park?.waits.some((w) => w.value === value)) return undefined;
-  return decisionsAt(ctx, wave).findLast((d) => d.decision === 'continue');
+  if (parked && wave > parked.park.wave) return undefined;
+  const earlier = (ctx.resume?.parks ?? []).filter((p) => p.park.wave === wave && p.park !== parked?.park);
+  return [...earlier, ...(parked?.park.wave === wave ? [parked] : [])]
+    .filter((p) => p.park.waits.some((w) => w.value === value))
+    .flatMap((p) => p.decided.filter((d) => d.decision === 'continue'))
+    .at(-1);
 }
 
 /** Whether the operator said to go on past this wave (its failures, its bake, its analysis). */
@@ -151,7 +157,7 @@ export function decisionPark(
   why: string | undefined,
 ): Park {
   const budgetLeft = Math.max(0, wave.budget - wave.failed.length);
-  const undecided = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
+  const undecided = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v) && !continuedFor(ctx, wave.wave, v));
   const waits: Park['waits'] = undecided.map((value) => ({
     value,
     what: `a decision on ${rollout.over} ${value} (retry, skip, exclude)`,

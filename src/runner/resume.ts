@@ -32,8 +32,8 @@ export interface ResumePlan {
   parked?: { park: Park; decided: readonly OperatorDecision[] } | undefined;
   /** Every decision of the operator's the journal holds, in order (those with a timeout once in effect): a wave the run went past keeps its word. */
   decided?: readonly OperatorDecision[] | undefined;
-  /** The parks of the journal's release, in order: what each waited for. */
-  parks?: readonly Park[] | undefined;
+  /** The parks of the journal's release, in order: what each waited for, and the decisions made while it stood. */
+  parks?: readonly { park: Park; decided: readonly OperatorDecision[] }[] | undefined;
 }
 
 /** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */

@@ -127,6 +127,8 @@ export async function runRollout(
       undefined,
       `wave ${wave.wave}/${waves.length}: ${wave.values.join(', ')} (${rollout.over}; at most ${rollout.maxParallel} at once; ${wave.budget} may fail)`,
     );
+    // The values the operator's continue went past are not counted again: the failures after it meet the budget.
+    const counted = () => wave.failed.filter((v) => decidedFor(ctx, wave.wave, v) || !continuedFor(ctx, wave.wave, v));
     const queue = [...wave.values];
     const worker = async () => {
       for (let value = queue.shift(); value !== undefined; value = queue.shift()) {
@@ -142,23 +144,23 @@ export async function runRollout(
           if (leaveValue(runsOf(value), wave.wave, decided)) wave.failed.push(value);
           continue;
         }
-        if (wave.failed.length > wave.budget && !goesOn(ctx, wave.wave)) {
-          halt(value, wave.wave, pastBudget(wave.wave, wave.failed.length, rollout.over, wave.budget));
+        if (counted().length > wave.budget) {
+          halt(value, wave.wave, pastBudget(wave.wave, counted().length, rollout.over, wave.budget));
           continue;
         }
         if (await runValue(value, wave.wave)) wave.failed.push(value);
       }
     };
     await Promise.all(Array.from({ length: Math.min(rollout.maxParallel, wave.values.length) }, worker));
-    const spent = wave.failed.length > wave.budget && !goesOn(ctx, wave.wave);
-    const overBudget = (failed = wave.failed) => ({
+    const spent = counted().length > wave.budget;
+    const overBudget = (failed = counted()) => ({
       wave: wave.wave,
       reason: `${failed.length} ${rollout.over}(s) failed (${failed.join(', ')}), over the budget of ${wave.budget}`,
     });
     if (signal.aborted) {
       // Interrupted past its budget by failures of their own (a value the interruption cut is none): it halted all the same.
-      const own = wave.failed.filter((v) => runsOf(v).some(([, rs]) => rs.some((r) => r.outcome === 'failure')));
-      const halts = own.length > wave.budget && !goesOn(ctx, wave.wave);
+      const own = counted().filter((v) => runsOf(v).some(([, rs]) => rs.some((r) => r.outcome === 'failure')));
+      const halts = own.length > wave.budget;
       wave.outcome = halts ? 'halted' : 'cancelled';
       if (halts) result.halted = overBudget(own);
       continue;
@@ -166,9 +168,9 @@ export async function runRollout(
     // on-failure: decide: a value that failed in this run, or the budget passed, waits for the operator.
     // Its failures come first: a write of the wave waiting for its window never hides them (the
     // window is judged again when the operator's word lets the run go on).
-    const fresh = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v));
+    const fresh = counted().filter((v) => !decidedFor(ctx, wave.wave, v));
     const asks = fresh.some((v) => valueDecides(ctx, rollout, runsOf(v)));
-    if (!goesOn(ctx, wave.wave) && (asks || (spent && decides(ctx, rollout)))) {
+    if (asks || (spent && decides(ctx, rollout))) {
       ctx.windowPark.park = undefined;
       wave.outcome = 'parked';
       result.parked = decisionPark(ctx, rollout, wave, runsOf, undefined);
