@@ -74,13 +74,11 @@ export async function runRollout(
   const halt = (value: string, wave: number, message: string, parked = false) => {
     for (const [, runs] of runsOf(value)) {
       for (const run of runs) {
-        // Parked: what an earlier run did stays as it did it.
-        if (run.resume === 'earlier-run' && parked) continue;
+        if (run.resume === 'earlier-run' && parked) continue; // Parked: what an earlier run did stays so.
         const error = parked ? { code: 'ROLLOUT_PARKED', message } : { code: 'ROLLOUT_HALTED', message };
         Object.assign(run, { outcome: 'cancelled', wave, error });
-        // The journal keeps it too: a report rendered from the journal says why it did not start. But
-        // for one a resume carries (done earlier, or a call in doubt decided): its earlier end and the
-        // decision stand, or the next resume would send it again.
+        // The journal keeps it (a report from it says why it did not start), but for one a resume carries
+        // (done earlier, a doubt decided): its earlier end stands, or the next resume sends it again.
         if (!ctx.resume?.carried.has(run.key)) ctx.tell.instanceFinished(run, undefined);
       }
     }
