@@ -5,7 +5,7 @@
 // nowhere before it.
 import { parseStoreRecord } from '../store/record.ts';
 import { z } from 'zod';
-import { sequenceKey, type RunStore } from '../store/store.ts';
+import { keysAfterListing, sequenceKey, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
 
 /** The analysis after a wave, as the report's rollout tells it (its rounds, what it found). */
@@ -55,22 +55,32 @@ export const overBudget = (over: string, failed: readonly string[], budget: numb
 export const writeVerdict = (store: RunStore, run: string, v: Verdict) =>
   store.create(shardKeys(run).verdict(v.wave), Buffer.from(JSON.stringify(v)));
 
-/** The analysts elected for a wave so far, in order (the first's `at` is when its bake began). */
+/**
+ * The analysts elected for a wave so far, in order (the first's `at` is when its bake began): the
+ * listed keys, then those after the newest listed read by name (keysAfterListing): a listing that
+ * lags would hide the newest record, an analyst's give-up read as it still standing, or the
+ * elected one as no one.
+ */
 export async function analysts(store: RunStore, run: string, wave: number): Promise<Analyst[]> {
   const prefix = shardKeys(run).analysts(wave);
-  const out: Analyst[] = [];
-  // A damaged analyst's record is the store's damage (STORE_DAMAGED): skipped, it would shift who is elected.
-  for (const key of await store.list(prefix))
-    out.push(
-      parseStoreRecord(
-        store,
-        key,
-        await store.get(key),
-        Analyst,
-        "an analyst's record",
-        "put the record back as it was, or plan the rollout again (enginectl shard): the wave's election cannot be read",
-      ),
+  const parse = (key: string, body: Buffer | undefined) =>
+    parseStoreRecord(
+      store,
+      key,
+      body,
+      Analyst,
+      "an analyst's record",
+      "put the record back as it was, or plan the rollout again (enginectl shard): the wave's election cannot be read",
     );
+  // A damaged analyst's record is the store's damage (STORE_DAMAGED): skipped, it would shift who is elected.
+  // Each key up to the newest listed, by its number: the list's place is the key's (standFor).
+  const keys = (await store.list(prefix)).filter((k) => /^[0-9]{8}$/.test(k.slice(prefix.length)));
+  const listed = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+  const out: Analyst[] = [];
+  for (let n = 1; n <= listed; n++)
+    out.push(parse(`${prefix}${sequenceKey(n)}`, await store.get(`${prefix}${sequenceKey(n)}`)));
+  const after = await keysAfterListing(store, prefix, listed + 1);
+  after.forEach((body, i) => out.push(parse(`${prefix}${sequenceKey(listed + 1 + i)}`, body)));
   return out;
 }
 
