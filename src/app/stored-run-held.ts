@@ -16,7 +16,7 @@ import { LEASE_JOURNAL_VERSION } from '../journal/records.ts';
 import { formatDuration } from '../duration.ts';
 import { readManifest, workerLease, type Manifest } from '../shard/manifest.ts';
 import { WaveLog } from '../shard/wave-log.ts';
-import { holderText, readLeaseRecord, type LeaseRecord } from '../store/lease.ts';
+import { holderText, newestOfEachLease, type LeaseRecord } from '../store/lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 
 interface Lease {
@@ -39,36 +39,31 @@ export const OWN_LEASE_TTL_MS = 2 * 60_000;
 /** The name of a run's own lease, which every runner of a stored run holds (app/run-own-lease.ts). */
 export const ownLeaseName = (runId: string) => `run.${runId}`;
 
-/** How many lease records are read at once. */
-const AT_ONCE = 16;
-
 /**
- * The newest record of each lease the store holds (its keys in order: the last of each name is its
- * newest). A damaged record (STORE_DAMAGED) of a lease `mayHold` says cannot hold the run is left
- * out: that lease is not this run's, whatever it says; one of a lease that may hold it refuses.
+ * The newest record of each lease the store holds (newestOfEachLease: a lagging listing read past),
+ * the run's own lease and those its journal names read by name when none of their keys is listed;
+ * another run's own lease (run.X) holds no run but X: its listed newest alone. A damaged record
+ * (STORE_DAMAGED) of a lease `mayHold` says cannot hold the run is left out: that lease is not this
+ * run's, whatever it says; one of a lease that may hold it refuses.
  */
-async function newestLeases(store: RunStore, mayHold: (name: string) => Promise<boolean>): Promise<Map<string, Lease>> {
-  const newest = new Map<string, string>();
-  for (const key of await store.list('leases/')) {
-    const found = /^leases\/([^/]+)\/[0-9]{8}$/.exec(key);
-    if (found) newest.set(found[1]!, key);
-  }
-  const read = async (name: string): Promise<Lease | undefined> => {
-    try {
-      return { name, record: await readLeaseRecord(store, newest.get(name)!) };
-    } catch (error) {
+async function newestLeases(
+  store: RunStore,
+  runId: string,
+  known: string[],
+  mayHold: (name: string) => Promise<boolean>,
+) {
+  const records = await newestOfEachLease(
+    store,
+    known,
+    (name) => !name.startsWith('run.') || known.includes(name),
+    async (name, error) => {
       // A newer enginectl's record (STORE_VERSION) of such a lease alike: another fleet may run a newer version.
       if (error instanceof StoreError && (error.code === 'STORE_DAMAGED' || error.code === 'STORE_VERSION'))
-        if (!(await mayHold(name))) return undefined;
+        if (!(await mayHold(name))) return;
       throw error;
-    }
-  };
-  const leases = new Map<string, Lease>();
-  const names = [...newest.keys()];
-  for (let i = 0; i < names.length; i += AT_ONCE)
-    for (const lease of await Promise.all(names.slice(i, i + AT_ONCE).map(read)))
-      if (lease) leases.set(lease.name, lease);
-  return leases;
+    },
+  );
+  return new Map([...records].map(([name, record]) => [name, { name, record }]));
 }
 
 /**
@@ -163,7 +158,13 @@ async function holdingOf(
   state: JournalState,
   sites = false,
 ): Promise<Holding | undefined> {
-  const leases = await newestLeases(store, leasesThatMayHold(store, runId, state));
+  const named = (state.lease?.name.split(', ') ?? []).filter((n) => /^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(n));
+  const leases = await newestLeases(
+    store,
+    runId,
+    [ownLeaseName(runId), ...named],
+    leasesThatMayHold(store, runId, state),
+  );
   if (sites) return siteHolding(store, runId, state, leases);
   const own = [...leases.values()].filter((l) => heldOnce(l.record) && l.record.holder.runId === runId);
   // A run over several leases (lease: over:) holds them all: the one that lapses last says it best;

@@ -123,12 +123,61 @@ export async function leaseState(
   const keys = (await store.list(leasePrefix(name))).filter((k) =>
     /^[0-9]{8}$/.test(k.slice(leasePrefix(name).length)),
   );
-  const listed = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+  return leaseAfterListing(store, name, keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8)));
+}
+
+/** As leaseState, from the number of the newest key of the lease a listing showed (0: none). */
+export async function leaseAfterListing(
+  store: RunStore,
+  name: string,
+  listed: number,
+): Promise<{ seq: number; record: LeaseRecord } | undefined> {
   const after = await keysAfterListing(store, leasePrefix(name), listed + 1);
   const n = listed + after.length;
   if (n === 0) return undefined;
   const body = after.at(-1) ?? (await store.get(`${leasePrefix(name)}${seq(n)}`));
   return { seq: n, record: parseLeaseRecord(store, `${leasePrefix(name)}${seq(n)}`, body) };
+}
+
+/** How many lease records are read at once. */
+const AT_ONCE = 16;
+
+/**
+ * The newest record of each lease the store holds: each name's newest listed key, then (when
+ * `pastListing` says so) its keys after that one read by name, and those of the leases `known`
+ * none of whose keys is listed: a listing may lag the keys just created (an NFS client's cached
+ * directory, an eventually consistent S3), and a lease read a record behind (its earlier holder's
+ * release), or not at all, is a live runner read as gone. A record that cannot be read is given to
+ * `unreadable`, which throws, or returns to leave that lease out.
+ */
+export async function newestOfEachLease(
+  store: RunStore,
+  known: readonly string[],
+  pastListing: (name: string) => boolean,
+  unreadable: (name: string, error: unknown) => Promise<void>,
+): Promise<Map<string, LeaseRecord>> {
+  const newest = new Map<string, number>();
+  for (const key of await store.list('leases/')) {
+    const found = /^leases\/([^/]+)\/([0-9]{8})$/.exec(key);
+    if (found) newest.set(found[1]!, Math.max(newest.get(found[1]!) ?? 0, Number(found[2])));
+  }
+  for (const name of known) if (!newest.has(name)) newest.set(name, 0);
+  const read = async (name: string): Promise<[string, LeaseRecord] | undefined> => {
+    const listed = newest.get(name)!;
+    try {
+      if (!pastListing(name)) return [name, await readLeaseRecord(store, `${leasePrefix(name)}${seq(listed)}`)];
+      const state = await leaseAfterListing(store, name, listed);
+      return state && [name, state.record];
+    } catch (error) {
+      await unreadable(name, error);
+      return undefined;
+    }
+  };
+  const out = new Map<string, LeaseRecord>();
+  const names = [...newest.keys()];
+  for (let i = 0; i < names.length; i += AT_ONCE)
+    for (const found of await Promise.all(names.slice(i, i + AT_ONCE).map(read))) if (found) out.set(...found);
+  return out;
 }
 
 /**
