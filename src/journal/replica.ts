@@ -4,7 +4,7 @@
 // with its disk leaves the store knowing every call that left. Group commit shares the round-trip
 // as it shares the fsync. A segment that exists already is another writer's: the run stops.
 import { randomBytes } from 'node:crypto';
-import { keysAfterListing, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
+import { keysAfterListing, refuseAnswersEveryKey, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 
 const PREFIX = 'runs';
 const segment = sequenceKey;
@@ -118,5 +118,8 @@ export async function readSegments(store: RunStore, runId: string): Promise<{ te
 /** The runs a store holds, newest first. */
 export async function storedRuns(store: RunStore): Promise<string[]> {
   const keys = await store.list(`${PREFIX}/`);
+  // None listed: a store of keys, or an endpoint that answers every path (its listing, HTML, empty).
+  if (keys.length === 0)
+    await refuseAnswersEveryKey(store, `${journalPrefix('00000000T000000Z-0')}${sequenceKey(99_999_999)}`);
   return [...new Set(keys.map((k) => k.split('/')[1]!).filter((id) => /^[0-9]{8}T/.test(id)))].sort().reverse();
 }

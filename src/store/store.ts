@@ -104,16 +104,25 @@ const PAST_LISTING = 16;
 export async function keysAfterListing(store: RunStore, prefix: string, from: number): Promise<Buffer[]> {
   const out: Buffer[] = [];
   for (let n = from; ; n++) {
-    if (n - from === PAST_LISTING && (await store.get(`${prefix}${sequenceKey(99_999_999)}`)))
-      throw new StoreError(
-        'STORE_REFUSED',
-        `${store.url} answers a key never written (${prefix}${sequenceKey(99_999_999)}): it is not a store of keys`,
-        {
-          hint: 'check the store URL names the bucket (or the directory) and its endpoint, not a web page or a proxy that answers every path',
-        },
-      );
+    if (n - from === PAST_LISTING) await refuseAnswersEveryKey(store, `${prefix}${sequenceKey(99_999_999)}`);
     const body = await store.get(`${prefix}${sequenceKey(n)}`);
     if (!body) return out;
     out.push(body);
   }
+}
+
+/**
+ * Reads `key`, one never written, once: a store that answers it (an endpoint that answers every
+ * path alike, a web page, a captive portal) holds no keys, and is refused (STORE_REFUSED). Its
+ * listings, HTML, read as empty: a listing that shows nothing is checked so before it is believed.
+ */
+export async function refuseAnswersEveryKey(store: RunStore, key: string): Promise<void> {
+  if (await store.get(key))
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${store.url} answers a key never written (${key}): it is not a store of keys`,
+      {
+        hint: 'check the store URL names the bucket (or the directory) and its endpoint, not a web page or a proxy that answers every path',
+      },
+    );
 }

@@ -40,3 +40,15 @@ test('lease status over an endpoint that answers every path with a web page: STO
   assert.ok(page.asked.length < 30, `${page.asked.length} requests`);
   assertClean('lease status', said, [KEYS.AWS_SECRET_ACCESS_KEY]);
 });
+
+test('runs --store over an endpoint that answers every path with a web page: STORE_REFUSED, not "no run" (its listing, HTML, reads as empty)', async (t) => {
+  const page = await webPage(t);
+  const store = `s3://runs-bucket/team?endpoint=${encodeURIComponent(page.endpoint)}&path-style=true&region=us-east-1`;
+  const r = await runCli(['runs', '--store', store], { env: KEYS });
+  const said = r.stdout + r.stderr;
+  assert.equal(r.code, 2, said);
+  assert.match(r.stderr, /answers a key never written \(runs\/\S+\): it is not a store of keys/);
+  assert.match(r.stderr, /code: STORE_REFUSED/);
+  assert.doesNotMatch(r.stdout, /no run/);
+  assertClean('runs', said, [KEYS.AWS_SECRET_ACCESS_KEY]);
+});
