@@ -48,6 +48,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
         env: deps.env,
         tmpdir: dir,
         now: deps.now(),
+        signal: deps.signal,
       })
     : undefined;
   const leaseWanted = wantedLease(pipeline, kit.getInput('lease').trim());

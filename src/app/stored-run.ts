@@ -36,11 +36,19 @@ const emptyStoreUrl = (where: string, url: string) =>
     hint: 'give it as s3://BUCKET/PREFIX or file:///PATH (file://$PWD for the directory the command runs in), or leave it unset for a run without a store',
   });
 
-/** The store a URL names: s3://BUCKET/PREFIX or file:///PATH (a plain path is a directory, as users write one). */
-export function storeAt(url: string, cwd: string, env: Readonly<Record<string, string | undefined>>): RunStore {
+/**
+ * The store a URL names: s3://BUCKET/PREFIX or file:///PATH (a plain path is a directory, as users
+ * write one). `signal`: the run's stop, after which an S3 store's calls are cut once their grace ran out.
+ */
+export function storeAt(
+  url: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): RunStore {
   if (url.trim() === '') throw emptyStoreUrl('the store URL', url);
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env });
-  return openStore(url, { ...env });
+  return openStore(url, { ...env }, { signal });
 }
 
 /** The store a command names (--store URL, else ENGINECTL_STORE); `why` says what the command needs it for. */
@@ -97,10 +105,12 @@ export async function openStoredRun(request: {
   now: number;
   /** The store opened and probed already (a shard worker's, for each of its sites): not opened or probed again. */
   store?: RunStore | undefined;
+  /** The run's stop: an S3 store's calls are cut once their grace after it ran out (storeAt). */
+  signal?: AbortSignal | undefined;
 }): Promise<StoredRun> {
   let store = request.store;
   if (!store) {
-    store = storeAt(request.url, request.cwd, request.env);
+    store = storeAt(request.url, request.cwd, request.env, request.signal);
     await probeStore(store, () => request.now);
   }
   if (request.resumeId === undefined) {

@@ -101,7 +101,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   let done: ShardWorkerDone;
   let started = false;
   try {
-    const store = storeAt(input.storeUrl, io.cwd, io.env);
+    const store = storeAt(input.storeUrl, io.cwd, io.env, io.signal);
     await probeStore(store, clock.now);
     done = await runShardWorker({
       store,

@@ -14,15 +14,17 @@ const isKey = (path: string): boolean => {
     return false;
   }
 };
-const QUERY = ['endpoint', 'path-style', 'region', 'timeout'];
+const QUERY = ['endpoint', 'path-style', 'region', 'timeout', 'grace'];
 /** How long a request may wait on a silent store before it fails (`?timeout=`): 60 s. */
 export const DEFAULT_STORE_TIMEOUT_MS = 60_000;
+/** How long the store's calls go on once the run was stopped (SIGTERM, SIGINT) before they are cut (`?grace=`): 5 s. */
+export const DEFAULT_STORE_GRACE_MS = 5_000;
 
 /** The parts of an s3:// URL: bucket, key prefix ('' or ending in '/'), and the client's options. */
 export function parseS3Url(
   url: string,
   env: Env,
-): { bucket: string; prefix: string; config: S3ClientConfig; where: string; timeoutMs: number } {
+): { bucket: string; prefix: string; config: S3ClientConfig; where: string; timeoutMs: number; graceMs: number } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -91,6 +93,16 @@ export function parseS3Url(
       `${named}: timeout is a duration${timeoutMs === undefined || timeoutMs <= 0 ? '' : ` ${TIMER_LIMIT}`}, not ${JSON.stringify(timeoutText)}`,
       { hint: 'give it as ?timeout=30s (how long a request may wait on a silent store; 60s by default)' },
     );
+  const graceText = parsed.searchParams.get('grace');
+  const graceMs = graceText === null ? DEFAULT_STORE_GRACE_MS : parseDuration(graceText);
+  if (graceMs === undefined || graceMs < 0 || graceMs > MAX_TIMER_MS)
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${named}: grace is a duration${graceMs === undefined || graceMs < 0 ? '' : ` ${TIMER_LIMIT}`}, not ${JSON.stringify(graceText)}`,
+      {
+        hint: "give it as ?grace=5s (how long the store's calls go on once the run was stopped, SIGTERM or SIGINT, before they are cut; 5s by default)",
+      },
+    );
   const region =
     parsed.searchParams.get('region') ??
     env.AWS_REGION ??
@@ -121,5 +133,6 @@ export function parseS3Url(
     config,
     where: endpoint === undefined ? 'AWS S3' : `the endpoint ${endpoint}`,
     timeoutMs,
+    graceMs,
   };
 }

@@ -8,7 +8,15 @@
 // the key back: our body there means this call created it.
 import type { Env } from '../environment.ts';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
+import {
+  checkKey,
+  cutAfterGrace,
+  keyTooLarge,
+  MAX_KEY_BYTES,
+  StoreError,
+  type PreparedBody,
+  type RunStore,
+} from './store.ts';
 import { parseS3Url } from './s3-url.ts';
 
 export interface S3StoreOptions {
@@ -16,6 +24,12 @@ export interface S3StoreOptions {
   pageSize?: number;
   /** Attempts per request, the SDK's retries included (its default: 3). */
   maxAttempts?: number;
+  /**
+   * The run's stop (SIGTERM, SIGINT): once it is aborted, each call goes on for the URL's `?grace=`
+   * (5 s by default: what the run still writes, its finish record, its lease's release), then is
+   * cut, and every later call fails at once, rather than each waiting its `?timeout=`.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 type SdkError = Error & {
@@ -52,9 +66,12 @@ export class S3Store implements RunStore {
   private readonly client: S3Client;
   private readonly pageSize: number | undefined;
   private readonly maxAttempts: number;
+  /** Aborted `?grace=` after the run's stop: every call's abortSignal. */
+  private readonly cut: ReturnType<typeof cutAfterGrace>;
 
   constructor(url: string, env: Env, options: S3StoreOptions = {}) {
-    const { bucket, prefix, config, where, timeoutMs } = parseS3Url(url, env);
+    const { bucket, prefix, config, where, timeoutMs, graceMs } = parseS3Url(url, env);
+    this.cut = cutAfterGrace(options.signal, graceMs);
     this.url = url;
     this.bucket = bucket;
     this.prefix = prefix;
@@ -80,6 +97,11 @@ export class S3Store implements RunStore {
   }
 
   private failed(action: string, error: unknown): StoreError {
+    if (this.cut.signal.aborted)
+      return new StoreError('STORE_FAILED', `${this.url}: ${action}: ${this.cut.said()}, the store not answering`, {
+        cause: error,
+        hint: `what the store did not take is in the run's local journal; check ${this.where} is reachable, then resume from the store`,
+      });
     // Input, not the store's failure: a retry of the same command cannot help.
     if (noRegion(error))
       return new StoreError('STORE_REFUSED', `${this.url}: no region to sign for (${action})`, {
@@ -124,7 +146,9 @@ export class S3Store implements RunStore {
     checkKey(key);
     for (let attempt = 1; ; attempt++) {
       try {
-        const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }));
+        const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.prefix + key }), {
+          abortSignal: this.cut.signal,
+        });
         if ((out.ContentLength ?? 0) > MAX_KEY_BYTES) {
           (out.Body as { destroy?: () => void } | undefined)?.destroy?.();
           throw keyTooLarge(this.url, key, out.ContentLength!);
@@ -132,7 +156,7 @@ export class S3Store implements RunStore {
         try {
           return Buffer.from(await out.Body!.transformToByteArray());
         } catch (cut) {
-          if (attempt < this.maxAttempts) continue;
+          if (attempt < this.maxAttempts && !this.cut.signal.aborted) continue;
           throw cut;
         }
       } catch (error) {
@@ -148,9 +172,12 @@ export class S3Store implements RunStore {
     try {
       await this.client.send(
         new PutObjectCommand({ Bucket: this.bucket, Key: this.prefix + key, Body: body, IfNoneMatch: '*' }),
+        { abortSignal: this.cut.signal },
       );
       return true;
     } catch (error) {
+      // Cut after the stop's grace: whether it was written is not read back (that read would be cut too).
+      if (this.cut.signal.aborted) throw this.failed(`cannot write ${key} (whether it was written is unknown)`, error);
       const status = statusOf(error);
       const attempts = (error as SdkError).$metadata?.attempts ?? 1;
       if ((status === 412 || status === 409) && attempts === 1) return false;
@@ -201,6 +228,7 @@ export class S3Store implements RunStore {
             ContinuationToken: token,
             ...(this.pageSize ? { MaxKeys: this.pageSize } : {}),
           }),
+          { abortSignal: this.cut.signal },
         );
         for (const o of page.Contents ?? []) if (o.Key) out.push(o.Key.slice(this.prefix.length));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;

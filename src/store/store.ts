@@ -5,6 +5,7 @@
 // where compare-and-swap is not (Ceph's RGW answers 500 to the losers of an `If-Match` race).
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
+import { formatDuration } from '../duration.ts';
 
 export interface RunStore {
   /** The store as a person names it (no credentials): s3://bucket/prefix, file:///path. */
@@ -125,4 +126,27 @@ export async function refuseAnswersEveryKey(store: RunStore, key: string): Promi
         hint: 'check the store URL names the bucket (or the directory) and its endpoint, not a web page or a proxy that answers every path',
       },
     );
+}
+
+/** A signal aborted a grace after a run's stop (GraceCut.signal), and how that is said. */
+export interface GraceCut {
+  signal: AbortSignal;
+  /** "the store's calls were cut 5s after SIGTERM (?grace=)". */
+  said(): string;
+}
+
+/** Aborted `graceMs` after `stop` is (at once for a stop aborted already: from now); never without one. */
+export function cutAfterGrace(stop: AbortSignal | undefined, graceMs: number): GraceCut {
+  const cut = new AbortController();
+  let by = 'the stop';
+  const start = () => {
+    by = /received (SIG[A-Z]+)/.exec(String((stop?.reason as Error | undefined)?.message))?.[1] ?? by;
+    setTimeout(() => cut.abort(new Error(`cut ${formatDuration(graceMs)} after ${by}`)), graceMs).unref();
+  };
+  if (stop?.aborted) start();
+  else stop?.addEventListener('abort', start, { once: true });
+  return {
+    signal: cut.signal,
+    said: () => `the store's calls were cut ${formatDuration(graceMs)} after ${by} (?grace=)`,
+  };
 }

@@ -48,6 +48,20 @@ test('?timeout= is a duration: 60s when absent, refused when it is not one', () 
     );
 });
 
+test('?grace= is a duration: 5s when absent, 0s allowed (cut at once), refused when it is not one', () => {
+  assert.equal(parseS3Url('s3://runs-bucket/x', {}).graceMs, 5_000);
+  assert.equal(parseS3Url('s3://runs-bucket/x?grace=20s', {}).graceMs, 20_000);
+  assert.equal(parseS3Url('s3://runs-bucket/x?grace=0s', {}).graceMs, 0);
+  assert.throws(
+    () => openStore('s3://runs-bucket/x?grace=soon', {}),
+    (e: unknown) =>
+      e instanceof StoreError &&
+      e.code === 'STORE_REFUSED' &&
+      /grace is a duration/.test(e.message) &&
+      /\?grace=5s/.test(e.hint ?? ''),
+  );
+});
+
 test('a store that never answers: get, create and list fail with STORE_FAILED once the timeout ran out, naming the store, no credential', async (t) => {
   const silent = await silentStore(t);
   const url = `s3://runs-bucket/team?endpoint=${silent.endpoint}&timeout=1s`;

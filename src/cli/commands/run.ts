@@ -313,6 +313,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
           env: io.env,
           tmpdir: tmpdir(),
           now: Date.now(),
+          signal: io.signal,
         });
   // Earlier write durations: --history, and the store's latest runs when the pipeline has windows or freezes.
   const history = await historyOf(values, io, pipeline.schedule && stored?.store);
