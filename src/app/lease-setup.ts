@@ -1,9 +1,8 @@
-// The fleet lease of a run (lease: in the pipeline, or --lease NAME), for the CLI and the action:
-// taken before the journal is opened (queued up to its wait), renewed by a heartbeat every third
-// of its ttl, and released at the end, on failure and on SIGTERM. An expired lease is taken over
-// only once verify has read the previous holder's in-doubt calls from its journal in the store:
-// each applied or not applied, or an operator's --take-over --reason for those it cannot tell,
-// recorded in the lease as the takeover's evidence (a journal with no record: no call left).
+// The fleet lease of a run (lease: in the pipeline, or --lease NAME), for the CLI and the action: taken before the
+// journal is opened (queued up to its wait), renewed by a heartbeat every third of its ttl, and released at the end,
+// on failure and on SIGTERM. An expired lease is taken over only once verify has read the previous holder's in-doubt
+// calls from its journal in the store: each applied or not applied, or an operator's --take-over --reason for those it
+// cannot tell, recorded in the lease as the takeover's evidence (a journal with no record: no call left).
 import { EnginectlError, interruptedRead } from '../errors.ts';
 import { readJournal } from '../journal/read.ts';
 import { readSegments } from '../journal/replica.ts';
@@ -50,8 +49,8 @@ export interface LeaseRequest {
 export interface TakenLease {
   /** What the run checks before each write and shows in its reports: every lease it holds. */
   lease: { check(): Promise<void>; stillHeld(): Promise<void>; summary(): ReturnType<HeldLease['summary']> };
-  /** Stops the heartbeat and releases the lease (kept: left to hold until its ttl, a parked run's `park: { keep-lease: true }`); a failure is said, never thrown. */
-  end(options?: { keep?: boolean }): Promise<void>;
+  /** Stops the heartbeat and releases the lease (kept: left to hold until its ttl, a parked run's `park: { keep-lease: true }`); a failure is said, never thrown: false then. */
+  end(options?: { keep?: boolean }): Promise<boolean>;
 }
 
 /** What verify reads of the expired holder's in-doubt calls, or the refusal naming each it cannot tell. */
@@ -67,10 +66,9 @@ async function verifyTakeover(
   let evidence: string[];
   try {
     const { text } = await readSegments(request.store, previous);
-    // No record at all (no segment, or fences alone: it died at acquire, before its run record): a
-    // call's record is in the store before the call leaves, and its lease checked once that record
-    // is written, so it sent nothing. Only a journal read whole and found empty says so: a store
-    // that fails at the read is no proof (below).
+    // No record at all (no segment, or fences alone: it died at acquire, before its run record): a call's record is in
+    // the store before the call leaves, and its lease checked once that record is written, so it sent nothing. Only a
+    // journal read whole and found empty says so: a store that fails at the read is no proof (below).
     if (text === '')
       return {
         evidence: [
@@ -186,14 +184,16 @@ export async function takeLease(request: LeaseRequest & { names?: string[] | und
       },
     },
     async end(options) {
-      for (const h of held) await h.end(options);
+      const done = [];
+      for (const h of held) done.push(await h.end(options));
+      return !done.includes(false);
     },
   };
 }
 
 interface TakenOne {
   lease: HeldLease;
-  end(options?: { keep?: boolean }): Promise<void>;
+  end(options?: { keep?: boolean }): Promise<boolean>;
 }
 
 async function takeOne(request: LeaseRequest): Promise<TakenOne> {
@@ -228,8 +228,10 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
       try {
         // Kept while parked: renewed once more and marked, so the run's own continue takes it back.
         await (options?.keep ? lease.park() : lease.release());
+        return true;
       } catch (error) {
-        request.say(lease.releaseFailed(error));
+        request.say(options?.keep ? lease.keepFailed(error) : lease.releaseFailed(error));
+        return false;
       }
     },
   };

@@ -28,14 +28,14 @@ import { journalKey } from '../journal/seal.ts';
 
 export interface OwnLease {
   lease: { check(): Promise<void>; stillHeld(): Promise<void> };
-  end(options?: { keep?: boolean }): Promise<void>;
+  end(options?: { keep?: boolean }): Promise<boolean>;
 }
 
 /** What a runner of a stored run holds: the run's own lease, and its fleet lease when it has one (its summary in the reports). */
 export interface RunHold {
   lease: { check(): Promise<void>; stillHeld(): Promise<void>; summary?(): ReturnType<TakenLease['lease']['summary']> };
-  /** The own lease released, the fleet lease released or (keep) kept for the parked run's continue. */
-  end(options?: { keep?: boolean }): Promise<void>;
+  /** The own lease released, the fleet lease released or (keep) kept for the parked run's continue: false when one was not (said). */
+  end(options?: { keep?: boolean }): Promise<boolean>;
 }
 
 type OwnLeaseRequest = Omit<LeaseRequest, 'lease' | 'takeOver' | 'sameRun' | 'store' | 'runId'>;
@@ -101,8 +101,8 @@ export async function holdStoredRun(
     },
     async end(options) {
       // The own lease first: a runner of this run waiting for the fleet lease finds the run free once it has it.
-      await held.end();
-      await fleet?.end(options);
+      const own = await held.end();
+      return ((await fleet?.end(options)) ?? true) && own;
     },
   };
 }

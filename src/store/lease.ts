@@ -352,10 +352,14 @@ export class HeldLease {
     if (!(await this.write('renew'))) this.lost = await this.lostToNext();
   }
 
-  /** A parked run keeps it (park: { keep-lease: true }): renewed once more, marked for the run's own continue to take back. */
+  /**
+   * A parked run keeps it (park: { keep-lease: true }): renewed once more, marked for the run's own
+   * continue to take back. Not kept (LEASE_LOST, or the store's error) when that record is refused
+   * (its key another's) or the lease was lost before: a park never says it kept a lease it did not.
+   */
   async park(): Promise<void> {
-    if (this.lost) return;
-    await this.write('renew', { parked: true });
+    if (this.lost) throw this.lost;
+    if (!(await this.write('renew', { parked: true }))) throw (this.lost = await this.lostToNext());
   }
 
   /** Before every write: still this run's (no key after its own, its expiry not passed), or LEASE_LOST. */
@@ -443,6 +447,11 @@ export class HeldLease {
   }
 
   /** What its holder says when release() failed (a run's lease, a shard worker's): it holds until its ttl. */
+  /** A park's keep that failed (park), in words: the continue takes it as any run does, once it is free. */
+  keepFailed(error: unknown): string {
+    return `lease ${this.name} was not kept for this run's continue (${(error as Error).message}): its continue takes it as any run does, once it is free`;
+  }
+
   releaseFailed(error: unknown): string {
     return `lease ${this.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(this.record.expiresAt).toISOString()}`;
   }

@@ -457,6 +457,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   for (const v of journal?.verified ?? [])
     io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
   let keepLease = false;
+  let savedLine: ((kept: boolean) => string) | undefined;
   // --continue of a run whose decision is not made yet: parked again, nothing run or sent.
   const pending = journal?.parked ? pendingDecisions(journal.parked) : [];
   if (journal?.parked && pending.length > 0) {
@@ -544,9 +545,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       print(neutralise(parkedHeadline(parked)));
       for (const line of waitLines(parked.waits)) print(`  ${neutralise(line)}`);
       const goOn = `enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`;
-      print(
-        `the run is saved${taken ? `, the lease ${keepLease ? "kept for this run's continue (until its ttl)" : 'released'}` : ''}: ${parked.for === 'window' ? `${goOn} at or after ${new Date(parked.until!).toISOString()}` : `enginectl decide --store URL --run ${stored!.runId}; then ${goOn}`}`,
-      );
+      const then = `${parked.for === 'window' ? `${goOn} at or after ${new Date(parked.until!).toISOString()}` : `enginectl decide --store URL --run ${stored!.runId}; then ${goOn}`}`;
+      // Said once the lease was kept (or not: its park record refused, said above), as the run ends.
+      savedLine = (kept) =>
+        `the run is saved${taken ? `, the lease ${keepLease ? (kept ? "kept for this run's continue (until its ttl)" : 'not kept') : 'released'}` : ''}: ${then}`;
       return ExitCode.parked;
     }
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
@@ -573,7 +575,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     // and before the run is let go: a runner that holds it next reads every record of this one.
     const unsettled = await journal?.spec.file.settle();
     if (unsettled) logger.warn(undefined, unsettled);
-    await holding?.end({ keep: keepLease && taken !== undefined });
+    const ended = await holding?.end({ keep: keepLease && taken !== undefined });
+    if (savedLine) io.stdout(`${savedLine(ended !== false)}\n`);
     journal?.spec.file.close();
   }
 }
