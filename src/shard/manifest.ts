@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { StoreError, type RunStore } from '../store/store.ts';
-import { parseStoreRecord } from '../store/record.ts';
+import { parseOrReadAgain, parseStoreRecord } from '../store/record.ts';
 
 /** The manifest's versions this enginectl reads: one of a later version is a newer enginectl's (STORE_VERSION). */
 export const MANIFEST_VERSIONS = [1, 2] as const;
@@ -121,7 +121,11 @@ export async function readShardRecord<T>(
   versions: readonly number[] = [],
 ): Promise<T | undefined> {
   const body = await store.get(key);
-  return body ? parseShardRecord(store, key, body, schema, what, versions) : undefined;
+  return body
+    ? parseOrReadAgain(store, key, body, (b) =>
+        parseShardRecord(store, key, b ?? Buffer.alloc(0), schema, what, versions),
+      )
+    : undefined;
 }
 
 export async function readManifest(store: RunStore, run: string): Promise<Manifest> {

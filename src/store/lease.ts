@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { EnginectlError, ExitCode, Interrupted, interruptedRead } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { keysAfterListing, sequenceKey, type RunStore } from './store.ts';
-import { Instant, parseStoreRecord, recordJson } from './record.ts';
+import { Instant, parseOrReadAgain, parseStoreRecord, recordJson } from './record.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -96,7 +96,7 @@ export function checkLeaseName(name: string): string {
 
 /** A lease's record at `key`: STORE_DAMAGED when it is not one of enginectl's. */
 export async function readLeaseRecord(store: RunStore, key: string): Promise<LeaseRecord> {
-  return parseLeaseRecord(store, key, await store.get(key));
+  return parseOrReadAgain(store, key, await store.get(key), (body) => parseLeaseRecord(store, key, body));
 }
 
 const parseLeaseRecord = (store: RunStore, key: string, body: Buffer | undefined): LeaseRecord =>
@@ -135,8 +135,9 @@ export async function leaseAfterListing(
   const after = await keysAfterListing(store, leasePrefix(name), listed + 1);
   const n = listed + after.length;
   if (n === 0) return undefined;
-  const body = after.at(-1) ?? (await store.get(`${leasePrefix(name)}${seq(n)}`));
-  return { seq: n, record: parseLeaseRecord(store, `${leasePrefix(name)}${seq(n)}`, body) };
+  const key = `${leasePrefix(name)}${seq(n)}`;
+  const body = after.at(-1) ?? (await store.get(key));
+  return { seq: n, record: await parseOrReadAgain(store, key, body, (b) => parseLeaseRecord(store, key, b)) };
 }
 
 /** How many lease records are read at once. */

@@ -45,3 +45,32 @@ export function parseStoreRecord<T>(
     );
   throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not ${what} of enginectl`, { hint });
 }
+
+/**
+ * `parse` of `body`, read from `key`; a body it finds damaged (STORE_DAMAGED) is read once more: a
+ * proxy or a network between that cut or changed it in transit (an S3 answer of 200 whose body and
+ * Content-Length a proxy rewrote) answers whole the second time, and that is what is parsed. Read
+ * the same twice, it is damaged, its hint saying so and, first, to read it with another client:
+ * nothing is to be put back or removed for what a proxy between may change.
+ */
+export async function parseOrReadAgain<T>(
+  store: RunStore,
+  key: string,
+  body: Buffer | undefined,
+  parse: (body: Buffer | undefined) => T,
+): Promise<T> {
+  try {
+    return parse(body);
+  } catch (error) {
+    if (!(error instanceof StoreError) || error.code !== 'STORE_DAMAGED') throw error;
+    const again = await store.get(key);
+    if (again !== undefined && (body === undefined || !again.equals(body))) return parse(again);
+    const other = /^s3:/i.test(store.url)
+      ? `aws s3 cp s3://BUCKET/PREFIX/${key} -`
+      : `cat ${key} in the store's directory`;
+    throw new StoreError('STORE_DAMAGED', error.message, {
+      cause: error,
+      hint: `it was read twice, the same both times: read it with another client (${other}) first (a proxy between may change what it answers); then ${error.hint ?? 'check the store'}`,
+    });
+  }
+}

@@ -92,9 +92,11 @@ export async function proxyInFront(
           return void res.socket?.end(() => res.socket?.destroy());
         }
         if (instead?.rewrite) {
-          const { 'content-length': _length, ...headers } = answer.headers;
-          res.writeHead(answer.statusCode ?? 502, headers);
-          return void res.end(instead.rewrite(text.toString('utf8')));
+          // Its Content-Length the rewritten body's, as a proxy that rewrites bodies sends it.
+          const body = Buffer.from(instead.rewrite(text.toString('utf8')));
+          const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
+          res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': body.length });
+          return void res.end(body);
         }
         if (instead) return answerInstead();
         res.writeHead(answer.statusCode ?? 502, answer.headers);
