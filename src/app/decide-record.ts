@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { JournalFile } from '../journal/file.ts';
 import { journalPrefix } from '../journal/replica.ts';
-import { sequenceKey, StoreError } from '../store/store.ts';
+import { keysAfterListing, sequenceKey, StoreError } from '../store/store.ts';
 import type { JournalRecord } from '../journal/records.ts';
 import type { Parked } from './parked.ts';
 import type { StoredRun } from './stored-run.ts';
@@ -25,10 +25,14 @@ export function supersedes(parked: Parked, value: string | undefined): string[] 
     : [];
 }
 
-/** The segment `n` of the run's journal as the store holds it now; undefined when there is none yet. */
+/**
+ * The segment `n` of the run's journal as the store holds it now; undefined when there is none yet.
+ * Not listed, it is read by name: a listing may lag the keys just created (keysAfterListing).
+ */
 async function segmentNow(stored: StoredRun, n: number): Promise<Buffer | undefined> {
   const key = `${journalPrefix(stored.runId)}${sequenceKey(n)}`;
-  if (!(await stored.store.list(journalPrefix(stored.runId))).includes(key)) return undefined;
+  if (!(await stored.store.list(journalPrefix(stored.runId))).includes(key))
+    return (await keysAfterListing(stored.store, journalPrefix(stored.runId), n))[0];
   return stored.store.get(key);
 }
 

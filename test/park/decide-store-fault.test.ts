@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, test, type TestContext } from 'node:test';
 import { startCeph } from '../helpers/ceph.ts';
 import { runCli } from '../helpers/cli.ts';
-import { proxyInFront, SLOW_DOWN } from '../helpers/s3-proxy.ts';
+import { proxyInFront, rewritten, SLOW_DOWN, withoutNewest } from '../helpers/s3-proxy.ts';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
 
 const ceph = await startCeph();
@@ -25,9 +25,10 @@ const FLEET = `  over: site
 /**
  * A run parked on site-002's update in doubt, in a store under `prefix` read through a proxy: once
  * `armed`, decide's segment is written by RGW and answered 503, its retries and the read-back of
- * the journal's keys 503; the listing of the bucket after that is answered 503 too while `unreadable`.
+ * the journal's keys 503; the listing of the bucket after that is answered 503 too while `unreadable`,
+ * or (`lagging`) without its newest key, the segment just written, as a listing that lags.
  */
-async function parkedInS3(t: TestContext, prefix: string, unreadable: boolean) {
+async function parkedInS3(t: TestContext, prefix: string, unreadable: boolean | 'lagging') {
   const f = await parkFleet(t, 3, FLEET);
   f.sites.faults.add({
     method: 'POST',
@@ -50,8 +51,10 @@ async function parkedInS3(t: TestContext, prefix: string, unreadable: boolean) {
       if (phase !== 'landed') return undefined;
       if (journal(path)) return SLOW_DOWN;
       if (method === 'GET' && path === `/${ceph.bucket}/`) {
-        if (unreadable) return SLOW_DOWN;
+        if (unreadable === true) return SLOW_DOWN;
         phase = 'off';
+        // A listing that lags the keys just created (an eventually consistent S3): the segment left out.
+        if (unreadable === 'lagging') return rewritten(withoutNewest);
       }
       return undefined;
     },
@@ -97,6 +100,16 @@ test('decide whose segment RGW wrote while the store then answered nothing it co
   assert.match(decided.stderr, /decide again only if it is not there/);
   assert.doesNotMatch(decided.stdout + decided.stderr, /another decision was recorded first|nothing of this one/);
   // It was: the store holds it once.
+  const listed = await cli('decide', '--run', id);
+  assert.equal(listed.stdout.match(/decided: skip site-002 /g)?.length, 1, listed.stdout);
+});
+
+test('decide whose segment RGW wrote while its answer, the retries and the read-back failed, over a listing that lags: its segment is read by name, so it says it was recorded (exit 0), not that it is not in the store', async (t) => {
+  const { id, decide, cli } = await parkedInS3(t, `decide-lagging-${Date.now()}`, 'lagging');
+  const decided = await decide('--skip', 'site-002', '--reason', 'engines show the new version');
+  assert.equal(decided.code, 0, decided.stdout + decided.stderr);
+  assert.match(decided.stdout, /^recorded: skip site-002 by .*: engines show the new version/m);
+  assert.doesNotMatch(decided.stdout + decided.stderr, /not found in the store|could not be written/);
   const listed = await cli('decide', '--run', id);
   assert.equal(listed.stdout.match(/decided: skip site-002 /g)?.length, 1, listed.stdout);
 });
