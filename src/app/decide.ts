@@ -31,6 +31,8 @@ export interface DecideRequest {
   tmpdir: string;
   /** The run's clock (a bake's time left). */
   now: number;
+  /** The command's stop: an S3 store's calls are cut once their grace after it ran out (storeAt). */
+  signal?: AbortSignal | undefined;
   /** The decision, and the value it is about (retry, skip, exclude); none: list what the run waits for. */
   decision?: { kind: DecisionKind; value?: string | undefined } | undefined;
   reason?: string | undefined;
@@ -83,6 +85,7 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
     env: request.env,
     tmpdir: request.tmpdir,
     now: request.now,
+    signal: request.signal,
   });
   const key = journalKey(request.env);
   const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);

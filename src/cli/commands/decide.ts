@@ -140,6 +140,7 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     env: io.env,
     tmpdir: tmpdir(),
     now: clock.now(),
+    signal: io.signal,
     decision: chosen[0],
     reason: values.reason,
     acceptCannotTell: values['accept-cannot-tell'],

@@ -1,0 +1,59 @@
+// decide --store over an S3 store that stops answering (every request held: here Ceph's RADOS
+// Gateway behind a proxy that holds every request), sent SIGTERM (a CI job cancelled): its store
+// calls are cut once their `?grace=` after the signal ran out, and it exits 143, saying so, as a
+// run does (test/store/s3-sigterm-hung-store.test.ts). Before, its calls each waited their
+// `?timeout=`. The built CLI as a process, a real SIGTERM; no bound on time: the hang holds until
+// the test ends, so a decide that exits did so by cutting its calls.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { after, test } from 'node:test';
+import { CLI, cleanEnv } from '../helpers/cli.ts';
+import { startCeph } from '../helpers/ceph.ts';
+import { proxyInFront } from '../helpers/s3-proxy.ts';
+import { until } from '../helpers/timing.ts';
+
+const ceph = await startCeph();
+after(() => ceph.stop());
+
+test('SIGTERM to decide --store whose S3 store answers nothing: its store calls are cut after their grace, exit 143, saying so', async (t) => {
+  let held = 0;
+  const releases: (() => void)[] = [];
+  t.after(() => releases.forEach((r) => r()));
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    () => undefined,
+    () => {
+      held += 1;
+      return new Promise<void>((r) => releases.push(r));
+    },
+  );
+  const url = ceph.storeUrl(`decide-sigterm-${Date.now()}`, proxy);
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      'decide',
+      '--store',
+      url,
+      '--run',
+      '20261205T000000Z-0123456789ab',
+      '--skip',
+      'site-002',
+      '--reason',
+      'checked',
+    ],
+    { env: cleanEnv(ceph.env), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  t.after(() => void child.kill('SIGKILL'));
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  let ended = false;
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => ((ended = true), resolve(code))));
+  await until(() => held > 0 || ended);
+  assert.equal(ended, false, out);
+  child.kill('SIGTERM');
+  assert.equal(await closed, 143, out);
+  assert.match(out, /the store's calls were cut 5s after SIGTERM/);
+});
