@@ -58,13 +58,15 @@ export function namedStore(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
   why = '',
+  /** The command's stop: an S3 store's calls are cut once their grace after it ran out (storeAt). */
+  signal?: AbortSignal,
 ): RunStore {
   const url = storeUrlOf(given, env);
   if (url === undefined)
     throw new UsageError('BAD_ARGUMENTS', `${command}: ${why}give --store URL (or ENGINECTL_STORE)`, {
       hint: `enginectl ${command} --store s3://BUCKET/PREFIX (or file:///PATH)`,
     });
-  return storeAt(url, cwd, env);
+  return storeAt(url, cwd, env, signal);
 }
 
 /** The store a command that only reads names (runs, lease, report --merge --store): one that is not there is a wrong URL, refused, not a store with nothing in it. */
@@ -74,8 +76,9 @@ export async function storeToRead(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
   why = '',
+  signal?: AbortSignal,
 ): Promise<RunStore> {
-  const store = namedStore(command, given, env, cwd, why);
+  const store = namedStore(command, given, env, cwd, why, signal);
   if (store.exists && !(await store.exists()))
     throw new StoreError('STORE_REFUSED', `${store.url}: no such directory: no run was written to this store`, {
       hint: `give the directory the runs wrote to (their --store or ENGINECTL_STORE), as file:///ABSOLUTE/PATH`,

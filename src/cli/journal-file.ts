@@ -65,7 +65,7 @@ async function namedJournal(
   if (values.run !== undefined) {
     if (positionals.length > 0)
       throw new UsageError('BAD_ARGUMENTS', `${command}: a JOURNAL file or --run ID, not both`);
-    const store = namedStore(command, values.store, io.env, io.cwd, '--run names a run of a run store: ');
+    const store = namedStore(command, values.store, io.env, io.cwd, '--run names a run of a run store: ', io.signal);
     const { text } = await readStoredJournal(store, checkRunId(values.run));
     const name = `${store.url} run ${values.run}`;
     const state = readJournal(text, name, journalKey(io.env));

@@ -54,7 +54,7 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     throw new UsageError('BAD_ARGUMENTS', 'lease: say lease status NAME or lease release NAME --reason TEXT', {
       hint: 'enginectl lease status --store s3://BUCKET/PREFIX prod-fleet',
     });
-  const store = await storeToRead('lease', values.store, io.env, io.cwd);
+  const store = await storeToRead('lease', values.store, io.env, io.cwd, '', io.signal);
   const state = await leaseState(store, checkLeaseName(name));
   const at = (ms: number) => new Date(ms).toISOString();
   const now = (io.clock ?? realClock()).now();

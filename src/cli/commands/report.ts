@@ -146,13 +146,10 @@ async function mergeSharded(
   if (files.length > 0)
     throw new UsageError('BAD_ARGUMENTS', 'report --merge --run ID reads the sharded run from the store: name no file');
   // Only read: a store that is not there is a wrong URL (as runs and lease say), never one to make.
-  const store = await storeToRead('report', values.store, io.env, io.cwd, '--run names a sharded run of a run store: ');
-  const { report } = await shardedReport(
-    store,
-    checkRunId(values.run!),
-    journalKey(io.env),
-    (io.clock ?? realClock()).now(),
-  );
+  const why = '--run names a sharded run of a run store: ';
+  const store = await storeToRead('report', values.store, io.env, io.cwd, why, io.signal);
+  const now = (io.clock ?? realClock()).now();
+  const { report } = await shardedReport(store, checkRunId(values.run!), journalKey(io.env), now);
   return publishFleet(report, values, io, publishing);
 }
 

@@ -73,7 +73,7 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   const last = values.last === undefined ? 20 : /^\d+$/.test(values.last) ? Number(values.last) : NaN;
   if (!Number.isInteger(last) || last < 1)
     throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
-  const store = await storeToRead('runs', values.store, io.env, io.cwd);
+  const store = await storeToRead('runs', values.store, io.env, io.cwd, '', io.signal);
   // --parked: every run is read (a parked one may be older than the newest N), the parked ones listed.
   const ids = (await storedRuns(store)).slice(0, values.parked ? undefined : last);
   let listed = 0;

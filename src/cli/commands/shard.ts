@@ -91,7 +91,14 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   if (format === 'plain') oneLineWords(file, values.var ?? []);
   const { pipeline, sources } = await loadPipelineFile(file, io, { vars });
   const fleet = fleetOf(pipeline, sources, vars, io.env);
-  const store = namedStore('shard', values.store, io.env, io.cwd, 'the manifest and the workers live in a run store: ');
+  const store = namedStore(
+    'shard',
+    values.store,
+    io.env,
+    io.cwd,
+    'the manifest and the workers live in a run store: ',
+    io.signal,
+  );
   const clock = io.clock ?? realClock();
   await probeStore(store, clock.now);
   const run = newRunId(clock.now());
