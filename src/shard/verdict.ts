@@ -3,7 +3,7 @@
 // lease lapsed, or once it gave its place up with a record of its own), counts its failures against the budget, runs the analysis (a bake, the gates) and
 // writes the wave's verdict once; every other worker waits for that verdict. Wave K+1 starts
 // nowhere before it.
-import { parseStoreRecord } from '../store/record.ts';
+import { parseOrReadAgain, parseStoreRecord } from '../store/record.ts';
 import { z } from 'zod';
 import { keysAfterListing, sequenceKey, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
@@ -77,10 +77,12 @@ export async function analysts(store: RunStore, run: string, wave: number): Prom
   const keys = (await store.list(prefix)).filter((k) => /^[0-9]{8}$/.test(k.slice(prefix.length)));
   const listed = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
   const out: Analyst[] = [];
+  // A record found damaged is read once more (parseOrReadAgain): it may have been cut in transit.
+  const read = (key: string, body: Buffer | undefined) => parseOrReadAgain(store, key, body, (b) => parse(key, b));
   for (let n = 1; n <= listed; n++)
-    out.push(parse(`${prefix}${sequenceKey(n)}`, await store.get(`${prefix}${sequenceKey(n)}`)));
+    out.push(await read(`${prefix}${sequenceKey(n)}`, await store.get(`${prefix}${sequenceKey(n)}`)));
   const after = await keysAfterListing(store, prefix, listed + 1);
-  after.forEach((body, i) => out.push(parse(`${prefix}${sequenceKey(listed + 1 + i)}`, body)));
+  for (const [i, body] of after.entries()) out.push(await read(`${prefix}${sequenceKey(listed + 1 + i)}`, body));
   return out;
 }
 
