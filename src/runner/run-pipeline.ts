@@ -15,7 +15,7 @@ import { runOutcome, type RunResult, type StepRun } from './result.ts';
 import { runRollout } from './rollout.ts';
 import { settle } from './step-state.ts';
 import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from './run-context.ts';
-import { notStarted } from './instance-end.ts';
+import { carry, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { told } from './listener.ts';
 import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
@@ -160,9 +160,16 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     if (rolledOut.parked)
       for (const step of after)
         for (const run of instancesOf(ctx, step, options, set)) {
-          const message = `not started: the rollout parked at wave ${rolledOut.parked.wave}`;
-          runs.push(Object.assign(run, { outcome: 'cancelled' as const, error: { code: 'ROLLOUT_PARKED', message } }));
-          ctx.tell.instanceFinished(run, undefined);
+          runs.push(run);
+          // One a resume carries (done earlier, a doubt decided) stays as it ended: written "not
+          // started", its decision would be lost and the continue would send it again.
+          const carried = ctx.resume?.carried.get(run.key);
+          if (carried) carry(ctx, run, stepPosition(ctx, step), carried);
+          else {
+            const message = `not started: the rollout parked at wave ${rolledOut.parked.wave}`;
+            Object.assign(run, { outcome: 'cancelled' as const, error: { code: 'ROLLOUT_PARKED', message } });
+            ctx.tell.instanceFinished(run, undefined);
+          }
         }
     else await plain(after);
   }
