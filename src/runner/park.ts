@@ -13,13 +13,17 @@ import { bakeOf } from './waves.ts';
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
 
 /**
- * The operator's decisions about a wave: those about the wave this run parked at, since it parked;
- * for a wave before it (the run went past it at an earlier park), every decision made about that
- * wave, so a value left out of it stays out after a later park (the bake after the next wave).
+ * The operator's decisions about a wave: those about the wave this run parked at, since it parked,
+ * after its words about a value at an earlier park of that wave (an exclude holds when the wave
+ * parks again past its budget); for a wave before it (the run went past it at an earlier park),
+ * every decision made about that wave, so a value left out of it stays out after a later park.
  */
 export function decisionsAt(ctx: RunContext, wave: number): readonly OperatorDecision[] {
   const parked = ctx.resume?.parked;
-  if (parked && parked.park.wave === wave) return parked.decided;
+  if (parked && parked.park.wave === wave) {
+    const earlier = (ctx.resume?.parks ?? []).filter((p) => p.park.wave === wave && p.park !== parked.park);
+    return [...earlier.flatMap((p) => p.decided.filter((d) => d.value !== null)), ...parked.decided];
+  }
   if (parked && wave > parked.park.wave) return [];
   return (ctx.resume?.decided ?? []).filter((d) => d.wave === wave);
 }
