@@ -34,7 +34,7 @@ export interface OwnLease {
 /** What a runner of a stored run holds: the run's own lease, and its fleet lease when it has one (its summary in the reports). */
 export interface RunHold {
   lease: { check(): Promise<void>; stillHeld(): Promise<void>; summary?(): ReturnType<TakenLease['lease']['summary']> };
-  /** The own lease released, the fleet lease released or (keep) kept for the parked run's continue: false when one was not (said). */
+  /** The own lease released, the fleet lease released or (keep) kept for the parked run's continue: false when the fleet lease was not (said; the own lease's failure is said alone). */
   end(options?: { keep?: boolean }): Promise<boolean>;
 }
 
@@ -101,8 +101,9 @@ export async function holdStoredRun(
     },
     async end(options) {
       // The own lease first: a runner of this run waiting for the fleet lease finds the run free once it has it.
-      const own = await held.end();
-      return ((await fleet?.end(options)) ?? true) && own;
+      // What the run says of its lease is the fleet lease's: the own lease's release failing (said) keeps nothing of it.
+      await held.end();
+      return (await fleet?.end(options)) ?? true;
     },
   };
 }

@@ -447,11 +447,12 @@ export class HeldLease {
     await this.write('release');
   }
 
-  /** What its holder says when release() failed (a run's lease, a shard worker's): it holds until its ttl. */
   /** A park's keep that failed (park), in words: the continue takes it as any run does, once it is free. */
   keepFailed(error: unknown): string {
     return `lease ${this.name} was not kept for this run's continue (${(error as Error).message}): its continue takes it as any run does, once it is free`;
   }
+
+  /** What its holder says when release() failed (a run's lease, a shard worker's): it holds until its ttl. */
 
   releaseFailed(error: unknown): string {
     return `lease ${this.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(this.record.expiresAt).toISOString()}`;

@@ -548,7 +548,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       const then = `${parked.for === 'window' ? `${goOn} at or after ${new Date(parked.until!).toISOString()}` : `enginectl decide --store URL --run ${stored!.runId}; then ${goOn}`}`;
       // Said once the lease was kept (or not: its park record refused, said above), as the run ends.
       savedLine = (kept) =>
-        `the run is saved${taken ? `, the lease ${keepLease ? (kept ? "kept for this run's continue (until its ttl)" : 'not kept') : 'released'}` : ''}: ${then}`;
+        `the run is saved${taken ? `, the lease ${keepLease ? (kept ? "kept for this run's continue (until its ttl)" : 'not kept') : kept ? 'released' : 'not released'}` : ''}: ${then}`;
       return ExitCode.parked;
     }
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
