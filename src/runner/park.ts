@@ -16,16 +16,24 @@ type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
  * The operator's decisions about a wave: those about the wave this run parked at, since it parked,
  * after its words about a value at an earlier park of that wave (an exclude holds when the wave
  * parks again past its budget); for a wave before it (the run went past it at an earlier park),
- * every decision made about that wave, so a value left out of it stays out after a later park.
+ * every decision made about that wave, so a value left out of it stays out after a later park. A
+ * word about a value that a later park of the wave waited on again (a retry that failed again)
+ * gives way to what was decided there.
  */
 export function decisionsAt(ctx: RunContext, wave: number): readonly OperatorDecision[] {
   const parked = ctx.resume?.parked;
-  if (parked && parked.park.wave === wave) {
-    const earlier = (ctx.resume?.parks ?? []).filter((p) => p.park.wave === wave && p.park !== parked.park);
-    return [...earlier.flatMap((p) => p.decided.filter((d) => d.value !== null)), ...parked.decided];
-  }
   if (parked && wave > parked.park.wave) return [];
-  return (ctx.resume?.decided ?? []).filter((d) => d.wave === wave);
+  const here = parked?.park.wave === wave;
+  if (!ctx.resume?.parks) return here ? parked!.decided : (ctx.resume?.decided ?? []).filter((d) => d.wave === wave);
+  const parks = [
+    ...ctx.resume.parks.filter((p) => p.park.wave === wave && p.park !== parked?.park),
+    ...(here ? [parked!] : []),
+  ];
+  const waitedAfter = (i: number, value: string) =>
+    parks.slice(i + 1).some((p) => p.park.waits.some((w) => w.value === value));
+  return parks.flatMap((p, i) =>
+    p.decided.filter((d) => (d.value === null ? !here || p === parked : !waitedAfter(i, d.value))),
+  );
 }
 
 /**
@@ -161,7 +169,10 @@ export function decisionPark(
   why: string | undefined,
 ): Park {
   const budgetLeft = Math.max(0, wave.budget - wave.failed.length);
-  const undecided = wave.failed.filter((v) => !decidedFor(ctx, wave.wave, v) && !continuedFor(ctx, wave.wave, v));
+  // A value retried that failed again waits for a word again: the retry was acted on.
+  const undecided = wave.failed.filter(
+    (v) => (decidedFor(ctx, wave.wave, v)?.decision ?? 'retry') === 'retry' && !continuedFor(ctx, wave.wave, v),
+  );
   const waits: Park['waits'] = undecided.map((value) => ({
     value,
     what: `a decision on ${rollout.over} ${value} (retry, skip, exclude)`,

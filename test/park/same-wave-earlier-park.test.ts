@@ -29,3 +29,26 @@ test('decide --exclude site-001, the wave parks again past its budget, decide --
     `site-001, excluded by the operator, was sent\n${second.stdout}\n${third.stdout}`,
   );
 });
+
+test('decide --retry site-001, it fails again and the wave parks again past its budget, decide --continue: site-001 is not sent a third time', async (t) => {
+  const f = await parkFleet(t, 3, ROLLOUT);
+  const sends: string[] = [];
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const retried = await f.decide(id, '--retry', 'site-001', '--reason', 'a transient refusal');
+  assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+  const second = await f.run('--continue', id);
+  assert.equal(second.code, PARKED, second.stdout + second.stderr);
+  sends.push(second.stdout);
+  const continued = await f.decide(id, '--continue', '--reason', 'go on without site-001');
+  assert.equal(continued.code, 0, continued.stdout + continued.stderr);
+  const third = await f.run('--continue', id);
+  assert.doesNotMatch(
+    third.stdout,
+    /▶ \[1\/2\] Update site-001/,
+    `the operator went on past site-001's second failure: it is not sent a third time\n${second.stdout}\n${third.stdout}`,
+  );
+  assert.equal(f.applied('/update/system')['site-001'], undefined);
+});
