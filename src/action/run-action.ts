@@ -6,7 +6,7 @@ import { reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setUpJournal } from '../app/journal-setup.ts';
-import { parkingOf } from '../app/parked.ts';
+import { leavesParked, parkingOf } from '../app/parked.ts';
 import { storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
 import { ExitCode } from '../errors.ts';
@@ -118,7 +118,8 @@ async function execute(
     now: deps.now(),
     warn: (w) => kit.warning(masker.mask(w), { title: 'enginectl' }),
   }).catch(async (error: unknown) => {
-    await taken?.end();
+    // Still parked (a resume refused, a continue that cannot go on yet): a lease the park kept stays kept.
+    await taken?.end({ keep: leavesParked(error, continued !== '') && pipeline.keepLeaseParked === true });
     throw error;
   });
   if (stored) journal.spec.file.replicateTo(stored.replica);

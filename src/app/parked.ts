@@ -1,7 +1,7 @@
 // A parked run read back from its journal (run --continue, decide, runs --parked): whether it is
 // parked at all (not aborted, not gone on), and what it still waits for: a decision on each value
 // the park names, or one on the wave; a bake waits on the run's clock, which the runner reads.
-import { UsageError } from '../errors.ts';
+import { EnginectlError, UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
 import type { JournalRecord } from '../journal/records.ts';
 import type { Pipeline } from '../pipeline/model.ts';
@@ -83,6 +83,14 @@ export function refuseResumeParked(state: JournalState, where: string): void {
     },
   );
 }
+
+/**
+ * Whether a journal refused as a runner opened it leaves the run parked, so a fleet lease the park
+ * kept (park: { keep-lease: true }) is kept again, not released to another run: run --resume of a
+ * parked run (RESUME_PARKED), or a --continue refused for anything but the run not being parked.
+ */
+export const leavesParked = (error: unknown, continued: boolean): boolean =>
+  error instanceof EnginectlError && (error.code === 'RESUME_PARKED' || (continued && error.code !== 'NOT_PARKED'));
 
 /**
  * The parks of a journal's release, in order, each with the decisions recorded while it stood (in

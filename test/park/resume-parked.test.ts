@@ -37,3 +37,22 @@ test('run --resume of a run the operator aborted is refused, nothing sent', asyn
   assert.match(resumed.stderr, /the operator aborted it .*bad release.*nothing more is sent/);
   assert.deepEqual(f.applied('/update/system'), {}, 'nothing more is sent after --abort');
 });
+
+test('park: { keep-lease: true }: a refused run --resume of the parked run leaves the fleet lease kept for its continue', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }`,
+    'lease: { name: fleet, ttl: 1h }\npark: { keep-lease: true }',
+  );
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const resumed = await f.run('--resume', id);
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /RESUME_PARKED/);
+  // Another run of the fleet is still refused: the parked run keeps the lease.
+  const other = await f.run();
+  assert.equal(other.code, 2, `another run took the fleet lease the parked run kept\n${other.stdout}${other.stderr}`);
+  assert.match(other.stderr, /lease fleet is held by/);
+});

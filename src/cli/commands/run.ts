@@ -48,7 +48,7 @@ import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '.
 import { clockStart, historyOf, WINDOW_OPTIONS, WINDOW_OPTIONS_HELP, windowOverride } from '../window-options.ts';
 import { RunLog, useColour } from '../../log/run-log.ts';
 import { summaryLine } from '../../report/summary-line.ts';
-import { parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
+import { leavesParked, parkingOf, pendingDecisions, waitLines } from '../../app/parked.ts';
 import { parkedHeadline } from '../../runner/park.ts';
 import { doubtsLine, parkedOf, undecidedDoubts } from '../../runner/result.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
@@ -437,7 +437,9 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       verify: { masker, signal: io.signal },
       warn: (w) => logger.warn(undefined, w),
     }).catch(async (error: unknown) => {
-      await holding?.end();
+      // Still parked (a resume refused, a continue that cannot go on yet): a lease the park kept stays kept.
+      const keep = leavesParked(error, journalWanted.continueParked === true);
+      await holding?.end({ keep: keep && pipeline.keepLeaseParked === true && taken !== undefined });
       throw error;
     }));
   if (stored && journal) {
