@@ -453,7 +453,6 @@ export class HeldLease {
   }
 
   /** What its holder says when release() failed (a run's lease, a shard worker's): it holds until its ttl. */
-
   releaseFailed(error: unknown): string {
     return `lease ${this.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(this.record.expiresAt).toISOString()}`;
   }
