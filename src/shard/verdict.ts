@@ -5,7 +5,7 @@
 // nowhere before it.
 import { parseOrReadAgain, parseStoreRecord } from '../store/record.ts';
 import { z } from 'zod';
-import { keysAfterListing, sequenceKey, type RunStore } from '../store/store.ts';
+import { keysAfterListing, newestListed, sequenceKey, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
 
 /** The analysis after a wave, as the report's rollout tells it (its rounds, what it found). */
@@ -74,8 +74,7 @@ export async function analysts(store: RunStore, run: string, wave: number): Prom
     );
   // A damaged analyst's record is the store's damage (STORE_DAMAGED): skipped, it would shift who is elected.
   // Each key up to the newest listed, by its number: the list's place is the key's (standFor).
-  const keys = (await store.list(prefix)).filter((k) => /^[0-9]{8}$/.test(k.slice(prefix.length)));
-  const listed = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+  const listed = await newestListed(store, prefix);
   const out: Analyst[] = [];
   // A record found damaged is read once more (parseOrReadAgain): it may have been cut in transit.
   const read = (key: string, body: Buffer | undefined) => parseOrReadAgain(store, key, body, (b) => parse(key, b));

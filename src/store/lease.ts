@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { EnginectlError, ExitCode, Interrupted, interruptedRead } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
-import { keysAfterListing, sequenceKey, type RunStore } from './store.ts';
+import { keysAfterListing, newestListed, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseOrReadAgain, parseStoreRecord, recordJson } from './record.ts';
 
 const Holder = z.object({
@@ -120,10 +120,7 @@ export async function leaseState(
   store: RunStore,
   name: string,
 ): Promise<{ seq: number; record: LeaseRecord } | undefined> {
-  const keys = (await store.list(leasePrefix(name))).filter((k) =>
-    /^[0-9]{8}$/.test(k.slice(leasePrefix(name).length)),
-  );
-  return leaseAfterListing(store, name, keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8)));
+  return leaseAfterListing(store, name, await newestListed(store, leasePrefix(name)));
 }
 
 /** As leaseState, from the number of the newest key of the lease a listing showed (0: none). */
@@ -635,8 +632,7 @@ async function takeTicket(
 ): Promise<number> {
   const prefix = `${leasePrefix(name)}queue/`;
   for (;;) {
-    const keys = (await store.list(prefix)).filter((k) => /\/[0-9]{8}$/.test(k));
-    const listed = keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+    const listed = await newestListed(store, prefix);
     // The tickets a listing that lags left out, read by name: else the same taken number, tried again and again.
     const n = listed + (await keysAfterListing(store, prefix, listed + 1)).length + 1;
     if (await store.create(`${prefix}${seq(n)}`, Buffer.from(JSON.stringify({ runId, at: now, until, ttl })))) return n;

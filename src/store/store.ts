@@ -92,6 +92,12 @@ export function checkKey(key: string): string {
 /** The key of the n-th entry of a sequence (a journal segment, a lease record): 8 digits, so keys sort as numbers. */
 export const sequenceKey = (n: number): string => String(n).padStart(8, '0');
 
+/** The number of the newest key directly under `prefix` (`prefix` + 8 digits) a listing shows: 0 for none. */
+export async function newestListed(store: RunStore, prefix: string): Promise<number> {
+  const keys = (await store.list(prefix)).filter((k) => /^[0-9]{8}$/.test(k.slice(prefix.length)));
+  return keys.length === 0 ? 0 : Number(keys.at(-1)!.slice(-8));
+}
+
 /** How many keys past a listing are read before the store is asked whether it answers a key never written. */
 const PAST_LISTING = 16;
 
