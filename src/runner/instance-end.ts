@@ -74,12 +74,38 @@ export function notRetried(doubt: InDoubtCall): string {
   return `${doubt.method} ${doubt.path} ${fate} (retry: { in-doubt: retry } sends it again)`;
 }
 
-/** An instance not started: the run was interrupted, or a sibling failed under fail-fast. */
-export function notStarted(run: StepRun, interrupted: boolean, signal: AbortSignal): void {
+/** An instance not started because the run was interrupted: said once for the run, its end left to the resume. */
+export function notStarted(run: StepRun, signal: AbortSignal): void {
   run.outcome = 'cancelled';
-  run.error = interrupted
-    ? stopped(signal)
-    : { code: 'FAIL_FAST', message: 'not started: another instance of this matrix failed (fail-fast)' };
+  run.error = stopped(signal);
+}
+
+export const FAIL_FAST: StepError = {
+  code: 'FAIL_FAST',
+  message: 'not started: another instance of this matrix failed (fail-fast)',
+};
+
+/**
+ * An instance this run leaves without starting it (fail-fast, a halt, a park): cancelled with
+ * `error`, its end told (`shown`: on the terminal too), unless a resume carries it (done in an
+ * earlier run, or a doubt the operator decided). That one is shown and recorded as that run left
+ * it: "not started" would tell the operator a site rolled out earlier was not, and written over
+ * its end, the next resume would send it again. One carried already is left as it is.
+ */
+export function leaveUnstarted(
+  ctx: RunContext,
+  run: StepRun,
+  position: string,
+  error: StepError,
+  shown: boolean,
+): void {
+  if (run.resume === 'earlier-run') return;
+  const carried = ctx.resume?.carried.get(run.key);
+  if (carried) return carry(ctx, run, position, carried);
+  run.outcome = 'cancelled';
+  run.error = error;
+  if (shown) ctx.tell.stepFinished(run, position);
+  ctx.tell.instanceFinished(run, undefined);
 }
 
 export function finish(

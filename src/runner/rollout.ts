@@ -10,7 +10,7 @@ import { undecidedDoubts, type StepRun, type RolloutResult } from './result.ts';
 import { haltedEarlier, pastBudget } from './rollout-result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
 import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
-import { carry, notStarted } from './instance-end.ts';
+import { carry, leaveUnstarted, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
@@ -71,17 +71,11 @@ export async function runRollout(
   );
   [...split.values()].forEach((runs, i) => runs.forEach((run) => byValue.get(valueOf(run))![i]![1].push(run)));
   const runsOf = (value: string) => byValue.get(value) ?? [];
+  // The journal keeps why each did not start (a report from it says so); one a resume carries stays as it ended.
   const halt = (value: string, wave: number, message: string, parked = false) => {
-    for (const [, runs] of runsOf(value)) {
-      for (const run of runs) {
-        if (run.resume === 'earlier-run' && parked) continue; // Parked: what an earlier run did stays so.
-        const error = parked ? { code: 'ROLLOUT_PARKED', message } : { code: 'ROLLOUT_HALTED', message };
-        Object.assign(run, { outcome: 'cancelled', wave, error });
-        // The journal keeps it (a report from it says why it did not start), but for one a resume carries
-        // (done earlier, a doubt decided): its earlier end stands, or the next resume sends it again.
-        if (!ctx.resume?.carried.has(run.key)) ctx.tell.instanceFinished(run, undefined);
-      }
-    }
+    const error = { code: parked ? ('ROLLOUT_PARKED' as const) : ('ROLLOUT_HALTED' as const), message };
+    for (const [step, runs] of runsOf(value))
+      for (const run of runs) leaveUnstarted(ctx, Object.assign(run, { wave }), stepPosition(ctx, step), error, false);
   };
 
   /**
@@ -95,7 +89,7 @@ export async function runRollout(
     for (const [step, runs] of runsOf(value)) {
       for (const run of runs) {
         run.wave = wave;
-        if (signal.aborted) notStarted(run, true, signal);
+        if (signal.aborted) notStarted(run, signal);
         else await runInstance({ ...ctx, status }, step, run, stepPosition(ctx, step));
         await ctx.tell.settled();
         if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
@@ -115,7 +109,7 @@ export async function runRollout(
       wave.outcome = signal.aborted ? 'cancelled' : 'not-started';
       for (const value of wave.values) {
         if (signal.aborted)
-          runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, true, signal), (r.wave = wave.wave))));
+          runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, signal), (r.wave = wave.wave))));
         // Where it halted; why is the rollout's (its halted reason), said once by the log and each report.
         else halt(value, wave.wave, haltedEarlier(result.halted!.wave));
       }

@@ -15,7 +15,7 @@ import { runOutcome, type RunResult, type StepRun } from './result.ts';
 import { runRollout } from './rollout.ts';
 import { settle } from './step-state.ts';
 import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from './run-context.ts';
-import { carry, notStarted } from './instance-end.ts';
+import { FAIL_FAST, leaveUnstarted, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { told } from './listener.ts';
 import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
@@ -77,15 +77,13 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
   const worker = async () => {
     while (next < instances.length) {
       const run = instances[next++]!;
-      if (stop || signal.aborted) {
-        notStarted(run, signal.aborted, signal);
-        // Fail-fast's cancellations are told as they happen, and end in the journal as the run left
-        // them (a resume runs them), but for one a resume carries: its earlier end stands (done, or
-        // decided), or the next resume would send it again. An interruption says so once for the run.
-        if (!signal.aborted) {
-          ctx.tell.stepFinished(run, position);
-          if (!ctx.resume?.carried.has(run.key)) ctx.tell.instanceFinished(run, undefined);
-        }
+      if (signal.aborted) {
+        notStarted(run, signal); // An interruption says so once for the run.
+        continue;
+      }
+      // Fail-fast's cancellations are told as they happen (a resume runs them); one a resume carries stays as it ended.
+      if (stop) {
+        leaveUnstarted(ctx, run, position, FAIL_FAST, true);
         continue;
       }
       await runInstance(ctx, step, run, position);
@@ -161,15 +159,8 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
       for (const step of after)
         for (const run of instancesOf(ctx, step, options, set)) {
           runs.push(run);
-          // One a resume carries (done earlier, a doubt decided) stays as it ended: written "not
-          // started", its decision would be lost and the continue would send it again.
-          const carried = ctx.resume?.carried.get(run.key);
-          if (carried) carry(ctx, run, stepPosition(ctx, step), carried);
-          else {
-            const message = `not started: the rollout parked at wave ${rolledOut.parked.wave}`;
-            Object.assign(run, { outcome: 'cancelled' as const, error: { code: 'ROLLOUT_PARKED', message } });
-            ctx.tell.instanceFinished(run, undefined);
-          }
+          const message = `not started: the rollout parked at wave ${rolledOut.parked.wave}`;
+          leaveUnstarted(ctx, run, stepPosition(ctx, step), { code: 'ROLLOUT_PARKED', message }, false);
         }
     else await plain(after);
   }
