@@ -35,6 +35,7 @@ import { annotationBudget } from './annotation-budget.ts';
 import { reportName } from './report-name.ts';
 import { leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
 import { runInputs, storeGiven, type RunInputs } from './run-inputs.ts';
+import { ACTION_WAYS } from './ways-on.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export async function runAction(def: ActionDef, given: ActionDeps): Promise<number> {
@@ -105,6 +106,7 @@ async function execute(
     resume: stored ? stored.resume : resumeFrom !== '',
     force: false,
     inDoubt: mode,
+    ways: ACTION_WAYS,
     continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
     continueParked: continued !== '',
     ...storedJournalNames(stored),

@@ -5,16 +5,15 @@ import type { Selection } from '../pipeline/selection.ts';
 import { hostname } from 'node:os';
 import { actorOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
-import { doubtCall } from '../api/index.ts';
 import { JournalFile, type JournalFs } from '../journal/file.ts';
 import { journalKey } from '../journal/seal.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { selectionOf, type JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
+import { refuseOpenDoubts } from './open-doubts.ts';
 import { checkParked, parksOf, refuseResumeParked, inEffect, pendingDecisions } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
-import { undecidedInDoubt, verifiedDecisions, type Verified } from '../journal/verify.ts';
-import type { Framed } from '../journal/frame.ts';
+import { verifiedDecisions, type Verified } from '../journal/verify.ts';
 import { Masker } from '../runner/masker.ts';
 import { verifyJournal } from './verify.ts';
 import { prepareRun } from '../runner/scope.ts';
@@ -25,6 +24,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
 import type { JournalSpec } from './journal-spec.ts';
+import { CLI_WAYS, type WaysOn } from '../journal/ways-on.ts';
 
 export interface JournalRequest {
   path: string;
@@ -51,6 +51,8 @@ export interface JournalRequest {
   env: Readonly<Record<string, string | undefined>>;
   /** The command, for the lock: who holds the journal. */
   command: string;
+  /** How the operator's surface names the ways on a refusal gives (the CLI's flags, the action's inputs). */
+  ways?: WaysOn | undefined;
   /** Told at once what opening the journal did (a stale lock taken over, a torn tail cut): said even when the resume is then refused. */
   warn: (warning: string) => void;
   now: number;
@@ -74,25 +76,6 @@ export function operatorOf(env: Readonly<Record<string, string | undefined>>): s
 }
 
 /**
- * A new run appended to a journal whose last release left a call in doubt would start a new
- * release and send it again with no word from anyone: refused as --resume refuses, until the
- * operator decides it (a resume with --in-doubt, which records the decision) or verifies it.
- */
-function refuseOpenDoubts(framed: Framed, path: string): void {
-  if (framed.lines.length === 0) return;
-  const open = undecidedInDoubt(journalState(parseRecords(framed, path), path));
-  if (open.length === 0) return;
-  const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
-  throw new UsageError(
-    'RESUME_REFUSED',
-    `journal ${path}: its last run left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt: ${named.join(', ')}; a new run on it would send ${open.length === 1 ? 'it' : 'them'} again`,
-    {
-      hint: `resume it instead (run --resume ${path}, with --in-doubt verify to read the targets back, or --in-doubt skip|retry once you checked on the server), or give this run a journal of its own; nothing was sent`,
-    },
-  );
-}
-
-/**
  * The masker taught the secrets the pipeline resolves (a literal password, a var that reads a
  * secret) before anything is hashed; a pipeline that cannot be prepared fails as the run starts,
  * before its first record, so its error is the run's to say.
@@ -106,6 +89,7 @@ export function teachSecrets(pipeline: Pipeline, env: JournalRequest['env'], mas
 }
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
+  const ways = request.ways ?? CLI_WAYS;
   const opened = JournalFile.open(request.path, request.command, {
     mustExist: request.resume,
     fs: request.fs,
@@ -126,7 +110,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         `journal ${request.path} held no whole record: the run that wrote it was killed while writing its first, before anything was sent; this run starts from the beginning`,
       );
     if (!request.resume || startsOver) {
-      refuseOpenDoubts(opened.framed, request.path);
+      refuseOpenDoubts(opened.framed, request.path, ways);
       const salt = newSalt();
       return {
         spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: varsHash(salt) },
@@ -141,7 +125,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
     if (request.continueParked) {
-      checkParked(state, request.label ?? request.path);
+      checkParked(state, request.label ?? request.path, ways);
       // A decision not yet made: parked again before anything is planned (an in-doubt call waits for it).
       if (pendingDecisions(state.parked).length > 0) {
         const { salt, v: version } = state.runs[0]!;
@@ -160,14 +144,14 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
           parked: state.parked,
         };
       }
-    } else refuseResumeParked(state, request.label ?? request.path);
+    } else refuseResumeParked(state, request.label ?? request.path, ways);
     // A halted rollout goes on only on the operator's word, recorded as a decision.
     if (state.halted && !request.continueRollout) {
       throw new UsageError(
         'RESUME_HALTED',
         `${request.path}: the rollout halted at wave ${state.halted.wave} (${state.halted.reason}); resuming goes on with the waves after it`,
         {
-          hint: 'check the sites of that wave first; then resume with --continue-rollout (recorded in the journal as your decision). Nothing was sent',
+          hint: `check the sites of that wave first; then resume with ${ways.continueRollout} (recorded in the journal as your decision). Nothing was sent`,
         },
       );
     }
@@ -207,10 +191,11 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       inDoubt,
       by,
       now: request.now,
+      ways,
     });
     const extra =
       request.continueRollout && !state.halted
-        ? ["--continue-rollout: the journal's rollout did not halt; nothing to decide"]
+        ? [`${ways.continueRollout}: the journal's rollout did not halt; nothing to decide`]
         : [];
     return {
       spec: {

@@ -5,6 +5,7 @@ import { EnginectlError, UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
 import type { JournalRecord } from '../journal/records.ts';
 import type { Pipeline } from '../pipeline/model.ts';
+import { CLI_WAYS, type WaysOn } from '../journal/ways-on.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 
 export type Parked = NonNullable<JournalState['parked']>;
@@ -51,10 +52,14 @@ export function pendingDecisions(parked: Parked): Park['waits'] {
 }
 
 /** run --continue of a journal whose last run did not park (or was aborted): refused, nothing sent. */
-export function checkParked(state: JournalState, where: string): asserts state is JournalState & { parked: Parked } {
+export function checkParked(
+  state: JournalState,
+  where: string,
+  ways: WaysOn = CLI_WAYS,
+): asserts state is JournalState & { parked: Parked } {
   if (!state.parked)
     throw new UsageError('NOT_PARKED', `${where}: its last run did not park; there is nothing to continue`, {
-      hint: 'resume a run that ended otherwise with --resume; enginectl runs --store URL --parked lists the parked runs',
+      hint: `resume a run that ended otherwise with ${ways.resume}; enginectl runs --store URL --parked lists the parked runs`,
     });
   const abort = abortOf(state.parked);
   if (abort)
@@ -70,16 +75,16 @@ export function checkParked(state: JournalState, where: string): asserts state i
  * --continue goes on with it, honouring what it waits for (the decision, the bake from its start)
  * and what was decided (an abort: nothing more is sent). A window's park is judged again by any run.
  */
-export function refuseResumeParked(state: JournalState, where: string): void {
+export function refuseResumeParked(state: JournalState, where: string, ways: WaysOn): void {
   if (!state.parked) return;
-  checkParked(state, where);
+  checkParked(state, where, ways);
   const { park } = state.parked;
   if (park.for !== 'decision' && park.for !== 'bake') return;
   throw new UsageError(
     'RESUME_PARKED',
-    `${where}: the run is parked${park.wave ? ` at wave ${park.wave}` : ''}, waiting for ${park.reason}; --resume does not go around it. Nothing was sent`,
+    `${where}: the run is parked${park.wave ? ` at wave ${park.wave}` : ''}, waiting for ${park.reason}; ${ways.resume} does not go around it. Nothing was sent`,
     {
-      hint: 'enginectl decide --store URL --run ID lists what it waits for; then go on with enginectl run FILE --store URL --continue ID',
+      hint: `enginectl decide --store URL --run ID lists what it waits for; then go on with ${ways.continueParked('ID')}`,
     },
   );
 }

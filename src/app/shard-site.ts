@@ -23,6 +23,7 @@ import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
+import { CLI_WAYS } from '../journal/ways-on.ts';
 
 /** One site: a stored run of its own over the site's instances (a new run, or the resume of one taken over). */
 export async function runSite(
@@ -64,6 +65,7 @@ export async function runSite(
       resume,
       force: false,
       inDoubt: resume ? 'verify-and-retry' : undefined,
+      ways: CLI_WAYS,
       continueRollout: false,
       pipeline,
       sources: request.sources,

@@ -17,6 +17,7 @@ import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { valuesHash } from './hashing.ts';
 import { doubtOf, standingDecision, type JournalState } from './read.ts';
+import type { WaysOn } from './ways-on.ts';
 import { selectionOf, type RunRecord } from './records.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
 
@@ -50,6 +51,8 @@ export interface ResumeRequest {
   /** Who decides: recorded with the decision. */
   by: string;
   now: number;
+  /** How the operator's surface names the ways on (its flags or inputs). */
+  ways: WaysOn;
 }
 
 export interface Resume {
@@ -202,13 +205,13 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   if (unmatched.length > 0) {
     refuse(
       `cannot resume: ${unmatched.length === 1 ? 'an in-doubt call of the journal is' : `${unmatched.length} in-doubt calls of the journal are`} no longer in the file (a step renamed, removed or moved): ${unmatched.join(', ')}; the request was sent and the server may have applied it`,
-      "check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not); either way the file's steps run as they are now, and --force does not decide a call in doubt",
+      `check on the server, then resume with ${request.ways.inDoubt('skip')} (it was applied) or ${request.ways.inDoubt('retry')} (it was not); either way the file's steps run as they are now, and --force does not decide a call in doubt`,
     );
   }
   if (undecided.length > 0) {
     refuse(
       `cannot resume: ${undecided.length === 1 ? 'an instance is' : `${undecided.length} instances are`} in doubt: ${undecided.join(', ')}; the request was sent and the server may have applied it`,
-      'check on the server, then resume with --in-doubt skip (it was applied: do not send it again) or --in-doubt retry (it was not, or it is to be repeated: send it again)',
+      `check on the server, then resume with ${request.ways.inDoubt('skip')} (it was applied: do not send it again) or ${request.ways.inDoubt('retry')} (it was not, or it is to be repeated: send it again)`,
     );
   }
 

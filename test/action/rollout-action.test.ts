@@ -54,6 +54,9 @@ test('root action: a halted rollout resumes only with continue-rollout', async (
     refused.failed.join('\n'),
     /the rollout halted at wave 1 \(1 site\(s\) failed \(site-a\), over the budget of 0\); resuming goes on with the waves after it$/m,
   );
+  // The way on in the action's inputs, not the CLI's flags.
+  assert.match(refused.log.join('\n'), /hint: .*then resume with continue-rollout: true \(recorded in the journal/);
+  assert.doesNotMatch(refused.log.join('\n') + refused.summary, /--continue-rollout/);
   assert.deepEqual([clears('site-a'), clears('site-b'), clears('site-c')], [1, 0, 0], 'nothing was sent');
 
   const going = await runActionInProcess(root, {

@@ -148,6 +148,9 @@ test('input journal names a run of the store: resumed on another runner, nothing
   const refused = await s.run({ store: s.storeUrl, journal: id });
   assert.equal(refused.code, ExitCode.invalidInput);
   assert.match(refused.failed.join('\n'), /in doubt: "VFS update prod"/);
+  // What to do, in the action's inputs: the CLI's --in-doubt is no input of it.
+  assert.match(refused.log.join('\n'), /hint: check on the server, then resume with in-doubt: skip \(it was applied/);
+  assert.doesNotMatch(refused.log.join('\n') + refused.summary, /--in-doubt/);
   const resumed = await s.run({ store: s.storeUrl, journal: id, 'in-doubt': 'skip' });
   assert.equal(resumed.code, ExitCode.ok, resumed.failed.join('\n'));
   assert.equal(resumed.outputs['run-id'], id, 'the same run, resumed');

@@ -42,9 +42,13 @@ test(
     const resumed = await job({ journal: id });
     assert.match(
       resumed.out,
-      /the run is parked at wave 1, .*--resume does not go around it/,
+      /the run is parked at wave 1, .*input journal does not go around it/,
       resumed.out.slice(-3000),
     );
+    // The way on in the action's inputs, not the CLI's flags.
+    const hint = /hint: (.*)/.exec(resumed.out)?.[1] ?? '';
+    assert.match(hint, /then go on with continue: ID \(with store:\)$/, resumed.out.slice(-3000));
+    assert.doesNotMatch(hint, /--resume|--continue/);
     const other = await f.run();
     assert.equal(other.code, 2, `another run took the fleet lease the parked run kept\n${other.stdout}${other.stderr}`);
     assert.match(other.stderr, /lease fleet is held by/);

@@ -54,6 +54,7 @@ import { doubtsLine, parkedOf, undecidedDoubts } from '../../runner/result.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
 import { runShardCommand, shardDurations, SHARD_OPTIONS_HELP } from '../shard-run.ts';
 import { shardSelection } from '../shard-own.ts';
+import { CLI_WAYS } from '../../journal/ways-on.ts';
 
 /** What a dry run would leave unwritten or undone. */
 const DRY_RUN_CLASH = [
@@ -425,6 +426,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     journalWanted &&
     (await setUpJournal({
       ...journalWanted,
+      ways: CLI_WAYS,
       pipeline,
       sources,
       vars,

@@ -1,0 +1,10 @@
+// The ways on a refusal gives, in the action's inputs (journal/ways-on.ts has the CLI's flags).
+import type { WaysOn } from '../journal/ways-on.ts';
+
+export const ACTION_WAYS: WaysOn = {
+  resume: 'input journal',
+  resumeOf: (journal) => `journal: ${journal}`,
+  inDoubt: (mode) => `in-doubt: ${mode}`,
+  continueRollout: 'continue-rollout: true',
+  continueParked: (run) => `continue: ${run} (with store:)`,
+};

@@ -1,0 +1,24 @@
+// How the operator's surface names the ways on that a refusal gives: a resume, a decision on the
+// calls in doubt, the word to go on past a halted wave, the continue of a parked run. The core's
+// refusals say what to do in the words of the surface in use: the CLI's flags (these), or the
+// action's inputs (action/ways-on.ts), so no one is told a flag their surface does not take.
+export interface WaysOn {
+  /** How a resume is asked for: `--resume`. */
+  resume: string;
+  /** A resume of this journal (a path, or a stored run's id). */
+  resumeOf(journal: string): string;
+  /** The operator's decision on the calls in doubt, given with the resume: `--in-doubt skip`. */
+  inDoubt(mode: string): string;
+  /** The operator's word to go on past a halted wave. */
+  continueRollout: string;
+  /** Going on with a parked run of the store. */
+  continueParked(run: string): string;
+}
+
+export const CLI_WAYS: WaysOn = {
+  resume: '--resume',
+  resumeOf: (journal) => `run --resume ${journal}`,
+  inDoubt: (mode) => `--in-doubt ${mode}`,
+  continueRollout: '--continue-rollout',
+  continueParked: (run) => `enginectl run FILE --store URL --continue ${run}`,
+};
