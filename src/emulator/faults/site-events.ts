@@ -39,7 +39,8 @@ export const siteEvents: FaultKind = {
       keyword: 'stop-engine',
       field: 'stopEngine',
       usage: 'stop-engine=ID',
-      effect: 'after a 2xx answer, the Engine stops reporting (offline), `after=` later',
+      effect:
+        'after a 2xx answer, the Engine stops reporting (offline), `after=` later; an ID the site has no Engine of makes that answer a 500 naming it (a fault that did nothing would pass a check it was meant to fail)',
       fromText: (value) => value,
       fromJson: (value) => jsonString(value, 'stopEngine'),
     },
@@ -54,6 +55,11 @@ export const siteEvents: FaultKind = {
     },
   ],
   effect(rule, site) {
+    const known = site.state.engines.map((e) => e.instanceId);
+    if (rule.stopEngine !== undefined && !known.includes(rule.stopEngine))
+      throw new Error(
+        `fault rule stop-engine=${rule.stopEngine}: the site has no Engine ${JSON.stringify(rule.stopEngine)} (its Engines: ${known.join(', ') || 'none'})`,
+      );
     const at = site.now() + (rule.afterMs ?? 0);
     const engineId = rule.stopEngine ?? site.state.engines[0]?.instanceId;
     const raised = rule.raiseAlert;
