@@ -11,6 +11,7 @@ import { serve, Sites } from '../../src/emulator/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { until } from '../helpers/timing.ts';
+import { FLEET_STEPS } from '../helpers/fleet-steps.ts';
 
 const UPDATE = '/api/devops/v1/update/system';
 
@@ -29,20 +30,7 @@ rollout:
   waves: [[site-001, site-002, site-003]]
   max-parallel: ${maxParallel}
   max-failures: 1
-steps:
-  - id: update
-    name: "Update \${{ matrix.site }}"
-    uses: update/system
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { target: prod }
-  - id: alerts
-    name: "No critical alert at \${{ matrix.site }}"
-    uses: monitoring/alerts
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { fail-on: critical }
-`;
+${FLEET_STEPS}`;
 
 test('a resume that halts past the budget before a site it carries shows that site as rolled out earlier, not "not started"', async (t) => {
   const clock = simulatedClock();

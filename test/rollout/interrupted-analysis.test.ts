@@ -13,6 +13,7 @@ import { serve, Sites, type FaultRule } from '../../src/emulator/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { until } from '../helpers/timing.ts';
+import { FLEET_STEPS } from '../helpers/fleet-steps.ts';
 
 const ALERTS = '/api/monitoring/v1/alerts';
 const UPDATE = '/api/devops/v1/update/system';
@@ -43,20 +44,7 @@ rollout:
   max-parallel: 2
   max-failures: ${budget}
   analysis: ${analysis}
-steps:
-  - id: update
-    name: "Update \${{ matrix.site }}"
-    uses: update/system
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { target: prod }
-  - id: alerts
-    name: "No critical alert at \${{ matrix.site }}"
-    uses: monitoring/alerts
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { fail-on: critical }
-`,
+${FLEET_STEPS}`,
   );
   const journal = join(dir, 'run.journal.jsonl');
   const json = join(dir, 'report.json');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
+import { FLEET_STEPS } from '../helpers/fleet-steps.ts';
 
 /** A fleet of `n` sites: a system update then a post-check per site, rolled out in `waves`. */
 function fleet(n: number, rollout: string): { file: string; dir: string } {
@@ -26,20 +27,7 @@ targets:
   prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
 rollout:
 ${rollout}
-steps:
-  - id: update
-    name: "Update \${{ matrix.site }}"
-    uses: update/system
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { target: prod }
-  - id: alerts
-    name: "No critical alert at \${{ matrix.site }}"
-    uses: monitoring/alerts
-    matrix: { site: "\${{ vars.sites }}" }
-    server: \${{ matrix.site }}
-    with: { fail-on: critical }
-`,
+${FLEET_STEPS}`,
   );
   return { file, dir };
 }
