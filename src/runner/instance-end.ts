@@ -3,8 +3,10 @@
 // what it gave, masked into the StepRun the reports show.
 import { appliedAnswer, stepDoubt, type Attempt, type InstanceFate } from '../api/fate.ts';
 import { EnginectlError } from '../errors.ts';
+import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
-import type { StepOutcome } from '../steps/types.ts';
+import type { StepOutcome, StepType, TargetDef } from '../steps/types.ts';
+import { instanceScope, resolveInputs, type ResolvedInputs } from './prepare-instance.ts';
 import { CARRIED_FIELDS } from './instance.ts';
 import type { Carried } from './resume.ts';
 import {
@@ -85,27 +87,67 @@ export const FAIL_FAST: StepError = {
   message: 'not started: another instance of this matrix failed (fail-fast)',
 };
 
+/** What the reports and the journal keep of resolved inputs: masked, and the target database they name. */
+export function shown(
+  ctx: RunContext,
+  type: StepType,
+  inputs: Record<string, unknown>,
+): Pick<StepRun, 'inputs' | 'target'> {
+  const named = type.targetInput === undefined ? undefined : inputs[type.targetInput];
+  const def =
+    typeof named === 'string'
+      ? Object.hasOwn(ctx.targets, named)
+        ? ctx.targets[named]
+        : undefined
+      : (named as TargetDef | undefined);
+  return {
+    inputs: maskDeclared(ctx.masker.maskValue(inputs), type.secretInputs),
+    target:
+      def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined,
+  };
+}
+
+/**
+ * Whether an instance done in an earlier run is carried: its inputs the same now (or not known
+ * then, or not resolvable now). A changed target or inventory makes another call: it runs.
+ */
+export function sameInputs(
+  ctx: RunContext,
+  type: StepType,
+  run: StepRun,
+  carried: Carried,
+  resolved: ResolvedInputs,
+): boolean {
+  const now = 'inputs' in resolved ? ctx.resume!.digest({ ...run, ...shown(ctx, type, resolved.inputs) }) : undefined;
+  return carried.inputs === undefined || now === undefined || now === carried.inputs;
+}
+
 /**
  * An instance this run leaves without starting it (fail-fast, a halt, a park): cancelled with
  * `error`, its end told (`shown`: on the terminal too), unless a resume carries it (done in an
  * earlier run, or a doubt the operator decided). That one is shown and recorded as that run left
  * it: "not started" would tell the operator a site rolled out earlier was not, and written over
- * its end, the next resume would send it again. One carried already is left as it is.
+ * its end, the next resume would send it again. One carried already is left as it is. One whose
+ * inputs changed (--force) is not carried, as it would not be had the run come to it: not
+ * started, and its earlier end stands in the journal (a resume with them as they were carries it).
  */
 export function leaveUnstarted(
   ctx: RunContext,
+  step: Step,
   run: StepRun,
   position: string,
   error: StepError,
-  shown: boolean,
+  told: boolean,
 ): void {
   if (run.resume === 'earlier-run') return;
   const carried = ctx.resume?.carried.get(run.key);
-  if (carried) return carry(ctx, run, position, carried);
+  const resolved = carried && resolveInputs(step, instanceScope(ctx, run.matrix ?? {}), ctx.masker);
+  if (carried && sameInputs(ctx, STEP_TYPES.get(step.uses)!, run, carried, resolved!))
+    return carry(ctx, run, position, carried);
   run.outcome = 'cancelled';
   run.error = error;
-  if (shown) ctx.tell.stepFinished(run, position);
-  ctx.tell.instanceFinished(run, undefined);
+  if (told) ctx.tell.stepFinished(run, position);
+  if (!carried) ctx.tell.instanceFinished(run, undefined);
 }
 
 export function finish(

@@ -75,7 +75,8 @@ export async function runRollout(
   const halt = (value: string, wave: number, message: string, parked = false) => {
     const error = { code: parked ? ('ROLLOUT_PARKED' as const) : ('ROLLOUT_HALTED' as const), message };
     for (const [step, runs] of runsOf(value))
-      for (const run of runs) leaveUnstarted(ctx, Object.assign(run, { wave }), stepPosition(ctx, step), error, false);
+      for (const run of runs)
+        leaveUnstarted(ctx, step, Object.assign(run, { wave }), stepPosition(ctx, step), error, false);
   };
 
   /**

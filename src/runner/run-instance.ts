@@ -6,13 +6,12 @@ import { STOPPED_BEFORE_SENDING } from '../api/fate.ts';
 import { formatDuration } from '../duration.ts';
 import type { Step } from '../pipeline/model.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
-import type { StepEnv, StepOutcome, StepType, TargetDef } from '../steps/types.ts';
+import type { StepEnv, StepOutcome } from '../steps/types.ts';
 import { instanceCalls } from './observer.ts';
 import { snapshotBefore } from './snapshot-before.ts';
 import type { Decision, StepError, StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
-import { maskDeclared } from './declared-secrets.ts';
 import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
 import {
@@ -23,24 +22,10 @@ import {
   finish,
   notRetried,
   record,
+  sameInputs,
+  shown,
   warnIfTwice,
 } from './instance-end.ts';
-
-/** What the reports and the journal keep of resolved inputs: masked, and the target database they name. */
-function shown(ctx: RunContext, type: StepType, inputs: Record<string, unknown>): Pick<StepRun, 'inputs' | 'target'> {
-  const named = type.targetInput === undefined ? undefined : inputs[type.targetInput];
-  const def =
-    typeof named === 'string'
-      ? Object.hasOwn(ctx.targets, named)
-        ? ctx.targets[named]
-        : undefined
-      : (named as TargetDef | undefined);
-  return {
-    inputs: maskDeclared(ctx.masker.maskValue(inputs), type.secretInputs),
-    target:
-      def && typeof def === 'object' ? ctx.masker.mask(`${String(def.database)} on ${String(def.server)}`) : undefined,
-  };
-}
 
 export async function runInstance(ctx: RunContext, step: Step, run: StepRun, position: string): Promise<void> {
   const { deps, masker } = ctx;
@@ -54,12 +39,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const carried = ctx.resume?.carried.get(run.key);
   let resolvedInputs = carried && resolveInputs(step, scope, masker);
   if (carried && resolvedInputs) {
-    const now =
-      'inputs' in resolvedInputs
-        ? ctx.resume!.digest({ ...run, ...shown(ctx, type, resolvedInputs.inputs) })
-        : undefined;
-    if (carried.inputs === undefined || now === undefined || now === carried.inputs)
-      return carry(ctx, run, position, carried);
+    if (sameInputs(ctx, type, run, carried, resolvedInputs)) return carry(ctx, run, position, carried);
     log.warn(
       run,
       "its inputs changed since the journal's run (the file was changed, or a value it reads from the environment): it runs again",

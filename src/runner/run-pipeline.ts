@@ -83,7 +83,7 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
       }
       // Fail-fast's cancellations are told as they happen (a resume runs them); one a resume carries stays as it ended.
       if (stop) {
-        leaveUnstarted(ctx, run, position, FAIL_FAST, true);
+        leaveUnstarted(ctx, step, run, position, FAIL_FAST, true);
         continue;
       }
       await runInstance(ctx, step, run, position);
@@ -160,7 +160,7 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
         for (const run of instancesOf(ctx, step, options, set)) {
           runs.push(run);
           const message = `not started: the rollout parked at wave ${rolledOut.parked.wave}`;
-          leaveUnstarted(ctx, run, stepPosition(ctx, step), { code: 'ROLLOUT_PARKED', message }, false);
+          leaveUnstarted(ctx, step, run, stepPosition(ctx, step), { code: 'ROLLOUT_PARKED', message }, false);
         }
     else await plain(after);
   }
