@@ -181,7 +181,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
           })
         : [];
     const inDoubt = verifying
-      ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now })
+      ? verifiedDecisions(verified, { retryNotApplied: mode === 'verify-and-retry', by, at: request.now, ways })
       : mode;
     const { plan, decisions, warnings } = resumePlan(request.pipeline, state, {
       ...compared,

@@ -11,6 +11,7 @@ import type { Verdict } from '../steps/types.ts';
 import { doubtOf, standingDecision, type JournalState } from './read.ts';
 import { formatDuration } from '../duration.ts';
 import { SEND_WITHIN_MS } from './send-bound.ts';
+import { CLI_WAYS, type WaysOn } from './ways-on.ts';
 
 export interface InDoubtInstance {
   key: string;
@@ -169,8 +170,9 @@ const line = (v: Verified) => `"${v.name}" (${v.doubt.method} ${v.doubt.path}): 
  */
 export function verifiedDecisions(
   verified: readonly Verified[],
-  options: { retryNotApplied: boolean; by: string; at: number },
+  options: { retryNotApplied: boolean; by: string; at: number; ways?: WaysOn },
 ): Map<string, Decision> {
+  const ways = options.ways ?? CLI_WAYS;
   const open = verified.filter(
     (v) => v.verdict === 'cannot-tell' || (v.verdict === 'not-applied' && !options.retryNotApplied),
   );
@@ -181,8 +183,8 @@ export function verifiedDecisions(
       `cannot resume: verify could not settle ${open.length === 1 ? 'an in-doubt call' : `${open.length} in-doubt calls`}: ${open.map(line).join('; ')}`,
       {
         hint: notApplied
-          ? 'resume with --in-doubt verify-and-retry to send again what was not applied'
-          : 'check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not)',
+          ? `resume with ${ways.inDoubt('verify-and-retry')} to send again what was not applied`
+          : `check on the server, then resume with ${ways.inDoubt('skip')} (it was applied) or ${ways.inDoubt('retry')} (it was not)`,
       },
     );
   }

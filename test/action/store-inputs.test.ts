@@ -243,3 +243,21 @@ test("journal: RUN_ID whose Deployment is not among the environment's newest Git
     said,
   );
 });
+
+test('input in-doubt verify that cannot settle the call: refused, nothing sent, the way on in the action inputs', async (t) => {
+  const s = await setup(t);
+  // The update is dropped before the server handles it: in doubt, and not applied.
+  s.emulator.faults.add({ method: 'POST', path: VFS, reset: 'before', times: 1 });
+  const first = await s.run({ store: s.storeUrl });
+  assert.equal(first.code, ExitCode.failed, first.failed.join('\n'));
+  const id = first.outputs['run-id']!;
+  const sent = s.emulator.requests.filter((r) => r.path.endsWith(VFS)).length;
+
+  const refused = await s.run({ store: s.storeUrl, journal: id, 'in-doubt': 'verify' });
+  assert.equal(refused.code, ExitCode.invalidInput, refused.log.join('\n'));
+  assert.match(refused.failed.join('\n'), /verify could not settle an in-doubt call: "VFS update prod"/);
+  assert.equal(s.emulator.requests.filter((r) => r.path.endsWith(VFS)).length, sent, 'nothing sent again');
+  // What to do, in the action's inputs: the CLI's --in-doubt is no input of it.
+  assert.match(refused.log.join('\n'), /hint: .*resume with in-doubt: /);
+  assert.doesNotMatch(refused.log.join('\n') + refused.summary, /--in-doubt/);
+});
