@@ -7,4 +7,8 @@ export const ACTION_WAYS: WaysOn = {
   inDoubt: (mode) => `in-doubt: ${mode}`,
   continueRollout: 'continue-rollout: true',
   continueParked: (run) => `continue: ${run} (with store:)`,
+  vars: 'vars input',
+  selection: 'only or skip input',
+  same: 'vars, only and skip inputs',
+  // No force: the action resumes no run whose files or inputs changed.
 };

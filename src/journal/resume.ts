@@ -86,16 +86,17 @@ function changes(last: RunRecord, request: ResumeRequest): string[] {
     JSON.stringify(canonicalSelection(a)) === JSON.stringify(canonicalSelection(b));
   return [
     ...files,
-    last.varsHash !== request.varsHash ? 'the --var values changed' : '',
+    last.varsHash !== request.varsHash ? `the ${request.ways.vars} values changed` : '',
     same(selected, request.selection)
       ? ''
-      : `--only or --skip changed (${describeSelection(selected) ?? 'every instance'} then)`,
+      : `${request.ways.selection} changed (${describeSelection(selected) ?? 'every instance'} then)`,
   ].filter(Boolean);
 }
 
 export function resumePlan(pipeline: Pipeline, journal: JournalState, request: ResumeRequest): Resume {
   const last = journal.runs.at(-1)!;
   const salt = journal.runs[0]!.salt;
+  const { force } = request.ways;
   const now = instanceSet(pipeline, request.selection).keys;
   // Every instance of the release, from every run's plan (a resume with --only planned fewer): a
   // doubt left by an earlier run is never dropped because a later run did not plan its instance.
@@ -107,7 +108,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   if (common.length === 0 && ![...planned.keys()].some((key) => whole.has(key))) {
     refuse(
       `cannot resume: the journal is of another pipeline ("${last.name}", ${last.file}): none of its steps is in this file`,
-      "resume with the pipeline that wrote the journal; --force does not make another pipeline's journal apply",
+      `resume with the pipeline that wrote the journal${force ? `; ${force} does not make another pipeline's journal apply` : ''}`,
     );
   }
   const warnings: string[] = [];
@@ -115,7 +116,9 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   if (changed.length > 0 && !request.force) {
     refuse(
       `cannot resume: ${changed.join(', ')} since the journal's run`,
-      'resume the same files with the same --var, --only and --skip; or pass --force: only instances whose identity and inputs are unchanged are then carried, and every other one runs',
+      force
+        ? `resume the same files with the same ${request.ways.same}; or pass ${force}: only instances whose identity and inputs are unchanged are then carried, and every other one runs`
+        : `resume the same files with the same ${request.ways.same}: a run whose files or inputs changed is not resumed here (a new run, with a journal of its own, sends every step again)`,
     );
   }
   if (changed.length > 0)
@@ -205,7 +208,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   if (unmatched.length > 0) {
     refuse(
       `cannot resume: ${unmatched.length === 1 ? 'an in-doubt call of the journal is' : `${unmatched.length} in-doubt calls of the journal are`} no longer in the file (a step renamed, removed or moved): ${unmatched.join(', ')}; the request was sent and the server may have applied it`,
-      `check on the server, then resume with ${request.ways.inDoubt('skip')} (it was applied) or ${request.ways.inDoubt('retry')} (it was not); either way the file's steps run as they are now, and --force does not decide a call in doubt`,
+      `check on the server, then resume with ${request.ways.inDoubt('skip')} (it was applied) or ${request.ways.inDoubt('retry')} (it was not); either way the file's steps run as they are now${force ? `, and ${force} does not decide a call in doubt` : ''}`,
     );
   }
   if (undecided.length > 0) {
@@ -227,7 +230,9 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       const producer = pipeline.steps[gone.index]!;
       refuse(
         `cannot resume: step ${step.index + 1} reads steps.${id}.outputs${name ? `.${name}` : ''}, which the journal cannot give back (${gone.names === 'all' ? 'its call was treated as applied without its answer' : 'it is a secret, masked'}), and ${producer.uses} cannot simply be run again`,
-        'run the pipeline from the start, or resume with --force after changing the step that reads it',
+        force
+          ? `run the pipeline from the start, or resume with ${force} after changing the step that reads it`
+          : 'run the pipeline from the start',
       );
     }
   }

@@ -13,6 +13,14 @@ export interface WaysOn {
   continueRollout: string;
   /** Going on with a parked run of the store. */
   continueParked(run: string): string;
+  /** The run's vars, as a change of them is named: `--var`. */
+  vars: string;
+  /** The run's selection, as a change of it is named: `--only or --skip`. */
+  selection: string;
+  /** What a resume keeps the same: `--var, --only and --skip`. */
+  same: string;
+  /** The word to resume past a change, carrying only what is unchanged: `--force`; none where the surface has none. */
+  force?: string | undefined;
 }
 
 export const CLI_WAYS: WaysOn = {
@@ -21,4 +29,8 @@ export const CLI_WAYS: WaysOn = {
   inDoubt: (mode) => `--in-doubt ${mode}`,
   continueRollout: '--continue-rollout',
   continueParked: (run) => `enginectl run FILE --store URL --continue ${run}`,
+  vars: '--var',
+  selection: '--only or --skip',
+  same: '--var, --only and --skip',
+  force: '--force',
 };

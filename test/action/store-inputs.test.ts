@@ -261,3 +261,20 @@ test('input in-doubt verify that cannot settle the call: refused, nothing sent, 
   assert.match(refused.log.join('\n'), /hint: .*resume with in-doubt: /);
   assert.doesNotMatch(refused.log.join('\n') + refused.summary, /--in-doubt/);
 });
+
+test('input journal of a run whose pipeline file changed since: refused, nothing sent, the hint names no --force the action has no input of', async (t) => {
+  const s = await setup(t);
+  s.emulator.faults.add({ method: 'POST', path: VFS, status: 400, times: 1 });
+  const first = await s.run({ store: s.storeUrl });
+  assert.equal(first.code, ExitCode.failed, first.failed.join('\n'));
+  const id = first.outputs['run-id']!;
+  const sent = s.emulator.requests.length;
+
+  const changed = PIPELINE.replace('files: [1001]', 'files: [1002]');
+  const refused = await s.run({ store: s.storeUrl, journal: id }, { files: { 'release.yml': changed } });
+  assert.equal(refused.code, ExitCode.invalidInput, refused.log.join('\n'));
+  assert.match(refused.failed.join('\n'), /cannot resume: .*changed/);
+  assert.equal(s.emulator.requests.length, sent, 'nothing sent');
+  assert.match(refused.log.join('\n'), /hint: resume the same files with the same vars, only and skip inputs/);
+  assert.doesNotMatch(refused.log.join('\n') + refused.summary, /--force|--var|--only|--skip/);
+});
