@@ -753,6 +753,44 @@ test('a carried instance fail-fast passes over on a resume keeps its end: the ne
   assert.match(third.stdout, /Update prod\b.*done in an earlier run/);
 });
 
+test('a carried instance whose inputs changed, fail-fast passes over on a --force resume: shown not started, not done in an earlier run, and the next resume sends it', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-fate-'));
+  const file = join(dir, 'release.yml');
+  const pipeline = (tracking: string) =>
+    oneAtATime(
+      'Fail fast on a changed resume',
+      `{ target: "\${{ matrix.t }}", tracking-id: "${tracking}" }`,
+      '  - id: after\n    uses: api/request\n    with: { path: /api/licensing/v1/products/999 }\n',
+    );
+  writeFileSync(file, pipeline('REL-1'));
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const journal = join(dir, 'run.journal.jsonl');
+  const updates = () =>
+    emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.status === 200)
+      .length;
+  const first = await runCli(['run', file, '--journal', journal], { env });
+  assert.equal(first.code, 1, first.stdout + first.stderr);
+  assert.equal(updates(), 2, 'both applied; the step after failed');
+  // Both updates' inputs change (REL-2): staging runs again and is refused; prod waits behind it (fail-fast).
+  writeFileSync(file, pipeline('REL-2'));
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 400, times: 1 });
+  const json = join(dir, 'second.json');
+  const second = await runCli(['run', file, '--resume', journal, '--force', '--report-json', json], { env });
+  assert.equal(second.code, 1, second.stdout + second.stderr);
+  // Its REL-2 update was never sent: not done in an earlier run (that run sent REL-1).
+  assert.doesNotMatch(second.stdout, /Update prod\b.*done in an earlier run/);
+  const prod = (
+    JSON.parse(readFileSync(json, 'utf8')) as {
+      steps: { name: string; outcome: string; error?: { code: string } | null }[];
+    }
+  ).steps.find((s) => s.name === 'Update prod')!;
+  assert.deepEqual([prod.outcome, prod.error?.code], ['cancelled', 'FAIL_FAST']);
+  // The next resume sends both REL-2 updates.
+  const third = await runCli(['run', file, '--resume', journal, '--force'], { env });
+  assert.equal(updates(), 4, third.stdout + third.stderr);
+});
+
 test("a write the server applied (201) that the step then failed on its own check (expect-status: 200) is in doubt: retry does not send it again, report and resume read the same, and only the operator's decision sends it again", async (t) => {
   const s = await setup(
     t,
