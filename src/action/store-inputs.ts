@@ -15,6 +15,7 @@ import type { Masker } from '../runner/masker.ts';
 import type { MergeDeps } from './merge-action.ts';
 import type { Env } from '../runner/scope.ts';
 import { leaseWithoutStore } from './run-inputs.ts';
+import { ACTION_WAYS } from './ways-on.ts';
 
 /** What an action is given: the toolkit, the GitHub API, the environment, the clock. */
 export interface ActionDeps extends MergeDeps {
@@ -61,6 +62,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
     signal: deps.signal,
     clock: { now: deps.now, sleep: deps.sleep },
     say: (m: string) => kit.warning(masker.mask(m), { title: 'enginectl' }),
+    ways: ACTION_WAYS,
   };
   const taken =
     leaseWanted && stored

@@ -11,4 +11,6 @@ export const ACTION_WAYS: WaysOn = {
   selection: 'only or skip input',
   same: 'vars, only and skip inputs',
   // No force: the action resumes no run whose files or inputs changed.
+  takeOver: (previous) =>
+    `resume run ${previous} itself (journal: ${previous} with store:, and in-doubt: skip or retry): the action takes no lease over from a run that left calls unchecked`,
 };

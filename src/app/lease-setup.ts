@@ -25,6 +25,7 @@ import { actorOf, runUrlOf } from '../ci/facts.ts';
 import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
 import { teachSecrets } from './journal-setup.ts';
+import { CLI_WAYS, type WaysOn } from '../journal/ways-on.ts';
 
 export interface LeaseRequest {
   store: RunStore;
@@ -37,6 +38,8 @@ export interface LeaseRequest {
   clock: LeaseClock;
   /** --take-over --reason: the operator accepts what verify cannot tell of the previous holder's calls. */
   takeOver?: { reason: string; by: string } | undefined;
+  /** How the surface names the ways on a refusal gives (the CLI's flags, the action's inputs). */
+  ways?: WaysOn | undefined;
   /** Said while the run waits, and when it takes over. */
   say(message: string): void;
   /** The pipeline's hash and the sites it selects, shown to whoever waits for the lease. */
@@ -102,10 +105,7 @@ async function verifyTakeover(
     'LEASE_TAKEOVER_REFUSED',
     `lease ${request.lease.name} expired in the hands of run ${previous}, which left calls verify cannot tell: ${cannot.join('; ')}; nothing was sent`,
     {
-      hint:
-        'check each on the server; then take the lease over with --take-over --reason "what you checked" (recorded in the lease and every report), or resume run ' +
-        previous +
-        ' itself',
+      hint: `check each on the server; then ${(request.ways ?? CLI_WAYS).takeOver(previous)}`,
     },
   );
 }

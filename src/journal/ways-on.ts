@@ -21,6 +21,8 @@ export interface WaysOn {
   same: string;
   /** The word to resume past a change, carrying only what is unchanged: `--force`; none where the surface has none. */
   force?: string | undefined;
+  /** The ways on from a fleet lease that expired in the hands of run `previous`, which left calls verify cannot tell. */
+  takeOver(previous: string): string;
 }
 
 export const CLI_WAYS: WaysOn = {
@@ -33,4 +35,6 @@ export const CLI_WAYS: WaysOn = {
   selection: '--only or --skip',
   same: '--var, --only and --skip',
   force: '--force',
+  takeOver: (previous) =>
+    `take the lease over with --take-over --reason "what you checked" (recorded in the lease and every report), or resume run ${previous} itself`,
 };

@@ -16,6 +16,8 @@ import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess, type InProcessAction } from '../helpers/toolkit.ts';
 import { until } from '../helpers/timing.ts';
+import { DirectoryStore } from '../../src/store/directory.ts';
+import { acquireLease, type LeaseClock } from '../../src/store/lease.ts';
 
 const ROOT = actionDef('enginectl');
 const VFS = '/api/devops/v1/update/vfs';
@@ -277,4 +279,36 @@ test('input journal of a run whose pipeline file changed since: refused, nothing
   assert.equal(s.emulator.requests.length, sent, 'nothing sent');
   assert.match(refused.log.join('\n'), /hint: resume the same files with the same vars, only and skip inputs/);
   assert.doesNotMatch(refused.log.join('\n') + refused.summary, /--force|--var|--only|--skip/);
+});
+
+test('input lease that expired in the hands of a run with a call verify cannot tell: refused, and the hint names no --take-over the action has no input of', async (t) => {
+  const s = await setup(t);
+  // The holder's update is applied, its answer lost: in doubt, and an update/vfs cannot be verified.
+  s.emulator.faults.add({ method: 'POST', path: VFS, reset: 'after', times: 1 });
+  const first = await s.run({ store: s.storeUrl });
+  assert.equal(first.code, ExitCode.failed, first.failed.join('\n'));
+  const id = first.outputs['run-id']!;
+  const hourAgo: LeaseClock = { now: () => Date.now() - 3_600_000, sleep: async () => undefined };
+  await acquireLease(new DirectoryStore(s.storeUrl), 'prod-fleet', {
+    holder: { runId: id, actor: 'night-job', host: 'runner-7' },
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock: hourAgo,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  const writes = () => s.emulator.requests.filter((r) => r.method !== 'GET').length;
+  const sent = writes();
+  const refused = await s.run({ store: s.storeUrl, lease: 'prod-fleet' });
+  assert.equal(refused.code, ExitCode.invalidInput, refused.log.join('\n'));
+  assert.match(refused.failed.join('\n'), /expired in the hands of run .*verify cannot tell/);
+  assert.equal(writes(), sent, 'no write sent');
+  assert.doesNotMatch(refused.log.join('\n') + refused.summary, /--take-over|--reason/);
+  assert.match(
+    refused.log.join('\n'),
+    new RegExp(`hint: check each on the server; then resume run ${id} itself \\(journal: ${id}`),
+  );
+  // That way on works: the run itself, resumed, takes its lease and decides its call.
+  const resumed = await s.run({ store: s.storeUrl, lease: 'prod-fleet', journal: id, 'in-doubt': 'skip' });
+  assert.equal(resumed.code, ExitCode.ok, resumed.log.join('\n'));
+  assert.equal(writes(), sent, 'the call taken as applied is not sent again');
 });
