@@ -13,7 +13,8 @@ import { journalKey } from '../journal/seal.ts';
 import { VerifyUnsettled } from '../journal/verify.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
-import { LeaseError, type HeldLease } from '../store/lease.ts';
+import { holderText, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
+import { ownLeaseName } from './stored-run-held.ts';
 import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
@@ -54,6 +55,19 @@ export async function runSite(
         now,
       });
   const resume = stored.resume;
+  // A runner of the site's run itself (an operator's run --resume of it, its worker gone) holds it
+  // by its own lease: a call it has in flight is not in doubt, and verify would read it "not
+  // applied" and send it again. Read after the fence (that runner can put nothing more in the
+  // journal, and stops at its next record): the site is left, nothing verified or sent, to the
+  // index run again once that runner stopped.
+  const runner = resume ? await liveRunner(request, stored.runId) : undefined;
+  if (runner) {
+    rmSync(stored.path, { force: true });
+    request.say(
+      `${manifest.over} ${site}: its run ${stored.runId} is held by ${runner}: a call it has in flight is not in doubt; nothing was verified or sent: the site is left to a later attempt (its journal fenced, that runner stops at its next record): run this index again once it stopped`,
+    );
+    return { outcome: 'cancelled' };
+  }
   if (siteRun.resume && !resume)
     request.say(
       `${manifest.over} ${site}: its run ${siteRun.id} has no record in the store: started afresh, after a fence (a segment its worker puts late is refused)`,
@@ -188,3 +202,13 @@ const cutByStop = (error: unknown, signal: AbortSignal): boolean =>
   error instanceof Interrupted ||
   (error instanceof ApiError && error.code === 'API_ABORTED') ||
   (error instanceof Error && error.name === 'AbortError');
+
+/** Who holds run `runId` by its own lease (run.ID) now, renewed on this worker's clock: a runner of the run itself; undefined when none does. */
+async function liveRunner(request: ShardWorkerRequest, runId: string): Promise<string | undefined> {
+  const name = ownLeaseName(runId);
+  const held = await leaseState(request.store, name);
+  const record = held?.record;
+  if (!record || record.kind === 'release' || record.parked === true || request.clock.now() > record.expiresAt)
+    return undefined;
+  return `${holderText(record.holder)}, whose lease ${name} is renewed until ${new Date(record.expiresAt).toISOString()}`;
+}
