@@ -13,12 +13,12 @@ import { journalKey } from '../journal/seal.ts';
 import { VerifyUnsettled } from '../journal/verify.ts';
 import type { SiteEnd } from '../shard/worker.ts';
 import type { Manifest } from '../shard/manifest.ts';
-import { holderText, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
-import { ownLeaseName } from './stored-run-held.ts';
+import { LeaseError, type HeldLease } from '../store/lease.ts';
 import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { shardedHints, withShardedHint } from './shard-hints.ts';
+import { endedRun, liveRunner } from './shard-takeover.ts';
 import { undecidedDoubts } from '../runner/result.ts';
 import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
@@ -67,6 +67,18 @@ export async function runSite(
       `${manifest.over} ${site}: its run ${stored.runId} is held by ${runner}: a call it has in flight is not in doubt; nothing was verified or sent: the site is left to a later attempt (its journal fenced, that runner stops at its next record): run this index again once it stopped`,
     );
     return { outcome: 'cancelled' };
+  }
+  // A run that ended (its finish recorded, its end not in the wave's log: the store failed as the
+  // worker appended it, or the worker died between) is not resumed: its outcome is the site's, as
+  // one process counts it. Resumed, a write it failed would be sent again and its failure lost.
+  const finished = resume ? endedRun(request, stored, lease) : undefined;
+  if (finished) {
+    rmSync(stored.path, { force: true });
+    reports.push({ site, siteRun: stored.runId, report: finished.report });
+    request.say(
+      `${manifest.over} ${site}: its run ${stored.runId} had ended (${finished.outcome}) before its end reached the wave's log: not run again, its outcome counts in its wave`,
+    );
+    return finished.end;
   }
   if (siteRun.resume && !resume)
     request.say(
@@ -202,13 +214,3 @@ const cutByStop = (error: unknown, signal: AbortSignal): boolean =>
   error instanceof Interrupted ||
   (error instanceof ApiError && error.code === 'API_ABORTED') ||
   (error instanceof Error && error.name === 'AbortError');
-
-/** Who holds run `runId` by its own lease (run.ID) now, renewed on this worker's clock: a runner of the run itself; undefined when none does. */
-async function liveRunner(request: ShardWorkerRequest, runId: string): Promise<string | undefined> {
-  const name = ownLeaseName(runId);
-  const held = await leaseState(request.store, name);
-  const record = held?.record;
-  if (!record || record.kind === 'release' || record.parked === true || request.clock.now() > record.expiresAt)
-    return undefined;
-  return `${holderText(record.holder)}, whose lease ${name} is renewed until ${new Date(record.expiresAt).toISOString()}`;
-}

@@ -1,0 +1,54 @@
+// A site of a sharded run taken over (app/shard-site.ts), read before anything is verified or
+// sent: whether a runner of the site's run itself holds it now (an operator's run --resume of it,
+// by the run's own lease), and whether its run had ended before its end reached the wave's log
+// (then its outcome is the site's: it is not resumed, a write it failed is not sent again).
+import { readFileSync } from 'node:fs';
+import { journalReport } from '../journal/release.ts';
+import { readJournal } from '../journal/read.ts';
+import { journalKey } from '../journal/seal.ts';
+import { undecidedDoubts } from '../runner/result.ts';
+import { maskLease } from '../runner/mask-model.ts';
+import { holderText, leaseState, type HeldLease } from '../store/lease.ts';
+import type { SiteEnd } from '../shard/worker.ts';
+import { shardedHints } from './shard-hints.ts';
+import type { SiteReport } from './shard-worker-report.ts';
+import type { ShardWorkerRequest } from './shard-request.ts';
+import { ownLeaseName } from './stored-run-held.ts';
+
+/** Who holds run `runId` by its own lease (run.ID) now, renewed on this worker's clock: a runner of the run itself; undefined when none does. */
+export async function liveRunner(request: ShardWorkerRequest, runId: string): Promise<string | undefined> {
+  const name = ownLeaseName(runId);
+  const held = await leaseState(request.store, name);
+  const record = held?.record;
+  if (!record || record.kind === 'release' || record.parked === true || request.clock.now() > record.expiresAt)
+    return undefined;
+  return `${holderText(record.holder)}, whose lease ${name} is renewed until ${new Date(record.expiresAt).toISOString()}`;
+}
+
+/** A site's run the store holds as ended (its last run's finish recorded): its report, and the site's end as the worker records it. */
+export function endedRun(
+  request: ShardWorkerRequest,
+  stored: { path: string; runId: string },
+  lease: HeldLease,
+): { report: SiteReport['report']; outcome: string; end: SiteEnd } | undefined {
+  const text = readFileSync(stored.path, 'utf8');
+  const key = journalKey(request.env);
+  if (!readJournal(text, `run ${stored.runId}`, key).finished) return undefined;
+  const report = shardedHints(journalReport(text, `${request.storeUrl} run ${stored.runId}`, key), stored.runId, true);
+  // Cut short (interrupted, its lease lost: a step cancelled), its finish says it stopped, not ended: it is resumed.
+  if (report.outcome === 'cancelled' || report.steps.some((s) => s.outcome === 'cancelled')) return undefined;
+  const held = { ...report, lease: maskLease(request.masker, lease.summary()) };
+  // A write left in doubt and not decided fails the site, whatever continue-on-error let pass (as runSite's end says).
+  const doubts = undecidedDoubts(report.steps);
+  if (report.outcome === 'success' && doubts.length === 0)
+    return { report: held, outcome: 'success', end: { outcome: 'success' } };
+  const failed = doubts[0] ?? report.steps.find((s) => s.outcome === 'failure');
+  return {
+    report: { ...held, outcome: 'failure' },
+    outcome: 'failure',
+    end: {
+      outcome: 'failure',
+      detail: failed ? `${failed.name}: ${failed.error?.message ?? failed.outcome}` : undefined,
+    },
+  };
+}
