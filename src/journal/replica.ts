@@ -4,6 +4,7 @@
 // with its disk leaves the store knowing every call that left. Group commit shares the round-trip
 // as it shares the fsync. A segment that exists already is another writer's: the run stops.
 import { randomBytes } from 'node:crypto';
+import { shardKeys } from '../shard/manifest.ts';
 import { keysAfterListing, refuseAnswersEveryKey, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 
 const PREFIX = 'runs';
@@ -84,10 +85,20 @@ export class JournalReplica {
 export async function readStoredJournal(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
   const read = await readSegments(store, runId);
   // No segment, or fences alone (a runner took the run over and stopped before its first record): no run begun.
-  if (read.text === '')
+  if (read.text === '') {
+    // A sharded run's id (enginectl shard's): its sites are runs of their own, it has no journal.
+    if (await store.get(shardKeys(runId).manifest).catch(() => undefined))
+      throw new StoreError(
+        'STORE_REFUSED',
+        `${store.url}: ${runId} is a sharded run (enginectl shard planned it), not a run of one job: it has no journal of its own, and no operator's decision parks or continues it`,
+        {
+          hint: `it goes on when its workers run again (run FILE --store URL --run ${runId} --shard I/N, the same commands); enginectl report --merge --store URL --run ${runId} says where it stands, with each site's run (enginectl verify --store URL --run SITE_RUN reads a site's calls back)`,
+        },
+      );
     throw new StoreError('STORE_REFUSED', `${store.url} holds no run ${runId}`, {
       hint: "list the store's runs with enginectl runs --store URL",
     });
+  }
   return read;
 }
 
