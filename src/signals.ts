@@ -10,7 +10,26 @@ export interface TrappedSignals {
   signal: AbortSignal;
   /** The process exit code for a command's result: a result cut short by a signal exits 130/143/129. */
   exitCode(code: number): number;
+  /** The signal that stopped the command, if one did. */
+  received(): NodeJS.Signals | undefined;
   release(): void;
+}
+
+/**
+ * Ends the process by the signal that stopped it, its handler released (the default action: a
+ * shell reads 128 + its number, the exit code the command would have had), when `held` calls are
+ * still held by a file system (a directory store on a share that hangs, its calls cut after their
+ * grace): Node cannot cancel a call in its thread pool, nor exit while one waits (its exit joins
+ * the pool's threads). Called once the command's reports are written; otherwise does nothing.
+ */
+export function endBySignalIfHeld(signals: TrappedSignals, held: number, say: (text: string) => void): void {
+  const signal = signals.received();
+  if (signal === undefined || held === 0) return;
+  signals.release();
+  say(
+    `enginectl: ${held === 1 ? 'a call' : `${held} calls`} of the run store still held by its file system, which cannot be cancelled: ending by ${signal}\n`,
+  );
+  process.kill(process.pid, signal);
 }
 
 export function trapSignals(
@@ -21,11 +40,13 @@ export function trapSignals(
 ): TrappedSignals {
   const stop = new AbortController();
   let signalExit: number | undefined;
+  let received: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     const code =
       signal === 'SIGINT' ? ExitCode.interrupted : signal === 'SIGHUP' ? ExitCode.hangup : ExitCode.terminated;
     if (signalExit !== undefined) return exit(code, signal);
     signalExit = code;
+    received = signal;
     stop.abort(new Error(`received ${signal}`));
   };
   process.on('SIGINT', onSignal);
@@ -34,6 +55,7 @@ export function trapSignals(
   return {
     signal: stop.signal,
     exitCode: (code) => (code === ExitCode.ok || signalExit === undefined ? code : signalExit),
+    received: () => received,
     release: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import * as core from '@actions/core';
 import { realClock } from '../app/clock.ts';
 import { appendWithin } from '../app/job-summary.ts';
-import { trapSignals } from '../signals.ts';
+import { endBySignalIfHeld, trapSignals } from '../signals.ts';
+import { storeCallsLeftWaiting } from '../store/store.ts';
 import { actionDef, type ActionDef } from './definitions.ts';
 import { githubContext } from './github-context.ts';
 import { octokitApi } from './octokit-api.ts';
@@ -83,4 +84,5 @@ export async function main(id: ActionDef['id']): Promise<void> {
   });
   signals.release();
   process.exitCode = signals.exitCode(code);
+  endBySignalIfHeld(signals, storeCallsLeftWaiting(), (text) => process.stderr.write(text));
 }

@@ -38,7 +38,7 @@ const emptyStoreUrl = (where: string, url: string) =>
 
 /**
  * The store a URL names: s3://BUCKET/PREFIX or file:///PATH (a plain path is a directory, as users
- * write one). `signal`: the run's stop, after which an S3 store's calls are cut once their grace ran out.
+ * write one). `signal`: the run's stop, after which the store's calls are cut once their grace ran out.
  */
 export function storeAt(
   url: string,
@@ -47,7 +47,8 @@ export function storeAt(
   signal?: AbortSignal,
 ): RunStore {
   if (url.trim() === '') throw emptyStoreUrl('the store URL', url);
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env });
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(url))
+    return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env }, { signal });
   return openStore(url, { ...env }, { signal });
 }
 

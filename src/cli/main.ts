@@ -1,6 +1,7 @@
 // The process edge of the CLI: real streams, environment and signals in; exit code out.
 import { readTextFile, readTextStream } from '../read-text-file.ts';
-import { trapSignals } from '../signals.ts';
+import { endBySignalIfHeld, trapSignals } from '../signals.ts';
+import { storeCallsLeftWaiting } from '../store/store.ts';
 import { runCommand } from './run-command.ts';
 
 /**
@@ -57,6 +58,7 @@ export async function runMain(argv: string[]): Promise<void> {
   signals.release();
   // A server stopped on request exits 0; a call cut short by a signal exits 130/143.
   process.exitCode = signals.exitCode(code);
+  endBySignalIfHeld(signals, storeCallsLeftWaiting(), (text) => process.stderr.write(text));
   // What a command prints is what it makes: not written (a full disk), it did not succeed. A
   // write's failure is told on a later tick: one turn of the event loop lets it arrive.
   if (!PRINTING.has(argv[0] ?? '') || process.exitCode !== 0) return;

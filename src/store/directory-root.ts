@@ -2,6 +2,8 @@
 // runner without the share mounted would keep a store, and a lease, of its own on its own disk),
 // so one that is not there, or a file in its place, stops the command, saying which.
 import type * as nodeFs from 'node:fs';
+import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
+import { DEFAULT_STORE_GRACE_MS } from './s3-url.ts';
 import { StoreError } from './store.ts';
 
 export async function checkStoreRoot(fs: typeof nodeFs, url: string, root: string): Promise<void> {
@@ -23,4 +25,25 @@ export async function checkStoreRoot(fs: typeof nodeFs, url: string, root: strin
     throw new StoreError('STORE_FAILED', `${url}: the store's directory ${root} is not a directory`, {
       hint: 'name the directory the runs are kept in (file:///ABSOLUTE/PATH), not a file',
     });
+}
+
+/** The options a directory store's URL takes: `?grace=` (as an S3 store's: how long its calls go on after a stop). */
+export function directoryGraceMs(url: string, named: string): number {
+  const params = new URL(url).searchParams;
+  for (const name of params.keys())
+    if (name !== 'grace')
+      throw new StoreError('STORE_REFUSED', `${named}: unknown option ${JSON.stringify(name)} in the store URL`, {
+        hint: "a directory store's one option is grace (?grace=5s); timeout, endpoint, region and path-style are an S3 store's",
+      });
+  const text = params.get('grace');
+  const ms = text === null ? DEFAULT_STORE_GRACE_MS : parseDuration(text);
+  if (ms === undefined || ms < 0 || ms > MAX_TIMER_MS)
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${named}: grace is a duration${ms === undefined || ms < 0 ? '' : ` ${TIMER_LIMIT}`}, not ${JSON.stringify(text)}`,
+      {
+        hint: "give it as ?grace=5s (how long the store's calls go on once the run was stopped, SIGTERM or SIGINT, before they are cut; 5s by default)",
+      },
+    );
+  return ms;
 }

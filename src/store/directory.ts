@@ -1,3 +1,4 @@
+// Longer than 250 lines: one backend, its writes, reads, listing and the grace cut of each, over one file system's calls.
 // The run store in a directory (file:///PATH, made beforehand: a local disk, or a share every
 // runner mounts; directory-root.ts says why enginectl never makes it): a key is a file;
 // create-only by writing a temporary file, syncing it, then link(2) to its key, which fails when
@@ -12,9 +13,19 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectoriesUnder } from '../make-directories.ts';
-import { checkStoreRoot } from './directory-root.ts';
+import { checkStoreRoot, directoryGraceMs } from './directory-root.ts';
 import { call, directoryFaultHint, kindOf, onThisMachine, readInLine, readInPool } from './read-key.ts';
-import { checkKey, keyTooLarge, MAX_KEY_BYTES, StoreError, type PreparedBody, type RunStore } from './store.ts';
+import {
+  checkKey,
+  cutAfterGrace,
+  keyTooLarge,
+  MAX_KEY_BYTES,
+  nameOfStore,
+  StoreError,
+  unlessCut,
+  type PreparedBody,
+  type RunStore,
+} from './store.ts';
 
 const failed = (store: string, what: string, error: unknown) =>
   error instanceof StoreError
@@ -38,13 +49,33 @@ const ABANDONED_MS = 24 * 60 * 60 * 1000;
 
 export class DirectoryStore implements RunStore {
   private readonly root: string;
+  /** Aborted `?grace=` after the run's stop: a call still waiting then fails, though the file system holds it on. */
+  private readonly cut: ReturnType<typeof cutAfterGrace>;
 
   constructor(
     readonly url: string,
     private readonly fs: typeof nodeFs = nodeFs,
     private readonly now: () => number = Date.now,
+    /** The run's stop (SIGTERM, SIGINT): each call goes on for `?grace=` (5s), then fails (S3Store's `signal`). */
+    signal?: AbortSignal,
   ) {
     this.root = fileURLToPath(url);
+    this.cut = cutAfterGrace(signal, directoryGraceMs(url, nameOfStore(url)));
+  }
+
+  /**
+   * `call()`, failed once the grace after the run's stop ran out: Node cannot cancel a file system
+   * call (a share that hangs holds it), but the run need not wait for it (store.ts unlessCut).
+   */
+  private guard<T>(action: string, call: () => Promise<T>): Promise<T> {
+    return unlessCut(
+      this.cut.signal,
+      call,
+      () =>
+        new StoreError('STORE_FAILED', `${this.url}: ${action}: ${this.cut.said()}, the store not answering`, {
+          hint: `what the store did not take is in the run's local journal; check the share that holds ${this.root} answers, then resume from the store`,
+        }),
+    );
   }
 
   private path(key: string): string {
@@ -80,7 +111,11 @@ export class DirectoryStore implements RunStore {
    * type is the root's: a share mounted below the root is read as the root's disk is. A reader
    * never sees half a key: a key appears only as a link to a complete, synced file.
    */
-  async get(key: string): Promise<Buffer | undefined> {
+  get(key: string): Promise<Buffer | undefined> {
+    return this.guard(`cannot read ${key}`, () => this.read(key));
+  }
+
+  private async read(key: string): Promise<Buffer | undefined> {
     try {
       const path = this.path(key);
       // What is not a regular file (a FIFO planted there, whose read would block) is no key enginectl wrote.
@@ -103,28 +138,39 @@ export class DirectoryStore implements RunStore {
       return await act();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await ((this.root_ = undefined), this.there());
+      await ((this.root_ = undefined), this.rootThere());
       await makeDirectoriesUnder(this.root, dir, this.fs.promises);
       return act();
     }
   }
 
-  async create(key: string, body: Buffer): Promise<boolean> {
-    const prepared = await this.prepare(key, body);
-    try {
-      return await prepared.create(key);
-    } finally {
-      await prepared.release();
-    }
+  /** Cut after the stop's grace, whether it was written is unknown: the link may yet be made. */
+  create(key: string, body: Buffer): Promise<boolean> {
+    return this.guard(`cannot write ${key} (whether it was written is unknown)`, async () => {
+      const prepared = await this.write(key, body);
+      try {
+        return await prepared.create(key);
+      } finally {
+        await prepared.release();
+      }
+    });
+  }
+
+  async prepare(key: string, body: Buffer): Promise<PreparedBody> {
+    const prepared = await this.guard(`cannot write ${key}`, () => this.write(key, body));
+    return {
+      create: (at) => this.guard(`cannot write ${at} (whether it was written is unknown)`, () => prepared.create(at)),
+      release: () => this.guard('cannot remove a temporary file', prepared.release).catch(() => undefined),
+    };
   }
 
   /**
    * The body in a temporary file, synced: each create of it is a link(2) to its key and a sync of
    * the key's directory, so a race lost costs a link, not a file written and synced again.
    */
-  async prepare(key: string, body: Buffer): Promise<PreparedBody> {
+  private async write(key: string, body: Buffer): Promise<PreparedBody> {
     checkKey(key);
-    await this.there();
+    await this.rootThere();
     await this.sweep();
     const temp = join(this.root, '.tmp', `${randomUUID()}`);
     const fd = await this.inDirectory(dirname(temp), async () => {
@@ -153,6 +199,9 @@ export class DirectoryStore implements RunStore {
 
   /** The store's own directory, seen there once (until then each write asks): never made, so a runner without the share mounted fails rather than keep a store, and a lease, of its own. */
   there(): Promise<void> {
+    return this.guard('cannot read the directory', () => this.rootThere());
+  }
+  private rootThere(): Promise<void> {
     return (this.root_ ??= checkStoreRoot(this.fs, this.url, this.root).catch((error: unknown) => {
       this.root_ = undefined;
       throw error;
@@ -210,7 +259,10 @@ export class DirectoryStore implements RunStore {
   }
 
   /** Whether the root is a directory: a writer or a reader of one that is not there has a wrong path, or a runner without the share. */
-  async exists(): Promise<boolean> {
+  exists(): Promise<boolean> {
+    return this.guard('cannot read the directory', () => this.rootIsDirectory());
+  }
+  private async rootIsDirectory(): Promise<boolean> {
     try {
       return (await this.fs.promises.stat(this.root)).isDirectory();
     } catch (error) {
@@ -219,7 +271,10 @@ export class DirectoryStore implements RunStore {
     }
   }
 
-  async list(prefix: string): Promise<string[]> {
+  list(prefix: string): Promise<string[]> {
+    return this.guard(`cannot list ${prefix}`, () => this.listed(prefix));
+  }
+  private async listed(prefix: string): Promise<string[]> {
     const base = join(this.root, ...prefix.split('/').filter(Boolean));
     const start = prefix.endsWith('/') || prefix === '' ? base : dirname(base);
     const out: string[] = [];

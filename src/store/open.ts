@@ -20,8 +20,9 @@ export function openStore(
     try {
       // file:dir (no //) reads as the path /dir, at the file system's root: never what was meant.
       if (!/^file:\/\//i.test(url)) throw new Error('it has no // after file:');
-      return new DirectoryStore(url);
+      return new DirectoryStore(url, undefined, undefined, options.signal);
     } catch (error) {
+      if (error instanceof StoreError) throw error;
       throw new StoreError(
         'STORE_REFUSED',
         `${nameOfStore(url)} is not a directory's file URL (${(error as Error).message})`,

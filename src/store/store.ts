@@ -156,3 +156,36 @@ export function cutAfterGrace(stop: AbortSignal | undefined, graceMs: number): G
     said: () => `the store's calls were cut ${formatDuration(graceMs)} after ${by} (?grace=)`,
   };
 }
+
+/** Calls a grace cut left waiting: a directory store's, held by its file system in Node's thread pool, which cannot cancel them. */
+let leftWaiting = 0;
+
+/**
+ * How many store calls a grace cut left waiting and still waiting: while one is, the process
+ * cannot exit (Node's exit joins the thread pool's threads), and ends by the signal it was sent.
+ */
+export const storeCallsLeftWaiting = (): number => leftWaiting;
+
+/**
+ * `call()`, unless `cut` aborts first: then it fails at once with `fail()`, and the call, which
+ * nothing can cancel (a file system call in the thread pool), is counted as left waiting until it
+ * ends. Once `cut` is aborted, no call is started.
+ */
+export function unlessCut<T>(cut: AbortSignal, call: () => Promise<T>, fail: () => Error): Promise<T> {
+  if (cut.aborted) return Promise.reject(fail());
+  const running = call();
+  return new Promise<T>((resolve, reject) => {
+    const onCut = () => {
+      leftWaiting++;
+      const ended = () => void leftWaiting--;
+      running.then(ended, ended);
+      reject(fail());
+    };
+    cut.addEventListener('abort', onCut, { once: true });
+    const settled = () => cut.removeEventListener('abort', onCut);
+    running.then(
+      (value) => (settled(), resolve(value)),
+      (error: unknown) => (settled(), reject(error as Error)),
+    );
+  });
+}

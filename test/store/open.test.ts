@@ -107,3 +107,17 @@ test('S3 settings: the endpoint from the URL, else AWS_ENDPOINT_URL_S3, else AWS
   assert.equal(aws.config.region, 'us-west-2');
   assert.equal(aws.prefix, 'x/');
 });
+
+test("a file:// URL takes ?grace= (as an S3 store's); any other option, or a grace that is not a duration, is refused (before, every option was dropped unread)", () => {
+  assert.ok(openStore('file:///tmp/runs?grace=2s', {}) instanceof DirectoryStore);
+  for (const [url, said] of [
+    ['file:///tmp/runs?timeout=30s', /unknown option "timeout"/],
+    ['file:///tmp/runs?grace=soon', /grace is a duration, not "soon"/],
+  ] as const) {
+    assert.throws(
+      () => openStore(url, {}),
+      (e: unknown) => e instanceof StoreError && e.code === 'STORE_REFUSED' && e.exitCode === 2 && said.test(e.message),
+      url,
+    );
+  }
+});
