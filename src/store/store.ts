@@ -3,6 +3,7 @@
 // changed; a sequence of state (a lease, a journal) is a sequence of keys, the newest the state.
 // Create-only is the write every store measured gets right (S3's `If-None-Match: *`, O_EXCL),
 // where compare-and-swap is not (Ceph's RGW answers 500 to the losers of an `If-Match` race).
+import { setMaxListeners } from 'node:events';
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { formatDuration } from '../duration.ts';
@@ -144,6 +145,8 @@ export interface GraceCut {
 /** Aborted `graceMs` after `stop` is (at once for a stop aborted already: from now); never without one. */
 export function cutAfterGrace(stop: AbortSignal | undefined, graceMs: number): GraceCut {
   const cut = new AbortController();
+  // Each call in flight listens to it till it ends (a wave's log is read 8 keys at once): no leak, no warning.
+  setMaxListeners(0, cut.signal);
   let by = 'the stop';
   const start = () => {
     by = /received (SIG[A-Z]+)/.exec(String((stop?.reason as Error | undefined)?.message))?.[1] ?? by;
