@@ -106,6 +106,25 @@ export function decodeLine(line: string): unknown {
   }
 }
 
+/**
+ * The number of the first line of `text` that is not a whole record's (cut, altered, without its
+ * line break), or undefined when every one is. Its CRC alone is checked, not its JSON: a segment of
+ * a journal in the run store is whole lines, and one that is not was changed on its way.
+ */
+export function firstBrokenLine(text: string): number | undefined {
+  let n = 0;
+  for (let offset = 0; offset < text.length;) {
+    n++;
+    const end = text.indexOf('\n', offset);
+    if (end < 0) return n;
+    const line = text.slice(offset, end);
+    const m = SUFFIX.exec(line);
+    if (!m || hex(crc32(`${line.slice(0, m.index)}}`)) !== m[1]) return n;
+    offset = end + 1;
+  }
+  return undefined;
+}
+
 /** How every journal's first record starts (the run record, written before anything is sent). */
 const RUN_RECORD_START = '{"t":"run",';
 

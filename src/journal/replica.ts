@@ -5,7 +5,9 @@
 // as it shares the fsync. A segment that exists already is another writer's: the run stops.
 import { randomBytes } from 'node:crypto';
 import { shardKeys } from '../shard/manifest.ts';
+import { parseOrReadAgain } from '../store/record.ts';
 import { keysAfterListing, refuseAnswersEveryKey, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
+import { firstBrokenLine } from './frame.ts';
 
 const PREFIX = 'runs';
 const segment = sequenceKey;
@@ -120,10 +122,32 @@ export async function readSegments(store: RunStore, runId: string): Promise<{ te
       );
     const body = await store.get(key);
     if (!body) throw new StoreError('STORE_FAILED', `${store.url}: ${key} was listed and is gone`);
-    parts.push(body);
+    parts.push(await wholeSegment(store, key, body));
   }
-  parts.push(...(await keysAfterListing(store, journalPrefix(runId), keys.length + 1)));
+  const after = await keysAfterListing(store, journalPrefix(runId), keys.length + 1);
+  for (const [i, body] of after.entries())
+    parts.push(await wholeSegment(store, `${journalPrefix(runId)}${segment(keys.length + 1 + i)}`, body));
   return { text: Buffer.concat(parts).toString('utf8'), next: parts.length + 1 };
+}
+
+/**
+ * A segment as read, checked whole: none (a fence) or whole records, each line with its CRC. One
+ * that is not is read once more (parseOrReadAgain: a proxy between may have cut or changed it),
+ * then STORE_DAMAGED: read as the journal's text, its cut last line would be a torn record (what a
+ * run killed while writing leaves), the records after it read as never written.
+ */
+function wholeSegment(store: RunStore, key: string, body: Buffer): Promise<Buffer> {
+  return parseOrReadAgain(store, key, body, (b) => {
+    const broken = b === undefined ? 1 : firstBrokenLine(b.toString('utf8'));
+    if (broken === undefined) return b!;
+    throw new StoreError(
+      'STORE_DAMAGED',
+      `${store.url}: ${key} is not a segment of a journal of enginectl (its line ${broken} is cut or altered)`,
+      {
+        hint: "nothing but enginectl writes under runs/ in a run store: the run cannot be read whole from it; its runner's local journal file (--journal) holds the same records",
+      },
+    );
+  });
 }
 
 /** The runs a store holds, newest first. */

@@ -8,6 +8,7 @@
 // race fewer: a lost race costs a read of the log and a refused try of the entry at the next key
 // (in a directory a link of the entry's file, written and synced once; in S3 a PUT).
 import { z } from 'zod';
+import { parseOrReadAgain } from '../store/record.ts';
 import { sequenceKey, type PreparedBody, type RunStore } from '../store/store.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
 
@@ -109,7 +110,7 @@ export class WaveLog {
       const absent = bodies.findIndex((body) => !body);
       // Only up to the first absent key: one after it may have been created since.
       for (const [i, body] of bodies.slice(0, absent === -1 ? batch : absent).entries())
-        this.apply(this.entry(keys[i]!, body!), first + i);
+        this.apply(await this.entry(keys[i]!, body!), first + i);
       found += absent === -1 ? batch : absent;
       if (absent !== -1) break;
     }
@@ -117,8 +118,11 @@ export class WaveLog {
     return this.state;
   }
 
-  private entry(key: string, body: Buffer): WaveEntry {
-    return parseShardRecord(this.store, key, body, Entry, "an entry of a wave's log");
+  /** An entry found damaged is read once more (parseOrReadAgain): it may have been cut in transit. */
+  private entry(key: string, body: Buffer): Promise<WaveEntry> {
+    return parseOrReadAgain(this.store, key, body, (b) =>
+      parseShardRecord(this.store, key, b ?? Buffer.alloc(0), Entry, "an entry of a wave's log"),
+    );
   }
 
   /** Applies the n-th entry, once: an entry already applied (read back by another lane) is not applied again. */
