@@ -50,8 +50,9 @@ export function parseStoreRecord<T>(
  * `parse` of `body`, read from `key`; a body it finds damaged (STORE_DAMAGED) is read once more: a
  * proxy or a network between that cut or changed it in transit (an S3 answer of 200 whose body and
  * Content-Length a proxy rewrote) answers whole the second time, and that is what is parsed. Read
- * the same twice, it is damaged, its hint saying so and, first, to read it with another client:
- * nothing is to be put back or removed for what a proxy between may change.
+ * the same twice (or gone the second time: a key is never removed), it is damaged, its hint saying
+ * which and, first, to read it with another client: nothing is to be put back or removed for what a
+ * proxy between may change.
  */
 export async function parseOrReadAgain<T>(
   store: RunStore,
@@ -68,9 +69,15 @@ export async function parseOrReadAgain<T>(
     const other = /^s3:/i.test(store.url)
       ? `aws s3 cp s3://BUCKET/PREFIX/${key} -`
       : `cat ${key} in the store's directory`;
+    // Gone when read again: a key enginectl wrote is never removed (the store is create-only), so
+    // the store, or what stands between, answered it damaged once and not at all the next time.
+    const twice =
+      again === undefined && body !== undefined
+        ? 'it was read twice: damaged the first time, not there the second (enginectl removes no key)'
+        : 'it was read twice, the same both times';
     throw new StoreError('STORE_DAMAGED', error.message, {
       cause: error,
-      hint: `it was read twice, the same both times: read it with another client (${other}) first (a proxy between may change what it answers); then ${error.hint ?? 'check the store'}`,
+      hint: `${twice}: read it with another client (${other}) first (a proxy between may change what it answers); then ${error.hint ?? 'check the store'}`,
     });
   }
 }

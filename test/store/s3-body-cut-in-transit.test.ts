@@ -61,3 +61,43 @@ test('a lease record read cut the same twice is STORE_DAMAGED, its hint to check
     /hint: it was read twice, the same both times: read it with another client .* first \(a proxy between may change what it answers\); then /,
   );
 });
+
+test('a lease record cut in transit, then not there when read again: STORE_DAMAGED, its hint saying so, never "the same both times"', async (t) => {
+  const prefix = `cut-then-gone-${Date.now()}`;
+  const store = new S3Store(ceph.storeUrl(prefix), ceph.env);
+  t.after(() => store.close());
+  const held = await acquireLease(store, 'L', {
+    holder: { runId: 'holding', actor: 'tester', host: 'test-host' },
+    ttlMs: 3_600_000,
+    waitMs: 0,
+    clock: { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) },
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  t.after(() => held.release());
+  let reads = 0;
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    () => undefined,
+    (method, path) => {
+      if (method !== 'GET' || !path.endsWith('/leases/L/00000001')) return;
+      reads += 1;
+      if (reads === 1) return rewritten((body) => body.slice(0, Math.floor(body.length / 2)));
+      if (reads === 2)
+        return {
+          status: 404,
+          body: '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>',
+        };
+    },
+  );
+  const r = await runCli(['lease', 'status', 'L', '--store', ceph.storeUrl(prefix, proxy)], { env: ceph.env });
+  const said = r.stdout + r.stderr;
+  assert.equal(reads, 2, said);
+  assert.equal(r.code, 1, said);
+  assert.match(r.stderr, /code: STORE_DAMAGED/);
+  assert.doesNotMatch(r.stderr, /the same both times/);
+  assert.match(
+    r.stderr,
+    /hint: it was read twice: damaged the first time, not there the second \(enginectl removes no key\): read it with another client .* first/,
+  );
+});
