@@ -5,7 +5,7 @@
 // nowhere before it.
 import { parseOrReadAgain, parseStoreRecord } from '../store/record.ts';
 import { z } from 'zod';
-import { keysAfterListing, newestListed, sequenceKey, type RunStore } from '../store/store.ts';
+import { keysAfterListing, newestListed, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 import { readShardRecord, shardKeys } from './manifest.ts';
 
 /** The analysis after a wave, as the report's rollout tells it (its rounds, what it found). */
@@ -78,12 +78,31 @@ export async function analysts(store: RunStore, run: string, wave: number): Prom
   const out: Analyst[] = [];
   // A record found damaged is read once more (parseOrReadAgain): it may have been cut in transit.
   const read = (key: string, body: Buffer | undefined) => parseOrReadAgain(store, key, body, (b) => parse(key, b));
-  for (let n = 1; n <= listed; n++)
-    out.push(await read(`${prefix}${sequenceKey(n)}`, await store.get(`${prefix}${sequenceKey(n)}`)));
+  for (let n = 1; n <= listed; n++) {
+    const key = `${prefix}${sequenceKey(n)}`;
+    // Not there, read by name twice (a proxy between may answer one read wrong): removed by something else.
+    const body = (await store.get(key)) ?? (await store.get(key));
+    if (body === undefined) throw lostKey(store.url, key, listed);
+    out.push(await read(key, body));
+  }
   const after = await keysAfterListing(store, prefix, listed + 1);
   for (const [i, body] of after.entries()) out.push(await read(`${prefix}${sequenceKey(listed + 1 + i)}`, body));
   return out;
 }
+
+/**
+ * A key of the sequence below the newest listed is not there: keys are create-only, created one
+ * after another, and enginectl removes none, so something else removed it. Said so, not as a record
+ * enginectl did not write.
+ */
+const lostKey = (url: string, key: string, newest: number) =>
+  new StoreError(
+    'STORE_DAMAGED',
+    `${url}: ${key} is not there, below the newest listed (${sequenceKey(newest)}): enginectl removes no key, so something else removed it`,
+    {
+      hint: "the wave's election cannot be read without it: put it back from a copy (S3 versioning, a backup) and check no expiry rule or cleanup reaches shards/, or plan the rollout again (enginectl shard)",
+    },
+  );
 
 /** Stands for election as the next analyst of the wave: true when this worker's key was created. */
 export const standFor = (store: RunStore, run: string, wave: number, n: number, me: Analyst) =>
