@@ -61,7 +61,7 @@ export async function shardSelection(
   const shard = parseShard(given.shard, io.env);
   let manifest;
   try {
-    manifest = await readManifest(storeAt(storeUrl, io.cwd, io.env), run);
+    manifest = await readManifest(storeAt(storeUrl, io.cwd, io.env, io.signal), run);
   } catch (error) {
     if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
     throw error;
