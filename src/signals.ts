@@ -22,12 +22,18 @@ export interface TrappedSignals {
  * grace): Node cannot cancel a call in its thread pool, nor exit while one waits (its exit joins
  * the pool's threads). Called once the command's reports are written; otherwise does nothing.
  */
-export function endBySignalIfHeld(signals: TrappedSignals, held: number, say: (text: string) => void): void {
+export function endBySignalIfHeld(
+  signals: TrappedSignals,
+  held: number,
+  say: (text: string) => void,
+  /** Why it ends now, before the command ended (the pool held whole: its reports cannot be written). */
+  now?: string,
+): void {
   const signal = signals.received();
   if (signal === undefined || held === 0) return;
   signals.release();
   say(
-    `enginectl: ${held === 1 ? 'a call' : `${held} calls`} of the run store still held by its file system, which cannot be cancelled: ending by ${signal}\n`,
+    `enginectl: ${held === 1 ? 'a call' : `${held} calls`} of the run store still held by its file system, which cannot be cancelled${now ? `, ${now}` : ''}: ending by ${signal}\n`,
   );
   process.kill(process.pid, signal);
 }

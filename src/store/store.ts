@@ -169,6 +169,19 @@ let leftWaiting = 0;
  */
 export const storeCallsLeftWaiting = (): number => leftWaiting;
 
+/** The threads of Node's pool (UV_THREADPOOL_SIZE, 4 by default): as many calls held, nothing else that needs it runs. */
+const POOL_THREADS = Math.min(1024, Math.max(1, Number(process.env.UV_THREADPOOL_SIZE) || 4));
+let poolHeld: ((cut: Error) => void) | undefined;
+
+/**
+ * `act` (with the failure of the call that filled it), once as many calls are left waiting as Node's pool has threads: every thread is held,
+ * and nothing more that needs one (a report written, a file read) can run; the process edge ends
+ * the command then rather than wait on writes that cannot happen.
+ */
+export function whenPoolHeld(act: (cut: Error) => void): void {
+  poolHeld = act;
+}
+
 /**
  * `call()`, unless `cut` aborts first: then it fails at once with `fail()`, and the call, which
  * nothing can cancel (a file system call in the thread pool), is counted as left waiting until it
@@ -179,10 +192,12 @@ export function unlessCut<T>(cut: AbortSignal, call: () => Promise<T>, fail: () 
   const running = call();
   return new Promise<T>((resolve, reject) => {
     const onCut = () => {
+      const failure = fail();
       leftWaiting++;
       const ended = () => void leftWaiting--;
       running.then(ended, ended);
-      reject(fail());
+      reject(failure);
+      if (leftWaiting >= POOL_THREADS) poolHeld?.(failure);
     };
     cut.addEventListener('abort', onCut, { once: true });
     const settled = () => cut.removeEventListener('abort', onCut);
