@@ -174,9 +174,16 @@ const POOL_THREADS = Math.min(1024, Math.max(1, Number(process.env.UV_THREADPOOL
 let poolHeld: ((cut: Error) => void) | undefined;
 
 /**
- * `act` (with the failure of the call that filled it), once as many calls are left waiting as Node's pool has threads: every thread is held,
- * and nothing more that needs one (a report written, a file read) can run; the process edge ends
- * the command then rather than wait on writes that cannot happen.
+ * A pool as full a second after the cut is held by the share, not by calls of a healthy one that
+ * happened to be under way at the cut (those end in milliseconds, and the reports get written).
+ */
+const POOL_HELD_MS = 1_000;
+
+/**
+ * `act` (with the failure of the call that filled it), once as many calls are left waiting as
+ * Node's pool has threads, and still are a second later: every thread is held, and nothing more
+ * that needs one (a report written, a file read) can run; the process edge ends the command then
+ * rather than wait on writes that cannot happen.
  */
 export function whenPoolHeld(act: (cut: Error) => void): void {
   poolHeld = act;
@@ -197,7 +204,8 @@ export function unlessCut<T>(cut: AbortSignal, call: () => Promise<T>, fail: () 
       const ended = () => void leftWaiting--;
       running.then(ended, ended);
       reject(failure);
-      if (leftWaiting >= POOL_THREADS) poolHeld?.(failure);
+      if (leftWaiting >= POOL_THREADS)
+        setTimeout(() => void (leftWaiting >= POOL_THREADS && poolHeld?.(failure)), POOL_HELD_MS).unref();
     };
     cut.addEventListener('abort', onCut, { once: true });
     const settled = () => cut.removeEventListener('abort', onCut);
