@@ -142,8 +142,12 @@ export function leaveUnstarted(
   if (run.resume === 'earlier-run') return;
   const carried = ctx.resume?.carried.get(run.key);
   const resolved = carried && resolveInputs(step, instanceScope(ctx, run.matrix ?? {}), ctx.masker);
-  if (carried && sameInputs(ctx, STEP_TYPES.get(step.uses)!, run, carried, resolved!))
-    return carry(ctx, run, position, carried);
+  const type = STEP_TYPES.get(step.uses)!;
+  if (carried && sameInputs(ctx, type, run, carried, resolved!)) {
+    // One the journal never saw end keeps no inputs: its end records those it is carried with.
+    const kept = carried.inputs === undefined && 'inputs' in resolved! ? resolved.inputs : undefined;
+    return carry(ctx, run, position, carried, kept && shown(ctx, type, kept));
+  }
   run.outcome = 'cancelled';
   run.error = error;
   if (told) ctx.tell.stepFinished(run, position);
@@ -172,9 +176,16 @@ export function finish(
  * applied): shown as that run left it, with its figures, result and update report, and its
  * outputs back for the steps after it. Nothing is sent.
  */
-export function carry(ctx: RunContext, run: StepRun, position: string, carried: Carried): void {
+export function carry(
+  ctx: RunContext,
+  run: StepRun,
+  position: string,
+  carried: Carried,
+  /** Its inputs as they resolve now, when the journal kept none of them (an instance it never saw end). */
+  inputs?: Pick<StepRun, 'inputs' | 'target'>,
+): void {
   const earlier = carried.run;
-  Object.assign(run, Object.fromEntries(CARRIED_FIELDS.map((k) => [k, earlier[k]])), {
+  Object.assign(run, Object.fromEntries(CARRIED_FIELDS.map((k) => [k, earlier[k]])), inputs, {
     outputs: ctx.masker.maskValue(earlier.outputs),
     resume: 'earlier-run',
   } satisfies Partial<StepRun>);

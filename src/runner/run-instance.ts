@@ -39,7 +39,10 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const carried = ctx.resume?.carried.get(run.key);
   let resolvedInputs = carried && resolveInputs(step, scope, masker);
   if (carried && resolvedInputs) {
-    if (sameInputs(ctx, type, run, carried, resolvedInputs)) return carry(ctx, run, position, carried);
+    // One the journal never saw end keeps no inputs: its end records those it is carried with.
+    const kept = carried.inputs === undefined && 'inputs' in resolvedInputs ? resolvedInputs.inputs : undefined;
+    if (sameInputs(ctx, type, run, carried, resolvedInputs))
+      return carry(ctx, run, position, carried, kept && shown(ctx, type, kept));
     log.warn(
       run,
       "its inputs changed since the journal's run (the file was changed, or a value it reads from the environment): it runs again",
