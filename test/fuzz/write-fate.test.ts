@@ -1,7 +1,7 @@
 // The write-fate model (src/api/fate.ts) proved by exhaustive fault schedules: for every step type
 // that writes, fast-check draws a schedule of attempts (1-3) × a fault at each × a retry policy × a
 // kill of the run at its last call × an operator's follow-up (report, resume with each decision,
-// the same run again, two resumes at once). The model below says, from the faults alone, what the
+// the same run again, two resumes at once). The model (fate-model.ts) says, from the faults alone, what the
 // server applied and whether the write is in doubt; the emulator counts what it applied. The
 // invariants: the server applied exactly what the model says, never more than once unless a
 // recorded decision sent it again; every report says "in doubt" exactly when the model does.
@@ -13,44 +13,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
-import type { FaultRule } from '../../src/emulator/index.ts';
-import { STEP_TYPES, isReadOnly } from '../../src/steps/registry.ts';
-import { parse } from 'yaml';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { encodeLine } from '../../src/journal/frame.ts';
-import { STEP_CASES, type StepCase } from '../helpers/step-cases.ts';
+import {
+  ENV,
+  FAULTS,
+  HEAD,
+  ONCE_ONLY,
+  RULES,
+  WRITES,
+  inDoubt,
+  modelRun,
+  stepOf,
+  type Fate,
+  type Fault,
+} from './fate-model.ts';
 
 const SCALE = Number(process.env.FUZZ_RUNS ?? 0);
 /** Schedules per run: a few dozen in npm test, a hundred times FUZZ_RUNS in npm run fuzz (2,000). */
 const RUNS = SCALE > 0 ? SCALE * 100 : 24;
 
-/** A write the server applies and answers 2xx, which its step then fails on its own check. */
-type WriteCase = StepCase & { failsOnApplied?: boolean };
-const WRITES: WriteCase[] = [
-  ...STEP_CASES.filter((c) => !isReadOnly(STEP_TYPES.get(c.uses)!, parse(c.with) as Record<string, unknown>)),
-  {
-    uses: 'api/request',
-    with: '{ method: POST, path: /api/devops/v1/transaction-log/clear, expect-status: [202] }',
-    method: 'POST',
-    path: '/api/devops/v1/transaction-log/clear',
-    body: 'none',
-    failsOnApplied: true,
-  },
-];
-
-/** What the server does and answers, per fault; `none` answers as the API does. */
-const FAULTS = [
-  'none',
-  'refused',
-  'api-5xx',
-  'reset-before',
-  'reset-after',
-  'gateway-after',
-  'mid-body',
-  'unreadable-2xx',
-] as const;
-type Fault = (typeof FAULTS)[number];
 const FOLLOW_UPS = [
   'report',
   'resume',
@@ -72,89 +55,6 @@ interface Schedule {
   killed: boolean;
   followUp: FollowUp;
 }
-
-const RULES: Record<Exclude<Fault, 'none'>, Omit<FaultRule, 'path' | 'method'>> = {
-  refused: { status: 409 },
-  'api-5xx': { status: 500 },
-  'reset-before': { reset: 'before' },
-  'reset-after': { reset: 'after' },
-  'gateway-after': { gateway: 504 },
-  'mid-body': { truncate: true },
-  'unreadable-2xx': { invalidJson: true },
-};
-
-type Fate = 'applied' | 'refused' | 'unknown';
-
-/** Writes the API answers 204 once applied (the product has no license left). */
-const NO_CONTENT_ONCE_APPLIED = new Set(['licensing/remove']);
-/** Writes the server refuses once applied: an entity deleted is not found again (404). */
-const ONCE_ONLY = new Set(['classes/delete']);
-
-/** The model of one attempt: whether the server applied it, and its fate as the client can know it. */
-function modelAttempt(c: StepCase, fault: Fault, appliedBefore: boolean): { applied: boolean; fate: Fate } {
-  if (appliedBefore && ONCE_ONLY.has(c.uses) && fault !== 'reset-before' && fault !== 'api-5xx')
-    return fault === 'none' || fault === 'refused'
-      ? { applied: false, fate: 'refused' }
-      : { applied: false, fate: 'unknown' };
-  switch (fault) {
-    case 'none':
-      return { applied: true, fate: 'applied' };
-    case 'refused':
-      return { applied: false, fate: 'refused' };
-    case 'api-5xx':
-      // A 500 is the API's word only where the API documents one, with its body (a replication
-      // sync's result array); the fault's body is a JSON error object: in doubt everywhere.
-      return { applied: false, fate: 'unknown' };
-    case 'reset-before':
-      return { applied: false, fate: 'unknown' };
-    case 'reset-after':
-    case 'gateway-after':
-    case 'mid-body':
-      return { applied: true, fate: 'unknown' };
-    case 'unreadable-2xx':
-      // A step that reads only the status has read all it needs; but a 204 (a license removed
-      // again) can carry no body: the one the fault puts on it breaks the exchange.
-      return {
-        applied: true,
-        fate: c.body === 'none' && !(appliedBefore && NO_CONTENT_ONCE_APPLIED.has(c.uses)) ? 'applied' : 'unknown',
-      };
-  }
-}
-
-/** The model of a run: the attempts it sends under its retry policy, what was applied, whether it is in doubt. */
-function modelRun(c: WriteCase, s: Schedule): { sent: Fate[]; applied: number; success: boolean } {
-  const sent: Fate[] = [];
-  let applied = 0;
-  for (let i = 0; i < s.attempts; i++) {
-    // The faults are put on the requests up to the first answered as the API would (check()).
-    const fault = s.faults.slice(0, i).includes('none') ? 'none' : s.faults[i]!;
-    const a = modelAttempt(c, fault, applied > 0);
-    sent.push(a.fate);
-    if (a.applied) applied++;
-    if (a.fate === 'applied' && !c.failsOnApplied) return { sent, applied, success: true };
-    // An attempt the server may have applied, or applied, is followed by another only on the pipeline's word.
-    if ((a.fate === 'unknown' || a.fate === 'applied') && s.inDoubt === 'stop') break;
-  }
-  return { sent, applied, success: false };
-}
-
-/**
- * In doubt: some attempt's fate is unknown and none was applied (the join); or the step did not
- * succeed (it failed, or its run was killed) and a write of it was applied.
- */
-const inDoubt = (fates: readonly Fate[], success: boolean) =>
-  (fates.includes('unknown') && !fates.includes('applied')) || (!success && fates.includes('applied'));
-
-const HEAD = `version: 1
-name: Fate
-targets:
-  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
-steps:
-`;
-const ENV = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
-
-type JsonStep = { inDoubt: unknown; decision: { decision: string } | null };
-const stepOf = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { steps: JsonStep[] }).steps[0]!;
 
 /** The journal a kill right after the last send record would leave. */
 function cutAfterLastSend(journal: string): string {

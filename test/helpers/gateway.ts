@@ -40,7 +40,9 @@ export async function gatewayInFront(
         headers: { ...req.headers, host: target.host },
       },
       async (answer) => {
-        const text = await bodyOf(answer);
+        // An answer the server cut (reset mid-answer, a body cut short) is cut for the client too.
+        const text = await bodyOf(answer).catch(() => undefined);
+        if (text === undefined) return void res.socket?.destroy();
         const status = replace(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname, req.headers);
         if (status === undefined) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
