@@ -236,10 +236,20 @@ const arbitrary = <F extends string>(followUps: readonly F[]) =>
 
 /** Schedules kept as they were found: each runs first, every time. */
 const STORE_REGRESSIONS: StoreSchedule[] = [
-  // Found by this test's shard path: a write killed in flight, resumed with --in-doubt skip, then
-  // resumed again: the second resume said its inputs changed and sent it again.
+  // Found by this test (shrunk): a license removed, the run killed with the DELETE in flight;
+  // resumed with --in-doubt verify-and-retry (verify read it removed), then resumed again: the
+  // second resume said its inputs changed and sent the DELETE again.
   {
-    step: WRITES.findIndex((c) => c.uses === 'transaction-log/clear'),
+    step: WRITES.findIndex((c) => c.uses === 'licensing/remove'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['none', 'none', 'none'],
+    killed: true,
+    followUp: 'resume-verify-and-retry',
+  },
+  // The same on the operator's word (--in-doubt skip).
+  {
+    step: WRITES.findIndex((c) => c.uses === 'update/vfs'),
     attempts: 1,
     inDoubt: 'stop',
     faults: ['none', 'none', 'none'],
