@@ -335,6 +335,11 @@ async function checkShard(t: TestContext, s: ShardSchedule): Promise<void> {
     await Promise.race([atGateway, worker.done]);
     worker.child.kill('SIGKILL');
     const ended = await worker.done;
+    assert.equal(
+      ended.code,
+      null,
+      `${where}: the worker was killed at its last attempt, as the model sends it (${ended.out})`,
+    );
     const sentBefore = model.appliedEach.slice(0, last - 1).filter(Boolean).length;
     assert.equal(
       applied(),
