@@ -21,22 +21,8 @@ import type { WaysOn } from './ways-on.ts';
 import { selectionOf, type RunRecord } from './records.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
 
-export type InDoubtDecision = 'retry' | 'skip';
-/** What the operator says of in-doubt calls: decide them all, or read their targets first. */
-export type InDoubtMode = InDoubtDecision | 'verify' | 'verify-and-retry';
-export const IN_DOUBT_MODES: readonly InDoubtMode[] = ['retry', 'skip', 'verify', 'verify-and-retry'];
-
-/** --in-doubt, or the action's in-doubt input, checked. */
-export function parseInDoubt(
-  value: string,
-  where: string,
-  code: 'BAD_ARGUMENTS' | 'BAD_INPUT' = 'BAD_ARGUMENTS',
-): InDoubtMode {
-  if ((IN_DOUBT_MODES as readonly string[]).includes(value)) return value as InDoubtMode;
-  throw new UsageError(code, `${where} ${value}: say ${IN_DOUBT_MODES.join(', ')}`, {
-    hint: 'skip takes the call as applied; retry sends it again; verify reads the target and skips what was applied; verify-and-retry also sends again what was not',
-  });
-}
+import type { InDoubtDecision } from './in-doubt-mode.ts';
+export { IN_DOUBT_MODES, parseInDoubt, type InDoubtDecision, type InDoubtMode } from './in-doubt-mode.ts';
 
 export interface ResumeRequest {
   /** Each file the pipeline reads now, hashed with the journal's salt (pipeline first). */
@@ -144,6 +130,12 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
         continue;
       }
       if (told) decisions.push({ key: p.key, decision, method: doubt.method, path: doubt.path });
+      // The operator's retry replaces an earlier word that it was applied: said, as it sends the write again.
+      const earlier = told?.decision === 'retry' ? standingDecision(state, request.goingOn) : undefined;
+      if (earlier?.decision === 'skip')
+        warnings.push(
+          `"${state?.name ?? p.name}" (${doubtCall(doubt)}): ${earlier.verdict === 'applied' ? 'verify read it applied' : 'treated as applied'} (${earlier.by}); ${request.ways.inDoubt('retry')} sends it again`,
+        );
       if (decision.decision === 'retry') {
         retried.set(p.key, decision);
         doubts.set(p.key, doubt);

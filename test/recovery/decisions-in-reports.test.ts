@@ -244,3 +244,32 @@ test('report of a resume killed right after recording its --in-doubt decision on
     assert.doesNotMatch(md, /(?<!to be )sent again by the operator's decision/);
   }
 });
+
+test("--in-doubt retry after verify read the call applied: the write is sent again on the operator's word, and the resume says it replaces verify's reading", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-retry-after-verify-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Licence
+steps:
+  - id: remove
+    uses: licensing/remove
+    with: { key: 2 }
+`,
+  );
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITHUB_ACTOR: 'octo-operator' };
+  const journal = join(dir, 'run.journal.jsonl');
+  emulator.faults.add({ method: 'DELETE', path: '/api/licensing/v1/licenses/2', reset: 'after', times: 1 });
+  assert.equal((await runCli(['run', file, '--journal', journal], { env })).code, 1);
+  const verified = await runCli(['run', file, '--resume', journal, '--in-doubt', 'verify'], { env });
+  assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+  const again = await runCli(['run', file, '--resume', journal, '--in-doubt', 'retry'], { env });
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  assert.match(
+    again.stdout + again.stderr,
+    /"Remove a license" \(DELETE \/api\/licensing\/v1\/licenses\/2[^)]*\): verify read it applied \(octo-operator@[^)]*\); --in-doubt retry sends it again/,
+  );
+  assert.equal(emulator.requests.filter((r) => r.method === 'DELETE').length, 2, 'sent again, on the word');
+});
