@@ -36,7 +36,13 @@ export function endedRun(
   if (!readJournal(text, `run ${stored.runId}`, key).finished) return undefined;
   const report = shardedHints(journalReport(text, `${request.storeUrl} run ${stored.runId}`, key), stored.runId, true);
   // Cut short (interrupted, its lease lost: a step cancelled), its finish says it stopped, not ended: it is resumed.
-  if (report.outcome === 'cancelled' || report.steps.some((s) => s.outcome === 'cancelled')) return undefined;
+  // One fail-fast cancelled after a failure ended with it (resumed, the failed write would be sent
+  // again); a window's park did not (its write waits, for the run that goes on).
+  if (
+    report.outcome === 'cancelled' ||
+    report.steps.some((s) => s.outcome === 'cancelled' && s.error?.code !== 'FAIL_FAST')
+  )
+    return undefined;
   const held = { ...report, lease: maskLease(request.masker, lease.summary()) };
   // A write left in doubt and not decided fails the site, whatever continue-on-error let pass (as runSite's end says).
   const doubts = undecidedDoubts(report.steps);
