@@ -134,7 +134,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       const earlier = told?.decision === 'retry' ? standingDecision(state, request.goingOn) : undefined;
       if (earlier?.decision === 'skip')
         warnings.push(
-          `"${state?.name ?? p.name}" (${doubtCall(doubt)}): ${earlier.verdict === 'applied' ? 'verify read it applied' : 'treated as applied'} (${earlier.by}); ${request.ways.inDoubt('retry')} sends it again`,
+          `"${state?.name ?? p.name}" (${doubtCall(doubt)}): ${earlier.verdict === 'applied' ? 'verify read it applied' : earlier.leftInDoubt ? 'left in doubt on the word to go on without it' : 'treated as applied'} (${earlier.by}); ${request.ways.inDoubt('retry')} sends it again`,
         );
       if (decision.decision === 'retry') {
         retried.set(p.key, decision);
