@@ -9,7 +9,7 @@ import * as core from '@actions/core';
 import { realClock } from '../app/clock.ts';
 import { appendWithin } from '../app/job-summary.ts';
 import { endBySignalIfHeld, trapSignals } from '../signals.ts';
-import { storeCallsLeftWaiting, whenPoolHeld } from '../store/store.ts';
+import { endWhenPoolHeld, storeCallsLeftWaiting } from '../store/store.ts';
 import { actionDef, type ActionDef } from './definitions.ts';
 import { githubContext } from './github-context.ts';
 import { octokitApi } from './octokit-api.ts';
@@ -44,14 +44,7 @@ export function isEntry(url: string): boolean {
 
 export async function main(id: ActionDef['id']): Promise<void> {
   const signals = trapSignals();
-  whenPoolHeld((cut) =>
-    endBySignalIfHeld(
-      signals,
-      storeCallsLeftWaiting(),
-      (text) => process.stderr.write(text),
-      `filling Node's thread pool, so nothing more can be written, the reports neither (${cut.message})`,
-    ),
-  );
+  endWhenPoolHeld(signals, (text) => process.stderr.write(text));
   const kit: Toolkit = {
     getInput: (name) => core.getInput(name),
     setSecret: (s) => core.setSecret(s),

@@ -1,7 +1,7 @@
 // The process edge of the CLI: real streams, environment and signals in; exit code out.
 import { readTextFile, readTextStream } from '../read-text-file.ts';
 import { endBySignalIfHeld, trapSignals } from '../signals.ts';
-import { storeCallsLeftWaiting, whenPoolHeld } from '../store/store.ts';
+import { endWhenPoolHeld, storeCallsLeftWaiting } from '../store/store.ts';
 import { runCommand } from './run-command.ts';
 
 /**
@@ -42,14 +42,7 @@ export async function runMain(argv: string[]): Promise<void> {
     return;
   }
   const signals = trapSignals();
-  whenPoolHeld((cut) =>
-    endBySignalIfHeld(
-      signals,
-      storeCallsLeftWaiting(),
-      (text) => process.stderr.write(text),
-      `filling Node's thread pool, so nothing more can be written, the reports neither (${cut.message})`,
-    ),
-  );
+  endWhenPoolHeld(signals, (text) => process.stderr.write(text));
   const stdout = writer(process.stdout);
   const code = await runCommand(argv, {
     stdout: stdout.write,

@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { formatDuration } from '../duration.ts';
+import { endBySignalIfHeld, type TrappedSignals } from '../signals.ts';
 
 export interface RunStore {
   /** The store as a person names it (no credentials): s3://bucket/prefix, file:///path. */
@@ -187,6 +188,21 @@ const POOL_HELD_MS = 1_000;
  */
 export function whenPoolHeld(act: (cut: Error) => void): void {
   poolHeld = act;
+}
+
+/**
+ * Ends the process by its signal as soon as the run store's calls left held after the cut fill
+ * Node's thread pool (store.ts whenPoolHeld): nothing more can be written then, the reports neither.
+ */
+export function endWhenPoolHeld(signals: TrappedSignals, say: (text: string) => void): void {
+  whenPoolHeld((cut) =>
+    endBySignalIfHeld(
+      signals,
+      storeCallsLeftWaiting(),
+      say,
+      `filling Node's thread pool, so nothing more can be written, the reports neither (${cut.message})`,
+    ),
+  );
 }
 
 /**
