@@ -1,6 +1,6 @@
 // A proxy in front of an S3 endpoint (RGW), headers untouched (the Host header is signed): a test
 // sees each request with its body before it is forwarded (and may hold it) and once it was answered.
-import { createServer, request, type IncomingMessage } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 
@@ -70,7 +70,7 @@ export async function proxyInFront(
   ) => void | ProxyAnswer | Promise<void> | Promise<ProxyAnswer | undefined>,
 ): Promise<string> {
   const target = new URL(upstream);
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await bodyOf(req);
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://x');
@@ -82,30 +82,34 @@ export async function proxyInFront(
     if (instead && !instead.forwarded) return answerInstead();
     const forwarded = request(
       { host: target.hostname, port: target.port, method, path: req.url, headers: req.headers },
-      async (answer) => {
-        const text = await bodyOf(answer);
-        answered(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
-        if (instead?.cut) {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.write(text.subarray(0, Math.floor(text.length / 2)));
-          // Once the half is on the wire: the client reads it, then the reset.
-          return void res.socket?.end(() => res.socket?.destroy());
-        }
-        if (instead?.rewrite) {
-          // Its Content-Length the rewritten body's, as a proxy that rewrites bodies sends it.
-          const body = Buffer.from(instead.rewrite(text.toString('utf8')));
-          const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
-          res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': body.length });
-          return void res.end(body);
-        }
-        if (instead) return answerInstead();
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(text);
-      },
+      (answer) => void forward(answer).catch(() => res.destroy()),
     );
+    const forward = async (answer: IncomingMessage) => {
+      const text = await bodyOf(answer);
+      answered(method, new URL(req.url ?? '/', 'http://x').pathname, body.toString('utf8'));
+      if (instead?.cut) {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.write(text.subarray(0, Math.floor(text.length / 2)));
+        // Once the half is on the wire: the client reads it, then the reset.
+        return void res.socket?.end(() => res.socket?.destroy());
+      }
+      if (instead?.rewrite) {
+        // Its Content-Length the rewritten body's, as a proxy that rewrites bodies sends it.
+        const body = Buffer.from(instead.rewrite(text.toString('utf8')));
+        const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
+        res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': body.length });
+        return void res.end(body);
+      }
+      if (instead) return answerInstead();
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      res.end(text);
+    };
     forwarded.on('error', () => (res.writeHead(502), res.end()));
     forwarded.end(body);
-  });
+  };
+  // A client gone mid-request (a CLI killed, or cut by its grace, as the test ends) rejects the
+  // read of its body ("aborted"): its answer is dropped, never an unhandled rejection after the test.
+  const server = createServer((req, res) => void handle(req, res).catch(() => res.destroy()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
