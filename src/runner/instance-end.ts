@@ -108,18 +108,23 @@ export function shown(
 }
 
 /**
- * Whether an instance done in an earlier run is carried: its inputs the same now (or not known
- * then, or not resolvable now). A changed target or inventory makes another call: it runs.
+ * An instance done in an earlier run, carried when its inputs are the same now (or not known then,
+ * or not resolvable now); a changed target or inventory makes another call: it runs, and this
+ * says false. One the journal never saw end keeps no inputs: its end records those it is carried with.
  */
-export function sameInputs(
+export function carryIfSame(
   ctx: RunContext,
   type: StepType,
   run: StepRun,
+  position: string,
   carried: Carried,
   resolved: ResolvedInputs,
 ): boolean {
-  const now = 'inputs' in resolved ? ctx.resume!.digest({ ...run, ...shown(ctx, type, resolved.inputs) }) : undefined;
-  return carried.inputs === undefined || now === undefined || now === carried.inputs;
+  const now = 'inputs' in resolved ? shown(ctx, type, resolved.inputs) : undefined;
+  const digest = now && ctx.resume!.digest({ ...run, ...now });
+  if (carried.inputs !== undefined && digest !== undefined && digest !== carried.inputs) return false;
+  carry(ctx, run, position, carried, carried.inputs === undefined ? now : undefined);
+  return true;
 }
 
 /**
@@ -142,12 +147,7 @@ export function leaveUnstarted(
   if (run.resume === 'earlier-run') return;
   const carried = ctx.resume?.carried.get(run.key);
   const resolved = carried && resolveInputs(step, instanceScope(ctx, run.matrix ?? {}), ctx.masker);
-  const type = STEP_TYPES.get(step.uses)!;
-  if (carried && sameInputs(ctx, type, run, carried, resolved!)) {
-    // One the journal never saw end keeps no inputs: its end records those it is carried with.
-    const kept = carried.inputs === undefined && 'inputs' in resolved! ? resolved.inputs : undefined;
-    return carry(ctx, run, position, carried, kept && shown(ctx, type, kept));
-  }
+  if (carried && carryIfSame(ctx, STEP_TYPES.get(step.uses)!, run, position, carried, resolved!)) return;
   run.outcome = 'cancelled';
   run.error = error;
   if (told) ctx.tell.stepFinished(run, position);

@@ -17,12 +17,11 @@ import { parkedBefore } from './window-park.ts';
 import {
   PIPELINE_DECIDES,
   cancelledError,
-  carry,
   errorOf,
   finish,
   notRetried,
   record,
-  sameInputs,
+  carryIfSame,
   shown,
   warnIfTwice,
 } from './instance-end.ts';
@@ -39,10 +38,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const carried = ctx.resume?.carried.get(run.key);
   let resolvedInputs = carried && resolveInputs(step, scope, masker);
   if (carried && resolvedInputs) {
-    // One the journal never saw end keeps no inputs: its end records those it is carried with.
-    const kept = carried.inputs === undefined && 'inputs' in resolvedInputs ? resolvedInputs.inputs : undefined;
-    if (sameInputs(ctx, type, run, carried, resolvedInputs))
-      return carry(ctx, run, position, carried, kept && shown(ctx, type, kept));
+    if (carryIfSame(ctx, type, run, position, carried, resolvedInputs)) return;
     log.warn(
       run,
       "its inputs changed since the journal's run (the file was changed, or a value it reads from the environment): it runs again",
