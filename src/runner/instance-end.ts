@@ -76,8 +76,12 @@ export function notRetried(doubt: InDoubtCall): string {
   return `${doubt.method} ${doubt.path} ${fate} (retry: { in-doubt: retry } sends it again)`;
 }
 
-/** An instance not started because the run was interrupted: said once for the run, its end left to the resume. */
-export function notStarted(run: StepRun, signal: AbortSignal): void {
+/**
+ * An instance not started because the run was interrupted: said once for the run, its end left to
+ * the resume; one a resume carries is shown as the earlier run left it (as leaveUnstarted does).
+ */
+export function notStarted(ctx: RunContext, step: Step, run: StepRun, position: string, signal: AbortSignal): void {
+  if (carriedNow(ctx, step, run, position)) return;
   run.outcome = 'cancelled';
   run.error = stopped(signal);
 }
@@ -144,14 +148,19 @@ export function leaveUnstarted(
   error: StepError,
   told: boolean,
 ): void {
-  if (run.resume === 'earlier-run') return;
-  const carried = ctx.resume?.carried.get(run.key);
-  const resolved = carried && resolveInputs(step, instanceScope(ctx, run.matrix ?? {}), ctx.masker);
-  if (carried && carryIfSame(ctx, STEP_TYPES.get(step.uses)!, run, position, carried, resolved!)) return;
+  if (carriedNow(ctx, step, run, position)) return;
   run.outcome = 'cancelled';
   run.error = error;
   if (told) ctx.tell.stepFinished(run, position);
-  if (!carried) ctx.tell.instanceFinished(run, undefined);
+  if (!ctx.resume?.carried.has(run.key)) ctx.tell.instanceFinished(run, undefined);
+}
+
+/** Whether an instance this run does not come to is one a resume carries (already, or now: its inputs the same). */
+function carriedNow(ctx: RunContext, step: Step, run: StepRun, position: string): boolean {
+  if (run.resume === 'earlier-run') return true;
+  const carried = ctx.resume?.carried.get(run.key);
+  const resolved = carried && resolveInputs(step, instanceScope(ctx, run.matrix ?? {}), ctx.masker);
+  return !!carried && carryIfSame(ctx, STEP_TYPES.get(step.uses)!, run, position, carried, resolved!);
 }
 
 export function finish(

@@ -90,7 +90,7 @@ export async function runRollout(
     for (const [step, runs] of runsOf(value)) {
       for (const run of runs) {
         run.wave = wave;
-        if (signal.aborted) notStarted(run, signal);
+        if (signal.aborted) notStarted(ctx, step, run, stepPosition(ctx, step), signal);
         else await runInstance({ ...ctx, status }, step, run, stepPosition(ctx, step));
         await ctx.tell.settled();
         if (run.outcome === 'failure' && !run.continuedOnError) status.failed = true;
@@ -110,7 +110,9 @@ export async function runRollout(
       wave.outcome = signal.aborted ? 'cancelled' : 'not-started';
       for (const value of wave.values) {
         if (signal.aborted)
-          runsOf(value).forEach(([, runs]) => runs.forEach((r) => (notStarted(r, signal), (r.wave = wave.wave))));
+          for (const [step, runs] of runsOf(value))
+            for (const run of runs)
+              notStarted(ctx, step, Object.assign(run, { wave: wave.wave }), stepPosition(ctx, step), signal);
         // Where it halted; why is the rollout's (its halted reason), said once by the log and each report.
         else halt(value, wave.wave, haltedEarlier(result.halted!.wave));
       }

@@ -78,7 +78,7 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
     while (next < instances.length) {
       const run = instances[next++]!;
       if (signal.aborted) {
-        notStarted(run, signal); // An interruption says so once for the run.
+        notStarted(ctx, step, run, position, signal); // An interruption says so once for the run.
         continue;
       }
       // Fail-fast's cancellations are told as they happen (a resume runs them); one a resume carries stays as it ended.
