@@ -12,7 +12,7 @@ import { journalReport } from '../journal/release.ts';
 import { journalKey } from '../journal/seal.ts';
 import { VerifyUnsettled } from '../journal/verify.ts';
 import type { SiteEnd } from '../shard/worker.ts';
-import type { Manifest } from '../shard/manifest.ts';
+import { shardKeys, type Manifest } from '../shard/manifest.ts';
 import { LeaseError, type HeldLease } from '../store/lease.ts';
 import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
@@ -42,6 +42,8 @@ export async function runSite(
   const local = () => join(tmpdir(), `enginectl-${siteRun.id}.${randomBytes(4).toString('hex')}.journal.jsonl`);
   // A site taken over: its journal fenced before it is read (the worker gone may only be paused);
   // one with no record yet starts afresh after the fence.
+  // A new run is named the sharded run's before its journal is (runs --store lists it under it).
+  if (!siteRun.resume) await request.store.create(shardKeys(manifest.run).siteRun(siteRun.id), Buffer.alloc(0));
   const stored = siteRun.resume
     ? await takeOverStoredRun(request.store, siteRun.id, local)
     : await openStoredRun({

@@ -57,6 +57,8 @@ export const shardKeys = (run: string) => {
     /** A site's terminal record: written once, when its steps ended. */
     site: (site: string) => `${root}sites/${siteKey(site)}`,
     sites: `${root}sites/`,
+    /** Each run a worker started for a site, by id (an empty key, created before its journal): runs --store lists them under the sharded run, not as runs of their own. */
+    siteRun: (id: string) => `${root}runs/${id}`,
   };
 };
 

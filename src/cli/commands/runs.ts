@@ -8,6 +8,7 @@ import { journalPrefix, readStoredJournal, storedRuns } from '../../journal/repl
 import { journalKey } from '../../journal/seal.ts';
 import { storeToRead } from '../../app/stored-run.ts';
 import { checkKey, StoreError } from '../../store/store.ts';
+import { listShardedRun, shardedRuns, type ShardedRunListed } from '../../app/sharded-runs.ts';
 import { abortOf, inEffect, pendingDecisions, timeouts, waitLines } from '../../app/parked.ts';
 import { realClock } from '../../app/clock.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
@@ -37,13 +38,16 @@ export const RUNS_HELP = `Usage: enginectl runs --store URL [--last N] [--parked
 
 Lists the runs a run store holds (run --store URL), newest first: the run id, when it started,
 the pipeline, and its outcome as its journal tells it ("not finished": killed, its runner lost, or
-still running; resume it with run FILE --store URL --resume ID).
+still running; resume it with run FILE --store URL --resume ID). A sharded run (enginectl shard)
+is one line, with where its rollout stands as report --merge --store reads it; the runs its
+workers started for its sites are not listed on their own (its merged report names them).
 
 Options:
   --store URL   the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
   --last N      the N newest runs (default 20)
   --parked      only the parked runs (run exited 75), each with what it waits for (decide
-                --store URL --run ID: the evidence; run --continue ID: go on)
+                --store URL --run ID: the evidence; run --continue ID: go on; a sharded
+                run: its workers run again)
   -h, --help    show this help
 
 A run that cannot be read (its records not enginectl's, or damaged) is listed as "cannot be
@@ -74,8 +78,13 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   if (!Number.isInteger(last) || last < 1)
     throw new UsageError('BAD_ARGUMENTS', `runs --last ${values.last}: a whole number from 1`);
   const store = await storeToRead('runs', values.store, io.env, io.cwd, '', io.signal);
+  // A sharded run is one run of the listing, its sites' runs under it (not listed).
+  const sharded = await shardedRuns(store);
   // --parked: every run is read (a parked one may be older than the newest N), the parked ones listed.
-  const ids = (await storedRuns(store)).slice(0, values.parked ? undefined : last);
+  const ids = [...(await storedRuns(store)).filter((id) => !sharded.siteRuns.has(id)), ...sharded.ids]
+    .sort()
+    .reverse()
+    .slice(0, values.parked ? undefined : last);
   let listed = 0;
   // The run's clock: a decision's timeout (decide --after) counts once its time came.
   const now = (io.clock ?? realClock()).now();
@@ -85,6 +94,13 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   for (const id of ids) {
     let state;
     try {
+      if (sharded.ids.has(id)) {
+        const run = await listShardedRun(store, id, journalKey(io.env), now);
+        if (values.parked && (!run.parked || listed >= last)) continue;
+        listed++;
+        io.stdout(shardedLines(id, run, values.parked ?? false));
+        continue;
+      }
       nameOfRun(store.url, id);
       // A run of fences alone (taken over before its first record, and stopped) was never begun: not listed.
       const read = await readStoredJournal(store, id).catch((error: unknown) => {
@@ -121,4 +137,14 @@ export async function runsCommand(args: string[], io: CliIO): Promise<number> {
   if (unreadable) throw unreadable;
   if (listed === 0) io.stdout(`no ${values.parked ? 'parked ' : ''}run in ${neutraliseLines(store.url)}\n`);
   return ExitCode.ok;
+}
+
+/** A sharded run's lines: all runs list it with where it stands; --parked only a parked one, with what it waits for. */
+function shardedLines(id: string, run: ShardedRunListed, parked: boolean): string {
+  const what = `"${run.name}" (${run.file})`;
+  const over = `sharded over ${run.shards} shard(s), ${run.sites} site(s)`;
+  if (!parked)
+    return `${id}  ${new Date(run.at).toISOString()}  ${neutraliseLines(`${what}  ${over}: ${run.state}`)}\n`;
+  const p = run.parked!;
+  return `${neutraliseLines(`${id}  ${what}  ${over}, parked at wave ${p.wave} since ${p.since}: waiting for ${p.reason}`)}\n  ${neutraliseLines(p.goOn)}\n`;
 }
