@@ -80,6 +80,7 @@ export function journalObserver(
           ...call(c),
           body: masker.maskValue(c.body ?? null),
           ...(run.attempts > 1 ? { attempt: run.attempts } : {}),
+          inputs: digest(run),
         },
         true,
         true,

@@ -28,6 +28,8 @@ export interface CallState {
   status?: number | undefined;
   /** The exchange ended: its answer read (status), or an error. */
   ended: boolean;
+  /** The digest of the inputs it was sent with (a journal of an earlier version has none). */
+  inputs?: string | undefined;
 }
 
 export interface InstanceState {
@@ -180,7 +182,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
         state.snapshot = { value: r.value, error: r.error };
         break;
       case 'send':
-        state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false };
+        state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false, inputs: r.inputs };
         state.tried = Math.max(state.tried, r.attempt ?? 1);
         // Sent and not yet answered: unknown until an answer says otherwise.
         state.attempts.push({ method: r.method, path: r.path, fate: 'unknown' });

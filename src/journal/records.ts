@@ -97,6 +97,8 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     ...Call,
     body: z.unknown(),
     attempt: z.int().min(2).optional(),
+    /** The digest of the inputs the write was sent with (as an end's): a resume tells the call in doubt from the instance as it reads now. */
+    inputs: Hash.optional(),
   }),
   z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
   // How a call ended: its status and whether the body was the API's (api/fate.ts reads its fate from these), or the error that ended it.

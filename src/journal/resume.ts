@@ -165,8 +165,11 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       // The inputs its end holds are the call's only when a run of it ended with them: one carried
       // before without an end of its own (its runner died mid-call) ended with none, and their
       // digest is no sign the inputs changed: read so, the next resume sent the write again.
+      // Without an end, the inputs the call was sent with (its send record): the operator's word is
+      // about that call, and an instance whose inputs changed since (--force) is another call: it runs.
       const known = ended && (Object.keys(ended.inputs).length > 0 || ended.target !== undefined);
-      carried.set(p.key, { run, outputs: ended?.outputs ?? {}, inputs: known ? state!.ended!.inputs : undefined });
+      const inputs = known ? state!.ended!.inputs : state?.call?.inputs;
+      carried.set(p.key, { run, outputs: ended?.outputs ?? {}, inputs });
       if (p.id) lost.set(p.id, { names: ended ? new Set(state!.ended!.masked) : 'all', index: now.get(p.key)!.step });
       continue;
     }
