@@ -76,7 +76,7 @@ export function provenNotApplied(
   if (now - call.leftBy < longestMs) {
     return {
       verdict: 'cannot-tell',
-      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed yet: verify again after ${new Date(call.leftBy + longestMs).toISOString()}`,
+      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed since the latest the call can have left (${formatDuration(call.leftBy - call.at)} after its record): verify again after ${new Date(call.leftBy + longestMs).toISOString()}`,
     };
   }
   return {
