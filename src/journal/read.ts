@@ -16,19 +16,17 @@ import { withSharedOutputs } from './shared-outputs.ts';
 
 type EndRecord = Extract<JournalRecord, { t: 'end' }>;
 type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
-
 /** The last non-idempotent call of an instance's last start, as it was sent (what verify compares against). */
 export interface CallState {
   method: string;
   path: string;
-  /** Its body as recorded (masked), and when it left. */
+  /** Its body as recorded (masked), and when it left; the status line, when it arrived. */
   body: unknown;
   at: number;
-  /** The status line, when it arrived. */
   status?: number | undefined;
   /** The exchange ended: its answer read (status), or an error. */
   ended: boolean;
-  /** The digest of the inputs it was sent with (a journal of an earlier version has none). */
+  /** The digest of the inputs it was sent with (none in a journal of an earlier version). */
   inputs?: string | undefined;
 }
 
