@@ -92,7 +92,7 @@ export async function readStoredJournal(store: RunStore, runId: string): Promise
     if (await store.get(shardKeys(runId).manifest).catch(() => undefined))
       throw new StoreError(
         'STORE_REFUSED',
-        `${store.url}: ${runId} is a sharded run (enginectl shard planned it), not a run of one job: it has no journal of its own, and no operator's decision parks or continues it`,
+        `${store.url}: ${runId} is a sharded run (enginectl shard planned it), not a run of one job: it has no journal of its own, and no operator's decision parks or continues it (decide --abort halts it)`,
         {
           hint: `it goes on when its workers run again (run FILE --store URL --run ${runId} --shard I/N, the same commands); enginectl report --merge --store URL --run ${runId} says where it stands, with each site's run (enginectl verify --store URL --run SITE_RUN reads a site's calls back)`,
         },

@@ -4,7 +4,8 @@
 // the next key first wins, so the log is a compare-and-swap register: a start is appended only on
 // the state it was judged on. That makes the wave's failure budget one counter: no site starts
 // anywhere once the failures passed it, in queue mode two workers never claim one site, and the
-// barrier reads from it which sites ended. Every worker appends to it, so each entry fewer is a
+// barrier reads from it which sites ended; an operator's abort in it stops every claim after it.
+// Every worker appends to it, so each entry fewer is a
 // race fewer: a lost race costs a read of the log and a refused try of the entry at the next key
 // (in a directory a link of the entry's file, written and synced once; in S3 a PUT).
 import { z } from 'zod';
@@ -45,6 +46,8 @@ const Entry = z.discriminatedUnion('kind', [
     outcome: z.enum(['success', 'failure']),
     at: z.number(),
   }),
+  /** The operator aborted the rollout (decide --abort): no site of the wave starts or is taken over after it. */
+  z.object({ kind: z.literal('abort'), by: z.string(), reason: z.string(), at: z.number() }),
 ]);
 export type WaveEntry = z.infer<typeof Entry>;
 
@@ -59,6 +62,8 @@ export interface WaveState {
   ended: Set<string>;
   /** The sites started (or taken over) and not ended, in the order they started: those a takeover looks at. */
   unended: Set<string>;
+  /** The operator's abort, once the log holds it: nothing starts after it. */
+  aborted?: Extract<WaveEntry, { kind: 'abort' }> | undefined;
 }
 
 /** The most keys a read asks for at once (a read of a quiet log asks for this many absent keys at most). */
@@ -131,6 +136,10 @@ export class WaveLog {
     this.state.seq = n;
     this.state.entries.push(entry);
     const end = (site: string) => (this.state.ended.add(site), this.state.unended.delete(site));
+    if (entry.kind === 'abort') {
+      this.state.aborted ??= entry;
+      return;
+    }
     if (entry.kind === 'start' && entry.ended) end(entry.ended.site);
     if (entry.kind !== 'ended') {
       this.state.owners.set(entry.site, entry);

@@ -85,6 +85,10 @@ interface Done {
   detail?: string | undefined;
 }
 
+/** The rollout halted by the operator's abort, in words: who, when, why. */
+export const abortedBy = (a: { by: string; at: number; reason: string }) =>
+  `aborted by the operator (${a.by}, ${new Date(a.at).toISOString()}): ${a.reason}`;
+
 export async function runWorker(deps: WorkerDeps): Promise<WorkerResult> {
   const { manifest, index } = deps;
   const ran: WorkerResult['ran'] = [];
@@ -175,6 +179,8 @@ async function walkWave(
    * lease lapsed); `before` runs before its takeover is appended (the lane's success not yet recorded).
    */
   const takeOver = async (state: WaveState, before: () => Promise<void>): Promise<Owner | undefined> => {
+    // Aborted by the operator: a site left is left as it stands (its calls for verify --store), not resumed.
+    if (state.aborted) return undefined;
     // The sites started and not ended (a few per worker), not every site of the wave at every claim.
     for (const site of [...state.unended]) {
       const owner = state.owners.get(site);
@@ -229,7 +235,7 @@ async function walkWave(
     // The log as the lane has just read it, then as read again after each race lost.
     for (let first = true; ; first = false) {
       const state = first ? read : await log.read();
-      if (state.failed.size > budget) return undefined;
+      if (state.failed.size > budget || state.aborted) return undefined;
       const site = nextUnowned(state);
       if (site === undefined) return undefined;
       // Ended already: this worker's lease was taken, and whoever took the site over ended it.
@@ -244,7 +250,7 @@ async function walkWave(
         ...(along ? { ended: { site: along.site, outcome: 'success' as const, at: along.at } } : {}),
       };
       const still = (s: WaveState) =>
-        !s.owners.has(site) && s.failed.size <= budget && !(along && s.ended.has(along.site));
+        !s.owners.has(site) && s.failed.size <= budget && !s.aborted && !(along && s.ended.has(along.site));
       if (await log.append(entry, still, true)) return entry;
     }
   };
@@ -298,6 +304,8 @@ async function walkWave(
     if (deps.signal.aborted) return { outcome: 'cancelled' };
     // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
     const state = await log.read();
+    // Aborted by the operator: this worker starts nothing more and ends; the others' sites end as they stand.
+    if (state.aborted) return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
     const spent = state.failed.size > budget;
     const open = sites.filter((s) => !state.ended.has(s) && (state.owners.has(s) || !spent));
     if (open.length === 0) {
@@ -437,7 +445,7 @@ async function elect(
   const written = await writeVerdict(store, manifest.run, verdict);
   const stored = (await readVerdict(store, manifest.run, wave)) ?? verdict;
   deps.say(
-    `wave ${wave}: ${stored.halted ? `halted: ${stored.halted}` : `passed (${stored.text})`}${written ? '' : ` (the verdict of shard ${stored.worker + 1}, written while this worker was away: its own analysis counts for nothing)`}`,
+    `wave ${wave}: ${stored.halted ? `halted: ${stored.halted}` : `passed (${stored.text})`}${written ? '' : stored.by !== undefined ? '' : ` (the verdict of shard ${stored.worker + 1}, written while this worker was away: its own analysis counts for nothing)`}`,
   );
   return stored;
 }

@@ -95,7 +95,7 @@ test("two workers' logs of one wave: the one that judged on a log grown since lo
     'judged on the log it had read, again once its entry was written, then on the log read again after the key was lost',
   );
   assert.deepEqual(
-    (await new WaveLog(store, 'r1', 1).read()).entries.map((e) => [e.site, e.worker]),
+    (await new WaveLog(store, 'r1', 1).read()).entries.map((e) => ('site' in e ? [e.site, e.worker] : [e.kind])),
     [
       ['site-1', 1],
       ['site-2', 0],

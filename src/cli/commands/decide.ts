@@ -14,7 +14,8 @@ import type { JournalState } from '../../journal/read.ts';
 import type { Pipeline } from '../../pipeline/model.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
-import { storeUrlOf } from '../../app/stored-run.ts';
+import { storeToRead, storeUrlOf } from '../../app/stored-run.ts';
+import { abortSharded, isShardedRun } from './decide-sharded.ts';
 import { realClock } from '../../app/clock.ts';
 import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '../../duration.ts';
 import { Masker } from '../../runner/masker.ts';
@@ -120,6 +121,17 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       'decide: --accept-cannot-tell goes with --retry VALUE and --reason "what you checked"',
     );
   const clock = io.clock ?? realClock();
+  // A sharded run takes one decision: its abort, across its workers.
+  if (chosen[0]?.kind === 'abort' && afterMs === undefined) {
+    const store = await storeToRead('decide', url, io.env, io.cwd, '', io.signal);
+    if (await isShardedRun(store, values.run))
+      return abortSharded(store, values.run, io, {
+        reason: values.reason,
+        pipeline: values.pipeline,
+        vars: values.var,
+        now: clock.now(),
+      });
+  }
   const masker = new Masker();
   let loaded: Promise<Pipeline> | undefined;
   const fileOf = (state: JournalState) => resolve(io.cwd, values.pipeline ?? state.runs.at(-1)!.file);
