@@ -1,0 +1,111 @@
+// A site of a sharded run whose write its window does not admit: it does not fail (nor count
+// against its wave's budget), its run parks for the window as one process's stored run does; the
+// worker waits for the window on its clock when it opens within --shard-wait, else parks (exit 75)
+// saying which site waits for which window, and the same command run later goes on with the site
+// (the window judged again), the write sent once, the next wave only after it.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
+import type { Report } from '../../src/report/index.ts';
+import { runCli } from '../helpers/cli.ts';
+import { shardFleet, waveLog } from './helpers.ts';
+
+const OPENS = '2027-03-01T22:00:00.000Z';
+
+/** Three sites in two waves (a budget of 0), site-0002's writes only in its nightly window from 22:00 UTC; one shard. */
+async function windowedFleet(t: TestContext) {
+  const updates: string[] = [];
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0', {
+    answered: (method, path) => {
+      const site = /\/sites\/([^/]+)\/api\/devops\/v1\/update\/system$/.exec(path)?.[1];
+      if (method === 'POST' && site) updates.push(site);
+    },
+  });
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      '\nsteps:\n',
+      '\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n',
+    ),
+  );
+  const run = (await f.shard('--shards', '1')).run;
+  let reports = 0;
+  const worker = async (clock: ReturnType<typeof simulatedClock>, wait: string) => {
+    const json = join(f.dir, `worker-${++reports}.json`);
+    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1'];
+    const r = await runCli([...args, '--shard-wait', wait, '--shard-ttl', '1h', '--report-json', json], {
+      env: f.env,
+      clock,
+    });
+    return { ...r, out: r.stdout + r.stderr, report: JSON.parse(readFileSync(json, 'utf8')) as Report };
+  };
+  return { f, run, updates, worker };
+}
+
+const advance = (clock: ReturnType<typeof simulatedClock>, to: string) =>
+  clock.sleep(Date.parse(to) - clock.now(), new AbortController().signal);
+
+test('a sharded site whose window is closed parks (exit 75), not failed nor counted against the budget; the same command run once its window opened sends its write once, and the next wave starts only after it', async (t) => {
+  const { f, run, updates, worker } = await windowedFleet(t);
+  const clock = simulatedClock(Date.parse('2027-03-01T12:00:00Z'));
+  const first = await worker(clock, '30m');
+  assert.equal(first.code, 75, first.out);
+  assert.match(first.out, /parked: waiting for site site-0002's window \(opens at 2027-03-01T22:00:00\.000Z\)/);
+  assert.doesNotMatch(first.out, /WINDOW_CLOSED|halted/);
+  assert.deepEqual(updates, ['site-0001']);
+  // Not ended in its wave: no failure in the wave's log, which the budget of 0 would halt on.
+  assert.deepEqual(
+    waveLog(f.store, run, 1).filter((e) => e.kind === 'ended'),
+    [{ kind: 'ended', site: 'site-0001', worker: 0, outcome: 'success' }],
+  );
+  assert.equal(first.report.parked?.for, 'window');
+  assert.equal(first.report.parked?.until, OPENS);
+
+  // The merged report: the rollout waits at wave 1 for the site's window, not failed, not "no report".
+  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run], { env: f.env, clock });
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  assert.match(
+    merged.stdout + merged.stderr,
+    /⏸ the rollout waits at wave 1 for site site-0002's window \(opens at 2027-03-01T22:00:00\.000Z\); run the workers that parked again \(the same commands\) once it opened; not started: site-0003/,
+  );
+  assert.doesNotMatch(merged.stdout + merged.stderr, /no report|stopped in wave/);
+  const listed = await runCli(['runs', '--store', f.storeUrl, '--parked'], { env: f.env, clock });
+  assert.equal(listed.code, 0, listed.stdout + listed.stderr);
+  assert.match(
+    listed.stdout,
+    new RegExp(
+      `^${run}  "Fleet release" .* parked at wave 1 since \\S+Z: waiting for site site-0002's window \\(opens at ${OPENS.replace(/\./g, '\\.')}\\)\\n {2}run its workers that parked again \\(the same commands\\) at or after ${OPENS.replace(/\./g, '\\.')}\\n$`,
+    ),
+  );
+
+  // Before the window opens, the same command parks again, sending nothing.
+  await advance(clock, '2027-03-01T20:00:00Z');
+  const early = await worker(clock, '30m');
+  assert.equal(early.code, 75, early.out);
+  assert.deepEqual(updates, ['site-0001']);
+
+  // Once it opened: the site's run goes on (the window judged again), its write sent once, then wave 2.
+  await advance(clock, OPENS);
+  const second = await worker(clock, '30m');
+  assert.equal(second.code, 0, second.out);
+  assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
+  const after = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run], { env: f.env, clock });
+  assert.equal(after.code, 0, after.stdout + after.stderr);
+});
+
+test('a sharded site whose window opens within --shard-wait: its worker waits for it on its clock and goes on with the site, the write sent once, then the next wave', async (t) => {
+  const { f, updates, worker } = await windowedFleet(t);
+  const clock = simulatedClock(Date.parse('2027-03-01T21:50:00Z'));
+  const done = await worker(clock, '30m');
+  assert.equal(done.code, 0, done.out);
+  assert.match(
+    done.out,
+    /site site-0002: its write waits for its window \(opens at 2027-03-01T22:00:00\.000Z\): this worker waits for it/,
+  );
+  assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
+  assert.ok(clock.now() >= Date.parse(OPENS));
+});
