@@ -36,6 +36,8 @@ export interface JournalRequest {
   continueRollout?: boolean | undefined;
   /** run --continue: the journal's last run must have parked; the run goes on from where it parked. */
   continueParked?: boolean | undefined;
+  /** A sharded site's run: one its window parked goes on as run --continue goes on with it (any other is resumed). */
+  continueWindow?: boolean | undefined;
   /** What the journal is called in a refusal: `run ID` of a store (default: its path). */
   label?: string | undefined;
   /** What the reports call the journal resumed: `URL run ID` of a store, not the runner's copy of it (default: its path). */
@@ -124,7 +126,9 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const parks = parksOf(records, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
-    if (request.continueParked) {
+    const continued =
+      request.continueParked === true || (request.continueWindow === true && state.parked?.park.for === 'window');
+    if (continued) {
       checkParked(state, request.label ?? request.path, ways);
       // A decision not yet made: parked again before anything is planned (an in-doubt call waits for it).
       if (pendingDecisions(state.parked).length > 0) {
@@ -187,7 +191,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       ...compared,
       selection: request.selection,
       force: request.force,
-      goingOn: Boolean(request.continueParked && state.parked),
+      goingOn: Boolean(continued && state.parked),
       inDoubt,
       by,
       now: request.now,
@@ -218,13 +222,13 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       },
       resume: {
         ...plan,
-        ...(request.continueParked && state.parked ? { parked: state.parked } : {}),
+        ...(continued && state.parked ? { parked: state.parked } : {}),
         decided: state.decided.filter((d) => d.after === undefined || d.after <= request.now),
         parks,
       },
       warnings: [...warnings, ...extra],
       verified,
-      parked: request.continueParked ? state.parked : undefined,
+      parked: continued ? state.parked : undefined,
     };
   } catch (error) {
     opened.file.close();

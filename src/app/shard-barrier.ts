@@ -1,10 +1,14 @@
 // Where a sharded rollout waits at a barrier, as the store tells it: the wave ended everywhere and
-// has no verdict yet (report --merge --store reads it parked, or under way while a worker is alive).
+// has no verdict yet (report --merge --store reads it parked, or under way while a worker is alive);
+// or every site of it not ended waits for its window, its run parked for it, no worker alive.
 import type { Manifest } from '../shard/manifest.ts';
 import { analysts } from '../shard/verdict.ts';
 import type { RunStore } from '../store/store.ts';
 import { bakePark } from '../runner/park.ts';
 import type { Park } from '../runner/rollout-result.ts';
+import type { Report } from '../report/model.ts';
+import type { WaveState } from '../shard/wave-log.ts';
+import { windowPark, type WindowWait } from '../shard/barrier-reason.ts';
 
 /**
  * Where a sharded rollout waits when wave `wave` ended everywhere and has no verdict: its bake (the
@@ -35,4 +39,26 @@ export async function barrierPark(
       ? `the analysis after wave ${wave} and its verdict`
       : `wave ${wave}'s verdict`;
   return { wave, for: 'barrier', since, reason: what, waits: [] };
+}
+
+/** A site not ended whose run (its journal's report) parked for its window, as a wait: none otherwise. */
+export function windowWaitOf(site: string, report: Report, log: WaveState): WindowWait[] {
+  const parked = report.parked;
+  if (log.ended.has(site) || parked?.for !== 'window' || !parked.until) return [];
+  return [{ site, until: Date.parse(parked.until), since: Date.parse(parked.since) }];
+}
+
+/**
+ * The park of a sharded rollout whose wave `wave` waits for windows: every site of it not ended
+ * (`notEnded`) waits for its window; undefined when one does not (it was cut short: stopped).
+ */
+export function windowsPark(
+  manifest: Manifest,
+  wave: number,
+  notEnded: readonly string[],
+  windows: readonly WindowWait[],
+): Park | undefined {
+  const waiting = new Set(windows.map((w) => w.site));
+  if (windows.length === 0 || notEnded.some((s) => !waiting.has(s))) return undefined;
+  return windowPark(wave, manifest.over, windows);
 }

@@ -1,3 +1,4 @@
+// Longer than 250 lines: the merged reading of a sharded run from its store (each site as it stands, and the wave it stands at: ended, under way, parked or stopped) is one pass, read whole.
 // One result of a sharded run (report --merge --store URL --run ID): the manifest names every site;
 // each site's report is rendered from its run's journal in the store (the run its terminal record
 // names, else the run its latest owner started: a site cut short shows its calls in doubt); a site
@@ -16,7 +17,8 @@ import { asUnderWay, beyondError, holderOf, liveWorkers, waitingError, willStart
 import { listedSteps, notStarted } from './shard-listed.ts';
 import { shardedHints } from './shard-hints.ts';
 import { analysisRounds } from './shard-rounds.ts';
-import { barrierPark } from './shard-barrier.ts';
+import { barrierPark, windowsPark, windowWaitOf } from './shard-barrier.ts';
+import type { WindowWait } from '../shard/barrier-reason.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, shardKeys } from '../shard/manifest.ts';
 import { overBudget, readVerdicts } from '../shard/verdict.ts';
@@ -72,6 +74,9 @@ export async function shardedReport(
   const takeovers: string[] = [];
   let lastEnd = 0;
   const failed: string[] = [];
+  // The sites of the wave it stands at not ended, and those of them whose run parked for its window.
+  const notEnded: string[] = [];
+  const windows: WindowWait[] = [];
   for (let w = 0; w < manifest.waves.length; w++) {
     const log = await new WaveLog(store, run, w + 1).read();
     // The wave it stands at is read before any later one: standingEnded is known here.
@@ -104,6 +109,7 @@ export async function shardedReport(
         if (terminal.outcome === 'failure') failed.push(site);
       } else if (w === standing) {
         standingEnded = false;
+        notEnded.push(site);
         // Its failure in the wave's log, its terminal record not written yet (its worker killed between): it counts.
         if (log.failed.has(site)) failed.push(site);
       }
@@ -137,6 +143,7 @@ export async function shardedReport(
         // Ended: its terminal record read, or its end in the wave's log (the record still being written).
         terminal !== undefined || log.ended.has(site),
       );
+      if (w === standing && !terminal && !held) windows.push(...windowWaitOf(site, report, log));
       // Failed in its wave (a write continue-on-error left in doubt), as the worker's report says.
       if ((terminal ? terminal.outcome === 'failure' : log.failed.has(site)) && report.outcome === 'success')
         report.outcome = 'failure';
@@ -153,6 +160,14 @@ export async function shardedReport(
   else beyond.push(...spentLeft.map((u) => ({ ...u, error: beyondError(standing + 1, spentAt) })));
   // The wave it stands at has no verdict: its failures are those its sites' ends record.
   if (standing >= 0) rollout.waves[standing]!.failed = failed;
+  // Every site of it not ended waits for its window, no worker alive: the rollout waits there, parked
+  // (the later waves' sites not started, as a park leaves them), not stopped.
+  const parkedSites = !alive && !spentAt ? windowsPark(manifest, standing + 1, notEnded, windows) : undefined;
+  if (parkedSites) {
+    standsAt(rollout, standing + 1, 'parked').failed = failed;
+    rollout.parked = parkedSites;
+    unstarted.push(...beyond.splice(0).map(({ site, wave }) => ({ site, wave })));
+  }
   const missingShards: number[] = [];
   // None listed: its first attempt's key read by name too (a listing may lag the keys just created).
   const started = async (at: string) =>
@@ -219,7 +234,7 @@ export async function shardedReport(
   // Cut mid-wave, no worker running it: the rollout did not end, whatever ran succeeded; the
   // waves after the one it stands at are not started (and, past its budget, the sites of it no
   // worker started).
-  if (standing >= 0 && !standingEnded && !alive) {
+  if (standing >= 0 && !standingEnded && !alive && !parkedSites) {
     report.outcome = 'failure';
     rollout.stopped = standing + 1;
     for (const w of rollout.waves) if (w.wave > standing + 1) w.outcome = 'not-started';

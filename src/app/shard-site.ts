@@ -25,6 +25,7 @@ import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 import { CLI_WAYS } from '../journal/ways-on.ts';
+import { parkingOf } from './parked.ts';
 
 /** One site: a stored run of its own over the site's instances (a new run, or the resume of one taken over). */
 export async function runSite(
@@ -95,6 +96,8 @@ export async function runSite(
       inDoubt: resume ? 'verify-and-retry' : undefined,
       ways: CLI_WAYS,
       continueRollout: false,
+      // Parked for its window: it goes on as run --continue does (the window judged again, the wait counted from its first park).
+      continueWindow: true,
       pipeline,
       sources: request.sources,
       vars: request.vars,
@@ -166,6 +169,8 @@ export async function runSite(
         vars: request.vars,
         lease,
         windows: { windowOverride: request.windowOverride },
+        // A write its window does not admit parks the site's run for the next window (not a failure of its wave).
+        park: parkingOf(pipeline),
       },
       {
         masker: request.masker,
@@ -183,16 +188,24 @@ export async function runSite(
       },
     );
     // Ended here (not cut short: a lost lease, an interrupt or a halt leaves it to a later attempt).
-    const ended = done.halted === undefined && done.result.outcome !== 'cancelled';
+    // Parked for its window: not ended either (the same index goes on with it).
+    const ended = done.halted === undefined && done.result.outcome !== 'cancelled' && !done.result.parked;
     // A write left in doubt, no one having decided, fails the site in its wave, whatever
     // continue-on-error let pass (runner/result.ts undecidedDoubts): as its exit would, and its report.
     const doubts = undecidedDoubts(done.result.steps);
     const report = shardedHints(done.rendered.report, stored.runId, ended);
     if (ended && doubts.length > 0 && report.outcome === 'success') report.outcome = 'failure';
+    // Its run as it ended last: a run gone on after its window's park replaces the park's.
+    const earlier = reports.findIndex((r) => r.site === site && r.siteRun === stored.runId);
+    if (earlier >= 0) reports.splice(earlier, 1);
     reports.push({ site, siteRun: stored.runId, report });
     whole = done.halted === undefined;
     if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
     if (done.halted) throw done.halted;
+    // Parked for its window: not ended, not failed; its worker waits for the window or parks.
+    const parked = done.result.parked;
+    if (parked?.for === 'window' && parked.until !== undefined && done.result.outcome !== 'cancelled')
+      return { outcome: 'parked', window: { until: parked.until, since: parked.since } };
     const outcome =
       done.result.outcome === 'success' && doubts.length === 0
         ? 'success'

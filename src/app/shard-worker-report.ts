@@ -8,7 +8,7 @@ import type { Park } from '../runner/rollout-result.ts';
 import { mergeReports } from '../report/merge.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import type { WorkerEnd, WorkerResult } from '../shard/worker.ts';
-import { barrierWaits } from '../shard/barrier-reason.ts';
+import { barrierWaits, windowPark } from '../shard/barrier-reason.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
 
 /** A site's report, from the run this worker ran (or resumed) it as. */
@@ -64,7 +64,8 @@ export function workerReport(input: WorkerReportInput): Report {
       end,
       sites: [...new Set(result.ran.map((r) => r.site))],
       // Started and not ended here: its end was not recorded (SiteEnd 'cancelled': lost or interrupted).
-      left: result.ran.filter((r) => r.outcome === 'cancelled').map((r) => r.site),
+      // A site whose run parked for its window is left too: the index run again goes on with it.
+      left: result.ran.filter((r) => r.outcome === 'cancelled' || r.outcome === 'parked').map((r) => r.site),
       attempt: input.attempt,
       assign: manifest.assign,
     },
@@ -89,16 +90,18 @@ function emptyReport(input: WorkerReportInput): Report {
 
 /** A worker parked at its wave's barrier (or, elected, on the wave's bake), as a park: what it waits for is its reason, and at the barrier each site not ended (no decision, no evidence of its own). */
 export const barrierParkOf = (end: Extract<WorkerEnd, { outcome: 'parked' }>, over: string): Park =>
-  end.until !== undefined
-    ? { wave: end.wave, for: 'bake', since: end.since, until: end.until, reason: end.waitingFor, waits: [] }
-    : // Each site of the wave not ended a wait of its own: the reason names five, the JSON report every one.
-      {
-        wave: end.wave,
-        for: 'barrier',
-        since: end.since,
-        reason: end.waitingFor,
-        waits: barrierWaits(over, end.open ?? []),
-      };
+  end.windows
+    ? windowPark(end.wave, over, end.windows)
+    : end.until !== undefined
+      ? { wave: end.wave, for: 'bake', since: end.since, until: end.until, reason: end.waitingFor, waits: [] }
+      : // Each site of the wave not ended a wait of its own: the reason names five, the JSON report every one.
+        {
+          wave: end.wave,
+          for: 'barrier',
+          since: end.since,
+          reason: end.waitingFor,
+          waits: barrierWaits(over, end.open ?? []),
+        };
 
 /**
  * A worker stopped by a fault after it sent something (its store refused a site's record), or at

@@ -68,7 +68,9 @@ function parkedOf(report: Report): ShardedRunListed['parked'] {
   const goOn =
     parked.for === 'bake'
       ? `run its workers again (the same commands) at or after ${parked.until ?? 'the bake'}`
-      : 'run its workers that parked again (the same commands)';
+      : parked.for === 'window'
+        ? `run its workers that parked again (the same commands) at or after ${parked.until ?? 'the window'}`
+        : 'run its workers that parked again (the same commands)';
   return { wave: parked.wave, since: parked.since, reason: parked.reason, goOn };
 }
 

@@ -3,7 +3,7 @@
 // what the worker did; its reports are the sites it ran, merged. Exit codes the engines act on:
 // 0 its sites succeeded, 1 a site failed or the rollout halted, 2 invalid input, 69 the store or
 // the lease failed before it sent anything, or its lease lapsed (run the index again: what it left
-// is resumed with verify), 75 parked at a barrier (the same command later goes on), 130/143/129
+// is resumed with verify), 75 parked at a barrier or for a site's window (the same command later goes on), 130/143/129
 // interrupted.
 import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';
@@ -38,8 +38,9 @@ import type { CliIO } from './io.ts';
 export const SHARD_OPTIONS_HELP = `  --shard I/N|auto   run as worker I of N of the sharded run --run ID (enginectl shard planned it):
                      auto reads the index its engine gives (${SHARD_INDEX_SOURCES}); needs --store
   --run ID           with --shard: the sharded run (also ${RUN_VARIABLE})
-  --shard-wait D     with --shard: how long a worker waits at a wave's barrier (or a bake) before
-                     it parks, exit 75 (default 30m); the same command later goes on
+  --shard-wait D     with --shard: how long a worker waits at a wave's barrier (or a bake, or a
+                     site's window) before it parks, exit 75 (default 30m); the same command
+                     later goes on
   --shard-ttl D      with --shard: the worker's lease (its claim on its sites) lapses D after its
                      last heartbeat (default 60s); another worker then takes its sites over`;
 
@@ -151,7 +152,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
     say(`✖ ${manifest.over} ${r.site} (wave ${r.wave}): failure, in an earlier attempt of this shard`);
   for (const r of result.ran)
     say(
-      `${r.outcome === 'success' ? '✔' : '✖'} ${manifest.over} ${r.site} (wave ${r.wave}): ${r.outcome}  run ${r.siteRun}`,
+      `${r.outcome === 'success' ? '✔' : r.outcome === 'parked' ? '⏸' : '✖'} ${manifest.over} ${r.site} (wave ${r.wave}): ${r.outcome === 'parked' ? 'parked for its window' : r.outcome}  run ${r.siteRun}`,
     );
   const end = result.end;
   const headline =
@@ -160,7 +161,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       : end.outcome === 'halted'
         ? `shard ${shard.index + 1}/${manifest.shards}: the rollout halted at wave ${end.wave}: ${end.reason}; nothing is undone`
         : end.outcome === 'parked'
-          ? `parked: waiting for ${end.waitingFor}; run the same command again later to go on (run ${manifest.run})`
+          ? `parked: waiting for ${end.waitingFor}; run the same command again ${end.windows && end.until !== undefined ? `at or after ${new Date(end.until).toISOString()}` : 'later'} to go on (run ${manifest.run})`
           : end.outcome === 'lost'
             ? `shard ${shard.index + 1}/${manifest.shards}: its lease lapsed and was taken (it could not renew it in time): nothing more is sent; run the index again: ${manifest.over} ${end.site} and the others it left are resumed, verify deciding their calls in doubt`
             : `shard ${shard.index + 1}/${manifest.shards}: interrupted`;

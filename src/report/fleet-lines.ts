@@ -83,6 +83,9 @@ function rolloutLine(report: Report): string | undefined {
           : 'the rollout goes on from there';
     return `✖ the rollout stopped in wave ${cut!.wave}: not every ${neutralise(over)} of it ended, and no worker is running it${left}; run the shards whose ${neutralise(over)}s have not ended again (the same commands): ${then}`;
   }
+  // Its sites' runs parked for their windows: the rollout waits for them to open.
+  if (parked!.for === 'window')
+    return `⏸ the rollout waits at wave ${parked!.wave} for ${neutralise(parked!.reason)}; run the workers that parked again (the same commands) at or after ${new Date(parked!.until!).toISOString()}${left}`;
   const waits =
     parked!.for === 'bake' && parked!.until !== undefined
       ? `${neutralise(parked!.reason)} (until ${new Date(parked!.until).toISOString()}); run the workers again once it has passed`

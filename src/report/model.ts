@@ -415,6 +415,8 @@ function goOn(parked: NonNullable<Report['parked']>, sharded: boolean): string {
   if (parked.for === 'barrier')
     return 'a worker that parked goes on when its command is run again (one still waiting, by itself)';
   if (parked.for === 'bake' && sharded) return `run the workers again at or after ${parked.until ?? 'its end'}`;
+  if (parked.for === 'window' && sharded)
+    return `run the workers that parked again (the same commands) at or after ${parked.until ?? 'its opening'}`;
   if (parked.for === 'decision') return 'go on with enginectl run --continue once decided (enginectl decide)';
   return `go on with enginectl run --continue at or after ${parked.until ?? 'its end'}`;
 }

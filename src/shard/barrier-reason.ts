@@ -64,3 +64,40 @@ export function barrierParkWithout<P extends BarrierPark>(park: P, ended: Readon
   const reason = barrierReason(Number(wave), over, open, after, more ? Math.max(left, open.length) : open.length);
   return { ...park, reason };
 }
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A site whose run parked for its window: the next opening it fits in, and since when it waits (its run's first park). */
+export interface WindowWait {
+  site: string;
+  until: number;
+  since: number;
+}
+
+/** What a sharded rollout waits for when sites' runs parked for their windows: the earliest first, five named, the rest counted. */
+export function windowReason(over: string, waits: readonly WindowWait[]): string {
+  const sorted = [...waits].sort((a, b) => a.until - b.until);
+  const named = sorted.slice(0, NAMED).map((w) => `${over} ${w.site}'s window (opens at ${iso(w.until)})`);
+  const more = sorted.length - named.length;
+  return `${named.join(', ')}${more > 0 ? ` and ${more} more: each in the JSON report's parked.waits` : ''}`;
+}
+
+/** Each site a sharded rollout waits for the window of, as its park's waits (the worker's, and the store's merge). */
+export const windowWaits = (over: string, waits: readonly WindowWait[]): BarrierPark['waits'] =>
+  [...waits]
+    .sort((a, b) => a.until - b.until)
+    .map((w) => ({
+      value: w.site,
+      what: `${over} ${w.site}'s window (opens at ${iso(w.until)})`,
+      evidence: [`its write waits for the next window it fits in, at ${iso(w.until)}`],
+    }));
+
+/** The park of a sharded rollout at wave `wave` waiting for its sites' windows: from the earliest wait, until the first opening. */
+export const windowPark = (wave: number, over: string, waits: readonly WindowWait[]) => ({
+  wave,
+  for: 'window' as const,
+  since: Math.min(...waits.map((w) => w.since)),
+  until: Math.min(...waits.map((w) => w.until)),
+  reason: windowReason(over, waits),
+  waits: windowWaits(over, waits),
+});

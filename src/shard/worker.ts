@@ -14,10 +14,13 @@ import { analysts, overBudget, readVerdict, standFor, writeVerdict, type Analysi
 import type { RunStore } from '../store/store.ts';
 import { formatDuration } from '../duration.ts';
 import { BarrierPoll } from './barrier-poll.ts';
-import { barrierReason } from './barrier-reason.ts';
+import { barrierReason, windowPark, type WindowWait } from './barrier-reason.ts';
 
 export interface SiteEnd {
-  outcome: 'success' | 'failure' | 'cancelled';
+  /** `parked`: a write its window does not admit parked the site's run (not ended, not failed), until `window.until`. */
+  outcome: 'success' | 'failure' | 'cancelled' | 'parked';
+  /** Parked for its window: the next opening it fits in, and since when it waits (its run's first park), on the run's clock. */
+  window?: { until: number; since: number } | undefined;
   /** The run lost the worker's lease (another worker took its sites over): nothing more is recorded for it. */
   lost?: boolean;
   detail?: string | undefined;
@@ -62,7 +65,16 @@ export type WorkerEnd =
   | { outcome: 'halted'; wave: number; reason: string }
   /** `until`: parked on the wave's bake, which ends then. */
   /** `open`: at the barrier, every site of the wave not ended (its reason names five). */
-  | { outcome: 'parked'; wave: number; waitingFor: string; since: number; until?: number; open?: readonly string[] }
+  /** `windows`: its sites whose run parked for their window (none opening within its wait), each with that opening. */
+  | {
+      outcome: 'parked';
+      wave: number;
+      waitingFor: string;
+      since: number;
+      until?: number;
+      open?: readonly string[];
+      windows?: readonly WindowWait[];
+    }
   | { outcome: 'cancelled' }
   | { outcome: 'lost'; site: string };
 
@@ -117,6 +129,8 @@ async function walkWave(
   const log = new WaveLog(store, manifest.run, wave);
   const running = new Set<string>();
   let lost: string | undefined;
+  // The sites whose run parked for a window not opening within the wait: held (not ended), for this worker's park.
+  const parkedSites = new Map<string, WindowWait>();
   let waitingSince: number | undefined;
   const poll = new BarrierPoll(deps.pollMs);
   // The sites' terminal records being written: only the reports read them (the wave's log says a
@@ -155,10 +169,27 @@ async function walkWave(
   const run = async (owner: Owner): Promise<Done | undefined> => {
     running.add(owner.site);
     try {
-      const end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: owner.kind === 'takeover' });
+      let end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: owner.kind === 'takeover' });
+      // Its run parked for its window: waited for on this worker's clock when it opens within the
+      // wait, then the site's run goes on (the window judged again); else held, for the worker's park.
+      for (let before = -Infinity; end.outcome === 'parked' && end.window && end.window.until > before;) {
+        const { until } = end.window;
+        if (deps.signal.aborted || until - deps.now() > deps.waitLimitMs) break;
+        deps.say(
+          `${manifest.over} ${owner.site}: its write waits for its window (opens at ${iso(until)}): this worker waits for it`,
+        );
+        try {
+          await deps.sleep(Math.max(0, until - deps.now()), deps.signal);
+        } catch {
+          break;
+        }
+        before = until;
+        end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: true });
+      }
       record({ site: owner.site, wave, siteRun: owner.siteRun, outcome: end.outcome });
       if (end.lost) lost ??= owner.site;
-      if (end.lost || end.outcome === 'cancelled') return undefined;
+      if (end.outcome === 'parked' && end.window) parkedSites.set(owner.site, { site: owner.site, ...end.window });
+      if (end.lost || end.outcome === 'cancelled' || end.outcome === 'parked') return undefined;
       const done: Done = {
         site: owner.site,
         siteRun: owner.siteRun,
@@ -308,6 +339,15 @@ async function walkWave(
     if (state.aborted) return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
     const spent = state.failed.size > budget;
     const open = sites.filter((s) => !state.ended.has(s) && (state.owners.has(s) || !spent));
+    // Its sites parked for their window (none opening within the wait): no other worker goes on
+    // with them while it lives, so it parks now, naming each and its window; the same command goes on.
+    // With the wave's budget spent the rollout halts there, as past the wait below.
+    const halt = (): WorkerEnd => {
+      const failed = sites.filter((s) => state.failed.has(s));
+      const reason = `${overBudget(manifest.over, failed, budget)} (its verdict is written once the wave's sites ended)`;
+      return { outcome: 'halted', wave, reason };
+    };
+    if (parkedSites.size > 0) return spent ? halt() : windowed(wave, manifest.over, [...parkedSites.values()]);
     if (open.length === 0) {
       const decided = await elect(deps, wave, sites, budget, state);
       if (decided && 'cancelled' in decided) return { outcome: 'cancelled' };
@@ -326,11 +366,7 @@ async function walkWave(
     // Past its wait: parked, but with the wave's budget spent the rollout halts here whatever is
     // left to end, so this worker's job fails (exit 1); the verdict goes with the wave's last end.
     if (deps.now() - waitingSince > deps.waitLimitMs) {
-      if (spent) {
-        const failed = sites.filter((s) => state.failed.has(s));
-        const reason = `${overBudget(manifest.over, failed, budget)} (its verdict is written once the wave's sites ended)`;
-        return { outcome: 'halted', wave, reason };
-      }
+      if (spent) return halt();
       return {
         outcome: 'parked',
         wave,
@@ -345,6 +381,14 @@ async function walkWave(
       return { outcome: 'cancelled' };
     }
   }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A worker parked for its sites' windows: what it waits for (the earliest opening first), since the first park, until the first opening. */
+function windowed(wave: number, over: string, waits: WindowWait[]): WorkerEnd {
+  const park = windowPark(wave, over, waits);
+  return { outcome: 'parked', wave, waitingFor: park.reason, since: park.since, until: park.until, windows: waits };
 }
 
 /**

@@ -64,11 +64,29 @@ test('a sharded site whose window is closed parks (exit 75), not failed nor coun
   assert.equal(first.report.parked?.until, OPENS);
 
   // The merged report: the rollout waits at wave 1 for the site's window, not failed, not "no report".
-  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run], { env: f.env, clock });
+  const json = join(f.dir, 'merged.json');
+  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
+    env: f.env,
+    clock,
+  });
   assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.equal(report.outcome, 'success');
+  assert.equal(report.parked?.for, 'window');
+  assert.equal(report.parked?.until, OPENS);
+  assert.equal(report.parked?.reason, `site site-0002's window (opens at ${OPENS})`);
+  assert.deepEqual(report.merged?.noReport, []);
+  // The next wave's site not started, as a park leaves it (not "no report", not stopped).
+  assert.deepEqual(
+    report.steps.filter((s) => s.matrix?.site === 'site-0003').map((s) => [s.outcome, s.error?.code]),
+    [
+      ['cancelled', 'ROLLOUT_PARKED'],
+      ['cancelled', 'ROLLOUT_PARKED'],
+    ],
+  );
   assert.match(
     merged.stdout + merged.stderr,
-    /⏸ the rollout waits at wave 1 for site site-0002's window \(opens at 2027-03-01T22:00:00\.000Z\); run the workers that parked again \(the same commands\) once it opened; not started: site-0003/,
+    /⏸ the rollout waits at wave 1 for site site-0002's window \(opens at 2027-03-01T22:00:00\.000Z\); run the workers that parked again \(the same commands\) at or after 2027-03-01T22:00:00\.000Z; not started: site-0003/,
   );
   assert.doesNotMatch(merged.stdout + merged.stderr, /no report|stopped in wave/);
   const listed = await runCli(['runs', '--store', f.storeUrl, '--parked'], { env: f.env, clock });
