@@ -10,12 +10,16 @@ import { test, type TestContext } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { shardFleet, waveLog } from './helpers.ts';
+import { retryingUpdate, shardFleet, waveLog } from './helpers.ts';
 
 const OPENS = '2027-03-01T22:00:00.000Z';
 
-/** Three sites in two waves (a budget of 0), site-0002's writes only in its nightly window from 22:00 UTC; one shard. */
-async function windowedFleet(t: TestContext) {
+/**
+ * Three sites in two waves (a budget of 0), site-0002's writes only in its nightly window from 22:00
+ * UTC (6 hours, or `duration`); one shard. `inDoubt`: site-0002's update retried 30 minutes after
+ * its first POST, which the API applies and a gateway answers 504 (in doubt).
+ */
+async function windowedFleet(t: TestContext, duration = '6h', inDoubt = false) {
   const updates: string[] = [];
   const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0', {
     answered: (method, path) => {
@@ -27,9 +31,10 @@ async function windowedFleet(t: TestContext) {
     f.file,
     readFileSync(f.file, 'utf8').replace(
       '\nsteps:\n',
-      '\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n',
+      `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: ${duration}\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
     ),
   );
+  if (inDoubt) retryingUpdate(f, 'site-0002');
   const run = (await f.shard('--shards', '1')).run;
   let reports = 0;
   const worker = async (clock: ReturnType<typeof simulatedClock>, wait: string) => {
@@ -39,7 +44,7 @@ async function windowedFleet(t: TestContext) {
       env: f.env,
       clock,
     });
-    return { ...r, out: r.stdout + r.stderr, report: JSON.parse(readFileSync(json, 'utf8')) as Report };
+    return { ...r, out: r.stdout + r.stderr, json, report: JSON.parse(readFileSync(json, 'utf8')) as Report };
   };
   return { f, run, updates, worker };
 }
@@ -62,6 +67,11 @@ test('a sharded site whose window is closed parks (exit 75), not failed nor coun
   );
   assert.equal(first.report.parked?.for, 'window');
   assert.equal(first.report.parked?.until, OPENS);
+  // Its file merged alone (the CI's artifacts): the rollout waits for the window there too.
+  const byFile = await runCli(['report', '--merge', first.json, '--expect-shards', '1'], { env: f.env, clock });
+  assert.equal(byFile.code, 0, byFile.stdout + byFile.stderr);
+  assert.match(byFile.stdout + byFile.stderr, /⏸ the rollout waits at wave 1 for site site-0002's window/);
+  assert.doesNotMatch(byFile.stdout + byFile.stderr, /no report/);
 
   // The merged report: the rollout waits at wave 1 for the site's window, not failed, not "no report".
   const json = join(f.dir, 'merged.json');
@@ -126,4 +136,21 @@ test('a sharded site whose window opens within --shard-wait: its worker waits fo
   assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
   assert.ok(clock.now() >= Date.parse(OPENS));
+});
+
+test("a sharded site whose retry its window refuses, an earlier attempt's write in doubt: it parks, and the same command after the window opened reads the write back (applied) and does not send it again", async (t) => {
+  // A window of 70 minutes: the first attempt (an hour and its margin) fits at 22:00, the retry 30 minutes later does not.
+  const { f, updates, worker } = await windowedFleet(t, '70m', true);
+  const clock = simulatedClock(Date.parse(OPENS));
+  const first = await worker(clock, '30m');
+  assert.equal(first.code, 75, first.out);
+  assert.match(first.out, /parked: waiting for site site-0002's window \(opens at 2027-03-02T22:00:00\.000Z\)/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
+  await advance(clock, '2027-03-02T22:00:00Z');
+  const second = await worker(clock, '30m');
+  assert.equal(second.code, 0, second.out);
+  assert.match(second.out, /verify: "Update site-0002": applied/);
+  // Never sent twice: its one POST (in doubt, applied) read back, not sent again; then wave 2.
+  assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
 });
