@@ -11,6 +11,7 @@ import { simulatedClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { retryingUpdate, shardFleet, waveLog } from './helpers.ts';
+import { shardOf } from '../../src/shard/manifest.ts';
 
 const OPENS = '2027-03-01T22:00:00.000Z';
 
@@ -19,7 +20,7 @@ const OPENS = '2027-03-01T22:00:00.000Z';
  * UTC (6 hours, or `duration`); one shard. `inDoubt`: site-0002's update retried 30 minutes after
  * its first POST, which the API applies and a gateway answers 504 (in doubt).
  */
-async function windowedFleet(t: TestContext, duration = '6h', inDoubt = false) {
+async function windowedFleet(t: TestContext, duration = '6h', inDoubt = false, shards = 1) {
   const updates: string[] = [];
   const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0', {
     answered: (method, path) => {
@@ -35,11 +36,11 @@ async function windowedFleet(t: TestContext, duration = '6h', inDoubt = false) {
     ),
   );
   if (inDoubt) retryingUpdate(f, 'site-0002');
-  const run = (await f.shard('--shards', '1')).run;
+  const run = (await f.shard('--shards', String(shards))).run;
   let reports = 0;
-  const worker = async (clock: ReturnType<typeof simulatedClock>, wait: string) => {
+  const worker = async (clock: ReturnType<typeof simulatedClock>, wait: string, spec = '1/1') => {
     const json = join(f.dir, `worker-${++reports}.json`);
-    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1'];
+    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
     const r = await runCli([...args, '--shard-wait', wait, '--shard-ttl', '1h', '--report-json', json], {
       env: f.env,
       clock,
@@ -151,6 +152,40 @@ test("a sharded site whose retry its window refuses, an earlier attempt's write 
   assert.equal(second.code, 0, second.out);
   assert.match(second.out, /verify: "Update site-0002": applied/);
   // Never sent twice: its one POST (in doubt, applied) read back, not sent again; then wave 2.
+  assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
+});
+
+test("two static shards: the worker of a site whose window is closed parks for it, the other parks at the barrier; the store's merge says the rollout waits for the site's window; both run again once it opened go on through wave 2", async (t) => {
+  // Shard 1/2 owns site-0002 (windowed) and site-0003 (wave 2), shard 2/2 site-0001 (test/shard/manifest: a stable hash).
+  assert.deepEqual(
+    ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
+    [1, 0, 0],
+  );
+  const { f, run, updates, worker } = await windowedFleet(t, '6h', false, 2);
+  // A clock of each worker's own: the barrier's polls pass at once on it.
+  const at = (time: string) => simulatedClock(Date.parse(time));
+  const first = await Promise.all([
+    worker(at('2027-03-01T12:00:00Z'), '30m', '1/2'),
+    worker(at('2027-03-01T12:00:00Z'), '30m', '2/2'),
+  ]);
+  assert.equal(first[0].code, 75, first[0].out);
+  assert.match(first[0].out, /parked: waiting for site site-0002's window \(opens at 2027-03-01T22:00:00\.000Z\)/);
+  assert.equal(first[1].code, 75, first[1].out);
+  assert.match(first[1].out, /parked: waiting for wave 1's 1 site\(s\) not ended \(site-0002\)/);
+  assert.deepEqual(updates, ['site-0001']);
+  const reader = at('2027-03-01T13:00:00Z');
+  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run], {
+    env: f.env,
+    clock: reader,
+  });
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  assert.match(
+    merged.stdout + merged.stderr,
+    /⏸ the rollout waits at wave 1 for site site-0002's window \(opens at 2027-03-01T22:00:00\.000Z\)/,
+  );
+  const second = await Promise.all([worker(at(OPENS), '30m', '1/2'), worker(at(OPENS), '10h', '2/2')]);
+  for (const w of second) assert.equal(w.code, 0, w.out);
   assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
 });
