@@ -20,9 +20,12 @@ const OPENS = '2027-03-01T22:00:00.000Z';
  * UTC (6 hours, or `duration`); one shard. `inDoubt`: site-0002's update retried 30 minutes after
  * its first POST, which the API applies and a gateway answers 504 (in doubt).
  */
-async function windowedFleet(t: TestContext, duration = '6h', inDoubt = false, shards = 1) {
+async function windowedFleet(
+  t: TestContext,
+  { duration = '6h', inDoubt = false, shards = 1, waves = '[[site-0001, site-0002], rest]' } = {},
+) {
   const updates: string[] = [];
-  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0', {
+  const f = await shardFleet(t, 3, `  over: site\n  waves: ${waves}\n  max-failures: 0`, {
     answered: (method, path) => {
       const site = /\/sites\/([^/]+)\/api\/devops\/v1\/update\/system$/.exec(path)?.[1];
       if (method === 'POST' && site) updates.push(site);
@@ -141,7 +144,7 @@ test('a sharded site whose window opens within --shard-wait: its worker waits fo
 
 test("a sharded site whose retry its window refuses, an earlier attempt's write in doubt: it parks, and the same command after the window opened reads the write back (applied) and does not send it again", async (t) => {
   // A window of 70 minutes: the first attempt (an hour and its margin) fits at 22:00, the retry 30 minutes later does not.
-  const { f, updates, worker } = await windowedFleet(t, '70m', true);
+  const { f, updates, worker } = await windowedFleet(t, { duration: '70m', inDoubt: true });
   const clock = simulatedClock(Date.parse(OPENS));
   const first = await worker(clock, '30m');
   assert.equal(first.code, 75, first.out);
@@ -162,7 +165,7 @@ test("two static shards: the worker of a site whose window is closed parks for i
     ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
     [1, 0, 0],
   );
-  const { f, run, updates, worker } = await windowedFleet(t, '6h', false, 2);
+  const { f, run, updates, worker } = await windowedFleet(t, { shards: 2 });
   // A clock of each worker's own: the barrier's polls pass at once on it.
   const at = (time: string) => simulatedClock(Date.parse(time));
   const first = await Promise.all([
@@ -188,4 +191,30 @@ test("two static shards: the worker of a site whose window is closed parks for i
   for (const w of second) assert.equal(w.code, 0, w.out);
   assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
+});
+
+test('a sharded site parked for its window in a wave whose failures then passed its budget: the worker halts (exit 1), and the same command run once the window opened does not send its write in the wave the rollout halts at', async (t) => {
+  // site-0002 (windowed) first, then site-0001, whose update the API refuses (409): the budget of 0 is spent.
+  const { f, updates, worker } = await windowedFleet(t, { waves: '[[site-0002, site-0001], rest]' });
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    status: 409,
+    site: 'site-0001',
+    times: 1,
+  });
+  const clock = simulatedClock(Date.parse('2027-03-01T12:00:00Z'));
+  const first = await worker(clock, '30m');
+  assert.equal(first.code, 1, first.out);
+  assert.match(first.out, /the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\), over the budget of 0/);
+  await advance(clock, OPENS);
+  const again = await worker(clock, '30m');
+  assert.equal(again.code, 1, again.out);
+  assert.match(
+    again.out,
+    /site site-0002: its run .* waits for its window, and its wave's failures passed its budget: not gone on with/,
+  );
+  // Nothing sent to site-0002, nor to wave 2's site.
+  assert.deepEqual(updates, ['site-0001']);
+  assert.deepEqual(f.applied('/update/system'), {});
 });
