@@ -18,7 +18,7 @@ import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-r
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { shardedHints, withShardedHint } from './shard-hints.ts';
-import { endedRun, liveRunner } from './shard-takeover.ts';
+import { endedRun, liveRunner, windowParked } from './shard-takeover.ts';
 import { undecidedDoubts } from '../runner/result.ts';
 import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
@@ -33,7 +33,7 @@ export async function runSite(
   manifest: Manifest,
   lease: HeldLease,
   site: string,
-  siteRun: { id: string; resume: boolean },
+  siteRun: { id: string; resume: boolean; halting?: boolean | undefined },
   reports: SiteReport[],
 ): Promise<SiteEnd> {
   const pipeline = sitePipeline(request.pipeline, manifest.over, site);
@@ -82,6 +82,16 @@ export async function runSite(
       `${manifest.over} ${site}: its run ${stored.runId} had ended (${finished.outcome}) before its end reached the wave's log: not run again, its outcome counts in its wave`,
     );
     return finished.end;
+  }
+  // Parked for its window in a wave whose failures passed its budget: not gone on with (its write
+  // would be sent in the wave the rollout halts at, which one process's run never sends).
+  const waiting = resume && siteRun.halting ? windowParked(request, stored) : undefined;
+  if (waiting) {
+    rmSync(stored.path, { force: true });
+    request.say(
+      `${manifest.over} ${site}: its run ${stored.runId} waits for its window, and its wave's failures passed its budget: not gone on with, nothing sent (the rollout halts at its wave)`,
+    );
+    return { outcome: 'parked', window: waiting };
   }
   if (siteRun.resume && !resume)
     request.say(

@@ -2,6 +2,7 @@
 // sent: whether a runner of the site's run itself holds it now (an operator's run --resume of it,
 // by the run's own lease), and whether its run had ended before its end reached the wave's log
 // (then its outcome is the site's: it is not resumed, a write it failed is not sent again).
+// And whether it waits for its window (its run parked for it), which a wave past its budget leaves parked.
 import { readFileSync } from 'node:fs';
 import { journalReport } from '../journal/release.ts';
 import { readJournal } from '../journal/read.ts';
@@ -57,4 +58,14 @@ export function endedRun(
       detail: failed ? `${failed.name}: ${failed.error?.message ?? failed.outcome}` : undefined,
     },
   };
+}
+
+/** The window a site's run the store holds parked for (its last run's park, `for: window`): the opening it waits for, and since when. */
+export function windowParked(
+  request: ShardWorkerRequest,
+  stored: { path: string; runId: string },
+): { until: number; since: number } | undefined {
+  const text = readFileSync(stored.path, 'utf8');
+  const park = readJournal(text, `run ${stored.runId}`, journalKey(request.env)).parked?.park;
+  return park?.for === 'window' && park.until !== undefined ? { until: park.until, since: park.since } : undefined;
 }

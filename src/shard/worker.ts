@@ -40,8 +40,11 @@ export interface WorkerDeps {
   pollMs: number;
   /** How long it waits at a barrier (or on a bake) before it parks. */
   waitLimitMs: number;
-  /** Runs a site's steps: a new run of the store with that id, or the resume of it. */
-  runSite(site: string, wave: number, siteRun: { id: string; resume: boolean }): Promise<SiteEnd>;
+  /**
+   * Runs a site's steps: a new run of the store with that id, or the resume of it; `halting`: its
+   * wave's failures passed its budget, so a run its window parked is not gone on with (it stays parked).
+   */
+  runSite(site: string, wave: number, siteRun: { id: string; resume: boolean; halting?: boolean }): Promise<SiteEnd>;
   /**
    * The analysis after a wave (its bake since `since`, then its gates) for the sites that passed;
    * `parked` when the bake outlasts the wait limit (a later job goes on); `cancelled` when the
@@ -169,12 +172,20 @@ async function walkWave(
   const run = async (owner: Owner): Promise<Done | undefined> => {
     running.add(owner.site);
     try {
-      let end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: owner.kind === 'takeover' });
+      // Taken over in a wave past its budget: a run its window parked sends nothing more (the rollout halts there).
+      const halting = owner.kind === 'takeover' && (await log.read()).failed.size > budget;
+      let end = await deps.runSite(owner.site, wave, {
+        id: owner.siteRun,
+        resume: owner.kind === 'takeover',
+        ...(halting ? { halting } : {}),
+      });
       // Its run parked for its window: waited for on this worker's clock when it opens within the
       // wait, then the site's run goes on (the window judged again); else held, for the worker's park.
       for (let before = -Infinity; end.outcome === 'parked' && end.window && end.window.until > before;) {
         const { until } = end.window;
         if (deps.signal.aborted || until - deps.now() > deps.waitLimitMs) break;
+        // Its wave's failures passed its budget meanwhile: its write is not sent (the rollout halts there).
+        if ((await log.read()).failed.size > budget) break;
         deps.say(
           `${manifest.over} ${owner.site}: its write waits for its window (opens at ${iso(until)}): this worker waits for it`,
         );
@@ -183,6 +194,7 @@ async function walkWave(
         } catch {
           break;
         }
+        if ((await log.read()).failed.size > budget) break;
         before = until;
         end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: true });
       }
@@ -338,16 +350,19 @@ async function walkWave(
     // Aborted by the operator: this worker starts nothing more and ends; the others' sites end as they stand.
     if (state.aborted) return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
     const spent = state.failed.size > budget;
-    const open = sites.filter((s) => !state.ended.has(s) && (state.owners.has(s) || !spent));
-    // Its sites parked for their window (none opening within the wait): no other worker goes on
-    // with them while it lives, so it parks now, naming each and its window; the same command goes on.
-    // With the wave's budget spent the rollout halts there, as past the wait below.
+    // Its sites parked for their window: past the budget they never go on (the rollout halts
+    // there), so they hold the wave's verdict no more than a site never started does.
+    const open = sites.filter(
+      (s) => !state.ended.has(s) && (state.owners.has(s) || !spent) && !(spent && parkedSites.has(s)),
+    );
+    // Within it, no other worker goes on with them while it lives, so it parks now, naming each
+    // and its window (none opening within its wait); the same command goes on.
+    if (parkedSites.size > 0 && !spent) return windowed(wave, manifest.over, [...parkedSites.values()]);
     const halt = (): WorkerEnd => {
       const failed = sites.filter((s) => state.failed.has(s));
       const reason = `${overBudget(manifest.over, failed, budget)} (its verdict is written once the wave's sites ended)`;
       return { outcome: 'halted', wave, reason };
     };
-    if (parkedSites.size > 0) return spent ? halt() : windowed(wave, manifest.over, [...parkedSites.values()]);
     if (open.length === 0) {
       const decided = await elect(deps, wave, sites, budget, state);
       if (decided && 'cancelled' in decided) return { outcome: 'cancelled' };

@@ -4,7 +4,7 @@
 // saying which site waits for which window, and the same command run later goes on with the site
 // (the window judged again), the write sent once, the next wave only after it.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
@@ -193,9 +193,9 @@ test("two static shards: the worker of a site whose window is closed parks for i
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
 });
 
-test('a sharded site parked for its window in a wave whose failures then passed its budget: the worker halts (exit 1), and the same command run once the window opened does not send its write in the wave the rollout halts at', async (t) => {
+test("a sharded site parked for its window in a wave whose failures then passed its budget: the wave's verdict halts the rollout (exit 1), and the same command run once the window opened does not send its write in the wave the rollout halted at", async (t) => {
   // site-0002 (windowed) first, then site-0001, whose update the API refuses (409): the budget of 0 is spent.
-  const { f, updates, worker } = await windowedFleet(t, { waves: '[[site-0002, site-0001], rest]' });
+  const { f, run, updates, worker } = await windowedFleet(t, { waves: '[[site-0002, site-0001], rest]' });
   f.sites.faults.add({
     method: 'POST',
     path: '/api/devops/v1/update/system',
@@ -206,13 +206,21 @@ test('a sharded site parked for its window in a wave whose failures then passed 
   const clock = simulatedClock(Date.parse('2027-03-01T12:00:00Z'));
   const first = await worker(clock, '30m');
   assert.equal(first.code, 1, first.out);
-  assert.match(first.out, /the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\), over the budget of 0/);
+  // The site parked for its window holds the verdict no more than a site never started: it is written.
+  assert.match(first.out, /^wave 1: halted: 1 site\(s\) failed \(site-0001\), over the budget of 0$/m);
+  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run], { env: f.env, clock });
+  assert.equal(merged.code, 1, merged.stdout + merged.stderr);
+  assert.match(merged.stdout + merged.stderr, /✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\)/);
   await advance(clock, OPENS);
   const again = await worker(clock, '30m');
   assert.equal(again.code, 1, again.out);
+  // Its worker killed before it wrote the verdict (the verdict not in the store): the site's run taken over stays parked.
+  rmSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'));
+  const cut = await worker(clock, '30m');
+  assert.equal(cut.code, 1, cut.out);
   assert.match(
-    again.out,
-    /site site-0002: its run .* waits for its window, and its wave's failures passed its budget: not gone on with/,
+    cut.out,
+    /site site-0002: its run \S+ waits for its window, and its wave's failures passed its budget: not gone on with, nothing sent/,
   );
   // Nothing sent to site-0002, nor to wave 2's site.
   assert.deepEqual(updates, ['site-0001']);
