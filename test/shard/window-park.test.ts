@@ -22,7 +22,7 @@ const OPENS = '2027-03-01T22:00:00.000Z';
  */
 async function windowedFleet(
   t: TestContext,
-  { duration = '6h', inDoubt = false, shards = 1, waves = '[[site-0001, site-0002], rest]' } = {},
+  { duration = '6h', inDoubt = false, shards = 1, waves = '[[site-0001, site-0002], rest]', assign = 'static' } = {},
 ) {
   const updates: string[] = [];
   const f = await shardFleet(t, 3, `  over: site\n  waves: ${waves}\n  max-failures: 0`, {
@@ -39,7 +39,7 @@ async function windowedFleet(
     ),
   );
   if (inDoubt) retryingUpdate(f, 'site-0002');
-  const run = (await f.shard('--shards', String(shards))).run;
+  const run = (await f.shard('--shards', String(shards), '--assign', assign)).run;
   let reports = 0;
   const worker = async (clock: ReturnType<typeof simulatedClock>, wait: string, spec = '1/1') => {
     const json = join(f.dir, `worker-${++reports}.json`);
@@ -225,4 +225,22 @@ test("a sharded site parked for its window in a wave whose failures then passed 
   // Nothing sent to site-0002, nor to wave 2's site.
   assert.deepEqual(updates, ['site-0001']);
   assert.deepEqual(f.applied('/update/system'), {});
+});
+
+test("two queue workers: a site parked for its window leaves both parked (exit 75, whichever holds it last, nothing sent to it), the store's merge saying the rollout waits for its window; run again once it opened, the write is sent once, then wave 2", async (t) => {
+  const { f, run, updates, worker } = await windowedFleet(t, { shards: 2, assign: 'queue' });
+  const at = (time: string) => simulatedClock(Date.parse(time));
+  const first = await Promise.all(['1/2', '2/2'].map((spec) => worker(at('2027-03-01T12:00:00Z'), '30m', spec)));
+  for (const w of first) assert.equal(w.code, 75, w.out);
+  assert.deepEqual(updates, ['site-0001']);
+  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run], {
+    env: f.env,
+    clock: at('2027-03-01T13:00:00Z'),
+  });
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  assert.match(merged.stdout + merged.stderr, /⏸ the rollout waits at wave 1 for site site-0002's window/);
+  const second = await Promise.all(['1/2', '2/2'].map((spec) => worker(at(OPENS), '10h', spec)));
+  for (const w of second) assert.equal(w.code, 0, w.out);
+  assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
 });
