@@ -6,7 +6,7 @@
 // wave's barrier: its `rollout`, from the waves' verdicts, says where and why), and so is each
 // shard no attempt registered. Read while a worker is alive, what is under way is told as under
 // way (shard-under-way.ts), not as cut short or "no report".
-import { rolloutOf, standsAt } from './shard-rollout.ts';
+import { haltIfAborted, rolloutOf, standsAt } from './shard-rollout.ts';
 import { fleetOptions, placeInWaves } from './shard-plan.ts';
 import { readSegments } from '../journal/replica.ts';
 import { journalReport } from '../journal/release.ts';
@@ -44,10 +44,12 @@ export async function shardedReport(
   const shards: ReportShard[] = [];
   const verdicts = await readVerdicts(store, manifest);
   const rollout = rolloutOf(manifest, verdicts);
-  // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
-  const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
   // A worker alive (its lease held, not lapsed) while the rollout stands at a wave: the run is under way.
   const live = await liveWorkers(store, manifest, now);
+  // The operator's abort of the wave it stands at: halted there once nothing of it runs (its verdict may not be written).
+  await haltIfAborted(store, manifest, verdicts, rollout, live.size > 0);
+  // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
+  const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
   const alive = standing >= 0 && live.size > 0;
   // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt, a park or a run under way left.
   const planned = await readPlanned(store, run);

@@ -25,11 +25,8 @@ export const Verdict = z.object({
   analysis: Analysis.optional(),
   /** The key of the analysis rounds' instances, as its analyst kept them (the merged report lists them). */
   steps: z.string().optional(),
-  /** The worker (0-based) that wrote it; -1 for the operator's abort (`by`). */
   worker: z.int(),
   at: z.number(),
-  /** The operator who aborted the rollout here (decide --abort): no worker analysed it. */
-  by: z.string().optional(),
 });
 export type Verdict = z.infer<typeof Verdict>;
 

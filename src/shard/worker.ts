@@ -242,9 +242,10 @@ async function walkWave(
         from: owner.worker,
         at: deps.now(),
       };
+      // Judged again on the log as it stands: an abort recorded since (while the lease was read) stops it.
       const same = (s: WaveState) => {
         const now = s.owners.get(site);
-        return now?.holder === owner.holder && now.siteRun === owner.siteRun;
+        return !s.aborted && now?.holder === owner.holder && now.siteRun === owner.siteRun;
       };
       if (await log.append(entry, same)) {
         deps.say(
@@ -347,8 +348,13 @@ async function walkWave(
     if (deps.signal.aborted) return { outcome: 'cancelled' };
     // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
     const state = await log.read();
-    // Aborted by the operator: this worker starts nothing more and ends; the others' sites end as they stand.
-    if (state.aborted) return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
+    // Aborted by the operator: this worker starts nothing more and ends, the others' sites ending as
+    // they stand; with none of the wave running, its verdict (halted) is written now.
+    if (state.aborted) {
+      const running = sites.filter((s) => state.owners.has(s) && !state.ended.has(s) && !parkedSites.has(s));
+      if (running.length === 0) await elect(deps, wave, sites, budget, state);
+      return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
+    }
     const spent = state.failed.size > budget;
     // Its sites parked for their window: past the budget they never go on (the rollout halts
     // there), so they hold the wave's verdict no more than a site never started does.
@@ -437,7 +443,17 @@ async function elect(
   const since = list[0]?.at ?? me.at;
   const failed = sites.filter((s) => state.failed.has(s));
   let verdict: Verdict;
-  if (failed.length > budget)
+  if (state.aborted)
+    verdict = {
+      wave,
+      passed: false,
+      halted: abortedBy(state.aborted),
+      failed,
+      text: 'aborted by the operator',
+      worker: index,
+      at: deps.now(),
+    };
+  else if (failed.length > budget)
     verdict = {
       wave,
       passed: false,
@@ -504,7 +520,7 @@ async function elect(
   const written = await writeVerdict(store, manifest.run, verdict);
   const stored = (await readVerdict(store, manifest.run, wave)) ?? verdict;
   deps.say(
-    `wave ${wave}: ${stored.halted ? `halted: ${stored.halted}` : `passed (${stored.text})`}${written ? '' : stored.by !== undefined ? '' : ` (the verdict of shard ${stored.worker + 1}, written while this worker was away: its own analysis counts for nothing)`}`,
+    `wave ${wave}: ${stored.halted ? `halted: ${stored.halted}` : `passed (${stored.text})`}${written ? '' : ` (the verdict of shard ${stored.worker + 1}, written while this worker was away: its own analysis counts for nothing)`}`,
   );
   return stored;
 }
