@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { journalReport } from '../journal/release.ts';
 import { readJournal } from '../journal/read.ts';
+import { inDoubtInstances } from '../journal/verify.ts';
 import { journalKey } from '../journal/seal.ts';
 import { undecidedDoubts } from '../runner/result.ts';
 import { maskLease } from '../runner/mask-model.ts';
@@ -66,6 +67,9 @@ export function windowParked(
   stored: { path: string; runId: string },
 ): { until: number; since: number } | undefined {
   const text = readFileSync(stored.path, 'utf8');
-  const park = readJournal(text, `run ${stored.runId}`, journalKey(request.env)).parked?.park;
+  const state = readJournal(text, `run ${stored.runId}`, journalKey(request.env));
+  const park = state.parked?.park;
+  // A continue of it killed after a write left still reads parked: that call in doubt is read back (resumed), not left unsaid.
+  if (inDoubtInstances(state).length > 0) return undefined;
   return park?.for === 'window' && park.until !== undefined ? { until: park.until, since: park.since } : undefined;
 }
