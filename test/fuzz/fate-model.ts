@@ -1,8 +1,13 @@
 // The write-fate model the fault-schedule tests share (test/fuzz/write-fate.test.ts, the CLI with a
-// local journal; test/fuzz/fate-paths.test.ts, the run store, the shard worker, the park): the
-// writes, the faults the emulator puts on them, and what the server applies and the client can know.
-import { readFileSync } from 'node:fs';
+// local journal; test/fuzz/fate-paths.test.ts, the run store and the shard worker;
+// test/fuzz/fate-park.test.ts, a parked run's continue and decide; test/fuzz/fate-action.test.ts,
+// the GitHub Action's entry; test/fuzz/fate-longest.test.ts, verify before and after a step's
+// `longest:`): the writes, the faults the emulator puts on them, what the server applies and the
+// client can know, and the schedules fast-check draws.
+import { readFileSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { parse } from 'yaml';
+import { encodeLine } from '../../src/journal/frame.ts';
 import type { FaultRule } from '../../src/emulator/index.ts';
 import { STEP_TYPES, isReadOnly } from '../../src/steps/registry.ts';
 import { STEP_CASES, type StepCase } from '../helpers/step-cases.ts';
@@ -127,3 +132,70 @@ export const ENV = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TO
 
 export type JsonStep = { inDoubt: unknown; decision: { decision: string } | null };
 export const stepOf = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { steps: JsonStep[] }).steps[0]!;
+
+/** A schedule: a write, its attempts, a fault at each, its retry policy, a kill at its last call, and a follow-up. */
+export interface Schedule<F> {
+  step: number;
+  attempts: number;
+  inDoubt: 'stop' | 'retry';
+  faults: Fault[];
+  /** The run killed right after the last write left (its journal cut after that send record). */
+  killed: boolean;
+  followUp: F;
+}
+
+export const arbitrary = <F extends string>(followUps: readonly F[]) =>
+  fc.record({
+    step: fc.nat({ max: WRITES.length - 1 }),
+    attempts: fc.integer({ min: 1, max: 3 }),
+    inDoubt: fc.constantFrom('stop' as const, 'retry' as const),
+    faults: fc.array(fc.constantFrom(...FAULTS), { minLength: 3, maxLength: 3 }),
+    killed: fc.boolean(),
+    followUp: fc.constantFrom(...followUps),
+  });
+
+/** What the model says after the run: the fates the journal holds (a kill loses the last answer), done, in doubt. */
+export function afterRun(
+  c: WriteCase,
+  s: Schedule<unknown>,
+  /** What the server applied, when not all the model sends reached it (a kill before the last one did). */
+  applied = modelRun(c, s).applied,
+) {
+  const model = modelRun(c, s);
+  const fates: Fate[] = s.killed ? [...model.sent.slice(0, -1), 'unknown'] : model.sent;
+  const done = !s.killed && model.success;
+  const doubt = inDoubt(fates, done);
+  const once = ONCE_ONLY.has(c.uses) && applied > 0;
+  const perRun = c.failsOnApplied && s.inDoubt === 'retry' ? s.attempts : 1;
+  /** What a follow-up may send: nothing while in doubt but on a decision to send again; once when known not applied; nothing when done. */
+  const resent = (decided: boolean) => (once ? 0 : doubt ? (decided ? perRun : 0) : done ? 0 : perRun);
+  return { model, fates, doubt, done, once, perRun, resent };
+}
+
+/** The journal a kill right after the last send record would leave (a copy beside it). */
+export function cutAfterLastSend(journal: string): string {
+  const records = readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const at = records.findLastIndex((r) => r.t === 'send');
+  const to = `${journal}.killed.jsonl`;
+  writeFileSync(
+    to,
+    records
+      .slice(0, at + 1)
+      .map(({ crc: _crc, ...r }) => encodeLine(r))
+      .join(''),
+  );
+  return to;
+}
+
+/** Puts the schedule's faults on the write's requests, one rule a request in order, up to the first the API answers as it would. */
+export function faultRules(c: WriteCase, s: RunSchedule, site?: string): FaultRule[] {
+  const rules: FaultRule[] = [];
+  for (const fault of s.faults.slice(0, s.attempts)) {
+    if (fault === 'none') break;
+    rules.push({ method: c.method, path: c.path, times: 1, ...(site ? { site } : {}), ...RULES[fault] });
+  }
+  return rules;
+}

@@ -28,16 +28,15 @@ import { shardFleet, workerProcess } from '../shard/helpers.ts';
 import { realClock, type Clock } from '../../src/app/clock.ts';
 import {
   ENV,
-  FAULTS,
   HEAD,
-  ONCE_ONLY,
   RULES,
   WRITES,
+  afterRun,
+  arbitrary,
   inDoubt,
   modelRun,
   stepOf,
-  type Fate,
-  type Fault,
+  type Schedule,
 } from './fate-model.ts';
 
 const SCALE = Number(process.env.FUZZ_RUNS ?? 0);
@@ -57,15 +56,6 @@ const STORE_FOLLOW_UPS = [
 ] as const;
 const SHARD_FOLLOW_UPS = ['index-again', 'resume', 'resume-skip', 'resume-retry', 'resume-verify-and-retry'] as const;
 
-interface Schedule<F> {
-  step: number;
-  attempts: number;
-  inDoubt: 'stop' | 'retry';
-  faults: Fault[];
-  /** The run killed right after the last write left (its journal in the store cut after that send record). */
-  killed: boolean;
-  followUp: F;
-}
 type StoreSchedule = Schedule<(typeof STORE_FOLLOW_UPS)[number]>;
 type ShardSchedule = Schedule<(typeof SHARD_FOLLOW_UPS)[number]>;
 
@@ -95,24 +85,6 @@ function loseRunnerDisk(run: string): void {
 }
 
 const runIdOf = (stdout: string) => /^run: (\S+) in /m.exec(stdout)?.[1];
-
-/** What the model says after the run: the fates the journal holds (a kill loses the last answer), done, in doubt. */
-function afterRun(
-  c: (typeof WRITES)[number],
-  s: Schedule<unknown>,
-  /** What the server applied, when not all the model sends reached it (a kill before the last one did). */
-  applied = modelRun(c, s).applied,
-) {
-  const model = modelRun(c, s);
-  const fates: Fate[] = s.killed ? [...model.sent.slice(0, -1), 'unknown'] : model.sent;
-  const done = !s.killed && model.success;
-  const doubt = inDoubt(fates, done);
-  const once = ONCE_ONLY.has(c.uses) && applied > 0;
-  const perRun = c.failsOnApplied && s.inDoubt === 'retry' ? s.attempts : 1;
-  /** What a follow-up may send: nothing while in doubt but on a decision to send again; once when known not applied; nothing when done. */
-  const resent = (decided: boolean) => (once ? 0 : doubt ? (decided ? perRun : 0) : done ? 0 : perRun);
-  return { model, doubt, done, resent };
-}
 
 async function checkStore(t: TestContext, s: StoreSchedule): Promise<void> {
   const c = WRITES[s.step % WRITES.length]!;
@@ -228,16 +200,6 @@ async function checkStore(t: TestContext, s: StoreSchedule): Promise<void> {
     }
   }
 }
-
-const arbitrary = <F extends string>(followUps: readonly F[]) =>
-  fc.record({
-    step: fc.nat({ max: WRITES.length - 1 }),
-    attempts: fc.integer({ min: 1, max: 3 }),
-    inDoubt: fc.constantFrom('stop' as const, 'retry' as const),
-    faults: fc.array(fc.constantFrom(...FAULTS), { minLength: 3, maxLength: 3 }),
-    killed: fc.boolean(),
-    followUp: fc.constantFrom(...followUps),
-  });
 
 /** Schedules kept as they were found: each runs first, every time. */
 const STORE_REGRESSIONS: StoreSchedule[] = [

@@ -15,7 +15,6 @@ import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
-import { encodeLine } from '../../src/journal/frame.ts';
 import {
   ENV,
   FAULTS,
@@ -23,6 +22,7 @@ import {
   ONCE_ONLY,
   RULES,
   WRITES,
+  cutAfterLastSend,
   inDoubt,
   modelRun,
   stepOf,
@@ -54,24 +54,6 @@ interface Schedule {
   /** The run killed right after the last write left (its journal cut after that send record). */
   killed: boolean;
   followUp: FollowUp;
-}
-
-/** The journal a kill right after the last send record would leave. */
-function cutAfterLastSend(journal: string): string {
-  const records = readFileSync(journal, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const at = records.findLastIndex((r) => r.t === 'send');
-  const to = `${journal}.killed.jsonl`;
-  writeFileSync(
-    to,
-    records
-      .slice(0, at + 1)
-      .map(({ crc: _crc, ...r }) => encodeLine(r))
-      .join(''),
-  );
-  return to;
 }
 
 async function check(t: TestContext, s: Schedule): Promise<void> {
