@@ -95,7 +95,9 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // Compared as the journal hashed it: masked, with what the run knew (verify may not be given it).
   const compared = compareWithRun(pipeline, sources, state, io.env, vars);
   if (!compared.same) io.stderr(`enginectl: warning: ${neutraliseLines(fileWords(file, compared))}\n`);
-  const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now: Date.now });
+  // "Since the call" on the run's clock, as the lease check above and a resume's verify read it.
+  const { now } = io.clock ?? realClock();
+  const verified = await verifyJournal(state, { pipeline, env: io.env, masker, signal: io.signal, now });
   if (verified.length === 0) {
     io.stdout(`nothing is in doubt in ${neutraliseLines(path)}\n`);
     return ExitCode.ok;
