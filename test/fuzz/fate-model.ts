@@ -4,7 +4,9 @@
 // the GitHub Action's entry; test/fuzz/fate-longest.test.ts, verify before and after a step's
 // `longest:`): the writes, the faults the emulator puts on them, what the server applies and the
 // client can know, and the schedules fast-check draws.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
 import { encodeLine } from '../../src/journal/frame.ts';
@@ -198,4 +200,29 @@ export function faultRules(c: WriteCase, s: RunSchedule, site?: string): FaultRu
     rules.push({ method: c.method, path: c.path, times: 1, ...(site ? { site } : {}), ...RULES[fault] });
   }
   return rules;
+}
+
+/** The journal's records in the store, each segment's lines in order. */
+function segmentsOf(store: string, run: string): { seg: string; lines: string[] }[] {
+  const dir = join(store, 'runs', run, 'journal');
+  return readdirSync(dir)
+    .sort()
+    .map((seg) => ({ seg, lines: readFileSync(join(dir, seg), 'utf8').split('\n').filter(Boolean) }));
+}
+
+/** What a kill right after the last send record leaves in the store: the segments up to that record. */
+export function cutStoreAfterLastSend(store: string, run: string): void {
+  const segments = segmentsOf(store, run);
+  const at = segments.findLastIndex((s) => s.lines.some((l) => (JSON.parse(l) as { t: string }).t === 'send'));
+  const dir = join(store, 'runs', run, 'journal');
+  for (const s of segments.slice(at + 1)) rmSync(join(dir, s.seg));
+  const last = segments[at]!;
+  const upTo = last.lines.findLastIndex((l) => (JSON.parse(l) as { t: string }).t === 'send');
+  writeFileSync(join(dir, last.seg), last.lines.slice(0, upTo + 1).join('\n') + '\n');
+}
+
+/** The runner is gone with its disk: its own copy of the journal too. */
+export function loseRunnerDisk(run: string): void {
+  for (const f of readdirSync(tmpdir()))
+    if (f.startsWith(`enginectl-${run}`)) rmSync(join(tmpdir(), f), { recursive: true, force: true });
 }

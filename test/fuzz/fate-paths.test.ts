@@ -14,7 +14,7 @@
 // `npm test` runs a few dozen schedules; `npm run fuzz` more. A failing schedule is shrunk by
 // fast-check and kept in REGRESSIONS.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -33,6 +33,8 @@ import {
   WRITES,
   afterRun,
   arbitrary,
+  cutStoreAfterLastSend,
+  loseRunnerDisk,
   inDoubt,
   modelRun,
   stepOf,
@@ -58,31 +60,6 @@ const SHARD_FOLLOW_UPS = ['index-again', 'resume', 'resume-skip', 'resume-retry'
 
 type StoreSchedule = Schedule<(typeof STORE_FOLLOW_UPS)[number]>;
 type ShardSchedule = Schedule<(typeof SHARD_FOLLOW_UPS)[number]>;
-
-/** The journal's records in the store, each segment's lines in order. */
-function segmentsOf(store: string, run: string): { seg: string; lines: string[] }[] {
-  const dir = join(store, 'runs', run, 'journal');
-  return readdirSync(dir)
-    .sort()
-    .map((seg) => ({ seg, lines: readFileSync(join(dir, seg), 'utf8').split('\n').filter(Boolean) }));
-}
-
-/** What a kill right after the last send record leaves in the store: the segments up to that record. */
-function cutStoreAfterLastSend(store: string, run: string): void {
-  const segments = segmentsOf(store, run);
-  const at = segments.findLastIndex((s) => s.lines.some((l) => (JSON.parse(l) as { t: string }).t === 'send'));
-  const dir = join(store, 'runs', run, 'journal');
-  for (const s of segments.slice(at + 1)) rmSync(join(dir, s.seg));
-  const last = segments[at]!;
-  const upTo = last.lines.findLastIndex((l) => (JSON.parse(l) as { t: string }).t === 'send');
-  writeFileSync(join(dir, last.seg), last.lines.slice(0, upTo + 1).join('\n') + '\n');
-}
-
-/** The runner is gone with its disk: its own copy of the journal too. */
-function loseRunnerDisk(run: string): void {
-  for (const f of readdirSync(tmpdir()))
-    if (f.startsWith(`enginectl-${run}`)) rmSync(join(tmpdir(), f), { recursive: true, force: true });
-}
 
 const runIdOf = (stdout: string) => /^run: (\S+) in /m.exec(stdout)?.[1];
 
