@@ -15,13 +15,12 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { simulatedClock } from '../../src/app/clock.ts';
-import { sealLicenses } from '../../src/emulator/license-code.ts';
-import { STEP_TYPES } from '../../src/steps/registry.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import {
   ENV,
   HEAD,
+  VERIFIABLE,
   WRITES,
   afterRun,
   arbitrary,
@@ -29,8 +28,8 @@ import {
   faultRules,
   inDoubt,
   stepOf,
+  writeOf,
   type Schedule,
-  type WriteCase,
 } from './fate-model.ts';
 
 const SCALE = Number(process.env.FUZZ_RUNS ?? 0);
@@ -44,31 +43,6 @@ type LongestSchedule = Schedule<(typeof FOLLOW_UPS)[number]> & {
   past: boolean;
 };
 
-// licensing/add with a code of a license the server lacks (CRM): the model's code adds none, so
-// sending it changes nothing and verify rightly reads it "not applied" whether or not it was sent.
-const CRM = sealLicenses({
-  licenseVersion: 1,
-  licenses: [
-    {
-      productName: 'CRM',
-      productKey: 3,
-      type: 'connection',
-      quantity: 5,
-      extensions: [],
-      licenseeName: 'ACME Corp',
-      licenseeId: 'ACME-001',
-      licenserKey: 7001,
-      expiration: '2027-12-31',
-    },
-  ],
-});
-const writeOf = (s: Schedule<unknown>): WriteCase => {
-  const c = WRITES[s.step % WRITES.length]!;
-  return c.uses === 'licensing/add' ? { ...c, with: `{ code: "${CRM}" }` } : c;
-};
-
-/** The step types whose effect the API shows, and verify reads back. */
-const VERIFIABLE = new Set([...STEP_TYPES.values()].filter((t) => t.verify).map((t) => t.uses));
 /** Their places in the model's writes. */
 const SHOWN = WRITES.flatMap((c, i) => (VERIFIABLE.has(c.uses) ? [i] : []));
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { parse } from 'yaml';
+import { sealLicenses } from '../../src/emulator/license-code.ts';
 import { encodeLine } from '../../src/journal/frame.ts';
 import type { FaultRule } from '../../src/emulator/index.ts';
 import { STEP_TYPES, isReadOnly } from '../../src/steps/registry.ts';
@@ -226,3 +227,42 @@ export function loseRunnerDisk(run: string): void {
   for (const f of readdirSync(tmpdir()))
     if (f.startsWith(`enginectl-${run}`)) rmSync(join(tmpdir(), f), { recursive: true, force: true });
 }
+
+/** The step types whose effect the API shows, which verify reads back (and can prove not applied past `longest:`). */
+export const VERIFIABLE = new Set([...STEP_TYPES.values()].filter((t) => t.verify).map((t) => t.uses));
+
+// licensing/add with a code of a license the server lacks (CRM), where verify is to tell: the
+// model's code adds none, so sending it changes nothing and verify rightly reads it "not applied"
+// whether or not it was sent.
+const CRM = sealLicenses({
+  licenseVersion: 1,
+  licenses: [
+    {
+      productName: 'CRM',
+      productKey: 3,
+      type: 'connection',
+      quantity: 5,
+      extensions: [],
+      licenseeName: 'ACME Corp',
+      licenseeId: 'ACME-001',
+      licenserKey: 7001,
+      expiration: '2027-12-31',
+    },
+  ],
+});
+
+/**
+ * The schedule's write, as a path where verify may prove "not applied" runs it: licensing/add adding
+ * a license; update/system naming its source database (without one, verify knows the version to
+ * expect only where the other databases' Engines agree: not at a fleet's sites).
+ */
+export const writeOf = (s: Schedule<unknown>): WriteCase => {
+  const c = WRITES[s.step % WRITES.length]!;
+  if (c.uses === 'licensing/add') return { ...c, with: `{ code: "${CRM}" }` };
+  if (c.uses === 'update/system')
+    return {
+      ...c,
+      with: '{ target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token } }',
+    };
+  return c;
+};

@@ -1,22 +1,25 @@
 // A write's fate inside a rollout that parks, proved by the fault schedules and the model of
 // test/fuzz/write-fate.test.ts (fate-model.ts): a 2-site rollout (waves [site-001], [site-002];
 // `analysis: { bake: 1h }`, longer than the default park-after; `on-failure: decide`) kept in a run
-// store parks after its canary; the `run --continue` after the bake sends site-002's write, and
-// fast-check draws it: attempts (1-3) × a fault at each × a retry policy × a kill of the continue
-// at its last call (the store's journal cut after that send record, the runner lost with its
-// disk). Then the operator's follow-up: killed, `run --continue` with each `--in-doubt` (or none);
-// parked for a decision, `enginectl decide` (its listing, then --retry, --skip, --exclude,
-// --continue or --abort) and `run --continue`; ended, `run --continue` again. The invariants: the
-// emulator applied exactly what the model says, never twice without a recorded decision (the
-// canary's write never again); every report says "in doubt" exactly when the model does; verify's
-// evidence (decide's listing, a continue's --in-doubt verify) says applied only of a write the
-// server applied, and never "not-applied" (the step declares no longest:). `npm test` runs a dozen.
+// store parks after its canary; the `run --continue` after the bake sends site-002's write (its step
+// declaring `longest: 10m`), and fast-check draws it: attempts (1-3) × a fault at each × a retry
+// policy × a kill of the continue at its last call (the store's journal cut after that send record,
+// the runner lost with its disk) × the follow-up within the step's longest: or past it. Then the
+// operator's: killed, `run --continue` with each `--in-doubt` (or none), or two at once; parked for a
+// decision, `enginectl decide` (its listing, then --retry, --skip, --exclude, --continue or
+// --abort) and `run --continue` (two at once after a retry); ended, `run --continue` again. The
+// invariants: the emulator applied exactly what the model says, never twice without a recorded
+// decision (the canary's write never again); every report says "in doubt" exactly when the model
+// does; verify's evidence (decide's listing, a continue's --in-doubt verify) says applied only of
+// a write the server applied, not applied only of one it did not and past longest: (where a write
+// the API shows is then proved so). `npm test` runs a dozen schedules; `npm run fuzz` more.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import type { Report } from '../../src/report/index.ts';
 import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 import {
+  VERIFIABLE,
   WRITES,
   afterRun,
   arbitrary,
@@ -24,6 +27,7 @@ import {
   faultRules,
   inDoubt,
   loseRunnerDisk,
+  writeOf,
   type Schedule,
 } from './fate-model.ts';
 
@@ -39,19 +43,33 @@ const SITE = 'site-002';
  * decision: `enginectl decide` with it (`none` and the verifies: the listing alone; `go-on` is
  * decide --continue), then `run --continue`. Ended: `run --continue` again.
  */
-const FOLLOW_UPS = ['none', 'skip', 'retry', 'verify', 'verify-and-retry', 'exclude', 'go-on', 'abort'] as const;
-type ParkSchedule = Schedule<(typeof FOLLOW_UPS)[number]>;
+const FOLLOW_UPS = [
+  'none',
+  'skip',
+  'retry',
+  'verify',
+  'verify-and-retry',
+  'exclude',
+  'go-on',
+  'abort',
+  'two-retries',
+] as const;
+type ParkSchedule = Schedule<(typeof FOLLOW_UPS)[number]> & {
+  /** The follow-up runs past the step's `longest: 10m` (counted from the latest the call can have left), else within it. */
+  past: boolean;
+};
 const IN_DOUBT = new Set<string>(['skip', 'retry', 'verify', 'verify-and-retry']);
 
 const stepIn = (report: Report | undefined) => report?.steps.find((s) => s.name === `Write ${SITE}`);
 
 async function check(t: TestContext, s: ParkSchedule): Promise<void> {
-  const c = WRITES[s.step % WRITES.length]!;
+  const c = writeOf(s);
   const write = `  - id: write
     name: "Write \${{ matrix.site }}"
     uses: ${c.uses}
     matrix: { site: "\${{ vars.sites }}" }
     server: \${{ matrix.site }}
+    longest: 10m
     retry: { attempts: ${s.attempts}, delay: 1ms, in-doubt: ${s.inDoubt} }
     with: ${c.with}`;
   const f = await parkFleet(
@@ -101,27 +119,42 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     cutStoreAfterLastSend(f.storeUrl.slice('file://'.length), id);
     loseRunnerDisk(id);
   }
+  await f.clock.sleep((s.past ? 11 : 5) * 60_000, new AbortController().signal);
   const before = applied(SITE);
+  // Past longest:, a write the API shows that the server never applied is proved not applied; within it, cannot tell.
+  const provable = VERIFIABLE.has(c.uses) && !c.failsOnApplied && model.applied === 0;
+  /** Verify's verdict of site-002's call, where the output has one: checked against the model. */
   const judge = (r: { stdout: string; stderr: string }) => {
     // decide lists it within what the run waits for ("...; verify: NAME (CALL): VERDICT: ..."), a continue on a line of its own.
-    for (const [, verdict] of said(r).matchAll(/verify: "Write site-002"(?: \([^)]*\))?: ([a-z-]+): /g)) {
+    const verdicts = [...said(r).matchAll(/verify: "Write site-002"(?: \([^)]*\))?: ([a-z-]+): /g)].map((m) => m[1]!);
+    for (const verdict of verdicts) {
       if (verdict === 'applied')
         assert.ok(model.applied > 0, `${where}: verify says applied of a write not applied (${said(r)})`);
-      assert.notEqual(verdict, 'not-applied', `${where}: not applied with no longest: declared (${said(r)})`);
+      if (verdict === 'not-applied')
+        assert.ok(model.applied === 0 && s.past, `${where}: verify says not applied unproved (${said(r)})`);
+      if (provable) assert.equal(verdict, s.past ? 'not-applied' : 'cannot-tell', `${where}: ${said(r)}`);
     }
-    return /verify: "Write site-002"(?: \([^)]*\))?: applied: /.test(said(r));
+    return verdicts[0];
   };
 
   let sends: number;
   if (s.killed) {
     // Still parked at the bake, whose time has passed: the continue goes on, its call in doubt decided first.
-    const decision = IN_DOUBT.has(s.followUp) ? s.followUp : undefined;
-    const r = await f.run('--continue', id, ...(decision ? ['--in-doubt', decision] : []));
-    judge(r);
-    if (doubt && !decision) assert.equal(r.code, 2, `${where}: a continue refuses while in doubt (${said(r)})`);
     assert.ok(doubt, `${where}: a call cut short is in doubt`);
-    sends = resent(decision === 'retry');
-    assert.equal(applied(SITE) - before, sends, `${where}: the continue applies what the model says (${said(r)})`);
+    if (s.followUp === 'two-retries') {
+      const both = await Promise.all([0, 1].map(() => f.run('--continue', id, '--in-doubt', 'retry')));
+      sends = resent(true);
+      assert.equal(applied(SITE) - before, sends, `${where}: two continues at once send as one (${both.map(said)})`);
+    } else {
+      const decision = IN_DOUBT.has(s.followUp) ? s.followUp : undefined;
+      const r = await f.run('--continue', id, ...(decision ? ['--in-doubt', decision] : []));
+      const verdict = judge(r);
+      if (!decision) assert.equal(r.code, 2, `${where}: a continue refuses while in doubt (${said(r)})`);
+      // Verify's applied settles it; its not applied sends it again on verify-and-retry's word; else only a retry does.
+      const retry = decision === 'retry' || (decision === 'verify-and-retry' && verdict === 'not-applied');
+      sends = verdict === 'applied' ? 0 : resent(retry);
+      assert.equal(applied(SITE) - before, sends, `${where}: the continue applies what the model says (${said(r)})`);
+    }
   } else if (done) {
     const r = await f.run('--continue', id);
     assert.equal(r.code, 2, `${where}: an ended run is not parked (${said(r)})`);
@@ -129,11 +162,13 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   } else {
     const listed = await f.decide(id);
     assert.equal(listed.code, 0, `${where}: ${said(listed)}`);
-    const verifiedApplied = judge(listed);
+    const verdict = judge(listed);
+    if (doubt && VERIFIABLE.has(c.uses) && !c.failsOnApplied)
+      assert.ok(verdict, `${where}: decide lists verify's verdict of the call in doubt (${said(listed)})`);
     const reason = ['--reason', `fate: ${s.followUp}`];
     const args =
-      s.followUp === 'retry'
-        ? ['--retry', SITE, '--accept-cannot-tell', ...reason]
+      s.followUp === 'retry' || s.followUp === 'two-retries'
+        ? ['--retry', SITE, ...(verdict === 'cannot-tell' ? ['--accept-cannot-tell'] : []), ...reason]
         : s.followUp === 'skip' || s.followUp === 'exclude'
           ? [`--${s.followUp}`, SITE, ...reason]
           : s.followUp === 'go-on'
@@ -144,17 +179,21 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     let retried = false;
     if (args) {
       const decided = await f.decide(id, ...args);
-      if (s.followUp === 'retry' && verifiedApplied)
+      if (args[0] === '--retry' && verdict === 'applied')
         assert.equal(decided.code, 2, `${where}: a retry of a call verify read applied is refused (${said(decided)})`);
       else assert.equal(decided.code, 0, `${where}: ${said(decided)}`);
-      retried = s.followUp === 'retry' && decided.code === 0;
+      retried = args[0] === '--retry' && decided.code === 0;
     }
-    const r = await f.run('--continue', id);
-    if (!args || (s.followUp === 'retry' && !retried))
-      assert.equal(r.code, PARKED, `${where}: undecided, parked again at once (${said(r)})`);
+    const runs = await Promise.all((s.followUp === 'two-retries' ? [0, 1] : [0]).map(() => f.run('--continue', id)));
+    if (!args || (args[0] === '--retry' && !retried))
+      for (const r of runs) assert.equal(r.code, PARKED, `${where}: undecided, parked again at once (${said(r)})`);
     // Only a recorded --retry sends it again: the step runs again as a first time, under its retry policy.
     sends = retried ? resent(true) : 0;
-    assert.equal(applied(SITE) - before, sends, `${where}: the continue applies what the model says (${said(r)})`);
+    assert.equal(
+      applied(SITE) - before,
+      sends,
+      `${where}: the continue applies what the model says (${runs.map(said)})`,
+    );
   }
   // Once more: nothing sent again, the canary's write never.
   const then = applied(SITE);
@@ -164,7 +203,19 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
 }
 
 /** Schedules kept as they were found: each runs first, every time. */
-const REGRESSIONS: ParkSchedule[] = [];
+const REGRESSIONS: ParkSchedule[] = [
+  // Found by npm run fuzz (the model's): a system update with no source database, at a site whose
+  // other databases' Engines disagree, is cannot tell past longest: too; writeOf names its source.
+  {
+    step: WRITES.findIndex((c) => c.uses === 'update/system'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['api-5xx', 'none', 'none'],
+    killed: false,
+    followUp: 'none',
+    past: true,
+  },
+];
 
 test(
   'a parked rollout: a write its continue sends is applied at most once without a recorded decision, continued after a kill with each --in-doubt, decided (retry, skip, exclude, continue, abort) and continued, and every report says in doubt exactly when the model does',
@@ -172,7 +223,10 @@ test(
   async (t) => {
     for (const s of REGRESSIONS) await check(t, s);
     await fc.assert(
-      fc.asyncProperty(arbitrary(FOLLOW_UPS), (s) => check(t, s)),
+      fc.asyncProperty(
+        fc.tuple(arbitrary(FOLLOW_UPS), fc.boolean()).map(([s, past]) => ({ ...s, past })),
+        (s) => check(t, s),
+      ),
       { numRuns: RUNS, includeErrorInReport: true },
     );
   },
