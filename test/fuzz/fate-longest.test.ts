@@ -28,6 +28,7 @@ import {
   faultRules,
   inDoubt,
   stepOf,
+  verdictsIn,
   writeOf,
   type Schedule,
 } from './fate-model.ts';
@@ -45,17 +46,6 @@ type LongestSchedule = Schedule<(typeof FOLLOW_UPS)[number]> & {
 
 /** Their places in the model's writes. */
 const SHOWN = WRITES.flatMap((c, i) => (VERIFIABLE.has(c.uses) ? [i] : []));
-
-/**
- * Each verdict verify printed: `enginectl verify`'s lines (`VERDICT "NAME" (CALL): ...`), a resume's
- * (`verify: "NAME": VERDICT: ...`) and its refusal's (`"NAME" (CALL): VERDICT: ...`).
- */
-const verdictsIn = (said: string) =>
-  [
-    ...said.matchAll(
-      /^(applied|not-applied|cannot-tell) +"|"[^"\n]*"(?: \([A-Z]+ [^)\s]*\))?: (applied|not-applied|cannot-tell): /gm,
-    ),
-  ].map((m) => (m[1] ?? m[2])!);
 
 async function check(t: TestContext, s: LongestSchedule): Promise<void> {
   const c = writeOf(s);

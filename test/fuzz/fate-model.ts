@@ -266,3 +266,14 @@ export const writeOf = (s: Schedule<unknown>): WriteCase => {
     };
   return c;
 };
+
+/**
+ * Each verdict verify printed: `enginectl verify`'s lines (`VERDICT "NAME" (CALL): ...`), a resume's
+ * (`verify: "NAME": VERDICT: ...`) and its refusal's (`"NAME" (CALL): VERDICT: ...`).
+ */
+export const verdictsIn = (said: string) =>
+  [
+    ...said.matchAll(
+      /^(applied|not-applied|cannot-tell) +"|"[^"\n]*"(?: \([A-Z]+ [^)\s]*\))?: (applied|not-applied|cannot-tell): /gm,
+    ),
+  ].map((m) => (m[1] ?? m[2])!);
