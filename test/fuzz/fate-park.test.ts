@@ -7,16 +7,20 @@
 // the runner lost with its disk) × the follow-up within the step's longest: or past it. Then the
 // operator's: killed, `run --continue` with each `--in-doubt` (or none), or two at once; parked for a
 // decision, `enginectl decide` (its listing, then --retry, --skip, --exclude, --continue or
-// --abort) and `run --continue` (two at once after a retry); ended, `run --continue` again. The
+// --abort) and `run --continue` (two at once after a retry); ended, `run --continue` again. Each
+// going on is `run --continue` or the GitHub Action's entry (inputs `continue:`, `in-doubt:`). The
 // invariants: the emulator applied exactly what the model says, never twice without a recorded
 // decision (the canary's write never again); every report says "in doubt" exactly when the model
 // does; verify's evidence (decide's listing, a continue's --in-doubt verify) says applied only of
 // a write the server applied, not applied only of one it did not and past longest: (where a write
 // the API shows is then proved so). `npm test` runs a dozen schedules; `npm run fuzz` more.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
+import { actionDef } from '../../src/action/definitions.ts';
 import type { Report } from '../../src/report/index.ts';
+import { runActionInProcess } from '../helpers/toolkit.ts';
 import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 import {
   VERIFIABLE,
@@ -35,6 +39,7 @@ const SCALE = Number(process.env.FUZZ_RUNS ?? 0);
 /** Schedules: a dozen in npm test, ten times FUZZ_RUNS in npm run fuzz (200). */
 const RUNS = SCALE > 0 ? SCALE * 10 : 12;
 const HOUR = 3_600_000;
+const ROOT = actionDef('enginectl');
 const SITE = 'site-002';
 
 /**
@@ -57,6 +62,8 @@ const FOLLOW_UPS = [
 type ParkSchedule = Schedule<(typeof FOLLOW_UPS)[number]> & {
   /** The follow-up runs past the step's `longest: 10m` (counted from the latest the call can have left), else within it. */
   past: boolean;
+  /** Who goes on with the parked run: `run --continue`, or the GitHub Action's entry with its inputs `continue:` and `in-doubt:`. */
+  via: 'cli' | 'action';
 };
 const IN_DOUBT = new Set<string>(['skip', 'retry', 'verify', 'verify-and-retry']);
 
@@ -87,12 +94,31 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
       ?.requests.filter((r) => r.applied && r.method === c.method && r.path === c.path).length ?? 0;
   const where = `park ${c.uses} ${JSON.stringify(s)}`;
   const said = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
+  const pipeline = readFileSync(f.file, 'utf8');
+  let id = '';
+  /** The run gone on with, its in-doubt decision given: its exit code (75 for the action's outcome parked), what it said, its report. */
+  const goOn = async (inDoubt?: string) => {
+    if (s.via === 'cli') return f.run('--continue', id, ...(inDoubt ? ['--in-doubt', inDoubt] : []));
+    const job = await runActionInProcess(ROOT, {
+      files: { 'fleet.yml': pipeline },
+      inputs: { pipeline: 'fleet.yml', store: f.storeUrl, continue: id, ...(inDoubt ? { 'in-doubt': inDoubt } : {}) },
+      env: f.env,
+      clock: f.clock,
+    });
+    const report = job.outputs.report ? (JSON.parse(readFileSync(job.outputs.report, 'utf8')) as Report) : undefined;
+    return {
+      code: job.outputs.outcome === 'parked' ? PARKED : job.code,
+      stdout: job.log.join('\n'),
+      stderr: [...job.failed, ...job.errors.map((e) => e.message)].join('\n'),
+      report,
+    };
+  };
 
   // A write its step fails on once applied would fail the canary too: there the API answers as the step expects (202).
   if (c.failsOnApplied) f.sites.faults.add({ method: c.method, path: c.path, site: 'site-001', status: 202, times: 1 });
   const first = await f.run();
   assert.equal(first.code, PARKED, `${where}: parked for the bake after the canary (${said(first)})`);
-  const id = runIdOf(first.stdout)!;
+  id = runIdOf(first.stdout)!;
   // The canary's write goes as the API answers; it is never sent again.
   const canary = applied('site-001');
   assert.equal(first.report?.parked?.for, 'bake', `${where}: parked for the bake (${said(first)})`);
@@ -101,7 +127,7 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   await f.clock.sleep(HOUR + 60_000, new AbortController().signal);
 
   // The continue after the bake sends site-002's write under the schedule.
-  const cont = await f.run('--continue', id);
+  const cont = await goOn();
   const { model, doubt, done, resent } = afterRun(c, s);
   assert.equal(applied(SITE), model.applied, `${where}: the server applied what the model says (${said(cont)})`);
   assert.equal(
@@ -142,12 +168,12 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     // Still parked at the bake, whose time has passed: the continue goes on, its call in doubt decided first.
     assert.ok(doubt, `${where}: a call cut short is in doubt`);
     if (s.followUp === 'two-retries') {
-      const both = await Promise.all([0, 1].map(() => f.run('--continue', id, '--in-doubt', 'retry')));
+      const both = await Promise.all([0, 1].map(() => goOn('retry')));
       sends = resent(true);
       assert.equal(applied(SITE) - before, sends, `${where}: two continues at once send as one (${both.map(said)})`);
     } else {
       const decision = IN_DOUBT.has(s.followUp) ? s.followUp : undefined;
-      const r = await f.run('--continue', id, ...(decision ? ['--in-doubt', decision] : []));
+      const r = await goOn(decision);
       const verdict = judge(r);
       if (!decision) assert.equal(r.code, 2, `${where}: a continue refuses while in doubt (${said(r)})`);
       // Verify's applied settles it; its not applied sends it again on verify-and-retry's word; else only a retry does.
@@ -156,11 +182,12 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
       assert.equal(applied(SITE) - before, sends, `${where}: the continue applies what the model says (${said(r)})`);
     }
   } else if (done) {
-    const r = await f.run('--continue', id);
+    const r = await goOn();
     assert.equal(r.code, 2, `${where}: an ended run is not parked (${said(r)})`);
     assert.equal(applied(SITE) - before, 0, `${where}: nothing sent (${said(r)})`);
   } else {
-    const listed = await f.decide(id);
+    // The action's continue named its workspace's fleet.yml: decide, from elsewhere, is given the pipeline.
+    const listed = await f.decide(id, '--pipeline', f.file);
     assert.equal(listed.code, 0, `${where}: ${said(listed)}`);
     const verdict = judge(listed);
     if (doubt && VERIFIABLE.has(c.uses) && !c.failsOnApplied)
@@ -178,15 +205,20 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
               : undefined;
     let retried = false;
     if (args) {
-      const decided = await f.decide(id, ...args);
+      const decided = await f.decide(id, '--pipeline', f.file, ...args);
       if (args[0] === '--retry' && verdict === 'applied')
         assert.equal(decided.code, 2, `${where}: a retry of a call verify read applied is refused (${said(decided)})`);
       else assert.equal(decided.code, 0, `${where}: ${said(decided)}`);
       retried = args[0] === '--retry' && decided.code === 0;
     }
-    const runs = await Promise.all((s.followUp === 'two-retries' ? [0, 1] : [0]).map(() => f.run('--continue', id)));
+    const runs = await Promise.all((s.followUp === 'two-retries' ? [0, 1] : [0]).map(() => goOn()));
+    // Undecided, it parks again at once; of two continues at once, the one that finds the other holding the run is refused.
     if (!args || (args[0] === '--retry' && !retried))
-      for (const r of runs) assert.equal(r.code, PARKED, `${where}: undecided, parked again at once (${said(r)})`);
+      for (const r of runs)
+        assert.ok(
+          r.code === PARKED || (runs.length > 1 && /code: JOURNAL_LOCKED/.test(said(r))),
+          `${where}: undecided, parked again at once (${said(r)})`,
+        );
     // Only a recorded --retry sends it again: the step runs again as a first time, under its retry policy.
     sends = retried ? resent(true) : 0;
     assert.equal(
@@ -197,13 +229,24 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   }
   // Once more: nothing sent again, the canary's write never.
   const then = applied(SITE);
-  const again = await f.run('--continue', id);
+  const again = await goOn();
   assert.equal(applied(SITE) - then, 0, `${where}: continued once more (${said(again)})`);
   assert.equal(applied('site-001'), canary, `${where}: the canary's write is not sent again`);
 }
 
 /** Schedules kept as they were found: each runs first, every time. */
 const REGRESSIONS: ParkSchedule[] = [
+  // Found by npm run fuzz (the test's): of two continues at once, one finds the other holding the run.
+  {
+    step: WRITES.findIndex((c) => c.uses === 'licensing/add'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['mid-body', 'none', 'none'],
+    killed: false,
+    followUp: 'two-retries',
+    past: true,
+    via: 'cli',
+  },
   // Found by npm run fuzz (the model's): a system update with no source database, at a site whose
   // other databases' Engines disagree, is cannot tell past longest: too; writeOf names its source.
   {
@@ -214,6 +257,7 @@ const REGRESSIONS: ParkSchedule[] = [
     killed: false,
     followUp: 'none',
     past: true,
+    via: 'cli',
   },
 ];
 
@@ -224,7 +268,9 @@ test(
     for (const s of REGRESSIONS) await check(t, s);
     await fc.assert(
       fc.asyncProperty(
-        fc.tuple(arbitrary(FOLLOW_UPS), fc.boolean()).map(([s, past]) => ({ ...s, past })),
+        fc
+          .tuple(arbitrary(FOLLOW_UPS), fc.boolean(), fc.constantFrom('cli' as const, 'action' as const))
+          .map(([s, past, via]) => ({ ...s, past, via })),
         (s) => check(t, s),
       ),
       { numRuns: RUNS, includeErrorInReport: true },
