@@ -1,19 +1,21 @@
 // A write's fate inside a rollout that parks, proved by the fault schedules and the model of
 // test/fuzz/write-fate.test.ts (fate-model.ts): a 2-site rollout (waves [site-001], [site-002];
 // `analysis: { bake: 1h }`, longer than the default park-after; `on-failure: decide`) kept in a run
-// store parks after its canary; the `run --continue` after the bake sends site-002's write (its step
-// declaring `longest: 10m`), and fast-check draws it: attempts (1-3) × a fault at each × a retry
-// policy × a kill of the continue at its last call (the store's journal cut after that send record,
+// store. fast-check draws the write (its step declaring `longest: 10m`) where it meets the
+// schedule: the canary's, in the first run (which parks for the bake, or for a decision), or
+// site-002's, in the `run --continue` after the bake; attempts (1-3) × a fault at each × a retry
+// policy × a kill of that run at its last call (the store's journal cut after that send record,
 // the runner lost with its disk) × the follow-up within the step's longest: or past it. Then the
-// operator's: killed, `run --continue` with each `--in-doubt` (or none), or two at once; parked for a
-// decision, `enginectl decide` (its listing, then --retry, --skip, --exclude, --continue or
-// --abort) and `run --continue` (two at once after a retry); ended, `run --continue` again. Each
-// going on is `run --continue` or the GitHub Action's entry (inputs `continue:`, `in-doubt:`). The
-// invariants: the emulator applied exactly what the model says, never twice without a recorded
-// decision (the canary's write never again); every report says "in doubt" exactly when the model
-// does; verify's evidence (decide's listing, a continue's --in-doubt verify) says applied only of
-// a write the server applied, not applied only of one it did not and past longest: (where a write
-// the API shows is then proved so). `npm test` runs a dozen schedules; `npm run fuzz` more.
+// operator's: killed, `run --continue` (a run killed before it parked is refused, and resumed) with
+// each `--in-doubt` (or none), or two at once; parked for a decision, `enginectl decide` (its
+// listing, then --retry, --skip, --exclude, --continue or --abort) and `run --continue` (two at
+// once after a retry); parked for the bake, continued within and after it; ended, continued again.
+// Each going on is the CLI's or the GitHub Action's entry (inputs `continue:`, `journal:`,
+// `in-doubt:`). The invariants: the emulator applied exactly what the model says, never twice
+// without a recorded decision (the canary's write never again); every report says "in doubt"
+// exactly when the model does; verify's evidence (decide's listing, --in-doubt verify) says
+// applied only of a write the server applied, not applied only of one it did not and past
+// longest: (where a write the API shows is then proved so). `npm test` runs a dozen schedules.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
@@ -40,7 +42,6 @@ const SCALE = Number(process.env.FUZZ_RUNS ?? 0);
 const RUNS = SCALE > 0 ? SCALE * 10 : 12;
 const HOUR = 3_600_000;
 const ROOT = actionDef('enginectl');
-const SITE = 'site-002';
 
 /**
  * What the operator does next. Killed: `run --continue` with that `--in-doubt` (`none`: without
@@ -64,13 +65,15 @@ type ParkSchedule = Schedule<(typeof FOLLOW_UPS)[number]> & {
   past: boolean;
   /** Who goes on with the parked run: `run --continue`, or the GitHub Action's entry with its inputs `continue:` and `in-doubt:`. */
   via: 'cli' | 'action';
+  /** Where the write meets the schedule: the canary (wave 1, in the first run), or site-002 (wave 2, in the continue after the bake). */
+  wave: 1 | 2;
 };
 const IN_DOUBT = new Set<string>(['skip', 'retry', 'verify', 'verify-and-retry']);
 
-const stepIn = (report: Report | undefined) => report?.steps.find((s) => s.name === `Write ${SITE}`);
-
 async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   const c = writeOf(s);
+  const SITE = s.wave === 1 ? 'site-001' : 'site-002';
+  const stepIn = (report: Report | undefined) => report?.steps.find((r) => r.name === `Write ${SITE}`);
   const write = `  - id: write
     name: "Write \${{ matrix.site }}"
     uses: ${c.uses}
@@ -96,12 +99,20 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   const said = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
   const pipeline = readFileSync(f.file, 'utf8');
   let id = '';
-  /** The run gone on with, its in-doubt decision given: its exit code (75 for the action's outcome parked), what it said, its report. */
-  const goOn = async (inDoubt?: string) => {
-    if (s.via === 'cli') return f.run('--continue', id, ...(inDoubt ? ['--in-doubt', inDoubt] : []));
+  /**
+   * The run gone on with (`resume`: resumed, as a run killed before it parked is), its in-doubt
+   * decision given: its exit code (75 for the action's outcome parked), what it said, its report.
+   */
+  const goOn = async (inDoubt?: string, how: 'continue' | 'resume' = 'continue') => {
+    if (s.via === 'cli') return f.run(`--${how}`, id, ...(inDoubt ? ['--in-doubt', inDoubt] : []));
     const job = await runActionInProcess(ROOT, {
       files: { 'fleet.yml': pipeline },
-      inputs: { pipeline: 'fleet.yml', store: f.storeUrl, continue: id, ...(inDoubt ? { 'in-doubt': inDoubt } : {}) },
+      inputs: {
+        pipeline: 'fleet.yml',
+        store: f.storeUrl,
+        ...(how === 'continue' ? { continue: id } : { journal: id }),
+        ...(inDoubt ? { 'in-doubt': inDoubt } : {}),
+      },
       env: f.env,
       clock: f.clock,
     });
@@ -114,20 +125,29 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     };
   };
 
-  // A write its step fails on once applied would fail the canary too: there the API answers as the step expects (202).
-  if (c.failsOnApplied) f.sites.faults.add({ method: c.method, path: c.path, site: 'site-001', status: 202, times: 1 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, `${where}: parked for the bake after the canary (${said(first)})`);
-  id = runIdOf(first.stdout)!;
-  // The canary's write goes as the API answers; it is never sent again.
-  const canary = applied('site-001');
-  assert.equal(first.report?.parked?.for, 'bake', `${where}: parked for the bake (${said(first)})`);
-  assert.equal(applied(SITE), 0, `${where}: site-002 waits for the bake`);
-  for (const rule of faultRules(c, s, SITE)) f.sites.faults.add(rule);
-  await f.clock.sleep(HOUR + 60_000, new AbortController().signal);
-
-  // The continue after the bake sends site-002's write under the schedule.
-  const cont = await goOn();
+  let cont: Awaited<ReturnType<typeof goOn>>;
+  let canary = 0;
+  if (s.wave === 2) {
+    // A write its step fails on once applied would fail the canary too: there the API answers as the step expects (202).
+    if (c.failsOnApplied)
+      f.sites.faults.add({ method: c.method, path: c.path, site: 'site-001', status: 202, times: 1 });
+    const first = await f.run();
+    assert.equal(first.code, PARKED, `${where}: parked for the bake after the canary (${said(first)})`);
+    id = runIdOf(first.stdout)!;
+    // The canary's write goes as the API answers; it is never sent again.
+    canary = applied('site-001');
+    assert.equal(first.report?.parked?.for, 'bake', `${where}: parked for the bake (${said(first)})`);
+    assert.equal(applied(SITE), 0, `${where}: site-002 waits for the bake`);
+    for (const rule of faultRules(c, s, SITE)) f.sites.faults.add(rule);
+    await f.clock.sleep(HOUR + 60_000, new AbortController().signal);
+    // The continue after the bake sends site-002's write under the schedule.
+    cont = await goOn();
+  } else {
+    // The first run sends the canary's write under the schedule: it parks for the bake, or for a decision.
+    for (const rule of faultRules(c, s, SITE)) f.sites.faults.add(rule);
+    cont = await f.run();
+    id = runIdOf(cont.stdout)!;
+  }
   const { model, doubt, done, resent } = afterRun(c, s);
   assert.equal(applied(SITE), model.applied, `${where}: the server applied what the model says (${said(cont)})`);
   assert.equal(
@@ -137,8 +157,8 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   );
   assert.equal(
     cont.code,
-    model.success ? 0 : PARKED,
-    `${where}: ended, or parked for a decision on site-002 (${said(cont)})`,
+    model.success && s.wave === 2 ? 0 : PARKED,
+    `${where}: ended, or parked for the bake or a decision on ${SITE} (${said(cont)})`,
   );
   f.sites.faults.clear();
   if (s.killed) {
@@ -149,10 +169,12 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   const before = applied(SITE);
   // Past longest:, a write the API shows that the server never applied is proved not applied; within it, cannot tell.
   const provable = VERIFIABLE.has(c.uses) && !c.failsOnApplied && model.applied === 0;
-  /** Verify's verdict of site-002's call, where the output has one: checked against the model. */
+  /** Verify's verdict of the write's call, where the output has one: checked against the model. */
   const judge = (r: { stdout: string; stderr: string }) => {
     // decide lists it within what the run waits for ("...; verify: NAME (CALL): VERDICT: ..."), a continue on a line of its own.
-    const verdicts = [...said(r).matchAll(/verify: "Write site-002"(?: \([^)]*\))?: ([a-z-]+): /g)].map((m) => m[1]!);
+    const verdicts = [
+      ...said(r).matchAll(new RegExp(`verify: "Write ${SITE}"(?: \\([^)]*\\))?: ([a-z-]+): `, 'g')),
+    ].map((m) => m[1]!);
     for (const verdict of verdicts) {
       if (verdict === 'applied')
         assert.ok(model.applied > 0, `${where}: verify says applied of a write not applied (${said(r)})`);
@@ -163,28 +185,45 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     return verdicts[0];
   };
 
-  let sends: number;
   if (s.killed) {
-    // Still parked at the bake, whose time has passed: the continue goes on, its call in doubt decided first.
+    // Wave 2: still parked at the bake, whose time has passed: the continue goes on, its call in
+    // doubt decided first. Wave 1: the run never parked: a continue is refused, it is resumed.
     assert.ok(doubt, `${where}: a call cut short is in doubt`);
+    const how = s.wave === 2 ? 'continue' : 'resume';
+    if (s.wave === 1) {
+      const refused = await goOn();
+      assert.equal(refused.code, 2, `${where}: a run killed before it parked is not parked (${said(refused)})`);
+      assert.match(said(refused), /its last run did not park/, `${where}: ${said(refused)}`);
+    }
     if (s.followUp === 'two-retries') {
-      const both = await Promise.all([0, 1].map(() => goOn('retry')));
-      sends = resent(true);
-      assert.equal(applied(SITE) - before, sends, `${where}: two continues at once send as one (${both.map(said)})`);
+      const both = await Promise.all([0, 1].map(() => goOn('retry', how)));
+      assert.equal(
+        applied(SITE) - before,
+        resent(true),
+        `${where}: two continues at once send as one (${both.map(said)})`,
+      );
     } else {
       const decision = IN_DOUBT.has(s.followUp) ? s.followUp : undefined;
-      const r = await goOn(decision);
+      const r = await goOn(decision, how);
       const verdict = judge(r);
       if (!decision) assert.equal(r.code, 2, `${where}: a continue refuses while in doubt (${said(r)})`);
       // Verify's applied settles it; its not applied sends it again on verify-and-retry's word; else only a retry does.
       const retry = decision === 'retry' || (decision === 'verify-and-retry' && verdict === 'not-applied');
-      sends = verdict === 'applied' ? 0 : resent(retry);
+      const sends = verdict === 'applied' ? 0 : resent(retry);
       assert.equal(applied(SITE) - before, sends, `${where}: the continue applies what the model says (${said(r)})`);
     }
-  } else if (done) {
+  } else if (done && s.wave === 2) {
     const r = await goOn();
     assert.equal(r.code, 2, `${where}: an ended run is not parked (${said(r)})`);
     assert.equal(applied(SITE) - before, 0, `${where}: nothing sent (${said(r)})`);
+  } else if (done) {
+    // The canary's write done, the run parked for the bake: parked again within it, ended after it.
+    const early = await goOn();
+    assert.equal(early.code, PARKED, `${where}: the bake is not over (${said(early)})`);
+    await f.clock.sleep(HOUR, new AbortController().signal);
+    const r = await goOn();
+    assert.equal(r.code, 0, `${where}: the rollout ends after the bake (${said(r)})`);
+    assert.equal(applied(SITE) - before, 0, `${where}: the canary's write is not sent again (${said(r)})`);
   } else {
     // The action's continue named its workspace's fleet.yml: decide, from elsewhere, is given the pipeline.
     const listed = await f.decide(id, '--pipeline', f.file);
@@ -216,11 +255,11 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     if (!args || (args[0] === '--retry' && !retried))
       for (const r of runs)
         assert.ok(
-          r.code === PARKED || (runs.length > 1 && /code: JOURNAL_LOCKED/.test(said(r))),
+          r.code === PARKED || (runs.length > 1 && /is held by another runner of it/.test(said(r))),
           `${where}: undecided, parked again at once (${said(r)})`,
         );
     // Only a recorded --retry sends it again: the step runs again as a first time, under its retry policy.
-    sends = retried ? resent(true) : 0;
+    const sends = retried ? resent(true) : 0;
     assert.equal(
       applied(SITE) - before,
       sends,
@@ -231,7 +270,7 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   const then = applied(SITE);
   const again = await goOn();
   assert.equal(applied(SITE) - then, 0, `${where}: continued once more (${said(again)})`);
-  assert.equal(applied('site-001'), canary, `${where}: the canary's write is not sent again`);
+  if (s.wave === 2) assert.equal(applied('site-001'), canary, `${where}: the canary's write is not sent again`);
 }
 
 /** Schedules kept as they were found: each runs first, every time. */
@@ -246,6 +285,7 @@ const REGRESSIONS: ParkSchedule[] = [
     followUp: 'two-retries',
     past: true,
     via: 'cli',
+    wave: 2,
   },
   // Found by npm run fuzz (the model's): a system update with no source database, at a site whose
   // other databases' Engines disagree, is cannot tell past longest: too; writeOf names its source.
@@ -258,19 +298,37 @@ const REGRESSIONS: ParkSchedule[] = [
     followUp: 'none',
     past: true,
     via: 'cli',
+    wave: 2,
+  },
+  // The same through the action (its failure says the refusal without the CLI's "code:" line).
+  {
+    step: WRITES.findIndex((c) => c.uses === 'licensing/add'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['gateway-after', 'none', 'none'],
+    killed: false,
+    followUp: 'two-retries',
+    past: false,
+    via: 'action',
+    wave: 2,
   },
 ];
 
 test(
-  'a parked rollout: a write its continue sends is applied at most once without a recorded decision, continued after a kill with each --in-doubt, decided (retry, skip, exclude, continue, abort) and continued, and every report says in doubt exactly when the model does',
+  'a parked rollout: a write its first run or its continue sends is applied at most once without a recorded decision, continued (or resumed) after a kill with each --in-doubt, decided (retry, skip, exclude, continue, abort) and continued, through the CLI or the Action, and every report says in doubt exactly when the model does',
   { timeout: 3_600_000 },
   async (t) => {
     for (const s of REGRESSIONS) await check(t, s);
     await fc.assert(
       fc.asyncProperty(
         fc
-          .tuple(arbitrary(FOLLOW_UPS), fc.boolean(), fc.constantFrom('cli' as const, 'action' as const))
-          .map(([s, past, via]) => ({ ...s, past, via })),
+          .tuple(
+            arbitrary(FOLLOW_UPS),
+            fc.boolean(),
+            fc.constantFrom('cli' as const, 'action' as const),
+            fc.constantFrom(1 as const, 2 as const),
+          )
+          .map(([s, past, via, wave]) => ({ ...s, past, via, wave })),
         (s) => check(t, s),
       ),
       { numRuns: RUNS, includeErrorInReport: true },
