@@ -12,7 +12,8 @@
 // twice without a recorded decision; every report says "in doubt" exactly when the model does; a
 // takeover's evidence says applied only of a write the server applied.
 // `npm test` runs a few dozen schedules; `npm run fuzz` more. A failing schedule is shrunk by
-// fast-check and kept in REGRESSIONS.
+// fast-check and kept in REGRESSIONS. The same schedules on a parked rollout, through the GitHub
+// Action's entry and around a step's `longest:` are in fate-park, fate-action and fate-longest.test.ts.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
