@@ -33,6 +33,7 @@ import {
   faultRules,
   inDoubt,
   loseRunnerDisk,
+  verdictsIn,
   writeOf,
   type Schedule,
 } from './fate-model.ts';
@@ -44,10 +45,13 @@ const HOUR = 3_600_000;
 const ROOT = actionDef('enginectl');
 
 /**
- * What the operator does next. Killed: `run --continue` with that `--in-doubt` (`none`: without
- * one; the rest too, but for `skip`, `retry`, `verify` and `verify-and-retry`). Parked for a
- * decision: `enginectl decide` with it (`none` and the verifies: the listing alone; `go-on` is
- * decide --continue), then `run --continue`. Ended: `run --continue` again.
+ * What the operator does next (`verify-store`: `enginectl verify --store` first, then as `none`).
+ * Killed: `run --continue` (or `--resume`) with that `--in-doubt` (`none`: without one; the rest
+ * too, but for `skip`, `retry`, `verify` and `verify-and-retry`; `two-retries`: two at once with
+ * `retry`). Parked for a decision: `enginectl decide` with it (`none` and the verifies: the listing
+ * alone; `go-on` is decide --continue; `after-*` is --after 4h --then continue or abort, its time
+ * let pass), then `run --continue` (two at once after `two-retries`' --retry). Parked for the bake:
+ * continued within it and after it. Ended: `run --continue` again.
  */
 const FOLLOW_UPS = [
   'none',
@@ -59,6 +63,9 @@ const FOLLOW_UPS = [
   'go-on',
   'abort',
   'two-retries',
+  'verify-store',
+  'after-continue',
+  'after-abort',
 ] as const;
 type ParkSchedule = Schedule<(typeof FOLLOW_UPS)[number]> & {
   /** The follow-up runs past the step's `longest: 10m` (counted from the latest the call can have left), else within it. */
@@ -170,11 +177,13 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   // Past longest:, a write the API shows that the server never applied is proved not applied; within it, cannot tell.
   const provable = VERIFIABLE.has(c.uses) && !c.failsOnApplied && model.applied === 0;
   /** Verify's verdict of the write's call, where the output has one: checked against the model. */
-  const judge = (r: { stdout: string; stderr: string }) => {
+  const judge = (
+    r: { stdout: string; stderr: string },
     // decide lists it within what the run waits for ("...; verify: NAME (CALL): VERDICT: ..."), a continue on a line of its own.
-    const verdicts = [
-      ...said(r).matchAll(new RegExp(`verify: "Write ${SITE}"(?: \\([^)]*\\))?: ([a-z-]+): `, 'g')),
-    ].map((m) => m[1]!);
+    verdicts = [...said(r).matchAll(new RegExp(`verify: "Write ${SITE}"(?: \\([^)]*\\))?: ([a-z-]+): `, 'g'))].map(
+      (m) => m[1]!,
+    ),
+  ) => {
     for (const verdict of verdicts) {
       if (verdict === 'applied')
         assert.ok(model.applied > 0, `${where}: verify says applied of a write not applied (${said(r)})`);
@@ -185,6 +194,14 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     return verdicts[0];
   };
 
+  if (s.followUp === 'verify-store') {
+    // verify --store of the run as it stands (no runner holds it), before the operator goes on.
+    const r = await f.cli(['verify', '--store', f.storeUrl, '--run', id, '--pipeline', f.file]);
+    const verdicts = verdictsIn(said(r));
+    assert.equal(verdicts.length, doubt ? 1 : 0, `${where}: verify --store reads the call in doubt (${said(r)})`);
+    judge(r, verdicts);
+    assert.equal(applied(SITE) - before, 0, `${where}: verify sends no write (${said(r)})`);
+  }
   if (s.killed) {
     // Wave 2: still parked at the bake, whose time has passed: the continue goes on, its call in
     // doubt decided first. Wave 1: the run never parked: a continue is refused, it is resumed.
@@ -241,7 +258,9 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
             ? ['--continue', ...reason]
             : s.followUp === 'abort'
               ? ['--abort', ...reason]
-              : undefined;
+              : s.followUp === 'after-continue' || s.followUp === 'after-abort'
+                ? ['--after', '4h', '--then', s.followUp.slice('after-'.length), ...reason]
+                : undefined;
     let retried = false;
     if (args) {
       const decided = await f.decide(id, '--pipeline', f.file, ...args);
@@ -249,6 +268,12 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
         assert.equal(decided.code, 2, `${where}: a retry of a call verify read applied is refused (${said(decided)})`);
       else assert.equal(decided.code, 0, `${where}: ${said(decided)}`);
       retried = args[0] === '--retry' && decided.code === 0;
+    }
+    if (args?.[0] === '--after') {
+      // Before its time the timeout's decision is not taken: parked again at once, nothing sent.
+      const early = await goOn();
+      assert.equal(early.code, PARKED, `${where}: the timeout has not passed (${said(early)})`);
+      await f.clock.sleep(5 * HOUR, new AbortController().signal);
     }
     const runs = await Promise.all((s.followUp === 'two-retries' ? [0, 1] : [0]).map(() => goOn()));
     // Undecided, it parks again at once; of two continues at once, the one that finds the other holding the run is refused.
