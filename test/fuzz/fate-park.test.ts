@@ -5,7 +5,8 @@
 // schedule: the canary's, in the first run (which parks for the bake, or for a decision), or
 // site-002's, in the `run --continue` after the bake; attempts (1-3) × a fault at each × a retry
 // policy × a kill of that run at its last call (the store's journal cut after that send record,
-// the runner lost with its disk) × the follow-up within the step's longest: or past it. Then the
+// the runner lost with its disk, its hold on the run left until an operator releases it) × the
+// follow-up within the step's longest: or past it. Then the
 // operator's: killed, `run --continue` (a run killed before it parked is refused, and resumed) with
 // each `--in-doubt` (or none), or two at once; parked for a decision, `enginectl decide` (its
 // listing, then --retry, --skip, --exclude, --continue or --abort) and `run --continue` (two at
@@ -21,7 +22,11 @@ import { readFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { actionDef } from '../../src/action/definitions.ts';
+import { realClock } from '../../src/app/clock.ts';
+import { ownLeaseName } from '../../src/app/stored-run-held.ts';
 import type { Report } from '../../src/report/index.ts';
+import { DirectoryStore } from '../../src/store/directory.ts';
+import { acquireLease } from '../../src/store/lease.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
 import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 import {
@@ -168,9 +173,28 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     `${where}: ended, or parked for the bake or a decision on ${SITE} (${said(cont)})`,
   );
   f.sites.faults.clear();
+  const how = s.wave === 2 ? 'continue' : 'resume';
   if (s.killed) {
     cutStoreAfterLastSend(f.storeUrl.slice('file://'.length), id);
     loseRunnerDisk(id);
+    // The killed runner released nothing: its hold on the run stands for its 2-minute ttl, and until
+    // then the run is refused to anyone, decision or not, nothing sent; the operator who knows it is
+    // gone releases it. Taken on the clock the next runner reads leases on: the CLI's run, the wall
+    // clock; the action's, its own (both the real one but under a test's simulated clock).
+    await acquireLease(new DirectoryStore(f.storeUrl), ownLeaseName(id), {
+      holder: { runId: id, actor: 'night-job', host: 'runner-7' },
+      ttlMs: 120_000,
+      waitMs: 0,
+      clock: s.via === 'cli' ? realClock() : f.clock,
+      verifyTakeover: async () => ({ evidence: [] }),
+    });
+    const then = applied(SITE);
+    const held = await goOn('retry', how);
+    assert.equal(held.code, 2, `${where}: held by the killed runner (${said(held)})`);
+    assert.match(said(held), /is held by another runner of it/, `${where}: ${said(held)}`);
+    assert.equal(applied(SITE), then, `${where}: nothing sent while held (${said(held)})`);
+    const released = await f.cli(['lease', 'release', '--store', f.storeUrl, ownLeaseName(id), '--reason', 'killed']);
+    assert.equal(released.code, 0, `${where}: ${said(released)}`);
   }
   await f.clock.sleep((s.past ? 11 : 5) * 60_000, new AbortController().signal);
   const before = applied(SITE);
@@ -206,7 +230,6 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     // Wave 2: still parked at the bake, whose time has passed: the continue goes on, its call in
     // doubt decided first. Wave 1: the run never parked: a continue is refused, it is resumed.
     assert.ok(doubt, `${where}: a call cut short is in doubt`);
-    const how = s.wave === 2 ? 'continue' : 'resume';
     if (s.wave === 1) {
       const refused = await goOn();
       assert.equal(refused.code, 2, `${where}: a run killed before it parked is not parked (${said(refused)})`);
