@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { actionDef } from '../../src/action/definitions.ts';
 import { simulatedClock } from '../../src/app/clock.ts';
+import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess, type InProcessRun } from '../helpers/toolkit.ts';
 import {
@@ -106,6 +107,20 @@ async function check(t: TestContext, s: ActionSchedule): Promise<void> {
   }
   await clock.sleep((s.longest === 'past' ? 11 : 5) * 60_000, new AbortController().signal);
   const before = applied();
+  // What the job left, as `enginectl report` reads it (the journal file, or the run from the store).
+  const reportJson = join(dir, 'report.json');
+  const report = await runCli([
+    'report',
+    ...(s.store ? ['--store', store.store!, '--run', from] : [from]),
+    '--report-json',
+    reportJson,
+  ]);
+  assert.notEqual(report.code, 2, `${where}: ${report.stdout}${report.stderr}`);
+  assert.equal(
+    stepOf(reportJson).inDoubt !== null,
+    doubt,
+    `${where}: report says in doubt exactly when the model does (${report.stdout})`,
+  );
   if (s.followUp === 'report') return;
 
   const resume = (decision?: string) => job({ journal: from, ...(decision ? { 'in-doubt': decision } : {}) });

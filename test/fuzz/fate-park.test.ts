@@ -19,6 +19,7 @@
 // longest: (where a write the API shows is then proved so). `npm test` runs a dozen schedules.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import fc from 'fast-check';
 import { actionDef } from '../../src/action/definitions.ts';
@@ -196,6 +197,14 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     const released = await f.cli(['lease', 'release', '--store', f.storeUrl, ownLeaseName(id), '--reason', 'killed']);
     assert.equal(released.code, 0, `${where}: ${said(released)}`);
   }
+  // What the run left, as `enginectl report --store` reads it: in doubt exactly when the model says.
+  const stored = await f.cli(['report', '--store', f.storeUrl, '--run', id, '--report-json', join(f.dir, 'left.json')]);
+  assert.notEqual(stored.code, 2, `${where}: ${said(stored)}`);
+  assert.equal(
+    stepIn(JSON.parse(readFileSync(join(f.dir, 'left.json'), 'utf8')) as Report)?.inDoubt != null,
+    doubt,
+    `${where}: report --store says in doubt exactly when the model does (${said(stored)})`,
+  );
   await f.clock.sleep((s.past ? 11 : 5) * 60_000, new AbortController().signal);
   const before = applied(SITE);
   // Past longest:, a write the API shows that the server never applied is proved not applied; within it, cannot tell.
