@@ -369,6 +369,43 @@ const REGRESSIONS: ParkSchedule[] = [
     via: 'action',
     wave: 2,
   },
+  // Found by this test (the test's, each): the action's continue names its workspace's fleet.yml,
+  // which decide run from elsewhere is given (--pipeline); the action says a run that did not park
+  // without the CLI's code; it reads a lease's lapse on its own clock (the test's simulated one),
+  // where the CLI's run reads the wall clock.
+  {
+    step: WRITES.findIndex((c) => c.uses === 'transaction-log/clear'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['reset-after', 'none', 'none'],
+    killed: false,
+    followUp: 'none',
+    past: false,
+    via: 'action',
+    wave: 2,
+  },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'transaction-log/clear'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['none', 'none', 'none'],
+    killed: true,
+    followUp: 'none',
+    past: false,
+    via: 'action',
+    wave: 1,
+  },
+  {
+    step: WRITES.findIndex((c) => c.uses === 'transaction-log/clear'),
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['none', 'none', 'none'],
+    killed: true,
+    followUp: 'none',
+    past: false,
+    via: 'action',
+    wave: 2,
+  },
 ];
 
 test(
