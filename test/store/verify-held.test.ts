@@ -8,12 +8,13 @@
 // is killed its lease lapses unrenewed, and verify on a clock past that reads the run, saying so.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test, type TestContext } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { realClock } from '../../src/app/clock.ts';
+import type { Report } from '../../src/report/index.ts';
 import { cleanEnv, runCli } from '../helpers/cli.ts';
 import { startCeph } from '../helpers/ceph.ts';
 import { startEmulator } from '../helpers/emulator.ts';
@@ -124,9 +125,14 @@ test('verify --store --run of a site of a sharded run whose worker is alive (its
     [...f.sites.started()].flatMap(([, s]) => s.requests).filter((r) => r.path.endsWith('/update/system')).length;
   await until(() => posts() === 1 || worker.ended());
   assert.equal(worker.ended(), false, `the worker ended before its write reached the site: ${worker.out()}`);
-  const listed = await runCli(['runs', '--store', f.storeUrl], { env: f.env });
-  const site = /^(\S+) .* not finished$/m.exec(listed.stdout)?.[1];
-  assert.ok(site, listed.stdout + listed.stderr);
+  // The site's run, as the merged report names it (runs --store lists the sharded run, not its sites' runs).
+  const json = join(f.dir, 'merged.json');
+  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
+    env: f.env,
+  });
+  const sources = (JSON.parse(readFileSync(json, 'utf8')) as Report).merged?.reports.map((r) => r.source) ?? [];
+  const site = sources.map((s) => /^site site-0001: run (\S+)$/.exec(s)?.[1]).find(Boolean);
+  assert.ok(site, merged.stdout + merged.stderr + sources.join('\n'));
 
   const live = await runCli(['verify', '--store', f.storeUrl, '--run', site], { env: f.env });
   assert.equal(live.code, 2, live.stdout + live.stderr);
