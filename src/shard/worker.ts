@@ -184,8 +184,9 @@ async function walkWave(
       for (let before = -Infinity; end.outcome === 'parked' && end.window && end.window.until > before;) {
         const { until } = end.window;
         if (deps.signal.aborted || until - deps.now() > deps.waitLimitMs) break;
-        // Its wave's failures passed its budget meanwhile: its write is not sent (the rollout halts there).
-        if ((await log.read()).failed.size > budget) break;
+        // Its wave's failures passed its budget meanwhile, or the operator aborted the rollout: its write is not sent.
+        const stops = (s: WaveState) => s.failed.size > budget || s.aborted !== undefined;
+        if (stops(await log.read())) break;
         deps.say(
           `${manifest.over} ${owner.site}: its write waits for its window (opens at ${iso(until)}): this worker waits for it`,
         );
@@ -194,7 +195,7 @@ async function walkWave(
         } catch {
           break;
         }
-        if ((await log.read()).failed.size > budget) break;
+        if (stops(await log.read())) break;
         before = until;
         end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: true });
       }
