@@ -44,7 +44,10 @@ async function windowedFleet(
   const worker = async (clock: ReturnType<typeof simulatedClock>, wait: string, spec = '1/1') => {
     const json = join(f.dir, `worker-${++reports}.json`);
     const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
-    const r = await runCli([...args, '--shard-wait', wait, '--shard-ttl', '1h', '--report-json', json], {
+    // A lease longer than any wait here: each worker runs on a simulated clock of its own, and one
+    // that polls at its barrier for hours on it must not read the other's lease lapsed (and take
+    // over a site that worker is running).
+    const r = await runCli([...args, '--shard-wait', wait, '--shard-ttl', '24h', '--report-json', json], {
       env: f.env,
       clock,
     });
