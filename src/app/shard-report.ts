@@ -20,7 +20,7 @@ import { analysisRounds } from './shard-rounds.ts';
 import { barrierPark, windowsPark, windowWaitOf } from './shard-barrier.ts';
 import type { WindowWait } from '../shard/barrier-reason.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
-import { readManifest, shardKeys } from '../shard/manifest.ts';
+import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
 import { overBudget, readVerdicts } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
@@ -31,6 +31,8 @@ export interface ShardedReport {
   /** Shards (1-based) no worker attempt registered. */
   missingShards: number[];
   sites: number;
+  /** The manifest it was read by (runs --store lists its name, file and shards from it). */
+  manifest: Manifest;
 }
 
 /** `now`: the reader's clock, against which a worker's lease is read as held or lapsed. */
@@ -260,5 +262,5 @@ export async function shardedReport(
     report.merged.noReport.push(...missingShards.map((i) => `shard ${i}/${manifest.shards} (no worker started${yet})`));
     if (!yet) report.outcome = 'failure';
   }
-  return { report, missingShards, sites: manifest.waves.flat().length };
+  return { report, missingShards, sites: manifest.waves.flat().length, manifest };
 }

@@ -4,7 +4,6 @@
 // (report --merge --store: the one reader of a sharded run's state), in a line.
 import type { Report } from '../report/model.ts';
 import type { RunStore } from '../store/store.ts';
-import { readManifest } from '../shard/manifest.ts';
 import { shardedReport } from './shard-report.ts';
 
 /** A sharded run found in the store: its id, and the site runs its workers started. */
@@ -48,8 +47,7 @@ export async function listShardedRun(
   key: string | undefined,
   now: number,
 ): Promise<ShardedRunListed> {
-  const manifest = await readManifest(store, id);
-  const { report, sites } = await shardedReport(store, id, key, now);
+  const { report, sites, manifest } = await shardedReport(store, id, key, now);
   const parked = parkedOf(report);
   return {
     at: manifest.at,
