@@ -69,3 +69,11 @@ test('a sharded run aborted while a worker runs a site: that site ends as it sta
   const notStarted = merged.report?.steps.filter((s) => s.id === 'update' && s.outcome === 'cancelled') ?? [];
   assert.equal(notStarted.length, 3, merged.stdout);
 });
+
+test('decide --abort of a run id that is not one: a usage error (exit 2) naming the id, as every other decision says it', async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
+  const decided = await f.cli(['decide', '--store', f.storeUrl, '--run', 'bad id', '--abort', '--reason', 'x']);
+  assert.equal(decided.code, 2, decided.stdout + decided.stderr);
+  assert.match(decided.stderr, /--run bad id: not a run id/);
+  assert.doesNotMatch(decided.stderr, /shards\/bad id/);
+});

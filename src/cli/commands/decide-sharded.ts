@@ -8,13 +8,14 @@ import { operatorOf, teachSecrets } from '../../app/journal-setup.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { readManifest, shardKeys } from '../../shard/manifest.ts';
 import { Masker } from '../../runner/masker.ts';
+import { checkRunId } from '../../journal/replica.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
 import type { RunStore } from '../../store/store.ts';
 import type { CliIO } from '../io.ts';
 
-/** Whether `run` names a sharded run of the store (its manifest is there). */
+/** Whether `run` names a sharded run of the store (its manifest is there); a string that is no run id is refused as one (exit 2). */
 export const isShardedRun = async (store: RunStore, run: string) =>
-  (await store.get(shardKeys(run).manifest)) !== undefined;
+  (await store.get(shardKeys(checkRunId(run)).manifest)) !== undefined;
 
 export async function abortSharded(
   store: RunStore,
