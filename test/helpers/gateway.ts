@@ -19,13 +19,15 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
  * Serves the proxy on 127.0.0.1; `replace(method, path)` gives the status the gateway answers
  * instead, or undefined to pass the answer on; `before(method, path)` sees each request before it
  * is forwarded (what a test checks at the moment a request reaches the server); a promise it
- * returns holds the request until it settles.
+ * returns holds the request until it settles. `after(method, path)` sees each request once the
+ * server answered it (the change made); a promise it returns holds the answer until it settles.
  */
 export async function gatewayInFront(
   t: TestContext,
   upstream: string,
   replace: (method: string, path: string, headers: IncomingMessage['headers']) => number | undefined,
   before?: (method: string, path: string) => void | Promise<void>,
+  after?: (method: string, path: string) => void | Promise<void>,
 ): Promise<string> {
   const target = new URL(upstream);
   const server = createServer(async (req, res) => {
@@ -44,6 +46,7 @@ export async function gatewayInFront(
         const text = await bodyOf(answer).catch(() => undefined);
         if (text === undefined) return void res.socket?.destroy();
         const status = replace(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname, req.headers);
+        await after?.(req.method ?? 'GET', new URL(req.url ?? '/', 'http://x').pathname);
         if (status === undefined) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           res.end(text);

@@ -25,6 +25,8 @@ export interface FleetHooks {
   answered?: (method: string, path: string, user: string | undefined) => void;
   /** Sees each request before it reaches the server. */
   before?: (method: string, path: string) => void | Promise<void>;
+  /** Sees each request once the server answered it (the change made); a promise it returns holds the answer until it settles. */
+  after?: (method: string, path: string) => void | Promise<void>;
 }
 
 /** A site's password, a secret of its own (PW_SITE_0001): a job is given only its sites'. */
@@ -59,6 +61,7 @@ export async function shardFleet(
         running.url,
         (m, p, headers) => (hooks.answered?.(m, p, userOf(headers.authorization)), undefined),
         hooks.before,
+        hooks.after,
       )
     : running.url;
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-shard-'));

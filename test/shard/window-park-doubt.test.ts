@@ -1,0 +1,143 @@
+// A sharded site parked for its window, gone on with once it opened by a worker that died after its
+// write left (its journal: the park, then a `send` with no answer): its run still reads parked.
+// Taken over in a wave whose failures passed its budget meanwhile, its call in doubt is read back
+// (verify), as any takeover does: the worker does not say "nothing sent" of a site whose write went
+// out, a write applied is not sent again, and report --merge --store names the site as it stands.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
+import type { Report } from '../../src/report/index.ts';
+import { shardOf } from '../../src/shard/manifest.ts';
+import { runCli } from '../helpers/cli.ts';
+import { shardFleet } from './helpers.ts';
+
+const OPENS = '2027-03-01T22:00:00.000Z';
+/** classes/update's PATCH, which verify reads back (applied, or not applied once its `longest:` passed). */
+const UPDATE = '/api/classes/v1/classes/12/entities/2001';
+
+/**
+ * Three sites in two waves (a budget of 0), each updating entity 2001 (classes/update), site-0002's
+ * writes only in its nightly window from 22:00 UTC (6 hours); two static shards: 1/2 owns site-0002
+ * and site-0003, 2/2 site-0001. `dies`: where site-0002's first PATCH leaves its worker for good:
+ * `applied`, its answer held by a gateway once the server applied it; `unapplied`, held by the
+ * server (the emulator's `hang`), never applied.
+ */
+async function fleet(t: TestContext, dies: 'applied' | 'unapplied') {
+  assert.deepEqual(
+    ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
+    [1, 0, 0],
+  );
+  let arrived!: () => void;
+  let release!: () => void;
+  const atServer = new Promise<void>((resolve) => (arrived = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  t.after(release);
+  let first = true;
+  const firstOfSite2 = (method: string, path: string) => {
+    if (!first || method !== 'PATCH' || !path.endsWith(`/sites/site-0002${UPDATE}`)) return undefined;
+    first = false;
+    arrived();
+    return dies === 'applied' ? released : undefined;
+  };
+  const f = await shardFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0',
+    dies === 'applied' ? { after: firstOfSite2 } : { before: firstOfSite2 },
+  );
+  if (dies === 'unapplied')
+    f.sites.faults.add({ method: 'PATCH', path: UPDATE, hang: true, site: 'site-0002', times: 1 });
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8')
+      .replace(
+        '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
+        '    uses: classes/update\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    longest: 1m\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n',
+      )
+      .replace(
+        '\nsteps:\n',
+        `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
+      ),
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  let reports = 0;
+  const worker = async (at: string, spec: string, signal?: AbortSignal) => {
+    const json = join(f.dir, `worker-${++reports}.json`);
+    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
+    const r = await runCli([...args, '--shard-wait', '30m', '--shard-ttl', '1h', '--report-json', json], {
+      env: f.env,
+      clock: simulatedClock(Date.parse(at)),
+      ...(signal ? { signal } : {}),
+    });
+    return { ...r, out: r.stdout + r.stderr };
+  };
+  /** The PATCHes of site-0002's update the server received (its request log), and those it applied. */
+  const site2 = () => {
+    const log = f.sites.started().get('site-0002')?.requests ?? [];
+    const patches = log.filter((r) => r.method === 'PATCH' && r.path === UPDATE);
+    return { sent: patches.length, applied: patches.filter((r) => r.applied).length };
+  };
+
+  // Shard 1/2 at noon: site-0002's window is closed, its run parks for it.
+  const parked = await worker('2027-03-01T12:00:00Z', '1/2');
+  assert.equal(parked.code, 75, parked.out);
+  assert.match(parked.out, /parked: waiting for site site-0002's window/);
+  assert.deepEqual(site2(), { sent: 0, applied: 0 });
+
+  // Once the window opened, the same command goes on with the site: its PATCH leaves, and its
+  // worker is gone from there on (never answered: its journal's `send` has no answer; its lease
+  // lapses at 23:00 on the run's clock).
+  const stop = new AbortController();
+  const dead = worker(OPENS, '1/2', stop.signal);
+  t.after(() => stop.abort());
+  await atServer;
+  assert.deepEqual(site2(), { sent: 1, applied: dies === 'applied' ? 1 : 0 });
+
+  // Shard 2/2: site-0001's update refused (409): the wave's budget of 0 is passed, the rollout halts at wave 1.
+  f.sites.faults.add({ method: 'PATCH', path: UPDATE, status: 409, site: 'site-0001', times: 1 });
+  const other = await worker('2027-03-01T22:10:00Z', '2/2');
+  assert.equal(other.code, 1, other.out);
+  assert.match(other.out, /the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\), over the budget of 0/);
+
+  // Shard 1/2 again at 23:30 (the window still open): it takes site-0002's run over, its wave halting.
+  const again = await worker('2027-03-01T23:30:00Z', '1/2');
+  const merged = join(f.dir, 'merged.json');
+  const read = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', merged], {
+    env: f.env,
+    clock: simulatedClock(Date.parse('2027-03-01T23:40:00Z')),
+  });
+  const report = JSON.parse(readFileSync(merged, 'utf8')) as Report;
+  // The worker gone stops (its lease was taken over: nothing more of it reaches the store or the server).
+  const counted = site2();
+  stop.abort();
+  const gone = await dead;
+  assert.equal(gone.code, 69, gone.out);
+  assert.match(gone.out, /its lease lapsed and was taken/);
+  assert.deepEqual(site2(), counted, 'the worker gone sent nothing more');
+  return { again, read: { ...read, out: read.stdout + read.stderr, report }, site2: counted };
+}
+
+test("a site parked for its window whose continue died with its write applied, taken over once its wave's failures passed its budget: its write is read back (applied), not sent again, and neither the worker nor the merged report says nothing was sent", async (t) => {
+  const { again, read, site2 } = await fleet(t, 'applied');
+  assert.equal(again.code, 1, again.out);
+  assert.doesNotMatch(again.out, /site-0002: .*nothing sent/, again.out);
+  assert.match(again.out, /verify: "Update site-0002": applied: /);
+  assert.match(again.out, /^wave 1: halted: 1 site\(s\) failed \(site-0001\), over the budget of 0$/m);
+  // Sent once, applied once: the write in doubt read back applied is not sent again.
+  assert.deepEqual(site2, { sent: 1, applied: 1 });
+  // The merged report names the site as it stands: its write applied (read back), the site ended, not parked nor in doubt.
+  assert.equal(read.code, 1, read.out);
+  assert.match(read.out, /✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\)/);
+  const steps = read.report.steps.filter((s) => s.matrix?.site === 'site-0002');
+  assert.deepEqual(
+    steps.map((s) => [s.id, s.outcome, s.decision?.verdict ?? null]),
+    [
+      ['update', 'skipped', 'applied'],
+      ['alerts', 'success', null],
+    ],
+    read.out,
+  );
+  assert.equal(read.report.parked, null);
+});
