@@ -18,7 +18,7 @@ import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-r
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { shardedHints, withShardedHint } from './shard-hints.ts';
-import { endedRun, liveRunner, windowParked } from './shard-takeover.ts';
+import { endedRun, leftParked, liveRunner, windowParked } from './shard-takeover.ts';
 import { undecidedDoubts } from '../runner/result.ts';
 import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
@@ -84,14 +84,13 @@ export async function runSite(
     return finished.end;
   }
   // Parked for its window in a wave whose failures passed its budget: not gone on with (its write
-  // would be sent in the wave the rollout halts at, which one process's run never sends).
+  // would be sent in the wave the rollout halts at, which one process's run never sends). A call of
+  // it in doubt (a continue of it died after its write left) is read back, never sent again.
   const waiting = resume && siteRun.halting ? windowParked(request, stored) : undefined;
-  if (waiting) {
+  const where = { over: manifest.over, site, runId: stored.runId };
+  if (waiting && !waiting.inDoubt) {
     rmSync(stored.path, { force: true });
-    request.say(
-      `${manifest.over} ${site}: its run ${stored.runId} waits for its window, and its wave's failures passed its budget: not gone on with, nothing sent (the rollout halts at its wave)`,
-    );
-    return { outcome: 'parked', window: waiting };
+    return leftParked(request, where, waiting, 'not gone on with, nothing sent');
   }
   if (siteRun.resume && !resume)
     request.say(
@@ -103,7 +102,7 @@ export async function runSite(
       path: stored.path,
       resume,
       force: false,
-      inDoubt: resume ? 'verify-and-retry' : undefined,
+      inDoubt: resume ? (waiting ? 'verify' : 'verify-and-retry') : undefined,
       ways: CLI_WAYS,
       continueRollout: false,
       // Parked for its window: it goes on as run --continue does (the window judged again, the wait counted from its first park).
@@ -121,6 +120,14 @@ export async function runSite(
       warn: (w) => request.logger.warn(undefined, w),
     });
   } catch (error) {
+    // Read back not applied, its wave past its budget: not sent again; its run stays parked for its window.
+    if (waiting && error instanceof VerifyUnsettled && error.notApplied) {
+      rmSync(stored.path, { force: true });
+      for (const v of error.open) request.say(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
+      const calls =
+        error.open.length === 1 ? 'its call in doubt was' : `${error.open.length} of its calls in doubt were`;
+      return leftParked(request, where, waiting, `${calls} read back not applied: not sent again`);
+    }
     // Verify could not tell whether a call it left was applied: the site fails, in doubt, for the
     // operator, and this worker's reports show it as the store holds it (its call in doubt).
     if (error instanceof VerifyUnsettled && !request.signal.aborted) {

@@ -61,15 +61,28 @@ export function endedRun(
   };
 }
 
-/** The window a site's run the store holds parked for (its last run's park, `for: window`): the opening it waits for, and since when. */
+/** The window a site's run the store holds parked for (its last run's park, `for: window`): the opening it waits for, since when, and whether a call of it is in doubt. */
 export function windowParked(
   request: ShardWorkerRequest,
   stored: { path: string; runId: string },
-): { until: number; since: number } | undefined {
+): { until: number; since: number; inDoubt: boolean } | undefined {
   const text = readFileSync(stored.path, 'utf8');
   const state = readJournal(text, `run ${stored.runId}`, journalKey(request.env));
   const park = state.parked?.park;
-  // A continue of it killed after a write left still reads parked: that call in doubt is read back (resumed), not left unsaid.
-  if (inDoubtInstances(state).length > 0) return undefined;
-  return park?.for === 'window' && park.until !== undefined ? { until: park.until, since: park.since } : undefined;
+  if (park?.for !== 'window' || park.until === undefined) return undefined;
+  // A continue of it killed after a write left still reads parked: that call in doubt is read back (verify), not left unsaid.
+  return { until: park.until, since: park.since, inDoubt: inDoubtInstances(state).length > 0 };
+}
+
+/** A site's run left parked for its window in a wave past its budget, nothing sent (`why`, in words): said, and the site's end. */
+export function leftParked(
+  request: ShardWorkerRequest,
+  where: { over: string; site: string; runId: string },
+  window: { until: number; since: number },
+  why: string,
+): SiteEnd {
+  request.say(
+    `${where.over} ${where.site}: its run ${where.runId} waits for its window, and its wave's failures passed its budget: ${why} (the rollout halts at its wave)`,
+  );
+  return { outcome: 'parked', window: { until: window.until, since: window.since } };
 }

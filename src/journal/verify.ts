@@ -178,7 +178,7 @@ export function verifiedDecisions(
   );
   if (open.length > 0) {
     const notApplied = open.every((v) => v.verdict === 'not-applied');
-    throw new VerifyUnsettled(
+    const unsettled = new VerifyUnsettled(
       'RESUME_REFUSED',
       `cannot resume: verify could not settle ${open.length === 1 ? 'an in-doubt call' : `${open.length} in-doubt calls`}: ${open.map(line).join('; ')}`,
       {
@@ -187,6 +187,9 @@ export function verifiedDecisions(
           : `check on the server, then resume with ${ways.inDoubt('skip')} (it was applied) or ${ways.inDoubt('retry')} (it was not)`,
       },
     );
+    unsettled.notApplied = notApplied;
+    unsettled.open = open;
+    throw unsettled;
   }
   return new Map(
     verified.map((v) => [
@@ -203,4 +206,9 @@ export function verifiedDecisions(
 }
 
 /** Verify could not settle a call left in doubt: a resume is refused until the operator decides (a shard's site fails, for an operator). */
-export class VerifyUnsettled extends UsageError {}
+export class VerifyUnsettled extends UsageError {
+  /** Every call it could not settle was read not applied (a verify-and-retry would send it again). */
+  notApplied = false;
+  /** What reading each call it could not settle found. */
+  open: readonly Verified[] = [];
+}

@@ -29,24 +29,21 @@ async function fleet(t: TestContext, dies: 'applied' | 'unapplied') {
     ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
     [1, 0, 0],
   );
-  let arrived!: () => void;
+  // applied: the first answer to site-0002's PATCH held by the gateway, the change made.
+  let held!: () => void;
   let release!: () => void;
-  const atServer = new Promise<void>((resolve) => (arrived = resolve));
+  const answerHeld = new Promise<void>((resolve) => (held = resolve));
   const released = new Promise<void>((resolve) => (release = resolve));
   t.after(release);
   let first = true;
-  const firstOfSite2 = (method: string, path: string) => {
-    if (!first || method !== 'PATCH' || !path.endsWith(`/sites/site-0002${UPDATE}`)) return undefined;
-    first = false;
-    arrived();
-    return dies === 'applied' ? released : undefined;
-  };
-  const f = await shardFleet(
-    t,
-    3,
-    '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0',
-    dies === 'applied' ? { after: firstOfSite2 } : { before: firstOfSite2 },
-  );
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0', {
+    after: (method, path) => {
+      if (dies !== 'applied' || !first || method !== 'PATCH' || !path.endsWith(`/sites/site-0002${UPDATE}`)) return;
+      first = false;
+      held();
+      return released;
+    },
+  });
   if (dies === 'unapplied')
     f.sites.faults.add({ method: 'PATCH', path: UPDATE, hang: true, site: 'site-0002', times: 1 });
   writeFileSync(
@@ -92,7 +89,9 @@ async function fleet(t: TestContext, dies: 'applied' | 'unapplied') {
   const stop = new AbortController();
   const dead = worker(OPENS, '1/2', stop.signal);
   t.after(() => stop.abort());
-  await atServer;
+  if (dies === 'applied') await answerHeld;
+  // unapplied: the server holds it, unanswered (its request log has it, not applied).
+  else while (site2().sent === 0) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.deepEqual(site2(), { sent: 1, applied: dies === 'applied' ? 1 : 0 });
 
   // Shard 2/2: site-0001's update refused (409): the wave's budget of 0 is passed, the rollout halts at wave 1.
@@ -140,4 +139,33 @@ test("a site parked for its window whose continue died with its write applied, t
     read.out,
   );
   assert.equal(read.report.parked, null);
+});
+
+test("a site parked for its window whose continue died with its write unapplied, taken over once its wave's failures passed its budget: its write is read back (not applied) and not sent in the wave the rollout halts at; the site stays parked for its window", async (t) => {
+  const { again, read, site2 } = await fleet(t, 'unapplied');
+  assert.equal(again.code, 1, again.out);
+  assert.match(again.out, /verify: "Update site-0002": not-applied: /);
+  assert.match(
+    again.out,
+    /^site site-0002: its run \S+ waits for its window, and its wave's failures passed its budget: its call in doubt was read back not applied: not sent again \(the rollout halts at its wave\)$/m,
+  );
+  assert.doesNotMatch(again.out, /✔ site site-0002/);
+  assert.match(again.out, /^wave 1: halted: 1 site\(s\) failed \(site-0001\), over the budget of 0$/m);
+  // Sent once (by the worker gone, never applied), not again: nothing of the site reaches the server in the wave the rollout halted at.
+  assert.deepEqual(site2, { sent: 1, applied: 0 });
+  // The merged report: the rollout halted at wave 1 (site-0001's failure alone), the site as the
+  // store holds it: its call in doubt (not ended, nothing recorded since), the step after it not started.
+  assert.equal(read.code, 1, read.out);
+  assert.match(read.out, /✖ the rollout halted at wave 1: 1 site\(s\) failed \(site-0001\)/);
+  assert.match(read.out, /^✖ site=site-0002: cancelled \(2 step run\(s\): 2 cancelled, 1 in doubt\)/m);
+  assert.deepEqual(read.report.rollout?.waves[0]?.failed, ['site-0001']);
+  const steps = read.report.steps.filter((s) => s.matrix?.site === 'site-0002');
+  assert.deepEqual(
+    steps.map((s) => [s.id, s.outcome, s.error?.code, s.inDoubt?.method ?? null, s.decision ?? null]),
+    [
+      ['update', 'cancelled', 'IN_DOUBT', 'PATCH', null],
+      ['alerts', 'cancelled', 'WINDOW_PARKED', null, null],
+    ],
+    read.out,
+  );
 });
