@@ -4,7 +4,7 @@
 // (verify), as any takeover does: the worker does not say "nothing sent" of a site whose write went
 // out, a write applied is not sent again, and report --merge --store names the site as it stands.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
@@ -168,4 +168,68 @@ test("a site parked for its window whose continue died with its write unapplied,
     ],
     read.out,
   );
+});
+
+test("a site whose retry its window refused (its first PATCH in doubt, never applied), parked, its wave's failures passing its budget meanwhile: taken over once the window opened, its call is read back (not applied) and not sent in the wave the rollout halted at", async (t) => {
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0002, site-0001], rest]\n  max-failures: 0');
+  // Each site's write a classes/update, retried 30 minutes later when in doubt; site-0002's only in a
+  // 20-minute window from 22:00 UTC, its first PATCH cut before the server handled it (in doubt, not
+  // applied), its retry past the window; site-0001's refused (409) every time.
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8')
+      .replace(
+        '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
+        '    uses: classes/update\n    retry: { attempts: 3, delay: 30m, in-doubt: retry }\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    longest: 1m\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n',
+      )
+      .replace(
+        '\nsteps:\n',
+        `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 20m\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
+      ),
+  );
+  f.sites.faults.add({ method: 'PATCH', path: UPDATE, reset: 'before', site: 'site-0002', times: 1 });
+  f.sites.faults.add({ method: 'PATCH', path: UPDATE, status: 409, site: 'site-0001' });
+  const run = (await f.shard('--shards', '1')).run;
+  const site2 = () => {
+    const log = f.sites.started().get('site-0002')?.requests ?? [];
+    const patches = log.filter((r) => r.method === 'PATCH' && r.path === UPDATE);
+    return { sent: patches.length, applied: patches.filter((r) => r.applied).length };
+  };
+  const worker = (at: string) =>
+    runCli(
+      [
+        'run',
+        f.file,
+        '--store',
+        f.storeUrl,
+        '--run',
+        run,
+        '--shard',
+        '1/1',
+        '--shard-wait',
+        '30m',
+        '--shard-ttl',
+        '24h',
+      ],
+      {
+        env: f.env,
+        clock: simulatedClock(Date.parse(at)),
+      },
+    ).then((r) => ({ ...r, out: r.stdout + r.stderr }));
+  const first = await worker(OPENS);
+  assert.equal(first.code, 1, first.out);
+  assert.match(first.out, /⏸ site site-0002 \(wave 1\): parked for its window/);
+  assert.match(first.out, /^wave 1: halted: 1 site\(s\) failed \(site-0001\), over the budget of 0$/m);
+  assert.deepEqual(site2(), { sent: 1, applied: 0 });
+  // Its worker killed before it wrote the verdict: the site's run is taken over in a wave past its budget.
+  rmSync(join(f.store, 'shards', run, 'waves', '1', 'verdict'));
+  const again = await worker('2027-03-02T22:00:00Z');
+  assert.equal(again.code, 1, again.out);
+  assert.match(again.out, /verify: "Update site-0002": not-applied: /);
+  assert.match(
+    again.out,
+    /^site site-0002: its run \S+ waits for its window, and its wave's failures passed its budget: its call in doubt was read back not applied: not sent again \(the rollout halts at its wave\)$/m,
+  );
+  assert.doesNotMatch(again.out, /✔ site site-0002/);
+  assert.deepEqual(site2(), { sent: 1, applied: 0 });
 });
