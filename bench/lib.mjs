@@ -183,11 +183,12 @@ export function siteUserFlags(count) {
 const SITES_PER_INVENTORY = 4000;
 
 /**
- * The release as a rollout over `count` sites (a wave of them all), `parallel` sites at a time per
- * process, written to `dir` as `name` with its servers in inventory files beside it
- * (`name`-inventory-K.yml, each at most SITES_PER_INVENTORY sites); the pipeline's path.
+ * The release as a rollout over `count` sites (a wave of them all, or `rollout`'s lines: its waves
+ * and analysis), `parallel` sites at a time per process, written to `dir` as `name` with its
+ * servers in inventory files beside it (`name`-inventory-K.yml, each at most SITES_PER_INVENTORY
+ * sites); the pipeline's path.
  */
-export function shardPipeline(dir, name, count, url, parallel) {
+export function shardPipeline(dir, name, count, url, parallel, rollout = '  waves: [rest]') {
   const sites = Array.from({ length: count }, (_, i) => `site-${String(i + 1).padStart(5, '0')}`);
   const step = (text) => `  - ${text}\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}`;
   const inventories = [];
@@ -213,7 +214,7 @@ targets:
   prod: { server: prod-db.example.com, database: PROD, token: prod-token }
 rollout:
   over: site
-  waves: [rest]
+${rollout}
   max-parallel: ${parallel}
 steps:
 ${step('uses: monitoring/alerts')}

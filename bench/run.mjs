@@ -17,6 +17,7 @@ const ALL = [
   'fleet',
   'reports',
   'shards',
+  'shard-reads',
 ];
 // NODE_EXTRA_CA_CERTS makes Node 20 load every CA certificate at start-up (+80 ms to each
 // process here); a typical CI runner does not set it. Unset for every benchmark unless

@@ -55,8 +55,8 @@ const RUNS = Number(process.env.BENCH_RUNS_SHARDS ?? 1);
 const TTL = process.env.BENCH_SHARD_TTL ? ['--shard-ttl', process.env.BENCH_SHARD_TTL] : [];
 const LARGE_RUNS = Number(process.env.BENCH_RUNS_SHARDS_LARGE ?? 1);
 
-/** Runs a process to its end (asynchronously, so that several run at once); rejects unless it exits 0. */
-function proc(args, env) {
+/** Runs a process to its end (asynchronously, so that several run at once); rejects unless it exits 0 (or one of `okCodes`). */
+function proc(args, env, okCodes = [0]) {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
     let stderr = '';
@@ -65,7 +65,7 @@ function proc(args, env) {
     // Its last lines (a worker prints a line per site), for the error when it fails.
     child.stdout.on('data', (c) => (stdout = (stdout + c).slice(-4000)));
     child.on('exit', (code) =>
-      code === 0
+      okCodes.includes(code)
         ? resolve(stderr)
         : reject(new Error(`${args.join(' ')} exited ${code}: ${stdout.slice(-2000)}${stderr.slice(-2000)}`)),
     );
@@ -75,9 +75,11 @@ function proc(args, env) {
 /**
  * One sharded run: `enginectl shard` then `workers` processes of `run --shard I/N` at once, in a
  * store of its own. Its wall time (the shard command to the last worker's exit), the sum of its
- * sites' durations, the span from the first site's start to the last site's end.
+ * sites' durations, the span from the first site's start to the last site's end. `workerArgs`: more
+ * flags for each worker; `okCodes`: the workers' exits taken (75: parked); `keep({ store, id })`:
+ * what is done with the run's store once its workers ended, before it is removed (shard-reads.mjs).
  */
-async function sharded(pipeline, dir, workers) {
+export async function sharded(pipeline, dir, workers, { workerArgs = [], okCodes = [0], keep } = {}) {
   const storeDir = join(dir, 'store');
   rmSync(storeDir, { recursive: true, force: true });
   mkdirSync(storeDir);
@@ -92,7 +94,11 @@ async function sharded(pipeline, dir, workers) {
   // Every worker waited for, then the first failure thrown (its store is still there to read).
   const ends = await Promise.allSettled(
     Array.from({ length: workers }, (_, i) =>
-      proc([CLI, 'run', pipeline, '--store', store, '--run', id, '--shard', `${i + 1}/${workers}`, ...TTL], ADMIN),
+      proc(
+        [CLI, 'run', pipeline, '--store', store, '--run', id, '--shard', `${i + 1}/${workers}`, ...TTL, ...workerArgs],
+        ADMIN,
+        okCodes,
+      ),
     ),
   );
   const failed = ends.find((e) => e.status === 'rejected');
@@ -121,6 +127,7 @@ async function sharded(pipeline, dir, workers) {
     last = Math.max(last, t.at);
     ended += 1;
   }
+  await keep?.({ store, id, storeDir });
   rmSync(storeDir, { recursive: true, force: true });
   return { wall, sum, span: last - first, ended };
 }
