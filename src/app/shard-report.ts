@@ -24,6 +24,7 @@ import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
 import { overBudget, readVerdicts } from '../shard/verdict.ts';
 import { readTerminal } from '../shard/terminal.ts';
 import { WaveLog } from '../shard/wave-log.ts';
+import { readAhead } from '../store/read-ahead.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 
 export interface ShardedReport {
@@ -49,7 +50,9 @@ export async function shardedReport(
   // A worker alive (its lease held, not lapsed) while the rollout stands at a wave: the run is under way.
   const live = await liveWorkers(store, manifest, now);
   // The operator's abort of the wave it stands at: halted there once nothing of it runs (its verdict may not be written).
-  await haltIfAborted(store, manifest, verdicts, rollout, live.size > 0);
+  // Each wave's log, read once: a read again reads only what was appended since.
+  const logs = manifest.waves.map((_, w) => new WaveLog(store, run, w + 1));
+  await haltIfAborted(manifest, logs, verdicts, rollout, live.size > 0);
   // Not halted, the first wave without a verdict is where the rollout stands: no later wave has started.
   const standing = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
   const alive = standing >= 0 && live.size > 0;
@@ -82,11 +85,13 @@ export async function shardedReport(
   const notEnded: string[] = [];
   const windows: WindowWait[] = [];
   for (let w = 0; w < manifest.waves.length; w++) {
-    const log = await new WaveLog(store, run, w + 1).read();
+    const log = await logs[w]!.read();
     // The wave it stands at is read before any later one: standingEnded is known here.
     const after = rollout.halted ? true : standingEnded && w > standing;
     const budget = manifest.budgets[w]!;
     if (w === standing && log.failed.size > budget) spentAt = { wave: w + 1, budget };
+    // The sites of the wave whose record and journal are read, in its order.
+    const reads: string[] = [];
     for (const site of manifest.waves[w]!) {
       const owner = log.owners.get(site);
       if (after && !owner) {
@@ -107,7 +112,14 @@ export async function shardedReport(
         spentLeft.push({ site, wave: w + 1 });
         continue;
       }
-      const terminal = await readTerminal(store, run, site);
+      reads.push(site);
+    }
+    // Each site's terminal record, then the journal of the run it names (else its owner's), read
+    // SITES_AT_ONCE ahead of the one taken here, in the wave's order.
+    const read = readAhead(reads, (site) => readSite(store, run, site, log.owners.get(site)?.siteRun), SITES_AT_ONCE);
+    for (const [i, site] of reads.entries()) {
+      const owner = log.owners.get(site);
+      const { terminal, segments } = await read(i);
       if (w === standing && terminal) {
         lastEnd = Math.max(lastEnd, terminal.at);
         if (terminal.outcome === 'failure') failed.push(site);
@@ -127,8 +139,6 @@ export async function shardedReport(
         if (!willStart(site, w, standing, live, manifest)) orphans.push(site);
         else if (owner) takeovers.push(site);
       }
-      // No segment (or fences alone) is no report; a store that fails the read fails the merge (STORE_FAILED).
-      const segments = siteRun === undefined ? undefined : await readSegments(store, siteRun);
       const stored = segments?.text ? segments : undefined;
       if (!stored) {
         // No step of it in the store: under way, one a worker alive holds or will start is listed, not "no report".
@@ -263,4 +273,14 @@ export async function shardedReport(
     if (!yet) report.outcome = 'failure';
   }
   return { report, missingShards, sites: manifest.waves.flat().length, manifest };
+}
+
+/** How many sites' records and journals are read at once (a directory's reads in line overlap its listings; S3's, their round trips). */
+const SITES_AT_ONCE = 16;
+
+/** A site's terminal record, then the journal of the run it names, else of `owned` (its owner's): none without a run; no segment (or fences alone) is no report; a store that fails the read fails the merge (STORE_FAILED). */
+async function readSite(store: RunStore, run: string, site: string, owned: string | undefined) {
+  const terminal = await readTerminal(store, run, site);
+  const siteRun = terminal?.siteRun ?? owned;
+  return { terminal, segments: siteRun === undefined ? undefined : await readSegments(store, siteRun) };
 }

@@ -4,9 +4,8 @@
 import type { Report } from '../report/model.ts';
 import type { Manifest } from '../shard/manifest.ts';
 import type { Verdict } from '../shard/verdict.ts';
-import { WaveLog } from '../shard/wave-log.ts';
+import type { WaveLog } from '../shard/wave-log.ts';
 import { abortedBy } from '../shard/worker.ts';
-import type { RunStore } from '../store/store.ts';
 
 /** Wave `wave` (1-based) is where the rollout stands (halted or parked there): the waves after it not started; the wave, to fill in. */
 export function standsAt(
@@ -59,18 +58,19 @@ export function rolloutOf(
  * The operator's abort (decide --abort) in the log of the wave the rollout stands at: the rollout
  * halted there once nothing of the wave runs: no worker alive, or every site of it started ended
  * (a site a worker gone left is never taken over after an abort). Its verdict may not be written
- * (the worker that would write it gone): the log says it.
+ * (the worker that would write it gone): the log says it. `logs`: each wave's log (the reader's,
+ * read on after this read).
  */
 export async function haltIfAborted(
-  store: RunStore,
   manifest: Manifest,
+  logs: readonly WaveLog[],
   verdicts: readonly (Verdict | undefined)[],
   rollout: NonNullable<Report['rollout']>,
   alive: boolean,
 ): Promise<void> {
   const at = rollout.halted ? -1 : verdicts.findIndex((v) => v === undefined);
   if (at < 0) return;
-  const log = await new WaveLog(store, manifest.run, at + 1).read();
+  const log = await logs[at]!.read();
   if (!log.aborted || (alive && log.unended.size > 0)) return;
   rollout.halted = { wave: at + 1, reason: abortedBy(log.aborted) };
   standsAt(rollout, at + 1, 'halted').failed = manifest.waves[at]!.filter((s) => log.failed.has(s));

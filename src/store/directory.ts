@@ -278,7 +278,8 @@ export class DirectoryStore implements RunStore {
     const base = join(this.root, ...prefix.split('/').filter(Boolean));
     const start = prefix.endsWith('/') || prefix === '' ? base : dirname(base);
     const out: string[] = [];
-    const walk = async (dir: string): Promise<void> => {
+    // Each directory's key (its path under the root, with /), and each file's its directory's and its name: a name read is one segment.
+    const walk = async (dir: string, at: string): Promise<void> => {
       let entries: nodeFs.Dirent[];
       try {
         entries = await this.fs.promises.readdir(dir, { withFileTypes: true });
@@ -287,16 +288,16 @@ export class DirectoryStore implements RunStore {
         throw failed(this.url, `cannot list ${prefix}`, error);
       }
       for (const e of entries) {
-        const path = join(dir, e.name);
         if (e.isDirectory()) {
-          if (e.name !== '.tmp') await walk(path);
+          if (e.name !== '.tmp') await walk(join(dir, e.name), `${at}${e.name}/`);
         } else {
-          const key = relative(this.root, path).split(sep).join('/');
+          const key = `${at}${e.name}`;
           if (key.startsWith(prefix)) out.push(key);
         }
       }
     };
-    await walk(start);
+    const under = relative(this.root, start).split(sep).join('/');
+    await walk(start, under === '' ? '' : `${under}/`);
     return out.sort();
   }
 }
