@@ -10,6 +10,7 @@
 // each abort on a hard-linked copy of it (a store's keys are create-only: the abort's entries are
 // new files of the copy). BENCH_BEFORE_CLI=PATH (another build's dist/cli.mjs): each command is
 // timed by it too, alternately with this one, the same state read, and the rows say before/after.
+// The rows name the 1-minute load average as each size's timings began and ended.
 // BENCH_SHARD_READS_SIZES=1000,10000 (the default) other sizes; the workers are 8 at 1,000 sites
 // and 50 at 10,000 (issue 48's), BENCH_SHARD_READS_WORKERS=8,50 others.
 import { spawnSync } from 'node:child_process';
@@ -71,11 +72,13 @@ export async function run() {
         okCodes: [75],
         keep: ({ store, id, storeDir }) => {
           check(CLI, store, id);
-          load.push(loadavg()[0]);
+          const began = loadavg()[0];
           for (let i = 0; i < RUNS; i++) {
             if (BEFORE) timeReads(BEFORE, storeDir, store, id, pipeline, t[sites].before);
             timeReads(CLI, storeDir, store, id, pipeline, t[sites].after);
           }
+          // The 1-minute load average as the timings began (it lags: the workers had just ended) and ended.
+          load.push(`${began.toFixed(1)}-${loadavg()[0].toFixed(1)}`);
         },
       });
     }
@@ -90,7 +93,7 @@ export async function run() {
       'decide --abort --reason (its pipeline loaded to mask the reason, the abort appended to each wave not decided)',
   };
   const rows = [];
-  const at = `load ${load.map((l) => l.toFixed(1)).join(', ')}`;
+  const at = `load ${load.join(', ')}`;
   for (const cmd of ['runs', 'abort']) {
     const [a, b] = [small, large].map((s) => median(t[s].after[cmd]));
     const times = b / a;
