@@ -21,7 +21,7 @@ const Body = z.looseObject({
 });
 
 async function engines(client: EngineClient, signal: AbortSignal): Promise<Seen> {
-  return (await client.monitoring.engines({ signal })).map((e) => ({
+  return (await client.monitoring.engineVersions({ signal })).map((e) => ({
     instanceId: String(e.instanceId),
     version: String(e.version),
     mainDatabase: String(e.mainDatabase),

@@ -10,7 +10,21 @@ import { visibleControls } from './escape.ts';
 
 const ZWSP = '\u200B';
 
+/**
+ * What any rule below acts on: a control, `::`, `##`, `section_`, or a line that begins a
+ * Buildkite marker. Text without any (a step's name, met twice at every instance of a fleet's
+ * log) is inert as it is, and is searched once, not once per rule.
+ */
+// eslint-disable-next-line no-control-regex
+const ACTED_ON =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|::|##|section_|^[ \t]*(?:---|\+\+\+|\^\^\^|~~~)/m;
+
 export function neutralise(text: string): string {
+  return ACTED_ON.test(text) ? everyRule(text) : text;
+}
+
+/** Every rule applied, whatever the text holds (neutralise skips text none acts on). */
+export function everyRule(text: string): string {
   return (
     visibleControls(text)
       .replace(/::/g, `:${ZWSP}:`)
