@@ -15,8 +15,8 @@ const ZWSP = '\u200B';
  * Buildkite marker. Text without any (a step's name, met twice at every instance of a fleet's
  * log) is inert as it is, and is searched once, not once per rule.
  */
-// eslint-disable-next-line no-control-regex
 const ACTED_ON =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|::|##|section_|^[ \t]*(?:---|\+\+\+|\^\^\^|~~~)/m;
 
 export function neutralise(text: string): string {
