@@ -19,7 +19,7 @@ import type { JournalWriteError } from '../journal/file.ts';
 import { LeaseError } from '../store/lease.ts';
 import { finishRecord, journalObserver, journalWriter } from '../journal/observer.ts';
 import { JOURNAL_VERSION, LEASE_JOURNAL_VERSION, type JournalRecord } from '../journal/records.ts';
-import { inputsDigest } from '../journal/resume.ts';
+import { inputsDigest } from '../journal/hashing.ts';
 import { valuesHash } from '../journal/hashing.ts';
 import { steadyNow, type Clock } from './clock.ts';
 import type { ReportPaths } from './report-files.ts';

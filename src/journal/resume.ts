@@ -15,7 +15,7 @@ import { instanceSet } from '../runner/instance-set.ts';
 import { identityOf, newInstance, type InDoubtCall } from '../runner/instance.ts';
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
-import { valuesHash } from './hashing.ts';
+import { inputsDigest } from './hashing.ts';
 import { doubtOf, standingDecision, type JournalState } from './read.ts';
 import type { WaysOn } from './ways-on.ts';
 import { selectionOf, type RunRecord } from './records.ts';
@@ -58,23 +58,6 @@ function toldFor(request: ResumeRequest, key: string): Decision | undefined {
 
 function refuse(message: string, hint: string): never {
   throw new UsageError('RESUME_REFUSED', message, { hint });
-}
-
-/**
- * A digest of an instance's inputs (secrets masked) and server, keyed with the journal's salt.
- * Made once per instance while its inputs stay the same values (a write's send and its end both
- * record it: a fleet's every write hashed twice was a tenth of the journal's own cost).
- */
-export function inputsDigest(salt: string): (run: StepRun) => string {
-  const made = new WeakMap<StepRun, { inputs: unknown; target: unknown; server: unknown; digest: string }>();
-  return (run) => {
-    const { inputs, target = null, server = null } = run;
-    const known = made.get(run);
-    if (known?.inputs === inputs && known.target === target && known.server === server) return known.digest;
-    const digest = valuesHash(salt, { inputs, target, server });
-    made.set(run, { inputs, target, server, digest });
-    return digest;
-  };
 }
 
 function changes(last: RunRecord, request: ResumeRequest): string[] {
