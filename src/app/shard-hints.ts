@@ -2,22 +2,32 @@
 // and no --in-doubt (the hints of one run's journal): a site not ended is resumed by running its
 // shard's index again, the worker that takes it over reading each call in doubt back; a site that
 // ended with a call in doubt (verify could not tell, or the call lost its answer) failed in its
-// wave, for an operator to check on the server.
+// wave, for an operator to check on the server. One the rollout halted without (its run left parked
+// for its window, or by an abort) is taken over by no worker again: the operator checks it too.
 import type { Report } from '../report/model.ts';
 
-/** `report` with the hints of its steps in doubt or not finished those of a sharded run's site `siteRun`; `ended`: the site has ended. */
-export function shardedHints(report: Report, siteRun: string, ended: boolean): Report {
-  return { ...report, steps: report.steps.map((s) => withShardedHint(s, siteRun, ended)) };
+/**
+ * `report` with the hints of its steps in doubt or not finished those of a sharded run's site
+ * `siteRun`; `ended`: the site has ended; `halted`: the rollout halted with the site not ended (its
+ * run left parked for its window, or by an abort): no worker takes it over, nothing of it is sent.
+ */
+export function shardedHints(report: Report, siteRun: string, ended: boolean, halted = false): Report {
+  return { ...report, steps: report.steps.map((s) => withShardedHint(s, siteRun, ended, halted)) };
 }
 
 /** A step (of a report, or as the worker's terminal prints it) with a sharded site's hint, when it is in doubt or not finished. */
-export function withShardedHint<S extends Step>(s: S, siteRun: string, ended: boolean): S {
+export function withShardedHint<S extends Step>(s: S, siteRun: string, ended: boolean, halted = false): S {
+  const left = `the rollout halted at its wave: no worker takes the site over, nothing of it is sent again; check on the server (enginectl verify --store URL --run ${siteRun} reads back any call in doubt)`;
   const doubt = ended
     ? `the site counts as failed in its wave, and a sharded run takes no --in-doubt decision: check the call on the server (enginectl verify --store URL --run ${siteRun} reads its target back)`
-    : `run its shard's index again: the worker that takes the site over reads the target back and sends again only what was not applied (where it cannot tell, the site fails in its wave)`;
+    : halted
+      ? left
+      : `run its shard's index again: the worker that takes the site over reads the target back and sends again only what was not applied (where it cannot tell, the site fails in its wave)`;
   const unfinished = ended
     ? `the site ended before this step finished (enginectl verify --store URL --run ${siteRun} reads back any call in doubt)`
-    : "run its shard's index again: the worker that takes the site over resumes it";
+    : halted
+      ? left
+      : "run its shard's index again: the worker that takes the site over resumes it";
   // A doubt verify settled (a takeover's decision) is no longer one: its hint stays.
   const open = !s.decision || s.decision.decision !== 'skip';
   const hint = s.error?.code === 'IN_DOUBT' && open ? doubt : s.error?.code === 'NOT_FINISHED' ? unfinished : undefined;

@@ -156,6 +156,7 @@ export async function shardedReport(
         siteRun!,
         // Ended: its terminal record read, or its end in the wave's log (the record still being written).
         terminal !== undefined || log.ended.has(site),
+        rollout.halted !== undefined,
       );
       if (w === standing && !terminal && !held) windows.push(...windowWaitOf(site, report, log));
       // Failed in its wave (a write continue-on-error left in doubt), as the worker's report says.

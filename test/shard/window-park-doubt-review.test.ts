@@ -167,4 +167,8 @@ test("unapplied: the merged report's hint for the call read back not applied doe
   assert.doesNotMatch(third.out, /verify:/, third.out);
   assert.deepEqual(patches(), { sent: 1, applied: 0 });
   assert.doesNotMatch(update?.error?.hint ?? '', /sends again only what was not applied/, update?.error?.hint ?? '');
+  assert.match(
+    update?.error?.hint ?? '',
+    /^the rollout halted at its wave: no worker takes the site over, nothing of it is sent again; check on the server \(enginectl verify --store URL --run \S+ reads back any call in doubt\)$/,
+  );
 });
