@@ -172,3 +172,75 @@ test("unapplied: the merged report's hint for the call read back not applied doe
     /^the rollout halted at its wave: no worker takes the site over, nothing of it is sent again; check on the server \(enginectl verify --store URL --run \S+ reads back any call in doubt\)$/,
   );
 });
+
+test('a site parked for its window whose continue died after its write was answered (applied, no call in doubt), taken over in a wave past its budget: the worker does not say nothing was sent', async (t) => {
+  assert.deepEqual(
+    ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
+    [1, 0, 0],
+  );
+  // The continue's next step (its alerts' first GET) held at the gateway for good: its worker dies there.
+  let held!: () => void;
+  let release!: () => void;
+  const atAlerts = new Promise<void>((resolve) => (held = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  t.after(release);
+  let parkedYet = false;
+  let holding = false;
+  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0', {
+    before: (method, path) => {
+      if (!parkedYet || holding || method !== 'GET' || !path.startsWith('/sites/site-0002/api/monitoring/')) return;
+      holding = true;
+      held();
+      return released;
+    },
+  });
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8')
+      .replace(
+        '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
+        '    uses: classes/update\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    longest: 1m\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n',
+      )
+      .replace(
+        '\nsteps:\n',
+        `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
+      ),
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  const worker = async (at: string, spec: string, signal?: AbortSignal) => {
+    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
+    const r = await runCli([...args, '--shard-wait', '30m', '--shard-ttl', '1h'], {
+      env: f.env,
+      clock: simulatedClock(Date.parse(at)),
+      ...(signal ? { signal } : {}),
+    });
+    return { ...r, out: r.stdout + r.stderr };
+  };
+  const patches = () => {
+    const log = f.sites.started().get('site-0002')?.requests ?? [];
+    const sent = log.filter((r) => r.method === 'PATCH' && r.path === UPDATE);
+    return { sent: sent.length, applied: sent.filter((r) => r.applied).length };
+  };
+  const parked = await worker('2027-03-01T12:00:00Z', '1/2');
+  assert.equal(parked.code, 75, parked.out);
+  parkedYet = true;
+  const stop = new AbortController();
+  const dead = worker(OPENS, '1/2', stop.signal);
+  t.after(() => stop.abort());
+  await atAlerts;
+  // Its write answered and applied, its answer recorded: no call of it is in doubt.
+  assert.deepEqual(patches(), { sent: 1, applied: 1 });
+  f.sites.faults.add({ method: 'PATCH', path: UPDATE, status: 409, site: 'site-0001', times: 1 });
+  const other = await worker('2027-03-01T22:10:00Z', '2/2');
+  assert.equal(other.code, 1, other.out);
+  const again = await worker('2027-03-01T23:30:00Z', '1/2');
+  stop.abort();
+  release();
+  await dead;
+  assert.equal(again.code, 1, again.out);
+  assert.deepEqual(patches(), { sent: 1, applied: 1 });
+  // Its write went out and was applied: the worker says nothing of "nothing sent".
+  assert.doesNotMatch(again.out, /site-0002: .*nothing sent/, again.out);
+  // Under way when the budget was spent (its write applied): it goes on to its end, as one whose call in doubt is read back applied.
+  assert.match(again.out, /^✔ site site-0002 \(wave 1\): success/m, again.out);
+});
