@@ -61,7 +61,7 @@ export function endedRun(
   };
 }
 
-/** The window a site's run the store holds parked for (its last run's park, `for: window`): the opening it waits for, since when, and whether a call of it is in doubt. */
+/** The window a site's run the store holds parked for (its last run's park, `for: window`): the opening it waits for, since when, and whether a call of it is in doubt or left since the park. */
 export function windowParked(
   request: ShardWorkerRequest,
   stored: { path: string; runId: string },
@@ -70,8 +70,12 @@ export function windowParked(
   const state = readJournal(text, `run ${stored.runId}`, journalKey(request.env));
   const park = state.parked?.park;
   if (park?.for !== 'window' || park.until === undefined) return undefined;
-  // A continue of it killed after a write left still reads parked: that call in doubt is read back (verify), not left unsaid.
-  return { until: park.until, since: park.since, inDoubt: inDoubtInstances(state).length > 0 };
+  // A continue of it killed after a write left still reads parked: that call in doubt is read back
+  // (verify), not left unsaid; so is a run gone on with after its park whose write was answered (a
+  // call that left since the park, on the run's clock): it was under way, not "nothing sent".
+  const parkedAt = state.parked?.at ?? Infinity;
+  const sentSince = [...state.instances.values()].some((i) => i.call !== undefined && i.call.at > parkedAt);
+  return { until: park.until, since: park.since, inDoubt: sentSince || inDoubtInstances(state).length > 0 };
 }
 
 /** A site's run left parked for its window in a wave past its budget, nothing sent (`why`, in words): said, and the site's end. */
