@@ -23,7 +23,7 @@ const LATER = '/api/classes/v1/classes/12/entities/2002';
  * site-0003. Parked at noon, site-0002 is gone on with at 22:00 by a worker that dies there, its
  * PATCH held by the server (never applied); site-0001 fails at 22:10, spending the budget.
  */
-async function unappliedFleet(t: TestContext) {
+async function unappliedFleet(t: TestContext, longest = '1m') {
   assert.deepEqual(
     ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
     [1, 0, 0],
@@ -35,7 +35,7 @@ async function unappliedFleet(t: TestContext) {
     readFileSync(f.file, 'utf8')
       .replace(
         '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
-        '    uses: classes/update\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    longest: 1m\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n',
+        `    uses: classes/update\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}\n    longest: ${longest}\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n`,
       )
       .replace(
         '\nsteps:\n',
@@ -199,7 +199,7 @@ test('a site parked for its window whose continue died after its write was answe
     readFileSync(f.file, 'utf8')
       .replace(
         '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
-        '    uses: classes/update\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    longest: 1m\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n',
+        `    uses: classes/update\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}\n    longest: 1m\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n`,
       )
       .replace(
         '\nsteps:\n',
@@ -243,4 +243,17 @@ test('a site parked for its window whose continue died after its write was answe
   assert.doesNotMatch(again.out, /site-0002: .*nothing sent/, again.out);
   // Under way when the budget was spent (its write applied): it goes on to its end, as one whose call in doubt is read back applied.
   assert.match(again.out, /^✔ site site-0002 \(wave 1\): success/m, again.out);
+});
+
+test("unapplied, its step's longest: not passed at the takeover (verify cannot tell), its wave past its budget: the site fails, nothing sent again", async (t) => {
+  const { worker, patches, finish } = await unappliedFleet(t, '2h');
+  const again = await worker('2027-03-01T23:30:00Z', '1/2');
+  await finish();
+  assert.equal(again.code, 1, again.out);
+  assert.match(
+    again.out,
+    /^✖ site site-0002: its run \S+ cannot go on: cannot resume: verify could not settle an in-doubt call: .*cannot-tell.*; it counts as failed in its wave/m,
+  );
+  assert.doesNotMatch(again.out, /waits for its window, and its wave's failures passed its budget/);
+  assert.deepEqual(patches(), { sent: 1, applied: 0 });
 });
