@@ -18,7 +18,7 @@ import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-r
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
 import { shardedHints, withShardedHint } from './shard-hints.ts';
-import { endedRun, leftParked, liveRunner, windowParked } from './shard-takeover.ts';
+import { endedRun, leftParked, liveRunner, readBackLeftParked, windowParked } from './shard-takeover.ts';
 import { undecidedDoubts } from '../runner/result.ts';
 import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
@@ -41,9 +41,8 @@ export async function runSite(
   const now = request.clock.now();
   // A local copy of its own: an earlier attempt's file of the same run (on this machine) is never appended to.
   const local = () => join(tmpdir(), `enginectl-${siteRun.id}.${randomBytes(4).toString('hex')}.journal.jsonl`);
-  // A site taken over: its journal fenced before it is read (the worker gone may only be paused);
-  // one with no record yet starts afresh after the fence.
-  // A new run is named the sharded run's before its journal is (runs --store lists it under it).
+  // A site taken over: its journal fenced before it is read (the worker gone may only be paused); one
+  // with no record yet starts afresh after the fence. A new run is named the sharded run's first.
   if (!siteRun.resume) await request.store.create(shardKeys(manifest.run).siteRun(siteRun.id), Buffer.alloc(0));
   const stored = siteRun.resume
     ? await takeOverStoredRun(request.store, siteRun.id, local)
@@ -83,14 +82,17 @@ export async function runSite(
     );
     return finished.end;
   }
-  // Parked for its window in a wave whose failures passed its budget: not gone on with (its write
-  // would be sent in the wave the rollout halts at, which one process's run never sends). A call of
-  // it in doubt (a continue of it died after its write left) is read back, never sent again.
+  // Parked for its window in a wave whose failures passed its budget: not gone on with, as one
+  // process's rollout sends none of it (a call in doubt from before its park read back first); one
+  // gone on with since its park (a continue that died) was under way: its calls in doubt read back.
   const waiting = resume && siteRun.halting ? windowParked(request, stored) : undefined;
   const where = { over: manifest.over, site, runId: stored.runId };
-  if (waiting && !waiting.inDoubt) {
+  if (waiting && !waiting.wentOn) {
+    const end = waiting.inDoubt
+      ? await readBackLeftParked(request, stored, pipeline, where, waiting)
+      : leftParked(request, where, waiting, 'not gone on with, nothing sent');
     rmSync(stored.path, { force: true });
-    return leftParked(request, where, waiting, 'not gone on with, nothing sent');
+    return end;
   }
   if (siteRun.resume && !resume)
     request.say(

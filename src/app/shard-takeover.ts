@@ -2,7 +2,8 @@
 // sent: whether a runner of the site's run itself holds it now (an operator's run --resume of it,
 // by the run's own lease), and whether its run had ended before its end reached the wave's log
 // (then its outcome is the site's: it is not resumed, a write it failed is not sent again).
-// And whether it waits for its window (its run parked for it), which a wave past its budget leaves parked.
+// And whether it waits for its window (its run parked for it), which a wave past its budget leaves
+// parked: a call of it in doubt from before its park is read back and said, nothing sent.
 import { readFileSync } from 'node:fs';
 import { journalReport } from '../journal/release.ts';
 import { readJournal } from '../journal/read.ts';
@@ -16,6 +17,8 @@ import { shardedHints } from './shard-hints.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 import { ownLeaseName } from './stored-run-held.ts';
+import { verifyJournal } from './verify.ts';
+import type { Pipeline } from '../pipeline/model.ts';
 
 /** Who holds run `runId` by its own lease (run.ID) now, renewed on this worker's clock: a runner of the run itself; undefined when none does. */
 export async function liveRunner(request: ShardWorkerRequest, runId: string): Promise<string | undefined> {
@@ -61,21 +64,58 @@ export function endedRun(
   };
 }
 
-/** The window a site's run the store holds parked for (its last run's park, `for: window`): the opening it waits for, since when, and whether a call of it is in doubt or left since the park. */
+/**
+ * The window a site's run the store holds parked for (its last run's park, `for: window`): the
+ * opening it waits for, since when, whether a call of it is in doubt, and whether it was gone on
+ * with since the park (a call left after it, on the run's clock: a continue that died under way).
+ */
 export function windowParked(
   request: ShardWorkerRequest,
   stored: { path: string; runId: string },
-): { until: number; since: number; inDoubt: boolean } | undefined {
+): { until: number; since: number; inDoubt: boolean; wentOn: boolean } | undefined {
   const text = readFileSync(stored.path, 'utf8');
   const state = readJournal(text, `run ${stored.runId}`, journalKey(request.env));
   const park = state.parked?.park;
   if (park?.for !== 'window' || park.until === undefined) return undefined;
-  // A continue of it killed after a write left still reads parked: that call in doubt is read back
-  // (verify), not left unsaid; so is a run gone on with after its park whose write was answered (a
-  // call that left since the park, on the run's clock): it was under way, not "nothing sent".
+  // A continue of it killed after a write left still reads parked: it was under way, not "nothing
+  // sent" (its call in doubt read back; a call answered since the park, gone on with to its end).
   const parkedAt = state.parked?.at ?? Infinity;
-  const sentSince = [...state.instances.values()].some((i) => i.call !== undefined && i.call.at > parkedAt);
-  return { until: park.until, since: park.since, inDoubt: sentSince || inDoubtInstances(state).length > 0 };
+  const wentOn = [...state.instances.values()].some((i) => i.call !== undefined && i.call.at > parkedAt);
+  return { until: park.until, since: park.since, inDoubt: inDoubtInstances(state).length > 0, wentOn };
+}
+
+/**
+ * A site parked for its window when its wave's budget was spent, a call of it in doubt from before
+ * its park (a retry its window refused): read back and said, and left parked whatever the verdict:
+ * not under way when the rollout halted, none of its steps is sent in that wave, as one process's
+ * rollout sends none. The doubt stays in its journal, for the operator (verify --store).
+ */
+export async function readBackLeftParked(
+  request: ShardWorkerRequest,
+  stored: { path: string; runId: string },
+  pipeline: Pipeline,
+  where: { over: string; site: string; runId: string },
+  window: { until: number; since: number },
+): Promise<SiteEnd> {
+  const state = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, journalKey(request.env));
+  const verified = await verifyJournal(state, {
+    pipeline,
+    env: request.env,
+    masker: request.masker,
+    signal: request.signal,
+    now: () => request.clock.now(),
+  });
+  for (const v of verified) request.say(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
+  const calls =
+    verified.length === 1
+      ? 'its call in doubt from before its park was'
+      : `its ${verified.length} calls in doubt from before its park were`;
+  return leftParked(
+    request,
+    where,
+    window,
+    `${calls} read back (${[...new Set(verified.map((v) => v.verdict.replace('-', ' ')))].join(', ')}): not gone on with, nothing sent`,
+  );
 }
 
 /** A site's run left parked for its window in a wave past its budget, nothing sent (`why`, in words): said, and the site's end. */

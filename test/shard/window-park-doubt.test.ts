@@ -228,7 +228,7 @@ test("a site whose retry its window refused (its first PATCH in doubt, never app
   assert.match(again.out, /verify: "Update site-0002": not-applied: /);
   assert.match(
     again.out,
-    /^site site-0002: its run \S+ waits for its window, and its wave's failures passed its budget: its call in doubt was read back not applied: not sent again \(the rollout halts at its wave\)$/m,
+    /^site site-0002: its run \S+ waits for its window, and its wave's failures passed its budget: its call in doubt from before its park was read back \(not applied\): not gone on with, nothing sent \(the rollout halts at its wave\)$/m,
   );
   assert.doesNotMatch(again.out, /✔ site site-0002/);
   assert.deepEqual(site2(), { sent: 1, applied: 0 });
