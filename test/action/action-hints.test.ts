@@ -1,0 +1,132 @@
+// What the action says to do next names its inputs (in-doubt:, journal:, continue:,
+// override-freeze:), never a flag of the CLI its user cannot pass: a write left in doubt, a run
+// whose continue-on-error step left one, a write that does not fit its window (refused, or parked
+// in a run store). Seen where the runner shows them: the log, the annotations, the failure, the
+// job summary and the JSON report.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { actionDef } from '../../src/action/definitions.ts';
+import { simulatedClock } from '../../src/app/clock.ts';
+import { ExitCode } from '../../src/errors.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { until } from '../helpers/timing.ts';
+import { runActionInProcess, runnerLog, type InProcessAction, type InProcessRun } from '../helpers/toolkit.ts';
+
+const ROOT = actionDef('enginectl');
+const VFS = '/api/devops/v1/update/vfs';
+
+/** A flag of the CLI's run (or its verify command on a journal file) that the action takes no input for. */
+const CLI_WAY =
+  /--(?:in-doubt|resume|continue|override-freeze|reason|take-over|var|journal|store)\b|enginectl (?:run|verify JOURNAL)/;
+
+/** Everything the runner shows of an action's run: its log and annotations, the summary, the JSON report. */
+function shown(run: InProcessRun): string {
+  const report = run.outputs.report && existsSync(run.outputs.report) ? readFileSync(run.outputs.report, 'utf8') : '';
+  return [runnerLog(run), run.summary, report].join('\n');
+}
+
+const UPDATE = `version: 1
+name: Release
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: vfs
+    uses: update/vfs
+    with: { target: prod, files: [1001] }
+`;
+
+async function update(
+  t: Parameters<typeof startEmulator>[0],
+  pipeline: string,
+  fault: 'reset' | 'hang',
+): Promise<InProcessRun> {
+  const { url, emulator } = await startEmulator(t);
+  // reset: the update is applied and its answer lost; hang: no answer until the run is stopped. Either way in doubt.
+  emulator.faults.add({
+    method: 'POST',
+    path: VFS,
+    ...(fault === 'reset' ? { reset: 'after' } : { hang: true }),
+    times: 1,
+  });
+  const stop = new AbortController();
+  const running = runActionInProcess(ROOT, {
+    files: { 'release.yml': pipeline },
+    inputs: { pipeline: 'release.yml' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    signal: stop.signal,
+  });
+  if (fault === 'hang') {
+    await until(() => emulator.count('POST', VFS) === 1);
+    stop.abort();
+  }
+  return running;
+}
+
+test("a run stopped while its write was out: what to do is said in the action's inputs (in-doubt:), in the log, the summary and the report", async (t) => {
+  const run = await update(t, UPDATE, 'hang');
+  assert.equal(run.code, ExitCode.interrupted, run.failed.join('\n'));
+  const seen = shown(run);
+  assert.match(seen, /cancelled after sending POST \/api\/devops\/v1\/update\/vfs/);
+  assert.match(seen, /then resume with in-doubt: skip \(it was applied\) or in-doubt: retry/);
+  assert.doesNotMatch(seen, CLI_WAY);
+});
+
+test("a continue-on-error step that left its write in doubt: the failure says to decide it with the action's inputs", async (t) => {
+  const run = await update(
+    t,
+    UPDATE.replace('    uses: update/vfs\n', '    uses: update/vfs\n    continue-on-error: true\n'),
+    'reset',
+  );
+  assert.equal(run.code, ExitCode.failed);
+  assert.equal(run.outputs.outcome, 'success');
+  assert.match(run.failed.join('\n'), /1 step run\(s\) left a write in doubt: .*in-doubt: skip\|retry\|verify/);
+  assert.doesNotMatch(shown(run), CLI_WAY);
+});
+
+/** One write whose window (02:00-06:00 UTC) is closed at noon, on the run's clock. */
+async function closedWindow(t: Parameters<typeof startEmulator>[0], inputs: Record<string, string>) {
+  const { url, emulator } = await startEmulator(t);
+  const pipeline = `version: 1
+name: Nightly
+windows:
+  night: { cron: '0 2 * * *', duration: 4h, zone: UTC }
+override-freeze:
+  - { actor: alice }
+steps:
+  - id: clear
+    uses: transaction-log/clear
+    expected: 10m
+`;
+  const options: InProcessAction = {
+    files: { 'nightly.yml': pipeline },
+    inputs: { pipeline: 'nightly.yml', ...inputs },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITHUB_ACTOR: 'alice' },
+    clock: simulatedClock(Date.parse('2026-12-01T12:00:00Z')),
+  };
+  const run = await runActionInProcess(ROOT, options);
+  assert.equal(emulator.requests.filter((r) => r.method === 'POST').length, 0, 'nothing was sent');
+  return run;
+}
+
+test("a write outside its window, without a store: refused, the override named as the action's inputs", async (t) => {
+  const run = await closedWindow(t, {});
+  assert.equal(run.outputs.outcome, 'failure');
+  const seen = shown(run);
+  assert.match(seen, /the next window it fits in opens at 2026-12-02T02:00:00/);
+  assert.match(seen, /override-freeze: true with override-reason:/);
+  assert.doesNotMatch(seen, CLI_WAY);
+});
+
+test('a write outside its window, with a store: parked, the way on named as input continue', async (t) => {
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
+  mkdirSync(store);
+  const run = await closedWindow(t, { store: `file://${store}` });
+  assert.equal(run.code, ExitCode.ok, run.failed.join('\n'));
+  assert.equal(run.outputs.outcome, 'parked');
+  const seen = shown(run);
+  assert.match(seen, /continue: RUN \(with store:\) at or after then/);
+  assert.doesNotMatch(seen, CLI_WAY);
+});
