@@ -18,6 +18,7 @@ import type { ActionDef } from './definitions.ts';
 import type { GitHubContext } from './github-context.ts';
 import type { GitHubDeps } from './github-records.ts';
 import { booleanInput } from './inputs.ts';
+import { ACTION_WAYS } from './ways-on.ts';
 
 /** Every step's outputs by id (step-N without one); a matrix step's as a list of instances. */
 export function outputsOf(report: Report): Record<string, unknown> {
@@ -158,7 +159,7 @@ export function endRun(
   if (result.outcome === 'success' && doubts.length === 0)
     return failed.length === 0 ? ExitCode.ok : failNotWritten(kit, masker, `"${result.name}" succeeded`, failed);
   if (result.outcome === 'success') {
-    kit.setFailed(masker.mask(`"${result.name}": ${doubtsLine(doubts.length)}`));
+    kit.setFailed(masker.mask(`"${result.name}": ${doubtsLine(doubts.length, ACTION_WAYS)}`));
     return ExitCode.failed;
   }
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);

@@ -18,6 +18,7 @@ import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
 import { doubtsLine, undecidedDoubts } from '../runner/result.ts';
+import { ACTION_WAYS } from './ways-on.ts';
 import type { GitHubDeps } from './github-records.ts';
 import { varsLines } from './inputs.ts';
 import { actionDef } from './definitions.ts';
@@ -93,7 +94,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));
   // Published as a run is: the report files, the job summary, one PR comment, the webhook, the outputs.
-  const outFiles = reportFilesChannel(paths, { fs: deps.reportFs });
+  const outFiles = reportFilesChannel(paths, { fs: deps.reportFs, ways: ACTION_WAYS });
   const failed = await publisher(
     [
       outFiles,
@@ -114,7 +115,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
       }),
     ],
     { warn: (m) => kit.warning(m, { title: 'enginectl' }), mask: (text) => masker.mask(text) },
-  ).ended(endOf(report, (o) => renderMarkdown(report, o)));
+  ).ended(endOf(report, (o) => renderMarkdown(report, { ...o, ways: ACTION_WAYS })));
   warnNotWritten(kit, masker, failed);
   const doubts = undecidedDoubts(report.steps);
   if (report.outcome === 'success' && doubts.length === 0)
@@ -124,7 +125,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const missing = report.merged?.noReport ?? [];
   kit.setFailed(
     report.outcome === 'success' && doubts.length > 0
-      ? `"${report.pipeline.name}": ${doubtsLine(doubts.length)}`
+      ? `"${report.pipeline.name}": ${doubtsLine(doubts.length, ACTION_WAYS)}`
       : `"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`,
   );
   return ExitCode.failed;

@@ -151,7 +151,7 @@ async function execute(
       vars: loaded.vars,
       lease: holding?.lease,
       park: stored && parkingOf(pipeline),
-      windows: { windowOverride: override },
+      windows: { windowOverride: override, ways: ACTION_WAYS },
     },
     {
       masker,

@@ -1,5 +1,5 @@
-// The ways on a refusal gives, in the action's inputs (journal/ways-on.ts has the CLI's flags).
-import type { WaysOn } from '../journal/ways-on.ts';
+// The ways on a refusal gives, in the action's inputs (src/ways-on.ts has the CLI's flags).
+import type { WaysOn } from '../ways-on.ts';
 
 export const ACTION_WAYS: WaysOn = {
   resume: 'input journal',
@@ -13,4 +13,9 @@ export const ACTION_WAYS: WaysOn = {
   // No force: the action resumes no run whose files or inputs changed.
   takeOver: (previous) =>
     `resume run ${previous} itself (journal: ${previous} with store:, and in-doubt: skip or retry): the action takes no lease over from a run that left calls unchecked`,
+  readBack: 'a resume with in-doubt: verify',
+  resumeDeciding: (modes) => `journal: (the journal output, or the run-id output with store:) and in-doubt: ${modes}`,
+  parkedSignal: 'outcome parked',
+  overrideFreeze: 'override-freeze: true with override-reason:',
+  goOnParked: 'input continue: RUN_ID (with store:)',
 };

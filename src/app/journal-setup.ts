@@ -24,7 +24,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
 import type { JournalSpec } from './journal-spec.ts';
-import { CLI_WAYS, type WaysOn } from '../journal/ways-on.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export interface JournalRequest {
   path: string;

@@ -25,7 +25,7 @@ import { actorOf, runUrlOf } from '../ci/facts.ts';
 import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
 import { teachSecrets } from './journal-setup.ts';
-import { CLI_WAYS, type WaysOn } from '../journal/ways-on.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export interface LeaseRequest {
   store: RunStore;

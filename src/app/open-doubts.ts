@@ -4,7 +4,7 @@ import { UsageError } from '../errors.ts';
 import type { Framed } from '../journal/frame.ts';
 import { journalState, parseRecords } from '../journal/read.ts';
 import { undecidedInDoubt } from '../journal/verify.ts';
-import type { WaysOn } from '../journal/ways-on.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 /**
  * A new run appended to a journal whose last release left a call in doubt would start a new

@@ -5,7 +5,7 @@ import { EnginectlError, UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
 import type { JournalRecord } from '../journal/records.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { CLI_WAYS, type WaysOn } from '../journal/ways-on.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 
 export type Parked = NonNullable<JournalState['parked']>;

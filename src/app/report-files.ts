@@ -12,6 +12,7 @@ import { UsageError } from '../errors.ts';
 import { makeDirectories } from '../make-directories.ts';
 import { REPORT_FORMATS, type ReportPaths } from '../report/formats.ts';
 import type { Report } from '../report/model.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 export type { ReportPaths };
 
@@ -83,6 +84,7 @@ export async function writeReports(
   report: () => Report,
   paths: ReportPaths,
   fs?: AtomicFs,
+  ways?: WaysOn,
 ): Promise<{ written: string[]; failed: string[] }> {
   const written: string[] = [];
   const failed: string[] = [];
@@ -91,7 +93,7 @@ export async function writeReports(
     if (!path) continue;
     try {
       await makeDirectories(dirname(path));
-      await writeAtomic(path, await render(report(), fullReportOf(paths)), fs);
+      await writeAtomic(path, await render(report(), fullReportOf(paths), ways), fs);
       written.push(path);
     } catch (error) {
       failed.push(`${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);

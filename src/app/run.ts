@@ -45,10 +45,7 @@ export interface RunRequest {
   journal?: JournalSpec | undefined;
   /** --resume: the instances not to run again. */
   resume?: ResumePlan | undefined;
-  /**
-   * The files the pipeline read, whose hash identifies it in the reports and the journal
-   * (`report --merge` compares it); none for a single-step action, whose inputs hold credentials.
-   */
+  /** The files the pipeline read, whose hash identifies it in the reports and the journal (`report --merge` compares it); none for a single-step action, whose inputs hold credentials. */
   sources?: readonly Source[] | undefined;
   /**
    * The files' hash (pipelineSha256) when the caller has it already: a shard worker's, checked
@@ -63,8 +60,8 @@ export interface RunRequest {
   /** The lease this run holds: checked before every write is sent; a fleet lease (its summary) shown in every report. */
   lease?:
     { check(): Promise<void>; stillHeld(): Promise<void>; summary?(): NonNullable<RunResult['lease']> } | undefined;
-  /** Windows and freezes: earlier write durations (--history), and who overrides with --override-freeze. */
-  windows?: Pick<RunnerDeps, 'history' | 'windowOverride'> | undefined;
+  /** Windows and freezes: earlier write durations (--history), who overrides with --override-freeze; and how the surface names the ways on its hints give (the CLI's flags by default). */
+  windows?: Pick<RunnerDeps, 'history' | 'windowOverride' | 'ways'> | undefined;
 }
 
 export interface RunWorld {
@@ -137,7 +134,8 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   const { masker, logger } = context;
   const now = context.clock.now;
   const steady = context.stopwatch ?? steadyNow;
-  const reports = reportFilesChannel(request.reports, { said: context.reportWritten, fs: context.reportFs });
+  const ways = request.windows?.ways;
+  const reports = reportFilesChannel(request.reports, { said: context.reportWritten, fs: context.reportFs, ways });
   const publish = publisher(context.channels ? context.channels(reports) : [reports], {
     warn: (message) => logger.warn(undefined, message),
     mask: (text) => masker.mask(text),
@@ -245,6 +243,6 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
   // Secrets learnt during the run (a license code) are masked in the steps before it too.
   const result = maskRun(masker, raw);
   const rendered = renderings(result);
-  const failed = await publish.ended(endOf(rendered.report, (o) => renderMarkdown(rendered.report, o)));
+  const failed = await publish.ended(endOf(rendered.report, (o) => renderMarkdown(rendered.report, { ...o, ways })));
   return { result, rendered, written: [...reports.written], failed, halted };
 }

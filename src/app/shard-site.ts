@@ -24,7 +24,7 @@ import { maskLease } from '../runner/mask-model.ts';
 import { sitePipeline } from './site-pipeline.ts';
 import type { SiteReport } from './shard-worker-report.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
-import { CLI_WAYS } from '../journal/ways-on.ts';
+import { CLI_WAYS } from '../ways-on.ts';
 import { parkingOf } from './parked.ts';
 
 /** One site: a stored run of its own over the site's instances (a new run, or the resume of one taken over). */

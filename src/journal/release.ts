@@ -6,7 +6,7 @@ import { selectionOf } from './records.ts';
 import { buildReport, IN_DOUBT_NOTE, type Report } from '../report/model.ts';
 import { identityOf, newInstance, type PlannedInstance } from '../runner/instance.ts';
 import {
-  IN_DOUBT_HINT,
+  inDoubtHint,
   runOutcome,
   type Decision,
   type RunResult,
@@ -23,7 +23,7 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped:
     ? {
         code: 'IN_DOUBT' as const,
         message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`,
-        hint: IN_DOUBT_HINT,
+        hint: inDoubtHint(),
       }
     : stopped
       ? stopped

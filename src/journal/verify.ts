@@ -11,7 +11,7 @@ import type { Verdict } from '../steps/types.ts';
 import { doubtOf, standingDecision, type JournalState } from './read.ts';
 import { formatDuration } from '../duration.ts';
 import { SEND_WITHIN_MS } from './send-bound.ts';
-import { CLI_WAYS, type WaysOn } from './ways-on.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export interface InDoubtInstance {
   key: string;

@@ -4,6 +4,7 @@ import { reportJsonPieces } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { Report } from './model.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 export interface ReportFormat {
   readonly key: string;
@@ -13,8 +14,8 @@ export interface ReportFormat {
   readonly extension: string;
   /** The option's line in `--help`. */
   readonly help: string;
-  /** The file's text; `fullReport` names where the full reports are, for a note when parts are cut. */
-  render(report: Report, fullReport: string | undefined): string | Iterable<string> | Promise<string>;
+  /** The file's text; `fullReport` names where the full reports are, for a note when parts are cut; `ways` how the surface names the ways on. */
+  render(report: Report, fullReport: string | undefined, ways?: WaysOn): string | Iterable<string> | Promise<string>;
 }
 
 export const REPORT_FORMATS = [
@@ -30,14 +31,14 @@ export const REPORT_FORMATS = [
     flag: '--junit',
     extension: 'junit.xml',
     help: 'write JUnit XML, one testcase per step instance',
-    render: (report) => renderJunit(report),
+    render: (report, _fullReport?: string, ways?: WaysOn) => renderJunit(report, ways),
   },
   {
     key: 'summary',
     flag: '--summary',
     extension: 'md',
     help: 'write the Markdown summary (under 1 MiB)',
-    render: (report, fullReport) => renderMarkdown(report, { fullReport }),
+    render: (report, fullReport?: string, ways?: WaysOn) => renderMarkdown(report, { fullReport, ways }),
   },
   // The HTML renderer (and its Markdown parser) loads only when a run asks for HTML.
   {
@@ -45,7 +46,7 @@ export const REPORT_FORMATS = [
     flag: '--html',
     extension: 'html',
     help: 'write the self-contained HTML report with a timeline',
-    render: async (report) => (await import('./html.ts')).renderHtml(report),
+    render: async (report, _fullReport?: string, ways?: WaysOn) => (await import('./html.ts')).renderHtml(report, ways),
   },
 ] as const satisfies readonly ReportFormat[];
 

@@ -22,6 +22,7 @@ import { markdownBudget, markdownToHtml } from './server-markdown.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import { haltHtml, wavesHtml } from './waves.ts';
 import { windowNote } from './window-note.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 const COLOURS: Record<string, string> = {
   success: '#1a7f37',
@@ -64,7 +65,7 @@ summary { cursor: pointer; font-weight: 600; }
 footer { color: #59636e; font-size: 12px; margin-top: 30px; }
 `;
 
-export function renderHtml(report: Report): string {
+export function renderHtml(report: Report, ways?: WaysOn): string {
   const fleet = fleetOf(report);
   const start = Date.parse(report.startedAt);
   const total = Math.max(1, report.durationMs);
@@ -134,7 +135,7 @@ export function renderHtml(report: Report): string {
 <header style="background:${RUN_COLOURS[outcomeWord(report)]}">
 <h1>${h(report.pipeline.name)}: ${h(outcomeWord(report))}</h1>
 <p>${h(report.pipeline.file)} · started ${h(report.startedAt)} · ${h(formatDuration(report.durationMs))} · ${c.total} step run(s): ${h(countsText(report))}${limitedTo(report) ? ` · limited to: ${h(limitedTo(report)!)}` : ''}${merged ? ` · merged from ${h(merged)}` : ''}</p>
-${haltHtml(report)}${runNotes(report)
+${haltHtml(report)}${runNotes(report, ways)
     .map((n) => `<p><strong>${h(n)}</strong></p>\n`)
     .join('')}</header>
 <main>

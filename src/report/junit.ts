@@ -10,6 +10,7 @@ import { fleetPhrase, noReportNote } from './fleet.ts';
 import { doubtNote, IN_DOUBT_NOTE, limitedTo, namedRunNotes, type Report } from './model.ts';
 import { SliceJoiner } from '../text/slices.ts';
 import { visibleBidi } from '../text/escape.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 function attr(text: string): string {
   return stripInvalid(text)
@@ -40,7 +41,7 @@ function stripInvalid(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-export function renderJunit(report: Report): string {
+export function renderJunit(report: Report, ways?: WaysOn): string {
   // An instance in doubt is a failure to look at, whatever its outcome: the server may have applied it.
   const failing = (s: Report['steps'][number]) =>
     (s.outcome === 'failure' && !s.continuedOnError) || s.inDoubt !== null;
@@ -69,7 +70,7 @@ export function renderJunit(report: Report): string {
   const properties = [
     ...(limited ? [['limited to', limited]] : []),
     ...(fleet ? [['merged from', fleet]] : []),
-    ...namedRunNotes(report).map((n) => [n.kind, n.text]),
+    ...namedRunNotes(report, ways).map((n) => [n.kind, n.text]),
   ];
   if (properties.length)
     lines.push(

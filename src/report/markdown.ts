@@ -38,6 +38,7 @@ import {
   type LeftOut,
   type Section,
 } from './markdown-fit.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 export const SUMMARY_LIMIT = 1024 * 1024;
 /** Room left for GitHub's own framing of the summary. */
@@ -51,6 +52,8 @@ export interface MarkdownOptions {
   limit?: number;
   /** Counts each piece made (a row, a failure, an update report, a note): what a rendering costs. */
   work?: { pieces: number };
+  /** How the surface names the ways on in the notes (the CLI's flags by default). */
+  ways?: WaysOn | undefined;
 }
 
 function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
@@ -137,7 +140,7 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
       '',
       `${codeSpan(report.pipeline.file)} · ${c.total} step run(s): ${countsText(report)} · ${formatDuration(report.durationMs)} · enginectl ${cell(report.tool.version)}${limited ? ` · limited to: ${cell(limited)}` : ''}${merged ? ` · merged from ${cell(merged)}` : ''}`,
       '',
-      ...runNotes(report).flatMap((note) => [`**${cell(note)}**`, '']),
+      ...runNotes(report, options.ways).flatMap((note) => [`**${cell(note)}**`, '']),
       ...(fleet ? fleetLead(report, fleet, failed.length, where) : []),
     ],
     blocks: [],

@@ -22,6 +22,7 @@ import {
 import { ParkSchema, RolloutResultSchema, WaveResultSchema, type Park } from '../runner/rollout-result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { VERSION } from '../version.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export const REPORT_VERSION = 1;
 
@@ -411,22 +412,22 @@ export function reportParked(park: Park): NonNullable<Report['parked']> {
 }
 
 /** How a parked run goes on: a sharded run's workers run again, one process's run continued (once decided, or once its bake or window comes). */
-function goOn(parked: NonNullable<Report['parked']>, sharded: boolean): string {
+function goOn(parked: NonNullable<Report['parked']>, sharded: boolean, ways: WaysOn): string {
   if (parked.for === 'barrier')
     return 'a worker that parked goes on when its command is run again (one still waiting, by itself)';
   if (parked.for === 'bake' && sharded) return `run the workers again at or after ${parked.until ?? 'its end'}`;
   if (parked.for === 'window' && sharded)
     return `run the workers that parked again (the same commands) at or after ${parked.until ?? 'its opening'}`;
-  if (parked.for === 'decision') return 'go on with enginectl run --continue once decided (enginectl decide)';
-  return `go on with enginectl run --continue at or after ${parked.until ?? 'its end'}`;
+  if (parked.for === 'decision') return `go on with ${ways.goOnParked} once decided (enginectl decide)`;
+  return `go on with ${ways.goOnParked} at or after ${parked.until ?? 'its end'}`;
 }
 
 /** What a run-level note is about: a JUnit `<property>` is named by it. */
 export type RunNoteKind = 'parked' | 'under way' | 'decision' | 'lease' | 'lease takeover' | 'resumed from';
 
-/** The run-level lines every rendering shows, in words. */
-export function runNotes(report: RunNoteSource): string[] {
-  return namedRunNotes(report).map((n) => n.text);
+/** The run-level lines every rendering shows, in words (the ways on in those of the surface in use). */
+export function runNotes(report: RunNoteSource, ways: WaysOn = CLI_WAYS): string[] {
+  return namedRunNotes(report, ways).map((n) => n.text);
 }
 
 type RunNoteSource = Pick<Report, 'decisions' | 'resumedFrom' | 'lease'> &
@@ -452,13 +453,13 @@ const waitsText = (parked: NonNullable<Report['parked']>): string =>
  * The run-level notes, each with what it is about: why the run parked or is under way, the
  * operator's decisions about it, the lease it held, and the journal a resume read.
  */
-export function namedRunNotes(report: RunNoteSource): { kind: RunNoteKind; text: string }[] {
+export function namedRunNotes(report: RunNoteSource, ways: WaysOn = CLI_WAYS): { kind: RunNoteKind; text: string }[] {
   const notes: { kind: RunNoteKind; text: string }[] = [];
   const note = (kind: RunNoteKind, text: string) => notes.push({ kind, text });
   if (report.parked)
     note(
       'parked',
-      `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${waitsText(report.parked)}; ${goOn(report.parked, sharded(report))}`,
+      `parked: waiting for ${report.parked.reason} (since ${report.parked.since})${waitsText(report.parked)}; ${goOn(report.parked, sharded(report), ways)}`,
     );
   const underWay = report.merged?.underWay;
   if (underWay)

@@ -19,6 +19,7 @@ import { parkForWindow } from './window-park.ts';
 import { awaitQuiet } from './quiet-gate.ts';
 import { stopped } from './instance-end.ts';
 import { matchingRule, ruleText } from '../schedule/override.ts';
+import { CLI_WAYS } from '../ways-on.ts';
 
 export const iso = (ms: number | undefined) =>
   ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
@@ -150,6 +151,6 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
   return {
     code: 'WINDOW_CLOSED',
     message: `not started: ${why}; ${next === undefined ? 'no window within 400 days fits it' : `the next window it fits in opens at ${iso(next)}`}`,
-    hint: `its write is expected to take ${formatDuration(expected.ms)} (${source}) plus the margin; run it then, or with --override-freeze --reason "..." as one of override-freeze: (${spec.overrideFreeze.join(', ') || 'none'})`,
+    hint: `its write is expected to take ${formatDuration(expected.ms)} (${source}) plus the margin; run it then, or with ${(ctx.deps.ways ?? CLI_WAYS).overrideFreeze} as one of override-freeze: (${spec.overrideFreeze.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join(', ') || 'none'})`,
   };
 }

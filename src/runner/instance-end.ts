@@ -10,7 +10,7 @@ import { instanceScope, resolveInputs, type ResolvedInputs } from './prepare-ins
 import { CARRIED_FIELDS } from './instance.ts';
 import type { Carried } from './resume.ts';
 import {
-  IN_DOUBT_HINT,
+  inDoubtHint,
   isWindowOverride,
   type InDoubtCall,
   type Outcome,
@@ -19,6 +19,7 @@ import {
 } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared } from './declared-secrets.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 /** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
 export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
@@ -45,7 +46,12 @@ export function errorOf(error: unknown): StepError {
  * ended) its last write was applied and the step's result from it never recorded: as the journal
  * reads it back (api/fate.ts stepDoubt). What stopped the run is named when it is not a signal.
  */
-export function cancelledError(run: StepRun, signal: AbortSignal, attempts: readonly Attempt[] = []): StepError {
+export function cancelledError(
+  run: StepRun,
+  signal: AbortSignal,
+  attempts: readonly Attempt[] = [],
+  ways?: WaysOn,
+): StepError {
   run.inDoubt ??= stepDoubt(attempts);
   if (!run.inDoubt) return stopped(signal);
   const { method, path, status } = run.inDoubt;
@@ -55,7 +61,7 @@ export function cancelledError(run: StepRun, signal: AbortSignal, attempts: read
   return {
     code: 'IN_DOUBT',
     message: `cancelled after sending ${method} ${path}${answered}: the request was sent; the server may have applied it${why}`,
-    hint: IN_DOUBT_HINT,
+    hint: inDoubtHint(ways),
   };
 }
 

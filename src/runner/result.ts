@@ -4,13 +4,14 @@ import type { MatrixValue, Selection } from '../pipeline/selection.ts';
 import type { Decision, RunOutcomeSchema, StepRun } from './instance.ts';
 import type { z } from 'zod';
 import type { OperatorDecision, Park, RolloutResult } from './rollout-result.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export type { Decision, InDoubtCall, Outcome, StepError, StepRun } from './instance.ts';
 export type { RolloutResult, WaveOutcome, WaveResult } from './rollout-result.ts';
 
-/** What to do about an in-doubt call: said by the run that saw it and by a report of its journal. */
-export const IN_DOUBT_HINT =
-  'read the target back with enginectl verify JOURNAL (or resume with --in-doubt verify); where it cannot tell, check on the server, then resume with --in-doubt skip (it was applied) or --in-doubt retry (it was not, or it is to be repeated)';
+/** What to do about an in-doubt call, in the words of the surface in use: said by the run that saw it and by a report of its journal. */
+export const inDoubtHint = (ways: WaysOn = CLI_WAYS): string =>
+  `read the target back with ${ways.readBack}; where it cannot tell, check on the server, then resume with ${ways.inDoubt('skip')} (it was applied) or ${ways.inDoubt('retry')} (it was not, or it is to be repeated)`;
 
 /** What an operator's decision says in every report and the terminal, after "in doubt: ". */
 export function decisionPhrase(
@@ -150,9 +151,9 @@ export function undecidedDoubts<
   );
 }
 
-/** What a run that ended with such steps says of them (its outcome a success, its exit 1). */
-export const doubtsLine = (n: number) =>
-  `${n} step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (run --resume JOURNAL --in-doubt skip|retry|verify)`;
+/** What a run that ended with such steps says of them (its outcome a success, its exit 1), in the words of the surface in use. */
+export const doubtsLine = (n: number, ways: WaysOn = CLI_WAYS) =>
+  `${n} step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (${ways.resumeDeciding('skip|retry|verify')})`;
 
 /** Cancelled because another failed or a rollout halted (or parked): what ran decides the outcome, not the cancellation. */
 const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED', 'ROLLOUT_PARKED', 'WINDOW_PARKED'];

@@ -14,6 +14,7 @@ import type { ResumePlan } from './resume.ts';
 import type { Park } from './rollout-result.ts';
 import type { OverrideIdentity } from '../schedule/override.ts';
 import type { Env, ResolvedServer } from './scope.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 export interface RunnerDeps {
   clientFor(server: ResolvedServer): EngineClient;
@@ -39,6 +40,8 @@ export interface RunnerDeps {
   history?: ((uses: string, server: string | undefined) => readonly number[]) | undefined;
   /** --override-freeze --reason: who (the CI's actor) starts the writes that do not fit their window, and why. */
   windowOverride?: WindowOverride | undefined;
+  /** How the surface names the ways on its hints give (the CLI's flags by default, the action's inputs). */
+  ways?: WaysOn | undefined;
   /** Told, before the first step, the pipeline's resolved name, the instances it plans and its servers' URLs (masked); the first step starts once it settles. */
   onStart?: (start: RunStart) => void | Promise<void>;
 }

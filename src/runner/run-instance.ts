@@ -132,7 +132,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       time?.clear();
     }
     if (deps.signal.aborted)
-      return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
+      return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts, deps.ways));
     if (time?.timedOut)
       error = {
         code: 'STEP_TIMEOUT',
@@ -193,16 +193,16 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
         await deps.sleep(delay, deps.signal);
       } catch {
         // Stopped in the wait: the step has not ended, its writes' fate as the journal reads it.
-        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
+        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts, deps.ways));
       }
       // Stopped as the wait ended: nothing more is sent.
       if (deps.signal.aborted)
-        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
+        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts, deps.ways));
       // Each attempt is a write admitted into its window as a first one: one that does not fit is
       // not sent (WINDOW_CLOSED, or the run parks), the earlier attempts' failure and fates kept.
       const again = await admit(ctx, step, run, type);
       if (deps.signal.aborted)
-        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts));
+        return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts, deps.ways));
       if (again)
         return finish(
           ctx,

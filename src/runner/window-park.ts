@@ -8,6 +8,7 @@ import type { StepError, StepRun } from './result.ts';
 import type { Park } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
 import { finish } from './instance-end.ts';
+import { CLI_WAYS } from '../ways-on.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -31,6 +32,7 @@ export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: 
     ],
   };
   const held = ctx.windowPark;
+  const ways = ctx.deps.ways ?? CLI_WAYS;
   // Instances in flight at once may each park: the run goes on at the earliest of their windows.
   if (!held.park || next < held.park.until!) held.park = park;
   return {
@@ -38,7 +40,7 @@ export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: 
     // The instance's own words hold whatever the wave comes to: a failure beside it halts the
     // rollout or parks it for a decision instead (rollout.ts), and its end record is written now.
     message: `not started: ${why}; the next window it fits in opens at ${iso(next)}`,
-    hint: 'when the run parked for it (exit 75), a scheduled job goes on with enginectl run FILE --store URL --continue RUN at or after then',
+    hint: `when the run parked for it (${ways.parkedSignal}), a scheduled job goes on with ${ways.continueParked('RUN')} at or after then`,
   };
 }
 

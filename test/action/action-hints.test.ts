@@ -117,6 +117,8 @@ test("a write outside its window, without a store: refused, the override named a
   const seen = shown(run);
   assert.match(seen, /the next window it fits in opens at 2026-12-02T02:00:00/);
   assert.match(seen, /override-freeze: true with override-reason:/);
+  // Each rule of the pipeline's override-freeze: as it reads, not as "[object Object]".
+  assert.match(seen, /as one of override-freeze: \(\{ actor alice \}\)/);
   assert.doesNotMatch(seen, CLI_WAY);
 });
 

@@ -360,7 +360,7 @@ test('a continue-on-error step that left its write in doubt: the action fails (e
   assert.equal(last.body.state, 'failure');
   assert.match(String(last.body.description), /1 write\(s\) left in doubt/);
   assert.deepEqual(run.failed, [
-    `"Release": 1 step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (run --resume JOURNAL --in-doubt skip|retry|verify)`,
+    `"Release": 1 step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (journal: (the journal output, or the run-id output with store:) and in-doubt: skip|retry|verify)`,
   ]);
 });
 

@@ -3,6 +3,7 @@
 import { writeReports, type ReportPaths } from '../report-files.ts';
 import type { AtomicFs } from '../atomic-write.ts';
 import type { Channel } from './channel.ts';
+import type { WaysOn } from '../../ways-on.ts';
 
 export interface ReportFilesChannel extends Channel {
   /** The files written, once the run ended. */
@@ -13,7 +14,7 @@ export interface ReportFilesChannel extends Channel {
 
 export function reportFilesChannel(
   paths: ReportPaths,
-  options: { said?: (path: string) => void; fs?: AtomicFs | undefined } = {},
+  options: { said?: (path: string) => void; fs?: AtomicFs | undefined; ways?: WaysOn | undefined } = {},
 ): ReportFilesChannel {
   const written: string[] = [];
   const failed: string[] = [];
@@ -24,7 +25,7 @@ export function reportFilesChannel(
     async ended(end) {
       const report = end.report;
       if (!report) return;
-      const done = await writeReports(() => report, paths, options.fs);
+      const done = await writeReports(() => report, paths, options.fs, options.ways);
       written.push(...done.written);
       failed.push(...done.failed);
       for (const path of done.written) options.said?.(path);

@@ -54,7 +54,7 @@ import { doubtsLine, parkedOf, undecidedDoubts } from '../../runner/result.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
 import { runShardCommand, shardDurations, SHARD_OPTIONS_HELP } from '../shard-run.ts';
 import { shardSelection } from '../shard-own.ts';
-import { CLI_WAYS } from '../../journal/ways-on.ts';
+import { CLI_WAYS } from '../../ways-on.ts';
 
 /** What a dry run would leave unwritten or undone. */
 const DRY_RUN_CLASH = [

@@ -23,6 +23,16 @@ export interface WaysOn {
   force?: string | undefined;
   /** The ways on from a fleet lease that expired in the hands of run `previous`, which left calls verify cannot tell. */
   takeOver(previous: string): string;
+  /** How the target of a call in doubt is read back: `enginectl verify JOURNAL (or resume with --in-doubt verify)`. */
+  readBack: string;
+  /** A resume of the run's journal deciding its calls in doubt with `modes`: `run --resume JOURNAL --in-doubt skip|retry`. */
+  resumeDeciding(modes: string): string;
+  /** How the surface tells that the run parked: `exit 75`. */
+  parkedSignal: string;
+  /** Starting a write outside its window anyway: `--override-freeze --reason "..."`. */
+  overrideFreeze: string;
+  /** How a parked run is gone on with, as a report's note says it: `enginectl run --continue`. */
+  goOnParked: string;
 }
 
 export const CLI_WAYS: WaysOn = {
@@ -37,4 +47,9 @@ export const CLI_WAYS: WaysOn = {
   force: '--force',
   takeOver: (previous) =>
     `take the lease over with --take-over --reason "what you checked" (recorded in the lease and every report), or resume run ${previous} itself`,
+  readBack: 'enginectl verify JOURNAL (or resume with --in-doubt verify)',
+  resumeDeciding: (modes) => `run --resume JOURNAL --in-doubt ${modes}`,
+  parkedSignal: 'exit 75',
+  overrideFreeze: '--override-freeze --reason "..."',
+  goOnParked: 'enginectl run --continue',
 };
