@@ -33,6 +33,10 @@ export interface WaysOn {
   overrideFreeze: string;
   /** How a parked run is gone on with, as a report's note says it: `enginectl run --continue`. */
   goOnParked: string;
+  /** A resume of stored run `run` from the store: `run --resume from the store`. */
+  resumeStored(run: string): string;
+  /** A journal a run wrote, as a resume is given it: `the journal file a run wrote with --journal`. */
+  journalWritten: string;
 }
 
 export const CLI_WAYS: WaysOn = {
@@ -52,4 +56,6 @@ export const CLI_WAYS: WaysOn = {
   parkedSignal: 'exit 75',
   overrideFreeze: '--override-freeze --reason "..."',
   goOnParked: 'enginectl run --continue',
+  resumeStored: () => 'run --resume from the store',
+  journalWritten: 'the journal file a run wrote with --journal',
 };

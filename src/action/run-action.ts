@@ -97,6 +97,7 @@ async function execute(
     pipeline,
     selection: loaded.selection,
     resumeFrom,
+    resumeInput: continued ? 'continue' : 'journal',
     base,
     dir,
     masker,

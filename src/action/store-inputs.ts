@@ -27,8 +27,10 @@ export interface ActionDeps extends MergeDeps {
 export interface StoreInputs {
   pipeline: Pipeline;
   selection: Selection;
-  /** The journal input: with a store, the id of the run to resume. */
+  /** The journal input (or continue's): with a store, the id of the run to resume. */
   resumeFrom: string;
+  /** The input that named it: journal or continue. */
+  resumeInput: string;
   /** Where this step's files go, and its own temporary directory. */
   base: string;
   dir: string;
@@ -37,13 +39,14 @@ export interface StoreInputs {
 
 export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
   const { kit } = deps;
-  const { pipeline, selection, resumeFrom, base, dir, masker } = inputs;
+  const { pipeline, selection, resumeFrom, resumeInput, base, dir, masker } = inputs;
   // With a store, the journal is the store's, and journal: names a run of it to resume.
   const storeUrl = storeUrlOf(kit.getInput('store').trim() || undefined, deps.env, 'input store');
   const stored = storeUrl
     ? await openStoredRun({
         url: storeUrl,
         resumeId: resumeFrom || undefined,
+        resumeNamed: `input ${resumeInput}`,
         journal: `${base}.journal.jsonl`,
         cwd: deps.cwd,
         env: deps.env,

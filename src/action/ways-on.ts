@@ -18,4 +18,7 @@ export const ACTION_WAYS: WaysOn = {
   parkedSignal: 'outcome parked',
   overrideFreeze: 'override-freeze: true with override-reason:',
   goOnParked: 'input continue: RUN_ID (with store:)',
+  resumeStored: (run) => `a resume from the store (journal: ${run} with store:)`,
+  journalWritten:
+    "the journal file a run of the action wrote (its journal output, e.g. downloaded as an artifact), or with store: the run's id",
 };

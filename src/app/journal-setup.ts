@@ -96,6 +96,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     mustExist: request.resume,
     fs: request.fs,
     key: journalKey(request.env),
+    ways,
   });
   for (const w of opened.warnings) request.warn(w);
   try {

@@ -210,6 +210,7 @@ async function takeOne(request: LeaseRequest): Promise<TakenOne> {
     verifyTakeover: (expired) => verifyTakeover(request, expired),
     onWait: request.say,
     sameRun: request.sameRun,
+    ways: request.ways,
   });
   if (lease.record.kind === 'takeover')
     request.say(

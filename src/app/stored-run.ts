@@ -100,6 +100,8 @@ export interface StoredRun {
 export async function openStoredRun(request: {
   url: string;
   resumeId?: string | undefined;
+  /** Where resumeId was given, as a refusal names it: the CLI's --run by default, an action's input. */
+  resumeNamed?: string | undefined;
   /** A new run's id, when the caller chose it (a sharded run's site, named in the wave's log before it starts). */
   newId?: string | undefined;
   journal?: string | undefined;
@@ -122,7 +124,7 @@ export async function openStoredRun(request: {
     const path = request.journal ?? join(request.tmpdir, `enginectl-${runId}.journal.jsonl`);
     return { store, runId, path, resume: false, replica: new JournalReplica(store, runId, 1) };
   }
-  const runId = checkRunId(request.resumeId);
+  const runId = checkRunId(request.resumeId, request.resumeNamed);
   const { text, next } = await readStoredJournal(store, runId);
   // A copy of its own: two jobs going on with the same run at once never write one file (the lease, or the store's create-only segment, refuses one).
   const path =

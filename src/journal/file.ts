@@ -16,6 +16,7 @@ import type { JournalReplica } from './replica.ts';
 import { StoreError } from '../store/store.ts';
 import { damagedJournal, notAJournal } from './read.ts';
 import type { JournalRecord } from './records.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export type JournalFs = LockFs &
   Pick<
@@ -90,6 +91,8 @@ export class JournalFile {
       fs?: JournalFs | undefined;
       key?: string | undefined;
       truncate?: boolean | undefined;
+      /** How the surface names the journal a run wrote, in the hint of one not there (the CLI's flag by default). */
+      ways?: WaysOn | undefined;
     } = {},
   ): OpenedJournal {
     const fs = options.fs ?? nodeFs;
@@ -142,7 +145,7 @@ export class JournalFile {
       lock.release();
       if (error instanceof EnginectlError) throw error;
       if (options.mustExist && errno(error) === 'ENOENT')
-        throw refuse('no such file', 'give the journal file a run wrote with --journal; nothing was run');
+        throw refuse('no such file', `give ${(options.ways ?? CLI_WAYS).journalWritten}; nothing was run`);
       throw refuse(`cannot open it (${errno(error)})`);
     }
   }

@@ -25,12 +25,17 @@ export function newRunId(now: number): string {
   return `${at}-${randomBytes(6).toString('hex')}`;
 }
 
-export function checkRunId(id: string): string {
+/** A run's id, else refused naming where it was given (`named`: the CLI's --run, an action's input). */
+export function checkRunId(id: string, named = '--run'): string {
   // Ids of 24 random bits are earlier runs'.
   if (!/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}(?:[0-9a-f]{6})?$/.test(id))
-    throw new StoreError('STORE_REFUSED', `--run ${id}: not a run id (they look like 20261126T225343Z-a1b2c3d4e5f6)`, {
-      hint: "list the store's runs with enginectl runs --store URL",
-    });
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${named} ${id}: not a run id (they look like 20261126T225343Z-a1b2c3d4e5f6)`,
+      {
+        hint: "list the store's runs with enginectl runs --store URL",
+      },
+    );
   return id;
 }
 

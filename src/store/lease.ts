@@ -14,6 +14,7 @@ import { EnginectlError, ExitCode, Interrupted, interruptedRead } from '../error
 import type { ErrorCode } from '../error-codes.ts';
 import { keysAfterListing, newestListed, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseOrReadAgain, parseStoreRecord, recordJson } from './record.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -260,6 +261,8 @@ export class HeldLease {
     private readonly clock: LeaseClock,
     /** How long the run waited for it, for the reports. */
     readonly waitedMs: number,
+    /** How the surface names the ways on a lost lease's hint gives (the CLI's flags by default). */
+    private readonly ways: WaysOn = CLI_WAYS,
   ) {
     this.tookOver =
       record.kind === 'takeover' ? { evidence: record.evidence ?? [], reason: record.reason ?? null } : undefined;
@@ -386,7 +389,7 @@ export class HeldLease {
     if (!this.lost && this.clock.now() > this.record.expiresAt)
       this.lost = this.lostTo(
         `it expired at ${new Date(this.record.expiresAt).toISOString()} without a renewal (this run was paused, or could not reach the store)`,
-        'a run that takes it over verifies what this one may have sent first; run --resume from the store once the lease is free (every report of this run is written)',
+        `a run that takes it over verifies what this one may have sent first; ${this.resumeStored} once the lease is free (every report of this run is written)`,
       );
     if (this.lost) throw this.lost;
   }
@@ -405,24 +408,29 @@ export class HeldLease {
     if (next?.kind === 'release')
       return this.lostTo(
         `it was released by ${next.by ?? holderText(next.holder)}${next.reason ? ` (${next.reason})` : ''} at ${new Date(next.at).toISOString()}; no run took it over`,
-        'nothing verified what this run may have sent: run --resume from the store, which verifies the calls it left in doubt (every report of this run is written)',
+        `nothing verified what this run may have sent: ${this.resumeStored}, which verifies the calls it left in doubt (every report of this run is written)`,
       );
     if (next?.kind === 'takeover' && next.holder.runId !== this.record.holder.runId)
       return this.lostTo(
         `${holderText(next.holder)} took it over`,
-        'the run that took it verified what this one may have sent before it did; run --resume from the store once it is done (every report of this run is written)',
+        `the run that took it verified what this one may have sent before it did; ${this.resumeStored} once it is done (every report of this run is written)`,
       );
     if (next) {
       const same = next.holder.runId === this.record.holder.runId;
       return this.lostTo(
         `${same ? 'another runner of this run' : holderText(next.holder)} (${next.holder.actor} on ${next.holder.host}) went on with it at ${new Date(next.at).toISOString()}, verifying nothing of this runner's calls`,
-        'the calls this runner left in doubt must be checked before anything is sent again: once that runner has ended, run --resume from the store with --in-doubt verify (every report of this run is written)',
+        `the calls this runner left in doubt must be checked before anything is sent again: once that runner has ended, ${this.resumeStored} with ${this.ways.inDoubt('verify')} (every report of this run is written)`,
       );
     }
     return this.lostTo(
       'the record after its last could not be read',
-      'what this run may have sent is unchecked: run --resume from the store with --in-doubt verify once the lease is free (every report of this run is written)',
+      `what this run may have sent is unchecked: ${this.resumeStored} with ${this.ways.inDoubt('verify')} once the lease is free (every report of this run is written)`,
     );
+  }
+
+  /** The resume of this holder's run from the store, in the words of the surface in use. */
+  private get resumeStored(): string {
+    return this.ways.resumeStored(this.record.holder.runId);
   }
 
   /** What a message calls it: a run's own lease (app/run-own-lease.ts) is no name an operator sees. */
@@ -474,6 +482,8 @@ export interface AcquireOptions {
    * parked, never from a live runner, not even one of this same run; refused at once then.
    */
   sameRun?: boolean | undefined;
+  /** How the surface names the ways on the hint of a lease lost later gives (the CLI's flags by default). */
+  ways?: WaysOn | undefined;
 }
 
 export const holderText = (h: LeaseHolder) =>
@@ -533,7 +543,16 @@ async function queueFor(
         (await store.get(`${leasePrefix(name)}${seq(inDoubt.seq)}`))?.equals(inDoubt.body);
       if (!own) throw inDoubt.error;
       // Renewed at once: the store's retries may have outlasted its expiry (a run that took it meanwhile stops this one, nothing sent).
-      const held = new HeldLease(store, name, inDoubt.seq, inDoubt.record, options.ttlMs, clock, clock.now() - started);
+      const held = new HeldLease(
+        store,
+        name,
+        inDoubt.seq,
+        inDoubt.record,
+        options.ttlMs,
+        clock,
+        clock.now() - started,
+        options.ways,
+      );
       await held.renew();
       await held.stillHeld();
       return held;
@@ -584,7 +603,7 @@ async function queueFor(
       const body = Buffer.from(JSON.stringify(record));
       try {
         if (await store.create(`${leasePrefix(name)}${seq(next)}`, body))
-          return new HeldLease(store, name, next, record, options.ttlMs, clock, clock.now() - started);
+          return new HeldLease(store, name, next, record, options.ttlMs, clock, clock.now() - started, options.ways);
       } catch (error) {
         // Its outcome unknown: the lease read again, and this record known by its bytes if it is there.
         inDoubt = { seq: next, body, record, error };

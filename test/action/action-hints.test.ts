@@ -17,6 +17,7 @@ import { runActionInProcess, runnerLog, type InProcessAction, type InProcessRun 
 
 const ROOT = actionDef('enginectl');
 const VFS = '/api/devops/v1/update/vfs';
+const CLEAR = '/api/devops/v1/transaction-log/clear';
 
 /** A flag of the CLI's run (or its verify command on a journal file) that the action takes no input for. */
 const CLI_WAY =
@@ -131,4 +132,56 @@ test('a write outside its window, with a store: parked, the way on named as inpu
   const seen = shown(run);
   assert.match(seen, /continue: RUN \(with store:\) at or after then/);
   assert.doesNotMatch(seen, CLI_WAY);
+});
+
+test("a stored run whose lease expired while it waited to retry: LEASE_LOST, the resume named as the action's inputs", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
+  mkdirSync(store);
+  // The first attempt is refused (nothing applied); the run's wait before the retry lasts past its lease's ttl.
+  emulator.faults.add({ method: 'POST', path: CLEAR, status: 400, times: 1 });
+  const clock = simulatedClock(Date.parse('2026-12-01T12:00:00Z'));
+  const pipeline = `version: 1
+name: Leased
+lease: { name: prod-fleet, ttl: 1m }
+steps:
+  - id: clear
+    uses: transaction-log/clear
+    retry: { attempts: 2, delay: 2h }
+`;
+  const run = await runActionInProcess(ROOT, {
+    files: { 'leased.yml': pipeline },
+    inputs: { pipeline: 'leased.yml', store: `file://${store}` },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+    clock,
+  });
+  assert.equal(run.code, ExitCode.failed);
+  const seen = shown(run);
+  assert.match(seen, /LEASE_LOST|is no longer this run's/);
+  assert.match(seen, /journal: \S+ with store:/);
+  assert.doesNotMatch(seen, CLI_WAY);
+});
+
+test("input journal naming no journal, or a store's run by no run id: refused naming the input, not a flag of the CLI", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
+  mkdirSync(store);
+  const run = (inputs: Record<string, string>) =>
+    runActionInProcess(ROOT, {
+      files: { 'release.yml': UPDATE },
+      inputs: { pipeline: 'release.yml', ...inputs },
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    });
+  const missing = await run({ journal: 'release.journal.jsonl' });
+  assert.equal(missing.code, ExitCode.invalidInput);
+  assert.match(shown(missing), /no such file/);
+  assert.match(shown(missing), /its journal output/);
+  assert.doesNotMatch(shown(missing), CLI_WAY);
+  assert.doesNotMatch(shown(missing), /--journal|--run\b/);
+
+  const notAnId = await run({ store: `file://${store}`, journal: 'last-night' });
+  assert.equal(notAnId.code, ExitCode.invalidInput);
+  assert.match(shown(notAnId), /input journal last-night: not a run id/);
+  assert.doesNotMatch(shown(notAnId), /--run\b/);
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
