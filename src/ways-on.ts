@@ -37,6 +37,8 @@ export interface WaysOn {
   resumeStored(run: string): string;
   /** A journal a run wrote, as a resume is given it: `the journal file a run wrote with --journal`. */
   journalWritten: string;
+  /** What writes a journal, as a refusal of a file that is none names it: `enginectl run --journal`. */
+  journalWriter: string;
 }
 
 export const CLI_WAYS: WaysOn = {
@@ -58,4 +60,5 @@ export const CLI_WAYS: WaysOn = {
   goOnParked: 'enginectl run --continue',
   resumeStored: () => 'run --resume from the store',
   journalWritten: 'the journal file a run wrote with --journal',
+  journalWriter: 'enginectl run --journal',
 };

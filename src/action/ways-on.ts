@@ -21,4 +21,5 @@ export const ACTION_WAYS: WaysOn = {
   resumeStored: (run) => `a resume from the store (journal: ${run} with store:)`,
   journalWritten:
     "the journal file a run of the action wrote (its journal output, e.g. downloaded as an artifact), or with store: the run's id",
+  journalWriter: 'a run of the action (its journal output)',
 };

@@ -122,7 +122,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         verified: [],
       };
     }
-    const records = parseRecords(opened.framed, request.path);
+    const records = parseRecords(opened.framed, request.path, ways);
     const read = journalState(records, request.path);
     const parks = parksOf(records, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.

@@ -119,8 +119,8 @@ export class JournalFile {
       const text = fs.readFileSync(fd, 'utf8');
       const framed = decodeJournal(text);
       const warnings = warning ? [warning] : [];
-      if (framed.foreign) throw notAJournal(path, '; nothing was run and the file is left as it was');
-      if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged);
+      if (framed.foreign) throw notAJournal(path, '; nothing was run and the file is left as it was', options.ways);
+      if (framed.damaged !== undefined) throw damagedJournal(path, framed.damaged, options.ways);
       if (framed.torn !== undefined) {
         fs.ftruncateSync(fd, framed.wholeBytes);
         warnings.push(

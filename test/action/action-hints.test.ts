@@ -162,13 +162,13 @@ steps:
   assert.doesNotMatch(seen, CLI_WAY);
 });
 
-test("input journal naming no journal, or a store's run by no run id: refused naming the input, not a flag of the CLI", async (t) => {
+test("input journal naming no file, a file that is no journal, or a store's run by no run id: refused naming the input, not a flag of the CLI", async (t) => {
   const { url, emulator } = await startEmulator(t);
   const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
   mkdirSync(store);
   const run = (inputs: Record<string, string>) =>
     runActionInProcess(ROOT, {
-      files: { 'release.yml': UPDATE },
+      files: { 'release.yml': UPDATE, 'notes.jsonl': 'not a journal\n' },
       inputs: { pipeline: 'release.yml', ...inputs },
       env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
     });
@@ -178,6 +178,12 @@ test("input journal naming no journal, or a store's run by no run id: refused na
   assert.match(shown(missing), /its journal output/);
   assert.doesNotMatch(shown(missing), CLI_WAY);
   assert.doesNotMatch(shown(missing), /--journal|--run\b/);
+
+  const notOne = await run({ journal: 'notes.jsonl' });
+  assert.equal(notOne.code, ExitCode.invalidInput);
+  assert.match(shown(notOne), /not a record of an enginectl journal/);
+  assert.match(shown(notOne), /give the file written by a run of the action \(its journal output\)/);
+  assert.doesNotMatch(shown(notOne), CLI_WAY);
 
   const notAnId = await run({ store: `file://${store}`, journal: 'last-night' });
   assert.equal(notAnId.code, ExitCode.invalidInput);
