@@ -47,6 +47,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
         url: storeUrl,
         resumeId: resumeFrom || undefined,
         resumeNamed: `input ${resumeInput}`,
+        storeNamed: 'input store',
         journal: `${base}.journal.jsonl`,
         cwd: deps.cwd,
         env: deps.env,

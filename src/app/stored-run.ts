@@ -45,11 +45,12 @@ export function storeAt(
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
+  named?: string,
 ): RunStore {
   if (url.trim() === '') throw emptyStoreUrl('the store URL', url);
   if (!/^[a-z][a-z0-9+.-]*:/i.test(url))
-    return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env }, { signal });
-  return openStore(url, { ...env }, { signal });
+    return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env }, { signal, named });
+  return openStore(url, { ...env }, { signal, named });
 }
 
 /** The store a command names (--store URL, else ENGINECTL_STORE); `why` says what the command needs it for. */
@@ -102,6 +103,8 @@ export async function openStoredRun(request: {
   resumeId?: string | undefined;
   /** Where resumeId was given, as a refusal names it: the CLI's --run by default, an action's input. */
   resumeNamed?: string | undefined;
+  /** Where the URL was given, likewise: the CLI's --store by default. */
+  storeNamed?: string | undefined;
   /** A new run's id, when the caller chose it (a sharded run's site, named in the wave's log before it starts). */
   newId?: string | undefined;
   journal?: string | undefined;
@@ -116,7 +119,7 @@ export async function openStoredRun(request: {
 }): Promise<StoredRun> {
   let store = request.store;
   if (!store) {
-    store = storeAt(request.url, request.cwd, request.env, request.signal);
+    store = storeAt(request.url, request.cwd, request.env, request.signal, request.storeNamed);
     await probeStore(store, () => request.now);
   }
   if (request.resumeId === undefined) {

@@ -12,7 +12,8 @@ export { nameOfStore };
 export function openStore(
   url: string,
   env: Record<string, string | undefined>,
-  options: S3StoreOptions = {},
+  /** `named`: where the URL was given, as a refusal names it (the CLI's --store by default, an action's input). */
+  options: S3StoreOptions & { named?: string | undefined } = {},
 ): RunStore {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
   if (scheme === 's3') return lazyS3(url, env, options);
@@ -36,7 +37,7 @@ export function openStore(
   throw new StoreError(
     'STORE_REFUSED',
     `${nameOfStore(url)} is not a run store: a store is s3://BUCKET/PREFIX or file:///PATH`,
-    { hint: 'give --store (or ENGINECTL_STORE) as s3://BUCKET/PREFIX or file:///PATH' },
+    { hint: `give ${options.named ?? '--store'} (or ENGINECTL_STORE) as s3://BUCKET/PREFIX or file:///PATH` },
   );
 }
 

@@ -162,7 +162,7 @@ steps:
   assert.doesNotMatch(seen, CLI_WAY);
 });
 
-test("input journal naming no file, a file that is no journal, or a store's run by no run id: refused naming the input, not a flag of the CLI", async (t) => {
+test("input journal naming no file, a file that is no journal, or a store's run by no run id, and input store naming no store: refused naming the input, not a flag of the CLI", async (t) => {
   const { url, emulator } = await startEmulator(t);
   const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
   mkdirSync(store);
@@ -189,5 +189,11 @@ test("input journal naming no file, a file that is no journal, or a store's run 
   assert.equal(notAnId.code, ExitCode.invalidInput);
   assert.match(shown(notAnId), /input journal last-night: not a run id/);
   assert.doesNotMatch(shown(notAnId), /--run\b/);
+
+  const notAStore = await run({ store: 'http://stores.example.com/runs' });
+  assert.notEqual(notAStore.code, ExitCode.ok);
+  assert.match(shown(notAStore), /is not a run store/);
+  assert.match(shown(notAStore), /give input store \(or ENGINECTL_STORE\) as s3:/);
+  assert.doesNotMatch(shown(notAStore), CLI_WAY);
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
