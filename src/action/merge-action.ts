@@ -83,7 +83,8 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   // Read as the CLI reads a file it is named (read-text-file.ts): the first signal stops it.
   const { signal } = deps;
   const reader = { readFile: (path: string) => readTextFile(resolve(deps.cwd, path), { signal }), signal };
-  for (const file of files) shards.push(await readReportShard(shown(file), reader, journalKey(deps.env), warn));
+  for (const file of files)
+    shards.push(await readReportShard(shown(file), reader, journalKey(deps.env), warn, ACTION_WAYS));
   const report = mergeReports(shards);
   for (const row of fleetRows(report))
     kit.info(

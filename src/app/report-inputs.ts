@@ -10,6 +10,7 @@ import { undecodedNameHint } from '../file-name.ts';
 import { Report, REPORT_VERSION } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 /**
  * `warn` hears what a journal read as it is leaves out (its torn last line). A read `files.signal`
@@ -25,6 +26,8 @@ export async function readReportShard(
   },
   key: string | undefined,
   warn: (message: string) => void,
+  /** How a journal's report names the ways on in its steps' hints (the CLI's flags by default). */
+  ways?: WaysOn,
 ): Promise<ReportShard> {
   let text: string;
   try {
@@ -59,7 +62,7 @@ export async function readReportShard(
       const { warning } = refuseWhileLocked(resolve(files.cwd, path), 'enginectl report --merge');
       if (warning) warn(warning);
     }
-    return { source: path, report: journalReport(text, path, key, (line) => warn(tornLine(path, line))) };
+    return { source: path, report: journalReport(text, path, key, (line) => warn(tornLine(path, line)), ways) };
   }
   // Merging and rendering walk the report: a value nested past any report's depth is refused first.
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {

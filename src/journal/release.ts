@@ -14,8 +14,14 @@ import {
   type StepRun,
 } from '../runner/result.ts';
 import { doubtOf, readJournal, type InstanceState, type JournalState } from './read.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
-function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped: StepError | undefined): StepRun {
+function notEnded(
+  p: PlannedInstance,
+  state: InstanceState | undefined,
+  stopped: StepError | undefined,
+  ways: WaysOn,
+): StepRun {
   const doubt = doubtOf(state);
   const answered =
     doubt?.status === undefined ? '' : ` (answered ${doubt.status}; the run ended before its result was recorded)`;
@@ -23,7 +29,7 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped:
     ? {
         code: 'IN_DOUBT' as const,
         message: `the run ended after sending ${doubt.method} ${doubt.path}${answered}: ${IN_DOUBT_NOTE}`,
-        hint: inDoubtHint(),
+        hint: inDoubtHint(ways),
       }
     : stopped
       ? stopped
@@ -31,7 +37,7 @@ function notEnded(p: PlannedInstance, state: InstanceState | undefined, stopped:
         ? {
             code: 'NOT_FINISHED' as const,
             message: 'the run ended before this step finished',
-            hint: 'run it again with --resume JOURNAL',
+            hint: `run it again with ${ways.resume} JOURNAL`,
           }
         : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
   return newInstance(
@@ -87,18 +93,25 @@ function journalTimed(run: StepRun, start: number | undefined, end: number): Ste
  * The report of the release a journal's text records (`path` names it in errors; `key`: its seal
  * key); `torn` hears the line of a torn last record it left out.
  */
-export function journalReport(text: string, path: string, key?: string, torn?: (line: number) => void): Report {
+export function journalReport(
+  text: string,
+  path: string,
+  key?: string,
+  torn?: (line: number) => void,
+  ways: WaysOn = CLI_WAYS,
+): Report {
   const state = readJournal(text, path, key);
   if (state.torn !== undefined) torn?.(state.torn);
-  return buildReport(releaseOf(state));
+  return buildReport(releaseOf(state, ways));
 }
 
-export function releaseOf(state: JournalState): RunResult {
+/** `ways`: how the steps' hints name the ways on (the CLI's flags by default, an action's inputs). */
+export function releaseOf(state: JournalState, ways: WaysOn = CLI_WAYS): RunResult {
   const last = state.runs.at(-1)!;
   const planned = new Set(last.instances.map((p) => p.key));
   const steps = last.instances.map((p) => {
     const s = state.instances.get(p.key);
-    return s?.ended ? ended(s, last.at) : notEnded(p, s, state.stopped);
+    return s?.ended ? ended(s, last.at) : notEnded(p, s, state.stopped, ways);
   });
   // A rollout's analysis rounds are not planned ahead: each one the last run ended is shown too,
   // timed on the journal's clock as the others are.

@@ -197,3 +197,19 @@ test("input journal naming no file, a file that is no journal, or a store's run 
   assert.doesNotMatch(shown(notAStore), CLI_WAY);
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
+
+test("merge mode over the journal of a job killed while its write was out: the step's hint names the action's inputs", async (t) => {
+  const stopped = await update(t, UPDATE, 'hang');
+  // The job killed once its call left: its journal ends at the call's send record, as a crash leaves it.
+  const lines = readFileSync(stopped.outputs.journal!, 'utf8').split('\n');
+  const cut = lines.slice(0, lines.findIndex((l) => l.startsWith('{"t":"send"')) + 1).join('\n') + '\n';
+  const merged = await runActionInProcess(ROOT, {
+    files: { 'jobs/release.journal.jsonl': cut },
+    inputs: { merge: 'jobs' },
+  });
+  assert.equal(merged.code, ExitCode.failed, merged.failed.join('\n'));
+  const seen = shown(merged);
+  assert.match(seen, /the run ended after sending POST \/api\/devops\/v1\/update\/vfs/);
+  assert.match(seen, /then resume with in-doubt: skip \(it was applied\) or in-doubt: retry/);
+  assert.doesNotMatch(seen, CLI_WAY);
+});
