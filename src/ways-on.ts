@@ -39,6 +39,10 @@ export interface WaysOn {
   journalWritten: string;
   /** What writes a journal, as a refusal of a file that is none names it: `enginectl run --journal`. */
   journalWriter: string;
+  /** Where a var or a selection of the run is given: `--var`, `--only`, `--skip`. */
+  given(kind: 'var' | 'only' | 'skip'): string;
+  /** Examples of them as given: `--only site=prod`. */
+  example(kind: 'var' | 'only' | 'skip', ...values: string[]): string;
 }
 
 export const CLI_WAYS: WaysOn = {
@@ -61,4 +65,6 @@ export const CLI_WAYS: WaysOn = {
   resumeStored: () => 'run --resume from the store',
   journalWritten: 'the journal file a run wrote with --journal',
   journalWriter: 'enginectl run --journal',
+  given: (kind) => `--${kind}`,
+  example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),
 };

@@ -14,6 +14,7 @@ import type { ActionDef } from './definitions.ts';
 import { varsLines } from './inputs.ts';
 import { actionServer, dryRunInputs, stepPipeline } from './step-pipeline.ts';
 import type { ActionDeps } from './store-inputs.ts';
+import { ACTION_WAYS } from './ways-on.ts';
 
 export interface Loaded {
   pipeline: Pipeline;
@@ -55,8 +56,8 @@ export async function loadAction(def: ActionDef, deps: ActionDeps, dryRun: boole
     const located = error instanceof PipelineInvalid && error.diagnostics.map((d) => ({ ...d, file }));
     throw located ? new PipelineInvalid(located, undefined) : error;
   });
-  const vars = parseVars(varsLines(get));
-  const selection = parseSelection(varsLines(get, 'only'), varsLines(get, 'skip'));
+  const vars = parseVars(varsLines(get), ACTION_WAYS);
+  const selection = parseSelection(varsLines(get, 'only'), varsLines(get, 'skip'), ACTION_WAYS);
   const sources: Source[] = [{ path: basename(file), text }];
   const { pipeline, unsetSecrets } = loadPipeline({
     file,

@@ -22,4 +22,6 @@ export const ACTION_WAYS: WaysOn = {
   journalWritten:
     "the journal file a run of the action wrote (its journal output, e.g. downloaded as an artifact), or with store: the run's id",
   journalWriter: 'a run of the action (its journal output)',
+  given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,
+  example: (_kind, ...values) => `${values.join(' and ')}, one a line`,
 };

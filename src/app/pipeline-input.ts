@@ -12,6 +12,7 @@ import { readTextFile, TooLarge, type ReadTextOptions } from '../read-text-file.
 import { undecodedNameHint } from '../file-name.ts';
 import { includeRoot, readIncludeFile } from './include-file.ts';
 import { canonical } from '../journal/hashing.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export interface FileSource {
   /**
@@ -151,13 +152,13 @@ export async function loadPipelineFile(
  * --var NAME=VALUE: the value is read as YAML (3 is a number, [1, 2] a list), else a string. The
  * value is data: a ${{ }} inside it is text, never an expression.
  */
-export function parseVars(specs: readonly string[] = []): Record<string, unknown> {
+export function parseVars(specs: readonly string[] = [], ways: WaysOn = CLI_WAYS): Record<string, unknown> {
   const vars: Record<string, unknown> = Object.create(null);
   for (const spec of specs) {
     const eq = spec.indexOf('=');
     if (eq <= 0)
-      throw new UsageError('BAD_VAR', `--var ${spec}: expected NAME=VALUE`, {
-        hint: 'e.g. --var files=[1001,1002] --var release=2026.11',
+      throw new UsageError('BAD_VAR', `${ways.given('var')} ${spec}: expected NAME=VALUE`, {
+        hint: `e.g. ${ways.example('var', 'files=[1001,1002]', 'release=2026.11')}`,
       });
     const raw = spec.slice(eq + 1);
     let value: unknown;
@@ -172,18 +173,24 @@ export function parseVars(specs: readonly string[] = []): Record<string, unknown
 }
 
 /** --only KEY=VALUE and --skip KEY=VALUE (each repeatable; a key given twice keeps either value). */
-export function parseSelection(onlySpecs: readonly string[] = [], skipSpecs: readonly string[] = []): Selection {
-  const parse = (flag: string, specs: readonly string[]) => {
+export function parseSelection(
+  onlySpecs: readonly string[] = [],
+  skipSpecs: readonly string[] = [],
+  ways: WaysOn = CLI_WAYS,
+): Selection {
+  const parse = (kind: 'only' | 'skip', specs: readonly string[]) => {
     // No prototype: a key named as every object's own (constructor, __proto__) is a key like any, refused later as naming no matrix key.
     const out = Object.create(null) as Record<string, string[]>;
     for (const spec of specs) {
       const eq = spec.indexOf('=');
       if (eq <= 0)
-        throw new UsageError('BAD_ONLY', `${flag} ${spec}: expected KEY=VALUE`, { hint: `e.g. ${flag} site=prod` });
+        throw new UsageError('BAD_ONLY', `${ways.given(kind)} ${spec}: expected KEY=VALUE`, {
+          hint: `e.g. ${ways.example(kind, 'site=prod')}`,
+        });
       const values = (out[spec.slice(0, eq)] ??= []);
       if (!values.includes(spec.slice(eq + 1))) values.push(spec.slice(eq + 1));
     }
     return out;
   };
-  return { only: parse('--only', onlySpecs), skip: parse('--skip', skipSpecs) };
+  return { only: parse('only', onlySpecs), skip: parse('skip', skipSpecs) };
 }

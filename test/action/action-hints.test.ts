@@ -213,3 +213,25 @@ test("merge mode over the journal of a job killed while its write was out: the s
   assert.match(seen, /then resume with in-doubt: skip \(it was applied\) or in-doubt: retry/);
   assert.doesNotMatch(seen, CLI_WAY);
 });
+
+test('a line of input vars, only or skip that is no NAME=VALUE: refused naming the input, not --var, --only or --skip', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const run = (inputs: Record<string, string>) =>
+    runActionInProcess(ROOT, {
+      files: { 'release.yml': UPDATE },
+      inputs: { pipeline: 'release.yml', ...inputs },
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    });
+  for (const [input, kind] of [
+    ['vars', 'NAME=VALUE'],
+    ['only', 'KEY=VALUE'],
+    ['skip', 'KEY=VALUE'],
+  ] as const) {
+    const refused = await run({ [input]: 'release' });
+    assert.equal(refused.code, ExitCode.invalidInput, input);
+    assert.match(shown(refused), new RegExp(`input ${input} release: expected ${kind}`));
+    assert.match(shown(refused), /one a line/);
+    assert.doesNotMatch(shown(refused), /--(?:var|only|skip)\b/);
+  }
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
