@@ -197,12 +197,11 @@ interface TakenOne {
 }
 
 async function takeOne(request: LeaseRequest): Promise<TakenOne> {
-  const holder = holderOf(request.runId, request.env, {
-    ...(request.pipelineHash ? { pipeline: request.pipelineHash } : {}),
-    ...(request.sites ? { sites: request.sites } : {}),
-  });
   const lease = await acquireLease(request.store, request.lease.name, {
-    holder,
+    holder: holderOf(request.runId, request.env, {
+      ...(request.pipelineHash ? { pipeline: request.pipelineHash } : {}),
+      ...(request.sites ? { sites: request.sites } : {}),
+    }),
     ttlMs: request.lease.ttlMs,
     waitMs: request.lease.waitMs,
     clock: request.clock,
