@@ -89,7 +89,7 @@ export async function runSite(
   const where = { over: manifest.over, site, runId: stored.runId };
   if (waiting && !waiting.wentOn) {
     const end = waiting.inDoubt
-      ? await readBackLeftParked(request, stored, pipeline, where, waiting)
+      ? await readBackLeftParked(request, pipeline, where, waiting)
       : leftParked(request, where, waiting, 'not gone on with, nothing sent');
     rmSync(stored.path, { force: true });
     return end;

@@ -6,7 +6,7 @@
 // parked: a call of it in doubt from before its park is read back and said, nothing sent.
 import { readFileSync } from 'node:fs';
 import { journalReport } from '../journal/release.ts';
-import { readJournal } from '../journal/read.ts';
+import { readJournal, type JournalState } from '../journal/read.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
 import { journalKey } from '../journal/seal.ts';
 import { undecidedDoubts } from '../runner/result.ts';
@@ -72,7 +72,7 @@ export function endedRun(
 export function windowParked(
   request: ShardWorkerRequest,
   stored: { path: string; runId: string },
-): { until: number; since: number; inDoubt: boolean; wentOn: boolean } | undefined {
+): { until: number; since: number; inDoubt: boolean; wentOn: boolean; state: JournalState } | undefined {
   const text = readFileSync(stored.path, 'utf8');
   const state = readJournal(text, `run ${stored.runId}`, journalKey(request.env));
   const park = state.parked?.park;
@@ -81,7 +81,7 @@ export function windowParked(
   // sent" (its call in doubt read back; a call answered since the park, gone on with to its end).
   const parkedAt = state.parked?.at ?? Infinity;
   const wentOn = [...state.instances.values()].some((i) => i.call !== undefined && i.call.at > parkedAt);
-  return { until: park.until, since: park.since, inDoubt: inDoubtInstances(state).length > 0, wentOn };
+  return { until: park.until, since: park.since, inDoubt: inDoubtInstances(state).length > 0, wentOn, state };
 }
 
 /**
@@ -92,13 +92,11 @@ export function windowParked(
  */
 export async function readBackLeftParked(
   request: ShardWorkerRequest,
-  stored: { path: string; runId: string },
   pipeline: Pipeline,
   where: { over: string; site: string; runId: string },
-  window: { until: number; since: number },
+  window: { until: number; since: number; state: JournalState },
 ): Promise<SiteEnd> {
-  const state = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, journalKey(request.env));
-  const verified = await verifyJournal(state, {
+  const verified = await verifyJournal(window.state, {
     pipeline,
     env: request.env,
     masker: request.masker,
