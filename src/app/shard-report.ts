@@ -18,7 +18,7 @@ import { listedSteps, notStarted } from './shard-listed.ts';
 import { shardedHints } from './shard-hints.ts';
 import { analysisRounds } from './shard-rounds.ts';
 import { barrierPark, windowsPark, windowWaitOf } from './shard-barrier.ts';
-import type { WindowWait } from '../shard/barrier-reason.ts';
+import { windowReason, type WindowWait } from '../shard/barrier-reason.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { readManifest, shardKeys, type Manifest } from '../shard/manifest.ts';
 import { overBudget, readVerdicts } from '../shard/verdict.ts';
@@ -59,6 +59,8 @@ export async function shardedReport(
   // The instances shard planned (none for a run sharded by an earlier version): the fleet's matrix in its order, and what a halt, a park or a run under way left.
   const planned = await readPlanned(store, run);
   const running: string[] = [];
+  // The sites held by a worker that waits for their windows (none running meanwhile).
+  const sleepers: WindowWait[] = [];
   // The sites of a run under way with no step of their own yet, listed from the planned instances: not started yet, or held with no step recorded.
   const waiting: { site: string; wave: number; error: StepError; never: boolean }[] = [];
   // The wave it stands at, once its failures passed its budget: no site of it or after it will start.
@@ -150,7 +152,6 @@ export async function shardedReport(
         continue;
       }
       owed.push(site);
-      if (held) running.push(site);
       const report = shardedHints(
         journalReport(stored.text, `${store.url} run ${siteRun}`, key),
         siteRun!,
@@ -159,12 +160,17 @@ export async function shardedReport(
         rollout.halted !== undefined,
       );
       if (w === standing && !terminal && !held) windows.push(...windowWaitOf(site, report, log));
+      // Held, its run parked for a window that has not opened on the reader's clock: its worker
+      // waits for it (nothing of it is sent before it opens), the site is not running.
+      const sleeping = held ? windowWaitOf(site, report, log).filter((x) => now < x.until) : [];
+      if (sleeping.length > 0) sleepers.push(...sleeping);
+      else if (held) running.push(site);
       // Failed in its wave (a write continue-on-error left in doubt), as the worker's report says.
       if ((terminal ? terminal.outcome === 'failure' : log.failed.has(site)) && report.outcome === 'success')
         report.outcome = 'failure';
       shards.push({
         source: `${manifest.over} ${site}: run ${siteRun!}`,
-        report: held ? asUnderWay(report, site, held) : report,
+        report: held ? asUnderWay(report, site, held, sleeping[0]?.until) : report,
         underWay: held && { shard: held.shard, of: held.of, until: new Date(held.until).toISOString() },
       });
     }
@@ -227,6 +233,7 @@ export async function shardedReport(
       waitingFor = `the ${manifest.over}s of wave ${standing + 1} that no worker running holds: ${orphans.join(', ')} (run their shards)`;
     else if (takeovers.length > 0)
       waitingFor = `a worker to take over the ${manifest.over}s of wave ${standing + 1} whose worker is gone: ${takeovers.join(', ')} (once their leases lapsed)`;
+    else if (sleepers.length > 0) waitingFor = windowReason(manifest.over, sleepers);
   const fleet = fleetOptions(manifest, owed);
   const report = mergeReports(shards, {
     ...fleet,
@@ -254,7 +261,7 @@ export async function shardedReport(
     rollout.stopped = standing + 1;
     for (const w of rollout.waves) if (w.wave > standing + 1) w.outcome = 'not-started';
   }
-  if ((running.length > 0 || waiting.length > 0 || waitingFor !== null) && report.merged) {
+  if ((running.length > 0 || sleepers.length > 0 || waiting.length > 0 || waitingFor !== null) && report.merged) {
     // Read under way, the report is not the run's result: it says what ran and what is under way.
     report.outcome = 'under-way';
     report.merged.underWay = {

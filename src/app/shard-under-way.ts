@@ -81,8 +81,13 @@ function answerSoFar(d: NonNullable<Report['steps'][number]['inDoubt']>): string
  * A running site's report as it stands: each step not ended (in flight, started, or not yet
  * started) UNDER_WAY, saying who holds the site; its ended steps as they ended.
  */
-export function asUnderWay(report: Report, site: string, holder: Holder): Report {
+export function asUnderWay(report: Report, site: string, holder: Holder, window?: number): Report {
   const holds = holdsText(site, holder);
+  // Its worker waits for the site's window (`window`, when it opens): nothing of it runs before then.
+  const waits =
+    window === undefined
+      ? ''
+      : `waits for its window (opens at ${new Date(window).toISOString()}) when this report was read: ${holds} and waits for it; nothing of it is sent before it opens`;
   // An earlier attempt interrupted left its steps cancelled (CANCELLED, as its journal says why it
   // stopped): the site is held again, those are under way too, begun or not as that attempt left them.
   const cut = (s: Report['steps'][number]) => s.outcome === 'cancelled' && s.error?.code === 'CANCELLED';
@@ -97,17 +102,22 @@ export function asUnderWay(report: Report, site: string, holder: Holder): Report
     : report.steps.find(fresh);
   return {
     ...report,
+    // Held and not waiting for its window, a site whose run parked for it before is going on with it.
+    parked: waits === '' ? null : report.parked,
     steps: report.steps.map((s) => {
-      if (!open(s, ['IN_DOUBT', 'NOT_FINISHED', 'NOT_STARTED'])) return s;
+      const parked = waits !== '' && open(s, ['WINDOW_PARKED']);
+      if (!parked && !open(s, ['IN_DOUBT', 'NOT_FINISHED', 'NOT_STARTED'])) return s;
       // A call answered (a gateway's 504 recorded, the step waiting to retry) is not one with no outcome yet.
       const call = s.inDoubt
         ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${answerSoFar(s.inDoubt)}`
         : '';
-      const message = !fresh(s)
-        ? `under way when this report was read: ${holds}${call}`
-        : s === running
-          ? `under way when this report was read: ${holds}; this step is not recorded as started yet`
-          : `not started yet: ${holds}`;
+      const message = parked
+        ? waits
+        : !fresh(s)
+          ? `under way when this report was read: ${holds}${call}`
+          : s === running
+            ? `under way when this report was read: ${holds}; this step is not recorded as started yet`
+            : `not started yet: ${holds}`;
       return { ...s, inDoubt: null, error: { code: 'UNDER_WAY', message, hint: HINT } };
     }),
   };

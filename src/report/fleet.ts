@@ -38,7 +38,7 @@ export function fleetRows(report: Report): FleetRow[] {
               ? 'in doubt'
               : r.outcome,
       detail: r.underWay
-        ? `shard ${r.underWay.shard}/${r.underWay.of} holds it until ${r.underWay.until}`
+        ? `shard ${r.underWay.shard}/${r.underWay.of} holds it until ${r.underWay.until}${r.parked === null ? '' : `; waiting for ${r.parked}`}`
         : `${r.counts.total} step run(s): ${countsPhrase(r.counts)}${r.parked === null ? '' : `; waiting for ${r.parked}`}`,
       durationMs: r.durationMs,
       source: r.source,

@@ -210,14 +210,16 @@ export const Report = z.object({
         .object({
           at: z.string().describe('when the report was read from the store (ISO 8601)'),
           wave: z.int().describe('the wave the rollout stood at'),
-          sites: z.array(z.string()).describe('the sites under way: their worker held its lease'),
+          sites: z
+            .array(z.string())
+            .describe('the sites running: their worker held its lease (not one waiting for its window)'),
           notStarted: z.array(z.string()).describe('the sites no worker had started yet'),
           waitingFor: z
             .string()
             .nullable()
             .default(null)
             .describe(
-              "every site of the wave ended: what the workers still alive wait for ('the analysis after wave 1 and its verdict'); null while a site of it runs",
+              "every site of the wave ended, or each one not ended waits for its window: what the workers still alive wait for ('the analysis after wave 1 and its verdict'); null while a site of it runs",
             ),
         })
         .nullable()
