@@ -34,7 +34,7 @@ export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'l
 
 export async function dryRun(
   def: ActionDef,
-  deps: GitHubDeps & { signal: AbortSignal },
+  deps: GitHubDeps & { signal: AbortSignal; now: () => number },
   loaded: { pipeline: Pipeline; env: Env; selection: Selection; stoodIn?: string[] | undefined },
   masker: Masker,
   live: boolean,
@@ -46,7 +46,7 @@ export async function dryRun(
   const plan = await makePlan(loaded.pipeline, loaded.env, {
     masker,
     selection: loaded.selection,
-    ...(live ? { live: { signal: deps.signal } } : {}),
+    ...(live ? { live: { signal: deps.signal, now: deps.now } } : {}),
   });
   kit.info(
     live

@@ -24,6 +24,8 @@ export interface PlanOutput {
 
 export interface LiveOptions {
   signal: AbortSignal;
+  /** The clock the read-only steps read (a gate's time, a window): the run's, passed in. */
+  now: () => number;
   /** Every server is the embedded emulator at this URL (plan --live --emulator). */
   emulatorUrl?: string | undefined;
 }
@@ -40,7 +42,7 @@ export async function makePlan(
   const masker = options.masker ?? new Masker();
   const live: LiveReading | undefined = options.live && {
     clientFor: clientFactory({ env, masker, emulatorUrl: options.live.emulatorUrl, readOnly: true }),
-    now: Date.now,
+    now: options.live.now,
     signal: options.live.signal,
   };
   const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live });

@@ -183,7 +183,9 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       for (const value of waited) {
         const selection = { only: { [over]: [value] }, skip: {} };
         const plan = await loadPipelineFile(fileOf(state), io, { vars: parseVars(values.var), selection })
-          .then(({ pipeline }) => makePlan(pipeline, io.env, { selection, masker, live: { signal: io.signal } }))
+          .then(({ pipeline }) =>
+            makePlan(pipeline, io.env, { selection, masker, live: { signal: io.signal, now: clock.now } }),
+          )
           .catch((error: Error) => ({
             text: `the live plan failed: ${error instanceof PipelineInvalid ? error.diagnostics.map((d) => d.message).join('; ') : error.message}`,
           }));

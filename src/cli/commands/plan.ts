@@ -1,4 +1,5 @@
 // `enginectl plan FILE`: the dry run, each call that would be made, secrets masked.
+import { realClock } from '../../app/clock.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { standInWarning, withStandIns } from '../../app/stand-ins.ts';
 import { makePlan, type PlanOutput } from '../../app/plan.ts';
@@ -141,11 +142,13 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     ...pipelineFiles(positionals[0]!, sources, io.cwd),
     ...stateFiles(values).map((state) => named('an emulator state (--state)', state, io.cwd)),
   ]);
+  // The run's clock (a test's simulated one): what a gate reads, and the saved plan's time.
+  const clock = io.clock ?? realClock();
   const live = async (emulatorUrl: string | undefined) => {
     const { plan, saved } = await preflight(
       { pipeline, sources, vars, selection, env },
-      { signal: io.signal, emulatorUrl },
-      Date.now(),
+      { signal: io.signal, emulatorUrl, now: clock.now },
+      clock.now(),
     );
     // Interrupted, what was read is partial: no verdict, no saved plan, no audit.
     if (io.signal.aborted) {

@@ -481,8 +481,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
         planned,
         values.plan!,
         { pipeline, sources, vars, selection, env: io.env },
-        { signal: io.signal, emulatorUrl },
-        Date.now(),
+        { signal: io.signal, emulatorUrl, now: clock.now },
+        clock.now(),
       );
     const print = (line: string) => io.stdout(`${line}\n`);
     const { result, failed, halted } = await runAndReport(
