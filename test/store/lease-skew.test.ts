@@ -1,0 +1,87 @@
+// A lease's expiry is written on its holder's clock; a waiter whose clock runs ahead of it must not
+// take the lease over while the holder's own clock still says it holds it (the holder, paused,
+// may send one more write then, after the takeover's verify read its calls: never read back).
+// The waiter confirms the lapse on its own clock. Two clocks over one simulated real time: each
+// sleep moves that time, and each clock reads it with its own offset.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { DirectoryStore } from '../../src/store/directory.ts';
+import { acquireLease, leaseState, type LeaseClock } from '../../src/store/lease.ts';
+
+const holder = (runId: string) => ({ runId, actor: 'tester', host: 'test-host' });
+const TTL = 60_000;
+
+/** One real time (`real.t`), read by clocks `offset` apart; a sleep on any moves it. */
+function world() {
+  const real = { t: 0 };
+  const clock = (offset: number): LeaseClock => ({
+    now: () => real.t + offset,
+    sleep: async (ms) => void (real.t += ms),
+  });
+  return { real, clock };
+}
+
+async function skewed(offset: number, arrives: number, waitMs = 30 * 60_000) {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-skew-'))).href);
+  const { real, clock } = world();
+  const held = await acquireLease(store, 'fleet', {
+    holder: holder('paused'),
+    ttlMs: TTL,
+    waitMs: 0,
+    clock: clock(0),
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  // The holder pauses here: no renewal. Its own clock says it holds the lease until its expiry.
+  const expiry = (await leaseState(store, 'fleet'))!.record.expiresAt;
+  assert.equal(expiry, TTL);
+  real.t = arrives;
+  const waits: string[] = [];
+  const next = await acquireLease(store, 'fleet', {
+    holder: holder('next'),
+    ttlMs: TTL,
+    waitMs,
+    clock: clock(offset),
+    onWait: (m) => waits.push(m),
+    verifyTakeover: async () => ({ evidence: ['nothing in doubt'] }),
+  });
+  const taken = (await leaseState(store, 'fleet'))!.record;
+  assert.equal(taken.kind, 'takeover');
+  // The real time of the takeover: its record's time, less the waiter's offset.
+  return { at: taken.at - offset, expiry, waits, taken, held, next };
+}
+
+test("a waiter whose clock runs 30s ahead of a paused holder's, arriving before the holder's expiry: it takes the lease over only once the holder's own clock passed its expiry, saying when it will", async () => {
+  const { at, expiry, waits, taken } = await skewed(30_000, 35_000);
+  assert.ok(at > expiry, `taken over at ${at} (real time), before the holder's own expiry at ${expiry}`);
+  // Not long after: the record unchanged for its ttl since first read, or its expiry a ttl past on this clock.
+  assert.ok(at <= expiry + TTL, `taken over at ${at}: later than a ttl past the holder's expiry`);
+  assert.match(
+    waits.join('\n'),
+    /its expiry passed on this runner's clock, and it is taken over at \S+ unless renewed before/,
+  );
+  assert.match(
+    taken.evidence?.[0] ?? '',
+    /^took over from run paused .*, expired at \S+ \(more than its ttl of 1m before, on this runner's clock\)$/,
+  );
+});
+
+test("a waiter 50s ahead, arriving just after the holder took the lease: still not before the holder's expiry on the holder's clock (its record unchanged for the ttl since first read)", async () => {
+  const { at, expiry, taken } = await skewed(50_000, 1_000);
+  assert.ok(at > expiry, `taken over at ${at} (real time), before the holder's own expiry at ${expiry}`);
+  assert.match(taken.evidence?.[0] ?? '', /\(its record unchanged for its ttl of 1m on this runner's clock\)$/);
+});
+
+test("a waiter on the holder's clock that arrives an hour after the holder died takes the lease over at once", async () => {
+  const { at, waits } = await skewed(0, 3_600_000);
+  assert.equal(at, 3_600_000);
+  assert.deepEqual(waits, []);
+});
+
+test("a run that does not wait (wait: 0s), its clock 30s ahead of a paused holder's whose expiry it reads passed: it confirms the lapse on its clock, and takes over only after the holder's own expiry", async () => {
+  const { at, expiry } = await skewed(30_000, 35_000, 0);
+  assert.ok(at > expiry, `taken over at ${at} (real time), before the holder's own expiry at ${expiry}`);
+});
