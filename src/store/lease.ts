@@ -7,14 +7,17 @@
 // its expiry has not passed, which it checks before every write it sends (one GET). Waiters queue
 // FIFO by ticket (`leases/NAME/queue/N`), each renewed while its waiter waits (`queue/N.beat.AT`,
 // a heartbeat as the lease's): a ticket not renewed for the lease's ttl holds no place (its waiter
-// is gone). Expiry is read on each machine's clock: give a ttl well above the skew between
-// runners' clocks.
+// is gone). A holder's expiry is written on its clock, and a waiter confirms it on its own: it
+// takes the lease over once the record has stayed unchanged for the holder's ttl since it first
+// read it (by then the holder's own clock has passed its expiry, whatever the skew between the
+// two), or once the expiry passed a whole ttl ago on its clock (a skew under the ttl).
 import { z } from 'zod';
 import { EnginectlError, ExitCode, Interrupted, interruptedRead } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { keysAfterListing, newestListed, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseOrReadAgain, parseStoreRecord, recordJson } from './record.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
+import { lapseOf, type FirstSeen } from './lapse.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -533,6 +536,8 @@ async function queueFor(
   let renewed = 0;
   /** Its record whose write failed without an answer (the store may have applied it): read again once. */
   let inDoubt: { seq: number; body: Buffer; record: LeaseRecord; error: unknown } | undefined;
+  /** The lease's newest record as this waiter first read it, on its own clock (lapse.ts). */
+  let seen: FirstSeen | undefined;
   for (;;) {
     let ticket = mine();
     const state = await leaseState(store, name);
@@ -570,12 +575,17 @@ async function queueFor(
       renewed = now;
     }
     const free = !state || state.record.kind === 'release';
-    const expired = !free && now > state!.record.expiresAt;
+    seen = state && seen?.seq === state.seq ? seen : state && { seq: state.seq, at: now };
+    const lapse = free ? undefined : lapseOf(state!.record, seen!, now);
+    const expired = lapse?.confirmed === true;
     // Kept by this same run while it was parked: its continue takes it back, nothing to verify.
     // A live record is never taken, not even by its own run's next runner (a run's own lease,
     // `sameRun`): that runner may have a call in flight, which the next would read as not applied.
     const kept =
-      !free && !expired && state!.record.parked === true && state!.record.holder.runId === options.holder.runId;
+      !free &&
+      lapse === undefined &&
+      state!.record.parked === true &&
+      state!.record.holder.runId === options.holder.runId;
     const served = state?.record.served ?? 0;
     const line = await queuedRuns(store, name, served, now);
     // Its turn: no live ticket before its own (its own lapses at its deadline, the check it still makes then).
@@ -592,7 +602,7 @@ async function queueFor(
         ...(verified
           ? {
               evidence: [
-                `took over from ${holderText(state!.record.holder)}, expired at ${new Date(state!.record.expiresAt).toISOString()}`,
+                `took over from ${holderText(state!.record.holder)}, expired at ${new Date(state!.record.expiresAt).toISOString()} (${lapse!.how})`,
                 ...verified.evidence,
               ],
               ...(verified.reason ? { reason: verified.reason } : {}),
@@ -610,7 +620,9 @@ async function queueFor(
       }
       continue;
     }
-    if (now >= deadline) {
+    // Its expiry passed on this clock, not yet confirmed on it: waited for, whatever the wait (a run that does not wait too).
+    const until = lapse && !lapse.confirmed && myTurn ? Math.max(deadline, lapse.at) : deadline;
+    if (now >= until) {
       const by = state && !free ? holderText(state.record.holder) : `the ${line.length} run(s) queued before this one`;
       if (options.sameRun && state && !free)
         throw new LeaseError(
@@ -629,15 +641,16 @@ async function queueFor(
       );
     }
     if (ticket === undefined) renewed = now;
-    const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, deadline, options.ttlMs));
+    const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, until, options.ttlMs));
     took(taken);
     const message =
       state && !free
-        ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}; waiting (ticket ${taken})`
+        ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}${lapse ? lapse.waiting : ''}; waiting (ticket ${taken})`
         : `lease ${name}: waiting for the runs queued before this one (ticket ${taken})`;
     if (message !== said) options.onWait?.(message);
     said = message;
-    await clock.sleep(Math.min(poll, Math.max(1, deadline - now)), options.signal);
+    const next = lapse && !lapse.confirmed ? Math.min(until, lapse.at) : until;
+    await clock.sleep(Math.min(poll, Math.max(1, next - now)), options.signal);
   }
 }
 

@@ -1,0 +1,48 @@
+// When a lease's holder is gone, judged by a waiter whose clock may differ from the holder's. The
+// holder writes its expiry on its own clock and stops sending once that clock passes it; a waiter
+// that read the expiry against its own clock alone would take over early by however far ahead its
+// clock runs, while the holder may still send (a write after the takeover's verify, never read
+// back). So a waiter confirms the lapse on its clock: the record unchanged for the holder's ttl
+// since this waiter first read it (the holder wrote it no later, so its clock has passed the
+// expiry by then, whatever the offset between the clocks), or its expiry a whole ttl past on this
+// clock (long gone: a skew under the ttl assumed, so a holder dead for hours is taken at once).
+import { formatDuration } from '../duration.ts';
+
+/** A lease's newest record as a waiter first read it: its place in the sequence, and when, on the waiter's clock. */
+export interface FirstSeen {
+  seq: number;
+  at: number;
+}
+
+export interface Lapse {
+  /** Gone: taken over now. */
+  confirmed: boolean;
+  /** When it is confirmed, on this clock, unless the record changes first. */
+  at: number;
+  /** How it was confirmed, for the takeover's evidence. */
+  how: string;
+  /** What a waiter says while it confirms it. */
+  waiting: string;
+}
+
+/** The lapse of a record whose expiry passed on this clock (`now`); undefined while it has not. */
+export function lapseOf(record: { at: number; expiresAt: number }, seen: FirstSeen, now: number): Lapse | undefined {
+  if (now <= record.expiresAt) return undefined;
+  const ttl = Math.max(0, record.expiresAt - record.at);
+  const unchangedSince = seen.at + ttl;
+  const longPast = record.expiresAt + ttl;
+  const at = Math.min(unchangedSince, longPast);
+  const confirmed = now >= at;
+  const how =
+    now >= unchangedSince
+      ? `its record unchanged for its ttl of ${formatDuration(ttl)} on this runner's clock`
+      : `more than its ttl of ${formatDuration(ttl)} before, on this runner's clock`;
+  return {
+    confirmed,
+    at,
+    how,
+    waiting: confirmed
+      ? ''
+      : `; its expiry passed on this runner's clock, and it is taken over at ${new Date(at).toISOString()} unless renewed before (its record unchanged for its ttl on this clock, whatever the skew between the clocks)`,
+  };
+}
