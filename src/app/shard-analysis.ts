@@ -1,5 +1,5 @@
 // The analysis after a wave of a sharded run, by the worker elected to run it: the bake left (a
-// wait past the worker's limit parks it, and a later job goes on), then the rollout's gates, round
+// wait past what the worker has left to wait in all parks it, and a later job goes on), then the rollout's gates, round
 // by round, over the sites of the wave that passed; the verdict is the caller's to write. The
 // rounds' instances, as the report shows them, are kept in the store (`waves/K/rounds/HOLDER`,
 // named by the verdict) for the merged report, which lists them as one process's report does.
@@ -17,7 +17,7 @@ import { gateRounds } from '../runner/gate-rounds.ts';
 import { maskInstances } from '../runner/mask-model.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 
-/** The analysis after a wave, by the elected worker: the bake left (parked past the wait limit), then the gates' rounds over the sites that passed. */
+/** The analysis after a wave, by the elected worker: the bake left (parked past what is left of its wait), then the gates' rounds over the sites that passed. */
 export async function analyse(
   request: ShardWorkerRequest,
   manifest: Manifest,
@@ -32,12 +32,12 @@ export async function analyse(
   const analysis = rollout.analysis!;
   const bakeMs = bakeOf(rollout, wave);
   const left = since + bakeMs - request.clock.now();
-  if (left > request.waitLimitMs)
+  if (left > request.waitBudget.left())
     return { parked: `the ${formatDuration(bakeMs)} bake after wave ${wave}`, since, until: since + bakeMs };
   if (left > 0) {
     request.say(`wave ${wave}: baking ${formatDuration(left)} before its analysis`);
     try {
-      await request.clock.sleep(left, request.signal);
+      await request.waitBudget.waiting(() => request.clock.sleep(left, request.signal));
     } catch (error) {
       if (request.signal.aborted) return { cancelled: true };
       throw error;

@@ -1,6 +1,6 @@
 // What a worker of a sharded run is given: the store and the run, its index, the pipeline and its
 // sources, the environment, and the parts it runs with (masker, logger, clock, signal), with how
-// long it waits at a barrier, how often it reads the store, and its lease's ttl.
+// long it may wait in all, how often it reads the store, and its lease's ttl.
 import type { WindowOverride } from '../runner/run-context.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { RunLogger } from '../runner/run-logger.ts';
@@ -9,6 +9,7 @@ import type { RunStore } from '../store/store.ts';
 import type { Env } from '../environment.ts';
 import type { Clock } from './clock.ts';
 import type { Source } from './pipeline-input.ts';
+import type { WaitBudget } from '../shard/wait-budget.ts';
 
 export interface ShardWorkerRequest {
   store: RunStore;
@@ -30,8 +31,9 @@ export interface ShardWorkerRequest {
   signal: AbortSignal;
   clock: Clock;
   stopwatch?: (() => number) | undefined;
-  /** How long it waits at a barrier before it parks; the longest it sleeps between reads of the store while waiting; its lease's ttl. */
-  waitLimitMs: number;
+  /** What it may wait in all (at barriers, on bakes, for windows) before it parks: one per worker process. */
+  waitBudget: WaitBudget;
+  /** The longest it sleeps between reads of the store while waiting; its lease's ttl. */
   pollMs: number;
   ttlMs: number;
   say(line: string): void;

@@ -135,7 +135,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       sleep: clock.sleep,
       signal: request.signal,
       pollMs: request.pollMs,
-      waitLimitMs: request.waitLimitMs,
+      waitBudget: request.waitBudget,
       newRunId: () => newRunId(clock.now()),
       say: request.say,
       isGone: goneCheck(store, manifest, clock, holder),

@@ -17,6 +17,7 @@ import { RUN_VARIABLE, storeAt } from '../app/stored-run.ts';
 import { runShardWorker, type ShardWorkerDone } from '../app/shard-worker.ts';
 import { WorkerStopped } from '../app/shard-worker-report.ts';
 import { realClock, steadyNow } from '../app/clock.ts';
+import { WaitBudget } from '../shard/wait-budget.ts';
 import { preparePaths, REPORT_NOT_WRITTEN } from '../app/report-files.ts';
 import { endOf, publisher } from '../app/channels/channel.ts';
 import { reportFilesChannel } from '../app/channels/report-files.ts';
@@ -38,9 +39,10 @@ import type { CliIO } from './io.ts';
 export const SHARD_OPTIONS_HELP = `  --shard I/N|auto   run as worker I of N of the sharded run --run ID (enginectl shard planned it):
                      auto reads the index its engine gives (${SHARD_INDEX_SOURCES}); needs --store
   --run ID           with --shard: the sharded run (also ${RUN_VARIABLE})
-  --shard-wait D     with --shard: how long a worker waits at a wave's barrier (or a bake, or a
-                     site's window) before it parks, exit 75 (default 30m); the same command
-                     later goes on
+  --shard-wait D     with --shard: how long this job waits in all (its waits at waves' barriers,
+                     on bakes and for sites' windows added up) before it parks at its next wait,
+                     exit 75 (default 30m): set it below the CI job's time limit; the same
+                     command later goes on, waiting up to D again
   --shard-ttl D      with --shard: the worker's lease (its claim on its sites) lapses D after its
                      last heartbeat (default 60s); another worker then takes its sites over`;
 
@@ -121,7 +123,8 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       signal: io.signal,
       clock,
       stopwatch: io.stopwatch ?? steadyNow,
-      waitLimitMs,
+      // One budget for the worker's waits in all, on its clock: a later job (the same command) has its own.
+      waitBudget: new WaitBudget(waitLimitMs, clock.now),
       pollMs: Math.max(200, Math.min(5_000, Math.floor(ttlMs / 10))),
       ttlMs,
       say,

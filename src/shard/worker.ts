@@ -15,6 +15,7 @@ import type { RunStore } from '../store/store.ts';
 import { formatDuration } from '../duration.ts';
 import { BarrierPoll } from './barrier-poll.ts';
 import { barrierReason, windowPark, type WindowWait } from './barrier-reason.ts';
+import type { WaitBudget } from './wait-budget.ts';
 
 export interface SiteEnd {
   /** `parked`: a write its window does not admit parked the site's run (not ended, not failed), until `window.until`. */
@@ -38,8 +39,8 @@ export interface WorkerDeps {
   signal: AbortSignal;
   /** The longest a worker waiting at a barrier sleeps between reads of the store (it starts shorter: barrier-poll.ts). */
   pollMs: number;
-  /** How long it waits at a barrier (or on a bake) before it parks. */
-  waitLimitMs: number;
+  /** What it may wait in all (--shard-wait), at barriers, on bakes and for windows, before it parks: the worker process's one budget. */
+  waitBudget: WaitBudget;
   /**
    * Runs a site's steps: a new run of the store with that id, or the resume of it; `halting`: its
    * wave's failures passed its budget, so a run its window parked is not gone on with (it stays parked).
@@ -183,7 +184,7 @@ async function walkWave(
       // wait, then the site's run goes on (the window judged again); else held, for the worker's park.
       for (let before = -Infinity; end.outcome === 'parked' && end.window && end.window.until > before;) {
         const { until } = end.window;
-        if (deps.signal.aborted || until - deps.now() > deps.waitLimitMs) break;
+        if (deps.signal.aborted || until - deps.now() > deps.waitBudget.left()) break;
         // Its wave's failures passed its budget meanwhile, or the operator aborted the rollout: its write is not sent.
         const stops = (s: WaveState) => s.failed.size > budget || s.aborted !== undefined;
         if (stops(await log.read())) break;
@@ -191,7 +192,7 @@ async function walkWave(
           `${manifest.over} ${owner.site}: its write waits for its window (opens at ${iso(until)}): this worker waits for it`,
         );
         try {
-          await deps.sleep(Math.max(0, until - deps.now()), deps.signal);
+          await deps.waitBudget.waiting(() => deps.sleep(Math.max(0, until - deps.now()), deps.signal));
         } catch {
           break;
         }
@@ -335,73 +336,93 @@ async function walkWave(
     }
   };
 
-  for (;;) {
-    if (deps.signal.aborted) return { outcome: 'cancelled' };
-    const verdict = await readVerdict(store, manifest.run, wave);
-    if (verdict) return verdict.halted ? { outcome: 'halted', wave, reason: verdict.halted } : undefined;
-    await Promise.all(Array.from({ length: Math.max(1, manifest.parallel) }, lane));
-    if (fault) {
-      await Promise.allSettled(terminals.splice(0));
-      throw fault.error;
-    }
-    await Promise.all(terminals.splice(0));
-    if (lost !== undefined) return { outcome: 'lost', site: lost };
-    if (deps.signal.aborted) return { outcome: 'cancelled' };
-    // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
-    const state = await log.read();
-    // Aborted by the operator: this worker starts nothing more and ends, the others' sites ending as
-    // they stand; with none of the wave running, its verdict (halted) is written now.
-    if (state.aborted) {
-      const running = sites.filter((s) => state.owners.has(s) && !state.ended.has(s) && !parkedSites.has(s));
-      if (running.length === 0) await elect(deps, wave, sites, budget, state);
-      return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
-    }
-    const spent = state.failed.size > budget;
-    // Its sites parked for their window: past the budget they never go on (the rollout halts
-    // there), so they hold the wave's verdict no more than a site never started does.
-    const open = sites.filter(
-      (s) => !state.ended.has(s) && (state.owners.has(s) || !spent) && !(spent && parkedSites.has(s)),
-    );
-    // Within it, no other worker goes on with them while it lives, so it parks now, naming each
-    // and its window (none opening within its wait); the same command goes on.
-    if (parkedSites.size > 0 && !spent) return windowed(wave, manifest.over, [...parkedSites.values()]);
-    const halt = (): WorkerEnd => {
-      const failed = sites.filter((s) => state.failed.has(s));
-      const reason = `${overBudget(manifest.over, failed, budget)} (its verdict is written once the wave's sites ended)`;
-      return { outcome: 'halted', wave, reason };
-    };
-    if (open.length === 0) {
-      const decided = await elect(deps, wave, sites, budget, state);
-      if (decided && 'cancelled' in decided) return { outcome: 'cancelled' };
-      if (decided && 'parked' in decided)
+  // This barrier's wait, spent from the worker's budget while on: from when it first waits here
+  // (waitingSince), but not in its lanes (a site taken over is run: work; a window waited for is
+  // spent by itself) nor in the election (a bake is spent by itself; the gates' rounds are work).
+  let atBarrier: (() => void) | undefined;
+  const waitOff = () => {
+    atBarrier?.();
+    atBarrier = undefined;
+  };
+  const waitOn = () => {
+    if (waitingSince !== undefined) atBarrier ??= deps.waitBudget.begin();
+  };
+  try {
+    for (;;) {
+      if (deps.signal.aborted) return { outcome: 'cancelled' };
+      const verdict = await readVerdict(store, manifest.run, wave);
+      if (verdict) return verdict.halted ? { outcome: 'halted', wave, reason: verdict.halted } : undefined;
+      waitOff();
+      await Promise.all(Array.from({ length: Math.max(1, manifest.parallel) }, lane));
+      waitOn();
+      if (fault) {
+        await Promise.allSettled(terminals.splice(0));
+        throw fault.error;
+      }
+      await Promise.all(terminals.splice(0));
+      if (lost !== undefined) return { outcome: 'lost', site: lost };
+      if (deps.signal.aborted) return { outcome: 'cancelled' };
+      // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
+      const state = await log.read();
+      // Aborted by the operator: this worker starts nothing more and ends, the others' sites ending as
+      // they stand; with none of the wave running, its verdict (halted) is written now.
+      if (state.aborted) {
+        const running = sites.filter((s) => state.owners.has(s) && !state.ended.has(s) && !parkedSites.has(s));
+        if (running.length === 0) await elect(deps, wave, sites, budget, state);
+        return { outcome: 'halted', wave, reason: abortedBy(state.aborted) };
+      }
+      const spent = state.failed.size > budget;
+      // Its sites parked for their window: past the budget they never go on (the rollout halts
+      // there), so they hold the wave's verdict no more than a site never started does.
+      const open = sites.filter(
+        (s) => !state.ended.has(s) && (state.owners.has(s) || !spent) && !(spent && parkedSites.has(s)),
+      );
+      // Within it, no other worker goes on with them while it lives, so it parks now, naming each
+      // and its window (none opening within its wait); the same command goes on.
+      if (parkedSites.size > 0 && !spent) return windowed(wave, manifest.over, [...parkedSites.values()]);
+      const halt = (): WorkerEnd => {
+        const failed = sites.filter((s) => state.failed.has(s));
+        const reason = `${overBudget(manifest.over, failed, budget)} (its verdict is written once the wave's sites ended)`;
+        return { outcome: 'halted', wave, reason };
+      };
+      if (open.length === 0) {
+        waitOff();
+        const decided = await elect(deps, wave, sites, budget, state);
+        waitOn();
+        if (decided && 'cancelled' in decided) return { outcome: 'cancelled' };
+        if (decided && 'parked' in decided)
+          return {
+            outcome: 'parked',
+            wave,
+            waitingFor: decided.parked,
+            // A bake's park is the bake's: since it began, until it ends (one process says so too).
+            since: decided.since ?? waitingSince ?? deps.now(),
+            ...(decided.until !== undefined ? { until: decided.until } : {}),
+          };
+        if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
+      }
+      waitingSince ??= deps.now();
+      waitOn();
+      // Past its wait (this worker's waits in all, this one with them): parked, but with the wave's budget spent the
+      // rollout halts here whatever is left to end, so this worker's job fails (exit 1); the verdict goes with the wave's last end.
+      if (deps.waitBudget.over()) {
+        if (spent) return halt();
         return {
           outcome: 'parked',
           wave,
-          waitingFor: decided.parked,
-          // A bake's park is the bake's: since it began, until it ends (one process says so too).
-          since: decided.since ?? waitingSince ?? deps.now(),
-          ...(decided.until !== undefined ? { until: decided.until } : {}),
+          since: waitingSince,
+          waitingFor: barrierReason(wave, manifest.over, open, formatDuration(deps.waitBudget.limitMs)),
+          open,
         };
-      if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
+      }
+      try {
+        await deps.sleep(poll.next(state.seq), deps.signal);
+      } catch {
+        return { outcome: 'cancelled' };
+      }
     }
-    waitingSince ??= deps.now();
-    // Past its wait: parked, but with the wave's budget spent the rollout halts here whatever is
-    // left to end, so this worker's job fails (exit 1); the verdict goes with the wave's last end.
-    if (deps.now() - waitingSince > deps.waitLimitMs) {
-      if (spent) return halt();
-      return {
-        outcome: 'parked',
-        wave,
-        since: waitingSince,
-        waitingFor: barrierReason(wave, manifest.over, open, formatDuration(deps.waitLimitMs)),
-        open,
-      };
-    }
-    try {
-      await deps.sleep(poll.next(state.seq), deps.signal);
-    } catch {
-      return { outcome: 'cancelled' };
-    }
+  } finally {
+    waitOff();
   }
 }
 

@@ -15,6 +15,7 @@ import { DirectoryStore } from '../../src/store/directory.ts';
 import { writeManifest, type Manifest } from '../../src/shard/manifest.ts';
 import { WaveLog } from '../../src/shard/wave-log.ts';
 import { runWorker } from '../../src/shard/worker.ts';
+import { WaitBudget } from '../../src/shard/wait-budget.ts';
 import { abortShardedRun } from '../../src/app/shard-abort.ts';
 
 const UPDATE = '/api/devops/v1/update/system';
@@ -57,7 +58,7 @@ test('a takeover judged before an abort is not appended after it, and the site i
     sleep: async () => {},
     signal: new AbortController().signal,
     pollMs: 1,
-    waitLimitMs: 0,
+    waitBudget: new WaitBudget(0, () => 10),
     runSite: async (site, _w, siteRun) => {
       ran.push(`${site}${siteRun.resume ? ' (resumed)' : ''} after abort: ${abortDone}`);
       return { outcome: 'success' };
