@@ -5,7 +5,7 @@
 // sites an earlier attempt of its index left, and takes over those of a worker whose lease lapsed
 // (the lease taken from it first, so that worker sends nothing more; its site's journal resumed,
 // verify deciding its calls in doubt). Then it waits at the wave's barrier for every site's
-// terminal record and the verdict one elected worker writes; a wait past its limit parks it. The
+// terminal record and the verdict one elected worker writes; its waits in all past its limit park it. The
 // sites' runs, the analysis, the leases and the clock are the caller's.
 import { shardOf, type Manifest } from './manifest.ts';
 import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
@@ -48,7 +48,7 @@ export interface WorkerDeps {
   runSite(site: string, wave: number, siteRun: { id: string; resume: boolean; halting?: boolean }): Promise<SiteEnd>;
   /**
    * The analysis after a wave (its bake since `since`, then its gates) for the sites that passed;
-   * `parked` when the bake outlasts the wait limit (a later job goes on); `cancelled` when the
+   * `parked` when the bake outlasts what is left of its wait (a later job goes on); `cancelled` when the
    * worker was interrupted before a verdict.
    */
   analyse(
