@@ -119,6 +119,7 @@ async function execute(
     env: deps.env,
     command: `enginectl action ${def.id}`,
     now: deps.now(),
+    fs: deps.journalFs,
     warn: (w) => kit.warning(masker.mask(w), { title: 'enginectl' }),
   }).catch(async (error: unknown) => {
     // Still parked (a resume refused, a continue that cannot go on yet): a lease the park kept stays kept.

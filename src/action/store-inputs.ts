@@ -9,6 +9,7 @@ import { fenceToGoOn, openStoredRun, storeUrlOf, type StoredRun } from '../app/s
 import { holdStoredRun, type RunHold } from '../app/run-own-lease.ts';
 import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
+import type { JournalFs } from '../journal/file.ts';
 import { pendingDecisions, waitLines } from '../app/parked.ts';
 import type { Toolkit } from './toolkit.ts';
 import type { Masker } from '../runner/masker.ts';
@@ -22,6 +23,8 @@ export interface ActionDeps extends MergeDeps {
   env: Env;
   now(): number;
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** The file system the journal is written with (tests pass a full disk); the real one when absent. */
+  journalFs?: JournalFs | undefined;
 }
 
 export interface StoreInputs {

@@ -4,6 +4,7 @@
 // in a run store). Seen where the runner shows them: the log, the annotations, the failure, the
 // job summary and the JSON report.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { simulatedClock } from '../../src/app/clock.ts';
 import { ExitCode } from '../../src/errors.ts';
+import type { JournalFs } from '../../src/journal/file.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { until } from '../helpers/timing.ts';
 import { runActionInProcess, runnerLog, type InProcessAction, type InProcessRun } from '../helpers/toolkit.ts';
@@ -234,4 +236,39 @@ test('a line of input vars, only or skip that is no NAME=VALUE: refused naming t
     assert.doesNotMatch(shown(refused), /--(?:var|only|skip)\b/);
   }
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
+
+/** node:fs whose disk fills after `writes` writes to the journal: each later one fails ENOSPC. */
+function fullAfterWrites(writes: number): JournalFs {
+  let left = writes;
+  return {
+    ...fs,
+    writeSync: ((fd: number, buffer: Buffer | string, offset: number, length: number) => {
+      if (typeof buffer === 'string') return fs.writeSync(fd, buffer);
+      if (left-- <= 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      return fs.writeSync(fd, buffer, offset, length);
+    }) as JournalFs['writeSync'],
+  };
+}
+
+test("a journal on a full disk: JOURNAL_WRITE_FAILED, what to do said without the CLI's --journal", async (t) => {
+  const { url } = await startEmulator(t);
+  // No record written (run the pipeline again), and one written (resume from the journal).
+  for (const [writes, then] of [
+    [0, /then run the pipeline again/],
+    [1, /then resume from this journal/],
+  ] as const) {
+    const run = await runActionInProcess(ROOT, {
+      files: { 'release.yml': UPDATE },
+      inputs: { pipeline: 'release.yml' },
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+      journalFs: fullAfterWrites(writes),
+    });
+    assert.equal(run.code, ExitCode.failed, String(writes));
+    const seen = shown(run);
+    assert.match(seen, /JOURNAL_WRITE_FAILED/);
+    assert.match(seen, /a record could not be written \(ENOSPC\)/);
+    assert.match(seen, new RegExp(`free space on the runner's disk, ${then.source}`));
+    assert.doesNotMatch(seen, CLI_WAY);
+  }
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { realClock, type Clock } from '../../src/app/clock.ts';
 import type { AtomicFs } from '../../src/app/atomic-write.ts';
+import type { JournalFs } from '../../src/journal/file.ts';
 import { githubContext } from '../../src/action/github-context.ts';
 import { octokitApi } from '../../src/action/octokit-api.ts';
 import type { ActionDef } from '../../src/action/definitions.ts';
@@ -91,6 +92,8 @@ export interface InProcessAction {
   clock?: Clock;
   /** The file system the report files are written with (a full disk). */
   reportFs?: AtomicFs;
+  /** The file system the journal is written with (a full disk). */
+  journalFs?: JournalFs;
 }
 
 export interface InProcessRun extends Recorded {
@@ -143,6 +146,7 @@ export async function runActionInProcess(def: ActionDef, options: InProcessActio
     sleep: clock.sleep,
     reportDir,
     ...(options.reportFs ? { reportFs: options.reportFs } : {}),
+    ...(options.journalFs ? { journalFs: options.journalFs } : {}),
   };
   const code = await runAction(def, deps);
   return { code, workspace, ...recorded };
