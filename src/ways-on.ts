@@ -39,6 +39,8 @@ export interface WaysOn {
   journalWritten: string;
   /** What writes a journal, as a refusal of a file that is none names it: `enginectl run --journal`. */
   journalWriter: string;
+  /** What to do once the journal's disk is full, before going on: `free space on that disk (or choose another --journal)`. */
+  freeSpace: string;
   /** Where a var or a selection of the run is given: `--var`, `--only`, `--skip`. */
   given(kind: 'var' | 'only' | 'skip'): string;
   /** Examples of them as given: `--only site=prod`. */
@@ -65,6 +67,7 @@ export const CLI_WAYS: WaysOn = {
   resumeStored: () => 'run --resume from the store',
   journalWritten: 'the journal file a run wrote with --journal',
   journalWriter: 'enginectl run --journal',
+  freeSpace: 'free space on that disk (or choose another --journal)',
   given: (kind) => `--${kind}`,
   example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),
 };

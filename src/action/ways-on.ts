@@ -22,6 +22,8 @@ export const ACTION_WAYS: WaysOn = {
   journalWritten:
     "the journal file a run of the action wrote (its journal output, e.g. downloaded as an artifact), or with store: the run's id",
   journalWriter: 'a run of the action (its journal output)',
+  // The action writes its journal under RUNNER_TEMP (or where input journal names, on a resume): no input moves it.
+  freeSpace: "free space on the runner's disk",
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,
   example: (_kind, ...values) => `${values.join(' and ')}, one a line`,
 };

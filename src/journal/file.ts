@@ -91,7 +91,7 @@ export class JournalFile {
       fs?: JournalFs | undefined;
       key?: string | undefined;
       truncate?: boolean | undefined;
-      /** How the surface names the journal a run wrote, in the hint of one not there (the CLI's flag by default). */
+      /** How the surface names the journal a run wrote, in the hint of one not there or of a full disk (the CLI's flags by default). */
       ways?: WaysOn | undefined;
     } = {},
   ): OpenedJournal {
@@ -137,6 +137,7 @@ export class JournalFile {
       }
       const file = new JournalFile(path, fd, lock, fs, options.key);
       file.lastSeal = lastSeal;
+      file.ways = options.ways ?? CLI_WAYS;
       // A file system that counts no links (some FUSE mounts say 0) is never taken for one that lost the file.
       file.countsLinks = stat.nlink > 0;
       return { file, framed, warnings };
@@ -268,8 +269,8 @@ export class JournalFile {
       {
         // An empty journal has nothing to resume from (resume refuses it) and no write was sent without its record.
         hint: this.empty()
-          ? 'free space on that disk (or choose another --journal), then run the pipeline again: the journal holds no record, so no write was sent'
-          : 'free space on that disk (or choose another --journal), then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt',
+          ? `${this.ways.freeSpace}, then run the pipeline again: the journal holds no record, so no write was sent`
+          : `${this.ways.freeSpace}, then resume from this journal: its last record is cut off if torn, and a call it cannot prove answered is in doubt`,
         cause: error,
       },
     );
@@ -277,6 +278,8 @@ export class JournalFile {
   }
 
   private countsLinks = false;
+  /** How the surface names what to do once the disk is full (the CLI's flags by default). */
+  private ways: WaysOn = CLI_WAYS;
 
   /** Whether no path names the file any more (its last link removed). */
   private deleted(): boolean {
