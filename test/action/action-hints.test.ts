@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { simulatedClock } from '../../src/app/clock.ts';
@@ -270,5 +270,85 @@ test("a journal on a full disk: JOURNAL_WRITE_FAILED, what to do said without th
     assert.match(seen, /a record could not be written \(ENOSPC\)/);
     assert.match(seen, new RegExp(`free space on the runner's disk, ${then.source}`));
     assert.doesNotMatch(seen, CLI_WAY);
+  }
+});
+
+/** Words of the CLI's report --merge and its flags, which merge mode takes no input for. */
+const CLI_MERGE = /report --merge|--(?:report-json|journal|force|var|only|skip|resume|continue)\b|enginectl run/;
+
+/** The journal of a run of the action that ended (its one write answered). */
+async function journalOf(t: Parameters<typeof startEmulator>[0], pipeline: string): Promise<string> {
+  const { url } = await startEmulator(t);
+  const run = await runActionInProcess(ROOT, {
+    files: { 'release.yml': pipeline },
+    inputs: { pipeline: 'release.yml' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(run.code, ExitCode.ok, run.failed.join('\n'));
+  return readFileSync(run.outputs.journal!, 'utf8');
+}
+
+test("merge mode refusing what it was given: said as input merge and the jobs' outputs, not report --merge and the CLI's flags", async (t) => {
+  const release = await journalOf(t, UPDATE);
+  const other = await journalOf(t, UPDATE.replace('name: Release', 'name: Hotfix'));
+  const [first, ...rest] = release.split('\n');
+  const merge = (files: Record<string, string>, merge = 'jobs') =>
+    runActionInProcess(ROOT, { files: { 'jobs/.keep': '', ...files }, inputs: { merge } });
+  for (const [files, refused] of [
+    [
+      { 'jobs/summary.json': '# Release\n' },
+      /input merge: jobs\/summary\.json is neither a JSON report .* nor a journal/,
+    ],
+    [{ 'jobs/a.journal.jsonl': release, 'jobs/b.journal.jsonl': other }, /is a report of another pipeline than/],
+    [{ 'jobs/a.journal.jsonl': release, 'jobs/b.journal.jsonl': release }, /both ran every instance of the pipeline/],
+    [
+      { 'jobs/a.journal.jsonl': [first, '{not a record', ...rest].join('\n') },
+      /is not a journal of a run of the action/,
+    ],
+    [{ 'jobs/a.journal.jsonl': first!.slice(0, 30) }, /killed while writing its first record/],
+  ] as const) {
+    const merged = await merge(files);
+    assert.equal(merged.code, ExitCode.invalidInput, merged.failed.join('\n'));
+    assert.match(shown(merged), refused);
+    assert.doesNotMatch(shown(merged), CLI_MERGE);
+  }
+  const missing = await merge({}, 'jobs/release.json');
+  assert.equal(missing.code, ExitCode.invalidInput);
+  assert.match(shown(missing), /input merge: cannot read jobs\/release\.json \(ENOENT\)/);
+  assert.doesNotMatch(shown(missing), CLI_MERGE);
+});
+
+/** A journal's text up to and with its first line that starts `record` (a job killed once it was written). */
+function cutAfter(text: string, record: string): string {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(record));
+  assert.ok(at >= 0, `no ${record} record in\n${text}`);
+  return lines.slice(0, at + 1).join('\n') + '\n';
+}
+
+test("merge mode over the journal of a resume killed once it recorded its decision: the decision not acted on yet, the way on in the action's inputs", async (t) => {
+  const stopped = await update(t, UPDATE, 'hang');
+  const inDoubt = cutAfter(readFileSync(stopped.outputs.journal!, 'utf8'), '{"t":"send"');
+  const { url } = await startEmulator(t);
+  const resumed = await runActionInProcess(ROOT, {
+    files: { 'release.yml': UPDATE, 'release.journal.jsonl': inDoubt },
+    inputs: { pipeline: 'release.yml', journal: 'release.journal.jsonl', 'in-doubt': 'retry' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(resumed.code, ExitCode.ok, resumed.failed.join('\n'));
+  // The resume killed once its decision was recorded, before it acted on it.
+  const decided = cutAfter(readFileSync(join(resumed.workspace, 'release.journal.jsonl'), 'utf8'), '{"t":"decision"');
+  const merged = await runActionInProcess(ROOT, {
+    files: { 'jobs/release.journal.jsonl': decided },
+    inputs: { merge: 'jobs' },
+  });
+  assert.equal(merged.code, ExitCode.failed, merged.failed.join('\n'));
+  const seen = shown(merged);
+  assert.match(seen, /not acted on yet: the run that goes on \(.*journal: .*\) acts on it/);
+  assert.doesNotMatch(seen, CLI_WAY);
+  for (const file of ['html', 'junit'] as const) {
+    const path = join(dirname(merged.outputs.report!), `enginectl-fleet.${file === 'html' ? 'html' : 'junit.xml'}`);
+    assert.match(readFileSync(path, 'utf8'), /not acted on yet/, file);
+    assert.doesNotMatch(readFileSync(path, 'utf8'), CLI_WAY, file);
   }
 });
