@@ -41,6 +41,16 @@ export interface WaysOn {
   journalWriter: string;
   /** What to do once the journal's disk is full, before going on: `free space on that disk (or choose another --journal)`. */
   freeSpace: string;
+  /** How a merge of the jobs' reports is named, in its refusals: `report --merge`. */
+  merging: string;
+  /** What a merge reads, as its refusal asks for it: `the JSON reports (--report-json) or journals (--journal) the jobs wrote`. */
+  mergedFiles: string;
+  /** What a file a merge is given is to be, as its refusal of one that is neither says: `a JSON report (--report-json) nor a journal (--journal)`. */
+  reportOrJournal: string;
+  /** The values of the run's vars, as reports of another pipeline are told: `--var values`. */
+  varValues: string;
+  /** The run that goes on and acts on an operator's decision recorded: `run --resume JOURNAL, or run --continue ID of a parked run`. */
+  goOnDecided: string;
   /** Where a var or a selection of the run is given: `--var`, `--only`, `--skip`. */
   given(kind: 'var' | 'only' | 'skip'): string;
   /** Examples of them as given: `--only site=prod`. */
@@ -68,6 +78,11 @@ export const CLI_WAYS: WaysOn = {
   journalWritten: 'the journal file a run wrote with --journal',
   journalWriter: 'enginectl run --journal',
   freeSpace: 'free space on that disk (or choose another --journal)',
+  merging: 'report --merge',
+  mergedFiles: 'the JSON reports (--report-json) or journals (--journal) the jobs wrote',
+  reportOrJournal: 'a JSON report (--report-json) nor a journal (--journal)',
+  varValues: '--var values',
+  goOnDecided: 'run --resume JOURNAL, or run --continue ID of a parked run',
   given: (kind) => `--${kind}`,
   example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),
 };

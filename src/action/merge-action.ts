@@ -85,7 +85,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const reader = { readFile: (path: string) => readTextFile(resolve(deps.cwd, path), { signal }), signal };
   for (const file of files)
     shards.push(await readReportShard(shown(file), reader, journalKey(deps.env), warn, ACTION_WAYS));
-  const report = mergeReports(shards);
+  const report = mergeReports(shards, { ways: ACTION_WAYS });
   for (const row of fleetRows(report))
     kit.info(
       `${row.status === 'success' ? '✔' : row.status === 'parked' ? '⏸' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,

@@ -24,6 +24,12 @@ export const ACTION_WAYS: WaysOn = {
   journalWriter: 'a run of the action (its journal output)',
   // The action writes its journal under RUNNER_TEMP (or where input journal names, on a resume): no input moves it.
   freeSpace: "free space on the runner's disk",
+  merging: 'input merge',
+  mergedFiles: "the JSON reports or journals the action's jobs wrote (their report and journal outputs)",
+  reportOrJournal: "a JSON report (the action's report output) nor a journal (its journal output)",
+  varValues: 'values of input vars',
+  goOnDecided:
+    'a resume of its journal: journal: (the journal output, or the run-id output with store:), or continue: RUN_ID with store: of a parked run',
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,
   example: (_kind, ...values) => `${values.join(' and ')}, one a line`,
 };

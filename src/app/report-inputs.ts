@@ -10,7 +10,7 @@ import { undecodedNameHint } from '../file-name.ts';
 import { Report, REPORT_VERSION } from '../report/model.ts';
 import type { ReportShard } from '../report/merge.ts';
 import { MAX_HELD_DEPTH, nestsDeeper } from '../text/bounded-json.ts';
-import type { WaysOn } from '../ways-on.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 /**
  * `warn` hears what a journal read as it is leaves out (its torn last line). A read `files.signal`
@@ -27,34 +27,27 @@ export async function readReportShard(
   key: string | undefined,
   warn: (message: string) => void,
   /** How a journal's report names the ways on in its steps' hints (the CLI's flags by default). */
-  ways?: WaysOn,
+  ways: WaysOn = CLI_WAYS,
 ): Promise<ReportShard> {
+  const { merging, mergedFiles } = ways;
   let text: string;
   try {
     text = await files.readFile(path);
   } catch (error) {
     throw (
-      interruptedRead(files.signal, `report --merge: reading ${path}`, 'nothing was done') ??
+      interruptedRead(files.signal, `${merging}: reading ${path}`, 'nothing was done') ??
       new UsageError(
         'BAD_REPORT',
-        `report --merge: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        {
-          hint:
-            undecodedNameHint(path, error) ??
-            'give the JSON reports (--report-json) or journals (--journal) the jobs wrote',
-        },
+        `${merging}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        { hint: undecodedNameHint(path, error) ?? `give ${mergedFiles}` },
       )
     );
   }
   const json = wholeJson(text);
   if (json === undefined && !opensAsJournal(text)) {
-    throw new UsageError(
-      'BAD_REPORT',
-      `report --merge: ${path} is neither a JSON report (--report-json) nor a journal (--journal)`,
-      {
-        hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, not a summary, HTML or JUnit file',
-      },
-    );
+    throw new UsageError('BAD_REPORT', `${merging}: ${path} is neither ${ways.reportOrJournal}`, {
+      hint: `give ${mergedFiles}, not a summary, HTML or JUnit file`,
+    });
   }
   if (json === undefined) {
     // Its run still under way: its call in flight is not in doubt, its later steps still to come.
@@ -68,22 +61,18 @@ export async function readReportShard(
   if (nestsDeeper(json, MAX_HELD_DEPTH)) {
     throw new UsageError(
       'BAD_REPORT',
-      `report --merge: ${path} is not a JSON report of this enginectl: it nests more than ${MAX_HELD_DEPTH} levels deep`,
-      {
-        hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
-      },
+      `${merging}: ${path} is not a JSON report of this enginectl: it nests more than ${MAX_HELD_DEPTH} levels deep`,
+      { hint: `give ${mergedFiles}, with the same enginectl version` },
     );
   }
   const parsed = Report.safeParse(json);
   if (parsed.success) return { source: path, report: parsed.data };
-  refuseOtherVersion(path, json);
+  refuseOtherVersion(path, json, ways);
   const issue = parsed.error.issues[0]!;
   throw new UsageError(
     'BAD_REPORT',
-    `report --merge: ${path} is not a JSON report of this enginectl: ${issue.path.join('.') || '(top)'}: ${issue.message}`,
-    {
-      hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote, with the same enginectl version',
-    },
+    `${merging}: ${path} is not a JSON report of this enginectl: ${issue.path.join('.') || '(top)'}: ${issue.message}`,
+    { hint: `give ${mergedFiles}, with the same enginectl version` },
   );
 }
 
@@ -91,21 +80,19 @@ export async function readReportShard(
  * A report of a later reportVersion (a job of the fleet on a newer enginectl: a format that would
  * break this reader), or of none: refused saying so, not by the schema's first issue with it.
  */
-function refuseOtherVersion(path: string, json: unknown): void {
+function refuseOtherVersion(path: string, json: unknown, ways: WaysOn): void {
   const version =
     json !== null && typeof json === 'object' ? (json as { reportVersion?: unknown }).reportVersion : undefined;
   if (version === undefined)
     throw new UsageError(
       'BAD_REPORT',
-      `report --merge: ${path} is not a JSON report of this enginectl: it has no reportVersion`,
-      {
-        hint: 'give the JSON reports (--report-json) or journals (--journal) the jobs wrote',
-      },
+      `${ways.merging}: ${path} is not a JSON report of this enginectl: it has no reportVersion`,
+      { hint: `give ${ways.mergedFiles}` },
     );
   if (Number.isSafeInteger(version) && (version as number) > REPORT_VERSION)
     throw new UsageError(
       'BAD_REPORT',
-      `report --merge: ${path} is a JSON report of version ${version as number}, written by a newer enginectl than this one (which reads version ${REPORT_VERSION})`,
+      `${ways.merging}: ${path} is a JSON report of version ${version as number}, written by a newer enginectl than this one (which reads version ${REPORT_VERSION})`,
       {
         hint: 'merge the reports with that enginectl or a later one (it reads the reports of this one too); nothing was merged',
       },

@@ -8,9 +8,9 @@ import type { Decision, InDoubtCall, RolloutResult, StepError } from '../runner/
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
-
 export { damagedJournal, notAJournal, parseRecords } from './parse-records.ts';
 import { parseRecords } from './parse-records.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
 import { withSharedOutputs } from './shared-outputs.ts';
 
@@ -80,8 +80,8 @@ export const killedAtFirstRecord = (framed: Framed) => framed.lines.length === 0
 export const tornLine = (name: string, line: number) =>
   `${name}:${line}: the last record is torn (the run that wrote it was killed while writing it); it is left out and read as never written: a call whose answer it held reads in doubt`;
 
-/** A journal's text read back; with `key`, every record's seal is checked first (seal.ts). */
-export function readJournal(text: string, path: string, key?: string): JournalState {
+/** A journal's text read back; with `key`, every record's seal is checked first (seal.ts); `ways`: a refusal's words. */
+export function readJournal(text: string, path: string, key?: string, ways: WaysOn = CLI_WAYS): JournalState {
   const framed = decodeJournal(text);
   if (killedAtFirstRecord(framed))
     throw new UsageError(
@@ -90,7 +90,7 @@ export function readJournal(text: string, path: string, key?: string): JournalSt
       { hint: 'run the pipeline again: with --resume on this file, or with a new journal (nothing of it was done)' },
     );
   if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);
-  return { ...journalState(parseRecords(framed, path), path), torn: framed.torn };
+  return { ...journalState(parseRecords(framed, path, ways), path), torn: framed.torn };
 }
 
 export function journalState(records: JournalRecord[], path: string): JournalState {

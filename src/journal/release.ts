@@ -100,7 +100,7 @@ export function journalReport(
   torn?: (line: number) => void,
   ways: WaysOn = CLI_WAYS,
 ): Report {
-  const state = readJournal(text, path, key);
+  const state = readJournal(text, path, key, ways);
   if (state.torn !== undefined) torn?.(state.torn);
   return buildReport(releaseOf(state, ways));
 }

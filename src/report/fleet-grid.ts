@@ -10,6 +10,7 @@ import { escapeHtml as h } from '../text/escape.ts';
 import { joinMapped } from '../text/slices.ts';
 import type { Fleet } from './fleet.ts';
 import { doubtNote, durationText, statusOf, type Report, type ReportStep } from './model.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 type Status = ReturnType<typeof statusOf>;
 
@@ -222,8 +223,8 @@ export function stepTimelineHtml(report: Report, colours: Record<string, string>
 }
 
 /** A step run's name and its notes (continue-on-error, earlier run, in doubt), for the table or the list. */
-export function stepNameHtml(s: ReportStep): string {
-  return `${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s))})</em>` : ''}`;
+export function stepNameHtml(s: ReportStep, ways?: WaysOn): string {
+  return `${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s, ways))})</em>` : ''}`;
 }
 
 /** A step run's error and what to do, or ''. */
@@ -233,13 +234,13 @@ export function errorHtml(s: ReportStep): string {
 }
 
 /** A fleet's step runs, a line each, anchored for the grid's links: its outcome, name, duration, figures, error. */
-export function fleetStepsHtml(report: Report): string {
+export function fleetStepsHtml(report: Report, ways?: WaysOn): string {
   return joinMapped(
     report.steps,
     (s, i) => {
       const status = statusOf(s);
       const duration = s.startedAt ? ` · ${h(durationText(s.durationMs, formatDuration))}` : '';
-      return `<div id="${rowId(i)}" class="r"><span class="badge ${STATUS_CLASS[status]}">${h(status)}</span>${stepNameHtml(s)}${duration}${s.figures ? ` · ${h(s.figures)}` : ''}${errorHtml(s)}</div>`;
+      return `<div id="${rowId(i)}" class="r"><span class="badge ${STATUS_CLASS[status]}">${h(status)}</span>${stepNameHtml(s, ways)}${duration}${s.figures ? ` · ${h(s.figures)}` : ''}${errorHtml(s)}</div>`;
     },
     '\n',
   );

@@ -87,11 +87,11 @@ export function renderHtml(report: Report, ways?: WaysOn): string {
         .join('\n');
   // A fleet's step runs are a list (fleet-grid.ts): a table of 30,000 rows takes Chromium seconds to lay out.
   const table = fleet
-    ? fleetStepsHtml(report)
+    ? fleetStepsHtml(report, ways)
     : report.steps
         .map(
           (s) =>
-            `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${stepNameHtml(s)}<br><code>${h(s.uses)}</code>${windowNote(s) ? `<br><small>${h(windowNote(s))}</small>` : ''}</td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${errorHtml(s)}</td></tr>`,
+            `<tr><td><span class="badge" style="background:${COLOURS[statusOf(s)]}">${h(statusOf(s))}</span></td><td>${stepNameHtml(s, ways)}<br><code>${h(s.uses)}</code>${windowNote(s) ? `<br><small>${h(windowNote(s))}</small>` : ''}</td><td>${h(targetOf(s))}</td><td>${s.startedAt ? h(durationText(s.durationMs, formatDuration)) : ''}</td><td>${h(s.figures ?? '')}${errorHtml(s)}</td></tr>`,
         )
         .join('\n');
   // A fleet's thousands of updates that succeeded are in the JSON report, counted here (not gathered:

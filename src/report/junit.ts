@@ -107,7 +107,7 @@ export function renderJunit(report: Report, ways?: WaysOn): string {
     }
     lines.push(`${open}>`);
     if (failing(s)) {
-      const decided = s.decision ? doubtNote(s) : '';
+      const decided = s.decision ? doubtNote(s, ways) : '';
       const detail = [
         s.error?.message,
         decided,

@@ -184,7 +184,7 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
         '|---|---|---|---|---|',
       ],
       blocks: shown.map((s) => {
-        const doubt = doubtNote(s);
+        const doubt = doubtNote(s, options.ways);
         const window = windowNote(s);
         const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}${window ? ` (${cell(window)})` : ''}`;
         return block(

@@ -3,14 +3,25 @@
 // in two of them, but one every job ran (a step without a matrix, or over other keys than theirs).
 import { UsageError } from '../errors.ts';
 import type { Report, ReportStep } from './model.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 interface Source {
   source: string;
   report: Report;
 }
 
-export function checkSamePipeline(shards: readonly Source[], options: { force?: boolean | undefined }): void {
+export interface MergeCheckOptions {
+  /** Merge reports of different pipeline files (another hash). */
+  force?: boolean;
+  /** How a refusal names the merge and the ways on (the CLI's command and flags by default; an action's inputs). */
+  ways?: WaysOn | undefined;
+}
+
+export function checkSamePipeline(shards: readonly Source[], options: MergeCheckOptions): void {
   if (options.force) return;
+  const ways = options.ways ?? CLI_WAYS;
+  // The action takes no --force: its refusal offers none.
+  const force = ways.force ? `; ${ways.force} merges them anyway` : '';
   const first = shards[0]!;
   for (const shard of shards.slice(1)) {
     if (shard.report.pipeline.sha256 !== first.report.pipeline.sha256) {
@@ -20,11 +31,11 @@ export function checkSamePipeline(shards: readonly Source[], options: { force?: 
       const versions = a === b ? '' : `, or the same hashed otherwise: the reports are of enginectl ${b} and ${a}`;
       throw new UsageError(
         'MERGE_MISMATCH',
-        `report --merge: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other --var values${versions})`,
+        `${ways.merging}: ${shard.source} is a report of another pipeline than ${first.source} (${shard.report.pipeline.file} ${short(shard.report.pipeline.sha256)}, not ${first.report.pipeline.file} ${short(first.report.pipeline.sha256)}: other files or other ${ways.varValues}${versions})`,
         {
           hint: versions
-            ? 'run every job of one release on one enginectl version, with the same files and --var values; --force merges them anyway'
-            : 'merge the reports of one release, run with the same files and --var values; --force merges them anyway',
+            ? `run every job of one release on one enginectl version, with the same files and ${ways.varValues}${force}`
+            : `merge the reports of one release, run with the same files and ${ways.varValues}${force}`,
         },
       );
     }
@@ -32,10 +43,8 @@ export function checkSamePipeline(shards: readonly Source[], options: { force?: 
     if (fleetOf(shard.report) !== fleetOf(first.report)) {
       throw new UsageError(
         'MERGE_MISMATCH',
-        `report --merge: ${shard.source} is a report of another fleet than ${first.source}: ${fleetDifference(shard.report, first.report)}`,
-        {
-          hint: 'merge the reports of one release, run with the same files, --var values and inventory; --force merges them anyway',
-        },
+        `${ways.merging}: ${shard.source} is a report of another fleet than ${first.source}: ${fleetDifference(shard.report, first.report)}`,
+        { hint: `merge the reports of one release, run with the same files, ${ways.varValues} and inventory${force}` },
       );
     }
   }
@@ -101,22 +110,29 @@ const short = (sha: string | null) => (sha ? sha.slice(0, 'sha256:'.length + 12)
  * (two runs of the same: two attempts of one job). `jobs`: the reports are a fleet's jobs (report
  * --merge FILE...), not a sharded run's sites.
  */
-export function checkOverlap(seen: Source, here: Source, step: ReportStep, jobs: boolean): void {
+export function checkOverlap(
+  seen: Source,
+  here: Source,
+  step: ReportStep,
+  jobs: boolean,
+  ways: WaysOn = CLI_WAYS,
+): void {
+  const own = `${ways.given('only')} KEY=VALUE`;
   if (step.matrix && (!ranInEvery(here.report, step.matrix) || !ranInEvery(seen.report, step.matrix)))
     throw new UsageError(
       'MERGE_OVERLAP',
-      `report --merge: ${seen.source} and ${here.source} both have step ${step.step + 1} (${Object.entries(step.matrix)
+      `${ways.merging}: ${seen.source} and ${here.source} both have step ${step.step + 1} (${Object.entries(step.matrix)
         .map(([k, v]) => `${k}=${String(v)}`)
         .join(', ')})`,
       {
-        hint: 'merge one report per instance: each job runs its own --only KEY=VALUE; leave out the report of an earlier attempt',
+        hint: `merge one report per instance: each job runs its own ${own}; leave out the report of an earlier attempt`,
       },
     );
   if (jobs && !step.matrix && everyInstance(here.report) && everyInstance(seen.report))
     throw new UsageError(
       'MERGE_OVERLAP',
-      `report --merge: ${seen.source} and ${here.source} both ran every instance of the pipeline (neither was limited by --only or --skip)`,
-      { hint: "merge one report per job, each run with its own --only KEY=VALUE: the report of a job's last attempt" },
+      `${ways.merging}: ${seen.source} and ${here.source} both ran every instance of the pipeline (neither was limited by ${ways.selection})`,
+      { hint: `merge one report per job, each run with its own ${own}: the report of a job's last attempt` },
     );
 }
 

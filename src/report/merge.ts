@@ -12,7 +12,7 @@ import { countSteps, runOutcome } from '../runner/result.ts';
 import { REPORT_VERSION, reportParked, type Report, type ReportStep } from './model.ts';
 import { VERSION } from '../version.ts';
 import { checkedOutcome, underWayOutcome } from './outcome.ts';
-import { checkOverlap, checkSamePipeline } from './merge-check.ts';
+import { checkOverlap, checkSamePipeline, type MergeCheckOptions } from './merge-check.ts';
 import { jobParked, jobsParked } from './merge-parked.ts';
 import { leftBy, missingShards, shardLabel, shardRollout, supersededAttempt, unstartedAfter } from './merge-shards.ts';
 
@@ -24,9 +24,7 @@ export interface ReportShard {
   underWay?: NonNullable<Report['merged']>['reports'][number]['underWay'] | undefined;
 }
 
-export interface MergeOptions {
-  /** Merge reports of different pipeline files (another hash). */
-  force?: boolean;
+export interface MergeOptions extends MergeCheckOptions {
   /** The fleet's matrix, when the reports each hold a part of it (a sharded run's sites): its order, instead of theirs. */
   matrix?: Report['matrix'] | undefined;
   /** The values of one matrix key the merged reports are to cover (a shard's sites): others are not "no report". */
@@ -50,7 +48,7 @@ export function mergeReports(shards: readonly ReportShard[], options: MergeOptio
   const missing = options.expectShards === undefined ? [] : missingShards(shards, options.expectShards);
   const first = shards[0]?.report;
   const matrix = options.matrix ?? fleetMatrix(shards);
-  const kept = mergeSteps(shards, matrix, options.listed ?? [], options.covers === undefined);
+  const kept = mergeSteps(shards, matrix, options);
   const steps = [...kept.map((k) => k.step), ...(options.after ?? [])];
   // A sharded run's workers' reports: the rollout as the one that knew the most tells it.
   const rollout = shardRollout(shards);
@@ -161,12 +159,8 @@ function* matrixPairs(shards: readonly ReportShard[]): Generator<readonly [strin
  * worst saw it. An instance of a site a sharded run's worker left is the resuming attempt's (when
  * both left it, the later one's).
  */
-function mergeSteps(
-  shards: readonly ReportShard[],
-  matrix: Report['matrix'],
-  listed: readonly ReportStep[],
-  jobs: boolean,
-): Kept[] {
+function mergeSteps(shards: readonly ReportShard[], matrix: Report['matrix'], options: MergeOptions): Kept[] {
+  const [listed, jobs] = [options.listed ?? [], options.covers === undefined];
   const byKey = new Map<string, Kept & { report: Report }>();
   for (const { source, report } of shards) {
     for (const step of report.steps) {
@@ -182,7 +176,7 @@ function mergeSteps(
         const later = Date.parse(report.startedAt) >= Date.parse(seen.report.startedAt);
         if (!leftHere || (leftThere && later)) byKey.set(key, { step, source, report });
       } else {
-        checkOverlap({ source: seen.source, report: seen.report }, { source, report }, step, jobs);
+        checkOverlap({ source: seen.source, report: seen.report }, { source, report }, step, jobs, options.ways);
         if (severity(step) > severity(seen.step)) byKey.set(key, { step, source, report });
       }
     }

@@ -396,12 +396,15 @@ export function statusOf(
     : step.outcome;
 }
 
-/** What a step's note says of its in-doubt call and the operator's decision, or ''. */
-export function doubtNote(step: Pick<ReportStep, 'inDoubt' | 'decision' | 'attempts'>): string {
+/** What a step's note says of its in-doubt call and the operator's decision, or '' (`ways`: how the surface names the ways on). */
+export function doubtNote(
+  step: Pick<ReportStep, 'inDoubt' | 'decision' | 'attempts'>,
+  ways: WaysOn = CLI_WAYS,
+): string {
   // No attempt made: a decision to send again not acted on yet (its window did not admit it).
   const sent = step.attempts !== 0;
-  if (!step.inDoubt) return step.decision ? decisionPhrase(step.decision, sent) : '';
-  return step.decision ? `in doubt: ${decisionPhrase(step.decision, sent)}` : 'in doubt';
+  if (!step.inDoubt) return step.decision ? decisionPhrase(step.decision, sent, ways) : '';
+  return step.decision ? `in doubt: ${decisionPhrase(step.decision, sent, ways)}` : 'in doubt';
 }
 
 /** A park as the report tells it: its times ISO 8601 on the run's clock. */

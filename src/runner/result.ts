@@ -24,10 +24,11 @@ export function decisionPhrase(
     pending?: true | null | undefined;
   },
   sent = true,
+  ways: WaysOn = CLI_WAYS,
 ): string {
   // Recorded and not acted on (a resume killed first, or decide on a parked run): the run that goes on acts on it.
   if (d.pending)
-    return `${decisionPhrase({ ...d, pending: null }, false)}; not acted on yet: the run that goes on (run --resume JOURNAL, or run --continue ID of a parked run) acts on it`;
+    return `${decisionPhrase({ ...d, pending: null }, false)}; not acted on yet: the run that goes on (${ways.goOnDecided}) acts on it`;
   const left = `not sent again: left in doubt by the operator's decision to go on without it (${d.by})`;
   if (d.leftInDoubt && !d.verdict) return left;
   if (!d.verdict)
