@@ -351,3 +351,18 @@ test("merge mode over the journal of a resume killed once it recorded its decisi
     assert.doesNotMatch(readFileSync(path, 'utf8'), CLI_WAY, file);
   }
 });
+
+test("merge mode over the journal of a job killed in a step before its call: the step's hint names input journal as the action's user gives it", async (t) => {
+  const stopped = await update(t, UPDATE, 'hang');
+  const started = cutAfter(readFileSync(stopped.outputs.journal!, 'utf8'), '{"t":"start"');
+  const merged = await runActionInProcess(ROOT, {
+    files: { 'jobs/release.journal.jsonl': started },
+    inputs: { merge: 'jobs' },
+  });
+  assert.equal(merged.code, ExitCode.failed, merged.failed.join('\n'));
+  const seen = shown(merged);
+  assert.match(seen, /the run ended before this step finished/);
+  assert.match(seen, /run it again with journal: /);
+  assert.doesNotMatch(seen, /input journal JOURNAL/);
+  assert.doesNotMatch(seen, CLI_WAY);
+});
