@@ -7,6 +7,8 @@ export interface WaysOn {
   resume: string;
   /** A resume of this journal (a path, or a stored run's id). */
   resumeOf(journal: string): string;
+  /** What a run again resumes with, as "run it again with" names it: `--resume JOURNAL`. */
+  resumeFrom(journal: string): string;
   /** The operator's decision on the calls in doubt, given with the resume: `--in-doubt skip`. */
   inDoubt(mode: string): string;
   /** The operator's word to go on past a halted wave. */
@@ -60,6 +62,7 @@ export interface WaysOn {
 export const CLI_WAYS: WaysOn = {
   resume: '--resume',
   resumeOf: (journal) => `run --resume ${journal}`,
+  resumeFrom: (journal) => `--resume ${journal}`,
   inDoubt: (mode) => `--in-doubt ${mode}`,
   continueRollout: '--continue-rollout',
   continueParked: (run) => `enginectl run FILE --store URL --continue ${run}`,

@@ -4,6 +4,7 @@ import type { WaysOn } from '../ways-on.ts';
 export const ACTION_WAYS: WaysOn = {
   resume: 'input journal',
   resumeOf: (journal) => `journal: ${journal}`,
+  resumeFrom: (journal) => `journal: ${journal} (the job's journal output, or its run-id output with store:)`,
   inDoubt: (mode) => `in-doubt: ${mode}`,
   continueRollout: 'continue-rollout: true',
   continueParked: (run) => `continue: ${run} (with store:)`,

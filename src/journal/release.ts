@@ -37,7 +37,7 @@ function notEnded(
         ? {
             code: 'NOT_FINISHED' as const,
             message: 'the run ended before this step finished',
-            hint: `run it again with ${ways.resume} JOURNAL`,
+            hint: `run it again with ${ways.resumeFrom('JOURNAL')}`,
           }
         : { code: 'NOT_STARTED' as const, message: 'not started: the run ended before it' };
   return newInstance(
