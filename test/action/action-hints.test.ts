@@ -366,3 +366,27 @@ test("merge mode over the journal of a job killed in a step before its call: the
   assert.doesNotMatch(seen, /input journal JOURNAL/);
   assert.doesNotMatch(seen, CLI_WAY);
 });
+
+test('a pipeline reading a var it does not define: the hint names input vars, not --var', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  for (const [pipeline, refused] of [
+    [
+      UPDATE.replace('files: [1001]', 'files: [1001], message: "${{ vars.release }}"'),
+      /unknown var "release"[^]*hint: define it under vars: or give it in input vars \(NAME=VALUE, one a line\)/,
+    ],
+    [
+      UPDATE.replace('    uses: update/vfs\n', '    uses: update/vfs\n    matrix: { site: "${{ vars.sites }}" }\n'),
+      /matrix\.site: unknown var "sites"[^]*hint: define it under vars: \(here or in an included inventory\) or give it in input vars \(NAME=\[a, b\], one a line\)/,
+    ],
+  ] as const) {
+    const run = await runActionInProcess(ROOT, {
+      files: { 'release.yml': pipeline },
+      inputs: { pipeline: 'release.yml' },
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    });
+    assert.equal(run.code, ExitCode.invalidInput, run.failed.join('\n'));
+    assert.match(shown(run), refused);
+    assert.doesNotMatch(shown(run), CLI_WAY);
+  }
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
