@@ -53,6 +53,8 @@ export interface WaysOn {
   varValues: string;
   /** The run that goes on and acts on an operator's decision recorded: `run --resume JOURNAL, or run --continue ID of a parked run`. */
   goOnDecided: string;
+  /** Giving a var's value besides the pipeline's vars:, as a hint offers it: `pass --var NAME=VALUE`. */
+  giveVar(example: string): string;
   /** Where a var or a selection of the run is given: `--var`, `--only`, `--skip`. */
   given(kind: 'var' | 'only' | 'skip'): string;
   /** Examples of them as given: `--only site=prod`. */
@@ -86,6 +88,7 @@ export const CLI_WAYS: WaysOn = {
   reportOrJournal: 'a JSON report (--report-json) nor a journal (--journal)',
   varValues: '--var values',
   goOnDecided: 'run --resume JOURNAL, or run --continue ID of a parked run',
+  giveVar: (example) => `pass --var ${example}`,
   given: (kind) => `--${kind}`,
   example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),
 };

@@ -68,6 +68,7 @@ export async function loadAction(def: ActionDef, deps: ActionDeps, dryRun: boole
     selection,
     dryRun,
     readInclude: includeReader(resolve(deps.cwd, dirname(file)), sources),
+    ways: ACTION_WAYS,
   });
   const stoodIn = unsetSecrets.map((name) => `secrets.${name}`);
   return { pipeline, sources, vars, env: withStandIns(env, unsetSecrets), selection, files: sources, stoodIn };

@@ -16,6 +16,7 @@ import type { Reach } from './model.ts';
 import { reachOf, readBackReach } from './reach.ts';
 import { EVERY_INSTANCE, type Selection } from './selection.ts';
 import type { DefaultServer } from '../api/server-env.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 export { DEFAULT_SERVER } from './servers-check.ts';
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -57,6 +58,8 @@ export interface LoadOptions {
   dryRun?: boolean;
   /** Read plain files with the fast YAML parser (yaml-doc.ts); true by default. */
   fastYaml?: boolean;
+  /** How a hint names where a var is given (the CLI's --var by default, an action's input vars). */
+  ways?: WaysOn | undefined;
 }
 
 export interface LoadResult {
@@ -114,7 +117,7 @@ function loadParsed(
   // Inventories first: what they define is checked in their own files, and merged.
   const included = includeInventories(source, own as Record<string, unknown>, options.readInclude, fast);
   // Matrix values from vars, before the schema: every later stage sees a list.
-  const matrices = resolveMatrixVars(source, included.data, options.vars);
+  const matrices = resolveMatrixVars(source, included.data, options.vars, options.ways);
   const data = matrices.data;
   const checked = schemaCheck(source, data);
   // An inventory not merged leaves its vars, servers and targets unknown: every later finding may

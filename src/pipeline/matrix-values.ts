@@ -5,6 +5,7 @@
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import type { YamlSource } from './yaml-doc.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 const WHOLE_VAR = /^\s*\$\{\{\s*vars\.([A-Za-z_][\w-]*)\s*\}\}\s*$/;
 
@@ -19,6 +20,7 @@ export function resolveMatrixVars(
   source: YamlSource,
   data: Data,
   vars: Readonly<Record<string, unknown>> = {},
+  ways: WaysOn = CLI_WAYS,
 ): { data: Data; problems: Diagnostic[] } {
   const problems: Diagnostic[] = [];
   if (!Array.isArray(data.steps)) return { data, problems };
@@ -63,7 +65,7 @@ export function resolveMatrixVars(
             `matrix.${key}: unknown var "${name}"`,
             guess
               ? `did you mean "${guess}"?`
-              : 'define it under vars: (here or in an included inventory) or pass --var NAME=[a, b]',
+              : `define it under vars: (here or in an included inventory) or ${ways.giveVar('NAME=[a, b]')}`,
           ),
         );
         continue;

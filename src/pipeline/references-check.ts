@@ -32,11 +32,11 @@ export interface RefWorld {
   targets: ReadonlySet<string>;
   /** Step ids with their index, type and matrix keys (undefined: no matrix). */
   steps: ReadonlyMap<string, RefStep>;
+  giveVar(example: string): string; // pass --var NAME=VALUE, in the words of the surface in use
 }
 
 const EXPRESSION_HINT =
   "an expression reads contexts (vars.x, steps.id.outputs.y) with the operators == != < <= > >= && || ! and functions such as contains() and format(); strings in 'single quotes' (docs/pipeline-format.md, Expressions)";
-
 const TARGET_FIELDS = ['server', 'database', 'token', 'username', 'password'];
 const CONTEXT_HELP: Record<string, string> = {
   steps: 'steps.* can be read by steps only',
@@ -102,7 +102,7 @@ function checkReference(
       const guess = didYouMean(name, world.vars);
       return {
         message: `unknown var "${name}"`,
-        hint: guess ? `did you mean "${guess}"?` : 'define it under vars: or pass --var NAME=VALUE',
+        hint: guess ? `did you mean "${guess}"?` : `define it under vars: or ${world.giveVar('NAME=VALUE')}`,
       };
     }
     case 'targets': {

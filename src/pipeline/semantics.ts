@@ -18,6 +18,7 @@ import type { PipelineFile } from './schema.ts';
 import type { Reach } from './model.ts';
 import type { serverChoice } from './servers-check.ts';
 import type { YamlSource } from './yaml-doc.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 type RawStep = PipelineFile['steps'][number];
 
@@ -30,6 +31,8 @@ export interface SemanticOptions {
   checkEnv?: boolean | undefined;
   /** What the selected instances reach; the environment is asked for nothing else. Everything when absent. */
   reach?: Reach | undefined;
+  /** How a hint names where a var is given (the CLI's --var by default, an action's input vars). */
+  ways?: WaysOn | undefined;
 }
 
 /** What every rule reads: the document, where each name is defined, and the steps by id. */
@@ -109,6 +112,7 @@ const references: Rule = ({ source, doc, options, src, ids, targets }) => {
     vars: new Set([...Object.keys(doc.vars ?? {}), ...Object.keys(options.vars ?? {})]),
     targets: new Set(Object.keys(targets)),
     steps: ids,
+    giveVar: (options.ways ?? CLI_WAYS).giveVar,
   };
   const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
   const skipEnv = options.checkEnv === false;
