@@ -1,6 +1,7 @@
 // A fleet of sites served by one emulator over HTTP on 127.0.0.1 (each site a state of its own),
 // a run store in a temporary directory, and the workers of a sharded run: through the CLI in this
 // process (runCli), or as processes of the CLI's source that a test kills.
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import type { Report } from '../../src/report/index.ts';
 import { CLI, cleanEnv, runCli } from '../helpers/cli.ts';
 import { spawn } from 'node:child_process';
 import { gatewayInFront } from '../helpers/gateway.ts';
-import { realClock } from '../../src/app/clock.ts';
+import { realClock, simulatedClock } from '../../src/app/clock.ts';
+import { shardOf } from '../../src/shard/manifest.ts';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
 
 /** The user of a Basic authorization header. */
@@ -192,4 +194,64 @@ export function analysisClock(offset = 0) {
     sleep: (ms: number, signal: AbortSignal) =>
       ms >= 120_000 ? Promise.resolve(void (skipped += ms)) : real.sleep(ms, signal),
   };
+}
+
+/** classes/update's PATCH of entity 2001, which verify reads back (applied, or not applied once its `longest:` passed). */
+const WINDOW_UPDATE = '/api/classes/v1/classes/12/entities/2001';
+
+/**
+ * The fleet of window-park-doubt*.test.ts: three sites in two waves [[site-0001, site-0002], rest]
+ * (a budget of 0), each updating entity 2001 (classes/update, with its `longest:`, 1m by default),
+ * site-0002's writes only in its nightly window from 22:00 UTC (6 hours); planned in two static
+ * shards: 1/2 owns site-0002 and site-0003, 2/2 site-0001. `hooks`: a gateway in front of the
+ * sites (shardFleet's); `hang`: site-0002's first PATCH held by the server, unanswered and never
+ * applied. Gives the fleet, its run, a worker of a shard at a time on a simulated clock (its JSON
+ * report written), and the PATCHes of site-0002's update the server received and applied.
+ */
+export async function windowDoubtFleet(
+  t: TestContext,
+  options: { longest?: string; hooks?: FleetHooks; hang?: boolean } = {},
+) {
+  assert.deepEqual(
+    ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
+    [1, 0, 0],
+  );
+  const f = await shardFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0',
+    options.hooks,
+  );
+  if (options.hang)
+    f.sites.faults.add({ method: 'PATCH', path: WINDOW_UPDATE, hang: true, site: 'site-0002', times: 1 });
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8')
+      .replace(
+        '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
+        `    uses: classes/update\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}\n    longest: ${options.longest ?? '1m'}\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n`,
+      )
+      .replace(
+        '\nsteps:\n',
+        `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
+      ),
+  );
+  const run = (await f.shard('--shards', '2')).run;
+  let reports = 0;
+  const worker = async (at: string, spec: string, signal?: AbortSignal) => {
+    const json = join(f.dir, `worker-${++reports}.json`);
+    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
+    const r = await runCli([...args, '--shard-wait', '30m', '--shard-ttl', '1h', '--report-json', json], {
+      env: f.env,
+      clock: simulatedClock(Date.parse(at)),
+      ...(signal ? { signal } : {}),
+    });
+    return { ...r, out: r.stdout + r.stderr };
+  };
+  const patches = () => {
+    const log = f.sites.started().get('site-0002')?.requests ?? [];
+    const sent = log.filter((r) => r.method === 'PATCH' && r.path === WINDOW_UPDATE);
+    return { sent: sent.length, applied: sent.filter((r) => r.applied).length };
+  };
+  return { f, run, worker, patches };
 }

@@ -10,7 +10,7 @@ import { simulatedClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { shardKeys, shardOf } from '../../src/shard/manifest.ts';
 import { runCli } from '../helpers/cli.ts';
-import { shardFleet } from './helpers.ts';
+import { shardFleet, windowDoubtFleet } from './helpers.ts';
 
 const OPENS = '2027-03-01T22:00:00.000Z';
 const UPDATE = '/api/classes/v1/classes/12/entities/2001';
@@ -18,47 +18,14 @@ const UPDATE = '/api/classes/v1/classes/12/entities/2001';
 const LATER = '/api/classes/v1/classes/12/entities/2002';
 
 /**
- * window-park-doubt.test.ts's fleet: three sites, waves [[site-0001, site-0002], rest], a budget
- * of 0, site-0002's writes only in its window from 22:00 UTC (6h); shard 1/2 owns site-0002 and
- * site-0003. Parked at noon, site-0002 is gone on with at 22:00 by a worker that dies there, its
+ * window-park-doubt.test.ts's fleet (windowDoubtFleet, helpers.ts): three sites, waves
+ * [[site-0001, site-0002], rest], a budget of 0, site-0002's writes only in its window from 22:00
+ * UTC (6h); shard 1/2 owns site-0002 and site-0003. Parked at noon, site-0002 is gone on with at 22:00 by a worker that dies there, its
  * PATCH held by the server (never applied); site-0001 fails at 22:10, spending the budget.
  */
 async function unappliedFleet(t: TestContext, longest = '1m') {
-  assert.deepEqual(
-    ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
-    [1, 0, 0],
-  );
-  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0');
-  f.sites.faults.add({ method: 'PATCH', path: UPDATE, hang: true, site: 'site-0002', times: 1 });
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8')
-      .replace(
-        '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
-        `    uses: classes/update\n    matrix: { site: "\${{ vars.sites }}" }\n    server: \${{ matrix.site }}\n    longest: ${longest}\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n`,
-      )
-      .replace(
-        '\nsteps:\n',
-        `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
-      ),
-  );
-  const run = (await f.shard('--shards', '2')).run;
+  const { f, run, worker, patches } = await windowDoubtFleet(t, { longest, hang: true });
   let reports = 0;
-  const worker = async (at: string, spec: string, signal?: AbortSignal) => {
-    const json = join(f.dir, `worker-${++reports}.json`);
-    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
-    const r = await runCli([...args, '--shard-wait', '30m', '--shard-ttl', '1h', '--report-json', json], {
-      env: f.env,
-      clock: simulatedClock(Date.parse(at)),
-      ...(signal ? { signal } : {}),
-    });
-    return { ...r, out: r.stdout + r.stderr };
-  };
-  const patches = () => {
-    const log = f.sites.started().get('site-0002')?.requests ?? [];
-    const sent = log.filter((r) => r.method === 'PATCH' && r.path === UPDATE);
-    return { sent: sent.length, applied: sent.filter((r) => r.applied).length };
-  };
   const merged = async (at: string) => {
     const json = join(f.dir, `merged-${++reports}.json`);
     const r = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {

@@ -9,26 +9,21 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
-import { shardOf } from '../../src/shard/manifest.ts';
 import { runCli } from '../helpers/cli.ts';
-import { shardFleet } from './helpers.ts';
+import { shardFleet, windowDoubtFleet } from './helpers.ts';
 
 const OPENS = '2027-03-01T22:00:00.000Z';
 /** classes/update's PATCH, which verify reads back (applied, or not applied once its `longest:` passed). */
 const UPDATE = '/api/classes/v1/classes/12/entities/2001';
 
 /**
- * Three sites in two waves (a budget of 0), each updating entity 2001 (classes/update), site-0002's
- * writes only in its nightly window from 22:00 UTC (6 hours); two static shards: 1/2 owns site-0002
- * and site-0003, 2/2 site-0001. `dies`: where site-0002's first PATCH leaves its worker for good:
+ * windowDoubtFleet's fleet (helpers.ts: three sites, waves [[site-0001, site-0002], rest], a budget
+ * of 0, site-0002's writes only in its window from 22:00 UTC; shard 1/2 owns site-0002 and
+ * site-0003, 2/2 site-0001). `dies`: where site-0002's first PATCH leaves its worker for good:
  * `applied`, its answer held by a gateway once the server applied it; `unapplied`, held by the
  * server (the emulator's `hang`), never applied.
  */
 async function fleet(t: TestContext, dies: 'applied' | 'unapplied') {
-  assert.deepEqual(
-    ['site-0001', 'site-0002', 'site-0003'].map((s) => shardOf(s, 2)),
-    [1, 0, 0],
-  );
   // applied: the first answer to site-0002's PATCH held by the gateway, the change made.
   let held!: () => void;
   let release!: () => void;
@@ -36,46 +31,22 @@ async function fleet(t: TestContext, dies: 'applied' | 'unapplied') {
   const released = new Promise<void>((resolve) => (release = resolve));
   t.after(release);
   let first = true;
-  const f = await shardFleet(t, 3, '  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0', {
-    after: (method, path) => {
-      if (dies !== 'applied' || !first || method !== 'PATCH' || !path.endsWith(`/sites/site-0002${UPDATE}`)) return;
-      first = false;
-      held();
-      return released;
+  const {
+    f,
+    run,
+    worker,
+    patches: site2,
+  } = await windowDoubtFleet(t, {
+    hang: dies === 'unapplied',
+    hooks: {
+      after: (method, path) => {
+        if (dies !== 'applied' || !first || method !== 'PATCH' || !path.endsWith(`/sites/site-0002${UPDATE}`)) return;
+        first = false;
+        held();
+        return released;
+      },
     },
   });
-  if (dies === 'unapplied')
-    f.sites.faults.add({ method: 'PATCH', path: UPDATE, hang: true, site: 'site-0002', times: 1 });
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8')
-      .replace(
-        '    uses: update/system\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    with: { target: prod }\n',
-        '    uses: classes/update\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    longest: 1m\n    with: { class: 12, id: 2001, fields: { iemailaddress: new@example.com } }\n',
-      )
-      .replace(
-        '\nsteps:\n',
-        `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
-      ),
-  );
-  const run = (await f.shard('--shards', '2')).run;
-  let reports = 0;
-  const worker = async (at: string, spec: string, signal?: AbortSignal) => {
-    const json = join(f.dir, `worker-${++reports}.json`);
-    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
-    const r = await runCli([...args, '--shard-wait', '30m', '--shard-ttl', '1h', '--report-json', json], {
-      env: f.env,
-      clock: simulatedClock(Date.parse(at)),
-      ...(signal ? { signal } : {}),
-    });
-    return { ...r, out: r.stdout + r.stderr };
-  };
-  /** The PATCHes of site-0002's update the server received (its request log), and those it applied. */
-  const site2 = () => {
-    const log = f.sites.started().get('site-0002')?.requests ?? [];
-    const patches = log.filter((r) => r.method === 'PATCH' && r.path === UPDATE);
-    return { sent: patches.length, applied: patches.filter((r) => r.applied).length };
-  };
 
   // Shard 1/2 at noon: site-0002's window is closed, its run parks for it.
   const parked = await worker('2027-03-01T12:00:00Z', '1/2');
