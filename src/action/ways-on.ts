@@ -14,7 +14,7 @@ export const ACTION_WAYS: WaysOn = {
   // No force: the action resumes no run whose files or inputs changed.
   takeOver: (previous) =>
     `resume run ${previous} itself (journal: ${previous} with store:, and in-doubt: skip or retry): the action takes no lease over from a run that left calls unchecked`,
-  readBack: 'a resume with in-doubt: verify',
+  readBack: 'in-doubt: verify on a resume (journal: the journal output, or the run-id output with store:)',
   resumeDeciding: (modes) => `journal: (the journal output, or the run-id output with store:) and in-doubt: ${modes}`,
   parkedSignal: 'outcome parked',
   overrideFreeze: 'override-freeze: true with override-reason:',

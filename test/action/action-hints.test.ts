@@ -73,6 +73,7 @@ test("a run stopped while its write was out: what to do is said in the action's 
   assert.equal(run.code, ExitCode.interrupted, run.failed.join('\n'));
   const seen = shown(run);
   assert.match(seen, /cancelled after sending POST \/api\/devops\/v1\/update\/vfs/);
+  assert.match(seen, /read the target back with in-doubt: verify on a resume \(journal: the journal output/);
   assert.match(seen, /then resume with in-doubt: skip \(it was applied\) or in-doubt: retry/);
   assert.doesNotMatch(seen, CLI_WAY);
 });
