@@ -1,0 +1,58 @@
+// A queue worker that finds another worker's lease past its expiry on its own clock confirms the
+// lapse before it takes the site over (store/lapse.ts): it waits, up to that lease's ttl. A worker
+// interrupted (SIGTERM, SIGINT) meanwhile stops there: it takes nothing over and sends nothing
+// after the signal, as at any other wait of a worker.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { simulatedClock, type Clock } from '../../src/app/clock.ts';
+import { runCli } from '../helpers/cli.ts';
+import { shardFleet } from './helpers.ts';
+
+const T0 = Date.parse('2027-03-01T12:00:00Z');
+
+test("a queue worker interrupted while it confirms a gone worker's lapse on its clock stops there: it takes neither that worker's lease nor its site over", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  // Worker 1 claims site-0001 and hangs there, its write held by the server (unanswered).
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', hang: true, site: 'site-0001', times: 1 });
+  const args = (spec: string) => ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
+  const firstStop = new AbortController();
+  t.after(() => firstStop.abort());
+  const first = runCli(args('1/2'), { env: f.env, clock: simulatedClock(T0), signal: firstStop.signal });
+  t.after(() => first);
+  while (!(f.sites.started().get('site-0001')?.requests ?? []).some((r) => r.path.endsWith('/update/system')))
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  // The first worker's lease queue: a waiter's ticket there is the second worker confirming its lapse.
+  const leases = join(f.store, 'leases');
+  const confirming = () =>
+    readdirSync(leases).some((l) => l.endsWith('.shard-0') && existsSync(join(leases, l, 'queue')));
+  // Worker 2, its clock 61s on (the first's lease of 60s past its expiry on it): each of its sleeps
+  // passes at once, but the first while it confirms the lapse, which holds until it is interrupted.
+  const base = simulatedClock(T0 + 61_000);
+  let waiting!: () => void;
+  const confirmingNow = new Promise<void>((resolve) => (waiting = resolve));
+  const stop = new AbortController();
+  const clock: Clock = {
+    now: base.now,
+    sleep: async (ms, signal) => {
+      if (confirming()) {
+        waiting();
+        if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
+      }
+      if (signal?.aborted) throw signal.reason;
+      return base.sleep(ms, new AbortController().signal);
+    },
+  };
+  const second = runCli(args('2/2'), { env: f.env, clock, signal: stop.signal });
+  await confirmingNow;
+  stop.abort();
+  const done = await second;
+  const out = done.stdout + done.stderr;
+  assert.notEqual(done.code, 0, out);
+  assert.doesNotMatch(out, /taken over from shard 1/);
+  const lease = readdirSync(leases).find((l) => l.endsWith('.shard-0'))!;
+  const records = readdirSync(join(leases, lease)).filter((k) => /^[0-9]{8}$/.test(k));
+  assert.equal(records.length, 1, `the first worker's lease has records ${records.join(', ')}: taken after the signal`);
+});
