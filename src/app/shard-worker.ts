@@ -138,7 +138,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       waitBudget: request.waitBudget,
       newRunId: () => newRunId(clock.now()),
       say: request.say,
-      isGone: goneCheck(store, manifest, clock, holder),
+      isGone: goneCheck(store, manifest, clock, holder, request.signal),
       runSite: (site, wave, siteRun) => (
         (sent = true),
         request.onStart?.(),
@@ -187,9 +187,10 @@ const shardOfSite = (m: Manifest, site: string) => shardOf(site, m.shards);
 /**
  * Whether attempt `holder` of worker W is gone: its lease moved past it (released, taken, a new
  * attempt), or lapsed, which this worker then takes (the next key of its sequence) and gives back at
- * once, so that attempt sends nothing more. A live lease is trusted until its expiry, unread.
+ * once, so that attempt sends nothing more: the lapse confirmed on this clock first (store/lapse.ts,
+ * up to that lease's ttl; cut by the worker's signal, nothing taken). A live lease is trusted until its expiry, unread.
  */
-function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string) {
+function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string, signal: AbortSignal) {
   const aliveUntil = new Map<string, number>();
   return async (worker: number, holder: string): Promise<boolean> => {
     if ((aliveUntil.get(holder) ?? 0) > clock.now()) return false;
@@ -207,12 +208,14 @@ function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string
         ttlMs: 1_000,
         waitMs: 0,
         clock,
+        // Its lapse confirmed on this clock may take up to that lease's ttl: an interrupted worker takes nothing over.
+        signal,
         verifyTakeover: async () => ({
           evidence: [`its sites are taken over by attempt ${me}, their journals resumed with verify`],
         }),
       });
     } catch (error) {
-      if (error instanceof LeaseError) return false;
+      if (error instanceof LeaseError || signal.aborted) return false;
       throw error;
     }
     await taken.release().catch(() => undefined);
