@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { simulatedClock, type Clock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { shardFleet } from './helpers.ts';
+import { shardFleet, windowDoubtFleet } from './helpers.ts';
 
 const OPENS = '2027-03-01T22:00:00.000Z';
 
@@ -78,4 +78,29 @@ test("a worker sleeping for a site's window: the store's merged report read mean
       new RegExp(`waits for its window \\(opens at ${opens}\\) when this report was read: shard 1/1 holds site-0002`),
     );
   }
+});
+
+test("a site whose run went on once its window opened on its worker's clock (its PATCH in flight), read on a clock a minute behind that worker's: the site runs, not 'waits for its window; nothing of it is sent before it opens'", async (t) => {
+  const { f, run, worker, patches } = await windowDoubtFleet(t, { hang: true });
+  // Shard 1/2 at noon: site-0002's window is closed, its run parks for it.
+  const parked = await worker('2027-03-01T12:00:00Z', '1/2');
+  assert.equal(parked.code, 75, parked.out);
+  // At 22:00 on its clock the same command goes on with the site: its PATCH leaves, held by the server.
+  const stop = new AbortController();
+  t.after(() => stop.abort());
+  const going = worker(OPENS, '1/2', stop.signal);
+  while (patches().sent === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  const json = join(f.dir, 'behind.json');
+  const read = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
+    env: f.env,
+    clock: simulatedClock(Date.parse('2027-03-01T21:59:00Z')),
+  });
+  stop.abort();
+  await going;
+  const out = read.stdout + read.stderr;
+  assert.deepEqual(patches(), { sent: 1, applied: 0 });
+  assert.doesNotMatch(out, /nothing of it is sent before it opens/);
+  assert.doesNotMatch(out, /waiting for site site-0002's window/);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.deepEqual(report.merged?.underWay?.sites, ['site-0002'], out);
 });
