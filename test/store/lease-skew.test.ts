@@ -85,3 +85,43 @@ test("a run that does not wait (wait: 0s), its clock 30s ahead of a paused holde
   const { at, expiry } = await skewed(30_000, 35_000, 0);
   assert.ok(at > expiry, `taken over at ${at} (real time), before the holder's own expiry at ${expiry}`);
 });
+
+test('a run that does not wait (wait: 0s), its clock 90s ahead of a live holder of a 60s lease that renews every 20s: refused (LEASE_HELD) once it reads a renewal, not waiting as long as the holder lives', async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-skew-'))).href);
+  const { real, clock } = world();
+  const held = await acquireLease(store, 'fleet', {
+    holder: holder('live'),
+    ttlMs: TTL,
+    waitMs: 0,
+    clock: clock(0),
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  // The holder renews every 20s of real time, whatever the waiter's sleeps; the waiter's polls are counted.
+  let renewed = 0;
+  let polls = 0;
+  const ahead: LeaseClock = {
+    now: () => real.t + 90_000,
+    sleep: async (ms) => {
+      if (++polls > 200) throw new Error(`still waiting after ${polls - 1} polls, ${real.t / 1000}s of real time`);
+      real.t += ms;
+      while (real.t - renewed >= 20_000) {
+        renewed += 20_000;
+        await held.renew();
+      }
+    },
+  };
+  await assert.rejects(
+    acquireLease(store, 'fleet', {
+      holder: holder('next'),
+      ttlMs: TTL,
+      waitMs: 0,
+      clock: ahead,
+      verifyTakeover: async () => ({ evidence: ['nothing in doubt'] }),
+    }),
+    (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'LEASE_HELD', error.message);
+      return true;
+    },
+  );
+  assert.equal((await leaseState(store, 'fleet'))!.record.holder.runId, 'live');
+});
