@@ -538,6 +538,8 @@ async function queueFor(
   let inDoubt: { seq: number; body: Buffer; record: LeaseRecord; error: unknown } | undefined;
   /** The lease's newest record as this waiter first read it, on its own clock (lapse.ts). */
   let seen: FirstSeen | undefined;
+  /** The first record whose lapse this waiter confirmed (waited for past its deadline): one after it is a live writer's. */
+  let confirming: number | undefined;
   for (;;) {
     let ticket = mine();
     const state = await leaseState(store, name);
@@ -620,8 +622,12 @@ async function queueFor(
       }
       continue;
     }
-    // Its expiry passed on this clock, not yet confirmed on it: waited for, whatever the wait (a run that does not wait too).
-    const until = lapse && !lapse.confirmed && myTurn ? Math.max(deadline, lapse.at) : deadline;
+    // Its expiry passed on this clock, not yet confirmed on it: waited for, whatever the wait (a run that does not wait too);
+    // once. A record written after the one it confirmed is a live holder's (renewed: a clock more than its ttl
+    // ahead reads each renewal's expiry passed): waited for as a live holder is, up to the deadline.
+    if (lapse && !lapse.confirmed) confirming ??= state!.seq;
+    const until =
+      lapse && !lapse.confirmed && myTurn && state!.seq === confirming ? Math.max(deadline, lapse.at) : deadline;
     if (now >= until) {
       const by = state && !free ? holderText(state.record.holder) : `the ${line.length} run(s) queued before this one`;
       if (options.sameRun && state && !free)

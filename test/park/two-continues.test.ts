@@ -55,9 +55,10 @@ test('a continue whose hold another runner of the run went on with stops LEASE_L
   const h = holdNext((m, path) => m === 'PATCH' && path === `/sites/site-002${UPDATE}`);
   const going = f.run('--continue', id);
   await h.reached;
-  // Another runner of this run, on a machine whose clock reads the hold lapsed (3 minutes ahead),
-  // goes on with it: the next record of the run's own lease, as its continue writes it.
-  const ahead: LeaseClock = { now: () => Date.now() + 3 * 60_000, sleep: async () => undefined };
+  // Another runner of this run, on a machine whose clock reads the hold lapsed more than its ttl
+  // before (5 minutes ahead: more than twice its ttl of 2m, past what a waiter confirms on its
+  // clock, store/lapse.ts), goes on with it: the next record of the run's own lease, as its continue writes it.
+  const ahead: LeaseClock = { now: () => Date.now() + 5 * 60_000, sleep: async () => undefined };
   const other = await acquireLease(new DirectoryStore(f.storeUrl), `run.${id}`, {
     holder: { runId: id, actor: 'night-job', host: 'runner-9' },
     ttlMs: 2 * 60_000,
