@@ -104,3 +104,54 @@ test("a site whose run went on once its window opened on its worker's clock (its
   const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
   assert.deepEqual(report.merged?.underWay?.sites, ['site-0002'], out);
 });
+
+test("a worker still asleep for a site's window read on a clock 30s past its opening (the worker about to go on with it): the site's steps are under way, none cancelled WINDOW_PARKED with a hint to continue it", async (t) => {
+  const f = await shardFleet(t, 3, `  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0`);
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace(
+      '\nsteps:\n',
+      `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
+    ),
+  );
+  const { run } = await f.shard('--shards', '1');
+  // The worker's clock: its sleep for the window hangs until released (its other waits pass at once).
+  const base = simulatedClock(Date.parse('2027-03-01T21:50:00Z'));
+  let asleep!: () => void;
+  let wake!: () => void;
+  const sleeping = new Promise<void>((resolve) => (asleep = resolve));
+  const woken = new Promise<void>((resolve) => (wake = resolve));
+  const clock: Clock = {
+    now: base.now,
+    sleep: async (ms, signal) => {
+      if (ms >= 5 * 60_000) {
+        asleep();
+        await woken;
+      }
+      return base.sleep(ms, signal);
+    },
+  };
+  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-wait', '30m'];
+  const working = runCli([...args, '--shard-ttl', '24h'], { env: f.env, clock });
+  await sleeping;
+  const json = join(f.dir, 'merged.json');
+  const reader = simulatedClock(Date.parse('2027-03-01T22:00:30Z'));
+  const read = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
+    env: f.env,
+    clock: reader,
+  });
+  const listed = await runCli(['runs', '--store', f.storeUrl], { env: f.env, clock: reader });
+  wake();
+  const done = await working;
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  const out = read.stdout + read.stderr;
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.equal(report.outcome, 'under-way', out);
+  const steps = report.steps.filter((s) => s.matrix?.site === 'site-0002');
+  assert.deepEqual(
+    steps.filter((s) => s.error?.code === 'WINDOW_PARKED').map((s) => [s.id, s.outcome, s.error?.hint]),
+    [],
+    out,
+  );
+  void listed;
+});
