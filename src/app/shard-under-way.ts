@@ -94,7 +94,9 @@ export function asUnderWay(report: Report, site: string, holder: Holder, window?
   const open = (s: Report['steps'][number], codes: string[]) =>
     (s.outcome === 'cancelled' && codes.includes(s.error?.code ?? '')) ||
     (cut(s) && codes.includes(s.startedAt === null ? 'NOT_STARTED' : 'NOT_FINISHED'));
-  const fresh = (s: Report['steps'][number]) => open(s, ['NOT_STARTED']);
+  // Parked for a window that has opened on the reader's clock (`window` undefined): its worker goes on with it, a step not begun.
+  const fresh = (s: Report['steps'][number]) =>
+    open(s, window === undefined ? ['NOT_STARTED', 'WINDOW_PARKED'] : ['NOT_STARTED']);
   // With no step of the site open, the first with no record may be running already (a system
   // update reads the Engines before its write's record): not "not started". Those after it are not.
   const running = report.steps.some((s) => open(s, ['IN_DOUBT', 'NOT_FINISHED']))
@@ -106,7 +108,7 @@ export function asUnderWay(report: Report, site: string, holder: Holder, window?
     parked: waits === '' ? null : report.parked,
     steps: report.steps.map((s) => {
       const parked = waits !== '' && open(s, ['WINDOW_PARKED']);
-      if (!parked && !open(s, ['IN_DOUBT', 'NOT_FINISHED', 'NOT_STARTED'])) return s;
+      if (!parked && !fresh(s) && !open(s, ['IN_DOUBT', 'NOT_FINISHED'])) return s;
       // A call answered (a gateway's 504 recorded, the step waiting to retry) is not one with no outcome yet.
       const call = s.inDoubt
         ? `; its call ${s.inDoubt.method} ${s.inDoubt.path} is sent, ${answerSoFar(s.inDoubt)}`

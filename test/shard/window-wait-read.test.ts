@@ -153,5 +153,7 @@ test("a worker still asleep for a site's window read on a clock 30s past its ope
     [],
     out,
   );
+  for (const s of steps.filter((x) => x.outcome === 'cancelled')) assert.equal(s.error?.code, 'UNDER_WAY', out);
+  assert.match(out, /running: site-0002/);
   void listed;
 });
