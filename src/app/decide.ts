@@ -91,7 +91,10 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
   const read = readJournal(readFileSync(stored.path, 'utf8'), `run ${stored.runId}`, key);
   // A runner going on with the run holds it (its lease): it is not parked now, whatever its journal
   // said last. Its lapse is read on the run's clock (this machine's), request.now, as verify reads it.
-  await refuseWhileRunning(stored.store, stored.runId, read, 'decide', request.now, 'Nothing was recorded');
+  // A decision written into a live runner's journal cuts it: its lapse confirmed, a whole ttl past on this clock.
+  await refuseWhileRunning(stored.store, stored.runId, read, 'decide', request.now, 'Nothing was recorded', {
+    confirmed: true,
+  });
   // The decisions in effect now on the run's clock (a timeout's only once its time came).
   const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
   checkParked(state, `run ${stored.runId}`);

@@ -1,15 +1,20 @@
+// Longer than 250 lines: what holds a stored run (its fleet lease, its own, a shard worker's) and how long, read in one pass.
 // A run of the run store that a live runner still writes: verify --store URL --run ID refuses it
 // (JOURNAL_LOCKED, exit 2), as verify of a JOURNAL file refuses one whose lock a live process
-// holds, and so does decide (a run going on is not parked now, whatever its journal said last): the calls that runner has in flight are not in doubt, it waits for their answers. What
-// says a runner is alive is the lease it renews, read as the lease's takeover rules read it
-// (store/lease.ts): held while its newest record is not a release and its expiry has not passed
-// on this machine's clock; lapsed after (its runner stopped, or was cut from the store: a takeover
-// verifies its calls then, and so may verify, saying so). A run's fleet lease (lease:, --lease)
-// names the run as its holder. A site of a sharded run is its worker's while the attempt its
-// wave's log names as the site's owner holds that worker's lease (RUN.shard-I) and the site has
-// not ended (app/shard-under-way.ts reads a run under way the same way): run --resume/--continue of
-// that site's run is refused too (app/run-own-lease.ts), its worker holding no run.ID. A lease kept by a parked
-// run (park: { keep-lease: true }) has no runner behind it: that run exited.
+// holds, and so does decide (a run going on is not parked now, whatever its journal said last):
+// the calls that runner has in flight are not in doubt, it waits for their answers. What says a
+// runner is alive is the lease it renews: held while its newest record is not a release and its
+// expiry has not passed on this machine's clock; lapsed after (its runner stopped, or was cut from
+// the store: a takeover verifies its calls then, and so may verify, saying so). Its expiry is on
+// the runner's clock: decide and verify, which act on what they read, take it as lapsed only once
+// it is a whole ttl past on this one, as a waiter that has not watched the lease would
+// (store/lapse.ts); report and a resume (which takes the lease, confirming the lapse) read it as
+// written. A run's fleet lease (lease:, --lease) names the run as its holder. A site of a sharded
+// run is its worker's while the attempt its wave's log names as the site's owner holds that
+// worker's lease (RUN.shard-I) and the site has not ended (app/shard-under-way.ts reads a run under
+// way the same way): run --resume/--continue of that site's run is refused too
+// (app/run-own-lease.ts), its worker holding no run.ID. A lease kept by a parked run (park: {
+// keep-lease: true }) has no runner behind it: that run exited.
 import { UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
 import { LEASE_JOURNAL_VERSION } from '../journal/records.ts';
@@ -193,13 +198,26 @@ async function leaseHeld(
   now: number,
   nothing: string,
   sites: boolean,
+  confirmed: boolean,
 ): Promise<string | undefined> {
   const holding = await holdingOf(store, runId, state, sites);
   if (!holding) return undefined;
   const { lease, who } = holding;
   const name = `${store.url} run ${runId}`;
-  if (now > lease.record.expiresAt)
+  // Its expiry is on its runner's clock: a command that acts on the run (confirmed) reads it lapsed
+  // only once a whole ttl past on this one, as a waiter that has not watched it would (store/lapse.ts).
+  const ttl = Math.max(0, lease.record.expiresAt - lease.record.at);
+  const lapsedAt = lease.record.expiresAt + (confirmed ? ttl : 0);
+  if (now > lapsedAt)
     return `${name}: its lease ${lease.name} (${who}) lapsed at ${iso(lease.record.expiresAt)} without a renewal: its runner stopped, or was cut from the store`;
+  if (now > lease.record.expiresAt)
+    throw new UsageError(
+      'JOURNAL_LOCKED',
+      `${name} may still be in use by ${who}: its lease ${lease.name} lapsed at ${iso(lease.record.expiresAt)} on this clock, less than its ttl (${formatDuration(ttl)}) ago, and that runner's clock may be behind this one: a call it has in flight is not in doubt`,
+      {
+        hint: `${command} again after ${iso(lapsedAt)} on this clock, once the lapse is a whole ttl old (${holding.watch} says whether it was renewed). ${nothing}`,
+      },
+    );
   throw new UsageError(
     'JOURNAL_LOCKED',
     `${name} is in use by ${who}, whose lease ${lease.name} is renewed until ${iso(lease.record.expiresAt)}: the run that writes it is still running, and a call it has in flight is not in doubt`,
@@ -226,9 +244,18 @@ export async function refuseWhileRunning(
   now: number,
   /** What the refusal says it did not do. */
   nothing: string,
-  options: { sites?: boolean; warn?: (warning: string) => void } = {},
+  options: { sites?: boolean; warn?: (warning: string) => void; confirmed?: boolean } = {},
 ): Promise<void> {
-  const warning = await leaseHeld(store, runId, state, command, now, nothing, options.sites ?? false);
+  const warning = await leaseHeld(
+    store,
+    runId,
+    state,
+    command,
+    now,
+    nothing,
+    options.sites ?? false,
+    options.confirmed ?? false,
+  );
   if (warning) options.warn?.(warning);
   const last = state.runs.at(-1)!;
   const ago = now - state.lastAt;

@@ -114,8 +114,16 @@ test('SIGKILL while continuing, with a write sent and applied behind the killed 
   const held = await f.run('--continue', id, '--in-doubt', 'verify');
   assert.equal(held.code, 2, held.stdout + held.stderr);
   assert.match(held.stderr, /run \S+ is held by another runner of it .* lapses at .*code: JOURNAL_LOCKED/s);
-  // decide and verify read the hold's lapse on one clock, the run's: past its ttl there, both read the run, saying so.
+  // decide and verify read the hold's lapse on one clock, the run's. Lapsed less than its ttl ago,
+  // the runner may be alive on a clock behind: both refuse, saying when; a whole ttl past, both read the run.
   await f.clock.sleep(3 * 60_000, new AbortController().signal);
+  const early = await f.decide(id);
+  assert.equal(early.code, 2, early.stdout + early.stderr);
+  assert.match(
+    early.stderr,
+    /lapsed at \S+ on this clock, less than its ttl \(2m\) ago.*decide again after \S+ on this clock/s,
+  );
+  await f.clock.sleep(2 * 60_000, new AbortController().signal);
   const listing = await f.decide(id);
   assert.doesNotMatch(listing.stderr, /JOURNAL_LOCKED/, 'decide reads the lapse as verify does');
   const verifying = await f.cli(['verify', '--store', f.storeUrl, '--run', id, '--pipeline', f.file]);

@@ -96,11 +96,19 @@ for (const [kind, storeOf] of Object.entries(STORES))
     assert.equal(live.stdout, '', 'no verdict');
     assert.equal(emulator.requests.length, requests, 'nothing was read from the server');
 
-    // The runner killed: nothing renews its lease. On a clock past its ttl, verify reads the write it left in doubt.
+    // The runner killed: nothing renews its lease. Its expiry passed on this clock less than its ttl
+    // ago, the runner may be alive on a clock behind: refused, saying when.
     run.child.kill('SIGKILL');
     assert.equal(await run.closed, 'SIGKILL');
     const real = realClock();
-    const later = { now: () => real.now() + 11 * 60_000, sleep: real.sleep };
+    const lapsed = { now: () => real.now() + 11 * 60_000, sleep: real.sleep };
+    const early = await runCli(['verify', '--store', store.url, '--run', id], { env, clock: lapsed });
+    assert.equal(early.code, 2, early.stdout + early.stderr);
+    assert.match(early.stderr, /its lease fleet lapsed at \S+ on this clock, less than its ttl \(10m\) ago/);
+    assert.match(early.stderr, /verify again after \S+ on this clock/);
+    assert.equal(emulator.requests.length, requests, 'nothing was read from the server');
+    // A whole ttl past its expiry, verify reads the write it left in doubt.
+    const later = { now: () => real.now() + 21 * 60_000, sleep: real.sleep };
     const stale = await runCli(['verify', '--store', store.url, '--run', id], { env, clock: later });
     assert.equal(stale.code, 1, stale.stdout + stale.stderr);
     assert.match(

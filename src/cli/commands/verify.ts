@@ -71,7 +71,9 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // A stored run a live runner writes (its lease renewed) is refused the same way, before anything is verified.
   const { state, name: path } = await readNamedJournal('verify', positionals, values, io, async (store, id, read) => {
     const now = (io.clock ?? realClock()).now();
+    // A call a live runner has in flight would read back "not applied": its lapse confirmed, a whole ttl past on this clock.
     await refuseWhileRunning(store, id, read, 'verify', now, 'Nothing was verified', {
+      confirmed: true,
       warn: (warning) => io.stderr(`enginectl: warning: ${neutraliseLines(warning)}\n`),
     });
   });
