@@ -56,3 +56,25 @@ test("a queue worker interrupted while it confirms a gone worker's lapse on its 
   const records = readdirSync(join(leases, lease)).filter((k) => /^[0-9]{8}$/.test(k));
   assert.equal(records.length, 1, `the first worker's lease has records ${records.join(', ')}: taken after the signal`);
 });
+
+test("a queue worker confirming a gone worker's lapse holds one place in that lease's queue while it waits: no ticket taken again at each of its reads", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
+  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', hang: true, site: 'site-0001', times: 1 });
+  const args = (spec: string) => ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
+  const firstStop = new AbortController();
+  t.after(() => firstStop.abort());
+  const first = runCli(args('1/2'), { env: f.env, clock: simulatedClock(T0), signal: firstStop.signal });
+  t.after(() => first);
+  while (!(f.sites.started().get('site-0001')?.requests ?? []).some((r) => r.path.endsWith('/update/system')))
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  // Worker 2, its clock 61s on: the first's lease of 60s read past its expiry, confirmed over its ttl, then taken over.
+  const second = await runCli(args('2/2'), { env: f.env, clock: simulatedClock(T0 + 61_000) });
+  const out = second.stdout + second.stderr;
+  assert.match(out, /taken over from shard 1/);
+  const leases = join(f.store, 'leases');
+  const lease = readdirSync(leases).find((l) => l.endsWith('.shard-0'))!;
+  const queue = readdirSync(join(leases, lease, 'queue'));
+  const tickets = queue.filter((k) => /^[0-9]{8}$/.test(k));
+  assert.equal(tickets.length, 1, `tickets in the queue: ${queue.join(', ')}`);
+});
