@@ -138,7 +138,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       waitBudget: request.waitBudget,
       newRunId: () => newRunId(clock.now()),
       say: request.say,
-      isGone: goneCheck(store, manifest, clock, holder, request.signal),
+      isGone: goneCheck(store, manifest, clock, holder, request.signal, request.ttlMs),
       runSite: (site, wave, siteRun) => (
         (sent = true),
         request.onStart?.(),
@@ -190,7 +190,7 @@ const shardOfSite = (m: Manifest, site: string) => shardOf(site, m.shards);
  * once, so that attempt sends nothing more: the lapse confirmed on this clock first (store/lapse.ts,
  * up to that lease's ttl; cut by the worker's signal, nothing taken). A live lease is trusted until its expiry, unread.
  */
-function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string, signal: AbortSignal) {
+function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string, signal: AbortSignal, ttlMs: number) {
   const aliveUntil = new Map<string, number>();
   return async (worker: number, holder: string): Promise<boolean> => {
     if ((aliveUntil.get(holder) ?? 0) > clock.now()) return false;
@@ -205,7 +205,9 @@ function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string
     try {
       taken = await acquireLease(store, name, {
         holder: { runId: me, actor: 'enginectl', host: hostname() },
-        ttlMs: 1_000,
+        // This worker's own ttl: its place in that lease's queue, renewed while it confirms the
+        // lapse, outlives its reads (a ttl shorter than them would lapse it, a ticket taken again at each).
+        ttlMs,
         waitMs: 0,
         clock,
         // Its lapse confirmed on this clock may take up to that lease's ttl: an interrupted worker takes nothing over.

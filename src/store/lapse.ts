@@ -43,6 +43,6 @@ export function lapseOf(record: { at: number; expiresAt: number }, seen: FirstSe
     how,
     waiting: confirmed
       ? ''
-      : `; its expiry passed on this runner's clock, and it is taken over at ${new Date(at).toISOString()} unless renewed before (its record unchanged for its ttl on this clock, whatever the skew between the clocks)`,
+      : `; its expiry passed on this runner's clock, and it may be taken over from ${new Date(at).toISOString()} on (in its turn in the queue) unless renewed before (its record unchanged for its ttl on this clock, whatever the skew between the clocks)`,
   };
 }

@@ -61,7 +61,7 @@ test("a waiter whose clock runs 30s ahead of a paused holder's, arriving before 
   assert.ok(at <= expiry + TTL, `taken over at ${at}: later than a ttl past the holder's expiry`);
   assert.match(
     waits.join('\n'),
-    /its expiry passed on this runner's clock, and it is taken over at \S+ unless renewed before/,
+    /its expiry passed on this runner's clock, and it may be taken over from \S+ on \(in its turn in the queue\) unless renewed before/,
   );
   assert.match(
     taken.evidence?.[0] ?? '',
