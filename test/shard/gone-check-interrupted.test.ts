@@ -5,17 +5,17 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { simulatedClock, type Clock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
 import { shardFleet } from './helpers.ts';
 
 const T0 = Date.parse('2027-03-01T12:00:00Z');
 
-test("a queue worker interrupted while it confirms a gone worker's lapse on its clock stops there: it takes neither that worker's lease nor its site over", async (t) => {
+/** Two queue workers' run; worker 1 claims site-0001 and hangs there, its write held by the server (unanswered). */
+async function firstHangs(t: TestContext) {
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
   const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
-  // Worker 1 claims site-0001 and hangs there, its write held by the server (unanswered).
   f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', hang: true, site: 'site-0001', times: 1 });
   const args = (spec: string) => ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
   const firstStop = new AbortController();
@@ -24,6 +24,11 @@ test("a queue worker interrupted while it confirms a gone worker's lapse on its 
   t.after(() => first);
   while (!(f.sites.started().get('site-0001')?.requests ?? []).some((r) => r.path.endsWith('/update/system')))
     await new Promise((resolve) => setTimeout(resolve, 10));
+  return { f, args };
+}
+
+test("a queue worker interrupted while it confirms a gone worker's lapse on its clock stops there: it takes neither that worker's lease nor its site over", async (t) => {
+  const { f, args } = await firstHangs(t);
   // The first worker's lease queue: a waiter's ticket there is the second worker confirming its lapse.
   const leases = join(f.store, 'leases');
   const confirming = () =>
@@ -58,16 +63,7 @@ test("a queue worker interrupted while it confirms a gone worker's lapse on its 
 });
 
 test("a queue worker confirming a gone worker's lapse holds one place in that lease's queue while it waits: no ticket taken again at each of its reads", async (t) => {
-  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
-  const run = (await f.shard('--shards', '2', '--assign', 'queue')).run;
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', hang: true, site: 'site-0001', times: 1 });
-  const args = (spec: string) => ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
-  const firstStop = new AbortController();
-  t.after(() => firstStop.abort());
-  const first = runCli(args('1/2'), { env: f.env, clock: simulatedClock(T0), signal: firstStop.signal });
-  t.after(() => first);
-  while (!(f.sites.started().get('site-0001')?.requests ?? []).some((r) => r.path.endsWith('/update/system')))
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  const { f, args } = await firstHangs(t);
   // Worker 2, its clock 61s on: the first's lease of 60s read past its expiry, confirmed over its ttl, then taken over.
   const second = await runCli(args('2/2'), { env: f.env, clock: simulatedClock(T0 + 61_000) });
   const out = second.stdout + second.stderr;

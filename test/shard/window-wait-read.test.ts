@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { simulatedClock, type Clock } from '../../src/app/clock.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -12,7 +12,12 @@ import { shardFleet, windowDoubtFleet } from './helpers.ts';
 
 const OPENS = '2027-03-01T22:00:00.000Z';
 
-test("a worker sleeping for a site's window: the store's merged report read meanwhile says the site waits for its window (held by that worker), not that it runs", async (t) => {
+/**
+ * One shard of three sites in two waves, site-0002's writes only in its nightly window from 22:00
+ * UTC; its worker at 21:50 waits for the window, its sleep held until the store's merged report was
+ * read on a clock at `readAt` (and the runs listed); then the worker goes on and ends.
+ */
+async function readWhileAsleep(t: TestContext, readAt: string) {
   const f = await shardFleet(t, 3, `  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0`);
   writeFileSync(
     f.file,
@@ -42,7 +47,7 @@ test("a worker sleeping for a site's window: the store's merged report read mean
   const working = runCli([...args, '--shard-ttl', '24h'], { env: f.env, clock });
   await sleeping;
   const json = join(f.dir, 'merged.json');
-  const reader = simulatedClock(Date.parse('2027-03-01T21:51:00Z'));
+  const reader = simulatedClock(Date.parse(readAt));
   const read = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
     env: f.env,
     clock: reader,
@@ -51,7 +56,11 @@ test("a worker sleeping for a site's window: the store's merged report read mean
   wake();
   const done = await working;
   assert.equal(done.code, 0, done.stdout + done.stderr);
-  const out = read.stdout + read.stderr;
+  return { run, out: read.stdout + read.stderr, listed, report: JSON.parse(readFileSync(json, 'utf8')) as Report };
+}
+
+test("a worker sleeping for a site's window: the store's merged report read meanwhile says the site waits for its window (held by that worker), not that it runs", async (t) => {
+  const { run, out, listed, report } = await readWhileAsleep(t, '2027-03-01T21:51:00Z');
   const opens = OPENS.replace(/\./g, '\\.');
   assert.match(
     out,
@@ -65,7 +74,6 @@ test("a worker sleeping for a site's window: the store's merged report read mean
   );
   assert.doesNotMatch(out, /running: site-0002/);
   assert.match(listed.stdout, new RegExp(`^${run} .* under way at wave 1\\n`, 'm'));
-  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
   assert.equal(report.outcome, 'under-way');
   assert.deepEqual(report.merged?.underWay?.sites, []);
   // Its steps not ended, each saying it waits for the window (not "cancelled"): the site is under way.
@@ -106,46 +114,7 @@ test("a site whose run went on once its window opened on its worker's clock (its
 });
 
 test("a worker still asleep for a site's window read on a clock 30s past its opening (the worker about to go on with it): the site's steps are under way, none cancelled WINDOW_PARKED with a hint to continue it", async (t) => {
-  const f = await shardFleet(t, 3, `  over: site\n  waves: [[site-0001, site-0002], rest]\n  max-failures: 0`);
-  writeFileSync(
-    f.file,
-    readFileSync(f.file, 'utf8').replace(
-      '\nsteps:\n',
-      `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: 6h\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
-    ),
-  );
-  const { run } = await f.shard('--shards', '1');
-  // The worker's clock: its sleep for the window hangs until released (its other waits pass at once).
-  const base = simulatedClock(Date.parse('2027-03-01T21:50:00Z'));
-  let asleep!: () => void;
-  let wake!: () => void;
-  const sleeping = new Promise<void>((resolve) => (asleep = resolve));
-  const woken = new Promise<void>((resolve) => (wake = resolve));
-  const clock: Clock = {
-    now: base.now,
-    sleep: async (ms, signal) => {
-      if (ms >= 5 * 60_000) {
-        asleep();
-        await woken;
-      }
-      return base.sleep(ms, signal);
-    },
-  };
-  const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1', '--shard-wait', '30m'];
-  const working = runCli([...args, '--shard-ttl', '24h'], { env: f.env, clock });
-  await sleeping;
-  const json = join(f.dir, 'merged.json');
-  const reader = simulatedClock(Date.parse('2027-03-01T22:00:30Z'));
-  const read = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
-    env: f.env,
-    clock: reader,
-  });
-  const listed = await runCli(['runs', '--store', f.storeUrl], { env: f.env, clock: reader });
-  wake();
-  const done = await working;
-  assert.equal(done.code, 0, done.stdout + done.stderr);
-  const out = read.stdout + read.stderr;
-  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  const { out, report } = await readWhileAsleep(t, '2027-03-01T22:00:30Z');
   assert.equal(report.outcome, 'under-way', out);
   const steps = report.steps.filter((s) => s.matrix?.site === 'site-0002');
   assert.deepEqual(
@@ -155,5 +124,4 @@ test("a worker still asleep for a site's window read on a clock 30s past its ope
   );
   for (const s of steps.filter((x) => x.outcome === 'cancelled')) assert.equal(s.error?.code, 'UNDER_WAY', out);
   assert.match(out, /running: site-0002/);
-  void listed;
 });
