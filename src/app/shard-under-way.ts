@@ -84,10 +84,10 @@ function answerSoFar(d: NonNullable<Report['steps'][number]['inDoubt']>): string
 export function asUnderWay(report: Report, site: string, holder: Holder, window?: number): Report {
   const holds = holdsText(site, holder);
   // Its worker waits for the site's window (`window`, when it opens): nothing of it runs before then.
-  const waits =
-    window === undefined
-      ? ''
-      : `waits for its window (opens at ${new Date(window).toISOString()}) when this report was read: ${holds} and waits for it; nothing of it is sent before it opens`;
+  const asleep = window !== undefined;
+  const waits = !asleep
+    ? ''
+    : `waits for its window (opens at ${new Date(window).toISOString()}) when this report was read: ${holds} and waits for it; nothing of it is sent before it opens`;
   // An earlier attempt interrupted left its steps cancelled (CANCELLED, as its journal says why it
   // stopped): the site is held again, those are under way too, begun or not as that attempt left them.
   const cut = (s: Report['steps'][number]) => s.outcome === 'cancelled' && s.error?.code === 'CANCELLED';
@@ -95,8 +95,7 @@ export function asUnderWay(report: Report, site: string, holder: Holder, window?
     (s.outcome === 'cancelled' && codes.includes(s.error?.code ?? '')) ||
     (cut(s) && codes.includes(s.startedAt === null ? 'NOT_STARTED' : 'NOT_FINISHED'));
   // Parked for a window that has opened on the reader's clock (`window` undefined): its worker goes on with it, a step not begun.
-  const fresh = (s: Report['steps'][number]) =>
-    open(s, window === undefined ? ['NOT_STARTED', 'WINDOW_PARKED'] : ['NOT_STARTED']);
+  const fresh = (s: Report['steps'][number]) => open(s, asleep ? ['NOT_STARTED'] : ['NOT_STARTED', 'WINDOW_PARKED']);
   // With no step of the site open, the first with no record may be running already (a system
   // update reads the Engines before its write's record): not "not started". Those after it are not.
   const running = report.steps.some((s) => open(s, ['IN_DOUBT', 'NOT_FINISHED']))
@@ -105,9 +104,9 @@ export function asUnderWay(report: Report, site: string, holder: Holder, window?
   return {
     ...report,
     // Held and not waiting for its window, a site whose run parked for it before is going on with it.
-    parked: waits === '' ? null : report.parked,
+    parked: asleep ? report.parked : null,
     steps: report.steps.map((s) => {
-      const parked = waits !== '' && open(s, ['WINDOW_PARKED']);
+      const parked = asleep && open(s, ['WINDOW_PARKED']);
       if (!parked && !fresh(s) && !open(s, ['IN_DOUBT', 'NOT_FINISHED'])) return s;
       // A call answered (a gateway's 504 recorded, the step waiting to retry) is not one with no outcome yet.
       const call = s.inDoubt

@@ -22,6 +22,7 @@ import { formatDuration } from '../duration.ts';
 import { readManifest, workerLease, type Manifest } from '../shard/manifest.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import { holderText, newestOfEachLease, type LeaseRecord } from '../store/lease.ts';
+import { heldTtl, longPastAt } from '../store/lapse.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 
 interface Lease {
@@ -197,23 +198,21 @@ async function leaseHeld(
   command: string,
   now: number,
   nothing: string,
-  sites: boolean,
-  confirmed: boolean,
+  options: { sites: boolean; confirmed: boolean },
 ): Promise<string | undefined> {
-  const holding = await holdingOf(store, runId, state, sites);
+  const holding = await holdingOf(store, runId, state, options.sites);
   if (!holding) return undefined;
   const { lease, who } = holding;
   const name = `${store.url} run ${runId}`;
   // Its expiry is on its runner's clock: a command that acts on the run (confirmed) reads it lapsed
   // only once a whole ttl past on this one, as a waiter that has not watched it would (store/lapse.ts).
-  const ttl = Math.max(0, lease.record.expiresAt - lease.record.at);
-  const lapsedAt = lease.record.expiresAt + (confirmed ? ttl : 0);
+  const lapsedAt = options.confirmed ? longPastAt(lease.record) : lease.record.expiresAt;
   if (now > lapsedAt)
     return `${name}: its lease ${lease.name} (${who}) lapsed at ${iso(lease.record.expiresAt)} without a renewal: its runner stopped, or was cut from the store`;
   if (now > lease.record.expiresAt)
     throw new UsageError(
       'JOURNAL_LOCKED',
-      `${name} may still be in use by ${who}: its lease ${lease.name} lapsed at ${iso(lease.record.expiresAt)} on this clock, less than its ttl (${formatDuration(ttl)}) ago, and that runner's clock may be behind this one: a call it has in flight is not in doubt`,
+      `${name} may still be in use by ${who}: its lease ${lease.name} lapsed at ${iso(lease.record.expiresAt)} on this clock, less than its ttl (${formatDuration(heldTtl(lease.record))}) ago, and that runner's clock may be behind this one: a call it has in flight is not in doubt`,
       {
         hint: `${command} again after ${iso(lapsedAt)} on this clock, once the lapse is a whole ttl old (${holding.watch} says whether it was renewed). ${nothing}`,
       },
@@ -246,16 +245,10 @@ export async function refuseWhileRunning(
   nothing: string,
   options: { sites?: boolean; warn?: (warning: string) => void; confirmed?: boolean } = {},
 ): Promise<void> {
-  const warning = await leaseHeld(
-    store,
-    runId,
-    state,
-    command,
-    now,
-    nothing,
-    options.sites ?? false,
-    options.confirmed ?? false,
-  );
+  const warning = await leaseHeld(store, runId, state, command, now, nothing, {
+    sites: options.sites ?? false,
+    confirmed: options.confirmed ?? false,
+  });
   if (warning) options.warn?.(warning);
   const last = state.runs.at(-1)!;
   const ago = now - state.lastAt;

@@ -25,12 +25,21 @@ export interface Lapse {
   waiting: string;
 }
 
+/** A lease record as its holder wrote it: when, and until when, on its clock. */
+type Held = { at: number; expiresAt: number };
+
+/** The holder's ttl: its expiry less when it wrote the record. */
+export const heldTtl = (record: Held) => Math.max(0, record.expiresAt - record.at);
+
+/** When a reader that has not watched the record takes its lapse as sure: its expiry a whole ttl past. */
+export const longPastAt = (record: Held) => record.expiresAt + heldTtl(record);
+
 /** The lapse of a record whose expiry passed on this clock (`now`); undefined while it has not. */
-export function lapseOf(record: { at: number; expiresAt: number }, seen: FirstSeen, now: number): Lapse | undefined {
+export function lapseOf(record: Held, seen: FirstSeen, now: number): Lapse | undefined {
   if (now <= record.expiresAt) return undefined;
-  const ttl = Math.max(0, record.expiresAt - record.at);
+  const ttl = heldTtl(record);
   const unchangedSince = seen.at + ttl;
-  const longPast = record.expiresAt + ttl;
+  const longPast = longPastAt(record);
   const at = Math.min(unchangedSince, longPast);
   const confirmed = now >= at;
   const how =
