@@ -1,0 +1,28 @@
+import { createRequire as __enginectlCreateRequire } from 'node:module';
+const require = __enginectlCreateRequire(import.meta.url);
+import{d as v,e as y,g as w,h as A,i as R}from"./chunk-TMSZWQWO.mjs";import{j as N,k as x}from"./chunk-T2RB4C6V.mjs";import"./chunk-FVHVYBDC.mjs";import"./chunk-OXAERA4Z.mjs";import"./chunk-WRN2XRWR.mjs";import"./chunk-KOECK2SE.mjs";import"./chunk-MPHHRUAD.mjs";import{B as P,G as O,P as C,p as L,t as b,u as U,v as F}from"./chunk-JZLPMNDZ.mjs";import{f as T,k as S}from"./chunk-BFA3ZWDQ.mjs";import{k as I,l as M}from"./chunk-U2NWVQGR.mjs";import"./chunk-IV4JABGA.mjs";import"./chunk-I5WMKR46.mjs";import{a as _}from"./chunk-DY4SYJHE.mjs";import"./chunk-5IS5OGR3.mjs";import"./chunk-ARZ7RJVI.mjs";import{b as $}from"./chunk-J3JAVBK2.mjs";import{d as p}from"./chunk-W3YLBX4Z.mjs";import"./chunk-NAPHYTRD.mjs";import"./chunk-QBO6XTH7.mjs";import"./chunk-TDKWKZFX.mjs";import"./chunk-7G6XRFGQ.mjs";import"./chunk-GUH6SEHT.mjs";import"./chunk-X6QO4XA7.mjs";import"./chunk-PW43Y33T.mjs";import"./chunk-HU3XK3AR.mjs";import{c as f}from"./chunk-BFQOYHR7.mjs";import"./chunk-C7JLFEIX.mjs";import"./chunk-QBTB3T6B.mjs";import{a as c,c as l}from"./chunk-RWCXREKJ.mjs";import"./chunk-HDDVMAG4.mjs";import{resolve as X}from"node:path";async function D(s){let t=new $,{io:n}=s,i=async e=>{let{pipeline:d}=await I(X(n.cwd,e),n,{vars:M(s.vars)});x(d,n.env,t)};if(s.pipeline!==void 0)return await i(s.pipeline).catch(e=>{throw new l("BAD_ARGUMENTS",`lease release --pipeline ${s.pipeline}: ${e.message}: nothing was released (its secrets mask the reason)`)}),t;let a=s.record.holder.runId;try{await i(await B(s.store,s.name,a,n.env))}catch(e){if(e instanceof f&&e.code==="STORE_FAILED")throw new f("STORE_FAILED",`lease release: the pipeline of the lease's holder (run ${a}) could not be read to mask its secrets in the reason: ${e.message}; nothing was released`,{hint:"run it again once the store answers, or give --pipeline FILE (the pipeline the holder ran)",cause:e});s.warn(`the reason is recorded as given: the pipeline of the lease's holder (run ${a}) could not be read to mask its secrets in it (${e.message}); give --pipeline FILE`)}return t}async function B(s,t,n,i){let a=/^(.+)\.shard-\d+$/.exec(t),e=a?await P(s,F(a[1]).manifest,U,"a manifest",b):void 0;if(e)return e.file;let{text:d}=await O(s,n);return L(d,`run ${n}`,S(i)).runs.at(-1).file}var G=`Usage: enginectl lease status --store URL NAME
+       enginectl lease release --store URL NAME --reason TEXT [--pipeline FILE [--var NAME=VALUE]...]
+
+status: who holds the fleet lease NAME (run id, actor, host, CI run), since when and until when,
+and the runs queued for it (a waiter renews its place while it waits; one that is gone holds it
+no longer than the lease's ttl). release: gives up a lease whose holder is gone (a lost runner), with
+your reason, recorded in the lease: the next run takes it at once, and the holder, if it still
+runs, sends nothing more. The reason is masked first with the secrets of the pipeline the holder
+ran (their values read from this environment, as decide --reason masks its own).
+
+Options:
+  --store URL       the run store (file:///PATH or s3://BUCKET/PREFIX; also ENGINECTL_STORE)
+  --reason TEXT     with release: why (recorded with who released it, masked)
+  --pipeline FILE   with release: the pipeline whose secrets are masked in the reason (default: the
+                    file the holder's run named, read from the store; said when it cannot be read)
+  --var NAME=VALUE  a var that pipeline reads, as given to run (repeatable)
+  -h, --help        show this help
+
+Exit codes: 0, 1 the store failed or holds a lease record that is not enginectl's, 2 invalid input.`,K={store:{type:"string"},reason:{type:"string"},pipeline:{type:"string"},var:{type:"string",multiple:!0}};async function he(s,t){let{values:n,positionals:i}=_("lease",s,K);if(n.help)return t.stdout(`${G}
+`),c.ok;let[a,e,...d]=i;if(a!=="status"&&a!=="release"||e===void 0||d.length>0)throw new l("BAD_ARGUMENTS","lease: say lease status NAME or lease release NAME --reason TEXT",{hint:"enginectl lease status --store s3://BUCKET/PREFIX prod-fleet"});let h=await C("lease",n.store,t.env,t.cwd,"",t.signal),o=await y(h,v(e)),u=r=>new Date(r).toISOString(),m=(t.clock??T()).now();if(a==="status"){if(!o)t.stdout(`lease ${e}: never taken
+`);else{let r=o.record,k=r.kind!=="release"&&m<=r.expiresAt;t.stdout(p(`lease ${e}: ${r.kind==="release"?`free (released ${u(r.at)}${r.by?` by ${r.by}`:""}${r.reason?`: ${r.reason}`:""})`:`${k?"held":"expired"} by ${R(r.holder)}, ${k?"until":"since"} ${u(r.expiresAt)}`}`)+`
+`)}for(let r of await w(h,e,o?.record.served??0,m))t.stdout(p(`  queued: run ${r.runId} (ticket ${r.n}), waiting until ${u(r.until)}`)+`
+`);return c.ok}if(!n.reason?.trim())throw new l("BAD_ARGUMENTS","lease release: give --reason TEXT (recorded with who released it)");if(!o||o.record.kind==="release"){let r=await w(h,e,o?.record.served??0,m);return t.stdout(`lease ${e}: already free${r.length?`; ${r.length} run(s) queued for it take it in turn (a waiter that is gone holds its place no longer than the lease's ttl)`:""}
+`),c.ok}let g=N(t.env),E=(await D({store:h,name:e,record:o.record,pipeline:n.pipeline,vars:n.var,io:t,warn:r=>t.stderr(`enginectl: warning: ${p(r)}
+`)})).mask(n.reason.trim());if(!await A(h,e,o,g,E,m))throw new l("LEASE_HELD",`lease ${e} changed while it was being released (its holder renewed it, or another took it): nothing was released`,{hint:"see enginectl lease status, then release again if its holder is gone"});return t.stdout(p(`lease ${e}: released by ${g}: ${E}`)+`
+`),c.ok}export{G as LEASE_HELP,K as OPTIONS,he as leaseCommand};
