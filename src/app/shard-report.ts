@@ -12,6 +12,7 @@ import { readSegments } from '../journal/replica.ts';
 import { journalReport } from '../journal/release.ts';
 import { reportParked, type Report } from '../report/model.ts';
 import type { StepError } from '../runner/instance.ts';
+import { undecidedDoubts } from '../runner/result.ts';
 import { matrixOf, readPlanned } from './shard-instances.ts';
 import { asUnderWay, beyondError, holderOf, liveWorkers, waitingError, willStart } from './shard-under-way.ts';
 import { listedSteps, notStarted } from './shard-listed.ts';
@@ -152,11 +153,12 @@ export async function shardedReport(
         continue;
       }
       owed.push(site);
+      // Ended: its terminal record read, or its end in the wave's log (the record still being written).
+      const ended = terminal !== undefined || log.ended.has(site);
       const report = shardedHints(
         journalReport(stored.text, `${store.url} run ${siteRun}`, key),
         siteRun!,
-        // Ended: its terminal record read, or its end in the wave's log (the record still being written).
-        terminal !== undefined || log.ended.has(site),
+        ended,
         rollout.halted !== undefined,
       );
       if (w === standing && !terminal && !held) windows.push(...windowWaitOf(site, report, log));
@@ -165,9 +167,10 @@ export async function shardedReport(
       const sleeping = held ? windowWaitOf(site, report, log).filter((x) => now < x.until) : [];
       if (sleeping.length > 0) sleepers.push(...sleeping);
       else if (held) running.push(site);
-      // Failed in its wave (a write continue-on-error left in doubt), as the worker's report says.
-      if ((terminal ? terminal.outcome === 'failure' : log.failed.has(site)) && report.outcome === 'success')
-        report.outcome = 'failure';
+      // Ended with a write in doubt no one decided (continue-on-error let it pass): failed in its wave,
+      // as its worker's report says. Told from the journal, not from the site's terminal record: an
+      // operator's resume of the site's run since (its doubt decided) is how the site now stands.
+      if (ended && undecidedDoubts(report.steps).length > 0 && report.outcome === 'success') report.outcome = 'failure';
       shards.push({
         source: `${manifest.over} ${site}: run ${siteRun!}`,
         report: held ? asUnderWay(report, site, held, sleeping[0]?.until) : report,
