@@ -1,12 +1,14 @@
 // A queue worker that finds another worker's lease past its expiry on its own clock confirms the
 // lapse before it takes the site over (store/lapse.ts): it waits, up to that lease's ttl. A worker
 // interrupted (SIGTERM, SIGINT) meanwhile stops there: it takes nothing over and sends nothing
-// after the signal, as at any other wait of a worker.
+// after the signal, as at any other wait of a worker. That wait is a wait of its --shard-wait (the
+// job's waiting in all): a worker whose budget it spends stops there too, takes nothing over, and parks.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { simulatedClock, type Clock } from '../../src/app/clock.ts';
+import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { shardFleet } from './helpers.ts';
 
@@ -73,4 +75,31 @@ test("a queue worker confirming a gone worker's lapse holds one place in that le
   const queue = readdirSync(join(leases, lease, 'queue'));
   const tickets = queue.filter((k) => /^[0-9]{8}$/.test(k));
   assert.equal(tickets.length, 1, `tickets in the queue: ${queue.join(', ')}`);
+});
+
+test("a queue worker whose --shard-wait is spent while it confirms a gone worker's lapse stops there and parks (exit 75): it takes neither that worker's lease nor its site over", async (t) => {
+  const { f, args } = await firstHangs(t);
+  // Worker 2, its clock 61s on: confirming the first's lapse takes its ttl (60s), past the 30s it may wait in all.
+  const start = T0 + 61_000;
+  const clock = simulatedClock(start);
+  const json = join(f.dir, 'worker-2.json');
+  const second = await runCli([...args('2/2'), '--shard-wait', '30s', '--report-json', json], { env: f.env, clock });
+  const out = second.stdout + second.stderr;
+  assert.equal(second.code, 75, out);
+  assert.doesNotMatch(out, /taken over from shard 1/);
+  assert.match(out, /^parked: waiting for wave 1's 1 site\(s\) not ended \(site-0001\)/m);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  assert.equal(report.parked?.for, 'barrier');
+  // It waited what it may, not the whole confirmation: the barrier's polls after it are a few seconds each.
+  assert.ok(clock.now() - start < 60_000, `waited ${(clock.now() - start) / 1000}s`);
+  const leases = join(f.store, 'leases');
+  const lease = readdirSync(leases).find((l) => l.endsWith('.shard-0'))!;
+  const records = readdirSync(join(leases, lease)).filter((k) => /^[0-9]{8}$/.test(k));
+  assert.equal(records.length, 1, `the first worker's lease has records ${records.join(', ')}: taken`);
+  // Its ticket in that lease's queue given up: the next waiter is not held behind it.
+  const queue = readdirSync(join(leases, lease, 'queue'));
+  assert.ok(
+    queue.some((k) => k.endsWith('.withdrawn')),
+    `tickets in the queue: ${queue.join(', ')}`,
+  );
 });
