@@ -31,7 +31,7 @@ export interface ShardWorkerRequest {
   signal: AbortSignal;
   clock: Clock;
   stopwatch?: (() => number) | undefined;
-  /** What it may wait in all (at barriers, on bakes, for windows) before it parks: one per worker process. */
+  /** What it may wait in all (at barriers, on bakes, for windows, for a gone worker's lapse) before it parks: one per worker process. */
   waitBudget: WaitBudget;
   /** The longest it sleeps between reads of the store while waiting; its lease's ttl. */
   pollMs: number;

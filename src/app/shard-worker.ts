@@ -17,10 +17,10 @@ import { readVerdicts } from '../shard/verdict.ts';
 import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
-import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
+import { acquireLease } from '../store/lease.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
-import type { Clock } from './clock.ts';
 import { runSite } from './shard-site.ts';
+import { goneCheck } from './shard-gone.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
 import { analyse } from './shard-analysis.ts';
 import { WaveLog } from '../shard/wave-log.ts';
@@ -138,7 +138,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       waitBudget: request.waitBudget,
       newRunId: () => newRunId(clock.now()),
       say: request.say,
-      isGone: goneCheck(store, manifest, clock, holder, request.signal, request.ttlMs),
+      isGone: goneCheck(request, manifest, holder),
       runSite: (site, wave, siteRun) => (
         (sent = true),
         request.onStart?.(),
@@ -183,47 +183,6 @@ const list = (vs: string[]) =>
   vs.length > 8 ? `${vs.slice(0, 8).join(', ')} and ${vs.length - 8} more` : vs.join(', ');
 
 const shardOfSite = (m: Manifest, site: string) => shardOf(site, m.shards);
-
-/**
- * Whether attempt `holder` of worker W is gone: its lease moved past it (released, taken, a new
- * attempt), or lapsed, which this worker then takes (the next key of its sequence) and gives back at
- * once, so that attempt sends nothing more: the lapse confirmed on this clock first (store/lapse.ts,
- * up to that lease's ttl; cut by the worker's signal, nothing taken). A live lease is trusted until its expiry, unread.
- */
-function goneCheck(store: RunStore, manifest: Manifest, clock: Clock, me: string, signal: AbortSignal, ttlMs: number) {
-  const aliveUntil = new Map<string, number>();
-  return async (worker: number, holder: string): Promise<boolean> => {
-    if ((aliveUntil.get(holder) ?? 0) > clock.now()) return false;
-    const name = workerLease(manifest.run, worker);
-    const state = await leaseState(store, name);
-    if (!state || state.record.holder.runId !== holder || state.record.kind === 'release') return true;
-    if (clock.now() <= state.record.expiresAt) {
-      aliveUntil.set(holder, state.record.expiresAt);
-      return false;
-    }
-    let taken: HeldLease;
-    try {
-      taken = await acquireLease(store, name, {
-        holder: { runId: me, actor: 'enginectl', host: hostname() },
-        // This worker's own ttl: its place in that lease's queue, renewed while it confirms the
-        // lapse, outlives its reads (a ttl shorter than them would lapse it, a ticket taken again at each).
-        ttlMs,
-        waitMs: 0,
-        clock,
-        // Its lapse confirmed on this clock may take up to that lease's ttl: an interrupted worker takes nothing over.
-        signal,
-        verifyTakeover: async () => ({
-          evidence: [`its sites are taken over by attempt ${me}, their journals resumed with verify`],
-        }),
-      });
-    } catch (error) {
-      if (error instanceof LeaseError || signal.aborted) return false;
-      throw error;
-    }
-    await taken.release().catch(() => undefined);
-    return true;
-  };
-}
 
 /**
  * The rollout as the store's verdicts stood at the worker's end, for its report (report --merge of

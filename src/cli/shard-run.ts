@@ -40,8 +40,9 @@ export const SHARD_OPTIONS_HELP = `  --shard I/N|auto   run as worker I of N of 
                      auto reads the index its engine gives (${SHARD_INDEX_SOURCES}); needs --store
   --run ID           with --shard: the sharded run (also ${RUN_VARIABLE})
   --shard-wait D     with --shard: how long this job waits in all (its waits at waves' barriers,
-                     on bakes and for sites' windows added up) before it parks at its next wait,
-                     exit 75 (default 30m): set it below the CI job's time limit; the same
+                     on bakes, for sites' windows and for a gone worker's lease to lapse, added
+                     up) before it parks at its next wait, exit 75 (default 30m): set it
+                     below the CI job's time limit; the same
                      command later goes on, waiting up to D again
   --shard-ttl D      with --shard: the worker's lease (its claim on its sites) lapses D after its
                      last heartbeat (default 60s); another worker then takes its sites over`;

@@ -1,8 +1,10 @@
 // What a worker of a sharded run may wait in all (--shard-wait), one per worker process: its waits
-// at a wave's barrier, on a bake and for a site's window each spend from it, on the worker's clock,
-// so that a job with several waits parks (exit 75) before the CI system's job limit kills it; a
-// later job (the same command) has a budget of its own. Time in which two of its waits overlap
-// (two lanes each waiting for a window) is spent once: the budget is the job's time spent waiting.
+// at a wave's barrier, on a bake, for a site's window and for a gone worker's lease to lapse
+// (confirmed on its clock before it takes that worker's sites over) each spend from it, on the
+// worker's clock, so that a job with several waits parks (exit 75) before the CI system's job
+// limit kills it; a later job (the same command) has a budget of its own. Time in which two of its
+// waits overlap (two lanes each waiting for a window) is spent once: the budget is the job's time
+// spent waiting.
 
 export class WaitBudget {
   private spentMs = 0;

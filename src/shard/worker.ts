@@ -39,7 +39,7 @@ export interface WorkerDeps {
   signal: AbortSignal;
   /** The longest a worker waiting at a barrier sleeps between reads of the store (it starts shorter: barrier-poll.ts). */
   pollMs: number;
-  /** What it may wait in all (--shard-wait), at barriers, on bakes and for windows, before it parks: the worker process's one budget. */
+  /** What it may wait in all (--shard-wait), at barriers, on bakes and for windows (and isGone's confirmations), before it parks: the worker process's one budget. */
   waitBudget: WaitBudget;
   /**
    * Runs a site's steps: a new run of the store with that id, or the resume of it; `halting`: its
