@@ -13,6 +13,7 @@ import { runCli } from '../helpers/cli.ts';
 import { until } from '../helpers/timing.ts';
 import { shardFleet } from './helpers.ts';
 import { shardOf } from '../../src/shard/manifest.ts';
+import { parseDuration } from '../../src/duration.ts';
 
 const MINUTE = 60_000;
 
@@ -127,10 +128,14 @@ test("a worker that waited at one wave's barrier parks at the next one once its 
   const parked = await one;
   const end = base.now();
   assert.equal(parked.code, 75, parked.out);
-  assert.match(
-    parked.out,
-    /^parked: waiting for wave 2's 2 site\(s\) not ended \(site-0005, site-0006\) after 30m; run the same command again later/m,
-  );
+  // Its words say what it waited at this barrier (not the 30m of its waits in all), then in all, and its bound.
+  const said =
+    /^parked: waiting for (wave 2's 2 site\(s\) not ended \(site-0005, site-0006\) after (\S+) at this barrier \((\S+) waited in all, --shard-wait 30m\)); run the same command again later/m.exec(
+      parked.out,
+    );
+  assert.ok(said, parked.out);
+  const [, reason, here, all] = said as unknown as [string, string, string, string];
+  assert.equal(parked.report.parked?.reason, reason);
   assert.equal(parked.report.parked?.for, 'barrier');
   // Its park is since wave 2's barrier's wait began (after wave 1's), and it parked there before waiting 30m there:
   // at most what wave 1's wait left of the 30 minutes.
@@ -138,6 +143,9 @@ test("a worker that waited at one wave's barrier parks at the next one once its 
   assert.ok(since >= released, `${parked.report.parked?.since} is before ${new Date(released).toISOString()}`);
   assert.ok(end - since < 30 * MINUTE - 15 * MINUTE, `waited ${(end - since) / MINUTE}m at wave 2's barrier`);
   assert.ok(end - since + (released - start) >= 30 * MINUTE, `waited ${(end - since) / MINUTE}m at wave 2's barrier`);
+  // What it says it waited there is that wait, within the whole seconds its words round to.
+  assert.ok(Math.abs(parseDuration(here)! - (end - since)) <= 1_000, `${here}: waited ${end - since}ms there`);
+  assert.ok(parseDuration(all)! >= 30 * MINUTE && parseDuration(all)! <= end - start + 1_000, all);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1, 'site-0004': 1 });
   // Site-0005 let go: shard 2 ends the rollout; the same command of shard 1 finds it done.
   held!();
