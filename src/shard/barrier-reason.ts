@@ -3,6 +3,7 @@
 // not ended a wait of its park (parked.waits: every one, in the JSON report), and report --merge
 // F... --expect-shards N dropping from them the sites another worker's report shows ended (that
 // worker read the store after this one parked).
+import { formatDuration } from '../duration.ts';
 
 /** What of a park a barrier's wait is told by (runner/rollout-result.ts Park): its reason, and each wait. */
 interface BarrierPark {
@@ -12,6 +13,16 @@ interface BarrierPark {
 
 /** How many sites a reason names; the rest are counted, and each is in the park's waits. */
 const NAMED = 5;
+
+/** A duration in whole seconds ("0s" under half of one): a wait's words, not its clock's milliseconds. */
+const whole = (ms: number) => (ms < 500 ? '0s' : formatDuration(Math.round(ms / 1_000) * 1_000));
+
+/**
+ * A barrier's wait in words, for barrierReason's `after`: what the worker waited at this barrier,
+ * what it waited in all (earlier waits spent part of its bound), and the bound.
+ */
+export const barrierWaited = (hereMs: number, allMs: number, limitMs: number): string =>
+  `${whole(hereMs)} at this barrier (${whole(allMs)} waited in all, --shard-wait ${formatDuration(limitMs)})`;
 
 /** The wait for the sites of a wave not ended (the first five named), or, all ended, for its verdict; `after` is the wait in words. */
 export function barrierReason(
@@ -35,6 +46,8 @@ export function barrierReason(
 export const barrierWaits = (over: string, open: readonly string[]): BarrierPark['waits'] =>
   open.map((site) => ({ value: site, what: `${over} ${site} not ended`, evidence: [] }));
 
+// `after` as written, read back whole: "10m at this barrier (30m waited in all, --shard-wait 30m)",
+// or an earlier version's bound alone ("30m"); told again as it was.
 const NOT_ENDED = /^wave (\d+)'s (\d+) (.+)\(s\) not ended \((.*)\) after (.+)$/;
 const MORE = / and \d+ more: each in the JSON report's parked\.waits$/;
 

@@ -12,9 +12,8 @@ import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
 import { writeTerminal } from './terminal.ts';
 import { analysts, overBudget, readVerdict, standFor, writeVerdict, type Analysis, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
-import { formatDuration } from '../duration.ts';
 import { BarrierPoll } from './barrier-poll.ts';
-import { barrierReason, windowPark, type WindowWait } from './barrier-reason.ts';
+import { barrierReason, barrierWaited, windowPark, type WindowWait } from './barrier-reason.ts';
 import type { WaitBudget } from './wait-budget.ts';
 
 export interface SiteEnd {
@@ -136,6 +135,8 @@ async function walkWave(
   // The sites whose run parked for a window not opening within the wait: held (not ended), for this worker's park.
   const parkedSites = new Map<string, WindowWait>();
   let waitingSince: number | undefined;
+  /** What the worker had waited in all when it began to wait here: the rest is this barrier's (its park says both). */
+  let spentBefore: number | undefined;
   const poll = new BarrierPoll(deps.pollMs);
   // The sites' terminal records being written: only the reports read them (the wave's log says a
   // site ended), so a lane goes on to its next site meanwhile; all written before the barrier.
@@ -402,6 +403,7 @@ async function walkWave(
         if (decided) return decided.halted ? { outcome: 'halted', wave, reason: decided.halted } : undefined;
       }
       waitingSince ??= deps.now();
+      spentBefore ??= deps.waitBudget.spent();
       waitOn();
       // Past its wait (this worker's waits in all, this one with them): parked, but with the wave's budget spent the
       // rollout halts here whatever is left to end, so this worker's job fails (exit 1); the verdict goes with the wave's last end.
@@ -411,7 +413,7 @@ async function walkWave(
           outcome: 'parked',
           wave,
           since: waitingSince,
-          waitingFor: barrierReason(wave, manifest.over, open, formatDuration(deps.waitBudget.limitMs)),
+          waitingFor: barrierReason(wave, manifest.over, open, waited(deps, spentBefore)),
           open,
         };
       }
@@ -427,6 +429,12 @@ async function walkWave(
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A barrier's wait in words: the worker's waits since it began to wait there, in all, and its bound. */
+function waited(deps: WorkerDeps, spentBefore: number): string {
+  const all = deps.waitBudget.spent();
+  return barrierWaited(all - spentBefore, all, deps.waitBudget.limitMs);
+}
 
 /** A worker parked for its sites' windows: what it waits for (the earliest opening first), since the first park, until the first opening. */
 function windowed(wave: number, over: string, waits: WindowWait[]): WorkerEnd {

@@ -2,7 +2,7 @@
 // most informed one (the worker that parked last read the most of the wave ended), and never a
 // site the merged report shows ended among the sites the wave waits for.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Report } from '../../src/report/index.ts';
@@ -93,6 +93,28 @@ test("report --merge --expect-shards: a worker parked at the barrier, and anothe
   const named = owned(2).filter((site) => read(w1).parked!.reason.includes(site));
   assert.ok(named.length > 0);
   for (const site of named) assert.match(report.parked!.reason, new RegExp(site));
+  // Told again with the worker's words for its wait: at this barrier, in all, and its bound.
+  const after = / after (\d+s at this barrier \(\d+s waited in all, --shard-wait 1s\))$/;
+  assert.match(read(w1).parked!.reason, after);
+  assert.equal(after.exec(report.parked!.reason)?.[1], after.exec(read(w1).parked!.reason)?.[1]);
+
+  // The same park as an earlier version wrote it (five sites named, the rest counted; no waits;
+  // "after" its bound alone): told again without the sites shard 2's report shows ended, its words kept.
+  const open = read(w1).parked!.waits.map((w) => w.value!);
+  const earlier = join(f.dir, 'w1-earlier.json');
+  const old = `wave 1's ${open.length} site(s) not ended (${open.slice(0, 5).join(', ')}${open.length > 5 ? ', ...' : ''}) after 1s`;
+  const file = read(w1);
+  const rollout = { ...file.rollout!, parked: { ...file.rollout!.parked!, reason: old, waits: [] } };
+  writeFileSync(earlier, JSON.stringify({ ...file, parked: { ...file.parked!, reason: old, waits: [] }, rollout }));
+  const before = await mergeFiles([earlier, w2], join(f.dir, 'merged-earlier.json'));
+  const told = /^wave 1's (\d+) site\(s\) not ended \((.*)\) after 1s$/.exec(before.report.parked!.reason);
+  assert.ok(told, before.report.parked!.reason);
+  for (const site of owned(1)) assert.doesNotMatch(told[2]!, new RegExp(site), `${site} ended, yet waited for`);
+  const left = open.slice(0, 5).filter((site) => !owned(1).includes(site));
+  assert.ok(left.length < Math.min(5, open.length), `none of shard 2's sites among the five named: ${old}`);
+  // The count less those it named (one past the five it did not name stays counted).
+  assert.equal(Number(told[1]), open.length - (Math.min(5, open.length) - left.length));
+  assert.equal(told[2]!.replace(/, \.\.\.$/, ''), left.join(', '));
 });
 
 test("report --merge --expect-shards of a park at the barrier that waits for more than five sites: the JSON report lists every one (parked.waits), the summary counts them and points there; another worker's ended sites are left out of both", async (t) => {
