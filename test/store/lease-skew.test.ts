@@ -125,3 +125,76 @@ test('a run that does not wait (wait: 0s), its clock 90s ahead of a live holder 
   );
   assert.equal((await leaseState(store, 'fleet'))!.record.holder.runId, 'live');
 });
+
+/**
+ * One real time for actors that wait at once: each sleeps until a real time, and the time moves to
+ * the earliest of them once every actor sleeps (or is done), waking that one alone.
+ */
+function scheduled(actors: number) {
+  const real = { t: 0 };
+  let awake = actors;
+  const sleepers: { at: number; wake: () => void }[] = [];
+  const next = () => {
+    if (awake > 0 || sleepers.length === 0) return;
+    sleepers.sort((a, b) => a.at - b.at);
+    const first = sleepers.shift()!;
+    real.t = Math.max(real.t, first.at);
+    awake++;
+    first.wake();
+  };
+  const clock = (offset: number): LeaseClock => ({
+    now: () => real.t + offset,
+    sleep: (ms) =>
+      new Promise<void>((wake) => {
+        sleepers.push({ at: real.t + ms, wake });
+        awake--;
+        next();
+      }),
+  });
+  const done = () => {
+    awake--;
+    next();
+  };
+  return { real, clock, done };
+}
+
+test("two waiters on a paused holder's lease: the first in line, its wait extended past its deadline while it confirms the lapse, takes it before the second, whose clock runs 30s ahead", async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-skew-'))).href);
+  const { real, clock, done } = scheduled(2);
+  // The holder takes the lease at 0 (its expiry at 60s on its clock) and pauses: no renewal.
+  await acquireLease(store, 'fleet', {
+    holder: holder('paused'),
+    ttlMs: TTL,
+    waitMs: 0,
+    clock: clock(0),
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  const order: string[] = [];
+  const refused: string[] = [];
+  const waiter = async (id: string, offset: number, arrives: number, waitMs: number) => {
+    const own = clock(offset);
+    try {
+      await own.sleep(arrives - real.t);
+      const lease = await acquireLease(store, 'fleet', {
+        holder: holder(id),
+        ttlMs: TTL,
+        waitMs,
+        clock: own,
+        verifyTakeover: async () => ({ evidence: ['nothing in doubt'] }),
+      });
+      order.push(id);
+      await lease.release();
+    } catch (error) {
+      refused.push(`${id}: ${(error as Error).message}`);
+    } finally {
+      done();
+    }
+  };
+  // The first arrives at 50s with a wait of 30s (its deadline at 80s): it reads the expiry pass at
+  // 60s, and confirms the lapse at 110s (the record unchanged for the ttl since it first read it),
+  // waiting past its deadline. The second arrives at 55s, its clock 30s ahead: it confirms the lapse
+  // at 90s of real time (the expiry a whole ttl past on its clock), and must wait for the first.
+  await Promise.all([waiter('first', 0, 50_000, 30_000), waiter('second', 30_000, 55_000, 600_000)]);
+  assert.deepEqual(refused, []);
+  assert.deepEqual(order, ['first', 'second']);
+});
