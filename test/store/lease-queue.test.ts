@@ -120,3 +120,54 @@ test("a waiter that waits on keeps its place past the lease's ttl: its ticket is
   await Promise.all([waiting, take('late', late)]);
   assert.deepEqual(order, ['early', 'late']);
 });
+
+test("tickets of an earlier enginectl and of this one, read by lease status: one renewed within its ttl holds its place past its until (its waiter confirms a lapse), one withdrawn or without a ttl past its until does not; this one's until is its deadline and a ttl more", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-lease-queue-'));
+  const store = new DirectoryStore(pathToFileURL(dir).href);
+  const at = Date.parse('2026-12-01T10:00:00Z');
+  const ticket = (n: number, body: object) =>
+    store.create(`leases/L/queue/0000000${n}`, Buffer.from(JSON.stringify(body)));
+  // 1: the previous enginectl's, its until (its deadline) passed at 10:01, renewed at 10:02 (its
+  // waiter confirming a holder's lapse past its deadline). 2: the same, withdrawn. 3: an earlier
+  // enginectl's without a ttl, its wait over at 10:01. 4: without a ttl, waiting until 10:10.
+  await ticket(1, { runId: 'confirming', at, until: at + 60_000, ttl: 60_000 });
+  await store.create(`leases/L/queue/00000001.beat.${at + 120_000}`, Buffer.from('{}'));
+  await ticket(2, { runId: 'withdrawn', at, until: at + 60_000, ttl: 60_000 });
+  await store.create(`leases/L/queue/00000002.beat.${at + 120_000}`, Buffer.from('{}'));
+  await store.create('leases/L/queue/00000002.withdrawn', Buffer.from('{}'));
+  await ticket(3, { runId: 'old-over', at, until: at + 60_000 });
+  await ticket(4, { runId: 'old-waiting', at, until: at + 600_000 });
+  const env = { ENGINECTL_STORE: pathToFileURL(dir).href };
+  const status = await runCli(['lease', 'status', 'L'], { env, clock: simulatedClock(at + 150_000) });
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal(
+    status.stdout,
+    [
+      'lease L: never taken',
+      '  queued: run confirming (ticket 1), its place renewed at 2026-12-01T10:02:00.000Z',
+      '  queued: run old-waiting (ticket 4), waiting until 2026-12-01T10:10:00.000Z',
+      '',
+    ].join('\n'),
+  );
+  // A waiter of this enginectl at 10:01:30 (wait: 30s, behind tickets 1 and 4) writes its deadline and a ttl
+  // more as its until, for the readers of an earlier one; it withdraws its ticket at its deadline.
+  let now = at + 90_000;
+  const simulated: LeaseClock = { now: () => now, sleep: async (ms) => void (now += ms) };
+  await assert.rejects(
+    acquireLease(store, 'L', {
+      holder: holder('waiting'),
+      ttlMs: 60_000,
+      waitMs: 30_000,
+      clock: simulated,
+      verifyTakeover: async () => ({ evidence: [] }),
+    }),
+    /the 2 run\(s\) queued before this one; waited 30s/,
+  );
+  assert.deepEqual(JSON.parse((await store.get('leases/L/queue/00000005'))!.toString()), {
+    runId: 'waiting',
+    at: at + 90_000,
+    until: at + 180_000,
+    ttl: 60_000,
+  });
+  assert.ok(await store.get('leases/L/queue/00000005.withdrawn'), 'withdrawn at its deadline');
+});
