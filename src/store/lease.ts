@@ -50,7 +50,14 @@ const LeaseRecord = z.object({
 });
 export type LeaseRecord = z.infer<typeof LeaseRecord>;
 
-/** A waiter's place in the line: until its wait ends, and (`ttl`: the lease's) while renewed within that time. */
+/**
+ * A waiter's place in the line. One with a `ttl` (the lease's) holds it while renewed within that
+ * time and not withdrawn (its waiter withdraws it when its wait ends, or it takes the lease): its
+ * wait may run past its deadline while it confirms a holder's lapse. `until` is for the readers of an
+ * earlier enginectl, which drop a ticket once it passed: this one writes its deadline and one ttl
+ * more (the longest it confirms a lapse of the lease's ttl). A ticket without a `ttl` (an earlier
+ * enginectl's, never renewed) holds its place until then.
+ */
 const Ticket = z.object({
   runId: z.string(),
   at: Instant,
@@ -183,15 +190,12 @@ export async function newestOfEachLease(
 }
 
 /**
- * The queue's live tickets after the last one served, in order: not withdrawn, their wait not
- * over, and renewed within the lease's ttl (a ticket without one, of an earlier enginectl: its wait alone).
+ * The queue's live tickets after the last one served, in order: not withdrawn, and renewed within
+ * the lease's ttl, whatever their `until` (a waiter confirming a lapse waits past it); a ticket
+ * without a ttl, of an earlier enginectl: until its wait is over. `renewed`: its last renewal, on
+ * its waiter's clock; `until`: the end of a ticket's wait without a ttl.
  */
-export async function queuedRuns(
-  store: RunStore,
-  name: string,
-  served: number,
-  now: number,
-): Promise<{ n: number; runId: string; until: number }[]> {
+export async function queuedRuns(store: RunStore, name: string, served: number, now: number): Promise<QueuedRun[]> {
   const keys = await store.list(`${leasePrefix(name)}queue/`);
   const withdrawn = new Set(keys.filter((k) => k.endsWith('.withdrawn')).map((k) => k.slice(0, -'.withdrawn'.length)));
   const beats = new Map<number, number>();
@@ -199,18 +203,27 @@ export async function queuedRuns(
     const beat = BEAT.exec(key);
     if (beat) beats.set(Number(beat[1]), Math.max(beats.get(Number(beat[1])) ?? 0, Number(beat[2])));
   }
-  const out: { n: number; runId: string; until: number }[] = [];
+  const out: QueuedRun[] = [];
   for (const key of keys) {
     if (!/\/[0-9]{8}$/.test(key) || withdrawn.has(key)) continue;
     const n = Number(key.slice(-8));
     if (n <= served) continue;
     // A ticket that is not one (cut, altered) holds no place in the line.
     const t = Ticket.safeParse(recordJson(await store.get(key)));
-    const renewed = Math.max(t.data?.at ?? 0, beats.get(n) ?? 0);
-    const lapsed = t.data?.ttl !== undefined && now > renewed + t.data.ttl;
-    if (t.success && t.data.until > now && !lapsed) out.push({ n, runId: t.data.runId, until: t.data.until });
+    if (!t.success) continue;
+    const renewed = Math.max(t.data.at, beats.get(n) ?? 0);
+    const live = t.data.ttl === undefined ? t.data.until > now : now <= renewed + t.data.ttl;
+    if (live)
+      out.push({ n, runId: t.data.runId, renewed, ...(t.data.ttl === undefined ? { until: t.data.until } : {}) });
   }
   return out;
+}
+
+export interface QueuedRun {
+  n: number;
+  runId: string;
+  renewed: number;
+  until?: number;
 }
 
 /**
@@ -590,7 +603,7 @@ async function queueFor(
       state!.record.holder.runId === options.holder.runId;
     const served = state?.record.served ?? 0;
     const line = await queuedRuns(store, name, served, now);
-    // Its turn: no live ticket before its own (its own lapses at its deadline, the check it still makes then).
+    // Its turn: no live ticket before its own.
     const myTurn = ticket === undefined ? line.length === 0 : !line.some((t) => t.n < ticket);
     if ((free || expired || kept) && myTurn) {
       const verified = expired ? await options.verifyTakeover(state!.record) : undefined;
@@ -629,7 +642,8 @@ async function queueFor(
     const until =
       lapse && !lapse.confirmed && myTurn && state!.seq === confirming ? Math.max(deadline, lapse.at) : deadline;
     if (now >= until) {
-      const by = state && !free ? holderText(state.record.holder) : `the ${line.length} run(s) queued before this one`;
+      const before = line.filter((t) => ticket === undefined || t.n < ticket).length;
+      const by = state && !free ? holderText(state.record.holder) : `the ${before} run(s) queued before this one`;
       if (options.sameRun && state && !free)
         throw new LeaseError(
           'LEASE_HELD',
@@ -647,7 +661,9 @@ async function queueFor(
       );
     }
     if (ticket === undefined) renewed = now;
-    const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, until, options.ttlMs));
+    // Its ticket's `until`, read by an earlier enginectl alone: past the longest this wait may run (confirming a lapse).
+    const ticketUntil = Math.max(until, deadline + options.ttlMs);
+    const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, ticketUntil, options.ttlMs));
     took(taken);
     const message =
       state && !free

@@ -70,7 +70,11 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
       );
     }
     for (const q of await queuedRuns(store, name, state?.record.served ?? 0, now))
-      io.stdout(neutralise(`  queued: run ${q.runId} (ticket ${q.n}), waiting until ${at(q.until)}`) + '\n');
+      io.stdout(
+        neutralise(
+          `  queued: run ${q.runId} (ticket ${q.n}), ${q.until === undefined ? `its place renewed at ${at(q.renewed)}` : `waiting until ${at(q.until)}`}`,
+        ) + '\n',
+      );
     return ExitCode.ok;
   }
   if (!values.reason?.trim())
