@@ -198,3 +198,53 @@ test("two waiters on a paused holder's lease: the first in line, its wait extend
   assert.deepEqual(refused, []);
   assert.deepEqual(order, ['first', 'second']);
 });
+
+for (const sameRun of [false, true])
+  test(`a refusal by a runner whose clock runs 90s ahead of a live holder's${sameRun ? ' (a run held by another runner of it)' : ''}: the expiry it names, past on its clock, is said as the holder's renewal on its own clock, past on this one, and the hint says to check the clocks`, async () => {
+    const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-skew-'))).href);
+    const { real, clock } = world();
+    const held = await acquireLease(store, 'fleet', {
+      holder: holder('live'),
+      ttlMs: TTL,
+      waitMs: 0,
+      clock: clock(0),
+      verifyTakeover: async () => ({ evidence: [] }),
+    });
+    // The holder renews every 20s of real time, whatever the waiter's sleeps.
+    let renewed = 0;
+    const ahead: LeaseClock = {
+      now: () => real.t + 90_000,
+      sleep: async (ms) => {
+        real.t += ms;
+        while (real.t - renewed >= 20_000) {
+          renewed += 20_000;
+          await held.renew();
+        }
+      },
+    };
+    const refused = await acquireLease(store, 'fleet', {
+      holder: holder(sameRun ? 'live' : 'next'),
+      ttlMs: TTL,
+      waitMs: 0,
+      clock: ahead,
+      sameRun,
+      verifyTakeover: async () => ({ evidence: ['nothing in doubt'] }),
+    }).then(
+      () => assert.fail('taken from a live holder'),
+      (error: Error & { code?: string; hint?: string }) => error,
+    );
+    assert.equal(refused.code, 'LEASE_HELD', refused.message);
+    const named =
+      /whose hold was renewed until (\S+) on its clock \(past on this runner's by (\S+): the clocks are apart, or it renews still\)/.exec(
+        refused.message,
+      );
+    assert.ok(named, refused.message);
+    const expiry = Date.parse(named[1]!);
+    assert.ok(expiry < ahead.now(), `${named[1]} is not past on the refusing runner's clock`);
+    assert.doesNotMatch(refused.message, /until \S+Z[;:]/, 'an expiry past on this clock said as a hold until then');
+    assert.match(
+      refused.hint ?? '',
+      /if it still renews, this runner's clock runs more than \S+ ahead of test-host's: set them right \(NTP\)/,
+    );
+    assert.doesNotMatch(refused.hint ?? '', /lapses at/, 'a lapse at an instant already past');
+  });
