@@ -171,3 +171,39 @@ test("tickets of an earlier enginectl and of this one, read by lease status: one
   });
   assert.ok(await store.get('leases/L/queue/00000005.withdrawn'), 'withdrawn at its deadline');
 });
+
+test("a run that does not wait, behind a waiter queued for a holder gone an hour: refused as held by the run queued before it, the holder said lapsed, not 'held until' an hour ago", async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-queue-'))).href);
+  let now = 0;
+  const simulated: LeaseClock = { now: () => now, sleep: async (ms) => void (now += ms) };
+  await acquireLease(store, 'fleet', {
+    holder: holder('gone'),
+    ttlMs: 60_000,
+    waitMs: 0,
+    clock: simulated,
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  // An hour on, a waiter of another machine is queued (ticket 1, just renewed): it takes the lease over in its turn.
+  now = 3_600_000;
+  await store.create(
+    'leases/fleet/queue/00000001',
+    Buffer.from(JSON.stringify({ runId: 'queued', at: now, until: now + 600_000, ttl: 60_000 })),
+  );
+  await assert.rejects(
+    acquireLease(store, 'fleet', {
+      holder: holder('next'),
+      ttlMs: 60_000,
+      waitMs: 0,
+      clock: simulated,
+      verifyTakeover: async () => ({ evidence: [] }),
+    }),
+    (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'LEASE_HELD');
+      assert.equal(
+        error.message,
+        'lease fleet is held by the 1 run(s) queued before this one, which take it in turn: its holder, run gone of tester on test-host, lapsed (its hold ran until 1970-01-01T00:01:00.000Z on its clock); this run does not wait (wait: 0s)',
+      );
+      return true;
+    },
+  );
+});
