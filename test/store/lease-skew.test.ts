@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { DirectoryStore } from '../../src/store/directory.ts';
 import { acquireLease, leaseState, type LeaseClock } from '../../src/store/lease.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const holder = (runId: string) => ({ runId, actor: 'tester', host: 'test-host' });
 const TTL = 60_000;
@@ -248,3 +249,34 @@ for (const sameRun of [false, true])
     );
     assert.doesNotMatch(refused.hint ?? '', /lapses at/, 'a lapse at an instant already past');
   });
+
+test("lease status on a clock past a holder's expiry by less than its ttl: held until then on the holder's clock, past on this one (gone, or the clocks apart), not 'expired'; a whole ttl past, expired", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-lease-skew-'));
+  const store = new DirectoryStore(pathToFileURL(dir).href);
+  const at = Date.parse('2026-12-01T10:00:00Z');
+  await acquireLease(store, 'fleet', {
+    holder: holder('live'),
+    ttlMs: TTL,
+    waitMs: 0,
+    clock: { now: () => at, sleep: async () => {} },
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  const env = { ENGINECTL_STORE: pathToFileURL(dir).href };
+  // A clock fixed at `ms` past the holder's acquire.
+  const status = (ms: number) =>
+    runCli(['lease', 'status', 'fleet'], { env, clock: { now: () => at + ms, sleep: async () => {} } });
+  const behind = await status(TTL + 30_000);
+  assert.equal(behind.code, 0, behind.stderr);
+  assert.equal(
+    behind.stdout,
+    'lease fleet: held by run live of tester on test-host until 2026-12-01T10:01:00.000Z on its clock, past on this one by 30s (its holder is gone, or the clocks are apart and it renews still: a waiter takes it over once its record stays unchanged for its ttl of 1m)\n',
+  );
+  assert.match(
+    (await status(2 * TTL + 1_000)).stdout,
+    /^lease fleet: expired by run live of tester on test-host, since 2026-12-01T10:01:00\.000Z\n$/,
+  );
+  assert.match(
+    (await status(30_000)).stdout,
+    /^lease fleet: held by run live of tester on test-host, until 2026-12-01T10:01:00\.000Z\n$/,
+  );
+});
