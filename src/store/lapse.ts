@@ -55,3 +55,25 @@ export function lapseOf(record: Held, seen: FirstSeen, now: number): Lapse | und
       : `; its expiry passed on this runner's clock, and it may be taken over from ${new Date(at).toISOString()} on (in its turn in the queue) unless renewed before (its record unchanged for its ttl on this clock, whatever the skew between the clocks)`,
   };
 }
+
+/** A holder's expiry past on this runner's clock (`now`), as a refusal says it; undefined while it is not past. */
+export interface PastExpiry {
+  /** The hold, as its holder wrote it. */
+  said: string;
+  /** What to check of the clocks. */
+  clocks: string;
+}
+
+/**
+ * An expiry read past on this clock, a live holder's still when its clock is behind this one: said
+ * as the holder's renewal on its own clock, past on this one by how much, never "held until" an
+ * instant gone by; the hint to check the clocks of this runner and the holder's `host`.
+ */
+export function pastExpiry(record: Held, now: number, host: string): PastExpiry | undefined {
+  if (now <= record.expiresAt) return undefined;
+  const by = formatDuration(now - record.expiresAt);
+  return {
+    said: `whose hold was renewed until ${new Date(record.expiresAt).toISOString()} on its clock (past on this runner's by ${by}: the clocks are apart, or it renews still)`,
+    clocks: `if it still renews, this runner's clock runs more than ${by} ahead of ${host}'s: set them right (NTP), a lease relies on clocks apart by less than its ttl (${formatDuration(heldTtl(record))})`,
+  };
+}

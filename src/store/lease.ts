@@ -17,7 +17,7 @@ import type { ErrorCode } from '../error-codes.ts';
 import { keysAfterListing, newestListed, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseOrReadAgain, parseStoreRecord, recordJson } from './record.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
-import { lapseOf, type FirstSeen } from './lapse.ts';
+import { lapseOf, pastExpiry, type FirstSeen, type Lapse } from './lapse.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -643,22 +643,7 @@ async function queueFor(
       lapse && !lapse.confirmed && myTurn && state!.seq === confirming ? Math.max(deadline, lapse.at) : deadline;
     if (now >= until) {
       const before = line.filter((t) => ticket === undefined || t.n < ticket).length;
-      const by = state && !free ? holderText(state.record.holder) : `the ${before} run(s) queued before this one`;
-      if (options.sameRun && state && !free)
-        throw new LeaseError(
-          'LEASE_HELD',
-          `run ${options.holder.runId} is held by another runner of it (${holderText(state.record.holder)}), whose hold is renewed until ${new Date(state.record.expiresAt).toISOString()}: a call it has in flight is not in doubt; nothing was sent`,
-          {
-            hint: `go on once that runner has ended; if it is gone (killed), its hold lapses at ${new Date(state.record.expiresAt).toISOString()} unless renewed: run the same command again then`,
-          },
-        );
-      throw new LeaseError(
-        'LEASE_HELD',
-        `lease ${name} is held by ${by}${state && !free ? ` until ${new Date(state.record.expiresAt).toISOString()}` : ''}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round((now - started) / 1000)}s`}`,
-        {
-          hint: 'nothing was sent: run again once it is released, give the lease a longer wait:, or see enginectl lease status',
-        },
-      );
+      throw heldError(name, options, free ? undefined : state!.record, lapse, before, now - started, now);
     }
     if (ticket === undefined) renewed = now;
     // Its ticket's `until`, read by an earlier enginectl alone: past the longest this wait may run (confirming a lapse).
@@ -674,6 +659,47 @@ async function queueFor(
     const next = lapse && !lapse.confirmed ? Math.min(until, lapse.at) : until;
     await clock.sleep(Math.min(poll, Math.max(1, next - now)), options.signal);
   }
+}
+
+/**
+ * Why a waiter whose wait is over did not take the lease: its holder (`held`: undefined when it is
+ * free), or the `before` runs queued before it. An expiry past on this runner's clock is said as
+ * its holder's renewal on its own clock, past on this one (pastExpiry), never "held until" then.
+ */
+function heldError(
+  name: string,
+  options: AcquireOptions,
+  held: LeaseRecord | undefined,
+  lapse: Lapse | undefined,
+  before: number,
+  waited: number,
+  now: number,
+): LeaseError {
+  const until = held && new Date(held.expiresAt).toISOString();
+  const past = held && pastExpiry(held, now, held.holder.host);
+  if (options.sameRun && held)
+    return new LeaseError(
+      'LEASE_HELD',
+      `run ${options.holder.runId} is held by another runner of it (${holderText(held.holder)}), ${past ? past.said : `whose hold is renewed until ${until}`}: a call it has in flight is not in doubt; nothing was sent`,
+      {
+        hint: past
+          ? `go on once that runner has ended; if it is gone (killed), run the same command again: it goes on once the hold's record stays unchanged for its ttl on this runner's clock; ${past.clocks}`
+          : `go on once that runner has ended; if it is gone (killed), its hold lapses at ${until} unless renewed: run the same command again then`,
+      },
+    );
+  const queued = `the ${before} run(s) queued before this one`;
+  const by = !held
+    ? queued
+    : lapse?.confirmed
+      ? `${queued}, which take it in turn: its holder, ${holderText(held.holder)}, lapsed (its hold ran until ${until} on its clock)`
+      : `${holderText(held.holder)}${past ? `, ${past.said}` : ` until ${until}`}${before > 0 ? `, and ${queued}` : ''}`;
+  return new LeaseError(
+    'LEASE_HELD',
+    `lease ${name} is held by ${by}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round(waited / 1000)}s`}`,
+    {
+      hint: `nothing was sent: run again once it is released, give the lease a longer wait:, or see enginectl lease status${past && !lapse?.confirmed ? `; ${past.clocks}` : ''}`,
+    },
+  );
 }
 
 async function takeTicket(

@@ -8,6 +8,8 @@ import { realClock } from '../../app/clock.ts';
 import { releaseMasker } from '../../app/lease-release.ts';
 import { storeToRead } from '../../app/stored-run.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
+import { heldTtl, longPastAt } from '../../store/lapse.ts';
+import { formatDuration } from '../../duration.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
@@ -62,10 +64,16 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     if (!state) io.stdout(`lease ${name}: never taken\n`);
     else {
       const r = state.record;
-      const held = r.kind !== 'release' && now <= r.expiresAt;
+      // Its expiry is its holder's clock's: past on this one by less than its ttl, the holder may live on a clock behind.
+      const how =
+        now <= r.expiresAt
+          ? `held by ${holderText(r.holder)}, until ${at(r.expiresAt)}`
+          : now < longPastAt(r)
+            ? `held by ${holderText(r.holder)} until ${at(r.expiresAt)} on its clock, past on this one by ${formatDuration(now - r.expiresAt)} (its holder is gone, or the clocks are apart and it renews still: a waiter takes it over once its record stays unchanged for its ttl of ${formatDuration(heldTtl(r))})`
+            : `expired by ${holderText(r.holder)}, since ${at(r.expiresAt)}`;
       io.stdout(
         neutralise(
-          `lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : `${held ? 'held' : 'expired'} by ${holderText(r.holder)}, ${held ? 'until' : 'since'} ${at(r.expiresAt)}`}`,
+          `lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : how}`,
         ) + '\n',
       );
     }
