@@ -57,6 +57,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
         tmpdir: dir,
         now: deps.now(),
         signal: deps.signal,
+        ways: ACTION_WAYS,
       })
     : undefined;
   const leaseWanted = wantedLease(pipeline, kit.getInput('lease').trim());

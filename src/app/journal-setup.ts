@@ -123,7 +123,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       };
     }
     const records = parseRecords(opened.framed, request.path, ways);
-    const read = journalState(records, request.path);
+    const read = journalState(records, request.path, ways);
     const parks = parksOf(records, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;

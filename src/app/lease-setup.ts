@@ -68,7 +68,7 @@ async function verifyTakeover(
   let cannot: string[];
   let evidence: string[];
   try {
-    const { text } = await readSegments(request.store, previous);
+    const { text } = await readSegments(request.store, previous, request.ways);
     // No record at all (no segment, or fences alone: it died at acquire, before its run record): a call's record is in
     // the store before the call leaves, and its lease checked once that record is written, so it sent nothing. Only a
     // journal read whole and found empty says so: a store that fails at the read is no proof (below).
@@ -78,7 +78,7 @@ async function verifyTakeover(
           `run ${previous} left no record in the store's journal: it sent nothing (a call's record is in the store before the call leaves)`,
         ],
       };
-    const state = readJournal(text, `${request.store.url} run ${previous}`);
+    const state = readJournal(text, `${request.store.url} run ${previous}`, undefined, request.ways);
     if (inDoubtInstances(state).length === 0) return { evidence: [`run ${previous} left no call in doubt`] };
     const verified = await verifyJournal(state, {
       pipeline: request.pipeline,

@@ -13,7 +13,7 @@ import type { WaysOn } from '../ways-on.ts';
  */
 export function refuseOpenDoubts(framed: Framed, path: string, ways: WaysOn): void {
   if (framed.lines.length === 0) return;
-  const open = undecidedInDoubt(journalState(parseRecords(framed, path, ways), path));
+  const open = undecidedInDoubt(journalState(parseRecords(framed, path, ways), path, ways));
   if (open.length === 0) return;
   const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
   throw new UsageError(

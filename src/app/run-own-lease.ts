@@ -78,7 +78,7 @@ export async function holdStoredRun(
   try {
     own = await takeOwnLease({ ...request, store: stored.store, runId: stored.runId }, fleet ? fleetTtlMs : undefined);
     if (stored.resume) {
-      await readStoredRunAgain(stored);
+      await readStoredRunAgain(stored, request.ways);
       await refuseWhileSiteHeld(stored, request);
     }
   } catch (error) {

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.ts';
 import { pathToFileURL } from 'node:url';
 import { probeStore } from '../store/probe.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 export const STORE_VARIABLE = 'ENGINECTL_STORE';
 /** A sharded run's id, as `enginectl shard --format gitlab|k8s` hands it to the workers and the merge. */
@@ -116,6 +117,8 @@ export async function openStoredRun(request: {
   store?: RunStore | undefined;
   /** The run's stop: an S3 store's calls are cut once their grace after it ran out (storeAt). */
   signal?: AbortSignal | undefined;
+  /** How the surface names the ways on a refusal of the stored journal gives (the CLI's flags by default). */
+  ways?: WaysOn | undefined;
 }): Promise<StoredRun> {
   let store = request.store;
   if (!store) {
@@ -128,7 +131,7 @@ export async function openStoredRun(request: {
     return { store, runId, path, resume: false, replica: new JournalReplica(store, runId, 1) };
   }
   const runId = checkRunId(request.resumeId, request.resumeNamed);
-  const { text, next } = await readStoredJournal(store, runId);
+  const { text, next } = await readStoredJournal(store, runId, request.ways);
   // A copy of its own: two jobs going on with the same run at once never write one file (the lease, or the store's create-only segment, refuses one).
   const path =
     request.journal ?? join(request.tmpdir, `enginectl-${runId}.${randomBytes(4).toString('hex')}.journal.jsonl`);
@@ -183,8 +186,8 @@ export async function fenceStoredRun(stored: StoredRun, tries = 8): Promise<void
  * holds the run (app/run-own-lease.ts), so that what it verifies and decides is what the runner
  * before it left, not the copy openStoredRun read before the lease was taken.
  */
-export async function readStoredRunAgain(stored: StoredRun): Promise<void> {
-  const { text, next } = await readStoredJournal(stored.store, stored.runId);
+export async function readStoredRunAgain(stored: StoredRun, ways?: WaysOn): Promise<void> {
+  const { text, next } = await readStoredJournal(stored.store, stored.runId, ways);
   layCopy(stored.path, stored.runId, text);
   stored.replica.readAgain(next);
 }

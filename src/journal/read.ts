@@ -90,15 +90,15 @@ export function readJournal(text: string, path: string, key?: string, ways: Ways
       { hint: 'run the pipeline again: with --resume on this file, or with a new journal (nothing of it was done)' },
     );
   if (key && framed.damaged === undefined) checkSeals(text, path, key, framed.wholeBytes);
-  return { ...journalState(parseRecords(framed, path, ways), path), torn: framed.torn };
+  return { ...journalState(parseRecords(framed, path, ways), path, ways), torn: framed.torn };
 }
 
-export function journalState(records: JournalRecord[], path: string): JournalState {
+export function journalState(records: JournalRecord[], path: string, ways: WaysOn = CLI_WAYS): JournalState {
   // A fresh run (not a resume) starts a new release in the same file.
   const first = records.findLastIndex((r) => r.t === 'run' && !r.resume);
   if (first < 0)
-    throw new UsageError('BAD_JOURNAL', `${path}: no run record; this is not a journal of enginectl run --journal`, {
-      hint: 'give the file written by enginectl run --journal',
+    throw new UsageError('BAD_JOURNAL', `${path}: no run record; this is not a journal of ${ways.journalWriter}`, {
+      hint: `give the file written by ${ways.journalWriter}`,
     });
   const release = records.slice(first);
   const runs: RunRecord[] = [];
@@ -122,7 +122,7 @@ export function journalState(records: JournalRecord[], path: string): JournalSta
     if (r.t === 'run') {
       if (runs.length > 0 && r.salt !== runs[0]!.salt)
         throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, {
-          hint: 'give the file written by enginectl run --journal',
+          hint: `give the file written by ${ways.journalWriter}`,
         });
       runs.push(r);
       runAt = r.at;

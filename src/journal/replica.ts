@@ -8,6 +8,7 @@ import { shardKeys } from '../shard/manifest.ts';
 import { parseOrReadAgain } from '../store/record.ts';
 import { keysAfterListing, refuseAnswersEveryKey, sequenceKey, StoreError, type RunStore } from '../store/store.ts';
 import { firstBrokenLine } from './frame.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 const PREFIX = 'runs';
 const segment = sequenceKey;
@@ -89,8 +90,12 @@ export class JournalReplica {
 }
 
 /** A run's journal as the store holds it: its segments in order, and the number of the next. */
-export async function readStoredJournal(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
-  const read = await readSegments(store, runId);
+export async function readStoredJournal(
+  store: RunStore,
+  runId: string,
+  ways: WaysOn = CLI_WAYS,
+): Promise<{ text: string; next: number }> {
+  const read = await readSegments(store, runId, ways);
   // No segment, or fences alone (a runner took the run over and stopped before its first record): no run begun.
   if (read.text === '') {
     // A sharded run's id (enginectl shard's): its sites are runs of their own, it has no journal.
@@ -115,7 +120,11 @@ export async function readStoredJournal(store: RunStore, runId: string): Promise
  * absent: a listing may lag the segments just put (an NFS client's cached directory, an eventually
  * consistent S3), a read by name does not.
  */
-export async function readSegments(store: RunStore, runId: string): Promise<{ text: string; next: number }> {
+export async function readSegments(
+  store: RunStore,
+  runId: string,
+  ways: WaysOn = CLI_WAYS,
+): Promise<{ text: string; next: number }> {
   const keys = await store.list(journalPrefix(runId));
   const parts: Buffer[] = [];
   for (const [i, key] of keys.entries()) {
@@ -127,11 +136,11 @@ export async function readSegments(store: RunStore, runId: string): Promise<{ te
       );
     const body = await store.get(key);
     if (!body) throw new StoreError('STORE_FAILED', `${store.url}: ${key} was listed and is gone`);
-    parts.push(await wholeSegment(store, key, body));
+    parts.push(await wholeSegment(store, key, body, ways));
   }
   const after = await keysAfterListing(store, journalPrefix(runId), keys.length + 1);
   for (const [i, body] of after.entries())
-    parts.push(await wholeSegment(store, `${journalPrefix(runId)}${segment(keys.length + 1 + i)}`, body));
+    parts.push(await wholeSegment(store, `${journalPrefix(runId)}${segment(keys.length + 1 + i)}`, body, ways));
   return { text: Buffer.concat(parts).toString('utf8'), next: parts.length + 1 };
 }
 
@@ -141,7 +150,7 @@ export async function readSegments(store: RunStore, runId: string): Promise<{ te
  * then STORE_DAMAGED: read as the journal's text, its cut last line would be a torn record (what a
  * run killed while writing leaves), the records after it read as never written.
  */
-function wholeSegment(store: RunStore, key: string, body: Buffer): Promise<Buffer> {
+function wholeSegment(store: RunStore, key: string, body: Buffer, ways: WaysOn): Promise<Buffer> {
   return parseOrReadAgain(store, key, body, (b) => {
     const broken = b === undefined ? 1 : firstBrokenLine(b.toString('utf8'));
     if (broken === undefined) return b!;
@@ -149,7 +158,7 @@ function wholeSegment(store: RunStore, key: string, body: Buffer): Promise<Buffe
       'STORE_DAMAGED',
       `${store.url}: ${key} is not a segment of a journal of enginectl (its line ${broken} is cut or altered)`,
       {
-        hint: "nothing but enginectl writes under runs/ in a run store: the run cannot be read whole from it; its runner's local journal file (--journal) holds the same records",
+        hint: `nothing but enginectl writes under runs/ in a run store: the run cannot be read whole from it; ${ways.runnerJournal} holds the same records`,
       },
     );
   });
