@@ -160,6 +160,7 @@ async function execute(
       logger,
       signal: deps.signal,
       clock: { now: deps.now, sleep: deps.sleep },
+      stopwatch: deps.stopwatch,
       reportFs: deps.reportFs,
       channels: (reportFiles) => [
         reportFiles,

@@ -25,6 +25,8 @@ export interface ActionDeps extends MergeDeps {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** The file system the journal is written with (tests pass a full disk); the real one when absent. */
   journalFs?: JournalFs | undefined;
+  /** The run's steady time, which bounds a write's hand-off after its record (tests move it); performance.now when absent. */
+  stopwatch?: (() => number) | undefined;
 }
 
 export interface StoreInputs {

@@ -391,3 +391,34 @@ test('a pipeline reading a var it does not define: the hint names input vars, no
   }
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
+
+test("a write's record that took longer than 30 s to be written: not sent, the run stops, the resume named as the action's inputs, not --resume or --continue", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  // The run's steady time: the write of the vfs update's send record takes 31 s on it (a disk answering late).
+  let late = 0;
+  const slowDisk: JournalFs = {
+    ...fs,
+    writeSync: ((fd: number, buffer: Buffer | string, offset: number, length: number) => {
+      if (typeof buffer === 'string') return fs.writeSync(fd, buffer);
+      const text = buffer.toString('utf8', offset, offset + length);
+      if (text.includes('"t":"send"') && text.includes('/update/vfs')) late += 31_000;
+      return fs.writeSync(fd, buffer, offset, length);
+    }) as JournalFs['writeSync'],
+  };
+  const run = await runActionInProcess(ROOT, {
+    files: { 'release.yml': UPDATE },
+    inputs: { pipeline: 'release.yml' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    journalFs: slowDisk,
+    stopwatch: () => performance.now() + late,
+  });
+  assert.equal(run.code, ExitCode.failed, run.failed.join('\n'));
+  assert.equal(emulator.count('POST', VFS), 0, 'the write was not sent');
+  const seen = shown(run);
+  assert.match(
+    seen,
+    /took 31(\.0)?s to be written, longer than the 30s a write may be handed to the network after its record: it was not sent/,
+  );
+  assert.match(seen, /resume the run \(journal: the journal output, or the run-id output with store:/);
+  assert.doesNotMatch(seen, CLI_WAY);
+});

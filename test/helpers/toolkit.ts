@@ -94,6 +94,8 @@ export interface InProcessAction {
   reportFs?: AtomicFs;
   /** The file system the journal is written with (a full disk). */
   journalFs?: JournalFs;
+  /** The run's steady time (default: performance.now): moved on by a write that took long. */
+  stopwatch?: () => number;
 }
 
 export interface InProcessRun extends Recorded {
@@ -147,6 +149,7 @@ export async function runActionInProcess(def: ActionDef, options: InProcessActio
     reportDir,
     ...(options.reportFs ? { reportFs: options.reportFs } : {}),
     ...(options.journalFs ? { journalFs: options.journalFs } : {}),
+    ...(options.stopwatch ? { stopwatch: options.stopwatch } : {}),
   };
   const code = await runAction(def, deps);
   return { code, workspace, ...recorded };
