@@ -35,6 +35,8 @@ export interface WaysOn {
   overrideFreeze: string;
   /** How a parked run is gone on with, as a report's note says it: `enginectl run --continue`. */
   goOnParked: string;
+  /** A resume of the run, from its journal or, parked, from the store: `--resume, or --continue from the store`. */
+  resumeRun: string;
   /** A resume of stored run `run` from the store: `run --resume from the store`. */
   resumeStored(run: string): string;
   /** A journal a run wrote, as a resume is given it: `the journal file a run wrote with --journal`. */
@@ -81,6 +83,7 @@ export const CLI_WAYS: WaysOn = {
   parkedSignal: 'exit 75',
   overrideFreeze: '--override-freeze --reason "..."',
   goOnParked: 'enginectl run --continue',
+  resumeRun: '--resume, or --continue from the store',
   resumeStored: () => 'run --resume from the store',
   journalWritten: 'the journal file a run wrote with --journal',
   journalWriter: 'enginectl run --journal',

@@ -19,6 +19,8 @@ export const ACTION_WAYS: WaysOn = {
   parkedSignal: 'outcome parked',
   overrideFreeze: 'override-freeze: true with override-reason:',
   goOnParked: 'input continue: RUN_ID (with store:)',
+  resumeRun:
+    'journal: the journal output, or the run-id output with store:; continue: RUN_ID (with store:) of a parked run',
   resumeStored: (run) => `a resume from the store (journal: ${run} with store:)`,
   journalWritten:
     "the journal file a run of the action wrote (its journal output, e.g. downloaded as an artifact), or with store: the run's id",

@@ -7,12 +7,15 @@ import { formatDuration } from '../duration.ts';
 import { JournalWriteError } from '../journal/file.ts';
 import { SEND_WITHIN_MS } from '../journal/send-bound.ts';
 import type { RunObserver } from '../runner/observer.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export function boundedSend(
   observer: RunObserver,
   /** Steady time (the run's stopwatch), not the run's clock, which a simulated run moves at its waits. */
   stopwatch: () => number,
   stop: (error: JournalWriteError) => void,
+  /** How the surface names the resume its hint gives (the CLI's flags by default). */
+  ways: WaysOn = CLI_WAYS,
 ): RunObserver {
   return {
     ...observer,
@@ -24,7 +27,7 @@ export function boundedSend(
       const error = new JournalWriteError(
         `the record of ${call.method} ${call.path} took ${formatDuration(took)} to be written, longer than the ${formatDuration(SEND_WITHIN_MS)} a write may be handed to the network after its record: it was not sent`,
         {
-          hint: 'resume the run (--resume, or --continue from the store) once the journal is written promptly again: verify decides the write, counting from its record',
+          hint: `resume the run (${ways.resumeRun}) once the journal is written promptly again: verify decides the write, counting from its record`,
         },
       );
       stop(error);

@@ -190,7 +190,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
         ...(write && spec
           ? [
               fenced(
-                boundedSend(journalObserver(write, masker, now, inputsDigest(spec.salt)), steady, stopRun),
+                boundedSend(journalObserver(write, masker, now, inputsDigest(spec.salt)), steady, stopRun, ways),
                 request.lease,
                 steady,
                 stopRun,
