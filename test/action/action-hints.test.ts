@@ -422,3 +422,96 @@ test("a write's record that took longer than 30 s to be written: not sent, the r
   assert.match(seen, /resume the run \(journal: the journal output, or the run-id output with store:/);
   assert.doesNotMatch(seen, CLI_WAY);
 });
+
+/** A pipeline over two sites whose update takes its files from a var. */
+const SITES = `version: 1
+name: Sites
+vars:
+  files: [1001]
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: "\${{ secrets.PROD_TOKEN }}" }
+steps:
+  - id: vfs
+    uses: update/vfs
+    matrix: { site: [east, west] }
+    with: { target: prod, files: "\${{ vars.files }}" }
+`;
+
+test('input only or skip naming no instance: refused naming the input, not --only or --skip', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  for (const [inputs, refused] of [
+    [{ only: 'region=east' }, /input only region=east: no matrix step has the key "region"/],
+    [{ skip: 'site=north' }, /input skip site=north: no instance has site=north/],
+    [{ only: 'site=east', skip: 'site=east' }, /left after input only and input skip: none/],
+  ] as const) {
+    const run = await runActionInProcess(ROOT, {
+      files: { 'sites.yml': SITES },
+      inputs: { pipeline: 'sites.yml', ...inputs },
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    });
+    assert.equal(run.code, ExitCode.invalidInput, JSON.stringify(inputs));
+    assert.match(shown(run), refused);
+    assert.doesNotMatch(shown(run), /--(?:only|skip)\b/);
+  }
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
+
+test('input vars giving a value a step cannot take: refused naming input vars, not --var', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const run = await runActionInProcess(ROOT, {
+    files: { 'sites.yml': SITES },
+    inputs: { pipeline: 'sites.yml', vars: 'files=latest' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(shown(run), /vars\.files is files of step 1 \(update\/vfs\), given by input vars: /);
+  assert.doesNotMatch(shown(run), /--var\b/);
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
+
+test("a secret the pipeline reads and the step's environment lacks: the hint says to set it in the step's env:, not `enginectl run`", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const run = await runActionInProcess(ROOT, {
+    files: { 'sites.yml': SITES },
+    inputs: { pipeline: 'sites.yml' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(shown(run), /secrets\.PROD_TOKEN is not set: no environment variable PROD_TOKEN/);
+  assert.match(
+    shown(run),
+    /hint: set PROD_TOKEN in the step's env: from a secret \(PROD_TOKEN: \$\{\{ secrets\.PROD_TOKEN \}\}\)/,
+  );
+  assert.doesNotMatch(shown(run), CLI_WAY);
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
+
+test("input lease that is no lease's name: refused naming input lease, not --lease", async (t) => {
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
+  mkdirSync(store);
+  const { url, emulator } = await startEmulator(t);
+  const run = await runActionInProcess(ROOT, {
+    files: { 'release.yml': UPDATE },
+    inputs: { pipeline: 'release.yml', store: `file://${store}`, lease: 'prod fleet' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(shown(run), /lease "prod fleet": a lease's name is letters, digits/);
+  assert.match(shown(run), /hint: lease: \{ name: prod-fleet \} in the pipeline, or input lease prod-fleet/);
+  assert.doesNotMatch(shown(run), /--lease\b/);
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
+
+test('a step with no server to call: the hint names no --emulator, which the action has no input for', async () => {
+  const run = await runActionInProcess(ROOT, {
+    files: { 'release.yml': UPDATE.replace(/^targets:\n.*\n/m, '').replace('target: prod, ', '') },
+    inputs: { pipeline: 'release.yml' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(shown(run), /no server to call/);
+  assert.match(
+    shown(run),
+    /hint: add a servers: block, or set ENGINE_URL \(with ENGINE_USERNAME and ENGINE_PASSWORD\) in the step's env:/,
+  );
+  assert.doesNotMatch(shown(run), /--emulator/);
+});
