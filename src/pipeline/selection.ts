@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.ts';
 import { didYouMean } from './diagnostics.ts';
 import type { Pipeline } from './model.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export type MatrixValue = string | number | boolean;
 export type Combination = Record<string, MatrixValue>;
@@ -101,13 +102,13 @@ export function matrixValues(pipeline: Pick<Pipeline, 'steps'>): Record<string, 
  * Refuses a --only or --skip KEY=VALUE that names nothing: a key no matrix step has, or a value no
  * instance has; and a selection whose values each exist but that together leave no instance of the
  * steps with its keys (every site skipped, --only site=a --skip site=a). Either would otherwise
- * deploy nothing and exit 0.
+ * deploy nothing and exit 0. `ways`: where the surface takes them (the CLI's flags, the action's inputs).
  */
-export function checkSelection(pipeline: Pipeline, selection: Selection): void {
+export function checkSelection(pipeline: Pipeline, selection: Selection, ways: WaysOn = CLI_WAYS): void {
   const values = new Map(Object.entries(matrixValues(pipeline)).map(([k, list]) => [k, new Set(list.map(String))]));
   for (const [flag, given] of [
-    ['--only', selection.only],
-    ['--skip', selection.skip],
+    [ways.given('only'), selection.only],
+    [ways.given('skip'), selection.skip],
   ] as const) {
     for (const [key, list] of Object.entries(given)) {
       const known = values.get(key);
@@ -130,11 +131,16 @@ export function checkSelection(pipeline: Pipeline, selection: Selection): void {
       }
     }
   }
-  checkSomethingLeft(pipeline, selection, values);
+  checkSomethingLeft(pipeline, selection, values, ways);
 }
 
 /** Refuses a selection that leaves no instance of any matrix step with one of its keys. */
-function checkSomethingLeft(pipeline: Pipeline, selection: Selection, values: Map<string, Set<string>>): void {
+function checkSomethingLeft(
+  pipeline: Pipeline,
+  selection: Selection,
+  values: Map<string, Set<string>>,
+  ways: WaysOn,
+): void {
   const keys = [...new Set([...Object.keys(selection.only), ...Object.keys(selection.skip)])];
   if (keys.length === 0) return;
   const steps = pipeline.steps.filter(
@@ -149,7 +155,7 @@ function checkSomethingLeft(pipeline: Pipeline, selection: Selection, values: Ma
       hint: keys
         .map(
           (k) =>
-            `values of ${k}: ${[...(values.get(k) ?? [])].join(', ')}; left after --only and --skip: ${left(k).join(', ') || 'none'}`,
+            `values of ${k}: ${[...(values.get(k) ?? [])].join(', ')}; left after ${ways.given('only')} and ${ways.given('skip')}: ${left(k).join(', ') || 'none'}`,
         )
         .join('; '),
     },

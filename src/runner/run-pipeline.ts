@@ -96,7 +96,7 @@ async function runStep(ctx: RunContext, step: Step, instances: StepRun[]): Promi
 }
 
 export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options: RunOptions = {}): Promise<RunResult> {
-  checkSelection(pipeline, options.selection ?? EVERY_INSTANCE);
+  checkSelection(pipeline, options.selection ?? EVERY_INSTANCE, deps.ways);
   const masker = deps.masker ?? new Masker();
   const { name, contexts: base, servers, targets } = prepareRun(pipeline, deps.env, masker);
   const set = instanceSet(pipeline, options.selection ?? EVERY_INSTANCE);
