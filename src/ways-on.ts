@@ -57,6 +57,8 @@ export interface WaysOn {
   varValues: string;
   /** The run that goes on and acts on an operator's decision recorded: `run --resume JOURNAL, or run --continue ID of a parked run`. */
   goOnDecided: string;
+  /** Setting secret `name` the pipeline reads, as the hint of one not set says: `set NAME in the environment (a CI secret), e.g. NAME=… enginectl run`. */
+  setSecret(name: string): string;
   /** Giving a var's value besides the pipeline's vars:, as a hint offers it: `pass --var NAME=VALUE`. */
   giveVar(example: string): string;
   /** Where a var or a selection of the run is given: `--var`, `--only`, `--skip`. */
@@ -94,6 +96,7 @@ export const CLI_WAYS: WaysOn = {
   reportOrJournal: 'a JSON report (--report-json) nor a journal (--journal)',
   varValues: '--var values',
   goOnDecided: 'run --resume JOURNAL, or run --continue ID of a parked run',
+  setSecret: (name) => `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run`,
   giveVar: (example) => `pass --var ${example}`,
   given: (kind) => `--${kind}`,
   example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),

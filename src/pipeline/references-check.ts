@@ -1,12 +1,12 @@
-// The semantic rules of expressions: every steps.X, vars.X, targets.X, matrix.X reference resolves
-// (a step reads only steps before it), and every secrets.X and env.X is in the environment (a
-// secret that is not is marked, unsetSecret: a dry run stands in for it).
+// The semantic rules of expressions: every steps.X, vars.X, targets.X, matrix.X reference resolves (a step reads
+// only steps before it), and every secrets.X and env.X is in the environment (unsetSecret: a dry run stands in).
 import { at } from './located.ts';
 import { conditionText, references, scanTemplate, parseExpression, ExprError, type Node } from '../expr/index.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { locate, type Path, type YamlSource } from './yaml-doc.ts';
 import { instanceProblem } from './instance-references.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 export interface RefScope {
   /** Contexts usable here. */
@@ -32,7 +32,7 @@ export interface RefWorld {
   targets: ReadonlySet<string>;
   /** Step ids with their index, type and matrix keys (undefined: no matrix). */
   steps: ReadonlyMap<string, RefStep>;
-  giveVar(example: string): string; // pass --var NAME=VALUE, in the words of the surface in use
+  ways: Pick<WaysOn, 'giveVar' | 'setSecret'>; // giving a var, setting a secret: in the words of the surface in use
 }
 
 const EXPRESSION_HINT =
@@ -89,7 +89,7 @@ function checkReference(
       return {
         message: `${context}.${name} is not set: no environment variable ${name}`,
         ...(context === 'secrets'
-          ? { hint: `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run`, unsetSecret: name }
+          ? { hint: world.ways.setSecret(name), unsetSecret: name }
           : { hint: `set ${name} in the environment` }),
       };
     case 'vars': {
@@ -102,7 +102,7 @@ function checkReference(
       const guess = didYouMean(name, world.vars);
       return {
         message: `unknown var "${name}"`,
-        hint: guess ? `did you mean "${guess}"?` : `define it under vars: or ${world.giveVar('NAME=VALUE')}`,
+        hint: guess ? `did you mean "${guess}"?` : `define it under vars: or ${world.ways.giveVar('NAME=VALUE')}`,
       };
     }
     case 'targets': {

@@ -112,7 +112,7 @@ const references: Rule = ({ source, doc, options, src, ids, targets }) => {
     vars: new Set([...Object.keys(doc.vars ?? {}), ...Object.keys(options.vars ?? {})]),
     targets: new Set(Object.keys(targets)),
     steps: ids,
-    giveVar: (options.ways ?? CLI_WAYS).giveVar,
+    ways: options.ways ?? CLI_WAYS,
   };
   const base = new Set(['env', 'secrets', 'vars', 'pipeline']);
   const skipEnv = options.checkEnv === false;
