@@ -188,7 +188,7 @@ const references: Rule = ({ source, doc, options, src, ids, targets }) => {
 
 /** An input that is exactly `${{ vars.NAME }}` of a var the file fixes is valid for the input. */
 const varInputs: Rule = ({ source, doc, options }) =>
-  doc.steps.flatMap((s, index) => varInputProblems(source, s, index, doc.vars ?? {}, options.vars));
+  doc.steps.flatMap((s, index) => varInputProblems(source, s, index, doc.vars ?? {}, options.vars, options.ways));
 
 /** A target a step names exists (also each value of a matrix the target input reads); one written inline has credentials. */
 const stepTargets: Rule = ({ source, doc, targets }) =>

@@ -8,6 +8,7 @@ import { issueDiagnostics } from './issues.ts';
 import { at } from './located.ts';
 import { LOADER_PARSE } from './schema.ts';
 import type { YamlSource } from './yaml-doc.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 /**
  * An input that is exactly `${{ vars.NAME }}` of a var the file (or --var) fixes: its value is
@@ -19,6 +20,8 @@ export function varInputProblems(
   index: number,
   fileVars: Record<string, unknown>,
   flagVars: Readonly<Record<string, unknown>> | undefined,
+  /** Where the surface takes vars, as a value given there is named: `--var`, the action's input vars. */
+  ways: WaysOn = CLI_WAYS,
 ): Diagnostic[] {
   const type = STEP_TYPES.get(step.uses);
   const fromVars = Object.entries(step.with ?? {}).flatMap(([input, raw]) => {
@@ -43,7 +46,7 @@ export function varInputProblems(
         at(
           source,
           ['steps', index, 'with', input],
-          `${where}, given by --var: ${parsed.error.issues[0]?.message ?? 'not valid'}`,
+          `${where}, given by ${ways.given('var')}: ${parsed.error.issues[0]?.message ?? 'not valid'}`,
         ),
       );
       continue;
