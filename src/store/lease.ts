@@ -87,7 +87,8 @@ export class LeaseError extends EnginectlError {
 const seq = sequenceKey;
 export const leasePrefix = (name: string) => `leases/${name}/`;
 
-export function checkLeaseName(name: string): string {
+/** `ways`: how the surface takes a lease's name, as the hint of one refused says (the CLI's --lease by default). */
+export function checkLeaseName(name: string, ways: WaysOn = CLI_WAYS): string {
   if (name.length > 100)
     throw new LeaseError(
       'LEASE_HELD',
@@ -100,7 +101,7 @@ export function checkLeaseName(name: string): string {
     throw new LeaseError(
       'LEASE_HELD',
       `lease ${JSON.stringify(name)}: a lease's name is letters, digits, dots, dashes, underscores and =`,
-      { hint: 'lease: { name: prod-fleet }, or --lease prod-fleet' },
+      { hint: ways.leaseExample },
     );
   return name;
 }
@@ -507,7 +508,7 @@ export const holderText = (h: LeaseHolder) =>
 
 /** Takes the lease: at once when it is free, by a verified takeover when it expired, else queued up to `waitMs`. */
 export async function acquireLease(store: RunStore, name: string, options: AcquireOptions): Promise<HeldLease> {
-  checkLeaseName(name);
+  checkLeaseName(name, options.ways);
   const started = options.clock.now();
   let ticket: number | undefined;
   try {
