@@ -59,6 +59,8 @@ export interface WaysOn {
   goOnDecided: string;
   /** Setting secret `name` the pipeline reads, as the hint of one not set says: `set NAME in the environment (a CI secret), e.g. NAME=… enginectl run`. */
   setSecret(name: string): string;
+  /** Where a server is given, as the hint of a step with none says: `add a servers: block, set ENGINE_URL (...), or run with --emulator`. */
+  noServer: string;
   /** A lease's name as given, as the hint of one refused shows it: `lease: { name: prod-fleet }, or --lease prod-fleet`. */
   leaseExample: string;
   /** Giving a var's value besides the pipeline's vars:, as a hint offers it: `pass --var NAME=VALUE`. */
@@ -99,6 +101,7 @@ export const CLI_WAYS: WaysOn = {
   varValues: '--var values',
   goOnDecided: 'run --resume JOURNAL, or run --continue ID of a parked run',
   setSecret: (name) => `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run`,
+  noServer: 'add a servers: block, set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or run with --emulator',
   leaseExample: 'lease: { name: prod-fleet }, or --lease prod-fleet',
   giveVar: (example) => `pass --var ${example}`,
   given: (kind) => `--${kind}`,

@@ -35,6 +35,8 @@ export const ACTION_WAYS: WaysOn = {
   goOnDecided:
     'a resume of its journal: journal: (the journal output, or the run-id output with store:), or continue: RUN_ID with store: of a parked run',
   setSecret: (name) => `set ${name} in the step's env: from a secret (${name}: \${{ secrets.${name} }})`,
+  noServer:
+    "add a servers: block, or set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD) in the step's env: or input url (with username and password)",
   leaseExample: 'lease: { name: prod-fleet } in the pipeline, or input lease prod-fleet',
   giveVar: (example) => `give it in input vars (${example}, one a line)`,
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,

@@ -6,6 +6,7 @@ import { at } from './located.ts';
 import type { PipelineFile } from './schema.ts';
 import type { YamlSource } from './yaml-doc.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export const DEFAULT_SERVER = 'default';
 
@@ -17,6 +18,8 @@ export interface ServerChoiceOptions {
   defaultServer?: DefaultServer | undefined;
   emulator?: boolean | undefined;
   checkEnv?: boolean | undefined;
+  /** How the surface names where a server is given, in the hint of none (the CLI's by default). */
+  ways?: WaysOn | undefined;
 }
 
 /** The server each step calls, and problems with the choice. */
@@ -84,9 +87,7 @@ export function serverChoice(source: YamlSource, data: PipelineFile, options: Se
           source,
           ['steps', index, 'uses'],
           names.length === 0 ? 'no server to call' : `which server? there are ${names.length}: ${names.join(', ')}`,
-          names.length === 0
-            ? 'add a servers: block, set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or run with --emulator'
-            : 'set server: on the step or defaults.server',
+          names.length === 0 ? (options.ways ?? CLI_WAYS).noServer : 'set server: on the step or defaults.server',
         ),
       );
     }
