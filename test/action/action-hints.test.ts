@@ -515,3 +515,18 @@ test('a step with no server to call: the hint names no --emulator, which the act
   );
   assert.doesNotMatch(shown(run), /--emulator/);
 });
+
+test('a dry run (dry-run: true or live) whose input only names no instance: refused naming the input, not --only', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  for (const dryRun of ['true', 'live']) {
+    const run = await runActionInProcess(ROOT, {
+      files: { 'sites.yml': SITES },
+      inputs: { pipeline: 'sites.yml', 'dry-run': dryRun, only: 'site=north' },
+      env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+    });
+    assert.equal(run.code, ExitCode.invalidInput, dryRun);
+    assert.match(shown(run), /input only site=north: no instance has site=north/, dryRun);
+    assert.doesNotMatch(shown(run), /--only\b/, dryRun);
+  }
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
