@@ -1,6 +1,7 @@
 // The root action's and single-step actions' dry run: `dry-run: true` shows each call and makes
 // none; `dry-run: live` is the preflight (GET requests only), posted as the job summary and the PR
 // comment, failing the action when a step fails now.
+import { ACTION_WAYS } from './ways-on.ts';
 import { makePlan } from '../app/plan.ts';
 import { standInWarning } from '../app/stand-ins.ts';
 import { ExitCode, UsageError } from '../errors.ts';
@@ -46,6 +47,7 @@ export async function dryRun(
   const plan = await makePlan(loaded.pipeline, loaded.env, {
     masker,
     selection: loaded.selection,
+    ways: ACTION_WAYS,
     ...(live ? { live: { signal: deps.signal, now: deps.now } } : {}),
   });
   kit.info(

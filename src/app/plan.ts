@@ -1,6 +1,7 @@
 // The plan, dry or live, as the edges show it: `plan` and `run --dry-run` (dry: every call the
 // pipeline would make, resolved as far as possible, secrets masked; no request), `plan --live`,
 // the preflight and the actions' dry-run input (live: GET requests only), as text and per step.
+import type { WaysOn } from '../ways-on.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { renderPlan, renderWaves, renderWindows } from '../report/plan-text.ts';
@@ -37,7 +38,7 @@ export interface LiveOptions {
 export async function makePlan(
   pipeline: Pipeline,
   env: Env,
-  options: { selection?: Selection; masker?: Masker; live?: LiveOptions } = {},
+  options: { selection?: Selection; masker?: Masker; live?: LiveOptions; ways?: WaysOn | undefined } = {},
 ): Promise<PlanOutput> {
   const masker = options.masker ?? new Masker();
   const live: LiveReading | undefined = options.live && {
@@ -45,7 +46,7 @@ export async function makePlan(
     now: options.live.now,
     signal: options.live.signal,
   };
-  const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live });
+  const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live, ways: options.ways });
   const count = (state: string) => plan.steps.filter((s) => s.live?.state === state).length;
   return {
     name: plan.name,

@@ -10,6 +10,7 @@ import type { Observed } from '../steps/observed.ts';
 import type { PlannedCall, StepType } from '../steps/types.ts';
 import { Masker } from './masker.ts';
 import { maskCalls } from './mask-model.ts';
+import type { WaysOn } from '../ways-on.ts';
 import { checkSelection, EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection.ts';
 import { instanceName } from './names.ts';
 import { instanceSet } from './instance-set.ts';
@@ -64,10 +65,11 @@ export interface Plan {
 export async function planPipeline(
   pipeline: Pipeline,
   env: Env,
-  options: { selection?: Selection; masker?: Masker; live?: LiveReading } = {},
+  /** `ways`: how the surface names the selection in a refusal of it (the CLI's flags by default). */
+  options: { selection?: Selection; masker?: Masker; live?: LiveReading; ways?: WaysOn | undefined } = {},
 ): Promise<Plan> {
   const selection = options.selection ?? EVERY_INSTANCE;
-  checkSelection(pipeline, selection);
+  checkSelection(pipeline, selection, options.ways);
   const masker = options.masker ?? new Masker();
   const { name, contexts: base, targets, servers } = prepareRun(pipeline, env, masker);
   const signal = options.live?.signal ?? new AbortController().signal;
