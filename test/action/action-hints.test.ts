@@ -530,3 +530,21 @@ test('a dry run (dry-run: true or live) whose input only names no instance: refu
   }
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
+
+test('a matrix of more instances than a step runs: the hint splits the fleet by input only, not --only', async () => {
+  const values = (n: number) => `[${Array.from({ length: n }, (_, i) => i).join(', ')}]`;
+  const run = await runActionInProcess(ROOT, {
+    files: { 'sites.yml': SITES.replace('{ site: [east, west] }', `{ site: ${values(101)}, part: ${values(100)} }`) },
+    inputs: { pipeline: 'sites.yml' },
+    env: {
+      ENGINE_URL: 'http://127.0.0.1:9',
+      ENGINE_USERNAME: 'admin',
+      ENGINE_PASSWORD: 'admin',
+      PROD_TOKEN: 'prod-token',
+    },
+  });
+  assert.equal(run.code, ExitCode.invalidInput);
+  assert.match(shown(run), /the matrix makes 10,100 instances/);
+  assert.match(shown(run), /or split it: a step, or a CI job with input only, per part of the fleet/);
+  assert.doesNotMatch(shown(run), /--only\b/);
+});
