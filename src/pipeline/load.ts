@@ -126,7 +126,7 @@ function loadParsed(
     throw new PipelineInvalid(sorted([...included.problems, ...checked.problems], file), text, included.texts);
   const problems: Diagnostic[] = [...included.problems, ...matrices.problems, ...checked.problems];
   // Counted before any later stage expands a matrix.
-  const sizes = matrixSizeProblems(source, data);
+  const sizes = matrixSizeProblems(source, data, options.ways);
   if (sizes.length > 0) throw new PipelineInvalid(sorted([...problems, ...sizes], file), text, included.texts);
   // Semantic rules: run on what parsed; when the schema failed, on the raw data as far as it fits.
   // vars come from the YAML's own data: zod's record output assigns keys one by one, which would

@@ -100,8 +100,9 @@ const count = (n: number) => (n < 1e15 ? n.toLocaleString('en') : 'more than 10^
  * A matrix is a product: three keys of 1,000 values are a billion instances, which validate would
  * spend a minute expanding before it ran out of memory. Counted (not expanded) once the matrix
  * values are lists, and refused at the matrix's line past the limits, before any stage expands it.
+ * `ways`: where the surface takes a selection, as the hint names it (the CLI's --only by default).
  */
-export function matrixSizeProblems(source: YamlSource, data: Data): Diagnostic[] {
+export function matrixSizeProblems(source: YamlSource, data: Data, ways: WaysOn = CLI_WAYS): Diagnostic[] {
   if (!Array.isArray(data.steps)) return [];
   const problems: Diagnostic[] = [];
   let total = 0;
@@ -117,7 +118,7 @@ export function matrixSizeProblems(source: YamlSource, data: Data): Diagnostic[]
           source,
           ['steps', index, 'matrix'],
           `the matrix makes ${count(instances)} instances (${lengths.map(count).join(' x ')}): a step runs at most ${count(MAX_STEP_INSTANCES)}`,
-          'give its keys fewer values, or split it: a step, or a CI job with --only, per part of the fleet',
+          `give its keys fewer values, or split it: a step, or a CI job with ${ways.given('only')}, per part of the fleet`,
         ),
       );
     }
@@ -128,7 +129,7 @@ export function matrixSizeProblems(source: YamlSource, data: Data): Diagnostic[]
         source,
         ['steps'],
         `the steps make ${count(total)} instances in all: a pipeline runs at most ${count(MAX_INSTANCES)}`,
-        'split it into several pipelines, or run a part of the fleet per CI job (--only)',
+        `split it into several pipelines, or run a part of the fleet per CI job (${ways.given('only')})`,
         true,
       ),
     );
