@@ -252,16 +252,20 @@ function fullAfterWrites(writes: number): JournalFs {
   };
 }
 
-test("a journal on a full disk: JOURNAL_WRITE_FAILED, what to do said without the CLI's --journal", async (t) => {
+test("a journal on a full disk, with input store or without: JOURNAL_WRITE_FAILED, what to do said without the CLI's --journal or --store", async (t) => {
   const { url } = await startEmulator(t);
-  // No record written (run the pipeline again), and one written (resume from the journal).
-  for (const [writes, then] of [
-    [0, /then run the pipeline again/],
-    [1, /then resume from this journal/],
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
+  mkdirSync(store);
+  // No record written (run the pipeline again), and one written (resume from the journal); the journal kept in a store too.
+  for (const [writes, then, stored] of [
+    [0, /then run the pipeline again/, {}],
+    [1, /then resume from this journal/, {}],
+    [0, /then run the pipeline again/, { store: `file://${store}` }],
+    [1, /then resume from this journal/, { store: `file://${store}` }],
   ] as const) {
     const run = await runActionInProcess(ROOT, {
       files: { 'release.yml': UPDATE },
-      inputs: { pipeline: 'release.yml' },
+      inputs: { pipeline: 'release.yml', ...stored },
       env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
       journalFs: fullAfterWrites(writes),
     });
