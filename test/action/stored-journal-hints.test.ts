@@ -117,3 +117,23 @@ test('input lease expired in the hands of a run whose stored journal holds no ru
   assert.doesNotMatch(shown(refused), CLI_WAY);
   assert.equal(s.writes(), sent, 'nothing was sent');
 });
+
+test("journal: naming no run id or a run the store does not hold, continue: naming a run that did not park: the hints name the job's run-id output, not enginectl runs --store", async (t) => {
+  const s = await storedRun(t);
+  const resumed = await s.run({ journal: s.id, 'in-doubt': 'skip' });
+  assert.equal(resumed.code, ExitCode.ok, shown(resumed));
+  const sent = s.writes();
+  const absent = s.id.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
+  for (const [inputs, refused] of [
+    [{ journal: 'last-night' }, /input journal last-night: not a run id/],
+    [{ journal: absent }, new RegExp(`holds no run ${absent}`)],
+    [{ continue: s.id }, new RegExp(`run ${s.id}: its last run did not park; there is nothing to continue`)],
+  ] as const) {
+    const run = await s.run(inputs);
+    assert.equal(run.code, ExitCode.invalidInput, shown(run));
+    assert.match(shown(run), refused);
+    assert.match(shown(run), /the run-id output of the job that (ran|parked) it/);
+    assert.doesNotMatch(shown(run), CLI_WAY);
+  }
+  assert.equal(s.writes(), sent, 'nothing was sent');
+});
