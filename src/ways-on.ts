@@ -61,6 +61,10 @@ export interface WaysOn {
   setSecret(name: string): string;
   /** Where a server is given, as the hint of a step with none says: `add a servers: block, set ENGINE_URL (...), or run with --emulator`. */
   noServer: string;
+  /** How a run of the store is found, as the hint of an id that names none says: `list the store's runs with enginectl runs --store URL`. */
+  findRun: string;
+  /** How a parked run of the store is found, as the hint of a continue of one that did not park says: `enginectl runs --store URL --parked lists the parked runs`. */
+  findParked: string;
   /** A lease's name as given, as the hint of one refused shows it: `lease: { name: prod-fleet }, or --lease prod-fleet`. */
   leaseExample: string;
   /** Giving a var's value besides the pipeline's vars:, as a hint offers it: `pass --var NAME=VALUE`. */
@@ -102,6 +106,8 @@ export const CLI_WAYS: WaysOn = {
   goOnDecided: 'run --resume JOURNAL, or run --continue ID of a parked run',
   setSecret: (name) => `set ${name} in the environment (a CI secret), e.g. ${name}=… enginectl run`,
   noServer: 'add a servers: block, set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or run with --emulator',
+  findRun: "list the store's runs with enginectl runs --store URL",
+  findParked: 'enginectl runs --store URL --parked lists the parked runs',
   leaseExample: 'lease: { name: prod-fleet }, or --lease prod-fleet',
   giveVar: (example) => `pass --var ${example}`,
   given: (kind) => `--${kind}`,

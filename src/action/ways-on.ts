@@ -37,6 +37,8 @@ export const ACTION_WAYS: WaysOn = {
   setSecret: (name) => `set ${name} in the step's env: from a secret (${name}: \${{ secrets.${name} }})`,
   noServer:
     "add a servers: block, or set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD) in the step's env: or input url (with username and password)",
+  findRun: 'give the run-id output of the job that ran it, with the store: it ran with',
+  findParked: "a parked run's id is the run-id output of the job that parked it (its outcome output parked)",
   leaseExample: 'lease: { name: prod-fleet } in the pipeline, or input lease prod-fleet',
   giveVar: (example) => `give it in input vars (${example}, one a line)`,
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,

@@ -59,7 +59,7 @@ export function checkParked(
 ): asserts state is JournalState & { parked: Parked } {
   if (!state.parked)
     throw new UsageError('NOT_PARKED', `${where}: its last run did not park; there is nothing to continue`, {
-      hint: `resume a run that ended otherwise with ${ways.resume}; enginectl runs --store URL --parked lists the parked runs`,
+      hint: `resume a run that ended otherwise with ${ways.resume}; ${ways.findParked}`,
     });
   const abort = abortOf(state.parked);
   if (abort)

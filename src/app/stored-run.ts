@@ -130,7 +130,7 @@ export async function openStoredRun(request: {
     const path = request.journal ?? join(request.tmpdir, `enginectl-${runId}.journal.jsonl`);
     return { store, runId, path, resume: false, replica: new JournalReplica(store, runId, 1) };
   }
-  const runId = checkRunId(request.resumeId, request.resumeNamed);
+  const runId = checkRunId(request.resumeId, request.resumeNamed, request.ways);
   const { text, next } = await readStoredJournal(store, runId, request.ways);
   // A copy of its own: two jobs going on with the same run at once never write one file (the lease, or the store's create-only segment, refuses one).
   const path =

@@ -27,15 +27,13 @@ export function newRunId(now: number): string {
 }
 
 /** A run's id, else refused naming where it was given (`named`: the CLI's --run, an action's input). */
-export function checkRunId(id: string, named = '--run'): string {
+export function checkRunId(id: string, named = '--run', ways: WaysOn = CLI_WAYS): string {
   // Ids of 24 random bits are earlier runs'.
   if (!/^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}(?:[0-9a-f]{6})?$/.test(id))
     throw new StoreError(
       'STORE_REFUSED',
       `${named} ${id}: not a run id (they look like 20261126T225343Z-a1b2c3d4e5f6)`,
-      {
-        hint: "list the store's runs with enginectl runs --store URL",
-      },
+      { hint: ways.findRun },
     );
   return id;
 }
@@ -107,9 +105,7 @@ export async function readStoredJournal(
           hint: `it goes on when its workers run again (run FILE --store URL --run ${runId} --shard I/N, the same commands); enginectl report --merge --store URL --run ${runId} says where it stands, with each site's run (enginectl verify --store URL --run SITE_RUN reads a site's calls back)`,
         },
       );
-    throw new StoreError('STORE_REFUSED', `${store.url} holds no run ${runId}`, {
-      hint: "list the store's runs with enginectl runs --store URL",
-    });
+    throw new StoreError('STORE_REFUSED', `${store.url} holds no run ${runId}`, { hint: ways.findRun });
   }
   return read;
 }
