@@ -137,3 +137,35 @@ test("journal: naming no run id or a run the store does not hold, continue: nami
   }
   assert.equal(s.writes(), sent, 'nothing was sent');
 });
+
+test("input lease whose newest record a newer enginectl wrote: STORE_VERSION, the hint naming the action's steps, not --continue and --resume", async (t) => {
+  const s = await storedRun(t);
+  const first = await s.run({ journal: s.id, 'in-doubt': 'skip', lease: 'prod-fleet' });
+  assert.equal(first.code, ExitCode.ok, shown(first));
+  // A newer enginectl's runner took the lease since: its record, of lease record version 2.
+  const leaseDir = join(s.store, 'leases', 'prod-fleet');
+  const last = readdirSync(leaseDir)
+    .filter((k) => /^[0-9]{8}$/.test(k))
+    .sort()
+    .at(-1)!;
+  const record = JSON.parse(readFileSync(join(leaseDir, last), 'utf8')) as Record<string, unknown>;
+  const at = Date.now();
+  writeFileSync(
+    join(leaseDir, String(Number(last) + 1).padStart(8, '0')),
+    JSON.stringify({
+      ...record,
+      v: 2,
+      kind: 'acquire',
+      holder: { runId: 'newer-run', actor: 'ci', host: 'runner-9' },
+      at,
+      expiresAt: at + 600_000,
+    }),
+  );
+  const sent = s.writes();
+  const refused = await s.run({ lease: 'prod-fleet' });
+  assert.equal(refused.code, ExitCode.invalidInput, shown(refused));
+  assert.match(shown(refused), /is a lease record of version 2, written by a newer enginectl than this one/);
+  assert.match(shown(refused), /run every job of this run store \(the action's steps, pinned to one version/);
+  assert.doesNotMatch(shown(refused), CLI_WAY);
+  assert.equal(s.writes(), sent, 'nothing was sent');
+});
