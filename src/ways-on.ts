@@ -65,6 +65,8 @@ export interface WaysOn {
   findRun: string;
   /** How a parked run of the store is found, as the hint of a continue of one that did not park says: `enginectl runs --store URL --parked lists the parked runs`. */
   findParked: string;
+  /** The jobs of a run store, as a newer enginectl's record's hint says to run each with it: `run, --continue, --resume, the shards, decide, verify, report, lease`. */
+  storeJobs: string;
   /** A lease's name as given, as the hint of one refused shows it: `lease: { name: prod-fleet }, or --lease prod-fleet`. */
   leaseExample: string;
   /** Giving a var's value besides the pipeline's vars:, as a hint offers it: `pass --var NAME=VALUE`. */
@@ -108,6 +110,7 @@ export const CLI_WAYS: WaysOn = {
   noServer: 'add a servers: block, set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD), or run with --emulator',
   findRun: "list the store's runs with enginectl runs --store URL",
   findParked: 'enginectl runs --store URL --parked lists the parked runs',
+  storeJobs: 'run, --continue, --resume, the shards, decide, verify, report, lease',
   leaseExample: 'lease: { name: prod-fleet }, or --lease prod-fleet',
   giveVar: (example) => `pass --var ${example}`,
   given: (kind) => `--${kind}`,

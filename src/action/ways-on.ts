@@ -39,6 +39,7 @@ export const ACTION_WAYS: WaysOn = {
     "add a servers: block, or set ENGINE_URL (with ENGINE_USERNAME and ENGINE_PASSWORD) in the step's env: or input url (with username and password)",
   findRun: 'give the run-id output of the job that ran it, with the store: it ran with',
   findParked: "a parked run's id is the run-id output of the job that parked it (its outcome output parked)",
+  storeJobs: "the action's steps, pinned to one version for the whole rollout, and any enginectl command on the store",
   leaseExample: 'lease: { name: prod-fleet } in the pipeline, or input lease prod-fleet',
   giveVar: (example) => `give it in input vars (${example}, one a line)`,
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,

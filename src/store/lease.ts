@@ -111,7 +111,7 @@ export async function readLeaseRecord(store: RunStore, key: string): Promise<Lea
   return parseOrReadAgain(store, key, await store.get(key), (body) => parseLeaseRecord(store, key, body));
 }
 
-const parseLeaseRecord = (store: RunStore, key: string, body: Buffer | undefined): LeaseRecord =>
+const parseLeaseRecord = (store: RunStore, key: string, body: Buffer | undefined, ways?: WaysOn): LeaseRecord =>
   parseStoreRecord(
     store,
     key,
@@ -120,6 +120,7 @@ const parseLeaseRecord = (store: RunStore, key: string, body: Buffer | undefined
     'a lease record',
     'nothing but enginectl writes under leases/ in a run store: put the record back, or remove the lease (nothing was sent)',
     LEASE_RECORD_VERSIONS,
+    ways,
   );
 
 /**
@@ -131,8 +132,10 @@ const parseLeaseRecord = (store: RunStore, key: string, body: Buffer | undefined
 export async function leaseState(
   store: RunStore,
   name: string,
+  /** How the surface names the ways on, in a refusal of the record (the CLI's by default). */
+  ways?: WaysOn,
 ): Promise<{ seq: number; record: LeaseRecord } | undefined> {
-  return leaseAfterListing(store, name, await newestListed(store, leasePrefix(name)));
+  return leaseAfterListing(store, name, await newestListed(store, leasePrefix(name)), ways);
 }
 
 /** As leaseState, from the number of the newest key of the lease a listing showed (0: none). */
@@ -140,13 +143,14 @@ export async function leaseAfterListing(
   store: RunStore,
   name: string,
   listed: number,
+  ways?: WaysOn,
 ): Promise<{ seq: number; record: LeaseRecord } | undefined> {
   const after = await keysAfterListing(store, leasePrefix(name), listed + 1);
   const n = listed + after.length;
   if (n === 0) return undefined;
   const key = `${leasePrefix(name)}${seq(n)}`;
   const body = after.at(-1) ?? (await store.get(key));
-  return { seq: n, record: await parseOrReadAgain(store, key, body, (b) => parseLeaseRecord(store, key, b)) };
+  return { seq: n, record: await parseOrReadAgain(store, key, body, (b) => parseLeaseRecord(store, key, b, ways)) };
 }
 
 /** How many lease records are read at once. */
@@ -556,7 +560,7 @@ async function queueFor(
   let confirming: number | undefined;
   for (;;) {
     let ticket = mine();
-    const state = await leaseState(store, name);
+    const state = await leaseState(store, name, options.ways);
     if (inDoubt) {
       // The newest record is its own (the bytes it wrote): it holds the lease. Else that write failed; said.
       const own =

@@ -3,6 +3,7 @@
 // reads the same record (the lease's records, a sharded run's).
 import { z } from 'zod';
 import { StoreError, type RunStore } from './store.ts';
+import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 /** A time of a record (epoch ms) a date can hold (±8.64e15): a record past it was not written by enginectl. */
 export const Instant = z.number().min(-8.64e15).max(8.64e15);
@@ -30,6 +31,8 @@ export function parseStoreRecord<T>(
   what: string,
   hint: string,
   versions: readonly number[] = [],
+  /** How the surface names the jobs of a store, in a newer record's hint (the CLI's commands by default). */
+  ways: WaysOn = CLI_WAYS,
 ): T {
   const json = recordJson(body);
   const parsed = schema.safeParse(json);
@@ -40,7 +43,7 @@ export function parseStoreRecord<T>(
       'STORE_VERSION',
       `${store.url}: ${key} is ${what} of version ${v as number}, written by a newer enginectl than this one (which reads ${versions.length === 1 ? 'version' : 'versions'} ${versions.slice(0, -1).join(', ')}${versions.length > 1 ? ' and ' : ''}${versions.at(-1)!})`,
       {
-        hint: 'run every job of this run store (run, --continue, --resume, the shards, decide, verify, report, lease) with that enginectl or a later one; nothing was done from this record',
+        hint: `run every job of this run store (${ways.storeJobs}) with that enginectl or a later one; nothing was done from this record`,
       },
     );
   throw new StoreError('STORE_DAMAGED', `${store.url}: ${key} is not ${what} of enginectl`, { hint });
