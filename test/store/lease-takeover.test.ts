@@ -392,3 +392,37 @@ test("a takeover whose verify a signal cuts (SIGTERM while it reads the target b
   assert.deepEqual([last.kind, last.holder.runId], ['acquire', previous], "the lease is still the expired holder's");
   assert.equal(s.emulator.requests.filter((q) => q.method === 'POST').length, posts, 'nothing sent');
 });
+
+test("a takeover reads the expired holder's journal with the journal's key: a record removed from it in the store is refused at its line, not read as a run that left no call in doubt", async (t) => {
+  let gateway504 = true;
+  const s = await setup(t, {
+    replace: (method, path) => (gateway504 && method === 'POST' && path.endsWith('/update/vfs') ? 504 : undefined),
+  });
+  const env = { ...s.env, ENGINECTL_JOURNAL_KEY: 'a-journal-key-of-32-characters-x' };
+  Object.assign(s.env, { ENGINECTL_JOURNAL_KEY: env.ENGINECTL_JOURNAL_KEY });
+  const previous = await expiredHolder(s);
+  gateway504 = false;
+  // Whoever can write the store removes the records of the call in doubt (its send, its answer,
+  // its end): each line is still whole (its CRC), the chain of seals is broken at the line after them.
+  const segments = join(s.storeDir, 'runs', previous, 'journal');
+  let removed = 0;
+  for (const name of readdirSync(segments)) {
+    const path = join(segments, name);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const kept = lines.filter((l) => !/^\{"t":"(send|status|answer|end)"/.test(l));
+    removed += lines.length - kept.length;
+    writeFileSync(path, kept.join('\n'));
+  }
+  assert.ok(removed >= 2, `the call's records removed (${removed})`);
+  const unsealed = await runCli(['verify', '--store', s.env.ENGINECTL_STORE, '--run', previous], { env });
+  assert.equal(unsealed.code, 2, unsealed.stdout + unsealed.stderr);
+  assert.match(unsealed.stderr, /seal/i, 'verify of that run refuses it at its line');
+
+  const gate = s.file('gate.yml', PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', GATE));
+  const taken = await runCli(['run', gate], { env });
+  assert.equal(taken.code, 2, taken.stdout + taken.stderr);
+  assert.match(taken.stderr, /LEASE_TAKEOVER_REFUSED/);
+  assert.match(taken.stderr, new RegExp(`run ${previous}'s journal could not be read from the store: .*seal`, 'i'));
+  assert.doesNotMatch(taken.stdout + taken.stderr, /left no call in doubt/);
+  assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/alerts')).length, 0, 'nothing sent');
+});
