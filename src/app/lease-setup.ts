@@ -6,6 +6,7 @@
 import { EnginectlError, interruptedRead } from '../errors.ts';
 import { readJournal } from '../journal/read.ts';
 import { readSegments } from '../journal/replica.ts';
+import { journalKey } from '../journal/seal.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { matrixValues, selects, type MatrixValue, type Selection } from '../pipeline/selection.ts';
@@ -78,7 +79,8 @@ async function verifyTakeover(
           `run ${previous} left no record in the store's journal: it sent nothing (a call's record is in the store before the call leaves)`,
         ],
       };
-    const state = readJournal(text, `${request.store.url} run ${previous}`, undefined, request.ways);
+    // Read with the journal's key, as every reader of a run's journal is: a record removed or edited in the store is refused at its line (seal.ts).
+    const state = readJournal(text, `${request.store.url} run ${previous}`, journalKey(request.env), request.ways);
     if (inDoubtInstances(state).length === 0) return { evidence: [`run ${previous} left no call in doubt`] };
     const verified = await verifyJournal(state, {
       pipeline: request.pipeline,
