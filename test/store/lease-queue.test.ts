@@ -207,3 +207,49 @@ test("a run that does not wait, behind a waiter queued for a holder gone an hour
     },
   );
 });
+
+test("a waiter confirming the lapse of a holder whose ttl is longer than its own: its ticket's until, read by an earlier enginectl (which drops a ticket once its until passed), covers its whole wait", async () => {
+  const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-queue-'))).href);
+  let now = 0;
+  // The holder (a ttl of 5m) takes the lease at 0 and is gone: its expiry at 5m, never renewed.
+  await acquireLease(store, 'fleet', {
+    holder: holder('gone'),
+    ttlMs: 300_000,
+    waitMs: 0,
+    clock: { now: () => now, sleep: async (ms) => void (now += ms) },
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  // An earlier enginectl's reader of the queue: a ticket holds its place while its until is ahead
+  // and, with a ttl, while renewed within it (0b3226a5 queuedRuns).
+  const earlierReads = async (at: number) => {
+    const keys = await store.list('leases/fleet/queue/');
+    const tickets = keys.filter((k) => /\/[0-9]{8}$/.test(k) && !keys.includes(`${k}.withdrawn`));
+    return tickets.map(async (k) => {
+      const t = JSON.parse((await store.get(k))!.toString()) as { until: number; at: number; ttl?: number };
+      const beats = keys.flatMap((b) => (b.startsWith(`${k}.beat.`) ? [Number(b.slice(`${k}.beat.`.length))] : []));
+      const renewed = Math.max(t.at, ...beats);
+      return t.until > at && !(t.ttl !== undefined && at > renewed + t.ttl);
+    });
+  };
+  // Dropped by that reader while this waiter still waits in its place (confirming the lapse).
+  const dropped: number[] = [];
+  now = 295_000;
+  const lease = await acquireLease(store, 'fleet', {
+    holder: holder('next'),
+    // Its own ttl 1m, its wait 10s (its deadline at 5m05s): the holder's expiry passes at 5m, and
+    // its lapse is confirmed once its record stayed unchanged for the holder's ttl (at 9m55s).
+    ttlMs: 60_000,
+    waitMs: 10_000,
+    clock: {
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms;
+        for (const live of await Promise.all(await earlierReads(now))) if (!live) dropped.push(now);
+      },
+    },
+    verifyTakeover: async () => ({ evidence: [] }),
+  });
+  assert.equal(now, 595_000, 'taken once the lapse is confirmed');
+  await lease.release();
+  assert.deepEqual(dropped.slice(0, 1), [], `an earlier enginectl passes over its ticket from ${dropped[0]}ms on`);
+});
