@@ -17,7 +17,7 @@ import type { ErrorCode } from '../error-codes.ts';
 import { keysAfterListing, newestListed, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseOrReadAgain, parseStoreRecord, recordJson } from './record.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
-import { lapseOf, pastExpiry, type FirstSeen, type Lapse } from './lapse.ts';
+import { heldTtl, lapseOf, pastExpiry, type FirstSeen, type Lapse } from './lapse.ts';
 
 const Holder = z.object({
   runId: z.string(),
@@ -55,7 +55,8 @@ export type LeaseRecord = z.infer<typeof LeaseRecord>;
  * time and not withdrawn (its waiter withdraws it when its wait ends, or it takes the lease): its
  * wait may run past its deadline while it confirms a holder's lapse. `until` is for the readers of an
  * earlier enginectl, which drop a ticket once it passed: this one writes its deadline and one ttl
- * more (the longest it confirms a lapse of the lease's ttl). A ticket without a `ttl` (an earlier
+ * more (the holder's ttl when longer: the longest it confirms a lapse; it waits no longer than its
+ * until). A ticket without a `ttl` (an earlier
  * enginectl's, never renewed) holds its place until then.
  */
 const Ticket = z.object({
@@ -558,6 +559,8 @@ async function queueFor(
   let seen: FirstSeen | undefined;
   /** The first record whose lapse this waiter confirmed (waited for past its deadline): one after it is a live writer's. */
   let confirming: number | undefined;
+  /** Its ticket's `until`: an earlier enginectl drops the ticket once it passed, so this waiter waits no longer. */
+  let ticketUntil = Infinity;
   for (;;) {
     let ticket = mine();
     const state = await leaseState(store, name, options.ways);
@@ -587,6 +590,7 @@ async function queueFor(
       // Not renewed for the ttl (this waiter was paused): others passed it over; it queues again, at the end.
       await withdraw(store, name, ticket);
       took((ticket = undefined));
+      ticketUntil = Infinity;
     } else if (ticket !== undefined && now - renewed >= options.ttlMs / 3) {
       // The ticket's heartbeat: a waiter that is gone (killed) holds no place once the ttl passed without one.
       await store
@@ -644,15 +648,22 @@ async function queueFor(
     // once. A record written after the one it confirmed is a live holder's (renewed: a clock more than its ttl
     // ahead reads each renewal's expiry passed): waited for as a live holder is, up to the deadline.
     if (lapse && !lapse.confirmed) confirming ??= state!.seq;
+    // Never past its ticket's until (an earlier enginectl's readers would pass it over then): given up there.
     const until =
-      lapse && !lapse.confirmed && myTurn && state!.seq === confirming ? Math.max(deadline, lapse.at) : deadline;
+      lapse && !lapse.confirmed && myTurn && state!.seq === confirming
+        ? Math.max(deadline, Math.min(lapse.at, ticketUntil))
+        : deadline;
     if (now >= until) {
       const before = line.filter((t) => ticket === undefined || t.n < ticket).length;
       throw heldError(name, options, free ? undefined : state!.record, lapse, before, now - started, now);
     }
     if (ticket === undefined) renewed = now;
-    // Its ticket's `until`, read by an earlier enginectl alone: past the longest this wait may run (confirming a lapse).
-    const ticketUntil = Math.max(until, deadline + options.ttlMs);
+    // Its ticket's `until`, read by an earlier enginectl alone: past the longest this wait may run,
+    // confirming a lapse of the holder's ttl (the longer of it and this waiter's own).
+    if (ticket === undefined) {
+      const longest = Math.max(options.ttlMs, state && !free ? heldTtl(state.record) : 0);
+      ticketUntil = Math.max(until, deadline + longest);
+    }
     const taken = ticket ?? (await takeTicket(store, name, options.holder.runId, now, ticketUntil, options.ttlMs));
     took(taken);
     const message =
