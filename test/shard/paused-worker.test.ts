@@ -62,12 +62,16 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   assert.equal(taker.counts.inDoubt, 1, second.out);
   const doubt = taker.steps.find((s) => s.matrix?.site === paused.site && s.inDoubt);
   assert.deepEqual(doubt?.inDoubt && [doubt.inDoubt.method, doubt.inDoubt.path], ['POST', '/api/devops/v1/update/vfs']);
-  // Its hint is a sharded site's, not a run's (--resume, --in-doubt skip|retry: a worker refuses both).
+  // Its hint is a sharded site's, not a run's: no --resume or --in-doubt for the worker (it refuses both); the
+  // operator settles the doubt with a run of the site's own run, its decision recorded.
   assert.match(
     doubt!.error!.hint ?? '',
-    /check the call on the server \(enginectl verify --store URL --run \S+ reads its target back\)$/,
+    /check the call on the server \(enginectl verify --store URL --run \S+ reads its target back\), then settle it with enginectl run FILE --store URL --resume \S+ --only site=site-\d+ --in-doubt skip \(it was applied\) or retry \(it was not\)$/,
   );
-  assert.doesNotMatch(doubt!.error!.hint ?? '', /resume|enginectl verify JOURNAL|--in-doubt (skip|retry|verify)/);
+  assert.doesNotMatch(
+    doubt!.error!.hint ?? '',
+    /--shard \S+ --resume|run --resume JOURNAL|enginectl verify JOURNAL|--in-doubt (skip\||verify)/,
+  );
   first.child.kill('SIGCONT');
   const woke = await first.done;
 
@@ -104,7 +108,7 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   const early = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.match(
     ended(early.report!)?.error?.hint ?? '',
-    /^the site counts as failed in its wave, and a sharded run takes no --in-doubt decision: check the call on the server \(enginectl verify --store URL --run \S+ reads its target back\)$/,
+    /^the site counts as failed in its wave, and a sharded run takes no --in-doubt decision: check the call on the server \(enginectl verify --store URL --run \S+ reads its target back\), then settle it with enginectl run FILE --store URL --resume \S+ --only site=site-\d+ --in-doubt skip \(it was applied\) or retry \(it was not\)$/,
     early.stdout,
   );
 });
