@@ -96,6 +96,13 @@ test("a worker paused past its ttl with a write's answer on its way: after the t
   const merged = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   const site = merged.report!.steps.filter((i) => i.matrix?.site === paused.site);
   assert.ok(site.length > 0, merged.stdout);
+  // The site's row says what the rollout counted it (its worker's end: failed), not "cancelled".
+  assert.equal(
+    merged.report!.merged!.reports.find((r) => r.source.startsWith(`site ${paused.site}:`))?.outcome,
+    'failure',
+    merged.stdout,
+  );
+  assert.match(merged.stdout, new RegExp(`✖ site=${paused.site}: failure `));
   assert.ok(
     site.every((i) => i.outcome !== 'success'),
     `no report of the store says the site succeeded: ${JSON.stringify(site.map((i) => [i.name, i.outcome]))}`,
