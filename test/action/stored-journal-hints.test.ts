@@ -169,3 +169,28 @@ test("input lease whose newest record a newer enginectl wrote: STORE_VERSION, th
   assert.doesNotMatch(shown(refused), CLI_WAY);
   assert.equal(s.writes(), sent, 'nothing was sent');
 });
+
+test("journal: RUN_ID of a run that held no fleet lease, while another fleet's lease record is a newer enginectl's: STORE_VERSION, the hint naming the action's steps, not --continue and --resume", async (t) => {
+  const s = await storedRun(t);
+  // Another fleet, sharing the store, runs a newer enginectl: its lease's newest record is of lease record version 2.
+  const at = Date.now();
+  mkdirSync(join(s.store, 'leases', 'other-fleet'), { recursive: true });
+  writeFileSync(
+    join(s.store, 'leases', 'other-fleet', '00000001'),
+    JSON.stringify({
+      v: 2,
+      kind: 'acquire',
+      holder: { runId: 'newer-run', actor: 'ci', host: 'runner-9' },
+      at,
+      expiresAt: at + 600_000,
+      served: 0,
+    }),
+  );
+  const sent = s.writes();
+  const refused = await s.run({ journal: s.id, 'in-doubt': 'skip' });
+  assert.equal(refused.code, ExitCode.invalidInput, shown(refused));
+  assert.match(shown(refused), /other-fleet\/00000001 is a lease record of version 2, written by a newer enginectl/);
+  assert.match(shown(refused), /run every job of this run store \(the action's steps, pinned to one version/);
+  assert.doesNotMatch(shown(refused), CLI_WAY);
+  assert.equal(s.writes(), sent, 'nothing was sent');
+});
