@@ -120,5 +120,6 @@ async function refuseWhileSiteHeld(stored: StoredRun, request: OwnLeaseRequest):
   await refuseWhileRunning(stored.store, stored.runId, state, 'resume it', now, 'Nothing was verified or sent', {
     sites: true,
     warn: request.say,
+    ways: request.ways,
   });
 }

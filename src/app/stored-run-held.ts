@@ -24,6 +24,7 @@ import { WaveLog } from '../shard/wave-log.ts';
 import { holderText, newestOfEachLease, type LeaseRecord } from '../store/lease.ts';
 import { heldTtl, longPastAt } from '../store/lapse.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 interface Lease {
   name: string;
@@ -57,6 +58,7 @@ async function newestLeases(
   runId: string,
   known: string[],
   mayHold: (name: string) => Promise<boolean>,
+  ways: WaysOn | undefined,
 ) {
   const records = await newestOfEachLease(
     store,
@@ -68,6 +70,7 @@ async function newestLeases(
         if (!(await mayHold(name))) return;
       throw error;
     },
+    ways,
   );
   return new Map([...records].map(([name, record]) => [name, { name, record }]));
 }
@@ -163,6 +166,7 @@ async function holdingOf(
   runId: string,
   state: JournalState,
   sites = false,
+  ways?: WaysOn,
 ): Promise<Holding | undefined> {
   const named = (state.lease?.name.split(', ') ?? []).filter((n) => /^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(n));
   const leases = await newestLeases(
@@ -170,6 +174,7 @@ async function holdingOf(
     runId,
     [ownLeaseName(runId), ...named],
     leasesThatMayHold(store, runId, state),
+    ways,
   );
   if (sites) return siteHolding(store, runId, state, leases);
   const own = [...leases.values()].filter((l) => heldOnce(l.record) && l.record.holder.runId === runId);
@@ -198,9 +203,9 @@ async function leaseHeld(
   command: string,
   now: number,
   nothing: string,
-  options: { sites: boolean; confirmed: boolean },
+  options: { sites: boolean; confirmed: boolean; ways: WaysOn | undefined },
 ): Promise<string | undefined> {
-  const holding = await holdingOf(store, runId, state, options.sites);
+  const holding = await holdingOf(store, runId, state, options.sites, options.ways);
   if (!holding) return undefined;
   const { lease, who } = holding;
   const name = `${store.url} run ${runId}`;
@@ -243,11 +248,13 @@ export async function refuseWhileRunning(
   now: number,
   /** What the refusal says it did not do. */
   nothing: string,
-  options: { sites?: boolean; warn?: (warning: string) => void; confirmed?: boolean } = {},
+  /** `ways`: how the surface names the ways on, in a refusal of a lease's record (the CLI's by default). */
+  options: { sites?: boolean; warn?: (warning: string) => void; confirmed?: boolean; ways?: WaysOn | undefined } = {},
 ): Promise<void> {
   const warning = await leaseHeld(store, runId, state, command, now, nothing, {
     sites: options.sites ?? false,
     confirmed: options.confirmed ?? false,
+    ways: options.ways,
   });
   if (warning) options.warn?.(warning);
   const last = state.runs.at(-1)!;

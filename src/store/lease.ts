@@ -108,8 +108,8 @@ export function checkLeaseName(name: string, ways: WaysOn = CLI_WAYS): string {
 }
 
 /** A lease's record at `key`: STORE_DAMAGED when it is not one of enginectl's. */
-export async function readLeaseRecord(store: RunStore, key: string): Promise<LeaseRecord> {
-  return parseOrReadAgain(store, key, await store.get(key), (body) => parseLeaseRecord(store, key, body));
+export async function readLeaseRecord(store: RunStore, key: string, ways?: WaysOn): Promise<LeaseRecord> {
+  return parseOrReadAgain(store, key, await store.get(key), (body) => parseLeaseRecord(store, key, body, ways));
 }
 
 const parseLeaseRecord = (store: RunStore, key: string, body: Buffer | undefined, ways?: WaysOn): LeaseRecord =>
@@ -170,6 +170,8 @@ export async function newestOfEachLease(
   known: readonly string[],
   pastListing: (name: string) => boolean,
   unreadable: (name: string, error: unknown) => Promise<void>,
+  /** How the surface names the ways on, in a refusal of a record (the CLI's by default). */
+  ways?: WaysOn,
 ): Promise<Map<string, LeaseRecord>> {
   const newest = new Map<string, number>();
   for (const key of await store.list('leases/')) {
@@ -180,8 +182,8 @@ export async function newestOfEachLease(
   const read = async (name: string): Promise<[string, LeaseRecord] | undefined> => {
     const listed = newest.get(name)!;
     try {
-      if (!pastListing(name)) return [name, await readLeaseRecord(store, `${leasePrefix(name)}${seq(listed)}`)];
-      const state = await leaseAfterListing(store, name, listed);
+      if (!pastListing(name)) return [name, await readLeaseRecord(store, `${leasePrefix(name)}${seq(listed)}`, ways)];
+      const state = await leaseAfterListing(store, name, listed, ways);
       return state && [name, state.record];
     } catch (error) {
       await unreadable(name, error);
