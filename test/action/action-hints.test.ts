@@ -506,6 +506,20 @@ test("input lease that is no lease's name: refused naming input lease, not --lea
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
 
+test("a single-step action's input lease that is no lease's name: the hint names input lease, not a pipeline's lease:, which a single-step action has none of", async (t) => {
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-hints-store-')), 'store');
+  mkdirSync(store);
+  const { url, emulator } = await startEmulator(t);
+  const run = await runActionInProcess(actionDef('transaction-log-clear'), {
+    inputs: { url, username: 'admin', password: 'admin', store: `file://${store}`, lease: 'ilog log' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput, shown(run));
+  assert.match(shown(run), /lease "ilog log": a lease's name is letters, digits/);
+  assert.match(shown(run), /hint: input lease prod-fleet/);
+  assert.doesNotMatch(shown(run), /pipeline|lease: \{|--lease\b/);
+  assert.equal(emulator.requests.length, 0, 'nothing was sent');
+});
+
 test('a step with no server to call: the hint names no --emulator, which the action has no input for', async () => {
   const run = await runActionInProcess(ROOT, {
     files: { 'release.yml': UPDATE.replace(/^targets:\n.*\n/m, '').replace('target: prod, ', '') },
