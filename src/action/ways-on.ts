@@ -40,7 +40,9 @@ export const ACTION_WAYS: WaysOn = {
   findRun: 'give the run-id output of the job that ran it, with the store: it ran with',
   findParked: "a parked run's id is the run-id output of the job that parked it (its outcome output parked)",
   storeJobs: "the action's steps, pinned to one version for the whole rollout, and any enginectl command on the store",
-  leaseExample: 'lease: { name: prod-fleet } in the pipeline, or input lease prod-fleet',
+  // Only input lease reaches this refusal in an action (a pipeline's lease: name is checked as it loads, an over value
+  // made fit): a single-step action has no pipeline whose lease: it could offer.
+  leaseExample: 'input lease prod-fleet',
   giveVar: (example) => `give it in input vars (${example}, one a line)`,
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,
   example: (_kind, ...values) => `${values.join(' and ')}, one a line`,

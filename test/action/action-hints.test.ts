@@ -501,7 +501,7 @@ test("input lease that is no lease's name: refused naming input lease, not --lea
   });
   assert.equal(run.code, ExitCode.invalidInput);
   assert.match(shown(run), /lease "prod fleet": a lease's name is letters, digits/);
-  assert.match(shown(run), /hint: lease: \{ name: prod-fleet \} in the pipeline, or input lease prod-fleet/);
+  assert.match(shown(run), /hint: input lease prod-fleet/);
   assert.doesNotMatch(shown(run), /--lease\b/);
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
