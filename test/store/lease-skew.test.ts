@@ -87,7 +87,11 @@ test("a run that does not wait (wait: 0s), its clock 30s ahead of a paused holde
   assert.ok(at > expiry, `taken over at ${at} (real time), before the holder's own expiry at ${expiry}`);
 });
 
-test('a run that does not wait (wait: 0s), its clock 90s ahead of a live holder of a 60s lease that renews every 20s: refused (LEASE_HELD) once it reads a renewal, not waiting as long as the holder lives', async () => {
+/**
+ * A live holder of a 60s lease `fleet` that renews every 20s of real time, whatever the other
+ * runner's sleeps, and that runner's clock, 90s ahead (its sleeps counted: past 200, it fails).
+ */
+async function liveHolderAhead() {
   const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-skew-'))).href);
   const { real, clock } = world();
   const held = await acquireLease(store, 'fleet', {
@@ -97,7 +101,6 @@ test('a run that does not wait (wait: 0s), its clock 90s ahead of a live holder 
     clock: clock(0),
     verifyTakeover: async () => ({ evidence: [] }),
   });
-  // The holder renews every 20s of real time, whatever the waiter's sleeps; the waiter's polls are counted.
   let renewed = 0;
   let polls = 0;
   const ahead: LeaseClock = {
@@ -111,6 +114,11 @@ test('a run that does not wait (wait: 0s), its clock 90s ahead of a live holder 
       }
     },
   };
+  return { store, ahead };
+}
+
+test('a run that does not wait (wait: 0s), its clock 90s ahead of a live holder of a 60s lease that renews every 20s: refused (LEASE_HELD) once it reads a renewal, not waiting as long as the holder lives', async () => {
+  const { store, ahead } = await liveHolderAhead();
   await assert.rejects(
     acquireLease(store, 'fleet', {
       holder: holder('next'),
@@ -202,27 +210,7 @@ test("two waiters on a paused holder's lease: the first in line, its wait extend
 
 for (const sameRun of [false, true])
   test(`a refusal by a runner whose clock runs 90s ahead of a live holder's${sameRun ? ' (a run held by another runner of it)' : ''}: the expiry it names, past on its clock, is said as the holder's renewal on its own clock, past on this one, and the hint says to check the clocks`, async () => {
-    const store = new DirectoryStore(pathToFileURL(mkdtempSync(join(tmpdir(), 'enginectl-lease-skew-'))).href);
-    const { real, clock } = world();
-    const held = await acquireLease(store, 'fleet', {
-      holder: holder('live'),
-      ttlMs: TTL,
-      waitMs: 0,
-      clock: clock(0),
-      verifyTakeover: async () => ({ evidence: [] }),
-    });
-    // The holder renews every 20s of real time, whatever the waiter's sleeps.
-    let renewed = 0;
-    const ahead: LeaseClock = {
-      now: () => real.t + 90_000,
-      sleep: async (ms) => {
-        real.t += ms;
-        while (real.t - renewed >= 20_000) {
-          renewed += 20_000;
-          await held.renew();
-        }
-      },
-    };
+    const { store, ahead } = await liveHolderAhead();
     const refused = await acquireLease(store, 'fleet', {
       holder: holder(sameRun ? 'live' : 'next'),
       ttlMs: TTL,
