@@ -4,6 +4,7 @@
 // its journal now ends (its decision recorded on the step), as the one-process run's resume
 // does, not as the worker's terminal record said before the resume.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
@@ -85,4 +86,38 @@ test("a site's write left in doubt under continue-on-error, no one having decide
   assert.equal(merged.code, 1, merged.stdout + merged.stderr);
   assert.match(merged.stdout, /✖ site=site-0002: failure/);
   assert.equal(merged.report!.merged!.reports.find((r) => r.source.startsWith('site site-0002'))!.outcome, 'failure');
+});
+
+test("the hint of a site's call in doubt names a resume a shell runs as it reads it: a site whose value holds a space is given to --only as one word", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]\n  max-failures: 1', undefined, {
+    faults: ['POST /api/devops/v1/update/system site=site-0001 status=503 times=1'],
+  });
+  // Two sites named with a space, both served by one emulated site: the first write answered 503.
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8')
+      .replace('sites: [site-0001, site-0002]', 'sites: ["eu west", "us east"]')
+      .replaceAll('server: ${{ matrix.site }}', 'server: site-0001'),
+  );
+  const run = (await f.shard('--shards', '1')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  const before = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(before.code, 1, before.stdout + before.stderr);
+  const update = before.report!.steps.find((s) => s.id === 'update' && s.outcome === 'failure');
+  assert.ok(update, before.stdout);
+  const hint = update.error?.hint ?? '';
+  const words = / then settle it with enginectl run FILE --store URL (.*) --in-doubt skip \(it was applied\)/.exec(
+    hint,
+  )?.[1];
+  assert.ok(words, hint);
+  // The words as a POSIX shell splits them, each ended by a NUL.
+  const args = execFileSync('sh', ['-c', `printf '%s\\0' ${words}`], { encoding: 'utf8' })
+    .split('\0')
+    .slice(0, -1);
+  assert.deepEqual(args.slice(2), ['--only', `site=${String(update.matrix?.['site'])}`]);
+  const operator = await runCli(['run', f.file, '--store', f.storeUrl, ...args, '--in-doubt', 'retry'], { env: f.env });
+  assert.equal(operator.code, 0, operator.stdout + operator.stderr);
+  const after = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
+  assert.equal(after.code, 0, after.stdout + after.stderr);
 });
