@@ -18,10 +18,13 @@ export function shardedHints(report: Report, siteRun: string, ended: boolean, ha
   return { ...report, steps: report.steps.map((s) => withShardedHint(s, siteRun, ended, halted, only)) };
 }
 
-/** The site's selection as a resume of its run gives it again (` --only site=site-0002`): its journal's run was limited to it. */
+/** A word as a POSIX shell reads it back whole (a site named with a space, a quote, a $): quoted unless plain (as cli/commands/shard.ts quotes its fan-out). */
+const shellWord = (word: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The site's selection as a resume of its run gives it again (` --only site=site-0002`, each KEY=VALUE one shell word): its journal's run was limited to it. */
 export const onlyOf = (selection: Pick<Report, 'selection'>['selection'] | undefined): string =>
   Object.entries(selection?.only ?? {})
-    .flatMap(([k, vs]) => vs.map((v) => ` --only ${k}=${v}`))
+    .flatMap(([k, vs]) => vs.map((v) => ` --only ${shellWord(`${k}=${v}`)}`))
     .join('');
 
 /** A step (of a report, or as the worker's terminal prints it) with a sharded site's hint, when it is in doubt or not finished. */
