@@ -121,3 +121,20 @@ test("the hint of a site's call in doubt names a resume a shell runs as it reads
   const after = await f.cli(['report', '--merge', '--store', f.storeUrl, '--run', run]);
   assert.equal(after.code, 0, after.stdout + after.stderr);
 });
+
+test("a worker's terminal tells a site's write it ended in doubt (a 503) as its report does: settled by the operator, not by running the shard's index again", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]\n  max-failures: 1', undefined, {
+    faults: ['POST /api/devops/v1/update/system site=site-0002 status=503 times=1'],
+  });
+  const run = (await f.shard('--shards', '1')).run;
+  const worker = await f.worker(run, '1/1');
+  assert.equal(worker.code, 1, worker.stdout + worker.stderr);
+  assert.match(worker.stdout, /✖ site site-0002 \(wave 1\): failure/);
+  // The site ended, failed in its wave: no worker takes it over (running the index again does nothing for it).
+  const said = /✖ \[1\/2\] Update site-0002[^]*?\n {4}hint: (.*)\n/.exec(worker.stdout)?.[1];
+  assert.ok(said, worker.stdout);
+  assert.doesNotMatch(said, /run its shard's index again/);
+  const reported = worker.report!.steps.find((s) => s.id === 'update' && s.matrix?.['site'] === 'site-0002')!;
+  assert.equal(said, reported.error?.hint);
+  assert.match(said, /--resume \S+ --only site=site-0002 --in-doubt skip \(it was applied\) or retry \(it was not\)$/);
+});
