@@ -59,6 +59,17 @@ export function withShardedHint<S extends Step>(
   return hint && s.error ? { ...s, error: { ...s.error, hint } } : s;
 }
 
+/**
+ * A step as the worker's terminal prints it when it finishes: one that failed with its call in doubt
+ * ended the site (failed in its wave, for the operator to settle), as the site's report says; one
+ * cut short (cancelled) leaves the site to the worker that takes it over.
+ */
+export const finishedHint = <S extends Step & { outcome: string }>(
+  s: S,
+  siteRun: string,
+  selection: Pick<Report, 'selection'>['selection'],
+): S => withShardedHint(s, siteRun, s.outcome !== 'cancelled', false, onlyOf(selection));
+
 interface Step {
   error?: { code: string; message: string; hint?: string | null | undefined } | null | undefined;
   decision?: { decision: string } | null | undefined;

@@ -17,7 +17,7 @@ import { LeaseError, type HeldLease } from '../store/lease.ts';
 import { openStoredRun, storedJournalNames, takeOverStoredRun } from './stored-run.ts';
 import { setUpJournal } from './journal-setup.ts';
 import { runAndReport } from './run.ts';
-import { shardedHints, withShardedHint } from './shard-hints.ts';
+import { finishedHint, shardedHints } from './shard-hints.ts';
 import { endedRun, leftParked, liveRunner, readBackLeftParked, windowParked } from './shard-takeover.ts';
 import { undecidedDoubts } from '../runner/result.ts';
 import { maskLease } from '../runner/mask-model.ts';
@@ -197,7 +197,7 @@ export async function runSite(
         logger: {
           stepStarted: (run, position) => request.logger.stepStarted(run, position),
           stepFinished: (run, position) =>
-            request.logger.stepFinished(withShardedHint(run, stored.runId, false), position),
+            request.logger.stepFinished(finishedHint(run, stored.runId, selection), position),
           info: (run, message) => request.logger.info(run, message),
           warn: (run, message) => request.logger.warn(run, message),
         },
