@@ -426,3 +426,25 @@ test("a takeover reads the expired holder's journal with the journal's key: a re
   assert.doesNotMatch(taken.stdout + taken.stderr, /left no call in doubt/);
   assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/alerts')).length, 0, 'nothing sent');
 });
+
+test("a journal key too short is refused as the invalid input it is when a takeover reads the expired holder's journal: not a call verify cannot tell, and --take-over does not take the lease over with it", async (t) => {
+  let gateway504 = true;
+  const s = await setup(t, {
+    replace: (method, path) => (gateway504 && method === 'POST' && path.endsWith('/update/vfs') ? 504 : undefined),
+  });
+  const previous = await expiredHolder(s);
+  gateway504 = false;
+  const env = { ...s.env, ENGINECTL_JOURNAL_KEY: 'too-short' };
+  const gate = s.file('gate.yml', PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', GATE));
+  for (const args of [[], ['--take-over', '--reason', 'checked the vfs on the server']]) {
+    const r = await runCli(['run', gate, ...args], { env });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /ENGINECTL_JOURNAL_KEY is 9 characters long: a journal's key is at least 16/);
+    assert.match(r.stderr, /code: BAD_ARGUMENTS/);
+    assert.doesNotMatch(r.stderr, /LEASE_TAKEOVER_REFUSED|verify cannot tell/);
+    const records = (await s.store.list('leases/prod-fleet/')).filter((k) => /\/\d{8}$/.test(k));
+    const last = JSON.parse(String(await s.store.get(records.at(-1)!))) as { kind: string; holder: { runId: string } };
+    assert.deepEqual([last.kind, last.holder.runId], ['acquire', previous], "the lease is still the expired holder's");
+  }
+  assert.equal(s.emulator.requests.filter((r) => r.path.endsWith('/alerts')).length, 0, 'nothing sent');
+});
