@@ -66,6 +66,8 @@ async function verifyTakeover(
   // This same run, resumed on another machine: the resume itself decides its calls in doubt.
   if (previous === request.runId)
     return { evidence: [`the same run ${previous}, resumed: its calls in doubt are decided by the resume`] };
+  // The journal's key, as every reader of a journal has it (seal.ts): read first, one too short is input to fix, not a call verify cannot tell.
+  const key = journalKey(request.env);
   let cannot: string[];
   let evidence: string[];
   try {
@@ -79,8 +81,7 @@ async function verifyTakeover(
           `run ${previous} left no record in the store's journal: it sent nothing (a call's record is in the store before the call leaves)`,
         ],
       };
-    // Read with the journal's key, as every reader of a run's journal is: a record removed or edited in the store is refused at its line (seal.ts).
-    const state = readJournal(text, `${request.store.url} run ${previous}`, journalKey(request.env), request.ways);
+    const state = readJournal(text, `${request.store.url} run ${previous}`, key, request.ways);
     if (inDoubtInstances(state).length === 0) return { evidence: [`run ${previous} left no call in doubt`] };
     const verified = await verifyJournal(state, {
       pipeline: request.pipeline,
@@ -193,10 +194,7 @@ export async function takeLease(request: LeaseRequest & { names?: string[] | und
   };
 }
 
-interface TakenOne {
-  lease: HeldLease;
-  end(options?: { keep?: boolean }): Promise<boolean>;
-}
+type TakenOne = { lease: HeldLease; end(options?: { keep?: boolean }): Promise<boolean> };
 
 async function takeOne(request: LeaseRequest): Promise<TakenOne> {
   const lease = await acquireLease(request.store, request.lease.name, {
