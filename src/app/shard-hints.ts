@@ -7,6 +7,7 @@
 // halted without (its run left parked for its window, or by an abort) is taken over by no worker
 // again: the operator checks it too.
 import type { Report } from '../report/model.ts';
+import { shellWord } from '../text/shell-word.ts';
 
 /**
  * `report` with the hints of its steps in doubt or not finished those of a sharded run's site
@@ -17,9 +18,6 @@ export function shardedHints(report: Report, siteRun: string, ended: boolean, ha
   const only = onlyOf(report.selection);
   return { ...report, steps: report.steps.map((s) => withShardedHint(s, siteRun, ended, halted, only)) };
 }
-
-/** A word as a POSIX shell reads it back whole (a site named with a space, a quote, a $): quoted unless plain (as cli/commands/shard.ts quotes its fan-out). */
-const shellWord = (word: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** The site's selection as a resume of its run gives it again (` --only site=site-0002`, each KEY=VALUE one shell word): its journal's run was limited to it. */
 export const onlyOf = (selection: Pick<Report, 'selection'>['selection'] | undefined): string =>

@@ -15,6 +15,7 @@ import { FAN_OUT_FORMATS, fanOut, type FanOutFormat } from '../../shard/fan-out.
 import { writeManifest } from '../../shard/manifest.ts';
 import { realClock } from '../../app/clock.ts';
 import { neutralise } from '../../text/neutralise.ts';
+import { shellWord } from '../../text/shell-word.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
 
@@ -108,8 +109,8 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   await writeManifest(store, manifest);
   // The worker's words, given to a container as they are and to a shell quoted.
   const words = ['run', file, ...(values.var ?? []).flatMap((v) => ['--var', v])];
-  const worker = `enginectl ${words.map(quote).join(' ')}`;
-  const command = format === 'k8s' ? worker : `${worker} --store ${quote(store.url)} --run ${run}`;
+  const worker = `enginectl ${words.map(shellWord).join(' ')}`;
+  const command = format === 'k8s' ? worker : `${worker} --store ${shellWord(store.url)} --run ${run}`;
   io.stderr(
     `${neutralise(`run ${run} in ${store.url}: ${fleet.sites.length} ${fleet.over}(s) in ${manifest.waves.length} wave(s) over ${shards} shard(s), ${assign}`)}\n`,
   );
@@ -140,6 +141,3 @@ function oneLineWords(file: string, vars: readonly string[]): void {
   if (NOT_ONE_LINE.test(file)) throw refuse("the pipeline file's path");
   for (const v of vars) if (NOT_ONE_LINE.test(v)) throw refuse(`--var ${v.split('=')[0]}`);
 }
-
-/** A word for a shell line: as is when plain, else single-quoted. */
-const quote = (word: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
