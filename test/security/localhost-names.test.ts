@@ -69,11 +69,21 @@ async function withHosts(t: TestContext, hosts: string, args: string[], env: Rec
   });
 }
 
-/** Servers on 127.0.0.2 and 127.0.0.1 at one port: which of them a name reached. */
+/**
+ * Servers on 127.0.0.1 and 127.0.0.2 at one port: which of them a name reached. The port is
+ * taken free on 127.0.0.1 first, where the suite's other servers listen (a port free on
+ * 127.0.0.2 could be held there: EADDRINUSE); should 127.0.0.2 hold it, another port is tried.
+ */
 async function twoLoopbacks(t: TestContext) {
-  const other = await recorder(t, '127.0.0.2', 0);
-  const first = await recorder(t, '127.0.0.1', other.port);
-  return { port: other.port, other: other.got, first: first.got };
+  for (let attempt = 1; ; attempt++) {
+    const first = await recorder(t, '127.0.0.1', 0);
+    try {
+      const other = await recorder(t, '127.0.0.2', first.port);
+      return { port: first.port, other: other.got, first: first.got };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 10) throw error;
+    }
+  }
 }
 
 const CREDENTIALS = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
