@@ -52,3 +52,34 @@ test('decide --retry site-001, it fails again and the wave parks again past its 
   );
   assert.equal(f.applied('/update/system')['site-001'], undefined);
 });
+
+test('a write refused (400: known not applied) parks for a decision: decide --retry site-001 sends it again, once; the continue without a word about it carries its failure', async (t) => {
+  for (const retried of [true, false]) {
+    const f = await parkFleet(t, 3, ROLLOUT.replace('max-failures: 0', 'max-failures: 1'));
+    f.sites.faults.add({
+      method: 'POST',
+      path: '/api/devops/v1/update/system',
+      site: 'site-001',
+      status: 400,
+      times: 1,
+    });
+    const first = await f.run();
+    assert.equal(first.code, PARKED, first.stdout + first.stderr);
+    const id = runIdOf(first.stdout)!;
+    const word = retried ? ['--retry', 'site-001'] : ['--continue'];
+    const decided = await f.decide(id, ...word, '--reason', 'a transient refusal');
+    assert.equal(decided.code, 0, decided.stdout + decided.stderr);
+    const done = await f.run('--continue', id);
+    const update = done.report!.steps.find((s) => s.id === 'update' && s.matrix?.site === 'site-001')!;
+    if (retried) {
+      assert.equal(done.code, 0, done.stdout + done.stderr);
+      assert.equal(update.outcome, 'success');
+      assert.equal(f.applied('/update/system')['site-001'], 1, 'sent again on the word to retry it');
+    } else {
+      assert.equal(done.code, 1, done.stdout + done.stderr);
+      assert.equal(update.outcome, 'failure');
+      assert.equal(update.resume, 'earlier-run');
+      assert.equal(f.applied('/update/system')['site-001'], undefined, 'not sent again without it');
+    }
+  }
+});

@@ -69,7 +69,7 @@ steps:
       .started()
       .get('site-001')
       ?.requests.filter((r) => r.applied && r.path.endsWith('/transaction-log/clear')).length ?? 0;
-  return { clock, run, cli, clears, storeUrl: `file://${store}` };
+  return { clock, run, cli, clears, storeUrl: `file://${store}`, sites, file };
 }
 
 test('a write that would overrun its window parks the run until the next window; an early continue parks again; at the opening it goes on within one poll, nothing re-sent', async (t) => {
@@ -121,6 +121,37 @@ test('a write that would overrun its window parks the run until the next window;
   assert.ok(Date.parse(long.window!.at) - Date.parse('2026-03-11T02:00:00Z') < POLL, long.window!.at);
   assert.equal(step(done.report!, 'short').resume, 'earlier-run');
   assert.equal(f.clears(), 2, 'the short write once, the long one once');
+});
+
+test('a write refused under continue-on-error before the park is not sent again by the continue: the run went past it, as its report says', async (t) => {
+  const f = await nightly(t, '2026-03-10T05:00:00Z');
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace('    expected: 10m\n', '    expected: 10m\n    continue-on-error: true\n'),
+  );
+  // The short write refused (409: known not applied): a failure the run goes past.
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/transaction-log/clear', status: 409, times: 1 });
+  const sent = () =>
+    f.sites
+      .started()
+      .get('site-001')
+      ?.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/transaction-log/clear')).length ?? 0;
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const short = first.report!.steps.find((s) => s.id === 'short')!;
+  assert.equal(short.outcome, 'failure');
+  assert.equal(short.continuedOnError, true);
+  assert.equal(sent(), 1);
+
+  await f.clock.sleep(Date.parse('2026-03-11T02:00:00Z') + POLL / 2 - f.clock.now(), never);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  const again = done.report!.steps.find((s) => s.id === 'short')!;
+  assert.equal(again.outcome, 'failure', 'the refused write stands as the run went past it');
+  assert.equal(again.resume, 'earlier-run');
+  assert.equal(sent(), 2, 'the refused short write once, the long one once');
+  assert.equal(f.clears(), 1, 'only the long write applied');
 });
 
 test('without a store the write that does not fit fails as before, naming the next window', async (t) => {
@@ -236,4 +267,37 @@ test('decide on a run parked for its window lists it without a wave and refuses 
   assert.match(refused.stderr, /--continue: run \S+ waits for its window .*, not a decision/);
   assert.match(refused.stderr, /--continue \S+ at or after 2026-03-11T02:00:00.000Z, or with --override-freeze/);
   assert.equal(f.clears(), 1, 'nothing sent by decide');
+});
+
+test("a rollout: a value that failed within its wave's budget before the window park is not sent again by the continue", async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `  over: site\n  waves: [[site-001, site-002], rest]\n  max-parallel: 1\n  max-failures: 1`,
+    `windows:\n  site-003-night: { cron: '0 2 * * *', duration: 2h, zone: UTC, matrix: { site: [site-003] } }`,
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 409, site: 'site-001', times: 1 });
+  const day = 86_400_000;
+  const now = f.clock.now();
+  const at = now - (now % day) + 5.5 * 3_600_000;
+  await f.clock.sleep((at > now ? at : at + day) - now, never);
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.equal(first.report!.parked?.wave, 2);
+  assert.deepEqual(f.applied('/update/system'), { 'site-002': 1 });
+  await f.clock.sleep(Date.parse(first.report!.parked!.until!) - f.clock.now() + MINUTE, never);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 1, done.stdout + done.stderr);
+  assert.deepEqual(
+    done.report!.rollout!.waves.map((w) => [w.outcome, w.failed]),
+    [
+      ['failed-within-budget', ['site-001']],
+      ['done', []],
+    ],
+  );
+  const update = done.report!.steps.find((s) => s.id === 'update' && s.matrix?.site === 'site-001')!;
+  assert.equal(update.outcome, 'failure', 'site-001 refused once, not sent again');
+  assert.equal(update.resume, 'earlier-run');
+  assert.deepEqual(f.applied('/update/system'), { 'site-002': 1, 'site-003': 1 });
 });

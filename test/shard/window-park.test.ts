@@ -22,7 +22,14 @@ const OPENS = '2027-03-01T22:00:00.000Z';
  */
 async function windowedFleet(
   t: TestContext,
-  { duration = '6h', inDoubt = false, shards = 1, waves = '[[site-0001, site-0002], rest]', assign = 'static' } = {},
+  {
+    duration = '6h',
+    inDoubt = false,
+    shards = 1,
+    waves = '[[site-0001, site-0002], rest]',
+    assign = 'static',
+    before = '',
+  } = {},
 ) {
   const updates: string[] = [];
   const f = await shardFleet(t, 3, `  over: site\n  waves: ${waves}\n  max-failures: 0`, {
@@ -38,6 +45,8 @@ async function windowedFleet(
       `\nwindows:\n  night:\n    cron: "0 22 * * *"\n    duration: ${duration}\n    zone: UTC\n    matrix: { site: [site-0002] }\nsteps:\n`,
     ),
   );
+  // Steps before the update, as written.
+  writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('  - id: update\n', `${before}  - id: update\n`));
   if (inDoubt) retryingUpdate(f, 'site-0002');
   const run = (await f.shard('--shards', String(shards), '--assign', assign)).run;
   let reports = 0;
@@ -246,4 +255,43 @@ test("two queue workers: a site parked for its window leaves both parked (exit 7
   for (const w of second) assert.equal(w.code, 0, w.out);
   assert.deepEqual(updates, ['site-0001', 'site-0002', 'site-0003']);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
+});
+
+test("a sharded site's write refused under continue-on-error before its run parked for its window: the same command after the window opened goes on past it, never sending it again", async (t) => {
+  // A window of 70 minutes: at 22:15 a 1-minute clear fits, the update (an hour and its margin) does not.
+  const { f, run, worker } = await windowedFleet(t, {
+    duration: '70m',
+    before:
+      '  - id: clear\n    uses: transaction-log/clear\n    matrix: { site: "${{ vars.sites }}" }\n    server: ${{ matrix.site }}\n    expected: 1m\n    continue-on-error: true\n',
+  });
+  // site-0002's clear refused once (409: known not applied): a failure its run goes past.
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/transaction-log/clear',
+    status: 409,
+    site: 'site-0002',
+    times: 1,
+  });
+  const clock = simulatedClock(Date.parse('2027-03-01T22:15:00Z'));
+  const first = await worker(clock, '30m');
+  assert.equal(first.code, 75, first.out);
+  assert.match(first.out, /parked: waiting for site site-0002's window \(opens at 2027-03-02T22:00:00\.000Z\)/);
+  assert.deepEqual(f.applied('/transaction-log/clear'), { 'site-0001': 1 });
+
+  await advance(clock, '2027-03-02T22:00:00Z');
+  const second = await worker(clock, '30m');
+  assert.equal(second.code, 0, second.out);
+  assert.deepEqual(f.applied('/transaction-log/clear'), { 'site-0001': 1, 'site-0003': 1 }, second.out);
+  assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1, 'site-0003': 1 });
+  const json = join(f.dir, 'merged.json');
+  const merged = await runCli(['report', '--merge', '--store', f.storeUrl, '--run', run, '--report-json', json], {
+    env: f.env,
+    clock,
+  });
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  const clear = (JSON.parse(readFileSync(json, 'utf8')) as Report).steps.find(
+    (s) => s.id === 'clear' && s.matrix?.site === 'site-0002',
+  )!;
+  assert.equal(clear.outcome, 'failure');
+  assert.equal(clear.continuedOnError, true);
 });
