@@ -30,7 +30,7 @@ export interface ResumeRequest {
   varsHash: string;
   selection: Selection;
   force: boolean;
-  /** The run goes on from its park (run --continue): what the operator left in doubt to go on without is carried, not asked again. */
+  /** The run goes on from its park (run --continue): what the operator left in doubt to go on without is carried, not asked again, and so is a failure the run went past. */
   goingOn?: boolean;
   /** The operator's decision for every undecided in-doubt call, or per instance (verify). */
   inDoubt: InDoubtDecision | ReadonlyMap<string, Decision> | undefined;
@@ -170,7 +170,10 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
     }
     // The gates run again: hours may have passed since they held.
     if (type && isReadOnly(type, pipeline.steps[now.get(p.key)!.step]!.with ?? {})) continue;
-    if (ended?.outcome === 'success') {
+    // Going on from its park, the run is the one that went past a failure (continue-on-error, a
+    // wave's budget): it stands, never sent again unless the operator's word retries its value
+    // (run-instance.ts). A resume after a failed run sends it again: that is what resuming is for.
+    if (ended?.outcome === 'success' || (request.goingOn && ended?.outcome === 'failure')) {
       carried.set(p.key, {
         run: { ...ended, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt },
         outputs: ended.outputs,

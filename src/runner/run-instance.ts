@@ -14,6 +14,7 @@ import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
+import { decidedFor } from './park.ts';
 import {
   PIPELINE_DECIDES,
   cancelledError,
@@ -35,7 +36,7 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
   const type = STEP_TYPES.get(step.uses)!;
   // Done in an earlier run: carried (whatever its condition says now) when its inputs are the same
   // now; a changed target or inventory makes another call: it runs.
-  const carried = ctx.resume?.carried.get(run.key);
+  const carried = carriedFor(ctx, run);
   let resolvedInputs = carried && resolveInputs(step, scope, masker);
   if (carried && resolvedInputs) {
     if (carryIfSame(ctx, type, run, position, carried, resolvedInputs)) return;
@@ -222,4 +223,16 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     }
     return failed();
   }
+}
+
+/**
+ * What a resume carries of an instance: a failure a continue carries (the run went past it) is
+ * sent again when the operator's word about its value in its wave is to retry it.
+ */
+function carriedFor(ctx: RunContext, run: StepRun) {
+  const carried = ctx.resume?.carried.get(run.key);
+  const over = ctx.pipeline.rollout?.over;
+  const value = over === undefined ? undefined : run.matrix?.[over];
+  if (carried?.run.outcome !== 'failure' || run.wave === undefined || value === undefined) return carried;
+  return decidedFor(ctx, run.wave, String(value))?.decision === 'retry' ? undefined : carried;
 }
