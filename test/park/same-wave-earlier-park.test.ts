@@ -53,7 +53,7 @@ test('decide --retry site-001, it fails again and the wave parks again past its 
   assert.equal(f.applied('/update/system')['site-001'], undefined);
 });
 
-test('a write refused (400: known not applied) parks for a decision: decide --retry site-001 sends it again, once; the continue without a word about it carries its failure', async (t) => {
+test('a write refused (400: known not applied) parks for a decision: decide --retry site-001 sends it again, once; decide --continue leaves it as it failed', async (t) => {
   for (const retried of [true, false]) {
     const f = await parkFleet(t, 3, ROLLOUT.replace('max-failures: 0', 'max-failures: 1'));
     f.sites.faults.add({
@@ -77,9 +77,68 @@ test('a write refused (400: known not applied) parks for a decision: decide --re
       assert.equal(f.applied('/update/system')['site-001'], 1, 'sent again on the word to retry it');
     } else {
       assert.equal(done.code, 1, done.stdout + done.stderr);
-      assert.equal(update.outcome, 'failure');
-      assert.equal(update.resume, 'earlier-run');
+      assert.equal(update.outcome, 'skipped');
+      assert.match(update.figures ?? '', /not sent again: left as it failed by the operator/);
       assert.equal(f.applied('/update/system')['site-001'], undefined, 'not sent again without it');
     }
   }
 });
+
+test('decide --retry site-001, it fails again within the budget and the run parks for the bake: the continue after the bake does not send it a third time', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    `${ROLLOUT.replace('max-failures: 0', 'max-failures: 1')}\n  analysis: { bake: 12h }`,
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
+  const sent = () =>
+    f.sites
+      .started()
+      .get('site-001')
+      ?.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system')).length ?? 0;
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const retried = await f.decide(id, '--retry', 'site-001', '--reason', 'a transient refusal');
+  assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+  const second = await f.run('--continue', id);
+  assert.equal(second.code, PARKED, second.stdout + second.stderr);
+  assert.equal(second.report!.parked?.for, 'bake');
+  assert.equal(sent(), 2, 'sent again once, on the word to retry it');
+  await f.clock.sleep(13 * 3_600_000, new AbortController().signal);
+  const third = await f.run('--continue', id);
+  assert.equal(third.code, 1, third.stdout + third.stderr);
+  assert.equal(sent(), 2, 'the retry was acted on: its second failure stands');
+  assert.deepEqual(
+    third.report!.rollout!.waves.map((w) => [w.outcome, w.failed]),
+    [
+      ['failed-within-budget', ['site-001']],
+      ['done', []],
+    ],
+  );
+});
+
+for (const word of ['--skip', '--exclude'] as const)
+  test(`decide ${word} site-001 of a write refused (400): the continue leaves it on the operator's word, never sent again`, async (t) => {
+    const f = await parkFleet(t, 3, ROLLOUT);
+    f.sites.faults.add({
+      method: 'POST',
+      path: '/api/devops/v1/update/system',
+      site: 'site-001',
+      status: 400,
+      times: 1,
+    });
+    const first = await f.run();
+    assert.equal(first.code, PARKED, first.stdout + first.stderr);
+    const id = runIdOf(first.stdout)!;
+    const decided = await f.decide(id, word, 'site-001', '--reason', 'site-001 is being rebuilt');
+    assert.equal(decided.code, 0, decided.stdout + decided.stderr);
+    const done = await f.run('--continue', id);
+    const update = done.report!.steps.find((s) => s.id === 'update' && s.matrix?.site === 'site-001')!;
+    assert.equal(update.outcome, 'skipped');
+    assert.match(update.figures ?? '', word === '--skip' ? /skipped by the operator/ : /excluded from the wave/);
+    // A skip does not count against the wave's budget; an exclude does (a budget of 0: it parks for a decision again).
+    assert.equal(done.code, word === '--skip' ? 0 : PARKED, done.stdout + done.stderr);
+    assert.deepEqual(done.report!.rollout!.waves[0]!.failed, word === '--skip' ? [] : ['site-001']);
+    assert.equal(f.applied('/update/system')['site-001'], undefined);
+  });

@@ -154,6 +154,27 @@ test('a write refused under continue-on-error before the park is not sent again 
   assert.equal(f.clears(), 1, 'only the long write applied');
 });
 
+test('a write refused before an if: always() write parked the run: the continue sends the always() write, never the refused one again; the run fails as it did', async (t) => {
+  const f = await nightly(t, '2026-03-10T05:00:00Z');
+  writeFileSync(
+    f.file,
+    readFileSync(f.file, 'utf8').replace('    expected: 2h\n', '    expected: 2h\n    if: always()\n'),
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/transaction-log/clear', status: 409, times: 1 });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.equal(first.report!.steps.find((s) => s.id === 'short')!.outcome, 'failure');
+  await f.clock.sleep(Date.parse('2026-03-11T02:00:00Z') + POLL / 2 - f.clock.now(), never);
+  const done = await f.run('--continue', id);
+  assert.equal(done.code, 1, done.stdout + done.stderr);
+  const short = done.report!.steps.find((s) => s.id === 'short')!;
+  assert.equal(short.outcome, 'failure');
+  assert.equal(short.resume, 'earlier-run');
+  assert.equal(done.report!.steps.find((s) => s.id === 'long')!.outcome, 'success');
+  assert.equal(f.clears(), 1, 'the long write applied; the refused one not sent again');
+});
+
 test('without a store the write that does not fit fails as before, naming the next window', async (t) => {
   const f = await nightly(t, '2026-03-10T05:00:00Z');
   const r = await f.cli([]);
