@@ -130,11 +130,13 @@ export async function runRollout(
         // The operator's word about a value of the wave it parked at: not sent again (skip, exclude, continue).
         const decided = decidedFor(ctx, wave.wave, value) ?? continuedFor(ctx, wave.wave, value);
         if (decided && decided.decision !== 'retry') {
-          // What the resume carries of it (done earlier, or a call in doubt treated as applied with its decision) shows as such.
+          // What the resume carries of it (done earlier, or a call in doubt treated as applied with its
+          // decision) shows as such; a failure carried is left on the operator's word (leaveValue).
           for (const [step, runs] of runsOf(value))
             for (const run of runs) {
               const carried = ctx.resume?.carried.get(run.key);
-              if (carried) carry(ctx, Object.assign(run, { wave: wave.wave }), stepPosition(ctx, step), carried);
+              if (carried && carried.run.outcome !== 'failure')
+                carry(ctx, Object.assign(run, { wave: wave.wave }), stepPosition(ctx, step), carried);
             }
           if (leaveValue(runsOf(value), wave.wave, decided)) wave.failed.push(value);
           continue;

@@ -227,12 +227,15 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
 
 /**
  * What a resume carries of an instance: a failure a continue carries (the run went past it) is
- * sent again when the operator's word about its value in its wave is to retry it.
+ * sent again when the operator's word about its value in its wave is to retry it, said after the
+ * run that failed it started (a retry acted on already, its write failed again, is not said again).
  */
 function carriedFor(ctx: RunContext, run: StepRun) {
   const carried = ctx.resume?.carried.get(run.key);
   const over = ctx.pipeline.rollout?.over;
   const value = over === undefined ? undefined : run.matrix?.[over];
   if (carried?.run.outcome !== 'failure' || run.wave === undefined || value === undefined) return carried;
-  return decidedFor(ctx, run.wave, String(value))?.decision === 'retry' ? undefined : carried;
+  const word = decidedFor(ctx, run.wave, String(value));
+  const failedAt = carried.run.earlierRunAt ?? -Infinity;
+  return word?.decision === 'retry' && word.at > failedAt ? undefined : carried;
 }
