@@ -167,14 +167,13 @@ export async function shardedReport(
       const sleeping = held ? windowWaitOf(site, report, log).filter((x) => now < x.until) : [];
       if (sleeping.length > 0) sleepers.push(...sleeping);
       else if (held) running.push(site);
-      // With a write in doubt no one decided (continue-on-error let it pass), its worker's end or gone
-      // (the worker that ends it fails it), or ended with its run cut short (a taker whose verify could
-      // not tell ends it there): failed in its wave, as its worker's report says. Told from the
-      // journal, not from the site's terminal record: an operator's resume of the site's run since
-      // (its doubt decided) is how the site now stands.
+      // Ended with a write in doubt no one decided (continue-on-error let it pass), or with its run cut
+      // short (a taker whose verify could not tell ends it there): failed in its wave, as its worker's
+      // report says. Told from the journal, not from the site's terminal record: an operator's resume
+      // of the site's run since (its doubt decided) is how the site now stands.
       if (
-        (ended && report.outcome === 'cancelled') ||
-        (!held && report.outcome === 'success' && undecidedDoubts(report.steps).length > 0)
+        ended &&
+        (report.outcome === 'cancelled' || (report.outcome === 'success' && undecidedDoubts(report.steps).length > 0))
       )
         report.outcome = 'failure';
       shards.push({
