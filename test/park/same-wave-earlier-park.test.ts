@@ -3,6 +3,8 @@
 // goes on past the wave.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
+import { runCli } from '../helpers/cli.ts';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
 
 const ROLLOUT = `  over: site
@@ -142,3 +144,24 @@ for (const word of ['--skip', '--exclude'] as const)
     assert.deepEqual(done.report!.rollout!.waves[0]!.failed, word === '--skip' ? [] : ['site-001']);
     assert.equal(f.applied('/update/system')['site-001'], undefined);
   });
+
+test("decide --retry site-001 twice, the second on a clock five minutes behind the runner's: the continue sends it again, as the operator said", async (t) => {
+  const f = await parkFleet(t, 3, ROLLOUT);
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.equal((await f.decide(id, '--retry', 'site-001', '--reason', 'a transient refusal')).code, 0);
+  const second = await f.run('--continue', id);
+  assert.equal(second.code, PARKED, 'failed again: a word asked again');
+  // The operator's machine runs five minutes behind the runner's: its decision is stamped before the second run started.
+  const behind = simulatedClock(f.clock.now() - 5 * 60_000);
+  const retried = await runCli(
+    ['decide', '--store', f.storeUrl, '--run', id, '--retry', 'site-001', '--reason', 'checked again'],
+    { env: { PROD_TOKEN: 'prod-token' }, clock: behind },
+  );
+  assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+  const third = await f.run('--continue', id);
+  assert.equal(third.code, 0, third.stdout + third.stderr);
+  assert.equal(f.applied('/update/system')['site-001'], 1, 'sent a third time, on the second word to retry it');
+});
