@@ -103,8 +103,10 @@ export const leavesParked = (error: unknown, continued: boolean): boolean =>
  */
 export function parksOf(records: readonly JournalRecord[], now: number): Parked[] {
   const parks: Parked[] = [];
+  let runAt = 0;
   for (const r of records.slice(records.findLastIndex((x) => x.t === 'run' && !x.resume))) {
-    if (r.t === 'park') parks.push({ park: r.park, at: r.at, decided: [] });
+    if (r.t === 'run') runAt = r.at;
+    if (r.t === 'park') parks.push({ park: r.park, at: r.at, runAt, decided: [] });
     else if (r.t === 'decide' && parks.length > 0) {
       const { t: _t, ...decision } = r;
       if (decision.after === undefined || decision.after <= now) parks.at(-1)!.decided.push(decision);

@@ -29,11 +29,11 @@ export interface ResumePlan {
   /** The rollout's waves whose analysis passed in the journal's last run, by wave number: not repeated when none of their values runs again. */
   analysed?: ReadonlyMap<number, { values: readonly string[]; analysis: NonNullable<WaveResult['analysis']> }>;
   /** run --continue: where the journal's last run parked (a bake goes on from its start), and the operator's decisions since. */
-  parked?: { park: Park; decided: readonly OperatorDecision[] } | undefined;
+  parked?: { park: Park; runAt?: number; decided: readonly OperatorDecision[] } | undefined;
   /** Every decision of the operator's the journal holds, in order (those with a timeout once in effect): a wave the run went past keeps its word. */
   decided?: readonly OperatorDecision[] | undefined;
-  /** The parks of the journal's release, in order: what each waited for, and the decisions made while it stood. */
-  parks?: readonly { park: Park; decided: readonly OperatorDecision[] }[] | undefined;
+  /** The parks of the journal's release, in order: what each waited for, the start of the run that parked (`runAt`), and the decisions made while it stood. */
+  parks?: readonly { park: Park; runAt?: number; decided: readonly OperatorDecision[] }[] | undefined;
 }
 
 /** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */

@@ -227,8 +227,11 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
 
 /**
  * What a resume carries of an instance: a failure a continue carries (the run went past it) is
- * sent again when the operator's word about its value in its wave is to retry it, said after the
- * run that failed it started (a retry acted on already, its write failed again, is not said again).
+ * sent again when the operator's word about its value in its wave is to retry it, said at a park
+ * of the run that failed it or a later one (a retry acted on already, its write failed again in
+ * the run that acted on it, is not said again). Runs are told apart by their start as the journal
+ * records it (the run that parked and the run that failed it are one run: the same record), never
+ * by the decider's clock.
  */
 function carriedFor(ctx: RunContext, run: StepRun) {
   const carried = ctx.resume?.carried.get(run.key);
@@ -236,6 +239,10 @@ function carriedFor(ctx: RunContext, run: StepRun) {
   const value = over === undefined ? undefined : run.matrix?.[over];
   if (carried?.run.outcome !== 'failure' || run.wave === undefined || value === undefined) return carried;
   const word = decidedFor(ctx, run.wave, String(value));
-  const failedAt = carried.run.earlierRunAt ?? -Infinity;
-  return word?.decision === 'retry' && word.at > failedAt ? undefined : carried;
+  if (word?.decision !== 'retry') return carried;
+  const said = [...(ctx.resume?.parks ?? []), ctx.resume?.parked].find((p) =>
+    p?.decided.some((d) => d.at === word.at && d.by === word.by && d.value === word.value && d.wave === word.wave),
+  );
+  const failedIn = carried.run.earlierRunAt ?? -Infinity;
+  return said?.runAt === undefined || failedIn <= said.runAt ? undefined : carried;
 }
