@@ -27,7 +27,10 @@ export interface ResumePlan {
   /** The digest of an instance's resolved inputs (masked), as the journal keeps it. */
   digest(run: StepRun): string;
   /** The rollout's waves whose analysis passed in the journal's last run, by wave number: not repeated when none of their values runs again. */
-  analysed?: ReadonlyMap<number, { values: readonly string[]; analysis: NonNullable<WaveResult['analysis']> }>;
+  analysed?: ReadonlyMap<
+    number,
+    { values: readonly string[]; failed?: readonly string[]; analysis: NonNullable<WaveResult['analysis']> }
+  >;
   /** run --continue: where the journal's last run parked (a bake goes on from its start), and the operator's decisions since. */
   parked?: { park: Park; runAt?: number; decided: readonly OperatorDecision[] } | undefined;
   /** Every decision of the operator's the journal holds, in order (those with a timeout once in effect): a wave the run went past keeps its word. */

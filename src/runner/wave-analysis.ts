@@ -21,9 +21,10 @@ function roundRun(gate: StepRun, wave: number, round: number, count: number): St
 
 /**
  * On a resume, the analysis after `wave` as an earlier run passed it, when the wave is the same
- * values, none failed now, and no write of theirs ran again (each carried; the gates run again
- * anyway): repeating it would only wait its rounds again. The analysis after a halted wave did
- * not pass, so it runs again.
+ * values, failed as they had then (a failure a continue carries, or a value left on the operator's
+ * word), and no write of theirs ran again (each carried, or not started: the gates run again
+ * anyway): repeating it would only wait its bake and rounds again. The analysis after a halted
+ * wave did not pass, so it runs again.
  */
 export function analysedEarlier(
   ctx: RunContext,
@@ -31,13 +32,17 @@ export function analysedEarlier(
   runsOf: (value: string) => (readonly [Step, StepRun[]])[],
 ): NonNullable<WaveResult['analysis']> | undefined {
   const earlier = ctx.resume?.analysed?.get(wave.wave);
-  if (!earlier || wave.failed.length > 0 || earlier.values.join('\n') !== wave.values.join('\n')) return undefined;
+  const same = (a: readonly string[], b: readonly string[]) => [...a].sort().join('\n') === [...b].sort().join('\n');
+  if (!earlier || !same(earlier.failed ?? [], wave.failed) || earlier.values.join('\n') !== wave.values.join('\n'))
+    return undefined;
   const reads = (step: Step) => {
     const type = STEP_TYPES.get(step.uses);
     return type !== undefined && isReadOnly(type, step.with ?? {});
   };
   const noWriteAgain = wave.values.every((v) =>
-    runsOf(v).every(([step, runs]) => reads(step) || runs.every((r) => r.resume === 'earlier-run')),
+    runsOf(v).every(
+      ([step, runs]) => reads(step) || runs.every((r) => r.resume === 'earlier-run' || r.startedAt === undefined),
+    ),
   );
   return noWriteAgain ? earlier.analysis : undefined;
 }
