@@ -44,3 +44,22 @@ test("a wave that failed within its budget keeps the analysis it passed: a conti
   );
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-003': 1, 'site-004': 1 });
 });
+
+test('an analysis kept through several continues says once that it passed in an earlier run', async (t) => {
+  const f = await parkFleet(
+    t,
+    4,
+    '  over: site\n  waves: [[site-001], [site-002], [site-003], rest]\n  analysis: { bake: 1h }',
+  );
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  let last = first;
+  for (let wave = 2; wave <= 4; wave++) {
+    await f.clock.sleep(HOUR + 60_000, never);
+    last = await f.run('--continue', id);
+  }
+  assert.equal(last.code, 0, last.stdout + last.stderr);
+  const text = last.report!.rollout!.waves[0]!.analysis!.text;
+  assert.equal(text.split('(in an earlier run)').length - 1, 1, text);
+});
