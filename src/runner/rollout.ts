@@ -210,7 +210,7 @@ export async function runRollout(
       }
       // A wave with no value that succeeded has nothing to analyse, so nothing shows the next wave is safe.
       wave.analysis = earlier
-        ? { ...earlier, text: `${earlier.text} (in an earlier run)` }
+        ? { ...earlier, text: `${earlier.text.replace(/ \(in an earlier run\)$/, '')} (in an earlier run)` }
         : passed.length === 0
           ? {
               passed: false,
