@@ -12,6 +12,8 @@ export interface CallLimits {
   timeoutMs?: number;
   /** The longest a call made after cancellation may take (default 5 s). */
   afterCancelMs?: number;
+  /** A signal aborted once `ms` passed (AbortSignal.timeout; a test fires its own). */
+  timer?: (ms: number) => AbortSignal;
 }
 
 export function octokitApi(
@@ -22,10 +24,11 @@ export function octokitApi(
   limits: CallLimits,
 ): GitHubApi {
   const octokit = getOctokit(token, baseUrl ? { baseUrl } : {});
+  const timer = limits.timer ?? ((ms: number) => AbortSignal.timeout(ms));
   const request = () => ({
     signal: limits.signal.aborted
-      ? AbortSignal.timeout(limits.afterCancelMs ?? 5_000)
-      : AbortSignal.any([limits.signal, AbortSignal.timeout(limits.timeoutMs ?? 30_000)]),
+      ? timer(limits.afterCancelMs ?? 5_000)
+      : AbortSignal.any([limits.signal, timer(limits.timeoutMs ?? 30_000)]),
   });
   return {
     async listComments(issue) {

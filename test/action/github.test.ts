@@ -198,15 +198,20 @@ test('credentials over plain http:// to another host: refused before any call (e
 async function silentGitHub(t: import('node:test').TestContext) {
   const { createServer } = await import('node:http');
   const requests: string[] = [];
+  const waiting: { n: number; resolve: () => void }[] = [];
   const server = createServer((req) => {
     requests.push(`${req.method} ${req.url}`);
+    for (const w of waiting.filter((x) => requests.length >= x.n)) w.resolve();
   });
+  /** Resolves once the server got its `n`th request. */
+  const arrived = (n: number) =>
+    new Promise<void>((resolve) => (requests.length >= n ? resolve() : waiting.push({ n, resolve })));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => {
     server.closeAllConnections();
     server.close();
   });
-  return { url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`, requests };
+  return { url: `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`, requests, arrived };
 }
 
 test(
@@ -248,16 +253,29 @@ test(
   async (t) => {
     const { octokitApi } = await import('../../src/action/octokit-api.ts');
     const github = await silentGitHub(t);
+    // Each call's time limit, as asked of the timer; it runs out once the call reached the server
+    // (which never answers), whatever the machine's speed.
+    const asked: number[] = [];
+    const timer = (ms: number) => {
+      asked.push(ms);
+      const out = new AbortController();
+      void github
+        .arrived(asked.length)
+        .then(() => out.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+      return out.signal;
+    };
     const api = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, {
       signal: new AbortController().signal,
       timeoutMs: 300,
+      timer,
     });
     await assert.rejects(api.createDeployment({ ref: 'main', environment: 'production', description: 'x' }), /abort/i);
     const cancelled = new AbortController();
     cancelled.abort();
     const late = octokitApi(FAKE_GITHUB_TOKEN, 'acme', 'erp', github.url, {
       signal: cancelled.signal,
-      afterCancelMs: 300,
+      afterCancelMs: 250,
+      timer,
     });
     await assert.rejects(
       late.createDeploymentStatus(42, { state: 'error', description: 'cancelled', environment: 'production' }),
@@ -268,6 +286,7 @@ test(
       ['POST /repos/acme/erp/deployments', 'POST /repos/acme/erp/deployments/42/statuses'],
       'a call after cancellation is still tried, briefly',
     );
+    assert.deepEqual(asked, [300, 250], "each call's limit: the run's, then the short one after cancellation");
   },
 );
 
