@@ -291,7 +291,9 @@ async function checkShard(t: TestContext, s: ShardSchedule): Promise<void> {
   /** The taker's verify proved it not applied (past longest:) and sent it again: done. */
   let resentDone = false;
   if (s.killed) {
-    const worker = workerProcess([...args, '--shard-ttl', '3s'], f.env);
+    // A lease of 60s: the worker holds it until it is killed, however loaded the machine (the taker's
+    // clock, 10 minutes ahead, reads it lapsed whatever its ttl up to 5 minutes).
+    const worker = workerProcess([...args, '--shard-ttl', '60s'], f.env);
     t.after(() => worker.child.kill('SIGKILL'));
     await Promise.race([atGateway, worker.done]);
     worker.child.kill('SIGKILL');

@@ -56,7 +56,8 @@ test("a renewal of a shard worker's lease that RGW applied, answered 503 and cou
   );
   const run = (await f.shard('--shards', '1')).run;
   lease.key = new RegExp(`/leases/${run.replace(/[.]/g, '\\.')}\\.shard-0/00000002$`);
-  const r = await f.worker(run, '1/1', '--shard-ttl', '3s');
+  // A ttl of 15s: heartbeats 5s apart, long enough that RGW's slow answers on a loaded machine never lapse the lease between them.
+  const r = await f.worker(run, '1/1', '--shard-ttl', '15s');
   const out = r.stdout + r.stderr;
   assert.ok(first !== undefined, `the renewal was put: ${out}`);
   assert.equal(r.code, 0, out);

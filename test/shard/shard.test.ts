@@ -426,7 +426,8 @@ test("a worker stopped (SIGTERM) while its takeover's verify reads the target ba
   first.child.kill('SIGKILL');
   await first.done;
   takenOver = true;
-  const second = workerProcess([...args, '--report-json', json], f.env);
+  // Its own lease long (attempt 1's 3s lapses all the same): a stalled machine never loses it midway.
+  const second = workerProcess([...args.slice(0, -1), '1h', '--report-json', json], f.env);
   t.after(() => second.child.kill('SIGKILL'));
   await verifying;
   second.child.kill('SIGTERM');
@@ -461,7 +462,8 @@ test('report --merge of worker files never says a site ran by an attempt killed 
   await first.done;
   // Attempt 2 takes site-0002 over; verify cannot tell an update/system with no source: the wave halts.
   const json = join(f.dir, 'second.json');
-  const second = workerProcess([...args, '--report-json', json], f.env);
+  // Its own lease long (attempt 1's 3s lapses all the same): a stalled machine never loses it midway.
+  const second = workerProcess([...args.slice(0, -1), '1h', '--report-json', json], f.env);
   t.after(() => second.child.kill('SIGKILL'));
   const ended = await second.done;
   assert.equal(ended.code, 1, ended.out);

@@ -32,7 +32,8 @@ test('report --merge --store of a run whose worker attempt took its lease over: 
   first.child.kill('SIGKILL');
   await first.done;
   // Attempt 2 takes the worker's lease over once it lapsed, resumes site-0002 and runs the others.
-  const second = workerProcess([...args, '--report-json', join(f.dir, 'second.json')], f.env);
+  // Its own lease long (the killed attempt's 3s lapses all the same): a stalled machine never loses it midway.
+  const second = workerProcess([...args.slice(0, -1), '1h', '--report-json', join(f.dir, 'second.json')], f.env);
   t.after(() => second.child.kill('SIGKILL'));
   const ended = await second.done;
   assert.equal(ended.code, 0, ended.out);
