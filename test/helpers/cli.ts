@@ -121,8 +121,9 @@ export async function startCliEmulator(t: TestContext, args: string[] = []): Pro
   });
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
+  // Once its output is read whole ('close', not 'exit': stderr may still hold lines after the exit).
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
+    child.on('close', (code, signal) => resolve({ code, signal })),
   );
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
