@@ -45,6 +45,30 @@ test("a wave that failed within its budget keeps the analysis it passed: a conti
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-003': 1, 'site-004': 1 });
 });
 
+test("a value the operator excluded keeps its wave's analysis: a continue after the next wave's bake goes on, not back to the first wave's bake", async (t) => {
+  const f = await parkFleet(
+    t,
+    4,
+    '  over: site\n  waves: [[site-001, site-002], [site-003], rest]\n  max-failures: 1\n  on-failure: decide\n  analysis: { bake: 1h }',
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', status: 409, site: 'site-002', times: 1 });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  assert.equal(first.report!.parked?.for, 'decision');
+  const id = runIdOf(first.stdout)!;
+  const excluded = await f.decide(id, '--exclude', 'site-002', '--reason', 'site-002 is being rebuilt');
+  assert.equal(excluded.code, 0, excluded.stdout + excluded.stderr);
+  const walk: string[] = [];
+  let last = first;
+  for (let i = 0; i < 3 && last.code === PARKED; i++) {
+    last = await f.run('--continue', id);
+    walk.push(`${last.code} ${last.report!.parked?.reason ?? 'ended'}`);
+    await f.clock.sleep(HOUR + 60_000, never);
+  }
+  assert.deepEqual(walk, ['75 the 1h bake after wave 1', '75 the 1h bake after wave 2', '1 ended']);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-003': 1, 'site-004': 1 });
+});
+
 test('an analysis kept through several continues says once that it passed in an earlier run', async (t) => {
   const f = await parkFleet(
     t,
