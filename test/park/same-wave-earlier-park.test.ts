@@ -2,7 +2,7 @@
 // the first park (the wave then parked again, past its budget) is not sent by the continue that
 // goes on past the wave.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
@@ -12,12 +12,17 @@ const ROLLOUT = `  over: site
   max-failures: 0
   on-failure: decide`;
 
-test('decide --exclude site-001, the wave parks again past its budget, decide --continue: site-001 is not sent', async (t) => {
-  const f = await parkFleet(t, 3, ROLLOUT);
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 1 });
+/** The rollout's first run, site-001's update refused (400: known not applied) `times` times: parked for a decision on it. */
+async function refusedAtCanary(t: TestContext, times: number, rollout = ROLLOUT) {
+  const f = await parkFleet(t, 3, rollout);
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times });
   const first = await f.run();
   assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
+  return { f, first, id: runIdOf(first.stdout)! };
+}
+
+test('decide --exclude site-001, the wave parks again past its budget, decide --continue: site-001 is not sent', async (t) => {
+  const { f, id } = await refusedAtCanary(t, 1);
   const excluded = await f.decide(id, '--exclude', 'site-001', '--reason', 'site-001 is being rebuilt');
   assert.equal(excluded.code, 0, excluded.stdout + excluded.stderr);
   const second = await f.run('--continue', id);
@@ -33,12 +38,8 @@ test('decide --exclude site-001, the wave parks again past its budget, decide --
 });
 
 test('decide --retry site-001, it fails again and the wave parks again past its budget, decide --continue: site-001 is not sent a third time', async (t) => {
-  const f = await parkFleet(t, 3, ROLLOUT);
+  const { f, id } = await refusedAtCanary(t, 2);
   const sends: string[] = [];
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
   const retried = await f.decide(id, '--retry', 'site-001', '--reason', 'a transient refusal');
   assert.equal(retried.code, 0, retried.stdout + retried.stderr);
   const second = await f.run('--continue', id);
@@ -57,17 +58,7 @@ test('decide --retry site-001, it fails again and the wave parks again past its 
 
 test('a write refused (400: known not applied) parks for a decision: decide --retry site-001 sends it again, once; decide --continue leaves it as it failed', async (t) => {
   for (const retried of [true, false]) {
-    const f = await parkFleet(t, 3, ROLLOUT.replace('max-failures: 0', 'max-failures: 1'));
-    f.sites.faults.add({
-      method: 'POST',
-      path: '/api/devops/v1/update/system',
-      site: 'site-001',
-      status: 400,
-      times: 1,
-    });
-    const first = await f.run();
-    assert.equal(first.code, PARKED, first.stdout + first.stderr);
-    const id = runIdOf(first.stdout)!;
+    const { f, id } = await refusedAtCanary(t, 1, ROLLOUT.replace('max-failures: 0', 'max-failures: 1'));
     const word = retried ? ['--retry', 'site-001'] : ['--continue'];
     const decided = await f.decide(id, ...word, '--reason', 'a transient refusal');
     assert.equal(decided.code, 0, decided.stdout + decided.stderr);
@@ -87,20 +78,16 @@ test('a write refused (400: known not applied) parks for a decision: decide --re
 });
 
 test('decide --retry site-001, it fails again within the budget and the run parks for the bake: the continue after the bake does not send it a third time', async (t) => {
-  const f = await parkFleet(
+  const { f, id } = await refusedAtCanary(
     t,
-    3,
+    2,
     `${ROLLOUT.replace('max-failures: 0', 'max-failures: 1')}\n  analysis: { bake: 12h }`,
   );
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
   const sent = () =>
     f.sites
       .started()
       .get('site-001')
       ?.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system')).length ?? 0;
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
   const retried = await f.decide(id, '--retry', 'site-001', '--reason', 'a transient refusal');
   assert.equal(retried.code, 0, retried.stdout + retried.stderr);
   const second = await f.run('--continue', id);
@@ -122,17 +109,7 @@ test('decide --retry site-001, it fails again within the budget and the run park
 
 for (const word of ['--skip', '--exclude'] as const)
   test(`decide ${word} site-001 of a write refused (400): the continue leaves it on the operator's word, never sent again`, async (t) => {
-    const f = await parkFleet(t, 3, ROLLOUT);
-    f.sites.faults.add({
-      method: 'POST',
-      path: '/api/devops/v1/update/system',
-      site: 'site-001',
-      status: 400,
-      times: 1,
-    });
-    const first = await f.run();
-    assert.equal(first.code, PARKED, first.stdout + first.stderr);
-    const id = runIdOf(first.stdout)!;
+    const { f, id } = await refusedAtCanary(t, 1);
     const decided = await f.decide(id, word, 'site-001', '--reason', 'site-001 is being rebuilt');
     assert.equal(decided.code, 0, decided.stdout + decided.stderr);
     const done = await f.run('--continue', id);
@@ -146,11 +123,7 @@ for (const word of ['--skip', '--exclude'] as const)
   });
 
 test("decide --retry site-001 twice, the second on a clock five minutes behind the runner's: the continue sends it again, as the operator said", async (t) => {
-  const f = await parkFleet(t, 3, ROLLOUT);
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
+  const { f, id } = await refusedAtCanary(t, 2);
   assert.equal((await f.decide(id, '--retry', 'site-001', '--reason', 'a transient refusal')).code, 0);
   const second = await f.run('--continue', id);
   assert.equal(second.code, PARKED, 'failed again: a word asked again');
