@@ -69,7 +69,22 @@ async function servesS3(port: number): Promise<boolean> {
   }
 }
 
+/**
+ * A one-node cluster, started again from nothing (another directory, other ports) when the
+ * monitor could not bind its port: a port free when it was chosen may be taken by the time the
+ * monitor binds it (a connection or a server of a test running beside this one).
+ */
 export async function startCeph(bucket = 'enginectl-tests'): Promise<Ceph> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startCephOnce(bucket);
+    } catch (error) {
+      if (attempt === 3 || !/unable to bind/i.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startCephOnce(bucket: string): Promise<Ceph> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const missing = ['radosgw', 'ceph-mon', 'ceph-osd'].filter(
     (bin) => spawnSync('sh', ['-c', 'command -v "$1"', 'sh', bin]).status !== 0,
