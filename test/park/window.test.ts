@@ -320,5 +320,7 @@ test("a rollout: a value that failed within its wave's budget before the window 
   const update = done.report!.steps.find((s) => s.id === 'update' && s.matrix?.site === 'site-001')!;
   assert.equal(update.outcome, 'failure', 'site-001 refused once, not sent again');
   assert.equal(update.resume, 'earlier-run');
+  // The terminal says it failed then, not that it was done.
+  assert.match(done.stdout, /^✖ \[1\/2\] Update site-001 {2}failed in an earlier run$/m);
   assert.deepEqual(f.applied('/update/system'), { 'site-002': 1, 'site-003': 1 });
 });
