@@ -74,10 +74,10 @@ export class RunLog implements RunLogger {
     }
     const figures = run.figures ? `  ${n(run.figures)}` : '';
     const attempts = run.attempts > 1 ? `  (${run.attempts} attempts)` : '';
-    // Carried from an earlier run (--resume): said so, not timed as if it ran now.
+    // Carried from an earlier run (--resume; a failure a --continue went past): said so, not timed as if it ran now.
     const took =
       run.resume === 'earlier-run'
-        ? 'done in an earlier run'
+        ? `${run.outcome === 'failure' ? 'failed' : 'done'} in an earlier run`
         : run.durationMs === undefined
           ? 'unknown'
           : formatDuration(run.durationMs);
