@@ -98,11 +98,12 @@ export const leavesParked = (error: unknown, continued: boolean): boolean =>
   error instanceof EnginectlError && (error.code === 'RESUME_PARKED' || (continued && error.code !== 'NOT_PARKED'));
 
 /**
- * The parks of a journal's release, in order, each with the decisions recorded while it stood (in
- * effect by `now`): a wave the run went past at one keeps the operator's word about it.
+ * The parks of a journal's release, in order, each with the start of the run that parked (`runAt`)
+ * and the decisions recorded while it stood (in effect by `now`): a wave the run went past at one
+ * keeps the operator's word about it.
  */
-export function parksOf(records: readonly JournalRecord[], now: number): Parked[] {
-  const parks: Parked[] = [];
+export function parksOf(records: readonly JournalRecord[], now: number): (Parked & { runAt: number })[] {
+  const parks: (Parked & { runAt: number })[] = [];
   let runAt = 0;
   for (const r of records.slice(records.findLastIndex((x) => x.t === 'run' && !x.resume))) {
     if (r.t === 'run') runAt = r.at;

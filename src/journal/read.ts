@@ -69,8 +69,8 @@ export interface JournalState {
   rollout?: RolloutResult | undefined;
   /** The fleet lease the last run held, as its `lease` record says (a takeover's evidence and reason). */
   lease?: Extract<JournalRecord, { t: 'lease' }>['lease'] | undefined;
-  /** Where the last run parked (`runAt`: the start of the run that parked), and the operator's decisions since (enginectl decide); undefined when it did not park. */
-  parked?: { park: Park; at: number; runAt: number; decided: OperatorDecision[] } | undefined;
+  /** Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not park. */
+  parked?: { park: Park; at: number; decided: OperatorDecision[] } | undefined;
 }
 
 /** A journal of one torn line: its run was killed while writing its run record, before anything was sent. */
@@ -135,7 +135,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
       continue;
     }
     if (r.t === 'park') {
-      parked = { park: r.park, at: r.at, runAt, decided: [] };
+      parked = { park: r.park, at: r.at, decided: [] };
       wentOnFrom = undefined;
       continue;
     }

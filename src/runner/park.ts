@@ -59,6 +59,24 @@ export const decidedFor = (ctx: RunContext, wave: number, value: string): Operat
   decisionsAt(ctx, wave).findLast((d) => d.value === value);
 
 /**
+ * Whether the operator's last word about a value of the wave is to retry it, said at a park of the
+ * run that failed it (started at `failedIn`) or a later one: a retry acted on already, its write
+ * failed again in the run that acted on it, is not said again. Runs are told apart by their start
+ * as the journal records it (the run that parked and the run that failed it are one run: the same
+ * record), never by the decider's clock.
+ */
+export function retriedSince(ctx: RunContext, wave: number, value: string, failedIn: number): boolean {
+  const word = decidedFor(ctx, wave, value);
+  if (word?.decision !== 'retry') return false;
+  const said = ctx.resume?.parks?.find((p) => p.decided.some((d) => sameDecision(d, word)));
+  return said?.runAt === undefined || failedIn <= said.runAt;
+}
+
+/** One decision record read twice (by the park it stood at, and by the decisions in effect). */
+const sameDecision = (a: OperatorDecision, b: OperatorDecision) =>
+  a.at === b.at && a.by === b.by && a.value === b.value && a.wave === b.wave;
+
+/**
  * A value the operator decided not to run again (skip, exclude, or a continue past its wave): its
  * instances not carried are left unsent, skipped on that word (never a success). True when it
  * counts against the wave's budget (exclude, continue).

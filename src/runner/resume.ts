@@ -32,7 +32,7 @@ export interface ResumePlan {
     { values: readonly string[]; failed?: readonly string[]; analysis: NonNullable<WaveResult['analysis']> }
   >;
   /** run --continue: where the journal's last run parked (a bake goes on from its start), and the operator's decisions since. */
-  parked?: { park: Park; runAt?: number; decided: readonly OperatorDecision[] } | undefined;
+  parked?: { park: Park; decided: readonly OperatorDecision[] } | undefined;
   /** Every decision of the operator's the journal holds, in order (those with a timeout once in effect): a wave the run went past keeps its word. */
   decided?: readonly OperatorDecision[] | undefined;
   /** The parks of the journal's release, in order: what each waited for, the start of the run that parked (`runAt`), and the decisions made while it stood. */

@@ -14,7 +14,7 @@ import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
-import { decidedFor } from './park.ts';
+import { retriedSince } from './park.ts';
 import {
   PIPELINE_DECIDES,
   cancelledError,
@@ -227,22 +227,12 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
 
 /**
  * What a resume carries of an instance: a failure a continue carries (the run went past it) is
- * sent again when the operator's word about its value in its wave is to retry it, said at a park
- * of the run that failed it or a later one (a retry acted on already, its write failed again in
- * the run that acted on it, is not said again). Runs are told apart by their start as the journal
- * records it (the run that parked and the run that failed it are one run: the same record), never
- * by the decider's clock.
+ * sent again when the operator retried its value in its wave since it failed (park.ts).
  */
 function carriedFor(ctx: RunContext, run: StepRun) {
   const carried = ctx.resume?.carried.get(run.key);
   const over = ctx.pipeline.rollout?.over;
   const value = over === undefined ? undefined : run.matrix?.[over];
   if (carried?.run.outcome !== 'failure' || run.wave === undefined || value === undefined) return carried;
-  const word = decidedFor(ctx, run.wave, String(value));
-  if (word?.decision !== 'retry') return carried;
-  const said = [...(ctx.resume?.parks ?? []), ctx.resume?.parked].find((p) =>
-    p?.decided.some((d) => d.at === word.at && d.by === word.by && d.value === word.value && d.wave === word.wave),
-  );
-  const failedIn = carried.run.earlierRunAt ?? -Infinity;
-  return said?.runAt === undefined || failedIn <= said.runAt ? undefined : carried;
+  return retriedSince(ctx, run.wave, String(value), carried.run.earlierRunAt ?? -Infinity) ? undefined : carried;
 }
