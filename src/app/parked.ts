@@ -98,16 +98,22 @@ export const leavesParked = (error: unknown, continued: boolean): boolean =>
   error instanceof EnginectlError && (error.code === 'RESUME_PARKED' || (continued && error.code !== 'NOT_PARKED'));
 
 /**
- * The parks of a journal's release, in order, each with the start of the run that parked (`runAt`)
+ * The parks of a journal's release, in order, each with its record's place in the journal (`seq`)
  * and the decisions recorded while it stood (in effect by `now`): a wave the run went past at one
  * keeps the operator's word about it.
  */
-export function parksOf(records: readonly JournalRecord[], now: number): (Parked & { runAt: number })[] {
-  const parks: (Parked & { runAt: number })[] = [];
-  let runAt = 0;
-  for (const r of records.slice(records.findLastIndex((x) => x.t === 'run' && !x.resume))) {
-    if (r.t === 'run') runAt = r.at;
-    if (r.t === 'park') parks.push({ park: r.park, at: r.at, runAt, decided: [] });
+export function parksOf(records: readonly JournalRecord[], now: number): (Parked & { seq: number })[] {
+  const parks: (Parked & { seq: number })[] = [];
+  for (
+    let seq = Math.max(
+      0,
+      records.findLastIndex((x) => x.t === 'run' && !x.resume),
+    );
+    seq < records.length;
+    seq++
+  ) {
+    const r = records[seq]!;
+    if (r.t === 'park') parks.push({ park: r.park, at: r.at, seq, decided: [] });
     else if (r.t === 'decide' && parks.length > 0) {
       const { t: _t, ...decision } = r;
       if (decision.after === undefined || decision.after <= now) parks.at(-1)!.decided.push(decision);

@@ -1,7 +1,6 @@
-// Reading a journal back: each record checked against the journal's schema (a forged or damaged
-// one is refused at its line, exit 2), then the state of every instance across the runs of this
-// release (the first run and the resumes appended after it), by identity: its last end, its last
-// call and what the server said of it, and the operator's decisions.
+// Reading a journal back: each record checked against the journal's schema (a forged or damaged one is
+// refused at its line, exit 2), then the state of every instance across the runs of this release (the
+// first run and the resumes after it), by identity: its last end and call, and the operator's decisions.
 import { UsageError } from '../errors.ts';
 import { attemptFate, stepDoubt, type Attempt } from '../api/index.ts';
 import type { Decision, InDoubtCall, RolloutResult, StepError } from '../runner/result.ts';
@@ -34,7 +33,9 @@ export interface InstanceState {
   /** The name as the run resolved it when it started. */
   name?: string | undefined;
   started: boolean;
+  /** When its last start was written, and that record's place in the journal (its order, never a clock). */
   startedAt?: number | undefined;
+  startedSeq?: number | undefined;
   /** The last end record, and when the run it was written in started. */
   ended?: (EndRecord & { runAt: number }) | undefined;
   call?: CallState | undefined;
@@ -115,7 +116,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
   let wentOnFrom: JournalState['parked'];
   let finished = false;
   let stopped: StepError | undefined;
-  for (const r of release) {
+  for (const [i, r] of release.entries()) {
     lastAt = Math.max(lastAt, r.at);
     // The finish record says the run ended: it is the last one of a run that was not killed (a decision after it is no run).
     if (r.t !== 'decide') finished = r.t === 'finish';
@@ -167,6 +168,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
         Object.assign(state, {
           started: true,
           startedAt: r.at,
+          startedSeq: first + i,
           name: r.name,
           ended: undefined,
           call: undefined,
@@ -213,26 +215,24 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
 }
 
 /**
- * Whether an instance is in doubt, and about which call (api/fate.ts stepDoubt). Its end says so
- * when it ended (the run saw every answer, and whether each could be read); otherwise (the run was
- * killed) the journal's attempts decide, and a write answered 2xx whose result was never recorded
- * is in doubt too: what the step made of its answer is lost.
+ * Whether an instance is in doubt, and about which call (api/fate.ts stepDoubt). Its end says so when it
+ * ended (the run saw every answer, and whether each could be read); otherwise (the run was killed) the
+ * journal's attempts decide, and a write answered 2xx whose result was never recorded is in doubt too.
  */
 export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefined {
   if (!state) return undefined;
   if (!state.ended) return stepDoubt(state.attempts);
   const { run } = state.ended;
-  // A step that failed with a write applied: in doubt. A journal of an earlier version ended it
-  // with no doubt; its attempts say so (an update it read as refused in its body then reads in
-  // doubt too: the cautious side).
+  // A step that failed with a write applied: in doubt. A journal of an earlier version ended it with no
+  // doubt; its attempts say so (an update it read refused in its body is in doubt too: the cautious side).
   return run.inDoubt ?? (run.outcome === 'failure' || run.continuedOnError ? stepDoubt(state.attempts) : undefined);
 }
 
 /**
- * The operator's decision about an instance's doubt that still stands: one recorded since its last
- * start, or a "treat as applied" its end carries. A decision to send again was acted on once the
- * instance ran after it: the doubt that run left is undecided. One that left it in doubt to go on
- * without it (decide --exclude, --continue) stands only for the run going on from that park.
+ * The operator's decision about an instance's doubt that still stands: one recorded since its last start,
+ * or a "treat as applied" its end carries. A decision to send again was acted on once the instance ran
+ * after it: the doubt that run left is undecided. One that left it in doubt to go on without it
+ * (decide --exclude, --continue) stands only for the run going on from that park.
  */
 export function standingDecision(state: InstanceState | undefined, goingOn = false): Decision | undefined {
   const d = state?.decision ?? (state?.ended?.run.decision?.decision === 'skip' ? state.ended.run.decision : undefined);

@@ -178,6 +178,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
         run: { ...ended, earlierRunAt: ended.earlierRunAt ?? state!.ended!.runAt },
         outputs: ended.outputs,
         inputs: state!.ended!.inputs,
+        startedIn: state!.startedSeq,
       });
       if (p.id && state!.ended!.masked.length > 0)
         lost.set(p.id, { names: new Set(state!.ended!.masked), index: now.get(p.key)!.step });

@@ -15,6 +15,8 @@ export interface Carried {
   outputs: Record<string, unknown>;
   /** A digest of its inputs then (secrets masked), when the journal has one. */
   inputs: string | undefined;
+  /** Where its last start stands in the journal's order (a record's place): a failure carried is compared with the parks by it. */
+  startedIn?: number | undefined;
 }
 
 export interface ResumePlan {
@@ -35,8 +37,8 @@ export interface ResumePlan {
   parked?: { park: Park; decided: readonly OperatorDecision[] } | undefined;
   /** Every decision of the operator's the journal holds, in order (those with a timeout once in effect): a wave the run went past keeps its word. */
   decided?: readonly OperatorDecision[] | undefined;
-  /** The parks of the journal's release, in order: what each waited for, the start of the run that parked (`runAt`), and the decisions made while it stood. */
-  parks?: readonly { park: Park; runAt?: number; decided: readonly OperatorDecision[] }[] | undefined;
+  /** The parks of the journal's release, in order: what each waited for, its record's place in the journal (`seq`), and the decisions made while it stood. */
+  parks?: readonly { park: Park; seq?: number; decided: readonly OperatorDecision[] }[] | undefined;
 }
 
 /** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */

@@ -234,5 +234,5 @@ function carriedFor(ctx: RunContext, run: StepRun) {
   const over = ctx.pipeline.rollout?.over;
   const value = over === undefined ? undefined : run.matrix?.[over];
   if (carried?.run.outcome !== 'failure' || run.wave === undefined || value === undefined) return carried;
-  return retriedSince(ctx, run.wave, String(value), carried.run.earlierRunAt ?? -Infinity) ? undefined : carried;
+  return retriedSince(ctx, run.wave, String(value), carried.startedIn) ? undefined : carried;
 }
