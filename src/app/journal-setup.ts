@@ -224,7 +224,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       resume: {
         ...plan,
         ...(continued && state.parked ? { parked: state.parked } : {}),
-        decided: state.decided.filter((d) => d.after === undefined || d.after <= request.now),
+        decided: parks.flatMap((p) => p.decided),
         parks,
       },
       warnings: [...warnings, ...extra],

@@ -17,17 +17,22 @@ export const PARK_AFTER_MS = 10 * 60_000;
 export const parkingOf = (pipeline: Pipeline) => ({ afterMs: pipeline.parkAfterMs ?? PARK_AFTER_MS });
 
 /**
- * The park with the decisions in effect at `now` on the run's clock: a decision with a timeout
- * (decide --after 4h --then abort) counts once its time came, unless the operator decided since.
+ * The decisions of one park in force at `now` on the run's clock: a decision with a timeout (decide
+ * --after 4h --then abort) counts once its time came, unless the operator decided again at that
+ * park after it (in the journal's order): "unless another is made before".
  */
+export const inForce = (decided: readonly OperatorDecision[], now: number): OperatorDecision[] =>
+  decided.filter((d, i) => d.after === undefined || (d.after <= now && i === decided.length - 1));
+
+/** The park with the decisions in force at `now` on the run's clock (inForce). */
 export function inEffect(parked: Parked, now: number): Parked {
-  return { ...parked, decided: parked.decided.filter((d) => d.after === undefined || d.after <= now) };
+  return { ...parked, decided: inForce(parked.decided, now) };
 }
 
-/** The decisions that wait for their time (decide --after), in words. */
+/** The decisions that wait for their time (decide --after), in words: none once decided again after. */
 export const timeouts = (parked: Parked, now: number): string[] =>
   parked.decided
-    .filter((d) => d.after !== undefined && d.after > now)
+    .filter((d, i) => d.after !== undefined && d.after > now && i === parked.decided.length - 1)
     .map((d) => `${d.decision} at ${new Date(d.after!).toISOString()} unless decided before (${d.by})`);
 
 /** The operator's abort of the parked run, when one was decided. */
@@ -116,10 +121,10 @@ export function parksOf(records: readonly JournalRecord[], now: number): (Parked
     if (r.t === 'park') parks.push({ park: r.park, at: r.at, seq, decided: [] });
     else if (r.t === 'decide' && parks.length > 0) {
       const { t: _t, ...decision } = r;
-      if (decision.after === undefined || decision.after <= now) parks.at(-1)!.decided.push(decision);
+      parks.at(-1)!.decided.push(decision);
     }
   }
-  return parks;
+  return parks.map((p) => ({ ...p, decided: inForce(p.decided, now) }));
 }
 
 /** "waiting for X: evidence" lines of a park's waits. */
