@@ -9,72 +9,9 @@ import { parkedAt, type OperatorDecision, type Park, type RolloutResult } from '
 import type { RunContext } from './run-context.ts';
 import { formatDuration, sleepWhole } from '../duration.ts';
 import { bakeOf } from './waves.ts';
+import { continuedFor, decidedFor, goesOn } from './decisions.ts';
 
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
-
-/**
- * The operator's decisions about a wave: those about the wave this run parked at, since it parked,
- * after its words about a value at an earlier park of that wave (an exclude holds when the wave
- * parks again past its budget); for a wave before it (the run went past it at an earlier park),
- * every decision made about that wave, so a value left out of it stays out after a later park. A
- * word about a value that a later park of the wave waited on again (a retry that failed again)
- * gives way to what was decided there.
- */
-export function decisionsAt(ctx: RunContext, wave: number): readonly OperatorDecision[] {
-  const parked = ctx.resume?.parked;
-  if (parked && wave > parked.park.wave) return [];
-  const here = parked?.park.wave === wave;
-  if (!ctx.resume?.parks) return here ? parked!.decided : (ctx.resume?.decided ?? []).filter((d) => d.wave === wave);
-  const parks = [
-    ...ctx.resume.parks.filter((p) => p.park.wave === wave && p.park !== parked?.park),
-    ...(here ? [parked!] : []),
-  ];
-  const waitedAfter = (i: number, value: string) =>
-    parks.slice(i + 1).some((p) => p.park.waits.some((w) => w.value === value));
-  return parks.flatMap((p, i) =>
-    p.decided.filter((d) => (d.value === null ? !here || p === parked : !waitedAfter(i, d.value))),
-  );
-}
-
-/**
- * A wave's continue that covers `value`, its failure left as it was: decided at a park of that wave
- * that waited on the value (the one the run parked at, or an earlier one there).
- */
-export function continuedFor(ctx: RunContext, wave: number, value: string): OperatorDecision | undefined {
-  const parked = ctx.resume?.parked;
-  if (parked && wave > parked.park.wave) return undefined;
-  const earlier = (ctx.resume?.parks ?? []).filter((p) => p.park.wave === wave && p.park !== parked?.park);
-  return [...earlier, ...(parked?.park.wave === wave ? [parked] : [])]
-    .filter((p) => p.park.waits.some((w) => w.value === value))
-    .flatMap((p) => p.decided.filter((d) => d.decision === 'continue'))
-    .at(-1);
-}
-
-/** Whether the operator said to go on past this wave (its failures, its bake, its analysis). */
-export const goesOn = (ctx: RunContext, wave: number): boolean =>
-  decisionsAt(ctx, wave).some((d) => d.decision === 'continue');
-
-/** The operator's decision about a value of the wave, the last one said. */
-export const decidedFor = (ctx: RunContext, wave: number, value: string): OperatorDecision | undefined =>
-  decisionsAt(ctx, wave).findLast((d) => d.value === value);
-
-/**
- * Whether the operator's last word about a value of the wave is to retry it, said at a park after
- * the failed write's last start (at `startedIn` in the journal): a retry acted on already, its
- * write failed again in the run that acted on it (started after that park), is not said again.
- * Told apart by the journal's order of records, never by a clock: neither the decider's nor the
- * runners' (a continue's runner whose clock is behind the first's is still the later run).
- */
-export function retriedSince(ctx: RunContext, wave: number, value: string, startedIn: number | undefined): boolean {
-  const word = decidedFor(ctx, wave, value);
-  if (word?.decision !== 'retry') return false;
-  const said = ctx.resume?.parks?.find((p) => p.decided.some((d) => sameDecision(d, word)));
-  return said?.seq === undefined || startedIn === undefined || startedIn < said.seq;
-}
-
-/** One decision record read twice (by the park it stood at, and by the decisions in effect). */
-const sameDecision = (a: OperatorDecision, b: OperatorDecision) =>
-  a.at === b.at && a.by === b.by && a.value === b.value && a.wave === b.wave;
 
 /**
  * A value the operator decided not to run again (skip, exclude, or a continue past its wave): its

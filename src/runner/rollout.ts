@@ -1,10 +1,9 @@
-// A rollout in waves (pipeline `rollout:`): the values of its matrix key (the sites) in ordered
-// waves; within a wave at most max-parallel values at once, each value's steps in file order, so a
-// failure stops that value only. Past the wave's failure budget no further value starts and the
-// rollout halts; between waves the analysis gates run again for the values just rolled out, count
-// times, interval apart, and a failed analysis halts it too (a wave none of whose values succeeded
-// never passes it). The API has no rollback: a halt undoes nothing; the values not started are
-// reported so. With a run store a rollout may park instead (park.ts): a long bake, a decision.
+// A rollout in waves (pipeline `rollout:`): the values of its matrix key (the sites) in ordered waves;
+// within a wave at most max-parallel values at once, each value's steps in file order, so a failure stops
+// that value only. Past the wave's failure budget no further value starts and the rollout halts; between
+// waves the analysis gates run again for the values just rolled out, and a failed analysis halts it too
+// (a wave none of whose values succeeded never passes it). The API has no rollback: a halt undoes
+// nothing. With a run store a rollout may park instead (park.ts): a long bake, a decision.
 import type { Rollout, Step } from '../pipeline/model.ts';
 import { undecidedDoubts, type StepRun, type RolloutResult } from './result.ts';
 import { haltedEarlier, pastBudget } from './rollout-result.ts';
@@ -14,8 +13,8 @@ import { carry, leaveUnstarted, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
-import { bake, continuedFor, decidedFor, decides, decisionPark, goesOn } from './park.ts';
-import { leaveValue, parkedMessage, valueDecides } from './park.ts';
+import { bake, decides, decisionPark, leaveValue, parkedMessage, valueDecides } from './park.ts';
+import { continuedFor, decidedFor, goesOn, wentPast } from './decisions.ts';
 
 /**
  * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
@@ -122,8 +121,9 @@ export async function runRollout(
       undefined,
       `wave ${wave.wave}/${waves.length}: ${wave.values.join(', ')} (${rollout.over}; at most ${rollout.maxParallel} at once; ${wave.budget} may fail)`,
     );
-    // The values the operator's continue went past are not counted again: the failures after it meet the budget.
-    const counted = () => wave.failed.filter((v) => decidedFor(ctx, wave.wave, v) || !continuedFor(ctx, wave.wave, v));
+    // The values the operator's continue went past are not counted again: the failures after it (run here) meet the budget.
+    const ran = new Set<string>();
+    const counted = () => wave.failed.filter((v) => ran.has(v) || !wentPast(ctx, wave.wave, v));
     const queue = [...wave.values];
     const worker = async () => {
       for (let value = queue.shift(); value !== undefined; value = queue.shift()) {
@@ -145,6 +145,7 @@ export async function runRollout(
           halt(value, wave.wave, pastBudget(wave.wave, counted().length, rollout.over, wave.budget));
           continue;
         }
+        ran.add(value);
         if (await runValue(value, wave.wave)) wave.failed.push(value);
       }
     };

@@ -14,7 +14,7 @@ import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
-import { retriedSince } from './park.ts';
+import { retriedSince } from './decisions.ts';
 import {
   PIPELINE_DECIDES,
   cancelledError,

@@ -33,3 +33,22 @@ test('exclude site-001 (budget 0), parked again past the budget, decide --contin
   assert.equal(f.applied('/update/system')['site-002'], 1, 'site-002 ran after the continue');
   assert.notEqual(third.code, PARKED);
 });
+
+test("--retry site-001, then the wave's --continue at the same park: site-001's second failure is a failure after the continue and meets the budget (parked again, site-002 not started)", async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide',
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.equal((await f.decide(id, '--retry', 'site-001', '--reason', 'transient')).code, 0);
+  const go = await f.decide(id, '--continue', '--reason', 'and go on');
+  assert.equal(go.code, 0, go.stdout + go.stderr);
+  const second = await f.run('--continue', id);
+  assert.equal(second.code, PARKED, second.stdout + second.stderr);
+  assert.match(second.report!.parked!.reason, /site-001/);
+  assert.equal(f.applied('/update/system')['site-002'], undefined, 'site-002 not started past the spent budget');
+});
