@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { ApiError, htmlGist, isHtml, trimBody } from './errors.ts';
 import type { CallObserver, HttpRequest, HttpResponse, Transport } from './transport.ts';
-import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
+import { jsonErrorAt, parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
 import { boundedParse } from './bounded-parse.ts';
 import { twiceNamed } from './duplicate-keys.ts';
 import { statusError, where } from './status-error.ts';
@@ -98,7 +98,7 @@ export function parseBody<S extends z.ZodType>(
     value = answerJson(spec, transport, response);
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    throw invalidResponse(spec, transport, response, `the body is not valid JSON (${error.message})`);
+    throw invalidResponse(spec, transport, response, `the body is not valid JSON${jsonErrorAt(error)}`);
   }
   const twice = twiceNamed(response.text, value);
   if (twice !== undefined) throw invalidResponse(spec, transport, response, twice);

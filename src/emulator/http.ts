@@ -1,5 +1,6 @@
 // The emulator's request and response values. Handlers are functions from EmuRequest to
 // EmuResponse; only server.ts opens a socket, so handlers are tested in-process.
+import { jsonErrorAt } from '../text/bounded-json.ts';
 
 export interface EmuRequest {
   method: string;
@@ -75,7 +76,7 @@ export function jsonBody(req: EmuRequest): unknown {
   try {
     return JSON.parse(req.body);
   } catch (error) {
-    throw badRequest(`the request body is not valid JSON: ${(error as Error).message}`);
+    throw badRequest(`the request body is not valid JSON${jsonErrorAt(error)}`);
   }
 }
 

@@ -2,13 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.ts';
 import { EmulatorState } from './state.ts';
+import { jsonErrorAt } from '../text/bounded-json.ts';
 
 export function parseState(text: string, file: string): EmulatorState {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError('BAD_STATE_FILE', `${file}: not valid JSON (${(error as Error).message})`, {
+    throw new UsageError('BAD_STATE_FILE', `${file}: not valid JSON${jsonErrorAt(error)}`, {
       hint: 'a state file is JSON; `curl http://127.0.0.1:PORT/_emulator/state` prints one to start from',
     });
   }

@@ -2,7 +2,7 @@
 import { ExprError, type Node } from './ast.ts';
 import { Placeholder } from './placeholder.ts';
 import { compare, looseEquals, toText, truthy, type Value } from './values.ts';
-import { parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
+import { jsonErrorAt, parseBoundedJson, TooDeep } from '../text/bounded-json.ts';
 import { secretSinkOf } from './secret-sink.ts';
 
 export interface EvalScope {
@@ -100,15 +100,6 @@ function fromJSON(node: Node, text: string): Value {
       node.pos,
     );
   }
-}
-
-/**
- * Where JSON.parse stopped, when it says: never its message, which quotes the text (a secret's
- * first characters, or those around a typo in a JSON secret).
- */
-function jsonErrorAt(error: unknown): string {
-  const at = /\bposition (\d+)/.exec(error instanceof Error ? error.message : '');
-  return at ? ` (at character ${Number(at[1]) + 1})` : '';
 }
 
 /**

@@ -20,6 +20,15 @@ export class TooDeep extends Error {
   }
 }
 
+/**
+ * Where JSON.parse stopped, when it says: " (at character N)", or nothing. Never its message, which
+ * quotes the text (a secret's first characters, or those around a typo in a JSON secret).
+ */
+export function jsonErrorAt(error: unknown): string {
+  const at = /\bposition (\d+)/.exec(error instanceof SyntaxError ? error.message : '');
+  return at ? ` (at character ${Number(at[1]) + 1})` : '';
+}
+
 /** The value of a JSON text; throws SyntaxError when it is not JSON, TooDeep when it nests deeper than `max`. */
 export function parseBoundedJson(text: string, max = MAX_JSON_DEPTH): unknown {
   const value: unknown = JSON.parse(text);

@@ -13,6 +13,7 @@ import { serverFromEnv } from '../../api/server-env.ts';
 import { withEmbeddedEmulator } from '../embedded.ts';
 import { CREDENTIAL_FIELDS } from '../../api/credentials.ts';
 import { Masker } from '../../runner/masker.ts';
+import { jsonErrorAt } from '../../text/bounded-json.ts';
 import { API_BASE } from '../../api/areas.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../../api/exchange.ts';
 import { TooLarge } from '../../read-text-file.ts';
@@ -104,8 +105,7 @@ function buildRequest(
     });
   refuseRewrittenPath(target);
   const url = new URL(target, 'http://x');
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = v;
+  const query = Object.fromEntries(url.searchParams);
   const req: RawRequest = { method, path: url.pathname, query: Object.keys(query).length ? query : undefined };
   if (text === undefined) return req;
   const type = contentType ?? 'application/json';
@@ -113,7 +113,7 @@ function buildRequest(
     try {
       req.body = { json: JSON.parse(text) };
     } catch (error) {
-      throw new UsageError('BAD_DATA', `--data is not valid JSON: ${(error as Error).message}`, {
+      throw new UsageError('BAD_DATA', `--data is not valid JSON${jsonErrorAt(error)}`, {
         hint: 'quote the JSON for your shell, or pass --content-type for another body type',
       });
     }
