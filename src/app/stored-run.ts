@@ -49,9 +49,9 @@ export function storeAt(
   named?: string,
 ): RunStore {
   if (url.trim() === '') throw emptyStoreUrl('the store URL', url);
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(url))
-    return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env }, { signal, named });
-  return openStore(url, { ...env }, { signal, named });
+  // A URL with blanks around it is that URL, never a path that would show its credentials in every refusal.
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url.trim())) return openStore(url.trim(), { ...env }, { signal, named });
+  return openStore(pathToFileURL(resolve(cwd, url)).href, { ...env }, { signal, named });
 }
 
 /** The store a command names (--store URL, else ENGINECTL_STORE); `why` says what the command needs it for. */
