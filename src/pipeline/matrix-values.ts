@@ -39,6 +39,8 @@ export function resolveMatrixVars(
         continue;
       }
       resolved[key] = value;
+      if (Array.isArray(value))
+        problems.push(...listedTwice(value).map((j) => twice(source, [...where, j], key, value[j])));
       if (typeof value !== 'string') continue;
       changed = true;
       const name = WHOLE_VAR.exec(value)?.[1];
@@ -84,11 +86,27 @@ export function resolveMatrixVars(
         continue;
       }
       resolved[key] = [...known];
+      for (const j of listedTwice(known)) problems.push(twice(source, where, key, known[j], `vars.${name} lists`));
     }
     return changed ? { ...(step as object), matrix: resolved } : step;
   });
   return { data: { ...data, steps }, problems };
 }
+
+/** The places of the values of a matrix list each listed before it (as its instances name them: 1 and "1" alike). */
+const listedTwice = (values: readonly unknown[]): number[] => {
+  const seen = new Set<string>();
+  return values.flatMap((v, j) => (seen.has(String(v)) ? [j] : (seen.add(String(v)), [])));
+};
+
+/** A value listed twice: its instances would run twice (a write sent twice to one site). */
+const twice = (source: YamlSource, where: (string | number)[], key: string, value: unknown, lists = '') =>
+  at(
+    source,
+    where,
+    `matrix.${key}: ${lists ? `${lists} ` : ''}${JSON.stringify(value)} ${lists ? 'twice' : 'is listed twice'}`,
+    'list each value once: a value listed twice would run its instances twice',
+  );
 
 /** A step runs at most this many instances, and a pipeline this many in all. */
 export const MAX_STEP_INSTANCES = 10_000;
