@@ -3,6 +3,7 @@
 // dates in order, and a selector names a matrix key some step has. Each finding in the file that
 // defines it (the pipeline, or an inventory it includes).
 import { cronProblem, instantOf, zoneProblem } from '../schedule/recurrence.ts';
+import { parseDuration } from '../duration.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import type { PipelineFile } from './schema.ts';
@@ -22,6 +23,9 @@ export function scheduleProblems(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const keys = [...new Set((doc.steps ?? []).flatMap((s) => Object.keys(s?.matrix ?? {})))];
+  /** The values the steps give a matrix key, as their instances name them. */
+  const valuesOf = (key: string) =>
+    new Set((doc.steps ?? []).flatMap((s) => [s?.matrix?.[key] ?? []].flat().map((v) => String(v))));
   for (const kind of ['windows', 'freezes'] as const) {
     for (const [name, raw] of Object.entries((doc[kind] ?? {}) as Record<string, Entry>)) {
       if (!raw || typeof raw !== 'object') continue;
@@ -66,8 +70,31 @@ export function scheduleProblems(
             at(source, [...path, 'dates', i, 'to'], `the range ends (${range.to}) before it begins (${range.from})`),
           );
       });
-      for (const key of Object.keys(raw.matrix ?? {}))
-        if (!keys.includes(key)) {
+      if (kind === 'windows' && raw.duration !== undefined && parseDuration(raw.duration) === 0)
+        out.push(
+          at(
+            source,
+            [...path, 'duration'],
+            'a window of 0s admits no write',
+            'give it the time a write takes, e.g. duration: 4h',
+          ),
+        );
+      for (const [key, listed] of Object.entries(raw.matrix ?? {})) {
+        const known = valuesOf(key);
+        if (keys.includes(key))
+          [listed].flat().forEach((value, i) => {
+            if (known.has(String(value))) return;
+            const guess = didYouMean(String(value), [...known]);
+            out.push(
+              at(
+                source,
+                [...path, 'matrix', key, ...(Array.isArray(listed) ? [i] : [])],
+                `${JSON.stringify(value)} is no value of ${key}: the ${kind === 'windows' ? 'window' : 'freeze'} applies to no instance of it`,
+                guess ? `did you mean "${guess}"?` : `values of ${key}: ${[...known].join(', ')}`,
+              ),
+            );
+          });
+        else {
           const guess = didYouMean(key, keys);
           out.push(
             at(
@@ -79,6 +106,7 @@ export function scheduleProblems(
             ),
           );
         }
+      }
     }
   }
   return out;
