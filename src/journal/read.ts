@@ -70,8 +70,11 @@ export interface JournalState {
   rollout?: RolloutResult | undefined;
   /** The fleet lease the last run held, as its `lease` record says (a takeover's evidence and reason). */
   lease?: Extract<JournalRecord, { t: 'lease' }>['lease'] | undefined;
-  /** Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not park. */
-  parked?: { park: Park; at: number; decided: OperatorDecision[] } | undefined;
+  /**
+   * Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not
+   * park. A continue killed before it ended is still parked there, with the rollout as the run that parked ended it.
+   */
+  parked?: { park: Park; at: number; decided: OperatorDecision[]; rollout?: RolloutResult | undefined } | undefined;
 }
 
 /** A journal of one torn line: its run was killed while writing its run record, before anything was sent. */
@@ -127,12 +130,9 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
         });
       runs.push(r);
       runAt = r.at;
-      stopped = undefined;
-      rollout = undefined;
-      lease = undefined;
       // A run after a park went on from it: once it ends, a later park (or none) is the run's word.
-      wentOnFrom = parked ?? wentOnFrom;
-      parked = undefined;
+      wentOnFrom = parked ? { ...parked, rollout } : wentOnFrom;
+      [stopped, rollout, lease, parked] = [undefined, undefined, undefined, undefined];
       continue;
     }
     if (r.t === 'park') {

@@ -234,9 +234,10 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       );
     }
   }
-  // The analyses that passed in the last run, with the wave's failures then: the one after a halted wave did not, and runs again.
+  // The analyses that passed in the last run (or, a continue killed, the run that parked), with the wave's failures
+  // then: the one after a halted wave did not, and runs again.
   const analysed = new Map(
-    (journal.rollout?.waves ?? []).flatMap((w) =>
+    ((journal.rollout ?? journal.parked?.rollout)?.waves ?? []).flatMap((w) =>
       w.analysis?.passed ? [[w.wave, { values: w.values, failed: w.failed, analysis: w.analysis }] as const] : [],
     ),
   );
