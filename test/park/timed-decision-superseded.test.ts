@@ -62,3 +62,29 @@ test('decide --after 4h --then continue, then --abort within the 4h: the continu
   assert.equal(done.code, 2, done.stdout + done.stderr);
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 });
 });
+
+test('decide --after that is no duration, or 0s, is refused before the store is read: it says which, and records nothing', async (t) => {
+  const { f, id } = await parkedWithTimeout(t, 'abort');
+  for (const [after, said] of [
+    ['4x', /decide: --after 4x: not a duration/],
+    ['0s', /decide: --after 0s would take effect at once/],
+  ] as const) {
+    const r = await f.decide(id, '--after', after, '--then', 'abort');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, said);
+  }
+  const missing = await f.cli([
+    'decide',
+    '--store',
+    'file:///nonexistent-enginectl-store',
+    '--run',
+    id,
+    '--after',
+    '0s',
+    '--then',
+    'abort',
+  ]);
+  assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+  const listed = await f.decide(id);
+  assert.match(listed.stdout, /decided with a timeout: abort at /, 'only the first timed decision is recorded');
+});
