@@ -95,21 +95,25 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
     ...(values.abort ? [{ kind: 'abort' as const }] : []),
   ];
   const afterMs = values.after === undefined ? undefined : parseDuration(values.after);
-  if (
-    (values.after === undefined) !== (values.then === undefined) ||
-    (values.after !== undefined && afterMs === undefined)
-  )
+  if ((values.after === undefined) !== (values.then === undefined))
     throw new UsageError(
       'BAD_ARGUMENTS',
       'decide: --after DURATION goes with --then abort|continue (--after 4h --then abort)',
     );
+  const after = values.after === undefined ? '' : `decide: --after ${shownDuration(values.after)}`;
+  if (values.after !== undefined && afterMs === undefined)
+    throw new UsageError('BAD_ARGUMENTS', `${after}: not a duration (4h, 30m, 1h30m)`);
   if (afterMs !== undefined && afterMs > MAX_DURATION_MS)
-    throw new UsageError('BAD_ARGUMENTS', `decide: --after ${shownDuration(values.after!)}: ${DURATION_LIMIT}`);
+    throw new UsageError('BAD_ARGUMENTS', `${after}: ${DURATION_LIMIT}`);
   if (values.then !== undefined) {
     if (values.then !== 'abort' && values.then !== 'continue')
       throw new UsageError('BAD_ARGUMENTS', `decide --then ${values.then}: say abort or continue`);
     chosen.push({ kind: values.then });
   }
+  if (afterMs === 0)
+    throw new UsageError('BAD_ARGUMENTS', `${after} would take effect at once, before anyone could decide`, {
+      hint: `give the time left to decide (--after 4h), or decide --${values.then} now`,
+    });
   if (chosen.length > 1)
     throw new UsageError(
       'BAD_ARGUMENTS',
