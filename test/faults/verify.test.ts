@@ -173,7 +173,12 @@ test('verify cannot tell an update/system within the 2 minutes monitoring lags, 
   assert.equal(vfs.code, 1);
   assert.match(
     vfs.stdout,
-    /^cannot-tell +"VFS update prod" .*: a update\/vfs cannot be verified through the API: check on the server, then decide/m,
+    /^cannot-tell +"VFS update prod" .*: an update\/vfs cannot be verified through the API: check on the server, then decide/m,
+  );
+  // What to do next, for a journal no parked run holds: a resume deciding them (never `decide`, which takes parked runs only).
+  assert.match(
+    vfs.stdout,
+    /^then: check on the server, then resume deciding: enginectl run \S+ --resume \S+ --in-doubt skip \(applied\) or retry \(sent again\)$/m,
   );
 });
 
