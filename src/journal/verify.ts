@@ -115,7 +115,7 @@ export async function verifyInDoubt(
     else if (!verifier)
       verdict = {
         verdict: 'cannot-tell',
-        evidence: `a ${instance.uses} cannot be verified through the API: check on the server, then decide (skip or retry)`,
+        evidence: `${/^[aeiou]/.test(instance.uses) ? 'an' : 'a'} ${instance.uses} cannot be verified through the API: check on the server, then decide (skip or retry)`,
       };
     else if (!call)
       verdict = { verdict: 'cannot-tell', evidence: 'the journal holds no record of the call as it was sent' };

@@ -282,3 +282,17 @@ test('report of a parked run once decide recorded its --skip, before the continu
   assert.deepEqual([acted.decision?.decision, acted.decision?.pending], ['skip', null]);
   assert.equal(done.counts.treatedAsApplied, 1);
 });
+
+test('verify --store of a parked run whose call it cannot tell yet says how to go on: decide for what the park waits on, or a continue deciding a call a killed continue left', async (t) => {
+  const { f, id } = await parkedOnDoubt(t, 'after');
+  const verified = await f.cli(['verify', '--store', f.storeUrl, '--run', id, '--pipeline', f.file]);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"Update site-002"/m);
+  assert.match(
+    verified.stdout,
+    new RegExp(
+      `^then: check on the server, then decide: enginectl decide --store URL --run ${id} lists what the parked run waits for .*; a call a killed continue left: enginectl run \\S+ --store URL --continue ${id} --in-doubt skip or retry$`,
+      'm',
+    ),
+  );
+});

@@ -16,6 +16,8 @@ import { inDoubtInstances, serversToRead } from '../../journal/verify.ts';
 import { teachSecrets } from '../../app/journal-setup.ts';
 import { compareWithRun, type FileVerdict } from '../../app/verify-file.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
+import { shellWord } from '../../text/shell-word.ts';
+import { abortOf } from '../../app/parked.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -112,7 +114,17 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   io.stdout(
     `${verified.length} in doubt: ${count('applied')} applied, ${count('not-applied')} not applied, ${count('cannot-tell')} cannot tell\n`,
   );
-  return count('cannot-tell') > 0 ? ExitCode.failed : ExitCode.ok;
+  if (count('cannot-tell') === 0) return ExitCode.ok;
+  // What to do with what verify cannot tell: a parked run takes decisions; any other run a resume deciding them.
+  const run = values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${values.run}`;
+  io.stdout(
+    neutraliseLines(
+      state.parked && !abortOf(state.parked)
+        ? `then: check on the server, then decide: enginectl decide --store URL --run ${values.run} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: enginectl run ${shellWord(file)} --store URL --continue ${values.run} --in-doubt skip or retry`
+        : `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)`,
+    ) + '\n',
+  );
+  return ExitCode.failed;
 }
 
 /** What verify says of a pipeline file that is not, or may not be, the one its journal's run hashed. */
