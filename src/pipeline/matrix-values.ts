@@ -96,7 +96,8 @@ export function resolveMatrixVars(
 /** The places of the values of a matrix list each listed before it (as its instances name them: 1 and "1" alike). */
 const listedTwice = (values: readonly unknown[]): number[] => {
   const seen = new Set<string>();
-  return values.flatMap((v, j) => (seen.has(String(v)) ? [j] : (seen.add(String(v)), [])));
+  const scalar = (v: unknown) => v === null || typeof v !== 'object';
+  return values.flatMap((v, j) => (!scalar(v) ? [] : seen.has(String(v)) ? [j] : (seen.add(String(v)), [])));
 };
 
 /** A value listed twice: its instances would run twice (a write sent twice to one site). */

@@ -20,12 +20,17 @@ type Entry = {
 export function scheduleProblems(
   doc: PipelineFile,
   src: (kind: 'windows' | 'freezes', name: string) => YamlSource,
+  own: YamlSource,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const keys = [...new Set((doc.steps ?? []).flatMap((s) => Object.keys(s?.matrix ?? {})))];
-  /** The values the steps give a matrix key, as their instances name them. */
+  // The values the steps give a matrix key, and every value a list var of the files holds (a --var
+  // that narrows the sites run narrows no window), as their instances name them.
+  const listed = Object.values(doc.vars ?? {})
+    .filter(Array.isArray)
+    .flat();
   const valuesOf = (key: string) =>
-    new Set((doc.steps ?? []).flatMap((s) => [s?.matrix?.[key] ?? []].flat().map((v) => String(v))));
+    new Set([...(doc.steps ?? []).flatMap((s) => [s?.matrix?.[key] ?? []].flat()), ...listed].map((v) => String(v)));
   for (const kind of ['windows', 'freezes'] as const) {
     for (const [name, raw] of Object.entries((doc[kind] ?? {}) as Record<string, Entry>)) {
       if (!raw || typeof raw !== 'object') continue;
@@ -80,32 +85,35 @@ export function scheduleProblems(
           ),
         );
       for (const [key, listed] of Object.entries(raw.matrix ?? {})) {
-        const known = valuesOf(key);
-        if (keys.includes(key))
-          [listed].flat().forEach((value, i) => {
-            if (known.has(String(value))) return;
-            const guess = didYouMean(String(value), [...known]);
-            out.push(
-              at(
-                source,
-                [...path, 'matrix', key, ...(Array.isArray(listed) ? [i] : [])],
-                `${JSON.stringify(value)} is no value of ${key}: the ${kind === 'windows' ? 'window' : 'freeze'} applies to no instance of it`,
-                guess ? `did you mean "${guess}"?` : `values of ${key}: ${[...known].join(', ')}`,
-              ),
-            );
-          });
-        else {
+        const entry = kind === 'windows' ? 'window' : 'freeze';
+        if (!keys.includes(key)) {
           const guess = didYouMean(key, keys);
           out.push(
             at(
               source,
               [...path, 'matrix', key],
-              `no step has a matrix over "${key}": the ${kind === 'windows' ? 'window' : 'freeze'} applies to nothing`,
+              `no step has a matrix over "${key}": the ${entry} applies to nothing`,
               guess ? `did you mean "${guess}"?` : keys.length ? `matrix keys: ${keys.join(', ')}` : undefined,
               true,
             ),
           );
+          continue;
         }
+        // A window an inventory shares names the fleet's sites, not only this pipeline's.
+        if (source !== own) continue;
+        const known = valuesOf(key);
+        [listed].flat().forEach((value, i) => {
+          if (known.has(String(value))) return;
+          const guess = didYouMean(String(value), [...known]);
+          out.push(
+            at(
+              source,
+              [...path, 'matrix', key, ...(Array.isArray(listed) ? [i] : [])],
+              `${JSON.stringify(value)} is no value of ${key}: the ${entry} applies to no instance of it`,
+              guess ? `did you mean "${guess}"?` : `values of ${key}: ${[...known].join(', ')}`,
+            ),
+          );
+        });
       }
     }
   }

@@ -201,7 +201,7 @@ const rollout: Rule = ({ source, doc }) => rolloutProblems(source, doc);
 const lease: Rule = ({ source, doc }) => leaseProblems(source, doc);
 
 /** Windows and freezes: valid cron expressions, zones, durations and dates (schedule-check.ts). */
-const schedule: Rule = ({ doc, src }) => scheduleProblems(doc, src);
+const schedule: Rule = ({ doc, src, source }) => scheduleProblems(doc, src, source);
 
 /** The rules, by name, in the order their findings are read. */
 export const RULES: Readonly<Record<string, Rule>> = {
