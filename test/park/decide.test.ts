@@ -283,8 +283,9 @@ test('report of a parked run once decide recorded its --skip, before the continu
   assert.equal(done.counts.treatedAsApplied, 1);
 });
 
-test('verify --store of a parked run whose call it cannot tell yet says how to go on: decide for what the park waits on, or a continue deciding a call a killed continue left', async (t) => {
+test('verify --store of a parked run whose call it cannot tell yet says how to go on: decide for what the park waits on, or a continue deciding a call a killed continue left (a timeout not yet due is no abort)', async (t) => {
   const { f, id } = await parkedOnDoubt(t, 'after');
+  assert.equal((await f.decide(id, '--after', '4h', '--then', 'abort', '--reason', 'nobody looked')).code, 0);
   const verified = await f.cli(['verify', '--store', f.storeUrl, '--run', id, '--pipeline', f.file]);
   assert.equal(verified.code, 1, verified.stdout + verified.stderr);
   assert.match(verified.stdout, /^cannot-tell +"Update site-002"/m);

@@ -17,7 +17,7 @@ import { teachSecrets } from '../../app/journal-setup.ts';
 import { compareWithRun, type FileVerdict } from '../../app/verify-file.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
-import { abortOf } from '../../app/parked.ts';
+import { abortOf, inEffect } from '../../app/parked.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -115,13 +115,19 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     `${verified.length} in doubt: ${count('applied')} applied, ${count('not-applied')} not applied, ${count('cannot-tell')} cannot tell\n`,
   );
   if (count('cannot-tell') === 0) return ExitCode.ok;
-  // What to do with what verify cannot tell: a parked run takes decisions; any other run a resume deciding them.
-  const run = values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${values.run}`;
+  // What to do with what verify cannot tell: a parked run takes decisions (a window's park, only a
+  // continue deciding them); any other run a resume deciding them.
+  const id = values.run === undefined ? 'ID' : shellWord(values.run);
+  const parked = state.parked && inEffect(state.parked, now());
+  const goOn = `enginectl run ${shellWord(file)} --store URL --continue ${id} --in-doubt skip or retry`;
+  const run = values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`;
   io.stdout(
     neutraliseLines(
-      state.parked && !abortOf(state.parked)
-        ? `then: check on the server, then decide: enginectl decide --store URL --run ${values.run} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: enginectl run ${shellWord(file)} --store URL --continue ${values.run} --in-doubt skip or retry`
-        : `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)`,
+      !parked || abortOf(parked)
+        ? `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)`
+        : parked.park.for === 'window'
+          ? `then: check on the server, then go on deciding: ${goOn}`
+          : `then: check on the server, then decide: enginectl decide --store URL --run ${id} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: ${goOn}`,
     ) + '\n',
   );
   return ExitCode.failed;
