@@ -1,6 +1,7 @@
 // A fleet of sites served by one emulator over HTTP on 127.0.0.1 (each site a state of its own,
 // one simulated clock the runs read too), a run store in a temporary directory, and the runs of
 // a rollout that parks, goes on and is decided through the CLI (runCli).
+import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,3 +113,24 @@ ${step}
 }
 
 export const runIdOf = (stdout: string) => /^run: (\S+) in /m.exec(stdout)?.[1];
+
+/** Cuts the run's journal in the store after the last record `keep` matches: what a SIGKILL just after it leaves. */
+export function killAfter(storeDir: string, id: string, keep: (r: Record<string, unknown>) => boolean) {
+  const dir = join(storeDir, 'runs', id, 'journal');
+  const segs = readdirSync(dir).sort();
+  const lines = segs.flatMap((s) =>
+    readFileSync(join(dir, s), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => ({ s, l })),
+  );
+  const last = lines.findLastIndex(({ l }) => keep(JSON.parse(l) as Record<string, unknown>));
+  assert.ok(last >= 0, 'the record to cut after is there');
+  const kept = lines.slice(0, last + 1);
+  for (const s of segs) {
+    const mine = kept.filter((k) => k.s === s).map((k) => k.l);
+    if (mine.length === 0) writeFileSync(join(dir, s), '');
+    else writeFileSync(join(dir, s), mine.join('\n') + '\n');
+  }
+  return lines.slice(last + 1).map(({ l }) => (JSON.parse(l) as { t: string }).t);
+}

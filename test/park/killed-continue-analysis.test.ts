@@ -4,34 +4,12 @@
 // waves 2 and 3 done: the analyses that passed were read from the last run's rollout record only,
 // which a killed run never writes. They are read from the run that parked where it went on from.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { killAfter, PARKED, parkFleet, runIdOf } from './helpers.ts';
 
 const HOUR = 3_600_000;
 const never = new AbortController().signal;
-
-/** Cuts the run's journal in the store after the last record `keep` matches: what a SIGKILL just after it leaves. */
-function killAfter(storeDir: string, id: string, keep: (r: Record<string, unknown>) => boolean) {
-  const dir = join(storeDir, 'runs', id, 'journal');
-  const segs = readdirSync(dir).sort();
-  const lines = segs.flatMap((s) =>
-    readFileSync(join(dir, s), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => ({ s, l })),
-  );
-  const last = lines.findLastIndex(({ l }) => keep(JSON.parse(l) as Record<string, unknown>));
-  assert.ok(last >= 0, 'the record to cut after is there');
-  const kept = lines.slice(0, last + 1);
-  for (const s of segs) {
-    const mine = kept.filter((k) => k.s === s).map((k) => k.l);
-    if (mine.length === 0) writeFileSync(join(dir, s), '');
-    else writeFileSync(join(dir, s), mine.join('\n') + '\n');
-  }
-  return lines.slice(last + 1).map(({ l }) => (JSON.parse(l) as { t: string }).t);
-}
 
 test('a continue killed after its last wave wrote: the next continue does not go back to the bake after wave 1', async (t) => {
   const f = await parkFleet(t, 3, '  over: site\n  waves: [[site-001], [site-002], rest]\n  analysis: { bake: 1h }');
