@@ -19,14 +19,23 @@ export const parkingOf = (pipeline: Pipeline) => ({ afterMs: pipeline.parkAfterM
 /**
  * The decisions of one park in force at `now` on the run's clock: a decision with a timeout (decide
  * --after 4h --then abort) counts once its time came, unless the operator decided again at that
- * park after it (in the journal's order): "unless another is made before".
+ * park after it (in the journal's order) before a run went on on it: "unless another is made
+ * before". `wentOn`: the first run that went on from the park, its start and the decisions before it.
  */
-export const inForce = (decided: readonly OperatorDecision[], now: number): OperatorDecision[] =>
-  decided.filter((d, i) => d.after === undefined || (d.after <= now && i === decided.length - 1));
+export function inForce(
+  decided: readonly OperatorDecision[],
+  now: number,
+  wentOn?: { at: number; decided: number },
+): OperatorDecision[] {
+  const actedOn = (d: OperatorDecision, i: number) => wentOn && d.after! <= wentOn.at && i === wentOn.decided - 1;
+  return decided.filter(
+    (d, i) => d.after === undefined || (d.after <= now && (i === decided.length - 1 || actedOn(d, i))),
+  );
+}
 
 /** The park with the decisions in force at `now` on the run's clock (inForce). */
 export function inEffect(parked: Parked, now: number): Parked {
-  return { ...parked, decided: inForce(parked.decided, now) };
+  return { ...parked, decided: inForce(parked.decided, now, parked.wentOn) };
 }
 
 /** The decisions that wait for their time (decide --after), in words: none once decided again after. */
@@ -103,12 +112,13 @@ export const leavesParked = (error: unknown, continued: boolean): boolean =>
   error instanceof EnginectlError && (error.code === 'RESUME_PARKED' || (continued && error.code !== 'NOT_PARKED'));
 
 /**
- * The parks of a journal's release, in order, each with its record's place in the journal (`seq`)
- * and the decisions recorded while it stood (in effect by `now`): a wave the run went past at one
- * keeps the operator's word about it.
+ * The parks of a journal's release, in order, each with the decisions recorded while it stood (in
+ * force by `now`), each decision's record's place in the journal (`seqOf`: the journal's order, never
+ * a clock), and the first run that went on from it: a wave the run went past at one keeps the
+ * operator's word about it.
  */
-export function parksOf(records: readonly JournalRecord[], now: number): (Parked & { seq: number })[] {
-  const parks: (Parked & { seq: number })[] = [];
+export function parksOf(records: readonly JournalRecord[], now: number): ParkRead[] {
+  const parks: ParkRead[] = [];
   for (
     let seq = Math.max(
       0,
@@ -118,14 +128,20 @@ export function parksOf(records: readonly JournalRecord[], now: number): (Parked
     seq++
   ) {
     const r = records[seq]!;
-    if (r.t === 'park') parks.push({ park: r.park, at: r.at, seq, decided: [] });
-    else if (r.t === 'decide' && parks.length > 0) {
+    const last = parks.at(-1);
+    if (r.t === 'park') parks.push({ park: r.park, at: r.at, decided: [], seqOf: new Map() });
+    else if (r.t === 'run' && last) last.wentOn ??= { at: r.at, decided: last.decided.length };
+    else if (r.t === 'decide' && last) {
       const { t: _t, ...decision } = r;
-      parks.at(-1)!.decided.push(decision);
+      last.decided.push(decision);
+      last.seqOf.set(decision, seq);
     }
   }
-  return parks.map((p) => ({ ...p, decided: inForce(p.decided, now) }));
+  return parks.map((p) => ({ ...p, decided: inForce(p.decided, now, p.wentOn) }));
 }
+
+/** A park as parksOf reads it. */
+export type ParkRead = Parked & { seqOf: Map<OperatorDecision, number> };
 
 /** "waiting for X: evidence" lines of a park's waits. */
 export function waitLines(waits: Park['waits']): string[] {

@@ -2,8 +2,8 @@
 // refused at its line, exit 2), then the state of every instance across the runs of this release (the
 // first run and the resumes after it), by identity: its last end and call, and the operator's decisions.
 import { UsageError } from '../errors.ts';
-import { attemptFate, stepDoubt, type Attempt } from '../api/index.ts';
-import type { Decision, InDoubtCall, RolloutResult, StepError } from '../runner/result.ts';
+import { attemptFate, type Attempt } from '../api/index.ts';
+import type { RolloutResult, StepError } from '../runner/result.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
@@ -72,9 +72,18 @@ export interface JournalState {
   lease?: Extract<JournalRecord, { t: 'lease' }>['lease'] | undefined;
   /**
    * Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not
-   * park. A continue killed before it ended is still parked there, with the rollout as the run that parked ended it.
+   * park. A continue killed before it ended is still parked there: with the rollout as the run that parked ended it,
+   * and when the first run that went on from it started, after how many of those decisions (a timeout it acted on).
    */
-  parked?: { park: Park; at: number; decided: OperatorDecision[]; rollout?: RolloutResult | undefined } | undefined;
+  parked?: ParkedState | undefined;
+}
+
+export interface ParkedState {
+  park: Park;
+  at: number;
+  decided: OperatorDecision[];
+  rollout?: RolloutResult | undefined;
+  wentOn?: { at: number; decided: number } | undefined;
 }
 
 /** A journal of one torn line: its run was killed while writing its run record, before anything was sent. */
@@ -131,7 +140,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
       runs.push(r);
       runAt = r.at;
       // A run after a park went on from it: once it ends, a later park (or none) is the run's word.
-      wentOnFrom = parked ? { ...parked, rollout } : wentOnFrom;
+      wentOnFrom = parked ? { ...parked, rollout, wentOn: { at: r.at, decided: parked.decided.length } } : wentOnFrom;
       [stopped, rollout, lease, parked] = [undefined, undefined, undefined, undefined];
       continue;
     }
@@ -212,39 +221,4 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
   }
   parked ??= wentOnFrom; // a continue killed before it ended: still parked there, with its decisions
   return { runs, instances, lastAt, halted, rollout, continued, decided, finished, stopped, parked, lease };
-}
-
-/**
- * Whether an instance is in doubt, and about which call (api/fate.ts stepDoubt). Its end says so when it
- * ended (the run saw every answer, and whether each could be read); otherwise (the run was killed) the
- * journal's attempts decide, and a write answered 2xx whose result was never recorded is in doubt too.
- */
-export function doubtOf(state: InstanceState | undefined): InDoubtCall | undefined {
-  if (!state) return undefined;
-  if (!state.ended) return stepDoubt(state.attempts);
-  const { run } = state.ended;
-  // A step that failed with a write applied: in doubt. A journal of an earlier version ended it with no
-  // doubt; its attempts say so (an update it read refused in its body is in doubt too: the cautious side).
-  return run.inDoubt ?? (run.outcome === 'failure' || run.continuedOnError ? stepDoubt(state.attempts) : undefined);
-}
-
-/**
- * The operator's decision about an instance's doubt that still stands: one recorded since its last start,
- * or a "treat as applied" its end carries. A decision to send again was acted on once the instance ran
- * after it: the doubt that run left is undecided. One that left it in doubt to go on without it
- * (decide --exclude, --continue) stands only for the run going on from that park.
- */
-export function standingDecision(state: InstanceState | undefined, goingOn = false): Decision | undefined {
-  const d = state?.decision ?? (state?.ended?.run.decision?.decision === 'skip' ? state.ended.run.decision : undefined);
-  if (d?.leftInDoubt && !goingOn) return undefined;
-  return (
-    d && {
-      decision: d.decision,
-      by: d.by,
-      at: d.at,
-      verdict: d.verdict,
-      evidence: d.evidence,
-      ...(d.leftInDoubt ? { leftInDoubt: true as const } : {}),
-    }
-  );
 }

@@ -13,7 +13,8 @@ import {
   type StepError,
   type StepRun,
 } from '../runner/result.ts';
-import { doubtOf, readJournal, type InstanceState, type JournalState } from './read.ts';
+import { readJournal, type InstanceState, type JournalState } from './read.ts';
+import { doubtOf } from './doubt.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 function notEnded(

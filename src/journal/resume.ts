@@ -16,7 +16,8 @@ import { identityOf, newInstance, type InDoubtCall } from '../runner/instance.ts
 import type { Decision, StepRun } from '../runner/result.ts';
 import { isReadOnly, STEP_TYPES } from '../steps/registry.ts';
 import { inputsDigest } from './hashing.ts';
-import { doubtOf, standingDecision, type JournalState } from './read.ts';
+import type { JournalState } from './read.ts';
+import { doubtOf, standingDecision } from './doubt.ts';
 import type { WaysOn } from '../ways-on.ts';
 import { selectionOf, type RunRecord } from './records.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';

@@ -76,17 +76,20 @@ export const decidedFor = (ctx: RunContext, wave: number, value: string): Operat
   decisionsAt(ctx, wave).findLast((d) => d.value === value);
 
 /**
- * Whether the operator's last word about a value of the wave is to retry it, said at a park after
- * the failed write's last start (at `startedIn` in the journal): a retry acted on already, its
- * write failed again in the run that acted on it (started after that park), is not said again.
- * Told apart by the journal's order of records, never by a clock: neither the decider's nor the
- * runners' (a continue's runner whose clock is behind the first's is still the later run).
+ * Whether the operator's last word about a value of the wave is to retry it, said after the failed
+ * write's last start (at `startedIn` in the journal): a retry acted on already, its write failed again
+ * in the run that acted on it (started after the retry was recorded), is not said again; one said
+ * again after that is. Told apart by the journal's order of records, never by a clock: neither the
+ * decider's nor the runners' (a continue's runner whose clock is behind the first's is still the later run).
  */
 export function retriedSince(ctx: RunContext, wave: number, value: string, startedIn: number | undefined): boolean {
   const word = decidedFor(ctx, wave, value);
   if (word?.decision !== 'retry') return false;
-  const said = ctx.resume?.parks?.find((p) => p.decided.some((d) => sameDecision(d, word)));
-  return said?.seq === undefined || startedIn === undefined || startedIn < said.seq;
+  const said = ctx.resume?.parks?.flatMap((p) =>
+    p.decided.filter((d) => sameDecision(d, word)).map((d) => p.seqOf?.get(d)),
+  );
+  const at = said?.at(-1);
+  return at === undefined || startedIn === undefined || startedIn < at;
 }
 
 /** One decision record read twice (by the park it stood at, and by the decisions in effect). */

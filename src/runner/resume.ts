@@ -37,8 +37,10 @@ export interface ResumePlan {
   parked?: { park: Park; decided: readonly OperatorDecision[] } | undefined;
   /** Every decision of the operator's the journal holds, in order (those with a timeout once in effect): a wave the run went past keeps its word. */
   decided?: readonly OperatorDecision[] | undefined;
-  /** The parks of the journal's release, in order: what each waited for, its record's place in the journal (`seq`), and the decisions made while it stood. */
-  parks?: readonly { park: Park; seq?: number; decided: readonly OperatorDecision[] }[] | undefined;
+  /** The parks of the journal's release, in order: what each waited for, and the decisions made while it stood, each with its record's place in the journal (`seqOf`). */
+  parks?:
+    | readonly { park: Park; decided: readonly OperatorDecision[]; seqOf?: ReadonlyMap<OperatorDecision, number> }[]
+    | undefined;
 }
 
 /** A hash of what a step without an id says: its type, inputs, server and matrix keys, as written. */
