@@ -296,4 +296,11 @@ test('verify --store of a parked run whose call it cannot tell yet says how to g
       'm',
     ),
   );
+  // Aborted, the run goes on no way: verify names none (a resume or continue of it is refused).
+  assert.equal((await f.decide(id, '--abort', '--reason', 'bad release')).code, 0);
+  const aborted = await f.cli(['verify', '--store', f.storeUrl, '--run', id, '--pipeline', f.file]);
+  assert.match(
+    aborted.stdout,
+    /^then: check on the server: the run was aborted, so nothing more of it is sent \(a new run starts from the beginning\)$/m,
+  );
 });
