@@ -123,11 +123,13 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   const run = values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`;
   io.stdout(
     neutraliseLines(
-      !parked || abortOf(parked)
-        ? `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)`
-        : parked.park.for === 'window'
-          ? `then: check on the server, then go on deciding: ${goOn}`
-          : `then: check on the server, then decide: enginectl decide --store URL --run ${id} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: ${goOn}`,
+      parked && abortOf(parked)
+        ? 'then: check on the server: the run was aborted, so nothing more of it is sent (a new run starts from the beginning)'
+        : !parked
+          ? `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)`
+          : parked.park.for === 'window'
+            ? `then: check on the server, then go on deciding: ${goOn}`
+            : `then: check on the server, then decide: enginectl decide --store URL --run ${id} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: ${goOn}`,
     ) + '\n',
   );
   return ExitCode.failed;
