@@ -58,3 +58,29 @@ test('a timed continue a run went on on, then killed: a retry decided after it l
   assert.notEqual(third.code, PARKED, `baked wave 1 again:\n${third.stdout}${third.stderr}`);
   assert.equal(f.applied('/update/system')['site-003'], 1, 'site-003 not sent again');
 });
+
+test('two continues killed, a timed continue said between them and acted on by the second: a later word leaves the wave gone past', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide\n  analysis: { bake: 12h }',
+  );
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-002', status: 400, times: 2 });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.equal((await f.decide(id, '--retry', 'site-002', '--reason', 'transient')).code, 0);
+  await f.run('--continue', id);
+  killAfter(join(f.dir, 'store'), id, isUpdateEnd('site-002'));
+  await f.clock.sleep(3 * 60_000, never);
+  assert.equal((await f.decide(id, '--after', '1h', '--then', 'continue', '--reason', 'default')).code, 0);
+  await f.clock.sleep(2 * HOUR, never);
+  const third = await f.run('--continue', id);
+  assert.notEqual(third.code, PARKED, `went past wave 1 on the timed continue:\n${third.stdout}${third.stderr}`);
+  killAfter(join(f.dir, 'store'), id, isUpdateEnd('site-003'));
+  await f.clock.sleep(3 * 60_000, never);
+  assert.equal((await f.decide(id, '--skip', 'site-002', '--reason', 'leave it')).code, 0);
+  const fourth = await f.run('--continue', id);
+  assert.notEqual(fourth.code, PARKED, `baked wave 1 again:\n${fourth.stdout}${fourth.stderr}`);
+  assert.equal(f.applied('/update/system')['site-003'], 1, 'site-003 not sent again');
+});
