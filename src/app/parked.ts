@@ -20,14 +20,14 @@ export const parkingOf = (pipeline: Pipeline) => ({ afterMs: pipeline.parkAfterM
  * The decisions of one park in force at `now` on the run's clock: a decision with a timeout (decide
  * --after 4h --then abort) counts once its time came, unless the operator decided again at that
  * park after it (in the journal's order) before a run went on on it: "unless another is made
- * before". `wentOn`: the first run that went on from the park, its start and the decisions before it.
+ * before". `wentOn`: each run that went on from the park, its start and the decisions before it.
  */
 export function inForce(
   decided: readonly OperatorDecision[],
   now: number,
-  wentOn?: { at: number; decided: number },
+  wentOn: readonly { at: number; decided: number }[] = [],
 ): OperatorDecision[] {
-  const actedOn = (d: OperatorDecision, i: number) => wentOn && d.after! <= wentOn.at && i === wentOn.decided - 1;
+  const actedOn = (d: OperatorDecision, i: number) => wentOn.some((w) => d.after! <= w.at && i === w.decided - 1);
   return decided.filter(
     (d, i) => d.after === undefined || (d.after <= now && (i === decided.length - 1 || actedOn(d, i))),
   );
@@ -130,7 +130,7 @@ export function parksOf(records: readonly JournalRecord[], now: number): ParkRea
     const r = records[seq]!;
     const last = parks.at(-1);
     if (r.t === 'park') parks.push({ park: r.park, at: r.at, decided: [], seqOf: new Map() });
-    else if (r.t === 'run' && last) last.wentOn ??= { at: r.at, decided: last.decided.length };
+    else if (r.t === 'run' && last) (last.wentOn ??= []).push({ at: r.at, decided: last.decided.length });
     else if (r.t === 'decide' && last) {
       const { t: _t, ...decision } = r;
       last.decided.push(decision);

@@ -73,7 +73,7 @@ export interface JournalState {
   /**
    * Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not
    * park. A continue killed before it ended is still parked there: with the rollout as the run that parked ended it,
-   * and when the first run that went on from it started, after how many of those decisions (a timeout it acted on).
+   * and when each run that went on from it started, after how many of those decisions (a timeout it acted on).
    */
   parked?: ParkedState | undefined;
 }
@@ -83,7 +83,7 @@ export interface ParkedState {
   at: number;
   decided: OperatorDecision[];
   rollout?: RolloutResult | undefined;
-  wentOn?: { at: number; decided: number } | undefined;
+  wentOn?: { at: number; decided: number }[] | undefined;
 }
 
 /** A journal of one torn line: its run was killed while writing its run record, before anything was sent. */
@@ -140,7 +140,9 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
       runs.push(r);
       runAt = r.at;
       // A run after a park went on from it: once it ends, a later park (or none) is the run's word.
-      wentOnFrom = parked ? { ...parked, rollout, wentOn: { at: r.at, decided: parked.decided.length } } : wentOnFrom;
+      const wentOn = { at: r.at, decided: (parked ?? wentOnFrom)?.decided.length ?? 0 };
+      if (parked) wentOnFrom = { ...parked, rollout, wentOn: [wentOn] };
+      else wentOnFrom?.wentOn?.push(wentOn);
       [stopped, rollout, lease, parked] = [undefined, undefined, undefined, undefined];
       continue;
     }

@@ -3,6 +3,7 @@
 // retry acted on once, a continue that went past a wave's failures, a word that holds after a later park.
 import type { OperatorDecision } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
+import type { StepRun } from './result.ts';
 
 /**
  * The operator's decisions about a wave: those about the wave this run parked at, since it parked,
@@ -95,3 +96,7 @@ export function retriedSince(ctx: RunContext, wave: number, value: string, start
 /** One decision record read twice (by the park it stood at, and by the decisions in effect). */
 const sameDecision = (a: OperatorDecision, b: OperatorDecision) =>
   a.at === b.at && a.by === b.by && a.value === b.value && a.wave === b.wave;
+
+/** Whether a value's failure was sent in this run (it counts whatever was said before), not carried from an earlier one (the words decide: wentPast). */
+export const failedHere = (runs: readonly (readonly [unknown, readonly StepRun[]])[]): boolean =>
+  runs.some(([, rs]) => rs.some((r) => r.outcome === 'failure' && r.resume !== 'earlier-run'));

@@ -14,7 +14,7 @@ import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
 import { bake, decides, decisionPark, leaveValue, parkedMessage, valueDecides } from './park.ts';
-import { continuedFor, decidedFor, goesOn, wentPast } from './decisions.ts';
+import { continuedFor, decidedFor, failedHere, goesOn, wentPast } from './decisions.ts';
 
 /**
  * What a run limited by --only or --skip leaves out of the rollout's waves (the canary wave, part
@@ -121,7 +121,7 @@ export async function runRollout(
       undefined,
       `wave ${wave.wave}/${waves.length}: ${wave.values.join(', ')} (${rollout.over}; at most ${rollout.maxParallel} at once; ${wave.budget} may fail)`,
     );
-    // The values the operator's continue went past are not counted again: the failures after it (run here) meet the budget.
+    // The values the operator's continue went past are not counted again: the failures after it meet the budget.
     const ran = new Set<string>();
     const counted = () => wave.failed.filter((v) => ran.has(v) || !wentPast(ctx, wave.wave, v));
     const queue = [...wave.values];
@@ -130,8 +130,7 @@ export async function runRollout(
         // The operator's word about a value of the wave it parked at: not sent again (skip, exclude, continue).
         const decided = decidedFor(ctx, wave.wave, value) ?? continuedFor(ctx, wave.wave, value);
         if (decided && decided.decision !== 'retry') {
-          // What the resume carries of it (done earlier, or a call in doubt treated as applied with its
-          // decision) shows as such; a failure carried is left on the operator's word (leaveValue).
+          // What the resume carries of it shows as such; a failure carried is left on the operator's word (leaveValue).
           for (const [step, runs] of runsOf(value))
             for (const run of runs) {
               const carried = ctx.resume?.carried.get(run.key);
@@ -145,8 +144,9 @@ export async function runRollout(
           halt(value, wave.wave, pastBudget(wave.wave, counted().length, rollout.over, wave.budget));
           continue;
         }
-        ran.add(value);
-        if (await runValue(value, wave.wave)) wave.failed.push(value);
+        if (!(await runValue(value, wave.wave))) continue;
+        wave.failed.push(value);
+        if (failedHere(runsOf(value))) ran.add(value);
       }
     };
     await Promise.all(Array.from({ length: Math.min(rollout.maxParallel, wave.values.length) }, worker));
