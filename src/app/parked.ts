@@ -114,19 +114,16 @@ export const leavesParked = (error: unknown, continued: boolean): boolean =>
 /**
  * The parks of a journal's release, in order, each with the decisions recorded while it stood (in
  * force by `now`), each decision's record's place in the journal (`seqOf`: the journal's order, never
- * a clock), and the first run that went on from it: a wave the run went past at one keeps the
+ * a clock), and each run that went on from it: a wave the run went past at one keeps the
  * operator's word about it.
  */
 export function parksOf(records: readonly JournalRecord[], now: number): ParkRead[] {
   const parks: ParkRead[] = [];
-  for (
-    let seq = Math.max(
-      0,
-      records.findLastIndex((x) => x.t === 'run' && !x.resume),
-    );
-    seq < records.length;
-    seq++
-  ) {
+  const release = Math.max(
+    0,
+    records.findLastIndex((x) => x.t === 'run' && !x.resume),
+  );
+  for (let seq = release; seq < records.length; seq++) {
     const r = records[seq]!;
     const last = parks.at(-1);
     if (r.t === 'park') parks.push({ park: r.park, at: r.at, decided: [], seqOf: new Map() });

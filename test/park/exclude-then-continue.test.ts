@@ -4,18 +4,15 @@
 // excluded value was still counted, so every continue parked again on the same wait, for ever.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { PARKED, parkedOnRefusal } from './helpers.ts';
 
 test('exclude site-001 (budget 0), parked again past the budget, decide --continue: site-002 of the same wave runs, the run does not park for the same thing again', async (t) => {
-  const f = await parkFleet(
+  const { f, id } = await parkedOnRefusal(
     t,
-    3,
     '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide',
+    'site-001',
+    1,
   );
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 1 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
   assert.equal((await f.decide(id, '--exclude', 'site-001', '--reason', 'rebuilt')).code, 0);
   const second = await f.run('--continue', id);
   assert.equal(second.code, PARKED, second.stdout + second.stderr);
@@ -35,15 +32,12 @@ test('exclude site-001 (budget 0), parked again past the budget, decide --contin
 });
 
 test("--retry site-001, then the wave's --continue at the same park: site-001's second failure is a failure after the continue and meets the budget (parked again, site-002 not started)", async (t) => {
-  const f = await parkFleet(
+  const { f, id } = await parkedOnRefusal(
     t,
-    3,
     '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide',
+    'site-001',
+    2,
   );
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 2 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
   assert.equal((await f.decide(id, '--retry', 'site-001', '--reason', 'transient')).code, 0);
   const go = await f.decide(id, '--continue', '--reason', 'and go on');
   assert.equal(go.code, 0, go.stdout + go.stderr);

@@ -134,3 +134,12 @@ export function killAfter(storeDir: string, id: string, keep: (r: Record<string,
   }
   return lines.slice(last + 1).map(({ l }) => (JSON.parse(l) as { t: string }).t);
 }
+
+/** A fleet of `n` sites whose rollout parked on its first run: `site`'s system update refused (400) `times` times. */
+export async function parkedOnRefusal(t: TestContext, rollout: string, site: string, times: number, n = 3) {
+  const f = await parkFleet(t, n, rollout);
+  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site, status: 400, times });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  return { f, id: runIdOf(first.stdout)!, first };
+}

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { killAfter, PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { killAfter, PARKED, parkedOnRefusal } from './helpers.ts';
 
 const HOUR = 3_600_000;
 const never = new AbortController().signal;
@@ -15,15 +15,12 @@ const isUpdateEnd = (site: string) => (r: Record<string, unknown>) =>
   r.t === 'end' && String(r.key).startsWith('id:update') && String(r.key).includes(site);
 
 test('decide --retry, the continue that acts on it fails again and is killed, decide --retry again: the next continue sends it once more', async (t) => {
-  const f = await parkFleet(
+  const { f, id } = await parkedOnRefusal(
     t,
-    3,
     '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide',
+    'site-002',
+    2,
   );
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-002', status: 400, times: 2 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
   assert.equal((await f.decide(id, '--retry', 'site-002', '--reason', 'transient')).code, 0);
   const second = await f.run('--continue', id);
   assert.equal(second.code, PARKED, second.stdout + second.stderr);
@@ -37,15 +34,12 @@ test('decide --retry, the continue that acts on it fails again and is killed, de
 });
 
 test('a timed continue a run went on on, then killed: a retry decided after it leaves the wave gone past (no bake again)', async (t) => {
-  const f = await parkFleet(
+  const { f, id } = await parkedOnRefusal(
     t,
-    3,
     '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide\n  analysis: { bake: 12h }',
+    'site-002',
+    1,
   );
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-002', status: 400, times: 1 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
   assert.equal((await f.decide(id, '--after', '4h', '--then', 'continue', '--reason', 'default')).code, 0);
   await f.clock.sleep(5 * HOUR, never);
   const second = await f.run('--continue', id);
@@ -60,15 +54,12 @@ test('a timed continue a run went on on, then killed: a retry decided after it l
 });
 
 test('two continues killed, a timed continue said between them and acted on by the second: a later word leaves the wave gone past', async (t) => {
-  const f = await parkFleet(
+  const { f, id } = await parkedOnRefusal(
     t,
-    3,
     '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide\n  analysis: { bake: 12h }',
+    'site-002',
+    2,
   );
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-002', status: 400, times: 2 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
   assert.equal((await f.decide(id, '--retry', 'site-002', '--reason', 'transient')).code, 0);
   await f.run('--continue', id);
   killAfter(join(f.dir, 'store'), id, isUpdateEnd('site-002'));

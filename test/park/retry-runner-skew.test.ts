@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Clock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
-import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { PARKED, parkedOnRefusal } from './helpers.ts';
 
 const ROLLOUT = `  over: site
   waves: [[site-001, site-002], rest]
@@ -16,11 +16,7 @@ const ROLLOUT = `  over: site
   analysis: { bake: 12h }`;
 
 test('decide --retry site-001; the continue that acts on it runs on a clock 10 minutes behind and fails again; the continue after the bake does not send it a third time', async (t) => {
-  const f = await parkFleet(t, 3, ROLLOUT);
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-001', status: 400, times: 5 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
+  const { f, id } = await parkedOnRefusal(t, ROLLOUT, 'site-001', 5);
   const sent = () =>
     f.sites
       .started()

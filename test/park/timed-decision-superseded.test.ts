@@ -3,20 +3,16 @@
 // came the timed abort ended the run the operator had decided on (--skip site-002), and the timed
 // continue went past the wave and its bake; decide and runs --parked still showed it as coming.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { test, type TestContext } from 'node:test';
+import { PARKED, parkedOnRefusal } from './helpers.ts';
 
 const HOUR = 3_600_000;
 const never = new AbortController().signal;
 const ROLLOUT = '  over: site\n  waves: [[site-001], rest]\n  max-failures: 0\n  on-failure: decide';
 
 /** A rollout parked on site-002's refused update in wave 2 (budget 0), with a decision timed 4h out. */
-async function parkedWithTimeout(t: Parameters<typeof parkFleet>[0], then: 'abort' | 'continue', rollout = ROLLOUT) {
-  const f = await parkFleet(t, 3, rollout);
-  f.sites.faults.add({ method: 'POST', path: '/api/devops/v1/update/system', site: 'site-002', status: 400, times: 1 });
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
+async function parkedWithTimeout(t: TestContext, then: 'abort' | 'continue', rollout = ROLLOUT) {
+  const { f, id } = await parkedOnRefusal(t, rollout, 'site-002', 1);
   const timed = await f.decide(id, '--after', '4h', '--then', then, '--reason', 'nobody looked');
   assert.equal(timed.code, 0, timed.stdout + timed.stderr);
   await f.clock.sleep(HOUR, never);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
@@ -23,20 +23,26 @@ const BODIES: Record<string, (secret: string) => string> = {
     `{"status": "refused", "token": ${s}, "detail": "the token is not accepted here"}`,
 };
 
+/** The emulator with the deployer's login and the target token, whose answer at `path` is `text`, labelled JSON. */
+async function answeringJson(t: TestContext, path: string, text: string): Promise<string> {
+  const { url, emulator } = await startEmulator(t);
+  emulator.users.push({ name: 'deployer', password: PASSWORD, scopes: new Set(ALL_SCOPES) });
+  emulator.state.databases.find((d) => d.name === 'PROD')!.tokens.push(TOKEN);
+  const handle = emulator.handle.bind(emulator);
+  emulator.handle = (req) => {
+    const answer = handle(req);
+    return req.path === path ? { ...answer, contentType: 'application/json', body: text } : answer;
+  };
+  return url;
+}
+
 for (const [name, body] of Object.entries(BODIES))
   for (const [which, secret, path] of [
     ['the target token', TOKEN, '/api/devops/v1/update/vfs'],
     ['the API password', PASSWORD, '/api/monitoring/v1/engines'],
   ] as const)
     test(`an answer labelled JSON, ${name} (${which}), shows no part of it`, async (t) => {
-      const { url, emulator } = await startEmulator(t);
-      emulator.users.push({ name: 'deployer', password: PASSWORD, scopes: new Set(ALL_SCOPES) });
-      emulator.state.databases.find((d) => d.name === 'PROD')!.tokens.push(TOKEN);
-      const handle = emulator.handle.bind(emulator);
-      emulator.handle = (req) => {
-        const answer = handle(req);
-        return req.path === path ? { ...answer, contentType: 'application/json', body: body(secret) } : answer;
-      };
+      const url = await answeringJson(t, path, body(secret));
       const dir = mkdtempSync(join(tmpdir(), 'enginectl-probe-json-'));
       const file = join(dir, 'p.yml');
       writeFileSync(
@@ -71,16 +77,7 @@ steps:
     });
 
 test('the action: an answer labelled JSON starting with the target token shows no part of it in its annotations, log or outputs', async (t) => {
-  const { url, emulator } = await startEmulator(t);
-  emulator.users.push({ name: 'deployer', password: PASSWORD, scopes: new Set(ALL_SCOPES) });
-  emulator.state.databases.find((d) => d.name === 'PROD')!.tokens.push(TOKEN);
-  const handle = emulator.handle.bind(emulator);
-  emulator.handle = (req) => {
-    const answer = handle(req);
-    return req.path === '/api/devops/v1/update/vfs'
-      ? { ...answer, contentType: 'application/json', body: BODIES['text starting with the secret']!(TOKEN) }
-      : answer;
-  };
+  const url = await answeringJson(t, '/api/devops/v1/update/vfs', BODIES['text starting with the secret']!(TOKEN));
   const run = await runActionInProcess(actionDef('enginectl'), {
     files: {
       'release.yml': `version: 1
