@@ -1,0 +1,60 @@
+// A decision with a timeout (decide --after 4h --then abort|continue) is made at a park; a continue
+// before its time (a scheduled job every hour, or an operator early) finds nothing due and parks the
+// run again, a new park of the same wait. Before, the timed decision stood at the first park only:
+// the continue after its time read the new park's decisions (none), so the timed abort never ended
+// the run and the timed continue never ended the bake; decide and runs --parked stopped showing it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PARKED, parkFleet, parkedOnRefusal, runIdOf } from './helpers.ts';
+
+const HOUR = 3_600_000;
+const never = new AbortController().signal;
+
+test('decide --after 4h --then abort, a continue an hour later parks again: the continue 5h after is refused (aborted), nothing more sent', async (t) => {
+  const rollout = '  over: site\n  waves: [[site-001], rest]\n  max-failures: 0\n  on-failure: decide';
+  const { f, id } = await parkedOnRefusal(t, rollout, 'site-002', 1);
+  assert.equal((await f.decide(id, '--after', '4h', '--then', 'abort', '--reason', 'nobody looked')).code, 0);
+  await f.clock.sleep(HOUR, never);
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, `nothing decided yet: parked again\n${early.stdout}${early.stderr}`);
+  const listed = await f.decide(id);
+  assert.match(listed.stdout, /decided with a timeout: abort at /, `the timeout still stands:\n${listed.stdout}`);
+  await f.clock.sleep(4 * HOUR, never);
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, 2, `the timed abort is in force:\n${late.stdout}${late.stderr}`);
+  assert.match(late.stderr, /aborted/);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 }, 'nothing sent after the park');
+});
+
+test('decide --after 4h --then continue at a 12h bake, a continue an hour later parks again: the continue 5h after goes on past the bake', async (t) => {
+  const f = await parkFleet(t, 3, '  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }');
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.equal((await f.decide(id, '--after', '4h', '--then', 'continue', '--reason', 'cut the bake')).code, 0);
+  await f.clock.sleep(HOUR, never);
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, `the bake and the timeout are not over:\n${early.stdout}${early.stderr}`);
+  await f.clock.sleep(4 * HOUR, never);
+  const parked = await f.cli(['runs', '--store', f.storeUrl, '--parked']);
+  assert.match(parked.stdout, new RegExp(`^${id}\\b`, 'm'));
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, 0, `the timed continue ends the bake:\n${late.stdout}${late.stderr}`);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
+});
+
+test('decide --after 4h --then abort at a 12h bake, a continue an hour later parks again: the continue 13h after is refused (aborted), wave 2 never sent', async (t) => {
+  const f = await parkFleet(t, 3, '  over: site\n  waves: [[site-001], rest]\n  analysis: { bake: 12h }');
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.equal((await f.decide(id, '--after', '4h', '--then', 'abort', '--reason', 'nobody looked')).code, 0);
+  await f.clock.sleep(HOUR, never);
+  assert.equal((await f.run('--continue', id)).code, PARKED);
+  const listed = await f.decide(id);
+  assert.match(listed.stdout, /decided with a timeout: abort at /, `the timeout still stands:\n${listed.stdout}`);
+  await f.clock.sleep(12 * HOUR, never);
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, 2, `the timed abort is in force:\n${late.stdout}${late.stderr}`);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 }, 'wave 2 is not sent');
+});
