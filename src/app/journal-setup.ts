@@ -124,7 +124,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     }
     const records = parseRecords(opened.framed, request.path, ways);
     const read = journalState(records, request.path, ways);
-    const parks = parksOf(records, request.now);
+    const parks = parksOf(read, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
     const continued =
@@ -224,7 +224,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       resume: {
         ...plan,
         ...(continued && state.parked ? { parked: state.parked } : {}),
-        decided: parks.flatMap((p) => p.decided),
+        decided: [...new Set(parks.flatMap((p) => p.decided))],
         parks,
       },
       warnings: [...warnings, ...extra],

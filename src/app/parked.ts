@@ -3,7 +3,6 @@
 // the park names, or one on the wave; a bake waits on the run's clock, which the runner reads.
 import { EnginectlError, UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
-import type { JournalRecord } from '../journal/records.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
@@ -112,33 +111,11 @@ export const leavesParked = (error: unknown, continued: boolean): boolean =>
   error instanceof EnginectlError && (error.code === 'RESUME_PARKED' || (continued && error.code !== 'NOT_PARKED'));
 
 /**
- * The parks of a journal's release, in order, each with the decisions recorded while it stood (in
- * force by `now`), each decision's record's place in the journal (`seqOf`: the journal's order, never
- * a clock), and each run that went on from it: a wave the run went past at one keeps the
- * operator's word about it.
+ * The parks of a journal's release, in order (journal/parks.ts reads them), each with the decisions
+ * in force at `now`: a wave the run went past at one keeps the operator's word about it.
  */
-export function parksOf(records: readonly JournalRecord[], now: number): ParkRead[] {
-  const parks: ParkRead[] = [];
-  const release = Math.max(
-    0,
-    records.findLastIndex((x) => x.t === 'run' && !x.resume),
-  );
-  for (let seq = release; seq < records.length; seq++) {
-    const r = records[seq]!;
-    const last = parks.at(-1);
-    if (r.t === 'park') parks.push({ park: r.park, at: r.at, decided: [], seqOf: new Map() });
-    else if (r.t === 'run' && last) (last.wentOn ??= []).push({ at: r.at, decided: last.decided.length });
-    else if (r.t === 'decide' && last) {
-      const { t: _t, ...decision } = r;
-      last.decided.push(decision);
-      last.seqOf.set(decision, seq);
-    }
-  }
-  return parks.map((p) => ({ ...p, decided: inForce(p.decided, now, p.wentOn) }));
-}
-
-/** A park as parksOf reads it. */
-export type ParkRead = Parked & { seqOf: Map<OperatorDecision, number> };
+export const parksOf = (state: JournalState, now: number): Parked[] =>
+  state.parks.map((p) => ({ ...p, decided: inForce(p.decided, now, p.wentOn) }));
 
 /** "waiting for X: evidence" lines of a park's waits. */
 export function waitLines(waits: Park['waits']): string[] {

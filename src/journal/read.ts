@@ -4,7 +4,7 @@
 import { UsageError } from '../errors.ts';
 import { attemptFate, type Attempt } from '../api/index.ts';
 import type { RolloutResult, StepError } from '../runner/result.ts';
-import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
+import type { OperatorDecision } from '../runner/rollout-result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 export { damagedJournal, notAJournal, parseRecords } from './parse-records.ts';
@@ -12,6 +12,8 @@ import { parseRecords } from './parse-records.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
 import { withSharedOutputs } from './shared-outputs.ts';
+import { ParkReader, type ParkedState } from './parks.ts';
+export type { ParkedState } from './parks.ts';
 
 type EndRecord = Extract<JournalRecord, { t: 'end' }>;
 type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
@@ -76,14 +78,8 @@ export interface JournalState {
    * and when each run that went on from it started, after how many of those decisions (a timeout it acted on).
    */
   parked?: ParkedState | undefined;
-}
-
-export interface ParkedState {
-  park: Park;
-  at: number;
-  decided: OperatorDecision[];
-  rollout?: RolloutResult | undefined;
-  wentOn?: { at: number; decided: number }[] | undefined;
+  /** Every park of this release, in order, each with its decisions (journal/parks.ts); `parked` is the last while it stands. */
+  parks: ParkedState[];
 }
 
 /** A journal of one torn line: its run was killed while writing its run record, before anything was sent. */
@@ -122,10 +118,8 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
   let rollout: JournalState['rollout'];
   let continued: JournalState['continued'];
   const decided: JournalState['decided'] = [];
-  let parked: JournalState['parked'];
+  const parks = new ParkReader();
   let lease: JournalState['lease'];
-  // The park the last run went on from: its word while that run has not ended (a killed continue).
-  let wentOnFrom: JournalState['parked'];
   let finished = false;
   let stopped: StepError | undefined;
   for (const [i, r] of release.entries()) {
@@ -139,33 +133,29 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
         });
       runs.push(r);
       runAt = r.at;
-      // A run after a park went on from it: once it ends, a later park (or none) is the run's word.
-      const wentOn = { at: r.at, decided: (parked ?? wentOnFrom)?.decided.length ?? 0 };
-      if (parked) wentOnFrom = { ...parked, rollout, wentOn: [wentOn] };
-      else wentOnFrom?.wentOn?.push(wentOn);
-      [stopped, rollout, lease, parked] = [undefined, undefined, undefined, undefined];
+      parks.run(r.at);
+      [stopped, rollout, lease] = [undefined, undefined, undefined];
       continue;
     }
     if (r.t === 'park') {
-      parked = { park: r.park, at: r.at, decided: [] };
-      wentOnFrom = undefined;
+      parks.park(r.park, r.at);
       continue;
     }
     if (r.t === 'decide') {
       const { t: _t, ...decision } = r;
-      (parked ?? wentOnFrom)?.decided.push(decision);
+      parks.decide(decision, first + i);
       decided.push(decision);
       continue;
     }
     // The outcome is computed from the instances, never read from the finish record.
     if (r.t === 'finish') {
       stopped = r.stopped;
-      wentOnFrom = undefined;
+      parks.finish();
       continue;
     }
     if (r.t === 'rollout' || r.t === 'lease') {
       if (r.t === 'lease') lease = r.lease;
-      else rollout = r.result;
+      else parks.rollout((rollout = r.result));
       continue;
     }
     if (r.t === 'halt' || r.t === 'continue') {
@@ -221,6 +211,19 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
     }
     instances.set(r.key, state);
   }
-  parked ??= wentOnFrom; // a continue killed before it ended: still parked there, with its decisions
-  return { runs, instances, lastAt, halted, rollout, continued, decided, finished, stopped, parked, lease };
+  const { parked } = parks; // a continue killed before it ended: still parked there, with its decisions
+  return {
+    runs,
+    instances,
+    lastAt,
+    halted,
+    rollout,
+    continued,
+    decided,
+    finished,
+    stopped,
+    parked,
+    parks: parks.parks,
+    lease,
+  };
 }

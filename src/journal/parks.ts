@@ -1,0 +1,82 @@
+// The parks of a journal's release as its records tell them, in order: one reader for the park a
+// run goes on from (run --continue, decide, runs --parked) and for every park (a wave's earlier
+// words). Each park keeps the decisions recorded while it stood, each with its record's place in the
+// journal (never a clock), each run that went on from it, and the rollout of the run that parked
+// there. A run that went on and parked again on the same wait keeps the words it did not act on.
+import type { RolloutResult } from '../runner/result.ts';
+import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
+
+/** A run that went on from a park: when it started, and how many of the park's decisions came before it. */
+export interface WentOn {
+  at: number;
+  decided: number;
+}
+
+export interface ParkedState {
+  park: Park;
+  at: number;
+  decided: OperatorDecision[];
+  /** Each decision's record's place in the journal: the journal's order, never a clock. */
+  seqOf: Map<OperatorDecision, number>;
+  /** The rollout as the run that parked here ended it. */
+  rollout?: RolloutResult | undefined;
+  wentOn?: WentOn[] | undefined;
+}
+
+/** Two parks of one wait: the same wave, for the same reason, on the same values. */
+const sameWait = (a: Park, b: Park) =>
+  a.for === b.for &&
+  a.wave === b.wave &&
+  a.waits.map((w) => w.value).join('\u0000') === b.waits.map((w) => w.value).join('\u0000');
+
+/**
+ * The decision of a park the run that went on from it (`run`) did not act on: the last word when it
+ * started, with a timeout not yet due. (No decision is recorded while a run of it is under way: decide waits for its lease.)
+ */
+const notActedOn = (from: ParkedState, run: WentOn): OperatorDecision[] =>
+  from.decided.filter((d, i) => d.after !== undefined && d.after > run.at && i === run.decided - 1);
+
+/** Reads a release's records in order (journal/read.ts feeds it); `parks` and `parked` after the last. */
+export class ParkReader {
+  readonly parks: ParkedState[] = [];
+  /** The last park while it stands: the run that parked there, or one that went on from it, has not ended otherwise. */
+  private standing: ParkedState | undefined;
+  /** The current run parked (its rollout is the park's). */
+  private parkedNow = false;
+
+  run(at: number): void {
+    const last = this.parks.at(-1);
+    if (last) (last.wentOn ??= []).push({ at, decided: last.decided.length });
+    this.parkedNow = false;
+  }
+
+  park(park: Park, at: number): void {
+    const from = this.standing;
+    const run = from?.wentOn?.at(-1);
+    const carried = from && run && sameWait(from.park, park) ? notActedOn(from, run) : [];
+    this.parks.push({ park, at, decided: carried, seqOf: new Map(carried.map((d) => [d, from!.seqOf.get(d)!])) });
+    this.standing = this.parks.at(-1);
+    this.parkedNow = true;
+  }
+
+  decide(decision: OperatorDecision, seq: number): void {
+    const last = this.parks.at(-1);
+    if (!last) return;
+    last.decided.push(decision);
+    last.seqOf.set(decision, seq);
+  }
+
+  rollout(result: RolloutResult): void {
+    if (this.parkedNow) this.parks.at(-1)!.rollout = result;
+  }
+
+  /** The run ended: parked where it parked, or (it did not park) parked nowhere. */
+  finish(): void {
+    if (!this.parkedNow) this.standing = undefined;
+  }
+
+  /** Where the release is parked: the last park, unless a run went on from it and ended (a killed continue is still parked there). */
+  get parked(): ParkedState | undefined {
+    return this.standing;
+  }
+}
