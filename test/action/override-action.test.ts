@@ -50,3 +50,25 @@ test('input override-freeze: an allowed identity writes inside the freeze (shown
   assert.equal(clears(), 1);
   assert.match(alice.summary, /window overridden by alice for "INC-9": freeze "always"/);
 });
+
+test("a re-run of alice's override job by mallory (GitHub keeps GITHUB_ACTOR, the re-runner is GITHUB_TRIGGERING_ACTOR): refused as mallory's, nothing sent; alice's own re-run goes out, recorded as hers", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITHUB_ACTOR: 'alice' };
+  const run = (triggering: string) =>
+    runActionInProcess(actionDef('enginectl'), {
+      files: { 'release.yml': PIPELINE },
+      inputs: { pipeline: 'release.yml', 'override-freeze': 'true', 'override-reason': 'INC-9' },
+      env: { ...env, GITHUB_TRIGGERING_ACTOR: triggering },
+    });
+  const clears = () => emulator.requests.filter((r) => r.applied && r.path.endsWith('/transaction-log/clear')).length;
+
+  const rerun = await run('mallory');
+  assert.notEqual(rerun.code, 0, 'the override is the re-runner’s, who meets no rule');
+  assert.match(rerun.failed.join('\n'), /input override-freeze by mallory \(repository acme\/erp/);
+  assert.equal(clears(), 0, 'nothing was sent');
+
+  const own = await run('alice');
+  assert.equal(own.outputs.outcome, 'success', own.failed.join('\n'));
+  assert.equal(clears(), 1);
+  assert.match(own.summary, /window overridden by alice for "INC-9"/);
+});
