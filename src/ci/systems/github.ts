@@ -8,7 +8,8 @@ const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 export const github: CiSystem = {
   name: 'github',
   detect: (env) => env.GITHUB_ACTIONS === 'true',
-  actor: (env) => env.GITHUB_ACTOR,
+  // The person who started this run: on a re-run GitHub keeps GITHUB_ACTOR (the first run's) and names the re-runner here.
+  actor: (env) => env.GITHUB_TRIGGERING_ACTOR || env.GITHUB_ACTOR,
   // The context fields GitHub's OIDC token mirrors as claims (the environment is not in a job's variables).
   claims: (env) => ({ repository: env.GITHUB_REPOSITORY, ref: env.GITHUB_REF, workflow: env.GITHUB_WORKFLOW }),
   workspace: (env) => env.GITHUB_WORKSPACE,
