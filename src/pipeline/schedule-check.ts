@@ -57,7 +57,7 @@ export function scheduleProblems(
         );
       (raw.dates ?? []).forEach((range, i) => {
         const from = instantOf(range.from, raw.zone);
-        const to = instantOf(range.to, raw.zone);
+        const to = instantOf(range.to, raw.zone, 'latest');
         for (const [end, value] of [
           ['from', from],
           ['to', to],

@@ -32,7 +32,8 @@ export function scheduleSpecOf(data: PipelineFile): ScheduleSpec | undefined {
       name,
       recurrence:
         f.cron === undefined ? undefined : { cron: f.cron, zone: f.zone, durationMs: parseDuration(f.duration!)! },
-      dates: f.dates?.map((d) => ({ start: instantOf(d.from, f.zone)!, end: instantOf(d.to, f.zone)! })),
+      // On the safe side: from the earliest instant its start names to the latest its end does (a DST change).
+      dates: f.dates?.map((d) => ({ start: instantOf(d.from, f.zone)!, end: instantOf(d.to, f.zone, 'latest')! })),
       matrix: f.matrix,
     })),
     margin: marginOf(data['window-margin']),

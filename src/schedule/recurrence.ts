@@ -4,6 +4,7 @@
 // dated ranges, written in a zone. Both give intervals [start, end) the schedule asks two things
 // of: the one holding an instant, and the next one to start after it.
 import { Cron } from 'croner';
+import { instantsOf } from './wall-time.ts';
 
 /** An interval of time, epoch ms: from `start` (included) to `end` (excluded). */
 export interface Interval {
@@ -84,10 +85,12 @@ const LOCAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?$/;
 const OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
- * A date or date-time as epoch ms: `2026-12-20` or `2026-12-20T18:00` read in `zone` (a time a
- * DST change skips is read as croner reads it, forward), or with its own offset (`...Z`, `+02:00`).
+ * A date or date-time as epoch ms: `2026-12-20` or `2026-12-20T18:00` read in `zone`, or with its own
+ * offset (`...Z`, `+02:00`). A local time a change of offset repeats (01:30 on the fall-back night)
+ * or skips (02:30 on the spring-forward night) is read on `side`: the earliest instant it can name
+ * (a skipped time: the first after it), or the latest (a skipped time read with the offset before).
  */
-export function instantOf(text: string, zone: string): number | undefined {
+export function instantOf(text: string, zone: string, side: 'earliest' | 'latest' = 'earliest'): number | undefined {
   if (OFFSET.test(text)) {
     const ms = Date.parse(text);
     return Number.isNaN(ms) ? undefined : ms;
@@ -96,12 +99,7 @@ export function instantOf(text: string, zone: string): number | undefined {
   if (!m || zoneProblem(zone)) return undefined;
   const local = `${m[1]}T${(m[2] ?? '00:00').padEnd(8, ':00')}`;
   // A day the month does not have (02-30) is refused, not rolled over.
-  const check = new Date(`${local}Z`);
-  if (Number.isNaN(check.getTime()) || check.toISOString().slice(0, 19) !== local) return undefined;
-  try {
-    // croner reads a date-time as a one-shot pattern in the zone: its run is the instant.
-    return new Cron(local, { timezone: zone, paused: true }).nextRun(new Date(0))?.getTime();
-  } catch {
-    return undefined;
-  }
+  const wall = new Date(`${local}Z`);
+  if (Number.isNaN(wall.getTime()) || wall.toISOString().slice(0, 19) !== local) return undefined;
+  return instantsOf(wall.getTime(), zone)[side];
 }
