@@ -14,6 +14,7 @@ import type { Masker } from '../runner/masker.ts';
 import { learnInvalidFileSecrets } from '../runner/file-secrets.ts';
 import type { Env } from '../runner/scope.ts';
 import { doubtsLine, parkedOf, undecidedDoubts } from '../runner/result.ts';
+import type { Park } from '../runner/rollout-result.ts';
 import type { ActionDef } from './definitions.ts';
 import type { GitHubContext } from './github-context.ts';
 import type { GitHubDeps } from './github-records.ts';
@@ -131,6 +132,14 @@ export function failNotWritten(
   return ExitCode.failed;
 }
 
+/** How a parked run goes on, in the action's words: a bake's ends by itself (a value in doubt there waits for a decision). */
+function goOnFrom(parked: Park): string {
+  if (parked.for === 'window') return 'run again with input continue then';
+  if (parked.for === 'bake' && parked.waits.every((w) => w.value === null))
+    return 'once it is over, run again with input continue (enginectl decide --continue ends it sooner)';
+  return 'decide (enginectl decide), then run again with input continue';
+}
+
 /** A run's end as the action's status (its outputs were set by the outputs channel): failed, cancelled or ok; a report not written fails a run that succeeded. */
 export function endRun(
   kit: GitHubDeps['kit'],
@@ -148,11 +157,7 @@ export function endRun(
   // Parked (saved in the store, to go on with input continue): neither a success nor a failure; the step is not failed.
   const parked = parkedOf(result);
   if (parked) {
-    kit.info(
-      masker.mask(
-        `"${result.name}" parked: waiting for ${parked.reason}; ${parked.for === 'window' ? 'run again with continue then' : 'decide, then run again with continue'}`,
-      ),
-    );
+    kit.info(masker.mask(`"${result.name}" parked: waiting for ${parked.reason}; ${goOnFrom(parked)}`));
     return ExitCode.ok;
   }
   const doubts = undecidedDoubts(result.steps);

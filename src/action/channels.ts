@@ -10,7 +10,7 @@ import { undecidedDoubts } from '../runner/result.ts';
 import { finishDeployment, prComment, startDeployment, type DeployedRun, type GitHubDeps } from './github-records.ts';
 import { booleanInput } from './inputs.ts';
 import type { Toolkit } from './toolkit.ts';
-import { outputsOf } from './action-end.ts';
+import { fitOutputs } from './outputs-fit.ts';
 
 /** GitHub's limit on a comment is 65,536 characters; the report keeps well under it. */
 export const COMMENT_LIMIT = 60_000;
@@ -47,7 +47,8 @@ export function reportsLineChannel(kit: Toolkit, masker: Masker, base: string, f
           : extensions.length === 1
             ? `report in ${files.written[0]}`
             : `reports in ${base}.{${extensions.join(',')}}`;
-      kit.info(masker.mask(`${end.outcome}: ${where}`));
+      // A parked run is neither a success nor a failure: its line says parked, as its outcome output does.
+      kit.info(masker.mask(`${end.report?.parked ? 'parked' : end.outcome}: ${where}`));
     },
   } satisfies Channel;
 }
@@ -133,7 +134,13 @@ export function outputsChannel(
       // The report is masked as values: its outputs are set as they are.
       kit.setOutput('outcome', files.outcome ?? (end.report?.parked ? 'parked' : end.outcome));
       kit.setOutput('report', end.report && files.reportWritten?.() ? (files.reportPath ?? '') : '');
-      kit.setOutput('outputs', end.report && !end.report.merged ? JSON.stringify(outputsOf(end.report)) : '{}');
+      const fitted = end.report && !end.report.merged ? fitOutputs(end.report) : { json: '{}', left: 0 };
+      kit.setOutput('outputs', fitted.json);
+      if (fitted.left !== 0)
+        kit.warning(
+          `output outputs: ${fitted.left === 'all' ? 'set to {}, as a list of every step run alone passes' : `the outputs of ${fitted.left} step run(s) are left out (null), the largest first, to keep it within`} GitHub's limit of 1 MB for an output; the JSON report (output report) holds them all`,
+          { title: 'enginectl' },
+        );
       if (files.journalPath !== undefined) kit.setOutput('journal', files.journalPath);
       if (!def.uses || !end.report) return;
       // Every documented output of the step (an output may share its name with an input: summary).

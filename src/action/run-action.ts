@@ -33,7 +33,8 @@ import { inertKit } from './inert-kit.ts';
 import { endRun, failEarly, inWorkspace } from './action-end.ts';
 import { annotationBudget } from './annotation-budget.ts';
 import { reportName } from './report-name.ts';
-import { leaseToGoOn, stillParked, storeAndLease, type ActionDeps } from './store-inputs.ts';
+import { leaseToGoOn, storeAndLease, type ActionDeps } from './store-inputs.ts';
+import { stillParked } from './still-parked.ts';
 import { runInputs, storeGiven, type RunInputs } from './run-inputs.ts';
 import { ACTION_WAYS } from './ways-on.ts';
 export type { ActionDeps } from './store-inputs.ts';
@@ -132,7 +133,8 @@ async function execute(
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
   for (const v of journal.verified) kit.info(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
   // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.
-  if (await stillParked(kit, journal, taken, pipeline, masker)) return ExitCode.ok;
+  if (stored && (await stillParked(kit, journal, taken, pipeline, masker, { id: stored.runId, label })))
+    return ExitCode.ok;
   const environment = deps.kit.getInput('deployment-environment').trim();
   // A stored run's Deployment names the run: the job that goes on with it (continue, journal: RUN_ID) ends that one.
   const run = stored && { id: stored.runId, resumed: resumeFrom !== '' };

@@ -10,8 +10,6 @@ import { holdStoredRun, type RunHold } from '../app/run-own-lease.ts';
 import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
 import type { JournalFs } from '../journal/file.ts';
-import { pendingDecisions, waitLines } from '../app/parked.ts';
-import type { Toolkit } from './toolkit.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { MergeDeps } from './merge-action.ts';
 import type { Env } from '../runner/scope.ts';
@@ -82,23 +80,6 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
   // and anything in doubt verified or decided (a live runner of the run: refused, JOURNAL_LOCKED).
   const held = await holdStoredRun(stored, taken, runner, leaseWanted?.ttlMs);
   return { stored, taken: held };
-}
-
-/** A continue whose decision is not made yet: parked again, nothing run, the outcome parked (not a failure). */
-export async function stillParked(
-  kit: Toolkit,
-  journal: JournalSetup,
-  taken: RunHold | undefined,
-  pipeline: Pipeline,
-  masker: Masker,
-): Promise<boolean> {
-  const pending = journal.parked ? pendingDecisions(journal.parked) : [];
-  if (pending.length === 0) return false;
-  for (const line of waitLines(pending)) kit.info(masker.mask(`still parked: ${line}`));
-  kit.setOutput('outcome', 'parked');
-  journal.spec.file.close();
-  await taken?.end({ keep: pipeline.keepLeaseParked === true });
-  return true;
 }
 
 /** Going on with a stored run: the leases it holds (its own, and the fleet's, taken by storeAndLease), its journal fenced first. */

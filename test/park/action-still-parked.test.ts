@@ -53,7 +53,10 @@ test("a parked run's last log lines: its outcome is parked (never success), and 
     clock: f.clock,
   });
   assert.equal(first.outputs.outcome, 'parked');
-  assert.ok(first.log.some((l) => /^parked: reports in /.test(l)), first.log.slice(-3).join('\n'));
+  assert.ok(
+    first.log.some((l) => /^parked: reports in /.test(l)),
+    first.log.slice(-3).join('\n'),
+  );
   assert.ok(!first.log.some((l) => /^success: /.test(l)), 'not success');
   const last = first.log.find((l) => /" parked: waiting for the 12h bake/.test(l));
   assert.ok(last, first.log.slice(-3).join('\n'));

@@ -1,0 +1,58 @@
+// A continue (input continue) of a run whose decision is not made yet, as the scheduled job of the
+// docs meets it until someone decides: parked again, nothing run or sent, a neutral outcome. Every
+// documented output is set (no report: none was written), and the log and the job summary say
+// what it waits for and how to go on: decide first, then run again with input continue.
+import type { JournalSetup } from '../app/journal-setup.ts';
+import { pendingDecisions, waitLines } from '../app/parked.ts';
+import type { RunHold } from '../app/run-own-lease.ts';
+import type { Pipeline } from '../pipeline/model.ts';
+import { cutMarkdown } from '../report/markdown-cut.ts';
+import { SUMMARY_BUDGET } from '../report/markdown.ts';
+import type { Masker } from '../runner/masker.ts';
+import { cell } from '../text/escape.ts';
+import { booleanInput } from './inputs.ts';
+import type { Toolkit } from './toolkit.ts';
+
+/** Whether the run is still parked (said, outputs set, its journal and leases let go); false when it goes on. */
+export async function stillParked(
+  kit: Toolkit,
+  journal: JournalSetup,
+  taken: RunHold | undefined,
+  pipeline: Pipeline,
+  masker: Masker,
+  run: { id: string; label: string },
+): Promise<boolean> {
+  const runId = run.id;
+  const pending = journal.parked ? pendingDecisions(journal.parked) : [];
+  if (pending.length === 0) return false;
+  const lines = waitLines(pending).map((l) => masker.mask(l));
+  const decide = `enginectl decide --store URL --run ${runId}`;
+  for (const line of lines) kit.info(`still parked: ${line}`);
+  kit.info(`decide first: ${decide}; then run again with input continue: ${runId}`);
+  kit.setOutput('outcome', 'parked');
+  kit.setOutput('report', '');
+  kit.setOutput('outputs', '{}');
+  kit.setOutput('journal', journal.spec.file.path);
+  journal.spec.file.close();
+  await taken?.end({ keep: pipeline.keepLeaseParked === true });
+  if (booleanInput(kit.getInput, 'summary', true)) {
+    const markdown = [
+      `## ⏸️ ${cell(run.label)}: still parked`,
+      '',
+      `Run \`${runId}\`: nothing was run or sent.`,
+      '',
+      ...lines.map((l) => `- ${cell(l)}`),
+      '',
+      `Decide first: \`${decide}\` lists each wait with its evidence; then run again with input \`continue: ${runId}\`.`,
+      '',
+    ].join('\n');
+    await kit
+      .appendSummary(cutMarkdown(markdown, SUMMARY_BUDGET, (kib) => `The summary was cut at ${kib} KiB.`))
+      .catch((error: unknown) =>
+        kit.warning(`job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {
+          title: 'enginectl',
+        }),
+      );
+  }
+  return true;
+}
