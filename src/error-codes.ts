@@ -143,7 +143,7 @@ export const ERROR_CODES = {
     "a record of the run store is not enginectl's (cut, altered, or written by something else): a retry reads the same record, so nothing goes on from it; put the record back, or plan the rollout again (enginectl shard)",
   ),
   SHARD_REFUSED: usage(
-    'run each shard with the pipeline, --var values and shard count enginectl shard was given (its manifest says), and an index from 1 to N; a pipeline to shard needs rollout: with every step over its key',
+    "run each shard with the pipeline, --var values and shard count enginectl shard was given (its manifest says), and an index from 1 to N; a pipeline to shard needs rollout: with every step over its key, and no lease: (its workers hold no lease of the pipeline's: run it in one job)",
   ),
   OVERRIDE_REFUSED: usage(
     "--override-freeze is only for the identities the pipeline's override-freeze: lists (matched on the CI's actor): ask one of them, or add yours to the pipeline",

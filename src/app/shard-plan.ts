@@ -45,6 +45,16 @@ export function fleetOf(
       `${pipeline.file}:${outside.position.line}:${outside.position.col}: step ${outside.id ?? `${outside.index + 1} (${outside.uses})`} has no matrix over ${rollout.over}: each shard would run it again`,
       { hint: `give it matrix: { ${rollout.over}: ... }, or run it in a job of its own before the shards` },
     );
+  // A sharded run's workers hold a lease of their own index each, never the pipeline's: they would write while another run holds it.
+  const lease = pipeline.lease;
+  if (lease)
+    throw new UsageError(
+      'SHARD_REFUSED',
+      `${pipeline.file}${lease.position ? `:${lease.position.line}:${lease.position.col}` : ''}: lease: { name: ${lease.name}${lease.over ? `, over: ${lease.over}` : ''} } holds ${lease.over ? `each ${lease.over}` : 'the fleet'} for one run at a time, and a sharded run holds no lease of the pipeline's (each worker holds its index's own): its workers would write while another run holds it`,
+      {
+        hint: 'run it in one job (enginectl run --store URL takes the lease), or shard a pipeline without lease: and keep other runs off the fleet another way',
+      },
+    );
   // A decision parks a run in one job; a sharded run counts a failure against its wave's budget instead.
   // The rollout's (or the pipeline's) parks a wave past its budget or its analysis failed, whatever its steps say.
   const step = pipeline.steps.find((s) => s.onFailure === 'decide');

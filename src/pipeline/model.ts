@@ -90,7 +90,9 @@ export interface Pipeline {
   /** Waves over a matrix key (rollout.ts); absent: the steps in file order. */
   rollout?: Rollout | undefined;
   /** `lease:` one run at a time for the fleet (store/lease.ts). */
-  lease?: { name: string; ttlMs: number; waitMs: number; over?: string | undefined } | undefined;
+  lease?:
+    | { name: string; ttlMs: number; waitMs: number; over?: string | undefined; readonly position?: Position }
+    | undefined;
   /** `windows:`, `freezes:`: when its writes may run (schedule/); absent: at any time. */
   schedule?: ScheduleSpec | undefined;
   /** `park-after:` with a run store, a wait longer than this parks the run (default 10 minutes). */

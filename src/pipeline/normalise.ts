@@ -25,7 +25,7 @@ import { RETRY_BACKOFF, RETRY_DELAY_MS } from './schema.ts';
 import type { SemanticOptions } from './semantics.ts';
 import { DEFAULT_SERVER } from './servers-check.ts';
 import { scheduleSpecOf } from './schedule-spec.ts';
-import { locate, type YamlSource } from './yaml-doc.ts';
+import { locate, type Position, type YamlSource } from './yaml-doc.ts';
 
 type RawStep = PipelineFile['steps'][number];
 
@@ -190,12 +190,15 @@ export function normalise(
     ...(data.park?.['keep-lease'] ? { keepLeaseParked: true } : {}),
     ...(data.lease
       ? {
-          lease: {
-            name: data.lease.name,
-            ttlMs: data.lease.ttl ? parseDuration(data.lease.ttl)! : 10 * 60_000,
-            waitMs: data.lease.wait ? parseDuration(data.lease.wait)! : 0,
-            ...(data.lease.over ? { over: data.lease.over } : {}),
-          },
+          lease: located(
+            {
+              name: data.lease.name,
+              ttlMs: data.lease.ttl ? parseDuration(data.lease.ttl)! : 10 * 60_000,
+              waitMs: data.lease.wait ? parseDuration(data.lease.wait)! : 0,
+              ...(data.lease.over ? { over: data.lease.over } : {}),
+            },
+            () => locate(source, ['lease']),
+          ),
         }
       : {}),
   };
@@ -231,4 +234,11 @@ function rolloutOf(r: NonNullable<PipelineFile['rollout']>, onFailure: PipelineF
     },
     onFailure: r['on-failure'] ?? onFailure ?? 'halt',
   };
+}
+
+/** `value` with a `position` located only when asked for (a refusal that shows its line), never enumerated. */
+function located<T extends object>(value: T, locateIt: () => Position): T & { readonly position: Position } {
+  let position: Position | undefined;
+  Object.defineProperty(value, 'position', { enumerable: false, get: () => (position ??= locateIt()) });
+  return value as T & { readonly position: Position };
 }

@@ -17,6 +17,10 @@ for (const lease of ['{ name: prod-fleet, ttl: 10m }', '{ name: prod, ttl: 10m, 
     assert.match(r.stderr, /SHARD_REFUSED|a sharded run holds no lease of the pipeline's/);
     assert.match(r.stderr, /fleet\.yml:\d+:\d+: .*lease:/);
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
-    assert.deepEqual(readdirSync(join(f.store)).filter((e) => e !== 'leases'), [], 'no run planned in the store');
+    assert.deepEqual(
+      readdirSync(join(f.store)).filter((e) => e !== 'leases'),
+      [],
+      'no run planned in the store',
+    );
     assert.deepEqual(f.applied('/update/system'), {});
   });

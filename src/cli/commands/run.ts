@@ -77,7 +77,8 @@ const SHARD_CLASH = {
   journal: "a shard's sites keep their journals in the run store",
   'dry-run': "a shard's sites keep their journals in the run store",
   emulator: "a shard's sites keep their journals in the run store",
-  lease: "a shard's sites keep their journals in the run store",
+  lease:
+    "a sharded run holds no lease of the pipeline's (each worker holds its index's own): run a pipeline that needs one in one job",
   plan: "a shard's sites keep their journals in the run store",
   'continue-rollout': "a shard's sites keep their journals in the run store",
   only: "a shard's sites are the manifest's (enginectl shard planned them): shard a pipeline of the sites to run",
