@@ -18,6 +18,8 @@ import { compareWithRun, type FileVerdict } from '../../app/verify-file.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
 import { abortOf, inEffect } from '../../app/parked.ts';
+import { selectionOf } from '../../journal/records.ts';
+import type { Selection } from '../../pipeline/selection.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -119,8 +121,10 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // continue deciding them); any other run a resume deciding them.
   const id = values.run === undefined ? 'ID' : shellWord(values.run);
   const parked = state.parked && inEffect(state.parked, now());
-  const goOn = `enginectl run ${shellWord(file)} --store URL --continue ${id} --in-doubt skip or retry`;
-  const run = values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`;
+  // The journal's run was limited (--only, --skip; a sharded site's run is --only SITE): its resume is, the same way.
+  const selected = selectionWords(selectionOf(state.runs.at(-1)!));
+  const goOn = `enginectl run ${shellWord(file)} --store URL --continue ${id}${selected} --in-doubt skip or retry`;
+  const run = `${values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`}${selected}`;
   io.stdout(
     neutraliseLines(
       parked && abortOf(parked)
@@ -134,6 +138,14 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   );
   return ExitCode.failed;
 }
+
+/** A selection as the words that give it again: ` --only K=V --skip K=V`, each KEY=VALUE one shell word. */
+const selectionWords = (selection: Selection): string =>
+  (['only', 'skip'] as const)
+    .flatMap((flag) =>
+      Object.entries(selection[flag]).flatMap(([k, vs]) => vs.map((v) => ` --${flag} ${shellWord(`${k}=${v}`)}`)),
+    )
+    .join('');
 
 /** What verify says of a pipeline file that is not, or may not be, the one its journal's run hashed. */
 function fileWords(file: string, compared: Exclude<FileVerdict, { same: true }>): string {
