@@ -4,7 +4,7 @@
 // docs say, and agree with each other; a broken manifest is refused by the same check, so it
 // cannot pass for want of checking.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -207,4 +207,23 @@ test("a --var value with spaces reaches the Job's worker as one argument, as sha
     },
   );
   assert.match(plain.stdout, /--var 'sites=\[site-0001, site-0002\]' --store /);
+});
+
+test("a --var value holding $ reaches the Job's worker as shard was given it: Kubernetes expands $(NAME) and reduces $$ in a container's args and env values, so each $ is written $$", async (t) => {
+  const f = await shardFleet(t, 4, '  over: site\n  waves: [rest]');
+  writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('\nvars:\n', '\nvars:\n  note: none\n'));
+  const r = await runCli(
+    ['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--format', 'k8s', '--var', 'note=$(HOSTNAME) costs $$5'],
+    { env: f.env },
+  );
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const job = parse(r.stdout) as JobManifest;
+  assert.deepEqual(job.spec.template.spec.containers[0]!.args, [
+    'run',
+    f.file,
+    '--var',
+    'note=$$(HOSTNAME) costs $$$$5',
+    '--shard',
+    'auto',
+  ]);
 });
