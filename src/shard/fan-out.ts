@@ -73,6 +73,9 @@ export function fanOut(format: FanOutFormat, f: FanOut): string {
   }
 }
 
+/** A container's arg or env value taken as written: Kubernetes expands `$(NAME)` there and reduces `$$` to `$`. */
+const literal = (text: string) => text.replace(/\$/g, '$$$$');
+
 /** A Kubernetes Indexed Job of the run's workers: one pod per index, run --shard auto reading the index the Job gives each pod. */
 export function indexedJob(f: FanOut): Record<string, unknown> {
   const { manifest } = f;
@@ -114,10 +117,10 @@ export function indexedJob(f: FanOut): Record<string, unknown> {
             {
               name: 'worker',
               image: f.image,
-              args: [...f.args, '--shard', 'auto'],
+              args: [...f.args, '--shard', 'auto'].map(literal),
               env: [
-                { name: 'ENGINECTL_STORE', value: f.storeUrl },
-                { name: 'ENGINECTL_RUN', value: manifest.run },
+                { name: 'ENGINECTL_STORE', value: literal(f.storeUrl) },
+                { name: 'ENGINECTL_RUN', value: literal(manifest.run) },
               ],
             },
           ],
