@@ -297,6 +297,13 @@ test('--override-freeze needs --reason, --clock needs --emulator and a time: ref
   const badTime = await runCli(['run', file, '--emulator', '--clock', 'soon']);
   assert.equal(badTime.code, 2);
   assert.match(badTime.stderr, /--clock soon is no ISO 8601 time/);
+  // A time without its offset would be read in the machine's zone (another window on another
+  // machine), and Date.parse takes much that is no ISO 8601 (1, "March 10, 2026 03:00"): refused.
+  for (const clock of ['2026-03-10T03:00', '1', 'March 10, 2026 03:00']) {
+    const loose = await runCli(['run', file, '--emulator', '--clock', clock]);
+    assert.equal(loose.code, 2, `--clock ${clock}: ${loose.stdout}${loose.stderr}`);
+    assert.match(loose.stderr, /is no ISO 8601 time with its offset/);
+  }
 });
 
 test("override-freeze: rules match the CI's identity: GitHub's actor with its repository and ref (the fields its OIDC claims mirror), GitLab's user and environment, a Jenkins user", async () => {
