@@ -21,7 +21,7 @@ export const WINDOW_OPTIONS_HELP = `  --override-freeze  with --reason TEXT: sta
                      freeze; only for an identity the pipeline's override-freeze: lists (recorded)
   --history F        a journal of earlier runs: each step type's write durations at each server
                      give the p95 a write is expected to take (repeatable)
-  --clock TIME       with --emulator: the simulated clock starts at TIME (ISO 8601, 2026-03-21T02:00Z)`;
+  --clock TIME       with --emulator: the simulated clock starts at TIME (ISO 8601 with its offset, 2026-03-21T02:00Z)`;
 
 interface WindowValues {
   'override-freeze'?: boolean | undefined;
@@ -70,14 +70,19 @@ export async function historyOf(
   return (uses, server) => durations.get(historyKey(uses, server)) ?? [];
 }
 
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
 /** --clock: where the simulated clock starts (epoch ms), or undefined. */
 export function clockStart(values: WindowValues): number | undefined {
   if (values.clock === undefined) return undefined;
-  const at = Date.parse(values.clock);
+  // With its offset (Z, +02:00): a time without one would be read in this machine's zone.
+  const at = ISO_WITH_OFFSET.test(values.clock) ? Date.parse(values.clock) : NaN;
   if (!values.emulator || Number.isNaN(at))
     throw new UsageError(
       'BAD_ARGUMENTS',
-      values.emulator ? `run: --clock ${values.clock} is no ISO 8601 time` : 'run: --clock goes with --emulator',
+      values.emulator
+        ? `run: --clock ${values.clock} is no ISO 8601 time with its offset`
+        : 'run: --clock goes with --emulator',
       { hint: 'enginectl run FILE --emulator --clock 2026-03-21T02:00:00Z' },
     );
   return at;
