@@ -58,3 +58,20 @@ test('decide --after 4h --then abort at a 12h bake, a continue an hour later par
   assert.equal(late.code, 2, `the timed abort is in force:\n${late.stdout}${late.stderr}`);
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 }, 'wave 2 is not sent');
 });
+
+test('decide --retry site-002 and --after 4h --then continue, a continue an hour later sends the retry, refused again (a new failure at a new park): the continue after 5h parks for a decision on it, wave 2 not sent', async (t) => {
+  const rollout = '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 0\n  on-failure: decide';
+  const { f, id } = await parkedOnRefusal(t, rollout, 'site-002', 2);
+  assert.equal((await f.decide(id, '--retry', 'site-002')).code, 0);
+  assert.equal(
+    (await f.decide(id, '--after', '4h', '--then', 'continue', '--reason', 'go on if nobody looks')).code,
+    0,
+  );
+  await f.clock.sleep(HOUR, never);
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, `the retry is refused again: parked\n${early.stdout}${early.stderr}`);
+  await f.clock.sleep(4 * HOUR, never);
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, PARKED, `the second refusal was never decided on:\n${late.stdout}${late.stderr}`);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 }, 'wave 2 is not sent');
+});
