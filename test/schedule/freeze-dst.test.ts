@@ -49,3 +49,15 @@ test('a freeze from 02:15 on Lord Howe’s spring-forward night (02:00 is 02:30,
   assert.equal(inside.code, 1, inside.stdout + inside.stderr);
   assert.equal(inside.clear.window?.verdict, 'frozen');
 });
+
+test('a freeze whose range ends before it begins on the fall-back night (from 01:45 to 01:15, both after 01:00 twice) is refused at validate, as on any other night', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-freeze-dst-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    "version: 1\nfreezes:\n  change: { zone: America/New_York, dates: [{ from: '2026-11-01T01:45', to: '2026-11-01T01:15' }] }\nsteps:\n  - { id: clear, uses: transaction-log/clear, expected: 10m }\n",
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /p\.yml:3:\d+ the range ends \(2026-11-01T01:15\) before it begins/);
+});
