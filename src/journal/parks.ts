@@ -2,7 +2,8 @@
 // run goes on from (run --continue, decide, runs --parked) and for every park (a wave's earlier
 // words). Each park keeps the decisions recorded while it stood, each with its record's place in the
 // journal (never a clock), each run that went on from it, and the rollout of the run that parked
-// there. A run that went on and parked again on the same wait keeps the words it did not act on.
+// there. A run that went on and parked again on the same wait on time alone (a bake, a window not
+// over) keeps the timed word it did not act on.
 import type { RolloutResult } from '../runner/result.ts';
 import type { OperatorDecision, Park } from '../runner/rollout-result.ts';
 
@@ -23,11 +24,16 @@ export interface ParkedState {
   wentOn?: WentOn[] | undefined;
 }
 
-/** Two parks of one wait: the same wave, for the same reason, on the same values. */
-const sameWait = (a: Park, b: Park) =>
+/**
+ * Two parks of one wait on time alone: the same wave, for the same bake or window, no value waited
+ * on (a value's new failure or doubt, a retry refused again, is new evidence: a word said before it
+ * is not carried to it).
+ */
+const sameTimeWait = (a: Park, b: Park) =>
   a.for === b.for &&
   a.wave === b.wave &&
-  a.waits.map((w) => w.value).join('\u0000') === b.waits.map((w) => w.value).join('\u0000');
+  (a.for === 'bake' || a.for === 'window') &&
+  [...a.waits, ...b.waits].every((w) => w.value === null);
 
 /**
  * The decision of a park the run that went on from it (`run`) did not act on: the last word when it
@@ -43,18 +49,22 @@ export class ParkReader {
   private standing: ParkedState | undefined;
   /** The current run parked (its rollout is the park's). */
   private parkedNow = false;
+  /** The current run's rollout, as its record says: before its park, or after (a window's park of a step after the rollout). */
+  private rolledOut: RolloutResult | undefined;
 
   run(at: number): void {
     const last = this.parks.at(-1);
     if (last) (last.wentOn ??= []).push({ at, decided: last.decided.length });
     this.parkedNow = false;
+    this.rolledOut = undefined;
   }
 
   park(park: Park, at: number): void {
     const from = this.standing;
     const run = from?.wentOn?.at(-1);
-    const carried = from && run && sameWait(from.park, park) ? notActedOn(from, run) : [];
-    this.parks.push({ park, at, decided: carried, seqOf: new Map(carried.map((d) => [d, from!.seqOf.get(d)!])) });
+    const carried = from && run && sameTimeWait(from.park, park) ? notActedOn(from, run) : [];
+    const seqOf = new Map(carried.map((d) => [d, from!.seqOf.get(d)!]));
+    this.parks.push({ park, at, decided: carried, seqOf, ...(this.rolledOut ? { rollout: this.rolledOut } : {}) });
     this.standing = this.parks.at(-1);
     this.parkedNow = true;
   }
@@ -67,6 +77,7 @@ export class ParkReader {
   }
 
   rollout(result: RolloutResult): void {
+    this.rolledOut = result;
     if (this.parkedNow) this.parks.at(-1)!.rollout = result;
   }
 
