@@ -57,7 +57,8 @@ export function scheduleProblems(
         );
       (raw.dates ?? []).forEach((range, i) => {
         const from = instantOf(range.from, raw.zone);
-        const to = instantOf(range.to, raw.zone, 'latest');
+        // Read as from is (its earliest instant): a range that ends before it begins is refused on the fall-back night too.
+        const to = instantOf(range.to, raw.zone);
         for (const [end, value] of [
           ['from', from],
           ['to', to],

@@ -27,7 +27,10 @@ function formatOf(zone: string): Intl.DateTimeFormat {
 export function wallOf(t: number, zone: string): number {
   const f: Record<string, number> = {};
   for (const p of formatOf(zone).formatToParts(new Date(t))) if (p.type !== 'literal') f[p.type] = Number(p.value);
-  return Date.UTC(f.year!, f.month! - 1, f.day!, f.hour!, f.minute!, f.second!);
+  // setUTCFullYear, not Date.UTC: that reads a year below 100 as 19xx.
+  const wall = new Date(0);
+  wall.setUTCFullYear(f.year!, f.month! - 1, f.day!);
+  return wall.setUTCHours(f.hour!, f.minute!, f.second!, 0);
 }
 
 const DAY = 86_400_000;
