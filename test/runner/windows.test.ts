@@ -195,6 +195,24 @@ test("without expected:, the p95 of earlier runs' durations (--history) is what 
   assert.equal(informed.step('clear')?.window?.verdict, 'fits');
 });
 
+test('plan --history reads the need from the same earlier durations the run does (before, plan knew no history and said "fits now" where the run refused)', async () => {
+  const undeclared = PIPELINE.replace('    expected: 40m\n', '');
+  const earlier = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await run('2026-03-09T01:05:00Z', [], {}, undeclared);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    earlier.push('--history', r.journalPath);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-windows-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(file, undeclared);
+  const plan = await runCli(['plan', file, '--emulator', ...earlier]);
+  assert.equal(plan.code, 0, plan.stdout + plan.stderr);
+  assert.match(plan.stdout, /\] clear: needs \S+ \(the p95 of 3 earlier writes\)/);
+  const bare = await runCli(['plan', file, '--emulator']);
+  assert.match(bare.stdout, /\] clear: needs 1h6m \(the default for a write without history\)/);
+});
+
 test('plan shows per site the next window and which writes fit in it', async () => {
   const sites = `version: 1
 servers:
