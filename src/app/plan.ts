@@ -9,6 +9,7 @@ import { Masker } from '../runner/masker.ts';
 import { maskPlanned } from '../runner/mask-model.ts';
 import { planPipeline, type LiveReading, type PlannedStep } from '../runner/plan.ts';
 import type { Env } from '../runner/scope.ts';
+import type { RunnerDeps } from '../runner/run-context.ts';
 import { clientFactory } from './clients.ts';
 
 export interface PlanOutput {
@@ -38,7 +39,14 @@ export interface LiveOptions {
 export async function makePlan(
   pipeline: Pipeline,
   env: Env,
-  options: { selection?: Selection; masker?: Masker; live?: LiveOptions; ways?: WaysOn | undefined } = {},
+  options: {
+    selection?: Selection;
+    masker?: Masker;
+    live?: LiveOptions;
+    ways?: WaysOn | undefined;
+    /** Earlier write durations (--history): a window's need, as the run reads it. */
+    history?: RunnerDeps['history'];
+  } = {},
 ): Promise<PlanOutput> {
   const masker = options.masker ?? new Masker();
   const live: LiveReading | undefined = options.live && {
@@ -51,7 +59,12 @@ export async function makePlan(
   return {
     name: plan.name,
     text: masker.mask(
-      renderWaves(pipeline, options.selection) + renderWindows(pipeline, options.selection) + renderPlan(plan.steps),
+      renderWaves(pipeline, options.selection) +
+        renderWindows(pipeline, options.selection, options.live?.now() ?? Date.now(), {
+          history: options.history,
+          serverOf: (key) => plan.steps.find((p) => p.key === key)?.server,
+        }) +
+        renderPlan(plan.steps),
     ),
     failsNow: count('fails-now'),
     wouldWait: count('would-wait'),

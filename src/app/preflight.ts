@@ -7,6 +7,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
+import type { RunnerDeps } from '../runner/run-context.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
 import { pipelineSha256, type Source } from './pipeline-input.ts';
 import { valuesHashPlain } from './plain-hash.ts';
@@ -26,6 +27,8 @@ export interface PreflightInput {
   vars: Readonly<Record<string, unknown>>;
   selection: Selection;
   env: Env;
+  /** Earlier write durations (--history): a window's need, as the run reads it. */
+  history?: RunnerDeps['history'];
 }
 
 /** `salt`: with ENGINECTL_JOURNAL_KEY, the key of its servers' fingerprints; a new one for a plan to save, the saved plan's to compare with it. */
@@ -45,7 +48,12 @@ async function planned(
   now: number,
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes }> {
   const masker = new Masker();
-  const plan = await makePlan(input.pipeline, input.env, { selection: input.selection, masker, live: how.live });
+  const plan = await makePlan(input.pipeline, input.env, {
+    selection: input.selection,
+    masker,
+    live: how.live,
+    history: input.history,
+  });
   // The files hashed as the run hashes them: every secret the file holds masked, whatever the selection.
   const hashing = fileMasker(input.pipeline, input.env);
   const mask = (t: string) => hashing.mask(t);

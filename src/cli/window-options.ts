@@ -55,10 +55,12 @@ export async function historyOf(
   values: WindowValues,
   io: Pick<CliIO, 'readFile' | 'env' | 'signal'>,
   store?: RunStore,
+  command = 'run',
 ): Promise<((uses: string, server: string | undefined) => readonly number[]) | undefined> {
   if (!values.history?.length && !store) return undefined;
   const durations = new Map<string, number[]>();
-  for (const path of values.history ?? []) writeDurations(await readJournalFile('run --history', path, io), durations);
+  for (const path of values.history ?? [])
+    writeDurations(await readJournalFile(`${command} --history`, path, io), durations);
   for (const id of store ? (await storedRuns(store)).slice(0, STORED_HISTORY_RUNS) : []) {
     try {
       const { text } = await readStoredJournal(store!, id);

@@ -8,6 +8,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import { EVERY_INSTANCE, inRollout, type Selection } from '../pipeline/selection.ts';
 import { instanceSet } from '../runner/instance-set.ts';
 import type { PlannedStep } from '../runner/plan.ts';
+import type { RunnerDeps } from '../runner/run-context.ts';
 import { budgetOf, wavesOf } from '../runner/waves.ts';
 import { indentLines } from '../text/neutralise.ts';
 
@@ -84,14 +85,21 @@ export function renderWaves(pipeline: Pipeline, selection: Selection = EVERY_INS
 }
 
 /** Per site (matrix values), at `now`: its window now or the next opening, and whether each write fits. */
-export function renderWindows(pipeline: Pipeline, selection: Selection = EVERY_INSTANCE, now = Date.now()): string {
+export function renderWindows(
+  pipeline: Pipeline,
+  selection: Selection = EVERY_INSTANCE,
+  now = Date.now(),
+  /** Earlier write durations (--history) by step type and server, and each instance's server by its key: the need as the run reads it. */
+  read: { history?: RunnerDeps['history']; serverOf?: (key: string) => string | undefined } = {},
+): string {
   const spec = pipeline.schedule;
   if (!spec) return '';
   const sites = new Map<string, string[]>();
   const set = instanceSet(pipeline, selection);
   for (const step of pipeline.steps)
-    for (const { combination } of set.steps[step.index]!) {
-      const judged = judge(spec, step, STEP_TYPES.get(step.uses)!, { matrix: combination }, now);
+    for (const { combination, key } of set.steps[step.index]!) {
+      const instance = { matrix: combination, server: read.serverOf?.(key) };
+      const judged = judge(spec, step, STEP_TYPES.get(step.uses)!, instance, now, read.history);
       if (!judged) continue;
       const site =
         Object.entries(combination)

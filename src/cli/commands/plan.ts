@@ -25,6 +25,7 @@ import {
   withEmulatedSites,
 } from '../emulator-options.ts';
 import { chooseCi, type CliIO } from '../io.ts';
+import { historyOf } from '../window-options.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
 
@@ -60,6 +61,9 @@ ${EMULATOR_OPTIONS_HELP.replace(/^ {2}/gm, '    ')}
                      not be read, each check found)
   --summary F        with --live: the live plan as Markdown (an MR note, a PR comment); with
                      --expect the audit (also the job summary in GitHub Actions and Azure Pipelines)
+  --history F        a journal of earlier runs: each step type's write durations at each server
+                     give the p95 a write is expected to take in its window, as run --history
+                     reads them (repeatable)
   --ci NAME          with --expect: put the audit where a CI system shows its summary: ${CI_NAMES.join(', ')}
                      (default: detected from its environment variables)
   -h, --help         show this help
@@ -82,6 +86,7 @@ export const OPTIONS = {
   json: { type: 'string' },
   summary: { type: 'string' },
   ci: { type: 'string' },
+  history: { type: 'string', multiple: true },
   ...EMULATOR_OPTIONS,
 } as const;
 
@@ -126,11 +131,13 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     { ...io, env },
     { vars, emulator: values.emulator, selection, dryRun: !values.live },
   );
+  // The windows' needs as the run reads them: the p95 of the journals' earlier write durations.
+  const history = await historyOf(values, io, undefined, 'plan');
   if (!values.live) {
     // It sends nothing: a secret not set stands in, masked, and is named (app/stand-ins.ts).
     const warning = standInWarning(unsetSecrets.map((name) => `secrets.${name}`));
     if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
-    const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), { selection });
+    const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), { selection, history });
     io.stdout(`plan of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
@@ -146,7 +153,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const clock = io.clock ?? realClock();
   const live = async (emulatorUrl: string | undefined) => {
     const { plan, saved } = await preflight(
-      { pipeline, sources, vars, selection, env },
+      { pipeline, sources, vars, selection, env, history },
       { signal: io.signal, emulatorUrl, now: clock.now },
       clock.now(),
     );
