@@ -566,3 +566,31 @@ test('a matrix of more instances than a step runs: the hint splits the fleet by 
   assert.match(shown(run), /or split it: a step, or a CI job with input only, per part of the fleet/);
   assert.doesNotMatch(shown(run), /--only\b/);
 });
+
+test("a single-step action resumed with other inputs: the refusal says the step's inputs changed, never a pipeline file or vars, only and skip inputs it has none of", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.faults.add({ method: 'POST', path: VFS, hang: true, times: 1 });
+  const inputs = {
+    url,
+    username: 'admin',
+    password: 'admin',
+    'target-server': 'prod-db.example.com',
+    'target-database': 'PROD',
+    'target-token': 'prod-token',
+    files: '1001',
+  };
+  const stop = new AbortController();
+  const running = runActionInProcess(actionDef('vfs-update'), { inputs, signal: stop.signal });
+  await until(() => emulator.count('POST', VFS) === 1);
+  stop.abort();
+  const cut = await running;
+  assert.equal(cut.code, ExitCode.interrupted, cut.failed.join('\n'));
+  const resumed = await runActionInProcess(actionDef('vfs-update'), {
+    inputs: { ...inputs, message: 'hello', journal: cut.outputs.journal!, 'in-doubt': 'skip' },
+  });
+  assert.equal(resumed.code, ExitCode.invalidInput, resumed.failed.join('\n'));
+  const said = runnerLog(resumed);
+  assert.match(said, /cannot resume: the step's inputs changed since the journal's run/);
+  assert.doesNotMatch(said, /pipeline file|vars, only and skip/);
+  assert.doesNotMatch(said, CLI_WAY);
+});
