@@ -21,6 +21,8 @@ export interface WaysOn {
   selection: string;
   /** What a resume keeps the same: `--var, --only and --skip`. */
   same: string;
+  /** What a run's pipeline file is called when it changed (a single-step action's: its inputs); `the pipeline file` when absent. */
+  pipelineFile?: string | undefined;
   /** The word to resume past a change, carrying only what is unchanged: `--force`; none where the surface has none. */
   force?: string | undefined;
   /** The ways on from a fleet lease that expired in the hands of run `previous`, which left calls verify cannot tell. */

@@ -36,7 +36,7 @@ import { reportName } from './report-name.ts';
 import { leaseToGoOn, storeAndLease, type ActionDeps } from './store-inputs.ts';
 import { stillParked } from './still-parked.ts';
 import { runInputs, storeGiven, type RunInputs } from './run-inputs.ts';
-import { ACTION_WAYS } from './ways-on.ts';
+import { ACTION_WAYS, STEP_ACTION_WAYS } from './ways-on.ts';
 export type { ActionDeps } from './store-inputs.ts';
 
 export async function runAction(def: ActionDef, given: ActionDeps): Promise<number> {
@@ -108,7 +108,7 @@ async function execute(
     resume: stored ? stored.resume : resumeFrom !== '',
     force: false,
     inDoubt: mode,
-    ways: ACTION_WAYS,
+    ways: def.uses ? STEP_ACTION_WAYS : ACTION_WAYS,
     continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
     continueParked: continued !== '',
     ...storedJournalNames(stored),

@@ -47,3 +47,13 @@ export const ACTION_WAYS: WaysOn = {
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,
   example: (_kind, ...values) => `${values.join(' and ')}, one a line`,
 };
+
+/**
+ * A single-step action's: its inputs are its pipeline (one step, no vars, only or skip), so a
+ * resume is refused when they changed, in those words.
+ */
+export const STEP_ACTION_WAYS: WaysOn = {
+  ...ACTION_WAYS,
+  same: 'inputs',
+  pipelineFile: "the step's inputs",
+};

@@ -62,7 +62,7 @@ function refuse(message: string, hint: string): never {
 }
 
 function changes(last: RunRecord, request: ResumeRequest): string[] {
-  const files = fileChanges(last.files, request.files);
+  const files = fileChanges(last.files, request.files, undefined, request.ways.pipelineFile);
   const selected = selectionOf(last);
   const same = (a: Selection, b: Selection) =>
     JSON.stringify(canonicalSelection(a)) === JSON.stringify(canonicalSelection(b));
@@ -95,12 +95,14 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
   }
   const warnings: string[] = [];
   const changed = changes(last, request);
+  // A single-step action's inputs are its pipeline: no files besides them.
+  const same = `${request.ways.pipelineFile ? '' : 'the same files '}with the same ${request.ways.same}`;
   if (changed.length > 0 && !request.force) {
     refuse(
       `cannot resume: ${changed.join(', ')} since the journal's run`,
       force
-        ? `resume the same files with the same ${request.ways.same}; or pass ${force}: only instances whose identity and inputs are unchanged are then carried, and every other one runs`
-        : `resume the same files with the same ${request.ways.same}: a run whose files or inputs changed is not resumed here (a new run, with a journal of its own, sends every step again)`,
+        ? `resume ${same}; or pass ${force}: only instances whose identity and inputs are unchanged are then carried, and every other one runs`
+        : `resume ${same}: a run whose files or inputs changed is not resumed here (a new run, with a journal of its own, sends every step again)`,
     );
   }
   if (changed.length > 0)

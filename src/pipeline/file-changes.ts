@@ -9,13 +9,19 @@ export interface FileRead {
 }
 
 /** Each difference, in words; none when the files are the same. `then` and `now` each list the pipeline file first. */
-export function fileChanges(then: readonly FileRead[], now: readonly FileRead[], pipelineFile?: string): string[] {
+export function fileChanges(
+  then: readonly FileRead[],
+  now: readonly FileRead[],
+  pipelineFile?: string,
+  /** What the pipeline file is called (a single-step action's: its inputs). */
+  called = 'the pipeline file',
+): string[] {
   const [pipeline, ...includes] = now;
   const [pipelineThen, ...includesThen] = then;
   const out =
     pipeline?.hash === pipelineThen?.hash
       ? []
-      : [`the pipeline file changed${pipelineFile === undefined ? '' : ` (${pipelineFile})`}`];
+      : [`${called} changed${pipelineFile === undefined ? '' : ` (${pipelineFile})`}`];
   const before = new Map(includesThen.map((f) => [f.path, f.hash]));
   for (const f of includes)
     if (before.get(f.path) !== f.hash)
