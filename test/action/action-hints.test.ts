@@ -594,3 +594,16 @@ test("a single-step action resumed with other inputs: the refusal says the step'
   assert.doesNotMatch(said, /pipeline file|vars, only and skip/);
   assert.doesNotMatch(said, CLI_WAY);
 });
+
+test('a var the pipeline neither declares nor reads, given in input vars: refused naming the input, never --var', async (t) => {
+  const { url } = await startEmulator(t);
+  const run = await runActionInProcess(ROOT, {
+    files: { 'release.yml': UPDATE },
+    inputs: { pipeline: 'release.yml', vars: 'nope=1' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
+  });
+  assert.equal(run.code, ExitCode.invalidInput, run.failed.join('\n'));
+  const said = runnerLog(run);
+  assert.match(said, /var "nope" \(vars input\): the pipeline neither declares nor reads it/);
+  assert.doesNotMatch(said, CLI_WAY);
+});

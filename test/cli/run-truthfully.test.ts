@@ -97,7 +97,7 @@ test('--only and --var that select nothing are invalid input (exit 2), naming wh
     ],
     [
       ['--var', 'flies=[1002]'],
-      /var "flies" \(--var or the vars input\): the pipeline neither declares nor reads it\n.*hint: did you mean "files"\?/,
+      /var "flies" \(--var\): the pipeline neither declares nor reads it\n.*hint: did you mean "files"\?/,
     ],
   ];
   for (const [flags, message] of cases) {
