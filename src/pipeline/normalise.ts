@@ -14,6 +14,7 @@ import {
   type Expression,
 } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
+import { CLI_WAYS } from '../ways-on.ts';
 import { parseDuration } from '../duration.ts';
 import { parseSize } from '../size.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
@@ -75,7 +76,7 @@ function checkVarOverrides(data: PipelineFile, compiled: unknown, options: Norma
     const guess = didYouMean(name, known);
     throw new UsageError(
       'BAD_VAR',
-      `var "${name}" (--var or the vars input): the pipeline neither declares nor reads it`,
+      `var "${name}" (${(options.ways ?? CLI_WAYS).vars}): the pipeline neither declares nor reads it`,
       {
         hint: guess
           ? `did you mean "${guess}"?`
