@@ -389,3 +389,18 @@ test('annotations name the pipeline file as the checkout does, however the input
     );
   }
 });
+
+test("a single-step action's input of the wrong type is told in the pipeline validator's words (what was expected, what was given), not zod's", async (t) => {
+  const { url } = await startEmulator(t);
+  const target = { url, 'target-server': 's', 'target-database': 'D', 'target-token': 'tok-123' };
+  for (const [files, said] of [
+    ['abc', /input files: expected a number, got the string "abc"/],
+    ['1.5', /input files: expected a whole number, got the number 1\.5/],
+  ] as const) {
+    const run = await runActionInProcess(actionDef('vfs-update'), { inputs: { ...target, files } });
+    assert.equal(run.code, ExitCode.invalidInput, run.failed.join('\n'));
+    const errors = run.errors.map((e) => e.message).join('\n');
+    assert.match(errors, said);
+    assert.doesNotMatch(errors, /Invalid input|received/);
+  }
+});
