@@ -8,6 +8,7 @@ import { UsageError } from '../errors.ts';
 import { compileCondition } from '../expr/index.ts';
 import type { Diagnostic } from '../pipeline/diagnostics.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
+import { typeMismatch } from '../pipeline/issues.ts';
 import { DEFAULT_SERVER } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';
@@ -127,9 +128,17 @@ function inputProblems(def: ActionDef, inputs: Record<string, unknown>): Diagnos
     }
   }
   if (problems.length > 0) return problems;
-  const parsed = inputSchema(STEP_TYPES.get(def.uses!)!, resolved).safeParse(inputs);
+  const parsed = inputSchema(STEP_TYPES.get(def.uses!)!, resolved).safeParse(inputs, { reportInput: true });
   if (!parsed.success)
-    for (const issue of parsed.error.issues) problems.push(problem(def, inputName(issue.path), issue.message));
+    for (const issue of parsed.error.issues)
+      problems.push(
+        problem(
+          def,
+          inputName(issue.path),
+          // In the pipeline validator's words: what was expected, and what was given.
+          issue.code === 'invalid_type' ? typeMismatch(issue.expected, issue.input) : issue.message,
+        ),
+      );
   return problems;
 }
 

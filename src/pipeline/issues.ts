@@ -53,6 +53,19 @@ function typeName(v: unknown): string {
   return `the ${typeof v} ${JSON.stringify(v)}`;
 }
 
+/** A value of another type than the one expected, in words: `expected a whole number, got the number 1.5`. */
+export function typeMismatch(expected: string, got: unknown): string {
+  const wanted =
+    expected === 'object' || expected === 'record'
+      ? 'a mapping'
+      : expected === 'array'
+        ? 'a list'
+        : expected === 'int'
+          ? 'a whole number'
+          : `a ${expected}`;
+  return `expected ${wanted}, got ${typeName(got)}`;
+}
+
 /** What to write for a missing key, where it is not obvious. */
 function missingHint(base: Path, path: Path): string | undefined {
   if (base.length === 0 && path.length === 1 && path[0] === 'version')
@@ -173,10 +186,7 @@ export function issueDiagnostics(
             typeof issue.input === 'number' && Number.isNaN(issue.input)
               ? source.doc.getIn([...base, ...path])
               : issue.input;
-          at(
-            path,
-            `${label}: expected ${issue.expected === 'object' || issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}, got ${typeName(raw)}`,
-          );
+          at(path, `${label}: ${typeMismatch(issue.expected, raw)}`);
         }
         break;
       case 'invalid_value': {
