@@ -41,6 +41,9 @@ test('a worker whose index lease a live attempt holds past its wait exits 69, se
     /is held by run another-attempt of ci on runner-2 .*; this worker sent nothing: run the same index again/,
   );
   assert.match(r.stderr, /code: SHARD_UNAVAILABLE\n$/);
+  // A worker has no wait: to give: its hint says what does go on.
+  assert.doesNotMatch(r.stderr, /longer wait/);
+  assert.match(r.stderr, /hint: .*run the same index again once that attempt has ended/);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   assert.deepEqual(f.applied('/update/system'), {}, 'nothing was sent');
   assert.equal(documentedExit('LEASE_HELD'), "2; a shard's worker: 69");
