@@ -81,6 +81,13 @@ export class ShardUnavailable extends EnginectlError {
   readonly code = 'SHARD_UNAVAILABLE' as const;
   readonly exitCode = ExitCode.unavailable;
   constructor(cause: EnginectlError) {
-    super(`${cause.message}; this worker sent nothing: run the same index again`, { hint: cause.hint, cause });
+    super(`${cause.message}; this worker sent nothing: run the same index again`, {
+      // A worker's own lease has no wait: to give (it waits its ttl and a heartbeat for a live attempt of its index).
+      hint:
+        cause.code === 'LEASE_HELD'
+          ? 'a live attempt of this index holds its lease: run the same index again once that attempt has ended (a killed one lapses within its ttl, --shard-ttl); enginectl lease status shows the holder'
+          : cause.hint,
+      cause,
+    });
   }
 }
