@@ -11,9 +11,6 @@ import { simulatedClock } from '../../src/app/clock.ts';
 import { loadPipeline } from '../../src/pipeline/load.ts';
 import { runYaml } from '../helpers/run.ts';
 import { oracleFits } from '../schedule/oracle.ts';
-import { UsageError } from '../../src/errors.ts';
-import { needOf } from '../../src/schedule/spec.ts';
-import type { Emulator } from '../../src/emulator/index.ts';
 
 export const RUNNER_RUNS = 400;
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Sydney', 'Asia/Kolkata', 'America/Santiago'];
@@ -58,7 +55,6 @@ test(`${RUNNER_RUNS} random runs: every write started fit its window, or carries
   let started = 0;
   let refused = 0;
   let overridden = 0;
-  let neverFits = 0;
   await fc.assert(
     fc.asyncProperty(cases, async (c) => {
       const iso = (ms: number) => new Date(ms).toISOString().slice(0, 16);
@@ -84,39 +80,12 @@ ${c.expectedMin
 `,
   )
   .join('')}`;
+      const { result } = await runYaml(t, yaml, {
+        clock: simulatedClock(c.base + c.offsetMin * 60_000),
+        ...(c.override ? { windowOverride: { by: c.override, reason: 'property' } } : {}),
+      });
       const spec = loadPipeline({ file: 'p.yml', text: yaml, env: { ENGINE_URL: 'http://127.0.0.1:9' } }).pipeline
         .schedule;
-      const start = c.base + c.offsetMin * 60_000;
-      let emulator: Emulator | undefined;
-      let result;
-      try {
-        ({ result } = await runYaml(t, yaml, {
-          clock: simulatedClock(start),
-          setup: (e) => (emulator = e),
-          ...(c.override ? { windowOverride: { by: c.override, reason: 'property' } } : {}),
-        }));
-      } catch (error) {
-        // A write no window admits: refused before anything is sent (never with an allowed override).
-        if (!(error instanceof UsageError) || error.code !== 'NO_WINDOW_FITS') throw error;
-        neverFits++;
-        assert.notEqual(c.override, 'alice');
-        assert.deepEqual(
-          emulator!.requests.filter((r) => r.method !== 'GET'),
-          [],
-          'nothing was sent',
-        );
-        // The oracle agrees: on the half-hour grid the windows open on, no instant of the next 8 days fits it.
-        const [, step, site] = /step w(\d) \(.*\(site=(a|b)\)"\)/.exec(error.message)!;
-        const need = needOf(c.expectedMin[Number(step)]! * 60_000, spec!.margin);
-        const grid = Math.ceil(start / 1_800_000) * 1_800_000;
-        for (let at = grid; at < start + 8 * 86_400_000; at += 1_800_000)
-          assert.ok(
-            !oracleFits(spec!, site!, at, need),
-            `w${step} at site ${site} fits at ${new Date(at).toISOString()}`,
-          );
-        assert.ok(!oracleFits(spec!, site!, start, need));
-        return;
-      }
       for (const run of result.steps) {
         const w = run.window;
         if (!spec || (c.windows.length === 0 && c.freezes.length === 0)) continue;
@@ -144,9 +113,8 @@ ${c.expectedMin
     }),
     { numRuns: RUNNER_RUNS },
   );
-  t.diagnostic(`started ${started}, refused ${refused}, overridden ${overridden}, no window fits ${neverFits}`);
   assert.ok(
     started > 20 && refused > 20 && overridden > 5,
-    `started ${started}, refused ${refused}, overridden ${overridden}, refused before the run (no window fits) ${neverFits}`,
+    `started ${started}, refused ${refused}, overridden ${overridden}`,
   );
 });
