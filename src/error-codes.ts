@@ -145,9 +145,6 @@ export const ERROR_CODES = {
   SHARD_REFUSED: usage(
     "run each shard with the pipeline, --var values and shard count enginectl shard was given (its manifest says), and an index from 1 to N; a pipeline to shard needs rollout: with every step over its key, and no lease: (its workers hold no lease of the pipeline's: run it in one job)",
   ),
-  NO_WINDOW_FITS: usage(
-    'a write the run would start fits in no window within 400 days (its need, expected: plus the margin, is longer than every opening of its windows, or freezes cover them): refused before anything is sent; lengthen the window or declare the write shorter',
-  ),
   OVERRIDE_REFUSED: usage(
     "--override-freeze is only for the identities the pipeline's override-freeze: lists (matched on the CI's actor): ask one of them, or add yours to the pipeline",
   ),

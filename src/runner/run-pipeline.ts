@@ -10,7 +10,6 @@ import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, inRollout, matrixValues } from '../pipeline/selection.ts';
 import { instanceIdentity } from './planned.ts';
 import { instanceSet, type InstanceSet } from './instance-set.ts';
-import { refuseNeverFitting } from './never-fits.ts';
 import { identityOf, newInstance } from './instance.ts';
 import { runOutcome, type RunResult, type StepRun } from './result.ts';
 import { runRollout } from './rollout.ts';
@@ -124,11 +123,6 @@ export async function runPipeline(pipeline: Pipeline, deps: RunnerDeps, options:
     park: options.park,
     windowPark: {},
   };
-  // A write no window admits is refused before anything is sent (a pipeline that cannot run whole is not half applied).
-  refuseNeverFitting(
-    ctx,
-    pipeline.steps.map((step) => [step, instancesOf(ctx, step, options, set)] as const),
-  );
   const planned = () => pipeline.steps.flatMap((step) => instancesOf(ctx, step, options, set)).map(identityOf);
   const urls = Object.fromEntries([...servers.values()].map((s) => [s.name, masker.mask(s.url)]));
   await deps.onStart?.({ name, planned, servers: urls });

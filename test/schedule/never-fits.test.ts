@@ -26,11 +26,7 @@ test('a write whose need is longer than every window it is under: the run is ref
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /p\.yml:6:\d+: .*second.* needs 5h30m .*no window within 400 days fits it/);
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
-  const sent = existsSync(journal)
-    ? readFileSync(journal, 'utf8')
-        .split('\n')
-        .filter((l) => l.includes('"t":"send"'))
-    : [];
+  const sent = existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes('"t":"send"')) : [];
   assert.deepEqual(sent, [], 'nothing was sent');
 });
 
