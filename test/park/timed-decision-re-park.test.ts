@@ -5,7 +5,9 @@
 // the run and the timed continue never ended the bake; decide and runs --parked stopped showing it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
 import { PARKED, parkFleet, parkedOnRefusal, runIdOf } from './helpers.ts';
+import { nightly } from './nightly.ts';
 
 const HOUR = 3_600_000;
 const never = new AbortController().signal;
@@ -74,4 +76,54 @@ test('decide --retry site-002 and --after 4h --then continue, a continue an hour
   const late = await f.run('--continue', id);
   assert.equal(late.code, PARKED, `the second refusal was never decided on:\n${late.stdout}${late.stderr}`);
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1 }, 'wave 2 is not sent');
+});
+
+test('a bake that also waited on a value in doubt: --skip it, then --after 4h --then continue; a continue an hour later parks again on the bake alone: the continue 5h after ends the bake', async (t) => {
+  const f = await parkFleet(
+    t,
+    3,
+    '  over: site\n  waves: [[site-001, site-002], rest]\n  max-failures: 1\n  analysis: { bake: 12h }',
+  );
+  f.sites.faults.add({
+    method: 'POST',
+    path: '/api/devops/v1/update/system',
+    reset: 'after',
+    times: 1,
+    site: 'site-002',
+  });
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  assert.deepEqual(
+    first.report!.parked!.waits.map((w) => w.value),
+    [null, 'site-002'],
+  );
+  assert.equal((await f.decide(id, '--skip', 'site-002', '--reason', 'the engine shows it')).code, 0);
+  assert.equal((await f.decide(id, '--after', '4h', '--then', 'continue', '--reason', 'cut the bake')).code, 0);
+  await f.clock.sleep(HOUR, never);
+  assert.equal((await f.run('--continue', id)).code, PARKED);
+  await f.clock.sleep(4 * HOUR, never);
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, 0, `the timed continue ends the bake:\n${late.stdout}${late.stderr}`);
+  assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
+});
+
+test("a timed abort said at one write's window park is not carried to another write's: the run went on before it, and the next night's continue sends the long write", async (t) => {
+  const f = await nightly(t, '2026-03-10T01:00:00Z');
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const decide = ['decide', '--store', f.storeUrl, '--run', id];
+  const timed = await runCli([...decide, '--after', '3h', '--then', 'abort', '--reason', 'if not gone on by 04:00'], {
+    clock: f.clock,
+  });
+  assert.equal(timed.code, 0, timed.stdout + timed.stderr);
+  await f.clock.sleep(Date.parse('2026-03-10T03:55:00Z') - f.clock.now(), never);
+  const went = await f.run('--continue', id);
+  assert.equal(went.code, PARKED, `short sent, parked for long's window:\n${went.stdout}${went.stderr}`);
+  assert.equal(f.clears(), 1);
+  await f.clock.sleep(Date.parse('2026-03-11T02:01:00Z') - f.clock.now(), never);
+  const next = await f.run('--continue', id);
+  assert.equal(next.code, 0, `not aborted: the run went on before the timeout\n${next.stdout}${next.stderr}`);
+  assert.equal(f.clears(), 2);
 });

@@ -5,72 +5,17 @@
 // values not started stay unstarted and the continue picks them up. All on the simulated clock
 // the emulator and the runs share.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
-import { simulatedClock } from '../../src/app/clock.ts';
-import { serve, Sites } from '../../src/emulator/index.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
+import { nightly } from './nightly.ts';
 import { runCli } from '../helpers/cli.ts';
-import { existsSync, readFileSync } from 'node:fs';
 import type { Report } from '../../src/report/index.ts';
 
 const MINUTE = 60_000;
 /** How often the scheduled job that continues parked runs polls. */
 const POLL = 5 * MINUTE;
 const never = new AbortController().signal;
-
-/** One site, its window 02:00-06:00 UTC each night; a short write and a long one. */
-async function nightly(t: TestContext, start: string) {
-  const clock = simulatedClock(Date.parse(start));
-  const sites = new Sites({ now: clock.now });
-  const running = await serve(sites, { port: 0 });
-  t.after(() => running.close());
-  const dir = mkdtempSync(join(tmpdir(), 'enginectl-window-park-'));
-  const store = join(dir, 'store');
-  mkdirSync(store);
-  const file = join(dir, 'nightly.yml');
-  writeFileSync(
-    file,
-    `version: 1
-servers:
-  site: { url: "${running.url}/sites/site-001", username: admin, password: admin }
-windows:
-  night: { cron: '0 2 * * *', duration: 4h, zone: UTC }
-steps:
-  - id: alerts
-    uses: monitoring/alerts
-    server: site
-  - id: short
-    name: short
-    uses: transaction-log/clear
-    server: site
-    expected: 10m
-  - id: long
-    name: long
-    uses: transaction-log/clear
-    server: site
-    expected: 2h
-  - id: after
-    uses: monitoring/alerts
-    server: site
-`,
-  );
-  let n = 0;
-  const cli = async (args: string[]) => {
-    const json = join(dir, `report-${++n}.json`);
-    const r = await runCli(['run', file, '--report-json', json, ...args], { clock });
-    return { ...r, report: existsSync(json) ? (JSON.parse(readFileSync(json, 'utf8')) as Report) : undefined };
-  };
-  const run = (...args: string[]) => cli(['--store', `file://${store}`, ...args]);
-  const clears = () =>
-    sites
-      .started()
-      .get('site-001')
-      ?.requests.filter((r) => r.applied && r.path.endsWith('/transaction-log/clear')).length ?? 0;
-  return { clock, run, cli, clears, storeUrl: `file://${store}`, sites, file };
-}
 
 test('a write that would overrun its window parks the run until the next window; an early continue parks again; at the opening it goes on within one poll, nothing re-sent', async (t) => {
   // 05:00Z: the short write fits before 06:00; the long one (2h + 10%) would overrun by 1h12m.
