@@ -25,15 +25,17 @@ export interface ParkedState {
 }
 
 /**
- * Two parks of one wait on time alone: the same wave, for the same bake or window, no value waited
- * on (a value's new failure or doubt, a retry refused again, is new evidence: a word said before it
- * is not carried to it).
+ * A park that waits on the same time as the one the run went on from: the same wave, for the same
+ * bake or window (its reason names which: a window's, the write it waits for and when), and no value
+ * waited on now (a value's new failure or doubt, a retry refused again, is new evidence: a word said
+ * before it is not carried to it; a value decided at the first park is not waited on again).
  */
-const sameTimeWait = (a: Park, b: Park) =>
-  a.for === b.for &&
-  a.wave === b.wave &&
-  (a.for === 'bake' || a.for === 'window') &&
-  [...a.waits, ...b.waits].every((w) => w.value === null);
+const sameTimeWait = (from: Park, now: Park) =>
+  from.for === now.for &&
+  from.wave === now.wave &&
+  from.reason === now.reason &&
+  (now.for === 'bake' || now.for === 'window') &&
+  now.waits.every((w) => w.value === null);
 
 /**
  * The decision of a park the run that went on from it (`run`) did not act on: the last word when it
