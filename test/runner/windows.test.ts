@@ -317,7 +317,7 @@ test('--override-freeze needs --reason, --clock needs --emulator and a time: ref
   assert.match(badTime.stderr, /--clock soon is no ISO 8601 time/);
   // A time without its offset would be read in the machine's zone (another window on another
   // machine), and Date.parse takes much that is no ISO 8601 (1, "March 10, 2026 03:00"): refused.
-  for (const clock of ['2026-03-10T03:00', '1', 'March 10, 2026 03:00']) {
+  for (const clock of ['2026-03-10T03:00', '1', 'March 10, 2026 03:00', '2026-02-30T02:00Z', '2026-03-10T24:00Z']) {
     const loose = await runCli(['run', file, '--emulator', '--clock', clock]);
     assert.equal(loose.code, 2, `--clock ${clock}: ${loose.stdout}${loose.stderr}`);
     assert.match(loose.stderr, /is no ISO 8601 time with its offset/);
