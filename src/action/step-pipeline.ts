@@ -8,7 +8,7 @@ import { UsageError } from '../errors.ts';
 import { compileCondition } from '../expr/index.ts';
 import type { Diagnostic } from '../pipeline/diagnostics.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
-import { typeMismatch } from '../pipeline/issues.ts';
+import { typeMismatch } from '../pipeline/type-words.ts';
 import { DEFAULT_SERVER } from '../pipeline/load.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import { inputSchema, STEP_TYPES } from '../steps/registry.ts';

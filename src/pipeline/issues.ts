@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { STEP_NAMES } from '../steps/registry.ts';
 import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { locate, type Path, type YamlSource } from './yaml-doc.ts';
+import { typeMismatch, typeName } from './type-words.ts';
 
 /** steps[2].with.target */
 export function pathLabel(path: Path): string {
@@ -46,26 +47,6 @@ export function keysAt(schema: z.ZodType, path: Path): string[] {
 }
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
-function typeName(v: unknown): string {
-  if (v === null || v === undefined) return 'nothing';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'a mapping';
-  return `the ${typeof v} ${JSON.stringify(v)}`;
-}
-
-/** A value of another type than the one expected, in words: `expected a whole number, got the number 1.5`. */
-export function typeMismatch(expected: string, got: unknown): string {
-  const wanted =
-    expected === 'object' || expected === 'record'
-      ? 'a mapping'
-      : expected === 'array'
-        ? 'a list'
-        : expected === 'int'
-          ? 'a whole number'
-          : `a ${expected}`;
-  return `expected ${wanted}, got ${typeName(got)}`;
-}
-
 /** What to write for a missing key, where it is not obvious. */
 function missingHint(base: Path, path: Path): string | undefined {
   if (base.length === 0 && path.length === 1 && path[0] === 'version')
