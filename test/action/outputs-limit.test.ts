@@ -46,3 +46,24 @@ test('outputs over 1 MB: set under the limit, the largest instances left out (nu
   const report = JSON.parse(readFileSync(r.outputs.report!, 'utf8')) as { steps: { id: string; outputs: unknown }[] };
   assert.equal(report.steps.filter((s) => s.id === 'probe' && s.outputs !== null).length, N, 'the report has them all');
 });
+
+test("a run whose many step runs failed: the step's failure message names the first 10 and counts the rest", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  emulator.faults.add({ method: 'GET', path: '/api/monitoring/v1/alerts', status: 409, times: 30 });
+  const pipeline = PIPELINE.replace(
+    `n: [${Array.from({ length: N }, (_, i) => i + 1).join(', ')}]`,
+    'n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]',
+  ).replace(
+    '    with: { path: /api/monitoring/v1/alerts }',
+    '    fail-fast: false\n    with: { path: /api/monitoring/v1/alerts }',
+  );
+  const r = await runActionInProcess(actionDef('enginectl'), {
+    files: { 'p.yml': pipeline },
+    inputs: { pipeline: 'p.yml' },
+    env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' },
+  });
+  assert.equal(r.outputs.outcome, 'failure');
+  const failed = r.failed.join('\n');
+  assert.match(failed, /failed: Probe 1, Probe 2, .*Probe 10 and 5 more$/, failed);
+  assert.doesNotMatch(failed, /Probe 11/);
+});
