@@ -140,6 +140,12 @@ function goOnFrom(parked: Park): string {
   return 'decide (enginectl decide), then run again with input continue';
 }
 
+/** How many failed step runs the failure message names; the others are counted (the summary and the report list each). */
+const NAMED = 10;
+
+const namesOf = (names: readonly string[]) =>
+  names.length <= NAMED ? names.join(', ') : `${names.slice(0, NAMED).join(', ')} and ${names.length - NAMED} more`;
+
 /** A run's end as the action's status (its outputs were set by the outputs channel): failed, cancelled or ok; a report not written fails a run that succeeded. */
 export function endRun(
   kit: GitHubDeps['kit'],
@@ -171,7 +177,7 @@ export function endRun(
   kit.setFailed(
     result.outcome === 'cancelled'
       ? `"${result.name}" was cancelled`
-      : `"${result.name}" failed: ${failedSteps.join(', ') || 'a step failed'}`,
+      : `"${result.name}" failed: ${namesOf(failedSteps) || 'a step failed'}`,
   );
   return result.outcome === 'cancelled' ? ExitCode.interrupted : ExitCode.failed;
 }
