@@ -269,3 +269,15 @@ test("a rollout: a value that failed within its wave's budget before the window 
   assert.match(done.stdout, /^✖ \[1\/2\] Update site-001 {2}failed in an earlier run$/m);
   assert.deepEqual(f.applied('/update/system'), { 'site-002': 1, 'site-003': 1 });
 });
+
+test('decide --after 1h --then continue at a window park is refused in the words given (--after 1h --then continue), nothing recorded', async (t) => {
+  const f = await nightly(t, '2026-03-10T01:00:00Z');
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const r = await runCli(['decide', '--store', f.storeUrl, '--run', id, '--after', '1h', '--then', 'continue'], {
+    clock: f.clock,
+  });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /--after 1h --then continue: run \S+ waits for its window/);
+});
