@@ -138,15 +138,18 @@ export async function decide(request: DecideRequest): Promise<DecideResult> {
       `--${d.kind} ${d.value}: run ${stored.runId} waits for no decision on ${d.value}${waited.length ? ` (it waits on ${waited.join(', ')})` : ''}`,
       'enginectl decide --store URL --run ID lists what it waits for',
     );
+  // The decision in the words given: a timed one is --after D --then KIND.
+  const said =
+    request.afterMs === undefined ? `--${d.kind}` : `--after ${formatDuration(request.afterMs)} --then ${d.kind}`;
   // A window is not the operator's to decide: it opens on the run's clock, or a freeze is overridden, recorded.
   if (park.for === 'window' && d.kind !== 'abort')
     refuse(
-      `--${d.kind}: run ${stored.runId} waits for its window (${park.reason}), not a decision`,
+      `${said}: run ${stored.runId} waits for its window (${park.reason}), not a decision`,
       `run FILE --store URL --continue ${stored.runId} at or after ${park.until === undefined ? 'its opening' : new Date(park.until).toISOString()}, or with --override-freeze --reason "..." as an identity the pipeline allows; decide --abort ends it`,
     );
   if (park.for === 'bake' && d.value === undefined && d.kind !== 'continue' && d.kind !== 'abort')
     refuse(
-      `--${d.kind}: run ${stored.runId} waits for a bake, not a decision on a value`,
+      `${said}: run ${stored.runId} waits for a bake, not a decision on a value`,
       'decide --continue to end the bake now, or --abort; a value whose call is in doubt is decided with --retry, --skip or --exclude VALUE',
     );
   const by = operatorOf(request.env);
