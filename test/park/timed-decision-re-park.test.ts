@@ -127,3 +127,26 @@ test("a timed abort said at one write's window park is not carried to another wr
   assert.equal(next.code, 0, `not aborted: the run went on before the timeout\n${next.stdout}${next.stderr}`);
   assert.equal(f.clears(), 2);
 });
+
+test('a timed abort said at a write’s window park holds when a continue inside the window parks it again for a later night (the write would overrun): the night after, the run is aborted', async (t) => {
+  const f = await nightly(t, '2026-03-10T05:00:00Z');
+  const first = await f.run();
+  assert.equal(first.code, PARKED, first.stdout + first.stderr);
+  const id = runIdOf(first.stdout)!;
+  const decide = ['decide', '--store', f.storeUrl, '--run', id];
+  const timed = await runCli([...decide, '--after', '24h', '--then', 'abort', '--reason', 'if not done by then'], {
+    clock: f.clock,
+  });
+  assert.equal(timed.code, 0, timed.stdout + timed.stderr);
+  await f.clock.sleep(Date.parse('2026-03-11T04:30:00Z') - f.clock.now(), never);
+  const late = await f.run('--continue', id);
+  assert.equal(late.code, PARKED, `long would overrun: parked for the next night\n${late.stdout}${late.stderr}`);
+  await f.clock.sleep(Date.parse('2026-03-12T02:01:00Z') - f.clock.now(), never);
+  const next = await f.run('--continue', id);
+  assert.equal(
+    next.code,
+    2,
+    `the timed abort holds: the same write waited on time alone\n${next.stdout}${next.stderr}`,
+  );
+  assert.equal(f.clears(), 1, 'long never sent');
+});
