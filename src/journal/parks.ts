@@ -25,15 +25,22 @@ export interface ParkedState {
 }
 
 /**
+ * What a park waits for, without when: a bake's reason ("the 12h bake after wave 1"); a window's
+ * names the write and the time it fits from (runner/window-park.ts: `the next window "NAME" fits in,
+ * at ISO`), and a later night for the same write is the same wait.
+ */
+const waitedFor = (park: Park) => (park.for === 'window' ? park.reason.replace(/, at \S+$/, '') : park.reason);
+
+/**
  * A park that waits on the same time as the one the run went on from: the same wave, for the same
- * bake or window (its reason names which: a window's, the write it waits for and when), and no value
- * waited on now (a value's new failure or doubt, a retry refused again, is new evidence: a word said
- * before it is not carried to it; a value decided at the first park is not waited on again).
+ * bake, or the same write's window, and no value waited on now (a value's new failure or doubt, a
+ * retry refused again, is new evidence: a word said before it is not carried to it; a value decided
+ * at the first park is not waited on again).
  */
 const sameTimeWait = (from: Park, now: Park) =>
   from.for === now.for &&
   from.wave === now.wave &&
-  from.reason === now.reason &&
+  waitedFor(from) === waitedFor(now) &&
   (now.for === 'bake' || now.for === 'window') &&
   now.waits.every((w) => w.value === null);
 
