@@ -61,3 +61,15 @@ test('a freeze whose range ends before it begins on the fall-back night (from 01
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /p\.yml:3:\d+ the range ends \(2026-11-01T01:15\) before it begins/);
 });
+
+test('a freeze date with its offset that names a day its month does not have (2026-02-30T00:00Z) is refused at validate, as one without an offset is', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-freeze-dst-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    "version: 1\nfreezes:\n  change: { zone: UTC, dates: [{ from: '2026-02-30T00:00Z', to: '2026-03-05T00:00Z' }] }\nsteps:\n  - { id: clear, uses: transaction-log/clear, expected: 10m }\n",
+  );
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /"2026-02-30T00:00Z" is no date/);
+});
