@@ -4,6 +4,7 @@
 // at a site, besides the run store's latest runs) and --clock (where the simulated clock of --emulator starts, to try a window).
 export { windowOverride } from '../app/window-override.ts';
 import { UsageError } from '../errors.ts';
+import { realDate } from '../schedule/recurrence.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { readStoredJournal, storedRuns } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
@@ -73,16 +74,6 @@ export async function historyOf(
 }
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** Whether an ISO 8601 time names a day its month has and a time of day (Date.parse rolls 02-30 and 24:00 over). */
-function realDate(text: string): boolean {
-  const [y, mo, d, h, mi, se = 0] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/
-    .exec(text)!
-    .slice(1)
-    .map((part) => (part === undefined ? undefined : Number(part)));
-  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
-  return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && se <= 59;
-}
 
 /** --clock: where the simulated clock starts (epoch ms), or undefined. */
 export function clockStart(values: WindowValues): number | undefined {

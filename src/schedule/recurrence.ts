@@ -84,6 +84,16 @@ export function dated(ranges: readonly Interval[]): Intervals {
 const LOCAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?$/;
 const OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** Whether an ISO 8601 time names a day its month has and a time of day (Date.parse rolls 02-30 and 24:00 over). */
+export function realDate(text: string): boolean {
+  const [y, mo, d, h, mi, se = 0] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/
+    .exec(text)!
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)));
+  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && se <= 59;
+}
+
 /**
  * A date or date-time as epoch ms: `2026-12-20` or `2026-12-20T18:00` read in `zone`, or with its own
  * offset (`...Z`, `+02:00`). A local time a change of offset repeats (01:30 on the fall-back night)
@@ -92,7 +102,7 @@ const OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2
  */
 export function instantOf(text: string, zone: string, side: 'earliest' | 'latest' = 'earliest'): number | undefined {
   if (OFFSET.test(text)) {
-    const ms = Date.parse(text);
+    const ms = realDate(text) ? Date.parse(text) : NaN;
     return Number.isNaN(ms) ? undefined : ms;
   }
   const m = LOCAL.exec(text);
