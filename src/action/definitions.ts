@@ -181,7 +181,7 @@ export const ACTIONS: readonly ActionDef[] = [
       },
       'override-reason': {
         description:
-          'With override-freeze: why (an incident, a ticket), recorded with the override in the journal and every report.',
+          'With override-freeze: why (an incident, a ticket), recorded with the override in the journal and every report. Refused without override-freeze: true.',
       },
       ...SERVER,
       ...REPORTING,

@@ -71,6 +71,6 @@ export function overrideInputs(get: GetInput, pipeline: Pipeline, env: Env): Win
     pipeline,
     { 'override-freeze': booleanInput(get, 'override-freeze', false), reason: get('override-reason') },
     env,
-    { flag: 'input override-freeze', reason: 'input override-reason' },
+    { flag: 'input override-freeze', reason: 'input override-reason', reasonAlone: true },
   );
 }

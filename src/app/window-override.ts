@@ -13,8 +13,16 @@ export function windowOverride(
   pipeline: Pipeline,
   values: { 'override-freeze'?: boolean | undefined; reason?: string | undefined },
   env: Env,
-  where = { flag: 'run: --override-freeze', reason: '--reason' },
+  where: { flag: string; reason: string; reasonAlone?: boolean } = {
+    flag: 'run: --override-freeze',
+    reason: '--reason',
+  },
 ): WindowOverride | undefined {
+  // The action's override-reason is the override's alone (the CLI's --reason is also a takeover's).
+  if (!values['override-freeze'] && where.reasonAlone && values.reason?.trim())
+    throw new UsageError('BAD_ARGUMENTS', `${where.reason} goes with ${where.flag}: true`, {
+      hint: `set ${where.flag}: true to override a window or freeze, or leave ${where.reason} out`,
+    });
   if (!values['override-freeze']) return undefined;
   const reason = values.reason?.trim();
   if (!reason)

@@ -119,6 +119,10 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
       'BAD_ARGUMENTS',
       'decide: one decision at a time (--retry, --skip, --exclude, --continue or --abort)',
     );
+  if (chosen.length === 0 && values.reason !== undefined)
+    throw new UsageError('BAD_ARGUMENTS', 'decide: --reason goes with a decision: it is recorded as its why', {
+      hint: 'enginectl decide --store URL --run ID lists what the run waits for; then decide with --reason, e.g. --skip VALUE --reason "checked on the server"',
+    });
   if (values['accept-cannot-tell'] && (chosen[0]?.kind !== 'retry' || !values.reason?.trim()))
     throw new UsageError(
       'BAD_ARGUMENTS',

@@ -87,6 +87,14 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   const format = (values.format ?? 'plain') as FanOutFormat;
   if (!FAN_OUT_FORMATS.includes(format))
     throw new UsageError('BAD_ARGUMENTS', `shard: --format ${format}: one of ${FAN_OUT_FORMATS.join(', ')}`);
+  if (values.image !== undefined && format !== 'k8s')
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `shard: --image goes with --format k8s (the Job's worker image), not ${format}`,
+      {
+        hint: 'enginectl shard fleet.yml --store URL --shards 8 --format k8s --image REF',
+      },
+    );
   const file = positionals[0]!;
   const vars = parseVars(values.var);
   if (format === 'plain') oneLineWords(file, values.var ?? []);
