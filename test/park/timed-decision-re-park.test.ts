@@ -150,3 +150,17 @@ test('a timed abort said at a write’s window park holds when a continue inside
   );
   assert.equal(f.clears(), 1, 'long never sent');
 });
+
+test('a continue before a timed decision is due, at a park that waits for a decision: still parked, and it says the timed decision is coming (as decide and runs --parked do)', async (t) => {
+  const rollout = '  over: site\n  waves: [[site-001], rest]\n  max-failures: 0\n  on-failure: decide';
+  const { f, id } = await parkedOnRefusal(t, rollout, 'site-002', 1);
+  assert.equal(
+    (await f.decide(id, '--after', '4h', '--then', 'continue', '--reason', 'go on if nobody looks')).code,
+    0,
+  );
+  await f.clock.sleep(HOUR, never);
+  const early = await f.run('--continue', id);
+  assert.equal(early.code, PARKED, early.stdout + early.stderr);
+  assert.match(early.stdout, /still parked: /);
+  assert.match(early.stdout, /decided with a timeout: continue at \S+ unless decided before/);
+});
