@@ -27,7 +27,9 @@ export async function stillParked(
   if (pending.length === 0) return false;
   const lines = waitLines(pending).map((l) => masker.mask(l));
   const decide = `enginectl decide --store URL --run ${runId}`;
+  const coming = (journal.timeouts ?? []).map((t) => masker.mask(`decided with a timeout: ${t}`));
   for (const line of lines) kit.info(`still parked: ${line}`);
+  for (const line of coming) kit.info(line);
   kit.info(`decide first: ${decide}; then run again with input continue: ${runId}`);
   kit.setOutput('outcome', 'parked');
   kit.setOutput('report', '');
@@ -42,6 +44,7 @@ export async function stillParked(
       `Run \`${runId}\`: nothing was run or sent.`,
       '',
       ...lines.map((l) => `- ${cell(l)}`),
+      ...coming.map((l) => `- ${cell(l)}`),
       '',
       `Decide first: \`${decide}\` lists each wait with its evidence; then run again with input \`continue: ${runId}\`.`,
       '',

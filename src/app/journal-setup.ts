@@ -11,7 +11,7 @@ import { newSalt } from '../journal/hashing.ts';
 import { selectionOf, type JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
 import { refuseOpenDoubts } from './open-doubts.ts';
-import { checkParked, parksOf, refuseResumeParked, inEffect, pendingDecisions } from './parked.ts';
+import { checkParked, parksOf, refuseResumeParked, inEffect, pendingDecisions, timeouts } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { verifiedDecisions, type Verified } from '../journal/verify.ts';
 import { Masker } from '../runner/masker.ts';
@@ -70,6 +70,8 @@ export interface JournalSetup {
   verified: Verified[];
   /** run --continue: where the run parked and the operator's decisions since. */
   parked?: NonNullable<JournalState['parked']> | undefined;
+  /** run --continue parked again for a decision: the decisions with a timeout still to come, in words (decide lists them too). */
+  timeouts?: string[] | undefined;
 }
 
 /** Who decides an in-doubt call: the actor, at this host. */
@@ -147,6 +149,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
           warnings: [],
           verified: [],
           parked: state.parked,
+          timeouts: timeouts(read.parked!, request.now),
         };
       }
     } else refuseResumeParked(state, request.label ?? request.path, ways);

@@ -467,6 +467,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const pending = journal?.parked ? pendingDecisions(journal.parked) : [];
   if (journal?.parked && pending.length > 0) {
     io.stdout(`${neutralise(`still parked: ${waitLines(pending).join('\n  ')}`)}\n`);
+    for (const timeout of journal.timeouts ?? []) io.stdout(`${neutralise(`decided with a timeout: ${timeout}`)}\n`);
     io.stdout(`decide first: enginectl decide --store URL --run ${stored!.runId}\n`);
     keepLease = pipeline.keepLeaseParked === true;
     journal.spec.file.close();
