@@ -7,7 +7,7 @@
 // halted without (its run left parked for its window, or by an abort) is taken over by no worker
 // again: the operator checks it too.
 import type { Report } from '../report/model.ts';
-import { shellWord } from '../text/shell-word.ts';
+import { selectionWords } from '../pipeline/selection.ts';
 
 /**
  * `report` with the hints of its steps in doubt or not finished those of a sharded run's site
@@ -21,9 +21,7 @@ export function shardedHints(report: Report, siteRun: string, ended: boolean, ha
 
 /** The site's selection as a resume of its run gives it again (` --only site=site-0002`, each KEY=VALUE one shell word): its journal's run was limited to it. */
 export const onlyOf = (selection: Pick<Report, 'selection'>['selection'] | undefined): string =>
-  Object.entries(selection?.only ?? {})
-    .flatMap(([k, vs]) => vs.map((v) => ` --only ${shellWord(`${k}=${v}`)}`))
-    .join('');
+  selectionWords({ only: selection?.only ?? {}, skip: {} });
 
 /** A step (of a report, or as the worker's terminal prints it) with a sharded site's hint, when it is in doubt or not finished. */
 export function withShardedHint<S extends Step>(

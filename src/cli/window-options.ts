@@ -4,7 +4,7 @@
 // at a site, besides the run store's latest runs) and --clock (where the simulated clock of --emulator starts, to try a window).
 export { windowOverride } from '../app/window-override.ts';
 import { UsageError } from '../errors.ts';
-import { realDate } from '../schedule/recurrence.ts';
+import { isoInstant } from '../schedule/recurrence.ts';
 import { readJournal, type JournalState } from '../journal/read.ts';
 import { readStoredJournal, storedRuns } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
@@ -73,14 +73,12 @@ export async function historyOf(
   return (uses, server) => durations.get(historyKey(uses, server)) ?? [];
 }
 
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
 /** --clock: where the simulated clock starts (epoch ms), or undefined. */
 export function clockStart(values: WindowValues): number | undefined {
   if (values.clock === undefined) return undefined;
   // With its offset (Z, +02:00): a time without one would be read in this machine's zone.
-  const at = ISO_WITH_OFFSET.test(values.clock) && realDate(values.clock) ? Date.parse(values.clock) : NaN;
-  if (!values.emulator || Number.isNaN(at))
+  const at = isoInstant(values.clock);
+  if (!values.emulator || at === undefined)
     throw new UsageError(
       'BAD_ARGUMENTS',
       values.emulator

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.ts';
 import { didYouMean } from './diagnostics.ts';
 import type { Pipeline } from './model.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
+import { shellWord } from '../text/shell-word.ts';
 
 export type MatrixValue = string | number | boolean;
 export type Combination = Record<string, MatrixValue>;
@@ -55,6 +56,14 @@ export function canonicalSelection(s: Selection): { only: Record<string, string[
     );
   return { only: sorted(s.only), skip: sorted(s.skip) };
 }
+
+/** A selection as the words that give it again: ` --only K=V --skip K=V`, each KEY=VALUE one shell word. */
+export const selectionWords = (selection: Selection): string =>
+  (['only', 'skip'] as const)
+    .flatMap((flag) =>
+      Object.entries(selection[flag]).flatMap(([k, vs]) => vs.map((v) => ` --${flag} ${shellWord(`${k}=${v}`)}`)),
+    )
+    .join('');
 
 /** The selection in words, or undefined for every instance: "site=a or site=b; without site=c". */
 export function describeSelection(selection: Selection): string | undefined {

@@ -85,13 +85,19 @@ const LOCAL = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?$/;
 const OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Whether an ISO 8601 time names a day its month has and a time of day (Date.parse rolls 02-30 and 24:00 over). */
-export function realDate(text: string): boolean {
+function realDate(text: string): boolean {
   const [y, mo, d, h, mi, se = 0] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/
     .exec(text)!
     .slice(1)
     .map((part) => (part === undefined ? undefined : Number(part)));
   const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
   return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && se <= 59;
+}
+
+/** An ISO 8601 date-time with its offset (`...Z`, `+02:00`) as epoch ms; undefined for any other text, or a day or time of day that does not exist. */
+export function isoInstant(text: string): number | undefined {
+  const ms = OFFSET.test(text) && realDate(text) ? Date.parse(text) : NaN;
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /**
@@ -101,10 +107,7 @@ export function realDate(text: string): boolean {
  * (a skipped time: the first after it), or the latest (a skipped time read with the offset before).
  */
 export function instantOf(text: string, zone: string, side: 'earliest' | 'latest' = 'earliest'): number | undefined {
-  if (OFFSET.test(text)) {
-    const ms = realDate(text) ? Date.parse(text) : NaN;
-    return Number.isNaN(ms) ? undefined : ms;
-  }
+  if (OFFSET.test(text)) return isoInstant(text);
   const m = LOCAL.exec(text);
   if (!m || zoneProblem(zone)) return undefined;
   const local = `${m[1]}T${(m[2] ?? '00:00').padEnd(8, ':00')}`;

@@ -19,7 +19,7 @@ import { neutraliseLines } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
 import { abortOf, inEffect } from '../../app/parked.ts';
 import { selectionOf } from '../../journal/records.ts';
-import type { Selection } from '../../pipeline/selection.ts';
+import { selectionWords } from '../../pipeline/selection.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -138,14 +138,6 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   );
   return ExitCode.failed;
 }
-
-/** A selection as the words that give it again: ` --only K=V --skip K=V`, each KEY=VALUE one shell word. */
-const selectionWords = (selection: Selection): string =>
-  (['only', 'skip'] as const)
-    .flatMap((flag) =>
-      Object.entries(selection[flag]).flatMap(([k, vs]) => vs.map((v) => ` --${flag} ${shellWord(`${k}=${v}`)}`)),
-    )
-    .join('');
 
 /** What verify says of a pipeline file that is not, or may not be, the one its journal's run hashed. */
 function fileWords(file: string, compared: Exclude<FileVerdict, { same: true }>): string {
