@@ -9,8 +9,8 @@ import { serve, Sites } from '../../src/emulator/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 
-/** One site, its window 02:00-06:00 UTC each night; a short write and a long one. */
-export async function nightly(t: TestContext, start: string) {
+/** One site, its window 02:00-06:00 UTC each night; a short write and a long one (`names`: as named). */
+export async function nightly(t: TestContext, start: string, names = { short: 'short', long: 'long' }) {
   const clock = simulatedClock(Date.parse(start));
   const sites = new Sites({ now: clock.now });
   const running = await serve(sites, { port: 0 });
@@ -31,12 +31,12 @@ steps:
     uses: monitoring/alerts
     server: site
   - id: short
-    name: short
+    name: ${names.short}
     uses: transaction-log/clear
     server: site
     expected: 10m
   - id: long
-    name: long
+    name: ${names.long}
     uses: transaction-log/clear
     server: site
     expected: 2h

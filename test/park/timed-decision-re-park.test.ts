@@ -108,25 +108,29 @@ test('a bake that also waited on a value in doubt: --skip it, then --after 4h --
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-002': 1, 'site-003': 1 });
 });
 
-test("a timed abort said at one write's window park is not carried to another write's: the run went on before it, and the next night's continue sends the long write", async (t) => {
-  const f = await nightly(t, '2026-03-10T01:00:00Z');
-  const first = await f.run();
-  assert.equal(first.code, PARKED, first.stdout + first.stderr);
-  const id = runIdOf(first.stdout)!;
-  const decide = ['decide', '--store', f.storeUrl, '--run', id];
-  const timed = await runCli([...decide, '--after', '3h', '--then', 'abort', '--reason', 'if not gone on by 04:00'], {
-    clock: f.clock,
+for (const [how, names] of [
+  ['', undefined],
+  [' of the same name', { short: 'clear the log', long: 'clear the log' }],
+] as const)
+  test(`a timed abort said at one write's window park is not carried to another write's${how}: the run went on before it, and the next night's continue sends the long write`, async (t) => {
+    const f = await nightly(t, '2026-03-10T01:00:00Z', names);
+    const first = await f.run();
+    assert.equal(first.code, PARKED, first.stdout + first.stderr);
+    const id = runIdOf(first.stdout)!;
+    const decide = ['decide', '--store', f.storeUrl, '--run', id];
+    const timed = await runCli([...decide, '--after', '3h', '--then', 'abort', '--reason', 'if not gone on by 04:00'], {
+      clock: f.clock,
+    });
+    assert.equal(timed.code, 0, timed.stdout + timed.stderr);
+    await f.clock.sleep(Date.parse('2026-03-10T03:55:00Z') - f.clock.now(), never);
+    const went = await f.run('--continue', id);
+    assert.equal(went.code, PARKED, `short sent, parked for long's window:\n${went.stdout}${went.stderr}`);
+    assert.equal(f.clears(), 1);
+    await f.clock.sleep(Date.parse('2026-03-11T02:01:00Z') - f.clock.now(), never);
+    const next = await f.run('--continue', id);
+    assert.equal(next.code, 0, `not aborted: the run went on before the timeout\n${next.stdout}${next.stderr}`);
+    assert.equal(f.clears(), 2);
   });
-  assert.equal(timed.code, 0, timed.stdout + timed.stderr);
-  await f.clock.sleep(Date.parse('2026-03-10T03:55:00Z') - f.clock.now(), never);
-  const went = await f.run('--continue', id);
-  assert.equal(went.code, PARKED, `short sent, parked for long's window:\n${went.stdout}${went.stderr}`);
-  assert.equal(f.clears(), 1);
-  await f.clock.sleep(Date.parse('2026-03-11T02:01:00Z') - f.clock.now(), never);
-  const next = await f.run('--continue', id);
-  assert.equal(next.code, 0, `not aborted: the run went on before the timeout\n${next.stdout}${next.stderr}`);
-  assert.equal(f.clears(), 2);
-});
 
 test('a timed abort said at a write’s window park holds when a continue inside the window parks it again for a later night (the write would overrun): the night after, the run is aborted', async (t) => {
   const f = await nightly(t, '2026-03-10T05:00:00Z');
