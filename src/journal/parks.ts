@@ -25,11 +25,18 @@ export interface ParkedState {
 }
 
 /**
- * What a park waits for, without when: a bake's reason ("the 12h bake after wave 1"); a window's
- * names the write and the time it fits from (runner/window-park.ts: `the next window "NAME" fits in,
- * at ISO`), and a later night for the same write is the same wait.
+ * Whether two parks wait for the same thing, whenever it comes: a bake by its reason ("the 12h bake
+ * after wave 1"); a window by the write it holds back (runner/window-park.ts), a later night for the
+ * same write the same wait. A park a release's earlier version wrote names its write only in its
+ * reason (`the next window "NAME" fits in, at ISO`): read without its time.
  */
-const waitedFor = (park: Park) => (park.for === 'window' ? park.reason.replace(/, at \S+$/, '') : park.reason);
+const sameWaited = (a: Park, b: Park) =>
+  a.for !== 'window'
+    ? a.reason === b.reason
+    : a.write !== undefined && b.write !== undefined
+      ? a.write === b.write
+      : withoutWhen(a.reason) === withoutWhen(b.reason);
+const withoutWhen = (reason: string) => reason.replace(/, at \S+$/, '');
 
 /**
  * A park that waits on the same time as the one the run went on from: the same wave, for the same
@@ -40,7 +47,7 @@ const waitedFor = (park: Park) => (park.for === 'window' ? park.reason.replace(/
 const sameTimeWait = (from: Park, now: Park) =>
   from.for === now.for &&
   from.wave === now.wave &&
-  waitedFor(from) === waitedFor(now) &&
+  sameWaited(from, now) &&
   (now.for === 'bake' || now.for === 'window') &&
   now.waits.every((w) => w.value === null);
 

@@ -32,6 +32,7 @@ export function jobsParked(jobs: readonly { source: string; report: Report }[]):
     since: earliest(parks.map((p) => p.park.since)),
     until: untils.every((u) => u !== null) ? earliest(untils as string[]) : null,
     reason: `${parks.length} jobs parked: ${parks.map((p) => `${p.job}: ${p.park.reason}`).join('; ')}`,
+    write: null,
     waits: parks.flatMap((p) => p.park.waits),
   };
 }

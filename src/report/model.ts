@@ -304,6 +304,13 @@ export const Report = z.object({
       .describe(
         "a bake: when it ends; a window: when the write fits next; on the run's clock (ISO 8601); null otherwise",
       ),
+    write: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe(
+        "a window's park of one run: the key of the write instance it waits for (its step's `key`); null otherwise",
+      ),
   })
     .nullable()
     .default(null)
@@ -413,6 +420,7 @@ export function reportParked(park: Park): NonNullable<Report['parked']> {
     ...park,
     since: new Date(park.since).toISOString(),
     until: park.until === undefined ? null : new Date(park.until).toISOString(),
+    write: park.write ?? null,
   };
 }
 

@@ -59,6 +59,12 @@ export const ParkSchema = z.object({
     .optional()
     .describe("a bake: when it ends; a window: when the write fits next; on the run's clock (epoch ms)"),
   reason: z.string().describe('what it waits for, in words ("the 12h bake after wave 1")'),
+  write: z
+    .string()
+    .optional()
+    .describe(
+      "a window's park of one run: the key of the write instance it waits for (a later night for the same write is the same wait); absent otherwise",
+    ),
   waits: z.array(WaitSchema).describe('each thing it waits for, with its evidence'),
 });
 export type Park = z.infer<typeof ParkSchema>;

@@ -16,7 +16,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: string): StepError {
   const earlier = ctx.resume?.parked?.park;
   const since = earlier?.for === 'window' ? earlier.since : ctx.deps.now();
-  // journal/parks.ts reads the write waited for from this form (a later night for it is the same wait): keep it.
   const reason = `the next window "${run.name}" fits in, at ${iso(next)}`;
   const park: Park = {
     wave: run.wave ?? 0,
@@ -24,6 +23,7 @@ export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: 
     since,
     until: next,
     reason,
+    write: run.key,
     waits: [
       {
         value: null,
