@@ -266,7 +266,8 @@ export async function shardedReport(
   // worker started).
   if (standing >= 0 && !standingEnded && !alive && !parkedSites) {
     report.outcome = 'failure';
-    rollout.stopped = standing + 1;
+    // No site started at all (a run just planned): it did not stop, it never began (report/fleet-lines.ts says so).
+    if (shards.length > 0) rollout.stopped = standing + 1;
     for (const w of rollout.waves) if (w.wave > standing + 1) w.outcome = 'not-started';
   }
   if ((running.length > 0 || sleepers.length > 0 || waiting.length > 0 || waitingFor !== null) && report.merged) {

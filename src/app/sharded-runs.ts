@@ -79,5 +79,6 @@ function stateOf(report: Report, parked: ShardedRunListed['parked']): string {
   if (parked) return `parked at wave ${parked.wave}`;
   if (rollout?.halted) return `halted at wave ${rollout.halted.wave}`;
   if (rollout?.stopped) return `stopped in wave ${rollout.stopped}`;
+  if (report.merged?.reports.length === 0) return 'planned, no worker started a site yet';
   return report.outcome;
 }

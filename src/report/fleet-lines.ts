@@ -46,7 +46,10 @@ function rolloutLine(report: Report): string | undefined {
   const waves = report.rollout?.waves ?? [];
   const stopped = report.rollout?.stopped;
   const cut = stopped === null || stopped === undefined ? undefined : waves[stopped - 1];
-  if (!halted && !parked && !cut) return undefined;
+  if (!halted && !parked && !cut)
+    return report.rollout && report.merged?.reports.length === 0 && !report.merged.underWay
+      ? '✖ no site of the rollout started: no worker has run yet; start its shards (the commands enginectl shard printed)'
+      : undefined;
   const { over } = report.rollout!;
   // The values any step ran for, read once (a fleet of 10,000 sites has tens of thousands of steps).
   const ran = new Set(report.steps.filter((s) => !leftByRollout(s)).map((s) => s.matrix?.[over]));
