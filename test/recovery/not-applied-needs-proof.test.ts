@@ -247,3 +247,36 @@ test("verify cannot tell a system update to a database whose Engines ran the sou
   assert.equal(verified.code, 1, verified.stdout + verified.stderr);
   assert.match(verified.stdout, /^cannot-tell +"System update prod" .*cannot tell whether the update ran/m);
 });
+
+test("verify cannot tell a system update whose source the step does not name: the other databases' Engines are no proof of the source's version, and verify-and-retry sends nothing again", async (t) => {
+  // The source is the database the API runs on (MAIN), whose Engine is not reporting; PROD's Engines
+  // run the release already, so the update (which moved PROD's schema) left them as they were.
+  // STAGING alone is left to guess the source's version from: 26.10.3, which proves nothing.
+  const s = await setup(
+    t,
+    `  - id: system
+    uses: update/system
+    longest: 1m
+    with: { target: prod }
+`,
+    (emulator) => {
+      for (const e of emulator.state.engines) {
+        if (e.mainDatabase === 'MAIN') Object.assign(e, { reporting: false, updatedAt: Date.now() - 3_600_000 });
+        if (e.mainDatabase === 'PROD') e.version = '26.11.0';
+      }
+    },
+  );
+  const updates = () =>
+    s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.applied).length;
+  assert.equal(updates(), 1, 'the update was applied');
+  const killed = killedAfterSend(s.journal, 'id:system', 3 * 60_000);
+  const verified = await runCli(['verify', killed], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"System update prod" .*the step names no source database: .*name it in the step's source input for verify to compare/m,
+  );
+  const retried = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env: s.env });
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(updates(), 1, 'not sent a second time');
+});
