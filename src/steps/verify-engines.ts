@@ -1,7 +1,8 @@
 // Reading the Engines back to decide an update/system whose fate is unknown: a system update
 // makes the Engines whose mainDatabase is the target report the source's Engine version. The
 // journal records the Engines just before the call; monitoring lags up to 2 minutes, so an
-// Engine still on its old version is "not applied" only once 2 minutes have passed since the call.
+// Engine still on its old version is "not applied" only once 2 minutes have passed since the call,
+// and only against the version of a source database the step names.
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
@@ -121,6 +122,23 @@ export const enginesUpdated: Verifier = {
       return {
         verdict: 'cannot-tell',
         evidence: `the Engines of ${target} report the source's version ${source}${moved.length === 0 && before.success ? ', as they did before the call' : ''}: the Engine versions cannot tell whether the update ran`,
+      };
+    }
+    // Not applied needs proof: Engines that did not move prove it only against the version of a
+    // source the step names. Without one the source is the database the API runs on, which the API
+    // does not name: the other databases' Engines agreeing is a guess (its own may be offline).
+    if (!body.data.sourceDBName) {
+      return {
+        verdict: 'cannot-tell',
+        evidence: `${named(onTarget)} did not move, and the step names no source database: the source is the database the API runs on, which the API does not name (the other databases' Engines report ${source}, no proof of its version); name it in the step's source input for verify to compare`,
+      };
+    }
+    // Engines newer than the source's would not move to it: their version proves nothing of the update.
+    const ahead = onTarget.filter((e) => byVersion(e.version, source) > 0);
+    if (ahead.length > 0) {
+      return {
+        verdict: 'cannot-tell',
+        evidence: `${named(ahead)} run a version newer than the source's ${source}: the Engine versions cannot tell whether the update ran`,
       };
     }
     const since = now - call.at;

@@ -253,8 +253,8 @@ const CRM = sealLicenses({
 
 /**
  * The schedule's write, as a path where verify may prove "not applied" runs it: licensing/add adding
- * a license; update/system naming its source database (without one, verify knows the version to
- * expect only where the other databases' Engines agree: not at a fleet's sites).
+ * a license; update/system naming its source database (without one, verify cannot prove the
+ * update not applied: the database the API runs on is not named).
  */
 export const writeOf = (s: Schedule<unknown>): WriteCase => {
   const c = WRITES[s.step % WRITES.length]!;

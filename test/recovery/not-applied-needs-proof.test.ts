@@ -280,3 +280,17 @@ test("verify cannot tell a system update whose source the step does not name: th
   assert.equal(retried.code, 2, retried.stdout + retried.stderr);
   assert.equal(updates(), 1, 'not sent a second time');
 });
+
+test("verify cannot tell a system update to a database whose Engines run a version newer than the named source's: they would not move to it", async (t) => {
+  const s = await setup(t, SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 1m'), (emulator) => {
+    for (const e of emulator.state.engines) if (e.mainDatabase === 'PROD') e.version = '26.12.0';
+  });
+  // Put back as before the run: Engines ahead of the source, unmoved, prove nothing either way.
+  s.emulator.state = structuredClone(s.before);
+  const verified = await runCli(['verify', killedAfterSend(s.journal, 'id:system', 3 * 60_000)], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"System update prod" .*eng-prod-01 26\.12\.0, eng-prod-02 26\.12\.0 run a version newer than the source's 26\.11\.0/m,
+  );
+});
