@@ -205,7 +205,7 @@ async function writePreview(
       text: type.uses === 'update/vfs' ? "a write; the target's vfs files cannot be read through the API" : 'a write',
     };
   try {
-    const preview = await type.verify.preview(client(), write, signal);
+    const preview = await type.verify.preview(client(), write, signal, (value) => masker.maskValue(value));
     return {
       text: masker.mask(`a write; ${preview.text}`),
       ...(preview.observed ? { observed: masker.maskValue(preview.observed) } : {}),

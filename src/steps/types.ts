@@ -162,9 +162,11 @@ export interface Verifier {
   ): Promise<Verdict>;
   /**
    * The target now and what the write would change, in words, read with GET requests (plan
-   * --live). `call` is the write the plan's walk recorded.
+   * --live). `call` is the write the plan's walk recorded. `shown` masks a value the server gave
+   * before it is made text: quoted as JSON first, a secret it holds escaped (`a\/b`) would be
+   * escaped again, no form of the secret the masker knows.
    */
-  preview?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<Preview>;
+  preview?(client: EngineClient, call: PlannedCall, signal: AbortSignal, shown: <T>(value: T) => T): Promise<Preview>;
 }
 
 export function defineStep<I>(step: StepType<I>): StepType<I> {

@@ -46,7 +46,7 @@ async function entityAt(
 
 export const entityUpdated: Verifier = {
   snapshot: (client, call, signal) => entityBefore(client, call.path, signal),
-  async preview(client, call, signal) {
+  async preview(client, call, signal, shown) {
     const fields = writtenFields(call.body);
     const { status, entity } = await entityAt(client, call.path, signal);
     if (!entity)
@@ -54,17 +54,19 @@ export const entityUpdated: Verifier = {
         text: `GET ${call.path} answers ${status}: no entity to update`,
         observed: { [fact('entity', call.path)]: `HTTP ${status}` },
       };
+    // Compared as the server holds them, quoted once masked.
+    const [seen, written] = [shown(entity), shown(fields)];
     const observed = Object.fromEntries(
       Object.keys(fields).map((k) => [
-        fact('field', `entity ${String(entity.ikey ?? call.path)}: ${k}`),
-        JSON.stringify(entity[k] ?? null),
+        fact('field', `entity ${String(seen.ikey ?? call.path)}: ${k}`),
+        JSON.stringify(seen[k] ?? null),
       ]),
     );
     const off = differing(entity, fields);
     if (off.length === 0)
       return { text: `${listText(Object.keys(fields))} hold these values already: nothing would change`, observed };
     return {
-      text: off.map((k) => `${k} ${JSON.stringify(entity[k] ?? null)} -> ${JSON.stringify(fields[k])}`).join(', '),
+      text: off.map((k) => `${k} ${JSON.stringify(seen[k] ?? null)} -> ${JSON.stringify(written[k])}`).join(', '),
       observed,
     };
   },
