@@ -1,0 +1,82 @@
+// A journal whose first run left two writes in doubt (sites a and b), then resumed with --only
+// site=a deciding a's: b's doubt stays, outside the last run's selection. Before, `report JOURNAL`
+// judged the last run only: "success" and exit 0 while b's write stayed in doubt, undecided (a CI
+// gate on it turned green); and verify's "then:" line resumed with --only site=a, which cannot
+// decide b's doubt (it is not selected).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { parseFault, serve, Sites } from '../../src/emulator/index.ts';
+import type { Report } from '../../src/report/index.ts';
+import { runCli } from '../helpers/cli.ts';
+
+async function leftInDoubt(t: TestContext) {
+  const sites = new Sites({
+    faults: ['a', 'b'].map((s) => parseFault(`POST /api/devops/v1/update/vfs site=${s} gateway=504 times=1`)),
+  });
+  const running = await serve(sites, { port: 0 });
+  t.after(() => running.close());
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-doubts-outside-'));
+  const file = join(dir, 'fleet.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Fleet
+servers:
+  a: { url: "${running.url}/sites/a", username: admin, password: admin }
+  b: { url: "${running.url}/sites/b", username: admin, password: admin }
+targets:
+  prod: { server: prod-db.example.com, database: PROD, token: prod-token }
+steps:
+  - id: vfs
+    name: "VFS \${{ matrix.site }}"
+    uses: update/vfs
+    matrix: { site: [a, b] }
+    server: \${{ matrix.site }}
+    continue-on-error: true
+    with: { target: prod, files: [1001] }
+`,
+  );
+  const journal = join(dir, 'run.journal.jsonl');
+  const first = await runCli(['run', file, '--journal', journal]);
+  assert.equal(first.code, 1, `both in doubt:\n${first.stdout}${first.stderr}`);
+  const a = await runCli(['run', file, '--resume', journal, '--only', 'site=a', '--force', '--in-doubt', 'retry']);
+  assert.equal(a.code, 0, a.stdout + a.stderr);
+  const vfs = (site: string) =>
+    sites
+      .started()
+      .get(site)!
+      .requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/vfs')).length;
+  return { dir, file, journal, vfs };
+}
+
+test("report JOURNAL counts a write an earlier run left in doubt outside the last run's selection: exit 1, the doubt in the report", async (t) => {
+  const s = await leftInDoubt(t);
+  const json = join(s.dir, 'report.json');
+  const report = await runCli(['report', s.journal, '--report-json', json]);
+  assert.equal(report.code, 1, `b's write is still in doubt, undecided:\n${report.stdout}${report.stderr}`);
+  const written = JSON.parse(readFileSync(json, 'utf8')) as Report;
+  const b = written.steps.find((step) => step.matrix?.site === 'b');
+  assert.ok(b, "b's instance is in the report");
+  assert.equal(b.inDoubt, true);
+  assert.match(report.stdout, /VFS b/);
+});
+
+test("verify's then: line covers a doubt outside the last run's selection, and that command settles it, sending nothing", async (t) => {
+  const s = await leftInDoubt(t);
+  const verified = await runCli(['verify', s.journal]);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  const then = /^then: .*resume deciding: (enginectl run .*) --in-doubt skip \(applied\)/m.exec(verified.stdout);
+  assert.ok(then, verified.stdout);
+  const words = then[1]!;
+  assert.ok(!/--only/.test(words) || /--only site=b\b/.test(words), `the doubt at b is selected: ${words}`);
+  const sent = [s.vfs('a'), s.vfs('b')];
+  const settled = await runCli([...then[1]!.split(' ').slice(1), '--in-doubt', 'skip'], { cwd: s.dir });
+  assert.equal(settled.code, 0, settled.stdout + settled.stderr);
+  assert.deepEqual([s.vfs('a'), s.vfs('b')], sent, 'nothing sent again');
+  const after = await runCli(['verify', s.journal]);
+  assert.equal(after.code, 0, `nothing left in doubt:\n${after.stdout}${after.stderr}`);
+  assert.match(after.stdout, /^nothing is in doubt in /m);
+});
