@@ -14,7 +14,7 @@ import {
   type StepRun,
 } from '../runner/result.ts';
 import { readJournal, type InstanceState, type JournalState } from './read.ts';
-import { doubtOf } from './doubt.ts';
+import { doubtOf, standingDecision } from './doubt.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 function notEnded(
@@ -118,6 +118,14 @@ export function releaseOf(state: JournalState, ways: WaysOn = CLI_WAYS): RunResu
   // timed on the journal's clock as the others are.
   for (const [key, s] of state.instances)
     if (!planned.has(key) && s.ended && s.ended.runAt >= last.at) steps.push(ended(s, last.at));
+  // A write an earlier run left in doubt, undecided, outside the last run's selection: still in
+  // doubt, the release's as much as the last run's (a resume with --only decided only its own).
+  const earlier = new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p]));
+  for (const [key, p] of earlier) {
+    const s = state.instances.get(key);
+    if (planned.has(key) || !doubtOf(s) || standingDecision(s)) continue;
+    steps.push(s?.ended ? ended(s, last.at) : notEnded(p, s, state.stopped, ways));
+  }
   // An instance the journal has no end of is cancelled (not started, not finished, in doubt): so is the release.
   const outcome = runOutcome(steps, state.rollout);
   return {

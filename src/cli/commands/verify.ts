@@ -19,7 +19,7 @@ import { neutraliseLines } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
 import { abortOf, inEffect } from '../../app/parked.ts';
 import { selectionOf } from '../../journal/records.ts';
-import { selectionWords } from '../../pipeline/selection.ts';
+import { selectionWords, covering } from '../../pipeline/selection.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -121,8 +121,15 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // continue deciding them); any other run a resume deciding them.
   const id = values.run === undefined ? 'ID' : shellWord(values.run);
   const parked = state.parked && inEffect(state.parked, now());
-  // The journal's run was limited (--only, --skip; a sharded site's run is --only SITE): its resume is, the same way.
-  const selected = selectionWords(selectionOf(state.runs.at(-1)!));
+  // The journal's run was limited (--only, --skip; a sharded site's run is --only SITE): its resume
+  // is, the same way, widened (with --force) to a doubt an earlier run left outside it.
+  const last = selectionOf(state.runs.at(-1)!);
+  const planned = new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p.matrix ?? {}]));
+  const wide = covering(
+    last,
+    verified.map((v) => planned.get(v.key) ?? {}),
+  );
+  const selected = `${selectionWords(wide)}${wide === last ? '' : ' --force'}`;
   const goOn = `enginectl run ${shellWord(file)} --store URL --continue ${id}${selected} --in-doubt skip or retry`;
   const run = `${values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`}${selected}`;
   io.stdout(
