@@ -2,7 +2,7 @@
 // what the plan saw and refuses to run stale, naming each difference.
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -643,4 +643,16 @@ test('a plan of a newer version than this enginectl writes is refused (BAD_PLAN,
     ),
   );
   assert.deepEqual(s.emulator.requests, [], 'no request was sent');
+});
+
+test('run --plan --journal J refuses a plan whose file changed before the journal is opened: no journal left behind, a later run on it starts afresh', async (t) => {
+  const s = await setup(t);
+  writeFileSync(s.file, `${PIPELINE}# reviewed again\n`);
+  const journal = join(s.dir, 'run.journal.jsonl');
+  const before = s.emulator.requests.length;
+  const r = await runCli(['run', s.file, '--plan', s.plan, '--journal', journal], { env: s.env });
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /PLAN_STALE/);
+  assert.equal(existsSync(journal), false, 'no journal written: the refused run opened none');
+  assert.equal(s.emulator.requests.length, before, 'no request');
 });
