@@ -13,7 +13,7 @@ import { pipelineSha256, type Source } from './pipeline-input.ts';
 import { valuesHashPlain } from './plain-hash.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
 import { badPlan, savedPlan, type CurrentPlan, type SavedPlan } from './saved-plan.ts';
-import { identityChanges, ofAnotherPipeline, planServerChanges, staleness } from './plan-staleness.ts';
+import { identityChanges, ofAnotherPipeline, staleness } from './plan-staleness.ts';
 import { baseServerUrl } from '../api/base-url.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { journalKey } from '../journal/seal.ts';
@@ -134,10 +134,10 @@ function calledServers(
 }
 
 /**
- * Before anything is read: refuses the run (PLAN_STALE, exit 2) when a server it would call is not
- * the one the plan read under that name, naming what moved that is known without a request (the
- * files, vars, selection, servers). A read of it would carry this run's credentials to a server
- * the plan was not made against. The saved plan of another pipeline is refused first (BAD_PLAN),
+ * Before anything is read or opened (the journal): refuses the run (PLAN_STALE, exit 2) when what is
+ * known without a request moved (the files, vars, selection, servers), naming each. A server it
+ * would call that is not the one the plan read under that name: a read of it would carry this
+ * run's credentials to a server the plan was not made against. The saved plan of another pipeline is refused first (BAD_PLAN),
  * then a run without the key of the plan's fingerprints (PLAN_KEY), which could prove nothing.
  * `emulator`: the run's servers are the embedded emulator.
  */
@@ -152,8 +152,10 @@ export async function checkPlanServers(
   const dry = withOlderHashes(saved, made.saved, made.legacy);
   refuseAnotherPipeline(saved, path, dry);
   checkPlanKey(saved, path, input.env);
-  if (planServerChanges(saved, dry).length === 0) return;
-  throw stale(saved, path, identityChanges(saved, dry));
+  // What is known without a request (the files, vars, selection and servers): refused now, before
+  // a journal is opened or a request made; what the servers hold is read again by checkPlan.
+  const changes = identityChanges(saved, dry);
+  if (changes.length > 0) throw stale(saved, path, changes);
 }
 
 /** Refuses the run (PLAN_STALE, exit 2) when the state moved since `saved` was made, naming each difference; a plan of another pipeline (BAD_PLAN) in one line. */
