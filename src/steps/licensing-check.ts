@@ -14,6 +14,17 @@ const inputs = (w: Wrap) =>
 
 const DAY = 86_400_000;
 
+/**
+ * The day a license expires, as the API writes it (YYYY-MM-DD, enterprise-api.md 2.5): also the
+ * date of a date-time a server writes instead. Undefined for anything else (no date at all).
+ */
+function dayOf(expiration: string): number | undefined {
+  const date = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(expiration);
+  if (!date) return undefined;
+  const day = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
+  return new Date(day).toISOString().slice(0, 10) === expiration.slice(0, 10) ? day : undefined;
+}
+
 export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   uses: 'licensing/check',
   summary: 'Check licenses',
@@ -48,14 +59,23 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       selected = licenses.filter((l) => l.productKey === product.key);
     }
     const today = Math.floor(env.now() / DAY) * DAY;
-    const days = selected
-      .map((l) => (l.expiration ? Math.floor((Date.parse(`${l.expiration}T00:00:00Z`) - today) / DAY) : Infinity))
-      .filter((d) => !Number.isNaN(d));
+    // No expiration at all: one that does not expire (as before); one written as no date: unknown.
+    const read = selected.map((l) => ({ l, day: l.expiration === undefined ? Infinity : dayOf(l.expiration) }));
+    const days = read.flatMap(({ day }) => (day === undefined ? [] : [Math.floor((day - today) / DAY)]));
+    const undated = read.filter(({ day }) => day === undefined).map(({ l }) => l);
     const daysLeft = days.length > 0 ? Math.min(...days) : null;
     const outputs = { licenses: selected, 'days-left': daysLeft === Infinity ? null : daysLeft };
     const figures = `${selected.length} license(s) for ${what}${outputs['days-left'] !== null ? `, ${outputs['days-left']} day(s) left` : ''}`;
     if (selected.length === 0) return { outputs, result: licenses, figures, failure: `${what} has no license` };
     const min = i['min-days-left'];
+    // An expiration the server did not write as a date tells no days left: never read as "never expires".
+    if (min !== undefined && undated.length > 0)
+      return {
+        outputs,
+        result: licenses,
+        figures,
+        failure: `cannot tell the days left of ${what}: ${undated.map((l) => `the license of ${l.productName} expires on ${JSON.stringify(l.expiration)}, no date (YYYY-MM-DD)`).join('; ')}`,
+      };
     if (min !== undefined && outputs['days-left'] !== null && outputs['days-left'] < min) {
       return {
         outputs,
