@@ -45,3 +45,8 @@ export function fingerprint(of: FingerprintKey, url: string): string {
 export function keyCheck(of: FingerprintKey): string {
   return mac(of, 'key\n');
 }
+
+/** The fingerprint of what a saved plan pins beside its masked texts (app/plan-pins.ts) under the key. */
+export function pinsFingerprint(of: FingerprintKey, text: string): string {
+  return mac(of, `pins\n${text}`);
+}

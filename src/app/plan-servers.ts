@@ -35,12 +35,13 @@ export function planServer(url: string, masked: string, key: () => FingerprintKe
   return of ? { url: masked, fingerprint: fingerprint(of, url) } : { url: masked };
 }
 
-/** The key check a plan keeps: when it fingerprinted a server. */
+/** The key check a plan keeps: when it fingerprinted a server, or pinned what the masks hide (app/plan-pins.ts). */
 export function planKeyCheck(
   servers: Readonly<Record<string, PlanServer>>,
   key: () => FingerprintKey | undefined,
+  pinned = false,
 ): { keyCheck?: string } {
-  const of = Object.values(servers).some((s) => s.fingerprint !== undefined) ? key() : undefined;
+  const of = pinned || Object.values(servers).some((s) => s.fingerprint !== undefined) ? key() : undefined;
   return of ? { keyCheck: keyCheck(of) } : {};
 }
 
@@ -65,14 +66,26 @@ export function unprovenRefusal(name: string, server: PlanServer, made: string):
  * run can prove nothing either way.
  */
 export function checkPlanKey(
-  saved: { salt?: string | undefined; keyCheck?: string | undefined; servers: Readonly<Record<string, PlanServer>> },
+  saved: {
+    salt?: string | undefined;
+    keyCheck?: string | undefined;
+    servers: Readonly<Record<string, PlanServer>>;
+    pinned?: string | undefined;
+  },
   path: string,
   env: Readonly<Record<string, string | undefined>>,
 ): void {
   const kept = Object.entries(saved.servers).filter(([, s]) => s.fingerprint !== undefined);
-  if (kept.length === 0) return;
+  if (kept.length === 0 && saved.pinned === undefined) return;
   const key = journalKey(env);
-  const which = `${kept.map(([name, s]) => `server ${name} (${s.url})`).join(', ')} ${kept.length > 1 ? 'are the ones' : 'is the one'} it read`;
+  const which = [
+    ...(kept.length > 0
+      ? [
+          `${kept.map(([name, s]) => `server ${name} (${s.url})`).join(', ')} ${kept.length > 1 ? 'are the ones' : 'is the one'} it read`,
+        ]
+      : []),
+    ...(saved.pinned !== undefined ? ['what the secrets mask in its files and writes is what it read'] : []),
+  ].join(', and that ');
   if (key === undefined)
     throw planKey(
       path,

@@ -10,6 +10,7 @@ import { maskPlanned } from '../runner/mask-model.ts';
 import { planPipeline, type LiveReading, type PlannedStep } from '../runner/plan.ts';
 import type { Env } from '../runner/scope.ts';
 import type { RunnerDeps } from '../runner/run-context.ts';
+import type { PlannedCall } from '../steps/types.ts';
 import { clientFactory } from './clients.ts';
 
 export interface PlanOutput {
@@ -46,6 +47,8 @@ export async function makePlan(
     ways?: WaysOn | undefined;
     /** Earlier write durations (--history): a window's need, as the run reads it. */
     history?: RunnerDeps['history'];
+    /** Hears each write of a live plan with its calls unmasked (app/plan-pins.ts). */
+    rawWrites?: Map<string, PlannedCall[]>;
   } = {},
 ): Promise<PlanOutput> {
   const masker = options.masker ?? new Masker();
@@ -54,7 +57,13 @@ export async function makePlan(
     now: options.live.now,
     signal: options.live.signal,
   };
-  const plan = await planPipeline(pipeline, env, { selection: options.selection, masker, live, ways: options.ways });
+  const plan = await planPipeline(pipeline, env, {
+    selection: options.selection,
+    masker,
+    live,
+    ways: options.ways,
+    ...(options.rawWrites ? { rawWrites: options.rawWrites } : {}),
+  });
   const count = (state: string) => plan.steps.filter((s) => s.live?.state === state).length;
   return {
     name: plan.name,

@@ -19,6 +19,8 @@ import { newSalt } from '../journal/hashing.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkPlanKey, planKeyCheck, planServer, type PlanServer } from './plan-servers.ts';
 import type { FingerprintKey } from './plan-fingerprint.ts';
+import { hidden, pins, type Pinnable } from './plan-pins.ts';
+import type { PlannedCall } from '../steps/types.ts';
 import { formatDuration } from '../duration.ts';
 
 export interface PreflightInput {
@@ -37,7 +39,7 @@ export async function preflight(
   live: LiveOptions,
   now: number,
   salt = newSalt(),
-): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes }> {
+): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes; unpinned: boolean }> {
   return planned(input, { live, emulator: live.emulatorUrl !== undefined, salt }, now);
 }
 
@@ -46,13 +48,15 @@ async function planned(
   input: PreflightInput,
   how: { live?: LiveOptions; emulator: boolean; salt: string },
   now: number,
-): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes }> {
+): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes; unpinned: boolean }> {
   const masker = new Masker();
+  const rawWrites = new Map<string, PlannedCall[]>();
   const plan = await makePlan(input.pipeline, input.env, {
     selection: input.selection,
     masker,
     live: how.live,
     history: input.history,
+    rawWrites,
   });
   // The files hashed as the run hashes them: every secret the file holds masked, whatever the selection.
   const hashing = fileMasker(input.pipeline, input.env);
@@ -63,6 +67,13 @@ async function planned(
     return journal === undefined ? undefined : { key: journal, salt: how.salt };
   };
   const servers = calledServers(input, plan, masker, { emulator: how.emulator, key });
+  const shown = new Map(plan.steps.map((s) => [s.key, s.calls]));
+  const pinnable: Pinnable = {
+    files: input.sources,
+    maskFile: mask,
+    writes: new Map([...rawWrites].map(([k, raw]) => [k, { raw, masked: shown.get(k) ?? [] }])),
+  };
+  const pinned = pins(pinnable, key);
   const identity = {
     name: plan.name,
     file: input.pipeline.file,
@@ -73,7 +84,8 @@ async function planned(
     selection: input.selection,
     salt: how.salt,
     servers,
-    ...planKeyCheck(servers, key),
+    ...planKeyCheck(servers, key, pinned !== undefined),
+    ...(pinned === undefined ? {} : { pinned }),
   };
   // A plan saved before that masking hashed the files and the values with the secrets its selection
   // reached (what the plan's masker learnt before it learnt the whole file's too): compared too when
@@ -88,7 +100,9 @@ async function planned(
       varsHash: valuesHashPlain(reached.maskValue({ ...input.vars })),
     };
   };
-  return { plan, saved: savedPlan(identity, plan.steps, now), legacy };
+  // Without a key, what the masks hide in the writes cannot be pinned: plan --out says so.
+  const unpinned = pinned === undefined && hidden(pinnable).writes;
+  return { plan, saved: savedPlan(identity, plan.steps, now), legacy, unpinned };
 }
 
 type OlderHashes = { sha256: string; files: { path: string; sha256: string }[]; varsHash: string };
@@ -170,6 +184,10 @@ export async function checkPlan(
   const fresh = withOlderHashes(saved, made.saved, made.legacy);
   refuseAnotherPipeline(saved, path, fresh);
   const moved = staleness(saved, fresh);
+  if (saved.pinned !== undefined && saved.pinned !== fresh.pinned)
+    moved.push(
+      "what the secrets mask moved since the plan: a file's text where a secret's value stands, or a value a write sends (a secret's value now another); masked, the texts cannot show which",
+    );
   if (moved.length > 0) throw stale(saved, path, moved);
 }
 

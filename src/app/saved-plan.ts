@@ -63,6 +63,8 @@ const Plan = z.object({
   servers: z.record(z.string(), PlanServer),
   /** What tells the key of its fingerprints from another key (app/plan-fingerprint.ts), when it has some. */
   keyCheck: KeyCheck.optional(),
+  /** The key's fingerprint of what the masks hide in its files and writes (app/plan-pins.ts), when they hide something and there was a key. */
+  pinned: KeyCheck.optional(),
 });
 /** Version 3: each server's URL masked, no fingerprint. */
 const PlanV3 = z.object({ planVersion: z.literal(3), ...Common, servers: z.record(z.string(), z.string()) });
@@ -86,8 +88,10 @@ export interface PlanIdentity {
   selection: Selection;
   salt: string;
   servers: Record<string, PlanServer>;
-  /** planKeyCheck: when it fingerprinted a server. */
+  /** planKeyCheck: when it fingerprinted a server, or pinned what the masks hide. */
   keyCheck?: string;
+  /** app/plan-pins.ts: what the masks hide, fingerprinted. */
+  pinned?: string;
 }
 
 export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[], now: number): CurrentPlan {
@@ -100,6 +104,7 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
     salt: identity.salt,
     servers: identity.servers,
     ...(identity.keyCheck === undefined ? {} : { keyCheck: identity.keyCheck }),
+    ...(identity.pinned === undefined ? {} : { pinned: identity.pinned }),
     instances: steps.map((s) => {
       const write = s.live?.state === 'not-sent';
       return {
@@ -181,6 +186,7 @@ function notWritten(saved: SavedPlan): string | undefined {
   const fingerprinted = Object.keys(saved.servers).find((name) => saved.servers[name]!.fingerprint !== undefined);
   if (fingerprinted !== undefined && saved.keyCheck === undefined)
     return `server ${fingerprinted} has a fingerprint, and the plan no keyCheck`;
+  if (saved.pinned !== undefined && saved.keyCheck === undefined) return 'it is pinned, and has no keyCheck';
   const seen = new Set<string>();
   for (const i of saved.instances) {
     if (seen.has(i.key)) return `${i.at} is listed twice`;

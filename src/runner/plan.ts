@@ -66,7 +66,14 @@ export async function planPipeline(
   pipeline: Pipeline,
   env: Env,
   /** `ways`: how the surface names the selection in a refusal of it (the CLI's flags by default). */
-  options: { selection?: Selection; masker?: Masker; live?: LiveReading; ways?: WaysOn | undefined } = {},
+  options: {
+    selection?: Selection;
+    masker?: Masker;
+    live?: LiveReading;
+    ways?: WaysOn | undefined;
+    /** Hears each write of a live plan with its calls unmasked (a saved plan pins what the masks hide: app/plan-pins.ts). */
+    rawWrites?: Map<string, PlannedCall[]>;
+  } = {},
 ): Promise<Plan> {
   const selection = options.selection ?? EVERY_INSTANCE;
   checkSelection(pipeline, selection, options.ways);
@@ -123,6 +130,7 @@ export async function planPipeline(
           const readOnly =
             inputs !== undefined && (typeof type.readOnly === 'function' ? type.readOnly(inputs) : type.readOnly);
           if (!readOnly) {
+            options.rawWrites?.set(key, calls);
             const preview =
               inputs === undefined && note
                 ? { text: 'its inputs are known only at run time' }

@@ -573,7 +573,8 @@ test('a plan made with ENGINECTL_JOURNAL_KEY, run without it or with another key
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.equal(
       r.stderr.replace(/--plan \S*plan\.json/, '--plan plan.json'),
-      `enginectl: --plan plan.json: ${why} that server default (***) is the one it read\n  hint: ${ERROR_CODES.PLAN_KEY.action}\n  code: PLAN_KEY\n`,
+      // The file's literal username is the password's value: masked in its text, so pinned too.
+      `enginectl: --plan plan.json: ${why} that server default (***) is the one it read, and that what the secrets mask in its files and writes is what it read\n  hint: ${ERROR_CODES.PLAN_KEY.action}\n  code: PLAN_KEY\n`,
     );
     assert.doesNotMatch(r.stderr, /not the one planned|stale/);
   }

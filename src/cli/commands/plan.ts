@@ -11,6 +11,7 @@ import { driftMarkdown, driftText } from '../../report/drift-table.ts';
 import { livePlanMarkdown } from '../../report/live-plan-markdown.ts';
 import { preflight } from '../../app/preflight.ts';
 import { unproven, unprovenWarning } from '../../app/plan-servers.ts';
+import { UNPINNED_WARNING } from '../../app/plan-pins.ts';
 import { writeAtomic } from '../../app/atomic-write.ts';
 import { resolve } from 'node:path';
 import { parseCommandArgs } from '../args.ts';
@@ -152,7 +153,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   // The run's clock (a test's simulated one): what a gate reads, and the saved plan's time.
   const clock = io.clock ?? realClock();
   const live = async (emulatorUrl: string | undefined) => {
-    const { plan, saved } = await preflight(
+    const { plan, saved, unpinned } = await preflight(
       { pipeline, sources, vars, selection, env, history },
       { signal: io.signal, emulatorUrl, now: clock.now },
       clock.now(),
@@ -172,6 +173,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
       // A server whose URL holds a secret, kept without a fingerprint (no ENGINECTL_JOURNAL_KEY): run --plan will refuse the plan.
       for (const [name, server] of unproven(saved.servers))
         io.stderr(`warning: ${neutralise(unprovenWarning(name, server))}\n`);
+      if (unpinned) io.stderr(`warning: ${UNPINNED_WARNING}\n`);
       await writeAtomic(out, `${JSON.stringify(saved, null, 2)}\n`);
       io.stdout(neutralise(`plan: ${out} (run it with enginectl run ${positionals[0]!} --plan ${values.out})\n`));
     }
