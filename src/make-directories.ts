@@ -34,12 +34,24 @@ export async function makeDirectories(
   for (const d of missing(dir)) await fs.mkdir(d).catch(made);
 }
 
-/** The directories below `root` down to `dir`, each made when missing; `root` itself never (gone, the first fails ENOENT). */
+/**
+ * The directories below `root` down to `dir`, each made when missing; `root` itself never (gone,
+ * the first fails ENOENT). With `mode`, each one made is given it: mkdir's own mode is narrowed by
+ * the umask (022 makes a directory its maker's alone to write), so it is set after.
+ */
 export async function makeDirectoriesUnder(
   root: string,
   dir: string,
-  fs: Pick<typeof nodeFs.promises, 'mkdir'> = nodeFs.promises,
+  fs: Pick<typeof nodeFs.promises, 'mkdir' | 'chmod'> = nodeFs.promises,
+  mode?: number,
 ): Promise<void> {
   let at = root;
-  for (const name of relative(root, dir).split(sep).filter(Boolean)) await fs.mkdir((at = join(at, name))).catch(made);
+  for (const name of relative(root, dir).split(sep).filter(Boolean)) {
+    at = join(at, name);
+    const here = await fs.mkdir(at, mode).then(
+      () => true,
+      (error: unknown) => (made(error), false),
+    );
+    if (here && mode !== undefined) await fs.chmod(at, mode);
+  }
 }

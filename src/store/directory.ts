@@ -10,6 +10,7 @@
 // is on this machine's own disk, through the thread pool on a share (`get`).
 import * as nodeFs from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as pause } from 'node:timers/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeDirectoriesUnder } from '../make-directories.ts';
@@ -27,14 +28,16 @@ import {
   type RunStore,
 } from './store.ts';
 
-const failed = (store: string, what: string, error: unknown) =>
-  error instanceof StoreError
-    ? error
-    : new StoreError(
-        'STORE_FAILED',
-        `${store}: ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        { cause: error, hint: directoryFaultHint((error as NodeJS.ErrnoException).code) },
-      );
+/** A call of the file system that failed, and, for a write (`root`: the store's directory), which directory it wrote in: a link's target's, a mkdir's or an open's parent. */
+const failed = (store: string, what: string, error: unknown, root?: string) => {
+  if (error instanceof StoreError) return error;
+  const { code, path, dest } = error as NodeJS.ErrnoException & { dest?: string };
+  const at = dest ?? path;
+  return new StoreError('STORE_FAILED', `${store}: ${what} (${code ?? (error as Error).message})`, {
+    cause: error,
+    hint: directoryFaultHint(code, root !== undefined && at !== undefined ? { dir: dirname(at), root } : undefined),
+  });
+};
 
 const notAFile = (store: string, key: string, kind: string) =>
   new StoreError('STORE_DAMAGED', `${store}: ${key} is not a file (${kind}): it was not written by enginectl`, {
@@ -46,6 +49,13 @@ const notAFile = (store: string, key: string, kind: string) =>
  * write, a sync and its links (seconds); one killed before it removed its file left it for good.
  */
 const ABANDONED_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The pauses before a write refused for permissions in a store its group shares is tried again:
+ * a directory another account is making is made by its mkdir, then made the group's to write by a
+ * chmod, and a write in between is refused (a sharded run's workers begin a wave's log together).
+ */
+const REFUSED_PAUSES_MS = [10, 40, 160, 640];
 
 export class DirectoryStore implements RunStore {
   private readonly root: string;
@@ -82,12 +92,27 @@ export class DirectoryStore implements RunStore {
     return join(this.root, ...checkKey(key).split('/'));
   }
 
-  /** A key's mode, asked once: 0660 when the store's directory is its group's to write (a share runner accounts of one group use: setgid, g+w), else 0600; never other users' (a key holds masked text, and a masker's gap would be every account's). The umask may narrow it. */
-  private keyMode(): Promise<number> {
-    const groups = (s: nodeFs.Stats) => ((s.mode & 0o020) !== 0 ? 0o660 : 0o600);
-    return (this.mode ??= this.fs.promises.stat(this.root).then(groups, () => 0o600));
+  /** The store directory's mode when its group may write it (a share runner accounts of one group use: setgid, g+w), asked once. */
+  private shared(): Promise<number | undefined> {
+    const groups = (s: nodeFs.Stats) => ((s.mode & 0o020) !== 0 ? s.mode : undefined);
+    return (this.mode ??= this.fs.promises.stat(this.root).then(groups, () => undefined));
   }
-  private mode: Promise<number> | undefined;
+  private mode: Promise<number | undefined> | undefined;
+
+  /** A key's mode: 0660 in a store its group shares, else 0600; never other users' (a key holds masked text, and a masker's gap would be every account's). The umask may narrow it. */
+  private async keyMode(): Promise<number> {
+    return (await this.shared()) === undefined ? 0o600 : 0o660;
+  }
+
+  /**
+   * The mode of a directory this store makes: in a store its group shares 0770 and setgid as the
+   * store's directory is, whatever the umask (under 022 mkdir alone makes it its maker's, and the
+   * next account's first key is refused); else what mkdir and the umask make.
+   */
+  private async directoryMode(): Promise<number | undefined> {
+    const mode = await this.shared();
+    return mode === undefined ? undefined : 0o770 | (mode & 0o2000);
+  }
 
   /**
    * Asked once, through the thread pool (a statfs of a share asks its server, and may hang like a
@@ -132,15 +157,31 @@ export class DirectoryStore implements RunStore {
     }
   }
 
-  /** Runs `act`; when a directory it needs is missing (ENOENT), makes `dir` and runs it again (a store's directories are made as keys first need them), never the root: one gone since `there` saw it (a share unmounted mid-run) is not made again on this runner's disk. */
+  /**
+   * Runs `act`; when a directory it needs is missing (ENOENT), makes `dir` and runs it again (a
+   * store's directories are made as keys first need them), never the root: one gone since `there`
+   * saw it (a share unmounted mid-run) is not made again on this runner's disk. Refused for
+   * permissions in a store its group shares, tried again after each of `REFUSED_PAUSES_MS`.
+   */
   private async inDirectory<T>(dir: string, act: () => Promise<T>): Promise<T> {
-    try {
-      return await act();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await ((this.root_ = undefined), this.rootThere());
-      await makeDirectoriesUnder(this.root, dir, this.fs.promises);
-      return act();
+    let made = false;
+    for (let refused = 0; ;) {
+      try {
+        return await act();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && !made) {
+          made = true;
+          await ((this.root_ = undefined), this.rootThere());
+          await makeDirectoriesUnder(this.root, dir, this.fs.promises, await this.directoryMode());
+        } else if (
+          (code === 'EACCES' || code === 'EPERM') &&
+          refused < REFUSED_PAUSES_MS.length &&
+          (await this.shared()) !== undefined
+        )
+          await pause(REFUSED_PAUSES_MS[refused++]);
+        else throw error;
+      }
     }
   }
 
@@ -177,7 +218,7 @@ export class DirectoryStore implements RunStore {
       const mode = await this.keyMode();
       return call<number>((done) => this.fs.open(temp, 'wx', mode, done));
     }).catch((error: unknown) => {
-      throw failed(this.url, `cannot write ${key}`, error);
+      throw failed(this.url, `cannot write ${key}`, error, this.root);
     });
     // From here the temporary file exists: every way out removes it.
     const release = async () => {
@@ -245,7 +286,7 @@ export class DirectoryStore implements RunStore {
       await this.syncDirectory(dirname(target));
       return true;
     } catch (error) {
-      throw failed(this.url, `cannot write ${key}`, error);
+      throw failed(this.url, `cannot write ${key}`, error, this.root);
     }
   }
 

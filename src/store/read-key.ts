@@ -67,14 +67,16 @@ export async function readInPool(
   }
 }
 
-/** What to check when the file system of a directory store fails a call, by its error's code. */
-export function directoryFaultHint(code: string | undefined): string {
+/** What to check when the file system of a directory store fails a call, by its error's code (and, for a write, the directory written in and the store's). */
+export function directoryFaultHint(code: string | undefined, wrote?: { dir: string; root: string }): string {
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return "the store's file system is full (or this runner's quota there is spent): free space on it, then resume from the store";
   if (code === 'EROFS')
     return "the store's file system is mounted read-only: mount it read-write, then resume from the store";
   if (code === 'EIO')
     return "the store's file system failed the call (EIO: a failing disk, a share whose server dropped): check it, then resume from the store";
+  if ((code === 'EACCES' || code === 'EPERM') && wrote)
+    return `this runner may not write in ${wrote.dir}: check its owner and mode (in a store runners of one group share, every directory is the group's to write, setgid: one another account made without that needs chmod g+w by it or root; find ${wrote.root} -type d ! -perm -g=w lists them)`;
   if (code === 'EACCES' || code === 'EPERM')
     return "this runner may not write there: check the directory's owner and mode (a share runners of one group use: setgid, group-writable)";
   return 'check the directory is mounted and writable by this runner';
