@@ -71,6 +71,8 @@ export interface WaysOn {
   storeJobs: string;
   /** A lease's name as given, as the hint of one refused shows it: `lease: { name: prod-fleet }, or --lease prod-fleet`. */
   leaseExample: string;
+  /** The code of a value given on this surface that is refused (a lease's name): `BAD_ARGUMENTS`, the command line's; `BAD_INPUT`, an action's input's. */
+  badValue: 'BAD_ARGUMENTS' | 'BAD_INPUT';
   /** Giving a var's value besides the pipeline's vars:, as a hint offers it: `pass --var NAME=VALUE`. */
   giveVar(example: string): string;
   /** Where a var or a selection of the run is given: `--var`, `--only`, `--skip`. */
@@ -114,6 +116,7 @@ export const CLI_WAYS: WaysOn = {
   findParked: 'enginectl runs --store URL --parked lists the parked runs',
   storeJobs: 'run, --continue, --resume, the shards, decide, verify, report, lease',
   leaseExample: 'lease: { name: prod-fleet }, or --lease prod-fleet',
+  badValue: 'BAD_ARGUMENTS',
   giveVar: (example) => `pass --var ${example}`,
   given: (kind) => `--${kind}`,
   example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),

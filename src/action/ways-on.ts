@@ -43,6 +43,7 @@ export const ACTION_WAYS: WaysOn = {
   // Only input lease reaches this refusal in an action (a pipeline's lease: name is checked as it loads, an over value
   // made fit): a single-step action has no pipeline whose lease: it could offer.
   leaseExample: 'input lease prod-fleet',
+  badValue: 'BAD_INPUT',
   giveVar: (example) => `give it in input vars (${example}, one a line)`,
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,
   example: (_kind, ...values) => `${values.join(' and ')}, one a line`,

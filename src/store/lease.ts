@@ -12,7 +12,7 @@
 // read it (by then the holder's own clock has passed its expiry, whatever the skew between the
 // two), or once the expiry passed a whole ttl ago on its clock (a skew under the ttl).
 import { z } from 'zod';
-import { EnginectlError, ExitCode, Interrupted, interruptedRead } from '../errors.ts';
+import { EnginectlError, ExitCode, Interrupted, interruptedRead, UsageError } from '../errors.ts';
 import type { ErrorCode } from '../error-codes.ts';
 import { keysAfterListing, newestListed, sequenceKey, type RunStore } from './store.ts';
 import { Instant, parseOrReadAgain, parseStoreRecord, recordJson } from './record.ts';
@@ -88,22 +88,26 @@ export class LeaseError extends EnginectlError {
 const seq = sequenceKey;
 export const leasePrefix = (name: string) => `leases/${name}/`;
 
-/** `ways`: how the surface takes a lease's name, as the hint of one refused says (the CLI's --lease by default). */
+/** What a lease's name may be, as a refusal of one says. */
+const LEASE_NAMES =
+  "a lease's name is letters, digits, dots, dashes, underscores and =, 1 to 100 of them, the first a letter or digit";
+
+/**
+ * A lease's name given at run time (--lease, lease status NAME, the action's input lease), else
+ * refused as the surface's invalid input (`ways`: the CLI's flags by default), never LEASE_HELD,
+ * on which a script waits.
+ */
 export function checkLeaseName(name: string, ways: WaysOn = CLI_WAYS): string {
   if (name.length > 100)
-    throw new LeaseError(
-      'LEASE_HELD',
-      `lease ${name} is ${name.length} characters long, over the 100 a lease's name may have`,
+    throw new UsageError(
+      ways.badValue,
+      `lease ${name} is ${name.length} characters long, over the 100 a lease's name may have (${LEASE_NAMES})`,
       {
         hint: "shorten it (with lease: { over: KEY }, the lease's name and each value together: NAME.VALUE)",
       },
     );
   if (!/^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(name))
-    throw new LeaseError(
-      'LEASE_HELD',
-      `lease ${JSON.stringify(name)}: a lease's name is letters, digits, dots, dashes, underscores and =`,
-      { hint: ways.leaseExample },
-    );
+    throw new UsageError(ways.badValue, `lease ${JSON.stringify(name)}: ${LEASE_NAMES}`, { hint: ways.leaseExample });
   return name;
 }
 
