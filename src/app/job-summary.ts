@@ -7,7 +7,7 @@
 import { appendFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CiSystem } from '../ci/system.ts';
+import type { CiEnd, CiSystem } from '../ci/system.ts';
 import { cutMarkdown } from '../report/markdown-cut.ts';
 import { SUMMARY_BUDGET, SUMMARY_LIMIT } from '../report/markdown.ts';
 import type { Env } from '../runner/scope.ts';
@@ -32,8 +32,8 @@ export async function publishJobSummary(
   ci: CiSystem,
   env: Env,
   markdown: (limit?: number) => string,
-  outcome: 'success' | 'failure' | 'cancelled' | 'under-way',
-  options: { summaryFile?: string | undefined; withIssues?: boolean },
+  end: CiEnd,
+  options: { summaryFile?: string | undefined },
 ): Promise<JobSummaryDone> {
   let summaryFile = options.summaryFile;
   let done: Omit<JobSummaryDone, 'finish'> = {};
@@ -49,7 +49,7 @@ export async function publishJobSummary(
       done = { problem: `job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
     }
   }
-  return { finish: ci.finish(outcome, summaryFile, options.withIssues), ...done };
+  return { finish: ci.finish(end, summaryFile), ...done };
 }
 
 /** Appended to `path` within the step's budget, less what the file holds already (the actions' summary goes through it too). */

@@ -13,6 +13,17 @@ export type { Env } from '../environment.ts';
 /** Where the job summary goes: appended to a file the system reads, or a file it is told of in `finish` (in `dir` unless a summary file was asked for). */
 export type SummaryPlace = { append: string } | { uploadFrom: string };
 
+/** How a run (or a fleet) ended, as the lines that end its job say it: as the report heads it. */
+export interface CiEnd {
+  outcome: 'success' | 'failure' | 'cancelled' | 'under-way';
+  /** It parked (a run's exit 75): what it waits for, in words (masked). Never a success. */
+  parked?: string | undefined;
+  /** A success that left a write in doubt no one decided: the job exits 1. Never a success. */
+  inDoubt?: boolean | undefined;
+  /** It succeeded, but a step failed and continue-on-error let it pass. */
+  withIssues?: boolean | undefined;
+}
+
 export interface CiSystem {
   name: string;
   /** True when its environment variables say this system runs the job. */
@@ -40,15 +51,8 @@ export interface CiSystem {
   variable(v: CiVariable): string | undefined;
   /** Where its job summary goes, when it shows one. */
   summary(env: Env, tempDir: string): SummaryPlace | undefined;
-  /**
-   * Lines after the run: the summary upload, the task result. `withIssues`: it succeeded, but a
-   * step failed and continue-on-error let it pass.
-   */
-  finish(
-    outcome: 'success' | 'failure' | 'cancelled' | 'under-way',
-    summaryFile: string | undefined,
-    withIssues?: boolean,
-  ): string[];
+  /** Lines after the run: the summary upload, the task result, saying what the report heads the run. */
+  finish(end: CiEnd, summaryFile: string | undefined): string[];
   /** Registers a secret with the CI's own log masking, when it has one. */
   mask(secret: string): string | undefined;
 }

@@ -74,8 +74,8 @@ test("the report of a parked run's journal says parked, as the run's own report 
   assert.equal(report.parked?.for, 'window', 'the journal holds the park record');
   assert.equal(report.parked?.until, '2026-12-06T02:00:00.000Z');
   assert.match(readFileSync(join(f.dir, 'again.md'), 'utf8'), /^## ⏸️ Windowed fleet: parked$/m);
-  // The last line as the run's own: what ran, then that it parked.
-  assert.match(again.stdout, /; parked: waiting for the next window "Clear \(b\)" fits in/);
+  // The last line as the run's own: parked, what ran, what it waits for.
+  assert.match(again.stdout, /: parked in .*; waiting for the next window "Clear \(b\)" fits in/);
 });
 
 test("report --merge of a fleet's jobs, one of them parked for its window, says parked, not success", async (t) => {

@@ -317,7 +317,7 @@ test('a worker waiting at a barrier past --shard-wait parks (exit 75); the same 
   assert.equal(first.report?.parked?.for, 'barrier');
   assert.equal(first.report?.parked?.wave, 1);
   assert.match(first.report?.parked?.reason ?? '', /^wave 1's \d site\(s\) not ended/);
-  assert.match(first.stdout, /: success in .*; parked: waiting for wave 1's/);
+  assert.match(first.stdout, /: parked in .*; waiting for wave 1's/);
   const wave2 = f.names.filter((s) => s !== 'site-0001' && s !== 'site-0002');
   assert.ok(
     wave2.every((s) => !(s in f.applied('/update/system'))),

@@ -4,7 +4,7 @@
 // and outputs are channels; every command that publishes tells its list through one publisher
 // (as vitest tells its reporters, or Terraform its hooks). A channel that throws is a warning:
 // it never changes the run's outcome, nor keeps the next channel from being told.
-import type { Report } from '../../report/model.ts';
+import { outcomeWord, type Report } from '../../report/model.ts';
 import type { StepRun } from '../../runner/result.ts';
 
 /** A run's or a fleet's outcome; under-way: a sharded run's merged report read while its workers ran. */
@@ -24,6 +24,10 @@ export interface RunEnded {
   report?: Report | undefined;
   /** A step failed and continue-on-error let the run pass. */
   withIssues?: boolean | undefined;
+  /** It parked: what it waits for, in words (the report's `parked.reason`). */
+  parked?: string | undefined;
+  /** A success that left a write in doubt no one decided (it exits 1): headed "in doubt". */
+  inDoubt?: boolean | undefined;
 }
 
 /** What a channel says back as the run ends: files written, or what it could not write (exit 1, the run's outcome unchanged). */
@@ -103,5 +107,7 @@ export function endOf(report: Report, markdown: RunEnded['markdown']): RunEnded 
     report,
     markdown,
     withIssues: report.steps.some((s) => s.continuedOnError),
+    parked: report.parked?.reason,
+    inDoubt: outcomeWord(report) === 'in doubt',
   };
 }

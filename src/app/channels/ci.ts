@@ -43,8 +43,13 @@ export function ciSummaryChannel(
         ci,
         env,
         (limit) => end.markdown({ fullReport: options.fullReport, limit }),
-        end.outcome,
-        { summaryFile: options.summaryFile, withIssues: end.withIssues === true },
+        {
+          outcome: end.outcome,
+          parked: end.parked,
+          inDoubt: end.inDoubt,
+          withIssues: end.withIssues === true,
+        },
+        { summaryFile: options.summaryFile },
       );
       if (done.said) print(done.said);
       if (done.warning) print(ci.issue('warning', done.warning) ?? `warning: ${done.warning}`);

@@ -1,10 +1,22 @@
 // Azure Pipelines: logging commands; the summary is a Markdown file it is told to upload.
 import { neutralise } from '../../text/neutralise.ts';
 import { visibleControls } from '../../text/escape.ts';
-import type { CiSystem } from '../system.ts';
+import type { CiEnd, CiSystem } from '../system.ts';
 
 const esc = (s: string) => s.replace(/%/g, '%AZP25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const prop = (s: string) => esc(s).replace(/;/g, '%3B').replace(/]/g, '%5D');
+
+/**
+ * The task's result and its words, as the report heads the run: a park (exit 75) is neither green
+ * nor red, "succeeded with issues" saying what it waits for; a write left in doubt (exit 1) fails.
+ */
+function completion(end: CiEnd): [string, string] {
+  if (end.parked !== undefined) return ['SucceededWithIssues', `parked: waiting for ${end.parked}`];
+  if (end.outcome !== 'success') return ['Failed', end.outcome];
+  if (end.inDoubt) return ['Failed', 'in doubt (a write was sent and no one decided whether it was applied)'];
+  if (end.withIssues) return ['SucceededWithIssues', 'success (a step failed; continue-on-error let it pass)'];
+  return ['Succeeded', 'success'];
+}
 
 export const azure: CiSystem = {
   name: 'azure',
@@ -31,9 +43,12 @@ export const azure: CiSystem = {
   variable: (v) =>
     `##vso[task.setvariable variable=${v.name};isoutput=true${v.secret ? ';issecret=true' : ''}]${esc(visibleControls(v.value))}`,
   summary: (env, tempDir) => ({ uploadFrom: env.AGENT_TEMPDIRECTORY ?? tempDir }),
-  finish: (outcome, summaryFile, withIssues) => [
-    ...(summaryFile ? [`##vso[task.uploadsummary]${esc(summaryFile)}`] : []),
-    `##vso[task.complete result=${outcome !== 'success' ? 'Failed' : withIssues ? 'SucceededWithIssues' : 'Succeeded'};]enginectl: ${outcome}${outcome === 'success' && withIssues ? ' (a step failed; continue-on-error let it pass)' : ''}`,
-  ],
+  finish: (end, summaryFile) => {
+    const [result, words] = completion(end);
+    return [
+      ...(summaryFile ? [`##vso[task.uploadsummary]${esc(summaryFile)}`] : []),
+      `##vso[task.complete result=${result};]${esc(neutralise(`enginectl: ${words}`))}`,
+    ];
+  },
   mask: (secret) => `##vso[task.setsecret]${esc(secret)}`,
 };
