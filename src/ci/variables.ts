@@ -18,11 +18,31 @@ const name = (...parts: string[]) =>
     .toUpperCase()
     .replace(/[^A-Z0-9_]/g, '_');
 
+type ReportStep = Report['steps'][number];
+
+/**
+ * Each instance once, where it is first listed: a rollout's analysis runs a gate instance again
+ * between waves (a round each), and its rounds are that instance's, not outputs of their own: its
+ * last round that ran (the JSON report lists the rounds after it, in their order) stands for it.
+ */
+function instancesOf(report: Report): ReportStep[] {
+  const by = new Map<string, ReportStep>();
+  const later = (a: ReportStep, b: ReportStep) => (b.round ?? 0) >= (a.round ?? 0);
+  for (const run of report.steps) {
+    if (run.outcome === 'skipped') continue;
+    const key = `${run.step}:${JSON.stringify(run.matrix)}`;
+    const kept = by.get(key);
+    // Set again in place: a Map keeps the order of the first set.
+    if (!kept || later(kept, run)) by.set(key, run);
+  }
+  return [...by.values()];
+}
+
 /** Every output as a variable, and what it is ("step a-b's status"), clashing names included. */
 function everyVariable(report: Report): (CiVariable & { of: string })[] {
   const out: (CiVariable & { of: string })[] = [];
-  for (const run of report.steps) {
-    if (!run.id || run.outcome === 'skipped') continue;
+  for (const run of instancesOf(report)) {
+    if (!run.id) continue;
     const values = run.matrix ? Object.values(run.matrix).map(String) : [];
     const prefix = [run.id, ...values];
     const step = `step ${run.id}${values.length ? ` (${values.join(', ')})` : ''}`;
