@@ -1,4 +1,5 @@
-// What to do about a step a sharded site left in doubt or unfinished. A worker takes no --resume
+// What to do about a step a sharded site left in doubt or unfinished (or cut short: its run stopped,
+// its worker's lease lost). A worker takes no --resume
 // and no --in-doubt (the hints of one run's journal): a site not ended is resumed by running its
 // shard's index again, the worker that takes it over reading each call in doubt back; a site that
 // ended with a call in doubt (verify could not tell, or the call lost its answer) failed in its
@@ -50,8 +51,15 @@ export function withShardedHint<S extends Step>(
     !!s.inDoubt && open && s.error
       ? `${s.error.hint ? `${s.error.hint}; ` : ''}its call is in doubt: ${doubt}`
       : undefined;
+  // Cut short by its run's stop for an error (its lease lost, released or lapsed; its journal not
+  // written): the error's hint is a run's ("run --resume from the store"); the site's is its index's.
+  const stopped = s.error?.code === 'CANCELLED' && !!s.error.hint;
   const hint =
-    s.error?.code === 'IN_DOUBT' && open ? doubt : s.error?.code === 'NOT_FINISHED' ? unfinished : failedInDoubt;
+    s.error?.code === 'IN_DOUBT' && open
+      ? doubt
+      : s.error?.code === 'NOT_FINISHED' || stopped
+        ? unfinished
+        : failedInDoubt;
   return hint && s.error ? { ...s, error: { ...s.error, hint } } : s;
 }
 

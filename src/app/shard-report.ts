@@ -159,7 +159,7 @@ export async function shardedReport(
         journalReport(stored.text, `${store.url} run ${siteRun}`, key),
         siteRun!,
         ended,
-        rollout.halted !== undefined,
+        rollout.halted !== null,
       );
       if (w === standing && !terminal && !held) windows.push(...windowWaitOf(site, report, log));
       // Held, its run parked for a window that has not opened on the reader's clock: its worker

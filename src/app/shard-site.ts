@@ -219,7 +219,7 @@ export async function runSite(
     if (earlier >= 0) reports.splice(earlier, 1);
     reports.push({ site, siteRun: stored.runId, report });
     whole = done.halted === undefined;
-    if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true };
+    if (done.halted instanceof LeaseError) return { outcome: 'cancelled', lost: true, loss: done.halted.loss };
     if (done.halted) throw done.halted;
     // Parked for its window: not ended, not failed; its worker waits for the window or parks.
     const parked = done.result.parked;

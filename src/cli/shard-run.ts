@@ -2,8 +2,8 @@
 // manifest written by enginectl shard). Wires the command line to app/shard-worker.ts and prints
 // what the worker did; its reports are the sites it ran, merged. Exit codes the engines act on:
 // 0 its sites succeeded, 1 a site failed or the rollout halted, 2 invalid input, 69 the store or
-// the lease failed before it sent anything, or its lease lapsed (run the index again: what it left
-// is resumed with verify), 75 parked at a barrier or for a site's window (the same command later goes on), 130/143/129
+// the lease failed before it sent anything, or it lost its lease, lapsed or released by an operator
+// (run the index again: what it left is resumed with verify), 75 parked at a barrier or for a site's window (the same command later goes on), 130/143/129
 // interrupted.
 import type { WindowOverride } from '../runner/run-context.ts';
 import { checkRunId } from '../journal/replica.ts';
@@ -25,7 +25,7 @@ import { ciSummaryChannel } from '../app/channels/ci.ts';
 import type { Source } from '../app/pipeline-input.ts';
 import { probeStore } from '../store/probe.ts';
 import { StoreError } from '../store/store.ts';
-import { LeaseError } from '../store/lease.ts';
+import { LeaseError, type LeaseLoss } from '../store/lease.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { ReportPaths } from '../report/formats.ts';
 import { renderMarkdown } from '../report/markdown.ts';
@@ -167,7 +167,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
         : end.outcome === 'parked'
           ? `parked: waiting for ${end.waitingFor}; run the same command again ${end.windows && end.until !== undefined ? `at or after ${new Date(end.until).toISOString()}` : 'later'} to go on (run ${manifest.run})`
           : end.outcome === 'lost'
-            ? `shard ${shard.index + 1}/${manifest.shards}: its lease lapsed and was taken (it could not renew it in time): nothing more is sent; run the index again: ${manifest.over} ${end.site} and the others it left are resumed, verify deciding their calls in doubt`
+            ? `shard ${shard.index + 1}/${manifest.shards}: ${lostWords(end.loss)}: nothing more is sent; run the index again: ${manifest.over} ${end.site} and the others it left are resumed, verify deciding their calls in doubt`
             : `shard ${shard.index + 1}/${manifest.shards}: interrupted`;
   say(headline);
   const written = await publishReport(report, paths, input.ci, io, masker);
@@ -176,6 +176,25 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   // Lost its lease: nothing it left is lost (each site's journal is in the store); the index runs again.
   if (end.outcome === 'lost') return ExitCode.unavailable;
   return end.outcome === 'done' && failed.length === 0 && written ? ExitCode.ok : ExitCode.failed;
+}
+
+/** How the worker lost its lease, as its last line says it: an operator's release is no lapse, and nothing took it. */
+function lostWords(loss: LeaseLoss | undefined): string {
+  const at = (ms: number) => new Date(ms).toISOString();
+  switch (loss?.how) {
+    case 'released':
+      return `its lease was released by ${loss.by}${loss.reason ? `: ${loss.reason}` : ''} (at ${at(loss.at)}; nothing took it over)`;
+    case 'lapsed':
+      return `its lease lapsed at ${at(loss.at)} (it could not renew it in time)`;
+    case 'taken':
+      return `its lease lapsed and was taken by ${loss.by} (it could not renew it in time)`;
+    case 'went-on':
+      return `its lease is no longer its own: ${loss.by} went on with it`;
+    case 'unread':
+      return 'its lease is no longer its own (the record after its last could not be read)';
+    default:
+      return 'its lease is no longer its own';
+  }
 }
 
 /** The worker's report files (the sites it ran, merged) and its CI summary; false when one could not be written. */

@@ -239,7 +239,7 @@ export const Report = z.object({
       end: z
         .enum(['done', 'halted', 'parked', 'lost', 'cancelled'])
         .describe(
-          'done: no site left to start; halted: a wave failed its budget or analysis; parked: it waits at a barrier (exit 75); lost: its lease lapsed (exit 69); cancelled: interrupted',
+          'done: no site left to start; halted: a wave failed its budget or analysis; parked: it waits at a barrier (exit 75); lost: it lost its lease, lapsed or released by an operator (exit 69); cancelled: interrupted',
         ),
       sites: z.array(z.string()).describe('the sites it ran or resumed, in order'),
       left: z

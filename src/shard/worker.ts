@@ -12,6 +12,7 @@ import { WaveLog, type WaveEntry, type WaveState } from './wave-log.ts';
 import { writeTerminal } from './terminal.ts';
 import { analysts, overBudget, readVerdict, standFor, writeVerdict, type Analysis, type Verdict } from './verdict.ts';
 import type { RunStore } from '../store/store.ts';
+import type { LeaseLoss } from '../store/lease.ts';
 import { BarrierPoll } from './barrier-poll.ts';
 import { barrierReason, barrierWaited, windowPark, type WindowWait } from './barrier-reason.ts';
 import type { WaitBudget } from './wait-budget.ts';
@@ -21,8 +22,10 @@ export interface SiteEnd {
   outcome: 'success' | 'failure' | 'cancelled' | 'parked';
   /** Parked for its window: the next opening it fits in, and since when it waits (its run's first park), on the run's clock. */
   window?: { until: number; since: number } | undefined;
-  /** The run lost the worker's lease (another worker took its sites over): nothing more is recorded for it. */
+  /** The run lost the worker's lease (another worker took its sites over, or an operator released it): nothing more is recorded for it. */
   lost?: boolean;
+  /** How it lost it, when its lease said. */
+  loss?: LeaseLoss | undefined;
   detail?: string | undefined;
 }
 
@@ -79,7 +82,8 @@ export type WorkerEnd =
       windows?: readonly WindowWait[];
     }
   | { outcome: 'cancelled' }
-  | { outcome: 'lost'; site: string };
+  /** `loss`: how its lease was lost, when it said. */
+  | { outcome: 'lost'; site: string; loss?: LeaseLoss | undefined };
 
 export interface WorkerResult {
   end: WorkerEnd;
@@ -131,7 +135,7 @@ async function walkWave(
   const budget = manifest.budgets[wave - 1]!;
   const log = new WaveLog(store, manifest.run, wave);
   const running = new Set<string>();
-  let lost: string | undefined;
+  let lost: { site: string; loss?: LeaseLoss | undefined } | undefined;
   // The sites whose run parked for a window not opening within the wait: held (not ended), for this worker's park.
   const parkedSites = new Map<string, WindowWait>();
   let waitingSince: number | undefined;
@@ -202,7 +206,7 @@ async function walkWave(
         end = await deps.runSite(owner.site, wave, { id: owner.siteRun, resume: true });
       }
       record({ site: owner.site, wave, siteRun: owner.siteRun, outcome: end.outcome });
-      if (end.lost) lost ??= owner.site;
+      if (end.lost) lost ??= { site: owner.site, loss: end.loss };
       if (end.outcome === 'parked' && end.window) parkedSites.set(owner.site, { site: owner.site, ...end.window });
       if (end.lost || end.outcome === 'cancelled' || end.outcome === 'parked') return undefined;
       const done: Done = {
@@ -361,7 +365,7 @@ async function walkWave(
         throw fault.error;
       }
       await Promise.all(terminals.splice(0));
-      if (lost !== undefined) return { outcome: 'lost', site: lost };
+      if (lost !== undefined) return { outcome: 'lost', ...lost };
       if (deps.signal.aborted) return { outcome: 'cancelled' };
       // The barrier: every site ended, or never to start (the budget spent) with every started one ended.
       const state = await log.read();

@@ -70,18 +70,33 @@ const Ticket = z.object({
 const BEAT = /\/([0-9]{8})\.beat\.([0-9]+)$/;
 
 /** The lease cannot be had or was lost: a run that lost it sends nothing more (exit 1); one that could not take it sent nothing (exit 2). */
+/**
+ * How a holder lost its lease (LEASE_LOST), for a surface that words it in its own terms (a sharded
+ * run's worker, whose way on is its index run again): an operator released it, it lapsed unrenewed,
+ * another holder took it over or went on with it, or the record after its last could not be read.
+ */
+export type LeaseLoss =
+  | { how: 'released'; by: string; reason: string | undefined; at: number }
+  | { how: 'lapsed'; at: number }
+  | { how: 'taken'; by: string }
+  | { how: 'went-on'; by: string }
+  | { how: 'unread' };
+
 export class LeaseError extends EnginectlError {
   readonly code: ErrorCode;
   readonly exitCode: ExitCode;
+  /** LEASE_LOST: how. */
+  readonly loss: LeaseLoss | undefined;
 
   constructor(
     code: 'LEASE_HELD' | 'LEASE_LOST' | 'LEASE_TAKEOVER_REFUSED',
     message: string,
-    options: { hint?: string; cause?: unknown } = {},
+    options: { hint?: string; cause?: unknown; loss?: LeaseLoss } = {},
   ) {
     super(message, options);
     this.code = code;
     this.exitCode = code === 'LEASE_LOST' ? ExitCode.failed : ExitCode.invalidInput;
+    this.loss = options.loss;
   }
 }
 
@@ -418,6 +433,7 @@ export class HeldLease {
       this.lost = this.lostTo(
         `it expired at ${new Date(this.record.expiresAt).toISOString()} without a renewal (this run was paused, or could not reach the store)`,
         `a run that takes it over verifies what this one may have sent first; ${this.resumeStored} once the lease is free (every report of this run is written)`,
+        { how: 'lapsed', at: this.record.expiresAt },
       );
     if (this.lost) throw this.lost;
   }
@@ -433,26 +449,33 @@ export class HeldLease {
     const next = await readLeaseRecord(this.store, `${leasePrefix(this.name)}${seq(this.seq + 1)}`).catch(
       () => undefined,
     );
-    if (next?.kind === 'release')
+    if (next?.kind === 'release') {
+      const by = next.by ?? holderText(next.holder);
       return this.lostTo(
-        `it was released by ${next.by ?? holderText(next.holder)}${next.reason ? ` (${next.reason})` : ''} at ${new Date(next.at).toISOString()}; no run took it over`,
+        `it was released by ${by}${next.reason ? ` (${next.reason})` : ''} at ${new Date(next.at).toISOString()}; no run took it over`,
         `nothing verified what this run may have sent: ${this.resumeStored}, which verifies the calls it left in doubt (every report of this run is written)`,
+        { how: 'released', by, reason: next.reason, at: next.at },
       );
+    }
     if (next?.kind === 'takeover' && next.holder.runId !== this.record.holder.runId)
       return this.lostTo(
         `${holderText(next.holder)} took it over`,
         `the run that took it verified what this one may have sent before it did; ${this.resumeStored} once it is done (every report of this run is written)`,
+        { how: 'taken', by: holderText(next.holder) },
       );
     if (next) {
       const same = next.holder.runId === this.record.holder.runId;
+      const by = same ? 'another runner of this run' : holderText(next.holder);
       return this.lostTo(
-        `${same ? 'another runner of this run' : holderText(next.holder)} (${next.holder.actor} on ${next.holder.host}) went on with it at ${new Date(next.at).toISOString()}, verifying nothing of this runner's calls`,
+        `${by} (${next.holder.actor} on ${next.holder.host}) went on with it at ${new Date(next.at).toISOString()}, verifying nothing of this runner's calls`,
         `the calls this runner left in doubt must be checked before anything is sent again: once that runner has ended, ${this.resumeStored} with ${this.ways.inDoubt('verify')} (every report of this run is written)`,
+        { how: 'went-on', by },
       );
     }
     return this.lostTo(
       'the record after its last could not be read',
       `what this run may have sent is unchecked: ${this.resumeStored} with ${this.ways.inDoubt('verify')} once the lease is free (every report of this run is written)`,
+      { how: 'unread' },
     );
   }
 
@@ -468,9 +491,10 @@ export class HeldLease {
       : `lease ${this.name}`;
   }
 
-  private lostTo(why: string, hint: string): LeaseError {
+  private lostTo(why: string, hint: string, loss: LeaseLoss): LeaseError {
     return new LeaseError('LEASE_LOST', `${this.label} is no longer this run's: ${why}; nothing more is sent`, {
       hint,
+      loss,
     });
   }
 

@@ -84,7 +84,7 @@ async function fleet(t: TestContext, dies: 'applied' | 'unapplied') {
   stop.abort();
   const gone = await dead;
   assert.equal(gone.code, 69, gone.out);
-  assert.match(gone.out, /its lease lapsed and was taken/);
+  assert.match(gone.out, /its lease lapsed\b/);
   assert.deepEqual(site2(), counted, 'the worker gone sent nothing more');
   return { again, read: { ...read, out: read.stdout + read.stderr, report }, site2: counted };
 }
