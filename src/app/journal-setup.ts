@@ -10,7 +10,7 @@ import { journalKey } from '../journal/seal.ts';
 import { newSalt } from '../journal/hashing.ts';
 import { selectionOf, type JournalVersion } from '../journal/records.ts';
 import { journalState, killedAtFirstRecord, parseRecords, type JournalState } from '../journal/read.ts';
-import { refuseOpenDoubts } from './open-doubts.ts';
+import { refuseForgottenDoubts, refuseOpenDoubts } from './open-doubts.ts';
 import { checkParked, parksOf, refuseResumeParked, inEffect, pendingDecisions, timeouts } from './parked.ts';
 import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { verifiedDecisions, type Verified } from '../journal/verify.ts';
@@ -125,6 +125,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
       };
     }
     const records = parseRecords(opened.framed, request.path, ways);
+    refuseForgottenDoubts(records, request.path, ways);
     const read = journalState(records, request.path, ways);
     const parks = parksOf(read, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.

@@ -2,6 +2,7 @@
 import { doubtCall } from '../api/index.ts';
 import { UsageError } from '../errors.ts';
 import type { Framed } from '../journal/frame.ts';
+import type { JournalRecord } from '../journal/records.ts';
 import { journalState, parseRecords } from '../journal/read.ts';
 import { undecidedInDoubt } from '../journal/verify.ts';
 import type { WaysOn } from '../ways-on.ts';
@@ -13,7 +14,9 @@ import type { WaysOn } from '../ways-on.ts';
  */
 export function refuseOpenDoubts(framed: Framed, path: string, ways: WaysOn): void {
   if (framed.lines.length === 0) return;
-  const open = undecidedInDoubt(journalState(parseRecords(framed, path, ways), path, ways));
+  const records = parseRecords(framed, path, ways);
+  refuseForgottenDoubts(records, path, ways);
+  const open = undecidedInDoubt(journalState(records, path, ways));
   if (open.length === 0) return;
   const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
   throw new UsageError(
@@ -21,6 +24,27 @@ export function refuseOpenDoubts(framed: Framed, path: string, ways: WaysOn): vo
     `journal ${path}: its last run left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt: ${named.join(', ')}; a new run on it would send ${open.length === 1 ? 'it' : 'them'} again`,
     {
       hint: `resume it instead (${ways.resumeOf(path)}, with ${ways.inDoubt('verify')} to read the targets back, or ${ways.inDoubt('skip|retry')} once you checked on the server), or give this run a journal of its own; nothing was sent`,
+    },
+  );
+}
+
+/**
+ * A fresh run record after a release that left a call in doubt, undecided: no enginectl writes one
+ * (a new run on open doubts is refused above), so the file was edited, or joins two journals. Read
+ * as it stands, the new release would forget the doubt and a resume send the write again: refused.
+ */
+export function refuseForgottenDoubts(records: JournalRecord[], path: string, ways: WaysOn): void {
+  const last = records.findLastIndex((r) => r.t === 'run' && !r.resume);
+  const earlier = records.slice(0, Math.max(last, 0));
+  if (!earlier.some((r) => r.t === 'run' && !r.resume)) return;
+  const open = undecidedInDoubt(journalState(earlier, path, ways));
+  if (open.length === 0) return;
+  const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
+  throw new UsageError(
+    'BAD_JOURNAL',
+    `${path}: a new run begins in it after a run that left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt, undecided: ${named.join(', ')}; no run writes that (a new run on open doubts is refused): the file was altered, or joins two journals`,
+    {
+      hint: `check on the server what became of ${open.length === 1 ? 'it' : 'them'}, then give the run a journal of its own; nothing was run`,
     },
   );
 }

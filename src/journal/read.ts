@@ -2,9 +2,8 @@
 // refused at its line, exit 2), then the state of every instance across the runs of this release (the
 // first run and the resumes after it), by identity: its last end and call, and the operator's decisions.
 import { UsageError } from '../errors.ts';
-import { attemptFate, type Attempt } from '../api/index.ts';
-import type { RolloutResult, StepError } from '../runner/result.ts';
-import type { OperatorDecision } from '../runner/rollout-result.ts';
+import { attemptFate } from '../api/index.ts';
+import type { StepError } from '../runner/result.ts';
 import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 export { damagedJournal, notAJournal, parseRecords } from './parse-records.ts';
@@ -12,75 +11,11 @@ import { parseRecords } from './parse-records.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
 import { withSharedOutputs } from './shared-outputs.ts';
-import { ParkReader, type ParkedState } from './parks.ts';
+import { ParkReader } from './parks.ts';
 export type { ParkedState } from './parks.ts';
 
-type EndRecord = Extract<JournalRecord, { t: 'end' }>;
-type DecisionRecord = Extract<JournalRecord, { t: 'decision' }>;
-/** The last non-idempotent call of an instance's last start, as it was sent (what verify compares against). */
-export interface CallState {
-  method: string;
-  path: string;
-  /** Its body as recorded (masked), and when it left; the status line, when it arrived. */
-  body: unknown;
-  at: number;
-  status?: number | undefined;
-  /** The exchange ended: its answer read (status), or an error. */
-  ended: boolean;
-  /** The digest of the inputs it was sent with (none in a journal of an earlier version). */
-  inputs?: string | undefined;
-}
-
-export interface InstanceState {
-  /** The name as the run resolved it when it started. */
-  name?: string | undefined;
-  started: boolean;
-  /** When its last start was written, and that record's place in the journal (its order, never a clock). */
-  startedAt?: number | undefined;
-  startedSeq?: number | undefined;
-  /** The last end record, and when the run it was written in started. */
-  ended?: (EndRecord & { runAt: number }) | undefined;
-  call?: CallState | undefined;
-  /** Every attempt of every write of its last start, each with its fate (api/fate.ts): their join is its fate. */
-  attempts: Attempt[];
-  /** The step's attempts (retry:) its last start is known to have made: the last that sent a write (1 when none did). */
-  tried: number;
-  /** What its verifier read just before its last write left. */
-  snapshot?: { value?: unknown; error?: string | undefined } | undefined;
-  /** The operator's last decision about it, when no start came after. */
-  decision?: DecisionRecord | undefined;
-}
-
-export interface JournalState {
-  /** The run records of this release, oldest first (a resume appends one). */
-  runs: RunRecord[];
-  instances: Map<string, InstanceState>;
-  lastAt: number;
-  /** Where the release's rollout halted, unless the operator since said to go on. */
-  halted?: { wave: number; reason: string } | undefined;
-  /** The last run ended: its finish record is the journal's last (a killed or lost run's is not). */
-  finished: boolean;
-  /** Why the last run stopped before ending its steps, as its finish record says (a signal, or what stopped it). */
-  stopped?: StepError | undefined;
-  /** Its last line was torn (a run killed mid-write) and is left out: that line's number. */
-  torn?: number | undefined;
-  /** The operator's last word to go on past a halted wave (--continue-rollout). */
-  continued?: { wave: number; by: string; at: number } | undefined;
-  /** Every decision of the operator's about a parked run (enginectl decide), in order: every report shows them. */
-  decided: OperatorDecision[];
-  /** The waves of the last run's rollout, as it ended them. */
-  rollout?: RolloutResult | undefined;
-  /** The fleet lease the last run held, as its `lease` record says (a takeover's evidence and reason). */
-  lease?: Extract<JournalRecord, { t: 'lease' }>['lease'] | undefined;
-  /**
-   * Where the last run parked, and the operator's decisions since (enginectl decide); undefined when it did not
-   * park. A continue killed before it ended is still parked there: with the rollout as the run that parked ended it,
-   * and when each run that went on from it started, after how many of those decisions (a timeout it acted on).
-   */
-  parked?: ParkedState | undefined;
-  /** Every park of this release, in order, each with its decisions (journal/parks.ts); `parked` is the last while it stands. */
-  parks: ParkedState[];
-}
+export type { CallState, InstanceState, JournalState } from './journal-state.ts';
+import type { InstanceState, JournalState } from './journal-state.ts';
 
 /** A journal of one torn line: its run was killed while writing its run record, before anything was sent. */
 export const killedAtFirstRecord = (framed: Framed) => framed.lines.length === 0 && framed.torn !== undefined;
@@ -102,6 +37,18 @@ export function readJournal(text: string, path: string, key?: string, ways: Ways
   return { ...journalState(parseRecords(framed, path, ways), path, ways), torn: framed.torn };
 }
 
+/**
+ * A record no enginectl writes where it stands (an answer with no send before it, an end of other
+ * inputs than its call's): the journal was edited, or mixes two. Acting on it could forget a write
+ * in doubt and send it again: refused.
+ */
+function unordered(path: string, r: { t: string; key?: string }, why: string, ways: WaysOn): UsageError {
+  const a = /^[aeiou]/.test(r.t) ? 'an' : 'a';
+  return new UsageError('BAD_JOURNAL', `${path}: ${a} ${r.t} record of ${r.key ?? 'an instance'} ${why}`, {
+    hint: `no run writes it so: this file was altered, or is not one journal of ${ways.journalWriter}; nothing was run`,
+  });
+}
+
 export function journalState(records: JournalRecord[], path: string, ways: WaysOn = CLI_WAYS): JournalState {
   // A fresh run (not a resume) starts a new release in the same file.
   const first = records.findLastIndex((r) => r.t === 'run' && !r.resume);
@@ -114,6 +61,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
   const instances = new Map<string, InstanceState>();
   let lastAt = 0;
   let runAt = 0;
+  let runSeq = -1;
   let halted: JournalState['halted'];
   let rollout: JournalState['rollout'];
   let continued: JournalState['continued'];
@@ -133,6 +81,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
         });
       runs.push(r);
       runAt = r.at;
+      runSeq = first + i;
       parks.run(r.at);
       [stopped, rollout, lease] = [undefined, undefined, undefined];
       continue;
@@ -183,17 +132,26 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
         state.snapshot = { value: r.value, error: r.error };
         break;
       case 'send':
-        state.call = { method: r.method, path: r.path, body: r.body, at: r.at, ended: false, inputs: r.inputs };
+        state.call = {
+          method: r.method,
+          path: r.path,
+          body: r.body,
+          at: r.at,
+          ended: false,
+          inputs: r.inputs,
+          seq: first + i,
+        };
         state.tried = Math.max(state.tried, r.attempt ?? 1);
         // Sent and not yet answered: unknown until an answer says otherwise.
         state.attempts.push({ method: r.method, path: r.path, fate: 'unknown' });
         break;
       case 'status':
-        if (state.call) state.call.status = r.status;
+        if (!state.call) throw unordered(path, r, 'with no send record before it', ways);
+        state.call.status = r.status;
         if (state.attempts.length > 0) state.attempts.at(-1)!.status = r.status;
         break;
       case 'answer': {
-        if (!state.call || state.attempts.length === 0) break;
+        if (!state.call || state.attempts.length === 0) throw unordered(path, r, 'with no send record before it', ways);
         const status = r.status ?? state.call.status;
         Object.assign(state.call, { ended: true, status });
         // An answer after the answer: the step could not read a 2xx it heard (status kept, fate
@@ -202,9 +160,20 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
         Object.assign(state.attempts.at(-1)!, { status, fate: attemptFate(r.method, r.path, evidence) });
         break;
       }
-      case 'end':
+      case 'end': {
+        // The end of a call its instance sent in the same run is of the inputs it sent it with (a
+        // later run's end of a carried instance is of that run's).
+        const call = state.call;
+        if (
+          call?.inputs !== undefined &&
+          (call.seq ?? -1) > runSeq &&
+          r.inputs !== undefined &&
+          r.inputs !== call.inputs
+        )
+          throw unordered(path, r, 'whose inputs are not those its call was sent with', ways);
         state.ended = { ...withSharedOutputs(r), runAt };
         break;
+      }
       case 'decision':
         state.decision = r;
         break;
