@@ -54,7 +54,8 @@ export function indentationMistake(code: string, text: string, line: number): Lo
   if (code === 'BAD_INDENT') {
     const k = keyAt(lines[line - 1] ?? '');
     const above = keyAbove(lines, line - 1);
-    if (k && above) {
+    // Keys at one column are no indentation mistake between them: the error is another's (an unclosed `{`, unclosed-flow.ts).
+    if (k && above && k.col !== above.col) {
       return {
         line,
         col: k.col,

@@ -11,6 +11,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostics.ts';
 import { indentationMistake } from './indentation.ts';
+import { unclosedFlow } from './unclosed-flow.ts';
 import { MAX_JSON_DEPTH, pathPast } from '../text/bounded-json.ts';
 import { fastData } from './yaml-fast.ts';
 import { sourceOffset } from './scalar-offset.ts';
@@ -92,6 +93,9 @@ export function parseYaml(
   const problems = [...doc.errors, ...doc.warnings.filter((w) => w.code === 'TAG_RESOLVE_FAILED')];
   const diagnostics: Diagnostic[] = problems.map((e) => {
     const at = lines.linePos(e.pos[0]);
+    const unclosed =
+      e.code === 'BAD_INDENT' ? unclosedFlow(e.message, text, e.pos[0], (o) => lines.linePos(o)) : undefined;
+    if (unclosed) return { file, ...unclosed };
     const indent = indentationMistake(e.code, text, at.line);
     if (indent) return { file, ...indent };
     // The key a duplicate is (the error's position is its first character): as written on its line.
