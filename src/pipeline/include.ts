@@ -2,9 +2,10 @@
 // pipeline before it is checked. Each file is read through the loader's `readInclude` (the edge
 // resolves it next to the pipeline); its problems are located in it; a name defined twice (in the
 // pipeline and an inventory, or in two inventories) is an error naming both places, and so is an
-// inventory included twice. An inventory that cannot be merged is counted, so the loader does not
-// go on to list what follows from it.
-import { dirname, join } from 'node:path';
+// inventory included twice; a pipeline that includes itself is told so at that include. An
+// inventory that cannot be merged is counted, so the loader does not go on to list what follows
+// from it.
+import { dirname, join, normalize } from 'node:path';
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
 import { InventorySchema, LOADER_PARSE } from './schema.ts';
@@ -93,6 +94,16 @@ export function includeInventories(
     // Named as the pipeline file is (from where the run was started: the workspace root in CI), so
     // a finding in it is annotated on the right file; `include:` itself is relative to the pipeline.
     const name = join(dirname(source.file), path);
+    // Read as an inventory, its own version, include and steps would each be "unknown in the inventory".
+    if (name === normalize(source.file)) {
+      problems.push({
+        file: source.file,
+        ...at(),
+        message: `include ${path}: that is this pipeline itself, not an inventory`,
+        hint: `remove it from include:; an include names an inventory file (${INVENTORY_KINDS.join(', ')}) to merge into the pipeline`,
+      });
+      return;
+    }
     // Merged once: read again, each of its names would be "defined twice", here and at itself.
     const first = includedBy.get(name);
     if (first !== undefined) {
