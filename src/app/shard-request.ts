@@ -18,6 +18,8 @@ export interface ShardWorkerRequest {
   /** This worker's index, 0-based, and the total it was told (checked against the manifest). */
   index: number;
   total: number | undefined;
+  /** --shard auto: the engine's words for an index the run does not have (its variable, what to set). */
+  misfit?: ((run: string, shards: number) => { message: string; hint: string } | undefined) | undefined;
   pipeline: Pipeline;
   sources: readonly Source[];
   vars: Readonly<Record<string, unknown>>;

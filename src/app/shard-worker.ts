@@ -39,8 +39,10 @@ export interface ShardWorkerDone {
   failedEarlier: { site: string; wave: number }[];
 }
 
-/** Refuses an index out of range, or a total other than the manifest's. */
-function checkIndex(manifest: Manifest, index: number, total: number | undefined): void {
+/** Refuses an index out of range, or a total other than the manifest's (--shard auto: in the engine's terms). */
+function checkIndex(manifest: Manifest, { index, total, misfit }: ShardWorkerRequest): void {
+  const engine = misfit?.(manifest.run, manifest.shards);
+  if (engine) throw refused(engine.message, engine.hint);
   if (total !== undefined && total !== manifest.shards)
     throw refused(
       `run ${manifest.run} has ${manifest.shards} shards, this worker was told ${total}`,
@@ -70,7 +72,7 @@ const refused = (message: string, hint: string) => new UsageError('SHARD_REFUSED
 export async function runShardWorker(request: ShardWorkerRequest): Promise<ShardWorkerDone> {
   const { store, clock } = request;
   const manifest = await readManifest(store, request.run);
-  checkIndex(manifest, request.index, request.total);
+  checkIndex(manifest, request);
   checkFleet(manifest, fleetOf(request.pipeline, request.sources, request.vars, request.env), request.pipeline);
   const holder = newRunId(clock.now());
   // Registered before anything else: a shard no attempt registered is missing from the merged report.

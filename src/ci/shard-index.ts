@@ -3,15 +3,9 @@
 // Indexed Job's pod (JOB_COMPLETION_INDEX from 0; its total is the manifest's). Nothing else in
 // src/ reads these variables.
 import { CI_SYSTEMS } from './detect.ts';
-import type { Env } from './system.ts';
+import type { Env, ShardIndexFound } from './system.ts';
 
-export interface FoundIndex {
-  /** 0-based; NaN when the variable is not a number. */
-  index: number;
-  total: number | undefined;
-  /** What it was read from, for a person. */
-  from: string;
-}
+export type FoundIndex = ShardIndexFound;
 
 /**
  * The index the environment gives, or undefined when none does; `ambiguous` when two engines give
@@ -25,12 +19,22 @@ export function shardIndexOf(env: Env): FoundIndex | { ambiguous: string[] } | u
     if (index) found.push(index);
   }
   const k8s = env.JOB_COMPLETION_INDEX;
-  if (k8s !== undefined)
+  if (k8s !== undefined) {
+    const index = /^[0-9]+$/.test(k8s) ? Number(k8s) : NaN;
     found.push({
-      index: /^[0-9]+$/.test(k8s) ? Number(k8s) : NaN,
+      index,
       total: undefined,
       from: `JOB_COMPLETION_INDEX=${k8s}`,
+      // The Job runs `completions` pods, indexed 0 to completions - 1: one past the shards is a Job of more.
+      misfit: (run, shards) =>
+        index >= shards
+          ? {
+              message: `JOB_COMPLETION_INDEX=${k8s} is past run ${run}'s ${shards} shards (an Indexed Job counts from 0: 0 to ${shards - 1}): the Job's completions exceed the run's ${shards} shards`,
+              hint: `set the Job's completions to ${shards} (spec.completions, as enginectl shard --format k8s printed it)`,
+            }
+          : undefined,
     });
+  }
   if (found.length > 1) return { ambiguous: found.map((f) => f.from) };
   return found[0];
 }

@@ -24,6 +24,17 @@ export interface CiEnd {
   withIssues?: boolean | undefined;
 }
 
+/** A worker's index as an engine gives it (run --shard auto). */
+export interface ShardIndexFound {
+  /** 0-based; NaN when the variable is not a number. */
+  index: number;
+  total: number | undefined;
+  /** What it was read from, for a person. */
+  from: string;
+  /** Why it does not fit run `run` of `shards` shards, in the engine's terms (its variable, what to set there); undefined when it fits. */
+  misfit(run: string, shards: number): { message: string; hint: string } | undefined;
+}
+
 export interface CiSystem {
   name: string;
   /** True when its environment variables say this system runs the job. */
@@ -40,7 +51,7 @@ export interface CiSystem {
   /** The page of the running job or run, for a lease's holder. */
   runUrl(env: Env): string | undefined;
   /** A parallel job's index (0-based) and how many there are, when the system runs the job as one of several (run --shard auto). */
-  shardIndex?(env: Env): { index: number; total: number | undefined; from: string } | undefined;
+  shardIndex?(env: Env): ShardIndexFound | undefined;
   /** The most jobs one job matrix of this system runs, and what that matrix is called. */
   jobMatrixLimit?: { jobs: number; what: string };
   sectionStart(key: string, title: string, nowMs: number): string | undefined;

@@ -4,7 +4,7 @@
 // sent: the index can run again (ShardUnavailable, exit 69).
 import { checkRunId } from '../journal/replica.ts';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
-import { SHARD_INDEX_SOURCES, shardIndexOf } from '../ci/shard-index.ts';
+import { SHARD_INDEX_SOURCES, shardIndexOf, type FoundIndex } from '../ci/shard-index.ts';
 import { RUN_VARIABLE, storeAt } from '../app/stored-run.ts';
 import { readManifest, shardOf } from '../shard/manifest.ts';
 import type { Selection } from '../pipeline/selection.ts';
@@ -15,7 +15,7 @@ import type { CliIO } from './io.ts';
 export function parseShard(
   given: string,
   env: CliIO['env'],
-): { index: number; total: number | undefined; from: string } {
+): { index: number; total: number | undefined; from: string; misfit?: FoundIndex['misfit'] | undefined } {
   if (given === 'auto') {
     const found = shardIndexOf(env);
     if (!found)

@@ -113,6 +113,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       run,
       index: shard.index,
       total: shard.total,
+      misfit: shard.misfit,
       pipeline: input.pipeline,
       sources: input.sources,
       vars: input.vars,

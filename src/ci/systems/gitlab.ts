@@ -24,14 +24,33 @@ export const gitlab: CiSystem = {
   runUrl: (env) => env.CI_JOB_URL,
   jobMatrixLimit: { jobs: 200, what: 'a GitLab parallel:matrix' },
   // parallel: N numbers its jobs 1 to N.
-  shardIndex: (env) =>
-    env.CI_NODE_INDEX === undefined
-      ? undefined
-      : {
-          index: Number(env.CI_NODE_INDEX) - 1,
-          total: env.CI_NODE_TOTAL === undefined ? undefined : Number(env.CI_NODE_TOTAL),
-          from: `CI_NODE_INDEX=${env.CI_NODE_INDEX}${env.CI_NODE_TOTAL === undefined ? '' : ` CI_NODE_TOTAL=${env.CI_NODE_TOTAL}`}`,
-        },
+  shardIndex: (env) => {
+    const { CI_NODE_INDEX: given, CI_NODE_TOTAL: told } = env;
+    if (given === undefined) return undefined;
+    const index = Number(given) - 1;
+    const total = told === undefined ? undefined : Number(told);
+    return {
+      index,
+      total,
+      from: `CI_NODE_INDEX=${given}${told === undefined ? '' : ` CI_NODE_TOTAL=${told}`}`,
+      misfit: (run, shards) => {
+        const hint = `set the job's parallel: to ${shards}, the shards enginectl shard --shards planned`;
+        if (total !== undefined && !Number.isInteger(total))
+          return { message: `CI_NODE_TOTAL=${told} is not a number of parallel jobs`, hint };
+        if (total !== undefined && total !== shards)
+          return {
+            message: `CI_NODE_TOTAL=${told}: this job runs as ${told} parallel jobs, but run ${run} has ${shards} shards`,
+            hint,
+          };
+        if (index >= shards)
+          return {
+            message: `CI_NODE_INDEX=${given} is past run ${run}'s ${shards} shards (GitLab counts from 1: 1 to ${shards})`,
+            hint,
+          };
+        return undefined;
+      },
+    };
+  },
   sectionStart: (key, title, now) =>
     `\x1b[0Ksection_start:${Math.floor(now / 1000)}:${sectionName(key)}[collapsed=true]\r\x1b[0K${neutralise(title)}`,
   sectionEnd: (key, now) => `\x1b[0Ksection_end:${Math.floor(now / 1000)}:${sectionName(key)}\r\x1b[0K`,
