@@ -130,12 +130,15 @@ export async function readShardRecord<T>(
     : undefined;
 }
 
+/** A run id that names no sharded run of the store (report --merge --store tells a run of it that is not sharded as such). */
+export class NoShardedRun extends StoreError {}
+
 export async function readManifest(store: RunStore, run: string): Promise<Manifest> {
   const manifest = await readShardRecord(store, shardKeys(run).manifest, Manifest, 'a manifest', MANIFEST_VERSIONS);
   if (!manifest) {
     // A store whose directory is not there (a runner without the share) is the store's failure, to retry.
     await store.there?.();
-    throw new StoreError('STORE_REFUSED', `${store.url} holds no sharded run ${run}`, {
+    throw new NoShardedRun('STORE_REFUSED', `${store.url} holds no sharded run ${run}`, {
       hint: 'enginectl shard FILE --store URL --shards N writes it and prints its id',
     });
   }

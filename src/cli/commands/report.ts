@@ -30,6 +30,7 @@ import { summaryLine } from '../../report/summary-line.ts';
 import { terminalSink } from '../../log/sink.ts';
 import { RUN_VARIABLE, storeToRead } from '../../app/stored-run.ts';
 import { shardedReport } from '../../app/shard-report.ts';
+import { notShardedRun } from '../../app/not-sharded.ts';
 import { realClock } from '../../app/clock.ts';
 
 export const REPORT_HELP = `Usage: enginectl report JOURNAL [options]
@@ -148,8 +149,10 @@ async function mergeSharded(
   // Only read: a store that is not there is a wrong URL (as runs and lease say), never one to make.
   const why = '--run names a sharded run of a run store: ';
   const store = await storeToRead('report', values.store, io.env, io.cwd, why, io.signal);
-  const now = (io.clock ?? realClock()).now();
-  const { report } = await shardedReport(store, checkRunId(values.run!), journalKey(io.env), now);
+  const run = checkRunId(values.run!);
+  const read = shardedReport(store, run, journalKey(io.env), (io.clock ?? realClock()).now());
+  // A run of the store that is not sharded is told as what it is.
+  const { report } = await read.catch((e: unknown) => notShardedRun(store, run, e));
   return publishFleet(report, values, io, publishing);
 }
 
