@@ -8,6 +8,7 @@
 import { formatDuration } from '../duration.ts';
 import { escapeHtml as h } from '../text/escape.ts';
 import { joinMapped } from '../text/slices.ts';
+import { errorWords } from './failure-list.ts';
 import type { Fleet } from './fleet.ts';
 import { doubtNote, durationText, statusOf, type Report, type ReportStep } from './model.ts';
 import type { WaysOn } from '../ways-on.ts';
@@ -227,10 +228,10 @@ export function stepNameHtml(s: ReportStep, ways?: WaysOn): string {
   return `${h(s.name)}${s.continuedOnError ? ' <em>(continue-on-error)</em>' : ''}${s.resume === 'earlier-run' ? ' <em>(earlier run)</em>' : ''}${(s.inDoubt && (s.outcome !== 'cancelled' || s.decision)) || s.decision ? ` <em>(${h(doubtNote(s, ways))})</em>` : ''}`;
 }
 
-/** A step run's error and what to do, or ''. */
+/** A step run's error and what to do, or '' (errorWords: of a write not sent again, its call's past error). */
 export function errorHtml(s: ReportStep): string {
-  if (!s.error) return '';
-  return `<div class="error">${h(s.error.message)}</div>${s.error.hint ? `<div class="hint">what to do: ${h(s.error.hint)}</div>` : ''}`;
+  const e = errorWords(s);
+  return `${e ? `<div class="error">${h(e.message)}</div>` : ''}${e?.hint ? `<div class="hint">what to do: ${h(e.hint)}</div>` : ''}`;
 }
 
 /** A fleet's step runs, a line each, anchored for the grid's links: its outcome, name, duration, figures, error. */

@@ -6,6 +6,7 @@
 // again). A failure continue-on-error let pass is not a <failure>: the
 // run succeeded, and so does the build; it is told in <system-err>. junit-10.xsd has no `file`
 // attribute on testcase: the file is on the testsuite.
+import { errorWords } from './failure-list.ts';
 import { fleetPhrase, noReportNote } from './fleet.ts';
 import { doubtNote, IN_DOUBT_NOTE, limitedTo, namedRunNotes, type Report } from './model.ts';
 import { SliceJoiner } from '../text/slices.ts';
@@ -108,17 +109,19 @@ export function renderJunit(report: Report, ways?: WaysOn): string {
     lines.push(`${open}>`);
     if (failing(s)) {
       const decided = s.decision ? doubtNote(s, ways) : '';
+      // A write not sent again on the operator's word: its error is its call's past, its hint no advice now.
+      const e = errorWords(s);
       const detail = [
-        s.error?.message,
+        e?.message,
         decided,
-        s.error?.hint ? `hint: ${s.error.hint}` : '',
+        e?.hint ? `hint: ${e.hint}` : '',
         s.continuedOnError ? '(continue-on-error: the pipeline went on)' : '',
       ]
         .filter(Boolean)
         .join('\n');
       const message =
         s.inDoubt && (s.outcome !== 'cancelled' || s.decision)
-          ? `${decided || 'in doubt'} (${IN_DOUBT_NOTE})${s.error?.message ? `: ${s.error.message}` : ''}`
+          ? `${decided || 'in doubt'} (${IN_DOUBT_NOTE})${e ? `: ${e.message}` : ''}`
           : (s.error?.message ?? 'failed');
       lines.push(
         `      <failure type="${attr(s.inDoubt && s.decision?.decision === 'skip' ? 'IN_DOUBT' : (s.error?.code ?? 'STEP_FAILED'))}" message="${attr(message)}">${body(detail)}</failure>`,

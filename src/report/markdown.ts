@@ -9,6 +9,7 @@
 import { formatDuration } from '../duration.ts';
 import { isWindowOverride } from '../runner/result.ts';
 import { windowNote } from './window-note.ts';
+import { failureItem, failuresHeading } from './failure-list.ts';
 import {
   doubtNote,
   durationText,
@@ -203,18 +204,12 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
       : failed.some((s) => s.outcome === 'cancelled')
         ? 'Failed and cancelled steps'
         : 'Failed steps';
-    // Under a success header, the failures are those continue-on-error let pass: say so.
+    // Under a success header, what let them pass (continue-on-error, the operator's decision): said.
+    const { heading, named } = failuresHeading(title, failed, outcomeWord(report) === 'success');
     sections.push({
-      head: [`### ${title}${outcomeWord(report) === 'success' ? ' (continue-on-error let them pass)' : ''}`, ''],
+      head: [`### ${heading}`, ''],
       blocks: failed.map((s, k) => ({
-        ...block(
-          [
-            `- **${cell(s.name)}** (${codeSpan(s.uses)}): ${cell(s.error?.message ?? s.outcome)}`,
-            ...(s.error?.hint ? [`  - what to do: ${cell(s.error.hint)}`] : []),
-          ].join('\n'),
-          RANK.failure,
-          'failure',
-        ),
+        ...block(failureItem(s, named, options.ways), RANK.failure, 'failure'),
         order: 2 * k + 1,
       })),
       tail: [''],

@@ -86,6 +86,10 @@ export interface StepCounts {
 /** A decision as the counts read it: a run's (Decision) or a report's (its nulls). */
 type DecisionView = { decision: string; leftInDoubt?: true | null | undefined; pending?: true | null | undefined };
 
+/** An in-doubt call the operator's word settled as applied (--in-doubt skip, or verify reading it applied): acted on, not left in doubt. */
+export const treatedAsApplied = (s: { inDoubt?: unknown; decision?: DecisionView | null | undefined }): boolean =>
+  Boolean(s.inDoubt) && s.decision?.decision === 'skip' && !s.decision.leftInDoubt && !s.decision.pending;
+
 /** Step runs by outcome: the one count the terminal, the reports and the summary all show. */
 export function countSteps(
   steps: readonly (Pick<StepRun, 'outcome'> & {
@@ -105,8 +109,7 @@ export function countSteps(
   for (const s of steps) {
     if (s.inDoubt) counts.inDoubt++;
     // Treated as applied on the operator's word: counted as that, never as a success.
-    if (s.inDoubt && s.decision?.decision === 'skip' && !s.decision.leftInDoubt && !s.decision.pending)
-      counts.treatedAsApplied++;
+    if (treatedAsApplied(s)) counts.treatedAsApplied++;
     else counts[s.outcome]++;
   }
   return counts;
@@ -147,9 +150,7 @@ export function undecidedDoubts<
 >(steps: readonly S[]): S[] {
   // A decision to send again was acted on: the doubt it left is undecided (journal/read.ts standingDecision);
   // one left in doubt by going on without it was never decided; one a killed resume recorded is not acted on yet.
-  return steps.filter(
-    (s) => s.inDoubt && (s.decision?.decision !== 'skip' || s.decision.leftInDoubt || s.decision.pending),
-  );
+  return steps.filter((s) => s.inDoubt && !treatedAsApplied(s));
 }
 
 /** What a run that ended with such steps says of them (its outcome a success, its exit 1), in the words of the surface in use. */
