@@ -65,7 +65,10 @@ export class RunLog implements RunLogger {
     }
     const head = `${this.paint(COLOUR[run.outcome], ICON[run.outcome])} ${position} ${n(run.name)}`;
     if (run.outcome === 'skipped') {
-      this.sink.line(`${head}: skipped`);
+      // Not sent again on the operator's word (treated as applied, verify's reading, left in doubt): that, as every report says it.
+      const decided = run.decision?.decision === 'skip' ? run.decision : undefined;
+      const doubt = run.inDoubt ? 'in doubt: ' : '';
+      this.sink.line(`${head}: ${decided ? `${doubt}${n(decisionPhrase(decided, run.attempts !== 0))}` : 'skipped'}`);
       return;
     }
     if (run.outcome === 'cancelled' && run.startedAt === undefined && run.error?.code === 'FAIL_FAST') {

@@ -9,7 +9,7 @@
 import { formatDuration } from '../duration.ts';
 import { isWindowOverride } from '../runner/result.ts';
 import { windowNote } from './window-note.ts';
-import { failureItem, failuresHeading } from './failure-list.ts';
+import { failureItem, failuresHeading, notSentAgain } from './failure-list.ts';
 import {
   doubtNote,
   durationText,
@@ -189,7 +189,7 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
         const window = windowNote(s);
         const note = `${s.continuedOnError ? ' (continue-on-error)' : ''}${doubt ? ` (${cell(doubt)})` : ''}${s.resume === 'earlier-run' ? ' (earlier run)' : ''}${window ? ` (${cell(window)})` : ''}`;
         return block(
-          `| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' ? 'skipped' : ''))} |`,
+          `| ${ICONS[statusOf(s)]} | ${cell(s.name)}${note} | ${cell(targetOf(s))} | ${s.startedAt ? durationText(s.durationMs, formatDuration) : ''} | ${cell(s.figures ?? (s.outcome === 'skipped' && !notSentAgain(s) ? 'skipped' : ''))} |`,
           failing(s) ? RANK.failingRow : RANK.row,
           'row',
         );
