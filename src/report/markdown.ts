@@ -1,13 +1,13 @@
 // Longer than 250 lines: the summary's sections, each ranked for when they do not all fit, read together.
 // The Markdown summary (GitHub job summary, --summary): outcome first, the step table, failures
-// with what to do, each update's own report in <details>, warnings and errors. Always under the
+// with what to do, each update's own report in <details>, enginectl's own warnings, then the
+// server's errors and warnings (step-issues.ts: never one for the other). Always under the
 // 1 MiB limit of a job summary, fitted in one pass (markdown-fit.ts): when it does not all fit,
 // the failing and in-doubt instances are kept first, each step's counts stand in for the rows
 // left out, and a note at the top says what was left out and where the full report is. A fleet's
 // summary (report/fleet.ts) leads with what failed or is in doubt and counts the rest
 // (markdown-fleet.ts), in a few KiB.
 import { formatDuration } from '../duration.ts';
-import { isWindowOverride } from '../runner/result.ts';
 import { windowNote } from './window-note.ts';
 import { failureItem, failuresHeading, notSentAgain } from './failure-list.ts';
 import {
@@ -26,6 +26,7 @@ import {
   countsText,
 } from './model.ts';
 import { serverReportMarkdown } from './summary-server-text.ts';
+import { issuesOf } from './step-issues.ts';
 import { cell, codeSpan } from '../text/escape.ts';
 import { wavesMarkdown } from './waves.ts';
 import { fleetOf, fleetPhrase, fleetRows, NO_REPORT, type Fleet } from './fleet.ts';
@@ -57,21 +58,6 @@ export interface MarkdownOptions {
   ways?: WaysOn | undefined;
 }
 
-function issuesOf(step: ReportStep): { errors: string[]; warnings: string[] } {
-  const r = step.result as { errors?: unknown[]; warnings?: unknown[] } | null;
-  const describe = (i: unknown) =>
-    typeof i === 'string'
-      ? i
-      : i && typeof i === 'object' && 'message' in i
-        ? String((i as { message: unknown }).message)
-        : JSON.stringify(i);
-  const server = Array.isArray(r?.warnings) ? r.warnings.map(describe) : undefined;
-  return {
-    errors: Array.isArray(r?.errors) ? r.errors.map(describe) : [],
-    warnings: server ? [...step.warnings.filter(isWindowOverride), ...server] : step.warnings,
-  };
-}
-
 export function renderMarkdown(report: Report, options: MarkdownOptions = {}): string {
   const fleet = fleetOf(report);
   const limit = Math.min(options.limit ?? BUDGET, fleet ? FLEET_SUMMARY_LIMIT : Infinity);
@@ -94,6 +80,7 @@ const PLURAL: Record<string, string> = {
   row: 'step rows',
   failure: 'failed, cancelled or in-doubt steps',
   update: 'update reports',
+  own: "enginectl's warnings",
   note: 'server errors and warnings',
 };
 
@@ -251,13 +238,20 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
     });
   }
 
-  const notes = shown.flatMap((s) => {
-    const { errors, warnings } = issuesOf(s);
-    return [
-      ...errors.map((e) => `- ❌ **${cell(s.name)}**: ${cell(e)}`),
-      ...warnings.map((w) => `- ⚠️ **${cell(s.name)}**: ${cell(w)}`),
-    ];
-  });
+  // What enginectl concluded (a window overridden, a write maybe applied twice) is its own, never the server's word.
+  const issues = shown.map((s) => ({ s, ...issuesOf(s) }));
+  const own = issues.flatMap(({ s, own }) => own.map((w) => `- ⚠️ **${cell(s.name)}**: ${cell(w)}`));
+  if (own.length > 0)
+    sections.push({
+      head: ['### Warnings enginectl raised', ''],
+      blocks: own.map((n) => block(n, RANK.own, 'own')),
+      tail: [''],
+      optional: true,
+    });
+  const notes = issues.flatMap(({ s, server }) => [
+    ...server.errors.map((e) => `- ❌ **${cell(s.name)}**: ${cell(e)}`),
+    ...server.warnings.map((w) => `- ⚠️ **${cell(s.name)}**: ${cell(w)}`),
+  ]);
   if (notes.length > 0)
     sections.push({
       head: ['### Errors and warnings reported by the server', ''],
@@ -269,4 +263,14 @@ function compose(report: Report, limit: number, options: MarkdownOptions, fleet:
 }
 
 /** What is kept first when not everything fits. */
-const RANK = { failure: 0, job: 1, failingRow: 2, noReport: 3, failedUpdate: 4, row: 5, update: 6, note: 7 } as const;
+const RANK = {
+  failure: 0,
+  job: 1,
+  failingRow: 2,
+  noReport: 3,
+  failedUpdate: 4,
+  row: 5,
+  own: 6,
+  update: 7,
+  note: 8,
+} as const;

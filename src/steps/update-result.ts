@@ -5,7 +5,8 @@ import type { StepOutcome } from './types.ts';
 
 type Result = z.infer<typeof UpdateResult>;
 
-function describeItem(item: unknown): string {
+/** A server's error or warning item as a step records it: its message, or the item as JSON. */
+export function describeItem(item: unknown): string {
   if (typeof item === 'string') return item;
   if (item && typeof item === 'object' && 'message' in item && typeof item.message === 'string') return item.message;
   return JSON.stringify(item);
