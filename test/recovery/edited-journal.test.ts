@@ -78,3 +78,11 @@ test('a fresh run record after a release that left a call in doubt: the resume r
   assert.match(r.stderr, /in doubt/);
   assert.equal(s.updates(), 1, 'not sent again');
 });
+
+test('two fresh run records after a release that left a call in doubt: the resume refuses the journal (BAD_JOURNAL), nothing sent', async (t) => {
+  const s = await inDoubt(t);
+  const r = await s.resume([...s.lines, s.lines[0]!, s.lines[0]!]);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /code: BAD_JOURNAL/);
+  assert.equal(s.updates(), 1, 'not sent again');
+});
