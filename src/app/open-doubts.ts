@@ -34,9 +34,12 @@ export function refuseOpenDoubts(framed: Framed, path: string, ways: WaysOn): vo
  * as it stands, the new release would forget the doubt and a resume send the write again: refused.
  */
 export function refuseForgottenDoubts(records: JournalRecord[], path: string, ways: WaysOn): void {
-  const last = records.findLastIndex((r) => r.t === 'run' && !r.resume);
-  const earlier = records.slice(0, Math.max(last, 0));
-  if (!earlier.some((r) => r.t === 'run' && !r.resume)) return;
+  // Each release but the last, read up to the fresh run record that follows it.
+  const fresh = records.flatMap((r, i) => (r.t === 'run' && !r.resume ? [i] : []));
+  for (const next of fresh.slice(1)) refuseOpenBefore(records.slice(0, next), path, ways);
+}
+
+function refuseOpenBefore(earlier: JournalRecord[], path: string, ways: WaysOn): void {
   const open = undecidedInDoubt(journalState(earlier, path, ways));
   if (open.length === 0) return;
   const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
