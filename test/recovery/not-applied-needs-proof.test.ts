@@ -294,3 +294,25 @@ test("verify cannot tell a system update to a database whose Engines run a versi
     /^cannot-tell +"System update prod" .*eng-prod-01 26\.12\.0, eng-prod-02 26\.12\.0 run a version newer than the source's 26\.11\.0/m,
   );
 });
+
+test('verify cannot tell a system update from Engines whose monitoring data is older than the call: they stopped reporting before it, listed still with their old version; verify-and-retry sends nothing again', async (t) => {
+  const s = await setup(t, SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 1m'), (emulator) => {
+    for (const e of emulator.state.engines)
+      if (e.mainDatabase === 'PROD' && e.instanceId !== 'eng-prod-old')
+        Object.assign(e, { reporting: false, updatedAt: Date.now() - 60_000 });
+  });
+  const applied = () =>
+    s.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.applied).length;
+  assert.equal(applied(), 1);
+  // Monitoring still lists them (an Engine is online 5 minutes after its last report), as they were before the call.
+  for (const e of s.emulator.state.engines)
+    if (e.mainDatabase === 'PROD' && e.instanceId !== 'eng-prod-old')
+      Object.assign(e, { version: '26.10.3', updatedAt: Date.now() - 4 * 60_000 });
+  const killed = killedAfterSend(s.journal, 'id:system', 3 * 60_000);
+  const verified = await runCli(['verify', killed], { env: s.env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*monitoring data .*before the call/m);
+  const retried = await runCli(['run', s.file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env: s.env });
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(applied(), 1, 'not sent a second time');
+});
