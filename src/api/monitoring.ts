@@ -16,7 +16,12 @@ const AlertList = z.array(EngineAlert);
  * (an 8 KiB answer for four Engines) checked and copied field by field cost more than the call.
  */
 const EngineVersionList = z.array(
-  z.object({ instanceId: z.string(), version: z.string(), mainDatabase: z.string().optional() }),
+  z.object({
+    instanceId: z.string(),
+    version: z.string(),
+    mainDatabase: z.string().optional(),
+    updatedAt: z.number().optional(),
+  }),
 );
 export type EngineVersion = z.infer<typeof EngineVersionList>[number];
 const seg = encodeURIComponent;

@@ -73,8 +73,9 @@ export function provenNotApplied(
       evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the API cannot show a write still running at the server: declare longest: on the step (the longest its write can take) and verify again once that long has passed since the call`,
     };
   }
-  // Counted from the latest the call can have left (its record's time and the bound on the send).
-  if (now - call.leftBy < longestMs) {
+  // Counted from the latest the call can have left (its record's time and the bound on the send),
+  // to when what was read was true (monitoring's last report), not when it was read.
+  if (Math.min(now, verdict.asOf ?? now) - call.leftBy < longestMs) {
     return {
       verdict: 'cannot-tell',
       evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed since the latest the call can have left (${formatDuration(call.leftBy - call.at)} after its record): verify again after ${new Date(call.leftBy + longestMs).toISOString()}`,

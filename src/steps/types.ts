@@ -127,6 +127,8 @@ export interface StepType<I = Record<string, unknown>> {
 export interface Verdict {
   verdict: 'applied' | 'not-applied' | 'cannot-tell';
   evidence: string;
+  /** When what it read was true at the server, when that is older than the read (monitoring's last report): "not applied" holds only past the write's bound at that time. */
+  asOf?: number | undefined;
 }
 
 /** A write as the journal recorded it just before it left (its body masked). */

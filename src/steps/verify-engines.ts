@@ -12,7 +12,9 @@ import type { Verdict, Verifier } from './types.ts';
 /** Monitoring data is refreshed about every 2 minutes (enterprise-api.md 4.3). */
 export const MONITORING_LAG_MS = 2 * 60_000;
 
-const Seen = z.array(z.object({ instanceId: z.string(), version: z.string(), mainDatabase: z.string() }));
+const Seen = z.array(
+  z.object({ instanceId: z.string(), version: z.string(), mainDatabase: z.string(), updatedAt: z.number().optional() }),
+);
 type Seen = z.infer<typeof Seen>;
 const Body = z.looseObject({
   targetDBName: z.string(),
@@ -26,6 +28,7 @@ async function engines(client: EngineClient, signal: AbortSignal): Promise<Seen>
     instanceId: String(e.instanceId),
     version: String(e.version),
     mainDatabase: String(e.mainDatabase),
+    ...(typeof e.updatedAt === 'number' ? { updatedAt: e.updatedAt } : {}),
   }));
 }
 
@@ -149,9 +152,19 @@ export const enginesUpdated: Verifier = {
         evidence: `${named(onTarget)} against the source's ${source}, ${formatDuration(since)} after the call: monitoring lags up to 2 minutes; verify again after ${new Date(call.leftBy + MONITORING_LAG_MS).toISOString()}`,
       };
     }
+    // What monitoring says is as old as the Engines' last report: one from before the call proves
+    // nothing of it (an Engine is listed 5 minutes after it stopped reporting).
+    const behind = onTarget.filter((e) => e.version !== source);
+    const asOf = Math.min(...behind.map((e) => e.updatedAt ?? -Infinity));
+    if (!(asOf > call.leftBy))
+      return {
+        verdict: 'cannot-tell',
+        evidence: `${named(behind)} against the source's ${source}, but their monitoring data ${asOf === -Infinity ? 'does not say when it was sent' : `was sent at ${new Date(asOf).toISOString()}, before the call could have left`}: it tells nothing of the update; verify again once they report`,
+      };
     return {
       verdict: 'not-applied',
-      evidence: `${formatDuration(since)} after the call, ${named(onTarget.filter((e) => e.version !== source))} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}`,
+      asOf,
+      evidence: `${formatDuration(since)} after the call, ${named(behind)} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}`,
     };
   },
 };
