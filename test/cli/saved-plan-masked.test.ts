@@ -83,3 +83,46 @@ test('without the key: plan --out warns that the plan cannot tell a change of wh
     /^warning: .*a secret's value is in what a write sends, masked.*ENGINECTL_JOURNAL_KEY is not set/m,
   );
 });
+
+const QUERY = `version: 1
+name: Query
+steps:
+  - id: drop
+    uses: api/request
+    with:
+      method: DELETE
+      path: /api/monitoring/v1/sessions
+      query: { database: "\${{ secrets.DB }}", note: "\${{ env.NOTE }}" }
+      expect-status: [200, 204, 404, 405]
+`;
+
+test("a write's query is part of the saved plan: a value from the environment that moved is refused (PLAN_STALE); a secret's, pinned with the key, too; nothing sent", async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-saved-plan-query-'));
+  const file = join(dir, 'query.yml');
+  writeFileSync(file, QUERY);
+  const env = (db: string, note: string) => ({
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    DB: db,
+    NOTE: note,
+    ENGINECTL_JOURNAL_KEY: KEY,
+  });
+  const plan = join(dir, 'plan.json');
+  const made = await runCli(['plan', file, '--live', '--out', plan], { env: env('PROD', 'first') });
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  const deletes = () => emulator.requests.filter((r) => r.method === 'DELETE').length;
+  for (const [db, note] of [
+    ['PROD', 'second'],
+    ['STAGING', 'first'],
+  ] as const) {
+    const r = await runCli(['run', file, '--plan', plan], { env: env(db, note) });
+    assert.equal(r.code, 2, `${db} ${note}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, /code: PLAN_STALE/);
+  }
+  assert.equal(deletes(), 0, 'nothing sent');
+  const same = await runCli(['run', file, '--plan', plan], { env: env('PROD', 'first') });
+  assert.equal(same.code, 0, same.stdout + same.stderr);
+  assert.equal(deletes(), 1);
+});
