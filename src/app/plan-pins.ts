@@ -26,7 +26,14 @@ function withoutCredentials(value: unknown): unknown {
 }
 
 const callsText = (calls: readonly PlannedCall[]) =>
-  JSON.stringify(calls.map((c) => ({ method: c.method, path: c.path, body: withoutCredentials(c.body ?? null) })));
+  JSON.stringify(
+    calls.map((c) => ({
+      method: c.method,
+      path: c.path,
+      query: withoutCredentials(c.query ?? null),
+      body: withoutCredentials(c.body ?? null),
+    })),
+  );
 
 export interface Pinnable {
   /** The files the plan read, their text as written. */

@@ -34,7 +34,14 @@ const Instance = z.object({
   /** What a read found, or what a write would change (masked). */
   text: z.string(),
   /** A write's calls, masked: the paths and bodies the run will send. */
-  calls: z.array(z.object({ method: z.string(), path: z.string(), body: z.unknown().optional() })),
+  calls: z.array(
+    z.object({
+      method: z.string(),
+      path: z.string(),
+      query: z.record(z.string(), z.unknown()).optional(),
+      body: z.unknown().optional(),
+    }),
+  ),
   write: z.boolean(),
   /** What decides it, by subject (observed.ts): the Engines and versions, licenses, alerts, fields. */
   observed: z.record(z.string(), z.string()).optional(),
@@ -112,7 +119,14 @@ export function savedPlan(identity: PlanIdentity, steps: readonly PlannedStep[],
         at: `${s.position} ${s.name}`,
         state: s.live?.state ?? 'planned',
         text: s.live?.text ?? '',
-        calls: write ? s.calls.map((c) => ({ method: c.method, path: c.path, body: c.body })) : [],
+        calls: write
+          ? s.calls.map((c) => ({
+              method: c.method,
+              path: c.path,
+              ...(c.query ? { query: c.query } : {}),
+              body: c.body,
+            }))
+          : [],
         write,
         ...(s.live?.observed ? { observed: s.live.observed } : {}),
       };

@@ -112,6 +112,7 @@ test("a write's query is part of the saved plan: a value from the environment th
   const plan = join(dir, 'plan.json');
   const made = await runCli(['plan', file, '--live', '--out', plan], { env: env('PROD', 'first') });
   assert.equal(made.code, 0, made.stdout + made.stderr);
+  assert.doesNotMatch(readFileSync(plan, 'utf8'), /PROD/, 'the secret in the query is masked in the plan');
   const deletes = () => emulator.requests.filter((r) => r.method === 'DELETE').length;
   for (const [db, note] of [
     ['PROD', 'second'],
