@@ -12,7 +12,7 @@ import { parseFault, serve, Sites } from '../../src/emulator/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 
-async function leftInDoubt(t: TestContext) {
+async function leftInDoubt(t: TestContext, parts = false) {
   const sites = new Sites({
     faults: ['a', 'b'].map((s) => parseFault(`POST /api/devops/v1/update/vfs site=${s} gateway=504 times=1`)),
   });
@@ -31,16 +31,17 @@ targets:
   prod: { server: prod-db.example.com, database: PROD, token: prod-token }
 steps:
   - id: vfs
-    name: "VFS \${{ matrix.site }}"
+    name: "VFS \${{ matrix.site }}${parts ? ' ${{ matrix.part }}' : ''}"
     uses: update/vfs
-    matrix: { site: [a, b] }
+    matrix: { site: [a, b]${parts ? ', part: [x, y]' : ''} }
     server: \${{ matrix.site }}
     continue-on-error: true
     with: { target: prod, files: [1001] }
 `,
   );
   const journal = join(dir, 'run.journal.jsonl');
-  const first = await runCli(['run', file, '--journal', journal]);
+  // With parts, the first run is limited to part=x: (a,y) and (b,y) are never selected.
+  const first = await runCli(['run', file, '--journal', journal, ...(parts ? ['--only', 'part=x'] : [])]);
   assert.equal(first.code, 1, `both in doubt:\n${first.stdout}${first.stderr}`);
   const a = await runCli(['run', file, '--resume', journal, '--only', 'site=a', '--force', '--in-doubt', 'retry']);
   assert.equal(a.code, 0, a.stdout + a.stderr);
@@ -79,4 +80,17 @@ test("verify's then: line covers a doubt outside the last run's selection, and t
   assert.match(settled.stdout, /VFS b: in doubt: treated as applied by the operator \(/);
   const after = await runCli(['report', s.journal]);
   assert.equal(after.code, 0, `b's doubt decided (treated as applied):\n${after.stdout}${after.stderr}`);
+});
+
+test("verify's then: line for a doubt outside the last run's selection selects that doubt, not instances no run selected: that command sends nothing", async (t) => {
+  const s = await leftInDoubt(t, true);
+  const verified = await runCli(['verify', s.journal]);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  const then = /^then: .*: (enginectl run .*) --in-doubt skip \(applied\)/m.exec(verified.stdout);
+  assert.ok(then, verified.stdout);
+  const sent = [s.vfs('a'), s.vfs('b')];
+  const settled = await runCli([...then[1]!.split(' ').slice(1), '--in-doubt', 'skip'], { cwd: s.dir });
+  assert.equal(settled.code, 0, settled.stdout + settled.stderr);
+  assert.deepEqual([s.vfs('a'), s.vfs('b')], sent, 'nothing sent: (b,y) was never selected, and is not now');
+  assert.doesNotMatch(settled.stdout, /VFS b y/);
 });
