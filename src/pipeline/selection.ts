@@ -66,22 +66,13 @@ export const selectionWords = (selection: Selection): string =>
     .join('');
 
 /**
- * `selection` widened to select each of `combinations` too: a value of an --only key added, one
- * --skip left out. The same selection (object) when it selects them already.
+ * The selection of `combinations` by every key they have, and nothing else of those keys: each
+ * key's values --only. Of one combination, exactly its instances (and a step's of fewer keys).
  */
-export function covering(selection: Selection, combinations: readonly Combination[]): Selection {
-  const outside = combinations.filter((c) => !selects(c, selection));
-  if (outside.length === 0) return selection;
-  const valuesOf = (k: string) => outside.flatMap((c) => (k in c ? [String(c[k])] : []));
-  const only = Object.fromEntries(
-    Object.entries(selection.only).map(([k, vs]) => [k, [...new Set([...vs, ...valuesOf(k)])]]),
-  );
-  const skip = Object.fromEntries(
-    Object.entries(selection.skip)
-      .map(([k, vs]) => [k, vs.filter((v) => !valuesOf(k).includes(v))] as const)
-      .filter(([, vs]) => vs.length > 0),
-  );
-  return { only, skip };
+export function selecting(combinations: readonly Combination[]): Selection {
+  const only: Record<string, string[]> = {};
+  for (const c of combinations) for (const [k, v] of Object.entries(c)) (only[k] ??= []).push(String(v));
+  return { only: Object.fromEntries(Object.entries(only).map(([k, vs]) => [k, [...new Set(vs)]])), skip: {} };
 }
 
 /** The selection in words, or undefined for every instance: "site=a or site=b; without site=c". */

@@ -19,7 +19,7 @@ import { neutraliseLines } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
 import { abortOf, inEffect } from '../../app/parked.ts';
 import { selectionOf } from '../../journal/records.ts';
-import { selectionWords, covering } from '../../pipeline/selection.ts';
+import { describeSelection, selecting, selectionWords, selects } from '../../pipeline/selection.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -122,14 +122,13 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   const id = values.run === undefined ? 'ID' : shellWord(values.run);
   const parked = state.parked && inEffect(state.parked, now());
   // The journal's run was limited (--only, --skip; a sharded site's run is --only SITE): its resume
-  // is, the same way, widened (with --force) to a doubt an earlier run left outside it.
+  // is, the same way. A doubt an earlier run left outside that selection: the resume selects the
+  // doubts by every key of theirs (with --force), never what no run selected.
   const last = selectionOf(state.runs.at(-1)!);
   const planned = new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p.matrix ?? {}]));
-  const wide = covering(
-    last,
-    verified.map((v) => planned.get(v.key) ?? {}),
-  );
-  const selected = `${selectionWords(wide)}${wide === last ? '' : ' --force'}`;
+  const doubts = verified.map((v) => planned.get(v.key) ?? {});
+  const inside = doubts.every((c) => selects(c, last));
+  const selected = inside ? selectionWords(last) : `${selectionWords(selecting(doubts))} --force`;
   const goOn = `enginectl run ${shellWord(file)} --store URL --continue ${id}${selected} --in-doubt skip or retry`;
   const run = `${values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`}${selected}`;
   io.stdout(
@@ -137,7 +136,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
       parked && abortOf(parked)
         ? 'then: check on the server: the run was aborted, so nothing more of it is sent (a new run starts from the beginning)'
         : !parked
-          ? `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)`
+          ? `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)${inside ? '' : `; the calls in doubt lie outside the journal's last run (${describeSelection(last) ?? 'every instance'}): this selects them by their matrix values, and runs what else it selects that is not done`}`
           : parked.park.for === 'window'
             ? `then: check on the server, then go on deciding: ${goOn}`
             : `then: check on the server, then decide: enginectl decide --store URL --run ${id} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: ${goOn}`,
