@@ -60,3 +60,16 @@ test("the action's input lease that is no lease's name: invalid input, saying wh
   assert.match(log, ALLOWED, log);
   assert.equal(emulator.requests.length, 0, 'nothing was sent');
 });
+
+test('a lease over: a matrix key whose every value the run skips: invalid input (BAD_ARGUMENTS), not LEASE_HELD; nothing sent', async () => {
+  const s = store();
+  writeFileSync(
+    s.file,
+    'version: 1\nlease: { name: fleet, over: site }\nsteps:\n  - uses: transaction-log/clear\n    matrix: { site: [a, b] }\n',
+  );
+  const r = await runCli(['run', s.file, '--emulator', '--store', s.url, '--skip', 'site=a', '--skip', 'site=b']);
+  const said = `exit ${r.code}\n${r.stdout}${r.stderr}`;
+  assert.equal(r.code, 2, said);
+  assert.doesNotMatch(said, /LEASE_HELD/);
+  assert.match(r.stderr, /code: BAD_ARGUMENTS\n$/, said);
+});
