@@ -9,7 +9,7 @@ import { readSegments } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
 import { inDoubtInstances } from '../journal/verify.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import { matrixValues, selects, type MatrixValue, type Selection } from '../pipeline/selection.ts';
+import type { Selection } from '../pipeline/selection.ts';
 import type { Masker } from '../runner/masker.ts';
 import { maskTakeover } from '../runner/mask-model.ts';
 import type { Env } from '../runner/scope.ts';
@@ -27,6 +27,7 @@ import type { RunStore } from '../store/store.ts';
 import { verifyJournal } from './verify.ts';
 import { teachSecrets } from './journal-setup.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
+import { leaseNames, selectedValues } from './lease-names.ts';
 
 export interface LeaseRequest {
   store: RunStore;
@@ -111,31 +112,6 @@ async function verifyTakeover(
       hint: `check each on the server; then ${(request.ways ?? CLI_WAYS).takeOver(previous)}`,
     },
   );
-}
-
-/** The values of the matrix key `over` the run selects (--only, --skip); undefined without `over`. */
-export function selectedValues(
-  pipeline: Pipeline,
-  selection: Selection,
-  over: string | undefined,
-): MatrixValue[] | undefined {
-  if (!over) return undefined;
-  return (matrixValues(pipeline)[over] ?? []).filter((v) => selects({ [over]: v }, selection));
-}
-
-/** The leases a run takes: the fleet's one, or one per value of `over` the run selects (NAME.VALUE), in order. */
-export function leaseNames(
-  lease: { name: string; over?: string | undefined },
-  values: readonly (string | number | boolean)[] | undefined,
-): string[] {
-  if (!lease.over) return [lease.name];
-  if (!values || values.length === 0)
-    throw new LeaseError(
-      'LEASE_HELD',
-      `lease ${lease.name}: over: ${lease.over} is no matrix key this run selects values of`,
-      { hint: "name a matrix key of the pipeline's steps (site), or drop over: for one lease of the whole fleet" },
-    );
-  return [...new Set(values.map((v) => `${lease.name}.${String(v).replace(/[^A-Za-z0-9._-]/g, '-')}`))].sort();
 }
 
 /** This process as a lease names its holder: the run, the CI's actor and run URL, the host. */
@@ -246,5 +222,8 @@ export function wantedLease(pipeline: Pipeline, name: string | undefined): Pipel
 /** Takes a run's lease over the values it selects (one per value of `over`), in one order. */
 export function takeRunLease(request: LeaseRequest & { lease: NonNullable<Pipeline['lease']>; selection: Selection }) {
   const { lease, pipeline, selection } = request;
-  return takeLease({ ...request, names: leaseNames(lease, selectedValues(pipeline, selection, lease.over)) });
+  return takeLease({
+    ...request,
+    names: leaseNames(lease, selectedValues(pipeline, selection, lease.over), request.ways ?? CLI_WAYS),
+  });
 }

@@ -10,7 +10,7 @@ import type { YamlSource } from './yaml-doc.ts';
 /** The longest name of a lease (store/lease.ts checks it as it takes one). */
 export const MAX_LEASE_NAME = 100;
 
-/** The lease a value of `over` takes: as app/lease-setup.ts leaseNames names it. */
+/** The lease a value of `over` takes: as app/lease-names.ts leaseNames names it. */
 export const leaseOfValue = (name: string, value: unknown) =>
   `${name}.${String(value).replace(/[^A-Za-z0-9._-]/g, '-')}`;
 
