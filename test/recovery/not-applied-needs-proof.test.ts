@@ -316,3 +316,27 @@ test('verify cannot tell a system update from Engines whose monitoring data is o
   assert.equal(retried.code, 2, retried.stdout + retried.stderr);
   assert.equal(applied(), 1, 'not sent a second time');
 });
+
+test("verify reads when the Engines last reported by the server's clock, not this machine's: a server 4 minutes ahead, its Engines stopped before the call, is no proof; verify-and-retry sends nothing again", async (t) => {
+  const serverNow = () => Date.now() + 4 * 60_000;
+  const { url, emulator } = await startEmulator(t, { now: serverNow });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-proof-skew-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(file, HEAD + SYSTEM.replace('timeout: 5s', 'timeout: 5s\n    longest: 1m'));
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' };
+  const journal = join(dir, 'run.journal.jsonl');
+  assert.equal((await runCli(['run', file, '--journal', journal], { env })).code, 0);
+  const applied = () =>
+    emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/system') && r.applied).length;
+  // The Engines stopped reporting 3.5 minutes ago (by the server's clock), before the call, listed with their old version.
+  for (const e of emulator.state.engines)
+    if (e.mainDatabase === 'PROD' && e.instanceId !== 'eng-prod-old')
+      Object.assign(e, { reporting: false, version: '26.10.3', updatedAt: serverNow() - 210_000 });
+  const killed = killedAfterSend(journal, 'id:system', 3 * 60_000);
+  const verified = await runCli(['verify', killed], { env });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /^cannot-tell +"System update prod" .*was sent before the call could have left/m);
+  const retried = await runCli(['run', file, '--resume', killed, '--in-doubt', 'verify-and-retry'], { env });
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(applied(), 1, 'not sent a second time');
+});
