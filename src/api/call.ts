@@ -171,4 +171,14 @@ export class Caller {
     const response = await this.ok(spec, options);
     return parseBody(spec, this.transport, response, schema);
   }
+
+  /** As json, with the time the answer says it was made (its Date header: the server's clock), NaN without one. */
+  async dated<S extends z.ZodType>(
+    spec: CallSpec,
+    schema: S,
+    options?: CallOptions,
+  ): Promise<{ body: z.infer<S>; date: number }> {
+    const response = await this.ok(spec, options);
+    return { body: parseBody(spec, this.transport, response, schema), date: Date.parse(response.headers.date ?? '') };
+  }
 }

@@ -60,6 +60,12 @@ export class MonitoringApi {
     return this.call.json(monitoringCalls.engines(), EngineVersionList, options);
   }
 
+  /** The Engines' versions, with when the server answered by its own clock (its Date header; NaN without one). */
+  async engineVersionsDated(options?: CallOptions): Promise<{ engines: EngineVersion[]; date: number }> {
+    const { body, date } = await this.call.dated(monitoringCalls.engines(), EngineVersionList, options);
+    return { engines: body, date };
+  }
+
   engine(engineId: string, options?: CallOptions): Promise<EngineInfo> {
     return this.call.json(monitoringCalls.engine(engineId), EngineInfo, options);
   }

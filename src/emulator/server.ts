@@ -49,6 +49,9 @@ export async function serve(target: Emulator | Sites, options: ServeOptions = {}
     const rule = isControl ? undefined : emulator.faults.take(method, path, name);
     const kinds = rule ? kindsOf(rule) : [];
     const record = { method, path, status: 0, at: emulator.now(), ...(rule ? { fault: describeRule(rule) } : {}) };
+    // The answer's Date is the emulator's clock (the simulated one under a test or --clock), as a
+    // server's is its own: what it stamps (an Engine's updatedAt) is read against it.
+    res.setHeader('date', new Date(record.at).toUTCString());
     // The log holds the API requests received; the emulator's own control calls are not in it.
     if (!isControl) {
       emulator.requests.push(record);

@@ -5,6 +5,7 @@
 // and only against the version of a source database the step names.
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
+import type { EngineVersion } from '../api/monitoring.ts';
 import { formatDuration } from '../duration.ts';
 import { engineFacts } from './observed.ts';
 import type { Verdict, Verifier } from './types.ts';
@@ -23,13 +24,15 @@ const Body = z.looseObject({
   disableEngineRestart: z.boolean().optional(),
 });
 
+const seen = (e: EngineVersion): Seen[number] => ({
+  instanceId: String(e.instanceId),
+  version: String(e.version),
+  mainDatabase: String(e.mainDatabase),
+  ...(typeof e.updatedAt === 'number' ? { updatedAt: e.updatedAt } : {}),
+});
+
 async function engines(client: EngineClient, signal: AbortSignal): Promise<Seen> {
-  return (await client.monitoring.engineVersions({ signal })).map((e) => ({
-    instanceId: String(e.instanceId),
-    version: String(e.version),
-    mainDatabase: String(e.mainDatabase),
-    ...(typeof e.updatedAt === 'number' ? { updatedAt: e.updatedAt } : {}),
-  }));
+  return (await client.monitoring.engineVersions({ signal })).map(seen);
 }
 
 const versions = (list: Seen) => [...new Set(list.map((e) => e.version))];
@@ -89,7 +92,12 @@ export const enginesUpdated: Verifier = {
     if (!body.success)
       return { verdict: 'cannot-tell', evidence: "the journal did not keep the update's target database readable" };
     const { targetDBName: target, disableEngineUpdate, disableEngineRestart } = body.data;
-    const all = await engines(client, signal);
+    const dated = await client.monitoring.engineVersionsDated({ signal });
+    const all = dated.engines.map(seen);
+    // When an Engine last reported, on this machine's clock: its age by the server's own clock (the
+    // answer's Date, whole seconds: one more counted), never its stamp against this clock.
+    const reported = (e: Seen[number]) =>
+      e.updatedAt === undefined || Number.isNaN(dated.date) ? -Infinity : now - (dated.date - e.updatedAt) - 1_000;
     const onTarget = all.filter((e) => e.mainDatabase === target);
     if (onTarget.length === 0)
       return { verdict: 'cannot-tell', evidence: `no online Engine has mainDatabase ${target}` };
@@ -155,11 +163,12 @@ export const enginesUpdated: Verifier = {
     // What monitoring says is as old as the Engines' last report: one from before the call proves
     // nothing of it (an Engine is listed 5 minutes after it stopped reporting).
     const behind = onTarget.filter((e) => e.version !== source);
-    const asOf = Math.min(...behind.map((e) => e.updatedAt ?? -Infinity));
-    if (!(asOf > call.leftBy))
+    const asOf = Math.min(...behind.map(reported));
+    const stale = behind.filter((e) => !(reported(e) > call.leftBy));
+    if (stale.length > 0)
       return {
         verdict: 'cannot-tell',
-        evidence: `${named(behind)} against the source's ${source}, but their monitoring data ${asOf === -Infinity ? 'does not say when it was sent' : `was sent at ${new Date(asOf).toISOString()}, before the call could have left`}: it tells nothing of the update; verify again once they report`,
+        evidence: `${named(behind)} against the source's ${source}, but the monitoring data of ${stale.map((e) => e.instanceId).join(', ')} ${asOf === -Infinity ? 'does not say when it was sent' : `was sent before the call could have left (the oldest at ${new Date(asOf).toISOString()})`}: it tells nothing of the update; verify again once they report`,
       };
     return {
       verdict: 'not-applied',
