@@ -30,7 +30,8 @@ const callsText = (calls: readonly PlannedCall[]) =>
     calls.map((c) => ({
       method: c.method,
       path: c.path,
-      query: withoutCredentials(c.query ?? null),
+      // A call without a query is written as before queries were kept: an older plan's pin holds.
+      ...(c.query ? { query: withoutCredentials(c.query) } : {}),
       body: withoutCredentials(c.body ?? null),
     })),
   );
