@@ -12,7 +12,7 @@ import { parseFault, serve, Sites } from '../../src/emulator/index.ts';
 import type { Report } from '../../src/report/index.ts';
 import { runCli } from '../helpers/cli.ts';
 
-async function leftInDoubt(t: TestContext, parts = false) {
+async function leftInDoubt(t: TestContext, parts = false, runs?: string[][]) {
   const sites = new Sites({
     faults: ['a', 'b'].map((s) => parseFault(`POST /api/devops/v1/update/vfs site=${s} gateway=504 times=1`)),
   });
@@ -40,11 +40,17 @@ steps:
 `,
   );
   const journal = join(dir, 'run.journal.jsonl');
-  // With parts, the first run is limited to part=x: (a,y) and (b,y) are never selected.
-  const first = await runCli(['run', file, '--journal', journal, ...(parts ? ['--only', 'part=x'] : [])]);
-  assert.equal(first.code, 1, `both in doubt:\n${first.stdout}${first.stderr}`);
-  const a = await runCli(['run', file, '--resume', journal, '--only', 'site=a', '--force', '--in-doubt', 'retry']);
-  assert.equal(a.code, 0, a.stdout + a.stderr);
+  if (runs) {
+    // The first run's arguments, then each resume's.
+    await runCli(['run', file, '--journal', journal, ...runs[0]!]);
+    for (const args of runs.slice(1)) await runCli(['run', file, '--resume', journal, ...args]);
+  } else {
+    // With parts, the first run is limited to part=x: (a,y) and (b,y) are never selected.
+    const first = await runCli(['run', file, '--journal', journal, ...(parts ? ['--only', 'part=x'] : [])]);
+    assert.equal(first.code, 1, `both in doubt:\n${first.stdout}${first.stderr}`);
+    const a = await runCli(['run', file, '--resume', journal, '--only', 'site=a', '--force', '--in-doubt', 'retry']);
+    assert.equal(a.code, 0, a.stdout + a.stderr);
+  }
   const vfs = (site: string) =>
     sites
       .started()
@@ -93,4 +99,24 @@ test("verify's then: line for a doubt outside the last run's selection selects t
   assert.equal(settled.code, 0, settled.stdout + settled.stderr);
   assert.deepEqual([s.vfs('a'), s.vfs('b')], sent, 'nothing sent: (b,y) was never selected, and is not now');
   assert.doesNotMatch(settled.stdout, /VFS b y/);
+});
+
+test("verify's then: lines for doubts inside and outside the last run's selection, across two keys: each command decides its doubt, and none runs an instance no run selected ((a,y), (b,x))", async (t) => {
+  const s = await leftInDoubt(t, true, [
+    ['--only', 'site=a', '--only', 'part=x'],
+    ['--only', 'site=b', '--only', 'part=y', '--force'],
+  ]);
+  const verified = await runCli(['verify', s.journal]);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  const lines = [...verified.stdout.matchAll(/^then: .*: (enginectl run .*) --in-doubt skip \(applied\)/gm)];
+  assert.equal(lines.length, 2, verified.stdout);
+  const sent = [s.vfs('a'), s.vfs('b')];
+  for (const [, command] of lines) {
+    const settled = await runCli([...command!.split(' ').slice(1), '--in-doubt', 'skip'], { cwd: s.dir });
+    assert.equal(settled.code, 0, settled.stdout + settled.stderr);
+    assert.doesNotMatch(settled.stdout, /VFS a y|VFS b x/, command);
+  }
+  assert.deepEqual([s.vfs('a'), s.vfs('b')], sent, 'nothing sent');
+  const report = await runCli(['report', s.journal]);
+  assert.equal(report.code, 0, `both doubts decided:\n${report.stdout}${report.stderr}`);
 });
