@@ -66,13 +66,15 @@ export const selectionWords = (selection: Selection): string =>
     .join('');
 
 /**
- * The selection of `combinations` by every key they have, and nothing else of those keys: each
- * key's values --only. Of one combination, exactly its instances (and a step's of fewer keys).
+ * `selection` narrowed to one combination: each of its keys --only its value (a --skip of that key
+ * dropped), the other keys as `selection` has them. Of that combination's step, exactly it.
  */
-export function selecting(combinations: readonly Combination[]): Selection {
-  const only: Record<string, string[]> = {};
-  for (const c of combinations) for (const [k, v] of Object.entries(c)) (only[k] ??= []).push(String(v));
-  return { only: Object.fromEntries(Object.entries(only).map(([k, vs]) => [k, [...new Set(vs)]])), skip: {} };
+export function narrowed(selection: Selection, combination: Combination): Selection {
+  const keys = Object.keys(combination);
+  return {
+    only: { ...selection.only, ...Object.fromEntries(keys.map((k) => [k, [String(combination[k])]])) },
+    skip: Object.fromEntries(Object.entries(selection.skip).filter(([k]) => !keys.includes(k))),
+  };
 }
 
 /** The selection in words, or undefined for every instance: "site=a or site=b; without site=c". */

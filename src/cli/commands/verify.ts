@@ -19,7 +19,7 @@ import { neutraliseLines } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
 import { abortOf, inEffect } from '../../app/parked.ts';
 import { selectionOf } from '../../journal/records.ts';
-import { describeSelection, selecting, selectionWords, selects } from '../../pipeline/selection.ts';
+import { describeCombination, describeSelection, narrowed, selectionWords, selects } from '../../pipeline/selection.ts';
 
 export const VERIFY_HELP = `Usage: enginectl verify JOURNAL [options]
 
@@ -122,26 +122,38 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   const id = values.run === undefined ? 'ID' : shellWord(values.run);
   const parked = state.parked && inEffect(state.parked, now());
   // The journal's run was limited (--only, --skip; a sharded site's run is --only SITE): its resume
-  // is, the same way. A doubt an earlier run left outside that selection: the resume selects the
-  // doubts by every key of theirs (with --force), never what no run selected.
+  // is, the same way. A doubt an earlier run left outside that selection: a resume of its own, the
+  // last selection narrowed to that doubt's matrix values (with --force), never widened.
   const last = selectionOf(state.runs.at(-1)!);
   const planned = new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p.matrix ?? {}]));
-  const doubts = verified.map((v) => planned.get(v.key) ?? {});
-  const inside = doubts.every((c) => selects(c, last));
-  const selected = inside ? selectionWords(last) : `${selectionWords(selecting(doubts))} --force`;
+  const doubts = verified.filter((v) => v.verdict === 'cannot-tell').map((v) => planned.get(v.key) ?? {});
+  const outside = [...new Map(doubts.filter((c) => !selects(c, last)).map((c) => [JSON.stringify(c), c])).values()];
+  const selected = selectionWords(last);
   const goOn = `enginectl run ${shellWord(file)} --store URL --continue ${id}${selected} --in-doubt skip or retry`;
-  const run = `${values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`}${selected}`;
-  io.stdout(
-    neutraliseLines(
-      parked && abortOf(parked)
-        ? 'then: check on the server: the run was aborted, so nothing more of it is sent (a new run starts from the beginning)'
-        : !parked
-          ? `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${run} --in-doubt skip (applied) or retry (sent again)${inside ? '' : `; the calls in doubt lie outside the journal's last run (${describeSelection(last) ?? 'every instance'}): this selects them by their matrix values, and runs what else it selects that is not done`}`
-          : parked.park.for === 'window'
-            ? `then: check on the server, then go on deciding: ${goOn}`
-            : `then: check on the server, then decide: enginectl decide --store URL --run ${id} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: ${goOn}`,
-    ) + '\n',
-  );
+  const resume = `${values.run === undefined ? `--resume ${shellWord(path)}` : `--store URL --resume ${id}`}`;
+  const resumeLine = (words: string, why = '') =>
+    `then: check on the server, then resume deciding: enginectl run ${shellWord(file)} ${resume}${words} --in-doubt skip (applied) or retry (sent again)${why}`;
+  const lines =
+    parked && abortOf(parked)
+      ? [
+          'then: check on the server: the run was aborted, so nothing more of it is sent (a new run starts from the beginning)',
+        ]
+      : !parked
+        ? [
+            ...(outside.length < doubts.length ? [resumeLine(selected)] : []),
+            ...outside.map((c) =>
+              resumeLine(
+                `${selectionWords(narrowed(last, c))} --force`,
+                `; it selects the call in doubt at ${describeCombination(c)}, outside the journal's last run (${describeSelection(last) ?? 'every instance'}), and runs what else it selects that is not done (enginectl plan shows it)`,
+              ),
+            ),
+          ]
+        : parked.park.for === 'window'
+          ? [`then: check on the server, then go on deciding: ${goOn}`]
+          : [
+              `then: check on the server, then decide: enginectl decide --store URL --run ${id} lists what the parked run waits for (--skip VALUE: applied, --retry VALUE: sent again); a call a killed continue left: ${goOn}`,
+            ];
+  for (const line of lines) io.stdout(`${neutraliseLines(line)}\n`);
   return ExitCode.failed;
 }
 
