@@ -105,7 +105,7 @@ async function check(t: TestContext, s: ActionSchedule): Promise<void> {
     from = s.killed ? cutAfterLastSend(first.outputs.journal!) : first.outputs.journal!;
     assert.ok(from, `${where}: the journal output (${said(first)})`);
   }
-  await clock.sleep((s.longest === 'past' ? 11 : 5) * 60_000, new AbortController().signal);
+  await clock.sleep((s.longest === 'past' ? 13 : 5) * 60_000, new AbortController().signal);
   const before = applied();
   // What the job left, as `enginectl report` reads it (the journal file, or the run from the store).
   const reportJson = join(dir, 'report.json');

@@ -205,7 +205,7 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
     doubt,
     `${where}: report --store says in doubt exactly when the model does (${said(stored)})`,
   );
-  await f.clock.sleep((s.past ? 11 : 5) * 60_000, new AbortController().signal);
+  await f.clock.sleep((s.past ? 13 : 5) * 60_000, new AbortController().signal);
   const before = applied(SITE);
   // Past longest:, a write the API shows that the server never applied is proved not applied; within it, cannot tell.
   const provable = VERIFIABLE.has(c.uses) && !c.failsOnApplied && model.applied === 0;
