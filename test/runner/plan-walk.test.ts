@@ -52,6 +52,7 @@ test('the recording client answers every method of the API with a placeholder of
     monitoring: {
       engines: await monitoring.engines(),
       engineVersions: await monitoring.engineVersions(),
+      engineVersionsDated: await monitoring.engineVersionsDated(),
       engine: await monitoring.engine('eng-1'),
       engineSessions: await monitoring.engineSessions('eng-1'),
       engineSession: await monitoring.engineSession('eng-1', 's-1'),
@@ -81,6 +82,7 @@ test('the recording client answers every method of the API with a placeholder of
   // What a step reads on: empty lists, success, a code to add.
   assert.deepEqual(answers.monitoring!.engines, []);
   assert.deepEqual(answers.monitoring!.engineVersions, []);
+  assert.deepEqual((answers.monitoring!.engineVersionsDated as { engines: unknown[] }).engines, []);
   assert.deepEqual(answers.devops!.sync, [
     { status: 200, results: [], succeeded: 0, failed: 0 },
     { status: 200, results: [], succeeded: 0, failed: 0 },
@@ -93,7 +95,7 @@ test('the recording client answers every method of the API with a placeholder of
   assert.equal(raw.status, 200);
   assert.equal(raw.attempts, 0);
   // Each call recorded as the plan shows it: method, path, query, body (text with its type).
-  assert.equal(calls.length, 35);
+  assert.equal(calls.length, 36);
   assert.deepEqual(calls[3], { method: 'GET', path: '/api/classes/v1/classes/22/entities', query: { entidade: 3001 } });
   assert.deepEqual(calls[5], {
     method: 'POST',
