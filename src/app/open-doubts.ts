@@ -4,7 +4,7 @@ import { UsageError } from '../errors.ts';
 import type { Framed } from '../journal/frame.ts';
 import type { JournalRecord } from '../journal/records.ts';
 import { journalState, parseRecords } from '../journal/read.ts';
-import { undecidedInDoubt } from '../journal/verify.ts';
+import { undecidedInDoubt, type InDoubtInstance } from '../journal/verify.ts';
 import type { WaysOn } from '../ways-on.ts';
 
 /**
@@ -18,7 +18,7 @@ export function refuseOpenDoubts(framed: Framed, path: string, ways: WaysOn): vo
   refuseForgottenDoubts(records, path, ways);
   const open = undecidedInDoubt(journalState(records, path, ways));
   if (open.length === 0) return;
-  const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
+  const named = namedCalls(open);
   throw new UsageError(
     'RESUME_REFUSED',
     `journal ${path}: its last run left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt: ${named.join(', ')}; a new run on it would send ${open.length === 1 ? 'it' : 'them'} again`,
@@ -42,7 +42,7 @@ export function refuseForgottenDoubts(records: JournalRecord[], path: string, wa
 function refuseOpenBefore(earlier: JournalRecord[], path: string, ways: WaysOn): void {
   const open = undecidedInDoubt(journalState(earlier, path, ways));
   if (open.length === 0) return;
-  const named = open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);
+  const named = namedCalls(open);
   throw new UsageError(
     'BAD_JOURNAL',
     `${path}: a new run begins in it after a run that left ${open.length === 1 ? 'a call' : `${open.length} calls`} in doubt, undecided: ${named.join(', ')}; no run writes that (a new run on open doubts is refused): the file was altered, or joins two journals`,
@@ -51,3 +51,6 @@ function refuseOpenBefore(earlier: JournalRecord[], path: string, ways: WaysOn):
     },
   );
 }
+
+/** Each call in doubt as a refusal names it: its instance and call. */
+const namedCalls = (open: readonly InDoubtInstance[]) => open.map((i) => `"${i.name}" (${doubtCall(i.doubt)})`);

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.ts';
 import type { Decision, InDoubtCall } from '../runner/result.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import type { Verdict } from '../steps/types.ts';
+import type { Combination } from '../pipeline/selection.ts';
 import type { JournalState } from './read.ts';
 import { doubtOf, standingDecision } from './doubt.ts';
 import { formatDuration } from '../duration.ts';
@@ -21,6 +22,8 @@ export interface InDoubtInstance {
   name: string;
   uses: string;
   server: string | undefined;
+  /** Its matrix values, as its run planned it ({} for a step without a matrix). */
+  matrix: Combination;
   doubt: InDoubtCall;
 }
 
@@ -34,7 +37,17 @@ export function inDoubtInstances(state: JournalState): InDoubtInstance[] {
     const instance = state.instances.get(p.key);
     const doubt = doubtOf(instance);
     return doubt
-      ? [{ key: p.key, step: p.step, name: instance?.name ?? p.name, uses: p.uses, server: p.server, doubt }]
+      ? [
+          {
+            key: p.key,
+            step: p.step,
+            name: instance?.name ?? p.name,
+            uses: p.uses,
+            server: p.server,
+            matrix: p.matrix ?? {},
+            doubt,
+          },
+        ]
       : [];
   });
 }

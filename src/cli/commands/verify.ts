@@ -125,8 +125,7 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
   // is, the same way. A doubt an earlier run left outside that selection: a resume of its own, the
   // last selection narrowed to that doubt's matrix values (with --force), never widened.
   const last = selectionOf(state.runs.at(-1)!);
-  const planned = new Map(state.runs.flatMap((r) => r.instances).map((p) => [p.key, p.matrix ?? {}]));
-  const doubts = verified.filter((v) => v.verdict === 'cannot-tell').map((v) => planned.get(v.key) ?? {});
+  const doubts = verified.filter((v) => v.verdict === 'cannot-tell').map((v) => v.matrix);
   const outside = [...new Map(doubts.filter((c) => !selects(c, last)).map((c) => [JSON.stringify(c), c])).values()];
   const selected = selectionWords(last);
   const goOn = `enginectl run ${shellWord(file)} --store URL --continue ${id}${selected} --in-doubt skip or retry`;
