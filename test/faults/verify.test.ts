@@ -15,6 +15,7 @@ import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { assertClean, pageText } from '../helpers/secrets.ts';
 import { ALL_SCOPES } from '../../src/api/scopes.ts';
+import { REFRESH_MS } from '../../src/emulator/engine-view.ts';
 
 const HEAD = `version: 1
 name: Verify
@@ -25,7 +26,10 @@ steps:
 
 async function setup(t: TestContext, steps: string) {
   // The emulator's clock: a call the journal ages is as old at the server (monitoring refreshed since).
-  const clock = simulatedClock();
+  // It starts a minute before a refresh of monitoring (every 2 minutes), so once 3 minutes have passed
+  // the Engines' data is fresh whatever the wall clock's phase: how fresh it is otherwise depends on
+  // the minute the test runs (verify rightly cannot tell on data up to 2 minutes old).
+  const clock = simulatedClock(Math.floor(Date.now() / REFRESH_MS) * REFRESH_MS - REFRESH_MS / 2);
   const { url, emulator } = await startEmulator(t, { now: clock.now });
   const before = structuredClone(emulator.state);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-'));
@@ -397,7 +401,7 @@ test('verify of a delete whose read before the write failed never says not appli
 });
 
 test('verify asks the environment only for what its reads need: nothing when nothing is in doubt; the servers of the instances in doubt, never a target token nor another server; a write in doubt that sent the target token is read without it, and the token is in no output, report or journal in any encoding', async (t) => {
-  const clock = simulatedClock();
+  const clock = simulatedClock(Math.floor(Date.now() / 120_000) * 120_000 + 45_000);
   const { url, emulator } = await startEmulator(t, { now: clock.now });
   // A target token of its own, with characters that URL, base64, JSON and HTML each spell otherwise.
   const TOKEN = 'Tgt/T0ken+&<x>=9';
