@@ -24,12 +24,13 @@ targets:
 steps:
 `;
 
-async function setup(t: TestContext, steps: string) {
+/** The emulator's clock starts a minute before a refresh of monitoring, unless `phase` (ms past a refresh) says otherwise. */
+async function setup(t: TestContext, steps: string, phase = -REFRESH_MS / 2) {
   // The emulator's clock: a call the journal ages is as old at the server (monitoring refreshed since).
   // It starts a minute before a refresh of monitoring (every 2 minutes), so once 3 minutes have passed
   // the Engines' data is fresh whatever the wall clock's phase: how fresh it is otherwise depends on
   // the minute the test runs (verify rightly cannot tell on data up to 2 minutes old).
-  const clock = simulatedClock(Math.floor(Date.now() / REFRESH_MS) * REFRESH_MS - REFRESH_MS / 2);
+  const clock = simulatedClock(Math.floor(Date.now() / REFRESH_MS) * REFRESH_MS + phase);
   const { url, emulator } = await startEmulator(t, { now: clock.now });
   const before = structuredClone(emulator.state);
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-'));
@@ -154,6 +155,25 @@ for (const c of CASES) {
     assert.match(notApplied.stdout, c.notApplied);
   });
 }
+
+test("verify on Engines last reported before the step's longest: had passed since the call says the data is too old and when it will not be, never a time already past", async (t) => {
+  // 45s past a refresh: 3 minutes on, the Engines' data is 1m45s old, from before the call's longest: 1m had passed.
+  const system = CASES.find((c) => c.uses === 'update/system')!;
+  const s = await setup(t, system.steps, 45_000);
+  const killed = killedAfterSend(s.journal, system.key, 3 * 60_000);
+  await s.clock.sleep(3 * 60_000, new AbortController().signal);
+  s.emulator.state = structuredClone(s.before);
+  const stale = await verify(s, killed);
+  assert.equal(stale.code, 1, stale.stdout + stale.stderr);
+  const line = /^cannot-tell +"System update prod" .*$/m.exec(stale.stdout)?.[0] ?? '';
+  assert.match(
+    line,
+    /still report a version other than the source's 26\.11\.0, 3m(\d+s)? after the call; what was read is as of (\S+) \(the target's last report\), before the step's longest: 1m had passed since the latest the call can have left \(30s after its record\): verify again once the target reports after (\S+)$/,
+  );
+  const [, asOf, after] = /as of (\S+) .* reports after (\S+)$/.exec(line)!;
+  assert.ok(Date.parse(asOf!) < Date.parse(after!), line);
+  assert.doesNotMatch(line, /verify again after /, 'no time already past to wait for');
+});
 
 test('verify cannot tell an update/system within the 2 minutes monitoring lags, nor a vfs update, sync or clear, which the API cannot show (exit 1)', async (t) => {
   const s = await setup(
