@@ -88,10 +88,19 @@ export function provenNotApplied(
   }
   // Counted from the latest the call can have left (its record's time and the bound on the send),
   // to when what was read was true (monitoring's last report), not when it was read.
-  if (Math.min(now, verdict.asOf ?? now) - call.leftBy < longestMs) {
+  const passedAt = call.leftBy + longestMs;
+  const left = `since the latest the call can have left (${formatDuration(call.leftBy - call.at)} after its record)`;
+  if (now < passedAt) {
     return {
       verdict: 'cannot-tell',
-      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed since the latest the call can have left (${formatDuration(call.leftBy - call.at)} after its record): verify again after ${new Date(call.leftBy + longestMs).toISOString()}`,
+      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed ${left}: verify again after ${new Date(passedAt).toISOString()}`,
+    };
+  }
+  // The time has passed, but what was read is older: waiting adds nothing until the target reports again.
+  if (verdict.asOf !== undefined && verdict.asOf < passedAt) {
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; what was read is as of ${new Date(verdict.asOf).toISOString()} (the target's last report), before the step's longest: ${formatDuration(longestMs)} had passed ${left}: verify again once the target reports after ${new Date(passedAt).toISOString()}`,
     };
   }
   return {
