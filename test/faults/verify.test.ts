@@ -129,7 +129,7 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     applied:
       /^applied +"System update prod" .*: the Engines of PROD moved since just before the call: eng-prod-01 26\.10\.3 -> 26\.11\.0, eng-prod-02 26\.10\.3 -> 26\.11\.0$/m,
     notApplied:
-      /^not-applied +.*3m(\d+s)? after the call, eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 still report a version other than the source's 26\.11\.0 \(3m(\d+s)? after the call, past the step's longest: 1m\)$/m,
+      /^not-applied +"System update prod" \(POST [^)]+\): eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3 still report a version other than the source's 26\.11\.0 \(3m(\d+s)? after the call, past the step's longest: 1m\)$/m,
   },
 ];
 
