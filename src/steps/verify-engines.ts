@@ -173,7 +173,7 @@ export const enginesUpdated: Verifier = {
     return {
       verdict: 'not-applied',
       asOf,
-      evidence: `${formatDuration(since)} after the call, ${named(behind)} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}`,
+      evidence: `${named(behind)} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}`,
     };
   },
 };
