@@ -123,9 +123,10 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
   };
   run.window = window;
   if (verdict.fits) return undefined;
+  // Masked here: a session's user name may be a secret's value, and this text reaches the journal.
   const quietWhy =
     staying.length > 0
-      ? `the application was not quiet (${staying.length} session(s) stayed: ${staying.slice(0, 3).join(', ')}${staying.length > 3 ? ', ...' : ''}) after ${formatDuration(waitedMs)} of waiting, and now `
+      ? `the application was not quiet (${staying.length} session(s) stayed: ${window.staying!.slice(0, 3).join(', ')}${staying.length > 3 ? ', ...' : ''}) after ${formatDuration(waitedMs)} of waiting, and now `
       : '';
   const why = `${quietWhy}${whyNot(verdict, need)}`;
   const override = ctx.deps.windowOverride;
