@@ -105,6 +105,12 @@ test('a window that ends before the users are out: the write is not started, nam
   assert.equal(r.clear?.error?.code, 'WINDOW_CLOSED');
   assert.match(r.clear!.error!.message, /the application was not quiet \(1 session\(s\) stayed: jdoe/);
   assert.match(r.clear!.error!.message, /the next window it fits in opens at 2026-03-11T02:00:00.000Z/);
+  // The pipeline allows no override: the hint offers none (one would be refused, OVERRIDE_REFUSED).
+  assert.match(
+    r.clear!.error!.hint ?? '',
+    /; run it then \(no override is allowed: the pipeline.s override-freeze: lists no one\)$/,
+  );
+  assert.doesNotMatch(r.stdout, /--override-freeze/);
   assert.deepEqual(r.clear?.window?.staying, ['jdoe (ERP Desktop) on eng-prod-01']);
   assert.ok(at(r.clear!.window!.at) <= at('2026-03-10T03:17:00Z'), r.clear!.window!.at);
   assert.match(
