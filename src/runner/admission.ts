@@ -152,6 +152,12 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
   return {
     code: 'WINDOW_CLOSED',
     message: `not started: ${why}; ${next === undefined ? 'no window within 400 days fits it' : `the next window it fits in opens at ${iso(next)}`}`,
-    hint: `its write is expected to take ${formatDuration(expected.ms)} (${source}) plus the margin; run it then, or with ${(ctx.deps.ways ?? CLI_WAYS).overrideFreeze} as one of override-freeze: (${spec.overrideFreeze.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join(', ') || 'none'})`,
+    hint: `its write is expected to take ${formatDuration(expected.ms)} (${source}) plus the margin; run it then${overrideWay(spec.overrideFreeze, (ctx.deps.ways ?? CLI_WAYS).overrideFreeze)}`,
   };
+}
+
+/** The hint's way around a closed window: an override as one the pipeline allows, or that it allows none. */
+function overrideWay(rules: ScheduleSpec['overrideFreeze'], way: string): string {
+  if (rules.length === 0) return " (no override is allowed: the pipeline's override-freeze: lists no one)";
+  return `, or with ${way} as one of override-freeze: (${rules.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join(', ')})`;
 }
