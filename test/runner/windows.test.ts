@@ -195,6 +195,27 @@ test("without expected:, the p95 of earlier runs' durations (--history) is what 
   assert.equal(informed.step('clear')?.window?.verdict, 'fits');
 });
 
+test("a step's longest: bounds its write at the server, its timeout: only the call: a write with timeout: 30s and longest: 1h is not started an hour before its window ends", async () => {
+  // The call is cut at 30s; the server's work goes on (the API cannot show it), up to the step's longest:.
+  const bounded = PIPELINE.replace('    expected: 40m\n', '    timeout: 30s\n    longest: 1h\n');
+  const r = await run('2026-03-10T01:58:00Z', [], {}, bounded);
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  const clear = r.step('clear')!;
+  assert.equal(clear.error?.code, 'WINDOW_CLOSED');
+  assert.equal(clear.window?.expectedFrom, 'longest');
+  assert.equal(clear.window?.needMs, 66 * 60_000);
+  assert.match(clear.error!.message, /the next window it fits in opens at 2026-03-11T01:00:00.000Z/);
+  // With expected: declared, that is what must fit (the author's word on the write's usual time).
+  const declared = await run(
+    '2026-03-10T01:05:00Z',
+    [],
+    {},
+    bounded.replace('    longest: 1h\n', '    longest: 1h\n    expected: 20m\n'),
+  );
+  assert.equal(declared.code, 0, declared.stdout + declared.stderr);
+  assert.equal(declared.step('clear')?.window?.expectedFrom, 'declared');
+});
+
 test('plan --history reads the need from the same earlier durations the run does (before, plan knew no history and said "fits now" where the run refused)', async () => {
   const undeclared = PIPELINE.replace('    expected: 40m\n', '');
   const earlier = [];
