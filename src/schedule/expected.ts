@@ -1,8 +1,10 @@
 // How long a write is expected to take: the step's declared `expected:` (it wins); else the p95 of
 // that step type's earlier write durations at the site (the journals hold each); else the step's
-// own bound (its `timeout:`, past which it is aborted, or its `longest:`); else an hour. Without
-// evidence the guess is long on purpose: a write refused at the end of a window waits for the next
-// one, a write started that overruns it changes a site outside its agreed time.
+// own bound: its `longest:` (the longest its write can take at the server), else its `timeout:`
+// (past which the call is aborted: it bounds the call, not the server's work, which may go on);
+// else an hour. Without evidence the guess is long on purpose: a write refused at the end of a
+// window waits for the next one, a write started that overruns it changes a site outside its
+// agreed time.
 export const DEFAULT_EXPECTED_MS = 3_600_000;
 /** The fewest earlier durations a p95 is read from; fewer are not evidence. */
 export const MIN_SAMPLES = 3;
@@ -33,7 +35,7 @@ export function expectedOf(step: {
   const history = step.history ?? [];
   const p = history.length >= MIN_SAMPLES ? p95(history) : undefined;
   if (p !== undefined) return { ms: p, source: 'history', samples: history.length };
-  if (step.timeoutMs !== undefined) return { ms: step.timeoutMs, source: 'timeout' };
   if (step.longestMs !== undefined) return { ms: step.longestMs, source: 'longest' };
+  if (step.timeoutMs !== undefined) return { ms: step.timeoutMs, source: 'timeout' };
   return { ms: DEFAULT_EXPECTED_MS, source: 'default' };
 }
