@@ -1,8 +1,9 @@
 // The semantic rule of a pipeline's lease over a matrix key (lease: { over: site }): the run takes
-// a lease per value it selects, NAME.VALUE (app/lease-setup.ts names them), and a lease's name is
-// at most MAX_LEASE_NAME characters (store/lease.ts): a value that makes a longer one is refused
-// here, at the value, rather than when the run takes its leases.
-import type { Diagnostic } from './diagnostics.ts';
+// a lease per value it selects, NAME.VALUE (app/lease-setup.ts names them), so `over` is a matrix
+// key of the steps (one no step has would take no lease: refused at it, with the keys there are),
+// and a lease's name is at most MAX_LEASE_NAME characters (store/lease.ts): a value that makes a
+// longer one is refused here, at the value, rather than when the run takes its leases.
+import { didYouMean, type Diagnostic } from './diagnostics.ts';
 import { at } from './located.ts';
 import type { PipelineFile } from './schema.ts';
 import type { YamlSource } from './yaml-doc.ts';
@@ -18,6 +19,20 @@ export function leaseProblems(source: YamlSource, doc: PipelineFile): Diagnostic
   const lease = doc.lease;
   if (!lease?.over || !Array.isArray(doc.steps)) return [];
   const over = lease.over;
+  const keys = [...new Set(doc.steps.flatMap((s) => Object.keys(s.matrix ?? {})))];
+  if (!keys.includes(over)) {
+    const guess = didYouMean(over, keys);
+    return [
+      at(
+        source,
+        ['lease', 'over'],
+        `lease ${lease.name}: over: ${over} is no matrix key of the pipeline's steps: it would take no lease`,
+        keys.length
+          ? `${guess ? `did you mean "${guess}"? ` : ''}matrix keys: ${keys.join(', ')}; or drop over: for one lease of the whole fleet`
+          : `no step has a matrix: give the steps of each ${over} matrix: { ${over}: [...] }, or drop over: for one lease of the whole fleet`,
+      ),
+    ];
+  }
   const seen = new Set<string>();
   const out: Diagnostic[] = [];
   doc.steps.forEach((s, index) => {

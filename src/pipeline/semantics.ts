@@ -197,7 +197,7 @@ const stepTargets: Rule = ({ source, doc, targets }) =>
 /** A rollout splits steps by a matrix key they have, its waves and gates name what exists (rollout-check.ts). */
 const rollout: Rule = ({ source, doc }) => rolloutProblems(source, doc);
 
-/** A lease over a matrix key: each value's lease name fits the limit (lease-check.ts). */
+/** A lease over a matrix key: the key is one of the steps' matrices, and each value's lease name fits the limit (lease-check.ts). */
 const lease: Rule = ({ source, doc }) => leaseProblems(source, doc);
 
 /** Windows and freezes: valid cron expressions, zones, durations and dates (schedule-check.ts). */
