@@ -70,3 +70,34 @@ test('run --store of a pipeline whose lease is over a key no step has: refused a
   assert.deepEqual(readdirSync(store), [], 'nothing written in the store');
   assert.equal(existsSync(join(store, 'leases')), false);
 });
+
+test("a run that selects none of its lease's over: values is told that cause alone: the key's values and what it selected (BAD_ARGUMENTS, exit 2), not 'no matrix key … or'", async () => {
+  const { dir, file } = pipeline('{ name: prod-fleet, over: site }', '    matrix: { site: [london, paris] }\n');
+  const store = join(dir, 'store');
+  mkdirSync(store);
+  const r = await runCli([
+    'run',
+    file,
+    '--emulator',
+    '--store',
+    `file://${store}`,
+    '--skip',
+    'site=london',
+    '--skip',
+    'site=paris',
+  ]);
+  const said = `exit ${r.code}\n${r.stdout}${r.stderr}`;
+  assert.equal(r.code, 2, said);
+  assert.match(
+    r.stderr,
+    /lease prod-fleet: over: site takes no value in this run: the run selects none of the values of site \(london, paris\): without site=london; without site=paris/,
+    said,
+  );
+  assert.doesNotMatch(r.stderr, /no matrix key|\bor the run selects\b/, said);
+  assert.match(
+    r.stderr,
+    /hint: give --only or --skip that leaves a value of site to this run, or drop over: for one lease of the whole fleet/,
+    said,
+  );
+  assert.match(r.stderr, /code: BAD_ARGUMENTS\n$/, said);
+});
