@@ -17,6 +17,7 @@ import { readVerdicts } from '../shard/verdict.ts';
 import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
+import { notShardedRun, WORKER_HINTS } from './not-sharded.ts';
 import { acquireLease } from '../store/lease.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { runSite } from './shard-site.ts';
@@ -71,7 +72,9 @@ const refused = (message: string, hint: string) => new UsageError('SHARD_REFUSED
 
 export async function runShardWorker(request: ShardWorkerRequest): Promise<ShardWorkerDone> {
   const { store, clock } = request;
-  const manifest = await readManifest(store, request.run);
+  const manifest = await readManifest(store, request.run).catch((e: unknown) =>
+    notShardedRun(store, request.run, e, WORKER_HINTS),
+  );
   checkIndex(manifest, request);
   checkFleet(manifest, fleetOf(request.pipeline, request.sources, request.vars, request.env), request.pipeline);
   const holder = newRunId(clock.now());

@@ -6,6 +6,7 @@ import { checkRunId } from '../journal/replica.ts';
 import { EnginectlError, ExitCode, UsageError } from '../errors.ts';
 import { SHARD_INDEX_SOURCES, shardIndexOf, type FoundIndex } from '../ci/shard-index.ts';
 import { RUN_VARIABLE, storeAt } from '../app/stored-run.ts';
+import { notShardedRun, WORKER_HINTS } from '../app/not-sharded.ts';
 import { readManifest, shardOf } from '../shard/manifest.ts';
 import type { Selection } from '../pipeline/selection.ts';
 import { StoreError } from '../store/store.ts';
@@ -60,8 +61,10 @@ export async function shardSelection(
   checkRunId(run);
   const shard = parseShard(given.shard, io.env);
   let manifest;
+  const store = storeAt(storeUrl, io.cwd, io.env, io.signal);
   try {
-    manifest = await readManifest(storeAt(storeUrl, io.cwd, io.env, io.signal), run);
+    // A one-job run's id, or a site run's, is told as what it is, with what to run instead.
+    manifest = await readManifest(store, run).catch((e: unknown) => notShardedRun(store, run, e, WORKER_HINTS));
   } catch (error) {
     if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
     throw error;
