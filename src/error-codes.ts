@@ -123,7 +123,7 @@ export const ERROR_CODES = {
     'the write did not fit its window (none open, it would overrun the end, or a freeze): the message names the next window it fits in; run then, or with --override-freeze --reason "..." as an identity override-freeze: lists',
   ),
   SHARD_UNAVAILABLE: unavailable(
-    "a worker of a sharded run could not reach its run store (STORE_FAILED) or take its index's lease (LEASE_HELD) and sent nothing: run the same index again (a Kubernetes Job retries it; a CI job: re-run it)",
+    "a worker of a sharded run could not reach its run store (STORE_FAILED, not refused for its permissions: that is 1) or take its index's lease (LEASE_HELD) and sent nothing: run the same index again (a Kubernetes Job retries it; a CI job: re-run it)",
   ),
   ROLLOUT_PARKED: parked(
     'the run parked (saved in the run store, exit 75): enginectl decide --store URL --run ID says what it waits for; once decided (or its bake elapsed), run --store URL --continue ID goes on',
@@ -135,7 +135,7 @@ export const ERROR_CODES = {
   NOT_STARTED: step('the run ended before this step (a killed run): resume it from its journal'),
   STORE_FAILED: {
     ...step(
-      "check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on. A sharded run's worker that met it before it sent anything exits 69 (SHARD_UNAVAILABLE): run the same index again; after, 1",
+      "check the run store (its URL, credentials and reachability): the run stopped before its next call, every report was written, and a resume from the store goes on. A sharded run's worker that met it before it sent anything exits 69 (SHARD_UNAVAILABLE): run the same index again; after, 1. A refusal of permissions (EACCES, EPERM; S3's 401, 403) is 1 for a worker too, before it sent anything: the index run again is refused the same; fix what the hint names (the directory's owner and mode, the credentials' policy) first",
     ),
     worker: 69,
   },

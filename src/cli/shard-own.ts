@@ -66,7 +66,7 @@ export async function shardSelection(
     // A one-job run's id, or a site run's, is told as what it is, with what to run instead.
     manifest = await readManifest(store, run).catch((e: unknown) => notShardedRun(store, run, e, WORKER_HINTS));
   } catch (error) {
-    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
+    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw beforeSending(error);
     throw error;
   }
   if (manifest.assign !== 'static') return undefined;
@@ -77,6 +77,20 @@ export async function shardSelection(
   // A worker that owns no site runs none: it loads the sites it may analyse, or none at all.
   if (owned.length === 0) return { owned: only(read), analysed: undefined };
   return { owned: only(owned), analysed: read.length ? only([...new Set([...owned, ...read])]) : undefined };
+}
+
+/**
+ * The store failed before the worker sent anything: safe to run the index again (69), unless it
+ * refused this runner for its permissions, which every attempt meets the same until someone
+ * changes them: then it fails as run --store does (STORE_FAILED, exit 1), saying so.
+ */
+export function beforeSending(error: StoreError): EnginectlError {
+  if (!error.permission) return new ShardUnavailable(error);
+  return new StoreError(
+    'STORE_FAILED',
+    `${error.message}; this worker sent nothing, and running the same index again meets the same refusal: fix what the hint says first`,
+    { hint: error.hint, cause: error, permission: true },
+  );
 }
 
 /** The store or the lease failed before the worker sent anything: safe to run the index again. */

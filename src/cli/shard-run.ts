@@ -11,7 +11,7 @@ import { ExitCode, UsageError } from '../errors.ts';
 import { MAX_TIMER_MS, parseDuration, shownDuration, TIMER_LIMIT } from '../duration.ts';
 import { MIN_LEASE_TTL_MS } from '../pipeline/schema.ts';
 import { SHARD_INDEX_SOURCES } from '../ci/shard-index.ts';
-import { parseShard, ShardUnavailable } from './shard-own.ts';
+import { beforeSending, parseShard, ShardUnavailable } from './shard-own.ts';
 import type { CiSystem } from '../ci/system.ts';
 import { RUN_VARIABLE, storeAt } from '../app/stored-run.ts';
 import { runShardWorker, type ShardWorkerDone } from '../app/shard-worker.ts';
@@ -139,15 +139,15 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
       await publishReport(error.report, paths, input.ci, io, masker);
       // This attempt sent nothing (a retried index with no site left): safe to run the index again, as below.
       if (!started && error.fault instanceof StoreError && error.fault.code === 'STORE_FAILED')
-        throw new ShardUnavailable(error.fault);
+        throw beforeSending(error.fault);
       throw error.fault;
     }
     if (started) throw error;
     // Stopped before it sent anything (waiting for its index's lease, say): nothing to report, and no fault of its own.
     if (io.signal.aborted)
       return (say(`shard ${values.shard}: interrupted before it sent anything`), ExitCode.interrupted);
-    // The store or the lease failed before anything was sent: safe to run the index again (a damaged record is read again as it is: not).
-    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw new ShardUnavailable(error);
+    // The store or the lease failed before anything was sent: safe to run the index again (a damaged record is read again as it is, a refusal of permissions met again: not).
+    if (error instanceof StoreError && error.code === 'STORE_FAILED') throw beforeSending(error);
     if (error instanceof LeaseError && error.code === 'LEASE_HELD') throw new ShardUnavailable(error);
     throw error;
   }

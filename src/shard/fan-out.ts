@@ -32,7 +32,7 @@ export const SHARD_EXIT_CODES = {
   failed: 1,
   /** Invalid input (another pipeline, an index out of range): do not retry. */
   invalidInput: 2,
-  /** An infrastructure error before this worker sent anything (the store, the lease): safe to retry the index. */
+  /** An infrastructure error before this worker sent anything (the store, the lease): safe to retry the index (a store that refused it for permissions is 1: refused the same again). */
   unavailable: 69,
   /** Waited at a barrier past its limit: the same command later goes on. */
   parked: 75,

@@ -16,6 +16,7 @@ export async function checkStoreRoot(fs: typeof nodeFs, url: string, root: strin
       throw new StoreError('STORE_FAILED', `${url}: cannot read the directory (${code ?? (error as Error).message})`, {
         cause: error,
         hint: 'check the directory is mounted and readable by this runner',
+        permission: code === 'EACCES' || code === 'EPERM',
       });
     throw new StoreError('STORE_FAILED', `${url}: the store's directory ${root} is not there`, {
       hint: `mount the share that holds it on this runner, or make it once where every runner sees it (mkdir -p ${root}): enginectl never makes a store's own directory`,

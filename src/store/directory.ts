@@ -36,6 +36,7 @@ const failed = (store: string, what: string, error: unknown, root?: string) => {
   return new StoreError('STORE_FAILED', `${store}: ${what} (${code ?? (error as Error).message})`, {
     cause: error,
     hint: directoryFaultHint(code, root !== undefined && at !== undefined ? { dir: dirname(at), root } : undefined),
+    permission: code === 'EACCES' || code === 'EPERM',
   });
 };
 

@@ -1,3 +1,4 @@
+// Longer than 250 lines: one backend, its reads, writes and listing, and what each of its faults is (the check to make, a refusal of permissions), over one SDK.
 // The run store in an S3 bucket (s3://BUCKET/PREFIX: AWS S3, Cloudflare R2, MinIO, Ceph RGW): a
 // key is an object under the prefix; create-only is PutObject with `If-None-Match: *` (412, or 409
 // for a conditional write in flight, when the key exists), the one conditional write every S3
@@ -111,16 +112,21 @@ export class S3Store implements RunStore {
     const e = error as SdkError;
     const status = statusOf(error);
     const code = e.Code ?? e.name;
+    const skewed = /^(RequestTimeTooSkewed|RequestExpired)$/.test(code);
+    const expired = /^(ExpiredToken|ExpiredTokenException|TokenRefreshRequired)$/.test(code);
+    // Refused for the credentials' permissions: the same call is refused again (a clock or an expired token may not be).
+    const permission =
+      !skewed &&
+      !expired &&
+      (status === 403 ||
+        status === 401 ||
+        /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken/.test(code));
     let hint: string;
-    if (/^(RequestTimeTooSkewed|RequestExpired)$/.test(code)) {
+    if (skewed) {
       hint = `this runner's clock is more than 15 minutes from the store's: set it right (NTP; a container's clock is its host's), then resume from the store`;
-    } else if (/^(ExpiredToken|ExpiredTokenException|TokenRefreshRequired)$/.test(code)) {
+    } else if (expired) {
       hint = `the credentials expired (a session token past its lifetime): give the run credentials that outlast it (a role the SDK renews: GitHub OIDC with AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE, an instance profile; not a fixed AWS_SESSION_TOKEN), then resume from the store`;
-    } else if (
-      status === 403 ||
-      status === 401 ||
-      /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|ExpiredToken|InvalidToken/.test(code)
-    ) {
+    } else if (permission) {
       hint = `check the credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the role) allow s3:GetObject, s3:PutObject and s3:ListBucket on ${this.bucket}/${this.prefix}*`;
     } else if (code === 'CredentialsProviderError' || /credential/i.test(code)) {
       hint =
@@ -134,7 +140,11 @@ export class S3Store implements RunStore {
     } else {
       hint = `check the store URL and ${this.where}`;
     }
-    return new StoreError('STORE_FAILED', `${this.url}: ${action} (${what(error)})`, { cause: error, hint });
+    return new StoreError('STORE_FAILED', `${this.url}: ${action} (${what(error)})`, {
+      cause: error,
+      hint,
+      permission,
+    });
   }
 
   /**

@@ -42,14 +42,17 @@ export interface PreparedBody {
 export class StoreError extends EnginectlError {
   readonly code: ErrorCode;
   readonly exitCode: ExitCode;
+  /** The store refused this runner for its permissions (EACCES, EPERM; S3's 401, 403): the same call meets the same refusal until they change. */
+  readonly permission: boolean;
 
   constructor(
     code: 'STORE_FAILED' | 'STORE_REFUSED' | 'STORE_DAMAGED' | 'STORE_VERSION',
     message: string,
-    options: { hint?: string; cause?: unknown } = {},
+    options: { hint?: string; cause?: unknown; permission?: boolean } = {},
   ) {
     super(message, options);
     this.code = code;
+    this.permission = options.permission === true;
     this.exitCode = code === 'STORE_REFUSED' || code === 'STORE_VERSION' ? ExitCode.invalidInput : ExitCode.failed;
   }
 }

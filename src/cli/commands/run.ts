@@ -154,7 +154,7 @@ Reports are written even when a step fails or the run is interrupted; their path
 before anything runs.
 
 Exit codes: 0 success, 1 a step failed (or a report could not be written), 2 invalid input,
-69 (--shard) the store or lease failed before the worker sent anything, or it lost its lease (lapsed, or released by an operator: run the index again),
+69 (--shard) the store (refused for permissions: 1) or lease failed before the worker sent anything, or it lost its lease (lapsed, or released by an operator: run the index again),
 75 parked (with --store: saved, to go on with --continue), 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).`;
 
 /**
