@@ -273,3 +273,58 @@ steps:
   );
   assert.equal(emulator.requests.filter((r) => r.method === 'DELETE').length, 2, 'sent again, on the word');
 });
+
+test(`retry: { in-doubt: retry } is the pipeline's policy, not an operator's decision: the terminal and every report say so, the run's and the journal's`, async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-policy-retry-'));
+  const file = join(dir, 'release.yml');
+  writeFileSync(
+    file,
+    PIPELINE.replace('files: [1001] }\n', 'files: [1001] }\n    retry: { attempts: 2, delay: 1ms, in-doubt: retry }\n'),
+  );
+  const env = {
+    ENGINE_URL: url,
+    ENGINE_USERNAME: 'admin',
+    ENGINE_PASSWORD: 'admin',
+    PROD_TOKEN: 'prod-token',
+    GITHUB_ACTOR: 'octo-operator',
+  };
+  const journal = join(dir, 'run.journal.jsonl');
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', reset: 'after', times: 1 });
+  emulator.faults.add({ method: 'POST', path: '/api/devops/v1/update/vfs', status: 503, times: 1 });
+  const out = (name: string) =>
+    ['json', 'xml', 'md', 'html'].map((ext) => join(dir, `${name}.${ext}`)) as [string, string, string, string];
+  const flags = ([json, xml, md, html]: string[]) => [
+    '--report-json',
+    json!,
+    '--junit',
+    xml!,
+    '--summary',
+    md!,
+    '--html',
+    html!,
+  ];
+  const run = await runCli(['run', file, '--journal', journal, ...flags(out('run'))], { env });
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const report = await runCli(['report', journal, ...flags(out('report'))], { env });
+  assert.equal(report.code, 1, report.stdout + report.stderr);
+  const POLICY = /sent again by the pipeline(&#39;|&apos;|')s in-doubt: retry policy/;
+  for (const [name, said] of [
+    ['run', run],
+    ['report', report],
+  ] as const) {
+    const [json, xml, md, html] = out(name).map((f) => readFileSync(f, 'utf8'));
+    const vfs = (JSON.parse(json!) as Report).steps.find((x) => x.id === 'vfs')!;
+    assert.equal(vfs.decision?.decision, 'retry', name);
+    assert.match(vfs.decision?.by ?? '', /^the pipeline\b/, `${name}: JSON names the pipeline as who decided`);
+    for (const [surface, text] of [
+      ['terminal', said.stdout + said.stderr],
+      ['JUnit', xml!],
+      ['summary', md!],
+      ['HTML', html!],
+    ] as const) {
+      assert.match(text, POLICY, `${name} ${surface}`);
+      assert.doesNotMatch(text, /operator(&#39;|&apos;|')s decision/, `${name} ${surface}: no operator decided`);
+    }
+  }
+});
