@@ -68,7 +68,9 @@ export const ReportStep = z.object({
   decision: z
     .object({ ...nullables(DecisionSchema.shape), at: z.string().describe('ISO 8601') })
     .nullable()
-    .describe("the operator's decision about the in-doubt call: a decision, never a success"),
+    .describe(
+      "the decision about the in-doubt call: the operator's (--in-doubt, decide), or the pipeline's retry: { in-doubt: retry } policy (by: the pipeline); a decision, never a success",
+    ),
   earlierRunAt: z.string().nullable().describe('ISO 8601: when the earlier run it was done in started'),
   // Reports written before rollouts have neither.
   wave: z.int().nullable().default(null).describe('in a rollout: the wave it belongs to, from 1'),

@@ -21,8 +21,6 @@ import type { RunContext } from './run-context.ts';
 import { maskDeclared } from './declared-secrets.ts';
 import type { WaysOn } from '../ways-on.ts';
 
-/** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so. */
-export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
 /** The warning of an instance whose write may have been applied twice. */
 export const MAYBE_TWICE = 'maybe applied twice';
 

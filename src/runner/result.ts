@@ -13,7 +13,13 @@ export type { RolloutResult, WaveOutcome, WaveResult } from './rollout-result.ts
 export const inDoubtHint = (ways: WaysOn = CLI_WAYS): string =>
   `read the target back with ${ways.readBack}; where it cannot tell, check on the server, then resume with ${ways.inDoubt('skip')} (it was applied) or ${ways.inDoubt('retry')} (it was not, or it is to be repeated)`;
 
-/** What an operator's decision says in every report and the terminal, after "in doubt: ". */
+/** Who decides to send a write again after an attempt in doubt, when the pipeline's retry says so (its `by`). */
+export const PIPELINE_DECIDES = 'the pipeline (retry: { in-doubt: retry })';
+
+/**
+ * What a decision about an in-doubt call says in every report and the terminal, after "in doubt: ":
+ * an operator's (--in-doubt, decide, verify's reading), or the pipeline's `in-doubt: retry` policy.
+ */
 export function decisionPhrase(
   d: {
     decision: Decision['decision'];
@@ -29,6 +35,9 @@ export function decisionPhrase(
   // Recorded and not acted on (a resume killed first, or decide on a parked run): the run that goes on acts on it.
   if (d.pending)
     return `${decisionPhrase({ ...d, pending: null }, false)}; not acted on yet: the run that goes on (${ways.goOnDecided}) acts on it`;
+  // The pipeline's policy sent it again: no operator decided, so none is named.
+  if (d.by === PIPELINE_DECIDES && !d.verdict && !d.leftInDoubt)
+    return `${sent ? '' : 'to be '}sent again by the pipeline's in-doubt: retry policy${sent ? '' : ', not sent yet'}`;
   const left = `not sent again: left in doubt by the operator's decision to go on without it (${d.by})`;
   if (d.leftInDoubt && !d.verdict) return left;
   if (!d.verdict)

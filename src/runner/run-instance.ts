@@ -9,14 +9,13 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome } from '../steps/types.ts';
 import { instanceCalls } from './observer.ts';
 import { snapshotBefore } from './snapshot-before.ts';
-import type { Decision, StepError, StepRun } from './result.ts';
+import { PIPELINE_DECIDES, type Decision, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
 import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
 import { retriedSince } from './decisions.ts';
 import {
-  PIPELINE_DECIDES,
   cancelledError,
   errorOf,
   finish,
