@@ -2,13 +2,13 @@
 // pipeline before it is checked. Each file is read through the loader's `readInclude` (the edge
 // resolves it next to the pipeline); its problems are located in it; a name defined twice (in the
 // pipeline and an inventory, or in two inventories) is an error naming both places, and so is an
-// inventory included twice; a pipeline that includes itself is told so at that include. An
-// inventory that cannot be merged is counted, so the loader does not go on to list what follows
-// from it.
+// inventory included twice; a pipeline that includes itself, or another whole pipeline file, is
+// told so at that include. An inventory that cannot be merged is counted, so the loader does not go
+// on to list what follows from it.
 import { dirname, join, normalize } from 'node:path';
 import type { Diagnostic } from './diagnostics.ts';
 import { issueDiagnostics } from './issues.ts';
-import { InventorySchema, LOADER_PARSE } from './schema.ts';
+import { InventorySchema, LOADER_PARSE, PipelineFileSchema } from './schema.ts';
 import { locate, parseYaml, type YamlSource } from './yaml-doc.ts';
 
 export const INVENTORY_KINDS = ['servers', 'targets', 'vars', 'windows', 'freezes'] as const;
@@ -27,6 +27,22 @@ export interface Included {
 }
 
 const WAITS = 'the checks that need what it defines (vars, servers, targets) wait until it is read';
+
+/** The keys a pipeline file has and an inventory never does. */
+const PIPELINE_ONLY: readonly string[] = Object.keys(PipelineFileSchema.shape).filter(
+  (key) => !(INVENTORY_KINDS as readonly string[]).includes(key),
+);
+
+/**
+ * A whole pipeline file's own keys (version, name, steps, ...), in its order, when an include names
+ * one: it has steps, or a version and a name. Else undefined (an inventory's stray key is its own finding).
+ */
+function pipelineKeys(data: unknown): string[] | undefined {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const keys = Object.keys(data);
+  if (!keys.includes('steps') && !(keys.includes('version') && keys.includes('name'))) return undefined;
+  return keys.filter((key) => PIPELINE_ONLY.includes(key));
+}
 
 /**
  * `fast`: read the inventories with the fast parser where it reads them as `yaml` would
@@ -156,6 +172,18 @@ export function includeInventories(
     }
     const checked = InventorySchema.safeParse(parsed.data ?? {}, LOADER_PARSE);
     if (!checked.success) {
+      // Another pipeline: one finding at the include, not one "unknown key" per key of that file.
+      const own = pipelineKeys(parsed.data);
+      if (own) {
+        problems.push({
+          file: source.file,
+          ...at(),
+          message: `include ${path}: ${name} is a whole pipeline (${own.join(', ')}), not an inventory that can be included`,
+          hint: `include: names inventory files (${INVENTORY_KINDS.join(', ')}) merged into this pipeline: move what the two pipelines share into an inventory both include, and run ${path} as a pipeline of its own; what it defines is not merged, so the checks that need it wait`,
+        });
+        unread += 1;
+        return;
+      }
       problems.push(...issueDiagnostics(parsed.source, checked.error.issues, [], InventorySchema, 'the inventory'));
       unread += 1;
       return;
