@@ -120,7 +120,7 @@ export const ERROR_CODES = {
     'a wave of the rollout failed past its budget, or its analysis failed: nothing was undone; fix the cause, then let the rollout go on: run --resume JOURNAL --continue-rollout',
   ),
   WINDOW_CLOSED: step(
-    'the write did not fit its window (none open, it would overrun the end, or a freeze): the message names the next window it fits in; run then, or with --override-freeze --reason "..." as an identity override-freeze: lists',
+    'the write did not fit its window (none open, it would overrun the end, or a freeze): the message names the next window it fits in; run then, or with --override-freeze --reason "..." as an identity override-freeze: lists. A write no window within 400 days fits is refused before the run opens its journal or sends anything: give its windows a longer duration (or a shorter expected:)',
   ),
   SHARD_UNAVAILABLE: unavailable(
     "a worker of a sharded run could not reach its run store (STORE_FAILED, not refused for its permissions: that is 1) or take its index's lease (LEASE_HELD) and sent nothing: run the same index again (a Kubernetes Job retries it; a CI job: re-run it)",

@@ -9,6 +9,7 @@ import { setUpJournal } from '../app/journal-setup.ts';
 import { leavesParked, parkingOf } from '../app/parked.ts';
 import { storedJournalNames } from '../app/stored-run.ts';
 import { runAndReport } from '../app/run.ts';
+import { refuseWritesNoWindowFits } from '../app/window-preflight.ts';
 import { ExitCode } from '../errors.ts';
 import { Masker } from '../runner/masker.ts';
 import { storeUrlLogin } from '../store/store.ts';
@@ -94,6 +95,16 @@ async function execute(
   const paths = reportFilesAt(base);
   // Refused before the store, the lease or any call: an override the pipeline does not allow.
   const override = overrideInputs(kit.getInput, pipeline, deps.env);
+  // A write no window can ever fit: refused before the store, the lease, the journal or any call (app/window-preflight.ts).
+  refuseWritesNoWindowFits({
+    pipeline,
+    selection: loaded.selection,
+    env: loaded.env,
+    now: deps.now(),
+    override,
+    resuming: resumeFrom !== '' || continued !== '',
+    ways: def.uses ? STEP_ACTION_WAYS : ACTION_WAYS,
+  });
   const { stored, taken } = await storeAndLease(deps, {
     pipeline,
     selection: loaded.selection,

@@ -10,6 +10,7 @@ import { Masker } from '../../runner/masker.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
+import { refuseWritesNoWindowFits } from '../../app/window-preflight.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { fenceToGoOn, openStoredRun, storedJournalNames, storeUrlOf } from '../../app/stored-run.ts';
 import { takeRunLease, wantedLease } from '../../app/lease-setup.ts';
@@ -368,6 +369,17 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     io.stdout(`dry run of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
+
+  // A write no window can ever fit: refused now, before the lease, the journal or any request (app/window-preflight.ts).
+  refuseWritesNoWindowFits({
+    pipeline,
+    selection,
+    env: io.env,
+    now: values.emulator ? (windows.clock ?? Date.now()) : (io.clock ?? realClock()).now(),
+    history,
+    override: windows.override,
+    resuming: journalWanted?.resume === true,
+  });
 
   const logger = new RunLog(ciSink(ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env), where });
   const masker = new Masker({
