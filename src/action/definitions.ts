@@ -74,7 +74,7 @@ const REPORTING: Record<string, InputDef> = {
   },
   store: {
     description:
-      "A run store (s3://BUCKET/PREFIX, the AWS credential chain: an OIDC role, keys in the environment; or file:///PATH a directory every runner mounts; also ENGINECTL_STORE): the run's journal is kept there, each call's record before the call leaves, and journal then names a run id of the store to resume, from any machine.",
+      "A run store (s3://BUCKET/PREFIX, the AWS credential chain: an OIDC role, keys in the environment; or file:///PATH a directory every runner mounts; also ENGINECTL_STORE): the run's journal is kept there, each call's record before the call leaves, and journal then names a run id of the store to resume, from any machine. A re-run of the job (GitHub's Re-run jobs: the same workflow run, a later attempt, the same inputs) goes on with the run an earlier attempt of this step started, as journal: RUN_ID would: what it applied is not sent again.",
   },
   lease: {
     description:
@@ -82,7 +82,7 @@ const REPORTING: Record<string, InputDef> = {
   },
   'continue-rollout': {
     description:
-      "With journal: go on past the wave at which the journal's rollout halted (recorded in the journal as your decision). Without it, resuming a halted rollout sends nothing and fails.",
+      "With journal (or store: on a re-run of the job): go on past the wave at which the journal's rollout halted (recorded in the journal as your decision). Without it, resuming a halted rollout sends nothing and fails.",
     default: 'false',
   },
   continue: {
@@ -91,7 +91,7 @@ const REPORTING: Record<string, InputDef> = {
   },
   'in-doubt': {
     description:
-      'With journal: what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.',
+      'With journal (or store: on a re-run of the job): what to do with a call the earlier run sent and never saw answered. skip: treat it as applied (recorded as your decision); retry: send it again; verify: read its target back, do not send again what was applied, stop on anything else; verify-and-retry: as verify, and send again what was not applied. Empty: the run stops before sending anything while a call is in doubt.',
   },
 };
 

@@ -2,6 +2,7 @@
 // annotations, PR comment and Deployment out; the run is the CLI's composition too (app/run.ts).
 // All it touches is passed in (the Actions toolkit, wrapped so every print is neutralised:
 // inert-kit.ts; the GitHub API, the environment, the clock), so tests run it without a runner.
+import { attemptOf } from './rerun.ts';
 import { reportFilesAt } from '../report/formats.ts';
 import { mkdtempSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -113,7 +114,11 @@ async function execute(
     base,
     dir,
     masker,
+    attempt: attemptOf(deps.env, Object.keys(def.inputs), (n) => kit.getInput(n), masker),
   });
+  // Every documented output is set: the run's id in the store, empty without one; set before its
+  // journal is read, so a resume refused there (a write in doubt) still names the run.
+  kit.setOutput('run-id', stored?.runId ?? '');
   const journal = await setUpJournal({
     path: stored ? stored.path : resumeFrom ? resolve(deps.cwd, resumeFrom) : `${base}.journal.jsonl`,
     resume: stored ? stored.resume : resumeFrom !== '',
@@ -139,8 +144,6 @@ async function execute(
     throw error;
   });
   if (stored) journal.spec.file.replicateTo(stored.replica);
-  // Every documented output is set: the run's id in the store, empty without one.
-  kit.setOutput('run-id', stored?.runId ?? '');
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
   for (const v of journal.verified) kit.info(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
   // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.

@@ -47,14 +47,20 @@ export function runInputs(kit: Toolkit, env: Env, masker: Masker, dry: boolean):
   const resumeFrom = continued || kit.getInput('journal').trim();
   const given = kit.getInput('in-doubt').trim();
   const inDoubt = given === '' ? undefined : parseInDoubt(given, 'input in-doubt:', 'BAD_INPUT');
-  if (inDoubt && !resumeFrom)
-    throw new UsageError('BAD_INPUT', 'input in-doubt goes with input journal (the journal to resume from)');
+  // With a store on GitHub, a re-run of the job goes on with its earlier attempt's run (rerun.ts): what
+  // to do with a write it left in doubt is said before it is known whether there is one.
+  const rerun = storeGiven(kit, env) && /^[1-9]\d*$/.test(env.GITHUB_RUN_ATTEMPT ?? '');
+  if (inDoubt && !resumeFrom && !rerun)
+    throw new UsageError(
+      'BAD_INPUT',
+      'input in-doubt goes with input journal (the journal to resume from), or with store: (for a re-run of the job, which goes on with the run its earlier attempt started)',
+    );
   const hook = kit.getInput('webhook').trim();
   const webhook = hook === '' ? undefined : webhookUrl(hook, masker, 'input webhook', 'BAD_INPUT');
   // The pipeline's own lease: (without the input) is the pipeline's, checked once it is loaded (store-inputs.ts).
   const lease = kit.getInput('lease').trim();
   if (lease !== '' && !storeGiven(kit, env)) throw leaseWithoutStore(lease);
-  if (booleanInput(kit.getInput, 'continue-rollout', false) && !resumeFrom)
+  if (booleanInput(kit.getInput, 'continue-rollout', false) && !resumeFrom && !rerun)
     throw new UsageError(
       'BAD_INPUT',
       'input continue-rollout goes with input journal (the journal of the halted rollout) or continue',

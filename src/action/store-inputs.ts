@@ -5,7 +5,9 @@
 // store holds the run's own lease while it runs (app/run-own-lease.ts), taken with the store.
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { fenceToGoOn, openStoredRun, storeUrlOf, type StoredRun } from '../app/stored-run.ts';
+import { fenceToGoOn, openStoredRun, storeAt, storeUrlOf, type StoredRun } from '../app/stored-run.ts';
+import { probeStore } from '../store/probe.ts';
+import { earlierAttemptRun, markAttemptRun, type Attempt } from './rerun.ts';
 import { holdStoredRun, type RunHold } from '../app/run-own-lease.ts';
 import { takeRunLease, wantedLease } from '../app/lease-setup.ts';
 import type { JournalSetup } from '../app/journal-setup.ts';
@@ -38,6 +40,8 @@ export interface StoreInputs {
   base: string;
   dir: string;
   masker: Masker;
+  /** This step's attempt of its GitHub workflow run (rerun.ts), when GitHub says which. */
+  attempt?: Attempt | undefined;
 }
 
 export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
@@ -45,10 +49,20 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
   const { pipeline, selection, resumeFrom, resumeInput, base, dir, masker } = inputs;
   // With a store, the journal is the store's, and journal: names a run of it to resume.
   const storeUrl = storeUrlOf(kit.getInput('store').trim() || undefined, deps.env, 'input store');
+  // A job GitHub runs again goes on with the run an earlier attempt of this step started (rerun.ts).
+  const attempt = storeUrl && !resumeFrom ? inputs.attempt : undefined;
+  const opened = attempt && storeUrl ? storeAt(storeUrl, deps.cwd, deps.env, deps.signal, 'input store') : undefined;
+  if (opened) await probeStore(opened, () => deps.now());
+  const earlier = opened && attempt ? await earlierAttemptRun(opened, attempt) : undefined;
+  if (earlier)
+    kit.info(
+      `attempt ${attempt!.attempt} of workflow run ${attempt!.runId}: going on with run ${earlier}, which an earlier attempt of this step started: what it applied is not sent again`,
+    );
   const stored = storeUrl
     ? await openStoredRun({
         url: storeUrl,
-        resumeId: resumeFrom || undefined,
+        store: opened,
+        resumeId: resumeFrom || earlier || undefined,
         resumeNamed: `input ${resumeInput}`,
         storeNamed: 'input store',
         journal: `${base}.journal.jsonl`,
@@ -60,6 +74,8 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
         ways: ACTION_WAYS,
       })
     : undefined;
+  // Marked before anything is sent: a later attempt finds it whatever this one gets to.
+  if (stored && attempt && !stored.resume) await markAttemptRun(stored.store, attempt, stored.runId);
   const leaseWanted = wantedLease(pipeline, kit.getInput('lease').trim());
   if (leaseWanted && !stored) throw leaseWithoutStore(leaseWanted.name);
   // What each lease this runner takes is told of it: one set for its fleet lease and its own.

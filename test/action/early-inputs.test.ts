@@ -20,7 +20,10 @@ steps:
 /** Each bad input, and the first line the action fails with. */
 const CASES: [Record<string, string>, string][] = [
   [{ 'in-doubt': 'maybe' }, 'input in-doubt: maybe: say retry, skip, verify, verify-and-retry'],
-  [{ 'in-doubt': 'skip' }, 'input in-doubt goes with input journal (the journal to resume from)'],
+  [
+    { 'in-doubt': 'skip' },
+    'input in-doubt goes with input journal (the journal to resume from), or with store: (for a re-run of the job, which goes on with the run its earlier attempt started)',
+  ],
   [{ continue: 'RUN' }, 'input continue names a parked run of the store: give store, and no journal'],
   [
     { continue: 'RUN', journal: 'run.journal.jsonl', store: 'file:///tmp' },

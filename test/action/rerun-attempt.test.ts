@@ -69,7 +69,11 @@ test('a re-run of a failed job goes on with the run its earlier attempt started:
       `attempt 2 of workflow run 7801: going on with run ${runId}, which an earlier attempt of this step started`,
     ),
   );
-  assert.match(second.failed.join('\n'), /in-doubt/);
+  assert.match(
+    second.failed.join('\n'),
+    /cannot resume: an instance is in doubt: "Clear the transaction log \(iLog\)"/,
+  );
+  assert.match(second.summary, /in-doubt: /, 'the summary says which input decides it');
   assert.equal(s.sent('/update/vfs'), 1, 'the vfs update attempt 1 applied is not sent again');
   assert.equal(s.sent('/transaction-log/clear'), 1, 'nothing sent while the clear is in doubt');
 
@@ -95,8 +99,10 @@ test('a re-run goes on only with a run of the same step and the same inputs: ano
   const leg = await s.attempt(2, { vars: 'release=26.11' });
   assert.notEqual(leg.outputs['run-id'], runId);
   assert.equal(s.sent('/update/vfs'), 2);
-  // Another workflow run (a new push): a run of its own.
-  const other = await s.attempt(1, {}, { GITHUB_RUN_ID: '7802' });
+  // Another workflow run (a new push): a run of its own. Its in-doubt input (for a re-run) is taken,
+  // and has nothing to decide in a new run.
+  const other = await s.attempt(1, { 'in-doubt': 'verify' }, { GITHUB_RUN_ID: '7802' });
+  assert.equal(other.code, ExitCode.ok, other.log.join('\n'));
   assert.notEqual(other.outputs['run-id'], runId);
   assert.equal(s.sent('/update/vfs'), 3);
 });
