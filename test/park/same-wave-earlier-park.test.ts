@@ -117,8 +117,10 @@ for (const word of ['--skip', '--exclude'] as const)
     assert.equal(update.outcome, 'skipped');
     assert.match(update.figures ?? '', word === '--skip' ? /skipped by the operator/ : /excluded from the wave/);
     // A skip does not count against the wave's budget; an exclude does (a budget of 0: it parks for a decision again).
-    assert.equal(done.code, word === '--skip' ? 0 : PARKED, done.stdout + done.stderr);
-    assert.deepEqual(done.report!.rollout!.waves[0]!.failed, word === '--skip' ? [] : ['site-001']);
+    // Skipped, site-001 still failed: the run goes on and fails, as for a value failed within a budget.
+    assert.equal(done.code, word === '--skip' ? 1 : PARKED, done.stdout + done.stderr);
+    assert.deepEqual(done.report!.rollout!.waves[0]!.failed, ['site-001']);
+    assert.match(update.error?.message ?? '', /HTTP 400/, 'its refusal kept');
     assert.equal(f.applied('/update/system')['site-001'], undefined);
   });
 

@@ -28,11 +28,14 @@ test('decide --after 4h --then abort, then --skip site-002 an hour later: the co
   assert.doesNotMatch(listed.stdout, /unless decided before/, 'the timeout was decided before: not shown as coming');
   assert.match(listed.stdout, new RegExp(`^${id}\\b`, 'm'), 'still parked, for the continue');
   const done = await f.run('--continue', id);
+  // Not aborted: wave 2 goes on without site-002, which still failed (its update refused): exit 1.
   assert.equal(
     done.code,
-    0,
+    1,
     `the skip, made before the timeout, is the decision in force:\n${done.stdout}${done.stderr}`,
   );
+  assert.equal(done.report!.outcome, 'failure');
+  assert.equal(done.report!.parked, null, 'not parked: gone on, not aborted');
   assert.deepEqual(f.applied('/update/system'), { 'site-001': 1, 'site-003': 1 });
 });
 
