@@ -34,7 +34,9 @@ export type InDoubtCall = z.infer<typeof InDoubtSchema>;
 
 /** What the operator decided about an in-doubt call (run --resume --in-doubt). */
 export const DecisionSchema = z.object({
-  decision: z.enum(['skip', 'retry']).describe('skip: treated as applied, not sent again; retry: sent again'),
+  decision: z
+    .enum(['skip', 'retry'])
+    .describe('skip: treated as applied (or, leftFailed, left as it failed), not sent again; retry: sent again'),
   /** Who decided: the CI actor, or the user and host of the process that was told. */
   by: z.string().describe('who decided'),
   at: z.number(),
@@ -55,6 +57,22 @@ export const DecisionSchema = z.object({
     .describe(
       "not sent again on the operator's word to go on without it (decide --exclude, --continue), verify not having read it applied: still in doubt, not treated as applied",
     ),
+  /**
+   * A value of a parked rollout that failed (a write the server refused, a gate), not sent again on the
+   * operator's word (decide --skip, --exclude, or the wave's --continue): its failure stands (its error),
+   * never treated as applied.
+   */
+  leftFailed: z
+    .literal(true)
+    .optional()
+    .describe(
+      "not sent again on the operator's word about a value of a parked rollout that failed (decide --skip, --exclude, --continue): its failure (`error`) stands, never treated as applied",
+    ),
+  /** Why, as the operator said it (decide --reason), on a value left on its word. */
+  reason: z
+    .string()
+    .optional()
+    .describe('why, as the operator said it (decide --reason), of a value left on that word'),
   /** Recorded and not acted on yet (a resume killed first, or decide on a parked run): the run that goes on does. */
   pending: z
     .literal(true)

@@ -6,7 +6,8 @@
 import type { Rollout, Step } from '../pipeline/model.ts';
 import { undecidedDoubts, type StepRun, type WaveResult } from './result.ts';
 import { parkedAt, type OperatorDecision, type Park, type RolloutResult } from './rollout-result.ts';
-import type { RunContext } from './run-context.ts';
+import { stepPosition, type RunContext } from './run-context.ts';
+import { carry } from './instance-end.ts';
 import { formatDuration, sleepWhole } from '../duration.ts';
 import { bakeOf } from './waves.ts';
 import { continuedFor, decidedFor, goesOn } from './decisions.ts';
@@ -14,19 +15,47 @@ import { continuedFor, decidedFor, goesOn } from './decisions.ts';
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
 
 /**
- * A value the operator decided not to run again (skip, exclude, or a continue past its wave): its
- * instances not carried are left unsent, skipped on that word (never a success). True when it
- * counts against the wave's budget (exclude, continue).
+ * A value the operator decided not to run again (skip, exclude, or a continue past its wave): what
+ * the resume carries of it is shown as such (a call in doubt decided, a write done); its instances
+ * not carried are left unsent, skipped on that word (never a success). One that failed in an
+ * earlier run (a write the server refused, a gate) keeps that failure, its error and attempts, and
+ * the operator's word (who, why) as its decision: skipped, it still failed. Says whether the value
+ * failed, and whether it counts against the wave's budget (exclude, continue; a skip does not).
  */
-export function leaveValue(runs: (readonly [Step, StepRun[]])[], wave: number, d: OperatorDecision): boolean {
-  for (const [, list] of runs)
+export function leaveValue(
+  ctx: RunContext,
+  runs: (readonly [Step, StepRun[]])[],
+  wave: number,
+  d: OperatorDecision,
+): { failed: boolean; counts: boolean } {
+  let failed = false;
+  for (const [step, list] of runs)
     for (const run of list) {
+      const carried = ctx.resume?.carried.get(run.key);
+      if (carried && carried.run.outcome !== 'failure' && run.resume !== 'earlier-run')
+        carry(ctx, Object.assign(run, { wave }), stepPosition(ctx, step), carried);
       if (run.resume === 'earlier-run' || (run.outcome === 'skipped' && run.decision)) continue;
       run.wave = wave;
       run.outcome = 'skipped';
       run.figures = `not sent again: ${d.decision === 'skip' ? 'skipped' : d.decision === 'exclude' ? 'excluded from the wave' : 'left as it failed'} by the operator (${d.by}${d.reason ? `: ${d.reason}` : ''})`;
+      const earlier = carried?.run;
+      if (earlier?.outcome !== 'failure') continue;
+      // As the earlier run left it (its attempt that run's: no write of the wave ran again), with the word.
+      const { error, attempts, startedAt, durationMs, inputs, target, result, warnings, window, earlierRunAt } =
+        earlier;
+      Object.assign(run, { error, attempts, startedAt, durationMs, inputs, target, result, warnings, window });
+      Object.assign(run, { resume: 'earlier-run', earlierRunAt });
+      run.continuedOnError = earlier.continuedOnError;
+      run.decision = {
+        decision: 'skip',
+        by: d.by,
+        at: d.at,
+        leftFailed: true,
+        ...(d.reason ? { reason: d.reason } : {}),
+      };
+      failed ||= !earlier.continuedOnError;
     }
-  return d.decision !== 'skip';
+  return { failed, counts: d.decision !== 'skip' };
 }
 
 /**

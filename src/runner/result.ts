@@ -27,6 +27,8 @@ export function decisionPhrase(
     verdict?: Decision['verdict'] | null;
     evidence?: string | null | undefined;
     leftInDoubt?: true | null | undefined;
+    leftFailed?: true | null | undefined;
+    reason?: string | null | undefined;
     pending?: true | null | undefined;
   },
   sent = true,
@@ -35,6 +37,9 @@ export function decisionPhrase(
   // Recorded and not acted on (a resume killed first, or decide on a parked run): the run that goes on acts on it.
   if (d.pending)
     return `${decisionPhrase({ ...d, pending: null }, false)}; not acted on yet: the run that goes on (${ways.goOnDecided}) acts on it`;
+  // A value that failed (its write refused, a gate), left on the operator's word: its failure stands.
+  if (d.leftFailed)
+    return `not sent again: left as it failed by the operator's decision (${d.by}${d.reason ? `: ${d.reason}` : ''})`;
   // The pipeline's policy sent it again: no operator decided, so none is named.
   if (d.by === PIPELINE_DECIDES && !d.verdict && !d.leftInDoubt)
     return `${sent ? '' : 'to be '}sent again by the pipeline's in-doubt: retry policy${sent ? '' : ', not sent yet'}`;

@@ -9,7 +9,7 @@ import { undecidedDoubts, type StepRun, type RolloutResult } from './result.ts';
 import { haltedEarlier, pastBudget } from './rollout-result.ts';
 import { stepPosition, type RunContext } from './run-context.ts';
 import { describeSelection, inRollout, matrixValues } from '../pipeline/selection.ts';
-import { carry, leaveUnstarted, notStarted } from './instance-end.ts';
+import { leaveUnstarted, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { budgetOf, wavesOf } from './waves.ts';
 import { analyse, analysedEarlier } from './wave-analysis.ts';
@@ -123,21 +123,18 @@ export async function runRollout(
     );
     // The values the operator's continue went past are not counted again: the failures after it meet the budget.
     const ran = new Set<string>();
-    const counted = () => wave.failed.filter((v) => ran.has(v) || !wentPast(ctx, wave.wave, v));
+    const skipped = new Set<string>();
+    const counted = () => wave.failed.filter((v) => !skipped.has(v) && (ran.has(v) || !wentPast(ctx, wave.wave, v)));
     const queue = [...wave.values];
     const worker = async () => {
       for (let value = queue.shift(); value !== undefined; value = queue.shift()) {
         // The operator's word about a value of the wave it parked at: not sent again (skip, exclude, continue).
         const decided = decidedFor(ctx, wave.wave, value) ?? continuedFor(ctx, wave.wave, value);
         if (decided && decided.decision !== 'retry') {
-          // What the resume carries of it shows as such; a failure carried is left on the operator's word (leaveValue).
-          for (const [step, runs] of runsOf(value))
-            for (const run of runs) {
-              const carried = ctx.resume?.carried.get(run.key);
-              if (carried && carried.run.outcome !== 'failure')
-                carry(ctx, Object.assign(run, { wave: wave.wave }), stepPosition(ctx, step), carried);
-            }
-          if (leaveValue(runsOf(value), wave.wave, decided)) wave.failed.push(value);
+          // Skipped after it failed, it failed (never rolled out, never analysed), not counted against the budget.
+          const left = leaveValue(ctx, runsOf(value), wave.wave, decided);
+          if (left.counts || left.failed) wave.failed.push(value);
+          if (!left.counts) skipped.add(value);
           continue;
         }
         if (counted().length > wave.budget) {
