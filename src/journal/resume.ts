@@ -1,10 +1,10 @@
 // `run --resume JOURNAL`: what runs again, matched by identity (step id or content, and matrix
 // values), never by position. Writes that succeeded are carried (their figures, update reports
 // and outputs come back); read-only steps (the gates) always run again, since hours may have
-// passed; failures run again. Refused (exit 2): a journal of another pipeline (even with
-// --force); a changed file, include, vars or --only (unless --force, and then only instances whose
-// inputs are unchanged are carried); an in-doubt call the operator has not decided about; a step
-// that would read an output the journal cannot give back.
+// passed; failures run again. Refused (exit 2): a journal of another pipeline (even with --force);
+// a changed file, include, vars or --only (unless --force: only instances whose inputs are unchanged
+// are carried; a parked rollout's continue, never: parked-waves.ts); an in-doubt call the operator
+// has not decided about; a step that would read an output the journal cannot give back.
 import { canonicalSelection, describeSelection, type Selection } from '../pipeline/selection.ts';
 import { compiledReferences } from '../expr/index.ts';
 import { UsageError } from '../errors.ts';
@@ -21,6 +21,7 @@ import { doubtOf, standingDecision } from './doubt.ts';
 import type { WaysOn } from '../ways-on.ts';
 import { selectionOf, type RunRecord } from './records.ts';
 import { fileChanges } from '../pipeline/file-changes.ts';
+import { checkParkedWaves } from './parked-waves.ts';
 
 import type { InDoubtDecision } from './in-doubt-mode.ts';
 export { IN_DOUBT_MODES, parseInDoubt, type InDoubtDecision, type InDoubtMode } from './in-doubt-mode.ts';
@@ -93,6 +94,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       `resume with the pipeline that wrote the journal${force ? `; ${force} does not make another pipeline's journal apply` : ''}`,
     );
   }
+  if (request.goingOn) checkParkedWaves(pipeline, journal, request.selection, request.ways);
   const warnings: string[] = [];
   const changed = changes(last, request);
   // A single-step action's inputs are its pipeline: no files besides them.
