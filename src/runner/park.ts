@@ -11,6 +11,7 @@ import { carry } from './instance-end.ts';
 import { formatDuration, sleepWhole } from '../duration.ts';
 import { bakeOf } from './waves.ts';
 import { continuedFor, decidedFor, goesOn } from './decisions.ts';
+import { wroteAgain } from './wave-analysis.ts';
 
 type RunsOf = (value: string) => (readonly [Step, StepRun[]])[];
 
@@ -59,7 +60,8 @@ export function leaveValue(
 }
 
 /**
- * The bake after a wave: on a continue, counted from its start as the journal's park recorded it.
+ * The bake after a wave: on a continue, counted from its start as the journal's park recorded it,
+ * or from now when a write of the wave ran again in this run (a value retried): a new write bakes.
  * What is left is waited when the run cannot park or it is no longer than park-after; else the
  * run parks (with a decision asked on each value of the wave left in doubt). Returns the park, or
  * undefined once it elapsed.
@@ -72,8 +74,10 @@ export async function bake(
 ): Promise<Park | undefined> {
   const bakeMs = bakeOf(rollout, wave.wave);
   if (bakeMs <= 0 || goesOn(ctx, wave.wave)) return undefined;
+  // The bake goes on from the park's start, unless a write of the wave ran again (a retry): then from its end, now.
   const earlier = ctx.resume?.parked?.park;
-  const since = earlier?.wave === wave.wave && earlier.for === 'bake' ? earlier.since : ctx.deps.now();
+  const goesOnFrom = earlier?.wave === wave.wave && earlier.for === 'bake' && !wroteAgain(wave, runsOf);
+  const since = goesOnFrom ? earlier.since : ctx.deps.now();
   const left = since + bakeMs - ctx.deps.now();
   if (left <= 0) {
     ctx.tell.info(undefined, `wave ${wave.wave}: its ${formatDuration(bakeMs)} bake elapsed`);

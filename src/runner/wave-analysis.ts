@@ -35,16 +35,24 @@ export function analysedEarlier(
   const same = (a: readonly string[], b: readonly string[]) => [...a].sort().join('\n') === [...b].sort().join('\n');
   if (!earlier || !same(earlier.failed ?? [], wave.failed) || earlier.values.join('\n') !== wave.values.join('\n'))
     return undefined;
+  return wroteAgain(wave, runsOf) ? undefined : earlier.analysis;
+}
+
+/**
+ * Whether a write of the wave's values ran in this run (started, not carried): its analysis, and
+ * its bake, are about what it left (a carried analysis is dropped, a bake counts from its end).
+ * The gates run again anyway, and write nothing.
+ */
+export function wroteAgain(wave: WaveResult, runsOf: (value: string) => (readonly [Step, StepRun[]])[]): boolean {
   const reads = (step: Step) => {
     const type = STEP_TYPES.get(step.uses);
     return type !== undefined && isReadOnly(type, step.with ?? {});
   };
-  const noWriteAgain = wave.values.every((v) =>
-    runsOf(v).every(
-      ([step, runs]) => reads(step) || runs.every((r) => r.resume === 'earlier-run' || r.startedAt === undefined),
+  return wave.values.some((v) =>
+    runsOf(v).some(
+      ([step, runs]) => !reads(step) && runs.some((r) => r.resume !== 'earlier-run' && r.startedAt !== undefined),
     ),
   );
-  return noWriteAgain ? earlier.analysis : undefined;
 }
 
 /** The gates, again, for the values a wave rolled out: `count` rounds, `interval` apart; more failed rounds than the limit fail it. */
