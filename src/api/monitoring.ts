@@ -70,6 +70,12 @@ export class MonitoringApi {
     return this.call.json(monitoringCalls.engine(engineId), EngineInfo, options);
   }
 
+  /** One Engine, with when the server answered by its own clock (its Date header; NaN without one). */
+  async engineDated(engineId: string, options?: CallOptions): Promise<{ engine: EngineInfo; date: number }> {
+    const { body, date } = await this.call.dated(monitoringCalls.engine(engineId), EngineInfo, options);
+    return { engine: body, date };
+  }
+
   engineSessions(engineId: string, options?: CallOptions): Promise<ApplicationSessionInfo[]> {
     return this.call.json(monitoringCalls.engineSessions(engineId), SessionList, options);
   }

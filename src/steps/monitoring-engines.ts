@@ -1,7 +1,8 @@
 // monitoring/engines: a gate on the online Engines (count, version), optionally waiting. An Engine
 // is online only if it reported within the last 5 minutes (enterprise-api.md 3, 8.2): the list
 // route shows only those; the single-Engine route answers for any Engine that exists, so its
-// updatedAt is checked here.
+// updatedAt is checked here, against the answer's Date (the server's clock, which stamped it),
+// never this machine's clock: minutes of skew would pass an offline Engine or fail a live one.
 import { ENGINE, WAIT } from './input-docs.ts';
 import { z } from 'zod';
 import type { CallOptions } from '../api/index.ts';
@@ -34,7 +35,7 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
   inputDocs: {
     'min-online': 'At least this many Engines online (reported within the last 5 minutes); default 1.',
     version: 'Every online Engine runs this version.',
-    engine: `${ENGINE} Online only if it reported within the last 5 minutes.`,
+    engine: `${ENGINE} Online only if it reported within the last 5 minutes by the server's clock (its updatedAt against the answer's Date header); an answer without a Date header does not count it online.`,
     database: 'Only the Engines whose mainDatabase is this database.',
     engines:
       'The Engines expected, by instanceId, name or host name: each must be online (and on version, which then concerns them only); one that never came back is named in the output missing.',
@@ -61,11 +62,14 @@ export default defineStep<z.infer<ReturnType<typeof inputs>>>({
       let stale = '';
       let all: EngineInfo[];
       if (i.engine) {
-        const engine = await api.engine(i.engine, call);
-        const silent = env.now() - engine.updatedAt;
-        all = silent <= ONLINE_MS ? [engine] : [];
-        if (all.length === 0)
-          stale = `, ${i.engine} offline (last reported ${formatDuration(Math.max(0, silent))} ago; online means within 5m)`;
+        const { engine, date } = await api.engineDated(i.engine, call);
+        const silent = date - engine.updatedAt;
+        // The Date header has whole seconds: the server's time may be up to 1s later, counted.
+        all = silent + 1_000 <= ONLINE_MS ? [engine] : [];
+        if (Number.isNaN(date))
+          stale = `, ${i.engine} not counted online: the answer has no Date header, so how long ago it reported by the server's clock is unknown (this machine's clock is not the server's)`;
+        else if (all.length === 0)
+          stale = `, ${i.engine} offline (last reported ${formatDuration(Math.max(0, silent))} ago by the server's clock; online means within 5m)`;
       } else all = await api.engines(call);
       const engines = i.database ? all.filter((e) => e.mainDatabase === i.database) : all;
       // Named Engines: by instanceId, name or host name. An Engine that never came back is simply

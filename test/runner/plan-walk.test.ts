@@ -54,6 +54,7 @@ test('the recording client answers every method of the API with a placeholder of
       engineVersions: await monitoring.engineVersions(),
       engineVersionsDated: await monitoring.engineVersionsDated(),
       engine: await monitoring.engine('eng-1'),
+      engineDated: await monitoring.engineDated('eng-1'),
       engineSessions: await monitoring.engineSessions('eng-1'),
       engineSession: await monitoring.engineSession('eng-1', 's-1'),
       engineAlerts: await monitoring.engineAlerts('eng-1'),
@@ -83,6 +84,7 @@ test('the recording client answers every method of the API with a placeholder of
   assert.deepEqual(answers.monitoring!.engines, []);
   assert.deepEqual(answers.monitoring!.engineVersions, []);
   assert.deepEqual((answers.monitoring!.engineVersionsDated as { engines: unknown[] }).engines, []);
+  assert.equal((answers.monitoring!.engineDated as { engine: { instanceId: string } }).engine.instanceId, '');
   assert.deepEqual(answers.devops!.sync, [
     { status: 200, results: [], succeeded: 0, failed: 0 },
     { status: 200, results: [], succeeded: 0, failed: 0 },
@@ -95,7 +97,7 @@ test('the recording client answers every method of the API with a placeholder of
   assert.equal(raw.status, 200);
   assert.equal(raw.attempts, 0);
   // Each call recorded as the plan shows it: method, path, query, body (text with its type).
-  assert.equal(calls.length, 36);
+  assert.equal(calls.length, 37);
   assert.deepEqual(calls[3], { method: 'GET', path: '/api/classes/v1/classes/22/entities', query: { entidade: 3001 } });
   assert.deepEqual(calls[5], {
     method: 'POST',

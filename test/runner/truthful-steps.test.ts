@@ -59,7 +59,7 @@ test('monitoring/engines with engine: an Engine that exists but has not reported
   assert.equal(stale.result.steps[0]!.outcome, 'failure');
   assert.match(
     stale.result.steps[0]!.error!.message,
-    /0 online, eng-prod-old offline \(last reported 3h ago; online means within 5m\)/,
+    /0 online, eng-prod-old offline \(last reported 3h ago by the server's clock; online means within 5m\)/,
   );
   assert.equal(stale.result.steps[0]!.outputs.online, 0);
   const live = await runYaml(t, oneStep('monitoring/engines', '{ engine: eng-prod-01, version: "26.10.3" }'));
