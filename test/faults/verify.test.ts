@@ -175,6 +175,22 @@ test("verify on Engines last reported before the step's longest: had passed sinc
   assert.doesNotMatch(line, /verify again after /, 'no time already past to wait for');
 });
 
+test('verify of an update/system sent with disable-engine-restart cannot tell: the Engines keep reporting their running version, which does not show it', async (t) => {
+  const s = await setup(
+    t,
+    '  - id: system\n    uses: update/system\n    with: { target: prod, source: { server: main-db.example.com, database: MAIN, token: main-token }, disable-engine-restart: true }\n    longest: 1m\n',
+  );
+  const killed = killedAfterSend(s.journal, 'id:system', 3 * 60_000);
+  await s.clock.sleep(3 * 60_000, new AbortController().signal);
+  // The update ran (the emulator's state is as it left it): the Engines, not restarted, still run 26.10.3.
+  const read = await verify(s, killed);
+  assert.equal(read.code, 1, read.stdout + read.stderr);
+  assert.match(
+    read.stdout,
+    /^cannot-tell +"System update prod" .*: the update was sent with disableEngineRestart: the Engines' versions do not show it \(eng-prod-01 26\.10\.3, eng-prod-02 26\.10\.3\)$/m,
+  );
+});
+
 test('verify cannot tell an update/system within the 2 minutes monitoring lags, nor a vfs update, sync or clear, which the API cannot show (exit 1)', async (t) => {
   const s = await setup(
     t,
