@@ -15,6 +15,7 @@ import { scopesFor } from './scopes.ts';
 import type { EmulatorState } from './state.ts';
 import { authenticate, defaultUsers, type User } from './users.ts';
 import { EngineView } from './engine-view.ts';
+import { startEngine } from './engine-start.ts';
 
 export interface EmulatorOptions {
   /** Initial state; the documented sample state when absent. */
@@ -191,6 +192,18 @@ export class Emulator {
     if (!engine) throw new Error(`no Engine ${instanceId} in the emulator state`);
     if (engine.reporting && !reporting) engine.updatedAt = this.now();
     engine.reporting = reporting;
+  }
+
+  /**
+   * Restarts an Engine (started again, reporting): it runs the version last installed on it (a
+   * system update sent with disableEngineRestart, or one that found it offline), and reports at once.
+   */
+  restartEngine(instanceId: string): void {
+    const engine = this.state.engines.find((e) => e.instanceId === instanceId);
+    if (!engine) throw new Error(`no Engine ${instanceId} in the emulator state`);
+    startEngine(engine, this.now());
+    engine.reporting = true;
+    engine.updatedAt = this.now();
   }
 }
 

@@ -1,6 +1,6 @@
 // What monitoring shows of an Engine a system update changed: its version and start as the last
 // refresh read them, until the next refresh (api 1 and 8.1: monitoring data is not real-time,
-// refreshed about every 2 minutes). The update changes the Engine at once (its own report and a
+// refreshed about every 2 minutes). The update changes an Engine it restarts at once (its own report and a
 // second update see it); a check straight after it reads the old version, as on a real server, so
 // a pipeline that forgets to wait for the refresh fails here first. A state set or changed by the
 // emulator's own hand (a test's, a state file) is what monitoring reads at once.

@@ -73,6 +73,11 @@ export const EngineRecord = z.looseObject({
   reporting: z.boolean().default(true),
   updatedAt: z.int(),
   startedAt: z.int(),
+  /**
+   * Emulator state: a version a system update installed that the Engine does not run yet (not
+   * restarted: disableEngineRestart, or offline); it runs, and reports, it from its next start.
+   */
+  pendingVersion: z.string().optional(),
 });
 export type EngineRecord = z.infer<typeof EngineRecord> & Record<string, unknown>;
 

@@ -77,7 +77,7 @@ test('after a system update with disableEngineRestart, the Engines keep reportin
 });
 
 test("an offline Engine's monitoring data does not change with a system update: it is not restarted, and runs the old version until it starts again", async (t) => {
-  const { call, prod, pass } = await emulatorAt(t);
+  const { clock, emulator, call, prod, pass } = await emulatorAt(t);
   const before = await prod();
   const result = await call<{ report: string }>('POST', '/api/devops/v1/update/system', PROD);
   assert.match(result.report, /eng-prod-old .*no \(offline\)/);
@@ -87,6 +87,15 @@ test("an offline Engine's monitoring data does not change with a system update: 
   assert.deepEqual(
     [old!.version, old!.startedAt, old!.updatedAt],
     [before[2]!.version, before[2]!.startedAt, before[2]!.updatedAt],
+  );
+  // Started again (the emulator's control, as an operator would): it runs and reports the release installed on it.
+  emulator.restartEngine('eng-prod-old');
+  const started = (await prod())[2]!;
+  assert.equal(started.version, '26.11.0');
+  assert.ok(started.startedAt > before[2]!.startedAt && started.updatedAt <= clock.now());
+  assert.ok(
+    (await call<Engine[]>('GET', '/api/monitoring/v1/engines')).some((e) => e.instanceId === 'eng-prod-old'),
+    'online again',
   );
 });
 

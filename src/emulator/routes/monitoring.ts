@@ -39,7 +39,7 @@ function alertsOf(ctx: RouteContext, engineId?: string) {
 }
 
 function engineInfo(ctx: RouteContext, engine: EngineRecord) {
-  const { reporting: _reporting, ...info } = engine;
+  const { reporting: _reporting, pendingVersion: _pending, ...info } = engine;
   return {
     ...info,
     ...ctx.engines.of(engine, ctx.now()),

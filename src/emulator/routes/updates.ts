@@ -5,6 +5,8 @@ import type { RouteContext } from '../context.ts';
 import { badRequest, json, type EmuRequest } from '../http.ts';
 import type { Router } from '../router.ts';
 import { renderUpdateReport } from '../update-report.ts';
+import { startEngine } from '../engine-start.ts';
+import type { EngineRecord } from '../state.ts';
 import { isOnline } from './monitoring.ts';
 import { BASE, connect, emptyResult, failure, parse, versionInfo } from './update-requests.ts';
 
@@ -28,15 +30,22 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
   if (pending.length > 0) db.schemaVersion = pending[pending.length - 1]!;
   if (!body.disableDatabaseSchemaUpdate) db.application = { ...release.application };
   const engines = state.engines.filter((e) => e.mainDatabase === db.name);
-  const updatedEngines = body.disableEngineUpdate ? [] : engines.filter((e) => e.version !== release.engine);
+  // The new release is installed on each Engine; an Engine runs, and reports, the version it was
+  // started on: one not restarted (disableEngineRestart, or offline: it stopped reporting) keeps its
+  // old version, and its monitoring data stays as it was, until it starts again (Emulator.restartEngine).
+  const installed = (e: EngineRecord) => e.pendingVersion ?? e.version;
+  const updatedEngines = body.disableEngineUpdate ? [] : engines.filter((e) => installed(e) !== release.engine);
   if (!body.disableEngineUpdate) db.engine = release.engine;
-  // An offline Engine (it stopped reporting) is not restarted: it runs the new version once it is started.
+  for (const engine of updatedEngines) engine.pendingVersion = release.engine;
   const now = ctx.now();
-  const restarted = body.disableEngineRestart ? [] : updatedEngines.filter((e) => isOnline(e, now));
+  // Restarted: the online Engines on a version other than the one installed (an earlier update's too).
+  const restarted =
+    body.disableEngineUpdate || body.disableEngineRestart
+      ? []
+      : engines.filter((e) => e.pendingVersion !== undefined && isOnline(e, now));
   // Monitoring shows the Engines as they were until its next refresh (engine-view.ts).
-  for (const engine of updatedEngines) ctx.engines.changing(engine, now);
-  for (const engine of updatedEngines) engine.version = release.engine;
-  for (const engine of restarted) engine.startedAt = now;
+  for (const engine of restarted) ctx.engines.changing(engine, now);
+  for (const engine of restarted) startEngine(engine, now);
   const products = (
     body.products?.length ? state.products.filter((p) => body.products!.includes(p.key)) : state.products
   ).map((p) => ({ name: p.name, key: p.key }));
@@ -94,7 +103,7 @@ function systemUpdate(ctx: RouteContext, req: EmuRequest) {
         rows: engines.map((e) => [
           e.instanceId,
           String(e.hostName ?? ''),
-          e.version,
+          installed(e),
           restarted.includes(e) ? 'yes' : isOnline(e, now) ? 'no' : 'no (offline)',
         ]),
       },
