@@ -133,6 +133,21 @@ export function fieldProblems(state: EmulatorState, cls: ClassDef, fields: Recor
   return problems;
 }
 
+/**
+ * A written iversion (api 2.1: an integer, the record's version): the server keeps the version (1
+ * at create, one more at each update), so an integer written is not stored; another type is refused.
+ */
+export function versionProblems(fields: Record<string, unknown>): ProblemDetail[] {
+  const v = fields.iversion;
+  if (v === undefined || v === null || Number.isSafeInteger(v)) return [];
+  return [
+    {
+      field: 'iversion',
+      message: `iversion must be an integer (the record's version, which the server sets: leave it out), got ${JSON.stringify(v)}`,
+    },
+  ];
+}
+
 /** The entity with every field of its class present, unset ones null. */
 export function withAllFields(state: EmulatorState, cls: ClassDef, entity: StoredEntity): StoredEntity {
   const full: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 // iversion is an entity field of type integer (api 2.1: "Version number of the record"). A create
 // or update whose body holds one of another type is refused with a 400 naming it, as any field of
-// a wrong type is (docs/emulator.md), never silently dropped; nothing is written.
+// a wrong type is (docs/emulator.md), never silently dropped; nothing is written. Who sets it the
+// spec does not show: the emulator keeps it (an integer written is not stored), as documented.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startEmulator } from '../helpers/emulator.ts';
@@ -48,3 +49,17 @@ for (const iversion of ['seven', 1.5, true, [1], { n: 1 }]) {
     }
   });
 }
+
+test('an integer iversion written is not stored: the server keeps the version, 1 at create and one more at each update (docs/emulator.md)', async (t) => {
+  const { url } = await startEmulator(t);
+  const created = await send(url, 'POST', '/api/classes/v1/classes/12/entities', [
+    { iname: 'mnew', ifullname: 'Mary New', iversion: 7 },
+  ]);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  assert.equal(created.body.iversion, 1);
+  const updated = await send(url, 'PATCH', `/api/classes/v1/entities/${String(created.body.ikey)}`, [
+    { iemailaddress: 'm@example.com', iversion: 99 },
+  ]);
+  assert.equal(updated.status, 200, JSON.stringify(updated.body));
+  assert.equal(updated.body.iversion, 2);
+});

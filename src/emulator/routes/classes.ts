@@ -13,6 +13,7 @@ import {
   isLogClass,
   requireTable,
   requiredOf,
+  versionProblems,
   withAllFields,
 } from '../entity-model.ts';
 import { badRequest, HttpProblem, intParam, json, jsonBody, type EmuRequest } from '../http.ts';
@@ -90,6 +91,7 @@ function create(ctx: RouteContext, classKey: number, req: EmuRequest) {
   refuseLogWrites(ctx, routeClass);
   refuseLogWrites(ctx, cls);
   delete fields.iclass;
+  const version = versionProblems(fields);
   delete fields.iversion;
   const { ikey: givenKey, ...rest } = fields;
   // The key is an integer, null never (api 2.1: Required): left out, one is given.
@@ -102,7 +104,7 @@ function create(ctx: RouteContext, classKey: number, req: EmuRequest) {
             message: `ikey must be an integer key (or left out to have one given), got ${JSON.stringify(givenKey)}`,
           },
         ];
-  problems.push(...fieldProblems(ctx.state, cls, rest));
+  problems.push(...version, ...fieldProblems(ctx.state, cls, rest));
   const missing = requiredOf(ctx.state, cls).filter(
     (f) => f !== 'iclass' && f !== 'ikey' && (fields[f] === undefined || fields[f] === null),
   );
@@ -148,8 +150,9 @@ function update(ctx: RouteContext, id: string, req: EmuRequest, within?: number[
     }
     delete fields.ikey;
     delete fields.iclass;
+    const problems = versionProblems(fields);
     delete fields.iversion;
-    const problems = fieldProblems(ctx.state, cls, fields);
+    problems.push(...fieldProblems(ctx.state, cls, fields));
     for (const f of requiredOf(ctx.state, cls)) {
       if (f in fields && fields[f] === null)
         problems.push({ field: f, message: `${f} is required and cannot be null` });
