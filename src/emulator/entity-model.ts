@@ -88,7 +88,8 @@ export function findEntity(state: EmulatorState, id: string, within?: number[]):
 function typeProblem(def: FieldDef, value: unknown): string | undefined {
   if (value === null) return undefined;
   const is: Record<string, (v: unknown) => boolean> = {
-    integer: (v) => Number.isInteger(v),
+    // One a JSON parser carries exactly: beyond 2^53 two integers read as one (body-check.ts `integer`).
+    integer: (v) => Number.isSafeInteger(v),
     number: (v) => typeof v === 'number' && Number.isFinite(v),
     string: (v) => typeof v === 'string',
     boolean: (v) => typeof v === 'boolean',
@@ -96,14 +97,16 @@ function typeProblem(def: FieldDef, value: unknown): string | undefined {
     array: (v) => Array.isArray(v),
   };
   if (def.type && !is[def.type]!(value))
-    return `must be ${def.type === 'integer' ? 'an integer' : `of type ${def.type}`}`;
+    return def.type === 'integer' && Number.isInteger(value)
+      ? `must be an integer within ±${Number.MAX_SAFE_INTEGER} (a larger one reads as another)`
+      : `must be ${def.type === 'integer' ? 'an integer' : `of type ${def.type}`}`;
   if (
     def.type === 'array' &&
     def.items?.type &&
     is[def.items.type] &&
     !(value as unknown[]).every(is[def.items.type]!)
   ) {
-    return `must be an array of ${def.items.type}`;
+    return `must be an array of ${def.items.type}${def.items.type === 'integer' ? ` (each within ±${Number.MAX_SAFE_INTEGER})` : ''}`;
   }
   if (def.enum && !def.enum.includes(value))
     return `must be one of ${def.enum.map((v) => JSON.stringify(v)).join(', ')}`;

@@ -96,7 +96,7 @@ function create(ctx: RouteContext, classKey: number, req: EmuRequest) {
   const { ikey: givenKey, ...rest } = fields;
   // The key is an integer, null never (api 2.1: Required): left out, one is given.
   const problems =
-    givenKey === undefined || Number.isInteger(givenKey)
+    givenKey === undefined || Number.isSafeInteger(givenKey)
       ? []
       : [
           {
