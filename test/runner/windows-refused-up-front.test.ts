@@ -67,6 +67,9 @@ for (const [what, schedule, why] of [
     assert.match(r.stderr, /code: WINDOW_CLOSED/);
     assert.match(r.stderr, why);
     assert.match(r.stderr, /no window within 400 days fits this write/);
+    // The pipeline allows no override: the hint offers none (one would be refused, OVERRIDE_REFUSED).
+    assert.doesNotMatch(r.stderr, /--override-freeze/);
+    assert.match(r.stderr, /no override is allowed: the pipeline's override-freeze: lists no one/);
   });
 
 test('with a run store: refused before the store holds any run', async (t) => {
