@@ -10,12 +10,11 @@ import { formatDuration } from '../duration.ts';
 import { EnginectlError, ExitCode } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
 import { inRollout, type Selection } from '../pipeline/selection.ts';
-import { expectedSource, iso, judge, whyNot } from '../runner/admission.ts';
+import { expectedSource, iso, judge, overrideWay, whyNot } from '../runner/admission.ts';
 import { instanceSet } from '../runner/instance-set.ts';
 import { Masker } from '../runner/masker.ts';
 import type { RunnerDeps, WindowOverride } from '../runner/run-context.ts';
 import { prepareRun, serverName, type Env } from '../runner/scope.ts';
-import { ruleText } from '../schedule/override.ts';
 import { nextFit } from '../schedule/schedule.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
@@ -74,11 +73,10 @@ export function refuseWritesNoWindowFits(input: WindowPreflight): void {
   }
   if (unfit.length === 0) return;
   const ways = input.ways ?? CLI_WAYS;
-  const rules = spec.overrideFreeze.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join(', ');
   throw new NoWindowFits(
     `not started: no window within 400 days fits ${unfit.length === 1 ? 'this write' : 'these writes'}: ${unfit.join('; ')}; nothing was run or sent, and no journal opened`,
     {
-      hint: `give its windows a longer duration: (or fewer freezes over them), or a shorter expected: if it takes less; leave it out of this run (${ways.selection}), or start it with ${ways.overrideFreeze} as one of override-freeze: (${rules || 'none'})`,
+      hint: `give its windows a longer duration: (or fewer freezes over them), or a shorter expected: if it takes less; or leave it out of this run (${ways.selection})${overrideWay(spec.overrideFreeze, ways.overrideFreeze)}`,
     },
   );
 }

@@ -157,7 +157,7 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
 }
 
 /** The hint's way around a closed window: an override as one the pipeline allows, or that it allows none. */
-function overrideWay(rules: ScheduleSpec['overrideFreeze'], way: string): string {
+export function overrideWay(rules: ScheduleSpec['overrideFreeze'], way: string): string {
   if (rules.length === 0) return " (no override is allowed: the pipeline's override-freeze: lists no one)";
   return `, or with ${way} as one of override-freeze: (${rules.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join(', ')})`;
 }
