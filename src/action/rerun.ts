@@ -4,11 +4,12 @@
 // applied is not sent again, and a write it left in doubt waits for the in-doubt input. Each new
 // run of a store leaves a marker key naming it under its step's folder (ci/github/STEP/WHAT/RUN_ID,
 // created before anything is sent): STEP is a digest of the repository, the workflow run, the job
-// and the step's id; WHAT a digest of the inputs that say what is deployed, masked (another leg of
+// and the step's id; WHAT a keyed digest of the inputs that say what is deployed, masked (another leg of
 // a job matrix, or other vars, is another run). The inputs that say how to go on (journal, in-doubt,
 // store ...) are left out: a later attempt may set in-doubt by an expression on github.run_attempt.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { journalPrefix } from '../journal/replica.ts';
+import { journalKey } from '../journal/seal.ts';
 import type { Masker } from '../runner/masker.ts';
 import type { Env } from '../runner/scope.ts';
 import type { RunStore } from '../store/store.ts';
@@ -56,12 +57,20 @@ export function attemptOf(
   const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
   if (!/^\d+$/.test(runId) || !/^[1-9]\d*$/.test(attempt)) return undefined;
   const step = digest([env.GITHUB_REPOSITORY ?? '', runId, env.GITHUB_JOB ?? '', env.GITHUB_ACTION ?? '']);
-  const what = digest(
-    [...inputNames]
-      .sort()
-      .filter((name) => !HOW.has(name) && !CREDENTIAL.test(name))
-      .map((name) => [name, masker.mask(getInput(name).trim())]),
-  );
+  // Keyed, never a plain hash: a value the masker does not know (a secret given in vars:) is not
+  // guessed from it by whoever reads the store. The journal's key when set, else the step's digest
+  // (each workflow run's own, as a journal's inputs are salted by its run).
+  const what = createHmac('sha256', journalKey(env) ?? step)
+    .update(
+      JSON.stringify(
+        [...inputNames]
+          .sort()
+          .filter((name) => !HOW.has(name) && !CREDENTIAL.test(name))
+          .map((name) => [name, masker.mask(getInput(name).trim())]),
+      ),
+    )
+    .digest('hex')
+    .slice(0, 32);
   return { attempt: Number(attempt), runId, folder: `ci/github/${step}/${what}/` };
 }
 
