@@ -4,7 +4,7 @@
 // starts (the instances in flight end); `run --continue` carries what was done and judges the
 // write again at its own time: before `until` it parks again (the wait counted from the first
 // park), at or after it the write goes out.
-import type { StepError, StepRun } from './result.ts';
+import { undecidedDoubts, type StepError, type StepRun } from './result.ts';
 import type { Park } from './rollout-result.ts';
 import type { RunContext } from './run-context.ts';
 import { finish } from './instance-end.ts';
@@ -41,7 +41,7 @@ export function parkForWindow(ctx: RunContext, run: StepRun, next: number, why: 
     // The instance's own words hold whatever the wave comes to: a failure beside it halts the
     // rollout or parks it for a decision instead (rollout.ts), and its end record is written now.
     message: `not started: ${why}; the next window it fits in opens at ${iso(next)}`,
-    hint: `when the run parked for it (${ways.parkedSignal}), a scheduled job goes on with ${ways.continueParked('RUN')} at or after then`,
+    hint: `when the run parked for it (${ways.parkedSignal}), a scheduled job goes on with ${ways.continueParked('RUN')}${undecidedDoubts([run]).length ? ` ${ways.inDoubt('skip or retry')} (its call in doubt: check on the server first)` : ''} at or after then`,
   };
 }
 

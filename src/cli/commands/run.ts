@@ -563,7 +563,12 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       print(neutralise(parkedHeadline(parked)));
       for (const line of waitLines(parked.waits)) print(`  ${neutralise(line)}`);
       const goOn = `enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`;
-      const then = `${parked.for === 'window' ? `${goOn} at or after ${new Date(parked.until!).toISOString()}` : `enginectl decide --store URL --run ${stored!.runId}; then ${goOn}`}`;
+      // A window park with a call in doubt (its retry waits for the window): the continue needs --in-doubt.
+      const doubts = parked.for === 'window' ? undecidedDoubts(result.steps).length : 0;
+      const decided = doubts
+        ? ` --in-doubt skip (it was applied) or --in-doubt retry (it was not), once you checked on the server what ${doubts} call${doubts === 1 ? '' : 's'} in doubt did,`
+        : '';
+      const then = `${parked.for === 'window' ? `${goOn}${decided} at or after ${new Date(parked.until!).toISOString()}` : `enginectl decide --store URL --run ${stored!.runId}; then ${goOn}`}`;
       // Said once the lease was kept (or not: its park record refused, said above), as the run ends.
       savedLine = (kept) =>
         `the run is saved${taken ? `, the lease ${keepLease ? (kept ? "kept for this run's continue (until its ttl)" : 'not kept') : kept ? 'released' : 'not released'}` : ''}: ${then}`;
