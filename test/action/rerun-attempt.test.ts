@@ -11,6 +11,7 @@ import { test, type TestContext } from 'node:test';
 import { actionDef } from '../../src/action/definitions.ts';
 import { parseFault } from '../../src/emulator/index.ts';
 import { ExitCode } from '../../src/errors.ts';
+import { simulatedClock } from '../../src/app/clock.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
 
@@ -99,10 +100,73 @@ test('a re-run goes on only with a run of the same step and the same inputs: ano
   const leg = await s.attempt(2, { vars: 'release=26.11' });
   assert.notEqual(leg.outputs['run-id'], runId);
   assert.equal(s.sent('/update/vfs'), 2);
-  // Another workflow run (a new push): a run of its own. Its in-doubt input (for a re-run) is taken,
-  // and has nothing to decide in a new run.
-  const other = await s.attempt(1, { 'in-doubt': 'verify' }, { GITHUB_RUN_ID: '7802' });
+  // Another workflow run (a new push): a run of its own.
+  const other = await s.attempt(1, {}, { GITHUB_RUN_ID: '7802' });
   assert.equal(other.code, ExitCode.ok, other.log.join('\n'));
   assert.notEqual(other.outputs['run-id'], runId);
   assert.equal(s.sent('/update/vfs'), 3);
+});
+
+test("a re-run of a job of a matrix over environments (the same inputs, another server) never goes on with another job's run: its writes are sent", async (t) => {
+  const s = await setup(t);
+  const prod = await startEmulator(t);
+  // The staging job ran; the prod job of the same matrix never reached the step (its approval timed out).
+  const staging = await s.attempt(1);
+  assert.equal(staging.code, ExitCode.failed, staging.log.join('\n'));
+  // Re-run failed jobs: the prod job, its environment's server, attempt 2.
+  const rerun = await s.attempt(2, { 'in-doubt': 'skip' }, { ENGINE_URL: prod.url });
+  assert.notEqual(rerun.outputs['run-id'], staging.outputs['run-id'], 'a run of its own');
+  assert.equal(
+    prod.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/vfs')).length,
+    1,
+    "prod's vfs update is sent",
+  );
+});
+
+test('in-doubt and continue-rollout with store: but no journal are refused on a first attempt, where there is nothing to decide yet', async (t) => {
+  const s = await setup(t);
+  for (const inputs of [{ 'in-doubt': 'verify' }, { 'continue-rollout': 'true' }]) {
+    const r = await s.attempt(1, inputs);
+    assert.equal(r.code, ExitCode.invalidInput, JSON.stringify(inputs));
+    assert.match(r.failed.join('\n'), /goes with input journal/);
+  }
+  assert.equal(s.sent('/update/vfs'), 0);
+});
+
+test('a re-run that goes on with its earlier run is a resume: a write that run applied and no window fits now is not refused up front', async (t) => {
+  // The vfs update goes out on the 9th; from the 10th a freeze holds every window for 400 days and more.
+  const clock = simulatedClock(Date.parse('2027-01-09T12:00:00Z'));
+  const { url, emulator } = await startEmulator(t, {
+    now: clock.now,
+    faults: [parseFault('POST /api/devops/v1/transaction-log/clear status=400 times=1')],
+  });
+  const store = join(mkdtempSync(join(tmpdir(), 'enginectl-rerun-')), 'store');
+  mkdirSync(store);
+  const pipeline = PIPELINE.replace(
+    'steps:',
+    'freezes:\n  decommission: { zone: UTC, dates: [{ from: 2027-01-10, to: 2028-06-01 }] }\nsteps:',
+  );
+  const attempt = (n: number) =>
+    runActionInProcess(ROOT, {
+      files: { 'release.yml': pipeline },
+      inputs: { pipeline: 'release.yml', store: `file://${store}` },
+      env: {
+        ENGINE_URL: url,
+        ENGINE_USERNAME: 'admin',
+        ENGINE_PASSWORD: 'admin',
+        PROD_TOKEN: 'prod-token',
+        GITHUB_RUN_ID: '7801',
+        GITHUB_JOB: 'deploy',
+        GITHUB_ACTION: 'release',
+        GITHUB_RUN_ATTEMPT: String(n),
+      },
+      clock,
+    });
+  const first = await attempt(1);
+  assert.equal(first.code, ExitCode.failed, first.log.join('\n'));
+  await clock.sleep(2 * 24 * 3_600_000, new AbortController().signal);
+  const second = await attempt(2);
+  assert.equal(second.outputs['run-id'], first.outputs['run-id'], second.failed.join('\n'));
+  assert.match(second.log.join('\n'), /VFS update prod {2}done in an earlier run/);
+  assert.equal(emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/update/vfs')).length, 1);
 });
