@@ -4,14 +4,16 @@
 // applied is not sent again, and a write it left in doubt waits for the in-doubt input. Each new
 // run of a store leaves a marker key naming it under its step's folder (ci/github/STEP/WHAT/RUN_ID,
 // created before anything is sent): STEP is a digest of the repository, the workflow run, the job
-// and the step's id; WHAT a keyed digest of the inputs that say what is deployed, masked (another leg of
-// a job matrix, or other vars, is another run). The inputs that say how to go on (journal, in-doubt,
+// and the step's id; WHAT a keyed digest of where it deploys (the servers and targets the
+// environment gives) and of the inputs that say what, masked (another job of a matrix, over
+// environments or vars, is another run). The inputs that say how to go on (journal, in-doubt,
 // store ...) are left out: a later attempt may set in-doubt by an expression on github.run_attempt.
 import { createHash, createHmac } from 'node:crypto';
 import { journalPrefix } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
+import type { Pipeline } from '../pipeline/model.ts';
 import type { Masker } from '../runner/masker.ts';
-import type { Env } from '../runner/scope.ts';
+import { prepareRun, type Env } from '../runner/scope.ts';
 import type { RunStore } from '../store/store.ts';
 import { UsageError } from '../errors.ts';
 
@@ -52,22 +54,41 @@ export function attemptOf(
   inputNames: readonly string[],
   getInput: (name: string) => string,
   masker: Masker,
+  /** The pipeline as loaded, with the environment it reads (the run's servers and targets). */
+  loaded: { pipeline: Pipeline; env: Env },
 ): Attempt | undefined {
   const runId = env.GITHUB_RUN_ID ?? '';
   const attempt = env.GITHUB_RUN_ATTEMPT ?? '';
   if (!/^\d+$/.test(runId) || !/^[1-9]\d*$/.test(attempt)) return undefined;
+  // Where it deploys, as the environment says (a matrix over environments: ENGINE_URL, a database
+  // from env), masked, credentials left out: a job of another environment is another run. When it
+  // cannot be told (a secret not set), nothing is marked: the run refuses as it would.
+  let where: unknown;
+  try {
+    const prepared = prepareRun(loaded.pipeline, loaded.env, masker);
+    where = {
+      servers: [...prepared.servers.values()].map((s) => [s.name, masker.mask(s.url)]),
+      targets: Object.entries(prepared.targets).map(([name, target]) => [
+        name,
+        masker.mask(JSON.stringify(Object.entries(target).filter(([k]) => !/token|password/i.test(k)))),
+      ]),
+    };
+  } catch {
+    return undefined;
+  }
   const step = digest([env.GITHUB_REPOSITORY ?? '', runId, env.GITHUB_JOB ?? '', env.GITHUB_ACTION ?? '']);
   // Keyed, never a plain hash: a value the masker does not know (a secret given in vars:) is not
   // guessed from it by whoever reads the store. The journal's key when set, else the step's digest
   // (each workflow run's own, as a journal's inputs are salted by its run).
   const what = createHmac('sha256', journalKey(env) ?? step)
     .update(
-      JSON.stringify(
+      JSON.stringify([
+        where,
         [...inputNames]
           .sort()
           .filter((name) => !HOW.has(name) && !CREDENTIAL.test(name))
           .map((name) => [name, masker.mask(getInput(name).trim())]),
-      ),
+      ]),
     )
     .digest('hex')
     .slice(0, 32);

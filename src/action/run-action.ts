@@ -96,6 +96,9 @@ async function execute(
   const paths = reportFilesAt(base);
   // Refused before the store, the lease or any call: an override the pipeline does not allow.
   const override = overrideInputs(kit.getInput, pipeline, deps.env);
+  // This step's attempt of its workflow run: a re-run with a store may go on with an earlier attempt's run (rerun.ts).
+  const attempt = attemptOf(deps.env, Object.keys(def.inputs), (n) => kit.getInput(n), masker, loaded);
+  const rerun = attempt !== undefined && attempt.attempt > 1 && storeGiven(kit, deps.env) !== '';
   // A write no window can ever fit: refused before the store, the lease, the journal or any call (app/window-preflight.ts).
   refuseWritesNoWindowFits({
     pipeline,
@@ -103,7 +106,7 @@ async function execute(
     env: loaded.env,
     now: deps.now(),
     override,
-    resuming: resumeFrom !== '' || continued !== '',
+    resuming: resumeFrom !== '' || continued !== '' || rerun,
     ways: def.uses ? STEP_ACTION_WAYS : ACTION_WAYS,
   });
   const { stored, taken } = await storeAndLease(deps, {
@@ -114,7 +117,7 @@ async function execute(
     base,
     dir,
     masker,
-    attempt: attemptOf(deps.env, Object.keys(def.inputs), (n) => kit.getInput(n), masker),
+    attempt,
   });
   // Every documented output is set: the run's id in the store, empty without one; set before its
   // journal is read, so a resume refused there (a write in doubt) still names the run.

@@ -47,9 +47,10 @@ export function runInputs(kit: Toolkit, env: Env, masker: Masker, dry: boolean):
   const resumeFrom = continued || kit.getInput('journal').trim();
   const given = kit.getInput('in-doubt').trim();
   const inDoubt = given === '' ? undefined : parseInDoubt(given, 'input in-doubt:', 'BAD_INPUT');
-  // With a store on GitHub, a re-run of the job goes on with its earlier attempt's run (rerun.ts): what
-  // to do with a write it left in doubt is said before it is known whether there is one.
-  const rerun = storeGiven(kit, env) && /^[1-9]\d*$/.test(env.GITHUB_RUN_ATTEMPT ?? '');
+  // With a store on GitHub, a re-run of the job (attempt 2 on) goes on with its earlier attempt's run
+  // (rerun.ts): what to do with a write it left in doubt is said before it is known whether there is
+  // one. A first attempt has nothing to decide: refused, as without a store.
+  const rerun = storeGiven(kit, env) && /^([2-9]|[1-9]\d+)$/.test(env.GITHUB_RUN_ATTEMPT ?? '');
   if (inDoubt && !resumeFrom && !rerun)
     throw new UsageError(
       'BAD_INPUT',

@@ -125,7 +125,7 @@ test("a re-run of a job of a matrix over environments (the same inputs, another 
 
 test('in-doubt and continue-rollout with store: but no journal are refused on a first attempt, where there is nothing to decide yet', async (t) => {
   const s = await setup(t);
-  for (const inputs of [{ 'in-doubt': 'verify' }, { 'continue-rollout': 'true' }]) {
+  for (const inputs of [{ 'in-doubt': 'verify' }, { 'continue-rollout': 'true' }] as Record<string, string>[]) {
     const r = await s.attempt(1, inputs);
     assert.equal(r.code, ExitCode.invalidInput, JSON.stringify(inputs));
     assert.match(r.failed.join('\n'), /goes with input journal/);
