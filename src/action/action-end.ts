@@ -74,7 +74,7 @@ export async function failEarly(
   const known = error instanceof EnginectlError;
   let summary = true;
   try {
-    summary = booleanInput(kit.getInput, 'summary', true);
+    summary = booleanInput(kit.getInput, 'summary');
   } catch {
     // the input error being reported may be this one: the summary is written as by default
   }

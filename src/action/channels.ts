@@ -23,7 +23,7 @@ export function jobSummaryChannel(kit: Toolkit, fullReport: string): Channel {
   return {
     name: 'job summary',
     async ended(end) {
-      if (!booleanInput(kit.getInput, 'summary', true)) return;
+      if (!booleanInput(kit.getInput, 'summary')) return;
       try {
         await kit.appendSummary(end.markdown({ fullReport }));
       } catch (error) {

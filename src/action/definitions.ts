@@ -46,7 +46,7 @@ const SERVER: Record<string, InputDef> = {
 const REPORTING: Record<string, InputDef> = {
   'dry-run': {
     description:
-      'true: validate and show each call that would be made (secrets masked); make none. It needs no secret: one not set stands in, masked, and a warning names it. live: the preflight: the read-only steps run for real with GET requests only (a gate holds, would wait or fails now; each write shows what it would change, and is not sent); a step that fails now fails the action; it needs every secret it uses, as a run does. false: run.',
+      "true: validate and show each call that would be made (secrets masked); make none. It needs no secret: one not set stands in, masked, and a warning names it. live: the preflight: the read-only steps run for real with GET requests only (a gate holds, would wait or fails now; each write shows what it would change, and is not sent); a step that fails now fails the action; it needs every secret it uses, as a run does. false: run. Empty (an expression that evaluated to '') is refused, as for every boolean input: GitHub gives the default only to an input left out of with:.",
     default: 'false',
   },
   summary: { description: 'Write the Markdown report to the job summary.', default: 'true' },

@@ -13,7 +13,7 @@ import type { ActionDef } from './definitions.ts';
 import { commentKey, type GitHubDeps } from './github-records.ts';
 import { publisher } from '../app/channels/channel.ts';
 import { jobSummaryChannel, outputsChannel, prCommentChannel } from './channels.ts';
-import { booleanInput } from './inputs.ts';
+import { booleanInput, emptyInput } from './inputs.ts';
 import { failNotWritten, warnNotWritten } from './action-end.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
@@ -24,8 +24,10 @@ import { cell, visibleControls } from '../text/escape.ts';
 export function dryRunMode(get: (name: string) => string): 'false' | 'true' | 'live' {
   const raw = get('dry-run').trim();
   if (raw === 'live') return 'live';
+  // Empty is not false: GitHub passes '' for an expression that evaluated empty, never the default.
+  if (raw === '') throw emptyInput('dry-run', 'true, live or false');
   try {
-    return booleanInput(get, 'dry-run', false) ? 'true' : 'false';
+    return booleanInput(get, 'dry-run') ? 'true' : 'false';
   } catch {
     throw new UsageError('BAD_INPUT', `input dry-run: "${raw}" is none of true, false or live`, {
       hint: 'write dry-run: true (the calls, no request), live (the preflight: GET requests only) or false',

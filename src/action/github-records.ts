@@ -20,7 +20,7 @@ export interface GitHubDeps {
 /** `key`: what the comment is of (a pipeline file and what the run was limited to); one comment per key and pull request. */
 export async function prComment(deps: GitHubDeps, key: string, markdown: string, masker: Masker): Promise<void> {
   const { kit, context } = deps;
-  if (!booleanInput(kit.getInput, 'pr-comment', false)) return;
+  if (!booleanInput(kit.getInput, 'pr-comment')) return;
   if (context.pullRequest === undefined) {
     kit.info(`pr-comment: the ${context.eventName || 'current'} event has no pull request; no comment was written`);
     return;

@@ -13,9 +13,21 @@ export type GetInput = (name: string) => string;
 const TRUE = ['true', 'True', 'TRUE'];
 const FALSE = ['false', 'False', 'FALSE'];
 
-export function booleanInput(get: GetInput, name: string, fallback: boolean): boolean {
+/**
+ * An input given empty (`dry-run: ${{ inputs.x }}` that evaluated to '', or no value): GitHub fills
+ * an input's default only when its key is left out of with:, so '' is never the default, and a
+ * boolean one is refused rather than read as one (an empty dry-run once ran for real).
+ */
+export function emptyInput(name: string, values: string): UsageError {
+  return new UsageError('BAD_INPUT', `input ${name} is empty (an expression that evaluated to '', or no value)`, {
+    hint: `write ${name}: ${values}, or leave ${name} out of with: for its default (GitHub gives the default only to an input left out)`,
+  });
+}
+
+/** A boolean input: true or false (as @actions/core's getBooleanInput reads them); empty is refused (emptyInput). */
+export function booleanInput(get: GetInput, name: string): boolean {
   const raw = get(name).trim();
-  if (raw === '') return fallback;
+  if (raw === '') throw emptyInput(name, 'true or false');
   if (TRUE.includes(raw)) return true;
   if (FALSE.includes(raw)) return false;
   throw new UsageError('BAD_INPUT', `input ${name}: "${raw}" is not a boolean`, {
@@ -29,7 +41,7 @@ export function checkBooleanInputs(
   get: GetInput,
 ): void {
   for (const [name, input] of Object.entries(inputs))
-    if (name !== 'dry-run' && (input.default === 'true' || input.default === 'false')) booleanInput(get, name, false);
+    if (name !== 'dry-run' && (input.default === 'true' || input.default === 'false')) booleanInput(get, name);
 }
 
 /** A list input: one value per line, values separated by commas or semicolons (as a pipeline's lists), or a YAML flow list `[1001, 1002]`. */
@@ -69,7 +81,7 @@ export function varsLines(get: GetInput, name = 'vars'): string[] {
 export function overrideInputs(get: GetInput, pipeline: Pipeline, env: Env): WindowOverride | undefined {
   return windowOverride(
     pipeline,
-    { 'override-freeze': booleanInput(get, 'override-freeze', false), reason: get('override-reason') },
+    { 'override-freeze': booleanInput(get, 'override-freeze'), reason: get('override-reason') },
     env,
     { flag: 'input override-freeze', reason: 'input override-reason', reasonAlone: true },
   );

@@ -95,7 +95,8 @@ async function execute(
   const dir = dirname(base);
   const paths = reportFilesAt(base);
   // Refused before the store, the lease or any call: an override the pipeline does not allow.
-  const override = overrideInputs(kit.getInput, pipeline, deps.env);
+  // A single-step action has no override-freeze input: nothing to read.
+  const override = 'override-freeze' in def.inputs ? overrideInputs(kit.getInput, pipeline, deps.env) : undefined;
   // This step's attempt of its workflow run: a re-run with a store may go on with an earlier attempt's run (rerun.ts).
   const attempt = attemptOf(deps.env, Object.keys(def.inputs), (n) => kit.getInput(n), masker, loaded);
   const rerun = attempt !== undefined && attempt.attempt > 1 && storeGiven(kit, deps.env) !== '';
@@ -128,7 +129,7 @@ async function execute(
     force: false,
     inDoubt: mode,
     ways: def.uses ? STEP_ACTION_WAYS : ACTION_WAYS,
-    continueRollout: booleanInput(kit.getInput, 'continue-rollout', false),
+    continueRollout: booleanInput(kit.getInput, 'continue-rollout'),
     continueParked: continued !== '',
     ...storedJournalNames(stored),
     verify: { masker, signal: deps.signal },

@@ -61,7 +61,7 @@ export function runInputs(kit: Toolkit, env: Env, masker: Masker, dry: boolean):
   // The pipeline's own lease: (without the input) is the pipeline's, checked once it is loaded (store-inputs.ts).
   const lease = kit.getInput('lease').trim();
   if (lease !== '' && !storeGiven(kit, env)) throw leaseWithoutStore(lease);
-  if (booleanInput(kit.getInput, 'continue-rollout', false) && !resumeFrom && !rerun)
+  if (booleanInput(kit.getInput, 'continue-rollout') && !resumeFrom && !rerun)
     throw new UsageError(
       'BAD_INPUT',
       'input continue-rollout goes with input journal (the journal of the halted rollout) or continue',

@@ -86,7 +86,7 @@ function stepInputs(def: ActionDef, get: GetInput): Record<string, unknown> {
       continue;
     }
     if (input.default === 'false' || input.default === 'true') {
-      const value = booleanInput(get, name, input.default === 'true');
+      const value = booleanInput(get, name);
       if (value !== (input.default === 'true')) inputs[name] = value;
       continue;
     }

@@ -37,7 +37,7 @@ export async function stillParked(
   kit.setOutput('journal', journal.spec.file.path);
   journal.spec.file.close();
   await taken?.end({ keep: pipeline.keepLeaseParked === true });
-  if (booleanInput(kit.getInput, 'summary', true)) {
+  if (booleanInput(kit.getInput, 'summary')) {
     const markdown = [
       `## ⏸️ ${cell(run.label)}: still parked`,
       '',
