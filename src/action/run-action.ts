@@ -28,6 +28,7 @@ import { webhookChannel } from '../app/channels/webhook.ts';
 import { RunLog } from '../log/run-log.ts';
 import { actionsSink } from './actions-sink.ts';
 import { booleanInput, checkBooleanInputs, overrideInputs } from './inputs.ts';
+import { checkInputVariables } from './input-variables.ts';
 import { loadAction, type Loaded } from './action-pipeline.ts';
 import { dryRun, dryRunMode } from './dry-run-action.ts';
 import { mergeAction } from './merge-action.ts';
@@ -57,6 +58,8 @@ export async function runAction(def: ActionDef, given: ActionDeps): Promise<numb
   const storeLogin = storeUrlLogin(storeGiven(kit, deps.env));
   if (storeLogin) masker.addLogin(storeLogin.username, storeLogin.password, 'the store URL');
   try {
+    // A name mistyped in with: (dry_run: true) is refused, never ignored while the run writes.
+    checkInputVariables(def, deps.env);
     checkBooleanInputs(def.inputs, kit.getInput);
     if (!def.uses && kit.getInput('merge').trim() !== '') return await mergeAction(deps, masker);
     // Every input's error first, before the pipeline (or the step) is judged.
