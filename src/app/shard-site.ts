@@ -135,7 +135,7 @@ export async function runSite(
     if (error instanceof VerifyUnsettled && !request.signal.aborted) {
       try {
         const text = readFileSync(stored.path, 'utf8');
-        const report = journalReport(text, `${request.storeUrl} run ${stored.runId}`, journalKey(request.env));
+        const report = journalReport(text, `${stored.store.url} run ${stored.runId}`, journalKey(request.env));
         // Read back under this worker's lease (a takeover's), not the one the journal's run held: the
         // lease this worker's report (and report --merge of its file) says it held is its own.
         const held = maskLease(request.masker, lease.summary());

@@ -39,7 +39,7 @@ export function endedRun(
   const text = readFileSync(stored.path, 'utf8');
   const key = journalKey(request.env);
   if (!readJournal(text, `run ${stored.runId}`, key).finished) return undefined;
-  const report = shardedHints(journalReport(text, `${request.storeUrl} run ${stored.runId}`, key), stored.runId, true);
+  const report = shardedHints(journalReport(text, `${request.store.url} run ${stored.runId}`, key), stored.runId, true);
   // Cut short (interrupted, its lease lost: a step cancelled), its finish says it stopped, not ended: it is resumed.
   // One fail-fast cancelled after a failure ended with it (resumed, the failed write would be sent
   // again); a window's park did not (its write waits, for the run that goes on).

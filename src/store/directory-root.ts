@@ -5,6 +5,7 @@ import type * as nodeFs from 'node:fs';
 import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import { DEFAULT_STORE_GRACE_MS } from './s3-url.ts';
 import { StoreError } from './store.ts';
+import { givenDuration, shownOption } from './store-name.ts';
 
 export async function checkStoreRoot(fs: typeof nodeFs, url: string, root: string): Promise<void> {
   let stat: nodeFs.Stats;
@@ -33,7 +34,7 @@ export function directoryGraceMs(url: string, named: string): number {
   const params = new URL(url).searchParams;
   for (const name of params.keys())
     if (name !== 'grace')
-      throw new StoreError('STORE_REFUSED', `${named}: unknown option ${JSON.stringify(name)} in the store URL`, {
+      throw new StoreError('STORE_REFUSED', `${named}: unknown option ${shownOption(name)} in the store URL`, {
         hint: "a directory store's one option is grace (?grace=5s); timeout, endpoint, region and path-style are an S3 store's",
       });
   const text = params.get('grace');
@@ -41,7 +42,7 @@ export function directoryGraceMs(url: string, named: string): number {
   if (ms === undefined || ms < 0 || ms > MAX_TIMER_MS)
     throw new StoreError(
       'STORE_REFUSED',
-      `${named}: grace is a duration${ms === undefined || ms < 0 ? '' : ` ${TIMER_LIMIT}`}, not ${JSON.stringify(text)}`,
+      `${named}: grace is a duration${ms === undefined || ms < 0 ? '' : ` ${TIMER_LIMIT}`}, not ${givenDuration(text, ms)}`,
       {
         hint: "give it as ?grace=5s (how long the store's calls go on once the run was stopped, SIGTERM or SIGINT, before they are cut; 5s by default)",
       },

@@ -63,15 +63,19 @@ export class DirectoryStore implements RunStore {
   /** Aborted `?grace=` after the run's stop: a call still waiting then fails, though the file system holds it on. */
   private readonly cut: ReturnType<typeof cutAfterGrace>;
 
+  /** The store as it may be printed (store-name.ts): no credentials, no query value unless a safe one, no fragment. */
+  readonly url: string;
+
   constructor(
-    readonly url: string,
+    url: string,
     private readonly fs: typeof nodeFs = nodeFs,
     private readonly now: () => number = Date.now,
     /** The run's stop (SIGTERM, SIGINT): each call goes on for `?grace=` (5s), then fails (S3Store's `signal`). */
     signal?: AbortSignal,
   ) {
+    this.url = nameOfStore(url);
     this.root = fileURLToPath(url);
-    this.cut = cutAfterGrace(signal, directoryGraceMs(url, nameOfStore(url)));
+    this.cut = cutAfterGrace(signal, directoryGraceMs(url, this.url));
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Env } from '../environment.ts';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { MAX_TIMER_MS, parseDuration, TIMER_LIMIT } from '../duration.ts';
 import { checkKey, nameOfStore, StoreError } from './store.ts';
+import { givenDuration, plainEndpoint, REGION, shownOption } from './store-name.ts';
 
 const isKey = (path: string): boolean => {
   try {
@@ -62,26 +63,22 @@ export function parseS3Url(
     );
   for (const name of parsed.searchParams.keys()) {
     if (!QUERY.includes(name))
-      throw new StoreError('STORE_REFUSED', `${named}: unknown option ${JSON.stringify(name)} in the store URL`, {
+      throw new StoreError('STORE_REFUSED', `${named}: unknown option ${shownOption(name)} in the store URL`, {
         hint: `the options are ${QUERY.join(', ')}`,
       });
   }
   const endpoint = parsed.searchParams.get('endpoint') ?? env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
-  if (endpoint !== undefined) {
-    let e: URL | undefined;
-    try {
-      e = new URL(endpoint);
-    } catch {
-      e = undefined;
-    }
-    if (!e || !['http:', 'https:'].includes(e.protocol) || e.username || e.password)
-      throw new StoreError('STORE_REFUSED', `${named}: the endpoint is not an http(s) URL without credentials`, {
-        hint: 'give it as ?endpoint=https://HOST:PORT (or AWS_ENDPOINT_URL_S3)',
-      });
-  }
+  // A query or fragment in it could hold a secret, and the SDK takes neither: refused, not shown.
+  if (endpoint !== undefined && !plainEndpoint(endpoint))
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${named}: the endpoint is not an http(s) URL without credentials, query or fragment (it is not shown)`,
+      { hint: 'give it as ?endpoint=https://HOST:PORT (or AWS_ENDPOINT_URL_S3)' },
+    );
+  // A value an option does not take is not shown: it could be a secret pasted in the wrong place.
   const pathStyle = parsed.searchParams.get('path-style');
   if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false')
-    throw new StoreError('STORE_REFUSED', `${named}: path-style is true or false, not ${JSON.stringify(pathStyle)}`);
+    throw new StoreError('STORE_REFUSED', `${named}: path-style is true or false (the value given is not shown)`);
   // A custom endpoint (MinIO, Ceph, R2) is addressed path-style unless told otherwise: virtual
   // hosts need a wildcard DNS name such servers rarely have.
   const forcePathStyle = pathStyle === null ? endpoint !== undefined : pathStyle === 'true';
@@ -90,7 +87,7 @@ export function parseS3Url(
   if (timeoutMs === undefined || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS)
     throw new StoreError(
       'STORE_REFUSED',
-      `${named}: timeout is a duration${timeoutMs === undefined || timeoutMs <= 0 ? '' : ` ${TIMER_LIMIT}`}, not ${JSON.stringify(timeoutText)}`,
+      `${named}: timeout is a duration${timeoutMs === undefined || timeoutMs <= 0 ? '' : ` ${TIMER_LIMIT}`}, not ${givenDuration(timeoutText, timeoutMs)}`,
       { hint: 'give it as ?timeout=30s (how long a request may wait on a silent store; 60s by default)' },
     );
   const graceText = parsed.searchParams.get('grace');
@@ -98,16 +95,20 @@ export function parseS3Url(
   if (graceMs === undefined || graceMs < 0 || graceMs > MAX_TIMER_MS)
     throw new StoreError(
       'STORE_REFUSED',
-      `${named}: grace is a duration${graceMs === undefined || graceMs < 0 ? '' : ` ${TIMER_LIMIT}`}, not ${JSON.stringify(graceText)}`,
+      `${named}: grace is a duration${graceMs === undefined || graceMs < 0 ? '' : ` ${TIMER_LIMIT}`}, not ${givenDuration(graceText, graceMs)}`,
       {
         hint: "give it as ?grace=5s (how long the store's calls go on once the run was stopped, SIGTERM or SIGINT, before they are cut; 5s by default)",
       },
     );
+  const regionGiven = parsed.searchParams.get('region');
+  if (regionGiven !== null && !REGION.test(regionGiven))
+    throw new StoreError(
+      'STORE_REFUSED',
+      `${named}: region is a region's name (letters, digits, - and _; the value given is not shown)`,
+      { hint: 'give it as ?region=eu-west-1 (or AWS_REGION)' },
+    );
   const region =
-    parsed.searchParams.get('region') ??
-    env.AWS_REGION ??
-    env.AWS_DEFAULT_REGION ??
-    (endpoint !== undefined ? 'us-east-1' : undefined);
+    regionGiven ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? (endpoint !== undefined ? 'us-east-1' : undefined);
   const config: S3ClientConfig = {
     forcePathStyle,
     followRegionRedirects: true,

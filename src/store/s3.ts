@@ -18,6 +18,7 @@ import {
   type PreparedBody,
   type RunStore,
 } from './store.ts';
+import { nameOfStore } from './store-name.ts';
 import { parseS3Url } from './s3-url.ts';
 
 export interface S3StoreOptions {
@@ -73,7 +74,7 @@ export class S3Store implements RunStore {
   constructor(url: string, env: Env, options: S3StoreOptions = {}) {
     const { bucket, prefix, config, where, timeoutMs, graceMs } = parseS3Url(url, env);
     this.cut = cutAfterGrace(options.signal, graceMs);
-    this.url = url;
+    this.url = nameOfStore(url);
     this.bucket = bucket;
     this.prefix = prefix;
     this.where = where;

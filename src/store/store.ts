@@ -57,12 +57,8 @@ export class StoreError extends EnginectlError {
   }
 }
 
-/**
- * A store URL as it may be printed: everything from after its scheme (and its slashes, however
- * many) up to its last @ replaced. A password may hold / and @ (AWS secret keys hold /), and a URL
- * that does not parse (`s3:/user:pw@bucket`) has no authority to trust: the last @ bounds them all.
- */
-export const nameOfStore = (url: string): string => url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/*)[^]*@/, '$1***@');
+/** A store URL as it may be printed: store-name.ts. */
+export { nameOfStore } from './store-name.ts';
 
 /** The user and password a store URL carries (up to its last @, as nameOfStore hides them), for the masking; undefined when it has none. */
 export function storeUrlLogin(url: string): { username: string; password: string } | undefined {
