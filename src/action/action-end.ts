@@ -35,10 +35,13 @@ export function outputsOf(report: Report): Record<string, unknown> {
   return out;
 }
 
+/** The codes of an input (or the pipeline) that is wrong; every other code of exit 2 refused the run for what is not an input. */
+const INPUT_CODES = /^(BAD_[A-Z_]+|PIPELINE_INVALID|UNKNOWN_COMMAND|SAME_FILE)$/;
+
 /** How many findings of an invalid pipeline the log and the summary list (each is annotated, GitHub showing the first). */
 const FINDINGS_SHOWN = 50;
 
-/** Invalid inputs or pipeline: annotations on the file's lines, a summary, outputs, exit 2. */
+/** Invalid inputs or pipeline, or a run refused before it started: annotations on the file's lines, a summary, outputs, its exit code. */
 export async function failEarly(
   def: ActionDef,
   deps: GitHubDeps & { env: Env },
@@ -79,12 +82,15 @@ export async function failEarly(
     // the input error being reported may be this one: the summary is written as by default
   }
   if (summary) {
-    // Refused before it started: invalid input (exit 2), or what kept it from starting (a store, a lease: its code).
+    // Refused before it started: an input or the pipeline wrong (exit 2), refused for what is not an
+    // input (exit 2: a lease another run holds, a resume of changed inputs: its code), or what kept it from starting.
     const heading = !known
       ? 'internal error'
-      : exitCodeOf(error) === ExitCode.invalidInput
-        ? 'invalid input'
-        : `not run (${error.code})`;
+      : exitCodeOf(error) !== ExitCode.invalidInput
+        ? `not run (${error.code})`
+        : INPUT_CODES.test(error.code)
+          ? 'invalid input'
+          : `refused (${error.code})`;
     const markdown = `## ❌ enginectl: ${heading}\n\n\`\`\`\n${text.replace(/```/g, "'''")}\n\`\`\`\n`;
     await kit
       .appendSummary(

@@ -186,7 +186,7 @@ test('credentials over plain http:// to another host: refused before any call (e
     run.failed.join('\n'),
     /^server "default": refusing to send the user name and password over plain http:\/\/ to erp\.example\.com/,
   );
-  assert.match(run.summary, /## ❌ enginectl: invalid input/);
+  assert.match(run.summary, /## ❌ enginectl: refused \(INSECURE_HTTP\)/);
   assert.deepEqual(
     github.calls.map((c) => c.body.state ?? 'create'),
     ['create', 'in_progress', 'error'],
