@@ -71,6 +71,8 @@ export interface WaysOn {
   storeJobs: string;
   /** A lease's name as given, as the hint of one refused shows it: `lease: { name: prod-fleet }, or --lease prod-fleet`. */
   leaseExample: string;
+  /** What goes on past a fleet lease another run holds, as the LEASE_HELD hint offers it: `run again once it is released, or give the pipeline's lease: a longer wait ...`. */
+  leaseWait: string;
   /** The code of a value given on this surface that is refused (a lease's name): `BAD_ARGUMENTS`, the command line's; `BAD_INPUT`, an action's input's. */
   badValue: 'BAD_ARGUMENTS' | 'BAD_INPUT';
   /** Giving a var's value besides the pipeline's vars:, as a hint offers it: `pass --var NAME=VALUE`. */
@@ -116,6 +118,8 @@ export const CLI_WAYS: WaysOn = {
   findParked: 'enginectl runs --store URL --parked lists the parked runs',
   storeJobs: 'run, --continue, --resume, the shards, decide, verify, report, lease',
   leaseExample: 'lease: { name: prod-fleet }, or --lease prod-fleet',
+  leaseWait:
+    "run again once it is released, or give the pipeline's lease: a longer wait (lease: { wait: 10m }; --lease takes its wait)",
   badValue: 'BAD_ARGUMENTS',
   giveVar: (example) => `pass --var ${example}`,
   given: (kind) => `--${kind}`,

@@ -78,7 +78,7 @@ const REPORTING: Record<string, InputDef> = {
   },
   lease: {
     description:
-      'With store: hold this fleet lease while the run sends (as lease: in the pipeline): one run at a time for the fleet, across jobs, workflows and CI systems.',
+      "With store: hold this fleet lease while the run sends (as lease: in the pipeline): one run at a time for the fleet, across jobs, workflows and CI systems. It waits for a run that holds it as the pipeline's lease: says (its wait:, 0s without one: refused at once, LEASE_HELD); a single-step action never waits.",
   },
   'continue-rollout': {
     description:

@@ -122,6 +122,7 @@ async function execute(
     dir,
     masker,
     attempt,
+    ways: def.uses ? STEP_ACTION_WAYS : ACTION_WAYS,
   });
   // Every documented output is set: the run's id in the store, empty without one; set before its
   // journal is read, so a resume refused there (a write in doubt) still names the run.

@@ -17,6 +17,7 @@ import type { MergeDeps } from './merge-action.ts';
 import type { Env } from '../runner/scope.ts';
 import { leaseWithoutStore } from './run-inputs.ts';
 import { ACTION_WAYS } from './ways-on.ts';
+import type { WaysOn } from '../ways-on.ts';
 
 /** What an action is given: the toolkit, the GitHub API, the environment, the clock. */
 export interface ActionDeps extends MergeDeps {
@@ -42,11 +43,13 @@ export interface StoreInputs {
   masker: Masker;
   /** This step's attempt of its GitHub workflow run (rerun.ts), when GitHub says which. */
   attempt?: Attempt | undefined;
+  /** The ways on its refusals give: a single-step action's (STEP_ACTION_WAYS), else the root action's. */
+  ways?: WaysOn | undefined;
 }
 
 export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
   const { kit } = deps;
-  const { pipeline, selection, resumeFrom, resumeInput, base, dir, masker } = inputs;
+  const { pipeline, selection, resumeFrom, resumeInput, base, dir, masker, ways = ACTION_WAYS } = inputs;
   // With a store, the journal is the store's, and journal: names a run of it to resume.
   const storeUrl = storeUrlOf(kit.getInput('store').trim() || undefined, deps.env, 'input store');
   // A job GitHub runs again goes on with the run an earlier attempt of this step started (rerun.ts).
@@ -71,7 +74,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
         tmpdir: dir,
         now: deps.now(),
         signal: deps.signal,
-        ways: ACTION_WAYS,
+        ways,
       })
     : undefined;
   // Marked before anything is sent: a later attempt finds it whatever this one gets to.
@@ -86,7 +89,7 @@ export async function storeAndLease(deps: ActionDeps, inputs: StoreInputs) {
     signal: deps.signal,
     clock: { now: deps.now, sleep: deps.sleep },
     say: (m: string) => kit.warning(masker.mask(m), { title: 'enginectl' }),
-    ways: ACTION_WAYS,
+    ways,
   };
   const taken =
     leaseWanted && stored

@@ -43,6 +43,9 @@ export const ACTION_WAYS: WaysOn = {
   // Only input lease reaches this refusal in an action (a pipeline's lease: name is checked as it loads, an over value
   // made fit): a single-step action has no pipeline whose lease: it could offer.
   leaseExample: 'input lease prod-fleet',
+  // Input lease takes no wait of its own: the pipeline's lease: gives it.
+  leaseWait:
+    "run the job again once it is released, or give the pipeline's lease: a wait (lease: { wait: 10m }; input lease takes its wait)",
   badValue: 'BAD_INPUT',
   giveVar: (example) => `give it in input vars (${example}, one a line)`,
   given: (kind) => `input ${kind === 'var' ? 'vars' : kind}`,
@@ -57,4 +60,6 @@ export const STEP_ACTION_WAYS: WaysOn = {
   ...ACTION_WAYS,
   same: 'inputs',
   pipelineFile: "the step's inputs",
+  leaseWait:
+    "a single-step action does not wait for a lease (it has no pipeline whose lease: gives a wait): run the job again once it is released, or run the step from the root action with a pipeline's lease: { wait: 10m }",
 };

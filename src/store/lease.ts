@@ -743,7 +743,7 @@ function heldError(
     'LEASE_HELD',
     `lease ${name} is held by ${by}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round(waited / 1000)}s`}`,
     {
-      hint: `nothing was sent: run again once it is released, give the lease a longer wait:, or see enginectl lease status${past && !lapse?.confirmed ? `; ${past.clocks}` : ''}`,
+      hint: `nothing was sent: ${(options.ways ?? CLI_WAYS).leaseWait}; enginectl lease status says who holds it${past && !lapse?.confirmed ? `; ${past.clocks}` : ''}`,
     },
   );
 }
