@@ -50,7 +50,7 @@ export function statusError(spec: Call, response: HttpResponse, transport: Trans
     case 401:
       return new ApiError('API_UNAUTHORIZED', `${at}: authentication failed (401)${said}`, {
         ...details,
-        hint: "check the user name and password of the server (ENGINE_USERNAME / ENGINE_PASSWORD, or the server's username and password)",
+        hint: "check the user name and password of the server (ENGINE_USERNAME / ENGINE_PASSWORD, in an action the username and password inputs, or the server's username and password)",
       });
     case 403: {
       const scopes = requiredScopes(spec.path);
