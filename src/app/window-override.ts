@@ -5,7 +5,7 @@ import { identityOf } from '../ci/facts.ts';
 import { UsageError } from '../errors.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { WindowOverride } from '../runner/run-context.ts';
-import { identityText, matchingRule, ruleText } from '../schedule/override.ts';
+import { identityText, matchingRule, rulesText } from '../schedule/override.ts';
 import type { Env } from '../runner/scope.ts';
 
 /** --override-freeze --reason: who overrides and why, refused (exit 2) for an identity the pipeline does not list. */
@@ -32,7 +32,7 @@ export function windowOverride(
   if (!matchingRule(allowed, identity))
     throw new UsageError(
       'OVERRIDE_REFUSED',
-      `${where.flag} by ${identityText(identity)}: the pipeline's override-freeze: ${allowed.length ? `lists ${allowed.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join('; ')}` : 'lists no one'}; nothing was sent`,
+      `${where.flag} by ${identityText(identity)}: the pipeline's override-freeze: ${allowed.length ? `lists ${rulesText(allowed, '; ')}` : 'lists no one'}; nothing was sent`,
       {
         hint: 'ask one of them to run it, or add your identity (the CI actor, or the facts of the CI identity: repository, ref, environment, workflow) to override-freeze:',
       },

@@ -18,7 +18,7 @@ import type { RunContext, RunnerDeps } from './run-context.ts';
 import { parkForWindow } from './window-park.ts';
 import { awaitQuiet } from './quiet-gate.ts';
 import { stopped } from './instance-end.ts';
-import { matchingRule, ruleText } from '../schedule/override.ts';
+import { matchingRule, ruleText, rulesText } from '../schedule/override.ts';
 import { CLI_WAYS } from '../ways-on.ts';
 
 export const iso = (ms: number | undefined) =>
@@ -159,5 +159,5 @@ export async function admit(ctx: RunContext, step: Step, run: StepRun, type: Ste
 /** The hint's way around a closed window: an override as one the pipeline allows, or that it allows none. */
 export function overrideWay(rules: ScheduleSpec['overrideFreeze'], way: string): string {
   if (rules.length === 0) return " (no override is allowed: the pipeline's override-freeze: lists no one)";
-  return `, or with ${way} as one of override-freeze: (${rules.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join(', ')})`;
+  return `, or with ${way} as one of override-freeze: (${rulesText(rules)})`;
 }

@@ -22,6 +22,11 @@ export function ruleText(rule: OverrideRule): string {
   return OVERRIDE_FACTS.flatMap((k) => (rule[k] === undefined ? [] : [`${k} ${rule[k]}`])).join(', ');
 }
 
+/** The rules as a list shows them: a name as it is, a rule of facts in braces (`alice, { actor bob, ref refs/heads/main }`). */
+export function rulesText(rules: readonly OverrideRule[], separator = ', '): string {
+  return rules.map((r) => (typeof r === 'string' ? r : `{ ${ruleText(r)} }`)).join(separator);
+}
+
 /** The first rule the identity meets (every fact it names equal), or undefined; a rule naming nothing meets none. */
 export function matchingRule(rules: readonly OverrideRule[], who: OverrideIdentity): OverrideRule | undefined {
   return rules.find((rule) => {
