@@ -13,6 +13,7 @@ import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
 import { actionDef } from '../../src/action/definitions.ts';
+import { simulatedClock, type Clock } from '../../src/app/clock.ts';
 import { ExitCode } from '../../src/errors.ts';
 
 const pipeline = (schedule: string, write = '    longest: 2h\n') => `version: 1
@@ -35,13 +36,23 @@ const FROZEN = `windows:
 freezes:
   always: { zone: UTC, dates: [{ from: 2000-01-01, to: 2100-01-01 }] }`;
 
-async function attempt(t: TestContext, yaml: string, extra: (dir: string) => string[] = () => []) {
-  const { url, emulator } = await startEmulator(t);
+// The run's clock is the test's: what the refusal says depends on the time of day against the
+// 02:00 UTC window (before, the wall clock's: the test failed when run between 02:00 and 03:00).
+const NOON = Date.parse('2026-12-07T12:00:00Z');
+
+async function attempt(
+  t: TestContext,
+  yaml: string,
+  extra: (dir: string) => string[] = () => [],
+  clock: Clock = simulatedClock(NOON),
+) {
+  const { url, emulator } = await startEmulator(t, { now: clock.now });
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-unfittable-'));
   const file = join(dir, 'nightly.yml');
   writeFileSync(file, yaml);
   const journal = join(dir, 'run.journal.jsonl');
   const r = await runCli(['run', file, '--journal', journal, ...extra(dir)], {
+    clock,
     env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
   });
   return { ...r, journal, requests: emulator.requests.length, dir };
@@ -51,7 +62,7 @@ for (const [what, schedule, why] of [
   [
     'longer than every opening of its window',
     SHORT,
-    /\[2\/2\] vfs needs 2h12m \(2h from its longest: plus the margin\), and (now no window of its site is open|the window open now ends at \S+, 1h12m too soon);/,
+    /\[2\/2\] vfs needs 2h12m \(2h from its longest: plus the margin\), and now no window of its site is open;/,
   ],
   [
     'whose windows a freeze always holds',
@@ -71,6 +82,16 @@ for (const [what, schedule, why] of [
     assert.doesNotMatch(r.stderr, /--override-freeze/);
     assert.match(r.stderr, /no override is allowed: the pipeline's override-freeze: lists no one/);
   });
+
+test('a write longer than the window open now: the refusal says when that window ends and by how much it is too short', async (t) => {
+  const r = await attempt(t, pipeline(SHORT), undefined, simulatedClock(Date.parse('2026-12-07T02:30:00Z')));
+  assert.equal(r.code, 1, r.stdout + r.stderr);
+  assert.equal(r.requests, 0);
+  assert.match(
+    r.stderr,
+    /\[2\/2\] vfs needs 2h12m \(2h from its longest: plus the margin\), and the window open now ends at 2026-12-07T03:00:00\.000Z, 1h42m too soon;/,
+  );
+});
 
 test('with a run store: refused before the store holds any run', async (t) => {
   const r = await attempt(t, pipeline(SHORT), (dir) => {
@@ -93,8 +114,10 @@ test('continue-on-error on the write: the run goes on as before (the read sent, 
 });
 
 test('the action: refused before any request, its summary naming WINDOW_CLOSED', async (t) => {
-  const { url, emulator } = await startEmulator(t);
+  const clock = simulatedClock(NOON);
+  const { url, emulator } = await startEmulator(t, { now: clock.now });
   const run = await runActionInProcess(actionDef('enginectl'), {
+    clock,
     files: { 'nightly.yml': pipeline(SHORT) },
     inputs: { pipeline: 'nightly.yml' },
     env: { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', PROD_TOKEN: 'prod-token' },
