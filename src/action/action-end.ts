@@ -176,7 +176,7 @@ export function endRun(
   if (result.outcome === 'success' && doubts.length === 0)
     return failed.length === 0 ? ExitCode.ok : failNotWritten(kit, masker, `"${result.name}" succeeded`, failed);
   if (result.outcome === 'success') {
-    kit.setFailed(masker.mask(`"${result.name}": ${doubtsLine(doubts.length, ACTION_WAYS)}`));
+    kit.setFailed(masker.mask(`"${result.name}": ${doubtsLine(doubts, ACTION_WAYS)}`));
     return ExitCode.failed;
   }
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);

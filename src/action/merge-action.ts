@@ -126,7 +126,7 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const missing = report.merged?.noReport ?? [];
   kit.setFailed(
     report.outcome === 'success' && doubts.length > 0
-      ? `"${report.pipeline.name}": ${doubtsLine(doubts.length, ACTION_WAYS)}`
+      ? `"${report.pipeline.name}": ${doubtsLine(doubts, ACTION_WAYS)}`
       : `"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`,
   );
   return ExitCode.failed;

@@ -63,6 +63,19 @@ export function cancelledError(
   };
 }
 
+/**
+ * A step whose own check accepted an answer that does not say what the server did (a gateway's
+ * page, a failing server's answer: api/fate.ts): its write is in doubt, and the step is no success.
+ */
+export function acceptedInDoubt(doubt: InDoubtCall, ways?: WaysOn): StepError {
+  const answered = doubt.status === undefined ? 'got no answer' : `was answered ${doubt.status}`;
+  return {
+    code: 'IN_DOUBT',
+    message: `${doubt.method} ${doubt.path} ${answered}, which the step's check accepts, but which is not the API's answer (a gateway's page, a failing server's) and does not say what the server did: it may have applied it`,
+    hint: inDoubtHint(ways),
+  };
+}
+
 /** Warns, once, of a write applied after an earlier attempt of it that the server may have applied too. */
 export function warnIfTwice(ctx: RunContext, run: StepRun, fate: InstanceFate): void {
   const twice = fate.maybeTwice;

@@ -167,9 +167,15 @@ export function undecidedDoubts<
   return steps.filter((s) => s.inDoubt && !treatedAsApplied(s));
 }
 
-/** What a run that ended with such steps says of them (its outcome a success, its exit 1), in the words of the surface in use. */
-export const doubtsLine = (n: number, ways: WaysOn = CLI_WAYS) =>
-  `${n} step run(s) left a write in doubt: continue-on-error lets a failure pass, not a doubt; check it on the server, or decide it from the run's journal (${ways.resumeDeciding('skip|retry|verify')})`;
+/**
+ * What a run that ended with such steps says of them (its outcome a success, its exit 1), in the
+ * words of the surface in use: continue-on-error named only when one of them has it.
+ */
+export const doubtsLine = (
+  doubts: readonly { continuedOnError?: boolean | null | undefined }[],
+  ways: WaysOn = CLI_WAYS,
+) =>
+  `${doubts.length} step run(s) left a write in doubt: ${doubts.some((s) => s.continuedOnError) ? 'continue-on-error lets a failure pass, not a doubt' : 'a doubt waits for a decision, whatever the outcome'}; check it on the server, or decide it from the run's journal (${ways.resumeDeciding('skip|retry|verify')})`;
 
 /** Cancelled because another failed or a rollout halted (or parked): what ran decides the outcome, not the cancellation. */
 const FAILURE_CONSEQUENCES: readonly string[] = ['FAIL_FAST', 'ROLLOUT_HALTED', 'ROLLOUT_PARKED', 'WINDOW_PARKED'];

@@ -16,6 +16,7 @@ import { admit } from './admission.ts';
 import { parkedBefore } from './window-park.ts';
 import { retriedSince } from './decisions.ts';
 import {
+  acceptedInDoubt,
   cancelledError,
   errorOf,
   finish,
@@ -145,9 +146,16 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
     warnIfTwice(ctx, run, calls.fate());
     if (outcome) {
       for (const w of outcome.warnings ?? []) log.warn(run, masker.mask(w));
-      if (!outcome.failure && !error) return finish(ctx, run, position, 'success', undefined, outcome.outputs);
-      error ??=
-        typeof outcome.failure === 'string' ? { code: 'STEP_FAILED', message: outcome.failure } : outcome.failure!;
+      // A write whose fate is unknown is in doubt whatever the step's own check accepted (an
+      // expect-status that admits a gateway's 404): never a success (api/fate.ts).
+      const unknown = outcome.failure || error ? undefined : calls.fate().doubt;
+      if (!outcome.failure && !error && !unknown)
+        return finish(ctx, run, position, 'success', undefined, outcome.outputs);
+      error ??= unknown
+        ? acceptedInDoubt(unknown, deps.ways)
+        : typeof outcome.failure === 'string'
+          ? { code: 'STEP_FAILED', message: outcome.failure }
+          : outcome.failure!;
     }
     // The attempt failed: a write the server applied (not refused in its body) is in doubt too (api/fate.ts).
     run.inDoubt = stepDoubt(calls.attempts);

@@ -32,7 +32,8 @@ export default defineStep<Inputs>({
     query: 'Query parameters: { name: value }.',
     body: 'The request body: JSON, or text with content-type.',
     'content-type': 'Media type of the body; default application/json.',
-    'expect-status': 'The statuses that mean success, as a list ([200] or [200, 201]); default any 2xx.',
+    'expect-status':
+      "The statuses that mean success, as a list ([200] or [200, 201]); default any 2xx. Only the API's own answer: a write answered one of them by a gateway's page (not the API's JSON) is in doubt all the same.",
   },
   outputs: ['status', 'body'],
   // A method written as an expression is not known to be GET: not read-only.

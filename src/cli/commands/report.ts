@@ -178,7 +178,7 @@ function printFleet(report: Report, io: CliIO): void {
 /** A success with a write left in doubt exits 1: said why, as run says it. */
 function printDoubts(report: Report, io: CliIO): void {
   const doubts = undecidedDoubts(report.steps);
-  if (report.outcome === 'success' && doubts.length > 0) io.stdout(`✖ ${doubtsLine(doubts.length)}\n`);
+  if (report.outcome === 'success' && doubts.length > 0) io.stdout(`✖ ${doubtsLine(doubts)}\n`);
 }
 
 async function merge(

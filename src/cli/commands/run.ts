@@ -576,7 +576,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     }
     if (result.outcome === 'cancelled') return ExitCode.interrupted;
     const doubts = undecidedDoubts(result.steps);
-    if (result.outcome === 'success' && doubts.length > 0) print(`✖ ${doubtsLine(doubts.length)}`);
+    if (result.outcome === 'success' && doubts.length > 0) print(`✖ ${doubtsLine(doubts)}`);
     return result.outcome === 'success' && failed.length === 0 && doubts.length === 0 ? ExitCode.ok : ExitCode.failed;
   };
 
