@@ -28,9 +28,10 @@ export interface EmulatorOptions {
   /** The clock (epoch ms); Date.now when absent. */
   now?: () => number;
   /**
-   * How long monitoring shows an Engine a system update changed as it was (engine-view.ts): until
-   * its next refresh, every 2 minutes, when absent; 0 shows it at once, for a test whose subject is
-   * not monitoring (a sharded run's protocol over workers on real clocks).
+   * How long monitoring shows an Engine a system update changed as it was, and hides an alert the
+   * raise-alert fault raised (engine-view.ts): until the next refresh, every 2 minutes, when
+   * absent; 0 shows them at once, for a test whose subject is not monitoring (a sharded run's
+   * protocol over workers on real clocks).
    */
   monitoringRefreshMs?: number;
 }
@@ -69,7 +70,7 @@ export class Emulator {
   /** State changes due later on the clock (a fault's raise-alert or stop-engine with after=). */
   private readonly pending: { at: number; apply: () => void }[] = [];
   /** The Engines as monitoring shows them (engine-view.ts). */
-  private readonly shown: EngineView;
+  readonly shown: EngineView;
 
   constructor(options: EmulatorOptions = {}) {
     this.now = options.now ?? Date.now;

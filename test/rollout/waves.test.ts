@@ -42,6 +42,17 @@ async function roll(n: number, rollout: string, ...args: string[]) {
 
 const stepsOf = (report: Report, site: string) =>
   report.steps.filter((s) => s.matrix?.site === site && s.round === null);
+/**
+ * The canary's update raises a critical alert 3 minutes on: with the run's clock starting 10 s past a
+ * monitoring refresh (05:00:10Z), the refresh at 05:04:00Z reads it, so round 2 of the analysis
+ * (05:04:10Z) sees it and round 1 (05:02:10Z) does not, whatever the wall clock's phase.
+ */
+const CANARY_ALERT = [
+  '--clock',
+  '2026-03-10T05:00:10Z',
+  '--fault',
+  'POST /api/devops/v1/update/system site=site-001 raise-alert=critical:disk_full after=3m',
+];
 const WAVES = `  over: site
   waves: [[site-001], 1, 40%, rest]
   max-parallel: 5`;
@@ -77,8 +88,7 @@ test('a canary whose update raises a critical alert halts the rollout: wave 2 is
   const { r, report, summary } = await roll(
     20,
     `${WAVES}\n  analysis: { gates: [alerts], count: 3, interval: 2m }`,
-    '--fault',
-    'POST /api/devops/v1/update/system site=site-001 raise-alert=critical:disk_full after=3m',
+    ...CANARY_ALERT,
   );
   assert.equal(r.code, 1, r.stdout + r.stderr);
   const [first, second] = report.rollout!.waves;
@@ -113,17 +123,7 @@ test('the HTML report of a halted rollout has its waves and a headline naming th
   const { file, dir } = fleet(20, `${WAVES}\n  analysis: { gates: [alerts], count: 3, interval: 2m }`);
   const html = join(dir, 'report.html');
   const summary = join(dir, 'summary.md');
-  const r = await runCli([
-    'run',
-    file,
-    '--emulator',
-    '--html',
-    html,
-    '--summary',
-    summary,
-    '--fault',
-    'POST /api/devops/v1/update/system site=site-001 raise-alert=critical:disk_full after=3m',
-  ]);
+  const r = await runCli(['run', file, '--emulator', '--html', html, '--summary', summary, ...CANARY_ALERT]);
   assert.equal(r.code, 1, r.stdout + r.stderr);
   const page = readFileSync(html, 'utf8');
   assert.match(

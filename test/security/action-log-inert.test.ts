@@ -34,9 +34,11 @@ test("the action's parked lines (its last line, and a later continue's 'still pa
   const f = await parkFleet(
     t,
     2,
-    `  over: site\n  waves: [[site-001], rest]\n  on-failure: decide\n  analysis: { gates: [alerts], count: 1 }`,
+    `  over: site\n  waves: [[site-001], rest]\n  on-failure: decide\n  analysis: { gates: [alerts], count: 2 }`,
   );
-  // The canary goes bad a minute after its update: its gate in the wave passes, the analysis fails.
+  // The canary goes bad a minute after its update: its gate in the wave passes, the analysis fails
+  // (monitoring lists the alert from its next refresh, 1 to 3 minutes after the update: round 1 or
+  // 2, whatever the clock's phase).
   f.sites.faults.add({
     method: 'POST',
     path: '/api/devops/v1/update/system',

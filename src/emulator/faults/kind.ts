@@ -4,6 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import type { EmuRequest, EmuResponse } from '../http.ts';
 import type { EmulatorState } from '../state.ts';
+import type { EngineView } from '../engine-view.ts';
 import type { FaultRule, SettingField } from './rule.ts';
 
 export interface FaultSetting<F extends SettingField = SettingField> {
@@ -21,11 +22,12 @@ export interface FaultSetting<F extends SettingField = SettingField> {
   fromJson(value: unknown): NonNullable<FaultRule[F]>;
 }
 
-/** What a kind's `effect` may change: the state of the site, at a time on its clock. */
+/** What a kind's `effect` may change: the state of the site, at a time on its clock, and when monitoring shows it. */
 export interface SiteClock {
   now(): number;
   schedule(at: number, apply: () => void): void;
   readonly state: EmulatorState;
+  readonly shown: EngineView;
 }
 
 type Rule = Readonly<FaultRule>;

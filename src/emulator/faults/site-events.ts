@@ -1,7 +1,11 @@
 // The `raise-alert` and `stop-engine` faults: what a 2xx answer sets off at the site, now or
 // `after=` later on the emulator's clock (a canary that goes bad after its update, for a rollout's
-// analysis): an alert raised on an Engine, an Engine that stops reporting.
+// analysis): an alert raised on an Engine, an Engine that stops reporting. Monitoring shows them
+// as a real server does (api 8.1, 8.2): the alert from the next refresh (engine-view.ts), the
+// Engine online until 5 minutes after the last refresh that read it, so a dry run of a pipeline
+// that checks too soon passes as it would on the server, never catching what the server would miss.
 import { UsageError } from '../../errors.ts';
+import { lastUpdate } from '../routes/monitoring.ts';
 import type { FaultKind } from './kind.ts';
 import { jsonInteger, jsonString, textDuration } from './values.ts';
 
@@ -21,7 +25,7 @@ export const siteEvents: FaultKind = {
       field: 'raiseAlert',
       usage: 'raise-alert=critical:CODE',
       effect:
-        'after a 2xx answer, raise an alert of that severity (`warning` or `critical`) and code on the site\'s first Engine (or the `stop-engine=` one), `after=` later on the emulator\'s clock; as a rule field `{"severity": "critical", "code": "CODE"}`',
+        'after a 2xx answer, raise an alert of that severity (`warning` or `critical`) and code on the site\'s first Engine (or the `stop-engine=` one), `after=` later on the emulator\'s clock; monitoring lists it from its first refresh after that (every 2 minutes, at the clock\'s even minutes), as a real server does (api 8.1): an alerts gate run straight after the update passes; as a rule field `{"severity": "critical", "code": "CODE"}`',
       fromText(value) {
         const [severity, code] = value.split(':');
         return alert(severity, code, `--fault raise-alert=${value}: write raise-alert=critical:CODE or warning:CODE`);
@@ -40,7 +44,7 @@ export const siteEvents: FaultKind = {
       field: 'stopEngine',
       usage: 'stop-engine=ID',
       effect:
-        'after a 2xx answer, the Engine stops reporting (offline), `after=` later; an ID the site has no Engine of makes that answer a 500 naming it (a fault that did nothing would pass a check it was meant to fail)',
+        'after a 2xx answer, the Engine stops reporting, `after=` later: monitoring lists it, with the `updatedAt` of the last refresh that read it, until 5 minutes after that refresh (3 to 5 minutes after it stopped), then it is offline; an ID the site has no Engine of makes that answer a 500 naming it (a fault that did nothing would pass a check it was meant to fail)',
       fromText: (value) => value,
       fromJson: (value) => jsonString(value, 'stopEngine'),
     },
@@ -64,19 +68,22 @@ export const siteEvents: FaultKind = {
     const engineId = rule.stopEngine ?? site.state.engines[0]?.instanceId;
     const raised = rule.raiseAlert;
     if (raised)
-      site.schedule(at, () =>
-        site.state.alerts.push({
+      site.schedule(at, () => {
+        const alert = {
           severity: raised.severity,
           code: raised.code,
           message: `raised by the emulator's fault rule`,
           engineId: engineId ?? 'unknown',
-        }),
-      );
+        };
+        site.state.alerts.push(alert);
+        site.shown.raised(alert, at);
+      });
     const stopped = rule.stopEngine;
     if (stopped)
       site.schedule(at, () => {
         const engine = site.state.engines.find((e) => e.instanceId === stopped);
-        if (engine) Object.assign(engine, { reporting: false, updatedAt: site.now() - 10 * 60_000 });
+        // Its last data is what the last refresh before it stopped read (the time it stopped, not the next request's).
+        if (engine) Object.assign(engine, { updatedAt: lastUpdate(engine, at), reporting: false });
       });
   },
 };

@@ -1,7 +1,7 @@
 // Monitoring area routes (enterprise-api.md 4.3). A reporting Engine's data is refreshed every
 // 2 minutes (its updatedAt is the last refresh; its version and start as that refresh read them,
-// engine-view.ts); an Engine is listed only while its updatedAt is
-// within 5 minutes. Sessions past their expiresAt, or past their dropsAt (a drop requested), are gone.
+// and an alert the API raised from the refresh after it, engine-view.ts); an Engine is listed only
+// while its updatedAt is within 5 minutes. Sessions past their expiresAt, or past their dropsAt (a drop requested), are gone.
 import type { RouteContext } from '../context.ts';
 import { json, notFound } from '../http.ts';
 import type { Router } from '../router.ts';
@@ -35,7 +35,10 @@ function dropped(session: Record<string, unknown>, now: number): boolean {
 }
 
 function alertsOf(ctx: RouteContext, engineId?: string) {
-  return ctx.state.alerts.filter((a) => engineId === undefined || a.engineId === engineId);
+  const now = ctx.now();
+  return ctx.state.alerts.filter(
+    (a) => (engineId === undefined || a.engineId === engineId) && ctx.engines.lists(a, now),
+  );
 }
 
 function engineInfo(ctx: RouteContext, engine: EngineRecord) {
