@@ -10,12 +10,13 @@ export interface Clock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
-export function simulatedClock(start = Date.now()): Clock & { advanced(): number } {
-  const origin = Date.now();
-  let offset = start - origin;
+/** `real`: the time it moves with besides its waits (the wall clock; a test's may stand still). */
+export function simulatedClock(start?: number, real: () => number = Date.now): Clock & { advanced(): number } {
+  const origin = real();
+  let offset = (start ?? origin) - origin;
   let advanced = 0;
   return {
-    now: () => Date.now() + offset,
+    now: () => real() + offset,
     advanced: () => advanced,
     sleep: (ms, signal) =>
       new Promise((resolve, reject) => {

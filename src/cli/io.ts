@@ -25,6 +25,11 @@ export interface CliIO {
    * clock unless given; tests give the simulated clock the emulator they serve reads too.
    */
   clock?: Clock | undefined;
+  /**
+   * The real time the simulated clock of `run --emulator` moves with besides its waits (the wall
+   * clock); a test's may stand still, so that only the run's waits move it.
+   */
+  emulatorTime?: (() => number) | undefined;
   /** The steady time durations are measured on (steadyNow); a test's own. */
   stopwatch?: (() => number) | undefined;
   /**

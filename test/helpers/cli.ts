@@ -41,6 +41,8 @@ export interface CliOptions {
   clock?: Clock;
   /** The steady time the run measures durations on (in this process): a test's own. */
   stopwatch?: () => number;
+  /** The real time `run --emulator`'s simulated clock moves with besides its waits (in this process): one that stands still. */
+  emulatorTime?: () => number;
 }
 
 /** The CLI's source, in this process; a process when the options need one (another program, another user, another start directory). */
@@ -68,6 +70,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     readStdin: async () => options.input ?? '',
     clock: options.clock,
     stopwatch: options.stopwatch,
+    emulatorTime: options.emulatorTime,
   });
   return { code, signal: null, stdout, stderr };
 }

@@ -36,7 +36,10 @@ async function roll(n: number, rollout: string, ...args: string[]) {
   const { file, dir } = fleet(n, rollout);
   const json = join(dir, 'report.json');
   const summary = join(dir, 'summary.md');
-  const r = await runCli(['run', file, '--emulator', '--report-json', json, '--summary', summary, ...args]);
+  // The run's clock moves only by its waits, never with the real time a loaded machine takes.
+  const r = await runCli(['run', file, '--emulator', '--report-json', json, '--summary', summary, ...args], {
+    emulatorTime: () => 0,
+  });
   return { r, report: JSON.parse(readFileSync(json, 'utf8')) as Report, summary: readFileSync(summary, 'utf8') };
 }
 
@@ -44,8 +47,9 @@ const stepsOf = (report: Report, site: string) =>
   report.steps.filter((s) => s.matrix?.site === site && s.round === null);
 /**
  * The canary's update raises a critical alert 3 minutes on: with the run's clock starting 10 s past a
- * monitoring refresh (05:00:10Z), the refresh at 05:04:00Z reads it, so round 2 of the analysis
- * (05:04:10Z) sees it and round 1 (05:02:10Z) does not, whatever the wall clock's phase.
+ * monitoring refresh (05:00:10Z) and moving only by the run's waits, the refresh at 05:04:00Z reads
+ * it, so round 2 of the analysis (05:04:10Z) sees it and round 1 (05:02:10Z) does not, whatever the
+ * wall clock's phase and however long the machine takes.
  */
 const CANARY_ALERT = [
   '--clock',

@@ -587,7 +587,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
 
   try {
     if (!values.emulator) return await execute(undefined, io.clock ?? realClock());
-    const clock = simulatedClock(windows.clock);
+    const clock = simulatedClock(windows.clock, io.emulatorTime);
     // Loaded only for --emulator: a run against a real server does not initialise it.
     const code = await withEmulatedSites(values, clock.now, (url) => execute(url, clock));
     if (clock.advanced() > 0)
