@@ -76,13 +76,17 @@ export const entityCreated: Verifier = {
     const before = Count.safeParse(snapshot);
     const now = await matching(client, call, signal);
     const by = `with ${listText(Object.entries(filter).map(([k, v]) => `${k}=${String(v)}`))}`;
+    // Without the snapshot, no entity with the written fields proves nothing: the server may store
+    // a field otherwise (a computed version, a date with a zone, a trimmed text), and only the keys
+    // of just before show that no entity of the class was created since.
     if (!before.success)
-      return now.length === 0
-        ? { verdict: 'not-applied', evidence: `no entity ${by}` }
-        : {
-            verdict: 'cannot-tell',
-            evidence: `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, and no snapshot of how many there were before the call`,
-          };
+      return {
+        verdict: 'cannot-tell',
+        evidence:
+          now.length === 0
+            ? `no entity ${by}, and no snapshot of the class's entities just before the call: one created since with a field the server stores otherwise (a computed field, a date with a zone, a trimmed text) cannot be ruled out`
+            : `${now.length} entit${now.length === 1 ? 'y' : 'ies'} ${by}, and no snapshot of how many there were before the call`,
+      };
     if (now.length > before.data.count)
       return {
         verdict: 'applied',
