@@ -11,6 +11,7 @@ import { test, type TestContext } from 'node:test';
 import { simulatedClock } from '../../src/app/clock.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startEmulator } from '../helpers/emulator.ts';
+import { assertClean } from '../helpers/secrets.ts';
 
 async function setup(t: TestContext, steps: string, more: Record<string, string> = {}) {
   const clock = simulatedClock();
@@ -59,4 +60,83 @@ test('verify cannot tell a create whose read before the write failed: no entity 
   assert.match(resumed.stderr, /verify could not settle an in-doubt call: "Create an entity" .*: cannot-tell: /);
   assert.equal(posts(), sent, 'not sent again');
   assert.equal(created(), 1, 'no duplicate');
+});
+
+const NEW_PW = 'S3cret-new-password!';
+const ROTATE = `  - id: rotate
+    uses: classes/update
+    longest: 1m
+    with: { class: 12, id: 2001, fields: { iname: jdoe, ipassword: "\${{ secrets.NEW_PW }}" } }
+`;
+const JDOE = '/api/classes/v1/classes/12/entities/2001';
+
+test('verify never calls applied an update whose secret field it cannot compare when its readable fields held the written values before and still do: a PATCH reset before the server read it is not applied (the version of just before), and --in-doubt verify does not skip the password it never wrote', async (t) => {
+  const s = await setup(t, ROTATE, { NEW_PW });
+  const jdoe = () => s.emulator.state.entities.find((e) => e.ikey === 2001)!;
+  const before = JSON.stringify(jdoe());
+  s.emulator.faults.add({ method: 'PATCH', path: JDOE, reset: 'before', times: 1 });
+  const run = await s.cli('run', s.file, '--journal', s.journal);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(JSON.stringify(jdoe()), before, 'the server never read it');
+  s.emulator.faults.clear();
+  const said = [run.stdout, run.stderr];
+
+  await s.later(5 * 60_000);
+  const verified = await s.cli('verify', s.journal);
+  said.push(verified.stdout, verified.stderr);
+  assert.doesNotMatch(verified.stdout, /^applied/m, 'the password was never written');
+  assert.match(
+    verified.stdout,
+    /^not-applied +"Update an entity" .*: iname held the written values already before the call, and the entity is at its version of just before the call \(1\): nothing was written since, so neither was ipassword \(masked in the journal, not compared\) \(5m after the call, past the step's longest: 1m\)$/m,
+  );
+  const patches = () => s.emulator.requests.filter((r) => r.method === 'PATCH' && r.path === JDOE).length;
+  const sent = patches();
+  const skipped = await s.cli('run', s.file, '--resume', s.journal, '--in-doubt', 'verify');
+  said.push(skipped.stdout, skipped.stderr);
+  assert.equal(skipped.code, 2, skipped.stdout + skipped.stderr);
+  assert.match(skipped.stderr, /"Update an entity" .*: not-applied: /);
+  assert.equal(patches(), sent, 'not treated as applied, nor sent unasked');
+  const retried = await s.cli('run', s.file, '--resume', s.journal, '--in-doubt', 'verify-and-retry');
+  said.push(retried.stdout, retried.stderr);
+  assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+  assert.equal(patches(), sent + 1, 'the rotation sent once');
+  assert.equal(jdoe().ipassword, NEW_PW, 'the password rotated');
+  assertClean('what verify and the runs said', said.join('\n'), [NEW_PW]);
+});
+
+test('verify cannot tell an update whose secret field it cannot compare when its readable fields held the written values before and still do, at another version (applied behind a gateway, or written by another) or with no snapshot; verify-and-retry sends it neither time', async (t) => {
+  const s = await setup(t, ROTATE, { NEW_PW });
+  const jdoe = () => s.emulator.state.entities.find((e) => e.ikey === 2001)!;
+  const patches = () => s.emulator.requests.filter((r) => r.method === 'PATCH' && r.path === JDOE).length;
+  // Applied, then a gateway's 504: the version moved, by this call or, for all the read shows, another.
+  s.emulator.faults.add({ method: 'PATCH', path: JDOE, gateway: 504, times: 1 });
+  const run = await s.cli('run', s.file, '--journal', s.journal);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(jdoe().ipassword, NEW_PW);
+  s.emulator.faults.clear();
+  await s.later(5 * 60_000);
+  const verified = await s.cli('verify', s.journal);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"Update an entity" .*: iname held the written values already before the call, and still do, and ipassword cannot be compared \(masked in the journal\): the entity was written since \(version 1 then, 2 now\), by this call or another$/m,
+  );
+  const sent = patches();
+  const retried = await s.cli('run', s.file, '--resume', s.journal, '--in-doubt', 'verify-and-retry');
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(patches(), sent, 'not sent again');
+
+  // Another run whose read before the write failed (no snapshot), its PATCH reset before the server read it.
+  const other = await setup(t, ROTATE, { NEW_PW });
+  other.emulator.faults.add({ method: 'GET', path: JDOE, status: 503, times: 4 });
+  other.emulator.faults.add({ method: 'PATCH', path: JDOE, reset: 'before', times: 1 });
+  assert.equal((await other.cli('run', other.file, '--journal', other.journal)).code, 1);
+  other.emulator.faults.clear();
+  await other.later(5 * 60_000);
+  const unread = await other.cli('verify', other.journal);
+  assert.equal(unread.code, 1, unread.stdout + unread.stderr);
+  assert.match(
+    unread.stdout,
+    /^cannot-tell +"Update an entity" .*: iname hold the written values, but no snapshot says whether they did just before the call, and ipassword cannot be compared \(masked in the journal\): nothing read shows whether the write was applied \(reading the target before the call failed: .*503.*\)$/m,
+  );
 });
