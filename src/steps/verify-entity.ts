@@ -1,6 +1,8 @@
 // Reading an entity back to decide a classes/update or delete whose fate is unknown (a create:
 // verify-entity-created.ts). The call's path names the entity; its body, as the journal recorded
-// it (secrets masked), holds the fields written. Masked fields are not compared.
+// it (secrets masked), holds the fields written. Masked fields are not compared: the journal keeps
+// no form of a secret (no file is an offline check of one), and the environment's value when verify
+// runs need not be the value sent; so they are named, and the verdict rests on what else was read.
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
@@ -22,12 +24,18 @@ async function entityBefore(client: EngineClient, path: string, signal: AbortSig
   return entity;
 }
 
+const bodyFields = (body: unknown): [string, unknown][] =>
+  Object.entries(Entity.safeParse(Array.isArray(body) ? body[0] : body).data ?? {});
+const isMasked = (value: unknown) => JSON.stringify(value ?? null).includes(MASK);
+
 /** The written fields that can be compared: those the journal kept readable. */
 export function writtenFields(body: unknown): Fields {
-  const first = Array.isArray(body) ? body[0] : body;
-  const fields = Entity.safeParse(first);
-  if (!fields.success) return {};
-  return Object.fromEntries(Object.entries(fields.data).filter(([, v]) => !JSON.stringify(v ?? null).includes(MASK)));
+  return Object.fromEntries(bodyFields(body).filter(([, v]) => !isMasked(v)));
+}
+
+/** The written fields the journal masked (a secret in them): named, never compared. */
+export function maskedFields(body: unknown): string[] {
+  return bodyFields(body).flatMap(([k, v]) => (isMasked(v) ? [k] : []));
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -42,6 +50,36 @@ async function entityAt(
   const answer = await client.request({ method: 'GET', path }, { signal });
   const entity = answer.status === 200 ? Entity.safeParse(answer.body) : undefined;
   return { status: answer.status, entity: entity?.success ? entity.data : undefined };
+}
+
+/**
+ * An update whose readable fields held the written values just before the call (or no snapshot
+ * says), and still do, and whose masked fields cannot be compared: only the version tells, the one
+ * of just before saying nothing was written since.
+ */
+function unshown(names: string, masked: string, was: Fields | undefined, entity: Fields): Verdict {
+  const unseen = `${masked} cannot be compared (masked in the journal)`;
+  if (!was)
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${names} hold the written values, but no snapshot says whether they did just before the call, and ${unseen}: nothing read shows whether the write was applied`,
+    };
+  const held = `${names} held the written values already before the call`;
+  const [then, now] = [was.iversion, entity.iversion];
+  if (then == null || now == null)
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${held}, and still do, and ${unseen}: the entity has no version (iversion) to tell whether it was written since`,
+    };
+  if (!same(then, now))
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${held}, and still do, and ${unseen}: the entity was written since (version ${JSON.stringify(then)} then, ${JSON.stringify(now)} now), by this call or another`,
+    };
+  return {
+    verdict: 'not-applied',
+    evidence: `${held}, and the entity is at its version of just before the call (${JSON.stringify(now)}): nothing was written since, so neither was ${masked} (masked in the journal, not compared)`,
+  };
 }
 
 export const entityUpdated: Verifier = {
@@ -80,11 +118,16 @@ export const entityUpdated: Verifier = {
     const before = Entity.safeParse(snapshot);
     if (off.length === 0) {
       const already = before.success && differing(before.data, fields).length === 0;
+      const masked = listText(maskedFields(call.body));
+      // A field not compared is not written again by sending the call again: the readable ones
+      // show the write only when they moved to the written values since just before the call.
+      if (masked && (already || !before.success))
+        return unshown(listText(Object.keys(fields)), masked, before.data, entity);
       return {
         verdict: 'applied',
         evidence: already
           ? `${listText(Object.keys(fields))} held the written values already before the call, and still do: sending it again changes nothing`
-          : `${listText(Object.keys(fields))} hold the written values`,
+          : `${listText(Object.keys(fields))} hold the written values${masked ? ` (${masked}, masked in the journal, not compared)` : ''}`,
       };
     }
     if (before.success && differing(entity, before.data).filter((k) => k in fields).length === 0) {
