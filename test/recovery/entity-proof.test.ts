@@ -23,7 +23,7 @@ async function setup(t: TestContext, steps: string, more: Record<string, string>
   const journal = join(dir, 'run.journal.jsonl');
   const cli = (...args: string[]) => runCli(args, { env, clock });
   const later = (ms: number) => clock.sleep(ms, new AbortController().signal);
-  return { emulator, file, journal, cli, later };
+  return { emulator, url, file, journal, cli, later };
 }
 
 const CREATE = `  - id: create
@@ -139,4 +139,72 @@ test('verify cannot tell an update whose secret field it cannot compare when its
     unread.stdout,
     /^cannot-tell +"Update an entity" .*: iname hold the written values, but no snapshot says whether they did just before the call, and ipassword cannot be compared \(masked in the journal\): nothing read shows whether the write was applied \(reading the target before the call failed: .*503.*\)$/m,
   );
+});
+
+const DELETE = `  - id: delete
+    uses: classes/delete
+    longest: 1m
+    with: { class: 21, id: INV-3001 }
+`;
+const BY_NAME = '/api/classes/v1/classes/21/entities/INV-3001';
+
+/** A write of another job, straight to the emulator's API. */
+async function api(url: string, method: string, path: string, body: unknown) {
+  const answer = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Basic ${btoa('admin:admin')}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.ok(answer.ok, `${method} ${path}: ${answer.status}`);
+}
+
+test('verify of a delete by name reads the entity it named just before the call by its key: renamed since, it is still there, whether or not another entity took the name: cannot tell, and verify-and-retry deletes neither', async (t) => {
+  const s = await setup(t, DELETE);
+  const invoice = () => s.emulator.state.entities.find((e) => e.ikey === 3001);
+  s.emulator.faults.add({ method: 'DELETE', path: BY_NAME, reset: 'before', times: 1 });
+  const run = await s.cli('run', s.file, '--journal', s.journal);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  s.emulator.faults.clear();
+  // Another job renames it: the name it was deleted by names nothing now.
+  const url = s.url;
+  await api(url, 'PATCH', '/api/classes/v1/classes/21/entities/3001', { iname: 'INV-3001-OLD' });
+  await s.later(5 * 60_000);
+  const renamed = await s.cli('verify', s.journal);
+  assert.equal(renamed.code, 1, renamed.stdout + renamed.stderr);
+  assert.match(
+    renamed.stdout,
+    /^cannot-tell +"Delete an entity" .*: GET \S+\/INV-3001 answers 404, but the entity it named just before the call \(3001\) is still there \(GET \S+\/entities\/3001 answers 200\): renamed since, it was not deleted, or was deleted and inserted again$/m,
+  );
+  // And another entity takes the name.
+  await api(url, 'POST', '/api/classes/v1/classes/21/entities', { iname: 'INV-3001', icustomer: 'Other' });
+  const named = await s.cli('verify', s.journal);
+  assert.equal(named.code, 1, named.stdout + named.stderr);
+  assert.match(
+    named.stdout,
+    /^cannot-tell +"Delete an entity" .*: INV-3001 now names entity \d+, but the entity it named just before the call \(3001\) is still there \(GET \S+\/entities\/3001 answers 200\): renamed since, it was not deleted, or was deleted and inserted again$/m,
+  );
+  const deletes = () => s.emulator.requests.filter((r) => r.method === 'DELETE').length;
+  const sent = deletes();
+  const retried = await s.cli('run', s.file, '--resume', s.journal, '--in-doubt', 'verify-and-retry');
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(deletes(), sent, 'not sent again');
+  assert.equal(invoice()?.iname, 'INV-3001-OLD', 'the invoice renamed is kept');
+  assert.equal(s.emulator.state.entities.filter((e) => e.iname === 'INV-3001').length, 1, 'the new one is kept');
+});
+
+test('verify cannot tell a delete by name that answers 404 when no snapshot says which entity the name named just before the call: renamed since, it would still be there', async (t) => {
+  const s = await setup(t, DELETE);
+  s.emulator.faults.add({ method: 'GET', path: BY_NAME, status: 503, times: 4 });
+  s.emulator.faults.add({ method: 'DELETE', path: BY_NAME, reset: 'before', times: 1 });
+  assert.equal((await s.cli('run', s.file, '--journal', s.journal)).code, 1);
+  s.emulator.faults.clear();
+  await api(s.url, 'PATCH', '/api/classes/v1/classes/21/entities/3001', { iname: 'INV-3001-OLD' });
+  await s.later(5 * 60_000);
+  const verified = await s.cli('verify', s.journal);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"Delete an entity" .*: GET \S+\/INV-3001 answers 404, but no snapshot says which entity INV-3001 named just before the call: renamed since, it would still be there \(reading the target before the call failed: .*503.*\)$/m,
+  );
+  assert.equal(s.emulator.state.entities.filter((e) => e.ikey === 3001).length, 1, 'not deleted');
 });
