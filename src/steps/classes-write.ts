@@ -3,7 +3,8 @@ import { CLASS } from './input-docs.ts';
 import { z } from 'zod';
 import { intKey } from './inputs.ts';
 import { defineStep, type Wrap } from './types.ts';
-import { entityDeleted, entityUpdated } from './verify-entity.ts';
+import { entityUpdated } from './verify-entity.ts';
+import { entityDeleted } from './verify-entity-deleted.ts';
 import { entityCreated } from './verify-entity-created.ts';
 
 const fields = (w: Wrap) => w(z.record(z.string(), z.unknown()));

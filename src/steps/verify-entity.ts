@@ -1,23 +1,24 @@
-// Reading an entity back to decide a classes/update or delete whose fate is unknown (a create:
-// verify-entity-created.ts). The call's path names the entity; its body, as the journal recorded
-// it (secrets masked), holds the fields written. Masked fields are not compared: the journal keeps
-// no form of a secret (no file is an offline check of one), and the environment's value when verify
-// runs need not be the value sent; so they are named, and the verdict rests on what else was read.
+// Reading an entity back to decide a classes/update whose fate is unknown (a create:
+// verify-entity-created.ts; a delete: verify-entity-deleted.ts). The call's path names the entity;
+// its body, as the journal recorded it (secrets masked), holds the fields written. Masked fields
+// are not compared: the journal keeps no form of a secret (no file is an offline check of one), and
+// the environment's value when verify runs need not be the value sent; so they are named, and the
+// verdict rests on what else was read.
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
 import { fact } from './observed.ts';
-import type { RecordedCall, Verdict, Verifier } from './types.ts';
+import type { Verdict, Verifier } from './types.ts';
 
 export type Fields = Record<string, unknown>;
-const Entity = z.record(z.string(), z.unknown());
+export const Entity = z.record(z.string(), z.unknown());
 
 /**
  * The entity at `path` just before a write, for its verifier: null when there is none (404). Any
  * other answer is a read that failed, thrown, so the journal records it as such (and verify cannot
  * tell), never as "no entity".
  */
-async function entityBefore(client: EngineClient, path: string, signal: AbortSignal): Promise<Fields | null> {
+export async function entityBefore(client: EngineClient, path: string, signal: AbortSignal): Promise<Fields | null> {
   const { status, entity } = await entityAt(client, path, signal);
   if (status === 404) return null;
   if (!entity) throw new Error(`GET ${path} answered ${status}${status === 200 ? ', not an entity' : ''}`);
@@ -38,11 +39,11 @@ export function maskedFields(body: unknown): string[] {
   return bodyFields(body).flatMap(([k, v]) => (isMasked(v) ? [k] : []));
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+export const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const differing = (entity: Fields, fields: Fields) => Object.keys(fields).filter((k) => !same(entity[k], fields[k]));
 export const listText = (names: string[]) => names.join(', ');
 
-async function entityAt(
+export async function entityAt(
   client: EngineClient,
   path: string,
   signal: AbortSignal,
@@ -150,57 +151,5 @@ export const entityUpdated: Verifier = {
       verdict: 'cannot-tell',
       evidence: `${listText(off)} hold neither the written values nor those of just before the call${before.success ? '' : ' (no snapshot was recorded)'}`,
     };
-  },
-};
-
-export const entityDeleted: Verifier = {
-  snapshot: (client, call, signal) => entityBefore(client, call.path, signal),
-  async preview(client, call, signal) {
-    const { status, entity } = await entityAt(client, call.path, signal);
-    const observed = { [fact('entity', call.path)]: status === 200 ? 'there' : `HTTP ${status}` };
-    if (status === 404) return { text: `GET ${call.path} answers 404: gone already`, observed };
-    return {
-      text: entity
-        ? `entity ${String(entity.ikey ?? '')} ${String(entity.iname ?? '')} exists now; gone after`.replace(
-            /\s+/g,
-            ' ',
-          )
-        : `GET ${call.path} answers ${status}`,
-      observed,
-    };
-  },
-  async check(client, call: RecordedCall, snapshot, _now, signal): Promise<Verdict> {
-    const { status, entity } = await entityAt(client, call.path, signal);
-    if (status === 404) return { verdict: 'applied', evidence: `GET ${call.path} answers 404: the entity is gone` };
-    if (status !== 200) return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
-    // The path may name the entity by its name: one created since under that name answers too.
-    const was = Entity.safeParse(snapshot).data?.ikey;
-    const now = entity?.ikey;
-    const named = decodeURIComponent(call.path.slice(call.path.lastIndexOf('/') + 1));
-    if (was !== undefined && now !== undefined && !same(was, now))
-      return {
-        verdict: 'applied',
-        evidence: `the entity it named (${JSON.stringify(was)} just before the call) is gone: ${named} now names entity ${JSON.stringify(now)}, created since`,
-      };
-    if (was === undefined && String(now) !== named)
-      return {
-        verdict: 'cannot-tell',
-        evidence: `GET ${call.path} answers 200 (entity ${JSON.stringify(now ?? null)}), and no snapshot says which entity ${named} named just before the call: one created since under that name answers too`,
-      };
-    // Still there under its key: not applied only if it is the entity of just before the call.
-    if (was === undefined)
-      return {
-        verdict: 'cannot-tell',
-        evidence: `GET ${call.path} answers 200, but no snapshot says which entity it was just before the call (its version): it may have been deleted and inserted again`,
-      };
-    // The same key: still there, unless it was deleted and inserted again since (a replication's
-    // insert keeps keys): its version (iversion) the same as just before the call says it was not.
-    const version = Entity.safeParse(snapshot).data?.iversion;
-    if (version == null || !same(version, entity?.iversion))
-      return {
-        verdict: 'cannot-tell',
-        evidence: `GET ${call.path} answers 200, but ${version == null ? 'no version (iversion) says' : `its version moved since (${JSON.stringify(version)} then, ${JSON.stringify(entity?.iversion ?? null)} now): nothing says`} it is the entity just before the call: it may have been deleted and inserted again`,
-      };
-    return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: the entity is still there` };
   },
 };
