@@ -208,3 +208,38 @@ test('verify cannot tell a delete by name that answers 404 when no snapshot says
   );
   assert.equal(s.emulator.state.entities.filter((e) => e.ikey === 3001).length, 1, 'not deleted');
 });
+
+test('verify of an update by name compares the entity the name named just before the call: another entity named so since (the first deleted) proves nothing of the write, and verify-and-retry does not send it to the other', async (t) => {
+  const s = await setup(
+    t,
+    `  - id: update
+    uses: classes/update
+    longest: 1m
+    with: { class: 12, id: jdoe, fields: { iemailaddress: new@example.com } }
+`,
+  );
+  const path = '/api/classes/v1/classes/12/entities/jdoe';
+  // Applied to entity 2001 (its version 1 -> 2), then a gateway's 504.
+  s.emulator.faults.add({ method: 'PATCH', path, gateway: 504, times: 1 });
+  assert.equal((await s.cli('run', s.file, '--journal', s.journal)).code, 1);
+  s.emulator.faults.clear();
+  // Another job deletes it and creates a jdoe again, as the first was before the call: version 1.
+  await api(s.url, 'DELETE', '/api/classes/v1/classes/12/entities/2001', undefined);
+  await api(s.url, 'POST', '/api/classes/v1/classes/12/entities', {
+    iname: 'jdoe',
+    ifullname: 'John Doe',
+    iemailaddress: 'john.doe@example.com',
+  });
+  await s.later(5 * 60_000);
+  const verified = await s.cli('verify', s.journal);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"Update an entity" .*: jdoe names entity \d+ now, not entity 2001 as just before the call: what it holds says nothing of the write$/m,
+  );
+  const patches = () => s.emulator.requests.filter((r) => r.method === 'PATCH' && r.path === path).length;
+  const sent = patches();
+  const retried = await s.cli('run', s.file, '--resume', s.journal, '--in-doubt', 'verify-and-retry');
+  assert.equal(retried.code, 2, retried.stdout + retried.stderr);
+  assert.equal(patches(), sent, 'not sent to the other entity');
+});
