@@ -117,9 +117,20 @@ export const entityUpdated: Verifier = {
     if (!entity) return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${status}` };
     const off = differing(entity, fields);
     const before = Entity.safeParse(snapshot);
+    const masked = listText(maskedFields(call.body));
+    // A path by name may name another entity now (the first deleted, or renamed, and another named
+    // so since): it holding the written values still says sending again changes nothing, but
+    // compared with the entity of just before, it proves nothing of the write.
+    const [was, now] = [before.data?.ikey, entity.ikey];
+    if ((off.length > 0 || masked) && was !== undefined && now !== undefined && !same(was, now)) {
+      const named = decodeURIComponent(call.path.slice(call.path.lastIndexOf('/') + 1));
+      return {
+        verdict: 'cannot-tell',
+        evidence: `${named} names entity ${JSON.stringify(now)} now, not entity ${JSON.stringify(was)} as just before the call: what it holds says nothing of the write`,
+      };
+    }
     if (off.length === 0) {
       const already = before.success && differing(before.data, fields).length === 0;
-      const masked = listText(maskedFields(call.body));
       // A field not compared is not written again by sending the call again: the readable ones
       // show the write only when they moved to the written values since just before the call.
       if (masked && (already || !before.success))
