@@ -1,0 +1,157 @@
+// verify and run --resume --in-doubt verify|verify-and-retry of a licensing write whose fate is
+// unknown, while someone else works on the licenses too: a license that appeared since proves the
+// add applied only when it is one the code holds; a license there now proves a remove not applied
+// only when it is the same license (a license has no id, version or creation time).
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
+import { sealLicenses } from '../../src/emulator/license-code.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+
+const MINUTE = 60_000;
+const LICENSES = '/api/licensing/v1/licenses';
+
+/** A pipeline creating a code for one license of `product` and adding it; or adding `code` as given. */
+const adding = (name: string, product: number, quantity: number, code?: string) => `version: 1
+name: ${name}
+steps:
+${
+  code === undefined
+    ? `  - id: code
+    uses: licensing/create
+    with: { licensee-id: ACME-001, licensee-name: ACME Corp, expiration: "2027-12-31", licenses: [{ product: ${product}, quantity: ${quantity}, type: connection }] }
+`
+    : ''
+}  - id: add
+    uses: licensing/add
+    with: { code: "${code ?? '${{ steps.code.outputs.code }}'}" }
+    longest: 1m
+`;
+
+async function setup(t: TestContext) {
+  const clock = simulatedClock();
+  const { url, emulator } = await startEmulator(t, { now: clock.now });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-licenses-'));
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const cli = (args: string[], extra: Record<string, string> = {}) =>
+    runCli(args, { env: { ...env, ...extra }, clock });
+  const sleep = (ms: number) => clock.sleep(ms, new AbortController().signal);
+  const of = (product: number) => emulator.state.licenses.filter((l) => l.productKey === product);
+  const posts = () => emulator.requests.filter((r) => r.method === 'POST' && r.path === LICENSES).length;
+  return { emulator, dir, file, cli, sleep, of, posts, journal: join(dir, 'run.journal.jsonl') };
+}
+
+/** Another team's pipeline, run meanwhile: ERP Core (product 1) licensed anew, 50 connections until 2027-12-31. */
+async function anotherTeamAddsErp(s: Awaited<ReturnType<typeof setup>>) {
+  const other = await s.cli(['run', s.file('erp.yml', adding('Add ERP seats', 1, 50))]);
+  assert.equal(other.code, 0, other.stdout + other.stderr);
+}
+
+test('licensing/add never applied while another pipeline added a license for another product: not "applied" on that license; past longest: not applied', async (t) => {
+  const s = await setup(t);
+  const crm = s.file('crm.yml', adding('Add CRM', 3, 5));
+  s.emulator.faults.add({ method: 'POST', path: LICENSES, reset: 'before', times: 1 });
+  const run = await s.cli(['run', crm, '--journal', s.journal]);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(s.of(3).length, 0, 'the CRM license was never added');
+  await s.sleep(MINUTE);
+  await anotherTeamAddsErp(s);
+  await s.sleep(5 * MINUTE);
+
+  const verified = await s.cli(['verify', s.journal]);
+  assert.doesNotMatch(verified.stdout, /^applied /m, verified.stdout);
+  assert.doesNotMatch(
+    verified.stdout,
+    /ERP Core \(product 1.*: not there just before the call, there now/,
+    verified.stdout,
+  );
+  assert.match(
+    verified.stdout,
+    /^not-applied +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): product 3 has no license, as just before the call, and not the one the code holds \(product 3, connection 5, until 2027-12-31, as "Create a license code" asked for it\) \(\d+m(?:\d+s)? after the call, past the step's longest: 1m\)$/m,
+  );
+
+  // Not applied: sending it again needs the code, which the journal masked; the pipeline runs anew.
+  const sent = s.posts();
+  const resumed = await s.cli(['run', crm, '--resume', s.journal, '--in-doubt', 'verify-and-retry']);
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.match(resumed.stderr, /cannot resume: step 2 reads steps\.code\.outputs\.code/);
+  assert.equal(s.posts() - sent, 0, 'nothing sent');
+  const anew = await s.cli(['run', crm]);
+  assert.equal(anew.code, 0, anew.stdout + anew.stderr);
+  assert.equal(s.of(3).length, 1, 'the CRM license is added by the new run');
+  assert.equal(s.of(1)[0]!.expiration, '2027-12-31', "the other team's license stays");
+});
+
+test('licensing/add applied, its answer lost, while another pipeline added a license: applied on the license the code holds, not on the other', async (t) => {
+  const s = await setup(t);
+  const crm = s.file('crm.yml', adding('Add CRM', 3, 5));
+  s.emulator.faults.add({ method: 'POST', path: LICENSES, reset: 'after', times: 1 });
+  const run = await s.cli(['run', crm, '--journal', s.journal]);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(s.of(3).length, 1, 'the CRM license was added');
+  await anotherTeamAddsErp(s);
+  await s.sleep(5 * MINUTE);
+
+  const verified = await s.cli(['verify', s.journal]);
+  assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^applied +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): CRM \(product 3, connection 5, until 2027-12-31\): the license the code holds \(as "Create a license code" asked for it\), not there just before the call, there now$/m,
+  );
+  const sent = s.posts();
+  const resumed = await s.cli(['run', crm, '--resume', s.journal, '--in-doubt', 'verify-and-retry']);
+  assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+  assert.equal(s.posts() - sent, 0, 'not sent again');
+});
+
+test('licensing/add of a code no step of the run created (a secret), never applied, while another pipeline added a license: cannot tell, and verify-and-retry sends nothing', async (t) => {
+  const s = await setup(t);
+  // A code from the licenser, kept as a secret: what it holds is not known to enginectl.
+  const code = sealLicenses({
+    licenseVersion: 3,
+    licenses: [
+      {
+        productName: 'CRM',
+        productKey: 3,
+        type: 'connection',
+        quantity: 5,
+        extensions: [],
+        licenseeName: 'ACME Corp',
+        licenseeId: 'ACME-001',
+        licenserKey: 7001,
+        expiration: '2027-12-31',
+      },
+    ],
+  });
+  const crm = s.file('crm.yml', adding('Add CRM', 3, 5, '${{ secrets.CRM_CODE }}'));
+  const secret = { CRM_CODE: code };
+  s.emulator.faults.add({ method: 'POST', path: LICENSES, reset: 'before', times: 1 });
+  const run = await s.cli(['run', crm, '--journal', s.journal], secret);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  await s.sleep(MINUTE);
+  await anotherTeamAddsErp(s);
+  await s.sleep(5 * MINUTE);
+
+  const verified = await s.cli(['verify', s.journal], secret);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): ERP Core \(product 1, connection 50, until 2027-12-31\): not there just before the call, there now; ERP Core \(product 1, connection 50, until \d{4}-\d\d-\d\d\): there just before the call, gone or changed since; but what the code holds is not known \(no licensing\/create step of the run made it\): someone else's change reads the same: check on the server, then decide \(skip or retry\)$/m,
+  );
+  assert.doesNotMatch(verified.stdout, new RegExp(code.slice(0, 12)), 'the code stays masked');
+
+  const sent = s.posts();
+  const resumed = await s.cli(['run', crm, '--resume', s.journal, '--in-doubt', 'verify-and-retry'], secret);
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.equal(s.posts() - sent, 0, 'nothing sent');
+  assert.equal(s.of(3).length, 0);
+});
