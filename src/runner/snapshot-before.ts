@@ -1,7 +1,8 @@
 // What a write's verifier compares against (enginectl verify, --in-doubt verify): the target read
 // once, before the instance's first write leaves, and recorded in the journal ahead of it.
 import type { CallObserver } from '../api/index.ts';
-import type { StepType } from '../steps/types.ts';
+import { MASK } from '../text/mask.ts';
+import type { Producer, StepType } from '../steps/types.ts';
 import type { InstanceCalls } from './observer.ts';
 import type { StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
@@ -26,7 +27,8 @@ export function snapshotBefore(
     async sending(call) {
       if (!once.taken) {
         try {
-          observer.snapshot(run, { value: await snapshot(ctx.client(run.server), call, signal) });
+          const value = await snapshot(ctx.client(run.server), call, signal, (v) => producerOf(ctx, v));
+          observer.snapshot(run, { value });
           once.taken = true;
         } catch (error) {
           // Cut (the step's timeout, a stop): nothing recorded, nothing sent; a later attempt reads it.
@@ -46,4 +48,12 @@ export function snapshotBefore(
     status: (call, status) => calls.status(call, status),
     answered: (call, end) => calls.answered(call, end),
   };
+}
+
+/** The earlier instance of the run one of whose outputs (unmasked) is `value`; none for a value masked or empty. */
+function producerOf(ctx: RunContext, value: string): Producer | undefined {
+  if (value === '' || value.includes(MASK)) return undefined;
+  for (const [run, outputs] of ctx.live)
+    if (Object.values(outputs).includes(value)) return { uses: run.uses, name: run.name, inputs: run.inputs };
+  return undefined;
 }

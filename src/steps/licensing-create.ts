@@ -36,7 +36,8 @@ const inputs = (w: Wrap) =>
 
 type Inputs = z.infer<ReturnType<typeof inputs>>;
 
-function body(i: Inputs): LicenseCreateRequest {
+/** The request the step sends: also what its code holds, which verifying a licensing/add of it reads (code-holds.ts). */
+export function createRequest(i: Inputs): LicenseCreateRequest {
   return {
     licenseeId: i['licensee-id'],
     licenseeName: i['licensee-name'],
@@ -71,7 +72,7 @@ export default defineStep<Inputs>({
   unprovable: 'that the licenser accepts the request: only creating it tells',
   needsServer: true,
   async run(i, env) {
-    const code = await env.client().licensing.create(body(i), env.call);
+    const code = await env.client().licensing.create(createRequest(i), env.call);
     env.secret(code);
     return {
       outputs: { code },

@@ -148,12 +148,27 @@ export interface Preview {
   observed?: Observed;
 }
 
+/** An earlier step instance of the run whose output a write sends (a license code a licensing/create answered). */
+export interface Producer {
+  uses: string;
+  /** Its instance name, resolved. */
+  name: string;
+  /** Its resolved inputs, secrets masked. */
+  inputs: Record<string, unknown>;
+}
+
 export interface Verifier {
   /**
    * Reads what the verdict compares against, just before the write leaves (the journal records
-   * it first). `call` is the write as it is about to leave.
+   * it first). `call` is the write as it is about to leave; `producerOf` names the earlier
+   * instance of the run one of whose outputs is the value given (none for a masked value).
    */
-  snapshot?(client: EngineClient, call: PlannedCall, signal: AbortSignal): Promise<unknown>;
+  snapshot?(
+    client: EngineClient,
+    call: PlannedCall,
+    signal: AbortSignal,
+    producerOf: (value: string) => Producer | undefined,
+  ): Promise<unknown>;
   /** Reads the target now; `snapshot` is undefined when none was recorded. */
   check(
     client: EngineClient,

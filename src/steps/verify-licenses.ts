@@ -1,7 +1,9 @@
 // Reading the licenses back to decide a licensing/add or licensing/remove whose fate is unknown:
-// the licenses now against those the journal recorded just before the call was sent.
+// the licenses now against those the journal recorded just before the call was sent. A license
+// that came is an add's only on proof that its code holds it (code-holds.ts): anyone may add one.
 import { z } from 'zod';
 import { License, type EngineClient } from '../api/index.ts';
+import { CodeHolds, codeHolds, describeHeld, isHeld } from './code-holds.ts';
 import { licenseFacts } from './observed.ts';
 import type { Preview, Verdict, Verifier } from './types.ts';
 
@@ -31,6 +33,12 @@ function snapshotOf(value: unknown): License[] | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/** A licensing/add's snapshot: the licenses just before the call, and what its code holds when the run knows it (code-holds.ts). */
+const AddSnapshot = z.union([
+  Snapshot.transform((licenses) => ({ licenses, code: undefined })),
+  z.object({ licenses: Snapshot, code: CodeHolds.optional() }),
+]);
+
 const licenses = (client: EngineClient, signal: AbortSignal) => client.licensing.licenses({ signal });
 
 /** The licenses now, in words and as facts, for the live plan. */
@@ -45,34 +53,87 @@ async function licensesNow(client: EngineClient, signal: AbortSignal, product?: 
   return { text, observed: licenseFacts(now) };
 }
 
+const DECIDE = 'check on the server, then decide (skip or retry)';
+
+/**
+ * Known what the code holds: applied when all of it is there now; not applied when the products it
+ * licenses hold just what they held before the call (the other products are no write of this
+ * one); else someone else changed them since.
+ */
+function byCode(code: CodeHolds, before: License[], now: License[]): Verdict {
+  const asked = `as "${code.step}" asked for ${code.licenses.length === 1 ? 'it' : 'them'}`;
+  const the = code.licenses.length === 1 ? 'the license' : 'the licenses';
+  const there = now.filter((l) => code.licenses.some((h) => isHeld(h, l)));
+  if (code.licenses.every((h) => there.some((l) => isHeld(h, l)))) {
+    const had = new Set(before.map(identity));
+    return {
+      verdict: 'applied',
+      evidence: `${there.map(describe).join(', ')}: ${the} the code holds (${asked}), ${
+        there.some((l) => !had.has(identity(l)))
+          ? 'not there just before the call, there now'
+          : 'there just before the call already (sending it again changes nothing)'
+      }`,
+    };
+  }
+  const products = [...new Set(code.licenses.map((h) => h.productKey))];
+  const state = (list: License[], key: number) => {
+    const l = list.find((x) => x.productKey === key);
+    return l ? describe(l) : 'no license';
+  };
+  const holds = `${code.licenses.length === 1 ? 'the one' : 'those'} the code holds (${code.licenses.map(describeHeld).join(', ')}, ${asked})`;
+  const changed = products.filter((key) => !sameOf(before, now, key));
+  if (changed.length === 0)
+    return {
+      verdict: 'not-applied',
+      evidence: `${products.map((key) => `product ${key} has ${state(now, key)}`).join(', ')}, as just before the call, and not ${holds}`,
+    };
+  return {
+    verdict: 'cannot-tell',
+    evidence: `${changed.map((key) => `product ${key} had ${state(before, key)} just before the call, ${state(now, key)} now`).join('; ')}; that is not ${holds}: someone else changed ${changed.length === 1 ? 'its license' : 'their licenses'} since: ${DECIDE}`,
+  };
+}
+
+/** The product's license (or none) is the same license in both lists, every field of identity alike. */
+function sameOf(a: License[], b: License[], key: number): boolean {
+  const [x, y] = [a.find((l) => l.productKey === key), b.find((l) => l.productKey === key)];
+  return x === undefined || y === undefined ? x === y : identity(x) === identity(y);
+}
+
 export const licensesAdded: Verifier = {
-  snapshot: (client, _call, signal) => licenses(client, signal),
+  snapshot: async (client, call, signal, producerOf) => ({
+    licenses: await licenses(client, signal),
+    code: typeof call.body === 'string' ? codeHolds(producerOf(call.body)) : undefined,
+  }),
   preview: (client, _call, signal) =>
     licensesNow(client, signal).then((now) => ({
       ...now,
       text: `${now.text} (the code's licenses are known once it is read by the server)`,
     })),
   async check(client, _call, snapshot, _now, signal) {
-    const before = snapshotOf(snapshot);
-    if (!before) return NO_SNAPSHOT;
+    const parsed = AddSnapshot.safeParse(snapshot);
+    if (!parsed.success) return NO_SNAPSHOT;
+    const { licenses: before, code } = parsed.data;
     const now = await licenses(client, signal);
+    if (code) return byCode(code, before, now);
     const had = new Set(before.map(identity));
-    const added = now.filter((l) => !had.has(identity(l)));
-    if (added.length > 0)
-      return {
-        verdict: 'applied',
-        evidence: `${added.map(describe).join(', ')}: not there just before the call, there now`,
-      };
     const has = new Set(now.map(identity));
+    const added = now.filter((l) => !had.has(identity(l)));
     const gone = before.filter((l) => !has.has(identity(l)));
-    if (gone.length > 0)
+    if (added.length === 0 && gone.length === 0)
       return {
-        verdict: 'cannot-tell',
-        evidence: `no license was added, but ${gone.map(describe).join(', ')} changed or went since the call`,
+        verdict: 'not-applied',
+        evidence: `the ${now.length} license(s) now are exactly those just before the call (a code whose licenses were already there changes nothing when sent again either)`,
       };
+    // What the code holds is not known: a license that came may be anyone's.
+    const changes = [
+      ...(added.length > 0 ? [`${added.map(describe).join(', ')}: not there just before the call, there now`] : []),
+      ...(gone.length > 0
+        ? [`${gone.map(describe).join(', ')}: there just before the call, gone or changed since`]
+        : []),
+    ];
     return {
-      verdict: 'not-applied',
-      evidence: `the ${now.length} license(s) now are exactly those just before the call (a code whose licenses were already there changes nothing when sent again either)`,
+      verdict: 'cannot-tell',
+      evidence: `${changes.join('; ')}; but what the code holds is not known (no licensing/create step of the run made it): someone else's change reads the same: ${DECIDE}`,
     };
   },
 };

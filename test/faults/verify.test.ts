@@ -81,8 +81,9 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     longest: 1m
 `,
     applied:
-      /^applied +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): CRM \(product 3, connection 5, until 2027-12-31\): not there just before the call, there now$/m,
-    notApplied: /^not-applied +"Add licenses" .*: the 2 license\(s\) now are exactly those just before the call/m,
+      /^applied +"Add licenses" \(POST \/api\/licensing\/v1\/licenses\): CRM \(product 3, connection 5, until 2027-12-31\): the license the code holds \(as "Create a license code" asked for it\), not there just before the call, there now$/m,
+    notApplied:
+      /^not-applied +"Add licenses" .*: product 3 has no license, as just before the call, and not the one the code holds \(product 3, connection 5, until 2027-12-31, as "Create a license code" asked for it\)/m,
   },
   {
     uses: 'licensing/remove',
