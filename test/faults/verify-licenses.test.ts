@@ -155,3 +155,69 @@ test('licensing/add of a code no step of the run created (a secret), never appli
   assert.equal(s.posts() - sent, 0, 'nothing sent');
   assert.equal(s.of(3).length, 0);
 });
+
+const REMOVE = `version: 1
+name: Remove
+steps:
+  - id: remove
+    uses: licensing/remove
+    with: { key: 2 }
+    longest: 1m
+`;
+
+/** A licensing/remove of Payroll's license (product 2) that the server applied, its answer a gateway's 504. */
+async function removedAndCut(t: TestContext, options: { snapshotFails?: boolean } = {}) {
+  const s = await setup(t);
+  const file = s.file('remove.yml', REMOVE);
+  const payroll = structuredClone(s.of(2));
+  assert.equal(payroll.length, 1);
+  // The read before the write answered 503 on every attempt: no snapshot, a warning.
+  if (options.snapshotFails) s.emulator.faults.add({ method: 'GET', path: LICENSES, status: 503, times: 4 });
+  s.emulator.faults.add({ method: 'DELETE', path: `${LICENSES}/2`, gateway: 504, times: 1 });
+  const run = await s.cli(['run', file, '--journal', s.journal]);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  if (options.snapshotFails) assert.match(run.stdout + run.stderr, /could not read the target before the write/);
+  assert.equal(s.of(2).length, 0, 'removed');
+  const deletes = () => s.emulator.requests.filter((r) => r.method === 'DELETE').length;
+  return { ...s, file, payroll: payroll[0]!, deletes };
+}
+
+/** verify cannot tell, and verify-and-retry removes nothing: the license there now stays. */
+async function cannotTellNorRemove(s: Awaited<ReturnType<typeof removedAndCut>>, evidence: RegExp) {
+  await s.sleep(5 * MINUTE);
+  const verified = await s.cli(['verify', s.journal]);
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, evidence);
+  const sent = s.deletes();
+  const resumed = await s.cli(['run', s.file, '--resume', s.journal, '--in-doubt', 'verify-and-retry']);
+  assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+  assert.equal(s.deletes() - sent, 0, 'no DELETE sent');
+  assert.equal(s.of(2).length, 1, 'the license added since stays');
+}
+
+test('licensing/remove applied and its answer lost, the same license added again since: cannot tell (a license has no id or version), and verify-and-retry does not remove it', async (t) => {
+  const s = await removedAndCut(t);
+  s.emulator.state.licenses.push(structuredClone(s.payroll)); // the same code added again
+  await cannotTellNorRemove(
+    s,
+    /^cannot-tell +"Remove a license" \(DELETE \/api\/licensing\/v1\/licenses\/2\): GET \/api\/licensing\/v1\/licenses\/2 answers 200: product 2 has Payroll \(product 2, nominalUser 25, until \d{4}-\d\d-\d\d\), the same in every field as just before the call; but a license has no id, version or creation time, so one removed and added again since reads the same: check on the server, then decide \(skip or retry\)$/m,
+  );
+});
+
+test('licensing/remove applied and its answer lost, the license renewed since (another expiration): cannot tell, and verify-and-retry does not remove the renewal', async (t) => {
+  const s = await removedAndCut(t);
+  s.emulator.state.licenses.push({ ...structuredClone(s.payroll), expiration: '2028-06-30' });
+  await cannotTellNorRemove(
+    s,
+    /^cannot-tell +"Remove a license" .*: GET \/api\/licensing\/v1\/licenses\/2 answers 200: product 2 has Payroll \(product 2, nominalUser 25, until 2028-06-30\), not the license of just before the call \(Payroll \(product 2, nominalUser 25, until \d{4}-\d\d-\d\d\)\): removed and another added since, or changed: check on the server, then decide \(skip or retry\)$/m,
+  );
+});
+
+test('licensing/remove whose read before the write failed, applied and its answer lost, the license added again since: cannot tell, never not applied', async (t) => {
+  const s = await removedAndCut(t, { snapshotFails: true });
+  s.emulator.state.licenses.push(structuredClone(s.payroll));
+  await cannotTellNorRemove(
+    s,
+    /^cannot-tell +"Remove a license" .*: GET \/api\/licensing\/v1\/licenses\/2 answers 200: product 2 has Payroll \(product 2, nominalUser 25, until \d{4}-\d\d-\d\d\), and no snapshot says which license it had just before the call: a license has no id or version, so one removed and added again since reads the same: check on the server, then decide \(skip or retry\) \(reading the target before the call failed: .*\)$/m,
+  );
+});
