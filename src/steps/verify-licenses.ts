@@ -141,27 +141,47 @@ export const licensesAdded: Verifier = {
 /** The product key a licensing/remove names in its path. */
 const keyOf = (path: string) => Number(path.split('/').at(-1));
 
+/**
+ * A license there now never proves a remove not applied: a license has no id, version or creation
+ * time, so the one of just before, removed and added again since (the same code added again, a
+ * renewal), reads the same. Only its absence is proof (applied: sending it again answers 204).
+ */
 export const licenseRemoved: Verifier = {
   snapshot: (client, _call, signal) => licenses(client, signal),
   preview: (client, call, signal) => licensesNow(client, signal, keyOf(call.path)),
   async check(client, call, snapshot, _now, signal) {
     const key = keyOf(call.path);
     const before = snapshotOf(snapshot);
-    const was = before?.some((l) => l.productKey === key);
+    const then = before?.find((l) => l.productKey === key);
     const answer = await client.request({ method: 'GET', path: call.path }, { signal });
     if (answer.status === 404) {
       return {
         verdict: 'applied',
-        evidence: `GET ${call.path} answers 404: product ${key} has no license now${was ? ' (it had one just before the call)' : ''}`,
+        evidence: `GET ${call.path} answers 404: product ${key} has no license now${then ? ' (it had one just before the call)' : ''}`,
       };
     }
     if (answer.status !== 200)
       return { verdict: 'cannot-tell', evidence: `GET ${call.path} answered ${answer.status}` };
-    if (was === false)
+    const read = License.safeParse(answer.body);
+    const has = `GET ${call.path} answers 200: product ${key} has ${read.success ? describe(read.data) : 'a license'}`;
+    if (!before)
+      return {
+        verdict: 'cannot-tell',
+        evidence: `${has}, and no snapshot says which license it had just before the call: a license has no id or version, so one removed and added again since reads the same: ${DECIDE}`,
+      };
+    if (!then)
       return {
         verdict: 'cannot-tell',
         evidence: `product ${key} has a license now, and had none just before the call: one was added since`,
       };
-    return { verdict: 'not-applied', evidence: `GET ${call.path} answers 200: product ${key} still has its license` };
+    if (!read.success || identity(read.data) !== identity(then))
+      return {
+        verdict: 'cannot-tell',
+        evidence: `${has}, not the license of just before the call (${describe(then)}): removed and another added since, or changed: ${DECIDE}`,
+      };
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${has}, the same in every field as just before the call; but a license has no id, version or creation time, so one removed and added again since reads the same: ${DECIDE}`,
+    };
   },
 };

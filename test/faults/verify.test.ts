@@ -68,7 +68,15 @@ function killedAfterSend(journal: string, key: string, age = 0): string {
 
 const verify = (s: { env: Record<string, string> }, journal: string) => runCli(['verify', journal], { env: s.env });
 
-const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApplied: RegExp }[] = [
+const CASES: {
+  uses: string;
+  key: string;
+  steps: string;
+  applied: RegExp;
+  notApplied: RegExp;
+  /** Put back, the state proves nothing (a license has no id or version): cannot tell, exit 1. */
+  putBackCannotTell?: boolean;
+}[] = [
   {
     uses: 'licensing/add',
     key: 'id:add',
@@ -92,7 +100,8 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
     applied:
       /^applied +.*GET \/api\/licensing\/v1\/licenses\/2 answers 404: product 2 has no license now \(it had one just before the call\)$/m,
     notApplied:
-      /^not-applied +.*answers 200: product 2 still has its license \(3m(?:[1-9]\d?s)? after the call, past the step's longest: 1m\)$/m,
+      /^cannot-tell +.*answers 200: product 2 has Payroll \(product 2, nominalUser 25, until \d{4}-\d\d-\d\d\), the same in every field as just before the call; but a license has no id, version or creation time, so one removed and added again since reads the same: check on the server, then decide \(skip or retry\)$/m,
+    putBackCannotTell: true,
   },
   {
     uses: 'classes/create',
@@ -135,7 +144,7 @@ const CASES: { uses: string; key: string; steps: string; applied: RegExp; notApp
 ];
 
 for (const c of CASES) {
-  test(`verify decides an in-doubt ${c.uses} by reading the target: applied, and not applied once the state is put back`, async (t) => {
+  test(`verify decides an in-doubt ${c.uses} by reading the target: applied, and ${c.putBackCannotTell ? 'cannot tell' : 'not applied'} once the state is put back`, async (t) => {
     const s = await setup(t, c.steps);
     const gets = s.emulator.requests.length;
     const killed = killedAfterSend(s.journal, c.key, 3 * 60_000);
@@ -152,7 +161,7 @@ for (const c of CASES) {
 
     s.emulator.state = structuredClone(s.before);
     const notApplied = await verify(s, killed);
-    assert.equal(notApplied.code, 0, notApplied.stdout + notApplied.stderr);
+    assert.equal(notApplied.code, c.putBackCannotTell ? 1 : 0, notApplied.stdout + notApplied.stderr);
     assert.match(notApplied.stdout, c.notApplied);
   });
 }

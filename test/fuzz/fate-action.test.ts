@@ -26,7 +26,7 @@ import { startEmulator } from '../helpers/emulator.ts';
 import { runActionInProcess, type InProcessRun } from '../helpers/toolkit.ts';
 import {
   HEAD,
-  VERIFIABLE,
+  PROVED_NOT_APPLIED,
   afterRun,
   arbitrary,
   cutAfterLastSend,
@@ -125,7 +125,7 @@ async function check(t: TestContext, s: ActionSchedule): Promise<void> {
 
   const resume = (decision?: string) => job({ journal: from, ...(decision ? { 'in-doubt': decision } : {}) });
   // Past longest:, a write the API shows that the server never applied is proved not applied; else cannot tell.
-  const provable = VERIFIABLE.has(c.uses) && !c.failsOnApplied && model.applied === 0;
+  const provable = PROVED_NOT_APPLIED.has(c.uses) && !c.failsOnApplied && model.applied === 0;
   const judge = (r: InProcessRun) => {
     const text = said(r);
     const verdicts = verdictsIn(text);

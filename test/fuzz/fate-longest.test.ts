@@ -5,9 +5,10 @@
 // with --in-doubt verify or verify-and-retry) either within that bound on the simulated clock the
 // emulator reads too, or past it. The invariants: verify says "applied" only of a write the server
 // applied; "not-applied" only of one it did not apply, and only past `longest:`; past it, a write
-// the API can show (classes, licenses, a system update) that the server never applied IS proved
-// not applied, and verify-and-retry then sends it exactly once; within it, such a write is
-// cannot-tell and nothing is sent. `npm test` runs a dozen schedules; `npm run fuzz` more.
+// the API can show (classes, a license added, a system update) that the server never applied IS
+// proved not applied, and verify-and-retry then sends it exactly once; within it, such a write is
+// cannot-tell and nothing is sent (a license removed is never proved not applied: the one still
+// there may have been removed and added again). `npm test` runs a dozen schedules; `npm run fuzz` more.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { startEmulator } from '../helpers/emulator.ts';
 import {
   ENV,
   HEAD,
+  PROVED_NOT_APPLIED,
   VERIFIABLE,
   WRITES,
   afterRun,
@@ -82,7 +84,7 @@ async function check(t: TestContext, s: LongestSchedule): Promise<void> {
   // What verify can say of the call in doubt: applied only of a write applied; not applied only of
   // one not applied, and only past longest:; past it, a write the API shows and the server never
   // applied is proved not applied. (A write the journal holds answered 2xx is the operator's.)
-  const provable = VERIFIABLE.has(c.uses) && !c.failsOnApplied && model.applied === 0;
+  const provable = PROVED_NOT_APPLIED.has(c.uses) && !c.failsOnApplied && model.applied === 0;
   const expected = !doubt ? undefined : provable && s.past ? 'not-applied' : undefined;
   const judge = (said: string) => {
     const verdicts = verdictsIn(said);

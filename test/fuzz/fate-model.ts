@@ -228,8 +228,15 @@ export function loseRunnerDisk(run: string): void {
     if (f.startsWith(`enginectl-${run}`)) rmSync(join(tmpdir(), f), { recursive: true, force: true });
 }
 
-/** The step types whose effect the API shows, which verify reads back (and can prove not applied past `longest:`). */
+/** The step types whose effect the API shows, which verify reads back. */
 export const VERIFIABLE = new Set([...STEP_TYPES.values()].filter((t) => t.verify).map((t) => t.uses));
+
+/**
+ * Those verify proves not applied past `longest:` when the server never applied them. Not a
+ * licensing/remove: a license has no id or version, so the one still there reads as one removed
+ * and added again since (verify cannot tell).
+ */
+export const PROVED_NOT_APPLIED = new Set([...VERIFIABLE].filter((uses) => uses !== 'licensing/remove'));
 
 // licensing/add with a code of a license the server lacks (CRM), where verify is to tell: the
 // model's code adds none, so sending it changes nothing and verify rightly reads it "not applied"

@@ -31,6 +31,7 @@ import { acquireLease } from '../../src/store/lease.ts';
 import { runActionInProcess } from '../helpers/toolkit.ts';
 import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 import {
+  PROVED_NOT_APPLIED,
   VERIFIABLE,
   WRITES,
   afterRun,
@@ -208,7 +209,7 @@ async function check(t: TestContext, s: ParkSchedule): Promise<void> {
   await f.clock.sleep((s.past ? 13 : 5) * 60_000, new AbortController().signal);
   const before = applied(SITE);
   // Past longest:, a write the API shows that the server never applied is proved not applied; within it, cannot tell.
-  const provable = VERIFIABLE.has(c.uses) && !c.failsOnApplied && model.applied === 0;
+  const provable = PROVED_NOT_APPLIED.has(c.uses) && !c.failsOnApplied && model.applied === 0;
   /** Verify's verdict of the write's call, where the output has one: checked against the model. */
   const judge = (
     r: { stdout: string; stderr: string },

@@ -34,7 +34,7 @@ import {
   HEAD,
   RULES,
   WRITES,
-  VERIFIABLE,
+  PROVED_NOT_APPLIED,
   afterRun,
   arbitrary,
   cutStoreAfterLastSend,
@@ -323,7 +323,7 @@ async function checkShard(t: TestContext, s: ShardSchedule): Promise<void> {
         sentBefore === 0 && s.longest === 'past',
         `${where}: the taker's verify says not applied unproved (${said})`,
       );
-    if (VERIFIABLE.has(c.uses) && !c.failsOnApplied && sentBefore === 0 && s.longest === 'past')
+    if (PROVED_NOT_APPLIED.has(c.uses) && !c.failsOnApplied && sentBefore === 0 && s.longest === 'past')
       assert.ok(resentDone, `${where}: past longest:, the taker's verify proves it not applied (${said})`);
     assert.equal(
       applied() - before,
