@@ -1,0 +1,58 @@
+// A credential written literally where YAML reads something else: a generated password that starts
+// with `!`, `&`, `*`, `{` or `#`, or holds `: `, is a tag, an anchor, an alias, a flow mapping, a
+// comment or a nested mapping to YAML, and the pipeline fails at that very line. Its finding quotes the line (and a tag
+// or an alias is named in the message): the password is masked there all the same, in every
+// encoding, and registered with the CI's own masking, as a credential the YAML gives is
+// (invalid-pipeline-credentials.test.ts), whole and as the token after the indicator.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ExitCode } from '../../src/errors.ts';
+import { runCli } from '../helpers/cli.ts';
+import { assertClean } from '../helpers/secrets.ts';
+
+const PW = 'Secret123x';
+
+/** The forms a generated password may take that YAML reads as no text: a tag, an anchor, an alias, a flow mapping, a nested mapping, a comment. */
+const WRITTEN = [`!${PW}`, `&${PW}`, `*${PW}`, `{${PW}`, `${PW}: y`, `#${PW}`];
+
+/** The server's password in a block mapping (line 6, column 15) or a flow mapping (line 3). */
+const LAYOUTS = {
+  block: (password: string) =>
+    `version: 1\nservers:\n  prod:\n    url: https://prod.example.com\n    username: u\n    password: ${password}\nsteps:\n  - uses: transaction-log/clear\n    server: prod\n`,
+  flow: (password: string) =>
+    `version: 1\nservers:\n  prod: { url: https://prod.example.com, username: u, password: ${password}, timeout: 5 }\nsteps:\n  - uses: transaction-log/clear\n    server: prod\n`,
+};
+
+/** Each CI's line that registers a secret with its own masking. */
+const REGISTERS = { github: '::add-mask::', azure: '##vso[task.setsecret]' };
+
+function pipelineFile(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'enginectl-unreadable-')), 'p.yml');
+  writeFileSync(file, text);
+  return file;
+}
+
+for (const written of WRITTEN)
+  for (const [layout, pipeline] of Object.entries(LAYOUTS))
+    test(`a password written ${written} in a ${layout} mapping: validate and run (--ci github, azure) refuse the pipeline, show it in no line in any encoding, and register it whole and after its indicator`, async () => {
+      const file = pipelineFile(pipeline(written));
+      for (const [ci, prefix] of Object.entries(REGISTERS))
+        for (const command of ['validate', 'run']) {
+          const r = await runCli([command, file, '--ci', ci]);
+          const said = `${command} --ci ${ci}: ${r.stdout}${r.stderr}`;
+          assert.equal(r.code, ExitCode.invalidInput, said);
+          const lines = `${r.stdout}\n${r.stderr}`.split('\n');
+          const registered = lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length));
+          const shown = lines.filter((l) => !l.startsWith(prefix)).join('\n');
+          assert.match(shown, /p\.yml:\d+:\d+ /, said);
+          assertClean(`${command} --ci ${ci}`, shown, [PW]);
+          for (const secret of [written, PW])
+            assert.ok(
+              registered.includes(secret),
+              `${command} --ci ${ci} registers no ${JSON.stringify(secret)}: ${said}`,
+            );
+        }
+    });
