@@ -4,11 +4,15 @@
 // there too. Read here from the YAML document itself, whatever the schema check said of it: every
 // credential field (api/credentials.ts: token, password, ...) at any depth, the password in any
 // `url`, and the secret inputs a known step type declares (a license code). A value holding an
-// expression (`${{ secrets.X }}`) is no literal: its secret is the environment's.
+// expression (`${{ secrets.X }}`) is no literal: its secret is the environment's. Then, as the
+// YAML may give no text where a credential is written (a password `!X`, `&X`, `*X`, `{X` is a
+// tag, an anchor, an alias, a flow mapping to it, and the file fails at that line), the values
+// of the credential keys as the text writes them, line by line (raw-credentials.ts).
 import { parseAllDocuments } from 'yaml';
 import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { literalUrlPasswords } from '../api/url-logins.ts';
 import { STEP_TYPES } from '../steps/registry.ts';
+import { rawCredentials } from './raw-credentials.ts';
 import { MAX_ALIAS_COUNT } from './yaml-doc.ts';
 
 export interface LiteralCredential {
@@ -56,15 +60,16 @@ function walk(value: unknown, where: string, out: LiteralCredential[], depth: nu
   }
 }
 
-/** Every credential `text` writes literally (see above), its YAML read as far as it parses. */
+/** Every credential `text` writes literally (see above): from its YAML read as far as it parses, then from its lines. */
 export function literalCredentials(text: string): LiteralCredential[] {
   const out: LiteralCredential[] = [];
   for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
     try {
       walk(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), '', out, 0);
     } catch {
-      // a document that does not become data (an alias bomb): nothing found in it
+      // a document that does not become data (an alias bomb, an alias no anchor names): its lines are read below
     }
   }
-  return out;
+  const parsed = new Set(out.map((c) => c.value));
+  return [...out, ...rawCredentials(text).filter((c) => !parsed.has(c.value))];
 }

@@ -114,7 +114,8 @@ const SECRET_NAMES = /\bsecrets\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*['"]([^'"]+)['"
 
 /**
  * Teaches `masker` what the files of a pipeline that failed to load hold (its findings quote their
- * lines): the credentials they write literally, read from their YAML as far as it parses
+ * lines): the credentials they write literally, read from their YAML as far as it parses and from
+ * their lines as written, where YAML may read a tag, an anchor or an alias instead
  * (pipeline/literal-credentials.ts), and the secrets they name that `env` gives.
  */
 export function learnInvalidFileSecrets(error: PipelineInvalid, env: Env, masker: Masker): void {
