@@ -56,3 +56,30 @@ for (const written of WRITTEN)
             );
         }
     });
+
+test('a password written *Secret123x (an alias no anchor names): the finding is at the alias, says it names no anchor and to quote the value, and never names it', async () => {
+  for (const [layout, pipeline] of Object.entries(LAYOUTS)) {
+    const text = pipeline(`*${PW}`);
+    const line = text.split('\n').findIndex((l) => l.includes(PW)) + 1;
+    const col = text.split('\n')[line - 1]!.indexOf(`*${PW}`) + 1;
+    const r = await runCli(['validate', pipelineFile(text), '--ci', 'github']);
+    const said = `${layout}: ${r.stdout}${r.stderr}`;
+    assert.equal(r.code, ExitCode.invalidInput, said);
+    assert.match(r.stderr, new RegExp(`p\\.yml:${line}:${col} .*names no anchor`), said);
+    assert.match(r.stderr, /hint: .*quote/, said);
+    assert.match(r.stdout, new RegExp(`^::error file=.*p\\.yml,line=${line},col=${col}::.*names no anchor`, 'm'), said);
+    assert.doesNotMatch(r.stdout + r.stderr, /expands too far|fewer aliases/, said);
+    // The message and its hint name no alias, not even masked: the value is the password.
+    const finding = r.stderr.split('\n').filter((l) => /p\.yml:\d+:\d+ |^\s+hint: /.test(l));
+    for (const l of finding) assert.ok(!l.includes(PW) && !l.includes('***'), `names the alias: ${l}`);
+  }
+});
+
+test('an alias no anchor names, not a credential: the finding is at the alias and names it', async () => {
+  const file = pipelineFile('version: 1\nname: *release\nsteps:\n  - uses: transaction-log/clear\n');
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, ExitCode.invalidInput, r.stderr);
+  assert.match(r.stderr, /p\.yml:2:7 the alias \*release names no anchor/);
+  assert.match(r.stderr, /\n {2}2 \| name: \*release\n/);
+  assert.doesNotMatch(r.stderr, /expands too far/);
+});
