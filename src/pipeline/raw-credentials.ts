@@ -4,27 +4,17 @@
 // anchor, an alias, a flow mapping, a comment or a nested mapping to YAML, and the file fails at
 // that very line (or gives null there), so literal-credentials.ts, which reads the YAML as far as
 // it parses, finds nothing, while the finding quotes the line and may name the tag or the alias.
-// Here: the value of every credential key (api/credentials.ts: password, token, ...; the last part
-// of a step type's secret input: code), in any case, in a block or a flow mapping
-// (`{ url: ..., password: X }`), quoted or not, the lines of a block scalar under one, and every
-// password in a URL on any line. Read leniently, erring on masking more: a plain value up to its
+// Here: the value of every credential key (credential-keys.ts: password, token, code, ...), in
+// any case, in a block or a flow mapping (`{ url: ..., password: X }`), quoted or not, the lines
+// of a block scalar under one, and every password in a URL on any line. Read leniently, erring on masking more: a plain value up to its
 // comment (and, in a flow mapping, its `,` or `}`: a finding may be about a key after it on the
 // line, which stays shown), in a block mapping also the whole rest of its line; a quoted one's
 // text; and, where YAML reads no text there, each word of it without the indicators around it
 // (`!Secret123x` gives `Secret123x` too, `Secret123x: y` gives `Secret123x`). A value YAML reads
 // as text is not taken apart: each word would be registered with the CI's masking.
-import { CREDENTIAL_FIELDS } from '../api/credentials.ts';
 import { literalUrlPasswords } from '../api/url-logins.ts';
-import { STEP_TYPES } from '../steps/registry.ts';
 import { escapeRegExp } from '../text/escape.ts';
-
-/** The keys whose value is a credential wherever they are: the credential fields and the last part of each step type's secret inputs. */
-const CREDENTIAL_KEYS: readonly string[] = [
-  ...new Set([
-    ...CREDENTIAL_FIELDS,
-    ...[...STEP_TYPES.values()].flatMap((type) => (type.secretInputs ?? []).map((path) => path.split('.').at(-1)!)),
-  ]),
-];
+import { CREDENTIAL_KEYS } from './credential-keys.ts';
 
 /** A credential key, quoted or not, where a key starts (a line's indentation, `- `, `{`, `,`, `[`, `?`), and its `:`. */
 const NAMES = CREDENTIAL_KEYS.map(escapeRegExp).join('|');

@@ -15,6 +15,7 @@ import { unclosedFlow } from './unclosed-flow.ts';
 import { MAX_JSON_DEPTH, pathPast } from '../text/bounded-json.ts';
 import { fastData } from './yaml-fast.ts';
 import { sourceOffset } from './scalar-offset.ts';
+import { unresolvedAlias } from './unresolved-alias.ts';
 
 export type Path = readonly (string | number)[];
 
@@ -127,6 +128,11 @@ export function parseYaml(
   });
   const firstPerLine = diagnostics.filter((d, i) => diagnostics.findIndex((o) => o.line === d.line) === i);
   if (firstPerLine.length > 0) return { source, data: undefined, diagnostics: firstPerLine };
+  const orphan = unresolvedAlias(doc);
+  if (orphan) {
+    const { line, col } = lines.linePos(orphan.offset);
+    return { source, data: undefined, diagnostics: [{ file, line, col, message: orphan.message, hint: orphan.hint }] };
+  }
   try {
     const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     const deep = nestingProblem(source, data);
