@@ -13,7 +13,7 @@ import { UsageError } from '../errors.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
-import { Masker } from '../runner/masker.ts';
+import { Masker, type MaskerHooks } from '../runner/masker.ts';
 import { Manifest, MANIFEST_VERSIONS, readShardRecord, shardKeys } from '../shard/manifest.ts';
 import type { LeaseRecord } from '../store/lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
@@ -30,11 +30,13 @@ export interface ReleaseMasking {
   vars?: readonly string[] | undefined;
   io: Parameters<typeof loadPipelineFile>[1] & { cwd: string };
   warn(message: string): void;
+  /** Told each secret learnt (the CLI registers it with the CI's masking). */
+  hooks?: MaskerHooks | undefined;
 }
 
 /** The masker of a release's reason: the secrets of the holder's pipeline (or --pipeline FILE) taught. */
 export async function releaseMasker(request: ReleaseMasking): Promise<Masker> {
-  const masker = new Masker();
+  const masker = new Masker(request.hooks);
   const { io } = request;
   const teach = async (file: string) => {
     const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(request.vars) });

@@ -5,7 +5,7 @@ import { UsageError } from '../errors.ts';
 import { ERROR_CODES } from '../error-codes.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { Masker } from '../runner/masker.ts';
+import { Masker, type MaskerHooks } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import type { RunnerDeps } from '../runner/run-context.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
@@ -31,6 +31,8 @@ export interface PreflightInput {
   env: Env;
   /** Earlier write durations (--history): a window's need, as the run reads it. */
   history?: RunnerDeps['history'];
+  /** Told each secret the plan learns (its reads carry the credentials): the CI's masking registers it. */
+  hooks?: MaskerHooks | undefined;
 }
 
 /** `salt`: with ENGINECTL_JOURNAL_KEY, the key of its servers' fingerprints; a new one for a plan to save, the saved plan's to compare with it. */
@@ -49,7 +51,7 @@ async function planned(
   how: { live?: LiveOptions; emulator: boolean; salt: string },
   now: number,
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes; unpinned: boolean }> {
-  const masker = new Masker();
+  const masker = new Masker(input.hooks);
   const rawWrites = new Map<string, PlannedCall[]>();
   const plan = await makePlan(input.pipeline, input.env, {
     selection: input.selection,

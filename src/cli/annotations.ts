@@ -7,7 +7,7 @@ import type { CiSystem } from '../ci/system.ts';
 import { PipelineInvalid } from '../pipeline/diagnostics.ts';
 import type { CliIO } from './io.ts';
 import { learnInvalidFileSecrets } from '../runner/file-secrets.ts';
-import { Masker } from '../runner/masker.ts';
+import { ciMasker } from './ci-masker.ts';
 
 /** `ci`: the system the command chose (--ci, or detected); `mask`: the secrets each message may hold masked. */
 export function annotationsOf(
@@ -41,12 +41,7 @@ export function findingsMask(
   ci: CiSystem,
 ): ((text: string) => string) | undefined {
   if (!(error instanceof PipelineInvalid)) return undefined;
-  const masker = new Masker({
-    onSecret: (form) => {
-      const line = ci.mask(form);
-      if (line) io.stdout(`${line}\n`);
-    },
-  });
+  const masker = ciMasker(ci, (line) => io.stdout(`${line}\n`));
   learnInvalidFileSecrets(error, io.env, masker);
   return (text) => masker.mask(text);
 }

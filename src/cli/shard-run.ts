@@ -30,7 +30,8 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { ReportPaths } from '../report/formats.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import { summaryLine } from '../report/summary-line.ts';
-import { Masker } from '../runner/masker.ts';
+import type { Masker } from '../runner/masker.ts';
+import { ciMasker } from './ci-masker.ts';
 import { RunLog, useColour } from '../log/run-log.ts';
 import { ciSink } from '../ci/ci-sink.ts';
 import { neutralise } from '../text/neutralise.ts';
@@ -94,12 +95,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   const paths = await preparePaths(input.reports, io.cwd);
   const clock = io.clock ?? realClock();
   const logger = new RunLog(ciSink(input.ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env) });
-  const masker = new Masker({
-    onSecret: (form) => {
-      const line = input.ci.mask(form);
-      if (line) io.stdout(`${line}\n`);
-    },
-  });
+  const masker = ciMasker(input.ci, (line) => io.stdout(`${line}\n`));
   io.maskerMade?.(masker);
   const say = (line: string) => io.stdout(`${neutralise(masker.mask(line))}\n`);
   let done: ShardWorkerDone;

@@ -244,18 +244,18 @@ test('other CI systems, a call cut mid-way, the dry run: no secret in their log 
       steps: { error: { code: string } | null }[];
     };
     assert.equal(report.steps.at(-1)!.error?.code, 'API_CONNECTION_RESET', 'the sync failed mid-call');
-    if (ci === 'azure') {
-      const unescape = (v: string) =>
-        v
-          .replace(/%0D/g, '\r')
-          .replace(/%0A/g, '\n')
-          .replace(/%AZP25/g, '%');
-      const masks = r.stdout
+    const unescape = (v: string) =>
+      v
+        .replace(/%0D/g, '\r')
+        .replace(/%0A/g, '\n')
+        .replace(/%AZP25/g, '%');
+    const masks = (stdout: string) =>
+      stdout
         .split('\n')
         .filter((l) => l.startsWith('##vso[task.setsecret]'))
         .map((l) => unescape(l.slice('##vso[task.setsecret]'.length)));
-      assert.deepEqual(unregistered(masks, [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT]), []);
-    }
+    if (ci === 'azure')
+      assert.deepEqual(unregistered(masks(r.stdout), [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT]), []);
     // Azure's own masking commands name the secrets on purpose (##vso[task.setsecret]): the rest may not.
     assertClean(`${ci} stdout`, r.stdout.replace(/^##vso\[task\.setsecret\].*$/gm, ''), SECRETS);
     assertClean(`${ci} stderr`, r.stderr, SECRETS);
@@ -264,6 +264,9 @@ test('other CI systems, a call cut mid-way, the dry run: no secret in their log 
     for (const name of written) assertClean(`${ci} ${name}`, readFileSync(join(dir, name), 'utf8'), SECRETS);
     const dry = await runCli(['run', file, '--dry-run', '--ci', ci], { env });
     assert.equal(dry.code, 0, dry.stderr);
-    assertClean(`${ci} dry run`, dry.stdout, SECRETS);
+    // The dry run registers what it is given as the run does (its secrets are the job's all the same).
+    if (ci === 'azure')
+      assert.deepEqual(unregistered(masks(dry.stdout), [API_PASSWORD, TARGET_TOKEN, TARGET_PASSWORD, NOTE, CERT]), []);
+    assertClean(`${ci} dry run`, dry.stdout.replace(/^##vso\[task\.setsecret\].*$/gm, ''), SECRETS);
   }
 });

@@ -9,10 +9,10 @@ import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
 import { undecodedNameHint } from '../../file-name.ts';
 import { parseCommandArgs } from '../args.ts';
 import type { CliIO } from '../io.ts';
+import { callMasker } from '../api-masker.ts';
 import { serverFromEnv } from '../../api/server-env.ts';
 import { withEmbeddedEmulator } from '../embedded.ts';
-import { CREDENTIAL_FIELDS } from '../../api/credentials.ts';
-import { Masker } from '../../runner/masker.ts';
+import type { Masker } from '../../runner/masker.ts';
 import { jsonErrorAt } from '../../text/bounded-json.ts';
 import { API_BASE } from '../../api/areas.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../../api/exchange.ts';
@@ -121,19 +121,6 @@ function buildRequest(
   return req;
 }
 
-/** The credentials of the call: masked in everything it prints, as a server may echo them. */
-function credentialsOf(server: ServerConfig, request: RawRequest, masker: Masker): void {
-  masker.addLogin(server.username, server.password, 'the server password');
-  const walk = (value: unknown, key = ''): void => {
-    if (typeof value === 'string' && CREDENTIAL_FIELDS.has(key)) masker.add(value, `--data ${key}`);
-    else if (Array.isArray(value)) value.forEach((v) => walk(v));
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
-  };
-  if (request.body && 'json' in request.body) walk(request.body.json);
-  // A license code sent as text (POST licenses) is a credential as a whole.
-  else if (request.body && request.path.endsWith('/licenses')) masker.add(request.body.text, '--data');
-}
-
 function printResponse(
   io: CliIO,
   res: Awaited<ReturnType<EngineClient['request']>>,
@@ -207,9 +194,8 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
   const request = buildRequest(method, positionals[1]!, data, values['content-type']);
 
   const call = async (server: ServerConfig, embedded = false): Promise<number> => {
-    const masker = new Masker({ onWeak: (_name, why) => io.stderr(`enginectl: warning: ${why}\n`) });
     // The embedded emulator's users live and die with this process: nothing of theirs to protect.
-    credentialsOf(embedded ? { url: server.url } : server, request, masker);
+    const masker = callMasker(embedded ? { url: server.url } : server, request, io);
     const client = new EngineClient(
       { ...server, timeoutMs, caFile: values['ca-file'], insecureSkipTlsVerify: values.insecure },
       { env: io.env, redact: (text) => masker.mask(text) },

@@ -7,11 +7,11 @@ import { abortShardedRun } from '../../app/shard-abort.ts';
 import { operatorOf, teachSecrets } from '../../app/journal-setup.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { readManifest, shardKeys } from '../../shard/manifest.ts';
-import { Masker } from '../../runner/masker.ts';
+import { ciMasker } from '../ci-masker.ts';
 import { checkRunId } from '../../journal/replica.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
 import type { RunStore } from '../../store/store.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
 
 /** Whether `run` names a sharded run of the store (its manifest is there); a string that is no run id is refused as one (exit 2). */
 export const isShardedRun = async (store: RunStore, run: string) =>
@@ -24,7 +24,7 @@ export async function abortSharded(
   options: { reason?: string | undefined; pipeline?: string | undefined; vars?: string[] | undefined; now: number },
 ): Promise<number> {
   const manifest = await readManifest(store, run);
-  const masker = new Masker();
+  const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
   const given = options.reason?.trim() ?? '';
   // A pipeline that cannot be read here (decided from another checkout) leaves the reason as given, said.
   if (given)

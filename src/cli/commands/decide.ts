@@ -18,10 +18,10 @@ import { storeToRead, storeUrlOf } from '../../app/stored-run.ts';
 import { abortSharded, isShardedRun } from './decide-sharded.ts';
 import { realClock } from '../../app/clock.ts';
 import { DURATION_LIMIT, MAX_DURATION_MS, parseDuration, shownDuration } from '../../duration.ts';
-import { Masker } from '../../runner/masker.ts';
+import { ciMasker } from '../ci-masker.ts';
 import { neutraliseLines } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
 
 export const DECIDE_HELP = `Usage: enginectl decide --store URL --run ID [decision] [options]
 
@@ -140,7 +140,8 @@ export async function decideCommand(args: string[], io: CliIO): Promise<number> 
         now: clock.now(),
       });
   }
-  const masker = new Masker();
+  // The pipeline's secrets, once learnt, registered with the CI's masking (its reads carry them), as run does.
+  const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
   let loaded: Promise<Pipeline> | undefined;
   const fileOf = (state: JournalState) => resolve(io.cwd, values.pipeline ?? state.runs.at(-1)!.file);
   // The pipeline that wrote the run (or --pipeline), loaded once, its secrets taught to the masker. As

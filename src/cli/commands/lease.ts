@@ -12,7 +12,8 @@ import { heldTtl, longPastAt } from '../../store/lapse.ts';
 import { formatDuration } from '../../duration.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
+import { ciRegistration } from '../ci-masker.ts';
 
 export const LEASE_HELP = `Usage: enginectl lease status --store URL NAME
        enginectl lease release --store URL NAME --reason TEXT [--pipeline FILE [--var NAME=VALUE]...]
@@ -104,6 +105,8 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     vars: values.var,
     io,
     warn: (message) => io.stderr(`enginectl: warning: ${neutralise(message)}\n`),
+    // Each secret it learns registered with the CI's masking, as run does (cli/ci-masker.ts).
+    hooks: { onSecret: ciRegistration(chooseCi(io), (line) => io.stdout(`${line}\n`)) },
   });
   const reason = masker.mask(values.reason.trim());
   if (!(await releaseAs(store, name, state, by, reason, now))) {

@@ -26,6 +26,8 @@ import {
   withEmulatedSites,
 } from '../emulator-options.ts';
 import { chooseCi, type CliIO } from '../io.ts';
+import { ciRegistration } from '../ci-masker.ts';
+import { Masker } from '../../runner/masker.ts';
 import { historyOf } from '../window-options.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
@@ -100,7 +102,8 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
-  chooseCi(io, values.ci);
+  // Each secret the plan learns registered with the CI's masking before it is used, as run does (cli/ci-masker.ts).
+  const hooks = { onSecret: ciRegistration(chooseCi(io, values.ci), (line) => io.stdout(`${line}\n`)) };
   if (hasEmulatorOptions(values) && !(values.emulator && values.live))
     throw new UsageError(
       'BAD_ARGUMENTS',
@@ -138,7 +141,11 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     // It sends nothing: a secret not set stands in, masked, and is named (app/stand-ins.ts).
     const warning = standInWarning(unsetSecrets.map((name) => `secrets.${name}`));
     if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
-    const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), { selection, history });
+    const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), {
+      selection,
+      history,
+      masker: new Masker(hooks),
+    });
     io.stdout(`plan of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
@@ -154,7 +161,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const clock = io.clock ?? realClock();
   const live = async (emulatorUrl: string | undefined) => {
     const { plan, saved, unpinned } = await preflight(
-      { pipeline, sources, vars, selection, env, history },
+      { pipeline, sources, vars, selection, env, history, hooks },
       { signal: io.signal, emulatorUrl, now: clock.now },
       clock.now(),
     );

@@ -11,7 +11,8 @@ import { endOf, publisher } from '../../app/channels/channel.ts';
 import { reportFilesChannel } from '../../app/channels/report-files.ts';
 import { ciSummaryChannel } from '../../app/channels/ci.ts';
 import { webhookChannel, webhookUrl } from '../../app/channels/webhook.ts';
-import { Masker } from '../../runner/masker.ts';
+import type { Masker } from '../../runner/masker.ts';
+import { ciMasker } from '../ci-masker.ts';
 import { doubtsLine, undecidedDoubts } from '../../runner/result.ts';
 import { CI_NAMES } from '../../ci/detect.ts';
 import { renderMarkdown } from '../../report/markdown.ts';
@@ -95,9 +96,8 @@ export async function reportCommand(args: string[], io: CliIO): Promise<number> 
     io.stdout(`${REPORT_HELP}\n`);
     return ExitCode.ok;
   }
-  chooseCi(io, values.ci);
-  // The webhook's URL is a secret, checked and registered before anything is read or printed.
-  const masker = new Masker();
+  // The webhook's URL is a secret, checked and registered (with the CI's masking too) before anything is read or printed.
+  const masker = ciMasker(chooseCi(io, values.ci), (line) => io.stdout(`${line}\n`));
   const webhook =
     values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
   const publishing = { webhook, masker };

@@ -7,6 +7,7 @@ import { formatDuration } from '../../duration.ts';
 import { makePlan } from '../../app/plan.ts';
 import { standInWarning, withStandIns } from '../../app/stand-ins.ts';
 import { Masker } from '../../runner/masker.ts';
+import { ciRegistration } from '../ci-masker.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
@@ -248,6 +249,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const planMaxAge = planMaxAgeOf(values);
   const selection = parseSelection(values.only, values.skip);
   const ci = chooseCi(io, values.ci);
+  // Each secret registered with the CI's masking once, whichever of the run's maskers learns it first (cli/ci-masker.ts).
+  const register = ciRegistration(ci, (line) => io.stdout(`${line}\n`));
   if (hasEmulatorOptions(values) && !values.emulator)
     throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   await checkStateFiles(values);
@@ -365,7 +368,10 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     // It sends nothing: a secret not set stands in, masked, and is named (app/stand-ins.ts).
     const warning = standInWarning(loaded.unsetSecrets.map((name) => `secrets.${name}`));
     if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
-    const plan = await makePlan(pipeline, withStandIns(io.env, loaded.unsetSecrets), { selection });
+    const plan = await makePlan(pipeline, withStandIns(io.env, loaded.unsetSecrets), {
+      selection,
+      masker: new Masker({ onSecret: register }),
+    });
     io.stdout(`dry run of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
   }
@@ -382,13 +388,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   });
 
   const logger = new RunLog(ciSink(ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env), where });
-  const masker = new Masker({
-    onSecret: (form) => {
-      const line = ci.mask(form);
-      if (line) io.stdout(`${line}\n`);
-    },
-    onWeak: (_name, why) => logger.warn(undefined, why),
-  });
+  const masker = new Masker({ onSecret: register, onWeak: (_name, why) => logger.warn(undefined, why) });
   io.maskerMade?.(masker);
   const webhook =
     values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
@@ -494,7 +494,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       await checkPlan(
         planned,
         values.plan!,
-        { pipeline, sources, vars, selection, env: io.env },
+        { pipeline, sources, vars, selection, env: io.env, hooks: { onSecret: register } },
         { signal: io.signal, emulatorUrl, now: clock.now },
         clock.now(),
       );

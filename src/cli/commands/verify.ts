@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.ts';
 import { verifyJournal } from '../../app/verify.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
-import { Masker } from '../../runner/masker.ts';
+import { ciMasker } from '../ci-masker.ts';
 import { parseCommandArgs } from '../args.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
 import { readNamedJournal } from '../journal-file.ts';
 import { refuseWhileLocked } from '../../journal/lock.ts';
 import { refuseWhileRunning } from '../../app/stored-run-held.ts';
@@ -96,7 +96,8 @@ export async function verifyCommand(args: string[], io: CliIO): Promise<number> 
     readBack: servers,
     checkEnv: servers.size > 0,
   });
-  const masker = new Masker();
+  // Its reads carry the pipeline's credentials: each registered with the CI's masking, as run does.
+  const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
   teachSecrets(pipeline, io.env, masker);
   // Compared as the journal hashed it: masked, with what the run knew (verify may not be given it).
   const compared = compareWithRun(pipeline, sources, state, io.env, vars);
