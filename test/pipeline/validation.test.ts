@@ -324,3 +324,49 @@ test("a second YAML document, an unknown tag and a condition that is a list are 
     assert.doesNotMatch(r.stderr, /parseAllDocuments|compiled condition/);
   }
 });
+
+test('validate --check-env refuses a server URL run refuses before its first call: the same code and words, for ENGINE_URL and a URL from a secret', async (t) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'enginectl-check-env-'));
+  t.after(() => rmSync(tmp, { recursive: true, force: true }));
+  const plain = join(tmp, 'plain.yml');
+  writeFileSync(plain, 'version: 1\nsteps:\n  - uses: transaction-log/clear\n');
+  const fromSecret = join(tmp, 'from-secret.yml');
+  writeFileSync(
+    fromSecret,
+    `version: 1
+servers:
+  prod: { url: "\${{ secrets.PROD_URL }}", username: deployer, password: "\${{ secrets.PROD_PASSWORD }}" }
+steps:
+  - uses: transaction-log/clear
+`,
+  );
+  const login = { ENGINE_USERNAME: 'u', ENGINE_PASSWORD: 'pw-98765' };
+  const cases: [string, Record<string, string>, string][] = [
+    [plain, { ...login, ENGINE_URL: 'http://prod.example.com' }, 'INSECURE_HTTP'],
+    [plain, { ...login, ENGINE_URL: 'https://prod.example.com:99999' }, 'BAD_SERVER_URL'],
+    [plain, { ...login, ENGINE_URL: 'http://u:p4ss@prod.example.com' }, 'BAD_SERVER_URL'],
+    [fromSecret, { PROD_URL: 'http://prod-7.example.com', PROD_PASSWORD: 'pw-98765' }, 'INSECURE_HTTP'],
+  ];
+  for (const [file, given, code] of cases) {
+    const run = await runCli(['run', file], { env: given });
+    assert.equal(run.code, 2, run.stdout + run.stderr);
+    assert.match(run.stderr, new RegExp(`\\n {2}code: ${code}\\n$`));
+    const checked = await runCli(['validate', file, '--check-env'], { env: given });
+    assert.equal(checked.code, 2, `${JSON.stringify(given)}: ${checked.stdout}${checked.stderr}`);
+    assert.equal(checked.stdout, '');
+    // Run's lines, the file named where run names itself.
+    assert.equal(checked.stderr, run.stderr.replace(/^enginectl: /, `${file}: `));
+    assert.doesNotMatch(checked.stderr, /p4ss|prod-7/, 'no secret in it');
+    // Without --check-env, validate needs no environment.
+    const bare = await runCli(['validate', file], { env: given });
+    assert.equal(bare.code, 0, bare.stderr);
+  }
+  // What run lets through, --check-env does too: https, or plain http:// allowed.
+  for (const given of [
+    { ...login, ENGINE_URL: 'https://prod.example.com' },
+    { ...login, ENGINE_URL: 'http://prod.example.com', ENGINE_ALLOW_INSECURE_HTTP: 'true' },
+  ]) {
+    const ok = await runCli(['validate', plain, '--check-env'], { env: given });
+    assert.equal(ok.code, 0, ok.stderr);
+  }
+});
