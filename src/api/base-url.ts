@@ -3,8 +3,8 @@
 // host "deploy", port 12345, path "/abc@host" to the URL parser, so its password is no password
 // (nothing masks it) and the requests go to host "deploy". Refused where a server's URL is checked:
 // a pipeline's servers (semantics.ts), ENGINE_URL (server-env.ts), the single-step action's url
-// input (step-pipeline.ts), and a URL an expression gives, as the run resolves it (client.ts,
-// preflight.ts). A webhook's URL is not a server's and is not held to it.
+// input (step-pipeline.ts), and a URL an expression gives, as the run resolves it (callable-server.ts:
+// the client's, and validate --check-env's; preflight.ts). A webhook's URL is not a server's.
 import { UsageError } from '../errors.ts';
 import { serverUrl, serverUrlProblem, shownUrl, type ServerUrl } from './server-url.ts';
 

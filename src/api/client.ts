@@ -4,8 +4,7 @@ import type { Dispatcher } from 'undici';
 import { Caller, responseValue, type BoundCall, type CallOptions } from './call.ts';
 import { statusError } from './status-error.ts';
 import type { ApiError } from './errors.ts';
-import { insecureHttpError } from './insecure-http.ts';
-import { baseServerUrl } from './base-url.ts';
+import { callableServer } from './callable-server.ts';
 import { ClassesApi } from './classes.ts';
 import { DevOpsApi } from './devops.ts';
 import { createDispatcher, givenDispatcher, type Env, type LazyDispatcher, type TlsOptions } from './dispatcher.ts';
@@ -79,15 +78,7 @@ export class EngineClient {
 
   constructor(given: ServerConfig, deps: ClientDeps = {}) {
     // An invalid URL is refused before anything is sent; credentials in its user part are used.
-    const config = { ...given, ...baseServerUrl(given, given.name ? `server "${given.name}"` : 'the server') };
-    const insecure = insecureHttpError({
-      url: config.url,
-      credentials: config.username !== undefined,
-      allowInsecureHttp: config.allowInsecureHttp,
-      where: config.name ? `server "${config.name}"` : config.url.replace(/\/\/[^@/]*@/, '//***@'),
-      allowWith: 'allow insecure HTTP for this server (allow-insecure-http: true, or ENGINE_ALLOW_INSECURE_HTTP=true)',
-    });
-    if (insecure) throw insecure;
+    const config = callableServer(given);
     const recorded = deps.recordInto;
     this.dispatcher = recorded
       ? { get: () => Promise.reject(new Error('the recording client sends nothing')), close: async () => undefined }

@@ -3,9 +3,7 @@
 // time (fail-fast, resume's carried instances) -> the result, the report model. One instance's run
 // is run-instance.ts. The world comes in through RunnerDeps.
 import type { EngineClient } from '../api/index.ts';
-import { UsageError } from '../errors.ts';
 import type { Pipeline, Step } from '../pipeline/model.ts';
-import { STEP_TYPES } from '../steps/registry.ts';
 import { Masker } from './masker.ts';
 import { checkSelection, EVERY_INSTANCE, inRollout, matrixValues } from '../pipeline/selection.ts';
 import { instanceIdentity } from './planned.ts';
@@ -18,7 +16,8 @@ import { stepPosition, type RunContext, type RunnerDeps, type RunOptions } from 
 import { FAIL_FAST, leaveUnstarted, notStarted } from './instance-end.ts';
 import { runInstance } from './run-instance.ts';
 import { told } from './listener.ts';
-import { prepareRun, serverName, type ResolvedServer } from './scope.ts';
+import { prepareRun, type ResolvedServer } from './scope.ts';
+import { calledServers } from './called-servers.ts';
 
 export type { RunnerDeps, RunOptions } from './run-context.ts';
 
@@ -35,21 +34,8 @@ async function openClients(
 ): Promise<Map<string, EngineClient>> {
   const clients = new Map<string, EngineClient>();
   try {
-    for (const step of pipeline.steps) {
-      if (step.server === undefined || !STEP_TYPES.get(step.uses)?.needsServer) continue;
-      for (const { combination: c } of instances.steps[step.index]!) {
-        const name = serverName(step, c, base);
-        const server = name === undefined ? undefined : servers.get(name);
-        if (!server) {
-          throw new UsageError(
-            'UNKNOWN_SERVER',
-            `step ${step.index + 1}: server ${String(step.server).trim()} is "${name ?? ''}", which names no server`,
-            { hint: `servers: ${[...servers.keys()].join(', ') || 'none'}` },
-          );
-        }
-        if (!clients.has(server.name)) clients.set(server.name, deps.clientFor(server));
-      }
-    }
+    for (const server of calledServers(pipeline, servers, base, instances))
+      clients.set(server.name, deps.clientFor(server));
   } catch (error) {
     await Promise.all([...clients.values()].map((c) => c.close()));
     throw error;

@@ -7,6 +7,9 @@ import { CI_NAMES } from '../../ci/detect.ts';
 import { annotationsOf, findingsMask } from '../annotations.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise } from '../../text/neutralise.ts';
+import { PipelineInvalid } from '../../pipeline/diagnostics.ts';
+import { checkEnvironment } from '../../app/check-env.ts';
+import { ciMasker } from '../ci-masker.ts';
 
 export const VALIDATE_HELP = `Usage: enginectl validate FILE... [options]
 
@@ -17,8 +20,10 @@ call. Every problem is printed as FILE:LINE:COL message.
 
 Options:
   --var NAME=VALUE   a var the files may read (repeatable)
-  --check-env        also check the environment, as run does: every secrets.* and env.* is set,
-                     and a server is given (ENGINE_URL or a servers: block)
+  --check-env        also check the environment, as run does before its first call: every
+                     secrets.* and env.* is set, a server is given (ENGINE_URL or a servers:
+                     block), and each server a step calls can be called (its URL, as resolved;
+                     no credentials over plain http:// to another host), in run's words
   --emulator         as for run --emulator: server credentials need not be set
   --ci NAME          annotate problems in a CI system's syntax: ${CI_NAMES.join(', ')}
                      (default: detected from its environment variables)
@@ -49,14 +54,23 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
     });
   const ci = chooseCi(io, values.ci);
   const vars = parseVars(values.var);
+  const env = values.emulator ? withSampleEnv(io.env) : io.env;
+  // --check-env resolves the run's values: each secret learnt is masked, and registered with the CI's masking, as run does.
+  const masker = ciMasker(ci, (line) => io.stdout(`${line}\n`));
   let code: number = ExitCode.ok;
   for (const file of positionals) {
     try {
-      const { pipeline } = await loadPipelineFile(file, values.emulator ? { ...io, env: withSampleEnv(io.env) } : io, {
-        vars,
-        emulator: values.emulator,
-        checkEnv: values['check-env'] === true,
-      });
+      const { pipeline } = await loadPipelineFile(
+        file,
+        { ...io, env },
+        {
+          vars,
+          emulator: values.emulator,
+          checkEnv: values['check-env'] === true,
+        },
+      );
+      // What the run checks of the environment before its first call (app/check-env.ts): its errors, its words.
+      if (values['check-env']) checkEnvironment(pipeline, env, masker, values.emulator === true);
       io.stdout(
         `${neutralise(file)}: valid (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})\n`,
       );
@@ -64,10 +78,13 @@ export async function validateCommand(args: string[], io: CliIO): Promise<number
       // Interrupted (SIGINT, SIGTERM): the files after it are not read.
       if (!(error instanceof EnginectlError) || error instanceof Interrupted) throw error;
       // The credentials the file writes literally masked in its findings, as run-command.ts masks them.
-      const mask = findingsMask(error, io, ci);
+      const findings = findingsMask(error, io, ci);
+      const mask = (text: string) => masker.mask(findings ? findings(text) : text);
       for (const line of annotationsOf(error, io, ci, mask)) io.stdout(`${line}\n`);
-      // The code under the file's problems, as every command prints it under its error (run-command.ts).
-      io.stderr(`${neutralise(describeError(error, mask))}\n  code: ${error.code}\n`);
+      // The code under the file's problems, as every command prints it under its error (run-command.ts);
+      // an error of the environment's as run says it, the file named where run names itself.
+      const which = error instanceof PipelineInvalid ? '' : `${neutralise(file)}: `;
+      io.stderr(`${which}${neutralise(describeError(error, mask))}\n  code: ${error.code}\n`);
       code = Math.max(code, error.exitCode);
     }
   }
