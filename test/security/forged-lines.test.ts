@@ -4,8 +4,14 @@
 // under the first, as the run's log indents them. A rollout parked on a write in doubt, in a run
 // store, through the CLI against the emulator.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { actionDef } from '../../src/action/definitions.ts';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { runActionInProcess, runnerLog } from '../helpers/toolkit.ts';
 import { PARKED, parkFleet, runIdOf } from '../park/helpers.ts';
 
 /** What an attacker writes: each a line of its own, as verify, runs and decide would print one. */
@@ -85,4 +91,77 @@ test('a line break in a step name, the pipeline name or a server answer forges n
   assert.match(plan, /^ {4}\[1\/2\] Update site-002$/m);
   assertNoForgedLine('decide plan --live', plan.replace(/^ {4}/gm, ''));
   assert.match(skipped.stdout, /^recorded: skip site-002 by .*: checked\n {4}run FORGED-2026 ok \(on: verify:/m);
+});
+
+/** What a line break in the pipeline's name would pass off as the tool's own lines: a site's verdict, the run's. */
+const NAMED = ['✔ site=prod: success (forged)', 'pipeline "deploy": success in 1ms (forged)'];
+
+function assertNoNamedLine(channel: string, text: string) {
+  for (const line of text.split('\n'))
+    assert.ok(!NAMED.some((x) => line.startsWith(x)), `${channel}: a line of the name's: ${JSON.stringify(line)}`);
+}
+
+test("a line break in the pipeline's name (from a --var) forges no line of run, report, report --merge or the drift audit", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-forged-name-'));
+  const file = join(dir, 'p.yml');
+  writeFileSync(
+    file,
+    'version: 1\nname: "deploy ${{ vars.x }}"\nvars: { x: a }\nsteps:\n  - name: "Alerts ${{ vars.x }}"\n    uses: monitoring/alerts\n',
+  );
+  const x = `x=a\n${NAMED.join('\n')}`;
+  const journal = join(dir, 'run.journal.jsonl');
+  const report = join(dir, 'r.json');
+  const ran = await runCli(['run', file, '--emulator', '--var', x, '--journal', journal, '--report-json', report]);
+  assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+  assert.match(ran.stdout, /^running "deploy a$/m);
+  assert.match(ran.stdout, /^pipeline "deploy a$/m);
+  const reported = await runCli(['report', journal]);
+  assert.equal(reported.code, 0, reported.stdout + reported.stderr);
+  const merged = await runCli(['report', '--merge', report]);
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+  assert.match(merged.stdout, /^fleet "deploy a$/m);
+  const audit = await runCli(['plan', file, '--emulator', '--live', '--expect', '--var', x]);
+  assert.equal(audit.code, 0, audit.stdout + audit.stderr);
+  assert.match(audit.stdout, /^drift audit of "deploy a$/m);
+  for (const [name, r] of Object.entries({ ran, reported, merged, audit })) {
+    assert.match(
+      r.stdout,
+      /^ {4}✔ site=prod: success \(forged\)$/m,
+      `${name}: the name is shown, its further lines indented`,
+    );
+    assertNoNamedLine(`${name} stdout`, r.stdout);
+    assertNoNamedLine(`${name} stderr`, r.stderr);
+  }
+});
+
+test("the root action: a line break in the pipeline's name forges no line of its log in a run, a failed run, a dry run or the merge of its reports", async (t) => {
+  const { url } = await startEmulator(t);
+  const name = `deploy\n${NAMED.join('\n')}`;
+  const pipeline = (fail: string) =>
+    `version: 1\nname: ${JSON.stringify(name)}\nsteps:\n  - uses: monitoring/alerts\n    with: { fail-on: ${fail} }\n`;
+  const root = actionDef('enginectl');
+  const inputs = { pipeline: 'p.yml', url, username: 'admin', password: 'admin' };
+  const ok = await runActionInProcess(root, { files: { 'p.yml': pipeline('critical') }, inputs });
+  assert.equal(ok.code, 0, runnerLog(ok));
+  const failed = await runActionInProcess(root, { files: { 'p.yml': pipeline('warning') }, inputs });
+  assert.equal(failed.code, 1, runnerLog(failed));
+  const dry = await runActionInProcess(root, {
+    files: { 'p.yml': pipeline('critical') },
+    inputs: { ...inputs, 'dry-run': 'true' },
+  });
+  assert.equal(dry.code, 0, runnerLog(dry));
+  const merged = await runActionInProcess(root, {
+    files: { 'reports/site.json': readFileSync(ok.outputs.report!, 'utf8') },
+    inputs: { merge: 'reports' },
+  });
+  assert.equal(merged.code, 0, runnerLog(merged));
+  for (const [which, r] of Object.entries({ ok, failed, dry, merged })) {
+    // As the runner prints them: each info line's line breaks are lines of the log.
+    const log = runnerLog(r);
+    if (which === 'dry' || which === 'merged')
+      assert.match(log, /✔ site=prod: success \(forged\)/, `${which}: the name is shown`);
+    assertNoNamedLine(`action ${which}`, log);
+  }
+  // The failure (an annotation, its line breaks escaped): its further lines indented all the same, as the log shows them.
+  assert.match(failed.failed.join('\n'), /^"deploy\n {4}✔ site=prod: success \(forged\)\n {4}pipeline/);
 });
