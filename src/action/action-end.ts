@@ -11,6 +11,7 @@ import { cutMarkdown } from '../report/markdown-cut.ts';
 import { SUMMARY_BUDGET } from '../report/markdown.ts';
 import type { Report } from '../report/index.ts';
 import type { Masker } from '../runner/masker.ts';
+import { indentLines } from '../text/neutralise.ts';
 import { learnInvalidFileSecrets } from '../runner/file-secrets.ts';
 import type { Env } from '../runner/scope.ts';
 import { doubtsLine, parkedOf, undecidedDoubts } from '../runner/result.ts';
@@ -152,7 +153,11 @@ const NAMED = 10;
 const namesOf = (names: readonly string[]) =>
   names.length <= NAMED ? names.join(', ') : `${names.slice(0, NAMED).join(', ')} and ${names.length - NAMED} more`;
 
-/** A run's end as the action's status (its outputs were set by the outputs channel): failed, cancelled or ok; a report not written fails a run that succeeded. */
+/**
+ * A run's end as the action's status (its outputs were set by the outputs channel): failed,
+ * cancelled or ok; a report not written fails a run that succeeded. A line break in a name (the
+ * pipeline's, a step's) or a reason starts no line of its own: its further lines are indented.
+ */
 export function endRun(
   kit: GitHubDeps['kit'],
   end: { done: Pick<RunDone, 'result' | 'halted'> & { failed?: readonly string[] }; masker: Masker },
@@ -163,27 +168,31 @@ export function endRun(
   } = end;
   warnNotWritten(kit, masker, failed);
   if (halted) {
-    kit.setFailed(masker.mask(`"${result.name}" stopped: ${halted.message}`));
+    kit.setFailed(indentLines(masker.mask(`"${result.name}" stopped: ${halted.message}`)));
     return ExitCode.failed;
   }
   // Parked (saved in the store, to go on with input continue): neither a success nor a failure; the step is not failed.
   const parked = parkedOf(result);
   if (parked) {
-    kit.info(masker.mask(`"${result.name}" parked: waiting for ${parked.reason}; ${goOnFrom(parked)}`));
+    kit.info(indentLines(masker.mask(`"${result.name}" parked: waiting for ${parked.reason}; ${goOnFrom(parked)}`)));
     return ExitCode.ok;
   }
   const doubts = undecidedDoubts(result.steps);
   if (result.outcome === 'success' && doubts.length === 0)
-    return failed.length === 0 ? ExitCode.ok : failNotWritten(kit, masker, `"${result.name}" succeeded`, failed);
+    return failed.length === 0
+      ? ExitCode.ok
+      : failNotWritten(kit, masker, `"${indentLines(result.name)}" succeeded`, failed);
   if (result.outcome === 'success') {
-    kit.setFailed(masker.mask(`"${result.name}": ${doubtsLine(doubts, ACTION_WAYS)}`));
+    kit.setFailed(indentLines(masker.mask(`"${result.name}": ${doubtsLine(doubts, ACTION_WAYS)}`)));
     return ExitCode.failed;
   }
   const failedSteps = result.steps.filter((s) => s.outcome === 'failure' && !s.continuedOnError).map((s) => s.name);
   kit.setFailed(
-    result.outcome === 'cancelled'
-      ? `"${result.name}" was cancelled`
-      : `"${result.name}" failed: ${namesOf(failedSteps) || 'a step failed'}`,
+    indentLines(
+      result.outcome === 'cancelled'
+        ? `"${result.name}" was cancelled`
+        : `"${result.name}" failed: ${namesOf(failedSteps) || 'a step failed'}`,
+    ),
   );
   return result.outcome === 'cancelled' ? ExitCode.interrupted : ExitCode.failed;
 }

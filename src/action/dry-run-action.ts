@@ -9,6 +9,7 @@ import { livePlanMarkdown } from '../report/live-plan-markdown.ts';
 import { cutMarkdown } from '../report/markdown-cut.ts';
 import { SUMMARY_BUDGET } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
+import { indentLines } from '../text/neutralise.ts';
 import type { ActionDef } from './definitions.ts';
 import { commentKey, type GitHubDeps } from './github-records.ts';
 import { publisher } from '../app/channels/channel.ts';
@@ -54,8 +55,8 @@ export async function dryRun(
   });
   kit.info(
     live
-      ? `live plan of "${plan.name}": GET requests only; no write is sent`
-      : `dry run of "${plan.name}": no request is made`,
+      ? `live plan of "${indentLines(plan.name)}": GET requests only; no write is sent`
+      : `dry run of "${indentLines(plan.name)}": no request is made`,
   );
   for (const line of plan.text.split('\n')) kit.info(line);
   const fence = '```';

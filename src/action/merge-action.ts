@@ -17,6 +17,7 @@ import { outcomeWord } from '../report/model.ts';
 import { mergeReports, type ReportShard } from '../report/merge.ts';
 import { renderMarkdown } from '../report/markdown.ts';
 import type { Masker } from '../runner/masker.ts';
+import { indentLines } from '../text/neutralise.ts';
 import { doubtsLine, undecidedDoubts } from '../runner/result.ts';
 import { ACTION_WAYS } from './ways-on.ts';
 import type { GitHubDeps } from './github-records.ts';
@@ -88,9 +89,11 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   const report = mergeReports(shards, { ways: ACTION_WAYS });
   for (const row of fleetRows(report))
     kit.info(
-      `${row.status === 'success' ? '✔' : row.status === 'parked' ? '⏸' : '✖'} ${row.label}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
+      `${row.status === 'success' ? '✔' : row.status === 'parked' ? '⏸' : '✖'} ${indentLines(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}`,
     );
-  kit.info(`fleet "${report.pipeline.name}": ${outcomeWord(report)} (${fleetPhrase(report)})`);
+  // A line break in the name starts no line of its own (one passing for a site's): indented, as the CLI's.
+  const name = indentLines(report.pipeline.name);
+  kit.info(`fleet "${name}": ${outcomeWord(report)} (${fleetPhrase(report)})`);
 
   const dir = mkdtempSync(join(deps.reportDir, 'enginectl-fleet-'));
   const paths = reportFilesAt(join(dir, 'enginectl-fleet'));
@@ -120,14 +123,12 @@ export async function mergeAction(deps: MergeDeps, masker: Masker): Promise<numb
   warnNotWritten(kit, masker, failed);
   const doubts = undecidedDoubts(report.steps);
   if (report.outcome === 'success' && doubts.length === 0)
-    return failed.length === 0
-      ? ExitCode.ok
-      : failNotWritten(kit, masker, `fleet "${report.pipeline.name}" succeeded`, failed);
+    return failed.length === 0 ? ExitCode.ok : failNotWritten(kit, masker, `fleet "${name}" succeeded`, failed);
   const missing = report.merged?.noReport ?? [];
   kit.setFailed(
     report.outcome === 'success' && doubts.length > 0
-      ? `"${report.pipeline.name}": ${doubtsLine(doubts, ACTION_WAYS)}`
-      : `"${report.pipeline.name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`,
+      ? `"${name}": ${doubtsLine(doubts, ACTION_WAYS)}`
+      : `"${name}": ${report.outcome}${missing.length ? `; no report from ${missing.join(', ')}` : ''}`,
   );
   return ExitCode.failed;
 }

@@ -13,6 +13,7 @@ import { runAndReport } from '../app/run.ts';
 import { refuseWritesNoWindowFits } from '../app/window-preflight.ts';
 import { ExitCode } from '../errors.ts';
 import { Masker } from '../runner/masker.ts';
+import { indentLines } from '../text/neutralise.ts';
 import { storeUrlLogin } from '../store/store.ts';
 import { parkedOf } from '../runner/result.ts';
 import type { ActionDef } from './definitions.ts';
@@ -153,7 +154,7 @@ async function execute(
   });
   if (stored) journal.spec.file.replicateTo(stored.replica);
   for (const w of journal.warnings) kit.warning(masker.mask(w), { title: 'enginectl' });
-  for (const v of journal.verified) kit.info(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`);
+  for (const v of journal.verified) kit.info(indentLines(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`));
   // A decision not yet made: parked again, nothing run; a neutral outcome, not a failure.
   if (stored && (await stillParked(kit, journal, taken, pipeline, masker, { id: stored.runId, label })))
     return ExitCode.ok;

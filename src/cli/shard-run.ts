@@ -34,7 +34,7 @@ import type { Masker } from '../runner/masker.ts';
 import { ciMasker } from './ci-masker.ts';
 import { RunLog, useColour } from '../log/run-log.ts';
 import { ciSink } from '../ci/ci-sink.ts';
-import { neutralise } from '../text/neutralise.ts';
+import { neutralise, neutraliseLines } from '../text/neutralise.ts';
 import type { CliIO } from './io.ts';
 
 export const SHARD_OPTIONS_HELP = `  --shard I/N|auto   run as worker I of N of the sharded run --run ID (enginectl shard planned it):
@@ -97,7 +97,7 @@ export async function runShardCommand(input: ShardRunInput, io: CliIO): Promise<
   const logger = new RunLog(ciSink(input.ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env) });
   const masker = ciMasker(input.ci, (line) => io.stdout(`${line}\n`));
   io.maskerMade?.(masker);
-  const say = (line: string) => io.stdout(`${neutralise(masker.mask(line))}\n`);
+  const say = (line: string) => io.stdout(`${neutraliseLines(masker.mask(line))}\n`);
   let done: ShardWorkerDone;
   let started = false;
   try {

@@ -2,6 +2,7 @@
 // per site, what drifted and what was found, or that it could not be read.
 import type { AuditCheck, DriftAudit, SiteAudit } from './drift-audit.ts';
 import { cell, codeSpan, noMentions } from '../text/escape.ts';
+import { indentLines } from '../text/neutralise.ts';
 
 const held = (checks: AuditCheck[]) =>
   `${checks.filter((c) => c.state === 'holds').length}/${checks.filter((c) => c.state === 'holds' || c.state === 'drift').length} hold`;
@@ -21,15 +22,18 @@ function headline(audit: DriftAudit): string {
 
 const verdict = (site: SiteAudit) => (site.drifted ? 'drift' : site.unreachable ? 'unreachable' : 'ok');
 
+/** The audit as the terminal shows it, neutralised where it is printed: a line break in a name, a check or what was found starts no line of its own (indented under its own). */
 export function driftText(audit: DriftAudit): string {
-  const lines = [`drift audit of "${audit.name}" at ${audit.at}: ${headline(audit)}`];
+  const lines = [`drift audit of "${indentLines(audit.name)}" at ${audit.at}: ${indentLines(headline(audit))}`];
   const width = Math.max(...audit.sites.map((s) => s.site.length), 4);
   const words = Math.max(...audit.sites.map((s) => verdict(s).length), 5);
   for (const site of audit.sites) {
     lines.push(
-      `  ${site.site.padEnd(width)}  ${(verdict(site) === 'ok' ? 'ok' : verdict(site).toUpperCase()).padEnd(words)}  ${held(site.checks)}`,
+      `  ${indentLines(site.site.padEnd(width))}  ${(verdict(site) === 'ok' ? 'ok' : verdict(site).toUpperCase()).padEnd(words)}  ${held(site.checks)}`,
     );
-    for (const c of site.checks) if (told(c)) lines.push(`  ${''.padEnd(width)}    ${c.check}: ${c.found}`);
+    const under = ' '.repeat(width + 8);
+    for (const c of site.checks)
+      if (told(c)) lines.push(`  ${''.padEnd(width)}    ${indentLines(`${c.check}: ${c.found}`, under)}`);
   }
   return lines.join('\n');
 }

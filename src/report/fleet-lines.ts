@@ -1,8 +1,9 @@
 // What `report --merge` prints for a fleet: a line per job (or site) and its status, where a
 // sharded rollout stopped and which sites that left unstarted, then the fleet's line. Text made
-// safe for a terminal; the edge prints it.
+// safe for a terminal, a line break in a name its further lines indented (no line of its own passes
+// for a site's); the edge prints it.
 import { formatDuration } from '../duration.ts';
-import { neutralise } from '../text/neutralise.ts';
+import { neutraliseLines } from '../text/neutralise.ts';
 import { fleetPhrase, fleetRows, UNDER_WAY } from './fleet.ts';
 import { countsText, outcomeWord, type Report, type ReportStep } from './model.ts';
 
@@ -16,12 +17,12 @@ const missingFile = (noReport: string) => /^shard \d+\/\d+$/.test(noReport);
 export function fleetLines(report: Report): string[] {
   const lines = fleetRows(report).map(
     (row) =>
-      `${row.status === 'success' ? '✔' : row.status === UNDER_WAY ? '⋯' : row.status === 'parked' ? '⏸' : '✖'} ${neutralise(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutralise(row.source)}` : ''}`,
+      `${row.status === 'success' ? '✔' : row.status === UNDER_WAY ? '⋯' : row.status === 'parked' ? '⏸' : '✖'} ${neutraliseLines(row.label)}: ${row.status === 'no report' ? row.detail : `${row.status} (${row.detail})`}${row.source && row.source !== row.label ? `  ${neutraliseLines(row.source)}` : ''}`,
   );
   const stopped = rolloutLine(report) ?? underWayLine(report);
   if (stopped) lines.push(stopped);
   lines.push(
-    `fleet "${neutralise(report.pipeline.name)}": ${outcomeWord(report)} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsText(report)})`,
+    `fleet "${neutraliseLines(report.pipeline.name)}": ${outcomeWord(report)} in ${formatDuration(report.durationMs)} (${fleetPhrase(report)}; ${report.counts.total} step run(s): ${countsText(report)})`,
   );
   return lines;
 }
@@ -30,9 +31,9 @@ export function fleetLines(report: Report): string[] {
 function underWayLine(report: Report): string | undefined {
   const at = report.merged?.underWay;
   if (!at) return undefined;
-  const names = (sites: string[]) => sites.map(neutralise).join(', ');
+  const names = (sites: string[]) => sites.map((site) => neutraliseLines(site)).join(', ');
   const doing = at.waitingFor
-    ? `waiting for ${neutralise(at.waitingFor)}`
+    ? `waiting for ${neutraliseLines(at.waitingFor)}`
     : at.sites.length
       ? `running: ${names(at.sites)}`
       : 'none running';
@@ -72,10 +73,10 @@ function rolloutLine(report: Report): string | undefined {
           : unsure && w.outcome !== 'not-started'
             ? unseen
             : unstarted
-        ).push(neutralise(v));
+        ).push(neutraliseLines(v));
   const left = `${unstarted.length ? `; not started: ${unstarted.join(', ')}` : ''}${unseen.length ? `; in no report (not started, or the missing shard's): ${unseen.join(', ')}` : ''}${died.length ? `; in no report (its job died or never ran): ${died.join(', ')}` : ''}`;
   if (halted)
-    return `✖ the rollout halted at wave ${halted.wave}: ${neutralise(halted.reason)}; nothing is undone${left}`;
+    return `✖ the rollout halted at wave ${halted.wave}: ${neutraliseLines(halted.reason)}; nothing is undone${left}`;
   if (!parked) {
     // Its failures past its budget already, the wave halts the rollout once it ends.
     const then =
@@ -84,14 +85,14 @@ function rolloutLine(report: Report): string | undefined {
         : cut!.wave === waves.length
           ? 'the rollout ends once they ended'
           : 'the rollout goes on from there';
-    return `✖ the rollout stopped in wave ${cut!.wave}: not every ${neutralise(over)} of it ended, and no worker is running it${left}; run the shards whose ${neutralise(over)}s have not ended again (the same commands): ${then}`;
+    return `✖ the rollout stopped in wave ${cut!.wave}: not every ${neutraliseLines(over)} of it ended, and no worker is running it${left}; run the shards whose ${neutraliseLines(over)}s have not ended again (the same commands): ${then}`;
   }
   // Its sites' runs parked for their windows: the rollout waits for them to open.
   if (parked!.for === 'window')
-    return `⏸ the rollout waits at wave ${parked!.wave} for ${neutralise(parked!.reason)}; run the workers that parked again (the same commands) at or after ${new Date(parked!.until!).toISOString()}${left}`;
+    return `⏸ the rollout waits at wave ${parked!.wave} for ${neutraliseLines(parked!.reason)}; run the workers that parked again (the same commands) at or after ${new Date(parked!.until!).toISOString()}${left}`;
   const waits =
     parked!.for === 'bake' && parked!.until !== undefined
-      ? `${neutralise(parked!.reason)} (until ${new Date(parked!.until).toISOString()}); run the workers again once it has passed`
-      : `${neutralise(parked!.reason)} (since ${new Date(parked!.since).toISOString()}); the workers waiting go on once it is written, and any that parked when run again`;
+      ? `${neutraliseLines(parked!.reason)} (until ${new Date(parked!.until).toISOString()}); run the workers again once it has passed`
+      : `${neutraliseLines(parked!.reason)} (since ${new Date(parked!.since).toISOString()}); the workers waiting go on once it is written, and any that parked when run again`;
   return `⏸ the rollout waits at wave ${parked!.wave}: ${waits}${left}`;
 }

@@ -10,7 +10,7 @@ import { storeToRead } from '../../app/stored-run.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
 import { heldTtl, longPastAt } from '../../store/lapse.ts';
 import { formatDuration } from '../../duration.ts';
-import { neutralise } from '../../text/neutralise.ts';
+import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import { chooseCi, type CliIO } from '../io.ts';
 import { ciRegistration } from '../ci-masker.ts';
@@ -72,8 +72,9 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
           : now < longPastAt(r)
             ? `held by ${holderText(r.holder)} until ${at(r.expiresAt)} on its clock, past on this one by ${formatDuration(now - r.expiresAt)} (its holder is gone, or the clocks are apart and it renews still: a waiter takes it over once its record stays unchanged for its ttl of ${formatDuration(heldTtl(r))})`
             : `expired by ${holderText(r.holder)}, since ${at(r.expiresAt)}`;
+      // Who released it and why are an operator's words: a line break in them starts no line of its own.
       io.stdout(
-        neutralise(
+        neutraliseLines(
           `lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : how}`,
         ) + '\n',
       );
@@ -116,6 +117,6 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
       { hint: 'see enginectl lease status, then release again if its holder is gone' },
     );
   }
-  io.stdout(neutralise(`lease ${name}: released by ${by}: ${reason}`) + '\n');
+  io.stdout(neutraliseLines(`lease ${name}: released by ${by}: ${reason}`) + '\n');
   return ExitCode.ok;
 }

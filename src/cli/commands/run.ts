@@ -472,14 +472,19 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     );
   }
   for (const v of journal?.verified ?? [])
-    io.stdout(`${neutralise(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
+    io.stdout(`${neutraliseLines(`verify: "${v.name}": ${v.verdict}: ${v.evidence}`)}\n`);
   let keepLease = false;
   let savedLine: ((kept: boolean) => string) | undefined;
   // --continue of a run whose decision is not made yet: parked again, nothing run or sent.
   const pending = journal?.parked ? pendingDecisions(journal.parked) : [];
   if (journal?.parked && pending.length > 0) {
-    io.stdout(`${neutralise(`still parked: ${waitLines(pending).join('\n  ')}`)}\n`);
-    for (const timeout of journal.timeouts ?? []) io.stdout(`${neutralise(`decided with a timeout: ${timeout}`)}\n`);
+    io.stdout(
+      `still parked: ${waitLines(pending)
+        .map((l) => neutraliseLines(l))
+        .join('\n  ')}\n`,
+    );
+    for (const timeout of journal.timeouts ?? [])
+      io.stdout(`${neutraliseLines(`decided with a timeout: ${timeout}`)}\n`);
     io.stdout(`decide first: enginectl decide --store URL --run ${stored!.runId}\n`);
     keepLease = pipeline.keepLeaseParked === true;
     journal.spec.file.close();
@@ -528,7 +533,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
             name: 'terminal',
             started: ({ name }) =>
               print(
-                `running "${neutralise(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}`,
+                `running "${neutraliseLines(name)}" (${pipeline.steps.length} step${pipeline.steps.length === 1 ? '' : 's'})${emulatorUrl ? ` against the embedded emulator at ${emulatorUrl}` : ''}`,
               ),
             // After the files: a summary written to standard output comes before the run's last line.
             ended: ({ report }) => {
@@ -560,8 +565,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     const parked = parkedOf(result);
     if (parked && !halted) {
       keepLease = pipeline.keepLeaseParked === true;
-      print(neutralise(parkedHeadline(parked)));
-      for (const line of waitLines(parked.waits)) print(`  ${neutralise(line)}`);
+      print(neutraliseLines(parkedHeadline(parked)));
+      for (const line of waitLines(parked.waits)) print(`  ${neutraliseLines(line)}`);
       const goOn = `enginectl run ${neutralise(file)} --store URL --continue ${stored!.runId}`;
       // A window park with a call in doubt (its retry waits for the window): the continue needs --in-doubt.
       const doubts = parked.for === 'window' ? undecidedDoubts(result.steps).length : 0;
