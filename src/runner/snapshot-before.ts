@@ -27,7 +27,13 @@ export function snapshotBefore(
     async sending(call) {
       if (!once.taken) {
         try {
-          const value = await snapshot(ctx.client(run.server), call, signal, (v) => producerOf(ctx, v));
+          const value = await snapshot(
+            ctx.client(run.server),
+            call,
+            signal,
+            (v) => producerOf(ctx, v),
+            (v) => ctx.masker.maskValue(v),
+          );
           observer.snapshot(run, { value });
           once.taken = true;
         } catch (error) {

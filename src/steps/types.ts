@@ -161,13 +161,15 @@ export interface Verifier {
   /**
    * Reads what the verdict compares against, just before the write leaves (the journal records
    * it first). `call` is the write as it is about to leave; `producerOf` names the earlier
-   * instance of the run one of whose outputs is the value given (none for a masked value).
+   * instance of the run one of whose outputs is the value given (none for a masked value); `shown`
+   * masks a value as the journal records it (the fields its body writes with a secret read masked there).
    */
   snapshot?(
     client: EngineClient,
     call: PlannedCall,
     signal: AbortSignal,
     producerOf: (value: string) => Producer | undefined,
+    shown: <T>(value: T) => T,
   ): Promise<unknown>;
   /** Reads the target now; `snapshot` is undefined when none was recorded. */
   check(

@@ -3,10 +3,13 @@
 // its body, as the journal recorded it (secrets masked), holds the fields written. Masked fields
 // are not compared: the journal keeps no form of a secret (no file is an offline check of one), and
 // the environment's value when verify runs need not be the value sent; so they are named, and the
-// verdict rests on what else was read.
+// verdict rests on what else was read. The snapshot never keeps the value of before of a masked
+// field, nor of a field whose name says it holds a credential (entity-withheld.ts): such a field
+// written readable is compared with the entity now only, and the version tells the rest.
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
+import { credentialNamed, withheld } from './entity-withheld.ts';
 import { fact } from './observed.ts';
 import type { Verdict, Verifier } from './types.ts';
 
@@ -16,18 +19,27 @@ export const Entity = z.record(z.string(), z.unknown());
 /**
  * The entity at `path` just before a write, for its verifier: null when there is none (404). Any
  * other answer is a read that failed, thrown, so the journal records it as such (and verify cannot
- * tell), never as "no entity".
+ * tell), never as "no entity". Its credentials and the fields the call writes with a secret
+ * (`written`, masked in the body the journal records) are withheld: the journal keeps this.
  */
-export async function entityBefore(client: EngineClient, path: string, signal: AbortSignal): Promise<Fields | null> {
+export async function entityBefore(
+  client: EngineClient,
+  path: string,
+  signal: AbortSignal,
+  written: readonly string[] = [],
+): Promise<Fields | null> {
   const { status, entity } = await entityAt(client, path, signal);
   if (status === 404) return null;
   if (!entity) throw new Error(`GET ${path} answered ${status}${status === 200 ? ', not an entity' : ''}`);
-  return entity;
+  return withheld(entity, written) as Fields;
 }
 
 const bodyFields = (body: unknown): [string, unknown][] =>
   Object.entries(Entity.safeParse(Array.isArray(body) ? body[0] : body).data ?? {});
 const isMasked = (value: unknown) => JSON.stringify(value ?? null).includes(MASK);
+
+/** The written fields, as the body gives them. */
+export const bodyOf = (body: unknown): Fields => Object.fromEntries(bodyFields(body));
 
 /** The written fields that can be compared: those the journal kept readable. */
 export function writtenFields(body: unknown): Fields {
@@ -37,6 +49,21 @@ export function writtenFields(body: unknown): Fields {
 /** The written fields the journal masked (a secret in them): named, never compared. */
 export function maskedFields(body: unknown): string[] {
   return bodyFields(body).flatMap(([k, v]) => (isMasked(v) ? [k] : []));
+}
+
+/** `fields` split: those whose value of before the snapshot keeps, and those it withholds (a credential by its name). */
+function keptBefore(fields: Fields): [Fields, string[]] {
+  const unkept = Object.keys(fields).filter(credentialNamed);
+  return [Object.fromEntries(Object.entries(fields).filter(([k]) => !credentialNamed(k))), unkept];
+}
+const UNKEPT = 'not kept before the call: a credential by its name';
+
+/** What the written fields now holding the values of just before say: those kept, and those not (compared with the written values only). */
+function oldValues(off: string[], kept: Fields, again = ''): string {
+  const [known, unkept] = [off.filter((k) => k in kept), off.filter((k) => !(k in kept))];
+  const not = `${listText(unkept)} ${known.length ? 'not' : 'do not hold'} the written values (${UNKEPT})`;
+  if (known.length === 0) return not;
+  return `${listText(known)} hold the values of just before the call${again}${unkept.length ? `, ${not}` : ''}`;
 }
 
 export const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -55,46 +82,54 @@ export async function entityAt(
 
 /**
  * An update whose readable fields held the written values just before the call (or no snapshot
- * says), and still do, and whose masked fields cannot be compared: only the version tells, the one
- * of just before saying nothing was written since.
+ * says; those whose value of before it does not keep, `unkept`, hold them now), and still do, and
+ * whose masked fields cannot be compared: only the version tells, the one of just before saying
+ * nothing was written since.
  */
-function unshown(names: string, masked: string, was: Fields | undefined, entity: Fields): Verdict {
+function unshown(kept: string[], unkept: string[], masked: string, was: Fields | undefined, entity: Fields): Verdict {
   const unseen = `${masked} cannot be compared (masked in the journal)`;
   if (!was)
     return {
       verdict: 'cannot-tell',
-      evidence: `${names} hold the written values, but no snapshot says whether they did just before the call, and ${unseen}: nothing read shows whether the write was applied`,
+      evidence: `${listText([...kept, ...unkept])} hold the written values, but no snapshot says whether they did just before the call, and ${unseen}: nothing read shows whether the write was applied`,
     };
-  const held = `${names} held the written values already before the call`;
-  const [then, now] = [was.iversion, entity.iversion];
-  if (then == null || now == null)
+  const now = unkept.length ? `${listText(unkept)} hold the written values (${UNKEPT})` : '';
+  const held = kept.length ? `${listText(kept)} held the written values already before the call` : now;
+  const still = kept.length ? `${held}, and still do${now && `, ${now}`}` : now;
+  const [then, at] = [was.iversion, entity.iversion];
+  if (then == null || at == null)
     return {
       verdict: 'cannot-tell',
-      evidence: `${held}, and still do, and ${unseen}: the entity has no version (iversion) to tell whether it was written since`,
+      evidence: `${still}, and ${unseen}: the entity has no version (iversion) to tell whether it was written since`,
     };
-  if (!same(then, now))
+  if (!same(then, at))
     return {
       verdict: 'cannot-tell',
-      evidence: `${held}, and still do, and ${unseen}: the entity was written since (version ${JSON.stringify(then)} then, ${JSON.stringify(now)} now), by this call or another`,
+      evidence: `${still}, and ${unseen}: the entity was written since (version ${JSON.stringify(then)} then, ${JSON.stringify(at)} now), by this call or another`,
     };
   return {
     verdict: 'not-applied',
-    evidence: `${held}, and the entity is at its version of just before the call (${JSON.stringify(now)}): nothing was written since, so neither was ${masked} (masked in the journal, not compared)`,
+    evidence: `${kept.length && unkept.length ? `${held}, ${now}` : held}, and the entity is at its version of just before the call (${JSON.stringify(at)}): nothing was written since, so neither was ${masked} (masked in the journal, not compared)`,
   };
 }
 
 export const entityUpdated: Verifier = {
-  snapshot: (client, call, signal) => entityBefore(client, call.path, signal),
+  snapshot: (client, call, signal, _producerOf, shown) =>
+    entityBefore(client, call.path, signal, maskedFields(shown(call.body))),
   async preview(client, call, signal, shown) {
-    const fields = writtenFields(call.body);
+    // The body as the journal would record it: a field written with a secret is masked there.
+    const body = shown(call.body);
+    const [fields, unkept] = keptBefore(writtenFields(body));
+    const unseen = [...maskedFields(body), ...unkept];
     const { status, entity } = await entityAt(client, call.path, signal);
     if (!entity)
       return {
         text: `GET ${call.path} answers ${status}: no entity to update`,
         observed: { [fact('entity', call.path)]: `HTTP ${status}` },
       };
-    // Compared as the server holds them, quoted once masked.
-    const [seen, written] = [shown(entity), shown(fields)];
+    // Compared as the server holds them, quoted once masked; the fields never kept are not shown,
+    // nor compared (whether the secret is the value held now would say something of either).
+    const seen = shown(withheld(entity, unseen)) as Fields;
     const observed = Object.fromEntries(
       Object.keys(fields).map((k) => [
         fact('field', `entity ${String(seen.ikey ?? call.path)}: ${k}`),
@@ -102,10 +137,14 @@ export const entityUpdated: Verifier = {
       ]),
     );
     const off = differing(entity, fields);
-    if (off.length === 0)
+    if (off.length === 0 && unseen.length === 0)
       return { text: `${listText(Object.keys(fields))} hold these values already: nothing would change`, observed };
+    const written = bodyOf(body);
     return {
-      text: off.map((k) => `${k} ${JSON.stringify(seen[k] ?? null)} -> ${JSON.stringify(written[k])}`).join(', '),
+      text: [
+        ...off.map((k) => `${k} ${JSON.stringify(seen[k] ?? null)} -> ${JSON.stringify(written[k])}`),
+        ...unseen.map((k) => `${k} (not shown) -> ${JSON.stringify(written[k] ?? null)}`),
+      ].join(', '),
       observed,
     };
   },
@@ -129,34 +168,44 @@ export const entityUpdated: Verifier = {
         evidence: `${named} names entity ${JSON.stringify(now)} now, not entity ${JSON.stringify(was)} as just before the call: what it holds says nothing of the write`,
       };
     }
+    // The snapshot keeps no value of before of a field named as a credential: compared now only.
+    const [kept, unkept] = keptBefore(fields);
     if (off.length === 0) {
-      const already = before.success && differing(before.data, fields).length === 0;
+      const already = before.success && differing(before.data, kept).length === 0;
       // A field not compared is not written again by sending the call again: the readable ones
       // show the write only when they moved to the written values since just before the call.
       if (masked && (already || !before.success))
-        return unshown(listText(Object.keys(fields)), masked, before.data, entity);
+        return unshown(Object.keys(kept), unkept, masked, before.data, entity);
       return {
         verdict: 'applied',
-        evidence: already
-          ? `${listText(Object.keys(fields))} held the written values already before the call, and still do: sending it again changes nothing`
-          : `${listText(Object.keys(fields))} hold the written values${masked ? ` (${masked}, masked in the journal, not compared)` : ''}`,
+        evidence:
+          already && unkept.length === 0
+            ? `${listText(Object.keys(fields))} held the written values already before the call, and still do: sending it again changes nothing`
+            : `${listText(Object.keys(fields))} hold the written values${masked ? ` (${masked}, masked in the journal, not compared)` : ''}`,
       };
     }
-    if (before.success && differing(entity, before.data).filter((k) => k in fields).length === 0) {
+    if (before.success && differing(entity, before.data).filter((k) => k in kept).length === 0) {
       // The old values prove nothing alone: the write may have been applied and written back since.
       // Its version (iversion) tells: the same as just before the call, nothing was written since.
       const [was, now] = [before.data.iversion, entity.iversion];
       if (was == null || now == null)
         return {
           verdict: 'cannot-tell',
-          evidence: `${listText(off)} hold the values of just before the call, but the entity has no version (iversion) to tell whether it was written since`,
+          evidence: `${oldValues(off, kept)}, but the entity has no version (iversion) to tell whether it was written since`,
         };
       if (!same(was, now))
         return {
           verdict: 'cannot-tell',
-          evidence: `${listText(off)} hold the values of just before the call again, but the entity was written since (version ${JSON.stringify(was)} then, ${JSON.stringify(now)} now): the write may have been applied and written back`,
+          evidence: `${oldValues(off, kept, ' again')}, but the entity was written since (version ${JSON.stringify(was)} then, ${JSON.stringify(now)} now): the write may have been applied and written back`,
         };
-      return { verdict: 'not-applied', evidence: `${listText(off)} still hold the values of just before the call` };
+      const known = off.filter((k) => k in kept);
+      return {
+        verdict: 'not-applied',
+        evidence:
+          known.length === off.length
+            ? `${listText(off)} still hold the values of just before the call`
+            : `${oldValues(off, kept)}, and the entity is at its version of just before the call (${JSON.stringify(now)}): nothing was written since`,
+      };
     }
     return {
       verdict: 'cannot-tell',

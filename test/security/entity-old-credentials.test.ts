@@ -133,3 +133,38 @@ test("a delete's snapshot and plan --live keep no form of the entity's password"
     [ANNA_PW],
   );
 });
+
+test('a field named as a credential written with a readable value: plan --live and the journal show no form of its old value, and verify decides by the version', async (t) => {
+  const s = await setup(
+    t,
+    `version: 1
+name: Token
+steps:
+  - uses: classes/update
+    longest: 1m
+    with: { class: 12, id: 2001, fields: { ipassword: New-Passw0rd-literal } }
+`,
+  );
+  const live = await s.cli('plan', s.file, '--live');
+  assert.equal(live.code, 0, live.stdout + live.stderr);
+  assert.match(live.stdout, /ipassword \(not shown\) -> "New-Passw0rd-literal"/);
+  s.emulator.faults.add({ method: 'PATCH', path: JDOE, reset: 'before', times: 1 });
+  const run = await s.cli('run', s.file, '--journal', s.journal);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  s.emulator.faults.clear();
+  await s.later(5 * 60_000);
+  const verified = await s.cli('verify', s.journal);
+  assert.match(
+    verified.stdout,
+    /^not-applied +"Update an entity" .*: ipassword do not hold the written values \(not kept before the call: a credential by its name\), and the entity is at its version of just before the call \(1\): nothing was written since/m,
+  );
+  const retried = await s.cli('run', s.file, '--resume', s.journal, '--in-doubt', 'verify-and-retry');
+  assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+  assert.equal(s.jdoe().ipassword, 'New-Passw0rd-literal');
+  // Applied now: verify of the journal's first call reads the written value, its value of before not needed.
+  const again = await s.cli('verify', s.journal);
+  const said = [live, run, verified, retried, again].flatMap((r) => [r.stdout, r.stderr]);
+  assertClean('plan --live, the runs, verify and the journal', [...said, readFileSync(s.journal, 'utf8')].join('\n'), [
+    OLD_PW,
+  ]);
+});

@@ -3,6 +3,8 @@
 // the masker finds as a form of the secret in any text. Before, the preview quoted the server's
 // value as JSON before it was masked: its backslash doubled (`s3cret\\/pass`), no form of the secret
 // any more, and the terminal, the saved plan (its text and observed values) and the summary showed it.
+// The field is one the write changes with a readable value: a field written with a secret, or named
+// as a credential (ipassword), is not shown at all (entity-old-credentials.test.ts).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +18,7 @@ for (const held of ['s3cret\\/pass', 's3cret\\u002fpass'])
     const dir = mkdtempSync(join(tmpdir(), 'enginectl-live-escaped-'));
     const state = sampleState(Date.now());
     const entity = state.entities.find((e) => e.ikey === 2001)!;
-    entity.ipassword = held;
+    entity.iemailaddress = held;
     writeFileSync(join(dir, 'state.json'), JSON.stringify(state));
     const file = join(dir, 'leak.yml');
     writeFileSync(
@@ -24,7 +26,7 @@ for (const held of ['s3cret\\/pass', 's3cret\\u002fpass'])
       `version: 1
 steps:
   - uses: classes/update
-    with: { id: 2001, fields: { ipassword: "\${{ secrets.APP_SECRET }}" } }
+    with: { id: 2001, fields: { iemailaddress: new.mailbox@example.org, ipassword: "\${{ secrets.APP_SECRET }}" } }
 `,
     );
     const out = join(dir, 'leak.plan');
@@ -34,7 +36,11 @@ steps:
       { env: { APP_SECRET: 's3cret/pass' } },
     );
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /ipassword "\*\*\*" -> "\*\*\*"/, 'the preview shows the field, masked');
+    assert.match(
+      r.stdout,
+      /iemailaddress "\*\*\*" -> "new\.mailbox@example\.org"/,
+      'the preview shows the field, masked',
+    );
     for (const [where, text] of [
       ['terminal', r.stdout + r.stderr],
       ['saved plan', readFileSync(out, 'utf8')],
