@@ -57,7 +57,7 @@ async function matching(
 export const entityCreated: Verifier = {
   // Counted by the fields verify counts by: the body as the journal records it, a field written
   // with a secret masked there and left out (nor is a secret sent as a filter in a query string).
-  snapshot: async (client, call, signal, shown) => {
+  snapshot: async (client, call, signal, _producerOf, shown) => {
     const count = (await matching(client, { path: call.path, body: shown(call.body) }, signal)).length;
     const keys = await classKeys(client, call.path, signal);
     return keys ? { count, keys } : { count };
