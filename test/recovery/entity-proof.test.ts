@@ -14,7 +14,8 @@ import { startEmulator } from '../helpers/emulator.ts';
 import { assertClean } from '../helpers/secrets.ts';
 
 async function setup(t: TestContext, steps: string, more: Record<string, string> = {}) {
-  const clock = simulatedClock();
+  // Moves only by the test's waits: the evidence's "5m after the call" never reads 5m1s on a loaded machine.
+  const clock = simulatedClock(Date.parse('2026-03-10T05:00:10Z'), () => 0);
   const { url, emulator } = await startEmulator(t, { now: clock.now });
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-entity-proof-'));
   const file = join(dir, 'release.yml');
