@@ -42,9 +42,14 @@ export function stable(text: string): string {
     .replace(/\b\d+(?:\.\d)?(?:ms|s)\b|\b\d+h(?:\d+m)?(?:\d+s)?\b|\b\d+m(?:\d+s)?\b/g, 'T');
 }
 
+const STILL = Date.parse('2026-03-10T05:00:10Z');
+
 for (const c of CASES) {
   test(`terminal golden: enginectl ${c.args.join(' ')}`, async () => {
-    const r = await runCli(c.args, { env: { QA_TOKEN: 'qa-token-123' } });
+    // The run's clock stands still but for its waits, 10 s past a monitoring refresh: the Engines
+    // gate after the update always reads the version of before once (on a clock moving with real
+    // time, a loaded machine could cross a refresh between the update and the gate).
+    const r = await runCli(c.args, { env: { QA_TOKEN: 'qa-token-123' }, emulatorTime: () => STILL });
     assert.equal(r.code, c.code, r.stderr);
     const actual = stable(`${r.stdout}${r.stderr ? `--- stderr\n${r.stderr}` : ''}`);
     golden(`terminal/${c.name}.txt`, actual);

@@ -32,13 +32,16 @@ ${FLEET_STEPS}`,
   return { file, dir };
 }
 
+/** The real time the run's clock moves with: standing still (the run starts there unless --clock says otherwise). */
+const STILL = Date.parse('2026-03-10T04:00:10Z');
+
 async function roll(n: number, rollout: string, ...args: string[]) {
   const { file, dir } = fleet(n, rollout);
   const json = join(dir, 'report.json');
   const summary = join(dir, 'summary.md');
   // The run's clock moves only by its waits, never with the real time a loaded machine takes.
   const r = await runCli(['run', file, '--emulator', '--report-json', json, '--summary', summary, ...args], {
-    emulatorTime: () => 0,
+    emulatorTime: () => STILL,
   });
   return { r, report: JSON.parse(readFileSync(json, 'utf8')) as Report, summary: readFileSync(summary, 'utf8') };
 }
