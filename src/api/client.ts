@@ -12,6 +12,7 @@ import { LicensingApi } from './licensing.ts';
 import { MonitoringApi } from './monitoring.ts';
 import { placeholderAnswer, planned, type PlannedCall } from './recording.ts';
 import type { RetryPolicy } from './retry.ts';
+import { ServerClock, type ClockSeen } from './server-clock.ts';
 import { Transport, type Query, type RequestBody, type TransportOptions } from './transport.ts';
 
 export interface ServerConfig extends TlsOptions {
@@ -39,6 +40,8 @@ export interface ClientDeps {
   random?: TransportOptions['random'];
   timer?: TransportOptions['timer'];
   onRetry?: TransportOptions['onRetry'];
+  /** This machine's clock as the run reads it (the journal's): each answer's Date is read against it. Date.now by default. */
+  now?: (() => number) | undefined;
   redact?: TransportOptions['redact'];
   /** GET requests only: any other is refused before it leaves (plan --live). */
   readOnly?: boolean;
@@ -75,11 +78,13 @@ export class EngineClient {
   readonly devops: DevOpsApi;
   private readonly caller: Caller;
   private readonly dispatcher: LazyDispatcher;
+  private readonly clock: ServerClock;
 
   constructor(given: ServerConfig, deps: ClientDeps = {}) {
     // An invalid URL is refused before anything is sent; credentials in its user part are used.
     const config = callableServer(given);
     const recorded = deps.recordInto;
+    this.clock = new ServerClock(deps.now ?? Date.now);
     this.dispatcher = recorded
       ? { get: () => Promise.reject(new Error('the recording client sends nothing')), close: async () => undefined }
       : deps.dispatcher
@@ -97,6 +102,7 @@ export class EngineClient {
       random: deps.random,
       timer: deps.timer,
       onRetry: deps.onRetry,
+      clock: this.clock,
       redact: deps.redact,
       readOnly: deps.readOnly,
       answerInstead:
@@ -124,6 +130,7 @@ export class EngineClient {
     Object.assign(bound, {
       caller,
       dispatcher: this.dispatcher,
+      clock: this.clock,
       classes: new ClassesApi(caller),
       licensing: new LicensingApi(caller),
       monitoring: new MonitoringApi(caller),
@@ -143,6 +150,11 @@ export class EngineClient {
       text: response.text,
       attempts: response.attempts,
     };
+  }
+
+  /** The server's clock as the Date of its latest answer showed it (server-clock.ts); undefined before one. */
+  serverClock(): ClockSeen | undefined {
+    return this.clock.latest;
   }
 
   /** The server's URL with its base path (no credentials), as messages name it. */

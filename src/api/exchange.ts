@@ -4,6 +4,7 @@ import type { LazyDispatcher } from './dispatcher.ts';
 import type { Timer } from './deadline.ts';
 import type { RetryPolicy } from './retry.ts';
 import type { ApiError } from './errors.ts';
+import type { ClockSeen, ServerClock } from './server-clock.ts';
 
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 60 * 1000;
 /** The largest answer read by default (a string holds ~512 MiB; update reports reach tens of MiB); see max-response-size. */
@@ -42,6 +43,8 @@ export interface SentCall {
   method: string;
   path: string;
   body: unknown;
+  /** The server's clock as this machine last saw it (server-clock.ts), read as the call's record is written (after a verifier's read just before it). */
+  serverClock?: (() => ClockSeen | undefined) | undefined;
 }
 
 /**
@@ -78,6 +81,8 @@ export interface TransportOptions {
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   random?: (() => number) | undefined;
   timer?: Timer | undefined;
+  /** Kept up to date with the Date of each answer, read against its clock (server-clock.ts). */
+  clock?: ServerClock | undefined;
   /** Told of each retry, so a runner can print it. */
   onRetry?: ((info: { attempt: number; delayMs: number; error: ApiError }) => void) | undefined;
   /** Masks secrets in server text before it is folded, trimmed or quoted in an error message (a

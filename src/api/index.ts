@@ -12,6 +12,7 @@ export {
   type InstanceFate,
 } from './fate.ts';
 export { deadline, type Deadline } from './deadline.ts';
+export type { ClockSeen } from './server-clock.ts';
 export type { SyncOutcome } from './devops.ts';
 export type { CallOptions, CallSpec } from './call.ts';
 export { planned, PLACEHOLDER_LICENSE_CODE, type PlannedCall } from './recording.ts';

@@ -99,6 +99,7 @@ export class Transport {
       method: req.method,
       path: req.path,
       body: req.body && 'json' in req.body ? req.body.json : req.body?.text,
+      serverClock: () => this.options.clock?.latest,
     };
     await req.observer?.sending(call);
     try {
@@ -159,6 +160,7 @@ export class Transport {
       const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.options.dispatcher.get()]);
       // Stopped while its record was made durable (or undici loaded): it is not handed to the connection.
       if (req.signal?.aborted) throw Object.assign(this.aborted(req, attempt), { neverLeft: true });
+      const sentAt = this.options.clock?.now() ?? NaN;
       const res = await request(this.url(req), {
         method: req.method as Dispatcher.HttpMethod,
         headers,
@@ -166,6 +168,7 @@ export class Transport {
         signal: time.signal,
         dispatcher,
       });
+      this.options.clock?.answered(String(res.headers.date ?? ''), sentAt);
       await onStatus?.(res.statusCode);
       const limit = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
       const length = Number(res.headers['content-length'] ?? NaN);

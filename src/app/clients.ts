@@ -14,6 +14,8 @@ export interface ClientSetup {
   emulatorUrl?: string | undefined;
   /** GET requests only (plan --live): any other is refused before it leaves. */
   readOnly?: boolean;
+  /** The clock the run (or verify) reads "since the call" on: each answer's Date, the server's clock, is read against it. */
+  now?: (() => number) | undefined;
 }
 
 export function clientFactory(setup: ClientSetup): (server: ResolvedServer) => EngineClient {
@@ -33,6 +35,7 @@ export function clientFactory(setup: ClientSetup): (server: ResolvedServer) => E
         env: setup.env,
         redact: (text) => masker.mask(text),
         readOnly: setup.readOnly,
+        now: setup.now,
         onRetry: ({ attempt, delayMs, error }) =>
           setup.onRetry?.(masker.mask(`retry ${attempt} in ${formatDuration(delayMs)} after: ${error.message}`)),
       },

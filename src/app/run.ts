@@ -145,6 +145,7 @@ export async function runAndReport(request: RunRequest, context: RunWorld): Prom
     masker,
     emulatorUrl: request.emulatorUrl,
     onRetry: (message) => logger.info(undefined, message),
+    now,
   });
   const spec = request.journal;
   // A record that cannot be written (or too slowly for its write to leave), or the lease lost, stops

@@ -22,7 +22,8 @@ export interface VerifySetup {
 
 export async function verifyJournal(state: JournalState, setup: VerifySetup): Promise<Verified[]> {
   const { servers } = prepareRun(setup.pipeline, setup.env, setup.masker);
-  const make = clientFactory({ env: setup.env, masker: setup.masker, onRetry: setup.onRetry });
+  // Each answer's Date read against the clock verify counts on: the server's clock is the one it shares with the run's.
+  const make = clientFactory({ env: setup.env, masker: setup.masker, onRetry: setup.onRetry, now: setup.now });
   const clients = new Map<string, EngineClient>();
   const clientFor = (name: string | undefined) => {
     const server = name === undefined ? undefined : servers.get(name);

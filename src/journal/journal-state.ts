@@ -1,6 +1,6 @@
 // What a journal's records say of its release, as journal/read.ts reads them: each instance's state
 // (its last start, call, attempts, end and decision) and the release's (its runs, rollout, parks).
-import type { Attempt } from '../api/index.ts';
+import type { Attempt, ClockSeen } from '../api/index.ts';
 import type { RolloutResult, StepError } from '../runner/result.ts';
 import type { OperatorDecision } from '../runner/rollout-result.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
@@ -22,6 +22,8 @@ export interface CallState {
   inputs?: string | undefined;
   /** Its record's place in the journal: the journal's order, never a clock. */
   seq?: number | undefined;
+  /** The server's clock as the run last saw it before the call (none in a journal of an earlier version). */
+  clock?: ClockSeen | undefined;
 }
 
 export interface InstanceState {

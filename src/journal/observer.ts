@@ -72,6 +72,8 @@ export function journalObserver(
     },
     sending(run, c) {
       wrote.add(run.key);
+      // The server's clock as last seen, after the verifier's read just before the write: verify counts on it.
+      const clock = c.serverClock?.();
       return write(
         {
           t: 'send',
@@ -81,6 +83,7 @@ export function journalObserver(
           body: masker.maskValue(c.body ?? null),
           ...(run.attempts > 1 ? { attempt: run.attempts } : {}),
           inputs: digest(run),
+          ...(clock ? { clock: { low: clock.low, high: clock.high, at: clock.at } } : {}),
         },
         true,
         true,

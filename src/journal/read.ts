@@ -140,6 +140,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
           ended: false,
           inputs: r.inputs,
           seq: first + i,
+          clock: r.clock,
         };
         state.tried = Math.max(state.tried, r.attempt ?? 1);
         // Sent and not yet answered: unknown until an answer says otherwise.

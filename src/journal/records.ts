@@ -99,6 +99,14 @@ export const JournalRecordSchema = z.discriminatedUnion('t', [
     attempt: z.int().min(2).optional(),
     /** The digest of the inputs the write was sent with (as an end's): a resume tells the call in doubt from the instance as it reads now. */
     inputs: Hash.optional(),
+    /**
+     * The server's clock as the run last saw it before the write (api/server-clock.ts): the server's
+     * minus the run's, in ms, between low and high, as an answer that came at `at` showed it. What
+     * verify on another machine counts "since the call" on (journal/since-call.ts). Absent in a
+     * journal of an earlier enginectl, and when no answer of the server had a Date: an earlier
+     * enginectl reads the record without it.
+     */
+    clock: z.object({ low: z.number(), high: z.number(), at: z.number() }).optional(),
   }),
   z.object({ t: z.literal('status'), key: z.string(), at: z.number(), ...Call, status: z.int() }),
   // How a call ended: its status and whether the body was the API's (api/fate.ts reads its fate from these), or the error that ended it.

@@ -11,8 +11,8 @@ import type { Verdict } from '../steps/types.ts';
 import type { Combination } from '../pipeline/selection.ts';
 import type { JournalState } from './read.ts';
 import { doubtOf, standingDecision } from './doubt.ts';
-import { formatDuration } from '../duration.ts';
 import { SEND_WITHIN_MS } from './send-bound.ts';
+import { provenNotApplied } from './not-applied.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
 export interface InDoubtInstance {
@@ -66,49 +66,6 @@ export function serversToRead(instances: readonly InDoubtInstance[]): Set<string
  * Reads each in-doubt instance's target. `clientFor` gives the client of the instance's server
  * (throws when it cannot be built); a read that fails is "cannot tell", with why.
  */
-/**
- * "Not applied" needs proof: a target that shows no effect proves nothing while the write may
- * still be running at the server, which the API cannot show. It holds only once the step's
- * declared `longest:` has passed since the call; otherwise the verdict is "cannot tell", saying
- * what would decide it.
- */
-export function provenNotApplied(
-  verdict: Verdict,
-  call: { at: number; leftBy: number },
-  now: number,
-  longestMs: number | undefined,
-): Verdict {
-  if (verdict.verdict !== 'not-applied') return verdict;
-  const since = now - call.at;
-  if (longestMs === undefined) {
-    return {
-      verdict: 'cannot-tell',
-      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the API cannot show a write still running at the server: declare longest: on the step (the longest its write can take) and verify again once that long has passed since the call`,
-    };
-  }
-  // Counted from the latest the call can have left (its record's time and the bound on the send),
-  // to when what was read was true (monitoring's last report), not when it was read.
-  const passedAt = call.leftBy + longestMs;
-  const left = `since the latest the call can have left (${formatDuration(call.leftBy - call.at)} after its record)`;
-  if (now < passedAt) {
-    return {
-      verdict: 'cannot-tell',
-      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; the step's longest: ${formatDuration(longestMs)} has not passed ${left}: verify again after ${new Date(passedAt).toISOString()}`,
-    };
-  }
-  // The time has passed, but what was read is older: waiting adds nothing until the target reports again.
-  if (verdict.asOf !== undefined && verdict.asOf < passedAt) {
-    return {
-      verdict: 'cannot-tell',
-      evidence: `${verdict.evidence}, ${formatDuration(since)} after the call; what was read is as of ${new Date(verdict.asOf).toISOString()} (the target's last report), before the step's longest: ${formatDuration(longestMs)} had passed ${left}: verify again once the target reports after ${new Date(passedAt).toISOString()}`,
-    };
-  }
-  return {
-    verdict: 'not-applied',
-    evidence: `${verdict.evidence} (${formatDuration(since)} after the call, past the step's longest: ${formatDuration(longestMs)})`,
-  };
-}
-
 export async function verifyInDoubt(
   state: JournalState,
   clientFor: (server: string | undefined) => EngineClient,
@@ -159,11 +116,14 @@ export async function verifyInDoubt(
           at: call.at,
           leftBy: call.at + SEND_WITHIN_MS,
         };
+        const client = clientFor(instance.server);
         verdict = provenNotApplied(
-          await verifier.check(clientFor(instance.server), recorded, record.snapshot?.value, at, signal),
-          recorded,
+          await verifier.check(client, recorded, record.snapshot?.value, at, signal),
+          { ...recorded, clock: call.clock },
           at,
           longestOf(instance),
+          // The server's clock as the answers to the check's reads showed it: the one the run's and this machine's share.
+          client.serverClock(),
         );
         if (record.snapshot?.error && verdict.verdict === 'cannot-tell')
           verdict = {

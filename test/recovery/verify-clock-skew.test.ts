@@ -27,10 +27,14 @@ const never = new AbortController().signal;
 /** A machine's clock `by` ms off the server's: it moves as the server's does. */
 const off = (server: Clock, by: number): Clock => ({ now: () => server.now() + by, sleep: server.sleep });
 
-/** A run on `runClock` whose PATCH is in doubt (the connection reset: the server may still apply it, as far as anyone can tell). */
-async function inDoubt(t: TestContext, runOffset: number) {
+/**
+ * A run on a clock `runOffset` ms off the server's whose PATCH is in doubt (the connection reset:
+ * the server may still apply it, as far as anyone can tell). `set`: how far the server's clock was
+ * set forward since (0 unless the test moves it).
+ */
+async function inDoubt(t: TestContext, runOffset: number, set: () => number = () => 0) {
   const server = simulatedClock();
-  const { url, emulator } = await startEmulator(t, { now: server.now });
+  const { url, emulator } = await startEmulator(t, { now: () => server.now() + set() });
   const dir = mkdtempSync(join(tmpdir(), 'enginectl-verify-skew-'));
   const file = join(dir, 'release.yml');
   writeFileSync(file, PIPELINE);
@@ -106,4 +110,18 @@ test("a journal that kept no server clock: verified on a machine whose clock is 
   const inStep = await runCli(['verify', old], { env: s.env, clock: s.server });
   assert.equal(inStep.code, 0, inStep.stdout + inStep.stderr);
   assert.match(inStep.stdout, /^not-applied +".*past the step's longest: 5m/m);
+});
+
+test('a server whose clock was set 10 minutes forward since the run makes the time since the call no longer: verified 1 minute after it, with longest: 5m, cannot tell', async (t) => {
+  let set = 0;
+  const s = await inDoubt(t, 0, () => set);
+  set = 10 * MINUTE;
+  await s.server.sleep(MINUTE, never);
+  const verified = await runCli(['verify', s.journal], { env: s.env, clock: s.server });
+  assert.equal(verified.code, 1, verified.stdout + verified.stderr);
+  assert.match(
+    verified.stdout,
+    /^cannot-tell +".*; counted on the two machines' clocks, which say less than the server's: this machine's clock is 10m behind it; the step's longest: 5m has not passed/m,
+    verified.stdout,
+  );
 });

@@ -54,7 +54,15 @@ export async function shardFleet(
   }));
   // Workers on real clocks resume a killed one's sites within seconds: monitoring shows an update at
   // once here (the subject is the shards' protocol; test/emulator/monitoring-refresh.test.ts the lag).
-  const sites = new Sites({ users, faults: (options.faults ?? []).map(parseFault), monitoringRefreshMs: 0 });
+  // The sites' clock (their answers' Date: the server's clock verify counts "since the call" on): the
+  // real one, unless a test moves it to the clock its workers run on (`server.now = clock.now`).
+  const server = { now: () => Date.now() };
+  const sites = new Sites({
+    users,
+    faults: (options.faults ?? []).map(parseFault),
+    monitoringRefreshMs: 0,
+    now: () => server.now(),
+  });
   const running = await serve(sites, { port: 0 });
   t.after(() => running.close());
   const url = hooks
@@ -130,7 +138,7 @@ steps:
         .map(([name, site]) => [name, site.requests.filter((r) => r.applied && r.path.endsWith(path)).length] as const)
         .filter(([, count]) => count > 0),
     );
-  return { sites, url: running.url, dir, file, store, storeUrl, env, cli, shard, worker, applied, names };
+  return { sites, server, url: running.url, dir, file, store, storeUrl, env, cli, shard, worker, applied, names };
 }
 
 type WaveEvent = { kind: string; site: string; worker: number; outcome?: string };
@@ -241,9 +249,12 @@ export async function windowDoubtFleet(
   const worker = async (at: string, spec: string, signal?: AbortSignal) => {
     const json = join(f.dir, `worker-${++reports}.json`);
     const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', spec];
+    // The sites' clock moves with the test's: the time a worker starts at is the server's too.
+    const clock = simulatedClock(Date.parse(at));
+    f.server.now = clock.now;
     const r = await runCli([...args, '--shard-wait', '30m', '--shard-ttl', '1h', '--report-json', json], {
       env: f.env,
-      clock: simulatedClock(Date.parse(at)),
+      clock,
       ...(signal ? { signal } : {}),
     });
     return { ...r, out: r.stdout + r.stderr };

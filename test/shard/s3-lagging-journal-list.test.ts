@@ -67,6 +67,8 @@ test("a worker whose listing of a gone worker's site journal lags (its newest se
   // The index again, on a clock 3 minutes on: the killed attempt's lease lapsed, its call long past.
   const real = realClock();
   const later = { now: () => real.now() + 180_000, sleep: real.sleep };
+  // The server's clock 3 minutes on too: this clock is not ahead of it.
+  f.server.now = () => Date.now() + 180_000;
   const again = await runCli(args, { env: { ...f.env, SITE_USER: 'worker-1' }, clock: later });
   const said = again.stdout + again.stderr;
   assert.ok(lagged > 0, `the site's journal was listed: ${said}`);

@@ -81,7 +81,11 @@ async function pausedTakeover(
   t.after(() => first.child.kill('SIGKILL'));
   const real = realClock();
   const later = { now: () => real.now() + 180_000, sleep: real.sleep };
-  const taker = () => runCli(args('2/2', '10m'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
+  // The server's clock 3 minutes on too: the taker's clock is not ahead of it.
+  const taker = () => {
+    f.server.now = () => Date.now() + 180_000;
+    return runCli(args('2/2', '10m'), { env: { ...f.env, SITE_USER: 'worker-2' }, clock: later });
+  };
   return { f, run, first, taker };
 }
 

@@ -166,27 +166,16 @@ test("a site whose retry its window refused (its first PATCH in doubt, never app
     const patches = log.filter((r) => r.method === 'PATCH' && r.path === UPDATE);
     return { sent: patches.length, applied: patches.filter((r) => r.applied).length };
   };
-  const worker = (at: string) =>
-    runCli(
-      [
-        'run',
-        f.file,
-        '--store',
-        f.storeUrl,
-        '--run',
-        run,
-        '--shard',
-        '1/1',
-        '--shard-wait',
-        '30m',
-        '--shard-ttl',
-        '24h',
-      ],
-      {
-        env: f.env,
-        clock: simulatedClock(Date.parse(at)),
-      },
-    ).then((r) => ({ ...r, out: r.stdout + r.stderr }));
+  const worker = (at: string) => {
+    // The sites' clock moves with the test's: the time a worker starts at is the server's too.
+    const clock = simulatedClock(Date.parse(at));
+    f.server.now = clock.now;
+    const args = ['run', f.file, '--store', f.storeUrl, '--run', run, '--shard', '1/1'];
+    return runCli([...args, '--shard-wait', '30m', '--shard-ttl', '24h'], { env: f.env, clock }).then((r) => ({
+      ...r,
+      out: r.stdout + r.stderr,
+    }));
+  };
   const first = await worker(OPENS);
   assert.equal(first.code, 1, first.out);
   assert.match(first.out, /⏸ site site-0002 \(wave 1\): parked for its window/);
