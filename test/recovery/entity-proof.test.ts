@@ -245,3 +245,32 @@ test('verify of an update by name compares the entity the name named just before
   assert.equal(retried.code, 2, retried.stdout + retried.stderr);
   assert.equal(patches(), sent, 'not sent to the other entity');
 });
+
+const ROTATE_NESTED = `  - id: rotate
+    uses: classes/update
+    longest: 1m
+    with: { class: 12, id: 2001, fields: { ibegin: { passwordMaxAgeDays: 90, theme: dark }, ipassword: "\${{ secrets.NEW_PW }}" } }
+`;
+
+test('a readable written field holding a credential-named key (its value of before not kept in the snapshot) proves nothing beside a secret: a PATCH reset before the server read it is not applied, never applied', async (t) => {
+  const s = await setup(t, ROTATE_NESTED, { NEW_PW });
+  const jdoe = () => s.emulator.state.entities.find((e) => e.ikey === 2001)!;
+  Object.assign(jdoe(), { ibegin: { passwordMaxAgeDays: 90, theme: 'dark' } });
+  const before = JSON.stringify(jdoe());
+  s.emulator.faults.add({ method: 'PATCH', path: JDOE, reset: 'before', times: 1 });
+  const run = await s.cli('run', s.file, '--journal', s.journal);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.equal(JSON.stringify(jdoe()), before, 'the server never read it');
+  s.emulator.faults.clear();
+
+  await s.later(5 * 60_000);
+  const verified = await s.cli('verify', s.journal);
+  assert.doesNotMatch(verified.stdout, /^applied/m, 'the password was never written');
+  assert.match(verified.stdout, /^not-applied +"Update an entity" .*at its version of just before the call \(1\)/m);
+  const patches = () => s.emulator.requests.filter((r) => r.method === 'PATCH' && r.path === JDOE).length;
+  const sent = patches();
+  const retried = await s.cli('run', s.file, '--resume', s.journal, '--in-doubt', 'verify-and-retry');
+  assert.equal(retried.code, 0, retried.stdout + retried.stderr);
+  assert.equal(patches(), sent + 1, 'sent again, once');
+  assert.equal(jdoe().ipassword, NEW_PW, 'the password rotated');
+});
