@@ -13,6 +13,14 @@ const CREDENTIAL_NAME = /pass(?:word|wd|phrase)|pwd|secret|token|credential|api[
 
 export const credentialNamed = (name: string): boolean => CREDENTIAL_NAME.test(name);
 
+/** Whether a field named `name` holding `value` is withheld in part or whole: its name, or a key inside it, says credential. */
+export function withholdsIn(name: string, value: unknown): boolean {
+  if (credentialNamed(name)) return true;
+  if (Array.isArray(value)) return value.some((v) => withholdsIn('', v));
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value as Record<string, unknown>).some(([k, v]) => withholdsIn(k, v));
+}
+
 /**
  * `value` (an entity as the server answered it) with every field whose name says it holds a
  * credential, at any depth, and each top-level field in `written` (those the call writes with a

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import { MASK } from '../text/mask.ts';
-import { credentialNamed, withheld } from './entity-withheld.ts';
+import { withheld, withholdsIn } from './entity-withheld.ts';
 import { fact } from './observed.ts';
 import type { Verdict, Verifier } from './types.ts';
 
@@ -51,10 +51,14 @@ export function maskedFields(body: unknown): string[] {
   return bodyFields(body).flatMap(([k, v]) => (isMasked(v) ? [k] : []));
 }
 
-/** `fields` split: those whose value of before the snapshot keeps, and those it withholds (a credential by its name). */
+/**
+ * `fields` split: those whose value of before the snapshot keeps, and those it withholds in whole
+ * or in part (a credential by its name, or a key inside it named so: its value of before never
+ * equals the written one, which proves nothing).
+ */
 function keptBefore(fields: Fields): [Fields, string[]] {
-  const unkept = Object.keys(fields).filter(credentialNamed);
-  return [Object.fromEntries(Object.entries(fields).filter(([k]) => !credentialNamed(k))), unkept];
+  const unkept = Object.keys(fields).filter((k) => withholdsIn(k, fields[k]));
+  return [Object.fromEntries(Object.entries(fields).filter(([k]) => !unkept.includes(k))), unkept];
 }
 const UNKEPT = 'not kept before the call: a credential by its name';
 
