@@ -385,6 +385,18 @@ async function checkShard(t: TestContext, s: ShardSchedule): Promise<void> {
 
 /** Schedules kept as they were found: each runs first, every time. */
 const SHARD_REGRESSIONS: ShardSchedule[] = [
+  // Found by npm run fuzz (a fault of this test, after verify counted "since the call" on the
+  // server's clock): the taker's clock 10 minutes ahead of the sites' made its verify cannot-tell
+  // (a clock off the server's), not the not-applied past longest: the model expects.
+  {
+    step: 7,
+    attempts: 1,
+    inDoubt: 'stop',
+    faults: ['none', 'none', 'none'],
+    killed: true,
+    followUp: 'index-again',
+    longest: 'past',
+  },
   // Found by this test: a worker killed with its update's retry in flight (its first attempt applied,
   // its answer cut); the worker taking the site over verified it applied and ended the site; the
   // site's run resumed (no decision) said its inputs changed and sent the update again.
