@@ -310,6 +310,9 @@ async function checkShard(t: TestContext, s: ShardSchedule): Promise<void> {
     );
     // Its shard's index run again, on a clock past the killed worker's lease: the taker reads the call back.
     later = ahead(600_000);
+    // The sites' clock moves with it: the server's clock is the one verify counts on, and a taker
+    // 10 minutes off it would rightly refuse to count on its own.
+    f.server.now = later.now;
     // The faults were the killed worker's: what the taker sends again is answered as the API does.
     f.sites.faults.clear();
     const before = applied();
