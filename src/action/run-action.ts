@@ -137,7 +137,7 @@ async function execute(
     continueRollout: booleanInput(kit.getInput, 'continue-rollout'),
     continueParked: continued !== '',
     ...storedJournalNames(stored),
-    verify: { masker, signal: deps.signal },
+    verify: { masker, signal: deps.signal, clock: { now: deps.now } },
     pipeline,
     sources: loaded.sources,
     vars: loaded.vars,

@@ -16,6 +16,7 @@ import { resumePlan, type InDoubtMode } from '../journal/resume.ts';
 import { verifiedDecisions, type Verified } from '../journal/verify.ts';
 import { Masker } from '../runner/masker.ts';
 import { verifyJournal } from './verify.ts';
+import type { Clock } from './clock.ts';
 import { prepareRun } from '../runner/scope.ts';
 import { fileMasker } from '../runner/file-secrets.ts';
 import { comparedIdentity, filesHashes, varsHashOf } from './file-hashes.ts';
@@ -42,8 +43,12 @@ export interface JournalRequest {
   label?: string | undefined;
   /** What the reports call the journal resumed: `URL run ID` of a store, not the runner's copy of it (default: its path). */
   name?: string | undefined;
-  /** For --in-doubt verify: masks what is read, and stops the reads on a signal. */
-  verify?: { masker: Masker; signal: AbortSignal } | undefined;
+  /**
+   * For --in-doubt verify: masks what is read, stops the reads on a signal; each answer's Date and
+   * "since the call" read on `clock`, which goes on while verify reads (not `now`, fixed when the
+   * resume began: a read minutes after it would read this machine's clock minutes behind the server's).
+   */
+  verify?: { masker: Masker; signal: AbortSignal; clock: Pick<Clock, 'now'> } | undefined;
   /** Masks every secret before it is hashed: no hash in the journal is a derivative of a secret. */
   masker?: Masker | undefined;
   pipeline: Pipeline;
@@ -185,8 +190,9 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         ? await verifyJournal(state, {
             pipeline: request.pipeline,
             env: request.env,
-            ...request.verify,
-            now: () => request.now,
+            masker: request.verify.masker,
+            signal: request.verify.signal,
+            now: request.verify.clock.now,
           })
         : [];
     const inDoubt = verifying

@@ -117,7 +117,7 @@ export async function runSite(
       command: `enginectl run --shard ${request.index + 1}/${manifest.shards}`,
       ...storedJournalNames(stored),
       now,
-      verify: { masker: request.masker, signal: request.signal },
+      verify: { masker: request.masker, signal: request.signal, clock: request.clock },
       masker: request.masker,
       warn: (w) => request.logger.warn(undefined, w),
     });

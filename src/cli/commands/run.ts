@@ -449,7 +449,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       ...storedJournalNames(stored),
       // The run's clock: a decision's timeout (decide --after) is taken on it.
       now: (io.clock ?? realClock()).now(),
-      verify: { masker, signal: io.signal },
+      verify: { masker, signal: io.signal, clock: io.clock ?? realClock() },
       warn: (w) => logger.warn(undefined, w),
     }).catch(async (error: unknown) => {
       // Still parked (a resume refused, a continue that cannot go on yet): a lease the park kept stays kept.
