@@ -2,7 +2,8 @@
 // still be running at the server, which the API cannot show. It holds only once the step's
 // declared `longest:` has passed since the call, counted on the run's clock (since-call.ts: read
 // through the server's when verify runs on another machine); otherwise the verdict is "cannot
-// tell", saying what would decide it.
+// tell", saying what would decide it. So is a lag the verdict says (monitoring's refresh): within
+// it since the latest the call can have left, on that clock, nothing read proves anything.
 import type { ClockSeen } from '../api/index.ts';
 import { formatDuration } from '../duration.ts';
 import type { Verdict } from '../steps/types.ts';
@@ -17,14 +18,24 @@ export function provenNotApplied(
   /** The server's clock as this machine saw it reading the target (its answers' Date). */
   here?: ClockSeen | undefined,
 ): Verdict {
-  if (verdict.verdict !== 'not-applied') return verdict;
+  if (verdict.verdict !== 'not-applied' && !verdict.lag) return verdict;
   const clock = runClock(call.clock, here, call.at, now);
   // This machine's times read on the run's clock, and the run's said on this machine's.
   const shift = 'shift' in clock ? clock.shift : 0;
   const asRun = (t: number) => t + shift;
   const onThisClock = (t: number) => new Date(t - shift).toISOString();
-  const since = 'shift' in clock ? `${formatDuration(asRun(now) - call.at)} after the call` : undefined;
+  // At least this long after the call (never less than nothing: a verify straight after it, less the margin).
+  const since = 'shift' in clock ? `${formatDuration(Math.max(0, asRun(now) - call.at))} after the call` : undefined;
   const note = 'shift' in clock ? clock.note : '';
+  const { lag } = verdict;
+  // Counted from the latest the call can have left, not from its record. On a clock not known, what
+  // was read stands, and "not applied" says below why it cannot be counted.
+  if (lag && since !== undefined && asRun(now) - call.leftBy < lag.ms)
+    return {
+      verdict: 'cannot-tell',
+      evidence: `${lag.read}, ${since}: ${lag.why}; verify again after ${onThisClock(call.leftBy + lag.ms)}${note}`,
+    };
+  if (verdict.verdict !== 'not-applied') return verdict;
   const read = since === undefined ? verdict.evidence : `${verdict.evidence}, ${since}${note}`;
   if (longestMs === undefined) {
     return {

@@ -129,6 +129,12 @@ export interface Verdict {
   evidence: string;
   /** When what it read was true at the server, when that is older than the read (monitoring's last report): "not applied" holds only past the write's bound at that time. */
   asOf?: number | undefined;
+  /**
+   * What was read may not show the call until this long after the latest it can have left
+   * (monitoring's refresh): until then "cannot tell", whatever was read, counted as every "since
+   * the call" is (journal/not-applied.ts). `read`: what was read, in words; `why`: the lag's.
+   */
+  lag?: { ms: number; read: string; why: string } | undefined;
 }
 
 /** A write as the journal recorded it just before it left (its body masked). */

@@ -1,12 +1,13 @@
 // Reading the Engines back to decide an update/system whose fate is unknown: a system update
 // makes the Engines whose mainDatabase is the target report the source's Engine version. The
 // journal records the Engines just before the call; monitoring lags up to 2 minutes, so an
-// Engine still on its old version is "not applied" only once 2 minutes have passed since the call,
-// and only against the version of a source database the step names.
+// Engine still on its old version is "not applied" only once 2 minutes have passed since the call
+// (its verdict says the lag: journal/not-applied.ts counts it, on the run's clock through the
+// server's, as it counts the step's longest:), and only against the version of a source database
+// the step names.
 import { z } from 'zod';
 import type { EngineClient } from '../api/index.ts';
 import type { EngineVersion } from '../api/monitoring.ts';
-import { formatDuration } from '../duration.ts';
 import { engineFacts } from './observed.ts';
 import type { Verdict, Verifier } from './types.ts';
 
@@ -152,14 +153,12 @@ export const enginesUpdated: Verifier = {
         evidence: `${named(ahead)} run a version newer than the source's ${source}: the Engine versions cannot tell whether the update ran`,
       };
     }
-    const since = now - call.at;
-    // Counted from the latest the call can have left, not from its record.
-    if (now - call.leftBy < MONITORING_LAG_MS) {
-      return {
-        verdict: 'cannot-tell',
-        evidence: `${named(onTarget)} against the source's ${source}, ${formatDuration(since)} after the call: monitoring lags up to 2 minutes; verify again after ${new Date(call.leftBy + MONITORING_LAG_MS).toISOString()}`,
-      };
-    }
+    // Within 2 minutes of the latest the call can have left, whatever is read below is no proof.
+    const lag = {
+      ms: MONITORING_LAG_MS,
+      read: `${named(onTarget)} against the source's ${source}`,
+      why: 'monitoring lags up to 2 minutes',
+    };
     // What monitoring says is as old as the Engines' last report: one from before the call proves
     // nothing of it (an Engine is listed 5 minutes after it stopped reporting).
     const behind = onTarget.filter((e) => e.version !== source);
@@ -168,11 +167,13 @@ export const enginesUpdated: Verifier = {
     if (stale.length > 0)
       return {
         verdict: 'cannot-tell',
+        lag,
         evidence: `${named(behind)} against the source's ${source}, but the monitoring data of ${stale.map((e) => e.instanceId).join(', ')} ${asOf === -Infinity ? 'does not say when it was sent' : `was sent before the call could have left (the oldest at ${new Date(asOf).toISOString()})`}: it tells nothing of the update; verify again once they report`,
       };
     return {
       verdict: 'not-applied',
       asOf,
+      lag,
       evidence: `${named(behind)} still report${onTarget.length === 1 ? 's' : ''} a version other than the source's ${source}`,
     };
   },
