@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
 import { parseFault } from '../../src/emulator/faults/index.ts';
 import type { EmulatorOptions } from '../../src/emulator/index.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -21,8 +22,7 @@ type Alert = { severity: string; code: string; engineId: string };
 
 /** An emulator whose clock moves only when told: 10 s past a refresh of monitoring (05:00:10Z). */
 async function emulatorAt(t: TestContext, options: EmulatorOptions = {}) {
-  let now = Date.parse('2026-03-10T05:00:10Z');
-  const clock = { now: () => now, sleep: async (ms: number, _signal: AbortSignal) => void (now += ms) };
+  const clock = simulatedClock(Date.parse('2026-03-10T05:00:10Z'), () => 0);
   const started = await startEmulator(t, { now: clock.now, ...options });
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${started.url}${path}`, {
@@ -35,7 +35,7 @@ async function emulatorAt(t: TestContext, options: EmulatorOptions = {}) {
   };
   const codes = async () => (await call<Alert[]>('GET', '/api/monitoring/v1/alerts')).map((a) => a.code);
   const pass = (ms: number) => clock.sleep(ms, new AbortController().signal);
-  return { ...started, clock, call, codes, pass, at: () => new Date(now).toISOString() };
+  return { ...started, clock, call, codes, pass, at: () => new Date(clock.now()).toISOString() };
 }
 
 const GATE = `  - id: alerts

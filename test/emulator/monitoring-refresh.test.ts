@@ -4,16 +4,16 @@
 // reads the old version, as it would on a real server, so a pipeline that forgets to wait fails here.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { simulatedClock } from '../../src/app/clock.ts';
 import { startEmulator } from '../helpers/emulator.ts';
 
 const basic = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
 const MINUTE = 60_000;
 
 test("an Engine's new version shows in monitoring from the refresh after the update, not before", async (t) => {
-  // 10 s past a refresh on the emulator's clock, which moves only when told (a simulated clock also
-  // moves with real time: on a loaded machine, 49 s on it could cross the refresh at 05:02:00Z).
-  let now = Date.parse('2026-03-10T05:00:10Z');
-  const clock = { now: () => now, sleep: async (ms: number, _signal: AbortSignal) => void (now += ms) };
+  // 10 s past a refresh on the emulator's clock, which moves only when told: its real time stands
+  // still (on the wall clock, on a loaded machine, 49 s on it could cross the refresh at 05:02:00Z).
+  const clock = simulatedClock(Date.parse('2026-03-10T05:00:10Z'), () => 0);
   const { url } = await startEmulator(t, { now: clock.now });
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url}${path}`, {
