@@ -168,3 +168,39 @@ steps:
     OLD_PW,
   ]);
 });
+
+test('the snapshot withholds a field whose name ends in a credential word, and keeps one that holds such a word only in the middle (ilastpasswdchg, a date)', async (t) => {
+  const s = await setup(
+    t,
+    `version: 1
+name: Rename
+steps:
+  - uses: classes/update
+    longest: 1m
+    with: { class: 12, id: 2001, fields: { ifullname: John Q. Doe } }
+`,
+  );
+  const credentials = {
+    db_password: 'Db-Passw0rd-x1',
+    apiToken: 'Api-T0ken-x2',
+    clientSecret: 'Client-S3cret-x3',
+    authorization: 'Bearer Auth-x4-xyz',
+    passcode: 'Pass-C0de-x5',
+    accessKey: 'Access-K3y-x6',
+    access_key: 'Access-K3y-x7',
+    auth: 'Auth-Value-x8',
+    passwordHash: 'Hash-0f-the-x9',
+  };
+  const readable = { passwordMaxAgeDays: 90, lastPasswordChange: '2026-01-02', tokenExpiry: '2026-12-31' };
+  Object.assign(s.jdoe(), { ibegin: { ...credentials, ...readable } });
+  const run = await s.cli('run', s.file, '--journal', s.journal);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const [snapshot] = snapshots(s.journal);
+  assert.match(String(snapshot?.value?.ilastpasswdchg), /^\d{4}-\d{2}-\d{2}$/, 'the date of the last password change');
+  assert.equal(snapshot?.value?.ipassword, '(not kept)');
+  assert.equal(snapshot?.value?.iapitoken, '(not kept)');
+  const ibegin = snapshot?.value?.ibegin as Record<string, unknown>;
+  for (const key of Object.keys(credentials)) assert.equal(ibegin[key], '(not kept)', key);
+  for (const [key, value] of Object.entries(readable)) assert.equal(ibegin[key], value, key);
+  assertClean('the snapshot', JSON.stringify(snapshot), [OLD_PW, OLD_TOKEN, ...Object.values(credentials)]);
+});

@@ -83,3 +83,26 @@ test('an alias no anchor names, not a credential: the finding is at the alias an
   assert.match(r.stderr, /\n {2}2 \| name: \*release\n/);
   assert.doesNotMatch(r.stderr, /expands too far/);
 });
+
+test("an entity's credential field written !Secret123x in a write's fields (its name ends in a credential word, as verify reads names: db_password, apiToken, clientSecret, authorization, passcode, accessKey): validate shows it in no line, and registers it", async () => {
+  for (const key of [
+    'ipassword',
+    'db_password',
+    'apiToken',
+    'clientSecret',
+    'authorization',
+    'passcode',
+    'accessKey',
+  ]) {
+    const file = pipelineFile(
+      `version: 1\nsteps:\n  - uses: classes/update\n    with:\n      class: 12\n      id: 2001\n      fields:\n        ${key}: !${PW}\n`,
+    );
+    const r = await runCli(['validate', file, '--ci', 'github']);
+    const said = `${key}: ${r.stdout}${r.stderr}`;
+    assert.equal(r.code, ExitCode.invalidInput, said);
+    const lines = `${r.stdout}\n${r.stderr}`.split('\n');
+    assert.match(r.stderr, /p\.yml:8:\d+ /, said);
+    assertClean(key, lines.filter((l) => !l.startsWith('::add-mask::')).join('\n'), [PW]);
+    assert.ok(lines.includes(`::add-mask::${PW}`), `${key}: not registered: ${said}`);
+  }
+});
