@@ -4,7 +4,7 @@
 // anchor, an alias, a flow mapping, a comment or a nested mapping to YAML, and the file fails at
 // that very line (or gives null there), so literal-credentials.ts, which reads the YAML as far as
 // it parses, finds nothing, while the finding quotes the line and may name the tag or the alias.
-// Here: the value of every credential key (credential-keys.ts: password, token, code, ...), in
+// Here: the value of every credential key (credential-keys.ts: password, token, code, ipassword, ...), in
 // any case, in a block or a flow mapping (`{ url: ..., password: X }`), quoted or not, the lines
 // of a block scalar under one, and every password in a URL on any line. Read leniently, erring on masking more: a plain value up to its
 // comment (and, in a flow mapping, its `,` or `}`: a finding may be about a key after it on the
@@ -13,12 +13,14 @@
 // (`!Secret123x` gives `Secret123x` too, `Secret123x: y` gives `Secret123x`). A value YAML reads
 // as text is not taken apart: each word would be registered with the CI's masking.
 import { literalUrlPasswords } from '../api/url-logins.ts';
-import { escapeRegExp } from '../text/escape.ts';
-import { CREDENTIAL_KEYS } from './credential-keys.ts';
+import { isCredentialKey } from './credential-keys.ts';
 
-/** A credential key, quoted or not, where a key starts (a line's indentation, `- `, `{`, `,`, `[`, `?`), and its `:`. */
-const NAMES = CREDENTIAL_KEYS.map(escapeRegExp).join('|');
-const KEY = new RegExp(`(?<=^|[\\s{,[?-])(?:"(?:${NAMES})"|'(?:${NAMES})'|(?:${NAMES})(?=\\s*:(?:\\s|$)))\\s*:`, 'gi');
+/**
+ * A key, quoted or not, where a key starts (a line's indentation, `- `, `{`, `,`, `[`, `?`), and its
+ * `:`; the credential keys among them are kept. No key starts inside a bare one (`db-password` is
+ * read whole): the search stays linear in the line.
+ */
+const KEY = /(?<=^|[\s{,[?])(?:"([^"]*)"|'([^']*)'|([\w$.-]+)(?=\s*:(?:\s|$)))\s*:/g;
 
 /** A pipeline's expression, up to its `}}` or the line's end: its secret is the environment's, no literal. */
 const EXPRESSION = /\$\{\{[^]*?(?:\}\}|$)/g;
@@ -113,7 +115,7 @@ export function rawCredentials(text: string): { value: string; where: string }[]
   };
   let blockUntil = -1;
   lines.forEach((line, i) => {
-    const keys = [...line.matchAll(KEY)];
+    const keys = [...line.matchAll(KEY)].filter((m) => isCredentialKey(m[1] ?? m[2] ?? m[3]!));
     keys.forEach((m, k) => {
       const where = `${m[0].replace(/\s*:$/, '').replace(/^["']|["']$/g, '')} (line ${i + 1})`;
       const rest = line.slice(m.index + m[0].length, keys[k + 1]?.index ?? line.length);

@@ -1,17 +1,14 @@
 // The fields of an entity enginectl never keeps or shows when it reads the entity on its own (the
 // snapshot a write's journal keeps for verify, plan --live's preview): an old credential is still
 // one (reused, or still valid elsewhere), and the masker knows only the secrets the pipeline gives.
-// Withheld: a field whose name says it holds a credential, at any depth, and a field the call
+// Withheld: a field whose name says it holds a credential (api/credential-names.ts, the one rule:
+// ipassword, iapitoken, client_secret; not ilastpasswdchg, a date), at any depth, and a field the call
 // writes with a secret (its old value is what the secret replaces). Verify needs neither: it
 // compares the readable written fields and the version (verify-entity.ts).
+import { credentialNamed } from '../api/credential-names.ts';
 
 /** Stands in for a withheld value, of any type, where the entity is kept or shown. */
 export const NOT_KEPT = '(not kept)';
-
-/** A name that says its field holds a credential: ipassword, passwd, pwd, secret, apiToken, client_secret, ... */
-const CREDENTIAL_NAME = /pass(?:word|wd|phrase)|pwd|secret|token|credential|api[-_]?key|private[-_]?key/i;
-
-export const credentialNamed = (name: string): boolean => CREDENTIAL_NAME.test(name);
 
 /** Whether a field named `name` holding `value` is withheld in part or whole: its name, or a key inside it, says credential. */
 export function withholdsIn(name: string, value: unknown): boolean {

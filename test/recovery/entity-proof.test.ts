@@ -249,13 +249,13 @@ test('verify of an update by name compares the entity the name named just before
 const ROTATE_NESTED = `  - id: rotate
     uses: classes/update
     longest: 1m
-    with: { class: 12, id: 2001, fields: { ibegin: { passwordMaxAgeDays: 90, theme: dark }, ipassword: "\${{ secrets.NEW_PW }}" } }
+    with: { class: 12, id: 2001, fields: { ibegin: { smtpPassword: Smtp-Passw0rd-90, theme: dark }, ipassword: "\${{ secrets.NEW_PW }}" } }
 `;
 
 test('a readable written field holding a credential-named key (its value of before not kept in the snapshot) proves nothing beside a secret: a PATCH reset before the server read it is not applied, never applied', async (t) => {
   const s = await setup(t, ROTATE_NESTED, { NEW_PW });
   const jdoe = () => s.emulator.state.entities.find((e) => e.ikey === 2001)!;
-  Object.assign(jdoe(), { ibegin: { passwordMaxAgeDays: 90, theme: 'dark' } });
+  Object.assign(jdoe(), { ibegin: { smtpPassword: 'Smtp-Passw0rd-90', theme: 'dark' } });
   const before = JSON.stringify(jdoe());
   s.emulator.faults.add({ method: 'PATCH', path: JDOE, reset: 'before', times: 1 });
   const run = await s.cli('run', s.file, '--journal', s.journal);
