@@ -232,7 +232,7 @@ export function resumePlan(pipeline: Pipeline, journal: JournalState, request: R
       if (!gone || (name !== undefined && gone.names !== 'all' && !gone.names.has(name))) continue;
       const producer = pipeline.steps[gone.index]!;
       refuse(
-        `cannot resume: step ${step.index + 1} reads steps.${id}.outputs${name ? `.${name}` : ''}, which the journal cannot give back (${gone.names === 'all' ? 'its call was treated as applied without its answer' : 'it is a secret, masked'}), and ${producer.uses} cannot simply be run again`,
+        `cannot resume: step ${step.index + 1} (${JSON.stringify(String(step.name))}) reads ${ref.path.map((p, i) => (i === 0 ? p : /^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('')}, which the journal cannot give back (${gone.names === 'all' ? 'its call was treated as applied without its answer' : 'it is a secret, masked'}), and ${producer.uses} cannot simply be run again`,
         force
           ? `run the pipeline from the start, or resume with ${force} after changing the step that reads it`
           : 'run the pipeline from the start',

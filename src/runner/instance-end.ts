@@ -19,6 +19,7 @@ import {
 } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { maskDeclared } from './declared-secrets.ts';
+import { maskAnswer } from './answer-secrets.ts';
 import type { WaysOn } from '../ways-on.ts';
 
 /** The warning of an instance whose write may have been applied twice. */
@@ -220,11 +221,11 @@ export function carry(
   ctx.tell.instanceFinished(run, carried.outputs);
 }
 
-/** What the step gave, masked into the run (its declared secret outputs whole). */
+/** What the step gave, masked into the run (its declared secret outputs whole, and its answer's credential fields: answer-secrets.ts). */
 export function record(ctx: RunContext, run: StepRun, outcome: StepOutcome): void {
   const { masker } = ctx;
-  run.outputs = maskDeclared(masker.maskValue(outcome.outputs), STEP_TYPES.get(run.uses)!.secretOutputs);
-  run.result = masker.maskValue(outcome.result ?? null);
+  run.outputs = maskDeclared(masker.maskValue(maskAnswer(outcome.outputs)), STEP_TYPES.get(run.uses)!.secretOutputs);
+  run.result = masker.maskValue(maskAnswer(outcome.result ?? null));
   run.figures = outcome.figures === undefined ? undefined : masker.mask(outcome.figures);
   // An override of its window stays on the instance whatever each attempt warns of.
   const overridden = run.warnings.filter(isWindowOverride);

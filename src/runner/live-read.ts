@@ -8,6 +8,7 @@ import type { EvalScope } from '../expr/index.ts';
 import type { Observed } from '../steps/observed.ts';
 import type { StepType, TargetDef } from '../steps/types.ts';
 import type { Masker } from './masker.ts';
+import { learnAnswer } from './answer-secrets.ts';
 import { planEnv, WouldWait } from './plan-env.ts';
 
 export type LiveState = 'holds' | 'would-wait' | 'fails-now';
@@ -47,6 +48,8 @@ export async function readNow(
   });
   try {
     const outcome = await type.run(inputs, env);
+    // Its answer's credentials are secrets from here on: the plan shows what later steps compute from them (answer-secrets.ts).
+    learnAnswer(masker, [outcome.outputs, outcome.result], `an answer of ${type.uses}`);
     const observed = type.observed ? { observed: masker.maskValue(type.observed(outcome.outputs, inputs)) } : {};
     if (outcome.failure)
       return {

@@ -9,6 +9,7 @@ import { STEP_TYPES } from '../steps/registry.ts';
 import type { StepEnv, StepOutcome } from '../steps/types.ts';
 import { instanceCalls } from './observer.ts';
 import { snapshotBefore } from './snapshot-before.ts';
+import { learnAnswer } from './answer-secrets.ts';
 import { PIPELINE_DECIDES, type Decision, type StepError, type StepRun } from './result.ts';
 import type { RunContext } from './run-context.ts';
 import { conditionOf, instanceScope, resolveInputs } from './prepare-instance.ts';
@@ -132,6 +133,8 @@ export async function runInstance(ctx: RunContext, step: Step, run: StepRun, pos
       clearInterval(heartbeat);
       time?.clear();
     }
+    // Its answer's credentials are secrets from here on, before anything shows what it gave (answer-secrets.ts).
+    if (outcome) learnAnswer(masker, [outcome.outputs, outcome.result], `an answer of ${type.uses}`);
     if (deps.signal.aborted)
       return finish(ctx, run, position, 'cancelled', cancelledError(run, deps.signal, calls.attempts, deps.ways));
     if (time?.timedOut)

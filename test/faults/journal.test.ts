@@ -259,7 +259,7 @@ steps:
     assert.equal(resumed.code, 2);
     assert.match(
       resumed.stderr,
-      /step 2 reads steps\.lic\.outputs\.code, which the journal cannot give back \(it is a secret, masked\), and licensing\/create cannot simply be run again/,
+      /step 2 \("Add licenses"\) reads steps\.lic\.outputs\.code, which the journal cannot give back \(it is a secret, masked\), and licensing\/create cannot simply be run again/,
     );
 
     // A read-only producer of a masked output is simply run again.

@@ -83,7 +83,7 @@ test('licensing/add never applied while another pipeline added a license for ano
   const sent = s.posts();
   const resumed = await s.cli(['run', crm, '--resume', s.journal, '--in-doubt', 'verify-and-retry']);
   assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
-  assert.match(resumed.stderr, /cannot resume: step 2 reads steps\.code\.outputs\.code/);
+  assert.match(resumed.stderr, /cannot resume: step 2 \("Add licenses"\) reads steps\.code\.outputs\.code/);
   assert.equal(s.posts() - sent, 0, 'nothing sent');
   const anew = await s.cli(['run', crm]);
   assert.equal(anew.code, 0, anew.stdout + anew.stderr);
