@@ -13,7 +13,7 @@ import { UsageError } from '../errors.ts';
 import { readJournal } from '../journal/read.ts';
 import { readStoredJournal } from '../journal/replica.ts';
 import { journalKey } from '../journal/seal.ts';
-import { Masker, type MaskerHooks } from '../runner/masker.ts';
+import type { Masker } from '../runner/masker.ts';
 import { Manifest, MANIFEST_VERSIONS, readShardRecord, shardKeys } from '../shard/manifest.ts';
 import type { LeaseRecord } from '../store/lease.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
@@ -30,14 +30,13 @@ export interface ReleaseMasking {
   vars?: readonly string[] | undefined;
   io: Parameters<typeof loadPipelineFile>[1] & { cwd: string };
   warn(message: string): void;
-  /** Told each secret learnt (the CLI registers it with the CI's masking). */
-  hooks?: MaskerHooks | undefined;
+  /** The command's masker (cli/ci-masker.ts): each secret it learns is registered with the CI's masking. */
+  masker: Masker;
 }
 
-/** The masker of a release's reason: the secrets of the holder's pipeline (or --pipeline FILE) taught. */
-export async function releaseMasker(request: ReleaseMasking): Promise<Masker> {
-  const masker = new Masker(request.hooks);
-  const { io } = request;
+/** Teaches the masker of a release's reason the secrets of the holder's pipeline (or --pipeline FILE). */
+export async function teachReleaseSecrets(request: ReleaseMasking): Promise<void> {
+  const { io, masker } = request;
   const teach = async (file: string) => {
     const { pipeline } = await loadPipelineFile(resolve(io.cwd, file), io, { vars: parseVars(request.vars) });
     teachSecrets(pipeline, io.env, masker);
@@ -49,7 +48,7 @@ export async function releaseMasker(request: ReleaseMasking): Promise<Masker> {
         `lease release --pipeline ${request.pipeline}: ${error.message}: nothing was released (its secrets mask the reason)`,
       );
     });
-    return masker;
+    return;
   }
   const runId = request.record.holder.runId;
   try {
@@ -69,7 +68,6 @@ export async function releaseMasker(request: ReleaseMasking): Promise<Masker> {
       `the reason is recorded as given: the pipeline of the lease's holder (run ${runId}) could not be read to mask its secrets in it (${(error as Error).message}); give --pipeline FILE`,
     );
   }
-  return masker;
 }
 
 /** The pipeline file the holder of lease `name` ran: its run's journal's, or its sharded run's manifest's. */

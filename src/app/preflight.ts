@@ -5,7 +5,7 @@ import { UsageError } from '../errors.ts';
 import { ERROR_CODES } from '../error-codes.ts';
 import type { Pipeline } from '../pipeline/model.ts';
 import type { Selection } from '../pipeline/selection.ts';
-import { Masker, type MaskerHooks } from '../runner/masker.ts';
+import { Masker } from '../runner/masker.ts';
 import { prepareRun, type Env } from '../runner/scope.ts';
 import type { RunnerDeps } from '../runner/run-context.ts';
 import { makePlan, type LiveOptions, type PlanOutput } from './plan.ts';
@@ -31,8 +31,8 @@ export interface PreflightInput {
   env: Env;
   /** Earlier write durations (--history): a window's need, as the run reads it. */
   history?: RunnerDeps['history'];
-  /** Told each secret the plan learns (its reads carry the credentials): the CI's masking registers it. */
-  hooks?: MaskerHooks | undefined;
+  /** The command's masker (cli/ci-masker.ts): each secret the plan learns registered with the CI's masking. */
+  masker: Masker;
 }
 
 /** `salt`: with ENGINECTL_JOURNAL_KEY, the key of its servers' fingerprints; a new one for a plan to save, the saved plan's to compare with it. */
@@ -51,7 +51,7 @@ async function planned(
   how: { live?: LiveOptions; emulator: boolean; salt: string },
   now: number,
 ): Promise<{ plan: PlanOutput; saved: CurrentPlan; legacy: () => OlderHashes; unpinned: boolean }> {
-  const masker = new Masker(input.hooks);
+  const { masker } = input;
   const rawWrites = new Map<string, PlannedCall[]>();
   const plan = await makePlan(input.pipeline, input.env, {
     selection: input.selection,
@@ -91,7 +91,7 @@ async function planned(
   };
   // A plan saved before that masking hashed the files and the values with the secrets its selection
   // reached (what the plan's masker learnt before it learnt the whole file's too): compared too when
-  // the new hashes differ (withOlderHashes).
+  // the new hashes differ (withOlderHashes), with a masker of their own that only hashes, as fileMasker.
   const legacy = (): OlderHashes => {
     const reached = new Masker();
     prepareRun(input.pipeline, input.env, reached, 'reached');

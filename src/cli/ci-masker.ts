@@ -8,20 +8,17 @@ import type { CiSystem } from '../ci/system.ts';
 import { Masker, type MaskerHooks } from '../runner/masker.ts';
 
 /**
- * The hook that registers each form with `ci`, printing its line with `print`: once, whichever of
- * the command's maskers learnt it first (run --plan's preflight, then the run's own).
+ * The command's one masker: each form of each secret it learns registered with `ci` (its line printed
+ * by `print`, without its line break) once, as the masker tells it, before any line could show it.
+ * A command makes one and gives it to each part that learns its secrets (a plan, the preflight of
+ * run --plan, the run), and to the masking of the error it may end with (CliIO.maskerMade).
  */
-export function ciRegistration(ci: CiSystem, print: (line: string) => void): (form: string) => void {
-  const told = new Set<string>();
-  return (form) => {
-    if (told.has(form)) return;
-    told.add(form);
-    const line = ci.mask(form);
-    if (line !== undefined) print(line);
-  };
-}
-
-/** A masker whose every form is registered with `ci` (printed by `print`, a line without its line break). */
 export function ciMasker(ci: CiSystem, print: (line: string) => void, hooks: Omit<MaskerHooks, 'onSecret'> = {}) {
-  return new Masker({ ...hooks, onSecret: ciRegistration(ci, print) });
+  return new Masker({
+    ...hooks,
+    onSecret: (form) => {
+      const line = ci.mask(form);
+      if (line !== undefined) print(line);
+    },
+  });
 }

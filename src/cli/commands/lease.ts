@@ -5,7 +5,7 @@
 import { ExitCode, UsageError } from '../../errors.ts';
 import { operatorOf } from '../../app/journal-setup.ts';
 import { realClock } from '../../app/clock.ts';
-import { releaseMasker } from '../../app/lease-release.ts';
+import { teachReleaseSecrets } from '../../app/lease-release.ts';
 import { storeToRead } from '../../app/stored-run.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
 import { heldTtl, longPastAt } from '../../store/lapse.ts';
@@ -13,7 +13,7 @@ import { formatDuration } from '../../duration.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
 import { parseCommandArgs } from '../args.ts';
 import { chooseCi, type CliIO } from '../io.ts';
-import { ciRegistration } from '../ci-masker.ts';
+import { ciMasker } from '../ci-masker.ts';
 
 export const LEASE_HELP = `Usage: enginectl lease status --store URL NAME
        enginectl lease release --store URL NAME --reason TEXT [--pipeline FILE [--var NAME=VALUE]...]
@@ -98,7 +98,10 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     return ExitCode.ok;
   }
   const by = operatorOf(io.env);
-  const masker = await releaseMasker({
+  // The command's masker: each secret it learns registered with the CI's masking, as run does (cli/ci-masker.ts).
+  const masker = ciMasker(chooseCi(io), (line) => io.stdout(`${line}\n`));
+  io.maskerMade?.(masker);
+  await teachReleaseSecrets({
     store,
     name,
     record: state.record,
@@ -106,8 +109,7 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     vars: values.var,
     io,
     warn: (message) => io.stderr(`enginectl: warning: ${neutralise(message)}\n`),
-    // Each secret it learns registered with the CI's masking, as run does (cli/ci-masker.ts).
-    hooks: { onSecret: ciRegistration(chooseCi(io), (line) => io.stdout(`${line}\n`)) },
+    masker,
   });
   const reason = masker.mask(values.reason.trim());
   if (!(await releaseAs(store, name, state, by, reason, now))) {

@@ -26,8 +26,7 @@ import {
   withEmulatedSites,
 } from '../emulator-options.ts';
 import { chooseCi, type CliIO } from '../io.ts';
-import { ciRegistration } from '../ci-masker.ts';
-import { Masker } from '../../runner/masker.ts';
+import { ciMasker } from '../ci-masker.ts';
 import { historyOf } from '../window-options.ts';
 import { loadPipelineFile, parseSelection, parseVars } from '../../app/pipeline-input.ts';
 import { neutralise, neutraliseLines } from '../../text/neutralise.ts';
@@ -102,8 +101,10 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('BAD_ARGUMENTS', `plan: expected one pipeline FILE, got ${positionals.length}`);
   const selection = parseSelection(values.only, values.skip);
-  // Each secret the plan learns registered with the CI's masking before it is used, as run does (cli/ci-masker.ts).
-  const hooks = { onSecret: ciRegistration(chooseCi(io, values.ci), (line) => io.stdout(`${line}\n`)) };
+  // The command's masker: each secret the plan learns registered with the CI's masking before it is
+  // used, as run does, and masked in the error the command may end with (cli/ci-masker.ts).
+  const masker = ciMasker(chooseCi(io, values.ci), (line) => io.stdout(`${line}\n`));
+  io.maskerMade?.(masker);
   if (hasEmulatorOptions(values) && !(values.emulator && values.live))
     throw new UsageError(
       'BAD_ARGUMENTS',
@@ -144,7 +145,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
     const plan = await makePlan(pipeline, withStandIns(env, unsetSecrets), {
       selection,
       history,
-      masker: new Masker(hooks),
+      masker,
     });
     io.stdout(`plan of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
@@ -161,7 +162,7 @@ export async function planCommand(args: string[], io: CliIO): Promise<number> {
   const clock = io.clock ?? realClock();
   const live = async (emulatorUrl: string | undefined) => {
     const { plan, saved, unpinned } = await preflight(
-      { pipeline, sources, vars, selection, env, history, hooks },
+      { pipeline, sources, vars, selection, env, history, masker },
       { signal: io.signal, emulatorUrl, now: clock.now },
       clock.now(),
     );

@@ -6,8 +6,7 @@ import { undecodedNameHint } from '../../file-name.ts';
 import { formatDuration } from '../../duration.ts';
 import { makePlan } from '../../app/plan.ts';
 import { standInWarning, withStandIns } from '../../app/stand-ins.ts';
-import { Masker } from '../../runner/masker.ts';
-import { ciRegistration } from '../ci-masker.ts';
+import { ciMasker } from '../ci-masker.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
@@ -249,8 +248,6 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const planMaxAge = planMaxAgeOf(values);
   const selection = parseSelection(values.only, values.skip);
   const ci = chooseCi(io, values.ci);
-  // Each secret registered with the CI's masking once, whichever of the run's maskers learns it first (cli/ci-masker.ts).
-  const register = ciRegistration(ci, (line) => io.stdout(`${line}\n`));
   if (hasEmulatorOptions(values) && !values.emulator)
     throw new UsageError('BAD_ARGUMENTS', 'run: --state, --user, --fault and --fail-replication go with --emulator');
   await checkStateFiles(values);
@@ -354,12 +351,22 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
   const planned = values.plan === undefined ? undefined : await readPlanFile(values.plan, io);
   // Too old (or dated after this clock): refused before anything is read, on the run's clock.
   if (planned) checkPlanAge(planned, values.plan!, (io.clock ?? realClock()).now(), planMaxAge);
+  // The run's one masker (cli/ci-masker.ts), from its first secret learnt (the saved plan's check, the
+  // dry run's plan) to its end: each secret registered with the CI's masking as it is learnt, and masked
+  // in the error the run may end with. A dry run, which sends nothing, warns of no short secret.
+  const logger = new RunLog(ciSink(ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env), where });
+  const masker = ciMasker(
+    ci,
+    (line) => io.stdout(`${line}\n`),
+    values['dry-run'] ? {} : { onWeak: (_name, why) => logger.warn(undefined, why) },
+  );
+  io.maskerMade?.(masker);
   // --plan against another server than the plan's: refused before any request carries it this run's credentials.
   if (planned)
     await checkPlanServers(
       planned,
       values.plan!,
-      { pipeline, sources, vars, selection, env: io.env },
+      { pipeline, sources, vars, selection, env: io.env, masker },
       values.emulator === true,
       Date.now(),
     );
@@ -370,7 +377,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     if (warning) io.stderr(`enginectl: warning: ${warning}\n`);
     const plan = await makePlan(pipeline, withStandIns(io.env, loaded.unsetSecrets), {
       selection,
-      masker: new Masker({ onSecret: register }),
+      masker,
     });
     io.stdout(`dry run of "${neutraliseLines(plan.name)}": no request is made\n${neutralise(plan.text)}\n`);
     return ExitCode.ok;
@@ -387,9 +394,6 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     resuming: journalWanted?.resume === true,
   });
 
-  const logger = new RunLog(ciSink(ci, io.stdout, Date.now), { colour: useColour(io.stdoutIsTTY, io.env), where });
-  const masker = new Masker({ onSecret: register, onWeak: (_name, why) => logger.warn(undefined, why) });
-  io.maskerMade?.(masker);
   const webhook =
     values.webhook === undefined ? undefined : webhookUrl(values.webhook, masker, '--webhook', 'BAD_ARGUMENTS');
   function where(run: { step: number }) {
@@ -499,7 +503,7 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
       await checkPlan(
         planned,
         values.plan!,
-        { pipeline, sources, vars, selection, env: io.env, hooks: { onSecret: register } },
+        { pipeline, sources, vars, selection, env: io.env, masker },
         { signal: io.signal, emulatorUrl, now: clock.now },
         clock.now(),
       );
