@@ -75,6 +75,43 @@ test('a password written *Secret123x (an alias no anchor names): the finding is 
   }
 });
 
+test('a password written !Secret123x (a tag): the finding is at the tag, says to quote the value or read it from a secret, not to remove the tag, and never names it', async () => {
+  for (const [layout, pipeline] of Object.entries(LAYOUTS)) {
+    const text = pipeline(`!${PW}`);
+    const line = text.split('\n').findIndex((l) => l.includes(PW)) + 1;
+    const col = text.split('\n')[line - 1]!.indexOf(`!${PW}`) + 1;
+    const r = await runCli(['validate', pipelineFile(text), '--ci', 'github']);
+    const said = `${layout}: ${r.stdout}${r.stderr}`;
+    assert.equal(r.code, ExitCode.invalidInput, said);
+    assert.match(
+      r.stderr,
+      new RegExp(`p\\.yml:${line}:${col} the value of password starts with !, so YAML reads it as a tag`),
+      said,
+    );
+    assert.match(r.stderr, /hint: quote the value: password: "!…" .*secrets\./, said);
+    assert.doesNotMatch(r.stderr, /remove the tag/, said);
+    assert.match(
+      r.stdout,
+      new RegExp(`^::error file=.*p\\.yml,line=${line},col=${col}::the value of password starts with !`, 'm'),
+      said,
+    );
+    // The message and its hint name no tag, not even masked: the tag is the password's start.
+    const finding = r.stderr.split('\n').filter((l) => /p\.yml:\d+:\d+ |^\s+hint: /.test(l));
+    for (const l of finding) assert.ok(!l.includes(PW) && !l.includes('***'), `names the tag: ${l}`);
+    // The line quoted under the finding shows the password masked.
+    assertClean(`validate (${layout})`, r.stderr, [PW]);
+    assert.match(r.stderr, /password: \*\*\*/, said);
+  }
+});
+
+test('a tag YAML does not know, not on a credential: the finding names it and says to remove it', async () => {
+  const file = pipelineFile('version: 1\nname: !custom release\nsteps:\n  - uses: transaction-log/clear\n');
+  const r = await runCli(['validate', file]);
+  assert.equal(r.code, ExitCode.invalidInput, r.stderr);
+  assert.match(r.stderr, /p\.yml:2:7 !custom is not a YAML tag enginectl reads/);
+  assert.match(r.stderr, /hint: remove the tag/);
+});
+
 test('an alias no anchor names, not a credential: the finding is at the alias and names it', async () => {
   const file = pipelineFile('version: 1\nname: *release\nsteps:\n  - uses: transaction-log/clear\n');
   const r = await runCli(['validate', file]);
