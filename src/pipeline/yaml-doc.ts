@@ -16,6 +16,7 @@ import { MAX_JSON_DEPTH, pathPast } from '../text/bounded-json.ts';
 import { fastData } from './yaml-fast.ts';
 import { sourceOffset } from './scalar-offset.ts';
 import { unresolvedAlias } from './unresolved-alias.ts';
+import { credentialTagFinding, taggedCredential } from './credential-tag.ts';
 
 export type Path = readonly (string | number)[];
 
@@ -103,6 +104,9 @@ export function parseYaml(
     const key = /^("[^"]*"|'[^']*'|[^:,{}[\]]+?)\s*:/.exec(
       (text.split(/\r?\n/)[at.line - 1] ?? '').slice(at.col - 1),
     )?.[1];
+    // A credential whose value starts with `!`: said without the tag (its start), and to be quoted.
+    const credential = e.code === 'TAG_RESOLVE_FAILED' ? taggedCredential(doc, text, e.pos[1]) : undefined;
+    if (credential !== undefined) return { file, line: at.line, col: at.col, ...credentialTagFinding(credential) };
     const message =
       e.code === 'DUPLICATE_KEY'
         ? `duplicate key${key ? ` ${key.startsWith('"') ? key : JSON.stringify(key.replace(/^'|'$/g, ''))}` : ''}: a key may appear once in a mapping`
