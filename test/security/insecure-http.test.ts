@@ -104,6 +104,43 @@ test('run: ENGINE_URL over http:// to another host stops before any call (exit 2
   assert.equal(emulator.count('POST', '/api/devops/v1/transaction-log/clear'), 1);
 });
 
+test('plan --live refuses a server URL run refuses, through the same checks, before any request: the same code, exit code and words, for a pipeline of writes only too', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const proxy = await tunnelTo(t, Number(new URL(url).port));
+  const writes = write('writes-only.yml', `version: 1\n${CLEAR}`);
+  const reads = write(
+    'reads.yml',
+    'version: 1\nsteps:\n  - uses: monitoring/alerts\n  - uses: transaction-log/clear\n',
+  );
+  const login = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', HTTP_PROXY: proxy.url };
+  const cases: [string, string, string][] = [
+    [writes, 'http://erp.example.com', 'INSECURE_HTTP'],
+    [writes, 'http://u:p4ss@erp.example.com', 'BAD_SERVER_URL'],
+    [writes, 'https://erp.example.com:99999', 'BAD_SERVER_URL'],
+    [reads, 'http://erp.example.com', 'INSECURE_HTTP'],
+  ];
+  for (const [file, engineUrl, code] of cases) {
+    const env = { ...login, ENGINE_URL: engineUrl };
+    const run = await runCli(['run', file], { env });
+    assert.equal(run.code, 2, run.stdout + run.stderr);
+    assert.match(run.stderr, new RegExp(`\\n {2}code: ${code}\\n$`));
+    const plan = await runCli(['plan', file, '--live'], { env });
+    const said = `plan --live ${file} with ${engineUrl}: ${plan.stdout}${plan.stderr}`;
+    assert.equal(plan.code, run.code, said);
+    assert.equal(plan.stderr, run.stderr, said);
+    assert.doesNotMatch(plan.stdout, /live plan of/, said);
+    assert.doesNotMatch(plan.stdout + plan.stderr, /p4ss/, said);
+  }
+  assert.deepEqual(proxy.seen, [], 'no connection was made');
+  assert.equal(emulator.requests.length, 0);
+  // What run lets through, plan --live does too: plain http:// allowed.
+  const allowed = await runCli(['plan', writes, '--live'], {
+    env: { ...login, ENGINE_URL: 'http://erp.example.com', ENGINE_ALLOW_INSECURE_HTTP: 'true' },
+  });
+  assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
+  assert.match(allowed.stdout, /now: not sent: a write/);
+});
+
 test('run: credentials to a loopback server over http:// never go through HTTP_PROXY: loopback is never proxied', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const proxy = await tunnelTo(t, Number(new URL(url).port));
