@@ -19,6 +19,7 @@ import { readNow, type LiveState } from './live-read.ts';
 import { recordCalls } from './plan-env.ts';
 import { conditionOf, instanceScope, resolveInputs, type InstanceWorld } from './prepare-instance.ts';
 import { prepareRun, serverName, type Env, type ResolvedServer } from './scope.ts';
+import { calledServers } from './called-servers.ts';
 
 export interface PlannedStep {
   /** The instance's key (resume.ts instanceKey): what a saved plan knows it by. */
@@ -88,7 +89,12 @@ export async function planPipeline(
     if (!client) clients.set(def.name, (client = options.live.clientFor(def)));
     return client;
   };
+  const set = instanceSet(pipeline, selection);
   try {
+    // Live: a client for every server a step calls, opened up front as the run opens them
+    // (run-pipeline.ts): a server the client refuses (BAD_SERVER_URL, INSECURE_HTTP) stops the plan
+    // before its first request, with the run's code and words, whatever its steps read or write.
+    if (options.live) for (const server of calledServers(pipeline, servers, base, set)) clientOf(server.name);
     return { name, steps: await walk() };
   } finally {
     await Promise.all([...clients.values()].map((c) => c.close()));
@@ -103,7 +109,6 @@ export async function planPipeline(
     const liveOutputs = new Map<string, Record<string, unknown>>();
     let wrote = false;
     const out: PlannedStep[] = [];
-    const set = instanceSet(pipeline, selection);
     for (const step of pipeline.steps) {
       const type = STEP_TYPES.get(step.uses)!;
       for (const { combination: combo, key } of set.steps[step.index]!) {

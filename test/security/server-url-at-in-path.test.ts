@@ -52,7 +52,7 @@ test('a server URL with an @ after its host is refused, its user part not shown:
     [['run', fromEnv], { ENGINE_URL: URL }, /server "default": /],
     [['api', 'GET', '/api/monitoring/v1/alerts'], { ENGINE_URL: URL }, /ENGINE_URL: /],
     [['run', expression], { API_URL: URL }, /server "prod": /],
-    [['plan', expression, '--live'], { API_URL: URL }, /server prod: /],
+    [['plan', expression, '--live'], { API_URL: URL }, /server "prod": /],
   ] as [string[], Record<string, string>, RegExp][]) {
     const r = await runCli(args, { env });
     const out = r.stdout + r.stderr;

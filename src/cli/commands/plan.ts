@@ -41,7 +41,8 @@ With --live, the preflight before a change window: every read-only step (gates, 
 runs for real, once and without waiting, and says what it finds now: it holds, it would wait
 (and for what), or it FAILS NOW; later steps see the values read. Only GET requests are sent,
 whatever a step or the server does: every write is shown and not sent. Its requests carry the
-credentials: every secret it uses must be set.
+credentials: every secret it uses must be set, and each server is checked as run checks it (https://,
+or allow-insecure-http) before the first request.
 
 Options:
   --var NAME=VALUE   override a var (repeatable)
