@@ -141,6 +141,24 @@ test('plan --live refuses a server URL run refuses, through the same checks, bef
   assert.match(allowed.stdout, /now: not sent: a write/);
 });
 
+test('run --plan refuses a server URL that cannot be called in the words run refuses it with, before any request', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const file = write('planned.yml', 'version: 1\nsteps:\n  - uses: monitoring/alerts\n');
+  const login = { ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const saved = join(dir, 'planned.json');
+  const made = await runCli(['plan', file, '--live', '--out', saved], { env: { ...login, ENGINE_URL: url } });
+  assert.equal(made.code, 0, made.stdout + made.stderr);
+  const seen = emulator.requests.length;
+  const env = { ...login, ENGINE_URL: 'https://erp.example.com:99999' };
+  const run = await runCli(['run', file], { env });
+  assert.equal(run.code, 2, run.stdout + run.stderr);
+  assert.match(run.stderr, /server "default": the URL .* has port 99999/);
+  const planned = await runCli(['run', file, '--plan', saved], { env });
+  assert.equal(planned.code, run.code, planned.stdout + planned.stderr);
+  assert.equal(planned.stderr, run.stderr);
+  assert.equal(emulator.requests.length, seen);
+});
+
 test('run: credentials to a loopback server over http:// never go through HTTP_PROXY: loopback is never proxied', async (t) => {
   const { url, emulator } = await startEmulator(t);
   const proxy = await tunnelTo(t, Number(new URL(url).port));
