@@ -143,7 +143,7 @@ function calledServers(
     if (!server) continue;
     const url = how.emulator
       ? 'the embedded emulator (--emulator)'
-      : baseServerUrl({ url: server.url }, `server ${name}`).url;
+      : baseServerUrl({ url: server.url }, `server "${name}"`).url;
     out[name] = planServer(url, masker.mask(url), how.key);
   }
   return out;
