@@ -5,7 +5,7 @@
 // stops confirming, takes nothing over and parks at its next wait (a later job goes on).
 import { hostname } from 'node:os';
 import { formatDuration } from '../duration.ts';
-import { workerLease, type Manifest } from '../shard/manifest.ts';
+import { workerLease, workerLeaseWords, type Manifest } from '../shard/manifest.ts';
 import { acquireLease, LeaseError, leaseState, type HeldLease } from '../store/lease.ts';
 import type { Clock } from './clock.ts';
 import type { ShardWorkerRequest } from './shard-request.ts';
@@ -58,6 +58,7 @@ export function goneCheck(request: ShardWorkerRequest, manifest: Manifest, me: s
           verifyTakeover: async () => ({
             evidence: [`its sites are taken over by attempt ${me}, their journals resumed with verify`],
           }),
+          called: workerLeaseWords(manifest.run, worker, manifest.shards),
         }),
       );
     } catch (error) {

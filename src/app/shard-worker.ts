@@ -16,7 +16,7 @@ import { runWorker, type WorkerEnd, type WorkerResult } from '../shard/worker.ts
 import { readVerdicts } from '../shard/verdict.ts';
 import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
-import { readManifest, shardKeys, shardOf, workerLease, type Manifest } from '../shard/manifest.ts';
+import { readManifest, shardKeys, shardOf, workerLease, workerLeaseWords, type Manifest } from '../shard/manifest.ts';
 import { notShardedRun, WORKER_HINTS } from './not-sharded.ts';
 import { acquireLease } from '../store/lease.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
@@ -101,6 +101,7 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
       evidence: [`the sites it left are resumed from their journals, verify deciding their calls in doubt`],
     }),
     onWait: (m) => request.say(m),
+    called: workerLeaseWords(manifest.run, request.index, manifest.shards),
   });
   const heartbeat = setInterval(
     () => void lease.renew().catch(() => undefined),

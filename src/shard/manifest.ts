@@ -84,8 +84,23 @@ export function shardOf(site: string, shards: number): number {
   return createHash('sha256').update(site).digest().readUInt32BE(0) % shards;
 }
 
-/** The worker lease of shard I of a run: held while the worker runs, its heartbeat the claim on its sites. */
+/**
+ * The worker lease of shard I of a run: held while the worker runs, its heartbeat the claim on its
+ * sites. Named by the 0-based index (`--shard 1/N` holds RUN.shard-0), as every run in a store
+ * holds it: a worker of another version of the same run must take the same lease. Words say its
+ * shard with it (workerLeaseWords).
+ */
 export const workerLease = (run: string, index: number) => `${run}.shard-${index}`;
+
+/** The sharded run and 0-based index a lease's name says it is a worker's of, if it names one. */
+export function workerLeaseOf(name: string): { run: string; index: number } | undefined {
+  const found = /^(.+)\.shard-([0-9]+)$/.exec(name);
+  return found ? { run: found[1]!, index: Number(found[2]) } : undefined;
+}
+
+/** How a message names the worker lease of shard index+1/shards: `lease RUN.shard-0 (shard 1/4)`. */
+export const workerLeaseWords = (run: string, index: number, shards: number) =>
+  `lease ${workerLease(run, index)} (shard ${index + 1}/${shards})`;
 
 export async function writeManifest(store: RunStore, manifest: Manifest): Promise<boolean> {
   return store.create(shardKeys(manifest.run).manifest, Buffer.from(JSON.stringify(manifest)));

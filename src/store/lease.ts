@@ -306,6 +306,8 @@ export class HeldLease {
     readonly waitedMs: number,
     /** How the surface names the ways on a lost lease's hint gives (the CLI's flags by default). */
     private readonly ways: WaysOn = CLI_WAYS,
+    /** What its messages call it (AcquireOptions.called): `lease NAME` by default. */
+    private readonly called = `lease ${name}`,
   ) {
     this.tookOver =
       record.kind === 'takeover' ? { evidence: record.evidence ?? [], reason: record.reason ?? null } : undefined;
@@ -488,7 +490,7 @@ export class HeldLease {
   private get label(): string {
     return this.name === `run.${this.record.holder.runId}`
       ? `run ${this.record.holder.runId}'s hold on itself`
-      : `lease ${this.name}`;
+      : this.called;
   }
 
   private lostTo(why: string, hint: string, loss: LeaseLoss): LeaseError {
@@ -506,12 +508,12 @@ export class HeldLease {
 
   /** A park's keep that failed (park), in words: the continue takes it as any run does, once it is free. */
   keepFailed(error: unknown): string {
-    return `lease ${this.name} was not kept for this run's continue (${(error as Error).message}): its continue takes it as any run does, once it is free`;
+    return `${this.called} was not kept for this run's continue (${(error as Error).message}): its continue takes it as any run does, once it is free`;
   }
 
   /** What its holder says when release() failed (a run's lease, a shard worker's): it holds until its ttl. */
   releaseFailed(error: unknown): string {
-    return `lease ${this.name} could not be released (${(error as Error).message}): it expires by itself at ${new Date(this.record.expiresAt).toISOString()}`;
+    return `${this.called} could not be released (${(error as Error).message}): it expires by itself at ${new Date(this.record.expiresAt).toISOString()}`;
   }
 }
 
@@ -536,7 +538,11 @@ export interface AcquireOptions {
   sameRun?: boolean | undefined;
   /** How the surface names the ways on the hint of a lease lost later gives (the CLI's flags by default). */
   ways?: WaysOn | undefined;
+  /** What its messages call it, `lease NAME` by default: a shard worker's says its shard (`lease RUN.shard-0 (shard 1/4)`). */
+  called?: string | undefined;
 }
+
+const calledOf = (name: string, options: AcquireOptions) => options.called ?? `lease ${name}`;
 
 export const holderText = (h: LeaseHolder) =>
   `run ${h.runId} of ${h.actor} on ${h.host}${h.ciRunUrl ? ` (${h.ciRunUrl})` : ''}`;
@@ -560,8 +566,9 @@ export async function acquireLease(store: RunStore, name: string, options: Acqui
     if (ticket !== undefined) await withdraw(store, name, ticket);
     // A signal (SIGINT, SIGTERM) cut the wait: told as the interruption it is, never as the wait's own
     // failure; one that cut a takeover's read-back of the calls in doubt, as that.
-    if (error instanceof Interrupted) throw new Interrupted(`taking the lease ${name} over: ${error.message}`);
-    throw interruptedRead(options.signal, `waiting for the lease ${name}`, 'nothing was sent') ?? error;
+    if (error instanceof Interrupted)
+      throw new Interrupted(`taking the ${calledOf(name, options)} over: ${error.message}`);
+    throw interruptedRead(options.signal, `waiting for the ${calledOf(name, options)}`, 'nothing was sent') ?? error;
   }
 }
 
@@ -610,6 +617,7 @@ async function queueFor(
         clock,
         clock.now() - started,
         options.ways,
+        calledOf(name, options),
       );
       await held.renew();
       await held.stillHeld();
@@ -667,7 +675,17 @@ async function queueFor(
       const body = Buffer.from(JSON.stringify(record));
       try {
         if (await store.create(`${leasePrefix(name)}${seq(next)}`, body))
-          return new HeldLease(store, name, next, record, options.ttlMs, clock, clock.now() - started, options.ways);
+          return new HeldLease(
+            store,
+            name,
+            next,
+            record,
+            options.ttlMs,
+            clock,
+            clock.now() - started,
+            options.ways,
+            calledOf(name, options),
+          );
       } catch (error) {
         // Its outcome unknown: the lease read again, and this record known by its bytes if it is there.
         inDoubt = { seq: next, body, record, error };
@@ -698,8 +716,8 @@ async function queueFor(
     took(taken);
     const message =
       state && !free
-        ? `lease ${name}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}${lapse ? lapse.waiting : ''}; waiting (ticket ${taken})`
-        : `lease ${name}: waiting for the runs queued before this one (ticket ${taken})`;
+        ? `${calledOf(name, options)}: held by ${holderText(state.record.holder)} until ${new Date(state.record.expiresAt).toISOString()}${lapse ? lapse.waiting : ''}; waiting (ticket ${taken})`
+        : `${calledOf(name, options)}: waiting for the runs queued before this one (ticket ${taken})`;
     if (message !== said) options.onWait?.(message);
     said = message;
     const next = lapse && !lapse.confirmed ? Math.min(until, lapse.at) : until;
@@ -741,7 +759,7 @@ function heldError(
       : `${holderText(held.holder)}${past ? `, ${past.said}` : ` until ${until}`}${before > 0 ? `, and ${queued}` : ''}`;
   return new LeaseError(
     'LEASE_HELD',
-    `lease ${name} is held by ${by}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round(waited / 1000)}s`}`,
+    `${calledOf(name, options)} is held by ${by}; ${options.waitMs === 0 ? 'this run does not wait (wait: 0s)' : `waited ${Math.round(waited / 1000)}s`}`,
     {
       hint: `nothing was sent: ${(options.ways ?? CLI_WAYS).leaseWait}; enginectl lease status says who holds it${past && !lapse?.confirmed ? `; ${past.clocks}` : ''}`,
     },

@@ -49,7 +49,7 @@ test("a worker whose store fails the release of its index's lease says so: a war
   assert.match(
     r.stdout,
     new RegExp(
-      `warning lease ${name.replace(/\./g, '\\.')} could not be released \\(.*HTTP 503 SlowDown.*\\): it expires by itself at ${expires.replace(/\./g, '\\.')}`,
+      `warning lease ${name.replace(/\./g, '\\.')} \\(shard 1/1\\) could not be released \\(.*HTTP 503 SlowDown.*\\): it expires by itself at ${expires.replace(/\./g, '\\.')}`,
     ),
     out,
   );

@@ -7,6 +7,7 @@ import { operatorOf } from '../../app/journal-setup.ts';
 import { realClock } from '../../app/clock.ts';
 import { teachReleaseSecrets } from '../../app/lease-release.ts';
 import { storeToRead } from '../../app/stored-run.ts';
+import { releasedWorker, workerLeaseShard } from '../../app/worker-lease-shard.ts';
 import { checkLeaseName, holderText, leaseState, queuedRuns, releaseAs } from '../../store/lease.ts';
 import { heldTtl, longPastAt } from '../../store/lapse.ts';
 import { formatDuration } from '../../duration.ts';
@@ -59,10 +60,13 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     });
   const store = await storeToRead('lease', values.store, io.env, io.cwd, '', io.signal);
   const state = await leaseState(store, checkLeaseName(name));
+  // A sharded run's worker lease says its shard (RUN.shard-0 is --shard 1/N's).
+  const worker = await workerLeaseShard(store, name);
+  const called = `lease ${name}${worker?.words ?? ''}`;
   const at = (ms: number) => new Date(ms).toISOString();
   const now = (io.clock ?? realClock()).now();
   if (action === 'status') {
-    if (!state) io.stdout(`lease ${name}: never taken\n`);
+    if (!state) io.stdout(neutralise(`${called}: never taken`) + '\n');
     else {
       const r = state.record;
       // Its expiry is its holder's clock's: past on this one by less than its ttl, the holder may live on a clock behind.
@@ -75,7 +79,7 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
       // Who released it and why are an operator's words: a line break in them starts no line of its own.
       io.stdout(
         neutraliseLines(
-          `lease ${name}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : how}`,
+          `${called}: ${r.kind === 'release' ? `free (released ${at(r.at)}${r.by ? ` by ${r.by}` : ''}${r.reason ? `: ${r.reason}` : ''})` : how}`,
         ) + '\n',
       );
     }
@@ -93,7 +97,8 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
     // A queued run is a waiter renewing its ticket: it takes the lease next. One that is gone lapses by itself.
     const queued = await queuedRuns(store, name, state?.record.served ?? 0, now);
     io.stdout(
-      `lease ${name}: already free${queued.length ? `; ${queued.length} run(s) queued for it take it in turn (a waiter that is gone holds its place no longer than the lease's ttl)` : ''}\n`,
+      neutralise(`${called}: already free`) +
+        `${queued.length ? `; ${queued.length} run(s) queued for it take it in turn (a waiter that is gone holds its place no longer than the lease's ttl)` : ''}\n`,
     );
     return ExitCode.ok;
   }
@@ -119,6 +124,7 @@ export async function leaseCommand(args: string[], io: CliIO): Promise<number> {
       { hint: 'see enginectl lease status, then release again if its holder is gone' },
     );
   }
-  io.stdout(neutraliseLines(`lease ${name}: released by ${by}: ${reason}`) + '\n');
+  io.stdout(neutraliseLines(`${called}: released by ${by}: ${reason}`) + '\n');
+  if (worker?.shard) io.stdout(`  ${releasedWorker(worker.shard, state.record, now)}\n`);
   return ExitCode.ok;
 }
