@@ -109,22 +109,28 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
     io.signal,
   );
   const clock = io.clock ?? realClock();
-  await probeStore(store, clock.now);
   const run = newRunId(clock.now());
   const manifest = makeManifest(pipeline, fleet, { run, shards, assign, at: clock.now(), by: operatorOf(io.env) });
-  // The instances before the manifest: a worker starts once the manifest is there.
-  await storePlanned(store, run, pipeline, io.env);
-  await writeManifest(store, manifest);
   // The worker's words, given to a container as they are and to a shell quoted.
   const words = ['run', file, ...(values.var ?? []).flatMap((v) => ['--var', v])];
   const worker = `enginectl ${words.map(shellWord).join(' ')}`;
   const command = format === 'k8s' ? worker : `${worker} --store ${shellWord(store.url)} --run ${run}`;
+  // The fan-out before the store is touched: one its engine refuses (GitLab's 200 jobs) plans no run.
+  const out = fanOut(format, {
+    manifest,
+    command,
+    args: words,
+    storeUrl: store.url,
+    image: values.image ?? 'ghcr.io/enginectl/enginectl',
+  });
+  await probeStore(store, clock.now);
+  // The instances before the manifest: a worker starts once the manifest is there.
+  await storePlanned(store, run, pipeline, io.env);
+  await writeManifest(store, manifest);
   io.stderr(
     `${neutralise(`run ${run} in ${store.url}: ${fleet.sites.length} ${fleet.over}(s) in ${manifest.waves.length} wave(s) over ${shards} shard(s), ${assign}`)}\n`,
   );
-  io.stdout(
-    `${fanOut(format, { manifest, command, args: words, storeUrl: store.url, image: values.image ?? 'ghcr.io/enginectl/enginectl' })}\n`,
-  );
+  io.stdout(`${out}\n`);
   return ExitCode.ok;
 }
 
