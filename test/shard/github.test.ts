@@ -4,13 +4,13 @@
 // id and matrices of at most 256 shards, each valid JSON, together every shard once.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, copyFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, copyFileSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { parse } from 'yaml';
 import { ROOT } from '../helpers/action.ts';
-import { cleanEnv } from '../helpers/cli.ts';
+import { cleanEnv, runCli } from '../helpers/cli.ts';
 import { SHARD_HELP } from '../../src/cli/commands/shard.ts';
 import { RUN_HELP } from '../../src/cli/commands/run.ts';
 import { REPORT_HELP } from '../../src/cli/commands/report.ts';
@@ -167,4 +167,49 @@ test("the docs' plan step as written (400 shards, queue): two chunks of 256 and 
     Object.values(applied).every((n) => n === 1),
     JSON.stringify(applied),
   );
+});
+
+test("the docs' per-shard reports as written: each file name a matrix entry renders is a file of its own (no /), and the documented merge finds every one", async (t) => {
+  const doc = readFileSync(join(ROOT, 'docs/github-actions.md'), 'utf8');
+  const start = doc.indexOf('## A fleet over shards');
+  const section = doc.slice(start, doc.indexOf('\n## ', start + 1));
+  const reportJson = /`--report-json ([^`]+)`/.exec(section)?.[1];
+  const artifact = /`name: ([^`]+)`/.exec(section)?.[1];
+  const merge = /`report --merge ([^`]+) --expect-shards 400`/.exec(section)?.[1];
+  assert.ok(reportJson && artifact && merge, 'the docs give the report file, the artifact and the merge');
+  const { outputs: out, f } = await planStep(t, 3);
+  const entries = JSON.parse(out['matrix-1']!) as { include?: Record<string, unknown>[] };
+  assert.ok(entries.include, out['matrix-1']);
+  const render = (text: string, entry: Record<string, unknown>) =>
+    text.replace(/\$\{\{ matrix\.(\w+) \}\}/g, (_, key: string) => String(entry[key]));
+  const reports = mkdtempSync(join(tmpdir(), 'enginectl-gh-reports-'));
+  for (const entry of entries.include) {
+    const name = render(reportJson, entry);
+    assert.doesNotMatch(name, /\//, `--report-json ${name}`);
+    assert.doesNotMatch(render(artifact, entry), /[/\\:<>|*?"]/, 'an artifact name GitHub takes');
+    const w = await runCli(
+      [
+        'run',
+        f.file,
+        '--store',
+        f.storeUrl,
+        '--run',
+        out.run!,
+        '--shard',
+        String(entry.shard),
+        '--report-json',
+        join(reports, name),
+      ],
+      { env: f.env },
+    );
+    assert.equal(w.code, 0, w.stdout + w.stderr);
+  }
+  // The merge's glob, as a shell expands it in the directory the artifacts were downloaded to.
+  const glob = new RegExp(`^${merge.replace(/[.]/g, '\\.').replace(/\*/g, '[^/]*')}$`);
+  const files = readdirSync(reports).filter((n) => glob.test(n));
+  assert.equal(files.length, 3, `${merge} finds ${files.join(', ')}`);
+  const merged = await runCli(['report', '--merge', ...files.map((n) => join(reports, n)), '--expect-shards', '3'], {
+    env: f.env,
+  });
+  assert.equal(merged.code, 0, merged.stdout + merged.stderr);
 });
