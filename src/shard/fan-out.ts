@@ -46,15 +46,21 @@ export function fanOut(format: FanOutFormat, f: FanOut): string {
     case 'plain':
       return Array.from({ length: n }, (_, i) => `${f.command} --shard ${shardArg(i + 1)}`).join('\n');
     case 'github': {
-      // Job outputs: run, shards, chunks, and matrix-1..K, each a matrix of at most 256 jobs.
-      const chunks: string[][] = [];
+      // Job outputs: run, shards, chunks, and matrix-1..K, each a matrix of at most 256 jobs: each
+      // job's matrix.shard (I/N, for --shard) and matrix.index (I alone: a file's or an artifact's name, which a / breaks).
+      const chunks: { shard: string; index: number }[][] = [];
       for (let i = 1; i <= n; i += GITHUB_MATRIX_JOBS)
-        chunks.push(Array.from({ length: Math.min(GITHUB_MATRIX_JOBS, n - i + 1) }, (_, j) => shardArg(i + j)));
+        chunks.push(
+          Array.from({ length: Math.min(GITHUB_MATRIX_JOBS, n - i + 1) }, (_, j) => ({
+            shard: shardArg(i + j),
+            index: i + j,
+          })),
+        );
       return [
         `run=${manifest.run}`,
         `shards=${n}`,
         `chunks=${chunks.length}`,
-        ...chunks.map((c, k) => `matrix-${k + 1}=${JSON.stringify({ shard: c })}`),
+        ...chunks.map((c, k) => `matrix-${k + 1}=${JSON.stringify({ include: c })}`),
       ].join('\n');
     }
     case 'gitlab':

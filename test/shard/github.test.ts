@@ -70,13 +70,14 @@ async function planStep(t: TestContext, shards?: number) {
   return { outputs: outputs(githubOutput), said: r.out, f };
 }
 
-/** The shards of a chunk's matrix, checked as GitHub reads it: JSON, one key, at most 256. */
+/** The shards of a chunk's matrix, checked as GitHub reads it: JSON, one job per include entry (shard I/N, index I), at most 256. */
 function chunk(value: string | undefined): string[] {
   assert.ok(value, 'the chunk is an output');
-  const matrix = JSON.parse(value) as Record<string, string[]>;
-  assert.deepEqual(Object.keys(matrix), ['shard']);
-  assert.ok(matrix.shard!.length <= 256, `${matrix.shard!.length} jobs in one matrix`);
-  return matrix.shard!;
+  const matrix = JSON.parse(value) as { include: { shard: string; index: number }[] };
+  assert.deepEqual(Object.keys(matrix), ['include']);
+  assert.ok(matrix.include.length <= 256, `${matrix.include.length} jobs in one matrix`);
+  for (const e of matrix.include) assert.equal(e.shard, `${e.index}/${e.shard.split('/')[1]}`);
+  return matrix.include.map((e) => e.shard);
 }
 
 test(
