@@ -125,3 +125,17 @@ test("the merged report names the enginectl that wrote it, not the first job rep
   const report = JSON.parse(readFileSync(join(dir, 'm.json'), 'utf8')) as Report;
   assert.equal(report.tool.version, VERSION);
 });
+
+test('report --merge of one report file given twice says so (MERGE_OVERLAP), not that jobs overlap by their --only', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-merge-twice-'));
+  const file = join(dir, 'k.yml');
+  writeFileSync(file, PIPELINE);
+  const a = await runCli(['run', file, '--emulator', '--only', 'site=a', '--report-json', join(dir, 'a.json')]);
+  assert.equal(a.code, 0, a.stdout + a.stderr);
+  const merged = await runCli(['report', '--merge', join(dir, 'a.json'), join(dir, '.', 'b', '..', 'a.json')]);
+  assert.equal(merged.code, 2, merged.stdout + merged.stderr);
+  assert.match(merged.stderr, /code: MERGE_OVERLAP/);
+  assert.match(merged.stderr, /a\.json is given twice/);
+  assert.match(merged.stderr, /give each report once/);
+  assert.doesNotMatch(merged.stderr, /--only/);
+});
