@@ -1,7 +1,9 @@
 // The reports merged are of one pipeline: the same files and --var values (their hash) and the
 // same fleet (an inventory the environment chose makes another), unless forced; and no instance is
 // in two of them, but one every job ran (a step without a matrix, or over other keys than theirs).
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
+import { neutralise } from '../text/neutralise.ts';
 import type { Report, ReportStep } from './model.ts';
 import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
 
@@ -149,3 +151,22 @@ function ranInEvery(report: Report, matrix: NonNullable<ReportStep['matrix']>): 
 
 /** A job's report of every instance: not limited by --only or --skip, nor a sharded run's worker's. */
 const everyInstance = (report: Report) => report.selection === null && report.shard === null;
+
+/** The files given to report --merge: at least one, and none given twice (a glob and its name): that is no two jobs overlapping. */
+export function checkMergeFiles(files: readonly string[], cwd: string): void {
+  if (files.length === 0)
+    throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', {
+      hint: 'enginectl report --merge reports/*.json --summary fleet.md',
+    });
+  const given = new Map<string, string>();
+  for (const file of files) {
+    const twice = given.get(resolve(cwd, file));
+    if (twice !== undefined)
+      throw new UsageError(
+        'MERGE_OVERLAP',
+        `report --merge: ${neutralise(file)} is given twice${twice === file ? '' : ` (as ${neutralise(twice)} too)`}`,
+        { hint: 'give each report once' },
+      );
+    given.set(resolve(cwd, file), file);
+  }
+}

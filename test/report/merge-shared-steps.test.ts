@@ -3,7 +3,7 @@
 // the jobs keeps each such instance once, as the job where it went worst saw it, instead of refusing
 // the jobs as overlapping; two reports that both chose an instance by its own key still overlap.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -57,8 +57,9 @@ test('report --merge keeps once each instance of a matrix over another key than 
     'each instance once; the hub check as the job where it went worst saw it',
   );
   assert.deepEqual(report.merged?.noReport, []);
-  // Two jobs that both ran site a still overlap: merge the last attempt's report only.
-  const twice = await runCli(['report', '--merge', join(dir, 'a.json'), join(dir, 'a.json')]);
+  // Two jobs that both ran site a still overlap (two attempts of its job): merge the last attempt's report only.
+  copyFileSync(join(dir, 'a.json'), join(dir, 'a-again.json'));
+  const twice = await runCli(['report', '--merge', join(dir, 'a.json'), join(dir, 'a-again.json')]);
   assert.equal(twice.code, 2);
   assert.match(twice.stderr, /both have step 1 \(site=a\)/);
 });

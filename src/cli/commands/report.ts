@@ -19,6 +19,7 @@ import { renderMarkdown } from '../../report/markdown.ts';
 import { ExitCode, UsageError } from '../../errors.ts';
 import { fleetLines } from '../../report/fleet-lines.ts';
 import { mergeReports } from '../../report/merge.ts';
+import { checkMergeFiles } from '../../report/merge-check.ts';
 import type { Report } from '../../report/model.ts';
 import { renderings } from '../../report/renderings.ts';
 import { neutralise } from '../../text/neutralise.ts';
@@ -187,10 +188,7 @@ async function merge(
   io: CliIO,
   publishing: Publishing,
 ): Promise<number> {
-  if (files.length === 0)
-    throw new UsageError('BAD_ARGUMENTS', 'report --merge: no report named', {
-      hint: 'enginectl report --merge reports/*.json --summary fleet.md',
-    });
+  checkMergeFiles(files, io.cwd);
   const shards = [];
   const warn = (m: string) => io.stderr(`enginectl: warning: ${neutralise(m)}\n`);
   for (const file of files) shards.push(await readReportShard(file, io, journalKey(io.env), warn));
