@@ -2,8 +2,9 @@
 // local journal; test/fuzz/fate-paths.test.ts, the run store and the shard worker;
 // test/fuzz/fate-park.test.ts, a parked run's continue and decide; test/fuzz/fate-action.test.ts,
 // the GitHub Action's entry; test/fuzz/fate-longest.test.ts, verify before and after a step's
-// `longest:`): the writes, the faults the emulator puts on them, what the server applies and the
-// client can know, and the schedules fast-check draws.
+// `longest:`; test/fuzz/fate-outside.test.ts, verify after someone else changed the target): the
+// writes, the faults the emulator puts on them, what the server applies and the client can know,
+// and the schedules fast-check draws.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
