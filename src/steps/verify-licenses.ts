@@ -1,6 +1,9 @@
 // Reading the licenses back to decide a licensing/add or licensing/remove whose fate is unknown:
 // the licenses now against those the journal recorded just before the call was sent. A license
 // that came is an add's only on proof that its code holds it (code-holds.ts): anyone may add one.
+// Neither is ever proved not applied: a license has no id, version or creation time, so licenses
+// as they were just before the call read the same as the add applied and its licenses removed (or
+// replaced) since, or the license removed and added again since.
 import { z } from 'zod';
 import { License, type EngineClient } from '../api/index.ts';
 import { CodeHolds, codeHolds, describeHeld, isHeld } from './code-holds.ts';
@@ -54,11 +57,13 @@ async function licensesNow(client: EngineClient, signal: AbortSignal, product?: 
 }
 
 const DECIDE = 'check on the server, then decide (skip or retry)';
+const UNSTAMPED = 'a license has no id, version or creation time';
 
 /**
- * Known what the code holds: applied when all of it is there now; not applied when the products it
- * licenses hold just what they held before the call (the other products are no write of this
- * one); else someone else changed them since.
+ * Known what the code holds: applied when all of it is there now; else cannot tell, saying whether
+ * the products it licenses hold just what they held before the call (the other products are no
+ * write of this one: which proves nothing either, the code's licenses may have been added and
+ * removed since) or someone else changed them since.
  */
 function byCode(code: CodeHolds, before: License[], now: License[]): Verdict {
   const asked = `as "${code.step}" asked for ${code.licenses.length === 1 ? 'it' : 'them'}`;
@@ -84,8 +89,8 @@ function byCode(code: CodeHolds, before: License[], now: License[]): Verdict {
   const changed = products.filter((key) => !sameOf(before, now, key));
   if (changed.length === 0)
     return {
-      verdict: 'not-applied',
-      evidence: `${products.map((key) => `product ${key} has ${state(now, key)}`).join(', ')}, as just before the call, and not ${holds}`,
+      verdict: 'cannot-tell',
+      evidence: `${products.map((key) => `product ${key} has ${state(now, key)}`).join(', ')}, as just before the call, and not ${holds}; but ${UNSTAMPED}, so ${code.licenses.length === 1 ? 'the one the code holds, added and removed since (or replaced by the license of before), reads' : 'those the code holds, added and removed since (or replaced by the licenses of before), read'} the same: ${DECIDE}`,
     };
   return {
     verdict: 'cannot-tell',
@@ -121,8 +126,8 @@ export const licensesAdded: Verifier = {
     const gone = before.filter((l) => !has.has(identity(l)));
     if (added.length === 0 && gone.length === 0)
       return {
-        verdict: 'not-applied',
-        evidence: `the ${now.length} license(s) now are exactly those just before the call (a code whose licenses were already there changes nothing when sent again either)`,
+        verdict: 'cannot-tell',
+        evidence: `the ${now.length} license(s) now are exactly those just before the call; but ${UNSTAMPED}, so the code's licenses, added and removed since (or replaced by the licenses of before), read the same: ${DECIDE}`,
       };
     // What the code holds is not known: a license that came may be anyone's.
     const changes = [
@@ -181,7 +186,7 @@ export const licenseRemoved: Verifier = {
       };
     return {
       verdict: 'cannot-tell',
-      evidence: `${has}, the same in every field as just before the call; but a license has no id, version or creation time, so one removed and added again since reads the same: ${DECIDE}`,
+      evidence: `${has}, the same in every field as just before the call; but ${UNSTAMPED}, so one removed and added again since reads the same: ${DECIDE}`,
     };
   },
 };

@@ -5,10 +5,11 @@
 // with --in-doubt verify or verify-and-retry) either within that bound on the simulated clock the
 // emulator reads too, or past it. The invariants: verify says "applied" only of a write the server
 // applied; "not-applied" only of one it did not apply, and only past `longest:`; past it, a write
-// the API can show (classes, a license added, a system update) that the server never applied IS
-// proved not applied, and verify-and-retry then sends it exactly once; within it, such a write is
-// cannot-tell and nothing is sent (a license removed is never proved not applied: the one still
-// there may have been removed and added again). `npm test` runs a dozen schedules; `npm run fuzz` more.
+// the API can show (classes, a system update) that the server never applied IS proved not
+// applied, and verify-and-retry then sends it exactly once; within it, such a write is cannot-tell
+// and nothing is sent (a license added or removed is never proved not applied: a license has no id,
+// so the one still there may have been removed and added again, the one not there added and
+// removed). `npm test` runs a dozen schedules; `npm run fuzz` more.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

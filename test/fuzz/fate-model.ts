@@ -234,14 +234,16 @@ export const VERIFIABLE = new Set([...STEP_TYPES.values()].filter((t) => t.verif
 
 /**
  * Those verify proves not applied past `longest:` when the server never applied them. Not a
- * licensing/remove: a license has no id or version, so the one still there reads as one removed
- * and added again since (verify cannot tell).
+ * licensing write: a license has no id, version or creation time, so the one still there reads as
+ * one removed and added again since, and the licenses of before as the code's added and removed
+ * since (verify cannot tell).
  */
-export const PROVED_NOT_APPLIED = new Set([...VERIFIABLE].filter((uses) => uses !== 'licensing/remove'));
+export const PROVED_NOT_APPLIED = new Set(
+  [...VERIFIABLE].filter((uses) => uses !== 'licensing/remove' && uses !== 'licensing/add'),
+);
 
-// licensing/add with a code of a license the server lacks (CRM), where verify is to tell: the
-// model's code adds none, so sending it changes nothing and verify rightly reads it "not applied"
-// whether or not it was sent.
+// licensing/add with a code of a license the server lacks (CRM): the model's code adds none, so
+// the licenses read the same whether or not it was sent; this one adds one.
 const CRM = sealLicenses({
   licenseVersion: 1,
   licenses: [
@@ -260,9 +262,9 @@ const CRM = sealLicenses({
 });
 
 /**
- * The schedule's write, as a path where verify may prove "not applied" runs it: licensing/add adding
- * a license; update/system naming its source database (without one, verify cannot prove the
- * update not applied: the database the API runs on is not named).
+ * The schedule's write, as a path where verify may tell runs it: licensing/add adding a license;
+ * update/system naming its source database (without one, verify cannot prove the update not
+ * applied: the database the API runs on is not named).
  */
 export const writeOf = (s: Schedule<unknown>): WriteCase => {
   const c = WRITES[s.step % WRITES.length]!;

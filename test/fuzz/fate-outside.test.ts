@@ -178,11 +178,6 @@ const KNOWN: {
       truth.applied > 0 &&
       changes.includes('recreate-same-key'),
   },
-  {
-    see: 'a license added and removed since is read not applied',
-    matches: (w, changes, verdict, truth) =>
-      w.uses === 'licensing/add' && verdict === 'not-applied' && truth.applied > 0 && changes.includes('remove-3'),
-  },
 ];
 
 /** A schedule of `write` (its name) with the changes named. */
@@ -212,7 +207,8 @@ const REGRESSIONS: OutsideSchedule[] = [
     faults: ['gateway-after', 'none', 'none'],
     followUp: 'resume-verify-and-retry',
   }),
-  // A license added behind a 504 and removed since by someone else: not applied, and verify-and-retry added it again.
+  // A license added behind a 504 and removed since by someone else: not applied, and verify-and-retry
+  // added it again (test/recovery/outside-changes.test.ts).
   pinned('add (a code given)', ['remove-3'], {
     ...CUT,
     faults: ['gateway-after', 'none', 'none'],

@@ -20,7 +20,7 @@ import { STEP_CASES, type StepCase } from '../helpers/step-cases.ts';
 import { PARKED, parkFleet, runIdOf } from './helpers.ts';
 
 // licensing/add with a code of a license the sites lack (CRM): the code of STEP_CASES adds none, so
-// sending it again changes nothing and verify rightly reads it "not applied" (pipeline-format.md).
+// the licenses read the same whether or not it was sent; this one adds one (pipeline-format.md).
 const CRM = sealLicenses({
   licenseVersion: 1,
   licenses: [
