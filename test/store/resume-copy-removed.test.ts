@@ -36,20 +36,24 @@ async function failedRun(t: TestContext) {
   const first = await runCli(['run', file, '--store', store], { env });
   assert.equal(first.code, 1, first.stdout + first.stderr);
   const id = /^run: (\S+) in /m.exec(first.stdout)![1]!;
-  // The command's temporary directory (os.tmpdir(), read from TMPDIR): the test's own, as the resume runs.
   const temp = join(dir, 'tmp');
   const resume = async (args: string[] = [], changed?: string) => {
     if (changed) writeFileSync(file, changed);
-    const before = process.env.TMPDIR;
-    process.env.TMPDIR = temp;
-    try {
-      return await runCli(['run', file, '--store', store, '--resume', id, ...args], { env });
-    } finally {
-      if (before === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = before;
-    }
+    return inTemp(temp, () => runCli(['run', file, '--store', store, '--resume', id, ...args], { env }));
   };
-  return { dir, file, store, id, temp, resume };
+  return { dir, file, store, id, temp, env, resume };
+}
+
+/** `run` with the command's temporary directory (os.tmpdir(), read from TMPDIR) the test's `temp`. */
+async function inTemp<T>(temp: string, run: () => Promise<T>): Promise<T> {
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = temp;
+  try {
+    return await run();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
 }
 
 test('a resume that goes on leaves no local copy of the journal behind', async (t) => {
@@ -81,4 +85,11 @@ test('a resume refused (the pipeline changed since the run) leaves no local copy
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stderr, /code: RESUME_REFUSED/);
   assert.deepEqual(readdirSync(f.temp), [], 'the local copy is gone');
+});
+
+test('a new stored run leaves no local file of its journal behind either: the store holds every record', async (t) => {
+  const f = await failedRun(t);
+  const r = await inTemp(f.temp, () => runCli(['run', f.file, '--store', f.store], { env: f.env }));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.deepEqual(readdirSync(f.temp), [], 'the local file is gone');
 });
