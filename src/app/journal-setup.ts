@@ -106,6 +106,8 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     ways,
   });
   for (const w of opened.warnings) request.warn(w);
+  // A refusal names the journal as the user knows it: a stored run as `URL run ID`, not its local copy.
+  const named = request.name ?? request.path;
   try {
     const masker = request.masker ?? request.verify?.masker ?? new Masker();
     teachSecrets(request.pipeline, request.env, masker);
@@ -117,10 +119,10 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     const startsOver = request.resume && killedAtFirstRecord(opened.framed);
     if (startsOver)
       request.warn(
-        `journal ${request.path} held no whole record: the run that wrote it was killed while writing its first, before anything was sent; this run starts from the beginning`,
+        `journal ${named} held no whole record: the run that wrote it was killed while writing its first, before anything was sent; this run starts from the beginning`,
       );
     if (!request.resume || startsOver) {
-      refuseOpenDoubts(opened.framed, request.path, ways);
+      refuseOpenDoubts(opened.framed, named, ways);
       const salt = newSalt();
       return {
         spec: { file: opened.file, salt, files: hashes(salt), vars: request.vars, varsHash: varsHash(salt) },
@@ -129,9 +131,9 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         verified: [],
       };
     }
-    const records = parseRecords(opened.framed, request.path, ways);
-    refuseForgottenDoubts(records, request.path, ways);
-    const read = journalState(records, request.path, ways);
+    const records = parseRecords(opened.framed, named, ways);
+    refuseForgottenDoubts(records, named, ways);
+    const read = journalState(records, named, ways);
     const parks = parksOf(read, request.now);
     // The decisions in effect now: one with a timeout (decide --after) counts once its time came.
     const state = read.parked ? { ...read, parked: inEffect(read.parked, request.now) } : read;
@@ -163,7 +165,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     if (state.halted && !request.continueRollout) {
       throw new UsageError(
         'RESUME_HALTED',
-        `${request.path}: the rollout halted at wave ${state.halted.wave} (${state.halted.reason}); resuming goes on with the waves after it`,
+        `${named}: the rollout halted at wave ${state.halted.wave} (${state.halted.reason}); resuming goes on with the waves after it`,
         {
           hint: `check the sites of that wave first; then resume with ${ways.continueRollout} (recorded in the journal as your decision). Nothing was sent`,
         },
@@ -222,7 +224,7 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
         decisions,
         previousServers: state.runs.at(-1)!.servers,
         resumedFrom: {
-          journal: request.name ?? request.path,
+          journal: named,
           name: state.runs.at(-1)!.name,
           file: state.runs.at(-1)!.file,
           sameFile: compared.files[0]?.hash === last.files[0]?.hash,

@@ -105,9 +105,12 @@ test('a --take-over --reason holding a secret is masked in the log, the lease re
   gateway504 = false;
   const gate = s.file('gate.yml', PIPELINE('lease: { name: prod-fleet, ttl: 10m, wait: 0s }', GATE));
   const reason = `checked PROD by hand; token ${TOKEN} still valid`;
-  const taken = await runCli(['run', gate, '--take-over', '--reason', reason, ...reportArgs(s.dir, 'run')], {
-    env: s.env,
-  });
+  // A journal file of the runner's own (--journal), kept: the copy in the temporary directory goes as the run ends.
+  const own = join(s.dir, 'taken.journal.jsonl');
+  const taken = await runCli(
+    ['run', gate, '--take-over', '--reason', reason, '--journal', own, ...reportArgs(s.dir, 'run')],
+    { env: s.env },
+  );
   assert.equal(taken.code, 0, taken.stdout + taken.stderr);
   assert.match(taken.stdout + taken.stderr, /lease prod-fleet: taken over; .*accepted by the operator: checked PROD/);
   const id = /^run: (\S+) in /m.exec(taken.stdout)?.[1];
@@ -127,9 +130,8 @@ test('a --take-over --reason holding a secret is masked in the log, the lease re
   for (const f of filesUnder(s.storeDir)) assertClean(f.path, f.text, [TOKEN]);
   assertClean("the taking run's journal", (await readStoredJournal(s.store, id!)).text, [TOKEN]);
   // The runner's own copy of the journal.
-  const local = /^journal: (\S+)$/m.exec(taken.stdout)?.[1];
-  assert.ok(local, taken.stdout);
-  assertClean(local!, readFileSync(local!, 'utf8'), [TOKEN]);
+  assert.match(taken.stdout, new RegExp(`^journal: ${own}$`, 'm'));
+  assertClean(own, readFileSync(own, 'utf8'), [TOKEN]);
 });
 
 test("a takeover is a record of the taking run's journal, ahead of its calls: the report rebuilt from the store shows the lease and takeover the run reported", async (t) => {

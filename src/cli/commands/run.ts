@@ -10,6 +10,7 @@ import { ciMasker } from '../ci-masker.ts';
 import { checkOwnFiles, named, pipelineFiles } from '../../app/own-files.ts';
 import { fullReportOf, preparePaths, REPORT_NOT_WRITTEN, reportOutputs } from '../../app/report-files.ts';
 import { runAndReport } from '../../app/run.ts';
+import { dropLocalCopy, type LocalCopy } from '../../app/local-copy.ts';
 import { refuseWritesNoWindowFits } from '../../app/window-preflight.ts';
 import { operatorOf, setUpJournal, type JournalSetup } from '../../app/journal-setup.ts';
 import { fenceToGoOn, openStoredRun, storedJournalNames, storeUrlOf } from '../../app/stored-run.ts';
@@ -194,6 +195,16 @@ export const OPTIONS = {
 } as const;
 
 export async function runPipelineCommand(args: string[], io: CliIO): Promise<number> {
+  // A stored run's local copy of its journal goes when the command ends, however it ends (app/local-copy.ts).
+  const copy: LocalCopy = {};
+  try {
+    return await runPipeline(args, io, copy);
+  } finally {
+    dropLocalCopy(copy);
+  }
+}
+
+async function runPipeline(args: string[], io: CliIO, copy: LocalCopy): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', args, OPTIONS);
   if (values.help) {
     io.stdout(`${RUN_HELP}\n`);
@@ -318,6 +329,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
           now: Date.now(),
           signal: io.signal,
         });
+  // The copy laid in the temporary directory (no --journal given) is this command's, removed as it ends.
+  if (stored && values.journal === undefined) copy.path = stored.path;
   // Earlier write durations: --history, and the store's latest runs when the pipeline has windows or freezes.
   const history = await historyOf(values, io, pipeline.schedule && stored?.store);
   const journalWanted = journalArgs(
@@ -607,6 +620,8 @@ export async function runPipelineCommand(args: string[], io: CliIO): Promise<num
     // and before the run is let go: a runner that holds it next reads every record of this one.
     const unsettled = await journal?.spec.file.settle();
     if (unsettled) logger.warn(undefined, unsettled);
+    // The local copy holds records the store does not: kept, as the warning says.
+    copy.keep = unsettled !== undefined;
     const ended = await holding?.end({ keep: keepLease && taken !== undefined });
     if (savedLine) io.stdout(`${savedLine(ended !== false)}\n`);
     journal?.spec.file.close();
