@@ -18,7 +18,8 @@ import { rolloutOf, standsAt } from './shard-rollout.ts';
 import { checkFleet, fleetOf } from './shard-plan.ts';
 import { readManifest, shardKeys, shardOf, workerLease, workerLeaseWords, type Manifest } from '../shard/manifest.ts';
 import { notShardedRun, WORKER_HINTS } from './not-sharded.ts';
-import { acquireLease } from '../store/lease.ts';
+import { acquireLease, LeaseError } from '../store/lease.ts';
+import { formatDuration } from '../duration.ts';
 import { sequenceKey, type RunStore } from '../store/store.ts';
 import { runSite } from './shard-site.ts';
 import { goneCheck } from './shard-gone.ts';
@@ -85,24 +86,17 @@ export async function runShardWorker(request: ShardWorkerRequest): Promise<Shard
     host: hostname(),
     at: clock.now(),
   });
-  const lease = await acquireLease(store, workerLease(manifest.run, request.index), {
-    holder: {
-      runId: holder,
-      actor: actorOf(request.env),
-      host: hostname(),
-      ...(runUrlOf(request.env) ? { ciRunUrl: runUrlOf(request.env)! } : {}),
-    },
-    ttlMs: request.ttlMs,
-    // An earlier attempt of this index still alive is waited for, up to its ttl and a heartbeat; expired, taken over.
-    waitMs: request.ttlMs + Math.floor(request.ttlMs / 3),
-    clock,
-    signal: request.signal,
-    verifyTakeover: async () => ({
-      evidence: [`the sites it left are resumed from their journals, verify deciding their calls in doubt`],
-    }),
-    onWait: (m) => request.say(m),
-    called: workerLeaseWords(manifest.run, request.index, manifest.shards),
-  });
+  // An earlier attempt of this index still alive is waited for, up to its ttl and a heartbeat, and
+  // never past what is left of this job's --shard-wait (a wait of the job's, counted in it); expired, taken over.
+  const aliveFor = request.ttlMs + Math.floor(request.ttlMs / 3);
+  const waitMs = Math.min(aliveFor, request.waitBudget.left());
+  const lease = await request.waitBudget
+    .waiting(() => takeWorkerLease(request, manifest, holder, waitMs))
+    .catch((error: unknown) => {
+      if (!(error instanceof LeaseError) || error.code !== 'LEASE_HELD' || waitMs >= aliveFor) throw error;
+      const spent = `${error.message} (this job's --shard-wait ${formatDuration(request.waitBudget.limitMs)} spent)`;
+      throw new LeaseError('LEASE_HELD', spent, { hint: error.hint, cause: error });
+    });
   const heartbeat = setInterval(
     () => void lease.renew().catch(() => undefined),
     Math.max(1_000, Math.floor(request.ttlMs / 3)),
@@ -210,3 +204,23 @@ async function rolloutAtEnd(store: RunStore, manifest: Manifest, end: WorkerEnd)
   }
   return rollout;
 }
+
+/** This index's worker lease, taken as `holder`: queued up to `waitMs` behind a live earlier attempt of the index. */
+const takeWorkerLease = (request: ShardWorkerRequest, manifest: Manifest, holder: string, waitMs: number) =>
+  acquireLease(request.store, workerLease(manifest.run, request.index), {
+    holder: {
+      runId: holder,
+      actor: actorOf(request.env),
+      host: hostname(),
+      ...(runUrlOf(request.env) ? { ciRunUrl: runUrlOf(request.env)! } : {}),
+    },
+    ttlMs: request.ttlMs,
+    waitMs,
+    clock: request.clock,
+    signal: request.signal,
+    verifyTakeover: async () => ({
+      evidence: [`the sites it left are resumed from their journals, verify deciding their calls in doubt`],
+    }),
+    onWait: (m) => request.say(m),
+    called: workerLeaseWords(manifest.run, request.index, manifest.shards),
+  });

@@ -99,7 +99,7 @@ export class ShardUnavailable extends EnginectlError {
   readonly exitCode = ExitCode.unavailable;
   constructor(cause: EnginectlError) {
     super(`${cause.message}; this worker sent nothing: run the same index again`, {
-      // A worker's own lease has no wait: to give (it waits its ttl and a heartbeat for a live attempt of its index).
+      // A worker's own lease has no wait: to give (it waits its ttl and a heartbeat for a live attempt of its index, within --shard-wait).
       hint:
         cause.code === 'LEASE_HELD'
           ? 'a live attempt of this index holds its lease: run the same index again once that attempt has ended (a killed one lapses within its ttl, --shard-ttl); enginectl lease status shows the holder'
