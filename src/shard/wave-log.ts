@@ -9,8 +9,9 @@
 // race fewer: a lost race costs a read of the log and a refused try of the entry at the next key
 // (in a directory a link of the entry's file, written and synced once; in S3 a PUT).
 import { z } from 'zod';
-import { parseOrReadAgain } from '../store/record.ts';
-import { sequenceKey, type PreparedBody, type RunStore } from '../store/store.ts';
+import { parseOrReadAgain, recordJson } from '../store/record.ts';
+import { sequenceKey, StoreError, type PreparedBody, type RunStore } from '../store/store.ts';
+import { CLI_WAYS } from '../ways-on.ts';
 import { parseShardRecord, shardKeys } from './manifest.ts';
 
 const Entry = z.discriminatedUnion('kind', [
@@ -50,6 +51,17 @@ const Entry = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('abort'), by: z.string(), reason: z.string(), at: z.number() }),
 ]);
 export type WaveEntry = z.infer<typeof Entry>;
+const KINDS: ReadonlySet<string> = new Set(Entry.options.map((o) => o.shape.kind.value));
+
+/** An entry of a kind a newer enginectl writes: never damage to put back or remove (docs/reliability.md). */
+const newerEntry = (store: RunStore, key: string, kind: string) =>
+  new StoreError(
+    'STORE_VERSION',
+    `${store.url}: ${key} is an entry of a wave's log of kind ${JSON.stringify(kind)}, which this enginectl does not know: a newer enginectl wrote it`,
+    {
+      hint: `run every job of this run store (${CLI_WAYS.storeJobs}) with that enginectl or a later one; leave the entry as it is; nothing was done from it`,
+    },
+  );
 
 export interface WaveState {
   /** The newest key's number (0: none). */
@@ -123,11 +135,16 @@ export class WaveLog {
     return this.state;
   }
 
-  /** An entry found damaged is read once more (parseOrReadAgain): it may have been cut in transit. */
+  /**
+   * An entry found damaged is read once more (parseOrReadAgain): it may have been cut in transit.
+   * One of a kind this enginectl does not know is a newer enginectl's: no damage (STORE_VERSION).
+   */
   private entry(key: string, body: Buffer): Promise<WaveEntry> {
-    return parseOrReadAgain(this.store, key, body, (b) =>
-      parseShardRecord(this.store, key, b ?? Buffer.alloc(0), Entry, "an entry of a wave's log"),
-    );
+    return parseOrReadAgain(this.store, key, body, (b) => {
+      const kind = (recordJson(b) as { kind?: unknown } | null | undefined)?.kind;
+      if (typeof kind === 'string' && !KINDS.has(kind)) throw newerEntry(this.store, key, kind);
+      return parseShardRecord(this.store, key, b ?? Buffer.alloc(0), Entry, "an entry of a wave's log");
+    });
   }
 
   /** Applies the n-th entry, once: an entry already applied (read back by another lane) is not applied again. */
