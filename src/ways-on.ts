@@ -45,7 +45,7 @@ export interface WaysOn {
   journalWritten: string;
   /** What writes a journal, as a refusal of a file that is none names it: `enginectl run --journal`. */
   journalWriter: string;
-  /** The local journal file a stored run's runner wrote besides the store, as a damaged segment's hint offers it: `its runner's local journal file (--journal)`. */
+  /** The local journal file a stored run's runner may have kept besides the store, as a damaged segment's hint offers it: `the --journal F file its runner was given, if it was`. */
   runnerJournal: string;
   /** What to do once the journal's disk is full, before going on: `free space on that disk (or choose another --journal)`. */
   freeSpace: string;
@@ -105,7 +105,8 @@ export const CLI_WAYS: WaysOn = {
   resumeStored: () => 'run --resume from the store',
   journalWritten: 'the journal file a run wrote with --journal',
   journalWriter: 'enginectl run --journal',
-  runnerJournal: "its runner's local journal file (--journal)",
+  runnerJournal:
+    'the --journal F file its runner was given, if it was given one (a shard worker keeps none, nor does a run given none)',
   freeSpace: 'free space on that disk (or choose another --journal)',
   merging: 'report --merge',
   mergedFiles: 'the JSON reports (--report-json) or journals (--journal) the jobs wrote',

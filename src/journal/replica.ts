@@ -154,7 +154,7 @@ function wholeSegment(store: RunStore, key: string, body: Buffer, ways: WaysOn):
       'STORE_DAMAGED',
       `${store.url}: ${key} is not a segment of a journal of enginectl (its line ${broken} is cut or altered)`,
       {
-        hint: `nothing but enginectl writes under runs/ in a run store: the run cannot be read whole from it; ${ways.runnerJournal} holds the same records`,
+        hint: `nothing but enginectl writes under runs/ in a run store: the run cannot be read whole from it; put the segment back from a copy of the store (S3 versioning, a backup), or from ${ways.runnerJournal}, which holds the same records`,
       },
     );
   });
