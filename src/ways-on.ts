@@ -45,6 +45,8 @@ export interface WaysOn {
   journalWritten: string;
   /** What writes a journal, as a refusal of a file that is none names it: `enginectl run --journal`. */
   journalWriter: string;
+  /** The hint of a journal's record refused, when the journal is a run store's (storedWays): default `give the file written by` journalWriter. */
+  giveJournal?: string | undefined;
   /** The local journal file a stored run's runner may have kept besides the store, as a damaged segment's hint offers it: `the --journal F file its runner was given, if it was`. */
   runnerJournal: string;
   /** What to do once the journal's disk is full, before going on: `free space on that disk (or choose another --journal)`. */
@@ -126,3 +128,13 @@ export const CLI_WAYS: WaysOn = {
   given: (kind) => `--${kind}`,
   example: (kind, ...values) => values.map((v) => `--${kind} ${v}`).join(' '),
 };
+
+/** What to do with a journal whose record is refused: give the file its writer wrote, or (a run store's) what `ways.giveJournal` says. */
+export const giveJournal = (ways: WaysOn) => ways.giveJournal ?? `give the file written by ${ways.journalWriter}`;
+
+/** The ways of a journal read from a run store: a record refused is the store's, never a file to give again. */
+export const storedWays = (ways: WaysOn = CLI_WAYS): WaysOn => ({
+  ...ways,
+  giveJournal:
+    "nothing but enginectl writes under runs/ in a run store: this run's segments were altered or written by something else; put them back from a copy of the store (S3 versioning, a backup)",
+});

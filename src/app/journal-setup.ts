@@ -25,7 +25,7 @@ import type { Pipeline } from '../pipeline/model.ts';
 import type { ResumePlan } from '../runner/resume.ts';
 import type { Source } from './pipeline-input.ts';
 import type { JournalSpec } from './journal-spec.ts';
-import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
+import { CLI_WAYS, storedWays, type WaysOn } from '../ways-on.ts';
 
 export interface JournalRequest {
   path: string;
@@ -98,7 +98,9 @@ export function teachSecrets(pipeline: Pipeline, env: JournalRequest['env'], mas
 }
 
 export async function setUpJournal(request: JournalRequest): Promise<JournalSetup> {
-  const ways = request.ways ?? CLI_WAYS;
+  // A stored run's (`URL run ID`, not its local copy, in a refusal): a record refused is the store's.
+  const named = request.name ?? request.path;
+  const ways = request.name === undefined ? (request.ways ?? CLI_WAYS) : storedWays(request.ways);
   const opened = JournalFile.open(request.path, request.command, {
     mustExist: request.resume,
     fs: request.fs,
@@ -106,8 +108,6 @@ export async function setUpJournal(request: JournalRequest): Promise<JournalSetu
     ways,
   });
   for (const w of opened.warnings) request.warn(w);
-  // A refusal names the journal as the user knows it: a stored run as `URL run ID`, not its local copy.
-  const named = request.name ?? request.path;
   try {
     const masker = request.masker ?? request.verify?.masker ?? new Masker();
     teachSecrets(request.pipeline, request.env, masker);

@@ -4,6 +4,7 @@
 import { interruptedRead, UsageError } from '../errors.ts';
 import { undecodedNameHint } from '../file-name.ts';
 import { readJournal, tornLine, type JournalState } from '../journal/read.ts';
+import { storedWays } from '../ways-on.ts';
 import { journalKey } from '../journal/seal.ts';
 import { checkRunId, readStoredJournal } from '../journal/replica.ts';
 import { namedStore } from '../app/stored-run.ts';
@@ -68,7 +69,7 @@ async function namedJournal(
     const store = namedStore(command, values.store, io.env, io.cwd, '--run names a run of a run store: ', io.signal);
     const { text } = await readStoredJournal(store, checkRunId(values.run));
     const name = `${store.url} run ${values.run}`;
-    const state = readJournal(text, name, journalKey(io.env));
+    const state = readJournal(text, name, journalKey(io.env), storedWays());
     await check?.(store, values.run, state);
     return { state, name };
   }

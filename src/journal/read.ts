@@ -8,7 +8,7 @@ import { decodeJournal, type Framed } from './frame.ts';
 import { checkSeals } from './seal.ts';
 export { damagedJournal, notAJournal, parseRecords } from './parse-records.ts';
 import { parseRecords } from './parse-records.ts';
-import { CLI_WAYS, type WaysOn } from '../ways-on.ts';
+import { CLI_WAYS, giveJournal, type WaysOn } from '../ways-on.ts';
 import type { JournalRecord, RunRecord } from './records.ts';
 import { withSharedOutputs } from './shared-outputs.ts';
 import { ParkReader } from './parks.ts';
@@ -54,7 +54,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
   const first = records.findLastIndex((r) => r.t === 'run' && !r.resume);
   if (first < 0)
     throw new UsageError('BAD_JOURNAL', `${path}: no run record; this is not a journal of ${ways.journalWriter}`, {
-      hint: `give the file written by ${ways.journalWriter}`,
+      hint: giveJournal(ways),
     });
   const release = records.slice(first);
   const runs: RunRecord[] = [];
@@ -77,7 +77,7 @@ export function journalState(records: JournalRecord[], path: string, ways: WaysO
     if (r.t === 'run') {
       if (runs.length > 0 && r.salt !== runs[0]!.salt)
         throw new UsageError('BAD_JOURNAL', `${path}: a resume record of another journal (its salt differs)`, {
-          hint: `give the file written by ${ways.journalWriter}`,
+          hint: giveJournal(ways),
         });
       runs.push(r);
       runAt = r.at;

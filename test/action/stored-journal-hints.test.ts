@@ -88,7 +88,8 @@ test('journal: RUN_ID whose stored journal holds no run record: refused as no jo
   const resumed = await s.run({ journal: s.id, 'in-doubt': 'skip' });
   assert.equal(resumed.code, ExitCode.invalidInput, shown(resumed));
   assert.match(shown(resumed), /no run record; this is not a journal of a run of the action \(its journal output\)/);
-  assert.match(shown(resumed), /hint: give the file written by a run of the action/);
+  // A run of the store: its records are the store's to put back, no file to give.
+  assert.match(shown(resumed), /hint: nothing but enginectl writes under runs\/ in a run store/);
   assert.doesNotMatch(shown(resumed), CLI_WAY);
   assert.equal(s.writes(), sent, 'nothing was sent');
 });
