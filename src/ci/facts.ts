@@ -49,3 +49,8 @@ export function jobMatrixTooLong(jobs: number): string | undefined {
   if (over.length === 0) return undefined;
   return over.map((l, i) => `${l.what}${i === 0 ? ' runs at most' : ''} ${l.jobs}`).join(', ');
 }
+
+/** The CI run the job belongs to, the same on its re-runs (enginectl shard's key), when its environment says. */
+export function runKeyOf(env: Env): string | undefined {
+  return first((s) => s.runKey?.(env));
+}

@@ -50,6 +50,12 @@ export interface CiSystem {
   workspace(env: Env): string | undefined;
   /** The page of the running job or run, for a lease's holder. */
   runUrl(env: Env): string | undefined;
+  /**
+   * The CI run the job belongs to, the same on every re-run and retry of it (GitHub: the repository
+   * and GITHUB_RUN_ID; GitLab: the project and CI_PIPELINE_ID): enginectl shard plans one sharded
+   * run per key, and prints it again when the plan job runs again.
+   */
+  runKey?(env: Env): string | undefined;
   /** A parallel job's index (0-based) and how many there are, when the system runs the job as one of several (run --shard auto). */
   shardIndex?(env: Env): ShardIndexFound | undefined;
   /** The most jobs one job matrix of this system runs, and what that matrix is called. */

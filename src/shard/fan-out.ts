@@ -38,6 +38,18 @@ export const SHARD_EXIT_CODES = {
   parked: 75,
 } as const;
 
+/** A fan-out its engine cannot run (GitLab's `parallel:` of more than 200 jobs): refused, before anything is planned. */
+export function refuseUnrunnable(format: FanOutFormat, n: number): void {
+  if (format === 'gitlab' && n > PARALLEL_JOBS_MAX)
+    throw new UsageError(
+      'BAD_ARGUMENTS',
+      `shard --format gitlab: GitLab's parallel: runs at most ${PARALLEL_JOBS_MAX} jobs, not ${n}`,
+      {
+        hint: `--shards ${PARALLEL_JOBS_MAX} or fewer (--assign queue keeps them busy), or run the workers as a Kubernetes Indexed Job (--format k8s)`,
+      },
+    );
+}
+
 export function fanOut(format: FanOutFormat, f: FanOut): string {
   const { manifest } = f;
   const n = manifest.shards;
@@ -64,14 +76,7 @@ export function fanOut(format: FanOutFormat, f: FanOut): string {
       ].join('\n');
     }
     case 'gitlab':
-      if (n > PARALLEL_JOBS_MAX)
-        throw new UsageError(
-          'BAD_ARGUMENTS',
-          `shard --format gitlab: GitLab's parallel: runs at most ${PARALLEL_JOBS_MAX} jobs, not ${n}`,
-          {
-            hint: `--shards ${PARALLEL_JOBS_MAX} or fewer (--assign queue keeps them busy), or run the workers as a Kubernetes Indexed Job (--format k8s)`,
-          },
-        );
+      refuseUnrunnable(format, n);
       // A dotenv artifact: the later stage's jobs (parallel: N) read the run's id from it.
       return [`ENGINECTL_RUN=${manifest.run}`, `ENGINECTL_SHARDS=${n}`].join('\n');
     case 'k8s':

@@ -201,7 +201,8 @@ test("a --var value with spaces reaches the Job's worker as one argument, as sha
     'auto',
   ]);
   const plain = await runCli(
-    ['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--var', 'sites=[site-0001, site-0002]'],
+    // A second plan of the same fleet, its first not ended: on purpose.
+    ['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--var', 'sites=[site-0001, site-0002]', '--new-run'],
     {
       env: f.env,
     },

@@ -59,7 +59,7 @@ test('--run-key K: the run planned under K is printed again; another pipeline un
     '--run-key',
     'release-42',
     '--var',
-    'x=1',
+    'sites=["site-0002", "site-0001"]',
   ]);
   assert.equal(other.code, 2, other.stdout + other.stderr);
   assert.match(other.stderr, new RegExp(`run ${first.run} was planned under this key from another pipeline`));

@@ -17,6 +17,11 @@ export const github: CiSystem = {
     env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
       ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
       : undefined,
+  // The workflow run: "Re-run all jobs" and "Re-run failed jobs" keep GITHUB_RUN_ID (one more GITHUB_RUN_ATTEMPT).
+  runKey: (env) =>
+    env.GITHUB_ACTIONS === 'true' && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `github ${env.GITHUB_REPOSITORY} run ${env.GITHUB_RUN_ID}`
+      : undefined,
   jobMatrixLimit: { jobs: 256, what: 'a GitHub Actions job matrix' },
   sectionStart: (_k, title) => `::group::${esc(neutralise(title))}`,
   sectionEnd: () => '::endgroup::',

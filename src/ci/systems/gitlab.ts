@@ -22,6 +22,11 @@ export const gitlab: CiSystem = {
   }),
   workspace: (env) => env.CI_PROJECT_DIR,
   runUrl: (env) => env.CI_JOB_URL,
+  // The pipeline: a job retried (by hand, or retry:) or the pipeline retried keeps CI_PIPELINE_ID.
+  runKey: (env) =>
+    env.GITLAB_CI === 'true' && env.CI_PROJECT_ID && env.CI_PIPELINE_ID
+      ? `gitlab ${env.CI_SERVER_HOST ?? ''} project ${env.CI_PROJECT_ID} pipeline ${env.CI_PIPELINE_ID}`
+      : undefined,
   jobMatrixLimit: { jobs: 200, what: 'a GitLab parallel:matrix' },
   // parallel: N numbers its jobs 1 to N.
   shardIndex: (env) => {
