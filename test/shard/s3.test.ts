@@ -263,7 +263,7 @@ test("a sharded run read before any site has a step in the bucket: planned and n
   ]);
   assert.match(readFileSync(summary, 'utf8'), /no worker started/);
   holding = true;
-  const run = (await f.shard('--shards', '1')).run;
+  const run = (await f.shard('--shards', '1', '--new-run')).run; // beside the run planned above, on purpose
   const worker = f.worker(run, '1/1', '--shard-ttl', '1h');
   t.after(async () => (release(), await worker));
   await atPut;
