@@ -1,3 +1,0 @@
-import { createRequire as __enginectlCreateRequire } from 'node:module';
-const require = __enginectlCreateRequire(import.meta.url);
-import{b as a,c as p}from"./chunk-VL4I62GO.mjs";import{G as r,O as s}from"./chunk-XYZJYMYS.mjs";import{b as o}from"./chunk-J3JAVBK2.mjs";import{e as i}from"./chunk-DDLHSVKF.mjs";import{f as t}from"./chunk-Q552WKUS.mjs";var c=i.omit({key:!0});async function g(e,n,m,d){let f=a(m,d,new o).map(({key:y,...l})=>l);await e.create(r(n).instances,Buffer.from(JSON.stringify(f)))}var h=e=>p(e.flatMap(({matrix:n})=>Object.entries(n??{}))),v=(e,n)=>s(e,r(n).instances,t.array(c),"a sharded run's planned instances");export{g as a,h as b,v as c};
