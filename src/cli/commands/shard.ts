@@ -48,8 +48,8 @@ Options:
                      Indexed Job manifest (--image)
   --image REF        with --format k8s: the worker's image (default: ghcr.io/enginectl/enginectl)
   --var NAME=VALUE   override a var, as each worker will be given it (repeatable)
-  --run-key KEY      the run this plan belongs to (default: the CI run, GitHub's repository and
-                     GITHUB_RUN_ID, GitLab's project and CI_PIPELINE_ID): planned again under the
+  --run-key KEY      the run this plan belongs to (default: the CI system's run: a GitHub workflow
+                     run, a GitLab pipeline, with its repository or project): planned again under the
                      same key (a re-run of the plan job) for the same file, shard prints the run it
                      planned first, writing nothing (refused when its pipeline, inventory, --shards
                      or --assign differ)
