@@ -19,7 +19,7 @@ import { UsageError } from '../errors.ts';
 import type { JournalState } from '../journal/read.ts';
 import { LEASE_JOURNAL_VERSION } from '../journal/records.ts';
 import { formatDuration } from '../duration.ts';
-import { readManifest, workerLease, type Manifest } from '../shard/manifest.ts';
+import { readManifest, workerLease, workerLeaseOf, type Manifest } from '../shard/manifest.ts';
 import { WaveLog } from '../shard/wave-log.ts';
 import { holderText, newestOfEachLease, type LeaseRecord } from '../store/lease.ts';
 import { heldTtl, longPastAt } from '../store/lapse.ts';
@@ -91,7 +91,7 @@ function leasesThatMayHold(store: RunStore, runId: string, state: JournalState):
   if (!named || !named.every((n) => /^[A-Za-z0-9][A-Za-z0-9._=-]{0,99}$/.test(n))) return () => Promise.resolve(true);
   return async (name) => {
     if (name === ownLeaseName(runId) || named.includes(name)) return true;
-    const worker = workerOf(name);
+    const worker = workerLeaseOf(name);
     if (!worker) return false;
     const owned = await ownerOf(store, worker.run, state);
     return owned?.owner.siteRun === runId && owned.owner.worker === worker.index;
@@ -100,12 +100,6 @@ function leasesThatMayHold(store: RunStore, runId: string, state: JournalState):
 
 /** A lease with a runner behind it, held or lapsed: not given up, not kept by a parked run. */
 const heldOnce = (r: LeaseRecord) => r.kind !== 'release' && r.parked !== true;
-
-/** The sharded run whose worker a lease is (RUN.shard-I), when its name says one. */
-function workerOf(name: string): { run: string; index: number } | undefined {
-  const found = /^(.+)\.shard-([0-9]+)$/.exec(name);
-  return found ? { run: found[1]!, index: Number(found[2]) } : undefined;
-}
 
 /**
  * The site of sharded run `run` that the journal's last run was selected to (its one value of the
@@ -138,7 +132,7 @@ async function siteHolding(
 ): Promise<Holding | undefined> {
   const runs = new Set<string>();
   for (const lease of leases.values()) {
-    const worker = workerOf(lease.name);
+    const worker = workerLeaseOf(lease.name);
     if (worker && heldOnce(lease.record)) runs.add(worker.run);
   }
   for (const run of runs) {
