@@ -64,3 +64,23 @@ test('the same pipeline file, its path typed another way in a re-run, is the run
     assert.match(again.stderr, /planned by an earlier attempt/, typed);
   }
 });
+
+test("--new-run plans a second rollout under the CI run's key: the plan job re-run prints that run again, no third one", async (t) => {
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
+  const plan = (...args: string[]) =>
+    runCli(['shard', f.file, '--store', f.storeUrl, '--shards', '2', ...args], { env: { ...f.env, ...GITHUB } });
+  const first = await runCli(['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--new-run'], { env: f.env });
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const second = await plan('--new-run');
+  assert.equal(second.code, 0, second.stdout + second.stderr);
+  const again = await plan('--new-run');
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+  const runOf = (stderr: string) => /^run (\S+) in /m.exec(stderr)![1]!;
+  assert.equal(runOf(again.stderr), runOf(second.stderr), 'the run its first attempt planned');
+  assert.match(again.stderr, /planned by an earlier attempt/);
+  // And with a key of one's own.
+  const keyed = await plan('--new-run', '--run-key', 'hotfix-7');
+  assert.equal(keyed.code, 0, keyed.stdout + keyed.stderr);
+  const keyedAgain = await plan('--new-run', '--run-key', 'hotfix-7');
+  assert.equal(runOf(keyedAgain.stderr), runOf(keyed.stderr));
+});
