@@ -1,27 +1,49 @@
-// `enginectl shard` run again for a fleet. The same CI run (its plan job re-run: GitHub's "Re-run
-// all jobs", a GitLab pipeline retry; or the same --run-key) gets the same sharded run: a
-// create-only key in the store (ci/shard/DIGEST, a digest of the key and the pipeline file's path)
-// names the run planned under it, whose fan-out is printed again, nothing new written, when the
-// pipeline and inventory hashes, the shards and the assignment are the same (else refused, as its
-// workers would be). Planned without a key match, a run of the same fleet (pipeline and inventory
-// hashes) that has not ended is a refusal (--new-run plans a second rollout on purpose), and the
-// last one that ended is said in a line: the new rollout sends its writes again.
+// `enginectl shard` run again for a fleet. The same plan job of the same CI run (re-run: GitHub's
+// "Re-run all jobs", a GitLab pipeline retry; or the same --run-key) gets the same sharded run: a
+// create-only key in the store (ci/shard/DIGEST, a digest of the key, the pipeline file and its
+// --var values) names the run planned under it, whose fan-out is printed again, nothing new
+// written, when the pipeline and inventory hashes, the shards and the assignment are the same
+// (else refused, as its workers would be). Other --var values (a matrix of plan jobs) or another
+// file are another plan job: a key of their own. Planned without a key match, a run of the same
+// fleet (pipeline and inventory hashes) that has not ended is a refusal (--new-run plans a second
+// rollout on purpose, still under its key), and the last one that ended is said in a line: the new
+// rollout sends its writes again.
 import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
+import { journalKey } from '../journal/seal.ts';
+import { newRunId } from '../journal/replica.ts';
+import type { Pipeline } from '../pipeline/model.ts';
 import type { Report } from '../report/model.ts';
-import { readManifest, readShardRecord, type Manifest } from '../shard/manifest.ts';
-import type { RunStore } from '../store/store.ts';
-import type { Fleet } from './shard-plan.ts';
+import { NoShardedRun, readManifest, readShardRecord, writeManifest, type Manifest } from '../shard/manifest.ts';
+import { StoreError, type RunStore } from '../store/store.ts';
+import { neutralise } from '../text/neutralise.ts';
+import { includeRoot } from './include-file.ts';
+import { operatorOf } from './journal-setup.ts';
+import { makeManifest, type Fleet } from './shard-plan.ts';
+import { storePlanned } from './shard-instances.ts';
 import { shardedReport } from './shard-report.ts';
 import { shardedRuns } from './sharded-runs.ts';
 
 const KeyRecord = z.object({ run: z.string(), key: z.string(), file: z.string(), at: z.number() });
 
-/** Where the run planned under `key` for `file` is named. */
-export const runKeyPath = (key: string, file: string) =>
+/**
+ * The pipeline file as a re-run finds it again: inside a git work tree, its path from the tree's
+ * root (the same on every runner's checkout, whatever the working directory or however it is
+ * typed); outside one, its real path.
+ */
+export function fileIdentity(cwd: string, file: string): string {
+  const real = realpathSync(resolve(cwd, file));
+  const root = includeRoot(dirname(real));
+  return existsSync(join(root, '.git')) ? `repo:${relative(root, real).split(sep).join('/')}` : real;
+}
+
+/** Where the run planned under `key` for the file (fileIdentity) and its --var values (`vars`: their masked hash) is named. */
+export const runKeyPath = (key: string, file: string, vars: string) =>
   `ci/shard/${createHash('sha256')
-    .update(JSON.stringify([key, file]))
+    .update(JSON.stringify([key, file, vars]))
     .digest('hex')
     .slice(0, 40)}`;
 
@@ -113,4 +135,80 @@ export async function earlierRuns(
   return last
     ? `the last run of this fleet (${last.run}) ended ${last.state} at ${new Date(last.at).toISOString()}: this plans a new rollout that sends its writes again`
     : undefined;
+}
+
+export interface PlanRequest {
+  shards: number;
+  assign: 'static' | 'queue';
+  /** The pipeline file as given (its identity is read from it). */
+  file: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  now: () => number;
+  /** The CI run's key (or --run-key); none: planned under no key. */
+  key: string | undefined;
+  /** --new-run: plan a new run even while one of the fleet has not ended. */
+  newRun: boolean;
+  stderr(text: string): void;
+}
+
+/**
+ * The run to print: the one planned under the key (the CI run, or --run-key) when there is one,
+ * else a new one, refused while a run of the fleet has not ended (unless --new-run), the last that
+ * ended said. `again`: how the key's run is told, printed again.
+ */
+export async function planOrFind(
+  store: RunStore,
+  pipeline: Pipeline,
+  fleet: Fleet,
+  o: PlanRequest,
+): Promise<{ manifest: Manifest; again?: string }> {
+  const { key } = o;
+  const path = key === undefined ? undefined : runKeyPath(key, fileIdentity(o.cwd, o.file), fleet.vars);
+  const keyed = path && (await keyedRun(store, path));
+  const told = ` (planned by an earlier attempt, under ${key}: nothing new planned)`;
+  // The run the key names, its manifest written: printed again. Not written yet (its planner
+  // stopped between the key and the manifest, or writes it now): planned under that id, as the
+  // planner would have.
+  const found = async (run: string) => {
+    const manifest = await readManifest(store, run).catch((e: unknown) => {
+      if (e instanceof NoShardedRun) return undefined;
+      throw e;
+    });
+    if (manifest && key !== undefined) checkKeyed(manifest, fleet, o.shards, o.assign, key);
+    return manifest;
+  };
+  const existing = keyed ? await found(keyed) : undefined;
+  if (existing) return { manifest: existing, again: told };
+  if (!keyed && !o.newRun) {
+    const last = await earlierRuns(store, fleet, journalKey(o.env), o.now());
+    if (last) o.stderr(`${neutralise(`enginectl: ${last}`)}\n`);
+  }
+  let run = keyed || newRunId(o.now());
+  // Named under the key first (create-only): two plan jobs of one CI run plan one run.
+  if (path && !keyed) {
+    run = await nameRun(store, path, { run, key: key!, file: o.file, at: o.now() });
+    const other = await found(run);
+    if (other) return { manifest: other, again: told };
+  }
+  const manifest = makeManifest(pipeline, fleet, {
+    run,
+    shards: o.shards,
+    assign: o.assign,
+    at: o.now(),
+    by: operatorOf(o.env),
+  });
+  // The instances before the manifest: a worker starts once the manifest is there.
+  await storePlanned(store, run, pipeline, o.env);
+  if (await writeManifest(store, manifest)) return { manifest };
+  // Another planner of the key wrote the run's manifest first (two plan jobs at once): its plan is
+  // the run's, printed when it is this one's, else refused (this fan-out's workers would be).
+  const theirs = key === undefined ? undefined : await found(run);
+  if (!theirs)
+    throw new StoreError(
+      'STORE_FAILED',
+      `${store.url}: the manifest of run ${run} was there to a create-only write, and ${key === undefined ? 'the run is new (planned under no key)' : 'not to a read'}`,
+      { hint: 'a store that says so is not create-only as enginectl needs: check its consistency, then plan again' },
+    );
+  return { manifest: theirs, again: ` (planned at the same time by another job, under ${key}: nothing new planned)` };
 }

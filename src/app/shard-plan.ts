@@ -17,6 +17,8 @@ export interface Fleet {
   sites: string[];
   sha256: string;
   inventory: string;
+  /** The --var values' hash (their secrets masked), '' without any: a plan job of a matrix is told from another by it. */
+  vars: string;
 }
 
 /** The pipeline's fleet: refused when it has no rollout, or a step outside it (each site's run would run it again). */
@@ -77,6 +79,7 @@ export function fleetOf(
     sites,
     sha256: pipelineSha256(sources, (t) => masker.mask(t), vars),
     inventory: inventoryHash(sites),
+    vars: Object.keys(vars).length === 0 ? '' : pipelineSha256([], (t) => masker.mask(t), vars),
   };
 }
 

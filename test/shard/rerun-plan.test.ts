@@ -4,6 +4,7 @@
 // run of the same fleet that has not ended is a refusal (--new-run plans a second one on purpose),
 // and one that ended is said in a line before the new rollout sends its writes again.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { shardFleet } from './helpers.ts';
@@ -43,26 +44,18 @@ test('a re-run of the whole workflow (same GITHUB_RUN_ID) prints the run its fir
   assert.equal(runs.stdout.trimEnd().split('\n').length, 1, runs.stdout);
 });
 
-test('--run-key K: the run planned under K is printed again; another pipeline under K is refused', async (t) => {
+test('--run-key K: the run planned under K is printed again; the file changed under K is refused', async (t) => {
   const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]');
   const first = await f.shard('--shards', '2', '--run-key', 'release-42');
   const again = await f.shard('--shards', '2', '--run-key', 'release-42');
   assert.equal(again.run, first.run);
   assert.equal(again.stdout, first.stdout);
-  const other = await f.cli([
-    'shard',
-    f.file,
-    '--store',
-    f.storeUrl,
-    '--shards',
-    '2',
-    '--run-key',
-    'release-42',
-    '--var',
-    'sites=["site-0002", "site-0001"]',
-  ]);
+  // The same plan job, its file edited since (another pipeline): its workers would be refused.
+  writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('name: Fleet release', 'name: Fleet release 2'));
+  const other = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '2', '--run-key', 'release-42']);
   assert.equal(other.code, 2, other.stdout + other.stderr);
   assert.match(other.stderr, new RegExp(`run ${first.run} was planned under this key from another pipeline`));
+  writeFileSync(f.file, readFileSync(f.file, 'utf8').replace('name: Fleet release 2', 'name: Fleet release'));
   const shards = await f.cli(['shard', f.file, '--store', f.storeUrl, '--shards', '3', '--run-key', 'release-42']);
   assert.equal(shards.code, 2, shards.stdout + shards.stderr);
   assert.match(shards.stderr, /over 2 shard\(s\), not 3/);

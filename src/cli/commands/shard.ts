@@ -5,20 +5,12 @@
 // or plain command lines. Each worker is `enginectl run FILE --store URL --run ID --shard I/N`.
 import { ExitCode, UsageError } from '../../errors.ts';
 import { loadPipelineFile, parseVars } from '../../app/pipeline-input.ts';
-import { fleetOf, makeManifest, type Fleet } from '../../app/shard-plan.ts';
-import { checkKeyed, earlierRuns, keyedRun, nameRun, runKeyPath } from '../../app/shard-again.ts';
+import { fleetOf } from '../../app/shard-plan.ts';
+import { planOrFind } from '../../app/shard-again.ts';
 import { runKeyOf } from '../../ci/facts.ts';
-import { journalKey } from '../../journal/seal.ts';
-import type { Pipeline } from '../../pipeline/model.ts';
-import type { RunStore } from '../../store/store.ts';
-import type { Clock } from '../../app/clock.ts';
-import { storePlanned } from '../../app/shard-instances.ts';
 import { namedStore, STORE_VARIABLE } from '../../app/stored-run.ts';
-import { operatorOf } from '../../app/journal-setup.ts';
-import { newRunId } from '../../journal/replica.ts';
 import { probeStore } from '../../store/probe.ts';
 import { FAN_OUT_FORMATS, fanOut, refuseUnrunnable, type FanOutFormat } from '../../shard/fan-out.ts';
-import { NoShardedRun, readManifest, writeManifest, type Manifest } from '../../shard/manifest.ts';
 import { realClock } from '../../app/clock.ts';
 import { neutralise } from '../../text/neutralise.ts';
 import { shellWord } from '../../text/shell-word.ts';
@@ -50,10 +42,12 @@ Options:
   --var NAME=VALUE   override a var, as each worker will be given it (repeatable)
   --run-key KEY      the run this plan belongs to (default: the CI system's run: a GitHub workflow
                      run, a GitLab pipeline, with its repository or project): planned again under the
-                     same key (a re-run of the plan job) for the same file, shard prints the run it
-                     planned first, writing nothing (refused when its pipeline, inventory, --shards
-                     or --assign differ)
-  --new-run          plan a new run even while one of this fleet has not ended, and under no key
+                     same key (a re-run of the plan job) for the same file and --var values, shard
+                     prints the run it planned first, writing nothing (refused when its pipeline,
+                     inventory, --shards or --assign differ); other --var values or another file
+                     (a matrix of plan jobs) plan a run of their own
+  --new-run          plan a new run even while one of this fleet has not ended (still under the
+                     key: a re-run of the plan job prints it again)
   -h, --help         show this help
 
 Without a key's run, a run of the store of the same pipeline and inventory that has not ended
@@ -132,8 +126,17 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   // A fan-out its engine refuses (GitLab's 200 jobs) plans no run: refused before the store is touched.
   refuseUnrunnable(format, shards);
   await probeStore(store, clock.now);
-  const planned = await planOrFind(store, pipeline, fleet, { shards, assign, file, io, clock, values });
-  const { manifest, again } = planned;
+  const { manifest, again } = await planOrFind(store, pipeline, fleet, {
+    shards,
+    assign,
+    file,
+    cwd: io.cwd,
+    env: io.env,
+    now: () => clock.now(),
+    key: values['run-key'] ?? runKeyOf(io.env),
+    newRun: values['new-run'] === true,
+    stderr: (text) => io.stderr(text),
+  });
   const run = manifest.run;
   // The worker's words, given to a container as they are and to a shell quoted.
   const words = ['run', file, ...(values.var ?? []).flatMap((v) => ['--var', v])];
@@ -151,67 +154,6 @@ export async function shardCommand(args: string[], io: CliIO): Promise<number> {
   );
   io.stdout(`${out}\n`);
   return ExitCode.ok;
-}
-
-/**
- * The run to print: the one planned under the key (the CI run, or --run-key) when there is one,
- * else a new one, refused while a run of the fleet has not ended (unless --new-run), the last that
- * ended said. `again`: how the key's run is told, printed again.
- */
-async function planOrFind(
-  store: RunStore,
-  pipeline: Pipeline,
-  fleet: Fleet,
-  o: {
-    shards: number;
-    assign: 'static' | 'queue';
-    file: string;
-    io: CliIO;
-    clock: Clock;
-    values: { 'run-key'?: string | undefined; 'new-run'?: boolean | undefined };
-  },
-): Promise<{ manifest: Manifest; again?: string }> {
-  const { io, clock } = o;
-  if (o.values['run-key'] !== undefined && o.values['new-run'])
-    throw new UsageError('BAD_ARGUMENTS', 'shard: --new-run plans a run under no key: give --run-key or --new-run');
-  const key = o.values['new-run'] ? undefined : (o.values['run-key'] ?? runKeyOf(io.env));
-  const path = key === undefined ? undefined : runKeyPath(key, o.file);
-  const keyed = path && (await keyedRun(store, path));
-  const told = ` (planned by an earlier attempt, under ${key}: nothing new planned)`;
-  // The run the key names, its manifest written: printed again. Not written yet (its planner
-  // stopped between the key and the manifest): planned under that id, as the planner would have.
-  const found = async (run: string) => {
-    const manifest = await readManifest(store, run).catch((e: unknown) => {
-      if (e instanceof NoShardedRun) return undefined;
-      throw e;
-    });
-    if (manifest) checkKeyed(manifest, fleet, o.shards, o.assign, key!);
-    return manifest;
-  };
-  const existing = keyed ? await found(keyed) : undefined;
-  if (existing) return { manifest: existing, again: told };
-  if (!keyed && !o.values['new-run']) {
-    const last = await earlierRuns(store, fleet, journalKey(io.env), clock.now());
-    if (last) io.stderr(`${neutralise(`enginectl: ${last}`)}\n`);
-  }
-  let run = keyed || newRunId(clock.now());
-  // Named under the key first (create-only): two plan jobs of one CI run plan one run.
-  if (path && !keyed) {
-    run = await nameRun(store, path, { run, key: key!, file: o.file, at: clock.now() });
-    const other = await found(run);
-    if (other) return { manifest: other, again: told };
-  }
-  const manifest = makeManifest(pipeline, fleet, {
-    run,
-    shards: o.shards,
-    assign: o.assign,
-    at: clock.now(),
-    by: operatorOf(io.env),
-  });
-  // The instances before the manifest: a worker starts once the manifest is there.
-  await storePlanned(store, run, pipeline, io.env);
-  await writeManifest(store, manifest);
-  return { manifest };
 }
 
 /**
