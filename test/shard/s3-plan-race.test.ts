@@ -56,3 +56,41 @@ test("a planner whose manifest write finds another planner's manifest there, ove
     assert.equal(w.code, 0, w.stdout + w.stderr);
   assert.deepEqual(f.applied('/update/system'), { 'site-0001': 1, 'site-0002': 1 });
 });
+
+test("two CI runs planning one fleet at once start one rollout: the planner that finds the other's plan under way is refused, naming it", async (t) => {
+  const hold: { release?: () => void; reached?: () => void } = {};
+  const reached = new Promise<void>((resolve) => (hold.reached = resolve));
+  let held = false;
+  const proxy = await proxyInFront(
+    t,
+    ceph.endpoint,
+    () => undefined,
+    (method, path) => {
+      if (held || method !== 'PUT' || !path.endsWith('/manifest')) return;
+      held = true;
+      hold.reached!();
+      return new Promise<void>((resolve) => (hold.release = resolve));
+    },
+  );
+  const f = await shardFleet(t, 2, '  over: site\n  waves: [rest]', undefined, {
+    store: { url: ceph.storeUrl(`plan-race-runs-${Date.now()}`, proxy), env: ceph.env },
+  });
+  const plan = (runId: string) =>
+    runCli(['shard', f.file, '--store', f.storeUrl, '--shards', '2'], {
+      env: { ...f.env, ...GITHUB, GITHUB_RUN_ID: runId },
+    });
+  // The first CI run's planner read no run of the fleet, and is writing its manifest.
+  const first = plan('9101');
+  await reached;
+  const second = await plan('9102');
+  hold.release!();
+  const late = await first;
+  assert.equal(late.code, 0, late.stdout + late.stderr);
+  const run = /^run (\S+) in /m.exec(late.stderr)![1]!;
+  assert.equal(second.code, 2, second.stdout + second.stderr);
+  assert.equal(second.stdout, '', 'no fan-out');
+  assert.match(second.stderr, new RegExp(`run ${run} of this fleet .*has not ended`));
+  // One rollout in the store.
+  const runs = await f.cli(['runs', '--store', f.storeUrl]);
+  assert.equal(runs.stdout.trimEnd().split('\n').length, 1, runs.stdout);
+});
