@@ -20,6 +20,7 @@ import type { Report } from '../report/model.ts';
 import { NoShardedRun, readManifest, readShardRecord, writeManifest, type Manifest } from '../shard/manifest.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { neutralise } from '../text/neutralise.ts';
+import { takeSlot } from './fleet-slot.ts';
 import { includeRoot } from './include-file.ts';
 import { operatorOf } from './journal-setup.ts';
 import { makeManifest, type Fleet } from './shard-plan.ts';
@@ -106,32 +107,52 @@ function standingOf(run: string, report: Report): Standing {
   return { run, ended: true, state: report.outcome, at };
 }
 
+/** Where a run of the store stands, each read once by a plan: a run named whose manifest is not written yet has not ended. */
+export function standings(store: RunStore, key: string | undefined, now: () => number) {
+  const read = new Map<string, Promise<Standing>>();
+  const standing = async (run: string): Promise<Standing> => {
+    try {
+      return standingOf(run, (await shardedReport(store, run, key, now())).report);
+    } catch (e) {
+      if (e instanceof NoShardedRun)
+        return { run, ended: false, state: 'planned by another job, its manifest not written yet', at: 0 };
+      throw e;
+    }
+  };
+  return (run: string) => read.get(run) ?? read.set(run, standing(run)).get(run)!;
+}
+
+/** The refusal of a plan while `open`, a run of its fleet, has not ended. */
+function notEnded(store: RunStore, open: Standing): UsageError {
+  return new UsageError(
+    'SHARD_REFUSED',
+    `run ${open.run} of this fleet (the same pipeline and inventory) in ${store.url} has not ended (${open.state}): another run would roll the fleet out beside it, with a failure budget of its own`,
+    {
+      hint: `go on with it: run its workers again (the same commands, --run ${open.run}; runs --store URL says where it stands); or end it: enginectl decide --store ${store.url} --run ${open.run} --abort --reason TEXT; or plan a second rollout on purpose with --new-run`,
+    },
+  );
+}
+
 /**
- * The runs of the store of this fleet (the same pipeline and inventory hashes): refused when one
- * has not ended; the line that says the last that ended, when one did.
+ * The runs of the store of this fleet (the same pipeline and inventory hashes) but `except` (the
+ * key's own): refused when one has not ended; the line that says the last that ended, when one did.
  */
 export async function earlierRuns(
   store: RunStore,
   fleet: Fleet,
-  journalKey: string | undefined,
-  now: number,
+  standing: (run: string) => Promise<Standing>,
+  except?: string,
 ): Promise<string | undefined> {
-  const standings: Standing[] = [];
+  const found: Standing[] = [];
   for (const id of [...(await shardedRuns(store)).ids].sort().reverse()) {
+    if (id === except) continue;
     const manifest = await readManifest(store, id);
     if (manifest.sha256 !== fleet.sha256 || manifest.inventory !== fleet.inventory) continue;
-    standings.push(standingOf(id, (await shardedReport(store, id, journalKey, now)).report));
+    found.push(await standing(id));
   }
-  const open = standings.find((s) => !s.ended);
-  if (open)
-    throw new UsageError(
-      'SHARD_REFUSED',
-      `run ${open.run} of this fleet (the same pipeline and inventory) in ${store.url} has not ended (${open.state}): another run would roll the fleet out beside it, with a failure budget of its own`,
-      {
-        hint: `go on with it: run its workers again (the same commands, --run ${open.run}; runs --store URL says where it stands); or end it: enginectl decide --store ${store.url} --run ${open.run} --abort --reason TEXT; or plan a second rollout on purpose with --new-run`,
-      },
-    );
-  const last = standings[0];
+  const open = found.find((s) => !s.ended);
+  if (open) throw notEnded(store, open);
+  const last = found[0];
   return last
     ? `the last run of this fleet (${last.run}) ended ${last.state} at ${new Date(last.at).toISOString()}: this plans a new rollout that sends its writes again`
     : undefined;
@@ -180,8 +201,9 @@ export async function planOrFind(
   };
   const existing = keyed ? await found(keyed) : undefined;
   if (existing) return { manifest: existing, again: told };
-  if (!keyed && !o.newRun) {
-    const last = await earlierRuns(store, fleet, journalKey(o.env), o.now());
+  const standing = standings(store, journalKey(o.env), o.now);
+  if (!o.newRun) {
+    const last = await earlierRuns(store, fleet, standing, keyed || undefined);
     if (last) o.stderr(`${neutralise(`enginectl: ${last}`)}\n`);
   }
   let run = keyed || newRunId(o.now());
@@ -190,6 +212,11 @@ export async function planOrFind(
     run = await nameRun(store, path, { run, key: key!, file: o.file, at: o.now() });
     const other = await found(run);
     if (other) return { manifest: other, again: told };
+  }
+  // The fleet's next slot, create-only: a plan of another CI run at once stands aside (unless --new-run).
+  if (!o.newRun) {
+    const holder = await takeSlot(store, fleet, run, o.now(), async (r) => !(await standing(r)).ended);
+    if (holder) throw notEnded(store, await standing(holder));
   }
   const manifest = makeManifest(pipeline, fleet, {
     run,
