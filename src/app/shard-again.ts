@@ -91,6 +91,8 @@ interface Standing {
   ended: boolean;
   state: string;
   at: number;
+  /** How to go on, when not as with a run planned. */
+  hint?: string;
 }
 
 function standingOf(run: string, report: Report): Standing {
@@ -128,7 +130,9 @@ function notEnded(store: RunStore, open: Standing): UsageError {
     'SHARD_REFUSED',
     `run ${open.run} of this fleet (the same pipeline and inventory) in ${store.url} has not ended (${open.state}): another run would roll the fleet out beside it, with a failure budget of its own`,
     {
-      hint: `go on with it: run its workers again (the same commands, --run ${open.run}; runs --store URL says where it stands); or end it: enginectl decide --store ${store.url} --run ${open.run} --abort --reason TEXT; or plan a second rollout on purpose with --new-run`,
+      hint:
+        open.hint ??
+        `go on with it: run its workers again (the same commands, --run ${open.run}; runs --store URL says where it stands); or end it: enginectl decide --store ${store.url} --run ${open.run} --abort --reason TEXT; or plan a second rollout on purpose with --new-run`,
     },
   );
 }
