@@ -117,7 +117,13 @@ export function standings(store: RunStore, key: string | undefined, now: () => n
       return standingOf(run, (await shardedReport(store, run, key, now())).report);
     } catch (e) {
       if (e instanceof NoShardedRun)
-        return { run, ended: false, state: 'planned by another job, its manifest not written yet', at: 0 };
+        return {
+          run,
+          ended: false,
+          state: 'named by a plan job that has not written its manifest yet',
+          at: 0,
+          hint: `wait for that plan job to end (one that stopped plans run ${run} when it is run again, under its key), or plan a second rollout on purpose with --new-run`,
+        };
       throw e;
     }
   };
