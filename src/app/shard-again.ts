@@ -5,9 +5,9 @@
 // written, when the pipeline and inventory hashes, the shards and the assignment are the same
 // (else refused, as its workers would be). Other --var values (a matrix of plan jobs) or another
 // file are another plan job: a key of their own. Planned without a key match, a run of the same
-// fleet (pipeline and inventory hashes) that has not ended is a refusal (--new-run plans a second
-// rollout on purpose, still under its key), and the last one that ended is said in a line: the new
-// rollout sends its writes again.
+// fleet (pipeline and inventory hashes) that has not ended is a refusal (fleet-runs.ts; --new-run
+// plans a second rollout on purpose, still under its key), and a plan takes the fleet's next slot
+// (fleet-slot.ts) before its manifest.
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -16,17 +16,15 @@ import { UsageError } from '../errors.ts';
 import { journalKey } from '../journal/seal.ts';
 import { newRunId } from '../journal/replica.ts';
 import type { Pipeline } from '../pipeline/model.ts';
-import type { Report } from '../report/model.ts';
 import { NoShardedRun, readManifest, readShardRecord, writeManifest, type Manifest } from '../shard/manifest.ts';
 import { StoreError, type RunStore } from '../store/store.ts';
 import { neutralise } from '../text/neutralise.ts';
 import { takeSlot } from './fleet-slot.ts';
 import { includeRoot } from './include-file.ts';
 import { operatorOf } from './journal-setup.ts';
-import { makeManifest, type Fleet } from './shard-plan.ts';
+import { makeManifest, refuseOtherHashing, type Fleet } from './shard-plan.ts';
 import { storePlanned } from './shard-instances.ts';
-import { shardedReport } from './shard-report.ts';
-import { shardedRuns } from './sharded-runs.ts';
+import { earlierRuns, notEnded, standings, standsWords } from './fleet-runs.ts';
 
 const KeyRecord = z.object({ run: z.string(), key: z.string(), file: z.string(), at: z.number() });
 
@@ -65,6 +63,7 @@ export async function nameRun(
 
 /** The manifest of the run planned under the key, refused when it is not this fleet's plan. */
 export function checkKeyed(manifest: Manifest, fleet: Fleet, shards: number, assign: string, key: string): void {
+  refuseOtherHashing(manifest, fleet);
   const differs =
     manifest.sha256 !== fleet.sha256
       ? 'its files or --var values differ'
@@ -83,89 +82,6 @@ export function checkKeyed(manifest: Manifest, fleet: Fleet, shards: number, ass
         hint: `give shard the files, --var values, --shards and --assign of its first attempt (its workers would be refused), or plan another rollout with --new-run (or another --run-key)`,
       },
     );
-}
-
-/** A run of the fleet as it stands: ended (and how, when), or not (and where). */
-interface Standing {
-  run: string;
-  ended: boolean;
-  state: string;
-  at: number;
-  /** How to go on, when not as with a run planned. */
-  hint?: string;
-}
-
-function standingOf(run: string, report: Report): Standing {
-  const at = Date.parse(report.startedAt) + report.durationMs;
-  const underWay = report.merged?.underWay;
-  const rollout = report.rollout;
-  const notEnded = (state: string) => ({ run, ended: false, state, at });
-  if (underWay) return notEnded(`under way at wave ${underWay.wave}`);
-  if (report.parked) return notEnded(`parked at wave ${report.parked.wave}`);
-  if (report.merged?.reports.length === 0) return notEnded('planned, no worker started a site yet');
-  if (rollout?.halted) return { run, ended: true, state: `failure (halted at wave ${rollout.halted.wave})`, at };
-  if ((report.merged?.noReport.length ?? 0) > 0 || report.outcome === 'cancelled')
-    return notEnded('stopped: a site of it has not ended');
-  return { run, ended: true, state: report.outcome, at };
-}
-
-/** Where a run of the store stands, each read once by a plan: a run named whose manifest is not written yet has not ended. */
-export function standings(store: RunStore, key: string | undefined, now: () => number) {
-  const read = new Map<string, Promise<Standing>>();
-  const standing = async (run: string): Promise<Standing> => {
-    try {
-      return standingOf(run, (await shardedReport(store, run, key, now())).report);
-    } catch (e) {
-      if (e instanceof NoShardedRun)
-        return {
-          run,
-          ended: false,
-          state: 'named by a plan job that has not written its manifest yet',
-          at: 0,
-          hint: `wait for that plan job to end (one that stopped plans run ${run} when it is run again, under its key), or plan a second rollout on purpose with --new-run`,
-        };
-      throw e;
-    }
-  };
-  return (run: string) => read.get(run) ?? read.set(run, standing(run)).get(run)!;
-}
-
-/** The refusal of a plan while `open`, a run of its fleet, has not ended. */
-function notEnded(store: RunStore, open: Standing): UsageError {
-  return new UsageError(
-    'SHARD_REFUSED',
-    `run ${open.run} of this fleet (the same pipeline and inventory) in ${store.url} has not ended (${open.state}): another run would roll the fleet out beside it, with a failure budget of its own`,
-    {
-      hint:
-        open.hint ??
-        `go on with it: run its workers again (the same commands, --run ${open.run}; runs --store URL says where it stands); or end it: enginectl decide --store ${store.url} --run ${open.run} --abort --reason TEXT; or plan a second rollout on purpose with --new-run`,
-    },
-  );
-}
-
-/**
- * The runs of the store of this fleet (the same pipeline and inventory hashes) but `except` (the
- * key's own): refused when one has not ended; the line that says the last that ended, when one did.
- */
-export async function earlierRuns(
-  store: RunStore,
-  fleet: Fleet,
-  standing: (run: string) => Promise<Standing>,
-  except?: string,
-): Promise<string | undefined> {
-  const found: Standing[] = [];
-  for (const id of [...(await shardedRuns(store)).ids].sort().reverse()) {
-    if (id === except) continue;
-    const manifest = await readManifest(store, id);
-    if (manifest.sha256 !== fleet.sha256 || manifest.inventory !== fleet.inventory) continue;
-    found.push(await standing(id));
-  }
-  const open = found.find((s) => !s.ended);
-  if (open) throw notEnded(store, open);
-  const last = found[0];
-  return last
-    ? `the last run of this fleet (${last.run}) ended ${last.state} at ${new Date(last.at).toISOString()}: this plans a new rollout that sends its writes again`
-    : undefined;
 }
 
 export interface PlanRequest {
@@ -209,9 +125,10 @@ export async function planOrFind(
     if (manifest && key !== undefined) checkKeyed(manifest, fleet, o.shards, o.assign, key);
     return manifest;
   };
-  const existing = keyed ? await found(keyed) : undefined;
-  if (existing) return { manifest: existing, again: told };
   const standing = standings(store, journalKey(o.env), o.now);
+  const existing = keyed ? await found(keyed) : undefined;
+  if (existing)
+    return { manifest: existing, again: told.replace(/\)$/, `${await standsWords(standing, existing.run)})`) };
   if (!o.newRun) {
     const last = await earlierRuns(store, fleet, standing, keyed || undefined);
     if (last) o.stderr(`${neutralise(`enginectl: ${last}`)}\n`);

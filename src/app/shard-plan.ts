@@ -115,10 +115,8 @@ export function makeManifest(
  * or refused: a manifest changed in the store would run sites out of their waves, past a budget,
  * or twice (a site of a merged wave run again in its own).
  */
-export function checkFleet(manifest: Manifest, fleet: Fleet, pipeline: Pipeline): void {
-  const planned = makeManifest(pipeline, fleet, manifest);
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  // Hashed otherwise (another algorithm): another enginectl version wrote it, not another pipeline.
+/** Hashed otherwise (another algorithm): another enginectl version wrote the manifest, not another pipeline; STORE_VERSION. */
+export function refuseOtherHashing(manifest: Manifest, fleet: Fleet): void {
   const [theirs, ours] = [manifest.sha256, fleet.sha256].map((h) => h.slice(0, Math.max(0, h.indexOf(':'))));
   if (theirs !== ours)
     throw new StoreError(
@@ -128,6 +126,12 @@ export function checkFleet(manifest: Manifest, fleet: Fleet, pipeline: Pipeline)
         hint: 'run every worker of the run with the enginectl that ran enginectl shard (or plan the rollout again with this one); nothing was sent',
       },
     );
+}
+
+export function checkFleet(manifest: Manifest, fleet: Fleet, pipeline: Pipeline): void {
+  const planned = makeManifest(pipeline, fleet, manifest);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  refuseOtherHashing(manifest, fleet);
   const differs =
     manifest.sha256 !== fleet.sha256
       ? 'its files or --var values differ'

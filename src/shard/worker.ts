@@ -106,7 +106,12 @@ interface Done {
 
 /** The rollout halted by the operator's abort, in words: who, when, why. */
 export const abortedBy = (a: { by: string; at: number; reason: string }) =>
-  `aborted by the operator (${a.by}, ${new Date(a.at).toISOString()}): ${a.reason}`;
+  `${ABORTED} (${a.by}, ${new Date(a.at).toISOString()}): ${a.reason}`;
+
+const ABORTED = 'aborted by the operator';
+
+/** A halt's reason that says the operator's abort (abortedBy), not a wave's failure. */
+export const isAbort = (reason: string) => reason.startsWith(`${ABORTED} (`);
 
 export async function runWorker(deps: WorkerDeps): Promise<WorkerResult> {
   const { manifest, index } = deps;

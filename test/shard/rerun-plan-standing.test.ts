@@ -31,7 +31,7 @@ test('a re-run of the plan job whose run was aborted says it ended aborted, and 
   assert.equal(again.code, 0, again.stdout + again.stderr);
   assert.equal(runOf(again.stderr), run);
   assert.match(again.stderr, /planned by an earlier attempt/);
-  assert.match(again.stderr, /it ended cancelled/, again.stderr);
+  assert.match(again.stderr, /it ended aborted at wave 1 at /, again.stderr);
   assert.match(
     again.stderr,
     /its workers start no site: to roll the fleet out again, plan under another key \(a new CI run, or --run-key\)/,
