@@ -1,0 +1,74 @@
+// Which values of an answer's credential fields the run's masker learns (runner/answer-secrets.ts):
+// a number is a credential as a text is (a passcode 482913); a value that reads as a word or is
+// short (an `iauth` of `local`) is written masked in the answer's records but not learnt for every
+// line and not sent to the CI's masking, which cannot take it back; and a query of thousands of
+// users registers each distinct value once, up to a bound, the others still masked by enginectl.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { startEmulator } from '../helpers/emulator.ts';
+import { assertClean } from '../helpers/secrets.ts';
+
+type Entity = Record<string, unknown>;
+type Step = { id?: string; outputs: Record<string, unknown>; result: unknown };
+
+async function setup(t: TestContext, pipeline: string, fields: Entity) {
+  const { url, emulator } = await startEmulator(t);
+  Object.assign(
+    emulator.state.entities.find((e) => e.ikey === 2001)!,
+    fields,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-answer-values-'));
+  const file = join(dir, 'answers.yml');
+  writeFileSync(file, pipeline);
+  const [journal, json] = [join(dir, 'run.journal.jsonl'), join(dir, 'r.json')];
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--journal', journal, '--report-json', json, '--ci', 'github'], { env });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { steps: Step[] };
+  return { emulator, run, journal: readFileSync(journal, 'utf8'), report, json: readFileSync(json, 'utf8') };
+}
+
+/** What the CI log shows: the runner reads its commands that register a secret, and shows none of them. */
+const shown = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => !l.startsWith('::add-mask::'))
+    .join('\n');
+const registered = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('::add-mask::'))
+    .map((l) => l.slice('::add-mask::'.length));
+
+test('a number under a credential name is a secret: written masked in the journal and the report, masked in the log, registered; a boolean is shown', async (t) => {
+  const s = await setup(
+    t,
+    `version: 1
+name: Passcode
+steps:
+  - id: get
+    uses: classes/get
+    with: { class: 12, id: 2001 }
+  - name: "Check \${{ steps.get.outputs.entity.ibegin.passcode }}"
+    uses: classes/get
+    with: { class: 12, id: 2001 }
+`,
+    { ibegin: { passcode: 482913, smsAuth: true }, ipassword: 73915508 },
+  );
+  assertClean('the journal', s.journal, ['482913', '73915508']);
+  assertClean('the JSON report', s.json, ['482913', '73915508']);
+  assertClean('the log', shown(s.run.stdout + s.run.stderr), ['482913', '73915508']);
+  assert.match(s.run.stdout, /Check \*\*\*/);
+  const entity = s.report.steps[0]!.result as Entity;
+  assert.equal(entity.ipassword, '***');
+  // A boolean says whether, never what: two values no mask could hide in text, and no credential.
+  assert.deepEqual(entity.ibegin, { passcode: '***', smsAuth: true });
+  assert.equal(((s.report.steps[0]!.outputs.entity as Entity).ibegin as Entity).passcode, '***');
+  for (const value of ['482913', '73915508'])
+    assert.ok(registered(s.run.stdout).includes(value), `${value} registered`);
+  assert.ok(!registered(s.run.stdout).includes('true'), 'a boolean is not registered');
+});
