@@ -13,7 +13,7 @@ import { startEmulator } from '../helpers/emulator.ts';
 import { assertClean } from '../helpers/secrets.ts';
 
 type Entity = Record<string, unknown>;
-type Step = { id?: string; outputs: Record<string, unknown>; result: unknown };
+type Step = { id?: string; name: string; outputs: Record<string, unknown>; result: unknown };
 
 async function setup(t: TestContext, pipeline: string, fields: Entity) {
   const { url, emulator } = await startEmulator(t);
@@ -71,4 +71,44 @@ steps:
   for (const value of ['482913', '73915508'])
     assert.ok(registered(s.run.stdout).includes(value), `${value} registered`);
   assert.ok(!registered(s.run.stdout).includes('true'), 'a boolean is not registered');
+});
+
+test('a word or a short value under a credential name is written masked in the records, but neither masked in every line nor registered with the CI', async (t) => {
+  const words = { iauth: 'local', authorization: 'LDAP', apiToken: 'disabled', x_auth: 'Basic', pin_passcode: 4711 };
+  const s = await setup(
+    t,
+    `version: 1
+name: Words
+steps:
+  - id: get
+    uses: classes/get
+    with: { class: 12, id: 2001 }
+  - name: "Sync local users from LDAP (Basic, 4711 disabled) with \${{ steps.get.outputs.entity.ibegin.clientSecret }}"
+    uses: classes/get
+    with: { class: 12, id: 2001 }
+`,
+    { ibegin: { ...words, clientSecret: 'Cl1ent-S3cret-99' } },
+  );
+  const name = 'Sync local users from LDAP (Basic, 4711 disabled) with ***';
+  assert.equal(
+    s.run.stdout.split('\n').find((l) => l.startsWith('▶ [2/2]')),
+    `▶ [2/2] ${name} (classes/get)`,
+  );
+  assert.equal(s.report.steps[1]!.name, name);
+  assert.ok(s.journal.includes(`"name":${JSON.stringify(name)}`), 'the journal names the step as it is');
+  // The field itself is never shown: the answer's records write it masked, whatever it holds.
+  const ibegin = (s.report.steps[0]!.result as Entity).ibegin as Entity;
+  for (const key of [...Object.keys(words), 'clientSecret']) assert.equal(ibegin[key], '***', key);
+  assert.match(
+    s.journal,
+    /"ibegin":\{"iauth":"\*\*\*","authorization":"\*\*\*","apiToken":"\*\*\*","x_auth":"\*\*\*","pin_passcode":"\*\*\*"/,
+  );
+  const told = registered(s.run.stdout);
+  assert.ok(told.includes('Cl1ent-S3cret-99'), 'the secret is registered');
+  for (const word of Object.values(words).map(String))
+    for (const form of [word, Buffer.from(word).toString('base64'), Buffer.from(word).toString('hex')])
+      assert.ok(
+        !told.includes(form),
+        `${form} (${word}) is not registered: the runner would mask it in every later line of the job`,
+      );
 });
