@@ -3,21 +3,48 @@
 // secrets the pipeline gives, so each value of a field whose name says it holds a credential
 // (api/credential-names.ts: ipassword, apiToken, client_secret, ...), at any depth of what the step
 // gave (its outputs and its result; every string and number inside such a field, a number as its
-// JSON text: a passcode 482913 is one), is learnt by the run's masker as soon as the step returns,
-// before anything shows it: masked wherever text goes out (the log, a later step's name and body,
-// the journal, the reports, the outputs) and registered with the CI's masking as every secret is
-// (the masker's onSecret, cli/ci-masker.ts). Where the run keeps what the step gave (the reports,
-// the journal's end record, the action's outputs), such a field is written masked whole, whatever
-// its length. A boolean (or null) inside one is shown as it is: it says whether (a token is set,
-// SMS is a factor), never what, and a mask of `true` could not hide it in text. A later step of the
-// same process reads the value as the step gave it (its live outputs); a resume cannot, as the
-// journal kept it masked (journal/resume.ts).
+// JSON text: a passcode 482913 is one) that looks like a secret (looksSecret) is learnt by the
+// run's masker as soon as the step returns, before anything shows it: masked wherever text goes out
+// (the log, a later step's name and body, the journal, the reports, the outputs) and registered
+// with the CI's masking as every secret is (the masker's onSecret, cli/ci-masker.ts). Where the run
+// keeps what the step gave (the reports, the journal's end record, the action's outputs), such a
+// field is written masked whole, whatever it holds, learnt or not. A boolean (or null) inside one
+// is shown as it is: it says whether (a token is set, SMS is a factor), never what, and a mask of
+// `true` could not hide it in text. A later step of the same process reads the value as the step
+// gave it (its live outputs); a resume cannot, as the journal kept it masked (journal/resume.ts).
 import { credentialNamed } from '../api/credential-names.ts';
 import { MASK, type Masker } from './masker.ts';
 
-/** Learns every string and number inside each credential-named field of `value` (`what`: whose answer, for a warning that names it). */
+/** Learns every string and number inside each credential-named field of `value` that looks like a secret (`what`: whose answer, for a warning that names it). */
 export function learnAnswer(masker: Masker, value: unknown, what = 'an answer'): void {
-  walk(value, undefined, (key, text) => masker.add(text, `${masker.mask(key)} in ${what}`));
+  walk(value, undefined, (key, text) => {
+    if (looksSecret(text)) masker.add(text, `${masker.mask(key)} in ${what}`);
+  });
+}
+
+/**
+ * The fewest characters of an answer's value learnt for every line: the 6 digits of a one-time
+ * passcode. A shorter one (`local`, `ldap`, `none`, `sso`, a 4-digit `1234`) is a common piece of
+ * any log line, and GitHub's runner masks what it is told in every later line of the job, whatever
+ * its length, with no way to take it back.
+ */
+const ANSWER_MIN_LENGTH = 6;
+
+/** A word (`local`, `LDAP`, `Basic`), or words joined by `-`, `_`, `.` or a space (`client_credentials`, `Not set`). */
+const WORDS = /^(?:[a-z]+|[A-Z][a-z]*|[A-Z]+)(?:[-_. ](?:[a-z]+|[A-Z][a-z]*|[A-Z]+))*$/;
+
+/**
+ * Whether an answer's value under a credential name is a secret to mask in every line and register
+ * with the CI: not shorter than ANSWER_MIN_LENGTH, and not a word or words of one case each (an
+ * enum's literal: an auth method, a token type, `disabled`). A credential-named field may hold a
+ * setting as well as a credential (`iauth: local`), and a setting learnt would mask that word in
+ * every line (`/usr/local`, a step's name) and, in a GitHub job, in every later step too. A secret
+ * has digits, signs or a mixed case in a word (`Cl1ent-S3cret-99`, a token, a base64 `dXNlcjpw`);
+ * a password that is a plain word or short is written masked in the answer's records all the same.
+ */
+function looksSecret(text: string): boolean {
+  const value = text.trim();
+  return value.length >= ANSWER_MIN_LENGTH && !WORDS.test(value);
 }
 
 function walk(value: unknown, under: string | undefined, learn: (key: string, text: string) => void): void {
