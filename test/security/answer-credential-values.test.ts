@@ -112,3 +112,56 @@ steps:
         `${form} (${word}) is not registered: the runner would mask it in every later line of the job`,
       );
 });
+
+test('a query of 10,000 users registers each distinct credential once, and at most 100 of them; every one is still masked in every record and line', async (t) => {
+  const { url, emulator } = await startEmulator(t);
+  const base = emulator.state.entities.find((e) => e.ikey === 2001)!;
+  // 10,000 users, two of each password: 5,000 distinct values.
+  for (let i = 0; i < 10_000; i++)
+    emulator.state.entities.push({
+      ...structuredClone(base),
+      ikey: 100_000 + i,
+      iname: `u${i}`,
+      ipassword: `Pw-${i >> 1}-x7Qz`,
+    });
+  const dir = mkdtempSync(join(tmpdir(), 'enginectl-answer-values-'));
+  const file = join(dir, 'users.yml');
+  writeFileSync(
+    file,
+    `version: 1
+name: Users
+steps:
+  - id: users
+    uses: classes/query
+    with: { class: 12 }
+  - name: "Check \${{ steps.users.outputs.entities[9000].ipassword }}"
+    uses: classes/get
+    with: { class: 12, id: 2001 }
+`,
+  );
+  const [journalFile, json] = [join(dir, 'run.journal.jsonl'), join(dir, 'r.json')];
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin' };
+  const run = await runCli(['run', file, '--journal', journalFile, '--report-json', json, '--ci', 'github'], { env });
+  assert.equal(run.code, 0, shown(run.stdout) + run.stderr);
+
+  const told = registered(run.stdout);
+  const values = told.filter((v) => /^Pw-\d+-x7Qz$/.test(v));
+  assert.equal(new Set(values).size, values.length, 'each distinct value registered once');
+  assert.ok(values.length > 0 && values.length <= 100, `${values.length} values registered`);
+  assert.ok(told.length < 2_000, `${told.length} ::add-mask:: lines for 5,000 distinct values`);
+  assert.match(shown(run.stdout) + run.stderr, /ipassword in an answer of classes\/query: .*only the first 100/);
+
+  // Those past the bound are masked by enginectl all the same: in the answer's records, and where a later step shows one.
+  const SECRET = /Pw-\d+-x7Qz/;
+  const journal = readFileSync(journalFile, 'utf8');
+  assert.doesNotMatch(journal, SECRET);
+  assert.doesNotMatch(readFileSync(json, 'utf8'), SECRET);
+  assert.doesNotMatch(shown(run.stdout) + run.stderr, SECRET);
+  assert.ok(run.stdout.includes('▶ [2/2] Check *** (classes/get)'), 'a value past the bound is masked in a later name');
+  assert.ok(journal.includes('"name":"Check ***"'));
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { steps: Step[] };
+  const entities = report.steps[0]!.outputs.entities as Entity[];
+  assert.equal(entities.length, 10_003);
+  for (const entity of entities)
+    if (entity.ipassword !== null) assert.equal(entity.ipassword, '***', String(entity.iname));
+});
