@@ -6,7 +6,8 @@
 // JSON text: a passcode 482913 is one) that looks like a secret (looksSecret) is learnt by the
 // run's masker as soon as the step returns, before anything shows it: masked wherever text goes out
 // (the log, a later step's name and body, the journal, the reports, the outputs) and registered
-// with the CI's masking as every secret is (the masker's onSecret, cli/ci-masker.ts). Where the run
+// with the CI's masking as every secret is (the masker's onSecret, cli/ci-masker.ts), up to
+// CI_ANSWER_VALUES distinct values a command. Where the run
 // keeps what the step gave (the reports, the journal's end record, the action's outputs), such a
 // field is written masked whole, whatever it holds, learnt or not. A boolean (or null) inside one
 // is shown as it is: it says whether (a token is set, SMS is a factor), never what, and a mask of
@@ -15,12 +16,32 @@
 import { credentialNamed } from '../api/credential-names.ts';
 import { MASK, type Masker } from './masker.ts';
 
+/**
+ * The most distinct values read from answers a command registers with the CI's masking. The masker
+ * registers a value once, however often it comes, but each in every spelling (some 6 lines a value)
+ * and the runner looks for each one, and the encodings it derives, in every later line of the job: a
+ * query of a user class's 10,000 passwords was 62,000 `::add-mask::` lines. A pipeline that reads
+ * a few users stays under it. Past it, a value is learnt all the same, masked in all enginectl writes
+ * and whole in the answer's records, only not given to the CI (a warning says so, once a field).
+ */
+const CI_ANSWER_VALUES = 100;
+const registered = new WeakMap<Masker, Set<string>>(); // the values of answers each masker gave the CI
+
 /** Learns every string and number inside each credential-named field of `value` that looks like a secret (`what`: whose answer, for a warning that names it). */
 export function learnAnswer(masker: Masker, value: unknown, what = 'an answer'): void {
+  const told = registered.get(masker) ?? new Set<string>();
+  registered.set(masker, told);
   walk(value, undefined, (key, text) => {
-    if (looksSecret(text)) masker.add(text, `${masker.mask(key)} in ${what}`);
+    if (!looksSecret(text)) return;
+    const name = `${masker.mask(key)} in ${what}`;
+    if (told.size >= CI_ANSWER_VALUES && !told.has(text)) return masker.add(text, name, pastTheBound(name));
+    told.add(text);
+    masker.add(text, name);
   });
 }
+
+const pastTheBound = (name: string) =>
+  `${name}: more than ${CI_ANSWER_VALUES} distinct credentials were read from answers; enginectl masks each in all it writes, but registers only the first ${CI_ANSWER_VALUES} with the CI's masking, so another step of the job that prints one is not masked by the CI (read fewer entities, with where:, to have each registered)`;
 
 /**
  * The fewest characters of an answer's value learnt for every line: the 6 digits of a one-time

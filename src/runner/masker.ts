@@ -26,7 +26,7 @@ export { MASK, MIN_LENGTH };
 export interface MaskerHooks {
   /** Hears each new form, e.g. to register it with a CI system's own log masking. */
   onSecret?: (form: string) => void;
-  /** Hears a secret that cannot be masked safely in free text, by its name (never its value). */
+  /** Hears a secret that is not masked everywhere (too short or a literal for free text, or not given to the CI system), by its name (never its value). */
   onWeak?: (name: string, why: string) => void;
 }
 
@@ -37,6 +37,8 @@ export class Masker {
   private readonly announced = new Set<string>(); // the spellings given to onSecret so far
   private readonly secrets = new Set<string>(); // added so far: a target token is added at every instance
   private readonly weak = new Set<string>();
+  private readonly unannounced = new Set<string>(); // added, but not given to onSecret
+  private readonly unannouncedNames = new Set<string>(); // warned of, by name
   /** The JSON secrets: for fromJSON() of a text a server answered back, and such a text whole. */
   readonly json = new JsonSecrets();
   private readonly learntFrom = new WeakMap<Masker, number>(); // learnt from, with how many forms each had then
@@ -57,8 +59,12 @@ export class Masker {
     this.hex = new Alternation('gi', (form) => form, indexFrom);
   }
 
-  /** Registers a secret; `name` says which one in a warning when it is too short to mask in text. */
-  add(secret: string | undefined | null, name = 'a secret'): void {
+  /**
+   * Registers a secret; `name` says which one in a warning when it is too short to mask in text.
+   * `unannounced`: why it is not given to the CI system (onSecret), told once a name (onWeak); it is
+   * masked all the same, and announced when it is added again without a reason.
+   */
+  add(secret: string | undefined | null, name = 'a secret', unannounced?: string): void {
     if (typeof secret !== 'string' || secret === '') return;
     if (secret.trim().length < MIN_LENGTH) {
       if (!this.weak.has(name)) {
@@ -77,13 +83,17 @@ export class Masker {
         `${name} is a number or a literal (true, false, null): it is masked in text, but a number or literal equal to it is shown as is`,
       );
     }
-    if (this.secrets.has(secret)) return;
+    if (this.secrets.has(secret)) {
+      if (unannounced === undefined && this.unannounced.delete(secret)) this.announce(secret);
+      return;
+    }
     this.secrets.add(secret);
     this.json.add(secret);
-    for (const form of ciForms(secret)) {
-      if (this.announced.has(form)) continue;
-      this.announced.add(form);
-      this.on.onSecret?.(form);
+    if (unannounced === undefined) this.announce(secret);
+    else {
+      this.unannounced.add(secret);
+      if (!this.unannouncedNames.has(name)) this.on.onWeak?.(name, unannounced);
+      this.unannouncedNames.add(name);
     }
     for (const form of secretForms(secret)) {
       if (this.forms.has(form)) continue;
@@ -97,6 +107,15 @@ export class Masker {
       this.hexForms.add(form);
       this.hex.add(form);
       this.longest = Math.max(this.longest, form.length);
+    }
+  }
+
+  /** Gives each spelling of `secret` the CI system's masking is told (ciForms) to onSecret, once. */
+  private announce(secret: string): void {
+    for (const form of ciForms(secret)) {
+      if (this.announced.has(form)) continue;
+      this.announced.add(form);
+      this.on.onSecret?.(form);
     }
   }
 
