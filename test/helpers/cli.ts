@@ -20,6 +20,8 @@ export interface CliResult {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** Both streams in the order they were written (in a process, as read from its two pipes): what a CI log that reads both shows. */
+  output: string;
 }
 
 /** A clean environment: the test's own variables only, so no ENGINE_* leaks in from outside. */
@@ -59,9 +61,10 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   const cwd = options.cwd ?? process.cwd();
   let stdout = '';
   let stderr = '';
+  let output = '';
   const code = await runCommand(args, {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
+    stdout: (text) => ((stdout += text), (output += text)),
+    stderr: (text) => ((stderr += text), (output += text)),
     stdoutIsTTY: false,
     env: cleanEnv(options.env),
     cwd,
@@ -72,7 +75,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stopwatch: options.stopwatch,
     emulatorTime: options.emulatorTime,
   });
-  return { code, signal: null, stdout, stderr };
+  return { code, signal: null, stdout, stderr, output };
 }
 
 /**
@@ -99,12 +102,13 @@ export function runCliProcess(args: string[], options: CliOptions = {}): Promise
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
+  let output = '';
+  child.stdout.on('data', (c) => ((stdout += c), (output += c)));
+  child.stderr.on('data', (c) => ((stderr += c), (output += c)));
   child.stdin.end(options.input ?? '');
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, output }));
   });
 }
 
