@@ -1,15 +1,17 @@
 // `enginectl api METHOD PATH [--data JSON]`: one raw call to the API, like `gh api`. Prints the
 // body (JSON pretty-printed) on stdout; exits 0 for a 2xx answer, 1 otherwise. What it prints is
 // the server's, and is inert wherever it lands (a CI log, a terminal, jq): JSON as JSON escapes
-// that parse to the same values, text neutralised unless --raw, headers and errors neutralised.
+// that parse to the same values, text neutralised unless --raw, headers and errors neutralised;
+// an answer's credential fields `***` unless --show-credentials (api-answer.ts).
 import { EngineClient, type RawRequest, type ServerConfig } from '../../api/index.ts';
 import { serverMessage } from '../../api/errors.ts';
 import { MAX_TIMER_MS, parseDuration, shownDuration, TIMER_LIMIT } from '../../duration.ts';
 import { ExitCode, interruptedRead, UsageError } from '../../errors.ts';
 import { undecodedNameHint } from '../../file-name.ts';
 import { parseCommandArgs } from '../args.ts';
-import type { CliIO } from '../io.ts';
+import { chooseCi, type CliIO } from '../io.ts';
 import { callMasker } from '../api-masker.ts';
+import { answerToPrint } from '../api-answer.ts';
 import { serverFromEnv } from '../../api/server-env.ts';
 import { withEmbeddedEmulator } from '../embedded.ts';
 import type { Masker } from '../../runner/masker.ts';
@@ -30,6 +32,8 @@ ENGINE_PASSWORD, or the embedded emulator with --emulator (as admin/admin unless
 ENGINE_USERNAME is set). Prints the response body; JSON is pretty-printed, its strings written
 so that no CI log or terminal acts on them and they parse to the server's exact values (for jq);
 a text body is shown inert (CI commands broken, control characters made visible) unless --raw.
+A JSON answer's credential fields (ipassword, apiToken, client_secret, ...) are printed *** and
+named on stderr, unless --show-credentials.
 
 Arguments:
   METHOD                GET, POST, PUT, PATCH or DELETE
@@ -41,6 +45,8 @@ Options:
   -i, --include         print the status line and response headers first (cookie values masked)
   --raw                 the body not made inert (secrets still masked): text as the server
                         sent it, JSON without the escapes; for a file or a pipe, not a CI log
+  --show-credentials    print the answer's credential fields as the server gave them, each
+                        registered with the CI's masking first; for a pipe (| jq -r .ipassword)
   --timeout DURATION    per-request limit (default 2h), e.g. 30s, 5m
   --ca-file FILE        extra CA certificate (PEM) to trust
   --insecure            skip TLS certificate verification (self-signed test servers only)
@@ -124,9 +130,15 @@ function buildRequest(
 function printResponse(
   io: CliIO,
   res: Awaited<ReturnType<EngineClient['request']>>,
-  options: { include: boolean; raw: boolean },
+  options: { include: boolean; raw: boolean; showCredentials: boolean },
   masker: Masker,
 ): void {
+  // An answer's credentials are learnt (and said) before any line, headers included, is printed.
+  const say = (line: string) => io.stderr(`${line}\n`);
+  const answer =
+    res.text === '' || typeof res.body === 'string'
+      ? res.body
+      : answerToPrint(res.body, masker, { show: options.showCredentials, ci: chooseCi(io), say });
   if (options.include) {
     io.stdout(`HTTP ${res.status}\n`);
     for (const [k, v] of Object.entries(res.headers))
@@ -134,17 +146,14 @@ function printResponse(
     io.stdout('\n');
   }
   if (res.text === '') return;
-  // JSON is masked as values (it stays valid JSON whatever a secret's value is), then written with
-  // JSON escapes where a CI would read a command (the same values for jq); text is masked as text,
-  // then neutralised. --raw keeps what the server sent (masked).
+  // JSON is masked as values (it stays valid JSON whatever a secret's value is; its credential
+  // fields ***: api-answer.ts), then written with JSON escapes where a CI would read a command (the
+  // same values for jq); text is masked as text, then neutralised. --raw keeps what the server sent (masked).
   let body: string;
   if (typeof res.body === 'string') {
     const text = masker.mask(res.body);
     body = options.raw ? text : neutralise(text.replace(/\r\n/g, '\n'));
-  } else {
-    const value = masker.maskValue(res.body);
-    body = options.raw ? JSON.stringify(value, null, 2) : inertJson(value);
-  }
+  } else body = options.raw ? JSON.stringify(answer, null, 2) : inertJson(answer);
   io.stdout(body.endsWith('\n') ? body : `${body}\n`);
 }
 
@@ -157,6 +166,7 @@ export const OPTIONS = {
   'content-type': { type: 'string' },
   include: { type: 'boolean', short: 'i' },
   raw: { type: 'boolean' },
+  'show-credentials': { type: 'boolean' },
   timeout: { type: 'string' },
   'ca-file': { type: 'string' },
   insecure: { type: 'boolean' },
@@ -202,7 +212,8 @@ export async function apiCommand(args: string[], io: CliIO): Promise<number> {
     );
     try {
       const res = await client.request(request, { signal: io.signal }).catch(toldOfWrite(method, request.path));
-      printResponse(io, res, { include: values.include ?? false, raw: values.raw ?? false }, masker);
+      const shown = { include: values.include ?? false, raw: values.raw ?? false };
+      printResponse(io, res, { ...shown, showCredentials: values['show-credentials'] ?? false }, masker);
       if (res.status >= 200 && res.status < 300) return ExitCode.ok;
       io.stderr(
         `enginectl: ${neutralise(`${method} ${request.path} answered HTTP ${res.status}${res.text ? `: ${serverMessage(masker.mask(res.text))}` : ''}`)}\n`,
