@@ -102,3 +102,22 @@ test('api --show-credentials says which value it prints unregistered (a word), a
   assert.match(gitlab.stderr, /^enginectl: warning: .*gitlab.*takes no secret at run time/im);
   assertClean('stderr', gitlab.stderr, [PASSWORD]);
 });
+
+test("api --data's credential-named fields (ipassword) are secrets of the call: registered with the CI before it is sent", async (t) => {
+  const { url } = await startEmulator(t);
+  const env = { ENGINE_URL: url, ENGINE_USERNAME: 'admin', ENGINE_PASSWORD: 'admin', GITHUB_ACTIONS: 'true' };
+  const sent = 'Sent-Pw-4k2P!q';
+  const created = await runCli(
+    [
+      'api',
+      'POST',
+      '/api/classes/v1/classes/12/entities',
+      '--data',
+      JSON.stringify({ iname: 'ci-bot-2', ipassword: sent }),
+    ],
+    { env },
+  );
+  assert.equal(created.code, 0, created.stderr);
+  assert.ok(created.stderr.split('\n').includes(`::add-mask::${sent}`), created.stderr);
+  assertClean('stdout and stderr, but for its registrations', created.stdout + shown(created.stderr), [sent]);
+});
